@@ -1,1 +1,5 @@
 //! ai-visibility
+mod bots;
+mod robots;
+pub use bots::*;
+pub use robots::*;

@@ -1,0 +1,248 @@
+//! The one table of AI crawlers, and their access under a robots.txt.
+
+use serde::Serialize;
+
+use crate::robots::Robots;
+
+/// What an operator uses a crawler's fetches for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Purpose {
+    /// Collects content to train models (or controls whether fetched content may be).
+    Training,
+    /// Indexes content for an AI search or answer engine.
+    Search,
+    /// Fetches a page because a user asked an assistant about it.
+    UserFetch,
+}
+
+/// One AI crawler, as a site names it in robots.txt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AiBot {
+    /// The robots.txt user-agent token, e.g. `GPTBot`.
+    pub name: &'static str,
+    /// Who runs it.
+    pub operator: &'static str,
+    /// What its fetches are for.
+    pub purpose: Purpose,
+    /// One of the three crawlers the AI-readiness check names ([`NAMED_BOTS`]).
+    pub named: bool,
+}
+
+const fn bot(name: &'static str, operator: &'static str, purpose: Purpose) -> AiBot {
+    AiBot {
+        name,
+        operator,
+        purpose,
+        named: false,
+    }
+}
+
+const fn named(name: &'static str, operator: &'static str, purpose: Purpose) -> AiBot {
+    AiBot {
+        name,
+        operator,
+        purpose,
+        named: true,
+    }
+}
+
+use Purpose::{Search, Training, UserFetch};
+
+/// Every AI crawler the scan reports, the three named ones first.
+///
+/// Tokens are those the operators document for robots.txt. Every token is made of
+/// `[A-Za-z_-]` only, because a robots.txt matcher compares nothing else (see
+/// [`crate::is_valid_user_agent`]); crawlers whose token holds a digit or a space
+/// cannot be addressed reliably and are left out. `Google-Extended` and
+/// `Applebot-Extended` fetch nothing themselves: they are the tokens that control
+/// whether content fetched by the search crawlers may train models.
+pub const AI_BOTS: &[AiBot] = &[
+    named("GPTBot", "OpenAI", Training),
+    named("ClaudeBot", "Anthropic", Training),
+    named("PerplexityBot", "Perplexity", Search),
+    bot("OAI-SearchBot", "OpenAI", Search),
+    bot("ChatGPT-User", "OpenAI", UserFetch),
+    bot("anthropic-ai", "Anthropic", Training),
+    bot("Claude-SearchBot", "Anthropic", Search),
+    bot("Claude-User", "Anthropic", UserFetch),
+    bot("Claude-Web", "Anthropic", UserFetch),
+    bot("Perplexity-User", "Perplexity", UserFetch),
+    bot("Google-Extended", "Google", Training),
+    bot("GoogleOther", "Google", Training),
+    bot("Applebot-Extended", "Apple", Training),
+    bot("CCBot", "Common Crawl", Training),
+    bot("Bytespider", "ByteDance", Training),
+    bot("Meta-ExternalAgent", "Meta", Training),
+    bot("Meta-ExternalFetcher", "Meta", UserFetch),
+    bot("FacebookBot", "Meta", Training),
+    bot("Amazonbot", "Amazon", Search),
+    bot("cohere-ai", "Cohere", UserFetch),
+    bot("cohere-training-data-crawler", "Cohere", Training),
+    bot("DuckAssistBot", "DuckDuckGo", Search),
+    bot("MistralAI-User", "Mistral AI", UserFetch),
+    bot("Diffbot", "Diffbot", Training),
+    bot("YouBot", "You.com", Search),
+    bot("Timpibot", "Timpi", Training),
+    bot("omgili", "Webz.io", Training),
+    bot("ImagesiftBot", "ImageSift", Training),
+    bot("PanguBot", "Huawei", Training),
+];
+
+/// The three crawlers named by the AI-readiness check.
+pub const NAMED_BOTS: [&str; 3] = ["GPTBot", "ClaudeBot", "PerplexityBot"];
+
+/// The table entry for a robots.txt token, compared case-insensitively.
+pub fn find_bot(name: &str) -> Option<&'static AiBot> {
+    AI_BOTS.iter().find(|b| b.name.eq_ignore_ascii_case(name))
+}
+
+/// One crawler's access to a path.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BotAccess {
+    /// The robots.txt token, e.g. `GPTBot`.
+    pub bot: &'static str,
+    /// Who runs it.
+    pub operator: &'static str,
+    /// What its fetches are for.
+    pub purpose: Purpose,
+    /// Whether robots.txt forbids it the path.
+    pub blocked: bool,
+    /// The deciding rule, e.g. `Disallow: /`; `None` when no rule applies.
+    pub rule: Option<String>,
+}
+
+/// The access of every crawler in [`AI_BOTS`] to `path` (a path or a URL), in table
+/// order. Without a robots.txt (`None`: absent or not fetched) everything is allowed.
+pub fn ai_bot_access(robots: Option<&Robots>, path: &str) -> Vec<BotAccess> {
+    AI_BOTS
+        .iter()
+        .map(|bot| {
+            let verdict = robots.map(|r| r.verdict(bot.name, path));
+            BotAccess {
+                bot: bot.name,
+                operator: bot.operator,
+                purpose: bot.purpose,
+                blocked: verdict.as_ref().is_some_and(|v| !v.allowed),
+                rule: verdict.and_then(|v| v.matched_rule),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::robots::is_valid_user_agent;
+
+    #[test]
+    fn table_is_well_formed() {
+        assert!(AI_BOTS.len() >= 20);
+        for (i, bot) in AI_BOTS.iter().enumerate() {
+            assert!(is_valid_user_agent(bot.name), "{} is matchable", bot.name);
+            assert!(
+                AI_BOTS[..i]
+                    .iter()
+                    .all(|b| !b.name.eq_ignore_ascii_case(bot.name)),
+                "{} is unique",
+                bot.name
+            );
+            assert_eq!(
+                bot.named,
+                NAMED_BOTS.contains(&bot.name),
+                "{} flag",
+                bot.name
+            );
+        }
+        for name in NAMED_BOTS {
+            assert!(find_bot(name).is_some_and(|b| b.named));
+        }
+        for required in [
+            "OAI-SearchBot",
+            "ChatGPT-User",
+            "Google-Extended",
+            "CCBot",
+            "Applebot-Extended",
+            "anthropic-ai",
+            "Claude-User",
+            "Claude-SearchBot",
+            "Bytespider",
+            "Meta-ExternalAgent",
+            "Amazonbot",
+            "cohere-ai",
+            "Perplexity-User",
+            "DuckAssistBot",
+            "Diffbot",
+            "YouBot",
+            "MistralAI-User",
+            "Timpibot",
+            "omgili",
+            "ImagesiftBot",
+        ] {
+            assert!(find_bot(required).is_some(), "{required} is in the table");
+        }
+    }
+
+    fn check(robots_txt: Option<&str>, path: &str, expected: &[(&str, bool, Option<&str>)]) {
+        let robots = robots_txt.map(|t| Robots::parse(t.as_bytes()));
+        let access = ai_bot_access(robots.as_ref(), path);
+        assert_eq!(access.len(), AI_BOTS.len());
+        for (bot, blocked, rule) in expected {
+            let a = access.iter().find(|a| a.bot == *bot).unwrap();
+            assert_eq!(
+                (a.blocked, a.rule.as_deref()),
+                (*blocked, *rule),
+                "{bot} under {robots_txt:?} for {path}"
+            );
+        }
+    }
+
+    #[test]
+    fn access_follows_robots() {
+        check(
+            None,
+            "/",
+            &[("GPTBot", false, None), ("CCBot", false, None)],
+        );
+        check(Some(""), "/", &[("GPTBot", false, None)]);
+        let txt = "User-agent: *\nDisallow: /admin\n\nUser-agent: GPTBot\nUser-agent: ccbot\nDisallow: /\n\nUser-agent: ClaudeBot\nAllow: /\n";
+        check(
+            Some(txt),
+            "/",
+            &[
+                ("GPTBot", true, Some("Disallow: /")),
+                ("CCBot", true, Some("Disallow: /")),
+                ("ClaudeBot", false, Some("Allow: /")),
+                ("PerplexityBot", false, None),
+            ],
+        );
+        check(
+            Some(txt),
+            "https://example.com/admin/x",
+            &[
+                ("PerplexityBot", true, Some("Disallow: /admin")),
+                ("ClaudeBot", false, Some("Allow: /")),
+            ],
+        );
+        // A specific group without a matching rule shadows the `*` group.
+        check(
+            Some("User-agent: *\nDisallow: /\nUser-agent: GPTBot\nDisallow: /private\n"),
+            "/",
+            &[
+                ("GPTBot", false, None),
+                ("OAI-SearchBot", true, Some("Disallow: /")),
+            ],
+        );
+    }
+
+    #[test]
+    fn serialises_as_the_wire_shape() {
+        let robots = Robots::parse(b"User-agent: GPTBot\nDisallow: /\n");
+        let access = ai_bot_access(Some(&robots), "/");
+        let json = serde_json::to_value(&access[0]).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"bot": "GPTBot", "operator": "OpenAI", "purpose": "training", "blocked": true, "rule": "Disallow: /"})
+        );
+    }
+}

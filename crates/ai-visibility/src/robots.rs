@@ -1,0 +1,925 @@
+//! robots.txt parsing and matching per RFC 9309, following the behaviour of
+//! Google's open-source reference parser (`robots.cc`) wherever the RFC leaves room.
+//!
+//! The reference is a streaming parser that answers one (user agent, URL) question
+//! per parse. Here the file is parsed once into groups and every question is answered
+//! from them; the grouping below is chosen so that the answers are identical.
+
+use serde::Serialize;
+
+/// Bytes of one line the reference keeps; the rest of an over-long line is dropped.
+///
+/// The reference allocates `2083 * 8` bytes (eight maximal URLs) and keeps one for
+/// the terminating NUL, so 16 663 bytes of content survive.
+pub const MAX_LINE_LEN: usize = 2083 * 8 - 1;
+
+/// Bytes of a robots.txt body that are read; Google documents a 500 KiB limit and
+/// ignores what follows, which also bounds the work an adversarial file can cause.
+pub const MAX_ROBOTS_BYTES: usize = 500 * 1024;
+
+const UTF8_BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
+
+/// Whether a rule allows or disallows its pattern.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RuleKind {
+    /// `Allow:`
+    Allow,
+    /// `Disallow:` (and the typos the reference accepts for it)
+    Disallow,
+}
+
+impl RuleKind {
+    fn label(self) -> &'static str {
+        match self {
+            RuleKind::Allow => "Allow",
+            RuleKind::Disallow => "Disallow",
+        }
+    }
+}
+
+/// One `Allow` or `Disallow` line of a group.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rule {
+    /// Allow or disallow.
+    pub kind: RuleKind,
+    /// The value as written (lossily decoded when it is not UTF-8).
+    pub value: String,
+    /// The value after [`escape_pattern`]: what is matched, and whose byte length is
+    /// the rule's priority.
+    pub pattern: String,
+    /// 1-based line number in the file.
+    pub line: usize,
+    /// For an `Allow` ending in `/index.htm...`, the reference also tries the
+    /// directory itself anchored with `$` (`/a/index.html` also allows `/a/`).
+    index_fallback: Option<String>,
+}
+
+impl Rule {
+    /// The rule as a robots.txt line, e.g. `Disallow: /private`.
+    pub fn to_line(&self) -> String {
+        format!("{}: {}", self.kind.label(), self.value)
+    }
+
+    /// Priority of this rule for `path` (the pattern length), or `None` when it does
+    /// not match.
+    fn priority(&self, path: &[u8]) -> Option<usize> {
+        if pattern_matches(path, self.pattern.as_bytes()) {
+            return Some(self.pattern.len());
+        }
+        let fallback = self.index_fallback.as_deref()?;
+        pattern_matches(path, fallback.as_bytes()).then_some(fallback.len())
+    }
+}
+
+/// One `User-agent:` line of a group.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgentLine {
+    /// The value as written.
+    pub value: String,
+    /// The `[A-Za-z_-]+` prefix the reference matches against the crawler's name.
+    pub token: String,
+    /// `*`, or `*` followed by whitespace and anything (a Google extension).
+    pub global: bool,
+    /// The value up to the first whitespace or `/`: the whole product token as written.
+    product: String,
+}
+
+impl AgentLine {
+    fn parse(raw: &[u8]) -> AgentLine {
+        let global = raw.first() == Some(&b'*') && raw.get(1).is_none_or(|&c| is_space(c));
+        let token_len = raw.iter().take_while(|&&c| is_user_agent_char(c)).count();
+        let product_len = raw
+            .iter()
+            .take_while(|&&c| !is_space(c) && c != b'/')
+            .count();
+        AgentLine {
+            value: String::from_utf8_lossy(raw).into_owned(),
+            token: String::from_utf8_lossy(&raw[..token_len]).into_owned(),
+            global,
+            product: String::from_utf8_lossy(&raw[..product_len]).into_owned(),
+        }
+    }
+
+    /// Whether this line names `user_agent`.
+    ///
+    /// The reference compares the caller's name with the `[A-Za-z_-]+` prefix of the
+    /// value only, so a crawler whose own name holds a digit (`MJ12bot`, `008`) could
+    /// never be named: `User-agent: MJ12bot` becomes `MJ`. We also accept the whole
+    /// product token as written; for names made of `[A-Za-z_-]` only (every AI crawler
+    /// in [`crate::AI_BOTS`]) the answer is the reference's.
+    fn names(&self, user_agent: &str) -> bool {
+        // An empty token comes from a value such as `/` or `ツ`; it names nobody.
+        if self.global || user_agent.is_empty() {
+            return false;
+        }
+        (!self.token.is_empty() && self.token.eq_ignore_ascii_case(user_agent))
+            || (!is_valid_user_agent(user_agent) && self.product.eq_ignore_ascii_case(user_agent))
+    }
+}
+
+/// A group: consecutive user-agent lines and the rules that follow them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Group {
+    /// The user-agent lines, in file order.
+    pub agents: Vec<AgentLine>,
+    /// The allow and disallow rules, in file order.
+    pub rules: Vec<Rule>,
+    /// 1-based line of the first user-agent line.
+    pub line: usize,
+    /// `Crawl-delay` values with the number of agents declared before each, so that
+    /// a delay applies to the agents listed above it only.
+    crawl_delays: Vec<(usize, f64)>,
+}
+
+impl Group {
+    fn new(line: usize) -> Group {
+        Group {
+            agents: Vec::new(),
+            rules: Vec::new(),
+            line,
+            crawl_delays: Vec::new(),
+        }
+    }
+
+    fn delay_for(&self, agent_index: usize) -> Option<f64> {
+        self.crawl_delays
+            .iter()
+            .find(|(declared, _)| agent_index < *declared)
+            .map(|(_, d)| *d)
+    }
+}
+
+/// What the parser saw, with the counts the reference's test reporter keeps.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ParseStats {
+    /// Lines read, counting a final line without a line ending.
+    pub lines: usize,
+    /// User-agent, allow, disallow and sitemap lines.
+    pub valid_directives: usize,
+    /// Key-value lines with any other key (including `Crawl-delay`).
+    pub unknown_directives: usize,
+    /// Line number of the last key-value line, valid or not (0 if none).
+    pub last_line_seen: usize,
+    /// Lines longer than [`MAX_LINE_LEN`] that were cut.
+    pub truncated_lines: usize,
+    /// Allow or disallow lines before any user-agent line; they apply to no one.
+    pub rules_outside_groups: usize,
+    /// Whether the body was longer than [`MAX_ROBOTS_BYTES`] and cut.
+    pub truncated_body: bool,
+}
+
+/// Which group decided a verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchedGroup {
+    /// A group naming the user agent.
+    Specific,
+    /// The `*` group (no group names the user agent).
+    Global,
+    /// No group applies.
+    None,
+}
+
+/// The answer to "may this user agent fetch this URL", with the reason.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Verdict {
+    /// Whether fetching is allowed.
+    pub allowed: bool,
+    /// The rule that decided, e.g. `Disallow: /private`; `None` when no rule with a
+    /// non-empty pattern matched (everything is allowed then).
+    pub matched_rule: Option<String>,
+    /// 1-based line of that rule.
+    pub line: Option<usize>,
+    /// Which kind of group applied.
+    pub group: MatchedGroup,
+}
+
+/// A parsed robots.txt file. Parsing never fails: any byte sequence is a robots.txt,
+/// and lines that make no sense are ignored (and counted in [`ParseStats`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Robots {
+    groups: Vec<Group>,
+    sitemaps: Vec<String>,
+    default_crawl_delay: Option<f64>,
+    stats: ParseStats,
+}
+
+impl Robots {
+    /// Parses a robots.txt body.
+    pub fn parse(body: &[u8]) -> Robots {
+        let mut builder = Builder::default();
+        let truncated_body = body.len() > MAX_ROBOTS_BYTES;
+        let body = &body[..body.len().min(MAX_ROBOTS_BYTES)];
+
+        let mut line: Vec<u8> = Vec::with_capacity(256);
+        let mut line_num = 0;
+        let mut too_long = false;
+        let mut bom_pos = 0;
+        let mut last_was_cr = false;
+        for &ch in body {
+            // A BOM (or the start of one) is skipped only at the very beginning.
+            if bom_pos < UTF8_BOM.len() {
+                let is_bom = ch == UTF8_BOM[bom_pos];
+                bom_pos += 1;
+                if is_bom {
+                    continue;
+                }
+            }
+            bom_pos = UTF8_BOM.len();
+            if ch != b'\n' && ch != b'\r' {
+                if line.len() < MAX_LINE_LEN {
+                    line.push(ch);
+                } else {
+                    too_long = true;
+                }
+                continue;
+            }
+            // The LF of a CRLF ends no extra (empty) line.
+            let crlf_continuation = line.is_empty() && last_was_cr && ch == b'\n';
+            if !crlf_continuation {
+                line_num += 1;
+                builder.line(line_num, &line, too_long);
+            }
+            line.clear();
+            too_long = false;
+            last_was_cr = ch == b'\r';
+        }
+        line_num += 1;
+        builder.line(line_num, &line, too_long);
+
+        let mut robots = builder.finish();
+        robots.stats.lines = line_num;
+        robots.stats.truncated_body = truncated_body;
+        robots
+    }
+
+    /// Whether `user_agent` may fetch `url_or_path` (a full URL or a path; the URL is
+    /// expected to be percent-encoded already, as the reference expects).
+    pub fn is_allowed(&self, user_agent: &str, url_or_path: &str) -> bool {
+        self.verdict(user_agent, url_or_path).allowed
+    }
+
+    /// The verdict for `user_agent` on `url_or_path`, with the deciding rule.
+    ///
+    /// `user_agent` is a product token such as `GPTBot`, compared case-insensitively
+    /// with the `[A-Za-z_-]+` prefix of each user-agent line. Groups naming it are
+    /// merged; only when none names it does the `*` group apply. The longest matching
+    /// pattern wins and `Allow` wins a tie. `/robots.txt` itself is always allowed.
+    pub fn verdict(&self, user_agent: &str, url_or_path: &str) -> Verdict {
+        let path = get_path_params_query(url_or_path);
+        if path == "/robots.txt" {
+            return Verdict {
+                allowed: true,
+                matched_rule: None,
+                line: None,
+                group: MatchedGroup::None,
+            };
+        }
+        let path = path.as_bytes();
+
+        let mut specific = Best::default();
+        let mut global = Best::default();
+        let mut ever_specific = false;
+        for group in &self.groups {
+            let best = if group.agents.iter().any(|a| a.names(user_agent)) {
+                ever_specific = true;
+                &mut specific
+            } else if group.agents.iter().any(|a| a.global) {
+                &mut global
+            } else {
+                continue;
+            };
+            for rule in &group.rules {
+                if let Some(priority) = rule.priority(path) {
+                    best.offer(rule, priority);
+                }
+            }
+        }
+
+        // Mirrors `RobotsMatcher::disallow()`: a group naming the agent, even one
+        // without rules, shadows the `*` group entirely.
+        if specific.decides() {
+            return specific.verdict(MatchedGroup::Specific);
+        }
+        if ever_specific {
+            return Verdict {
+                allowed: true,
+                matched_rule: None,
+                line: None,
+                group: MatchedGroup::Specific,
+            };
+        }
+        if global.decides() {
+            return global.verdict(MatchedGroup::Global);
+        }
+        let group = if self
+            .groups
+            .iter()
+            .any(|g| g.agents.iter().any(|a| a.global))
+        {
+            MatchedGroup::Global
+        } else {
+            MatchedGroup::None
+        };
+        Verdict {
+            allowed: true,
+            matched_rule: None,
+            line: None,
+            group,
+        }
+    }
+
+    /// `Sitemap:` URLs in file order (they belong to no group).
+    pub fn sitemaps(&self) -> &[String] {
+        &self.sitemaps
+    }
+
+    /// The groups in file order.
+    pub fn groups(&self) -> &[Group] {
+        &self.groups
+    }
+
+    /// What the parser saw.
+    pub fn stats(&self) -> ParseStats {
+        self.stats
+    }
+
+    /// The `Crawl-delay` (seconds) for `user_agent`. An extension outside RFC 9309:
+    /// a delay applies to the user agents listed above it in its group; a delay before
+    /// any group is the default for agents whose group sets none.
+    pub fn crawl_delay(&self, user_agent: &str) -> Option<f64> {
+        let mut named = false;
+        for group in &self.groups {
+            if let Some(i) = group.agents.iter().position(|a| a.names(user_agent)) {
+                named = true;
+                if let Some(delay) = group.delay_for(i) {
+                    return Some(delay);
+                }
+            }
+        }
+        if !named {
+            for group in &self.groups {
+                if let Some(i) = group.agents.iter().position(|a| a.global) {
+                    if let Some(delay) = group.delay_for(i) {
+                        return Some(delay);
+                    }
+                }
+            }
+        }
+        self.default_crawl_delay
+    }
+
+    /// Whether the file has no group at all (then everything is allowed).
+    pub fn is_empty(&self) -> bool {
+        self.groups.is_empty()
+    }
+}
+
+/// The best match so far of one kind (allow or disallow) per scope.
+#[derive(Default)]
+struct Best<'a> {
+    allow: Option<(usize, &'a Rule)>,
+    disallow: Option<(usize, &'a Rule)>,
+}
+
+impl<'a> Best<'a> {
+    fn offer(&mut self, rule: &'a Rule, priority: usize) {
+        let slot = match rule.kind {
+            RuleKind::Allow => &mut self.allow,
+            RuleKind::Disallow => &mut self.disallow,
+        };
+        // Strictly greater: among equal priorities the first rule in the file stays.
+        if slot.is_none_or(|(p, _)| priority > p) {
+            *slot = Some((priority, rule));
+        }
+    }
+
+    fn priority(slot: Option<(usize, &Rule)>) -> usize {
+        slot.map_or(0, |(p, _)| p)
+    }
+
+    /// An empty pattern matches with priority 0, which decides nothing.
+    fn decides(&self) -> bool {
+        Self::priority(self.allow) > 0 || Self::priority(self.disallow) > 0
+    }
+
+    fn verdict(&self, group: MatchedGroup) -> Verdict {
+        let disallowed = Self::priority(self.disallow) > Self::priority(self.allow);
+        let winner = if disallowed {
+            self.disallow
+        } else {
+            self.allow
+        };
+        let winner = winner.filter(|(p, _)| *p > 0).map(|(_, r)| r);
+        Verdict {
+            allowed: !disallowed,
+            matched_rule: winner.map(Rule::to_line),
+            line: winner.map(|r| r.line),
+            group,
+        }
+    }
+}
+
+enum Key {
+    UserAgent,
+    Allow,
+    Disallow,
+    Sitemap,
+    Unknown,
+}
+
+#[derive(Default)]
+struct Builder {
+    groups: Vec<Group>,
+    sitemaps: Vec<String>,
+    default_crawl_delay: Option<f64>,
+    stats: ParseStats,
+}
+
+impl Builder {
+    fn line(&mut self, line_num: usize, line: &[u8], too_long: bool) {
+        if too_long {
+            self.stats.truncated_lines += 1;
+        }
+        let Some((key, value)) = key_and_value(line) else {
+            return;
+        };
+        self.stats.last_line_seen = line_num;
+        match parse_key(key) {
+            Key::UserAgent => {
+                self.stats.valid_directives += 1;
+                // A user-agent line after a rule starts a new group; consecutive
+                // user-agent lines (with only unknown lines between) share one.
+                let start_new = self.groups.last().is_none_or(|g| !g.rules.is_empty());
+                if start_new {
+                    self.groups.push(Group::new(line_num));
+                }
+                if let Some(group) = self.groups.last_mut() {
+                    group.agents.push(AgentLine::parse(value));
+                }
+            }
+            key @ (Key::Allow | Key::Disallow) => {
+                self.stats.valid_directives += 1;
+                let kind = if matches!(key, Key::Allow) {
+                    RuleKind::Allow
+                } else {
+                    RuleKind::Disallow
+                };
+                let Some(group) = self.groups.last_mut() else {
+                    self.stats.rules_outside_groups += 1;
+                    return;
+                };
+                let pattern = escape_bytes(value);
+                let index_fallback = match kind {
+                    RuleKind::Allow => index_fallback(&pattern),
+                    RuleKind::Disallow => None,
+                };
+                group.rules.push(Rule {
+                    kind,
+                    value: String::from_utf8_lossy(value).into_owned(),
+                    pattern,
+                    line: line_num,
+                    index_fallback,
+                });
+            }
+            Key::Sitemap => {
+                self.stats.valid_directives += 1;
+                self.sitemaps
+                    .push(String::from_utf8_lossy(value).into_owned());
+            }
+            Key::Unknown => {
+                self.stats.unknown_directives += 1;
+                if starts_with_ignore_case(key, b"crawl-delay") {
+                    let Some(delay) = parse_delay(value) else {
+                        return;
+                    };
+                    match self.groups.last_mut() {
+                        Some(group) => group.crawl_delays.push((group.agents.len(), delay)),
+                        None => {
+                            self.default_crawl_delay.get_or_insert(delay);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn finish(self) -> Robots {
+        Robots {
+            groups: self.groups,
+            sitemaps: self.sitemaps,
+            default_crawl_delay: self.default_crawl_delay,
+            stats: self.stats,
+        }
+    }
+}
+
+fn parse_delay(value: &[u8]) -> Option<f64> {
+    let delay: f64 = std::str::from_utf8(value).ok()?.trim().parse().ok()?;
+    (delay.is_finite() && delay >= 0.0).then_some(delay)
+}
+
+/// `/a/index.html` -> `/a/$`, as the reference does for allow rules only.
+fn index_fallback(pattern: &str) -> Option<String> {
+    let slash = pattern.rfind('/')?;
+    pattern[slash..]
+        .starts_with("/index.htm")
+        .then(|| format!("{}$", &pattern[..=slash]))
+}
+
+/// Splits `key: value` (or `key value` when the colon is forgotten), dropping the
+/// comment and surrounding whitespace. `None` for blank lines and lines without a key.
+fn key_and_value(line: &[u8]) -> Option<(&[u8], &[u8])> {
+    // The reference handles lines as C strings: a NUL byte ends the line.
+    let line = line.split(|&c| c == 0).next().unwrap_or_default();
+    let line = line.split(|&c| c == b'#').next().unwrap_or_default();
+    let line = strip(line);
+
+    let sep = match line.iter().position(|&c| c == b':') {
+        Some(sep) => sep,
+        None => {
+            // Google accepts whitespace instead of the colon, but only when the line
+            // is exactly two runs of non-whitespace.
+            let sep = line.iter().position(|&c| c == b' ' || c == b'\t')?;
+            let rest = &line[sep..];
+            let value_start = rest
+                .iter()
+                .position(|&c| c != b' ' && c != b'\t')
+                .unwrap_or(rest.len());
+            if rest[value_start..].iter().any(|&c| c == b' ' || c == b'\t') {
+                return None;
+            }
+            sep
+        }
+    };
+    let key = strip(&line[..sep]);
+    if key.is_empty() {
+        return None;
+    }
+    Some((key, strip(&line[sep + 1..])))
+}
+
+fn parse_key(key: &[u8]) -> Key {
+    const USER_AGENT: &[&[u8]] = &[b"user-agent", b"useragent", b"user agent"];
+    const DISALLOW: &[&[u8]] = &[
+        b"disallow",
+        b"dissallow",
+        b"dissalow",
+        b"disalow",
+        b"diasllow",
+        b"disallaw",
+    ];
+    let any = |prefixes: &[&[u8]]| prefixes.iter().any(|p| starts_with_ignore_case(key, p));
+    if any(USER_AGENT) {
+        Key::UserAgent
+    } else if starts_with_ignore_case(key, b"allow") {
+        Key::Allow
+    } else if any(DISALLOW) {
+        Key::Disallow
+    } else if any(&[b"sitemap", b"site-map"]) {
+        Key::Sitemap
+    } else {
+        Key::Unknown
+    }
+}
+
+fn starts_with_ignore_case(s: &[u8], prefix: &[u8]) -> bool {
+    s.len() >= prefix.len() && s[..prefix.len()].eq_ignore_ascii_case(prefix)
+}
+
+/// C `isspace`: includes vertical tab and form feed, unlike `u8::is_ascii_whitespace`.
+fn is_space(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r')
+}
+
+fn strip(mut s: &[u8]) -> &[u8] {
+    while let [first, rest @ ..] = s {
+        if !is_space(*first) {
+            break;
+        }
+        s = rest;
+    }
+    while let [rest @ .., last] = s {
+        if !is_space(*last) {
+            break;
+        }
+        s = rest;
+    }
+    s
+}
+
+fn is_user_agent_char(c: u8) -> bool {
+    c.is_ascii_alphabetic() || c == b'-' || c == b'_'
+}
+
+/// Whether `user_agent` is a product token a crawler may obey rules for: non-empty
+/// and made only of `[A-Za-z_-]`.
+pub fn is_valid_user_agent(user_agent: &str) -> bool {
+    !user_agent.is_empty() && user_agent.bytes().all(is_user_agent_char)
+}
+
+/// Normalises a rule pattern the way the reference does: `%xx` escapes get upper-case
+/// hex digits, and every byte outside ASCII is percent-encoded (`á` -> `%C3%A1`).
+pub fn escape_pattern(pattern: &str) -> String {
+    escape_bytes(pattern.as_bytes())
+}
+
+fn escape_bytes(src: &[u8]) -> String {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let mut out = String::with_capacity(src.len());
+    let mut i = 0;
+    while i < src.len() {
+        let c = src[i];
+        if c == b'%'
+            && src.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+            && src.get(i + 2).is_some_and(u8::is_ascii_hexdigit)
+        {
+            out.push('%');
+            out.push(char::from(src[i + 1].to_ascii_uppercase()));
+            out.push(char::from(src[i + 2].to_ascii_uppercase()));
+            i += 3;
+            continue;
+        }
+        if c >= 0x80 {
+            out.push('%');
+            out.push(char::from(HEX[usize::from(c >> 4)]));
+            out.push(char::from(HEX[usize::from(c & 0x0F)]));
+        } else {
+            out.push(char::from(c));
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The path, parameters and query of a URL, without the fragment; `/` when there is
+/// no path. Accepts full URLs, scheme-less URLs (`example.com/a`) and paths (`/a`).
+/// The URL is not normalised or percent-encoded.
+pub fn get_path_params_query(url: &str) -> String {
+    let bytes = url.as_bytes();
+    let find_from = |from: usize, set: &[u8]| {
+        bytes
+            .get(from..)
+            .and_then(|s| s.iter().position(|c| set.contains(c)))
+            .map(|p| p + from)
+    };
+
+    // Two leading slashes introduce a host (`//host/path`).
+    let search_start = if url.starts_with("//") { 2 } else { 0 };
+    let early_path = find_from(search_start, b"/?;");
+    let protocol_end = url
+        .get(search_start..)
+        .and_then(|s| s.find("://"))
+        .map(|p| p + search_start);
+    // A `://` after the path has started (`/a?b=http://c`) is no scheme separator.
+    let protocol_end = match (protocol_end, early_path) {
+        (Some(p), Some(e)) if e < p => None,
+        (p, _) => p,
+    };
+    let after_scheme = protocol_end.map_or(search_start, |p| p + 3);
+
+    let Some(path_start) = find_from(after_scheme, b"/?;") else {
+        return "/".to_owned();
+    };
+    let hash = find_from(search_start, b"#");
+    if hash.is_some_and(|h| h < path_start) {
+        return "/".to_owned();
+    }
+    let path = &url[path_start..hash.unwrap_or(url.len())];
+    if path.starts_with('/') {
+        path.to_owned()
+    } else {
+        format!("/{path}")
+    }
+}
+
+/// Whether `path` matches a robots.txt pattern: a prefix match where `*` matches any
+/// run of bytes and a final `$` anchors the end (a `$` elsewhere is literal).
+///
+/// The reference tracks every reachable position (O(pattern x path)); matching the
+/// `*`-separated literals greedily, leftmost first, accepts exactly the same paths in
+/// linear time for each literal.
+fn pattern_matches(path: &[u8], pattern: &[u8]) -> bool {
+    let (pattern, anchored) = match pattern.strip_suffix(b"$") {
+        Some(p) => (p, true),
+        None => (pattern, false),
+    };
+    let mut pieces = pattern.split(|&c| c == b'*');
+    let first = pieces.next().unwrap_or_default();
+    if !path.starts_with(first) {
+        return false;
+    }
+    let rest: Vec<&[u8]> = pieces.collect();
+    let Some((last, middle)) = rest.split_last() else {
+        // No `*` at all: a prefix, or the whole path when anchored.
+        return !anchored || path.len() == first.len();
+    };
+    let mut pos = first.len();
+    for piece in middle {
+        match memchr::memmem::find(&path[pos..], piece) {
+            Some(at) => pos += at + piece.len(),
+            None => return false,
+        }
+    }
+    if anchored {
+        path.len() >= pos + last.len() && path.ends_with(last)
+    } else {
+        memchr::memmem::find(&path[pos..], last).is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_match(pattern: &str, path: &str, expected: bool) {
+        assert_eq!(
+            pattern_matches(path.as_bytes(), pattern.as_bytes()),
+            expected,
+            "pattern {pattern:?} on {path:?}"
+        );
+    }
+
+    #[test]
+    fn wildcard_matching() {
+        check_match("", "/anything", true);
+        check_match("/", "/", true);
+        check_match("/fish", "/fish.html", true);
+        check_match("/fish", "/Fish", false);
+        check_match("/fish$", "/fish", true);
+        check_match("/fish$", "/fish/", false);
+        check_match("/*.php$", "/a/b.php", true);
+        check_match("/*.php$", "/a/b.php?x", false);
+        check_match("/*.php$", "/.php", true);
+        check_match("/a*a$", "/a", false);
+        check_match("/a*a$", "/aa", true);
+        check_match("/a*b*c", "/axxbyyc", true);
+        check_match("/a*b*c", "/axxcyyb", false);
+        check_match("*$", "/x", true);
+        check_match("$", "/", false);
+        check_match("/a$b", "/a$b", true);
+        check_match("/a$b", "/ab", false);
+        check_match("/**x", "/yx", true);
+    }
+
+    #[test]
+    fn greedy_matches_reference_algorithm_on_small_alphabet() {
+        // Exhaustive comparison with a transcription of the reference's position-set
+        // algorithm over all short patterns and paths of a three-letter alphabet.
+        fn reference(path: &[u8], pattern: &[u8]) -> bool {
+            let mut pos = vec![0usize];
+            for (i, &p) in pattern.iter().enumerate() {
+                if p == b'$' && i + 1 == pattern.len() {
+                    return pos.last() == Some(&path.len());
+                }
+                if p == b'*' {
+                    let start = pos[0];
+                    pos = (start..=path.len()).collect();
+                } else {
+                    pos = pos
+                        .iter()
+                        .filter(|&&q| q < path.len() && path[q] == p)
+                        .map(|q| q + 1)
+                        .collect();
+                    if pos.is_empty() {
+                        return false;
+                    }
+                }
+            }
+            true
+        }
+        fn all(alphabet: &[u8], max: usize) -> Vec<Vec<u8>> {
+            let mut out = vec![vec![]];
+            let mut frontier = vec![vec![]];
+            for _ in 0..max {
+                let mut next = Vec::new();
+                for s in &frontier {
+                    for &c in alphabet {
+                        let mut t: Vec<u8> = s.clone();
+                        t.push(c);
+                        next.push(t);
+                    }
+                }
+                out.extend(next.iter().cloned());
+                frontier = next;
+            }
+            out
+        }
+        let patterns = all(b"ab*$", 5);
+        let paths = all(b"ab$", 5);
+        for pattern in &patterns {
+            for path in &paths {
+                assert_eq!(
+                    pattern_matches(path, pattern),
+                    reference(path, pattern),
+                    "pattern {:?} path {:?}",
+                    String::from_utf8_lossy(pattern),
+                    String::from_utf8_lossy(path)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn key_value_splitting() {
+        fn check(line: &str, expected: Option<(&str, &str)>) {
+            let got = key_and_value(line.as_bytes()).map(|(k, v)| {
+                (
+                    String::from_utf8_lossy(k).into_owned(),
+                    String::from_utf8_lossy(v).into_owned(),
+                )
+            });
+            assert_eq!(
+                got,
+                expected.map(|(k, v)| (k.to_owned(), v.to_owned())),
+                "{line:?}"
+            );
+        }
+        check("Disallow: /a # comment", Some(("Disallow", "/a")));
+        check("  Allow :   /b  ", Some(("Allow", "/b")));
+        check("disallow /c", Some(("disallow", "/c")));
+        check("disallow /c d", None);
+        check("# only a comment", None);
+        check("", None);
+        check(": /x", None);
+        check("user agent: Foo", Some(("user agent", "Foo")));
+        check("Disallow: /a\0garbage", Some(("Disallow", "/a")));
+    }
+
+    #[test]
+    fn crawl_delay_applies_to_agents_above_it() {
+        let robots = Robots::parse(b"Crawl-delay: 5\nUser-agent: A\nCrawl-delay: 60\nUser-agent: B\nUser-agent: *\nDisallow: /x\nCrawl-delay: 2\nUser-agent: C\nDisallow: /\n");
+        assert_eq!(robots.crawl_delay("a"), Some(60.0));
+        assert_eq!(robots.crawl_delay("B"), Some(2.0));
+        assert_eq!(robots.crawl_delay("Other"), Some(2.0));
+        assert_eq!(robots.crawl_delay("C"), Some(5.0));
+        assert_eq!(
+            Robots::parse(b"User-agent: *\nCrawl-delay: soon\n").crawl_delay("x"),
+            None
+        );
+    }
+
+    #[test]
+    fn verdict_names_the_deciding_rule() {
+        let robots = Robots::parse(b"User-agent: *\nDisallow: /private\nAllow: /private/ok\n\nUser-agent: GPTBot\nDisallow: /\n");
+        let v = robots.verdict("GPTBot", "https://example.com/page");
+        assert_eq!(
+            v,
+            Verdict {
+                allowed: false,
+                matched_rule: Some("Disallow: /".into()),
+                line: Some(6),
+                group: MatchedGroup::Specific
+            }
+        );
+        let v = robots.verdict("Other", "/private/ok/x");
+        assert_eq!(
+            v,
+            Verdict {
+                allowed: true,
+                matched_rule: Some("Allow: /private/ok".into()),
+                line: Some(3),
+                group: MatchedGroup::Global
+            }
+        );
+        let v = robots.verdict("Other", "/public");
+        assert_eq!(
+            v,
+            Verdict {
+                allowed: true,
+                matched_rule: None,
+                line: None,
+                group: MatchedGroup::Global
+            }
+        );
+        assert!(robots.is_allowed("GPTBot", "/robots.txt"));
+        assert_eq!(robots.verdict("X", "/a").group, MatchedGroup::Global);
+        assert_eq!(
+            Robots::parse(b"").verdict("X", "/a").group,
+            MatchedGroup::None
+        );
+    }
+
+    #[test]
+    fn never_panics_on_arbitrary_bytes() {
+        // A fixed xorshift stream biased towards robots.txt syntax bytes.
+        let alphabet = b"UuSsEeRr-AaGgNnTtDdIiLlOoWw:*$%#/ \t\r\n\x00\xEF\xBB\xBF\xC3\xA1\xFFa";
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        for round in 0..400 {
+            let len = (round * 7) % 300;
+            let mut body = Vec::with_capacity(len);
+            for _ in 0..len {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                body.push(alphabet[(state % alphabet.len() as u64) as usize]);
+            }
+            let robots = Robots::parse(&body);
+            let path = String::from_utf8_lossy(&body[..len.min(40)]).into_owned();
+            let _ = robots.verdict("Foo", &path);
+            let _ = robots.crawl_delay("Foo");
+            let _ = get_path_params_query(&path);
+        }
+    }
+}
