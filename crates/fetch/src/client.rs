@@ -1,0 +1,469 @@
+//! The fetcher: one reqwest client behind the guard, redirects followed by hand.
+
+use std::collections::{HashMap, HashSet};
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bytes::{Bytes, BytesMut};
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue, ACCEPT, CONTENT_TYPE, LOCATION};
+use reqwest::redirect::Policy;
+use url::Url;
+
+use crate::guard::normalize_name;
+use crate::resolver::GuardedResolver;
+use crate::validate::check_shape;
+use crate::{
+    AddressGuard, Error, FetchedPage, RedirectHop, DEFAULT_BASE_URL, DEFAULT_CONNECT_TIMEOUT,
+    DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_REDIRECTS, DEFAULT_POST_MAX_BYTES, DEFAULT_TEXT_MAX_BYTES,
+    DEFAULT_TEXT_TIMEOUT, DEFAULT_TOTAL_TIMEOUT,
+};
+
+const PAGE_ACCEPT: &str = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5";
+const TEXT_ACCEPT: &str = "text/plain,text/markdown;q=0.9,*/*;q=0.5";
+
+/// Settings of a [`Fetcher`]. Every field has a `pub const` default of the same meaning,
+/// and [`FetchConfig::default`] uses them all.
+#[derive(Debug, Clone)]
+pub struct FetchConfig {
+    /// Longest wait for a TCP (and TLS) connection, per hop.
+    pub connect_timeout: Duration,
+    /// Longest time for a whole page fetch: all hops and the full body.
+    pub total_timeout: Duration,
+    /// Largest page body after decompression.
+    pub max_body_bytes: usize,
+    /// Longest time for a whole [`Fetcher::fetch_text`] (robots.txt, llms.txt).
+    pub text_timeout: Duration,
+    /// Largest body [`Fetcher::fetch_robots_txt`] accepts.
+    pub text_max_bytes: usize,
+    /// Largest response body [`Fetcher::post_json`] accepts.
+    pub post_max_bytes: usize,
+    /// How many redirects are followed; one more is [`Error::TooManyRedirects`].
+    pub max_redirects: usize,
+    /// The service's public base URL, named in the user agent as `<base_url>/bot`.
+    pub base_url: String,
+    /// Operator allow-list of the address guard; see [`AddressGuard`] for the forms.
+    /// Empty by default: only public targets.
+    pub allow_targets: Vec<String>,
+    /// Fixed DNS answers, consulted before the system resolver and still filtered by the
+    /// address guard. Meant for tests and for pinning a host in development.
+    pub dns_overrides: Vec<(String, Vec<IpAddr>)>,
+}
+
+impl Default for FetchConfig {
+    fn default() -> Self {
+        FetchConfig {
+            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+            total_timeout: DEFAULT_TOTAL_TIMEOUT,
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            text_timeout: DEFAULT_TEXT_TIMEOUT,
+            text_max_bytes: DEFAULT_TEXT_MAX_BYTES,
+            post_max_bytes: DEFAULT_POST_MAX_BYTES,
+            max_redirects: DEFAULT_MAX_REDIRECTS,
+            base_url: DEFAULT_BASE_URL.to_string(),
+            allow_targets: Vec::new(),
+            dns_overrides: Vec::new(),
+        }
+    }
+}
+
+impl FetchConfig {
+    /// The user agent sent with every request: `SeoAuditBot/<version> (+<base_url>/bot)`.
+    pub fn user_agent(&self) -> String {
+        format!(
+            "SeoAuditBot/{} (+{}/bot)",
+            env!("CARGO_PKG_VERSION"),
+            self.base_url.trim_end_matches('/')
+        )
+    }
+}
+
+/// The network client of seo-audit. Cheap to clone (one `Arc`); clones share the
+/// connection pool.
+///
+/// Every request goes through the [`AddressGuard`]: URLs are checked before each hop and
+/// resolved addresses at connection time. Redirects are followed by hand so each hop is
+/// checked and recorded. No proxy from the environment is used: a proxy would resolve
+/// the target itself, out of the guard's sight.
+#[derive(Clone)]
+pub struct Fetcher {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    client: reqwest::Client,
+    guard: Arc<AddressGuard>,
+    config: FetchConfig,
+}
+
+impl std::fmt::Debug for Fetcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Fetcher")
+            .field("config", &self.inner.config)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What kind of body a fetch expects.
+#[derive(Clone, Copy)]
+enum Expect {
+    Html,
+    AnyText,
+}
+
+impl Fetcher {
+    /// Builds the client.
+    ///
+    /// # Errors
+    /// [`Error::Config`] for a bad allow-list entry or when the TLS client cannot be built.
+    pub fn new(config: FetchConfig) -> Result<Fetcher, Error> {
+        let guard = Arc::new(AddressGuard::new(&config.allow_targets)?);
+        let overrides: HashMap<String, Vec<IpAddr>> = config
+            .dns_overrides
+            .iter()
+            .map(|(name, addrs)| (normalize_name(name), addrs.clone()))
+            .collect();
+        let resolver = GuardedResolver {
+            guard: Arc::clone(&guard),
+            overrides: Arc::new(overrides),
+        };
+        let client = reqwest::Client::builder()
+            .redirect(Policy::none())
+            .no_proxy()
+            .connect_timeout(config.connect_timeout)
+            .user_agent(config.user_agent())
+            .dns_resolver(Arc::new(resolver))
+            .use_rustls_tls()
+            .build()
+            .map_err(|e| Error::Config(e.to_string().to_lowercase()))?;
+        Ok(Fetcher {
+            inner: Arc::new(Inner {
+                client,
+                guard,
+                config,
+            }),
+        })
+    }
+
+    /// The settings this fetcher was built with.
+    pub fn config(&self) -> &FetchConfig {
+        &self.inner.config
+    }
+
+    /// The address guard this fetcher applies.
+    pub fn guard(&self) -> &AddressGuard {
+        &self.inner.guard
+    }
+
+    /// Fetches an HTML page, following up to `max_redirects` redirects, within
+    /// `total_timeout` and `max_body_bytes`.
+    ///
+    /// A successful (2xx) answer must be `text/html` or `application/xhtml+xml`; one
+    /// without a content type is taken as HTML. Answers with other statuses are returned
+    /// whatever their type, since their status is what matters.
+    ///
+    /// # Errors
+    /// Any [`Error`] except [`Error::Config`]; see each variant.
+    pub async fn fetch_page(&self, url: &Url) -> Result<FetchedPage, Error> {
+        let config = &self.inner.config;
+        self.fetch(
+            url,
+            Expect::Html,
+            config.max_body_bytes,
+            config.total_timeout,
+        )
+        .await
+    }
+
+    /// Fetches a text resource (robots.txt, llms.txt, a sitemap) of at most `max_bytes`,
+    /// within `text_timeout`, with redirects followed like [`Fetcher::fetch_page`] and no
+    /// content-type check.
+    ///
+    /// # Errors
+    /// As [`Fetcher::fetch_page`], without [`Error::NotHtml`].
+    pub async fn fetch_text(&self, url: &Url, max_bytes: usize) -> Result<FetchedPage, Error> {
+        let timeout = self.inner.config.text_timeout;
+        self.fetch(url, Expect::AnyText, max_bytes, timeout).await
+    }
+
+    /// Fetches `/robots.txt` at the origin of `page_url`, with `text_max_bytes` and
+    /// `text_timeout`.
+    ///
+    /// Every answer is returned as `Ok(Some(page))`, whatever its status, because
+    /// RFC 9309 treats them differently (4xx: no rules, allow all; 5xx: disallow all); a
+    /// missing robots.txt is therefore a page with status 404. `Ok(None)` means
+    /// `page_url` has no http(s) origin to ask.
+    ///
+    /// # Errors
+    /// As [`Fetcher::fetch_text`]; a robots.txt over the limit is [`Error::TooLarge`].
+    pub async fn fetch_robots_txt(&self, page_url: &Url) -> Result<Option<FetchedPage>, Error> {
+        if check_shape(page_url).is_err() {
+            return Ok(None);
+        }
+        let Ok(robots) = page_url.join("/robots.txt") else {
+            return Ok(None);
+        };
+        let max = self.inner.config.text_max_bytes;
+        self.fetch_text(&robots, max).await.map(Some)
+    }
+
+    /// POSTs a JSON body and returns the status, headers (lowercase names) and body of
+    /// the answer. For webhook delivery and the AI search provider.
+    ///
+    /// The target is guarded like any fetch. Redirects are not followed (a 3xx is
+    /// returned as it is): a POST should not wander. `Content-Type: application/json` is
+    /// set unless `headers` sets it; the answer's body may be at most `post_max_bytes`.
+    ///
+    /// # Errors
+    /// [`Error::Config`] for a header name or value that is not valid HTTP; otherwise as
+    /// [`Fetcher::fetch_text`].
+    pub async fn post_json(
+        &self,
+        url: &Url,
+        headers: &[(String, String)],
+        body: &serde_json::Value,
+        timeout: Duration,
+    ) -> Result<(u16, Vec<(String, String)>, Bytes), Error> {
+        check_shape(url)?;
+        self.inner.guard.check_url(url)?;
+        let mut map = HeaderMap::new();
+        map.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        for (name, value) in headers {
+            let name = HeaderName::from_bytes(name.as_bytes())
+                .map_err(|_| Error::Config(format!("bad header name {name:?}")))?;
+            let value = HeaderValue::from_str(value)
+                .map_err(|_| Error::Config(format!("bad value for header {name}")))?;
+            if name == CONTENT_TYPE {
+                map.insert(name, value);
+            } else {
+                map.append(name, value);
+            }
+        }
+        let payload = serde_json::to_vec(body).map_err(|e| Error::Config(e.to_string()))?;
+        let limit = self.inner.config.post_max_bytes;
+        let request = self
+            .inner
+            .client
+            .post(url.clone())
+            .headers(map)
+            .body(payload);
+        let exchange = async {
+            let response = request.send().await.map_err(Error::from_reqwest)?;
+            let status = response.status().as_u16();
+            let headers = header_list(response.headers());
+            let body = read_body(response, limit).await?;
+            Ok((status, headers, body))
+        };
+        tokio::time::timeout(timeout, exchange)
+            .await
+            .unwrap_or(Err(Error::Timeout))
+    }
+
+    async fn fetch(
+        &self,
+        url: &Url,
+        expect: Expect,
+        limit: usize,
+        timeout: Duration,
+    ) -> Result<FetchedPage, Error> {
+        check_shape(url)?;
+        let started = Instant::now();
+        tokio::time::timeout(timeout, self.follow(url, expect, limit, started))
+            .await
+            .unwrap_or(Err(Error::Timeout))
+    }
+
+    /// Walks the redirect chain hop by hop, guarding each, then reads the final body.
+    async fn follow(
+        &self,
+        url: &Url,
+        expect: Expect,
+        limit: usize,
+        started: Instant,
+    ) -> Result<FetchedPage, Error> {
+        let max_redirects = self.inner.config.max_redirects;
+        let accept = match expect {
+            Expect::Html => PAGE_ACCEPT,
+            Expect::AnyText => TEXT_ACCEPT,
+        };
+        let mut current = url.clone();
+        let mut chain: Vec<RedirectHop> = Vec::new();
+        let mut seen: HashSet<String> = HashSet::from([visit_key(&current)]);
+        loop {
+            self.inner.guard.check_url(&current)?;
+            let hop_started = Instant::now();
+            let response = self
+                .inner
+                .client
+                .get(current.clone())
+                .header(ACCEPT, accept)
+                .send()
+                .await
+                .map_err(Error::from_reqwest)?;
+            let ttfb = hop_started.elapsed();
+            let status = response.status().as_u16();
+
+            if let Some(location) = redirect_location(&response) {
+                let next = redirect_target(&current, location)?;
+                chain.push(RedirectHop {
+                    url: current,
+                    status,
+                });
+                if !seen.insert(visit_key(&next)) {
+                    return Err(Error::RedirectLoop {
+                        url: next.to_string(),
+                    });
+                }
+                if chain.len() > max_redirects {
+                    return Err(Error::TooManyRedirects {
+                        limit: max_redirects,
+                    });
+                }
+                current = next;
+                continue;
+            }
+
+            let headers = header_list(response.headers());
+            let content_type = response
+                .headers()
+                .get(CONTENT_TYPE)
+                .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+                .filter(|v| !v.trim().is_empty());
+            if let (Expect::Html, Some(ct)) = (expect, &content_type) {
+                if response.status().is_success() && !is_html_type(ct) {
+                    return Err(Error::NotHtml {
+                        content_type: ct.clone(),
+                    });
+                }
+            }
+            let body = read_body(response, limit).await?;
+            return Ok(FetchedPage {
+                requested_url: url.clone(),
+                final_url: current,
+                status,
+                redirect_chain: chain,
+                headers,
+                content_type,
+                body,
+                ttfb_ms: millis(ttfb),
+                total_ms: millis(started.elapsed()),
+            });
+        }
+    }
+}
+
+/// The `Location` of a redirect answer; `None` for any other answer (a 3xx without
+/// `Location` is a final answer, as browsers treat it).
+fn redirect_location(response: &reqwest::Response) -> Option<&HeaderValue> {
+    match response.status().as_u16() {
+        301 | 302 | 303 | 307 | 308 => response.headers().get(LOCATION),
+        _ => None,
+    }
+}
+
+/// Resolves a `Location` against the URL that sent it and applies the URL rules.
+fn redirect_target(base: &Url, location: &HeaderValue) -> Result<Url, Error> {
+    let text = String::from_utf8_lossy(location.as_bytes()).into_owned();
+    let refuse = |reason: String| Error::InvalidRedirect {
+        location: text.clone(),
+        reason,
+    };
+    let next = base
+        .join(text.trim())
+        .map_err(|e| refuse(e.to_string().to_lowercase()))?;
+    match check_shape(&next) {
+        Ok(()) => Ok(next),
+        Err(Error::InvalidUrl(reason)) => Err(refuse(reason)),
+        Err(other) => Err(other),
+    }
+}
+
+/// Two URLs that differ only in their fragment are the same visit.
+fn visit_key(url: &Url) -> String {
+    let mut key = url.clone();
+    key.set_fragment(None);
+    key.into()
+}
+
+/// Whether a `Content-Type` names an HTML document.
+fn is_html_type(content_type: &str) -> bool {
+    let essence = content_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    essence == "text/html" || essence == "application/xhtml+xml"
+}
+
+fn header_list(headers: &HeaderMap) -> Vec<(String, String)> {
+    headers
+        .iter()
+        .map(|(name, value)| {
+            (
+                name.as_str().to_string(),
+                String::from_utf8_lossy(value.as_bytes()).into_owned(),
+            )
+        })
+        .collect()
+}
+
+/// Reads the (already decompressed) body chunk by chunk, failing as soon as it passes
+/// `limit`, so neither an endless body nor a compression bomb is ever held in memory
+/// beyond the limit.
+async fn read_body(mut response: reqwest::Response, limit: usize) -> Result<Bytes, Error> {
+    // reqwest drops Content-Length when it decompresses, so this is the true size; when
+    // it is announced over the limit there is no point reading.
+    let announced = response.content_length().unwrap_or(0);
+    if announced > limit as u64 {
+        return Err(Error::TooLarge { limit });
+    }
+    let mut body = BytesMut::with_capacity(usize::try_from(announced).unwrap_or(0));
+    while let Some(chunk) = response.chunk().await.map_err(Error::from_reqwest)? {
+        if body.len().saturating_add(chunk.len()) > limit {
+            return Err(Error::TooLarge { limit });
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body.freeze())
+}
+
+fn millis(elapsed: Duration) -> u64 {
+    u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_html(content_type: &str, expected: bool) {
+        assert_eq!(is_html_type(content_type), expected, "{content_type:?}");
+    }
+
+    #[test]
+    fn html_content_types() {
+        check_html("text/html", true);
+        check_html("text/html; charset=utf-8", true);
+        check_html("TEXT/HTML;charset=Shift_JIS", true);
+        check_html(" application/xhtml+xml ", true);
+        check_html("image/png", false);
+        check_html("text/plain", false);
+        check_html("application/json; charset=utf-8", false);
+        check_html("text/htmlx", false);
+    }
+
+    #[test]
+    fn user_agent_names_the_bot_page() {
+        let config = FetchConfig {
+            base_url: "https://audit.example/".into(),
+            ..FetchConfig::default()
+        };
+        assert_eq!(
+            config.user_agent(),
+            format!(
+                "SeoAuditBot/{} (+https://audit.example/bot)",
+                env!("CARGO_PKG_VERSION")
+            )
+        );
+    }
+}

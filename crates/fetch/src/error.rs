@@ -1,0 +1,230 @@
+//! The one error type of the crate and its mapping to the API's error codes.
+
+use std::error::Error as StdError;
+use std::net::IpAddr;
+
+/// Everything that can go wrong while validating a URL or fetching a target.
+///
+/// Each variant maps to exactly one API error code ([`Error::code`]) and HTTP status
+/// ([`Error::http_status`]), as fixed by DECISIONS §1, so the server needs no knowledge of
+/// the variants. Messages are lowercase without a final period, and say what happened to
+/// the *target*; they contain nothing about the service itself.
+///
+/// The type is `Clone` because the guarded DNS resolver hands its errors through reqwest
+/// and they are recovered from the error's source chain by reference.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The URL is not acceptable: not parseable, a scheme other than http/https,
+    /// user name or password present, longer than [`crate::MAX_URL_LEN`] bytes, or no
+    /// host. The string says which rule was broken.
+    #[error("invalid url: {0}")]
+    InvalidUrl(String),
+
+    /// The address guard refused the target: it is (or resolves only to) a loopback,
+    /// private, link-local, multicast or otherwise non-public address, or it is a
+    /// `localhost` name. Also returned when a redirect leads to such a target.
+    #[error("blocked target {host}{}: {reason}", addr.map(|a| format!(" ({a})")).unwrap_or_default())]
+    Blocked {
+        /// The host as it appeared in the URL (a name or an address literal).
+        host: String,
+        /// The refused address, when the refusal was about an address and not a name.
+        addr: Option<IpAddr>,
+        /// Why it was refused, e.g. `loopback` or `private (rfc 1918)`.
+        reason: &'static str,
+    },
+
+    /// The host name could not be resolved to any address.
+    #[error("dns lookup failed for {host}: {reason}")]
+    Dns {
+        /// The name that failed to resolve.
+        host: String,
+        /// What the resolver said.
+        reason: String,
+    },
+
+    /// No TCP connection could be made (refused, reset, unreachable network).
+    #[error("connection failed: {0}")]
+    Connect(String),
+
+    /// The TLS handshake failed (bad certificate, protocol mismatch).
+    #[error("tls failed: {0}")]
+    Tls(String),
+
+    /// The target redirected more often than allowed.
+    #[error("more than {limit} redirects")]
+    TooManyRedirects {
+        /// The number of redirects that may be followed.
+        limit: usize,
+    },
+
+    /// A redirect led back to a URL already visited in the same fetch.
+    #[error("redirect loop at {url}")]
+    RedirectLoop {
+        /// The URL that was about to be visited a second time.
+        url: String,
+    },
+
+    /// A redirect's `Location` could not be followed: not a URL, or one that
+    /// [`crate::validate_url`]'s rules refuse (another scheme, credentials, too long).
+    #[error("invalid redirect to {location:?}: {reason}")]
+    InvalidRedirect {
+        /// The `Location` header as sent (lossily decoded).
+        location: String,
+        /// Which rule it broke.
+        reason: String,
+    },
+
+    /// The target did not answer completely within the time limit (connect or total).
+    #[error("target did not answer in time")]
+    Timeout,
+
+    /// The page answered with a content type that is not HTML.
+    #[error("content type {content_type:?} is not html")]
+    NotHtml {
+        /// The `Content-Type` header as sent.
+        content_type: String,
+    },
+
+    /// The body, after decompression, is larger than the limit.
+    #[error("body larger than {limit} bytes")]
+    TooLarge {
+        /// The limit in bytes that was exceeded.
+        limit: usize,
+    },
+
+    /// Any other failure while talking HTTP to the target (malformed response,
+    /// broken body, bad compression).
+    #[error("http error: {0}")]
+    Http(String),
+
+    /// The fetcher itself is misconfigured (bad allow-list entry, bad header name given
+    /// by the caller, client construction failure). Not the target's fault.
+    #[error("fetch configuration error: {0}")]
+    Config(String),
+}
+
+impl Error {
+    /// The API error code of DECISIONS §1 for this error.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::InvalidUrl(_) => "invalid_url",
+            Error::Blocked { .. } => "blocked_target",
+            Error::Dns { .. }
+            | Error::Connect(_)
+            | Error::Tls(_)
+            | Error::TooManyRedirects { .. }
+            | Error::RedirectLoop { .. }
+            | Error::InvalidRedirect { .. }
+            | Error::Http(_) => "target_unreachable",
+            Error::Timeout => "target_timeout",
+            Error::NotHtml { .. } => "not_html",
+            Error::TooLarge { .. } => "target_too_large",
+            Error::Config(_) => "internal",
+        }
+    }
+
+    /// The HTTP status the API answers with for this error (400, 422, 502, 504; 500 for
+    /// [`Error::Config`]).
+    pub fn http_status(&self) -> u16 {
+        match self.code() {
+            "invalid_url" => 400,
+            "blocked_target" | "not_html" | "target_too_large" => 422,
+            "target_unreachable" => 502,
+            "target_timeout" => 504,
+            _ => 500,
+        }
+    }
+
+    /// The address guard refused the target (`blocked_target`).
+    pub fn is_blocked(&self) -> bool {
+        matches!(self, Error::Blocked { .. })
+    }
+
+    /// The target was too slow (`target_timeout`).
+    pub fn is_timeout(&self) -> bool {
+        matches!(self, Error::Timeout)
+    }
+
+    /// The URL itself was refused before any network activity (`invalid_url`).
+    pub fn is_invalid_url(&self) -> bool {
+        matches!(self, Error::InvalidUrl(_))
+    }
+
+    /// The target could not be reached or spoke broken HTTP: DNS, connection, TLS,
+    /// redirect failures (`target_unreachable`).
+    pub fn is_unreachable(&self) -> bool {
+        self.code() == "target_unreachable"
+    }
+
+    /// The page is not HTML (`not_html`).
+    pub fn is_not_html(&self) -> bool {
+        matches!(self, Error::NotHtml { .. })
+    }
+
+    /// The body exceeded the size limit (`target_too_large`).
+    pub fn is_too_large(&self) -> bool {
+        matches!(self, Error::TooLarge { .. })
+    }
+
+    /// Classifies a reqwest error.
+    ///
+    /// Our own resolver's errors (a blocked or unresolvable name) arrive wrapped by hyper
+    /// and reqwest, so the source chain is searched for them first; they must surface as
+    /// themselves, not as a generic connection failure.
+    pub(crate) fn from_reqwest(err: reqwest::Error) -> Error {
+        let mut source: Option<&(dyn StdError + 'static)> = Some(&err);
+        while let Some(current) = source {
+            if let Some(own) = find_in(current) {
+                return own;
+            }
+            source = current.source();
+        }
+        if err.is_timeout() {
+            return Error::Timeout;
+        }
+        let detail = describe_sources(&err);
+        if err.is_connect() {
+            Error::Connect(detail)
+        } else {
+            Error::Http(detail)
+        }
+    }
+}
+
+/// Looks at one link of a source chain for an error we know how to classify. An
+/// `io::Error` does not list its wrapped error as its source, so it is opened explicitly.
+fn find_in(err: &(dyn StdError + 'static)) -> Option<Error> {
+    if let Some(own) = err.downcast_ref::<Error>() {
+        return Some(own.clone());
+    }
+    if let Some(tls) = err.downcast_ref::<rustls::Error>() {
+        return Some(Error::Tls(tls.to_string().to_lowercase()));
+    }
+    if let Some(io) = err.downcast_ref::<std::io::Error>() {
+        if let Some(inner) = io.get_ref() {
+            return find_in(inner);
+        }
+    }
+    None
+}
+
+/// The messages of the error's sources, without reqwest's own top line (which repeats the
+/// URL), joined with `": "`.
+fn describe_sources(err: &reqwest::Error) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut source = err.source();
+    while let Some(current) = source {
+        let text = current.to_string();
+        // Wrappers often repeat their cause's text; keep each message once.
+        if !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+        source = current.source();
+    }
+    if parts.is_empty() {
+        err.to_string().to_lowercase()
+    } else {
+        parts.join(": ").to_lowercase()
+    }
+}
