@@ -1,1 +1,89 @@
-//! store
+//! Persistence of seo-audit: one SQLite file, reached through a pool of connections.
+//!
+//! [`Store`] is the whole face of the crate: open it once with [`Store::open`] and clone it
+//! freely (the pool is inside). Opening creates the file and applies the embedded
+//! migrations (`migrations/NNNN_name.sql`, recorded in `schema_migrations`, one transaction
+//! each), so a database is always at the schema of the running build.
+//!
+//! Table families, one module each, all methods on [`Store`]:
+//! - users: [`Store::create_user`], [`Store::get_user`], [`Tier`];
+//! - API keys: [`Store::create_key`] returns the plaintext key once (`sa_` + 32 base62
+//!   characters) and stores only its SHA-256; [`Store::lookup`], [`Store::list_keys`],
+//!   [`Store::set_enabled`], [`Store::revoke`], [`Store::touch_last_used`]; [`KeyRecord`]
+//!   serialises as SPEC.md's key record and never carries the hash;
+//! - audits: [`Store::insert_audit`], [`Store::latest_audit_for_host`] (the badge),
+//!   [`Store::latest_audit_for_url`], [`Store::audits_for_url`], [`Store::count_audits`];
+//! - usage: per-identity minute buckets, [`Store::record_usage`], [`Store::usage_counts`],
+//!   [`Store::consume`] (atomic check and record), [`Store::prune_usage`];
+//! - webhooks and their delivery log, and the geo-check cache;
+//! - [`Store::ping`] for the status endpoint.
+//!
+//! Every connection runs with WAL, `busy_timeout` 5 s, `foreign_keys` on and
+//! `synchronous = NORMAL`. Changes that touch several rows run in one `BEGIN IMMEDIATE`
+//! transaction, so a failure leaves nothing half-written.
+//!
+//! **All methods are synchronous** and may block on disk or on another writer for up to the
+//! busy timeout: async code calls them through `tokio::task::spawn_blocking`.
+//!
+//! Errors are one [`Error`] enum; callers use its predicates: [`Error::is_not_found`],
+//! [`Error::is_unavailable`] (the database cannot be opened, read or written: status
+//! `degraded`, HTTP 503), [`Error::is_conflict`], [`Error::is_invalid`].
+//!
+//! Timestamps are [`time::OffsetDateTime`] in memory and RFC 3339 UTC text with
+//! milliseconds on disk and on the wire ([`now_rfc3339`], [`format_rfc3339`]).
+//!
+//! ```
+//! use store::{NewAudit, NewKey, Store, Tier};
+//!
+//! let dir = tempfile::tempdir()?;
+//! let store = Store::open(dir.path().join("seo-audit.db"))?;
+//!
+//! let (plaintext, key) = store.create_key(NewKey::new("ci", Tier::Free))?;
+//! assert!(plaintext.starts_with("sa_"));
+//! let found = store.lookup(&plaintext)?.expect("the key just created");
+//! assert_eq!(found.id, key.id);
+//! assert_eq!(found.effective_rate_limit(), store::FREE_RATE_LIMIT);
+//!
+//! store.insert_audit(NewAudit::new(
+//!     "https://example.com",
+//!     "https://example.com/",
+//!     87,
+//!     "1.0.0",
+//!     r#"{"ok":true}"#,
+//! ))?;
+//! let badge = store.latest_audit_for_host("Example.com", store::BADGE_MAX_AGE)?;
+//! assert_eq!(badge.map(|a| a.score), Some(87));
+//!
+//! store.ping()?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod audits;
+mod clock;
+mod db;
+mod error;
+mod geo_cache;
+mod keys;
+mod migrations;
+mod usage;
+mod users;
+mod webhooks;
+
+pub use audits::{host_and_path, NewAudit, StoredAudit, BADGE_MAX_AGE};
+pub use clock::{format_rfc3339, now_rfc3339, parse_rfc3339};
+pub use db::{Store, StoreOptions, BUSY_TIMEOUT, DB_FILE_NAME, DEFAULT_POOL_SIZE, POOL_TIMEOUT};
+pub use error::{Error, Result};
+pub use geo_cache::{GeoCacheEntry, GEO_CACHE_TTL};
+pub use keys::{
+    generate_key, hash_key, parse_scopes, KeyRecord, NewKey, DEFAULT_SCOPES, KEY_PREFIX_LEN,
+    KEY_RANDOM_LEN, KEY_TAG, MAX_KEY_NAME_LEN, SCOPES,
+};
+pub use migrations::{Migration, MIGRATIONS};
+pub use usage::{
+    ip_identity, minute_bucket, Consumption, UsageCounts, USAGE_RETENTION_MINUTES,
+    USAGE_WINDOW_MINUTES,
+};
+pub use users::{Tier, User, ANONYMOUS_RATE_LIMIT, FREE_RATE_LIMIT, PRO_RATE_LIMIT};
+pub use webhooks::{
+    Delivery, NewDelivery, NewWebhook, Webhook, WEBHOOK_EVENTS, WEBHOOK_SECRET_TAG,
+};

@@ -1,0 +1,290 @@
+use std::time::Duration;
+
+use rusqlite::{params, Connection, OptionalExtension, Row};
+use serde::Serialize;
+use time::OffsetDateTime;
+
+use crate::clock::{self, format_rfc3339, ser};
+use crate::db::{new_id, Store};
+use crate::error::{Error, Result};
+
+/// Age beyond which the badge no longer shows a stored score (DECISIONS.md §6).
+pub const BADGE_MAX_AGE: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// An audit to store. [`NewAudit::new`] stamps it with the current time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewAudit {
+    /// The URL that was asked for.
+    pub url: String,
+    /// The URL after redirects; its host and path are indexed.
+    pub final_url: String,
+    /// Score percentage.
+    pub score: i64,
+    /// Ruleset that produced the score.
+    pub ruleset_version: String,
+    /// The full audit result as JSON text.
+    pub result_json: String,
+    /// Owner, when a key requested it.
+    pub user_id: Option<String>,
+    /// When the audit ran.
+    pub created_at: OffsetDateTime,
+}
+
+impl NewAudit {
+    /// An anonymous audit made now.
+    pub fn new(
+        url: impl Into<String>,
+        final_url: impl Into<String>,
+        score: i64,
+        ruleset_version: impl Into<String>,
+        result_json: impl Into<String>,
+    ) -> NewAudit {
+        NewAudit {
+            url: url.into(),
+            final_url: final_url.into(),
+            score,
+            ruleset_version: ruleset_version.into(),
+            result_json: result_json.into(),
+            user_id: None,
+            created_at: OffsetDateTime::now_utc(),
+        }
+    }
+}
+
+/// A stored audit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StoredAudit {
+    /// UUID.
+    pub id: String,
+    /// The URL that was asked for.
+    pub url: String,
+    /// The URL after redirects.
+    pub final_url: String,
+    /// Lower-case host of `final_url`.
+    pub host: String,
+    /// Score percentage.
+    pub score: i64,
+    /// Ruleset that produced the score.
+    pub ruleset_version: String,
+    /// The full audit result as JSON text.
+    pub result_json: String,
+    /// Owner, if any.
+    pub user_id: Option<String>,
+    /// When the audit ran (UTC, milliseconds).
+    #[serde(serialize_with = "ser::ts")]
+    pub created_at: OffsetDateTime,
+}
+
+/// Lower-case host and path of a URL, as indexed. `None` for URLs without a host.
+pub fn host_and_path(url: &str) -> Option<(String, String)> {
+    let parsed = url::Url::parse(url).ok()?;
+    let host = parsed
+        .host_str()?
+        .trim_end_matches('.')
+        .to_ascii_lowercase();
+    if host.is_empty() {
+        return None;
+    }
+    Some((host, parsed.path().to_owned()))
+}
+
+const COLUMNS: &str =
+    "id, url, final_url, host, score, ruleset_version, result_json, user_id, created_at";
+
+type RawAudit = (
+    String,
+    String,
+    String,
+    String,
+    i64,
+    String,
+    String,
+    Option<String>,
+    String,
+);
+
+fn from_row(row: &Row<'_>) -> rusqlite::Result<RawAudit> {
+    Ok((
+        row.get(0)?,
+        row.get(1)?,
+        row.get(2)?,
+        row.get(3)?,
+        row.get(4)?,
+        row.get(5)?,
+        row.get(6)?,
+        row.get(7)?,
+        row.get(8)?,
+    ))
+}
+
+fn decode(raw: RawAudit) -> Result<StoredAudit> {
+    let (id, url, final_url, host, score, ruleset_version, result_json, user_id, created_at) = raw;
+    Ok(StoredAudit {
+        id,
+        url,
+        final_url,
+        host,
+        score,
+        ruleset_version,
+        result_json,
+        user_id,
+        created_at: clock::decode("audits", &created_at)?,
+    })
+}
+
+fn query(conn: &Connection, tail: &str, params: impl rusqlite::Params) -> Result<Vec<StoredAudit>> {
+    let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM audits {tail}"))?;
+    let raw = stmt
+        .query_map(params, from_row)?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    raw.into_iter().map(decode).collect()
+}
+
+fn query_one(
+    conn: &Connection,
+    tail: &str,
+    params: impl rusqlite::Params,
+) -> Result<Option<StoredAudit>> {
+    let raw = conn
+        .query_row(
+            &format!("SELECT {COLUMNS} FROM audits {tail}"),
+            params,
+            from_row,
+        )
+        .optional()?;
+    raw.map(decode).transpose()
+}
+
+impl Store {
+    /// Stores an audit and returns it as stored.
+    pub fn insert_audit(&self, new: NewAudit) -> Result<StoredAudit> {
+        let (host, path) = host_and_path(&new.final_url)
+            .ok_or_else(|| Error::invalid("final_url", "not an absolute URL with a host"))?;
+        let audit = StoredAudit {
+            id: new_id(),
+            url: new.url,
+            final_url: new.final_url,
+            host,
+            score: new.score,
+            ruleset_version: new.ruleset_version,
+            result_json: new.result_json,
+            user_id: new.user_id,
+            created_at: clock::truncate_ms(new.created_at),
+        };
+        self.read(|conn| {
+            conn.execute(
+                "INSERT INTO audits (id, url, final_url, host, path, score, ruleset_version, \
+                 result_json, user_id, created_at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                params![
+                    audit.id,
+                    audit.url,
+                    audit.final_url,
+                    audit.host,
+                    path,
+                    audit.score,
+                    audit.ruleset_version,
+                    audit.result_json,
+                    audit.user_id,
+                    format_rfc3339(audit.created_at),
+                ],
+            )?;
+            Ok(())
+        })?;
+        Ok(audit)
+    }
+
+    /// The audit with this id, or [`Error::NotFound`].
+    pub fn get_audit(&self, id: &str) -> Result<StoredAudit> {
+        self.read(|conn| query_one(conn, "WHERE id = ?1", [id]))?
+            .ok_or_else(|| Error::not_found("audit", id))
+    }
+
+    /// The audit to show for a host (lower-cased here): among audits of the host no older
+    /// than `max_age`, the newest of its home page (path `/`) when there is one, else the
+    /// newest of any page.
+    pub fn latest_audit_for_host(
+        &self,
+        host: &str,
+        max_age: Duration,
+    ) -> Result<Option<StoredAudit>> {
+        self.latest_audit_for_host_at(host, max_age, OffsetDateTime::now_utc())
+    }
+
+    /// [`Store::latest_audit_for_host`] as of `now`.
+    pub fn latest_audit_for_host_at(
+        &self,
+        host: &str,
+        max_age: Duration,
+        now: OffsetDateTime,
+    ) -> Result<Option<StoredAudit>> {
+        let host = host.trim().trim_end_matches('.').to_ascii_lowercase();
+        let cutoff = time::Duration::try_from(max_age)
+            .ok()
+            .and_then(|age| now.checked_sub(age))
+            .map_or_else(|| "0000".to_owned(), format_rfc3339);
+        self.read(|conn| {
+            query_one(
+                conn,
+                "WHERE host = ?1 AND created_at >= ?2 \
+                 ORDER BY (path = '/') DESC, created_at DESC, rowid DESC LIMIT 1",
+                params![host, cutoff],
+            )
+        })
+    }
+
+    /// The newest audit whose requested or final URL is `url`.
+    pub fn latest_audit_for_url(&self, url: &str) -> Result<Option<StoredAudit>> {
+        self.read(|conn| {
+            query_one(
+                conn,
+                "WHERE url = ?1 OR final_url = ?1 ORDER BY created_at DESC, rowid DESC LIMIT 1",
+                [url],
+            )
+        })
+    }
+
+    /// Audits whose requested or final URL is `url`, newest first, at most `limit`.
+    pub fn audits_for_url(&self, url: &str, limit: usize) -> Result<Vec<StoredAudit>> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        self.read(|conn| {
+            query(
+                conn,
+                "WHERE url = ?1 OR final_url = ?1 ORDER BY created_at DESC, rowid DESC LIMIT ?2",
+                params![url, limit],
+            )
+        })
+    }
+
+    /// Number of stored audits.
+    pub fn count_audits(&self) -> Result<u64> {
+        let n: i64 = self.read(|conn| {
+            Ok(conn.query_row("SELECT COUNT(*) FROM audits", [], |row| row.get(0))?)
+        })?;
+        Ok(u64::try_from(n).unwrap_or(0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(url: &str, expected: Option<(&str, &str)>) {
+        let got = host_and_path(url);
+        let expected = expected.map(|(h, p)| (h.to_owned(), p.to_owned()));
+        assert_eq!(got, expected, "{url}");
+    }
+
+    #[test]
+    fn hosts_and_paths() {
+        check("https://Example.COM/", Some(("example.com", "/")));
+        check("https://example.com", Some(("example.com", "/")));
+        check("https://example.com./a?b=c#d", Some(("example.com", "/a")));
+        check("http://example.com:8080/x/", Some(("example.com", "/x/")));
+        check("http://127.0.0.1/", Some(("127.0.0.1", "/")));
+        check("http://[::1]/p", Some(("[::1]", "/p")));
+        check("/relative", None);
+        check("mailto:a@example.com", None);
+        check("", None);
+    }
+}

@@ -1,0 +1,159 @@
+use std::path::PathBuf;
+
+use rusqlite::ErrorCode;
+
+/// Everything that can go wrong in the store.
+///
+/// Callers branch on the predicates ([`Error::is_not_found`], [`Error::is_unavailable`],
+/// [`Error::is_conflict`], [`Error::is_invalid`]) rather than on variants, so variants can
+/// be refined without breaking them.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A row the caller named does not exist (a revoked key counts as absent).
+    #[error("{entity} not found: {key}")]
+    NotFound {
+        /// What was looked for: `user`, `api key`, `webhook`, ...
+        entity: &'static str,
+        /// The id or prefix the caller gave.
+        key: String,
+    },
+    /// The caller passed a value the store refuses (unknown tier or scope, bad URL, ...).
+    #[error("invalid {field}: {reason}")]
+    Invalid {
+        /// The offending field.
+        field: &'static str,
+        /// Why it was refused.
+        reason: String,
+    },
+    /// A key prefix matches more than one key; the caller must use the id.
+    #[error("key prefix {0} matches more than one key, use the key id")]
+    Ambiguous(String),
+    /// The database was migrated by a newer build than this one.
+    #[error("database schema version {found} is newer than this build supports ({supported})")]
+    SchemaTooNew {
+        /// Highest version recorded in `schema_migrations`.
+        found: u32,
+        /// Highest version embedded in this build.
+        supported: u32,
+    },
+    /// A migration failed and was rolled back.
+    #[error("migration {version} ({name}) failed: {source}")]
+    Migration {
+        /// Version number of the migration.
+        version: u32,
+        /// Name part of its file name.
+        name: &'static str,
+        /// The SQLite error.
+        #[source]
+        source: rusqlite::Error,
+    },
+    /// A stored value could not be decoded (bad JSON or timestamp written by hand).
+    #[error("corrupt value in {table}: {reason}")]
+    Corrupt {
+        /// Table holding the value.
+        table: &'static str,
+        /// What could not be decoded.
+        reason: String,
+    },
+    /// The directory that should hold the database file could not be created.
+    #[error("cannot create the data directory {path}: {source}")]
+    Io {
+        /// The directory.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// No pooled connection could be had (the database cannot be opened, or every
+    /// connection stayed busy past the pool timeout).
+    #[error("database connection pool: {0}")]
+    Pool(#[from] r2d2::Error),
+    /// Any other SQLite error.
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+}
+
+/// Shorthand for results of this crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// The named row does not exist (the server answers 404, or 401 for keys).
+    pub fn is_not_found(&self) -> bool {
+        matches!(self, Error::NotFound { .. })
+            || matches!(self, Error::Sqlite(rusqlite::Error::QueryReturnedNoRows))
+    }
+
+    /// The database cannot be opened, read or written: missing or unwritable file, not a
+    /// database, corrupt, disk full, locked past the busy timeout, pool exhausted. The
+    /// server reports `degraded` on the status endpoint and 503/500 elsewhere.
+    pub fn is_unavailable(&self) -> bool {
+        match self {
+            Error::Io { .. } | Error::Pool(_) => true,
+            Error::Sqlite(e) | Error::Migration { source: e, .. } => sqlite_unavailable(e),
+            _ => false,
+        }
+    }
+
+    /// A uniqueness rule was violated (same monitor URL twice, same keyword twice).
+    pub fn is_conflict(&self) -> bool {
+        match self {
+            Error::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => {
+                e.code == ErrorCode::ConstraintViolation
+                    && matches!(
+                        e.extended_code,
+                        rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
+                            | rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY
+                    )
+            }
+            _ => false,
+        }
+    }
+
+    /// The caller's input was refused before it reached the database.
+    pub fn is_invalid(&self) -> bool {
+        matches!(self, Error::Invalid { .. } | Error::Ambiguous(_))
+    }
+
+    pub(crate) fn not_found(entity: &'static str, key: impl Into<String>) -> Self {
+        Error::NotFound {
+            entity,
+            key: key.into(),
+        }
+    }
+
+    pub(crate) fn invalid(field: &'static str, reason: impl Into<String>) -> Self {
+        Error::Invalid {
+            field,
+            reason: reason.into(),
+        }
+    }
+
+    pub(crate) fn corrupt(table: &'static str, reason: impl Into<String>) -> Self {
+        Error::Corrupt {
+            table,
+            reason: reason.into(),
+        }
+    }
+}
+
+fn sqlite_unavailable(e: &rusqlite::Error) -> bool {
+    match e {
+        rusqlite::Error::SqliteFailure(f, _) => matches!(
+            f.code,
+            ErrorCode::CannotOpen
+                | ErrorCode::NotADatabase
+                | ErrorCode::DatabaseCorrupt
+                | ErrorCode::DiskFull
+                | ErrorCode::SystemIoFailure
+                | ErrorCode::PermissionDenied
+                | ErrorCode::ReadOnly
+                | ErrorCode::DatabaseBusy
+                | ErrorCode::DatabaseLocked
+                | ErrorCode::OutOfMemory
+                | ErrorCode::FileLockingProtocolFailed
+                | ErrorCode::NoLargeFileSupport
+        ),
+        rusqlite::Error::InvalidPath(_) => true,
+        _ => false,
+    }
+}

@@ -1,0 +1,67 @@
+use std::time::Duration;
+
+use rusqlite::{params, OptionalExtension};
+use time::OffsetDateTime;
+
+use crate::clock::{self, format_rfc3339};
+use crate::db::Store;
+use crate::error::Result;
+
+/// How long a geo-check result is served from the cache (DECISIONS.md §7).
+pub const GEO_CACHE_TTL: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// A cached geo-check result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GeoCacheEntry {
+    /// Lower-case domain.
+    pub domain: String,
+    /// The visibility check result as JSON text.
+    pub result_json: String,
+    /// When the provider was asked.
+    pub created_at: OffsetDateTime,
+}
+
+impl Store {
+    /// The cached result for `domain` when it is younger than [`GEO_CACHE_TTL`] at `now`.
+    pub fn get_geo_cache(
+        &self,
+        domain: &str,
+        now: OffsetDateTime,
+    ) -> Result<Option<GeoCacheEntry>> {
+        let domain = domain.to_ascii_lowercase();
+        let raw: Option<(String, String)> = self.read(|conn| {
+            Ok(conn
+                .query_row(
+                    "SELECT result_json, created_at FROM geo_cache WHERE domain = ?1",
+                    [&domain],
+                    |row| Ok((row.get(0)?, row.get(1)?)),
+                )
+                .optional()?)
+        })?;
+        let Some((result_json, created_at)) = raw else {
+            return Ok(None);
+        };
+        let created_at = clock::decode("geo_cache", &created_at)?;
+        if now - created_at >= GEO_CACHE_TTL {
+            return Ok(None);
+        }
+        Ok(Some(GeoCacheEntry {
+            domain,
+            result_json,
+            created_at,
+        }))
+    }
+
+    /// Stores (or replaces) the result for `domain`, made at `at`.
+    pub fn put_geo_cache(&self, domain: &str, result_json: &str, at: OffsetDateTime) -> Result<()> {
+        self.read(|conn| {
+            conn.execute(
+                "INSERT INTO geo_cache (domain, result_json, created_at) VALUES (?1, ?2, ?3) \
+                 ON CONFLICT (domain) DO UPDATE SET result_json = excluded.result_json, \
+                 created_at = excluded.created_at",
+                params![domain.to_ascii_lowercase(), result_json, format_rfc3339(at)],
+            )?;
+            Ok(())
+        })
+    }
+}

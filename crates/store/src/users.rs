@@ -1,0 +1,149 @@
+use std::fmt;
+use std::str::FromStr;
+
+use rusqlite::{params, Connection, OptionalExtension, Row};
+use serde::Serialize;
+use time::OffsetDateTime;
+
+use crate::clock::{self, format_rfc3339, ser};
+use crate::db::{new_id, Store};
+use crate::error::{Error, Result};
+
+/// Requests per minute of anonymous use (per client IP), DECISIONS.md §4.
+pub const ANONYMOUS_RATE_LIMIT: u32 = 10;
+/// Requests per minute of a free key without its own `rate_limit`.
+pub const FREE_RATE_LIMIT: u32 = 30;
+/// Requests per minute of a pro key without its own `rate_limit`.
+pub const PRO_RATE_LIMIT: u32 = 60;
+
+/// Account tier of a user or key. Anonymous use has no row and so no tier here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Tier {
+    /// The free account tier.
+    Free,
+    /// The paid tier.
+    Pro,
+}
+
+impl Tier {
+    /// The name stored and shown: `free` or `pro`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tier::Free => "free",
+            Tier::Pro => "pro",
+        }
+    }
+
+    /// Requests per minute of the tier when a key has no limit of its own.
+    pub fn default_rate_limit(self) -> u32 {
+        match self {
+            Tier::Free => FREE_RATE_LIMIT,
+            Tier::Pro => PRO_RATE_LIMIT,
+        }
+    }
+}
+
+impl fmt::Display for Tier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Tier {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Tier> {
+        match s {
+            "free" => Ok(Tier::Free),
+            "pro" => Ok(Tier::Pro),
+            other => Err(Error::invalid(
+                "tier",
+                format!("{other:?} is not free or pro"),
+            )),
+        }
+    }
+}
+
+/// An account: the owner of keys, audits, webhooks, monitors.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct User {
+    /// UUID.
+    pub id: String,
+    /// Account tier.
+    pub tier: Tier,
+    /// Creation time (UTC, milliseconds).
+    #[serde(serialize_with = "ser::ts")]
+    pub created_at: OffsetDateTime,
+}
+
+impl User {
+    fn from_row(row: &Row<'_>) -> rusqlite::Result<(String, String, String)> {
+        Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+    }
+
+    fn decode((id, tier, created_at): (String, String, String)) -> Result<User> {
+        Ok(User {
+            id,
+            tier: tier
+                .parse()
+                .map_err(|_| Error::corrupt("users", format!("bad tier {tier:?}")))?,
+            created_at: clock::decode("users", &created_at)?,
+        })
+    }
+}
+
+/// Inserts a user on an open connection or transaction (shared with key creation, which
+/// creates the owner and the key in one transaction).
+pub(crate) fn insert_user(conn: &Connection, tier: Tier, at: OffsetDateTime) -> Result<User> {
+    let user = User {
+        id: new_id(),
+        tier,
+        created_at: clock::truncate_ms(at),
+    };
+    conn.execute(
+        "INSERT INTO users (id, tier, created_at) VALUES (?1, ?2, ?3)",
+        params![user.id, tier.as_str(), format_rfc3339(user.created_at)],
+    )?;
+    Ok(user)
+}
+
+pub(crate) fn user_exists(conn: &Connection, id: &str) -> Result<bool> {
+    Ok(conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?1)",
+        [id],
+        |row| row.get(0),
+    )?)
+}
+
+impl Store {
+    /// Creates a user of the given tier.
+    pub fn create_user(&self, tier: Tier) -> Result<User> {
+        self.read(|conn| insert_user(conn, tier, OffsetDateTime::now_utc()))
+    }
+
+    /// The user with this id, or [`Error::NotFound`].
+    pub fn get_user(&self, id: &str) -> Result<User> {
+        let raw = self.read(|conn| {
+            Ok(conn
+                .query_row(
+                    "SELECT id, tier, created_at FROM users WHERE id = ?1",
+                    [id],
+                    User::from_row,
+                )
+                .optional()?)
+        })?;
+        User::decode(raw.ok_or_else(|| Error::not_found("user", id))?)
+    }
+
+    /// Every user, oldest first.
+    pub fn list_users(&self) -> Result<Vec<User>> {
+        let raw = self.read(|conn| {
+            let mut stmt =
+                conn.prepare("SELECT id, tier, created_at FROM users ORDER BY created_at, rowid")?;
+            let rows = stmt.query_map([], User::from_row)?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        })?;
+        raw.into_iter().map(User::decode).collect()
+    }
+}
