@@ -30,21 +30,11 @@ pub struct AiBot {
 }
 
 const fn bot(name: &'static str, operator: &'static str, purpose: Purpose) -> AiBot {
-    AiBot {
-        name,
-        operator,
-        purpose,
-        named: false,
-    }
+    AiBot { name, operator, purpose, named: false }
 }
 
 const fn named(name: &'static str, operator: &'static str, purpose: Purpose) -> AiBot {
-    AiBot {
-        name,
-        operator,
-        purpose,
-        named: true,
-    }
+    AiBot { name, operator, purpose, named: true }
 }
 
 use Purpose::{Search, Training, UserFetch};
@@ -140,19 +130,8 @@ mod tests {
         assert!(AI_BOTS.len() >= 20);
         for (i, bot) in AI_BOTS.iter().enumerate() {
             assert!(is_valid_user_agent(bot.name), "{} is matchable", bot.name);
-            assert!(
-                AI_BOTS[..i]
-                    .iter()
-                    .all(|b| !b.name.eq_ignore_ascii_case(bot.name)),
-                "{} is unique",
-                bot.name
-            );
-            assert_eq!(
-                bot.named,
-                NAMED_BOTS.contains(&bot.name),
-                "{} flag",
-                bot.name
-            );
+            assert!(AI_BOTS[..i].iter().all(|b| !b.name.eq_ignore_ascii_case(bot.name)), "{} is unique", bot.name);
+            assert_eq!(bot.named, NAMED_BOTS.contains(&bot.name), "{} flag", bot.name);
         }
         for name in NAMED_BOTS {
             assert!(find_bot(name).is_some_and(|b| b.named));
@@ -189,21 +168,13 @@ mod tests {
         assert_eq!(access.len(), AI_BOTS.len());
         for (bot, blocked, rule) in expected {
             let a = access.iter().find(|a| a.bot == *bot).unwrap();
-            assert_eq!(
-                (a.blocked, a.rule.as_deref()),
-                (*blocked, *rule),
-                "{bot} under {robots_txt:?} for {path}"
-            );
+            assert_eq!((a.blocked, a.rule.as_deref()), (*blocked, *rule), "{bot} under {robots_txt:?} for {path}");
         }
     }
 
     #[test]
     fn access_follows_robots() {
-        check(
-            None,
-            "/",
-            &[("GPTBot", false, None), ("CCBot", false, None)],
-        );
+        check(None, "/", &[("GPTBot", false, None), ("CCBot", false, None)]);
         check(Some(""), "/", &[("GPTBot", false, None)]);
         let txt = "User-agent: *\nDisallow: /admin\n\nUser-agent: GPTBot\nUser-agent: ccbot\nDisallow: /\n\nUser-agent: ClaudeBot\nAllow: /\n";
         check(
@@ -219,19 +190,13 @@ mod tests {
         check(
             Some(txt),
             "https://example.com/admin/x",
-            &[
-                ("PerplexityBot", true, Some("Disallow: /admin")),
-                ("ClaudeBot", false, Some("Allow: /")),
-            ],
+            &[("PerplexityBot", true, Some("Disallow: /admin")), ("ClaudeBot", false, Some("Allow: /"))],
         );
         // A specific group without a matching rule shadows the `*` group.
         check(
             Some("User-agent: *\nDisallow: /\nUser-agent: GPTBot\nDisallow: /private\n"),
             "/",
-            &[
-                ("GPTBot", false, None),
-                ("OAI-SearchBot", true, Some("Disallow: /")),
-            ],
+            &[("GPTBot", false, None), ("OAI-SearchBot", true, Some("Disallow: /"))],
         );
     }
 

@@ -89,10 +89,7 @@ impl AgentLine {
     fn parse(raw: &[u8]) -> AgentLine {
         let global = raw.first() == Some(&b'*') && raw.get(1).is_none_or(|&c| is_space(c));
         let token_len = raw.iter().take_while(|&&c| is_user_agent_char(c)).count();
-        let product_len = raw
-            .iter()
-            .take_while(|&&c| !is_space(c) && c != b'/')
-            .count();
+        let product_len = raw.iter().take_while(|&&c| !is_space(c) && c != b'/').count();
         AgentLine {
             value: String::from_utf8_lossy(raw).into_owned(),
             token: String::from_utf8_lossy(&raw[..token_len]).into_owned(),
@@ -134,19 +131,11 @@ pub struct Group {
 
 impl Group {
     fn new(line: usize) -> Group {
-        Group {
-            agents: Vec::new(),
-            rules: Vec::new(),
-            line,
-            crawl_delays: Vec::new(),
-        }
+        Group { agents: Vec::new(), rules: Vec::new(), line, crawl_delays: Vec::new() }
     }
 
     fn delay_for(&self, agent_index: usize) -> Option<f64> {
-        self.crawl_delays
-            .iter()
-            .find(|(declared, _)| agent_index < *declared)
-            .map(|(_, d)| *d)
+        self.crawl_delays.iter().find(|(declared, _)| agent_index < *declared).map(|(_, d)| *d)
     }
 }
 
@@ -269,12 +258,7 @@ impl Robots {
     pub fn verdict(&self, user_agent: &str, url_or_path: &str) -> Verdict {
         let path = get_path_params_query(url_or_path);
         if path == "/robots.txt" {
-            return Verdict {
-                allowed: true,
-                matched_rule: None,
-                line: None,
-                group: MatchedGroup::None,
-            };
+            return Verdict { allowed: true, matched_rule: None, line: None, group: MatchedGroup::None };
         }
         let path = path.as_bytes();
 
@@ -303,31 +287,17 @@ impl Robots {
             return specific.verdict(MatchedGroup::Specific);
         }
         if ever_specific {
-            return Verdict {
-                allowed: true,
-                matched_rule: None,
-                line: None,
-                group: MatchedGroup::Specific,
-            };
+            return Verdict { allowed: true, matched_rule: None, line: None, group: MatchedGroup::Specific };
         }
         if global.decides() {
             return global.verdict(MatchedGroup::Global);
         }
-        let group = if self
-            .groups
-            .iter()
-            .any(|g| g.agents.iter().any(|a| a.global))
-        {
+        let group = if self.groups.iter().any(|g| g.agents.iter().any(|a| a.global)) {
             MatchedGroup::Global
         } else {
             MatchedGroup::None
         };
-        Verdict {
-            allowed: true,
-            matched_rule: None,
-            line: None,
-            group,
-        }
+        Verdict { allowed: true, matched_rule: None, line: None, group }
     }
 
     /// `Sitemap:` URLs in file order (they belong to no group).
@@ -406,18 +376,9 @@ impl<'a> Best<'a> {
 
     fn verdict(&self, group: MatchedGroup) -> Verdict {
         let disallowed = Self::priority(self.disallow) > Self::priority(self.allow);
-        let winner = if disallowed {
-            self.disallow
-        } else {
-            self.allow
-        };
+        let winner = if disallowed { self.disallow } else { self.allow };
         let winner = winner.filter(|(p, _)| *p > 0).map(|(_, r)| r);
-        Verdict {
-            allowed: !disallowed,
-            matched_rule: winner.map(Rule::to_line),
-            line: winner.map(|r| r.line),
-            group,
-        }
+        Verdict { allowed: !disallowed, matched_rule: winner.map(Rule::to_line), line: winner.map(|r| r.line), group }
     }
 }
 
@@ -461,11 +422,7 @@ impl Builder {
             }
             key @ (Key::Allow | Key::Disallow) => {
                 self.stats.valid_directives += 1;
-                let kind = if matches!(key, Key::Allow) {
-                    RuleKind::Allow
-                } else {
-                    RuleKind::Disallow
-                };
+                let kind = if matches!(key, Key::Allow) { RuleKind::Allow } else { RuleKind::Disallow };
                 let Some(group) = self.groups.last_mut() else {
                     self.stats.rules_outside_groups += 1;
                     return;
@@ -485,8 +442,7 @@ impl Builder {
             }
             Key::Sitemap => {
                 self.stats.valid_directives += 1;
-                self.sitemaps
-                    .push(String::from_utf8_lossy(value).into_owned());
+                self.sitemaps.push(String::from_utf8_lossy(value).into_owned());
             }
             Key::Unknown => {
                 self.stats.unknown_directives += 1;
@@ -523,9 +479,7 @@ fn parse_delay(value: &[u8]) -> Option<f64> {
 /// `/a/index.html` -> `/a/$`, as the reference does for allow rules only.
 fn index_fallback(pattern: &str) -> Option<String> {
     let slash = pattern.rfind('/')?;
-    pattern[slash..]
-        .starts_with("/index.htm")
-        .then(|| format!("{}$", &pattern[..=slash]))
+    pattern[slash..].starts_with("/index.htm").then(|| format!("{}$", &pattern[..=slash]))
 }
 
 /// Splits `key: value` (or `key value` when the colon is forgotten), dropping the
@@ -543,10 +497,7 @@ fn key_and_value(line: &[u8]) -> Option<(&[u8], &[u8])> {
             // is exactly two runs of non-whitespace.
             let sep = line.iter().position(|&c| c == b' ' || c == b'\t')?;
             let rest = &line[sep..];
-            let value_start = rest
-                .iter()
-                .position(|&c| c != b' ' && c != b'\t')
-                .unwrap_or(rest.len());
+            let value_start = rest.iter().position(|&c| c != b' ' && c != b'\t').unwrap_or(rest.len());
             if rest[value_start..].iter().any(|&c| c == b' ' || c == b'\t') {
                 return None;
             }
@@ -562,14 +513,7 @@ fn key_and_value(line: &[u8]) -> Option<(&[u8], &[u8])> {
 
 fn parse_key(key: &[u8]) -> Key {
     const USER_AGENT: &[&[u8]] = &[b"user-agent", b"useragent", b"user agent"];
-    const DISALLOW: &[&[u8]] = &[
-        b"disallow",
-        b"dissallow",
-        b"dissalow",
-        b"disalow",
-        b"diasllow",
-        b"disallaw",
-    ];
+    const DISALLOW: &[&[u8]] = &[b"disallow", b"dissallow", b"dissalow", b"disalow", b"diasllow", b"disallaw"];
     let any = |prefixes: &[&[u8]]| prefixes.iter().any(|p| starts_with_ignore_case(key, p));
     if any(USER_AGENT) {
         Key::UserAgent
@@ -659,19 +603,13 @@ fn escape_bytes(src: &[u8]) -> String {
 pub fn get_path_params_query(url: &str) -> String {
     let bytes = url.as_bytes();
     let find_from = |from: usize, set: &[u8]| {
-        bytes
-            .get(from..)
-            .and_then(|s| s.iter().position(|c| set.contains(c)))
-            .map(|p| p + from)
+        bytes.get(from..).and_then(|s| s.iter().position(|c| set.contains(c))).map(|p| p + from)
     };
 
     // Two leading slashes introduce a host (`//host/path`).
     let search_start = if url.starts_with("//") { 2 } else { 0 };
     let early_path = find_from(search_start, b"/?;");
-    let protocol_end = url
-        .get(search_start..)
-        .and_then(|s| s.find("://"))
-        .map(|p| p + search_start);
+    let protocol_end = url.get(search_start..).and_then(|s| s.find("://")).map(|p| p + search_start);
     // A `://` after the path has started (`/a?b=http://c`) is no scheme separator.
     let protocol_end = match (protocol_end, early_path) {
         (Some(p), Some(e)) if e < p => None,
@@ -734,11 +672,7 @@ mod tests {
     use super::*;
 
     fn check_match(pattern: &str, path: &str, expected: bool) {
-        assert_eq!(
-            pattern_matches(path.as_bytes(), pattern.as_bytes()),
-            expected,
-            "pattern {pattern:?} on {path:?}"
-        );
+        assert_eq!(pattern_matches(path.as_bytes(), pattern.as_bytes()), expected, "pattern {pattern:?} on {path:?}");
     }
 
     #[test]
@@ -777,11 +711,7 @@ mod tests {
                     let start = pos[0];
                     pos = (start..=path.len()).collect();
                 } else {
-                    pos = pos
-                        .iter()
-                        .filter(|&&q| q < path.len() && path[q] == p)
-                        .map(|q| q + 1)
-                        .collect();
+                    pos = pos.iter().filter(|&&q| q < path.len() && path[q] == p).map(|q| q + 1).collect();
                     if pos.is_empty() {
                         return false;
                     }
@@ -824,17 +754,9 @@ mod tests {
     #[test]
     fn key_value_splitting() {
         fn check(line: &str, expected: Option<(&str, &str)>) {
-            let got = key_and_value(line.as_bytes()).map(|(k, v)| {
-                (
-                    String::from_utf8_lossy(k).into_owned(),
-                    String::from_utf8_lossy(v).into_owned(),
-                )
-            });
-            assert_eq!(
-                got,
-                expected.map(|(k, v)| (k.to_owned(), v.to_owned())),
-                "{line:?}"
-            );
+            let got = key_and_value(line.as_bytes())
+                .map(|(k, v)| (String::from_utf8_lossy(k).into_owned(), String::from_utf8_lossy(v).into_owned()));
+            assert_eq!(got, expected.map(|(k, v)| (k.to_owned(), v.to_owned())), "{line:?}");
         }
         check("Disallow: /a # comment", Some(("Disallow", "/a")));
         check("  Allow :   /b  ", Some(("Allow", "/b")));
@@ -854,15 +776,14 @@ mod tests {
         assert_eq!(robots.crawl_delay("B"), Some(2.0));
         assert_eq!(robots.crawl_delay("Other"), Some(2.0));
         assert_eq!(robots.crawl_delay("C"), Some(5.0));
-        assert_eq!(
-            Robots::parse(b"User-agent: *\nCrawl-delay: soon\n").crawl_delay("x"),
-            None
-        );
+        assert_eq!(Robots::parse(b"User-agent: *\nCrawl-delay: soon\n").crawl_delay("x"), None);
     }
 
     #[test]
     fn verdict_names_the_deciding_rule() {
-        let robots = Robots::parse(b"User-agent: *\nDisallow: /private\nAllow: /private/ok\n\nUser-agent: GPTBot\nDisallow: /\n");
+        let robots = Robots::parse(
+            b"User-agent: *\nDisallow: /private\nAllow: /private/ok\n\nUser-agent: GPTBot\nDisallow: /\n",
+        );
         let v = robots.verdict("GPTBot", "https://example.com/page");
         assert_eq!(
             v,
@@ -884,21 +805,10 @@ mod tests {
             }
         );
         let v = robots.verdict("Other", "/public");
-        assert_eq!(
-            v,
-            Verdict {
-                allowed: true,
-                matched_rule: None,
-                line: None,
-                group: MatchedGroup::Global
-            }
-        );
+        assert_eq!(v, Verdict { allowed: true, matched_rule: None, line: None, group: MatchedGroup::Global });
         assert!(robots.is_allowed("GPTBot", "/robots.txt"));
         assert_eq!(robots.verdict("X", "/a").group, MatchedGroup::Global);
-        assert_eq!(
-            Robots::parse(b"").verdict("X", "/a").group,
-            MatchedGroup::None
-        );
+        assert_eq!(Robots::parse(b"").verdict("X", "/a").group, MatchedGroup::None);
     }
 
     #[test]

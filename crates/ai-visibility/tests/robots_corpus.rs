@@ -21,10 +21,7 @@ fn corpus() -> Option<PathBuf> {
 
 fn rows(dir: &std::path::Path, file: &str) -> Vec<Value> {
     let text = fs::read_to_string(dir.join(file)).unwrap();
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    text.lines().filter(|l| !l.trim().is_empty()).map(|l| serde_json::from_str(l).unwrap()).collect()
 }
 
 /// The robots.txt body of a row: text, exact bytes, or a file of `real/`.
@@ -33,24 +30,15 @@ fn body(dir: &std::path::Path, row: &Value) -> Vec<u8> {
         return text.as_bytes().to_vec();
     }
     if let Some(b64) = row["robots_txt_base64"].as_str() {
-        return base64::engine::general_purpose::STANDARD
-            .decode(b64)
-            .unwrap();
+        return base64::engine::general_purpose::STANDARD.decode(b64).unwrap();
     }
-    let file = row["robots_file"]
-        .as_str()
-        .expect("row has a robots.txt body");
+    let file = row["robots_file"].as_str().expect("row has a robots.txt body");
     fs::read(dir.join(file)).unwrap()
 }
 
 fn report(file: &str, failures: &[String], total: usize) {
     println!("{file}: {}/{total} pass", total - failures.len());
-    assert!(
-        failures.is_empty(),
-        "{file}: {} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{file}: {} failures:\n{}", failures.len(), failures.join("\n"));
 }
 
 #[test]
@@ -86,10 +74,7 @@ fn reference_parse_stats_cases() {
         let mut check = |field: &str, got: usize| {
             if let Some(expected) = row[field].as_u64() {
                 if got as u64 != expected {
-                    failures.push(format!(
-                        "{}: {field} expected {expected}, got {got}",
-                        row["source"]
-                    ));
+                    failures.push(format!("{}: {field} expected {expected}, got {got}", row["source"]));
                 }
             }
         };
@@ -98,11 +83,7 @@ fn reference_parse_stats_cases() {
         check("expect_last_line_seen", stats.last_line_seen);
         if let Some(sitemap) = row["expect_sitemap"].as_str() {
             if robots.sitemaps() != [sitemap.to_owned()] {
-                failures.push(format!(
-                    "{}: sitemaps {:?}",
-                    row["source"],
-                    robots.sitemaps()
-                ));
+                failures.push(format!("{}: sitemaps {:?}", row["source"], robots.sitemaps()));
             }
         }
     }
@@ -135,10 +116,7 @@ fn reference_path_params_query_cases() {
         let expected = row["expected"].as_str().unwrap();
         let got = get_path_params_query(input);
         if got != expected {
-            failures.push(format!(
-                "{}: {input:?} expected {expected:?}, got {got:?}",
-                row["source"]
-            ));
+            failures.push(format!("{}: {input:?} expected {expected:?}, got {got:?}", row["source"]));
         }
     }
     report("cases_path_params_query.jsonl", &failures, rows.len());
@@ -154,10 +132,7 @@ fn reference_escape_pattern_cases() {
         let expected = row["expected"].as_str().unwrap();
         let got = escape_pattern(input);
         if got != expected {
-            failures.push(format!(
-                "{}: {input:?} expected {expected:?}, got {got:?}",
-                row["source"]
-            ));
+            failures.push(format!("{}: {input:?} expected {expected:?}, got {got:?}", row["source"]));
         }
     }
     report("cases_escape_pattern.jsonl", &failures, rows.len());
@@ -176,17 +151,13 @@ fn real_site_cases() {
             let url = row["url"].as_str().unwrap();
             let verdict = robots.verdict(ua, url);
             if verdict.allowed != expected {
-                failures.push(format!(
-                    "{source}: ua {ua:?} url {url:?} expected {expected}, got {verdict:?}"
-                ));
+                failures.push(format!("{source}: ua {ua:?} url {url:?} expected {expected}, got {verdict:?}"));
             }
         }
         if let Some(expected) = row.get("crawl_delay") {
             let got = robots.crawl_delay(ua);
             if got != expected.as_f64() {
-                failures.push(format!(
-                    "{source}: crawl delay for {ua:?} expected {expected}, got {got:?}"
-                ));
+                failures.push(format!("{source}: crawl delay for {ua:?} expected {expected}, got {got:?}"));
             }
         }
         if let Some(expected) = row.get("sitemaps") {
@@ -219,12 +190,7 @@ fn every_real_file_parses() {
             let _ = robots.verdict(ua, "/");
             let _ = robots.verdict(ua, "/search?q=x");
         }
-        println!(
-            "{name}: {} groups, {} sitemaps, {:?}",
-            robots.groups().len(),
-            robots.sitemaps().len(),
-            stats
-        );
+        println!("{name}: {} groups, {} sitemaps, {:?}", robots.groups().len(), robots.sitemaps().len(), stats);
         match name.as_ref() {
             // A BOM at the start is skipped: the first line is still a directive.
             "en.wikipedia.org.robots.txt" => {
