@@ -14,9 +14,8 @@ use crate::guard::normalize_name;
 use crate::resolver::GuardedResolver;
 use crate::validate::check_shape;
 use crate::{
-    AddressGuard, Error, FetchedPage, RedirectHop, DEFAULT_BASE_URL, DEFAULT_CONNECT_TIMEOUT,
-    DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_REDIRECTS, DEFAULT_POST_MAX_BYTES, DEFAULT_TEXT_MAX_BYTES,
-    DEFAULT_TEXT_TIMEOUT, DEFAULT_TOTAL_TIMEOUT,
+    AddressGuard, Error, FetchedPage, RedirectHop, DEFAULT_BASE_URL, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_BODY_BYTES,
+    DEFAULT_MAX_REDIRECTS, DEFAULT_POST_MAX_BYTES, DEFAULT_TEXT_MAX_BYTES, DEFAULT_TEXT_TIMEOUT, DEFAULT_TOTAL_TIMEOUT,
 };
 
 const PAGE_ACCEPT: &str = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5";
@@ -70,11 +69,7 @@ impl Default for FetchConfig {
 impl FetchConfig {
     /// The user agent sent with every request: `SeoAuditBot/<version> (+<base_url>/bot)`.
     pub fn user_agent(&self) -> String {
-        format!(
-            "SeoAuditBot/{} (+{}/bot)",
-            env!("CARGO_PKG_VERSION"),
-            self.base_url.trim_end_matches('/')
-        )
+        format!("SeoAuditBot/{} (+{}/bot)", env!("CARGO_PKG_VERSION"), self.base_url.trim_end_matches('/'))
     }
 }
 
@@ -98,9 +93,7 @@ struct Inner {
 
 impl std::fmt::Debug for Fetcher {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Fetcher")
-            .field("config", &self.inner.config)
-            .finish_non_exhaustive()
+        f.debug_struct("Fetcher").field("config", &self.inner.config).finish_non_exhaustive()
     }
 }
 
@@ -118,15 +111,9 @@ impl Fetcher {
     /// [`Error::Config`] for a bad allow-list entry or when the TLS client cannot be built.
     pub fn new(config: FetchConfig) -> Result<Fetcher, Error> {
         let guard = Arc::new(AddressGuard::new(&config.allow_targets)?);
-        let overrides: HashMap<String, Vec<IpAddr>> = config
-            .dns_overrides
-            .iter()
-            .map(|(name, addrs)| (normalize_name(name), addrs.clone()))
-            .collect();
-        let resolver = GuardedResolver {
-            guard: Arc::clone(&guard),
-            overrides: Arc::new(overrides),
-        };
+        let overrides: HashMap<String, Vec<IpAddr>> =
+            config.dns_overrides.iter().map(|(name, addrs)| (normalize_name(name), addrs.clone())).collect();
+        let resolver = GuardedResolver { guard: Arc::clone(&guard), overrides: Arc::new(overrides) };
         let client = reqwest::Client::builder()
             .redirect(Policy::none())
             .no_proxy()
@@ -136,13 +123,7 @@ impl Fetcher {
             .use_rustls_tls()
             .build()
             .map_err(|e| Error::Config(e.to_string().to_lowercase()))?;
-        Ok(Fetcher {
-            inner: Arc::new(Inner {
-                client,
-                guard,
-                config,
-            }),
-        })
+        Ok(Fetcher { inner: Arc::new(Inner { client, guard, config }) })
     }
 
     /// The settings this fetcher was built with.
@@ -166,13 +147,7 @@ impl Fetcher {
     /// Any [`Error`] except [`Error::Config`]; see each variant.
     pub async fn fetch_page(&self, url: &Url) -> Result<FetchedPage, Error> {
         let config = &self.inner.config;
-        self.fetch(
-            url,
-            Expect::Html,
-            config.max_body_bytes,
-            config.total_timeout,
-        )
-        .await
+        self.fetch(url, Expect::Html, config.max_body_bytes, config.total_timeout).await
     }
 
     /// Fetches a text resource (robots.txt, llms.txt, a sitemap) of at most `max_bytes`,
@@ -231,8 +206,8 @@ impl Fetcher {
         for (name, value) in headers {
             let name = HeaderName::from_bytes(name.as_bytes())
                 .map_err(|_| Error::Config(format!("bad header name {name:?}")))?;
-            let value = HeaderValue::from_str(value)
-                .map_err(|_| Error::Config(format!("bad value for header {name}")))?;
+            let value =
+                HeaderValue::from_str(value).map_err(|_| Error::Config(format!("bad value for header {name}")))?;
             if name == CONTENT_TYPE {
                 map.insert(name, value);
             } else {
@@ -241,12 +216,7 @@ impl Fetcher {
         }
         let payload = serde_json::to_vec(body).map_err(|e| Error::Config(e.to_string()))?;
         let limit = self.inner.config.post_max_bytes;
-        let request = self
-            .inner
-            .client
-            .post(url.clone())
-            .headers(map)
-            .body(payload);
+        let request = self.inner.client.post(url.clone()).headers(map).body(payload);
         let exchange = async {
             let response = request.send().await.map_err(Error::from_reqwest)?;
             let status = response.status().as_u16();
@@ -254,33 +224,17 @@ impl Fetcher {
             let body = read_body(response, limit).await?;
             Ok((status, headers, body))
         };
-        tokio::time::timeout(timeout, exchange)
-            .await
-            .unwrap_or(Err(Error::Timeout))
+        tokio::time::timeout(timeout, exchange).await.unwrap_or(Err(Error::Timeout))
     }
 
-    async fn fetch(
-        &self,
-        url: &Url,
-        expect: Expect,
-        limit: usize,
-        timeout: Duration,
-    ) -> Result<FetchedPage, Error> {
+    async fn fetch(&self, url: &Url, expect: Expect, limit: usize, timeout: Duration) -> Result<FetchedPage, Error> {
         check_shape(url)?;
         let started = Instant::now();
-        tokio::time::timeout(timeout, self.follow(url, expect, limit, started))
-            .await
-            .unwrap_or(Err(Error::Timeout))
+        tokio::time::timeout(timeout, self.follow(url, expect, limit, started)).await.unwrap_or(Err(Error::Timeout))
     }
 
     /// Walks the redirect chain hop by hop, guarding each, then reads the final body.
-    async fn follow(
-        &self,
-        url: &Url,
-        expect: Expect,
-        limit: usize,
-        started: Instant,
-    ) -> Result<FetchedPage, Error> {
+    async fn follow(&self, url: &Url, expect: Expect, limit: usize, started: Instant) -> Result<FetchedPage, Error> {
         let max_redirects = self.inner.config.max_redirects;
         let accept = match expect {
             Expect::Html => PAGE_ACCEPT,
@@ -305,19 +259,12 @@ impl Fetcher {
 
             if let Some(location) = redirect_location(&response) {
                 let next = redirect_target(&current, location)?;
-                chain.push(RedirectHop {
-                    url: current,
-                    status,
-                });
+                chain.push(RedirectHop { url: current, status });
                 if !seen.insert(visit_key(&next)) {
-                    return Err(Error::RedirectLoop {
-                        url: next.to_string(),
-                    });
+                    return Err(Error::RedirectLoop { url: next.to_string() });
                 }
                 if chain.len() > max_redirects {
-                    return Err(Error::TooManyRedirects {
-                        limit: max_redirects,
-                    });
+                    return Err(Error::TooManyRedirects { limit: max_redirects });
                 }
                 current = next;
                 continue;
@@ -331,9 +278,7 @@ impl Fetcher {
                 .filter(|v| !v.trim().is_empty());
             if let (Expect::Html, Some(ct)) = (expect, &content_type) {
                 if response.status().is_success() && !is_html_type(ct) {
-                    return Err(Error::NotHtml {
-                        content_type: ct.clone(),
-                    });
+                    return Err(Error::NotHtml { content_type: ct.clone() });
                 }
             }
             let body = read_body(response, limit).await?;
@@ -364,13 +309,8 @@ fn redirect_location(response: &reqwest::Response) -> Option<&HeaderValue> {
 /// Resolves a `Location` against the URL that sent it and applies the URL rules.
 fn redirect_target(base: &Url, location: &HeaderValue) -> Result<Url, Error> {
     let text = String::from_utf8_lossy(location.as_bytes()).into_owned();
-    let refuse = |reason: String| Error::InvalidRedirect {
-        location: text.clone(),
-        reason,
-    };
-    let next = base
-        .join(text.trim())
-        .map_err(|e| refuse(e.to_string().to_lowercase()))?;
+    let refuse = |reason: String| Error::InvalidRedirect { location: text.clone(), reason };
+    let next = base.join(text.trim()).map_err(|e| refuse(e.to_string().to_lowercase()))?;
     match check_shape(&next) {
         Ok(()) => Ok(next),
         Err(Error::InvalidUrl(reason)) => Err(refuse(reason)),
@@ -387,24 +327,14 @@ fn visit_key(url: &Url) -> String {
 
 /// Whether a `Content-Type` names an HTML document.
 fn is_html_type(content_type: &str) -> bool {
-    let essence = content_type
-        .split(';')
-        .next()
-        .unwrap_or_default()
-        .trim()
-        .to_ascii_lowercase();
+    let essence = content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
     essence == "text/html" || essence == "application/xhtml+xml"
 }
 
 fn header_list(headers: &HeaderMap) -> Vec<(String, String)> {
     headers
         .iter()
-        .map(|(name, value)| {
-            (
-                name.as_str().to_string(),
-                String::from_utf8_lossy(value.as_bytes()).into_owned(),
-            )
-        })
+        .map(|(name, value)| (name.as_str().to_string(), String::from_utf8_lossy(value.as_bytes()).into_owned()))
         .collect()
 }
 
@@ -454,16 +384,10 @@ mod tests {
 
     #[test]
     fn user_agent_names_the_bot_page() {
-        let config = FetchConfig {
-            base_url: "https://audit.example/".into(),
-            ..FetchConfig::default()
-        };
+        let config = FetchConfig { base_url: "https://audit.example/".into(), ..FetchConfig::default() };
         assert_eq!(
             config.user_agent(),
-            format!(
-                "SeoAuditBot/{} (+https://audit.example/bot)",
-                env!("CARGO_PKG_VERSION")
-            )
+            format!("SeoAuditBot/{} (+https://audit.example/bot)", env!("CARGO_PKG_VERSION"))
         );
     }
 }

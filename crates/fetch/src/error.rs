@@ -24,7 +24,7 @@ pub enum Error {
     /// The address guard refused the target: it is (or resolves only to) a loopback,
     /// private, link-local, multicast or otherwise non-public address, or it is a
     /// `localhost` name. Also returned when a redirect leads to such a target.
-    #[error("blocked target {host}{}: {reason}", addr.map(|a| format!(" ({a})")).unwrap_or_default())]
+    #[error("blocked target {host}{}: {reason}", resolved_suffix(host, addr))]
     Blocked {
         /// The host as it appeared in the URL (a name or an address literal).
         host: String,
@@ -192,6 +192,16 @@ impl Error {
     }
 }
 
+/// ` (addr)` after a name that resolved to `addr`; nothing when the host is the address.
+fn resolved_suffix(host: &str, addr: &Option<IpAddr>) -> String {
+    match addr {
+        Some(ip) if host.trim_start_matches('[').trim_end_matches(']') != ip.to_string() => {
+            format!(" ({ip})")
+        }
+        _ => String::new(),
+    }
+}
+
 /// Looks at one link of a source chain for an error we know how to classify. An
 /// `io::Error` does not list its wrapped error as its source, so it is opened explicitly.
 fn find_in(err: &(dyn StdError + 'static)) -> Option<Error> {
@@ -226,5 +236,91 @@ fn describe_sources(err: &reqwest::Error) -> String {
         err.to_string().to_lowercase()
     } else {
         parts.join(": ").to_lowercase()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(err: Error, code: &str, status: u16, message: &str) {
+        assert_eq!((err.code(), err.http_status()), (code, status), "{err:?}");
+        assert_eq!(err.to_string(), message);
+        assert!(!message.ends_with('.'));
+    }
+
+    #[test]
+    fn codes_statuses_and_messages() {
+        check(Error::InvalidUrl("credentials in url".into()), "invalid_url", 400, "invalid url: credentials in url");
+        check(
+            Error::Blocked {
+                host: "169.254.169.254".into(),
+                addr: Some(IpAddr::from([169, 254, 169, 254])),
+                reason: "link-local (cloud metadata)",
+            },
+            "blocked_target",
+            422,
+            "blocked target 169.254.169.254: link-local (cloud metadata)",
+        );
+        check(
+            Error::Blocked { host: "localhost".into(), addr: None, reason: "localhost name" },
+            "blocked_target",
+            422,
+            "blocked target localhost: localhost name",
+        );
+        check(
+            Error::Dns { host: "a.invalid".into(), reason: "no addresses".into() },
+            "target_unreachable",
+            502,
+            "dns lookup failed for a.invalid: no addresses",
+        );
+        check(
+            Error::Connect("connection refused".into()),
+            "target_unreachable",
+            502,
+            "connection failed: connection refused",
+        );
+        check(Error::Tls("bad certificate".into()), "target_unreachable", 502, "tls failed: bad certificate");
+        check(Error::TooManyRedirects { limit: 5 }, "target_unreachable", 502, "more than 5 redirects");
+        check(Error::RedirectLoop { url: "http://a/".into() }, "target_unreachable", 502, "redirect loop at http://a/");
+        check(
+            Error::InvalidRedirect { location: "ftp://a/".into(), reason: "unsupported scheme \"ftp\"".into() },
+            "target_unreachable",
+            502,
+            "invalid redirect to \"ftp://a/\": unsupported scheme \"ftp\"",
+        );
+        check(Error::Timeout, "target_timeout", 504, "target did not answer in time");
+        check(
+            Error::NotHtml { content_type: "image/png".into() },
+            "not_html",
+            422,
+            "content type \"image/png\" is not html",
+        );
+        check(Error::TooLarge { limit: 5 }, "target_too_large", 422, "body larger than 5 bytes");
+        check(Error::Http("bad chunk".into()), "target_unreachable", 502, "http error: bad chunk");
+        check(Error::Config("bad entry".into()), "internal", 500, "fetch configuration error: bad entry");
+    }
+
+    #[test]
+    fn predicates_follow_the_codes() {
+        let all = [
+            Error::InvalidUrl(String::new()),
+            Error::Blocked { host: String::new(), addr: None, reason: "" },
+            Error::Connect(String::new()),
+            Error::Timeout,
+            Error::NotHtml { content_type: String::new() },
+            Error::TooLarge { limit: 0 },
+        ];
+        for err in all {
+            let flags = [
+                err.is_invalid_url(),
+                err.is_blocked(),
+                err.is_unreachable(),
+                err.is_timeout(),
+                err.is_not_html(),
+                err.is_too_large(),
+            ];
+            assert_eq!(flags.iter().filter(|f| **f).count(), 1, "{err:?}");
+        }
     }
 }

@@ -18,31 +18,15 @@ use crate::Error;
 ///
 /// Sources: the IANA IPv4 Special-Purpose Address Registry (RFC 6890 and successors).
 const REFUSED_V4: &[(Ipv4Addr, u8, &str)] = &[
-    (
-        Ipv4Addr::new(0, 0, 0, 0),
-        8,
-        "unspecified or \"this network\"",
-    ),
+    (Ipv4Addr::new(0, 0, 0, 0), 8, "unspecified or \"this network\""),
     (Ipv4Addr::new(10, 0, 0, 0), 8, "private (rfc 1918)"),
-    (
-        Ipv4Addr::new(100, 64, 0, 0),
-        10,
-        "shared address space (cgnat)",
-    ),
+    (Ipv4Addr::new(100, 64, 0, 0), 10, "shared address space (cgnat)"),
     (Ipv4Addr::new(127, 0, 0, 0), 8, "loopback"),
-    (
-        Ipv4Addr::new(169, 254, 0, 0),
-        16,
-        "link-local (cloud metadata)",
-    ),
+    (Ipv4Addr::new(169, 254, 0, 0), 16, "link-local (cloud metadata)"),
     (Ipv4Addr::new(172, 16, 0, 0), 12, "private (rfc 1918)"),
     (Ipv4Addr::new(192, 0, 0, 0), 24, "ietf protocol assignment"),
     (Ipv4Addr::new(192, 0, 2, 0), 24, "documentation"),
-    (
-        Ipv4Addr::new(192, 88, 99, 0),
-        24,
-        "6to4 relay anycast (deprecated)",
-    ),
+    (Ipv4Addr::new(192, 88, 99, 0), 24, "6to4 relay anycast (deprecated)"),
     (Ipv4Addr::new(192, 168, 0, 0), 16, "private (rfc 1918)"),
     (Ipv4Addr::new(198, 18, 0, 0), 15, "benchmarking"),
     (Ipv4Addr::new(198, 51, 100, 0), 24, "documentation"),
@@ -58,45 +42,17 @@ const REFUSED_V4: &[(Ipv4Addr, u8, &str)] = &[
 const REFUSED_V6: &[(Ipv6Addr, u8, &str)] = &[
     (Ipv6Addr::new(0, 0, 0, 0, 0, 0, 0, 0), 128, "unspecified"),
     (Ipv6Addr::new(0, 0, 0, 0, 0, 0, 0, 1), 128, "loopback"),
-    (
-        Ipv6Addr::new(0x64, 0xff9b, 1, 0, 0, 0, 0, 0),
-        48,
-        "local-use nat64",
-    ),
-    (
-        Ipv6Addr::new(0x100, 0, 0, 0, 0, 0, 0, 0),
-        64,
-        "discard-only",
-    ),
+    (Ipv6Addr::new(0x64, 0xff9b, 1, 0, 0, 0, 0, 0), 48, "local-use nat64"),
+    (Ipv6Addr::new(0x100, 0, 0, 0, 0, 0, 0, 0), 64, "discard-only"),
     (Ipv6Addr::new(0x2001, 0, 0, 0, 0, 0, 0, 0), 32, "teredo"),
-    (
-        Ipv6Addr::new(0x2001, 0xdb8, 0, 0, 0, 0, 0, 0),
-        32,
-        "documentation",
-    ),
+    (Ipv6Addr::new(0x2001, 0xdb8, 0, 0, 0, 0, 0, 0), 32, "documentation"),
     // The rest of 2001::/23 holds benchmarking, ORCHID and protocol anycast addresses;
     // none of them hosts a web site.
-    (
-        Ipv6Addr::new(0x2001, 0, 0, 0, 0, 0, 0, 0),
-        23,
-        "ietf protocol assignment",
-    ),
-    (
-        Ipv6Addr::new(0x3fff, 0, 0, 0, 0, 0, 0, 0),
-        20,
-        "documentation",
-    ),
-    (
-        Ipv6Addr::new(0xfc00, 0, 0, 0, 0, 0, 0, 0),
-        7,
-        "unique local",
-    ),
+    (Ipv6Addr::new(0x2001, 0, 0, 0, 0, 0, 0, 0), 23, "ietf protocol assignment"),
+    (Ipv6Addr::new(0x3fff, 0, 0, 0, 0, 0, 0, 0), 20, "documentation"),
+    (Ipv6Addr::new(0xfc00, 0, 0, 0, 0, 0, 0, 0), 7, "unique local"),
     (Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0, 0, 0), 10, "link-local"),
-    (
-        Ipv6Addr::new(0xfec0, 0, 0, 0, 0, 0, 0, 0),
-        10,
-        "site-local (deprecated)",
-    ),
+    (Ipv6Addr::new(0xfec0, 0, 0, 0, 0, 0, 0, 0), 10, "site-local (deprecated)"),
     (Ipv6Addr::new(0xff00, 0, 0, 0, 0, 0, 0, 0), 8, "multicast"),
 ];
 
@@ -135,10 +91,7 @@ pub fn is_public_ip(ip: IpAddr) -> bool {
 }
 
 fn refusal_reason_v4(ip: Ipv4Addr) -> Option<&'static str> {
-    REFUSED_V4
-        .iter()
-        .find(|(net, prefix, _)| v4_in(ip, *net, *prefix))
-        .map(|(_, _, why)| *why)
+    REFUSED_V4.iter().find(|(net, prefix, _)| v4_in(ip, *net, *prefix)).map(|(_, _, why)| *why)
 }
 
 fn refusal_reason_v6(ip: Ipv6Addr) -> Option<&'static str> {
@@ -154,10 +107,7 @@ fn refusal_reason_v6(ip: Ipv6Addr) -> Option<&'static str> {
         let carried = Ipv4Addr::from(((bits >> 80) & 0xffff_ffff) as u32);
         return refusal_reason_v4(carried);
     }
-    if let Some((_, _, why)) = REFUSED_V6
-        .iter()
-        .find(|(net, prefix, _)| v6_in(ip, *net, *prefix))
-    {
+    if let Some((_, _, why)) = REFUSED_V6.iter().find(|(net, prefix, _)| v6_in(ip, *net, *prefix)) {
         return Some(why);
     }
     if v6_in(ip, Ipv6Addr::UNSPECIFIED, 96) {
@@ -185,11 +135,7 @@ pub(crate) fn normalize_name(name: &str) -> String {
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum AllowEntry {
     /// An address (prefix 32/128) or a CIDR block, optionally at one port.
-    Net {
-        net: IpAddr,
-        prefix: u8,
-        port: Option<u16>,
-    },
+    Net { net: IpAddr, prefix: u8, port: Option<u16> },
     /// A host name, optionally at one port.
     Name { name: String, port: Option<u16> },
 }
@@ -204,23 +150,11 @@ impl AllowEntry {
         if let Some((addr, prefix)) = text.split_once('/') {
             let net: IpAddr = addr.parse().map_err(|_| bad("not an address"))?;
             let max = if net.is_ipv4() { 32 } else { 128 };
-            let prefix: u8 = prefix
-                .parse()
-                .ok()
-                .filter(|p| *p <= max)
-                .ok_or_else(|| bad("bad prefix length"))?;
-            return Ok(AllowEntry::Net {
-                net,
-                prefix,
-                port: None,
-            });
+            let prefix: u8 = prefix.parse().ok().filter(|p| *p <= max).ok_or_else(|| bad("bad prefix length"))?;
+            return Ok(AllowEntry::Net { net, prefix, port: None });
         }
         if let Ok(ip) = text.parse::<IpAddr>() {
-            return Ok(AllowEntry::Net {
-                net: ip,
-                prefix: if ip.is_ipv4() { 32 } else { 128 },
-                port: None,
-            });
+            return Ok(AllowEntry::Net { net: ip, prefix: if ip.is_ipv4() { 32 } else { 128 }, port: None });
         }
         if let Ok(sock) = text.parse::<std::net::SocketAddr>() {
             let ip = sock.ip();
@@ -232,24 +166,15 @@ impl AllowEntry {
         }
         if let Some(inner) = text.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
             let ip: Ipv6Addr = inner.parse().map_err(|_| bad("not an ipv6 address"))?;
-            return Ok(AllowEntry::Net {
-                net: IpAddr::V6(ip),
-                prefix: 128,
-                port: None,
-            });
+            return Ok(AllowEntry::Net { net: IpAddr::V6(ip), prefix: 128, port: None });
         }
         let (name, port) = match text.rsplit_once(':') {
-            Some((name, port)) => (
-                name,
-                Some(port.parse::<u16>().map_err(|_| bad("bad port"))?),
-            ),
+            Some((name, port)) => (name, Some(port.parse::<u16>().map_err(|_| bad("bad port"))?)),
             None => (text, None),
         };
         let name = normalize_name(name);
-        let well_formed = !name.is_empty()
-            && name
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.' || c == '_');
+        let well_formed =
+            !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.' || c == '_');
         if !well_formed {
             return Err(bad("not an address, cidr block or host name"));
         }
@@ -293,10 +218,7 @@ impl AddressGuard {
     /// # Errors
     /// [`Error::Config`] for an entry that is not an address, CIDR block or host name.
     pub fn new<S: AsRef<str>>(allow_targets: &[S]) -> Result<AddressGuard, Error> {
-        let allow = allow_targets
-            .iter()
-            .map(|raw| AllowEntry::parse(raw.as_ref()))
-            .collect::<Result<Vec<_>, _>>()?;
+        let allow = allow_targets.iter().map(|raw| AllowEntry::parse(raw.as_ref())).collect::<Result<Vec<_>, _>>()?;
         Ok(AddressGuard { allow })
     }
 
@@ -308,11 +230,7 @@ impl AddressGuard {
     fn ip_allowed(&self, ip: IpAddr, port: Option<u16>) -> bool {
         let ip = ip.to_canonical();
         self.allow.iter().any(|entry| match entry {
-            AllowEntry::Net {
-                net,
-                prefix,
-                port: want,
-            } => {
+            AllowEntry::Net { net, prefix, port: want } => {
                 let port_ok = want.is_none() || (port.is_some() && *want == port);
                 let net_ok = match (ip, net.to_canonical()) {
                     (IpAddr::V4(ip), IpAddr::V4(net)) => v4_in(ip, net, *prefix),
@@ -354,11 +272,7 @@ impl AddressGuard {
         }
         match refusal_reason(ip) {
             None => Ok(()),
-            Some(reason) => Err(Error::Blocked {
-                host: host.to_string(),
-                addr: Some(ip),
-                reason,
-            }),
+            Some(reason) => Err(Error::Blocked { host: host.to_string(), addr: Some(ip), reason }),
         }
     }
 
@@ -388,16 +302,12 @@ impl AddressGuard {
                 }
                 match self.name_standing(&name, port) {
                     NameStanding::Allowed => Ok(()),
-                    NameStanding::OtherPortOnly => Err(Error::Blocked {
-                        host: raw.to_string(),
-                        addr: None,
-                        reason: "port not on the allow-list",
-                    }),
-                    NameStanding::Unlisted if is_local_name(&name) => Err(Error::Blocked {
-                        host: raw.to_string(),
-                        addr: None,
-                        reason: "localhost name",
-                    }),
+                    NameStanding::OtherPortOnly => {
+                        Err(Error::Blocked { host: raw.to_string(), addr: None, reason: "port not on the allow-list" })
+                    }
+                    NameStanding::Unlisted if is_local_name(&name) => {
+                        Err(Error::Blocked { host: raw.to_string(), addr: None, reason: "localhost name" })
+                    }
                     NameStanding::Unlisted => Ok(()),
                 }
             }
@@ -415,11 +325,7 @@ impl AddressGuard {
             return Ok(addrs.to_vec());
         }
         if is_local_name(&name) {
-            return Err(Error::Blocked {
-                host: name,
-                addr: None,
-                reason: "localhost name",
-            });
+            return Err(Error::Blocked { host: name, addr: None, reason: "localhost name" });
         }
         let mut kept = Vec::with_capacity(addrs.len());
         let mut first_refusal = None;
@@ -448,15 +354,8 @@ mod tests {
 
     #[test]
     fn allow_entries_parse() {
-        let net = |net: &str, prefix, port| AllowEntry::Net {
-            net: net.parse().unwrap(),
-            prefix,
-            port,
-        };
-        let name = |name: &str, port| AllowEntry::Name {
-            name: name.into(),
-            port,
-        };
+        let net = |net: &str, prefix, port| AllowEntry::Net { net: net.parse().unwrap(), prefix, port };
+        let name = |name: &str, port| AllowEntry::Name { name: name.into(), port };
         check_entry("127.0.0.1", Some(net("127.0.0.1", 32, None)));
         check_entry(" ::1 ", Some(net("::1", 128, None)));
         check_entry("[::1]", Some(net("::1", 128, None)));

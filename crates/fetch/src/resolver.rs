@@ -34,14 +34,8 @@ impl Resolve for GuardedResolver {
     }
 }
 
-async fn lookup(
-    host: &str,
-    overrides: &HashMap<String, Vec<IpAddr>>,
-) -> Result<Vec<IpAddr>, Error> {
-    let dns_error = |reason: &str| Error::Dns {
-        host: host.to_string(),
-        reason: reason.to_string(),
-    };
+async fn lookup(host: &str, overrides: &HashMap<String, Vec<IpAddr>>) -> Result<Vec<IpAddr>, Error> {
+    let dns_error = |reason: &str| Error::Dns { host: host.to_string(), reason: reason.to_string() };
     if let Some(fixed) = overrides.get(host) {
         return Ok(fixed.clone());
     }
@@ -50,9 +44,7 @@ async fn lookup(
     if host == "invalid" || host.ends_with(".invalid") {
         return Err(dns_error("the .invalid domain never resolves"));
     }
-    let answers = tokio::net::lookup_host((host, 0))
-        .await
-        .map_err(|e| dns_error(&e.to_string().to_lowercase()))?;
+    let answers = tokio::net::lookup_host((host, 0)).await.map_err(|e| dns_error(&e.to_string().to_lowercase()))?;
     let mut found: Vec<IpAddr> = Vec::new();
     for addr in answers {
         if !found.contains(&addr.ip()) {

@@ -72,8 +72,7 @@ fn looks_like_host_and_port(url: &Url, input: &str) -> bool {
         return false;
     }
     let rest = &input[scheme.len().saturating_add(1).min(input.len())..];
-    (scheme.contains('.') || scheme == "localhost")
-        && rest.chars().next().is_some_and(|c| c.is_ascii_digit())
+    (scheme.contains('.') || scheme == "localhost") && rest.chars().next().is_some_and(|c| c.is_ascii_digit())
 }
 
 fn invalid(reason: &str) -> Error {

@@ -102,11 +102,7 @@ const REFUSED: &[(&str, Refused)] = &[
 
 /// Runs one table entry against the guard, and against a fetcher with the same list.
 async fn check_refused(input: &str, expected: Refused, loopback_allowed: bool) {
-    let allow: &[&str] = if loopback_allowed {
-        &["127.0.0.1"]
-    } else {
-        &[]
-    };
+    let allow: &[&str] = if loopback_allowed { &["127.0.0.1"] } else { &[] };
     let guard = AddressGuard::new(allow).unwrap();
     let outcome = fetch::validate_url(input).and_then(|url| guard.check_url(&url).map(|()| url));
     match (expected, outcome) {
@@ -170,10 +166,7 @@ fn url_crate_normalises_ipv4_notations() {
         ("http://[::127.0.0.1]/", "[::7f00:1]"),
     ] {
         let url = url::Url::parse(input).unwrap();
-        assert!(
-            matches!(url.host(), Some(url::Host::Ipv4(_) | url::Host::Ipv6(_))),
-            "{input} parsed as a name"
-        );
+        assert!(matches!(url.host(), Some(url::Host::Ipv4(_) | url::Host::Ipv6(_))), "{input} parsed as a name");
         assert_eq!(url.host_str(), Some(host), "{input}");
     }
 }
@@ -246,11 +239,7 @@ fn edge_addresses_refused() {
 #[test]
 fn names_pass_the_url_check_and_are_judged_when_resolved() {
     let guard = AddressGuard::new::<&str>(&[]).unwrap();
-    for input in [
-        "http://example.com/",
-        "https://localhost.example.com/",
-        "http://localhostx/",
-    ] {
+    for input in ["http://example.com/", "https://localhost.example.com/", "http://localhostx/"] {
         let url = url::Url::parse(input).unwrap();
         assert!(guard.check_url(&url).is_ok(), "{input}");
     }
@@ -276,29 +265,14 @@ fn resolved_addresses_are_filtered() {
     check_filter(&[], "a.test", &["10.0.0.1", "8.8.8.8"], Ok(&["8.8.8.8"]));
     check_filter(&[], "a.test", &["10.0.0.1", "::1"], Err(()));
     check_filter(&[], "a.test", &["::ffff:127.0.0.1"], Err(()));
-    check_filter(
-        &["127.0.0.1"],
-        "a.test",
-        &["127.0.0.1", "10.0.0.1"],
-        Ok(&["127.0.0.1"]),
-    );
+    check_filter(&["127.0.0.1"], "a.test", &["127.0.0.1", "10.0.0.1"], Ok(&["127.0.0.1"]));
     check_filter(&["127.0.0.1"], "a.test", &["127.0.0.2", "::1"], Err(()));
     // An address entry with a port admits only literal URLs at that port: the resolver
     // does not know the port, so it may not let the address through.
     check_filter(&["127.0.0.1:8080"], "a.test", &["127.0.0.1"], Err(()));
-    check_filter(
-        &["10.0.0.0/8"],
-        "a.test",
-        &["10.9.9.9", "192.168.0.1"],
-        Ok(&["10.9.9.9"]),
-    );
+    check_filter(&["10.0.0.0/8"], "a.test", &["10.9.9.9", "192.168.0.1"], Ok(&["10.9.9.9"]));
     check_filter(&["dev.test"], "DEV.test.", &["10.0.0.1"], Ok(&["10.0.0.1"]));
-    check_filter(
-        &["localhost"],
-        "localhost",
-        &["::1", "127.0.0.1"],
-        Ok(&["::1", "127.0.0.1"]),
-    );
+    check_filter(&["localhost"], "localhost", &["::1", "127.0.0.1"], Ok(&["::1", "127.0.0.1"]));
     check_filter(&[], "localhost", &["8.8.8.8"], Err(()));
 }
 

@@ -16,11 +16,7 @@ use tokio::net::{TcpListener, TcpStream};
 #[derive(Clone)]
 pub enum Reply {
     /// A complete answer with `Content-Length` and `Connection: close`.
-    Full {
-        status: u16,
-        headers: Vec<(String, String)>,
-        body: Vec<u8>,
-    },
+    Full { status: u16, headers: Vec<(String, String)>, body: Vec<u8> },
     /// Reads the request and never answers.
     Stall,
     /// Sends the headers, then body bytes until the client goes away.
@@ -34,20 +30,12 @@ pub fn html(body: &str) -> Reply {
 
 /// A 200 answer with the given content type and body bytes.
 pub fn typed(content_type: &str, body: &[u8]) -> Reply {
-    Reply::Full {
-        status: 200,
-        headers: vec![("Content-Type".into(), content_type.into())],
-        body: body.to_vec(),
-    }
+    Reply::Full { status: 200, headers: vec![("Content-Type".into(), content_type.into())], body: body.to_vec() }
 }
 
 /// A redirect to `location`.
 pub fn redirect(status: u16, location: &str) -> Reply {
-    Reply::Full {
-        status,
-        headers: vec![("Location".into(), location.into())],
-        body: Vec::new(),
-    }
+    Reply::Full { status, headers: vec![("Location".into(), location.into())], body: Vec::new() }
 }
 
 /// A request as the server saw it.
@@ -61,10 +49,7 @@ pub struct Recorded {
 
 impl Recorded {
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+        self.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
     }
 }
 
@@ -78,8 +63,7 @@ impl TestServer {
     pub async fn start(ip: &str, routes: Vec<(&str, Reply)>) -> TestServer {
         let listener = TcpListener::bind((ip, 0)).await.expect("bind test server");
         let addr = listener.local_addr().expect("local addr");
-        let routes: Arc<Vec<(String, Reply)>> =
-            Arc::new(routes.into_iter().map(|(p, r)| (p.to_string(), r)).collect());
+        let routes: Arc<Vec<(String, Reply)>> = Arc::new(routes.into_iter().map(|(p, r)| (p.to_string(), r)).collect());
         let requests = Arc::new(Mutex::new(Vec::new()));
         let seen = Arc::clone(&requests);
         tokio::spawn(async move {
@@ -104,11 +88,7 @@ impl TestServer {
     }
 }
 
-async fn serve(
-    mut stream: TcpStream,
-    routes: &[(String, Reply)],
-    seen: &Mutex<Vec<Recorded>>,
-) -> std::io::Result<()> {
+async fn serve(mut stream: TcpStream, routes: &[(String, Reply)], seen: &Mutex<Vec<Recorded>>) -> std::io::Result<()> {
     let mut buf = Vec::new();
     let head_end = loop {
         let mut chunk = [0u8; 4096];
@@ -131,11 +111,8 @@ async fn serve(
         .filter_map(|l| l.split_once(':'))
         .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_string()))
         .collect();
-    let length: usize = headers
-        .iter()
-        .find(|(n, _)| n == "content-length")
-        .and_then(|(_, v)| v.parse().ok())
-        .unwrap_or(0);
+    let length: usize =
+        headers.iter().find(|(n, _)| n == "content-length").and_then(|(_, v)| v.parse().ok()).unwrap_or(0);
     let mut body = buf[head_end..].to_vec();
     while body.len() < length {
         let mut chunk = [0u8; 4096];
@@ -145,35 +122,20 @@ async fn serve(
         }
         body.extend_from_slice(&chunk[..n]);
     }
-    seen.lock().expect("lock").push(Recorded {
-        method,
-        path: path.clone(),
-        headers,
-        body,
-    });
+    seen.lock().expect("lock").push(Recorded { method, path: path.clone(), headers, body });
 
-    let reply = routes
-        .iter()
-        .find(|(p, _)| *p == path)
-        .map(|(_, r)| r.clone())
-        .unwrap_or_else(|| Reply::Full {
-            status: 404,
-            headers: vec![("Content-Type".into(), "text/plain".into())],
-            body: b"not found".to_vec(),
-        });
+    let reply = routes.iter().find(|(p, _)| *p == path).map(|(_, r)| r.clone()).unwrap_or_else(|| Reply::Full {
+        status: 404,
+        headers: vec![("Content-Type".into(), "text/plain".into())],
+        body: b"not found".to_vec(),
+    });
     match reply {
-        Reply::Full {
-            status,
-            headers,
-            body,
-        } => {
+        Reply::Full { status, headers, body } => {
             let mut out = format!("HTTP/1.1 {status} X\r\n").into_bytes();
             for (name, value) in &headers {
                 out.extend_from_slice(format!("{name}: {value}\r\n").as_bytes());
             }
-            out.extend_from_slice(
-                format!("Content-Length: {}\r\nConnection: close\r\n\r\n", body.len()).as_bytes(),
-            );
+            out.extend_from_slice(format!("Content-Length: {}\r\nConnection: close\r\n\r\n", body.len()).as_bytes());
             out.extend_from_slice(&body);
             stream.write_all(&out).await?;
             stream.shutdown().await?;
