@@ -306,6 +306,8 @@ fn discover(info: &ServerInfo) -> Value {
         "resultType": "complete",
         "supportedVersions": SUPPORTED_VERSIONS,
         "capabilities": { "tools": {}, "resources": {}, "prompts": {} },
+        // Not in MCP.md's shape, but the C# SDK requires it and extra fields are harmless.
+        "serverInfo": { "name": info.name, "version": info.version },
         "instructions": info.instructions,
     })
 }

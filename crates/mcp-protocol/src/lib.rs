@@ -8,6 +8,8 @@
 //!   scope, enforced here), [`ResourceDef`], [`ResourceTemplateDef`], [`PromptDef`];
 //!   outcomes: [`ToolResult`], [`ResourceContents`], [`PromptMessages`].
 //! - [`Error`] is the one mapping from failures to JSON-RPC codes and HTTP statuses.
+//! - [`check_definitions`] lints a registry (tool names, schemas, duplicates) for the
+//!   server's tests.
 //!
 //! # Eras
 //! The same endpoint serves the stateless 2026-07-28 protocol ("modern") and the 2025
@@ -108,6 +110,7 @@ mod error;
 mod handler;
 mod headers;
 mod jsonrpc;
+mod lint;
 mod registry;
 mod version;
 
@@ -125,6 +128,7 @@ pub use jsonrpc::{
     failure, success, ErrorObject, Id, FORBIDDEN, HEADER_MISMATCH, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST,
     METHOD_NOT_FOUND, PARSE_ERROR, RESOURCE_NOT_FOUND_LEGACY, UNAUTHORIZED, UNSUPPORTED_VERSION,
 };
+pub use lint::check_definitions;
 pub use registry::{Auth, CallContext, Quota, RateLimit, Registry, KEY_HELP, MCP_SCOPE};
 pub use version::{
     negotiate_version, Era, ASSUMED_VERSION_WITHOUT_HEADER, DEFAULT_LEGACY_VERSION, LEGACY_VERSIONS,

@@ -721,6 +721,7 @@ fn server_discover_shape() {
                 ("/result/supportedVersions", json!(["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"])),
                 ("/result/capabilities", json!({ "tools": {}, "resources": {}, "prompts": {} })),
                 ("/result/instructions", json!("Audit web pages for SEO.")),
+                ("/result/serverInfo", json!({ "name": "seo-audit", "version": "2.0.0" })),
                 ("/result/ttlMs", json!(300_000)),
                 ("/result/cacheScope", json!("public")),
             ],
@@ -1284,4 +1285,32 @@ fn handle_is_send_for_a_send_registry() {
     let fut = handle(&req, &fix);
     assert_send(&fut);
     assert_eq!(block_on(fut).status, 400);
+}
+
+#[test]
+fn definitions_lint() {
+    assert_eq!(check_definitions(&Fixture::new()), Vec::<String>::new());
+    let mut fix = Fixture::new();
+    fix.tools[0].name = "get site info".into();
+    fix.tools[1].output_schema = json!({ "type": "array" });
+    fix.tools[2].input_schema = json!({ "type": "object", "properties": {}, "required": ["url"] });
+    fix.tools[3].description = " ".into();
+    let twin = fix.tools[4].clone();
+    fix.tools.push(twin);
+    fix.resources.push(resource("svc://checks"));
+    fix.templates.push(fix.templates[0].clone());
+    fix.prompts.push(prompt("audit_website", &[("a", true), ("a", false)]));
+    let problems = check_definitions(&fix);
+    let expected = [
+        "tool name \"get site info\" is not [A-Za-z0-9_.-]{1,128}",
+        "outputSchema of tool \"get_audit_methodology\" is not of type \"object\"",
+        "inputSchema of tool \"seo_audit\" requires undeclared property \"url\"",
+        "tool \"generate_fixes\" has no description",
+        "tool \"get_seo_concept\" is defined twice",
+        "resource \"svc://checks\" is defined twice",
+        "resource template \"svc://checks/{id}\" is defined twice",
+        "prompt \"audit_website\" is defined twice",
+        "prompt \"audit_website\" declares argument \"a\" twice",
+    ];
+    assert_eq!(problems, expected);
 }
