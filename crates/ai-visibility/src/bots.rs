@@ -120,6 +120,31 @@ pub fn ai_bot_access(robots: Option<&Robots>, path: &str) -> Vec<BotAccess> {
         .collect()
 }
 
+/// The `robots_txt` object of the `/api/ai-readiness` response.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RobotsTxtReport {
+    /// Whether the site serves a robots.txt.
+    pub present: bool,
+    /// Every crawler of [`AI_BOTS`], in table order.
+    pub ai_bots: Vec<BotAccess>,
+    /// How many of them are blocked.
+    pub blocked_count: usize,
+}
+
+impl RobotsTxtReport {
+    /// The report for `path` under `robots` (`None` when the site has no robots.txt).
+    pub fn new(robots: Option<&Robots>, path: &str) -> RobotsTxtReport {
+        let ai_bots = ai_bot_access(robots, path);
+        let blocked_count = ai_bots.iter().filter(|a| a.blocked).count();
+        RobotsTxtReport { present: robots.is_some(), ai_bots, blocked_count }
+    }
+
+    /// The access of the three [`NAMED_BOTS`], in that order.
+    pub fn named(&self) -> impl Iterator<Item = &BotAccess> {
+        NAMED_BOTS.iter().filter_map(|name| self.ai_bots.iter().find(|a| a.bot == *name))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -198,6 +223,18 @@ mod tests {
             "/",
             &[("GPTBot", false, None), ("OAI-SearchBot", true, Some("Disallow: /"))],
         );
+    }
+
+    #[test]
+    fn report_counts_blocked_bots() {
+        let robots = Robots::parse(b"User-agent: GPTBot\nUser-agent: CCBot\nDisallow: /\n");
+        let report = RobotsTxtReport::new(Some(&robots), "/");
+        assert!(report.present);
+        assert_eq!(report.blocked_count, 2);
+        let named: Vec<(&str, bool)> = report.named().map(|a| (a.bot, a.blocked)).collect();
+        assert_eq!(named, [("GPTBot", true), ("ClaudeBot", false), ("PerplexityBot", false)]);
+        let absent = RobotsTxtReport::new(None, "/");
+        assert_eq!((absent.present, absent.blocked_count, absent.ai_bots.len()), (false, 0, AI_BOTS.len()));
     }
 
     #[test]

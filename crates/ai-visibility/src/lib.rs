@@ -16,7 +16,8 @@
 //!   ([`LlmsTxtReport`]).
 //! - [`AI_BOTS`]: the one table of AI crawlers ([`AiBot`]: token, operator,
 //!   [`Purpose`]); [`NAMED_BOTS`] are the three the interface names.
-//!   [`ai_bot_access`] gives each one's [`BotAccess`] under a robots.txt.
+//!   [`ai_bot_access`] gives each one's [`BotAccess`] under a robots.txt, and
+//!   [`RobotsTxtReport`] is the `robots_txt` object of `/api/ai-readiness`.
 //!
 //! ```
 //! use ai_visibility::{ai_bot_access, LlmsTxt, Robots};
@@ -40,7 +41,7 @@ mod bots;
 mod llms;
 mod robots;
 
-pub use bots::{ai_bot_access, find_bot, AiBot, BotAccess, Purpose, AI_BOTS, NAMED_BOTS};
+pub use bots::{ai_bot_access, find_bot, AiBot, BotAccess, Purpose, RobotsTxtReport, AI_BOTS, NAMED_BOTS};
 pub use llms::{Issue, IssueCode, Link, LlmsTxt, LlmsTxtReport, Section, Severity};
 pub use robots::{
     escape_pattern, get_path_params_query, is_valid_user_agent, AgentLine, Group, MatchedGroup, ParseStats, Robots,

@@ -812,6 +812,21 @@ mod tests {
     }
 
     #[test]
+    fn limits_cut_long_lines_and_bodies() {
+        let long = format!("User-agent: *\nDisallow: /{}/end\n", "a".repeat(MAX_LINE_LEN));
+        let robots = Robots::parse(long.as_bytes());
+        assert_eq!(robots.stats().truncated_lines, 1);
+        assert_eq!(robots.groups()[0].rules[0].pattern.len(), MAX_LINE_LEN - "Disallow: ".len());
+
+        let mut body = b"User-agent: *\n".to_vec();
+        body.extend(std::iter::repeat_n(b'#', MAX_ROBOTS_BYTES));
+        body.extend(b"\nDisallow: /\n");
+        let robots = Robots::parse(&body);
+        assert!(robots.stats().truncated_body);
+        assert!(robots.is_allowed("Foo", "/x"));
+    }
+
+    #[test]
     fn never_panics_on_arbitrary_bytes() {
         // A fixed xorshift stream biased towards robots.txt syntax bytes.
         let alphabet = b"UuSsEeRr-AaGgNnTtDdIiLlOoWw:*$%#/ \t\r\n\x00\xEF\xBB\xBF\xC3\xA1\xFFa";
