@@ -7,8 +7,7 @@ use std::path::Path;
 use std::{env, fs};
 
 fn main() {
-    let dir = Path::new(&env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"))
-        .join("migrations");
+    let dir = Path::new(&env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR")).join("migrations");
     println!("cargo:rerun-if-changed={}", dir.display());
 
     let mut found: Vec<(u32, String, String)> = Vec::new();
@@ -21,12 +20,9 @@ fn main() {
         let Some(stem) = file.strip_suffix(".sql") else {
             continue;
         };
-        let (number, name) = stem
-            .split_once('_')
-            .unwrap_or_else(|| panic!("migration {file} must be named NNNN_name.sql"));
-        let version: u32 = number
-            .parse()
-            .unwrap_or_else(|_| panic!("migration {file} must start with a number"));
+        let (number, name) =
+            stem.split_once('_').unwrap_or_else(|| panic!("migration {file} must be named NNNN_name.sql"));
+        let version: u32 = number.parse().unwrap_or_else(|_| panic!("migration {file} must start with a number"));
         found.push((version, name.to_owned(), path.display().to_string()));
     }
     found.sort();
@@ -40,11 +36,8 @@ fn main() {
 
     let mut out = String::from("&[\n");
     for (version, name, path) in &found {
-        writeln!(
-            out,
-            "    Migration {{ version: {version}, name: {name:?}, sql: include_str!({path:?}) }},"
-        )
-        .expect("writing to a String cannot fail");
+        writeln!(out, "    Migration {{ version: {version}, name: {name:?}, sql: include_str!({path:?}) }},")
+            .expect("writing to a String cannot fail");
     }
     out.push_str("]\n");
     let target = Path::new(&env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("migrations.rs");

@@ -78,30 +78,16 @@ pub struct StoredAudit {
 /// Lower-case host and path of a URL, as indexed. `None` for URLs without a host.
 pub fn host_and_path(url: &str) -> Option<(String, String)> {
     let parsed = url::Url::parse(url).ok()?;
-    let host = parsed
-        .host_str()?
-        .trim_end_matches('.')
-        .to_ascii_lowercase();
+    let host = parsed.host_str()?.trim_end_matches('.').to_ascii_lowercase();
     if host.is_empty() {
         return None;
     }
     Some((host, parsed.path().to_owned()))
 }
 
-const COLUMNS: &str =
-    "id, url, final_url, host, score, ruleset_version, result_json, user_id, created_at";
+const COLUMNS: &str = "id, url, final_url, host, score, ruleset_version, result_json, user_id, created_at";
 
-type RawAudit = (
-    String,
-    String,
-    String,
-    String,
-    i64,
-    String,
-    String,
-    Option<String>,
-    String,
-);
+type RawAudit = (String, String, String, String, i64, String, String, Option<String>, String);
 
 fn from_row(row: &Row<'_>) -> rusqlite::Result<RawAudit> {
     Ok((
@@ -134,24 +120,12 @@ fn decode(raw: RawAudit) -> Result<StoredAudit> {
 
 fn query(conn: &Connection, tail: &str, params: impl rusqlite::Params) -> Result<Vec<StoredAudit>> {
     let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM audits {tail}"))?;
-    let raw = stmt
-        .query_map(params, from_row)?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let raw = stmt.query_map(params, from_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
     raw.into_iter().map(decode).collect()
 }
 
-fn query_one(
-    conn: &Connection,
-    tail: &str,
-    params: impl rusqlite::Params,
-) -> Result<Option<StoredAudit>> {
-    let raw = conn
-        .query_row(
-            &format!("SELECT {COLUMNS} FROM audits {tail}"),
-            params,
-            from_row,
-        )
-        .optional()?;
+fn query_one(conn: &Connection, tail: &str, params: impl rusqlite::Params) -> Result<Option<StoredAudit>> {
+    let raw = conn.query_row(&format!("SELECT {COLUMNS} FROM audits {tail}"), params, from_row).optional()?;
     raw.map(decode).transpose()
 }
 
@@ -196,18 +170,13 @@ impl Store {
 
     /// The audit with this id, or [`Error::NotFound`].
     pub fn get_audit(&self, id: &str) -> Result<StoredAudit> {
-        self.read(|conn| query_one(conn, "WHERE id = ?1", [id]))?
-            .ok_or_else(|| Error::not_found("audit", id))
+        self.read(|conn| query_one(conn, "WHERE id = ?1", [id]))?.ok_or_else(|| Error::not_found("audit", id))
     }
 
     /// The audit to show for a host (lower-cased here): among audits of the host no older
     /// than `max_age`, the newest of its home page (path `/`) when there is one, else the
     /// newest of any page.
-    pub fn latest_audit_for_host(
-        &self,
-        host: &str,
-        max_age: Duration,
-    ) -> Result<Option<StoredAudit>> {
+    pub fn latest_audit_for_host(&self, host: &str, max_age: Duration) -> Result<Option<StoredAudit>> {
         self.latest_audit_for_host_at(host, max_age, OffsetDateTime::now_utc())
     }
 
@@ -236,11 +205,7 @@ impl Store {
     /// The newest audit whose requested or final URL is `url`.
     pub fn latest_audit_for_url(&self, url: &str) -> Result<Option<StoredAudit>> {
         self.read(|conn| {
-            query_one(
-                conn,
-                "WHERE url = ?1 OR final_url = ?1 ORDER BY created_at DESC, rowid DESC LIMIT 1",
-                [url],
-            )
+            query_one(conn, "WHERE url = ?1 OR final_url = ?1 ORDER BY created_at DESC, rowid DESC LIMIT 1", [url])
         })
     }
 
@@ -258,9 +223,7 @@ impl Store {
 
     /// Number of stored audits.
     pub fn count_audits(&self) -> Result<u64> {
-        let n: i64 = self.read(|conn| {
-            Ok(conn.query_row("SELECT COUNT(*) FROM audits", [], |row| row.get(0))?)
-        })?;
+        let n: i64 = self.read(|conn| Ok(conn.query_row("SELECT COUNT(*) FROM audits", [], |row| row.get(0))?))?;
         Ok(u64::try_from(n).unwrap_or(0))
     }
 }

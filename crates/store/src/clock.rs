@@ -39,10 +39,7 @@ pub(crate) fn decode(table: &'static str, text: &str) -> Result<OffsetDateTime> 
     parse_rfc3339(text).ok_or_else(|| Error::corrupt(table, format!("bad timestamp {text:?}")))
 }
 
-pub(crate) fn decode_opt(
-    table: &'static str,
-    text: Option<String>,
-) -> Result<Option<OffsetDateTime>> {
+pub(crate) fn decode_opt(table: &'static str, text: Option<String>) -> Result<Option<OffsetDateTime>> {
     text.map(|t| decode(table, &t)).transpose()
 }
 
@@ -71,31 +68,15 @@ mod tests {
     fn check(at: OffsetDateTime, expected: &str) {
         let text = format_rfc3339(at);
         assert_eq!(text, expected);
-        assert_eq!(
-            parse_rfc3339(&text),
-            Some(truncate_ms(at)),
-            "round trip of {text}"
-        );
+        assert_eq!(parse_rfc3339(&text), Some(truncate_ms(at)), "round trip of {text}");
     }
 
     #[test]
     fn formats_utc_with_milliseconds() {
-        check(
-            datetime!(2025-01-02 03:04:05.678901 UTC),
-            "2025-01-02T03:04:05.678Z",
-        );
-        check(
-            datetime!(2025-01-02 03:04:05 UTC),
-            "2025-01-02T03:04:05.000Z",
-        );
-        check(
-            datetime!(2025-01-02 03:04:05.5 +02:00),
-            "2025-01-02T01:04:05.500Z",
-        );
-        check(
-            datetime!(1999-12-31 23:59:59.999 -01:00),
-            "2000-01-01T00:59:59.999Z",
-        );
+        check(datetime!(2025-01-02 03:04:05.678901 UTC), "2025-01-02T03:04:05.678Z");
+        check(datetime!(2025-01-02 03:04:05 UTC), "2025-01-02T03:04:05.000Z");
+        check(datetime!(2025-01-02 03:04:05.5 +02:00), "2025-01-02T01:04:05.500Z");
+        check(datetime!(1999-12-31 23:59:59.999 -01:00), "2000-01-01T00:59:59.999Z");
     }
 
     #[test]

@@ -30,11 +30,7 @@ pub struct StoreOptions {
 
 impl Default for StoreOptions {
     fn default() -> Self {
-        StoreOptions {
-            pool_size: DEFAULT_POOL_SIZE,
-            pool_timeout: POOL_TIMEOUT,
-            busy_timeout: BUSY_TIMEOUT,
-        }
+        StoreOptions { pool_size: DEFAULT_POOL_SIZE, pool_timeout: POOL_TIMEOUT, busy_timeout: BUSY_TIMEOUT }
     }
 }
 
@@ -50,9 +46,7 @@ pub struct Store {
 
 impl std::fmt::Debug for Store {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Store")
-            .field("path", &self.path)
-            .finish_non_exhaustive()
+        f.debug_struct("Store").field("path", &self.path).finish_non_exhaustive()
     }
 }
 
@@ -77,10 +71,7 @@ impl Store {
     pub fn open_with(path: impl AsRef<Path>, options: StoreOptions) -> Result<Store> {
         let path = path.as_ref().to_path_buf();
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent).map_err(|source| Error::Io {
-                path: parent.to_path_buf(),
-                source,
-            })?;
+            std::fs::create_dir_all(parent).map_err(|source| Error::Io { path: parent.to_path_buf(), source })?;
         }
         // Migrate on a connection of our own first: its errors are SQLite's own (the pool
         // would only report a timeout), and switching to WAL before the pool opens its
@@ -91,8 +82,7 @@ impl Store {
         drop(first);
 
         let busy = options.busy_timeout;
-        let manager =
-            SqliteConnectionManager::file(&path).with_init(move |conn| configure(conn, busy));
+        let manager = SqliteConnectionManager::file(&path).with_init(move |conn| configure(conn, busy));
         let pool = Pool::builder()
             .max_size(options.pool_size.max(1))
             .min_idle(Some(1))
@@ -169,15 +159,13 @@ mod tests {
         let conns: Vec<_> = (0..3).map(|_| store.conn().unwrap()).collect();
         for conn in &conns {
             let get = |pragma: &str| -> String {
-                conn.query_row(&format!("PRAGMA {pragma}"), [], |r| {
-                    r.get::<_, rusqlite::types::Value>(0)
-                })
-                .map(|v| match v {
-                    rusqlite::types::Value::Integer(n) => n.to_string(),
-                    rusqlite::types::Value::Text(t) => t.to_ascii_lowercase(),
-                    other => format!("{other:?}"),
-                })
-                .unwrap()
+                conn.query_row(&format!("PRAGMA {pragma}"), [], |r| r.get::<_, rusqlite::types::Value>(0))
+                    .map(|v| match v {
+                        rusqlite::types::Value::Integer(n) => n.to_string(),
+                        rusqlite::types::Value::Text(t) => t.to_ascii_lowercase(),
+                        other => format!("{other:?}"),
+                    })
+                    .unwrap()
             };
             assert_eq!(get("journal_mode"), "wal");
             assert_eq!(get("foreign_keys"), "1");

@@ -79,8 +79,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 impl Error {
     /// The named row does not exist (the server answers 404, or 401 for keys).
     pub fn is_not_found(&self) -> bool {
-        matches!(self, Error::NotFound { .. })
-            || matches!(self, Error::Sqlite(rusqlite::Error::QueryReturnedNoRows))
+        matches!(self, Error::NotFound { .. }) || matches!(self, Error::Sqlite(rusqlite::Error::QueryReturnedNoRows))
     }
 
     /// The database cannot be opened, read or written: missing or unwritable file, not a
@@ -101,8 +100,7 @@ impl Error {
                 e.code == ErrorCode::ConstraintViolation
                     && matches!(
                         e.extended_code,
-                        rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
-                            | rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY
+                        rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE | rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY
                     )
             }
             _ => false,
@@ -115,24 +113,15 @@ impl Error {
     }
 
     pub(crate) fn not_found(entity: &'static str, key: impl Into<String>) -> Self {
-        Error::NotFound {
-            entity,
-            key: key.into(),
-        }
+        Error::NotFound { entity, key: key.into() }
     }
 
     pub(crate) fn invalid(field: &'static str, reason: impl Into<String>) -> Self {
-        Error::Invalid {
-            field,
-            reason: reason.into(),
-        }
+        Error::Invalid { field, reason: reason.into() }
     }
 
     pub(crate) fn corrupt(table: &'static str, reason: impl Into<String>) -> Self {
-        Error::Corrupt {
-            table,
-            reason: reason.into(),
-        }
+        Error::Corrupt { table, reason: reason.into() }
     }
 }
 

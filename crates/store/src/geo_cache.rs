@@ -23,19 +23,13 @@ pub struct GeoCacheEntry {
 
 impl Store {
     /// The cached result for `domain` when it is younger than [`GEO_CACHE_TTL`] at `now`.
-    pub fn get_geo_cache(
-        &self,
-        domain: &str,
-        now: OffsetDateTime,
-    ) -> Result<Option<GeoCacheEntry>> {
+    pub fn get_geo_cache(&self, domain: &str, now: OffsetDateTime) -> Result<Option<GeoCacheEntry>> {
         let domain = domain.to_ascii_lowercase();
         let raw: Option<(String, String)> = self.read(|conn| {
             Ok(conn
-                .query_row(
-                    "SELECT result_json, created_at FROM geo_cache WHERE domain = ?1",
-                    [&domain],
-                    |row| Ok((row.get(0)?, row.get(1)?)),
-                )
+                .query_row("SELECT result_json, created_at FROM geo_cache WHERE domain = ?1", [&domain], |row| {
+                    Ok((row.get(0)?, row.get(1)?))
+                })
                 .optional()?)
         })?;
         let Some((result_json, created_at)) = raw else {
@@ -45,11 +39,7 @@ impl Store {
         if now - created_at >= GEO_CACHE_TTL {
             return Ok(None);
         }
-        Ok(Some(GeoCacheEntry {
-            domain,
-            result_json,
-            created_at,
-        }))
+        Ok(Some(GeoCacheEntry { domain, result_json, created_at }))
     }
 
     /// Stores (or replaces) the result for `domain`, made at `at`.

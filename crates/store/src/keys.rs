@@ -142,12 +142,7 @@ impl Serialize for KeyRecord {
 pub fn generate_key() -> String {
     let mut key = String::with_capacity(KEY_TAG.len() + KEY_RANDOM_LEN);
     key.push_str(KEY_TAG);
-    key.extend(
-        OsRng
-            .sample_iter(&Alphanumeric)
-            .take(KEY_RANDOM_LEN)
-            .map(char::from),
-    );
+    key.extend(OsRng.sample_iter(&Alphanumeric).take(KEY_RANDOM_LEN).map(char::from));
     key
 }
 
@@ -166,10 +161,7 @@ fn validate_scopes<'a>(scopes: impl IntoIterator<Item = &'a str>) -> Result<Vec<
     let mut out: Vec<String> = Vec::new();
     for scope in scopes {
         if !SCOPES.contains(&scope) {
-            return Err(Error::invalid(
-                "scopes",
-                format!("unknown scope {scope:?} (known: {})", SCOPES.join(", ")),
-            ));
+            return Err(Error::invalid("scopes", format!("unknown scope {scope:?} (known: {})", SCOPES.join(", "))));
         }
         if !out.iter().any(|s| s == scope) {
             out.push(scope.to_owned());
@@ -219,12 +211,7 @@ impl RawKey {
         const T: &str = "api_keys";
         // Written as a JSON array; a plain comma list is accepted for rows made by hand.
         let scopes = serde_json::from_str::<Vec<String>>(&self.scopes).unwrap_or_else(|_| {
-            self.scopes
-                .split(',')
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(str::to_owned)
-                .collect()
+            self.scopes.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned).collect()
         });
         Ok(KeyRecord {
             id: self.id,
@@ -232,10 +219,7 @@ impl RawKey {
             name: self.name,
             key_prefix: self.key_prefix,
             scopes,
-            tier: self
-                .tier
-                .parse()
-                .map_err(|_| Error::corrupt(T, format!("bad tier {:?}", self.tier)))?,
+            tier: self.tier.parse().map_err(|_| Error::corrupt(T, format!("bad tier {:?}", self.tier)))?,
             rate_limit: self
                 .rate_limit
                 .map(|n| u32::try_from(n).map_err(|_| Error::corrupt(T, "bad rate_limit")))
@@ -248,16 +232,10 @@ impl RawKey {
     }
 }
 
-fn query_keys(
-    conn: &Connection,
-    filter: &str,
-    params: impl rusqlite::Params,
-) -> Result<Vec<KeyRecord>> {
+fn query_keys(conn: &Connection, filter: &str, params: impl rusqlite::Params) -> Result<Vec<KeyRecord>> {
     let sql = format!("SELECT {COLUMNS} FROM api_keys WHERE revoked_at IS NULL AND {filter}");
     let mut stmt = conn.prepare(&sql)?;
-    let raw = stmt
-        .query_map(params, RawKey::from_row)?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let raw = stmt.query_map(params, RawKey::from_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
     raw.into_iter().map(RawKey::decode).collect()
 }
 
@@ -278,10 +256,7 @@ impl Store {
     pub fn create_key(&self, new: NewKey) -> Result<(String, KeyRecord)> {
         let name = new.name.trim().to_owned();
         if name.is_empty() || name.chars().count() > MAX_KEY_NAME_LEN {
-            return Err(Error::invalid(
-                "name",
-                format!("must be 1 to {MAX_KEY_NAME_LEN} characters"),
-            ));
+            return Err(Error::invalid("name", format!("must be 1 to {MAX_KEY_NAME_LEN} characters")));
         }
         let scopes = validate_scopes(new.scopes.iter().map(String::as_str))?;
         let now = clock::truncate_ms(OffsetDateTime::now_utc());
@@ -345,10 +320,7 @@ impl Store {
     pub fn set_enabled(&self, id_or_prefix: &str, enabled: bool) -> Result<KeyRecord> {
         self.write(|tx| {
             let mut key = resolve(tx, id_or_prefix)?;
-            tx.execute(
-                "UPDATE api_keys SET enabled = ?2 WHERE id = ?1",
-                params![key.id, enabled],
-            )?;
+            tx.execute("UPDATE api_keys SET enabled = ?2 WHERE id = ?1", params![key.id, enabled])?;
             key.enabled = enabled;
             Ok(key)
         })
@@ -377,9 +349,7 @@ impl Store {
         self.read(|conn| {
             let raw = conn
                 .query_row(
-                    &format!(
-                        "SELECT {COLUMNS} FROM api_keys WHERE key_hash = ?1 AND revoked_at IS NULL"
-                    ),
+                    &format!("SELECT {COLUMNS} FROM api_keys WHERE key_hash = ?1 AND revoked_at IS NULL"),
                     [hash],
                     RawKey::from_row,
                 )
@@ -422,10 +392,7 @@ mod tests {
     fn scope_lists() {
         check_scopes("audit", Some(&["audit"]));
         check_scopes("audit,mcp", Some(&["audit", "mcp"]));
-        check_scopes(
-            " audit , mcp ,webhooks",
-            Some(&["audit", "mcp", "webhooks"]),
-        );
+        check_scopes(" audit , mcp ,webhooks", Some(&["audit", "mcp", "webhooks"]));
         check_scopes("mcp,mcp,audit", Some(&["mcp", "audit"]));
         check_scopes("audit,,", Some(&["audit"]));
         check_scopes("", None);
@@ -441,17 +408,12 @@ mod tests {
         assert_ne!(a, b);
         assert_eq!(a.len(), KEY_TAG.len() + KEY_RANDOM_LEN);
         assert!(a.starts_with(KEY_TAG));
-        assert!(a[KEY_TAG.len()..]
-            .bytes()
-            .all(|c| c.is_ascii_alphanumeric()));
+        assert!(a[KEY_TAG.len()..].bytes().all(|c| c.is_ascii_alphanumeric()));
     }
 
     #[test]
     fn hash_is_hex_sha256() {
         // SHA-256 of "abc" from FIPS 180-2.
-        assert_eq!(
-            hash_key("abc"),
-            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-        );
+        assert_eq!(hash_key("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
     }
 }

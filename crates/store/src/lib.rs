@@ -16,6 +16,9 @@
 //! - usage: per-identity minute buckets, [`Store::record_usage`], [`Store::usage_counts`],
 //!   [`Store::consume`] (atomic check and record), [`Store::prune_usage`];
 //! - webhooks and their delivery log, and the geo-check cache;
+//! - workflow runs with steps and approval gates ([`Store::create_run`],
+//!   [`Store::decide_approval`], [`Store::fail_interrupted_runs`]); monitors and alerts;
+//!   tracked keywords; experiments;
 //! - [`Store::ping`] for the status endpoint.
 //!
 //! Every connection runs with WAL, `busy_timeout` 5 s, `foreign_keys` on and
@@ -65,9 +68,11 @@ mod error;
 mod geo_cache;
 mod keys;
 mod migrations;
+mod tracking;
 mod usage;
 mod users;
 mod webhooks;
+mod workflows;
 
 pub use audits::{host_and_path, NewAudit, StoredAudit, BADGE_MAX_AGE};
 pub use clock::{format_rfc3339, now_rfc3339, parse_rfc3339};
@@ -75,15 +80,12 @@ pub use db::{Store, StoreOptions, BUSY_TIMEOUT, DB_FILE_NAME, DEFAULT_POOL_SIZE,
 pub use error::{Error, Result};
 pub use geo_cache::{GeoCacheEntry, GEO_CACHE_TTL};
 pub use keys::{
-    generate_key, hash_key, parse_scopes, KeyRecord, NewKey, DEFAULT_SCOPES, KEY_PREFIX_LEN,
-    KEY_RANDOM_LEN, KEY_TAG, MAX_KEY_NAME_LEN, SCOPES,
+    generate_key, hash_key, parse_scopes, KeyRecord, NewKey, DEFAULT_SCOPES, KEY_PREFIX_LEN, KEY_RANDOM_LEN, KEY_TAG,
+    MAX_KEY_NAME_LEN, SCOPES,
 };
 pub use migrations::{Migration, MIGRATIONS};
-pub use usage::{
-    ip_identity, minute_bucket, Consumption, UsageCounts, USAGE_RETENTION_MINUTES,
-    USAGE_WINDOW_MINUTES,
-};
+pub use tracking::{Alert, Experiment, Keyword, Monitor, NewExperiment, DEFAULT_MONITOR_INTERVAL_S};
+pub use usage::{ip_identity, minute_bucket, Consumption, UsageCounts, USAGE_RETENTION_MINUTES, USAGE_WINDOW_MINUTES};
 pub use users::{Tier, User, ANONYMOUS_RATE_LIMIT, FREE_RATE_LIMIT, PRO_RATE_LIMIT};
-pub use webhooks::{
-    Delivery, NewDelivery, NewWebhook, Webhook, WEBHOOK_EVENTS, WEBHOOK_SECRET_TAG,
-};
+pub use webhooks::{Delivery, NewDelivery, NewWebhook, Webhook, WEBHOOK_EVENTS, WEBHOOK_SECRET_TAG};
+pub use workflows::{Approval, NewRun, RunState, WorkflowRun, WorkflowStep, INTERRUPTED, WORKFLOW_INTENTS};

@@ -25,12 +25,8 @@ const CREATE_LEDGER: &str = "CREATE TABLE IF NOT EXISTS schema_migrations (
 )";
 
 pub(crate) fn current_version(conn: &Connection) -> Result<u32> {
-    let version: Option<u32> = conn
-        .query_row("SELECT MAX(version) FROM schema_migrations", [], |row| {
-            row.get(0)
-        })
-        .optional()?
-        .flatten();
+    let version: Option<u32> =
+        conn.query_row("SELECT MAX(version) FROM schema_migrations", [], |row| row.get(0)).optional()?.flatten();
     Ok(version.unwrap_or(0))
 }
 
@@ -55,11 +51,7 @@ pub(crate) fn apply(conn: &mut Connection) -> Result<Vec<u32>> {
         if done {
             continue;
         }
-        let wrap = |source| Error::Migration {
-            version: migration.version,
-            name: migration.name,
-            source,
-        };
+        let wrap = |source| Error::Migration { version: migration.version, name: migration.name, source };
         tx.execute_batch(migration.sql).map_err(wrap)?;
         tx.execute(
             "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?1, ?2, ?3)",
@@ -99,15 +91,9 @@ mod tests {
     fn refuses_a_database_from_a_newer_build() {
         let mut conn = Connection::open_in_memory().unwrap();
         apply(&mut conn).unwrap();
-        conn.execute(
-            "INSERT INTO schema_migrations (version, name, applied_at) VALUES (9999, 'future', 'x')",
-            [],
-        )
-        .unwrap();
+        conn.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES (9999, 'future', 'x')", [])
+            .unwrap();
         let err = apply(&mut conn).unwrap_err();
-        assert!(
-            matches!(err, Error::SchemaTooNew { found: 9999, .. }),
-            "{err}"
-        );
+        assert!(matches!(err, Error::SchemaTooNew { found: 9999, .. }), "{err}");
     }
 }

@@ -98,17 +98,12 @@ impl Store {
             let used = counts(tx, identity, minute)?.this_minute;
             if used + u64::from(units) > u64::from(limit_per_minute) {
                 let into_minute = u64::try_from(at.unix_timestamp().rem_euclid(60)).unwrap_or(0);
-                return Ok(Consumption::Denied {
-                    this_minute: used,
-                    retry_after_s: 60 - into_minute,
-                });
+                return Ok(Consumption::Denied { this_minute: used, retry_after_s: 60 - into_minute });
             }
             if units > 0 {
                 add(tx, identity, units, minute)?;
             }
-            Ok(Consumption::Allowed {
-                this_minute: used + u64::from(units),
-            })
+            Ok(Consumption::Allowed { this_minute: used + u64::from(units) })
         })
     }
 

@@ -57,10 +57,7 @@ impl FromStr for Tier {
         match s {
             "free" => Ok(Tier::Free),
             "pro" => Ok(Tier::Pro),
-            other => Err(Error::invalid(
-                "tier",
-                format!("{other:?} is not free or pro"),
-            )),
+            other => Err(Error::invalid("tier", format!("{other:?} is not free or pro"))),
         }
     }
 }
@@ -85,9 +82,7 @@ impl User {
     fn decode((id, tier, created_at): (String, String, String)) -> Result<User> {
         Ok(User {
             id,
-            tier: tier
-                .parse()
-                .map_err(|_| Error::corrupt("users", format!("bad tier {tier:?}")))?,
+            tier: tier.parse().map_err(|_| Error::corrupt("users", format!("bad tier {tier:?}")))?,
             created_at: clock::decode("users", &created_at)?,
         })
     }
@@ -96,11 +91,7 @@ impl User {
 /// Inserts a user on an open connection or transaction (shared with key creation, which
 /// creates the owner and the key in one transaction).
 pub(crate) fn insert_user(conn: &Connection, tier: Tier, at: OffsetDateTime) -> Result<User> {
-    let user = User {
-        id: new_id(),
-        tier,
-        created_at: clock::truncate_ms(at),
-    };
+    let user = User { id: new_id(), tier, created_at: clock::truncate_ms(at) };
     conn.execute(
         "INSERT INTO users (id, tier, created_at) VALUES (?1, ?2, ?3)",
         params![user.id, tier.as_str(), format_rfc3339(user.created_at)],
@@ -109,11 +100,7 @@ pub(crate) fn insert_user(conn: &Connection, tier: Tier, at: OffsetDateTime) -> 
 }
 
 pub(crate) fn user_exists(conn: &Connection, id: &str) -> Result<bool> {
-    Ok(conn.query_row(
-        "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?1)",
-        [id],
-        |row| row.get(0),
-    )?)
+    Ok(conn.query_row("SELECT EXISTS (SELECT 1 FROM users WHERE id = ?1)", [id], |row| row.get(0))?)
 }
 
 impl Store {
@@ -126,11 +113,7 @@ impl Store {
     pub fn get_user(&self, id: &str) -> Result<User> {
         let raw = self.read(|conn| {
             Ok(conn
-                .query_row(
-                    "SELECT id, tier, created_at FROM users WHERE id = ?1",
-                    [id],
-                    User::from_row,
-                )
+                .query_row("SELECT id, tier, created_at FROM users WHERE id = ?1", [id], User::from_row)
                 .optional()?)
         })?;
         User::decode(raw.ok_or_else(|| Error::not_found("user", id))?)
@@ -139,8 +122,7 @@ impl Store {
     /// Every user, oldest first.
     pub fn list_users(&self) -> Result<Vec<User>> {
         let raw = self.read(|conn| {
-            let mut stmt =
-                conn.prepare("SELECT id, tier, created_at FROM users ORDER BY created_at, rowid")?;
+            let mut stmt = conn.prepare("SELECT id, tier, created_at FROM users ORDER BY created_at, rowid")?;
             let rows = stmt.query_map([], User::from_row)?;
             Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
         })?;

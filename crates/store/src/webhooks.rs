@@ -11,12 +11,8 @@ use crate::error::{Error, Result};
 use crate::users::user_exists;
 
 /// Every webhook event (DECISIONS.md §9).
-pub const WEBHOOK_EVENTS: &[&str] = &[
-    "audit.completed",
-    "monitor.alert",
-    "workflow.awaiting_approval",
-    "workflow.completed",
-];
+pub const WEBHOOK_EVENTS: &[&str] =
+    &["audit.completed", "monitor.alert", "workflow.awaiting_approval", "workflow.completed"];
 /// Tag of generated signing secrets.
 pub const WEBHOOK_SECRET_TAG: &str = "whsec_";
 
@@ -106,10 +102,7 @@ fn validate_events(events: &[String]) -> Result<Vec<String>> {
         if !WEBHOOK_EVENTS.contains(&event.as_str()) {
             return Err(Error::invalid(
                 "events",
-                format!(
-                    "unknown event {event:?} (known: {})",
-                    WEBHOOK_EVENTS.join(", ")
-                ),
+                format!("unknown event {event:?} (known: {})", WEBHOOK_EVENTS.join(", ")),
             ));
         }
         if !out.contains(event) {
@@ -127,15 +120,7 @@ const COLUMNS: &str = "id, user_id, url, events, secret, enabled, created_at";
 type RawWebhook = (String, String, String, String, String, bool, String);
 
 fn from_row(row: &Row<'_>) -> rusqlite::Result<RawWebhook> {
-    Ok((
-        row.get(0)?,
-        row.get(1)?,
-        row.get(2)?,
-        row.get(3)?,
-        row.get(4)?,
-        row.get(5)?,
-        row.get(6)?,
-    ))
+    Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?, row.get(5)?, row.get(6)?))
 }
 
 fn decode(raw: RawWebhook) -> Result<Webhook> {
@@ -144,8 +129,7 @@ fn decode(raw: RawWebhook) -> Result<Webhook> {
         id,
         user_id,
         url,
-        events: serde_json::from_str(&events)
-            .map_err(|e| Error::corrupt("webhooks", format!("events: {e}")))?,
+        events: serde_json::from_str(&events).map_err(|e| Error::corrupt("webhooks", format!("events: {e}")))?,
         secret,
         enabled,
         created_at: clock::decode("webhooks", &created_at)?,
@@ -154,9 +138,7 @@ fn decode(raw: RawWebhook) -> Result<Webhook> {
 
 fn query(conn: &Connection, tail: &str, params: impl rusqlite::Params) -> Result<Vec<Webhook>> {
     let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM webhooks {tail}"))?;
-    let raw = stmt
-        .query_map(params, from_row)?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let raw = stmt.query_map(params, from_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
     raw.into_iter().map(decode).collect()
 }
 
@@ -164,10 +146,8 @@ impl Store {
     /// Creates an enabled subscription with a fresh signing secret.
     pub fn create_webhook(&self, new: NewWebhook) -> Result<Webhook> {
         let events = validate_events(&new.events)?;
-        let secret: String = WEBHOOK_SECRET_TAG
-            .chars()
-            .chain(OsRng.sample_iter(&Alphanumeric).take(32).map(char::from))
-            .collect();
+        let secret: String =
+            WEBHOOK_SECRET_TAG.chars().chain(OsRng.sample_iter(&Alphanumeric).take(32).map(char::from)).collect();
         let hook = Webhook {
             id: new_id(),
             user_id: new.user_id,
@@ -200,32 +180,19 @@ impl Store {
 
     /// The user's subscriptions, oldest first.
     pub fn list_webhooks(&self, user_id: &str) -> Result<Vec<Webhook>> {
-        self.read(|conn| {
-            query(
-                conn,
-                "WHERE user_id = ?1 ORDER BY created_at, rowid",
-                [user_id],
-            )
-        })
+        self.read(|conn| query(conn, "WHERE user_id = ?1 ORDER BY created_at, rowid", [user_id]))
     }
 
     /// The user's enabled subscriptions to `event`, for delivery.
     pub fn webhooks_for_event(&self, user_id: &str, event: &str) -> Result<Vec<Webhook>> {
-        Ok(self
-            .list_webhooks(user_id)?
-            .into_iter()
-            .filter(|h| h.wants(event))
-            .collect())
+        Ok(self.list_webhooks(user_id)?.into_iter().filter(|h| h.wants(event)).collect())
     }
 
     /// Deletes a subscription of this user (and its delivery log); [`Error::NotFound`] when
     /// the user has no subscription with that id.
     pub fn delete_webhook(&self, user_id: &str, id: &str) -> Result<()> {
         let n = self.read(|conn| {
-            Ok(conn.execute(
-                "DELETE FROM webhooks WHERE id = ?1 AND user_id = ?2",
-                params![id, user_id],
-            )?)
+            Ok(conn.execute("DELETE FROM webhooks WHERE id = ?1 AND user_id = ?2", params![id, user_id])?)
         })?;
         if n == 0 {
             return Err(Error::not_found("webhook", id));
@@ -316,20 +283,18 @@ impl Store {
             Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
         })?;
         raw.into_iter()
-            .map(
-                |(id, webhook_id, event, payload, attempt, status_code, error, at)| {
-                    Ok(Delivery {
-                        id,
-                        webhook_id,
-                        event,
-                        payload,
-                        attempt,
-                        status_code,
-                        error,
-                        created_at: clock::decode("webhook_deliveries", &at)?,
-                    })
-                },
-            )
+            .map(|(id, webhook_id, event, payload, attempt, status_code, error, at)| {
+                Ok(Delivery {
+                    id,
+                    webhook_id,
+                    event,
+                    payload,
+                    attempt,
+                    status_code,
+                    error,
+                    created_at: clock::decode("webhook_deliveries", &at)?,
+                })
+            })
             .collect()
     }
 }

@@ -3,9 +3,7 @@
 use std::time::Duration;
 
 use rusqlite::Connection;
-use store::{
-    hash_key, Consumption, NewAudit, NewKey, NewWebhook, Store, Tier, UsageCounts, MIGRATIONS,
-};
+use store::{hash_key, Consumption, NewAudit, NewKey, NewWebhook, Store, Tier, UsageCounts, MIGRATIONS};
 use tempfile::TempDir;
 use time::macros::datetime;
 use time::OffsetDateTime;
@@ -22,8 +20,7 @@ fn raw(store: &Store) -> Connection {
 }
 
 fn count(conn: &Connection, table: &str) -> i64 {
-    conn.query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get(0))
-        .unwrap()
+    conn.query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get(0)).unwrap()
 }
 
 // ---------------------------------------------------------------- migrations
@@ -59,11 +56,9 @@ fn migrations_are_recorded_and_idempotent_across_reopen() {
         "geo_cache",
     ] {
         let exists: bool = conn
-            .query_row(
-                "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1)",
-                [table],
-                |r| r.get(0),
-            )
+            .query_row("SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1)", [table], |r| {
+                r.get(0)
+            })
             .unwrap();
         assert!(exists, "table {table} missing");
     }
@@ -73,14 +68,8 @@ fn migrations_are_recorded_and_idempotent_across_reopen() {
 #[test]
 fn the_file_is_in_wal_mode_and_foreign_keys_hold() {
     let (_dir, store) = fresh();
-    let mode: String = raw(&store)
-        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(
-        mode.to_ascii_lowercase(),
-        "wal",
-        "WAL is a property of the file"
-    );
+    let mode: String = raw(&store).query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
+    assert_eq!(mode.to_ascii_lowercase(), "wal", "WAL is a property of the file");
     // insert_audit does not check the owner itself: the foreign key must refuse it.
     let mut orphan = NewAudit::new("https://a.test/", "https://a.test/", 5, "1", "{}");
     orphan.user_id = Some("ghost".into());
@@ -119,9 +108,7 @@ fn created_keys_have_the_documented_format() {
     let (_dir, store) = fresh();
     let re = regex_lite::Regex::new(r"^sa_[A-Za-z0-9]{32}$").unwrap();
     for i in 0..20 {
-        let (plaintext, record) = store
-            .create_key(NewKey::new(format!("k{i}"), Tier::Free))
-            .unwrap();
+        let (plaintext, record) = store.create_key(NewKey::new(format!("k{i}"), Tier::Free)).unwrap();
         assert!(re.is_match(&plaintext), "{plaintext}");
         assert_eq!(record.key_prefix, plaintext[..10]);
         assert!(record.key_prefix.starts_with("sa_"));
@@ -135,11 +122,9 @@ fn only_the_hash_of_a_key_is_stored() {
 
     let conn = raw(&store);
     let (stored_hash, prefix): (String, String) = conn
-        .query_row(
-            "SELECT key_hash, key_prefix FROM api_keys WHERE id = ?1",
-            [&record.id],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
+        .query_row("SELECT key_hash, key_prefix FROM api_keys WHERE id = ?1", [&record.id], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
         .unwrap();
     assert_eq!(stored_hash, hash_key(&plaintext));
     assert_eq!(stored_hash.len(), 64);
@@ -153,14 +138,9 @@ fn only_the_hash_of_a_key_is_stored() {
         bytes.extend(more);
     }
     let needle = plaintext.as_bytes();
+    assert!(!bytes.windows(needle.len()).any(|w| w == needle), "plaintext key found in the database files");
     assert!(
-        !bytes.windows(needle.len()).any(|w| w == needle),
-        "plaintext key found in the database files"
-    );
-    assert!(
-        bytes
-            .windows(stored_hash.len())
-            .any(|w| w == stored_hash.as_bytes()),
+        bytes.windows(stored_hash.len()).any(|w| w == stored_hash.as_bytes()),
         "the hash should be there (else this test looks at the wrong files)"
     );
 }
@@ -195,11 +175,7 @@ fn disable_enable_revoke_by_id_or_prefix() {
     let off = store.set_enabled(&record.key_prefix, false).unwrap();
     assert!(!off.enabled);
     assert!(!store.lookup(&plaintext).unwrap().unwrap().enabled);
-    assert!(!store
-        .lookup(&plaintext)
-        .unwrap()
-        .unwrap()
-        .is_usable(OffsetDateTime::now_utc()));
+    assert!(!store.lookup(&plaintext).unwrap().unwrap().is_usable(OffsetDateTime::now_utc()));
 
     let on = store.set_enabled(&record.id, true).unwrap();
     assert!(on.enabled);
@@ -209,19 +185,10 @@ fn disable_enable_revoke_by_id_or_prefix() {
     assert_eq!(store.lookup(&plaintext).unwrap(), None);
     assert!(store.list_keys(None).unwrap().is_empty());
     assert!(store.get_key(&record.id).unwrap_err().is_not_found());
-    assert!(store
-        .set_enabled(&record.id, true)
-        .unwrap_err()
-        .is_not_found());
+    assert!(store.set_enabled(&record.id, true).unwrap_err().is_not_found());
     assert!(store.revoke(&record.id).unwrap_err().is_not_found());
-    assert!(store
-        .touch_last_used(&record.id)
-        .unwrap_err()
-        .is_not_found());
-    assert!(store
-        .set_enabled("sa_nothing", false)
-        .unwrap_err()
-        .is_not_found());
+    assert!(store.touch_last_used(&record.id).unwrap_err().is_not_found());
+    assert!(store.set_enabled("sa_nothing", false).unwrap_err().is_not_found());
 }
 
 #[test]
@@ -250,25 +217,10 @@ fn key_record_serialises_as_the_spec_key_record() {
     new.expires_at = Some(datetime!(2030-01-02 03:04:05.678 UTC));
     let (_, record) = store.create_key(new).unwrap();
     let json = serde_json::to_value(&record).unwrap();
-    let keys: Vec<&str> = json
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let keys: Vec<&str> = json.as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(
         keys,
-        [
-            "id",
-            "name",
-            "key_prefix",
-            "scopes",
-            "rate_limit",
-            "enabled",
-            "last_used_at",
-            "expires_at",
-            "created_at"
-        ]
+        ["id", "name", "key_prefix", "scopes", "rate_limit", "enabled", "last_used_at", "expires_at", "created_at"]
     );
     assert_eq!(json["scopes"], serde_json::json!(["audit", "mcp"]));
     assert_eq!(json["rate_limit"], 30);
@@ -303,10 +255,7 @@ fn keys_of_one_user_and_touch() {
     assert_eq!(store.get_user(&other.user_id).unwrap().tier, Tier::Free);
 
     let ids = |keys: Vec<store::KeyRecord>| keys.into_iter().map(|k| k.id).collect::<Vec<_>>();
-    assert_eq!(
-        ids(store.list_keys(Some(&user.id)).unwrap()),
-        [a.id.clone(), b.id]
-    );
+    assert_eq!(ids(store.list_keys(Some(&user.id)).unwrap()), [a.id.clone(), b.id]);
     assert_eq!(store.list_keys(None).unwrap().len(), 3);
     assert_eq!(store.list_users().unwrap().len(), 2);
 
@@ -378,35 +327,19 @@ fn usage_counts_per_minute_and_over_24_hours() {
     store.record_usage("ip:127.0.0.1", 50, base).unwrap(); // someone else
 
     let check = |now: OffsetDateTime, this_minute: u64, last_24h: u64| {
-        assert_eq!(
-            store.usage_counts(id, now).unwrap(),
-            UsageCounts {
-                this_minute,
-                last_24h
-            },
-            "at {now}"
-        );
+        assert_eq!(store.usage_counts(id, now).unwrap(), UsageCounts { this_minute, last_24h }, "at {now}");
     };
     check(base, 3, 11);
     check(datetime!(2026-05-01 12:00:59.999 UTC), 3, 11);
     check(datetime!(2026-05-01 12:01:00 UTC), 0, 6); // 12:01 yesterday left the window
     check(datetime!(2026-05-01 11:59:10 UTC), 3, 15);
     check(datetime!(2026-05-03 00:00:00 UTC), 0, 0);
-    assert_eq!(
-        store.usage_counts("key:nobody", base).unwrap(),
-        UsageCounts::default()
-    );
+    assert_eq!(store.usage_counts("key:nobody", base).unwrap(), UsageCounts::default());
 
     // Buckets older than 48 h go; the others stay.
     assert_eq!(store.prune_usage(base).unwrap(), 0);
-    assert_eq!(
-        store.prune_usage(base + time::Duration::hours(19)).unwrap(),
-        1
-    );
-    assert_eq!(
-        store.prune_usage(base + time::Duration::hours(49)).unwrap(),
-        5
-    );
+    assert_eq!(store.prune_usage(base + time::Duration::hours(19)).unwrap(), 1);
+    assert_eq!(store.prune_usage(base + time::Duration::hours(49)).unwrap(), 5);
 }
 
 #[test]
@@ -415,50 +348,26 @@ fn consume_is_all_or_nothing_within_the_minute() {
     let id = "ip:192.0.2.1";
     let at = datetime!(2026-05-01 12:00:45 UTC);
     let check = |units: u32, expected: Consumption| {
-        assert_eq!(
-            store.consume(id, units, 10, at).unwrap(),
-            expected,
-            "{units}"
-        );
+        assert_eq!(store.consume(id, units, 10, at).unwrap(), expected, "{units}");
     };
     check(4, Consumption::Allowed { this_minute: 4 });
     check(6, Consumption::Allowed { this_minute: 10 });
-    check(
-        1,
-        Consumption::Denied {
-            this_minute: 10,
-            retry_after_s: 15,
-        },
-    );
+    check(1, Consumption::Denied { this_minute: 10, retry_after_s: 15 });
     check(0, Consumption::Allowed { this_minute: 10 });
     assert_eq!(store.usage_counts(id, at).unwrap().this_minute, 10);
     // A new minute has room again; a batch larger than the limit never fits.
     let next = at + time::Duration::seconds(15);
-    assert_eq!(
-        store.consume(id, 3, 10, next).unwrap(),
-        Consumption::Allowed { this_minute: 3 }
-    );
+    assert_eq!(store.consume(id, 3, 10, next).unwrap(), Consumption::Allowed { this_minute: 3 });
     assert!(matches!(
-        store
-            .consume(id, 11, 10, next + time::Duration::minutes(1))
-            .unwrap(),
-        Consumption::Denied {
-            this_minute: 0,
-            retry_after_s: 60
-        }
+        store.consume(id, 11, 10, next + time::Duration::minutes(1)).unwrap(),
+        Consumption::Denied { this_minute: 0, retry_after_s: 60 }
     ));
 }
 
 // ---------------------------------------------------------------- audits
 
 fn audit_at(url: &str, final_url: &str, score: i64, at: OffsetDateTime) -> NewAudit {
-    let mut new = NewAudit::new(
-        url,
-        final_url,
-        score,
-        "1.0.0",
-        format!(r#"{{"score":{score}}}"#),
-    );
+    let mut new = NewAudit::new(url, final_url, score, "1.0.0", format!(r#"{{"score":{score}}}"#));
     new.created_at = at;
     new
 }
@@ -472,26 +381,11 @@ fn latest_audit_for_host_prefers_the_home_page_and_respects_max_age() {
     let hour = Duration::from_secs(3600);
     for new in [
         audit_at("https://example.com/", "https://example.com/", 50, h(30)), // too old
-        audit_at(
-            "https://example.com/old-page",
-            "https://example.com/old-page",
-            40,
-            h(26),
-        ),
+        audit_at("https://example.com/old-page", "https://example.com/old-page", 40, h(26)),
         audit_at("http://example.com", "https://Example.com/", 70, h(5)), // home, redirected
-        audit_at(
-            "https://example.com/blog",
-            "https://example.com/blog",
-            90,
-            h(1),
-        ), // newer, not home
+        audit_at("https://example.com/blog", "https://example.com/blog", 90, h(1)), // newer, not home
         audit_at("https://other.org/", "https://other.org/", 10, h(0)),
-        audit_at(
-            "https://sub.example.com/",
-            "https://sub.example.com/",
-            20,
-            h(0),
-        ),
+        audit_at("https://sub.example.com/", "https://sub.example.com/", 20, h(0)),
     ] {
         store.insert_audit(new).unwrap();
     }
@@ -519,34 +413,14 @@ fn audit_history_by_url() {
         let at = t + time::Duration::minutes(i64::try_from(i).unwrap());
         store.insert_audit(audit_at(url, url, score, at)).unwrap();
     }
-    store
-        .insert_audit(audit_at(
-            "https://example.com/other",
-            "https://example.com/other",
-            1,
-            t,
-        ))
-        .unwrap();
+    store.insert_audit(audit_at("https://example.com/other", "https://example.com/other", 1, t)).unwrap();
     // Reached through a redirect: found by its final URL too.
-    store
-        .insert_audit(audit_at(
-            "http://example.com/page",
-            url,
-            80,
-            t + time::Duration::minutes(10),
-        ))
-        .unwrap();
+    store.insert_audit(audit_at("http://example.com/page", url, 80, t + time::Duration::minutes(10))).unwrap();
 
     let scores = |v: Vec<store::StoredAudit>| v.into_iter().map(|a| a.score).collect::<Vec<_>>();
-    assert_eq!(
-        scores(store.audits_for_url(url, 10).unwrap()),
-        [80, 75, 70, 65, 60]
-    );
+    assert_eq!(scores(store.audits_for_url(url, 10).unwrap()), [80, 75, 70, 65, 60]);
     assert_eq!(scores(store.audits_for_url(url, 2).unwrap()), [80, 75]);
-    assert_eq!(
-        scores(store.audits_for_url("http://example.com/page", 10).unwrap()),
-        [80]
-    );
+    assert_eq!(scores(store.audits_for_url("http://example.com/page", 10).unwrap()), [80]);
     let latest = store.latest_audit_for_url(url).unwrap().unwrap();
     assert_eq!(latest.score, 80);
     assert_eq!(latest.result_json, r#"{"score":80}"#);
@@ -554,15 +428,10 @@ fn audit_history_by_url() {
     assert_eq!(latest.created_at, t + time::Duration::minutes(10));
     assert_eq!(store.get_audit(&latest.id).unwrap(), latest);
     assert!(store.get_audit("nope").unwrap_err().is_not_found());
-    assert_eq!(
-        store.latest_audit_for_url("https://nowhere.test/").unwrap(),
-        None
-    );
+    assert_eq!(store.latest_audit_for_url("https://nowhere.test/").unwrap(), None);
     assert_eq!(store.count_audits().unwrap(), 6);
 
-    let err = store
-        .insert_audit(NewAudit::new("x", "not a url", 1, "1", "{}"))
-        .unwrap_err();
+    let err = store.insert_audit(NewAudit::new("x", "not a url", 1, "1", "{}")).unwrap_err();
     assert!(err.is_invalid(), "{err}");
     assert_eq!(store.count_audits().unwrap(), 6);
 }
@@ -579,10 +448,7 @@ fn audits_keep_their_owner() {
     let mut orphan = NewAudit::new("https://a.test/", "https://a.test/", 5, "1", "{}");
     orphan.user_id = Some("ghost".into());
     let err = store.insert_audit(orphan).unwrap_err();
-    assert!(
-        !err.is_unavailable(),
-        "a foreign key violation is not an outage: {err}"
-    );
+    assert!(!err.is_unavailable(), "a foreign key violation is not an outage: {err}");
     assert_eq!(store.count_audits().unwrap(), 1);
 }
 
@@ -596,32 +462,15 @@ fn reopen_keeps_keys_and_audits() {
         let store = Store::open(&path).unwrap();
         let (plaintext, record) = store.create_key(NewKey::new("ci", Tier::Pro)).unwrap();
         let audit = store
-            .insert_audit(NewAudit::new(
-                "https://example.com/",
-                "https://example.com/",
-                77,
-                "1.0.0",
-                "{}",
-            ))
+            .insert_audit(NewAudit::new("https://example.com/", "https://example.com/", 77, "1.0.0", "{}"))
             .unwrap();
-        store
-            .record_usage(&record.identity(), 3, OffsetDateTime::now_utc())
-            .unwrap();
+        store.record_usage(&record.identity(), 3, OffsetDateTime::now_utc()).unwrap();
         (plaintext, record, audit)
     };
     let store = Store::open(&path).unwrap();
     assert_eq!(store.lookup(&plaintext).unwrap(), Some(record.clone()));
-    assert_eq!(
-        store.latest_audit_for_url("https://example.com/").unwrap(),
-        Some(audit)
-    );
-    assert_eq!(
-        store
-            .usage_counts(&record.identity(), OffsetDateTime::now_utc())
-            .unwrap()
-            .last_24h,
-        3
-    );
+    assert_eq!(store.latest_audit_for_url("https://example.com/").unwrap(), Some(audit));
+    assert_eq!(store.usage_counts(&record.identity(), OffsetDateTime::now_utc()).unwrap().last_24h, 3);
 }
 
 #[test]
@@ -641,9 +490,7 @@ fn the_pool_serves_several_threads_at_once() {
                     let url = format!("https://t{t}.test/{i}");
                     store.insert_audit(audit_at(&url, &url, i, at)).unwrap();
                     if i % 5 == 0 {
-                        store
-                            .create_key(NewKey::new(format!("t{t}-{i}"), Tier::Free))
-                            .unwrap();
+                        store.create_key(NewKey::new(format!("t{t}-{i}"), Tier::Free)).unwrap();
                         store.ping().unwrap();
                     }
                 }
@@ -653,13 +500,7 @@ fn the_pool_serves_several_threads_at_once() {
     for t in threads {
         t.join().unwrap();
     }
-    assert_eq!(
-        store.usage_counts(&record.identity(), at).unwrap(),
-        UsageCounts {
-            this_minute: 200,
-            last_24h: 200
-        }
-    );
+    assert_eq!(store.usage_counts(&record.identity(), at).unwrap(), UsageCounts { this_minute: 200, last_24h: 200 });
     assert_eq!(store.count_audits().unwrap(), 200);
     assert_eq!(store.list_keys(None).unwrap().len(), 1 + 8 * 5);
 }
@@ -676,45 +517,25 @@ fn webhooks_belong_to_their_owner() {
         url: "https://hooks.example.com/in".into(),
         events: events.iter().map(|e| (*e).to_owned()).collect(),
     };
-    let a1 = store
-        .create_webhook(new(&alice.id, &["audit.completed", "audit.completed"]))
-        .unwrap();
+    let a1 = store.create_webhook(new(&alice.id, &["audit.completed", "audit.completed"])).unwrap();
     assert_eq!(a1.events, ["audit.completed"]);
     assert!(a1.secret.starts_with("whsec_") && a1.secret.len() == 38);
     let json = serde_json::to_string(&a1).unwrap();
     assert!(!json.contains(&a1.secret), "the secret is never serialised");
-    let a2 = store
-        .create_webhook(new(&alice.id, &["monitor.alert"]))
-        .unwrap();
-    store
-        .create_webhook(new(&bob.id, &["workflow.completed"]))
-        .unwrap();
+    let a2 = store.create_webhook(new(&alice.id, &["monitor.alert"])).unwrap();
+    store.create_webhook(new(&bob.id, &["workflow.completed"])).unwrap();
 
     for bad in [&[][..], &["nope"][..]] {
-        assert!(store
-            .create_webhook(new(&alice.id, bad))
-            .unwrap_err()
-            .is_invalid());
+        assert!(store.create_webhook(new(&alice.id, bad)).unwrap_err().is_invalid());
     }
-    assert!(store
-        .create_webhook(new("ghost", &["monitor.alert"]))
-        .unwrap_err()
-        .is_not_found());
+    assert!(store.create_webhook(new("ghost", &["monitor.alert"])).unwrap_err().is_not_found());
 
     assert_eq!(store.count_enabled_webhooks(&alice.id).unwrap(), 2);
     store.set_webhook_enabled(&alice.id, &a2.id, false).unwrap();
     assert_eq!(store.count_enabled_webhooks(&alice.id).unwrap(), 1);
     assert_eq!(store.list_webhooks(&alice.id).unwrap().len(), 2);
-    assert_eq!(
-        store
-            .webhooks_for_event(&alice.id, "audit.completed")
-            .unwrap(),
-        std::slice::from_ref(&a1)
-    );
-    assert!(store
-        .webhooks_for_event(&alice.id, "monitor.alert")
-        .unwrap()
-        .is_empty());
+    assert_eq!(store.webhooks_for_event(&alice.id, "audit.completed").unwrap(), std::slice::from_ref(&a1));
+    assert!(store.webhooks_for_event(&alice.id, "monitor.alert").unwrap().is_empty());
 
     let delivery = store
         .record_delivery(store::NewDelivery {
@@ -729,53 +550,27 @@ fn webhooks_belong_to_their_owner() {
     assert_eq!(store.list_deliveries(&a1.id, 10).unwrap(), [delivery]);
 
     // Bob cannot delete Alice's subscription.
-    assert!(store
-        .delete_webhook(&bob.id, &a1.id)
-        .unwrap_err()
-        .is_not_found());
+    assert!(store.delete_webhook(&bob.id, &a1.id).unwrap_err().is_not_found());
     store.delete_webhook(&alice.id, &a1.id).unwrap();
-    assert!(store
-        .delete_webhook(&alice.id, &a1.id)
-        .unwrap_err()
-        .is_not_found());
+    assert!(store.delete_webhook(&alice.id, &a1.id).unwrap_err().is_not_found());
     assert_eq!(store.count_enabled_webhooks(&alice.id).unwrap(), 0);
     assert_eq!(store.count_enabled_webhooks(&bob.id).unwrap(), 1);
-    assert_eq!(
-        count(&raw(&store), "webhook_deliveries"),
-        0,
-        "deleted with the webhook"
-    );
+    assert_eq!(count(&raw(&store), "webhook_deliveries"), 0, "deleted with the webhook");
 }
 
 #[test]
 fn geo_cache_serves_fresh_results_only() {
     let (_dir, store) = fresh();
     let at = datetime!(2026-05-01 12:00:00 UTC);
-    store
-        .put_geo_cache("Example.com", r#"{"v":1}"#, at)
-        .unwrap();
+    store.put_geo_cache("Example.com", r#"{"v":1}"#, at).unwrap();
     let check = |domain: &str, now: OffsetDateTime, expected: Option<&str>| {
         let got = store.get_geo_cache(domain, now).unwrap();
-        assert_eq!(
-            got.as_ref().map(|e| e.result_json.as_str()),
-            expected,
-            "{domain} {now}"
-        );
+        assert_eq!(got.as_ref().map(|e| e.result_json.as_str()), expected, "{domain} {now}");
     };
     check("example.com", at, Some(r#"{"v":1}"#));
-    check(
-        "EXAMPLE.COM",
-        at + time::Duration::hours(23),
-        Some(r#"{"v":1}"#),
-    );
+    check("EXAMPLE.COM", at + time::Duration::hours(23), Some(r#"{"v":1}"#));
     check("example.com", at + time::Duration::hours(24), None);
     check("other.com", at, None);
-    store
-        .put_geo_cache("example.com", r#"{"v":2}"#, at + time::Duration::hours(24))
-        .unwrap();
-    check(
-        "example.com",
-        at + time::Duration::hours(25),
-        Some(r#"{"v":2}"#),
-    );
+    store.put_geo_cache("example.com", r#"{"v":2}"#, at + time::Duration::hours(24)).unwrap();
+    check("example.com", at + time::Duration::hours(25), Some(r#"{"v":2}"#));
 }

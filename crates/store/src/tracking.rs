@@ -1,0 +1,387 @@
+use rusqlite::{params, Connection, Row};
+use serde::Serialize;
+use time::OffsetDateTime;
+
+use crate::clock::{self, format_rfc3339, ser};
+use crate::db::{new_id, Store};
+use crate::error::{Error, Result};
+
+/// Default monitoring interval: daily (DECISIONS.md §9).
+pub const DEFAULT_MONITOR_INTERVAL_S: u32 = 24 * 60 * 60;
+
+/// A scheduled re-audit of one URL.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Monitor {
+    /// UUID.
+    pub id: String,
+    /// Owner.
+    pub user_id: String,
+    /// Audited URL.
+    pub url: String,
+    /// Seconds between audits.
+    pub interval_s: u32,
+    /// When the next audit is due.
+    #[serde(serialize_with = "ser::ts")]
+    pub next_run_at: OffsetDateTime,
+    /// Creation time.
+    #[serde(serialize_with = "ser::ts")]
+    pub created_at: OffsetDateTime,
+}
+
+/// An alert raised by a monitor.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Alert {
+    /// UUID.
+    pub id: String,
+    /// Monitor that raised it.
+    pub monitor_id: String,
+    /// Rule that fired (`score_drop`, `new_critical`, `status_not_2xx`, `unreachable`).
+    pub rule: String,
+    /// Severity.
+    pub severity: String,
+    /// One sentence for humans.
+    pub message: String,
+    /// When it was raised.
+    #[serde(serialize_with = "ser::ts")]
+    pub created_at: OffsetDateTime,
+}
+
+/// A tracked keyword on a target page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Keyword {
+    /// UUID.
+    pub id: String,
+    /// The keyword.
+    pub keyword: String,
+    /// Page it is tracked on.
+    pub target_url: String,
+    /// Creation time.
+    #[serde(serialize_with = "ser::ts")]
+    pub created_at: OffsetDateTime,
+}
+
+/// An experiment to create.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewExperiment {
+    /// Owner.
+    pub user_id: String,
+    /// Title.
+    pub title: String,
+    /// Hypothesis.
+    pub hypothesis: String,
+    /// Page under test.
+    pub url: String,
+    /// Kind of change (free text).
+    pub experiment_type: Option<String>,
+    /// What success means (free text).
+    pub metric_target: Option<String>,
+    /// Audit taken as the baseline.
+    pub baseline_audit_id: Option<String>,
+    /// Baseline value of the metric.
+    pub baseline_value: Option<f64>,
+}
+
+/// A stored experiment.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Experiment {
+    /// UUID.
+    pub id: String,
+    /// Title.
+    pub title: String,
+    /// Hypothesis.
+    pub hypothesis: String,
+    /// Page under test.
+    pub url: String,
+    /// Kind of change.
+    pub experiment_type: Option<String>,
+    /// What success means.
+    pub metric_target: Option<String>,
+    /// Audit taken as the baseline.
+    pub baseline_audit_id: Option<String>,
+    /// Baseline value of the metric.
+    pub baseline_value: Option<f64>,
+    /// Creation time.
+    #[serde(serialize_with = "ser::ts")]
+    pub created_at: OffsetDateTime,
+}
+
+fn monitor_from_row(row: &Row<'_>) -> rusqlite::Result<(String, String, String, u32, String, String)> {
+    Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?, row.get(5)?))
+}
+
+fn monitors(conn: &Connection, tail: &str, params: impl rusqlite::Params) -> Result<Vec<Monitor>> {
+    let mut stmt =
+        conn.prepare(&format!("SELECT id, user_id, url, interval_s, next_run_at, created_at FROM monitors {tail}"))?;
+    let raw = stmt.query_map(params, monitor_from_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+    raw.into_iter()
+        .map(|(id, user_id, url, interval_s, next, created)| {
+            Ok(Monitor {
+                id,
+                user_id,
+                url,
+                interval_s,
+                next_run_at: clock::decode("monitors", &next)?,
+                created_at: clock::decode("monitors", &created)?,
+            })
+        })
+        .collect()
+}
+
+fn changed(n: usize, entity: &'static str, key: &str) -> Result<()> {
+    if n == 0 {
+        return Err(Error::not_found(entity, key));
+    }
+    Ok(())
+}
+
+impl Store {
+    /// Starts monitoring `url` for the user; the first audit is due at `next_run_at`.
+    /// Monitoring the same URL twice is a conflict ([`Error::is_conflict`]).
+    pub fn create_monitor(
+        &self,
+        user_id: &str,
+        url: &str,
+        interval_s: u32,
+        next_run_at: OffsetDateTime,
+    ) -> Result<Monitor> {
+        if interval_s == 0 {
+            return Err(Error::invalid("interval_s", "must be positive"));
+        }
+        let monitor = Monitor {
+            id: new_id(),
+            user_id: user_id.to_owned(),
+            url: url.to_owned(),
+            interval_s,
+            next_run_at: clock::truncate_ms(next_run_at),
+            created_at: clock::truncate_ms(OffsetDateTime::now_utc()),
+        };
+        self.read(|conn| {
+            conn.execute(
+                "INSERT INTO monitors (id, user_id, url, interval_s, next_run_at, created_at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![
+                    monitor.id,
+                    monitor.user_id,
+                    monitor.url,
+                    monitor.interval_s,
+                    format_rfc3339(monitor.next_run_at),
+                    format_rfc3339(monitor.created_at)
+                ],
+            )?;
+            Ok(())
+        })?;
+        Ok(monitor)
+    }
+
+    /// The user's monitors, oldest first.
+    pub fn list_monitors(&self, user_id: &str) -> Result<Vec<Monitor>> {
+        self.read(|conn| monitors(conn, "WHERE user_id = ?1 ORDER BY created_at, rowid", [user_id]))
+    }
+
+    /// Monitors whose next audit is due at `now`, most overdue first.
+    pub fn due_monitors(&self, now: OffsetDateTime) -> Result<Vec<Monitor>> {
+        self.read(|conn| monitors(conn, "WHERE next_run_at <= ?1 ORDER BY next_run_at, rowid", [format_rfc3339(now)]))
+    }
+
+    /// Sets when the monitor's next audit is due.
+    pub fn reschedule_monitor(&self, id: &str, next_run_at: OffsetDateTime) -> Result<()> {
+        let n = self.read(|conn| {
+            Ok(conn.execute(
+                "UPDATE monitors SET next_run_at = ?2 WHERE id = ?1",
+                params![id, format_rfc3339(next_run_at)],
+            )?)
+        })?;
+        changed(n, "monitor", id)
+    }
+
+    /// Stops a monitor of this user (its alerts go with it).
+    pub fn delete_monitor(&self, user_id: &str, id: &str) -> Result<()> {
+        let n = self.read(|conn| {
+            Ok(conn.execute("DELETE FROM monitors WHERE id = ?1 AND user_id = ?2", params![id, user_id])?)
+        })?;
+        changed(n, "monitor", id)
+    }
+
+    /// Records an alert of a monitor.
+    pub fn insert_alert(&self, monitor_id: &str, rule: &str, severity: &str, message: &str) -> Result<Alert> {
+        let alert = Alert {
+            id: new_id(),
+            monitor_id: monitor_id.to_owned(),
+            rule: rule.to_owned(),
+            severity: severity.to_owned(),
+            message: message.to_owned(),
+            created_at: clock::truncate_ms(OffsetDateTime::now_utc()),
+        };
+        self.read(|conn| {
+            conn.execute(
+                "INSERT INTO alerts (id, monitor_id, rule, severity, message, created_at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![
+                    alert.id,
+                    alert.monitor_id,
+                    alert.rule,
+                    alert.severity,
+                    alert.message,
+                    format_rfc3339(alert.created_at)
+                ],
+            )?;
+            Ok(())
+        })?;
+        Ok(alert)
+    }
+
+    /// The newest alerts of a monitor, newest first.
+    pub fn recent_alerts(&self, monitor_id: &str, limit: usize) -> Result<Vec<Alert>> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let raw = self.read(|conn| {
+            let mut stmt = conn.prepare(
+                "SELECT id, monitor_id, rule, severity, message, created_at FROM alerts \
+                 WHERE monitor_id = ?1 ORDER BY created_at DESC, rowid DESC LIMIT ?2",
+            )?;
+            let rows = stmt.query_map(params![monitor_id, limit], alert_from_row)?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        })?;
+        raw.into_iter()
+            .map(|(id, monitor_id, rule, severity, message, at)| {
+                Ok(Alert { id, monitor_id, rule, severity, message, created_at: clock::decode("alerts", &at)? })
+            })
+            .collect()
+    }
+
+    /// Tracks `keyword` on `target_url` for the user; tracking it twice is a conflict.
+    pub fn add_keyword(&self, user_id: &str, keyword: &str, target_url: &str) -> Result<Keyword> {
+        let keyword = keyword.trim();
+        if keyword.is_empty() {
+            return Err(Error::invalid("keyword", "must not be empty"));
+        }
+        let kw = Keyword {
+            id: new_id(),
+            keyword: keyword.to_owned(),
+            target_url: target_url.to_owned(),
+            created_at: clock::truncate_ms(OffsetDateTime::now_utc()),
+        };
+        self.read(|conn| {
+            conn.execute(
+                "INSERT INTO keywords (id, user_id, keyword, target_url, created_at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![kw.id, user_id, kw.keyword, kw.target_url, format_rfc3339(kw.created_at)],
+            )?;
+            Ok(())
+        })?;
+        Ok(kw)
+    }
+
+    /// Stops tracking `keyword` (on every target URL of the user); returns how many rows went.
+    pub fn remove_keyword(&self, user_id: &str, keyword: &str) -> Result<usize> {
+        let n = self.read(|conn| {
+            Ok(conn.execute(
+                "DELETE FROM keywords WHERE user_id = ?1 AND keyword = ?2",
+                params![user_id, keyword.trim()],
+            )?)
+        })?;
+        changed(n, "keyword", keyword)?;
+        Ok(n)
+    }
+
+    /// The user's tracked keywords, oldest first.
+    pub fn list_keywords(&self, user_id: &str) -> Result<Vec<Keyword>> {
+        let raw = self.read(|conn| {
+            let mut stmt = conn.prepare(
+                "SELECT id, keyword, target_url, created_at FROM keywords WHERE user_id = ?1 \
+                 ORDER BY created_at, rowid",
+            )?;
+            let rows = stmt.query_map([user_id], |row| {
+                Ok((
+                    row.get::<_, String>(0)?,
+                    row.get::<_, String>(1)?,
+                    row.get::<_, String>(2)?,
+                    row.get::<_, String>(3)?,
+                ))
+            })?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        })?;
+        raw.into_iter()
+            .map(|(id, keyword, target_url, at)| {
+                Ok(Keyword { id, keyword, target_url, created_at: clock::decode("keywords", &at)? })
+            })
+            .collect()
+    }
+
+    /// Records an experiment.
+    pub fn create_experiment(&self, new: NewExperiment) -> Result<Experiment> {
+        for (field, value) in [("title", &new.title), ("hypothesis", &new.hypothesis), ("url", &new.url)] {
+            if value.trim().is_empty() {
+                return Err(Error::invalid(field, "must not be empty"));
+            }
+        }
+        let exp = Experiment {
+            id: new_id(),
+            title: new.title,
+            hypothesis: new.hypothesis,
+            url: new.url,
+            experiment_type: new.experiment_type,
+            metric_target: new.metric_target,
+            baseline_audit_id: new.baseline_audit_id,
+            baseline_value: new.baseline_value,
+            created_at: clock::truncate_ms(OffsetDateTime::now_utc()),
+        };
+        self.read(|conn| {
+            conn.execute(
+                "INSERT INTO experiments (id, user_id, title, hypothesis, url, experiment_type, \
+                 metric_target, baseline_audit_id, baseline_value, created_at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                params![
+                    exp.id,
+                    new.user_id,
+                    exp.title,
+                    exp.hypothesis,
+                    exp.url,
+                    exp.experiment_type,
+                    exp.metric_target,
+                    exp.baseline_audit_id,
+                    exp.baseline_value,
+                    format_rfc3339(exp.created_at)
+                ],
+            )?;
+            Ok(())
+        })?;
+        Ok(exp)
+    }
+
+    /// The user's experiments, newest first.
+    pub fn list_experiments(&self, user_id: &str) -> Result<Vec<Experiment>> {
+        self.read(|conn| {
+            let mut stmt = conn.prepare(
+                "SELECT id, title, hypothesis, url, experiment_type, metric_target, \
+                 baseline_audit_id, baseline_value, created_at FROM experiments \
+                 WHERE user_id = ?1 ORDER BY created_at DESC, rowid DESC",
+            )?;
+            let rows = stmt.query_map([user_id], |row| {
+                Ok((
+                    Experiment {
+                        id: row.get(0)?,
+                        title: row.get(1)?,
+                        hypothesis: row.get(2)?,
+                        url: row.get(3)?,
+                        experiment_type: row.get(4)?,
+                        metric_target: row.get(5)?,
+                        baseline_audit_id: row.get(6)?,
+                        baseline_value: row.get(7)?,
+                        created_at: OffsetDateTime::UNIX_EPOCH,
+                    },
+                    row.get::<_, String>(8)?,
+                ))
+            })?;
+            rows.map(|row| {
+                let (mut exp, at) = row?;
+                exp.created_at = clock::decode("experiments", &at)?;
+                Ok(exp)
+            })
+            .collect()
+        })
+    }
+}
+
+fn alert_from_row(row: &Row<'_>) -> rusqlite::Result<(String, String, String, String, String, String)> {
+    Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?, row.get(5)?))
+}

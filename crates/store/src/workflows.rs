@@ -1,0 +1,409 @@
+use std::fmt;
+use std::str::FromStr;
+
+use rusqlite::{params, Connection, OptionalExtension, Row};
+use serde::Serialize;
+use time::OffsetDateTime;
+
+use crate::clock::{self, format_rfc3339, ser};
+use crate::db::{new_id, Store};
+use crate::error::{Error, Result};
+
+/// Intents of `workflow_execute` (SPEC.md tools table).
+pub const WORKFLOW_INTENTS: &[&str] = &["audit", "analyze", "fix", "monitor", "competitor"];
+/// Reason recorded for runs cut short by a restart.
+pub const INTERRUPTED: &str = "interrupted";
+
+/// State of a workflow run (DECISIONS.md §9):
+/// `queued -> running -> awaiting_approval -> completed`, or `rejected`, or `failed`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunState {
+    /// Created, not started.
+    Queued,
+    /// Steps are executing.
+    Running,
+    /// Paused at an approval gate.
+    AwaitingApproval,
+    /// Finished successfully.
+    Completed,
+    /// An approval gate was rejected.
+    Rejected,
+    /// A step failed (or the run was interrupted by a restart).
+    Failed,
+}
+
+impl RunState {
+    /// The stored and serialised name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunState::Queued => "queued",
+            RunState::Running => "running",
+            RunState::AwaitingApproval => "awaiting_approval",
+            RunState::Completed => "completed",
+            RunState::Rejected => "rejected",
+            RunState::Failed => "failed",
+        }
+    }
+
+    /// No further transition leaves this state.
+    pub fn is_terminal(self) -> bool {
+        matches!(self, RunState::Completed | RunState::Rejected | RunState::Failed)
+    }
+}
+
+impl fmt::Display for RunState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for RunState {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<RunState> {
+        [
+            RunState::Queued,
+            RunState::Running,
+            RunState::AwaitingApproval,
+            RunState::Completed,
+            RunState::Rejected,
+            RunState::Failed,
+        ]
+        .into_iter()
+        .find(|state| state.as_str() == s)
+        .ok_or_else(|| Error::invalid("state", format!("unknown run state {s:?}")))
+    }
+}
+
+/// A run to create (state `queued`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewRun {
+    /// Owner.
+    pub user_id: Option<String>,
+    /// One of [`WORKFLOW_INTENTS`].
+    pub intent: String,
+    /// Target URL.
+    pub url: String,
+    /// Competitor URL (intent `competitor`).
+    pub competitor_url: Option<String>,
+    /// Number of fixes asked for.
+    pub top_n: Option<u32>,
+}
+
+/// One step of a run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct WorkflowStep {
+    /// Position in the run, from 0.
+    pub idx: u32,
+    /// Step name (`audit`, `rank`, `fix_plan`, ...).
+    pub name: String,
+    /// Free-form status the engine chose (`running`, `done`, `failed`, ...).
+    pub status: String,
+    /// When it started.
+    pub started_at: Option<String>,
+    /// When it finished.
+    pub finished_at: Option<String>,
+    /// Its result as JSON text.
+    pub result_json: Option<String>,
+}
+
+/// An approval gate of a run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Approval {
+    /// UUID (the `approvalId` of `approve_fixes`).
+    pub id: String,
+    /// The run it gates.
+    pub run_id: String,
+    /// `pending` or `decided`.
+    pub state: String,
+    /// `approved` or `rejected` once decided.
+    pub decision: Option<String>,
+    /// When it was decided.
+    pub decided_at: Option<String>,
+}
+
+/// A stored run with its steps and approval gates.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct WorkflowRun {
+    /// UUID (the `runId`).
+    pub id: String,
+    /// Owner.
+    pub user_id: Option<String>,
+    /// Intent.
+    pub intent: String,
+    /// Target URL.
+    pub url: String,
+    /// Competitor URL.
+    pub competitor_url: Option<String>,
+    /// Number of fixes asked for.
+    pub top_n: Option<u32>,
+    /// Current state.
+    pub state: RunState,
+    /// Step that failed.
+    pub error_step: Option<String>,
+    /// Why it failed.
+    pub error_reason: Option<String>,
+    /// Creation time.
+    #[serde(serialize_with = "ser::ts")]
+    pub created_at: OffsetDateTime,
+    /// Last change.
+    #[serde(serialize_with = "ser::ts")]
+    pub updated_at: OffsetDateTime,
+    /// Steps in order.
+    pub steps: Vec<WorkflowStep>,
+    /// Approval gates, oldest first.
+    pub approvals: Vec<Approval>,
+}
+
+const RUN_COLUMNS: &str = "id, user_id, intent, url, competitor_url, top_n, state, error_step, \
+                           error_reason, created_at, updated_at";
+
+type RawRun = (
+    String,
+    Option<String>,
+    String,
+    String,
+    Option<String>,
+    Option<u32>,
+    String,
+    Option<String>,
+    Option<String>,
+    String,
+    String,
+);
+
+fn run_from_row(row: &Row<'_>) -> rusqlite::Result<RawRun> {
+    Ok((
+        row.get(0)?,
+        row.get(1)?,
+        row.get(2)?,
+        row.get(3)?,
+        row.get(4)?,
+        row.get(5)?,
+        row.get(6)?,
+        row.get(7)?,
+        row.get(8)?,
+        row.get(9)?,
+        row.get(10)?,
+    ))
+}
+
+fn load_run(conn: &Connection, id: &str) -> Result<WorkflowRun> {
+    let raw = conn
+        .query_row(&format!("SELECT {RUN_COLUMNS} FROM workflow_runs WHERE id = ?1"), [id], run_from_row)
+        .optional()?
+        .ok_or_else(|| Error::not_found("workflow run", id))?;
+    let (id, user_id, intent, url, competitor_url, top_n, state, error_step, error_reason, c, u) = raw;
+    const T: &str = "workflow_runs";
+    let mut stmt = conn.prepare(
+        "SELECT idx, name, status, started_at, finished_at, result_json FROM workflow_steps \
+         WHERE run_id = ?1 ORDER BY idx",
+    )?;
+    let steps = stmt
+        .query_map([&id], |row| {
+            Ok(WorkflowStep {
+                idx: row.get(0)?,
+                name: row.get(1)?,
+                status: row.get(2)?,
+                started_at: row.get(3)?,
+                finished_at: row.get(4)?,
+                result_json: row.get(5)?,
+            })
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let mut stmt = conn.prepare(
+        "SELECT id, run_id, state, decision, decided_at FROM approvals WHERE run_id = ?1 \
+         ORDER BY rowid",
+    )?;
+    let approvals = stmt.query_map([&id], approval_from_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(WorkflowRun {
+        state: state.parse().map_err(|_| Error::corrupt(T, format!("bad state {state:?}")))?,
+        id,
+        user_id,
+        intent,
+        url,
+        competitor_url,
+        top_n,
+        error_step,
+        error_reason,
+        created_at: clock::decode(T, &c)?,
+        updated_at: clock::decode(T, &u)?,
+        steps,
+        approvals,
+    })
+}
+
+fn approval_from_row(row: &Row<'_>) -> rusqlite::Result<Approval> {
+    Ok(Approval {
+        id: row.get(0)?,
+        run_id: row.get(1)?,
+        state: row.get(2)?,
+        decision: row.get(3)?,
+        decided_at: row.get(4)?,
+    })
+}
+
+fn update_state(conn: &Connection, id: &str, state: RunState) -> Result<()> {
+    let n = conn.execute(
+        "UPDATE workflow_runs SET state = ?2, updated_at = ?3 WHERE id = ?1",
+        params![id, state.as_str(), clock::now_rfc3339()],
+    )?;
+    if n == 0 {
+        return Err(Error::not_found("workflow run", id));
+    }
+    Ok(())
+}
+
+impl Store {
+    /// Creates a run in state `queued`.
+    pub fn create_run(&self, new: NewRun) -> Result<WorkflowRun> {
+        if !WORKFLOW_INTENTS.contains(&new.intent.as_str()) {
+            return Err(Error::invalid(
+                "intent",
+                format!("{:?} is not one of {}", new.intent, WORKFLOW_INTENTS.join(", ")),
+            ));
+        }
+        let id = new_id();
+        let now = clock::now_rfc3339();
+        self.write(|tx| {
+            tx.execute(
+                "INSERT INTO workflow_runs (id, user_id, intent, url, competitor_url, top_n, \
+                 state, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'queued', ?7, ?7)",
+                params![id, new.user_id, new.intent, new.url, new.competitor_url, new.top_n, now],
+            )?;
+            load_run(tx, &id)
+        })
+    }
+
+    /// The run with its steps and approvals, or [`Error::NotFound`].
+    pub fn get_run(&self, id: &str) -> Result<WorkflowRun> {
+        self.read(|conn| load_run(conn, id))
+    }
+
+    /// Moves a run to `state` (the engine owns the transition rules).
+    pub fn set_run_state(&self, id: &str, state: RunState) -> Result<()> {
+        self.read(|conn| update_state(conn, id, state))
+    }
+
+    /// Marks a run failed at `step` for `reason`.
+    pub fn fail_run(&self, id: &str, step: &str, reason: &str) -> Result<()> {
+        let n = self.read(|conn| {
+            Ok(conn.execute(
+                "UPDATE workflow_runs SET state = 'failed', error_step = ?2, error_reason = ?3, \
+                 updated_at = ?4 WHERE id = ?1",
+                params![id, step, reason, clock::now_rfc3339()],
+            )?)
+        })?;
+        if n == 0 {
+            return Err(Error::not_found("workflow run", id));
+        }
+        Ok(())
+    }
+
+    /// Writes (or rewrites) step `step.idx` of a run.
+    pub fn put_step(&self, run_id: &str, step: &WorkflowStep) -> Result<()> {
+        self.write(|tx| {
+            tx.execute(
+                "INSERT INTO workflow_steps (run_id, idx, name, status, started_at, finished_at, \
+                 result_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) \
+                 ON CONFLICT (run_id, idx) DO UPDATE SET name = excluded.name, \
+                 status = excluded.status, started_at = excluded.started_at, \
+                 finished_at = excluded.finished_at, result_json = excluded.result_json",
+                params![run_id, step.idx, step.name, step.status, step.started_at, step.finished_at, step.result_json],
+            )
+            .map_err(|e| match e {
+                rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ConstraintViolation => {
+                    Error::not_found("workflow run", run_id)
+                }
+                other => other.into(),
+            })?;
+            update_state_time(tx, run_id)
+        })
+    }
+
+    /// Opens an approval gate and puts the run in `awaiting_approval`, in one transaction.
+    pub fn open_approval(&self, run_id: &str) -> Result<Approval> {
+        let id = new_id();
+        self.write(|tx| {
+            update_state(tx, run_id, RunState::AwaitingApproval)?;
+            tx.execute("INSERT INTO approvals (id, run_id, state) VALUES (?1, ?2, 'pending')", params![id, run_id])?;
+            Ok(Approval { id, run_id: run_id.to_owned(), state: "pending".into(), decision: None, decided_at: None })
+        })
+    }
+
+    /// Decides a pending gate (`approved` or `rejected`) and moves the run to `running` or
+    /// `rejected`, in one transaction. A gate can be decided once.
+    pub fn decide_approval(&self, run_id: &str, approval_id: &str, decision: &str) -> Result<Approval> {
+        let next = match decision {
+            "approved" => RunState::Running,
+            "rejected" => RunState::Rejected,
+            other => return Err(Error::invalid("decision", format!("{other:?} is not approved or rejected"))),
+        };
+        self.write(|tx| {
+            let approval = tx
+                .query_row(
+                    "SELECT id, run_id, state, decision, decided_at FROM approvals \
+                     WHERE id = ?1 AND run_id = ?2",
+                    params![approval_id, run_id],
+                    approval_from_row,
+                )
+                .optional()?
+                .ok_or_else(|| Error::not_found("approval", approval_id))?;
+            if approval.state != "pending" {
+                return Err(Error::invalid("approval", "already decided"));
+            }
+            let at = clock::now_rfc3339();
+            tx.execute(
+                "UPDATE approvals SET state = 'decided', decision = ?2, decided_at = ?3 WHERE id = ?1",
+                params![approval_id, decision, at],
+            )?;
+            update_state(tx, run_id, next)?;
+            Ok(Approval {
+                state: "decided".into(),
+                decision: Some(decision.to_owned()),
+                decided_at: Some(at),
+                ..approval
+            })
+        })
+    }
+
+    /// Runs of a user, newest first, at most `limit`.
+    pub fn list_runs(&self, user_id: &str, limit: usize) -> Result<Vec<WorkflowRun>> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        self.read(|conn| {
+            let mut stmt = conn.prepare(
+                "SELECT id FROM workflow_runs WHERE user_id = ?1 \
+                 ORDER BY created_at DESC, rowid DESC LIMIT ?2",
+            )?;
+            let ids = stmt
+                .query_map(params![user_id, limit], |row| row.get::<_, String>(0))?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            ids.iter().map(|id| load_run(conn, id)).collect()
+        })
+    }
+
+    /// At start-up: every run left `queued` or `running` by a previous process is marked
+    /// `failed` with reason [`INTERRUPTED`] (runs awaiting approval keep waiting). Returns
+    /// their ids.
+    pub fn fail_interrupted_runs(&self) -> Result<Vec<String>> {
+        self.write(|tx| {
+            let mut stmt = tx.prepare("SELECT id FROM workflow_runs WHERE state IN ('queued', 'running')")?;
+            let ids = stmt.query_map([], |row| row.get::<_, String>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
+            tx.execute(
+                "UPDATE workflow_runs SET state = 'failed', error_reason = ?1, updated_at = ?2 \
+                 WHERE state IN ('queued', 'running')",
+                params![INTERRUPTED, clock::now_rfc3339()],
+            )?;
+            Ok(ids)
+        })
+    }
+}
+
+fn update_state_time(conn: &Connection, run_id: &str) -> Result<()> {
+    conn.execute(
+        "UPDATE workflow_runs SET updated_at = ?2 WHERE id = ?1",
+        params![run_id, format_rfc3339(OffsetDateTime::now_utc())],
+    )?;
+    Ok(())
+}
