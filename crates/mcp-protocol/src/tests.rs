@@ -1314,3 +1314,56 @@ fn definitions_lint() {
     ];
     assert_eq!(problems, expected);
 }
+
+/// Every truncation and several byte substitutions of valid requests still get a
+/// well-formed answer: a known status and a single JSON-RPC message (or 202 with none).
+#[test]
+fn mangled_requests_never_panic_and_always_get_a_json_rpc_answer() {
+    let fix = Fixture::new();
+    let seeds: Vec<(Headers, String)> = vec![
+        (vec![], legacy_body(json!(1), "initialize", json!({ "protocolVersion": "2025-06-18", "capabilities": {} }))),
+        (vec![], call_body("get_site_info", json!({ "url": "https://a.example/" }))),
+        (vec![], r#"{"method":"tools/call","params":{"name":"seo_audit","arguments":{"url":"x"}}}"#.to_string()),
+        (
+            modern_headers("tools/call", Some("get_site_info")),
+            modern_body(json!("s"), "tools/call", json!({ "name": "get_site_info", "arguments": { "url": "u" } })),
+        ),
+        (
+            modern_headers("prompts/get", Some("audit_website")),
+            modern_body(json!(2), "prompts/get", json!({ "name": "audit_website", "arguments": { "url": "u" } })),
+        ),
+        (modern_headers("tools/list", None), modern_body(json!(3), "tools/list", json!({ "cursor": "bzoy" }))),
+    ];
+    let mut runs = 0;
+    for (headers, body) in &seeds {
+        let bytes = body.as_bytes();
+        let mut variants: Vec<Vec<u8>> = (0..bytes.len()).map(|i| bytes[..i].to_vec()).collect();
+        for i in 0..bytes.len() {
+            for b in [b'"', b'{', b']', b'0', b'-', 0xff] {
+                let mut v = bytes.to_vec();
+                v[i] = b;
+                variants.push(v);
+            }
+        }
+        for v in variants {
+            let req = McpRequest { headers, body: &v, auth: &Auth::Anonymous };
+            let reply = block_on(handle(&req, &fix));
+            runs += 1;
+            assert!(
+                [200, 202, 400, 404].contains(&reply.status),
+                "{} for {:?}",
+                reply.status,
+                String::from_utf8_lossy(&v)
+            );
+            match &reply.body {
+                None => assert_eq!(reply.status, 202),
+                Some(b) => {
+                    assert_eq!(b["jsonrpc"], "2.0");
+                    assert!(b.get("result").is_some() != b.get("error").is_some(), "{b}");
+                    assert!(b.get("id").is_some(), "{b}");
+                }
+            }
+        }
+    }
+    assert!(runs > 3000, "{runs}");
+}
