@@ -44,7 +44,7 @@ fn a_fix_run_goes_through_its_approval_gate() {
     let got = store.get_run(&r.id).unwrap();
     assert_eq!(got.state, RunState::AwaitingApproval);
     assert_eq!(got.steps, [step]);
-    assert_eq!(got.approvals, [gate.clone()]);
+    assert_eq!(got.approvals, std::slice::from_ref(&gate));
 
     for bad in ["maybe", ""] {
         assert!(store.decide_approval(&r.id, &gate.id, bad).unwrap_err().is_invalid());
@@ -149,10 +149,10 @@ fn monitors_schedule_and_alert() {
 
     let due = |at| store.due_monitors(at).unwrap().into_iter().map(|m| m.id).collect::<Vec<_>>();
     assert_eq!(due(t - time::Duration::seconds(1)), Vec::<String>::new());
-    assert_eq!(due(t), [a.id.clone()]);
+    assert_eq!(due(t), std::slice::from_ref(&a.id));
     assert_eq!(due(t + time::Duration::hours(2)), [a.id.clone(), b.id.clone()]);
     store.reschedule_monitor(&a.id, t + time::Duration::days(1)).unwrap();
-    assert_eq!(due(t + time::Duration::hours(2)), [b.id.clone()]);
+    assert_eq!(due(t + time::Duration::hours(2)), std::slice::from_ref(&b.id));
 
     let alert = store.insert_alert(&a.id, "score_drop", "warning", "score fell from 80 to 70").unwrap();
     let newer = store.insert_alert(&a.id, "unreachable", "critical", "timeout").unwrap();
