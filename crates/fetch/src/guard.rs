@@ -321,7 +321,9 @@ impl AddressGuard {
     /// [`Error::Blocked`] (naming the first refused address) when none is left.
     pub fn filter_resolved(&self, name: &str, addrs: &[IpAddr]) -> Result<Vec<IpAddr>, Error> {
         let name = normalize_name(name);
-        if let NameStanding::Allowed = self.name_standing(&name, None) {
+        // A name listed at some port only: the port was enforced by `check_url` before
+        // this hop, and the resolver is not told the port.
+        if let NameStanding::Allowed | NameStanding::OtherPortOnly = self.name_standing(&name, None) {
             return Ok(addrs.to_vec());
         }
         if is_local_name(&name) {

@@ -39,6 +39,8 @@
 //! assert!(guard.check_url(&refused).unwrap_err().is_blocked());
 //! ```
 
+#![warn(missing_docs)]
+
 mod client;
 mod error;
 mod guard;

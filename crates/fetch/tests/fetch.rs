@@ -479,3 +479,20 @@ async fn tls_failures_are_unreachable() {
     let err = check_error(fetcher.fetch_page(&url).await, "target_unreachable", 502);
     assert!(matches!(err, Error::Tls(_)), "{err}");
 }
+
+#[tokio::test]
+async fn a_host_name_on_the_allow_list_is_reachable_at_its_port_only() {
+    let server = TestServer::start("127.0.0.1", vec![("/", html("named"))]).await;
+    let port = server.addr.port();
+    let fetcher = loopback_fetcher(|config| {
+        config.allow_targets = vec![format!("localhost:{port}")];
+    });
+    let url = url::Url::parse(&format!("http://localhost:{port}/")).unwrap();
+    let page = fetcher.fetch_page(&url).await.unwrap();
+    assert_eq!(page.body.as_ref(), b"named");
+
+    let other_port = url::Url::parse(&format!("http://localhost:{}/", port ^ 1)).unwrap();
+    blocked(fetcher.fetch_page(&other_port).await);
+    // The entry names the host, not its addresses.
+    blocked(fetcher.fetch_page(&server.url("/")).await);
+}

@@ -274,6 +274,7 @@ fn resolved_addresses_are_filtered() {
     check_filter(&["dev.test"], "DEV.test.", &["10.0.0.1"], Ok(&["10.0.0.1"]));
     check_filter(&["localhost"], "localhost", &["::1", "127.0.0.1"], Ok(&["::1", "127.0.0.1"]));
     check_filter(&[], "localhost", &["8.8.8.8"], Err(()));
+    check_filter(&["localhost:3000"], "localhost", &["::1"], Ok(&["::1"]));
 }
 
 fn check_allowed_url(allow: &[&str], input: &str, expected_ok: bool) {
