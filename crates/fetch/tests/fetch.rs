@@ -128,7 +128,11 @@ async fn redirect_to_an_inner_address_is_blocked() {
 
 #[tokio::test]
 async fn names_are_judged_by_the_addresses_they_resolve_to() {
-    let server = TestServer::start("127.0.0.1", vec![("/", html("resolved"))]).await;
+    let server = TestServer::start(
+        "127.0.0.1",
+        vec![("/", html("resolved")), ("/to-inner-name", redirect(302, "http://inner.test/"))],
+    )
+    .await;
     let ip = |s: &str| s.parse::<IpAddr>().unwrap();
     let fetcher = loopback_fetcher(|config| {
         config.dns_overrides = vec![
@@ -148,6 +152,8 @@ async fn names_are_judged_by_the_addresses_they_resolve_to() {
     );
     blocked(fetcher.fetch_page(&at("other-loopback.test")).await);
     blocked(fetcher.fetch_page(&at("metadata.test")).await);
+    // A redirect to a name that resolves inwards is refused at its connection.
+    blocked(fetcher.fetch_page(&server.url("/to-inner-name")).await);
 
     // The refused address is dropped and the allowed one is used.
     let page = fetcher.fetch_page(&at("mixed.test")).await.unwrap();
@@ -160,7 +166,7 @@ async fn names_are_judged_by_the_addresses_they_resolve_to() {
     })
     .unwrap();
     blocked(strict.fetch_page(&at("mixed.test")).await);
-    assert_eq!(server.requests().len(), 1);
+    assert_eq!(server.requests().len(), 2);
 }
 
 #[tokio::test]
