@@ -1,1 +1,62 @@
-//! audit-core
+//! The pure SEO audit engine: HTML bytes → [`Page`] facts → [`RULES`] → [`Audit`] → JSON.
+//!
+//! No I/O happens here: no sockets, files, clocks or threads. The caller fetches the page
+//! (see the `fetch` crate), passes what HTTP told it as [`HttpFacts`], and supplies the
+//! timestamp. The same bytes and facts always give byte-identical findings.
+//!
+//! ```
+//! use audit_core::{audit, HttpFacts, Page};
+//!
+//! let html = br#"<html lang="en"><head><title>Handmade oak furniture from Bavaria</title></head>
+//!   <body><h1>Oak furniture</h1><img src="chair.jpg"></body></html>"#;
+//! let http = HttpFacts { status: Some(200), ..HttpFacts::default() };
+//! let page = Page::parse("https://example.com/", html, http);
+//! assert_eq!(page.title, "Handmade oak furniture from Bavaria");
+//!
+//! let result = audit(page).to_result("2026-01-01T00:00:00.000Z");
+//! assert!(result.score.percentage < 100);
+//! assert!(result.recommendations.iter().any(|r| r.id == "image-alt-missing"));
+//! ```
+//!
+//! Architecture Invariant: this crate depends on no other crate of the workspace and on no
+//! async runtime, HTTP or database crate (CI checks `cargo tree -p audit-core -e normal`).
+
+mod audit;
+mod charset;
+mod docs;
+mod page;
+mod rule;
+mod rules;
+
+pub use audit::{
+    audit, ruleset_fingerprint, Audit, AuditResult, Check, CheckStatus, CheckSummary, CompactResult, CompactScore,
+    HeadingSummary, HreflangSummary, ImageCounts, IssueCounts, LinkCounts, OgSummary, PageSummary, Recommendation,
+    ResultMeta, Score, TopIssue, API_VERSION, COMPACT_TOP_ISSUES, ENGINE_VERSION, RULESET_VERSION,
+};
+pub use charset::{decode, Charset, CharsetSource, META_PRESCAN_BYTES};
+pub use docs::rules_markdown;
+pub use page::{Heading, Hreflang, HttpFacts, Image, JsonLd, Link, LinkKind, Page, RobotsTxtFact, Semantic};
+pub use rule::{Category, Finding, Group, Level, Outcome, Rule, RuleMeta, Severity};
+pub use rules::RULES;
+
+/// The thresholds the rules compare with, for callers that explain or reuse them.
+pub mod thresholds {
+    pub use crate::rules::util::{
+        DESCRIPTION_MAX_CHARS, DESCRIPTION_MIN_CHARS, MAX_DOM_NODES, MAX_HTML_BYTES, MAX_LINKS, MIN_TEXT_RATIO,
+        SLOW_RESPONSE_MS, THIN_CONTENT_WORDS, TITLE_MAX_CHARS, TITLE_MIN_CHARS, URL_MAX_CHARS, URL_MAX_PARAMS,
+    };
+}
+
+/// Text helpers the other engines share with the rules (same definitions everywhere).
+pub mod text {
+    pub use crate::page::{collapse, count_words};
+    pub use crate::rules::util::{
+        is_absolute_url, is_generic_link_text, is_valid_bcp47, is_valid_hreflang, same_url, suggest_description,
+        suggest_h1, suggest_title, trim_at_word,
+    };
+}
+
+/// Looks a rule up by id.
+pub fn rule_by_id(id: &str) -> Option<&'static RuleMeta> {
+    RULES.iter().map(|r| r.meta()).find(|m| m.id == id)
+}

@@ -1,0 +1,1083 @@
+//! Page facts: everything the rules need, collected in one walk of the html5ever DOM.
+//!
+//! Architecture Invariant: rules never see the DOM. Every fact a rule, a later engine
+//! (AI visibility, content gap, auto-fix) or the server needs is a field here, computed once.
+//! Parsing never fails: oddities of the input are data on the [`Page`], not errors.
+
+use std::collections::BTreeMap;
+
+use html5ever::tendril::TendrilSink;
+use html5ever::{local_name, ns, parse_document, ParseOpts};
+use markup5ever_rcdom::{Handle, NodeData, RcDom};
+use serde::Serialize;
+use url::Url;
+
+use crate::charset::{self, Charset};
+
+/// What the HTTP exchange told us about the page. Everything is optional, so a local file
+/// (audited before it is deployed) is a page without HTTP facts.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HttpFacts {
+    /// Status code of the final response.
+    pub status: Option<u16>,
+    /// The URL after redirects, when it differs from the requested one.
+    pub final_url: Option<String>,
+    /// URLs of the redirect hops, in order, excluding the final URL.
+    pub redirects: Vec<String>,
+    /// All response headers, names lower-case.
+    pub headers: Vec<(String, String)>,
+    /// Time to first byte in milliseconds.
+    pub ttfb_ms: Option<u64>,
+    /// Total time of the fetch in milliseconds.
+    pub load_time_ms: Option<u64>,
+    /// What the site's robots.txt says about this URL, when it was fetched.
+    pub robots_txt: Option<RobotsTxtFact>,
+}
+
+impl HttpFacts {
+    /// The first value of a header (name compared case-insensitively).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+
+    /// Every value of a header (name compared case-insensitively).
+    pub fn header_all<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.headers.iter().filter(move |(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+}
+
+/// The verdict of the site's robots.txt for the audited URL, computed by the caller (the
+/// robots.txt engine lives in `ai-visibility`; audit-core stays free of it and of I/O).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RobotsTxtFact {
+    /// Whether a search crawler (Googlebot, else `*`) may fetch the URL.
+    pub allowed: bool,
+    /// The rule that decided, e.g. `Disallow: /private`.
+    pub rule: Option<String>,
+}
+
+/// A heading element.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Heading {
+    /// 1 for `<h1>` ... 6 for `<h6>`.
+    pub level: u8,
+    /// Text content, white space collapsed.
+    pub text: String,
+    /// Visible words between this heading and the next one.
+    pub section_words: usize,
+}
+
+/// An `<img>` element.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Image {
+    /// The `src` attribute as written.
+    pub src: String,
+    /// The `alt` attribute; `None` when absent (`Some("")` marks a decorative image).
+    pub alt: Option<String>,
+    pub width: Option<String>,
+    pub height: Option<String>,
+    pub loading: Option<String>,
+}
+
+/// What kind of target an `<a>` element has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LinkKind {
+    /// An http(s) URL (after resolution against the base URL): counted as a link.
+    Web,
+    /// No `href` attribute at all.
+    NoHref,
+    /// `href=""` (or white space only).
+    Empty,
+    /// Only a `#fragment`.
+    Fragment,
+    Javascript,
+    Mailto,
+    Tel,
+    Data,
+    /// Another scheme (`ftp:`, `sms:`...) or an href that does not resolve.
+    Other,
+}
+
+/// An `<a>` element.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Link {
+    /// The `href` attribute as written.
+    pub href: Option<String>,
+    /// The resolved absolute URL for [`LinkKind::Web`] links.
+    pub url: Option<String>,
+    pub kind: LinkKind,
+    /// `rel` tokens, lower-case.
+    pub rel: Vec<String>,
+    /// Text content, white space collapsed.
+    pub text: String,
+    /// `aria-label`, or the `alt` of an image inside the link: an accessible name besides text.
+    pub label: Option<String>,
+    /// Host equals the page's host.
+    pub internal: bool,
+}
+
+/// A `<link rel="alternate" hreflang>` element.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Hreflang {
+    pub lang: String,
+    pub href: String,
+    /// The resolved URL, `None` when the href does not resolve.
+    pub url: Option<String>,
+}
+
+/// A `<script type="application/ld+json">` block.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct JsonLd {
+    /// The parsed value; `None` when the block is not valid JSON.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<serde_json::Value>,
+    /// The JSON parse error, kept as a fact.
+    pub error: Option<String>,
+    /// Every `@type` found in the block (including nested and `@graph` items).
+    pub types: Vec<String>,
+    /// Whether the top-level object (or every top-level item) carries `@context`.
+    pub has_context: bool,
+}
+
+/// Landmark and sectioning elements, counted.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Semantic {
+    pub main: usize,
+    pub nav: usize,
+    pub article: usize,
+    pub header: usize,
+    pub footer: usize,
+    pub aside: usize,
+    pub section: usize,
+}
+
+/// All facts about one page.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Page {
+    /// The URL the audit was asked for.
+    pub url: String,
+    /// The URL the document lives at (after redirects); links and canonicals resolve against
+    /// its base URL.
+    pub final_url: String,
+    #[serde(skip)]
+    pub http: HttpFacts,
+    pub charset: Charset,
+    /// Size of the HTML in bytes, as received (after content decoding).
+    pub html_bytes: usize,
+    pub has_doctype: bool,
+    /// `document.title`: first HTML `<title>` in tree order, white space collapsed; `""` if none.
+    pub title: String,
+    /// Number of HTML `<title>` elements inside `<head>` (SVG titles excluded).
+    pub titles_in_head: usize,
+    /// `content` of each `<meta name="description">`, in order.
+    pub meta_descriptions: Vec<String>,
+    /// Text of each `<h1>`, in order.
+    pub h1s: Vec<String>,
+    /// All headings in document order.
+    pub headings: Vec<Heading>,
+    pub images: Vec<Image>,
+    pub links: Vec<Link>,
+    /// `href` of every `<link rel=canonical>`, as written.
+    pub canonicals: Vec<String>,
+    /// `content` of each `<meta name="robots">`, in order.
+    pub meta_robots: Vec<String>,
+    /// `content` of each `<meta name="googlebot">`, in order.
+    pub meta_googlebot: Vec<String>,
+    pub viewport: Option<String>,
+    pub meta_charset: Option<String>,
+    /// The `lang` attribute of `<html>`.
+    pub lang: Option<String>,
+    pub hreflang: Vec<Hreflang>,
+    /// Open Graph properties (`og:title` ...), the first value of each.
+    pub og: BTreeMap<String, String>,
+    /// Twitter card fields (`twitter:card` ...), the first value of each.
+    pub twitter: BTreeMap<String, String>,
+    pub json_ld: Vec<JsonLd>,
+    /// `itemtype` values of microdata items.
+    pub microdata_types: Vec<String>,
+    /// `href` of the first `<link rel~=icon>`.
+    pub favicon: Option<String>,
+    /// `<meta name="generator">`.
+    pub generator: Option<String>,
+    /// `src` of every external script.
+    pub script_srcs: Vec<String>,
+    /// Scripts in `<head>` with `src` and neither `async`, `defer` nor `type=module`.
+    pub render_blocking_scripts: Vec<String>,
+    /// `http:` subresources of an `https:` page.
+    pub mixed_content: Vec<String>,
+    /// Visible words (script, style, noscript, template and head excluded).
+    pub word_count: usize,
+    /// Bytes of visible text, white space collapsed.
+    pub text_bytes: usize,
+    /// Number of elements in the document.
+    pub dom_nodes: usize,
+    /// Deepest element nesting.
+    pub dom_depth: usize,
+    pub semantic: Semantic,
+    /// Number of `<ul>`/`<ol>` lists and `<table>`s.
+    pub lists: usize,
+    pub tables: usize,
+    /// Number of `<p>` elements.
+    pub paragraphs: usize,
+    /// The first paragraph of at least eight words, white space collapsed.
+    pub first_paragraph: Option<String>,
+    /// Visible words that come before [`Page::first_paragraph`].
+    pub words_before_first_paragraph: usize,
+    /// The `<base href>` in effect, resolved.
+    pub base_url: Option<String>,
+    /// Parse errors reported by html5ever (a count; the messages are not stable).
+    pub parse_errors: usize,
+}
+
+impl Page {
+    /// Parses a page. Never fails: unparseable URLs fall back to `about:blank` resolution,
+    /// and any bytes produce a (possibly empty) page.
+    pub fn parse(url: &str, bytes: &[u8], http: HttpFacts) -> Page {
+        let final_url = http.final_url.clone().unwrap_or_else(|| url.to_string());
+        let (text, charset) = charset::decode(bytes, http.header("content-type"));
+        let dom = parse_document(RcDom::default(), ParseOpts::default()).one(text);
+        let mut walker = Walker::default();
+        walker.walk(&dom.document);
+        let parse_errors = dom.errors.borrow().len();
+        walker.finish(url, final_url, http, charset, bytes.len(), parse_errors)
+    }
+
+    /// The title text of the first `<h1>`, or `""`.
+    pub fn h1(&self) -> &str {
+        self.h1s.first().map_or("", String::as_str)
+    }
+
+    /// The first meta description, if any.
+    pub fn meta_description(&self) -> Option<&str> {
+        self.meta_descriptions.first().map(String::as_str)
+    }
+
+    /// The first canonical, resolved against the base URL (`""` when absent).
+    pub fn canonical(&self) -> String {
+        self.canonicals.first().map(|c| self.resolve(c).unwrap_or_else(|| c.clone())).unwrap_or_default()
+    }
+
+    /// Resolves a reference against the document's base URL.
+    pub fn resolve(&self, reference: &str) -> Option<String> {
+        let base = self.base_url.as_deref().unwrap_or(&self.final_url);
+        let base = Url::parse(base).ok()?;
+        base.join(reference.trim()).ok().map(String::from)
+    }
+
+    /// The parsed final URL, when it parses.
+    pub fn parsed_url(&self) -> Option<Url> {
+        Url::parse(&self.final_url).ok()
+    }
+
+    /// Number of `<a>` elements counted as links, internal and external.
+    pub fn link_counts(&self) -> (usize, usize) {
+        let web = self.links.iter().filter(|l| l.kind == LinkKind::Web);
+        let internal = web.clone().filter(|l| l.internal).count();
+        (internal, web.count() - internal)
+    }
+
+    /// Number of images without an `alt` attribute.
+    pub fn images_missing_alt(&self) -> usize {
+        self.images.iter().filter(|i| i.alt.is_none()).count()
+    }
+
+    /// Robots directives from `<meta name=robots|googlebot>` and `X-Robots-Tag`, lower-case.
+    pub fn robots_directives(&self) -> Vec<String> {
+        let header = self.http.header_all("x-robots-tag").flat_map(|v| {
+            // `X-Robots-Tag: googlebot: noindex` names a crawler; keep the directives.
+            let v = match v.split_once(':') {
+                Some((agent, rest)) if !agent.contains(',') && !agent.trim().contains(' ') && !is_directive(agent) => {
+                    rest
+                }
+                _ => v,
+            };
+            v.split(',').map(|d| d.trim().to_ascii_lowercase()).collect::<Vec<_>>()
+        });
+        self.meta_robots
+            .iter()
+            .chain(&self.meta_googlebot)
+            .flat_map(|c| c.split(',').map(|d| d.trim().to_ascii_lowercase()))
+            .chain(header)
+            .filter(|d| !d.is_empty())
+            .collect()
+    }
+
+    /// Whether any robots directive forbids indexing.
+    pub fn is_noindex(&self) -> bool {
+        self.robots_directives().iter().any(|d| d == "noindex" || d == "none")
+    }
+
+    /// Whether any robots directive forbids following links.
+    pub fn is_nofollow(&self) -> bool {
+        self.robots_directives().iter().any(|d| d == "nofollow" || d == "none")
+    }
+
+    /// Every JSON-LD `@type` on the page, in order of appearance, without duplicates.
+    pub fn json_ld_types(&self) -> Vec<&str> {
+        let mut seen = Vec::new();
+        for t in self.json_ld.iter().flat_map(|b| &b.types) {
+            if !seen.contains(&t.as_str()) {
+                seen.push(t.as_str());
+            }
+        }
+        seen
+    }
+
+    /// The text/HTML ratio in percent.
+    pub fn text_ratio(&self) -> f64 {
+        if self.html_bytes == 0 {
+            return 0.0;
+        }
+        100.0 * self.text_bytes as f64 / self.html_bytes as f64
+    }
+}
+
+fn is_directive(s: &str) -> bool {
+    matches!(
+        s.trim().to_ascii_lowercase().as_str(),
+        "noindex"
+            | "nofollow"
+            | "none"
+            | "all"
+            | "index"
+            | "follow"
+            | "unavailable_after"
+            | "max-snippet"
+            | "max-image-preview"
+            | "max-video-preview"
+            | "noarchive"
+            | "nosnippet"
+            | "notranslate"
+            | "noimageindex"
+            | "indexifembedded"
+    )
+}
+
+/// Elements whose text is not visible.
+fn hides_text(name: &str) -> bool {
+    matches!(name, "script" | "style" | "noscript" | "template" | "head" | "title")
+}
+
+/// Elements that do not break words when text runs across them.
+fn is_inline(name: &str) -> bool {
+    matches!(
+        name,
+        "a" | "abbr"
+            | "b"
+            | "bdi"
+            | "bdo"
+            | "cite"
+            | "code"
+            | "data"
+            | "dfn"
+            | "em"
+            | "i"
+            | "kbd"
+            | "mark"
+            | "q"
+            | "s"
+            | "samp"
+            | "small"
+            | "span"
+            | "strong"
+            | "sub"
+            | "sup"
+            | "time"
+            | "u"
+            | "var"
+            | "font"
+            | "label"
+    )
+}
+
+/// Collapses ASCII white space runs to one space and trims (what `document.title` does).
+pub fn collapse(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for word in s.split(|c: char| c.is_ascii_whitespace()).filter(|w| !w.is_empty()) {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+/// Counts words: white-space separated tokens that carry a letter or digit.
+pub fn count_words(s: &str) -> usize {
+    s.split_whitespace().filter(|w| w.chars().any(char::is_alphanumeric)).count()
+}
+
+/// Which open element a piece of text also belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Collector {
+    Title,
+    Heading(usize),
+    Link(usize),
+    Paragraph,
+    JsonLd,
+}
+
+enum Step {
+    Enter(Handle, usize),
+    Exit(Exit),
+}
+
+enum Exit {
+    Hidden,
+    Block,
+    Head,
+    Svg,
+    Collector(Collector),
+}
+
+#[derive(Default)]
+struct Walker {
+    page_links: Vec<Link>,
+    headings: Vec<Heading>,
+    heading_text_end: Vec<usize>,
+    heading_start: Vec<usize>,
+    images: Vec<Image>,
+    title: Option<String>,
+    titles_in_head: usize,
+    meta_descriptions: Vec<String>,
+    canonicals: Vec<String>,
+    meta_robots: Vec<String>,
+    meta_googlebot: Vec<String>,
+    viewport: Option<String>,
+    meta_charset: Option<String>,
+    lang: Option<String>,
+    hreflang_raw: Vec<(String, String)>,
+    og: BTreeMap<String, String>,
+    twitter: BTreeMap<String, String>,
+    json_ld_raw: Vec<String>,
+    microdata_types: Vec<String>,
+    favicon: Option<String>,
+    generator: Option<String>,
+    script_srcs: Vec<String>,
+    render_blocking: Vec<String>,
+    subresources: Vec<String>,
+    base_href: Option<String>,
+    has_doctype: bool,
+    dom_nodes: usize,
+    dom_depth: usize,
+    semantic: Semantic,
+    lists: usize,
+    tables: usize,
+    paragraphs: usize,
+    first_paragraph: Option<(String, usize)>,
+    /// Visible text, words separated at block boundaries.
+    visible: String,
+    hidden_depth: usize,
+    head_depth: usize,
+    svg_depth: usize,
+    open: Vec<(Collector, String)>,
+}
+
+fn attr<'a>(attrs: &'a [html5ever::Attribute], name: &str) -> Option<&'a str> {
+    attrs.iter().find(|a| a.name.ns == ns!() && &*a.name.local == name).map(|a| &*a.value)
+}
+
+impl Walker {
+    fn walk(&mut self, root: &Handle) {
+        let mut stack = vec![Step::Enter(root.clone(), 0)];
+        while let Some(step) = stack.pop() {
+            match step {
+                Step::Exit(exit) => self.exit(exit),
+                Step::Enter(node, depth) => {
+                    let exits = self.enter(&node, depth);
+                    for e in exits {
+                        stack.push(Step::Exit(e));
+                    }
+                    for child in node.children.borrow().iter().rev() {
+                        stack.push(Step::Enter(child.clone(), depth + 1));
+                    }
+                }
+            }
+        }
+    }
+
+    fn exit(&mut self, exit: Exit) {
+        match exit {
+            Exit::Hidden => self.hidden_depth -= 1,
+            Exit::Head => self.head_depth -= 1,
+            Exit::Svg => self.svg_depth -= 1,
+            Exit::Block => self.visible.push(' '),
+            Exit::Collector(kind) => {
+                let Some(pos) = self.open.iter().rposition(|(k, _)| *k == kind) else { return };
+                let (_, text) = self.open.remove(pos);
+                self.close(kind, text);
+            }
+        }
+    }
+
+    fn close(&mut self, kind: Collector, text: String) {
+        match kind {
+            Collector::Title => {
+                if self.title.is_none() {
+                    self.title = Some(collapse(&text));
+                }
+            }
+            Collector::Heading(i) => {
+                if let Some(h) = self.headings.get_mut(i) {
+                    h.text = collapse(&text);
+                }
+                self.visible.push(' ');
+                self.heading_text_end[i] = self.visible.len();
+            }
+            Collector::Link(i) => {
+                if let Some(l) = self.page_links.get_mut(i) {
+                    l.text = collapse(&text);
+                }
+            }
+            Collector::Paragraph => {
+                if self.first_paragraph.is_none() {
+                    let text = collapse(&text);
+                    if count_words(&text) >= 8 {
+                        let before = count_words(&self.visible);
+                        self.first_paragraph = Some((text, before));
+                    }
+                }
+            }
+            Collector::JsonLd => self.json_ld_raw.push(text),
+        }
+    }
+
+    /// Handles a node on the way down; returns what to undo on the way up (innermost last).
+    fn enter(&mut self, node: &Handle, depth: usize) -> Vec<Exit> {
+        match &node.data {
+            NodeData::Doctype { .. } => {
+                self.has_doctype = true;
+                Vec::new()
+            }
+            NodeData::Text { contents } => {
+                let text = contents.borrow();
+                for (kind, buf) in &mut self.open {
+                    // Link and heading text is what a user sees; title and JSON-LD take all.
+                    buf.push_str(&text);
+                    let _ = kind;
+                }
+                if self.hidden_depth == 0 && self.head_depth == 0 {
+                    self.visible.push_str(&text);
+                }
+                Vec::new()
+            }
+            NodeData::Element { name, attrs, .. } => {
+                self.dom_nodes += 1;
+                self.dom_depth = self.dom_depth.max(depth);
+                let attrs = attrs.borrow();
+                let local: &str = &name.local;
+                let mut exits = Vec::new();
+                if name.ns == ns!(svg) {
+                    // SVG content: neither its <title> nor its <a> are HTML elements.
+                    if local == "svg" {
+                        self.svg_depth += 1;
+                        exits.push(Exit::Svg);
+                    }
+                    return exits;
+                }
+                if name.ns != ns!(html) {
+                    return exits;
+                }
+                if !is_inline(local) {
+                    self.visible.push(' ');
+                    exits.push(Exit::Block);
+                }
+                if hides_text(local) {
+                    self.hidden_depth += 1;
+                    exits.push(Exit::Hidden);
+                }
+                if let Some(scope) = attr(&attrs, "itemtype") {
+                    if attr(&attrs, "itemscope").is_some() {
+                        self.microdata_types.extend(scope.split_whitespace().map(str::to_string));
+                    }
+                }
+                match name.local {
+                    local_name!("html") => {
+                        if self.lang.is_none() {
+                            self.lang = attr(&attrs, "lang").map(str::to_string);
+                        }
+                    }
+                    local_name!("head") => {
+                        self.head_depth += 1;
+                        exits.push(Exit::Head);
+                    }
+                    local_name!("title") => {
+                        if self.head_depth > 0 {
+                            self.titles_in_head += 1;
+                        }
+                        exits.push(self.open_collector(Collector::Title));
+                    }
+                    local_name!("base") => {
+                        if self.base_href.is_none() {
+                            self.base_href = attr(&attrs, "href").map(str::to_string);
+                        }
+                    }
+                    local_name!("meta") => self.meta(&attrs),
+                    local_name!("link") => self.link_element(&attrs),
+                    local_name!("script") => {
+                        let ty = attr(&attrs, "type").map(|t| t.trim().to_ascii_lowercase());
+                        if ty.as_deref() == Some("application/ld+json") {
+                            exits.push(self.open_collector(Collector::JsonLd));
+                        }
+                        if let Some(src) = attr(&attrs, "src") {
+                            self.script_srcs.push(src.to_string());
+                            self.subresources.push(src.to_string());
+                            let deferred = attr(&attrs, "async").is_some()
+                                || attr(&attrs, "defer").is_some()
+                                || ty.as_deref() == Some("module");
+                            if self.head_depth > 0 && !deferred {
+                                self.render_blocking.push(src.to_string());
+                            }
+                        }
+                    }
+                    local_name!("h1")
+                    | local_name!("h2")
+                    | local_name!("h3")
+                    | local_name!("h4")
+                    | local_name!("h5")
+                    | local_name!("h6") => {
+                        let level = local.as_bytes()[1] - b'0';
+                        let i = self.headings.len();
+                        self.headings.push(Heading { level, text: String::new(), section_words: 0 });
+                        self.heading_start.push(self.visible.len());
+                        self.heading_text_end.push(self.visible.len());
+                        exits.push(self.open_collector(Collector::Heading(i)));
+                    }
+                    local_name!("img") => {
+                        let src = attr(&attrs, "src").unwrap_or_default().to_string();
+                        if !src.is_empty() {
+                            self.subresources.push(src.clone());
+                        }
+                        let alt = attr(&attrs, "alt").map(str::to_string);
+                        if let Some(alt) = alt.as_deref().filter(|a| !a.trim().is_empty()) {
+                            // An image's alt is the accessible name of a link around it.
+                            if let Some(link) = self.open.iter().rev().find_map(|(k, _)| {
+                                if let Collector::Link(i) = k {
+                                    Some(*i)
+                                } else {
+                                    None
+                                }
+                            }) {
+                                if let Some(l) = self.page_links.get_mut(link) {
+                                    l.label.get_or_insert_with(|| alt.trim().to_string());
+                                }
+                            }
+                        }
+                        self.images.push(Image {
+                            src,
+                            alt,
+                            width: attr(&attrs, "width").map(str::to_string),
+                            height: attr(&attrs, "height").map(str::to_string),
+                            loading: attr(&attrs, "loading").map(str::to_string),
+                        });
+                    }
+                    local_name!("a") => {
+                        let i = self.page_links.len();
+                        self.page_links.push(Link {
+                            href: attr(&attrs, "href").map(str::to_string),
+                            url: None,
+                            kind: LinkKind::NoHref,
+                            rel: attr(&attrs, "rel")
+                                .map(|r| r.split_ascii_whitespace().map(|t| t.to_ascii_lowercase()).collect())
+                                .unwrap_or_default(),
+                            text: String::new(),
+                            label: attr(&attrs, "aria-label")
+                                .or_else(|| attr(&attrs, "title"))
+                                .map(|s| s.trim().to_string())
+                                .filter(|s| !s.is_empty()),
+                            internal: false,
+                        });
+                        exits.push(self.open_collector(Collector::Link(i)));
+                    }
+                    local_name!("p") => {
+                        self.paragraphs += 1;
+                        if self.first_paragraph.is_none() && self.hidden_depth == 0 {
+                            exits.push(self.open_collector(Collector::Paragraph));
+                        }
+                    }
+                    local_name!("iframe")
+                    | local_name!("audio")
+                    | local_name!("video")
+                    | local_name!("source")
+                    | local_name!("embed") => {
+                        if let Some(src) = attr(&attrs, "src") {
+                            self.subresources.push(src.to_string());
+                        }
+                    }
+                    local_name!("object") => {
+                        if let Some(src) = attr(&attrs, "data") {
+                            self.subresources.push(src.to_string());
+                        }
+                    }
+                    local_name!("main") => self.semantic.main += 1,
+                    local_name!("nav") => self.semantic.nav += 1,
+                    local_name!("article") => self.semantic.article += 1,
+                    local_name!("header") => self.semantic.header += 1,
+                    local_name!("footer") => self.semantic.footer += 1,
+                    local_name!("aside") => self.semantic.aside += 1,
+                    local_name!("section") => self.semantic.section += 1,
+                    local_name!("ul") | local_name!("ol") => self.lists += 1,
+                    local_name!("table") => self.tables += 1,
+                    _ => {}
+                }
+                exits
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn open_collector(&mut self, kind: Collector) -> Exit {
+        self.open.push((kind, String::new()));
+        Exit::Collector(kind)
+    }
+
+    fn meta(&mut self, attrs: &[html5ever::Attribute]) {
+        if let Some(cs) = attr(attrs, "charset") {
+            self.meta_charset.get_or_insert_with(|| cs.trim().to_string());
+        }
+        let content = attr(attrs, "content");
+        if let (Some(equiv), Some(content)) = (attr(attrs, "http-equiv"), content) {
+            if equiv.eq_ignore_ascii_case("content-type") {
+                if let Some(cs) = charset::charset_param(content) {
+                    self.meta_charset.get_or_insert(cs);
+                }
+            }
+        }
+        let Some(content) = content else { return };
+        if let Some(name) = attr(attrs, "name") {
+            let name = name.trim().to_ascii_lowercase();
+            match name.as_str() {
+                "description" => self.meta_descriptions.push(content.to_string()),
+                "robots" => self.meta_robots.push(content.to_string()),
+                "googlebot" => self.meta_googlebot.push(content.to_string()),
+                "viewport" => {
+                    self.viewport.get_or_insert_with(|| content.to_string());
+                }
+                "generator" => {
+                    self.generator.get_or_insert_with(|| content.to_string());
+                }
+                n if n.starts_with("twitter:") => {
+                    self.twitter.entry(n.to_string()).or_insert_with(|| content.to_string());
+                }
+                n if n.starts_with("og:") => {
+                    self.og.entry(n.to_string()).or_insert_with(|| content.to_string());
+                }
+                _ => {}
+            }
+        }
+        if let Some(prop) = attr(attrs, "property") {
+            let prop = prop.trim().to_ascii_lowercase();
+            if prop.starts_with("og:") {
+                self.og.entry(prop).or_insert_with(|| content.to_string());
+            } else if prop.starts_with("twitter:") {
+                self.twitter.entry(prop).or_insert_with(|| content.to_string());
+            }
+        }
+    }
+
+    fn link_element(&mut self, attrs: &[html5ever::Attribute]) {
+        let Some(rel) = attr(attrs, "rel") else { return };
+        let rel: Vec<String> = rel.split_ascii_whitespace().map(|t| t.to_ascii_lowercase()).collect();
+        let href = attr(attrs, "href");
+        if rel.iter().any(|r| r == "canonical") {
+            if let Some(href) = href {
+                self.canonicals.push(href.to_string());
+            }
+        }
+        if rel.iter().any(|r| r == "icon" || r == "apple-touch-icon") && self.favicon.is_none() {
+            self.favicon = href.map(str::to_string);
+        }
+        if rel.iter().any(|r| r == "stylesheet") {
+            if let Some(href) = href {
+                self.subresources.push(href.to_string());
+            }
+        }
+        if rel.iter().any(|r| r == "alternate") {
+            if let (Some(lang), Some(href)) = (attr(attrs, "hreflang"), href) {
+                self.hreflang_raw.push((lang.trim().to_string(), href.to_string()));
+            }
+        }
+    }
+
+    fn finish(
+        mut self,
+        url: &str,
+        final_url: String,
+        http: HttpFacts,
+        charset: Charset,
+        html_bytes: usize,
+        parse_errors: usize,
+    ) -> Page {
+        let doc_url = Url::parse(&final_url).ok();
+        let base = match (&doc_url, &self.base_href) {
+            (Some(u), Some(b)) => u.join(b.trim()).ok().or_else(|| doc_url.clone()),
+            _ => doc_url.clone(),
+        };
+        let page_host = doc_url.as_ref().and_then(|u| u.host_str()).map(str::to_ascii_lowercase);
+        for link in &mut self.page_links {
+            classify_link(link, base.as_ref(), page_host.as_deref());
+        }
+        let https = doc_url.as_ref().is_some_and(|u| u.scheme() == "https");
+        let mixed_content = if https {
+            self.subresources
+                .iter()
+                .filter_map(|s| base.as_ref()?.join(s.trim()).ok())
+                .filter(|u| u.scheme() == "http")
+                .map(String::from)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let hreflang = self
+            .hreflang_raw
+            .into_iter()
+            .map(|(lang, href)| {
+                let url = base.as_ref().and_then(|b| b.join(href.trim()).ok()).map(String::from);
+                Hreflang { lang, href, url }
+            })
+            .collect();
+        // Words of each heading's section: from the end of its text to the start of the next.
+        let n = self.headings.len();
+        for i in 0..n {
+            let start = self.heading_text_end[i];
+            let end = if i + 1 < n { self.heading_start[i + 1] } else { self.visible.len() };
+            if start <= end {
+                self.headings[i].section_words = self.visible.get(start..end).map_or(0, count_words);
+            }
+        }
+        let visible = collapse(&self.visible);
+        let (first_paragraph, words_before) = match self.first_paragraph {
+            Some((p, w)) => (Some(p), w),
+            None => (None, 0),
+        };
+        Page {
+            url: url.to_string(),
+            final_url,
+            charset,
+            html_bytes,
+            has_doctype: self.has_doctype,
+            title: self.title.unwrap_or_default(),
+            titles_in_head: self.titles_in_head,
+            meta_descriptions: self.meta_descriptions,
+            h1s: self.headings.iter().filter(|h| h.level == 1).map(|h| h.text.clone()).collect(),
+            headings: self.headings,
+            images: self.images,
+            links: self.page_links,
+            canonicals: self.canonicals,
+            meta_robots: self.meta_robots,
+            meta_googlebot: self.meta_googlebot,
+            viewport: self.viewport,
+            meta_charset: self.meta_charset,
+            lang: self.lang,
+            hreflang,
+            og: self.og,
+            twitter: self.twitter,
+            json_ld: self.json_ld_raw.iter().map(|raw| parse_json_ld(raw)).collect(),
+            microdata_types: self.microdata_types,
+            favicon: self.favicon,
+            generator: self.generator,
+            script_srcs: self.script_srcs,
+            render_blocking_scripts: self.render_blocking,
+            mixed_content,
+            word_count: count_words(&visible),
+            text_bytes: visible.len(),
+            dom_nodes: self.dom_nodes,
+            dom_depth: self.dom_depth,
+            semantic: self.semantic,
+            lists: self.lists,
+            tables: self.tables,
+            paragraphs: self.paragraphs,
+            first_paragraph,
+            words_before_first_paragraph: words_before,
+            base_url: base.map(String::from),
+            parse_errors,
+            http,
+        }
+    }
+}
+
+fn classify_link(link: &mut Link, base: Option<&Url>, page_host: Option<&str>) {
+    let Some(href) = link.href.as_deref() else {
+        link.kind = LinkKind::NoHref;
+        return;
+    };
+    // Browsers strip leading and trailing C0 controls and spaces from URLs.
+    let href = href.trim_matches(|c: char| c <= ' ');
+    let lower = href.to_ascii_lowercase();
+    link.kind = if href.is_empty() {
+        LinkKind::Empty
+    } else if href.starts_with('#') {
+        LinkKind::Fragment
+    } else if lower.starts_with("javascript:") {
+        LinkKind::Javascript
+    } else if lower.starts_with("mailto:") {
+        LinkKind::Mailto
+    } else if lower.starts_with("tel:") {
+        LinkKind::Tel
+    } else if lower.starts_with("data:") {
+        LinkKind::Data
+    } else {
+        match base.and_then(|b| b.join(href).ok()) {
+            Some(u) if matches!(u.scheme(), "http" | "https") => {
+                link.internal = match (u.host_str(), page_host) {
+                    (Some(h), Some(p)) => h.eq_ignore_ascii_case(p),
+                    _ => false,
+                };
+                link.url = Some(u.into());
+                LinkKind::Web
+            }
+            _ => LinkKind::Other,
+        }
+    };
+}
+
+fn parse_json_ld(raw: &str) -> JsonLd {
+    let mut text = raw.trim();
+    // XHTML leftovers: `//<![CDATA[ ... //]]>` or `<!--...-->` around the JSON.
+    for (open, close) in [("//<![CDATA[", "//]]>"), ("<![CDATA[", "]]>"), ("<!--", "-->")] {
+        if let Some(rest) = text.strip_prefix(open) {
+            text = rest.trim();
+            if let Some(rest) = text.strip_suffix(close) {
+                text = rest.trim();
+            }
+        }
+    }
+    match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(value) => {
+            let mut types = Vec::new();
+            collect_types(&value, &mut types, 0);
+            let has_context = match &value {
+                serde_json::Value::Object(o) => o.contains_key("@context"),
+                serde_json::Value::Array(items) => {
+                    !items.is_empty() && items.iter().all(|i| i.get("@context").is_some())
+                }
+                _ => false,
+            };
+            JsonLd { value: Some(value), error: None, types, has_context }
+        }
+        Err(e) => JsonLd { value: None, error: Some(e.to_string()), types: Vec::new(), has_context: false },
+    }
+}
+
+fn collect_types(value: &serde_json::Value, out: &mut Vec<String>, depth: usize) {
+    // serde_json's own recursion limit (128) bounds depth already; this keeps us well below.
+    if depth > 64 {
+        return;
+    }
+    match value {
+        serde_json::Value::Object(map) => {
+            match map.get("@type") {
+                Some(serde_json::Value::String(t)) => out.push(t.clone()),
+                Some(serde_json::Value::Array(ts)) => {
+                    out.extend(ts.iter().filter_map(|t| t.as_str().map(str::to_string)));
+                }
+                _ => {}
+            }
+            for (k, v) in map {
+                if k != "@type" && k != "@context" {
+                    collect_types(v, out, depth + 1);
+                }
+            }
+        }
+        serde_json::Value::Array(items) => items.iter().for_each(|i| collect_types(i, out, depth + 1)),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(html: &str) -> Page {
+        Page::parse("https://example.com/dir/page", html.as_bytes(), HttpFacts::default())
+    }
+
+    #[test]
+    fn title_is_first_html_title_not_svg() {
+        let p = page(
+            "<html><head><title>  A \n  b </title></head><body><svg><title>x</title></svg><title>second</title></body>",
+        );
+        assert_eq!(p.title, "A b");
+        assert_eq!(p.titles_in_head, 1);
+        let p = page("<body><svg><title>icon</title></svg><p>no title</p>");
+        assert_eq!(p.title, "");
+    }
+
+    #[test]
+    fn links_are_classified_per_decisions() {
+        let p = page(
+            r##"<base href="https://example.com/base/"><a href="x">1</a><a href="https://EXAMPLE.com/y">2</a>
+            <a href="https://other.org/">3</a><a href="#top">4</a><a href="">5</a><a>6</a>
+            <a href="javascript:void(0)">7</a><a href="mailto:a@b">8</a><a href="tel:1">9</a>
+            <a href=" /z ">10</a><a href="data:text/html,x">11</a>"##,
+        );
+        assert_eq!(p.link_counts(), (3, 1));
+        assert_eq!(p.links[0].url.as_deref(), Some("https://example.com/base/x"));
+        assert_eq!(p.links[9].url.as_deref(), Some("https://example.com/z"));
+        assert_eq!(p.links[5].kind, LinkKind::NoHref);
+    }
+
+    #[test]
+    fn canonical_resolves_against_base() {
+        let p = page(r#"<head><base href="/b/"><link rel="Canonical foo" href="c"></head>"#);
+        assert_eq!(p.canonical(), "https://example.com/b/c");
+    }
+
+    #[test]
+    fn visible_words_skip_hidden_elements() {
+        let p = page(
+            "<head><title>t t t</title><style>a b c</style></head><body><p>one two</p><script>x y</script>\
+             <noscript>n n</noscript><template><p>t t</p></template><div>three<b>four</b></div></body>",
+        );
+        assert_eq!(p.word_count, 3, "one two threefour");
+    }
+
+    #[test]
+    fn json_ld_with_cdata_and_errors() {
+        let p = page(
+            r#"<script type="application/ld+json">//<![CDATA[
+            {"@context":"https://schema.org","@graph":[{"@type":"Organization"},{"@type":["Article","NewsArticle"]}]}
+            //]]></script><script type="application/ld+json">{bad</script>"#,
+        );
+        assert_eq!(p.json_ld.len(), 2);
+        assert_eq!(p.json_ld[0].types, vec!["Organization", "Article", "NewsArticle"]);
+        assert!(p.json_ld[0].has_context);
+        assert!(p.json_ld[1].error.is_some());
+    }
+
+    #[test]
+    fn headings_and_sections() {
+        let p = page("<h1>Main</h1><p>a b c</p><h2>Sub <span>x</span></h2><p>d e</p><h3>Last</h3>");
+        let got: Vec<_> = p.headings.iter().map(|h| (h.level, h.text.as_str(), h.section_words)).collect();
+        assert_eq!(got, vec![(1, "Main", 3), (2, "Sub x", 2), (3, "Last", 0)]);
+    }
+
+    #[test]
+    fn mixed_content_and_render_blocking() {
+        let p = page(
+            r#"<head><script src="http://cdn/a.js"></script><script async src="/b.js"></script>
+            <link rel=stylesheet href="http://cdn/s.css"></head><body><img src="https://ok/i.png"></body>"#,
+        );
+        assert_eq!(p.mixed_content, vec!["http://cdn/a.js", "http://cdn/s.css"]);
+        assert_eq!(p.render_blocking_scripts, vec!["http://cdn/a.js"]);
+    }
+
+    #[test]
+    fn robots_directives_from_meta_and_header() {
+        let http = HttpFacts {
+            headers: vec![("x-robots-tag".into(), "googlebot: noindex, nofollow".into())],
+            ..HttpFacts::default()
+        };
+        let p = Page::parse("https://e.com/", b"<meta name=ROBOTS content='index'>", http);
+        assert!(p.is_noindex());
+        assert!(p.is_nofollow());
+    }
+
+    #[test]
+    fn deep_nesting_does_not_overflow() {
+        let html = "<div>".repeat(3_000);
+        let p = page(&html);
+        assert!(p.dom_nodes > 1000);
+    }
+}

@@ -1,0 +1,58 @@
+//! `meta-description-too-short`: Meta description is at least 70 characters.
+//!
+//! - **What it checks:** fails when < 70 characters.
+//! - **Why it matters:** A short description leaves most of the snippet to chance.
+//! - **Fails:** <meta name="description" content="Shoes.">
+//! - **Passes:** a 140-character description
+//! - **Reference:** <https://moz.com/learn/seo/meta-description>
+
+use crate::rules::prelude::*;
+
+/// See the module documentation.
+#[derive(Debug, Clone, Copy)]
+pub struct MetaDescriptionTooShort;
+
+static META: RuleMeta = RuleMeta {
+    id: "meta-description-too-short",
+    name: "Meta description is at least 70 characters",
+    category: Category::Content,
+    severity: Severity::Notice,
+    impact: Level::Low,
+    effort: Level::Low,
+    confidence: 70,
+    weight: 1,
+    threshold: "< 70 characters",
+    why: "A short description leaves most of the snippet to chance.",
+    fail_example: "<meta name=\"description\" content=\"Shoes.\">",
+    pass_example: "a 140-character description",
+    reference: "https://moz.com/learn/seo/meta-description",
+};
+
+impl Rule for MetaDescriptionTooShort {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, page: &Page) -> Outcome {
+        let Some(d) = page.meta_description().map(str::trim).filter(|d| !d.is_empty()) else {
+            return Outcome::NotApplicable;
+        };
+        let len = d.chars().count();
+        if len >= util::DESCRIPTION_MIN_CHARS {
+            return Outcome::Pass;
+        }
+        let mut f = Finding::new(
+            "Meta description is too short",
+            format!(
+                "The meta description has {len} characters; aim for {}-{}.",
+                util::DESCRIPTION_MIN_CHARS,
+                util::DESCRIPTION_MAX_CHARS
+            ),
+        )
+        .current(d);
+        if let Some(s) = util::suggest_description(page) {
+            f = f.suggested(s);
+        }
+        Outcome::Fail(f)
+    }
+}

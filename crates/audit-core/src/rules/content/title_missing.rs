@@ -1,0 +1,48 @@
+//! `title-missing`: Page has a title.
+//!
+//! - **What it checks:** fails when no <title> text.
+//! - **Why it matters:** The title is the headline of the search result and the strongest on-page relevance signal.
+//! - **Fails:** <head></head>
+//! - **Passes:** <title>Blue widgets | Example</title>
+//! - **Reference:** <https://developer.chrome.com/docs/lighthouse/seo/document-title>
+
+use crate::rules::prelude::*;
+
+/// See the module documentation.
+#[derive(Debug, Clone, Copy)]
+pub struct TitleMissing;
+
+static META: RuleMeta = RuleMeta {
+    id: "title-missing",
+    name: "Page has a title",
+    category: Category::Content,
+    severity: Severity::Critical,
+    impact: Level::High,
+    effort: Level::Low,
+    confidence: 100,
+    weight: 6,
+    threshold: "no <title> text",
+    why: "The title is the headline of the search result and the strongest on-page relevance signal.",
+    fail_example: "<head></head>",
+    pass_example: "<title>Blue widgets | Example</title>",
+    reference: "https://developer.chrome.com/docs/lighthouse/seo/document-title",
+};
+
+impl Rule for TitleMissing {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, page: &Page) -> Outcome {
+        if !page.title.is_empty() {
+            return Outcome::Pass;
+        }
+        Outcome::Fail(
+            Finding::new(
+                "Title tag missing",
+                "The page has no <title> or an empty one; search engines will make one up.",
+            )
+            .suggested(util::suggest_title(page)),
+        )
+    }
+}

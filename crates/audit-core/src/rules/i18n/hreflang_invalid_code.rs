@@ -1,0 +1,52 @@
+//! `hreflang-invalid-code`: hreflang values are valid codes.
+//!
+//! - **What it checks:** fails when an hreflang that is not ISO 639-1 (+ ISO 3166-1) or x-default.
+//! - **Why it matters:** Search engines ignore alternates with invalid codes (en-UK is a classic: the region is GB).
+//! - **Fails:** <link rel="alternate" hreflang="en-UK" href="...">
+//! - **Passes:** <link rel="alternate" hreflang="en-GB" href="...">
+//! - **Reference:** <https://developers.google.com/search/docs/specialty/international/localized-versions>
+
+use crate::rules::prelude::*;
+
+/// See the module documentation.
+#[derive(Debug, Clone, Copy)]
+pub struct HreflangInvalidCode;
+
+static META: RuleMeta = RuleMeta {
+    id: "hreflang-invalid-code",
+    name: "hreflang values are valid codes",
+    category: Category::Internationalization,
+    severity: Severity::Warning,
+    impact: Level::Medium,
+    effort: Level::Low,
+    confidence: 95,
+    weight: 1,
+    threshold: "an hreflang that is not ISO 639-1 (+ ISO 3166-1) or x-default",
+    why: "Search engines ignore alternates with invalid codes (en-UK is a classic: the region is GB).",
+    fail_example: "<link rel=\"alternate\" hreflang=\"en-UK\" href=\"...\">",
+    pass_example: "<link rel=\"alternate\" hreflang=\"en-GB\" href=\"...\">",
+    reference: "https://developers.google.com/search/docs/specialty/international/localized-versions",
+};
+
+impl Rule for HreflangInvalidCode {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, page: &Page) -> Outcome {
+        if page.hreflang.is_empty() {
+            return Outcome::NotApplicable;
+        }
+        let bad: Vec<&str> =
+            page.hreflang.iter().map(|h| h.lang.as_str()).filter(|l| !util::is_valid_hreflang(l)).collect();
+        let Some(first) = bad.first() else { return Outcome::Pass };
+        Outcome::Fail(
+            Finding::new(
+                "Invalid hreflang codes",
+                format!("{} hreflang value(s) are not valid language-region codes.", bad.len()),
+            )
+            .current(first.to_string())
+            .suggested("ISO 639-1 language, optional ISO 3166-1 region: en, en-GB, x-default"),
+        )
+    }
+}

@@ -1,0 +1,55 @@
+//! `hreflang-no-self-reference`: hreflang set includes the page itself.
+//!
+//! - **What it checks:** fails when no alternate points to the page's own URL.
+//! - **Why it matters:** Each language version must list itself among its alternates, or search engines may ignore the set.
+//! - **Fails:** alternates for other languages only
+//! - **Passes:** an alternate for this page's own URL too
+//! - **Reference:** <https://developers.google.com/search/docs/specialty/international/localized-versions>
+
+use crate::rules::prelude::*;
+
+/// See the module documentation.
+#[derive(Debug, Clone, Copy)]
+pub struct HreflangNoSelfReference;
+
+static META: RuleMeta = RuleMeta {
+    id: "hreflang-no-self-reference",
+    name: "hreflang set includes the page itself",
+    category: Category::Internationalization,
+    severity: Severity::Notice,
+    impact: Level::Low,
+    effort: Level::Low,
+    confidence: 80,
+    weight: 1,
+    threshold: "no alternate points to the page's own URL",
+    why: "Each language version must list itself among its alternates, or search engines may ignore the set.",
+    fail_example: "alternates for other languages only",
+    pass_example: "an alternate for this page's own URL too",
+    reference: "https://developers.google.com/search/docs/specialty/international/localized-versions",
+};
+
+impl Rule for HreflangNoSelfReference {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, page: &Page) -> Outcome {
+        if page.hreflang.is_empty() {
+            return Outcome::NotApplicable;
+        }
+        if page.hreflang.iter().any(|h| h.url.as_deref().is_some_and(|u| util::same_url(u, &page.final_url))) {
+            return Outcome::Pass;
+        }
+        Outcome::Fail(
+            Finding::new(
+                "hreflang without self-reference",
+                "None of the hreflang alternates points to this page itself.",
+            )
+            .suggested(format!(
+                "<link rel=\"alternate\" hreflang=\"{}\" href=\"{}\">",
+                page.lang.as_deref().unwrap_or("en"),
+                page.final_url
+            )),
+        )
+    }
+}

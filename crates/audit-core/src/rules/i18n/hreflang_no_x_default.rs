@@ -1,0 +1,48 @@
+//! `hreflang-no-x-default`: hreflang set has an x-default.
+//!
+//! - **What it checks:** fails when no hreflang=x-default.
+//! - **Why it matters:** x-default tells search engines which version to show users whose language is not listed.
+//! - **Fails:** alternates without x-default
+//! - **Passes:** <link rel="alternate" hreflang="x-default" href="https://example.com/">
+//! - **Reference:** <https://developers.google.com/search/docs/specialty/international/localized-versions>
+
+use crate::rules::prelude::*;
+
+/// See the module documentation.
+#[derive(Debug, Clone, Copy)]
+pub struct HreflangNoXDefault;
+
+static META: RuleMeta = RuleMeta {
+    id: "hreflang-no-x-default",
+    name: "hreflang set has an x-default",
+    category: Category::Internationalization,
+    severity: Severity::Notice,
+    impact: Level::Low,
+    effort: Level::Low,
+    confidence: 70,
+    weight: 1,
+    threshold: "no hreflang=x-default",
+    why: "x-default tells search engines which version to show users whose language is not listed.",
+    fail_example: "alternates without x-default",
+    pass_example: "<link rel=\"alternate\" hreflang=\"x-default\" href=\"https://example.com/\">",
+    reference: "https://developers.google.com/search/docs/specialty/international/localized-versions",
+};
+
+impl Rule for HreflangNoXDefault {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, page: &Page) -> Outcome {
+        if page.hreflang.is_empty() {
+            return Outcome::NotApplicable;
+        }
+        if page.hreflang.iter().any(|h| h.lang.eq_ignore_ascii_case("x-default")) {
+            return Outcome::Pass;
+        }
+        Outcome::Fail(
+            Finding::new("hreflang without x-default", "The hreflang set has no x-default alternate.")
+                .suggested("<link rel=\"alternate\" hreflang=\"x-default\" href=\"https://example.com/\">"),
+        )
+    }
+}

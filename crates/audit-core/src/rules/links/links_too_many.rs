@@ -1,0 +1,48 @@
+//! `links-too-many`: Page has at most 100 links.
+//!
+//! - **What it checks:** fails when > 100 links.
+//! - **Why it matters:** Every extra link dilutes the value passed to the others and makes the page harder to crawl.
+//! - **Fails:** a page with 300 links
+//! - **Passes:** a page with 60 links
+//! - **Reference:** <https://www.seonaut.org/>
+
+use crate::rules::prelude::*;
+
+/// See the module documentation.
+#[derive(Debug, Clone, Copy)]
+pub struct LinksTooMany;
+
+static META: RuleMeta = RuleMeta {
+    id: "links-too-many",
+    name: "Page has at most 100 links",
+    category: Category::Links,
+    severity: Severity::Notice,
+    impact: Level::Low,
+    effort: Level::Medium,
+    confidence: 60,
+    weight: 1,
+    threshold: "> 100 links",
+    why: "Every extra link dilutes the value passed to the others and makes the page harder to crawl.",
+    fail_example: "a page with 300 links",
+    pass_example: "a page with 60 links",
+    reference: "https://www.seonaut.org/",
+};
+
+impl Rule for LinksTooMany {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, page: &Page) -> Outcome {
+        let (i, e) = page.link_counts();
+        let n = i + e;
+        if n <= util::MAX_LINKS {
+            return Outcome::Pass;
+        }
+        Outcome::Fail(
+            Finding::new("Too many links", format!("The page has {n} links; keep it under {}.", util::MAX_LINKS))
+                .current(n.to_string())
+                .suggested(format!("<= {}", util::MAX_LINKS)),
+        )
+    }
+}

@@ -1,0 +1,81 @@
+//! The rule table. Scoring, the methodology document, the checks resource, auto-fix coverage
+//! and `docs/RULES.md` all iterate [`RULES`]; adding a rule means adding a file and a line here.
+
+mod content;
+mod i18n;
+mod images;
+mod links;
+mod mobile;
+mod performance;
+pub(crate) mod prelude;
+mod social;
+mod structured;
+mod technical;
+pub(crate) mod util;
+
+use crate::rule::Rule;
+
+/// Every rule, in display order (category, then severity of the problem it finds).
+pub static RULES: &[&dyn Rule] = &[
+    &technical::HttpStatusError,
+    &technical::RedirectChain,
+    &technical::NotHttps,
+    &technical::MixedContent,
+    &technical::PageNoindex,
+    &technical::PageNofollow,
+    &technical::RobotsTxtBlocked,
+    &technical::CanonicalMissing,
+    &technical::CanonicalRelative,
+    &technical::CanonicalMultiple,
+    &technical::CanonicalPointsElsewhere,
+    &technical::CanonicalWithNoindex,
+    &technical::CharsetMissing,
+    &technical::FaviconMissing,
+    &technical::UrlTooLong,
+    &technical::UrlUppercase,
+    &technical::UrlUnderscores,
+    &technical::UrlManyParameters,
+    &content::TitleMissing,
+    &content::TitleTooShort,
+    &content::TitleTooLong,
+    &content::TitleMultiple,
+    &content::MetaDescriptionMissing,
+    &content::MetaDescriptionTooShort,
+    &content::MetaDescriptionTooLong,
+    &content::MetaDescriptionMultiple,
+    &content::H1Missing,
+    &content::H1Multiple,
+    &content::H1Empty,
+    &content::HeadingLevelsSkipped,
+    &content::ThinContent,
+    &content::LowTextRatio,
+    &images::ImageAltMissing,
+    &images::ImageDimensionsMissing,
+    &links::LinkTextNotDescriptive,
+    &links::LinkUncrawlable,
+    &links::LinkEmptyText,
+    &links::LinksTooMany,
+    &links::InternalLinkNofollow,
+    &social::OgTitleMissing,
+    &social::OgDescriptionMissing,
+    &social::OgImageMissing,
+    &social::OgImageRelative,
+    &social::TwitterCardMissing,
+    &structured::StructuredDataMissing,
+    &structured::StructuredDataInvalidJson,
+    &structured::StructuredDataNoContext,
+    &structured::StructuredDataRequiredProperties,
+    &performance::HtmlTooLarge,
+    &performance::SlowResponse,
+    &performance::RenderBlockingScripts,
+    &performance::DomTooLarge,
+    &mobile::ViewportMissing,
+    &mobile::ViewportNotDeviceWidth,
+    &mobile::ViewportNotScalable,
+    &i18n::HtmlLangMissing,
+    &i18n::HtmlLangInvalid,
+    &i18n::HreflangInvalidCode,
+    &i18n::HreflangNoSelfReference,
+    &i18n::HreflangNoXDefault,
+    &i18n::HreflangRelativeUrl,
+];

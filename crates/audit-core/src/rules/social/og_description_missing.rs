@@ -1,0 +1,46 @@
+//! `og-description-missing`: Page has og:description.
+//!
+//! - **What it checks:** fails when no og:description.
+//! - **Why it matters:** og:description is the text under a shared link's title.
+//! - **Fails:** no <meta property="og:description">
+//! - **Passes:** <meta property="og:description" content="...">
+//! - **Reference:** <https://ogp.me/>
+
+use crate::rules::prelude::*;
+
+/// See the module documentation.
+#[derive(Debug, Clone, Copy)]
+pub struct OgDescriptionMissing;
+
+static META: RuleMeta = RuleMeta {
+    id: "og-description-missing",
+    name: "Page has og:description",
+    category: Category::Social,
+    severity: Severity::Notice,
+    impact: Level::Low,
+    effort: Level::Low,
+    confidence: 90,
+    weight: 1,
+    threshold: "no og:description",
+    why: "og:description is the text under a shared link's title.",
+    fail_example: "no <meta property=\"og:description\">",
+    pass_example: "<meta property=\"og:description\" content=\"...\">",
+    reference: "https://ogp.me/",
+};
+
+impl Rule for OgDescriptionMissing {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, page: &Page) -> Outcome {
+        if page.og.get("og:description").is_some_and(|v| !v.trim().is_empty()) {
+            return Outcome::Pass;
+        }
+        let mut f = Finding::new("Open Graph description missing", "The page has no og:description meta tag.");
+        if let Some(s) = util::suggest_og(page, "og:description") {
+            f = f.suggested(s);
+        }
+        Outcome::Fail(f)
+    }
+}

@@ -1,0 +1,48 @@
+//! `canonical-missing`: Page declares a canonical URL.
+//!
+//! - **What it checks:** fails when no link rel=canonical.
+//! - **Why it matters:** Without a canonical, search engines guess which of several URL variants (parameters, trailing slash, http/https) to index.
+//! - **Fails:** no canonical link
+//! - **Passes:** <link rel="canonical" href="https://example.com/page">
+//! - **Reference:** <https://developer.chrome.com/docs/lighthouse/seo/canonical>
+
+use crate::rules::prelude::*;
+
+/// See the module documentation.
+#[derive(Debug, Clone, Copy)]
+pub struct CanonicalMissing;
+
+static META: RuleMeta = RuleMeta {
+    id: "canonical-missing",
+    name: "Page declares a canonical URL",
+    category: Category::Technical,
+    severity: Severity::Warning,
+    impact: Level::Medium,
+    effort: Level::Low,
+    confidence: 90,
+    weight: 3,
+    threshold: "no link rel=canonical",
+    why: "Without a canonical, search engines guess which of several URL variants (parameters, trailing slash, http/https) to index.",
+    fail_example: "no canonical link",
+    pass_example: "<link rel=\"canonical\" href=\"https://example.com/page\">",
+    reference: "https://developer.chrome.com/docs/lighthouse/seo/canonical",
+};
+
+impl Rule for CanonicalMissing {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, page: &Page) -> Outcome {
+        if !page.canonicals.is_empty() {
+            return Outcome::Pass;
+        }
+        Outcome::Fail(
+            Finding::new(
+                "Canonical tag missing",
+                "The page has no <link rel=\"canonical\">; declare the preferred URL.",
+            )
+            .suggested(format!("<link rel=\"canonical\" href=\"{}\">", page.final_url)),
+        )
+    }
+}

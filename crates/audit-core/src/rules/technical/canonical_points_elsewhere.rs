@@ -1,0 +1,53 @@
+//! `canonical-points-elsewhere`: Canonical points to the page itself.
+//!
+//! - **What it checks:** fails when canonical differs from the page URL.
+//! - **Why it matters:** A canonical to another URL asks search engines to index that URL instead of this one; right for duplicates, a mistake otherwise.
+//! - **Fails:** <link rel="canonical" href="https://example.com/other">
+//! - **Passes:** <link rel="canonical" href="(this page)">
+//! - **Reference:** <https://developer.chrome.com/docs/lighthouse/seo/canonical>
+
+use crate::rules::prelude::*;
+
+/// See the module documentation.
+#[derive(Debug, Clone, Copy)]
+pub struct CanonicalPointsElsewhere;
+
+static META: RuleMeta = RuleMeta {
+    id: "canonical-points-elsewhere",
+    name: "Canonical points to the page itself",
+    category: Category::Technical,
+    severity: Severity::Notice,
+    impact: Level::Medium,
+    effort: Level::Low,
+    confidence: 60,
+    weight: 1,
+    threshold: "canonical differs from the page URL",
+    why: "A canonical to another URL asks search engines to index that URL instead of this one; right for duplicates, a mistake otherwise.",
+    fail_example: "<link rel=\"canonical\" href=\"https://example.com/other\">",
+    pass_example: "<link rel=\"canonical\" href=\"(this page)\">",
+    reference: "https://developer.chrome.com/docs/lighthouse/seo/canonical",
+};
+
+impl Rule for CanonicalPointsElsewhere {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, page: &Page) -> Outcome {
+        if page.canonicals.is_empty() {
+            return Outcome::NotApplicable;
+        }
+        let canonical = page.canonical();
+        if util::same_url(&canonical, &page.final_url) {
+            return Outcome::Pass;
+        }
+        Outcome::Fail(
+            Finding::new(
+                "Canonical points to another URL",
+                "The canonical URL differs from this page's URL, so search engines will index the other URL instead.",
+            )
+            .current(canonical)
+            .suggested(page.final_url.clone()),
+        )
+    }
+}

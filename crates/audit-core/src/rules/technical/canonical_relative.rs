@@ -1,0 +1,47 @@
+//! `canonical-relative`: Canonical URL is absolute.
+//!
+//! - **What it checks:** fails when href is relative.
+//! - **Why it matters:** Relative canonicals are easy to break when content is copied or served from another path; Google recommends absolute URLs.
+//! - **Fails:** <link rel="canonical" href="/page">
+//! - **Passes:** <link rel="canonical" href="https://example.com/page">
+//! - **Reference:** <https://developer.chrome.com/docs/lighthouse/seo/canonical>
+
+use crate::rules::prelude::*;
+
+/// See the module documentation.
+#[derive(Debug, Clone, Copy)]
+pub struct CanonicalRelative;
+
+static META: RuleMeta = RuleMeta {
+    id: "canonical-relative",
+    name: "Canonical URL is absolute",
+    category: Category::Technical,
+    severity: Severity::Notice,
+    impact: Level::Low,
+    effort: Level::Low,
+    confidence: 80,
+    weight: 1,
+    threshold: "href is relative",
+    why: "Relative canonicals are easy to break when content is copied or served from another path; Google recommends absolute URLs.",
+    fail_example: "<link rel=\"canonical\" href=\"/page\">",
+    pass_example: "<link rel=\"canonical\" href=\"https://example.com/page\">",
+    reference: "https://developer.chrome.com/docs/lighthouse/seo/canonical",
+};
+
+impl Rule for CanonicalRelative {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, page: &Page) -> Outcome {
+        let Some(href) = page.canonicals.first() else { return Outcome::NotApplicable };
+        if util::is_absolute_url(href) {
+            return Outcome::Pass;
+        }
+        Outcome::Fail(
+            Finding::new("Canonical URL is relative", "The canonical link uses a relative URL; use an absolute one.")
+                .current(href.clone())
+                .suggested(page.canonical()),
+        )
+    }
+}

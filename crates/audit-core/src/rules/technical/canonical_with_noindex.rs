@@ -1,0 +1,52 @@
+//! `canonical-with-noindex`: Canonical and noindex are not combined.
+//!
+//! - **What it checks:** fails when canonical present and noindex set.
+//! - **Why it matters:** noindex says 'drop this page' while a canonical says 'index this URL': conflicting signals that search engines resolve unpredictably.
+//! - **Fails:** <link rel="canonical" href="..."> with <meta name="robots" content="noindex">
+//! - **Passes:** one or the other
+//! - **Reference:** <https://developers.google.com/search/docs/crawling-indexing/consolidate-duplicate-urls>
+
+use crate::rules::prelude::*;
+
+/// See the module documentation.
+#[derive(Debug, Clone, Copy)]
+pub struct CanonicalWithNoindex;
+
+static META: RuleMeta = RuleMeta {
+    id: "canonical-with-noindex",
+    name: "Canonical and noindex are not combined",
+    category: Category::Technical,
+    severity: Severity::Warning,
+    impact: Level::Medium,
+    effort: Level::Low,
+    confidence: 90,
+    weight: 1,
+    threshold: "canonical present and noindex set",
+    why: "noindex says 'drop this page' while a canonical says 'index this URL': conflicting signals that search engines resolve unpredictably.",
+    fail_example: "<link rel=\"canonical\" href=\"...\"> with <meta name=\"robots\" content=\"noindex\">",
+    pass_example: "one or the other",
+    reference: "https://developers.google.com/search/docs/crawling-indexing/consolidate-duplicate-urls",
+};
+
+impl Rule for CanonicalWithNoindex {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, page: &Page) -> Outcome {
+        if page.canonicals.is_empty() {
+            return Outcome::NotApplicable;
+        }
+        if !page.is_noindex() {
+            return Outcome::Pass;
+        }
+        Outcome::Fail(
+            Finding::new(
+                "Canonical combined with noindex",
+                "The page has a canonical URL and a noindex directive; keep only the one you mean.",
+            )
+            .current("canonical + noindex")
+            .suggested("remove noindex, or remove the canonical"),
+        )
+    }
+}

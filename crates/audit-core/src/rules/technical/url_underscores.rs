@@ -1,0 +1,47 @@
+//! `url-underscores`: URL path separates words with hyphens.
+//!
+//! - **What it checks:** fails when underscore in the path.
+//! - **Why it matters:** Google treats hyphens as word separators but underscores as joiners.
+//! - **Fails:** https://example.com/my_page
+//! - **Passes:** https://example.com/my-page
+//! - **Reference:** <https://developers.google.com/search/docs/crawling-indexing/url-structure>
+
+use crate::rules::prelude::*;
+
+/// See the module documentation.
+#[derive(Debug, Clone, Copy)]
+pub struct UrlUnderscores;
+
+static META: RuleMeta = RuleMeta {
+    id: "url-underscores",
+    name: "URL path separates words with hyphens",
+    category: Category::Technical,
+    severity: Severity::Notice,
+    impact: Level::Low,
+    effort: Level::Medium,
+    confidence: 60,
+    weight: 1,
+    threshold: "underscore in the path",
+    why: "Google treats hyphens as word separators but underscores as joiners.",
+    fail_example: "https://example.com/my_page",
+    pass_example: "https://example.com/my-page",
+    reference: "https://developers.google.com/search/docs/crawling-indexing/url-structure",
+};
+
+impl Rule for UrlUnderscores {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, page: &Page) -> Outcome {
+        let Some(url) = page.parsed_url() else { return Outcome::NotApplicable };
+        if !url.path().contains('_') {
+            return Outcome::Pass;
+        }
+        Outcome::Fail(
+            Finding::new("URL contains underscores", "Use hyphens rather than underscores to separate words in URLs.")
+                .current(url.path().to_string())
+                .suggested(url.path().replace('_', "-")),
+        )
+    }
+}

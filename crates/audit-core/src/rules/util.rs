@@ -1,0 +1,377 @@
+//! Thresholds and helpers shared by several rules.
+
+use url::Url;
+
+use crate::page::Page;
+
+/// Titles shorter than this many characters fail `title-too-short`.
+pub const TITLE_MIN_CHARS: usize = 30;
+/// Titles longer than this many characters fail `title-too-long`.
+pub const TITLE_MAX_CHARS: usize = 60;
+/// Meta descriptions shorter than this fail `meta-description-too-short`.
+pub const DESCRIPTION_MIN_CHARS: usize = 70;
+/// Meta descriptions longer than this fail `meta-description-too-long`.
+pub const DESCRIPTION_MAX_CHARS: usize = 160;
+/// Pages with fewer visible words fail `thin-content`.
+pub const THIN_CONTENT_WORDS: usize = 300;
+/// Text/HTML ratio in percent under which `low-text-ratio` fails.
+pub const MIN_TEXT_RATIO: f64 = 10.0;
+/// Pages with more links fail `links-too-many`.
+pub const MAX_LINKS: usize = 100;
+/// HTML larger than this fails `html-too-large`.
+pub const MAX_HTML_BYTES: usize = 1024 * 1024;
+/// Time to first byte above which `slow-response` fails.
+pub const SLOW_RESPONSE_MS: u64 = 800;
+/// Documents with more elements fail `dom-too-large`.
+pub const MAX_DOM_NODES: usize = 1500;
+/// URLs longer than this fail `url-too-long`.
+pub const URL_MAX_CHARS: usize = 100;
+/// URLs with more query parameters fail `url-many-parameters`.
+pub const URL_MAX_PARAMS: usize = 3;
+/// The viewport every mobile rule suggests.
+pub const VIEWPORT: &str = "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">";
+
+/// Whether a reference is an absolute http(s) URL.
+pub fn is_absolute_url(s: &str) -> bool {
+    Url::parse(s.trim()).is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.has_host())
+}
+
+/// Whether two URLs name the same page: fragment ignored, host case-insensitive, an empty path
+/// equal to `/`.
+pub fn same_url(a: &str, b: &str) -> bool {
+    match (Url::parse(a.trim()), Url::parse(b.trim())) {
+        (Ok(mut a), Ok(mut b)) => {
+            a.set_fragment(None);
+            b.set_fragment(None);
+            a == b
+        }
+        _ => a.trim() == b.trim(),
+    }
+}
+
+/// Cuts text to at most `max` characters at a word boundary, without a dangling separator.
+pub fn trim_at_word(text: &str, max: usize) -> String {
+    let text = text.trim();
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let cut: String = text.chars().take(max).collect();
+    let next_is_space = text.chars().nth(max).is_some_and(char::is_whitespace);
+    let trimmed =
+        if next_is_space { cut.as_str() } else { cut.rfind(char::is_whitespace).map_or(cut.as_str(), |i| &cut[..i]) };
+    trimmed
+        .trim_end_matches(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | ':' | '-' | '|' | '–' | '—'))
+        .to_string()
+}
+
+/// A title suggestion built from what the page says about itself.
+pub fn suggest_title(page: &Page) -> String {
+    let base = [page.h1(), page.og.get("og:title").map_or("", String::as_str)]
+        .into_iter()
+        .find(|s| !s.trim().is_empty())
+        .unwrap_or("Describe the page in 30-60 characters");
+    trim_at_word(base, TITLE_MAX_CHARS)
+}
+
+/// A meta description drawn from the page's first substantial paragraph.
+pub fn suggest_description(page: &Page) -> Option<String> {
+    let p = page.first_paragraph.as_deref()?;
+    Some(
+        trim_at_word(p, DESCRIPTION_MAX_CHARS - 3)
+            + if p.chars().count() > DESCRIPTION_MAX_CHARS - 3 { "..." } else { "" },
+    )
+}
+
+/// An h1 suggestion: the title without its site-name suffix.
+pub fn suggest_h1(page: &Page) -> String {
+    let title = page.title.split(['|', '–', '—']).next().unwrap_or("").trim();
+    let title = title.rsplit_once(" - ").map_or(title, |(head, _)| head).trim();
+    if title.is_empty() {
+        "<h1>The topic of the page</h1>".to_string()
+    } else {
+        format!("<h1>{title}</h1>")
+    }
+}
+
+/// An Open Graph tag filled from the page's own title, description or first image.
+pub fn suggest_og(page: &Page, property: &str) -> Option<String> {
+    let value = match property {
+        "og:title" => Some(page.title.clone()).filter(|t| !t.is_empty()),
+        "og:description" => page.meta_description().map(str::to_string).or_else(|| suggest_description(page)),
+        "og:image" => page.images.iter().find(|i| !i.src.is_empty()).and_then(|i| page.resolve(&i.src)),
+        _ => None,
+    }?;
+    Some(format!("<meta property=\"{property}\" content=\"{}\">", value.replace('"', "&quot;")))
+}
+
+/// Whether a viewport `content` has `key` with a value accepted by `pred`.
+pub fn viewport_has(content: &str, key: &str, pred: impl Fn(&str) -> bool) -> bool {
+    content
+        .split([',', ';'])
+        .filter_map(|kv| kv.split_once('='))
+        .any(|(k, v)| k.trim().eq_ignore_ascii_case(key) && pred(v.trim().trim_matches(|c| c == '"' || c == '\'')))
+}
+
+/// Generic link texts, lower-case, in nine languages (en, de, fr, es, it, pt, nl, pl, sv).
+const GENERIC_LINK_TEXT: &[&str] = &[
+    // English
+    "click here",
+    "click this",
+    "go",
+    "here",
+    "this",
+    "start",
+    "right here",
+    "more",
+    "more info",
+    "more information",
+    "learn more",
+    "read more",
+    "see more",
+    "continue",
+    "continue reading",
+    "link",
+    "details",
+    "this link",
+    "info",
+    // German
+    "hier klicken",
+    "klicken sie hier",
+    "hier",
+    "mehr",
+    "mehr info",
+    "mehr infos",
+    "mehr erfahren",
+    "weiterlesen",
+    "weiter",
+    "mehr lesen",
+    "details",
+    "zum artikel",
+    "link",
+    // French
+    "cliquez ici",
+    "cliquer ici",
+    "ici",
+    "plus",
+    "en savoir plus",
+    "lire la suite",
+    "voir plus",
+    "plus d'infos",
+    "suite",
+    "lien",
+    // Spanish
+    "haga clic aquí",
+    "haz clic aquí",
+    "click aquí",
+    "aquí",
+    "más",
+    "más información",
+    "leer más",
+    "ver más",
+    "saber más",
+    "enlace",
+    // Italian
+    "clicca qui",
+    "qui",
+    "altro",
+    "leggi di più",
+    "scopri di più",
+    "continua",
+    "maggiori informazioni",
+    // Portuguese
+    "clique aqui",
+    "aqui",
+    "mais",
+    "saiba mais",
+    "leia mais",
+    "ver mais",
+    "mais informações",
+    // Dutch
+    "klik hier",
+    "lees meer",
+    "meer",
+    "meer info",
+    "meer informatie",
+    "hier klikken",
+    // Polish
+    "kliknij tutaj",
+    "tutaj",
+    "więcej",
+    "czytaj więcej",
+    "dowiedz się więcej",
+    // Swedish
+    "klicka här",
+    "här",
+    "läs mer",
+    "mer",
+    "mer info",
+];
+
+/// Whether link text is one of the generic phrases (case and trailing punctuation ignored).
+pub fn is_generic_link_text(text: &str) -> bool {
+    let t = text.trim().trim_end_matches(['.', '!', '»', '›', '→', '…', ' ', '>']).trim().to_lowercase();
+    !t.is_empty() && GENERIC_LINK_TEXT.contains(&t.as_str())
+}
+
+/// Properties Google marks required for rich results, per type (any one of a list suffices).
+const REQUIRED_PROPERTIES: &[(&str, &[&[&str]])] = &[
+    ("Article", &[&["headline"]]),
+    ("NewsArticle", &[&["headline"]]),
+    ("BlogPosting", &[&["headline"]]),
+    ("Product", &[&["name"], &["offers", "review", "aggregateRating"]]),
+    ("Organization", &[&["name"], &["url"]]),
+    ("BreadcrumbList", &[&["itemListElement"]]),
+    ("FAQPage", &[&["mainEntity"]]),
+    ("LocalBusiness", &[&["name"], &["address"]]),
+];
+
+/// For every JSON-LD item of a checked type, which required properties it lacks. Returns
+/// `None` when the page has no item of a checked type, else the number checked and the gaps
+/// as `Type.property` strings.
+pub fn structured_data_gaps(page: &Page) -> Option<(usize, Vec<String>)> {
+    let mut checked = 0;
+    let mut missing = Vec::new();
+    let mut stack: Vec<(&serde_json::Value, usize)> =
+        page.json_ld.iter().filter_map(|b| b.value.as_ref()).map(|v| (v, 0)).collect();
+    while let Some((value, depth)) = stack.pop() {
+        if depth > 32 {
+            continue;
+        }
+        match value {
+            serde_json::Value::Array(items) => stack.extend(items.iter().map(|i| (i, depth + 1))),
+            serde_json::Value::Object(map) => {
+                let types: Vec<&str> = match map.get("@type") {
+                    Some(serde_json::Value::String(t)) => vec![t.as_str()],
+                    Some(serde_json::Value::Array(ts)) => ts.iter().filter_map(|t| t.as_str()).collect(),
+                    _ => Vec::new(),
+                };
+                for ty in types {
+                    let Some((_, groups)) = REQUIRED_PROPERTIES.iter().find(|(t, _)| *t == ty) else { continue };
+                    checked += 1;
+                    for group in *groups {
+                        if !group.iter().any(|p| map.get(*p).is_some_and(|v| !v.is_null())) {
+                            missing.push(format!("{ty}.{}", group.join("|")));
+                        }
+                    }
+                }
+                if let Some(graph) = map.get("@graph") {
+                    stack.push((graph, depth + 1));
+                }
+                // Items nested in other items (mainEntity, itemListElement...) are not checked on
+                // their own: their requirements depend on the parent.
+            }
+            _ => {}
+        }
+    }
+    (checked > 0).then_some((checked, missing))
+}
+
+const ISO_639_1: &str = "aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv cy da \
+de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr ht hu hy hz ia id ie ig ii ik io is \
+it iu ja jv ka kg ki kj kk kl km kn ko kr ks ku kv kw ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na nb \
+nd ne ng nl nn no nr nv ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk sl sm sn so sq sr ss st \
+su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi yo za zh zu";
+
+const ISO_3166_1: &str = "AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR \
+BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ \
+FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE \
+JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR \
+MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU \
+RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG \
+UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW";
+
+fn is_language(s: &str) -> bool {
+    s.len() == 2 && ISO_639_1.split(' ').any(|c| c.eq_ignore_ascii_case(s))
+}
+
+fn is_region(s: &str) -> bool {
+    (s.len() == 2 && ISO_3166_1.split(' ').any(|c| c.eq_ignore_ascii_case(s)))
+        || (s.len() == 3 && s.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// A well-formed BCP 47 tag: language (ISO 639-1, or 3 letters), optional script, region,
+/// variants and extensions. Private-use and grandfathered tags beyond `i-`/`x-` are rejected.
+pub fn is_valid_bcp47(tag: &str) -> bool {
+    let parts: Vec<&str> = tag.split(['-', '_']).collect();
+    if tag.contains('_') {
+        return false;
+    }
+    let Some((lang, rest)) = parts.split_first() else { return false };
+    let lang_ok = is_language(lang) || (lang.len() == 3 && lang.bytes().all(|b| b.is_ascii_alphabetic()));
+    if !lang_ok {
+        return false;
+    }
+    let mut i = 0;
+    if rest.get(i).is_some_and(|s| s.len() == 4 && s.bytes().all(|b| b.is_ascii_alphabetic())) {
+        i += 1;
+    }
+    if rest.get(i).is_some_and(|s| is_region(s)) {
+        i += 1;
+    }
+    rest[i..].iter().all(|s| (1..=8).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_alphanumeric()))
+        && rest
+            .get(i)
+            .is_none_or(|s| s.len() >= 4 || s.len() == 1 || s.bytes().next().is_some_and(|b| b.is_ascii_digit()))
+}
+
+/// A valid hreflang value: `x-default`, or ISO 639-1 language with an optional script and an
+/// optional ISO 3166-1 alpha-2 (or UN M.49 numeric) region.
+pub fn is_valid_hreflang(value: &str) -> bool {
+    if value.eq_ignore_ascii_case("x-default") {
+        return true;
+    }
+    let parts: Vec<&str> = value.split('-').collect();
+    match parts.as_slice() {
+        [lang] => is_language(lang),
+        [lang, region] if region.len() != 4 => is_language(lang) && is_region(region),
+        [lang, script] => is_language(lang) && script.bytes().all(|b| b.is_ascii_alphabetic()),
+        [lang, script, region] => {
+            is_language(lang)
+                && script.len() == 4
+                && script.bytes().all(|b| b.is_ascii_alphabetic())
+                && is_region(region)
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bcp47() {
+        for ok in ["en", "en-GB", "de-AT", "zh-Hant-TW", "es-419", "sr-Latn", "gsw", "de-CH-1901", "en-us"] {
+            assert!(is_valid_bcp47(ok), "{ok}");
+        }
+        for bad in ["english", "e", "en_GB", "", "en-", "12", "en-UK-", "xx-YY-zzzzzzzzz"] {
+            assert!(!is_valid_bcp47(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn hreflang_codes() {
+        for ok in ["en", "en-GB", "x-default", "zh-Hant", "zh-Hant-TW", "es-419", "DE-at"] {
+            assert!(is_valid_hreflang(ok), "{ok}");
+        }
+        for bad in ["en-UK", "eng", "english", "en_GB", "xx", "en-GB-x", ""] {
+            assert!(!is_valid_hreflang(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn trimming_at_words() {
+        assert_eq!(trim_at_word("one two three", 9), "one two");
+        assert_eq!(trim_at_word("one two three", 7), "one two");
+        assert_eq!(trim_at_word("short", 10), "short");
+        assert_eq!(trim_at_word("Title | Brand name here", 8), "Title");
+    }
+
+    #[test]
+    fn generic_link_text() {
+        assert!(is_generic_link_text("Click here"));
+        assert!(is_generic_link_text("Read more »"));
+        assert!(is_generic_link_text("Weiterlesen"));
+        assert!(!is_generic_link_text("Compare pricing plans"));
+    }
+}
