@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 
 use html5ever::tendril::TendrilSink;
+use html5ever::tree_builder::TreeBuilderOpts;
 use html5ever::{local_name, ns, parse_document, ParseOpts};
 use markup5ever_rcdom::{Handle, NodeData, RcDom};
 use serde::Serialize;
@@ -95,8 +96,11 @@ pub enum LinkKind {
     Mailto,
     Tel,
     Data,
-    /// Another scheme (`ftp:`, `sms:`...) or an href that does not resolve.
+    /// Another scheme (`ftp:`, `whatsapp:`...): counted as a link, as browsers do, but not
+    /// crawlable.
     Other,
+    /// An href that does not resolve to a URL.
+    Invalid,
 }
 
 /// An `<a>` element.
@@ -104,7 +108,7 @@ pub enum LinkKind {
 pub struct Link {
     /// The `href` attribute as written.
     pub href: Option<String>,
-    /// The resolved absolute URL for [`LinkKind::Web`] links.
+    /// The resolved absolute URL for [`LinkKind::Web`] and [`LinkKind::Other`] links.
     pub url: Option<String>,
     pub kind: LinkKind,
     /// `rel` tokens, lower-case.
@@ -236,7 +240,13 @@ impl Page {
     pub fn parse(url: &str, bytes: &[u8], http: HttpFacts) -> Page {
         let final_url = http.final_url.clone().unwrap_or_else(|| url.to_string());
         let (text, charset) = charset::decode(bytes, http.header("content-type"));
-        let dom = parse_document(RcDom::default(), ParseOpts::default()).one(text);
+        // Scripts are not run, so `<noscript>` content is markup, as in a browser with
+        // scripting off: its images and links count (the corpus reference agrees).
+        let opts = ParseOpts {
+            tree_builder: TreeBuilderOpts { scripting_enabled: false, ..TreeBuilderOpts::default() },
+            ..ParseOpts::default()
+        };
+        let dom = parse_document(RcDom::default(), opts).one(text);
         let mut walker = Walker::default();
         walker.walk(&dom.document);
         let parse_errors = dom.errors.borrow().len();
@@ -270,9 +280,9 @@ impl Page {
         Url::parse(&self.final_url).ok()
     }
 
-    /// Number of `<a>` elements counted as links, internal and external.
+    /// Number of `<a>` elements counted as links (DECISIONS.md §12), internal and external.
     pub fn link_counts(&self) -> (usize, usize) {
-        let web = self.links.iter().filter(|l| l.kind == LinkKind::Web);
+        let web = self.links.iter().filter(|l| matches!(l.kind, LinkKind::Web | LinkKind::Other));
         let internal = web.clone().filter(|l| l.internal).count();
         (internal, web.count() - internal)
     }
@@ -403,6 +413,12 @@ pub fn collapse(s: &str) -> String {
     out
 }
 
+/// Collapses every Unicode white space run (no-break spaces included, as `innerText` and a
+/// JavaScript `\s` do) to one space and trims: for heading and link text.
+pub fn collapse_unicode(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// Counts words: white-space separated tokens that carry a letter or digit.
 pub fn count_words(s: &str) -> usize {
     s.split_whitespace().filter(|w| w.chars().any(char::is_alphanumeric)).count()
@@ -520,14 +536,14 @@ impl Walker {
             }
             Collector::Heading(i) => {
                 if let Some(h) = self.headings.get_mut(i) {
-                    h.text = collapse(&text);
+                    h.text = collapse_unicode(&text);
                 }
                 self.visible.push(' ');
                 self.heading_text_end[i] = self.visible.len();
             }
             Collector::Link(i) => {
                 if let Some(l) = self.page_links.get_mut(i) {
-                    l.text = collapse(&text);
+                    l.text = collapse_unicode(&text);
                 }
             }
             Collector::Paragraph => {
@@ -760,9 +776,6 @@ impl Walker {
                 n if n.starts_with("twitter:") => {
                     self.twitter.entry(n.to_string()).or_insert_with(|| content.to_string());
                 }
-                n if n.starts_with("og:") => {
-                    self.og.entry(n.to_string()).or_insert_with(|| content.to_string());
-                }
                 _ => {}
             }
         }
@@ -919,15 +932,17 @@ fn classify_link(link: &mut Link, base: Option<&Url>, page_host: Option<&str>) {
         LinkKind::Data
     } else {
         match base.and_then(|b| b.join(href).ok()) {
-            Some(u) if matches!(u.scheme(), "http" | "https") => {
+            Some(u) => {
+                // Like `a.hostname` in a browser: any scheme with a host can be internal.
                 link.internal = match (u.host_str(), page_host) {
                     (Some(h), Some(p)) => h.eq_ignore_ascii_case(p),
                     _ => false,
                 };
+                let kind = if matches!(u.scheme(), "http" | "https") { LinkKind::Web } else { LinkKind::Other };
                 link.url = Some(u.into());
-                LinkKind::Web
+                kind
             }
-            _ => LinkKind::Other,
+            None => LinkKind::Invalid,
         }
     };
 }
