@@ -1,0 +1,34 @@
+# seo-audit: thin wrappers over cargo. `just` lists the recipes.
+
+# List the recipes.
+help:
+    @just --list
+
+# Run the service on 127.0.0.1:8080 with its data in ./data.
+serve *ARGS:
+    cargo run --release -p seo-audit -- serve {{ARGS}}
+
+# Audit a URL or a local HTML file: just audit https://example.com/ --format text
+audit TARGET *ARGS:
+    cargo run --release -p seo-audit -- audit {{TARGET}} {{ARGS}}
+
+# The whole test suite (what CI runs after format and lint checks).
+test:
+    cargo test --workspace
+
+# Everything CI runs.
+ci:
+    bash .ci/run
+
+# Format and lint.
+lint:
+    cargo fmt --all
+    cargo clippy --workspace --all-targets -- -D warnings
+
+# Regenerate generated docs (docs/RULES.md, docs/AI-VISIBILITY.md).
+docs:
+    UPDATE_DOCS=1 cargo test --workspace --test rules_doc --test scan_doc
+
+# Engine benchmark: html5ever parse alone vs the full audit.
+bench:
+    cargo bench -p audit-core
