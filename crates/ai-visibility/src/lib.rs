@@ -19,6 +19,16 @@
 //!   [`ai_bot_access`] gives each one's [`BotAccess`] under a robots.txt, and
 //!   [`RobotsTxtReport`] is the `robots_txt` object of `/api/ai-readiness`.
 //!
+//! - [`SemanticHtml`]: landmarks and the heading outline of an audit-core [`audit_core::Page`].
+//! - [`ai_readiness`]: the `/api/ai-readiness` body ([`AiReadiness`]), scored by
+//!   [`READINESS_POINTS`].
+//! - [`ai_visibility_scan`]: the deterministic four-pillar scan ([`AiVisibilityScan`]);
+//!   every point comes from a named check of [`SCAN_CHECKS`], documented in
+//!   `docs/AI-VISIBILITY.md` ([`scan_methodology_markdown`]).
+//! - [`generate_queries`] and [`geo_check`]: the query-based visibility check against an
+//!   [`AiSearchProvider`]; [`OpenAiCompatibleProvider`] talks to any OpenAI-compatible
+//!   chat-completions service through the `fetch` crate (the only I/O of this crate).
+//!
 //! ```
 //! use ai_visibility::{ai_bot_access, LlmsTxt, Robots};
 //!
@@ -36,10 +46,36 @@
 //! assert!(llms.valid());
 //! assert_eq!(llms.sections[0].links[0].notes.as_deref(), Some("start here"));
 //! ```
+//!
+//! ```
+//! use ai_visibility::{ai_readiness, ai_visibility_scan, generate_queries, Robots};
+//! use audit_core::{HttpFacts, Page};
+//!
+//! let html = r#"<html lang="en"><head><title>Acme | Widgets</title></head>
+//!   <body><main><h1>Widgets</h1><p>Acme makes widgets for every kind of workshop and garage.</p></main></body></html>"#;
+//! let page = Page::parse("https://acme.com/", html.as_bytes(), HttpFacts::default());
+//! let robots = Robots::parse(b"User-agent: GPTBot\nDisallow: /\n");
+//!
+//! let readiness = ai_readiness("https://acme.com/", &page, None, Some(&robots));
+//! assert_eq!(readiness.robots_txt.blocked_count, 1);
+//! assert!(readiness.semantic_html.main);
+//!
+//! let scan = ai_visibility_scan(&page, None, Some(&robots));
+//! assert_eq!(scan.pillars.llms_txt, 0);
+//! assert!(scan.score <= 100);
+//!
+//! assert_eq!(generate_queries(&page, "acme.com").len(), 12);
+//! ```
 
 mod bots;
+mod docs;
+mod entity;
+mod geo;
 mod llms;
+mod readiness;
 mod robots;
+mod scan;
+mod semantic;
 
 pub use bots::{ai_bot_access, find_bot, AiBot, BotAccess, Purpose, RobotsTxtReport, AI_BOTS, NAMED_BOTS};
 pub use llms::{Issue, IssueCode, Link, LlmsTxt, LlmsTxtReport, Section, Severity};
@@ -47,3 +83,16 @@ pub use robots::{
     escape_pattern, get_path_params_query, is_valid_user_agent, AgentLine, Group, MatchedGroup, ParseStats, Robots,
     Rule, RuleKind, Verdict, MAX_LINE_LEN, MAX_ROBOTS_BYTES,
 };
+pub use docs::scan_methodology_markdown;
+pub use entity::{brand_name, domain_label, normalize_domain, ENTITY_TYPES};
+pub use geo::{
+    count_mentions, generate_queries, geo_check, AiSearchProvider, GeoOptions, GeoQuery, GeoQueryResult, GeoReport,
+    OpenAiCompatibleProvider, ProviderAnswer, ProviderError, ProviderFuture, QueryKind, DEFAULT_GEO_CONCURRENCY,
+    DEFAULT_GEO_TOTAL_TIMEOUT, DEFAULT_PROVIDER_TIMEOUT, GEO_QUERY_COUNT,
+};
+pub use readiness::{ai_readiness, default_llms_url, AiReadiness, ReadinessItem, READINESS_POINTS};
+pub use scan::{
+    ai_visibility_scan, is_question, AiVisibilityScan, CheckResult, Pillar, Pillars, ScanCheck, ScanDetails,
+    MAX_WORDS_PER_HEADING, PILLAR_MAX, QUESTION_WORDS, SCAN_CHECKS, SUMMARY_WITHIN_WORDS,
+};
+pub use semantic::{heading_hierarchy, HeadingHierarchy, SemanticHtml};

@@ -1,0 +1,613 @@
+//! geo-check: ask an AI search engine the questions people ask about a site's topic and
+//! count how often the site shows up in the answers (`/api/geo-check`).
+//!
+//! The queries come from the page alone ([`generate_queries`]), so the same page always
+//! asks the same twelve questions. The engine is any [`AiSearchProvider`]; the one real
+//! implementation, [`OpenAiCompatibleProvider`], speaks the OpenAI-compatible
+//! chat-completions interface through the `fetch` crate.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
+
+use audit_core::Page;
+use futures_util::stream::{self, StreamExt, TryStreamExt};
+use serde::Serialize;
+use serde_json::{json, Value};
+use url::Url;
+
+use crate::entity::{brand_name, domain_label, entity_nodes, node_types, normalize_domain, short_type};
+
+/// Number of queries a geo-check asks (SPEC: 12).
+pub const GEO_QUERY_COUNT: usize = 12;
+/// Queries in flight at once.
+pub const DEFAULT_GEO_CONCURRENCY: usize = 4;
+/// Longest wait for one provider answer.
+pub const DEFAULT_PROVIDER_TIMEOUT: Duration = Duration::from_secs(30);
+/// Longest time for a whole geo-check.
+pub const DEFAULT_GEO_TOTAL_TIMEOUT: Duration = Duration::from_secs(90);
+
+/// The instruction sent with every query. It asks for sources so that citations and
+/// named sites, which mentions are counted from, appear in the answer.
+const SYSTEM_PROMPT: &str = "You are an AI search assistant. Answer the user's question concisely, \
+    recommend specific websites, brands or products where that fits, and name the sources you rely on with their URLs.";
+
+/// What a query is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum QueryKind {
+    /// About the brand itself.
+    Brand,
+    /// About the page's topic, without naming the brand.
+    Topic,
+    /// About the kind of business or page, without naming the brand.
+    Category,
+    /// The brand against its alternatives.
+    Comparison,
+    /// A how-to question on the topic.
+    HowTo,
+}
+
+/// One generated query.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GeoQuery {
+    /// The question as sent.
+    pub query: String,
+    /// What it is about.
+    pub kind: QueryKind,
+}
+
+/// How many queries of each kind, in order; sums to [`GEO_QUERY_COUNT`].
+const KIND_COUNTS: [(QueryKind, usize); 5] = [
+    (QueryKind::Brand, 3),
+    (QueryKind::Topic, 3),
+    (QueryKind::Category, 2),
+    (QueryKind::Comparison, 2),
+    (QueryKind::HowTo, 2),
+];
+
+/// Templates per kind, first choice first; later ones replace duplicates. `{brand}`,
+/// `{topic}` and `{category}` are filled in.
+fn templates(kind: QueryKind) -> &'static [&'static str] {
+    match kind {
+        QueryKind::Brand => &[
+            "What is {brand}?",
+            "{brand} reviews",
+            "Is {brand} a good choice for {topic}?",
+            "What does {brand} offer?",
+            "{brand} pricing",
+        ],
+        QueryKind::Topic => &[
+            "{topic}",
+            "What should I know about {topic}?",
+            "Top recommendations for {topic}",
+            "{topic} tips",
+            "Who are the experts on {topic}?",
+        ],
+        QueryKind::Category => &[
+            "Which {category} do experts recommend?",
+            "Top rated {category} websites",
+            "Most trusted {category} brands",
+            "{category} comparison",
+        ],
+        QueryKind::Comparison => &[
+            "{brand} vs alternatives",
+            "best {category} like {brand}",
+            "alternatives to {brand}",
+            "{brand} compared to competitors",
+        ],
+        QueryKind::HowTo => &[
+            "How to choose the right {category}",
+            "How to get started with {topic}",
+            "How does {topic} work?",
+            "How to compare {category} options",
+        ],
+    }
+}
+
+/// Words dropped from topic keywords (English and German function words).
+const STOP_WORDS: &[&str] = &[
+    "a", "an", "the", "and", "or", "of", "for", "to", "in", "on", "at", "by", "with", "from", "your", "our", "my",
+    "you", "we", "is", "are", "be", "it", "its", "this", "that", "these", "those", "as", "about", "home", "welcome",
+    "page", "official", "site", "website", "der", "die", "das", "und", "oder", "für", "mit", "von", "zu", "im", "in",
+    "ein", "eine", "einen", "den", "dem", "des", "auf", "ihr", "ihre", "unser", "unsere", "willkommen", "startseite",
+];
+/// Most keywords kept for the topic.
+const MAX_TOPIC_WORDS: usize = 5;
+
+/// Schema.org types and the category phrase a searcher would use for them. Generic
+/// types (Organization, Person, WebPage) name no category and are skipped.
+const CATEGORY_TYPES: &[(&str, &str)] = &[
+    ("SoftwareApplication", "software"),
+    ("WebApplication", "web app"),
+    ("MobileApplication", "mobile app"),
+    ("Product", "product"),
+    ("Restaurant", "restaurant"),
+    ("FoodEstablishment", "restaurant"),
+    ("Hotel", "hotel"),
+    ("LodgingBusiness", "hotel"),
+    ("OnlineStore", "online shop"),
+    ("Store", "shop"),
+    ("Dentist", "dentist"),
+    ("Physician", "doctor"),
+    ("MedicalClinic", "clinic"),
+    ("LegalService", "law firm"),
+    ("Attorney", "lawyer"),
+    ("RealEstateAgent", "real estate agent"),
+    ("TravelAgency", "travel agency"),
+    ("FinancialService", "financial service"),
+    ("AutomotiveBusiness", "car service"),
+    ("HomeAndConstructionBusiness", "contractor"),
+    ("HealthAndBeautyBusiness", "beauty salon"),
+    ("ProfessionalService", "service provider"),
+    ("LocalBusiness", "local business"),
+    ("Course", "online course"),
+    ("EducationalOrganization", "school"),
+    ("Recipe", "recipe site"),
+    ("Event", "event"),
+    ("JobPosting", "job board"),
+    ("Book", "book"),
+    ("NewsArticle", "news site"),
+    ("NewsMediaOrganization", "news site"),
+    ("BlogPosting", "blog"),
+    ("Blog", "blog"),
+    ("NGO", "nonprofit"),
+];
+
+fn category_for(t: &str) -> Option<&'static str> {
+    let t = short_type(t);
+    CATEGORY_TYPES.iter().find(|(name, _)| name.eq_ignore_ascii_case(t)).map(|(_, c)| *c)
+}
+
+/// The page's category: the first typed JSON-LD node (entities first) or microdata
+/// item with a known category.
+fn page_category(page: &Page) -> Option<&'static str> {
+    let entity = entity_nodes(page).into_iter().flat_map(node_types).find_map(category_for);
+    entity
+        .or_else(|| page.json_ld_types().into_iter().find_map(category_for))
+        .or_else(|| page.microdata_types.iter().find_map(|t| category_for(t)))
+}
+
+/// Splits a title at the separators sites put between page name and brand.
+fn title_parts(title: &str) -> Vec<&str> {
+    let mut parts = vec![title];
+    for sep in [" | ", " - ", " – ", " — ", " · ", " :: ", ": ", " » "] {
+        parts = parts.iter().flat_map(|p| p.split(sep)).map(str::trim).filter(|p| !p.is_empty()).collect();
+    }
+    parts
+}
+
+/// Up to [`MAX_TOPIC_WORDS`] keywords from the h1 (else the title, brand part removed).
+fn topic(page: &Page, brand: &str) -> String {
+    let brand_lc = brand.to_lowercase();
+    let source = if !page.h1().trim().is_empty() {
+        page.h1().to_owned()
+    } else {
+        let parts = title_parts(&page.title);
+        let others: Vec<&str> = parts.iter().copied().filter(|p| !p.to_lowercase().contains(&brand_lc)).collect();
+        let pool = if others.is_empty() { parts } else { others };
+        pool.into_iter().max_by_key(|p| p.len()).unwrap_or("").to_owned()
+    };
+    let brand_words: Vec<String> = brand_lc.split_whitespace().map(str::to_owned).collect();
+    source
+        .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '\''))
+        .map(|w| w.trim_matches(['-', '\'']).to_lowercase())
+        .filter(|w| !w.is_empty() && !STOP_WORDS.contains(&w.as_str()) && !brand_words.contains(w))
+        .take(MAX_TOPIC_WORDS)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Upper-cases the first letter (`acme` -> `Acme`).
+fn capitalize(s: &str) -> String {
+    let mut chars = s.chars();
+    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
+/// The brand a geo-check asks and counts: og:site_name or the JSON-LD entity name, else
+/// the domain's label (`acme` for `www.acme.co.uk`), capitalised.
+fn geo_brand(page: &Page, domain: &str) -> String {
+    brand_name(page).unwrap_or_else(|| {
+        let host = if domain.trim().is_empty() {
+            page.parsed_url().and_then(|u| u.host_str().map(str::to_owned)).unwrap_or_default()
+        } else {
+            domain.to_owned()
+        };
+        capitalize(&domain_label(&host))
+    })
+}
+
+/// The twelve queries of a geo-check for `page` on `domain`: 3 brand, 3 topic,
+/// 2 category, 2 comparison and 2 how-to queries, in that order, without duplicates
+/// (case-insensitive). Deterministic: the same page always gives the same queries.
+///
+/// Brand: og:site_name, the JSON-LD entity name, else the domain label. Topic: up to
+/// five keywords of the h1 (else of the title without the brand). Category: the
+/// JSON-LD or microdata type's everyday name (`Restaurant` -> `restaurant`), else the
+/// topic.
+pub fn generate_queries(page: &Page, domain: &str) -> Vec<GeoQuery> {
+    let brand = geo_brand(page, domain);
+    let brand = if brand.is_empty() { "this website".to_owned() } else { brand };
+    let topic = match topic(page, &brand) {
+        t if t.is_empty() => page_category(page).map_or_else(|| brand.clone(), str::to_owned),
+        t => t,
+    };
+    let category = page_category(page).map_or_else(|| topic.clone(), str::to_owned);
+    let fill = |t: &str| {
+        let q = t.replace("{brand}", &brand).replace("{topic}", &topic).replace("{category}", &category);
+        let q = audit_core::text::collapse(&q);
+        capitalize(&q)
+    };
+    let mut out: Vec<GeoQuery> = Vec::with_capacity(GEO_QUERY_COUNT);
+    for (kind, count) in KIND_COUNTS {
+        let mut taken = 0;
+        let candidates: Vec<String> = templates(kind).iter().map(|t| fill(t)).collect();
+        for q in &candidates {
+            if taken == count {
+                break;
+            }
+            if !out.iter().any(|o| o.query.eq_ignore_ascii_case(q)) {
+                out.push(GeoQuery { query: q.clone(), kind });
+                taken += 1;
+            }
+        }
+        // When brand, topic and category coincide, templates can run out of distinct
+        // texts; the count is part of the interface, so repeat rather than ask fewer.
+        for q in candidates.iter().cycle().take(count - taken) {
+            out.push(GeoQuery { query: q.clone(), kind });
+        }
+    }
+    out
+}
+
+/// An answer from an AI search engine.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ProviderAnswer {
+    /// The answer text.
+    pub text: String,
+    /// URLs the engine cited, in order, without duplicates.
+    pub citations: Vec<String>,
+}
+
+/// A failure to get an answer from the AI search provider. The server answers every
+/// variant with 502 `upstream_error` ([`ProviderError::code`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ProviderError {
+    /// No answer within the time limit (one query's, or the whole check's).
+    #[error("ai search provider did not answer in time")]
+    Timeout,
+    /// The provider answered with a status other than 2xx.
+    #[error("ai search provider answered with http status {status}")]
+    Status {
+        /// The HTTP status.
+        status: u16,
+    },
+    /// The answer was not the JSON a chat-completions interface sends.
+    #[error("ai search provider sent a malformed answer: {0}")]
+    Malformed(String),
+    /// The provider could not be reached (refused connection, DNS, TLS, blocked address).
+    #[error("ai search provider unreachable: {0}")]
+    Transport(fetch::Error),
+    /// The provider settings are unusable (base URL that does not parse, bad key bytes).
+    #[error("ai search provider misconfigured: {0}")]
+    Config(String),
+}
+
+impl ProviderError {
+    /// The API error code (DECISIONS §1): always `upstream_error`.
+    pub fn code(&self) -> &'static str {
+        "upstream_error"
+    }
+
+    /// The HTTP status the server answers with: always 502.
+    pub fn http_status(&self) -> u16 {
+        502
+    }
+
+    /// Whether the provider ran out of time.
+    pub fn is_timeout(&self) -> bool {
+        matches!(self, ProviderError::Timeout)
+    }
+
+    /// Whether the provider answered with a non-2xx status.
+    pub fn is_status(&self) -> bool {
+        matches!(self, ProviderError::Status { .. })
+    }
+
+    /// Whether the provider's answer could not be read.
+    pub fn is_malformed(&self) -> bool {
+        matches!(self, ProviderError::Malformed(_))
+    }
+
+    fn from_fetch(e: fetch::Error) -> ProviderError {
+        match e {
+            fetch::Error::Timeout => ProviderError::Timeout,
+            fetch::Error::Config(m) => ProviderError::Config(m),
+            fetch::Error::TooLarge { limit } => ProviderError::Malformed(format!("answer larger than {limit} bytes")),
+            other => ProviderError::Transport(other),
+        }
+    }
+}
+
+/// The future [`AiSearchProvider::ask`] returns; boxed so providers can be used as
+/// `dyn AiSearchProvider` (the server holds one chosen at start-up).
+pub type ProviderFuture<'a> = Pin<Box<dyn Future<Output = Result<ProviderAnswer, ProviderError>> + Send + 'a>>;
+
+/// An AI search engine that answers one question at a time.
+pub trait AiSearchProvider: Send + Sync {
+    /// Asks one question.
+    fn ask<'a>(&'a self, query: &'a str) -> ProviderFuture<'a>;
+}
+
+/// An AI search engine behind an OpenAI-compatible chat-completions interface
+/// (OpenAI, Perplexity, OpenRouter, a local gateway ...): `POST {base_url}/chat/completions`
+/// with bearer auth. All HTTP goes through the given [`fetch::Fetcher`], so the address
+/// guard applies; the server puts the operator's provider address on its allow list.
+#[derive(Clone)]
+pub struct OpenAiCompatibleProvider {
+    fetcher: fetch::Fetcher,
+    endpoint: Url,
+    api_key: String,
+    model: String,
+    timeout: Duration,
+}
+
+impl std::fmt::Debug for OpenAiCompatibleProvider {
+    // The key is a secret and stays out of logs.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OpenAiCompatibleProvider")
+            .field("endpoint", &self.endpoint.as_str())
+            .field("model", &self.model)
+            .field("timeout", &self.timeout)
+            .finish_non_exhaustive()
+    }
+}
+
+impl OpenAiCompatibleProvider {
+    /// A provider at `base_url` (e.g. `https://api.perplexity.ai` or
+    /// `https://api.openai.com/v1`), with [`DEFAULT_PROVIDER_TIMEOUT`] per query. An
+    /// empty `api_key` sends no `Authorization` header (local gateways).
+    ///
+    /// # Errors
+    /// [`ProviderError::Config`] when `base_url` is not an http(s) URL.
+    pub fn new(
+        fetcher: fetch::Fetcher,
+        base_url: &str,
+        api_key: impl Into<String>,
+        model: impl Into<String>,
+    ) -> Result<OpenAiCompatibleProvider, ProviderError> {
+        let base = base_url.trim().trim_end_matches('/');
+        let endpoint = Url::parse(&format!("{base}/chat/completions"))
+            .ok()
+            .filter(|u| matches!(u.scheme(), "http" | "https") && u.has_host())
+            .ok_or_else(|| ProviderError::Config(format!("base url {base_url:?} is not an http(s) url")))?;
+        Ok(OpenAiCompatibleProvider {
+            fetcher,
+            endpoint,
+            api_key: api_key.into(),
+            model: model.into(),
+            timeout: DEFAULT_PROVIDER_TIMEOUT,
+        })
+    }
+
+    /// The same provider with another per-query time limit.
+    pub fn with_timeout(mut self, timeout: Duration) -> OpenAiCompatibleProvider {
+        self.timeout = timeout;
+        self
+    }
+
+    /// The URL queries are posted to.
+    pub fn endpoint(&self) -> &Url {
+        &self.endpoint
+    }
+
+    /// The model asked.
+    pub fn model(&self) -> &str {
+        &self.model
+    }
+
+    async fn ask_inner(&self, query: &str) -> Result<ProviderAnswer, ProviderError> {
+        let body = json!({
+            "model": self.model,
+            "messages": [
+                {"role": "system", "content": SYSTEM_PROMPT},
+                {"role": "user", "content": query},
+            ],
+        });
+        let mut headers = vec![("accept".to_owned(), "application/json".to_owned())];
+        if !self.api_key.is_empty() {
+            headers.push(("authorization".to_owned(), format!("Bearer {}", self.api_key)));
+        }
+        let (status, _headers, bytes) = self
+            .fetcher
+            .post_json(&self.endpoint, &headers, &body, self.timeout)
+            .await
+            .map_err(ProviderError::from_fetch)?;
+        if !(200..300).contains(&status) {
+            return Err(ProviderError::Status { status });
+        }
+        parse_answer(&bytes)
+    }
+}
+
+impl AiSearchProvider for OpenAiCompatibleProvider {
+    fn ask<'a>(&'a self, query: &'a str) -> ProviderFuture<'a> {
+        Box::pin(self.ask_inner(query))
+    }
+}
+
+/// Reads a chat-completions answer: the text of `choices[0].message.content` (a string,
+/// or a list of `{text}` parts) and the citations wherever the provider puts them —
+/// top-level `citations` (Perplexity), `choices[0].message.annotations[].url_citation.url`
+/// (OpenAI search models) and `search_results[].url`.
+pub(crate) fn parse_answer(bytes: &[u8]) -> Result<ProviderAnswer, ProviderError> {
+    let v: Value = serde_json::from_slice(bytes).map_err(|e| ProviderError::Malformed(format!("not json: {e}")))?;
+    let message = v.pointer("/choices/0/message").ok_or_else(|| ProviderError::Malformed("no choices[0].message".into()))?;
+    let text = match message.get("content") {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(parts)) => {
+            parts.iter().filter_map(|p| p.get("text").and_then(Value::as_str)).collect::<Vec<_>>().join("\n")
+        }
+        // A refusal or tool call carries no content; that is an answer without a mention.
+        Some(Value::Null) => String::new(),
+        _ => return Err(ProviderError::Malformed("choices[0].message.content is missing".into())),
+    };
+    let mut citations: Vec<String> = Vec::new();
+    let mut add = |u: Option<&str>| {
+        if let Some(u) = u.map(str::trim).filter(|u| !u.is_empty()) {
+            if !citations.iter().any(|c| c == u) {
+                citations.push(u.to_owned());
+            }
+        }
+    };
+    let url_of = |item: &Value| item.as_str().or_else(|| item.get("url").and_then(Value::as_str)).map(str::to_owned);
+    for item in v.get("citations").and_then(Value::as_array).into_iter().flatten() {
+        add(url_of(item).as_deref());
+    }
+    for a in message.get("annotations").and_then(Value::as_array).into_iter().flatten() {
+        add(a.pointer("/url_citation/url").or_else(|| a.get("url")).and_then(Value::as_str));
+    }
+    for item in v.get("search_results").and_then(Value::as_array).into_iter().flatten() {
+        add(item.get("url").and_then(Value::as_str));
+    }
+    Ok(ProviderAnswer { text, citations })
+}
+
+/// Whether the bytes at `start..end` of `hay` stand alone as a word (for a domain, also
+/// not glued into a longer host: `acme.com.evil.net` does not mention `acme.com`).
+fn bounded(hay: &str, start: usize, end: usize, host_like: bool) -> bool {
+    let before = hay[..start].chars().next_back();
+    let mut after = hay[end..].chars();
+    let next = after.next();
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let before_ok = before.is_none_or(|c| !word(c) && !(host_like && c == '-'));
+    let after_ok = match next {
+        None => true,
+        Some(c) if word(c) => false,
+        Some('-') if host_like => false,
+        Some('.') if host_like => !after.next().is_some_and(word),
+        Some(_) => true,
+    };
+    before_ok && after_ok
+}
+
+/// Byte ranges of the word-bounded, case-insensitive occurrences of `needle` in `hay`
+/// (both already lower-case).
+fn occurrences(hay: &str, needle: &str, host_like: bool) -> Vec<(usize, usize)> {
+    if needle.is_empty() {
+        return Vec::new();
+    }
+    hay.match_indices(needle).map(|(i, m)| (i, i + m.len())).filter(|&(s, e)| bounded(hay, s, e, host_like)).collect()
+}
+
+/// Mentions of a site in an answer: word-bounded, case-insensitive occurrences of the
+/// domain or of the brand in the text (a brand inside a domain mention counts once),
+/// plus cited URLs whose host is the domain or one of its subdomains.
+pub fn count_mentions(answer: &ProviderAnswer, domain: &str, brand: Option<&str>) -> usize {
+    let domain = normalize_domain(domain);
+    let text = answer.text.to_lowercase();
+    let domain_hits = occurrences(&text, &domain, true);
+    let brand_hits = brand
+        .map(|b| b.trim().to_lowercase())
+        .filter(|b| b.chars().count() >= MIN_BRAND_CHARS)
+        .map(|b| occurrences(&text, &b, false))
+        .unwrap_or_default();
+    let inside_domain = |&(s, e): &(usize, usize)| domain_hits.iter().any(|&(ds, de)| s >= ds && e <= de);
+    let brand_only = brand_hits.iter().filter(|h| !inside_domain(h)).count();
+    let suffix = format!(".{domain}");
+    let cited = answer
+        .citations
+        .iter()
+        .filter_map(|c| Url::parse(c).ok())
+        .filter(|u| {
+            u.host_str().map(|h| h.trim_end_matches('.').to_ascii_lowercase()).is_some_and(|h| {
+                !domain.is_empty() && (h == domain || h.ends_with(&suffix))
+            })
+        })
+        .count();
+    domain_hits.len() + brand_only + cited
+}
+
+/// Brands shorter than this are not counted in answer text: two letters match too much.
+const MIN_BRAND_CHARS: usize = 3;
+
+/// Limits of one geo-check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GeoOptions {
+    /// Queries in flight at once (at least 1).
+    pub concurrency: usize,
+    /// Longest wait for one answer.
+    pub query_timeout: Duration,
+    /// Longest time for the whole check.
+    pub total_timeout: Duration,
+}
+
+impl Default for GeoOptions {
+    fn default() -> GeoOptions {
+        GeoOptions {
+            concurrency: DEFAULT_GEO_CONCURRENCY,
+            query_timeout: DEFAULT_PROVIDER_TIMEOUT,
+            total_timeout: DEFAULT_GEO_TOTAL_TIMEOUT,
+        }
+    }
+}
+
+/// One query's outcome.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GeoQueryResult {
+    /// The question asked.
+    pub query: String,
+    /// What it is about (additive to SPEC's shape).
+    pub kind: QueryKind,
+    /// The site was mentioned at least once.
+    pub found: bool,
+    /// How often ([`count_mentions`]).
+    pub mentions: usize,
+}
+
+/// The `/api/geo-check` result (SPEC: `{domain, visibilityScore, queries[{query, found, mentions}]}`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GeoReport {
+    /// The checked domain, lower-case, without `www.`.
+    pub domain: String,
+    /// Share of queries in which the site was found, in percent, rounded.
+    pub visibility_score: u8,
+    /// Every query in generation order.
+    pub queries: Vec<GeoQueryResult>,
+}
+
+/// Runs a geo-check: asks the [`generate_queries`] of `page` with at most
+/// `options.concurrency` in flight, each bounded by `options.query_timeout` and the
+/// whole by `options.total_timeout`. Results keep query order.
+///
+/// # Errors
+/// The first [`ProviderError`]: a score over fewer than twelve answers would not be the
+/// score the interface promises, so a failed query fails the check.
+pub async fn geo_check<P: AiSearchProvider + ?Sized>(
+    provider: &P,
+    page: &Page,
+    domain: &str,
+    options: &GeoOptions,
+) -> Result<GeoReport, ProviderError> {
+    let queries = generate_queries(page, domain);
+    let brand = geo_brand(page, domain);
+    let brand = Some(brand.as_str()).filter(|b| !b.is_empty());
+    let domain_norm = normalize_domain(domain);
+    let per_query = options.query_timeout;
+    let domain_ref = domain_norm.as_str();
+    let asks = stream::iter(queries.iter())
+        .map(|q| async move {
+            let answer =
+                tokio::time::timeout(per_query, provider.ask(&q.query)).await.map_err(|_| ProviderError::Timeout)??;
+            let mentions = count_mentions(&answer, domain_ref, brand);
+            Ok::<_, ProviderError>(GeoQueryResult { query: q.query.clone(), kind: q.kind, found: mentions > 0, mentions })
+        })
+        .buffered(options.concurrency.max(1))
+        .try_collect::<Vec<_>>();
+    let results = tokio::time::timeout(options.total_timeout, asks).await.map_err(|_| ProviderError::Timeout)??;
+    let found = results.iter().filter(|r| r.found).count();
+    let visibility_score = if results.is_empty() { 0 } else { ((found * 200 + results.len()) / (results.len() * 2)) as u8 };
+    Ok(GeoReport { domain: domain_norm, visibility_score, queries: results })
+}

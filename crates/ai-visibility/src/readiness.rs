@@ -1,0 +1,187 @@
+//! The `/api/ai-readiness` response: llms.txt, the three named crawlers, semantic HTML,
+//! and a 0..100 score from the fixed point table [`READINESS_POINTS`].
+
+use audit_core::Page;
+use serde::Serialize;
+
+use crate::bots::{BotAccess, RobotsTxtReport};
+use crate::llms::{LlmsTxt, LlmsTxtReport};
+use crate::robots::Robots;
+use crate::semantic::SemanticHtml;
+
+/// What a readiness item looks at.
+struct Facts<'a> {
+    llms: &'a LlmsTxtReport,
+    robots: &'a RobotsTxtReport,
+    semantic: &'a SemanticHtml,
+}
+
+/// One item of the readiness score.
+#[derive(Clone, Copy)]
+pub struct ReadinessItem {
+    /// Stable kebab-case id.
+    pub id: &'static str,
+    /// Points it earns when it passes.
+    pub points: u8,
+    /// What earns them, as documented in `docs/AI-VISIBILITY.md`.
+    pub earns: &'static str,
+    /// The recommendation given when it fails.
+    pub recommendation: &'static str,
+    pass: fn(&Facts) -> bool,
+}
+
+impl std::fmt::Debug for ReadinessItem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReadinessItem").field("id", &self.id).field("points", &self.points).finish()
+    }
+}
+
+const fn item(
+    id: &'static str,
+    points: u8,
+    earns: &'static str,
+    recommendation: &'static str,
+    pass: fn(&Facts) -> bool,
+) -> ReadinessItem {
+    ReadinessItem { id, points, earns, recommendation, pass }
+}
+
+fn named_allowed(f: &Facts, name: &str) -> bool {
+    f.robots.ai_bots.iter().any(|a| a.bot == name && !a.blocked)
+}
+
+/// The readiness score table; the points sum to 100.
+pub const READINESS_POINTS: &[ReadinessItem] = &[
+    item(
+        "llms-present",
+        15,
+        "the site serves `/llms.txt`",
+        "Publish an llms.txt at the site root (https://llmstxt.org) with a # title, a > summary and ## sections of links to your key pages.",
+        |f| f.llms.present,
+    ),
+    item(
+        "llms-valid",
+        15,
+        "the llms.txt has no error-level issue",
+        "Fix the error-level issues listed under llms_txt.issues so assistants can use the file.",
+        |f| f.llms.valid,
+    ),
+    item(
+        "gptbot-allowed",
+        10,
+        "robots.txt lets GPTBot fetch the page",
+        "Allow GPTBot in robots.txt (remove the Disallow that blocks it) if you want ChatGPT to know the page.",
+        |f| named_allowed(f, "GPTBot"),
+    ),
+    item(
+        "claudebot-allowed",
+        10,
+        "robots.txt lets ClaudeBot fetch the page",
+        "Allow ClaudeBot in robots.txt if you want Claude to know the page.",
+        |f| named_allowed(f, "ClaudeBot"),
+    ),
+    item(
+        "perplexitybot-allowed",
+        10,
+        "robots.txt lets PerplexityBot fetch the page",
+        "Allow PerplexityBot in robots.txt: Perplexity cites only pages it may crawl.",
+        |f| named_allowed(f, "PerplexityBot"),
+    ),
+    item(
+        "main",
+        8,
+        "a `<main>` element",
+        "Wrap the page's primary content in a <main> element so readers can tell it from navigation and boilerplate.",
+        |f| f.semantic.main,
+    ),
+    item(
+        "article",
+        6,
+        "an `<article>` element",
+        "Wrap self-contained content (a post, a product, a guide) in an <article> element.",
+        |f| f.semantic.article,
+    ),
+    item("header", 6, "a `<header>` element", "Put the site or page header in a <header> element.", |f| f.semantic.header),
+    item("nav", 6, "a `<nav>` element", "Put the main navigation in a <nav> element.", |f| f.semantic.nav),
+    item("footer", 4, "a `<footer>` element", "Put the site footer (contact, legal links) in a <footer> element.", |f| {
+        f.semantic.footer
+    }),
+    item(
+        "heading-hierarchy",
+        10,
+        "one `h1`, first among the headings, no skipped levels, no empty heading",
+        "Fix the heading outline: one h1 first, then h2, h3 ... without skipping levels (see semantic_html.heading_hierarchy.issues).",
+        |f| f.semantic.heading_hierarchy.valid,
+    ),
+];
+
+/// The `/api/ai-readiness` response body (DECISIONS §7).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AiReadiness {
+    /// Always `true`: a readiness check of a fetched page cannot fail.
+    pub ok: bool,
+    /// The checked URL.
+    pub url: String,
+    /// `0..=100`, the sum of the [`READINESS_POINTS`] items that pass.
+    pub score: u8,
+    /// The llms.txt report.
+    pub llms_txt: LlmsTxtReport,
+    /// GPTBot, ClaudeBot and PerplexityBot (the [`crate::NAMED_BOTS`]) under robots.txt.
+    pub robots_txt: RobotsTxtReport,
+    /// Landmarks and heading outline.
+    pub semantic_html: SemanticHtml,
+    /// One concrete recommendation per failed item, biggest first.
+    pub recommendations: Vec<String>,
+}
+
+/// Builds the AI-readiness response for `url` (the page as fetched in `page`).
+///
+/// `llms` is where llms.txt was looked for and the body served there (`None` for the
+/// body when there was none; `None` altogether when it was not looked for, in which
+/// case `<origin>/llms.txt` is reported absent). `robots` is the site's robots.txt
+/// (`None` when absent: every crawler is allowed). Access is judged for the page's URL.
+pub fn ai_readiness(url: &str, page: &Page, llms: Option<(&str, Option<&str>)>, robots: Option<&Robots>) -> AiReadiness {
+    let llms_txt = match llms {
+        Some((at, Some(body))) => LlmsTxt::parse(body).report(at),
+        Some((at, None)) => LlmsTxtReport::absent(at),
+        None => LlmsTxtReport::absent(&default_llms_url(&page.final_url)),
+    };
+    let full = RobotsTxtReport::new(robots, &page.final_url);
+    let ai_bots: Vec<BotAccess> = full.named().cloned().collect();
+    let robots_txt =
+        RobotsTxtReport { present: full.present, blocked_count: ai_bots.iter().filter(|a| a.blocked).count(), ai_bots };
+    let semantic_html = SemanticHtml::from_page(page);
+    let facts = Facts { llms: &llms_txt, robots: &robots_txt, semantic: &semantic_html };
+    let mut score = 0u8;
+    let mut failed: Vec<&ReadinessItem> = Vec::new();
+    for it in READINESS_POINTS {
+        if (it.pass)(&facts) {
+            score += it.points;
+        } else {
+            failed.push(it);
+        }
+    }
+    // An absent llms.txt fails both llms items; one recommendation says it all.
+    if !llms_txt.present {
+        failed.retain(|it| it.id != "llms-valid");
+    }
+    failed.sort_by(|a, b| b.points.cmp(&a.points));
+    AiReadiness {
+        ok: true,
+        url: url.to_owned(),
+        score,
+        llms_txt,
+        robots_txt,
+        semantic_html,
+        recommendations: failed.into_iter().map(|it| it.recommendation.to_owned()).collect(),
+    }
+}
+
+/// `<scheme>://<host>[:port]/llms.txt` for a page URL; the page URL itself when it does
+/// not parse (the report then names what was checked).
+pub fn default_llms_url(page_url: &str) -> String {
+    match url::Url::parse(page_url) {
+        Ok(u) if u.has_host() => u.join("/llms.txt").map(String::from).unwrap_or_else(|_| page_url.to_owned()),
+        _ => page_url.to_owned(),
+    }
+}
