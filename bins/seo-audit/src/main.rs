@@ -1,24 +1,39 @@
 //! `seo-audit`: the command line of the seo-audit service.
 //!
 //! - `seo-audit audit TARGET`: audit a URL, or a local HTML file as if served at `--url`.
-//! - `seo-audit serve`, `users`, `keys`, `migrate`: run and administer the service.
+//! - `seo-audit serve`: run the HTTP service (prints `listening on http://ADDR`).
+//! - `seo-audit users create`, `seo-audit keys create|list|disable|enable|revoke`,
+//!   `seo-audit migrate`: administer the database under `--data`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod admin_cmd;
 mod audit_cmd;
+mod serve_cmd;
 
 /// Settings every subcommand shares (names fixed by DECISIONS.md §11).
 #[derive(Debug, Clone, clap::Args)]
 pub struct Global {
-    /// Data directory holding the SQLite file.
-    #[arg(long, env = "SEO_AUDIT_DATA", global = true, default_value = "./data")]
-    pub data: PathBuf,
+    /// Data directory holding the SQLite file [default: ./data].
+    #[arg(long, env = "SEO_AUDIT_DATA", global = true)]
+    pub data: Option<PathBuf>,
     /// TOML settings file.
     #[arg(long, env = "SEO_AUDIT_CONFIG", global = true)]
     pub config: Option<PathBuf>,
+}
+
+impl Global {
+    /// Defaults, then the settings file, then `SEO_AUDIT_*` variables, then `--data`.
+    pub fn load_config(&self) -> Result<server::Config, String> {
+        let mut config = server::Config::load(self.config.as_deref()).map_err(|e| e.to_string())?;
+        if let Some(data) = &self.data {
+            config.data = data.clone();
+        }
+        Ok(config)
+    }
 }
 
 #[derive(Debug, Parser)]
@@ -34,6 +49,16 @@ struct Cli {
 enum Command {
     /// Audit a URL, or a local HTML file as if served at --url.
     Audit(audit_cmd::AuditArgs),
+    /// Run the HTTP service.
+    Serve(serve_cmd::ServeArgs),
+    /// Manage users.
+    #[command(subcommand)]
+    Users(admin_cmd::UsersCommand),
+    /// Manage API keys.
+    #[command(subcommand)]
+    Keys(admin_cmd::KeysCommand),
+    /// Create the database or bring it to the schema of this build.
+    Migrate,
 }
 
 fn main() -> ExitCode {
@@ -48,6 +73,10 @@ fn main() -> ExitCode {
     let code = runtime.block_on(async move {
         match cli.command {
             Command::Audit(args) => audit_cmd::run(args, &cli.global).await,
+            Command::Serve(args) => serve_cmd::run(args, &cli.global).await,
+            Command::Users(cmd) => admin_cmd::users(cmd, &cli.global),
+            Command::Keys(cmd) => admin_cmd::keys(cmd, &cli.global),
+            Command::Migrate => admin_cmd::migrate(&cli.global),
         }
     });
     ExitCode::from(code)

@@ -1,6 +1,73 @@
-//! The seo-audit service (being built): see `pipeline` for the shared audit path.
+//! The seo-audit HTTP service: routing, keys, limits and the error model around the
+//! engines.
+//!
+//! - [`serve`] binds the configured address and returns a running [`Server`] (its real
+//!   address, a [`ShutdownHandle`]); [`shutdown_signal`] resolves on SIGINT/SIGTERM.
+//! - [`AppState`] is what every handler shares: store, fetcher, the one [`Limiter`], the
+//!   [`Config`], and the bounded [`AuditSlots`].
+//! - [`handle`] is the whole service as a function of a request (tests call it without a
+//!   socket); [`ROUTES`] is the one routing table (method, path pattern, handler,
+//!   consumes_quota), which the OpenAPI test ([`OPENAPI_JSON`]) checks.
+//! - [`ApiError`] is the single mapping of failures to status, code and JSON body.
+//! - [`authenticate`] resolves the identity (key or client IP) and [`consume_quota`]
+//!   charges it on the shared limiter, setting the `x-ratelimit-*` headers.
+//! - [`pipeline`] is the audit path shared with the command line and agent tools.
+//!
+//! Adding an area: write `routes/<area>.rs` with `fn(Ctx) -> HandlerFuture` handlers, add
+//! rows to [`ROUTES`], and document the paths in `src/openapi.json`.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let config = server::Config { listen: "127.0.0.1:0".parse()?, ..server::Config::default() };
+//! let server = server::serve(config).await?;
+//! println!("listening on http://{}", server.local_addr());
+//! server::shutdown_signal().await;
+//! server.shutdown().await; // stop accepting, finish requests in flight
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! Without a socket:
+//! ```
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let dir = tempfile::tempdir()?;
+//! let config = server::Config { data: dir.path().to_path_buf(), ..server::Config::default() };
+//! let state = server::AppState::new(config)?;
+//! let req = http::Request::get("/api/status").body(http_body_util::Empty::<bytes::Bytes>::new())?;
+//! let resp = server::handle(state, req).await;
+//! assert_eq!(resp.status(), 200);
+//! assert!(resp.headers().contains_key("x-request-id"));
+//! # Ok(())
+//! # }
+//! ```
 
+#![warn(missing_docs)]
+
+mod auth;
+mod config;
+mod error;
+mod limiter;
 pub mod pipeline;
+mod response;
+mod router;
+mod routes;
+mod serve;
+mod state;
+
+pub use auth::{authenticate, client_ip, consume_quota, presented_key, Identity, KeyRule, API_KEY_HEADER};
+pub use config::{
+    Config, ConfigError, FetchSettings, GeoSettings, RateLimits, BATCH_CONCURRENCY, DEFAULT_AUDIT_QUEUE,
+    DEFAULT_DATA_DIR, DEFAULT_HEADER_TIMEOUT, DEFAULT_LISTEN, DEFAULT_MAX_CONCURRENT_AUDITS, DEFAULT_SHUTDOWN_GRACE,
+    ENV_VARS, MAX_BATCH_URLS, MAX_REQUEST_BODY_BYTES,
+};
+pub use error::ApiError;
+pub use limiter::{Decision, Limiter};
+pub use response::{json_response, ok_json, Response, JSON_CONTENT_TYPE};
+pub use router::{handle, match_path, redact, route, Body, BodyError, BoxError, Ctx, Handler, HandlerFuture, PeerAddr, Route, ROUTES};
+pub use routes::openapi::{document as openapi_document, OPENAPI_JSON};
+pub use serve::{serve, serve_state, shutdown_signal, ServeError, Server, ShutdownHandle};
+pub use state::{AppState, AuditSlots, StateError, Ticket};
 
 /// The current time as RFC 3339 UTC with milliseconds (`scanned_at`, timestamps on the wire).
 pub fn now_rfc3339() -> String {

@@ -25,6 +25,7 @@ pub enum AuditError {
 /// A fetched and audited page.
 #[derive(Debug)]
 pub struct PageAudit {
+    /// The audit of the page.
     pub audit: Audit,
     /// The body of the site's robots.txt when it answered 200 (for engines that need more
     /// than the crawlability verdict, such as AI-bot access).

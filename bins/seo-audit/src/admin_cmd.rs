@@ -1,0 +1,252 @@
+//! `seo-audit users ...`, `seo-audit keys ...`, `seo-audit migrate`: administration of the
+//! database under `--data`. Whatever a script captures goes to stdout alone (a user id, a
+//! key); explanations go to stderr.
+
+use std::time::Duration;
+
+use store::{NewKey, Store, Tier};
+use time::OffsetDateTime;
+
+use crate::Global;
+
+/// Exit status of a failed administration command.
+pub const EXIT_FAILED: u8 = 2;
+
+#[derive(Debug, clap::Subcommand)]
+pub enum UsersCommand {
+    /// Create a user; prints its id alone on stdout.
+    Create {
+        /// Account tier: free or pro.
+        #[arg(long, default_value = "free", value_parser = parse_tier)]
+        tier: Tier,
+    },
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum KeysCommand {
+    /// Create a key; prints the key alone on stdout (it is shown only this once).
+    Create {
+        /// A label for the key.
+        #[arg(long)]
+        name: String,
+        /// Tier: free or pro.
+        #[arg(long, default_value = "free", value_parser = parse_tier)]
+        tier: Tier,
+        /// Comma list of scopes: audit, mcp, webhooks.
+        #[arg(long, default_value = "audit,mcp")]
+        scopes: String,
+        /// Lifetime, e.g. 90d, 12h, 30m, 2w; never expires without it.
+        #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+        expires_in: Option<Duration>,
+        /// Owner; without it a new user of the tier is created.
+        #[arg(long, value_name = "ID")]
+        user: Option<String>,
+        /// Requests per minute, overriding the tier's limit.
+        #[arg(long, value_name = "N")]
+        rate_limit: Option<u32>,
+    },
+    /// List live keys (never their secrets).
+    List {
+        /// Only the keys of this user.
+        #[arg(long, value_name = "ID")]
+        user: Option<String>,
+        /// JSON lines instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Disable a key (it answers 403 until enabled again).
+    Disable {
+        /// Key id or prefix.
+        id_or_prefix: String,
+    },
+    /// Enable a disabled key.
+    Enable {
+        /// Key id or prefix.
+        id_or_prefix: String,
+    },
+    /// Revoke a key for good (it becomes unknown: 401).
+    Revoke {
+        /// Key id or prefix.
+        id_or_prefix: String,
+    },
+}
+
+fn parse_tier(s: &str) -> Result<Tier, String> {
+    s.parse::<Tier>().map_err(|e| e.to_string())
+}
+
+/// `90d`, `12h`, `30m`, `45s`, `2w` (a bare number is days).
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let s = s.trim();
+    let split = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    let (num, unit) = s.split_at(split);
+    let n: u64 = num.parse().map_err(|_| format!("{s:?} is not a duration like 90d, 12h or 30m"))?;
+    let secs = match unit {
+        "s" => 1,
+        "m" => 60,
+        "h" => 3600,
+        "d" | "" => 86_400,
+        "w" => 7 * 86_400,
+        _ => return Err(format!("unknown unit {unit:?} in {s:?} (use s, m, h, d or w)")),
+    };
+    if n == 0 {
+        return Err("the duration must be positive".into());
+    }
+    n.checked_mul(secs).map(Duration::from_secs).ok_or_else(|| format!("{s:?} is too long"))
+}
+
+fn open(global: &Global) -> Result<Store, String> {
+    let config = global.load_config()?;
+    Store::open(config.db_path()).map_err(|e| e.to_string())
+}
+
+fn fail(e: impl std::fmt::Display) -> u8 {
+    eprintln!("error: {e}");
+    EXIT_FAILED
+}
+
+pub fn users(cmd: UsersCommand, global: &Global) -> u8 {
+    let store = match open(global) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    match cmd {
+        UsersCommand::Create { tier } => match store.create_user(tier) {
+            Ok(user) => {
+                println!("{}", user.id);
+                eprintln!("created user {} (tier {})", user.id, user.tier);
+                0
+            }
+            Err(e) => fail(e),
+        },
+    }
+}
+
+pub fn keys(cmd: KeysCommand, global: &Global) -> u8 {
+    let store = match open(global) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    match cmd {
+        KeysCommand::Create { name, tier, scopes, expires_in, user, rate_limit } => {
+            let scopes = match store::parse_scopes(&scopes) {
+                Ok(s) => s,
+                Err(e) => return fail(e),
+            };
+            let mut new = NewKey::new(name, tier);
+            new.scopes = scopes;
+            new.user_id = user;
+            new.rate_limit = rate_limit;
+            new.expires_at = expires_in.map(|d| OffsetDateTime::now_utc() + d);
+            match store.create_key(new) {
+                Ok((plaintext, key)) => {
+                    println!("{plaintext}");
+                    eprintln!(
+                        "created key {} ({}) for user {}: tier {}, scopes {}, {} requests/min, expires {}",
+                        key.id,
+                        key.key_prefix,
+                        key.user_id,
+                        key.tier,
+                        key.scopes.join(","),
+                        key.effective_rate_limit(),
+                        key.expires_at.map_or_else(|| "never".to_string(), store::format_rfc3339),
+                    );
+                    eprintln!("the key is shown only now; only its SHA-256 is stored");
+                    0
+                }
+                Err(e) => fail(e),
+            }
+        }
+        KeysCommand::List { user, json } => match store.list_keys(user.as_deref()) {
+            Ok(keys) => {
+                if json {
+                    for k in &keys {
+                        let mut v = serde_json::to_value(k).unwrap_or_default();
+                        v["user_id"] = serde_json::json!(k.user_id);
+                        v["tier"] = serde_json::json!(k.tier.as_str());
+                        println!("{v}");
+                    }
+                } else {
+                    println!(
+                        "{:<36}  {:<10}  {:<4}  {:<16}  {:>5}  {:<8}  {:<24}  NAME",
+                        "ID", "PREFIX", "TIER", "SCOPES", "RPM", "STATE", "EXPIRES"
+                    );
+                    let now = OffsetDateTime::now_utc();
+                    for k in &keys {
+                        let state = if !k.enabled {
+                            "disabled"
+                        } else if k.is_expired(now) {
+                            "expired"
+                        } else {
+                            "enabled"
+                        };
+                        println!(
+                            "{:<36}  {:<10}  {:<4}  {:<16}  {:>5}  {:<8}  {:<24}  {}",
+                            k.id,
+                            k.key_prefix,
+                            k.tier,
+                            k.scopes.join(","),
+                            k.effective_rate_limit(),
+                            state,
+                            k.expires_at.map_or_else(|| "never".to_string(), store::format_rfc3339),
+                            k.name
+                        );
+                    }
+                }
+                0
+            }
+            Err(e) => fail(e),
+        },
+        KeysCommand::Disable { id_or_prefix } => report(store.set_enabled(&id_or_prefix, false), "disabled"),
+        KeysCommand::Enable { id_or_prefix } => report(store.set_enabled(&id_or_prefix, true), "enabled"),
+        KeysCommand::Revoke { id_or_prefix } => report(store.revoke(&id_or_prefix), "revoked"),
+    }
+}
+
+fn report(result: store::Result<store::KeyRecord>, what: &str) -> u8 {
+    match result {
+        Ok(key) => {
+            eprintln!("{what} key {} ({})", key.id, key.key_prefix);
+            0
+        }
+        Err(e) => fail(e),
+    }
+}
+
+pub fn migrate(global: &Global) -> u8 {
+    let store = match open(global) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    match store.migrate().and_then(|applied| Ok((applied, store.schema_version()?))) {
+        Ok((applied, version)) => {
+            eprintln!("database {} at schema version {version} ({} migrations applied now)", store.path().display(), applied.len());
+            0
+        }
+        Err(e) => fail(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(s: &str, expected: Option<u64>) {
+        assert_eq!(parse_duration(s).ok().map(|d| d.as_secs()), expected, "{s}");
+    }
+
+    #[test]
+    fn durations() {
+        check("90d", Some(90 * 86_400));
+        check("12h", Some(12 * 3600));
+        check("30m", Some(1800));
+        check("45s", Some(45));
+        check("2w", Some(14 * 86_400));
+        check("7", Some(7 * 86_400));
+        check("0d", None);
+        check("d", None);
+        check("5y", None);
+        check("-1d", None);
+        check("99999999999999999999d", None);
+    }
+}

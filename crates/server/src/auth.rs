@@ -1,0 +1,198 @@
+//! Who is asking: [`authenticate`] resolves the request's identity (a key, or the client
+//! IP for anonymous use) and [`consume_quota`] charges it on the shared limiter.
+
+use std::net::IpAddr;
+use std::sync::Arc;
+
+use http::{HeaderMap, StatusCode};
+use time::OffsetDateTime;
+
+use crate::error::ApiError;
+use crate::limiter::Decision;
+use crate::router::Ctx;
+use crate::state::AppState;
+
+/// Header carrying the API key; the query parameter of the same name is accepted too.
+pub const API_KEY_HEADER: &str = "x-api-key";
+
+/// The identity a request acts as.
+#[derive(Debug, Clone)]
+pub enum Identity {
+    /// No key: limited per client IP.
+    Anonymous {
+        /// The client address (socket peer, or from `X-Forwarded-For` of a trusted proxy).
+        ip: IpAddr,
+    },
+    /// A known, usable key.
+    Key(Arc<store::KeyRecord>),
+}
+
+impl Identity {
+    /// The limiter and usage identity: `key:<id>` or `ip:<addr>`.
+    pub fn label(&self) -> String {
+        match self {
+            Identity::Anonymous { ip } => store::ip_identity(ip),
+            Identity::Key(k) => k.identity(),
+        }
+    }
+
+    /// Quota units per minute: the key's own limit, else its tier's configured limit;
+    /// the anonymous limit without a key.
+    pub fn rate_limit(&self, limits: &crate::RateLimits) -> u32 {
+        match self {
+            Identity::Anonymous { .. } => limits.anonymous,
+            Identity::Key(k) => k.rate_limit_or(limits.for_tier(k.tier)),
+        }
+    }
+
+    /// The key, if any.
+    pub fn key(&self) -> Option<&store::KeyRecord> {
+        match self {
+            Identity::Key(k) => Some(k),
+            Identity::Anonymous { .. } => None,
+        }
+    }
+
+    /// Owner of the key, if any.
+    pub fn user_id(&self) -> Option<&str> {
+        self.key().map(|k| k.user_id.as_str())
+    }
+}
+
+/// Whether a route needs a key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyRule {
+    /// Anonymous use allowed; a key that is sent must still be valid (never silently
+    /// downgraded to anonymous).
+    Optional,
+    /// 401 without a key.
+    Required,
+}
+
+/// The key sent with the request: the `x-api-key` header, else the query parameter.
+pub fn presented_key(ctx: &Ctx) -> Option<String> {
+    ctx.headers
+        .get(API_KEY_HEADER)
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).trim().to_string())
+        .or_else(|| ctx.query(API_KEY_HEADER).map(|v| v.trim().to_string()))
+}
+
+/// Resolves the identity of the request: 401 for an unknown key or a missing required
+/// one, 403 for a disabled or expired key or one lacking `scope`.
+pub async fn authenticate(ctx: &Ctx, rule: KeyRule, scope: Option<&'static str>) -> Result<Identity, ApiError> {
+    let ip = client_ip(ctx.peer.ip(), &ctx.headers, &ctx.state.config.trusted_proxies);
+    ctx.set_identity(store::ip_identity(&ip));
+    let Some(key) = presented_key(ctx) else {
+        return match rule {
+            KeyRule::Optional => Ok(Identity::Anonymous { ip }),
+            KeyRule::Required => Err(ApiError::unauthorized(
+                "This endpoint needs an API key in the x-api-key header; create one with `seo-audit keys create`.",
+            )),
+        };
+    };
+    let record = if key.is_empty() || key.len() > 200 {
+        None
+    } else {
+        ctx.state.db(move |s| s.lookup(&key)).await?
+    };
+    let Some(record) = record else {
+        return Err(ApiError::unauthorized("The API key is not valid."));
+    };
+    ctx.set_identity(record.identity());
+    if !record.enabled {
+        return Err(ApiError::forbidden("disabled", "The API key is disabled."));
+    }
+    if record.is_expired(OffsetDateTime::now_utc()) {
+        return Err(ApiError::forbidden("expired", "The API key has expired."));
+    }
+    if let Some(scope) = scope {
+        if !record.has_scope(scope) {
+            return Err(ApiError::forbidden("scope", format!("The API key lacks the `{scope}` scope."))
+                .with_details(serde_json::json!({ "reason": "scope", "scope": scope })));
+        }
+    }
+    touch(&ctx.state, &record.id);
+    Ok(Identity::Key(Arc::new(record)))
+}
+
+/// Records the key's use without making the request wait for it.
+fn touch(state: &AppState, id: &str) {
+    let store = state.store.clone();
+    let id = id.to_string();
+    drop(tokio::task::spawn_blocking(move || {
+        if let Err(e) = store.touch_last_used(&id) {
+            tracing::warn!(error = %e, "last_used_at not updated");
+        }
+    }));
+}
+
+/// Charges `units` to the identity on the shared limiter and sets the `x-ratelimit-*`
+/// headers of the answer; 429 `rate_limited` (with `Retry-After`) when too few remain,
+/// in which case nothing is consumed.
+pub fn consume_quota(ctx: &Ctx, identity: &Identity, units: u32) -> Result<Decision, ApiError> {
+    let limit = identity.rate_limit(&ctx.state.config.rate_limits);
+    let decision = ctx.state.limiter.consume(&identity.label(), units, limit);
+    decision.write_headers(&mut ctx.outgoing().headers);
+    if decision.allowed {
+        return Ok(decision);
+    }
+    let hint = if identity.key().is_some() { "" } else { " An API key raises the limit." };
+    Err(ApiError::new(
+        StatusCode::TOO_MANY_REQUESTS,
+        "rate_limited",
+        format!("Rate limit of {limit} requests per minute reached; retry in {} seconds.{hint}", decision.reset_s),
+    )
+    .with_details(serde_json::json!({
+        "limit": limit,
+        "requested": units,
+        "remaining": decision.remaining,
+        "retry_after_s": decision.reset_s,
+    })))
+}
+
+/// The client address: the socket peer, or, when the peer is a trusted proxy, the
+/// right-most `X-Forwarded-For` entry that is not itself a trusted proxy.
+pub fn client_ip(peer: IpAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> IpAddr {
+    if !trusted.contains(&peer) {
+        return peer;
+    }
+    let mut chain: Vec<IpAddr> = Vec::new();
+    for v in headers.get_all("x-forwarded-for") {
+        let Ok(v) = v.to_str() else { return peer };
+        for part in v.split(',') {
+            match part.trim().parse::<IpAddr>() {
+                Ok(ip) => chain.push(ip),
+                // A garbled chain tells nothing reliable: fall back to the proxy itself.
+                Err(_) => return peer,
+            }
+        }
+    }
+    chain.into_iter().rev().find(|ip| !trusted.contains(ip)).unwrap_or(peer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(peer: &str, xff: &[&str], trusted: &[&str], expected: &str) {
+        let mut headers = HeaderMap::new();
+        for v in xff {
+            headers.append("x-forwarded-for", v.parse().unwrap());
+        }
+        let trusted: Vec<IpAddr> = trusted.iter().map(|s| s.parse().unwrap()).collect();
+        let got = client_ip(peer.parse().unwrap(), &headers, &trusted);
+        assert_eq!(got.to_string(), expected, "{peer} {xff:?} {trusted:?}");
+    }
+
+    #[test]
+    fn forwarded_for_only_from_trusted_proxies() {
+        check("1.2.3.4", &["9.9.9.9"], &[], "1.2.3.4");
+        check("1.2.3.4", &["9.9.9.9"], &["10.0.0.1"], "1.2.3.4");
+        check("10.0.0.1", &["9.9.9.9"], &["10.0.0.1"], "9.9.9.9");
+        check("10.0.0.1", &["6.6.6.6, 9.9.9.9"], &["10.0.0.1"], "9.9.9.9");
+        check("10.0.0.1", &["6.6.6.6", "9.9.9.9, 10.0.0.2"], &["10.0.0.1", "10.0.0.2"], "9.9.9.9");
+        check("10.0.0.1", &[], &["10.0.0.1"], "10.0.0.1");
+        check("10.0.0.1", &["garbage"], &["10.0.0.1"], "10.0.0.1");
+        check("::1", &["2001:db8::1"], &["::1"], "2001:db8::1");
+    }
+}

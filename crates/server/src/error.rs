@@ -1,0 +1,232 @@
+//! The one mapping from failures to HTTP: [`ApiError`] (status, code, message, details)
+//! and its JSON body `{"ok": false, "api_version": "v1", "error": {...}}` (DECISIONS §1).
+
+use http::{HeaderValue, StatusCode};
+use serde_json::{json, Value};
+
+use crate::response::{json_response, Response};
+
+/// An error answer of the REST API.
+///
+/// Handlers return it and the dispatcher turns it into the response, so every route
+/// speaks the same error model. `internal` errors carry a generic message; the cause is
+/// logged once with the request id and never sent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApiError {
+    /// HTTP status.
+    pub status: StatusCode,
+    /// Stable snake_case code of DECISIONS §1.
+    pub code: &'static str,
+    /// One human sentence.
+    pub message: String,
+    /// Optional machine-readable details (`{"parameter": "url"}`).
+    pub details: Option<Value>,
+    /// Extra headers of this answer (`Allow`, `Retry-After`).
+    pub headers: Vec<(http::HeaderName, HeaderValue)>,
+    /// Cause of an `internal` error, for the log only.
+    pub cause: Option<String>,
+}
+
+impl ApiError {
+    /// An error with a status, code and message.
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError { status, code, message: message.into(), details: None, headers: Vec::new(), cause: None }
+    }
+
+    /// Adds machine-readable details.
+    pub fn with_details(mut self, details: Value) -> ApiError {
+        self.details = Some(details);
+        self
+    }
+
+    /// Adds a header to the answer.
+    pub fn with_header(mut self, name: http::HeaderName, value: HeaderValue) -> ApiError {
+        self.headers.push((name, value));
+        self
+    }
+
+    /// 400 `invalid_request`.
+    pub fn invalid_request(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, "invalid_request", message)
+    }
+
+    /// 400 `missing_parameter` naming the parameter in `details.parameter`.
+    pub fn missing_parameter(name: &str) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, "missing_parameter", format!("The parameter `{name}` is required."))
+            .with_details(json!({ "parameter": name }))
+    }
+
+    /// 401 `unauthorized`.
+    pub fn unauthorized(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", message)
+    }
+
+    /// 403 `forbidden` with `details.reason` (`disabled`, `expired`, `scope`).
+    pub fn forbidden(reason: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::FORBIDDEN, "forbidden", message).with_details(json!({ "reason": reason }))
+    }
+
+    /// 404 `not_found`.
+    pub fn not_found(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::NOT_FOUND, "not_found", message)
+    }
+
+    /// 405 `method_not_allowed` with the `Allow` header.
+    pub fn method_not_allowed(allow: &[&str]) -> ApiError {
+        let allow = allow.join(", ");
+        let value = HeaderValue::from_str(&allow).unwrap_or_else(|_| HeaderValue::from_static("GET"));
+        ApiError::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method_not_allowed",
+            format!("This route answers only {allow}."),
+        )
+        .with_header(http::header::ALLOW, value)
+    }
+
+    /// 413 `payload_too_large`.
+    pub fn payload_too_large(limit: usize) -> ApiError {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "payload_too_large",
+            format!("The request body is larger than {limit} bytes."),
+        )
+        .with_details(json!({ "limit_bytes": limit }))
+    }
+
+    /// 415 `unsupported_media_type`.
+    pub fn unsupported_media_type() -> ApiError {
+        ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported_media_type",
+            "The request body must be JSON, sent with Content-Type: application/json.",
+        )
+    }
+
+    /// 503 `overloaded`.
+    pub fn overloaded() -> ApiError {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "overloaded",
+            "The service is busy with other audits; retry in a few seconds.",
+        )
+        .with_header(http::header::RETRY_AFTER, HeaderValue::from_static("5"))
+    }
+
+    /// 500 `internal`: the cause goes to the log, never to the client.
+    pub fn internal(cause: impl std::fmt::Display) -> ApiError {
+        let mut e = ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            "An internal error occurred; it has been logged with the request id.",
+        );
+        e.cause = Some(cause.to_string());
+        e
+    }
+
+    /// The JSON body of this error.
+    pub fn body(&self) -> Value {
+        let mut error = json!({ "code": self.code, "message": self.message });
+        if let Some(details) = &self.details {
+            error["details"] = details.clone();
+        }
+        json!({ "ok": false, "api_version": audit_core::API_VERSION, "error": error })
+    }
+
+    /// The response: status, JSON body, extra headers.
+    pub fn into_response(self) -> Response {
+        let mut resp = json_response(self.status, &self.body());
+        for (name, value) in self.headers {
+            resp.headers_mut().insert(name, value);
+        }
+        resp
+    }
+}
+
+impl From<fetch::Error> for ApiError {
+    fn from(e: fetch::Error) -> ApiError {
+        let status = StatusCode::from_u16(e.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        if e.code() == "internal" {
+            return ApiError::internal(e);
+        }
+        ApiError::new(status, e.code(), sentence(&e.to_string()))
+    }
+}
+
+impl From<crate::pipeline::AuditError> for ApiError {
+    fn from(e: crate::pipeline::AuditError) -> ApiError {
+        match e {
+            crate::pipeline::AuditError::Fetch(f) => f.into(),
+            other => ApiError::internal(other),
+        }
+    }
+}
+
+impl From<store::Error> for ApiError {
+    fn from(e: store::Error) -> ApiError {
+        if e.is_unavailable() {
+            let mut err =
+                ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", "The database is not available; retry later.");
+            err.cause = Some(e.to_string());
+            // `unavailable` is not a code of DECISIONS §1: report it as `internal`, which
+            // is, but keep the 503 so clients know to retry.
+            err.code = "internal";
+            return err;
+        }
+        ApiError::internal(e)
+    }
+}
+
+/// The engines' messages are lowercase fragments; the API's are sentences.
+fn sentence(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 1);
+    let mut chars = s.chars();
+    if let Some(first) = chars.next() {
+        out.extend(first.to_uppercase());
+        out.push_str(chars.as_str());
+    }
+    if !out.ends_with('.') {
+        out.push('.');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(e: ApiError, status: u16, code: &str) {
+        assert_eq!(e.status.as_u16(), status, "{e:?}");
+        assert_eq!(e.code, code);
+        let body = e.body();
+        assert_eq!(body["ok"], false);
+        assert_eq!(body["api_version"], "v1");
+        assert_eq!(body["error"]["code"], code);
+        assert!(body["error"]["message"].as_str().is_some_and(|m| m.ends_with('.')));
+    }
+
+    #[test]
+    fn codes_and_statuses() {
+        check(ApiError::invalid_request("Bad."), 400, "invalid_request");
+        check(ApiError::missing_parameter("url"), 400, "missing_parameter");
+        check(ApiError::unauthorized("No."), 401, "unauthorized");
+        check(ApiError::forbidden("disabled", "No."), 403, "forbidden");
+        check(ApiError::not_found("No."), 404, "not_found");
+        check(ApiError::method_not_allowed(&["GET"]), 405, "method_not_allowed");
+        check(ApiError::payload_too_large(10), 413, "payload_too_large");
+        check(ApiError::unsupported_media_type(), 415, "unsupported_media_type");
+        check(ApiError::overloaded(), 503, "overloaded");
+        check(ApiError::internal("secret detail"), 500, "internal");
+        check(fetch::Error::Timeout.into(), 504, "target_timeout");
+        check(fetch::Error::InvalidUrl("x".into()).into(), 400, "invalid_url");
+        check(fetch::Error::Connect("refused".into()).into(), 502, "target_unreachable");
+        check(fetch::Error::TooLarge { limit: 1 }.into(), 422, "target_too_large");
+        check(fetch::Error::Config("x".into()).into(), 500, "internal");
+    }
+
+    #[test]
+    fn internal_errors_hide_their_cause() {
+        let e = ApiError::internal("password=hunter2");
+        assert!(!e.body().to_string().contains("hunter2"));
+        assert_eq!(e.cause.as_deref(), Some("password=hunter2"));
+    }
+}

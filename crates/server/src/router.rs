@@ -1,0 +1,357 @@
+//! The routing table and the dispatcher every request goes through.
+//!
+//! [`ROUTES`] is the one list of (method, path pattern, handler, consumes_quota). The
+//! OpenAPI test iterates it, so a route cannot be added without documenting it. To add an
+//! area: write `routes/<area>.rs` with handlers of type [`Handler`], add rows here, and add
+//! the paths to `openapi.json`.
+//!
+//! [`handle`] does what every route needs: request id, routing (404, 405 with `Allow`),
+//! panic containment (a panicking handler answers 500 `internal`), the error mapping
+//! ([`ApiError`]), rate-limit headers, and one log line per request.
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use bytes::Bytes;
+use futures_util::future::BoxFuture;
+use futures_util::FutureExt;
+use http::{HeaderMap, HeaderValue, Method, StatusCode, Uri};
+use http_body_util::combinators::UnsyncBoxBody;
+use http_body_util::BodyExt;
+
+use crate::error::ApiError;
+use crate::response::Response;
+use crate::routes;
+use crate::state::AppState;
+
+/// Error type of request bodies.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
+/// A request body of any origin (a socket, or a test's `Full`).
+pub type Body = UnsyncBoxBody<Bytes, BodyError>;
+
+/// A failure while receiving a request body. (A concrete type: with `BoxError` itself the
+/// compiler cannot prove the body-reading future `Send`.)
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct BodyError(pub String);
+/// What a handler returns.
+pub type HandlerFuture = BoxFuture<'static, Result<Response, ApiError>>;
+/// A route handler.
+pub type Handler = fn(Ctx) -> HandlerFuture;
+
+/// One row of the routing table.
+#[derive(Debug)]
+pub struct Route {
+    /// HTTP method.
+    pub method: Method,
+    /// Path pattern; `{name}` matches one non-empty segment (OpenAPI syntax).
+    pub path: &'static str,
+    /// The handler.
+    pub handler: Handler,
+    /// Whether the route consumes quota of the shared rate limiter (it then answers the
+    /// `x-ratelimit-*` headers and 429).
+    pub consumes_quota: bool,
+}
+
+/// Every route of the service.
+pub static ROUTES: &[Route] = &[
+    Route { method: Method::GET, path: "/api/v1/audit", handler: routes::audit::get, consumes_quota: true },
+    Route { method: Method::POST, path: "/api/v1/audit/batch", handler: routes::audit::batch, consumes_quota: true },
+    Route { method: Method::GET, path: "/api/v1/usage", handler: routes::usage::get, consumes_quota: false },
+    Route { method: Method::GET, path: "/api/status", handler: routes::status::get, consumes_quota: false },
+    Route { method: Method::GET, path: "/openapi.json", handler: routes::openapi::get, consumes_quota: false },
+];
+
+/// The socket peer of a request, put in its extensions by the server. Requests without it
+/// (tests calling [`handle`] directly) count as coming from `0.0.0.0`.
+#[derive(Debug, Clone, Copy)]
+pub struct PeerAddr(pub SocketAddr);
+
+/// What the handler leaves for the dispatcher: the identity to log, headers to add.
+#[derive(Debug, Default)]
+pub struct Outgoing {
+    /// `key:<id>` or `ip:<addr>`, once known.
+    pub identity: Option<String>,
+    /// Headers added to the answer, error or not (rate-limit headers).
+    pub headers: HeaderMap,
+}
+
+/// A request as handlers see it.
+#[derive(Debug)]
+pub struct Ctx {
+    /// Shared state.
+    pub state: AppState,
+    /// Request method.
+    pub method: Method,
+    /// Request URI.
+    pub uri: Uri,
+    /// Request headers.
+    pub headers: HeaderMap,
+    /// The body, until a handler takes it ([`Ctx::json_body`]). In a mutex only so that
+    /// `&Ctx` is `Sync` and handlers can hold it across awaits.
+    pub body: Mutex<Option<Body>>,
+    /// Socket peer.
+    pub peer: SocketAddr,
+    /// Values of the `{name}` segments of the path pattern.
+    pub params: Vec<(&'static str, String)>,
+    /// The request id (`x-request-id`).
+    pub request_id: String,
+    /// Shared with the dispatcher.
+    pub out: Arc<Mutex<Outgoing>>,
+}
+
+impl Ctx {
+    /// First value of a query parameter, percent-decoded.
+    pub fn query(&self, name: &str) -> Option<String> {
+        let q = self.uri.query()?;
+        url::form_urlencoded::parse(q.as_bytes()).find(|(k, _)| k == name).map(|(_, v)| v.into_owned())
+    }
+
+    /// Names of all query parameters.
+    pub fn query_names(&self) -> Vec<String> {
+        let q = self.uri.query().unwrap_or("");
+        url::form_urlencoded::parse(q.as_bytes()).map(|(k, _)| k.into_owned()).collect()
+    }
+
+    /// A path parameter by name.
+    pub fn param(&self, name: &str) -> Option<&str> {
+        self.params.iter().find(|(k, _)| *k == name).map(|(_, v)| v.as_str())
+    }
+
+    /// Adds a header to the answer, error or not.
+    pub fn add_header(&self, name: &'static str, value: HeaderValue) {
+        self.outgoing().headers.insert(name, value);
+    }
+
+    /// Sets the identity named in the log line.
+    pub fn set_identity(&self, label: String) {
+        self.outgoing().identity = Some(label);
+    }
+
+    pub(crate) fn outgoing(&self) -> std::sync::MutexGuard<'_, Outgoing> {
+        self.out.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Reads the body as a JSON value: 415 unless `Content-Type: application/json`, 413
+    /// when over [`crate::MAX_REQUEST_BODY_BYTES`] (from `Content-Length` before reading,
+    /// else while reading), 400 `invalid_request` when not JSON.
+    pub async fn json_body(&self) -> Result<serde_json::Value, ApiError> {
+        let limit = crate::MAX_REQUEST_BODY_BYTES;
+        let is_json = self
+            .headers
+            .get(http::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"));
+        if !is_json {
+            return Err(ApiError::unsupported_media_type());
+        }
+        let declared = self
+            .headers
+            .get(http::header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<u64>().ok());
+        if declared.is_some_and(|n| n > limit as u64) {
+            return Err(ApiError::payload_too_large(limit));
+        }
+        let taken = self.body.lock().unwrap_or_else(|p| p.into_inner()).take();
+        let Some(body) = taken else { return Err(ApiError::invalid_request("The request body was already read.")) };
+        let bytes = match read_limited(body, limit).await {
+            Ok(bytes) => bytes,
+            Err(e) if e.is::<http_body_util::LengthLimitError>() => return Err(ApiError::payload_too_large(limit)),
+            Err(e) => return Err(ApiError::invalid_request(format!("The request body could not be read: {e}."))),
+        };
+        serde_json::from_slice(&bytes)
+            .map_err(|e| ApiError::invalid_request(format!("The request body is not valid JSON: {e}.")))
+    }
+}
+
+/// Collects at most `limit` bytes of `body`; the limit is enforced frame by frame while
+/// reading, so an oversized body is refused before it is all received.
+fn read_limited(body: Body, limit: usize) -> BoxFuture<'static, Result<Bytes, BoxError>> {
+    Box::pin(async move { Ok(http_body_util::Limited::new(body, limit).collect().await?.to_bytes()) })
+}
+
+/// Finds the route of `method` and `path`: the route and its path parameters, or the 404 /
+/// 405 answer.
+pub fn route(method: &Method, path: &str) -> Result<(&'static Route, Vec<(&'static str, String)>), ApiError> {
+    let mut allowed: Vec<&str> = Vec::new();
+    for r in ROUTES {
+        if let Some(params) = match_path(r.path, path) {
+            if r.method == *method {
+                return Ok((r, params));
+            }
+            allowed.push(r.method.as_str());
+        }
+    }
+    if allowed.is_empty() {
+        Err(ApiError::not_found(format!("No route matches {path}.")))
+    } else {
+        Err(ApiError::method_not_allowed(&allowed))
+    }
+}
+
+/// Matches a path against a pattern; `{name}` segments capture.
+pub fn match_path(pattern: &'static str, path: &str) -> Option<Vec<(&'static str, String)>> {
+    let mut params = Vec::new();
+    let mut pat = pattern.split('/');
+    let mut got = path.split('/');
+    loop {
+        match (pat.next(), got.next()) {
+            (None, None) => return Some(params),
+            (Some(p), Some(g)) if p.starts_with('{') && p.ends_with('}') && !g.is_empty() => {
+                params.push((&p[1..p.len() - 1], g.to_string()));
+            }
+            (Some(p), Some(g)) if p == g => {}
+            _ => return None,
+        }
+    }
+}
+
+/// Handles one request: the whole service as a function, callable without a socket.
+pub async fn handle<B>(state: AppState, req: http::Request<B>) -> Response
+where
+    B: hyper::body::Body<Data = Bytes> + Send + 'static,
+    B::Error: Into<BoxError>,
+{
+    let started = Instant::now();
+    let (parts, body) = req.into_parts();
+    let request_id = request_id(&parts.headers);
+    let peer = parts
+        .extensions
+        .get::<PeerAddr>()
+        .map_or(SocketAddr::new(IpAddr::V4(Ipv4Addr::UNSPECIFIED), 0), |p| p.0);
+    let method = parts.method.clone();
+    let logged_path = redact(&parts.uri);
+    let out = Arc::new(Mutex::new(Outgoing::default()));
+
+    let result = match route(&parts.method, parts.uri.path()) {
+        Err(e) => Err(e),
+        Ok((route, params)) => {
+            let ctx = Ctx {
+                state,
+                method: parts.method,
+                uri: parts.uri,
+                headers: parts.headers,
+                body: Mutex::new(Some(body.map_err(|e| BodyError(e.into().to_string())).boxed_unsync())),
+                peer,
+                params,
+                request_id: request_id.clone(),
+                out: out.clone(),
+            };
+            let handler = route.handler;
+            match std::panic::AssertUnwindSafe(async move { handler(ctx).await }).catch_unwind().await {
+                Ok(result) => result,
+                Err(panic) => {
+                    let what = panic
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| panic.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "non-string panic".to_string());
+                    Err(ApiError::internal(format!("handler panicked: {what}")))
+                }
+            }
+        }
+    };
+
+    let mut resp = match result {
+        Ok(resp) => resp,
+        Err(e) => {
+            if let Some(cause) = &e.cause {
+                tracing::error!(request_id = %request_id, cause = %cause, code = e.code, "request failed");
+            }
+            e.into_response()
+        }
+    };
+    let out = std::mem::take(&mut *out.lock().unwrap_or_else(|p| p.into_inner()));
+    for (name, value) in out.headers.iter() {
+        resp.headers_mut().entry(name).or_insert_with(|| value.clone());
+    }
+    if let Ok(v) = HeaderValue::from_str(&request_id) {
+        resp.headers_mut().insert("x-request-id", v);
+    }
+    let status = resp.status();
+    let identity = out.identity.unwrap_or_else(|| format!("ip:{}", peer.ip()));
+    let ms = started.elapsed().as_secs_f64() * 1000.0;
+    if status == StatusCode::INTERNAL_SERVER_ERROR {
+        tracing::warn!(target: "seo_audit::request", request_id = %request_id, %method, path = %logged_path, status = status.as_u16(), ms, identity = %identity, "request");
+    } else {
+        tracing::info!(target: "seo_audit::request", request_id = %request_id, %method, path = %logged_path, status = status.as_u16(), ms, identity = %identity, "request");
+    }
+    resp
+}
+
+/// The client's `x-request-id` when it is a sane token, else a new UUID.
+fn request_id(headers: &HeaderMap) -> String {
+    headers
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| {
+            !v.is_empty() && v.len() <= 64 && v.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.:".contains(&b))
+        })
+        .map(str::to_string)
+        .unwrap_or_else(|| uuid::Uuid::new_v4().to_string())
+}
+
+/// Path and query for the log, with the value of every `x-api-key` parameter replaced by
+/// `REDACTED`.
+pub fn redact(uri: &Uri) -> String {
+    let path = uri.path();
+    let Some(query) = uri.query() else { return path.to_string() };
+    let parts: Vec<String> = query
+        .split('&')
+        .map(|pair| {
+            let name = pair.split('=').next().unwrap_or("");
+            let decoded: String = url::form_urlencoded::parse(name.as_bytes()).map(|(k, _)| k.into_owned()).collect();
+            if decoded.eq_ignore_ascii_case("x-api-key") {
+                format!("{name}=REDACTED")
+            } else {
+                pair.to_string()
+            }
+        })
+        .collect();
+    format!("{path}?{}", parts.join("&"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_redact(uri: &str, expected: &str) {
+        assert_eq!(redact(&uri.parse().unwrap()), expected, "{uri}");
+    }
+
+    #[test]
+    fn keys_are_redacted_from_logged_paths() {
+        check_redact("/api/v1/usage", "/api/v1/usage");
+        check_redact("/api/v1/usage?x-api-key=sa_secret", "/api/v1/usage?x-api-key=REDACTED");
+        check_redact("/a?url=x&x-api-key=sa_secret&b=1", "/a?url=x&x-api-key=REDACTED&b=1");
+        check_redact("/a?x%2Dapi%2Dkey=sa_secret", "/a?x%2Dapi%2Dkey=REDACTED");
+        check_redact("/a?X-API-KEY=sa_secret&x-api-key", "/a?X-API-KEY=REDACTED&x-api-key=REDACTED");
+    }
+
+    fn check_route(method: Method, path: &str, expected: Result<&str, u16>) {
+        let got = route(&method, path).map(|(r, _)| r.path).map_err(|e| e.status.as_u16());
+        assert_eq!(got, expected, "{method} {path}");
+    }
+
+    #[test]
+    fn routing() {
+        check_route(Method::GET, "/api/v1/audit", Ok("/api/v1/audit"));
+        check_route(Method::POST, "/api/v1/audit/batch", Ok("/api/v1/audit/batch"));
+        check_route(Method::POST, "/api/v1/audit", Err(405));
+        check_route(Method::GET, "/api/v1/audit/batch", Err(405));
+        check_route(Method::GET, "/api/v1/audit/", Err(404));
+        check_route(Method::GET, "/nope", Err(404));
+        check_route(Method::GET, "/", Err(404));
+    }
+
+    #[test]
+    fn path_patterns() {
+        assert_eq!(match_path("/a/{id}", "/a/7"), Some(vec![("id", "7".to_string())]));
+        assert_eq!(match_path("/a/{id}", "/a/"), None);
+        assert_eq!(match_path("/a/{id}", "/a/7/b"), None);
+        assert_eq!(match_path("/a", "/a"), Some(vec![]));
+    }
+}

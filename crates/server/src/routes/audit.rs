@@ -1,0 +1,218 @@
+//! `GET /api/v1/audit` and `POST /api/v1/audit/batch`.
+
+use std::collections::HashMap;
+
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+use url::Url;
+
+use crate::auth::{authenticate, consume_quota, Identity, KeyRule};
+use crate::config::{BATCH_CONCURRENCY, MAX_BATCH_URLS};
+use crate::error::ApiError;
+use crate::response::ok_json;
+use crate::router::{Ctx, HandlerFuture};
+use crate::state::AppState;
+
+/// Shape of an audit answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// The full result (DECISIONS §2).
+    Json,
+    /// The compact summary.
+    Compact,
+}
+
+impl Format {
+    fn parse(value: Option<&str>) -> Result<Format, ApiError> {
+        match value {
+            None | Some("json") => Ok(Format::Json),
+            Some("compact") => Ok(Format::Compact),
+            Some(other) => Err(ApiError::invalid_request(format!(
+                "The parameter `format` must be `json` or `compact`, not {other:?}."
+            ))
+            .with_details(json!({ "parameter": "format", "allowed": ["json", "compact"] }))),
+        }
+    }
+}
+
+/// `GET /api/v1/audit?url=..&format=json|compact`.
+pub fn get(ctx: Ctx) -> HandlerFuture {
+    Box::pin(audit_one(ctx))
+}
+
+/// `POST /api/v1/audit/batch` with `{urls, format}`.
+pub fn batch(ctx: Ctx) -> HandlerFuture {
+    Box::pin(audit_batch(ctx))
+}
+
+async fn audit_one(ctx: Ctx) -> Result<crate::Response, ApiError> {
+    let identity = authenticate(&ctx, KeyRule::Optional, Some("audit")).await?;
+    let raw = ctx.query("url").filter(|u| !u.trim().is_empty()).ok_or_else(|| ApiError::missing_parameter("url"))?;
+    let format = Format::parse(ctx.query("format").as_deref())?;
+    let url = fetch::validate_url(&raw)?;
+    // Admission first, quota second: a full server answers 503 without charging quota.
+    let ticket = ctx.state.audits.admit()?;
+    consume_quota(&ctx, &identity, 1)?;
+    let _permit = ticket.ready().await?;
+    let done = run_audit(&ctx.state, &url, &identity).await?;
+    Ok(ok_json(&done.render(format)))
+}
+
+/// One finished audit: both renderings share the timestamp.
+struct Done {
+    audit: audit_core::Audit,
+    scanned_at: String,
+}
+
+impl Done {
+    fn render(&self, format: Format) -> Value {
+        let value = match format {
+            Format::Json => serde_json::to_value(self.audit.to_result(&self.scanned_at)),
+            Format::Compact => serde_json::to_value(self.audit.to_compact(&self.scanned_at)),
+        };
+        value.unwrap_or_else(|_| json!({ "ok": false }))
+    }
+}
+
+/// Fetches, audits and stores one page (the caller holds an audit slot).
+async fn run_audit(state: &AppState, url: &Url, identity: &Identity) -> Result<Done, ApiError> {
+    let page = crate::pipeline::audit_url(&state.fetcher, url).await?;
+    let done = Done { audit: page.audit, scanned_at: crate::now_rfc3339() };
+    let result = done.audit.to_result(&done.scanned_at);
+    let mut record = store::NewAudit::new(
+        url.as_str(),
+        result.page.final_url.clone(),
+        i64::from(result.score.percentage),
+        result.score.ruleset_version.clone(),
+        serde_json::to_string(&result).map_err(ApiError::internal)?,
+    );
+    record.user_id = identity.user_id().map(str::to_string);
+    // A stored copy is what badges, reports and monitoring read; failing to keep it is
+    // logged, but the client still gets the audit it waited for.
+    if let Err(e) = state.db(move |s| s.insert_audit(record)).await {
+        tracing::error!(url = %url, cause = ?e.cause, "audit not stored");
+    }
+    Ok(done)
+}
+
+async fn audit_batch(ctx: Ctx) -> Result<crate::Response, ApiError> {
+    let identity = authenticate(&ctx, KeyRule::Optional, Some("audit")).await?;
+    let body = ctx.json_body().await?;
+    let (urls, format) = parse_batch(&body)?;
+
+    // Each position is a valid URL (an index into `distinct`) or its own error.
+    let mut distinct: Vec<Url> = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
+    let positions: Vec<Result<usize, ApiError>> = urls
+        .iter()
+        .map(|raw| {
+            let url = fetch::validate_url(raw)?;
+            Ok(*index.entry(url.to_string()).or_insert_with(|| {
+                distinct.push(url);
+                distinct.len() - 1
+            }))
+        })
+        .collect();
+
+    if ctx.state.audits.is_full() {
+        return Err(ApiError::overloaded());
+    }
+    let units = u32::try_from(distinct.len()).unwrap_or(u32::MAX);
+    consume_quota(&ctx, &identity, units)?;
+
+    let state = ctx.state.clone();
+    let outcomes: Vec<Result<Value, ApiError>> = futures_util::stream::iter(distinct)
+        .map(|url| {
+            let state = state.clone();
+            let identity = identity.clone();
+            async move {
+                let _permit = state.audits.acquire().await?;
+                run_audit(&state, &url, &identity).await.map(|done| done.render(format))
+            }
+        })
+        .buffered(BATCH_CONCURRENCY)
+        .collect()
+        .await;
+
+    let mut succeeded = 0;
+    let results: Vec<Value> = urls
+        .iter()
+        .zip(positions)
+        .map(|(raw, position)| match position.and_then(|i| outcomes[i].clone()) {
+            Ok(result) => {
+                succeeded += 1;
+                json!({ "url": raw, "ok": true, "result": result })
+            }
+            Err(e) => {
+                if let Some(cause) = &e.cause {
+                    tracing::error!(request_id = %ctx.request_id, url = %raw, cause = %cause, "batch item failed");
+                }
+                json!({ "url": raw, "ok": false, "error": { "code": e.code, "message": e.message } })
+            }
+        })
+        .collect();
+    Ok(ok_json(&json!({
+        "ok": true,
+        "api_version": audit_core::API_VERSION,
+        "count": results.len(),
+        "succeeded": succeeded,
+        "failed": results.len() - succeeded,
+        "results": results,
+    })))
+}
+
+/// `{urls: [1..=10 strings], format?: "json" | "compact"}`.
+fn parse_batch(body: &Value) -> Result<(Vec<String>, Format), ApiError> {
+    let Some(obj) = body.as_object() else {
+        return Err(ApiError::invalid_request("The request body must be a JSON object with `urls`."));
+    };
+    let urls = match obj.get("urls") {
+        None | Some(Value::Null) => return Err(ApiError::missing_parameter("urls")),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|v| v.as_str().map(str::to_string))
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| ApiError::invalid_request("Every entry of `urls` must be a string."))?,
+        Some(_) => return Err(ApiError::invalid_request("`urls` must be an array of strings.")),
+    };
+    if urls.is_empty() || urls.len() > MAX_BATCH_URLS {
+        return Err(ApiError::invalid_request(format!(
+            "`urls` must hold 1 to {MAX_BATCH_URLS} URLs, not {}.",
+            urls.len()
+        ))
+        .with_details(json!({ "parameter": "urls", "max": MAX_BATCH_URLS })));
+    }
+    let format = match obj.get("format") {
+        None | Some(Value::Null) => Format::Json,
+        Some(Value::String(s)) => Format::parse(Some(s))?,
+        Some(_) => return Err(ApiError::invalid_request("`format` must be a string.")),
+    };
+    Ok((urls, format))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(body: Value, expected: Result<(usize, Format), &str>) {
+        let got = parse_batch(&body).map(|(u, f)| (u.len(), f)).map_err(|e| e.code);
+        assert_eq!(got, expected, "{body}");
+    }
+
+    #[test]
+    fn batch_bodies() {
+        check(json!({"urls": ["a"]}), Ok((1, Format::Json)));
+        check(json!({"urls": ["a", "a"], "format": "compact"}), Ok((2, Format::Compact)));
+        check(json!({"urls": ["a"], "format": null}), Ok((1, Format::Json)));
+        check(json!({"urls": ["a"], "format": "xml"}), Err("invalid_request"));
+        check(json!({"urls": ["a"], "format": 1}), Err("invalid_request"));
+        check(json!({}), Err("missing_parameter"));
+        check(json!({"urls": null}), Err("missing_parameter"));
+        check(json!({"urls": "a"}), Err("invalid_request"));
+        check(json!({"urls": [1]}), Err("invalid_request"));
+        check(json!({"urls": []}), Err("invalid_request"));
+        check(json!({"urls": vec!["a"; 11]}), Err("invalid_request"));
+        check(json!([]), Err("invalid_request"));
+        check(json!("x"), Err("invalid_request"));
+    }
+}

@@ -1,0 +1,6 @@
+//! One module per area; each handler is listed once in [`crate::router::ROUTES`].
+
+pub mod audit;
+pub mod openapi;
+pub mod status;
+pub mod usage;

@@ -1,0 +1,39 @@
+//! `GET /api/status`: health with a real database round trip (DECISIONS §5).
+
+use http::StatusCode;
+use serde_json::json;
+
+use crate::error::ApiError;
+use crate::response::json_response;
+use crate::router::{Ctx, HandlerFuture};
+
+/// `GET /api/status` (no key, no quota): 200 `ok` when the database answers a ping,
+/// 503 `degraded` when it does not.
+pub fn get(ctx: Ctx) -> HandlerFuture {
+    Box::pin(status(ctx))
+}
+
+async fn status(ctx: Ctx) -> Result<crate::Response, ApiError> {
+    let started = std::time::Instant::now();
+    let ping = ctx.state.db(|s| s.ping()).await;
+    let latency_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    let (status, code, db) = match &ping {
+        Ok(_) => ("ok", StatusCode::OK, "up"),
+        Err(e) => {
+            tracing::error!(request_id = %ctx.request_id, cause = ?e.cause, "database ping failed");
+            ("degraded", StatusCode::SERVICE_UNAVAILABLE, "down")
+        }
+    };
+    Ok(json_response(
+        code,
+        &json!({
+            "status": status,
+            "db": db,
+            "engine_version": audit_core::ENGINE_VERSION,
+            "ruleset_version": audit_core::RULESET_VERSION,
+            "timestamp": crate::now_rfc3339(),
+            "uptime_s": ctx.state.started.elapsed().as_secs(),
+            "latency_ms": latency_ms,
+        }),
+    ))
+}

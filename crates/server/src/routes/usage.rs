@@ -1,0 +1,53 @@
+//! `GET /api/v1/usage`: the usage snapshot of the key's owner (SPEC.md).
+
+use serde_json::{json, Value};
+
+use crate::auth::{authenticate, KeyRule};
+use crate::error::ApiError;
+use crate::response::ok_json;
+use crate::router::{Ctx, HandlerFuture};
+
+/// `GET /api/v1/usage` (key required, any scope; consumes no quota).
+pub fn get(ctx: Ctx) -> HandlerFuture {
+    Box::pin(usage(ctx))
+}
+
+async fn usage(ctx: Ctx) -> Result<crate::Response, ApiError> {
+    let identity = authenticate(&ctx, KeyRule::Required, None).await?;
+    let Some(key) = identity.key().cloned() else {
+        return Err(ApiError::unauthorized("This endpoint needs an API key."));
+    };
+    let limits = ctx.state.config.rate_limits;
+    let label = identity.label();
+    let user_id = key.user_id.clone();
+    let (counts, keys, webhooks) = ctx
+        .state
+        .db(move |s| {
+            let now = time::OffsetDateTime::now_utc();
+            Ok((s.usage_counts(&label, now)?, s.list_keys(Some(&user_id))?, s.count_enabled_webhooks(&user_id)?))
+        })
+        .await?;
+    // The limiter counts exactly and at once; the store's copy is written behind it and
+    // survives restarts. Each may be ahead of the other for a moment: report the larger.
+    let this_minute = counts.this_minute.max(u64::from(ctx.state.limiter.used_this_minute(&identity.label())));
+    let api_keys: Vec<Value> = keys
+        .iter()
+        .map(|k| {
+            let mut v = serde_json::to_value(k).unwrap_or(Value::Null);
+            // The configured tier limits, not only the built-in defaults, decide.
+            v["rate_limit"] = json!(k.rate_limit_or(limits.for_tier(k.tier)));
+            v
+        })
+        .collect();
+    Ok(ok_json(&json!({
+        "ok": true,
+        "api_version": audit_core::API_VERSION,
+        "user_id": key.user_id,
+        "tier": key.tier.as_str(),
+        "rate_limit_per_minute": identity.rate_limit(&limits),
+        "requests_this_minute": this_minute,
+        "requests_last_24h": counts.last_24h.max(this_minute),
+        "api_keys": api_keys,
+        "webhook_subscriptions": webhooks,
+    })))
+}

@@ -1,0 +1,167 @@
+//! [`AppState`]: what every handler shares, and the bounded audit slots.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+use crate::config::Config;
+use crate::error::ApiError;
+use crate::limiter::Limiter;
+
+/// Shared state of the service: cheap to clone (a handful of `Arc`s).
+#[derive(Clone, Debug)]
+pub struct AppState {
+    /// The database.
+    pub store: store::Store,
+    /// The guarded network client.
+    pub fetcher: fetch::Fetcher,
+    /// The one rate limiter of every quota-consuming endpoint.
+    pub limiter: Arc<Limiter>,
+    /// Settings the service was started with.
+    pub config: Arc<Config>,
+    /// Bounded audit concurrency and queue.
+    pub audits: Arc<AuditSlots>,
+    /// When the service started (`uptime_s`).
+    pub started: Instant,
+}
+
+/// Failure to build the state.
+#[derive(Debug, thiserror::Error)]
+pub enum StateError {
+    /// The database could not be opened or migrated.
+    #[error("cannot open the database: {0}")]
+    Store(#[from] store::Error),
+    /// The fetcher settings are invalid (a bad allow-list entry).
+    #[error("invalid fetch settings: {0}")]
+    Fetch(#[from] fetch::Error),
+}
+
+impl AppState {
+    /// Opens the database under `config.data` and builds the fetcher.
+    pub fn new(config: Config) -> Result<AppState, StateError> {
+        let store = store::Store::open(config.db_path())?;
+        AppState::with_store(config, store)
+    }
+
+    /// Builds the state around an open store.
+    pub fn with_store(config: Config, store: store::Store) -> Result<AppState, StateError> {
+        let fetcher = fetch::Fetcher::new(config.fetch_config())?;
+        Ok(AppState {
+            limiter: Arc::new(Limiter::new(Some(store.clone()))),
+            audits: Arc::new(AuditSlots::new(config.max_concurrent_audits, config.audit_queue)),
+            store,
+            fetcher,
+            config: Arc::new(config),
+            started: Instant::now(),
+        })
+    }
+
+    /// Runs a store call on the blocking pool (store calls block on disk and locks).
+    pub async fn db<T, F>(&self, f: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&store::Store) -> store::Result<T> + Send + 'static,
+    {
+        let store = self.store.clone();
+        match tokio::task::spawn_blocking(move || f(&store)).await {
+            Ok(result) => result.map_err(ApiError::from),
+            Err(e) => Err(ApiError::internal(format!("store task failed: {e}"))),
+        }
+    }
+}
+
+/// At most `max` audits fetch and analyse at once; at most `queue` more wait. Admission is
+/// decided without waiting ([`AuditSlots::admit`]), so a full server answers 503 at once
+/// instead of piling up connections.
+#[derive(Debug)]
+pub struct AuditSlots {
+    semaphore: Arc<Semaphore>,
+    waiting: Arc<AtomicUsize>,
+    queue: usize,
+}
+
+/// A place in the audit slots: either a slot already, or a place in the queue.
+#[derive(Debug)]
+pub struct Ticket {
+    permit: Option<OwnedSemaphorePermit>,
+    semaphore: Arc<Semaphore>,
+    queued: Option<QueuePlace>,
+}
+
+#[derive(Debug)]
+struct QueuePlace(Arc<AtomicUsize>);
+
+impl Drop for QueuePlace {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+impl AuditSlots {
+    /// Slots for `max` concurrent audits (at least one) and `queue` waiting ones.
+    pub fn new(max: usize, queue: usize) -> AuditSlots {
+        AuditSlots { semaphore: Arc::new(Semaphore::new(max.max(1))), waiting: Arc::new(AtomicUsize::new(0)), queue }
+    }
+
+    /// A free slot, or a place in the queue, or 503 `overloaded` when the queue is full.
+    pub fn admit(&self) -> Result<Ticket, ApiError> {
+        if let Ok(permit) = self.semaphore.clone().try_acquire_owned() {
+            return Ok(Ticket { permit: Some(permit), semaphore: self.semaphore.clone(), queued: None });
+        }
+        let taken = self.waiting.fetch_update(Ordering::AcqRel, Ordering::Acquire, |w| (w < self.queue).then_some(w + 1));
+        match taken {
+            Ok(_) => Ok(Ticket {
+                permit: None,
+                semaphore: self.semaphore.clone(),
+                queued: Some(QueuePlace(self.waiting.clone())),
+            }),
+            Err(_) => Err(ApiError::overloaded()),
+        }
+    }
+
+    /// Whether [`AuditSlots::admit`] would refuse now (for batches, which check once and
+    /// then wait for slots).
+    pub fn is_full(&self) -> bool {
+        self.semaphore.available_permits() == 0 && self.waiting.load(Ordering::Acquire) >= self.queue
+    }
+
+    /// Waits for a slot, however long the queue (used by the items of an admitted batch).
+    pub async fn acquire(&self) -> Result<OwnedSemaphorePermit, ApiError> {
+        self.semaphore.clone().acquire_owned().await.map_err(ApiError::internal)
+    }
+}
+
+impl Ticket {
+    /// Waits until the ticket's audit may run; hold the permit while it does.
+    pub async fn ready(mut self) -> Result<OwnedSemaphorePermit, ApiError> {
+        if let Some(permit) = self.permit.take() {
+            return Ok(permit);
+        }
+        let permit = self.semaphore.clone().acquire_owned().await.map_err(ApiError::internal)?;
+        drop(self.queued.take());
+        Ok(permit)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn admission_is_bounded() {
+        let slots = AuditSlots::new(1, 1);
+        let first = slots.admit().unwrap();
+        let second = slots.admit().unwrap();
+        assert!(slots.is_full());
+        assert_eq!(slots.admit().unwrap_err().code, "overloaded");
+        let permit = first.ready().await.unwrap();
+        drop(permit);
+        let _permit = second.ready().await.unwrap();
+        // The queue place was given back when the second ticket got its slot.
+        let third = slots.admit().unwrap();
+        drop(third);
+        assert!(!slots.is_full());
+    }
+}
