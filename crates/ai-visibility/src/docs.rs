@@ -51,5 +51,5 @@ pub fn scan_methodology_markdown() -> String {
 }
 
 fn escape(s: &str) -> String {
-    s.replace('|', "\\|").replace('<', "&lt;")
+    s.replace('|', "\\|")
 }

@@ -17,7 +17,7 @@ pub const PILLAR_MAX: u8 = 25;
 /// A summary counts as "near the top" when at most this many visible words come before
 /// the first real paragraph (navigation and header text included).
 pub const SUMMARY_WITHIN_WORDS: usize = 100;
-/// Longest average heading section, in words, for a page to count as scannable.
+/// Longest heading section (and longest average), in words, for a page to count as scannable.
 pub const MAX_WORDS_PER_HEADING: usize = 300;
 /// Words that open a question heading (English and German), compared case-insensitively.
 pub const QUESTION_WORDS: &[&str] = &[
@@ -167,7 +167,9 @@ fn scannable(page: &Page) -> bool {
         return false;
     }
     let words: usize = page.headings.iter().map(|h| h.section_words).sum();
-    words / page.headings.len() <= MAX_WORDS_PER_HEADING
+    // The last section runs into the footer, so only the average limits it.
+    let inner = &page.headings[..page.headings.len() - 1];
+    words / page.headings.len() <= MAX_WORDS_PER_HEADING && inner.iter().all(|h| h.section_words <= MAX_WORDS_PER_HEADING)
 }
 
 /// Whether `haystack` contains `needle`, case-insensitively.
@@ -341,7 +343,7 @@ pub const SCAN_CHECKS: &[ScanCheck] = &[
         "heading-density",
         AnswerStructure,
         3,
-        "at least two h2-h6 subheadings and at most 300 words per heading section on average",
+        "at least two h2-h6 subheadings, no section between two headings longer than 300 words, and at most 300 words per heading on average",
         "Break long text into sections of a few hundred words, each under a descriptive subheading.",
         |i| all_or_nothing(3, scannable(i.page)),
     ),

@@ -1,0 +1,109 @@
+//! `/api/ai-readiness`: the body, its score and its recommendations.
+
+use std::path::PathBuf;
+
+use ai_visibility::{ai_readiness, AiReadiness, Robots, READINESS_POINTS};
+use audit_core::{HttpFacts, Page};
+use serde_json::json;
+
+fn fixture(site: &str, file: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/ai").join(site).join(file);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn readiness(html: &str, llms: Option<(&str, Option<&str>)>, robots: Option<&str>) -> AiReadiness {
+    let page = Page::parse("https://acme.example/blog/post", html.as_bytes(), HttpFacts::default());
+    let robots = robots.map(|r| Robots::parse(r.as_bytes()));
+    let r = ai_readiness("https://acme.example/blog/post", &page, llms, robots.as_ref());
+    assert!(r.score <= 100);
+    let bots: Vec<&str> = r.robots_txt.ai_bots.iter().map(|a| a.bot).collect();
+    assert_eq!(bots, ["GPTBot", "ClaudeBot", "PerplexityBot"]);
+    assert_eq!(r.robots_txt.blocked_count, r.robots_txt.ai_bots.iter().filter(|a| a.blocked).count());
+    r
+}
+
+/// Compares score, blocked crawlers and the number of recommendations.
+fn check(html: &str, llms: Option<(&str, Option<&str>)>, robots: Option<&str>, score: u8, blocked: &[&str], recommendations: usize) {
+    let r = readiness(html, llms, robots);
+    let got: Vec<&str> = r.robots_txt.ai_bots.iter().filter(|a| a.blocked).map(|a| a.bot).collect();
+    assert_eq!((r.score, got.as_slice(), r.recommendations.len()), (score, blocked, recommendations), "{html} {llms:?} {robots:?}: {:?}", r.recommendations);
+}
+
+const GOOD_LLMS: &str = "# Acme\n\n> Widgets.\n\n## Docs\n\n- [Guide](https://acme.example/guide.md)\n";
+const FULL_HTML: &str = "<header><nav>n</nav></header><main><article><h1>T</h1><h2>S</h2></article></main><footer>f</footer>";
+
+#[test]
+fn points_sum_to_100() {
+    assert_eq!(READINESS_POINTS.iter().map(|i| u32::from(i.points)).sum::<u32>(), 100);
+    let mut ids: Vec<&str> = READINESS_POINTS.iter().map(|i| i.id).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), READINESS_POINTS.len());
+}
+
+#[test]
+fn scores() {
+    let at = "https://acme.example/llms.txt";
+    check(FULL_HTML, Some((at, Some(GOOD_LLMS))), None, 100, &[], 0);
+    // Absent llms.txt: 30 points lost, one recommendation for both items.
+    check(FULL_HTML, Some((at, None)), None, 70, &[], 1);
+    check(FULL_HTML, None, None, 70, &[], 1);
+    // Present but invalid (no H1): valid item lost.
+    check(FULL_HTML, Some((at, Some("## Docs\n- [x](https://a.example/x)\n"))), None, 85, &[], 1);
+    // GPTBot blocked everywhere, PerplexityBot blocked only where the page is.
+    let robots = "User-agent: GPTBot\nDisallow: /\n\nUser-agent: PerplexityBot\nDisallow: /blog/\n";
+    check(FULL_HTML, Some((at, Some(GOOD_LLMS))), Some(robots), 80, &["GPTBot", "PerplexityBot"], 2);
+    check(FULL_HTML, Some((at, Some(GOOD_LLMS))), Some("User-agent: *\nDisallow: /\n"), 70, &["GPTBot", "ClaudeBot", "PerplexityBot"], 3);
+    // Other crawlers do not count toward the three named ones.
+    check(FULL_HTML, Some((at, Some(GOOD_LLMS))), Some("User-agent: CCBot\nDisallow: /\n"), 100, &[], 0);
+    // No landmarks, skipped heading level.
+    check("<h1>T</h1><h3>S</h3>", Some((at, Some(GOOD_LLMS))), None, 60, &[], 6);
+    check("", None, Some("User-agent: *\nDisallow: /\n"), 0, &["GPTBot", "ClaudeBot", "PerplexityBot"], 10);
+}
+
+#[test]
+fn recommendations_are_concrete_and_ordered() {
+    let r = readiness("<div>no landmarks</div>", None, Some("User-agent: GPTBot\nDisallow: /\n"));
+    assert!(r.recommendations[0].contains("llms.txt"), "{:?}", r.recommendations);
+    assert!(r.recommendations.iter().any(|s| s.contains("GPTBot")));
+    assert!(r.recommendations.iter().any(|s| s.contains("<main>")));
+    assert!(r.recommendations.iter().any(|s| s.contains("heading")));
+}
+
+#[test]
+fn serialises_as_decisions_7() {
+    let r = readiness(
+        &fixture("full-marks", "index.html"),
+        Some(("https://acme.example/llms.txt", Some(&fixture("full-marks", "llms.txt")))),
+        Some("User-agent: GPTBot\nDisallow: /\n"),
+    );
+    let v = serde_json::to_value(&r).unwrap();
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(keys, ["ok", "url", "score", "llms_txt", "robots_txt", "semantic_html", "recommendations"]);
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["score"], 90);
+    assert_eq!(
+        v["llms_txt"],
+        json!({"present": true, "valid": true, "url": "https://acme.example/llms.txt", "title": "Acme", "sections": 2, "links": 3, "issues": []})
+    );
+    assert_eq!(v["robots_txt"]["present"], true);
+    assert_eq!(v["robots_txt"]["blocked_count"], 1);
+    assert_eq!(v["robots_txt"]["ai_bots"][0]["bot"], "GPTBot");
+    assert_eq!(v["robots_txt"]["ai_bots"][0]["blocked"], true);
+    assert_eq!(v["robots_txt"]["ai_bots"][0]["rule"], "Disallow: /");
+    assert_eq!(v["robots_txt"]["ai_bots"][1]["rule"], serde_json::Value::Null);
+    assert_eq!(
+        v["semantic_html"],
+        json!({"main": true, "nav": true, "article": true, "header": true, "footer": true, "heading_hierarchy": {"valid": true, "issues": []}})
+    );
+    assert_eq!(v["recommendations"].as_array().map(Vec::len), Some(1));
+}
+
+#[test]
+fn default_llms_location() {
+    let r = readiness("", None, None);
+    assert_eq!((r.llms_txt.present, r.llms_txt.url.as_str()), (false, "https://acme.example/llms.txt"));
+    assert!(!r.robots_txt.present);
+    let html_page = readiness("", Some(("https://acme.example/llms.txt", Some("<!doctype html><html><body>404</body></html>"))), None);
+    assert!(html_page.llms_txt.present && !html_page.llms_txt.valid);
+}
