@@ -107,11 +107,7 @@ fn load(dir: &Path, name: &str) -> Result<Fixture, String> {
 
 /// The ids of the rules a page fails.
 fn failing(page: &Page) -> BTreeSet<String> {
-    RULES
-        .iter()
-        .filter(|r| matches!(r.check(page), Outcome::Fail(_)))
-        .map(|r| r.meta().id.to_string())
-        .collect()
+    RULES.iter().filter(|r| matches!(r.check(page), Outcome::Fail(_))).map(|r| r.meta().id.to_string()).collect()
 }
 
 #[test]

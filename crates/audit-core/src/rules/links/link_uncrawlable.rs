@@ -40,7 +40,13 @@ impl Rule for LinkUncrawlable {
         let bad: Vec<_> = page
             .links
             .iter()
-            .filter(|l| matches!(l.kind, LinkKind::NoHref | LinkKind::Javascript | LinkKind::Empty))
+            .filter(|l| match l.kind {
+                // An anchor without href, text or label (`<a id="top"></a>`, `<a name="s2">`) is a
+                // jump target, not a link anyone clicks.
+                LinkKind::NoHref => !l.text.trim().is_empty() || l.label.is_some(),
+                LinkKind::Javascript | LinkKind::Empty => true,
+                _ => false,
+            })
             .collect();
         let Some(first) = bad.first() else { return Outcome::Pass };
         Outcome::Fail(

@@ -34,7 +34,7 @@ impl Rule for MixedContent {
     }
 
     fn check(&self, page: &Page) -> Outcome {
-        if !page.parsed_url().is_some_and(|u| u.scheme() == "https") {
+        if page.parsed_url().is_none_or(|u| u.scheme() != "https") {
             return Outcome::NotApplicable;
         }
         let Some(first) = page.mixed_content.first() else { return Outcome::Pass };
