@@ -119,7 +119,7 @@ pub fn brand_name(page: &Page) -> Option<String> {
             .filter(|n| node_types(n).iter().any(|t| t.eq_ignore_ascii_case("WebSite")))
             .find_map(node_name)
     };
-    og.or_else(entity).or_else(website).map(|s| audit_core::text::collapse(s))
+    og.or_else(entity).or_else(website).map(audit_core::text::collapse)
 }
 
 /// Every `sameAs` URL given on an entity node.
@@ -166,7 +166,11 @@ mod tests {
     use audit_core::HttpFacts;
 
     fn page(head: &str) -> Page {
-        Page::parse("https://www.acme.com/", format!("<html><head>{head}</head><body></body></html>").as_bytes(), HttpFacts::default())
+        Page::parse(
+            "https://www.acme.com/",
+            format!("<html><head>{head}</head><body></body></html>").as_bytes(),
+            HttpFacts::default(),
+        )
     }
 
     #[test]
@@ -177,7 +181,10 @@ mod tests {
                 r#"<script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"WebPage","name":"Home"},{"@type":["Thing","schema:Organization"],"name":"Acme Inc"}]}</script>"#,
                 Some("Acme Inc"),
             ),
-            (r#"<script type="application/ld+json">{"@type":"WebSite","name":"Acme Site"}</script>"#, Some("Acme Site")),
+            (
+                r#"<script type="application/ld+json">{"@type":"WebSite","name":"Acme Site"}</script>"#,
+                Some("Acme Site"),
+            ),
             (r#"<script type="application/ld+json">{"@type":"Organization","name":""}</script>"#, None),
             (r#"<script type="application/ld+json">not json</script>"#, None),
             ("", None),

@@ -107,10 +107,66 @@ fn templates(kind: QueryKind) -> &'static [&'static str] {
 
 /// Words dropped from topic keywords (English and German function words).
 const STOP_WORDS: &[&str] = &[
-    "a", "an", "the", "and", "or", "of", "for", "to", "in", "on", "at", "by", "with", "from", "your", "our", "my",
-    "you", "we", "is", "are", "be", "it", "its", "this", "that", "these", "those", "as", "about", "home", "welcome",
-    "page", "official", "site", "website", "der", "die", "das", "und", "oder", "für", "mit", "von", "zu", "im", "in",
-    "ein", "eine", "einen", "den", "dem", "des", "auf", "ihr", "ihre", "unser", "unsere", "willkommen", "startseite",
+    "a",
+    "an",
+    "the",
+    "and",
+    "or",
+    "of",
+    "for",
+    "to",
+    "in",
+    "on",
+    "at",
+    "by",
+    "with",
+    "from",
+    "your",
+    "our",
+    "my",
+    "you",
+    "we",
+    "is",
+    "are",
+    "be",
+    "it",
+    "its",
+    "this",
+    "that",
+    "these",
+    "those",
+    "as",
+    "about",
+    "home",
+    "welcome",
+    "page",
+    "official",
+    "site",
+    "website",
+    "der",
+    "die",
+    "das",
+    "und",
+    "oder",
+    "für",
+    "mit",
+    "von",
+    "zu",
+    "im",
+    "in",
+    "ein",
+    "eine",
+    "einen",
+    "den",
+    "dem",
+    "des",
+    "auf",
+    "ihr",
+    "ihre",
+    "unser",
+    "unsere",
+    "willkommen",
+    "startseite",
 ];
 /// Most keywords kept for the topic.
 const MAX_TOPIC_WORDS: usize = 5;
@@ -443,7 +499,8 @@ impl AiSearchProvider for OpenAiCompatibleProvider {
 /// (OpenAI search models) and `search_results[].url`.
 pub(crate) fn parse_answer(bytes: &[u8]) -> Result<ProviderAnswer, ProviderError> {
     let v: Value = serde_json::from_slice(bytes).map_err(|e| ProviderError::Malformed(format!("not json: {e}")))?;
-    let message = v.pointer("/choices/0/message").ok_or_else(|| ProviderError::Malformed("no choices[0].message".into()))?;
+    let message =
+        v.pointer("/choices/0/message").ok_or_else(|| ProviderError::Malformed("no choices[0].message".into()))?;
     let text = match message.get("content") {
         Some(Value::String(s)) => s.clone(),
         Some(Value::Array(parts)) => {
@@ -481,12 +538,13 @@ fn bounded(hay: &str, start: usize, end: usize, host_like: bool) -> bool {
     let mut after = hay[end..].chars();
     let next = after.next();
     let word = |c: char| c.is_alphanumeric() || c == '_';
-    let before_ok = before.is_none_or(|c| !word(c) && !(host_like && c == '-'));
+    let before_ok = before.is_none_or(|c| !(word(c) || host_like && c == '-'));
     let after_ok = match next {
         None => true,
         Some(c) if word(c) => false,
         Some('-') if host_like => false,
-        Some('.') if host_like => !after.next().is_some_and(word),
+        // `acme.community` or `acme.com.evil.net`: part of a longer host, not a mention.
+        Some('.') => !after.next().is_some_and(word),
         Some(_) => true,
     };
     before_ok && after_ok
@@ -521,9 +579,9 @@ pub fn count_mentions(answer: &ProviderAnswer, domain: &str, brand: Option<&str>
         .iter()
         .filter_map(|c| Url::parse(c).ok())
         .filter(|u| {
-            u.host_str().map(|h| h.trim_end_matches('.').to_ascii_lowercase()).is_some_and(|h| {
-                !domain.is_empty() && (h == domain || h.ends_with(&suffix))
-            })
+            u.host_str()
+                .map(|h| h.trim_end_matches('.').to_ascii_lowercase())
+                .is_some_and(|h| !domain.is_empty() && (h == domain || h.ends_with(&suffix)))
         })
         .count();
     domain_hits.len() + brand_only + cited
@@ -602,12 +660,158 @@ pub async fn geo_check<P: AiSearchProvider + ?Sized>(
             let answer =
                 tokio::time::timeout(per_query, provider.ask(&q.query)).await.map_err(|_| ProviderError::Timeout)??;
             let mentions = count_mentions(&answer, domain_ref, brand);
-            Ok::<_, ProviderError>(GeoQueryResult { query: q.query.clone(), kind: q.kind, found: mentions > 0, mentions })
+            Ok::<_, ProviderError>(GeoQueryResult {
+                query: q.query.clone(),
+                kind: q.kind,
+                found: mentions > 0,
+                mentions,
+            })
         })
         .buffered(options.concurrency.max(1))
         .try_collect::<Vec<_>>();
     let results = tokio::time::timeout(options.total_timeout, asks).await.map_err(|_| ProviderError::Timeout)??;
     let found = results.iter().filter(|r| r.found).count();
-    let visibility_score = if results.is_empty() { 0 } else { ((found * 200 + results.len()) / (results.len() * 2)) as u8 };
+    let visibility_score =
+        if results.is_empty() { 0 } else { ((found * 200 + results.len()) / (results.len() * 2)) as u8 };
     Ok(GeoReport { domain: domain_norm, visibility_score, queries: results })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use audit_core::HttpFacts;
+
+    fn page(url: &str, html: &str) -> Page {
+        Page::parse(url, html.as_bytes(), HttpFacts::default())
+    }
+
+    fn check_queries(html: &str, domain: &str, expected: &[(&str, QueryKind)]) {
+        let p = page(&format!("https://{domain}/"), html);
+        let q = generate_queries(&p, domain);
+        assert_eq!(q.len(), GEO_QUERY_COUNT);
+        assert_eq!(q, generate_queries(&p, domain), "deterministic");
+        let kinds: Vec<QueryKind> = q.iter().map(|q| q.kind).collect();
+        let mut want = Vec::new();
+        for (kind, n) in KIND_COUNTS {
+            want.extend(std::iter::repeat_n(kind, n));
+        }
+        assert_eq!(kinds, want);
+        for (query, kind) in expected {
+            assert!(q.iter().any(|g| g.query == *query && g.kind == *kind), "{query:?} ({kind:?}) in {q:#?}");
+        }
+    }
+
+    #[test]
+    fn queries_from_brand_topic_and_category() {
+        let html = r#"<html><head><title>Best Pizza in Town | Luigi's</title><meta property="og:site_name" content="Luigi's">
+            <script type="application/ld+json">{"@type":"Restaurant","name":"Luigi's Pizzeria"}</script></head>
+            <body><h1>The best wood-fired pizza in Berlin</h1></body></html>"#;
+        check_queries(
+            html,
+            "luigis.example",
+            &[
+                ("What is Luigi's?", QueryKind::Brand),
+                ("Luigi's reviews", QueryKind::Brand),
+                ("Best wood-fired pizza berlin", QueryKind::Topic),
+                ("Which restaurant do experts recommend?", QueryKind::Category),
+                ("Luigi's vs alternatives", QueryKind::Comparison),
+                ("Best restaurant like Luigi's", QueryKind::Comparison),
+                ("How to choose the right restaurant", QueryKind::HowTo),
+                ("How to get started with best wood-fired pizza berlin", QueryKind::HowTo),
+            ],
+        );
+        // No metadata at all: the domain label is the brand, the title the topic.
+        check_queries(
+            "<title>Acme - Project planning software for teams</title>",
+            "www.acme.co.uk",
+            &[
+                ("What is Acme?", QueryKind::Brand),
+                ("Project planning software teams", QueryKind::Topic),
+                ("Best project planning software teams like Acme", QueryKind::Comparison),
+            ],
+        );
+        // Brand, topic and category all coincide: still twelve queries.
+        check_queries("", "x.example", &[("What is X?", QueryKind::Brand)]);
+        check_queries("<h1>   </h1><title></title>", "", &[]);
+    }
+
+    fn answer(text: &str, citations: &[&str]) -> ProviderAnswer {
+        ProviderAnswer { text: text.to_owned(), citations: citations.iter().map(|s| s.to_string()).collect() }
+    }
+
+    #[test]
+    fn mentions_are_word_bounded() {
+        let cases: &[(&str, &[&str], Option<&str>, usize)] = &[
+            ("Try Acme (acme.com) or ACME.COM.", &[], Some("Acme"), 3),
+            ("Visit www.acme.com today", &[], Some("Acme"), 1),
+            ("acmeish and notacme.com and acme.com.evil.net and acme.community", &[], Some("Acme"), 0),
+            (
+                "Nothing here",
+                &["https://docs.acme.com/x", "https://acme.com/", "https://evilacme.com/", "not a url"],
+                Some("Acme"),
+                2,
+            ),
+            ("Acme", &[], None, 0),
+            ("AI is fine", &[], Some("AI"), 0),
+            ("sub-acme.com is not acme.com", &[], None, 1),
+            ("Luigi's is great; luigi's again", &[], Some("Luigi's"), 2),
+        ];
+        for (text, cites, brand, n) in cases {
+            assert_eq!(count_mentions(&answer(text, cites), "acme.com", *brand), *n, "{text:?} {cites:?} {brand:?}");
+        }
+        assert_eq!(count_mentions(&answer("x", &["https://acme.com/"]), "", None), 0);
+    }
+
+    #[test]
+    fn answers_are_read_from_every_citation_format() {
+        type Expected = Result<(&'static str, &'static [&'static str]), ()>;
+        let cases: &[(&str, Expected)] = &[
+            (
+                r#"{"choices":[{"message":{"content":"Hi"}}],"citations":["https://a.example/","https://a.example/"]}"#,
+                Ok(("Hi", &["https://a.example/"])),
+            ),
+            (
+                r#"{"choices":[{"message":{"content":"Hi","annotations":[{"type":"url_citation","url_citation":{"url":"https://b.example/"}}]}}]}"#,
+                Ok(("Hi", &["https://b.example/"])),
+            ),
+            (
+                r#"{"choices":[{"message":{"content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}}],"search_results":[{"url":"https://c.example/"}]}"#,
+                Ok(("a\nb", &["https://c.example/"])),
+            ),
+            (
+                r#"{"choices":[{"message":{"content":null}}],"citations":[{"url":"https://d.example/"}]}"#,
+                Ok(("", &["https://d.example/"])),
+            ),
+            (r#"{"choices":[]}"#, Err(())),
+            (r#"{"choices":[{"message":{}}]}"#, Err(())),
+            (r#"{"choices":[{"message":{"content":5}}]}"#, Err(())),
+            ("<html>oops</html>", Err(())),
+            ("", Err(())),
+        ];
+        for (body, expected) in cases {
+            let got = parse_answer(body.as_bytes());
+            match (got, expected) {
+                (Ok(a), Ok((text, cites))) => {
+                    assert_eq!(a.text, *text, "{body}");
+                    assert_eq!(a.citations, *cites, "{body}");
+                }
+                (Err(e), Err(())) => assert!(e.is_malformed(), "{body}: {e}"),
+                (got, _) => panic!("{body}: unexpected {got:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn provider_settings() {
+        let fetcher = fetch::Fetcher::new(fetch::FetchConfig::default()).unwrap();
+        let p = OpenAiCompatibleProvider::new(fetcher.clone(), "https://api.example/v1/", "sk-secret", "m").unwrap();
+        assert_eq!(p.endpoint().as_str(), "https://api.example/v1/chat/completions");
+        assert!(!format!("{p:?}").contains("sk-secret"));
+        for bad in ["", "ftp://x/", "not a url"] {
+            assert!(
+                matches!(OpenAiCompatibleProvider::new(fetcher.clone(), bad, "", "m"), Err(ProviderError::Config(_))),
+                "{bad}"
+            );
+        }
+    }
 }

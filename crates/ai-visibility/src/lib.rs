@@ -78,11 +78,6 @@ mod scan;
 mod semantic;
 
 pub use bots::{ai_bot_access, find_bot, AiBot, BotAccess, Purpose, RobotsTxtReport, AI_BOTS, NAMED_BOTS};
-pub use llms::{Issue, IssueCode, Link, LlmsTxt, LlmsTxtReport, Section, Severity};
-pub use robots::{
-    escape_pattern, get_path_params_query, is_valid_user_agent, AgentLine, Group, MatchedGroup, ParseStats, Robots,
-    Rule, RuleKind, Verdict, MAX_LINE_LEN, MAX_ROBOTS_BYTES,
-};
 pub use docs::scan_methodology_markdown;
 pub use entity::{brand_name, domain_label, normalize_domain, ENTITY_TYPES};
 pub use geo::{
@@ -90,7 +85,12 @@ pub use geo::{
     OpenAiCompatibleProvider, ProviderAnswer, ProviderError, ProviderFuture, QueryKind, DEFAULT_GEO_CONCURRENCY,
     DEFAULT_GEO_TOTAL_TIMEOUT, DEFAULT_PROVIDER_TIMEOUT, GEO_QUERY_COUNT,
 };
+pub use llms::{Issue, IssueCode, Link, LlmsTxt, LlmsTxtReport, Section, Severity};
 pub use readiness::{ai_readiness, default_llms_url, AiReadiness, ReadinessItem, READINESS_POINTS};
+pub use robots::{
+    escape_pattern, get_path_params_query, is_valid_user_agent, AgentLine, Group, MatchedGroup, ParseStats, Robots,
+    Rule, RuleKind, Verdict, MAX_LINE_LEN, MAX_ROBOTS_BYTES,
+};
 pub use scan::{
     ai_visibility_scan, is_question, AiVisibilityScan, CheckResult, Pillar, Pillars, ScanCheck, ScanDetails,
     MAX_WORDS_PER_HEADING, PILLAR_MAX, QUESTION_WORDS, SCAN_CHECKS, SUMMARY_WITHIN_WORDS,

@@ -140,7 +140,12 @@ pub struct AiReadiness {
 /// body when there was none; `None` altogether when it was not looked for, in which
 /// case `<origin>/llms.txt` is reported absent). `robots` is the site's robots.txt
 /// (`None` when absent: every crawler is allowed). Access is judged for the page's URL.
-pub fn ai_readiness(url: &str, page: &Page, llms: Option<(&str, Option<&str>)>, robots: Option<&Robots>) -> AiReadiness {
+pub fn ai_readiness(
+    url: &str,
+    page: &Page,
+    llms: Option<(&str, Option<&str>)>,
+    robots: Option<&Robots>,
+) -> AiReadiness {
     let llms_txt = match llms {
         Some((at, Some(body))) => LlmsTxt::parse(body).report(at),
         Some((at, None)) => LlmsTxtReport::absent(at),
@@ -165,7 +170,7 @@ pub fn ai_readiness(url: &str, page: &Page, llms: Option<(&str, Option<&str>)>, 
     if !llms_txt.present {
         failed.retain(|it| it.id != "llms-valid");
     }
-    failed.sort_by(|a, b| b.points.cmp(&a.points));
+    failed.sort_by_key(|it| std::cmp::Reverse(it.points));
     AiReadiness {
         ok: true,
         url: url.to_owned(),

@@ -169,7 +169,8 @@ fn scannable(page: &Page) -> bool {
     let words: usize = page.headings.iter().map(|h| h.section_words).sum();
     // The last section runs into the footer, so only the average limits it.
     let inner = &page.headings[..page.headings.len() - 1];
-    words / page.headings.len() <= MAX_WORDS_PER_HEADING && inner.iter().all(|h| h.section_words <= MAX_WORDS_PER_HEADING)
+    words / page.headings.len() <= MAX_WORDS_PER_HEADING
+        && inner.iter().all(|h| h.section_words <= MAX_WORDS_PER_HEADING)
 }
 
 /// Whether `haystack` contains `needle`, case-insensitively.
@@ -185,12 +186,14 @@ fn brand_consistent(page: &Page) -> bool {
     contains_ci(&page.title, &brand) && names.iter().all(agrees)
 }
 
-const ABOUT_WORDS: &[&str] = &["about", "ueber-uns", "uber-uns", "über-uns", "über uns", "team", "company", "unternehmen", "who-we-are"];
+const ABOUT_WORDS: &[&str] =
+    &["about", "ueber-uns", "uber-uns", "über-uns", "über uns", "team", "company", "unternehmen", "who-we-are"];
 const CONTACT_WORDS: &[&str] = &["contact", "kontakt", "impressum", "imprint"];
 
 fn links_to(page: &Page, words: &[&str]) -> bool {
     page.links.iter().filter(|l| l.kind == LinkKind::Web && l.internal).any(|l| {
-        let path = l.url.as_deref().and_then(|u| url::Url::parse(u).ok()).map(|u| u.path().to_lowercase()).unwrap_or_default();
+        let path =
+            l.url.as_deref().and_then(|u| url::Url::parse(u).ok()).map(|u| u.path().to_lowercase()).unwrap_or_default();
         let text = l.text.to_lowercase();
         words.iter().any(|w| path.contains(w) || text.contains(w))
     })
@@ -457,12 +460,8 @@ pub struct AiVisibilityScan {
 /// none), `robots` the site's robots.txt (`None` when there is none: everything is
 /// allowed then). Bot access is judged for the page's own URL.
 pub fn ai_visibility_scan(page: &Page, llms_txt: Option<&str>, robots: Option<&Robots>) -> AiVisibilityScan {
-    let input = Input {
-        page,
-        llms: llms_txt.map(LlmsTxt::parse),
-        robots,
-        access: ai_bot_access(robots, &page.final_url),
-    };
+    let input =
+        Input { page, llms: llms_txt.map(LlmsTxt::parse), robots, access: ai_bot_access(robots, &page.final_url) };
     debug_assert_eq!(input.access.len(), AI_BOTS.len());
     let mut details = ScanDetails {
         llms_txt: Vec::new(),
@@ -485,7 +484,7 @@ pub fn ai_visibility_scan(page: &Page, llms_txt: Option<&str>, robots: Option<&R
         }
     }
     // Stable sort: equal losses keep table order.
-    shortfalls.sort_by(|a, b| b.0.cmp(&a.0));
+    shortfalls.sort_by_key(|s| std::cmp::Reverse(s.0));
     let sum = |v: &[CheckResult]| v.iter().map(|r| r.points).sum::<u8>();
     let pillars = Pillars {
         llms_txt: sum(&details.llms_txt),

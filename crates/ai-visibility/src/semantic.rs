@@ -107,7 +107,11 @@ mod tests {
             &[],
         );
         check("<div><p>text</p></div>", [false; 5], &["no headings at all, so no h1"]);
-        check("<main><h2>B</h2><h3>C</h3></main>", [true, false, false, false, false], &["no h1", "first heading is h2, not h1"]);
+        check(
+            "<main><h2>B</h2><h3>C</h3></main>",
+            [true, false, false, false, false],
+            &["no h1", "first heading is h2, not h1"],
+        );
         check("<h1>A</h1><h1>B</h1>", [false; 5], &["2 h1 elements (one expected)"]);
         check(
             "<h1>A</h1><h2>B</h2><h4>C</h4><h2>D</h2><h4>E</h4><h6>F</h6>",
@@ -115,7 +119,11 @@ mod tests {
             &["skipped heading level: h2 -> h4", "skipped heading level: h4 -> h6"],
         );
         check("<h2>Intro</h2><h1>A</h1>", [false; 5], &["first heading is h2, not h1"]);
-        check("<h1>A</h1><h2> </h2><h3>B</h3><h1></h1>", [false; 5], &["2 h1 elements (one expected)", "empty h2 heading", "empty h1 heading"]);
+        check(
+            "<h1>A</h1><h2> </h2><h3>B</h3><h1></h1>",
+            [false; 5],
+            &["2 h1 elements (one expected)", "empty h2 heading", "empty h1 heading"],
+        );
         // Going back up several levels is a normal outline.
         check("<h1>A</h1><h2>B</h2><h3>C</h3><h4>D</h4><h2>E</h2>", [false; 5], &[]);
     }

@@ -23,14 +23,27 @@ fn readiness(html: &str, llms: Option<(&str, Option<&str>)>, robots: Option<&str
 }
 
 /// Compares score, blocked crawlers and the number of recommendations.
-fn check(html: &str, llms: Option<(&str, Option<&str>)>, robots: Option<&str>, score: u8, blocked: &[&str], recommendations: usize) {
+fn check(
+    html: &str,
+    llms: Option<(&str, Option<&str>)>,
+    robots: Option<&str>,
+    score: u8,
+    blocked: &[&str],
+    recommendations: usize,
+) {
     let r = readiness(html, llms, robots);
     let got: Vec<&str> = r.robots_txt.ai_bots.iter().filter(|a| a.blocked).map(|a| a.bot).collect();
-    assert_eq!((r.score, got.as_slice(), r.recommendations.len()), (score, blocked, recommendations), "{html} {llms:?} {robots:?}: {:?}", r.recommendations);
+    assert_eq!(
+        (r.score, got.as_slice(), r.recommendations.len()),
+        (score, blocked, recommendations),
+        "{html} {llms:?} {robots:?}: {:?}",
+        r.recommendations
+    );
 }
 
 const GOOD_LLMS: &str = "# Acme\n\n> Widgets.\n\n## Docs\n\n- [Guide](https://acme.example/guide.md)\n";
-const FULL_HTML: &str = "<header><nav>n</nav></header><main><article><h1>T</h1><h2>S</h2></article></main><footer>f</footer>";
+const FULL_HTML: &str =
+    "<header><nav>n</nav></header><main><article><h1>T</h1><h2>S</h2></article></main><footer>f</footer>";
 
 #[test]
 fn points_sum_to_100() {
@@ -53,7 +66,14 @@ fn scores() {
     // GPTBot blocked everywhere, PerplexityBot blocked only where the page is.
     let robots = "User-agent: GPTBot\nDisallow: /\n\nUser-agent: PerplexityBot\nDisallow: /blog/\n";
     check(FULL_HTML, Some((at, Some(GOOD_LLMS))), Some(robots), 80, &["GPTBot", "PerplexityBot"], 2);
-    check(FULL_HTML, Some((at, Some(GOOD_LLMS))), Some("User-agent: *\nDisallow: /\n"), 70, &["GPTBot", "ClaudeBot", "PerplexityBot"], 3);
+    check(
+        FULL_HTML,
+        Some((at, Some(GOOD_LLMS))),
+        Some("User-agent: *\nDisallow: /\n"),
+        70,
+        &["GPTBot", "ClaudeBot", "PerplexityBot"],
+        3,
+    );
     // Other crawlers do not count toward the three named ones.
     check(FULL_HTML, Some((at, Some(GOOD_LLMS))), Some("User-agent: CCBot\nDisallow: /\n"), 100, &[], 0);
     // No landmarks, skipped heading level.
@@ -104,6 +124,10 @@ fn default_llms_location() {
     let r = readiness("", None, None);
     assert_eq!((r.llms_txt.present, r.llms_txt.url.as_str()), (false, "https://acme.example/llms.txt"));
     assert!(!r.robots_txt.present);
-    let html_page = readiness("", Some(("https://acme.example/llms.txt", Some("<!doctype html><html><body>404</body></html>"))), None);
+    let html_page = readiness(
+        "",
+        Some(("https://acme.example/llms.txt", Some("<!doctype html><html><body>404</body></html>"))),
+        None,
+    );
     assert!(html_page.llms_txt.present && !html_page.llms_txt.valid);
 }

@@ -20,10 +20,15 @@ fn scan(url: &str, html: &str, llms: Option<&str>, robots: Option<&str>) -> AiVi
         assert!(v <= PILLAR_MAX);
     }
     assert_eq!(result.score, p.llms_txt + p.ai_bot_access + p.answer_structure + p.entity_clarity);
-    let details: Vec<_> = [&result.details.llms_txt, &result.details.ai_bot_access, &result.details.answer_structure, &result.details.entity_clarity]
-        .into_iter()
-        .flatten()
-        .collect();
+    let details: Vec<_> = [
+        &result.details.llms_txt,
+        &result.details.ai_bot_access,
+        &result.details.answer_structure,
+        &result.details.entity_clarity,
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     assert_eq!(details.len(), SCAN_CHECKS.len());
     let shortfalls = details.iter().filter(|d| !d.passed).count();
     assert_eq!(result.recommendations.len(), shortfalls, "one recommendation per check short of its maximum");
@@ -33,10 +38,15 @@ fn scan(url: &str, html: &str, llms: Option<&str>, robots: Option<&str>) -> AiVi
 /// Scans `body` (wrapped in a minimal document) and compares the points of the named checks.
 fn check(html: &str, llms: Option<&str>, robots: Option<&str>, expected: &[(&str, u8)]) {
     let result = scan("https://acme.example/page", html, llms, robots);
-    let details: Vec<_> = [&result.details.llms_txt, &result.details.ai_bot_access, &result.details.answer_structure, &result.details.entity_clarity]
-        .into_iter()
-        .flatten()
-        .collect();
+    let details: Vec<_> = [
+        &result.details.llms_txt,
+        &result.details.ai_bot_access,
+        &result.details.answer_structure,
+        &result.details.entity_clarity,
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     for (id, points) in expected {
         let d = details.iter().find(|d| d.check == *id).unwrap_or_else(|| panic!("no check {id}"));
         assert_eq!(d.points, *points, "{id} for html={html:?} llms={llms:?} robots={robots:?}");
@@ -81,7 +91,12 @@ fn bare_site_scores_little() {
     // An HTML page at /llms.txt is no llms.txt; `Disallow: /` for `*` blocks every bot;
     // no structure, no entity. Only "no question headings" etc. fail: nothing earns.
     assert_eq!(
-        (result.pillars.llms_txt, result.pillars.ai_bot_access, result.pillars.answer_structure, result.pillars.entity_clarity),
+        (
+            result.pillars.llms_txt,
+            result.pillars.ai_bot_access,
+            result.pillars.answer_structure,
+            result.pillars.entity_clarity
+        ),
         (0, 0, 0, 0)
     );
     assert_eq!(result.score, 0);
@@ -97,7 +112,10 @@ fn serialises_as_the_wire_shape() {
     assert_eq!(keys, ["ok", "score", "pillars", "recommendations", "details"]);
     let pillars: Vec<&str> = json["pillars"].as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(pillars, ["llmsTxt", "aiBotAccess", "answerStructure", "entityClarity"]);
-    assert_eq!(json["details"]["llmsTxt"][0], serde_json::json!({"check": "llms-present", "points": 0, "max": 5, "passed": false}));
+    assert_eq!(
+        json["details"]["llmsTxt"][0],
+        serde_json::json!({"check": "llms-present", "points": 0, "max": 5, "passed": false})
+    );
     // No robots.txt: every crawler may fetch.
     assert_eq!(json["pillars"]["aiBotAccess"], 25);
 }
@@ -105,16 +123,43 @@ fn serialises_as_the_wire_shape() {
 #[test]
 fn llms_txt_checks() {
     let good = "# Acme\n\n> Widgets.\n\n## Docs\n\n- [Guide](https://acme.example/guide.md): start\n";
-    check("", Some(good), None, &[("llms-present", 5), ("llms-title", 4), ("llms-summary", 4), ("llms-sections", 5), ("llms-absolute-links", 3), ("llms-valid", 4)]);
+    check(
+        "",
+        Some(good),
+        None,
+        &[
+            ("llms-present", 5),
+            ("llms-title", 4),
+            ("llms-summary", 4),
+            ("llms-sections", 5),
+            ("llms-absolute-links", 3),
+            ("llms-valid", 4),
+        ],
+    );
     check("", None, None, &[("llms-present", 0), ("llms-title", 0), ("llms-valid", 0)]);
     check("", Some("  \n"), None, &[("llms-present", 0), ("llms-valid", 0)]);
     check("", Some("<!DOCTYPE html><html><body>nope</body></html>"), None, &[("llms-present", 0)]);
     // No summary, a relative link.
-    check("", Some("# Acme\n\n## Docs\n\n- [Guide](/guide.md)\n"), None, &[("llms-present", 5), ("llms-summary", 0), ("llms-absolute-links", 0), ("llms-valid", 4)]);
+    check(
+        "",
+        Some("# Acme\n\n## Docs\n\n- [Guide](/guide.md)\n"),
+        None,
+        &[("llms-present", 5), ("llms-summary", 0), ("llms-absolute-links", 0), ("llms-valid", 4)],
+    );
     // Two titles, a section without links: errors.
-    check("", Some("# A\n# B\n\n## Empty\n\nnothing\n\n## Docs\n- [x](https://a.example/x)\n"), None, &[("llms-title", 0), ("llms-sections", 0), ("llms-valid", 0)]);
+    check(
+        "",
+        Some("# A\n# B\n\n## Empty\n\nnothing\n\n## Docs\n- [x](https://a.example/x)\n"),
+        None,
+        &[("llms-title", 0), ("llms-sections", 0), ("llms-valid", 0)],
+    );
     // No title at all.
-    check("", Some("> Summary only\n\n## Docs\n- [x](https://a.example/x)\n"), None, &[("llms-present", 5), ("llms-title", 0), ("llms-valid", 0)]);
+    check(
+        "",
+        Some("> Summary only\n\n## Docs\n- [x](https://a.example/x)\n"),
+        None,
+        &[("llms-present", 5), ("llms-title", 0), ("llms-valid", 0)],
+    );
 }
 
 #[test]
@@ -123,17 +168,32 @@ fn bot_access_checks() {
     let training = "User-agent: GPTBot\nUser-agent: ClaudeBot\nUser-agent: CCBot\nUser-agent: Google-Extended\nUser-agent: anthropic-ai\nUser-agent: Bytespider\n\
         User-agent: GoogleOther\nUser-agent: Applebot-Extended\nUser-agent: Meta-ExternalAgent\nUser-agent: FacebookBot\nUser-agent: cohere-training-data-crawler\n\
         User-agent: Diffbot\nUser-agent: Timpibot\nUser-agent: omgili\nUser-agent: ImagesiftBot\nUser-agent: PanguBot\nDisallow: /\n";
-    check("", None, Some(training), &[("bots-search", 8), ("bots-user-fetch", 7), ("bots-training", 0), ("bots-named", 1), ("bots-no-blanket", 3)]);
+    check(
+        "",
+        None,
+        Some(training),
+        &[("bots-search", 8), ("bots-user-fetch", 7), ("bots-training", 0), ("bots-named", 1), ("bots-no-blanket", 3)],
+    );
     // A blanket block with the search crawlers let back in.
     let blanket = "User-agent: *\nDisallow: /\n\nUser-agent: PerplexityBot\nUser-agent: OAI-SearchBot\nAllow: /\n";
-    check("", None, Some(blanket), &[("bots-no-blanket", 0), ("bots-named", 1), ("bots-training", 0), ("bots-user-fetch", 0)]);
+    check(
+        "",
+        None,
+        Some(blanket),
+        &[("bots-no-blanket", 0), ("bots-named", 1), ("bots-training", 0), ("bots-user-fetch", 0)],
+    );
     // Two of the search crawlers blocked: a share of the points.
     let some_search = "User-agent: PerplexityBot\nUser-agent: OAI-SearchBot\nDisallow: /\n";
     let search_total = ai_visibility::AI_BOTS.iter().filter(|b| b.purpose == ai_visibility::Purpose::Search).count();
     let expected = ((8 * (search_total - 2)) as f64 / search_total as f64).round() as u8;
     check("", None, Some(some_search), &[("bots-search", expected), ("bots-named", 2), ("bots-no-blanket", 3)]);
     // A block elsewhere on the site does not touch the page.
-    check("", None, Some("User-agent: *\nDisallow: /private\n"), &[("bots-search", 8), ("bots-user-fetch", 7), ("bots-training", 4), ("bots-named", 3), ("bots-no-blanket", 3)]);
+    check(
+        "",
+        None,
+        Some("User-agent: *\nDisallow: /private\n"),
+        &[("bots-search", 8), ("bots-user-fetch", 7), ("bots-training", 4), ("bots-named", 3), ("bots-no-blanket", 3)],
+    );
     // A blanket block of the page's own directory.
     check("", None, Some("User-agent: *\nDisallow: /page\n"), &[("bots-no-blanket", 0), ("bots-named", 0)]);
 }
@@ -141,18 +201,43 @@ fn bot_access_checks() {
 #[test]
 fn answer_structure_checks() {
     let para = "<p>This paragraph answers the question in plain words right at the top.</p>";
-    check(&format!("<h1>Widgets</h1>{para}<h2>What is a widget?</h2><h2>Sizes</h2>"), None, None, &[("question-headings", 3), ("summary-first", 5), ("heading-density", 3), ("lists", 0), ("tables", 0)]);
-    check("<h2>Wie funktioniert das</h2><h2>Warum Widgets</h2><ol><li>a</li></ol><table><tr><td>1</td></tr></table>", None, None, &[("question-headings", 6), ("lists", 4), ("tables", 3), ("summary-first", 0), ("heading-density", 3)]);
+    check(
+        &format!("<h1>Widgets</h1>{para}<h2>What is a widget?</h2><h2>Sizes</h2>"),
+        None,
+        None,
+        &[("question-headings", 3), ("summary-first", 5), ("heading-density", 3), ("lists", 0), ("tables", 0)],
+    );
+    check(
+        "<h2>Wie funktioniert das</h2><h2>Warum Widgets</h2><ol><li>a</li></ol><table><tr><td>1</td></tr></table>",
+        None,
+        None,
+        &[("question-headings", 6), ("lists", 4), ("tables", 3), ("summary-first", 0), ("heading-density", 3)],
+    );
     // A summary after 150 words of preamble is not near the top.
     let preamble = "word ".repeat(150);
     check(&format!("<div>{preamble}</div>{para}"), None, None, &[("summary-first", 0)]);
     check(&format!("<div>{}</div>{para}", "word ".repeat(80)), None, None, &[("summary-first", 5)]);
     // One subheading over a wall of text.
     check(&format!("<h1>A</h1><h2>B</h2><p>{}</p>", "word ".repeat(900)), None, None, &[("heading-density", 0)]);
-    check(&format!("<h1>A</h1><h2>B</h2><p>{}</p><h2>C</h2><p>{}</p>", "word ".repeat(700), "word ".repeat(10)), None, None, &[("heading-density", 0)]);
+    check(
+        &format!("<h1>A</h1><h2>B</h2><p>{}</p><h2>C</h2><p>{}</p>", "word ".repeat(700), "word ".repeat(10)),
+        None,
+        None,
+        &[("heading-density", 0)],
+    );
     // FAQ markup by JSON-LD or microdata.
-    check(r#"<script type="application/ld+json">{"@context":"https://schema.org","@type":"FAQPage","mainEntity":[]}</script>"#, None, None, &[("faq-markup", 4)]);
-    check(r#"<div itemscope itemtype="https://schema.org/FAQPage"><h2>Q?</h2></div>"#, None, None, &[("faq-markup", 4), ("question-headings", 3)]);
+    check(
+        r#"<script type="application/ld+json">{"@context":"https://schema.org","@type":"FAQPage","mainEntity":[]}</script>"#,
+        None,
+        None,
+        &[("faq-markup", 4)],
+    );
+    check(
+        r#"<div itemscope itemtype="https://schema.org/FAQPage"><h2>Q?</h2></div>"#,
+        None,
+        None,
+        &[("faq-markup", 4), ("question-headings", 3)],
+    );
     check(r#"<script type="application/ld+json">{"@type":"Article"}</script>"#, None, None, &[("faq-markup", 0)]);
 }
 
@@ -182,7 +267,19 @@ fn entity_clarity_checks() {
         )
     };
     let org = r#"<script type="application/ld+json">{"@context":"https://schema.org","@type":"Organization","name":"Acme","sameAs":"https://github.com/acme"}</script>"#;
-    check(&head(org), None, None, &[("entity-schema", 7), ("brand-consistent", 5), ("og-site-name", 3), ("about-contact", 4), ("same-as", 3), ("html-lang", 3)]);
+    check(
+        &head(org),
+        None,
+        None,
+        &[
+            ("entity-schema", 7),
+            ("brand-consistent", 5),
+            ("og-site-name", 3),
+            ("about-contact", 4),
+            ("same-as", 3),
+            ("html-lang", 3),
+        ],
+    );
     // JSON-LD names another brand than og:site_name.
     let other = r#"<script type="application/ld+json">{"@type":"LocalBusiness","name":"Bolt Supplies"}</script>"#;
     check(&head(other), None, None, &[("entity-schema", 7), ("brand-consistent", 0), ("same-as", 0)]);
@@ -195,5 +292,10 @@ fn entity_clarity_checks() {
         &[("entity-schema", 7), ("brand-consistent", 0), ("og-site-name", 0), ("about-contact", 0), ("html-lang", 0)],
     );
     // Only a contact page.
-    check(r#"<title>x</title><a href="/contact-us">Write to us</a>"#, None, None, &[("about-contact", 2), ("html-lang", 0)]);
+    check(
+        r#"<title>x</title><a href="/contact-us">Write to us</a>"#,
+        None,
+        None,
+        &[("about-contact", 2), ("html-lang", 0)],
+    );
 }
