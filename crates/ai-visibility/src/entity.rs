@@ -108,18 +108,26 @@ pub(crate) fn node_name(node: &Map<String, Value>) -> Option<&str> {
     node.get("name").and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty())
 }
 
-/// The name the site goes by: `og:site_name`, else the name of the first entity in
-/// JSON-LD, else the name of a `WebSite` node.
+/// The name the site goes by: `og:site_name`, else the name of the first organisation
+/// in JSON-LD, else the name of a `WebSite` node, else the name of a `Person` (last,
+/// because on articles a Person is usually the author, not the site). Only the part
+/// before a title separator is kept (`LinkNaija | News` -> `LinkNaija`).
 pub fn brand_name(page: &Page) -> Option<String> {
     let og = page.og.get("og:site_name").map(|s| s.trim()).filter(|s| !s.is_empty());
-    let entity = || entity_nodes(page).into_iter().find_map(node_name);
+    let is_person = |n: &Map<String, Value>| node_types(n).iter().any(|t| t.eq_ignore_ascii_case("Person"));
+    let organisation = || entity_nodes(page).into_iter().filter(|n| !is_person(n)).find_map(node_name);
     let website = || {
         typed_nodes(page)
             .into_iter()
             .filter(|n| node_types(n).iter().any(|t| t.eq_ignore_ascii_case("WebSite")))
             .find_map(node_name)
     };
-    og.or_else(entity).or_else(website).map(audit_core::text::collapse)
+    let person = || entity_nodes(page).into_iter().filter(|n| is_person(n)).find_map(node_name);
+    let name = og.or_else(organisation).or_else(website).or_else(person)?;
+    let first =
+        [" | ", " - ", " – ", " — ", " · ", " :: "].iter().fold(name, |n, sep| n.split(sep).next().unwrap_or(n)).trim();
+    let name = if first.is_empty() { name } else { first };
+    Some(audit_core::text::collapse(name))
 }
 
 /// Every `sameAs` URL given on an entity node.
