@@ -193,6 +193,12 @@ mod tests {
                 r#"<script type="application/ld+json">{"@type":"WebSite","name":"Acme Site"}</script>"#,
                 Some("Acme Site"),
             ),
+            (
+                r#"<script type="application/ld+json">[{"@type":"NewsArticle","author":{"@type":"Person","name":"Jane Doe"}},{"@type":"WebSite","name":"Daily"}]</script>"#,
+                Some("Daily"),
+            ),
+            (r#"<script type="application/ld+json">{"@type":"Person","name":"Jane Doe"}</script>"#, Some("Jane Doe")),
+            (r#"<meta property="og:site_name" content="LinkNaija | Nigeria's news">"#, Some("LinkNaija")),
             (r#"<script type="application/ld+json">{"@type":"Organization","name":""}</script>"#, None),
             (r#"<script type="application/ld+json">not json</script>"#, None),
             ("", None),
