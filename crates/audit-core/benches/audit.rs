@@ -24,7 +24,10 @@ fn pages(dir: &Path) -> Vec<(String, Vec<u8>)> {
                 stack.push(p);
             } else if p.extension().is_some_and(|e| e == "html") {
                 if let Ok(bytes) = std::fs::read(&p) {
-                    out.push((format!("https://example.com/{}", p.file_name().unwrap_or_default().to_string_lossy()), bytes));
+                    out.push((
+                        format!("https://example.com/{}", p.file_name().unwrap_or_default().to_string_lossy()),
+                        bytes,
+                    ));
                 }
             }
         }

@@ -365,39 +365,48 @@ fn is_directive(s: &str) -> bool {
 }
 
 /// Elements whose text is not visible.
-fn hides_text(name: &str) -> bool {
-    matches!(name, "script" | "style" | "noscript" | "template" | "head" | "title")
+fn hides_text(name: &html5ever::LocalName) -> bool {
+    matches!(
+        *name,
+        local_name!("script")
+            | local_name!("style")
+            | local_name!("noscript")
+            | local_name!("template")
+            | local_name!("head")
+            | local_name!("title")
+    )
 }
 
 /// Elements that do not break words when text runs across them.
-fn is_inline(name: &str) -> bool {
+fn is_inline(name: &html5ever::LocalName) -> bool {
     matches!(
-        name,
-        "a" | "abbr"
-            | "b"
-            | "bdi"
-            | "bdo"
-            | "cite"
-            | "code"
-            | "data"
-            | "dfn"
-            | "em"
-            | "i"
-            | "kbd"
-            | "mark"
-            | "q"
-            | "s"
-            | "samp"
-            | "small"
-            | "span"
-            | "strong"
-            | "sub"
-            | "sup"
-            | "time"
-            | "u"
-            | "var"
-            | "font"
-            | "label"
+        *name,
+        local_name!("a")
+            | local_name!("abbr")
+            | local_name!("b")
+            | local_name!("bdi")
+            | local_name!("bdo")
+            | local_name!("cite")
+            | local_name!("code")
+            | local_name!("data")
+            | local_name!("dfn")
+            | local_name!("em")
+            | local_name!("i")
+            | local_name!("kbd")
+            | local_name!("mark")
+            | local_name!("q")
+            | local_name!("s")
+            | local_name!("samp")
+            | local_name!("small")
+            | local_name!("span")
+            | local_name!("strong")
+            | local_name!("sub")
+            | local_name!("sup")
+            | local_name!("time")
+            | local_name!("u")
+            | local_name!("var")
+            | local_name!("font")
+            | local_name!("label")
     )
 }
 
@@ -421,7 +430,36 @@ pub fn collapse_unicode(s: &str) -> String {
 
 /// Counts words: white-space separated tokens that carry a letter or digit.
 pub fn count_words(s: &str) -> usize {
-    s.split_whitespace().filter(|w| w.chars().any(char::is_alphanumeric)).count()
+    scan_text(s).0
+}
+
+/// One pass over text: the number of words (as [`count_words`]) and the length in bytes the
+/// text would have with white space collapsed (as [`collapse`]), without building it.
+fn scan_text(s: &str) -> (usize, usize) {
+    let (mut words, mut len) = (0usize, 0usize);
+    let (mut in_word, mut alnum, mut gap) = (false, false, false);
+    for c in s.chars() {
+        if c.is_whitespace() {
+            if in_word {
+                words += usize::from(alnum);
+                in_word = false;
+                gap = true;
+            }
+            continue;
+        }
+        if !in_word {
+            in_word = true;
+            alnum = false;
+            if gap && len > 0 {
+                len += 1;
+            }
+            gap = false;
+        }
+        alnum = alnum || c.is_alphanumeric();
+        len += c.len_utf8();
+    }
+    words += usize::from(in_word && alnum);
+    (words, len)
 }
 
 /// Which open element a piece of text also belongs to.
@@ -501,10 +539,7 @@ impl Walker {
             match step {
                 Step::Exit(exit) => self.exit(exit),
                 Step::Enter(node, depth) => {
-                    let exits = self.enter(&node, depth);
-                    for e in exits {
-                        stack.push(Step::Exit(e));
-                    }
+                    self.enter(&node, depth, &mut stack);
                     for child in node.children.borrow().iter().rev() {
                         stack.push(Step::Enter(child.clone(), depth + 1));
                     }
@@ -559,12 +594,12 @@ impl Walker {
         }
     }
 
-    /// Handles a node on the way down; returns what to undo on the way up (innermost last).
-    fn enter(&mut self, node: &Handle, depth: usize) -> Vec<Exit> {
+    /// Handles a node on the way down, pushing what to undo on the way up onto the stack
+    /// (before the children, so it runs after them).
+    fn enter(&mut self, node: &Handle, depth: usize, stack: &mut Vec<Step>) {
         match &node.data {
             NodeData::Doctype { .. } => {
                 self.has_doctype = true;
-                Vec::new()
             }
             NodeData::Text { contents } => {
                 let text = contents.borrow();
@@ -576,32 +611,30 @@ impl Walker {
                 if self.hidden_depth == 0 && self.head_depth == 0 {
                     self.visible.push_str(&text);
                 }
-                Vec::new()
             }
             NodeData::Element { name, attrs, .. } => {
                 self.dom_nodes += 1;
                 self.dom_depth = self.dom_depth.max(depth);
                 let attrs = attrs.borrow();
                 let local: &str = &name.local;
-                let mut exits = Vec::new();
                 if name.ns == ns!(svg) {
                     // SVG content: neither its <title> nor its <a> are HTML elements.
                     if local == "svg" {
                         self.svg_depth += 1;
-                        exits.push(Exit::Svg);
+                        stack.push(Step::Exit(Exit::Svg));
                     }
-                    return exits;
+                    return;
                 }
                 if name.ns != ns!(html) {
-                    return exits;
+                    return;
                 }
-                if !is_inline(local) {
+                if !is_inline(&name.local) {
                     self.visible.push(' ');
-                    exits.push(Exit::Block);
+                    stack.push(Step::Exit(Exit::Block));
                 }
-                if hides_text(local) {
+                if hides_text(&name.local) {
                     self.hidden_depth += 1;
-                    exits.push(Exit::Hidden);
+                    stack.push(Step::Exit(Exit::Hidden));
                 }
                 if let Some(scope) = attr(&attrs, "itemtype") {
                     if attr(&attrs, "itemscope").is_some() {
@@ -616,13 +649,13 @@ impl Walker {
                     }
                     local_name!("head") => {
                         self.head_depth += 1;
-                        exits.push(Exit::Head);
+                        stack.push(Step::Exit(Exit::Head));
                     }
                     local_name!("title") => {
                         if self.head_depth > 0 {
                             self.titles_in_head += 1;
                         }
-                        exits.push(self.open_collector(Collector::Title));
+                        stack.push(Step::Exit(self.open_collector(Collector::Title)));
                     }
                     local_name!("base") => {
                         if self.base_href.is_none() {
@@ -634,7 +667,7 @@ impl Walker {
                     local_name!("script") => {
                         let ty = attr(&attrs, "type").map(|t| t.trim().to_ascii_lowercase());
                         if ty.as_deref() == Some("application/ld+json") {
-                            exits.push(self.open_collector(Collector::JsonLd));
+                            stack.push(Step::Exit(self.open_collector(Collector::JsonLd)));
                         }
                         if let Some(src) = attr(&attrs, "src") {
                             self.script_srcs.push(src.to_string());
@@ -658,7 +691,7 @@ impl Walker {
                         self.headings.push(Heading { level, text: String::new(), section_words: 0 });
                         self.heading_start.push(self.visible.len());
                         self.heading_text_end.push(self.visible.len());
-                        exits.push(self.open_collector(Collector::Heading(i)));
+                        stack.push(Step::Exit(self.open_collector(Collector::Heading(i))));
                     }
                     local_name!("img") => {
                         let src = attr(&attrs, "src").unwrap_or_default().to_string();
@@ -704,12 +737,12 @@ impl Walker {
                                 .filter(|s| !s.is_empty()),
                             internal: false,
                         });
-                        exits.push(self.open_collector(Collector::Link(i)));
+                        stack.push(Step::Exit(self.open_collector(Collector::Link(i))));
                     }
                     local_name!("p") => {
                         self.paragraphs += 1;
                         if self.first_paragraph.is_none() && self.hidden_depth == 0 {
-                            exits.push(self.open_collector(Collector::Paragraph));
+                            stack.push(Step::Exit(self.open_collector(Collector::Paragraph)));
                         }
                     }
                     local_name!("iframe")
@@ -737,9 +770,8 @@ impl Walker {
                     local_name!("table") => self.tables += 1,
                     _ => {}
                 }
-                exits
             }
-            _ => Vec::new(),
+            _ => {}
         }
     }
 
@@ -859,7 +891,7 @@ impl Walker {
                 self.headings[i].section_words = self.visible.get(start..end).map_or(0, count_words);
             }
         }
-        let visible = collapse(&self.visible);
+        let (word_count, text_bytes) = scan_text(&self.visible);
         let (first_paragraph, words_before) = match self.first_paragraph {
             Some((p, w)) => (Some(p), w),
             None => (None, 0),
@@ -893,8 +925,8 @@ impl Walker {
             script_srcs: self.script_srcs,
             render_blocking_scripts: self.render_blocking,
             mixed_content,
-            word_count: count_words(&visible),
-            text_bytes: visible.len(),
+            word_count,
+            text_bytes,
             dom_nodes: self.dom_nodes,
             dom_depth: self.dom_depth,
             semantic: self.semantic,
@@ -930,6 +962,10 @@ fn classify_link(link: &mut Link, base: Option<&Url>, page_host: Option<&str>) {
         LinkKind::Tel
     } else if lower.starts_with("data:") {
         LinkKind::Data
+    } else if let Some((url, host)) = base.and_then(|b| fast_resolve(href, b)) {
+        link.internal = page_host.is_some_and(|p| host.eq_ignore_ascii_case(p));
+        link.url = Some(url);
+        LinkKind::Web
     } else {
         match base.and_then(|b| b.join(href).ok()) {
             Some(u) => {
@@ -945,6 +981,40 @@ fn classify_link(link: &mut Link, base: Option<&Url>, page_host: Option<&str>) {
             None => LinkKind::Invalid,
         }
     };
+}
+
+/// Resolves the two shapes most hrefs have without a full URL parse: an absolute `http(s)://`
+/// URL with a plain lower-case host, and a root-relative path. Only hrefs whose resolution is
+/// the href itself (or the base's origin followed by it) qualify: printable ASCII with nothing a
+/// URL parser would rewrite (dot segments, characters it percent-encodes, ports, user info,
+/// numeric hosts). Everything else returns `None` and goes through `Url::join`, so the result
+/// is always what `Url::join` would give. Returns the URL and its host.
+fn fast_resolve<'a>(href: &'a str, base: &'a Url) -> Option<(String, &'a str)> {
+    let plain = href.bytes().all(|b| {
+        (0x21..0x7f).contains(&b) && !matches!(b, b'\\' | b'"' | b'<' | b'>' | b'`' | b'{' | b'}' | b'|' | b'^' | b'\'')
+    });
+    if !plain || href.contains("/.") {
+        return None;
+    }
+    if let Some(rest) = href.strip_prefix("https://").or_else(|| href.strip_prefix("http://")) {
+        let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+        let host = &rest[..end];
+        let simple_host = !host.is_empty()
+            && host.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'.' || b == b'-')
+            && host.rsplit('.').next().is_some_and(|tld| tld.bytes().any(|b| b.is_ascii_lowercase()))
+            && !host.starts_with('.')
+            && !host.contains("..");
+        if !simple_host || rest[end..].starts_with(['?', '#']) {
+            return None;
+        }
+        let url = if end == rest.len() { format!("{href}/") } else { href.to_string() };
+        return Some((url, host));
+    }
+    if href.starts_with('/') && !href.starts_with("//") && matches!(base.scheme(), "http" | "https") {
+        let origin = &base[..url::Position::BeforePath];
+        return Some((format!("{origin}{href}"), base.host_str()?));
+    }
+    None
 }
 
 fn parse_json_ld(raw: &str) -> JsonLd {
@@ -1031,6 +1101,33 @@ mod tests {
         assert_eq!(p.links[0].url.as_deref(), Some("https://example.com/base/x"));
         assert_eq!(p.links[9].url.as_deref(), Some("https://example.com/z"));
         assert_eq!(p.links[5].kind, LinkKind::NoHref);
+    }
+
+    #[test]
+    fn fast_link_resolution_matches_the_url_crate() {
+        let base = Url::parse("https://www.example.com:8443/dir/page?q=1").unwrap();
+        for href in [
+            "https://a.example.org/x?y=1#z",
+            "http://example.com",
+            "/root/path?x=1#f",
+            "/",
+            "https://EXAMPLE.com/",
+            "https://example.com:443/",
+            "https://1.2.3.4/",
+            "/a/../b",
+            "/a b",
+            "https://a.org?x",
+            "/q?a='b'",
+            "https://xn--bcher-kva.example/",
+        ] {
+            let slow = base.join(href).unwrap().to_string();
+            if let Some((fast, host)) = fast_resolve(href, &base) {
+                assert_eq!(fast, slow, "{href}");
+                assert_eq!(Some(host), Url::parse(&slow).unwrap().host_str(), "{href}");
+            }
+        }
+        assert!(fast_resolve("/root", &base).is_some());
+        assert!(fast_resolve("https://a.example.org/x", &base).is_some());
     }
 
     #[test]
