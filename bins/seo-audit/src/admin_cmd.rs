@@ -220,7 +220,11 @@ pub fn migrate(global: &Global) -> u8 {
     };
     match store.migrate().and_then(|applied| Ok((applied, store.schema_version()?))) {
         Ok((applied, version)) => {
-            eprintln!("database {} at schema version {version} ({} migrations applied now)", store.path().display(), applied.len());
+            eprintln!(
+                "database {} at schema version {version} ({} migrations applied now)",
+                store.path().display(),
+                applied.len()
+            );
             0
         }
         Err(e) => fail(e),

@@ -90,11 +90,7 @@ pub async fn authenticate(ctx: &Ctx, rule: KeyRule, scope: Option<&'static str>)
             )),
         };
     };
-    let record = if key.is_empty() || key.len() > 200 {
-        None
-    } else {
-        ctx.state.db(move |s| s.lookup(&key)).await?
-    };
+    let record = if key.is_empty() || key.len() > 200 { None } else { ctx.state.db(move |s| s.lookup(&key)).await? };
     let Some(record) = record else {
         return Err(ApiError::unauthorized("The API key is not valid."));
     };

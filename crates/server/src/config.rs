@@ -213,7 +213,8 @@ impl Config {
                 "SEO_AUDIT_BASE_URL" => self.base_url = v.to_string(),
                 "SEO_AUDIT_ALLOW_TARGETS" => self.allow_targets = comma_list(v),
                 "SEO_AUDIT_TRUSTED_PROXIES" => {
-                    self.trusted_proxies = comma_list(v).iter().map(|s| parse(s)).collect::<Result<_, _>>().map_err(bad)?
+                    self.trusted_proxies =
+                        comma_list(v).iter().map(|s| parse(s)).collect::<Result<_, _>>().map_err(bad)?
                 }
                 "SEO_AUDIT_RATE_LIMIT_ANONYMOUS" => self.rate_limits.anonymous = parse(v).map_err(bad)?,
                 "SEO_AUDIT_RATE_LIMIT_FREE" => self.rate_limits.free = parse(v).map_err(bad)?,
@@ -317,7 +318,9 @@ mod tests {
 
     #[test]
     fn bad_environment_values_are_errors() {
-        for (k, v) in [("SEO_AUDIT_LISTEN", "nope"), ("SEO_AUDIT_AUDIT_QUEUE", "-1"), ("SEO_AUDIT_TRUSTED_PROXIES", "x")] {
+        for (k, v) in
+            [("SEO_AUDIT_LISTEN", "nope"), ("SEO_AUDIT_AUDIT_QUEUE", "-1"), ("SEO_AUDIT_TRUSTED_PROXIES", "x")]
+        {
             let mut c = Config::default();
             assert!(c.apply_env([(k.to_string(), v.to_string())]).is_err(), "{k}={v}");
         }

@@ -20,7 +20,7 @@ pub struct ApiError {
     /// One human sentence.
     pub message: String,
     /// Optional machine-readable details (`{"parameter": "url"}`).
-    pub details: Option<Value>,
+    pub details: Option<Box<Value>>,
     /// Extra headers of this answer (`Allow`, `Retry-After`).
     pub headers: Vec<(http::HeaderName, HeaderValue)>,
     /// Cause of an `internal` error, for the log only.
@@ -35,7 +35,7 @@ impl ApiError {
 
     /// Adds machine-readable details.
     pub fn with_details(mut self, details: Value) -> ApiError {
-        self.details = Some(details);
+        self.details = Some(Box::new(details));
         self
     }
 
@@ -75,12 +75,8 @@ impl ApiError {
     pub fn method_not_allowed(allow: &[&str]) -> ApiError {
         let allow = allow.join(", ");
         let value = HeaderValue::from_str(&allow).unwrap_or_else(|_| HeaderValue::from_static("GET"));
-        ApiError::new(
-            StatusCode::METHOD_NOT_ALLOWED,
-            "method_not_allowed",
-            format!("This route answers only {allow}."),
-        )
-        .with_header(http::header::ALLOW, value)
+        ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", format!("This route answers only {allow}."))
+            .with_header(http::header::ALLOW, value)
     }
 
     /// 413 `payload_too_large`.
@@ -127,7 +123,7 @@ impl ApiError {
     pub fn body(&self) -> Value {
         let mut error = json!({ "code": self.code, "message": self.message });
         if let Some(details) = &self.details {
-            error["details"] = details.clone();
+            error["details"] = (**details).clone();
         }
         json!({ "ok": false, "api_version": audit_core::API_VERSION, "error": error })
     }
@@ -164,8 +160,11 @@ impl From<crate::pipeline::AuditError> for ApiError {
 impl From<store::Error> for ApiError {
     fn from(e: store::Error) -> ApiError {
         if e.is_unavailable() {
-            let mut err =
-                ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", "The database is not available; retry later.");
+            let mut err = ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "unavailable",
+                "The database is not available; retry later.",
+            );
             err.cause = Some(e.to_string());
             // `unavailable` is not a code of DECISIONS §1: report it as `internal`, which
             // is, but keep the 503 so clients know to retry.

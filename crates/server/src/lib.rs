@@ -64,7 +64,10 @@ pub use config::{
 pub use error::ApiError;
 pub use limiter::{Decision, Limiter};
 pub use response::{json_response, ok_json, Response, JSON_CONTENT_TYPE};
-pub use router::{handle, match_path, redact, route, Body, BodyError, BoxError, Ctx, Handler, HandlerFuture, PeerAddr, Route, ROUTES};
+pub use router::{
+    handle, handle_with, match_path, redact, route, route_in, Body, BodyError, BoxError, Ctx, Handler, HandlerFuture,
+    PeerAddr, Route, RouteMatch, ROUTES,
+};
 pub use routes::openapi::{document as openapi_document, OPENAPI_JSON};
 pub use serve::{serve, serve_state, shutdown_signal, ServeError, Server, ShutdownHandle};
 pub use state::{AppState, AuditSlots, StateError, Ticket};

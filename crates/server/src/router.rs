@@ -63,6 +63,9 @@ pub static ROUTES: &[Route] = &[
     Route { method: Method::GET, path: "/openapi.json", handler: routes::openapi::get, consumes_quota: false },
 ];
 
+/// A matched route and the values of its `{name}` path segments.
+pub type RouteMatch = (&'static Route, Vec<(&'static str, String)>);
+
 /// The socket peer of a request, put in its extensions by the server. Requests without it
 /// (tests calling [`handle`] directly) count as coming from `0.0.0.0`.
 #[derive(Debug, Clone, Copy)]
@@ -175,9 +178,14 @@ fn read_limited(body: Body, limit: usize) -> BoxFuture<'static, Result<Bytes, Bo
 
 /// Finds the route of `method` and `path`: the route and its path parameters, or the 404 /
 /// 405 answer.
-pub fn route(method: &Method, path: &str) -> Result<(&'static Route, Vec<(&'static str, String)>), ApiError> {
+pub fn route(method: &Method, path: &str) -> Result<RouteMatch, ApiError> {
+    route_in(ROUTES, method, path)
+}
+
+/// [`route`] over another table.
+pub fn route_in(table: &'static [Route], method: &Method, path: &str) -> Result<RouteMatch, ApiError> {
     let mut allowed: Vec<&str> = Vec::new();
-    for r in ROUTES {
+    for r in table {
         if let Some(params) = match_path(r.path, path) {
             if r.method == *method {
                 return Ok((r, params));
@@ -215,18 +223,25 @@ where
     B: hyper::body::Body<Data = Bytes> + Send + 'static,
     B::Error: Into<BoxError>,
 {
+    handle_with(ROUTES, state, req).await
+}
+
+/// [`handle`] with another routing table (tests of the dispatcher itself).
+pub async fn handle_with<B>(table: &'static [Route], state: AppState, req: http::Request<B>) -> Response
+where
+    B: hyper::body::Body<Data = Bytes> + Send + 'static,
+    B::Error: Into<BoxError>,
+{
     let started = Instant::now();
     let (parts, body) = req.into_parts();
     let request_id = request_id(&parts.headers);
-    let peer = parts
-        .extensions
-        .get::<PeerAddr>()
-        .map_or(SocketAddr::new(IpAddr::V4(Ipv4Addr::UNSPECIFIED), 0), |p| p.0);
+    let peer =
+        parts.extensions.get::<PeerAddr>().map_or(SocketAddr::new(IpAddr::V4(Ipv4Addr::UNSPECIFIED), 0), |p| p.0);
     let method = parts.method.clone();
     let logged_path = redact(&parts.uri);
     let out = Arc::new(Mutex::new(Outgoing::default()));
 
-    let result = match route(&parts.method, parts.uri.path()) {
+    let result = match route_in(table, &parts.method, parts.uri.path()) {
         Err(e) => Err(e),
         Ok((route, params)) => {
             let ctx = Ctx {

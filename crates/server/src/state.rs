@@ -110,7 +110,8 @@ impl AuditSlots {
         if let Ok(permit) = self.semaphore.clone().try_acquire_owned() {
             return Ok(Ticket { permit: Some(permit), semaphore: self.semaphore.clone(), queued: None });
         }
-        let taken = self.waiting.fetch_update(Ordering::AcqRel, Ordering::Acquire, |w| (w < self.queue).then_some(w + 1));
+        let taken =
+            self.waiting.fetch_update(Ordering::AcqRel, Ordering::Acquire, |w| (w < self.queue).then_some(w + 1));
         match taken {
             Ok(_) => Ok(Ticket {
                 permit: None,

@@ -166,15 +166,16 @@ fn parse_batch(body: &Value) -> Result<(Vec<String>, Format), ApiError> {
     let Some(obj) = body.as_object() else {
         return Err(ApiError::invalid_request("The request body must be a JSON object with `urls`."));
     };
-    let urls = match obj.get("urls") {
-        None | Some(Value::Null) => return Err(ApiError::missing_parameter("urls")),
-        Some(Value::Array(items)) => items
-            .iter()
-            .map(|v| v.as_str().map(str::to_string))
-            .collect::<Option<Vec<_>>>()
-            .ok_or_else(|| ApiError::invalid_request("Every entry of `urls` must be a string."))?,
-        Some(_) => return Err(ApiError::invalid_request("`urls` must be an array of strings.")),
-    };
+    let urls =
+        match obj.get("urls") {
+            None | Some(Value::Null) => return Err(ApiError::missing_parameter("urls")),
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|v| v.as_str().map(str::to_string))
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(|| ApiError::invalid_request("Every entry of `urls` must be a string."))?,
+            Some(_) => return Err(ApiError::invalid_request("`urls` must be an array of strings.")),
+        };
     if urls.is_empty() || urls.len() > MAX_BATCH_URLS {
         return Err(ApiError::invalid_request(format!(
             "`urls` must hold 1 to {MAX_BATCH_URLS} URLs, not {}.",
