@@ -14,7 +14,7 @@ use crate::rules::RULES;
 /// The audit-core crate version: `engine_version` of every result.
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
 /// Bumped whenever a rule, weight or threshold changes (semver).
-pub const RULESET_VERSION: &str = "1.0.0";
+pub const RULESET_VERSION: &str = "1.1.0";
 /// `api_version` of every result.
 pub const API_VERSION: &str = "v1";
 /// At most this many issues in the compact form's `top_issues`.
@@ -177,7 +177,7 @@ impl Audit {
                 },
                 canonical: p.canonical(),
                 robots: p.meta_robots.first().cloned().unwrap_or_default(),
-                schema_markup: !p.json_ld.is_empty() || !p.microdata_types.is_empty(),
+                schema_markup: p.json_ld.iter().any(|b| b.value.is_some()) || !p.microdata_types.is_empty(),
                 load_time_ms: p.http.load_time_ms.unwrap_or(0),
                 status_code: p.http.status.unwrap_or(0),
                 lang: p.lang.clone().unwrap_or_default(),

@@ -51,7 +51,7 @@ pub fn rules_markdown() -> String {
                 m.confidence,
                 m.weight
             );
-            let _ = writeln!(out, "- **What it checks:** fails when {}.", m.threshold);
+            let _ = writeln!(out, "- **What it checks:** fails when {}.", m.threshold.replace('<', "&lt;"));
             let _ = writeln!(out, "- **Why it matters:** {}", m.why);
             let _ = writeln!(out, "- **Fails:** `{}`", m.fail_example.replace('`', "'"));
             let _ = writeln!(out, "- **Passes:** `{}`", m.pass_example.replace('`', "'"));

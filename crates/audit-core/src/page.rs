@@ -296,8 +296,13 @@ impl Page {
     pub fn robots_directives(&self) -> Vec<String> {
         let header = self.http.header_all("x-robots-tag").flat_map(|v| {
             // `X-Robots-Tag: googlebot: noindex` names a crawler; keep the directives.
+            // A header naming another crawler (`bingbot: noindex`) does not concern search
+            // crawlers in general; we report what applies to Googlebot and to all.
             let v = match v.split_once(':') {
                 Some((agent, rest)) if !agent.contains(',') && !agent.trim().contains(' ') && !is_directive(agent) => {
+                    if !agent.trim().eq_ignore_ascii_case("googlebot") {
+                        return Vec::new();
+                    }
                     rest
                 }
                 _ => v,
@@ -433,6 +438,10 @@ pub fn count_words(s: &str) -> usize {
     scan_text(s).0
 }
 
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0x20000..=0x2FFFF)
+}
+
 /// One pass over text: the number of words (as [`count_words`]) and the length in bytes the
 /// text would have with white space collapsed (as [`collapse`]), without building it.
 fn scan_text(s: &str) -> (usize, usize) {
@@ -457,6 +466,12 @@ fn scan_text(s: &str) -> (usize, usize) {
         }
         alnum = alnum || c.is_alphanumeric();
         len += c.len_utf8();
+        // Chinese and Japanese are written without spaces: each ideograph or kana counts as a
+        // word, so a page's length compares fairly with space-separated languages.
+        if is_cjk(c) {
+            words += 1;
+            alnum = false;
+        }
     }
     words += usize::from(in_word && alnum);
     (words, len)
@@ -520,6 +535,8 @@ struct Walker {
     tables: usize,
     paragraphs: usize,
     first_paragraph: Option<(String, usize)>,
+    /// Where in `visible` the paragraph being collected started.
+    paragraph_start: usize,
     /// Visible text, words separated at block boundaries.
     visible: String,
     hidden_depth: usize,
@@ -585,7 +602,7 @@ impl Walker {
                 if self.first_paragraph.is_none() {
                     let text = collapse(&text);
                     if count_words(&text) >= 8 {
-                        let before = count_words(&self.visible);
+                        let before = self.visible.get(..self.paragraph_start).map_or(0, count_words);
                         self.first_paragraph = Some((text, before));
                     }
                 }
@@ -742,6 +759,7 @@ impl Walker {
                     local_name!("p") => {
                         self.paragraphs += 1;
                         if self.first_paragraph.is_none() && self.hidden_depth == 0 {
+                            self.paragraph_start = self.visible.len();
                             stack.push(Step::Exit(self.open_collector(Collector::Paragraph)));
                         }
                     }
@@ -1156,6 +1174,16 @@ mod tests {
         assert_eq!(p.json_ld[0].types, vec!["Organization", "Article", "NewsArticle"]);
         assert!(p.json_ld[0].has_context);
         assert!(p.json_ld[1].error.is_some());
+    }
+
+    #[test]
+    fn word_counting() {
+        assert_eq!(count_words("one two  three"), 3);
+        assert_eq!(count_words("-- | ..."), 0);
+        assert_eq!(count_words("日本語の文章"), 6);
+        assert_eq!(count_words("Rust 日本"), 3);
+        let p = page("<div>three little words</div><p>one two three four five six seven eight</p>");
+        assert_eq!(p.words_before_first_paragraph, 3);
     }
 
     #[test]

@@ -75,7 +75,7 @@ pub fn suggest_title(page: &Page) -> String {
 
 /// A meta description drawn from the page's first substantial paragraph.
 pub fn suggest_description(page: &Page) -> Option<String> {
-    let p = page.first_paragraph.as_deref()?;
+    let p = page.first_paragraph.as_deref().filter(|p| p.chars().count() >= DESCRIPTION_MIN_CHARS)?;
     Some(
         trim_at_word(p, DESCRIPTION_MAX_CHARS - 3)
             + if p.chars().count() > DESCRIPTION_MAX_CHARS - 3 { "..." } else { "" },

@@ -35,7 +35,7 @@ impl Rule for StructuredDataMissing {
     }
 
     fn check(&self, page: &Page) -> Outcome {
-        if !page.json_ld.is_empty() || !page.microdata_types.is_empty() {
+        if page.json_ld.iter().any(|b| b.value.is_some()) || !page.microdata_types.is_empty() {
             return Outcome::Pass;
         }
         Outcome::Fail(

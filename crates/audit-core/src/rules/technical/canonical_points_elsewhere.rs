@@ -38,7 +38,14 @@ impl Rule for CanonicalPointsElsewhere {
             return Outcome::NotApplicable;
         }
         let canonical = page.canonical();
-        if util::same_url(&canonical, &page.final_url) {
+        // Pointing a parameter variant (`?utm_source=...`) at the clean URL is the intended use.
+        let without_query = page.parsed_url().map(|mut u| {
+            u.set_query(None);
+            u.set_fragment(None);
+            String::from(u)
+        });
+        if util::same_url(&canonical, &page.final_url) || without_query.is_some_and(|u| util::same_url(&canonical, &u))
+        {
             return Outcome::Pass;
         }
         Outcome::Fail(
