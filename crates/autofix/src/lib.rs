@@ -1,1 +1,44 @@
-//! autofix
+//! Auto-fix: ready-to-use code for each audit issue, filled in from the page.
+//!
+//! - [`fix_issue`] turns one [`Issue`] (rule `id`, or only `title`/`description`/
+//!   `recommendation`/`category`, plus an optional [`FixContext`]) into a [`Fix`], serialised
+//!   as `{issueTitle, fix, type, difficulty, ruleId, explanation}`. [`fix_batch`] does a batch,
+//!   one fix per issue in the same order.
+//! - Every rule of `audit_core::RULES` has a template ([`template_ids`]), plus a few for issues
+//!   other engines report ([`EXTRA_TEMPLATES`]: blocked AI crawlers, llms.txt, HSTS...).
+//!   [`fix_for_rule`] renders one by id.
+//! - Templates fill in the page's own values: a description from its first paragraph (at
+//!   most 160 characters, cut at a word), a title of at most 60, JSON-LD of the fitting type
+//!   with the real name and URL, its canonical URL, the robots.txt lines that let a named
+//!   crawler in. Values are escaped for HTML attributes and JSON.
+//! - Issues without an id are matched by their words ([`match_rule`]); an issue nothing
+//!   matches gets an honest generic `text` fix, never an error.
+//!
+//! ```
+//! use autofix::{fix_batch, FixContext, FixKind, Issue};
+//!
+//! let issues = vec![
+//!     Issue { title: Some("Missing meta description".into()), context: Some(FixContext {
+//!         url: Some("https://example.com/oak-chairs".into()),
+//!         text: Some("Our oak chairs are made by hand in Bavaria from local wood, oiled with natural oils and built to last for generations of family dinners and long evenings.".into()),
+//!         ..FixContext::default() }), ..Issue::default() },
+//!     Issue { id: Some("canonical-missing".into()), context: Some(FixContext {
+//!         url: Some("https://example.com/oak-chairs".into()), ..FixContext::default() }), ..Issue::default() },
+//!     Issue { title: Some("Something nobody has a template for".into()), ..Issue::default() },
+//! ];
+//! let fixes = fix_batch(&issues);
+//! assert!(fixes[0].fix.starts_with("<meta name=\"description\" content=\"Our oak chairs are made by hand"));
+//! assert_eq!(fixes[1].fix, "<link rel=\"canonical\" href=\"https://example.com/oak-chairs\">");
+//! assert_eq!(fixes[2].kind, FixKind::Text);
+//! assert_eq!(fixes[2].rule_id, None);
+//! ```
+
+mod context;
+mod fix;
+mod matching;
+mod templates;
+
+pub use context::{FixContext, EXAMPLE_URL};
+pub use fix::{fix_batch, fix_for_rule, fix_issue, template_ids, Difficulty, Fix, FixKind, Issue, MAX_BATCH};
+pub use matching::{match_rule, match_text, RuleMatch, MIN_MATCH_SCORE, MIN_TITLE_SHARE};
+pub use templates::EXTRA_TEMPLATES;

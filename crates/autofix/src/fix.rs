@@ -1,0 +1,157 @@
+//! Issues in, fixes out.
+
+use audit_core::{rule_by_id, RULES};
+use serde::{Deserialize, Serialize};
+
+use crate::context::{Ctx, FixContext};
+use crate::matching::match_rule;
+use crate::templates::{render, EXTRA_TEMPLATES};
+
+/// The most issues one batch may carry (the server enforces it; DECISIONS §8).
+pub const MAX_BATCH: usize = 50;
+
+/// What kind of change a fix is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FixKind {
+    Html,
+    JsonLd,
+    Robots,
+    HttpHeader,
+    ServerConfig,
+    Text,
+}
+
+impl FixKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            FixKind::Html => "html",
+            FixKind::JsonLd => "json-ld",
+            FixKind::Robots => "robots",
+            FixKind::HttpHeader => "http-header",
+            FixKind::ServerConfig => "server-config",
+            FixKind::Text => "text",
+        }
+    }
+}
+
+/// How much work a fix is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Difficulty {
+    Easy,
+    Medium,
+    Hard,
+}
+
+/// An audit issue as the auto-fix endpoint receives it (DECISIONS §8). Every field is optional.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Issue<'a> {
+    /// The rule id, when the caller has it (`meta-description-missing`).
+    pub id: Option<String>,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub recommendation: Option<String>,
+    pub category: Option<String>,
+    pub context: Option<FixContext<'a>>,
+}
+
+/// A ready-to-use fix.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Fix {
+    pub issue_title: String,
+    /// The code (or text) to apply.
+    pub fix: String,
+    #[serde(rename = "type")]
+    pub kind: FixKind,
+    pub difficulty: Difficulty,
+    /// The template used: a rule id of the audit or one of [`EXTRA_TEMPLATES`].
+    pub rule_id: Option<String>,
+    /// Where to put the fix and why, in a sentence or two.
+    pub explanation: String,
+}
+
+/// Every template id: the rule table's ids, then the extra ones.
+pub fn template_ids() -> Vec<&'static str> {
+    RULES.iter().map(|r| r.meta().id).chain(EXTRA_TEMPLATES.iter().map(|(id, _)| *id)).collect()
+}
+
+/// The fix of one rule (or extra template) id for a page, `None` for an unknown id.
+pub fn fix_for_rule(rule_id: &str, context: Option<&FixContext>) -> Option<Fix> {
+    let ctx = Ctx::new(context);
+    let t = render(rule_id, &ctx, "")?;
+    let title = rule_by_id(rule_id).map_or_else(
+        || {
+            EXTRA_TEMPLATES
+                .iter()
+                .find(|(id, _)| *id == rule_id)
+                .map_or(rule_id, |(_, d)| d.split(':').next().unwrap_or(d))
+                .to_string()
+        },
+        |m| m.name.to_string(),
+    );
+    Some(Fix {
+        issue_title: title,
+        fix: t.code,
+        kind: t.kind,
+        difficulty: t.difficulty,
+        rule_id: Some(rule_id.to_string()),
+        explanation: t.explanation,
+    })
+}
+
+/// The fix for one issue: by its id when it names a template, else by the best text match,
+/// else an honest generic text fix. Never fails.
+pub fn fix_issue(issue: &Issue) -> Fix {
+    let issue_title = issue
+        .title
+        .clone()
+        .filter(|t| !t.trim().is_empty())
+        .or_else(|| issue.id.clone())
+        .unwrap_or_else(|| "Untitled issue".to_string());
+    let text = [&issue.title, &issue.description, &issue.recommendation, &issue.category]
+        .iter()
+        .filter_map(|s| s.as_deref())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let by_id = issue.id.as_deref().map(str::trim).filter(|id| template_ids().contains(id));
+    let id = by_id.map(str::to_string).or_else(|| match_rule(issue).map(|m| m.rule_id.to_string()));
+    let ctx = Ctx::new(issue.context.as_ref());
+    if let Some(id) = id {
+        if let Some(t) = render(&id, &ctx, &text) {
+            return Fix {
+                issue_title,
+                fix: t.code,
+                kind: t.kind,
+                difficulty: t.difficulty,
+                rule_id: Some(id),
+                explanation: t.explanation,
+            };
+        }
+    }
+    generic(issue_title, issue)
+}
+
+fn generic(issue_title: String, issue: &Issue) -> Fix {
+    let advice = issue.recommendation.as_deref().filter(|r| !r.trim().is_empty()).map_or_else(
+        || "Read the issue's description, change the page accordingly, and re-run the audit to confirm.".to_string(),
+        |r| format!("Apply the recommendation: {}", r.trim()),
+    );
+    Fix {
+        issue_title,
+        fix: format!("No template matches this issue; no code fix is generated for it. {advice}"),
+        kind: FixKind::Text,
+        difficulty: Difficulty::Medium,
+        rule_id: None,
+        explanation:
+            "The issue did not match any audit rule closely enough to generate code; send the rule id for an exact fix."
+                .into(),
+    }
+}
+
+/// One fix per issue, in the same order.
+pub fn fix_batch(issues: &[Issue]) -> Vec<Fix> {
+    issues.iter().map(fix_issue).collect()
+}

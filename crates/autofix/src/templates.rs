@@ -1,0 +1,737 @@
+//! One fix template per rule id (and a few for issues other engines report), filled from the
+//! page context.
+
+use audit_core::text::{is_valid_hreflang, suggest_h1, trim_at_word};
+use audit_core::thresholds::{TITLE_MAX_CHARS, TITLE_MIN_CHARS};
+use serde_json::{json, Map, Value};
+
+use crate::context::{attr, cut, fix_lang_tag, json_ld_script, words_from_slug, Ctx};
+use crate::fix::{Difficulty, FixKind};
+
+/// Template ids for issues that no audit-core rule reports (the AI-readiness check, security
+/// headers). Issues reach them by id or by text.
+pub const EXTRA_TEMPLATES: &[(&str, &str)] = &[
+    (
+        "ai-crawler-blocked",
+        "AI crawler blocked by robots.txt: GPTBot, ClaudeBot or PerplexityBot cannot fetch the site",
+    ),
+    ("llms-txt-missing", "llms.txt missing: no llms.txt file describes the site for AI assistants"),
+    ("hsts-missing", "HSTS header missing: Strict-Transport-Security not sent"),
+    ("x-robots-tag-missing", "X-Robots-Tag header missing for files that should not be indexed (PDF, feeds)"),
+    ("semantic-html-missing", "Semantic HTML landmarks missing: no main, article, header, nav or footer elements"),
+];
+
+/// A filled template.
+pub(crate) struct Template {
+    pub kind: FixKind,
+    pub difficulty: Difficulty,
+    pub code: String,
+    pub explanation: String,
+}
+
+fn t(
+    kind: FixKind,
+    difficulty: Difficulty,
+    code: impl Into<String>,
+    explanation: impl Into<String>,
+) -> Option<Template> {
+    Some(Template { kind, difficulty, code: code.into(), explanation: explanation.into() })
+}
+
+use Difficulty::{Easy, Hard, Medium};
+use FixKind::{Html, HttpHeader, JsonLd, Robots, ServerConfig, Text};
+
+/// Renders the template of `id`; `None` when there is none. `issue_text` is what the issue
+/// said, used where it names something (a crawler).
+pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
+    let url = c.url();
+    let placeholder_note =
+        if c.known_url { String::new() } else { " Replace https://example.com/ with the page's address.".to_string() };
+    match id {
+        // --- SEO Technical ---
+        "http-status-error" => {
+            let path = c.url.path().to_string();
+            let status = c.page.and_then(|p| p.http.status).map_or("an error".to_string(), |s| s.to_string());
+            t(
+                ServerConfig,
+                Medium,
+                format!(
+                    "# nginx: if the page moved, send visitors and crawlers to its new address\nlocation = {path} {{\n    return 301 {}/new-address;\n}}\n\n# Apache (.htaccess)\nRedirect 301 {path} {}/new-address",
+                    c.origin(),
+                    c.origin()
+                ),
+                format!("The page answers with status {status}. Restore it so it answers 200, or redirect it permanently to the page that replaced it (replace /new-address).{placeholder_note}"),
+            )
+        }
+        "redirect-chain" => {
+            let from = c.page.and_then(|p| p.http.redirects.first().cloned()).unwrap_or_else(|| url.clone());
+            let from_path = url::Url::parse(&from).map(|u| u.path().to_string()).unwrap_or_else(|_| "/".into());
+            t(
+                ServerConfig,
+                Medium,
+                format!("# nginx: one hop from the old address to the final one\nlocation = {from_path} {{\n    return 301 {url};\n}}\n\n# Apache (.htaccess)\nRedirect 301 {from_path} {url}"),
+                "Point every old address straight at the final URL in one redirect, and update internal links to the final URL.",
+            )
+        }
+        "not-https" => {
+            let host = c.host();
+            t(
+                ServerConfig,
+                Medium,
+                format!(
+                    "# nginx: redirect all HTTP requests to HTTPS\nserver {{\n    listen 80;\n    server_name {host};\n    return 301 https://$host$request_uri;\n}}\n\n# in the HTTPS server block\nadd_header Strict-Transport-Security \"max-age=31536000; includeSubDomains\" always;\n\n# Apache (.htaccess)\nRewriteEngine On\nRewriteCond %{{HTTPS}} off\nRewriteRule ^ https://%{{HTTP_HOST}}%{{REQUEST_URI}} [L,R=301]"
+                ),
+                "Serve the site over HTTPS (a free certificate from Let's Encrypt works), redirect HTTP permanently, and send HSTS once HTTPS works everywhere.",
+            )
+        }
+        "hsts-missing" => t(
+            HttpHeader,
+            Easy,
+            "Strict-Transport-Security: max-age=31536000; includeSubDomains\n\n# nginx\nadd_header Strict-Transport-Security \"max-age=31536000; includeSubDomains\" always;\n\n# Apache\nHeader always set Strict-Transport-Security \"max-age=31536000; includeSubDomains\"",
+            "Send HSTS on HTTPS responses only, once every subdomain serves HTTPS; start with a short max-age if unsure.",
+        ),
+        "x-robots-tag-missing" => t(
+            ServerConfig,
+            Easy,
+            "# nginx: keep PDF and other documents out of the index\nlocation ~* \\.(pdf|docx?|xlsx?)$ {\n    add_header X-Robots-Tag \"noindex, nofollow\" always;\n}\n\n# Apache\n<FilesMatch \"\\.(pdf|docx?|xlsx?)$\">\n    Header set X-Robots-Tag \"noindex, nofollow\"\n</FilesMatch>",
+            "Files without HTML cannot carry a robots meta tag; the X-Robots-Tag header does the same job.",
+        ),
+        "mixed-content" => {
+            let list: Vec<String> = c.page.map(|p| p.mixed_content.iter().take(10).cloned().collect()).unwrap_or_default();
+            let which = if list.is_empty() { String::new() } else { format!(" Change these to https: {}.", list.join(", ")) };
+            t(
+                Html,
+                Easy,
+                "<meta http-equiv=\"Content-Security-Policy\" content=\"upgrade-insecure-requests\">",
+                format!("Load every script, style sheet and image over HTTPS; this tag in <head> makes browsers upgrade the rest.{which}"),
+            )
+        }
+        "page-noindex" | "page-nofollow" => t(
+            Html,
+            Easy,
+            "<meta name=\"robots\" content=\"index, follow\">",
+            "Replace the robots meta tag in <head> with this one (or remove it: index, follow is the default), and remove any X-Robots-Tag: noindex/nofollow response header.",
+        ),
+        "robots-txt-blocked" => {
+            let path = if c.known_url { c.url.path().to_string() } else { "/".to_string() };
+            let rule = c.page.and_then(|p| p.http.robots_txt.as_ref()).and_then(|r| r.rule.clone());
+            let because = rule.map_or(String::new(), |r| format!(" The rule that blocks it now is `{r}`; removing it works too."));
+            t(
+                Robots,
+                Easy,
+                format!("User-agent: Googlebot\nAllow: {path}\n\nUser-agent: *\nAllow: {path}\n"),
+                format!("Add these lines to /robots.txt so search crawlers may fetch the page (the longest matching rule wins, and Allow wins ties).{because}"),
+            )
+        }
+        "ai-crawler-blocked" => {
+            let lower = issue_text.to_lowercase();
+            let mut bots: Vec<&str> = ai_visibility::AI_BOTS
+                .iter()
+                .map(|b| b.name)
+                .filter(|n| lower.split(|ch: char| !(ch.is_alphanumeric() || ch == '-')).any(|w| w.eq_ignore_ascii_case(n)))
+                .collect();
+            if bots.is_empty() {
+                bots = ai_visibility::NAMED_BOTS.to_vec();
+            }
+            let code: Vec<String> = bots.iter().map(|b| format!("User-agent: {b}\nAllow: /\n")).collect();
+            t(
+                Robots,
+                Easy,
+                code.join("\n"),
+                format!("Add these groups to /robots.txt and remove any `Disallow: /` in groups naming {} so the crawler may read the site.", bots.join(", ")),
+            )
+        }
+        "canonical-missing" | "canonical-relative" | "canonical-multiple" | "canonical-points-elsewhere" => {
+            let (d, why) = match id {
+                "canonical-missing" => (Easy, "Add this tag to <head>: it names the preferred URL of the page."),
+                "canonical-relative" => (Easy, "Use the absolute URL in the canonical tag."),
+                "canonical-multiple" => (Easy, "Keep exactly one canonical tag in <head>; remove the others."),
+                _ => (Medium, "Point the canonical at the page itself, unless it really duplicates the other URL."),
+            };
+            t(Html, d, format!("<link rel=\"canonical\" href=\"{}\">", attr(&url)), format!("{why}{placeholder_note}"))
+        }
+        "canonical-with-noindex" => t(
+            Html,
+            Medium,
+            format!("<meta name=\"robots\" content=\"index, follow\">\n<link rel=\"canonical\" href=\"{}\">", attr(&url)),
+            "Decide: keep the page indexable with a canonical (this fix), or keep noindex and remove the canonical. Both together send mixed signals.",
+        ),
+        "charset-missing" => t(Html, Easy, "<meta charset=\"utf-8\">", "Put this first in <head> (within the first 1024 bytes) and save the file as UTF-8."),
+        "favicon-missing" => t(
+            Html,
+            Easy,
+            "<link rel=\"icon\" href=\"/favicon.ico\" sizes=\"32x32\">\n<link rel=\"icon\" href=\"/icon.svg\" type=\"image/svg+xml\">\n<link rel=\"apple-touch-icon\" href=\"/apple-touch-icon.png\">",
+            "Add these to <head> and upload the three icon files; search results show the favicon next to the site name.",
+        ),
+        "url-too-long" | "url-uppercase" | "url-underscores" | "url-many-parameters" => {
+            let clean = clean_url(c, id);
+            let old_path = c.url.path().to_string();
+            t(
+                ServerConfig,
+                Medium,
+                format!("# nginx: send the old address to the clean one\nlocation = {old_path} {{\n    return 301 {clean};\n}}\n\n# and in the page's <head>\n# <link rel=\"canonical\" href=\"{clean}\">"),
+                format!("Publish the page at {clean}, redirect the old address there permanently, and link to the new one.{placeholder_note}"),
+            )
+        }
+
+        // --- Content ---
+        "title-missing" | "title-too-short" | "title-too-long" | "title-multiple" => {
+            let title = match id {
+                "title-too-short" => lengthen_title(c),
+                _ => c.suggested_title(),
+            };
+            let why = match id {
+                "title-multiple" => "Keep one <title> in <head>; remove the others.",
+                "title-too-long" => "Titles over 60 characters are cut in search results; this keeps the front.",
+                "title-too-short" => "A title of 30 to 60 characters says more about the page.",
+                _ => "Every page needs a unique title in <head>.",
+            };
+            t(Html, Easy, format!("<title>{}</title>", attr(&title)), why)
+        }
+        "meta-description-missing" | "meta-description-too-short" | "meta-description-too-long" | "meta-description-multiple" => {
+            let written = match id {
+                "meta-description-too-long" | "meta-description-multiple" => c
+                    .description
+                    .as_deref()
+                    .map(|d| cut(d, 160))
+                    .filter(|d| d.chars().count() >= 70)
+                    .or_else(|| c.suggested_description()),
+                _ => c.suggested_description(),
+            };
+            let (content, note) = match written {
+                Some(d) => (d, "Written from the page's own text; edit it to invite the click."),
+                None => (
+                    format!("{}: what the page offers, in one or two sentences of 70 to 160 characters.", c.topic()),
+                    "No page text was available: replace the content with a summary of the page.",
+                ),
+            };
+            t(Html, Easy, format!("<meta name=\"description\" content=\"{}\">", attr(&content)), format!("Place one such tag in <head>. {note}"))
+        }
+        "h1-missing" | "h1-empty" => {
+            let h1 = c.page.map(suggest_h1).unwrap_or_else(|| format!("<h1>{}</h1>", attr(&c.topic())));
+            let h1 = if c.page.is_some() { format!("<h1>{}</h1>", attr(&c.topic())) } else { h1 };
+            t(Html, Easy, h1, "Open the main content with one h1 that names the topic of the page.")
+        }
+        "h1-multiple" => {
+            let h1s: Vec<String> = c.page.map(|p| p.h1s.clone()).unwrap_or_default();
+            let code = match h1s.split_first() {
+                Some((first, rest)) if !rest.is_empty() => {
+                    let mut lines = vec![format!("<h1>{}</h1>", attr(first))];
+                    lines.extend(rest.iter().map(|h| format!("<h2>{}</h2>", attr(h))));
+                    lines.join("\n")
+                }
+                _ => format!("<h1>{}</h1>\n<h2>Second topic</h2>", attr(&c.topic())),
+            };
+            t(Html, Easy, code, "Keep one h1 for the topic of the page and turn the other h1 headings into h2.")
+        }
+        "heading-levels-skipped" => {
+            let headings: Vec<(u8, String)> = c.page.map(|p| p.headings.iter().map(|h| (h.level, h.text.clone())).collect()).unwrap_or_default();
+            let code = if headings.is_empty() {
+                "<h1>Topic</h1>\n<h2>Section</h2>\n<h3>Subsection</h3>".to_string()
+            } else {
+                relevel(&headings).iter().take(30).map(|(l, text)| format!("<h{l}>{}</h{l}>", attr(text))).collect::<Vec<_>>().join("\n")
+            };
+            t(Html, Medium, code, "The headings of the page with levels that go down one step at a time; restyle with CSS instead of choosing a level for its look.")
+        }
+        "thin-content" => {
+            let words = c.page.map_or(0, |p| p.word_count);
+            t(
+                Text,
+                Hard,
+                format!("Expand \"{}\" to at least 300 words of its own text (now {words}): answer the questions a visitor brings, add an overview, details, examples and a short FAQ. The content-gap analysis lists the sections similar pages cover.", c.topic()),
+                "Pages with little text rarely rank; write for the reader, not for a word count.",
+            )
+        }
+        "low-text-ratio" => t(
+            Text,
+            Medium,
+            "Move inline <script> and <style> blocks into cached external files, remove unused markup and hidden content, and add descriptive text where the page is thin.",
+            "A low share of visible text usually means heavy markup; lighter pages load faster and say more.",
+        ),
+
+        // --- Images ---
+        "image-alt-missing" => {
+            let imgs: Vec<String> = c
+                .page
+                .map(|p| {
+                    p.images
+                        .iter()
+                        .filter(|i| i.alt.is_none())
+                        .take(10)
+                        .map(|i| {
+                            let name = i.src.rsplit('/').next().unwrap_or("");
+                            let alt = words_from_slug(name.split(['?', '#']).next().unwrap_or("")).unwrap_or_else(|| c.topic());
+                            format!("<img src=\"{}\" alt=\"{}\"{}>", attr(&i.src), attr(&alt), dims(i.width.as_deref(), i.height.as_deref()))
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            let code = if imgs.is_empty() { format!("<img src=\"/images/photo.jpg\" alt=\"{}\">", attr(&c.topic())) } else { imgs.join("\n") };
+            t(Html, Easy, code, "Describe what each image shows (the alt texts here are drafted from the file names: check them); use alt=\"\" for purely decorative images.")
+        }
+        "image-dimensions-missing" => {
+            let imgs: Vec<String> = c
+                .page
+                .map(|p| {
+                    p.images
+                        .iter()
+                        .filter(|i| i.width.is_none() || i.height.is_none())
+                        .take(10)
+                        .map(|i| {
+                            let alt = i.alt.clone().unwrap_or_default();
+                            format!(
+                                "<img src=\"{}\" alt=\"{}\" width=\"{}\" height=\"{}\">",
+                                attr(&i.src),
+                                attr(&alt),
+                                attr(i.width.as_deref().unwrap_or("800")),
+                                attr(i.height.as_deref().unwrap_or("600"))
+                            )
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            let code = if imgs.is_empty() { "<img src=\"/images/photo.jpg\" alt=\"\" width=\"800\" height=\"600\">".to_string() } else { imgs.join("\n") };
+            t(Html, Easy, code, "Give every image its intrinsic width and height (800 and 600 stand in where the size is unknown: use the file's real size) so the browser reserves space and the layout does not shift.")
+        }
+
+        // --- Links ---
+        "link-text-not-descriptive" | "link-empty-text" | "link-uncrawlable" | "internal-link-nofollow" => {
+            let code = link_fix(c, id);
+            let (d, why) = match id {
+                "link-text-not-descriptive" => (Easy, "Say where the link leads instead of \"click here\" or \"read more\"; the text is drafted from the target address."),
+                "link-empty-text" => (Easy, "Give icon and image links an accessible name with aria-label (or alt text on the image)."),
+                "link-uncrawlable" => (Medium, "Crawlers follow only <a> elements with a real href; keep JavaScript handlers as an enhancement."),
+                _ => (Easy, "Remove rel=\"nofollow\" from links to your own pages so they pass signals within the site."),
+            };
+            t(Html, d, code, why)
+        }
+        "links-too-many" => t(
+            Text,
+            Medium,
+            "Cut the page to the links a visitor needs (under 100): group navigation into menus of categories, drop repeated links to the same target, and move long link lists to dedicated hub pages.",
+            "Each extra link dilutes the others and makes the page harder to use.",
+        ),
+
+        // --- Social ---
+        "og-title-missing" => {
+            let title = if c.title.is_empty() { c.topic() } else { c.title.clone() };
+            t(Html, Easy, format!("<meta property=\"og:title\" content=\"{}\">", attr(&title)), "Add to <head>: shared links show this title.")
+        }
+        "og-description-missing" => {
+            let d = c.description_or_written().unwrap_or_else(|| c.topic());
+            t(Html, Easy, format!("<meta property=\"og:description\" content=\"{}\">", attr(&d)), "Add to <head>: shared links show this text under the title.")
+        }
+        "og-image-missing" | "og-image-relative" => {
+            let existing = c.page.and_then(|p| p.og.get("og:image")).filter(|_| id == "og-image-relative").and_then(|i| c.page.and_then(|p| p.resolve(i)));
+            let (img, note) = match existing.or_else(|| c.first_image()) {
+                Some(i) => (i, "It uses the page's own image; 1200x630 pixels works best."),
+                None => (format!("{}/og-image.jpg", c.origin()), "Upload a 1200x630 image at this address (or change it)."),
+            };
+            t(
+                Html,
+                Easy,
+                format!("<meta property=\"og:image\" content=\"{}\">\n<meta property=\"og:image:alt\" content=\"{}\">", attr(&img), attr(&c.topic())),
+                format!("og:image must be an absolute URL. {note}"),
+            )
+        }
+        "twitter-card-missing" => {
+            let title = if c.title.is_empty() { c.topic() } else { c.title.clone() };
+            let mut lines = vec![
+                "<meta name=\"twitter:card\" content=\"summary_large_image\">".to_string(),
+                format!("<meta name=\"twitter:title\" content=\"{}\">", attr(&title)),
+            ];
+            if let Some(d) = c.description_or_written() {
+                lines.push(format!("<meta name=\"twitter:description\" content=\"{}\">", attr(&d)));
+            }
+            if let Some(img) = c.page.and_then(|p| p.og.get("og:image").cloned()).or_else(|| c.first_image()) {
+                lines.push(format!("<meta name=\"twitter:image\" content=\"{}\">", attr(&img)));
+            }
+            t(Html, Easy, lines.join("\n"), "Add to <head>; X (Twitter) falls back to Open Graph for fields left out.")
+        }
+
+        // --- Structured data ---
+        "structured-data-missing" => {
+            let main = main_json_ld(c);
+            let mut code = json_ld_script(&main);
+            if let Some(bc) = breadcrumbs(c) {
+                code.push('\n');
+                code.push_str(&json_ld_script(&bc));
+            }
+            let ty = main.get("@type").and_then(Value::as_str).unwrap_or("WebPage").to_string();
+            t(JsonLd, Medium, code, format!("Add to <head>: {ty} markup with the page's real name and URL{}. Check it with Google's Rich Results Test.", if c.known_url { "" } else { " (replace the example URL)" }))
+        }
+        "structured-data-invalid-json" => {
+            let err = c.page.and_then(|p| p.json_ld.iter().find_map(|b| b.error.clone()));
+            let because = err.map_or(String::new(), |e| format!(" The parser reported: {e}."));
+            t(JsonLd, Medium, json_ld_script(&main_json_ld(c)), format!("Replace the broken block with valid JSON (no trailing commas or comments, double quotes only).{because}"))
+        }
+        "structured-data-no-context" => {
+            let existing = c.page.and_then(|p| p.json_ld.iter().find(|b| !b.has_context).and_then(|b| b.value.clone()));
+            let fixed = match existing {
+                Some(Value::Object(map)) if map.contains_key("@type") => {
+                    let mut out = Map::new();
+                    out.insert("@context".into(), json!("https://schema.org"));
+                    out.extend(map);
+                    Value::Object(out)
+                }
+                _ => main_json_ld(c),
+            };
+            t(JsonLd, Easy, json_ld_script(&fixed), "Every JSON-LD block needs \"@context\": \"https://schema.org\" so its types are understood.")
+        }
+        "structured-data-required-properties" => {
+            let existing = c.page.and_then(|p| p.json_ld.iter().find_map(|b| b.value.clone()));
+            let fixed = match existing {
+                Some(Value::Object(map)) if map.contains_key("@type") => complete(c, map),
+                _ => main_json_ld(c),
+            };
+            t(JsonLd, Medium, json_ld_script(&fixed), "The markup with the properties Google requires for this type filled in from the page; check every value (prices and ratings must match what the page shows).")
+        }
+
+        // --- Performance ---
+        "html-too-large" => t(
+            Text,
+            Hard,
+            "Reduce the HTML under 1 MiB: move inline scripts, styles, SVG sprites and JSON state into cached files, paginate long lists, and remove hidden or duplicated markup.",
+            "Large documents take longer to download and parse, and crawlers may stop reading them.",
+        ),
+        "slow-response" => t(
+            ServerConfig,
+            Medium,
+            "# nginx: compress and cache\ngzip on;\ngzip_types text/html text/css application/javascript application/json image/svg+xml;\n\nlocation ~* \\.(css|js|png|jpg|jpeg|webp|avif|svg|woff2)$ {\n    expires 30d;\n    add_header Cache-Control \"public, max-age=2592000, immutable\";\n}\n\n# cache rendered pages briefly at the proxy\nproxy_cache_valid 200 1m;",
+            "Time to first byte over 800 ms usually comes from the application: cache rendered pages, speed up database queries, and serve from a CDN close to visitors.",
+        ),
+        "render-blocking-scripts" => {
+            let scripts: Vec<String> = c.page.map(|p| p.render_blocking_scripts.iter().take(10).cloned().collect()).unwrap_or_default();
+            let code = if scripts.is_empty() {
+                "<script src=\"/js/app.js\" defer></script>".to_string()
+            } else {
+                scripts.iter().map(|s| format!("<script src=\"{}\" defer></script>", attr(s))).collect::<Vec<_>>().join("\n")
+            };
+            t(Html, Easy, code, "Load scripts in <head> with defer (order kept, runs after parsing) or async (independent scripts such as analytics).")
+        }
+        "dom-too-large" => t(
+            Text,
+            Hard,
+            "Simplify the markup below 1,500 elements: remove wrapper divs, render long lists and tables in pages or on demand, and drop hidden duplicate menus for mobile and desktop.",
+            "A large DOM slows style calculation and layout on every change.",
+        ),
+
+        // --- Mobile ---
+        "viewport-missing" | "viewport-not-device-width" | "viewport-not-scalable" => t(
+            Html,
+            Easy,
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
+            match id {
+                "viewport-not-scalable" => "Remove user-scalable=no and maximum-scale: people must be able to zoom.",
+                _ => "Put this in <head> so mobile browsers lay the page out for the screen width.",
+            },
+        ),
+
+        // --- Internationalization ---
+        "html-lang-missing" | "html-lang-invalid" => {
+            let lang = match (id, c.page.and_then(|p| p.lang.as_deref())) {
+                ("html-lang-invalid", Some(l)) => {
+                    let f = fix_lang_tag(l);
+                    if audit_core::text::is_valid_bcp47(&f) { f } else { c.lang() }
+                }
+                _ => c.lang(),
+            };
+            t(Html, Easy, format!("<html lang=\"{}\">", attr(&lang)), format!("Declare the language of the page on the html element (\"{lang}\" was inferred; correct it if the page is in another language)."))
+        }
+        "hreflang-invalid-code" | "hreflang-no-self-reference" | "hreflang-no-x-default" | "hreflang-relative-url" => {
+            let set = hreflang_set(c);
+            let code = set.iter().map(|(l, h)| format!("<link rel=\"alternate\" hreflang=\"{}\" href=\"{}\">", attr(l), attr(h))).collect::<Vec<_>>().join("\n");
+            t(Html, Medium, code, "Use this set on every page of the group: valid codes, absolute URLs, a link to the page itself and an x-default. Each page must link back to the others.")
+        }
+
+        // --- AI readiness ---
+        "llms-txt-missing" => {
+            let summary = c.description_or_written().unwrap_or_else(|| format!("What {} offers, in one sentence.", c.site_name()));
+            t(
+                Text,
+                Easy,
+                format!("# {}\n\n> {}\n\n## Pages\n\n- [{}]({}): {}\n", c.site_name(), summary, c.topic(), url, cut(&summary, 100)),
+                "Save this as /llms.txt at the site root and list the pages that matter most, each with a short note.",
+            )
+        }
+        "semantic-html-missing" => t(
+            Html,
+            Medium,
+            format!("<header><nav><a href=\"/\">{}</a></nav></header>\n<main>\n<article>\n<h1>{}</h1>\n</article>\n</main>\n<footer></footer>", attr(&c.site_name()), attr(&c.topic())),
+            "Wrap the page in landmark elements so crawlers and assistive technology find the main content.",
+        ),
+        _ => None,
+    }
+}
+
+fn dims(w: Option<&str>, h: Option<&str>) -> String {
+    match (w, h) {
+        (Some(w), Some(h)) => format!(" width=\"{}\" height=\"{}\"", attr(w), attr(h)),
+        _ => String::new(),
+    }
+}
+
+/// A title of 30 to 60 characters: the short title plus the h1 or the site name.
+fn lengthen_title(c: &Ctx) -> String {
+    let base = if c.title.is_empty() { c.topic() } else { c.title.clone() };
+    let mut out = base.clone();
+    for extra in [c.topic(), c.site_name()] {
+        if out.chars().count() >= TITLE_MIN_CHARS {
+            break;
+        }
+        if !extra.is_empty() && !out.to_lowercase().contains(&extra.to_lowercase()) {
+            out = format!("{out} | {extra}");
+        }
+    }
+    trim_at_word(&out, TITLE_MAX_CHARS)
+}
+
+/// The page's URL with the problem the rule found removed.
+fn clean_url(c: &Ctx, id: &str) -> String {
+    let mut u = c.url.clone();
+    let mut path = u.path().to_string();
+    match id {
+        "url-uppercase" => path = path.to_lowercase(),
+        "url-underscores" => path = path.replace('_', "-"),
+        "url-many-parameters" => {
+            let keep: Vec<(String, String)> =
+                u.query_pairs().take(1).map(|(k, v)| (k.into_owned(), v.into_owned())).collect();
+            u.set_query(None);
+            if !keep.is_empty() {
+                u.query_pairs_mut().extend_pairs(keep);
+            }
+        }
+        _ => {
+            // Shorten: keep the last segment, cut to five words.
+            let last = path.split('/').rfind(|s| !s.is_empty()).unwrap_or("").to_lowercase().replace('_', "-");
+            let words: Vec<&str> = last.split('-').filter(|w| !w.is_empty()).take(5).collect();
+            path = format!("/{}", words.join("-"));
+            u.set_query(None);
+        }
+    }
+    u.set_path(&path);
+    u.to_string()
+}
+
+/// Headings re-levelled so no level is skipped going down: each heading sits one level
+/// below the nearest earlier heading of a higher original level.
+fn relevel(headings: &[(u8, String)]) -> Vec<(u8, String)> {
+    let mut stack: Vec<(u8, u8)> = Vec::new();
+    let mut out = Vec::with_capacity(headings.len());
+    for (level, text) in headings {
+        while stack.last().is_some_and(|(orig, _)| orig >= level) {
+            stack.pop();
+        }
+        let new = stack.last().map_or((*level).min(2), |(_, n)| n + 1);
+        stack.push((*level, new));
+        out.push((new, text.clone()));
+    }
+    out
+}
+
+fn link_fix(c: &Ctx, id: &str) -> String {
+    let link = c.page.and_then(|p| {
+        p.links.iter().find(|l| match id {
+            "link-text-not-descriptive" => audit_core::text::is_generic_link_text(&l.text),
+            "link-empty-text" => l.text.trim().is_empty() && l.label.is_none() && l.href.is_some(),
+            "link-uncrawlable" => matches!(
+                l.kind,
+                audit_core::LinkKind::Javascript | audit_core::LinkKind::NoHref | audit_core::LinkKind::Fragment
+            ),
+            _ => l.internal && l.rel.iter().any(|r| r == "nofollow"),
+        })
+    });
+    let href = link.and_then(|l| l.url.clone()).unwrap_or_else(|| format!("{}/page", c.origin()));
+    let target_words = url::Url::parse(&href)
+        .ok()
+        .and_then(|u| u.path_segments().and_then(|mut s| s.rfind(|x| !x.is_empty()).map(str::to_string)))
+        .and_then(|s| words_from_slug(&s))
+        .unwrap_or_else(|| "the page it leads to".to_string());
+    match id {
+        "link-empty-text" => format!("<a href=\"{}\" aria-label=\"{}\">…</a>", attr(&href), attr(&target_words)),
+        "internal-link-nofollow" => {
+            let text = link.map(|l| l.text.clone()).filter(|t| !t.is_empty()).unwrap_or(target_words);
+            format!("<a href=\"{}\">{}</a>", attr(&href), attr(&text))
+        }
+        _ => format!("<a href=\"{}\">{}</a>", attr(&href), attr(&target_words)),
+    }
+}
+
+/// The JSON-LD type that fits the page best, with its real name and URL.
+fn main_json_ld(c: &Ctx) -> Value {
+    let types: Vec<String> =
+        c.page.map(|p| p.json_ld_types().into_iter().map(str::to_string).collect()).unwrap_or_default();
+    let og_type = c.page.and_then(|p| p.og.get("og:type").cloned()).unwrap_or_default().to_lowercase();
+    let path = c.url.path().to_lowercase();
+    let name = c.topic();
+    let url = c.url();
+    let description = c.description_or_written();
+    let questions: Vec<String> = c
+        .page
+        .map(|p| {
+            p.headings
+                .iter()
+                .filter(|h| h.level >= 2 && h.text.trim_end().ends_with('?'))
+                .map(|h| h.text.clone())
+                .collect()
+        })
+        .unwrap_or_default();
+    let has = |t: &str| types.iter().any(|x| x == t);
+    let mut v = if has("Product") || og_type.starts_with("product") || path.contains("/product") || path.contains("/p/")
+    {
+        json!({"@context": "https://schema.org", "@type": "Product", "name": name, "url": url,
+               "offers": {"@type": "Offer", "url": url, "priceCurrency": "EUR", "price": "0.00", "availability": "https://schema.org/InStock"}})
+    } else if has("LocalBusiness")
+        || path.contains("/contact")
+        || path.contains("/kontakt")
+        || path.contains("/location")
+    {
+        json!({"@context": "https://schema.org", "@type": "LocalBusiness", "name": c.site_name(), "url": c.origin(),
+               "address": {"@type": "PostalAddress", "streetAddress": "", "addressLocality": "", "postalCode": "", "addressCountry": ""}})
+    } else if questions.len() >= 3 {
+        let items: Vec<Value> = questions.iter().take(20).map(|q| json!({"@type": "Question", "name": q, "acceptedAnswer": {"@type": "Answer", "text": "The answer shown on the page."}})).collect();
+        json!({"@context": "https://schema.org", "@type": "FAQPage", "mainEntity": items})
+    } else if c.url.path() == "/" {
+        json!({"@context": "https://schema.org", "@type": "Organization", "name": c.site_name(), "url": c.origin()})
+    } else {
+        let mut a = json!({"@context": "https://schema.org", "@type": "Article", "headline": trim_at_word(&name, 110), "url": url,
+                           "mainEntityOfPage": url, "publisher": {"@type": "Organization", "name": c.site_name()}});
+        if let Some(img) = c.first_image() {
+            a["image"] = json!(img);
+        }
+        a
+    };
+    if let (Some(d), Some(obj)) = (description, v.as_object_mut()) {
+        if obj.get("@type").and_then(Value::as_str) != Some("FAQPage") {
+            obj.insert("description".into(), json!(d));
+        }
+    }
+    v
+}
+
+/// A BreadcrumbList from the URL path, when the page is below the home page.
+fn breadcrumbs(c: &Ctx) -> Option<Value> {
+    let segments: Vec<String> = c.url.path_segments()?.filter(|s| !s.is_empty()).map(str::to_string).collect();
+    if segments.is_empty() {
+        return None;
+    }
+    let mut items =
+        vec![json!({"@type": "ListItem", "position": 1, "name": "Home", "item": format!("{}/", c.origin())})];
+    let mut path = String::new();
+    for (i, seg) in segments.iter().enumerate() {
+        path.push('/');
+        path.push_str(seg);
+        let last = i + 1 == segments.len();
+        let name = if last { c.topic() } else { words_from_slug(seg).unwrap_or_else(|| seg.clone()) };
+        let item = if last { c.url() } else { format!("{}{}/", c.origin(), path) };
+        items.push(json!({"@type": "ListItem", "position": i + 2, "name": name, "item": item}));
+    }
+    Some(json!({"@context": "https://schema.org", "@type": "BreadcrumbList", "itemListElement": items}))
+}
+
+/// An existing JSON-LD item completed with the properties Google requires for its type.
+fn complete(c: &Ctx, mut map: Map<String, Value>) -> Value {
+    let ty = match map.get("@type") {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(a)) => a.iter().find_map(|x| x.as_str()).unwrap_or("").to_string(),
+        _ => String::new(),
+    };
+    let name = c.topic();
+    let mut set = |k: &str, v: Value| {
+        if map.get(k).is_none_or(Value::is_null) {
+            map.insert(k.to_string(), v);
+        }
+    };
+    match ty.as_str() {
+        "Article" | "NewsArticle" | "BlogPosting" => set("headline", json!(trim_at_word(&name, 110))),
+        "Product" => {
+            set("name", json!(name));
+            if !["offers", "review", "aggregateRating"].iter().any(|k| map.get(*k).is_some_and(|v| !v.is_null())) {
+                map.insert(
+                    "offers".into(),
+                    json!({"@type": "Offer", "url": c.url(), "priceCurrency": "EUR", "price": "0.00"}),
+                );
+            }
+        }
+        "Organization" => {
+            set("name", json!(c.site_name()));
+            set("url", json!(c.origin()));
+        }
+        "BreadcrumbList" => {
+            if let Some(Value::Object(b)) = breadcrumbs(c) {
+                if let Some(items) = b.get("itemListElement") {
+                    set("itemListElement", items.clone());
+                }
+            }
+        }
+        "FAQPage" => set(
+            "mainEntity",
+            json!([{"@type": "Question", "name": "Question shown on the page?", "acceptedAnswer": {"@type": "Answer", "text": "The answer shown on the page."}}]),
+        ),
+        "LocalBusiness" => {
+            set("name", json!(c.site_name()));
+            set(
+                "address",
+                json!({"@type": "PostalAddress", "streetAddress": "", "addressLocality": "", "postalCode": "", "addressCountry": ""}),
+            );
+        }
+        _ => set("name", json!(name)),
+    }
+    if !map.contains_key("@context") {
+        let mut out = Map::new();
+        out.insert("@context".into(), json!("https://schema.org"));
+        out.extend(map);
+        return Value::Object(out);
+    }
+    Value::Object(map)
+}
+
+/// The hreflang set of the page, repaired: valid codes, absolute URLs, self link, x-default.
+fn hreflang_set(c: &Ctx) -> Vec<(String, String)> {
+    let mut set: Vec<(String, String)> = Vec::new();
+    if let Some(p) = c.page {
+        for h in &p.hreflang {
+            let code = if is_valid_hreflang(&h.lang) {
+                h.lang.clone()
+            } else {
+                fix_lang_tag(&h.lang).replace("en-UK", "en-GB")
+            };
+            if !is_valid_hreflang(&code) {
+                continue;
+            }
+            let href = h.url.clone().unwrap_or_else(|| c.url());
+            if !set.iter().any(|(l, _)| l.eq_ignore_ascii_case(&code)) {
+                set.push((code, href));
+            }
+        }
+    }
+    let own = c.url();
+    if !set.iter().any(|(_, h)| audit_core::text::same_url(h, &own)) {
+        let lang = c.lang();
+        set.retain(|(l, _)| !l.eq_ignore_ascii_case(&lang));
+        set.insert(0, (lang, own.clone()));
+    }
+    if set.len() == 1 {
+        // A set of one is not a set: show where a second language would go.
+        let other = if set[0].0.starts_with("en") { "de" } else { "en" };
+        set.push((other.to_string(), format!("{}/{other}/", c.origin())));
+    }
+    if !set.iter().any(|(l, _)| l.eq_ignore_ascii_case("x-default")) {
+        let default =
+            set.iter().find(|(l, _)| l.starts_with("en")).map_or_else(|| set[0].1.clone(), |(_, h)| h.clone());
+        set.push(("x-default".into(), default));
+    }
+    set
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relevelling_removes_skips() {
+        let got = relevel(&[(1, "a".into()), (3, "b".into()), (4, "c".into()), (2, "d".into()), (4, "e".into())]);
+        let levels: Vec<u8> = got.iter().map(|(l, _)| *l).collect();
+        assert_eq!(levels, vec![1, 2, 3, 2, 3]);
+    }
+}
