@@ -1,7 +1,7 @@
 //! One fix template per rule id (and a few for issues other engines report), filled from the
 //! page context.
 
-use audit_core::text::{is_valid_hreflang, suggest_h1, trim_at_word};
+use audit_core::text::{is_valid_hreflang, trim_at_word};
 use audit_core::thresholds::{TITLE_MAX_CHARS, TITLE_MIN_CHARS};
 use serde_json::{json, Map, Value};
 
@@ -208,9 +208,7 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
             t(Html, Easy, format!("<meta name=\"description\" content=\"{}\">", attr(&content)), format!("Place one such tag in <head>. {note}"))
         }
         "h1-missing" | "h1-empty" => {
-            let h1 = c.page.map(suggest_h1).unwrap_or_else(|| format!("<h1>{}</h1>", attr(&c.topic())));
-            let h1 = if c.page.is_some() { format!("<h1>{}</h1>", attr(&c.topic())) } else { h1 };
-            t(Html, Easy, h1, "Open the main content with one h1 that names the topic of the page.")
+            t(Html, Easy, format!("<h1>{}</h1>", attr(&c.topic())), "Open the main content with one h1 that names the topic of the page.")
         }
         "h1-multiple" => {
             let h1s: Vec<String> = c.page.map(|p| p.h1s.clone()).unwrap_or_default();
@@ -358,7 +356,9 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
                 code.push_str(&json_ld_script(&bc));
             }
             let ty = main.get("@type").and_then(Value::as_str).unwrap_or("WebPage").to_string();
-            t(JsonLd, Medium, code, format!("Add to <head>: {ty} markup with the page's real name and URL{}. Check it with Google's Rich Results Test.", if c.known_url { "" } else { " (replace the example URL)" }))
+            let price = if ty == "Product" { " Set the real price, currency and availability in offers." } else { "" };
+            let address = if ty == "LocalBusiness" { " Fill in the address fields." } else { "" };
+            t(JsonLd, Medium, code, format!("Add to <head>: {ty} markup with the page's real name and URL{}.{price}{address} Check it with Google's Rich Results Test.", if c.known_url { "" } else { " (replace the example URL)" }))
         }
         "structured-data-invalid-json" => {
             let err = c.page.and_then(|p| p.json_ld.iter().find_map(|b| b.error.clone()));

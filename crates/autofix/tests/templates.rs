@@ -116,6 +116,12 @@ fn contexts(page: &Page) -> Vec<(String, Option<FixContext<'_>>)> {
         HttpFacts::default(),
     );
     let product: &'static Page = Box::leak(Box::new(product));
+    let garbage = Page::parse(
+        "https://g.example/%FF/x_",
+        b"\xff\xfe<img src=''><a href=''></a><h3></h3><html lang=''>",
+        HttpFacts::default(),
+    );
+    let garbage: &'static Page = Box::leak(Box::new(garbage));
     vec![
         ("no context".into(), None),
         ("empty context".into(), Some(FixContext::default())),
@@ -162,13 +168,14 @@ fn every_rule_has_a_template() {
 #[test]
 fn every_template_is_valid_in_every_context() {
     let page = messy_page();
-    for (_name, ctx) in contexts(&page) {
+    for (name, ctx) in contexts(&page) {
         let url = ctx
             .as_ref()
             .and_then(|c| c.url.clone().filter(|u| u.starts_with("http")).or(c.page.map(|p| p.final_url.clone())))
             .unwrap_or_else(|| autofix::EXAMPLE_URL.to_string());
         for id in template_ids() {
-            let fix = fix_for_rule(id, ctx.as_ref()).unwrap_or_else(|| panic!("{id}"));
+            let fix = fix_for_rule(id, ctx.as_ref()).unwrap_or_else(|| panic!("{id} [{name}]"));
+            println!("checking {id} [{name}]");
             check_fix(id, &fix, &url);
         }
     }
