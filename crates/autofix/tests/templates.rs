@@ -139,6 +139,7 @@ fn contexts(page: &Page) -> Vec<(String, Option<FixContext<'_>>)> {
         ),
         ("messy page".into(), Some(FixContext { page: Some(page), ..FixContext::default() })),
         ("product page".into(), Some(FixContext { page: Some(product), ..FixContext::default() })),
+        ("garbage page".into(), Some(FixContext { page: Some(garbage), ..FixContext::default() })),
         (
             "home".into(),
             Some(FixContext {
