@@ -9,10 +9,15 @@ use html5ever::tendril::TendrilSink;
 fn main() {
     let dir = std::env::args().nth(1).unwrap_or_else(|| "fixtures".into());
     let mut pages = Vec::new();
-    for entry in std::fs::read_dir(&dir).expect("read dir").flatten() {
-        let p = entry.path();
-        if p.extension().is_some_and(|e| e == "html") {
-            pages.push(std::fs::read(&p).expect("read page"));
+    let mut dirs = vec![std::path::PathBuf::from(&dir)];
+    while let Some(d) = dirs.pop() {
+        for entry in std::fs::read_dir(&d).expect("read dir").flatten() {
+            let p = entry.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|e| e == "html") {
+                pages.push(std::fs::read(&p).expect("read page"));
+            }
         }
     }
     let rounds: u32 = std::env::var("ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(20);

@@ -445,10 +445,34 @@ fn is_cjk(c: char) -> bool {
 /// One pass over text: the number of words (as [`count_words`]) and the length in bytes the
 /// text would have with white space collapsed (as [`collapse`]), without building it.
 fn scan_text(s: &str) -> (usize, usize) {
+    let (words, len, _) = scan_text_marks(s, &[]);
+    (words, len)
+}
+
+/// [`scan_text`] that also reports, for each of the sorted byte offsets `marks`, the number of
+/// words that ended before it.
+fn scan_text_marks(s: &str, marks: &[usize]) -> (usize, usize, Vec<usize>) {
+    let mut counts = Vec::with_capacity(marks.len());
     let (mut words, mut len) = (0usize, 0usize);
     let (mut in_word, mut alnum, mut gap) = (false, false, false);
-    for c in s.chars() {
-        if c.is_whitespace() {
+    let bytes = s.as_bytes();
+    let mut next_mark = marks.first().copied().unwrap_or(usize::MAX);
+    let mut i = 0;
+    while i < bytes.len() {
+        while i >= next_mark {
+            counts.push(words + usize::from(in_word && alnum));
+            next_mark = marks.get(counts.len()).copied().unwrap_or(usize::MAX);
+        }
+        let b = bytes[i];
+        // ASCII is most of the text of most pages: classify it without decoding.
+        let (is_space, is_alnum, width, cjk) = if b < 0x80 {
+            (matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c), b.is_ascii_alphanumeric(), 1, false)
+        } else {
+            let c = s[i..].chars().next().unwrap_or(char::REPLACEMENT_CHARACTER);
+            (c.is_whitespace(), c.is_alphanumeric(), c.len_utf8(), is_cjk(c))
+        };
+        i += width;
+        if is_space {
             if in_word {
                 words += usize::from(alnum);
                 in_word = false;
@@ -464,17 +488,18 @@ fn scan_text(s: &str) -> (usize, usize) {
             }
             gap = false;
         }
-        alnum = alnum || c.is_alphanumeric();
-        len += c.len_utf8();
+        len += width;
+        alnum |= is_alnum;
         // Chinese and Japanese are written without spaces: each ideograph or kana counts as a
         // word, so a page's length compares fairly with space-separated languages.
-        if is_cjk(c) {
+        if cjk {
             words += 1;
             alnum = false;
         }
     }
     words += usize::from(in_word && alnum);
-    (words, len)
+    counts.resize(marks.len(), words);
+    (words, len, counts)
 }
 
 /// Which open element a piece of text also belongs to.
@@ -570,7 +595,7 @@ impl Walker {
             Exit::Hidden => self.hidden_depth -= 1,
             Exit::Head => self.head_depth -= 1,
             Exit::Svg => self.svg_depth -= 1,
-            Exit::Block => self.visible.push(' '),
+            Exit::Block => self.space(),
             Exit::Collector(kind) => {
                 let Some(pos) = self.open.iter().rposition(|(k, _)| *k == kind) else { return };
                 let (_, text) = self.open.remove(pos);
@@ -590,7 +615,7 @@ impl Walker {
                 if let Some(h) = self.headings.get_mut(i) {
                     h.text = collapse_unicode(&text);
                 }
-                self.visible.push(' ');
+                self.space();
                 self.heading_text_end[i] = self.visible.len();
             }
             Collector::Link(i) => {
@@ -602,8 +627,8 @@ impl Walker {
                 if self.first_paragraph.is_none() {
                     let text = collapse(&text);
                     if count_words(&text) >= 8 {
-                        let before = self.visible.get(..self.paragraph_start).map_or(0, count_words);
-                        self.first_paragraph = Some((text, before));
+                        // Words before it are counted in the final pass over the text.
+                        self.first_paragraph = Some((text, self.paragraph_start));
                     }
                 }
             }
@@ -626,7 +651,13 @@ impl Walker {
                     let _ = kind;
                 }
                 if self.hidden_depth == 0 && self.head_depth == 0 {
-                    self.visible.push_str(&text);
+                    // Indentation between elements is most text nodes of most pages: keep one
+                    // word break for it instead of the run.
+                    if text.bytes().all(|b| b.is_ascii_whitespace()) {
+                        self.space();
+                    } else {
+                        self.visible.push_str(&text);
+                    }
                 }
             }
             NodeData::Element { name, attrs, .. } => {
@@ -646,7 +677,7 @@ impl Walker {
                     return;
                 }
                 if !is_inline(&name.local) {
-                    self.visible.push(' ');
+                    self.space();
                     stack.push(Step::Exit(Exit::Block));
                 }
                 if hides_text(&name.local) {
@@ -793,6 +824,13 @@ impl Walker {
         }
     }
 
+    /// A word break in the visible text (one is enough between blocks).
+    fn space(&mut self) {
+        if !self.visible.ends_with(' ') {
+            self.visible.push(' ');
+        }
+    }
+
     fn open_collector(&mut self, kind: Collector) -> Exit {
         self.open.push((kind, String::new()));
         Exit::Collector(kind)
@@ -900,18 +938,26 @@ impl Walker {
                 Hreflang { lang, href, url }
             })
             .collect();
-        // Words of each heading's section: from the end of its text to the start of the next.
+        // One pass over the visible text counts its words and, at each marked offset (all at
+        // block boundaries, so never inside a word), how many words came before it: section
+        // lengths and the words before the first paragraph are differences of those counts.
         let n = self.headings.len();
-        for i in 0..n {
-            let start = self.heading_text_end[i];
-            let end = if i + 1 < n { self.heading_start[i + 1] } else { self.visible.len() };
-            if start <= end {
-                self.headings[i].section_words = self.visible.get(start..end).map_or(0, count_words);
-            }
+        let mut marks: Vec<usize> = Vec::with_capacity(2 * n + 1);
+        marks.extend(self.heading_start.iter().chain(&self.heading_text_end).copied());
+        if let Some((_, at)) = &self.first_paragraph {
+            marks.push(*at);
         }
-        let (word_count, text_bytes) = scan_text(&self.visible);
+        marks.sort_unstable();
+        marks.dedup();
+        let (word_count, text_bytes, counts) = scan_text_marks(&self.visible, &marks);
+        let words_at = |pos: usize| marks.binary_search(&pos).map_or(0, |k| counts[k]);
+        for i in 0..n {
+            let start = words_at(self.heading_text_end[i]);
+            let end = if i + 1 < n { words_at(self.heading_start[i + 1]) } else { word_count };
+            self.headings[i].section_words = end.saturating_sub(start);
+        }
         let (first_paragraph, words_before) = match self.first_paragraph {
-            Some((p, w)) => (Some(p), w),
+            Some((p, at)) => (Some(p), words_at(at)),
             None => (None, 0),
         };
         Page {
