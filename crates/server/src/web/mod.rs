@@ -1,0 +1,114 @@
+//! The server-rendered web surfaces: the score badge ([`badge`]: SVG image, iframe page,
+//! domain validation), the badge script ([`WIDGET_JS`]), the HTML report and the landing
+//! page ([`report`]).
+//!
+//! Everything here is a pure function of its arguments: no I/O, no clock, no async. The
+//! route layer looks the audit up, queues audits, and sets status and headers; the
+//! constants below are the headers each route sends.
+//!
+//! | route | body | headers |
+//! |---|---|---|
+//! | `GET /` | [`report::render_landing`] | [`HTML_CONTENT_TYPE`], [`HTML_SECURITY_HEADERS`] |
+//! | `GET /report/{domain}` | [`report::render_report`] | [`HTML_CONTENT_TYPE`], [`HTML_SECURITY_HEADERS`] |
+//! | `GET /api/widget?format=svg` | [`badge::render_svg`] | [`SVG_CONTENT_TYPE`], [`SVG_CACHE_CONTROL`], [`SVG_SECURITY_HEADERS`] |
+//! | `GET /api/widget?format=iframe` | [`badge::render_iframe_page`] | [`HTML_CONTENT_TYPE`], [`SVG_CACHE_CONTROL`], [`IFRAME_SECURITY_HEADERS`] |
+//! | `GET /widget.js` | [`WIDGET_JS`] | [`JS_CONTENT_TYPE`], [`WIDGET_JS_CACHE_CONTROL`], [`WIDGET_JS_SECURITY_HEADERS`] |
+
+pub mod badge;
+pub mod report;
+
+/// The badge script served at `GET /widget.js`: one strict-mode IIFE that leaks no global
+/// name and builds its DOM without `innerHTML`.
+pub const WIDGET_JS: &str = include_str!("widget.js");
+
+/// `Content-Type` of the landing, report and iframe badge pages.
+pub const HTML_CONTENT_TYPE: &str = "text/html; charset=utf-8";
+/// `Content-Type` of the SVG badge.
+pub const SVG_CONTENT_TYPE: &str = "image/svg+xml";
+/// `Content-Type` of `/widget.js`.
+pub const JS_CONTENT_TYPE: &str = "text/javascript; charset=utf-8";
+
+/// `Cache-Control` of the SVG and iframe badge (DECISIONS.md §6): a score may be five
+/// minutes stale, which keeps embedding sites from hammering the service.
+pub const SVG_CACHE_CONTROL: &str = "public, max-age=300";
+/// `Cache-Control` of `/widget.js`: the script changes only with a release.
+pub const WIDGET_JS_CACHE_CONTROL: &str = "public, max-age=3600";
+
+/// The content security policy of the landing and report pages: inline styles only, images
+/// from this origin (the badge preview), forms posting back here, and no framing. The pages
+/// carry no script at all, so `script-src` stays at `'none'`.
+pub const PAGE_CSP: &str =
+    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+/// The content security policy of the iframe badge page: like [`PAGE_CSP`] but any site may
+/// frame it, which is the point of the iframe form.
+pub const IFRAME_CSP: &str =
+    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'none'; base-uri 'none'; frame-ancestors *";
+
+/// The policy sent with the SVG: should someone open the image directly, nothing in it may
+/// load or run (it contains no script; this is defence in depth against a rendering bug).
+pub const SVG_CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+
+/// Headers of `GET /` and `GET /report/{domain}` (HTML that must not be framed).
+pub const HTML_SECURITY_HEADERS: &[(&str, &str)] = &[
+    ("x-content-type-options", "nosniff"),
+    ("referrer-policy", "strict-origin-when-cross-origin"),
+    ("content-security-policy", PAGE_CSP),
+    ("x-frame-options", "DENY"),
+];
+
+/// Headers of `GET /api/widget?format=iframe` (HTML that any site may frame; no
+/// `x-frame-options`, which would forbid that).
+pub const IFRAME_SECURITY_HEADERS: &[(&str, &str)] = &[
+    ("x-content-type-options", "nosniff"),
+    ("referrer-policy", "strict-origin-when-cross-origin"),
+    ("content-security-policy", IFRAME_CSP),
+];
+
+/// Headers of `GET /api/widget` (SVG). `cross-origin-resource-policy` lets sites that
+/// isolate themselves (COEP) still show the badge.
+pub const SVG_SECURITY_HEADERS: &[(&str, &str)] = &[
+    ("x-content-type-options", "nosniff"),
+    ("content-security-policy", SVG_CSP),
+    ("cross-origin-resource-policy", "cross-origin"),
+];
+
+/// Headers of `GET /widget.js`, which every embedding site loads cross-origin.
+pub const WIDGET_JS_SECURITY_HEADERS: &[(&str, &str)] =
+    &[("x-content-type-options", "nosniff"), ("cross-origin-resource-policy", "cross-origin")];
+
+/// Escapes text for HTML and XML, in element content and in quoted attribute values alike.
+///
+/// The one escaping function of the web surfaces: everything that came from an audited page,
+/// a query parameter or the configuration passes through it before it meets markup.
+pub fn escape_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            // Control characters other than tab and newlines are not allowed in XML 1.0 at
+            // all, and in HTML they only confuse; they never belong in a rendered value.
+            c if c.is_control() && !matches!(c, '\t' | '\n' | '\r') => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Percent-encodes one URL path segment or query value (everything but RFC 3986 unreserved
+/// characters), so a domain or URL can be put into a link whatever it contains.
+pub fn encode_component(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
