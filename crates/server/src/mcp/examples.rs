@@ -1,0 +1,235 @@
+//! One hand-written `structuredContent` per tool (two where the shape has a second form).
+//! They document the output contract and are checked against the output schemas, so a
+//! schema change that breaks the documented shape fails a test.
+
+use serde_json::{json, Value};
+
+/// `(tool name, example structuredContent)`, in tool order.
+pub fn example_outputs() -> Vec<(&'static str, Value)> {
+    vec![
+        (
+            "get_site_info",
+            json!({
+                "url": "http://example.com/",
+                "finalUrl": "https://www.example.com/",
+                "title": "Handmade oak furniture | Acme",
+                "statusCode": 200,
+                "indexable": true,
+                "robotsTxt": { "present": true, "allowed": true, "rule": "Allow: /" },
+                "techStack": ["WordPress", "WooCommerce", "nginx"],
+                "server": "nginx",
+                "https": true
+            }),
+        ),
+        (
+            "get_audit_methodology",
+            json!({
+                "category": "performance",
+                "ruleset": { "version": "1.1.0", "fingerprint": "f74bc38a8f6a429c", "engineVersion": "0.1.0" },
+                "groups": [{
+                    "group": "performance",
+                    "categories": [{
+                        "category": "Performance",
+                        "rules": [{ "id": "slow-response", "name": "Server answers quickly", "severity": "warning", "weight": 1, "threshold": "time to first byte > 800 ms" }]
+                    }]
+                }],
+                "scoring": "percentage = round(100 * passed weight / applicable weight)"
+            }),
+        ),
+        (
+            "get_seo_concept",
+            json!({
+                "concept": "canonical-url",
+                "found": true,
+                "title": "Canonical URL",
+                "definition": "The preferred URL of a page that can be reached at several addresses.",
+                "whyItMatters": "Ranking signals are combined instead of split across duplicates.",
+                "howToFix": "Give every indexable page one absolute self-referencing canonical.",
+                "relatedRules": ["canonical-missing", "canonical-relative"],
+                "related": ["duplicate-content", "301-redirect"]
+            }),
+        ),
+        ("get_seo_concept", json!({ "concept": "canonicle", "found": false, "suggestions": ["canonical-url"] })),
+        (
+            "seo_audit",
+            json!({
+                "url": "https://example.com/",
+                "score": { "current": 78, "max": 100, "percentage": 78, "passed": 52, "total": 58 },
+                "issues": [{
+                    "id": "meta-description-missing",
+                    "type": "warning",
+                    "category": "Content",
+                    "title": "Meta description is missing",
+                    "description": "The page has no meta description; search engines will pick a snippet themselves.",
+                    "impact": "medium",
+                    "effort": "low"
+                }],
+                "page": { "title": "Handmade oak furniture | Acme", "metaDescription": null, "h1": "Oak furniture", "wordCount": 812, "statusCode": 200 },
+                "rulesetVersion": "1.1.0"
+            }),
+        ),
+        (
+            "get_opportunities",
+            json!({
+                "url": "https://example.com/",
+                "score": 78,
+                "opportunities": [
+                    { "id": "meta-description-missing", "title": "Meta description is missing", "category": "Content", "impact": "medium", "effort": "low", "weight": 4, "priorityScore": 24.0, "rank": 1 },
+                    { "id": "image-alt-missing", "title": "3 images have no alt text", "category": "Images", "impact": "medium", "effort": "low", "weight": 3, "priorityScore": 18.0, "rank": 2 }
+                ]
+            }),
+        ),
+        (
+            "generate_fixes",
+            json!({
+                "url": "https://example.com/",
+                "topN": 5,
+                "fixes": [{
+                    "ruleId": "meta-description-missing",
+                    "issueTitle": "Meta description is missing",
+                    "type": "html",
+                    "difficulty": "easy",
+                    "fix": "<meta name=\"description\" content=\"Handmade oak chairs and tables from Bavaria, built to order.\">",
+                    "explanation": "Add this tag inside <head>; keep it between 70 and 160 characters."
+                }]
+            }),
+        ),
+        (
+            "workflow_execute",
+            json!({ "runId": "run_6f1c0e8a", "state": "queued", "intent": "fix", "url": "https://example.com/" }),
+        ),
+        (
+            "workflow_status",
+            json!({
+                "runId": "run_6f1c0e8a",
+                "intent": "fix",
+                "url": "https://example.com/",
+                "state": "awaiting_approval",
+                "steps": [
+                    { "name": "audit", "status": "completed", "startedAt": "2026-05-01T10:00:00.000Z", "finishedAt": "2026-05-01T10:00:06.120Z" },
+                    { "name": "fix_plan", "status": "running", "startedAt": "2026-05-01T10:00:06.130Z", "finishedAt": null },
+                    { "name": "finalize", "status": "pending", "startedAt": null, "finishedAt": null }
+                ],
+                "results": { "audit": { "score": 78, "issues": 6 } },
+                "pendingApprovals": [{ "approvalId": "appr_1", "summary": "Apply 5 fixes (meta description, alt text, ...)" }],
+                "error": null
+            }),
+        ),
+        (
+            "workflow_status",
+            json!({
+                "runId": "run_0a9b",
+                "intent": "audit",
+                "url": "https://unreachable.example/",
+                "state": "failed",
+                "steps": [{ "name": "audit", "status": "failed", "startedAt": "2026-05-01T10:00:00.000Z", "finishedAt": "2026-05-01T10:00:15.000Z" }],
+                "results": {},
+                "pendingApprovals": [],
+                "error": { "step": "audit", "reason": "target_timeout" }
+            }),
+        ),
+        (
+            "approve_fixes",
+            json!({ "runId": "run_6f1c0e8a", "approvalId": "appr_1", "decision": "approved", "state": "running" }),
+        ),
+        (
+            "detect_regressions",
+            json!({
+                "baselineUrl": "https://example.com/",
+                "currentUrl": "https://staging.example.com/",
+                "baselineScore": 86,
+                "currentScore": 71,
+                "scoreDelta": -15,
+                "newlyFailing": ["page-noindex", "canonical-missing"],
+                "newlyPassing": ["image-alt-missing"],
+                "changedFacts": [
+                    { "field": "robots", "baseline": "", "current": "noindex, nofollow" },
+                    { "field": "wordCount", "baseline": 812, "current": 790 },
+                    { "field": "metaDescription", "baseline": "Oak furniture.", "current": null }
+                ]
+            }),
+        ),
+        (
+            "compare_competitors",
+            json!({
+                "url": "https://example.com/",
+                "competitorUrl": "https://competitor.example/",
+                "score": { "site": 78, "competitor": 84 },
+                "categories": [
+                    { "category": "Content", "site": 90, "competitor": 80, "winner": "site" },
+                    { "category": "Structured Data", "site": 0, "competitor": 100, "winner": "competitor" },
+                    { "category": "Mobile", "site": 100, "competitor": 100, "winner": "tie" }
+                ],
+                "siteWins": ["meta-description-too-long"],
+                "competitorWins": ["structured-data-missing", "og-image-missing"]
+            }),
+        ),
+        (
+            "monitor_site",
+            json!({
+                "monitorId": "mon_42",
+                "url": "https://example.com/",
+                "intervalSeconds": 86400,
+                "created": false,
+                "rules": [
+                    { "rule": "score_drop", "description": "score falls by 5 points or more" },
+                    { "rule": "new_critical", "description": "a critical issue appears" },
+                    { "rule": "status_not_2xx", "description": "the page answers a status outside 200-299" },
+                    { "rule": "unreachable", "description": "the page cannot be fetched" }
+                ],
+                "recentAlerts": [{ "rule": "score_drop", "severity": "warning", "message": "Score fell from 86 to 78", "createdAt": "2026-05-02T06:00:03.000Z" }],
+                "severityBreakdown": { "critical": 0, "warning": 3, "notice": 4 },
+                "lastAuditAt": "2026-05-02T06:00:02.000Z"
+            }),
+        ),
+        (
+            "track_keywords",
+            json!({
+                "action": "list",
+                "keywords": [
+                    {
+                        "keyword": "oak chairs",
+                        "targetUrl": "https://example.com/chairs",
+                        "latest": { "inTitle": true, "inH1": true, "inDescription": false, "inUrl": false, "bodyCount": 7 },
+                        "history": [
+                            { "auditedAt": "2026-05-01T10:00:00.000Z", "bodyCount": 4, "inTitle": false },
+                            { "auditedAt": "2026-05-02T10:00:00.000Z", "bodyCount": 7, "inTitle": true }
+                        ]
+                    },
+                    { "keyword": "walnut desk", "targetUrl": "https://example.com/desks", "latest": null, "history": [] }
+                ],
+                "note": "On-page keyword tracking; not search-engine rank positions."
+            }),
+        ),
+        (
+            "run_experiment",
+            json!({
+                "action": "list",
+                "experiments": [
+                    {
+                        "id": "exp_7",
+                        "title": "Shorter home title",
+                        "hypothesis": "A title under 60 characters fixes truncation and raises the score.",
+                        "url": "https://example.com/",
+                        "experimentType": "title-rewrite",
+                        "metricTarget": "score",
+                        "baseline": { "value": 78, "auditedAt": "2026-05-01T10:00:00.000Z" },
+                        "current": { "value": 82, "auditedAt": "2026-05-03T10:00:00.000Z" },
+                        "delta": 4
+                    },
+                    {
+                        "id": "exp_8",
+                        "title": "Add FAQ schema",
+                        "hypothesis": "FAQPage markup passes the structured data rules.",
+                        "url": "https://example.com/faq",
+                        "experimentType": "schema-added",
+                        "metricTarget": "structured-data-missing",
+                        "baseline": { "value": 0, "auditedAt": "2026-05-03T10:00:00.000Z" },
+                        "current": null,
+                        "delta": null
+                    }
+                ]
+            }),
+        ),
+    ]
+}
