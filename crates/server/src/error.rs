@@ -158,19 +158,8 @@ impl From<crate::pipeline::AuditError> for ApiError {
 }
 
 impl From<store::Error> for ApiError {
+    /// Every store failure is the service's own problem: 500 `internal`, cause logged.
     fn from(e: store::Error) -> ApiError {
-        if e.is_unavailable() {
-            let mut err = ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "unavailable",
-                "The database is not available; retry later.",
-            );
-            err.cause = Some(e.to_string());
-            // `unavailable` is not a code of DECISIONS §1: report it as `internal`, which
-            // is, but keep the 503 so clients know to retry.
-            err.code = "internal";
-            return err;
-        }
         ApiError::internal(e)
     }
 }

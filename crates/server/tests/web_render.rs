@@ -999,3 +999,29 @@ fn widget_behaves_in_a_fake_dom() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success() && stdout.contains("ALL OK"), "stdout:\n{stdout}\nstderr:\n{stderr}");
 }
+
+#[test]
+#[ignore = "writes sample output for a visual check"]
+fn dump_samples() {
+    let dir = std::path::Path::new("/tmp/webviz");
+    let long = "a-very-long-subdomain-for-testing.the-example-company.co.uk";
+    for size in BadgeSize::ALL {
+        for (name, domain, score, color) in [
+            ("score", "example.com", Some(87), "10b981"),
+            ("hundred", "example.com", Some(100), "fde047"),
+            ("none", "example.com", None, "10b981"),
+            ("long", long, Some(42), "1d4ed8"),
+        ] {
+            let svg = render_svg(domain, score, &parse_color(color).unwrap(), size);
+            std::fs::write(dir.join(format!("{}-{name}.svg", size.name())), svg).unwrap();
+        }
+    }
+    let result = hostile_result();
+    std::fs::write(
+        dir.join("report.html"),
+        render_report("https://svc.example", "example.com", Some(&result), &fixes_for(&result)),
+    )
+    .unwrap();
+    std::fs::write(dir.join("empty.html"), render_report("https://svc.example", "example.com", None, &[])).unwrap();
+    std::fs::write(dir.join("landing.html"), render_landing("https://svc.example")).unwrap();
+}
