@@ -46,7 +46,7 @@ pub fn render_report(base_url: &str, domain: &str, result: Option<&Value>, fixes
     let count = |t: &str| recs.iter().filter(|r| str_at(r, &["type"]) == Some(t)).count();
     let _ = write!(
         body,
-        r#"<section class="summary" aria-labelledby="summary-h"><h2 id="summary-h" class="visually-hidden">Summary</h2><div class="score {cls}"><span class="score-value">{value}</span><span class="score-max">/100</span><span class="score-band">{label}</span></div><dl class="summary-facts"><dt>Audited URL</dt><dd>{url}</dd><dt>Audited on</dt><dd>{date}</dd><dt>Checks passed</dt><dd>{passed}</dd><dt>Problems</dt><dd><span class="sev sev-critical">{c} critical</span> <span class="sev sev-warning">{w} warnings</span> <span class="sev sev-notice">{n} notices</span></dd></dl></section>"#,
+        r#"<section class="summary" aria-labelledby="summary-h"><h2 id="summary-h" class="visually-hidden">Summary</h2><div class="score {cls}"><span class="score-value">{value}</span><span class="score-max">/100</span><span class="score-band">{label}</span></div><dl class="summary-facts"><dt>Audited URL</dt><dd>{url}</dd><dt>Audited on</dt><dd>{date}</dd><dt>Checks passed</dt><dd>{passed}</dd><dt>Problems</dt><dd><span class="sev sev-critical">{c} critical</span> <span class="sev sev-warning">{w}</span> <span class="sev sev-notice">{n}</span></dd></dl></section>"#,
         cls = band.class(),
         value = score.map_or_else(|| MISSING.to_string(), |s| s.to_string()),
         label = band.label(),
@@ -57,8 +57,8 @@ pub fn render_report(base_url: &str, domain: &str, result: Option<&Value>, fixes
             _ => MISSING.to_string(),
         },
         c = count("critical"),
-        w = count("warning"),
-        n = count("notice"),
+        w = plural(count("warning"), "warning"),
+        n = plural(count("notice"), "notice"),
     );
     if let Some(insights) = str_at(result, &["ai_insights"]) {
         let _ = write!(body, r#"<p class="insights">{}</p>"#, value_text(insights));
@@ -104,7 +104,8 @@ pub fn render_landing(base_url: &str) -> String {
     body.push_str(r#"<section aria-labelledby="checks-h"><h2 id="checks-h">What is checked</h2><ul class="cats">"#);
     for cat in Category::ALL {
         let n = RULES.iter().filter(|r| r.meta().category == cat).count();
-        let _ = write!(body, "<li>{} <span class=\"muted\">({n} checks)</span></li>", escape_html(cat.name()));
+        let _ =
+            write!(body, "<li>{} <span class=\"muted\">({})</span></li>", escape_html(cat.name()), plural(n, "check"));
     }
     body.push_str("</ul></section>");
 
@@ -159,7 +160,7 @@ fn render_not_audited(base_url: &str, domain: &str) -> String {
 /// The form that audits a URL and then shows its report.
 fn audit_form(value: &str) -> String {
     format!(
-        r#"<form class="audit" method="get" action="/report" role="search" aria-label="Audit a page"><label for="audit-url">Page URL</label><div class="row"><input id="audit-url" type="url" name="url" required placeholder="https://example.com/" value="{}" autocomplete="url" inputmode="url"><button type="submit">Audit</button></div></form>"#,
+        r#"<form class="audit" method="get" action="/report" aria-label="Audit a page"><label for="audit-url">Page URL</label><div class="row"><input id="audit-url" type="url" name="url" required placeholder="https://example.com/" value="{}" autocomplete="url" inputmode="url"><button type="submit">Audit</button></div></form>"#,
         escape_html(value)
     )
 }
@@ -472,6 +473,15 @@ fn date_html(scanned_at: Option<&str>) -> String {
         format!(r#"<time datetime="{}">{}</time>"#, escape_html(ts), shown)
     } else {
         value_text(ts)
+    }
+}
+
+/// `1 warning`, `2 warnings`.
+fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
     }
 }
 
