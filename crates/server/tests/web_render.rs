@@ -953,6 +953,15 @@ const scenarios = {
     const domains = p.links().map(a => a.getAttribute("data-svc-domain")).sort();
     assert.deepStrictEqual(domains, ["a.example", "b.example"]);
   },
+  injected_inline_code() {
+    const p = page({});
+    const tag = p.script({ src: "https://svc.example/widget.js", "data-domain": "a.example" });
+    const inline = p.script({});
+    p.run(inline);
+    assert.strictEqual(p.links().length, 1);
+    assert.ok(tag.hasAttribute("data-svc-processed"));
+    assert.ok(!inline.hasAttribute("data-svc-processed"));
+  },
   head_script_without_body() {
     const p = page({ readyState: "loading" });
     const body = p.doc.body;

@@ -36,12 +36,13 @@
     }
   }
 
-  // The script tags to handle: our own tag, or, where currentScript is unavailable (old
-  // browsers, injected code), every widget tag not yet handled.
+  // The script tags to handle: our own tag, or, where currentScript is unavailable or not
+  // a widget tag (old browsers, code injected by a tag manager), every widget tag not yet
+  // handled.
   function pendingScripts() {
     var out = [];
-    if (current && current.tagName === "SCRIPT") {
-      if (!current.hasAttribute(MARK) && isWidgetSrc(current.src)) {
+    if (current && current.tagName === "SCRIPT" && isWidgetSrc(current.src)) {
+      if (!current.hasAttribute(MARK)) {
         out.push(current);
       }
       return out;
