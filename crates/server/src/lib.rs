@@ -48,6 +48,8 @@ mod auth;
 mod config;
 mod error;
 mod limiter;
+pub mod mcp;
+pub mod web;
 pub mod pipeline;
 mod response;
 mod router;

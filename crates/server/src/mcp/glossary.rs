@@ -35,11 +35,17 @@ pub struct Concept {
     pub concept: String,
     /// Whether an entry matched.
     pub found: bool,
+    /// Human title of the concept.
     pub title: String,
+    /// What it is, in a few sentences.
     pub definition: String,
+    /// Why search engines and assistants care.
     pub why_it_matters: String,
+    /// What to do about it.
     pub how_to_fix: String,
+    /// Rule ids of the audit that check it.
     pub related_rules: Vec<String>,
+    /// Slugs of related glossary entries.
     pub related: Vec<String>,
     /// Slugs of the closest entries, best first, at most [`MAX_SUGGESTIONS`]; only when not found.
     pub suggestions: Vec<String>,
