@@ -15,7 +15,8 @@ use crate::resolver::GuardedResolver;
 use crate::validate::check_shape;
 use crate::{
     AddressGuard, Error, FetchedPage, RedirectHop, DEFAULT_BASE_URL, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_BODY_BYTES,
-    DEFAULT_MAX_REDIRECTS, DEFAULT_POST_MAX_BYTES, DEFAULT_TEXT_MAX_BYTES, DEFAULT_TEXT_TIMEOUT, DEFAULT_TOTAL_TIMEOUT,
+    DEFAULT_MAX_REDIRECTS, DEFAULT_POST_MAX_BYTES, DEFAULT_ROBOTS_CACHE_ENTRIES, DEFAULT_TEXT_MAX_BYTES,
+    DEFAULT_TEXT_TIMEOUT, DEFAULT_TOTAL_TIMEOUT,
 };
 
 const PAGE_ACCEPT: &str = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5";
@@ -47,6 +48,11 @@ pub struct FetchConfig {
     /// Fixed DNS answers, consulted before the system resolver and still filtered by the
     /// address guard. Meant for tests and for pinning a host in development.
     pub dns_overrides: Vec<(String, Vec<IpAddr>)>,
+    /// How long a fetched robots.txt is reused for the same origin (RFC 9309 §2.4 allows up
+    /// to 24 h); zero disables the cache. Errors are never cached.
+    pub robots_cache_ttl: Duration,
+    /// Most origins whose robots.txt is kept.
+    pub robots_cache_entries: usize,
 }
 
 impl Default for FetchConfig {
@@ -62,6 +68,8 @@ impl Default for FetchConfig {
             base_url: DEFAULT_BASE_URL.to_string(),
             allow_targets: Vec::new(),
             dns_overrides: Vec::new(),
+            robots_cache_ttl: Duration::ZERO,
+            robots_cache_entries: DEFAULT_ROBOTS_CACHE_ENTRIES,
         }
     }
 }
@@ -89,6 +97,8 @@ struct Inner {
     client: reqwest::Client,
     guard: Arc<AddressGuard>,
     config: FetchConfig,
+    /// robots.txt answers by origin, with the time they were fetched.
+    robots_cache: std::sync::Mutex<HashMap<String, (Instant, FetchedPage)>>,
 }
 
 impl std::fmt::Debug for Fetcher {
@@ -123,7 +133,7 @@ impl Fetcher {
             .use_rustls_tls()
             .build()
             .map_err(|e| Error::Config(e.to_string().to_lowercase()))?;
-        Ok(Fetcher { inner: Arc::new(Inner { client, guard, config }) })
+        Ok(Fetcher { inner: Arc::new(Inner { client, guard, config, robots_cache: Default::default() }) })
     }
 
     /// The settings this fetcher was built with.
@@ -178,8 +188,34 @@ impl Fetcher {
         let Ok(robots) = page_url.join("/robots.txt") else {
             return Ok(None);
         };
+        let ttl = self.inner.config.robots_cache_ttl;
+        let origin = page_url.origin().ascii_serialization();
+        if !ttl.is_zero() {
+            let cache = self.inner.robots_cache.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some((at, page)) = cache.get(&origin) {
+                if at.elapsed() < ttl {
+                    return Ok(Some(page.clone()));
+                }
+            }
+        }
         let max = self.inner.config.text_max_bytes;
-        self.fetch_text(&robots, max).await.map(Some)
+        let page = self.fetch_text(&robots, max).await?;
+        if !ttl.is_zero() {
+            let mut cache = self.inner.robots_cache.lock().unwrap_or_else(|p| p.into_inner());
+            if cache.len() >= self.inner.config.robots_cache_entries {
+                // Drop what has expired; if that frees nothing, drop the oldest entry.
+                cache.retain(|_, (at, _)| at.elapsed() < ttl);
+                if cache.len() >= self.inner.config.robots_cache_entries {
+                    if let Some(oldest) = cache.iter().min_by_key(|(_, (at, _))| *at).map(|(k, _)| k.clone()) {
+                        cache.remove(&oldest);
+                    }
+                }
+            }
+            if self.inner.config.robots_cache_entries > 0 {
+                cache.insert(origin, (Instant::now(), page.clone()));
+            }
+        }
+        Ok(Some(page))
     }
 
     /// POSTs a JSON body and returns the status, headers (lowercase names) and body of

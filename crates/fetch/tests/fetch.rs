@@ -409,6 +409,36 @@ async fn robots_txt_comes_from_the_origin() {
 }
 
 #[tokio::test]
+async fn robots_txt_is_cached_per_origin_when_asked() {
+    let site =
+        TestServer::start("127.0.0.1", vec![("/robots.txt", typed("text/plain", b"User-agent: *\nDisallow: /x\n"))])
+            .await;
+    let other = TestServer::start("127.0.0.1", vec![]).await;
+    let robots_hits = |s: &TestServer| s.requests().iter().filter(|r| r.path == "/robots.txt").count();
+
+    let uncached = loopback_fetcher(|_| {});
+    for _ in 0..2 {
+        uncached.fetch_robots_txt(&site.url("/a")).await.unwrap();
+    }
+    assert_eq!(robots_hits(&site), 2, "no cache by default");
+
+    let cached = loopback_fetcher(|c| c.robots_cache_ttl = std::time::Duration::from_secs(60));
+    for path in ["/a", "/b?q=1", "/c"] {
+        let page = cached.fetch_robots_txt(&site.url(path)).await.unwrap().unwrap();
+        assert_eq!(page.body.as_ref(), b"User-agent: *\nDisallow: /x\n");
+    }
+    assert_eq!(robots_hits(&site), 3, "one more fetch for three pages of one origin");
+    let missing = cached.fetch_robots_txt(&other.url("/a")).await.unwrap().unwrap();
+    assert_eq!(missing.status, 404, "another origin is fetched on its own");
+
+    let short = loopback_fetcher(|c| c.robots_cache_ttl = std::time::Duration::from_millis(20));
+    short.fetch_robots_txt(&site.url("/a")).await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(40)).await;
+    short.fetch_robots_txt(&site.url("/a")).await.unwrap();
+    assert_eq!(robots_hits(&site), 5, "an expired entry is fetched again");
+}
+
+#[tokio::test]
 async fn post_json_is_guarded_and_bounded() {
     let server = TestServer::start(
         "127.0.0.1",

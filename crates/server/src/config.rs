@@ -66,6 +66,8 @@ pub struct FetchSettings {
     pub text_timeout_ms: u64,
     /// Largest page body after decompression.
     pub max_body_bytes: usize,
+    /// How long a site's robots.txt is reused across audits of its pages (0: never).
+    pub robots_cache_ttl_s: u64,
 }
 
 impl Default for FetchSettings {
@@ -75,9 +77,14 @@ impl Default for FetchSettings {
             total_timeout_ms: ms(fetch::DEFAULT_TOTAL_TIMEOUT),
             text_timeout_ms: ms(fetch::DEFAULT_TEXT_TIMEOUT),
             max_body_bytes: fetch::DEFAULT_MAX_BODY_BYTES,
+            robots_cache_ttl_s: DEFAULT_ROBOTS_CACHE_TTL_S,
         }
     }
 }
+
+/// Default reuse time of a fetched robots.txt: short enough that an edited robots.txt shows
+/// within a minute, long enough that a batch or a crawl of one site asks for it once.
+pub const DEFAULT_ROBOTS_CACHE_TTL_S: u64 = 60;
 
 fn ms(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
@@ -94,6 +101,9 @@ pub struct GeoSettings {
     pub api_key: Option<String>,
     /// The model to ask.
     pub model: Option<String>,
+    /// Longest wait for one provider answer, in milliseconds (default 30 s); the whole
+    /// check gets three times as long (`SEO_AUDIT_GEO_TIMEOUT_MS`).
+    pub timeout_ms: Option<u64>,
 }
 
 /// Every setting of `seo-audit serve`. [`Config::default`] is the no-configuration service.
@@ -124,6 +134,11 @@ pub struct Config {
     pub header_timeout_ms: u64,
     /// Longest wait for requests in flight at shutdown, in milliseconds.
     pub shutdown_grace_ms: u64,
+    /// Seconds between two audits of a monitored page (DECISIONS §9: daily).
+    pub monitor_interval_s: u64,
+    /// Delay before the first retry of a failed webhook delivery, in milliseconds; it
+    /// doubles at each further attempt.
+    pub webhook_retry_base_ms: u64,
 }
 
 impl Default for Config {
@@ -141,6 +156,8 @@ impl Default for Config {
             geo: GeoSettings::default(),
             header_timeout_ms: ms(DEFAULT_HEADER_TIMEOUT),
             shutdown_grace_ms: ms(DEFAULT_SHUTDOWN_GRACE),
+            monitor_interval_s: u64::from(store::DEFAULT_MONITOR_INTERVAL_S),
+            webhook_retry_base_ms: crate::webhooks::DEFAULT_RETRY_BASE_MS,
         }
     }
 }
@@ -225,11 +242,15 @@ impl Config {
                 "SEO_AUDIT_FETCH_TIMEOUT_MS" => self.fetch.total_timeout_ms = parse(v).map_err(bad)?,
                 "SEO_AUDIT_TEXT_TIMEOUT_MS" => self.fetch.text_timeout_ms = parse(v).map_err(bad)?,
                 "SEO_AUDIT_MAX_PAGE_BYTES" => self.fetch.max_body_bytes = parse(v).map_err(bad)?,
+                "SEO_AUDIT_ROBOTS_CACHE_TTL_S" => self.fetch.robots_cache_ttl_s = parse(v).map_err(bad)?,
                 "SEO_AUDIT_GEO_BASE_URL" => self.geo.base_url = non_empty(v),
                 "SEO_AUDIT_GEO_API_KEY" => self.geo.api_key = non_empty(v),
                 "SEO_AUDIT_GEO_MODEL" => self.geo.model = non_empty(v),
+                "SEO_AUDIT_GEO_TIMEOUT_MS" => self.geo.timeout_ms = Some(parse(v).map_err(bad)?),
                 "SEO_AUDIT_HEADER_TIMEOUT_MS" => self.header_timeout_ms = parse(v).map_err(bad)?,
                 "SEO_AUDIT_SHUTDOWN_GRACE_MS" => self.shutdown_grace_ms = parse(v).map_err(bad)?,
+                "SEO_AUDIT_MONITOR_INTERVAL_S" => self.monitor_interval_s = parse(v).map_err(bad)?,
+                "SEO_AUDIT_WEBHOOK_RETRY_BASE_MS" => self.webhook_retry_base_ms = parse(v).map_err(bad)?,
                 // SEO_AUDIT_CONFIG names the file itself; SEO_AUDIT_LOG is read by the
                 // binary's log setup; unknown names are left for other tools.
                 _ => {}
@@ -252,6 +273,7 @@ impl Config {
             max_body_bytes: self.fetch.max_body_bytes,
             base_url: self.base_url.clone(),
             allow_targets: self.allow_targets.clone(),
+            robots_cache_ttl: Duration::from_secs(self.fetch.robots_cache_ttl_s),
             ..fetch::FetchConfig::default()
         }
     }
@@ -273,11 +295,15 @@ pub const ENV_VARS: &[&str] = &[
     "SEO_AUDIT_FETCH_TIMEOUT_MS",
     "SEO_AUDIT_TEXT_TIMEOUT_MS",
     "SEO_AUDIT_MAX_PAGE_BYTES",
+    "SEO_AUDIT_ROBOTS_CACHE_TTL_S",
     "SEO_AUDIT_GEO_BASE_URL",
     "SEO_AUDIT_GEO_API_KEY",
     "SEO_AUDIT_GEO_MODEL",
+    "SEO_AUDIT_GEO_TIMEOUT_MS",
     "SEO_AUDIT_HEADER_TIMEOUT_MS",
     "SEO_AUDIT_SHUTDOWN_GRACE_MS",
+    "SEO_AUDIT_MONITOR_INTERVAL_S",
+    "SEO_AUDIT_WEBHOOK_RETRY_BASE_MS",
 ];
 
 fn parse<T: std::str::FromStr>(v: &str) -> Result<T, String>
