@@ -139,6 +139,11 @@ pub struct Config {
     /// Delay before the first retry of a failed webhook delivery, in milliseconds; it
     /// doubles at each further attempt.
     pub webhook_retry_base_ms: u64,
+    /// Seconds between two audits of a monitored page (DECISIONS §9: daily).
+    pub monitor_interval_s: u64,
+    /// Delay before the first retry of a failed webhook delivery, in milliseconds; it
+    /// doubles at each further attempt.
+    pub webhook_retry_base_ms: u64,
 }
 
 impl Default for Config {
@@ -156,6 +161,8 @@ impl Default for Config {
             geo: GeoSettings::default(),
             header_timeout_ms: ms(DEFAULT_HEADER_TIMEOUT),
             shutdown_grace_ms: ms(DEFAULT_SHUTDOWN_GRACE),
+            monitor_interval_s: u64::from(store::DEFAULT_MONITOR_INTERVAL_S),
+            webhook_retry_base_ms: crate::webhooks::DEFAULT_RETRY_BASE_MS,
             monitor_interval_s: u64::from(store::DEFAULT_MONITOR_INTERVAL_S),
             webhook_retry_base_ms: crate::webhooks::DEFAULT_RETRY_BASE_MS,
         }
@@ -251,6 +258,8 @@ impl Config {
                 "SEO_AUDIT_SHUTDOWN_GRACE_MS" => self.shutdown_grace_ms = parse(v).map_err(bad)?,
                 "SEO_AUDIT_MONITOR_INTERVAL_S" => self.monitor_interval_s = parse(v).map_err(bad)?,
                 "SEO_AUDIT_WEBHOOK_RETRY_BASE_MS" => self.webhook_retry_base_ms = parse(v).map_err(bad)?,
+                "SEO_AUDIT_MONITOR_INTERVAL_S" => self.monitor_interval_s = parse(v).map_err(bad)?,
+                "SEO_AUDIT_WEBHOOK_RETRY_BASE_MS" => self.webhook_retry_base_ms = parse(v).map_err(bad)?,
                 // SEO_AUDIT_CONFIG names the file itself; SEO_AUDIT_LOG is read by the
                 // binary's log setup; unknown names are left for other tools.
                 _ => {}
@@ -302,6 +311,8 @@ pub const ENV_VARS: &[&str] = &[
     "SEO_AUDIT_GEO_TIMEOUT_MS",
     "SEO_AUDIT_HEADER_TIMEOUT_MS",
     "SEO_AUDIT_SHUTDOWN_GRACE_MS",
+    "SEO_AUDIT_MONITOR_INTERVAL_S",
+    "SEO_AUDIT_WEBHOOK_RETRY_BASE_MS",
     "SEO_AUDIT_MONITOR_INTERVAL_S",
     "SEO_AUDIT_WEBHOOK_RETRY_BASE_MS",
 ];

@@ -56,6 +56,7 @@ mod router;
 mod routes;
 mod serve;
 mod state;
+pub mod webhooks;
 
 pub use auth::{authenticate, client_ip, consume_quota, presented_key, Identity, KeyRule, API_KEY_HEADER};
 pub use config::{

@@ -59,6 +59,14 @@ pub static ROUTES: &[Route] = &[
     Route { method: Method::GET, path: "/api/v1/audit", handler: routes::audit::get, consumes_quota: true },
     Route { method: Method::POST, path: "/api/v1/audit/batch", handler: routes::audit::batch, consumes_quota: true },
     Route { method: Method::GET, path: "/api/v1/usage", handler: routes::usage::get, consumes_quota: false },
+    Route { method: Method::POST, path: "/api/v1/webhooks", handler: routes::webhooks::create, consumes_quota: false },
+    Route { method: Method::GET, path: "/api/v1/webhooks", handler: routes::webhooks::list, consumes_quota: false },
+    Route {
+        method: Method::DELETE,
+        path: "/api/v1/webhooks/{id}",
+        handler: routes::webhooks::delete,
+        consumes_quota: false,
+    },
     Route { method: Method::GET, path: "/api/status", handler: routes::status::get, consumes_quota: false },
     Route { method: Method::GET, path: "/openapi.json", handler: routes::openapi::get, consumes_quota: false },
 ];

@@ -25,6 +25,8 @@ pub struct AppState {
     pub audits: Arc<AuditSlots>,
     /// When the service started (`uptime_s`).
     pub started: Instant,
+    /// Webhook delivery (events of key owners to their subscriptions).
+    pub webhooks: Arc<crate::webhooks::Dispatcher>,
 }
 
 /// Failure to build the state.
@@ -48,7 +50,10 @@ impl AppState {
     /// Builds the state around an open store.
     pub fn with_store(config: Config, store: store::Store) -> Result<AppState, StateError> {
         let fetcher = fetch::Fetcher::new(config.fetch_config())?;
+        let retry_base = std::time::Duration::from_millis(config.webhook_retry_base_ms);
+        let webhooks = Arc::new(crate::webhooks::Dispatcher::new(store.clone(), fetcher.clone(), retry_base));
         Ok(AppState {
+            webhooks,
             limiter: Arc::new(Limiter::new(Some(store.clone()))),
             audits: Arc::new(AuditSlots::new(config.max_concurrent_audits, config.audit_queue)),
             store,

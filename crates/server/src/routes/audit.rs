@@ -92,6 +92,10 @@ async fn run_audit(state: &AppState, url: &Url, identity: &Identity) -> Result<D
     if let Err(e) = state.db(move |s| s.insert_audit(record)).await {
         tracing::error!(url = %url, cause = ?e.cause, "audit not stored");
     }
+    if let Some(user_id) = identity.user_id() {
+        let data = json!({ "url": url.as_str(), "score": result.score.percentage, "scannedAt": done.scanned_at });
+        state.webhooks.emit(user_id, "audit.completed", data);
+    }
     Ok(done)
 }
 

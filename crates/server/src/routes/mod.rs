@@ -4,3 +4,4 @@ pub mod audit;
 pub mod openapi;
 pub mod status;
 pub mod usage;
+pub mod webhooks;

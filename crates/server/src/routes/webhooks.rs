@@ -1,0 +1,153 @@
+//! `POST /api/v1/webhooks`, `GET /api/v1/webhooks`, `DELETE /api/v1/webhooks/{id}`:
+//! webhook subscriptions of the key's owner (DECISIONS §9).
+//!
+//! A key with the `webhooks` scope is required (401 without, 403 without the scope).
+//! Managing subscriptions consumes no audit quota: it is account administration, like the
+//! usage snapshot. The signing secret is shown once, in the answer to POST.
+
+use http::StatusCode;
+use serde_json::{json, Value};
+
+use crate::auth::{authenticate, KeyRule};
+use crate::error::ApiError;
+use crate::response::{json_response, ok_json};
+use crate::router::{Ctx, HandlerFuture};
+
+/// Most subscriptions one owner may hold.
+pub const MAX_WEBHOOKS_PER_USER: usize = 20;
+
+/// `POST /api/v1/webhooks` with `{url, events: [..]}`.
+pub fn create(ctx: Ctx) -> HandlerFuture {
+    Box::pin(create_webhook(ctx))
+}
+
+/// `GET /api/v1/webhooks`.
+pub fn list(ctx: Ctx) -> HandlerFuture {
+    Box::pin(list_webhooks(ctx))
+}
+
+/// `DELETE /api/v1/webhooks/{id}`.
+pub fn delete(ctx: Ctx) -> HandlerFuture {
+    Box::pin(delete_webhook(ctx))
+}
+
+async fn owner(ctx: &Ctx) -> Result<String, ApiError> {
+    let identity = authenticate(ctx, KeyRule::Required, Some("webhooks")).await?;
+    identity
+        .user_id()
+        .map(str::to_string)
+        .ok_or_else(|| ApiError::unauthorized("This endpoint needs an API key with the `webhooks` scope."))
+}
+
+fn render(hook: &store::Webhook) -> Value {
+    serde_json::to_value(hook).unwrap_or(Value::Null)
+}
+
+async fn create_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
+    let user_id = owner(&ctx).await?;
+    let body = ctx.json_body().await?;
+    let (raw_url, events) = parse_create(&body)?;
+    let url = fetch::validate_url(&raw_url)?;
+    // Literal inner addresses and localhost names are refused now; names are judged again
+    // when they are resolved at each delivery.
+    ctx.state.fetcher.guard().check_url(&url)?;
+    let new = store::NewWebhook { user_id: user_id.clone(), url: url.to_string(), events };
+    let hook = ctx
+        .state
+        .db(move |s| {
+            if s.list_webhooks(&user_id)?.len() >= MAX_WEBHOOKS_PER_USER {
+                return Ok(None);
+            }
+            s.create_webhook(new).map(Some)
+        })
+        .await?;
+    let Some(hook) = hook else {
+        return Err(ApiError::invalid_request(format!(
+            "An owner may hold at most {MAX_WEBHOOKS_PER_USER} webhook subscriptions; delete one first."
+        )));
+    };
+    let mut webhook = render(&hook);
+    webhook["secret"] = json!(hook.secret);
+    Ok(json_response(
+        StatusCode::CREATED,
+        &json!({ "ok": true, "api_version": audit_core::API_VERSION, "webhook": webhook }),
+    ))
+}
+
+async fn list_webhooks(ctx: Ctx) -> Result<crate::Response, ApiError> {
+    let user_id = owner(&ctx).await?;
+    let hooks = ctx.state.db(move |s| s.list_webhooks(&user_id)).await?;
+    let webhooks: Vec<Value> = hooks.iter().map(render).collect();
+    Ok(ok_json(&json!({ "ok": true, "api_version": audit_core::API_VERSION, "webhooks": webhooks })))
+}
+
+async fn delete_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
+    let user_id = owner(&ctx).await?;
+    let id = ctx.param("id").unwrap_or_default().to_string();
+    let gone = id.clone();
+    let result = ctx.state.db(move |s| Ok(s.delete_webhook(&user_id, &gone))).await?;
+    match result {
+        Ok(()) => Ok(ok_json(&json!({ "ok": true, "api_version": audit_core::API_VERSION, "deleted": id }))),
+        // Another owner's id answers exactly as an unknown one.
+        Err(e) if e.is_not_found() => Err(ApiError::not_found(format!("No webhook subscription {id}."))),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// `{url: string, events: [known event names, at least one]}`.
+fn parse_create(body: &Value) -> Result<(String, Vec<String>), ApiError> {
+    let Some(obj) = body.as_object() else {
+        return Err(ApiError::invalid_request("The request body must be a JSON object with `url` and `events`."));
+    };
+    let url = match obj.get("url") {
+        None | Some(Value::Null) => return Err(ApiError::missing_parameter("url")),
+        Some(Value::String(s)) if s.trim().is_empty() => return Err(ApiError::missing_parameter("url")),
+        Some(Value::String(s)) => s.clone(),
+        Some(_) => return Err(ApiError::invalid_request("`url` must be a string.")),
+    };
+    let events: Vec<String> =
+        match obj.get("events") {
+            None | Some(Value::Null) => return Err(ApiError::missing_parameter("events")),
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|v| v.as_str().map(str::to_string))
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(|| ApiError::invalid_request("Every entry of `events` must be a string."))?,
+            Some(_) => return Err(ApiError::invalid_request("`events` must be an array of event names.")),
+        };
+    let allowed = store::WEBHOOK_EVENTS;
+    if events.is_empty() {
+        return Err(ApiError::invalid_request("`events` must name at least one event.")
+            .with_details(json!({ "parameter": "events", "allowed": allowed })));
+    }
+    if let Some(unknown) = events.iter().find(|e| !allowed.contains(&e.as_str())) {
+        return Err(ApiError::invalid_request(format!("Unknown event {unknown:?}."))
+            .with_details(json!({ "parameter": "events", "allowed": allowed })));
+    }
+    Ok((url, events))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(body: Value, expected: Result<usize, &str>) {
+        let got = parse_create(&body).map(|(_, e)| e.len()).map_err(|e| e.code);
+        assert_eq!(got, expected, "{body}");
+    }
+
+    #[test]
+    fn create_bodies() {
+        check(json!({"url": "https://h.example/", "events": ["audit.completed"]}), Ok(1));
+        check(json!({"url": "https://h.example/", "events": ["monitor.alert", "workflow.completed"]}), Ok(2));
+        check(json!({"url": "https://h.example/", "events": ["nope"]}), Err("invalid_request"));
+        check(json!({"url": "https://h.example/", "events": []}), Err("invalid_request"));
+        check(json!({"url": "https://h.example/", "events": "audit.completed"}), Err("invalid_request"));
+        check(json!({"url": "https://h.example/", "events": [1]}), Err("invalid_request"));
+        check(json!({"url": "https://h.example/"}), Err("missing_parameter"));
+        check(json!({"events": ["audit.completed"]}), Err("missing_parameter"));
+        check(json!({"url": " ", "events": ["audit.completed"]}), Err("missing_parameter"));
+        check(json!({"url": 5, "events": ["audit.completed"]}), Err("invalid_request"));
+        check(json!([]), Err("invalid_request"));
+    }
+}
