@@ -68,6 +68,8 @@ pub static ROUTES: &[Route] = &[
         consumes_quota: false,
     },
     Route { method: Method::GET, path: "/api/status", handler: routes::status::get, consumes_quota: false },
+    Route { method: Method::POST, path: "/api/content-gap", handler: routes::content::content_gap, consumes_quota: true },
+    Route { method: Method::POST, path: "/api/auto-fix-batch", handler: routes::content::auto_fix_batch, consumes_quota: true },
     Route { method: Method::GET, path: "/openapi.json", handler: routes::openapi::get, consumes_quota: false },
 ];
 
