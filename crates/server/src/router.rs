@@ -70,6 +70,22 @@ pub static ROUTES: &[Route] = &[
     Route { method: Method::GET, path: "/api/status", handler: routes::status::get, consumes_quota: false },
     Route { method: Method::POST, path: "/api/content-gap", handler: routes::content::content_gap, consumes_quota: true },
     Route { method: Method::POST, path: "/api/auto-fix-batch", handler: routes::content::auto_fix_batch, consumes_quota: true },
+    // The agent-tool endpoint charges one unit per tools/call itself (mcp::registry).
+    Route { method: Method::POST, path: "/api/mcp", handler: routes::mcp::post, consumes_quota: false },
+    Route { method: Method::GET, path: "/api/mcp", handler: routes::mcp::not_allowed, consumes_quota: false },
+    Route { method: Method::DELETE, path: "/api/mcp", handler: routes::mcp::not_allowed, consumes_quota: false },
+    Route {
+        method: Method::GET,
+        path: "/.well-known/mcp.json",
+        handler: routes::mcp::discovery,
+        consumes_quota: false,
+    },
+    Route {
+        method: Method::GET,
+        path: "/.well-known/agent-card.json",
+        handler: routes::mcp::card,
+        consumes_quota: false,
+    },
     Route { method: Method::GET, path: "/openapi.json", handler: routes::openapi::get, consumes_quota: false },
 ];
 

@@ -12,12 +12,17 @@
 //! - [`discovery::mcp_json`] / [`discovery::agent_card`]: the `.well-known` documents.
 //! - [`server_info`]: name, version and the instructions agents read first.
 //!
-//! Nothing here does I/O; the server runs the tools.
+//! - [`registry::McpRegistry`]: the [`mcp_protocol::Registry`] of one request (quota on the
+//!   shared limiter, `tools/call` dispatched to one function per tool in [`calls`]).
+//!
+//! Apart from `registry` and `calls`, nothing here does I/O.
 
+pub mod calls;
 pub mod discovery;
 pub mod glossary;
 pub mod methodology;
 pub mod prompts;
+pub mod registry;
 pub mod resources;
 pub mod tools;
 

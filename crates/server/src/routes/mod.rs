@@ -1,6 +1,7 @@
 //! One module per area; each handler is listed once in [`crate::router::ROUTES`].
 
 pub mod audit;
+pub mod mcp;
 pub mod content;
 pub mod openapi;
 pub mod status;

@@ -1,0 +1,87 @@
+//! compare_competitors: the site's page and a competitor's, audited with the same
+//! ruleset and compared per category.
+
+use audit_core::Category;
+use mcp_protocol::ToolResult;
+use serde_json::{json, Map, Value};
+
+use super::{audit, outcomes, store, url_arg, Audited, ToolEnv};
+
+/// Runs the tool.
+pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
+    let (site_url, competitor_url) = match (url_arg(args, "url"), url_arg(args, "competitorUrl")) {
+        (Ok(s), Ok(c)) => (s, c),
+        (Err(e), _) | (_, Err(e)) => return e,
+    };
+    let (site, competitor) = tokio::join!(audit(env.state, &site_url), audit(env.state, &competitor_url));
+    let (site, competitor) = match (site, competitor) {
+        (Ok(s), Ok(c)) => (s, c),
+        (Err(e), _) => return ToolResult::error(format!("{} (argument url)", e.text())),
+        (_, Err(e)) => return ToolResult::error(format!("{} (argument competitorUrl)", e.text())),
+    };
+    store(env, &site_url, &site).await;
+    store(env, &competitor_url, &competitor).await;
+    ToolResult::success(structured(site_url.as_str(), &site, competitor_url.as_str(), &competitor))
+}
+
+/// Percentage of the applicable weight of `category` that passed; `None` when no rule
+/// of the category applies to the page.
+fn category_share(done: &Audited, category: Category) -> Option<u32> {
+    let (mut passed, mut applicable) = (0u32, 0u32);
+    for c in done.audit.checks.iter().filter(|c| c.rule.category == category) {
+        match c.outcome {
+            audit_core::Outcome::Pass => {
+                passed += c.rule.weight;
+                applicable += c.rule.weight;
+            }
+            audit_core::Outcome::Fail(_) => applicable += c.rule.weight,
+            audit_core::Outcome::NotApplicable => {}
+        }
+    }
+    // Same rounding as the overall score (half up, integers only).
+    (applicable > 0).then(|| (200 * passed + applicable) / (2 * applicable))
+}
+
+fn winner(site: u32, competitor: u32) -> &'static str {
+    match site.cmp(&competitor) {
+        std::cmp::Ordering::Greater => "site",
+        std::cmp::Ordering::Less => "competitor",
+        std::cmp::Ordering::Equal => "tie",
+    }
+}
+
+/// The structuredContent of compare_competitors.
+pub fn structured(site_url: &str, site: &Audited, competitor_url: &str, competitor: &Audited) -> Value {
+    // A category with no applicable rule on one side counts as fully passed there, as the
+    // overall score does for a page where nothing applies; categories that apply to
+    // neither page are left out.
+    let categories: Vec<Value> = Category::ALL
+        .iter()
+        .filter_map(|&cat| {
+            let (s, c) = match (category_share(site, cat), category_share(competitor, cat)) {
+                (None, None) => return None,
+                (s, c) => (s.unwrap_or(100), c.unwrap_or(100)),
+            };
+            Some(json!({ "category": cat.name(), "site": s, "competitor": c, "winner": winner(s, c) }))
+        })
+        .collect();
+    let mut site_wins = Vec::new();
+    let mut competitor_wins = Vec::new();
+    for ((id, s), (_, c)) in outcomes(&site.audit).iter().zip(outcomes(&competitor.audit).iter()) {
+        match (s, c) {
+            (Some(true), Some(false)) => site_wins.push(*id),
+            (Some(false), Some(true)) => competitor_wins.push(*id),
+            _ => {}
+        }
+    }
+    let (s, c) = (site.audit.score().percentage, competitor.audit.score().percentage);
+    json!({
+        "url": site_url,
+        "competitorUrl": competitor_url,
+        "score": { "site": s, "competitor": c },
+        "winner": winner(s, c),
+        "categories": categories,
+        "siteWins": site_wins,
+        "competitorWins": competitor_wins,
+    })
+}

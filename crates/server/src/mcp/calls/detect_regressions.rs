@@ -1,0 +1,83 @@
+//! detect_regressions: audits a baseline and a current page at once and reports what
+//! got worse or better.
+
+use mcp_protocol::ToolResult;
+use serde_json::{json, Map, Value};
+
+use super::{audit, outcomes, store, url_arg, Audited, ToolEnv};
+
+/// Runs the tool.
+pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
+    let (baseline_url, current_url) = match (url_arg(args, "baselineUrl"), url_arg(args, "currentUrl")) {
+        (Ok(b), Ok(c)) => (b, c),
+        (Err(e), _) | (_, Err(e)) => return e,
+    };
+    let (baseline, current) = tokio::join!(audit(env.state, &baseline_url), audit(env.state, &current_url));
+    let (baseline, current) = match (baseline, current) {
+        (Ok(b), Ok(c)) => (b, c),
+        (Err(e), _) => return prefixed("baselineUrl", e),
+        (_, Err(e)) => return prefixed("currentUrl", e),
+    };
+    store(env, &baseline_url, &baseline).await;
+    store(env, &current_url, &current).await;
+    ToolResult::success(structured(baseline_url.as_str(), &baseline, current_url.as_str(), &current))
+}
+
+/// Says which of the two pages failed.
+fn prefixed(which: &str, e: ToolResult) -> ToolResult {
+    ToolResult::error(format!("{} (argument {which})", e.text()))
+}
+
+/// The facts compared, by name, read from the audit result's page summary.
+fn facts(done: &Audited) -> Vec<(&'static str, Value)> {
+    let r = done.audit.to_result(&done.scanned_at);
+    let p = r.page;
+    vec![
+        ("title", json!(p.title)),
+        ("metaDescription", json!(p.meta_description)),
+        ("h1", json!(p.h1)),
+        ("canonical", json!(p.canonical)),
+        ("wordCount", json!(p.word_count)),
+        ("statusCode", json!(p.status_code)),
+        ("robots", json!(p.robots)),
+        ("lang", json!(p.lang)),
+        ("ogTitle", json!(p.og.title)),
+        ("ogDescription", json!(p.og.description)),
+        ("ogImage", json!(p.og.image)),
+    ]
+}
+
+/// The structuredContent of detect_regressions.
+pub fn structured(baseline_url: &str, baseline: &Audited, current_url: &str, current: &Audited) -> Value {
+    let before = outcomes(&baseline.audit);
+    let after = outcomes(&current.audit);
+    let mut newly_failing = Vec::new();
+    let mut newly_passing = Vec::new();
+    // Both audits ran the same rule table, so the outcomes line up by position.
+    for ((id, was), (_, now)) in before.iter().zip(after.iter()) {
+        match (was, now) {
+            (Some(false), Some(true)) => newly_passing.push(*id),
+            (Some(true) | None, Some(false)) => newly_failing.push(*id),
+            _ => {}
+        }
+    }
+    let changed: Vec<Value> = facts(baseline)
+        .into_iter()
+        .zip(facts(current))
+        .filter(|((_, b), (_, c))| b != c)
+        .map(|((field, b), (_, c))| json!({ "field": field, "baseline": b, "current": c }))
+        .collect();
+    let b = baseline.audit.score().percentage;
+    let c = current.audit.score().percentage;
+    json!({
+        "baselineUrl": baseline_url,
+        "currentUrl": current_url,
+        "baselineScore": b,
+        "currentScore": c,
+        "scoreDelta": i64::from(c) - i64::from(b),
+        "regressed": !newly_failing.is_empty() || c < b,
+        "newlyFailing": newly_failing,
+        "newlyPassing": newly_passing,
+        "changedFacts": changed,
+    })
+}

@@ -1,0 +1,198 @@
+//! The tools' work: one module per tool, each with one `call(env, args) -> ToolResult`
+//! function that [`super::registry`] dispatches to by name, plus the steps they share
+//! (argument reading, audit slots, storing an audit, ranking failures).
+//!
+//! A tool's own failure (invalid URL, blocked target, unreachable page, timeout, not HTML,
+//! overload) is a tool result with `isError: true` whose text starts with the error code
+//! of DECISIONS.md §1 (`target_unreachable: ...`), never a JSON-RPC error: agents read
+//! tool results, and the code lets them decide whether to retry.
+
+pub mod compare_competitors;
+pub mod detect_regressions;
+pub mod generate_fixes;
+pub mod get_audit_methodology;
+pub mod get_opportunities;
+pub mod get_seo_concept;
+pub mod get_site_info;
+pub mod seo_audit;
+
+use audit_core::{Audit, Finding, Outcome, RuleMeta};
+use mcp_protocol::{CallContext, ToolResult};
+use serde_json::{Map, Value};
+use tokio::sync::OwnedSemaphorePermit;
+use url::Url;
+
+use crate::auth::Identity;
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// What a tool call runs with: the shared state, who is calling, and what the protocol
+/// layer knows about the request.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolEnv<'a> {
+    /// Store, fetcher, limiter, config, audit slots.
+    pub state: &'a AppState,
+    /// The caller: a key or the client address (whose quota was charged).
+    pub identity: &'a Identity,
+    /// Era, protocol version and key verdict of the request.
+    pub protocol: &'a CallContext<'a>,
+}
+
+/// A tool result naming an error code and saying what went wrong, e.g.
+/// `invalid_url: The URL is not valid (argument url)`.
+pub fn tool_error(code: &str, message: impl std::fmt::Display) -> ToolResult {
+    ToolResult::error(format!("{code}: {message}"))
+}
+
+/// The result of a tool that is listed but not implemented in this build.
+pub fn not_available(name: &str) -> ToolResult {
+    tool_error(
+        "not_available",
+        format!("{name} is not available yet on this server; the audit tools (seo_audit, get_opportunities, generate_fixes, detect_regressions, compare_competitors) work now."),
+    )
+}
+
+/// An [`ApiError`] as a tool result; internal causes are logged, never shown.
+pub fn from_api_error(e: ApiError, what: &str) -> ToolResult {
+    if let Some(cause) = &e.cause {
+        tracing::error!(cause = %cause, code = e.code, "agent tool failed");
+    }
+    let message = e.message.trim_end_matches('.');
+    tool_error(e.code, format!("{message} ({what})."))
+}
+
+/// A string argument (the protocol crate already checked `required` and `type`).
+pub fn string_arg<'a>(args: &'a Map<String, Value>, name: &str) -> Option<&'a str> {
+    args.get(name).and_then(Value::as_str)
+}
+
+/// A URL argument, validated as the REST endpoints validate `url`.
+pub fn url_arg(args: &Map<String, Value>, name: &str) -> Result<Url, ToolResult> {
+    let raw = string_arg(args, name).unwrap_or("");
+    fetch::validate_url(raw).map_err(|e| from_api_error(ApiError::from(e), &format!("argument {name}")))
+}
+
+/// A place among the bounded audit slots, as REST audits take one: a full server answers
+/// `overloaded` at once instead of queueing without bound.
+pub async fn audit_slot(state: &AppState) -> Result<OwnedSemaphorePermit, ToolResult> {
+    let ticket = state.audits.admit().map_err(|e| from_api_error(e, "retry in a few seconds"))?;
+    ticket.ready().await.map_err(|e| from_api_error(e, "audit slot"))
+}
+
+/// A fetched and audited page, with the time it was audited.
+#[derive(Debug)]
+pub struct Audited {
+    /// The engine's result.
+    pub audit: Audit,
+    /// `scanned_at` of the stored result.
+    pub scanned_at: String,
+}
+
+/// Fetches and audits `url` in an audit slot (the same pipeline as `GET /api/v1/audit`).
+pub async fn audit(state: &AppState, url: &Url) -> Result<Audited, ToolResult> {
+    let permit = audit_slot(state).await?;
+    let result = crate::pipeline::audit_url(&state.fetcher, url).await;
+    drop(permit);
+    match result {
+        Ok(page) => Ok(Audited { audit: page.audit, scanned_at: crate::now_rfc3339() }),
+        Err(e) => Err(from_api_error(ApiError::from(e), url.as_str())),
+    }
+}
+
+/// Stores an audit as the REST endpoint does (badges, reports and monitoring read it) and
+/// returns its id. A failure to store is logged; the caller still gets its result.
+pub async fn store(env: &ToolEnv<'_>, url: &Url, done: &Audited) -> Option<String> {
+    let result = done.audit.to_result(&done.scanned_at);
+    let json = match serde_json::to_string(&result) {
+        Ok(json) => json,
+        Err(e) => {
+            tracing::error!(url = %url, error = %e, "audit not serialised");
+            return None;
+        }
+    };
+    let mut record = store::NewAudit::new(
+        url.as_str(),
+        result.page.final_url.clone(),
+        i64::from(result.score.percentage),
+        result.score.ruleset_version.clone(),
+        json,
+    );
+    record.user_id = env.identity.user_id().map(str::to_string);
+    match env.state.db(move |s| s.insert_audit(record)).await {
+        Ok(stored) => Some(stored.id),
+        Err(e) => {
+            tracing::error!(url = %url, cause = ?e.cause, "audit not stored");
+            None
+        }
+    }
+}
+
+/// One failed check with its priority.
+#[derive(Debug, Clone)]
+pub struct Ranked<'a> {
+    /// The rule that failed.
+    pub rule: &'static RuleMeta,
+    /// What it found on the page.
+    pub finding: &'a Finding,
+    /// impact points × weight ÷ effort points, rounded to two decimals.
+    pub priority: f64,
+}
+
+/// The expected gain of fixing a rule: impact points (3, 2, 1) times weight, divided by
+/// effort points (3, 2, 1), so heavy, high-impact, cheap fixes come first.
+pub fn priority(rule: &RuleMeta) -> f64 {
+    let raw = f64::from(rule.impact.points() * rule.weight) / f64::from(rule.effort.points());
+    (raw * 100.0).round() / 100.0
+}
+
+/// Failed checks, highest priority first; ties keep the audit's own order (severity,
+/// weight, table order), so the ranking is deterministic.
+pub fn ranked(audit: &Audit) -> Vec<Ranked<'_>> {
+    let mut out: Vec<Ranked<'_>> = audit
+        .failures()
+        .into_iter()
+        .map(|(rule, finding)| Ranked { rule, finding, priority: priority(rule) })
+        .collect();
+    // A stable sort keeps the failures() order among equal priorities.
+    out.sort_by(|a, b| b.priority.total_cmp(&a.priority));
+    out
+}
+
+/// The outcome of every rule by id: `Some(true)` pass, `Some(false)` fail, `None` not applicable.
+pub fn outcomes(audit: &Audit) -> Vec<(&'static str, Option<bool>)> {
+    audit
+        .checks
+        .iter()
+        .map(|c| {
+            let verdict = match c.outcome {
+                Outcome::Pass => Some(true),
+                Outcome::Fail(_) => Some(false),
+                Outcome::NotApplicable => None,
+            };
+            (c.rule.id, verdict)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(impact: audit_core::Level, effort: audit_core::Level, weight: u32, expected: f64) {
+        let mut meta = *audit_core::RULES[0].meta();
+        meta.impact = impact;
+        meta.effort = effort;
+        meta.weight = weight;
+        assert_eq!(priority(&meta), expected, "{impact:?} {effort:?} {weight}");
+    }
+
+    #[test]
+    fn priorities() {
+        use audit_core::Level::{High, Low, Medium};
+        check(High, Low, 4, 12.0);
+        check(Low, High, 4, 1.33);
+        check(Medium, Medium, 3, 3.0);
+        check(High, High, 1, 1.0);
+        check(Medium, Low, 5, 10.0);
+    }
+}

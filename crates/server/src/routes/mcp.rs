@@ -1,0 +1,256 @@
+//! `POST /api/mcp` (the agent-tool endpoint, JSON-RPC), `GET`/`DELETE /api/mcp` (405),
+//! and the discovery documents `/.well-known/mcp.json` and `/.well-known/agent-card.json`.
+//!
+//! The HTTP side lives here: DNS-rebinding protection (Host/Origin on a loopback
+//! listener), content type, body size, the key verdict. Everything about JSON-RPC and MCP
+//! is [`mcp_protocol::handle`]'s; the tools run in [`crate::mcp::registry`]. Every error
+//! of this path is a JSON-RPC error body (`id: null` when the request never got parsed),
+//! not the REST error body: MCP clients parse JSON-RPC.
+//!
+//! The route consumes no quota itself; the registry charges one unit per `tools/call`
+//! on the shared limiter.
+
+use bytes::Bytes;
+use futures_util::future::BoxFuture;
+use http::{header, HeaderValue, StatusCode};
+use http_body_util::{BodyExt, Full};
+use mcp_protocol::{Auth, ErrorObject, Id, KeyRejection, McpRequest, INTERNAL_ERROR, INVALID_REQUEST};
+use serde_json::Value;
+
+use crate::auth::{authenticate, client_ip, Identity, KeyRule};
+use crate::config::MAX_REQUEST_BODY_BYTES;
+use crate::error::ApiError;
+use crate::mcp::discovery::{agent_card, mcp_json};
+use crate::mcp::registry::McpRegistry;
+use crate::response::{json_response, Response};
+use crate::router::{Body, BoxError, Ctx, HandlerFuture};
+
+/// `POST /api/mcp`.
+pub fn post(ctx: Ctx) -> HandlerFuture {
+    Box::pin(async move { Ok(answer(ctx).await) })
+}
+
+/// `GET` and `DELETE /api/mcp`: no SSE stream and no sessions, so 405 with `Allow: POST`.
+pub fn not_allowed(_ctx: Ctx) -> HandlerFuture {
+    Box::pin(async move {
+        let mut resp = rpc_error(
+            StatusCode::METHOD_NOT_ALLOWED,
+            INVALID_REQUEST,
+            "this endpoint answers POST only: one JSON-RPC message per request, no SSE stream, no sessions",
+        );
+        resp.headers_mut().insert(header::ALLOW, HeaderValue::from_static("POST"));
+        Ok(resp)
+    })
+}
+
+/// `GET /.well-known/mcp.json`.
+pub fn discovery(ctx: Ctx) -> HandlerFuture {
+    Box::pin(async move { Ok(public_json(&mcp_json(&ctx.state.config.base_url))) })
+}
+
+/// `GET /.well-known/agent-card.json`.
+pub fn card(ctx: Ctx) -> HandlerFuture {
+    Box::pin(async move { Ok(public_json(&agent_card(&ctx.state.config.base_url))) })
+}
+
+/// A discovery document: readable from any origin (browser-based agents fetch it).
+fn public_json(value: &Value) -> Response {
+    let mut resp = json_response(StatusCode::OK, value);
+    resp.headers_mut().insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
+    resp.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=300"));
+    resp
+}
+
+/// A JSON-RPC error answer that no request id can be given for.
+fn rpc_error(status: StatusCode, code: i32, message: &str) -> Response {
+    let error = ErrorObject { code, message: message.to_string(), data: None };
+    json_response(status, &mcp_protocol::failure(&Id::Null, &error))
+}
+
+async fn answer(ctx: Ctx) -> Response {
+    if let Some(refusal) = rebinding_refusal(&ctx) {
+        return refusal;
+    }
+    if !is_json(&ctx) {
+        return rpc_error(StatusCode::UNSUPPORTED_MEDIA_TYPE, INVALID_REQUEST, "Content-Type must be application/json");
+    }
+    let body = match read_body(&ctx).await {
+        Ok(body) => body,
+        Err(resp) => return resp,
+    };
+    let (auth, identity) = match resolve_key(&ctx).await {
+        Ok(found) => found,
+        Err(e) => {
+            tracing::error!(request_id = %ctx.request_id, cause = ?e.cause, "key lookup failed");
+            return rpc_error(StatusCode::INTERNAL_SERVER_ERROR, INTERNAL_ERROR, "internal error");
+        }
+    };
+    let headers: Vec<(String, String)> = ctx
+        .headers
+        .iter()
+        .filter_map(|(name, value)| Some((name.as_str().to_string(), value.to_str().ok()?.to_string())))
+        .collect();
+    let registry = McpRegistry::new(ctx.state.clone(), identity);
+    let request = McpRequest { headers: &headers, body: &body, auth: &auth };
+    let reply = mcp_protocol::handle(&request, &registry).await;
+
+    let status = StatusCode::from_u16(reply.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let mut resp = match &reply.body {
+        Some(body) => json_response(status, body),
+        None => {
+            let mut resp = http::Response::new(Full::new(Bytes::new()));
+            *resp.status_mut() = status;
+            resp
+        }
+    };
+    for (name, value) in &reply.headers {
+        if let (Ok(name), Ok(value)) = (header::HeaderName::try_from(name.as_str()), HeaderValue::from_str(value)) {
+            resp.headers_mut().insert(name, value);
+        }
+    }
+    resp
+}
+
+/// The key verdict for the protocol layer and the identity quota is charged to. A key
+/// that is sent is never silently downgraded to anonymous: unknown is 401, disabled or
+/// expired 403, for every method (the protocol layer answers them).
+async fn resolve_key(ctx: &Ctx) -> Result<(Auth, Identity), ApiError> {
+    let ip = client_ip(ctx.peer.ip(), &ctx.headers, &ctx.state.config.trusted_proxies);
+    match authenticate(ctx, KeyRule::Optional, None).await {
+        Ok(identity @ Identity::Anonymous { .. }) => Ok((Auth::Anonymous, identity)),
+        Ok(Identity::Key(record)) => {
+            let auth = Auth::Key { scopes: record.scopes.clone() };
+            Ok((auth, Identity::Key(record)))
+        }
+        Err(e) if e.status == StatusCode::UNAUTHORIZED => {
+            Ok((Auth::Rejected(KeyRejection::Unknown), Identity::Anonymous { ip }))
+        }
+        Err(e) if e.status == StatusCode::FORBIDDEN => {
+            let reason = e.details.as_ref().and_then(|d| d.get("reason")).and_then(Value::as_str);
+            let rejection = if reason == Some("expired") { KeyRejection::Expired } else { KeyRejection::Disabled };
+            Ok((Auth::Rejected(rejection), Identity::Anonymous { ip }))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+fn is_json(ctx: &Ctx) -> bool {
+    ctx.headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"))
+}
+
+/// The raw body, at most [`MAX_REQUEST_BODY_BYTES`] (413 from `Content-Length` before
+/// reading, else while reading).
+async fn read_body(ctx: &Ctx) -> Result<Bytes, Response> {
+    let too_large = || {
+        rpc_error(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            INVALID_REQUEST,
+            &format!("the request body is larger than {MAX_REQUEST_BODY_BYTES} bytes"),
+        )
+    };
+    let declared = ctx
+        .headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if declared.is_some_and(|n| n > MAX_REQUEST_BODY_BYTES as u64) {
+        return Err(too_large());
+    }
+    let taken = ctx.body.lock().unwrap_or_else(|p| p.into_inner()).take();
+    let Some(body) = taken else {
+        return Err(rpc_error(StatusCode::BAD_REQUEST, INVALID_REQUEST, "the request body was already read"));
+    };
+    match collect_limited(body).await {
+        Ok(bytes) => Ok(bytes),
+        Err(e) if e.is::<http_body_util::LengthLimitError>() => Err(too_large()),
+        Err(e) => Err(rpc_error(StatusCode::BAD_REQUEST, INVALID_REQUEST, &format!("the body could not be read: {e}"))),
+    }
+}
+
+/// Boxed so the future is provably `Send` (see [`crate::BodyError`]).
+fn collect_limited(body: Body) -> BoxFuture<'static, Result<Bytes, BoxError>> {
+    Box::pin(async move { Ok(http_body_util::Limited::new(body, MAX_REQUEST_BODY_BYTES).collect().await?.to_bytes()) })
+}
+
+/// DNS-rebinding protection: on a loopback listener, a `Host` or `Origin` naming another
+/// host means a page elsewhere reached the local server through a rebound name; 403.
+fn rebinding_refusal(ctx: &Ctx) -> Option<Response> {
+    if !ctx.state.config.listen.ip().is_loopback() {
+        return None;
+    }
+    let host_ok = ctx.headers.get(header::HOST).and_then(|v| v.to_str().ok()).is_none_or(is_local_authority);
+    let origin_ok = ctx.headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()).is_none_or(is_local_origin);
+    if host_ok && origin_ok {
+        return None;
+    }
+    Some(rpc_error(
+        StatusCode::FORBIDDEN,
+        INVALID_REQUEST,
+        "this server listens on loopback and accepts only localhost Host and Origin headers (DNS-rebinding protection)",
+    ))
+}
+
+/// `localhost`, `127.0.0.1` or `[::1]`, with or without a port.
+pub fn is_local_authority(authority: &str) -> bool {
+    let authority = authority.trim().to_ascii_lowercase();
+    let host = if let Some(rest) = authority.strip_prefix('[') {
+        match rest.split_once(']') {
+            Some((h, port)) if port.is_empty() || is_port(port) => h.to_string(),
+            _ => return false,
+        }
+    } else {
+        match authority.split_once(':') {
+            Some((h, port)) if is_port(port) => h.to_string(),
+            Some(_) => return false,
+            None => authority,
+        }
+    };
+    matches!(host.as_str(), "localhost" | "127.0.0.1" | "::1")
+}
+
+fn is_port(s: &str) -> bool {
+    let digits = s.strip_prefix(':').unwrap_or(s);
+    !digits.is_empty() && digits.len() <= 5 && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// An `Origin` of `http(s)://` a local authority; `null` and other schemes are refused.
+pub fn is_local_origin(origin: &str) -> bool {
+    let origin = origin.trim();
+    let rest = origin.strip_prefix("http://").or_else(|| origin.strip_prefix("https://"));
+    rest.is_some_and(|authority| !authority.contains('/') && is_local_authority(authority))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(value: &str, origin: bool, expected: bool) {
+        let got = if origin { is_local_origin(value) } else { is_local_authority(value) };
+        assert_eq!(got, expected, "{value} (origin: {origin})");
+    }
+
+    #[test]
+    fn local_hosts_and_origins() {
+        check("127.0.0.1:8080", false, true);
+        check("localhost", false, true);
+        check("LOCALHOST:3000", false, true);
+        check("[::1]:8080", false, true);
+        check("[::1]", false, true);
+        check("evil.example.com", false, false);
+        check("127.0.0.1.evil.com", false, false);
+        check("localhost.evil.com:80", false, false);
+        check("127.0.0.1:80x", false, false);
+        check("[::2]:80", false, false);
+        check("", false, false);
+        check("http://localhost:3000", true, true);
+        check("https://127.0.0.1", true, true);
+        check("http://evil.example.com", true, false);
+        check("null", true, false);
+        check("file://localhost", true, false);
+        check("http://localhost/x", true, false);
+    }
+}
