@@ -134,11 +134,12 @@ pub struct Config {
     pub header_timeout_ms: u64,
     /// Longest wait for requests in flight at shutdown, in milliseconds.
     pub shutdown_grace_ms: u64,
-    /// Seconds between two audits of a monitored page (DECISIONS §9: daily).
-    pub monitor_interval_s: u64,
-    /// Delay before the first retry of a failed webhook delivery, in milliseconds; it
-    /// doubles at each further attempt.
-    pub webhook_retry_base_ms: u64,
+    /// URL the badge audits in the background for a domain without a recent audit;
+    /// `{domain}` is replaced by the domain. Empty: no background audits.
+    pub badge_audit_url: String,
+    /// Requests per minute per client IP to the badge and report routes (flood guard,
+    /// separate from the audit quota).
+    pub widget_rate_limit: u32,
     /// Seconds between two audits of a monitored page (DECISIONS §9: daily).
     pub monitor_interval_s: u64,
     /// Delay before the first retry of a failed webhook delivery, in milliseconds; it
@@ -161,8 +162,8 @@ impl Default for Config {
             geo: GeoSettings::default(),
             header_timeout_ms: ms(DEFAULT_HEADER_TIMEOUT),
             shutdown_grace_ms: ms(DEFAULT_SHUTDOWN_GRACE),
-            monitor_interval_s: u64::from(store::DEFAULT_MONITOR_INTERVAL_S),
-            webhook_retry_base_ms: crate::webhooks::DEFAULT_RETRY_BASE_MS,
+            badge_audit_url: crate::badge_queue::DEFAULT_BADGE_AUDIT_URL.to_string(),
+            widget_rate_limit: crate::badge_queue::DEFAULT_WIDGET_RATE_LIMIT,
             monitor_interval_s: u64::from(store::DEFAULT_MONITOR_INTERVAL_S),
             webhook_retry_base_ms: crate::webhooks::DEFAULT_RETRY_BASE_MS,
         }
@@ -256,8 +257,8 @@ impl Config {
                 "SEO_AUDIT_GEO_TIMEOUT_MS" => self.geo.timeout_ms = Some(parse(v).map_err(bad)?),
                 "SEO_AUDIT_HEADER_TIMEOUT_MS" => self.header_timeout_ms = parse(v).map_err(bad)?,
                 "SEO_AUDIT_SHUTDOWN_GRACE_MS" => self.shutdown_grace_ms = parse(v).map_err(bad)?,
-                "SEO_AUDIT_MONITOR_INTERVAL_S" => self.monitor_interval_s = parse(v).map_err(bad)?,
-                "SEO_AUDIT_WEBHOOK_RETRY_BASE_MS" => self.webhook_retry_base_ms = parse(v).map_err(bad)?,
+                "SEO_AUDIT_BADGE_AUDIT_URL" => self.badge_audit_url = v.to_string(),
+                "SEO_AUDIT_WIDGET_RATE_LIMIT" => self.widget_rate_limit = parse(v).map_err(bad)?,
                 "SEO_AUDIT_MONITOR_INTERVAL_S" => self.monitor_interval_s = parse(v).map_err(bad)?,
                 "SEO_AUDIT_WEBHOOK_RETRY_BASE_MS" => self.webhook_retry_base_ms = parse(v).map_err(bad)?,
                 // SEO_AUDIT_CONFIG names the file itself; SEO_AUDIT_LOG is read by the
@@ -311,8 +312,8 @@ pub const ENV_VARS: &[&str] = &[
     "SEO_AUDIT_GEO_TIMEOUT_MS",
     "SEO_AUDIT_HEADER_TIMEOUT_MS",
     "SEO_AUDIT_SHUTDOWN_GRACE_MS",
-    "SEO_AUDIT_MONITOR_INTERVAL_S",
-    "SEO_AUDIT_WEBHOOK_RETRY_BASE_MS",
+    "SEO_AUDIT_BADGE_AUDIT_URL",
+    "SEO_AUDIT_WIDGET_RATE_LIMIT",
     "SEO_AUDIT_MONITOR_INTERVAL_S",
     "SEO_AUDIT_WEBHOOK_RETRY_BASE_MS",
 ];

@@ -45,6 +45,7 @@
 #![warn(missing_docs)]
 
 mod auth;
+pub mod badge_queue;
 mod config;
 mod error;
 mod limiter;

@@ -87,6 +87,11 @@ pub static ROUTES: &[Route] = &[
         consumes_quota: false,
     },
     Route { method: Method::GET, path: "/openapi.json", handler: routes::openapi::get, consumes_quota: false },
+    Route { method: Method::GET, path: "/api/widget", handler: routes::web::widget, consumes_quota: false },
+    Route { method: Method::GET, path: "/widget.js", handler: routes::web::widget_js, consumes_quota: false },
+    Route { method: Method::GET, path: "/report/{domain}", handler: routes::web::report, consumes_quota: false },
+    Route { method: Method::GET, path: "/report", handler: routes::web::report_url, consumes_quota: true },
+    Route { method: Method::GET, path: "/", handler: routes::web::landing, consumes_quota: false },
 ];
 
 /// A matched route and the values of its `{name}` path segments.
@@ -385,7 +390,8 @@ mod tests {
         check_route(Method::GET, "/api/v1/audit/batch", Err(405));
         check_route(Method::GET, "/api/v1/audit/", Err(404));
         check_route(Method::GET, "/nope", Err(404));
-        check_route(Method::GET, "/", Err(404));
+        check_route(Method::GET, "/", Ok("/"));
+        check_route(Method::POST, "/", Err(405));
     }
 
     #[test]

@@ -25,6 +25,10 @@ pub struct AppState {
     pub audits: Arc<AuditSlots>,
     /// When the service started (`uptime_s`).
     pub started: Instant,
+    /// Background audits queued by the badge and report pages.
+    pub badges: Arc<crate::badge_queue::BadgeQueue>,
+    /// Per-IP flood guard of the badge and report routes (not the audit quota).
+    pub widget_guard: Arc<Limiter>,
     /// Webhook delivery (events of key owners to their subscriptions).
     pub webhooks: Arc<crate::webhooks::Dispatcher>,
 }
@@ -55,6 +59,8 @@ impl AppState {
         Ok(AppState {
             webhooks,
             limiter: Arc::new(Limiter::new(Some(store.clone()))),
+            badges: Arc::new(crate::badge_queue::BadgeQueue::new()),
+            widget_guard: Arc::new(Limiter::new(None)),
             audits: Arc::new(AuditSlots::new(config.max_concurrent_audits, config.audit_queue)),
             store,
             fetcher,

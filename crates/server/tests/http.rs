@@ -77,7 +77,7 @@ async fn audit_errors() {
         (format!("/api/v1/audit?url={}", site.url("/data.json")), 422, "not_html"),
         (format!("/api/v1/audit?url={}", site.url("/big.html")), 422, "target_too_large"),
         ("/api/v1/nothing".into(), 404, "not_found"),
-        ("/".into(), 404, "not_found"),
+        ("/nothing-here".into(), 404, "not_found"),
     ];
     for (path, status, code) in cases {
         let a = t.get(&path).await;

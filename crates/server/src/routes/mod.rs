@@ -6,4 +6,5 @@ pub mod content;
 pub mod openapi;
 pub mod status;
 pub mod usage;
+pub mod web;
 pub mod webhooks;

@@ -1,0 +1,268 @@
+//! Background audits for domains that have no recent audit (DECISIONS §6).
+//!
+//! When the badge or the report page of a domain finds no audit from the last 24 hours, it
+//! shows "not audited" at once and asks [`BadgeQueue::enqueue`] for one audit of
+//! `https://DOMAIN/` (the [`crate::Config::badge_audit_url`] template). The request never
+//! waits for the audit: enqueueing is a few map operations and a `try_send` on a bounded
+//! channel, and a worker task started on first use runs the audits through
+//! [`crate::pipeline::audit_url`] and stores them like any other audit.
+//!
+//! What keeps a popular badge on an unaudited domain from turning into an audit storm:
+//! - per domain, at most one audit is queued or running, and after it ends (stored or
+//!   failed) the domain rests for [`BADGE_AUDIT_COOLDOWN`];
+//! - all domains together get at most [`BADGE_AUDITS_PER_MINUTE`] audits a minute;
+//! - the channel holds at most [`BADGE_QUEUE_CAPACITY`] waiting domains;
+//! - at most [`BADGE_AUDIT_CONCURRENCY`] background audits run at once, each also holding
+//!   one of the server-wide audit slots, so they share the machine with client audits.
+//!
+//! A refused request is not remembered: the next badge view of that domain asks again.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use tokio::sync::{mpsc, Semaphore};
+
+use crate::limiter::Limiter;
+use crate::state::AppState;
+
+/// Waiting domains the queue holds; more are refused until it drains.
+pub const BADGE_QUEUE_CAPACITY: usize = 256;
+/// How long a domain is not audited again after a background audit of it ended.
+pub const BADGE_AUDIT_COOLDOWN: Duration = Duration::from_secs(10 * 60);
+/// Background audits started per minute, all domains together.
+pub const BADGE_AUDITS_PER_MINUTE: u32 = 30;
+/// Background audits running at the same time.
+pub const BADGE_AUDIT_CONCURRENCY: usize = 2;
+/// The URL audited for a domain: `{domain}` is replaced by the validated domain.
+pub const DEFAULT_BADGE_AUDIT_URL: &str = "https://{domain}/";
+/// Requests per minute per client IP to the badge and report routes: a flood guard,
+/// separate from the audit quota (DECISIONS §4: the widget consumes no quota).
+pub const DEFAULT_WIDGET_RATE_LIMIT: u32 = 120;
+/// Past this many remembered domains, finished cool-downs are swept from the map.
+const SWEEP_THRESHOLD: usize = 4096;
+
+/// What [`BadgeQueue::enqueue`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Enqueued {
+    /// An audit of the domain was queued.
+    Queued,
+    /// An audit of the domain is already queued or running.
+    Pending,
+    /// The domain was audited in the background a short while ago.
+    CoolingDown,
+    /// The global per-minute budget of background audits is spent.
+    RateLimited,
+    /// The queue is full.
+    QueueFull,
+    /// Background audits are switched off (empty `badge_audit_url`), or the template does
+    /// not give a valid URL for this domain.
+    Disabled,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Entry {
+    Pending,
+    Ended(Instant),
+}
+
+/// The per-domain memory: pending, or ended at some instant.
+#[derive(Debug, Default)]
+struct Domains {
+    entries: HashMap<String, Entry>,
+}
+
+impl Domains {
+    /// Whether `domain` may be queued at `now`; marks it pending if so.
+    fn claim(&mut self, domain: &str, now: Instant, cooldown: Duration) -> Result<(), Enqueued> {
+        if self.entries.len() > SWEEP_THRESHOLD {
+            self.entries.retain(|_, e| match e {
+                Entry::Pending => true,
+                Entry::Ended(at) => now.saturating_duration_since(*at) < cooldown,
+            });
+        }
+        match self.entries.get(domain) {
+            Some(Entry::Pending) => Err(Enqueued::Pending),
+            Some(Entry::Ended(at)) if now.saturating_duration_since(*at) < cooldown => Err(Enqueued::CoolingDown),
+            _ => {
+                self.entries.insert(domain.to_string(), Entry::Pending);
+                Ok(())
+            }
+        }
+    }
+
+    /// Gives a claim back (the audit was not queued after all).
+    fn release(&mut self, domain: &str) {
+        self.entries.remove(domain);
+    }
+
+    /// The audit of `domain` ended at `now`: the cool-down starts.
+    fn ended(&mut self, domain: &str, now: Instant) {
+        self.entries.insert(domain.to_string(), Entry::Ended(now));
+    }
+}
+
+/// The queue of background audits; one per [`AppState`].
+#[derive(Debug)]
+pub struct BadgeQueue {
+    domains: Arc<Mutex<Domains>>,
+    /// The channel to the worker, created with the worker on first use (so building an
+    /// `AppState` needs no runtime).
+    sender: Mutex<Option<mpsc::Sender<String>>>,
+    budget: Limiter,
+}
+
+impl Default for BadgeQueue {
+    fn default() -> Self {
+        BadgeQueue::new()
+    }
+}
+
+impl BadgeQueue {
+    /// An empty queue; its worker starts with the first queued audit.
+    pub fn new() -> BadgeQueue {
+        BadgeQueue { domains: Arc::default(), sender: Mutex::new(None), budget: Limiter::new(None) }
+    }
+
+    /// Queues one background audit of `domain` (already validated and lower-cased) unless
+    /// one is pending, the domain is cooling down, or a limit says no. Never waits.
+    pub fn enqueue(&self, state: &AppState, domain: &str) -> Enqueued {
+        if audit_url_for(&state.config.badge_audit_url, domain).is_none() {
+            return Enqueued::Disabled;
+        }
+        let now = Instant::now();
+        if let Err(refused) = lock(&self.domains).claim(domain, now, BADGE_AUDIT_COOLDOWN) {
+            return refused;
+        }
+        if !self.budget.consume("badge-audits", 1, BADGE_AUDITS_PER_MINUTE).allowed {
+            lock(&self.domains).release(domain);
+            return Enqueued::RateLimited;
+        }
+        let sent = {
+            let mut sender = lock(&self.sender);
+            let tx = sender.get_or_insert_with(|| self.start_worker(state));
+            tx.try_send(domain.to_string())
+        };
+        match sent {
+            Ok(()) => {
+                tracing::info!(domain, "background audit queued");
+                Enqueued::Queued
+            }
+            Err(_) => {
+                lock(&self.domains).release(domain);
+                tracing::warn!(domain, "background audit queue full");
+                Enqueued::QueueFull
+            }
+        }
+    }
+
+    /// Spawns the worker. It holds what audits need but not the queue itself, so it ends
+    /// when the state (and with it the sender) is dropped.
+    fn start_worker(&self, state: &AppState) -> mpsc::Sender<String> {
+        let (tx, mut rx) = mpsc::channel::<String>(BADGE_QUEUE_CAPACITY);
+        let domains = self.domains.clone();
+        let worker = Worker {
+            fetcher: state.fetcher.clone(),
+            store: state.store.clone(),
+            slots: state.audits.clone(),
+            template: state.config.badge_audit_url.clone(),
+        };
+        tokio::spawn(async move {
+            let running = Arc::new(Semaphore::new(BADGE_AUDIT_CONCURRENCY));
+            while let Some(domain) = rx.recv().await {
+                let Ok(permit) = running.clone().acquire_owned().await else { break };
+                let worker = worker.clone();
+                let domains = domains.clone();
+                tokio::spawn(async move {
+                    worker.audit(&domain).await;
+                    lock(&domains).ended(&domain, Instant::now());
+                    drop(permit);
+                });
+            }
+        });
+        tx
+    }
+}
+
+/// What a background audit needs.
+#[derive(Clone)]
+struct Worker {
+    fetcher: fetch::Fetcher,
+    store: store::Store,
+    slots: Arc<crate::state::AuditSlots>,
+    template: String,
+}
+
+impl Worker {
+    async fn audit(&self, domain: &str) {
+        let Some(url) = audit_url_for(&self.template, domain) else { return };
+        let Ok(_slot) = self.slots.acquire().await else { return };
+        let page = match crate::pipeline::audit_url(&self.fetcher, &url).await {
+            Ok(page) => page,
+            Err(e) => {
+                tracing::warn!(domain, url = %url, error = %e, "background audit failed");
+                return;
+            }
+        };
+        let result = page.audit.to_result(&crate::now_rfc3339());
+        let Ok(json) = serde_json::to_string(&result) else { return };
+        let record = store::NewAudit::new(
+            url.as_str(),
+            result.page.final_url.clone(),
+            i64::from(result.score.percentage),
+            result.score.ruleset_version.clone(),
+            json,
+        );
+        let store = self.store.clone();
+        match tokio::task::spawn_blocking(move || store.insert_audit(record)).await {
+            Ok(Ok(stored)) => tracing::info!(domain, url = %url, score = stored.score, "background audit stored"),
+            Ok(Err(e)) => tracing::error!(domain, error = %e, "background audit not stored"),
+            Err(e) => tracing::error!(domain, error = %e, "background audit store task failed"),
+        }
+    }
+}
+
+/// The URL a background audit of `domain` fetches: the template with `{domain}` replaced,
+/// when that is a valid audit URL. An empty template switches background audits off.
+pub fn audit_url_for(template: &str, domain: &str) -> Option<url::Url> {
+    if template.trim().is_empty() {
+        return None;
+    }
+    fetch::validate_url(&template.replace("{domain}", domain)).ok()
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(d: &mut Domains, domain: &str, at: Instant, expected: Result<(), Enqueued>) {
+        assert_eq!(d.claim(domain, at, Duration::from_secs(600)), expected, "{domain}");
+    }
+
+    #[test]
+    fn one_audit_per_domain_then_a_cool_down() {
+        let t0 = Instant::now();
+        let mut d = Domains::default();
+        check(&mut d, "a.example", t0, Ok(()));
+        check(&mut d, "a.example", t0, Err(Enqueued::Pending));
+        check(&mut d, "b.example", t0, Ok(()));
+        d.ended("a.example", t0 + Duration::from_secs(5));
+        check(&mut d, "a.example", t0 + Duration::from_secs(10), Err(Enqueued::CoolingDown));
+        check(&mut d, "a.example", t0 + Duration::from_secs(605), Ok(()));
+        d.release("b.example");
+        check(&mut d, "b.example", t0, Ok(()));
+    }
+
+    #[test]
+    fn audit_urls() {
+        let url = |t: &str, d: &str| audit_url_for(t, d).map(|u| u.to_string());
+        assert_eq!(url(DEFAULT_BADGE_AUDIT_URL, "example.com").as_deref(), Some("https://example.com/"));
+        assert_eq!(url("http://{domain}:8081/", "localhost").as_deref(), Some("http://localhost:8081/"));
+        assert_eq!(url("", "example.com"), None);
+        assert_eq!(url("ftp://{domain}/", "example.com"), None);
+    }
+}

@@ -1,0 +1,470 @@
+//! The web surfaces: `GET /api/widget` (score badge, SVG or iframe page), `GET /widget.js`,
+//! `GET /report/{domain}`, `GET /report?url=` and the landing page `GET /`.
+//!
+//! Rendering is [`crate::web`]'s (pure functions); this module looks audits up, queues
+//! background audits ([`crate::badge_queue`]), applies the per-IP flood guard and sets
+//! status and headers.
+//!
+//! Errors: the badge answers the JSON error body of every API route (an `<img>` shows
+//! nothing either way, and scripts and monitors read JSON). The report routes are opened by
+//! people in browsers, so their errors are small HTML pages with the same status, the error
+//! code in an `x-error-code` header, and the `Retry-After` and `x-ratelimit-*` headers the
+//! JSON answer would carry.
+
+use std::net::IpAddr;
+
+use http::{header, HeaderValue, StatusCode};
+use serde_json::{json, Value};
+
+use crate::auth::{authenticate, client_ip, consume_quota, KeyRule};
+use crate::error::ApiError;
+use crate::response::Response;
+use crate::router::{Ctx, HandlerFuture};
+use crate::state::AppState;
+use crate::web::badge::{self, BadgeSize, Color};
+use crate::web::{self as pages, escape_html};
+
+/// `Cache-Control` of reports and the landing page: always revalidate, a new audit may
+/// change them at any time.
+pub const PAGE_CACHE_CONTROL: &str = "no-cache";
+/// `Cache-Control` of the "not audited yet" report and of error pages.
+pub const NO_STORE: &str = "no-store";
+
+/// `GET /api/widget?domain=&color=&size=&format=`.
+pub fn widget(ctx: Ctx) -> HandlerFuture {
+    Box::pin(async move {
+        flood_guard(&ctx)?;
+        let params = BadgeParams::from_ctx(&ctx)?;
+        let audit = newest_audit(&ctx.state, &params.domain).await?;
+        let score = audit.as_ref().map(|a| u32::try_from(a.score.clamp(0, 100)).unwrap_or(0));
+        if score.is_none() {
+            ctx.state.badges.enqueue(&ctx.state, &params.domain);
+        }
+        Ok(match params.format {
+            BadgeFormat::Svg => respond(
+                StatusCode::OK,
+                badge::render_svg(&params.domain, score, &params.color, params.size),
+                pages::SVG_CONTENT_TYPE,
+                pages::SVG_CACHE_CONTROL,
+                pages::SVG_SECURITY_HEADERS,
+            ),
+            BadgeFormat::Iframe => respond(
+                StatusCode::OK,
+                badge::render_iframe_page(&base_url(&ctx), &params.domain, score, &params.color, params.size),
+                pages::HTML_CONTENT_TYPE,
+                pages::SVG_CACHE_CONTROL,
+                pages::IFRAME_SECURITY_HEADERS,
+            ),
+        })
+    })
+}
+
+/// `GET /widget.js`.
+pub fn widget_js(_ctx: Ctx) -> HandlerFuture {
+    Box::pin(async move {
+        Ok(respond(
+            StatusCode::OK,
+            pages::WIDGET_JS.to_string(),
+            pages::JS_CONTENT_TYPE,
+            pages::WIDGET_JS_CACHE_CONTROL,
+            pages::WIDGET_JS_SECURITY_HEADERS,
+        ))
+    })
+}
+
+/// `GET /`.
+pub fn landing(ctx: Ctx) -> HandlerFuture {
+    Box::pin(
+        async move { Ok(html(StatusCode::OK, pages::report::render_landing(&base_url(&ctx)), PAGE_CACHE_CONTROL)) },
+    )
+}
+
+/// `GET /report/{domain}` (optionally `?audit=ID`, which `GET /report?url=` redirects to).
+pub fn report(ctx: Ctx) -> HandlerFuture {
+    Box::pin(async move {
+        let answer = report_domain(&ctx).await;
+        Ok(answer.unwrap_or_else(|e| html_error(&ctx, e)))
+    })
+}
+
+/// `GET /report?url=`: audits the page (1 quota unit) and redirects to its report.
+pub fn report_url(ctx: Ctx) -> HandlerFuture {
+    Box::pin(async move {
+        let answer = audit_and_redirect(&ctx).await;
+        Ok(answer.unwrap_or_else(|e| html_error(&ctx, e)))
+    })
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BadgeFormat {
+    Svg,
+    Iframe,
+}
+
+/// The validated query of `GET /api/widget`.
+#[derive(Debug)]
+struct BadgeParams {
+    domain: String,
+    color: Color,
+    size: BadgeSize,
+    format: BadgeFormat,
+}
+
+impl BadgeParams {
+    fn from_ctx(ctx: &Ctx) -> Result<BadgeParams, ApiError> {
+        BadgeParams::parse(|name| ctx.query(name))
+    }
+
+    /// Reads the parameters through `get`; unknown parameters are ignored (cache busters).
+    fn parse(get: impl Fn(&str) -> Option<String>) -> Result<BadgeParams, ApiError> {
+        let raw =
+            get("domain").filter(|d| !d.trim().is_empty()).ok_or_else(|| ApiError::missing_parameter("domain"))?;
+        let domain = badge::validate_domain(&raw).ok_or_else(|| {
+            invalid(
+                "domain",
+                "The parameter `domain` must be a host name such as example.com (no scheme, path or port).",
+            )
+        })?;
+        let color = match get("color") {
+            None => badge::DEFAULT_COLOR,
+            Some(c) => badge::parse_color(&c).ok_or_else(|| {
+                invalid("color", "The parameter `color` must be six hex digits without `#`, such as 10b981.")
+            })?,
+        };
+        let size = match get("size") {
+            None => BadgeSize::default(),
+            Some(s) => BadgeSize::parse(&s).ok_or_else(|| {
+                invalid("size", "The parameter `size` must be `small`, `medium` or `large`.")
+                    .with_details(json!({ "parameter": "size", "allowed": ["small", "medium", "large"] }))
+            })?,
+        };
+        let format = match get("format").as_deref() {
+            None | Some("svg") => BadgeFormat::Svg,
+            Some("iframe") => BadgeFormat::Iframe,
+            Some(_) => {
+                return Err(invalid("format", "The parameter `format` must be `svg` or `iframe`.")
+                    .with_details(json!({ "parameter": "format", "allowed": ["svg", "iframe"] })))
+            }
+        };
+        Ok(BadgeParams { domain, color, size, format })
+    }
+}
+
+fn invalid(parameter: &str, message: &str) -> ApiError {
+    ApiError::invalid_request(message).with_details(json!({ "parameter": parameter }))
+}
+
+/// Counts the request against the per-IP flood guard of the badge and report routes: 429
+/// `rate_limited` with `Retry-After` past [`crate::Config::widget_rate_limit`] a minute.
+/// It is not the audit quota (DECISIONS §4) and sends no `x-ratelimit-*` headers, which
+/// would vary per visitor on publicly cached images.
+fn flood_guard(ctx: &Ctx) -> Result<(), ApiError> {
+    let ip = client_ip(ctx.peer.ip(), &ctx.headers, &ctx.state.config.trusted_proxies);
+    let limit = ctx.state.config.widget_rate_limit;
+    let decision = ctx.state.widget_guard.consume(&store::ip_identity(&ip), 1, limit);
+    if decision.allowed {
+        return Ok(());
+    }
+    Err(ApiError::new(
+        StatusCode::TOO_MANY_REQUESTS,
+        "rate_limited",
+        format!("Too many badge and report requests from this address; retry in {} seconds.", decision.reset_s),
+    )
+    .with_details(json!({ "limit": limit, "retry_after_s": decision.reset_s }))
+    .with_header(header::RETRY_AFTER, HeaderValue::from(decision.reset_s)))
+}
+
+/// The other spelling of a domain: `www.example.com` for `example.com` and back.
+fn alternate_form(domain: &str) -> Option<String> {
+    match domain.strip_prefix("www.") {
+        Some(bare) => badge::validate_domain(bare),
+        None => badge::validate_domain(&format!("www.{domain}")),
+    }
+}
+
+/// The audit a badge or report shows: the newest of the domain no older than
+/// [`store::BADGE_MAX_AGE`] (home page preferred), looked up as given and then in its
+/// other `www.` form (a site that redirects `example.com` to `www.example.com` is stored
+/// under the latter).
+async fn newest_audit(state: &AppState, domain: &str) -> Result<Option<store::StoredAudit>, ApiError> {
+    let domain = domain.to_string();
+    state
+        .db(move |s| {
+            if let Some(found) = s.latest_audit_for_host(&domain, store::BADGE_MAX_AGE)? {
+                return Ok(Some(found));
+            }
+            match alternate_form(&domain) {
+                Some(other) => s.latest_audit_for_host(&other, store::BADGE_MAX_AGE),
+                None => Ok(None),
+            }
+        })
+        .await
+}
+
+/// An audit asked for by id, when it belongs to `domain` (in either form).
+async fn audit_by_id(state: &AppState, domain: &str, id: String) -> Result<Option<store::StoredAudit>, ApiError> {
+    if id.len() > 64 {
+        return Ok(None);
+    }
+    let found = state
+        .db(move |s| match s.get_audit(&id) {
+            Ok(a) => Ok(Some(a)),
+            Err(e) if e.is_not_found() => Ok(None),
+            Err(e) => Err(e),
+        })
+        .await?;
+    let other = alternate_form(domain);
+    Ok(found.filter(|a| a.host == domain || other.as_deref() == Some(a.host.as_str())))
+}
+
+async fn report_domain(ctx: &Ctx) -> Result<Response, ApiError> {
+    flood_guard(ctx)?;
+    let raw = ctx.param("domain").unwrap_or_default();
+    let decoded: String = url::form_urlencoded::parse(format!("d={raw}").as_bytes())
+        .next()
+        .map(|(_, v)| v.into_owned())
+        .unwrap_or_default();
+    let domain = badge::validate_domain(&decoded).ok_or_else(|| {
+        invalid("domain", "The address must name a domain, such as /report/example.com (no scheme, path or port).")
+    })?;
+    let mut audit = None;
+    if let Some(id) = ctx.query("audit") {
+        audit = audit_by_id(&ctx.state, &domain, id).await?;
+    }
+    if audit.is_none() {
+        audit = newest_audit(&ctx.state, &domain).await?;
+    }
+    let base = base_url(ctx);
+    let Some(audit) = audit else {
+        ctx.state.badges.enqueue(&ctx.state, &domain);
+        return Ok(html(StatusCode::NOT_FOUND, pages::report::render_report(&base, &domain, None, &[]), NO_STORE));
+    };
+    Ok(html(StatusCode::OK, render_stored(&base, &domain, &audit), PAGE_CACHE_CONTROL))
+}
+
+/// The report page of a stored audit, with the auto-fix code of each failed rule.
+fn render_stored(base: &str, domain: &str, audit: &store::StoredAudit) -> String {
+    let result: Option<Value> = serde_json::from_str(&audit.result_json).ok();
+    let fixes = result.as_ref().map(fixes_for).unwrap_or_default();
+    pages::report::render_report(base, domain, result.as_ref(), &fixes)
+}
+
+/// `(rule id, fix code)` for every recommendation of a result, filled from its page.
+fn fixes_for(result: &Value) -> Vec<(String, String)> {
+    let text = |path: &[&str]| {
+        let mut v = result;
+        for key in path {
+            v = v.get(key)?;
+        }
+        v.as_str().filter(|s| !s.is_empty()).map(str::to_string)
+    };
+    let context = autofix::FixContext {
+        url: text(&["page", "final_url"]).or_else(|| text(&["page", "url"])),
+        title: text(&["page", "title"]),
+        description: text(&["page", "meta_description"]),
+        ..autofix::FixContext::default()
+    };
+    let mut fixes: Vec<(String, String)> = Vec::new();
+    let recs = result.get("recommendations").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    for id in recs.iter().filter_map(|r| r.get("id").and_then(Value::as_str)) {
+        if fixes.iter().any(|(known, _)| known == id) {
+            continue;
+        }
+        if let Some(fix) = autofix::fix_for_rule(id, Some(&context)) {
+            fixes.push((id.to_string(), fix.fix));
+        }
+    }
+    fixes
+}
+
+async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
+    let identity = authenticate(ctx, KeyRule::Optional, Some("audit")).await?;
+    let raw = ctx.query("url").filter(|u| !u.trim().is_empty()).ok_or_else(|| ApiError::missing_parameter("url"))?;
+    let url = fetch::validate_url(&raw)?;
+    // As the audit endpoint: admission first, so a full server answers 503 without
+    // charging quota.
+    let ticket = ctx.state.audits.admit()?;
+    consume_quota(ctx, &identity, 1)?;
+    let _permit = ticket.ready().await?;
+    let page = crate::pipeline::audit_url(&ctx.state.fetcher, &url).await?;
+    let result = page.audit.to_result(&crate::now_rfc3339());
+    let json = serde_json::to_string(&result).map_err(ApiError::internal)?;
+    let mut record = store::NewAudit::new(
+        url.as_str(),
+        result.page.final_url.clone(),
+        i64::from(result.score.percentage),
+        result.score.ruleset_version.clone(),
+        json,
+    );
+    record.user_id = identity.user_id().map(str::to_string);
+    let stored = ctx.state.db(move |s| s.insert_audit(record)).await;
+    let base = base_url(ctx);
+    match stored {
+        Ok(stored) => match badge::validate_domain(&stored.host) {
+            Some(domain) => {
+                let location = format!("/report/{}?audit={}", pages::encode_component(&domain), stored.id);
+                let mut resp = respond(StatusCode::SEE_OTHER, String::new(), pages::HTML_CONTENT_TYPE, NO_STORE, &[]);
+                if let Ok(v) = HeaderValue::from_str(&location) {
+                    resp.headers_mut().insert(header::LOCATION, v);
+                }
+                Ok(resp)
+            }
+            // An address rather than a domain (a public IP): it has no report address, so
+            // the report is the answer itself.
+            None => Ok(html(StatusCode::OK, render_stored(&base, &stored.host, &stored), NO_STORE)),
+        },
+        Err(e) => {
+            // Not stored: still show the user the audit they waited for.
+            tracing::error!(request_id = %ctx.request_id, cause = ?e.cause, "audit not stored");
+            let host = url::Url::parse(&result.page.final_url)
+                .ok()
+                .and_then(|u| u.host_str().map(str::to_string))
+                .unwrap_or_default();
+            let value = serde_json::to_value(&result).ok();
+            let fixes = value.as_ref().map(fixes_for).unwrap_or_default();
+            let body = pages::report::render_report(&base, &host, value.as_ref(), &fixes);
+            Ok(html(StatusCode::OK, body, NO_STORE))
+        }
+    }
+}
+
+/// The public address used in absolute links (snippets, the iframe badge's link).
+///
+/// The configured `base_url` when the operator set one. Otherwise (it is still the default)
+/// the request's `Host` when that names this machine: a loopback name or address, or the
+/// address the server listens on; so a development server on another port links to
+/// itself. Any other `Host` is ignored: a forged header must not plant links to another
+/// site in pages a cache may keep.
+fn base_url(ctx: &Ctx) -> String {
+    let configured = ctx.state.config.base_url.trim_end_matches('/').to_string();
+    if configured != fetch::DEFAULT_BASE_URL.trim_end_matches('/') {
+        return configured;
+    }
+    let Some(host) = ctx.headers.get(header::HOST).and_then(|v| v.to_str().ok()) else { return configured };
+    let Ok(authority) = host.parse::<http::uri::Authority>() else { return configured };
+    let name = authority.host().trim_start_matches('[').trim_end_matches(']').to_ascii_lowercase();
+    let listen = ctx.state.config.listen.ip();
+    let trusted = name == "localhost"
+        || name.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback() || (!listen.is_unspecified() && ip == listen));
+    if trusted {
+        format!("http://{}", authority.as_str().to_ascii_lowercase())
+    } else {
+        configured
+    }
+}
+
+fn respond(
+    status: StatusCode,
+    body: String,
+    content_type: &'static str,
+    cache: &'static str,
+    security: &[(&'static str, &'static str)],
+) -> Response {
+    let mut resp = http::Response::new(http_body_util::Full::new(bytes::Bytes::from(body)));
+    *resp.status_mut() = status;
+    let headers = resp.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+    for (name, value) in security {
+        headers.insert(*name, HeaderValue::from_static(value));
+    }
+    resp
+}
+
+fn html(status: StatusCode, body: String, cache: &'static str) -> Response {
+    respond(status, body, pages::HTML_CONTENT_TYPE, cache, pages::HTML_SECURITY_HEADERS)
+}
+
+/// An error of a browser-facing route as an HTML page (status, `Retry-After` and the
+/// other headers of the error kept; the code in `x-error-code`).
+fn html_error(ctx: &Ctx, e: ApiError) -> Response {
+    if let Some(cause) = &e.cause {
+        tracing::error!(request_id = %ctx.request_id, cause = %cause, code = e.code, "request failed");
+    }
+    let mut resp = html(e.status, error_page(&e), NO_STORE);
+    for (name, value) in &e.headers {
+        resp.headers_mut().insert(name.clone(), value.clone());
+    }
+    resp.headers_mut().insert("x-error-code", HeaderValue::from_static(e.code));
+    resp
+}
+
+/// A small self-contained error page in the look of the report pages.
+fn error_page(e: &ApiError) -> String {
+    let title = match e.status.as_u16() {
+        400 => "That address cannot be audited",
+        422 => "That page cannot be audited",
+        429 => "Too many requests",
+        502 | 504 => "The page did not answer",
+        503 => "The service is busy",
+        _ => "Something went wrong",
+    };
+    format!(
+        r#"<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<title>{title}</title>
+<style>body{{margin:0;font:16px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:#111827;background:#f9fafb}}main{{max-width:40rem;margin:4rem auto;padding:0 1rem}}h1{{font-size:1.5rem;margin:0 0 1rem}}.code{{color:#4b5563;font-size:.875rem}}code{{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}}a{{color:#1d4ed8}}</style>
+</head>
+<body>
+<main>
+<h1>{title}</h1>
+<p class="message">{message}</p>
+<p class="code">HTTP {status}, error code <code>{code}</code></p>
+<p><a href="/">Audit another page</a></p>
+</main>
+</body>
+</html>
+"#,
+        message = escape_html(&e.message),
+        status = e.status.as_u16(),
+        code = escape_html(e.code),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(query: &[(&str, &str)], expected: Result<(&str, &str, &str, BadgeFormat), &str>) {
+        let got = BadgeParams::parse(|name| query.iter().find(|(k, _)| *k == name).map(|(_, v)| v.to_string()))
+            .map(|p| (p.domain, p.color.css(), p.size.name(), p.format))
+            .map_err(|e| e.code);
+        let expected = expected.map(|(d, c, s, f)| (d.to_string(), c.to_string(), s, f));
+        assert_eq!(got, expected, "{query:?}");
+    }
+
+    #[test]
+    fn badge_parameters() {
+        use BadgeFormat::*;
+        check(&[("domain", "Example.COM")], Ok(("example.com", "#10b981", "medium", Svg)));
+        check(
+            &[("domain", "example.com."), ("color", "FF0000"), ("size", "large"), ("format", "iframe")],
+            Ok(("example.com", "#ff0000", "large", Iframe)),
+        );
+        check(&[("domain", "a.example"), ("format", "svg"), ("v", "2")], Ok(("a.example", "#10b981", "medium", Svg)));
+        check(&[], Err("missing_parameter"));
+        check(&[("domain", "  ")], Err("missing_parameter"));
+        check(&[("domain", "https://example.com/")], Err("invalid_request"));
+        check(&[("domain", "example.com:8080")], Err("invalid_request"));
+        check(&[("domain", "1.2.3.4")], Err("invalid_request"));
+        check(&[("domain", "ex ample.com")], Err("invalid_request"));
+        check(&[("domain", "a.example"), ("color", "#10b981")], Err("invalid_request"));
+        check(&[("domain", "a.example"), ("color", "fff")], Err("invalid_request"));
+        check(&[("domain", "a.example"), ("color", "")], Err("invalid_request"));
+        check(&[("domain", "a.example"), ("size", "huge")], Err("invalid_request"));
+        check(&[("domain", "a.example"), ("size", "Small")], Err("invalid_request"));
+        check(&[("domain", "a.example"), ("format", "png")], Err("invalid_request"));
+    }
+
+    #[test]
+    fn alternate_forms() {
+        assert_eq!(alternate_form("example.com").as_deref(), Some("www.example.com"));
+        assert_eq!(alternate_form("www.example.com").as_deref(), Some("example.com"));
+        assert_eq!(alternate_form("www.com"), None);
+        assert_eq!(alternate_form("localhost").as_deref(), Some("www.localhost"));
+    }
+}
