@@ -1,0 +1,75 @@
+"""Drives a running seo-audit agent-tool endpoint with the official Python MCP SDK (mcp 2.x).
+
+Environment: MCP_URL (http://127.0.0.1:PORT/api/mcp), MCP_KEY (a key with the mcp scope),
+FIXTURE_URL (a page on a loopback fixture site the server may audit). Exits non-zero on the
+first failed check. Run by crates/server/tests/mcp_clients.rs.
+"""
+
+import asyncio
+import json
+import os
+import sys
+
+import httpx2
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+
+URL = os.environ["MCP_URL"]
+KEY = os.environ["MCP_KEY"]
+FIXTURE = os.environ["FIXTURE_URL"]
+passed = 0
+
+
+def check(cond, what):
+    global passed
+    if not cond:
+        print(f"FAIL: {what}", flush=True)
+        sys.exit(1)
+    passed += 1
+    print(f"ok: {what}", flush=True)
+
+
+def text_of(result):
+    return "".join(c.text for c in result.content if getattr(c, "type", "") == "text")
+
+
+async def run(mode):
+    label = f"python mcp {mode}"
+    headers = {"x-api-key": KEY}
+    async with httpx2.AsyncClient(headers=headers, timeout=60) as http:
+        async with Client(streamable_http_client(URL, http_client=http), mode=mode) as client:
+            version = client.protocol_version
+            if mode == "legacy":
+                check(version.startswith("2025"), f"{label}: handshake era ({version})")
+            else:
+                check(version == "2026-07-28", f"{label}: modern era ({version})")
+            tools = await client.list_tools()
+            names = [t.name for t in tools.tools]
+            check(len(names) == 14 and "seo_audit" in names, f"{label}: tools/list gives 14 tools")
+            concept = await client.call_tool("get_seo_concept", {"concept": "canonical tag"})
+            check(not concept.is_error and concept.structured_content["found"] is True,
+                  f"{label}: get_seo_concept found")
+            audit = await client.call_tool("seo_audit", {"url": FIXTURE})
+            check(not audit.is_error, f"{label}: seo_audit succeeded: {text_of(audit)[:200]}")
+            score = audit.structured_content["score"]["percentage"]
+            check(0 <= score <= 100 and json.loads(text_of(audit))["score"]["percentage"] == score,
+                  f"{label}: seo_audit score {score}")
+            res = await client.read_resource("svc://methodology")
+            check(len(res.contents) == 1 and len(res.contents[0].text) > 100, f"{label}: resources/read")
+            prompt = await client.get_prompt("explain_seo_issue", {"issue": "canonical-missing"})
+            check(len(prompt.messages) >= 1, f"{label}: prompts/get")
+    # Without a key: the write tool answers an isError result that says how to get one.
+    async with httpx2.AsyncClient(timeout=60) as http:
+        async with Client(streamable_http_client(URL, http_client=http), mode=mode) as client:
+            refused = await client.call_tool("seo_audit", {"url": FIXTURE})
+            text = text_of(refused)
+            check(refused.is_error and "key" in text, f"{label}: seo_audit without a key is refused ({text[:80]}...)")
+
+
+async def main():
+    for mode in ("auto", "legacy"):
+        await run(mode)
+    print(f"python: {passed} checks passed", flush=True)
+
+
+asyncio.run(main())

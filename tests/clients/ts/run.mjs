@@ -1,0 +1,73 @@
+// Drives a running seo-audit agent-tool endpoint with the official TypeScript SDKs:
+// @modelcontextprotocol/sdk 1.x (2025 handshake) and @modelcontextprotocol/client 2.x
+// (default legacy, and versionNegotiation mode 'auto', which goes modern).
+// Environment: MCP_URL, MCP_KEY (a key with the mcp scope), FIXTURE_URL (a loopback page the
+// server may audit). Exits non-zero on the first failed check.
+import * as sdk1 from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as Sdk1Transport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import * as sdk2 from "@modelcontextprotocol/client";
+
+const URL_ = new URL(process.env.MCP_URL);
+const KEY = process.env.MCP_KEY;
+const FIXTURE = process.env.FIXTURE_URL;
+let passed = 0;
+
+function check(cond, what) {
+  if (!cond) {
+    console.log(`FAIL: ${what}`);
+    process.exit(1);
+  }
+  passed += 1;
+  console.log(`ok: ${what}`);
+}
+
+const textOf = (r) => r.content.filter((c) => c.type === "text").map((c) => c.text).join("");
+
+const flavours = [
+  {
+    label: "@modelcontextprotocol/sdk 1.x",
+    make: (headers) => [new sdk1.Client({ name: "seo-audit-ci", version: "1.0.0" }), new Sdk1Transport(URL_, { requestInit: { headers } })],
+    modern: false,
+  },
+  {
+    label: "@modelcontextprotocol/client 2.x (legacy default)",
+    make: (headers) => [new sdk2.Client({ name: "seo-audit-ci", version: "1.0.0" }), new sdk2.StreamableHTTPClientTransport(URL_, { requestInit: { headers } })],
+    modern: false,
+  },
+  {
+    label: "@modelcontextprotocol/client 2.x (versionNegotiation auto)",
+    make: (headers) => [
+      new sdk2.Client({ name: "seo-audit-ci", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } }),
+      new sdk2.StreamableHTTPClientTransport(URL_, { requestInit: { headers } }),
+    ],
+    modern: true,
+  },
+];
+
+for (const f of flavours) {
+  const [client, transport] = f.make({ "x-api-key": KEY });
+  await client.connect(transport);
+  const version = typeof client.getNegotiatedProtocolVersion === "function" ? client.getNegotiatedProtocolVersion() : transport.protocolVersion;
+  if (f.modern) check(version === "2026-07-28", `${f.label}: modern era (${version})`);
+  else check(version === undefined || String(version).startsWith("2025"), `${f.label}: handshake era (${version})`);
+  const tools = await client.listTools();
+  check(tools.tools.length === 14 && tools.tools.some((t) => t.name === "seo_audit"), `${f.label}: tools/list gives 14 tools`);
+  const concept = await client.callTool({ name: "get_seo_concept", arguments: { concept: "canonical tag" } });
+  check(!concept.isError && concept.structuredContent.found === true, `${f.label}: get_seo_concept found`);
+  const audit = await client.callTool({ name: "seo_audit", arguments: { url: FIXTURE } });
+  check(!audit.isError, `${f.label}: seo_audit succeeded: ${textOf(audit).slice(0, 200)}`);
+  const score = audit.structuredContent.score.percentage;
+  check(score >= 0 && score <= 100 && JSON.parse(textOf(audit)).score.percentage === score, `${f.label}: seo_audit score ${score}`);
+  const res = await client.readResource({ uri: "svc://methodology" });
+  check(res.contents.length === 1 && res.contents[0].text.length > 100, `${f.label}: resources/read`);
+  const prompt = await client.getPrompt({ name: "explain_seo_issue", arguments: { issue: "canonical-missing" } });
+  check(prompt.messages.length >= 1, `${f.label}: prompts/get`);
+  await client.close();
+
+  const [anon, anonTransport] = f.make({});
+  await anon.connect(anonTransport);
+  const refused = await anon.callTool({ name: "seo_audit", arguments: { url: FIXTURE } });
+  check(refused.isError === true && textOf(refused).includes("key"), `${f.label}: seo_audit without a key is refused`);
+  await anon.close();
+}
+console.log(`typescript: ${passed} checks passed`);
