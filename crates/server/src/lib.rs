@@ -48,6 +48,7 @@ mod auth;
 pub mod badge_queue;
 mod config;
 mod error;
+pub mod geo;
 mod limiter;
 pub mod mcp;
 pub mod web;

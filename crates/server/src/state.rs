@@ -25,6 +25,8 @@ pub struct AppState {
     pub audits: Arc<AuditSlots>,
     /// When the service started (`uptime_s`).
     pub started: Instant,
+    /// The AI search provider of geo-check (or why there is none).
+    pub geo: Arc<crate::geo::GeoService>,
     /// Background audits queued by the badge and report pages.
     pub badges: Arc<crate::badge_queue::BadgeQueue>,
     /// Per-IP flood guard of the badge and report routes (not the audit quota).
@@ -57,6 +59,7 @@ impl AppState {
         let retry_base = std::time::Duration::from_millis(config.webhook_retry_base_ms);
         let webhooks = Arc::new(crate::webhooks::Dispatcher::new(store.clone(), fetcher.clone(), retry_base));
         Ok(AppState {
+            geo: Arc::new(crate::geo::GeoService::from_config(&config)),
             webhooks,
             limiter: Arc::new(Limiter::new(Some(store.clone()))),
             badges: Arc::new(crate::badge_queue::BadgeQueue::new()),

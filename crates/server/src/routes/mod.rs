@@ -1,5 +1,6 @@
 //! One module per area; each handler is listed once in [`crate::router::ROUTES`].
 
+pub mod ai;
 pub mod audit;
 pub mod mcp;
 pub mod content;
