@@ -367,9 +367,6 @@ async fn every_tool_matches_its_output_schema() {
         let text = tool_error_text(&call_tool(&t, "seo_audit", args.clone(), key).await);
         assert!(text.contains(code), "{args}: {text}");
     }
-    // Issue-8 tools are listed and say they are not available yet.
-    let text = tool_error_text(&call_tool(&t, "monitor_site", json!({ "url": home }), key).await);
-    assert!(text.starts_with("not_available"), "{text}");
 }
 
 #[tokio::test]
