@@ -90,9 +90,9 @@ fn ms(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// The AI search provider of geo-check (used by a later endpoint; kept here so every
-/// setting is read in one place).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+/// The AI search provider of geo-check (`POST /api/geo-check`, see `crate::geo`). Its
+/// `Debug` form leaves the key out, so logging the settings cannot leak it.
+#[derive(Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct GeoSettings {
     /// Base URL of an OpenAI-compatible chat-completions API.
@@ -104,6 +104,17 @@ pub struct GeoSettings {
     /// Longest wait for one provider answer, in milliseconds (default 30 s); the whole
     /// check gets three times as long (`SEO_AUDIT_GEO_TIMEOUT_MS`).
     pub timeout_ms: Option<u64>,
+}
+
+impl std::fmt::Debug for GeoSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GeoSettings")
+            .field("base_url", &self.base_url)
+            .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
+            .field("model", &self.model)
+            .field("timeout_ms", &self.timeout_ms)
+            .finish()
+    }
 }
 
 /// Every setting of `seo-audit serve`. [`Config::default`] is the no-configuration service.

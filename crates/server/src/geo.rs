@@ -157,6 +157,8 @@ mod tests {
             }
             (got, _) => panic!("{base_url:?} {model:?}: unexpected {got:?}"),
         }
+        // Neither the settings nor the service print the key.
+        assert!(!format!("{config:?} {service:?}").contains("sk-secret"));
     }
 
     #[test]
