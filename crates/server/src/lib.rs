@@ -56,9 +56,11 @@ pub mod pipeline;
 mod response;
 mod router;
 mod routes;
+mod scheduler;
 mod serve;
 mod state;
 pub mod webhooks;
+mod workflows;
 
 pub use auth::{authenticate, client_ip, consume_quota, presented_key, Identity, KeyRule, API_KEY_HEADER};
 pub use config::{

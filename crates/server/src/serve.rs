@@ -97,6 +97,9 @@ pub async fn serve_state(state: AppState, listen: SocketAddr) -> Result<Server, 
     let listener = TcpListener::bind(listen).await.map_err(|source| ServeError::Bind { addr: listen, source })?;
     let addr = listener.local_addr().map_err(|source| ServeError::Bind { addr: listen, source })?;
     let (tx, rx) = watch::channel(false);
+    // Runs a previous process left running are settled before new work starts.
+    crate::workflows::recover(&state).await;
+    crate::scheduler::spawn(state.clone(), rx.clone());
     let task = tokio::spawn(accept_loop(listener, state.clone(), rx));
     Ok(Server { addr, shutdown: ShutdownHandle(Arc::new(tx)), task, state })
 }

@@ -95,13 +95,12 @@ impl Registry for McpRegistry {
             "generate_fixes" => calls::generate_fixes::call(&env, args).await,
             "detect_regressions" => calls::detect_regressions::call(&env, args).await,
             "compare_competitors" => calls::compare_competitors::call(&env, args).await,
-            // Issue 8: replace each of these arms with `calls::<tool>::call(&env, args).await`.
-            "workflow_execute" => calls::not_available(name),
-            "workflow_status" => calls::not_available(name),
-            "approve_fixes" => calls::not_available(name),
-            "monitor_site" => calls::not_available(name),
-            "track_keywords" => calls::not_available(name),
-            "run_experiment" => calls::not_available(name),
+            "workflow_execute" => calls::workflow_execute::call(&env, args).await,
+            "workflow_status" => calls::workflow_status::call(&env, args).await,
+            "approve_fixes" => calls::approve_fixes::call(&env, args).await,
+            "monitor_site" => calls::monitor_site::call(&env, args).await,
+            "track_keywords" => calls::track_keywords::call(&env, args).await,
+            "run_experiment" => calls::run_experiment::call(&env, args).await,
             // The protocol layer only calls names of `tools()`; this is a table out of step.
             other => calls::tool_error("internal", format!("tool {other:?} has no implementation")),
         }

@@ -15,6 +15,13 @@ pub mod get_opportunities;
 pub mod get_seo_concept;
 pub mod get_site_info;
 pub mod seo_audit;
+// Issue 8: workflows, monitoring, keywords, experiments.
+pub mod approve_fixes;
+pub mod monitor_site;
+pub mod run_experiment;
+pub mod track_keywords;
+pub mod workflow_execute;
+pub mod workflow_status;
 
 use audit_core::{Audit, Finding, Outcome, RuleMeta};
 use mcp_protocol::{CallContext, ToolResult};

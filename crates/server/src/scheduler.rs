@@ -1,0 +1,221 @@
+//! Monitoring: a task of the server re-audits monitored pages when they are due, compares
+//! each audit with the previous one of the page, stores alerts and sends them to the
+//! owner's `monitor.alert` webhooks (DECISIONS §9).
+//!
+//! Alert rules ([`ALERT_RULES`]):
+//! - `score_drop` (warning): the score fell by [`SCORE_DROP`] points or more;
+//! - `new_critical` (critical): a critical issue that the previous audit did not have;
+//! - `status_not_2xx` (critical): the page answers a status outside 200..=299 (raised when
+//!   it starts; not again while it lasts);
+//! - `unreachable` (critical): the page could not be fetched at all (raised at every
+//!   failed check, since a failed check stores no audit to compare with).
+//!
+//! A monitor is rescheduled before it is checked, so a slow audit is never started twice.
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use time::OffsetDateTime;
+use tokio::sync::watch;
+
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// Points of score drop that raise an alert.
+pub const SCORE_DROP: i64 = 5;
+/// How often the scheduler looks for due monitors.
+pub const TICK: Duration = Duration::from_millis(500);
+
+/// (rule, severity, description) of every alert rule.
+pub const ALERT_RULES: [(&str, &str, &str); 4] = [
+    ("score_drop", "warning", "The score dropped by 5 points or more since the previous audit."),
+    ("new_critical", "critical", "A critical issue appeared that the previous audit did not have."),
+    ("status_not_2xx", "critical", "The page answered with an HTTP status outside 200-299."),
+    ("unreachable", "critical", "The page could not be fetched (DNS, connection, TLS, timeout or blocked)."),
+];
+
+/// Starts the scheduler; it stops when `stop` turns true.
+pub fn spawn(state: AppState, mut stop: watch::Receiver<bool>) {
+    tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                () = tokio::time::sleep(TICK) => {}
+                _ = stop.changed() => return,
+            }
+            if *stop.borrow() {
+                return;
+            }
+            let due = match state.db(|s| s.due_monitors(OffsetDateTime::now_utc())).await {
+                Ok(due) => due,
+                Err(e) => {
+                    tracing::warn!(cause = ?e.cause, "due monitors not read");
+                    continue;
+                }
+            };
+            for monitor in due {
+                let next = OffsetDateTime::now_utc() + time::Duration::seconds(i64::from(monitor.interval_s));
+                let id = monitor.id.clone();
+                if state.db(move |s| s.reschedule_monitor(&id, next)).await.is_err() {
+                    continue;
+                }
+                let state = state.clone();
+                tokio::spawn(async move { check(&state, &monitor).await });
+            }
+        }
+    });
+}
+
+/// The owner's monitor of `url`, created (due one interval from now) when there is none;
+/// the flag says whether it was created.
+pub async fn ensure_monitor(state: &AppState, user_id: &str, url: &str) -> Result<(store::Monitor, bool), ApiError> {
+    let (user, url) = (user_id.to_string(), url.to_string());
+    let interval = u32::try_from(state.config.monitor_interval_s.max(1)).unwrap_or(u32::MAX);
+    state
+        .db(move |s| {
+            if let Some(m) = s.list_monitors(&user)?.into_iter().find(|m| m.url == url) {
+                return Ok((m, false));
+            }
+            let next = OffsetDateTime::now_utc() + time::Duration::seconds(i64::from(interval));
+            match s.create_monitor(&user, &url, interval, next) {
+                Ok(m) => Ok((m, true)),
+                // A concurrent call created it first.
+                Err(e) if e.is_conflict() => {
+                    s.list_monitors(&user)?.into_iter().find(|m| m.url == url).map(|m| (m, false)).ok_or(e)
+                }
+                Err(e) => Err(e),
+            }
+        })
+        .await
+}
+
+/// Re-audits one monitored page and raises the alerts its rules call for.
+pub async fn check(state: &AppState, monitor: &store::Monitor) {
+    let url = monitor.url.clone();
+    let previous = state.db(move |s| s.latest_audit_for_url(&url)).await.ok().flatten();
+    let alerts = match fetch::validate_url(&monitor.url) {
+        Err(e) => vec![unreachable(&ApiError::from(e))],
+        Ok(url) => match crate::workflows::audit_and_store(state, &url, &monitor.user_id).await {
+            Ok(current) => compare(previous.as_ref(), &current),
+            Err(e) if e.status.is_server_error() && e.code == "internal" => {
+                tracing::error!(monitor = %monitor.id, cause = ?e.cause, "monitor check failed");
+                Vec::new()
+            }
+            Err(e) => vec![unreachable(&e)],
+        },
+    };
+    for (rule, severity, message) in alerts {
+        let (id, m) = (monitor.id.clone(), message.clone());
+        match state.db(move |s| s.insert_alert(&id, rule, severity, &m)).await {
+            Ok(alert) => {
+                let data = json!({
+                    "monitorId": monitor.id, "url": monitor.url, "alertId": alert.id,
+                    "rule": rule, "severity": severity, "message": message,
+                });
+                state.webhooks.emit(&monitor.user_id, "monitor.alert", data);
+            }
+            Err(e) => tracing::error!(monitor = %monitor.id, cause = ?e.cause, "alert not stored"),
+        }
+    }
+}
+
+type Raised = (&'static str, &'static str, String);
+
+fn unreachable(e: &ApiError) -> Raised {
+    (
+        "unreachable",
+        "critical",
+        format!("The page could not be audited: {} ({}).", e.message.trim_end_matches('.'), e.code),
+    )
+}
+
+fn parsed(audit: &store::StoredAudit) -> Value {
+    serde_json::from_str(&audit.result_json).unwrap_or(Value::Null)
+}
+
+fn criticals(result: &Value) -> Vec<String> {
+    result["recommendations"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|r| r["type"] == "critical")
+        .filter_map(|r| r["id"].as_str().or(r["title"].as_str()).map(str::to_string))
+        .collect()
+}
+
+fn is_2xx(result: &Value) -> bool {
+    result["page"]["status_code"].as_u64().is_some_and(|s| (200..300).contains(&s))
+}
+
+/// The alerts raised by `current` after `previous` (none before the first comparison,
+/// except a non-2xx status).
+pub fn compare(previous: Option<&store::StoredAudit>, current: &store::StoredAudit) -> Vec<Raised> {
+    let now = parsed(current);
+    let before = previous.map(parsed);
+    let mut out = Vec::new();
+    if !is_2xx(&now) && before.as_ref().is_none_or(is_2xx) {
+        let status = now["page"]["status_code"].as_u64().unwrap_or(0);
+        out.push(("status_not_2xx", "critical", format!("The page answered with HTTP status {status}.")));
+    }
+    let Some((previous, before)) = previous.zip(before) else { return out };
+    let drop = previous.score - current.score;
+    if drop >= SCORE_DROP {
+        out.push((
+            "score_drop",
+            "warning",
+            format!("The score dropped by {drop} points, from {} to {}.", previous.score, current.score),
+        ));
+    }
+    let old = criticals(&before);
+    let new: Vec<String> = criticals(&now).into_iter().filter(|c| !old.contains(c)).collect();
+    if !new.is_empty() {
+        out.push(("new_critical", "critical", format!("New critical issue(s): {}.", new.join(", "))));
+    }
+    out
+}
+
+/// The alert rules as monitor_site reports them.
+pub fn rules_json() -> Vec<Value> {
+    ALERT_RULES.iter().map(|(rule, _, description)| json!({ "rule": rule, "description": description })).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn audit(score: i64, status: u16, critical: &[&str]) -> store::StoredAudit {
+        let recs: Vec<Value> = critical.iter().map(|id| json!({ "id": id, "type": "critical" })).collect();
+        store::StoredAudit {
+            id: "a".into(),
+            url: "https://e.example/".into(),
+            final_url: "https://e.example/".into(),
+            host: "e.example".into(),
+            score,
+            ruleset_version: "1".into(),
+            result_json: json!({ "page": { "status_code": status }, "recommendations": recs }).to_string(),
+            user_id: None,
+            created_at: OffsetDateTime::UNIX_EPOCH,
+        }
+    }
+
+    fn check_rules(previous: Option<store::StoredAudit>, current: store::StoredAudit, expected: &[&str]) {
+        let got: Vec<&str> = compare(previous.as_ref(), &current).into_iter().map(|(r, _, _)| r).collect();
+        assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn alert_rules() {
+        check_rules(None, audit(80, 200, &["x"]), &[]);
+        check_rules(None, audit(80, 500, &[]), &["status_not_2xx"]);
+        check_rules(Some(audit(80, 200, &[])), audit(76, 200, &[]), &[]);
+        check_rules(Some(audit(80, 200, &[])), audit(75, 200, &[]), &["score_drop"]);
+        check_rules(Some(audit(80, 200, &["a"])), audit(80, 200, &["a"]), &[]);
+        check_rules(Some(audit(80, 200, &["a"])), audit(80, 200, &["a", "b"]), &["new_critical"]);
+        check_rules(
+            Some(audit(90, 200, &[])),
+            audit(60, 404, &["s"]),
+            &["status_not_2xx", "score_drop", "new_critical"],
+        );
+        // Still failing: not raised again.
+        check_rules(Some(audit(60, 404, &[])), audit(60, 404, &[]), &[]);
+    }
+}

@@ -1,0 +1,503 @@
+//! Workflow runs of the agent tools: persisted steps, an approval gate, recovery after a
+//! restart (DECISIONS §9).
+//!
+//! A run is created `queued` by workflow_execute with all its steps `pending`; [`start`]
+//! runs them in a background task (`running`). The fix intent stops at an approval gate
+//! (`awaiting_approval`, webhook `workflow.awaiting_approval`); approve_fixes decides it in
+//! one store transaction and, when approved, [`resume`] finishes the plan. Every step's
+//! status, timing and result are written as it happens, so workflow_status reads the
+//! store only, and a new process knows what the old one did: [`recover`] marks runs left
+//! `queued`/`running` as `failed` with reason `interrupted` (runs waiting for approval
+//! keep waiting; their state is all in the store).
+//!
+//! ```text
+//! queued -> running -> completed
+//!              |  \-> failed (step, reason)
+//!              v
+//!      awaiting_approval -(approved)-> running -> completed
+//!              \--------(rejected)-> rejected
+//! ```
+//!
+//! Also here: [`audit_and_store`], the audit every background job (runs, monitors,
+//! keyword tracking, experiments) makes for a key owner.
+
+use serde_json::{json, Value};
+use url::Url;
+
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// Steps of each intent, in order.
+pub fn steps_of(intent: &str) -> &'static [&'static str] {
+    match intent {
+        "audit" => &["audit", "summarize"],
+        "analyze" => &["audit", "opportunities"],
+        "fix" => &["audit", "fix_plan", "approval", "finalize"],
+        "monitor" => &["audit", "register_monitor"],
+        "competitor" => &["audit", "audit_competitor", "compare"],
+        _ => &[],
+    }
+}
+
+/// Most characters of visible text kept with a stored audit (keyword tracking reads it).
+pub const MAX_STORED_TEXT: usize = 64 * 1024;
+
+/// Fetches, audits and stores `url` for `user_id` (waiting for an audit slot, never
+/// refusing: background work queues), and fires `audit.completed`. The stored result
+/// carries the additive field `page_text` (visible text, at most [`MAX_STORED_TEXT`]
+/// bytes) for on-page keyword counts.
+pub async fn audit_and_store(state: &AppState, url: &Url, user_id: &str) -> Result<store::StoredAudit, ApiError> {
+    let permit = state.audits.acquire().await?;
+    let fetcher = &state.fetcher;
+    let (page, robots) = tokio::join!(fetcher.fetch_page(url), fetcher.fetch_robots_txt(url));
+    let page = page?;
+    let robots = robots.ok().flatten().filter(|r| r.status == 200).map(|r| ai_visibility::Robots::parse(&r.body));
+    let requested = url.to_string();
+    let scanned_at = crate::now_rfc3339();
+    let at = scanned_at.clone();
+    let (result, score, final_url, ruleset) = tokio::task::spawn_blocking(move || {
+        let http = crate::pipeline::http_facts(&requested, &page, robots.as_ref());
+        let audit = crate::pipeline::audit_html(&requested, &page.body, http);
+        let result = audit.to_result(&at);
+        let (score, final_url, ruleset) =
+            (result.score.percentage, result.page.final_url.clone(), result.score.ruleset_version.clone());
+        let mut value = serde_json::to_value(&result).unwrap_or(Value::Null);
+        value["page_text"] = json!(truncate(visible_text(&String::from_utf8_lossy(&page.body)), MAX_STORED_TEXT));
+        (value, score, final_url, ruleset)
+    })
+    .await
+    .map_err(ApiError::internal)?;
+    drop(permit);
+    let mut record = store::NewAudit::new(url.as_str(), final_url, i64::from(score), ruleset, result.to_string());
+    record.user_id = Some(user_id.to_string());
+    let stored = state.db(move |s| s.insert_audit(record)).await?;
+    let data = json!({ "url": url.as_str(), "score": score, "scannedAt": scanned_at, "auditId": stored.id });
+    state.webhooks.emit(user_id, "audit.completed", data);
+    Ok(stored)
+}
+
+fn truncate(mut s: String, max: usize) -> String {
+    if s.len() > max {
+        let mut cut = max;
+        while !s.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        s.truncate(cut);
+    }
+    s
+}
+
+/// The text a reader sees in the body: tags dropped, `script`, `style`, `title`,
+/// `noscript`, `template` and comments left out, common entities decoded, white space
+/// collapsed. An approximation of `innerText` good enough for word counts.
+pub fn visible_text(html: &str) -> String {
+    const SKIPPED: [&str; 5] = ["script", "style", "title", "noscript", "template"];
+    let lower = html.to_ascii_lowercase();
+    let mut out = String::with_capacity(html.len() / 2);
+    let mut i = 0;
+    while i < html.len() {
+        let rest = &lower[i..];
+        if rest.starts_with("<!--") {
+            i += rest.find("-->").map_or(rest.len(), |e| e + 3);
+            continue;
+        }
+        if let Some(tag) = rest.strip_prefix('<') {
+            let name: String = tag.chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
+            let end = rest.find('>').map_or(rest.len(), |e| e + 1);
+            i += end;
+            if SKIPPED.contains(&name.as_str()) {
+                let close = format!("</{name}");
+                i += lower[i..].find(&close).unwrap_or(lower.len() - i);
+            }
+            out.push(' ');
+            continue;
+        }
+        let next = rest.find('<').unwrap_or(rest.len());
+        out.push_str(&html[i..i + next]);
+        i += next;
+    }
+    let decoded = out
+        .replace("&nbsp;", " ")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&");
+    decoded.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Counts of each severity among the recommendations of a stored result.
+pub fn severity_breakdown(result: &Value) -> Value {
+    let mut counts = [0u64; 3];
+    for r in result["recommendations"].as_array().into_iter().flatten() {
+        match r["type"].as_str() {
+            Some("critical") => counts[0] += 1,
+            Some("warning") => counts[1] += 1,
+            Some("notice") => counts[2] += 1,
+            _ => {}
+        }
+    }
+    json!({ "critical": counts[0], "warning": counts[1], "notice": counts[2] })
+}
+
+fn step(idx: usize, name: &str, status: &str) -> store::WorkflowStep {
+    store::WorkflowStep {
+        idx: u32::try_from(idx).unwrap_or(u32::MAX),
+        name: name.to_string(),
+        status: status.to_string(),
+        started_at: None,
+        finished_at: None,
+        result_json: None,
+    }
+}
+
+/// Writes the `pending` steps of a new run.
+pub async fn plan(state: &AppState, run: &store::WorkflowRun) -> Result<(), ApiError> {
+    let id = run.id.clone();
+    let steps: Vec<store::WorkflowStep> =
+        steps_of(&run.intent).iter().enumerate().map(|(i, n)| step(i, n, "pending")).collect();
+    state
+        .db(move |s| {
+            for st in &steps {
+                s.put_step(&id, st)?;
+            }
+            Ok(())
+        })
+        .await
+}
+
+/// Runs a queued run in the background.
+pub fn start(state: AppState, run_id: String) {
+    tokio::spawn(async move {
+        if let Err(e) = state
+            .db({
+                let id = run_id.clone();
+                move |s| s.set_run_state(&id, store::RunState::Running)
+            })
+            .await
+        {
+            tracing::error!(run = %run_id, cause = ?e.cause, "run not started");
+            return;
+        }
+        drive(&state, &run_id).await;
+    });
+}
+
+/// Finishes a run whose gate was approved (its state is `running` again).
+pub fn resume(state: AppState, run_id: String) {
+    tokio::spawn(async move { drive(&state, &run_id).await });
+}
+
+/// Runs every `pending` step in order until the run ends or reaches its gate.
+async fn drive(state: &AppState, run_id: &str) {
+    let id = run_id.to_string();
+    let Ok(run) = state.db(move |s| s.get_run(&id)).await else { return };
+    let owner = run.user_id.clone().unwrap_or_default();
+    for st in run.steps.iter().filter(|s| s.status == "pending") {
+        let mut current = st.clone();
+        current.status = "running".into();
+        current.started_at = Some(crate::now_rfc3339());
+        if put(state, run_id, &current).await.is_err() {
+            return;
+        }
+        // Results of earlier steps, as stored (a resumed run reads what the gate approved).
+        let id = run_id.to_string();
+        let Ok(fresh) = state.db(move |s| s.get_run(&id)).await else { return };
+        let outcome = run_step(state, &fresh, &owner, &current.name).await;
+        current.finished_at = Some(crate::now_rfc3339());
+        match outcome {
+            Ok(StepOutcome::Done(result)) => {
+                current.status = "completed".into();
+                current.result_json = Some(result.to_string());
+                if put(state, run_id, &current).await.is_err() {
+                    return;
+                }
+            }
+            Ok(StepOutcome::Gate(summary)) => {
+                let id = run_id.to_string();
+                let approval = match state.db(move |s| s.open_approval(&id)).await {
+                    Ok(a) => a,
+                    Err(e) => return fail(state, run_id, &current, &e.message).await,
+                };
+                current.status = "running".into();
+                current.finished_at = None;
+                current.result_json = Some(json!({ "approvalId": approval.id, "summary": summary }).to_string());
+                let _ = put(state, run_id, &current).await;
+                let data = json!({
+                    "runId": run_id, "approvalId": approval.id, "intent": run.intent, "url": run.url,
+                    "summary": summary,
+                });
+                state.webhooks.emit(&owner, "workflow.awaiting_approval", data);
+                return;
+            }
+            Err(reason) => return fail(state, run_id, &current, &reason).await,
+        }
+    }
+    let id = run_id.to_string();
+    if state.db(move |s| s.set_run_state(&id, store::RunState::Completed)).await.is_ok() {
+        let data = json!({ "runId": run_id, "intent": run.intent, "url": run.url, "state": "completed" });
+        state.webhooks.emit(&owner, "workflow.completed", data);
+    }
+}
+
+async fn put(state: &AppState, run_id: &str, st: &store::WorkflowStep) -> Result<(), ApiError> {
+    let (id, st) = (run_id.to_string(), st.clone());
+    let r = state.db(move |s| s.put_step(&id, &st)).await;
+    if let Err(e) = &r {
+        tracing::error!(run = %run_id, cause = ?e.cause, "workflow step not written");
+    }
+    r
+}
+
+async fn fail(state: &AppState, run_id: &str, st: &store::WorkflowStep, reason: &str) {
+    let mut failed = st.clone();
+    failed.status = "failed".into();
+    failed.finished_at = Some(crate::now_rfc3339());
+    failed.result_json = Some(json!({ "error": reason }).to_string());
+    let _ = put(state, run_id, &failed).await;
+    let (id, name, reason) = (run_id.to_string(), st.name.clone(), reason.to_string());
+    if let Err(e) = state.db(move |s| s.fail_run(&id, &name, &reason)).await {
+        tracing::error!(run = %run_id, cause = ?e.cause, "run failure not recorded");
+    }
+}
+
+enum StepOutcome {
+    Done(Value),
+    /// Open an approval gate with this summary.
+    Gate(String),
+}
+
+fn result_of(run: &store::WorkflowRun, name: &str) -> Value {
+    run.steps
+        .iter()
+        .find(|s| s.name == name)
+        .and_then(|s| s.result_json.as_deref())
+        .and_then(|j| serde_json::from_str(j).ok())
+        .unwrap_or(Value::Null)
+}
+
+fn api_reason(e: &ApiError) -> String {
+    format!("{}: {}", e.code, e.message)
+}
+
+/// Audits `raw` for the run's owner and returns the stored audit with its parsed result.
+async fn audit_step(state: &AppState, raw: &str, owner: &str) -> Result<(store::StoredAudit, Value), String> {
+    let url = fetch::validate_url(raw).map_err(|e| api_reason(&ApiError::from(e)))?;
+    let stored = audit_and_store(state, &url, owner).await.map_err(|e| api_reason(&e))?;
+    let result: Value = serde_json::from_str(&stored.result_json).unwrap_or(Value::Null);
+    Ok((stored, result))
+}
+
+fn audit_summary(stored: &store::StoredAudit, result: &Value) -> Value {
+    json!({
+        "auditId": stored.id,
+        "url": stored.url,
+        "score": stored.score,
+        "title": result["page"]["title"],
+        "statusCode": result["page"]["status_code"],
+        "issues": severity_breakdown(result),
+    })
+}
+
+/// Failed checks of a stored result, most severe first (the audit's own order).
+fn issues(result: &Value) -> Vec<Value> {
+    result["recommendations"].as_array().cloned().unwrap_or_default()
+}
+
+async fn run_step(state: &AppState, run: &store::WorkflowRun, owner: &str, name: &str) -> Result<StepOutcome, String> {
+    let top_n = run.top_n.unwrap_or(crate::mcp::tools::DEFAULT_TOP_N as u32).clamp(1, 20) as usize;
+    match name {
+        "audit" => {
+            let (stored, result) = audit_step(state, &run.url, owner).await?;
+            Ok(StepOutcome::Done(audit_summary(&stored, &result)))
+        }
+        "audit_competitor" => {
+            let competitor = run.competitor_url.clone().ok_or("the run has no competitor URL")?;
+            let (stored, result) = audit_step(state, &competitor, owner).await?;
+            Ok(StepOutcome::Done(audit_summary(&stored, &result)))
+        }
+        "summarize" | "opportunities" | "fix_plan" => {
+            let audit_id = result_of(run, "audit")["auditId"].as_str().unwrap_or_default().to_string();
+            let stored = state.db(move |s| s.get_audit(&audit_id)).await.map_err(|e| api_reason(&e))?;
+            let result: Value = serde_json::from_str(&stored.result_json).unwrap_or(Value::Null);
+            let list = issues(&result);
+            let pick = |r: &Value| json!({ "id": r["id"], "type": r["type"], "title": r["title"], "impact": r["impact"], "effort": r["effort"] });
+            Ok(StepOutcome::Done(match name {
+                "summarize" => json!({
+                    "score": stored.score,
+                    "summary": result["ai_insights"],
+                    "issues": severity_breakdown(&result),
+                    "topIssues": list.iter().take(5).map(pick).collect::<Vec<_>>(),
+                }),
+                "opportunities" => {
+                    let mut ranked: Vec<(f64, Value)> = list.iter().map(|r| (gain(r), pick(r))).collect();
+                    ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+                    let out: Vec<Value> = ranked
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, (g, mut v))| {
+                            v["rank"] = json!(i + 1);
+                            v["priorityScore"] = json!(g);
+                            v
+                        })
+                        .collect();
+                    json!({ "score": stored.score, "opportunities": out })
+                }
+                _ => json!({ "topN": top_n, "fixes": fix_plan(&list, &result, top_n) }),
+            }))
+        }
+        "approval" => {
+            let plan = result_of(run, "fix_plan");
+            let n = plan["fixes"].as_array().map_or(0, Vec::len);
+            Ok(StepOutcome::Gate(format!(
+                "Approve the fix plan of {n} fix{} for {} (see results.fix_plan).",
+                if n == 1 { "" } else { "es" },
+                run.url
+            )))
+        }
+        "finalize" => {
+            let plan = result_of(run, "fix_plan");
+            let decided = run.approvals.iter().rev().find_map(|a| a.decided_at.clone());
+            Ok(StepOutcome::Done(json!({ "approved": true, "approvedAt": decided, "fixes": plan["fixes"] })))
+        }
+        "register_monitor" => {
+            let url = run.url.clone();
+            let monitor = crate::scheduler::ensure_monitor(state, owner, &url).await.map_err(|e| api_reason(&e))?;
+            Ok(StepOutcome::Done(json!({
+                "monitorId": monitor.0.id, "intervalSeconds": monitor.0.interval_s, "created": monitor.1,
+            })))
+        }
+        "compare" => {
+            let (a, b) = (result_of(run, "audit"), result_of(run, "audit_competitor"));
+            let (sa, sb) = (a["score"].as_i64().unwrap_or(0), b["score"].as_i64().unwrap_or(0));
+            let failing = |v: &Value| -> std::collections::BTreeSet<String> {
+                v.as_array().into_iter().flatten().filter_map(|r| r["id"].as_str().map(str::to_string)).collect()
+            };
+            let fa_id = a["auditId"].as_str().unwrap_or_default().to_string();
+            let fb_id = b["auditId"].as_str().unwrap_or_default().to_string();
+            let (ra, rb) = state
+                .db(move |s| Ok((s.get_audit(&fa_id)?, s.get_audit(&fb_id)?)))
+                .await
+                .map_err(|e| api_reason(&e))?;
+            let va: Value = serde_json::from_str(&ra.result_json).unwrap_or(Value::Null);
+            let vb: Value = serde_json::from_str(&rb.result_json).unwrap_or(Value::Null);
+            let (fa, fb) = (failing(&va["recommendations"]), failing(&vb["recommendations"]));
+            Ok(StepOutcome::Done(json!({
+                "siteScore": sa,
+                "competitorScore": sb,
+                "scoreDelta": sa - sb,
+                "siteWins": fb.difference(&fa).collect::<Vec<_>>(),
+                "competitorWins": fa.difference(&fb).collect::<Vec<_>>(),
+            })))
+        }
+        other => Err(format!("unknown step {other}")),
+    }
+}
+
+/// Impact points times effort inverse, from a recommendation's own labels.
+fn gain(r: &Value) -> f64 {
+    let points = |v: &Value| match v.as_str() {
+        Some("high") => 3.0,
+        Some("medium") => 2.0,
+        _ => 1.0,
+    };
+    let severity: f64 = match r["type"].as_str() {
+        Some("critical") => 3.0,
+        Some("warning") => 2.0,
+        _ => 1.0,
+    };
+    (severity * points(&r["impact"]) / points(&r["effort"]) * 100.0).round() / 100.0
+}
+
+/// Template fixes for the `top_n` highest-gain failed checks (from autofix).
+fn fix_plan(list: &[Value], result: &Value, top_n: usize) -> Vec<Value> {
+    let mut ranked: Vec<&Value> = list.iter().collect();
+    ranked.sort_by(|a, b| gain(b).total_cmp(&gain(a)));
+    let url = result["page"]["final_url"].as_str().or(result["page"]["url"].as_str()).map(str::to_string);
+    let context = autofix::FixContext { url, ..autofix::FixContext::default() };
+    ranked
+        .into_iter()
+        .filter_map(|r| {
+            let id = r["id"].as_str()?;
+            let fix = autofix::fix_for_rule(id, Some(&context))?;
+            Some(json!({
+                "ruleId": id,
+                "issueTitle": r["title"],
+                "type": fix.kind.name(),
+                "difficulty": fix.difficulty,
+                "fix": fix.fix,
+                "explanation": fix.explanation,
+            }))
+        })
+        .take(top_n)
+        .collect()
+}
+
+/// At start-up: runs a previous process left `queued` or `running` are marked `failed`
+/// with reason `interrupted`, naming the step that was running (or the next pending one).
+pub async fn recover(state: &AppState) {
+    let ids = match state.db(|s| s.fail_interrupted_runs()).await {
+        Ok(ids) => ids,
+        Err(e) => {
+            tracing::error!(cause = ?e.cause, "interrupted runs not recovered");
+            return;
+        }
+    };
+    for id in ids {
+        let rid = id.clone();
+        let Ok(run) = state.db(move |s| s.get_run(&rid)).await else { continue };
+        let cut = run
+            .steps
+            .iter()
+            .find(|s| s.status == "running")
+            .or_else(|| run.steps.iter().find(|s| s.status == "pending"))
+            .cloned();
+        let name = cut.as_ref().map_or_else(|| "start".to_string(), |s| s.name.clone());
+        if let Some(mut st) = cut {
+            st.status = "failed".into();
+            st.finished_at = Some(crate::now_rfc3339());
+            st.result_json = Some(json!({ "error": store::INTERRUPTED }).to_string());
+            let _ = put(state, &id, &st).await;
+        }
+        let rid = id.clone();
+        let _ = state.db(move |s| s.fail_run(&rid, &name, store::INTERRUPTED)).await;
+        tracing::warn!(run = %id, "workflow run interrupted by a restart: marked failed");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(html: &str, expected: &str) {
+        assert_eq!(visible_text(html), expected, "{html}");
+    }
+
+    #[test]
+    fn visible_text_of_pages() {
+        check(
+            "<html><head><title>T</title><style>p{}</style></head><body><p>Hello <b>oak</b> world</p></body></html>",
+            "Hello oak world",
+        );
+        check("<p>a<!-- hidden -->b</p><script>var x = '<p>no</p>';</script><p>c &amp; d</p>", "ab c & d");
+        check("<P>Upper</P><SCRIPT>x</SCRIPT>", "Upper");
+        check("no tags", "no tags");
+        check("<p>unclosed <script>never closed", "unclosed");
+        check("<", "");
+        check("", "");
+    }
+
+    #[test]
+    fn every_intent_has_steps() {
+        for intent in store::WORKFLOW_INTENTS {
+            assert!(!steps_of(intent).is_empty(), "{intent}");
+        }
+        assert!(steps_of("fix").contains(&"approval"));
+    }
+
+    #[test]
+    fn truncation_respects_characters() {
+        assert_eq!(truncate("ééé".to_string(), 3), "é");
+        assert_eq!(truncate("abc".to_string(), 10), "abc");
+    }
+}
