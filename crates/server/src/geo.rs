@@ -138,12 +138,14 @@ mod tests {
     use super::*;
 
     fn check_settings(base_url: Option<&str>, model: Option<&str>, expected: Result<&str, &str>) {
-        let mut config = Config::default();
-        config.geo = GeoSettings {
-            base_url: base_url.map(str::to_string),
-            model: model.map(str::to_string),
-            api_key: Some("sk-secret".into()),
-            timeout_ms: None,
+        let config = Config {
+            geo: GeoSettings {
+                base_url: base_url.map(str::to_string),
+                model: model.map(str::to_string),
+                api_key: Some("sk-secret".into()),
+                timeout_ms: None,
+            },
+            ..Config::default()
         };
         let service = GeoService::from_config(&config);
         match (service.provider(), expected) {

@@ -51,7 +51,6 @@ mod error;
 pub mod geo;
 mod limiter;
 pub mod mcp;
-pub mod web;
 pub mod pipeline;
 mod response;
 mod router;
@@ -59,6 +58,7 @@ mod routes;
 mod scheduler;
 mod serve;
 mod state;
+pub mod web;
 pub mod webhooks;
 mod workflows;
 

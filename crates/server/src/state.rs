@@ -25,12 +25,12 @@ pub struct AppState {
     pub audits: Arc<AuditSlots>,
     /// When the service started (`uptime_s`).
     pub started: Instant,
-    /// The AI search provider of geo-check (or why there is none).
-    pub geo: Arc<crate::geo::GeoService>,
     /// Background audits queued by the badge and report pages.
     pub badges: Arc<crate::badge_queue::BadgeQueue>,
     /// Per-IP flood guard of the badge and report routes (not the audit quota).
     pub widget_guard: Arc<Limiter>,
+    /// The AI search provider of geo-check (or why there is none).
+    pub geo: Arc<crate::geo::GeoService>,
     /// Webhook delivery (events of key owners to their subscriptions).
     pub webhooks: Arc<crate::webhooks::Dispatcher>,
 }

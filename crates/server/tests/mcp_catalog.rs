@@ -1,13 +1,8 @@
 //! Tests of the agent-tool catalog (`src/mcp`): tool table against SPEC.md, schemas that
 //! compile and accept the documented outputs, the glossary's coverage and lookup, resources,
 //! prompts and discovery documents.
-//!
-//! The module is compiled into this test crate by path, so it can be tested before the
-//! server's `lib.rs` declares it.
 
-#[path = "../src/mcp/mod.rs"]
-#[allow(dead_code)]
-mod mcp;
+use server::mcp;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 

@@ -1,9 +1,6 @@
-//! Tests of the web surfaces (badge, widget script, report and landing pages), compiled as
-//! their own target so they run before the module is wired into the library.
+//! Tests of the web surfaces (badge, widget script, report and landing pages).
 
-#[allow(dead_code)]
-#[path = "../src/web/mod.rs"]
-mod web;
+use server::web;
 
 use std::collections::HashMap;
 

@@ -26,7 +26,9 @@ pub mod registry;
 pub mod resources;
 pub mod tools;
 
-#[cfg(test)]
+/// A hand-made example output of every tool, valid against its output schema: documentation
+/// for integrators and the fixtures of the catalog tests.
+#[doc(hidden)]
 pub mod examples;
 
 use mcp_protocol::ServerInfo;

@@ -2,8 +2,8 @@
 
 pub mod ai;
 pub mod audit;
-pub mod mcp;
 pub mod content;
+pub mod mcp;
 pub mod openapi;
 pub mod status;
 pub mod usage;
