@@ -100,6 +100,13 @@ async fn load(args: &AuditArgs) -> Result<Audit, (&'static str, String)> {
         };
         return Ok(server::pipeline::audit_html(&url, &html, HttpFacts::default()));
     }
+    // A target that names a file which is not there is a typo, not a host to look up.
+    let looks_like_file =
+        path.extension().is_some_and(|e| e.eq_ignore_ascii_case("html") || e.eq_ignore_ascii_case("htm"))
+            || args.target.contains(std::path::MAIN_SEPARATOR);
+    if !is_url && looks_like_file && !args.target.contains("://") {
+        return Err(("invalid_request", format!("no such file: {}", path.display())));
+    }
     let url = fetch::validate_url(&args.target).map_err(|e| (e.code(), e.to_string()))?;
     let config = FetchConfig { allow_targets: args.allow_target.clone(), ..FetchConfig::default() };
     let fetcher = Fetcher::new(config).map_err(|e| (e.code(), e.to_string()))?;

@@ -1,0 +1,114 @@
+//! `seo-audit audit`: a local file as if served at `--url`, a live URL on loopback, the three
+//! formats, `--min-score` and the exit statuses with the error code on stderr.
+
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn run(args: &[&str]) -> Output {
+    let data = tempfile::tempdir().expect("tempdir");
+    Command::new(env!("CARGO_BIN_EXE_seo-audit"))
+        .args(args)
+        .env_remove("SEO_AUDIT_ALLOW_TARGETS")
+        .env("SEO_AUDIT_DATA", data.path())
+        .output()
+        .expect("run seo-audit")
+}
+
+fn fixture(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures").join(rel)
+}
+
+fn json(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+/// Serves one HTML page to every request, on a loopback port, from a thread.
+fn serve_page(html: &'static str) -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("addr").port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let mut stream = stream;
+            let mut buf = [0u8; 4096];
+            let _ = stream.read(&mut buf);
+            let reply = format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: text/html; charset=utf-8\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{html}",
+                html.len()
+            );
+            let _ = stream.write_all(reply.as_bytes());
+        }
+    });
+    port
+}
+
+#[test]
+fn a_local_file_is_audited_as_if_served_at_the_url() {
+    let file = fixture("pages/article.html");
+    let file = file.to_str().expect("utf-8 path");
+    let out = run(&["audit", file, "--url", "https://www.example.com/guides/cast-iron"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let result = json(&out);
+    assert_eq!(result["ok"], true);
+    assert_eq!(result["page"]["url"], "https://www.example.com/guides/cast-iron");
+    assert_eq!(result["page"]["status_code"], 0, "a file has no HTTP status");
+    let pct = result["score"]["percentage"].as_u64().expect("percentage");
+    assert!(pct <= 100);
+    assert_eq!(result["meta"]["checks_executed"], audit_core::RULES.len());
+
+    let compact = json(&run(&["audit", file, "--url", "https://www.example.com/", "--format", "compact"]));
+    assert_eq!(compact["score"]["percentage"].as_u64(), compact["score"]["current"].as_u64());
+    assert!(compact["top_issues"].as_array().expect("top_issues").len() <= 5);
+
+    let text = run(&["audit", file, "--url", "https://www.example.com/", "--format", "text"]);
+    let text = String::from_utf8(text.stdout).expect("utf-8");
+    assert!(text.contains("Score "), "{text}");
+    assert!(!text.contains('\u{1b}'), "no colour when stdout is not a terminal");
+}
+
+#[test]
+fn min_score_sets_the_exit_status() {
+    let file = fixture("pages/broken.html");
+    let file = file.to_str().expect("utf-8 path");
+    let low = run(&["audit", file, "--url", "https://example.com/", "--format", "compact", "--min-score", "100"]);
+    assert_eq!(low.status.code(), Some(1), "a broken page scores under 100");
+    assert!(json(&low)["score"]["percentage"].as_u64().expect("pct") < 100, "the result is still printed");
+    let ok = run(&["audit", file, "--url", "https://example.com/", "--format", "compact", "--min-score", "0"]);
+    assert_eq!(ok.status.code(), Some(0));
+}
+
+#[test]
+fn failures_exit_2_with_the_error_code() {
+    for (args, code) in [
+        (vec!["audit", "ftp://example.com/"], "invalid_url"),
+        (vec!["audit", "http://user:pw@example.com/"], "invalid_url"),
+        (vec!["audit", "http://10.0.0.1/"], "blocked_target"),
+        (vec!["audit", "http://169.254.169.254/latest/meta-data"], "blocked_target"),
+        (vec!["audit", "missing/page.html"], "invalid_request"),
+        (vec!["audit", "fixtures/none.html", "--url", "https://example.com/"], "invalid_request"),
+    ] {
+        let out = run(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.starts_with(&format!("error: {code}: ")), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn a_live_page_on_loopback_needs_allow_target() {
+    let port = serve_page("<html lang=en><head><title>Loopback fixture page for the CLI test</title></head><body><h1>Hi</h1></body></html>");
+    let url = format!("http://127.0.0.1:{port}/");
+    let refused = run(&["audit", &url]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("blocked_target"));
+
+    let out = run(&["audit", &url, "--allow-target", "127.0.0.1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let result = json(&out);
+    assert_eq!(result["page"]["status_code"], 200);
+    assert_eq!(result["page"]["title"], "Loopback fixture page for the CLI test");
+}
