@@ -651,24 +651,22 @@ pub async fn geo_check<P: AiSearchProvider + ?Sized>(
 ) -> Result<GeoReport, ProviderError> {
     let queries = generate_queries(page, domain);
     let brand = geo_brand(page, domain);
-    let brand = Some(brand.as_str()).filter(|b| !b.is_empty());
+    let brand = Some(brand).filter(|b| !b.is_empty());
     let domain_norm = normalize_domain(domain);
     let per_query = options.query_timeout;
-    let domain_ref = domain_norm.as_str();
-    let asks = stream::iter(queries.iter())
-        .map(|q| async move {
+    // The futures are built eagerly from owned queries (not inside a stream combinator's
+    // closure), so the whole check is a `Send` future a request handler can await.
+    let asks = stream::iter(queries.into_iter().map(|q| {
+        let (brand, domain) = (brand.clone(), domain_norm.clone());
+        async move {
             let answer =
                 tokio::time::timeout(per_query, provider.ask(&q.query)).await.map_err(|_| ProviderError::Timeout)??;
-            let mentions = count_mentions(&answer, domain_ref, brand);
-            Ok::<_, ProviderError>(GeoQueryResult {
-                query: q.query.clone(),
-                kind: q.kind,
-                found: mentions > 0,
-                mentions,
-            })
-        })
-        .buffered(options.concurrency.max(1))
-        .try_collect::<Vec<_>>();
+            let mentions = count_mentions(&answer, &domain, brand.as_deref());
+            Ok::<_, ProviderError>(GeoQueryResult { query: q.query, kind: q.kind, found: mentions > 0, mentions })
+        }
+    }))
+    .buffered(options.concurrency.max(1))
+    .try_collect::<Vec<_>>();
     let results = tokio::time::timeout(options.total_timeout, asks).await.map_err(|_| ProviderError::Timeout)??;
     let found = results.iter().filter(|r| r.found).count();
     let visibility_score =

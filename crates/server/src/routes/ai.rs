@@ -7,11 +7,7 @@
 //! provider and keeps the result per domain for [`store::GEO_CACHE_TTL`]; a cached answer
 //! asks neither the page nor the provider.
 
-use ai_visibility::{
-    ai_readiness, ai_visibility_scan, default_llms_url, geo_check, normalize_domain, GeoOptions, GeoReport,
-    OpenAiCompatibleProvider, ProviderError,
-};
-use futures_util::future::{AbortHandle, Abortable, Aborted};
+use ai_visibility::{ai_readiness, ai_visibility_scan, default_llms_url, geo_check, normalize_domain};
 use serde_json::{json, Value};
 use url::Url;
 
@@ -83,7 +79,8 @@ async fn geo_inner(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let page = crate::pipeline::audit_url(&ctx.state.fetcher, &url).await?;
     store_audit(&ctx.state, &url, &identity, &page).await;
     let options = *ctx.state.geo.options();
-    let report = ask_provider(provider, options, page.audit.page, domain.clone()).await?.map_err(|e| {
+    // Dropped with the request (the client went away), the check stops asking the provider.
+    let report = geo_check(&provider, &page.audit.page, &domain, &options).await.map_err(|e| {
         tracing::warn!(request_id = %ctx.request_id, domain = %domain, error = %e, "geo-check provider failed");
         crate::geo::provider_error(&e)
     })?;
@@ -104,39 +101,6 @@ async fn geo_inner(ctx: Ctx) -> Result<crate::Response, ApiError> {
     }
     body["cached"] = json!(false);
     Ok(ok_json(&body))
-}
-
-/// Runs the engine's geo-check on the blocking pool, driven by the server's runtime.
-///
-/// The engine's future cannot be proven `Send` (its stream of borrowing closures hits
-/// rust-lang/rust#102211), so it cannot be awaited inside a handler, which must be
-/// `Send`; a blocking thread that `block_on`s it needs no such proof. The check is
-/// aborted when the handler is dropped (the client went away), so the thread is held no
-/// longer than the request.
-async fn ask_provider(
-    provider: OpenAiCompatibleProvider,
-    options: GeoOptions,
-    page: audit_core::Page,
-    domain: String,
-) -> Result<Result<GeoReport, ProviderError>, ApiError> {
-    struct AbortOnDrop(AbortHandle);
-    impl Drop for AbortOnDrop {
-        fn drop(&mut self) {
-            self.0.abort();
-        }
-    }
-    let (handle, registration) = AbortHandle::new_pair();
-    let _abort = AbortOnDrop(handle);
-    let runtime = tokio::runtime::Handle::current();
-    let task = tokio::task::spawn_blocking(move || {
-        runtime.block_on(Abortable::new(geo_check(&provider, &page, &domain, &options), registration))
-    });
-    match task.await {
-        Ok(Ok(result)) => Ok(result),
-        // Aborted only once this future is dropped, so this arm is a panic of the engine.
-        Ok(Err(Aborted)) => Err(ApiError::internal("geo-check aborted")),
-        Err(e) => Err(ApiError::internal(format!("geo-check engine failed: {e}"))),
-    }
 }
 
 /// The identity and the validated target of a `{url}` request: 401/403 for a bad key,
