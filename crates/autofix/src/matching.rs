@@ -259,7 +259,10 @@ fn match_words(title: &BTreeSet<String>, rest: &BTreeSet<String>) -> Option<Rule
         // Most of the title's words must belong to the rule: one shared word ("not") in a
         // title about something else is no match.
         let shared = title.iter().filter(|w| doc.words.contains_key(*w)).count();
-        let focused = title.is_empty() || shared as f64 >= MIN_TITLE_SHARE * title.len() as f64;
+        // And a title of several words must share at least two with it: one common word
+        // ("off", "missing") is chance.
+        let focused = title.is_empty()
+            || (shared as f64 >= MIN_TITLE_SHARE * title.len() as f64 && (shared >= 2 || title.len() == 1));
         if focused && score >= MIN_MATCH_SCORE && best.as_ref().is_none_or(|b| score > b.score + 1e-9) {
             best = Some(RuleMatch { rule_id: doc.id, score });
         }

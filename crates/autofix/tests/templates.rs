@@ -306,6 +306,8 @@ const MATCHES: &[(&str, &str, Option<&str>)] = &[
     ("Missing llms.txt", "", Some("llms-txt-missing")),
     ("Zoom is disabled", "", Some("viewport-not-scalable")),
     ("Favorite colour of the CEO is not purple", "", None),
+    // One chance word in common with a rule ("off") is no match.
+    ("The vibe of the page is off", "Nobody has a rule for this.", None),
     ("", "", None),
 ];
 
