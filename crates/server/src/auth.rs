@@ -82,6 +82,9 @@ pub fn presented_key(ctx: &Ctx) -> Option<String> {
 pub async fn authenticate(ctx: &Ctx, rule: KeyRule, scope: Option<&'static str>) -> Result<Identity, ApiError> {
     let ip = client_ip(ctx.peer.ip(), &ctx.headers, &ctx.state.config.trusted_proxies);
     ctx.set_identity(store::ip_identity(&ip));
+    // Without its database the service can neither count quota nor keep results: refuse
+    // before any work (an audit would otherwise be fetched and then not stored).
+    ctx.state.check_db_file()?;
     let Some(key) = presented_key(ctx) else {
         return match rule {
             KeyRule::Optional => Ok(Identity::Anonymous { ip }),

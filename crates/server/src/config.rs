@@ -23,6 +23,8 @@ pub const BATCH_CONCURRENCY: usize = 3;
 pub const MAX_BATCH_URLS: usize = 10;
 /// Time a client gets to send its request headers.
 pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// Time a client gets to send a whole request body, once its headers are in.
+pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 /// Longest wait for requests in flight when shutting down.
 pub const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
 
@@ -143,6 +145,9 @@ pub struct Config {
     pub geo: GeoSettings,
     /// Time a client gets to send its request headers, in milliseconds.
     pub header_timeout_ms: u64,
+    /// Time a client gets to send its request body, in milliseconds (a slow sender is
+    /// answered 400 `invalid_request` and cut off).
+    pub body_timeout_ms: u64,
     /// Longest wait for requests in flight at shutdown, in milliseconds.
     pub shutdown_grace_ms: u64,
     /// URL the badge audits in the background for a domain without a recent audit;
@@ -172,6 +177,7 @@ impl Default for Config {
             fetch: FetchSettings::default(),
             geo: GeoSettings::default(),
             header_timeout_ms: ms(DEFAULT_HEADER_TIMEOUT),
+            body_timeout_ms: ms(DEFAULT_BODY_TIMEOUT),
             shutdown_grace_ms: ms(DEFAULT_SHUTDOWN_GRACE),
             badge_audit_url: crate::badge_queue::DEFAULT_BADGE_AUDIT_URL.to_string(),
             widget_rate_limit: crate::badge_queue::DEFAULT_WIDGET_RATE_LIMIT,
@@ -267,6 +273,7 @@ impl Config {
                 "SEO_AUDIT_GEO_MODEL" => self.geo.model = non_empty(v),
                 "SEO_AUDIT_GEO_TIMEOUT_MS" => self.geo.timeout_ms = Some(parse(v).map_err(bad)?),
                 "SEO_AUDIT_HEADER_TIMEOUT_MS" => self.header_timeout_ms = parse(v).map_err(bad)?,
+                "SEO_AUDIT_BODY_TIMEOUT_MS" => self.body_timeout_ms = parse(v).map_err(bad)?,
                 "SEO_AUDIT_SHUTDOWN_GRACE_MS" => self.shutdown_grace_ms = parse(v).map_err(bad)?,
                 "SEO_AUDIT_BADGE_AUDIT_URL" => self.badge_audit_url = v.to_string(),
                 "SEO_AUDIT_WIDGET_RATE_LIMIT" => self.widget_rate_limit = parse(v).map_err(bad)?,
@@ -322,6 +329,7 @@ pub const ENV_VARS: &[&str] = &[
     "SEO_AUDIT_GEO_MODEL",
     "SEO_AUDIT_GEO_TIMEOUT_MS",
     "SEO_AUDIT_HEADER_TIMEOUT_MS",
+    "SEO_AUDIT_BODY_TIMEOUT_MS",
     "SEO_AUDIT_SHUTDOWN_GRACE_MS",
     "SEO_AUDIT_BADGE_AUDIT_URL",
     "SEO_AUDIT_WIDGET_RATE_LIMIT",

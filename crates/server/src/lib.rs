@@ -65,8 +65,8 @@ mod workflows;
 pub use auth::{authenticate, client_ip, consume_quota, presented_key, Identity, KeyRule, API_KEY_HEADER};
 pub use config::{
     Config, ConfigError, FetchSettings, GeoSettings, RateLimits, BATCH_CONCURRENCY, DEFAULT_AUDIT_QUEUE,
-    DEFAULT_DATA_DIR, DEFAULT_HEADER_TIMEOUT, DEFAULT_LISTEN, DEFAULT_MAX_CONCURRENT_AUDITS, DEFAULT_SHUTDOWN_GRACE,
-    ENV_VARS, MAX_BATCH_URLS, MAX_REQUEST_BODY_BYTES,
+    DEFAULT_BODY_TIMEOUT, DEFAULT_DATA_DIR, DEFAULT_HEADER_TIMEOUT, DEFAULT_LISTEN, DEFAULT_MAX_CONCURRENT_AUDITS,
+    DEFAULT_SHUTDOWN_GRACE, ENV_VARS, MAX_BATCH_URLS, MAX_REQUEST_BODY_BYTES,
 };
 pub use error::ApiError;
 pub use limiter::{Decision, Limiter};

@@ -204,7 +204,12 @@ impl Ctx {
         }
         let taken = self.body.lock().unwrap_or_else(|p| p.into_inner()).take();
         let Some(body) = taken else { return Err(ApiError::invalid_request("The request body was already read.")) };
-        let bytes = match read_limited(body, limit).await {
+        // A client trickling its body would hold a connection and a task for ever.
+        let within = std::time::Duration::from_millis(self.state.config.body_timeout_ms.max(1));
+        let read = tokio::time::timeout(within, read_limited(body, limit)).await.unwrap_or_else(|_| {
+            Err(BodyError(format!("the body was not received within {} ms", within.as_millis())).into())
+        });
+        let bytes = match read {
             Ok(bytes) => bytes,
             Err(e) if e.is::<http_body_util::LengthLimitError>() => return Err(ApiError::payload_too_large(limit)),
             Err(e) => return Err(ApiError::invalid_request(format!("The request body could not be read: {e}."))),
@@ -330,6 +335,9 @@ where
     if let Ok(v) = HeaderValue::from_str(&request_id) {
         resp.headers_mut().insert("x-request-id", v);
     }
+    // No answer of the service may be sniffed into another type (a JSON error echoing
+    // input rendered as HTML).
+    resp.headers_mut().entry(http::header::X_CONTENT_TYPE_OPTIONS).or_insert(HeaderValue::from_static("nosniff"));
     let status = resp.status();
     let identity = out.identity.unwrap_or_else(|| format!("ip:{}", peer.ip()));
     let ms = started.elapsed().as_secs_f64() * 1000.0;

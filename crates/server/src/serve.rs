@@ -18,6 +18,9 @@ use crate::config::Config;
 use crate::router::{handle, PeerAddr};
 use crate::state::{AppState, StateError};
 
+/// Largest request head (request line and headers) accepted, in bytes.
+pub const MAX_HEADER_BYTES: usize = 64 * 1024;
+
 /// Why the server could not start.
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
@@ -109,7 +112,10 @@ async fn accept_loop(listener: TcpListener, state: AppState, mut stop: watch::Re
     builder
         .http1()
         .timer(TokioTimer::new())
-        .header_read_timeout(Duration::from_millis(state.config.header_timeout_ms.max(1)));
+        .header_read_timeout(Duration::from_millis(state.config.header_timeout_ms.max(1)))
+        // Request heads over this size are refused with 431 (hyper's default is ~400 KB).
+        .max_buf_size(MAX_HEADER_BYTES);
+    builder.http2().max_header_list_size(MAX_HEADER_BYTES as u32);
     let graceful = GracefulShutdown::new();
     let grace = Duration::from_millis(state.config.shutdown_grace_ms);
 

@@ -33,6 +33,9 @@ pub struct AppState {
     pub geo: Arc<crate::geo::GeoService>,
     /// Webhook delivery (events of key owners to their subscriptions).
     pub webhooks: Arc<crate::webhooks::Dispatcher>,
+    /// Identity (device, inode) of the database file when the service opened it; see
+    /// [`AppState::check_db_file`].
+    pub db_file: Option<(u64, u64)>,
 }
 
 /// Failure to build the state.
@@ -58,7 +61,9 @@ impl AppState {
         let fetcher = fetch::Fetcher::new(config.fetch_config())?;
         let retry_base = std::time::Duration::from_millis(config.webhook_retry_base_ms);
         let webhooks = Arc::new(crate::webhooks::Dispatcher::new(store.clone(), fetcher.clone(), retry_base));
+        let db_file = db_file_identity(store.path()).ok();
         Ok(AppState {
+            db_file,
             geo: Arc::new(crate::geo::GeoService::from_config(&config)),
             webhooks,
             limiter: Arc::new(Limiter::new(Some(store.clone()))),
@@ -78,11 +83,52 @@ impl AppState {
         T: Send + 'static,
         F: FnOnce(&store::Store) -> store::Result<T> + Send + 'static,
     {
+        self.check_db_file()?;
         let store = self.store.clone();
         match tokio::task::spawn_blocking(move || f(&store)).await {
             Ok(result) => result.map_err(ApiError::from),
             Err(e) => Err(ApiError::internal(format!("store task failed: {e}"))),
         }
+    }
+}
+
+impl AppState {
+    /// 500 `internal` when the database file is no longer the one the service opened:
+    /// deleted, renamed away, replaced, or made read-only. SQLite keeps writing to the open
+    /// inode of a deleted file, so without this check the service would answer `ok` and
+    /// store audits nobody can ever read. One `stat`, done before every store call.
+    pub fn check_db_file(&self) -> Result<(), ApiError> {
+        let Some(opened) = self.db_file else { return Ok(()) };
+        let path = self.store.path();
+        match db_file_identity(path) {
+            Ok(now) if now == opened => {}
+            Ok(_) => return Err(ApiError::internal(format!("database file {} was replaced", path.display()))),
+            Err(e) => return Err(ApiError::internal(format!("database file {}: {e}", path.display()))),
+        }
+        match std::fs::metadata(path) {
+            Ok(m) if m.permissions().readonly() => {
+                Err(ApiError::internal(format!("database file {} is read-only", path.display())))
+            }
+            Ok(_) => Ok(()),
+            Err(e) => Err(ApiError::internal(format!("database file {}: {e}", path.display()))),
+        }
+    }
+}
+
+/// (device, inode) of a regular file; an error for anything else.
+fn db_file_identity(path: &std::path::Path) -> std::io::Result<(u64, u64)> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        Ok((meta.dev(), meta.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        Ok((0, 0))
     }
 }
 

@@ -225,6 +225,12 @@ async fn widget_script_embeds_in_chromium() {
                 r#"<script async src="{s}/widget.js" data-domain="example.com" data-brand="Audited by Acme SEO" data-link="https://partner.example/seo"></script>"#
             )),
         ),
+        (
+            "/hostile-attributes",
+            page(format!(
+                r#"<script async src="{s}/widget.js" data-domain="example.com" data-brand="&lt;img src=x onerror=&quot;document.body.setAttribute('data-pwned','brand')&quot;&gt;" data-link="javascript:document.body.setAttribute('data-pwned','link')"></script>"#
+            )),
+        ),
     ];
     let site = Site::start(pages).await;
     let report = format!("{s}/report/example.com");
@@ -297,6 +303,15 @@ async fn widget_script_embeds_in_chromium() {
         let dom = dump_dom(&bin, &site.url(path)).await;
         check_page(path, &dom, expect);
     }
+    // Hostile data-* attributes stay text: the brand is shown literally, no element or
+    // handler comes of it, and a javascript: link is refused for the report link.
+    let dom = dump_dom(&bin, &site.url("/hostile-attributes")).await;
+    let brand = dom.find(r#"class="svc-widget-brand""#).map(|at| &dom[at..]).unwrap_or("");
+    let brand = &brand[..brand.find("</span>").unwrap_or(0)];
+    assert!(brand.contains("&lt;img src=x onerror="), "the brand is not shown as text: {dom}");
+    assert!(!dom.contains("<img src=\"x\"") && !dom.contains("data-pwned=\""), "an attribute became markup: {dom}");
+    assert!(!dom.contains("href=\"javascript:"), "a javascript: link was used: {dom}");
+
     // The badge image really loaded cross-origin, at its size.
     let dom = dump_dom(&bin, &site.url("/inline")).await;
     assert!(dom.contains(r#"data-img-width="300""#), "the badge image did not load: {dom}");
