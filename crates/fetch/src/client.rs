@@ -53,6 +53,11 @@ pub struct FetchConfig {
     pub robots_cache_ttl: Duration,
     /// Most origins whose robots.txt is kept.
     pub robots_cache_entries: usize,
+    /// Offline mode, for tests and sandboxes (default off): only `allow_targets` (and
+    /// names pinned by `dns_overrides` to allowed addresses) are reachable; everything
+    /// else, public hosts included, is refused without any DNS lookup. See
+    /// [`AddressGuard::offline`].
+    pub offline: bool,
 }
 
 impl Default for FetchConfig {
@@ -70,6 +75,7 @@ impl Default for FetchConfig {
             dns_overrides: Vec::new(),
             robots_cache_ttl: Duration::ZERO,
             robots_cache_entries: DEFAULT_ROBOTS_CACHE_ENTRIES,
+            offline: false,
         }
     }
 }
@@ -120,7 +126,7 @@ impl Fetcher {
     /// # Errors
     /// [`Error::Config`] for a bad allow-list entry or when the TLS client cannot be built.
     pub fn new(config: FetchConfig) -> Result<Fetcher, Error> {
-        let guard = Arc::new(AddressGuard::new(&config.allow_targets)?);
+        let guard = Arc::new(AddressGuard::new(&config.allow_targets)?.offline(config.offline));
         let overrides: HashMap<String, Vec<IpAddr>> =
             config.dns_overrides.iter().map(|(name, addrs)| (normalize_name(name), addrs.clone())).collect();
         let resolver = GuardedResolver { guard: Arc::clone(&guard), overrides: Arc::new(overrides) };

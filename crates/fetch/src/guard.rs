@@ -131,6 +131,9 @@ pub(crate) fn normalize_name(name: &str) -> String {
     name.strip_suffix('.').unwrap_or(name).to_ascii_lowercase()
 }
 
+/// Why offline mode refuses a target.
+pub(crate) const OFFLINE_REASON: &str = "offline mode: not on the allow-list";
+
 /// One operator allow-list entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum AllowEntry {
@@ -207,9 +210,15 @@ enum NameStanding {
 /// name at that port only; the same name at any other port is refused outright.
 ///
 /// IPv4-mapped IPv6 addresses are compared as the IPv4 address they carry.
+///
+/// Offline mode ([`AddressGuard::offline`], a test and sandbox setting) refuses public
+/// addresses too: only the allow-list is reachable, and names neither listed nor pinned
+/// by a DNS override are not even looked up, so fuzzers that invent URLs cannot make the
+/// service touch the internet.
 #[derive(Debug, Clone, Default)]
 pub struct AddressGuard {
     allow: Vec<AllowEntry>,
+    offline: bool,
 }
 
 impl AddressGuard {
@@ -219,7 +228,24 @@ impl AddressGuard {
     /// [`Error::Config`] for an entry that is not an address, CIDR block or host name.
     pub fn new<S: AsRef<str>>(allow_targets: &[S]) -> Result<AddressGuard, Error> {
         let allow = allow_targets.iter().map(|raw| AllowEntry::parse(raw.as_ref())).collect::<Result<Vec<_>, _>>()?;
-        Ok(AddressGuard { allow })
+        Ok(AddressGuard { allow, offline: false })
+    }
+
+    /// The same guard in offline mode (`true`): nothing outside the allow-list is
+    /// reachable, public addresses included.
+    pub fn offline(self, offline: bool) -> AddressGuard {
+        AddressGuard { offline, ..self }
+    }
+
+    /// Whether the guard is in offline mode.
+    pub fn is_offline(&self) -> bool {
+        self.offline
+    }
+
+    /// Whether the resolver may ask DNS about `name`: always, except in offline mode,
+    /// where only allow-listed names may be looked up. Expects a normalized name.
+    pub(crate) fn may_look_up(&self, name: &str) -> bool {
+        !self.offline || !matches!(self.name_standing(name, None), NameStanding::Unlisted)
     }
 
     /// Whether the allow-list is empty, i.e. only public targets are reachable.
@@ -269,6 +295,9 @@ impl AddressGuard {
     pub fn check_ip(&self, host: &str, ip: IpAddr, port: Option<u16>) -> Result<(), Error> {
         if self.ip_allowed(ip, port) {
             return Ok(());
+        }
+        if self.offline {
+            return Err(Error::Blocked { host: host.to_string(), addr: Some(ip), reason: OFFLINE_REASON });
         }
         match refusal_reason(ip) {
             None => Ok(()),

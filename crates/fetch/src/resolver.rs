@@ -25,7 +25,14 @@ impl Resolve for GuardedResolver {
         let overrides = Arc::clone(&self.overrides);
         let host = normalize_name(name.as_str());
         Box::pin(async move {
-            let found = lookup(&host, &overrides).await?;
+            let found = match overrides.get(&host) {
+                Some(fixed) => fixed.clone(),
+                // Offline mode: an unlisted name is not looked up at all.
+                None if !guard.may_look_up(&host) => {
+                    return Err(Error::Dns { host, reason: crate::guard::OFFLINE_REASON.to_string() }.into())
+                }
+                None => lookup(&host, &overrides).await?,
+            };
             let kept = guard.filter_resolved(&host, &found)?;
             // Port 0 is replaced by the URL's port (or the scheme's default) by reqwest.
             let addrs: Addrs = Box::new(kept.into_iter().map(|ip| SocketAddr::new(ip, 0)));

@@ -324,3 +324,40 @@ fn bad_allow_list_entries_are_configuration_errors() {
         assert_eq!(err.code(), "internal");
     }
 }
+
+/// Offline mode (tests and sandboxes): public targets are refused too, and unlisted names
+/// fail without a DNS lookup, so nothing here leaves the machine.
+#[tokio::test]
+async fn offline_mode_reaches_only_the_allow_list() {
+    let guard = AddressGuard::new(&["127.0.0.1"]).unwrap().offline(true);
+    assert!(guard.is_offline());
+    check_offline_url(&guard, "http://127.0.0.1:8080/", true);
+    check_offline_url(&guard, "http://8.8.8.8/", false);
+    check_offline_url(&guard, "http://[2606:4700:4700::1111]/", false);
+    check_offline_url(&guard, "http://10.0.0.1/", false);
+    assert!(guard.filter_resolved("example.com", &["93.184.215.14".parse().unwrap()]).unwrap_err().is_blocked());
+    assert!(!AddressGuard::new(&["127.0.0.1"]).unwrap().is_offline(), "off by default");
+
+    let fetcher = Fetcher::new(FetchConfig {
+        allow_targets: vec!["127.0.0.1".into()],
+        dns_overrides: vec![("public.test".into(), vec!["8.8.8.8".parse().unwrap()])],
+        offline: true,
+        ..FetchConfig::default()
+    })
+    .unwrap();
+    for (input, code) in [
+        ("http://8.8.8.8/", "blocked_target"),
+        ("http://public.test/", "blocked_target"),
+        ("https://example.com/", "target_unreachable"),
+        ("http://schemathesis.invalid/x", "target_unreachable"),
+    ] {
+        let err = fetcher.fetch_page(&url::Url::parse(input).unwrap()).await.unwrap_err();
+        assert_eq!(err.code(), code, "{input}: {err}");
+        assert!(err.to_string().contains("offline"), "{input}: {err}");
+    }
+}
+
+fn check_offline_url(guard: &AddressGuard, input: &str, expected_ok: bool) {
+    let outcome = guard.check_url(&url::Url::parse(input).unwrap());
+    assert_eq!(outcome.is_ok(), expected_ok, "{input}: {outcome:?}");
+}

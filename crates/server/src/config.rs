@@ -131,6 +131,10 @@ pub struct Config {
     pub base_url: String,
     /// Addresses the address guard lets through (development and tests only).
     pub allow_targets: Vec<String>,
+    /// Test and sandbox setting (`SEO_AUDIT_OFFLINE=1`): only `allow_targets` are
+    /// reachable, public hosts included in the refusal, and unlisted names are never looked
+    /// up (see `fetch::FetchConfig::offline`). Off by default.
+    pub offline: bool,
     /// Peers whose `X-Forwarded-For` is believed. Empty: the socket peer is the client.
     pub trusted_proxies: Vec<IpAddr>,
     /// Per-minute quota of each kind of identity.
@@ -170,6 +174,7 @@ impl Default for Config {
             data: PathBuf::from(DEFAULT_DATA_DIR),
             base_url: fetch::DEFAULT_BASE_URL.to_string(),
             allow_targets: Vec::new(),
+            offline: false,
             trusted_proxies: Vec::new(),
             rate_limits: RateLimits::default(),
             max_concurrent_audits: DEFAULT_MAX_CONCURRENT_AUDITS,
@@ -254,6 +259,7 @@ impl Config {
                 "SEO_AUDIT_DATA" => self.data = PathBuf::from(v),
                 "SEO_AUDIT_BASE_URL" => self.base_url = v.to_string(),
                 "SEO_AUDIT_ALLOW_TARGETS" => self.allow_targets = comma_list(v),
+                "SEO_AUDIT_OFFLINE" => self.offline = matches!(v, "1" | "true" | "yes" | "on"),
                 "SEO_AUDIT_TRUSTED_PROXIES" => {
                     self.trusted_proxies =
                         comma_list(v).iter().map(|s| parse(s)).collect::<Result<_, _>>().map_err(bad)?
@@ -302,6 +308,7 @@ impl Config {
             base_url: self.base_url.clone(),
             allow_targets: self.allow_targets.clone(),
             robots_cache_ttl: Duration::from_secs(self.fetch.robots_cache_ttl_s),
+            offline: self.offline,
             ..fetch::FetchConfig::default()
         }
     }
@@ -313,6 +320,7 @@ pub const ENV_VARS: &[&str] = &[
     "SEO_AUDIT_DATA",
     "SEO_AUDIT_BASE_URL",
     "SEO_AUDIT_ALLOW_TARGETS",
+    "SEO_AUDIT_OFFLINE",
     "SEO_AUDIT_TRUSTED_PROXIES",
     "SEO_AUDIT_RATE_LIMIT_ANONYMOUS",
     "SEO_AUDIT_RATE_LIMIT_FREE",
@@ -369,6 +377,7 @@ mod tests {
         check_env(&[("SEO_AUDIT_ALLOW_TARGETS", "127.0.0.1, ::1,")], |c| c.allow_targets == ["127.0.0.1", "::1"]);
         check_env(&[("SEO_AUDIT_RATE_LIMIT_ANONYMOUS", "3")], |c| c.rate_limits.anonymous == 3);
         check_env(&[("SEO_AUDIT_TRUSTED_PROXIES", "10.0.0.1")], |c| c.trusted_proxies.len() == 1);
+        check_env(&[("SEO_AUDIT_OFFLINE", "1")], |c| c.offline && c.fetch_config().offline);
         check_env(&[("SEO_AUDIT_GEO_MODEL", "m")], |c| c.geo.model.as_deref() == Some("m"));
         check_env(&[("OTHER", "x"), ("SEO_AUDIT_UNKNOWN", "x")], |c| *c == Config::default());
     }
