@@ -205,14 +205,8 @@ impl Worker {
             }
         };
         let result = page.audit.to_result(&crate::now_rfc3339());
-        let Ok(json) = serde_json::to_string(&result) else { return };
-        let record = store::NewAudit::new(
-            url.as_str(),
-            result.page.final_url.clone(),
-            i64::from(result.score.percentage),
-            result.score.ruleset_version.clone(),
-            json,
-        );
+        // Nobody owns a background audit, so there is no webhook to fire: the row alone.
+        let Ok(record) = crate::record::audit_record(&url, None, &result, None) else { return };
         let store = self.store.clone();
         match tokio::task::spawn_blocking(move || store.insert_audit(record)).await {
             Ok(Ok(stored)) => tracing::info!(domain, url = %url, score = stored.score, "background audit stored"),

@@ -52,6 +52,7 @@ pub mod geo;
 mod limiter;
 pub mod mcp;
 pub mod pipeline;
+pub mod record;
 mod response;
 mod router;
 mod routes;

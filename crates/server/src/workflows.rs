@@ -55,25 +55,18 @@ pub async fn audit_and_store(state: &AppState, url: &Url, user_id: &str) -> Resu
     let requested = url.to_string();
     let scanned_at = crate::now_rfc3339();
     let at = scanned_at.clone();
-    let (result, score, final_url, ruleset) = tokio::task::spawn_blocking(move || {
+    let (result, text) = tokio::task::spawn_blocking(move || {
         let http = crate::pipeline::http_facts(&requested, &page, robots.as_ref());
         let audit = crate::pipeline::audit_html(&requested, &page.body, http);
-        let result = audit.to_result(&at);
-        let (score, final_url, ruleset) =
-            (result.score.percentage, result.page.final_url.clone(), result.score.ruleset_version.clone());
-        let mut value = serde_json::to_value(&result).unwrap_or(Value::Null);
-        value["page_text"] = json!(truncate(visible_text(&String::from_utf8_lossy(&page.body)), MAX_STORED_TEXT));
-        (value, score, final_url, ruleset)
+        let text = truncate(visible_text(&String::from_utf8_lossy(&page.body)), MAX_STORED_TEXT);
+        (audit.to_result(&at), text)
     })
     .await
     .map_err(ApiError::internal)?;
     drop(permit);
-    let mut record = store::NewAudit::new(url.as_str(), final_url, i64::from(score), ruleset, result.to_string());
-    record.user_id = Some(user_id.to_string());
-    let stored = state.db(move |s| s.insert_audit(record)).await?;
-    let data = json!({ "url": url.as_str(), "score": score, "scannedAt": scanned_at, "auditId": stored.id });
-    state.webhooks.emit(user_id, "audit.completed", data);
-    Ok(stored)
+    let mut extra = serde_json::Map::new();
+    extra.insert("page_text".into(), json!(text));
+    crate::record::record_audit(state, url, Some(user_id), &result, Some(extra)).await
 }
 
 fn truncate(mut s: String, max: usize) -> String {

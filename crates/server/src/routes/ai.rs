@@ -168,24 +168,7 @@ async fn fetch_llms(state: &AppState, page: &Url) -> Llms {
 /// gets its answer.
 async fn store_audit(state: &AppState, url: &Url, identity: &Identity, page: &PageAudit) {
     let result = page.audit.to_result(&crate::now_rfc3339());
-    let json = match serde_json::to_string(&result) {
-        Ok(json) => json,
-        Err(e) => {
-            tracing::error!(url = %url, error = %e, "audit not encoded");
-            return;
-        }
-    };
-    let mut record = store::NewAudit::new(
-        url.as_str(),
-        result.page.final_url.clone(),
-        i64::from(result.score.percentage),
-        result.score.ruleset_version.clone(),
-        json,
-    );
-    record.user_id = identity.user_id().map(str::to_string);
-    if let Err(e) = state.db(move |s| s.insert_audit(record)).await {
-        tracing::error!(url = %url, cause = ?e.cause, "audit not stored");
-    }
+    crate::record::keep_audit(state, url, identity.user_id(), &result).await;
 }
 
 /// Runs an engine on the blocking pool (CPU-bound work never stalls the reactor).

@@ -78,24 +78,9 @@ impl Done {
 async fn run_audit(state: &AppState, url: &Url, identity: &Identity) -> Result<Done, ApiError> {
     let page = crate::pipeline::audit_url(&state.fetcher, url).await?;
     let done = Done { audit: page.audit, scanned_at: crate::now_rfc3339() };
-    let result = done.audit.to_result(&done.scanned_at);
-    let mut record = store::NewAudit::new(
-        url.as_str(),
-        result.page.final_url.clone(),
-        i64::from(result.score.percentage),
-        result.score.ruleset_version.clone(),
-        serde_json::to_string(&result).map_err(ApiError::internal)?,
-    );
-    record.user_id = identity.user_id().map(str::to_string);
     // A stored copy is what badges, reports and monitoring read; failing to keep it is
     // logged, but the client still gets the audit it waited for.
-    if let Err(e) = state.db(move |s| s.insert_audit(record)).await {
-        tracing::error!(url = %url, cause = ?e.cause, "audit not stored");
-    }
-    if let Some(user_id) = identity.user_id() {
-        let data = json!({ "url": url.as_str(), "score": result.score.percentage, "scannedAt": done.scanned_at });
-        state.webhooks.emit(user_id, "audit.completed", data);
-    }
+    crate::record::keep_audit(state, url, identity.user_id(), &done.audit.to_result(&done.scanned_at)).await;
     Ok(done)
 }
 

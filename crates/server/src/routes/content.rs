@@ -84,18 +84,8 @@ async fn gap(ctx: Ctx) -> Result<crate::Response, ApiError> {
 async fn audit_and_store(state: &AppState, url: &Url, identity: &Identity) -> Result<audit_core::Page, ApiError> {
     let audited = crate::pipeline::audit_url(&state.fetcher, url).await?;
     let result = audited.audit.to_result(&crate::now_rfc3339());
-    let mut record = store::NewAudit::new(
-        url.as_str(),
-        result.page.final_url.clone(),
-        i64::from(result.score.percentage),
-        result.score.ruleset_version.clone(),
-        serde_json::to_string(&result).map_err(ApiError::internal)?,
-    );
-    record.user_id = identity.user_id().map(str::to_string);
     // As for audits: failing to keep the copy is logged, the client still gets its answer.
-    if let Err(e) = state.db(move |s| s.insert_audit(record)).await {
-        tracing::error!(url = %url, cause = ?e.cause, "content-gap audit not stored");
-    }
+    crate::record::keep_audit(state, url, identity.user_id(), &result).await;
     Ok(audited.audit.page)
 }
 

@@ -288,16 +288,7 @@ async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
     let _permit = ticket.ready().await?;
     let page = crate::pipeline::audit_url(&ctx.state.fetcher, &url).await?;
     let result = page.audit.to_result(&crate::now_rfc3339());
-    let json = serde_json::to_string(&result).map_err(ApiError::internal)?;
-    let mut record = store::NewAudit::new(
-        url.as_str(),
-        result.page.final_url.clone(),
-        i64::from(result.score.percentage),
-        result.score.ruleset_version.clone(),
-        json,
-    );
-    record.user_id = identity.user_id().map(str::to_string);
-    let stored = ctx.state.db(move |s| s.insert_audit(record)).await;
+    let stored = crate::record::record_audit(&ctx.state, &url, identity.user_id(), &result, None).await;
     let base = base_url(ctx);
     match stored {
         Ok(stored) => match badge::validate_domain(&stored.host) {

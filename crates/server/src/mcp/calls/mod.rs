@@ -110,28 +110,7 @@ pub async fn audit(state: &AppState, url: &Url) -> Result<Audited, ToolResult> {
 /// returns its id. A failure to store is logged; the caller still gets its result.
 pub async fn store(env: &ToolEnv<'_>, url: &Url, done: &Audited) -> Option<String> {
     let result = done.audit.to_result(&done.scanned_at);
-    let json = match serde_json::to_string(&result) {
-        Ok(json) => json,
-        Err(e) => {
-            tracing::error!(url = %url, error = %e, "audit not serialised");
-            return None;
-        }
-    };
-    let mut record = store::NewAudit::new(
-        url.as_str(),
-        result.page.final_url.clone(),
-        i64::from(result.score.percentage),
-        result.score.ruleset_version.clone(),
-        json,
-    );
-    record.user_id = env.identity.user_id().map(str::to_string);
-    match env.state.db(move |s| s.insert_audit(record)).await {
-        Ok(stored) => Some(stored.id),
-        Err(e) => {
-            tracing::error!(url = %url, cause = ?e.cause, "audit not stored");
-            None
-        }
-    }
+    crate::record::keep_audit(env.state, url, env.identity.user_id(), &result).await.map(|stored| stored.id)
 }
 
 /// One failed check with its priority.
