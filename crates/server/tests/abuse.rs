@@ -105,6 +105,15 @@ async fn keys_never_reach_logs_or_answers() {
             answers.push_str(&format!("{headers}\n{}\n", resp.text().await.unwrap()));
         }
     }
+    // HTTP/2 too: its frame layer logs at trace level, and must not log header values.
+    let h2 = reqwest::Client::builder().no_proxy().http2_prior_knowledge().build().unwrap();
+    for secret in [&key, &invalid] {
+        for path in ["/api/v1/usage", "/api/status"] {
+            let resp = h2.get(t.url(path)).header("x-api-key", secret.as_str()).send().await.unwrap();
+            assert_eq!(resp.version(), reqwest::Version::HTTP_2);
+            answers.push_str(&resp.text().await.unwrap());
+        }
+    }
     // Let background work (usage writes, badge audits, webhook attempts) log too.
     tokio::time::sleep(Duration::from_millis(300)).await;
     t.server.shutdown().await;
