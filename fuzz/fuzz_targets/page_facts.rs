@@ -1,0 +1,26 @@
+//! HTML bytes → `Page::parse` → `audit` → `to_result` → JSON.
+//!
+//! Input layout: the first byte is the length `n` of a charset label (n % 32), the next `n`
+//! bytes are the label, used as `Content-Type: text/html; charset=<label>`; the rest is the
+//! document.
+#![no_main]
+
+use audit_core::{audit, HttpFacts, Page};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let (label, body) = match data.split_first() {
+        Some((&n, rest)) => rest.split_at(usize::from(n % 32).min(rest.len())),
+        None => (&[][..], data),
+    };
+    let mut http = HttpFacts { status: Some(200), ..HttpFacts::default() };
+    if !label.is_empty() {
+        let label = String::from_utf8_lossy(label);
+        http.headers.push(("content-type".into(), format!("text/html; charset={label}")));
+    }
+    let page = Page::parse("https://example.com/a/b.html", body, http);
+    let result = audit(page).to_result("2026-01-01T00:00:00.000Z");
+    assert!(result.score.percentage <= 100);
+    let json = serde_json::to_vec(&result).expect("audit result serialises");
+    assert!(!json.is_empty());
+});
