@@ -32,3 +32,7 @@ docs:
 # Engine benchmark: html5ever parse alone vs the full audit.
 bench:
     cargo bench -p audit-core
+
+# Fuzz one target (page_facts, robots, llms, mcp_request, url_guard) for SECS seconds; see fuzz/README.md.
+fuzz TARGET SECS="600":
+    cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run -O {{TARGET}} -- -max_total_time={{SECS}} -rss_limit_mb=2048 -timeout=10
