@@ -16,8 +16,10 @@
 //!
 //! Targets go through the fetcher's address guard at every attempt, like audits.
 
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use hmac::{Hmac, Mac};
 use serde_json::{json, Value};
@@ -35,6 +37,13 @@ pub const DELIVERY_TIMEOUT: Duration = Duration::from_secs(10);
 pub const QUEUE_CAPACITY: usize = 1_024;
 /// Deliveries in flight at once, server-wide.
 pub const MAX_CONCURRENT_DELIVERIES: usize = 16;
+/// How long "this owner has no enabled subscription to this event" is trusted before the
+/// store is asked again. Every keyed audit emits `audit.completed`; without this, an owner
+/// with no subscriptions would cost a database read per audit and, under load, fill the
+/// queue. Subscription changes through the API forget the answer at once.
+pub const NO_SUBSCRIPTION_TTL: Duration = Duration::from_secs(5);
+/// Most (owner, event) answers kept; past that the memory is cleared.
+const MAX_REMEMBERED: usize = 10_000;
 /// Header carrying the signature.
 pub const SIGNATURE_HEADER: &str = "x-signature-256";
 /// Header carrying the signed timestamp.
@@ -52,6 +61,11 @@ struct Event {
 #[derive(Debug)]
 pub struct Dispatcher {
     tx: mpsc::Sender<Event>,
+    /// (owner, event) pairs known to have no enabled subscription, and since when.
+    unsubscribed: Arc<Mutex<HashMap<(String, &'static str), Instant>>>,
+    /// Events dropped on a full queue since the last warning.
+    dropped: AtomicU64,
+    last_drop_warning: Mutex<Option<Instant>>,
     /// The receiving side until the worker is started (on the first event, inside the
     /// runtime that emits it).
     rx: Mutex<Option<mpsc::Receiver<Event>>>,
@@ -64,16 +78,48 @@ impl Dispatcher {
     /// A dispatcher delivering with `fetcher`, logging into `store`.
     pub fn new(store: store::Store, fetcher: fetch::Fetcher, retry_base: Duration) -> Dispatcher {
         let (tx, rx) = mpsc::channel(QUEUE_CAPACITY);
-        Dispatcher { tx, rx: Mutex::new(Some(rx)), store, fetcher, retry_base }
+        Dispatcher {
+            tx,
+            unsubscribed: Arc::default(),
+            dropped: AtomicU64::new(0),
+            last_drop_warning: Mutex::new(None),
+            rx: Mutex::new(Some(rx)),
+            store,
+            fetcher,
+            retry_base,
+        }
+    }
+
+    /// Forgets what is known about `user_id`'s subscriptions: call after creating, deleting,
+    /// enabling or disabling one.
+    pub fn subscriptions_changed(&self, user_id: &str) {
+        self.unsubscribed.lock().unwrap_or_else(|p| p.into_inner()).retain(|(user, _), _| user != user_id);
     }
 
     /// Queues `event` (one of [`store::WEBHOOK_EVENTS`]) with `data` for the subscriptions
     /// of `user_id`. Never waits; a full queue drops the event with a warning.
     pub fn emit(&self, user_id: &str, event: &'static str, data: Value) {
+        let key = (user_id.to_string(), event);
+        if self
+            .unsubscribed
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&key)
+            .is_some_and(|since| since.elapsed() < NO_SUBSCRIPTION_TTL)
+        {
+            return;
+        }
         self.start_worker();
-        let event = Event { user_id: user_id.to_string(), name: event, data };
-        if let Err(e) = self.tx.try_send(event) {
-            tracing::warn!(error = %e, "webhook event dropped");
+        let event = Event { user_id: key.0, name: event, data };
+        if self.tx.try_send(event).is_err() {
+            // One warning per 10 s with a count, not a line per event.
+            let dropped = self.dropped.fetch_add(1, Ordering::Relaxed) + 1;
+            let mut last = self.last_drop_warning.lock().unwrap_or_else(|p| p.into_inner());
+            if last.is_none_or(|at| at.elapsed() >= Duration::from_secs(10)) {
+                *last = Some(Instant::now());
+                self.dropped.store(0, Ordering::Relaxed);
+                tracing::warn!(dropped, "webhook events dropped: delivery queue full");
+            }
         }
     }
 
@@ -85,6 +131,7 @@ impl Dispatcher {
         let Ok(runtime) = tokio::runtime::Handle::try_current() else { return };
         if let Some(rx) = slot.take() {
             let worker = Worker {
+                unsubscribed: Arc::clone(&self.unsubscribed),
                 store: self.store.clone(),
                 fetcher: self.fetcher.clone(),
                 retry_base: self.retry_base,
@@ -97,6 +144,7 @@ impl Dispatcher {
 
 #[derive(Clone)]
 struct Worker {
+    unsubscribed: Arc<Mutex<HashMap<(String, &'static str), Instant>>>,
     store: store::Store,
     fetcher: fetch::Fetcher,
     retry_base: Duration,
@@ -120,6 +168,11 @@ impl Worker {
                 }
             };
             if hooks.is_empty() {
+                let mut unsubscribed = self.unsubscribed.lock().unwrap_or_else(|p| p.into_inner());
+                if unsubscribed.len() >= MAX_REMEMBERED {
+                    unsubscribed.clear();
+                }
+                unsubscribed.insert((event.user_id, event.name), Instant::now());
                 continue;
             }
             let payload = json!({
@@ -212,6 +265,32 @@ pub fn sign(secret: &str, timestamp: i64, body: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn owners_without_subscriptions_are_remembered_until_they_change() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = store::Store::open(dir.path().join("db.sqlite")).unwrap();
+        let user = store.create_user(store::Tier::Free).unwrap().id;
+        let fetcher = fetch::Fetcher::new(fetch::FetchConfig::default()).unwrap();
+        let dispatcher = Dispatcher::new(store.clone(), fetcher, Duration::from_millis(10));
+        let remembered =
+            |d: &Dispatcher| d.unsubscribed.lock().unwrap().contains_key(&(user.clone(), "audit.completed"));
+        dispatcher.emit(&user, "audit.completed", json!({}));
+        for _ in 0..200 {
+            if remembered(&dispatcher) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert!(remembered(&dispatcher), "the worker learns that nobody listens");
+        // Now emitting costs no queue slot: a full burst is swallowed without a warning.
+        for _ in 0..(2 * QUEUE_CAPACITY) {
+            dispatcher.emit(&user, "audit.completed", json!({}));
+        }
+        assert_eq!(dispatcher.dropped.load(Ordering::Relaxed), 0);
+        dispatcher.subscriptions_changed(&user);
+        assert!(!remembered(&dispatcher), "a subscription change forgets it");
+    }
 
     #[test]
     fn signatures_follow_the_documented_recipe() {
