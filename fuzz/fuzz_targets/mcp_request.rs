@@ -143,11 +143,7 @@ fuzz_target!(|data: &[u8]| {
     let registry = Tiny::new(quota);
     let req = McpRequest { headers: &headers, body, auth: &auth };
     let reply = block_on(handle(&req, &registry));
-    assert!(
-        matches!(reply.status, 200 | 202 | 400 | 401 | 403 | 404 | 429),
-        "unexpected status {}",
-        reply.status
-    );
+    assert!(matches!(reply.status, 200 | 202 | 400 | 401 | 403 | 404 | 429), "unexpected status {}", reply.status);
     match &reply.body {
         None => assert_eq!(reply.status, 202),
         Some(body) => {
