@@ -83,5 +83,7 @@ pub async fn run(args: ServeArgs, global: &Global) -> u8 {
 fn init_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_env("SEO_AUDIT_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+    // Colour only on a terminal: log files and collectors get plain text.
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_ansi(ansi).with_writer(std::io::stderr).try_init();
 }
