@@ -112,6 +112,8 @@ mod headers;
 mod jsonrpc;
 mod lint;
 mod registry;
+#[doc(hidden)]
+pub mod testing;
 mod version;
 
 #[cfg(test)]
