@@ -33,9 +33,9 @@ pub struct AppState {
     pub geo: Arc<crate::geo::GeoService>,
     /// Webhook delivery (events of key owners to their subscriptions).
     pub webhooks: Arc<crate::webhooks::Dispatcher>,
-    /// Identity (device, inode) of the database file when the service opened it; see
+    /// Identity (device, inode) of the database file the store is connected to; see
     /// [`AppState::check_db_file`].
-    pub db_file: Option<(u64, u64)>,
+    pub db_file: Arc<std::sync::Mutex<Option<(u64, u64)>>>,
 }
 
 /// Failure to build the state.
@@ -61,7 +61,7 @@ impl AppState {
         let fetcher = fetch::Fetcher::new(config.fetch_config())?;
         let retry_base = std::time::Duration::from_millis(config.webhook_retry_base_ms);
         let webhooks = Arc::new(crate::webhooks::Dispatcher::new(store.clone(), fetcher.clone(), retry_base));
-        let db_file = db_file_identity(store.path()).ok();
+        let db_file = Arc::new(std::sync::Mutex::new(db_file_identity(store.path()).ok()));
         Ok(AppState {
             db_file,
             geo: Arc::new(crate::geo::GeoService::from_config(&config)),
@@ -97,12 +97,25 @@ impl AppState {
     /// deleted, renamed away, replaced, or made read-only. SQLite keeps writing to the open
     /// inode of a deleted file, so without this check the service would answer `ok` and
     /// store audits nobody can ever read. One `stat`, done before every store call.
+    ///
+    /// When a database of ours is put back at the path (a restored copy of a deleted file),
+    /// the store reconnects to it and the service recovers; any other file there is refused.
     pub fn check_db_file(&self) -> Result<(), ApiError> {
-        let Some(opened) = self.db_file else { return Ok(()) };
+        let mut known = self.db_file.lock().unwrap_or_else(|p| p.into_inner());
+        let Some(opened) = *known else { return Ok(()) };
         let path = self.store.path();
         match db_file_identity(path) {
-            Ok(now) if now == opened => {}
-            Ok(_) => return Err(ApiError::internal(format!("database file {} was replaced", path.display()))),
+            // A disconnected store retries even when the identity matches: a restored file
+            // may reuse the inode number of the deleted one.
+            Ok(now) if now == opened && self.store.is_connected() => {}
+            Ok(now) => {
+                let writable = std::fs::metadata(path).is_ok_and(|m| !m.permissions().readonly());
+                if !writable || self.store.reopen().is_err() {
+                    return Err(ApiError::internal(format!("database file {} was replaced", path.display())));
+                }
+                tracing::warn!(path = %path.display(), "database file replaced by a copy of ours: reconnected");
+                *known = Some(now);
+            }
             Err(e) => return Err(ApiError::internal(format!("database file {}: {e}", path.display()))),
         }
         match std::fs::metadata(path) {

@@ -82,8 +82,18 @@ async fn database_file_taken_away_and_given_back() {
         // chmod 0444 also reads as read-only when the tests run as root (where it would not
         // stop SQLite writing through its open descriptors).
         ("made read-only", |p| set_mode(p, 0o444), Some(|p| set_mode(p, 0o644))),
-        // A deleted file cannot come back: a new file at the path is another database.
-        ("deleted", |p| std::fs::remove_file(p), None),
+        // Deleted, then first an empty file at the path (refused: not our database), then a
+        // copy of the database restored from a backup (the store reconnects to it).
+        (
+            "deleted",
+            |p| {
+                // A consistent backup (what is still in the write-ahead log included).
+                let store = store::Store::open(p).map_err(std::io::Error::other)?;
+                store.backup(p.with_extension("db.backup")).map_err(std::io::Error::other)?;
+                std::fs::remove_file(p)
+            },
+            None,
+        ),
     ];
     for (what, take, give) in cases {
         let t = TestServer::start(|_| {}).await;
@@ -105,6 +115,14 @@ async fn database_file_taken_away_and_given_back() {
             None => {
                 std::fs::write(&db, b"").unwrap();
                 check_status(&t, false).await;
+                std::fs::remove_file(&db).unwrap();
+                std::fs::copy(db.with_extension("db.backup"), &db).unwrap();
+                check_status(&t, true).await;
+                check_audit_works(&t, &page).await;
+                // The key made before the deletion is in the restored copy.
+                let resp = t.client.get(t.url("/api/v1/usage")).header("x-api-key", key.as_str()).send().await.unwrap();
+                let status = resp.status();
+                assert_eq!(status, 200, "{what}: the restored database knows the key: {}", resp.text().await.unwrap());
             }
         }
         t.server.shutdown().await;

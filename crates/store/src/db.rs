@@ -1,4 +1,5 @@
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
 use r2d2::{Pool, PooledConnection};
@@ -40,14 +41,27 @@ impl Default for StoreOptions {
 /// busy timeout): async callers run them through `tokio::task::spawn_blocking`.
 #[derive(Clone)]
 pub struct Store {
-    pool: Pool<SqliteConnectionManager>,
+    /// Shared by every clone, so [`Store::reopen`] switches them all at once; `None` while
+    /// no database of ours is at the path.
+    pool: Arc<RwLock<Option<Pool<SqliteConnectionManager>>>>,
     path: PathBuf,
+    options: StoreOptions,
 }
 
 impl std::fmt::Debug for Store {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Store").field("path", &self.path).finish_non_exhaustive()
     }
+}
+
+fn build_pool(path: &Path, options: &StoreOptions) -> Result<Pool<SqliteConnectionManager>> {
+    let busy = options.busy_timeout;
+    let manager = SqliteConnectionManager::file(path).with_init(move |conn| configure(conn, busy));
+    Ok(Pool::builder()
+        .max_size(options.pool_size.max(1))
+        .min_idle(Some(1))
+        .connection_timeout(options.pool_timeout)
+        .build(manager)?)
 }
 
 /// Applies the connection settings every connection needs. Foreign keys and the busy
@@ -81,14 +95,43 @@ impl Store {
         migrations::apply(&mut first)?;
         drop(first);
 
-        let busy = options.busy_timeout;
-        let manager = SqliteConnectionManager::file(&path).with_init(move |conn| configure(conn, busy));
-        let pool = Pool::builder()
-            .max_size(options.pool_size.max(1))
-            .min_idle(Some(1))
-            .connection_timeout(options.pool_timeout)
-            .build(manager)?;
-        Ok(Store { pool, path })
+        let pool = build_pool(&path, &options)?;
+        Ok(Store { pool: Arc::new(RwLock::new(Some(pool))), path, options })
+    }
+
+    /// Reconnects to the file now at [`Store::path`]: for a database file restored under a
+    /// running service after the one it had open was deleted. Call it only when the file at
+    /// the path is no longer the one the store opened. The old connections are closed, and
+    /// the write-ahead log and shared-memory files beside the path, which belonged to the
+    /// deleted file, are removed before the new file is opened (SQLite would otherwise apply
+    /// the old log to it). A file that is not a database of ours at the current schema
+    /// version (empty, another database, not a database) is refused, and the store stays
+    /// disconnected until a good one is there.
+    pub fn reopen(&self) -> Result<()> {
+        let mut pool = self.pool.write().unwrap_or_else(|p| p.into_inner());
+        *pool = None;
+        for suffix in ["-wal", "-shm"] {
+            let mut side = self.path.clone().into_os_string();
+            side.push(suffix);
+            let _ = std::fs::remove_file(side);
+        }
+        // Read-write but never create: a WAL database cannot be opened read-only without its
+        // shared-memory file, which was just removed.
+        let conn = Connection::open_with_flags(&self.path, rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE)?;
+        let version = migrations::current_version(&conn).unwrap_or(0);
+        let ours = migrations::MIGRATIONS.last().map_or(0, |m| m.version);
+        drop(conn);
+        if version != ours {
+            return Err(Error::Invalid {
+                field: "database file",
+                reason: format!(
+                    "{} is not a seo-audit database at schema version {ours} (found {version})",
+                    self.path.display()
+                ),
+            });
+        }
+        *pool = Some(build_pool(&self.path, &self.options)?);
+        Ok(())
     }
 
     /// Applies pending migrations (already done by [`Store::open`]; idempotent) and returns
@@ -101,6 +144,20 @@ impl Store {
     /// Highest migration version applied to the database.
     pub fn schema_version(&self) -> Result<u32> {
         self.read(migrations::current_version)
+    }
+
+    /// Whether the store has a database open (false after a [`Store::reopen`] that refused
+    /// the file at the path).
+    pub fn is_connected(&self) -> bool {
+        self.pool.read().unwrap_or_else(|p| p.into_inner()).is_some()
+    }
+
+    /// Writes a consistent copy of the whole database (including what is still in the
+    /// write-ahead log) to a new file at `dest`: a backup to restore from.
+    pub fn backup(&self, dest: impl AsRef<Path>) -> Result<()> {
+        let dest = dest.as_ref().to_string_lossy().into_owned();
+        self.conn()?.execute("VACUUM INTO ?1", [dest])?;
+        Ok(())
     }
 
     /// Path of the database file.
@@ -119,7 +176,14 @@ impl Store {
     }
 
     pub(crate) fn conn(&self) -> Result<PooledConnection<SqliteConnectionManager>> {
-        Ok(self.pool.get()?)
+        let pool = self.pool.read().unwrap_or_else(|p| p.into_inner()).clone();
+        let Some(pool) = pool else {
+            return Err(Error::Invalid {
+                field: "database file",
+                reason: format!("{} is not connected: the file was replaced", self.path.display()),
+            });
+        };
+        Ok(pool.get()?)
     }
 
     /// Runs `f` inside one write transaction, committed only when `f` succeeds.
