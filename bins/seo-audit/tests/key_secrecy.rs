@@ -1,20 +1,13 @@
 //! The real binary at the most verbose log level: no API key, valid or not, in the header
 //! or the query, reaches anything it prints (stdout and stderr) or any answer.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Read, Write};
 use std::net::TcpStream;
-use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-fn bin(data: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_seo-audit"));
-    for var in ["SEO_AUDIT_DATA", "SEO_AUDIT_CONFIG", "SEO_AUDIT_LISTEN", "SEO_AUDIT_ALLOW_TARGETS", "SEO_AUDIT_LOG"] {
-        cmd.env_remove(var);
-    }
-    cmd.arg("--data").arg(data);
-    cmd
-}
+mod common;
+use common::bin;
 
 /// One HTTP/1.1 exchange over a fresh connection; the whole answer, head included.
 fn exchange(addr: &str, request: &str) -> String {
@@ -45,9 +38,8 @@ fn keys_never_printed_at_trace_level() {
         .spawn()
         .unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut line = String::new();
-    stdout.read_line(&mut line).unwrap();
-    let addr = line.trim_end().strip_prefix("listening on http://").unwrap_or_else(|| panic!("{line:?}")).to_string();
+    let addr = common::listening_addr(&mut stdout);
+    let line = format!("listening on http://{addr}\n");
 
     let mut answers = String::new();
     for secret in [&key, &invalid] {

@@ -1,22 +1,14 @@
 //! A workflow run cut short by a killed server is not lost: after a restart on the same
 //! database it reads `failed` with reason `interrupted` (DECISIONS §9).
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use serde_json::{json, Value};
 
-fn bin(data: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_seo-audit"));
-    for var in ["SEO_AUDIT_DATA", "SEO_AUDIT_CONFIG", "SEO_AUDIT_LISTEN", "SEO_AUDIT_ALLOW_TARGETS"] {
-        cmd.env_remove(var);
-    }
-    cmd.arg("--data").arg(data);
-    cmd
-}
+mod common;
+use common::{bin, spawn_serve};
 
 /// A page that takes a minute to answer (robots.txt answers 404 at once).
 fn slow_site() -> u16 {
@@ -38,20 +30,6 @@ fn slow_site() -> u16 {
         }
     });
     port
-}
-
-fn serve(data: &Path) -> (Child, String) {
-    let mut child = bin(data)
-        .args(["serve", "--listen", "127.0.0.1:0", "--allow-target", "127.0.0.1"])
-        .env("SEO_AUDIT_LOG", "warn")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.as_mut().unwrap()).read_line(&mut line).unwrap();
-    let addr = line.trim_end().strip_prefix("listening on http://").unwrap_or_else(|| panic!("{line:?}")).to_string();
-    (child, addr)
 }
 
 /// A tools/call in the simple form; the structuredContent (or the error text).
@@ -81,7 +59,7 @@ fn killed_runs_read_interrupted_after_a_restart() {
     let key = String::from_utf8_lossy(&out.stdout).trim().to_string();
     let page = format!("http://127.0.0.1:{}/", slow_site());
 
-    let (mut child, addr) = serve(dir.path());
+    let (mut child, addr) = spawn_serve(dir.path(), "warn");
     let started = call(&addr, &key, "workflow_execute", json!({ "intent": "audit", "url": page }));
     let run = started["runId"].as_str().unwrap().to_string();
     // Wait (bounded) until the audit step is under way, fetching the slow page.
@@ -97,7 +75,7 @@ fn killed_runs_read_interrupted_after_a_restart() {
     child.kill().unwrap(); // SIGKILL: no graceful anything.
     child.wait().unwrap();
 
-    let (mut child, addr) = serve(dir.path());
+    let (mut child, addr) = spawn_serve(dir.path(), "warn");
     let after = call(&addr, &key, "workflow_status", json!({ "runId": run }));
     child.kill().unwrap();
     child.wait().unwrap();

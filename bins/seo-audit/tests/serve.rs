@@ -1,22 +1,16 @@
 //! The real `seo-audit` binary: administration commands, then `serve` on port 0 talked to
 //! over loopback, then SIGTERM.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Output};
 
 const PAGE: &str = "<!doctype html><html lang=\"en\"><head><title>A fixture page served for the binary test</title>\
 <meta name=\"description\" content=\"A small page.\"></head><body><h1>Fixture</h1><p>Some words.</p></body></html>";
 
-fn bin(data: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_seo-audit"));
-    for var in ["SEO_AUDIT_DATA", "SEO_AUDIT_CONFIG", "SEO_AUDIT_LISTEN", "SEO_AUDIT_ALLOW_TARGETS"] {
-        cmd.env_remove(var);
-    }
-    cmd.arg("--data").arg(data);
-    cmd
-}
+mod common;
+use common::bin;
 
 fn run(data: &Path, args: &[&str]) -> Output {
     bin(data).args(args).output().unwrap()
@@ -55,17 +49,7 @@ struct Serving {
 
 impl Serving {
     fn start(data: &Path) -> Serving {
-        let mut child = bin(data)
-            .args(["serve", "--listen", "127.0.0.1:0", "--allow-target", "127.0.0.1"])
-            .env("SEO_AUDIT_LOG", "warn")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.as_mut().unwrap()).read_line(&mut line).unwrap();
-        let addr =
-            line.trim_end().strip_prefix("listening on http://").unwrap_or_else(|| panic!("{line:?}")).to_string();
+        let (child, addr) = common::spawn_serve(data, "warn");
         assert!(!addr.ends_with(":0"), "the real port is printed: {addr}");
         Serving { child, base: format!("http://{addr}") }
     }

@@ -1,30 +1,22 @@
 //! SIGTERM while a batch is being audited: the batch still answers in full, the process
 //! exits 0, and every audit of the batch is in the database, whole.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
 
+mod common;
+
 const PAGE: &str = "<!doctype html><html lang=\"en\"><head><title>A slow fixture page for the shutdown test</title>\
 <meta name=\"description\" content=\"A small page.\"></head><body><h1>Fixture</h1><p>Some words.</p></body></html>";
 
 /// How long every page takes to answer: long enough for the signal to land mid-batch.
 const PAGE_DELAY: Duration = Duration::from_millis(1500);
-
-fn bin(data: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_seo-audit"));
-    for var in ["SEO_AUDIT_DATA", "SEO_AUDIT_CONFIG", "SEO_AUDIT_LISTEN", "SEO_AUDIT_ALLOW_TARGETS"] {
-        cmd.env_remove(var);
-    }
-    cmd.arg("--data").arg(data);
-    cmd
-}
 
 /// Every page answers after [`PAGE_DELAY`]; returns the port and the count of page requests.
 fn slow_site() -> (u16, Arc<AtomicUsize>) {
@@ -62,16 +54,7 @@ fn slow_site() -> (u16, Arc<AtomicUsize>) {
 fn sigterm_lets_a_running_batch_finish() {
     let dir = tempfile::tempdir().unwrap();
     let (port, hits) = slow_site();
-    let mut child = bin(dir.path())
-        .args(["serve", "--listen", "127.0.0.1:0", "--allow-target", "127.0.0.1"])
-        .env("SEO_AUDIT_LOG", "warn")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.as_mut().unwrap()).read_line(&mut line).unwrap();
-    let addr = line.trim_end().strip_prefix("listening on http://").unwrap_or_else(|| panic!("{line:?}")).to_string();
+    let (mut child, addr) = common::spawn_serve(dir.path(), "warn");
 
     // Five pages at three at a time: the batch needs two rounds of slow answers.
     let urls: Vec<String> = (0..5).map(|i| format!("http://127.0.0.1:{port}/page-{i}")).collect();
