@@ -46,7 +46,7 @@ pub fn render_report(base_url: &str, domain: &str, result: Option<&Value>, fixes
     let count = |t: &str| recs.iter().filter(|r| str_at(r, &["type"]) == Some(t)).count();
     let _ = write!(
         body,
-        r#"<section class="summary" aria-labelledby="summary-h"><h2 id="summary-h" class="visually-hidden">Summary</h2><div class="score {cls}"><span class="score-value">{value}</span><span class="score-max">/100</span><span class="score-band">{label}</span></div><dl class="summary-facts"><dt>Audited URL</dt><dd>{url}</dd><dt>Audited on</dt><dd>{date}</dd><dt>Checks passed</dt><dd>{passed}</dd><dt>Problems</dt><dd><span class="sev sev-critical">{c} critical</span> <span class="sev sev-warning">{w}</span> <span class="sev sev-notice">{n}</span></dd></dl></section>"#,
+        r#"<section class="summary" aria-labelledby="summary-h"><h2 id="summary-h" class="visually-hidden">Summary</h2><div class="score {cls}"><span class="score-value">{value}</span><span class="score-max">/100</span><span class="score-band">{label}</span></div><dl class="summary-facts"><dt>Audited URL</dt><dd>{url}</dd><dt>Audited on</dt><dd>{date}</dd><dt>Checks passed</dt><dd>{passed}</dd><dt>Problems</dt><dd><span class="sev {cc}">{c} critical</span> <span class="sev {wc}">{w}</span> <span class="sev {nc}">{n}</span></dd></dl></section>"#,
         cls = band.class(),
         value = score.map_or_else(|| MISSING.to_string(), |s| s.to_string()),
         label = band.label(),
@@ -59,6 +59,10 @@ pub fn render_report(base_url: &str, domain: &str, result: Option<&Value>, fixes
         c = count("critical"),
         w = plural(count("warning"), "warning"),
         n = plural(count("notice"), "notice"),
+        // A severity with nothing in it is not coloured as a problem.
+        cc = if count("critical") == 0 { "sev-none" } else { "sev-critical" },
+        wc = if count("warning") == 0 { "sev-none" } else { "sev-warning" },
+        nc = if count("notice") == 0 { "sev-none" } else { "sev-notice" },
     );
     if let Some(insights) = str_at(result, &["ai_insights"]) {
         let _ = write!(body, r#"<p class="insights">{}</p>"#, value_text(insights));
@@ -529,7 +533,7 @@ dd,dt,p,li{overflow-wrap:anywhere}\
 .rec{background:#fff;border:1px solid var(--line);border-left:6px solid var(--muted);border-radius:6px;padding:16px;margin:0 0 12px}\
 .rec-critical{border-left-color:var(--poor)}.rec-warning{border-left-color:var(--fair)}.rec-notice{border-left-color:var(--link)}\
 .tags{margin:0 0 8px;display:flex;flex-wrap:wrap;gap:6px}.tag,.sev{font-size:.8rem;border-radius:999px;padding:1px 10px;border:1px solid var(--line);background:var(--bg)}\
-.sev{font-weight:700;text-transform:capitalize}.sev-critical{color:var(--poor)}.sev-warning{color:var(--fair)}.sev-notice{color:var(--link)}\
+.sev{font-weight:700;text-transform:capitalize}.sev-critical{color:var(--poor)}.sev-warning{color:var(--fair)}.sev-notice{color:var(--link)}.sev-none{color:var(--muted)}\
 .values{display:grid;gap:4px;margin:8px 0}.values div{display:grid;grid-template-columns:7em 1fr}.values dt{font-weight:600}.values dd{margin:0}\
 .cat{background:#fff;border:1px solid var(--line);border-radius:6px;padding:12px 16px;margin:0 0 12px}\
 .checks{list-style:none;margin:0;padding:0}.check{padding:4px 0;border-top:1px solid var(--line)}.check:first-child{border-top:0}\
