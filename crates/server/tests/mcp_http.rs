@@ -443,3 +443,28 @@ async fn resources_prompts_and_discovery() {
         validate_documented("GET", path, &a);
     }
 }
+
+#[tokio::test]
+async fn discovery_documents_have_a_flood_guard_and_cost_no_quota() {
+    let t = TestServer::start(|c| {
+        c.widget_rate_limit = 3;
+        c.rate_limits.anonymous = 5;
+    })
+    .await;
+    let paths = ["/.well-known/mcp.json", "/.well-known/agent-card.json", "/.well-known/mcp.json"];
+    for path in paths {
+        let a = t.get(path).await;
+        assert_eq!(a.status, 200, "{path}: {}", a.raw);
+        assert!(a.header("x-ratelimit-remaining").is_none(), "discovery is not quota");
+    }
+    let refused = t.get("/.well-known/agent-card.json").await;
+    assert_eq!(refused.status, 429, "{}", refused.raw);
+    assert_eq!(refused.body["error"]["code"], "rate_limited");
+    assert!(refused.header("retry-after").is_some());
+    validate_documented("GET", "/.well-known/agent-card.json", &refused);
+    // The audit quota of the same address is untouched.
+    let status = t.get("/api/status").await;
+    assert_eq!(status.status, 200);
+    let usage_free = t.get("/api/v1/audit").await;
+    assert_eq!(usage_free.status, 400, "a quota route still answers (missing url), not 429: {}", usage_free.raw);
+}

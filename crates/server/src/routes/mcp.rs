@@ -43,14 +43,21 @@ pub fn not_allowed(_ctx: Ctx) -> HandlerFuture {
     })
 }
 
-/// `GET /.well-known/mcp.json`.
+/// `GET /.well-known/mcp.json`. No quota, but the per-IP flood guard of the public pages
+/// (DECISIONS §4).
 pub fn discovery(ctx: Ctx) -> HandlerFuture {
-    Box::pin(async move { Ok(public_json(&mcp_json(&ctx.state.config.base_url))) })
+    Box::pin(async move {
+        crate::routes::web::flood_guard(&ctx)?;
+        Ok(public_json(&mcp_json(&ctx.state.config.base_url)))
+    })
 }
 
-/// `GET /.well-known/agent-card.json`.
+/// `GET /.well-known/agent-card.json`, flood-guarded like [`discovery`].
 pub fn card(ctx: Ctx) -> HandlerFuture {
-    Box::pin(async move { Ok(public_json(&agent_card(&ctx.state.config.base_url))) })
+    Box::pin(async move {
+        crate::routes::web::flood_guard(&ctx)?;
+        Ok(public_json(&agent_card(&ctx.state.config.base_url)))
+    })
 }
 
 /// A discovery document: readable from any origin (browser-based agents fetch it).

@@ -154,11 +154,12 @@ fn invalid(parameter: &str, message: &str) -> ApiError {
     ApiError::invalid_request(message).with_details(json!({ "parameter": parameter }))
 }
 
-/// Counts the request against the per-IP flood guard of the badge and report routes: 429
+/// Counts the request against the per-IP flood guard of the badge, report and discovery
+/// routes: 429
 /// `rate_limited` with `Retry-After` past [`crate::Config::widget_rate_limit`] a minute.
 /// It is not the audit quota (DECISIONS §4) and sends no `x-ratelimit-*` headers, which
 /// would vary per visitor on publicly cached images.
-fn flood_guard(ctx: &Ctx) -> Result<(), ApiError> {
+pub(crate) fn flood_guard(ctx: &Ctx) -> Result<(), ApiError> {
     let ip = client_ip(ctx.peer.ip(), &ctx.headers, &ctx.state.config.trusted_proxies);
     let limit = ctx.state.config.widget_rate_limit;
     let decision = ctx.state.widget_guard.consume(&store::ip_identity(&ip), 1, limit);
@@ -168,7 +169,10 @@ fn flood_guard(ctx: &Ctx) -> Result<(), ApiError> {
     Err(ApiError::new(
         StatusCode::TOO_MANY_REQUESTS,
         "rate_limited",
-        format!("Too many badge and report requests from this address; retry in {} seconds.", decision.reset_s),
+        format!(
+            "Too many badge, report and discovery requests from this address; retry in {} seconds.",
+            decision.reset_s
+        ),
     )
     .with_details(json!({ "limit": limit, "retry_after_s": decision.reset_s }))
     .with_header(header::RETRY_AFTER, HeaderValue::from(decision.reset_s)))
