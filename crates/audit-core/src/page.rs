@@ -212,6 +212,10 @@ pub struct Page {
     pub mixed_content: Vec<String>,
     /// Visible words (script, style, noscript, template and head excluded).
     pub word_count: usize,
+    /// The visible text those words come from, words separated by white space (runs are not
+    /// collapsed: the walk's own buffer, kept at no extra cost). Not serialised.
+    #[serde(skip)]
+    pub visible_text: String,
     /// Bytes of visible text, white space collapsed.
     pub text_bytes: usize,
     /// Number of elements in the document.
@@ -991,6 +995,7 @@ impl Walker {
             mixed_content,
             word_count,
             text_bytes,
+            visible_text: self.visible,
             dom_nodes: self.dom_nodes,
             dom_depth: self.dom_depth,
             semantic: self.semantic,
@@ -1220,6 +1225,27 @@ mod tests {
         assert_eq!(p.json_ld[0].types, vec!["Organization", "Article", "NewsArticle"]);
         assert!(p.json_ld[0].has_context);
         assert!(p.json_ld[1].error.is_some());
+    }
+
+    #[test]
+    fn visible_text_is_what_a_reader_sees() {
+        let text = |html: &str| collapse_unicode(&page(html).visible_text);
+        let cases = [
+            (
+                "<html><head><title>T</title><style>p{}</style></head><body><p>Hello <b>oak</b> world</p></body></html>",
+                "Hello oak world",
+            ),
+            ("<p>a<!-- hidden -->b</p><script>var x = '<p>no</p>';</script><p>c &amp; d</p>", "ab c & d"),
+            ("<P>Upper</P><SCRIPT>x</SCRIPT>", "Upper"),
+            ("no tags", "no tags"),
+            ("<p>unclosed <script>never closed", "unclosed"),
+            // A lone `<` is text to an HTML parser, as in a browser.
+            ("<", "<"),
+            ("", ""),
+        ];
+        for (html, expected) in cases {
+            assert_eq!(text(html), expected, "{html}");
+        }
     }
 
     #[test]

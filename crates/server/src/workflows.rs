@@ -48,24 +48,13 @@ pub const MAX_STORED_TEXT: usize = 64 * 1024;
 /// bytes) for on-page keyword counts.
 pub async fn audit_and_store(state: &AppState, url: &Url, user_id: &str) -> Result<store::StoredAudit, ApiError> {
     let permit = state.audits.acquire().await?;
-    let fetcher = &state.fetcher;
-    let (page, robots) = tokio::join!(fetcher.fetch_page(url), fetcher.fetch_robots_txt(url));
-    let page = page?;
-    let robots = robots.ok().flatten().filter(|r| r.status == 200).map(|r| ai_visibility::Robots::parse(&r.body));
-    let requested = url.to_string();
-    let scanned_at = crate::now_rfc3339();
-    let at = scanned_at.clone();
-    let (result, text) = tokio::task::spawn_blocking(move || {
-        let http = crate::pipeline::http_facts(&requested, &page, robots.as_ref());
-        let audit = crate::pipeline::audit_html(&requested, &page.body, http);
-        let text = truncate(visible_text(&String::from_utf8_lossy(&page.body)), MAX_STORED_TEXT);
-        (audit.to_result(&at), text)
-    })
-    .await
-    .map_err(ApiError::internal)?;
+    let page = crate::pipeline::audit_url(&state.fetcher, url).await?;
     drop(permit);
+    let result = page.audit.to_result(&crate::now_rfc3339());
+    // The walk's own visible text, collapsed: the words keyword tracking counts.
+    let text = page.audit.page.visible_text.split_whitespace().collect::<Vec<_>>().join(" ");
     let mut extra = serde_json::Map::new();
-    extra.insert("page_text".into(), json!(text));
+    extra.insert("page_text".into(), json!(truncate(text, MAX_STORED_TEXT)));
     crate::record::record_audit(state, url, Some(user_id), &result, Some(extra)).await
 }
 
@@ -78,45 +67,6 @@ fn truncate(mut s: String, max: usize) -> String {
         s.truncate(cut);
     }
     s
-}
-
-/// The text a reader sees in the body: tags dropped, `script`, `style`, `title`,
-/// `noscript`, `template` and comments left out, common entities decoded, white space
-/// collapsed. An approximation of `innerText` good enough for word counts.
-pub fn visible_text(html: &str) -> String {
-    const SKIPPED: [&str; 5] = ["script", "style", "title", "noscript", "template"];
-    let lower = html.to_ascii_lowercase();
-    let mut out = String::with_capacity(html.len() / 2);
-    let mut i = 0;
-    while i < html.len() {
-        let rest = &lower[i..];
-        if rest.starts_with("<!--") {
-            i += rest.find("-->").map_or(rest.len(), |e| e + 3);
-            continue;
-        }
-        if let Some(tag) = rest.strip_prefix('<') {
-            let name: String = tag.chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
-            let end = rest.find('>').map_or(rest.len(), |e| e + 1);
-            i += end;
-            if SKIPPED.contains(&name.as_str()) {
-                let close = format!("</{name}");
-                i += lower[i..].find(&close).unwrap_or(lower.len() - i);
-            }
-            out.push(' ');
-            continue;
-        }
-        let next = rest.find('<').unwrap_or(rest.len());
-        out.push_str(&html[i..i + next]);
-        i += next;
-    }
-    let decoded = out
-        .replace("&nbsp;", " ")
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&amp;", "&");
-    decoded.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Counts of each severity among the recommendations of a stored result.
@@ -461,24 +411,6 @@ pub async fn recover(state: &AppState) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn check(html: &str, expected: &str) {
-        assert_eq!(visible_text(html), expected, "{html}");
-    }
-
-    #[test]
-    fn visible_text_of_pages() {
-        check(
-            "<html><head><title>T</title><style>p{}</style></head><body><p>Hello <b>oak</b> world</p></body></html>",
-            "Hello oak world",
-        );
-        check("<p>a<!-- hidden -->b</p><script>var x = '<p>no</p>';</script><p>c &amp; d</p>", "ab c & d");
-        check("<P>Upper</P><SCRIPT>x</SCRIPT>", "Upper");
-        check("no tags", "no tags");
-        check("<p>unclosed <script>never closed", "unclosed");
-        check("<", "");
-        check("", "");
-    }
 
     #[test]
     fn every_intent_has_steps() {
