@@ -10,6 +10,13 @@
 //! - `unreachable` (critical): the page could not be fetched at all (raised at every
 //!   failed check, since a failed check stores no audit to compare with).
 //!
+//! Monitoring obeys robots.txt (DECISIONS §10), unlike an on-demand audit: before each check
+//! the site's robots.txt is read (through the fetcher's per-origin cache) and the page is not
+//! fetched when it disallows [`CRAWLER`] (by name or through the `*` group), or when it
+//! answers 5xx or cannot be fetched, which RFC 9309 §2.3.1.4 treats as a complete disallow.
+//! Such a check raises `unreachable` with the reason and stores no audit; a robots.txt that
+//! answers 4xx allows everything.
+//!
 //! A monitor is rescheduled before it is checked, so a slow audit is never started twice.
 
 use std::time::Duration;
@@ -21,6 +28,10 @@ use tokio::sync::watch;
 use crate::error::ApiError;
 use crate::state::AppState;
 
+/// The product token monitoring answers to in robots.txt (the user agent is
+/// `SeoAuditBot/<version> (+<base_url>/bot)`).
+pub const CRAWLER: &str = "SeoAuditBot";
+
 /// Points of score drop that raise an alert.
 pub const SCORE_DROP: i64 = 5;
 /// How often the scheduler looks for due monitors.
@@ -31,7 +42,11 @@ pub const ALERT_RULES: [(&str, &str, &str); 4] = [
     ("score_drop", "warning", "The score dropped by 5 points or more since the previous audit."),
     ("new_critical", "critical", "A critical issue appeared that the previous audit did not have."),
     ("status_not_2xx", "critical", "The page answered with an HTTP status outside 200-299."),
-    ("unreachable", "critical", "The page could not be fetched (DNS, connection, TLS, timeout or blocked)."),
+    (
+        "unreachable",
+        "critical",
+        "The page could not be fetched (DNS, connection, TLS, timeout, blocked address, or robots.txt disallows SeoAuditBot).",
+    ),
 ];
 
 /// Starts the scheduler; it stops when `stop` turns true.
@@ -94,13 +109,20 @@ pub async fn check(state: &AppState, monitor: &store::Monitor) {
     let previous = state.db(move |s| s.latest_audit_for_url(&url)).await.ok().flatten();
     let alerts = match fetch::validate_url(&monitor.url) {
         Err(e) => vec![unreachable(&ApiError::from(e))],
-        Ok(url) => match crate::workflows::audit_and_store(state, &url, &monitor.user_id).await {
-            Ok(current) => compare(previous.as_ref(), &current),
-            Err(e) if e.status.is_server_error() && e.code == "internal" => {
-                tracing::error!(monitor = %monitor.id, cause = ?e.cause, "monitor check failed");
-                Vec::new()
-            }
-            Err(e) => vec![unreachable(&e)],
+        Ok(url) => match robots_refusal(state, &url).await {
+            Some(reason) => vec![(
+                "unreachable",
+                "critical",
+                format!("The page was not fetched: {reason}; monitoring obeys robots.txt (robots_disallowed)."),
+            )],
+            None => match crate::workflows::audit_and_store(state, &url, &monitor.user_id).await {
+                Ok(current) => compare(previous.as_ref(), &current),
+                Err(e) if e.status.is_server_error() && e.code == "internal" => {
+                    tracing::error!(monitor = %monitor.id, cause = ?e.cause, "monitor check failed");
+                    Vec::new()
+                }
+                Err(e) => vec![unreachable(&e)],
+            },
         },
     };
     for (rule, severity, message) in alerts {
@@ -114,6 +136,31 @@ pub async fn check(state: &AppState, monitor: &store::Monitor) {
                 state.webhooks.emit(&monitor.user_id, "monitor.alert", data);
             }
             Err(e) => tracing::error!(monitor = %monitor.id, cause = ?e.cause, "alert not stored"),
+        }
+    }
+}
+
+/// Why robots.txt keeps the monitor away from `url`, or `None` when it may fetch it.
+async fn robots_refusal(state: &AppState, url: &url::Url) -> Option<String> {
+    match state.fetcher.fetch_robots_txt(url).await {
+        Ok(None) => None,
+        Ok(Some(r)) if (200..300).contains(&r.status) => {
+            let verdict = ai_visibility::Robots::parse(&r.body).verdict(CRAWLER, url.as_str());
+            (!verdict.allowed).then(|| {
+                let rule = verdict.matched_rule.map(|rule| format!(" (`{rule}`)")).unwrap_or_default();
+                format!("robots.txt disallows {CRAWLER} from {}{rule}", url.path())
+            })
+        }
+        Ok(Some(r)) if r.status >= 500 => {
+            Some(format!("robots.txt answered {}, which RFC 9309 treats as a complete disallow", r.status))
+        }
+        // 3xx left after the redirect limit, or 4xx: no robots.txt, everything is allowed.
+        Ok(Some(_)) => None,
+        // Over the size limit: the page is judged by the audit's own robots.txt reading.
+        Err(fetch::Error::TooLarge { .. }) => None,
+        Err(e) => {
+            let e = ApiError::from(e);
+            Some(format!("robots.txt could not be fetched: {} ({})", e.message.trim_end_matches('.'), e.code))
         }
     }
 }

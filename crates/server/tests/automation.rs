@@ -15,11 +15,14 @@ use http_body_util::{BodyExt, Full};
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use serde_json::{json, Value};
 
-/// A page the test rewrites: (status, html).
+/// A page the test rewrites: (status, html), and the site's robots.txt (status, body).
 #[derive(Clone)]
 struct Site {
     addr: SocketAddr,
     page: Arc<Mutex<(u16, String)>>,
+    robots: Arc<Mutex<(u16, String)>>,
+    /// GET requests for anything but robots.txt.
+    page_hits: Arc<Mutex<usize>>,
     posts: Arc<Mutex<Vec<Value>>>,
 }
 
@@ -33,14 +36,16 @@ fn html(title: &str, body: &str) -> String {
 }
 
 impl Site {
-    /// Serves the current page at every path (robots.txt: 404) and keeps every POST body
-    /// (webhook deliveries) received at `/hook`.
+    /// Serves the current page at every path (robots.txt: 404 unless set) and keeps every
+    /// POST body (webhook deliveries) received at `/hook`.
     async fn start() -> Site {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let site = Site {
             addr,
             page: Arc::new(Mutex::new((200, html("Oak tables and chairs from our workshop", "oak oak oak")))),
+            robots: Arc::new(Mutex::new((404, String::new()))),
+            page_hits: Arc::default(),
             posts: Arc::default(),
         };
         let s = site.clone();
@@ -57,8 +62,12 @@ impl Site {
                             s.posts.lock().unwrap().push(serde_json::from_slice(&body).unwrap_or(Value::Null));
                             return Ok::<_, Infallible>(http::Response::new(Full::new(Bytes::new())));
                         }
-                        let (status, body) =
-                            if path == "/robots.txt" { (404, String::new()) } else { s.page.lock().unwrap().clone() };
+                        let (status, body) = if path == "/robots.txt" {
+                            s.robots.lock().unwrap().clone()
+                        } else {
+                            *s.page_hits.lock().unwrap() += 1;
+                            s.page.lock().unwrap().clone()
+                        };
                         let resp = http::Response::builder()
                             .status(status)
                             .header("content-type", "text/html; charset=utf-8")
@@ -352,6 +361,55 @@ async fn monitors_raise_alerts() {
         tokio::time::sleep(Duration::from_millis(25)).await;
     }
     assert!(site.events().iter().any(|e| e == "monitor.alert"), "{:?}", site.events());
+}
+
+/// Monitoring obeys robots.txt (DECISIONS §10): an on-demand check fetches the page, the
+/// scheduled ones do not once robots.txt disallows SeoAuditBot, and say why.
+#[tokio::test]
+async fn monitors_obey_robots_txt() {
+    let site = Site::start().await;
+    // Googlebot may crawl everything; SeoAuditBot may not crawl /watched.
+    *site.robots.lock().unwrap() =
+        (200, "User-agent: Googlebot\nAllow: /\n\nUser-agent: SeoAuditBot\nDisallow: /watched\n".into());
+    let t = TestServer::start(|c| c.monitor_interval_s = 1).await;
+    let (alice, _) = two_owners(&t);
+    let page = site.url("/watched");
+
+    // monitor_site audits at once on the user's behalf, as any on-demand audit.
+    let first = ok(&t, &alice, "monitor_site", json!({ "url": page })).await;
+    assert_eq!(first["created"], true);
+    assert_eq!(*site.page_hits.lock().unwrap(), 1);
+
+    let mut alerts = Vec::new();
+    for _ in 0..200 {
+        let report = ok(&t, &alice, "monitor_site", json!({ "url": page })).await;
+        alerts = report["recentAlerts"].as_array().unwrap().clone();
+        if alerts.len() >= 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(alerts.len() >= 2, "{alerts:#?}");
+    for alert in &alerts {
+        assert_eq!((alert["rule"].as_str(), alert["severity"].as_str()), (Some("unreachable"), Some("critical")));
+        let message = alert["message"].as_str().unwrap();
+        assert!(message.contains("robots.txt disallows SeoAuditBot from /watched"), "{message}");
+        assert!(message.contains("Disallow: /watched"), "{message}");
+    }
+    // Two scheduled checks, and the page itself was fetched only by the on-demand audit.
+    assert_eq!(*site.page_hits.lock().unwrap(), 1);
+    assert_eq!(t.store.audits_for_url(&page, 10).unwrap().len(), 1);
+
+    // A second page of the site is not disallowed: its scheduled checks audit it.
+    let open = site.url("/open");
+    ok(&t, &alice, "monitor_site", json!({ "url": open })).await;
+    for _ in 0..200 {
+        if t.store.audits_for_url(&open, 10).unwrap().len() >= 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(t.store.audits_for_url(&open, 10).unwrap().len() >= 2);
 }
 
 #[tokio::test]
