@@ -135,7 +135,7 @@ pub async fn handle<R: Registry>(req: &McpRequest<'_>, reg: &R) -> Reply {
     match dispatch(&call, &ctx, reg).await {
         Ok(outcome) => {
             let result = match call.era {
-                Era::Modern => decorate_modern(outcome.result, reg.server_info()),
+                Era::Modern => decorate_modern(outcome.result, &reg.catalog().info),
                 Era::Legacy => outcome.result,
             };
             Reply { status: 200, body: Some(jsonrpc::success(&reply_id, result)), headers: outcome.headers }
@@ -267,17 +267,19 @@ fn cache_fields(mut result: Value, info: &ServerInfo) -> Value {
 }
 
 async fn dispatch<R: Registry>(call: &Call<'_>, ctx: &CallContext<'_>, reg: &R) -> Result<Outcome, Error> {
-    let info = reg.server_info();
+    let info = &reg.catalog().info;
     let p = call.params;
     let legacy_only = call.era == Era::Legacy;
     match call.method {
         "server/discover" => Ok(cache_fields(discover(info), info).into()),
         "initialize" if legacy_only => Ok(initialize(info, p).into()),
         "ping" if legacy_only => Ok(json!({}).into()),
-        "tools/list" => list(reg.tools(), "tools", p, reg).map(Outcome::from),
-        "resources/list" => list(reg.resources(), "resources", p, reg).map(Outcome::from),
-        "resources/templates/list" => list(reg.resource_templates(), "resourceTemplates", p, reg).map(Outcome::from),
-        "prompts/list" => list(reg.prompts(), "prompts", p, reg).map(Outcome::from),
+        "tools/list" => list(&reg.catalog().tools, "tools", p, reg).map(Outcome::from),
+        "resources/list" => list(&reg.catalog().resources, "resources", p, reg).map(Outcome::from),
+        "resources/templates/list" => {
+            list(&reg.catalog().resource_templates, "resourceTemplates", p, reg).map(Outcome::from)
+        }
+        "prompts/list" => list(&reg.catalog().prompts, "prompts", p, reg).map(Outcome::from),
         "tools/call" => call_tool(p, ctx, reg).await,
         "resources/read" => {
             let uri = required_str(p, "uri")?;
@@ -343,12 +345,12 @@ fn list<T: serde::Serialize, R: Registry>(
     if let Some(next) = next {
         map.insert("nextCursor".into(), Value::String(next));
     }
-    Ok(cache_fields(Value::Object(map), reg.server_info()))
+    Ok(cache_fields(Value::Object(map), &reg.catalog().info))
 }
 
 async fn call_tool<R: Registry>(params: &Map<String, Value>, ctx: &CallContext<'_>, reg: &R) -> Result<Outcome, Error> {
     let name = required_str(params, "name")?;
-    let Some(tool) = reg.tools().iter().find(|t| t.name == name) else {
+    let Some(tool) = reg.catalog().tools.iter().find(|t| t.name == name) else {
         return Err(Error::InvalidParams(format!("unknown tool {name:?}")));
     };
     let arguments = match params.get("arguments") {
@@ -410,7 +412,7 @@ fn over_quota(limit: &RateLimit, auth: &Auth) -> ToolResult {
 
 fn get_prompt<R: Registry>(params: &Map<String, Value>, reg: &R) -> Result<Value, Error> {
     let name = required_str(params, "name")?;
-    let Some(prompt) = reg.prompts().iter().find(|p| p.name == name) else {
+    let Some(prompt) = reg.catalog().prompts.iter().find(|p| p.name == name) else {
         return Err(Error::InvalidParams(format!("unknown prompt {name:?}")));
     };
     let mut arguments = BTreeMap::new();

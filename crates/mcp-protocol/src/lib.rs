@@ -43,14 +43,10 @@
 //! use mcp_protocol::*;
 //! use serde_json::{json, Map, Value};
 //!
-//! struct Demo { info: ServerInfo, tools: Vec<ToolDef> }
+//! struct Demo { catalog: Catalog }
 //!
 //! impl Registry for Demo {
-//!     fn server_info(&self) -> &ServerInfo { &self.info }
-//!     fn tools(&self) -> &[ToolDef] { &self.tools }
-//!     fn resources(&self) -> &[ResourceDef] { &[] }
-//!     fn resource_templates(&self) -> &[ResourceTemplateDef] { &[] }
-//!     fn prompts(&self) -> &[PromptDef] { &[] }
+//!     fn catalog(&self) -> &Catalog { &self.catalog }
 //!     fn take_quota(&self, _ctx: &CallContext<'_>) -> Quota { Quota::Unlimited }
 //!     async fn call_tool(&self, _name: &str, args: Map<String, Value>, _ctx: &CallContext<'_>) -> ToolResult {
 //!         ToolResult::success(json!({ "echo": args.get("url") }))
@@ -61,18 +57,17 @@
 //!     }
 //! }
 //!
-//! let demo = Demo {
-//!     info: ServerInfo::new("demo", "2.0.0", "Echoes URLs."),
-//!     tools: vec![ToolDef {
-//!         name: "echo".into(),
-//!         title: "Echo".into(),
-//!         description: "Echoes its url argument.".into(),
-//!         input_schema: json!({ "type": "object", "properties": { "url": { "type": "string" } }, "required": ["url"] }),
-//!         output_schema: json!({ "type": "object" }),
-//!         annotations: ToolAnnotations { read_only_hint: true, open_world_hint: false, destructive_hint: None, idempotent_hint: None },
-//!         category: Category::Public,
-//!     }],
-//! };
+//! let mut catalog = Catalog::new(ServerInfo::new("demo", "2.0.0", "Echoes URLs."));
+//! catalog.tools.push(ToolDef {
+//!     name: "echo".into(),
+//!     title: "Echo".into(),
+//!     description: "Echoes its url argument.".into(),
+//!     input_schema: json!({ "type": "object", "properties": { "url": { "type": "string" } }, "required": ["url"] }),
+//!     output_schema: json!({ "type": "object" }),
+//!     annotations: ToolAnnotations { read_only_hint: true, open_world_hint: false, destructive_hint: None, idempotent_hint: None },
+//!     category: Category::Public,
+//! });
+//! let demo = Demo { catalog };
 //! let headers = vec![
 //!     ("MCP-Protocol-Version".to_string(), "2026-07-28".to_string()),
 //!     ("Mcp-Method".to_string(), "tools/call".to_string()),
@@ -131,7 +126,7 @@ pub use jsonrpc::{
     METHOD_NOT_FOUND, PARSE_ERROR, RESOURCE_NOT_FOUND_LEGACY, UNAUTHORIZED, UNSUPPORTED_VERSION,
 };
 pub use lint::check_definitions;
-pub use registry::{Auth, CallContext, Quota, RateLimit, Registry, KEY_HELP, MCP_SCOPE};
+pub use registry::{Auth, CallContext, Catalog, Quota, RateLimit, Registry, KEY_HELP, MCP_SCOPE};
 pub use version::{
     negotiate_version, Era, ASSUMED_VERSION_WITHOUT_HEADER, DEFAULT_LEGACY_VERSION, LEGACY_VERSIONS,
     META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, META_SERVER_INFO, MODERN_VERSION,

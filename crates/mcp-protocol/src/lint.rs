@@ -17,7 +17,7 @@ use crate::registry::Registry;
 pub fn check_definitions<R: Registry>(reg: &R) -> Vec<String> {
     let mut problems = Vec::new();
     let mut seen = HashSet::new();
-    for tool in reg.tools() {
+    for tool in &reg.catalog().tools {
         let name = &tool.name;
         let valid_name = !name.is_empty()
             && name.len() <= 128
@@ -46,19 +46,19 @@ pub fn check_definitions<R: Registry>(reg: &R) -> Vec<String> {
         }
     }
     let mut uris = HashSet::new();
-    for r in reg.resources() {
+    for r in &reg.catalog().resources {
         if !uris.insert(r.uri.as_str()) {
             problems.push(format!("resource {:?} is defined twice", r.uri));
         }
     }
     let mut templates = HashSet::new();
-    for t in reg.resource_templates() {
+    for t in &reg.catalog().resource_templates {
         if !templates.insert(t.uri_template.as_str()) {
             problems.push(format!("resource template {:?} is defined twice", t.uri_template));
         }
     }
     let mut prompts = HashSet::new();
-    for p in reg.prompts() {
+    for p in &reg.catalog().prompts {
         if !prompts.insert(p.name.as_str()) {
             problems.push(format!("prompt {:?} is defined twice", p.name));
         }

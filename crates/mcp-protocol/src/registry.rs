@@ -84,22 +84,37 @@ pub struct CallContext<'a> {
     pub auth: &'a Auth,
 }
 
-/// Everything the server offers and does. Lists are returned in a fixed order: paging
-/// cursors are offsets into them.
+/// What a server offers, as data: its identity and every definition the list methods page
+/// through and calls are checked against. Lists keep a fixed order: paging cursors are
+/// offsets into them. Usually built once and lent by every [`Registry`].
+#[derive(Debug, Clone)]
+pub struct Catalog {
+    /// Identity and caching policy.
+    pub info: ServerInfo,
+    /// All tools.
+    pub tools: Vec<ToolDef>,
+    /// All fixed resources.
+    pub resources: Vec<ResourceDef>,
+    /// All resource templates.
+    pub resource_templates: Vec<ResourceTemplateDef>,
+    /// All prompts.
+    pub prompts: Vec<PromptDef>,
+}
+
+impl Catalog {
+    /// A catalog with nothing in it yet.
+    pub fn new(info: ServerInfo) -> Catalog {
+        Catalog { info, tools: Vec::new(), resources: Vec::new(), resource_templates: Vec::new(), prompts: Vec::new() }
+    }
+}
+
+/// Everything the server offers ([`Catalog`]) and does.
 ///
 /// Calls, reads and prompt rendering are the server's (they do I/O); the crate has
 /// already checked names, required arguments, key scope and quota when it calls them.
 pub trait Registry: Send + Sync {
-    /// Identity and caching policy.
-    fn server_info(&self) -> &ServerInfo;
-    /// All tools, in a fixed order.
-    fn tools(&self) -> &[ToolDef];
-    /// All fixed resources, in a fixed order.
-    fn resources(&self) -> &[ResourceDef];
-    /// All resource templates, in a fixed order.
-    fn resource_templates(&self) -> &[ResourceTemplateDef];
-    /// All prompts, in a fixed order.
-    fn prompts(&self) -> &[PromptDef];
+    /// The definitions this server offers.
+    fn catalog(&self) -> &Catalog;
 
     /// Items per list page.
     fn page_size(&self) -> usize {

@@ -8,8 +8,8 @@ use std::task::{Context, Poll, Waker};
 use serde_json::{json, Map, Value};
 
 use crate::{
-    CallContext, Category, PromptArgument, PromptDef, PromptMessage, PromptMessages, Quota, Registry, ResourceContents,
-    ResourceDef, ResourceTemplateDef, Role, ServerInfo, ToolAnnotations, ToolDef, ToolResult,
+    CallContext, Catalog, Category, PromptArgument, PromptDef, PromptMessage, PromptMessages, Quota, Registry,
+    ResourceContents, ResourceDef, ResourceTemplateDef, Role, ServerInfo, ToolAnnotations, ToolDef, ToolResult,
 };
 
 /// The registry's futures never wait, so polling with a no-op waker finishes them.
@@ -27,11 +27,7 @@ pub fn block_on<F: Future>(f: F) -> F::Output {
 /// arguments; the quota answer is fixed at construction.
 #[derive(Debug)]
 pub struct Tiny {
-    info: ServerInfo,
-    tools: Vec<ToolDef>,
-    resources: Vec<ResourceDef>,
-    templates: Vec<ResourceTemplateDef>,
-    prompts: Vec<PromptDef>,
+    catalog: Catalog,
     quota: Quota,
 }
 
@@ -55,45 +51,39 @@ impl Tiny {
             category,
         };
         Tiny {
-            info: ServerInfo::new("fuzz", "0.0.0", "Fuzz registry."),
-            tools: vec![tool("get_site_info", Category::Public), tool("seo_audit", Category::Write)],
-            resources: vec![ResourceDef {
-                uri: "svc://methodology".into(),
-                name: "methodology".into(),
-                description: "How.".into(),
-                mime_type: "text/markdown".into(),
-            }],
-            templates: vec![ResourceTemplateDef {
-                uri_template: "svc://checks/{id}".into(),
-                name: "check".into(),
-                description: "One check.".into(),
-                mime_type: "application/json".into(),
-            }],
-            prompts: vec![PromptDef {
-                name: "audit_website".into(),
-                description: "Audit.".into(),
-                arguments: vec![PromptArgument { name: "url".into(), description: "the url".into(), required: true }],
-            }],
+            catalog: Catalog {
+                info: ServerInfo::new("fuzz", "0.0.0", "Fuzz registry."),
+                tools: vec![tool("get_site_info", Category::Public), tool("seo_audit", Category::Write)],
+                resources: vec![ResourceDef {
+                    uri: "svc://methodology".into(),
+                    name: "methodology".into(),
+                    description: "How.".into(),
+                    mime_type: "text/markdown".into(),
+                }],
+                resource_templates: vec![ResourceTemplateDef {
+                    uri_template: "svc://checks/{id}".into(),
+                    name: "check".into(),
+                    description: "One check.".into(),
+                    mime_type: "application/json".into(),
+                }],
+                prompts: vec![PromptDef {
+                    name: "audit_website".into(),
+                    description: "Audit.".into(),
+                    arguments: vec![PromptArgument {
+                        name: "url".into(),
+                        description: "the url".into(),
+                        required: true,
+                    }],
+                }],
+            },
             quota,
         }
     }
 }
 
 impl Registry for Tiny {
-    fn server_info(&self) -> &ServerInfo {
-        &self.info
-    }
-    fn tools(&self) -> &[ToolDef] {
-        &self.tools
-    }
-    fn resources(&self) -> &[ResourceDef] {
-        &self.resources
-    }
-    fn resource_templates(&self) -> &[ResourceTemplateDef] {
-        &self.templates
-    }
-    fn prompts(&self) -> &[PromptDef] {
-        &self.prompts
+    fn catalog(&self) -> &Catalog {
+        &self.catalog
     }
     fn page_size(&self) -> usize {
         1

@@ -21,11 +21,7 @@ fn block_on<F: Future>(f: F) -> F::Output {
 }
 
 struct Fixture {
-    info: ServerInfo,
-    tools: Vec<ToolDef>,
-    resources: Vec<ResourceDef>,
-    templates: Vec<ResourceTemplateDef>,
-    prompts: Vec<PromptDef>,
+    catalog: Catalog,
     page_size: usize,
     quota: Quota,
     quota_taken: AtomicUsize,
@@ -76,38 +72,44 @@ fn prompt(name: &str, args: &[(&str, bool)]) -> PromptDef {
 impl Fixture {
     fn new() -> Self {
         Fixture {
-            info: ServerInfo::new("seo-audit", "2.0.0", "Audit web pages for SEO."),
-            tools: vec![
-                tool("get_site_info", Category::Public, url_schema()),
-                tool(
-                    "get_audit_methodology",
-                    Category::Public,
-                    json!({ "type": "object", "properties": { "category": { "type": "string", "enum": ["performance", "content", "technical"] } } }),
-                ),
-                tool("seo_audit", Category::Write, url_schema()),
-                tool(
-                    "generate_fixes",
-                    Category::Write,
-                    json!({ "type": "object", "properties": { "url": { "type": "string" }, "topN": { "type": "number", "minimum": 1, "maximum": 20 } }, "required": ["url"], "additionalProperties": false }),
-                ),
-                tool(
-                    "get_seo_concept",
-                    Category::Public,
-                    json!({ "type": "object", "properties": { "concept": { "type": "string" } }, "required": ["concept"] }),
-                ),
-            ],
-            resources: vec![resource("svc://methodology"), resource("svc://seo-concepts"), resource("svc://checks")],
-            templates: vec![ResourceTemplateDef {
-                uri_template: "svc://checks/{id}".into(),
-                name: "check".into(),
-                description: "One check.".into(),
-                mime_type: "application/json".into(),
-            }],
-            prompts: vec![
-                prompt("audit_website", &[("url", true)]),
-                prompt("explain_seo_issue", &[("issue", true), ("audience", false)]),
-                prompt("prioritize_seo_fixes", &[("url", true)]),
-            ],
+            catalog: Catalog {
+                info: ServerInfo::new("seo-audit", "2.0.0", "Audit web pages for SEO."),
+                tools: vec![
+                    tool("get_site_info", Category::Public, url_schema()),
+                    tool(
+                        "get_audit_methodology",
+                        Category::Public,
+                        json!({ "type": "object", "properties": { "category": { "type": "string", "enum": ["performance", "content", "technical"] } } }),
+                    ),
+                    tool("seo_audit", Category::Write, url_schema()),
+                    tool(
+                        "generate_fixes",
+                        Category::Write,
+                        json!({ "type": "object", "properties": { "url": { "type": "string" }, "topN": { "type": "number", "minimum": 1, "maximum": 20 } }, "required": ["url"], "additionalProperties": false }),
+                    ),
+                    tool(
+                        "get_seo_concept",
+                        Category::Public,
+                        json!({ "type": "object", "properties": { "concept": { "type": "string" } }, "required": ["concept"] }),
+                    ),
+                ],
+                resources: vec![
+                    resource("svc://methodology"),
+                    resource("svc://seo-concepts"),
+                    resource("svc://checks"),
+                ],
+                resource_templates: vec![ResourceTemplateDef {
+                    uri_template: "svc://checks/{id}".into(),
+                    name: "check".into(),
+                    description: "One check.".into(),
+                    mime_type: "application/json".into(),
+                }],
+                prompts: vec![
+                    prompt("audit_website", &[("url", true)]),
+                    prompt("explain_seo_issue", &[("issue", true), ("audience", false)]),
+                    prompt("prioritize_seo_fixes", &[("url", true)]),
+                ],
+            },
             page_size: DEFAULT_PAGE_SIZE,
             quota: Quota::Unlimited,
             quota_taken: AtomicUsize::new(0),
@@ -117,20 +119,8 @@ impl Fixture {
 }
 
 impl Registry for Fixture {
-    fn server_info(&self) -> &ServerInfo {
-        &self.info
-    }
-    fn tools(&self) -> &[ToolDef] {
-        &self.tools
-    }
-    fn resources(&self) -> &[ResourceDef] {
-        &self.resources
-    }
-    fn resource_templates(&self) -> &[ResourceTemplateDef] {
-        &self.templates
-    }
-    fn prompts(&self) -> &[PromptDef] {
-        &self.prompts
+    fn catalog(&self) -> &Catalog {
+        &self.catalog
     }
     fn page_size(&self) -> usize {
         self.page_size
@@ -149,7 +139,7 @@ impl Registry for Fixture {
         )
     }
     async fn read_resource(&self, uri: &str) -> Option<ResourceContents> {
-        let known = self.resources.iter().any(|r| r.uri == uri) || uri.starts_with("svc://checks/");
+        let known = self.catalog.resources.iter().any(|r| r.uri == uri) || uri.starts_with("svc://checks/");
         known.then(|| ResourceContents { uri: uri.into(), mime_type: "text/markdown".into(), text: format!("# {uri}") })
     }
     fn get_prompt(&self, name: &str, arguments: &BTreeMap<String, String>) -> Result<PromptMessages, String> {
@@ -828,7 +818,7 @@ fn cursors_page_deterministically() {
         }
     }
     assert_eq!(pages, 3);
-    let all: Vec<String> = fix.tools.iter().map(|t| t.name.clone()).collect();
+    let all: Vec<String> = fix.catalog.tools.iter().map(|t| t.name.clone()).collect();
     assert_eq!(names, all);
     // Prompts page too (3 prompts, 2 per page).
     let p = run(&fix, &Auth::Anonymous, &[], &legacy_body(json!(1), "prompts/list", json!({}))).body.unwrap();
@@ -1291,15 +1281,15 @@ fn handle_is_send_for_a_send_registry() {
 fn definitions_lint() {
     assert_eq!(check_definitions(&Fixture::new()), Vec::<String>::new());
     let mut fix = Fixture::new();
-    fix.tools[0].name = "get site info".into();
-    fix.tools[1].output_schema = json!({ "type": "array" });
-    fix.tools[2].input_schema = json!({ "type": "object", "properties": {}, "required": ["url"] });
-    fix.tools[3].description = " ".into();
-    let twin = fix.tools[4].clone();
-    fix.tools.push(twin);
-    fix.resources.push(resource("svc://checks"));
-    fix.templates.push(fix.templates[0].clone());
-    fix.prompts.push(prompt("audit_website", &[("a", true), ("a", false)]));
+    fix.catalog.tools[0].name = "get site info".into();
+    fix.catalog.tools[1].output_schema = json!({ "type": "array" });
+    fix.catalog.tools[2].input_schema = json!({ "type": "object", "properties": {}, "required": ["url"] });
+    fix.catalog.tools[3].description = " ".into();
+    let twin = fix.catalog.tools[4].clone();
+    fix.catalog.tools.push(twin);
+    fix.catalog.resources.push(resource("svc://checks"));
+    fix.catalog.resource_templates.push(fix.catalog.resource_templates[0].clone());
+    fix.catalog.prompts.push(prompt("audit_website", &[("a", true), ("a", false)]));
     let problems = check_definitions(&fix);
     let expected = [
         "tool name \"get site info\" is not [A-Za-z0-9_.-]{1,128}",

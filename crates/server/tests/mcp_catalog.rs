@@ -8,8 +8,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use audit_core::{Group, RULES};
 use mcp_protocol::{
-    check_definitions, handle, Auth, CallContext, Category, McpRequest, PromptDef, PromptMessages, Quota, Registry,
-    ResourceContents, ResourceDef, ResourceTemplateDef, ServerInfo, ToolDef, ToolResult,
+    check_definitions, handle, Auth, CallContext, Catalog, Category, McpRequest, PromptMessages, Quota, Registry,
+    ResourceContents, ToolDef, ToolResult,
 };
 use serde_json::{json, Map, Value};
 
@@ -18,41 +18,11 @@ use mcp::{discovery, examples, glossary, methodology, prompts, resources, tools}
 // ---------------------------------------------------------------------------------------
 // A registry made of the catalog, for mcp-protocol's lint and an end-to-end pass.
 
-struct Catalog {
-    info: ServerInfo,
-    tools: Vec<ToolDef>,
-    resources: Vec<ResourceDef>,
-    templates: Vec<ResourceTemplateDef>,
-    prompts: Vec<PromptDef>,
-}
+struct Offline;
 
-impl Catalog {
-    fn new() -> Catalog {
-        Catalog {
-            info: mcp::server_info(),
-            tools: tools::tool_defs(),
-            resources: resources::resource_defs(),
-            templates: resources::resource_template_defs(),
-            prompts: prompts::prompt_defs(),
-        }
-    }
-}
-
-impl Registry for Catalog {
-    fn server_info(&self) -> &ServerInfo {
-        &self.info
-    }
-    fn tools(&self) -> &[ToolDef] {
-        &self.tools
-    }
-    fn resources(&self) -> &[ResourceDef] {
-        &self.resources
-    }
-    fn resource_templates(&self) -> &[ResourceTemplateDef] {
-        &self.templates
-    }
-    fn prompts(&self) -> &[PromptDef] {
-        &self.prompts
+impl Registry for Offline {
+    fn catalog(&self) -> &Catalog {
+        mcp::catalog()
     }
     fn take_quota(&self, _ctx: &CallContext<'_>) -> Quota {
         Quota::Unlimited
@@ -104,13 +74,13 @@ fn rpc(method: &str, name: Option<&str>, params: Value) -> (u16, Value) {
     let body = json!({ "jsonrpc": "2.0", "id": 1, "method": method, "params": params }).to_string();
     let auth = Auth::Anonymous;
     let request = McpRequest { headers: &headers, body: body.as_bytes(), auth: &auth };
-    let reply = block_on(handle(&request, &Catalog::new()));
+    let reply = block_on(handle(&request, &Offline));
     (reply.status, reply.body.unwrap_or(Value::Null))
 }
 
 #[test]
 fn definitions_pass_the_protocol_lint() {
-    let problems = check_definitions(&Catalog::new());
+    let problems = check_definitions(&Offline);
     assert!(problems.is_empty(), "{problems:#?}");
 }
 

@@ -26,6 +26,8 @@ pub mod registry;
 pub mod resources;
 pub mod tools;
 
+pub use registry::catalog;
+
 /// A hand-made example output of every tool, valid against its output schema: documentation
 /// for integrators and the fixtures of the catalog tests.
 #[doc(hidden)]

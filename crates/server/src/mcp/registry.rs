@@ -6,10 +6,7 @@
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
-use mcp_protocol::{
-    CallContext, PromptDef, PromptMessages, Quota, RateLimit, Registry, ResourceContents, ResourceDef,
-    ResourceTemplateDef, ServerInfo, ToolDef, ToolResult,
-};
+use mcp_protocol::{CallContext, Catalog, PromptMessages, Quota, RateLimit, Registry, ResourceContents, ToolResult};
 use serde_json::{Map, Value};
 
 use super::calls::{self, ToolEnv};
@@ -17,22 +14,18 @@ use super::{prompts, resources, server_info, tools};
 use crate::auth::Identity;
 use crate::state::AppState;
 
-/// The catalog: pure data, built once.
-struct Catalog {
-    info: ServerInfo,
-    tools: Vec<ToolDef>,
-    resources: Vec<ResourceDef>,
-    templates: Vec<ResourceTemplateDef>,
-    prompts: Vec<PromptDef>,
-}
-
 static CATALOG: LazyLock<Catalog> = LazyLock::new(|| Catalog {
     info: server_info(),
     tools: tools::tool_defs(),
     resources: resources::resource_defs(),
-    templates: resources::resource_template_defs(),
+    resource_templates: resources::resource_template_defs(),
     prompts: prompts::prompt_defs(),
 });
+
+/// The agent-tool catalog (tools, resources, templates, prompts): pure data, built once.
+pub fn catalog() -> &'static Catalog {
+    &CATALOG
+}
 
 /// The registry of one request to `POST /api/mcp`.
 #[derive(Debug, Clone)]
@@ -49,24 +42,8 @@ impl McpRegistry {
 }
 
 impl Registry for McpRegistry {
-    fn server_info(&self) -> &ServerInfo {
-        &CATALOG.info
-    }
-
-    fn tools(&self) -> &[ToolDef] {
-        &CATALOG.tools
-    }
-
-    fn resources(&self) -> &[ResourceDef] {
-        &CATALOG.resources
-    }
-
-    fn resource_templates(&self) -> &[ResourceTemplateDef] {
-        &CATALOG.templates
-    }
-
-    fn prompts(&self) -> &[PromptDef] {
-        &CATALOG.prompts
+    fn catalog(&self) -> &Catalog {
+        &CATALOG
     }
 
     /// One unit on the same limiter, identity and limit as the REST endpoints
