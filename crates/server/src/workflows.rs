@@ -6,9 +6,11 @@
 //! (`awaiting_approval`, webhook `workflow.awaiting_approval`); approve_fixes decides it in
 //! one store transaction and, when approved, [`resume`] finishes the plan. Every step's
 //! status, timing and result are written as it happens, so workflow_status reads the
-//! store only, and a new process knows what the old one did: [`recover`] marks runs left
-//! `queued`/`running` as `failed` with reason `interrupted` (runs waiting for approval
-//! keep waiting; their state is all in the store).
+//! store only, and a new process knows what the old one did: [`recover`] resumes runs left
+//! `queued`/`running` from the step that was cut short (steps are idempotent: audits are
+//! stored anew, monitors are found or made, plans are recomputed), at most
+//! [`store::MAX_RESUMES`] times; after that a run is `failed` with reason `interrupted`.
+//! Runs waiting for approval keep waiting; their state is all in the store.
 //!
 //! ```text
 //! queued -> running -> completed
@@ -32,7 +34,7 @@ pub fn steps_of(intent: &str) -> &'static [&'static str] {
     match intent {
         "audit" => &["audit", "summarize"],
         "analyze" => &["audit", "opportunities"],
-        "fix" => &["audit", "fix_plan", "approval", "finalize"],
+        "fix" => &["audit", "fix_plan", store::GATE_STEP, "finalize"],
         "monitor" => &["audit", "register_monitor"],
         "competitor" => &["audit", "audit_competitor", "compare"],
         _ => &[],
@@ -289,7 +291,7 @@ async fn run_step(state: &AppState, run: &store::WorkflowRun, owner: &str, name:
                 _ => json!({ "topN": top_n, "fixes": fix_plan(&list, &result, top_n) }),
             }))
         }
-        "approval" => {
+        store::GATE_STEP => {
             let plan = result_of(run, "fix_plan");
             let n = plan["fixes"].as_array().map_or(0, Vec::len);
             Ok(StepOutcome::Gate(format!(
@@ -376,35 +378,23 @@ fn fix_plan(list: &[Value], result: &Value, top_n: usize) -> Vec<Value> {
         .collect()
 }
 
-/// At start-up: runs a previous process left `queued` or `running` are marked `failed`
-/// with reason `interrupted`, naming the step that was running (or the next pending one).
+/// At start-up: runs a previous process left `queued` or `running` are resumed from the
+/// step that was cut short, or failed with reason `interrupted` once they have been resumed
+/// [`store::MAX_RESUMES`] times (the store decides both in one transaction).
 pub async fn recover(state: &AppState) {
-    let ids = match state.db(|s| s.fail_interrupted_runs()).await {
-        Ok(ids) => ids,
+    let recovered = match state.db(|s| s.recover_interrupted_runs()).await {
+        Ok(r) => r,
         Err(e) => {
             tracing::error!(cause = ?e.cause, "interrupted runs not recovered");
             return;
         }
     };
-    for id in ids {
-        let rid = id.clone();
-        let Ok(run) = state.db(move |s| s.get_run(&rid)).await else { continue };
-        let cut = run
-            .steps
-            .iter()
-            .find(|s| s.status == "running")
-            .or_else(|| run.steps.iter().find(|s| s.status == "pending"))
-            .cloned();
-        let name = cut.as_ref().map_or_else(|| "start".to_string(), |s| s.name.clone());
-        if let Some(mut st) = cut {
-            st.status = "failed".into();
-            st.finished_at = Some(crate::now_rfc3339());
-            st.result_json = Some(json!({ "error": store::INTERRUPTED }).to_string());
-            let _ = put(state, &id, &st).await;
-        }
-        let rid = id.clone();
-        let _ = state.db(move |s| s.fail_run(&rid, &name, store::INTERRUPTED)).await;
-        tracing::warn!(run = %id, "workflow run interrupted by a restart: marked failed");
+    for id in recovered.failed {
+        tracing::warn!(run = %id, "workflow run interrupted by restarts too often: marked failed");
+    }
+    for id in recovered.resumed {
+        tracing::info!(run = %id, "workflow run interrupted by a restart: resumed");
+        resume(state.clone(), id);
     }
 }
 

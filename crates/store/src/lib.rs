@@ -17,7 +17,7 @@
 //!   [`Store::consume`] (atomic check and record), [`Store::prune_usage`];
 //! - webhooks and their delivery log, and the geo-check cache;
 //! - workflow runs with steps and approval gates ([`Store::create_run`],
-//!   [`Store::decide_approval`], [`Store::fail_interrupted_runs`]); monitors and alerts;
+//!   [`Store::decide_approval`], [`Store::recover_interrupted_runs`]); monitors and alerts;
 //!   tracked keywords; experiments;
 //! - [`Store::ping`] for the status endpoint.
 //!
@@ -88,4 +88,7 @@ pub use tracking::{Alert, Experiment, Keyword, Monitor, NewExperiment, DEFAULT_M
 pub use usage::{ip_identity, minute_bucket, Consumption, UsageCounts, USAGE_RETENTION_MINUTES, USAGE_WINDOW_MINUTES};
 pub use users::{Tier, User, ANONYMOUS_RATE_LIMIT, FREE_RATE_LIMIT, PRO_RATE_LIMIT};
 pub use webhooks::{Delivery, NewDelivery, NewWebhook, Webhook, WEBHOOK_EVENTS, WEBHOOK_SECRET_TAG};
-pub use workflows::{Approval, NewRun, RunState, WorkflowRun, WorkflowStep, INTERRUPTED, WORKFLOW_INTENTS};
+pub use workflows::{
+    Approval, NewRun, Recovered, RunState, WorkflowRun, WorkflowStep, GATE_STEP, INTERRUPTED, MAX_RESUMES,
+    WORKFLOW_INTENTS,
+};

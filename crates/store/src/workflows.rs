@@ -11,8 +11,13 @@ use crate::error::{Error, Result};
 
 /// Intents of `workflow_execute` (SPEC.md tools table).
 pub const WORKFLOW_INTENTS: &[&str] = &["audit", "analyze", "fix", "monitor", "competitor"];
-/// Reason recorded for runs cut short by a restart.
+/// Reason recorded for runs cut short by a restart and not resumed.
 pub const INTERRUPTED: &str = "interrupted";
+/// How many times a run cut short by a restart is resumed before it is failed with
+/// [`INTERRUPTED`]: a step that kills the process must not restart it forever.
+pub const MAX_RESUMES: u32 = 2;
+/// Name of the approval-gate step.
+pub const GATE_STEP: &str = "approval";
 
 /// State of a workflow run (DECISIONS.md §9):
 /// `queued -> running -> awaiting_approval -> completed`, or `rejected`, or `failed`.
@@ -154,10 +159,22 @@ pub struct WorkflowRun {
     pub steps: Vec<WorkflowStep>,
     /// Approval gates, oldest first.
     pub approvals: Vec<Approval>,
+    /// Times the run was resumed after a restart cut it short.
+    pub resumes: u32,
+}
+
+/// What [`Store::recover_interrupted_runs`] did with the runs a previous process left
+/// `queued` or `running`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Recovered {
+    /// Put back to `running` with their interrupted step `pending` again: run them.
+    pub resumed: Vec<String>,
+    /// Resumed [`MAX_RESUMES`] times already: now `failed` with reason [`INTERRUPTED`].
+    pub failed: Vec<String>,
 }
 
 const RUN_COLUMNS: &str = "id, user_id, intent, url, competitor_url, top_n, state, error_step, \
-                           error_reason, created_at, updated_at";
+                           error_reason, created_at, updated_at, resumes";
 
 type RawRun = (
     String,
@@ -171,6 +188,7 @@ type RawRun = (
     Option<String>,
     String,
     String,
+    u32,
 );
 
 fn run_from_row(row: &Row<'_>) -> rusqlite::Result<RawRun> {
@@ -186,6 +204,7 @@ fn run_from_row(row: &Row<'_>) -> rusqlite::Result<RawRun> {
         row.get(8)?,
         row.get(9)?,
         row.get(10)?,
+        row.get(11)?,
     ))
 }
 
@@ -194,7 +213,7 @@ fn load_run(conn: &Connection, id: &str) -> Result<WorkflowRun> {
         .query_row(&format!("SELECT {RUN_COLUMNS} FROM workflow_runs WHERE id = ?1"), [id], run_from_row)
         .optional()?
         .ok_or_else(|| Error::not_found("workflow run", id))?;
-    let (id, user_id, intent, url, competitor_url, top_n, state, error_step, error_reason, c, u) = raw;
+    let (id, user_id, intent, url, competitor_url, top_n, state, error_step, error_reason, c, u, resumes) = raw;
     const T: &str = "workflow_runs";
     let mut stmt = conn.prepare(
         "SELECT idx, name, status, started_at, finished_at, result_json FROM workflow_steps \
@@ -229,6 +248,7 @@ fn load_run(conn: &Connection, id: &str) -> Result<WorkflowRun> {
         error_reason,
         created_at: clock::decode(T, &c)?,
         updated_at: clock::decode(T, &u)?,
+        resumes,
         steps,
         approvals,
     })
@@ -359,6 +379,18 @@ impl Store {
                 params![approval_id, decision, at],
             )?;
             update_state(tx, run_id, next)?;
+            // The gate step ends with the decision; a rejected run skips what is left.
+            tx.execute(
+                "UPDATE workflow_steps SET status = 'completed', finished_at = ?3 \
+                 WHERE run_id = ?1 AND name = ?2 AND status = 'running'",
+                params![run_id, GATE_STEP, at],
+            )?;
+            if next == RunState::Rejected {
+                tx.execute(
+                    "UPDATE workflow_steps SET status = 'skipped' WHERE run_id = ?1 AND status = 'pending'",
+                    params![run_id],
+                )?;
+            }
             Ok(Approval {
                 state: "decided".into(),
                 decision: Some(decision.to_owned()),
@@ -383,19 +415,57 @@ impl Store {
         })
     }
 
-    /// At start-up: every run left `queued` or `running` by a previous process is marked
-    /// `failed` with reason [`INTERRUPTED`] (runs awaiting approval keep waiting). Returns
-    /// their ids.
-    pub fn fail_interrupted_runs(&self) -> Result<Vec<String>> {
+    /// At start-up, in one transaction: every run a previous process left `queued` or
+    /// `running` is resumed (state `running`, the step that was running `pending` again, its
+    /// count of resumes raised) unless it was resumed [`MAX_RESUMES`] times already; then it
+    /// is `failed` with reason [`INTERRUPTED`] at the step that was cut short. Runs awaiting
+    /// approval keep waiting.
+    pub fn recover_interrupted_runs(&self) -> Result<Recovered> {
         self.write(|tx| {
-            let mut stmt = tx.prepare("SELECT id FROM workflow_runs WHERE state IN ('queued', 'running')")?;
-            let ids = stmt.query_map([], |row| row.get::<_, String>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
-            tx.execute(
-                "UPDATE workflow_runs SET state = 'failed', error_reason = ?1, updated_at = ?2 \
-                 WHERE state IN ('queued', 'running')",
-                params![INTERRUPTED, clock::now_rfc3339()],
-            )?;
-            Ok(ids)
+            let mut stmt = tx.prepare("SELECT id, resumes FROM workflow_runs WHERE state IN ('queued', 'running')")?;
+            let runs = stmt
+                .query_map([], |row| Ok((row.get::<_, String>(0)?, row.get::<_, u32>(1)?)))?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            let now = clock::now_rfc3339();
+            let mut out = Recovered::default();
+            for (id, resumes) in runs {
+                if resumes < MAX_RESUMES {
+                    tx.execute(
+                        "UPDATE workflow_steps SET status = 'pending', started_at = NULL, finished_at = NULL, \
+                         result_json = NULL WHERE run_id = ?1 AND status = 'running'",
+                        params![id],
+                    )?;
+                    tx.execute(
+                        "UPDATE workflow_runs SET state = 'running', resumes = resumes + 1, updated_at = ?2 \
+                         WHERE id = ?1",
+                        params![id, now],
+                    )?;
+                    out.resumed.push(id);
+                    continue;
+                }
+                let cut: Option<String> = tx
+                    .query_row(
+                        "SELECT name FROM workflow_steps WHERE run_id = ?1 AND status IN ('running', 'pending') \
+                         ORDER BY status = 'pending', idx LIMIT 1",
+                        params![id],
+                        |row| row.get(0),
+                    )
+                    .optional()?;
+                if let Some(name) = &cut {
+                    tx.execute(
+                        "UPDATE workflow_steps SET status = 'failed', finished_at = ?3, result_json = ?4 \
+                         WHERE run_id = ?1 AND name = ?2",
+                        params![id, name, now, serde_json::json!({ "error": INTERRUPTED }).to_string()],
+                    )?;
+                }
+                tx.execute(
+                    "UPDATE workflow_runs SET state = 'failed', error_step = ?2, error_reason = ?3, updated_at = ?4 \
+                     WHERE id = ?1",
+                    params![id, cut.as_deref().unwrap_or("start"), INTERRUPTED, now],
+                )?;
+                out.failed.push(id);
+            }
+            Ok(out)
         })
     }
 }

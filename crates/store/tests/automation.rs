@@ -1,6 +1,8 @@
 //! Workflow runs, monitors, alerts, keywords and experiments against a real SQLite file.
 
-use store::{NewExperiment, NewRun, RunState, Store, Tier, WorkflowStep, INTERRUPTED};
+use store::{
+    NewExperiment, NewRun, Recovered, RunState, Store, Tier, WorkflowStep, GATE_STEP, INTERRUPTED, MAX_RESUMES,
+};
 use tempfile::TempDir;
 use time::macros::datetime;
 
@@ -104,36 +106,85 @@ fn runs_unknown_intents_and_failures() {
     assert_eq!(failed.error_reason.as_deref(), Some("target_timeout"));
 }
 
+fn step(idx: u32, name: &str, status: &str) -> WorkflowStep {
+    WorkflowStep {
+        idx,
+        name: name.into(),
+        status: status.into(),
+        started_at: (status != "pending").then(|| "2026-01-01T00:00:00Z".into()),
+        finished_at: (status == "completed").then(|| "2026-01-01T00:00:01Z".into()),
+        result_json: (status != "pending").then(|| r#"{"partial":true}"#.into()),
+    }
+}
+
 #[test]
-fn a_restart_fails_unfinished_runs_but_keeps_waiting_gates() {
+fn a_restart_resumes_unfinished_runs_a_bounded_number_of_times() {
     let (_dir, store, user) = fresh();
     let queued = run(&store, &user, "audit");
     let running = run(&store, &user, "analyze");
     store.set_run_state(&running.id, RunState::Running).unwrap();
+    store.put_step(&running.id, &step(0, "audit", "completed")).unwrap();
+    store.put_step(&running.id, &step(1, "analyze", "running")).unwrap();
     let waiting = run(&store, &user, "fix");
     store.open_approval(&waiting.id).unwrap();
     let done = run(&store, &user, "audit");
     store.set_run_state(&done.id, RunState::Completed).unwrap();
 
-    let mut failed = store.fail_interrupted_runs().unwrap();
-    failed.sort();
+    // Restarts 1..=MAX_RESUMES resume both unfinished runs and leave the others alone.
+    for round in 1..=MAX_RESUMES {
+        let mut got = store.recover_interrupted_runs().unwrap();
+        got.resumed.sort();
+        let mut expected = vec![queued.id.clone(), running.id.clone()];
+        expected.sort();
+        assert_eq!(got, Recovered { resumed: expected, failed: vec![] }, "round {round}");
+        let r = store.get_run(&running.id).unwrap();
+        assert_eq!((r.state, r.resumes), (RunState::Running, round));
+        // What was done stays done; the step cut short is to be run again, from scratch.
+        assert_eq!(r.steps[0], step(0, "audit", "completed"));
+        assert_eq!(r.steps[1], step(1, "analyze", "pending"));
+        // The resumed process gets as far as the same step again before the next restart.
+        store.put_step(&running.id, &step(1, "analyze", "running")).unwrap();
+    }
+
+    // One restart more: they fail, at the step that was cut short (or the first pending).
+    let mut got = store.recover_interrupted_runs().unwrap();
+    got.failed.sort();
     let mut expected = vec![queued.id.clone(), running.id.clone()];
     expected.sort();
-    assert_eq!(failed, expected);
-    for (id, state) in [
-        (&queued.id, RunState::Failed),
-        (&running.id, RunState::Failed),
-        (&waiting.id, RunState::AwaitingApproval),
-        (&done.id, RunState::Completed),
-    ] {
-        let r = store.get_run(id).unwrap();
-        assert_eq!(r.state, state, "{id}");
-        if state == RunState::Failed {
-            assert_eq!(r.error_reason.as_deref(), Some(INTERRUPTED));
-        }
+    assert_eq!(got, Recovered { resumed: vec![], failed: expected });
+    let r = store.get_run(&running.id).unwrap();
+    assert_eq!(r.state, RunState::Failed);
+    assert_eq!((r.error_step.as_deref(), r.error_reason.as_deref()), (Some("analyze"), Some(INTERRUPTED)));
+    assert_eq!(r.steps[0].status, "completed");
+    assert_eq!(r.steps[1].status, "failed");
+    let q = store.get_run(&queued.id).unwrap();
+    assert_eq!((q.state, q.error_reason.as_deref()), (RunState::Failed, Some(INTERRUPTED)));
+    for (id, state) in [(&waiting.id, RunState::AwaitingApproval), (&done.id, RunState::Completed)] {
+        assert_eq!(store.get_run(id).unwrap().state, state, "{id}");
     }
+    assert_eq!(store.recover_interrupted_runs().unwrap(), Recovered::default());
     assert_eq!(store.list_runs(&user, 10).unwrap().len(), 4);
     assert_eq!(store.list_runs(&user, 1).unwrap()[0].id, done.id);
+}
+
+#[test]
+fn deciding_a_gate_finishes_its_step_in_the_same_transaction() {
+    let (_dir, store, user) = fresh();
+    for (decision, state, rest) in
+        [("approved", RunState::Running, "pending"), ("rejected", RunState::Rejected, "skipped")]
+    {
+        let r = run(&store, &user, "fix");
+        store.put_step(&r.id, &step(0, "audit", "completed")).unwrap();
+        store.put_step(&r.id, &step(1, GATE_STEP, "running")).unwrap();
+        store.put_step(&r.id, &step(2, "finalize", "pending")).unwrap();
+        let gate = store.open_approval(&r.id).unwrap();
+        store.decide_approval(&r.id, &gate.id, decision).unwrap();
+        let after = store.get_run(&r.id).unwrap();
+        assert_eq!(after.state, state, "{decision}");
+        let statuses: Vec<&str> = after.steps.iter().map(|s| s.status.as_str()).collect();
+        assert_eq!(statuses, ["completed", "completed", rest], "{decision}");
+        assert!(after.steps[1].finished_at.is_some());
+    }
 }
 
 #[test]

@@ -107,12 +107,14 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
                 "state": "awaiting_approval",
                 "steps": [
                     { "name": "audit", "status": "completed", "startedAt": "2026-05-01T10:00:00.000Z", "finishedAt": "2026-05-01T10:00:06.120Z" },
-                    { "name": "fix_plan", "status": "running", "startedAt": "2026-05-01T10:00:06.130Z", "finishedAt": null },
+                    { "name": "fix_plan", "status": "completed", "startedAt": "2026-05-01T10:00:06.130Z", "finishedAt": "2026-05-01T10:00:06.150Z" },
+                    { "name": "approval", "status": "running", "startedAt": "2026-05-01T10:00:06.160Z", "finishedAt": null },
                     { "name": "finalize", "status": "pending", "startedAt": null, "finishedAt": null }
                 ],
                 "results": { "audit": { "score": 78, "issues": 6 } },
                 "pendingApprovals": [{ "approvalId": "appr_1", "summary": "Apply 5 fixes (meta description, alt text, ...)" }],
-                "error": null
+                "error": null,
+                "resumes": 0
             }),
         ),
         (
@@ -125,7 +127,8 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
                 "steps": [{ "name": "audit", "status": "failed", "startedAt": "2026-05-01T10:00:00.000Z", "finishedAt": "2026-05-01T10:00:15.000Z" }],
                 "results": {},
                 "pendingApprovals": [],
-                "error": { "step": "audit", "reason": "target_timeout" }
+                "error": { "step": "audit", "reason": "target_timeout" },
+                "resumes": 0
             }),
         ),
         (

@@ -399,8 +399,9 @@ fn workflow_status() -> ToolDef {
         READ_ONLY_LOCAL,
         "Reports a workflow run: its state (queued, running, awaiting_approval, completed, rejected, failed), \
          each step with its timing, the results gathered so far, approvals waiting for approve_fixes, and the \
-         failing step and reason when it failed. Needs an API key with the mcp scope. Call it after \
-         workflow_execute until the state is completed, rejected or failed.",
+         failing step and reason when it failed. A run cut short by a server restart resumes from that step \
+         (resumes counts how often). Needs an API key with the mcp scope. Call it after workflow_execute until \
+         the state is completed, rejected or failed.",
         input(json!({ "runId": string("The runId returned by workflow_execute") }), &["runId"]),
         object(
             json!({
@@ -415,9 +416,13 @@ fn workflow_status() -> ToolDef {
                     "type": ["object", "null"],
                     "properties": { "step": t("string"), "reason": t("string") },
                     "required": ["step", "reason"]
+                },
+                "resumes": {
+                    "type": "integer", "minimum": 0,
+                    "description": "Times the run was resumed after a server restart cut it short"
                 }
             }),
-            &["runId", "intent", "url", "state", "steps", "results", "pendingApprovals", "error"],
+            &["runId", "intent", "url", "state", "steps", "results", "pendingApprovals", "error", "resumes"],
         ),
     )
 }

@@ -58,44 +58,12 @@ pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
             format!("Approval {approval_id} could not be decided: {e}. Nothing was changed."),
         );
     }
+    // The store finished the gate step (and skipped what a rejection leaves) with the decision.
     let state = if decision == "approved" {
-        mark_gate(env, &run, "completed").await;
         crate::workflows::resume(env.state.clone(), run_id.clone());
         "running"
     } else {
-        mark_gate(env, &run, "completed").await;
-        skip_rest(env, &run).await;
         "rejected"
     };
     ToolResult::success(json!({ "runId": run_id, "approvalId": approval_id, "decision": decision, "state": state }))
-}
-
-/// The gate step finishes with the decision.
-async fn mark_gate(env: &ToolEnv<'_>, run: &store::WorkflowRun, status: &str) {
-    if let Some(mut step) = run.steps.iter().find(|s| s.name == "approval").cloned() {
-        step.status = status.to_string();
-        step.finished_at = Some(crate::now_rfc3339());
-        let id = run.id.clone();
-        let _ = env.state.db(move |s| s.put_step(&id, &step)).await;
-    }
-}
-
-/// A rejected run never runs its remaining steps.
-async fn skip_rest(env: &ToolEnv<'_>, run: &store::WorkflowRun) {
-    let rest: Vec<store::WorkflowStep> = run
-        .steps
-        .iter()
-        .filter(|s| s.status == "pending")
-        .map(|s| store::WorkflowStep { status: "skipped".into(), ..s.clone() })
-        .collect();
-    let id = run.id.clone();
-    let _ = env
-        .state
-        .db(move |s| {
-            for st in &rest {
-                s.put_step(&id, st)?;
-            }
-            Ok(())
-        })
-        .await;
 }

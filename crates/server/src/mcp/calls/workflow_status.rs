@@ -55,7 +55,7 @@ pub fn structured(run: &store::WorkflowRun) -> Value {
         .filter(|a| a.state == "pending")
         .map(|a| {
             let summary = results
-                .get("approval")
+                .get(store::GATE_STEP)
                 .and_then(|v| v["summary"].as_str())
                 .unwrap_or("Approve the fix plan (see results.fix_plan).")
                 .to_string();
@@ -85,6 +85,7 @@ pub fn structured(run: &store::WorkflowRun) -> Value {
         "pendingApprovals": pending,
         "approvals": approvals,
         "error": error,
+        "resumes": run.resumes,
         "createdAt": store::format_rfc3339(run.created_at),
         "updatedAt": store::format_rfc3339(run.updated_at),
     })
