@@ -35,9 +35,7 @@ pub struct PageAudit {
 /// Fetches `url` and its site's robots.txt concurrently and audits the page. The CPU-bound
 /// part (parse, facts, rules) runs on the blocking pool so it never stalls the reactor.
 pub async fn audit_url(fetcher: &Fetcher, url: &Url) -> Result<PageAudit, AuditError> {
-    let (page, robots) = tokio::join!(fetcher.fetch_page(url), fetcher.fetch_robots_txt(url));
-    let page = page?;
-    let robots = robots.ok().flatten().filter(|r| r.status == 200).map(|r| Robots::parse(&r.body));
+    let (page, robots) = fetch_with_robots(fetcher, url).await?;
     let requested = url.to_string();
     let audit = tokio::task::spawn_blocking(move || {
         let http = http_facts(&requested, &page, robots.as_ref());
@@ -46,6 +44,18 @@ pub async fn audit_url(fetcher: &Fetcher, url: &Url) -> Result<PageAudit, AuditE
     .await
     .map_err(|e| AuditError::Engine(e.to_string()))?;
     Ok(PageAudit { audit: audit.0, robots_txt: audit.1 })
+}
+
+/// Fetches `url` and its site's robots.txt concurrently. The robots.txt is kept when it
+/// answered 200; any other answer, or a failure to fetch it, leaves the page's verdict to
+/// the rules (a missing robots.txt allows everything).
+///
+/// # Errors
+/// The page could not be fetched.
+pub async fn fetch_with_robots(fetcher: &Fetcher, url: &Url) -> Result<(FetchedPage, Option<Robots>), fetch::Error> {
+    let (page, robots) = tokio::join!(fetcher.fetch_page(url), fetcher.fetch_robots_txt(url));
+    let robots = robots.ok().flatten().filter(|r| r.status == 200).map(|r| Robots::parse(&r.body));
+    Ok((page?, robots))
 }
 
 /// Audits HTML that is already at hand (a local file, or a page fetched elsewhere).

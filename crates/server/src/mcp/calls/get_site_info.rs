@@ -2,7 +2,6 @@
 //! index it, and the technology it is built with, detected from the markup and the
 //! response headers.
 
-use ai_visibility::Robots;
 use audit_core::Page;
 use mcp_protocol::ToolResult;
 use serde_json::{json, Map, Value};
@@ -21,14 +20,12 @@ pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
         Ok(p) => p,
         Err(e) => return e,
     };
-    let fetcher = &env.state.fetcher;
-    let (page, robots) = tokio::join!(fetcher.fetch_page(&url), fetcher.fetch_robots_txt(&url));
+    let fetched = crate::pipeline::fetch_with_robots(&env.state.fetcher, &url).await;
     drop(permit);
-    let fetched = match page {
-        Ok(p) => p,
+    let (fetched, robots) = match fetched {
+        Ok(f) => f,
         Err(e) => return from_api_error(ApiError::from(e), url.as_str()),
     };
-    let robots = robots.ok().flatten().filter(|r| r.status == 200).map(|r| Robots::parse(&r.body));
     let requested = url.to_string();
     // Parsing is CPU work: keep it off the reactor, as the audit pipeline does.
     let parsed = tokio::task::spawn_blocking(move || {
