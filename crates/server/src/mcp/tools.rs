@@ -545,8 +545,9 @@ fn monitor_site() -> ToolDef {
         (false, true, Some(false), Some(true)),
         "Puts a page under monitoring (re-audited daily) or, when it already is, reports on it: the alert rules \
          (score drop of 5 or more, new critical issue, status not 2xx, unreachable), recent alerts, a severity \
-         breakdown of the latest audit and when it ran. Alerts also go to the key owner's webhooks. Calling it \
-         again for the same URL creates nothing new. Needs an API key with the mcp scope.",
+         breakdown of the latest audit and when it ran. Alerts also go to the key owner's webhooks. Scheduled \
+         re-audits obey the site's robots.txt for SeoAuditBot (a disallowed page raises unreachable instead). \
+         Calling it again for the same URL creates nothing new. Needs an API key with the mcp scope.",
         input(json!({ "url": url_arg("Absolute http or https URL of the page to monitor") }), &["url"]),
         object(
             json!({
