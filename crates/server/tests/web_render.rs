@@ -5,6 +5,7 @@ use server::web;
 use std::collections::HashMap;
 
 use audit_core::{audit, rule_by_id, Category, HttpFacts, Page};
+use proptest::strategy::Strategy;
 use serde_json::{json, Value};
 use web::badge::{self, parse_color, render_iframe_page, render_svg, validate_domain, BadgeSize, Color};
 use web::report::{render_landing, render_report};
@@ -205,6 +206,47 @@ fn sizes() {
     }
 }
 
+/// The `domain` parameters of the OpenAPI document carry [`badge::DOMAIN_PATTERN`] and
+/// `maxLength` 253, and a string satisfies them exactly when `validate_domain` accepts it;
+/// so API fuzzing from the document (negative and positive data) sees what the server does.
+#[test]
+fn the_documented_domain_pattern_is_what_the_server_accepts() {
+    let doc: Value = serde_json::from_str(server::OPENAPI_JSON).unwrap();
+    let mut found = 0;
+    for path in doc["paths"].as_object().unwrap().values() {
+        for op in path.as_object().unwrap().values() {
+            for param in op["parameters"].as_array().into_iter().flatten().filter(|p| p["name"] == "domain") {
+                assert_eq!(param["schema"]["pattern"], badge::DOMAIN_PATTERN, "{param:#}");
+                assert_eq!(param["schema"]["maxLength"], 253, "{param:#}");
+                found += 1;
+            }
+        }
+    }
+    assert_eq!(found, 2, "the widget's query parameter and the report's path parameter");
+
+    let re = regex_lite::Regex::new(badge::DOMAIN_PATTERN).unwrap();
+    let documented = |s: &str| re.is_match(s) && s.chars().count() <= 253;
+    let mut runner = proptest::test_runner::TestRunner::new(proptest::test_runner::Config::with_cases(4000));
+    // Host-like strings: labels from a small alphabet (hyphens, digits, case, look-alikes,
+    // whitespace), joined by dots, sometimes padded; and labels near the 63-byte limit.
+    let label = proptest::string::string_regex("[aZ0-9\\-_\u{212a}]{0,4}|a{60,65}").unwrap();
+    let pad = || proptest::string::string_regex("[ \t\n\u{b}\u{a0}]{0,2}").unwrap();
+    let dot = proptest::string::string_regex("[.]{0,2}").unwrap();
+    let host = (pad(), proptest::collection::vec(label, 1..6), dot, pad()).prop_map(
+        |(a, labels, dot, b): (String, Vec<String>, String, String)| format!("{a}{}{dot}{b}", labels.join(".")),
+    );
+    runner
+        .run(&host, |s: String| {
+            proptest::prop_assert_eq!(validate_domain(&s).is_some(), documented(&s), "{:?}", s);
+            Ok(())
+        })
+        .unwrap();
+    let long = format!("{}.com", vec!["a".repeat(63); 4].join("."));
+    for s in ["localhost", "LocalHost.", "localhost.localdomain", long.as_str(), &long[1..], &long[2..]] {
+        assert_eq!(validate_domain(s).is_some(), documented(s), "{s:?}");
+    }
+}
+
 fn check_domain(input: &str, expected: Option<&str>) {
     assert_eq!(validate_domain(input).as_deref(), expected, "{input:?}");
 }
@@ -214,6 +256,12 @@ fn domains() {
     check_domain("example.com", Some("example.com"));
     check_domain("Example.COM", Some("example.com"));
     check_domain(" www.example.com ", Some("www.example.com"));
+    check_domain("\twww.example.com\r\n", Some("www.example.com"));
+    check_domain("\u{a0}example.com", None);
+    check_domain("example.com\u{b}", None);
+    check_domain("example.1a", None);
+    check_domain("example.a1", Some("example.a1"));
+    check_domain("example.com+", None);
     check_domain("example.com.", Some("example.com"));
     check_domain("xn--bcher-kva.example", Some("xn--bcher-kva.example"));
     check_domain("a-b.c-d.example", Some("a-b.c-d.example"));

@@ -224,10 +224,9 @@ async fn audit_by_id(state: &AppState, domain: &str, id: String) -> Result<Optio
 async fn report_domain(ctx: &Ctx) -> Result<Response, ApiError> {
     flood_guard(ctx)?;
     let raw = ctx.param("domain").unwrap_or_default();
-    let decoded: String = url::form_urlencoded::parse(format!("d={raw}").as_bytes())
-        .next()
-        .map(|(_, v)| v.into_owned())
-        .unwrap_or_default();
+    // Percent-decoded as a path segment: `+` is a plus sign here, and bytes that are not
+    // UTF-8 make no domain.
+    let decoded = percent_encoding::percent_decode_str(raw).decode_utf8().map(|d| d.into_owned()).unwrap_or_default();
     let domain = badge::validate_domain(&decoded).ok_or_else(|| {
         invalid("domain", "The address must name a domain, such as /report/example.com (no scheme, path or port).")
     })?;
