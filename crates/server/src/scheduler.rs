@@ -115,14 +115,16 @@ pub async fn check(state: &AppState, monitor: &store::Monitor) {
                 "critical",
                 format!("The page was not fetched: {reason}; monitoring obeys robots.txt (robots_disallowed)."),
             )],
-            None => match crate::workflows::audit_and_store(state, &url, &monitor.user_id).await {
-                Ok(current) => compare(previous.as_ref(), &current),
-                Err(e) if e.status.is_server_error() && e.code == "internal" => {
-                    tracing::error!(monitor = %monitor.id, cause = ?e.cause, "monitor check failed");
-                    Vec::new()
+            None => {
+                match crate::workflows::audit_and_store(state, &url, &monitor.user_id).await.map(|(stored, _)| stored) {
+                    Ok(current) => compare(previous.as_ref(), &current),
+                    Err(e) if e.status.is_server_error() && e.code == "internal" => {
+                        tracing::error!(monitor = %monitor.id, cause = ?e.cause, "monitor check failed");
+                        Vec::new()
+                    }
+                    Err(e) => vec![unreachable(&e)],
                 }
-                Err(e) => vec![unreachable(&e)],
-            },
+            }
         },
     };
     for (rule, severity, message) in alerts {

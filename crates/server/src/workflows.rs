@@ -27,6 +27,7 @@ use serde_json::{json, Value};
 use url::Url;
 
 use crate::error::ApiError;
+use crate::mcp::calls::{self, Audited};
 use crate::state::AppState;
 
 /// Steps of each intent, in order.
@@ -47,8 +48,13 @@ pub const MAX_STORED_TEXT: usize = 64 * 1024;
 /// Fetches, audits and stores `url` for `user_id` (waiting for an audit slot, never
 /// refusing: background work queues), and fires `audit.completed`. The stored result
 /// carries the additive field `page_text` (visible text, at most [`MAX_STORED_TEXT`]
-/// bytes) for on-page keyword counts.
-pub async fn audit_and_store(state: &AppState, url: &Url, user_id: &str) -> Result<store::StoredAudit, ApiError> {
+/// bytes) for on-page keyword counts. Returns the stored row and the engine's audit (whose
+/// page facts fill fix templates).
+pub async fn audit_and_store(
+    state: &AppState,
+    url: &Url,
+    user_id: &str,
+) -> Result<(store::StoredAudit, audit_core::Audit), ApiError> {
     let permit = state.audits.acquire().await?;
     let page = crate::pipeline::audit_url(&state.fetcher, url).await?;
     drop(permit);
@@ -57,7 +63,8 @@ pub async fn audit_and_store(state: &AppState, url: &Url, user_id: &str) -> Resu
     let text = page.audit.page.visible_text.split_whitespace().collect::<Vec<_>>().join(" ");
     let mut extra = serde_json::Map::new();
     extra.insert("page_text".into(), json!(truncate(text, MAX_STORED_TEXT)));
-    crate::record::record_audit(state, url, Some(user_id), &result, Some(extra)).await
+    let stored = crate::record::record_audit(state, url, Some(user_id), &result, Some(extra)).await?;
+    Ok((stored, page.audit))
 }
 
 fn truncate(mut s: String, max: usize) -> String {
@@ -228,7 +235,7 @@ fn api_reason(e: &ApiError) -> String {
 /// Audits `raw` for the run's owner and returns the stored audit with its parsed result.
 async fn audit_step(state: &AppState, raw: &str, owner: &str) -> Result<(store::StoredAudit, Value), String> {
     let url = fetch::validate_url(raw).map_err(|e| api_reason(&ApiError::from(e)))?;
-    let stored = audit_and_store(state, &url, owner).await.map_err(|e| api_reason(&e))?;
+    let (stored, _) = audit_and_store(state, &url, owner).await.map_err(|e| api_reason(&e))?;
     let result: Value = serde_json::from_str(&stored.result_json).unwrap_or(Value::Null);
     Ok((stored, result))
 }
@@ -261,35 +268,32 @@ async fn run_step(state: &AppState, run: &store::WorkflowRun, owner: &str, name:
             let (stored, result) = audit_step(state, &competitor, owner).await?;
             Ok(StepOutcome::Done(audit_summary(&stored, &result)))
         }
-        "summarize" | "opportunities" | "fix_plan" => {
+        "summarize" => {
             let audit_id = result_of(run, "audit")["auditId"].as_str().unwrap_or_default().to_string();
             let stored = state.db(move |s| s.get_audit(&audit_id)).await.map_err(|e| api_reason(&e))?;
             let result: Value = serde_json::from_str(&stored.result_json).unwrap_or(Value::Null);
-            let list = issues(&result);
             let pick = |r: &Value| json!({ "id": r["id"], "type": r["type"], "title": r["title"], "impact": r["impact"], "effort": r["effort"] });
-            Ok(StepOutcome::Done(match name {
-                "summarize" => json!({
-                    "score": stored.score,
-                    "summary": result["ai_insights"],
-                    "issues": severity_breakdown(&result),
-                    "topIssues": list.iter().take(5).map(pick).collect::<Vec<_>>(),
-                }),
-                "opportunities" => {
-                    let mut ranked: Vec<(f64, Value)> = list.iter().map(|r| (gain(r), pick(r))).collect();
-                    ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
-                    let out: Vec<Value> = ranked
-                        .into_iter()
-                        .enumerate()
-                        .map(|(i, (g, mut v))| {
-                            v["rank"] = json!(i + 1);
-                            v["priorityScore"] = json!(g);
-                            v
-                        })
-                        .collect();
-                    json!({ "score": stored.score, "opportunities": out })
-                }
-                _ => json!({ "topN": top_n, "fixes": fix_plan(&list, &result, top_n) }),
-            }))
+            Ok(StepOutcome::Done(json!({
+                "score": stored.score,
+                "summary": result["ai_insights"],
+                "issues": severity_breakdown(&result),
+                "topIssues": issues(&result).iter().take(5).map(pick).collect::<Vec<_>>(),
+            })))
+        }
+        "opportunities" | "fix_plan" => {
+            // What get_opportunities and generate_fixes answer, from the same functions: the
+            // page is audited again (and stored) because the fix templates read its facts,
+            // which a stored result does not keep.
+            let url = fetch::validate_url(&run.url).map_err(|e| api_reason(&ApiError::from(e)))?;
+            let (stored, audit) = audit_and_store(state, &url, owner).await.map_err(|e| api_reason(&e))?;
+            let done = Audited { audit, scanned_at: store::format_rfc3339(stored.created_at) };
+            let mut out = if name == "opportunities" {
+                calls::get_opportunities::structured(url.as_str(), &done)
+            } else {
+                calls::generate_fixes::structured(url.as_str(), &done, top_n)
+            };
+            out["auditId"] = json!(stored.id);
+            Ok(StepOutcome::Done(out))
         }
         store::GATE_STEP => {
             let plan = result_of(run, "fix_plan");
@@ -337,45 +341,6 @@ async fn run_step(state: &AppState, run: &store::WorkflowRun, owner: &str, name:
         }
         other => Err(format!("unknown step {other}")),
     }
-}
-
-/// Impact points times effort inverse, from a recommendation's own labels.
-fn gain(r: &Value) -> f64 {
-    let points = |v: &Value| match v.as_str() {
-        Some("high") => 3.0,
-        Some("medium") => 2.0,
-        _ => 1.0,
-    };
-    let severity: f64 = match r["type"].as_str() {
-        Some("critical") => 3.0,
-        Some("warning") => 2.0,
-        _ => 1.0,
-    };
-    (severity * points(&r["impact"]) / points(&r["effort"]) * 100.0).round() / 100.0
-}
-
-/// Template fixes for the `top_n` highest-gain failed checks (from autofix).
-fn fix_plan(list: &[Value], result: &Value, top_n: usize) -> Vec<Value> {
-    let mut ranked: Vec<&Value> = list.iter().collect();
-    ranked.sort_by(|a, b| gain(b).total_cmp(&gain(a)));
-    let url = result["page"]["final_url"].as_str().or(result["page"]["url"].as_str()).map(str::to_string);
-    let context = autofix::FixContext { url, ..autofix::FixContext::default() };
-    ranked
-        .into_iter()
-        .filter_map(|r| {
-            let id = r["id"].as_str()?;
-            let fix = autofix::fix_for_rule(id, Some(&context))?;
-            Some(json!({
-                "ruleId": id,
-                "issueTitle": r["title"],
-                "type": fix.kind.name(),
-                "difficulty": fix.difficulty,
-                "fix": fix.fix,
-                "explanation": fix.explanation,
-            }))
-        })
-        .take(top_n)
-        .collect()
 }
 
 /// At start-up: runs a previous process left `queued` or `running` are resumed from the

@@ -187,6 +187,9 @@ async fn fix_workflow_through_the_gate() {
     assert_eq!(waiting["state"], "awaiting_approval", "{waiting:#}");
     let fixes = waiting["results"]["fix_plan"]["fixes"].as_array().unwrap();
     assert!(!fixes.is_empty() && fixes.len() <= 3, "{waiting:#}");
+    // The plan is what generate_fixes answers for the page: same ranking, same filled templates.
+    let tool = ok(&t, &alice, "generate_fixes", json!({ "url": page, "topN": 3 })).await;
+    assert_eq!(&tool["fixes"], &waiting["results"]["fix_plan"]["fixes"]);
     let approval = waiting["pendingApprovals"][0]["approvalId"].as_str().unwrap().to_string();
     let names: Vec<&str> = waiting["steps"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["audit", "fix_plan", "approval", "finalize"]);
@@ -270,6 +273,12 @@ async fn other_intents_and_failures() {
         let done = wait_state(&t, &alice, run["runId"].as_str().unwrap(), &["completed", "failed"]).await;
         assert_eq!(done["state"], "completed", "{done:#}");
         assert!(done["results"][last].is_object(), "{done:#}");
+        if intent == "analyze" {
+            // The same ranking as get_opportunities.
+            let tool = ok(&t, &alice, "get_opportunities", json!({ "url": page })).await;
+            assert!(!tool["opportunities"].as_array().unwrap().is_empty());
+            assert_eq!(&tool["opportunities"], &done["results"]["opportunities"]["opportunities"]);
+        }
     }
     let run =
         ok(&t, &alice, "workflow_execute", json!({ "intent": "competitor", "url": page, "competitorUrl": competitor }))
@@ -429,6 +438,15 @@ async fn keywords_and_experiments() {
     assert_eq!(kw["history"].as_array().map(Vec::len), Some(1));
     let text = err(&t, &alice, "track_keywords", json!({ "action": "add", "keyword": "oak" })).await;
     assert!(text.starts_with("missing_parameter"), "{text}");
+    // A page that cannot be audited is an error, and leaves nothing tracked.
+    let dead = format!("http://127.0.0.1:{}/", closed_port());
+    let text =
+        err(&t, &alice, "track_keywords", json!({ "action": "add", "keyword": "pine", "targetUrl": dead })).await;
+    assert!(text.starts_with("target_unreachable"), "{text}");
+    let listed = ok(&t, &alice, "track_keywords", json!({ "action": "list" })).await;
+    let words: Vec<&str> =
+        listed["keywords"].as_array().unwrap().iter().map(|k| k["keyword"].as_str().unwrap()).collect();
+    assert_eq!(words, ["Oak"]);
 
     // An experiment audits the page now as its baseline.
     let created = ok(
@@ -476,6 +494,7 @@ async fn keywords_and_experiments() {
     let text = err(&t, &bob, "track_keywords", json!({ "action": "remove", "keyword": "Oak" })).await;
     assert!(text.starts_with("not_found"), "{text}");
     assert_eq!(ok(&t, &bob, "run_experiment", json!({ "action": "list" })).await["experiments"], json!([]));
-    let removed = ok(&t, &alice, "track_keywords", json!({ "action": "remove", "keyword": "Oak" })).await;
+    // Removing matches as adding does: ignoring case.
+    let removed = ok(&t, &alice, "track_keywords", json!({ "action": "remove", "keyword": "OAK" })).await;
     assert_eq!(removed["keywords"], json!([]));
 }

@@ -271,11 +271,12 @@ impl Store {
         Ok(kw)
     }
 
-    /// Stops tracking `keyword` (on every target URL of the user); returns how many rows went.
+    /// Stops tracking `keyword` (on every target URL of the user), matched as adding it
+    /// matches duplicates: ignoring ASCII case. Returns how many rows went.
     pub fn remove_keyword(&self, user_id: &str, keyword: &str) -> Result<usize> {
         let n = self.read(|conn| {
             Ok(conn.execute(
-                "DELETE FROM keywords WHERE user_id = ?1 AND keyword = ?2",
+                "DELETE FROM keywords WHERE user_id = ?1 AND keyword = ?2 COLLATE NOCASE",
                 params![user_id, keyword.trim()],
             )?)
         })?;

@@ -31,7 +31,7 @@ pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
     };
     let latest = match latest {
         Some(a) => a,
-        None => match crate::workflows::audit_and_store(state, &url, &user_id).await {
+        None => match crate::workflows::audit_and_store(state, &url, &user_id).await.map(|(stored, _)| stored) {
             Ok(a) => a,
             Err(e) => return from_api_error(e, url.as_str()),
         },

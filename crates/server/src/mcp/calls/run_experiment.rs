@@ -33,10 +33,11 @@ pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
                 Err(e) => return e,
             };
             let metric = text("metricTarget").unwrap_or_else(|| DEFAULT_METRIC.to_string());
-            let baseline = match crate::workflows::audit_and_store(state, &url, &user_id).await {
-                Ok(a) => a,
-                Err(e) => return from_api_error(e, url.as_str()),
-            };
+            let baseline =
+                match crate::workflows::audit_and_store(state, &url, &user_id).await.map(|(stored, _)| stored) {
+                    Ok(a) => a,
+                    Err(e) => return from_api_error(e, url.as_str()),
+                };
             let new = store::NewExperiment {
                 user_id: user_id.clone(),
                 title,

@@ -9,6 +9,7 @@ use serde_json::{json, Map, Value};
 use super::workflow_execute::owner;
 use super::{from_api_error, string_arg, tool_error, url_arg, ToolEnv};
 use crate::mcp::tools::KEYWORD_NOTE;
+use crate::state::AppState;
 
 /// Audits read per keyword for its history, newest first.
 pub const HISTORY_AUDITS: usize = 20;
@@ -34,6 +35,19 @@ pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
                 Ok(u) => u,
                 Err(e) => return e,
             };
+            // Refused before anything is fetched when the owner is at the limit; the page is
+            // audited (once, when no stored audit kept its text) before the keyword is stored,
+            // so a page that cannot be audited leaves nothing tracked.
+            if let Err(e) = room_for(state, &user_id, &keyword, url.as_str()).await {
+                return e;
+            }
+            let key = url.to_string();
+            let audits = state.db(move |s| s.audits_for_url(&key, HISTORY_AUDITS)).await.unwrap_or_default();
+            if !audits.iter().any(|a| text_of(a).is_some()) {
+                if let Err(e) = crate::workflows::audit_and_store(state, &url, &user_id).await {
+                    return from_api_error(e, url.as_str());
+                }
+            }
             let (u, k, t) = (user_id.clone(), keyword.clone(), url.to_string());
             let added = state
                 .db(move |s| {
@@ -49,21 +63,8 @@ pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
                 .await;
             match added {
                 Ok(Ok(())) => {}
-                Ok(Err(())) => {
-                    return tool_error(
-                        "invalid_request",
-                        format!("An owner may track at most {MAX_KEYWORDS} keywords."),
-                    )
-                }
+                Ok(Err(())) => return too_many(),
                 Err(e) => return from_api_error(e, "keyword"),
-            }
-            // The page is audited once when no stored audit kept its text.
-            let key = url.to_string();
-            let audits = state.db(move |s| s.audits_for_url(&key, HISTORY_AUDITS)).await.unwrap_or_default();
-            if !audits.iter().any(|a| text_of(a).is_some()) {
-                if let Err(e) = crate::workflows::audit_and_store(state, &url, &user_id).await {
-                    return from_api_error(e, url.as_str());
-                }
             }
         }
         "remove" => {
@@ -160,6 +161,22 @@ pub fn count(haystack: &str, needle: &str) -> u64 {
         }
     }
     n
+}
+
+fn too_many() -> ToolResult {
+    tool_error("invalid_request", format!("An owner may track at most {MAX_KEYWORDS} keywords."))
+}
+
+/// `Err` (the tool's answer) when the owner tracks [`MAX_KEYWORDS`] keywords already and
+/// this one is not among them.
+async fn room_for(state: &AppState, user_id: &str, keyword: &str, target: &str) -> Result<(), ToolResult> {
+    let u = user_id.to_string();
+    let list = state.db(move |s| s.list_keywords(&u)).await.map_err(|e| from_api_error(e, "keyword"))?;
+    let tracked = list.iter().any(|x| x.keyword.eq_ignore_ascii_case(keyword) && x.target_url == target);
+    if !tracked && list.len() >= MAX_KEYWORDS {
+        return Err(too_many());
+    }
+    Ok(())
 }
 
 #[cfg(test)]
