@@ -4,8 +4,11 @@
 use serde_json::{Map, Value};
 
 /// Problems of `args` against `schema` (`required`, property `type` and `enum`,
-/// `minimum`/`maximum`, `additionalProperties: false`), one sentence each; empty when
-/// the arguments fit.
+/// `minimum`/`maximum`, `minLength`/`maxLength`, `additionalProperties: false`), one
+/// sentence each; empty when the arguments fit.
+///
+/// `pattern` is not checked: the crate has no regular-expression engine, and the tools
+/// validate the formats they care about (URLs, ids) themselves.
 pub(crate) fn check(schema: &Value, args: &Map<String, Value>) -> Vec<String> {
     let mut problems = Vec::new();
     let properties = schema.get("properties").and_then(Value::as_object);
@@ -46,6 +49,20 @@ pub(crate) fn check(schema: &Value, args: &Map<String, Value>) -> Vec<String> {
                 continue;
             }
         }
+        if let Some(s) = value.as_str() {
+            // JSON Schema counts a string's length in code points, not bytes or UTF-16 units.
+            let len = s.chars().count();
+            if let Some(min) = length_bound(prop, "minLength") {
+                if len < min {
+                    problems.push(format!("argument `{name}` must be at least {}", characters(min)));
+                }
+            }
+            if let Some(max) = length_bound(prop, "maxLength") {
+                if len > max {
+                    problems.push(format!("argument `{name}` must be at most {} (got {len})", characters(max)));
+                }
+            }
+        }
         if let Some(n) = value.as_f64() {
             if let Some(min) = prop.get("minimum").and_then(Value::as_f64) {
                 if n < min {
@@ -60,6 +77,21 @@ pub(crate) fn check(schema: &Value, args: &Map<String, Value>) -> Vec<String> {
         }
     }
     problems
+}
+
+/// A `minLength`/`maxLength` keyword of `prop`. JSON Schema wants a non-negative integer;
+/// anything else is ignored rather than refused, like an unknown `type`. A bound beyond
+/// `usize` saturates, which no string can exceed.
+fn length_bound(prop: &Value, keyword: &str) -> Option<usize> {
+    prop.get(keyword).and_then(Value::as_u64).map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+}
+
+fn characters(n: usize) -> String {
+    if n == 1 {
+        "1 character long".to_string()
+    } else {
+        format!("{n} characters long")
+    }
 }
 
 fn has_type(value: &Value, ty: &str) -> bool {

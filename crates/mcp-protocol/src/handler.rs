@@ -8,7 +8,7 @@ use crate::defs::{ServerInfo, ToolDef, ToolResult};
 use crate::error::Error;
 use crate::headers::{self, decode_header_value, HEADER_METHOD, HEADER_NAME, HEADER_PROTOCOL_VERSION};
 use crate::jsonrpc::{self, Id};
-use crate::registry::{Auth, CallContext, Quota, RateLimit, Registry, KEY_HELP, MCP_SCOPE};
+use crate::registry::{Auth, CallContext, Quota, RateLimit, Registry, Standing, KEY_HELP, MCP_SCOPE};
 use crate::version::{
     negotiate_version, Era, ASSUMED_VERSION_WITHOUT_HEADER, LEGACY_VERSIONS, META_CLIENT_CAPABILITIES,
     META_PROTOCOL_VERSION, META_SERVER_INFO, MODERN_VERSION, SUPPORTED_VERSIONS,
@@ -369,12 +369,8 @@ async fn call_tool<R: Registry>(params: &Map<String, Value>, ctx: &CallContext<'
     let headers = match reg.take_quota(ctx) {
         Quota::Unlimited => Vec::new(),
         Quota::Granted(limit) => limit.headers(),
-        Quota::Exceeded(limit) => {
-            let mut headers = limit.headers();
-            headers.push(("retry-after".to_string(), limit.reset_secs.to_string()));
-            let result = over_quota(&limit, ctx.auth).to_json();
-            return Ok(Outcome { result, headers });
-        }
+        Quota::Exceeded(window) => return Ok(over_quota(&window, None, ctx.auth)),
+        Quota::ExceededFor { window, standing } => return Ok(over_quota(&window, Some(standing), ctx.auth)),
     };
     let result = reg.call_tool(&tool.name, arguments, ctx).await.to_json();
     Ok(Outcome { result, headers })
@@ -395,19 +391,30 @@ fn key_refusal(tool: &ToolDef, auth: &Auth) -> Option<ToolResult> {
     )))
 }
 
-fn over_quota(limit: &RateLimit, auth: &Auth) -> ToolResult {
+/// The refusal of a call over quota, with `x-ratelimit-*` and `Retry-After`. The advice
+/// follows the caller's standing: a key for anonymous callers, a higher tier for keys below
+/// the top, and only the wait otherwise (a keyed caller of unknown tier may hold the top one).
+fn over_quota(window: &RateLimit, standing: Option<Standing>, auth: &Auth) -> Outcome {
+    let mut headers = window.headers();
+    headers.push(("retry-after".to_string(), window.reset_secs.to_string()));
     let who = match auth {
         Auth::Key { .. } => "for this API key",
         _ => "for anonymous use from this address",
     };
-    let raise = match auth {
-        Auth::Key { .. } => "A key of a higher tier (pro) raises the limit; ask the operator for one.".to_string(),
-        _ => format!("An API key raises the limit: {KEY_HELP}."),
+    let standing = standing.or(matches!(auth, Auth::Anonymous).then_some(Standing::Anonymous));
+    let advice = match standing {
+        Some(Standing::Anonymous) => format!(" An API key raises the limit: {KEY_HELP}."),
+        Some(Standing::Below { higher }) => {
+            format!(" A key of the {higher} tier raises the limit; ask the operator for one.")
+        }
+        Some(Standing::Top) | None => String::new(),
     };
-    ToolResult::error(format!(
-        "rate limit reached: {} requests per minute {who}, shared with the REST API. Retry in {} seconds. {raise}",
-        limit.limit, limit.reset_secs
-    ))
+    let text = format!(
+        "rate limit reached: {} requests per minute {who}, shared with the REST API. Retry in {} seconds, when the \
+         window resets.{advice}",
+        window.limit, window.reset_secs
+    );
+    Outcome { result: ToolResult::error(text).to_json(), headers }
 }
 
 fn get_prompt<R: Registry>(params: &Map<String, Value>, reg: &R) -> Result<Value, Error> {

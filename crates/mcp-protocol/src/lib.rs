@@ -34,8 +34,10 @@
 //!   both eras; lists page with opaque cursors (an invalid cursor is -32602).
 //! - A present but refused key ([`Auth::Rejected`]) answers every method with 401 (-32001)
 //!   or 403 (-32003), echoing the id. A write tool without an `mcp`-scoped key, invalid
-//!   arguments, and a call over quota are tool results with `isError: true` (HTTP 200),
-//!   the latter with `x-ratelimit-*` and `Retry-After` in [`Reply::headers`].
+//!   arguments (checked against the tool's input schema, `pattern` aside), and a call over
+//!   quota are tool results with `isError: true` (HTTP 200), the latter with `x-ratelimit-*`
+//!   and `Retry-After` in [`Reply::headers`] and advice that follows the caller's
+//!   [`Standing`] (create a key, ask for a higher tier, or wait for the window).
 //!
 //! # Example
 //! ```
@@ -126,7 +128,7 @@ pub use jsonrpc::{
     METHOD_NOT_FOUND, PARSE_ERROR, RESOURCE_NOT_FOUND_LEGACY, UNAUTHORIZED, UNSUPPORTED_VERSION,
 };
 pub use lint::check_definitions;
-pub use registry::{Auth, CallContext, Catalog, Quota, RateLimit, Registry, KEY_HELP, MCP_SCOPE};
+pub use registry::{Auth, CallContext, Catalog, Quota, RateLimit, Registry, Standing, KEY_HELP, MCP_SCOPE};
 pub use version::{
     negotiate_version, Era, ASSUMED_VERSION_WITHOUT_HEADER, DEFAULT_LEGACY_VERSION, LEGACY_VERSIONS,
     META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, META_SERVER_INFO, MODERN_VERSION,

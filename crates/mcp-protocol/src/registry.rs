@@ -69,8 +69,34 @@ pub enum Quota {
     Unlimited,
     /// One unit was taken; the headers report what is left.
     Granted(RateLimit),
-    /// Nothing was taken: the window is used up.
+    /// Nothing was taken: the window is used up, and the caller's tier is not known. The
+    /// answer suggests a key to an anonymous caller and nothing but waiting to a keyed
+    /// one (it might already hold the top tier). Prefer [`Quota::ExceededFor`].
     Exceeded(RateLimit),
+    /// Nothing was taken: the window is used up for a caller of this [`Standing`], which
+    /// decides the advice of the answer: create a key, get one of a higher tier, or wait.
+    ExceededFor {
+        /// The used-up window, reported in the headers and `Retry-After`.
+        window: RateLimit,
+        /// Where the caller stands among the limit tiers.
+        standing: Standing,
+    },
+}
+
+/// Where a caller stands among the limit tiers, as the server knows them, for the advice
+/// of an over-quota answer. The tiers and their order are the server's, so it names the
+/// higher tier itself rather than the crate knowing the ladder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Standing {
+    /// No key: any API key raises the limit ([`KEY_HELP`]).
+    Anonymous,
+    /// A key that a key of a higher tier would outrank.
+    Below {
+        /// The tier to ask the operator for, as the CLI spells it (`"pro"`).
+        higher: &'static str,
+    },
+    /// A key no tier outranks: only the next window helps.
+    Top,
 }
 
 /// What the crate knows about the request, handed to the server's hooks.
@@ -123,10 +149,12 @@ pub trait Registry: Send + Sync {
 
     /// Takes one unit of the caller's quota for a `tools/call` about to run. Called once
     /// per call that passed every other check; never for lists, reads, prompts or discovery.
+    /// Over quota, answer [`Quota::ExceededFor`] so the refusal advises the caller rightly.
     fn take_quota(&self, ctx: &CallContext<'_>) -> Quota;
 
-    /// Runs a tool. `arguments` already satisfy the `required`, `type` and `enum`
-    /// constraints of its input schema.
+    /// Runs a tool. `arguments` already satisfy the `required`, `type`, `enum`,
+    /// `minimum`/`maximum`, `minLength`/`maxLength` and `additionalProperties: false`
+    /// constraints of its input schema (not `pattern`).
     fn call_tool(
         &self,
         name: &str,

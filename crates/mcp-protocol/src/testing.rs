@@ -40,7 +40,8 @@ impl Tiny {
             description: format!("Does {name}."),
             input_schema: json!({ "type": "object", "properties": { "url": { "type": "string" },
                 "n": { "type": "number", "minimum": 1, "maximum": 5 },
-                "kind": { "type": "string", "enum": ["a", "b"] } }, "required": ["url"] }),
+                "kind": { "type": "string", "enum": ["a", "b"] },
+                "label": { "type": "string", "minLength": 2, "maxLength": 4 } }, "required": ["url"] }),
             output_schema: json!({ "type": "object" }),
             annotations: ToolAnnotations {
                 read_only_hint: category == Category::Public,

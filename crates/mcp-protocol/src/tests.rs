@@ -90,7 +90,7 @@ impl Fixture {
                     tool(
                         "get_seo_concept",
                         Category::Public,
-                        json!({ "type": "object", "properties": { "concept": { "type": "string" } }, "required": ["concept"] }),
+                        json!({ "type": "object", "properties": { "concept": { "type": "string", "minLength": 1, "maxLength": 10 } }, "required": ["concept"] }),
                     ),
                 ],
                 resources: vec![
@@ -1008,6 +1008,54 @@ fn tool_call_params_and_arguments() {
     for (body, expect) in cases {
         check_with(&fix, &Auth::Anonymous, &[], &body, 200, &expect);
     }
+    // String lengths count code points, as JSON Schema does: `concept` takes 1 to 10.
+    let too_long = |n: usize| {
+        format!(
+            "invalid arguments for get_seo_concept: argument `concept` must be at most 10 characters long (got {n})"
+        )
+    };
+    let lengths: Vec<(String, Option<String>)> = vec![
+        ("canonical".into(), None),
+        ("abcdefghij".into(), None),
+        ("abcdefghijk".into(), Some(too_long(11))),
+        ("a".into(), None),
+        (
+            "".into(),
+            Some("invalid arguments for get_seo_concept: argument `concept` must be at least 1 character long".into()),
+        ),
+        // Two bytes each: 10 fit although they are 20 bytes.
+        ("é".repeat(10), None),
+        ("é".repeat(11), Some(too_long(11))),
+        // Four bytes and two UTF-16 units each.
+        ("😀".repeat(10), None),
+        ("😀".repeat(11), Some(too_long(11))),
+        // A combining accent is a code point of its own: five accented letters are ten.
+        ("e\u{301}".repeat(5), None),
+        ("e\u{301}".repeat(5) + "x", Some(too_long(11))),
+        ("x".repeat(500), Some(too_long(500))),
+    ];
+    for (concept, refusal) in lengths {
+        let body = call_body("get_seo_concept", json!({ "concept": concept }));
+        let expect = match &refusal {
+            None => {
+                vec![("/result/isError", json!(false)), ("/result/structuredContent/arguments/concept", json!(concept))]
+            }
+            Some(text) => vec![("/result/isError", json!(true)), ("/result/content/0/text", json!(text))],
+        };
+        check_with(&fix, &Auth::Anonymous, &[], &body, 200, &expect);
+    }
+    // A length does not apply to a value of the wrong type: only the type is reported.
+    check_with(
+        &fix,
+        &Auth::Anonymous,
+        &[],
+        &call_body("get_seo_concept", json!({ "concept": 12345678901_u64 })),
+        200,
+        &[(
+            "/result/content/0/text",
+            json!("invalid arguments for get_seo_concept: argument `concept` must be of type string"),
+        )],
+    );
     let key = mcp_key();
     let keyed: Vec<(String, &str)> = vec![
         (call_body("generate_fixes", json!({ "url": "u", "topN": 50 })), "invalid arguments for generate_fixes: argument `topN` must be at most 20"),
@@ -1104,8 +1152,25 @@ fn write_tools_need_an_mcp_scoped_key() {
 #[test]
 fn quota_exceeded_is_a_tool_error_with_rate_limit_headers() {
     let mut fix = Fixture::new();
-    fix.quota = Quota::Exceeded(RateLimit { limit: 10, remaining: 0, reset_secs: 42 });
-    for (auth, raise) in [(Auth::Anonymous, "keys create"), (mcp_key(), "higher tier")] {
+    let window = RateLimit { limit: 10, remaining: 0, reset_secs: 42 };
+    let keyed = |standing| Quota::ExceededFor { window, standing };
+    let free = Standing::Below { higher: "pro" };
+    // (verdict, caller, advice the text must give, advice it must not give)
+    let cases: Vec<(Quota, Auth, &[&str], &[&str])> = vec![
+        (
+            keyed(Standing::Anonymous),
+            Auth::Anonymous,
+            &["for anonymous use", "keys create", "x-api-key"],
+            &["tier raises"],
+        ),
+        (keyed(free), mcp_key(), &["for this API key", "A key of the pro tier raises the limit"], &["keys create"]),
+        (keyed(Standing::Top), mcp_key(), &["for this API key"], &["tier", "keys create", "raises"]),
+        // Without a standing the crate knows only whether a key was sent.
+        (Quota::Exceeded(window), Auth::Anonymous, &["for anonymous use", "keys create"], &["tier raises"]),
+        (Quota::Exceeded(window), mcp_key(), &["for this API key"], &["tier", "keys create", "raises"]),
+    ];
+    for (quota, auth, wanted, unwanted) in cases {
+        fix.quota = quota;
         let reply = check_with(
             &fix,
             &auth,
@@ -1115,8 +1180,11 @@ fn quota_exceeded_is_a_tool_error_with_rate_limit_headers() {
             &[("/result/isError", json!(true))],
         );
         let text = reply.body.as_ref().unwrap()["result"]["content"][0]["text"].as_str().unwrap().to_string();
-        for needle in ["10 requests per minute", "Retry in 42 seconds", raise] {
-            assert!(text.contains(needle), "{needle} in {text}");
+        for needle in ["10 requests per minute", "Retry in 42 seconds, when the window resets."].iter().chain(wanted) {
+            assert!(text.contains(needle), "{quota:?}: {needle} in {text}");
+        }
+        for needle in unwanted {
+            assert!(!text.contains(needle), "{quota:?}: no {needle} in {text}");
         }
         let headers: BTreeMap<String, String> = reply.headers.into_iter().collect();
         let want: BTreeMap<String, String> = [
@@ -1202,6 +1270,29 @@ fn refused_keys_answer_401_or_403_for_every_method() {
 
 // ---------------------------------------------------------------------------------------
 // Pieces.
+
+#[test]
+fn string_length_bounds_that_are_not_counts_are_ignored() {
+    let check = |prop: Value, value: Value, expected: &[&str]| {
+        let schema = json!({ "type": "object", "properties": { "s": prop } });
+        let args = json!({ "s": value });
+        let problems = crate::args::check(&schema, args.as_object().unwrap());
+        assert_eq!(problems, expected, "{schema} with {args}");
+    };
+    check(json!({ "maxLength": 3 }), json!("abcd"), &["argument `s` must be at most 3 characters long (got 4)"]);
+    check(json!({ "maxLength": 0 }), json!(""), &[]);
+    check(json!({ "maxLength": 0 }), json!("a"), &["argument `s` must be at most 0 characters long (got 1)"]);
+    check(json!({ "minLength": 2, "maxLength": 1 }), json!("a"), &["argument `s` must be at least 2 characters long"]);
+    check(json!({ "maxLength": u64::MAX }), json!("abcd"), &[]);
+    // Not non-negative integers: not ours to enforce, and no panic.
+    for bound in [json!(-1), json!(2.5), json!("3"), json!(null), json!([1])] {
+        check(json!({ "maxLength": bound.clone(), "minLength": bound }), json!("abcd"), &[]);
+    }
+    // Lengths only constrain strings; an untyped property holding a number passes.
+    check(json!({ "maxLength": 1 }), json!(12345), &[]);
+    // `pattern` is documented as unchecked.
+    check(json!({ "pattern": "^[a-z]+$" }), json!("ABC"), &[]);
+}
 
 #[test]
 fn header_values_decode() {

@@ -5,8 +5,8 @@
 use base64::Engine;
 use mcp_protocol::testing::{block_on, Tiny};
 use mcp_protocol::{
-    handle, Auth, KeyRejection, McpRequest, Quota, RateLimit, HEADER_METHOD, HEADER_NAME, HEADER_PROTOCOL_VERSION,
-    LEGACY_VERSIONS, MODERN_VERSION,
+    handle, Auth, KeyRejection, McpRequest, Quota, RateLimit, Standing, HEADER_METHOD, HEADER_NAME,
+    HEADER_PROTOCOL_VERSION, LEGACY_VERSIONS, MODERN_VERSION,
 };
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -24,7 +24,15 @@ fn auth() -> impl Strategy<Value = Auth> {
 
 fn quota() -> impl Strategy<Value = Quota> {
     let limit = RateLimit { limit: 10, remaining: 0, reset_secs: 30 };
-    prop_oneof![Just(Quota::Unlimited), Just(Quota::Granted(limit)), Just(Quota::Exceeded(limit))]
+    let over = |standing| Quota::ExceededFor { window: limit, standing };
+    prop_oneof![
+        Just(Quota::Unlimited),
+        Just(Quota::Granted(limit)),
+        Just(Quota::Exceeded(limit)),
+        Just(over(Standing::Anonymous)),
+        Just(over(Standing::Below { higher: "pro" })),
+        Just(over(Standing::Top)),
+    ]
 }
 
 /// Method names: real ones, near misses and noise.
@@ -141,7 +149,7 @@ proptest! {
             matches!(reply.status, 200 | 202 | 400 | 401 | 403 | 404 | 429),
             "status {} for {:?}", reply.status, String::from_utf8_lossy(&body)
         );
-        if !matches!(quota, Quota::Exceeded(_)) {
+        if !matches!(quota, Quota::Exceeded(_) | Quota::ExceededFor { .. }) {
             prop_assert_ne!(reply.status, 429);
         }
         match &reply.body {
@@ -159,5 +167,29 @@ proptest! {
         }
         let again = block_on(handle(&req, &Tiny::new(quota)));
         prop_assert_eq!(again, reply, "same request, different reply");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// `label` takes 2 to 4 characters: a call is refused exactly when the string's length in
+    /// code points (not bytes, not UTF-16 units) falls outside, and the refusal says which bound.
+    #[test]
+    fn string_lengths_count_code_points(label in "\\PC{0,6}") {
+        let body = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": { "name": "get_site_info", "arguments": { "url": "u", "label": label } } }).to_string();
+        let req = McpRequest { headers: &[], body: body.as_bytes(), auth: &Auth::Anonymous };
+        let reply = block_on(handle(&req, &Tiny::new(Quota::Unlimited)));
+        let result = &reply.body.expect("a body")["result"];
+        let n = label.chars().count();
+        prop_assert_eq!(&result["isError"], &json!(!(2..=4).contains(&n)), "{} characters: {}", n, result);
+        let text = result["content"][0]["text"].as_str().unwrap_or_default();
+        if n < 2 {
+            prop_assert!(text.ends_with("argument `label` must be at least 2 characters long"), "{}", text);
+        } else if n > 4 {
+            let want = format!("argument `label` must be at most 4 characters long (got {n})");
+            prop_assert!(text.ends_with(&want), "{}", text);
+        }
     }
 }
