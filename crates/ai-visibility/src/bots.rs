@@ -103,7 +103,8 @@ pub struct BotAccess {
 }
 
 /// The access of every crawler in [`AI_BOTS`] to `path` (a path or a URL), in table
-/// order. Without a robots.txt (`None`: absent or not fetched) everything is allowed.
+/// order. Without a robots.txt (`None`: absent or not fetched) everything is allowed; an
+/// unreachable one ([`Robots::unreachable`]) blocks everything.
 pub fn ai_bot_access(robots: Option<&Robots>, path: &str) -> Vec<BotAccess> {
     AI_BOTS
         .iter()
@@ -125,6 +126,10 @@ pub fn ai_bot_access(robots: Option<&Robots>, path: &str) -> Vec<BotAccess> {
 pub struct RobotsTxtReport {
     /// Whether the site serves a robots.txt.
     pub present: bool,
+    /// Why the site's robots.txt could not be read (e.g. `HTTP 503`), when it could not:
+    /// every crawler then counts as blocked (RFC 9309 §2.3.1.4). Absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unreachable: Option<String>,
     /// Every crawler of [`AI_BOTS`], in table order.
     pub ai_bots: Vec<BotAccess>,
     /// How many of them are blocked.
@@ -136,7 +141,8 @@ impl RobotsTxtReport {
     pub fn new(robots: Option<&Robots>, path: &str) -> RobotsTxtReport {
         let ai_bots = ai_bot_access(robots, path);
         let blocked_count = ai_bots.iter().filter(|a| a.blocked).count();
-        RobotsTxtReport { present: robots.is_some(), ai_bots, blocked_count }
+        let unreachable = robots.and_then(Robots::unreachable_reason).map(str::to_string);
+        RobotsTxtReport { present: robots.is_some() && unreachable.is_none(), unreachable, ai_bots, blocked_count }
     }
 
     /// The access of the three [`NAMED_BOTS`], in that order.

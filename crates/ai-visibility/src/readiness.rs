@@ -153,8 +153,12 @@ pub fn ai_readiness(
     };
     let full = RobotsTxtReport::new(robots, &page.final_url);
     let ai_bots: Vec<BotAccess> = full.named().cloned().collect();
-    let robots_txt =
-        RobotsTxtReport { present: full.present, blocked_count: ai_bots.iter().filter(|a| a.blocked).count(), ai_bots };
+    let robots_txt = RobotsTxtReport {
+        present: full.present,
+        unreachable: full.unreachable.clone(),
+        blocked_count: ai_bots.iter().filter(|a| a.blocked).count(),
+        ai_bots,
+    };
     let semantic_html = SemanticHtml::from_page(page);
     let facts = Facts { llms: &llms_txt, robots: &robots_txt, semantic: &semantic_html };
     let mut score = 0u8;

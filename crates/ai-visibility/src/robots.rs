@@ -192,9 +192,23 @@ pub struct Robots {
     sitemaps: Vec<String>,
     default_crawl_delay: Option<f64>,
     stats: ParseStats,
+    unreachable: Option<String>,
 }
 
 impl Robots {
+    /// The robots.txt of a site whose file could not be read: it answered a server error
+    /// (5xx) or did not answer at all. RFC 9309 §2.3.1.4: crawlers then assume complete
+    /// disallow, so every verdict (but for `/robots.txt` itself) is "disallowed", and the
+    /// deciding rule says why. `reason` is shown in it, e.g. `HTTP 503`.
+    pub fn unreachable(reason: impl Into<String>) -> Robots {
+        Robots { unreachable: Some(reason.into()), ..Robots::default() }
+    }
+
+    /// Why the file could not be read, for a [`Robots::unreachable`] site.
+    pub fn unreachable_reason(&self) -> Option<&str> {
+        self.unreachable.as_deref()
+    }
+
     /// Parses a robots.txt body.
     pub fn parse(body: &[u8]) -> Robots {
         let mut builder = Builder::default();
@@ -259,6 +273,14 @@ impl Robots {
         let path = get_path_params_query(url_or_path);
         if path == "/robots.txt" {
             return Verdict { allowed: true, matched_rule: None, line: None, group: MatchedGroup::None };
+        }
+        if let Some(reason) = &self.unreachable {
+            return Verdict {
+                allowed: false,
+                matched_rule: Some(format!("robots.txt unreachable ({reason}): complete disallow (RFC 9309)")),
+                line: None,
+                group: MatchedGroup::None,
+            };
         }
         let path = path.as_bytes();
 
@@ -467,6 +489,7 @@ impl Builder {
             sitemaps: self.sitemaps,
             default_crawl_delay: self.default_crawl_delay,
             stats: self.stats,
+            unreachable: None,
         }
     }
 }

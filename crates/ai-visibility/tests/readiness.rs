@@ -131,3 +131,28 @@ fn default_llms_location() {
     );
     assert!(html_page.llms_txt.present && !html_page.llms_txt.valid);
 }
+
+/// RFC 9309 §2.3.1.4: a robots.txt that answers 5xx (or not at all) means complete disallow;
+/// the report says so instead of calling the site open.
+#[test]
+fn an_unreachable_robots_txt_blocks_every_crawler() {
+    let page = Page::parse("https://acme.example/blog/post", FULL_HTML.as_bytes(), HttpFacts::default());
+    let robots = Robots::unreachable("HTTP 503");
+    let at = "https://acme.example/llms.txt";
+    let r = ai_readiness("https://acme.example/blog/post", &page, Some((at, Some(GOOD_LLMS))), Some(&robots));
+    assert!(!r.robots_txt.present);
+    assert_eq!(r.robots_txt.unreachable.as_deref(), Some("HTTP 503"));
+    assert_eq!(r.robots_txt.blocked_count, 3);
+    let rule = r.robots_txt.ai_bots[0].rule.as_deref().unwrap();
+    assert!(rule.contains("HTTP 503") && rule.contains("complete disallow"), "{rule}");
+    let body = serde_json::to_value(&r).unwrap();
+    assert_eq!(body["robots_txt"]["unreachable"], "HTTP 503");
+    // A readable file leaves the field out of the body.
+    let open = ai_readiness("https://acme.example/blog/post", &page, None, None);
+    assert!(serde_json::to_value(&open).unwrap()["robots_txt"].get("unreachable").is_none());
+    // robots.txt itself stays fetchable; every other path is refused to every agent.
+    assert!(robots.is_allowed("GPTBot", "https://acme.example/robots.txt"));
+    for agent in ["Googlebot", "GPTBot", "*", "SeoAuditBot"] {
+        assert!(!robots.is_allowed(agent, "https://acme.example/"), "{agent}");
+    }
+}
