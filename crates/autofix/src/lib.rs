@@ -40,5 +40,5 @@ mod templates;
 
 pub use context::{FixContext, EXAMPLE_URL};
 pub use fix::{fix_batch, fix_for_rule, fix_issue, template_ids, Difficulty, Fix, FixKind, Issue, MAX_BATCH};
-pub use matching::{match_rule, match_text, RuleMatch, MIN_MATCH_SCORE, MIN_TITLE_SHARE};
+pub use matching::{match_rule, match_text, RuleMatch, ID_MATCH_SCORE};
 pub use templates::EXTRA_TEMPLATES;

@@ -1,271 +1,390 @@
-//! Matching issues given only as text to rule ids.
+//! Matching issues given only as text to template ids.
 //!
-//! Every template has a small document: its id words, aliases (how audits phrase the
-//! problem, including audit-core's own finding titles), its name, threshold, why and
-//! category. An issue's words are scored against each document, each word weighted by how
-//! rare it is among documents (so "title" counts less than "viewport"); words of the issue
-//! title count double. The best score above [`MIN_MATCH_SCORE`] wins; ties go to the earlier
-//! entry of the table.
+//! Matching is precise rather than eager: a wrong template is worse than the generic text fix
+//! (a fix for an llms.txt file offered for a missing robots.txt misleads the reader). An issue
+//! names a template in one of two ways:
+//!
+//! - **By id**: its title (else description, recommendation or category) contains a template
+//!   id as a whole word, e.g. `meta-description-missing`.
+//! - **By phrase**: its title (its description when it has no title) contains every word of
+//!   one of the template's phrases ([`PHRASES`]), in any order, and none of the template's
+//!   excluding words; or it names an AI crawler (`GPTBot`). Words are compared after folding
+//!   plurals and synonyms ("no", "without", "lacks" all mean missing). A phrase of one word is
+//!   a distinctive one (`noindex`, `favicon`); generic words ("missing", "links", "content",
+//!   "file") and short tokens ("x", "og") only count together with others.
+//!
+//! When several templates match, the one whose phrase has the most words wins (so "Missing
+//! og:title" is the Open Graph template, not the title one); ties go to the earlier entry of
+//! the table. Nothing else is guessed: an issue that names no template gets the generic fix.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
-use audit_core::RULES;
+use crate::fix::{template_ids, Issue};
 
-use crate::fix::Issue;
-use crate::templates::EXTRA_TEMPLATES;
+/// The score of a match by id; matches by phrase score the number of words of the phrase.
+pub const ID_MATCH_SCORE: f64 = 100.0;
 
-/// The lowest score that counts as a match.
-pub const MIN_MATCH_SCORE: f64 = 4.0;
+/// The score of a title that names an AI crawler (`GPTBot`): more specific than any phrase.
+const BOT_MATCH_SCORE: f64 = 10.0;
 
-/// The share of an issue title's words a rule must know to match it.
-pub const MIN_TITLE_SHARE: f64 = 0.4;
-
-/// How audits phrase each problem, besides the rule's own name.
-const ALIASES: &[(&str, &[&str])] = &[
+/// Per template: the phrases that name its problem, and words that mean the issue is about
+/// something else. Every word of a phrase must occur in the issue title.
+pub(crate) const PHRASES: &[(&str, &[&str], &[&str])] = &[
     (
         "http-status-error",
-        &["page returns http error", "404 not found", "500 server error", "broken page status code", "4xx 5xx"],
+        &[
+            "page errcode",
+            "http errcode",
+            "status errcode",
+            "http status error",
+            "page status code",
+            "page http error",
+            "page return http",
+            "page not found",
+            "errcode not found",
+            "server error page",
+        ],
+        &["link", "image", "resource", "redirect", "script"],
     ),
-    ("redirect-chain", &["redirect chain", "multiple redirects", "too many redirects hops"]),
-    ("not-https", &["page is not served over https", "no https", "no ssl", "insecure http", "site not secure"]),
-    ("mixed-content", &["mixed content", "insecure resources http on https"]),
+    ("redirect-chain", &["redirect chain", "multiple redirect", "redirect hop", "redirect loop"], &[]),
     (
-        "page-noindex",
-        &["page is blocked from indexing", "noindex meta robots", "not indexable", "x-robots-tag noindex"],
+        "not-https",
+        &["missing https", "not https", "insecure http", "plain http", "http https redirect"],
+        &["mixed", "resource", "subresource", "content", "hsts", "strict"],
     ),
-    ("page-nofollow", &["links on the page are not followed", "nofollow meta robots"]),
+    (
+        "mixed-content",
+        &["mixed content", "insecure resource", "insecure content", "subresource http", "http resource https"],
+        &[],
+    ),
+    ("page-noindex", &["noindex", "block index", "not indexable", "prevent index"], &["canonical", "robot txt"]),
+    ("page-nofollow", &["nofollow", "link not follow", "not follow link"], &["internal"]),
     (
         "robots-txt-blocked",
-        &["page is blocked by robots.txt", "robots.txt disallow", "blocked robots txt googlebot", "crawling blocked"],
+        &["robot txt block", "robot txt disallow", "block robot txt", "crawl block", "robot disallow"],
+        &["ai", "llms"],
     ),
-    ("canonical-missing", &["canonical tag missing", "missing canonical", "no canonical url"]),
-    ("canonical-relative", &["canonical url is relative", "relative canonical"]),
-    ("canonical-multiple", &["several canonical tags", "multiple canonical", "duplicate canonical"]),
+    ("canonical-missing", &["canonical missing", "canonical not declar"], &[]),
+    ("canonical-relative", &["canonical relative"], &[]),
+    ("canonical-multiple", &["multiple canonical", "duplicate canonical tag"], &[]),
     (
         "canonical-points-elsewhere",
-        &["canonical points to another url", "canonical mismatch", "non self referencing canonical"],
+        &[
+            "canonical point another",
+            "canonical point elsewhere",
+            "canonical point other",
+            "canonical mismatch",
+            "canonical not self",
+            "non self referenc canonical",
+        ],
+        &[],
     ),
-    ("canonical-with-noindex", &["canonical combined with noindex", "noindex and canonical conflict"]),
-    ("charset-missing", &["character encoding not declared", "missing charset", "no meta charset utf-8"]),
-    ("favicon-missing", &["favicon missing", "no favicon icon"]),
-    ("url-too-long", &["url is too long", "long url"]),
-    ("url-uppercase", &["url contains upper-case letters", "uppercase url capital letters"]),
-    ("url-underscores", &["url contains underscores", "underscore in url"]),
-    ("url-many-parameters", &["url has many parameters", "too many query parameters"]),
-    ("title-missing", &["title tag missing", "missing title", "no title tag", "empty title"]),
-    ("title-too-short", &["title is too short", "short title"]),
-    ("title-too-long", &["title is too long", "long title truncated"]),
-    ("title-multiple", &["several title tags", "multiple title tags", "duplicate title tag"]),
-    ("meta-description-missing", &["meta description missing", "missing meta description", "no meta description"]),
-    ("meta-description-too-short", &["meta description is too short", "short meta description"]),
-    ("meta-description-too-long", &["meta description is too long", "long meta description truncated"]),
+    ("canonical-with-noindex", &["canonical noindex"], &[]),
+    ("charset-missing", &["charset", "character encoding", "encoding not declar"], &[]),
+    ("favicon-missing", &["favicon"], &[]),
+    ("url-too-long", &["url long"], &[]),
+    ("url-uppercase", &["url uppercase", "url upper case", "url capital"], &[]),
+    ("url-underscores", &["url underscore"], &[]),
+    ("url-many-parameters", &["url multiple parameter", "multiple query parameter", "url parameter"], &[]),
+    ("title-missing", &["title missing", "title empty"], &["og", "graph", "twitter", "multiple"]),
+    ("title-too-short", &["title short"], &["og", "graph", "twitter"]),
+    ("title-too-long", &["title long"], &["og", "graph", "twitter"]),
+    ("title-multiple", &["multiple title", "duplicate title tag"], &["og", "graph", "twitter"]),
     (
-        "meta-description-multiple",
-        &["several meta descriptions", "multiple meta description", "duplicate meta description"],
+        "meta-description-missing",
+        &["description missing", "description empty"],
+        &["og", "graph", "twitter", "multiple"],
     ),
-    ("h1-missing", &["h1 heading missing", "missing h1", "no h1 tag"]),
-    ("h1-multiple", &["several h1 headings", "multiple h1 tags"]),
-    ("h1-empty", &["h1 heading is empty", "empty h1"]),
+    ("meta-description-too-short", &["description short"], &["og", "graph", "twitter"]),
+    ("meta-description-too-long", &["description long"], &["og", "graph", "twitter"]),
+    ("meta-description-multiple", &["multiple description", "duplicate description tag"], &["og", "graph", "twitter"]),
+    ("h1-missing", &["h1 missing"], &["multiple"]),
+    ("h1-multiple", &["multiple h1", "more h1", "duplicate h1 tag"], &[]),
+    ("h1-empty", &["h1 empty"], &[]),
     (
         "heading-levels-skipped",
-        &["heading levels skipped", "heading hierarchy broken", "skipped heading level structure"],
+        &["heading skip", "heading level", "heading hierarchy", "heading structure", "heading order"],
+        &[],
     ),
-    ("thin-content", &["thin content", "low word count", "not enough content text"]),
-    ("low-text-ratio", &["low text to html ratio", "text html ratio"]),
-    ("image-alt-missing", &["images without alt text", "missing alt attributes", "image alt text missing", "no alt"]),
+    (
+        "thin-content",
+        &["thin content", "low word count", "word count", "little text", "not enough content", "thin page"],
+        &[],
+    ),
+    ("low-text-ratio", &["text ratio", "text code ratio"], &[]),
+    ("image-alt-missing", &["image alt", "alt missing", "alt text", "alt attribute"], &["og", "graph"]),
     (
         "image-dimensions-missing",
-        &["images without dimensions", "missing width height image", "layout shift cls images"],
+        &["image dimension", "image width height", "width height missing", "layout shift image"],
+        &[],
     ),
-    ("link-text-not-descriptive", &["links without descriptive text", "click here read more generic anchor text"]),
-    ("link-uncrawlable", &["uncrawlable links", "javascript links onclick href"]),
-    ("link-empty-text", &["links without text", "empty anchor text accessible name"]),
-    ("links-too-many", &["too many links", "excessive links"]),
-    ("internal-link-nofollow", &["internal links marked nofollow", "nofollow internal links"]),
-    ("og-title-missing", &["open graph title missing", "missing og:title", "og title"]),
-    ("og-description-missing", &["open graph description missing", "missing og:description", "og description"]),
-    ("og-image-missing", &["open graph image missing", "missing og:image", "social share image"]),
-    ("og-image-relative", &["og:image is a relative url", "relative og image"]),
-    ("twitter-card-missing", &["twitter card missing", "missing twitter card tags", "x card"]),
+    (
+        "link-text-not-descriptive",
+        &["link descriptive", "generic link text", "generic anchor text", "click here", "read more link"],
+        &[],
+    ),
+    ("link-uncrawlable", &["uncrawlable", "javascript link", "link missing href", "anchor missing href"], &[]),
+    (
+        "link-empty-text",
+        &["link missing text", "link empty text", "empty anchor", "link accessible name", "link empty"],
+        &["descriptive", "generic"],
+    ),
+    ("links-too-many", &["too multiple link", "excessive link"], &[]),
+    ("internal-link-nofollow", &["internal link nofollow", "internal nofollow"], &[]),
+    ("og-title-missing", &["og title", "open graph title"], &[]),
+    ("og-description-missing", &["og description", "open graph description"], &[]),
+    ("og-image-missing", &["og image", "open graph image", "social share image"], &["relative"]),
+    ("og-image-relative", &["og image relative", "open graph image relative"], &[]),
+    ("twitter-card-missing", &["twitter card", "twitter missing", "twitter tag", "x card"], &[]),
     (
         "structured-data-missing",
-        &["no structured data", "missing schema markup", "no json-ld schema.org", "schema markup missing"],
+        &[
+            "structured data missing",
+            "schema missing",
+            "schema markup missing",
+            "json ld missing",
+            "rich snippet missing",
+        ],
+        &["required", "property", "field", "context", "@context", "invalid"],
     ),
-    ("structured-data-invalid-json", &["invalid json-ld", "json-ld syntax error parse"]),
-    ("structured-data-no-context", &["json-ld without @context", "missing context schema.org"]),
+    ("structured-data-invalid-json", &["invalid json", "json ld error", "json syntax", "json parse"], &[]),
+    ("structured-data-no-context", &["@context", "json ld context", "schema context"], &[]),
     (
         "structured-data-required-properties",
-        &["structured data lacks required properties", "schema missing required fields"],
+        &["required property", "structured data property", "schema required", "required field"],
+        &[],
     ),
-    ("html-too-large", &["html is too large", "page size too big"]),
-    ("slow-response", &["slow server response", "high ttfb time to first byte", "slow load time"]),
-    ("render-blocking-scripts", &["render-blocking scripts", "render blocking javascript defer async"]),
-    ("dom-too-large", &["dom is too large", "excessive dom size elements"]),
-    ("viewport-missing", &["viewport meta tag missing", "missing viewport", "not mobile friendly"]),
-    ("viewport-not-device-width", &["viewport not set to device width"]),
-    ("viewport-not-scalable", &["zoom is disabled", "user-scalable no maximum-scale"]),
-    ("html-lang-missing", &["language not declared", "missing lang attribute", "html lang missing"]),
-    ("html-lang-invalid", &["invalid language tag", "invalid lang attribute"]),
-    ("hreflang-invalid-code", &["invalid hreflang codes", "wrong hreflang language code"]),
-    ("hreflang-no-self-reference", &["hreflang without self-reference", "hreflang missing self"]),
-    ("hreflang-no-x-default", &["hreflang without x-default", "missing x-default"]),
-    ("hreflang-relative-url", &["relative hreflang url"]),
+    ("html-too-large", &["html large", "html size", "html big", "page size", "document size"], &["dom"]),
     (
-        "ai-crawler-blocked",
-        &["gptbot claudebot perplexitybot blocked", "ai bots blocked robots.txt", "ai crawler access disallowed"],
+        "slow-response",
+        &["slow response", "slow server", "ttfb", "time first byte", "server response time", "slow load"],
+        &[],
     ),
-    ("llms-txt-missing", &["llms.txt missing", "no llms.txt file"]),
-    ("hsts-missing", &["strict-transport-security hsts header missing"]),
-    ("x-robots-tag-missing", &["x-robots-tag header missing pdf"]),
-    ("semantic-html-missing", &["semantic html landmarks main article nav missing"]),
+    ("render-blocking-scripts", &["render block"], &[]),
+    ("dom-too-large", &["dom large", "dom size", "dom element", "dom node", "excessive dom"], &[]),
+    ("viewport-missing", &["viewport missing", "viewport meta tag", "viewport tag", "mobile friendly"], &[]),
+    ("viewport-not-device-width", &["viewport device width", "device width"], &[]),
+    (
+        "viewport-not-scalable",
+        &["zoom disable", "disable zoom", "zoom prevent", "zoom block", "user scalable", "maximum scale"],
+        &[],
+    ),
+    (
+        "html-lang-missing",
+        &["lang missing", "language missing", "language not declar", "lang not declar"],
+        &["hreflang", "invalid"],
+    ),
+    ("html-lang-invalid", &["invalid lang", "invalid language", "wrong lang", "wrong language"], &["hreflang"]),
+    ("hreflang-invalid-code", &["invalid hreflang", "hreflang code", "wrong hreflang"], &[]),
+    ("hreflang-no-self-reference", &["hreflang self"], &[]),
+    ("hreflang-no-x-default", &["x default"], &[]),
+    ("hreflang-relative-url", &["hreflang relative"], &[]),
+    ("ai-crawler-blocked", &["ai crawler", "ai bot", "ai agent block"], &[]),
+    ("llms-txt-missing", &["llms"], &[]),
+    ("hsts-missing", &["hsts", "strict transport security"], &[]),
+    ("x-robots-tag-missing", &["x robot tag missing", "x robot tag header missing", "x robot tag pdf"], &[]),
+    ("semantic-html-missing", &["semantic html", "semantic element", "landmark"], &[]),
 ];
 
 /// The result of matching an issue's text.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RuleMatch {
     pub rule_id: &'static str,
+    /// [`ID_MATCH_SCORE`] for a match by id, else the number of words of the matching phrase.
     pub score: f64,
 }
 
-/// Words that say nothing about which rule is meant.
-const STOPWORDS: &[&str] = &[
-    "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "in", "into", "is", "it", "its",
-    "of", "on", "or", "page", "pages", "should", "site", "that", "the", "their", "this", "to", "was", "were", "with",
-    "your", "you", "add", "make", "use", "ensure", "one", "each", "every", "than",
-];
-
-/// Words folded onto one, so different phrasings meet.
-fn canonical(word: &str) -> &str {
-    match word {
-        "no" | "without" | "lack" | "lacks" | "lacking" | "absent" | "missing" | "empty" => "missing",
-        "several" | "multiple" | "duplicate" | "duplicated" | "many" => "multiple",
-        "img" | "images" | "image" | "picture" | "photo" => "image",
+/// Folds synonyms onto one word, so different phrasings meet.
+fn synonym(word: &str) -> Option<&'static str> {
+    Some(match word {
+        "no" | "without" | "lack" | "lacks" | "lacking" | "absent" | "missing" | "none" | "miss" | "misses" => {
+            "missing"
+        }
+        "several" | "multiple" | "many" => "multiple",
+        "duplicate" | "duplicated" | "duplicates" => "duplicate",
+        "img" | "images" | "image" | "picture" | "pictures" | "photo" | "photos" => "image",
         "ssl" | "tls" | "secure" | "https" => "https",
-        "headline" | "heading" | "headings" => "heading",
-        "desc" => "description",
+        "headline" | "headlines" | "heading" | "headings" => "heading",
+        "desc" | "description" | "descriptions" => "description",
         "opengraph" | "og" => "og",
-        "txt" => "txt",
-        _ => word,
-    }
-}
-
-fn stem(word: &str) -> String {
-    let w = canonical(word);
-    for suffix in ["ing", "ed", "es", "s"] {
-        if let Some(base) = w.strip_suffix(suffix) {
-            if base.len() >= 3 && !w.ends_with("ss") {
-                return canonical(base).to_string();
-            }
-        }
-    }
-    w.to_string()
-}
-
-/// The stemmed, meaningful words of a text.
-pub(crate) fn words(text: &str) -> Vec<String> {
-    text.to_lowercase()
-        .split(|c: char| !(c.is_alphanumeric() || c == '@'))
-        .filter(|w| !w.is_empty() && !STOPWORDS.contains(w))
-        .map(stem)
-        .collect()
-}
-
-struct Doc {
-    id: &'static str,
-    /// Word → best field weight.
-    words: BTreeMap<String, f64>,
-}
-
-struct Index {
-    docs: Vec<Doc>,
-    idf: BTreeMap<String, f64>,
-}
-
-fn add(map: &mut BTreeMap<String, f64>, text: &str, weight: f64) {
-    for w in words(text) {
-        let e = map.entry(w).or_insert(0.0);
-        if *e < weight {
-            *e = weight;
-        }
-    }
-}
-
-fn index() -> &'static Index {
-    static INDEX: OnceLock<Index> = OnceLock::new();
-    INDEX.get_or_init(|| {
-        let mut docs = Vec::new();
-        for r in RULES {
-            let m = r.meta();
-            let mut w = BTreeMap::new();
-            add(&mut w, m.category.name(), 0.5);
-            add(&mut w, m.why, 0.5);
-            add(&mut w, m.threshold, 1.0);
-            add(&mut w, m.name, 2.0);
-            add(&mut w, &m.id.replace('-', " "), 3.0);
-            docs.push(Doc { id: m.id, words: w });
-        }
-        for (id, description) in EXTRA_TEMPLATES {
-            let mut w = BTreeMap::new();
-            add(&mut w, description, 2.0);
-            add(&mut w, &id.replace('-', " "), 3.0);
-            docs.push(Doc { id, words: w });
-        }
-        for doc in &mut docs {
-            if let Some((_, aliases)) = ALIASES.iter().find(|(id, _)| *id == doc.id) {
-                for a in *aliases {
-                    add(&mut doc.words, a, 3.0);
-                }
-            }
-        }
-        let n = docs.len() as f64;
-        let mut df: BTreeMap<String, f64> = BTreeMap::new();
-        for doc in &docs {
-            for w in doc.words.keys() {
-                *df.entry(w.clone()).or_insert(0.0) += 1.0;
-            }
-        }
-        let idf = df.into_iter().map(|(w, d)| (w, (1.0 + n / d).ln())).collect();
-        Index { docs, idf }
+        "js" | "javascript" => "javascript",
+        "blocked" | "blocks" | "blocking" | "block" => "block",
+        "disallow" | "disallowed" | "disallows" => "disallow",
+        "uppercase" | "capitals" | "capital" | "capitalised" | "capitalized" => "uppercase",
+        "properties" | "property" | "props" => "property",
+        "4xx" | "5xx" => "errcode",
+        "llms" => "llms",
+        "hsts" => "hsts",
+        _ => return None,
     })
 }
 
-/// The rule (or extra template) an issue's text speaks of, if any scores high enough.
+/// Plural and verb endings removed (`links` → `link`, `skipped` → `skip`), synonyms folded.
+fn fold(word: &str) -> String {
+    if let Some(s) = synonym(word) {
+        return s.to_string();
+    }
+    // An HTTP error status (404, 503) is one concept, whatever the number.
+    if word.len() == 3 && word.starts_with(['4', '5']) && word.bytes().all(|b| b.is_ascii_digit()) {
+        return "errcode".to_string();
+    }
+    let mut w = word.to_string();
+    if w.len() > 4 && w.ends_with("ies") {
+        w.truncate(w.len() - 3);
+        w.push('y');
+    } else if w.len() > 3 && w.ends_with('s') && !["ss", "us", "is"].iter().any(|e| w.ends_with(e)) {
+        w.pop();
+    }
+    for suffix in ["ing", "ed"] {
+        if w.len() >= suffix.len() + 3 && w.ends_with(suffix) {
+            w.truncate(w.len() - suffix.len());
+            // skipped → skipp → skip
+            let b = w.as_bytes();
+            if b.len() >= 2 && b[b.len() - 1] == b[b.len() - 2] && b"bdgmnprt".contains(&b[b.len() - 1]) {
+                w.pop();
+            }
+            break;
+        }
+    }
+    if w.len() > 4 && w.ends_with('e') {
+        w.pop();
+    }
+    synonym(&w).map_or(w, str::to_string)
+}
+
+/// The folded words of a text. `@` stays part of a word (`@context`).
+pub(crate) fn words(text: &str) -> BTreeSet<String> {
+    text.to_lowercase()
+        .split(|c: char| !(c.is_alphanumeric() || c == '@'))
+        .filter(|w| !w.is_empty())
+        .map(fold)
+        .collect()
+}
+
+/// One entry of [`PHRASES`] with its words folded.
+struct Entry {
+    id: &'static str,
+    phrases: Vec<BTreeSet<String>>,
+    excluded: BTreeSet<String>,
+}
+
+fn entries() -> &'static [Entry] {
+    static ENTRIES: OnceLock<Vec<Entry>> = OnceLock::new();
+    ENTRIES.get_or_init(|| {
+        PHRASES
+            .iter()
+            .map(|(id, phrases, excluded)| Entry {
+                id,
+                phrases: phrases.iter().map(|p| words(p)).collect(),
+                excluded: excluded.iter().flat_map(|e| words(e)).collect(),
+            })
+            .collect()
+    })
+}
+
+/// The rule (or extra template) an issue names, if it names one (see the module docs).
 pub fn match_rule(issue: &Issue) -> Option<RuleMatch> {
-    let title: BTreeSet<String> = words(issue.title.as_deref().unwrap_or("")).into_iter().collect();
-    let rest: BTreeSet<String> = [&issue.description, &issue.recommendation, &issue.category]
-        .iter()
-        .filter_map(|s| s.as_deref())
-        .flat_map(words)
-        .filter(|w| !title.contains(w))
-        .collect();
-    match_words(&title, &rest)
+    let fields = [&issue.title, &issue.description, &issue.recommendation, &issue.category];
+    if let Some(id) = fields.iter().filter_map(|f| f.as_deref()).find_map(named_id) {
+        return Some(RuleMatch { rule_id: id, score: ID_MATCH_SCORE });
+    }
+    // The title says what the problem is; the description (when there is no title) too. The
+    // recommendation and category are too loose to decide which template fits.
+    let text = [&issue.title, &issue.description]
+        .into_iter()
+        .filter_map(|f| f.as_deref())
+        .find(|t| t.chars().any(char::is_alphanumeric))?;
+    match_phrase(text)
 }
 
 /// Matches free text (e.g. a tool argument) as if it were an issue title.
 pub fn match_text(text: &str) -> Option<RuleMatch> {
-    let title: BTreeSet<String> = words(text).into_iter().collect();
-    match_words(&title, &BTreeSet::new())
+    named_id(text).map(|id| RuleMatch { rule_id: id, score: ID_MATCH_SCORE }).or_else(|| match_phrase(text))
 }
 
-fn match_words(title: &BTreeSet<String>, rest: &BTreeSet<String>) -> Option<RuleMatch> {
-    let idx = index();
+/// A template id written in the text as a whole word.
+fn named_id(text: &str) -> Option<&'static str> {
+    let lower = text.to_lowercase();
+    let ids = template_ids();
+    lower
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+        .find_map(|w| ids.iter().find(|id| **id == w).copied())
+}
+
+/// A crawler of the AI bot table named in the text (`GPTBot`, `Google-Extended`).
+fn names_ai_bot(text: &str) -> bool {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '-'))
+        .filter(|w| !w.is_empty())
+        .any(|w| ai_visibility::AI_BOTS.iter().any(|b| b.name.eq_ignore_ascii_case(w)))
+}
+
+fn match_phrase(text: &str) -> Option<RuleMatch> {
+    if names_ai_bot(text) {
+        return Some(RuleMatch { rule_id: "ai-crawler-blocked", score: BOT_MATCH_SCORE });
+    }
+    let title = words(text);
     let mut best: Option<RuleMatch> = None;
-    for doc in &idx.docs {
-        let score_of = |ws: &BTreeSet<String>, factor: f64| -> f64 {
-            ws.iter().filter_map(|w| Some(doc.words.get(w)? * idx.idf.get(w).copied().unwrap_or(0.0) * factor)).sum()
-        };
-        let score = score_of(title, 2.0) + score_of(rest, 1.0);
-        // Most of the title's words must belong to the rule: one shared word ("not") in a
-        // title about something else is no match.
-        let shared = title.iter().filter(|w| doc.words.contains_key(*w)).count();
-        // And a title of several words must share at least two with it: one common word
-        // ("off", "missing") is chance.
-        let focused = title.is_empty()
-            || (shared as f64 >= MIN_TITLE_SHARE * title.len() as f64 && (shared >= 2 || title.len() == 1));
-        if focused && score >= MIN_MATCH_SCORE && best.as_ref().is_none_or(|b| score > b.score + 1e-9) {
-            best = Some(RuleMatch { rule_id: doc.id, score });
+    for e in entries() {
+        if e.excluded.iter().any(|w| title.contains(w)) {
+            continue;
+        }
+        let longest = e.phrases.iter().filter(|p| p.is_subset(&title)).map(BTreeSet::len).max();
+        if let Some(n) = longest {
+            let score = n as f64;
+            if best.as_ref().is_none_or(|b| score > b.score) {
+                best = Some(RuleMatch { rule_id: e.id, score });
+            }
         }
     }
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Words that never name a problem on their own (a one-word phrase may not be one of them).
+    const GENERIC_WORDS: &str =
+        "missing no not add more link links content file page text tag image meta data url html error \
+        code http https title description heading site seo fix issue found header x og h1 ai lang";
+
+    #[test]
+    fn words_fold_plurals_and_synonyms() {
+        for (text, expected) in [
+            ("Images without alt attributes", vec!["alt", "attribut", "image", "missing"]),
+            ("Heading levels skipped", vec!["heading", "level", "skip"]),
+            ("Several title tags", vec!["multiple", "tag", "titl"]),
+            ("Page returns HTTP 404", vec!["errcode", "http", "page", "return"]),
+            ("JSON-LD without @context", vec!["@context", "json", "ld", "missing"]),
+            ("Structured data lacks required properties", vec!["data", "missing", "property", "requir", "structur"]),
+        ] {
+            let got: Vec<String> = words(text).into_iter().collect();
+            assert_eq!(got, expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn the_phrase_table_is_sound() {
+        let ids = template_ids();
+        for id in &ids {
+            assert!(PHRASES.iter().any(|(p, _, _)| p == id), "{id} has no phrases");
+        }
+        for (id, phrases, _) in PHRASES {
+            assert!(ids.contains(id), "{id} is no template");
+            assert_eq!(PHRASES.iter().filter(|(p, _, _)| p == id).count(), 1, "{id} twice");
+            for p in *phrases {
+                let w = words(p);
+                // A one-word phrase decides alone: it must be a distinctive word.
+                if w.len() == 1 {
+                    let only = w.iter().next().map(String::as_str).unwrap_or("");
+                    assert!(only.chars().count() >= 4, "{id}: {p:?} is too short to decide alone");
+                    assert!(
+                        !GENERIC_WORDS.split_whitespace().any(|g| words(g).contains(only)),
+                        "{id}: {p:?} is too generic to decide alone"
+                    );
+                }
+            }
+        }
+    }
 }
