@@ -17,6 +17,13 @@ pub struct FixContext<'a> {
     pub description: Option<String>,
     /// Text of the page (or its first paragraph): the source of written descriptions.
     pub text: Option<String>,
+    /// What the audit found on the page for this issue: its finding's `current_value` (the
+    /// word count for `thin-content`, the status for `http-status-error`, the title that is
+    /// too long, the first image without alt...). Templates state such a fact only when it is
+    /// known from here or from the page; otherwise they leave it out. Accepted as
+    /// `currentValue` or `current_value`.
+    #[serde(alias = "current_value")]
+    pub current_value: Option<String>,
     /// The parsed page, set by the server when it audited the page itself.
     #[serde(skip)]
     pub page: Option<&'a Page>,
@@ -26,6 +33,7 @@ pub struct FixContext<'a> {
 pub const EXAMPLE_URL: &str = "https://example.com/";
 
 /// Resolved values: what the templates read.
+#[derive(Clone)]
 pub(crate) struct Ctx<'a> {
     pub page: Option<&'a Page>,
     /// The page URL, fragment removed.
@@ -35,6 +43,8 @@ pub(crate) struct Ctx<'a> {
     pub title: String,
     pub description: Option<String>,
     pub text: Option<String>,
+    /// The issue's `current_value`, trimmed; `None` when empty.
+    pub current: Option<String>,
 }
 
 impl<'a> Ctx<'a> {
@@ -63,7 +73,46 @@ impl<'a> Ctx<'a> {
             .or_else(|| page.and_then(|p| p.first_paragraph.clone()))
             .map(|t| audit_core::text::collapse(&t))
             .filter(|t| !t.is_empty());
-        Ctx { page, url, known_url, title, description, text }
+        let current = clean_current(ctx.and_then(|c| c.current_value.as_deref()));
+        Ctx { page, url, known_url, title, description, text, current }
+    }
+
+    /// Sets the issue's current value (it wins over the context's).
+    pub fn with_current(mut self, value: Option<&str>) -> Ctx<'a> {
+        if let Some(v) = clean_current(value) {
+            self.current = Some(v);
+        }
+        self
+    }
+
+    /// The first whole number in the current value (`"120"`, `"1,250 words"`).
+    pub fn current_number(&self) -> Option<u64> {
+        let v = self.current.as_deref()?;
+        let start = v.find(|c: char| c.is_ascii_digit())?;
+        let digits: String =
+            v[start..].chars().take_while(|c| c.is_ascii_digit() || *c == ',').filter(char::is_ascii_digit).collect();
+        digits.parse().ok()
+    }
+
+    /// An HTTP status (100 to 599) written as a word of the current value (`"404"`,
+    /// `"HTTP 503"`).
+    pub fn current_status(&self) -> Option<u16> {
+        self.current
+            .as_deref()?
+            .split(|c: char| !c.is_ascii_digit())
+            .filter(|w| w.len() == 3)
+            .find_map(|w| w.parse().ok().filter(|s| (100..=599).contains(s)))
+    }
+
+    /// The current value when it is one token (an http(s) URL, a path, a file name), not prose
+    /// and not another scheme (`javascript:`).
+    pub fn current_token(&self) -> Option<&str> {
+        self.current.as_deref().filter(|v| {
+            let lower = v.to_ascii_lowercase();
+            !v.contains(char::is_whitespace)
+                && !v.contains(['<', '>', '"'])
+                && (!v.contains(':') || lower.starts_with("http://") || lower.starts_with("https://"))
+        })
     }
 
     pub fn url(&self) -> String {
@@ -174,6 +223,10 @@ impl<'a> Ctx<'a> {
             .filter(|i| !i.src.trim().is_empty() && !i.src.starts_with("data:"))
             .find_map(|i| page.resolve(&i.src))
     }
+}
+
+fn clean_current(value: Option<&str>) -> Option<String> {
+    value.map(audit_core::text::collapse).filter(|v| !v.is_empty())
 }
 
 /// Cuts text to `max` characters at a word boundary, marking the cut with "...".

@@ -54,6 +54,11 @@ pub struct Issue<'a> {
     pub description: Option<String>,
     pub recommendation: Option<String>,
     pub category: Option<String>,
+    /// What the audit found (a recommendation's `current_value`: the word count, the status,
+    /// the title that is too long...). Templates use it to state the fact; it wins over
+    /// `context.currentValue`. Accepted as `currentValue` or `current_value`.
+    #[serde(alias = "current_value")]
+    pub current_value: Option<String>,
     pub context: Option<FixContext<'a>>,
 }
 
@@ -118,7 +123,7 @@ pub fn fix_issue(issue: &Issue) -> Fix {
         .join(" ");
     let by_id = issue.id.as_deref().map(str::trim).filter(|id| template_ids().contains(id));
     let id = by_id.map(str::to_string).or_else(|| match_rule(issue).map(|m| m.rule_id.to_string()));
-    let ctx = Ctx::new(issue.context.as_ref());
+    let ctx = Ctx::new(issue.context.as_ref()).with_current(issue.current_value.as_deref());
     if let Some(id) = id {
         if let Some(t) = render(&id, &ctx, &text) {
             return Fix {

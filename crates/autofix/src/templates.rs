@@ -51,7 +51,13 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
         // --- SEO Technical ---
         "http-status-error" => {
             let path = c.url.path().to_string();
-            let status = c.page.and_then(|p| p.http.status).map_or("an error".to_string(), |s| s.to_string());
+            // Stated only when known (from the page or the issue), and only an error status.
+            let status = c.page.and_then(|p| p.http.status).or_else(|| c.current_status()).filter(|s| *s >= 400);
+            let found = match status {
+                Some(s) if s >= 500 => format!("The page answers with status {s}, a server error: fix what fails on the server (its error log says what) so the page answers 200. "),
+                Some(s) => format!("The page answers with status {s}. "),
+                None => String::new(),
+            };
             t(
                 ServerConfig,
                 Medium,
@@ -60,17 +66,23 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
                     c.origin(),
                     c.origin()
                 ),
-                format!("The page answers with status {status}. Restore it so it answers 200, or redirect it permanently to the page that replaced it (replace /new-address).{placeholder_note}"),
+                format!("{found}Restore the page so it answers 200, or, if it moved, redirect it permanently to the page that replaced it (replace /new-address).{placeholder_note}"),
             )
         }
         "redirect-chain" => {
-            let from = c.page.and_then(|p| p.http.redirects.first().cloned()).unwrap_or_else(|| url.clone());
-            let from_path = url::Url::parse(&from).map(|u| u.path().to_string()).unwrap_or_else(|_| "/".into());
+            // The first address of the chain is known only from the page; without it a
+            // placeholder stands in (the page's own path would redirect it to itself).
+            let redirects = c.page.map(|p| p.http.redirects.as_slice()).unwrap_or_default();
+            let from_path = redirects.first().and_then(|f| url::Url::parse(f).ok()).map(|u| u.path().to_string());
+            let hops = if redirects.is_empty() { c.current_number() } else { Some(redirects.len() as u64) };
+            let found = hops.map_or(String::new(), |n| format!("The address goes through {n} redirects now. "));
+            let from_note = if from_path.is_some() { "" } else { " Replace /old-address with the first address of the chain." };
+            let from_path = from_path.unwrap_or_else(|| "/old-address".to_string());
             t(
                 ServerConfig,
                 Medium,
                 format!("# nginx: one hop from the old address to the final one\nlocation = {from_path} {{\n    return 301 {url};\n}}\n\n# Apache (.htaccess)\nRedirect 301 {from_path} {url}"),
-                "Point every old address straight at the final URL in one redirect, and update internal links to the final URL.",
+                format!("{found}Point every old address straight at the final URL in one redirect, and update internal links to the final URL.{from_note}{placeholder_note}"),
             )
         }
         "not-https" => {
@@ -97,7 +109,10 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
             "Files without HTML cannot carry a robots meta tag; the X-Robots-Tag header does the same job.",
         ),
         "mixed-content" => {
-            let list: Vec<String> = c.page.map(|p| p.mixed_content.iter().take(10).cloned().collect()).unwrap_or_default();
+            let mut list: Vec<String> = c.page.map(|p| p.mixed_content.iter().take(10).cloned().collect()).unwrap_or_default();
+            if list.is_empty() {
+                list.extend(c.current_token().filter(|v| v.starts_with("http://")).map(str::to_string));
+            }
             let which = if list.is_empty() { String::new() } else { format!(" Change these to https: {}.", list.join(", ")) };
             t(
                 Html,
@@ -114,7 +129,9 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
         ),
         "robots-txt-blocked" => {
             let path = if c.known_url { c.url.path().to_string() } else { "/".to_string() };
-            let rule = c.page.and_then(|p| p.http.robots_txt.as_ref()).and_then(|r| r.rule.clone());
+            let rule = c.page.and_then(|p| p.http.robots_txt.as_ref()).and_then(|r| r.rule.clone()).or_else(|| {
+                c.current.clone().filter(|v| v.to_ascii_lowercase().starts_with("disallow"))
+            });
             let because = rule.map_or(String::new(), |r| format!(" The rule that blocks it now is `{r}`; removing it works too."));
             t(
                 Robots,
@@ -164,35 +181,73 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
             "Add these to <head> and upload the three icon files; search results show the favicon next to the site name.",
         ),
         "url-too-long" | "url-uppercase" | "url-underscores" | "url-many-parameters" => {
-            let clean = clean_url(c, id);
-            let old_path = c.url.path().to_string();
+            // Without the page's address, the issue's current value (the path) or an example
+            // address with the problem stands in: the bare example origin has nothing to clean.
+            // A known address that shows no such problem gets the example too: redirecting it
+            // to itself would loop.
+            let known = Some(c.url.clone()).filter(|u| c.known_url && clean_url(u, id) != u.as_str());
+            let example_note = if c.known_url && known.is_none() {
+                " The page's address shows no such problem, so an example address stands in: use the one the audit named."
+            } else {
+                ""
+            };
+            let old = known.unwrap_or_else(|| {
+                let path = c.current_token().filter(|p| p.starts_with('/')).unwrap_or(match id {
+                    "url-uppercase" => "/Products/Oak-Chair",
+                    "url-underscores" => "/products/oak_chair",
+                    "url-many-parameters" => "/products?color=red&size=m&sort=price&page=2",
+                    _ => "/shop/furniture/chairs/dining/oak/how-to-choose-the-right-oak-chair-for-a-small-dining-room",
+                });
+                c.url.join(path).unwrap_or_else(|_| c.url.clone())
+            });
+            let clean = clean_url(&old, id);
+            let old_path = old.path().to_string();
             t(
                 ServerConfig,
                 Medium,
                 format!("# nginx: send the old address to the clean one\nlocation = {old_path} {{\n    return 301 {clean};\n}}\n\n# and in the page's <head>\n# <link rel=\"canonical\" href=\"{clean}\">"),
-                format!("Publish the page at {clean}, redirect the old address there permanently, and link to the new one.{placeholder_note}"),
+                format!("Publish the page at {clean}, redirect the old address there permanently, and link to the new one.{example_note}{placeholder_note}"),
             )
         }
 
         // --- Content ---
         "title-missing" | "title-too-short" | "title-too-long" | "title-multiple" => {
+            // A title that is too short or too long is the issue's current value, when the
+            // context has none.
+            let with_current;
+            let c = if c.title.is_empty() && matches!(id, "title-too-short" | "title-too-long") && c.current.is_some() {
+                with_current = Ctx { title: c.current.clone().unwrap_or_default(), ..c.clone() };
+                &with_current
+            } else {
+                c
+            };
             let title = match id {
                 "title-too-short" => lengthen_title(c),
                 _ => c.suggested_title(),
             };
+            let drafted = if !c.title.is_empty() {
+                ""
+            } else if c.page.is_some_and(|p| !p.h1().trim().is_empty()) {
+                " No title was given: this one is drafted from the h1; check it."
+            } else {
+                " No title was given: this one is drafted from the address; write one that names the page."
+            };
             let why = match id {
                 "title-multiple" => "Keep one <title> in <head>; remove the others.",
+                "title-too-long" if c.title.is_empty() => "Titles over 60 characters are cut in search results; keep it under 60.",
                 "title-too-long" => "Titles over 60 characters are cut in search results; this keeps the front.",
                 "title-too-short" => "A title of 30 to 60 characters says more about the page.",
                 _ => "Every page needs a unique title in <head>.",
             };
-            t(Html, Easy, format!("<title>{}</title>", attr(&title)), why)
+            t(Html, Easy, format!("<title>{}</title>", attr(&title)), format!("{why}{drafted}"))
         }
         "meta-description-missing" | "meta-description-too-short" | "meta-description-too-long" | "meta-description-multiple" => {
+            let current = c.current.as_deref().filter(|_| id == "meta-description-too-long");
             let written = match id {
                 "meta-description-too-long" | "meta-description-multiple" => c
                     .description
                     .as_deref()
+                    .or(current)
                     .map(|d| cut(d, 160))
                     .filter(|d| d.chars().count() >= 70)
                     .or_else(|| c.suggested_description()),
@@ -211,7 +266,10 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
             t(Html, Easy, format!("<h1>{}</h1>", attr(&c.topic())), "Open the main content with one h1 that names the topic of the page.")
         }
         "h1-multiple" => {
-            let h1s: Vec<String> = c.page.map(|p| p.h1s.clone()).unwrap_or_default();
+            // The page's h1s, else the issue's current value (audit-core joins them with " | ").
+            let h1s: Vec<String> = c.page.map(|p| p.h1s.clone()).unwrap_or_else(|| {
+                c.current.as_deref().map(|v| v.split(" | ").map(str::to_string).collect()).unwrap_or_default()
+            });
             let code = match h1s.split_first() {
                 Some((first, rest)) if !rest.is_empty() => {
                     let mut lines = vec![format!("<h1>{}</h1>", attr(first))];
@@ -224,19 +282,28 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
         }
         "heading-levels-skipped" => {
             let headings: Vec<(u8, String)> = c.page.map(|p| p.headings.iter().map(|h| (h.level, h.text.clone())).collect()).unwrap_or_default();
-            let code = if headings.is_empty() {
-                "<h1>Topic</h1>\n<h2>Section</h2>\n<h3>Subsection</h3>".to_string()
+            let skip = c.current.as_deref().filter(|v| v.len() <= 12 && v.starts_with('h') && v.contains("->"));
+            let found = skip.map_or(String::new(), |s| format!(" The page goes {} now.", s.replace("->", "to")));
+            let (code, why) = if headings.is_empty() {
+                (
+                    "<h1>Topic</h1>\n<h2>Section</h2>\n<h3>Subsection</h3>".to_string(),
+                    "An outline whose levels go down one step at a time (the page's headings were not given: re-level them like this); restyle with CSS instead of choosing a level for its look.",
+                )
             } else {
-                relevel(&headings).iter().take(30).map(|(l, text)| format!("<h{l}>{}</h{l}>", attr(text))).collect::<Vec<_>>().join("\n")
+                (
+                    relevel(&headings).iter().take(30).map(|(l, text)| format!("<h{l}>{}</h{l}>", attr(text))).collect::<Vec<_>>().join("\n"),
+                    "The headings of the page with levels that go down one step at a time; restyle with CSS instead of choosing a level for its look.",
+                )
             };
-            t(Html, Medium, code, "The headings of the page with levels that go down one step at a time; restyle with CSS instead of choosing a level for its look.")
+            t(Html, Medium, code, format!("{why}{found}"))
         }
         "thin-content" => {
-            let words = c.page.map_or(0, |p| p.word_count);
+            let words = c.page.map(|p| p.word_count as u64).or_else(|| c.current_number());
+            let now = words.map_or(String::new(), |n| format!(" (now {n})"));
             t(
                 Text,
                 Hard,
-                format!("Expand \"{}\" to at least 300 words of its own text (now {words}): answer the questions a visitor brings, add an overview, details, examples and a short FAQ. The content-gap analysis lists the sections similar pages cover.", c.topic()),
+                format!("Expand \"{}\" to at least 300 words of its own text{now}: answer the questions a visitor brings, add an overview, details, examples and a short FAQ. The content-gap analysis lists the sections similar pages cover.", c.topic()),
                 "Pages with little text rarely rank; write for the reader, not for a word count.",
             )
         }
@@ -264,8 +331,21 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
                         .collect()
                 })
                 .unwrap_or_default();
-            let code = if imgs.is_empty() { format!("<img src=\"/images/photo.jpg\" alt=\"{}\">", attr(&c.topic())) } else { imgs.join("\n") };
-            t(Html, Easy, code, "Describe what each image shows (the alt texts here are drafted from the file names: check them); use alt=\"\" for purely decorative images.")
+            // Without the page's images, the issue's current value names the first one.
+            let given = c.current_token().filter(|_| imgs.is_empty());
+            let (code, drafted) = match given {
+                _ if !imgs.is_empty() => (imgs.join("\n"), "the alt texts here are drafted from the file names: check them"),
+                Some(src) => {
+                    let name = src.split(['?', '#']).next().unwrap_or("").rsplit('/').next().unwrap_or("");
+                    let alt = words_from_slug(name).unwrap_or_else(|| c.topic());
+                    (format!("<img src=\"{}\" alt=\"{}\">", attr(src), attr(&alt)), "the alt text here is drafted from the file name: check it, and do the same for every image without alt")
+                }
+                None => (
+                    format!("<img src=\"/images/photo.jpg\" alt=\"{}\">", attr(&c.topic())),
+                    "the page's images were not given: /images/photo.jpg stands in for each image without alt, and its alt text is a placeholder",
+                ),
+            };
+            t(Html, Easy, code, format!("Describe what each image shows ({drafted}); use alt=\"\" for purely decorative images."))
         }
         "image-dimensions-missing" => {
             let imgs: Vec<String> = c
@@ -288,20 +368,22 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
                         .collect()
                 })
                 .unwrap_or_default();
-            let code = if imgs.is_empty() { "<img src=\"/images/photo.jpg\" alt=\"\" width=\"800\" height=\"600\">".to_string() } else { imgs.join("\n") };
+            let src = c.current_token().unwrap_or("/images/photo.jpg");
+            let code = if imgs.is_empty() { format!("<img src=\"{}\" alt=\"\" width=\"800\" height=\"600\">", attr(src)) } else { imgs.join("\n") };
             t(Html, Easy, code, "Give every image its intrinsic width and height (800 and 600 stand in where the size is unknown: use the file's real size) so the browser reserves space and the layout does not shift.")
         }
 
         // --- Links ---
         "link-text-not-descriptive" | "link-empty-text" | "link-uncrawlable" | "internal-link-nofollow" => {
-            let code = link_fix(c, id);
+            let (code, stand_in) = link_fix(c, id);
             let (d, why) = match id {
                 "link-text-not-descriptive" => (Easy, "Say where the link leads instead of \"click here\" or \"read more\"; the text is drafted from the target address."),
                 "link-empty-text" => (Easy, "Give icon and image links an accessible name with aria-label (or alt text on the image)."),
                 "link-uncrawlable" => (Medium, "Crawlers follow only <a> elements with a real href; keep JavaScript handlers as an enhancement."),
                 _ => (Easy, "Remove rel=\"nofollow\" from links to your own pages so they pass signals within the site."),
             };
-            t(Html, d, code, why)
+            let note = stand_in.map_or(String::new(), |h| format!(" The page's links were not given: replace {h} with the link's real target."));
+            t(Html, d, code, format!("{why}{note}"))
         }
         "links-too-many" => t(
             Text,
@@ -321,6 +403,14 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
         }
         "og-image-missing" | "og-image-relative" => {
             let existing = c.page.and_then(|p| p.og.get("og:image")).filter(|_| id == "og-image-relative").and_then(|i| c.page.and_then(|p| p.resolve(i)));
+            // The relative address the issue names, resolved against the page's URL.
+            let existing = existing.or_else(|| {
+                c.current_token()
+                    .filter(|_| id == "og-image-relative" && c.known_url)
+                    .and_then(|i| c.url.join(i).ok())
+                    .filter(|u| matches!(u.scheme(), "http" | "https"))
+                    .map(String::from)
+            });
             let (img, note) = match existing.or_else(|| c.first_image()) {
                 Some(i) => (i, "It uses the page's own image; 1200x630 pixels works best."),
                 None => (format!("{}/og-image.jpg", c.origin()), "Upload a 1200x630 image at this address (or change it)."),
@@ -401,13 +491,16 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
             "Time to first byte over 800 ms usually comes from the application: cache rendered pages, speed up database queries, and serve from a CDN close to visitors.",
         ),
         "render-blocking-scripts" => {
-            let scripts: Vec<String> = c.page.map(|p| p.render_blocking_scripts.iter().take(10).cloned().collect()).unwrap_or_default();
-            let code = if scripts.is_empty() {
-                "<script src=\"/js/app.js\" defer></script>".to_string()
+            let mut scripts: Vec<String> = c.page.map(|p| p.render_blocking_scripts.iter().take(10).cloned().collect()).unwrap_or_default();
+            if scripts.is_empty() {
+                scripts.extend(c.current_token().map(str::to_string));
+            }
+            let (code, note) = if scripts.is_empty() {
+                ("<script src=\"/js/app.js\" defer></script>".to_string(), " The page's scripts were not given: /js/app.js stands in for each of them.")
             } else {
-                scripts.iter().map(|s| format!("<script src=\"{}\" defer></script>", attr(s))).collect::<Vec<_>>().join("\n")
+                (scripts.iter().map(|s| format!("<script src=\"{}\" defer></script>", attr(s))).collect::<Vec<_>>().join("\n"), "")
             };
-            t(Html, Easy, code, "Load scripts in <head> with defer (order kept, runs after parsing) or async (independent scripts such as analytics).")
+            t(Html, Easy, code, format!("Load scripts in <head> with defer (order kept, runs after parsing) or async (independent scripts such as analytics).{note}"))
         }
         "dom-too-large" => t(
             Text,
@@ -429,7 +522,8 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
 
         // --- Internationalization ---
         "html-lang-missing" | "html-lang-invalid" => {
-            let lang = match (id, c.page.and_then(|p| p.lang.as_deref())) {
+            let given = c.page.and_then(|p| p.lang.as_deref()).or(c.current.as_deref());
+            let lang = match (id, given) {
                 ("html-lang-invalid", Some(l)) => {
                     let f = fix_lang_tag(l);
                     if audit_core::text::is_valid_bcp47(&f) { f } else { c.lang() }
@@ -487,8 +581,8 @@ fn lengthen_title(c: &Ctx) -> String {
 }
 
 /// The page's URL with the problem the rule found removed.
-fn clean_url(c: &Ctx, id: &str) -> String {
-    let mut u = c.url.clone();
+fn clean_url(url: &url::Url, id: &str) -> String {
+    let mut u = url.clone();
     let mut path = u.path().to_string();
     match id {
         "url-uppercase" => path = path.to_lowercase(),
@@ -529,7 +623,8 @@ fn relevel(headings: &[(u8, String)]) -> Vec<(u8, String)> {
     out
 }
 
-fn link_fix(c: &Ctx, id: &str) -> String {
+/// The repaired link, and the placeholder address used when the page's link is not known.
+fn link_fix(c: &Ctx, id: &str) -> (String, Option<String>) {
     let link = c.page.and_then(|p| {
         p.links.iter().find(|l| match id {
             "link-text-not-descriptive" => audit_core::text::is_generic_link_text(&l.text),
@@ -541,20 +636,31 @@ fn link_fix(c: &Ctx, id: &str) -> String {
             _ => l.internal && l.rel.iter().any(|r| r == "nofollow"),
         })
     });
-    let href = link.and_then(|l| l.url.clone()).unwrap_or_else(|| format!("{}/page", c.origin()));
+    // Without the page's link, the issue's current value names it for the rules that report
+    // the link's address.
+    let given = c
+        .current_token()
+        .filter(|_| matches!(id, "link-empty-text" | "internal-link-nofollow"))
+        .and_then(|h| url::Url::parse(h).ok())
+        .filter(|u| matches!(u.scheme(), "http" | "https"))
+        .map(String::from);
+    let known = link.and_then(|l| l.url.clone()).or(given);
+    let stand_in = known.is_none().then(|| format!("{}/page", c.origin()));
+    let href = known.unwrap_or_else(|| format!("{}/page", c.origin()));
     let target_words = url::Url::parse(&href)
         .ok()
         .and_then(|u| u.path_segments().and_then(|mut s| s.rfind(|x| !x.is_empty()).map(str::to_string)))
         .and_then(|s| words_from_slug(&s))
         .unwrap_or_else(|| "the page it leads to".to_string());
-    match id {
+    let code = match id {
         "link-empty-text" => format!("<a href=\"{}\" aria-label=\"{}\">…</a>", attr(&href), attr(&target_words)),
         "internal-link-nofollow" => {
             let text = link.map(|l| l.text.clone()).filter(|t| !t.is_empty()).unwrap_or(target_words);
             format!("<a href=\"{}\">{}</a>", attr(&href), attr(&text))
         }
         _ => format!("<a href=\"{}\">{}</a>", attr(&href), attr(&target_words)),
-    }
+    };
+    (code, stand_in)
 }
 
 /// The JSON-LD type that fits the page best, with its real name and URL.

@@ -141,6 +141,18 @@ fn contexts(page: &Page) -> Vec<(String, Option<FixContext<'_>>)> {
         ("product page".into(), Some(FixContext { page: Some(product), ..FixContext::default() })),
         ("garbage page".into(), Some(FixContext { page: Some(garbage), ..FixContext::default() })),
         (
+            // A current value with markup, as a caller might send: never raw in the fix.
+            "hostile current value".into(),
+            Some(FixContext {
+                current_value: Some("\"><script>alert(1)</script> 404 | <h1>".into()),
+                ..FixContext::default()
+            }),
+        ),
+        (
+            "scheme as current value".into(),
+            Some(FixContext { current_value: Some("javascript:alert(1)".into()), ..FixContext::default() }),
+        ),
+        (
             "home".into(),
             Some(FixContext {
                 url: Some("https://example.org/".into()),
@@ -367,4 +379,97 @@ fn batch_keeps_order_and_deserialises_from_the_wire() {
     assert_eq!(v["difficulty"], "easy");
     assert_eq!(serde_json::to_value(FixKind::JsonLd).unwrap(), "json-ld");
     assert_eq!(serde_json::to_value(FixKind::ServerConfig).unwrap(), "server-config");
+}
+
+/// `location = FROM { return 301 TO; }` pairs of a server-config fix.
+fn redirects(fix: &str) -> Vec<(String, String)> {
+    fix.split("location = ")
+        .skip(1)
+        .filter_map(|rest| {
+            let (from, tail) = rest.split_once(" {")?;
+            let to = tail.split("return 301 ").nth(1)?.split(';').next()?;
+            Some((from.to_string(), to.to_string()))
+        })
+        .collect()
+}
+
+#[test]
+fn templates_without_a_page_invent_no_facts() {
+    let contexts = [
+        None,
+        Some(FixContext::default()),
+        Some(FixContext { url: Some("https://example.org/blog/post-one".into()), ..FixContext::default() }),
+        Some(FixContext { url: Some("https://example.org/".into()), ..FixContext::default() }),
+        // A current value that is no number, status or address states nothing either.
+        Some(FixContext { current_value: Some("unknown".into()), ..FixContext::default() }),
+    ];
+    for ctx in &contexts {
+        for id in template_ids() {
+            let fix = fix_for_rule(id, ctx.as_ref()).unwrap();
+            let all = format!("{}\n{}", fix.fix, fix.explanation);
+            for invented in ["(now 0)", "now 0", "status an error", "status 0", "0 redirects", "goes h"] {
+                assert!(!all.contains(invented), "{id} {ctx:?}: {invented:?} in\n{all}");
+            }
+            for (from, to) in redirects(&fix.fix) {
+                let to = url::Url::parse(&to).unwrap_or_else(|e| panic!("{id}: {to}: {e}"));
+                let to_path = format!("{}{}", to.path(), to.query().map_or(String::new(), |q| format!("?{q}")));
+                assert_ne!(from, to_path, "{id} {ctx:?}: redirects to itself\n{}", fix.fix);
+            }
+        }
+    }
+}
+
+/// (rule id, the issue's current value, text the fix or explanation must contain)
+const CURRENT_VALUES: &[(&str, &str, &str)] = &[
+    ("thin-content", "120", "at least 300 words of its own text (now 120)"),
+    ("thin-content", "1,250 words", "(now 1250)"),
+    ("http-status-error", "404", "The page answers with status 404."),
+    ("http-status-error", "HTTP 410 Gone", "status 410"),
+    ("http-status-error", "503", "status 503, a server error"),
+    ("redirect-chain", "3 redirects", "goes through 3 redirects now"),
+    ("robots-txt-blocked", "Disallow: /private/", "The rule that blocks it now is `Disallow: /private/`"),
+    (
+        "title-too-long",
+        "Oak chairs made by hand in Bavaria from local wood | Möbel Schmidt",
+        "<title>Oak chairs made by hand",
+    ),
+    ("image-alt-missing", "/img/red_oak-chair_02.jpg", "<img src=\"/img/red_oak-chair_02.jpg\" alt=\"Red oak chair\">"),
+    ("image-dimensions-missing", "/img/side.png", "<img src=\"/img/side.png\""),
+    ("internal-link-nofollow", "https://example.org/about-us", "<a href=\"https://example.org/about-us\">About us</a>"),
+    ("link-empty-text", "https://example.org/cart", "href=\"https://example.org/cart\" aria-label=\"Cart\""),
+    ("render-blocking-scripts", "/js/jquery.js", "<script src=\"/js/jquery.js\" defer>"),
+    ("html-lang-invalid", "en_us", "<html lang=\"en-US\">"),
+    ("h1-multiple", "Oak chair | Our workshop", "<h1>Oak chair</h1>\n<h2>Our workshop</h2>"),
+    ("heading-levels-skipped", "h2 -> h4", "The page goes h2 to h4 now."),
+    ("url-uppercase", "/Shop/Oak", "return 301 https://example.com/shop/oak"),
+    ("mixed-content", "http://cdn.example/a.js", "Change these to https: http://cdn.example/a.js."),
+];
+
+#[test]
+fn templates_state_the_issues_current_value() {
+    for (id, current, needle) in CURRENT_VALUES {
+        let ctx = FixContext { current_value: Some(current.to_string()), ..FixContext::default() };
+        let fix = fix_for_rule(id, Some(&ctx)).unwrap();
+        let all = format!("{}\n{}", fix.fix, fix.explanation);
+        assert!(all.contains(needle), "{id} {current:?}: {needle:?} not in\n{all}");
+    }
+}
+
+#[test]
+fn the_current_value_arrives_from_the_wire() {
+    let body = r#"[
+        {"title": "Thin content", "current_value": "120"},
+        {"id": "http-status-error", "currentValue": "404"},
+        {"id": "thin-content", "context": {"currentValue": "95"}},
+        {"id": "thin-content", "currentValue": "80", "context": {"current_value": "95"}},
+        {"title": "Thin content"}
+    ]"#;
+    let issues: Vec<Issue> = serde_json::from_str(body).unwrap();
+    let fixes = fix_batch(&issues);
+    assert!(fixes[0].fix.contains("(now 120)"), "{}", fixes[0].fix);
+    assert!(fixes[1].explanation.starts_with("The page answers with status 404."), "{}", fixes[1].explanation);
+    assert!(fixes[2].fix.contains("(now 95)"), "{}", fixes[2].fix);
+    // The issue's own value wins over the context's.
+    assert!(fixes[3].fix.contains("(now 80)"), "{}", fixes[3].fix);
+    assert!(!fixes[4].fix.contains("(now"), "{}", fixes[4].fix);
 }
