@@ -11,8 +11,12 @@
 //!   most 160 characters, cut at a word), a title of at most 60, JSON-LD of the fitting type
 //!   with the real name and URL, its canonical URL, the robots.txt lines that let a named
 //!   crawler in. Values are escaped for HTML attributes and JSON.
-//! - Issues without an id are matched by their words ([`match_rule`]); an issue nothing
-//!   matches gets an honest generic `text` fix, never an error.
+//! - Templates state a fact about the page (word count, status, the blocking rule) only when
+//!   it is known: from the parsed page or the issue's `current_value`
+//!   ([`FixContext::current_value`], [`Issue::current_value`]); otherwise they leave it out.
+//! - Issues without an id get a template only when they name its problem: a template id in
+//!   their text, or one of its phrases in their title ([`match_rule`]); an issue that names
+//!   none gets an honest generic `text` fix, never an error.
 //!
 //! ```
 //! use autofix::{fix_batch, FixContext, FixKind, Issue};
