@@ -148,6 +148,10 @@ fn img_after<'a>(dom: &'a str, link: &str) -> &'a str {
     &dom[img..img + dom[img..].find('>').unwrap()]
 }
 
+/// Records every `console.warn` of the page as an `<li class="warned">` in `#warnings`, so
+/// the DOM dump shows what the widget warned about.
+const WARN_RECORDER: &str = r#"<script>console.warn=function(m){var li=document.createElement('li');li.className='warned';li.textContent=String(m);document.getElementById('warnings').appendChild(li);};</script>"#;
+
 /// What one embedding page must end up with.
 struct Expect {
     count: usize,
@@ -231,6 +235,12 @@ async fn widget_script_embeds_in_chromium() {
                 r#"<script async src="{s}/widget.js" data-domain="example.com" data-brand="&lt;img src=x onerror=&quot;document.body.setAttribute('data-pwned','brand')&quot;&gt;" data-link="javascript:document.body.setAttribute('data-pwned','link')"></script>"#
             )),
         ),
+        (
+            "/invalid-attributes",
+            page(format!(
+                r##"<ul id="warnings"></ul>{WARN_RECORDER}<div id="svc-widget"></div><script async src="{s}/widget.js" data-position="inline" data-domain="example.com" data-color="#2563eb" data-size="huge"></script><script async src="{s}/widget.js" data-position="inline" data-domain="1.2.3.4"></script>"##
+            )),
+        ),
     ];
     let site = Site::start(pages).await;
     let report = format!("{s}/report/example.com");
@@ -311,6 +321,33 @@ async fn widget_script_embeds_in_chromium() {
     assert!(brand.contains("&lt;img src=x onerror="), "the brand is not shown as text: {dom}");
     assert!(!dom.contains("<img src=\"x\"") && !dom.contains("data-pwned=\""), "an attribute became markup: {dom}");
     assert!(!dom.contains("href=\"javascript:"), "a javascript: link was used: {dom}");
+
+    // Invalid values fall back to the defaults with a console warning each; an IP address
+    // is no domain for a badge (the server would refuse it), so that tag adds none.
+    let dom = dump_dom(&bin, &site.url("/invalid-attributes")).await;
+    check_page(
+        "/invalid-attributes",
+        &dom,
+        &Expect {
+            count: 1,
+            container: r#"id="svc-widget""#,
+            href: report.clone(),
+            src: src("domain=example.com&color=10b981&size=medium"),
+            brand: None,
+        },
+    );
+    let warnings: Vec<&str> = dom
+        .match_indices(r#"<li class="warned">"#)
+        .map(|(at, tag)| &dom[at + tag.len()..at + dom[at..].find("</li>").unwrap()])
+        .collect();
+    assert_eq!(warnings.len(), 3, "{warnings:?}");
+    for (attribute, value) in [("data-color", "#2563eb"), ("data-size", "huge"), ("data-domain", "1.2.3.4")] {
+        let prefix = format!("seo-audit widget: {attribute} ");
+        assert!(
+            warnings.iter().any(|w| w.starts_with(&prefix) && w.ends_with(value)),
+            "no warning about {attribute}: {warnings:?}"
+        );
+    }
 
     // The badge image really loaded cross-origin, at its size.
     let dom = dump_dom(&bin, &site.url("/inline")).await;

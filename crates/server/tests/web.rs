@@ -184,6 +184,9 @@ async fn report_of_an_unaudited_domain_is_404_and_queues_an_audit() {
     assert_eq!(r.header("content-type"), Some("text/html; charset=utf-8"));
     assert_eq!(r.header("x-frame-options"), Some("DENY"));
     assert!(r.raw.contains("has not been audited yet"), "{}", r.raw);
+    // The URL really queued is the configured one, not https://localhost/.
+    let queued = format!("so an audit of <code>{}</code> has been queued", site.url("/"));
+    assert!(r.raw.contains(&queued), "{queued} not in {}", r.raw);
     assert!(r.raw.contains(r#"<meta http-equiv="refresh""#));
     assert_documented_media("GET", "/report/{domain}", 404, "text/html");
     wait_for_audit(&t, "localhost").await;
@@ -200,6 +203,103 @@ async fn report_of_an_unaudited_domain_is_404_and_queues_an_audit() {
         assert_eq!((r.status, r.header("x-error-code")), (400, Some("invalid_request")), "{bad}");
         assert_eq!(r.header("content-type"), Some("text/html; charset=utf-8"));
         assert_documented_media("GET", "/report/{domain}", 400, "text/html");
+    }
+}
+
+/// The 404 report of `domain` (no audit stored); asserts it is one and returns its body.
+async fn not_audited_page(t: &TestServer, domain: &str) -> String {
+    let r = t.get(&format!("/report/{domain}")).await;
+    assert_eq!(r.status, 404, "{}", r.raw);
+    assert!(r.raw.contains("has not been audited yet"), "{}", r.raw);
+    r.raw
+}
+
+const REFRESH: &str = r#"<meta http-equiv="refresh""#;
+
+#[tokio::test]
+async fn report_says_an_audit_is_under_way_while_one_runs() {
+    // A target that takes connections and never answers: the audit stays running.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = silent.local_addr().unwrap().port();
+    let t = start(None, |c| {
+        c.badge_audit_url = format!("http://{{domain}}:{port}/");
+        c.fetch.total_timeout_ms = 120_000;
+        c.fetch.text_timeout_ms = 120_000;
+    })
+    .await;
+    let url = format!("http://localhost:{port}/");
+    let first = not_audited_page(&t, "localhost").await;
+    assert!(first.contains(&format!("so an audit of <code>{url}</code> has been queued")), "{first}");
+    for _ in 0..2 {
+        let again = not_audited_page(&t, "localhost").await;
+        assert!(again.contains(&format!("An audit of <code>{url}</code> is already queued or running")), "{again}");
+        assert!(!again.contains("has been queued") && again.contains(REFRESH), "{again}");
+    }
+    drop(silent);
+}
+
+#[tokio::test]
+async fn report_says_no_audit_was_queued_while_a_failed_one_cools_down() {
+    let closed = common::closed_port();
+    let t = start(None, |c| {
+        c.badge_audit_url = format!("http://{{domain}}:{closed}/");
+        c.widget_rate_limit = 10_000;
+    })
+    .await;
+    let url = format!("http://localhost:{closed}/");
+    let first = not_audited_page(&t, "localhost").await;
+    assert!(first.contains(&format!("so an audit of <code>{url}</code> has been queued")), "{first}");
+    // The audit fails at once (nothing listens); until then the page says it is under way.
+    let mut cooling = None;
+    for _ in 0..300 {
+        let page = not_audited_page(&t, "localhost").await;
+        if !page.contains("is already queued or running") {
+            cooling = Some(page);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let page = cooling.expect("the background audit of a closed port ended");
+    assert!(page.contains("No audit was queued"), "{page}");
+    assert!(
+        page.contains(&format!("A background audit of <code>{url}</code> ended less than 10 minutes ago")),
+        "{page}"
+    );
+    assert!(!page.contains("has been queued") && !page.contains(REFRESH), "{page}");
+    assert_eq!(t.store.count_audits().unwrap(), 0);
+}
+
+#[tokio::test]
+async fn report_says_no_audit_was_queued_past_the_background_budget() {
+    common::away_from_minute_boundary().await;
+    let closed = common::closed_port();
+    // One URL per domain, on a port where nothing listens, so no name is ever resolved.
+    let t = start(None, |c| {
+        c.badge_audit_url = format!("http://localhost:{closed}/{{domain}}");
+        c.widget_rate_limit = 10_000;
+    })
+    .await;
+    for i in 0..server::badge_queue::BADGE_AUDITS_PER_MINUTE {
+        let page = not_audited_page(&t, &format!("d{i}.example")).await;
+        assert!(page.contains("has been queued"), "{i}: {page}");
+    }
+    let page = not_audited_page(&t, "one-too-many.example").await;
+    let url = format!("http://localhost:{closed}/one-too-many.example");
+    assert!(page.contains(&format!("so no audit of <code>{url}</code> was queued")), "{page}");
+    assert!(page.contains("busy with other background audits") && page.contains(REFRESH), "{page}");
+    assert!(!page.contains("has been queued"), "{page}");
+}
+
+#[tokio::test]
+async fn report_says_no_audit_was_queued_when_background_audits_are_off() {
+    for template in ["", "ftp://{domain}/"] {
+        let t = start(None, |c| c.badge_audit_url = template.to_string()).await;
+        let page = not_audited_page(&t, "example.com").await;
+        assert!(page.contains("this service does not audit domains in the background"), "{template:?}: {page}");
+        assert!(!page.contains("queued,") && !page.contains("has been queued"), "{template:?}: {page}");
+        assert!(!page.contains(REFRESH), "{template:?}: nothing to wait for");
+        // The form offers the home page to audit by hand.
+        assert!(page.contains(r#"value="https://example.com/""#), "{page}");
     }
 }
 
@@ -295,6 +395,10 @@ async fn widget_script_and_landing_page() {
     assert!(home.raw.contains(r#"action="/report""#));
     // No base URL configured: links name the loopback address the request came to.
     assert!(home.raw.contains(&format!("{}/widget.js", t.base)), "{}", home.raw);
+    // The image badge to copy links to the report.
+    let img = server::web::escape_html(&server::web::report::image_snippet(&t.base, "example.com"));
+    assert!(img.starts_with(&format!("&lt;a href=&quot;{}/report/example.com&quot;&gt;&lt;img ", t.base)), "{img}");
+    assert!(home.raw.contains(&img), "{img} not in {}", home.raw);
     assert_documented_media("GET", "/", 200, "text/html");
 
     // A forged Host is not used for links.
@@ -302,7 +406,10 @@ async fn widget_script_and_landing_page() {
     let forged = Answer::from(forged).await;
     assert_eq!(forged.status, 200);
     assert!(!forged.raw.contains("evil.example"));
-    assert!(forged.raw.contains("http://127.0.0.1:8080/widget.js"));
+    // The links name the configured base URL: the default, or the bound address where the
+    // server puts that in place of the default.
+    let configured = t.server.state().config.base_url.trim_end_matches('/').to_string();
+    assert!(forged.raw.contains(&format!("{configured}/widget.js")), "{}", forged.raw);
 
     // A configured base URL wins over the Host header.
     let t2 = start(None, |c| c.base_url = "https://seo.example.net".to_string()).await;

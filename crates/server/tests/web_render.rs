@@ -7,8 +7,9 @@ use std::collections::HashMap;
 use audit_core::{audit, rule_by_id, Category, HttpFacts, Page};
 use proptest::strategy::Strategy;
 use serde_json::{json, Value};
+use server::badge_queue::Enqueued;
 use web::badge::{self, parse_color, render_iframe_page, render_svg, validate_domain, BadgeSize, Color};
-use web::report::{render_landing, render_report};
+use web::report::{render_landing, render_not_audited, render_report};
 
 // ---------------------------------------------------------------------------------------
 // A minimal markup checker: balanced tags, quoted attributes, no duplicate attributes,
@@ -474,7 +475,7 @@ fn fixes_for(result: &Value) -> Vec<(String, String)> {
 fn report_escapes_everything_from_the_page() {
     let result = hostile_result();
     let fixes = fixes_for(&result);
-    let page = render_report("https://svc.example", "example.com", Some(&result), &fixes);
+    let page = render_report("https://svc.example", "example.com", &result, &fixes);
     let elements = html(&page);
     for raw in ["<script", "<svg onload", "<img src=x", "<iframe", "javascript:alert(4)\"", "<!-- fix"] {
         assert!(!page.contains(raw), "raw {raw:?} in report");
@@ -493,7 +494,7 @@ fn report_escapes_everything_from_the_page() {
 #[test]
 fn report_shows_summary_and_facts() {
     let result = hostile_result();
-    let page = render_report("https://svc.example", "example.com", Some(&result), &[]);
+    let page = render_report("https://svc.example", "example.com", &result, &[]);
     let score = result["score"]["percentage"].as_u64().unwrap();
     assert!(page.contains(&format!(r#"<span class="score-value">{score}</span>"#)));
     assert!(page.contains(&format!("<title>SEO report for example.com: {score}/100</title>")));
@@ -523,7 +524,7 @@ fn report_shows_summary_and_facts() {
 #[test]
 fn report_groups_checks_by_category_in_order() {
     let result = hostile_result();
-    let page = render_report("https://svc.example", "example.com", Some(&result), &[]);
+    let page = render_report("https://svc.example", "example.com", &result, &[]);
     let checks = result["checks"].as_array().unwrap();
     let mut last = 0;
     for cat in Category::ALL {
@@ -555,7 +556,7 @@ fn report_groups_checks_by_category_in_order() {
 fn report_lists_recommendations_worst_first_with_fixes() {
     let result = hostile_result();
     let fixes = fixes_for(&result);
-    let page = render_report("https://svc.example", "example.com", Some(&result), &fixes);
+    let page = render_report("https://svc.example", "example.com", &result, &fixes);
     let recs = result["recommendations"].as_array().unwrap();
     assert!(!recs.is_empty());
     for (id, code) in &fixes {
@@ -583,33 +584,82 @@ fn report_lists_recommendations_worst_first_with_fixes() {
         {"type": "notice", "title": "N1"}, {"type": "critical", "title": "C1"},
         {"type": "warning", "title": "W1"}, {"type": "critical", "title": "C2"}
     ]});
-    let page = render_report("https://svc.example", "example.com", Some(&shuffled), &[]);
+    let page = render_report("https://svc.example", "example.com", &shuffled, &[]);
     let at = |t: &str| page.find(&format!("<h3>{t}</h3>")).unwrap();
     assert!(at("C1") < at("C2") && at("C2") < at("W1") && at("W1") < at("N1"));
     assert!(page.contains(">2 critical<") && page.contains(">1 warning<") && page.contains(">1 notice<"));
 }
 
-#[test]
-fn report_without_an_audit_says_one_was_queued() {
-    let page = render_report("https://svc.example", "example.com", None, &[]);
+/// The 404 page of a domain without a recent audit, for one answer of the queue: it must
+/// contain `says`, show `url` as the URL audited, and reload itself exactly when `reloads`.
+fn check_not_audited(queued: Enqueued, url: Option<&str>, says: &str, reloads: bool) {
+    let page = render_not_audited("https://svc.example", "example.com", queued, url);
     let elements = html(&page);
     assert!(page.contains("<h1><span class=\"domain\">example.com</span> has not been audited yet</h1>"));
-    assert!(page.contains("An audit has been queued"));
-    assert!(page.contains("<code>https://example.com/</code>"));
+    assert!(page.contains("There is no audit of example.com from the last 24 hours"), "{queued:?}: {page}");
+    assert!(page.contains(says), "{queued:?}: {says:?} not in {page}");
+    // Only a queued audit is said to be queued.
+    assert_eq!(page.contains("has been queued"), queued == Enqueued::Queued && url.is_some(), "{queued:?}");
+    assert_eq!(page.contains(r#"<meta http-equiv="refresh" content="30">"#), reloads, "{queued:?}");
+    match url {
+        Some(u) => assert!(page.contains(&format!("<code>{u}</code>")), "{queued:?}: {u} not in {page}"),
+        None => assert!(!page.contains("<code>"), "{queued:?}: no URL is audited"),
+    }
     let form = elements.iter().find(|e| e.name == "form").expect("form");
     assert_eq!((form.attrs["method"].as_str(), form.attrs["action"].as_str()), ("get", "/report"));
     let input = elements.iter().find(|e| e.name == "input").expect("input");
-    assert_eq!(input.attrs["value"], "https://example.com/");
+    assert_eq!(input.attrs["value"], url.unwrap_or("https://example.com/"));
     assert!(elements.iter().any(|e| e.name == "a" && e.attrs.get("href").map(String::as_str) == Some("/")));
-    assert!(page.contains(r#"<meta http-equiv="refresh" content="30">"#));
+}
 
-    let hostile = render_report("https://svc.example", "<b>x</b>\"", None, &[]);
+#[test]
+fn report_without_an_audit_says_what_the_queue_did() {
+    let url = Some("http://example.com:8081/");
+    check_not_audited(
+        Enqueued::Queued,
+        url,
+        "so an audit of <code>http://example.com:8081/</code> has been queued",
+        true,
+    );
+    check_not_audited(Enqueued::Pending, url, "is already queued or running", true);
+    check_not_audited(Enqueued::CoolingDown, url, "ended less than 10 minutes ago without giving a report", false);
+    check_not_audited(Enqueued::RateLimited, url, "busy with other background audits", true);
+    check_not_audited(Enqueued::QueueFull, url, "busy with other background audits", true);
+    check_not_audited(Enqueued::Disabled, None, "this service does not audit domains in the background", false);
+    // An answer that does not fit the missing URL still tells the truth: nothing queued.
+    check_not_audited(Enqueued::Queued, None, "this service does not audit domains in the background", false);
+
+    let hostile =
+        render_not_audited("https://svc.example", "<b>x</b>\"", Enqueued::Queued, Some("https://<b>x</b>/\""));
     html(&hostile);
     assert!(!hostile.contains("<b>x"));
 }
 
+/// The copy-paste image badge is the image in a link to the report of its domain.
+fn check_image_snippet(page: &str, base: &str, domain: &str) {
+    let snippet = web::escape_html(&format!(
+        r#"<a href="{base}/report/{domain}"><img src="{base}/api/widget?domain={domain}" alt="SEO score for {domain}" width="200" height="56"></a>"#
+    ));
+    assert!(page.contains(&format!("<pre><code>{snippet}</code></pre>")), "{snippet} not in {page}");
+    // The snippet itself is well-formed markup whose link goes to the report.
+    let elements = html(&format!("<p>{}</p>", web::report::image_snippet(base, domain)));
+    assert_eq!(elements[1].name, "a");
+    assert_eq!(elements[1].attrs["href"], format!("{base}/report/{domain}"));
+    assert_eq!(elements[2].name, "img");
+}
+
+#[test]
+fn image_snippets_link_to_the_report() {
+    check_image_snippet(&render_landing("https://svc.example/"), "https://svc.example", "example.com");
+    let report = render_report("https://svc.example", "shop.example", &json!({"score": {"percentage": 80}}), &[]);
+    check_image_snippet(&report, "https://svc.example", "shop.example");
+    // A report of an address has no badge to offer.
+    let report = render_report("https://svc.example", "93.184.216.34", &json!({}), &[]);
+    assert!(!report.contains("Show this score on your site") && !report.contains("/api/widget"));
+}
+
 fn check_defensive(result: Value) {
-    let page = render_report("https://svc.example", "example.com", Some(&result), &[]);
+    let page = render_report("https://svc.example", "example.com", &result, &[]);
     html(&page);
     assert!(page.contains("—"), "missing values shown as a dash: {result}");
 }
@@ -632,26 +682,22 @@ fn report_survives_any_json() {
     let page = render_report(
         "https://svc.example",
         "example.com",
-        Some(&json!({"checks": [{"id": "<no-such-rule>", "category": "Nonsense", "status": "fail"}]})),
+        &json!({"checks": [{"id": "<no-such-rule>", "category": "Nonsense", "status": "fail"}]}),
         &[],
     );
     assert!(page.contains("<h3>Other <span"));
     assert!(page.contains("&lt;no-such-rule&gt;"));
     // Scores outside 0..=100 are clamped.
-    let page = render_report("https://svc.example", "example.com", Some(&json!({"score": {"percentage": 900}})), &[]);
+    let page = render_report("https://svc.example", "example.com", &json!({"score": {"percentage": 900}}), &[]);
     assert!(page.contains(r#"<span class="score-value">100</span>"#));
     // An audited URL that is not http(s) is not a link.
-    let page = render_report(
-        "https://svc.example",
-        "example.com",
-        Some(&json!({"page": {"url": "javascript:alert(1)"}})),
-        &[],
-    );
+    let page =
+        render_report("https://svc.example", "example.com", &json!({"page": {"url": "javascript:alert(1)"}}), &[]);
     assert!(!page.contains("href=\"javascript:"));
     assert!(page.contains("<dd>javascript:alert(1)</dd>"));
     // Huge values are cut.
     let big = "x".repeat(50_000);
-    let page = render_report("https://svc.example", "example.com", Some(&json!({"page": {"title": big}})), &[]);
+    let page = render_report("https://svc.example", "example.com", &json!({"page": {"title": big}}), &[]);
     assert!(page.len() < 40_000);
 }
 
@@ -676,6 +722,8 @@ fn landing_page_has_the_audit_form_and_snippets() {
     }
     let hostile = render_landing("https://svc.example/\"><script>x</script>");
     html(&hostile);
+    // The image snippet itself stays well-formed markup whatever the base URL holds.
+    html(&web::report::image_snippet("https://svc.example/\"><script>x</script>", "example.com"));
     assert!(!hostile.contains("<script>x"));
 }
 
@@ -824,7 +872,7 @@ fn widget_builds_dom_without_markup_apis() {
 
 /// A fake DOM just large enough for the widget, in which the script runs in its own global
 /// context; the scenarios assert what it inserts.
-const WIDGET_HARNESS: &str = r#"
+const WIDGET_HARNESS: &str = r##"
 "use strict";
 const fs = require("fs");
 const vm = require("vm");
@@ -901,6 +949,7 @@ const scenarios = {
     assert.strictEqual(img.getAttribute("alt"), "SEO score for shop.example");
     assert.strictEqual(img.getAttribute("width"), "200");
     assert.strictEqual(img.getAttribute("height"), "56");
+    assert.deepStrictEqual(p.warnings, []);
   },
   loaded_twice() {
     const p = page({});
@@ -962,6 +1011,59 @@ const scenarios = {
     assert.strictEqual(brand.textContent, "<img src=x onerror=alert(1)>");
     assert.strictEqual(brand.children.length, 0);
     assert.strictEqual(p.doc.root.all().filter(e => e.tagName === "IMG").length, 1);
+    assert.ok(p.warnings.some(w => w.includes("data-color")), "colour warning: " + p.warnings);
+    assert.ok(p.warnings.some(w => w.includes("data-size")), "size warning: " + p.warnings);
+    assert.ok(p.warnings.some(w => w.includes("data-link")), "link warning: " + p.warnings);
+  },
+  invalid_values_fall_back_with_a_warning() {
+    const cases = [
+      [{ "data-color": "#2563eb" }, "color=10b981&size=medium", "data-color"],
+      [{ "data-color": "" }, "color=10b981&size=medium", "data-color"],
+      [{ "data-color": "fff" }, "color=10b981&size=medium", "data-color"],
+      [{ "data-size": "huge" }, "color=10b981&size=medium", "data-size"],
+      [{ "data-size": "Small" }, "color=10b981&size=medium", "data-size"],
+      [{ "data-size": "" }, "color=10b981&size=medium", "data-size"],
+      [{ "data-position": "top" }, "color=10b981&size=medium", "data-position"],
+      [{ "data-color": "2563EB", "data-size": "large", "data-position": "fixed" }, "color=2563eb&size=large", null],
+    ];
+    for (const [attrs, query, warned] of cases) {
+      const p = page({});
+      p.run(p.script(Object.assign({ src: "https://svc.example/widget.js", "data-domain": "example.com" }, attrs)));
+      const [a] = p.links();
+      assert.ok(a, "a badge despite " + JSON.stringify(attrs));
+      assert.strictEqual(a.children[0].getAttribute("src"), "https://svc.example/api/widget?domain=example.com&" + query);
+      assert.ok(p.doc.getElementById("svc-widget-fixed"), "fixed position");
+      if (warned) {
+        assert.strictEqual(p.warnings.length, 1, JSON.stringify(attrs) + ": " + p.warnings);
+        assert.ok(p.warnings[0].startsWith("seo-audit widget: " + warned), p.warnings[0]);
+      } else {
+        assert.deepStrictEqual(p.warnings, [], JSON.stringify(attrs));
+      }
+    }
+  },
+  ip_address_domain() {
+    for (const given of ["1.2.3.4", "10.0.0.1.", "[::1]", "example.1a"]) {
+      const p = page({});
+      p.run(p.script({ src: "https://svc.example/widget.js", "data-domain": given }));
+      assert.strictEqual(p.links().length, 0, given);
+      assert.ok(p.warnings.length === 1 && p.warnings[0].includes("data-domain"), given + ": " + p.warnings);
+    }
+    const p = page({ hostname: "192.168.1.10" });
+    p.run(p.script({ src: "https://svc.example/widget.js" }));
+    assert.strictEqual(p.links().length, 0);
+    assert.ok(p.warnings.some(w => w.includes("set data-domain")), "" + p.warnings);
+  },
+  domains_as_the_server_takes_them() {
+    // [data-domain, what badge::validate_domain makes of it (null: refused)], from the test.
+    const cases = JSON.parse(fs.readFileSync(process.argv[3], "utf8"));
+    assert.ok(cases.length > 100);
+    for (const [given, expected] of cases) {
+      const p = page({});
+      p.run(p.script({ src: "https://svc.example/widget.js", "data-domain": given }));
+      const got = p.links().map(a => a.getAttribute("data-svc-domain"));
+      assert.deepStrictEqual(got, expected === null ? [] : [expected], JSON.stringify(given));
+      assert.strictEqual(p.warnings.length, expected === null ? 1 : 0, JSON.stringify(given) + ": " + p.warnings);
+    }
   },
   white_label_link() {
     const p = page({});
@@ -1029,7 +1131,79 @@ for (const [name, fn] of Object.entries(scenarios)) {
   console.log("ok " + name);
 }
 console.log("ALL OK");
-"#;
+"##;
+
+/// `data-domain` values for the widget to judge as the server does: the hand-written cases
+/// of [`domains`] and host-like strings from the generator of the pattern test (empty
+/// values excluded: they mean "this page's own host").
+fn domain_inputs() -> Vec<String> {
+    use proptest::strategy::ValueTree;
+    let long = format!("{}.com", vec!["a".repeat(63); 4].join("."));
+    let mut out: Vec<String> = [
+        "example.com",
+        "Example.COM",
+        " www.example.com ",
+        "\twww.example.com\r\n",
+        "\u{a0}example.com",
+        "example.com\u{b}",
+        "example.1a",
+        "example.a1",
+        "example.com+",
+        "example.com.",
+        "example.com..",
+        "xn--bcher-kva.example",
+        "a-b.c-d.example",
+        "localhost",
+        "LOCALHOST",
+        "localhost.",
+        "www.localhost",
+        ".",
+        "com",
+        "example..com",
+        ".example.com",
+        "-example.com",
+        "example-.com",
+        "exa_mple.com",
+        "example.com/path",
+        "example.com:8080",
+        "user@example.com",
+        "https://example.com",
+        "bücher.example",
+        "\u{212a}ey.example",
+        "127.0.0.1",
+        "1.2.3.4",
+        "10.0.0.1.",
+        "[::1]",
+        "::1",
+        "\"><script>.com",
+        " ",
+        "\u{c}a.example\u{c}",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    out.extend([long.clone(), long[1..].to_string(), long[2..].to_string(), format!(" {}", &long[1..])]);
+    out.push(format!("{}.com", "a".repeat(64)));
+    let label = proptest::string::string_regex("[aZ0-9\\-_\u{212a}]{0,4}|a{60,65}").unwrap();
+    let pad = || proptest::string::string_regex("[ \t\n\u{b}\u{a0}]{0,2}").unwrap();
+    let dot = proptest::string::string_regex("[.]{0,2}").unwrap();
+    let host = (pad(), proptest::collection::vec(label, 1..6), dot, pad()).prop_map(
+        |(a, labels, dot, b): (String, Vec<String>, String, String)| format!("{a}{}{dot}{b}", labels.join(".")),
+    );
+    // And names that are mostly valid: the cases where a rule is one character away.
+    let near_label = proptest::string::string_regex("[a-zA-Z0-9][a-zA-Z0-9-]{0,5}|1").unwrap();
+    let near_pad = || proptest::string::string_regex("[ \t\r\n\u{c}]{0,1}").unwrap();
+    let near = (near_pad(), proptest::collection::vec(near_label, 1..4), "[.]?", near_pad()).prop_map(
+        |(a, labels, dot, b): (String, Vec<String>, String, String)| format!("{a}{}{dot}{b}", labels.join(".")),
+    );
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    for _ in 0..300 {
+        out.push(host.new_tree(&mut runner).unwrap().current());
+        out.push(near.new_tree(&mut runner).unwrap().current());
+    }
+    out.retain(|s| !s.is_empty());
+    out
+}
 
 #[test]
 fn widget_behaves_in_a_fake_dom() {
@@ -1045,9 +1219,15 @@ fn widget_behaves_in_a_fake_dom() {
     std::fs::create_dir_all(&dir).unwrap();
     let harness = dir.join("harness.js");
     let widget = dir.join("widget.js");
+    let domains = dir.join("domains.json");
     std::fs::write(&harness, WIDGET_HARNESS).unwrap();
     std::fs::write(&widget, web::WIDGET_JS).unwrap();
-    let out = std::process::Command::new("node").arg(&harness).arg(&widget).output().unwrap();
+    let cases: Vec<(String, Option<String>)> =
+        domain_inputs().into_iter().map(|d| (d.clone(), validate_domain(&d))).collect();
+    let accepted = cases.iter().filter(|(_, d)| d.is_some()).count();
+    assert!(accepted > 50 && cases.len() - accepted > 50, "{accepted} of {} accepted", cases.len());
+    std::fs::write(&domains, serde_json::to_string(&cases).unwrap()).unwrap();
+    let out = std::process::Command::new("node").arg(&harness).arg(&widget).arg(&domains).output().unwrap();
     let _ = std::fs::remove_dir_all(&dir);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);

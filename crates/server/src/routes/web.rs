@@ -239,17 +239,21 @@ async fn report_domain(ctx: &Ctx) -> Result<Response, ApiError> {
     }
     let base = base_url(ctx);
     let Some(audit) = audit else {
-        ctx.state.badges.enqueue(&ctx.state, &domain);
-        return Ok(html(StatusCode::NOT_FOUND, pages::report::render_report(&base, &domain, None, &[]), NO_STORE));
+        // The page tells what the queue did, and the URL it audits for this domain.
+        let queued = ctx.state.badges.enqueue(&ctx.state, &domain);
+        let audit_url = crate::badge_queue::audit_url_for(&ctx.state.config.badge_audit_url, &domain);
+        let body = pages::report::render_not_audited(&base, &domain, queued, audit_url.as_ref().map(url::Url::as_str));
+        return Ok(html(StatusCode::NOT_FOUND, body, NO_STORE));
     };
     Ok(html(StatusCode::OK, render_stored(&base, &domain, &audit), PAGE_CACHE_CONTROL))
 }
 
 /// The report page of a stored audit, with the auto-fix code of each failed rule.
 fn render_stored(base: &str, domain: &str, audit: &store::StoredAudit) -> String {
-    let result: Option<Value> = serde_json::from_str(&audit.result_json).ok();
-    let fixes = result.as_ref().map(fixes_for).unwrap_or_default();
-    pages::report::render_report(base, domain, result.as_ref(), &fixes)
+    // A result that does not parse renders as an empty one: every field shown as missing.
+    let result: Value = serde_json::from_str(&audit.result_json).unwrap_or_default();
+    let fixes = fixes_for(&result);
+    pages::report::render_report(base, domain, &result, &fixes)
 }
 
 /// `(rule id, fix code)` for every recommendation of a result, filled from its page.
@@ -314,9 +318,9 @@ async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
                 .ok()
                 .and_then(|u| u.host_str().map(str::to_string))
                 .unwrap_or_default();
-            let value = serde_json::to_value(&result).ok();
-            let fixes = value.as_ref().map(fixes_for).unwrap_or_default();
-            let body = pages::report::render_report(&base, &host, value.as_ref(), &fixes);
+            let value = serde_json::to_value(&result).unwrap_or_default();
+            let fixes = fixes_for(&value);
+            let body = pages::report::render_report(&base, &host, &value, &fixes);
             Ok(html(StatusCode::OK, body, NO_STORE))
         }
     }

@@ -12,26 +12,24 @@ use std::fmt::Write as _;
 use audit_core::{rule_by_id, Category, RULES};
 use serde_json::Value;
 
-use super::{encode_component, escape_html};
+use super::{badge, encode_component, escape_html};
+use crate::badge_queue::{Enqueued, BADGE_AUDIT_COOLDOWN};
 
 /// Shown for a value the result does not carry.
 const MISSING: &str = "—";
 /// Values from the audited page are cut to this many characters: a page title of a
 /// megabyte must not make a report of a megabyte.
 const MAX_VALUE_CHARS: usize = 1000;
-/// Seconds after which the "not audited yet" page reloads itself, to show the queued audit.
+/// Seconds after which the "not audited yet" page reloads itself, to show the queued audit
+/// (or to ask again for one the queue was too busy to take).
 pub const NOT_AUDITED_REFRESH_SECS: u32 = 30;
 
 /// Renders the report of `domain` from its newest audit result (the JSON of
-/// `GET /api/v1/audit`), or, when `result` is `None`, the page saying that no audit exists
-/// yet and one was queued.
+/// `GET /api/v1/audit`). A domain without a recent audit gets [`render_not_audited`].
 ///
 /// `fixes` maps rule ids to the auto-fix code shown under each recommendation. `base_url` is
-/// the public address of the service, used in the badge snippet.
-pub fn render_report(base_url: &str, domain: &str, result: Option<&Value>, fixes: &[(String, String)]) -> String {
-    let Some(result) = result else {
-        return render_not_audited(base_url, domain);
-    };
+/// the public address of the service, used in the badge snippets.
+pub fn render_report(base_url: &str, domain: &str, result: &Value, fixes: &[(String, String)]) -> String {
     let base = base_url.trim_end_matches('/');
     let score = score_of(result);
     let band = Band::of(score);
@@ -72,12 +70,11 @@ pub fn render_report(base_url: &str, domain: &str, result: Option<&Value>, fixes
     body.push_str(&recommendations_section(&recs, fixes));
     body.push_str(&checks_section(result));
 
-    let _ = write!(
-        body,
-        r#"<section class="embed" aria-labelledby="embed-h"><h2 id="embed-h">Show this score on your site</h2><p><img src="/api/widget?domain={q}&amp;size=medium" alt="SEO score badge for {d}" width="200" height="56"></p><pre><code>{snippet}</code></pre></section>"#,
-        q = escape_html(&encode_component(domain)),
-        snippet = escape_html(&format!(r#"<script async src="{base}/widget.js" data-domain="{domain}"></script>"#)),
-    );
+    // Only a domain has a badge: a report of an address (a public IP audited through
+    // `GET /report?url=`) offers none, since the badge routes would refuse it.
+    if badge::validate_domain(domain).as_deref() == Some(domain) {
+        body.push_str(&embed_section(base, domain));
+    }
 
     let version =
         str_at(result, &["meta", "ruleset_version"]).or_else(|| str_at(result, &["score", "ruleset_version"]));
@@ -127,12 +124,10 @@ pub fn render_landing(base_url: &str) -> String {
     let iframe = format!(
         r#"<iframe src="{base}/api/widget?domain=example.com&amp;format=iframe" width="200" height="56" title="SEO score" style="border:0"></iframe>"#
     );
-    let img = format!(
-        r#"<img src="{base}/api/widget?domain=example.com" alt="SEO score for example.com" width="200" height="56">"#
-    );
+    let img = image_snippet(base, "example.com");
     let _ = write!(
         body,
-        r#"<section aria-labelledby="badge-h"><h2 id="badge-h">Score badge</h2><p>Show a domain's current score on its own site; the badge links to the full report. Fixed at the bottom right:</p><pre><code>{}</code></pre><p>In place, in your brand colour:</p><pre><code>{}</code></pre><p>Without script, as a frame or an image (<code>size</code>: small, medium or large; <code>color</code>: six hex digits):</p><pre><code>{}</code></pre><pre><code>{}</code></pre></section>"#,
+        r#"<section aria-labelledby="badge-h"><h2 id="badge-h">Score badge</h2><p>Show a domain's current score on its own site; the badge links to the full report. Fixed at the bottom right:</p><pre><code>{}</code></pre><p>In place, in your brand colour:</p><pre><code>{}</code></pre><p>Without script, as a frame or as an image in a link to the report (<code>size</code>: small, medium or large; <code>color</code>: six hex digits):</p><pre><code>{}</code></pre><pre><code>{}</code></pre></section>"#,
         escape_html(&script),
         escape_html(&inline),
         escape_html(&iframe),
@@ -141,24 +136,87 @@ pub fn render_landing(base_url: &str) -> String {
     document("SEO audit: check any web page", base, &body, "", None)
 }
 
-/// The report page of a domain without a recent audit.
-fn render_not_audited(base_url: &str, domain: &str) -> String {
+/// The "Show this score on your site" section of a report: the badge as it looks, and the
+/// script and image snippets for `domain` (already validated).
+fn embed_section(base: &str, domain: &str) -> String {
+    let script = format!(r#"<script async src="{base}/widget.js" data-domain="{domain}"></script>"#);
+    format!(
+        r#"<section class="embed" aria-labelledby="embed-h"><h2 id="embed-h">Show this score on your site</h2><p><img src="/api/widget?domain={q}&amp;size=medium" alt="SEO score badge for {d}" width="200" height="56"></p><pre><code>{script}</code></pre><p>Without script, as an image in a link to this report:</p><pre><code>{img}</code></pre></section>"#,
+        q = escape_html(&encode_component(domain)),
+        d = escape_html(domain),
+        script = escape_html(&script),
+        img = escape_html(&image_snippet(base, domain)),
+    )
+}
+
+/// The no-script badge to copy: the SVG image inside a link to the domain's report, since
+/// the badge links to the report (DECISIONS §6). Returned as markup; escape it to show it.
+pub fn image_snippet(base_url: &str, domain: &str) -> String {
+    let base = escape_html(base_url.trim_end_matches('/'));
+    let q = encode_component(domain);
+    let d = escape_html(domain);
+    format!(
+        r#"<a href="{base}/report/{q}"><img src="{base}/api/widget?domain={q}" alt="SEO score for {d}" width="200" height="56"></a>"#
+    )
+}
+
+/// The report page of a domain without a recent audit (404), saying what became of the
+/// background audit the request asked for: `queued` is what
+/// [`crate::badge_queue::BadgeQueue::enqueue`] answered, `audit_url` the URL it audits for
+/// the domain (`None` when background audits are off). Only when an audit is queued or
+/// running, or the queue may take one on the next try, does the page reload itself.
+pub fn render_not_audited(base_url: &str, domain: &str, queued: Enqueued, audit_url: Option<&str>) -> String {
     let d = escape_html(domain);
     let home = format!("https://{domain}/");
+    let none_recent = format!("There is no audit of {d} from the last 24 hours");
+    let (heading, text, refresh) = match (queued, audit_url) {
+        (Enqueued::Disabled, _) | (_, None) => (
+            "No audit was queued",
+            format!("{none_recent}, and this service does not audit domains in the background."),
+            None,
+        ),
+        (Enqueued::Queued, Some(url)) => (
+            "An audit has been queued",
+            format!(
+                "{none_recent}, so an audit of <code>{u}</code> has been queued. This page reloads every {NOT_AUDITED_REFRESH_SECS} seconds and shows the report once the audit is done.",
+                u = escape_html(url),
+            ),
+            Some(NOT_AUDITED_REFRESH_SECS),
+        ),
+        (Enqueued::Pending, Some(url)) => (
+            "An audit is under way",
+            format!(
+                "{none_recent}. An audit of <code>{u}</code> is already queued or running; this page reloads every {NOT_AUDITED_REFRESH_SECS} seconds and shows the report once it is done.",
+                u = escape_html(url),
+            ),
+            Some(NOT_AUDITED_REFRESH_SECS),
+        ),
+        (Enqueued::CoolingDown, Some(url)) => (
+            "No audit was queued",
+            format!(
+                "{none_recent}. A background audit of <code>{u}</code> ended less than {m} minutes ago without giving a report for {d} (the site may not have answered, or its home page may redirect to another domain), and a domain is audited in the background at most once every {m} minutes.",
+                u = escape_html(url),
+                m = BADGE_AUDIT_COOLDOWN.as_secs() / 60,
+            ),
+            None,
+        ),
+        (Enqueued::RateLimited | Enqueued::QueueFull, Some(url)) => (
+            "No audit was queued",
+            format!(
+                "{none_recent}, and the service is busy with other background audits, so no audit of <code>{u}</code> was queued. This page reloads every {NOT_AUDITED_REFRESH_SECS} seconds and asks again.",
+                u = escape_html(url),
+            ),
+            Some(NOT_AUDITED_REFRESH_SECS),
+        ),
+    };
+    let form_value = audit_url.unwrap_or(&home);
     let mut body = String::new();
     let _ = write!(
         body,
-        r#"<h1><span class="domain">{d}</span> has not been audited yet</h1><section class="empty" aria-labelledby="queued-h"><h2 id="queued-h">An audit has been queued</h2><p>There is no audit of {d} from the last 24 hours, so an audit of <code>{home}</code> has been queued. This page reloads every {NOT_AUDITED_REFRESH_SECS} seconds and shows the report once the audit is done.</p><p>To audit a particular page of the site now:</p>{form}<p><a href="/">Back to the start page</a></p></section>"#,
-        home = escape_html(&home),
-        form = audit_form(&home),
+        r#"<h1><span class="domain">{d}</span> has not been audited yet</h1><section class="empty" aria-labelledby="queued-h"><h2 id="queued-h">{heading}</h2><p>{text}</p><p>To audit a particular page of the site now:</p>{form}<p><a href="/">Back to the start page</a></p></section>"#,
+        form = audit_form(form_value),
     );
-    document(
-        &format!("{domain} has not been audited yet"),
-        base_url.trim_end_matches('/'),
-        &body,
-        "",
-        Some(NOT_AUDITED_REFRESH_SECS),
-    )
+    document(&format!("{domain} has not been audited yet"), base_url.trim_end_matches('/'), &body, "", refresh)
 }
 
 /// The form that audits a URL and then shows its report.

@@ -4,8 +4,9 @@
    * seo-audit score badge. Embed with
    *   <script async src="https://SERVICE/widget.js" data-domain="example.com"></script>
    * Optional attributes: data-color (6 hex digits), data-domain, data-position="inline"
-   * (into #svc-widget), data-brand (white-label text), data-link (http(s) link target),
-   * data-size (small | medium | large).
+   * (into #svc-widget) or "fixed" (the default), data-brand (white-label text), data-link
+   * (http(s) link target), data-size (small | medium | large). An invalid value falls back
+   * to the default with a console warning.
    *
    * The whole script is this one function: it defines no global name, builds its markup
    * with createElement/setAttribute/textContent only (attribute values can never become
@@ -13,9 +14,11 @@
    */
   var MARK = "data-svc-processed";
   var DEFAULT_COLOR = "10b981";
+  var DEFAULT_SIZE = "medium";
   var SIZES = { small: [140, 40], medium: [200, 56], large: [300, 80] };
   var HEX6 = /^[0-9a-f]{6}$/;
-  var HOST = /^[a-z0-9.-]+$/;
+  var HOST = /^[A-Za-z0-9.-]+$/;
+  var MAX_HOST = 253;
   var FIXED_ID = "svc-widget-fixed";
 
   // Must be read now: document.currentScript is null inside callbacks.
@@ -63,41 +66,57 @@
     return url.origin + path.slice(0, path.length - "/widget.js".length);
   }
 
-  function validHost(name) {
-    if (!name || name.length > 253 || !HOST.test(name)) {
-      return false;
+  // A host name as the server's badge::validate_domain takes it, lower-cased, or null:
+  // at most 253 characters as given, surrounding ASCII whitespace and one trailing dot
+  // dropped, then `localhost` or dot-separated labels of 1-63 letters, digits and hyphens,
+  // none starting or ending with a hyphen, the last starting with a letter (so no IP
+  // address). Case is folded only after the ASCII check: Unicode lower-casing would turn
+  // look-alikes such as the Kelvin sign into ASCII letters.
+  function hostName(text) {
+    if (typeof text !== "string" || text.length > MAX_HOST) {
+      return null;
     }
+    var name = text.replace(/^[ \t\n\f\r]+|[ \t\n\f\r]+$/g, "").replace(/\.$/, "");
+    if (!name || !HOST.test(name)) {
+      return null;
+    }
+    name = name.toLowerCase();
     if (name === "localhost") {
-      return true;
+      return name;
     }
     var labels = name.split(".");
     if (labels.length < 2) {
-      return false;
+      return null;
     }
     for (var i = 0; i < labels.length; i++) {
       var l = labels[i];
       if (!l || l.length > 63 || l.charAt(0) === "-" || l.charAt(l.length - 1) === "-") {
-        return false;
+        return null;
       }
     }
-    return true;
+    if (!/^[a-z]/.test(labels[labels.length - 1])) {
+      return null;
+    }
+    return name;
   }
 
   function domainOf(script) {
     var given = script.getAttribute("data-domain");
     if (given !== null && given !== "") {
-      var d = given.trim().toLowerCase().replace(/\.$/, "");
-      if (validHost(d)) {
+      var d = hostName(given);
+      if (d) {
         return d;
       }
-      warn("data-domain is not a host name: " + given);
+      warn("data-domain is not a host name (letters, digits, hyphens and dots; no IP address, scheme, path or port): " +
+        given.slice(0, 300));
       return null;
     }
-    var host = (location.hostname || "").toLowerCase().replace(/\.$/, "");
+    var host = (location.hostname || "").toLowerCase();
     if (host.indexOf("www.") === 0) {
       host = host.slice(4);
     }
-    if (!validHost(host)) {
+    host = hostName(host);
+    if (!host) {
       warn("cannot detect the domain of this page; set data-domain");
       return null;
     }
@@ -125,13 +144,30 @@
     if (!domain) {
       return null;
     }
-    var color = (script.getAttribute("data-color") || "").toLowerCase();
-    if (!HEX6.test(color)) {
-      color = DEFAULT_COLOR;
+    // An attribute that is absent takes its default silently; one that is present but not
+    // valid takes it with a warning, as the server would refuse the value.
+    var color = DEFAULT_COLOR;
+    var givenColor = script.getAttribute("data-color");
+    if (givenColor !== null) {
+      if (HEX6.test(givenColor.toLowerCase())) {
+        color = givenColor.toLowerCase();
+      } else {
+        warn("data-color must be 6 hex digits without #, such as 2563eb; using " + DEFAULT_COLOR + ": " +
+          givenColor.slice(0, 100));
+      }
     }
-    var size = script.getAttribute("data-size") || "medium";
-    if (!Object.prototype.hasOwnProperty.call(SIZES, size)) {
-      size = "medium";
+    var size = DEFAULT_SIZE;
+    var givenSize = script.getAttribute("data-size");
+    if (givenSize !== null) {
+      if (Object.prototype.hasOwnProperty.call(SIZES, givenSize)) {
+        size = givenSize;
+      } else {
+        warn("data-size must be small, medium or large; using " + DEFAULT_SIZE + ": " + givenSize.slice(0, 100));
+      }
+    }
+    var position = script.getAttribute("data-position");
+    if (position !== null && position !== "inline" && position !== "fixed") {
+      warn("data-position must be inline or fixed; using fixed: " + position.slice(0, 100));
     }
     var base = serviceBase(script.src);
     var brand = script.getAttribute("data-brand");
@@ -140,7 +176,7 @@
       domain: domain,
       color: color,
       size: size,
-      inline: script.getAttribute("data-position") === "inline",
+      inline: position === "inline",
       brand: brand ? brand.slice(0, 120) : "",
       href: httpLink(script.getAttribute("data-link")) || base + "/report/" + encodeURIComponent(domain)
     };
