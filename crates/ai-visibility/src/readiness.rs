@@ -175,15 +175,19 @@ pub fn ai_readiness(
         failed.retain(|it| it.id != "llms-valid");
     }
     failed.sort_by_key(|it| std::cmp::Reverse(it.points));
-    AiReadiness {
-        ok: true,
-        url: url.to_owned(),
-        score,
-        llms_txt,
-        robots_txt,
-        semantic_html,
-        recommendations: failed.into_iter().map(|it| it.recommendation.to_owned()).collect(),
+    let mut recommendations: Vec<String> = Vec::new();
+    // A robots.txt that cannot be read shuts out every crawler: the one fix is to make it
+    // answer, not to allow each crawler in a file nobody can read.
+    if let Some(reason) = &robots_txt.unreachable {
+        failed.retain(|it| !it.id.ends_with("bot-allowed"));
+        recommendations.push(format!(
+            "Make /robots.txt answer (it fails: {reason}). Crawlers treat a robots.txt that answers a server error \
+             or not at all as a complete disallow (RFC 9309), so no AI crawler may fetch the site; serve the file, \
+             or a 404 if there is none."
+        ));
     }
+    recommendations.extend(failed.into_iter().map(|it| it.recommendation.to_owned()));
+    AiReadiness { ok: true, url: url.to_owned(), score, llms_txt, robots_txt, semantic_html, recommendations }
 }
 
 /// `<scheme>://<host>[:port]/llms.txt` for a page URL; the page URL itself when it does

@@ -145,6 +145,13 @@ fn an_unreachable_robots_txt_blocks_every_crawler() {
     assert_eq!(r.robots_txt.blocked_count, 3);
     let rule = r.robots_txt.ai_bots[0].rule.as_deref().unwrap();
     assert!(rule.contains("HTTP 503") && rule.contains("complete disallow"), "{rule}");
+    // One recommendation says to make the file answer; none says to allow each crawler.
+    assert!(
+        r.recommendations[0].starts_with("Make /robots.txt answer (it fails: HTTP 503)"),
+        "{:?}",
+        r.recommendations
+    );
+    assert!(!r.recommendations.iter().any(|x| x.starts_with("Allow ")), "{:?}", r.recommendations);
     let body = serde_json::to_value(&r).unwrap();
     assert_eq!(body["robots_txt"]["unreachable"], "HTTP 503");
     // A readable file leaves the field out of the body.
