@@ -125,6 +125,17 @@ fn touch(state: &AppState, id: &str) {
     }));
 }
 
+/// [`authenticate`] for an endpoint that charges quota: once the caller is known, the
+/// answer carries its `x-ratelimit-*` headers (DECISIONS §1), so a request refused for a
+/// bad parameter or a full server still tells the caller where its quota stands. Nothing
+/// is consumed here; [`consume_quota`] charges and rewrites the headers.
+pub async fn authenticate_metered(ctx: &Ctx, rule: KeyRule, scope: Option<&'static str>) -> Result<Identity, ApiError> {
+    let identity = authenticate(ctx, rule, scope).await?;
+    let limit = identity.rate_limit(&ctx.state.config.rate_limits);
+    ctx.state.limiter.consume(&identity.label(), 0, limit).write_headers(&mut ctx.outgoing().headers);
+    Ok(identity)
+}
+
 /// Charges `units` to the identity on the shared limiter and sets the `x-ratelimit-*`
 /// headers of the answer; 429 `rate_limited` (with `Retry-After`) when too few remain,
 /// in which case nothing is consumed.
@@ -136,12 +147,16 @@ pub fn consume_quota(ctx: &Ctx, identity: &Identity, units: u32) -> Result<Decis
         return Ok(decision);
     }
     let hint = if identity.key().is_some() { "" } else { " An API key raises the limit." };
-    Err(ApiError::new(
-        StatusCode::TOO_MANY_REQUESTS,
-        "rate_limited",
-        format!("Rate limit of {limit} requests per minute reached; retry in {} seconds.{hint}", decision.reset_s),
-    )
-    .with_details(serde_json::json!({
+    let message = if units > 1 && decision.remaining > 0 {
+        format!(
+            "This request needs {units} requests of quota but only {} of {limit} per minute remain; retry in {} \
+             seconds, or send fewer URLs.{hint}",
+            decision.remaining, decision.reset_s
+        )
+    } else {
+        format!("Rate limit of {limit} requests per minute reached; retry in {} seconds.{hint}", decision.reset_s)
+    };
+    Err(ApiError::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", message).with_details(serde_json::json!({
         "limit": limit,
         "requested": units,
         "remaining": decision.remaining,

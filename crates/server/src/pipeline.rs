@@ -46,16 +46,36 @@ pub async fn audit_url(fetcher: &Fetcher, url: &Url) -> Result<PageAudit, AuditE
     Ok(PageAudit { audit: audit.0, robots_txt: audit.1 })
 }
 
-/// Fetches `url` and its site's robots.txt concurrently. The robots.txt is kept when it
-/// answered 200; any other answer, or a failure to fetch it, leaves the page's verdict to
-/// the rules (a missing robots.txt allows everything).
+/// Fetches `url` and its site's robots.txt concurrently. A robots.txt governs only its own
+/// scheme, host and port (RFC 9309 §2.3), so after a redirect to another origin the final
+/// origin's file is fetched too (the fetcher caches it per origin) and decides. See
+/// [`site_robots`] for what each answer means.
 ///
 /// # Errors
 /// The page could not be fetched.
 pub async fn fetch_with_robots(fetcher: &Fetcher, url: &Url) -> Result<(FetchedPage, Option<Robots>), fetch::Error> {
     let (page, robots) = tokio::join!(fetcher.fetch_page(url), fetcher.fetch_robots_txt(url));
-    let robots = robots.ok().flatten().filter(|r| r.status == 200).map(|r| Robots::parse(&r.body));
-    Ok((page?, robots))
+    let page = page?;
+    let robots =
+        if page.final_url.origin() == url.origin() { robots } else { fetcher.fetch_robots_txt(&page.final_url).await };
+    Ok((page, site_robots(robots)))
+}
+
+/// What the answer to a robots.txt request means (RFC 9309 §2.3.1): a 2xx body is parsed;
+/// a server error (5xx) or no answer at all (DNS, connection or TLS failure, timeout) is
+/// [`Robots::unreachable`], a complete disallow; anything else (4xx, redirects past the
+/// limit, a file over the size limit, an address the guard refuses) is `None`: no
+/// robots.txt, everything allowed.
+pub fn site_robots(answer: Result<Option<FetchedPage>, fetch::Error>) -> Option<Robots> {
+    match answer {
+        Ok(Some(r)) if (200..300).contains(&r.status) => Some(Robots::parse(&r.body)),
+        Ok(Some(r)) if r.status >= 500 => Some(Robots::unreachable(format!("HTTP {}", r.status))),
+        Ok(_) => None,
+        Err(
+            e @ (fetch::Error::Timeout | fetch::Error::Dns { .. } | fetch::Error::Connect(_) | fetch::Error::Tls(_)),
+        ) => Some(Robots::unreachable(e.code())),
+        Err(_) => None,
+    }
 }
 
 /// Audits HTML that is already at hand (a local file, or a page fetched elsewhere).

@@ -13,7 +13,7 @@
 //! Monitoring obeys robots.txt (DECISIONS §10), unlike an on-demand audit: before each check
 //! the site's robots.txt is read (through the fetcher's per-origin cache) and the page is not
 //! fetched when it disallows [`CRAWLER`] (by name or through the `*` group), or when it
-//! answers 5xx or cannot be fetched, which RFC 9309 §2.3.1.4 treats as a complete disallow.
+//! answers 5xx or does not answer, which RFC 9309 §2.3.1.4 treats as a complete disallow.
 //! Such a check raises `unreachable` with the reason and stores no audit; a robots.txt that
 //! answers 4xx allows everything.
 //!
@@ -142,29 +142,23 @@ pub async fn check(state: &AppState, monitor: &store::Monitor) {
     }
 }
 
-/// Why robots.txt keeps the monitor away from `url`, or `None` when it may fetch it.
+/// Why robots.txt keeps the monitor away from `url`, or `None` when it may fetch it (read
+/// as every audit reads it: [`crate::pipeline::site_robots`]).
 async fn robots_refusal(state: &AppState, url: &url::Url) -> Option<String> {
-    match state.fetcher.fetch_robots_txt(url).await {
-        Ok(None) => None,
-        Ok(Some(r)) if (200..300).contains(&r.status) => {
-            let verdict = ai_visibility::Robots::parse(&r.body).verdict(CRAWLER, url.as_str());
-            (!verdict.allowed).then(|| {
-                let rule = verdict.matched_rule.map(|rule| format!(" (`{rule}`)")).unwrap_or_default();
-                format!("robots.txt disallows {CRAWLER} from {}{rule}", url.path())
-            })
-        }
-        Ok(Some(r)) if r.status >= 500 => {
-            Some(format!("robots.txt answered {}, which RFC 9309 treats as a complete disallow", r.status))
-        }
-        // 3xx left after the redirect limit, or 4xx: no robots.txt, everything is allowed.
-        Ok(Some(_)) => None,
-        // Over the size limit: the page is judged by the audit's own robots.txt reading.
-        Err(fetch::Error::TooLarge { .. }) => None,
-        Err(e) => {
-            let e = ApiError::from(e);
-            Some(format!("robots.txt could not be fetched: {} ({})", e.message.trim_end_matches('.'), e.code))
-        }
+    let robots = crate::pipeline::site_robots(state.fetcher.fetch_robots_txt(url).await)?;
+    let verdict = robots.verdict(CRAWLER, url.as_str());
+    if verdict.allowed {
+        return None;
     }
+    Some(match robots.unreachable_reason() {
+        Some(reason) => {
+            format!("robots.txt could not be read ({reason}), which RFC 9309 treats as a complete disallow")
+        }
+        None => {
+            let rule = verdict.matched_rule.map(|rule| format!(" (`{rule}`)")).unwrap_or_default();
+            format!("robots.txt disallows {CRAWLER} from {}{rule}", url.path())
+        }
+    })
 }
 
 type Raised = (&'static str, &'static str, String);

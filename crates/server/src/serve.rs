@@ -2,7 +2,7 @@
 //! shutdown.
 
 use std::convert::Infallible;
-use std::net::SocketAddr;
+use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -89,16 +89,38 @@ impl Server {
 
 /// Opens the database of `config`, binds `config.listen` and serves until shut down.
 /// Returns once the socket accepts connections.
-pub async fn serve(config: Config) -> Result<Server, ServeError> {
+///
+/// Without a configured base URL (it is still [`fetch::DEFAULT_BASE_URL`]) the base URL
+/// becomes the address actually bound, so the user agent's `/bot` link and the discovery
+/// documents point at this server even with `--listen 127.0.0.1:0` (an unspecified address
+/// such as `0.0.0.0` is shown as `127.0.0.1`). Behind a proxy or a domain, set it.
+pub async fn serve(mut config: Config) -> Result<Server, ServeError> {
     let listen = config.listen;
+    let listener = TcpListener::bind(listen).await.map_err(|source| ServeError::Bind { addr: listen, source })?;
+    let addr = listener.local_addr().map_err(|source| ServeError::Bind { addr: listen, source })?;
+    if config.base_url == fetch::DEFAULT_BASE_URL {
+        config.base_url = bound_base_url(addr);
+    }
     let state = AppState::new(config)?;
-    serve_state(state, listen).await
+    serve_listener(state, listener, addr).await
 }
 
-/// [`serve`] with a state built by the caller.
+/// `http://ADDR` of a bound address, with an unspecified IP replaced by loopback.
+fn bound_base_url(mut addr: SocketAddr) -> String {
+    if addr.ip().is_unspecified() {
+        addr.set_ip(if addr.is_ipv4() { Ipv4Addr::LOCALHOST.into() } else { Ipv6Addr::LOCALHOST.into() });
+    }
+    format!("http://{addr}")
+}
+
+/// [`serve`] with a state built by the caller (its base URL as it is).
 pub async fn serve_state(state: AppState, listen: SocketAddr) -> Result<Server, ServeError> {
     let listener = TcpListener::bind(listen).await.map_err(|source| ServeError::Bind { addr: listen, source })?;
     let addr = listener.local_addr().map_err(|source| ServeError::Bind { addr: listen, source })?;
+    serve_listener(state, listener, addr).await
+}
+
+async fn serve_listener(state: AppState, listener: TcpListener, addr: SocketAddr) -> Result<Server, ServeError> {
     let (tx, rx) = watch::channel(false);
     // Runs a previous process left running are settled before new work starts.
     crate::workflows::recover(&state).await;

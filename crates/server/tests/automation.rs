@@ -459,6 +459,15 @@ async fn keywords_and_experiments() {
         }),
     )
     .await;
+    // A metric nothing can measure is refused, and nothing is created.
+    let text = err(
+        &t,
+        &alice,
+        "run_experiment",
+        json!({ "action": "create", "title": "T", "hypothesis": "H", "url": page, "metricTarget": "scroe" }),
+    )
+    .await;
+    assert!(text.starts_with("invalid_request") && text.contains("scroe"), "{text}");
     let exp = &created["experiments"][0];
     assert_eq!((exp["metricTarget"].as_str(), exp["delta"].as_f64()), (Some("score"), Some(0.0)), "{created:#}");
     let baseline = exp["baseline"]["value"].as_f64().unwrap();

@@ -130,7 +130,8 @@ async fn content_gap_errors() {
 
     let e = post_err(&t, GAP, &json!({ "url": page, "competitors": six }), 400, "invalid_request").await;
     assert_eq!(e.body["error"]["details"]["max"], 5);
-    assert!(e.header("x-ratelimit-remaining").is_none(), "a refused body consumes no quota");
+    // A refused body consumes no quota; the headers show the untouched window (DECISIONS §1).
+    assert_eq!(e.header("x-ratelimit-remaining"), e.header("x-ratelimit-limit"), "{:?}", e.headers);
     let e = post_err(
         &t,
         GAP,
@@ -225,7 +226,8 @@ async fn auto_fix_errors() {
     post_err(&t, FIX, &check(0), 400, "invalid_request").await;
     let e = post_err(&t, FIX, &check(51), 400, "invalid_request").await;
     assert_eq!(e.body["error"]["details"]["max"], 50);
-    assert!(e.header("x-ratelimit-remaining").is_none(), "a refused body consumes no quota");
+    // A refused body consumes no quota; the headers show the untouched window (DECISIONS §1).
+    assert_eq!(e.header("x-ratelimit-remaining"), e.header("x-ratelimit-limit"), "{:?}", e.headers);
     let e =
         post_err(&t, FIX, &json!({ "issues": [{ "id": "h1-missing" }, "h1-missing"] }), 400, "invalid_request").await;
     assert_eq!(e.body["error"]["details"]["index"], 1);

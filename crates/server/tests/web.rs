@@ -195,6 +195,14 @@ async fn report_of_an_unaudited_domain_is_404_and_queues_an_audit() {
     assert_eq!(r.header("cache-control"), Some("no-cache"));
     assert!(r.raw.contains("SEO report for"));
     assert!(r.raw.contains("Localhost Bakery"));
+    // The fixes state the finding's own values, never an invented one (the thin page's
+    // word count is not "0").
+    let stored = t.store.latest_audit_for_url(&site.url("/")).unwrap().unwrap();
+    let result: serde_json::Value = serde_json::from_str(&stored.result_json).unwrap();
+    let words = result["page"]["word_count"].as_u64().unwrap();
+    assert!(words > 0 && words < 300, "the home page is thin: {words} words");
+    assert!(r.raw.contains(&format!("at least 300 words of its own text (now {words})")), "{}", r.raw);
+    assert!(!r.raw.contains("(now 0)"), "{}", r.raw);
     assert_documented_media("GET", "/report/{domain}", 200, "text/html");
     assert_eq!(site.hits("/"), 1);
 

@@ -6,7 +6,9 @@
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
-use mcp_protocol::{CallContext, Catalog, PromptMessages, Quota, RateLimit, Registry, ResourceContents, ToolResult};
+use mcp_protocol::{
+    CallContext, Catalog, PromptMessages, Quota, RateLimit, Registry, ResourceContents, Standing, ToolResult,
+};
 use serde_json::{Map, Value};
 
 use super::calls::{self, ToolEnv};
@@ -53,10 +55,18 @@ impl Registry for McpRegistry {
         let d = self.state.limiter.consume(&self.identity.label(), 1, limit);
         let window = RateLimit { limit: d.limit, remaining: d.remaining, reset_secs: d.reset_s };
         if d.allowed {
-            Quota::Granted(window)
-        } else {
-            Quota::Exceeded(window)
+            return Quota::Granted(window);
         }
+        // What would raise the limit: a key, a higher tier, or nothing but waiting (a pro
+        // key, or a free key whose own limit already reaches pro's).
+        let standing = match &self.identity {
+            Identity::Anonymous { .. } => Standing::Anonymous,
+            Identity::Key(k) if k.tier == store::Tier::Free && limit < self.state.config.rate_limits.pro => {
+                Standing::Below { higher: store::Tier::Pro.as_str() }
+            }
+            Identity::Key(_) => Standing::Top,
+        };
+        Quota::ExceededFor { window, standing }
     }
 
     async fn call_tool(&self, name: &str, arguments: Map<String, Value>, ctx: &CallContext<'_>) -> ToolResult {

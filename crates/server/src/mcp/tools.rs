@@ -361,7 +361,8 @@ fn workflow_execute() -> ToolDef {
         Category::Write,
         (false, true, Some(false), Some(false)),
         "Starts a persisted multi-step run and returns its runId at once. Intents: audit (audit and summary), \
-         analyze (audit, opportunities, AI visibility), fix (audit, fix plan, then pauses for approval with \
+         analyze (audit, then issues ranked as get_opportunities ranks them), fix (audit, a fix plan as \
+         generate_fixes makes it, then pauses for approval with \
          approve_fixes), monitor (audit and a daily monitor), competitor (audits the page and competitorUrl and \
          compares them). Needs an API key with the mcp scope. Poll workflow_status with the runId.",
         input(

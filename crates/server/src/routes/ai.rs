@@ -11,7 +11,7 @@ use ai_visibility::{ai_readiness, ai_visibility_scan, default_llms_url, geo_chec
 use serde_json::{json, Value};
 use url::Url;
 
-use crate::auth::{authenticate, consume_quota, Identity, KeyRule};
+use crate::auth::{authenticate_metered, consume_quota, Identity, KeyRule};
 use crate::error::ApiError;
 use crate::pipeline::PageAudit;
 use crate::response::ok_json;
@@ -106,7 +106,7 @@ async fn geo_inner(ctx: Ctx) -> Result<crate::Response, ApiError> {
 /// The identity and the validated target of a `{url}` request: 401/403 for a bad key,
 /// 415/413/400 for the body, 400 `invalid_url`.
 async fn request(ctx: &Ctx) -> Result<(Identity, Url), ApiError> {
-    let identity = authenticate(ctx, KeyRule::Optional, Some("audit")).await?;
+    let identity = authenticate_metered(ctx, KeyRule::Optional, Some("audit")).await?;
     let body = ctx.json_body().await?;
     let raw = target(&body)?;
     Ok((identity, fetch::validate_url(&raw)?))

@@ -6,7 +6,7 @@ use futures_util::StreamExt;
 use serde_json::{json, Value};
 use url::Url;
 
-use crate::auth::{authenticate, consume_quota, Identity, KeyRule};
+use crate::auth::{authenticate_metered, consume_quota, Identity, KeyRule};
 use crate::config::{BATCH_CONCURRENCY, MAX_BATCH_URLS};
 use crate::error::ApiError;
 use crate::response::ok_json;
@@ -46,7 +46,7 @@ pub fn batch(ctx: Ctx) -> HandlerFuture {
 }
 
 async fn audit_one(ctx: Ctx) -> Result<crate::Response, ApiError> {
-    let identity = authenticate(&ctx, KeyRule::Optional, Some("audit")).await?;
+    let identity = authenticate_metered(&ctx, KeyRule::Optional, Some("audit")).await?;
     let raw = ctx.query("url").filter(|u| !u.trim().is_empty()).ok_or_else(|| ApiError::missing_parameter("url"))?;
     let format = Format::parse(ctx.query("format").as_deref())?;
     let url = fetch::validate_url(&raw)?;
@@ -85,7 +85,7 @@ async fn run_audit(state: &AppState, url: &Url, identity: &Identity) -> Result<D
 }
 
 async fn audit_batch(ctx: Ctx) -> Result<crate::Response, ApiError> {
-    let identity = authenticate(&ctx, KeyRule::Optional, Some("audit")).await?;
+    let identity = authenticate_metered(&ctx, KeyRule::Optional, Some("audit")).await?;
     let body = ctx.json_body().await?;
     let (urls, format) = parse_batch(&body)?;
 

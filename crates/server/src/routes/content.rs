@@ -18,7 +18,7 @@ use serde::Deserialize as _;
 use serde_json::{json, Value};
 use url::Url;
 
-use crate::auth::{authenticate, consume_quota, Identity, KeyRule};
+use crate::auth::{authenticate_metered, consume_quota, Identity, KeyRule};
 use crate::error::ApiError;
 use crate::response::ok_json;
 use crate::router::{Ctx, HandlerFuture};
@@ -49,7 +49,7 @@ struct GapRequest {
 }
 
 async fn gap(ctx: Ctx) -> Result<crate::Response, ApiError> {
-    let identity = authenticate(&ctx, KeyRule::Optional, Some("audit")).await?;
+    let identity = authenticate_metered(&ctx, KeyRule::Optional, Some("audit")).await?;
     let body = ctx.json_body().await?;
     let req = parse_gap(&body)?;
     // Admission first, quota second, as for audits: a full server charges nothing.
@@ -206,7 +206,7 @@ fn strings(v: &Value) -> Option<Vec<String>> {
 }
 
 async fn fixes(ctx: Ctx) -> Result<crate::Response, ApiError> {
-    let identity = authenticate(&ctx, KeyRule::Optional, Some("audit")).await?;
+    let identity = authenticate_metered(&ctx, KeyRule::Optional, Some("audit")).await?;
     let body = ctx.json_body().await?;
     let issues = parse_issues(&body)?;
     consume_quota(&ctx, &identity, 1)?;

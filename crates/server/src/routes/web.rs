@@ -273,10 +273,15 @@ fn fixes_for(result: &Value) -> Vec<(String, String)> {
     };
     let mut fixes: Vec<(String, String)> = Vec::new();
     let recs = result.get("recommendations").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-    for id in recs.iter().filter_map(|r| r.get("id").and_then(Value::as_str)) {
+    for rec in recs {
+        let Some(id) = rec.get("id").and_then(Value::as_str) else { continue };
         if fixes.iter().any(|(known, _)| known == id) {
             continue;
         }
+        // The stored result has no parsed page: the finding's own value (a word count, a
+        // status, the blocking rule) is what the template may state as fact.
+        let current_value = rec.get("current_value").and_then(Value::as_str).map(str::to_string);
+        let context = autofix::FixContext { current_value, ..context.clone() };
         if let Some(fix) = autofix::fix_for_rule(id, Some(&context)) {
             fixes.push((id.to_string(), fix.fix));
         }

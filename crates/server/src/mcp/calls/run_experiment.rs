@@ -33,6 +33,15 @@ pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
                 Err(e) => return e,
             };
             let metric = text("metricTarget").unwrap_or_else(|| DEFAULT_METRIC.to_string());
+            if !is_metric(&metric) {
+                return tool_error(
+                    "invalid_request",
+                    format!(
+                        "metricTarget must be score, word_count or a rule id (see get_audit_methodology), not \
+                         {metric:?}. Nothing was created."
+                    ),
+                );
+            }
             let baseline =
                 match crate::workflows::audit_and_store(state, &url, &user_id).await.map(|(stored, _)| stored) {
                     Ok(a) => a,
@@ -95,6 +104,11 @@ pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
 
 fn round2(v: f64) -> f64 {
     (v * 100.0).round() / 100.0
+}
+
+/// Whether `metric` names something [`metric_value`] can measure.
+pub fn is_metric(metric: &str) -> bool {
+    metric == "score" || metric == "word_count" || audit_core::rule_by_id(metric).is_some()
 }
 
 /// The metric of a stored audit: `score`, `word_count`, or a rule id (1 when the rule
