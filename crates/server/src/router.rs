@@ -5,7 +5,9 @@
 //! area: write `routes/<area>.rs` with handlers of type [`Handler`], add rows here, and add
 //! the paths to `openapi.json`.
 //!
-//! [`handle`] does what every route needs: request id, routing (404, 405 with `Allow`),
+//! [`handle`] does what every route needs: request id, routing (404, 405 with `Allow`;
+//! `HEAD` answered as `GET` without the body, RFC 9110 §9.3.2; the paths of
+//! [`OTHER_METHODS_AS`] answering unlisted methods through one of their own rows),
 //! panic containment (a panicking handler answers 500 `internal`), the error mapping
 //! ([`ApiError`]), rate-limit headers, and one log line per request.
 
@@ -104,8 +106,15 @@ pub static ROUTES: &[Route] = &[
     Route { method: Method::GET, path: "/widget.js", handler: routes::web::widget_js, consumes_quota: false },
     Route { method: Method::GET, path: "/report/{domain}", handler: routes::web::report, consumes_quota: false },
     Route { method: Method::GET, path: "/report", handler: routes::web::report_url, consumes_quota: true },
+    Route { method: Method::GET, path: "/bot", handler: routes::bot::get, consumes_quota: false },
     Route { method: Method::GET, path: "/", handler: routes::web::landing, consumes_quota: false },
 ];
+
+/// Paths whose methods without a row of their own are answered by the row of another
+/// method instead of the router's REST 405: `/api/mcp` answers JSON-RPC errors only
+/// (DECISIONS §1), so `PUT`, `PATCH`, `OPTIONS`, ... get what `GET` and `DELETE` get
+/// (405, `Allow: POST`, a JSON-RPC error body).
+pub static OTHER_METHODS_AS: &[(&str, Method)] = &[("/api/mcp", Method::GET)];
 
 /// A matched route and the values of its `{name}` path segments.
 pub type RouteMatch = (&'static Route, Vec<(&'static str, String)>);
@@ -232,21 +241,49 @@ pub fn route(method: &Method, path: &str) -> Result<RouteMatch, ApiError> {
 }
 
 /// [`route`] over another table.
+///
+/// `HEAD` without a row of its own takes the `GET` row of the path (RFC 9110 §9.1: a
+/// general-purpose server supports GET and HEAD); the dispatcher then drops the body. A
+/// 405 names `HEAD` wherever `GET` is allowed.
 pub fn route_in(table: &'static [Route], method: &Method, path: &str) -> Result<RouteMatch, ApiError> {
     let mut allowed: Vec<&str> = Vec::new();
+    let mut get_row = None;
     for r in table {
         if let Some(params) = match_path(r.path, path) {
             if r.method == *method {
                 return Ok((r, params));
             }
-            allowed.push(r.method.as_str());
+            if r.method == Method::GET {
+                allowed.extend(["GET", "HEAD"]);
+                if get_row.is_none() {
+                    get_row = Some((r, params));
+                }
+            } else {
+                allowed.push(r.method.as_str());
+            }
+        }
+    }
+    if *method == Method::HEAD {
+        if let Some(found) = get_row {
+            return Ok(found);
         }
     }
     if allowed.is_empty() {
-        Err(ApiError::not_found(format!("No route matches {path}.")))
-    } else {
-        Err(ApiError::method_not_allowed(&allowed))
+        return Err(ApiError::not_found(format!("No route matches {path}.")));
     }
+    let answered_as = OTHER_METHODS_AS.iter().find(|(p, _)| *p == path).map(|(_, m)| m);
+    if let Some(other) = answered_as.filter(|m| *m != method) {
+        if let Some(r) = table.iter().find(|r| r.method == *other && r.path == path) {
+            return Ok((r, Vec::new()));
+        }
+    }
+    let mut unique: Vec<&str> = Vec::with_capacity(allowed.len());
+    for m in allowed {
+        if !unique.contains(&m) {
+            unique.push(m);
+        }
+    }
+    Err(ApiError::method_not_allowed(&unique))
 }
 
 /// Matches a path against a pattern; `{name}` segments capture.
@@ -287,6 +324,7 @@ where
     let peer =
         parts.extensions.get::<PeerAddr>().map_or(SocketAddr::new(IpAddr::V4(Ipv4Addr::UNSPECIFIED), 0), |p| p.0);
     let method = parts.method.clone();
+    let head = method == Method::HEAD;
     let logged_path = redact(&parts.uri);
     let out = Arc::new(Mutex::new(Outgoing::default()));
 
@@ -338,6 +376,9 @@ where
     // No answer of the service may be sniffed into another type (a JSON error echoing
     // input rendered as HTML).
     resp.headers_mut().entry(http::header::X_CONTENT_TYPE_OPTIONS).or_insert(HeaderValue::from_static("nosniff"));
+    if head {
+        without_body(&mut resp);
+    }
     let status = resp.status();
     let identity = out.identity.unwrap_or_else(|| format!("ip:{}", peer.ip()));
     let ms = started.elapsed().as_secs_f64() * 1000.0;
@@ -347,6 +388,15 @@ where
         tracing::info!(target: "seo_audit::request", request_id = %request_id, %method, path = %logged_path, status = status.as_u16(), ms, identity = %identity, "request");
     }
     resp
+}
+
+/// Turns the answer to a `GET` into the answer to a `HEAD`: the same status and headers,
+/// `Content-Length` the length of the body the `GET` would have carried, and no body.
+fn without_body(resp: &mut Response) {
+    if let Some(len) = hyper::body::Body::size_hint(resp.body()).exact() {
+        resp.headers_mut().insert(http::header::CONTENT_LENGTH, HeaderValue::from(len));
+    }
+    *resp.body_mut() = http_body_util::Full::new(Bytes::new());
 }
 
 /// The client's `x-request-id` when it is a sane token, else a new UUID.
@@ -413,6 +463,32 @@ mod tests {
         check_route(Method::GET, "/nope", Err(404));
         check_route(Method::GET, "/", Ok("/"));
         check_route(Method::POST, "/", Err(405));
+        // HEAD takes the GET row; a path without GET has no HEAD either.
+        check_route(Method::HEAD, "/api/status", Ok("/api/status"));
+        check_route(Method::HEAD, "/report/{domain}".replace("{domain}", "a.example").as_str(), Ok("/report/{domain}"));
+        check_route(Method::HEAD, "/api/v1/audit/batch", Err(405));
+        check_route(Method::HEAD, "/nope", Err(404));
+        // Unlisted methods on /api/mcp reach its GET row (JSON-RPC 405); elsewhere 405.
+        for m in [Method::PUT, Method::PATCH, Method::OPTIONS, Method::HEAD] {
+            check_route(m, "/api/mcp", Ok("/api/mcp"));
+        }
+        let put = route(&Method::PUT, "/api/mcp").map(|(r, _)| r.method.clone()).map_err(|e| e.status);
+        assert_eq!(put, Ok(Method::GET));
+        check_route(Method::PUT, "/api/status", Err(405));
+        check_route(Method::GET, "/bot", Ok("/bot"));
+    }
+
+    fn allow_of(method: Method, path: &str) -> String {
+        let e = route(&method, path).expect_err("a 405");
+        e.headers.iter().find(|(n, _)| n == http::header::ALLOW).map(|(_, v)| v.to_str().unwrap().to_string()).unwrap()
+    }
+
+    #[test]
+    fn allow_lists_head_with_get() {
+        assert_eq!(allow_of(Method::POST, "/api/v1/audit"), "GET, HEAD");
+        assert_eq!(allow_of(Method::DELETE, "/api/v1/webhooks"), "POST, GET, HEAD");
+        assert_eq!(allow_of(Method::GET, "/api/v1/audit/batch"), "POST");
+        assert_eq!(allow_of(Method::HEAD, "/api/v1/webhooks/w1"), "DELETE");
     }
 
     #[test]

@@ -21,6 +21,26 @@ fn panics_later(_ctx: Ctx) -> HandlerFuture {
     })
 }
 
+fn tagged_get(_ctx: Ctx) -> HandlerFuture {
+    Box::pin(async { Ok(tagged("get", "a body of some length")) })
+}
+
+fn tagged_head(_ctx: Ctx) -> HandlerFuture {
+    Box::pin(async { Ok(tagged("head", "")) })
+}
+
+fn tagged(which: &'static str, body: &'static str) -> server::Response {
+    let mut resp = server::ok_json(&body);
+    resp.headers_mut().insert("x-handler", http::HeaderValue::from_static(which));
+    resp
+}
+
+static OWN_HEAD: &[Route] = &[
+    Route { method: http::Method::GET, path: "/own", handler: tagged_get, consumes_quota: false },
+    Route { method: http::Method::HEAD, path: "/own", handler: tagged_head, consumes_quota: false },
+    Route { method: http::Method::GET, path: "/borrowed", handler: tagged_get, consumes_quota: false },
+];
+
 static PANICKY: &[Route] = &[
     Route { method: http::Method::GET, path: "/boom", handler: panics, consumes_quota: false },
     Route { method: http::Method::GET, path: "/boom/{n}", handler: panics_later, consumes_quota: false },
@@ -62,4 +82,67 @@ async fn handle_routes_without_a_socket() {
     assert_eq!(server::handle(st.clone(), req).await.headers()["x-request-id"], "abc-123");
     let req = http::Request::get("/api/status").header("x-request-id", "a b\"c").body(Empty::<Bytes>::new()).unwrap();
     assert_ne!(server::handle(st, req).await.headers()["x-request-id"], "a b\"c");
+}
+
+async fn answer(
+    table: &'static [Route],
+    state: AppState,
+    method: http::Method,
+    path: &str,
+) -> (http::Response<()>, Bytes) {
+    let req = http::Request::builder().method(method).uri(path).body(Empty::<Bytes>::new()).unwrap();
+    let (parts, body) = server::handle_with(table, state, req).await.into_parts();
+    (http::Response::from_parts(parts, ()), body.collect().await.unwrap().to_bytes())
+}
+
+#[tokio::test]
+async fn head_answers_as_get_without_the_body() {
+    let dir = tempfile::tempdir().unwrap();
+    let st = state(&dir);
+    for path in ["/api/status", "/bot", "/openapi.json", "/nope"] {
+        let (get, get_body) = answer(server::ROUTES, st.clone(), http::Method::GET, path).await;
+        let (head, head_body) = answer(server::ROUTES, st.clone(), http::Method::HEAD, path).await;
+        assert_eq!(head.status(), get.status(), "{path}");
+        assert!(head_body.is_empty(), "{path}");
+        assert!(!get_body.is_empty(), "{path}");
+        assert_eq!(head.headers()["content-length"], get_body.len().to_string().as_str(), "{path}");
+        assert_eq!(head.headers().get("content-type"), get.headers().get("content-type"), "{path}");
+    }
+    // The GET answer itself is untouched (hyper sets its length).
+    let (get, _) = answer(server::ROUTES, st.clone(), http::Method::GET, "/api/status").await;
+    assert!(get.headers().get("content-length").is_none());
+
+    // A HEAD row of its own wins over the GET row; a path without one borrows GET's.
+    let (own, body) = answer(OWN_HEAD, st.clone(), http::Method::HEAD, "/own").await;
+    assert_eq!((own.headers()["x-handler"].to_str().unwrap(), body.len()), ("head", 0));
+    let (borrowed, body) = answer(OWN_HEAD, st.clone(), http::Method::HEAD, "/borrowed").await;
+    assert_eq!((borrowed.headers()["x-handler"].to_str().unwrap(), body.len()), ("get", 0));
+    assert_eq!(borrowed.headers()["content-length"], "23");
+    let (not_allowed, _) = answer(OWN_HEAD, st.clone(), http::Method::POST, "/own").await;
+    assert_eq!((not_allowed.status().as_u16(), not_allowed.headers()["allow"].to_str().unwrap()), (405, "GET, HEAD"));
+
+    // A panicking GET handler is a 500 for HEAD too, still without a body.
+    let (boom, body) = answer(PANICKY, st, http::Method::HEAD, "/boom").await;
+    assert_eq!(boom.status(), 500);
+    assert!(body.is_empty());
+    assert!(boom.headers()["content-length"].to_str().unwrap().parse::<usize>().unwrap() > 0);
+}
+
+#[tokio::test]
+async fn unlisted_methods_on_mcp_get_its_json_rpc_405() {
+    let dir = tempfile::tempdir().unwrap();
+    let st = state(&dir);
+    let (get, get_body) = answer(server::ROUTES, st.clone(), http::Method::GET, "/api/mcp").await;
+    for method in ["PUT", "PATCH", "OPTIONS", "CONNECT", "SEARCH"] {
+        let m = http::Method::from_bytes(method.as_bytes()).unwrap();
+        let (resp, body) = answer(server::ROUTES, st.clone(), m, "/api/mcp").await;
+        assert_eq!((resp.status().as_u16(), resp.headers()["allow"].to_str().unwrap()), (405, "POST"), "{method}");
+        assert_eq!(body, get_body, "{method}");
+        assert_eq!(resp.headers()["content-type"], get.headers()["content-type"]);
+    }
+    // Elsewhere an unlisted method is the REST 405.
+    let (resp, body) = answer(server::ROUTES, st, http::Method::PUT, "/api/status").await;
+    let body: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!((resp.status().as_u16(), body["error"]["code"].as_str()), (405, Some("method_not_allowed")));
+    assert_eq!(resp.headers()["allow"], "GET, HEAD");
 }

@@ -92,7 +92,7 @@ async fn audit_errors() {
 
     let wrong_method = Answer::from(t.client.post(t.url("/api/v1/audit")).send().await.unwrap()).await;
     wrong_method.assert_error(405, "method_not_allowed");
-    assert_eq!(wrong_method.header("allow"), Some("GET"));
+    assert_eq!(wrong_method.header("allow"), Some("GET, HEAD"));
     let wrong_method = t.get("/api/v1/audit/batch").await;
     wrong_method.assert_error(405, "method_not_allowed");
     assert_eq!(wrong_method.header("allow"), Some("POST"));
@@ -428,6 +428,254 @@ async fn shutdown_finishes_requests_in_flight() {
     // Nothing listens any more.
     let fresh = reqwest::Client::builder().no_proxy().build().unwrap();
     assert!(fresh.get(format!("{base}/api/status")).send().await.is_err());
+}
+
+/// A site on loopback that answers every request with a small HTML page and keeps the
+/// `User-Agent` of each request it got.
+async fn user_agent_recorder() -> (std::net::SocketAddr, Arc<std::sync::Mutex<Vec<String>>>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let keep = seen.clone();
+    tokio::spawn(async move {
+        loop {
+            let Ok((stream, _)) = listener.accept().await else { continue };
+            let keep = keep.clone();
+            let service = hyper::service::service_fn(move |req: http::Request<hyper::body::Incoming>| {
+                let ua = req.headers().get("user-agent").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
+                keep.lock().unwrap().push(ua);
+                async move {
+                    let page = "<!doctype html><html lang=en><head><title>Recorder</title></head><body><h1>Hi</h1></body></html>";
+                    Ok::<_, std::convert::Infallible>(
+                        http::Response::builder()
+                            .header("content-type", "text/html; charset=utf-8")
+                            .body(http_body_util::Full::new(bytes::Bytes::from_static(page.as_bytes())))
+                            .unwrap(),
+                    )
+                }
+            });
+            tokio::spawn(async move {
+                let _ = hyper_util::server::conn::auto::Builder::new(hyper_util::rt::TokioExecutor::new())
+                    .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                    .await;
+            });
+        }
+    });
+    (addr, seen)
+}
+
+#[tokio::test]
+async fn the_bot_page_describes_the_bot_that_fetches() {
+    let (site, seen) = user_agent_recorder().await;
+    let t = TestServer::start(|c| {
+        c.base_url = "https://audit.example".to_string();
+        c.fetch = server::FetchSettings::default();
+    })
+    .await;
+    let a = t.get(&format!("/api/v1/audit?url=http://{site}/")).await;
+    assert_eq!(a.status, 200, "{}", a.raw);
+    let sent: Vec<String> = seen.lock().unwrap().clone();
+    assert!(!sent.is_empty());
+    let ua = sent[0].clone();
+    assert!(sent.iter().all(|s| *s == ua), "one user agent for page and robots.txt: {sent:?}");
+    assert!(ua.starts_with("SeoAuditBot/") && ua.ends_with(" (+https://audit.example/bot)"), "{ua}");
+
+    // The address in the user agent is served: its path on this instance is /bot.
+    let page = t.get("/bot").await;
+    assert_eq!(page.status, 200, "{}", page.raw);
+    assert_eq!(page.header("content-type"), Some("text/html; charset=utf-8"));
+    assert_eq!(page.header("cache-control"), Some("no-cache"));
+    for (name, value) in server::web::HTML_SECURITY_HEADERS {
+        assert_eq!(page.header(name), Some(*value), "{name}");
+    }
+    assert!(page.header("x-request-id").is_some());
+    assert!(page.header("x-ratelimit-limit").is_none(), "no quota");
+    let doc = server::openapi_document();
+    let ok = &doc["paths"]["/bot"]["get"]["responses"]["200"];
+    assert!(ok["content"]["text/html"].is_object(), "{ok}");
+    for name in ok["headers"].as_object().unwrap().keys() {
+        assert!(page.header(name).is_some(), "documented header {name} missing");
+    }
+
+    let html = &page.raw;
+    assert!(html.starts_with("<!doctype html>"));
+    assert!(html.contains(&format!("<code>{ua}</code>")), "the page shows the user agent really sent: {html}");
+    for text in [
+        "robots.txt product token",
+        "<code>SeoAuditBot</code>",
+        "<code>/robots.txt</code> and <code>/llms.txt</code>",
+        "Competitor pages",
+        "never follows the links",
+        "Scheduled monitoring obeys robots.txt",
+        "5 s to connect, 15 s in all",
+        "At most 5 MiB of a page",
+        "At most 5 redirects",
+        "User-agent: SeoAuditBot\nDisallow: /",
+        "operator of that instance is the contact",
+        "https://audit.example",
+    ] {
+        assert!(html.contains(text), "missing {text:?}");
+    }
+    for banned in ["<script", "src=", "http://", "<link", "@import", "url("] {
+        assert!(!html.contains(banned), "{banned} in the page");
+    }
+
+    // The limits shown are this instance's own.
+    let t = TestServer::start(|c| c.fetch.max_body_bytes = 256 * 1024).await;
+    let html = t.get("/bot").await.raw;
+    assert!(html.contains("At most 256 KiB of a page") && html.contains("800 ms to connect, 800 ms in all"), "{html}");
+}
+
+/// The answer to `HEAD path` as raw bytes over HTTP/1.1: the head, and whatever followed it
+/// before the server closed the connection.
+async fn raw_head(t: &TestServer, path: &str) -> (String, Vec<u8>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(t.server.local_addr()).await.unwrap();
+    let req = format!("HEAD {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    stream.write_all(req.as_bytes()).await.unwrap();
+    let mut all = Vec::new();
+    stream.read_to_end(&mut all).await.unwrap();
+    let end = all.windows(4).position(|w| w == b"\r\n\r\n").expect("a complete head") + 4;
+    (String::from_utf8_lossy(&all[..end]).to_string(), all[end..].to_vec())
+}
+
+fn raw_header<'a>(head: &'a str, name: &str) -> Option<&'a str> {
+    head.lines().find_map(|l| {
+        let (n, v) = l.split_once(':')?;
+        n.trim().eq_ignore_ascii_case(name).then(|| v.trim())
+    })
+}
+
+#[tokio::test]
+async fn head_is_get_without_the_body() {
+    let t = TestServer::start(|c| c.badge_audit_url = String::new()).await;
+    let h2 = reqwest::Client::builder().no_proxy().http2_prior_knowledge().build().unwrap();
+    for path in ["/api/status", "/openapi.json", "/bot", "/", "/widget.js", "/report/example.com", "/api/v1/usage"] {
+        let get = t.client.get(t.url(path)).send().await.unwrap();
+        let (status, get_headers) = (get.status(), get.headers().clone());
+        let body = get.bytes().await.unwrap();
+        assert!(!body.is_empty(), "{path}");
+        for client in [&t.client, &h2] {
+            let head = client.head(t.url(path)).send().await.unwrap();
+            assert_eq!(head.status(), status, "{path}");
+            let headers = head.headers().clone();
+            assert_eq!(head.bytes().await.unwrap().len(), 0, "{path}");
+            let names = |h: &reqwest::header::HeaderMap| {
+                let mut n: Vec<String> = h.keys().map(|k| k.to_string()).filter(|k| k != "date").collect();
+                n.sort();
+                n
+            };
+            let mut want = names(&get_headers);
+            if !want.contains(&"content-length".to_string()) {
+                want.push("content-length".to_string());
+                want.sort();
+            }
+            assert_eq!(names(&headers), want, "{path}");
+            for (name, value) in &headers {
+                if !["x-request-id", "date", "content-length"].contains(&name.as_str()) {
+                    assert_eq!(get_headers.get(name), Some(value), "{path}: {name}");
+                }
+            }
+            assert_eq!(headers["content-length"].to_str().unwrap(), body.len().to_string(), "{path}");
+        }
+        // On the wire: the head, and not one byte after it.
+        let (head, rest) = raw_head(&t, path).await;
+        assert!(head.starts_with(&format!("HTTP/1.1 {}", status.as_u16())), "{path}: {head}");
+        assert_eq!(raw_header(&head, "content-length"), Some(body.len().to_string().as_str()), "{path}: {head}");
+        assert!(
+            rest.is_empty(),
+            "{path}: a body after the head of a HEAD answer: {:?}",
+            String::from_utf8_lossy(&rest)
+        );
+    }
+
+    // Errors too: the 405 of a POST-only path, the 404 of an unknown one.
+    for (path, status) in [("/api/v1/audit/batch", 405), ("/nothing-here", 404)] {
+        let (head, rest) = raw_head(&t, path).await;
+        assert!(head.starts_with(&format!("HTTP/1.1 {status}")), "{head}");
+        assert!(raw_header(&head, "content-length").is_some_and(|n| n != "0"), "{head}");
+        assert!(rest.is_empty(), "{path}");
+        if status == 405 {
+            assert_eq!(raw_header(&head, "allow"), Some("POST"));
+        }
+    }
+}
+
+#[tokio::test]
+async fn head_on_an_audit_route_audits_and_consumes_quota() {
+    away_from_minute_boundary().await;
+    let site = fixture_site("server-basic").await;
+    let t = TestServer::start(|c| c.rate_limits.anonymous = 5).await;
+    let url = t.audit_url(&site.url("/index.html"), "");
+    let head = t.client.head(&url).send().await.unwrap();
+    assert_eq!(head.status(), 200);
+    assert_eq!(head.headers()["x-ratelimit-remaining"], "4");
+    assert!(head.headers()["content-length"].to_str().unwrap().parse::<u64>().unwrap() > 100);
+    assert!(head.bytes().await.unwrap().is_empty());
+    assert_eq!(t.store.count_audits().unwrap(), 1, "the HEAD ran and stored the audit");
+    let get = Answer::from(t.client.get(&url).send().await.unwrap()).await;
+    assert_eq!((get.status, get.header("x-ratelimit-remaining")), (200, Some("3")), "{}", get.raw);
+    // A HEAD the quota refuses is the GET's 429, without the body.
+    let t = TestServer::start(|c| c.rate_limits.anonymous = 1).await;
+    let url = t.audit_url(&site.url("/index.html"), "");
+    assert_eq!(t.client.head(&url).send().await.unwrap().status(), 200);
+    let refused = t.client.head(&url).send().await.unwrap();
+    assert_eq!(refused.status(), 429);
+    assert!(refused.headers().contains_key("retry-after"));
+    assert_eq!(t.store.count_audits().unwrap(), 1);
+}
+
+#[tokio::test]
+async fn allow_names_head_wherever_get_is_allowed() {
+    let t = TestServer::start(|_| {}).await;
+    let cases: &[(reqwest::Method, &str, &str)] = &[
+        (reqwest::Method::POST, "/api/status", "GET, HEAD"),
+        (reqwest::Method::PUT, "/bot", "GET, HEAD"),
+        (reqwest::Method::DELETE, "/api/v1/webhooks", "POST, GET, HEAD"),
+        (reqwest::Method::GET, "/api/v1/webhooks/w1", "DELETE"),
+        (reqwest::Method::OPTIONS, "/report/example.com", "GET, HEAD"),
+        (reqwest::Method::GET, "/api/geo-check", "POST"),
+    ];
+    for (method, path, allow) in cases {
+        let a = Answer::from(t.client.request(method.clone(), t.url(path)).send().await.unwrap()).await;
+        a.assert_error(405, "method_not_allowed");
+        assert_eq!(a.header("allow"), Some(*allow), "{method} {path}");
+        assert!(a.body["error"]["message"].as_str().unwrap().contains(allow), "{}", a.raw);
+    }
+}
+
+#[tokio::test]
+async fn every_method_but_post_on_mcp_answers_like_get() {
+    let t = TestServer::start(|_| {}).await;
+    let get = Answer::from(t.client.get(t.url("/api/mcp")).send().await.unwrap()).await;
+    assert_eq!((get.status, get.header("allow")), (405, Some("POST")), "{}", get.raw);
+    assert_eq!(get.body["error"]["code"], -32600);
+    let methods = ["PUT", "PATCH", "OPTIONS", "DELETE", "PROPFIND", "TRACE"];
+    for name in methods {
+        let method = reqwest::Method::from_bytes(name.as_bytes()).unwrap();
+        let a = Answer::from(t.client.request(method, t.url("/api/mcp")).send().await.unwrap()).await;
+        assert_eq!((a.status, a.header("allow")), (405, Some("POST")), "{name}: {}", a.raw);
+        assert_eq!(a.header("content-type"), Some(server::JSON_CONTENT_TYPE), "{name}");
+        assert_eq!(a.body, get.body, "{name}: the JSON-RPC error of GET, not the REST error body");
+        assert!(a.body.get("ok").is_none(), "{name}");
+        validate_documented("GET", "/api/mcp", &a);
+    }
+    let (head, rest) = raw_head(&t, "/api/mcp").await;
+    assert!(head.starts_with("HTTP/1.1 405"), "{head}");
+    assert_eq!(raw_header(&head, "allow"), Some("POST"));
+    assert_eq!(raw_header(&head, "content-length"), Some(get.raw.len().to_string().as_str()));
+    assert!(rest.is_empty());
+    // POST is still the endpoint.
+    let post = Answer::from(
+        t.client
+            .post(t.url("/api/mcp"))
+            .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(post.status, 200, "{}", post.raw);
 }
 
 /// The schema checks above can fail: a body that breaks the Error schema is caught.

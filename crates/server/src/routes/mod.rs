@@ -2,6 +2,7 @@
 
 pub mod ai;
 pub mod audit;
+pub mod bot;
 pub mod content;
 pub mod mcp;
 pub mod openapi;

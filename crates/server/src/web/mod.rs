@@ -15,6 +15,7 @@
 //! | `GET /widget.js` | [`WIDGET_JS`] | [`JS_CONTENT_TYPE`], [`WIDGET_JS_CACHE_CONTROL`], [`WIDGET_JS_SECURITY_HEADERS`] |
 
 pub mod badge;
+pub mod bot;
 pub mod report;
 
 /// The badge script served at `GET /widget.js`: one strict-mode IIFE that leaks no global
