@@ -469,8 +469,8 @@ async fn geo_check_without_provider() {
         a.assert_error(503, "not_configured");
         validate_documented("POST", GEO, &a);
         assert!(a.body["error"]["details"]["settings"].is_array());
-        // Nothing was charged, fetched or stored.
-        assert!(a.header("x-ratelimit-remaining").is_none());
+        // Nothing was charged, fetched or stored (the quota headers show the full window).
+        assert_eq!(a.header("x-ratelimit-remaining"), a.header("x-ratelimit-limit"), "{:?}", a.headers);
         assert_eq!(t.store.count_audits().unwrap(), 0);
     }
 }
@@ -579,4 +579,75 @@ async fn quota_is_shared_and_charged_once_per_call() {
         assert!(a.header("retry-after").is_some());
     }
     assert_eq!(provider.requests.load(Ordering::SeqCst), 12);
+}
+
+/// robots.txt read as RFC 9309 says: the file of the page's *final* origin decides after a
+/// redirect to another site, and a robots.txt that answers 5xx means complete disallow.
+#[tokio::test]
+async fn robots_txt_of_the_final_origin_and_of_a_failing_site() {
+    let page = "<!doctype html><html lang=en><head><title>Oak tables from the workshop</title></head>\
+                <body><main><h1>Oak tables</h1><p>Solid oak, made to order.</p></main></body></html>";
+    // B: the page, no robots.txt. A: robots.txt closes everything; every other path is a
+    // redirect to B. C: the page, robots.txt answers 503.
+    let b = serve_loopback(move |req: http::Request<hyper::body::Incoming>| async move {
+        match req.uri().path() {
+            "/robots.txt" => respond(404, "text/plain", "no"),
+            _ => respond(200, "text/html; charset=utf-8", page),
+        }
+    })
+    .await;
+    let a = serve_loopback(move |req: http::Request<hyper::body::Incoming>| async move {
+        match req.uri().path() {
+            "/robots.txt" => respond(200, "text/plain", "User-agent: *\nDisallow: /\n"),
+            path => http::Response::builder()
+                .status(301)
+                .header("location", format!("http://{b}{path}"))
+                .body(Full::new(Bytes::new()))
+                .unwrap(),
+        }
+    })
+    .await;
+    let c = serve_loopback(move |req: http::Request<hyper::body::Incoming>| async move {
+        match req.uri().path() {
+            "/robots.txt" => respond(503, "text/plain", "busy"),
+            _ => respond(200, "text/html; charset=utf-8", page),
+        }
+    })
+    .await;
+    let t = server_with(None, |_| {}).await;
+    let failing = |body: &Value| -> Vec<String> {
+        let recs = body["recommendations"].as_array().unwrap();
+        recs.iter().filter_map(|r| r["id"].as_str().map(str::to_string)).collect()
+    };
+
+    // Through A's redirect the page lives on B, whose (absent) robots.txt allows it.
+    let audit = |target: String| {
+        let url = t.audit_url(&target, "");
+        let client = t.client.clone();
+        async move { Answer::from(client.get(url).send().await.unwrap()).await }
+    };
+    let via_a = audit(format!("http://{a}/tables")).await;
+    assert_eq!(via_a.status, 200, "{}", via_a.raw);
+    assert_eq!(via_a.body["page"]["final_url"], format!("http://{b}/tables"));
+    assert!(!failing(&via_a.body).contains(&"robots-txt-blocked".to_string()), "{:#}", via_a.body);
+    // AI readiness reads the final origin's file too.
+    let readiness = ok(&t, READINESS, &format!("http://{a}/tables")).await;
+    assert_eq!(readiness["robots_txt"]["present"], false, "B has no robots.txt: {readiness:#}");
+
+    // C's robots.txt answers 503: every crawler is shut out, and the audit says so.
+    let on_c = audit(format!("http://{c}/")).await;
+    assert_eq!(on_c.status, 200, "{}", on_c.raw);
+    let blocked = on_c.body["recommendations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == "robots-txt-blocked")
+        .unwrap_or_else(|| panic!("{:#}", on_c.body));
+    assert!(blocked.to_string().contains("HTTP 503"), "{blocked:#}");
+    let readiness = ok(&t, READINESS, &format!("http://{c}/")).await;
+    assert_eq!(readiness["robots_txt"]["present"], false);
+    assert_eq!(readiness["robots_txt"]["unreachable"], "HTTP 503");
+    assert_eq!(readiness["robots_txt"]["blocked_count"], 3, "{readiness:#}");
+    let rules: Vec<Option<String>> = bots(&readiness).into_iter().map(|(_, _, rule)| rule).collect();
+    assert!(rules.iter().all(|r| r.as_deref().is_some_and(|r| r.contains("complete disallow"))), "{rules:?}");
 }
