@@ -70,7 +70,7 @@ pub fn render_bot_page(facts: &BotFacts) -> String {
         r#"<h1>{token}</h1>
 <p class="lead">{token} is the web client of <strong>seo-audit</strong>, an open-source SEO audit service. The instance at <a href="/">{base}</a> fetches a page when one of its users asks it to audit that page. It is not a search engine: it builds no index and does not crawl.</p>
 <section aria-labelledby="ua-h"><h2 id="ua-h">How to recognise it</h2>
-<dl class="facts"><dt>User agent</dt><dd><code>{ua}</code></dd><dt>robots.txt product token</dt><dd><code>{token}</code></dd></dl>
+<dl class="facts"><div><dt>User agent</dt><dd><code>{ua}</code></dd></div><div><dt>robots.txt product token</dt><dd><code>{token}</code></dd></div></dl>
 </section>
 "#,
         ua = escape_html(&facts.user_agent),
@@ -131,7 +131,13 @@ Disallow: /</code></pre>
 </section>
 "#,
     );
-    document(&format!("{token}: the web client of this seo-audit instance"), &base, &main)
+    super::report::document(
+        &format!("{token}: the web client of this seo-audit instance"),
+        &facts.base_url,
+        &main,
+        "",
+        None,
+    )
 }
 
 /// The list item about the badge's background audits.
@@ -144,31 +150,6 @@ fn badge_item() -> String {
     };
     format!(
         "<li>The home page of a domain whose score badge or report is viewed on this instance while it has no audit of that domain from the last 24 hours (at most once every {rest} per domain).</li>\n"
-    )
-}
-
-/// The page frame: head with the inline stylesheet, banner, main, footer. `base` is
-/// escaped already.
-fn document(title: &str, base: &str, main: &str) -> String {
-    format!(
-        r##"<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title}</title>
-<style>{CSS}</style>
-</head>
-<body>
-<a class="skip" href="#main">Skip to content</a>
-<header class="banner"><div class="wrap"><a class="brand" href="/">seo-audit</a></div></header>
-<main id="main" class="wrap">
-{main}</main>
-<footer class="wrap"><p>Served by seo-audit at <a href="/">{base}</a> · <a href="/openapi.json">API description</a></p></footer>
-</body>
-</html>
-"##,
-        title = escape_html(title),
     )
 }
 
@@ -213,26 +194,6 @@ fn plural(n: usize, noun: &str) -> String {
         format!("{n} {noun}s")
     }
 }
-
-/// The stylesheet: the look of the report and landing pages, what this page uses of it.
-const CSS: &str = "\
-:root{color-scheme:light;--ink:#111827;--muted:#4b5563;--line:#e5e7eb;--bg:#f9fafb;--link:#1d4ed8}\
-*{box-sizing:border-box}\
-body{margin:0;font:16px/1.55 -apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:var(--ink);background:var(--bg)}\
-a{color:var(--link)}a:focus-visible{outline:3px solid #2563eb;outline-offset:2px}\
-.wrap{max-width:960px;margin:0 auto;padding:0 16px}\
-.skip{position:absolute;left:-9999px;top:0;background:#fff;padding:8px}.skip:focus{left:8px}\
-.banner{background:#111827;color:#fff;padding:12px 0}.banner .brand{color:#fff;font-weight:700;text-decoration:none}\
-h1{font-size:1.8rem;line-height:1.25;margin:24px 0 16px}h2{font-size:1.35rem;margin:32px 0 12px}\
-.lead{font-size:1.1rem}\
-code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em}\
-pre{background:#111827;color:#f9fafb;padding:12px;border-radius:6px;overflow-x:auto;white-space:pre-wrap;overflow-wrap:anywhere}\
-dd,dt,p,li{overflow-wrap:anywhere}\
-.facts{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:0;background:#fff;border:1px solid var(--line);border-radius:8px;padding:12px 16px}.facts dt{font-weight:600}.facts dd{margin:0}\
-footer{color:var(--muted);font-size:.9rem;border-top:1px solid var(--line);margin-top:40px;padding-top:12px;padding-bottom:24px}\
-@media (max-width:600px){h1{font-size:1.4rem}.facts{grid-template-columns:1fr}}\
-@media print{body{background:#fff;font-size:11pt}.skip,.banner{display:none}pre{background:#fff;color:#000;border:1px solid #999}}\
-";
 
 #[cfg(test)]
 mod tests {

@@ -227,8 +227,10 @@ fn audit_form(value: &str) -> String {
     )
 }
 
-/// The shared frame of every page: head with the inline stylesheet, banner, main, footer.
-fn document(title: &str, base: &str, main: &str, footer_extra: &str, refresh: Option<u32>) -> String {
+/// The shared frame of every page (report, landing, `/bot`): head with the inline
+/// stylesheet, banner, main, footer. `title` and `base` are escaped here; `main` and
+/// `footer_extra` are markup.
+pub(crate) fn document(title: &str, base: &str, main: &str, footer_extra: &str, refresh: Option<u32>) -> String {
     let refresh = refresh.map_or_else(String::new, |s| format!(r#"<meta http-equiv="refresh" content="{s}">"#));
     format!(
         r##"<!doctype html>
