@@ -442,6 +442,38 @@ async fn resources_prompts_and_discovery() {
         assert!(!a.body[field].is_null(), "{path}: {}", a.raw);
         validate_documented("GET", path, &a);
     }
+    // No base URL configured: the documents name the address the server really listens
+    // on (port 0 picked a free one), not the default 127.0.0.1:8080.
+    assert_eq!(t.get("/.well-known/mcp.json").await.body["endpoint"], format!("{}/api/mcp", t.base));
+}
+
+/// The over-quota answer advises what would raise the limit for this caller: a key when
+/// anonymous, the higher tier for a free key, nothing but the reset for a pro key.
+#[tokio::test]
+async fn over_quota_advice_depends_on_the_caller() {
+    let t = TestServer::start(|c| {
+        c.rate_limits.anonymous = 1;
+        c.rate_limits.free = 1;
+        c.rate_limits.pro = 2;
+    })
+    .await;
+    let (free, _) = t.key(|k| k.tier = store::Tier::Free);
+    let (pro, _) = t.key(|k| k.tier = store::Tier::Pro);
+    away_from_minute_boundary().await;
+    let concept = json!({ "concept": "canonical" });
+    for (key, limit) in [(None, 1), (Some(free.as_str()), 1), (Some(pro.as_str()), 2)] {
+        for _ in 0..limit {
+            let a = call_tool(&t, "get_seo_concept", concept.clone(), key).await;
+            assert_eq!(a.body["result"]["isError"], false, "{}", a.raw);
+        }
+        let text = tool_error_text(&call_tool(&t, "get_seo_concept", concept.clone(), key).await);
+        assert!(text.contains("Retry in"), "{text}");
+        match key {
+            None => assert!(text.contains("API key"), "{text}"),
+            Some(k) if k == free => assert!(text.contains("pro tier"), "{text}"),
+            Some(_) => assert!(!text.contains("tier") && !text.contains("raises"), "{text}"),
+        }
+    }
 }
 
 #[tokio::test]
