@@ -233,7 +233,11 @@ fn title_parts(title: &str) -> Vec<&str> {
     parts
 }
 
-/// Up to [`MAX_TOPIC_WORDS`] keywords from the h1 (else the title, brand part removed).
+/// The topic phrase: the h1 (else the title, brand part removed) without the brand's words
+/// and without leading or trailing function words, cut after [`MAX_TOPIC_WORDS`] content
+/// words. Function words inside the phrase stay, so the queries read as a person would
+/// write them ("pizza in Berlin", "software for teams", not "pizza berlin"). The first
+/// word is lower-cased unless it is an acronym; the others keep their case (names).
 fn topic(page: &Page, brand: &str) -> String {
     let brand_lc = brand.to_lowercase();
     let source = if !page.h1().trim().is_empty() {
@@ -245,13 +249,36 @@ fn topic(page: &Page, brand: &str) -> String {
         pool.into_iter().max_by_key(|p| p.len()).unwrap_or("").to_owned()
     };
     let brand_words: Vec<String> = brand_lc.split_whitespace().map(str::to_owned).collect();
-    source
+    let is_stop = |w: &str| STOP_WORDS.contains(&w.to_lowercase().as_str());
+    let words: Vec<&str> = source
         .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '\''))
-        .map(|w| w.trim_matches(['-', '\'']).to_lowercase())
-        .filter(|w| !w.is_empty() && !STOP_WORDS.contains(&w.as_str()) && !brand_words.contains(w))
-        .take(MAX_TOPIC_WORDS)
-        .collect::<Vec<_>>()
-        .join(" ")
+        .map(|w| w.trim_matches(['-', '\'']))
+        .filter(|w| !w.is_empty() && !brand_words.contains(&w.to_lowercase()))
+        .collect();
+    let mut phrase: Vec<&str> = Vec::new();
+    let mut content = 0;
+    for w in words.into_iter().skip_while(|w| is_stop(w)) {
+        if !is_stop(w) {
+            if content == MAX_TOPIC_WORDS {
+                break;
+            }
+            content += 1;
+        }
+        phrase.push(w);
+    }
+    while phrase.last().is_some_and(|w| is_stop(w)) {
+        phrase.pop();
+    }
+    if let Some(first) = phrase.first_mut() {
+        let acronym = first.chars().count() > 1 && first.chars().all(|c| !c.is_lowercase());
+        if !acronym {
+            return std::iter::once(first.to_lowercase())
+                .chain(phrase[1..].iter().map(|w| (*w).to_owned()))
+                .collect::<Vec<_>>()
+                .join(" ");
+        }
+    }
+    phrase.join(" ")
 }
 
 /// Upper-cases the first letter (`acme` -> `Acme`).
@@ -277,8 +304,8 @@ fn geo_brand(page: &Page, domain: &str) -> String {
 /// 2 category, 2 comparison and 2 how-to queries, in that order, without duplicates
 /// (case-insensitive). Deterministic: the same page always gives the same queries.
 ///
-/// Brand: og:site_name, the JSON-LD entity name, else the domain label. Topic: up to
-/// five keywords of the h1 (else of the title without the brand). Category: the
+/// Brand: og:site_name, the JSON-LD entity name, else the domain label. Topic: the h1
+/// (else the title without the brand) as a phrase of up to five content words. Category: the
 /// JSON-LD or microdata type's everyday name (`Restaurant` -> `restaurant`), else the
 /// topic.
 pub fn generate_queries(page: &Page, domain: &str) -> Vec<GeoQuery> {
@@ -710,12 +737,12 @@ mod tests {
             &[
                 ("What is Luigi's?", QueryKind::Brand),
                 ("Luigi's reviews", QueryKind::Brand),
-                ("Best wood-fired pizza berlin", QueryKind::Topic),
+                ("Best wood-fired pizza in Berlin", QueryKind::Topic),
                 ("Which restaurant do experts recommend?", QueryKind::Category),
                 ("Luigi's vs alternatives", QueryKind::Comparison),
                 ("Best restaurant like Luigi's", QueryKind::Comparison),
                 ("How to choose the right restaurant", QueryKind::HowTo),
-                ("How to get started with best wood-fired pizza berlin", QueryKind::HowTo),
+                ("How to get started with best wood-fired pizza in Berlin", QueryKind::HowTo),
             ],
         );
         // No metadata at all: the domain label is the brand, the title the topic.
@@ -724,9 +751,25 @@ mod tests {
             "www.acme.co.uk",
             &[
                 ("What is Acme?", QueryKind::Brand),
-                ("Project planning software teams", QueryKind::Topic),
-                ("Best project planning software teams like Acme", QueryKind::Comparison),
+                ("Project planning software for teams", QueryKind::Topic),
+                ("Best project planning software for teams like Acme", QueryKind::Comparison),
             ],
+        );
+        // Function words inside the phrase stay; five content words at most, no dangling "to".
+        check_queries(
+            r#"<meta property="og:site_name" content="Oakwright"><h1>Solid oak tables, made to order by Oakwright</h1>"#,
+            "oakwright.example",
+            &[("Is Oakwright a good choice for solid oak tables made to order?", QueryKind::Brand)],
+        );
+        check_queries(
+            "<h1>The 10 best ways to learn Rust programming for beginners in 2026</h1>",
+            "rustguide.example",
+            &[("How to get started with 10 best ways to learn Rust", QueryKind::HowTo)],
+        );
+        check_queries(
+            "<h1>SEO checklist for shops</h1>",
+            "x.example",
+            &[("What should I know about SEO checklist for shops?", QueryKind::Topic)],
         );
         // Brand, topic and category all coincide: still twelve queries.
         check_queries("", "x.example", &[("What is X?", QueryKind::Brand)]);
