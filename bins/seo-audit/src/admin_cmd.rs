@@ -41,8 +41,8 @@ pub enum KeysCommand {
         /// Owner; without it a new user of the tier is created.
         #[arg(long, value_name = "ID")]
         user: Option<String>,
-        /// Requests per minute, overriding the tier's limit.
-        #[arg(long, value_name = "N")]
+        /// Requests per minute (at least 1), overriding the tier's limit.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
         rate_limit: Option<u32>,
     },
     /// List live keys (never their secrets).
@@ -96,8 +96,14 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
 }
 
 fn open(global: &Global) -> Result<Store, String> {
+    open_with_config(global).map(|(store, _)| store)
+}
+
+/// The store and the settings it was opened with (tier limits are configuration).
+fn open_with_config(global: &Global) -> Result<(Store, server::Config), String> {
     let config = global.load_config()?;
-    Store::open(config.db_path()).map_err(|e| e.to_string())
+    let store = Store::open(config.db_path()).map_err(|e| e.to_string())?;
+    Ok((store, config))
 }
 
 fn fail(e: impl std::fmt::Display) -> u8 {
@@ -123,7 +129,7 @@ pub fn users(cmd: UsersCommand, global: &Global) -> u8 {
 }
 
 pub fn keys(cmd: KeysCommand, global: &Global) -> u8 {
-    let store = match open(global) {
+    let (store, config) = match open_with_config(global) {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
@@ -148,7 +154,7 @@ pub fn keys(cmd: KeysCommand, global: &Global) -> u8 {
                         key.user_id,
                         key.tier,
                         key.scopes.join(","),
-                        key.effective_rate_limit(),
+                        key.rate_limit_or(config.rate_limits.for_tier(key.tier)),
                         key.expires_at.map_or_else(|| "never".to_string(), store::format_rfc3339),
                     );
                     eprintln!("the key is shown only now; only its SHA-256 is stored");
@@ -164,6 +170,8 @@ pub fn keys(cmd: KeysCommand, global: &Global) -> u8 {
                         let mut v = serde_json::to_value(k).unwrap_or_default();
                         v["user_id"] = serde_json::json!(k.user_id);
                         v["tier"] = serde_json::json!(k.tier.as_str());
+                        // The limit the service applies: the key's own, else its tier's as configured.
+                        v["rate_limit"] = serde_json::json!(k.rate_limit_or(config.rate_limits.for_tier(k.tier)));
                         println!("{v}");
                     }
                 } else {
@@ -186,7 +194,7 @@ pub fn keys(cmd: KeysCommand, global: &Global) -> u8 {
                             k.key_prefix,
                             k.tier,
                             k.scopes.join(","),
-                            k.effective_rate_limit(),
+                            k.rate_limit_or(config.rate_limits.for_tier(k.tier)),
                             state,
                             k.expires_at.map_or_else(|| "never".to_string(), store::format_rfc3339),
                             k.name
@@ -214,19 +222,23 @@ fn report(result: store::Result<store::KeyRecord>, what: &str) -> u8 {
 }
 
 pub fn migrate(global: &Global) -> u8 {
-    let store = match open(global) {
-        Ok(s) => s,
+    let config = match global.load_config() {
+        Ok(c) => c,
         Err(e) => return fail(e),
     };
-    match store.migrate().and_then(|applied| Ok((applied, store.schema_version()?))) {
-        Ok((applied, version)) => {
-            eprintln!(
-                "database {} at schema version {version} ({} migrations applied now)",
-                store.path().display(),
-                applied.len()
-            );
-            0
-        }
+    match Store::open_reporting(config.db_path(), store::StoreOptions::default()) {
+        Ok((store, applied)) => match store.schema_version() {
+            Ok(version) => {
+                let now = match applied.as_slice() {
+                    [] => "already up to date".to_string(),
+                    [one] => format!("applied migration {one} now"),
+                    [first, .., last] => format!("applied migrations {first} to {last} now"),
+                };
+                eprintln!("database {} at schema version {version} ({now})", store.path().display());
+                0
+            }
+            Err(e) => fail(e),
+        },
         Err(e) => fail(e),
     }
 }

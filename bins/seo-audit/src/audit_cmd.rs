@@ -34,8 +34,8 @@ pub struct AuditArgs {
     pub url: Option<String>,
     #[arg(long, value_enum, default_value = "json")]
     pub format: Format,
-    /// Exit with status 1 when the score is under N (for CI pipelines).
-    #[arg(long, value_name = "N")]
+    /// Exit with status 1 when the score is under N, 0 to 100 (for CI pipelines).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=100))]
     pub min_score: Option<u32>,
     /// Let the address guard through for ADDR (IP, CIDR or host name); for local
     /// development and tests only. Repeatable.
@@ -46,9 +46,20 @@ pub struct AuditArgs {
     pub no_color: bool,
 }
 
-/// Runs the subcommand and returns the process exit status.
-pub async fn run(args: AuditArgs, _global: &Global) -> u8 {
-    let audit = match load(&args).await {
+/// Runs the subcommand and returns the process exit status. The fetch settings are the
+/// service's (defaults, `--config` file, `SEO_AUDIT_*` variables), `--allow-target` last.
+pub async fn run(args: AuditArgs, global: &Global) -> u8 {
+    let mut config = match global.load_config() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: invalid_request: settings: {e}");
+            return EXIT_FAILED;
+        }
+    };
+    if !args.allow_target.is_empty() {
+        config.allow_targets = args.allow_target.clone();
+    }
+    let audit = match load(&args, config.fetch_config()).await {
         Ok(audit) => audit,
         Err((code, message)) => {
             eprintln!("error: {code}: {message}");
@@ -83,38 +94,78 @@ fn write_json(out: &mut impl Write, value: &impl serde::Serialize) -> std::io::R
     out.write_all(b"\n")
 }
 
-async fn load(args: &AuditArgs) -> Result<Audit, (&'static str, String)> {
-    let is_url = args.target.starts_with("http://") || args.target.starts_with("https://");
+async fn load(args: &AuditArgs, fetch_config: FetchConfig) -> Result<Audit, (&'static str, String)> {
+    let is_url = args.target.contains("://");
     let path = Path::new(&args.target);
+    if !is_url && path.is_dir() {
+        return Err(("invalid_request", format!("{} is a directory, not an HTML file", path.display())));
+    }
     if !is_url && path.is_file() {
         let html =
             std::fs::read(path).map_err(|e| ("invalid_request", format!("cannot read {}: {e}", path.display())))?;
+        if !looks_like_html(path, &html) {
+            return Err(("not_html", format!("{} is not an HTML file", path.display())));
+        }
         let url = match &args.url {
             Some(u) => fetch::validate_url(u).map_err(|e| (e.code(), e.to_string()))?.to_string(),
             None => {
                 let abs = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-                url::Url::from_file_path(&abs)
+                let url = url::Url::from_file_path(&abs)
                     .map(String::from)
-                    .unwrap_or_else(|()| format!("file://{}", abs.display()))
+                    .unwrap_or_else(|()| format!("file://{}", abs.display()));
+                eprintln!(
+                    "note: no --url given: the page is audited at {url}, so its links count as external and the \
+                     URL rules judge a file path; pass --url with the address it will be served at"
+                );
+                url
             }
         };
         return Ok(server::pipeline::audit_html(&url, &html, HttpFacts::default()));
     }
-    // A target that names a file which is not there is a typo, not a host to look up.
-    let looks_like_file =
-        path.extension().is_some_and(|e| e.eq_ignore_ascii_case("html") || e.eq_ignore_ascii_case("htm"))
-            || args.target.contains(std::path::MAIN_SEPARATOR);
-    if !is_url && looks_like_file && !args.target.contains("://") {
+    if args.url.is_some() {
+        return Err(("invalid_request", "--url is for a local file; the target is fetched from its own URL".into()));
+    }
+    if !is_url && looks_like_path(&args.target) {
         return Err(("invalid_request", format!("no such file: {}", path.display())));
     }
     let url = fetch::validate_url(&args.target).map_err(|e| (e.code(), e.to_string()))?;
-    let config = FetchConfig { allow_targets: args.allow_target.clone(), ..FetchConfig::default() };
-    let fetcher = Fetcher::new(config).map_err(|e| (e.code(), e.to_string()))?;
+    let fetcher = Fetcher::new(fetch_config).map_err(|e| (e.code(), e.to_string()))?;
     match server::pipeline::audit_url(&fetcher, &url).await {
         Ok(page) => Ok(page.audit),
         Err(server::pipeline::AuditError::Fetch(e)) => Err((e.code(), e.to_string())),
         Err(e) => Err(("internal", e.to_string())),
     }
+}
+
+/// Whether a target that is neither a URL with a scheme nor an existing path was meant as a
+/// file (a typo to report) rather than a host: it starts like a path (`/`, `./`, `../`,
+/// `~`), or its first segment has no dot (`public/index.html`, `dist/`), or it is a bare
+/// `.html`/`.htm` name. `example.com/blog/` and `127.0.0.1:8080/a.html` are hosts.
+fn looks_like_path(target: &str) -> bool {
+    let first = target.split(['/', '\\']).next().unwrap_or_default();
+    let html_name = !target.contains('/')
+        && Path::new(target)
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("html") || e.eq_ignore_ascii_case("htm"));
+    target.starts_with(['/', '.', '~', '\\'])
+        || (target.contains(['/', '\\']) && !first.contains('.') && !first.contains(':'))
+        || html_name
+}
+
+/// Whether a local file is HTML: no NUL byte in its first KiB, and either its text starts
+/// with markup (`<`, after a BOM and whitespace) or its name ends in `.html`/`.htm`/`.xhtml`.
+fn looks_like_html(path: &Path, bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(1024)];
+    if head.contains(&0) {
+        return false;
+    }
+    let text = head.strip_prefix(b"\xEF\xBB\xBF".as_slice()).unwrap_or(head);
+    let starts_with_markup = text.trim_ascii_start().starts_with(b"<");
+    let html_name = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| ["html", "htm", "xhtml"].iter().any(|x| e.eq_ignore_ascii_case(x)));
+    starts_with_markup || html_name
 }
 
 struct Paint(bool);

@@ -89,6 +89,8 @@ fn failures_exit_2_with_the_error_code() {
         (vec!["audit", "http://169.254.169.254/latest/meta-data"], "blocked_target"),
         (vec!["audit", "missing/page.html"], "invalid_request"),
         (vec!["audit", "fixtures/none.html", "--url", "https://example.com/"], "invalid_request"),
+        (vec!["audit", "index.html"], "invalid_request"),
+        (vec!["audit", "https://example.com/", "--url", "https://example.org/"], "invalid_request"),
     ] {
         let out = run(&args);
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -111,4 +113,59 @@ fn a_live_page_on_loopback_needs_allow_target() {
     let result = json(&out);
     assert_eq!(result["page"]["status_code"], 200);
     assert_eq!(result["page"]["title"], "Loopback fixture page for the CLI test");
+}
+
+/// A local target must be an HTML file: a directory, a Markdown file or a binary is refused
+/// with exit 2 and the code a URL answering the same would get.
+#[test]
+fn local_targets_that_are_not_html_files_exit_2() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let markdown = dir.path().join("README.md");
+    std::fs::write(&markdown, "# Title\n\nSome text.\n").expect("write");
+    let binary = dir.path().join("tool.html");
+    std::fs::write(&binary, b"\x7fELF\x02\x01\x01\x00\x00\x00").expect("write");
+    let plain = dir.path().join("plain.html");
+    std::fs::write(&plain, "Just words in a file named .html, as a browser would show them.").expect("write");
+    for (path, code) in [(&markdown, "not_html"), (&binary, "not_html"), (&dir.path().to_path_buf(), "invalid_request")]
+    {
+        let out = run(&["audit", path.to_str().expect("utf-8"), "--url", "https://example.com/"]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{path:?}: {stderr}");
+        assert!(stderr.starts_with(&format!("error: {code}: ")), "{path:?}: {stderr}");
+    }
+    // A .html file is HTML whatever it starts with, as a browser treats it.
+    let out = run(&["audit", plain.to_str().expect("utf-8"), "--url", "https://example.com/"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    // Without --url the audit runs and says what it could not judge.
+    let page = fixture("pages/article.html");
+    let out = run(&["audit", page.to_str().expect("utf-8"), "--format", "compact"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no --url given"));
+}
+
+/// `audit` reads the service's settings: a `--config` file (here its allow-list) and the
+/// `SEO_AUDIT_*` variables; a target without a scheme whose first segment is a host is a URL.
+#[test]
+fn audit_reads_the_settings_file_and_takes_scheme_less_urls() {
+    let port = serve_page(
+        "<html lang=en><head><title>Loopback page for the settings test</title></head><body><h1>Hi</h1></body></html>",
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = dir.path().join("seo-audit.toml");
+    std::fs::write(&config, "allow_targets = [\"127.0.0.1\"]\n").expect("write");
+    let target = format!("http://127.0.0.1:{port}/pages/one.html");
+    let out = run(&["audit", &target, "--config", config.to_str().expect("utf-8"), "--format", "compact"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(json(&out)["url"], target);
+    // Without a scheme it is still a URL (https), not a missing file: the TLS handshake
+    // with the plain-http loopback server is what fails.
+    let bare = format!("127.0.0.1:{port}/pages/one.html");
+    let out = run(&["audit", &bare, "--config", config.to_str().expect("utf-8")]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.starts_with("error: target_unreachable: "), "{stderr}");
+    let missing = run(&["audit", &target, "--config", "/nonexistent/seo-audit.toml"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).starts_with("error: invalid_request: settings: "));
+    let out = run(&["audit", "https://example.com/", "--min-score", "101"]);
+    assert_eq!(out.status.code(), Some(2), "--min-score is 0 to 100");
 }

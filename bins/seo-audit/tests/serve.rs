@@ -80,6 +80,10 @@ async fn administer_then_serve() {
     let out = run(data, &["migrate"]);
     assert!(out.status.success(), "{out:?}");
     assert!(data.join("seo-audit.db").is_file());
+    let said = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(said.contains("applied migrations 1 to"), "a fresh database reports what it applied: {said}");
+    let again = String::from_utf8_lossy(&run(data, &["migrate"]).stderr).to_string();
+    assert!(again.contains("already up to date"), "{again}");
 
     let out = run(data, &["users", "create", "--tier", "pro"]);
     assert!(out.status.success(), "{out:?}");
@@ -128,6 +132,7 @@ async fn administer_then_serve() {
         vec!["keys", "create", "--name", "x", "--expires-in", "soon"],
         vec!["keys", "create", "--name", "x", "--user", "no-such-user"],
         vec!["keys", "disable", "sa_nothing"],
+        vec!["keys", "create", "--name", "x", "--rate-limit", "0"],
     ] {
         let out = run(data, &bad);
         assert!(!out.status.success(), "{bad:?} succeeded");
@@ -142,6 +147,16 @@ async fn administer_then_serve() {
     let rows: Vec<serde_json::Value> = stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(rows.len(), 1);
     assert_eq!((rows[0]["key_prefix"].as_str(), rows[0]["rate_limit"].as_u64()), (Some(prefix), Some(5)));
+    // A key without its own limit shows its tier's limit as this configuration sets it.
+    let out = Command::new(env!("CARGO_BIN_EXE_seo-audit"))
+        .env("SEO_AUDIT_DATA", data)
+        .env("SEO_AUDIT_RATE_LIMIT_PRO", "100")
+        .args(["keys", "list", "--json"])
+        .output()
+        .unwrap();
+    let rows: Vec<serde_json::Value> = stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let pro: Vec<u64> = rows.iter().filter(|r| r["tier"] == "pro").map(|r| r["rate_limit"].as_u64().unwrap()).collect();
+    assert_eq!(pro, [100], "{rows:#?}");
 
     let server = Serving::start(data);
     let client = reqwest::Client::builder().no_proxy().build().unwrap();

@@ -83,6 +83,12 @@ impl Store {
 
     /// [`Store::open`] with explicit pool and timeout settings.
     pub fn open_with(path: impl AsRef<Path>, options: StoreOptions) -> Result<Store> {
+        Store::open_reporting(path, options).map(|(store, _)| store)
+    }
+
+    /// [`Store::open_with`] that also returns the migration versions it applied (empty when
+    /// the database was already at this build's schema), for `seo-audit migrate` to report.
+    pub fn open_reporting(path: impl AsRef<Path>, options: StoreOptions) -> Result<(Store, Vec<u32>)> {
         let path = path.as_ref().to_path_buf();
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(|source| Error::Io { path: parent.to_path_buf(), source })?;
@@ -92,11 +98,11 @@ impl Store {
         // connections keeps them from racing to change the journal mode.
         let mut first = Connection::open(&path)?;
         configure(&first, options.busy_timeout)?;
-        migrations::apply(&mut first)?;
+        let applied = migrations::apply(&mut first)?;
         drop(first);
 
         let pool = build_pool(&path, &options)?;
-        Ok(Store { pool: Arc::new(RwLock::new(Some(pool))), path, options })
+        Ok((Store { pool: Arc::new(RwLock::new(Some(pool))), path, options }, applied))
     }
 
     /// Reconnects to the file now at [`Store::path`]: for a database file restored under a
