@@ -453,52 +453,79 @@ fn scan_text(s: &str) -> (usize, usize) {
     (words, len)
 }
 
+/// Classes of the ASCII bytes for word scanning: [`WHITE`], [`ALNUM`], or 0 (punctuation
+/// and controls: part of a word, not a letter or digit).
+const ASCII_CLASS: [u8; 128] = {
+    let mut table = [0u8; 128];
+    let mut b = 0;
+    while b < 128 {
+        let byte = b as u8;
+        table[b] = if matches!(byte, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c) {
+            WHITE
+        } else if byte.is_ascii_alphanumeric() {
+            ALNUM
+        } else {
+            0
+        };
+        b += 1;
+    }
+    table
+};
+const WHITE: u8 = 1;
+const ALNUM: u8 = 2;
+
 /// [`scan_text`] that also reports, for each of the sorted byte offsets `marks`, the number of
 /// words that ended before it.
+///
+/// The text between two marks is scanned in a tight loop; ASCII (most of the text of most
+/// pages) is classified by a table lookup, anything else is decoded.
 fn scan_text_marks(s: &str, marks: &[usize]) -> (usize, usize, Vec<usize>) {
     let mut counts = Vec::with_capacity(marks.len());
     let (mut words, mut len) = (0usize, 0usize);
     let (mut in_word, mut alnum, mut gap) = (false, false, false);
     let bytes = s.as_bytes();
-    let mut next_mark = marks.first().copied().unwrap_or(usize::MAX);
     let mut i = 0;
+    let mut m = 0;
     while i < bytes.len() {
-        while i >= next_mark {
+        while m < marks.len() && marks[m] <= i {
             counts.push(words + usize::from(in_word && alnum));
-            next_mark = marks.get(counts.len()).copied().unwrap_or(usize::MAX);
+            m += 1;
         }
-        let b = bytes[i];
-        // ASCII is most of the text of most pages: classify it without decoding.
-        let (is_space, is_alnum, width, cjk) = if b < 0x80 {
-            (matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c), b.is_ascii_alphanumeric(), 1, false)
-        } else {
-            let c = s[i..].chars().next().unwrap_or(char::REPLACEMENT_CHARACTER);
-            (c.is_whitespace(), c.is_alphanumeric(), c.len_utf8(), is_cjk(c))
-        };
-        i += width;
-        if is_space {
-            if in_word {
-                words += usize::from(alnum);
-                in_word = false;
-                gap = true;
+        let end = marks.get(m).map_or(bytes.len(), |&mark| mark.min(bytes.len()));
+        while i < end {
+            let b = bytes[i];
+            let (white, letter, width, cjk) = if b < 0x80 {
+                let class = ASCII_CLASS[usize::from(b)];
+                (class == WHITE, class == ALNUM, 1, false)
+            } else {
+                let c = s[i..].chars().next().unwrap_or(char::REPLACEMENT_CHARACTER);
+                (c.is_whitespace(), c.is_alphanumeric(), c.len_utf8(), is_cjk(c))
+            };
+            i += width;
+            if white {
+                if in_word {
+                    words += usize::from(alnum);
+                    in_word = false;
+                    gap = true;
+                }
+                continue;
             }
-            continue;
-        }
-        if !in_word {
-            in_word = true;
-            alnum = false;
-            if gap && len > 0 {
-                len += 1;
+            if !in_word {
+                in_word = true;
+                alnum = false;
+                if gap && len > 0 {
+                    len += 1;
+                }
+                gap = false;
             }
-            gap = false;
-        }
-        len += width;
-        alnum |= is_alnum;
-        // Chinese and Japanese are written without spaces: each ideograph or kana counts as a
-        // word, so a page's length compares fairly with space-separated languages.
-        if cjk {
-            words += 1;
-            alnum = false;
+            len += width;
+            alnum |= letter;
+            // Chinese and Japanese are written without spaces: each ideograph or kana counts
+            // as a word, so a page's length compares fairly with space-separated languages.
+            if cjk {
+                words += 1;
+                alnum = false;
+            }
         }
     }
     words += usize::from(in_word && alnum);
@@ -1142,6 +1169,67 @@ fn collect_types(value: &serde_json::Value, out: &mut Vec<String>, depth: usize)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The scan as first written (one byte at a time, marks checked before each), kept as
+    /// the reference the table-driven scan must agree with.
+    fn scan_text_marks_reference(s: &str, marks: &[usize]) -> (usize, usize, Vec<usize>) {
+        let mut counts = Vec::with_capacity(marks.len());
+        let (mut words, mut len) = (0usize, 0usize);
+        let (mut in_word, mut alnum, mut gap) = (false, false, false);
+        let bytes = s.as_bytes();
+        let mut next_mark = marks.first().copied().unwrap_or(usize::MAX);
+        let mut i = 0;
+        while i < bytes.len() {
+            while i >= next_mark {
+                counts.push(words + usize::from(in_word && alnum));
+                next_mark = marks.get(counts.len()).copied().unwrap_or(usize::MAX);
+            }
+            let b = bytes[i];
+            let (is_space, is_alnum, width, cjk) = if b < 0x80 {
+                (matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c), b.is_ascii_alphanumeric(), 1, false)
+            } else {
+                let c = s[i..].chars().next().unwrap_or(char::REPLACEMENT_CHARACTER);
+                (c.is_whitespace(), c.is_alphanumeric(), c.len_utf8(), is_cjk(c))
+            };
+            i += width;
+            if is_space {
+                if in_word {
+                    words += usize::from(alnum);
+                    in_word = false;
+                    gap = true;
+                }
+                continue;
+            }
+            if !in_word {
+                in_word = true;
+                alnum = false;
+                if gap && len > 0 {
+                    len += 1;
+                }
+                gap = false;
+            }
+            len += width;
+            alnum |= is_alnum;
+            if cjk {
+                words += 1;
+                alnum = false;
+            }
+        }
+        words += usize::from(in_word && alnum);
+        counts.resize(marks.len(), words);
+        (words, len, counts)
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn table_driven_scan_agrees_with_the_reference(
+            text in "[a-zA-Z0-9 .,!?'\\-\t\n\u{b}\u{c}\u{a0}\u{2003}\u{3000}éßЖ日本語かな한글\u{20000}]{0,80}",
+            mut marks in proptest::collection::vec(0usize..90, 0..8),
+        ) {
+            marks.sort_unstable();
+            proptest::prop_assert_eq!(scan_text_marks(&text, &marks), scan_text_marks_reference(&text, &marks));
+        }
+    }
 
     fn page(html: &str) -> Page {
         Page::parse("https://example.com/dir/page", html.as_bytes(), HttpFacts::default())
