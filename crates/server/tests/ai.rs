@@ -4,7 +4,6 @@
 
 mod common;
 
-use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -14,7 +13,6 @@ use std::time::Duration;
 use bytes::Bytes;
 use common::*;
 use http_body_util::{BodyExt, Full};
-use hyper_util::rt::{TokioExecutor, TokioIo};
 use serde_json::{json, Value};
 
 const READINESS: &str = "/api/ai-readiness";
@@ -24,32 +22,6 @@ const GEO: &str = "/api/geo-check";
 const PROVIDER_KEY: &str = "sk-test-provider-secret";
 /// The brand of `fixtures/sites/ai-ready` (og:site_name and Organization name).
 const BRAND: &str = "Oakwright";
-
-/// Serves `handler` on 127.0.0.1:0, one task per connection.
-async fn serve_loopback<F, Fut>(handler: F) -> SocketAddr
-where
-    F: Fn(http::Request<hyper::body::Incoming>) -> Fut + Clone + Send + Sync + 'static,
-    Fut: std::future::Future<Output = http::Response<Full<Bytes>>> + Send + 'static,
-{
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        loop {
-            let Ok((stream, _)) = listener.accept().await else { continue };
-            let handler = handler.clone();
-            let service = hyper::service::service_fn(move |req| {
-                let handler = handler.clone();
-                async move { Ok::<_, Infallible>(handler(req).await) }
-            });
-            tokio::spawn(async move {
-                let _ = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new())
-                    .serve_connection(TokioIo::new(stream), service)
-                    .await;
-            });
-        }
-    });
-    addr
-}
 
 fn respond(status: u16, content_type: &str, body: impl Into<Bytes>) -> http::Response<Full<Bytes>> {
     http::Response::builder().status(status).header("content-type", content_type).body(Full::new(body.into())).unwrap()

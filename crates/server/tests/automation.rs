@@ -4,7 +4,6 @@
 
 mod common;
 
-use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -12,7 +11,6 @@ use std::time::Duration;
 use bytes::Bytes;
 use common::*;
 use http_body_util::{BodyExt, Full};
-use hyper_util::rt::{TokioExecutor, TokioIo};
 use serde_json::{json, Value};
 
 /// A page the test rewrites: (status, html), and the site's robots.txt (status, body).
@@ -39,51 +37,34 @@ impl Site {
     /// Serves the current page at every path (robots.txt: 404 unless set) and keeps every
     /// POST body (webhook deliveries) received at `/hook`.
     async fn start() -> Site {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let site = Site {
-            addr,
-            page: Arc::new(Mutex::new((200, html("Oak tables and chairs from our workshop", "oak oak oak")))),
-            robots: Arc::new(Mutex::new((404, String::new()))),
-            page_hits: Arc::default(),
-            posts: Arc::default(),
-        };
-        let s = site.clone();
-        tokio::spawn(async move {
-            loop {
-                let Ok((stream, _)) = listener.accept().await else { continue };
-                let s = s.clone();
-                let service = hyper::service::service_fn(move |req: http::Request<hyper::body::Incoming>| {
-                    let s = s.clone();
-                    async move {
-                        let path = req.uri().path().to_string();
-                        if req.method() == http::Method::POST {
-                            let body = req.into_body().collect().await.map(|b| b.to_bytes()).unwrap_or_default();
-                            s.posts.lock().unwrap().push(serde_json::from_slice(&body).unwrap_or(Value::Null));
-                            return Ok::<_, Infallible>(http::Response::new(Full::new(Bytes::new())));
-                        }
-                        let (status, body) = if path == "/robots.txt" {
-                            s.robots.lock().unwrap().clone()
-                        } else {
-                            *s.page_hits.lock().unwrap() += 1;
-                            s.page.lock().unwrap().clone()
-                        };
-                        let resp = http::Response::builder()
-                            .status(status)
-                            .header("content-type", "text/html; charset=utf-8")
-                            .body(Full::new(Bytes::from(body)))
-                            .unwrap();
-                        Ok::<_, Infallible>(resp)
-                    }
-                });
-                tokio::spawn(async move {
-                    let _ = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new())
-                        .serve_connection(TokioIo::new(stream), service)
-                        .await;
-                });
+        let page = Arc::new(Mutex::new((200, html("Oak tables and chairs from our workshop", "oak oak oak"))));
+        let robots = Arc::new(Mutex::new((404, String::new())));
+        let (page_hits, posts): (Arc<Mutex<usize>>, Arc<Mutex<Vec<Value>>>) = (Arc::default(), Arc::default());
+        let (p, r, h, b) = (page.clone(), robots.clone(), page_hits.clone(), posts.clone());
+        let addr = serve_loopback(move |req: http::Request<hyper::body::Incoming>| {
+            let (p, r, h, b) = (p.clone(), r.clone(), h.clone(), b.clone());
+            async move {
+                let path = req.uri().path().to_string();
+                if req.method() == http::Method::POST {
+                    let body = req.into_body().collect().await.map(|b| b.to_bytes()).unwrap_or_default();
+                    b.lock().unwrap().push(serde_json::from_slice(&body).unwrap_or(Value::Null));
+                    return http::Response::new(Full::new(Bytes::new()));
+                }
+                let (status, body) = if path == "/robots.txt" {
+                    r.lock().unwrap().clone()
+                } else {
+                    *h.lock().unwrap() += 1;
+                    p.lock().unwrap().clone()
+                };
+                http::Response::builder()
+                    .status(status)
+                    .header("content-type", "text/html; charset=utf-8")
+                    .body(Full::new(Bytes::from(body)))
+                    .unwrap()
             }
-        });
-        site
+        })
+        .await;
+        Site { addr, page, robots, page_hits, posts }
     }
 
     fn url(&self, path: &str) -> String {

@@ -4,13 +4,11 @@
 
 mod common;
 
-use std::convert::Infallible;
 use std::net::SocketAddr;
 
 use bytes::Bytes;
 use common::*;
 use http_body_util::Full;
-use hyper_util::rt::{TokioExecutor, TokioIo};
 use serde_json::{json, Value};
 
 const MODERN: &str = "2026-07-28";
@@ -41,35 +39,22 @@ const ROBOTS: &str = "User-agent: *\nDisallow: /private\n";
 
 /// Serves the pages above on 127.0.0.1 with `Server: nginx/1.25`.
 async fn mcp_site() -> SocketAddr {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        loop {
-            let Ok((stream, _)) = listener.accept().await else { continue };
-            let service = hyper::service::service_fn(|req: http::Request<hyper::body::Incoming>| async move {
-                let (status, ct, body) = match req.uri().path() {
-                    "/" | "/private" => (200, "text/html; charset=utf-8", HOME),
-                    "/worse" => (200, "text/html; charset=utf-8", WORSE),
-                    "/robots.txt" => (200, "text/plain", ROBOTS),
-                    "/data.json" => (200, "application/json", "{}"),
-                    _ => (404, "text/html", "<title>Not found</title>"),
-                };
-                let resp = http::Response::builder()
-                    .status(status)
-                    .header("content-type", ct)
-                    .header("server", "nginx/1.25")
-                    .body(Full::new(Bytes::from_static(body.as_bytes())))
-                    .unwrap();
-                Ok::<_, Infallible>(resp)
-            });
-            tokio::spawn(async move {
-                let _ = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new())
-                    .serve_connection(TokioIo::new(stream), service)
-                    .await;
-            });
-        }
-    });
-    addr
+    serve_loopback(|req: http::Request<hyper::body::Incoming>| async move {
+        let (status, ct, body) = match req.uri().path() {
+            "/" | "/private" => (200, "text/html; charset=utf-8", HOME),
+            "/worse" => (200, "text/html; charset=utf-8", WORSE),
+            "/robots.txt" => (200, "text/plain", ROBOTS),
+            "/data.json" => (200, "application/json", "{}"),
+            _ => (404, "text/html", "<title>Not found</title>"),
+        };
+        http::Response::builder()
+            .status(status)
+            .header("content-type", ct)
+            .header("server", "nginx/1.25")
+            .body(Full::new(Bytes::from_static(body.as_bytes())))
+            .unwrap()
+    })
+    .await
 }
 
 /// The headers and body of a modern request.

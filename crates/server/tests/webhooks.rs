@@ -3,7 +3,6 @@
 
 mod common;
 
-use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU16, Ordering};
 use std::sync::{Arc, Mutex};
@@ -13,7 +12,6 @@ use bytes::Bytes;
 use common::*;
 use hmac::{Hmac, Mac};
 use http_body_util::{BodyExt, Full};
-use hyper_util::rt::{TokioExecutor, TokioIo};
 use serde_json::{json, Value};
 use sha2::Sha256;
 
@@ -33,36 +31,23 @@ struct Receiver {
 
 impl Receiver {
     async fn start() -> Receiver {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
         let status = Arc::new(AtomicU16::new(200));
         let got: Arc<Mutex<Vec<Received>>> = Arc::default();
         let (s, g) = (status.clone(), got.clone());
-        tokio::spawn(async move {
-            loop {
-                let Ok((stream, _)) = listener.accept().await else { continue };
-                let (s, g) = (s.clone(), g.clone());
-                let service = hyper::service::service_fn(move |req: http::Request<hyper::body::Incoming>| {
-                    let (s, g) = (s.clone(), g.clone());
-                    async move {
-                        let (parts, body) = req.into_parts();
-                        let body = body.collect().await.map(|b| b.to_bytes()).unwrap_or_default();
-                        let body = String::from_utf8_lossy(&body).into_owned();
-                        g.lock().unwrap().push(Received { headers: parts.headers, body });
-                        let resp = http::Response::builder()
-                            .status(s.load(Ordering::SeqCst))
-                            .body(Full::new(Bytes::from_static(b"{}")))
-                            .unwrap();
-                        Ok::<_, Infallible>(resp)
-                    }
-                });
-                tokio::spawn(async move {
-                    let _ = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new())
-                        .serve_connection(TokioIo::new(stream), service)
-                        .await;
-                });
+        let addr = serve_loopback(move |req: http::Request<hyper::body::Incoming>| {
+            let (s, g) = (s.clone(), g.clone());
+            async move {
+                let (parts, body) = req.into_parts();
+                let body = body.collect().await.map(|b| b.to_bytes()).unwrap_or_default();
+                let body = String::from_utf8_lossy(&body).into_owned();
+                g.lock().unwrap().push(Received { headers: parts.headers, body });
+                http::Response::builder()
+                    .status(s.load(Ordering::SeqCst))
+                    .body(Full::new(Bytes::from_static(b"{}")))
+                    .unwrap()
             }
-        });
+        })
+        .await;
         Receiver { addr, status, got }
     }
 

@@ -15,6 +15,33 @@ use http_body_util::Full;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use serde_json::{json, Value};
 
+/// Serves `handler` on 127.0.0.1:0 (HTTP/1.1 and HTTP/2), one task per connection: the
+/// loopback sites, receivers and fake providers of the tests.
+pub async fn serve_loopback<F, Fut>(handler: F) -> SocketAddr
+where
+    F: Fn(http::Request<hyper::body::Incoming>) -> Fut + Clone + Send + Sync + 'static,
+    Fut: std::future::Future<Output = http::Response<Full<Bytes>>> + Send + 'static,
+{
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        loop {
+            let Ok((stream, _)) = listener.accept().await else { continue };
+            let handler = handler.clone();
+            let service = hyper::service::service_fn(move |req| {
+                let handler = handler.clone();
+                async move { Ok::<_, Infallible>(handler(req).await) }
+            });
+            tokio::spawn(async move {
+                let _ = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new())
+                    .serve_connection(TokioIo::new(stream), service)
+                    .await;
+            });
+        }
+    });
+    addr
+}
+
 /// How long `/slow/...` fixture pages wait before answering.
 pub const SLOW_DELAY: Duration = Duration::from_millis(1500);
 

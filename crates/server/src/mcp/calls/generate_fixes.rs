@@ -5,22 +5,16 @@ use autofix::{fix_for_rule, FixContext};
 use mcp_protocol::ToolResult;
 use serde_json::{json, Map, Value};
 
-use super::{audit, ranked, store, url_arg, Audited, ToolEnv};
+use super::{audit_url_arg, ranked, Audited, ToolEnv};
 use crate::mcp::tools::{DEFAULT_TOP_N, MAX_TOP_N};
 
 /// Runs the tool.
 pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
-    let url = match url_arg(args, "url") {
-        Ok(url) => url,
-        Err(e) => return e,
-    };
     let top_n = top_n(args.get("topN"));
-    let done = match audit(env.state, &url).await {
-        Ok(done) => done,
-        Err(e) => return e,
-    };
-    store(env, &url, &done).await;
-    ToolResult::success(structured(url.as_str(), &done, top_n))
+    match audit_url_arg(env, args).await {
+        Ok((url, done, _)) => ToolResult::success(structured(url.as_str(), &done, top_n)),
+        Err(e) => e,
+    }
 }
 
 /// `topN` as asked (the protocol layer checked its type and range), clamped to 1..=20.

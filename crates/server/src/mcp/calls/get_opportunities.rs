@@ -4,20 +4,14 @@
 use mcp_protocol::ToolResult;
 use serde_json::{json, Map, Value};
 
-use super::{audit, ranked, store, url_arg, Audited, ToolEnv};
+use super::{audit_url_arg, ranked, Audited, ToolEnv};
 
 /// Runs the tool.
 pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
-    let url = match url_arg(args, "url") {
-        Ok(url) => url,
-        Err(e) => return e,
-    };
-    let done = match audit(env.state, &url).await {
-        Ok(done) => done,
-        Err(e) => return e,
-    };
-    store(env, &url, &done).await;
-    ToolResult::success(structured(url.as_str(), &done))
+    match audit_url_arg(env, args).await {
+        Ok((url, done, _)) => ToolResult::success(structured(url.as_str(), &done)),
+        Err(e) => e,
+    }
 }
 
 /// The structuredContent of get_opportunities.

@@ -106,6 +106,19 @@ pub async fn audit(state: &AppState, url: &Url) -> Result<Audited, ToolResult> {
     }
 }
 
+/// The page named by the `url` argument, audited ([`audit`]) and stored ([`store`]): what
+/// seo_audit, get_opportunities and generate_fixes do before shaping their answers. Returns
+/// the URL, the audit and the stored audit's id.
+pub async fn audit_url_arg(
+    env: &ToolEnv<'_>,
+    args: &Map<String, Value>,
+) -> Result<(Url, Audited, Option<String>), ToolResult> {
+    let url = url_arg(args, "url")?;
+    let done = audit(env.state, &url).await?;
+    let audit_id = store(env, &url, &done).await;
+    Ok((url, done, audit_id))
+}
+
 /// Stores an audit as the REST endpoint does (badges, reports and monitoring read it) and
 /// returns its id. A failure to store is logged; the caller still gets its result.
 pub async fn store(env: &ToolEnv<'_>, url: &Url, done: &Audited) -> Option<String> {

@@ -4,20 +4,14 @@
 use mcp_protocol::ToolResult;
 use serde_json::{json, Map, Value};
 
-use super::{audit, store, url_arg, Audited, ToolEnv};
+use super::{audit_url_arg, Audited, ToolEnv};
 
 /// Runs the tool.
 pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
-    let url = match url_arg(args, "url") {
-        Ok(url) => url,
-        Err(e) => return e,
-    };
-    let done = match audit(env.state, &url).await {
-        Ok(done) => done,
-        Err(e) => return e,
-    };
-    let audit_id = store(env, &url, &done).await;
-    ToolResult::success(structured(url.as_str(), &done, audit_id))
+    match audit_url_arg(env, args).await {
+        Ok((url, done, audit_id)) => ToolResult::success(structured(url.as_str(), &done, audit_id)),
+        Err(e) => e,
+    }
 }
 
 /// The structuredContent of seo_audit.
