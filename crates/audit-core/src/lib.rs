@@ -25,6 +25,7 @@ mod audit;
 mod charset;
 mod docs;
 mod page;
+mod parse;
 mod rule;
 mod rules;
 
@@ -36,6 +37,7 @@ pub use audit::{
 pub use charset::{decode, Charset, CharsetSource, META_PRESCAN_BYTES};
 pub use docs::rules_markdown;
 pub use page::{Heading, Hreflang, HttpFacts, Image, JsonLd, Link, LinkKind, Page, RobotsTxtFact, Semantic};
+pub use parse::{Analysis, Budget, Stop, Unlimited};
 pub use rule::{Category, Finding, Group, Level, Outcome, Rule, RuleMeta, Severity};
 pub use rules::RULES;
 
@@ -45,6 +47,11 @@ pub mod thresholds {
         DESCRIPTION_MAX_CHARS, DESCRIPTION_MIN_CHARS, MAX_DOM_NODES, MAX_HTML_BYTES, MAX_LINKS, MIN_TEXT_RATIO,
         SLOW_RESPONSE_MS, THIN_CONTENT_WORDS, TITLE_MAX_CHARS, TITLE_MIN_CHARS, URL_MAX_CHARS, URL_MAX_PARAMS,
     };
+}
+
+/// The bounds on the work one page may cost (see `Page::parse_within`).
+pub mod limits {
+    pub use crate::parse::{CHECK_EVERY_TOKENS, CHUNK_BYTES, MAX_FORMATTING, MAX_NODES, MAX_OPEN_ELEMENTS};
 }
 
 /// Text helpers the other engines share with the rules (same definitions everywhere).

@@ -6,14 +6,14 @@
 
 use std::collections::BTreeMap;
 
-use html5ever::tendril::TendrilSink;
-use html5ever::tree_builder::TreeBuilderOpts;
-use html5ever::{local_name, ns, parse_document, ParseOpts};
-use markup5ever_rcdom::{Handle, NodeData, RcDom};
+use html5ever::tendril::StrTendril;
+use html5ever::{local_name, ns};
+use markup5ever_rcdom::{Handle, NodeData};
 use serde::Serialize;
 use url::Url;
 
 use crate::charset::{self, Charset};
+use crate::parse::{Analysis, Budget};
 
 /// What the HTTP exchange told us about the page. Everything is optional, so a local file
 /// (audited before it is deployed) is a page without HTTP facts.
@@ -236,25 +236,33 @@ pub struct Page {
     pub base_url: Option<String>,
     /// Parse errors reported by html5ever (a count; the messages are not stable).
     pub parse_errors: usize,
+    /// How much of the document the analysis covered (the parser's limits).
+    pub analysis: Analysis,
 }
 
 impl Page {
     /// Parses a page. Never fails: unparseable URLs fall back to `about:blank` resolution,
-    /// and any bytes produce a (possibly empty) page.
+    /// and any bytes produce a (possibly empty) page. The structural limits of the parser
+    /// apply (depth, formatting elements, [`MAX_NODES`](crate::limits::MAX_NODES)), no time
+    /// budget: see [`Page::parse_within`].
     pub fn parse(url: &str, bytes: &[u8], http: HttpFacts) -> Page {
+        Page::parse_within(url, bytes, http, &crate::parse::Unlimited)
+    }
+
+    /// [`Page::parse`] within a [`Budget`]: the parser asks it whether to go on between
+    /// chunks of input, and a page whose budget runs out is the page as far as it was
+    /// parsed, with [`Page::analysis`] saying where it stopped.
+    pub fn parse_within(url: &str, bytes: &[u8], http: HttpFacts, budget: &dyn Budget) -> Page {
         let final_url = http.final_url.clone().unwrap_or_else(|| url.to_string());
         let (text, charset) = charset::decode(bytes, http.header("content-type"));
         // Scripts are not run, so `<noscript>` content is markup, as in a browser with
         // scripting off: its images and links count (the corpus reference agrees).
-        let opts = ParseOpts {
-            tree_builder: TreeBuilderOpts { scripting_enabled: false, ..TreeBuilderOpts::default() },
-            ..ParseOpts::default()
-        };
-        let dom = parse_document(RcDom::default(), opts).one(text);
+        let parsed = crate::parse::parse(StrTendril::from(text), budget);
         let mut walker = Walker::default();
-        walker.walk(&dom.document);
-        let parse_errors = dom.errors.borrow().len();
-        walker.finish(url, final_url, http, charset, bytes.len(), parse_errors)
+        walker.walk(&parsed.dom.document);
+        let mut page = walker.finish(url, final_url, http, charset, bytes.len(), parsed.parse_errors);
+        page.analysis = parsed.analysis;
+        page
     }
 
     /// The title text of the first `<h1>`, or `""`.
@@ -601,6 +609,21 @@ struct Walker {
     open: Vec<(Collector, String)>,
 }
 
+/// Text kept of one heading, link or paragraph; longer text is cut at a character boundary.
+pub const MAX_ELEMENT_TEXT_BYTES: usize = 4096;
+
+fn push_capped(buf: &mut String, text: &str, cap: usize) {
+    let room = cap.saturating_sub(buf.len());
+    if room == 0 {
+        return;
+    }
+    let mut end = room.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    buf.push_str(&text[..end]);
+}
+
 fn attr<'a>(attrs: &'a [html5ever::Attribute], name: &str) -> Option<&'a str> {
     attrs.iter().find(|a| a.name.ns == ns!() && &*a.name.local == name).map(|a| &*a.value)
 }
@@ -677,9 +700,16 @@ impl Walker {
             NodeData::Text { contents } => {
                 let text = contents.borrow();
                 for (kind, buf) in &mut self.open {
-                    // Link and heading text is what a user sees; title and JSON-LD take all.
-                    buf.push_str(&text);
-                    let _ = kind;
+                    match kind {
+                        // One of each is open at a time: their text is bounded by the page.
+                        Collector::Title | Collector::JsonLd => buf.push_str(&text),
+                        // Headings and paragraphs nest through other elements, and every open
+                        // one takes the same text: cut each, or 500 nested headings would hold
+                        // 500 copies of the page.
+                        Collector::Heading(_) | Collector::Link(_) | Collector::Paragraph => {
+                            push_capped(buf, &text, MAX_ELEMENT_TEXT_BYTES)
+                        }
+                    }
                 }
                 if self.hidden_depth == 0 && self.head_depth == 0 {
                     // Indentation between elements is most text nodes of most pages: keep one
@@ -1033,6 +1063,7 @@ impl Walker {
             words_before_first_paragraph: words_before,
             base_url: base.map(String::from),
             parse_errors,
+            analysis: Analysis::default(),
             http,
         }
     }

@@ -1,0 +1,563 @@
+//! The bounded HTML parser: html5ever's tokenizer and tree builder, with the work one page
+//! may cost bounded whatever its markup.
+//!
+//! html5ever implements the HTML standard faithfully, and the standard's tree construction is
+//! superlinear on hostile input: every start tag walks the stack of open elements for scope
+//! checks, so 100,000 nested `<div>` cost 10^10 steps (minutes of CPU). Browsers bound it;
+//! so do we, in three ways:
+//!
+//! - **Depth, as Chromium does.** Chromium's parser (`kMaximumHTMLParserDOMTreeDepth`) stops
+//!   nesting once 512 elements are open: an element inserted then is attached to the current
+//!   node's parent, beside the deepest element, and stays open. Here such an element is
+//!   attached at the same place and closed at once (its end tag, when it comes, is matched
+//!   with it), so html5ever's stack never grows past the limit and each tag costs at most a
+//!   walk of 512 entries. `<div>` nested 1,000 times gives elements at most 513 levels deep
+//!   (`<html>` is level 1), in Chromium and here. Text and the children of such elements land
+//!   at the deepest level instead of inside them; only pages nested that deep differ.
+//! - **Active formatting elements.** The standard re-opens every active formatting element
+//!   (`<b>`, `<font>`, ...) after a misnested end tag; with distinct attributes the list has
+//!   no bound and each re-opening copies all of it. Past [`MAX_FORMATTING`] entries, a
+//!   formatting start tag is inserted and closed at once, like a flattened element.
+//! - **A budget.** The input is fed in chunks of [`CHUNK_BYTES`]; between chunks, and every
+//!   [`CHECK_EVERY_TOKENS`] tokens within one, the caller's [`Budget`] is asked whether to go
+//!   on, and at most [`MAX_NODES`] nodes are built. Once either says stop, the rest of the
+//!   input is dropped and the document is finished from what was parsed: the audit covers
+//!   that part, and [`Analysis`] says where it stopped.
+
+use std::borrow::Cow;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+
+use html5ever::tendril::StrTendril;
+use html5ever::tokenizer::{
+    BufferQueue, EndTag, StartTag, Tag, TagToken, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts,
+};
+use html5ever::tree_builder::{
+    AppendNode, Attribute, ElementFlags, NodeOrText, QuirksMode, Tracer, TreeBuilder, TreeBuilderOpts, TreeSink,
+};
+use html5ever::{local_name, ExpandedName, LocalName, QualName, TokenizerResult};
+use markup5ever_rcdom::{Handle, RcDom};
+use serde::Serialize;
+
+/// Open elements past which the parser stops nesting (Chromium's
+/// `kMaximumHTMLParserDOMTreeDepth`).
+pub const MAX_OPEN_ELEMENTS: usize = 512;
+/// Active formatting elements past which a formatting start tag no longer stays open.
+pub const MAX_FORMATTING: usize = 64;
+/// Nodes (elements, text runs, comments) one page may build; past that, parsing stops.
+/// About 60 MB of tree, and 50 times the elements of a very large real page.
+pub const MAX_NODES: usize = 500_000;
+/// Bytes of decoded input fed to the tokenizer at a time.
+pub const CHUNK_BYTES: usize = 4 * 1024;
+/// Tokens between two questions to the [`Budget`] within a chunk.
+pub const CHECK_EVERY_TOKENS: u32 = 128;
+
+/// Tells the parser when to stop. The engine has no clock of its own: the caller decides
+/// what the budget is (CPU time, a deadline, a cancelled request) and answers here.
+pub trait Budget {
+    /// Whether the analysis must stop now. Called between input chunks and every few hundred
+    /// tokens, so it should be cheap (a clock read, an atomic load).
+    fn exhausted(&self) -> bool;
+}
+
+/// No budget: parse to the end (the structural limits still apply).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Unlimited;
+
+impl Budget for Unlimited {
+    fn exhausted(&self) -> bool {
+        false
+    }
+}
+
+impl<F: Fn() -> bool> Budget for F {
+    fn exhausted(&self) -> bool {
+        self()
+    }
+}
+
+/// Why parsing stopped before the end of the input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stop {
+    /// The caller's [`Budget`] ran out (its time, or the request went away).
+    Budget,
+    /// The page built [`MAX_NODES`] nodes.
+    Nodes,
+}
+
+/// How much of the page the analysis covered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct Analysis {
+    /// Why parsing stopped early; `None` when the whole document was parsed.
+    pub stopped: Option<Stop>,
+    /// Bytes of the decoded document (UTF-8) given to the parser.
+    pub parsed_bytes: usize,
+    /// Bytes of the decoded document (UTF-8) in all.
+    pub total_bytes: usize,
+    /// Elements attached at the depth limit instead of inside the open element
+    /// ([`MAX_OPEN_ELEMENTS`]), or closed at once past [`MAX_FORMATTING`].
+    pub flattened_elements: usize,
+}
+
+impl Analysis {
+    /// Whether the whole document was parsed.
+    pub fn is_complete(&self) -> bool {
+        self.stopped.is_none()
+    }
+}
+
+/// The tree and how far parsing went.
+pub(crate) struct Parsed {
+    pub dom: RcDom,
+    pub analysis: Analysis,
+    pub parse_errors: usize,
+}
+
+/// Parses a decoded document with scripting off, within the limits of this module.
+pub(crate) fn parse(text: StrTendril, budget: &dyn Budget) -> Parsed {
+    let total = text.len();
+    let opts = TreeBuilderOpts { scripting_enabled: false, ..TreeBuilderOpts::default() };
+    let sink = BoundedSink::default();
+    let filter = Filter::new(TreeBuilder::new(sink, opts), budget);
+    let tokenizer = Tokenizer::new(filter, TokenizerOpts::default());
+    let queue = BufferQueue::default();
+    let mut offset = 0usize;
+    while offset < total {
+        if tokenizer.sink.check_stop() {
+            break;
+        }
+        let mut end = (offset + CHUNK_BYTES).min(total);
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        queue.push_back(text.subtendril(offset as u32, (end - offset) as u32));
+        offset = end;
+        while let TokenizerResult::Script(_) = tokenizer.feed(&queue) {}
+    }
+    // Once stopped, the rest of the chunk was tokenized but dropped.
+    let stopped = tokenizer.sink.stopped.get();
+    tokenizer.end();
+    let filter = tokenizer.sink;
+    let flattened = filter.flattened.get();
+    let sink = filter.builder.sink;
+    let parse_errors = sink.errors.get();
+    Parsed {
+        dom: sink.dom,
+        analysis: Analysis {
+            stopped,
+            parsed_bytes: if stopped.is_some() { offset } else { total },
+            total_bytes: total,
+            flattened_elements: flattened,
+        },
+        parse_errors,
+    }
+}
+
+/// Parses a decoded document the standard way: html5ever's own driver, no limits. For tests
+/// that hold the bounded parser to it.
+#[cfg(test)]
+pub(crate) fn parse_unbounded(text: StrTendril) -> RcDom {
+    let opts = html5ever::ParseOpts {
+        tree_builder: TreeBuilderOpts { scripting_enabled: false, ..TreeBuilderOpts::default() },
+        ..html5ever::ParseOpts::default()
+    };
+    use html5ever::tendril::TendrilSink as _;
+    html5ever::parse_document(RcDom::default(), opts).one(text)
+}
+
+/// html5ever's tree sink around [`RcDom`]: counts what is built, can attach elements one
+/// level up (the depth limit), and reports the handle the tree builder names when asked.
+#[derive(Default)]
+struct BoundedSink {
+    dom: RcDom,
+    /// Parse errors, counted (the DOM's own list would keep a message per error).
+    errors: Cell<usize>,
+    /// Elements created.
+    elements: Cell<usize>,
+    /// Nodes created (elements, comments, text insertions).
+    nodes: Cell<usize>,
+    /// The element created last.
+    last_created: RefCell<Option<Handle>>,
+    /// While set, elements appended to a node are appended to its parent instead.
+    attach_to_parent: Cell<bool>,
+    /// While set, the next element the tree builder asks the name of is kept in `probed`.
+    probing: Cell<bool>,
+    probed: RefCell<Option<Handle>>,
+}
+
+fn parent_of(node: &Handle) -> Option<Handle> {
+    let weak = node.parent.take()?;
+    let parent = weak.upgrade();
+    node.parent.set(Some(weak));
+    parent
+}
+
+impl TreeSink for BoundedSink {
+    type Handle = Handle;
+    type Output = Self;
+    type ElemName<'a>
+        = ExpandedName<'a>
+    where
+        Self: 'a;
+
+    fn finish(self) -> Self {
+        self
+    }
+
+    fn parse_error(&self, _msg: Cow<'static, str>) {
+        self.errors.set(self.errors.get() + 1);
+    }
+
+    fn get_document(&self) -> Handle {
+        self.dom.get_document()
+    }
+
+    fn elem_name<'a>(&'a self, target: &'a Handle) -> ExpandedName<'a> {
+        if self.probing.get() {
+            self.probing.set(false);
+            *self.probed.borrow_mut() = Some(target.clone());
+        }
+        self.dom.elem_name(target)
+    }
+
+    fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> Handle {
+        self.elements.set(self.elements.get() + 1);
+        self.nodes.set(self.nodes.get() + 1);
+        let element = self.dom.create_element(name, attrs, flags);
+        *self.last_created.borrow_mut() = Some(element.clone());
+        element
+    }
+
+    fn create_comment(&self, text: StrTendril) -> Handle {
+        self.nodes.set(self.nodes.get() + 1);
+        self.dom.create_comment(text)
+    }
+
+    fn create_pi(&self, target: StrTendril, data: StrTendril) -> Handle {
+        self.nodes.set(self.nodes.get() + 1);
+        self.dom.create_pi(target, data)
+    }
+
+    fn append(&self, parent: &Handle, child: NodeOrText<Handle>) {
+        match child {
+            AppendNode(node) if self.attach_to_parent.get() => match parent_of(parent) {
+                Some(grandparent) => self.dom.append(&grandparent, AppendNode(node)),
+                None => self.dom.append(parent, AppendNode(node)),
+            },
+            child => {
+                if matches!(child, NodeOrText::AppendText(_)) {
+                    self.nodes.set(self.nodes.get() + 1);
+                }
+                self.dom.append(parent, child)
+            }
+        }
+    }
+
+    fn append_based_on_parent_node(&self, element: &Handle, prev_element: &Handle, child: NodeOrText<Handle>) {
+        self.dom.append_based_on_parent_node(element, prev_element, child)
+    }
+
+    fn append_doctype_to_document(&self, name: StrTendril, public_id: StrTendril, system_id: StrTendril) {
+        self.dom.append_doctype_to_document(name, public_id, system_id)
+    }
+
+    fn mark_script_already_started(&self, node: &Handle) {
+        self.dom.mark_script_already_started(node)
+    }
+
+    fn get_template_contents(&self, target: &Handle) -> Handle {
+        self.dom.get_template_contents(target)
+    }
+
+    fn same_node(&self, x: &Handle, y: &Handle) -> bool {
+        self.dom.same_node(x, y)
+    }
+
+    fn set_quirks_mode(&self, mode: QuirksMode) {
+        self.dom.set_quirks_mode(mode)
+    }
+
+    fn append_before_sibling(&self, sibling: &Handle, new_node: NodeOrText<Handle>) {
+        self.dom.append_before_sibling(sibling, new_node)
+    }
+
+    fn add_attrs_if_missing(&self, target: &Handle, attrs: Vec<Attribute>) {
+        self.dom.add_attrs_if_missing(target, attrs)
+    }
+
+    fn remove_from_parent(&self, target: &Handle) {
+        self.dom.remove_from_parent(target)
+    }
+
+    fn reparent_children(&self, node: &Handle, new_parent: &Handle) {
+        self.dom.reparent_children(node, new_parent)
+    }
+
+    fn is_mathml_annotation_xml_integration_point(&self, handle: &Handle) -> bool {
+        self.dom.is_mathml_annotation_xml_integration_point(handle)
+    }
+}
+
+/// Counts the tree builder's open elements: its handles are traced in a fixed order (the
+/// document, the open elements from `<html>` to the current node, then the active
+/// formatting elements and a few pointers), so the current node's first appearance ends
+/// the stack.
+struct StackCounter {
+    current: Handle,
+    seen: Cell<usize>,
+    open: Cell<Option<usize>>,
+}
+
+impl Tracer for StackCounter {
+    type Handle = Handle;
+
+    fn trace_handle(&self, node: &Handle) {
+        let seen = self.seen.get() + 1;
+        self.seen.set(seen);
+        if self.open.get().is_none() && std::rc::Rc::ptr_eq(node, &self.current) {
+            // `seen` counts the document too.
+            self.open.set(Some(seen - 1));
+        }
+    }
+}
+
+/// What the tree builder holds, as counted by [`StackCounter`].
+#[derive(Debug, Clone, Copy)]
+struct Held {
+    open: usize,
+    /// Active formatting elements and the builder's element pointers (head, form).
+    others: usize,
+}
+
+/// The token sink between html5ever's tokenizer and its tree builder: enforces the limits.
+struct Filter<'b> {
+    builder: TreeBuilder<Handle, BoundedSink>,
+    budget: &'b dyn Budget,
+    stopped: Cell<Option<Stop>>,
+    tokens: Cell<u32>,
+    flattened: Cell<usize>,
+    /// An upper bound of the builder's open elements (exact right after a count).
+    open_bound: Cell<usize>,
+    /// Whether `open_bound` is exact.
+    exact: Cell<bool>,
+    /// Elements attached at the depth limit and closed at once that Chromium would still
+    /// hold open, innermost last: their end tags are matched here.
+    virtual_open: RefCell<Vec<LocalName>>,
+    virtual_names: RefCell<HashMap<LocalName, usize>>,
+    /// The builder's open elements when `virtual_open` was last empty: once fewer are open,
+    /// an end tag has closed an element below them, and with it (in Chromium) them.
+    virtual_base: Cell<usize>,
+}
+
+impl<'b> Filter<'b> {
+    fn new(builder: TreeBuilder<Handle, BoundedSink>, budget: &'b dyn Budget) -> Self {
+        Filter {
+            builder,
+            budget,
+            stopped: Cell::new(None),
+            tokens: Cell::new(0),
+            flattened: Cell::new(0),
+            open_bound: Cell::new(0),
+            exact: Cell::new(true),
+            virtual_open: RefCell::new(Vec::new()),
+            virtual_names: RefCell::new(HashMap::new()),
+            virtual_base: Cell::new(0),
+        }
+    }
+
+    /// Asks the budget and the node count whether to stop; remembers the answer.
+    fn check_stop(&self) -> bool {
+        if self.stopped.get().is_some() {
+            return true;
+        }
+        let stop = if self.builder.sink.nodes.get() >= MAX_NODES {
+            Some(Stop::Nodes)
+        } else if self.budget.exhausted() {
+            Some(Stop::Budget)
+        } else {
+            None
+        };
+        self.stopped.set(stop);
+        stop.is_some()
+    }
+
+    /// Counts the builder's open elements and other held handles.
+    fn count(&self) -> Held {
+        let sink = &self.builder.sink;
+        sink.probing.set(true);
+        // The tree builder names its adjusted current node (for a document, the current
+        // node) to answer this; the sink keeps the handle.
+        let _ = self.builder.adjusted_current_node_present_but_not_in_html_namespace();
+        sink.probing.set(false);
+        let Some(current) = sink.probed.borrow_mut().take() else {
+            return Held { open: 0, others: 0 };
+        };
+        let counter = StackCounter { current, seen: Cell::new(0), open: Cell::new(None) };
+        self.builder.trace_handles(&counter);
+        let open = counter.open.get().unwrap_or(0);
+        let held = Held { open, others: counter.seen.get().saturating_sub(open + 1) };
+        self.open_bound.set(held.open);
+        self.exact.set(true);
+        if held.open < self.virtual_base.get() {
+            self.virtual_open.borrow_mut().clear();
+            self.virtual_names.borrow_mut().clear();
+        }
+        held
+    }
+
+    /// Open elements as Chromium would count them: the builder's and the flattened ones.
+    fn chromium_open(&self) -> usize {
+        let virtual_open = self.virtual_open.borrow().len();
+        if self.open_bound.get() + virtual_open > MAX_OPEN_ELEMENTS && !self.exact.get() {
+            self.count();
+        }
+        self.open_bound.get() + self.virtual_open.borrow().len()
+    }
+
+    fn start_tag(&self, tag: Tag, line: u64) -> TokenSinkResult<Handle> {
+        let sink = &self.builder.sink;
+        let before = sink.elements.get();
+        // No stack can be deeper than the elements built so far.
+        let deep = before >= MAX_OPEN_ELEMENTS && self.chromium_open() > MAX_OPEN_ELEMENTS;
+        let crowded = !deep
+            && before >= MAX_FORMATTING
+            && is_capped_formatting(&tag.name)
+            && self.count().others >= MAX_FORMATTING;
+        if !deep && !crowded {
+            let result = self.builder.process_token(TagToken(tag), line);
+            self.grew(before);
+            return result;
+        }
+        let name = tag.name.clone();
+        *sink.last_created.borrow_mut() = None;
+        sink.attach_to_parent.set(deep);
+        let result = self.builder.process_token(TagToken(tag), line);
+        sink.attach_to_parent.set(false);
+        let mut created = sink.elements.get() - before;
+        // Close the element at once, unless the builder did not keep it open (void elements,
+        // self-closing foreign ones, start tags it ignored) or the tokenizer now reads its
+        // raw text (`<script>`, `<textarea>`: no markup inside, they end with their own tag).
+        let element = sink.last_created.borrow_mut().take();
+        let raw_text = !matches!(result, TokenSinkResult::Continue);
+        if let (Some(element), false) = (element, raw_text) {
+            if self.is_current(&element) {
+                let end = Tag { kind: EndTag, name: name.clone(), self_closing: false, attrs: Vec::new() };
+                let _ = self.builder.process_token(TagToken(end), line);
+                created -= 1;
+                self.flattened.set(self.flattened.get() + 1);
+                if self.virtual_open.borrow().is_empty() {
+                    self.virtual_base.set(self.open_bound.get());
+                }
+                self.virtual_open.borrow_mut().push(name.clone());
+                *self.virtual_names.borrow_mut().entry(name).or_insert(0) += 1;
+            }
+        }
+        // The usual case (one element in and out again) leaves the count as it was; anything
+        // else (formatting elements re-opened, a raw-text element left open) raises it.
+        if created > 0 {
+            self.open_bound.set(self.open_bound.get() + created);
+            self.exact.set(false);
+        }
+        result
+    }
+
+    /// Whether `node` is the builder's current node.
+    fn is_current(&self, node: &Handle) -> bool {
+        let sink = &self.builder.sink;
+        sink.probing.set(true);
+        let _ = self.builder.adjusted_current_node_present_but_not_in_html_namespace();
+        sink.probing.set(false);
+        sink.probed.borrow_mut().take().is_some_and(|current| std::rc::Rc::ptr_eq(&current, node))
+    }
+
+    /// After a token went to the builder as it was: the open elements may have changed.
+    fn grew(&self, elements_before: usize) {
+        let created = self.builder.sink.elements.get() - elements_before;
+        self.open_bound.set(self.open_bound.get() + created);
+        self.exact.set(false);
+    }
+
+    /// An end tag of a flattened element closes it (and the flattened ones inside it) here.
+    fn end_tag_matches_flattened(&self, name: &LocalName) -> bool {
+        let mut names = self.virtual_names.borrow_mut();
+        if names.get(name).copied().unwrap_or(0) == 0 {
+            return false;
+        }
+        let mut open = self.virtual_open.borrow_mut();
+        while let Some(top) = open.pop() {
+            if let Some(n) = names.get_mut(&top) {
+                *n -= 1;
+            }
+            if top == *name {
+                break;
+            }
+        }
+        true
+    }
+}
+
+/// Formatting elements whose list can grow without bound (`<a>` cannot: a new one closes the
+/// previous one).
+fn is_capped_formatting(name: &LocalName) -> bool {
+    matches!(
+        *name,
+        local_name!("b")
+            | local_name!("big")
+            | local_name!("code")
+            | local_name!("em")
+            | local_name!("font")
+            | local_name!("i")
+            | local_name!("nobr")
+            | local_name!("s")
+            | local_name!("small")
+            | local_name!("strike")
+            | local_name!("strong")
+            | local_name!("tt")
+            | local_name!("u")
+    )
+}
+
+impl TokenSink for Filter<'_> {
+    type Handle = Handle;
+
+    fn process_token(&self, token: Token, line: u64) -> TokenSinkResult<Handle> {
+        if self.stopped.get().is_some() {
+            // The rest of the input is dropped; the end of input still closes the document.
+            return match token {
+                Token::EOFToken => self.builder.process_token(token, line),
+                _ => TokenSinkResult::Continue,
+            };
+        }
+        let tokens = self.tokens.get() + 1;
+        self.tokens.set(tokens);
+        if tokens % CHECK_EVERY_TOKENS == 0 && self.check_stop() {
+            return TokenSinkResult::Continue;
+        }
+        match token {
+            TagToken(tag) if tag.kind == StartTag => self.start_tag(tag, line),
+            TagToken(tag) if tag.kind == EndTag && self.end_tag_matches_flattened(&tag.name) => {
+                TokenSinkResult::Continue
+            }
+            token => {
+                let before = self.builder.sink.elements.get();
+                let structural = matches!(token, TagToken(_));
+                let result = self.builder.process_token(token, line);
+                let created = self.builder.sink.elements.get() - before;
+                if structural || created > 0 {
+                    // Elements closed or re-opened: count again when it matters.
+                    self.grew(before);
+                }
+                result
+            }
+        }
+    }
+
+    fn end(&self) {
+        self.builder.end()
+    }
+
+    fn adjusted_current_node_present_but_not_in_html_namespace(&self) -> bool {
+        self.builder.adjusted_current_node_present_but_not_in_html_namespace()
+    }
+}
