@@ -280,11 +280,10 @@ async fn bodies_that_never_come_get_the_body_timeout_error_on_mcp_and_rest_route
         .unwrap();
         let (mut reader, mut writer) = s.into_split();
         let trickler = tokio::spawn(async move {
-            while trickle {
-                if writer.write_all(b" ").await.is_err() {
-                    break;
+            if trickle {
+                while writer.write_all(b" ").await.is_ok() {
+                    tokio::time::sleep(Duration::from_millis(200)).await;
                 }
-                tokio::time::sleep(Duration::from_millis(200)).await;
             }
             writer
         });
