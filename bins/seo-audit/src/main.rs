@@ -7,6 +7,7 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
@@ -35,6 +36,10 @@ impl Global {
         Ok(config)
     }
 }
+
+/// Time blocking work (an analysis, a database write) gets to end once the command is done
+/// before the process exits anyway.
+const RUNTIME_STOP: Duration = Duration::from_millis(500);
 
 #[derive(Debug, Parser)]
 #[command(name = "seo-audit", version, about = "SEO audits for search engines and AI assistants")]
@@ -79,5 +84,10 @@ fn main() -> ExitCode {
             Command::Migrate => admin_cmd::migrate(&cli.global),
         }
     });
+    // Dropping the runtime would wait for every blocking thread, and an analysis still
+    // running after the shutdown grace period would keep the process alive until it ends:
+    // tasks are dropped, blocking threads get this long to finish, and exiting ends the
+    // rest (docs/API.md, "Conventions of every endpoint": shutdown).
+    runtime.shutdown_timeout(RUNTIME_STOP);
     ExitCode::from(code)
 }

@@ -26,6 +26,19 @@ pub struct ServeArgs {
     /// Audits waiting for a slot before 503 overloaded [default: 64].
     #[arg(long, env = "SEO_AUDIT_AUDIT_QUEUE", value_name = "N")]
     pub audit_queue: Option<usize>,
+    /// Connections open at once, server-wide; 0: only the open-file limit [default: 10000].
+    #[arg(long, env = "SEO_AUDIT_MAX_CONNECTIONS", value_name = "N")]
+    pub max_connections: Option<usize>,
+    /// Connections open at once from one client IP; 0: no per-IP cap [default: 256].
+    #[arg(long, env = "SEO_AUDIT_MAX_CONNECTIONS_PER_IP", value_name = "N")]
+    pub max_connections_per_ip: Option<usize>,
+    /// Milliseconds a connection may stay open with no request in flight [default: 60000].
+    #[arg(long, env = "SEO_AUDIT_IDLE_TIMEOUT_MS", value_name = "MS")]
+    pub idle_timeout_ms: Option<u64>,
+    /// Milliseconds requests in flight get at shutdown before the process exits anyway
+    /// [default: 30000].
+    #[arg(long, env = "SEO_AUDIT_SHUTDOWN_GRACE_MS", value_name = "MS")]
+    pub shutdown_grace_ms: Option<u64>,
     /// A reverse proxy whose X-Forwarded-For is believed. Repeatable.
     #[arg(long = "trusted-proxy", value_name = "IP", env = "SEO_AUDIT_TRUSTED_PROXIES", value_delimiter = ',')]
     pub trusted_proxy: Vec<IpAddr>,
@@ -55,6 +68,18 @@ pub async fn run(args: ServeArgs, global: &Global) -> u8 {
     }
     if let Some(n) = args.audit_queue {
         config.audit_queue = n;
+    }
+    if let Some(n) = args.max_connections {
+        config.max_connections = n;
+    }
+    if let Some(n) = args.max_connections_per_ip {
+        config.max_connections_per_ip = n;
+    }
+    if let Some(ms) = args.idle_timeout_ms {
+        config.idle_timeout_ms = ms;
+    }
+    if let Some(ms) = args.shutdown_grace_ms {
+        config.shutdown_grace_ms = ms;
     }
     if !args.trusted_proxy.is_empty() {
         config.trusted_proxies = args.trusted_proxy;

@@ -1,5 +1,7 @@
 //! SIGTERM while a batch is being audited: the batch still answers in full, the process
-//! exits 0, and every audit of the batch is in the database, whole.
+//! exits 0, and every audit of the batch is in the database, whole. SIGTERM or SIGINT
+//! while an analysis runs past the grace period: the process exits 0 all the same, within
+//! the grace period and a small margin.
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -97,4 +99,124 @@ fn sigterm_lets_a_running_batch_finish() {
         let result: Value = serde_json::from_str(&stored.result_json).unwrap();
         assert_eq!(result["page"]["url"], url.as_str());
     }
+}
+
+/// A page of a million nested `<div>`s: an analysis that keeps a blocking thread busy far
+/// longer than any grace period.
+fn deep_page() -> String {
+    let mut page = String::from("<!doctype html><html><head><title>Deep</title></head><body>");
+    page.push_str(&"<div>".repeat(1_000_000));
+    page
+}
+
+/// Serves [`deep_page`] to every request but robots.txt; returns the port and the count
+/// of pages written out whole.
+fn deep_site() -> (u16, Arc<AtomicUsize>) {
+    let page = Arc::new(deep_page());
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let served = Arc::new(AtomicUsize::new(0));
+    let counter = served.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let (page, counter) = (page.clone(), counter.clone());
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 4096];
+                let n = stream.read(&mut buf).unwrap_or(0);
+                let body = if buf[..n].starts_with(b"GET /robots.txt") { "" } else { page.as_str() };
+                let status = if body.is_empty() { "404 Not Found" } else { "200 OK" };
+                let head = format!(
+                    "HTTP/1.1 {status}\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                    body.len()
+                );
+                if stream.write_all(head.as_bytes()).and_then(|()| stream.write_all(body.as_bytes())).is_ok()
+                    && !body.is_empty()
+                {
+                    counter.fetch_add(1, Ordering::SeqCst);
+                }
+            });
+        }
+    });
+    (port, served)
+}
+
+/// Kills the child if the test fails before it exits.
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `signal` while an analysis keeps a blocking thread busy: the process exits 0 within the
+/// grace period and a small margin (docs/API.md, "Conventions of every endpoint").
+fn exits_within_the_grace_period(signal: &str) {
+    const GRACE: Duration = Duration::from_millis(1500);
+    const MARGIN: Duration = Duration::from_secs(3);
+    let dir = tempfile::tempdir().unwrap();
+    let (port, served) = deep_site();
+    let grace = GRACE.as_millis().to_string();
+    let (child, addr) = common::spawn_serve_with(dir.path(), "warn", &["--shutdown-grace-ms", &grace]);
+    let mut child = KillOnDrop(child);
+
+    let client_addr = addr.clone();
+    let client = std::thread::spawn(move || {
+        let mut s = TcpStream::connect(&client_addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+        write!(
+            s,
+            "GET /api/v1/audit?url=http%3A%2F%2F127.0.0.1%3A{port}%2Fdeep HTTP/1.1\r\nHost: {client_addr}\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut answer = Vec::new();
+        let _ = s.read_to_end(&mut answer);
+        String::from_utf8_lossy(&answer).to_string()
+    });
+
+    // The page is out: the service is reading or analysing it.
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while served.load(Ordering::SeqCst) == 0 {
+        assert!(std::time::Instant::now() < deadline, "the page was never fetched");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let signalled = std::time::Instant::now();
+    let pid = child.0.id().to_string();
+    assert!(Command::new("kill").args([signal, &pid]).status().unwrap().success());
+
+    let status = loop {
+        if let Some(status) = child.0.try_wait().unwrap() {
+            break status;
+        }
+        let waited = signalled.elapsed();
+        assert!(waited < GRACE + MARGIN, "still running {waited:?} after {signal} (grace {GRACE:?})");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let exited = signalled.elapsed();
+    assert!(status.success(), "exit status {status:?}");
+    // The request in flight got no answer, or a whole one if the analysis ended in time.
+    let answer = client.join().unwrap();
+    assert!(answer.is_empty() || answer.starts_with("HTTP/1.1 "), "{answer}");
+    eprintln!(
+        "{signal}: exited {} ms after the signal (grace {} ms); the request in flight {}",
+        exited.as_millis(),
+        GRACE.as_millis(),
+        if answer.is_empty() {
+            "got no answer".to_string()
+        } else {
+            format!("was answered: {}", answer.lines().next().unwrap_or(""))
+        }
+    );
+}
+
+#[test]
+fn sigterm_exits_within_the_grace_period_with_an_analysis_running() {
+    exits_within_the_grace_period("-TERM");
+}
+
+#[test]
+fn sigint_exits_within_the_grace_period_with_an_analysis_running() {
+    exits_within_the_grace_period("-INT");
 }

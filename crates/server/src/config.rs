@@ -27,6 +27,13 @@ pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 /// Longest wait for requests in flight when shutting down.
 pub const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
+/// Time a connection may stay open without a request in flight.
+pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(60);
+/// Connections open at once, server-wide (lowered at start to what the open-file limit
+/// allows, see `docs/SECURITY.md`).
+pub const DEFAULT_MAX_CONNECTIONS: usize = 10_000;
+/// Connections open at once from one client IP (one IPv6 /64).
+pub const DEFAULT_MAX_CONNECTIONS_PER_IP: usize = 256;
 
 /// Requests (quota units) per minute of each kind of identity (DECISIONS §4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -147,13 +154,25 @@ pub struct Config {
     pub fetch: FetchSettings,
     /// AI search provider.
     pub geo: GeoSettings,
-    /// Time a client gets to send its request headers, in milliseconds.
+    /// Time a client gets to send its request headers, in milliseconds: from the accept
+    /// to the first complete request head, then for each further head once its first
+    /// byte is in.
     pub header_timeout_ms: u64,
     /// Time a client gets to send its request body, in milliseconds (a slow sender is
     /// answered 400 `invalid_request` and cut off).
     pub body_timeout_ms: u64,
-    /// Longest wait for requests in flight at shutdown, in milliseconds.
+    /// Longest wait for requests in flight at shutdown, in milliseconds; the process exits
+    /// at most about a second after it, work still running or not.
     pub shutdown_grace_ms: u64,
+    /// Time a connection may stay open with no request in flight, in milliseconds
+    /// (HTTP/1.1 keep-alive and HTTP/2 alike).
+    pub idle_timeout_ms: u64,
+    /// Connections open at once, server-wide; over it a new connection is closed at once.
+    /// 0: only the open-file limit bounds them. Never more than the open-file limit allows.
+    pub max_connections: usize,
+    /// Connections open at once from one client IP (one /64 for IPv6; trusted proxies
+    /// only count globally); over it a new connection is closed at once. 0: no per-IP cap.
+    pub max_connections_per_ip: usize,
     /// URL the badge audits in the background for a domain without a recent audit;
     /// `{domain}` is replaced by the domain. Empty: no background audits.
     pub badge_audit_url: String,
@@ -184,6 +203,9 @@ impl Default for Config {
             header_timeout_ms: ms(DEFAULT_HEADER_TIMEOUT),
             body_timeout_ms: ms(DEFAULT_BODY_TIMEOUT),
             shutdown_grace_ms: ms(DEFAULT_SHUTDOWN_GRACE),
+            idle_timeout_ms: ms(DEFAULT_IDLE_TIMEOUT),
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+            max_connections_per_ip: DEFAULT_MAX_CONNECTIONS_PER_IP,
             badge_audit_url: crate::badge_queue::DEFAULT_BADGE_AUDIT_URL.to_string(),
             widget_rate_limit: crate::badge_queue::DEFAULT_WIDGET_RATE_LIMIT,
             monitor_interval_s: u64::from(store::DEFAULT_MONITOR_INTERVAL_S),
@@ -281,6 +303,9 @@ impl Config {
                 "SEO_AUDIT_HEADER_TIMEOUT_MS" => self.header_timeout_ms = parse(v).map_err(bad)?,
                 "SEO_AUDIT_BODY_TIMEOUT_MS" => self.body_timeout_ms = parse(v).map_err(bad)?,
                 "SEO_AUDIT_SHUTDOWN_GRACE_MS" => self.shutdown_grace_ms = parse(v).map_err(bad)?,
+                "SEO_AUDIT_IDLE_TIMEOUT_MS" => self.idle_timeout_ms = parse(v).map_err(bad)?,
+                "SEO_AUDIT_MAX_CONNECTIONS" => self.max_connections = parse(v).map_err(bad)?,
+                "SEO_AUDIT_MAX_CONNECTIONS_PER_IP" => self.max_connections_per_ip = parse(v).map_err(bad)?,
                 "SEO_AUDIT_BADGE_AUDIT_URL" => self.badge_audit_url = v.to_string(),
                 "SEO_AUDIT_WIDGET_RATE_LIMIT" => self.widget_rate_limit = parse(v).map_err(bad)?,
                 "SEO_AUDIT_MONITOR_INTERVAL_S" => self.monitor_interval_s = parse(v).map_err(bad)?,
@@ -339,6 +364,9 @@ pub const ENV_VARS: &[&str] = &[
     "SEO_AUDIT_HEADER_TIMEOUT_MS",
     "SEO_AUDIT_BODY_TIMEOUT_MS",
     "SEO_AUDIT_SHUTDOWN_GRACE_MS",
+    "SEO_AUDIT_IDLE_TIMEOUT_MS",
+    "SEO_AUDIT_MAX_CONNECTIONS",
+    "SEO_AUDIT_MAX_CONNECTIONS_PER_IP",
     "SEO_AUDIT_BADGE_AUDIT_URL",
     "SEO_AUDIT_WIDGET_RATE_LIMIT",
     "SEO_AUDIT_MONITOR_INTERVAL_S",
@@ -379,14 +407,20 @@ mod tests {
         check_env(&[("SEO_AUDIT_TRUSTED_PROXIES", "10.0.0.1")], |c| c.trusted_proxies.len() == 1);
         check_env(&[("SEO_AUDIT_OFFLINE", "1")], |c| c.offline && c.fetch_config().offline);
         check_env(&[("SEO_AUDIT_GEO_MODEL", "m")], |c| c.geo.model.as_deref() == Some("m"));
+        check_env(&[("SEO_AUDIT_IDLE_TIMEOUT_MS", "1500")], |c| c.idle_timeout_ms == 1500);
+        check_env(&[("SEO_AUDIT_MAX_CONNECTIONS", "100")], |c| c.max_connections == 100);
+        check_env(&[("SEO_AUDIT_MAX_CONNECTIONS_PER_IP", "0")], |c| c.max_connections_per_ip == 0);
         check_env(&[("OTHER", "x"), ("SEO_AUDIT_UNKNOWN", "x")], |c| *c == Config::default());
     }
 
     #[test]
     fn bad_environment_values_are_errors() {
-        for (k, v) in
-            [("SEO_AUDIT_LISTEN", "nope"), ("SEO_AUDIT_AUDIT_QUEUE", "-1"), ("SEO_AUDIT_TRUSTED_PROXIES", "x")]
-        {
+        for (k, v) in [
+            ("SEO_AUDIT_LISTEN", "nope"),
+            ("SEO_AUDIT_AUDIT_QUEUE", "-1"),
+            ("SEO_AUDIT_TRUSTED_PROXIES", "x"),
+            ("SEO_AUDIT_MAX_CONNECTIONS", "-5"),
+        ] {
             let mut c = Config::default();
             assert!(c.apply_env([(k.to_string(), v.to_string())]).is_err(), "{k}={v}");
         }
@@ -395,11 +429,12 @@ mod tests {
     #[test]
     fn toml_files() {
         let c = Config::from_toml(
-            "listen = \"127.0.0.1:0\"\nmax_concurrent_audits = 2\n[rate_limits]\nfree = 5\n[fetch]\ntotal_timeout_ms = 100\n",
+            "listen = \"127.0.0.1:0\"\nmax_concurrent_audits = 2\nmax_connections_per_ip = 8\n[rate_limits]\nfree = 5\n[fetch]\ntotal_timeout_ms = 100\n",
         )
         .unwrap();
         assert_eq!(c.listen.port(), 0);
         assert_eq!(c.max_concurrent_audits, 2);
+        assert_eq!((c.max_connections_per_ip, c.max_connections), (8, DEFAULT_MAX_CONNECTIONS));
         assert_eq!(c.rate_limits, RateLimits { free: 5, ..RateLimits::default() });
         assert_eq!(c.fetch.total_timeout_ms, 100);
         assert_eq!(c.fetch.max_body_bytes, fetch::DEFAULT_MAX_BODY_BYTES);

@@ -8,6 +8,8 @@
 //! - [`handle`] is the whole service as a function of a request (tests call it without a
 //!   socket); [`ROUTES`] is the one routing table (method, path pattern, handler,
 //!   consumes_quota), which the OpenAPI test ([`OPENAPI_JSON`]) checks.
+//! - [`conn`] bounds connections: caps in all and per client IP, a deadline for the first
+//!   request head, an idle timeout, the open-file limit, backoff on failed accepts.
 //! - [`ApiError`] is the single mapping of failures to status, code and JSON body.
 //! - [`authenticate`] resolves the identity (key or client IP) and [`consume_quota`]
 //!   charges it on the shared limiter, setting the `x-ratelimit-*` headers.
@@ -47,6 +49,7 @@
 mod auth;
 pub mod badge_queue;
 mod config;
+pub mod conn;
 mod error;
 pub mod geo;
 mod limiter;
@@ -66,15 +69,16 @@ mod workflows;
 pub use auth::{authenticate, client_ip, consume_quota, presented_key, Identity, KeyRule, API_KEY_HEADER};
 pub use config::{
     Config, ConfigError, FetchSettings, GeoSettings, RateLimits, BATCH_CONCURRENCY, DEFAULT_AUDIT_QUEUE,
-    DEFAULT_BODY_TIMEOUT, DEFAULT_DATA_DIR, DEFAULT_HEADER_TIMEOUT, DEFAULT_LISTEN, DEFAULT_MAX_CONCURRENT_AUDITS,
-    DEFAULT_SHUTDOWN_GRACE, ENV_VARS, MAX_BATCH_URLS, MAX_REQUEST_BODY_BYTES,
+    DEFAULT_BODY_TIMEOUT, DEFAULT_DATA_DIR, DEFAULT_HEADER_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_LISTEN,
+    DEFAULT_MAX_CONCURRENT_AUDITS, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_IP, DEFAULT_SHUTDOWN_GRACE,
+    ENV_VARS, MAX_BATCH_URLS, MAX_REQUEST_BODY_BYTES,
 };
 pub use error::ApiError;
 pub use limiter::{Decision, Limiter};
 pub use response::{json_response, ok_json, Response, JSON_CONTENT_TYPE};
 pub use router::{
-    handle, handle_with, match_path, redact, route, route_in, Body, BodyError, BoxError, Ctx, Handler, HandlerFuture,
-    PeerAddr, Route, RouteMatch, ROUTES,
+    handle, handle_with, match_path, redact, route, route_in, Body, BodyError, BodyReadError, BoxError, Ctx, Handler,
+    HandlerFuture, PeerAddr, Route, RouteMatch, ROUTES,
 };
 pub use routes::openapi::{document as openapi_document, OPENAPI_JSON};
 pub use serve::{serve, serve_state, shutdown_signal, ServeError, Server, ShutdownHandle};

@@ -191,9 +191,9 @@ impl Ctx {
 
     /// Reads the body as a JSON value: 415 unless `Content-Type: application/json`, 413
     /// when over [`crate::MAX_REQUEST_BODY_BYTES`] (from `Content-Length` before reading,
-    /// else while reading), 400 `invalid_request` when not JSON.
+    /// else while reading), 400 `invalid_request` when not JSON or not received within
+    /// `body_timeout_ms`.
     pub async fn json_body(&self) -> Result<serde_json::Value, ApiError> {
-        let limit = crate::MAX_REQUEST_BODY_BYTES;
         let is_json = self
             .headers
             .get(http::header::CONTENT_TYPE)
@@ -203,29 +203,62 @@ impl Ctx {
         if !is_json {
             return Err(ApiError::unsupported_media_type());
         }
+        let bytes = match self.body_bytes().await {
+            Ok(bytes) => bytes,
+            Err(BodyReadError::TooLarge { limit }) => return Err(ApiError::payload_too_large(limit)),
+            Err(e) => return Err(ApiError::invalid_request(format!("The request body could not be read: {e}."))),
+        };
+        serde_json::from_slice(&bytes)
+            .map_err(|e| ApiError::invalid_request(format!("The request body is not valid JSON: {e}.")))
+    }
+
+    /// Takes the body and reads it whole: at most [`crate::MAX_REQUEST_BODY_BYTES`] (refused
+    /// from `Content-Length` before reading, else while reading), within `body_timeout_ms`.
+    /// Every route that reads a body reads it through here, so none can be held open by a
+    /// client that announces a body and trickles it or never sends it.
+    pub async fn body_bytes(&self) -> Result<Bytes, BodyReadError> {
+        let limit = crate::MAX_REQUEST_BODY_BYTES;
         let declared = self
             .headers
             .get(http::header::CONTENT_LENGTH)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.trim().parse::<u64>().ok());
         if declared.is_some_and(|n| n > limit as u64) {
-            return Err(ApiError::payload_too_large(limit));
+            return Err(BodyReadError::TooLarge { limit });
         }
         let taken = self.body.lock().unwrap_or_else(|p| p.into_inner()).take();
-        let Some(body) = taken else { return Err(ApiError::invalid_request("The request body was already read.")) };
-        // A client trickling its body would hold a connection and a task for ever.
+        let Some(body) = taken else { return Err(BodyReadError::AlreadyRead) };
         let within = std::time::Duration::from_millis(self.state.config.body_timeout_ms.max(1));
-        let read = tokio::time::timeout(within, read_limited(body, limit)).await.unwrap_or_else(|_| {
-            Err(BodyError(format!("the body was not received within {} ms", within.as_millis())).into())
-        });
-        let bytes = match read {
-            Ok(bytes) => bytes,
-            Err(e) if e.is::<http_body_util::LengthLimitError>() => return Err(ApiError::payload_too_large(limit)),
-            Err(e) => return Err(ApiError::invalid_request(format!("The request body could not be read: {e}."))),
-        };
-        serde_json::from_slice(&bytes)
-            .map_err(|e| ApiError::invalid_request(format!("The request body is not valid JSON: {e}.")))
+        match tokio::time::timeout(within, read_limited(body, limit)).await {
+            Err(_) => Err(BodyReadError::TimedOut { ms: within.as_millis() }),
+            Ok(Ok(bytes)) => Ok(bytes),
+            Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => Err(BodyReadError::TooLarge { limit }),
+            Ok(Err(e)) => Err(BodyReadError::Broken(e.to_string())),
+        }
     }
+}
+
+/// Why [`Ctx::body_bytes`] has no body to give.
+#[derive(Debug, thiserror::Error)]
+pub enum BodyReadError {
+    /// Over the limit (413).
+    #[error("the body is larger than {limit} bytes")]
+    TooLarge {
+        /// The limit, in bytes.
+        limit: usize,
+    },
+    /// Not received whole within `body_timeout_ms` (400 `invalid_request`).
+    #[error("the body was not received within {ms} ms")]
+    TimedOut {
+        /// The timeout, in milliseconds.
+        ms: u128,
+    },
+    /// A handler already took it.
+    #[error("the body was already read")]
+    AlreadyRead,
+    /// The connection failed while it was received.
+    #[error("{0}")]
+    Broken(String),
 }
 
 /// Collects at most `limit` bytes of `body`; the limit is enforced frame by frame while

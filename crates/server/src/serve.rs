@@ -1,20 +1,24 @@
-//! The listening socket: accept loop, HTTP/1.1 and HTTP/2 (auto-detected), graceful
-//! shutdown.
+//! The listening socket: accept loop, HTTP/1.1 and HTTP/2 (auto-detected), connection
+//! bounds ([`crate::conn`]), graceful shutdown.
+//!
+//! hyper-util's `GracefulShutdown` is not used: it takes each connection over, while the
+//! watchdog of [`serve_connection`] must itself be able to ask a connection to close (idle)
+//! and to cut it (no request head, end of the grace period).
 
 use std::convert::Infallible;
 use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
-use hyper_util::server::graceful::GracefulShutdown;
-use tokio::net::TcpListener;
-use tokio::sync::watch;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
 use crate::config::Config;
+use crate::conn::{self, CLOSE_WAIT};
 use crate::router::{handle, PeerAddr};
 use crate::state::{AppState, StateError};
 
@@ -73,7 +77,8 @@ impl Server {
         &self.state
     }
 
-    /// Shuts down gracefully and waits until every connection has finished.
+    /// Shuts down gracefully: waits until every connection has finished, or until the
+    /// grace period (`shutdown_grace_ms`) is over, when the remaining ones are closed.
     pub async fn shutdown(self) {
         self.shutdown.shutdown();
         self.wait().await;
@@ -129,52 +134,217 @@ async fn serve_listener(state: AppState, listener: TcpListener, addr: SocketAddr
     Ok(Server { addr, shutdown: ShutdownHandle(Arc::new(tx)), task, state })
 }
 
+/// What the accept loop tells its connections.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    Running,
+    /// Finish the requests in flight, take no new ones, close.
+    Graceful,
+    /// The grace period is over: close now.
+    Now,
+}
+
+/// The timeouts every connection is held to.
+#[derive(Debug, Clone, Copy)]
+struct Timeouts {
+    head: Duration,
+    idle: Duration,
+}
+
 async fn accept_loop(listener: TcpListener, state: AppState, mut stop: watch::Receiver<bool>) {
+    let config = &state.config;
+    let timeouts = Timeouts {
+        head: Duration::from_millis(config.header_timeout_ms.max(1)),
+        idle: Duration::from_millis(config.idle_timeout_ms.max(1)),
+    };
     let mut builder = auto::Builder::new(TokioExecutor::new());
     builder
         .http1()
         .timer(TokioTimer::new())
-        .header_read_timeout(Duration::from_millis(state.config.header_timeout_ms.max(1)))
+        // Bounds every head once its first byte is in; the first head of a connection is
+        // also bounded from the accept by the connection's watchdog (`serve_connection`).
+        .header_read_timeout(timeouts.head)
         // Request heads over this size are refused with 431 (hyper's default is ~400 KB).
         .max_buf_size(MAX_HEADER_BYTES);
-    builder.http2().max_header_list_size(MAX_HEADER_BYTES as u32);
-    let graceful = GracefulShutdown::new();
-    let grace = Duration::from_millis(state.config.shutdown_grace_ms);
+    builder
+        .http2()
+        .timer(TokioTimer::new())
+        .max_header_list_size(MAX_HEADER_BYTES as u32)
+        .keep_alive_interval(conn::H2_KEEPALIVE_INTERVAL)
+        .keep_alive_timeout(conn::H2_KEEPALIVE_TIMEOUT);
+    let builder = Arc::new(builder);
+
+    let fd_limit = conn::raise_fd_limit();
+    let max_connections = conn::effective_max_connections(config.max_connections, fd_limit);
+    if config.max_connections == 0 || max_connections < config.max_connections {
+        tracing::info!(
+            configured = config.max_connections,
+            max_connections,
+            fd_limit,
+            "connection cap set by the open-file limit"
+        );
+    }
+    let admission =
+        conn::Admission::new(max_connections, config.max_connections_per_ip, config.trusted_proxies.clone());
+    // Every connection task holds a clone of `alive`; `gone` yields `None` once all of
+    // them (and this original) are dropped, which is how shutdown knows they are done.
+    let (alive, mut gone) = mpsc::channel::<()>(1);
+    let (stop_conns, conns_stop) = watch::channel(Stop::Running);
+    let mut backoff = conn::AcceptBackoff::new();
+    let mut refusals = conn::LogThrottle::new();
 
     loop {
-        tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok((stream, peer)) => {
-                    let _ = stream.set_nodelay(true);
-                    let state = state.clone();
-                    let service = hyper::service::service_fn(move |mut req: http::Request<Incoming>| {
-                        req.extensions_mut().insert(PeerAddr(peer));
-                        let state = state.clone();
-                        async move { Ok::<_, Infallible>(handle(state, req).await) }
-                    });
-                    let conn = builder.serve_connection(TokioIo::new(stream), service).into_owned();
-                    let conn = graceful.watch(conn);
-                    tokio::spawn(async move {
-                        if let Err(e) = conn.await {
-                            tracing::debug!(error = %e, %peer, "connection ended with an error");
-                        }
-                    });
-                }
-                Err(e) => {
-                    // Out of file descriptors and the like: back off instead of spinning.
-                    tracing::warn!(error = %e, "accept failed");
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                }
-            },
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
             _ = stop.changed() => break,
-        }
+        };
+        let (stream, peer) = match accepted {
+            Ok(accepted) => accepted,
+            Err(e) => {
+                // Out of file descriptors and the like: pause instead of spinning, and let
+                // a shutdown through meanwhile.
+                let pause = backoff.failed(&e);
+                tokio::select! {
+                    () = tokio::time::sleep(pause) => continue,
+                    _ = stop.changed() => break,
+                }
+            }
+        };
+        backoff.succeeded();
+        let permit = match admission.admit(peer.ip()) {
+            Ok(permit) => permit,
+            Err(refused) => {
+                // Closed at once: a queue of refused sockets would be the resource an
+                // attacker fills instead.
+                drop(stream);
+                if let Some(refused_since_last_line) = refusals.event(Instant::now()) {
+                    tracing::warn!(
+                        %peer,
+                        cap = ?refused,
+                        refused = refused_since_last_line,
+                        open = admission.open(),
+                        "connection refused over the cap (at most one such line per {} s)",
+                        conn::LOG_INTERVAL.as_secs()
+                    );
+                }
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        tokio::spawn(serve_connection(
+            stream,
+            peer,
+            state.clone(),
+            builder.clone(),
+            timeouts,
+            conns_stop.clone(),
+            (permit, alive.clone()),
+        ));
     }
     drop(listener);
-    tracing::info!(connections = graceful.count(), "shutting down: finishing requests in flight");
-    tokio::select! {
-        () = graceful.shutdown() => tracing::info!("all connections closed"),
-        () = tokio::time::sleep(grace) => tracing::warn!("shutdown grace period over; closing remaining connections"),
+    drop(alive);
+    let grace = Duration::from_millis(state.config.shutdown_grace_ms);
+    tracing::info!(connections = admission.open(), "shutting down: finishing requests in flight");
+    stop_conns.send_replace(Stop::Graceful);
+    if tokio::time::timeout(grace, gone.recv()).await.is_ok() {
+        tracing::info!("all connections closed");
+        return;
     }
+    tracing::warn!(connections = admission.open(), "shutdown grace period over; closing remaining connections");
+    stop_conns.send_replace(Stop::Now);
+    // Each connection task returns as soon as it sees `Now`; the bound only guards against
+    // a task that is not being polled.
+    let _ = tokio::time::timeout(CLOSE_WAIT, gone.recv()).await;
+}
+
+/// Serves one accepted connection until it ends, is idle or silent too long, or the server
+/// stops. Holds `held` (its admission permit, its share of the shutdown count) until then.
+async fn serve_connection(
+    stream: TcpStream,
+    peer: SocketAddr,
+    state: AppState,
+    builder: Arc<auto::Builder<TokioExecutor>>,
+    timeouts: Timeouts,
+    mut stop: watch::Receiver<Stop>,
+    held: (conn::Permit, mpsc::Sender<()>),
+) {
+    let activity = conn::Activity::new(Instant::now());
+    let service = {
+        let activity = activity.clone();
+        hyper::service::service_fn(move |mut req: http::Request<Incoming>| {
+            // Called once a request head is complete: from here the request is in flight
+            // until its handler ends.
+            let in_flight = activity.begin();
+            req.extensions_mut().insert(PeerAddr(peer));
+            let state = state.clone();
+            async move {
+                let resp = handle(state, req).await;
+                drop(in_flight);
+                Ok::<_, Infallible>(resp)
+            }
+        })
+    };
+    let conn = builder.serve_connection(TokioIo::new(stream), service);
+    tokio::pin!(conn);
+    let mut due = match activity.verdict(Instant::now(), timeouts.head, timeouts.idle) {
+        conn::Verdict::Until(at) => at,
+        _ => Instant::now(),
+    };
+    // Set once the connection was asked to close (idle or shutdown).
+    let mut closing = false;
+    loop {
+        tokio::select! {
+            ended = conn.as_mut() => {
+                if let Err(e) = ended {
+                    tracing::debug!(error = %e, %peer, "connection ended with an error");
+                }
+                break;
+            }
+            () = tokio::time::sleep_until(due.into()) => {
+                let now = Instant::now();
+                if closing {
+                    // Asked to close and still open: requests in flight finish (at
+                    // shutdown the grace period bounds them), anything else is cut.
+                    if activity.in_flight() == 0 {
+                        tracing::debug!(%peer, "connection did not close in time; cut");
+                        break;
+                    }
+                    due = now + CLOSE_WAIT;
+                    continue;
+                }
+                match activity.verdict(now, timeouts.head, timeouts.idle) {
+                    conn::Verdict::Until(at) => due = at,
+                    conn::Verdict::NoHead => {
+                        // No request to answer: dropping the connection closes the socket.
+                        tracing::debug!(%peer, "no complete request head in time; closed");
+                        break;
+                    }
+                    conn::Verdict::Idle => {
+                        // HTTP/1.1 closes at once; HTTP/2 sends GOAWAY, which tells the
+                        // client which requests were taken, so none is lost in the race.
+                        conn.as_mut().graceful_shutdown();
+                        closing = true;
+                        due = now + CLOSE_WAIT;
+                    }
+                }
+            }
+            changed = stop.changed() => {
+                let what = if changed.is_ok() { *stop.borrow_and_update() } else { Stop::Now };
+                match what {
+                    Stop::Running => {}
+                    Stop::Graceful => {
+                        if !closing {
+                            conn.as_mut().graceful_shutdown();
+                            closing = true;
+                            due = Instant::now() + CLOSE_WAIT;
+                        }
+                    }
+                    Stop::Now => break,
+                }
+            }
+        }
+    }
+    drop(held);
 }
 
 /// Resolves on SIGINT or SIGTERM (SIGINT only where SIGTERM does not exist).

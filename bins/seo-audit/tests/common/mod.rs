@@ -26,8 +26,14 @@ pub fn listening_addr(stdout: &mut impl BufRead) -> String {
 /// `serve` on port 0 with 127.0.0.1 allowed as a target, logging at `log` level to nowhere;
 /// the child (stdout still piped) and its address.
 pub fn spawn_serve(data: &Path, log: &str) -> (Child, String) {
+    spawn_serve_with(data, log, &[])
+}
+
+/// [`spawn_serve`] with more arguments of `serve`.
+pub fn spawn_serve_with(data: &Path, log: &str, extra: &[&str]) -> (Child, String) {
     let mut child = bin(data)
         .args(["serve", "--listen", "127.0.0.1:0", "--allow-target", "127.0.0.1"])
+        .args(extra)
         .env("SEO_AUDIT_LOG", log)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

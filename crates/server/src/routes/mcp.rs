@@ -11,9 +11,8 @@
 //! on the shared limiter.
 
 use bytes::Bytes;
-use futures_util::future::BoxFuture;
 use http::{header, HeaderValue, StatusCode};
-use http_body_util::{BodyExt, Full};
+use http_body_util::Full;
 use mcp_protocol::{Auth, ErrorObject, Id, KeyRejection, McpRequest, INTERNAL_ERROR, INVALID_REQUEST};
 use serde_json::Value;
 
@@ -23,7 +22,7 @@ use crate::error::ApiError;
 use crate::mcp::discovery::{agent_card, mcp_json};
 use crate::mcp::registry::McpRegistry;
 use crate::response::{json_response, Response};
-use crate::router::{Body, BoxError, Ctx, HandlerFuture};
+use crate::router::{BodyReadError, Ctx, HandlerFuture};
 
 /// `POST /api/mcp`.
 pub fn post(ctx: Ctx) -> HandlerFuture {
@@ -149,38 +148,19 @@ fn is_json(ctx: &Ctx) -> bool {
         .is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"))
 }
 
-/// The raw body, at most [`MAX_REQUEST_BODY_BYTES`] (413 from `Content-Length` before
-/// reading, else while reading).
+/// The raw body, read by [`Ctx::body_bytes`] (the limits of every body: 413 over
+/// [`MAX_REQUEST_BODY_BYTES`], 400 when not received within `body_timeout_ms`), its
+/// refusals as JSON-RPC errors.
 async fn read_body(ctx: &Ctx) -> Result<Bytes, Response> {
-    let too_large = || {
-        rpc_error(
+    match ctx.body_bytes().await {
+        Ok(bytes) => Ok(bytes),
+        Err(BodyReadError::TooLarge { .. }) => Err(rpc_error(
             StatusCode::PAYLOAD_TOO_LARGE,
             INVALID_REQUEST,
             &format!("the request body is larger than {MAX_REQUEST_BODY_BYTES} bytes"),
-        )
-    };
-    let declared = ctx
-        .headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<u64>().ok());
-    if declared.is_some_and(|n| n > MAX_REQUEST_BODY_BYTES as u64) {
-        return Err(too_large());
-    }
-    let taken = ctx.body.lock().unwrap_or_else(|p| p.into_inner()).take();
-    let Some(body) = taken else {
-        return Err(rpc_error(StatusCode::BAD_REQUEST, INVALID_REQUEST, "the request body was already read"));
-    };
-    match collect_limited(body).await {
-        Ok(bytes) => Ok(bytes),
-        Err(e) if e.is::<http_body_util::LengthLimitError>() => Err(too_large()),
+        )),
         Err(e) => Err(rpc_error(StatusCode::BAD_REQUEST, INVALID_REQUEST, &format!("the body could not be read: {e}"))),
     }
-}
-
-/// Boxed so the future is provably `Send` (see [`crate::BodyError`]).
-fn collect_limited(body: Body) -> BoxFuture<'static, Result<Bytes, BoxError>> {
-    Box::pin(async move { Ok(http_body_util::Limited::new(body, MAX_REQUEST_BODY_BYTES).collect().await?.to_bytes()) })
 }
 
 /// DNS-rebinding protection: on a loopback listener, a `Host` or `Origin` naming another
