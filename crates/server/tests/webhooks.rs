@@ -270,3 +270,45 @@ async fn ownership_scopes_and_validation() {
     let list = send(&t, "GET", "/api/v1/webhooks", Some(&alice), None).await;
     assert_eq!(list.body["webhooks"], json!([]));
 }
+
+#[tokio::test]
+async fn webhook_urls_are_absolute_http_urls_with_a_real_host() {
+    let t = TestServer::start(|_| {}).await;
+    let (key, record) = webhook_key(&t);
+    for bad in [
+        "..",
+        "x",
+        "{{7*7}}",
+        "hooks.example.com/seo",
+        "//hooks.example.com/hook",
+        "http:hooks.example.com",
+        "https://x/",
+        "https://../",
+        "https://{{7*7}}/",
+        "https://a..b.example/",
+        "https://hooks.example.123/",
+        "ftp://hooks.example.com/",
+        "https://user:pw@hooks.example.com/",
+    ] {
+        let a =
+            send(&t, "POST", "/api/v1/webhooks", Some(&key), Some(json!({ "url": bad, "events": ["monitor.alert"] })))
+                .await;
+        a.assert_error(400, "invalid_url");
+        let message = a.body["error"]["message"].as_str().unwrap();
+        assert!(message.contains("absolute http:// or https:// URL"), "{bad}: {message}");
+    }
+    assert!(t.store.list_webhooks(&record.user_id).unwrap().is_empty(), "nothing refused was stored");
+
+    let receiver = Receiver::start().await;
+    for (good, stored) in [
+        ("https://hooks.example.com/seo".to_string(), "https://hooks.example.com/seo".to_string()),
+        ("  HTTP://Hooks.Example.com:8080/a?b=1 ".to_string(), "http://hooks.example.com:8080/a?b=1".to_string()),
+        (receiver.url(), receiver.url()),
+    ] {
+        let a =
+            send(&t, "POST", "/api/v1/webhooks", Some(&key), Some(json!({ "url": good, "events": ["monitor.alert"] })))
+                .await;
+        assert_eq!(a.status, 201, "{good}: {}", a.raw);
+        assert_eq!(a.body["webhook"]["url"], stored.as_str());
+    }
+}
