@@ -137,6 +137,9 @@ pub struct Config {
     pub offline: bool,
     /// Peers whose `X-Forwarded-For` is believed. Empty: the socket peer is the client.
     pub trusted_proxies: Vec<IpAddr>,
+    /// Prefix length (1 to 128) of the network an anonymous IPv6 client counts as, for the
+    /// anonymous quota and the badge's flood guard; 128 counts every address apart.
+    pub anonymous_ipv6_prefix: u8,
     /// Per-minute quota of each kind of identity.
     pub rate_limits: RateLimits,
     /// Audits in flight at once, server-wide.
@@ -176,6 +179,7 @@ impl Default for Config {
             allow_targets: Vec::new(),
             offline: false,
             trusted_proxies: Vec::new(),
+            anonymous_ipv6_prefix: crate::auth::DEFAULT_ANONYMOUS_IPV6_PREFIX,
             rate_limits: RateLimits::default(),
             max_concurrent_audits: DEFAULT_MAX_CONCURRENT_AUDITS,
             audit_queue: DEFAULT_AUDIT_QUEUE,
@@ -242,7 +246,9 @@ impl Config {
 
     /// Defaults overlaid by TOML text.
     pub fn from_toml(text: &str) -> Result<Config, String> {
-        toml::from_str(text).map_err(|e| e.to_string().trim().to_string())
+        let config: Config = toml::from_str(text).map_err(|e| e.to_string().trim().to_string())?;
+        ipv6_prefix(config.anonymous_ipv6_prefix).map_err(|e| format!("anonymous_ipv6_prefix: {e}"))?;
+        Ok(config)
     }
 
     /// Overlays the `SEO_AUDIT_*` variables among `vars` (names in [`ENV_VARS`]); others
@@ -263,6 +269,9 @@ impl Config {
                 "SEO_AUDIT_TRUSTED_PROXIES" => {
                     self.trusted_proxies =
                         comma_list(v).iter().map(|s| parse(s)).collect::<Result<_, _>>().map_err(bad)?
+                }
+                "SEO_AUDIT_ANONYMOUS_IPV6_PREFIX" => {
+                    self.anonymous_ipv6_prefix = parse(v).and_then(ipv6_prefix).map_err(bad)?
                 }
                 "SEO_AUDIT_RATE_LIMIT_ANONYMOUS" => self.rate_limits.anonymous = parse(v).map_err(bad)?,
                 "SEO_AUDIT_RATE_LIMIT_FREE" => self.rate_limits.free = parse(v).map_err(bad)?,
@@ -322,6 +331,7 @@ pub const ENV_VARS: &[&str] = &[
     "SEO_AUDIT_ALLOW_TARGETS",
     "SEO_AUDIT_OFFLINE",
     "SEO_AUDIT_TRUSTED_PROXIES",
+    "SEO_AUDIT_ANONYMOUS_IPV6_PREFIX",
     "SEO_AUDIT_RATE_LIMIT_ANONYMOUS",
     "SEO_AUDIT_RATE_LIMIT_FREE",
     "SEO_AUDIT_RATE_LIMIT_PRO",
@@ -352,6 +362,15 @@ where
     v.parse::<T>().map_err(|e| format!("{v:?}: {e}"))
 }
 
+/// An IPv6 prefix length: 1 to 128.
+fn ipv6_prefix(bits: u8) -> Result<u8, String> {
+    if (1..=128).contains(&bits) {
+        Ok(bits)
+    } else {
+        Err(format!("{bits} is not an IPv6 prefix length (1 to 128)"))
+    }
+}
+
 fn comma_list(v: &str) -> Vec<String> {
     v.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect()
 }
@@ -378,15 +397,23 @@ mod tests {
         check_env(&[("SEO_AUDIT_RATE_LIMIT_ANONYMOUS", "3")], |c| c.rate_limits.anonymous == 3);
         check_env(&[("SEO_AUDIT_TRUSTED_PROXIES", "10.0.0.1")], |c| c.trusted_proxies.len() == 1);
         check_env(&[("SEO_AUDIT_OFFLINE", "1")], |c| c.offline && c.fetch_config().offline);
+        check_env(&[], |c| c.anonymous_ipv6_prefix == 64);
+        check_env(&[("SEO_AUDIT_ANONYMOUS_IPV6_PREFIX", "56")], |c| c.anonymous_ipv6_prefix == 56);
+        check_env(&[("SEO_AUDIT_ANONYMOUS_IPV6_PREFIX", "128")], |c| c.anonymous_ipv6_prefix == 128);
         check_env(&[("SEO_AUDIT_GEO_MODEL", "m")], |c| c.geo.model.as_deref() == Some("m"));
         check_env(&[("OTHER", "x"), ("SEO_AUDIT_UNKNOWN", "x")], |c| *c == Config::default());
     }
 
     #[test]
     fn bad_environment_values_are_errors() {
-        for (k, v) in
-            [("SEO_AUDIT_LISTEN", "nope"), ("SEO_AUDIT_AUDIT_QUEUE", "-1"), ("SEO_AUDIT_TRUSTED_PROXIES", "x")]
-        {
+        for (k, v) in [
+            ("SEO_AUDIT_LISTEN", "nope"),
+            ("SEO_AUDIT_AUDIT_QUEUE", "-1"),
+            ("SEO_AUDIT_TRUSTED_PROXIES", "x"),
+            ("SEO_AUDIT_ANONYMOUS_IPV6_PREFIX", "0"),
+            ("SEO_AUDIT_ANONYMOUS_IPV6_PREFIX", "129"),
+            ("SEO_AUDIT_ANONYMOUS_IPV6_PREFIX", "/64"),
+        ] {
             let mut c = Config::default();
             assert!(c.apply_env([(k.to_string(), v.to_string())]).is_err(), "{k}={v}");
         }
@@ -405,6 +432,9 @@ mod tests {
         assert_eq!(c.fetch.max_body_bytes, fetch::DEFAULT_MAX_BODY_BYTES);
         assert!(Config::from_toml("listen = 5").is_err());
         assert!(Config::from_toml("unknown_setting = 1").is_err());
+        assert_eq!(Config::from_toml("anonymous_ipv6_prefix = 48").unwrap().anonymous_ipv6_prefix, 48);
+        assert!(Config::from_toml("anonymous_ipv6_prefix = 0").is_err());
+        assert!(Config::from_toml("anonymous_ipv6_prefix = 129").is_err());
         assert_eq!(Config::from_toml("").unwrap(), Config::default());
     }
 }

@@ -16,7 +16,7 @@ use std::net::IpAddr;
 use http::{header, HeaderValue, StatusCode};
 use serde_json::{json, Value};
 
-use crate::auth::{authenticate, client_ip, consume_quota, KeyRule};
+use crate::auth::{anonymous_identity, authenticate, consume_quota, KeyRule};
 use crate::error::ApiError;
 use crate::response::Response;
 use crate::router::{Ctx, HandlerFuture};
@@ -160,9 +160,10 @@ fn invalid(parameter: &str, message: &str) -> ApiError {
 /// It is not the audit quota (DECISIONS §4) and sends no `x-ratelimit-*` headers, which
 /// would vary per visitor on publicly cached images.
 pub(crate) fn flood_guard(ctx: &Ctx) -> Result<(), ApiError> {
-    let ip = client_ip(ctx.peer.ip(), &ctx.headers, &ctx.state.config.trusted_proxies);
+    // The same client identity as the anonymous audit quota (an IPv6 client is its prefix).
+    let client = anonymous_identity(ctx).label();
     let limit = ctx.state.config.widget_rate_limit;
-    let decision = ctx.state.widget_guard.consume(&store::ip_identity(&ip), 1, limit);
+    let decision = ctx.state.widget_guard.consume(&client, 1, limit);
     if decision.allowed {
         return Ok(());
     }
