@@ -42,6 +42,15 @@ pub struct ServeArgs {
     /// A reverse proxy whose X-Forwarded-For is believed. Repeatable.
     #[arg(long = "trusted-proxy", value_name = "IP", env = "SEO_AUDIT_TRUSTED_PROXIES", value_delimiter = ',')]
     pub trusted_proxy: Vec<IpAddr>,
+    /// Prefix length an anonymous IPv6 client counts as, for quota and flood guard
+    /// (1 to 128) [default: 64].
+    #[arg(
+        long,
+        env = "SEO_AUDIT_ANONYMOUS_IPV6_PREFIX",
+        value_name = "BITS",
+        value_parser = clap::value_parser!(u8).range(1..=128)
+    )]
+    pub anonymous_ipv6_prefix: Option<u8>,
 }
 
 /// Runs the service and returns the process exit status.
@@ -83,6 +92,9 @@ pub async fn run(args: ServeArgs, global: &Global) -> u8 {
     }
     if !args.trusted_proxy.is_empty() {
         config.trusted_proxies = args.trusted_proxy;
+    }
+    if let Some(bits) = args.anonymous_ipv6_prefix {
+        config.anonymous_ipv6_prefix = bits;
     }
     let server = match server::serve(config).await {
         Ok(s) => s,

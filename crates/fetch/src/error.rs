@@ -6,9 +6,13 @@ use std::net::IpAddr;
 /// Everything that can go wrong while validating a URL or fetching a target.
 ///
 /// Each variant maps to exactly one API error code ([`Error::code`]) and HTTP status
-/// ([`Error::http_status`]), as fixed by DECISIONS §1, so the server needs no knowledge of
-/// the variants. Messages are lowercase without a final period, and say what happened to
-/// the *target*; they contain nothing about the service itself.
+/// ([`Error::http_status`]), as listed in docs/API.md ("Conventions of every endpoint"), so
+/// the server needs no knowledge of the variants. Messages are lowercase without a final
+/// period, and say what happened to the *target*; they contain nothing about the service
+/// itself. The messages are sent to clients, so they never name the address a name
+/// resolved to (that would make the service a DNS oracle into its own network; the fields
+/// keep it for the log), and every text that comes from a target (a `Location`, a content
+/// type, a transport error) is cut to [`MAX_ECHO_CHARS`] characters by [`clip`].
 ///
 /// The type is `Clone` because the guarded DNS resolver hands its errors through reqwest
 /// and they are recovered from the error's source chain by reference.
@@ -18,13 +22,16 @@ pub enum Error {
     /// The URL is not acceptable: not parseable, a scheme other than http/https,
     /// user name or password present, longer than [`crate::MAX_URL_LEN`] bytes, or no
     /// host. The string says which rule was broken.
-    #[error("invalid url: {0}")]
+    #[error("invalid url: {}", clip(.0))]
     InvalidUrl(String),
 
     /// The address guard refused the target: it is (or resolves only to) a loopback,
     /// private, link-local, multicast or otherwise non-public address, or it is a
     /// `localhost` name. Also returned when a redirect leads to such a target.
-    #[error("blocked target {host}{}: {reason}", resolved_suffix(host, addr))]
+    ///
+    /// The message names the host as given; when the host is a name that resolved to a
+    /// refused address, it says only that, never the address or its kind.
+    #[error("blocked target {}: {}", clip(host), public_reason(host, addr, reason))]
     Blocked {
         /// The host as it appeared in the URL (a name or an address literal).
         host: String,
@@ -35,7 +42,7 @@ pub enum Error {
     },
 
     /// The host name could not be resolved to any address.
-    #[error("dns lookup failed for {host}: {reason}")]
+    #[error("dns lookup failed for {}: {}", clip(host), clip(reason))]
     Dns {
         /// The name that failed to resolve.
         host: String,
@@ -44,11 +51,11 @@ pub enum Error {
     },
 
     /// No TCP connection could be made (refused, reset, unreachable network).
-    #[error("connection failed: {0}")]
+    #[error("connection failed: {}", clip(.0))]
     Connect(String),
 
     /// The TLS handshake failed (bad certificate, protocol mismatch).
-    #[error("tls failed: {0}")]
+    #[error("tls failed: {}", clip(.0))]
     Tls(String),
 
     /// The target redirected more often than allowed.
@@ -59,7 +66,7 @@ pub enum Error {
     },
 
     /// A redirect led back to a URL already visited in the same fetch.
-    #[error("redirect loop at {url}")]
+    #[error("redirect loop at {}", clip(url))]
     RedirectLoop {
         /// The URL that was about to be visited a second time.
         url: String,
@@ -67,7 +74,7 @@ pub enum Error {
 
     /// A redirect's `Location` could not be followed: not a URL, or one that
     /// [`crate::validate_url`]'s rules refuse (another scheme, credentials, too long).
-    #[error("invalid redirect to {location:?}: {reason}")]
+    #[error("invalid redirect to {:?}: {}", clip(location), clip(reason))]
     InvalidRedirect {
         /// The `Location` header as sent (lossily decoded).
         location: String,
@@ -80,7 +87,7 @@ pub enum Error {
     Timeout,
 
     /// The page answered with a content type that is not HTML.
-    #[error("content type {content_type:?} is not html")]
+    #[error("content type {:?} is not html", clip(content_type))]
     NotHtml {
         /// The `Content-Type` header as sent.
         content_type: String,
@@ -95,17 +102,17 @@ pub enum Error {
 
     /// Any other failure while talking HTTP to the target (malformed response,
     /// broken body, bad compression).
-    #[error("http error: {0}")]
+    #[error("http error: {}", clip(.0))]
     Http(String),
 
     /// The fetcher itself is misconfigured (bad allow-list entry, bad header name given
     /// by the caller, client construction failure). Not the target's fault.
-    #[error("fetch configuration error: {0}")]
+    #[error("fetch configuration error: {}", clip(.0))]
     Config(String),
 }
 
 impl Error {
-    /// The API error code of DECISIONS §1 for this error.
+    /// The API error code of this error (docs/API.md, "Conventions of every endpoint").
     pub fn code(&self) -> &'static str {
         match self {
             Error::InvalidUrl(_) => "invalid_url",
@@ -192,13 +199,40 @@ impl Error {
     }
 }
 
-/// ` (addr)` after a name that resolved to `addr`; nothing when the host is the address.
-fn resolved_suffix(host: &str, addr: &Option<IpAddr>) -> String {
+/// Most characters of a target's text (a header, a `Location`, a title) an error message
+/// repeats; [`clip`] cuts the rest.
+pub const MAX_ECHO_CHARS: usize = 200;
+
+/// `text` cut to [`MAX_ECHO_CHARS`] characters (on a character boundary), with `…` after
+/// the cut; unchanged when it is not longer.
+///
+/// ```
+/// assert_eq!(fetch::clip("short"), "short");
+/// let long = "é".repeat(300);
+/// let cut = fetch::clip(&long);
+/// assert_eq!(cut.chars().count(), fetch::MAX_ECHO_CHARS + 1);
+/// assert!(cut.ends_with('…'));
+/// ```
+pub fn clip(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(MAX_ECHO_CHARS) {
+        None => std::borrow::Cow::Borrowed(text),
+        Some((cut, _)) => std::borrow::Cow::Owned(format!("{}…", &text[..cut])),
+    }
+}
+
+/// The reason a client may read: the guard's own reason when the host is the refused
+/// address itself (or no address was involved); a fixed sentence when a name resolved to
+/// it, so that the answer tells nothing of what the name resolves to. Offline mode refuses
+/// every address alike, so its reason tells nothing either and is kept.
+fn public_reason(host: &str, addr: &Option<IpAddr>, reason: &'static str) -> &'static str {
     match addr {
-        Some(ip) if host.trim_start_matches('[').trim_end_matches(']') != ip.to_string() => {
-            format!(" ({ip})")
+        Some(ip)
+            if reason != crate::guard::OFFLINE_REASON
+                && host.trim_start_matches('[').trim_end_matches(']') != ip.to_string() =>
+        {
+            "the name does not resolve to a public address"
         }
-        _ => String::new(),
+        _ => reason,
     }
 }
 
@@ -299,6 +333,54 @@ mod tests {
         check(Error::TooLarge { limit: 5 }, "target_too_large", 422, "body larger than 5 bytes");
         check(Error::Http("bad chunk".into()), "target_unreachable", 502, "http error: bad chunk");
         check(Error::Config("bad entry".into()), "internal", 500, "fetch configuration error: bad entry");
+    }
+
+    #[test]
+    fn names_never_reveal_what_they_resolve_to() {
+        let err =
+            Error::Blocked { host: "rebind.test".into(), addr: Some(IpAddr::from([127, 0, 0, 1])), reason: "loopback" };
+        assert_eq!(err.to_string(), "blocked target rebind.test: the name does not resolve to a public address");
+        let v6 = Error::Blocked { host: "[::1]".into(), addr: Some("::1".parse().unwrap()), reason: "loopback" };
+        assert_eq!(v6.to_string(), "blocked target [::1]: loopback");
+        let v6_name = Error::Blocked { host: "six.test".into(), addr: Some("fd00::1".parse().unwrap()), reason: "ula" };
+        assert!(!v6_name.to_string().contains("fd00"), "{v6_name}");
+    }
+
+    #[test]
+    fn clip_cuts_on_a_character_boundary() {
+        assert_eq!(clip(""), "");
+        let exact = "a".repeat(MAX_ECHO_CHARS);
+        assert_eq!(clip(&exact), exact.as_str());
+        assert!(matches!(clip(&exact), std::borrow::Cow::Borrowed(_)));
+        let over = format!("{exact}b");
+        assert_eq!(clip(&over), format!("{exact}…"));
+        // Multi-byte characters: counted as characters, never split.
+        let wide = "€😀".repeat(150);
+        let cut = clip(&wide);
+        assert_eq!(cut.chars().count(), MAX_ECHO_CHARS + 1);
+        assert!(cut.starts_with("€😀€"));
+        assert!(cut.ends_with("😀…"), "{cut}");
+    }
+
+    #[test]
+    fn target_texts_are_cut_in_messages() {
+        let location = format!("ftp://{}", "x".repeat(300_000));
+        let errors = [
+            Error::InvalidRedirect { location: location.clone(), reason: "unsupported scheme \"ftp\"".into() },
+            Error::RedirectLoop { url: location.clone() },
+            Error::NotHtml { content_type: location.clone() },
+            Error::Http(location.clone()),
+            Error::Connect(location.clone()),
+            Error::Tls(location.clone()),
+            Error::Dns { host: location.clone(), reason: location.clone() },
+            Error::InvalidUrl(location.clone()),
+            Error::Blocked { host: location.clone(), addr: None, reason: "localhost name" },
+        ];
+        for err in errors {
+            let message = err.to_string();
+            assert!(message.chars().count() <= 2 * MAX_ECHO_CHARS + 80, "{} chars: {err:?}", message.len());
+            assert!(message.contains('…'), "{message}");
+        }
     }
 
     #[test]

@@ -532,3 +532,63 @@ async fn a_host_name_on_the_allow_list_is_reachable_at_its_port_only() {
     // The entry names the host, not its addresses.
     blocked(fetcher.fetch_page(&server.url("/")).await);
 }
+
+#[tokio::test]
+async fn refusals_never_say_what_a_name_resolves_to() {
+    let server = TestServer::start("127.0.0.1", vec![("/", html("never"))]).await;
+    let ip = |s: &str| s.parse::<IpAddr>().unwrap();
+    let strict = Fetcher::new(FetchConfig {
+        dns_overrides: vec![
+            ("rebind.test".into(), vec![ip("127.0.0.1")]),
+            ("inner.test".into(), vec![ip("10.1.2.3")]),
+            ("metadata.test".into(), vec![ip("169.254.169.254")]),
+            ("six.test".into(), vec![ip("fd12:3456::1")]),
+        ],
+        ..FetchConfig::default()
+    })
+    .unwrap();
+    let port = server.addr.port();
+    for (name, addr) in
+        [("rebind.test", "127.0.0.1"), ("inner.test", "10.1.2.3"), ("metadata.test", "169.254"), ("six.test", "fd12")]
+    {
+        let url = url::Url::parse(&format!("http://{name}:{port}/")).unwrap();
+        let err = blocked(strict.fetch_page(&url).await);
+        let message = err.to_string();
+        assert_eq!(message, format!("blocked target {name}: the name does not resolve to a public address"));
+        assert!(!message.contains(addr), "{message}");
+        // The error itself still knows, for the server's log.
+        assert!(matches!(&err, Error::Blocked { addr: Some(a), .. } if a.to_string().starts_with(addr)), "{err:?}");
+    }
+    // An address given as such is named, with why it is refused.
+    let literal = url::Url::parse(&format!("http://127.0.0.1:{port}/")).unwrap();
+    assert_eq!(blocked(strict.fetch_page(&literal).await).to_string(), "blocked target 127.0.0.1: loopback");
+    assert!(server.requests().is_empty());
+}
+
+#[tokio::test]
+async fn a_huge_location_is_cut_in_the_message() {
+    let huge = format!("ftp://{}/", "é".repeat(150_000));
+    let loop_url = format!("/loop?{}", "q".repeat(1_500));
+    let server = TestServer::start(
+        "127.0.0.1",
+        vec![
+            ("/huge", redirect(302, &huge)),
+            ("/typed", typed(&format!("image/{}", "p".repeat(10_000)), b"x")),
+            (loop_url.as_str(), redirect(302, &loop_url)),
+        ],
+    )
+    .await;
+    let fetcher = loopback_fetcher(|_| {});
+    let err = check_error(fetcher.fetch_page(&server.url("/huge")).await, "target_unreachable", 502);
+    assert!(matches!(&err, Error::InvalidRedirect { .. }), "{err}");
+    let message = err.to_string();
+    assert!(message.starts_with("invalid redirect to \"ftp://éé"), "{message}");
+    assert!(message.contains("é…\""), "the cut is marked: {message}");
+    assert!(message.chars().count() < fetch::MAX_ECHO_CHARS + 60, "{} chars", message.chars().count());
+
+    let err = check_error(fetcher.fetch_page(&server.url("/typed")).await, "not_html", 422);
+    assert!(err.to_string().chars().count() < fetch::MAX_ECHO_CHARS + 40, "{err}");
+    let err = check_error(fetcher.fetch_page(&server.url(&loop_url)).await, "target_unreachable", 502);
+    assert!(matches!(&err, Error::RedirectLoop { .. }), "{err}");
+    assert!(err.to_string().ends_with('…'), "{err}");
+}

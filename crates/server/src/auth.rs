@@ -15,23 +15,41 @@ use crate::state::AppState;
 /// Header carrying the API key; the query parameter of the same name is accepted too.
 pub const API_KEY_HEADER: &str = "x-api-key";
 
+/// Default of [`crate::Config::anonymous_ipv6_prefix`]: an IPv6 client counts as its /64,
+/// the block one subscriber usually gets.
+pub const DEFAULT_ANONYMOUS_IPV6_PREFIX: u8 = 64;
+
 /// The identity a request acts as.
 #[derive(Debug, Clone)]
 pub enum Identity {
-    /// No key: limited per client IP.
+    /// No key: limited per client network (docs/API.md, "Conventions of every endpoint":
+    /// an IPv4 address, an IPv6 client's prefix).
     Anonymous {
-        /// The client address (socket peer, or from `X-Forwarded-For` of a trusted proxy).
+        /// The client network's address: the IPv4 address (IPv4-mapped IPv6 included), or
+        /// the IPv6 address with the bits past `prefix` cleared.
         ip: IpAddr,
+        /// Bits of `ip` that count: 32 for IPv4, the configured prefix for IPv6.
+        prefix: u8,
     },
     /// A known, usable key.
     Key(Arc<store::KeyRecord>),
 }
 
 impl Identity {
-    /// The limiter and usage identity: `key:<id>` or `ip:<addr>`.
+    /// The anonymous identity of a client at `client`: see [`anonymous_network`].
+    pub fn anonymous(client: IpAddr, ipv6_prefix: u8) -> Identity {
+        let (ip, prefix) = anonymous_network(client, ipv6_prefix);
+        Identity::Anonymous { ip, prefix }
+    }
+
+    /// The limiter and usage identity: `key:<id>`, `ip:<IPv4 address>`, or
+    /// `ip:<IPv6 network>/<prefix>` (`ip:<address>` for a full /128).
     pub fn label(&self) -> String {
         match self {
-            Identity::Anonymous { ip } => store::ip_identity(ip),
+            Identity::Anonymous { ip: ip @ IpAddr::V6(_), prefix } if *prefix < 128 => {
+                format!("{}/{prefix}", store::ip_identity(ip))
+            }
+            Identity::Anonymous { ip, .. } => store::ip_identity(ip),
             Identity::Key(k) => k.identity(),
         }
     }
@@ -80,14 +98,14 @@ pub fn presented_key(ctx: &Ctx) -> Option<String> {
 /// Resolves the identity of the request: 401 for an unknown key or a missing required
 /// one, 403 for a disabled or expired key or one lacking `scope`.
 pub async fn authenticate(ctx: &Ctx, rule: KeyRule, scope: Option<&'static str>) -> Result<Identity, ApiError> {
-    let ip = client_ip(ctx.peer.ip(), &ctx.headers, &ctx.state.config.trusted_proxies);
-    ctx.set_identity(store::ip_identity(&ip));
+    let anonymous = anonymous_identity(ctx);
+    ctx.set_identity(anonymous.label());
     // Without its database the service can neither count quota nor keep results: refuse
     // before any work (an audit would otherwise be fetched and then not stored).
     ctx.state.check_db_file()?;
     let Some(key) = presented_key(ctx) else {
         return match rule {
-            KeyRule::Optional => Ok(Identity::Anonymous { ip }),
+            KeyRule::Optional => Ok(anonymous),
             KeyRule::Required => Err(ApiError::unauthorized(
                 "This endpoint needs an API key in the x-api-key header; create one with `seo-audit keys create`.",
             )),
@@ -164,6 +182,32 @@ pub fn consume_quota(ctx: &Ctx, identity: &Identity, units: u32) -> Result<Decis
     })))
 }
 
+/// The anonymous identity of the request's client (its address as [`client_ip`] finds
+/// it, counted by network as [`anonymous_network`] says).
+pub fn anonymous_identity(ctx: &Ctx) -> Identity {
+    let ip = client_ip(ctx.peer.ip(), &ctx.headers, &ctx.state.config.trusted_proxies);
+    Identity::anonymous(ip, ctx.state.config.anonymous_ipv6_prefix)
+}
+
+/// The network an anonymous client counts as, and its prefix length: an IPv4 address is
+/// itself (/32); an IPv4-mapped IPv6 address (`::ffff:a.b.c.d`) is that IPv4 address; any
+/// other IPv6 address is its first `ipv6_prefix` bits (clamped to 1..=128), the rest
+/// cleared, since one subscriber commonly holds a whole /64 and could otherwise take a
+/// fresh quota with every address of it.
+pub fn anonymous_network(ip: IpAddr, ipv6_prefix: u8) -> (IpAddr, u8) {
+    match ip {
+        IpAddr::V4(v4) => (IpAddr::V4(v4), 32),
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => (IpAddr::V4(v4), 32),
+            None => {
+                let prefix = ipv6_prefix.clamp(1, 128);
+                let mask = u128::MAX << (128 - u32::from(prefix));
+                (IpAddr::V6(std::net::Ipv6Addr::from(u128::from(v6) & mask)), prefix)
+            }
+        },
+    }
+}
+
 /// The client address: the socket peer, or, when the peer is a trusted proxy, the
 /// right-most `X-Forwarded-For` entry that is not itself a trusted proxy.
 pub fn client_ip(peer: IpAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> IpAddr {
@@ -208,5 +252,44 @@ mod tests {
         check("10.0.0.1", &[], &["10.0.0.1"], "10.0.0.1");
         check("10.0.0.1", &["garbage"], &["10.0.0.1"], "10.0.0.1");
         check("::1", &["2001:db8::1"], &["::1"], "2001:db8::1");
+    }
+
+    fn network(ip: &str, prefix: u8) -> (String, u8) {
+        let (net, bits) = anonymous_network(ip.parse().unwrap(), prefix);
+        (net.to_string(), bits)
+    }
+
+    fn label(ip: &str, prefix: u8) -> String {
+        Identity::anonymous(ip.parse().unwrap(), prefix).label()
+    }
+
+    #[test]
+    fn ipv6_clients_count_as_their_prefix() {
+        let n = |s: &str, p: u8| (s.to_string(), p);
+        // IPv4 is the address itself, whatever the IPv6 prefix.
+        assert_eq!(network("203.0.113.7", 64), n("203.0.113.7", 32));
+        assert_eq!(network("203.0.113.7", 1), n("203.0.113.7", 32));
+        // IPv4-mapped IPv6 is the IPv4 address (a dual-stack socket shows IPv4 this way).
+        assert_eq!(network("::ffff:203.0.113.7", 64), n("203.0.113.7", 32));
+        assert_eq!(network("::ffff:cb00:7107", 48), n("203.0.113.7", 32));
+        // Every address of a /64 is one network; the next /64 is another.
+        assert_eq!(network("2001:db8:1:2:aaaa:bbbb:cccc:dddd", 64), n("2001:db8:1:2::", 64));
+        assert_eq!(network("2001:db8:1:2::1", 64), n("2001:db8:1:2::", 64));
+        assert_eq!(network("2001:db8:1:3::1", 64), n("2001:db8:1:3::", 64));
+        // Other prefixes, on and off nibble boundaries, and the clamps.
+        assert_eq!(network("2001:db8:1:2ff::1", 56), n("2001:db8:1:200::", 56));
+        assert_eq!(network("2001:db8:abcd:ffff::1", 48), n("2001:db8:abcd::", 48));
+        assert_eq!(network("2001:db8:0:ffff::1", 63), n("2001:db8:0:fffe::", 63));
+        assert_eq!(network("2001:db8::1", 128), n("2001:db8::1", 128));
+        assert_eq!(network("2001:db8::1", 200), n("2001:db8::1", 128));
+        assert_eq!(network("ffff::1", 0), n("8000::", 1));
+        assert_eq!(network("::1", 64), n("::", 64));
+        // The limiter and usage identities.
+        assert_eq!(label("203.0.113.7", 64), "ip:203.0.113.7");
+        assert_eq!(label("::ffff:203.0.113.7", 64), "ip:203.0.113.7");
+        assert_eq!(label("2001:db8:1:2:3:4:5:6", 64), "ip:2001:db8:1:2::/64");
+        assert_eq!(label("2001:db8:1:2:3:4:5:6", 64), label("2001:db8:1:2:ffff::9", 64));
+        assert_ne!(label("2001:db8:1:2::1", 64), label("2001:db8:1:3::1", 64));
+        assert_eq!(label("2001:db8::1", 128), "ip:2001:db8::1");
     }
 }

@@ -144,6 +144,9 @@ pub struct Config {
     pub offline: bool,
     /// Peers whose `X-Forwarded-For` is believed. Empty: the socket peer is the client.
     pub trusted_proxies: Vec<IpAddr>,
+    /// Prefix length (1 to 128) of the network an anonymous IPv6 client counts as, for the
+    /// anonymous quota and the badge's flood guard; 128 counts every address apart.
+    pub anonymous_ipv6_prefix: u8,
     /// Per-minute quota of each kind of identity.
     pub rate_limits: RateLimits,
     /// Audits in flight at once, server-wide.
@@ -195,6 +198,7 @@ impl Default for Config {
             allow_targets: Vec::new(),
             offline: false,
             trusted_proxies: Vec::new(),
+            anonymous_ipv6_prefix: crate::auth::DEFAULT_ANONYMOUS_IPV6_PREFIX,
             rate_limits: RateLimits::default(),
             max_concurrent_audits: DEFAULT_MAX_CONCURRENT_AUDITS,
             audit_queue: DEFAULT_AUDIT_QUEUE,
@@ -264,7 +268,9 @@ impl Config {
 
     /// Defaults overlaid by TOML text.
     pub fn from_toml(text: &str) -> Result<Config, String> {
-        toml::from_str(text).map_err(|e| e.to_string().trim().to_string())
+        let config: Config = toml::from_str(text).map_err(|e| e.to_string().trim().to_string())?;
+        ipv6_prefix(config.anonymous_ipv6_prefix).map_err(|e| format!("anonymous_ipv6_prefix: {e}"))?;
+        Ok(config)
     }
 
     /// Overlays the `SEO_AUDIT_*` variables among `vars` (names in [`ENV_VARS`]); others
@@ -285,6 +291,9 @@ impl Config {
                 "SEO_AUDIT_TRUSTED_PROXIES" => {
                     self.trusted_proxies =
                         comma_list(v).iter().map(|s| parse(s)).collect::<Result<_, _>>().map_err(bad)?
+                }
+                "SEO_AUDIT_ANONYMOUS_IPV6_PREFIX" => {
+                    self.anonymous_ipv6_prefix = parse(v).and_then(ipv6_prefix).map_err(bad)?
                 }
                 "SEO_AUDIT_RATE_LIMIT_ANONYMOUS" => self.rate_limits.anonymous = parse(v).map_err(bad)?,
                 "SEO_AUDIT_RATE_LIMIT_FREE" => self.rate_limits.free = parse(v).map_err(bad)?,
@@ -347,6 +356,7 @@ pub const ENV_VARS: &[&str] = &[
     "SEO_AUDIT_ALLOW_TARGETS",
     "SEO_AUDIT_OFFLINE",
     "SEO_AUDIT_TRUSTED_PROXIES",
+    "SEO_AUDIT_ANONYMOUS_IPV6_PREFIX",
     "SEO_AUDIT_RATE_LIMIT_ANONYMOUS",
     "SEO_AUDIT_RATE_LIMIT_FREE",
     "SEO_AUDIT_RATE_LIMIT_PRO",
@@ -380,6 +390,15 @@ where
     v.parse::<T>().map_err(|e| format!("{v:?}: {e}"))
 }
 
+/// An IPv6 prefix length: 1 to 128.
+fn ipv6_prefix(bits: u8) -> Result<u8, String> {
+    if (1..=128).contains(&bits) {
+        Ok(bits)
+    } else {
+        Err(format!("{bits} is not an IPv6 prefix length (1 to 128)"))
+    }
+}
+
 fn comma_list(v: &str) -> Vec<String> {
     v.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect()
 }
@@ -406,6 +425,9 @@ mod tests {
         check_env(&[("SEO_AUDIT_RATE_LIMIT_ANONYMOUS", "3")], |c| c.rate_limits.anonymous == 3);
         check_env(&[("SEO_AUDIT_TRUSTED_PROXIES", "10.0.0.1")], |c| c.trusted_proxies.len() == 1);
         check_env(&[("SEO_AUDIT_OFFLINE", "1")], |c| c.offline && c.fetch_config().offline);
+        check_env(&[], |c| c.anonymous_ipv6_prefix == 64);
+        check_env(&[("SEO_AUDIT_ANONYMOUS_IPV6_PREFIX", "56")], |c| c.anonymous_ipv6_prefix == 56);
+        check_env(&[("SEO_AUDIT_ANONYMOUS_IPV6_PREFIX", "128")], |c| c.anonymous_ipv6_prefix == 128);
         check_env(&[("SEO_AUDIT_GEO_MODEL", "m")], |c| c.geo.model.as_deref() == Some("m"));
         check_env(&[("SEO_AUDIT_IDLE_TIMEOUT_MS", "1500")], |c| c.idle_timeout_ms == 1500);
         check_env(&[("SEO_AUDIT_MAX_CONNECTIONS", "100")], |c| c.max_connections == 100);
@@ -420,6 +442,9 @@ mod tests {
             ("SEO_AUDIT_AUDIT_QUEUE", "-1"),
             ("SEO_AUDIT_TRUSTED_PROXIES", "x"),
             ("SEO_AUDIT_MAX_CONNECTIONS", "-5"),
+            ("SEO_AUDIT_ANONYMOUS_IPV6_PREFIX", "0"),
+            ("SEO_AUDIT_ANONYMOUS_IPV6_PREFIX", "129"),
+            ("SEO_AUDIT_ANONYMOUS_IPV6_PREFIX", "/64"),
         ] {
             let mut c = Config::default();
             assert!(c.apply_env([(k.to_string(), v.to_string())]).is_err(), "{k}={v}");
@@ -440,6 +465,9 @@ mod tests {
         assert_eq!(c.fetch.max_body_bytes, fetch::DEFAULT_MAX_BODY_BYTES);
         assert!(Config::from_toml("listen = 5").is_err());
         assert!(Config::from_toml("unknown_setting = 1").is_err());
+        assert_eq!(Config::from_toml("anonymous_ipv6_prefix = 48").unwrap().anonymous_ipv6_prefix, 48);
+        assert!(Config::from_toml("anonymous_ipv6_prefix = 0").is_err());
+        assert!(Config::from_toml("anonymous_ipv6_prefix = 129").is_err());
         assert_eq!(Config::from_toml("").unwrap(), Config::default());
     }
 }

@@ -1,5 +1,6 @@
 //! The one mapping from failures to HTTP: [`ApiError`] (status, code, message, details)
-//! and its JSON body `{"ok": false, "api_version": "v1", "error": {...}}` (DECISIONS §1).
+//! and its JSON body `{"ok": false, "api_version": "v1", "error": {...}}` (docs/API.md,
+//! "Conventions of every endpoint").
 
 use http::{HeaderValue, StatusCode};
 use serde_json::{json, Value};
@@ -143,6 +144,11 @@ impl From<fetch::Error> for ApiError {
         let status = StatusCode::from_u16(e.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
         if e.code() == "internal" {
             return ApiError::internal(e);
+        }
+        // The answer never names the address a name resolved to (docs/SECURITY.md, "The
+        // address guard"); the operator's log does.
+        if let fetch::Error::Blocked { host, addr: Some(addr), reason } = &e {
+            tracing::info!(host = %fetch::clip(host), %addr, reason, "target blocked by the address guard");
         }
         ApiError::new(status, e.code(), sentence(&e.to_string()))
     }

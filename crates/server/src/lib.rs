@@ -66,7 +66,10 @@ pub mod web;
 pub mod webhooks;
 mod workflows;
 
-pub use auth::{authenticate, client_ip, consume_quota, presented_key, Identity, KeyRule, API_KEY_HEADER};
+pub use auth::{
+    anonymous_identity, anonymous_network, authenticate, client_ip, consume_quota, presented_key, Identity, KeyRule,
+    API_KEY_HEADER, DEFAULT_ANONYMOUS_IPV6_PREFIX,
+};
 pub use config::{
     Config, ConfigError, FetchSettings, GeoSettings, RateLimits, BATCH_CONCURRENCY, DEFAULT_AUDIT_QUEUE,
     DEFAULT_BODY_TIMEOUT, DEFAULT_DATA_DIR, DEFAULT_HEADER_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_LISTEN,

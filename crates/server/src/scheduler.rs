@@ -236,6 +236,7 @@ mod tests {
             ruleset_version: "1".into(),
             result_json: json!({ "page": { "status_code": status }, "recommendations": recs }).to_string(),
             user_id: None,
+            public: true,
             created_at: OffsetDateTime::UNIX_EPOCH,
         }
     }

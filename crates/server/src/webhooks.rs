@@ -2,10 +2,15 @@
 //!
 //! [`Dispatcher::emit`] never waits: it puts the event on a bounded channel read by one
 //! worker task (started on first use). The worker looks up the owner's enabled
-//! subscriptions to the event and delivers to each in its own task, retrying failures
-//! with exponential backoff. Every attempt is logged with `store.record_delivery`.
+//! subscriptions to the event and queues one delivery per subscription in [`queue`]'s
+//! per-subscription queues, which bound what each subscription holds and has in flight
+//! (docs/API.md, "Webhooks"): a receiver that never answers ties up its own subscription's
+//! places, never another's. Attempts are made by short tasks, one per attempt; a failed
+//! attempt waits for its retry (exponential backoff) without holding a place in flight.
+//! Every attempt, and every event refused by a full queue, is logged with
+//! `store.record_delivery`.
 //!
-//! What is sent (DECISIONS §9):
+//! What is sent (docs/API.md, "Webhooks"):
 //! - body: `{"id": EVENT_ID, "event": NAME, "createdAt": RFC3339, "data": {...}}`, the exact
 //!   bytes of `serde_json::to_string` of that object;
 //! - headers: `content-type: application/json`, `x-webhook-event: NAME`,
@@ -16,15 +21,19 @@
 //!
 //! Targets go through the fetcher's address guard at every attempt, like audits.
 
+pub mod queue;
+
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use hmac::{Hmac, Mac};
 use serde_json::{json, Value};
 use sha2::Sha256;
-use tokio::sync::{mpsc, Semaphore};
+use tokio::sync::mpsc;
+
+use queue::{Delivery, Limits, Queues, Refused};
 
 /// Attempts per delivery (the first try and four retries).
 pub const MAX_ATTEMPTS: u32 = 5;
@@ -33,10 +42,18 @@ pub const MAX_ATTEMPTS: u32 = 5;
 pub const DEFAULT_RETRY_BASE_MS: u64 = 1_000;
 /// Time a receiver gets to answer one attempt.
 pub const DELIVERY_TIMEOUT: Duration = Duration::from_secs(10);
-/// Events waiting for the worker; past that, new events are dropped (and logged).
+/// Events waiting for the worker's subscription lookup; past that, new events are dropped
+/// (and logged).
 pub const QUEUE_CAPACITY: usize = 1_024;
-/// Deliveries in flight at once, server-wide.
-pub const MAX_CONCURRENT_DELIVERIES: usize = 16;
+/// Attempts of one subscription in flight at once.
+pub const MAX_IN_FLIGHT_PER_SUBSCRIPTION: usize = 2;
+/// Attempts in flight at once, server-wide. Subscriptions take turns for free places.
+pub const MAX_CONCURRENT_DELIVERIES: usize = 64;
+/// Deliveries one subscription holds (waiting, in flight or waiting for a retry); a newer
+/// event is refused and the refusal written to the delivery log.
+pub const MAX_PENDING_PER_SUBSCRIPTION: usize = 100;
+/// Deliveries all subscriptions together hold; past that the same refusal applies.
+pub const MAX_PENDING_TOTAL: usize = 10_000;
 /// How long "this owner has no enabled subscription to this event" is trusted before the
 /// store is asked again. Every keyed audit emits `audit.completed`; without this, an owner
 /// with no subscriptions would cost a database read per audit and, under load, fill the
@@ -48,6 +65,10 @@ const MAX_REMEMBERED: usize = 10_000;
 pub const SIGNATURE_HEADER: &str = "x-signature-256";
 /// Header carrying the signed timestamp.
 pub const TIMESTAMP_HEADER: &str = "x-webhook-timestamp";
+/// Prefix of the delivery log's `error` for an event refused by a full queue.
+pub const DROPPED_PREFIX: &str = "dropped:";
+/// Warnings about full queues or a full channel: at most one per this interval, with a count.
+const WARNING_INTERVAL: Duration = Duration::from_secs(10);
 
 /// One event to deliver to the subscriptions of its owner.
 #[derive(Debug, Clone)]
@@ -57,36 +78,75 @@ struct Event {
     data: Value,
 }
 
+/// A warning that is written at most once per [`WARNING_INTERVAL`], with the number of
+/// occurrences since the last one.
+#[derive(Debug, Default)]
+struct RareWarning {
+    count: AtomicU64,
+    last: Mutex<Option<Instant>>,
+}
+
+impl RareWarning {
+    /// Counts one occurrence; the count when a warning is due now.
+    fn due(&self) -> Option<u64> {
+        let count = self.count.fetch_add(1, Ordering::Relaxed) + 1;
+        let mut last = self.last.lock().unwrap_or_else(|p| p.into_inner());
+        if last.is_none_or(|at| at.elapsed() >= WARNING_INTERVAL) {
+            *last = Some(Instant::now());
+            self.count.store(0, Ordering::Relaxed);
+            return Some(count);
+        }
+        None
+    }
+}
+
 /// The sending side of webhook delivery, shared through [`crate::AppState`].
 #[derive(Debug)]
 pub struct Dispatcher {
     tx: mpsc::Sender<Event>,
     /// (owner, event) pairs known to have no enabled subscription, and since when.
     unsubscribed: Arc<Mutex<HashMap<(String, &'static str), Instant>>>,
-    /// Events dropped on a full queue since the last warning.
-    dropped: AtomicU64,
-    last_drop_warning: Mutex<Option<Instant>>,
+    /// Events dropped on a full channel.
+    channel_full: RareWarning,
     /// The receiving side until the worker is started (on the first event, inside the
     /// runtime that emits it).
     rx: Mutex<Option<mpsc::Receiver<Event>>>,
+    shared: Arc<Shared>,
+}
+
+/// What the worker and the attempt tasks share.
+#[derive(Debug)]
+struct Shared {
+    queues: Mutex<Queues>,
     store: store::Store,
     fetcher: fetch::Fetcher,
     retry_base: Duration,
+    /// Events refused by a full subscription queue or the server-wide bound.
+    refused: RareWarning,
 }
 
 impl Dispatcher {
     /// A dispatcher delivering with `fetcher`, logging into `store`.
     pub fn new(store: store::Store, fetcher: fetch::Fetcher, retry_base: Duration) -> Dispatcher {
         let (tx, rx) = mpsc::channel(QUEUE_CAPACITY);
+        let limits = Limits {
+            in_flight_per_subscription: MAX_IN_FLIGHT_PER_SUBSCRIPTION,
+            in_flight_total: MAX_CONCURRENT_DELIVERIES,
+            pending_per_subscription: MAX_PENDING_PER_SUBSCRIPTION,
+            pending_total: MAX_PENDING_TOTAL,
+        };
         Dispatcher {
             tx,
             unsubscribed: Arc::default(),
-            dropped: AtomicU64::new(0),
-            last_drop_warning: Mutex::new(None),
+            channel_full: RareWarning::default(),
             rx: Mutex::new(Some(rx)),
-            store,
-            fetcher,
-            retry_base,
+            shared: Arc::new(Shared {
+                queues: Mutex::new(Queues::new(limits)),
+                store,
+                fetcher,
+                retry_base,
+                refused: RareWarning::default(),
+            }),
         }
     }
 
@@ -96,8 +156,18 @@ impl Dispatcher {
         self.unsubscribed.lock().unwrap_or_else(|p| p.into_inner()).retain(|(user, _), _| user != user_id);
     }
 
+    /// What the delivery queues hold right now.
+    pub fn stats(&self) -> queue::Stats {
+        self.shared.queues().stats()
+    }
+
+    /// The deliveries subscription `webhook_id` holds right now.
+    pub fn held_by(&self, webhook_id: &str) -> usize {
+        self.shared.queues().held_by(webhook_id)
+    }
+
     /// Queues `event` (one of [`store::WEBHOOK_EVENTS`]) with `data` for the subscriptions
-    /// of `user_id`. Never waits; a full queue drops the event with a warning.
+    /// of `user_id`. Never waits; a full channel drops the event with a warning.
     pub fn emit(&self, user_id: &str, event: &'static str, data: Value) {
         let key = (user_id.to_string(), event);
         if self
@@ -112,12 +182,7 @@ impl Dispatcher {
         self.start_worker();
         let event = Event { user_id: key.0, name: event, data };
         if self.tx.try_send(event).is_err() {
-            // One warning per 10 s with a count, not a line per event.
-            let dropped = self.dropped.fetch_add(1, Ordering::Relaxed) + 1;
-            let mut last = self.last_drop_warning.lock().unwrap_or_else(|p| p.into_inner());
-            if last.is_none_or(|at| at.elapsed() >= Duration::from_secs(10)) {
-                *last = Some(Instant::now());
-                self.dropped.store(0, Ordering::Relaxed);
+            if let Some(dropped) = self.channel_full.due() {
                 tracing::warn!(dropped, "webhook events dropped: delivery queue full");
             }
         }
@@ -130,31 +195,21 @@ impl Dispatcher {
         }
         let Ok(runtime) = tokio::runtime::Handle::try_current() else { return };
         if let Some(rx) = slot.take() {
-            let worker = Worker {
-                unsubscribed: Arc::clone(&self.unsubscribed),
-                store: self.store.clone(),
-                fetcher: self.fetcher.clone(),
-                retry_base: self.retry_base,
-                slots: Arc::new(Semaphore::new(MAX_CONCURRENT_DELIVERIES)),
-            };
+            let worker = Worker { unsubscribed: Arc::clone(&self.unsubscribed), shared: Arc::clone(&self.shared) };
             runtime.spawn(worker.run(rx));
         }
     }
 }
 
-#[derive(Clone)]
 struct Worker {
     unsubscribed: Arc<Mutex<HashMap<(String, &'static str), Instant>>>,
-    store: store::Store,
-    fetcher: fetch::Fetcher,
-    retry_base: Duration,
-    slots: Arc<Semaphore>,
+    shared: Arc<Shared>,
 }
 
 impl Worker {
     async fn run(self, mut rx: mpsc::Receiver<Event>) {
         while let Some(event) = rx.recv().await {
-            let store = self.store.clone();
+            let store = self.shared.store.clone();
             let (user, name) = (event.user_id.clone(), event.name);
             let hooks = match tokio::task::spawn_blocking(move || store.webhooks_for_event(&user, name)).await {
                 Ok(Ok(hooks)) => hooks,
@@ -175,70 +230,127 @@ impl Worker {
                 unsubscribed.insert((event.user_id, event.name), Instant::now());
                 continue;
             }
-            let payload = json!({
-                "id": uuid::Uuid::new_v4().to_string(),
+            let event_id: Arc<str> = uuid::Uuid::new_v4().to_string().into();
+            let payload = Arc::new(json!({
+                "id": &*event_id,
                 "event": event.name,
                 "createdAt": crate::now_rfc3339(),
                 "data": event.data,
-            });
+            }));
             for hook in hooks {
-                let worker = self.clone();
-                let payload = payload.clone();
-                tokio::spawn(async move { worker.deliver(hook, payload).await });
+                let delivery = Delivery {
+                    webhook_id: hook.id.clone(),
+                    event: event.name,
+                    event_id: Arc::clone(&event_id),
+                    payload: Arc::clone(&payload),
+                    attempt: 1,
+                };
+                let pushed = self.shared.queues().push(&hook, delivery);
+                if let Err(refused) = pushed {
+                    self.shared.refuse(&hook, event.name, &payload, refused).await;
+                }
             }
+            Shared::pump(&self.shared);
+        }
+    }
+}
+
+impl Shared {
+    fn queues(&self) -> MutexGuard<'_, Queues> {
+        self.queues.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Starts an attempt task for every attempt the queues allow now.
+    fn pump(shared: &Arc<Shared>) {
+        loop {
+            let claimed = shared.queues().claim();
+            let Some((hook, delivery)) = claimed else { return };
+            tokio::spawn(Arc::clone(shared).attempt(hook, delivery));
         }
     }
 
-    /// Delivers one event to one subscription, retrying until a 2xx or
-    /// [`MAX_ATTEMPTS`] attempts.
-    async fn deliver(&self, hook: store::Webhook, payload: Value) {
-        let Ok(url) = url::Url::parse(&hook.url) else {
-            tracing::warn!(webhook = %hook.id, "webhook url no longer parses");
-            return;
+    /// Logs and records an event a full queue refused (docs/API.md, "Webhooks").
+    async fn refuse(&self, hook: &store::Webhook, event: &'static str, payload: &Value, refused: Refused) {
+        let why = match refused {
+            Refused::SubscriptionFull => format!(
+                "{DROPPED_PREFIX} {MAX_PENDING_PER_SUBSCRIPTION} deliveries to this subscription were already \
+                 pending, so this newer event was not queued"
+            ),
+            Refused::TotalFull => format!(
+                "{DROPPED_PREFIX} {MAX_PENDING_TOTAL} webhook deliveries were already pending on the server, so \
+                 this event was not queued"
+            ),
         };
-        let body = payload.to_string();
-        let event = payload["event"].as_str().unwrap_or_default().to_string();
-        let event_id = payload["id"].as_str().unwrap_or_default().to_string();
-        for attempt in 1..=MAX_ATTEMPTS {
-            let outcome = {
-                let _slot = self.slots.acquire().await;
+        if let Some(dropped) = self.refused.due() {
+            tracing::warn!(webhook = %hook.id, reason = ?refused, dropped, "webhook events dropped: queue full");
+        }
+        self.record(store::NewDelivery {
+            webhook_id: hook.id.clone(),
+            event: event.to_string(),
+            payload: payload.to_string(),
+            attempt: 1,
+            status_code: None,
+            error: Some(why),
+        })
+        .await;
+    }
+
+    async fn record(&self, record: store::NewDelivery) {
+        let store = self.store.clone();
+        let webhook_id = record.webhook_id.clone();
+        if let Ok(Err(e)) = tokio::task::spawn_blocking(move || store.record_delivery(record)).await {
+            // The subscription may have been deleted meanwhile.
+            tracing::debug!(webhook = %webhook_id, error = %e, "delivery not logged");
+        }
+    }
+
+    /// Makes one attempt of `delivery`, logs it, and reports to the queues whether it is
+    /// done or will be retried (after its backoff, outside any place in flight).
+    async fn attempt(self: Arc<Shared>, hook: Arc<store::Webhook>, delivery: Delivery) {
+        let outcome = match url::Url::parse(&hook.url) {
+            Ok(url) => {
                 let timestamp = time::OffsetDateTime::now_utc().unix_timestamp();
+                let body = delivery.payload.to_string();
                 let headers = vec![
-                    ("x-webhook-event".to_string(), event.clone()),
-                    ("x-webhook-id".to_string(), event_id.clone()),
+                    ("x-webhook-event".to_string(), delivery.event.to_string()),
+                    ("x-webhook-id".to_string(), delivery.event_id.to_string()),
                     (TIMESTAMP_HEADER.to_string(), timestamp.to_string()),
                     (SIGNATURE_HEADER.to_string(), signature_header(&hook.secret, timestamp, &body)),
                 ];
-                self.fetcher.post_json(&url, &headers, &payload, DELIVERY_TIMEOUT).await
-            };
-            let (status, error) = match &outcome {
-                Ok((status, _, _)) => (Some(*status), None),
-                Err(e) => (None, Some(e.to_string())),
-            };
-            let record = store::NewDelivery {
-                webhook_id: hook.id.clone(),
-                event: event.clone(),
-                payload: body.clone(),
-                attempt,
-                status_code: status,
-                error,
-            };
-            let store = self.store.clone();
-            if let Ok(Err(e)) = tokio::task::spawn_blocking(move || store.record_delivery(record)).await {
-                // The subscription may have been deleted meanwhile.
-                tracing::debug!(webhook = %hook.id, error = %e, "delivery not logged");
+                self.fetcher.post_json(&url, &headers, &delivery.payload, DELIVERY_TIMEOUT).await
             }
-            let done = status.is_some_and(|s| (200..300).contains(&s));
-            // A refused target will be refused again: no point retrying.
-            let hopeless = matches!(&outcome, Err(e) if e.is_blocked() || e.is_invalid_url());
-            if done || hopeless {
-                return;
+            Err(e) => Err(fetch::Error::InvalidUrl(e.to_string())),
+        };
+        let (status, error) = match &outcome {
+            Ok((status, _, _)) => (Some(*status), None),
+            Err(e) => (None, Some(e.to_string())),
+        };
+        self.record(store::NewDelivery {
+            webhook_id: hook.id.clone(),
+            event: delivery.event.to_string(),
+            payload: delivery.payload.to_string(),
+            attempt: delivery.attempt,
+            status_code: status,
+            error,
+        })
+        .await;
+        let done = status.is_some_and(|s| (200..300).contains(&s));
+        // A refused target will be refused again: no point retrying.
+        let hopeless = matches!(&outcome, Err(e) if e.is_blocked() || e.is_invalid_url());
+        if done || hopeless || delivery.attempt >= MAX_ATTEMPTS {
+            if !done {
+                tracing::warn!(webhook = %hook.id, event = delivery.event, "webhook delivery gave up");
             }
-            if attempt < MAX_ATTEMPTS {
-                tokio::time::sleep(backoff(self.retry_base, attempt)).await;
-            }
+            self.queues().finished(&hook.id);
+            Shared::pump(&self);
+            return;
         }
-        tracing::warn!(webhook = %hook.id, event = %event, "webhook delivery gave up");
+        self.queues().retry_later(&hook.id);
+        Shared::pump(&self);
+        tokio::time::sleep(backoff(self.retry_base, delivery.attempt)).await;
+        let attempt = delivery.attempt + 1;
+        self.queues().retry_now(Delivery { attempt, ..delivery });
+        Shared::pump(&self);
     }
 }
 
@@ -287,7 +399,7 @@ mod tests {
         for _ in 0..(2 * QUEUE_CAPACITY) {
             dispatcher.emit(&user, "audit.completed", json!({}));
         }
-        assert_eq!(dispatcher.dropped.load(Ordering::Relaxed), 0);
+        assert_eq!(dispatcher.channel_full.count.load(Ordering::Relaxed), 0);
         dispatcher.subscriptions_changed(&user);
         assert!(!remembered(&dispatcher), "a subscription change forgets it");
     }

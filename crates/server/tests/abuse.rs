@@ -269,3 +269,33 @@ async fn security_headers_on_every_kind_of_answer() {
     assert_eq!(resp.status(), 415);
     assert_eq!(resp.headers().get("x-content-type-options").and_then(|v| v.to_str().ok()), Some("nosniff"));
 }
+
+#[tokio::test]
+async fn target_texts_are_cut_in_error_answers() {
+    use bytes::Bytes;
+    use http_body_util::Full;
+    // A target whose redirect and content type are each some 200 KB long.
+    let huge = "x".repeat(200_000);
+    let site = serve_loopback(move |req: http::Request<hyper::body::Incoming>| {
+        let huge = huge.clone();
+        async move {
+            let builder = if req.uri().path() == "/redirect" {
+                http::Response::builder().status(302).header("location", format!("ftp://{huge}/"))
+            } else {
+                http::Response::builder().header("content-type", format!("image/{huge}"))
+            };
+            builder.body(Full::new(Bytes::from_static(b"body"))).unwrap()
+        }
+    })
+    .await;
+    let t = TestServer::start(|_| {}).await;
+    for (path, status, code) in [("/redirect", 502, "target_unreachable"), ("/typed", 422, "not_html")] {
+        let a =
+            Answer::from(t.client.get(t.audit_url(&format!("http://{site}{path}"), "")).send().await.unwrap()).await;
+        a.assert_error(status, code);
+        let message = a.body["error"]["message"].as_str().unwrap();
+        assert!(message.contains("xxxx…"), "{path}: the cut is marked: {message}");
+        assert!(message.chars().count() < fetch::MAX_ECHO_CHARS + 100, "{path}: {} chars", message.len());
+        assert!(a.raw.len() < 1_000, "{path}: a {} byte answer", a.raw.len());
+    }
+}

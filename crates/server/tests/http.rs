@@ -351,6 +351,68 @@ async fn rate_limit_is_exact_under_concurrency() {
 }
 
 #[tokio::test]
+async fn anonymous_ipv6_clients_share_the_quota_of_their_prefix() {
+    away_from_minute_boundary().await;
+    let site = fixture_site("server-basic").await;
+    // The test client connects from 127.0.0.1, which is made a trusted proxy, so the
+    // client address is the X-Forwarded-For one.
+    let t = TestServer::start(|c| {
+        c.rate_limits.anonymous = 3;
+        c.widget_rate_limit = 2;
+        c.badge_audit_url = String::new();
+        c.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+    })
+    .await;
+    let url = t.audit_url(&site.url("/index.html"), "&format=compact");
+    let audit_from = |client: &'static str| {
+        let request = t.client.get(&url).header("x-forwarded-for", client);
+        async move { Answer::from(request.send().await.unwrap()).await }
+    };
+    let remaining = |a: &Answer| (a.status, a.header("x-ratelimit-remaining").map(str::to_string));
+    let left = |status: u16, n: &str| (status, Some(n.to_string()));
+    // Three addresses of one /64 draw on one quota of 3.
+    assert_eq!(remaining(&audit_from("2001:db8:1:2::1").await), left(200, "2"));
+    assert_eq!(remaining(&audit_from("2001:db8:1:2:ffff:ffff:ffff:fffe").await), left(200, "1"));
+    assert_eq!(remaining(&audit_from("2001:db8:1:2:1234::9").await), left(200, "0"));
+    let refused = audit_from("2001:db8:1:2:abcd::7").await;
+    refused.assert_error(429, "rate_limited");
+    // The next /64 has its own.
+    assert_eq!(remaining(&audit_from("2001:db8:1:3::1").await), left(200, "2"));
+    // An IPv4-mapped address is its IPv4 address.
+    assert_eq!(remaining(&audit_from("198.51.100.7").await), left(200, "2"));
+    assert_eq!(remaining(&audit_from("::ffff:198.51.100.7").await), left(200, "1"));
+
+    // The badge's flood guard counts the same way.
+    let badge_from = |client: &'static str| {
+        let request = t.client.get(t.url("/api/widget?domain=example.com")).header("x-forwarded-for", client);
+        async move { request.send().await.unwrap().status().as_u16() }
+    };
+    assert_eq!(badge_from("2001:db8:9:9::1").await, 200);
+    assert_eq!(badge_from("2001:db8:9:9::2").await, 200);
+    assert_eq!(badge_from("2001:db8:9:9:ffff::3").await, 429);
+    assert_eq!(badge_from("2001:db8:9:a::1").await, 200);
+}
+
+#[tokio::test]
+async fn a_configured_ipv6_prefix_is_used() {
+    away_from_minute_boundary().await;
+    let site = fixture_site("server-basic").await;
+    let t = TestServer::start(|c| {
+        c.rate_limits.anonymous = 3;
+        c.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+        c.anonymous_ipv6_prefix = 48;
+    })
+    .await;
+    let url = t.audit_url(&site.url("/index.html"), "&format=compact");
+    let mut left = Vec::new();
+    for client in ["2001:db8:7:1::1", "2001:db8:7:2::1", "2001:db8:8:1::1"] {
+        let a = Answer::from(t.client.get(&url).header("x-forwarded-for", client).send().await.unwrap()).await;
+        left.push(a.header("x-ratelimit-remaining").unwrap_or_default().to_string());
+    }
+    assert_eq!(left, ["2", "1", "2"], "two /64s of one /48 share; another /48 does not");
+}
+
+#[tokio::test]
 async fn overloaded_when_slots_and_queue_are_full() {
     let site = fixture_site("server-basic").await;
     let t = Arc::new(

@@ -431,3 +431,57 @@ async fn widget_script_and_landing_page() {
 fn enc(s: &str) -> String {
     url::form_urlencoded::byte_serialize(s.as_bytes()).collect()
 }
+
+#[tokio::test]
+async fn audits_made_with_a_key_stay_off_the_public_report_and_badge() {
+    // A page whose canonical and social URL repeat the private query it was reached with.
+    let private_page = r#"<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Private dashboard</title>
+<meta name="description" content="The members' dashboard with their orders, invoices and delivery addresses for this month.">
+<link rel="canonical" href="/private?token=SECRET123"><meta property="og:url" content="/private?token=SECRET123#me">
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body><main><h1>Dashboard</h1><p>Your orders and invoices, <a href="/orders?token=SECRET123">all of them</a>.</p></main></body></html>"#;
+    let site = Site::start(vec![("/private", private_page.to_string())]).await;
+    let t = start(None, |_| {}).await;
+    let (key, _) = t.key(|k| k.scopes = vec!["audit".into()]);
+    let private = format!("{}?token=SECRET123", site.url("/private"));
+    let report_is_private = |raw: &str| !raw.contains("SECRET123") && !raw.contains("token=");
+
+    // With a key: through the API, and through the report form, whose answer is then the
+    // report itself (no address of the public page).
+    let a = t.client.get(t.audit_url(&private, "&format=compact")).header("x-api-key", &key).send().await.unwrap();
+    assert_eq!(a.status(), 200);
+    let form = no_redirects()
+        .get(t.url(&format!("/report?url={}", enc(&private))))
+        .header("x-api-key", &key)
+        .send()
+        .await
+        .unwrap();
+    let form = Answer::from(form).await;
+    assert_eq!((form.status, form.header("location")), (200, None), "{}", form.raw);
+    assert_eq!(form.header("cache-control"), Some("no-store"));
+    assert!(form.raw.contains("Private dashboard") && form.raw.contains("/private"), "the owner sees the report");
+    assert!(report_is_private(&form.raw), "no query string even for the owner's page: {}", form.raw);
+    let keyed = t.store.latest_audit_for_url(&private).unwrap().expect("stored");
+    assert!(keyed.user_id.is_some() && !keyed.public);
+    assert!(keyed.result_json.matches("SECRET123").count() >= 3, "the stored result carries the query");
+
+    // Anyone else: no report, no score, and the keyed audit's id opens nothing.
+    let report = t.get("/report/localhost").await;
+    assert_eq!(report.status, 404, "{}", report.raw);
+    assert!(report_is_private(&report.raw) && !report.raw.contains("Private dashboard"));
+    let by_id = t.get(&format!("/report/localhost?audit={}", keyed.id)).await;
+    assert_eq!(by_id.status, 404);
+    assert!(!by_id.raw.contains("Private dashboard"));
+    let badge = t.get("/api/widget?domain=localhost").await;
+    assert!(badge.raw.contains("not audited"), "{}", badge.raw);
+
+    // The same page audited anonymously is public, without its query string anywhere.
+    let anonymous = t.client.get(t.audit_url(&private, "&format=compact")).send().await.unwrap();
+    assert_eq!(anonymous.status(), 200);
+    let report = t.get("/report/localhost").await;
+    assert_eq!(report.status, 200, "{}", report.raw);
+    assert!(report.raw.contains("Private dashboard") && report.raw.contains(&site.url("/private")));
+    assert!(report_is_private(&report.raw), "{}", report.raw);
+    let badge = t.get("/api/widget?domain=localhost").await;
+    assert!(!badge.raw.contains("not audited"), "{}", badge.raw);
+}

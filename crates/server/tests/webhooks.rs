@@ -4,9 +4,9 @@
 mod common;
 
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU16, Ordering};
+use std::sync::atomic::{AtomicU16, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use common::*;
@@ -69,6 +69,42 @@ impl Receiver {
             tokio::time::sleep(Duration::from_millis(25)).await;
         }
         panic!("expected {n} deliveries, got {:?}", self.received());
+    }
+}
+
+/// A receiver on 127.0.0.1 that accepts connections and never answers (nor reads).
+struct HangingReceiver {
+    addr: SocketAddr,
+    accepted: Arc<AtomicUsize>,
+}
+
+impl HangingReceiver {
+    async fn start() -> HangingReceiver {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let accepted = Arc::new(AtomicUsize::new(0));
+        let count = accepted.clone();
+        tokio::spawn(async move {
+            let mut held = Vec::new();
+            while let Ok((stream, _)) = listener.accept().await {
+                count.fetch_add(1, Ordering::SeqCst);
+                held.push(stream);
+            }
+        });
+        HangingReceiver { addr, accepted }
+    }
+
+    fn url(&self) -> String {
+        format!("http://{}/hook", self.addr)
+    }
+}
+
+/// Waits (bounded) until `check` holds, returning how long it took.
+async fn eventually(what: &str, check: impl Fn() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !check() {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
 
@@ -269,4 +305,100 @@ async fn ownership_scopes_and_validation() {
     send(&t, "DELETE", &path, Some(&alice), None).await.assert_error(404, "not_found");
     let list = send(&t, "GET", "/api/v1/webhooks", Some(&alice), None).await;
     assert_eq!(list.body["webhooks"], json!([]));
+}
+
+#[tokio::test]
+async fn webhook_urls_are_absolute_http_urls_with_a_real_host() {
+    let t = TestServer::start(|_| {}).await;
+    let (key, record) = webhook_key(&t);
+    for bad in [
+        "..",
+        "x",
+        "{{7*7}}",
+        "hooks.example.com/seo",
+        "//hooks.example.com/hook",
+        "http:hooks.example.com",
+        "https://x/",
+        "https://../",
+        "https://{{7*7}}/",
+        "https://a..b.example/",
+        "https://hooks.example.123/",
+        "ftp://hooks.example.com/",
+        "https://user:pw@hooks.example.com/",
+    ] {
+        let a =
+            send(&t, "POST", "/api/v1/webhooks", Some(&key), Some(json!({ "url": bad, "events": ["monitor.alert"] })))
+                .await;
+        a.assert_error(400, "invalid_url");
+        let message = a.body["error"]["message"].as_str().unwrap();
+        assert!(message.contains("absolute http:// or https:// URL"), "{bad}: {message}");
+    }
+    assert!(t.store.list_webhooks(&record.user_id).unwrap().is_empty(), "nothing refused was stored");
+
+    let receiver = Receiver::start().await;
+    for (good, stored) in [
+        ("https://hooks.example.com/seo".to_string(), "https://hooks.example.com/seo".to_string()),
+        ("  HTTP://Hooks.Example.com:8080/a?b=1 ".to_string(), "http://hooks.example.com:8080/a?b=1".to_string()),
+        (receiver.url(), receiver.url()),
+    ] {
+        let a =
+            send(&t, "POST", "/api/v1/webhooks", Some(&key), Some(json!({ "url": good, "events": ["monitor.alert"] })))
+                .await;
+        assert_eq!(a.status, 201, "{good}: {}", a.raw);
+        assert_eq!(a.body["webhook"]["url"], stored.as_str());
+    }
+}
+
+#[tokio::test]
+async fn a_hanging_receiver_delays_no_other_subscription() {
+    use server::webhooks::{DROPPED_PREFIX, MAX_IN_FLIGHT_PER_SUBSCRIPTION, MAX_PENDING_PER_SUBSCRIPTION};
+    let site = fixture_site("server-basic").await;
+    let t = TestServer::start(|_| {}).await;
+    let dispatcher = t.server.state().webhooks.clone();
+    let (hanging, normal) = (HangingReceiver::start().await, Receiver::start().await);
+    let (key_a, record_a) = webhook_key(&t);
+    let (key_b, _) = webhook_key(&t);
+    let (hook_a, _) = subscribe(&t, &key_a, &hanging.url(), &["audit.completed"]).await;
+    let (_, secret_b) = subscribe(&t, &key_b, &normal.url(), &["audit.completed"]).await;
+
+    // Key A: 40 audits through the API, then a burst of events past its queue's bound.
+    for _ in 0..40 {
+        audit_with(&t, &key_a, &site.url("/index.html")).await;
+    }
+    let burst = 2 * MAX_PENDING_PER_SUBSCRIPTION;
+    for n in 0..burst {
+        dispatcher.emit(&record_a.user_id, "audit.completed", json!({ "n": n }));
+    }
+    let events_a = 40 + burst;
+    // A's receiver holds its attempts (10 s each) and A's queue is full.
+    eventually("A's attempts", || hanging.accepted.load(Ordering::SeqCst) == MAX_IN_FLIGHT_PER_SUBSCRIPTION).await;
+    eventually("A's queue", || dispatcher.held_by(&hook_a) == MAX_PENDING_PER_SUBSCRIPTION).await;
+
+    // Key B's audit is delivered at once.
+    let started = Instant::now();
+    audit_with(&t, &key_b, &site.url("/about.html")).await;
+    let got = normal.wait_for(1).await;
+    let waited = started.elapsed();
+    assert!(waited < Duration::from_secs(1), "B's delivery took {waited:?}");
+    let body = verify(&secret_b, &got[0]);
+    assert_eq!(body["data"]["url"], site.url("/about.html"));
+
+    // A never had more than its share of connections, and still holds only its bound.
+    assert_eq!(hanging.accepted.load(Ordering::SeqCst), MAX_IN_FLIGHT_PER_SUBSCRIPTION);
+    assert_eq!(dispatcher.held_by(&hook_a), MAX_PENDING_PER_SUBSCRIPTION);
+    assert!(dispatcher.stats().held <= MAX_PENDING_PER_SUBSCRIPTION + 1, "{:?}", dispatcher.stats());
+
+    // Every refused event of A is in A's delivery log, which the owner can read.
+    let dropped = || {
+        t.store
+            .list_deliveries(&hook_a, 10_000)
+            .unwrap()
+            .into_iter()
+            .filter(|d| d.error.as_deref().is_some_and(|e| e.starts_with(DROPPED_PREFIX)))
+            .count()
+    };
+    eventually("the refusals in the log", || dropped() == events_a - MAX_PENDING_PER_SUBSCRIPTION).await;
+    let log = t.store.list_deliveries(&hook_a, 1).unwrap();
+    assert_eq!((log[0].status_code, log[0].attempt), (None, 1), "{log:?}");
+    assert!(log[0].payload.contains("\"event\":\"audit.completed\""), "{log:?}");
 }

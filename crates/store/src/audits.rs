@@ -8,7 +8,7 @@ use crate::clock::{self, format_rfc3339, ser};
 use crate::db::{new_id, Store};
 use crate::error::{Error, Result};
 
-/// Age beyond which the badge no longer shows a stored score (DECISIONS.md §6).
+/// Age beyond which the badge no longer shows a stored score (docs/API.md, "GET /api/widget").
 pub const BADGE_MAX_AGE: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// An audit to store. [`NewAudit::new`] stamps it with the current time.
@@ -70,6 +70,10 @@ pub struct StoredAudit {
     pub result_json: String,
     /// Owner, if any.
     pub user_id: Option<String>,
+    /// Made without a key (anonymously or by the badge's background queue), so shown by the
+    /// public report page and badge. Fixed when stored: an audit made with a key stays
+    /// private even if its owner is removed.
+    pub public: bool,
     /// When the audit ran (UTC, milliseconds).
     #[serde(serialize_with = "ser::ts")]
     pub created_at: OffsetDateTime,
@@ -85,9 +89,9 @@ pub fn host_and_path(url: &str) -> Option<(String, String)> {
     Some((host, parsed.path().to_owned()))
 }
 
-const COLUMNS: &str = "id, url, final_url, host, score, ruleset_version, result_json, user_id, created_at";
+const COLUMNS: &str = "id, url, final_url, host, score, ruleset_version, result_json, user_id, public, created_at";
 
-type RawAudit = (String, String, String, String, i64, String, String, Option<String>, String);
+type RawAudit = (String, String, String, String, i64, String, String, Option<String>, bool, String);
 
 fn from_row(row: &Row<'_>) -> rusqlite::Result<RawAudit> {
     Ok((
@@ -100,11 +104,12 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<RawAudit> {
         row.get(6)?,
         row.get(7)?,
         row.get(8)?,
+        row.get(9)?,
     ))
 }
 
 fn decode(raw: RawAudit) -> Result<StoredAudit> {
-    let (id, url, final_url, host, score, ruleset_version, result_json, user_id, created_at) = raw;
+    let (id, url, final_url, host, score, ruleset_version, result_json, user_id, public, created_at) = raw;
     Ok(StoredAudit {
         id,
         url,
@@ -114,6 +119,7 @@ fn decode(raw: RawAudit) -> Result<StoredAudit> {
         ruleset_version,
         result_json,
         user_id,
+        public,
         created_at: clock::decode("audits", &created_at)?,
     })
 }
@@ -142,14 +148,15 @@ impl Store {
             score: new.score,
             ruleset_version: new.ruleset_version,
             result_json: new.result_json,
+            public: new.user_id.is_none(),
             user_id: new.user_id,
             created_at: clock::truncate_ms(new.created_at),
         };
         self.read(|conn| {
             conn.execute(
                 "INSERT INTO audits (id, url, final_url, host, path, score, ruleset_version, \
-                 result_json, user_id, created_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                 result_json, user_id, public, created_at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
                 params![
                     audit.id,
                     audit.url,
@@ -160,6 +167,7 @@ impl Store {
                     audit.ruleset_version,
                     audit.result_json,
                     audit.user_id,
+                    audit.public,
                     format_rfc3339(audit.created_at),
                 ],
             )?;
@@ -173,11 +181,18 @@ impl Store {
         self.read(|conn| query_one(conn, "WHERE id = ?1", [id]))?.ok_or_else(|| Error::not_found("audit", id))
     }
 
-    /// The audit to show for a host (lower-cased here): among audits of the host no older
-    /// than `max_age`, the newest of its home page (path `/`) when there is one, else the
-    /// newest of any page.
+    /// The audit the public badge and report show for a host (lower-cased here): among the
+    /// host's **public** audits (made without a key, [`StoredAudit::public`]) no older than
+    /// `max_age`, the newest of its home page (path `/`) when there is one, else the newest
+    /// of any page. Audits made with a key are never returned.
     pub fn latest_audit_for_host(&self, host: &str, max_age: Duration) -> Result<Option<StoredAudit>> {
         self.latest_audit_for_host_at(host, max_age, OffsetDateTime::now_utc())
+    }
+
+    /// The audit with this id when it is public ([`StoredAudit::public`]); `None` for an
+    /// unknown id and for an audit made with a key alike.
+    pub fn get_public_audit(&self, id: &str) -> Result<Option<StoredAudit>> {
+        self.read(|conn| query_one(conn, "WHERE id = ?1 AND public = 1", [id]))
     }
 
     /// [`Store::latest_audit_for_host`] as of `now`.
@@ -195,7 +210,7 @@ impl Store {
         self.read(|conn| {
             query_one(
                 conn,
-                "WHERE host = ?1 AND created_at >= ?2 \
+                "WHERE host = ?1 AND public = 1 AND created_at >= ?2 \
                  ORDER BY (path = '/') DESC, created_at DESC, rowid DESC LIMIT 1",
                 params![host, cutoff],
             )

@@ -405,6 +405,77 @@ fn latest_audit_for_host_prefers_the_home_page_and_respects_max_age() {
 }
 
 #[test]
+fn audits_made_with_a_key_are_never_public() {
+    let (_dir, store) = fresh();
+    let owner = store.create_user(store::Tier::Free).unwrap().id;
+    let now = OffsetDateTime::now_utc();
+    let mut keyed = audit_at("https://site.example/", "https://site.example/", 99, now);
+    keyed.user_id = Some(owner.clone());
+    let keyed = store.insert_audit(keyed).unwrap();
+    assert!(!keyed.public);
+    // Only a keyed audit: the badge's lookup sees nothing, nor does the lookup by id.
+    assert_eq!(store.latest_audit_for_host("site.example", store::BADGE_MAX_AGE).unwrap(), None);
+    assert_eq!(store.get_public_audit(&keyed.id).unwrap(), None);
+    assert_eq!(store.get_audit(&keyed.id).unwrap().user_id.as_deref(), Some(owner.as_str()));
+    // An older anonymous audit is shown, even though the keyed one is newer and of the home page.
+    let anonymous = store
+        .insert_audit(audit_at("https://site.example/a", "https://site.example/a", 40, now - time::Duration::hours(1)))
+        .unwrap();
+    assert!(anonymous.public);
+    assert_eq!(store.latest_audit_for_host("site.example", store::BADGE_MAX_AGE).unwrap().map(|a| a.score), Some(40));
+    assert_eq!(store.get_public_audit(&anonymous.id).unwrap().map(|a| a.score), Some(40));
+}
+
+#[test]
+fn audits_stored_before_the_privacy_rule_keep_their_standing() {
+    // A database at schema 3, with an anonymous and an owned audit of one host.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(store::DB_FILE_NAME);
+    let conn = Connection::open(&path).unwrap();
+    conn.execute_batch(
+        "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY NOT NULL, name TEXT NOT NULL, \
+         applied_at TEXT NOT NULL)",
+    )
+    .unwrap();
+    for m in MIGRATIONS.iter().filter(|m| m.version <= 3) {
+        conn.execute_batch(m.sql).unwrap();
+        conn.execute(
+            "INSERT INTO schema_migrations VALUES (?1, ?2, '2026-01-01T00:00:00.000Z')",
+            rusqlite::params![m.version, m.name],
+        )
+        .unwrap();
+    }
+    let now = store::now_rfc3339();
+    conn.execute("INSERT INTO users (id, tier, created_at) VALUES ('u1', 'free', ?1)", [&now]).unwrap();
+    for (id, path, owner) in [("anon", "/a", None), ("owned", "/", Some("u1"))] {
+        conn.execute(
+            "INSERT INTO audits (id, url, final_url, host, path, score, ruleset_version, result_json, user_id, \
+             created_at) VALUES (?1, ?2, ?2, 'old.example', ?3, 50, '1', '{}', ?4, ?5)",
+            rusqlite::params![id, format!("https://old.example{path}"), path, owner, now],
+        )
+        .unwrap();
+    }
+    drop(conn);
+
+    let store = Store::open(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), MIGRATIONS.last().unwrap().version);
+    let shown = store.latest_audit_for_host("old.example", store::BADGE_MAX_AGE).unwrap();
+    assert_eq!(shown.map(|a| a.id).as_deref(), Some("anon"), "the owned home page audit stays private");
+    assert!(store.get_public_audit("owned").unwrap().is_none());
+    assert!(!store.get_audit("owned").unwrap().public);
+    // The badge's lookup uses the partial index.
+    let plan: String = raw(&store)
+        .query_row(
+            "EXPLAIN QUERY PLAN SELECT id FROM audits WHERE host = 'x' AND public = 1 AND created_at >= '0' \
+             ORDER BY (path = '/') DESC, created_at DESC LIMIT 1",
+            [],
+            |r| r.get(3),
+        )
+        .unwrap();
+    assert!(plan.contains("audits_public_host"), "{plan}");
+}
+
+#[test]
 fn audit_history_by_url() {
     let (_dir, store) = fresh();
     let t = datetime!(2026-05-01 12:00:00 UTC);

@@ -16,7 +16,7 @@ use http_body_util::Full;
 use mcp_protocol::{Auth, ErrorObject, Id, KeyRejection, McpRequest, INTERNAL_ERROR, INVALID_REQUEST};
 use serde_json::Value;
 
-use crate::auth::{authenticate, client_ip, Identity, KeyRule};
+use crate::auth::{anonymous_identity, authenticate, Identity, KeyRule};
 use crate::config::MAX_REQUEST_BODY_BYTES;
 use crate::error::ApiError;
 use crate::mcp::discovery::{agent_card, mcp_json};
@@ -121,20 +121,18 @@ async fn answer(ctx: Ctx) -> Response {
 /// that is sent is never silently downgraded to anonymous: unknown is 401, disabled or
 /// expired 403, for every method (the protocol layer answers them).
 async fn resolve_key(ctx: &Ctx) -> Result<(Auth, Identity), ApiError> {
-    let ip = client_ip(ctx.peer.ip(), &ctx.headers, &ctx.state.config.trusted_proxies);
+    let anonymous = anonymous_identity(ctx);
     match authenticate(ctx, KeyRule::Optional, None).await {
         Ok(identity @ Identity::Anonymous { .. }) => Ok((Auth::Anonymous, identity)),
         Ok(Identity::Key(record)) => {
             let auth = Auth::Key { scopes: record.scopes.clone() };
             Ok((auth, Identity::Key(record)))
         }
-        Err(e) if e.status == StatusCode::UNAUTHORIZED => {
-            Ok((Auth::Rejected(KeyRejection::Unknown), Identity::Anonymous { ip }))
-        }
+        Err(e) if e.status == StatusCode::UNAUTHORIZED => Ok((Auth::Rejected(KeyRejection::Unknown), anonymous)),
         Err(e) if e.status == StatusCode::FORBIDDEN => {
             let reason = e.details.as_ref().and_then(|d| d.get("reason")).and_then(Value::as_str);
             let rejection = if reason == Some("expired") { KeyRejection::Expired } else { KeyRejection::Disabled };
-            Ok((Auth::Rejected(rejection), Identity::Anonymous { ip }))
+            Ok((Auth::Rejected(rejection), anonymous))
         }
         Err(e) => Err(e),
     }

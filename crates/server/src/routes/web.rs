@@ -16,7 +16,7 @@ use std::net::IpAddr;
 use http::{header, HeaderValue, StatusCode};
 use serde_json::{json, Value};
 
-use crate::auth::{authenticate, client_ip, consume_quota, KeyRule};
+use crate::auth::{anonymous_identity, authenticate, consume_quota, KeyRule};
 use crate::error::ApiError;
 use crate::response::Response;
 use crate::router::{Ctx, HandlerFuture};
@@ -160,9 +160,10 @@ fn invalid(parameter: &str, message: &str) -> ApiError {
 /// It is not the audit quota (DECISIONS §4) and sends no `x-ratelimit-*` headers, which
 /// would vary per visitor on publicly cached images.
 pub(crate) fn flood_guard(ctx: &Ctx) -> Result<(), ApiError> {
-    let ip = client_ip(ctx.peer.ip(), &ctx.headers, &ctx.state.config.trusted_proxies);
+    // The same client identity as the anonymous audit quota (an IPv6 client is its prefix).
+    let client = anonymous_identity(ctx).label();
     let limit = ctx.state.config.widget_rate_limit;
-    let decision = ctx.state.widget_guard.consume(&store::ip_identity(&ip), 1, limit);
+    let decision = ctx.state.widget_guard.consume(&client, 1, limit);
     if decision.allowed {
         return Ok(());
     }
@@ -186,7 +187,8 @@ fn alternate_form(domain: &str) -> Option<String> {
     }
 }
 
-/// The audit a badge or report shows: the newest of the domain no older than
+/// The audit a badge or report shows: the newest public one (made without a key) of the
+/// domain no older than
 /// [`store::BADGE_MAX_AGE`] (home page preferred), looked up as given and then in its
 /// other `www.` form (a site that redirects `example.com` to `www.example.com` is stored
 /// under the latter).
@@ -205,18 +207,13 @@ async fn newest_audit(state: &AppState, domain: &str) -> Result<Option<store::St
         .await
 }
 
-/// An audit asked for by id, when it belongs to `domain` (in either form).
+/// A public audit asked for by id, when it belongs to `domain` (in either form).
 async fn audit_by_id(state: &AppState, domain: &str, id: String) -> Result<Option<store::StoredAudit>, ApiError> {
     if id.len() > 64 {
         return Ok(None);
     }
-    let found = state
-        .db(move |s| match s.get_audit(&id) {
-            Ok(a) => Ok(Some(a)),
-            Err(e) if e.is_not_found() => Ok(None),
-            Err(e) => Err(e),
-        })
-        .await?;
+    // Only public audits: an audit made with a key is private to it, whoever knows its id.
+    let found = state.db(move |s| s.get_public_audit(&id)).await?;
     let other = alternate_form(domain);
     Ok(found.filter(|a| a.host == domain || other.as_deref() == Some(a.host.as_str())))
 }
@@ -251,7 +248,8 @@ async fn report_domain(ctx: &Ctx) -> Result<Response, ApiError> {
 /// The report page of a stored audit, with the auto-fix code of each failed rule.
 fn render_stored(base: &str, domain: &str, audit: &store::StoredAudit) -> String {
     // A result that does not parse renders as an empty one: every field shown as missing.
-    let result: Value = serde_json::from_str(&audit.result_json).unwrap_or_default();
+    let mut result: Value = serde_json::from_str(&audit.result_json).unwrap_or_default();
+    pages::report::strip_query_strings(&mut result);
     let fixes = fixes_for(&result);
     pages::report::render_report(base, domain, &result, &fixes)
 }
@@ -303,6 +301,9 @@ async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
     let stored = crate::record::record_audit(&ctx.state, &url, identity.user_id(), &result, None).await;
     let base = base_url(ctx);
     match stored {
+        // An audit made with a key is private to it: the public report page never shows
+        // it, so the report is the answer itself, not a redirect to that page.
+        Ok(stored) if !stored.public => Ok(html(StatusCode::OK, render_stored(&base, &stored.host, &stored), NO_STORE)),
         Ok(stored) => match badge::validate_domain(&stored.host) {
             Some(domain) => {
                 let location = format!("/report/{}?audit={}", pages::encode_component(&domain), stored.id);
@@ -323,7 +324,8 @@ async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
                 .ok()
                 .and_then(|u| u.host_str().map(str::to_string))
                 .unwrap_or_default();
-            let value = serde_json::to_value(&result).unwrap_or_default();
+            let mut value = serde_json::to_value(&result).unwrap_or_default();
+            pages::report::strip_query_strings(&mut value);
             let fixes = fixes_for(&value);
             let body = pages::report::render_report(&base, &host, &value, &fixes);
             Ok(html(StatusCode::OK, body, NO_STORE))

@@ -1,5 +1,5 @@
 //! `POST /api/v1/webhooks`, `GET /api/v1/webhooks`, `DELETE /api/v1/webhooks/{id}`:
-//! webhook subscriptions of the key's owner (DECISIONS §9).
+//! webhook subscriptions of the key's owner (docs/API.md, "Webhooks").
 //!
 //! A key with the `webhooks` scope is required (401 without, 403 without the scope).
 //! Managing subscriptions consumes no audit quota: it is account administration, like the
@@ -47,7 +47,7 @@ async fn create_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let user_id = owner(&ctx).await?;
     let body = ctx.json_body().await?;
     let (raw_url, events) = parse_create(&body)?;
-    let url = fetch::validate_url(&raw_url)?;
+    let url = webhook_url(&raw_url)?;
     // Literal inner addresses and localhost names are refused now; names are judged again
     // when they are resolved at each delivery.
     ctx.state.fetcher.guard().check_url(&url)?;
@@ -95,6 +95,43 @@ async fn delete_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
         // Another owner's id answers exactly as an unknown one.
         Err(e) if e.is_not_found() => Err(ApiError::not_found(format!("No webhook subscription {id}."))),
         Err(e) => Err(e.into()),
+    }
+}
+
+/// The webhook URL rule of docs/API.md ("Webhooks"): an absolute `http://` or `https://`
+/// URL, written with its scheme (nothing is guessed, unlike audit targets), whose host is a
+/// dotted DNS name of valid labels (the rule of the badge's `domain`, which also admits
+/// `localhost` so that the address guard can judge it) or an address literal, plus the
+/// shape rules of every fetched URL (no credentials, at most 2048 bytes). Whether the host
+/// may be reached is the address guard's business, not this function's.
+fn webhook_url(raw: &str) -> Result<url::Url, ApiError> {
+    let invalid = |why: &str| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_url",
+            format!(
+                "The webhook URL {why}: it must be an absolute http:// or https:// URL whose host is a \
+                 DNS name such as hooks.example.com or a public IP address."
+            ),
+        )
+    };
+    let text = raw.trim();
+    let scheme_len = ["http://", "https://"]
+        .iter()
+        .find(|prefix| text.get(..prefix.len()).is_some_and(|head| head.eq_ignore_ascii_case(prefix)))
+        .map(|prefix| prefix.len())
+        .ok_or_else(|| invalid("does not start with http:// or https://"))?;
+    if text.len() == scheme_len {
+        return Err(invalid("has no host"));
+    }
+    let url = fetch::validate_url(text).map_err(|e| match e {
+        fetch::Error::InvalidUrl(reason) => invalid(&format!("is not valid ({reason})")),
+        other => ApiError::from(other),
+    })?;
+    match url.host() {
+        Some(url::Host::Domain(name)) if crate::web::badge::validate_domain(name).is_some() => Ok(url),
+        Some(url::Host::Domain(_)) | None => Err(invalid("has no valid host name")),
+        Some(url::Host::Ipv4(_) | url::Host::Ipv6(_)) => Ok(url),
     }
 }
 
@@ -153,5 +190,45 @@ mod tests {
         check(json!({"url": " ", "events": ["audit.completed"]}), Err("missing_parameter"));
         check(json!({"url": 5, "events": ["audit.completed"]}), Err("invalid_request"));
         check(json!([]), Err("invalid_request"));
+    }
+
+    #[test]
+    fn webhook_urls_are_never_guessed() {
+        for bad in [
+            "..",
+            "x",
+            "{{7*7}}",
+            "hooks.example.com/seo",
+            "//hooks.example.com/",
+            "http:hooks.example.com",
+            "http:/hooks.example.com",
+            "http://",
+            "https://x/",
+            "https://../",
+            "https://{{7*7}}/",
+            "https://a..b/",
+            "https://-a.example/",
+            "https://a.123/",
+            "https://user:pw@hooks.example.com/",
+            "ftp://hooks.example.com/",
+            "javascript:alert(1)",
+            "mailto:a@b.example",
+        ] {
+            let err = webhook_url(bad).expect_err(bad);
+            assert_eq!((err.status.as_u16(), err.code), (400, "invalid_url"), "{bad}: {err:?}");
+            assert!(err.message.contains("http://"), "{}", err.message);
+        }
+        for (good, normalised) in [
+            ("https://hooks.example.com/seo", "https://hooks.example.com/seo"),
+            (" HTTPS://Hooks.Example.COM:8443/a?b=1 ", "https://hooks.example.com:8443/a?b=1"),
+            ("http://hooks.example.com.", "http://hooks.example.com./"),
+            ("http://203.0.113.9/hook", "http://203.0.113.9/hook"),
+            ("http://[2001:db8::1]/hook", "http://[2001:db8::1]/hook"),
+            ("http://localhost:9/", "http://localhost:9/"),
+            ("https://xn--bcher-kva.example/", "https://xn--bcher-kva.example/"),
+            ("https://bücher.example/", "https://xn--bcher-kva.example/"),
+        ] {
+            assert_eq!(webhook_url(good).map(|u| u.to_string()).as_deref(), Ok(normalised), "{good}");
+        }
     }
 }
