@@ -59,7 +59,8 @@ pub async fn run(args: AuditArgs, global: &Global) -> u8 {
     if !args.allow_target.is_empty() {
         config.allow_targets = args.allow_target.clone();
     }
-    let audit = match load(&args, config.fetch_config()).await {
+    let limits = server::pipeline::AnalysisLimits::from_config(&config);
+    let audit = match load(&args, config.fetch_config(), limits).await {
         Ok(audit) => audit,
         Err((code, message)) => {
             eprintln!("error: {code}: {message}");
@@ -94,7 +95,11 @@ fn write_json(out: &mut impl Write, value: &impl serde::Serialize) -> std::io::R
     out.write_all(b"\n")
 }
 
-async fn load(args: &AuditArgs, fetch_config: FetchConfig) -> Result<Audit, (&'static str, String)> {
+async fn load(
+    args: &AuditArgs,
+    fetch_config: FetchConfig,
+    limits: server::pipeline::AnalysisLimits,
+) -> Result<Audit, (&'static str, String)> {
     let is_url = args.target.contains("://");
     let path = Path::new(&args.target);
     if !is_url && path.is_dir() {
@@ -120,7 +125,7 @@ async fn load(args: &AuditArgs, fetch_config: FetchConfig) -> Result<Audit, (&'s
                 url
             }
         };
-        return Ok(server::pipeline::audit_html(&url, &html, HttpFacts::default()));
+        return Ok(server::pipeline::audit_html(&url, &html, HttpFacts::default(), limits));
     }
     if args.url.is_some() {
         return Err(("invalid_request", "--url is for a local file; the target is fetched from its own URL".into()));
@@ -130,7 +135,7 @@ async fn load(args: &AuditArgs, fetch_config: FetchConfig) -> Result<Audit, (&'s
     }
     let url = fetch::validate_url(&args.target).map_err(|e| (e.code(), e.to_string()))?;
     let fetcher = Fetcher::new(fetch_config).map_err(|e| (e.code(), e.to_string()))?;
-    match server::pipeline::audit_url(&fetcher, &url).await {
+    match server::pipeline::audit_url(&fetcher, &url, None, limits).await {
         Ok(page) => Ok(page.audit),
         Err(server::pipeline::AuditError::Fetch(e)) => Err((e.code(), e.to_string())),
         Err(e) => Err(("internal", e.to_string())),

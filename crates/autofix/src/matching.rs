@@ -162,6 +162,11 @@ pub(crate) const PHRASES: &[(&str, &[&str], &[&str])] = &[
         &[],
     ),
     ("render-blocking-scripts", &["render block"], &[]),
+    (
+        "html-too-complex",
+        &["nested deeper", "nesting limit", "deeply nested", "analysis stopped", "too complex", "unclosed element"],
+        &[],
+    ),
     ("dom-too-large", &["dom large", "dom size", "dom element", "dom node", "excessive dom"], &[]),
     ("viewport-missing", &["viewport missing", "viewport meta tag", "viewport tag", "mobile friendly"], &[]),
     ("viewport-not-device-width", &["viewport device width", "device width"], &[]),

@@ -502,6 +502,12 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
             };
             t(Html, Easy, code, format!("Load scripts in <head> with defer (order kept, runs after parsing) or async (independent scripts such as analytics).{note}"))
         }
+        "html-too-complex" => t(
+            Text,
+            Hard,
+            "Close every element you open: find the template or loop that opens a <div>, <span> or <font> without its end tag (the HTML validator at validator.w3.org names the line), keep nesting to a few dozen levels, and split very large generated markup into pages.",
+            "Past 512 levels browsers stop nesting elements, and parsers give up on documents this costly, so crawlers index a different structure than the markup describes.",
+        ),
         "dom-too-large" => t(
             Text,
             Hard,

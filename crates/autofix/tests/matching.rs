@@ -133,6 +133,8 @@ const AUDIT_TITLES: &[(&str, &str)] = &[
     ("Slow server response", "slow-response"),
     ("Render-blocking scripts", "render-blocking-scripts"),
     ("DOM is too large", "dom-too-large"),
+    ("Elements nested deeper than 512 levels", "html-too-complex"),
+    ("Analysis stopped before the end of the page", "html-too-complex"),
     ("Viewport meta tag missing", "viewport-missing"),
     ("Viewport not set to device width", "viewport-not-device-width"),
     ("Zoom is disabled", "viewport-not-scalable"),

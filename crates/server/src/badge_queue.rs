@@ -13,7 +13,9 @@
 //! - all domains together get at most [`BADGE_AUDITS_PER_MINUTE`] audits a minute;
 //! - the channel holds at most [`BADGE_QUEUE_CAPACITY`] waiting domains;
 //! - at most [`BADGE_AUDIT_CONCURRENCY`] background audits run at once, each also holding
-//!   one of the server-wide audit slots, so they share the machine with client audits.
+//!   one of the server-wide audit slots, so they share the machine with client audits;
+//!   they are admitted only while the audit queue is less than half full (deferred up to
+//!   [`BADGE_PATIENCE`], then dropped), so they never take the places clients need.
 //!
 //! A refused request is not remembered: the next badge view of that domain asks again.
 
@@ -32,6 +34,8 @@ pub const BADGE_QUEUE_CAPACITY: usize = 256;
 pub const BADGE_AUDIT_COOLDOWN: Duration = Duration::from_secs(10 * 60);
 /// Background audits started per minute, all domains together.
 pub const BADGE_AUDITS_PER_MINUTE: u32 = 30;
+/// How long a background audit waits for room in the audit queue before it is dropped.
+pub const BADGE_PATIENCE: Duration = Duration::from_secs(60);
 /// Background audits running at the same time.
 pub const BADGE_AUDIT_CONCURRENCY: usize = 2;
 /// The URL audited for a domain: `{domain}` is replaced by the validated domain.
@@ -165,6 +169,7 @@ impl BadgeQueue {
             fetcher: state.fetcher.clone(),
             store: state.store.clone(),
             slots: state.audits.clone(),
+            limits: state.analysis_limits(),
             template: state.config.badge_audit_url.clone(),
         };
         tokio::spawn(async move {
@@ -190,14 +195,23 @@ struct Worker {
     fetcher: fetch::Fetcher,
     store: store::Store,
     slots: Arc<crate::state::AuditSlots>,
+    limits: crate::pipeline::AnalysisLimits,
     template: String,
 }
 
 impl Worker {
     async fn audit(&self, domain: &str) {
         let Some(url) = audit_url_for(&self.template, domain) else { return };
-        let Ok(_slot) = self.slots.acquire().await else { return };
-        let page = match crate::pipeline::audit_url(&self.fetcher, &url).await {
+        // Background work: admitted only while clients leave room in the queue.
+        let ticket = match self.slots.admit_background_within(BADGE_PATIENCE).await {
+            Ok(ticket) => ticket,
+            Err(_) => {
+                tracing::warn!(domain, "background audit dropped: audit queue busy");
+                return;
+            }
+        };
+        let Ok(slot) = ticket.ready().await else { return };
+        let page = match crate::pipeline::audit_url(&self.fetcher, &url, Some(slot), self.limits).await {
             Ok(page) => page,
             Err(e) => {
                 tracing::warn!(domain, url = %url, error = %e, "background audit failed");

@@ -23,6 +23,8 @@ pub const BATCH_CONCURRENCY: usize = 3;
 pub const MAX_BATCH_URLS: usize = 10;
 /// Time a client gets to send its request headers.
 pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// CPU time one page's analysis (parse, facts, rules) may take.
+pub const DEFAULT_ANALYSIS_CPU: Duration = Duration::from_secs(2);
 /// Time a client gets to send a whole request body, once its headers are in.
 pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 /// Longest wait for requests in flight when shutting down.
@@ -153,6 +155,10 @@ pub struct Config {
     pub max_concurrent_audits: usize,
     /// Audits waiting for a slot; past that, 503 `overloaded`.
     pub audit_queue: usize,
+    /// CPU time one page's analysis may take, in milliseconds; a page that needs more is
+    /// audited as far as it was parsed, with the `html-too-complex` finding. 0: no limit
+    /// (the parser's structural limits still hold).
+    pub analysis_cpu_ms: u64,
     /// Target fetching limits.
     pub fetch: FetchSettings,
     /// AI search provider.
@@ -205,6 +211,7 @@ impl Default for Config {
             fetch: FetchSettings::default(),
             geo: GeoSettings::default(),
             header_timeout_ms: ms(DEFAULT_HEADER_TIMEOUT),
+            analysis_cpu_ms: ms(DEFAULT_ANALYSIS_CPU),
             body_timeout_ms: ms(DEFAULT_BODY_TIMEOUT),
             shutdown_grace_ms: ms(DEFAULT_SHUTDOWN_GRACE),
             idle_timeout_ms: ms(DEFAULT_IDLE_TIMEOUT),
@@ -311,6 +318,7 @@ impl Config {
                 "SEO_AUDIT_GEO_TIMEOUT_MS" => self.geo.timeout_ms = Some(parse(v).map_err(bad)?),
                 "SEO_AUDIT_HEADER_TIMEOUT_MS" => self.header_timeout_ms = parse(v).map_err(bad)?,
                 "SEO_AUDIT_BODY_TIMEOUT_MS" => self.body_timeout_ms = parse(v).map_err(bad)?,
+                "SEO_AUDIT_ANALYSIS_CPU_MS" => self.analysis_cpu_ms = parse(v).map_err(bad)?,
                 "SEO_AUDIT_SHUTDOWN_GRACE_MS" => self.shutdown_grace_ms = parse(v).map_err(bad)?,
                 "SEO_AUDIT_IDLE_TIMEOUT_MS" => self.idle_timeout_ms = parse(v).map_err(bad)?,
                 "SEO_AUDIT_MAX_CONNECTIONS" => self.max_connections = parse(v).map_err(bad)?,
@@ -374,6 +382,7 @@ pub const ENV_VARS: &[&str] = &[
     "SEO_AUDIT_HEADER_TIMEOUT_MS",
     "SEO_AUDIT_BODY_TIMEOUT_MS",
     "SEO_AUDIT_SHUTDOWN_GRACE_MS",
+    "SEO_AUDIT_ANALYSIS_CPU_MS",
     "SEO_AUDIT_IDLE_TIMEOUT_MS",
     "SEO_AUDIT_MAX_CONNECTIONS",
     "SEO_AUDIT_MAX_CONNECTIONS_PER_IP",
@@ -430,6 +439,7 @@ mod tests {
         check_env(&[("SEO_AUDIT_ANONYMOUS_IPV6_PREFIX", "128")], |c| c.anonymous_ipv6_prefix == 128);
         check_env(&[("SEO_AUDIT_GEO_MODEL", "m")], |c| c.geo.model.as_deref() == Some("m"));
         check_env(&[("SEO_AUDIT_IDLE_TIMEOUT_MS", "1500")], |c| c.idle_timeout_ms == 1500);
+        check_env(&[("SEO_AUDIT_ANALYSIS_CPU_MS", "500")], |c| c.analysis_cpu_ms == 500);
         check_env(&[("SEO_AUDIT_MAX_CONNECTIONS", "100")], |c| c.max_connections == 100);
         check_env(&[("SEO_AUDIT_MAX_CONNECTIONS_PER_IP", "0")], |c| c.max_connections_per_ip == 0);
         check_env(&[("OTHER", "x"), ("SEO_AUDIT_UNKNOWN", "x")], |c| *c == Config::default());

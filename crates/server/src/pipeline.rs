@@ -5,6 +5,11 @@
 use ai_visibility::Robots;
 use audit_core::{Audit, HttpFacts, Page, RobotsTxtFact};
 use fetch::{FetchedPage, Fetcher};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::OwnedSemaphorePermit;
 use url::Url;
 
 /// The user agent whose robots.txt verdict the crawlability rule reports: a search crawler,
@@ -33,17 +38,130 @@ pub struct PageAudit {
 }
 
 /// Fetches `url` and its site's robots.txt concurrently and audits the page. The CPU-bound
-/// part (parse, facts, rules) runs on the blocking pool so it never stalls the reactor.
-pub async fn audit_url(fetcher: &Fetcher, url: &Url) -> Result<PageAudit, AuditError> {
+/// part (parse, facts, rules) runs on the blocking pool so it never stalls the reactor, within
+/// `limits` (see [`analyse`]).
+///
+/// `slot` is the audit slot the caller was admitted with: it moves into the analysis and is
+/// given back when the analysis ends, not when the caller stops waiting, so the analyses
+/// running at once never outnumber the slots. If the caller goes away (a client that hangs
+/// up drops this future), the analysis is told to stop and ends within a few milliseconds.
+pub async fn audit_url(
+    fetcher: &Fetcher,
+    url: &Url,
+    slot: Option<OwnedSemaphorePermit>,
+    limits: AnalysisLimits,
+) -> Result<PageAudit, AuditError> {
     let (page, robots) = fetch_with_robots(fetcher, url).await?;
     let requested = url.to_string();
-    let audit = tokio::task::spawn_blocking(move || {
+    let (audit, robots) = analyse_blocking(slot, limits, move |budget| {
         let http = http_facts(&requested, &page, robots.as_ref());
-        (audit_core::audit(Page::parse(&requested, &page.body, http)), robots)
+        (audit_core::audit(Page::parse_within(&requested, &page.body, http, budget)), robots)
+    })
+    .await?;
+    Ok(PageAudit { audit, robots_txt: robots })
+}
+
+/// Runs `analysis` on the blocking pool with the page budget of `limits`, holding `slot`
+/// (if any) until it ends. Dropping the returned future (the caller went away) tells the
+/// budget to stop, so the analysis ends within a few milliseconds and frees its slot.
+/// Every parse of a fetched page in the service goes through here.
+///
+/// # Errors
+/// The analysis panicked ([`AuditError::Engine`]).
+pub async fn analyse_blocking<T, F>(
+    slot: Option<OwnedSemaphorePermit>,
+    limits: AnalysisLimits,
+    analysis: F,
+) -> Result<T, AuditError>
+where
+    T: Send + 'static,
+    F: FnOnce(&dyn audit_core::Budget) -> T + Send + 'static,
+{
+    let cancel = CancelOnDrop::default();
+    let cancelled = cancel.0.clone();
+    let result = tokio::task::spawn_blocking(move || {
+        let _slot = slot;
+        let budget = CpuBudget::start(limits, &cancelled);
+        analysis(&budget)
     })
     .await
-    .map_err(|e| AuditError::Engine(e.to_string()))?;
-    Ok(PageAudit { audit: audit.0, robots_txt: audit.1 })
+    .map_err(|e| AuditError::Engine(e.to_string()));
+    drop(cancel);
+    result
+}
+
+/// How much one analysis may cost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AnalysisLimits {
+    /// CPU time of the analysing thread for the whole analysis; `None`: no time limit (the
+    /// parser's structural limits still hold).
+    pub cpu: Option<Duration>,
+}
+
+impl AnalysisLimits {
+    /// The limits of these settings (`analysis_cpu_ms`, 0 meaning none).
+    pub fn from_config(config: &crate::config::Config) -> AnalysisLimits {
+        AnalysisLimits { cpu: (config.analysis_cpu_ms > 0).then(|| Duration::from_millis(config.analysis_cpu_ms)) }
+    }
+}
+
+/// Share of the CPU budget the parser may use; facts, rules and the result take the rest
+/// (at most a few percent of it on the generated hostile pages, see docs/SECURITY.md).
+const PARSE_SHARE_PERCENT: u32 = 90;
+
+/// Sets its flag when dropped: the analysis of a request that went away stops.
+#[derive(Debug, Default)]
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The analysis budget of one page: the analysing thread's CPU time against a deadline, and
+/// the caller's cancellation.
+struct CpuBudget<'a> {
+    deadline: Option<Duration>,
+    cancelled: &'a AtomicBool,
+}
+
+impl<'a> CpuBudget<'a> {
+    /// A budget that starts now, on the calling thread.
+    fn start(limits: AnalysisLimits, cancelled: &'a AtomicBool) -> CpuBudget<'a> {
+        let deadline = limits.cpu.map(|cpu| thread_cpu_time() + cpu * PARSE_SHARE_PERCENT / 100);
+        CpuBudget { deadline, cancelled }
+    }
+}
+
+impl audit_core::Budget for CpuBudget<'_> {
+    fn exhausted(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| thread_cpu_time() >= d)
+    }
+}
+
+/// CPU time the calling thread has used: unlike wall-clock time, it does not run while the
+/// thread waits for a core, so a busy machine does not cut pages short.
+pub fn thread_cpu_time() -> Duration {
+    #[cfg(unix)]
+    {
+        let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+        Duration::new(u64::try_from(t.tv_sec).unwrap_or(0), u32::try_from(t.tv_nsec).unwrap_or(0))
+    }
+    #[cfg(not(unix))]
+    {
+        // No per-thread clock: wall-clock time since the first call, an upper bound of it.
+        static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+        START.get_or_init(std::time::Instant::now).elapsed()
+    }
+}
+
+/// Parses and audits a page on the calling thread within `limits`: the parser stops when
+/// [`PARSE_SHARE_PERCENT`] of the CPU budget is used or `cancelled` is set, and the page is
+/// audited as far as it was parsed (the `html-too-complex` finding says so).
+pub fn analyse(url: &str, html: &[u8], http: HttpFacts, limits: AnalysisLimits, cancelled: &AtomicBool) -> Audit {
+    let budget = CpuBudget::start(limits, cancelled);
+    audit_core::audit(Page::parse_within(url, html, http, &budget))
 }
 
 /// Fetches `url` and its site's robots.txt concurrently. A robots.txt governs only its own
@@ -78,9 +196,10 @@ pub fn site_robots(answer: Result<Option<FetchedPage>, fetch::Error>) -> Option<
     }
 }
 
-/// Audits HTML that is already at hand (a local file, or a page fetched elsewhere).
-pub fn audit_html(url: &str, html: &[u8], http: HttpFacts) -> Audit {
-    audit_core::audit(Page::parse(url, html, http))
+/// Audits HTML that is already at hand (a local file, or a page fetched elsewhere), on the
+/// calling thread, within `limits`.
+pub fn audit_html(url: &str, html: &[u8], http: HttpFacts, limits: AnalysisLimits) -> Audit {
+    analyse(url, html, http, limits, &AtomicBool::new(false))
 }
 
 /// What the HTTP exchange tells the rules.

@@ -77,6 +77,11 @@ impl AppState {
         })
     }
 
+    /// What one page's analysis may cost (`analysis_cpu_ms`).
+    pub fn analysis_limits(&self) -> crate::pipeline::AnalysisLimits {
+        crate::pipeline::AnalysisLimits::from_config(&self.config)
+    }
+
     /// Runs a store call on the blocking pool (store calls block on disk and locks).
     pub async fn db<T, F>(&self, f: F) -> Result<T, ApiError>
     where
@@ -150,6 +155,7 @@ fn db_file_identity(path: &std::path::Path) -> std::io::Result<(u64, u64)> {
 /// instead of piling up connections.
 #[derive(Debug)]
 pub struct AuditSlots {
+    max: usize,
     semaphore: Arc<Semaphore>,
     waiting: Arc<AtomicUsize>,
     queue: usize,
@@ -175,7 +181,8 @@ impl Drop for QueuePlace {
 impl AuditSlots {
     /// Slots for `max` concurrent audits (at least one) and `queue` waiting ones.
     pub fn new(max: usize, queue: usize) -> AuditSlots {
-        AuditSlots { semaphore: Arc::new(Semaphore::new(max.max(1))), waiting: Arc::new(AtomicUsize::new(0)), queue }
+        let max = max.max(1);
+        AuditSlots { max, semaphore: Arc::new(Semaphore::new(max)), waiting: Arc::new(AtomicUsize::new(0)), queue }
     }
 
     /// A free slot, or a place in the queue, or 503 `overloaded` when the queue is full.
@@ -195,15 +202,53 @@ impl AuditSlots {
         }
     }
 
-    /// Whether [`AuditSlots::admit`] would refuse now (for batches, which check once and
-    /// then wait for slots).
-    pub fn is_full(&self) -> bool {
-        self.semaphore.available_permits() == 0 && self.waiting.load(Ordering::Acquire) >= self.queue
+    /// One place for each of `n` audits, all or none (a batch): the items of an admitted
+    /// batch wait in the queue like any other audit, so the queue bound holds for them too.
+    pub fn admit_many(&self, n: usize) -> Result<Vec<Ticket>, ApiError> {
+        let mut tickets = Vec::with_capacity(n);
+        for _ in 0..n {
+            // A refusal drops the tickets taken so far, giving their places back.
+            tickets.push(self.admit()?);
+        }
+        Ok(tickets)
     }
 
-    /// Waits for a slot, however long the queue (used by the items of an admitted batch).
-    pub async fn acquire(&self) -> Result<OwnedSemaphorePermit, ApiError> {
-        self.semaphore.clone().acquire_owned().await.map_err(ApiError::internal)
+    /// A place for work nobody waits on (workflow steps, monitor checks, badge audits):
+    /// taken only while the queue is less than half full, so background work never takes
+    /// the places clients need; `None` means defer it and try again later.
+    pub fn admit_background(&self) -> Option<Ticket> {
+        if self.waiting.load(Ordering::Acquire) * 2 >= self.queue {
+            return None;
+        }
+        self.admit().ok()
+    }
+
+    /// [`AuditSlots::admit_background`], retried with a growing pause (0.5 s doubling to
+    /// 8 s) until `patience` has passed; then 503 `overloaded`. While it waits it holds no
+    /// place: deferred work costs clients nothing.
+    pub async fn admit_background_within(&self, patience: std::time::Duration) -> Result<Ticket, ApiError> {
+        let started = Instant::now();
+        let mut pause = std::time::Duration::from_millis(500);
+        loop {
+            if let Some(ticket) = self.admit_background() {
+                return Ok(ticket);
+            }
+            if started.elapsed() >= patience {
+                return Err(ApiError::overloaded());
+            }
+            tokio::time::sleep(pause).await;
+            pause = (pause * 2).min(std::time::Duration::from_secs(8));
+        }
+    }
+
+    /// Audits running (holding a slot) now.
+    pub fn running(&self) -> usize {
+        self.max - self.semaphore.available_permits()
+    }
+
+    /// Audits waiting in the queue now.
+    pub fn waiting(&self) -> usize {
+        self.waiting.load(Ordering::Acquire)
     }
 }
 
@@ -228,14 +273,39 @@ mod tests {
         let slots = AuditSlots::new(1, 1);
         let first = slots.admit().unwrap();
         let second = slots.admit().unwrap();
-        assert!(slots.is_full());
         assert_eq!(slots.admit().unwrap_err().code, "overloaded");
+        assert!(slots.admit_background().is_none());
         let permit = first.ready().await.unwrap();
         drop(permit);
         let _permit = second.ready().await.unwrap();
         // The queue place was given back when the second ticket got its slot.
         let third = slots.admit().unwrap();
         drop(third);
-        assert!(!slots.is_full());
+        assert_eq!((slots.running(), slots.waiting()), (1, 0));
+    }
+
+    #[tokio::test]
+    async fn batches_take_every_place_or_none() {
+        let slots = AuditSlots::new(1, 3);
+        let held = slots.admit_many(2).unwrap();
+        assert_eq!((slots.running(), slots.waiting()), (1, 1));
+        // Three more do not fit in the two places left: none is kept.
+        assert_eq!(slots.admit_many(3).unwrap_err().code, "overloaded");
+        assert_eq!(slots.waiting(), 1);
+        drop(held);
+        assert_eq!((slots.running(), slots.waiting()), (0, 0));
+    }
+
+    #[tokio::test]
+    async fn background_work_leaves_half_the_queue_to_clients() {
+        let slots = AuditSlots::new(1, 4);
+        let _running = slots.admit().unwrap();
+        let _a = slots.admit_background().unwrap();
+        let _b = slots.admit_background().unwrap();
+        // Two of four places wait: background work is deferred, clients still get in.
+        assert!(slots.admit_background().is_none());
+        let _client = slots.admit().unwrap();
+        let refused = slots.admit_background_within(std::time::Duration::from_millis(1)).await;
+        assert_eq!(refused.unwrap_err().code, "overloaded");
     }
 }

@@ -42,11 +42,16 @@ pub fn steps_of(intent: &str) -> &'static [&'static str] {
     }
 }
 
+/// How long a workflow step or monitor check waits for a place in the audit queue, holding
+/// none, before it fails with `overloaded`.
+pub const BACKGROUND_PATIENCE: std::time::Duration = std::time::Duration::from_secs(10 * 60);
+
 /// Most characters of visible text kept with a stored audit (keyword tracking reads it).
 pub const MAX_STORED_TEXT: usize = 64 * 1024;
 
-/// Fetches, audits and stores `url` for `user_id` (waiting for an audit slot, never
-/// refusing: background work queues), and fires `audit.completed`. The stored result
+/// Fetches, audits and stores `url` for `user_id`, and fires `audit.completed`. Background
+/// work is admitted only while the audit queue is less than half full; it is deferred
+/// (holding no place) for up to [`BACKGROUND_PATIENCE`], then fails with `overloaded`. The stored result
 /// carries the additive field `page_text` (visible text, at most [`MAX_STORED_TEXT`]
 /// bytes) for on-page keyword counts. Returns the stored row and the engine's audit (whose
 /// page facts fill fix templates).
@@ -55,9 +60,8 @@ pub async fn audit_and_store(
     url: &Url,
     user_id: &str,
 ) -> Result<(store::StoredAudit, audit_core::Audit), ApiError> {
-    let permit = state.audits.acquire().await?;
-    let page = crate::pipeline::audit_url(&state.fetcher, url).await?;
-    drop(permit);
+    let slot = state.audits.admit_background_within(BACKGROUND_PATIENCE).await?.ready().await?;
+    let page = crate::pipeline::audit_url(&state.fetcher, url, Some(slot), state.analysis_limits()).await?;
     let result = page.audit.to_result(&crate::now_rfc3339());
     // The walk's own visible text, collapsed: the words keyword tracking counts.
     let text = page.audit.page.visible_text.split_whitespace().collect::<Vec<_>>().join(" ");

@@ -69,6 +69,7 @@ pub static RULES: &[&dyn Rule] = &[
     &performance::SlowResponse,
     &performance::RenderBlockingScripts,
     &performance::DomTooLarge,
+    &performance::HtmlTooComplex,
     &mobile::ViewportMissing,
     &mobile::ViewportNotDeviceWidth,
     &mobile::ViewportNotScalable,

@@ -25,7 +25,7 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
             "get_audit_methodology",
             json!({
                 "category": "performance",
-                "ruleset": { "version": "1.1.0", "fingerprint": "f74bc38a8f6a429c", "engineVersion": "0.1.0" },
+                "ruleset": { "version": "1.2.0", "fingerprint": "56f0c7027550e784", "engineVersion": "0.1.0" },
                 "groups": [{
                     "group": "performance",
                     "categories": [{
@@ -65,7 +65,7 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
                     "effort": "low"
                 }],
                 "page": { "title": "Handmade oak furniture | Acme", "metaDescription": null, "h1": "Oak furniture", "wordCount": 812, "statusCode": 200 },
-                "rulesetVersion": "1.1.0"
+                "rulesetVersion": "1.2.0"
             }),
         ),
         (

@@ -670,7 +670,7 @@ pub const GLOSSARY: &[Entry] = &[
         definition: "The number of elements in the page's document tree.",
         why: "Large DOMs (over about 1,500 elements) use more memory, slow down style calculation and layout, and make interactions sluggish (INP).",
         how_to_fix: "Remove wrapper elements, render long lists lazily or paginate them, and avoid hidden duplicate markup such as separate mobile and desktop menus.",
-        rules: &["dom-too-large"],
+        rules: &["dom-too-large", "html-too-complex"],
         related: &["inp", "html-size", "page-speed"],
     },
     Entry {

@@ -75,8 +75,8 @@ async fn geo_inner(ctx: Ctx) -> Result<crate::Response, ApiError> {
         }
     }
 
-    let _permit = ticket.ready().await?;
-    let page = crate::pipeline::audit_url(&ctx.state.fetcher, &url).await?;
+    let slot = ticket.ready().await?;
+    let page = crate::pipeline::audit_url(&ctx.state.fetcher, &url, Some(slot), ctx.state.analysis_limits()).await?;
     store_audit(&ctx.state, &url, &identity, &page).await;
     let options = *ctx.state.geo.options();
     // Dropped with the request (the client went away), the check stops asking the provider.
@@ -137,8 +137,11 @@ async fn audit_with_llms(ctx: &Ctx, url: &Url, identity: &Identity) -> Result<(P
     // Admission first, quota second: a full server answers 503 without charging quota.
     let ticket = ctx.state.audits.admit()?;
     consume_quota(ctx, identity, 1)?;
-    let _permit = ticket.ready().await?;
-    let (page, llms) = tokio::join!(crate::pipeline::audit_url(&ctx.state.fetcher, url), fetch_llms(&ctx.state, url));
+    let slot = ticket.ready().await?;
+    let (page, llms) = tokio::join!(
+        crate::pipeline::audit_url(&ctx.state.fetcher, url, Some(slot), ctx.state.analysis_limits()),
+        fetch_llms(&ctx.state, url)
+    );
     let page = page?;
     store_audit(&ctx.state, url, identity, &page).await;
     Ok((page, llms))

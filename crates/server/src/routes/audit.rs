@@ -53,8 +53,8 @@ async fn audit_one(ctx: Ctx) -> Result<crate::Response, ApiError> {
     // Admission first, quota second: a full server answers 503 without charging quota.
     let ticket = ctx.state.audits.admit()?;
     consume_quota(&ctx, &identity, 1)?;
-    let _permit = ticket.ready().await?;
-    let done = run_audit(&ctx.state, &url, &identity).await?;
+    let slot = ticket.ready().await?;
+    let done = run_audit(&ctx.state, &url, &identity, slot).await?;
     Ok(ok_json(&done.render(format)))
 }
 
@@ -74,9 +74,14 @@ impl Done {
     }
 }
 
-/// Fetches, audits and stores one page (the caller holds an audit slot).
-async fn run_audit(state: &AppState, url: &Url, identity: &Identity) -> Result<Done, ApiError> {
-    let page = crate::pipeline::audit_url(&state.fetcher, url).await?;
+/// Fetches, audits and stores one page in the caller's audit slot.
+async fn run_audit(
+    state: &AppState,
+    url: &Url,
+    identity: &Identity,
+    slot: tokio::sync::OwnedSemaphorePermit,
+) -> Result<Done, ApiError> {
+    let page = crate::pipeline::audit_url(&state.fetcher, url, Some(slot), state.analysis_limits()).await?;
     let done = Done { audit: page.audit, scanned_at: crate::now_rfc3339() };
     // A stored copy is what badges, reports and monitoring read; failing to keep it is
     // logged, but the client still gets the audit it waited for.
@@ -103,20 +108,20 @@ async fn audit_batch(ctx: Ctx) -> Result<crate::Response, ApiError> {
         })
         .collect();
 
-    if ctx.state.audits.is_full() {
-        return Err(ApiError::overloaded());
-    }
+    // Every item takes its place in the audit queue before anything is charged: a batch the
+    // queue cannot hold is refused whole (503) and waits nowhere else.
+    let tickets = ctx.state.audits.admit_many(distinct.len())?;
     let units = u32::try_from(distinct.len()).unwrap_or(u32::MAX);
     consume_quota(&ctx, &identity, units)?;
 
     let state = ctx.state.clone();
-    let outcomes: Vec<Result<Value, ApiError>> = futures_util::stream::iter(distinct)
-        .map(|url| {
+    let outcomes: Vec<Result<Value, ApiError>> = futures_util::stream::iter(distinct.into_iter().zip(tickets))
+        .map(|(url, ticket)| {
             let state = state.clone();
             let identity = identity.clone();
             async move {
-                let _permit = state.audits.acquire().await?;
-                run_audit(&state, &url, &identity).await.map(|done| done.render(format))
+                let slot = ticket.ready().await?;
+                run_audit(&state, &url, &identity, slot).await.map(|done| done.render(format))
             }
         })
         .buffered(BATCH_CONCURRENCY)

@@ -52,13 +52,17 @@ async fn gap(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let identity = authenticate_metered(&ctx, KeyRule::Optional, Some("audit")).await?;
     let body = ctx.json_body().await?;
     let req = parse_gap(&body)?;
-    // Admission first, quota second, as for audits: a full server charges nothing.
-    let ticket = ctx.state.audits.admit()?;
+    // Admission first, quota second, as for audits: a full server charges nothing. Every
+    // page analysed (the page and each competitor) takes its own place in the audit queue.
+    let mut tickets = ctx.state.audits.admit_many(1 + req.competitors.len())?;
     consume_quota(&ctx, &identity, 1)?;
-    let _permit = ticket.ready().await?;
+    let competitor_tickets = tickets.split_off(1);
+    let slot = tickets.pop().ok_or_else(|| ApiError::internal("no audit ticket"))?.ready().await?;
 
-    let (page, competitors) =
-        tokio::join!(audit_and_store(&ctx.state, &req.url, &identity), fetch_competitors(&ctx.state, &req.competitors));
+    let (page, competitors) = tokio::join!(
+        audit_and_store(&ctx.state, &req.url, &identity, slot),
+        fetch_competitors(&ctx.state, &req.competitors, competitor_tickets)
+    );
     let page = page?;
     let (pages, skipped) = competitors;
 
@@ -81,8 +85,13 @@ async fn gap(ctx: Ctx) -> Result<crate::Response, ApiError> {
 }
 
 /// Audits the page like `GET /api/v1/audit` does, keeps the audit, and returns its facts.
-async fn audit_and_store(state: &AppState, url: &Url, identity: &Identity) -> Result<audit_core::Page, ApiError> {
-    let audited = crate::pipeline::audit_url(&state.fetcher, url).await?;
+async fn audit_and_store(
+    state: &AppState,
+    url: &Url,
+    identity: &Identity,
+    slot: tokio::sync::OwnedSemaphorePermit,
+) -> Result<audit_core::Page, ApiError> {
+    let audited = crate::pipeline::audit_url(&state.fetcher, url, Some(slot), state.analysis_limits()).await?;
     let result = audited.audit.to_result(&crate::now_rfc3339());
     // As for audits: failing to keep the copy is logged, the client still gets its answer.
     crate::record::keep_audit(state, url, identity.user_id(), &result).await;
@@ -91,12 +100,20 @@ async fn audit_and_store(state: &AppState, url: &Url, identity: &Identity) -> Re
 
 /// Fetches and parses the competitors: the pages that could be compared, in the order given,
 /// and `{url, code, message}` for each one left out.
-async fn fetch_competitors(state: &AppState, urls: &[Url]) -> (Vec<audit_core::Page>, Vec<Value>) {
-    let outcomes: Vec<(Url, Result<audit_core::Page, ApiError>)> = futures_util::stream::iter(urls.iter().cloned())
-        .map(|url| async move {
-            let page = fetch_competitor(state, &url).await;
-            (url, page)
-        })
+async fn fetch_competitors(
+    state: &AppState,
+    urls: &[Url],
+    tickets: Vec<crate::state::Ticket>,
+) -> (Vec<audit_core::Page>, Vec<Value>) {
+    let outcomes: Vec<(Url, Result<audit_core::Page, ApiError>)> =
+        futures_util::stream::iter(urls.iter().cloned().zip(tickets))
+            .map(|(url, ticket)| async move {
+                let page = match ticket.ready().await {
+                    Ok(slot) => fetch_competitor(state, &url, slot).await,
+                    Err(e) => Err(e),
+                };
+                (url, page)
+            })
         .buffered(COMPETITOR_CONCURRENCY)
         .collect()
         .await;
@@ -120,7 +137,11 @@ async fn fetch_competitors(state: &AppState, urls: &[Url]) -> (Vec<audit_core::P
     (pages, skipped)
 }
 
-async fn fetch_competitor(state: &AppState, url: &Url) -> Result<audit_core::Page, ApiError> {
+async fn fetch_competitor(
+    state: &AppState,
+    url: &Url,
+    slot: tokio::sync::OwnedSemaphorePermit,
+) -> Result<audit_core::Page, ApiError> {
     let fetched = state.fetcher.fetch_page(url).await?;
     // An error page's headings say nothing about what the competitor covers.
     if !(200..300).contains(&fetched.status) {
@@ -132,9 +153,9 @@ async fn fetch_competitor(state: &AppState, url: &Url) -> Result<audit_core::Pag
         .with_details(json!({ "status": fetched.status })));
     }
     let requested = url.to_string();
-    tokio::task::spawn_blocking(move || {
+    crate::pipeline::analyse_blocking(Some(slot), state.analysis_limits(), move |budget| {
         let http = crate::pipeline::http_facts(&requested, &fetched, None);
-        audit_core::Page::parse(&requested, &fetched.body, http)
+        audit_core::Page::parse_within(&requested, &fetched.body, http, budget)
     })
     .await
     .map_err(|e| ApiError::internal(format!("competitor parse failed: {e}")))

@@ -295,8 +295,8 @@ async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
     // charging quota.
     let ticket = ctx.state.audits.admit()?;
     consume_quota(ctx, &identity, 1)?;
-    let _permit = ticket.ready().await?;
-    let page = crate::pipeline::audit_url(&ctx.state.fetcher, &url).await?;
+    let slot = ticket.ready().await?;
+    let page = crate::pipeline::audit_url(&ctx.state.fetcher, &url, Some(slot), ctx.state.analysis_limits()).await?;
     let result = page.audit.to_result(&crate::now_rfc3339());
     let stored = crate::record::record_audit(&ctx.state, &url, identity.user_id(), &result, None).await;
     let base = base_url(ctx);

@@ -20,7 +20,7 @@ static META: RuleMeta = RuleMeta {
     impact: Level::Low,
     effort: Level::Low,
     confidence: 80,
-    weight: 2,
+    weight: 1,
     threshold: "any <img> without both width and height",
     why: "Without dimensions the browser cannot reserve space, and the layout shifts as images load (CLS).",
     fail_example: "<img src=\"a.png\" alt=\"x\">",

@@ -21,16 +21,16 @@ pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
         Err(e) => return e,
     };
     let fetched = crate::pipeline::fetch_with_robots(&env.state.fetcher, &url).await;
-    drop(permit);
     let (fetched, robots) = match fetched {
         Ok(f) => f,
         Err(e) => return from_api_error(ApiError::from(e), url.as_str()),
     };
     let requested = url.to_string();
-    // Parsing is CPU work: keep it off the reactor, as the audit pipeline does.
-    let parsed = tokio::task::spawn_blocking(move || {
+    // Parsing is CPU work: off the reactor, in the slot, within the page budget, as audits.
+    let limits = env.state.analysis_limits();
+    let parsed = crate::pipeline::analyse_blocking(Some(permit), limits, move |budget| {
         let http = http_facts(&requested, &fetched, robots.as_ref());
-        let page = Page::parse(&requested, &fetched.body, http);
+        let page = Page::parse_within(&requested, &fetched.body, http, budget);
         let html = String::from_utf8_lossy(&fetched.body).to_ascii_lowercase();
         let tech = detect_tech(&page, &html);
         (page, tech, robots.is_some())

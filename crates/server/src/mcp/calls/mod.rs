@@ -97,9 +97,8 @@ pub struct Audited {
 
 /// Fetches and audits `url` in an audit slot (the same pipeline as `GET /api/v1/audit`).
 pub async fn audit(state: &AppState, url: &Url) -> Result<Audited, ToolResult> {
-    let permit = audit_slot(state).await?;
-    let result = crate::pipeline::audit_url(&state.fetcher, url).await;
-    drop(permit);
+    let slot = audit_slot(state).await?;
+    let result = crate::pipeline::audit_url(&state.fetcher, url, Some(slot), state.analysis_limits()).await;
     match result {
         Ok(page) => Ok(Audited { audit: page.audit, scanned_at: crate::now_rfc3339() }),
         Err(e) => Err(from_api_error(ApiError::from(e), url.as_str())),

@@ -1,0 +1,81 @@
+//! `html-too-complex`: the page's HTML is analysed in full, within the parser's limits.
+//!
+//! - **What it checks:** fails when elements are nested more than 512 levels deep (the
+//!   parser, as Chromium's, stops nesting there and attaches deeper elements at that level),
+//!   or when the analysis stopped before the end of the document: its CPU budget ran out,
+//!   or the document built more than 500,000 nodes. The audit then covers the part parsed.
+//! - **Why it matters:** Markup this deep or this costly is almost always unclosed tags or
+//!   generated output gone wrong; browsers and crawlers flatten or cut it, so what they index
+//!   is not the structure the markup describes, and the page is slow to parse everywhere.
+//! - **Fails:** 600 nested `<div>` elements, or a 5 MiB page of unclosed tags
+//! - **Passes:** a page whose elements close and nest a few dozen levels deep
+//! - **Reference:** <https://web.dev/articles/dom-size-and-interactivity>
+
+use crate::parse::Stop;
+use crate::rules::prelude::*;
+
+/// See the module documentation.
+#[derive(Debug, Clone, Copy)]
+pub struct HtmlTooComplex;
+
+static META: RuleMeta = RuleMeta {
+    id: "html-too-complex",
+    name: "HTML is analysed in full, within the parser's limits",
+    category: Category::Performance,
+    severity: Severity::Warning,
+    impact: Level::Medium,
+    effort: Level::Medium,
+    confidence: 90,
+    weight: 1,
+    threshold: "nesting > 512 levels, or analysis budget / 500,000 nodes exceeded",
+    why: "Markup this deep or this costly is almost always unclosed tags or generated output gone wrong; browsers and crawlers flatten or cut it, so what they index is not the structure the markup describes.",
+    fail_example: "600 nested <div> elements, or a 5 MiB page of unclosed tags",
+    pass_example: "a page whose elements close and nest a few dozen levels deep",
+    reference: "https://web.dev/articles/dom-size-and-interactivity",
+};
+
+impl Rule for HtmlTooComplex {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, page: &Page) -> Outcome {
+        let analysis = &page.analysis;
+        if let Some(stop) = analysis.stopped {
+            let why = match stop {
+                Stop::Budget => "took more than the analysis budget to parse",
+                Stop::Nodes => "built more than 500,000 nodes",
+            };
+            let kb = |b: usize| b.div_ceil(1024);
+            return Outcome::Fail(
+                Finding::new(
+                    "Analysis stopped before the end of the page",
+                    format!(
+                        "The HTML {why}, so this audit covers the first {} KB of {} KB. Look for unclosed or deeply \
+                         nested elements and generated markup; crawlers give up on such pages too.",
+                        kb(analysis.parsed_bytes),
+                        kb(analysis.total_bytes)
+                    ),
+                )
+                .current(format!("{} of {} bytes analysed", analysis.parsed_bytes, analysis.total_bytes))
+                .suggested("the whole page analysed"),
+            );
+        }
+        if analysis.flattened_elements > 0 {
+            return Outcome::Fail(
+                Finding::new(
+                    "Elements nested deeper than 512 levels",
+                    format!(
+                        "{} elements sit deeper than browsers nest: past 512 open elements they are attached beside \
+                         each other, so the structure crawlers see is not what the markup says. This is usually a \
+                         tag that is opened in a loop and never closed.",
+                        analysis.flattened_elements
+                    ),
+                )
+                .current(format!("{} elements past the nesting limit", analysis.flattened_elements))
+                .suggested("every element closed; nesting well under 512 levels"),
+            );
+        }
+        Outcome::Pass
+    }
+}
