@@ -36,4 +36,4 @@ bench:
 
 # Fuzz one target (page_facts, robots, llms, mcp_request, url_guard) for SECS seconds; see fuzz/README.md.
 fuzz TARGET SECS="600":
-    cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run -O {{TARGET}} -- -max_total_time={{SECS}} -rss_limit_mb=2048 -timeout=10
+    cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run -O {{TARGET}} -- -max_total_time={{SECS}} -rss_limit_mb=2048 -timeout=5 -max_len=1048576

@@ -1,4 +1,6 @@
-//! HTML bytes → `Page::parse` → `audit` → `to_result` → JSON.
+//! HTML bytes → `Page::parse_within` (a 2 s budget, as the service's default) → `audit` →
+//! `to_result` → JSON. Run with `-timeout=5`: an input that takes longer despite the budget is
+//! a bug (see fuzz/README.md).
 //!
 //! Input layout: the first byte is the length `n` of a charset label (n % 32), the next `n`
 //! bytes are the label, used as `Content-Type: text/html; charset=<label>`; the rest is the
@@ -18,7 +20,9 @@ fuzz_target!(|data: &[u8]| {
         let label = String::from_utf8_lossy(label);
         http.headers.push(("content-type".into(), format!("text/html; charset={label}")));
     }
-    let page = Page::parse("https://example.com/a/b.html", body, http);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_millis(1800);
+    let budget = || std::time::Instant::now() >= deadline;
+    let page = Page::parse_within("https://example.com/a/b.html", body, http, &budget);
     let result = audit(page).to_result("2026-01-01T00:00:00.000Z");
     assert!(result.score.percentage <= 100);
     let json = serde_json::to_vec(&result).expect("audit result serialises");

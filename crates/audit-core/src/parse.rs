@@ -561,3 +561,175 @@ impl TokenSink for Filter<'_> {
         self.builder.adjusted_current_node_present_but_not_in_html_namespace()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use html5ever::serialize::{serialize, SerializeOpts, TraversalScope};
+    use markup5ever_rcdom::{NodeData, SerializableHandle};
+
+    fn bounded(html: &str) -> Parsed {
+        parse(StrTendril::from(html), &Unlimited)
+    }
+
+    fn serialized(handle: &Handle) -> String {
+        let mut out = Vec::new();
+        let opts = SerializeOpts { traversal_scope: TraversalScope::ChildrenOnly(None), ..SerializeOpts::default() };
+        serialize(&mut out, &SerializableHandle::from(handle.clone()), opts).expect("serialises");
+        String::from_utf8(out).expect("utf-8")
+    }
+
+    /// The element with `id`, found without recursion.
+    fn by_id(root: &Handle, id: &str) -> Option<Handle> {
+        let mut stack = vec![root.clone()];
+        while let Some(node) = stack.pop() {
+            if let NodeData::Element { attrs, .. } = &node.data {
+                if attrs.borrow().iter().any(|a| &*a.name.local == "id" && &*a.value == id) {
+                    return Some(node);
+                }
+            }
+            stack.extend(node.children.borrow().iter().cloned());
+        }
+        None
+    }
+
+    fn depth(node: &Handle) -> usize {
+        let mut depth = 0;
+        let mut at = parent_of(node);
+        while let Some(parent) = at {
+            depth += 1;
+            at = parent_of(&parent);
+        }
+        depth
+    }
+
+    fn nested_divs(n: usize) -> String {
+        (1..=n).map(|i| format!("<div id=d{i}>")).collect()
+    }
+
+    /// The same tree as html5ever's own driver: every fixture page, and the corpus pages when
+    /// `../shared` is beside the repository. The limits never touch real markup.
+    #[test]
+    fn real_pages_parse_exactly_as_html5ever_parses_them() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut pages = Vec::new();
+        for dir in ["fixtures/rules", "fixtures/pages", "fixtures/sites", "../shared/corpus/pages"] {
+            let mut stack = vec![root.join(dir)];
+            while let Some(path) = stack.pop() {
+                if path.is_dir() {
+                    stack.extend(std::fs::read_dir(&path).into_iter().flatten().flatten().map(|e| e.path()));
+                } else if path.extension().is_some_and(|e| e == "html") {
+                    pages.push(path);
+                }
+            }
+        }
+        assert!(pages.len() > 100, "fixture pages not found under {}", root.display());
+        // The one fixture written to pass the limit.
+        pages.retain(|p| !p.ends_with("html-too-complex/fail.html"));
+        for path in &pages {
+            let bytes = std::fs::read(path).expect("readable");
+            let (text, _) = crate::charset::decode(&bytes, None);
+            let ours = bounded(&text);
+            assert_eq!(ours.analysis.flattened_elements, 0, "{}", path.display());
+            assert!(ours.analysis.is_complete(), "{}", path.display());
+            let theirs = parse_unbounded(StrTendril::from(text));
+            assert!(
+                serialized(&ours.dom.document) == serialized(&theirs.document),
+                "{} parses differently within the limits",
+                path.display()
+            );
+            assert_eq!(ours.parse_errors, theirs.errors.borrow().len(), "{}", path.display());
+        }
+    }
+
+    /// Chromium: past 512 open elements, a new element goes beside the deepest one. With
+    /// `<html>` at level 1 and `<body>` at 2, `<div>` number 511 is at level 513 and so are
+    /// all that follow, side by side.
+    #[test]
+    fn nesting_stops_at_chromiums_depth() {
+        let parsed = bounded(&nested_divs(1000));
+        let doc = &parsed.dom.document;
+        let d510 = by_id(doc, "d510").unwrap();
+        let d511 = by_id(doc, "d511").unwrap();
+        let d512 = by_id(doc, "d512").unwrap();
+        let d1000 = by_id(doc, "d1000").unwrap();
+        assert_eq!(depth(&d511), 513);
+        assert!(std::rc::Rc::ptr_eq(&parent_of(&d511).unwrap(), &d510));
+        assert!(std::rc::Rc::ptr_eq(&parent_of(&d512).unwrap(), &d510), "d512 is a sibling of d511");
+        assert!(std::rc::Rc::ptr_eq(&parent_of(&d1000).unwrap(), &d510));
+        assert_eq!(parsed.analysis.flattened_elements, 1000 - 511);
+        // 511 nested under <body>, the rest side by side.
+        assert_eq!(d510.children.borrow().len(), 1000 - 510);
+    }
+
+    /// End tags of elements attached at the limit close them (as they close Chromium's still
+    /// open elements), not the real elements below: the next element lands where Chromium
+    /// puts it.
+    #[test]
+    fn end_tags_of_flattened_elements_are_matched_with_them() {
+        // 520 opened, 10 closed: 510 stay open, so <p> goes inside the 510th.
+        let html = format!("{}{}<p id=p>after</p>", nested_divs(520), "</div>".repeat(10));
+        let parsed = bounded(&html);
+        let p = by_id(&parsed.dom.document, "p").unwrap();
+        let d510 = by_id(&parsed.dom.document, "d510").unwrap();
+        assert!(std::rc::Rc::ptr_eq(&parent_of(&p).unwrap(), &d510));
+        // And all closed: the next element is a child of <body>.
+        let html = format!("{}{}<p id=p>after</p>", nested_divs(600), "</div>".repeat(600));
+        let parsed = bounded(&html);
+        let p = by_id(&parsed.dom.document, "p").unwrap();
+        assert_eq!(depth(&p), 3, "html > body > p");
+    }
+
+    #[test]
+    fn raw_text_and_void_elements_past_the_limit_keep_their_content() {
+        let html =
+            format!("{}<script>if (a < b) {{ x(); }}</script><img id=i src=a.png><p id=p>text</p>", nested_divs(600));
+        let parsed = bounded(&html);
+        let doc = &parsed.dom.document;
+        assert!(by_id(doc, "i").is_some());
+        let p = by_id(doc, "p").unwrap();
+        assert_eq!(depth(&p), 513);
+        let scripts = serialized(doc);
+        assert!(scripts.contains("<script>if (a < b) { x(); }</script>"), "script text stays inside it");
+    }
+
+    #[test]
+    fn misnested_formatting_elements_stay_bounded() {
+        let html = "<p>".to_string() + &(0..2000).map(|i| format!("<b id=b{i}>x</p><p>")).collect::<String>();
+        let parsed = bounded(&html);
+        assert!(parsed.analysis.flattened_elements > 0);
+        // Without the cap every <p> re-opens all earlier <b>: 2,000 x 2,000 / 2 elements.
+        assert!(parsed.dom.document.children.borrow().len() == 1);
+        let mut elements = 0;
+        let mut stack = vec![parsed.dom.document.clone()];
+        while let Some(node) = stack.pop() {
+            elements += usize::from(matches!(node.data, NodeData::Element { .. }));
+            stack.extend(node.children.borrow().iter().cloned());
+        }
+        assert!(elements < 2000 * (MAX_FORMATTING + 3), "{elements} elements");
+    }
+
+    #[test]
+    fn a_budget_stops_parsing_and_keeps_what_was_parsed() {
+        let html = format!("<title>Kept</title>{}", "<p>word</p>".repeat(20_000));
+        let asked = Cell::new(0u32);
+        let budget = || {
+            asked.set(asked.get() + 1);
+            asked.get() > 3
+        };
+        let parsed = parse(StrTendril::from(html.as_str()), &budget);
+        assert_eq!(parsed.analysis.stopped, Some(Stop::Budget));
+        assert!(parsed.analysis.parsed_bytes < parsed.analysis.total_bytes);
+        assert_eq!(parsed.analysis.total_bytes, html.len());
+        assert!(serialized(&parsed.dom.document).contains("<title>Kept</title>"));
+        assert!(asked.get() <= 5, "not asked again once stopped");
+    }
+
+    #[test]
+    fn node_count_is_capped() {
+        let html = "<i></i>".repeat(MAX_NODES + 1000);
+        let parsed = bounded(&html);
+        assert_eq!(parsed.analysis.stopped, Some(Stop::Nodes), "{:?}", parsed.analysis);
+        assert!(parsed.analysis.parsed_bytes < html.len());
+    }
+}

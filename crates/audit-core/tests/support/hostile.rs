@@ -76,6 +76,7 @@ pub const SHAPES: &[Shape] = &[
 
 /// CPU time of the calling thread: what the analysis budget counts, unaffected by what the
 /// other threads of the machine do.
+#[allow(dead_code)] // Used by the example, not by every test that includes this file.
 pub fn thread_cpu() -> std::time::Duration {
     let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
     std::time::Duration::new(t.tv_sec as u64, t.tv_nsec as u32)

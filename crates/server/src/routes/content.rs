@@ -114,9 +114,9 @@ async fn fetch_competitors(
                 };
                 (url, page)
             })
-        .buffered(COMPETITOR_CONCURRENCY)
-        .collect()
-        .await;
+            .buffered(COMPETITOR_CONCURRENCY)
+            .collect()
+            .await;
     let mut pages = Vec::new();
     let mut skipped = Vec::new();
     for (url, outcome) in outcomes {
