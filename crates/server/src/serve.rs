@@ -130,7 +130,10 @@ async fn serve_listener(state: AppState, listener: TcpListener, addr: SocketAddr
     // Runs a previous process left running are settled before new work starts.
     crate::workflows::recover(&state).await;
     crate::scheduler::spawn(state.clone(), rx.clone());
-    let task = tokio::spawn(accept_loop(listener, state.clone(), rx));
+    // Raised before `serve` returns, not in the accept task: the limit is in force (and can
+    // be lowered again by an embedding program or a test) once the server is up.
+    let fd_limit = conn::raise_fd_limit();
+    let task = tokio::spawn(accept_loop(listener, state.clone(), rx, fd_limit));
     Ok(Server { addr, shutdown: ShutdownHandle(Arc::new(tx)), task, state })
 }
 
@@ -151,7 +154,7 @@ struct Timeouts {
     idle: Duration,
 }
 
-async fn accept_loop(listener: TcpListener, state: AppState, mut stop: watch::Receiver<bool>) {
+async fn accept_loop(listener: TcpListener, state: AppState, mut stop: watch::Receiver<bool>, fd_limit: Option<u64>) {
     let config = &state.config;
     let timeouts = Timeouts {
         head: Duration::from_millis(config.header_timeout_ms.max(1)),
@@ -174,7 +177,6 @@ async fn accept_loop(listener: TcpListener, state: AppState, mut stop: watch::Re
         .keep_alive_timeout(conn::H2_KEEPALIVE_TIMEOUT);
     let builder = Arc::new(builder);
 
-    let fd_limit = conn::raise_fd_limit();
     let max_connections = conn::effective_max_connections(config.max_connections, fd_limit);
     if config.max_connections == 0 || max_connections < config.max_connections {
         tracing::info!(
