@@ -50,7 +50,7 @@ pub const MAX_NODES: usize = 500_000;
 /// Bytes of decoded input fed to the tokenizer at a time.
 pub const CHUNK_BYTES: usize = 4 * 1024;
 /// Tokens between two questions to the [`Budget`] within a chunk.
-pub const CHECK_EVERY_TOKENS: u32 = 128;
+pub const CHECK_EVERY_TOKENS: u32 = 512;
 
 /// Tells the parser when to stop. The engine has no clock of its own: the caller decides
 /// what the budget is (CPU time, a deadline, a cancelled request) and answers here.
