@@ -14,7 +14,7 @@
 //! line per interval, not one per failure.
 
 use std::collections::HashMap;
-use std::net::{IpAddr, Ipv6Addr};
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -88,6 +88,8 @@ pub struct Admission {
     max_per_ip: usize,
     /// Peers without a per-IP cap: the trusted reverse proxies, which carry many clients.
     exempt: Vec<IpAddr>,
+    /// Bits of an IPv6 address that name one client.
+    ipv6_prefix: u8,
     counts: Mutex<Counts>,
 }
 
@@ -108,9 +110,17 @@ pub struct Permit {
 impl Admission {
     /// Caps of `max_total` connections, `max_per_ip` per client (0: none), `exempt` peers
     /// counted only globally.
-    pub fn new(max_total: usize, max_per_ip: usize, exempt: Vec<IpAddr>) -> Arc<Admission> {
+    /// An IPv6 client counts as its network of `ipv6_prefix` bits, as for the anonymous
+    /// quota ([`crate::anonymous_network`]).
+    pub fn new(max_total: usize, max_per_ip: usize, exempt: Vec<IpAddr>, ipv6_prefix: u8) -> Arc<Admission> {
         let exempt = exempt.into_iter().map(canonical).collect();
-        Arc::new(Admission { max_total: max_total.max(1), max_per_ip, exempt, counts: Mutex::new(Counts::default()) })
+        Arc::new(Admission {
+            max_total: max_total.max(1),
+            max_per_ip,
+            exempt,
+            ipv6_prefix,
+            counts: Mutex::new(Counts::default()),
+        })
     }
 
     /// Connections open now.
@@ -121,7 +131,8 @@ impl Admission {
     /// Counts a new connection from `peer`, or refuses it.
     pub fn admit(self: &Arc<Self>, peer: IpAddr) -> Result<Permit, Refused> {
         let peer = canonical(peer);
-        let key = (self.max_per_ip > 0 && !self.exempt.contains(&peer)).then(|| client_key(peer));
+        let key = (self.max_per_ip > 0 && !self.exempt.contains(&peer))
+            .then(|| crate::auth::anonymous_network(peer, self.ipv6_prefix).0);
         let mut counts = self.lock();
         if counts.total >= self.max_total {
             return Err(Refused::Total);
@@ -161,18 +172,6 @@ impl Drop for Permit {
 fn canonical(ip: IpAddr) -> IpAddr {
     match ip {
         IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
-        v4 => v4,
-    }
-}
-
-/// What the per-IP cap counts: the IPv4 address, or the /64 of an IPv6 one (a single
-/// subscriber is commonly given a whole /64, so its addresses are one client).
-fn client_key(ip: IpAddr) -> IpAddr {
-    match ip {
-        IpAddr::V6(v6) => {
-            let s = v6.segments();
-            IpAddr::V6(Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
-        }
         v4 => v4,
     }
 }
@@ -358,7 +357,7 @@ mod tests {
 
     #[test]
     fn caps_count_per_ip_and_in_all() {
-        let a = Admission::new(3, 2, vec!["10.0.0.9".parse().unwrap()]);
+        let a = Admission::new(3, 2, vec!["10.0.0.9".parse().unwrap()], 64);
         let ip = |s: &str| s.parse::<IpAddr>().unwrap();
         let p1 = a.admit(ip("10.0.0.1")).unwrap();
         let p2 = a.admit(ip("::ffff:10.0.0.1")).unwrap();
@@ -382,7 +381,7 @@ mod tests {
         let other = a.admit(ip("2001:db8:1:3::1")).unwrap();
         drop((v6a, v6b, other));
         // 0: no per-IP cap.
-        let a = Admission::new(5, 0, Vec::new());
+        let a = Admission::new(5, 0, Vec::new(), 64);
         let held: Vec<Permit> = (0..5).map(|_| a.admit(ip("10.0.0.1")).unwrap()).collect();
         assert_eq!(a.admit(ip("10.0.0.1")).unwrap_err(), Refused::Total);
         drop(held);
