@@ -59,7 +59,7 @@ pub async fn run(args: AuditArgs, global: &Global) -> u8 {
     if !args.allow_target.is_empty() {
         config.allow_targets = args.allow_target.clone();
     }
-    let limits = server::pipeline::AnalysisLimits::from_config(&config);
+    let limits = server::pipeline::AnalysisLimits::cpu_ms(config.analysis_cpu_ms);
     let audit = match load(&args, config.fetch_config(), limits).await {
         Ok(audit) => audit,
         Err((code, message)) => {
@@ -137,8 +137,7 @@ async fn load(
     let fetcher = Fetcher::new(fetch_config).map_err(|e| (e.code(), e.to_string()))?;
     match server::pipeline::audit_url(&fetcher, &url, None, limits).await {
         Ok(page) => Ok(page.audit),
-        Err(server::pipeline::AuditError::Fetch(e)) => Err((e.code(), e.to_string())),
-        Err(e) => Err(("internal", e.to_string())),
+        Err(e) => Err((e.code(), e.to_string())),
     }
 }
 

@@ -5,7 +5,7 @@
 //! `https://DOMAIN/` (the [`crate::Config::badge_audit_url`] template). The request never
 //! waits for the audit: enqueueing is a few map operations and a `try_send` on a bounded
 //! channel, and a worker task started on first use runs the audits through
-//! [`crate::pipeline::audit_url`] and stores them like any other audit.
+//! the one audit path (`app::App::audit_background`) and stores them like any other audit.
 //!
 //! What keeps a popular badge on an unaudited domain from turning into an audit storm:
 //! - per domain, at most one audit is queued or running, and after it ends (stored or
@@ -165,13 +165,7 @@ impl BadgeQueue {
     fn start_worker(&self, state: &AppState) -> mpsc::Sender<String> {
         let (tx, mut rx) = mpsc::channel::<String>(BADGE_QUEUE_CAPACITY);
         let domains = self.domains.clone();
-        let worker = Worker {
-            fetcher: state.fetcher.clone(),
-            store: state.store.clone(),
-            slots: state.audits.clone(),
-            limits: state.analysis_limits(),
-            template: state.config.badge_audit_url.clone(),
-        };
+        let worker = Worker { app: state.app.clone(), template: state.config.badge_audit_url.clone() };
         tokio::spawn(async move {
             let running = Arc::new(Semaphore::new(BADGE_AUDIT_CONCURRENCY));
             while let Some(domain) = rx.recv().await {
@@ -192,40 +186,22 @@ impl BadgeQueue {
 /// What a background audit needs.
 #[derive(Clone)]
 struct Worker {
-    fetcher: fetch::Fetcher,
-    store: store::Store,
-    slots: Arc<crate::state::AuditSlots>,
-    limits: crate::pipeline::AnalysisLimits,
+    app: app::App,
     template: String,
 }
 
 impl Worker {
     async fn audit(&self, domain: &str) {
         let Some(url) = audit_url_for(&self.template, domain) else { return };
-        // Background work: admitted only while clients leave room in the queue.
-        let ticket = match self.slots.admit_background_within(BADGE_PATIENCE).await {
-            Ok(ticket) => ticket,
-            Err(_) => {
-                tracing::warn!(domain, "background audit dropped: audit queue busy");
-                return;
-            }
-        };
-        let Ok(slot) = ticket.ready().await else { return };
-        let page = match crate::pipeline::audit_url(&self.fetcher, &url, Some(slot), self.limits).await {
-            Ok(page) => page,
-            Err(e) => {
-                tracing::warn!(domain, url = %url, error = %e, "background audit failed");
-                return;
-            }
-        };
-        let result = page.audit.to_result(&crate::now_rfc3339());
-        // Nobody owns a background audit, so there is no webhook to fire: the row alone.
-        let Ok(record) = crate::record::audit_record(&url, None, &result, None) else { return };
-        let store = self.store.clone();
-        match tokio::task::spawn_blocking(move || store.insert_audit(record)).await {
-            Ok(Ok(stored)) => tracing::info!(domain, url = %url, score = stored.score, "background audit stored"),
-            Ok(Err(e)) => tracing::error!(domain, error = %e, "background audit not stored"),
-            Err(e) => tracing::error!(domain, error = %e, "background audit store task failed"),
+        // Background work through the one audit path: admitted only while clients leave room
+        // in the queue; nobody owns it, so it fires no event and the public pages may show it.
+        match self.app.audit_background(&url, None, BADGE_PATIENCE).await {
+            Ok(done) => match done.stored {
+                Some(stored) => tracing::info!(domain, url = %url, score = stored.score, "background audit stored"),
+                None => tracing::error!(domain, url = %url, "background audit not stored"),
+            },
+            Err(app::AppError::Overloaded) => tracing::warn!(domain, "background audit dropped: audit queue busy"),
+            Err(e) => tracing::warn!(domain, url = %url, error = %e, "background audit failed"),
         }
     }
 }

@@ -154,11 +154,13 @@ impl From<fetch::Error> for ApiError {
     }
 }
 
-impl From<crate::pipeline::AuditError> for ApiError {
-    fn from(e: crate::pipeline::AuditError) -> ApiError {
+impl From<app::AppError> for ApiError {
+    fn from(e: app::AppError) -> ApiError {
         match e {
-            crate::pipeline::AuditError::Fetch(f) => f.into(),
-            other => ApiError::internal(other),
+            app::AppError::Fetch(f) => f.into(),
+            app::AppError::Overloaded => ApiError::overloaded(),
+            app::AppError::Store(s) => s.into(),
+            other @ app::AppError::Internal(_) => ApiError::internal(other),
         }
     }
 }

@@ -54,8 +54,8 @@ mod error;
 pub mod geo;
 mod limiter;
 pub mod mcp;
-pub mod pipeline;
-pub mod record;
+/// The audit pipeline lives in the application crate; re-exported for the command line.
+pub use app::pipeline;
 mod response;
 mod router;
 mod routes;
@@ -66,6 +66,7 @@ pub mod web;
 pub mod webhooks;
 mod workflows;
 
+pub use app::{AuditSlots, Ticket};
 pub use auth::{
     anonymous_identity, anonymous_network, authenticate, client_ip, consume_quota, presented_key, Identity, KeyRule,
     API_KEY_HEADER, DEFAULT_ANONYMOUS_IPV6_PREFIX,
@@ -85,7 +86,7 @@ pub use router::{
 };
 pub use routes::openapi::{document as openapi_document, OPENAPI_JSON};
 pub use serve::{serve, serve_state, shutdown_signal, ServeError, Server, ShutdownHandle};
-pub use state::{AppState, AuditSlots, StateError, Ticket};
+pub use state::{AppState, StateError};
 
 /// The current time as RFC 3339 UTC with milliseconds (`scanned_at`, timestamps on the wire).
 pub fn now_rfc3339() -> String {

@@ -100,6 +100,12 @@ impl RareWarning {
     }
 }
 
+impl app::Events for Dispatcher {
+    fn emit(&self, owner: &str, event: &'static str, data: Value) {
+        Dispatcher::emit(self, owner, event, data);
+    }
+}
+
 /// The sending side of webhook delivery, shared through [`crate::AppState`].
 #[derive(Debug)]
 pub struct Dispatcher {

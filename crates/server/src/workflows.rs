@@ -46,40 +46,18 @@ pub fn steps_of(intent: &str) -> &'static [&'static str] {
 /// none, before it fails with `overloaded`.
 pub const BACKGROUND_PATIENCE: std::time::Duration = std::time::Duration::from_secs(10 * 60);
 
-/// Most characters of visible text kept with a stored audit (keyword tracking reads it).
-pub const MAX_STORED_TEXT: usize = 64 * 1024;
-
-/// Fetches, audits and stores `url` for `user_id`, and fires `audit.completed`. Background
-/// work is admitted only while the audit queue is less than half full; it is deferred
-/// (holding no place) for up to [`BACKGROUND_PATIENCE`], then fails with `overloaded`. The stored result
-/// carries the additive field `page_text` (visible text, at most [`MAX_STORED_TEXT`]
-/// bytes) for on-page keyword counts. Returns the stored row and the engine's audit (whose
-/// page facts fill fix templates).
+/// Fetches, audits and stores `url` for `user_id` through the one audit path as background
+/// work (admitted only while the audit queue is less than half full, deferred holding no
+/// place for up to [`BACKGROUND_PATIENCE`], then `overloaded`), and fires `audit.completed`.
+/// Returns the stored row and the engine's audit (whose page facts fill fix templates).
 pub async fn audit_and_store(
     state: &AppState,
     url: &Url,
     user_id: &str,
 ) -> Result<(store::StoredAudit, audit_core::Audit), ApiError> {
-    let slot = state.audits.admit_background_within(BACKGROUND_PATIENCE).await?.ready().await?;
-    let page = crate::pipeline::audit_url(&state.fetcher, url, Some(slot), state.analysis_limits()).await?;
-    let result = page.audit.to_result(&crate::now_rfc3339());
-    // The walk's own visible text, collapsed: the words keyword tracking counts.
-    let text = page.audit.page.visible_text.split_whitespace().collect::<Vec<_>>().join(" ");
-    let mut extra = serde_json::Map::new();
-    extra.insert("page_text".into(), json!(truncate(text, MAX_STORED_TEXT)));
-    let stored = crate::record::record_audit(state, url, Some(user_id), &result, Some(extra)).await?;
-    Ok((stored, page.audit))
-}
-
-fn truncate(mut s: String, max: usize) -> String {
-    if s.len() > max {
-        let mut cut = max;
-        while !s.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        s.truncate(cut);
-    }
-    s
+    let done = state.app.audit_background(url, Some(user_id), BACKGROUND_PATIENCE).await?;
+    let stored = done.stored.ok_or_else(|| ApiError::internal("audit not stored"))?;
+    Ok((stored, done.audit))
 }
 
 /// Counts of each severity among the recommendations of a stored result.
@@ -290,7 +268,11 @@ async fn run_step(state: &AppState, run: &store::WorkflowRun, owner: &str, name:
             // which a stored result does not keep.
             let url = fetch::validate_url(&run.url).map_err(|e| api_reason(&ApiError::from(e)))?;
             let (stored, audit) = audit_and_store(state, &url, owner).await.map_err(|e| api_reason(&e))?;
-            let done = Audited { audit, scanned_at: store::format_rfc3339(stored.created_at) };
+            let done = Audited {
+                audit,
+                scanned_at: store::format_rfc3339(stored.created_at),
+                audit_id: Some(stored.id.clone()),
+            };
             let mut out = if name == "opportunities" {
                 calls::get_opportunities::structured(url.as_str(), &done)
             } else {
@@ -377,11 +359,5 @@ mod tests {
             assert!(!steps_of(intent).is_empty(), "{intent}");
         }
         assert!(steps_of("fix").contains(&"approval"));
-    }
-
-    #[test]
-    fn truncation_respects_characters() {
-        assert_eq!(truncate("ééé".to_string(), 3), "é");
-        assert_eq!(truncate("abc".to_string(), 10), "abc");
     }
 }

@@ -488,3 +488,35 @@ async fn keywords_and_experiments() {
     let removed = ok(&t, &alice, "track_keywords", json!({ "action": "remove", "keyword": "OAK" })).await;
     assert_eq!(removed["keywords"], json!([]));
 }
+
+/// Every audit goes through one path that keeps the page text, so audits made over REST
+/// (single and batch) reach keyword history like the agent tools' own.
+#[tokio::test]
+async fn rest_audits_reach_keyword_history() {
+    let site = Site::start().await;
+    let t = TestServer::start(|_| {}).await;
+    let (alice, _) = two_owners(&t);
+    let page = site.url("/shop");
+
+    let added = ok(&t, &alice, "track_keywords", json!({ "action": "add", "keyword": "Oak", "targetUrl": page })).await;
+    assert_eq!(added["keywords"][0]["history"].as_array().map(Vec::len), Some(1));
+
+    let single = t.client.get(t.audit_url(&page, "&format=compact")).header("x-api-key", &alice).send().await.unwrap();
+    assert_eq!(single.status(), 200);
+    let batch = t
+        .client
+        .post(t.url("/api/v1/audit/batch"))
+        .header("x-api-key", &alice)
+        .json(&json!({ "urls": [page], "format": "compact" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(batch.status(), 200);
+
+    let listed = ok(&t, &alice, "track_keywords", json!({ "action": "list" })).await;
+    let history = listed["keywords"][0]["history"].as_array().unwrap();
+    assert_eq!(history.len(), 3, "the tool's audit, the REST audit and the batch item: {history:?}");
+    for entry in history {
+        assert_eq!(entry["bodyCount"], 4, "{entry}");
+    }
+}

@@ -13,7 +13,6 @@ use url::Url;
 
 use crate::auth::{authenticate_metered, consume_quota, Identity, KeyRule};
 use crate::error::ApiError;
-use crate::pipeline::PageAudit;
 use crate::response::ok_json;
 use crate::router::{Ctx, HandlerFuture};
 use crate::state::AppState;
@@ -60,8 +59,8 @@ async fn geo_inner(ctx: Ctx) -> Result<crate::Response, ApiError> {
     // Without a provider nothing is charged: the request could never succeed.
     let provider = ctx.state.geo.provider()?.clone();
     let domain = normalize_domain(url.host_str().unwrap_or_default());
-    let ticket = ctx.state.audits.admit()?;
-    consume_quota(&ctx, &identity, 1)?;
+    let ticket = ctx.state.app.admit_charged(1, |n| consume_quota(&ctx, &identity, n).map(drop))?.pop();
+    let ticket = ticket.ok_or_else(|| ApiError::internal("no audit ticket"))?;
 
     let lookup = domain.clone();
     let now = time::OffsetDateTime::now_utc();
@@ -75,9 +74,7 @@ async fn geo_inner(ctx: Ctx) -> Result<crate::Response, ApiError> {
         }
     }
 
-    let slot = ticket.ready().await?;
-    let page = crate::pipeline::audit_url(&ctx.state.fetcher, &url, Some(slot), ctx.state.analysis_limits()).await?;
-    store_audit(&ctx.state, &url, &identity, &page).await;
+    let page = ctx.state.app.run_audit(&url, identity.user_id(), ticket).await?;
     let options = *ctx.state.geo.options();
     // Dropped with the request (the client went away), the check stops asking the provider.
     let report = geo_check(&provider, &page.audit.page, &domain, &options).await.map_err(|e| {
@@ -133,18 +130,13 @@ struct Llms {
 
 /// Takes an audit slot and a quota unit, then audits the page (stored like every audit)
 /// while fetching the site's llms.txt.
-async fn audit_with_llms(ctx: &Ctx, url: &Url, identity: &Identity) -> Result<(PageAudit, Llms), ApiError> {
-    // Admission first, quota second: a full server answers 503 without charging quota.
-    let ticket = ctx.state.audits.admit()?;
-    consume_quota(ctx, identity, 1)?;
-    let slot = ticket.ready().await?;
-    let (page, llms) = tokio::join!(
-        crate::pipeline::audit_url(&ctx.state.fetcher, url, Some(slot), ctx.state.analysis_limits()),
-        fetch_llms(&ctx.state, url)
-    );
-    let page = page?;
-    store_audit(&ctx.state, url, identity, &page).await;
-    Ok((page, llms))
+async fn audit_with_llms(ctx: &Ctx, url: &Url, identity: &Identity) -> Result<(app::Audited, Llms), ApiError> {
+    // Admitted and charged before anything is fetched, llms.txt included.
+    let ticket = ctx.state.app.admit_charged(1, |n| consume_quota(ctx, identity, n).map(drop))?.pop();
+    let ticket = ticket.ok_or_else(|| ApiError::internal("no audit ticket"))?;
+    let (page, llms) =
+        tokio::join!(ctx.state.app.run_audit(url, identity.user_id(), ticket), fetch_llms(&ctx.state, url));
+    Ok((page?, llms))
 }
 
 /// `/llms.txt` at the page's origin. Whatever comes back is data for the report: a 2xx
@@ -169,11 +161,6 @@ async fn fetch_llms(state: &AppState, page: &Url) -> Llms {
 
 /// Stores the audit as the audit endpoint does; a failure is logged and the client still
 /// gets its answer.
-async fn store_audit(state: &AppState, url: &Url, identity: &Identity, page: &PageAudit) {
-    let result = page.audit.to_result(&crate::now_rfc3339());
-    crate::record::keep_audit(state, url, identity.user_id(), &result).await;
-}
-
 /// Runs an engine on the blocking pool (CPU-bound work never stalls the reactor).
 async fn blocking<F>(f: F) -> Result<Value, ApiError>
 where

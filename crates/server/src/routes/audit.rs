@@ -2,16 +2,14 @@
 
 use std::collections::HashMap;
 
-use futures_util::StreamExt;
 use serde_json::{json, Value};
 use url::Url;
 
-use crate::auth::{authenticate_metered, consume_quota, Identity, KeyRule};
+use crate::auth::{authenticate_metered, consume_quota, KeyRule};
 use crate::config::{BATCH_CONCURRENCY, MAX_BATCH_URLS};
 use crate::error::ApiError;
 use crate::response::ok_json;
 use crate::router::{Ctx, HandlerFuture};
-use crate::state::AppState;
 
 /// Shape of an audit answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,43 +48,22 @@ async fn audit_one(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let raw = ctx.query("url").filter(|u| !u.trim().is_empty()).ok_or_else(|| ApiError::missing_parameter("url"))?;
     let format = Format::parse(ctx.query("format").as_deref())?;
     let url = fetch::validate_url(&raw)?;
-    // Admission first, quota second: a full server answers 503 without charging quota.
-    let ticket = ctx.state.audits.admit()?;
-    consume_quota(&ctx, &identity, 1)?;
-    let slot = ticket.ready().await?;
-    let done = run_audit(&ctx.state, &url, &identity, slot).await?;
-    Ok(ok_json(&done.render(format)))
+    // The one audit path: admission first, then this quota, then fetch, analysis, record.
+    let audited = ctx
+        .state
+        .app
+        .audit_for_client(&url, identity.user_id(), |n| consume_quota(&ctx, &identity, n).map(drop))
+        .await?;
+    Ok(ok_json(&render(&audited, format)))
 }
 
-/// One finished audit: both renderings share the timestamp.
-struct Done {
-    audit: audit_core::Audit,
-    scanned_at: String,
-}
-
-impl Done {
-    fn render(&self, format: Format) -> Value {
-        let value = match format {
-            Format::Json => serde_json::to_value(self.audit.to_result(&self.scanned_at)),
-            Format::Compact => serde_json::to_value(self.audit.to_compact(&self.scanned_at)),
-        };
-        value.unwrap_or_else(|_| json!({ "ok": false }))
-    }
-}
-
-/// Fetches, audits and stores one page in the caller's audit slot.
-async fn run_audit(
-    state: &AppState,
-    url: &Url,
-    identity: &Identity,
-    slot: tokio::sync::OwnedSemaphorePermit,
-) -> Result<Done, ApiError> {
-    let page = crate::pipeline::audit_url(&state.fetcher, url, Some(slot), state.analysis_limits()).await?;
-    let done = Done { audit: page.audit, scanned_at: crate::now_rfc3339() };
-    // A stored copy is what badges, reports and monitoring read; failing to keep it is
-    // logged, but the client still gets the audit it waited for.
-    crate::record::keep_audit(state, url, identity.user_id(), &done.audit.to_result(&done.scanned_at)).await;
-    Ok(done)
+/// An audit answer in the asked shape.
+fn render(audited: &app::Audited, format: Format) -> Value {
+    let value = match format {
+        Format::Json => serde_json::to_value(audited.result()),
+        Format::Compact => serde_json::to_value(audited.audit.to_compact(&audited.scanned_at)),
+    };
+    value.unwrap_or_else(|_| json!({ "ok": false }))
 }
 
 async fn audit_batch(ctx: Ctx) -> Result<crate::Response, ApiError> {
@@ -110,23 +87,14 @@ async fn audit_batch(ctx: Ctx) -> Result<crate::Response, ApiError> {
 
     // Every item takes its place in the audit queue before anything is charged: a batch the
     // queue cannot hold is refused whole (503) and waits nowhere else.
-    let tickets = ctx.state.audits.admit_many(distinct.len())?;
-    let units = u32::try_from(distinct.len()).unwrap_or(u32::MAX);
-    consume_quota(&ctx, &identity, units)?;
-
-    let state = ctx.state.clone();
-    let outcomes: Vec<Result<Value, ApiError>> = futures_util::stream::iter(distinct.into_iter().zip(tickets))
-        .map(|(url, ticket)| {
-            let state = state.clone();
-            let identity = identity.clone();
-            async move {
-                let slot = ticket.ready().await?;
-                run_audit(&state, &url, &identity, slot).await.map(|done| done.render(format))
-            }
-        })
-        .buffered(BATCH_CONCURRENCY)
-        .collect()
-        .await;
+    let outcomes: Vec<Result<Value, ApiError>> = ctx
+        .state
+        .app
+        .audit_batch(distinct, identity.user_id(), BATCH_CONCURRENCY, |n| consume_quota(&ctx, &identity, n).map(drop))
+        .await?
+        .into_iter()
+        .map(|outcome| outcome.map(|audited| render(&audited, format)).map_err(ApiError::from))
+        .collect();
 
     let mut succeeded = 0;
     let results: Vec<Value> = urls

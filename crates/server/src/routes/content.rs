@@ -18,7 +18,7 @@ use serde::Deserialize as _;
 use serde_json::{json, Value};
 use url::Url;
 
-use crate::auth::{authenticate_metered, consume_quota, Identity, KeyRule};
+use crate::auth::{authenticate_metered, consume_quota, KeyRule};
 use crate::error::ApiError;
 use crate::response::ok_json;
 use crate::router::{Ctx, HandlerFuture};
@@ -54,16 +54,19 @@ async fn gap(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let req = parse_gap(&body)?;
     // Admission first, quota second, as for audits: a full server charges nothing. Every
     // page analysed (the page and each competitor) takes its own place in the audit queue.
-    let mut tickets = ctx.state.audits.admit_many(1 + req.competitors.len())?;
-    consume_quota(&ctx, &identity, 1)?;
+    // The request costs one unit however many competitors it compares.
+    let mut tickets =
+        ctx.state.app.admit_charged(1 + req.competitors.len(), |_| consume_quota(&ctx, &identity, 1).map(drop))?;
     let competitor_tickets = tickets.split_off(1);
-    let slot = tickets.pop().ok_or_else(|| ApiError::internal("no audit ticket"))?.ready().await?;
+    let ticket = tickets.pop().ok_or_else(|| ApiError::internal("no audit ticket"))?;
 
+    // The page goes through the one audit path (stored like every audit); competitors are
+    // fetched and parsed, each in its own slot, not audited.
     let (page, competitors) = tokio::join!(
-        audit_and_store(&ctx.state, &req.url, &identity, slot),
+        ctx.state.app.run_audit(&req.url, identity.user_id(), ticket),
         fetch_competitors(&ctx.state, &req.competitors, competitor_tickets)
     );
-    let page = page?;
+    let page = page?.audit.page;
     let (pages, skipped) = competitors;
 
     let input = content_gap::GapInput {
@@ -84,33 +87,19 @@ async fn gap(ctx: Ctx) -> Result<crate::Response, ApiError> {
     Ok(ok_json(&out))
 }
 
-/// Audits the page like `GET /api/v1/audit` does, keeps the audit, and returns its facts.
-async fn audit_and_store(
-    state: &AppState,
-    url: &Url,
-    identity: &Identity,
-    slot: tokio::sync::OwnedSemaphorePermit,
-) -> Result<audit_core::Page, ApiError> {
-    let audited = crate::pipeline::audit_url(&state.fetcher, url, Some(slot), state.analysis_limits()).await?;
-    let result = audited.audit.to_result(&crate::now_rfc3339());
-    // As for audits: failing to keep the copy is logged, the client still gets its answer.
-    crate::record::keep_audit(state, url, identity.user_id(), &result).await;
-    Ok(audited.audit.page)
-}
-
 /// Fetches and parses the competitors: the pages that could be compared, in the order given,
 /// and `{url, code, message}` for each one left out.
 async fn fetch_competitors(
     state: &AppState,
     urls: &[Url],
-    tickets: Vec<crate::state::Ticket>,
+    tickets: Vec<app::Ticket>,
 ) -> (Vec<audit_core::Page>, Vec<Value>) {
     let outcomes: Vec<(Url, Result<audit_core::Page, ApiError>)> =
         futures_util::stream::iter(urls.iter().cloned().zip(tickets))
             .map(|(url, ticket)| async move {
                 let page = match ticket.ready().await {
                     Ok(slot) => fetch_competitor(state, &url, slot).await,
-                    Err(e) => Err(e),
+                    Err(e) => Err(e.into()),
                 };
                 (url, page)
             })

@@ -291,20 +291,22 @@ async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
     let identity = authenticate(ctx, KeyRule::Optional, Some("audit")).await?;
     let raw = ctx.query("url").filter(|u| !u.trim().is_empty()).ok_or_else(|| ApiError::missing_parameter("url"))?;
     let url = fetch::validate_url(&raw)?;
-    // As the audit endpoint: admission first, so a full server answers 503 without
-    // charging quota.
-    let ticket = ctx.state.audits.admit()?;
-    consume_quota(ctx, &identity, 1)?;
-    let slot = ticket.ready().await?;
-    let page = crate::pipeline::audit_url(&ctx.state.fetcher, &url, Some(slot), ctx.state.analysis_limits()).await?;
-    let result = page.audit.to_result(&crate::now_rfc3339());
-    let stored = crate::record::record_audit(&ctx.state, &url, identity.user_id(), &result, None).await;
+    // The one audit path, as the audit endpoint: admission first, so a full server answers
+    // 503 without charging quota.
+    let audited = ctx
+        .state
+        .app
+        .audit_for_client(&url, identity.user_id(), |n| consume_quota(ctx, &identity, n).map(drop))
+        .await?;
+    let result = audited.result();
     let base = base_url(ctx);
-    match stored {
+    match audited.stored {
         // An audit made with a key is private to it: the public report page never shows
         // it, so the report is the answer itself, not a redirect to that page.
-        Ok(stored) if !stored.public => Ok(html(StatusCode::OK, render_stored(&base, &stored.host, &stored), NO_STORE)),
-        Ok(stored) => match badge::validate_domain(&stored.host) {
+        Some(stored) if !stored.public => {
+            Ok(html(StatusCode::OK, render_stored(&base, &stored.host, &stored), NO_STORE))
+        }
+        Some(stored) => match badge::validate_domain(&stored.host) {
             Some(domain) => {
                 let location = format!("/report/{}?audit={}", pages::encode_component(&domain), stored.id);
                 let mut resp = respond(StatusCode::SEE_OTHER, String::new(), pages::HTML_CONTENT_TYPE, NO_STORE, &[]);
@@ -317,9 +319,8 @@ async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
             // the report is the answer itself.
             None => Ok(html(StatusCode::OK, render_stored(&base, &stored.host, &stored), NO_STORE)),
         },
-        Err(e) => {
-            // Not stored: still show the user the audit they waited for.
-            tracing::error!(request_id = %ctx.request_id, cause = ?e.cause, "audit not stored");
+        None => {
+            // Not stored (logged): still show the user the audit they waited for.
             let host = url::Url::parse(&result.page.final_url)
                 .ok()
                 .and_then(|u| u.host_str().map(str::to_string))

@@ -5,7 +5,7 @@ use audit_core::Category;
 use mcp_protocol::ToolResult;
 use serde_json::{json, Map, Value};
 
-use super::{audit, outcomes, store, url_arg, Audited, ToolEnv};
+use super::{audit, outcomes, url_arg, Audited, ToolEnv};
 
 /// Runs the tool.
 pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
@@ -13,14 +13,12 @@ pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
         (Ok(s), Ok(c)) => (s, c),
         (Err(e), _) | (_, Err(e)) => return e,
     };
-    let (site, competitor) = tokio::join!(audit(env.state, &site_url), audit(env.state, &competitor_url));
+    let (site, competitor) = tokio::join!(audit(env, &site_url), audit(env, &competitor_url));
     let (site, competitor) = match (site, competitor) {
         (Ok(s), Ok(c)) => (s, c),
         (Err(e), _) => return ToolResult::error(format!("{} (argument url)", e.text())),
         (_, Err(e)) => return ToolResult::error(format!("{} (argument competitorUrl)", e.text())),
     };
-    store(env, &site_url, &site).await;
-    store(env, &competitor_url, &competitor).await;
     ToolResult::success(structured(site_url.as_str(), &site, competitor_url.as_str(), &competitor))
 }
 

@@ -4,7 +4,7 @@
 use mcp_protocol::ToolResult;
 use serde_json::{json, Map, Value};
 
-use super::{audit, outcomes, store, url_arg, Audited, ToolEnv};
+use super::{audit, outcomes, url_arg, Audited, ToolEnv};
 
 /// Runs the tool.
 pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
@@ -12,14 +12,12 @@ pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
         (Ok(b), Ok(c)) => (b, c),
         (Err(e), _) | (_, Err(e)) => return e,
     };
-    let (baseline, current) = tokio::join!(audit(env.state, &baseline_url), audit(env.state, &current_url));
+    let (baseline, current) = tokio::join!(audit(env, &baseline_url), audit(env, &current_url));
     let (baseline, current) = match (baseline, current) {
         (Ok(b), Ok(c)) => (b, c),
         (Err(e), _) => return prefixed("baselineUrl", e),
         (_, Err(e)) => return prefixed("currentUrl", e),
     };
-    store(env, &baseline_url, &baseline).await;
-    store(env, &current_url, &current).await;
     ToolResult::success(structured(baseline_url.as_str(), &baseline, current_url.as_str(), &current))
 }
 

@@ -82,47 +82,41 @@ pub fn url_arg(args: &Map<String, Value>, name: &str) -> Result<Url, ToolResult>
 /// A place among the bounded audit slots, as REST audits take one: a full server answers
 /// `overloaded` at once instead of queueing without bound.
 pub async fn audit_slot(state: &AppState) -> Result<OwnedSemaphorePermit, ToolResult> {
-    let ticket = state.audits.admit().map_err(|e| from_api_error(e, "retry in a few seconds"))?;
-    ticket.ready().await.map_err(|e| from_api_error(e, "audit slot"))
+    let ticket = state.audits.admit().map_err(|e| from_api_error(e.into(), "retry in a few seconds"))?;
+    ticket.ready().await.map_err(|e| from_api_error(e.into(), "audit slot"))
 }
 
-/// A fetched and audited page, with the time it was audited.
+/// A fetched, audited and stored page, with the time it was audited.
 #[derive(Debug)]
 pub struct Audited {
     /// The engine's result.
     pub audit: Audit,
     /// `scanned_at` of the stored result.
     pub scanned_at: String,
+    /// The stored audit's id (`None` when storing failed; logged).
+    pub audit_id: Option<String>,
 }
 
-/// Fetches and audits `url` in an audit slot (the same pipeline as `GET /api/v1/audit`).
-pub async fn audit(state: &AppState, url: &Url) -> Result<Audited, ToolResult> {
-    let slot = audit_slot(state).await?;
-    let result = crate::pipeline::audit_url(&state.fetcher, url, Some(slot), state.analysis_limits()).await;
-    match result {
-        Ok(page) => Ok(Audited { audit: page.audit, scanned_at: crate::now_rfc3339() }),
+/// Fetches, audits and stores `url` for the caller through the one audit path (the call
+/// itself was charged by the protocol layer), as `GET /api/v1/audit` does.
+pub async fn audit(env: &ToolEnv<'_>, url: &Url) -> Result<Audited, ToolResult> {
+    match env.state.app.audit_charged(url, env.identity.user_id()).await {
+        Ok(done) => Ok(Audited { audit_id: done.stored.map(|s| s.id), audit: done.audit, scanned_at: done.scanned_at }),
         Err(e) => Err(from_api_error(ApiError::from(e), url.as_str())),
     }
 }
 
-/// The page named by the `url` argument, audited ([`audit`]) and stored ([`store`]): what
-/// seo_audit, get_opportunities and generate_fixes do before shaping their answers. Returns
-/// the URL, the audit and the stored audit's id.
+/// The page named by the `url` argument, audited and stored ([`audit`]): what seo_audit,
+/// get_opportunities and generate_fixes do before shaping their answers. Returns the URL,
+/// the audit and the stored audit's id.
 pub async fn audit_url_arg(
     env: &ToolEnv<'_>,
     args: &Map<String, Value>,
 ) -> Result<(Url, Audited, Option<String>), ToolResult> {
     let url = url_arg(args, "url")?;
-    let done = audit(env.state, &url).await?;
-    let audit_id = store(env, &url, &done).await;
+    let done = audit(env, &url).await?;
+    let audit_id = done.audit_id.clone();
     Ok((url, done, audit_id))
-}
-
-/// Stores an audit as the REST endpoint does (badges, reports and monitoring read it) and
-/// returns its id. A failure to store is logged; the caller still gets its result.
-pub async fn store(env: &ToolEnv<'_>, url: &Url, done: &Audited) -> Option<String> {
-    let result = done.audit.to_result(&done.scanned_at);
-    crate::record::keep_audit(env.state, url, env.identity.user_id(), &result).await.map(|stored| stored.id)
 }
 
 /// One failed check with its priority.

@@ -12,20 +12,11 @@ use std::time::Duration;
 use tokio::sync::OwnedSemaphorePermit;
 use url::Url;
 
+use crate::AppError;
+
 /// The user agent whose robots.txt verdict the crawlability rule reports: a search crawler,
 /// falling back to the `*` group by the matcher's own rules.
 pub const SEARCH_CRAWLER: &str = "Googlebot";
-
-/// Why a page could not be audited.
-#[derive(Debug, thiserror::Error)]
-pub enum AuditError {
-    /// The page could not be fetched (blocked, unreachable, not HTML...).
-    #[error(transparent)]
-    Fetch(#[from] fetch::Error),
-    /// The engine panicked on this input: a bug, reported as `internal`.
-    #[error("audit engine failed: {0}")]
-    Engine(String),
-}
 
 /// A fetched and audited page.
 #[derive(Debug)]
@@ -50,7 +41,7 @@ pub async fn audit_url(
     url: &Url,
     slot: Option<OwnedSemaphorePermit>,
     limits: AnalysisLimits,
-) -> Result<PageAudit, AuditError> {
+) -> Result<PageAudit, AppError> {
     let (page, robots) = fetch_with_robots(fetcher, url).await?;
     let requested = url.to_string();
     let (audit, robots) = analyse_blocking(slot, limits, move |budget| {
@@ -67,12 +58,12 @@ pub async fn audit_url(
 /// Every parse of a fetched page in the service goes through here.
 ///
 /// # Errors
-/// The analysis panicked ([`AuditError::Engine`]).
+/// The analysis panicked ([`AppError::Internal`]).
 pub async fn analyse_blocking<T, F>(
     slot: Option<OwnedSemaphorePermit>,
     limits: AnalysisLimits,
     analysis: F,
-) -> Result<T, AuditError>
+) -> Result<T, AppError>
 where
     T: Send + 'static,
     F: FnOnce(&dyn audit_core::Budget) -> T + Send + 'static,
@@ -85,7 +76,7 @@ where
         analysis(&budget)
     })
     .await
-    .map_err(|e| AuditError::Engine(e.to_string()));
+    .map_err(|e| AppError::internal(format!("analysis task failed: {e}")));
     drop(cancel);
     result
 }
@@ -99,9 +90,9 @@ pub struct AnalysisLimits {
 }
 
 impl AnalysisLimits {
-    /// The limits of these settings (`analysis_cpu_ms`, 0 meaning none).
-    pub fn from_config(config: &crate::config::Config) -> AnalysisLimits {
-        AnalysisLimits { cpu: (config.analysis_cpu_ms > 0).then(|| Duration::from_millis(config.analysis_cpu_ms)) }
+    /// A CPU budget of `ms` milliseconds; 0 means none (the `analysis_cpu_ms` setting).
+    pub fn cpu_ms(ms: u64) -> AnalysisLimits {
+        AnalysisLimits { cpu: (ms > 0).then(|| Duration::from_millis(ms)) }
     }
 }
 

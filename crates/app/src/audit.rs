@@ -1,0 +1,300 @@
+//! The one audit path. Every audit the service makes (REST single and batch, every agent
+//! tool, the AI and content endpoints, the report form, workflows, monitors, the badge's
+//! background audits) goes through [`App::run_audit`]: a place among the audit slots, the
+//! caller's quota, the fetch, the analysis within its budget, the result, the stored row and
+//! its event. The order of those steps is decided here and nowhere else:
+//!
+//! 1. **admission** ([`AuditSlots`]): a client gets a slot or a queue place, or
+//!    `overloaded` at once; background work is deferred while the queue is half full;
+//! 2. **quota**, charged only once admitted, so a full server charges nothing;
+//! 3. **fetch and analysis** ([`crate::pipeline::audit_url`]), the slot held until the
+//!    analysis ends;
+//! 4. **result and record**: the stored row keeps the result and the page's visible text
+//!    (what keyword history counts), and a key owner's audit fires `audit.completed`.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use ai_visibility::Robots;
+use audit_core::{Audit, AuditResult};
+use fetch::Fetcher;
+use futures_util::StreamExt as _;
+use serde_json::{json, Map, Value};
+use url::Url;
+
+use crate::pipeline::{audit_url, AnalysisLimits};
+use crate::slots::{AuditSlots, Ticket};
+use crate::AppError;
+
+/// Most bytes of visible text kept with a stored audit (keyword tracking reads it).
+pub const MAX_STORED_TEXT: usize = 64 * 1024;
+
+/// Where the events of a key owner's work go (the server's webhook delivery).
+pub trait Events: Send + Sync {
+    /// Hands `event` of `owner` to delivery; never waits.
+    fn emit(&self, owner: &str, event: &'static str, data: Value);
+}
+
+/// No events (the command line, tests of the application layer).
+#[derive(Debug, Default)]
+pub struct NoEvents;
+
+impl Events for NoEvents {
+    fn emit(&self, _owner: &str, _event: &'static str, _data: Value) {}
+}
+
+/// The application: what every use case runs on. Cheap to clone.
+#[derive(Clone)]
+pub struct App {
+    /// The database.
+    pub store: store::Store,
+    /// The guarded network client.
+    pub fetcher: Fetcher,
+    /// Bounded audit concurrency and queue.
+    pub slots: Arc<AuditSlots>,
+    /// What one page's analysis may cost.
+    pub limits: AnalysisLimits,
+    events: Arc<dyn Events>,
+}
+
+impl std::fmt::Debug for App {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("App").field("slots", &self.slots).field("limits", &self.limits).finish_non_exhaustive()
+    }
+}
+
+/// A fetched, audited and (when the store answered) stored page.
+#[derive(Debug)]
+pub struct Audited {
+    /// The engine's audit (its page facts fill fix templates, content gaps, AI readiness).
+    pub audit: Audit,
+    /// The site's robots.txt as it answered (AI-bot access reads more than the verdict).
+    pub robots_txt: Option<Robots>,
+    /// `scanned_at` of the result.
+    pub scanned_at: String,
+    /// The stored row; `None` when storing failed (logged: the caller still has its audit).
+    pub stored: Option<store::StoredAudit>,
+}
+
+impl Audited {
+    /// The wire result of the audit.
+    pub fn result(&self) -> AuditResult {
+        self.audit.to_result(&self.scanned_at)
+    }
+}
+
+impl App {
+    /// The application over `store` and `fetcher`, with `max_concurrent` audit slots, a
+    /// queue of `queue`, the analysis `limits`, and `events` for key owners' events.
+    pub fn new(
+        store: store::Store,
+        fetcher: Fetcher,
+        slots: Arc<AuditSlots>,
+        limits: AnalysisLimits,
+        events: Arc<dyn Events>,
+    ) -> App {
+        App { store, fetcher, slots, limits, events }
+    }
+
+    /// Audits `url` for a client who waits: admission, then `charge(1)` (the caller's
+    /// quota; its refusal is returned as it is and nothing else happens), then
+    /// [`App::run_audit`].
+    ///
+    /// # Errors
+    /// `overloaded` before anything is charged, the charge's own refusal, or what the
+    /// audit met.
+    pub async fn audit_for_client<E: From<AppError>>(
+        &self,
+        url: &Url,
+        owner: Option<&str>,
+        charge: impl FnOnce(u32) -> Result<(), E>,
+    ) -> Result<Audited, E> {
+        let mut tickets = self.admit_charged(1, charge)?;
+        let ticket = tickets.pop().ok_or_else(|| AppError::internal("no audit ticket"))?;
+        Ok(self.run_audit(url, owner, ticket).await?)
+    }
+
+    /// Audits the distinct `urls` of a batch: a place for each, all or none, then one
+    /// `charge` for all of them, then `concurrency` audits at a time. The outcomes are in
+    /// the order of `urls`.
+    ///
+    /// # Errors
+    /// `overloaded` when the queue cannot hold them all, or the charge's refusal; nothing is
+    /// charged or audited then.
+    pub async fn audit_batch<E: From<AppError>>(
+        &self,
+        urls: Vec<Url>,
+        owner: Option<&str>,
+        concurrency: usize,
+        charge: impl FnOnce(u32) -> Result<(), E>,
+    ) -> Result<Vec<Result<Audited, AppError>>, E> {
+        let tickets = self.admit_charged(urls.len(), charge)?;
+        Ok(futures_util::stream::iter(urls.into_iter().zip(tickets))
+            .map(|(url, ticket)| async move { self.run_audit(&url, owner, ticket).await })
+            .buffered(concurrency.max(1))
+            .collect()
+            .await)
+    }
+
+    /// Audits `url` for a caller whose quota was charged already (an agent-tool call is
+    /// charged per call): admission as for a client, no further charge.
+    ///
+    /// # Errors
+    /// `overloaded`, or what the audit met.
+    pub async fn audit_charged(&self, url: &Url, owner: Option<&str>) -> Result<Audited, AppError> {
+        let ticket = self.slots.admit()?;
+        self.run_audit(url, owner, ticket).await
+    }
+
+    /// Audits `url` for work nobody waits on (workflow steps, monitor checks, badge audits):
+    /// admitted only while the queue is less than half full, deferred (holding no place) for
+    /// up to `patience`.
+    ///
+    /// # Errors
+    /// `overloaded` once `patience` is over, or what the audit met.
+    pub async fn audit_background(
+        &self,
+        url: &Url,
+        owner: Option<&str>,
+        patience: Duration,
+    ) -> Result<Audited, AppError> {
+        let ticket = self.slots.admit_background_within(patience).await?;
+        self.run_audit(url, owner, ticket).await
+    }
+
+    /// Places for `n` audits, then the charge: admission first, so a full server charges
+    /// nothing. Dropping the tickets gives the places back.
+    ///
+    /// # Errors
+    /// `overloaded`, or the charge's refusal.
+    pub fn admit_charged<E: From<AppError>>(
+        &self,
+        n: usize,
+        charge: impl FnOnce(u32) -> Result<(), E>,
+    ) -> Result<Vec<Ticket>, E> {
+        let tickets = self.slots.admit_many(n)?;
+        charge(u32::try_from(n).unwrap_or(u32::MAX))?;
+        Ok(tickets)
+    }
+
+    /// The audit path after admission: waits for the slot, fetches and analyses the page
+    /// (the slot held until the analysis ends), builds the result and records it.
+    ///
+    /// # Errors
+    /// What the fetch met, or an engine failure. A failure to store is logged, not returned
+    /// ([`Audited::stored`] is `None`).
+    pub async fn run_audit(&self, url: &Url, owner: Option<&str>, ticket: Ticket) -> Result<Audited, AppError> {
+        let slot = ticket.ready().await?;
+        let page = audit_url(&self.fetcher, url, Some(slot), self.limits).await?;
+        let scanned_at = store::now_rfc3339();
+        let stored = match self.record(url, owner, &page.audit, &scanned_at).await {
+            Ok(stored) => Some(stored),
+            Err(e) => {
+                tracing::error!(url = %url, error = %e, "audit not stored");
+                None
+            }
+        };
+        Ok(Audited { audit: page.audit, robots_txt: page.robots_txt, scanned_at, stored })
+    }
+
+    /// Stores an audit with its page text and, for a key owner, fires `audit.completed`.
+    ///
+    /// # Errors
+    /// The store failed, or the result did not serialise.
+    pub async fn record(
+        &self,
+        url: &Url,
+        owner: Option<&str>,
+        audit: &Audit,
+        scanned_at: &str,
+    ) -> Result<store::StoredAudit, AppError> {
+        let result = audit.to_result(scanned_at);
+        let record = audit_record(url, owner, &result, Some(page_text(audit)))?;
+        let store = self.store.clone();
+        let stored = tokio::task::spawn_blocking(move || store.insert_audit(record))
+            .await
+            .map_err(|e| AppError::internal(format!("store task failed: {e}")))??;
+        if let Some(owner) = owner {
+            let data = json!({
+                "url": url.as_str(),
+                "score": result.score.percentage,
+                "scannedAt": result.scanned_at,
+                "auditId": stored.id,
+            });
+            self.events.emit(owner, "audit.completed", data);
+        }
+        Ok(stored)
+    }
+}
+
+/// The additive `page_text` field of a stored result: the walk's visible text, white space
+/// collapsed, at most [`MAX_STORED_TEXT`] bytes; the words keyword tracking counts.
+fn page_text(audit: &Audit) -> Map<String, Value> {
+    let text = audit.page.visible_text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut extra = Map::new();
+    extra.insert("page_text".into(), Value::String(cut_at_char(text, MAX_STORED_TEXT)));
+    extra
+}
+
+/// `s` cut to at most `max` bytes, at a character boundary.
+fn cut_at_char(mut s: String, max: usize) -> String {
+    if s.len() > max {
+        let mut cut = max;
+        while !s.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        s.truncate(cut);
+    }
+    s
+}
+
+/// The row for an audit of `url`: the full result JSON (plus any additive `extra` fields),
+/// its score, ruleset and final URL, owned by `owner`.
+///
+/// # Errors
+/// The result did not serialise.
+pub fn audit_record(
+    url: &Url,
+    owner: Option<&str>,
+    result: &AuditResult,
+    extra: Option<Map<String, Value>>,
+) -> Result<store::NewAudit, AppError> {
+    let mut value = serde_json::to_value(result).map_err(AppError::internal)?;
+    if let (Some(extra), Value::Object(fields)) = (extra, &mut value) {
+        fields.extend(extra);
+    }
+    let mut record = store::NewAudit::new(
+        url.as_str(),
+        result.page.final_url.clone(),
+        i64::from(result.score.percentage),
+        result.score.ruleset_version.clone(),
+        value.to_string(),
+    );
+    record.user_id = owner.map(str::to_string);
+    Ok(record)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stored_text_is_cut_at_a_character() {
+        assert_eq!(cut_at_char("ééé".to_string(), 3), "é");
+        assert_eq!(cut_at_char("abc".to_string(), 10), "abc");
+    }
+
+    #[test]
+    fn every_stored_audit_keeps_the_page_text() {
+        let html =
+            b"<html><head><title>Copper kettles</title></head><body><p>Copper   kettles\nfor tea</p></body></html>";
+        let audit = audit_core::audit(audit_core::Page::parse("https://example.com/", html, Default::default()));
+        let url = Url::parse("https://example.com/").unwrap();
+        let record =
+            audit_record(&url, Some("u1"), &audit.to_result("2026-01-01T00:00:00.000Z"), Some(page_text(&audit)))
+                .unwrap();
+        let stored: Value = serde_json::from_str(&record.result_json).unwrap();
+        assert_eq!(stored["page_text"], "Copper kettles for tea");
+        assert_eq!(record.user_id.as_deref(), Some("u1"));
+    }
+}

@@ -1,0 +1,20 @@
+//! seo-audit's application layer: every use case as a typed function over the store, the
+//! fetcher and the engines, with no HTTP and no JSON-RPC in it. The server translates HTTP
+//! and JSON-RPC to these functions and their errors back (docs/ARCHITECTURE.md).
+//!
+//! - [`App`]: the store, the fetcher, the audit slots, the analysis limits and where events
+//!   go; [`App::run_audit`] is the one audit path (admission, quota, fetch, analysis, result,
+//!   record), entered through [`App::audit_for_client`], [`App::audit_batch`],
+//!   [`App::audit_charged`] or [`App::audit_background`].
+//! - [`AuditSlots`]: the bounded audit concurrency and queue every audit passes.
+//! - [`pipeline`]: fetching a page with its robots.txt and analysing it within its budget.
+//! - [`AppError`]: why a use case failed.
+
+mod audit;
+mod error;
+pub mod pipeline;
+mod slots;
+
+pub use audit::{audit_record, App, Audited, Events, NoEvents, MAX_STORED_TEXT};
+pub use error::AppError;
+pub use slots::{AuditSlots, Ticket};
