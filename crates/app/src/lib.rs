@@ -8,13 +8,16 @@
 //!   [`App::audit_charged`] or [`App::audit_background`].
 //! - [`AuditSlots`]: the bounded audit concurrency and queue every audit passes.
 //! - [`pipeline`]: fetching a page with its robots.txt and analysing it within its budget.
+//! - [`StoredResult`]: a stored audit read back as a typed value.
 //! - [`AppError`]: why a use case failed.
 
 mod audit;
 mod error;
 pub mod pipeline;
 mod slots;
+mod stored;
 
 pub use audit::{audit_record, App, Audited, Events, NoEvents, MAX_STORED_TEXT};
 pub use error::AppError;
 pub use slots::{AuditSlots, Ticket};
+pub use stored::StoredResult;

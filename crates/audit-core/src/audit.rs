@@ -248,7 +248,8 @@ impl Audit {
 }
 
 /// `score` of the audit result.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Score {
     pub current: u32,
     pub max: u32,
@@ -261,7 +262,8 @@ pub struct Score {
 }
 
 /// One recommendation (a failed check).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Recommendation {
     pub id: String,
     #[serde(rename = "type")]
@@ -277,55 +279,63 @@ pub struct Recommendation {
 }
 
 /// Outcome of one check, in `checks`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CheckStatus {
     Pass,
     Fail,
+    #[default]
     NotApplicable,
 }
 
 /// One entry of `checks`: every rule and how it came out.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct CheckSummary {
     pub id: String,
     pub category: String,
     pub status: CheckStatus,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct ImageCounts {
     pub total: usize,
     pub missing_alt: usize,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct LinkCounts {
     pub internal: usize,
     pub external: usize,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct OgSummary {
     pub title: String,
     pub description: String,
     pub image: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct HeadingSummary {
     pub level: u8,
     pub text: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct HreflangSummary {
     pub lang: String,
     pub href: String,
 }
 
 /// `page` of the audit result: every field of both SPEC.md variants plus additive ones.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct PageSummary {
     pub url: String,
     pub final_url: String,
@@ -350,7 +360,8 @@ pub struct PageSummary {
 }
 
 /// `meta` of the audit result.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct ResultMeta {
     pub engine_version: String,
     pub ruleset_version: String,
@@ -358,8 +369,10 @@ pub struct ResultMeta {
     pub checks_executed: usize,
 }
 
-/// The full audit result.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// The full audit result. Reading one back fills absent fields with their defaults, so a
+/// result stored by an older version (or a partial one) still reads as this type.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct AuditResult {
     pub ok: bool,
     pub api_version: String,
@@ -374,21 +387,24 @@ pub struct AuditResult {
     pub meta: ResultMeta,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct CompactScore {
     pub current: u32,
     pub max: u32,
     pub percentage: u32,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct IssueCounts {
     pub critical: usize,
     pub warning: usize,
     pub notice: usize,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct TopIssue {
     pub id: String,
     #[serde(rename = "type")]
@@ -397,7 +413,8 @@ pub struct TopIssue {
 }
 
 /// The compact audit result.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct CompactResult {
     pub ok: bool,
     pub api_version: String,

@@ -177,32 +177,18 @@ fn unreachable(e: &ApiError) -> Raised {
     )
 }
 
-fn parsed(audit: &store::StoredAudit) -> Value {
-    serde_json::from_str(&audit.result_json).unwrap_or(Value::Null)
-}
-
-fn criticals(result: &Value) -> Vec<String> {
-    result["recommendations"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|r| r["type"] == "critical")
-        .filter_map(|r| r["id"].as_str().or(r["title"].as_str()).map(str::to_string))
-        .collect()
-}
-
-fn is_2xx(result: &Value) -> bool {
-    result["page"]["status_code"].as_u64().is_some_and(|s| (200..300).contains(&s))
+fn criticals(result: &app::StoredResult) -> Vec<String> {
+    result.of_severity("critical").map(|r| if r.id.is_empty() { r.title.clone() } else { r.id.clone() }).collect()
 }
 
 /// The alerts raised by `current` after `previous` (none before the first comparison,
 /// except a non-2xx status).
 pub fn compare(previous: Option<&store::StoredAudit>, current: &store::StoredAudit) -> Vec<Raised> {
-    let now = parsed(current);
-    let before = previous.map(parsed);
+    let now = app::StoredResult::of(current);
+    let before = previous.map(app::StoredResult::of);
     let mut out = Vec::new();
-    if !is_2xx(&now) && before.as_ref().is_none_or(is_2xx) {
-        let status = now["page"]["status_code"].as_u64().unwrap_or(0);
+    if !now.is_2xx() && before.as_ref().is_none_or(app::StoredResult::is_2xx) {
+        let status = now.result.page.status_code;
         out.push(("status_not_2xx", "critical", format!("The page answered with HTTP status {status}.")));
     }
     let Some((previous, before)) = previous.zip(before) else { return out };

@@ -61,17 +61,9 @@ pub async fn audit_and_store(
 }
 
 /// Counts of each severity among the recommendations of a stored result.
-pub fn severity_breakdown(result: &Value) -> Value {
-    let mut counts = [0u64; 3];
-    for r in result["recommendations"].as_array().into_iter().flatten() {
-        match r["type"].as_str() {
-            Some("critical") => counts[0] += 1,
-            Some("warning") => counts[1] += 1,
-            Some("notice") => counts[2] += 1,
-            _ => {}
-        }
-    }
-    json!({ "critical": counts[0], "warning": counts[1], "notice": counts[2] })
+pub fn severity_breakdown(result: &app::StoredResult) -> Value {
+    let (critical, warning, notice) = result.severity_counts();
+    json!({ "critical": critical, "warning": warning, "notice": notice })
 }
 
 fn step(idx: usize, name: &str, status: &str) -> store::WorkflowStep {
@@ -215,27 +207,26 @@ fn api_reason(e: &ApiError) -> String {
 }
 
 /// Audits `raw` for the run's owner and returns the stored audit with its parsed result.
-async fn audit_step(state: &AppState, raw: &str, owner: &str) -> Result<(store::StoredAudit, Value), String> {
+async fn audit_step(
+    state: &AppState,
+    raw: &str,
+    owner: &str,
+) -> Result<(store::StoredAudit, app::StoredResult), String> {
     let url = fetch::validate_url(raw).map_err(|e| api_reason(&ApiError::from(e)))?;
     let (stored, _) = audit_and_store(state, &url, owner).await.map_err(|e| api_reason(&e))?;
-    let result: Value = serde_json::from_str(&stored.result_json).unwrap_or(Value::Null);
+    let result = app::StoredResult::of(&stored);
     Ok((stored, result))
 }
 
-fn audit_summary(stored: &store::StoredAudit, result: &Value) -> Value {
+fn audit_summary(stored: &store::StoredAudit, result: &app::StoredResult) -> Value {
     json!({
         "auditId": stored.id,
         "url": stored.url,
         "score": stored.score,
-        "title": result["page"]["title"],
-        "statusCode": result["page"]["status_code"],
+        "title": result.result.page.title,
+        "statusCode": result.result.page.status_code,
         "issues": severity_breakdown(result),
     })
-}
-
-/// Failed checks of a stored result, most severe first (the audit's own order).
-fn issues(result: &Value) -> Vec<Value> {
-    result["recommendations"].as_array().cloned().unwrap_or_default()
 }
 
 async fn run_step(state: &AppState, run: &store::WorkflowRun, owner: &str, name: &str) -> Result<StepOutcome, String> {
@@ -253,13 +244,14 @@ async fn run_step(state: &AppState, run: &store::WorkflowRun, owner: &str, name:
         "summarize" => {
             let audit_id = result_of(run, "audit")["auditId"].as_str().unwrap_or_default().to_string();
             let stored = state.db(move |s| s.get_audit(&audit_id)).await.map_err(|e| api_reason(&e))?;
-            let result: Value = serde_json::from_str(&stored.result_json).unwrap_or(Value::Null);
-            let pick = |r: &Value| json!({ "id": r["id"], "type": r["type"], "title": r["title"], "impact": r["impact"], "effort": r["effort"] });
+            let result = app::StoredResult::of(&stored);
+            // Failed checks, most severe first (the audit's own order).
+            let pick = |r: &audit_core::Recommendation| json!({ "id": r.id, "type": r.kind, "title": r.title, "impact": r.impact, "effort": r.effort });
             Ok(StepOutcome::Done(json!({
                 "score": stored.score,
-                "summary": result["ai_insights"],
+                "summary": result.result.ai_insights,
                 "issues": severity_breakdown(&result),
-                "topIssues": issues(&result).iter().take(5).map(pick).collect::<Vec<_>>(),
+                "topIssues": result.result.recommendations.iter().take(5).map(pick).collect::<Vec<_>>(),
             })))
         }
         "opportunities" | "fix_plan" => {
@@ -305,8 +297,8 @@ async fn run_step(state: &AppState, run: &store::WorkflowRun, owner: &str, name:
         "compare" => {
             let (a, b) = (result_of(run, "audit"), result_of(run, "audit_competitor"));
             let (sa, sb) = (a["score"].as_i64().unwrap_or(0), b["score"].as_i64().unwrap_or(0));
-            let failing = |v: &Value| -> std::collections::BTreeSet<String> {
-                v.as_array().into_iter().flatten().filter_map(|r| r["id"].as_str().map(str::to_string)).collect()
+            let failing = |v: &app::StoredResult| -> std::collections::BTreeSet<String> {
+                v.result.recommendations.iter().map(|r| r.id.clone()).collect()
             };
             let fa_id = a["auditId"].as_str().unwrap_or_default().to_string();
             let fb_id = b["auditId"].as_str().unwrap_or_default().to_string();
@@ -314,9 +306,7 @@ async fn run_step(state: &AppState, run: &store::WorkflowRun, owner: &str, name:
                 .db(move |s| Ok((s.get_audit(&fa_id)?, s.get_audit(&fb_id)?)))
                 .await
                 .map_err(|e| api_reason(&e))?;
-            let va: Value = serde_json::from_str(&ra.result_json).unwrap_or(Value::Null);
-            let vb: Value = serde_json::from_str(&rb.result_json).unwrap_or(Value::Null);
-            let (fa, fb) = (failing(&va["recommendations"]), failing(&vb["recommendations"]));
+            let (fa, fb) = (failing(&app::StoredResult::of(&ra)), failing(&app::StoredResult::of(&rb)));
             Ok(StepOutcome::Done(json!({
                 "siteScore": sa,
                 "competitorScore": sb,

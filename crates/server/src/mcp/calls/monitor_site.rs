@@ -45,7 +45,7 @@ pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
         Ok(a) => a,
         Err(e) => return from_api_error(e, "alerts"),
     };
-    let result: Value = serde_json::from_str(&latest.result_json).unwrap_or(Value::Null);
+    let result = app::StoredResult::of(&latest);
     let recent: Vec<Value> = alerts
         .iter()
         .map(|a| {

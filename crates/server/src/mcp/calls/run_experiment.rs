@@ -114,17 +114,11 @@ pub fn is_metric(metric: &str) -> bool {
 /// The metric of a stored audit: `score`, `word_count`, or a rule id (1 when the rule
 /// does not fail on the page, 0 when it does).
 pub fn metric_value(metric: &str, audit: &store::StoredAudit) -> f64 {
-    let result: Value = serde_json::from_str(&audit.result_json).unwrap_or(Value::Null);
+    let result = app::StoredResult::of(audit);
     match metric {
         "score" => audit.score as f64,
-        "word_count" => result["page"]["word_count"].as_f64().unwrap_or(0.0),
-        rule => {
-            let failing = result["recommendations"].as_array().into_iter().flatten().any(|r| r["id"] == rule);
-            if failing {
-                0.0
-            } else {
-                1.0
-            }
-        }
+        "word_count" => result.result.page.word_count as f64,
+        rule if result.fails(rule) => 0.0,
+        _ => 1.0,
     }
 }

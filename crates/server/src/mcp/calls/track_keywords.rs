@@ -117,23 +117,23 @@ pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
 }
 
 /// The parsed result and kept text of a stored audit, when it kept the text.
-fn text_of(audit: &store::StoredAudit) -> Option<(Value, String)> {
-    let result: Value = serde_json::from_str(&audit.result_json).ok()?;
-    let text = result["page_text"].as_str()?.to_string();
+fn text_of(audit: &store::StoredAudit) -> Option<(app::StoredResult, String)> {
+    let mut result = app::StoredResult::of(audit);
+    let text = result.page_text.take()?;
     Some((result, text))
 }
 
 /// Presence in title, h1, description and URL, and the body count, of one keyword.
-fn measure(keyword: &str, result: &Value, text: &str) -> Value {
-    let page = &result["page"];
-    let has = |v: &Value| count(v.as_str().unwrap_or_default(), keyword) > 0;
+fn measure(keyword: &str, result: &app::StoredResult, text: &str) -> Value {
+    let page = &result.result.page;
+    let has = |v: &str| count(v, keyword) > 0;
     // In a URL, words are separated by `-`, `_`, `/` or `.`; spaces in the keyword match them.
-    let url =
-        page["final_url"].as_str().or(page["url"].as_str()).unwrap_or_default().replace(['-', '_', '/', '.', '+'], " ");
+    let address = if page.final_url.is_empty() { &page.url } else { &page.final_url };
+    let url = address.replace(['-', '_', '/', '.', '+'], " ");
     json!({
-        "inTitle": has(&page["title"]),
-        "inH1": has(&page["h1"]),
-        "inDescription": has(&page["meta_description"]),
+        "inTitle": has(&page.title),
+        "inH1": has(&page.h1),
+        "inDescription": has(page.meta_description.as_deref().unwrap_or_default()),
         "inUrl": count(&url, keyword) > 0,
         "bodyCount": count(text, keyword),
     })
