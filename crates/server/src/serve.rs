@@ -186,13 +186,12 @@ async fn accept_loop(listener: TcpListener, state: AppState, mut stop: watch::Re
             "connection cap set by the open-file limit"
         );
     }
-    let admission =
-        conn::Admission::new(
-            max_connections,
-            config.max_connections_per_ip,
-            config.trusted_proxies.clone(),
-            config.anonymous_ipv6_prefix,
-        );
+    let admission = conn::Admission::new(
+        max_connections,
+        config.max_connections_per_ip,
+        config.trusted_proxies.clone(),
+        config.anonymous_ipv6_prefix,
+    );
     // Every connection task holds a clone of `alive`; `gone` yields `None` once all of
     // them (and this original) are dropped, which is how shutdown knows they are done.
     let (alive, mut gone) = mpsc::channel::<()>(1);
