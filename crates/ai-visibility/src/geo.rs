@@ -17,7 +17,7 @@ use url::Url;
 
 use crate::entity::{brand_name, domain_label, entity_nodes, node_types, normalize_domain, short_type};
 
-/// Number of queries a geo-check asks (SPEC: 12).
+/// Number of queries a geo-check asks: the documented score is over twelve answers.
 pub const GEO_QUERY_COUNT: usize = 12;
 /// Queries in flight at once.
 pub const DEFAULT_GEO_CONCURRENCY: usize = 4;
@@ -376,7 +376,7 @@ pub enum ProviderError {
 }
 
 impl ProviderError {
-    /// The API error code (DECISIONS §1): always `upstream_error`.
+    /// The API error code (docs/API.md, "POST /api/geo-check"): always `upstream_error`.
     pub fn code(&self) -> &'static str {
         "upstream_error"
     }
@@ -538,7 +538,7 @@ impl Default for GeoOptions {
 pub struct GeoQueryResult {
     /// The question asked.
     pub query: String,
-    /// What it is about (additive to SPEC's shape).
+    /// What it is about (an additive field of the documented shape).
     pub kind: QueryKind,
     /// The site was mentioned at least once.
     pub found: bool,
@@ -546,7 +546,8 @@ pub struct GeoQueryResult {
     pub mentions: usize,
 }
 
-/// The `/api/geo-check` result (SPEC: `{domain, visibilityScore, queries[{query, found, mentions}]}`).
+/// The `/api/geo-check` result, `{domain, visibilityScore, queries[{query, found, mentions}]}`
+/// (docs/API.md, "POST /api/geo-check").
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GeoReport {

@@ -16,7 +16,7 @@ use crate::state::AppState;
 /// Shape of an audit answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
-    /// The full result (DECISIONS §2).
+    /// The full result (docs/API.md, "The audit result").
     Json,
     /// The compact summary.
     Compact,

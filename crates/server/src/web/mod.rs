@@ -29,8 +29,8 @@ pub const SVG_CONTENT_TYPE: &str = "image/svg+xml";
 /// `Content-Type` of `/widget.js`.
 pub const JS_CONTENT_TYPE: &str = "text/javascript; charset=utf-8";
 
-/// `Cache-Control` of the SVG and iframe badge (DECISIONS.md §6): a score may be five
-/// minutes stale, which keeps embedding sites from hammering the service.
+/// `Cache-Control` of the SVG and iframe badge (docs/API.md, "GET /api/widget"): a score may be
+/// five minutes stale, which keeps embedding sites from hammering the service.
 pub const SVG_CACHE_CONTROL: &str = "public, max-age=300";
 /// `Cache-Control` of `/widget.js`: the script changes only with a release.
 pub const WIDGET_JS_CACHE_CONTROL: &str = "public, max-age=3600";
