@@ -15,7 +15,8 @@ mod admin_cmd;
 mod audit_cmd;
 mod serve_cmd;
 
-/// Settings every subcommand shares (names fixed by DECISIONS.md §11).
+/// Settings every subcommand shares. Their names are part of the interface (docs/API.md,
+/// "Running the service"): scripts and config files name them.
 #[derive(Debug, Clone, clap::Args)]
 pub struct Global {
     /// Data directory holding the SQLite file [default: ./data].

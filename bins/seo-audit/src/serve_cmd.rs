@@ -103,8 +103,8 @@ pub async fn run(args: ServeArgs, global: &Global) -> u8 {
             return EXIT_FAILED;
         }
     };
-    // Scripts wait for this exact line (DECISIONS §11): print it once, and only now that
-    // the socket accepts connections.
+    // Scripts wait for this exact line (docs/API.md, "Running the service"): print it once, and
+    // only now that the socket accepts connections.
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "listening on http://{}", server.local_addr());
     let _ = out.flush();

@@ -1,6 +1,7 @@
 //! A workflow run cut short by a killed server is not lost: a restart on the same database
 //! resumes it from the step that was cut short, and a run cut short again and again reads
-//! `failed` with reason `interrupted` after `store::MAX_RESUMES` resumes (DECISIONS §9).
+//! `failed` with reason `interrupted` after `store::MAX_RESUMES` resumes (docs/API.md,
+//! "Workflow runs").
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};

@@ -2,23 +2,22 @@
 //! count how often the site shows up in the answers (`/api/geo-check`).
 //!
 //! The queries come from the page alone ([`generate_queries`]), so the same page always
-//! asks the same twelve questions. The engine is any [`AiSearchProvider`]; the one real
-//! implementation, [`OpenAiCompatibleProvider`], speaks the OpenAI-compatible
-//! chat-completions interface through the `fetch` crate.
+//! asks the same twelve questions. The engine is any [`AiSearchProvider`]. This module is
+//! pure: asking a provider over the network (`OpenAiCompatibleProvider`, `geo_check`) lives
+//! in `provider.rs`, behind the crate's `provider` feature.
 
 use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
 
 use audit_core::Page;
-use futures_util::stream::{self, StreamExt, TryStreamExt};
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 use url::Url;
 
 use crate::entity::{brand_name, domain_label, entity_nodes, node_types, normalize_domain, short_type};
 
-/// Number of queries a geo-check asks (SPEC: 12).
+/// Number of queries a geo-check asks: the documented score is over twelve answers.
 pub const GEO_QUERY_COUNT: usize = 12;
 /// Queries in flight at once.
 pub const DEFAULT_GEO_CONCURRENCY: usize = 4;
@@ -26,11 +25,6 @@ pub const DEFAULT_GEO_CONCURRENCY: usize = 4;
 pub const DEFAULT_PROVIDER_TIMEOUT: Duration = Duration::from_secs(30);
 /// Longest time for a whole geo-check.
 pub const DEFAULT_GEO_TOTAL_TIMEOUT: Duration = Duration::from_secs(90);
-
-/// The instruction sent with every query. It asks for sources so that citations and
-/// named sites, which mentions are counted from, appear in the answer.
-const SYSTEM_PROMPT: &str = "You are an AI search assistant. Answer the user's question concisely, \
-    recommend specific websites, brands or products where that fits, and name the sources you rely on with their URLs.";
 
 /// What a query is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -289,7 +283,7 @@ fn capitalize(s: &str) -> String {
 
 /// The brand a geo-check asks and counts: og:site_name or the JSON-LD entity name, else
 /// the domain's label (`acme` for `www.acme.co.uk`), capitalised.
-fn geo_brand(page: &Page, domain: &str) -> String {
+pub(crate) fn geo_brand(page: &Page, domain: &str) -> String {
     brand_name(page).unwrap_or_else(|| {
         let host = if domain.trim().is_empty() {
             page.parsed_url().and_then(|u| u.host_str().map(str::to_owned)).unwrap_or_default()
@@ -370,6 +364,10 @@ pub enum ProviderError {
     #[error("ai search provider sent a malformed answer: {0}")]
     Malformed(String),
     /// The provider could not be reached (refused connection, DNS, TLS, blocked address).
+    /// Only the `provider` feature talks to a provider over the network, so only it has
+    /// this variant (the enum is `non_exhaustive`, so other crates match it with a
+    /// wildcard either way).
+    #[cfg(feature = "provider")]
     #[error("ai search provider unreachable: {0}")]
     Transport(fetch::Error),
     /// The provider settings are unusable (base URL that does not parse, bad key bytes).
@@ -378,7 +376,7 @@ pub enum ProviderError {
 }
 
 impl ProviderError {
-    /// The API error code (DECISIONS §1): always `upstream_error`.
+    /// The API error code (docs/API.md, "POST /api/geo-check"): always `upstream_error`.
     pub fn code(&self) -> &'static str {
         "upstream_error"
     }
@@ -402,15 +400,6 @@ impl ProviderError {
     pub fn is_malformed(&self) -> bool {
         matches!(self, ProviderError::Malformed(_))
     }
-
-    fn from_fetch(e: fetch::Error) -> ProviderError {
-        match e {
-            fetch::Error::Timeout => ProviderError::Timeout,
-            fetch::Error::Config(m) => ProviderError::Config(m),
-            fetch::Error::TooLarge { limit } => ProviderError::Malformed(format!("answer larger than {limit} bytes")),
-            other => ProviderError::Transport(other),
-        }
-    }
 }
 
 /// The future [`AiSearchProvider::ask`] returns; boxed so providers can be used as
@@ -423,107 +412,13 @@ pub trait AiSearchProvider: Send + Sync {
     fn ask<'a>(&'a self, query: &'a str) -> ProviderFuture<'a>;
 }
 
-/// An AI search engine behind an OpenAI-compatible chat-completions interface
-/// (OpenAI, Perplexity, OpenRouter, a local gateway ...): `POST {base_url}/chat/completions`
-/// with bearer auth. All HTTP goes through the given [`fetch::Fetcher`], so the address
-/// guard applies; the server puts the operator's provider address on its allow list.
-#[derive(Clone)]
-pub struct OpenAiCompatibleProvider {
-    fetcher: fetch::Fetcher,
-    endpoint: Url,
-    api_key: String,
-    model: String,
-    timeout: Duration,
-}
-
-impl std::fmt::Debug for OpenAiCompatibleProvider {
-    // The key is a secret and stays out of logs.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("OpenAiCompatibleProvider")
-            .field("endpoint", &self.endpoint.as_str())
-            .field("model", &self.model)
-            .field("timeout", &self.timeout)
-            .finish_non_exhaustive()
-    }
-}
-
-impl OpenAiCompatibleProvider {
-    /// A provider at `base_url` (e.g. `https://api.perplexity.ai` or
-    /// `https://api.openai.com/v1`), with [`DEFAULT_PROVIDER_TIMEOUT`] per query. An
-    /// empty `api_key` sends no `Authorization` header (local gateways).
-    ///
-    /// # Errors
-    /// [`ProviderError::Config`] when `base_url` is not an http(s) URL.
-    pub fn new(
-        fetcher: fetch::Fetcher,
-        base_url: &str,
-        api_key: impl Into<String>,
-        model: impl Into<String>,
-    ) -> Result<OpenAiCompatibleProvider, ProviderError> {
-        let base = base_url.trim().trim_end_matches('/');
-        let endpoint = Url::parse(&format!("{base}/chat/completions"))
-            .ok()
-            .filter(|u| matches!(u.scheme(), "http" | "https") && u.has_host())
-            .ok_or_else(|| ProviderError::Config(format!("base url {base_url:?} is not an http(s) url")))?;
-        Ok(OpenAiCompatibleProvider {
-            fetcher,
-            endpoint,
-            api_key: api_key.into(),
-            model: model.into(),
-            timeout: DEFAULT_PROVIDER_TIMEOUT,
-        })
-    }
-
-    /// The same provider with another per-query time limit.
-    pub fn with_timeout(mut self, timeout: Duration) -> OpenAiCompatibleProvider {
-        self.timeout = timeout;
-        self
-    }
-
-    /// The URL queries are posted to.
-    pub fn endpoint(&self) -> &Url {
-        &self.endpoint
-    }
-
-    /// The model asked.
-    pub fn model(&self) -> &str {
-        &self.model
-    }
-
-    async fn ask_inner(&self, query: &str) -> Result<ProviderAnswer, ProviderError> {
-        let body = json!({
-            "model": self.model,
-            "messages": [
-                {"role": "system", "content": SYSTEM_PROMPT},
-                {"role": "user", "content": query},
-            ],
-        });
-        let mut headers = vec![("accept".to_owned(), "application/json".to_owned())];
-        if !self.api_key.is_empty() {
-            headers.push(("authorization".to_owned(), format!("Bearer {}", self.api_key)));
-        }
-        let (status, _headers, bytes) = self
-            .fetcher
-            .post_json(&self.endpoint, &headers, &body, self.timeout)
-            .await
-            .map_err(ProviderError::from_fetch)?;
-        if !(200..300).contains(&status) {
-            return Err(ProviderError::Status { status });
-        }
-        parse_answer(&bytes)
-    }
-}
-
-impl AiSearchProvider for OpenAiCompatibleProvider {
-    fn ask<'a>(&'a self, query: &'a str) -> ProviderFuture<'a> {
-        Box::pin(self.ask_inner(query))
-    }
-}
-
 /// Reads a chat-completions answer: the text of `choices[0].message.content` (a string,
 /// or a list of `{text}` parts) and the citations wherever the provider puts them —
 /// top-level `citations` (Perplexity), `choices[0].message.annotations[].url_citation.url`
 /// (OpenAI search models) and `search_results[].url`.
+// Without the `provider` feature nothing in the crate reads a provider's answer, but the
+// reading is pure and its tests stay here, with the other pure parts of the geo-check.
+#[cfg_attr(not(feature = "provider"), allow(dead_code))]
 pub(crate) fn parse_answer(bytes: &[u8]) -> Result<ProviderAnswer, ProviderError> {
     let v: Value = serde_json::from_slice(bytes).map_err(|e| ProviderError::Malformed(format!("not json: {e}")))?;
     let message =
@@ -643,7 +538,7 @@ impl Default for GeoOptions {
 pub struct GeoQueryResult {
     /// The question asked.
     pub query: String,
-    /// What it is about (additive to SPEC's shape).
+    /// What it is about (an additive field of the documented shape).
     pub kind: QueryKind,
     /// The site was mentioned at least once.
     pub found: bool,
@@ -651,7 +546,8 @@ pub struct GeoQueryResult {
     pub mentions: usize,
 }
 
-/// The `/api/geo-check` result (SPEC: `{domain, visibilityScore, queries[{query, found, mentions}]}`).
+/// The `/api/geo-check` result, `{domain, visibilityScore, queries[{query, found, mentions}]}`
+/// (docs/API.md, "POST /api/geo-check").
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GeoReport {
@@ -661,44 +557,6 @@ pub struct GeoReport {
     pub visibility_score: u8,
     /// Every query in generation order.
     pub queries: Vec<GeoQueryResult>,
-}
-
-/// Runs a geo-check: asks the [`generate_queries`] of `page` with at most
-/// `options.concurrency` in flight, each bounded by `options.query_timeout` and the
-/// whole by `options.total_timeout`. Results keep query order.
-///
-/// # Errors
-/// The first [`ProviderError`]: a score over fewer than twelve answers would not be the
-/// score the interface promises, so a failed query fails the check.
-pub async fn geo_check<P: AiSearchProvider + ?Sized>(
-    provider: &P,
-    page: &Page,
-    domain: &str,
-    options: &GeoOptions,
-) -> Result<GeoReport, ProviderError> {
-    let queries = generate_queries(page, domain);
-    let brand = geo_brand(page, domain);
-    let brand = Some(brand).filter(|b| !b.is_empty());
-    let domain_norm = normalize_domain(domain);
-    let per_query = options.query_timeout;
-    // The futures are built eagerly from owned queries (not inside a stream combinator's
-    // closure), so the whole check is a `Send` future a request handler can await.
-    let asks = stream::iter(queries.into_iter().map(|q| {
-        let (brand, domain) = (brand.clone(), domain_norm.clone());
-        async move {
-            let answer =
-                tokio::time::timeout(per_query, provider.ask(&q.query)).await.map_err(|_| ProviderError::Timeout)??;
-            let mentions = count_mentions(&answer, &domain, brand.as_deref());
-            Ok::<_, ProviderError>(GeoQueryResult { query: q.query, kind: q.kind, found: mentions > 0, mentions })
-        }
-    }))
-    .buffered(options.concurrency.max(1))
-    .try_collect::<Vec<_>>();
-    let results = tokio::time::timeout(options.total_timeout, asks).await.map_err(|_| ProviderError::Timeout)??;
-    let found = results.iter().filter(|r| r.found).count();
-    let visibility_score =
-        if results.is_empty() { 0 } else { ((found * 200 + results.len()) / (results.len() * 2)) as u8 };
-    Ok(GeoReport { domain: domain_norm, visibility_score, queries: results })
 }
 
 #[cfg(test)]
@@ -839,20 +697,6 @@ mod tests {
                 (Err(e), Err(())) => assert!(e.is_malformed(), "{body}: {e}"),
                 (got, _) => panic!("{body}: unexpected {got:?}"),
             }
-        }
-    }
-
-    #[test]
-    fn provider_settings() {
-        let fetcher = fetch::Fetcher::new(fetch::FetchConfig::default()).unwrap();
-        let p = OpenAiCompatibleProvider::new(fetcher.clone(), "https://api.example/v1/", "sk-secret", "m").unwrap();
-        assert_eq!(p.endpoint().as_str(), "https://api.example/v1/chat/completions");
-        assert!(!format!("{p:?}").contains("sk-secret"));
-        for bad in ["", "ftp://x/", "not a url"] {
-            assert!(
-                matches!(OpenAiCompatibleProvider::new(fetcher.clone(), bad, "", "m"), Err(ProviderError::Config(_))),
-                "{bad}"
-            );
         }
     }
 }

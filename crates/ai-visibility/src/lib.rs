@@ -1,7 +1,10 @@
 //! AI visibility: how a site presents itself to AI crawlers and assistants.
 //!
 //! Pure engines, no I/O: callers fetch `/robots.txt` and `/llms.txt` and hand the
-//! bodies in. Parsing never fails; oddities are data on the result.
+//! bodies in. Parsing never fails; oddities are data on the result. The one exception,
+//! asking an AI search provider over the network, is compiled only with the `provider`
+//! feature (off by default; the server enables it), so that without it the crate links no
+//! async runtime and no HTTP client (`.ci/run` checks this).
 //!
 //! - [`Robots`]: a robots.txt parsed per RFC 9309 with the documented behaviour of
 //!   Google's reference parser (groups, longest match, `Allow` wins ties, `*` and `$`,
@@ -25,9 +28,10 @@
 //! - [`ai_visibility_scan`]: the deterministic four-pillar scan ([`AiVisibilityScan`]);
 //!   every point comes from a named check of [`SCAN_CHECKS`], documented in
 //!   `docs/AI-VISIBILITY.md` ([`scan_methodology_markdown`]).
-//! - [`generate_queries`] and [`geo_check`]: the query-based visibility check against an
-//!   [`AiSearchProvider`]; [`OpenAiCompatibleProvider`] talks to any OpenAI-compatible
-//!   chat-completions service through the `fetch` crate (the only I/O of this crate).
+//! - [`generate_queries`] and, with the `provider` feature, `geo_check`: the query-based
+//!   visibility check against an [`AiSearchProvider`]; `OpenAiCompatibleProvider` (also
+//!   `provider`) talks to any OpenAI-compatible chat-completions service through the
+//!   `fetch` crate (the only I/O of this crate).
 //!
 //! ```
 //! use ai_visibility::{ai_bot_access, LlmsTxt, Robots};
@@ -72,6 +76,8 @@ mod docs;
 mod entity;
 mod geo;
 mod llms;
+#[cfg(feature = "provider")]
+mod provider;
 mod readiness;
 mod robots;
 mod scan;
@@ -81,11 +87,13 @@ pub use bots::{ai_bot_access, find_bot, AiBot, BotAccess, Purpose, RobotsTxtRepo
 pub use docs::scan_methodology_markdown;
 pub use entity::{brand_name, domain_label, normalize_domain, ENTITY_TYPES};
 pub use geo::{
-    count_mentions, generate_queries, geo_check, AiSearchProvider, GeoOptions, GeoQuery, GeoQueryResult, GeoReport,
-    OpenAiCompatibleProvider, ProviderAnswer, ProviderError, ProviderFuture, QueryKind, DEFAULT_GEO_CONCURRENCY,
-    DEFAULT_GEO_TOTAL_TIMEOUT, DEFAULT_PROVIDER_TIMEOUT, GEO_QUERY_COUNT,
+    count_mentions, generate_queries, AiSearchProvider, GeoOptions, GeoQuery, GeoQueryResult, GeoReport,
+    ProviderAnswer, ProviderError, ProviderFuture, QueryKind, DEFAULT_GEO_CONCURRENCY, DEFAULT_GEO_TOTAL_TIMEOUT,
+    DEFAULT_PROVIDER_TIMEOUT, GEO_QUERY_COUNT,
 };
 pub use llms::{Issue, IssueCode, Link, LlmsTxt, LlmsTxtReport, Section, Severity};
+#[cfg(feature = "provider")]
+pub use provider::{geo_check, OpenAiCompatibleProvider};
 pub use readiness::{ai_readiness, default_llms_url, AiReadiness, ReadinessItem, READINESS_POINTS};
 pub use robots::{
     escape_pattern, get_path_params_query, is_valid_user_agent, AgentLine, Group, MatchedGroup, ParseStats, Robots,

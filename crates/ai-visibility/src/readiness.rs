@@ -115,7 +115,7 @@ pub const READINESS_POINTS: &[ReadinessItem] = &[
     ),
 ];
 
-/// The `/api/ai-readiness` response body (DECISIONS §7).
+/// The `/api/ai-readiness` response body (docs/API.md, "POST /api/ai-readiness").
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct AiReadiness {
     /// Always `true`: a readiness check of a fetched page cannot fail.

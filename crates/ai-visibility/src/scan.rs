@@ -452,7 +452,7 @@ pub struct AiVisibilityScan {
     pub pillars: Pillars,
     /// One recommendation per check that fell short, biggest loss first.
     pub recommendations: Vec<String>,
-    /// What earned each point (additive to SPEC's shape).
+    /// What earned each point (an additive field of the documented shape).
     pub details: ScanDetails,
 }
 

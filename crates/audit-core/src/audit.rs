@@ -55,7 +55,7 @@ pub fn audit(page: Page) -> Audit {
 }
 
 impl Audit {
-    /// The score per DECISIONS.md §2.
+    /// The score as docs/API.md ("The audit result") defines it.
     pub fn score(&self) -> Score {
         let (mut passed, mut total, mut passed_w, mut applicable_w) = (0, 0, 0u32, 0u32);
         for c in &self.checks {
@@ -151,7 +151,7 @@ impl Audit {
         out
     }
 
-    /// The full result of `GET /api/v1/audit` (DECISIONS.md §2).
+    /// The full result of `GET /api/v1/audit` (docs/API.md, "The audit result").
     pub fn to_result(&self, scanned_at: &str) -> AuditResult {
         let p = &self.page;
         let (internal, external) = p.link_counts();
@@ -218,7 +218,7 @@ impl Audit {
         }
     }
 
-    /// The compact form (`format=compact`, DECISIONS.md §2).
+    /// The compact form (`format=compact`, docs/API.md "Compact form").
     pub fn to_compact(&self, scanned_at: &str) -> CompactResult {
         let score = self.score();
         let failures = self.failures();
@@ -333,7 +333,8 @@ pub struct HreflangSummary {
     pub href: String,
 }
 
-/// `page` of the audit result: every field of both SPEC.md variants plus additive ones.
+/// `page` of the audit result: every field existing clients read, plus additive ones
+/// (docs/API.md, "The audit result").
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct PageSummary {

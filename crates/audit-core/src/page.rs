@@ -292,7 +292,8 @@ impl Page {
         Url::parse(&self.final_url).ok()
     }
 
-    /// Number of `<a>` elements counted as links (DECISIONS.md §12), internal and external.
+    /// Number of `<a>` elements counted as links (as a browser's DOM counts them, docs/API.md),
+    /// internal and external.
     pub fn link_counts(&self) -> (usize, usize) {
         let web = self.links.iter().filter(|l| matches!(l.kind, LinkKind::Web | LinkKind::Other));
         let internal = web.clone().filter(|l| l.internal).count();

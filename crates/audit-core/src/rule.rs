@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use crate::page::Page;
 
-/// Category of a rule, as shown in recommendations (DECISIONS.md §2).
+/// Category of a rule, as shown in recommendations (docs/API.md, "The audit result").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub enum Category {
     #[serde(rename = "SEO Technical")]

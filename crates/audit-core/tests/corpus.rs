@@ -1,6 +1,7 @@
 //! The real pages of `../shared/corpus/pages/`: each audits without panic, and the page facts
-//! of DECISIONS.md §12 agree with what Chromium's DOM reports (`browser-facts.jsonl`) on at
-//! least 99% of fields. Skips with a message when the corpus is absent.
+//! (defined as the DOM reports them, docs/API.md "The audit result") agree with what Chromium's DOM
+//! reports (`browser-facts.jsonl`) on at least 99% of fields. Skips with a message when the corpus
+//! is absent.
 
 use std::path::{Path, PathBuf};
 

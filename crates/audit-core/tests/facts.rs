@@ -1,5 +1,5 @@
-//! Page facts as DECISIONS.md §12 defines them, one small page per case. Every case goes
-//! through [`check`]: the expected value is a JSON object whose keys are compared with the
+//! Page facts as docs/API.md ("The audit result") defines them, one small page per case. Every case
+//! goes through [`check`]: the expected value is a JSON object whose keys are compared with the
 //! serialised [`Page`] (plus a few derived figures, see [`facts`]); keys not named are not
 //! compared.
 

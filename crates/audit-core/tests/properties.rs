@@ -162,11 +162,11 @@ proptest! {
     }
 }
 
-/// Found by `link_counts_are_bounded_by_anchor_tags` with unrestricted fragments: a
-/// misnested `</a>` makes the tree builder's adoption agency clone the `<a>` into the
-/// `<noscript>` (scripting is off, so noscript is an ordinary special element). A browser
-/// with scripting off builds the same two elements, and the DOM is the reference
-/// (DECISIONS §12), so two links is right; the bound only holds for well-nested anchors.
+/// Found by `link_counts_are_bounded_by_anchor_tags` with unrestricted fragments: a misnested
+/// `</a>` makes the tree builder's adoption agency clone the `<a>` into the `<noscript>` (scripting
+/// is off, so noscript is an ordinary special element). A browser with scripting off builds the
+/// same two elements, and the DOM is the reference for page facts (docs/API.md), so two links is
+/// right; the bound only holds for well-nested anchors.
 #[test]
 fn misnested_anchor_is_cloned_as_in_a_browser() {
     let html = "<a href=\"a\">a<noscript></a>";

@@ -1,5 +1,5 @@
-//! Properties of the rule table as a whole (DECISIONS.md §2): ids, weights, categories,
-//! documentation fields, the fingerprint, and deterministic results.
+//! Properties of the rule table as a whole (docs/API.md "The audit result", docs/RULES.md): ids,
+//! weights, categories, documentation fields, the fingerprint, and deterministic results.
 
 use std::collections::BTreeSet;
 use std::path::Path;

@@ -255,23 +255,10 @@ pub(crate) fn words_from_slug(seg: &str) -> Option<String> {
     Some(first.to_uppercase().chain(chars).collect())
 }
 
+/// Decodes `%XX` escapes leniently: a slug is only mined for words, so a malformed escape
+/// stays as written and bytes that are not UTF-8 become U+FFFD instead of failing.
 fn percent_decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let hex = |b: u8| (b as char).to_digit(16);
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            if let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2])) {
-                out.push((h * 16 + l) as u8);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    percent_encoding::percent_decode_str(s).decode_utf8_lossy().into_owned()
 }
 
 /// Repairs common mistakes in a language tag: `en_US` → `en-US`, `EN` → `en`, `english` → `en`.
@@ -342,6 +329,15 @@ pub(crate) fn json_ld_script(value: &serde_json::Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn slug_escapes_are_decoded_leniently() {
+        for (input, expected) in
+            [("caf%C3%A9", "café"), ("100%", "100%"), ("%zz%4", "%zz%4"), ("%FF-x", "\u{fffd}-x"), ("a%2Db", "a-b")]
+        {
+            assert_eq!(percent_decode(input), expected, "{input}");
+        }
+    }
 
     #[test]
     fn language_tags_are_repaired() {

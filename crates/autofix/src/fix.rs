@@ -7,7 +7,8 @@ use crate::context::{Ctx, FixContext};
 use crate::matching::match_rule;
 use crate::templates::{render, EXTRA_TEMPLATES};
 
-/// The most issues one batch may carry (the server enforces it; DECISIONS §8).
+/// The most issues one batch may carry (the server enforces it; docs/API.md,
+/// "POST /api/auto-fix-batch").
 pub const MAX_BATCH: usize = 50;
 
 /// What kind of change a fix is.
@@ -44,7 +45,8 @@ pub enum Difficulty {
     Hard,
 }
 
-/// An audit issue as the auto-fix endpoint receives it (DECISIONS §8). Every field is optional.
+/// An audit issue as the auto-fix endpoint receives it (docs/API.md, "POST /api/auto-fix-batch").
+/// Every field is optional.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Issue<'a> {

@@ -12,7 +12,7 @@ use crate::normalize::{contains_phrase, key, tokens};
 
 /// A section is a competitor gap only when at least this many competitors cover it.
 pub const MIN_COMPETITORS_FOR_GAP: usize = 2;
-/// The server fetches at most this many competitor pages (DECISIONS §8).
+/// The server fetches at most this many competitor pages (docs/API.md, "POST /api/content-gap").
 pub const MAX_COMPETITORS: usize = 5;
 
 /// What to analyse. Fields given in the request body override the facts of the fetched page.

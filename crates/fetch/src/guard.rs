@@ -198,7 +198,8 @@ enum NameStanding {
 /// The address guard: refuses every non-public address and `localhost` name, except
 /// what the operator's allow-list names.
 ///
-/// Allow-list entries (DECISIONS §11 `--allow-target`) are, with an optional port:
+/// Allow-list entries (`--allow-target`, `allow_targets`: docs/API.md, "Running the service") are,
+/// with an optional port:
 /// - an address, `127.0.0.1`, `::1`, `127.0.0.1:8080`, `[::1]:8080`;
 /// - a CIDR block, `10.0.0.0/8`, `fd00::/8` (no port);
 /// - a host name, `localhost`, `dev.internal:3000`; the name passes the name check and

@@ -9,7 +9,7 @@
 //!   final URL, status, redirect chain, all headers, raw body bytes and timings.
 //! - [`AddressGuard`] keeps every request away from loopback, private, link-local,
 //!   multicast and other non-public addresses, in any notation and after any redirect,
-//!   unless the operator's allow-list names them (DECISIONS §10). It runs before every
+//!   unless the operator's allow-list names them (docs/SECURITY.md). It runs before every
 //!   hop on the URL and, through a custom DNS resolver, at connection time on every
 //!   resolved address, which defeats DNS rebinding. [`is_public_ip`] is its address rule.
 //! - [`Error`] is the single error type; [`Error::code`] and [`Error::http_status`] give
@@ -56,7 +56,7 @@ pub use guard::{is_public_ip, refusal_reason, AddressGuard};
 pub use page::{FetchedPage, RedirectHop};
 pub use validate::validate_url;
 
-/// Longest accepted target URL, in bytes (DECISIONS §1).
+/// Longest accepted target URL, in bytes (docs/API.md, "GET /api/v1/audit").
 pub const MAX_URL_LEN: usize = 2048;
 /// Longest wait for a connection, per hop.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -70,7 +70,7 @@ pub const DEFAULT_TEXT_TIMEOUT: Duration = Duration::from_secs(5);
 pub const DEFAULT_TEXT_MAX_BYTES: usize = 500 * 1024;
 /// Largest body of an answer to [`Fetcher::post_json`]: 1 MiB.
 pub const DEFAULT_POST_MAX_BYTES: usize = 1024 * 1024;
-/// Redirects followed before giving up (DECISIONS §10).
+/// Redirects followed before giving up (docs/SECURITY.md, "The address guard (SSRF)").
 pub const DEFAULT_MAX_REDIRECTS: usize = 5;
 /// Base URL named in the user agent when none is configured: the default listen address.
 pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080";

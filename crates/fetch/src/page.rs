@@ -15,7 +15,7 @@ pub struct RedirectHop {
 /// A fetched response: the final answer after redirects, with its body.
 ///
 /// Any HTTP status is a successful fetch: a page answering 404 or 500 is still a page to
-/// report on (DECISIONS §1). Only a failure to get an answer at all is an error.
+/// report on (docs/API.md, `status_code`). Only a failure to get an answer at all is an error.
 #[derive(Debug, Clone)]
 pub struct FetchedPage {
     /// The URL that was asked for.

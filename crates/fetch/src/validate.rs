@@ -1,4 +1,5 @@
-//! The `invalid_url` rules of DECISIONS §1.
+//! The `invalid_url` rules: an http or https URL of at most [`MAX_URL_LEN`] bytes, without
+//! credentials; a bare host gets `https://` (docs/API.md, "GET /api/v1/audit").
 
 use url::Url;
 

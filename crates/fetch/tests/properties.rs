@@ -1,4 +1,5 @@
-//! Property tests of the URL rules and the address guard (DECISIONS §1 `invalid_url`, §10).
+//! Property tests of the URL rules and the address guard (`invalid_url` of docs/API.md;
+//! docs/SECURITY.md).
 //!
 //! Addresses are generated inside each refused range, in both IPv4 and the IPv6 forms that
 //! carry an IPv4 address, and every one must be refused by [`fetch::is_public_ip`] and by a

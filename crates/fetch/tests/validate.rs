@@ -1,4 +1,4 @@
-//! `validate_url`: the `invalid_url` rules of DECISIONS §1.
+//! `validate_url`: the `invalid_url` rules of docs/API.md ("GET /api/v1/audit").
 
 use fetch::{validate_url, MAX_URL_LEN};
 

@@ -191,8 +191,9 @@ fn classify<'a>(headers: &[(String, String)], obj: &'a Map<String, Value>) -> Re
             "params._meta must carry {META_CLIENT_CAPABILITIES} (an object)"
         ))));
     }
-    // Check 3: mirrored headers. A missing MCP-Protocol-Version is tolerated (SPEC.md:
-    // "when present must equal"); a missing Mcp-Method or Mcp-Name is not.
+    // Check 3: mirrored headers. A missing MCP-Protocol-Version is tolerated (a modern
+    // request may carry its version in `_meta` alone, and the header, when present, must
+    // equal it); a missing Mcp-Method or Mcp-Name is not.
     if let Some(h) = &header_version {
         if h != version {
             return Err(modern_err(Error::HeaderMismatch(format!(

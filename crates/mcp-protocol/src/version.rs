@@ -14,7 +14,8 @@ pub const DEFAULT_LEGACY_VERSION: &str = "2025-11-25";
 /// as the 2025 transport specification prescribes for backwards compatibility.
 pub const ASSUMED_VERSION_WITHOUT_HEADER: &str = "2025-03-26";
 
-/// Versions listed by `server/discover` and in `-32022` errors (DECISIONS §9).
+/// Versions listed by `server/discover` and in `-32022` errors (docs/API.md,
+/// "POST /api/mcp: the agent-tool endpoint").
 pub const SUPPORTED_VERSIONS: &[&str] = &[MODERN_VERSION, "2025-11-25", "2025-06-18", "2025-03-26"];
 
 /// `_meta` key carrying a modern request's protocol version.

@@ -144,7 +144,7 @@ fn touch(state: &AppState, id: &str) {
 }
 
 /// [`authenticate`] for an endpoint that charges quota: once the caller is known, the
-/// answer carries its `x-ratelimit-*` headers (DECISIONS §1), so a request refused for a
+/// answer carries its `x-ratelimit-*` headers (docs/API.md, Quota), so a request refused for a
 /// bad parameter or a full server still tells the caller where its quota stands. Nothing
 /// is consumed here; [`consume_quota`] charges and rewrites the headers.
 pub async fn authenticate_metered(ctx: &Ctx, rule: KeyRule, scope: Option<&'static str>) -> Result<Identity, ApiError> {

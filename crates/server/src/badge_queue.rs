@@ -1,4 +1,4 @@
-//! Background audits for domains that have no recent audit (DECISIONS §6).
+//! Background audits for domains that have no recent audit (docs/API.md, "GET /api/widget").
 //!
 //! When the badge or the report page of a domain finds no audit from the last 24 hours, it
 //! shows "not audited" at once and asks [`BadgeQueue::enqueue`] for one audit of
@@ -41,7 +41,7 @@ pub const BADGE_AUDIT_CONCURRENCY: usize = 2;
 /// The URL audited for a domain: `{domain}` is replaced by the validated domain.
 pub const DEFAULT_BADGE_AUDIT_URL: &str = "https://{domain}/";
 /// Requests per minute per client IP to the badge and report routes: a flood guard,
-/// separate from the audit quota (DECISIONS §4: the widget consumes no quota).
+/// separate from the audit quota (the badge consumes no audit quota; docs/API.md).
 pub const DEFAULT_WIDGET_RATE_LIMIT: u32 = 120;
 /// Past this many remembered domains, finished cool-downs are swept from the map.
 const SWEEP_THRESHOLD: usize = 4096;

@@ -15,9 +15,9 @@ pub const DEFAULT_DATA_DIR: &str = "./data";
 pub const DEFAULT_MAX_CONCURRENT_AUDITS: usize = 16;
 /// Audits that may wait for a free slot; one more is answered 503 `overloaded`.
 pub const DEFAULT_AUDIT_QUEUE: usize = 64;
-/// Largest request body accepted (DECISIONS §1): 1 MiB.
+/// Largest request body accepted: 1 MiB (docs/API.md, "Conventions of every endpoint").
 pub const MAX_REQUEST_BODY_BYTES: usize = 1024 * 1024;
-/// Audits of one batch that run at the same time (SPEC: "up to 3").
+/// Audits of one batch that run at the same time (docs/API.md, "POST /api/v1/audit/batch").
 pub const BATCH_CONCURRENCY: usize = 3;
 /// Most URLs in one batch.
 pub const MAX_BATCH_URLS: usize = 10;
@@ -37,7 +37,7 @@ pub const DEFAULT_MAX_CONNECTIONS: usize = 10_000;
 /// Connections open at once from one client IP (one IPv6 /64).
 pub const DEFAULT_MAX_CONNECTIONS_PER_IP: usize = 256;
 
-/// Requests (quota units) per minute of each kind of identity (DECISIONS §4).
+/// Requests (quota units) per minute of each kind of identity (docs/API.md, Quota).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct RateLimits {
@@ -188,7 +188,8 @@ pub struct Config {
     /// Requests per minute per client IP to the badge and report routes (flood guard,
     /// separate from the audit quota).
     pub widget_rate_limit: u32,
-    /// Seconds between two audits of a monitored page (DECISIONS §9: daily).
+    /// Seconds between two audits of a monitored page (daily by default; docs/API.md,
+    /// "Monitoring").
     pub monitor_interval_s: u64,
     /// Delay before the first retry of a failed webhook delivery, in milliseconds; it
     /// doubles at each further attempt.

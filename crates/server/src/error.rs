@@ -16,7 +16,7 @@ use crate::response::{json_response, Response};
 pub struct ApiError {
     /// HTTP status.
     pub status: StatusCode,
-    /// Stable snake_case code of DECISIONS §1.
+    /// Stable snake_case error code; docs/API.md lists each endpoint's.
     pub code: &'static str,
     /// One human sentence.
     pub message: String,

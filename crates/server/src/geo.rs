@@ -1,6 +1,6 @@
 //! The AI search provider of geo-check, built once from [`GeoSettings`], and the mapping
-//! of its failures to the API's error model (DECISIONS §7: 503 `not_configured` without a
-//! provider, 502 `upstream_error` when it fails).
+//! of its failures to the API's error model (docs/API.md, "POST /api/geo-check": 503
+//! `not_configured` without a provider, 502 `upstream_error` when it fails).
 //!
 //! The provider gets its own [`fetch::Fetcher`] whose allow-list holds only the
 //! provider's host: the operator named that address, so it may be private (a gateway on

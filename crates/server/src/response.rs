@@ -8,7 +8,7 @@ use http_body_util::Full;
 /// The response type of every route.
 pub type Response = http::Response<Full<Bytes>>;
 
-/// Content type of every JSON answer (DECISIONS §1).
+/// Content type of every JSON answer (docs/API.md).
 pub const JSON_CONTENT_TYPE: &str = "application/json; charset=utf-8";
 
 /// A JSON response with the given status.

@@ -110,10 +110,10 @@ pub static ROUTES: &[Route] = &[
     Route { method: Method::GET, path: "/", handler: routes::web::landing, consumes_quota: false },
 ];
 
-/// Paths whose methods without a row of their own are answered by the row of another
-/// method instead of the router's REST 405: `/api/mcp` answers JSON-RPC errors only
-/// (DECISIONS §1), so `PUT`, `PATCH`, `OPTIONS`, ... get what `GET` and `DELETE` get
-/// (405, `Allow: POST`, a JSON-RPC error body).
+/// Paths whose methods without a row of their own are answered by the row of another method instead
+/// of the router's REST 405: `/api/mcp` answers JSON-RPC errors only (docs/API.md, "Conventions of
+/// every endpoint"), so `PUT`, `PATCH`, `OPTIONS`, ... get what `GET` and `DELETE` get (405,
+/// `Allow: POST`, a JSON-RPC error body).
 pub static OTHER_METHODS_AS: &[(&str, Method)] = &[("/api/mcp", Method::GET)];
 
 /// A matched route and the values of its `{name}` path segments.

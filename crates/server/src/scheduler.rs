@@ -1,6 +1,6 @@
 //! Monitoring: a task of the server re-audits monitored pages when they are due, compares
 //! each audit with the previous one of the page, stores alerts and sends them to the
-//! owner's `monitor.alert` webhooks (DECISIONS §9).
+//! owner's `monitor.alert` webhooks (docs/API.md, "Monitoring").
 //!
 //! Alert rules ([`ALERT_RULES`]):
 //! - `score_drop` (warning): the score fell by [`SCORE_DROP`] points or more;
@@ -10,7 +10,7 @@
 //! - `unreachable` (critical): the page could not be fetched at all (raised at every
 //!   failed check, since a failed check stores no audit to compare with).
 //!
-//! Monitoring obeys robots.txt (DECISIONS §10), unlike an on-demand audit: before each check
+//! Monitoring obeys robots.txt, unlike an on-demand audit: before each check
 //! the site's robots.txt is read (through the fetcher's per-origin cache) and the page is not
 //! fetched when it disallows [`CRAWLER`] (by name or through the `*` group), or when it
 //! answers 5xx or does not answer, which RFC 9309 §2.3.1.4 treats as a complete disallow.

@@ -1,5 +1,5 @@
 //! Workflow runs of the agent tools: persisted steps, an approval gate, recovery after a
-//! restart (DECISIONS §9).
+//! restart (docs/API.md, "Workflow runs").
 //!
 //! A run is created `queued` by workflow_execute with all its steps `pending`; [`start`]
 //! runs them in a background task (`running`). The fix intent stops at an approval gate

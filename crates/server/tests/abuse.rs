@@ -123,8 +123,8 @@ async fn keys_never_reach_logs_or_answers() {
     assert!(answers.contains(&record.key_prefix), "the usage answer names the key by its prefix");
     for (what, text) in [("logs", &logged), ("answers", &answers)] {
         for secret in [&key, &invalid] {
-            // key_prefix (10 characters) is public by design (SPEC key record); anything
-            // longer identifies the secret.
+            // key_prefix (10 characters) is public by design (a field of the documented key
+            // record); anything longer identifies the secret.
             assert!(!text.contains(secret.as_str()), "a key appears in the {what}");
             assert!(!text.contains(&secret[..20]), "the first 20 characters of a key appear in the {what}");
         }

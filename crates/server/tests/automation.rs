@@ -353,8 +353,8 @@ async fn monitors_raise_alerts() {
     assert!(site.events().iter().any(|e| e == "monitor.alert"), "{:?}", site.events());
 }
 
-/// Monitoring obeys robots.txt (DECISIONS §10): an on-demand check fetches the page, the
-/// scheduled ones do not once robots.txt disallows SeoAuditBot, and say why.
+/// Monitoring obeys robots.txt (docs/API.md, "Monitoring"): an on-demand check fetches the page,
+/// the scheduled ones do not once robots.txt disallows SeoAuditBot, and say why.
 #[tokio::test]
 async fn monitors_obey_robots_txt() {
     let site = Site::start().await;

@@ -130,7 +130,7 @@ async fn content_gap_errors() {
 
     let e = post_err(&t, GAP, &json!({ "url": page, "competitors": six }), 400, "invalid_request").await;
     assert_eq!(e.body["error"]["details"]["max"], 5);
-    // A refused body consumes no quota; the headers show the untouched window (DECISIONS §1).
+    // A refused body consumes no quota; the headers show the untouched window (docs/API.md, Quota).
     assert_eq!(e.header("x-ratelimit-remaining"), e.header("x-ratelimit-limit"), "{:?}", e.headers);
     let e = post_err(
         &t,
@@ -226,7 +226,7 @@ async fn auto_fix_errors() {
     post_err(&t, FIX, &check(0), 400, "invalid_request").await;
     let e = post_err(&t, FIX, &check(51), 400, "invalid_request").await;
     assert_eq!(e.body["error"]["details"]["max"], 50);
-    // A refused body consumes no quota; the headers show the untouched window (DECISIONS §1).
+    // A refused body consumes no quota; the headers show the untouched window (docs/API.md, Quota).
     assert_eq!(e.header("x-ratelimit-remaining"), e.header("x-ratelimit-limit"), "{:?}", e.headers);
     let e =
         post_err(&t, FIX, &json!({ "issues": [{ "id": "h1-missing" }, "h1-missing"] }), 400, "invalid_request").await;

@@ -34,7 +34,7 @@ async fn audit_full_and_compact() {
     validate_schema("CompactResult", &compact.body);
     assert_eq!(compact.body["score"]["percentage"], full.body["score"]["percentage"]);
 
-    // A page answering 404 is still an audit (DECISIONS §1).
+    // A page answering 404 is still an audit (docs/API.md, "GET /api/v1/audit").
     let missing = t.get(&format!("/api/v1/audit?url={}", site.url("/nope.html"))).await;
     assert_eq!((missing.status, missing.body["page"]["status_code"].as_u64()), (200, Some(404)), "{}", missing.raw);
 

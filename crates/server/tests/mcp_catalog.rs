@@ -1,4 +1,4 @@
-//! Tests of the agent-tool catalog (`src/mcp`): tool table against SPEC.md, schemas that
+//! Tests of the agent-tool catalog (`src/mcp`): tool table against the documented one, schemas that
 //! compile and accept the documented outputs, the glossary's coverage and lookup, resources,
 //! prompts and discovery documents.
 
@@ -115,9 +115,9 @@ fn lists_reads_and_pure_tool_calls_work_through_the_protocol() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Tools against SPEC.md's table.
+// Tools against the documented table (docs/API.md): names, order and hints are interface.
 
-/// (name, category, readOnlyHint, openWorldHint, required inputs), in SPEC.md's order.
+/// (name, category, readOnlyHint, openWorldHint, required inputs), in the documented order.
 const SPEC_TOOLS: [(&str, Category, bool, bool, &[&str]); 14] = [
     ("get_site_info", Category::Public, true, false, &["url"]),
     ("get_audit_methodology", Category::Public, true, false, &[]),
@@ -182,7 +182,7 @@ fn input_enums_and_limits_are_those_of_the_spec() {
         (top_n["minimum"].as_u64(), top_n["maximum"].as_u64(), top_n["default"].as_u64()),
         (Some(1), Some(20), Some(5))
     );
-    // Every input SPEC.md names is declared.
+    // Every input the documented table names is declared.
     let declared: [(&str, &[&str]); 3] = [
         ("workflow_execute", &["intent", "url", "competitorUrl", "topN"]),
         ("track_keywords", &["action", "keyword", "targetUrl"]),

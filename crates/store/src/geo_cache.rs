@@ -7,7 +7,7 @@ use crate::clock::{self, format_rfc3339};
 use crate::db::Store;
 use crate::error::Result;
 
-/// How long a geo-check result is served from the cache (DECISIONS.md §7).
+/// How long a geo-check result is served from the cache (docs/API.md, "POST /api/geo-check").
 pub const GEO_CACHE_TTL: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// A cached geo-check result.

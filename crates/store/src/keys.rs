@@ -19,7 +19,7 @@ pub const KEY_RANDOM_LEN: usize = 32;
 /// Length of `key_prefix`: the tag and the first seven random characters, enough to tell
 /// keys apart in listings and logs while revealing 42 of the key's 190 bits.
 pub const KEY_PREFIX_LEN: usize = 10;
-/// Every scope a key can hold (DECISIONS.md §4).
+/// Every scope a key can hold (docs/SECURITY.md, "Who may do what").
 pub const SCOPES: &[&str] = &["audit", "mcp", "webhooks"];
 /// Scopes of a key created without an explicit list.
 pub const DEFAULT_SCOPES: &[&str] = &["audit", "mcp"];
@@ -60,9 +60,9 @@ impl NewKey {
 
 /// A stored API key, without its secret. Revoked keys are never returned.
 ///
-/// Serialises exactly as the key record of SPEC.md: `id, name, key_prefix, scopes,
-/// rate_limit, enabled, last_used_at, expires_at, created_at`, where `rate_limit` is the
-/// effective limit (the tier default when the key has none of its own).
+/// Serialises exactly as the key record of docs/API.md (`api_keys` of the usage snapshot): `id,
+/// name, key_prefix, scopes, rate_limit, enabled, last_used_at, expires_at, created_at`, where
+/// `rate_limit` is the effective limit (the tier default when the key has none of its own).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeyRecord {
     /// UUID.

@@ -10,7 +10,7 @@
 //! - API keys: [`Store::create_key`] returns the plaintext key once (`sa_` + 32 base62
 //!   characters) and stores only its SHA-256; [`Store::lookup`], [`Store::list_keys`],
 //!   [`Store::set_enabled`], [`Store::revoke`], [`Store::touch_last_used`]; [`KeyRecord`]
-//!   serialises as SPEC.md's key record and never carries the hash;
+//!   serialises as the documented key record and never carries the hash;
 //! - audits: [`Store::insert_audit`], [`Store::latest_audit_for_host`] (the badge),
 //!   [`Store::latest_audit_for_url`], [`Store::audits_for_url`], [`Store::count_audits`];
 //! - usage: per-identity minute buckets, [`Store::record_usage`], [`Store::usage_counts`],

@@ -6,7 +6,7 @@ use crate::clock::{self, format_rfc3339, ser};
 use crate::db::{new_id, Store};
 use crate::error::{Error, Result};
 
-/// Default monitoring interval: daily (DECISIONS.md §9).
+/// Default monitoring interval: daily (docs/API.md, "Monitoring").
 pub const DEFAULT_MONITOR_INTERVAL_S: u32 = 24 * 60 * 60;
 
 /// A scheduled re-audit of one URL.

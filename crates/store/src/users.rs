@@ -9,7 +9,7 @@ use crate::clock::{self, format_rfc3339, ser};
 use crate::db::{new_id, Store};
 use crate::error::{Error, Result};
 
-/// Requests per minute of anonymous use (per client IP), DECISIONS.md §4.
+/// Requests per minute of anonymous use (per client network; docs/API.md, Quota).
 pub const ANONYMOUS_RATE_LIMIT: u32 = 10;
 /// Requests per minute of a free key without its own `rate_limit`.
 pub const FREE_RATE_LIMIT: u32 = 30;

@@ -10,7 +10,7 @@ use crate::db::{new_id, Store};
 use crate::error::{Error, Result};
 use crate::users::user_exists;
 
-/// Every webhook event (DECISIONS.md §9).
+/// Every webhook event (docs/API.md, "Webhooks").
 pub const WEBHOOK_EVENTS: &[&str] =
     &["audit.completed", "monitor.alert", "workflow.awaiting_approval", "workflow.completed"];
 /// Tag of generated signing secrets.

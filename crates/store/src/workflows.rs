@@ -9,7 +9,7 @@ use crate::clock::{self, format_rfc3339, ser};
 use crate::db::{new_id, Store};
 use crate::error::{Error, Result};
 
-/// Intents of `workflow_execute` (SPEC.md tools table).
+/// Intents of `workflow_execute` (docs/API.md, "Workflow runs").
 pub const WORKFLOW_INTENTS: &[&str] = &["audit", "analyze", "fix", "monitor", "competitor"];
 /// Reason recorded for runs cut short by a restart and not resumed.
 pub const INTERRUPTED: &str = "interrupted";
@@ -19,7 +19,7 @@ pub const MAX_RESUMES: u32 = 2;
 /// Name of the approval-gate step.
 pub const GATE_STEP: &str = "approval";
 
-/// State of a workflow run (DECISIONS.md §9):
+/// State of a workflow run (docs/API.md, "Workflow runs"):
 /// `queued -> running -> awaiting_approval -> completed`, or `rejected`, or `failed`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -1,4 +1,4 @@
-//! The discovery documents: `/.well-known/mcp.json` (SPEC.md's descriptor merged with the
+//! The discovery documents: `/.well-known/mcp.json` (the tool-server descriptor merged with the
 //! experimental MCP server card) and `/.well-known/agent-card.json` (A2A 1.0). Both are
 //! generated from the same tool, resource and prompt tables the endpoint serves.
 

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 /// The groups in the order the methodology lists them.
 pub const GROUPS: [Group; 3] = [Group::Technical, Group::Content, Group::Performance];
 
-/// How the score is computed (DECISIONS.md §2), in one paragraph for agents.
+/// How the score is computed (docs/API.md, "The audit result"), in one paragraph for agents.
 pub const SCORING: &str = "Every rule has an integer weight and the weights of all rules sum to 100. A rule \
      that does not apply to the page (for example the hreflang rules on a page without hreflang alternates) is \
      left out: it counts neither in `total` nor in the denominator. percentage = round(100 * passed weight / \

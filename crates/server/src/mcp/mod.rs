@@ -1,7 +1,7 @@
 //! The catalog of the agent-tool endpoint: what `POST /api/mcp` offers, as pure,
 //! deterministic data the server's [`mcp_protocol::Registry`] hands out.
 //!
-//! - [`tools::tool_defs`]: the 14 tools of SPEC.md with input and output schemas (the
+//! - [`tools::tool_defs`]: the 14 tools of docs/API.md with input and output schemas (the
 //!   output schemas are the contract of each tool's `structuredContent`).
 //! - [`methodology::methodology`] / [`methodology::methodology_markdown`]: the scoring
 //!   explanation, generated from the rule table.
@@ -39,7 +39,7 @@ use mcp_protocol::ServerInfo;
 pub const SERVER_NAME: &str = "seo-audit";
 /// Human name of the tool server.
 pub const SERVER_TITLE: &str = "seo-audit";
-/// Version of the tool server descriptor (SPEC.md: `2.0.0`).
+/// Version of the tool server descriptor (`/.well-known/mcp.json`), as docs/API.md states it.
 pub const SERVER_VERSION: &str = "2.0.0";
 /// One-sentence description used by the discovery documents.
 pub const SERVER_DESCRIPTION: &str = "Deterministic SEO audits of public web pages: score and issues, ranked \

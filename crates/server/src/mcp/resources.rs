@@ -124,24 +124,18 @@ fn pretty(v: &Value) -> String {
     serde_json::to_string_pretty(v).unwrap_or_else(|_| v.to_string())
 }
 
-/// Decodes `%XX` escapes; `None` for a malformed escape or bytes that are not UTF-8.
+/// Decodes `%XX` escapes; `None` for a malformed escape, bytes that are not UTF-8, or
+/// nothing at all. The decoder leaves a malformed escape as written, so it is refused
+/// first: a resource URI with one names nothing, rather than a check or concept whose
+/// name happens to contain `%`.
 fn percent_decode(s: &str) -> Option<String> {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = bytes.get(i + 1..i + 3)?;
-            let hex = std::str::from_utf8(hex).ok()?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
+    let malformed =
+        s.split('%').skip(1).any(|rest| !rest.as_bytes().get(..2).is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)));
+    if malformed {
+        return None;
     }
-    let decoded = String::from_utf8(out).ok()?;
-    (!decoded.is_empty()).then_some(decoded)
+    let decoded = percent_encoding::percent_decode_str(s).decode_utf8().ok()?;
+    (!decoded.is_empty()).then(|| decoded.into_owned())
 }
 
 fn check(m: &RuleMeta, with_concept: bool) -> Value {
@@ -316,4 +310,19 @@ pub fn data_sources_markdown() -> String {
         let _ = writeln!(out, "| `{}` | {} | {} |", b.name, b.operator, purpose_text(b.purpose));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::percent_decode;
+
+    #[test]
+    fn escapes_are_decoded_strictly() {
+        assert_eq!(percent_decode("canonical%20tag").as_deref(), Some("canonical tag"));
+        assert_eq!(percent_decode("caf%C3%A9").as_deref(), Some("café"));
+        assert_eq!(percent_decode("title-missing").as_deref(), Some("title-missing"));
+        for bad in ["", "%", "%4", "a%zz", "%+F", "%FF", "%C3%A"] {
+            assert_eq!(percent_decode(bad), None, "{bad}");
+        }
+    }
 }

@@ -1,8 +1,9 @@
 //! The 14 tools of the agent-tool endpoint: names, hints, input schemas and the output
 //! schemas every `structuredContent` the server returns must satisfy.
 //!
-//! The order, names, categories and the two hints of SPEC.md's table are fixed; the
-//! output schemas are this project's contract (SPEC.md leaves them out). Output schemas
+//! The order, names, categories and the two hints (`readOnlyHint`, `openWorldHint`) are
+//! fixed: agents and their configurations refer to them. The output schemas are this
+//! project's contract too (docs/API.md lists each tool's required fields). Output schemas
 //! name required fields but allow additional ones, so a field can be added without
 //! breaking a client that validates results.
 //!
@@ -13,7 +14,7 @@
 use mcp_protocol::{Category, ToolAnnotations, ToolDef};
 use serde_json::{json, Value};
 
-/// Largest `topN` of generate_fixes and workflow_execute (SPEC.md, Limits).
+/// Largest `topN` of generate_fixes and workflow_execute (docs/API.md, the tools table).
 pub const MAX_TOP_N: u64 = 20;
 /// `topN` when the argument is absent.
 pub const DEFAULT_TOP_N: u64 = 5;
@@ -28,7 +29,7 @@ pub const APPROVAL_DECISIONS: [&str; 2] = ["approved", "rejected"];
 pub const KEYWORD_ACTIONS: [&str; 3] = ["add", "remove", "list"];
 /// Values of run_experiment's `action`.
 pub const EXPERIMENT_ACTIONS: [&str; 2] = ["create", "list"];
-/// States of a workflow run (DECISIONS.md §9).
+/// States of a workflow run (docs/API.md, "Workflow runs").
 pub const WORKFLOW_STATES: [&str; 6] = ["queued", "running", "awaiting_approval", "completed", "rejected", "failed"];
 /// Status of one workflow step.
 pub const STEP_STATUSES: [&str; 5] = ["pending", "running", "completed", "failed", "skipped"];
@@ -38,7 +39,7 @@ pub const KEYWORD_NOTE: &str = "On-page keyword tracking: presence and frequency
      meta description, URL and body text of the target page, recorded at every audit. It does not measure \
      search-engine rank positions.";
 
-/// Every tool, in SPEC.md's order.
+/// Every tool, in the documented order (docs/API.md), which `tools/list` keeps.
 pub fn tool_defs() -> Vec<ToolDef> {
     vec![
         get_site_info(),

@@ -1,4 +1,4 @@
-//! The AI-visibility endpoints (DECISIONS §7): `POST /api/ai-readiness`,
+//! The AI-visibility endpoints (docs/API.md, "AI visibility"): `POST /api/ai-readiness`,
 //! `POST /api/ai-visibility-scan` and `POST /api/geo-check`, each with body `{url}`.
 //!
 //! Each one audits the page like the audit endpoint does (an audit slot, one quota unit,

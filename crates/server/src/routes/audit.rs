@@ -14,7 +14,7 @@ use crate::router::{Ctx, HandlerFuture};
 /// Shape of an audit answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
-    /// The full result (DECISIONS §2).
+    /// The full result (docs/API.md, "The audit result").
     Json,
     /// The compact summary.
     Compact,

@@ -1,6 +1,6 @@
 //! `GET /bot`: the page the user agent `SeoAuditBot/<version> (+<base_url>/bot)` points to
-//! (DECISIONS §10). Rendering is [`crate::web::bot`]'s; this sets status and headers: those
-//! of the landing page (HTML, [`crate::web::HTML_SECURITY_HEADERS`], `no-cache`).
+//! (docs/API.md, "GET /bot"). Rendering is [`crate::web::bot`]'s; this sets status and headers:
+//! those of the landing page (HTML, [`crate::web::HTML_SECURITY_HEADERS`], `no-cache`).
 //!
 //! Like the landing page it needs no key, consumes no quota and has no flood guard: it is a
 //! fixed page with no lookup behind it, and a webmaster asking who is fetching their site

@@ -1,6 +1,6 @@
-//! `POST /api/content-gap` and `POST /api/auto-fix-batch` (DECISIONS §8).
+//! `POST /api/content-gap` and `POST /api/auto-fix-batch` (docs/API.md).
 //!
-//! Choices where SPEC and DECISIONS are silent (also in docs/API.md):
+//! Choices this project made (also in docs/API.md):
 //! - A content-gap request costs one quota unit however many competitors it names: the
 //!   competitors are part of the one analysis the client asked for. It takes one audit slot
 //!   for the whole request (503 when the server is full), and the page's audit is stored like

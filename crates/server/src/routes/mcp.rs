@@ -43,7 +43,7 @@ pub fn not_allowed(_ctx: Ctx) -> HandlerFuture {
 }
 
 /// `GET /.well-known/mcp.json`. No quota, but the per-IP flood guard of the public pages
-/// (DECISIONS §4).
+/// (docs/API.md, "Discovery").
 pub fn discovery(ctx: Ctx) -> HandlerFuture {
     Box::pin(async move {
         crate::routes::web::flood_guard(&ctx)?;

@@ -1,4 +1,4 @@
-//! `GET /api/status`: health with a real database round trip (DECISIONS §5).
+//! `GET /api/status`: health with a real database round trip (docs/API.md, "GET /api/status").
 
 use http::StatusCode;
 use serde_json::json;

@@ -1,4 +1,4 @@
-//! `GET /api/v1/usage`: the usage snapshot of the key's owner (SPEC.md).
+//! `GET /api/v1/usage`: the usage snapshot of the key's owner (docs/API.md, "GET /api/v1/usage").
 
 use serde_json::{json, Value};
 

@@ -157,7 +157,7 @@ fn invalid(parameter: &str, message: &str) -> ApiError {
 /// Counts the request against the per-IP flood guard of the badge, report and discovery
 /// routes: 429
 /// `rate_limited` with `Retry-After` past [`crate::Config::widget_rate_limit`] a minute.
-/// It is not the audit quota (DECISIONS §4) and sends no `x-ratelimit-*` headers, which
+/// It is not the audit quota (these pages consume none) and sends no `x-ratelimit-*` headers, which
 /// would vary per visitor on publicly cached images.
 pub(crate) fn flood_guard(ctx: &Ctx) -> Result<(), ApiError> {
     // The same client identity as the anonymous audit quota (an IPv6 client is its prefix).

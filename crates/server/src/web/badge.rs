@@ -11,9 +11,10 @@ use std::fmt::Write as _;
 
 use super::{encode_component, escape_html};
 
-/// Brand colour when `color` is absent (SPEC.md).
+/// Brand colour when `color` is absent (docs/API.md, "GET /api/widget").
 pub const DEFAULT_COLOR: Color = Color { r: 0x10, g: 0xb9, b: 0x81 };
-/// Value panel colour of a domain that has no recent audit (DECISIONS.md §6).
+/// Value panel colour of a domain that has no recent audit (grey whatever the `color`,
+/// docs/API.md).
 pub const NOT_AUDITED_COLOR: Color = Color { r: 0x9c, g: 0xa3, b: 0xaf };
 /// The label panel: dark enough for white text at every size.
 const LABEL_BG: &str = "#1f2937";
@@ -81,7 +82,7 @@ pub fn parse_color(text: &str) -> Option<Color> {
     Some(Color { r: channel(0)?, g: channel(2)?, b: channel(4)? })
 }
 
-/// The three badge sizes of SPEC.md.
+/// The three badge sizes (docs/API.md, "GET /api/widget").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum BadgeSize {
     /// 140x40.

@@ -1,4 +1,4 @@
-//! The page the user agent points to (`GET /bot`, DECISIONS §10): what SeoAuditBot is, what
+//! The page the user agent points to (`GET /bot`, docs/API.md): what SeoAuditBot is, what
 //! it fetches and within which limits, how robots.txt applies to it, how to block it, and
 //! who to contact, for webmasters who find it in their logs.
 //!

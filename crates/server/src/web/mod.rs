@@ -29,8 +29,8 @@ pub const SVG_CONTENT_TYPE: &str = "image/svg+xml";
 /// `Content-Type` of `/widget.js`.
 pub const JS_CONTENT_TYPE: &str = "text/javascript; charset=utf-8";
 
-/// `Cache-Control` of the SVG and iframe badge (DECISIONS.md §6): a score may be five
-/// minutes stale, which keeps embedding sites from hammering the service.
+/// `Cache-Control` of the SVG and iframe badge (docs/API.md, "GET /api/widget"): a score may be
+/// five minutes stale, which keeps embedding sites from hammering the service.
 pub const SVG_CACHE_CONTROL: &str = "public, max-age=300";
 /// `Cache-Control` of `/widget.js`: the script changes only with a release.
 pub const WIDGET_JS_CACHE_CONTROL: &str = "public, max-age=3600";
@@ -100,16 +100,27 @@ pub fn escape_html(text: &str) -> String {
     out
 }
 
+/// Everything but the RFC 3986 unreserved characters (`A-Z a-z 0-9 - . _ ~`).
+const COMPONENT: &percent_encoding::AsciiSet =
+    &percent_encoding::NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
+
 /// Percent-encodes one URL path segment or query value (everything but RFC 3986 unreserved
 /// characters), so a domain or URL can be put into a link whatever it contains.
 pub fn encode_component(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
+    percent_encoding::utf8_percent_encode(text, COMPONENT).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::encode_component;
+
+    #[test]
+    fn components_keep_only_unreserved_characters() {
+        assert_eq!(encode_component("example.com"), "example.com");
+        assert_eq!(encode_component("A-z_0.9~"), "A-z_0.9~");
+        assert_eq!(
+            encode_component("https://a.example/?q=1&r=é ü"),
+            "https%3A%2F%2Fa.example%2F%3Fq%3D1%26r%3D%C3%A9%20%C3%BC"
+        );
     }
-    out
 }

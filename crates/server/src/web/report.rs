@@ -254,7 +254,7 @@ fn embed_section(base: &str, domain: &str) -> String {
 }
 
 /// The no-script badge to copy: the SVG image inside a link to the domain's report, since
-/// the badge links to the report (DECISIONS §6). Returned as markup; escape it to show it.
+/// the badge links to the report (docs/API.md). Returned as markup; escape it to show it.
 pub fn image_snippet(base_url: &str, domain: &str) -> String {
     let base = escape_html(base_url.trim_end_matches('/'));
     let q = encode_component(domain);

@@ -4,7 +4,7 @@
 //!
 //! A tool's own failure (invalid URL, blocked target, unreachable page, timeout, not HTML,
 //! overload) is a tool result with `isError: true` whose text starts with the error code
-//! of DECISIONS.md §1 (`target_unreachable: ...`), never a JSON-RPC error: agents read
+//! of the REST API (`target_unreachable: ...`), never a JSON-RPC error: agents read
 //! tool results, and the code lets them decide whether to retry.
 
 pub mod compare_competitors;
