@@ -8,16 +8,19 @@
 //!   [`App::audit_charged`] or [`App::audit_background`].
 //! - [`AuditSlots`]: the bounded audit concurrency and queue every audit passes.
 //! - [`pipeline`]: fetching a page with its robots.txt and analysing it within its budget.
+//! - [`Comparison`]: the one comparison of two audits (regressions, competitors, monitors).
 //! - [`StoredResult`]: a stored audit read back as a typed value.
 //! - [`AppError`]: why a use case failed.
 
 mod audit;
+mod compare;
 mod error;
 pub mod pipeline;
 mod slots;
 mod stored;
 
 pub use audit::{audit_record, App, Audited, Events, NoEvents, MAX_STORED_TEXT};
+pub use compare::Comparison;
 pub use error::AppError;
 pub use slots::{AuditSlots, Ticket};
 pub use stored::StoredResult;

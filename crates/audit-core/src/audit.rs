@@ -48,6 +48,24 @@ pub struct Audit {
     pub checks: Vec<Check>,
 }
 
+/// Passed and applicable checks and weights: what a score is computed from.
+#[derive(Debug, Default)]
+struct Tally {
+    passed: usize,
+    total: usize,
+    passed_weight: u32,
+    applicable_weight: u32,
+}
+
+impl Tally {
+    /// `round(100 * passed_weight / applicable_weight)`, half up; `None` when nothing applies.
+    fn percentage(&self) -> Option<u32> {
+        // Integer rounding, half up: exact and the same on every platform.
+        (self.applicable_weight > 0)
+            .then(|| (200 * self.passed_weight + self.applicable_weight) / (2 * self.applicable_weight))
+    }
+}
+
 /// Runs every rule of [`RULES`] on the page.
 pub fn audit(page: Page) -> Audit {
     let checks = RULES.iter().map(|r| Check { rule: r.meta(), outcome: r.check(&page) }).collect();
@@ -57,28 +75,9 @@ pub fn audit(page: Page) -> Audit {
 impl Audit {
     /// The score as docs/API.md ("The audit result") defines it.
     pub fn score(&self) -> Score {
-        let (mut passed, mut total, mut passed_w, mut applicable_w) = (0, 0, 0u32, 0u32);
-        for c in &self.checks {
-            match c.outcome {
-                Outcome::NotApplicable => {}
-                Outcome::Pass => {
-                    passed += 1;
-                    total += 1;
-                    passed_w += c.rule.weight;
-                    applicable_w += c.rule.weight;
-                }
-                Outcome::Fail(_) => {
-                    total += 1;
-                    applicable_w += c.rule.weight;
-                }
-            }
-        }
-        let percentage = if applicable_w == 0 {
-            100
-        } else {
-            // Integer rounding, half up: exact and the same on every platform.
-            (200 * passed_w + applicable_w) / (2 * applicable_w)
-        };
+        let tally = self.tally(|_| true);
+        let percentage = tally.percentage().unwrap_or(100);
+        let (passed, total) = (tally.passed, tally.total);
         Score {
             current: percentage,
             max: 100,
@@ -89,6 +88,33 @@ impl Audit {
             ruleset_version: RULESET_VERSION.to_string(),
             ruleset_fingerprint: ruleset_fingerprint().to_string(),
         }
+    }
+
+    /// The score of the rules of one category, by the same formula as [`Audit::score`];
+    /// `None` when no rule of the category applies to the page.
+    pub fn category_score(&self, category: crate::rule::Category) -> Option<u32> {
+        self.tally(|rule| rule.category == category).percentage()
+    }
+
+    /// Checks and weights of the rules `include` keeps.
+    fn tally(&self, include: impl Fn(&RuleMeta) -> bool) -> Tally {
+        let mut t = Tally::default();
+        for c in self.checks.iter().filter(|c| include(c.rule)) {
+            match c.outcome {
+                Outcome::NotApplicable => {}
+                Outcome::Pass => {
+                    t.passed += 1;
+                    t.total += 1;
+                    t.passed_weight += c.rule.weight;
+                    t.applicable_weight += c.rule.weight;
+                }
+                Outcome::Fail(_) => {
+                    t.total += 1;
+                    t.applicable_weight += c.rule.weight;
+                }
+            }
+        }
+        t
     }
 
     /// Failed checks, worst first: severity, then weight, then table order.

@@ -200,8 +200,10 @@ pub fn compare(previous: Option<&store::StoredAudit>, current: &store::StoredAud
             format!("The score dropped by {drop} points, from {} to {}.", previous.score, current.score),
         ));
     }
-    let old = criticals(&before);
-    let new: Vec<String> = criticals(&now).into_iter().filter(|c| !old.contains(c)).collect();
+    // The one comparison: a critical rule failing now that did not fail before.
+    let diff = app::Comparison::of(&before.result, &now.result);
+    let new: Vec<String> =
+        criticals(&now).into_iter().filter(|id| diff.failing_only_in_b.iter().any(|f| f == id)).collect();
     if !new.is_empty() {
         out.push(("new_critical", "critical", format!("New critical issue(s): {}.", new.join(", "))));
     }

@@ -297,22 +297,20 @@ async fn run_step(state: &AppState, run: &store::WorkflowRun, owner: &str, name:
         "compare" => {
             let (a, b) = (result_of(run, "audit"), result_of(run, "audit_competitor"));
             let (sa, sb) = (a["score"].as_i64().unwrap_or(0), b["score"].as_i64().unwrap_or(0));
-            let failing = |v: &app::StoredResult| -> std::collections::BTreeSet<String> {
-                v.result.recommendations.iter().map(|r| r.id.clone()).collect()
-            };
             let fa_id = a["auditId"].as_str().unwrap_or_default().to_string();
             let fb_id = b["auditId"].as_str().unwrap_or_default().to_string();
             let (ra, rb) = state
                 .db(move |s| Ok((s.get_audit(&fa_id)?, s.get_audit(&fb_id)?)))
                 .await
                 .map_err(|e| api_reason(&e))?;
-            let (fa, fb) = (failing(&app::StoredResult::of(&ra)), failing(&app::StoredResult::of(&rb)));
+            // The one comparison, as compare_competitors makes it.
+            let diff = app::Comparison::of(&app::StoredResult::of(&ra).result, &app::StoredResult::of(&rb).result);
             Ok(StepOutcome::Done(json!({
                 "siteScore": sa,
                 "competitorScore": sb,
                 "scoreDelta": sa - sb,
-                "siteWins": fb.difference(&fa).collect::<Vec<_>>(),
-                "competitorWins": fa.difference(&fb).collect::<Vec<_>>(),
+                "siteWins": diff.failing_only_in_b,
+                "competitorWins": diff.failing_only_in_a,
             })))
         }
         other => Err(format!("unknown step {other}")),

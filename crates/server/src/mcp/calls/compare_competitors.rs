@@ -5,7 +5,7 @@ use audit_core::Category;
 use mcp_protocol::ToolResult;
 use serde_json::{json, Map, Value};
 
-use super::{audit, outcomes, url_arg, Audited, ToolEnv};
+use super::{audit, url_arg, Audited, ToolEnv};
 
 /// Runs the tool.
 pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
@@ -20,24 +20,6 @@ pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
         (_, Err(e)) => return ToolResult::error(format!("{} (argument competitorUrl)", e.text())),
     };
     ToolResult::success(structured(site_url.as_str(), &site, competitor_url.as_str(), &competitor))
-}
-
-/// Percentage of the applicable weight of `category` that passed; `None` when no rule
-/// of the category applies to the page.
-fn category_share(done: &Audited, category: Category) -> Option<u32> {
-    let (mut passed, mut applicable) = (0u32, 0u32);
-    for c in done.audit.checks.iter().filter(|c| c.rule.category == category) {
-        match c.outcome {
-            audit_core::Outcome::Pass => {
-                passed += c.rule.weight;
-                applicable += c.rule.weight;
-            }
-            audit_core::Outcome::Fail(_) => applicable += c.rule.weight,
-            audit_core::Outcome::NotApplicable => {}
-        }
-    }
-    // Same rounding as the overall score (half up, integers only).
-    (applicable > 0).then(|| (200 * passed + applicable) / (2 * applicable))
 }
 
 fn winner(site: u32, competitor: u32) -> &'static str {
@@ -56,30 +38,26 @@ pub fn structured(site_url: &str, site: &Audited, competitor_url: &str, competit
     let categories: Vec<Value> = Category::ALL
         .iter()
         .filter_map(|&cat| {
-            let (s, c) = match (category_share(site, cat), category_share(competitor, cat)) {
+            let (s, c) = match (site.audit.category_score(cat), competitor.audit.category_score(cat)) {
                 (None, None) => return None,
                 (s, c) => (s.unwrap_or(100), c.unwrap_or(100)),
             };
             Some(json!({ "category": cat.name(), "site": s, "competitor": c, "winner": winner(s, c) }))
         })
         .collect();
-    let mut site_wins = Vec::new();
-    let mut competitor_wins = Vec::new();
-    for ((id, s), (_, c)) in outcomes(&site.audit).iter().zip(outcomes(&competitor.audit).iter()) {
-        match (s, c) {
-            (Some(true), Some(false)) => site_wins.push(*id),
-            (Some(false), Some(true)) => competitor_wins.push(*id),
-            _ => {}
-        }
-    }
-    let (s, c) = (site.audit.score().percentage, competitor.audit.score().percentage);
+    // The one comparison: a site "wins" a rule that fails on the competitor only.
+    let diff = app::Comparison::of(
+        &site.audit.to_result(&site.scanned_at),
+        &competitor.audit.to_result(&competitor.scanned_at),
+    );
+    let (s, c) = diff.scores;
     json!({
         "url": site_url,
         "competitorUrl": competitor_url,
         "score": { "site": s, "competitor": c },
         "winner": winner(s, c),
         "categories": categories,
-        "siteWins": site_wins,
-        "competitorWins": competitor_wins,
+        "siteWins": diff.failing_only_in_b,
+        "competitorWins": diff.failing_only_in_a,
     })
 }

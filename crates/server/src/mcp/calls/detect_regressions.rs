@@ -4,7 +4,7 @@
 use mcp_protocol::ToolResult;
 use serde_json::{json, Map, Value};
 
-use super::{audit, outcomes, url_arg, Audited, ToolEnv};
+use super::{audit, url_arg, Audited, ToolEnv};
 
 /// Runs the tool.
 pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
@@ -47,35 +47,25 @@ fn facts(done: &Audited) -> Vec<(&'static str, Value)> {
 
 /// The structuredContent of detect_regressions.
 pub fn structured(baseline_url: &str, baseline: &Audited, current_url: &str, current: &Audited) -> Value {
-    let before = outcomes(&baseline.audit);
-    let after = outcomes(&current.audit);
-    let mut newly_failing = Vec::new();
-    let mut newly_passing = Vec::new();
-    // Both audits ran the same rule table, so the outcomes line up by position.
-    for ((id, was), (_, now)) in before.iter().zip(after.iter()) {
-        match (was, now) {
-            (Some(false), Some(true)) => newly_passing.push(*id),
-            (Some(true) | None, Some(false)) => newly_failing.push(*id),
-            _ => {}
-        }
-    }
+    let diff = app::Comparison::of(
+        &baseline.audit.to_result(&baseline.scanned_at),
+        &current.audit.to_result(&current.scanned_at),
+    );
     let changed: Vec<Value> = facts(baseline)
         .into_iter()
         .zip(facts(current))
         .filter(|((_, b), (_, c))| b != c)
         .map(|((field, b), (_, c))| json!({ "field": field, "baseline": b, "current": c }))
         .collect();
-    let b = baseline.audit.score().percentage;
-    let c = current.audit.score().percentage;
     json!({
         "baselineUrl": baseline_url,
         "currentUrl": current_url,
-        "baselineScore": b,
-        "currentScore": c,
-        "scoreDelta": i64::from(c) - i64::from(b),
-        "regressed": !newly_failing.is_empty() || c < b,
-        "newlyFailing": newly_failing,
-        "newlyPassing": newly_passing,
+        "baselineScore": diff.scores.0,
+        "currentScore": diff.scores.1,
+        "scoreDelta": diff.score_delta(),
+        "regressed": diff.regressed(),
+        "newlyFailing": diff.failing_only_in_b,
+        "newlyPassing": diff.fixed_in_b,
         "changedFacts": changed,
     })
 }

@@ -23,7 +23,7 @@ pub mod track_keywords;
 pub mod workflow_execute;
 pub mod workflow_status;
 
-use audit_core::{Audit, Finding, Outcome, RuleMeta};
+use audit_core::{Audit, Finding, RuleMeta};
 use mcp_protocol::{CallContext, ToolResult};
 use serde_json::{Map, Value};
 use tokio::sync::OwnedSemaphorePermit;
@@ -150,21 +150,6 @@ pub fn ranked(audit: &Audit) -> Vec<Ranked<'_>> {
     out
 }
 
-/// The outcome of every rule by id: `Some(true)` pass, `Some(false)` fail, `None` not applicable.
-pub fn outcomes(audit: &Audit) -> Vec<(&'static str, Option<bool>)> {
-    audit
-        .checks
-        .iter()
-        .map(|c| {
-            let verdict = match c.outcome {
-                Outcome::Pass => Some(true),
-                Outcome::Fail(_) => Some(false),
-                Outcome::NotApplicable => None,
-            };
-            (c.rule.id, verdict)
-        })
-        .collect()
-}
 
 #[cfg(test)]
 mod tests {
