@@ -90,17 +90,31 @@ impl AppState {
         self.app.limits
     }
 
-    /// Runs a store call on the blocking pool (store calls block on disk and locks).
+    /// Runs a store call on the blocking pool (store calls block on disk and locks), after
+    /// [`AppState::check_db_file`] in the same blocking task: no file I/O on the reactor.
     pub async fn db<T, F>(&self, f: F) -> Result<T, ApiError>
     where
         T: Send + 'static,
         F: FnOnce(&store::Store) -> store::Result<T> + Send + 'static,
     {
-        self.check_db_file()?;
-        let store = self.store.clone();
-        match tokio::task::spawn_blocking(move || f(&store)).await {
-            Ok(result) => result.map_err(ApiError::from),
+        let state = self.clone();
+        match tokio::task::spawn_blocking(move || {
+            state.check_db_file()?;
+            f(&state.store).map_err(ApiError::from)
+        })
+        .await
+        {
+            Ok(result) => result,
             Err(e) => Err(ApiError::internal(format!("store task failed: {e}"))),
+        }
+    }
+
+    /// [`AppState::check_db_file`] on the blocking pool (it stats, and may reopen, the file).
+    pub async fn check_db(&self) -> Result<(), ApiError> {
+        let state = self.clone();
+        match tokio::task::spawn_blocking(move || state.check_db_file()).await {
+            Ok(result) => result,
+            Err(e) => Err(ApiError::internal(format!("database check task failed: {e}"))),
         }
     }
 }
@@ -109,7 +123,8 @@ impl AppState {
     /// 500 `internal` when the database file is no longer the one the service opened:
     /// deleted, renamed away, replaced, or made read-only. SQLite keeps writing to the open
     /// inode of a deleted file, so without this check the service would answer `ok` and
-    /// store audits nobody can ever read. One `stat`, done before every store call.
+    /// store audits nobody can ever read. One `stat`, done before every store call. Blocking:
+    /// call it from the blocking pool ([`AppState::db`], [`AppState::check_db`]).
     ///
     /// When a database of ours is put back at the path (a restored copy of a deleted file),
     /// the store reconnects to it and the service recovers; any other file there is refused.

@@ -150,7 +150,6 @@ pub fn ranked(audit: &Audit) -> Vec<Ranked<'_>> {
     out
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
