@@ -33,7 +33,8 @@ pub fn audit_record(
     Ok(record)
 }
 
-/// Stores an audit and, for a key owner, fires `audit.completed` with its id.
+/// Stores an audit and, for a key owner, fires `audit.completed` with its id: the event is
+/// written to the webhook outbox in the audit's own transaction (docs/API.md, "Webhooks").
 pub async fn record_audit(
     state: &AppState,
     url: &Url,
@@ -42,16 +43,10 @@ pub async fn record_audit(
     extra: Option<Map<String, Value>>,
 ) -> Result<store::StoredAudit, ApiError> {
     let record = audit_record(url, user_id, result, extra).map_err(ApiError::internal)?;
-    let stored = state.db(move |s| s.insert_audit(record)).await?;
-    if let Some(user_id) = user_id {
-        let data = json!({
-            "url": url.as_str(),
-            "score": result.score.percentage,
-            "scannedAt": result.scanned_at,
-            "auditId": stored.id,
-        });
-        state.webhooks.emit(user_id, "audit.completed", data);
-    }
+    let (page, score, scanned_at) = (url.to_string(), result.score.percentage, result.scanned_at.clone());
+    let data = move |stored: &store::StoredAudit| json!({ "url": page, "score": score, "scannedAt": scanned_at, "auditId": stored.id });
+    let (stored, enqueued) = state.db(move |s| s.insert_audit_with_event(record, data)).await?;
+    state.webhooks.enqueued(&enqueued);
     Ok(stored)
 }
 
