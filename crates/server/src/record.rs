@@ -44,7 +44,14 @@ pub async fn record_audit(
 ) -> Result<store::StoredAudit, ApiError> {
     let record = audit_record(url, user_id, result, extra).map_err(ApiError::internal)?;
     let (page, score, scanned_at) = (url.to_string(), result.score.percentage, result.scanned_at.clone());
-    let data = move |stored: &store::StoredAudit| json!({ "url": page, "score": score, "scannedAt": scanned_at, "auditId": stored.id });
+    let data = move |stored: &store::StoredAudit| {
+        json!({
+            "url": page,
+            "score": score,
+            "scannedAt": scanned_at,
+            "auditId": stored.id,
+        })
+    };
     let (stored, enqueued) = state.db(move |s| s.insert_audit_with_event(record, data)).await?;
     state.webhooks.enqueued(&enqueued);
     Ok(stored)
