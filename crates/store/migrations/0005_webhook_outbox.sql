@@ -27,5 +27,5 @@ CREATE TABLE webhook_outbox (
 );
 -- What is due, in order; what one subscription holds (its bound); finished rows to prune.
 CREATE INDEX webhook_outbox_due ON webhook_outbox (next_attempt_at) WHERE state = 'pending';
-CREATE INDEX webhook_outbox_held ON webhook_outbox (webhook_id) WHERE state = 'pending';
+CREATE INDEX webhook_outbox_held ON webhook_outbox (webhook_id, next_attempt_at) WHERE state = 'pending';
 CREATE INDEX webhook_outbox_finished ON webhook_outbox (updated_at) WHERE state <> 'pending';

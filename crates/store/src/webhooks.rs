@@ -647,32 +647,51 @@ impl Store {
             if total >= total_cap {
                 return Ok(Vec::new());
             }
-            let mut stmt = tx.prepare(
-                "SELECT id, event_id, webhook_id, url, secret, event, payload, attempts FROM ( \
-                   SELECT o.id, o.event_id, o.webhook_id, w.url, w.secret, o.event, o.payload, o.attempts, \
-                          o.next_attempt_at, o.rowid AS seq, \
-                          ROW_NUMBER() OVER (PARTITION BY o.webhook_id ORDER BY o.next_attempt_at, o.rowid) AS turn \
-                   FROM webhook_outbox o JOIN webhooks w ON w.id = o.webhook_id \
-                   WHERE o.state = 'pending' AND w.enabled = 1 AND o.next_attempt_at <= ?1 \
-                     AND (o.claimed_until IS NULL OR o.claimed_until <= ?1)) \
-                 WHERE turn <= ?2 ORDER BY turn, next_attempt_at, seq",
-            )?;
-            let candidates = stmt
-                .query_map(params![now_text, i64::try_from(per_subscription).unwrap_or(i64::MAX)], |row| {
-                    Ok((
-                        row.get::<_, String>(0)?,
-                        row.get::<_, String>(1)?,
-                        row.get::<_, String>(2)?,
-                        row.get::<_, String>(3)?,
-                        row.get::<_, String>(4)?,
-                        row.get::<_, String>(5)?,
-                        row.get::<_, String>(6)?,
-                        row.get::<_, u32>(7)?,
-                    ))
-                })?
+            // Each enabled subscription's first due, unclaimed rows, found by a short walk of
+            // its index range (webhook_outbox_held), so the cost follows the number of
+            // subscriptions holding rows, not the number of rows waiting; turns are then dealt
+            // here.
+            let holders = tx
+                .prepare("SELECT DISTINCT webhook_id FROM webhook_outbox WHERE state = 'pending'")?
+                .query_map([], |row| row.get::<_, String>(0))?
                 .collect::<rusqlite::Result<Vec<_>>>()?;
+            let mut first_due = tx.prepare(
+                "SELECT id, next_attempt_at, rowid FROM webhook_outbox \
+                 WHERE webhook_id = ?1 AND state = 'pending' AND next_attempt_at <= ?2 \
+                   AND (claimed_until IS NULL OR claimed_until <= ?2) \
+                   AND EXISTS (SELECT 1 FROM webhooks WHERE id = ?1 AND enabled = 1) \
+                 ORDER BY next_attempt_at, rowid LIMIT ?3",
+            )?;
+            let limit = i64::try_from(per_subscription).unwrap_or(i64::MAX);
+            let mut found: Vec<(String, String, String, i64)> = Vec::new();
+            for hook in holders {
+                let rows = first_due.query_map(params![hook, now_text, limit], |row| {
+                    Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?, row.get::<_, i64>(2)?))
+                })?;
+                for row in rows {
+                    let (id, due, seq) = row?;
+                    found.push((id, hook.clone(), due, seq));
+                }
+            }
+            // Turn n of a subscription is its n-th due row: every subscription's first turn
+            // comes before anyone's second, and within a turn the longest waiting goes first.
+            found.sort_by(|a, b| (&a.1, &a.2, a.3).cmp(&(&b.1, &b.2, b.3)));
+            let mut turns: Vec<(usize, String, i64, String, String)> = Vec::with_capacity(found.len());
+            let mut previous: Option<String> = None;
+            let mut turn = 0;
+            for (id, webhook_id, due, seq) in found {
+                turn = if previous.as_deref() == Some(webhook_id.as_str()) { turn + 1 } else { 0 };
+                previous = Some(webhook_id.clone());
+                turns.push((turn, due, seq, id, webhook_id));
+            }
+            turns.sort();
+            let candidates = turns.into_iter().map(|(_, _, _, id, webhook_id)| (id, webhook_id));
+            let mut read = tx.prepare(
+                "SELECT o.event_id, w.url, w.secret, o.event, o.payload, o.attempts \
+                 FROM webhook_outbox o JOIN webhooks w ON w.id = o.webhook_id WHERE o.id = ?1",
+            )?;
             let mut out = Vec::new();
-            for (id, event_id, webhook_id, url, secret, event, payload, attempts) in candidates {
+            for (id, webhook_id) in candidates {
                 if total >= total_cap {
                     break;
                 }
@@ -686,6 +705,16 @@ impl Store {
                     "UPDATE webhook_outbox SET claimed_by = ?2, claimed_until = ?3, updated_at = ?4 WHERE id = ?1",
                     params![id, worker, until_text, now_text],
                 )?;
+                let (event_id, url, secret, event, payload, attempts) = read.query_row([&id], |row| {
+                    Ok((
+                        row.get::<_, String>(0)?,
+                        row.get::<_, String>(1)?,
+                        row.get::<_, String>(2)?,
+                        row.get::<_, String>(3)?,
+                        row.get::<_, String>(4)?,
+                        row.get::<_, u32>(5)?,
+                    ))
+                })?;
                 out.push(ClaimedDelivery {
                     id,
                     event_id,
