@@ -29,18 +29,21 @@ use crate::AppError;
 /// Most bytes of visible text kept with a stored audit (keyword tracking reads it).
 pub const MAX_STORED_TEXT: usize = 64 * 1024;
 
-/// Where the events of a key owner's work go (the server's webhook delivery).
+/// Who delivers the events a use case wrote to the store's webhook outbox (the server's
+/// webhook dispatcher). Events are written in the same transaction as the change that
+/// causes them (docs/API.md, "Webhooks"); this only says there is work.
 pub trait Events: Send + Sync {
-    /// Hands `event` of `owner` to delivery; never waits.
-    fn emit(&self, owner: &str, event: &'static str, data: Value);
+    /// Events were written to the outbox; never waits.
+    fn enqueued(&self, enqueued: &store::Enqueued);
 }
 
-/// No events (the command line, tests of the application layer).
+/// Nobody to wake (the command line, tests of the application layer): written events wait
+/// in the outbox for a server to deliver them.
 #[derive(Debug, Default)]
 pub struct NoEvents;
 
 impl Events for NoEvents {
-    fn emit(&self, _owner: &str, _event: &'static str, _data: Value) {}
+    fn enqueued(&self, _enqueued: &store::Enqueued) {}
 }
 
 /// The application: what every use case runs on. Cheap to clone.
@@ -197,7 +200,8 @@ impl App {
         Ok(Audited { audit: page.audit, robots_txt: page.robots_txt, scanned_at, stored })
     }
 
-    /// Stores an audit with its page text and, for a key owner, fires `audit.completed`.
+    /// Stores an audit with its page text and, for a key owner, fires `audit.completed`: the
+    /// event is written to the webhook outbox in the audit's own transaction.
     ///
     /// # Errors
     /// The store failed, or the result did not serialise.
@@ -210,19 +214,13 @@ impl App {
     ) -> Result<store::StoredAudit, AppError> {
         let result = audit.to_result(scanned_at);
         let record = audit_record(url, owner, &result, Some(page_text(audit)))?;
+        let (page, score, scanned_at) = (url.to_string(), result.score.percentage, result.scanned_at.clone());
+        let data = move |stored: &store::StoredAudit| json!({ "url": page, "score": score, "scannedAt": scanned_at, "auditId": stored.id });
         let store = self.store.clone();
-        let stored = tokio::task::spawn_blocking(move || store.insert_audit(record))
+        let (stored, enqueued) = tokio::task::spawn_blocking(move || store.insert_audit_with_event(record, data))
             .await
             .map_err(|e| AppError::internal(format!("store task failed: {e}")))??;
-        if let Some(owner) = owner {
-            let data = json!({
-                "url": url.as_str(),
-                "score": result.score.percentage,
-                "scannedAt": result.scanned_at,
-                "auditId": stored.id,
-            });
-            self.events.emit(owner, "audit.completed", data);
-        }
+        self.events.enqueued(&enqueued);
         Ok(stored)
     }
 }

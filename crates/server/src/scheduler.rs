@@ -134,15 +134,17 @@ pub async fn check(state: &AppState, monitor: &store::Monitor) {
         },
     };
     for (rule, severity, message) in alerts {
-        let (id, m) = (monitor.id.clone(), message.clone());
-        match state.db(move |s| s.insert_alert(&id, rule, severity, &m)).await {
-            Ok(alert) => {
-                let data = json!({
-                    "monitorId": monitor.id, "url": monitor.url, "alertId": alert.id,
-                    "rule": rule, "severity": severity, "message": message,
-                });
-                state.webhooks.emit(&monitor.user_id, "monitor.alert", data);
-            }
+        // The alert and its `monitor.alert` event are written in one transaction.
+        let (id, url, m) = (monitor.id.clone(), monitor.url.clone(), message.clone());
+        let data = move |alert: &store::Alert| {
+            json!({
+                "monitorId": id, "url": url, "alertId": alert.id,
+                "rule": rule, "severity": severity, "message": message,
+            })
+        };
+        let id = monitor.id.clone();
+        match state.db(move |s| s.insert_alert_with_event(&id, rule, severity, &m, data)).await {
+            Ok((_, enqueued)) => state.webhooks.enqueued(&enqueued),
             Err(e) => tracing::error!(monitor = %monitor.id, cause = ?e.cause, "alert not stored"),
         }
     }

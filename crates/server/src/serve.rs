@@ -130,6 +130,8 @@ async fn serve_listener(state: AppState, listener: TcpListener, addr: SocketAddr
     // Runs a previous process left running are settled before new work starts.
     crate::workflows::recover(&state).await;
     crate::scheduler::spawn(state.clone(), rx.clone());
+    // Deliveries a previous process left in the webhook outbox are resumed at once.
+    state.webhooks.start(Some(rx.clone()));
     // Raised before `serve` returns, not in the accept task: the limit is in force (and can
     // be lowered again by an embedding program or a test) once the server is up.
     let fd_limit = conn::raise_fd_limit();

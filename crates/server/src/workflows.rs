@@ -140,29 +140,38 @@ async fn drive(state: &AppState, run_id: &str) {
                 }
             }
             Ok(StepOutcome::Gate(summary)) => {
-                let id = run_id.to_string();
-                let approval = match state.db(move |s| s.open_approval(&id)).await {
-                    Ok(a) => a,
-                    Err(e) => return fail(state, run_id, &current, &e.message).await,
+                // The gate, its step and the `workflow.awaiting_approval` event are written in
+                // one transaction: a receiver told about the gate finds the step written.
+                let mut gate_step = current.clone();
+                gate_step.status = "running".into();
+                gate_step.finished_at = None;
+                let (id, intent, url) = (run_id.to_string(), run.intent.clone(), run.url.clone());
+                let gate = move |approval: &store::Approval| {
+                    gate_step.result_json = Some(json!({ "approvalId": approval.id, "summary": summary }).to_string());
+                    let data = json!({
+                        "runId": id, "approvalId": approval.id, "intent": intent, "url": url,
+                        "summary": summary,
+                    });
+                    (gate_step, data)
                 };
-                current.status = "running".into();
-                current.finished_at = None;
-                current.result_json = Some(json!({ "approvalId": approval.id, "summary": summary }).to_string());
-                let _ = put(state, run_id, &current).await;
-                let data = json!({
-                    "runId": run_id, "approvalId": approval.id, "intent": run.intent, "url": run.url,
-                    "summary": summary,
-                });
-                state.webhooks.emit(&owner, "workflow.awaiting_approval", data);
+                let id = run_id.to_string();
+                match state.db(move |s| s.open_approval_with_event(&id, gate)).await {
+                    Ok((_, enqueued)) => state.webhooks.enqueued(&enqueued),
+                    Err(e) => return fail(state, run_id, &current, &e.message).await,
+                }
                 return;
             }
             Err(reason) => return fail(state, run_id, &current, &reason).await,
         }
     }
+    // The state and its `workflow.completed` event are written in one transaction.
     let id = run_id.to_string();
-    if state.db(move |s| s.set_run_state(&id, store::RunState::Completed)).await.is_ok() {
-        let data = json!({ "runId": run_id, "intent": run.intent, "url": run.url, "state": "completed" });
-        state.webhooks.emit(&owner, "workflow.completed", data);
+    let data = json!({ "runId": run_id, "intent": run.intent, "url": run.url, "state": "completed" });
+    let completed = state
+        .db(move |s| s.set_run_state_with_event(&id, store::RunState::Completed, "workflow.completed", data))
+        .await;
+    if let Ok(enqueued) = completed {
+        state.webhooks.enqueued(&enqueued);
     }
 }
 

@@ -135,45 +135,74 @@ fn query_one(conn: &Connection, tail: &str, params: impl rusqlite::Params) -> Re
     raw.map(decode).transpose()
 }
 
+/// The row of a new audit, and the path of its final URL.
+fn prepare(new: NewAudit) -> Result<(StoredAudit, String)> {
+    let (host, path) =
+        host_and_path(&new.final_url).ok_or_else(|| Error::invalid("final_url", "not an absolute URL with a host"))?;
+    let audit = StoredAudit {
+        id: new_id(),
+        url: new.url,
+        final_url: new.final_url,
+        host,
+        score: new.score,
+        ruleset_version: new.ruleset_version,
+        result_json: new.result_json,
+        public: new.user_id.is_none(),
+        user_id: new.user_id,
+        created_at: clock::truncate_ms(new.created_at),
+    };
+    Ok((audit, path))
+}
+
+fn insert_row(conn: &Connection, audit: &StoredAudit, path: &str) -> Result<()> {
+    conn.execute(
+        "INSERT INTO audits (id, url, final_url, host, path, score, ruleset_version, \
+         result_json, user_id, public, created_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        params![
+            audit.id,
+            audit.url,
+            audit.final_url,
+            audit.host,
+            path,
+            audit.score,
+            audit.ruleset_version,
+            audit.result_json,
+            audit.user_id,
+            audit.public,
+            format_rfc3339(audit.created_at),
+        ],
+    )?;
+    Ok(())
+}
+
 impl Store {
     /// Stores an audit and returns it as stored.
     pub fn insert_audit(&self, new: NewAudit) -> Result<StoredAudit> {
-        let (host, path) = host_and_path(&new.final_url)
-            .ok_or_else(|| Error::invalid("final_url", "not an absolute URL with a host"))?;
-        let audit = StoredAudit {
-            id: new_id(),
-            url: new.url,
-            final_url: new.final_url,
-            host,
-            score: new.score,
-            ruleset_version: new.ruleset_version,
-            result_json: new.result_json,
-            public: new.user_id.is_none(),
-            user_id: new.user_id,
-            created_at: clock::truncate_ms(new.created_at),
-        };
-        self.read(|conn| {
-            conn.execute(
-                "INSERT INTO audits (id, url, final_url, host, path, score, ruleset_version, \
-                 result_json, user_id, public, created_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-                params![
-                    audit.id,
-                    audit.url,
-                    audit.final_url,
-                    audit.host,
-                    path,
-                    audit.score,
-                    audit.ruleset_version,
-                    audit.result_json,
-                    audit.user_id,
-                    audit.public,
-                    format_rfc3339(audit.created_at),
-                ],
-            )?;
-            Ok(())
-        })?;
+        let (audit, path) = prepare(new)?;
+        self.read(|conn| insert_row(conn, &audit, &path))?;
         Ok(audit)
+    }
+
+    /// [`Store::insert_audit`] that, for an audit with an owner, writes its
+    /// `audit.completed` webhook event with `data` (built from the stored audit) into the
+    /// outbox in the same transaction: the audit is never kept without its event, nor the
+    /// event without the audit.
+    pub fn insert_audit_with_event(
+        &self,
+        new: NewAudit,
+        data: impl FnOnce(&StoredAudit) -> serde_json::Value,
+    ) -> Result<(StoredAudit, crate::Enqueued)> {
+        let (audit, path) = prepare(new)?;
+        let Some(owner) = audit.user_id.clone() else {
+            self.read(|conn| insert_row(conn, &audit, &path))?;
+            return Ok((audit, crate::Enqueued::default()));
+        };
+        let enqueued = self.write(|tx| {
+            insert_row(tx, &audit, &path)?;
+            crate::webhooks::enqueue_event(tx, &owner, "audit.completed", data(&audit), OffsetDateTime::now_utc())
+        })?;
+        Ok((audit, enqueued))
     }
 
     /// The audit with this id, or [`Error::NotFound`].

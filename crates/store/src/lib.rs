@@ -15,7 +15,10 @@
 //!   [`Store::latest_audit_for_url`], [`Store::audits_for_url`], [`Store::count_audits`];
 //! - usage: per-identity minute buckets, [`Store::record_usage`], [`Store::usage_counts`],
 //!   [`Store::consume`] (atomic check and record), [`Store::prune_usage`];
-//! - webhooks and their delivery log, and the geo-check cache;
+//! - webhooks, their delivery log and their outbox (one row per delivery still to make:
+//!   [`Store::enqueue_webhook_event`], the `*_with_event` writes that store a change and its
+//!   event in one transaction, [`Store::claim_webhook_deliveries`],
+//!   [`Store::record_webhook_attempt`]), and the geo-check cache;
 //! - workflow runs with steps and approval gates ([`Store::create_run`],
 //!   [`Store::decide_approval`], [`Store::recover_interrupted_runs`]); monitors and alerts;
 //!   tracked keywords; experiments;
@@ -87,7 +90,12 @@ pub use migrations::{Migration, MIGRATIONS};
 pub use tracking::{Alert, Experiment, Keyword, Monitor, NewExperiment, DEFAULT_MONITOR_INTERVAL_S};
 pub use usage::{ip_identity, minute_bucket, Consumption, UsageCounts, USAGE_RETENTION_MINUTES, USAGE_WINDOW_MINUTES};
 pub use users::{Tier, User, ANONYMOUS_RATE_LIMIT, FREE_RATE_LIMIT, PRO_RATE_LIMIT};
-pub use webhooks::{Delivery, NewDelivery, NewWebhook, Webhook, WEBHOOK_EVENTS, WEBHOOK_SECRET_TAG};
+pub use webhooks::{
+    webhook_backoff, webhook_retry_delay, AttemptOutcome, AttemptRecorded, ClaimLimits, ClaimedDelivery, Delivery,
+    Enqueued, NewDelivery, NewWebhook, OutboxEntry, OutboxState, OutboxStats, Webhook, WEBHOOK_DROPPED_PREFIX,
+    WEBHOOK_EVENTS, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_MAX_PENDING_PER_SUBSCRIPTION, WEBHOOK_MAX_PENDING_TOTAL,
+    WEBHOOK_RETRY_JITTER, WEBHOOK_SECRET_TAG,
+};
 pub use workflows::{
     Approval, NewRun, Recovered, RunState, WorkflowRun, WorkflowStep, GATE_STEP, INTERRUPTED, MAX_RESUMES,
     WORKFLOW_INTENTS,

@@ -134,6 +134,32 @@ fn changed(n: usize, entity: &'static str, key: &str) -> Result<()> {
     Ok(())
 }
 
+fn new_alert(monitor_id: &str, rule: &str, severity: &str, message: &str) -> Alert {
+    Alert {
+        id: new_id(),
+        monitor_id: monitor_id.to_owned(),
+        rule: rule.to_owned(),
+        severity: severity.to_owned(),
+        message: message.to_owned(),
+        created_at: clock::truncate_ms(OffsetDateTime::now_utc()),
+    }
+}
+
+fn insert_alert_row(conn: &Connection, alert: &Alert) -> Result<()> {
+    conn.execute(
+        "INSERT INTO alerts (id, monitor_id, rule, severity, message, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![
+            alert.id,
+            alert.monitor_id,
+            alert.rule,
+            alert.severity,
+            alert.message,
+            format_rfc3339(alert.created_at)
+        ],
+    )?;
+    Ok(())
+}
+
 impl Store {
     /// Starts monitoring `url` for the user; the first audit is due at `next_run_at`.
     /// Monitoring the same URL twice is a conflict ([`Error::is_conflict`]).
@@ -204,30 +230,32 @@ impl Store {
 
     /// Records an alert of a monitor.
     pub fn insert_alert(&self, monitor_id: &str, rule: &str, severity: &str, message: &str) -> Result<Alert> {
-        let alert = Alert {
-            id: new_id(),
-            monitor_id: monitor_id.to_owned(),
-            rule: rule.to_owned(),
-            severity: severity.to_owned(),
-            message: message.to_owned(),
-            created_at: clock::truncate_ms(OffsetDateTime::now_utc()),
-        };
-        self.read(|conn| {
-            conn.execute(
-                "INSERT INTO alerts (id, monitor_id, rule, severity, message, created_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![
-                    alert.id,
-                    alert.monitor_id,
-                    alert.rule,
-                    alert.severity,
-                    alert.message,
-                    format_rfc3339(alert.created_at)
-                ],
-            )?;
-            Ok(())
-        })?;
+        let alert = new_alert(monitor_id, rule, severity, message);
+        self.read(|conn| insert_alert_row(conn, &alert))?;
         Ok(alert)
+    }
+
+    /// [`Store::insert_alert`] that writes the monitor owner's `monitor.alert` webhook event
+    /// with `data` (built from the stored alert) into the outbox in the same transaction.
+    pub fn insert_alert_with_event(
+        &self,
+        monitor_id: &str,
+        rule: &str,
+        severity: &str,
+        message: &str,
+        data: impl FnOnce(&Alert) -> serde_json::Value,
+    ) -> Result<(Alert, crate::Enqueued)> {
+        let alert = new_alert(monitor_id, rule, severity, message);
+        let enqueued = self.write(|tx| {
+            insert_alert_row(tx, &alert)?;
+            match crate::webhooks::owner_of(tx, "monitors", monitor_id)? {
+                Some(owner) => {
+                    crate::webhooks::enqueue_event(tx, &owner, "monitor.alert", data(&alert), OffsetDateTime::now_utc())
+                }
+                None => Ok(crate::Enqueued::default()),
+            }
+        })?;
+        Ok((alert, enqueued))
     }
 
     /// The newest alerts of a monitor, newest first.

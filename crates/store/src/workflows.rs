@@ -306,6 +306,25 @@ impl Store {
         self.read(|conn| update_state(conn, id, state))
     }
 
+    /// [`Store::set_run_state`] that writes the run owner's webhook `event` (one of
+    /// [`crate::WEBHOOK_EVENTS`], such as `workflow.completed`) with `data` into the outbox
+    /// in the same transaction. A run without an owner fires nothing.
+    pub fn set_run_state_with_event(
+        &self,
+        id: &str,
+        state: RunState,
+        event: &str,
+        data: serde_json::Value,
+    ) -> Result<crate::Enqueued> {
+        self.write(|tx| {
+            update_state(tx, id, state)?;
+            match crate::webhooks::owner_of(tx, "workflow_runs", id)? {
+                Some(owner) => crate::webhooks::enqueue_event(tx, &owner, event, data, OffsetDateTime::now_utc()),
+                None => Ok(crate::Enqueued::default()),
+            }
+        })
+    }
+
     /// Marks a run failed at `step` for `reason`.
     pub fn fail_run(&self, id: &str, step: &str, reason: &str) -> Result<()> {
         let n = self.read(|conn| {
@@ -323,23 +342,7 @@ impl Store {
 
     /// Writes (or rewrites) step `step.idx` of a run.
     pub fn put_step(&self, run_id: &str, step: &WorkflowStep) -> Result<()> {
-        self.write(|tx| {
-            tx.execute(
-                "INSERT INTO workflow_steps (run_id, idx, name, status, started_at, finished_at, \
-                 result_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) \
-                 ON CONFLICT (run_id, idx) DO UPDATE SET name = excluded.name, \
-                 status = excluded.status, started_at = excluded.started_at, \
-                 finished_at = excluded.finished_at, result_json = excluded.result_json",
-                params![run_id, step.idx, step.name, step.status, step.started_at, step.finished_at, step.result_json],
-            )
-            .map_err(|e| match e {
-                rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ConstraintViolation => {
-                    Error::not_found("workflow run", run_id)
-                }
-                other => other.into(),
-            })?;
-            update_state_time(tx, run_id)
-        })
+        self.write(|tx| put_step_row(tx, run_id, step))
     }
 
     /// Opens an approval gate and puts the run in `awaiting_approval`, in one transaction.
@@ -349,6 +352,37 @@ impl Store {
             update_state(tx, run_id, RunState::AwaitingApproval)?;
             tx.execute("INSERT INTO approvals (id, run_id, state) VALUES (?1, ?2, 'pending')", params![id, run_id])?;
             Ok(Approval { id, run_id: run_id.to_owned(), state: "pending".into(), decision: None, decided_at: None })
+        })
+    }
+
+    /// [`Store::open_approval`] that also, in the same transaction, writes the gate step and
+    /// the owner's `workflow.awaiting_approval` webhook event, both built by `gate` from the
+    /// new approval: a receiver told about the gate finds the step written, and a crash
+    /// leaves either all of it or none.
+    pub fn open_approval_with_event(
+        &self,
+        run_id: &str,
+        gate: impl FnOnce(&Approval) -> (WorkflowStep, serde_json::Value),
+    ) -> Result<(Approval, crate::Enqueued)> {
+        let id = new_id();
+        self.write(|tx| {
+            update_state(tx, run_id, RunState::AwaitingApproval)?;
+            tx.execute("INSERT INTO approvals (id, run_id, state) VALUES (?1, ?2, 'pending')", params![id, run_id])?;
+            let approval =
+                Approval { id, run_id: run_id.to_owned(), state: "pending".into(), decision: None, decided_at: None };
+            let (step, data) = gate(&approval);
+            put_step_row(tx, run_id, &step)?;
+            let enqueued = match crate::webhooks::owner_of(tx, "workflow_runs", run_id)? {
+                Some(owner) => crate::webhooks::enqueue_event(
+                    tx,
+                    &owner,
+                    "workflow.awaiting_approval",
+                    data,
+                    OffsetDateTime::now_utc(),
+                )?,
+                None => crate::Enqueued::default(),
+            };
+            Ok((approval, enqueued))
         })
     }
 
@@ -468,6 +502,24 @@ impl Store {
             Ok(out)
         })
     }
+}
+
+fn put_step_row(tx: &Connection, run_id: &str, step: &WorkflowStep) -> Result<()> {
+    tx.execute(
+        "INSERT INTO workflow_steps (run_id, idx, name, status, started_at, finished_at, \
+         result_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) \
+         ON CONFLICT (run_id, idx) DO UPDATE SET name = excluded.name, \
+         status = excluded.status, started_at = excluded.started_at, \
+         finished_at = excluded.finished_at, result_json = excluded.result_json",
+        params![run_id, step.idx, step.name, step.status, step.started_at, step.finished_at, step.result_json],
+    )
+    .map_err(|e| match e {
+        rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ConstraintViolation => {
+            Error::not_found("workflow run", run_id)
+        }
+        other => other.into(),
+    })?;
+    update_state_time(tx, run_id)
 }
 
 fn update_state_time(conn: &Connection, run_id: &str) -> Result<()> {

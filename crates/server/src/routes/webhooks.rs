@@ -52,7 +52,6 @@ async fn create_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
     // when they are resolved at each delivery.
     ctx.state.fetcher.guard().check_url(&url)?;
     let new = store::NewWebhook { user_id: user_id.clone(), url: url.to_string(), events };
-    let owner_id = user_id.clone();
     let hook = ctx
         .state
         .db(move |s| {
@@ -62,8 +61,6 @@ async fn create_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
             s.create_webhook(new).map(Some)
         })
         .await?;
-    // After the row exists, so no event in between can re-learn "no subscription".
-    ctx.state.webhooks.subscriptions_changed(&owner_id);
     let Some(hook) = hook else {
         return Err(ApiError::invalid_request(format!(
             "An owner may hold at most {MAX_WEBHOOKS_PER_USER} webhook subscriptions; delete one first."
@@ -87,9 +84,8 @@ async fn list_webhooks(ctx: Ctx) -> Result<crate::Response, ApiError> {
 async fn delete_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let user_id = owner(&ctx).await?;
     let id = ctx.param("id").unwrap_or_default().to_string();
-    let (gone, owner_id) = (id.clone(), user_id.clone());
+    let gone = id.clone();
     let result = ctx.state.db(move |s| Ok(s.delete_webhook(&user_id, &gone))).await?;
-    ctx.state.webhooks.subscriptions_changed(&owner_id);
     match result {
         Ok(()) => Ok(ok_json(&json!({ "ok": true, "api_version": audit_core::API_VERSION, "deleted": id }))),
         // Another owner's id answers exactly as an unknown one.
