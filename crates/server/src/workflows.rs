@@ -31,14 +31,14 @@ use crate::mcp::calls::{self, Audited};
 use crate::state::AppState;
 
 /// Steps of each intent, in order.
-pub fn steps_of(intent: &str) -> &'static [&'static str] {
+pub fn steps_of(intent: store::Intent) -> &'static [&'static str] {
+    use store::Intent;
     match intent {
-        "audit" => &["audit", "summarize"],
-        "analyze" => &["audit", "opportunities"],
-        "fix" => &["audit", "fix_plan", store::GATE_STEP, "finalize"],
-        "monitor" => &["audit", "register_monitor"],
-        "competitor" => &["audit", "audit_competitor", "compare"],
-        _ => &[],
+        Intent::Audit => &["audit", "summarize"],
+        Intent::Analyze => &["audit", "opportunities"],
+        Intent::Fix => &["audit", "fix_plan", store::GATE_STEP, "finalize"],
+        Intent::Monitor => &["audit", "register_monitor"],
+        Intent::Competitor => &["audit", "audit_competitor", "compare"],
     }
 }
 
@@ -66,11 +66,11 @@ pub fn severity_breakdown(result: &app::StoredResult) -> Value {
     json!({ "critical": critical, "warning": warning, "notice": notice })
 }
 
-fn step(idx: usize, name: &str, status: &str) -> store::WorkflowStep {
+fn step(idx: usize, name: &str, status: store::StepStatus) -> store::WorkflowStep {
     store::WorkflowStep {
         idx: u32::try_from(idx).unwrap_or(u32::MAX),
         name: name.to_string(),
-        status: status.to_string(),
+        status,
         started_at: None,
         finished_at: None,
         result_json: None,
@@ -81,7 +81,7 @@ fn step(idx: usize, name: &str, status: &str) -> store::WorkflowStep {
 pub async fn plan(state: &AppState, run: &store::WorkflowRun) -> Result<(), ApiError> {
     let id = run.id.clone();
     let steps: Vec<store::WorkflowStep> =
-        steps_of(&run.intent).iter().enumerate().map(|(i, n)| step(i, n, "pending")).collect();
+        steps_of(run.intent).iter().enumerate().map(|(i, n)| step(i, n, store::StepStatus::Pending)).collect();
     state
         .db(move |s| {
             for st in &steps {
@@ -119,9 +119,9 @@ async fn drive(state: &AppState, run_id: &str) {
     let id = run_id.to_string();
     let Ok(run) = state.db(move |s| s.get_run(&id)).await else { return };
     let owner = run.user_id.clone().unwrap_or_default();
-    for st in run.steps.iter().filter(|s| s.status == "pending") {
+    for st in run.steps.iter().filter(|s| s.status == store::StepStatus::Pending) {
         let mut current = st.clone();
-        current.status = "running".into();
+        current.status = store::StepStatus::Running;
         current.started_at = Some(crate::now_rfc3339());
         if put(state, run_id, &current).await.is_err() {
             return;
@@ -133,7 +133,7 @@ async fn drive(state: &AppState, run_id: &str) {
         current.finished_at = Some(crate::now_rfc3339());
         match outcome {
             Ok(StepOutcome::Done(result)) => {
-                current.status = "completed".into();
+                current.status = store::StepStatus::Completed;
                 current.result_json = Some(result.to_string());
                 if put(state, run_id, &current).await.is_err() {
                     return;
@@ -143,7 +143,7 @@ async fn drive(state: &AppState, run_id: &str) {
                 // The gate, its step and the `workflow.awaiting_approval` event are written in
                 // one transaction: a receiver told about the gate finds the step written.
                 let mut gate_step = current.clone();
-                gate_step.status = "running".into();
+                gate_step.status = store::StepStatus::Running;
                 gate_step.finished_at = None;
                 let (id, intent, url) = (run_id.to_string(), run.intent.clone(), run.url.clone());
                 let gate = move |approval: &store::Approval| {
@@ -186,7 +186,7 @@ async fn put(state: &AppState, run_id: &str, st: &store::WorkflowStep) -> Result
 
 async fn fail(state: &AppState, run_id: &str, st: &store::WorkflowStep, reason: &str) {
     let mut failed = st.clone();
-    failed.status = "failed".into();
+    failed.status = store::StepStatus::Failed;
     failed.finished_at = Some(crate::now_rfc3339());
     failed.result_json = Some(json!({ "error": reason }).to_string());
     let _ = put(state, run_id, &failed).await;
@@ -352,9 +352,10 @@ mod tests {
 
     #[test]
     fn every_intent_has_steps() {
-        for intent in store::WORKFLOW_INTENTS {
+        use strum::VariantArray as _;
+        for &intent in store::Intent::VARIANTS {
             assert!(!steps_of(intent).is_empty(), "{intent}");
         }
-        assert!(steps_of("fix").contains(&"approval"));
+        assert!(steps_of(store::Intent::Fix).contains(&"approval"));
     }
 }

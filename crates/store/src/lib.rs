@@ -97,6 +97,6 @@ pub use webhooks::{
     WEBHOOK_RETRY_JITTER, WEBHOOK_SECRET_TAG,
 };
 pub use workflows::{
-    Approval, NewRun, Recovered, RunState, WorkflowRun, WorkflowStep, GATE_STEP, INTERRUPTED, MAX_RESUMES,
-    WORKFLOW_INTENTS,
+    Approval, Intent, NewRun, Recovered, RunState, StepStatus, WorkflowRun, WorkflowStep, GATE_STEP, INTERRUPTED,
+    MAX_RESUMES,
 };

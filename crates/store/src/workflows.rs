@@ -1,6 +1,3 @@
-use std::fmt;
-use std::str::FromStr;
-
 use rusqlite::{params, Connection, OptionalExtension, Row};
 use serde::Serialize;
 use time::OffsetDateTime;
@@ -10,7 +7,78 @@ use crate::db::{new_id, Store};
 use crate::error::{Error, Result};
 
 /// Intents of `workflow_execute` (docs/API.md, "Workflow runs").
-pub const WORKFLOW_INTENTS: &[&str] = &["audit", "analyze", "fix", "monitor", "competitor"];
+/// What a workflow run does (docs/API.md, "Workflow runs"). Stored and shown by its
+/// snake_case name.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::Display,
+    strum::VariantArray,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum Intent {
+    /// Audit the page and summarise it.
+    Audit,
+    /// Audit, then rank the opportunities.
+    Analyze,
+    /// Audit, plan fixes, wait for approval, then finalise the plan.
+    Fix,
+    /// Audit and register a monitor.
+    Monitor,
+    /// Audit the page and a competitor and compare them.
+    Competitor,
+}
+
+impl Intent {
+    /// The stored and shown name.
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+}
+
+/// Where one step of a run stands. Stored and shown by its snake_case name.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::Display,
+    strum::VariantArray,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum StepStatus {
+    /// Not started.
+    Pending,
+    /// Started (a restart resumes a run from its running step).
+    Running,
+    /// Finished with a result.
+    Completed,
+    /// Failed; the run failed with it.
+    Failed,
+    /// Left out because the run ended before it (a rejected gate).
+    Skipped,
+}
+
+impl StepStatus {
+    /// The stored and shown name.
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+}
 /// Reason recorded for runs cut short by a restart and not resumed.
 pub const INTERRUPTED: &str = "interrupted";
 /// How many times a run cut short by a restart is resumed before it is failed with
@@ -21,8 +89,21 @@ pub const GATE_STEP: &str = "approval";
 
 /// State of a workflow run (docs/API.md, "Workflow runs"):
 /// `queued -> running -> awaiting_approval -> completed`, or `rejected`, or `failed`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::Display,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum RunState {
     /// Created, not started.
     Queued,
@@ -41,14 +122,7 @@ pub enum RunState {
 impl RunState {
     /// The stored and serialised name.
     pub fn as_str(self) -> &'static str {
-        match self {
-            RunState::Queued => "queued",
-            RunState::Running => "running",
-            RunState::AwaitingApproval => "awaiting_approval",
-            RunState::Completed => "completed",
-            RunState::Rejected => "rejected",
-            RunState::Failed => "failed",
-        }
+        self.into()
     }
 
     /// No further transition leaves this state.
@@ -57,37 +131,13 @@ impl RunState {
     }
 }
 
-impl fmt::Display for RunState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for RunState {
-    type Err = Error;
-
-    fn from_str(s: &str) -> Result<RunState> {
-        [
-            RunState::Queued,
-            RunState::Running,
-            RunState::AwaitingApproval,
-            RunState::Completed,
-            RunState::Rejected,
-            RunState::Failed,
-        ]
-        .into_iter()
-        .find(|state| state.as_str() == s)
-        .ok_or_else(|| Error::invalid("state", format!("unknown run state {s:?}")))
-    }
-}
-
 /// A run to create (state `queued`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewRun {
     /// Owner.
     pub user_id: Option<String>,
-    /// One of [`WORKFLOW_INTENTS`].
-    pub intent: String,
+    /// What the run does.
+    pub intent: Intent,
     /// Target URL.
     pub url: String,
     /// Competitor URL (intent `competitor`).
@@ -103,8 +153,8 @@ pub struct WorkflowStep {
     pub idx: u32,
     /// Step name (`audit`, `rank`, `fix_plan`, ...).
     pub name: String,
-    /// Free-form status the engine chose (`running`, `done`, `failed`, ...).
-    pub status: String,
+    /// Where the step stands.
+    pub status: StepStatus,
     /// When it started.
     pub started_at: Option<String>,
     /// When it finished.
@@ -135,8 +185,8 @@ pub struct WorkflowRun {
     pub id: String,
     /// Owner.
     pub user_id: Option<String>,
-    /// Intent.
-    pub intent: String,
+    /// What the run does.
+    pub intent: Intent,
     /// Target URL.
     pub url: String,
     /// Competitor URL.
@@ -219,18 +269,23 @@ fn load_run(conn: &Connection, id: &str) -> Result<WorkflowRun> {
         "SELECT idx, name, status, started_at, finished_at, result_json FROM workflow_steps \
          WHERE run_id = ?1 ORDER BY idx",
     )?;
-    let steps = stmt
+    let raw_steps = stmt
         .query_map([&id], |row| {
-            Ok(WorkflowStep {
-                idx: row.get(0)?,
-                name: row.get(1)?,
-                status: row.get(2)?,
-                started_at: row.get(3)?,
-                finished_at: row.get(4)?,
-                result_json: row.get(5)?,
-            })
+            Ok((
+                row.get::<_, u32>(0)?,
+                row.get::<_, String>(1)?,
+                row.get::<_, String>(2)?,
+                row.get(3)?,
+                row.get(4)?,
+                row.get(5)?,
+            ))
         })?
         .collect::<rusqlite::Result<Vec<_>>>()?;
+    let mut steps = Vec::with_capacity(raw_steps.len());
+    for (idx, name, status, started_at, finished_at, result_json) in raw_steps {
+        let status = status.parse().map_err(|_| Error::corrupt(T, format!("bad step status {status:?}")))?;
+        steps.push(WorkflowStep { idx, name, status, started_at, finished_at, result_json });
+    }
     let mut stmt = conn.prepare(
         "SELECT id, run_id, state, decision, decided_at FROM approvals WHERE run_id = ?1 \
          ORDER BY rowid",
@@ -238,9 +293,9 @@ fn load_run(conn: &Connection, id: &str) -> Result<WorkflowRun> {
     let approvals = stmt.query_map([&id], approval_from_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(WorkflowRun {
         state: state.parse().map_err(|_| Error::corrupt(T, format!("bad state {state:?}")))?,
+        intent: intent.parse().map_err(|_| Error::corrupt(T, format!("bad intent {intent:?}")))?,
         id,
         user_id,
-        intent,
         url,
         competitor_url,
         top_n,
@@ -278,19 +333,13 @@ fn update_state(conn: &Connection, id: &str, state: RunState) -> Result<()> {
 impl Store {
     /// Creates a run in state `queued`.
     pub fn create_run(&self, new: NewRun) -> Result<WorkflowRun> {
-        if !WORKFLOW_INTENTS.contains(&new.intent.as_str()) {
-            return Err(Error::invalid(
-                "intent",
-                format!("{:?} is not one of {}", new.intent, WORKFLOW_INTENTS.join(", ")),
-            ));
-        }
         let id = new_id();
         let now = clock::now_rfc3339();
         self.write(|tx| {
             tx.execute(
                 "INSERT INTO workflow_runs (id, user_id, intent, url, competitor_url, top_n, \
                  state, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'queued', ?7, ?7)",
-                params![id, new.user_id, new.intent, new.url, new.competitor_url, new.top_n, now],
+                params![id, new.user_id, new.intent.as_str(), new.url, new.competitor_url, new.top_n, now],
             )?;
             load_run(tx, &id)
         })
@@ -511,7 +560,7 @@ fn put_step_row(tx: &Connection, run_id: &str, step: &WorkflowStep) -> Result<()
          ON CONFLICT (run_id, idx) DO UPDATE SET name = excluded.name, \
          status = excluded.status, started_at = excluded.started_at, \
          finished_at = excluded.finished_at, result_json = excluded.result_json",
-        params![run_id, step.idx, step.name, step.status, step.started_at, step.finished_at, step.result_json],
+        params![run_id, step.idx, step.name, step.status.as_str(), step.started_at, step.finished_at, step.result_json],
     )
     .map_err(|e| match e {
         rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ConstraintViolation => {

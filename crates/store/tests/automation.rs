@@ -17,7 +17,7 @@ fn run(store: &Store, user: &str, intent: &str) -> store::WorkflowRun {
     store
         .create_run(NewRun {
             user_id: Some(user.to_owned()),
-            intent: intent.into(),
+            intent: intent.parse().unwrap(),
             url: "https://example.com/".into(),
             competitor_url: None,
             top_n: Some(5),
@@ -36,7 +36,7 @@ fn a_fix_run_goes_through_its_approval_gate() {
     let step = WorkflowStep {
         idx: 0,
         name: "audit".into(),
-        status: "done".into(),
+        status: store::StepStatus::Completed,
         started_at: Some(store::now_rfc3339()),
         finished_at: Some(store::now_rfc3339()),
         result_json: Some(r#"{"score":70}"#.into()),
@@ -73,15 +73,19 @@ fn a_rejected_gate_rejects_the_run() {
 #[test]
 fn runs_unknown_intents_and_failures() {
     let (_dir, store, user) = fresh();
+    // Intents are a closed vocabulary: an unknown name does not parse, each known one
+    // round-trips through its stored name.
+    assert!("dance".parse::<store::Intent>().is_err());
+    for &intent in <store::Intent as strum::VariantArray>::VARIANTS {
+        assert_eq!(intent.as_str().parse::<store::Intent>().unwrap(), intent);
+    }
     let mut bad = NewRun {
         user_id: Some(user.clone()),
-        intent: "dance".into(),
+        intent: store::Intent::Competitor,
         url: "https://example.com/".into(),
         competitor_url: None,
         top_n: None,
     };
-    assert!(store.create_run(bad.clone()).unwrap_err().is_invalid());
-    bad.intent = "competitor".into();
     bad.user_id = Some("ghost".into());
     assert!(store.create_run(bad).is_err(), "foreign key on the owner");
 
@@ -91,7 +95,7 @@ fn runs_unknown_intents_and_failures() {
     let step = WorkflowStep {
         idx: 0,
         name: "audit".into(),
-        status: "running".into(),
+        status: store::StepStatus::Running,
         started_at: None,
         finished_at: None,
         result_json: None,
@@ -110,7 +114,7 @@ fn step(idx: u32, name: &str, status: &str) -> WorkflowStep {
     WorkflowStep {
         idx,
         name: name.into(),
-        status: status.into(),
+        status: status.parse().unwrap(),
         started_at: (status != "pending").then(|| "2026-01-01T00:00:00Z".into()),
         finished_at: (status == "completed").then(|| "2026-01-01T00:00:01Z".into()),
         result_json: (status != "pending").then(|| r#"{"partial":true}"#.into()),
@@ -155,8 +159,8 @@ fn a_restart_resumes_unfinished_runs_a_bounded_number_of_times() {
     let r = store.get_run(&running.id).unwrap();
     assert_eq!(r.state, RunState::Failed);
     assert_eq!((r.error_step.as_deref(), r.error_reason.as_deref()), (Some("analyze"), Some(INTERRUPTED)));
-    assert_eq!(r.steps[0].status, "completed");
-    assert_eq!(r.steps[1].status, "failed");
+    assert_eq!(r.steps[0].status, store::StepStatus::Completed);
+    assert_eq!(r.steps[1].status, store::StepStatus::Failed);
     let q = store.get_run(&queued.id).unwrap();
     assert_eq!((q.state, q.error_reason.as_deref()), (RunState::Failed, Some(INTERRUPTED)));
     for (id, state) in [(&waiting.id, RunState::AwaitingApproval), (&done.id, RunState::Completed)] {

@@ -90,7 +90,7 @@ fn events_are_written_with_the_change_that_fires_them() {
     let run = store
         .create_run(NewRun {
             user_id: Some(user.clone()),
-            intent: "fix".into(),
+            intent: store::Intent::Fix,
             url: "https://example.com/".into(),
             competitor_url: None,
             top_n: None,
@@ -99,7 +99,7 @@ fn events_are_written_with_the_change_that_fires_them() {
     let gate = WorkflowStep {
         idx: 1,
         name: store::GATE_STEP.into(),
-        status: "running".into(),
+        status: store::StepStatus::Running,
         started_at: None,
         finished_at: None,
         result_json: None,

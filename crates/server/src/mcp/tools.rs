@@ -22,7 +22,11 @@ pub const DEFAULT_TOP_N: u64 = 5;
 /// Values of get_audit_methodology's `category` argument (the methodology groups).
 pub const METHODOLOGY_CATEGORIES: [&str; 3] = ["performance", "content", "technical"];
 /// Values of workflow_execute's `intent`.
-pub const WORKFLOW_INTENTS: [&str; 5] = ["audit", "analyze", "fix", "monitor", "competitor"];
+/// The workflow intents, by name: the store's vocabulary (`store::Intent`), in its order.
+pub fn workflow_intents() -> Vec<&'static str> {
+    use strum::VariantArray as _;
+    store::Intent::VARIANTS.iter().map(|i| i.as_str()).collect()
+}
 /// Values of approve_fixes' `decision`.
 pub const APPROVAL_DECISIONS: [&str; 2] = ["approved", "rejected"];
 /// Values of track_keywords' `action`.
@@ -368,7 +372,7 @@ fn workflow_execute() -> ToolDef {
          compares them). Needs an API key with the mcp scope. Poll workflow_status with the runId.",
         input(
             json!({
-                "intent": string_enum(&WORKFLOW_INTENTS, "What the run does"),
+                "intent": string_enum(&workflow_intents(), "What the run does"),
                 "url": url_arg("Absolute http or https URL of the page"),
                 "competitorUrl": url_arg("Competitor page; required by the competitor intent"),
                 "topN": top_n("How many issues the fix plan covers (1 to 20, default 5)")
@@ -379,7 +383,7 @@ fn workflow_execute() -> ToolDef {
             json!({
                 "runId": t("string"),
                 "state": one_of_strings(&WORKFLOW_STATES),
-                "intent": one_of_strings(&WORKFLOW_INTENTS),
+                "intent": one_of_strings(&workflow_intents()),
                 "url": t("string")
             }),
             &["runId", "state", "intent", "url"],
@@ -408,7 +412,7 @@ fn workflow_status() -> ToolDef {
         object(
             json!({
                 "runId": t("string"),
-                "intent": one_of_strings(&WORKFLOW_INTENTS),
+                "intent": one_of_strings(&workflow_intents()),
                 "url": t("string"),
                 "state": one_of_strings(&WORKFLOW_STATES),
                 "steps": array_of(step),

@@ -5,7 +5,7 @@ use mcp_protocol::ToolResult;
 use serde_json::{json, Map, Value};
 
 use super::{from_api_error, string_arg, tool_error, url_arg, ToolEnv};
-use crate::mcp::tools::WORKFLOW_INTENTS;
+use crate::mcp::tools::workflow_intents;
 
 /// The key owner a write tool acts for; an isError result without one.
 pub fn owner(env: &ToolEnv<'_>) -> Result<String, ToolResult> {
@@ -20,18 +20,18 @@ pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
         Ok(u) => u,
         Err(e) => return e,
     };
-    let intent = string_arg(args, "intent").unwrap_or_default().to_string();
-    if !WORKFLOW_INTENTS.contains(&intent.as_str()) {
+    let raw = string_arg(args, "intent").unwrap_or_default();
+    let Ok(intent) = raw.parse::<store::Intent>() else {
         return tool_error(
             "invalid_request",
-            format!("intent must be one of {}, not {intent:?}.", WORKFLOW_INTENTS.join(", ")),
+            format!("intent must be one of {}, not {raw:?}.", workflow_intents().join(", ")),
         );
-    }
+    };
     let url = match url_arg(args, "url") {
         Ok(url) => url,
         Err(e) => return e,
     };
-    let competitor = if intent == "competitor" {
+    let competitor = if intent == store::Intent::Competitor {
         if string_arg(args, "competitorUrl").is_none() {
             return tool_error("missing_parameter", "The competitor intent needs competitorUrl.");
         }
@@ -45,7 +45,7 @@ pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
     let top_n = super::generate_fixes::top_n(args.get("topN"));
     let new = store::NewRun {
         user_id: Some(user_id),
-        intent: intent.clone(),
+        intent,
         url: url.to_string(),
         competitor_url: competitor,
         top_n: u32::try_from(top_n).ok(),
@@ -64,6 +64,6 @@ pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
         "state": "queued",
         "intent": intent,
         "url": run.url,
-        "steps": crate::workflows::steps_of(&intent),
+        "steps": crate::workflows::steps_of(intent),
     }))
 }
