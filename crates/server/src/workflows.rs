@@ -145,7 +145,7 @@ async fn drive(state: &AppState, run_id: &str) {
                 let mut gate_step = current.clone();
                 gate_step.status = store::StepStatus::Running;
                 gate_step.finished_at = None;
-                let (id, intent, url) = (run_id.to_string(), run.intent.clone(), run.url.clone());
+                let (id, intent, url) = (run_id.to_string(), run.intent, run.url.clone());
                 let gate = move |approval: &store::Approval| {
                     gate_step.result_json = Some(json!({ "approvalId": approval.id, "summary": summary }).to_string());
                     let data = json!({
