@@ -2,7 +2,7 @@
 //! each audit with the previous one of the page, stores alerts and sends them to the
 //! owner's `monitor.alert` webhooks (docs/API.md, "Monitoring").
 //!
-//! Alert rules ([`ALERT_RULES`]):
+//! Alert rules ([`AlertRule`]):
 //! - `score_drop` (warning): the score fell by [`SCORE_DROP`] points or more;
 //! - `new_critical` (critical): a critical issue that the previous audit did not have;
 //! - `status_not_2xx` (critical): the page answers a status outside 200..=299 (raised when
@@ -37,17 +37,46 @@ pub const SCORE_DROP: i64 = 5;
 /// How often the scheduler looks for due monitors.
 pub const TICK: Duration = Duration::from_millis(500);
 
-/// (rule, severity, description) of every alert rule.
-pub const ALERT_RULES: [(&str, &str, &str); 4] = [
-    ("score_drop", "warning", "The score dropped by 5 points or more since the previous audit."),
-    ("new_critical", "critical", "A critical issue appeared that the previous audit did not have."),
-    ("status_not_2xx", "critical", "The page answered with an HTTP status outside 200-299."),
-    (
-        "unreachable",
-        "critical",
-        "The page could not be fetched (DNS, connection, TLS, timeout, blocked address, or robots.txt disallows SeoAuditBot).",
-    ),
-];
+/// The alert rules of monitoring (docs/API.md, "Monitoring"), by their stored names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr, strum::VariantArray)]
+#[strum(serialize_all = "snake_case")]
+pub enum AlertRule {
+    /// The score dropped by [`SCORE_DROP`] points or more.
+    ScoreDrop,
+    /// A critical issue appeared.
+    NewCritical,
+    /// The page answered outside 200-299.
+    StatusNot2xx,
+    /// The page could not be fetched, or robots.txt disallows it.
+    Unreachable,
+}
+
+impl AlertRule {
+    /// The stored and shown name.
+    pub fn name(self) -> &'static str {
+        self.into()
+    }
+
+    /// The severity of its alerts.
+    pub fn severity(self) -> &'static str {
+        match self {
+            AlertRule::ScoreDrop => "warning",
+            AlertRule::NewCritical | AlertRule::StatusNot2xx | AlertRule::Unreachable => "critical",
+        }
+    }
+
+    /// What it watches, as monitor_site reports it.
+    pub fn description(self) -> &'static str {
+        match self {
+            AlertRule::ScoreDrop => "The score dropped by 5 points or more since the previous audit.",
+            AlertRule::NewCritical => "A critical issue appeared that the previous audit did not have.",
+            AlertRule::StatusNot2xx => "The page answered with an HTTP status outside 200-299.",
+            AlertRule::Unreachable => {
+                "The page could not be fetched (DNS, connection, TLS, timeout, blocked address, or robots.txt disallows SeoAuditBot)."
+            }
+        }
+    }
+}
 
 /// Starts the scheduler; it stops when `stop` turns true.
 pub fn spawn(state: AppState, mut stop: watch::Receiver<bool>) {
@@ -111,8 +140,7 @@ pub async fn check(state: &AppState, monitor: &store::Monitor) {
         Err(e) => vec![unreachable(&ApiError::from(e))],
         Ok(url) => match robots_refusal(state, &url).await {
             Some(reason) => vec![(
-                "unreachable",
-                "critical",
+                AlertRule::Unreachable,
                 format!("The page was not fetched: {reason}; monitoring obeys robots.txt (robots_disallowed)."),
             )],
             None => {
@@ -133,7 +161,8 @@ pub async fn check(state: &AppState, monitor: &store::Monitor) {
             }
         },
     };
-    for (rule, severity, message) in alerts {
+    for (rule, message) in alerts {
+        let (rule, severity) = (rule.name(), rule.severity());
         // The alert and its `monitor.alert` event are written in one transaction.
         let (id, url, m) = (monitor.id.clone(), monitor.url.clone(), message.clone());
         let data = move |alert: &store::Alert| {
@@ -169,12 +198,11 @@ async fn robots_refusal(state: &AppState, url: &url::Url) -> Option<String> {
     })
 }
 
-type Raised = (&'static str, &'static str, String);
+type Raised = (AlertRule, String);
 
 fn unreachable(e: &ApiError) -> Raised {
     (
-        "unreachable",
-        "critical",
+        AlertRule::Unreachable,
         format!("The page could not be audited: {} ({}).", e.message.trim_end_matches('.'), e.code),
     )
 }
@@ -191,14 +219,13 @@ pub fn compare(previous: Option<&store::StoredAudit>, current: &store::StoredAud
     let mut out = Vec::new();
     if !now.is_2xx() && before.as_ref().is_none_or(app::StoredResult::is_2xx) {
         let status = now.result.page.status_code;
-        out.push(("status_not_2xx", "critical", format!("The page answered with HTTP status {status}.")));
+        out.push((AlertRule::StatusNot2xx, format!("The page answered with HTTP status {status}.")));
     }
     let Some((previous, before)) = previous.zip(before) else { return out };
     let drop = previous.score - current.score;
     if drop >= SCORE_DROP {
         out.push((
-            "score_drop",
-            "warning",
+            AlertRule::ScoreDrop,
             format!("The score dropped by {drop} points, from {} to {}.", previous.score, current.score),
         ));
     }
@@ -207,14 +234,15 @@ pub fn compare(previous: Option<&store::StoredAudit>, current: &store::StoredAud
     let new: Vec<String> =
         criticals(&now).into_iter().filter(|id| diff.failing_only_in_b.iter().any(|f| f == id)).collect();
     if !new.is_empty() {
-        out.push(("new_critical", "critical", format!("New critical issue(s): {}.", new.join(", "))));
+        out.push((AlertRule::NewCritical, format!("New critical issue(s): {}.", new.join(", "))));
     }
     out
 }
 
 /// The alert rules as monitor_site reports them.
 pub fn rules_json() -> Vec<Value> {
-    ALERT_RULES.iter().map(|(rule, _, description)| json!({ "rule": rule, "description": description })).collect()
+    use strum::VariantArray as _;
+    AlertRule::VARIANTS.iter().map(|r| json!({ "rule": r.name(), "description": r.description() })).collect()
 }
 
 #[cfg(test)]
@@ -238,7 +266,7 @@ mod tests {
     }
 
     fn check_rules(previous: Option<store::StoredAudit>, current: store::StoredAudit, expected: &[&str]) {
-        let got: Vec<&str> = compare(previous.as_ref(), &current).into_iter().map(|(r, _, _)| r).collect();
+        let got: Vec<&str> = compare(previous.as_ref(), &current).into_iter().map(|(r, _)| r.name()).collect();
         assert_eq!(got, expected);
     }
 
