@@ -46,6 +46,7 @@ pub enum AlertRule {
     /// A critical issue appeared.
     NewCritical,
     /// The page answered outside 200-299.
+    #[strum(serialize = "status_not_2xx")]
     StatusNot2xx,
     /// The page could not be fetched, or robots.txt disallows it.
     Unreachable,
