@@ -10,14 +10,18 @@
 //! - [`pipeline`]: fetching a page with its robots.txt and analysing it within its budget.
 //! - [`Comparison`]: the one comparison of two audits (regressions, competitors, monitors).
 //! - [`StoredResult`]: a stored audit read back as a typed value.
+//! - [`glossary`]: the SEO glossary (get_seo_concept, the methodology resource).
+//! - [`techstack`]: technology detection from a page's facts, HTML and headers.
 //! - [`AppError`]: why a use case failed.
 
 mod audit;
 mod compare;
 mod error;
+pub mod glossary;
 pub mod pipeline;
 mod slots;
 mod stored;
+pub mod techstack;
 
 pub use audit::{audit_record, App, Audited, Events, NoEvents, MAX_STORED_TEXT};
 pub use compare::Comparison;

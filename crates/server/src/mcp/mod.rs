@@ -19,7 +19,8 @@
 
 pub mod calls;
 pub mod discovery;
-pub mod glossary;
+/// The SEO glossary lives in the application crate (SEO knowledge, not HTTP).
+pub use app::glossary;
 pub mod methodology;
 pub mod prompts;
 pub mod registry;
