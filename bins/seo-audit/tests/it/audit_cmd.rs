@@ -1,8 +1,6 @@
 //! `seo-audit audit`: a local file as if served at `--url`, a live URL on loopback, the three
 //! formats, `--min-score` and the exit statuses with the error code on stderr.
 
-use std::io::{Read, Write};
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -28,21 +26,7 @@ fn json(out: &Output) -> Value {
 
 /// Serves one HTML page to every request, on a loopback port, from a thread.
 fn serve_page(html: &'static str) -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-    let port = listener.local_addr().expect("addr").port();
-    std::thread::spawn(move || {
-        for stream in listener.incoming().flatten() {
-            let mut stream = stream;
-            let mut buf = [0u8; 4096];
-            let _ = stream.read(&mut buf);
-            let reply = format!(
-                "HTTP/1.1 200 OK\r\ncontent-type: text/html; charset=utf-8\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{html}",
-                html.len()
-            );
-            let _ = stream.write_all(reply.as_bytes());
-        }
-    });
-    port
+    test_support::thread_site(move |_| Some((200, html.to_string()))).port
 }
 
 #[test]

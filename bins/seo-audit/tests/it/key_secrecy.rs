@@ -6,7 +6,7 @@ use std::net::TcpStream;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-mod common;
+use crate::common;
 use common::bin;
 
 /// One HTTP/1.1 exchange over a fresh connection; the whole answer, head included.

@@ -4,55 +4,36 @@
 //! "Workflow runs").
 
 use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{json, Value};
 
-mod common;
+use crate::common;
 use common::{bin, spawn_serve};
 
 /// A site whose `/slow` page takes a minute to answer every time, and whose `/once` page
 /// takes a minute the first time only (robots.txt answers 404 at once). The flag turns true
 /// when `/once` has been asked for.
 fn site() -> (u16, Arc<AtomicBool>) {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
     let asked = Arc::new(AtomicBool::new(false));
     let flag = asked.clone();
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { continue };
-            let flag = flag.clone();
-            std::thread::spawn(move || {
-                let mut buf = [0u8; 4096];
-                let n = stream.read(&mut buf).unwrap_or(0);
-                let request = String::from_utf8_lossy(&buf[..n]).to_string();
-                if request.starts_with("GET /robots.txt") {
-                    let _ =
-                        stream.write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
-                    return;
-                }
-                if request.starts_with("GET /slow")
-                    || (request.starts_with("GET /once") && !flag.swap(true, Ordering::SeqCst))
-                {
-                    std::thread::sleep(Duration::from_secs(60));
-                    return;
-                }
-                let body = "<!doctype html><html lang=en><head><title>Back again after the restart</title></head>\
-                            <body><h1>Back</h1><p>The page answers now.</p></body></html>";
-                let _ = write!(
-                    stream,
-                    "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\n\
-                     Connection: close\r\n\r\n{body}",
-                    body.len()
-                );
-            });
+    let site = test_support::thread_site(move |request| {
+        if request.starts_with("GET /robots.txt") {
+            return Some((404, String::new()));
         }
+        if request.starts_with("GET /slow") || (request.starts_with("GET /once") && !flag.swap(true, Ordering::SeqCst))
+        {
+            std::thread::sleep(Duration::from_secs(60));
+            return None;
+        }
+        let body = "<!doctype html><html lang=en><head><title>Back again after the restart</title></head>\
+                    <body><h1>Back</h1><p>The page answers now.</p></body></html>";
+        Some((200, body.to_string()))
     });
-    (port, asked)
+    (site.port, asked)
 }
 
 /// A tools/call in the simple form; the structuredContent (or the error text).

@@ -1,7 +1,7 @@
 //! The real `seo-audit` binary: administration commands, then `serve` on port 0 talked to
 //! over loopback, then SIGTERM.
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::net::TcpListener;
 use std::path::Path;
 use std::process::{Child, Command, Output};
@@ -9,7 +9,7 @@ use std::process::{Child, Command, Output};
 const PAGE: &str = "<!doctype html><html lang=\"en\"><head><title>A fixture page served for the binary test</title>\
 <meta name=\"description\" content=\"A small page.\"></head><body><h1>Fixture</h1><p>Some words.</p></body></html>";
 
-mod common;
+use crate::common;
 use common::bin;
 
 fn run(data: &Path, args: &[&str]) -> Output {
@@ -22,24 +22,10 @@ fn stdout(out: &Output) -> String {
 
 /// Answers every connection with [`PAGE`] (or an empty robots.txt 404), one request each.
 fn fixture_server() -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { continue };
-            let mut buf = [0u8; 4096];
-            let n = stream.read(&mut buf).unwrap_or(0);
-            let head = String::from_utf8_lossy(&buf[..n]);
-            let (status, body) =
-                if head.starts_with("GET /robots.txt") { ("404 Not Found", "") } else { ("200 OK", PAGE) };
-            let _ = write!(
-                stream,
-                "HTTP/1.1 {status}\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                body.len()
-            );
-        }
-    });
-    port
+    test_support::thread_site(|head| {
+        Some(if head.starts_with("GET /robots.txt") { (404, String::new()) } else { (200, PAGE.to_string()) })
+    })
+    .port
 }
 
 struct Serving {

@@ -4,7 +4,7 @@
 //! the grace period and a small margin.
 
 use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-mod common;
+use crate::common;
 
 const PAGE: &str = "<!doctype html><html lang=\"en\"><head><title>A slow fixture page for the shutdown test</title>\
 <meta name=\"description\" content=\"A small page.\"></head><body><h1>Fixture</h1><p>Some words.</p></body></html>";
@@ -22,34 +22,17 @@ const PAGE_DELAY: Duration = Duration::from_millis(1500);
 
 /// Every page answers after [`PAGE_DELAY`]; returns the port and the count of page requests.
 fn slow_site() -> (u16, Arc<AtomicUsize>) {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
     let hits = Arc::new(AtomicUsize::new(0));
     let counter = hits.clone();
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { continue };
-            let counter = counter.clone();
-            std::thread::spawn(move || {
-                let mut buf = [0u8; 4096];
-                let n = stream.read(&mut buf).unwrap_or(0);
-                let head = String::from_utf8_lossy(&buf[..n]).to_string();
-                let (status, body) = if head.starts_with("GET /robots.txt") {
-                    ("404 Not Found", "")
-                } else {
-                    counter.fetch_add(1, Ordering::SeqCst);
-                    std::thread::sleep(PAGE_DELAY);
-                    ("200 OK", PAGE)
-                };
-                let _ = write!(
-                    stream,
-                    "HTTP/1.1 {status}\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                    body.len()
-                );
-            });
+    let site = test_support::thread_site(move |head| {
+        if head.starts_with("GET /robots.txt") {
+            return Some((404, String::new()));
         }
+        counter.fetch_add(1, Ordering::SeqCst);
+        std::thread::sleep(PAGE_DELAY);
+        Some((200, PAGE.to_string()))
     });
-    (port, hits)
+    (site.port, hits)
 }
 
 #[test]
@@ -112,33 +95,11 @@ fn deep_page() -> String {
 /// Serves [`deep_page`] to every request but robots.txt; returns the port and the count
 /// of pages written out whole.
 fn deep_site() -> (u16, Arc<AtomicUsize>) {
-    let page = Arc::new(deep_page());
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let served = Arc::new(AtomicUsize::new(0));
-    let counter = served.clone();
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { continue };
-            let (page, counter) = (page.clone(), counter.clone());
-            std::thread::spawn(move || {
-                let mut buf = [0u8; 4096];
-                let n = stream.read(&mut buf).unwrap_or(0);
-                let body = if buf[..n].starts_with(b"GET /robots.txt") { "" } else { page.as_str() };
-                let status = if body.is_empty() { "404 Not Found" } else { "200 OK" };
-                let head = format!(
-                    "HTTP/1.1 {status}\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-                    body.len()
-                );
-                if stream.write_all(head.as_bytes()).and_then(|()| stream.write_all(body.as_bytes())).is_ok()
-                    && !body.is_empty()
-                {
-                    counter.fetch_add(1, Ordering::SeqCst);
-                }
-            });
-        }
+    let page = deep_page();
+    let site = test_support::thread_site(move |head| {
+        Some(if head.starts_with("GET /robots.txt") { (404, String::new()) } else { (200, page.clone()) })
     });
-    (port, served)
+    (site.port, site.served)
 }
 
 /// Kills the child if the test fails before it exits.

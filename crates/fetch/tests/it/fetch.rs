@@ -1,14 +1,12 @@
 //! The fetcher against a loopback test server: allow-list, guard at every hop and in the
 //! resolver, redirects, limits, content types and error classification.
 
-mod common;
-
 use std::io::Write;
 use std::net::IpAddr;
 use std::time::Duration;
 
-use common::{html, redirect, typed, Reply, TestServer};
 use fetch::{Error, FetchConfig, Fetcher};
+use test_support::{html, redirect, typed, RawServer, Reply};
 
 /// A fetcher that may reach 127.0.0.1 (and nothing else that is not public).
 fn loopback_fetcher(tweak: impl FnOnce(&mut FetchConfig)) -> Fetcher {
@@ -35,7 +33,7 @@ fn blocked(result: Result<fetch::FetchedPage, Error>) -> Error {
 
 #[tokio::test]
 async fn fetches_an_allowed_loopback_page() {
-    let server = TestServer::start(
+    let server = RawServer::start(
         "127.0.0.1",
         vec![(
             "/",
@@ -76,7 +74,7 @@ async fn fetches_an_allowed_loopback_page() {
 
 #[tokio::test]
 async fn loopback_is_refused_without_the_allow_list() {
-    let server = TestServer::start("127.0.0.1", vec![("/", html("x"))]).await;
+    let server = RawServer::start("127.0.0.1", vec![("/", html("x"))]).await;
     let strict = Fetcher::new(FetchConfig::default()).unwrap();
     let err = blocked(strict.fetch_page(&server.url("/")).await);
     assert_eq!(
@@ -89,7 +87,7 @@ async fn loopback_is_refused_without_the_allow_list() {
 #[tokio::test]
 async fn allow_list_opens_only_the_named_address() {
     // A real server on 127.0.0.2, so a refusal cannot be mistaken for a failed connection.
-    let other = TestServer::start("127.0.0.2", vec![("/", html("x"))]).await;
+    let other = RawServer::start("127.0.0.2", vec![("/", html("x"))]).await;
     let fetcher = loopback_fetcher(|_| {});
     blocked(fetcher.fetch_page(&other.url("/")).await);
     assert!(other.requests().is_empty());
@@ -108,7 +106,7 @@ async fn allow_list_opens_only_the_named_address() {
 
 #[tokio::test]
 async fn redirect_to_an_inner_address_is_blocked() {
-    let server = TestServer::start(
+    let server = RawServer::start(
         "127.0.0.1",
         vec![
             ("/to-private", redirect(302, "http://10.0.0.1/")),
@@ -128,7 +126,7 @@ async fn redirect_to_an_inner_address_is_blocked() {
 
 #[tokio::test]
 async fn names_are_judged_by_the_addresses_they_resolve_to() {
-    let server = TestServer::start(
+    let server = RawServer::start(
         "127.0.0.1",
         vec![("/", html("resolved")), ("/to-inner-name", redirect(302, "http://inner.test/"))],
     )
@@ -171,7 +169,7 @@ async fn names_are_judged_by_the_addresses_they_resolve_to() {
 
 #[tokio::test]
 async fn redirect_chain_is_recorded() {
-    let server = TestServer::start(
+    let server = RawServer::start(
         "127.0.0.1",
         vec![
             ("/r1", redirect(301, "/r2")),
@@ -207,7 +205,7 @@ async fn redirect_loops_and_long_chains_fail() {
         routes.push((from.as_str(), redirect(302, to)));
     }
     routes.push(("/c6", html("end")));
-    let server = TestServer::start("127.0.0.1", routes).await;
+    let server = RawServer::start("127.0.0.1", routes).await;
     let fetcher = loopback_fetcher(|_| {});
 
     let err = check_error(fetcher.fetch_page(&server.url("/a")).await, "target_unreachable", 502);
@@ -228,7 +226,7 @@ async fn redirect_loops_and_long_chains_fail() {
 
 #[tokio::test]
 async fn slow_targets_time_out() {
-    let server = TestServer::start("127.0.0.1", vec![("/slow", Reply::Stall)]).await;
+    let server = RawServer::start("127.0.0.1", vec![("/slow", Reply::Stall)]).await;
     let fetcher = loopback_fetcher(|config| {
         config.total_timeout = Duration::from_millis(300);
         config.text_timeout = Duration::from_millis(300);
@@ -246,7 +244,7 @@ async fn slow_targets_time_out() {
 
 #[tokio::test]
 async fn endless_and_oversized_bodies_are_cut() {
-    let server = TestServer::start(
+    let server = RawServer::start(
         "127.0.0.1",
         vec![
             ("/endless", Reply::Endless { headers: vec![("Content-Type".into(), "text/html".into())] }),
@@ -285,7 +283,7 @@ async fn limit_applies_after_decompression() {
     let bomb = gzip(&vec![0u8; 20 * 1024 * 1024]);
     assert!(bomb.len() < 64 * 1024, "the bomb is small on the wire");
     let page_html = "<!doctype html><p>compressed</p>".repeat(100);
-    let server = TestServer::start(
+    let server = RawServer::start(
         "127.0.0.1",
         vec![("/bomb", gzipped_html(bomb)), ("/gz", gzipped_html(gzip(page_html.as_bytes())))],
     )
@@ -301,7 +299,7 @@ async fn limit_applies_after_decompression() {
 #[tokio::test]
 async fn content_type_is_checked_for_pages_only() {
     let png = b"\x89PNG\r\n\x1a\n";
-    let server = TestServer::start(
+    let server = RawServer::start(
         "127.0.0.1",
         vec![
             ("/image", typed("image/png", png)),
@@ -357,7 +355,7 @@ async fn body_bytes_are_kept_exactly_with_their_declared_charset() {
             (*path, Reply::Full { status: 200, headers, body: body.clone() })
         })
         .collect();
-    let server = TestServer::start("127.0.0.1", routes).await;
+    let server = RawServer::start("127.0.0.1", routes).await;
     let fetcher = loopback_fetcher(|_| {});
     for (path, ct, body) in &cases {
         let page = fetcher.fetch_page(&server.url(path)).await.unwrap();
@@ -388,9 +386,9 @@ async fn unreachable_targets() {
 #[tokio::test]
 async fn robots_txt_comes_from_the_origin() {
     let with =
-        TestServer::start("127.0.0.1", vec![("/robots.txt", typed("text/plain", b"User-agent: *\nDisallow: /x\n"))])
+        RawServer::start("127.0.0.1", vec![("/robots.txt", typed("text/plain", b"User-agent: *\nDisallow: /x\n"))])
             .await;
-    let without = TestServer::start("127.0.0.1", vec![]).await;
+    let without = RawServer::start("127.0.0.1", vec![]).await;
     let fetcher = loopback_fetcher(|_| {});
 
     let page_url = with.url("/deep/page?q=1#f");
@@ -411,10 +409,10 @@ async fn robots_txt_comes_from_the_origin() {
 #[tokio::test]
 async fn robots_txt_is_cached_per_origin_when_asked() {
     let site =
-        TestServer::start("127.0.0.1", vec![("/robots.txt", typed("text/plain", b"User-agent: *\nDisallow: /x\n"))])
+        RawServer::start("127.0.0.1", vec![("/robots.txt", typed("text/plain", b"User-agent: *\nDisallow: /x\n"))])
             .await;
-    let other = TestServer::start("127.0.0.1", vec![]).await;
-    let robots_hits = |s: &TestServer| s.requests().iter().filter(|r| r.path == "/robots.txt").count();
+    let other = RawServer::start("127.0.0.1", vec![]).await;
+    let robots_hits = |s: &RawServer| s.requests().iter().filter(|r| r.path == "/robots.txt").count();
 
     let uncached = loopback_fetcher(|_| {});
     for _ in 0..2 {
@@ -440,7 +438,7 @@ async fn robots_txt_is_cached_per_origin_when_asked() {
 
 #[tokio::test]
 async fn post_json_is_guarded_and_bounded() {
-    let server = TestServer::start(
+    let server = RawServer::start(
         "127.0.0.1",
         vec![
             (
@@ -518,7 +516,7 @@ async fn tls_failures_are_unreachable() {
 
 #[tokio::test]
 async fn a_host_name_on_the_allow_list_is_reachable_at_its_port_only() {
-    let server = TestServer::start("127.0.0.1", vec![("/", html("named"))]).await;
+    let server = RawServer::start("127.0.0.1", vec![("/", html("named"))]).await;
     let port = server.addr.port();
     let fetcher = loopback_fetcher(|config| {
         config.allow_targets = vec![format!("localhost:{port}")];
@@ -535,7 +533,7 @@ async fn a_host_name_on_the_allow_list_is_reachable_at_its_port_only() {
 
 #[tokio::test]
 async fn refusals_never_say_what_a_name_resolves_to() {
-    let server = TestServer::start("127.0.0.1", vec![("/", html("never"))]).await;
+    let server = RawServer::start("127.0.0.1", vec![("/", html("never"))]).await;
     let ip = |s: &str| s.parse::<IpAddr>().unwrap();
     let strict = Fetcher::new(FetchConfig {
         dns_overrides: vec![
@@ -569,7 +567,7 @@ async fn refusals_never_say_what_a_name_resolves_to() {
 async fn a_huge_location_is_cut_in_the_message() {
     let huge = format!("ftp://{}/", "é".repeat(150_000));
     let loop_url = format!("/loop?{}", "q".repeat(1_500));
-    let server = TestServer::start(
+    let server = RawServer::start(
         "127.0.0.1",
         vec![
             ("/huge", redirect(302, &huge)),

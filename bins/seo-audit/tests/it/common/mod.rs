@@ -1,6 +1,5 @@
 //! What the binary's tests share: the command with a clean environment, and `serve` started
 //! on a free loopback port.
-#![allow(dead_code)]
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
