@@ -2,29 +2,54 @@
 //! oversized and hostile requests are refused cleanly, and every answer carries the
 //! security headers.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use common::*;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
+use tracing_subscriber::Layer;
 
-/// Everything the server logs in this test process, at every level.
+/// Whether the capture records: only while [`keys_never_reach_logs_or_answers`] runs. The
+/// subscriber is global to the test binary, which the other tests share; they must not log
+/// into memory at trace level for the rest of the run.
+static CAPTURING: AtomicBool = AtomicBool::new(false);
+
+/// Everything logged in this test process, at every level, while [`Capture`] lives.
 fn captured_logs() -> Arc<Mutex<Vec<u8>>> {
     static LOGS: OnceLock<Arc<Mutex<Vec<u8>>>> = OnceLock::new();
     LOGS.get_or_init(|| {
         let buf = Arc::new(Mutex::new(Vec::new()));
         let sink = buf.clone();
-        let _ = tracing_subscriber::fmt()
-            .with_max_level(tracing::Level::TRACE)
+        let layer = tracing_subscriber::fmt::layer()
             .with_ansi(false)
             .with_writer(move || Sink(sink.clone()))
-            .try_init();
+            .with_filter(tracing_subscriber::filter::filter_fn(|_| CAPTURING.load(Ordering::SeqCst)));
+        let _ = tracing_subscriber::registry().with(layer).try_init();
         buf
     })
     .clone()
+}
+
+/// Turns the capture on, and off again when dropped (also when the test fails).
+struct Capture;
+
+impl Capture {
+    fn start() -> Capture {
+        CAPTURING.store(true, Ordering::SeqCst);
+        Capture
+    }
+}
+
+impl Drop for Capture {
+    fn drop(&mut self) {
+        CAPTURING.store(false, Ordering::SeqCst);
+    }
 }
 
 struct Sink(Arc<Mutex<Vec<u8>>>);
@@ -53,6 +78,7 @@ const JSON_POSTS: &[&str] = &[
 #[tokio::test]
 async fn keys_never_reach_logs_or_answers() {
     let logs = captured_logs();
+    let _capture = Capture::start();
     let site = fixture_site("server-basic").await;
     let t = TestServer::start(|_| {}).await;
     let (key, record) = t.key(|k| k.scopes = vec!["audit".into(), "mcp".into(), "webhooks".into()]);

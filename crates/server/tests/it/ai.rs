@@ -2,7 +2,7 @@
 //! 0, fixture sites under `fixtures/sites/ai-*` served by a local HTTP server, and a fake
 //! AI search provider speaking chat completions on loopback (never a mocked function).
 
-mod common;
+use crate::common;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

@@ -2,7 +2,7 @@
 //! (`POST /api/mcp`, modern form) with keys of two owners, against a fixture page whose
 //! status, title and body the test changes between audits.
 
-mod common;
+use crate::common;
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};

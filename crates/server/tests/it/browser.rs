@@ -7,8 +7,8 @@
 //! the landing page and an embedding page are written to `target/artifacts/` for people to
 //! look at.
 
-mod common;
-mod web_support;
+use crate::common;
+use crate::web_support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

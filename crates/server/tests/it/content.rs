@@ -2,7 +2,7 @@
 //! the page under analysis from `fixtures/content-gap/`, competitor pages from
 //! `fixtures/sites/competitors/`, answers validated against the OpenAPI document.
 
-mod common;
+use crate::common;
 
 use common::{away_from_minute_boundary, closed_port, fixture_site, validate_documented, Answer, TestServer};
 use serde_json::{json, Value};

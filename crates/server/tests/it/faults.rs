@@ -2,15 +2,16 @@
 //! read-only under it, targets that misbehave at the HTTP level, clients that trickle or
 //! vanish. Each case asserts the documented answer and that the server stays healthy.
 
-mod common;
+use crate::common;
 
 use std::io::ErrorKind;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use common::*;
+use test_support::{RawServer, Reply};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpStream;
 
 fn db_path(t: &TestServer) -> PathBuf {
     t.server.state().config.db_path()
@@ -136,53 +137,29 @@ fn set_mode(p: &std::path::Path, mode: u32) -> std::io::Result<()> {
 
 /// A target that misbehaves below HTML: every path is one behaviour.
 async fn bad_target() -> std::net::SocketAddr {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        loop {
-            let Ok((stream, _)) = listener.accept().await else { continue };
-            tokio::spawn(misbehave(stream));
-        }
-    });
-    addr
-}
-
-async fn misbehave(mut stream: TcpStream) {
-    let mut head = Vec::new();
-    let mut buf = [0u8; 1024];
-    while !head.windows(4).any(|w| w == b"\r\n\r\n") {
-        match stream.read(&mut buf).await {
-            Ok(0) | Err(_) => return,
-            Ok(n) => head.extend_from_slice(&buf[..n]),
-        }
-    }
-    let head = String::from_utf8_lossy(&head).to_string();
-    let path = head.split_whitespace().nth(1).unwrap_or("/").to_string();
     let half = format!("<!doctype html><html><head><title>Half a page</title></head><body>{}", "x".repeat(500));
-    let html_head = |len: usize| {
-        format!("HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {len}\r\n\r\n")
-    };
-    let _ = match path.as_str() {
-        "/stall" => {
-            let _ = stream.write_all(format!("{}{half}", html_head(half.len() * 4)).as_bytes()).await;
-            let _ = stream.flush().await;
-            tokio::time::sleep(Duration::from_secs(5)).await;
-            Ok(())
-        }
-        "/short" => stream.write_all(format!("{}{half}", html_head(half.len() * 4)).as_bytes()).await,
-        "/garbage" => stream.write_all(b"\x00\x01\x02 this is not HTTP at all \xff\xfe\r\n\r\n").await,
-        p if p.starts_with("/loop/") => {
-            let n: u32 = p[6..].parse().unwrap_or(0);
-            let location = format!("/loop/{}", n + 1);
-            stream
-                .write_all(
-                    format!("HTTP/1.1 302 Found\r\nLocation: {location}\r\nContent-Length: 0\r\n\r\n").as_bytes(),
-                )
-                .await
-        }
-        _ => stream.write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n").await,
-    };
-    let _ = stream.shutdown().await;
+    // A head that promises four times the body that follows.
+    let cut_short = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\n\r\n{half}",
+        half.len() * 4
+    )
+    .into_bytes();
+    let raw = |bytes: Vec<u8>, hold: Duration| Reply::Raw { bytes, hold };
+    let mut routes = vec![
+        ("/stall".to_string(), raw(cut_short.clone(), Duration::from_secs(5))),
+        ("/short".to_string(), raw(cut_short, Duration::ZERO)),
+        (
+            "/garbage".to_string(),
+            raw(b"\x00\x01\x02 this is not HTTP at all \xff\xfe\r\n\r\n".to_vec(), Duration::ZERO),
+        ),
+    ];
+    // A redirect chain longer than any redirect limit.
+    for n in 0..100 {
+        let hop = format!("HTTP/1.1 302 Found\r\nLocation: /loop/{}\r\nContent-Length: 0\r\n\r\n", n + 1);
+        routes.push((format!("/loop/{n}"), raw(hop.into_bytes(), Duration::ZERO)));
+    }
+    let routes = routes.iter().map(|(path, reply)| (path.as_str(), reply.clone())).collect();
+    RawServer::start("127.0.0.1", routes).await.addr
 }
 
 #[tokio::test]

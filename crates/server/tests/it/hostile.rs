@@ -3,8 +3,8 @@
 //! `crates/audit-core/tests/support/hostile.rs`, each at 1 and 5 MiB, through the service's
 //! own analysis path (`pipeline::analyse`) with the default budget of 2 s.
 
-#[path = "../../audit-core/tests/support/hostile.rs"]
-mod hostile;
+#[path = "../../../audit-core/tests/support/hostile.rs"]
+mod shapes;
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -45,14 +45,14 @@ fn measure(name: &str, html: &str) -> Measured {
 fn every_hostile_page_is_analysed_within_the_cpu_budget() {
     let sizes = [1024 * 1024, 5 * 1024 * 1024];
     let jobs: Vec<(&'static str, usize)> =
-        hostile::SHAPES.iter().flat_map(|s| sizes.iter().map(move |&size| (s.name, size))).collect();
+        shapes::SHAPES.iter().flat_map(|s| sizes.iter().map(move |&size| (s.name, size))).collect();
     // Two threads (the CI machine's cores); each measures its own CPU time.
     let (left, right) = jobs.split_at(jobs.len() / 2);
     let run = |jobs: Vec<(&'static str, usize)>| {
         std::thread::spawn(move || {
             jobs.into_iter()
                 .map(|(name, size)| {
-                    let shape = hostile::SHAPES.iter().find(|s| s.name == name).unwrap();
+                    let shape = shapes::SHAPES.iter().find(|s| s.name == name).unwrap();
                     measure(name, &(shape.generate)(size))
                 })
                 .collect::<Vec<_>>()

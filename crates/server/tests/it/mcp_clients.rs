@@ -7,7 +7,7 @@
 //! A client that is not installed is skipped with a message, unless
 //! `SEO_AUDIT_REQUIRE_CLIENTS=1` (CI sets it after installing them): then it fails.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;

@@ -2,7 +2,7 @@
 //! both eras, every tool's real output against its output schema, keys, and the quota
 //! shared with the REST API.
 
-mod common;
+use crate::common;
 
 use std::net::SocketAddr;
 

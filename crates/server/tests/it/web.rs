@@ -2,8 +2,8 @@
 //! its background audits, the flood guard, `/widget.js`, the report pages and the landing
 //! page, with the real server and a real SQLite file.
 
-mod common;
-mod web_support;
+use crate::common;
+use crate::web_support;
 
 use std::time::Duration;
 
@@ -14,7 +14,7 @@ use web_support::{assert_documented_media, attr_of, Site};
 /// domain go to `http://DOMAIN:PORT/` of the test site (or nowhere, with `site` None, so a
 /// test never makes a DNS query).
 async fn start(site: Option<&Site>, tweak: impl FnOnce(&mut server::Config)) -> TestServer {
-    let port = site.map(|s| s.addr.port());
+    let port = site.map(|s| s.addr().port());
     TestServer::start(move |c| {
         c.allow_targets.push("localhost".to_string());
         c.badge_audit_url = port.map_or_else(String::new, |p| format!("http://{{domain}}:{p}/"));
@@ -165,7 +165,7 @@ async fn unaudited_domain_queues_one_background_audit() {
     for _ in 0..3 {
         t.get("/api/widget?domain=localhost").await;
     }
-    assert_eq!(site.hits("/"), 1, "the background audit is deduplicated");
+    assert_eq!(site.hits("/").await, 1, "the background audit is deduplicated");
     assert_eq!(t.store.count_audits().unwrap(), 1);
 
     // The report now shows it.
@@ -204,7 +204,7 @@ async fn report_of_an_unaudited_domain_is_404_and_queues_an_audit() {
     assert!(r.raw.contains(&format!("at least 300 words of its own text (now {words})")), "{}", r.raw);
     assert!(!r.raw.contains("(now 0)"), "{}", r.raw);
     assert_documented_media("GET", "/report/{domain}", 200, "text/html");
-    assert_eq!(site.hits("/"), 1);
+    assert_eq!(site.hits("/").await, 1);
 
     for bad in ["/report/not_a_domain", "/report/127.0.0.1", "/report/exa%20mple.com"] {
         let r = t.get(bad).await;

@@ -1,7 +1,7 @@
 //! Webhook subscriptions and deliveries end to end: the real server, a receiver on loopback
 //! that checks signatures, retries after failures, ownership and scopes.
 
-mod common;
+use crate::common;
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU16, AtomicUsize, Ordering};

@@ -1,119 +1,15 @@
-//! Helpers of the end-to-end tests: a fixture site served on loopback, the real server on
-//! port 0 with a SQLite file in a temporary directory, and OpenAPI schema checks.
+//! Helpers of the end-to-end tests: the real server on port 0 with a SQLite file in a
+//! temporary directory, and OpenAPI schema checks. The loopback sites come from the
+//! workspace's `test-support` crate.
 
-#![allow(dead_code)]
+// Shared by the `it` binary and the binaries of their own (see Cargo.toml), each using a part.
+#![allow(dead_code, unused_imports)]
 
-use std::convert::Infallible;
-use std::net::SocketAddr;
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use bytes::Bytes;
-use http_body_util::Full;
-use hyper_util::rt::{TokioExecutor, TokioIo};
 use serde_json::{json, Value};
-
-/// Serves `handler` on 127.0.0.1:0 (HTTP/1.1 and HTTP/2), one task per connection: the
-/// loopback sites, receivers and fake providers of the tests.
-pub async fn serve_loopback<F, Fut>(handler: F) -> SocketAddr
-where
-    F: Fn(http::Request<hyper::body::Incoming>) -> Fut + Clone + Send + Sync + 'static,
-    Fut: std::future::Future<Output = http::Response<Full<Bytes>>> + Send + 'static,
-{
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        loop {
-            let Ok((stream, _)) = listener.accept().await else { continue };
-            let handler = handler.clone();
-            let service = hyper::service::service_fn(move |req| {
-                let handler = handler.clone();
-                async move { Ok::<_, Infallible>(handler(req).await) }
-            });
-            tokio::spawn(async move {
-                let _ = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new())
-                    .serve_connection(TokioIo::new(stream), service)
-                    .await;
-            });
-        }
-    });
-    addr
-}
-
-/// How long `/slow/...` fixture pages wait before answering.
-pub const SLOW_DELAY: Duration = Duration::from_millis(1500);
-
-/// A static site from `fixtures/sites/<name>/` on 127.0.0.1. `/slow/<file>` serves the same
-/// file after [`SLOW_DELAY`]; `slow_hits` counts requests that reached such a path.
-pub struct FixtureSite {
-    pub addr: SocketAddr,
-    pub slow_hits: Arc<AtomicUsize>,
-}
-
-impl FixtureSite {
-    pub fn url(&self, path: &str) -> String {
-        format!("http://{}{}", self.addr, path)
-    }
-}
-
-pub fn fixtures_dir(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/sites").join(name)
-}
-
-pub async fn fixture_site(name: &str) -> FixtureSite {
-    let root = fixtures_dir(name);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let slow_hits = Arc::new(AtomicUsize::new(0));
-    let hits = slow_hits.clone();
-    tokio::spawn(async move {
-        loop {
-            let Ok((stream, _)) = listener.accept().await else { continue };
-            let root = root.clone();
-            let hits = hits.clone();
-            let service = hyper::service::service_fn(move |req: http::Request<hyper::body::Incoming>| {
-                let root = root.clone();
-                let hits = hits.clone();
-                async move { Ok::<_, Infallible>(serve_file(&root, req.uri().path(), &hits).await) }
-            });
-            tokio::spawn(async move {
-                let _ = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new())
-                    .serve_connection(TokioIo::new(stream), service)
-                    .await;
-            });
-        }
-    });
-    FixtureSite { addr, slow_hits }
-}
-
-async fn serve_file(root: &std::path::Path, path: &str, slow_hits: &AtomicUsize) -> http::Response<Full<Bytes>> {
-    let mut path = path.trim_start_matches('/');
-    if let Some(rest) = path.strip_prefix("slow/") {
-        slow_hits.fetch_add(1, Ordering::SeqCst);
-        tokio::time::sleep(SLOW_DELAY).await;
-        path = rest;
-    }
-    if path.is_empty() {
-        path = "index.html";
-    }
-    let file = root.join(path);
-    let read = if path.contains("..") { Err(std::io::ErrorKind::NotFound.into()) } else { std::fs::read(&file) };
-    let Ok(body) = read else {
-        return http::Response::builder()
-            .status(404)
-            .header("content-type", "text/html")
-            .body(Full::new(Bytes::from_static(b"<html><title>Not found</title></html>")))
-            .unwrap();
-    };
-    let ct = match file.extension().and_then(|e| e.to_str()) {
-        Some("html") => "text/html; charset=utf-8",
-        Some("json") => "application/json",
-        _ => "text/plain; charset=utf-8",
-    };
-    http::Response::builder().header("content-type", ct).body(Full::new(Bytes::from(body))).unwrap()
-}
+pub use test_support::{closed_port, fixture_site, fixtures_dir, serve_loopback, FixtureSite, SLOW_DELAY};
 
 /// The settings every test starts from: loopback allowed, short timeouts, small page limit,
 /// generous quotas (tests of the limiter lower them).
@@ -248,12 +144,6 @@ pub fn validate_documented(method: &str, path: &str, answer: &Answer) {
             assert!(answer.header(name).is_some(), "documented header {name} missing from {method} {path}: {answer:?}");
         }
     }
-}
-
-/// A port on 127.0.0.1 where nothing listens.
-pub fn closed_port() -> u16 {
-    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    l.local_addr().unwrap().port()
 }
 
 /// Waits until the clock is not in the last seconds of a minute, so a burst of requests

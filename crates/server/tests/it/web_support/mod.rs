@@ -1,73 +1,10 @@
 //! Helpers of the web-surface tests: a site of in-memory pages on loopback that counts the
 //! requests of each path, the hostile fixture page, and OpenAPI checks for non-JSON answers.
 
-#![allow(dead_code)]
-
-use std::collections::HashMap;
-use std::convert::Infallible;
-use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
-
-use bytes::Bytes;
-use http_body_util::Full;
-use hyper_util::rt::{TokioExecutor, TokioIo};
-
-/// Pages served on 127.0.0.1; reach them as `http://localhost:PORT/...` so their host is a
-/// domain name (the report and badge routes take domains, not addresses).
-pub struct Site {
-    pub addr: SocketAddr,
-    hits: Arc<Mutex<HashMap<String, usize>>>,
-}
-
-impl Site {
-    pub async fn start(pages: Vec<(&str, String)>) -> Site {
-        let pages: Arc<HashMap<String, String>> =
-            Arc::new(pages.into_iter().map(|(p, body)| (p.to_string(), body)).collect());
-        let hits: Arc<Mutex<HashMap<String, usize>>> = Arc::default();
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let counter = hits.clone();
-        tokio::spawn(async move {
-            loop {
-                let Ok((stream, _)) = listener.accept().await else { continue };
-                let pages = pages.clone();
-                let counter = counter.clone();
-                let service = hyper::service::service_fn(move |req: http::Request<hyper::body::Incoming>| {
-                    let path = req.uri().path().to_string();
-                    *counter.lock().unwrap().entry(path.clone()).or_default() += 1;
-                    let resp = match pages.get(&path) {
-                        Some(body) => http::Response::builder()
-                            .header("content-type", "text/html; charset=utf-8")
-                            .body(Full::new(Bytes::from(body.clone())))
-                            .unwrap(),
-                        None => http::Response::builder()
-                            .status(404)
-                            .header("content-type", "text/plain")
-                            .body(Full::new(Bytes::from_static(b"not found")))
-                            .unwrap(),
-                    };
-                    async move { Ok::<_, Infallible>(resp) }
-                });
-                tokio::spawn(async move {
-                    let _ = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new())
-                        .serve_connection(TokioIo::new(stream), service)
-                        .await;
-                });
-            }
-        });
-        Site { addr, hits }
-    }
-
-    /// `http://localhost:PORT{path}`.
-    pub fn url(&self, path: &str) -> String {
-        format!("http://localhost:{}{}", self.addr.port(), path)
-    }
-
-    /// Requests that reached `path` so far.
-    pub fn hits(&self, path: &str) -> usize {
-        self.hits.lock().unwrap().get(path).copied().unwrap_or(0)
-    }
-}
+/// Pages served on 127.0.0.1 that count their requests; reach them as
+/// `http://localhost:PORT/...` so their host is a domain name (the report and badge routes
+/// take domains, not addresses).
+pub use test_support::Pages as Site;
 
 /// A plain, decent home page.
 pub fn home_page() -> String {
