@@ -1,5 +1,5 @@
 //! `docs/AI-VISIBILITY.md` is generated from the check tables and must not go stale.
-//! Regenerate with `UPDATE_DOCS=1 cargo test -p ai-visibility --test methodology_doc`.
+//! Regenerate with `UPDATE_DOCS=1 cargo test -p ai-visibility --test it methodology_doc::`.
 
 use std::path::PathBuf;
 
@@ -21,7 +21,7 @@ fn doc_is_current() {
     let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         on_disk == generated,
-        "{} is stale; run UPDATE_DOCS=1 cargo test -p ai-visibility --test methodology_doc",
+        "{} is stale; run UPDATE_DOCS=1 cargo test -p ai-visibility --test it methodology_doc::",
         path.display()
     );
 }

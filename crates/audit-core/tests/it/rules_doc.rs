@@ -14,6 +14,6 @@ fn rules_md_matches_the_rule_table() {
     assert!(
         current == expected,
         "docs/RULES.md is stale or missing; regenerate it with\n\
-         UPDATE_DOCS=1 cargo test -p audit-core --test rules_doc\nand commit the result"
+         UPDATE_DOCS=1 cargo test -p audit-core --test it rules_doc::\nand commit the result"
     );
 }
