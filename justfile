@@ -27,8 +27,8 @@ lint:
 
 # Regenerate generated docs (docs/RULES.md, docs/AI-VISIBILITY.md).
 docs:
-    UPDATE_DOCS=1 cargo test -p audit-core --test rules_doc
-    UPDATE_DOCS=1 cargo test -p ai-visibility --test methodology_doc
+    UPDATE_DOCS=1 cargo test -p audit-core --test it rules_doc::
+    UPDATE_DOCS=1 cargo test -p ai-visibility --test it methodology_doc::
 
 # Engine benchmark: html5ever parse alone vs the full audit.
 bench:

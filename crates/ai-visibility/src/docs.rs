@@ -8,7 +8,7 @@ use crate::scan::{Pillar, PILLAR_MAX, SCAN_CHECKS};
 
 /// Renders the scoring methodology of `/api/ai-visibility-scan` and `/api/ai-readiness`.
 /// `docs/AI-VISIBILITY.md` is this output; a test fails when it is stale (regenerate with
-/// `UPDATE_DOCS=1 cargo test -p ai-visibility --test methodology_doc`).
+/// `UPDATE_DOCS=1 cargo test -p ai-visibility --test it methodology_doc::`).
 pub fn scan_methodology_markdown() -> String {
     let mut out = String::new();
     let _ = writeln!(

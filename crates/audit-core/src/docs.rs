@@ -7,7 +7,7 @@ use crate::rule::Category;
 use crate::rules::RULES;
 
 /// Renders the rule reference. `docs/RULES.md` is this output; a test fails when it is stale
-/// (regenerate with `just docs` or `UPDATE_DOCS=1 cargo test -p audit-core --test rules_doc`).
+/// (regenerate with `just docs` or `UPDATE_DOCS=1 cargo test -p audit-core --test it rules_doc::`).
 pub fn rules_markdown() -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# Rules\n");

@@ -4,6 +4,7 @@
 //! process's open-file limit and fills it.
 #![cfg(target_os = "linux")]
 
+#[path = "it/common/mod.rs"]
 mod common;
 
 use std::io::Write;

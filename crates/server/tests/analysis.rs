@@ -5,6 +5,7 @@
 //! Its own test binary: the cancellation test reads the process's CPU time, which no other
 //! test may be spending at the same time.
 
+#[path = "it/common/mod.rs"]
 mod common;
 
 #[path = "../../audit-core/tests/support/hostile.rs"]

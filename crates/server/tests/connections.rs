@@ -6,7 +6,11 @@
 //!
 //! `cargo test -p server --test connections -- --nocapture` prints the figures recorded in
 //! docs/SECURITY.md.
+//!
+//! Its own test binary: it raises this process's open-file limit and opens thousands of
+//! sockets, which would starve the tests of a shared binary of descriptors and time.
 
+#[path = "it/common/mod.rs"]
 mod common;
 
 use std::convert::Infallible;

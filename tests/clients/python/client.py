@@ -2,7 +2,7 @@
 
 Environment: MCP_URL (http://127.0.0.1:PORT/api/mcp), MCP_KEY (a key with the mcp scope),
 FIXTURE_URL (a page on a loopback fixture site the server may audit). Exits non-zero on the
-first failed check. Run by crates/server/tests/mcp_clients.rs.
+first failed check. Run by crates/server/tests/it/mcp_clients.rs.
 """
 
 import asyncio

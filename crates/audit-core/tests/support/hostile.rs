@@ -1,6 +1,6 @@
 //! Generated pages of hostile shapes: what a parser that follows the HTML standard to the
 //! letter spends superlinear time or memory on. Shared by the bound test
-//! (`tests/hostile.rs`) and the example that times them (`examples/hostile.rs`).
+//! (`crates/server/tests/it/hostile.rs`) and the example that times them (`examples/hostile.rs`).
 
 /// One shape: a name and a generator that writes a page of about `size` bytes.
 pub struct Shape {

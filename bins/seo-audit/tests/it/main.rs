@@ -1,0 +1,12 @@
+//! The integration tests of the command line, in one test binary (one link of the stack instead
+//! of one per file): each module was a test file of its own. Run one with
+//! `cargo test -p seo-audit --test it MODULE::`.
+
+mod common;
+
+mod audit_cmd;
+mod key_secrecy;
+mod restart;
+mod serve;
+mod sigterm;
+mod webhook_restart;

@@ -1,0 +1,188 @@
+//! The real `seo-audit` binary: administration commands, then `serve` on port 0 talked to
+//! over loopback, then SIGTERM.
+
+use std::io::Read;
+use std::net::TcpListener;
+use std::path::Path;
+use std::process::{Child, Command, Output};
+
+const PAGE: &str = "<!doctype html><html lang=\"en\"><head><title>A fixture page served for the binary test</title>\
+<meta name=\"description\" content=\"A small page.\"></head><body><h1>Fixture</h1><p>Some words.</p></body></html>";
+
+use crate::common;
+use common::bin;
+
+fn run(data: &Path, args: &[&str]) -> Output {
+    bin(data).args(args).output().unwrap()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).trim_end().to_string()
+}
+
+/// Answers every connection with [`PAGE`] (or an empty robots.txt 404), one request each.
+fn fixture_server() -> u16 {
+    test_support::thread_site(|head| {
+        Some(if head.starts_with("GET /robots.txt") { (404, String::new()) } else { (200, PAGE.to_string()) })
+    })
+    .port
+}
+
+struct Serving {
+    child: Child,
+    base: String,
+}
+
+impl Serving {
+    fn start(data: &Path) -> Serving {
+        let (child, addr) = common::spawn_serve(data, "warn");
+        assert!(!addr.ends_with(":0"), "the real port is printed: {addr}");
+        Serving { child, base: format!("http://{addr}") }
+    }
+
+    /// SIGTERM, then the exit status and whatever else was printed on stdout.
+    fn terminate(mut self) -> (bool, String) {
+        let pid = self.child.id().to_string();
+        assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
+        let status = self.child.wait().unwrap();
+        let mut rest = String::new();
+        self.child.stdout.take().unwrap().read_to_string(&mut rest).unwrap();
+        (status.success(), rest)
+    }
+}
+
+impl Drop for Serving {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[tokio::test]
+async fn administer_then_serve() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path();
+
+    let out = run(data, &["migrate"]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(data.join("seo-audit.db").is_file());
+    let said = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(said.contains("applied migrations 1 to"), "a fresh database reports what it applied: {said}");
+    let again = String::from_utf8_lossy(&run(data, &["migrate"]).stderr).to_string();
+    assert!(again.contains("already up to date"), "{again}");
+
+    let out = run(data, &["users", "create", "--tier", "pro"]);
+    assert!(out.status.success(), "{out:?}");
+    let user = stdout(&out);
+    assert_eq!(user.len(), 36, "a UUID alone: {user:?}");
+
+    let out = run(
+        data,
+        &[
+            "keys",
+            "create",
+            "--name",
+            "ci",
+            "--tier",
+            "free",
+            "--scopes",
+            "audit,mcp",
+            "--expires-in",
+            "90d",
+            "--user",
+            &user,
+            "--rate-limit",
+            "5",
+        ],
+    );
+    assert!(out.status.success(), "{out:?}");
+    let key = stdout(&out);
+    assert!(
+        key.starts_with("sa_") && key.len() == 35 && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'),
+        "{key:?}"
+    );
+    assert!(!String::from_utf8_lossy(&out.stderr).contains(&key), "details on stderr, not the key again");
+    let prefix = &key[..10];
+
+    // Without --user a user of the tier is created; the environment names the data dir too.
+    let out = Command::new(env!("CARGO_BIN_EXE_seo-audit"))
+        .env("SEO_AUDIT_DATA", data)
+        .args(["keys", "create", "--name", "other", "--tier", "pro"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+
+    for bad in [
+        vec!["keys", "create", "--name", "x", "--scopes", "admin"],
+        vec!["keys", "create", "--name", "x", "--tier", "gold"],
+        vec!["keys", "create", "--name", "x", "--expires-in", "soon"],
+        vec!["keys", "create", "--name", "x", "--user", "no-such-user"],
+        vec!["keys", "disable", "sa_nothing"],
+        vec!["keys", "create", "--name", "x", "--rate-limit", "0"],
+    ] {
+        let out = run(data, &bad);
+        assert!(!out.status.success(), "{bad:?} succeeded");
+        assert!(out.stdout.is_empty(), "{bad:?} printed {:?}", stdout(&out));
+    }
+
+    let out = run(data, &["keys", "list"]);
+    assert!(out.status.success());
+    let listing = stdout(&out);
+    assert!(listing.contains(prefix) && listing.contains("ci") && !listing.contains(&key), "{listing}");
+    let out = run(data, &["keys", "list", "--json", "--user", &user]);
+    let rows: Vec<serde_json::Value> = stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rows.len(), 1);
+    assert_eq!((rows[0]["key_prefix"].as_str(), rows[0]["rate_limit"].as_u64()), (Some(prefix), Some(5)));
+    // A key without its own limit shows its tier's limit as this configuration sets it.
+    let out = Command::new(env!("CARGO_BIN_EXE_seo-audit"))
+        .env("SEO_AUDIT_DATA", data)
+        .env("SEO_AUDIT_RATE_LIMIT_PRO", "100")
+        .args(["keys", "list", "--json"])
+        .output()
+        .unwrap();
+    let rows: Vec<serde_json::Value> = stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let pro: Vec<u64> = rows.iter().filter(|r| r["tier"] == "pro").map(|r| r["rate_limit"].as_u64().unwrap()).collect();
+    assert_eq!(pro, [100], "{rows:#?}");
+
+    let server = Serving::start(data);
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    let get = |path: &str, key: Option<&str>| {
+        let mut req = client.get(format!("{}{path}", server.base));
+        if let Some(k) = key {
+            req = req.header("x-api-key", k);
+        }
+        req.send()
+    };
+    assert_eq!(get("/api/status", None).await.unwrap().status(), 200);
+
+    let port = fixture_server();
+    let audit = get(&format!("/api/v1/audit?url=http://127.0.0.1:{port}/&format=compact"), Some(&key)).await.unwrap();
+    assert_eq!(audit.status(), 200);
+    assert_eq!(audit.headers()["x-ratelimit-limit"], "5");
+    let body: serde_json::Value = audit.json().await.unwrap();
+    assert_eq!(body["status_code"], 200);
+
+    // Administration takes effect on the running server.
+    assert_eq!(get("/api/v1/usage", Some(&key)).await.unwrap().status(), 200);
+    assert!(run(data, &["keys", "disable", prefix]).status.success());
+    assert_eq!(get("/api/v1/usage", Some(&key)).await.unwrap().status(), 403);
+    assert!(run(data, &["keys", "enable", prefix]).status.success());
+    assert_eq!(get("/api/v1/usage", Some(&key)).await.unwrap().status(), 200);
+    assert!(run(data, &["keys", "revoke", prefix]).status.success());
+    assert_eq!(get("/api/v1/usage", Some(&key)).await.unwrap().status(), 401);
+
+    let (clean, rest) = server.terminate();
+    assert!(clean, "serve exits 0 on SIGTERM");
+    assert_eq!(rest, "", "stdout carries the listening line only");
+}
+
+#[test]
+fn serve_reports_a_busy_address() {
+    let dir = tempfile::tempdir().unwrap();
+    let taken = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    let out = bin(dir.path()).args(["serve", "--listen", &addr]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot listen"), "{out:?}");
+}

@@ -1,0 +1,215 @@
+//! A webhook delivery pending when the server is killed is not lost: the real binary is
+//! SIGKILLed while `audit.completed` waits for its retry against a receiver that is down,
+//! started again on the same data directory with the receiver up on the same port, and the
+//! receiver gets the delivery with the event id of the attempt made before the kill
+//! (docs/API.md, "Webhooks": at least once, the same `x-webhook-id` on every attempt).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::common;
+use common::{bin, listening_addr};
+
+/// One request the receiver got: its `x-webhook-id`, its body, and the status it answered.
+#[derive(Debug, Clone)]
+struct Received {
+    id: String,
+    body: String,
+    answered: u16,
+}
+
+/// A receiver on `listener` that answers 503 to the first delivery and 200 to the others,
+/// keeping every request.
+fn receive(listener: TcpListener) -> Arc<Mutex<Vec<Received>>> {
+    let got: Arc<Mutex<Vec<Received>>> = Arc::default();
+    let log = got.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { continue };
+            let Some((headers, body)) = read_request(&stream) else { continue };
+            let id = header(&headers, "x-webhook-id").unwrap_or_default();
+            let mut log = log.lock().unwrap();
+            let answered = if log.is_empty() { 503 } else { 200 };
+            log.push(Received { id, body, answered });
+            drop(log);
+            let mut stream = stream;
+            let _ = write!(stream, "HTTP/1.1 {answered} X\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{{}}");
+        }
+    });
+    got
+}
+
+/// The head lines and the body of one HTTP/1.1 request.
+fn read_request(stream: &TcpStream) -> Option<(Vec<String>, String)> {
+    let mut reader = BufReader::new(stream);
+    let mut headers = Vec::new();
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end().to_string();
+        if line.is_empty() {
+            break;
+        }
+        headers.push(line);
+    }
+    let length: usize = header(&headers, "content-length").and_then(|v| v.parse().ok()).unwrap_or(0);
+    let mut body = vec![0u8; length];
+    reader.read_exact(&mut body).ok()?;
+    Some((headers, String::from_utf8_lossy(&body).into_owned()))
+}
+
+fn header(lines: &[String], name: &str) -> Option<String> {
+    lines.iter().find_map(|l| {
+        let (n, v) = l.split_once(':')?;
+        n.trim().eq_ignore_ascii_case(name).then(|| v.trim().to_string())
+    })
+}
+
+/// A site whose every page is a small HTML page (robots.txt: 404).
+fn site() -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            std::thread::spawn(move || {
+                let Some((head, _)) = read_request(&stream) else { return };
+                if head.first().is_some_and(|l| l.starts_with("GET /robots.txt")) {
+                    let _ =
+                        stream.write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+                    return;
+                }
+                let body = "<!doctype html><html lang=en><head><title>Hooked</title></head>\
+                            <body><h1>Hooked</h1><p>A page to audit.</p></body></html>";
+                let _ = write!(
+                    stream,
+                    "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\n\
+                     Connection: close\r\n\r\n{body}",
+                    body.len()
+                );
+            });
+        }
+    });
+    port
+}
+
+/// `serve` with the given retry base; the child and its address.
+fn serve(data: &Path, retry_base_ms: u64) -> (Child, String) {
+    let mut child = bin(data)
+        .args(["serve", "--listen", "127.0.0.1:0", "--allow-target", "127.0.0.1"])
+        .env("SEO_AUDIT_LOG", "warn")
+        .env("SEO_AUDIT_WEBHOOK_RETRY_BASE_MS", retry_base_ms.to_string())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start seo-audit serve");
+    let addr = listening_addr(&mut BufReader::new(child.stdout.as_mut().expect("piped stdout")));
+    (child, addr)
+}
+
+/// One request with the key; the status and the JSON body.
+fn call(addr: &str, key: &str, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let mut stream = TcpStream::connect(addr).unwrap();
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nx-api-key: {key}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut raw = String::new();
+    stream.read_to_string(&mut raw).unwrap();
+    let status = raw.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("{raw}"));
+    let json = raw.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or_default();
+    (status, serde_json::from_str(json).unwrap_or(Value::Null))
+}
+
+/// Polls `check` every 25 ms until it gives a value, for at most `limit`.
+fn eventually<T>(what: &str, limit: Duration, mut check: impl FnMut() -> Option<T>) -> T {
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(v) = check() {
+            return v;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(25));
+    }
+}
+
+fn kill(mut child: Child) {
+    child.kill().unwrap(); // SIGKILL: nothing is flushed or finished gracefully.
+    child.wait().unwrap();
+}
+
+#[test]
+fn a_pending_delivery_survives_a_kill_and_arrives_once_after_the_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let out =
+        bin(dir.path()).args(["keys", "create", "--name", "hooks", "--scopes", "audit,mcp,webhooks"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let key = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let page = format!("http://127.0.0.1:{}/", site());
+    // The receiver's port, closed for now: every attempt is refused at once.
+    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+
+    // A first retry 3 s after the first attempt: time enough to kill the server in between.
+    let (child, addr) = serve(dir.path(), 3_000);
+    let hook = json!({ "url": format!("http://127.0.0.1:{port}/hook"), "events": ["audit.completed"] });
+    let (status, created) = call(&addr, &key, "POST", "/api/v1/webhooks", Some(hook));
+    assert_eq!(status, 201, "{created}");
+    let hook_id = created["webhook"]["id"].as_str().unwrap().to_string();
+    let (status, audit) = call(&addr, &key, "GET", &format!("/api/v1/audit?url={page}&format=compact"), None);
+    assert_eq!(status, 200, "{audit}");
+
+    // The first attempt failed and the retry waits in the outbox: kill the server now.
+    let db = store::Store::open(dir.path().join(store::DB_FILE_NAME)).unwrap();
+    let first = eventually("the first attempt", Duration::from_secs(20), || {
+        db.list_deliveries(&hook_id, 10).unwrap().into_iter().find(|d| d.attempt == 1)
+    });
+    kill(child);
+    assert_eq!((first.status_code, first.error.is_some()), (None, true), "{first:?}");
+    let rows = db.webhook_outbox(&hook_id).unwrap();
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    let event_id = rows[0].event_id.clone();
+    assert_eq!((rows[0].state, rows[0].attempts), (store::OutboxState::Pending, 1), "{rows:?}");
+    assert_eq!(rows[0].claimed_by, None, "the failed attempt gave its claim back");
+    let first_body: Value = serde_json::from_str(&first.payload).unwrap();
+    assert_eq!(first_body["id"], event_id.as_str());
+
+    // The receiver comes up on the same port; the server starts again with fast retries.
+    let got = receive(TcpListener::bind(("127.0.0.1", port)).unwrap());
+    let (child, _) = serve(dir.path(), 200);
+    let delivered = eventually("the delivery after the restart", Duration::from_secs(30), || {
+        let got = got.lock().unwrap().clone();
+        got.iter().any(|r| r.answered == 200).then_some(got)
+    });
+    // Nothing more comes once it is delivered: retries would be 0.4 s, 0.8 s apart.
+    std::thread::sleep(Duration::from_secs(3));
+    let after = got.lock().unwrap().clone();
+    let rows = db.webhook_outbox(&hook_id).unwrap();
+    let log = db.list_deliveries(&hook_id, 10).unwrap();
+    kill(child);
+
+    assert_eq!(after.len(), delivered.len(), "no attempt after the 2xx: {after:?}");
+    let answered: Vec<u16> = after.iter().map(|r| r.answered).collect();
+    assert_eq!(answered, [503, 200], "one refused attempt, then the one delivery");
+    for r in &after {
+        assert_eq!(r.id, event_id, "the same x-webhook-id as before the kill");
+        assert_eq!(r.body, first.payload, "the same bytes on every attempt");
+    }
+    let body: Value = serde_json::from_str(&after[1].body).unwrap();
+    assert_eq!((body["event"].as_str(), body["data"]["url"].as_str()), (Some("audit.completed"), Some(page.as_str())));
+    assert_eq!((rows.len(), rows[0].state, rows[0].attempts), (1, store::OutboxState::Delivered, 3), "{rows:?}");
+    let mut attempts: Vec<(u32, Option<u16>)> = log.iter().map(|d| (d.attempt, d.status_code)).collect();
+    attempts.sort_unstable();
+    assert_eq!(attempts, [(1, None), (2, Some(503)), (3, Some(200))], "every attempt in the delivery log");
+}

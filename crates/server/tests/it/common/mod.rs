@@ -1,0 +1,159 @@
+//! Helpers of the end-to-end tests: the real server on port 0 with a SQLite file in a
+//! temporary directory, and OpenAPI schema checks. The loopback sites come from the
+//! workspace's `test-support` crate.
+
+// Shared by the `it` binary and the binaries of their own (see Cargo.toml), each using a part.
+#![allow(dead_code, unused_imports)]
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+pub use test_support::{closed_port, fixture_site, fixtures_dir, serve_loopback, FixtureSite, SLOW_DELAY};
+
+/// The settings every test starts from: loopback allowed, short timeouts, small page limit,
+/// generous quotas (tests of the limiter lower them).
+pub fn test_config(data: &std::path::Path) -> server::Config {
+    let mut c = server::Config {
+        listen: "127.0.0.1:0".parse().unwrap(),
+        data: data.to_path_buf(),
+        allow_targets: vec!["127.0.0.1".to_string()],
+        ..server::Config::default()
+    };
+    c.rate_limits = server::RateLimits { anonymous: 10_000, free: 10_000, pro: 10_000 };
+    c.fetch.total_timeout_ms = 800;
+    c.fetch.text_timeout_ms = 800;
+    c.fetch.connect_timeout_ms = 800;
+    c.fetch.max_body_bytes = 16 * 1024;
+    c.shutdown_grace_ms = 5_000;
+    c
+}
+
+/// A running server and what tests need around it.
+pub struct TestServer {
+    pub server: server::Server,
+    pub base: String,
+    pub client: reqwest::Client,
+    pub store: store::Store,
+    pub dir: Arc<tempfile::TempDir>,
+}
+
+impl TestServer {
+    pub async fn start(tweak: impl FnOnce(&mut server::Config)) -> TestServer {
+        let dir = Arc::new(tempfile::tempdir().unwrap());
+        TestServer::start_in(dir, tweak).await
+    }
+
+    pub async fn start_in(dir: Arc<tempfile::TempDir>, tweak: impl FnOnce(&mut server::Config)) -> TestServer {
+        let mut config = test_config(dir.path());
+        tweak(&mut config);
+        let server = server::serve(config).await.unwrap();
+        let base = format!("http://{}", server.local_addr());
+        let store = server.state().store.clone();
+        let client = reqwest::Client::builder().no_proxy().build().unwrap();
+        TestServer { server, base, client, store, dir }
+    }
+
+    pub fn url(&self, path_and_query: &str) -> String {
+        format!("{}{}", self.base, path_and_query)
+    }
+
+    pub fn audit_url(&self, target: &str, extra: &str) -> String {
+        let q: String = url::form_urlencoded::byte_serialize(target.as_bytes()).collect();
+        self.url(&format!("/api/v1/audit?url={q}{extra}"))
+    }
+
+    pub async fn get(&self, path_and_query: &str) -> Answer {
+        Answer::from(self.client.get(self.url(path_and_query)).send().await.unwrap()).await
+    }
+
+    pub fn key(&self, tweak: impl FnOnce(&mut store::NewKey)) -> (String, store::KeyRecord) {
+        let mut new = store::NewKey::new("test", store::Tier::Free);
+        tweak(&mut new);
+        self.store.create_key(new).unwrap()
+    }
+}
+
+/// A response, read whole.
+#[derive(Debug)]
+pub struct Answer {
+    pub status: u16,
+    pub headers: http::HeaderMap,
+    pub body: Value,
+    pub raw: String,
+}
+
+impl Answer {
+    pub async fn from(resp: reqwest::Response) -> Answer {
+        let status = resp.status().as_u16();
+        let headers = resp.headers().clone();
+        let raw = resp.text().await.unwrap();
+        let body = serde_json::from_str(&raw).unwrap_or(Value::Null);
+        Answer { status, headers, body, raw }
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+
+    /// Every answer of the service: JSON content type and a request id.
+    pub fn assert_common(&self) {
+        assert_eq!(self.header("content-type"), Some(server::JSON_CONTENT_TYPE), "{self:?}");
+        assert!(self.header("x-request-id").is_some_and(|v| !v.is_empty()), "{self:?}");
+        assert!(!self.body.is_null(), "not JSON: {}", self.raw);
+    }
+
+    /// An error answer with this status and code, whose body matches the Error schema.
+    pub fn assert_error(&self, status: u16, code: &str) {
+        assert_eq!((self.status, self.body["error"]["code"].as_str()), (status, Some(code)), "{}", self.raw);
+        self.assert_common();
+        assert_eq!(self.body["ok"], false);
+        validate_schema("Error", &self.body);
+    }
+}
+
+/// Validates `value` against `components.schemas.<name>` of the OpenAPI document.
+pub fn validate_schema(name: &str, value: &Value) {
+    validate(&json!({ "$ref": format!("#/components/schemas/{name}") }), value);
+}
+
+/// Validates `value` against a schema of the OpenAPI document (refs resolved against it).
+pub fn validate(schema: &Value, value: &Value) {
+    let doc = server::openapi_document();
+    let mut root = json!({ "allOf": [schema] });
+    root["components"] = doc["components"].clone();
+    let validator = jsonschema::validator_for(&root).expect("valid schema");
+    let errors: Vec<String> = validator.iter_errors(value).map(|e| format!("{} at {}", e, e.instance_path)).collect();
+    assert!(errors.is_empty(), "{value} does not match {schema}: {errors:#?}");
+}
+
+/// Validates an answer against the schema the document gives for (method, path, status).
+pub fn validate_documented(method: &str, path: &str, answer: &Answer) {
+    let doc = server::openapi_document();
+    let op = &doc["paths"][path][method.to_ascii_lowercase()];
+    assert!(op.is_object(), "{method} {path} is not documented");
+    // An exact status, else its range (`4XX`), as OpenAPI allows.
+    let exact = &op["responses"][answer.status.to_string()];
+    let resp = if exact.is_object() { exact } else { &op["responses"][format!("{}XX", answer.status / 100)] };
+    assert!(resp.is_object(), "status {} of {method} {path} is not documented", answer.status);
+    let schema = &resp["content"]["application/json"]["schema"];
+    assert!(schema.is_object(), "no JSON schema for {} of {method} {path}", answer.status);
+    validate(schema, &answer.body);
+    if let Some(headers) = resp["headers"].as_object() {
+        for name in headers.keys() {
+            assert!(answer.header(name).is_some(), "documented header {name} missing from {method} {path}: {answer:?}");
+        }
+    }
+}
+
+/// Waits until the clock is not in the last seconds of a minute, so a burst of requests
+/// falls into one fixed rate-limit window.
+pub async fn away_from_minute_boundary() {
+    loop {
+        let s = time::OffsetDateTime::now_utc().second();
+        if s < 50 {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}

@@ -1,0 +1,22 @@
+//! The integration tests of the server, in one test binary (one link of the stack instead
+//! of one per file): each module was a test file of its own. Run one with
+//! `cargo test -p server --test it MODULE::`.
+
+mod common;
+mod web_support;
+
+mod abuse;
+mod ai;
+mod automation;
+mod browser;
+mod content;
+mod dispatch;
+mod faults;
+mod hostile;
+mod http;
+mod mcp_catalog;
+mod mcp_clients;
+mod mcp_http;
+mod web;
+mod web_render;
+mod webhooks;
