@@ -21,8 +21,7 @@ pub const DEFAULT_TOP_N: u64 = 5;
 
 /// Values of get_audit_methodology's `category` argument (the methodology groups).
 pub const METHODOLOGY_CATEGORIES: [&str; 3] = ["performance", "content", "technical"];
-/// Values of workflow_execute's `intent`.
-/// The workflow intents, by name: the store's vocabulary (`store::Intent`), in its order.
+/// The workflow intents (workflow_execute's `intent`), by name: the store's vocabulary (`store::Intent`), in its order.
 pub fn workflow_intents() -> Vec<&'static str> {
     use strum::VariantArray as _;
     store::Intent::VARIANTS.iter().map(|i| i.as_str()).collect()
@@ -33,10 +32,17 @@ pub const APPROVAL_DECISIONS: [&str; 2] = ["approved", "rejected"];
 pub const KEYWORD_ACTIONS: [&str; 3] = ["add", "remove", "list"];
 /// Values of run_experiment's `action`.
 pub const EXPERIMENT_ACTIONS: [&str; 2] = ["create", "list"];
-/// States of a workflow run (docs/API.md, "Workflow runs").
-pub const WORKFLOW_STATES: [&str; 6] = ["queued", "running", "awaiting_approval", "completed", "rejected", "failed"];
-/// Status of one workflow step.
-pub const STEP_STATUSES: [&str; 5] = ["pending", "running", "completed", "failed", "skipped"];
+/// States of a workflow run (docs/API.md, "Workflow runs"): the store's `RunState`.
+pub fn workflow_states() -> Vec<&'static str> {
+    use strum::VariantArray as _;
+    store::RunState::VARIANTS.iter().map(|s| s.as_str()).collect()
+}
+
+/// Status of one workflow step: the store's `StepStatus`.
+pub fn step_statuses() -> Vec<&'static str> {
+    use strum::VariantArray as _;
+    store::StepStatus::VARIANTS.iter().map(|s| s.as_str()).collect()
+}
 
 /// The note track_keywords always returns, so that no agent mistakes presence counts for rank.
 pub const KEYWORD_NOTE: &str = "On-page keyword tracking: presence and frequency of each keyword in the title, h1, \
@@ -382,7 +388,7 @@ fn workflow_execute() -> ToolDef {
         object(
             json!({
                 "runId": t("string"),
-                "state": one_of_strings(&WORKFLOW_STATES),
+                "state": one_of_strings(&workflow_states()),
                 "intent": one_of_strings(&workflow_intents()),
                 "url": t("string")
             }),
@@ -394,7 +400,7 @@ fn workflow_execute() -> ToolDef {
 fn workflow_status() -> ToolDef {
     let step = all_required(json!({
         "name": t("string"),
-        "status": one_of_strings(&STEP_STATUSES),
+        "status": one_of_strings(&step_statuses()),
         "startedAt": nullable_timestamp(),
         "finishedAt": nullable_timestamp()
     }));
@@ -414,7 +420,7 @@ fn workflow_status() -> ToolDef {
                 "runId": t("string"),
                 "intent": one_of_strings(&workflow_intents()),
                 "url": t("string"),
-                "state": one_of_strings(&WORKFLOW_STATES),
+                "state": one_of_strings(&workflow_states()),
                 "steps": array_of(step),
                 "results": { "type": "object", "description": "Results of finished steps, keyed by step name" },
                 "pendingApprovals": array_of(all_required(json!({ "approvalId": t("string"), "summary": t("string") }))),
@@ -455,7 +461,7 @@ fn approve_fixes() -> ToolDef {
                 "runId": t("string"),
                 "approvalId": t("string"),
                 "decision": one_of_strings(&APPROVAL_DECISIONS),
-                "state": one_of_strings(&WORKFLOW_STATES)
+                "state": one_of_strings(&workflow_states())
             }),
             &["runId", "approvalId", "decision", "state"],
         ),
