@@ -72,24 +72,10 @@ impl Registry for McpRegistry {
     async fn call_tool(&self, name: &str, arguments: Map<String, Value>, ctx: &CallContext<'_>) -> ToolResult {
         let env = ToolEnv { state: &self.state, identity: &self.identity, protocol: ctx };
         let args = &arguments;
-        // One arm per tool of `tools::tool_defs()`; each tool lives in `calls/<name>.rs`.
-        match name {
-            "get_site_info" => calls::get_site_info::call(&env, args).await,
-            "get_audit_methodology" => calls::get_audit_methodology::call(&env, args).await,
-            "get_seo_concept" => calls::get_seo_concept::call(&env, args).await,
-            "seo_audit" => calls::seo_audit::call(&env, args).await,
-            "get_opportunities" => calls::get_opportunities::call(&env, args).await,
-            "generate_fixes" => calls::generate_fixes::call(&env, args).await,
-            "detect_regressions" => calls::detect_regressions::call(&env, args).await,
-            "compare_competitors" => calls::compare_competitors::call(&env, args).await,
-            "workflow_execute" => calls::workflow_execute::call(&env, args).await,
-            "workflow_status" => calls::workflow_status::call(&env, args).await,
-            "approve_fixes" => calls::approve_fixes::call(&env, args).await,
-            "monitor_site" => calls::monitor_site::call(&env, args).await,
-            "track_keywords" => calls::track_keywords::call(&env, args).await,
-            "run_experiment" => calls::run_experiment::call(&env, args).await,
-            // The protocol layer only calls names of `tools()`; this is a table out of step.
-            other => calls::tool_error("internal", format!("tool {other:?} has no implementation")),
+        match tools::find(name) {
+            Some(tool) => (tool.call)(&env, args).await,
+            // The protocol layer only calls names of the catalog, which is this table.
+            None => calls::tool_error("internal", format!("tool {name:?} has no implementation")),
         }
     }
 
@@ -99,19 +85,5 @@ impl Registry for McpRegistry {
 
     fn get_prompt(&self, name: &str, arguments: &BTreeMap<String, String>) -> Result<PromptMessages, String> {
         prompts::get_prompt(name, arguments)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Every tool of the catalog has an arm (a missing one would answer `internal`).
-    #[test]
-    fn every_tool_is_dispatched() {
-        let source = include_str!("registry.rs");
-        for tool in tools::tool_names() {
-            assert!(source.contains(&format!("\"{tool}\" =>")), "{tool} has no dispatch arm");
-        }
     }
 }

@@ -11,8 +11,11 @@
 //! `$schema`: MCP takes a schema without one as 2020-12, and some clients' validators
 //! refuse a `$schema` they do not bundle.
 
-use mcp_protocol::{Category, ToolAnnotations, ToolDef};
-use serde_json::{json, Value};
+use futures_util::future::BoxFuture;
+use mcp_protocol::{Category, ToolAnnotations, ToolDef, ToolResult};
+use serde_json::{json, Map, Value};
+
+use super::calls::{self, ToolEnv};
 
 /// Largest `topN` of generate_fixes and workflow_execute (docs/API.md, the tools table).
 pub const MAX_TOP_N: u64 = 20;
@@ -49,29 +52,66 @@ pub const KEYWORD_NOTE: &str = "On-page keyword tracking: presence and frequency
      meta description, URL and body text of the target page, recorded at every audit. It does not measure \
      search-engine rank positions.";
 
-/// Every tool, in the documented order (docs/API.md), which `tools/list` keeps.
+/// How a tool runs: the `call` function of its `calls/<name>.rs`.
+pub type Handler = for<'a> fn(&'a ToolEnv<'a>, &'a Map<String, Value>) -> BoxFuture<'a, ToolResult>;
+
+/// One agent tool: its name, its definition (description, hints, input and output schemas)
+/// and its handler. [`TOOLS`] is the one table `tools/list` and `tools/call` read.
+#[derive(Clone, Copy)]
+pub struct Tool {
+    /// The tool's fixed name.
+    pub name: &'static str,
+    /// Its definition, built on demand (schemas are JSON values).
+    pub def: fn() -> ToolDef,
+    /// Runs it.
+    pub call: Handler,
+}
+
+impl std::fmt::Debug for Tool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tool").field("name", &self.name).finish_non_exhaustive()
+    }
+}
+
+/// A table row: the definition function and the `calls` module share the tool's name.
+macro_rules! tool {
+    ($name:ident) => {
+        Tool { name: stringify!($name), def: $name, call: |env, args| Box::pin(calls::$name::call(env, args)) }
+    };
+}
+
+/// Every tool, in the documented order (docs/API.md), which `tools/list` keeps. Adding a
+/// tool is a row here, its definition function below and its `calls/<name>.rs`.
+pub static TOOLS: &[Tool] = &[
+    tool!(get_site_info),
+    tool!(get_audit_methodology),
+    tool!(get_seo_concept),
+    tool!(seo_audit),
+    tool!(get_opportunities),
+    tool!(generate_fixes),
+    tool!(workflow_execute),
+    tool!(workflow_status),
+    tool!(approve_fixes),
+    tool!(detect_regressions),
+    tool!(compare_competitors),
+    tool!(monitor_site),
+    tool!(track_keywords),
+    tool!(run_experiment),
+];
+
+/// The tool called `name`.
+pub fn find(name: &str) -> Option<&'static Tool> {
+    TOOLS.iter().find(|t| t.name == name)
+}
+
+/// Every tool's definition, in order.
 pub fn tool_defs() -> Vec<ToolDef> {
-    vec![
-        get_site_info(),
-        get_audit_methodology(),
-        get_seo_concept(),
-        seo_audit(),
-        get_opportunities(),
-        generate_fixes(),
-        workflow_execute(),
-        workflow_status(),
-        approve_fixes(),
-        detect_regressions(),
-        compare_competitors(),
-        monitor_site(),
-        track_keywords(),
-        run_experiment(),
-    ]
+    TOOLS.iter().map(|t| (t.def)()).collect()
 }
 
 /// Names of all tools, in order.
 pub fn tool_names() -> Vec<String> {
-    tool_defs().into_iter().map(|t| t.name).collect()
+    TOOLS.iter().map(|t| t.name.to_string()).collect()
 }
 
 // Schema building blocks. Each returns a fresh `Value`, so they compose inside `json!`.
@@ -672,4 +712,20 @@ fn run_experiment() -> ToolDef {
             &["action", "experiments"],
         ),
     )
+}
+
+#[cfg(test)]
+mod table_tests {
+    use super::*;
+
+    /// A row's name is its definition's name, and names are unique.
+    #[test]
+    fn rows_name_their_definitions() {
+        for t in TOOLS {
+            assert_eq!((t.def)().name, t.name);
+        }
+        let mut names = tool_names();
+        names.dedup();
+        assert_eq!(names.len(), TOOLS.len());
+    }
 }
