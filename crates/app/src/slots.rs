@@ -75,7 +75,8 @@ impl AuditSlots {
     /// taken only while the queue is less than half full, so background work never takes
     /// the places clients need; `None` means defer it and try again later.
     pub fn admit_background(&self) -> Option<Ticket> {
-        if self.waiting.load(Ordering::Acquire) * 2 >= self.queue {
+        // Without a queue (`audit_queue = 0`) only a free slot admits anyone, background too.
+        if self.queue > 0 && self.waiting.load(Ordering::Acquire) * 2 >= self.queue {
             return None;
         }
         self.admit().ok()
@@ -152,6 +153,15 @@ mod tests {
         assert_eq!(slots.waiting(), 1);
         drop(held);
         assert_eq!((slots.running(), slots.waiting()), (0, 0));
+    }
+
+    #[tokio::test]
+    async fn without_a_queue_background_work_takes_a_free_slot() {
+        let slots = AuditSlots::new(1, 0);
+        let first = slots.admit_background().expect("a free slot");
+        assert!(slots.admit_background().is_none());
+        drop(first);
+        assert!(slots.admit_background().is_some());
     }
 
     #[tokio::test]
