@@ -15,9 +15,7 @@ use crate::state::AppState;
 /// Header carrying the API key; the query parameter of the same name is accepted too.
 pub const API_KEY_HEADER: &str = "x-api-key";
 
-/// Default of [`crate::Config::anonymous_ipv6_prefix`]: an IPv6 client counts as its /64,
-/// the block one subscriber usually gets.
-pub const DEFAULT_ANONYMOUS_IPV6_PREFIX: u8 = 64;
+pub use crate::config::DEFAULT_ANONYMOUS_IPV6_PREFIX;
 
 /// The identity a request acts as.
 #[derive(Debug, Clone)]

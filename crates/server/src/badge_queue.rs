@@ -38,11 +38,6 @@ pub const BADGE_AUDITS_PER_MINUTE: u32 = 30;
 pub const BADGE_PATIENCE: Duration = Duration::from_secs(60);
 /// Background audits running at the same time.
 pub const BADGE_AUDIT_CONCURRENCY: usize = 2;
-/// The URL audited for a domain: `{domain}` is replaced by the validated domain.
-pub const DEFAULT_BADGE_AUDIT_URL: &str = "https://{domain}/";
-/// Requests per minute per client IP to the badge and report routes: a flood guard,
-/// separate from the audit quota (the badge consumes no audit quota; docs/API.md).
-pub const DEFAULT_WIDGET_RATE_LIMIT: u32 = 120;
 /// Past this many remembered domains, finished cool-downs are swept from the map.
 const SWEEP_THRESHOLD: usize = 4096;
 
@@ -222,6 +217,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::DEFAULT_BADGE_AUDIT_URL;
 
     fn check(d: &mut Domains, domain: &str, at: Instant, expected: Result<(), Enqueued>) {
         assert_eq!(d.claim(domain, at, Duration::from_secs(600)), expected, "{domain}");

@@ -23,6 +23,14 @@ pub const BATCH_CONCURRENCY: usize = 3;
 pub const MAX_BATCH_URLS: usize = 10;
 /// Time a client gets to send its request headers.
 pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// The URL audited for a domain: `{domain}` is replaced by the validated domain.
+pub const DEFAULT_BADGE_AUDIT_URL: &str = "https://{domain}/";
+/// Requests per minute per client IP to the badge and report routes: a flood guard,
+/// separate from the audit quota (the badge consumes no audit quota; docs/API.md).
+pub const DEFAULT_WIDGET_RATE_LIMIT: u32 = 120;
+/// Default of [`crate::Config::anonymous_ipv6_prefix`]: an IPv6 client counts as its /64,
+/// the block one subscriber usually gets.
+pub const DEFAULT_ANONYMOUS_IPV6_PREFIX: u8 = 64;
 /// CPU time one page's analysis (parse, facts, rules) may take.
 pub const DEFAULT_ANALYSIS_CPU: Duration = Duration::from_secs(2);
 /// Time a client gets to send a whole request body, once its headers are in.
@@ -205,7 +213,7 @@ impl Default for Config {
             allow_targets: Vec::new(),
             offline: false,
             trusted_proxies: Vec::new(),
-            anonymous_ipv6_prefix: crate::auth::DEFAULT_ANONYMOUS_IPV6_PREFIX,
+            anonymous_ipv6_prefix: DEFAULT_ANONYMOUS_IPV6_PREFIX,
             rate_limits: RateLimits::default(),
             max_concurrent_audits: DEFAULT_MAX_CONCURRENT_AUDITS,
             audit_queue: DEFAULT_AUDIT_QUEUE,
@@ -218,8 +226,8 @@ impl Default for Config {
             idle_timeout_ms: ms(DEFAULT_IDLE_TIMEOUT),
             max_connections: DEFAULT_MAX_CONNECTIONS,
             max_connections_per_ip: DEFAULT_MAX_CONNECTIONS_PER_IP,
-            badge_audit_url: crate::badge_queue::DEFAULT_BADGE_AUDIT_URL.to_string(),
-            widget_rate_limit: crate::badge_queue::DEFAULT_WIDGET_RATE_LIMIT,
+            badge_audit_url: DEFAULT_BADGE_AUDIT_URL.to_string(),
+            widget_rate_limit: DEFAULT_WIDGET_RATE_LIMIT,
             monitor_interval_s: u64::from(store::DEFAULT_MONITOR_INTERVAL_S),
             webhook_retry_base_ms: crate::webhooks::DEFAULT_RETRY_BASE_MS,
         }

@@ -239,7 +239,7 @@ fn audit_summary(stored: &store::StoredAudit, result: &app::StoredResult) -> Val
 }
 
 async fn run_step(state: &AppState, run: &store::WorkflowRun, owner: &str, name: &str) -> Result<StepOutcome, String> {
-    let top_n = run.top_n.unwrap_or(crate::mcp::tools::DEFAULT_TOP_N as u32).clamp(1, 20) as usize;
+    let top_n = run.top_n.unwrap_or(crate::mcp::calls::generate_fixes::DEFAULT_TOP_N as u32).clamp(1, 20) as usize;
     match name {
         "audit" => {
             let (stored, result) = audit_step(state, &run.url, owner).await?;

@@ -17,10 +17,7 @@ use serde_json::{json, Map, Value};
 
 use super::calls::{self, ToolEnv};
 
-/// Largest `topN` of generate_fixes and workflow_execute (docs/API.md, the tools table).
-pub const MAX_TOP_N: u64 = 20;
-/// `topN` when the argument is absent.
-pub const DEFAULT_TOP_N: u64 = 5;
+pub use super::calls::generate_fixes::{DEFAULT_TOP_N, MAX_TOP_N};
 
 /// Values of get_audit_methodology's `category` argument (the methodology groups).
 pub const METHODOLOGY_CATEGORIES: [&str; 3] = ["performance", "content", "technical"];

@@ -6,7 +6,11 @@ use mcp_protocol::ToolResult;
 use serde_json::{json, Map, Value};
 
 use super::{audit_url_arg, ranked, Audited, ToolEnv};
-use crate::mcp::tools::{DEFAULT_TOP_N, MAX_TOP_N};
+
+/// Largest `topN` of generate_fixes and workflow_execute (docs/API.md, the tools table).
+pub const MAX_TOP_N: u64 = 20;
+/// `topN` when the argument is absent.
+pub const DEFAULT_TOP_N: u64 = 5;
 
 /// Runs the tool.
 pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
