@@ -147,17 +147,19 @@ pub async fn check(state: &AppState, monitor: &store::Monitor) {
             None => {
                 match crate::workflows::audit_and_store(state, &url, &monitor.user_id).await.map(|(stored, _)| stored) {
                     Ok(current) => compare(previous.as_ref(), &current),
-                    Err(e) if e.status.is_server_error() && e.code == "internal" => {
-                        tracing::error!(monitor = %monitor.id, cause = ?e.cause, "monitor check failed");
-                        Vec::new()
-                    }
                     // The service was too busy for background work the whole while: the page
                     // is not at fault, so no alert; the next scheduled check tries again.
-                    Err(e) if e.code == "overloaded" => {
+                    Err(app::AppError::Overloaded) => {
                         tracing::warn!(monitor = %monitor.id, "monitor check skipped: audit queue busy");
                         Vec::new()
                     }
-                    Err(e) => vec![unreachable(&e)],
+                    // The page answered (or did not): that is what the alert is about.
+                    Err(app::AppError::Fetch(e)) => vec![unreachable(&ApiError::from(e))],
+                    // The service's own failure (store, engine): logged, no alert.
+                    Err(e) => {
+                        tracing::error!(monitor = %monitor.id, error = %e, "monitor check failed");
+                        Vec::new()
+                    }
                 }
             }
         },

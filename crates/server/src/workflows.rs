@@ -50,13 +50,17 @@ pub const BACKGROUND_PATIENCE: std::time::Duration = std::time::Duration::from_s
 /// work (admitted only while the audit queue is less than half full, deferred holding no
 /// place for up to [`BACKGROUND_PATIENCE`], then `overloaded`), and fires `audit.completed`.
 /// Returns the stored row and the engine's audit (whose page facts fill fix templates).
+///
+/// # Errors
+/// [`app::AppError`]: the background job's own error type (the tools that call this map it
+/// to their answers; monitors and workflow steps decide on its variants).
 pub async fn audit_and_store(
     state: &AppState,
     url: &Url,
     user_id: &str,
-) -> Result<(store::StoredAudit, audit_core::Audit), ApiError> {
+) -> Result<(store::StoredAudit, audit_core::Audit), app::AppError> {
     let done = state.app.audit_background(url, Some(user_id), BACKGROUND_PATIENCE).await?;
-    let stored = done.stored.ok_or_else(|| ApiError::internal("audit not stored"))?;
+    let stored = done.stored.ok_or_else(|| app::AppError::internal("audit not stored"))?;
     Ok((stored, done.audit))
 }
 
@@ -222,7 +226,7 @@ async fn audit_step(
     owner: &str,
 ) -> Result<(store::StoredAudit, app::StoredResult), String> {
     let url = fetch::validate_url(raw).map_err(|e| api_reason(&ApiError::from(e)))?;
-    let (stored, _) = audit_and_store(state, &url, owner).await.map_err(|e| api_reason(&e))?;
+    let (stored, _) = audit_and_store(state, &url, owner).await.map_err(|e| api_reason(&ApiError::from(e)))?;
     let result = app::StoredResult::of(&stored);
     Ok((stored, result))
 }
@@ -268,7 +272,8 @@ async fn run_step(state: &AppState, run: &store::WorkflowRun, owner: &str, name:
             // page is audited again (and stored) because the fix templates read its facts,
             // which a stored result does not keep.
             let url = fetch::validate_url(&run.url).map_err(|e| api_reason(&ApiError::from(e)))?;
-            let (stored, audit) = audit_and_store(state, &url, owner).await.map_err(|e| api_reason(&e))?;
+            let (stored, audit) =
+                audit_and_store(state, &url, owner).await.map_err(|e| api_reason(&ApiError::from(e)))?;
             let done = Audited {
                 audit,
                 scanned_at: store::format_rfc3339(stored.created_at),

@@ -7,6 +7,7 @@ use serde_json::{json, Map, Value};
 
 use super::workflow_execute::owner;
 use super::{from_api_error, url_arg, ToolEnv};
+use crate::error::ApiError;
 use crate::scheduler;
 use crate::workflows::severity_breakdown;
 
@@ -31,7 +32,11 @@ pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
     };
     let latest = match latest {
         Some(a) => a,
-        None => match crate::workflows::audit_and_store(state, &url, &user_id).await.map(|(stored, _)| stored) {
+        None => match crate::workflows::audit_and_store(state, &url, &user_id)
+            .await
+            .map_err(ApiError::from)
+            .map(|(stored, _)| stored)
+        {
             Ok(a) => a,
             Err(e) => return from_api_error(e, url.as_str()),
         },

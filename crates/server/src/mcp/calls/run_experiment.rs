@@ -7,6 +7,7 @@ use serde_json::{json, Map, Value};
 
 use super::workflow_execute::owner;
 use super::{from_api_error, string_arg, tool_error, url_arg, ToolEnv};
+use crate::error::ApiError;
 
 /// The metric when metricTarget is absent.
 pub const DEFAULT_METRIC: &str = "score";
@@ -42,11 +43,14 @@ pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
                     ),
                 );
             }
-            let baseline =
-                match crate::workflows::audit_and_store(state, &url, &user_id).await.map(|(stored, _)| stored) {
-                    Ok(a) => a,
-                    Err(e) => return from_api_error(e, url.as_str()),
-                };
+            let baseline = match crate::workflows::audit_and_store(state, &url, &user_id)
+                .await
+                .map_err(ApiError::from)
+                .map(|(stored, _)| stored)
+            {
+                Ok(a) => a,
+                Err(e) => return from_api_error(e, url.as_str()),
+            };
             let new = store::NewExperiment {
                 user_id: user_id.clone(),
                 title,

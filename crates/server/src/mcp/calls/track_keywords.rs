@@ -8,6 +8,7 @@ use serde_json::{json, Map, Value};
 
 use super::workflow_execute::owner;
 use super::{from_api_error, string_arg, tool_error, url_arg, ToolEnv};
+use crate::error::ApiError;
 use crate::mcp::tools::KEYWORD_NOTE;
 use crate::state::AppState;
 
@@ -44,7 +45,7 @@ pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
             let key = url.to_string();
             let audits = state.db(move |s| s.audits_for_url(&key, HISTORY_AUDITS)).await.unwrap_or_default();
             if !audits.iter().any(|a| text_of(a).is_some()) {
-                if let Err(e) = crate::workflows::audit_and_store(state, &url, &user_id).await {
+                if let Err(e) = crate::workflows::audit_and_store(state, &url, &user_id).await.map_err(ApiError::from) {
                     return from_api_error(e, url.as_str());
                 }
             }
