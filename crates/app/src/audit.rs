@@ -75,15 +75,10 @@ pub struct Audited {
     pub robots_txt: Option<Robots>,
     /// `scanned_at` of the result.
     pub scanned_at: String,
+    /// The wire result, built once: what was stored and what the caller answers with.
+    pub result: AuditResult,
     /// The stored row; `None` when storing failed (logged: the caller still has its audit).
     pub stored: Option<store::StoredAudit>,
-}
-
-impl Audited {
-    /// The wire result of the audit.
-    pub fn result(&self) -> AuditResult {
-        self.audit.to_result(&self.scanned_at)
-    }
 }
 
 impl App {
@@ -190,14 +185,15 @@ impl App {
         let slot = ticket.ready().await?;
         let page = audit_url(&self.fetcher, url, Some(slot), self.limits).await?;
         let scanned_at = store::now_rfc3339();
-        let stored = match self.record(url, owner, &page.audit, &scanned_at).await {
+        let result = page.audit.to_result(&scanned_at);
+        let stored = match self.record(url, owner, &page.audit, &result).await {
             Ok(stored) => Some(stored),
             Err(e) => {
                 tracing::error!(url = %url, error = %e, "audit not stored");
                 None
             }
         };
-        Ok(Audited { audit: page.audit, robots_txt: page.robots_txt, scanned_at, stored })
+        Ok(Audited { audit: page.audit, robots_txt: page.robots_txt, scanned_at, result, stored })
     }
 
     /// Stores an audit with its page text and, for a key owner, fires `audit.completed`: the
@@ -210,10 +206,9 @@ impl App {
         url: &Url,
         owner: Option<&str>,
         audit: &Audit,
-        scanned_at: &str,
+        result: &AuditResult,
     ) -> Result<store::StoredAudit, AppError> {
-        let result = audit.to_result(scanned_at);
-        let record = audit_record(url, owner, &result, Some(page_text(audit)))?;
+        let record = audit_record(url, owner, result, Some(page_text(audit)))?;
         let (page, score, scanned_at) = (url.to_string(), result.score.percentage, result.scanned_at.clone());
         let data = move |stored: &store::StoredAudit| json!({ "url": page, "score": score, "scannedAt": scanned_at, "auditId": stored.id });
         let store = self.store.clone();

@@ -60,7 +60,7 @@ async fn audit_one(ctx: Ctx) -> Result<crate::Response, ApiError> {
 /// An audit answer in the asked shape.
 fn render(audited: &app::Audited, format: Format) -> Value {
     let value = match format {
-        Format::Json => serde_json::to_value(audited.result()),
+        Format::Json => serde_json::to_value(&audited.result),
         Format::Compact => serde_json::to_value(audited.audit.to_compact(&audited.scanned_at)),
     };
     value.unwrap_or_else(|_| json!({ "ok": false }))

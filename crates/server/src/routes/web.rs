@@ -298,7 +298,7 @@ async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
         .app
         .audit_for_client(&url, identity.user_id(), |n| consume_quota(ctx, &identity, n).map(drop))
         .await?;
-    let result = audited.result();
+    let result = &audited.result;
     let base = base_url(ctx);
     match audited.stored {
         // An audit made with a key is private to it: the public report page never shows
