@@ -325,7 +325,7 @@ async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
                 .ok()
                 .and_then(|u| u.host_str().map(str::to_string))
                 .unwrap_or_default();
-            let mut value = serde_json::to_value(&result).unwrap_or_default();
+            let mut value = serde_json::to_value(result).unwrap_or_default();
             pages::report::strip_query_strings(&mut value);
             let fixes = fixes_for(&value);
             let body = pages::report::render_report(&base, &host, &value, &fixes);
