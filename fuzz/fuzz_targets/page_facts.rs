@@ -1,4 +1,4 @@
-//! HTML bytes → `Page::parse_within` (a 2 s budget, as the service's default) → `audit` →
+//! HTML bytes → `Page::parse_within` (1.8 s: the parser's share of the service's 2 s budget) → `audit` →
 //! `to_result` → JSON. Run with `-timeout=5`: an input that takes longer despite the budget is
 //! a bug (see fuzz/README.md).
 //!
