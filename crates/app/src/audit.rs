@@ -37,15 +37,6 @@ pub trait Events: Send + Sync {
     fn enqueued(&self, enqueued: &store::Enqueued);
 }
 
-/// Nobody to wake (the command line, tests of the application layer): written events wait
-/// in the outbox for a server to deliver them.
-#[derive(Debug, Default)]
-pub struct NoEvents;
-
-impl Events for NoEvents {
-    fn enqueued(&self, _enqueued: &store::Enqueued) {}
-}
-
 /// The application: what every use case runs on. Cheap to clone.
 #[derive(Clone)]
 pub struct App {

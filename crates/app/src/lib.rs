@@ -23,7 +23,7 @@ mod slots;
 mod stored;
 pub mod techstack;
 
-pub use audit::{audit_record, App, Audited, Events, NoEvents, MAX_STORED_TEXT};
+pub use audit::{audit_record, App, Audited, Events, MAX_STORED_TEXT};
 pub use compare::Comparison;
 pub use error::AppError;
 pub use slots::{AuditSlots, Ticket};

@@ -18,8 +18,6 @@ pub struct AppState {
     pub limiter: Arc<Limiter>,
     /// Settings the service was started with.
     pub config: Arc<Config>,
-    /// Bounded audit concurrency and queue (the application's, shared).
-    pub audits: Arc<app::AuditSlots>,
     /// The application layer: the one audit path and the use cases.
     pub app: app::App,
     /// When the service started (`uptime_s`).
@@ -65,7 +63,7 @@ impl AppState {
         let app = app::App::new(
             store.clone(),
             fetcher.clone(),
-            audits.clone(),
+            audits,
             app::pipeline::AnalysisLimits::cpu_ms(config.analysis_cpu_ms),
             webhooks.clone(),
         );
@@ -76,7 +74,6 @@ impl AppState {
             limiter: Arc::new(Limiter::new(Some(store.clone()))),
             badges: Arc::new(crate::badge_queue::BadgeQueue::new()),
             widget_guard: Arc::new(Limiter::new(None)),
-            audits,
             app,
             store,
             fetcher,

@@ -274,11 +274,9 @@ async fn run_step(state: &AppState, run: &store::WorkflowRun, owner: &str, name:
             let url = fetch::validate_url(&run.url).map_err(|e| api_reason(&ApiError::from(e)))?;
             let (stored, audit) =
                 audit_and_store(state, &url, owner).await.map_err(|e| api_reason(&ApiError::from(e)))?;
-            let done = Audited {
-                audit,
-                scanned_at: store::format_rfc3339(stored.created_at),
-                audit_id: Some(stored.id.clone()),
-            };
+            let scanned_at = store::format_rfc3339(stored.created_at);
+            let result = audit.to_result(&scanned_at);
+            let done = Audited { audit, scanned_at, result, audit_id: Some(stored.id.clone()) };
             let mut out = if name == "opportunities" {
                 calls::get_opportunities::structured(url.as_str(), &done)
             } else {

@@ -59,7 +59,7 @@ async fn an_abandoned_analysis_stops_and_only_then_frees_its_slot() {
         c.fetch.max_body_bytes = 2 * 1024 * 1024;
     })
     .await;
-    let slots = srv.server.state().audits.clone();
+    let slots = srv.server.state().app.slots.clone();
     let impatient = reqwest::Client::builder().no_proxy().timeout(Duration::from_millis(1500)).build().unwrap();
     let gave_up = impatient.get(srv.audit_url(&format!("http://{site}/"), "")).send().await;
     assert!(gave_up.is_err(), "the page takes far longer than the client waits");

@@ -46,10 +46,7 @@ pub fn structured(site_url: &str, site: &Audited, competitor_url: &str, competit
         })
         .collect();
     // The one comparison: a site "wins" a rule that fails on the competitor only.
-    let diff = app::Comparison::of(
-        &site.audit.to_result(&site.scanned_at),
-        &competitor.audit.to_result(&competitor.scanned_at),
-    );
+    let diff = app::Comparison::of(&site.result, &competitor.result);
     let (s, c) = diff.scores;
     json!({
         "url": site_url,

@@ -28,8 +28,7 @@ fn prefixed(which: &str, e: ToolResult) -> ToolResult {
 
 /// The facts compared, by name, read from the audit result's page summary.
 fn facts(done: &Audited) -> Vec<(&'static str, Value)> {
-    let r = done.audit.to_result(&done.scanned_at);
-    let p = r.page;
+    let p = &done.result.page;
     vec![
         ("title", json!(p.title)),
         ("metaDescription", json!(p.meta_description)),
@@ -47,10 +46,7 @@ fn facts(done: &Audited) -> Vec<(&'static str, Value)> {
 
 /// The structuredContent of detect_regressions.
 pub fn structured(baseline_url: &str, baseline: &Audited, current_url: &str, current: &Audited) -> Value {
-    let diff = app::Comparison::of(
-        &baseline.audit.to_result(&baseline.scanned_at),
-        &current.audit.to_result(&current.scanned_at),
-    );
+    let diff = app::Comparison::of(&baseline.result, &current.result);
     let changed: Vec<Value> = facts(baseline)
         .into_iter()
         .zip(facts(current))

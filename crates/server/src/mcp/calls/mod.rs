@@ -82,7 +82,7 @@ pub fn url_arg(args: &Map<String, Value>, name: &str) -> Result<Url, ToolResult>
 /// A place among the bounded audit slots, as REST audits take one: a full server answers
 /// `overloaded` at once instead of queueing without bound.
 pub async fn audit_slot(state: &AppState) -> Result<OwnedSemaphorePermit, ToolResult> {
-    let ticket = state.audits.admit().map_err(|e| from_api_error(e.into(), "retry in a few seconds"))?;
+    let ticket = state.app.slots.admit().map_err(|e| from_api_error(e.into(), "retry in a few seconds"))?;
     ticket.ready().await.map_err(|e| from_api_error(e.into(), "audit slot"))
 }
 
@@ -93,6 +93,8 @@ pub struct Audited {
     pub audit: Audit,
     /// `scanned_at` of the stored result.
     pub scanned_at: String,
+    /// The wire result, built once by the audit path (what was stored).
+    pub result: audit_core::AuditResult,
     /// The stored audit's id (`None` when storing failed; logged).
     pub audit_id: Option<String>,
 }
@@ -101,7 +103,12 @@ pub struct Audited {
 /// itself was charged by the protocol layer), as `GET /api/v1/audit` does.
 pub async fn audit(env: &ToolEnv<'_>, url: &Url) -> Result<Audited, ToolResult> {
     match env.state.app.audit_charged(url, env.identity.user_id()).await {
-        Ok(done) => Ok(Audited { audit_id: done.stored.map(|s| s.id), audit: done.audit, scanned_at: done.scanned_at }),
+        Ok(done) => Ok(Audited {
+            audit_id: done.stored.map(|s| s.id),
+            audit: done.audit,
+            scanned_at: done.scanned_at,
+            result: done.result,
+        }),
         Err(e) => Err(from_api_error(ApiError::from(e), url.as_str())),
     }
 }

@@ -16,7 +16,7 @@ pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
 
 /// The structuredContent of seo_audit.
 pub fn structured(url: &str, done: &Audited, audit_id: Option<String>) -> Value {
-    let result = done.audit.to_result(&done.scanned_at);
+    let result = &done.result;
     let issues: Vec<Value> = result
         .recommendations
         .iter()
