@@ -77,8 +77,10 @@ impl App {
         let mut tickets = self.admit_charged(1 + req.competitors.len(), |_| charge(1))?;
         let competitor_tickets = tickets.split_off(1);
         let ticket = tickets.pop().ok_or_else(|| AppError::internal("no audit ticket"))?;
-        let (page, competitors) =
-            tokio::join!(self.run_audit(&req.url, owner, ticket), self.competitors(&req.competitors, competitor_tickets));
+        let (page, competitors) = tokio::join!(
+            self.run_audit(&req.url, owner, ticket),
+            self.competitors(&req.competitors, competitor_tickets)
+        );
         let page = page?.audit.page;
         let (pages, skipped) = competitors;
         let input = content_gap::GapInput {
@@ -129,7 +131,11 @@ impl App {
         (pages, skipped)
     }
 
-    async fn competitor(&self, url: &Url, slot: tokio::sync::OwnedSemaphorePermit) -> Result<audit_core::Page, AppError> {
+    async fn competitor(
+        &self,
+        url: &Url,
+        slot: tokio::sync::OwnedSemaphorePermit,
+    ) -> Result<audit_core::Page, AppError> {
         let fetched = self.fetcher.fetch_page(url).await?;
         // An error page's headings say nothing about what the competitor covers.
         if !(200..300).contains(&fetched.status) {

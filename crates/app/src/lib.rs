@@ -20,8 +20,8 @@
 //! - [`techstack`]: technology detection from a page's facts, HTML and headers.
 //! - [`AppError`]: why a use case failed.
 
-mod audit;
 pub mod ai;
+mod audit;
 pub mod badges;
 mod compare;
 pub mod content;

@@ -223,7 +223,10 @@ async fn robots_refusal(app: &App, url: &url::Url) -> Option<String> {
 pub type Raised = (AlertRule, String);
 
 fn unreachable(e: &AppError) -> Raised {
-    (AlertRule::Unreachable, format!("The page could not be audited: {} ({}).", e.message().trim_end_matches('.'), e.code()))
+    (
+        AlertRule::Unreachable,
+        format!("The page could not be audited: {} ({}).", e.message().trim_end_matches('.'), e.code()),
+    )
 }
 
 fn criticals(result: &StoredResult) -> Vec<String> {

@@ -6,7 +6,8 @@ use audit_core::{Audit, Finding, RuleMeta};
 use serde::Serialize;
 
 /// How the ranking is computed, as the answer states it.
-pub const RANKING: &str = "priorityScore = impact points (high 3, medium 2, low 1) x rule weight / effort points (low 1, medium 2, high 3)";
+pub const RANKING: &str =
+    "priorityScore = impact points (high 3, medium 2, low 1) x rule weight / effort points (low 1, medium 2, high 3)";
 
 /// One failed check with its priority.
 #[derive(Debug, Clone)]
@@ -133,6 +134,9 @@ mod tests {
         let o = opportunities("https://e.example/", &audit);
         assert!(!o.opportunities.is_empty());
         assert!(o.opportunities.windows(2).all(|w| w[0].priority_score >= w[1].priority_score));
-        assert_eq!(o.opportunities.iter().map(|x| x.rank).collect::<Vec<_>>(), (1..=o.opportunities.len()).collect::<Vec<_>>());
+        assert_eq!(
+            o.opportunities.iter().map(|x| x.rank).collect::<Vec<_>>(),
+            (1..=o.opportunities.len()).collect::<Vec<_>>()
+        );
     }
 }

@@ -319,10 +319,8 @@ impl Workflows {
                 let (sa, sb) = (a["score"].as_i64().unwrap_or(0), b["score"].as_i64().unwrap_or(0));
                 let fa_id = a["auditId"].as_str().unwrap_or_default().to_string();
                 let fb_id = b["auditId"].as_str().unwrap_or_default().to_string();
-                let (ra, rb) = app
-                    .db(move |s| Ok((s.get_audit(&fa_id)?, s.get_audit(&fb_id)?)))
-                    .await
-                    .map_err(|e| e.reason())?;
+                let (ra, rb) =
+                    app.db(move |s| Ok((s.get_audit(&fa_id)?, s.get_audit(&fb_id)?))).await.map_err(|e| e.reason())?;
                 // The one comparison, as compare_competitors makes it.
                 let diff = Comparison::of(&StoredResult::of(&ra).result, &StoredResult::of(&rb).result);
                 Ok(StepOutcome::Done(json!({
