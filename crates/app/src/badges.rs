@@ -100,8 +100,9 @@ impl Domains {
     }
 }
 
-/// Takes one unit of the budget of background audits of this minute ([`BADGE_AUDITS_PER_MINUTE`]
-/// of them); `false` when it is spent. The server passes its rate limiter's count.
+/// The budget of background audits: `budget(per_minute)` takes one audit from this minute's
+/// `per_minute` ([`BADGE_AUDITS_PER_MINUTE`]), all domains together, and answers `false`
+/// when they are spent. The server counts them on a rate limiter of its own.
 pub type Budget = Box<dyn Fn(u32) -> bool + Send + Sync>;
 
 /// The queue of background audits; one per service.

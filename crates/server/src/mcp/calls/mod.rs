@@ -1,6 +1,6 @@
 //! The tools' work: one module per tool, each with one `call(env, args) -> ToolResult`
 //! function that [`super::registry`] dispatches to by name, plus the steps they share
-//! (argument reading, audit slots, storing an audit, ranking failures).
+//! (argument reading, audit slots, storing an audit, typed answers).
 //!
 //! A tool's own failure (invalid URL, blocked target, unreachable page, timeout, not HTML,
 //! overload) is a tool result with `isError: true` whose text starts with the error code
