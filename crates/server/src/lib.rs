@@ -3,8 +3,9 @@
 //!
 //! - [`serve`] binds the configured address and returns a running [`Server`] (its real
 //!   address, a [`ShutdownHandle`]); [`shutdown_signal`] resolves on SIGINT/SIGTERM.
-//! - [`AppState`] is what every handler shares: store, fetcher, the one [`Limiter`], the
-//!   [`Config`], and the bounded [`AuditSlots`].
+//! - [`AppState`] is what every handler shares: the [`app::App`] and its engines (badge
+//!   queue, geo-check, webhook dispatcher, monitors, workflows), the one [`Limiter`] and the
+//!   [`Config`]; [`serve`] starts the engines.
 //! - [`handle`] is the whole service as a function of a request (tests call it without a
 //!   socket); [`ROUTES`] is the one routing table (method, path pattern, handler,
 //!   consumes_quota), which the OpenAPI test ([`OPENAPI_JSON`]) checks.

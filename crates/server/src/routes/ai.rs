@@ -48,11 +48,8 @@ async fn scan_inner(ctx: Ctx) -> Result<crate::Response, ApiError> {
 async fn geo_inner(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let (identity, url) = request(&ctx).await?;
     let charge = |n| consume_quota(&ctx, &identity, n).map(drop);
-    let body = ctx.state.geo.check(&ctx.state.app, &url, identity.user_id(), charge).await.inspect_err(|e| {
-        if e.code == "upstream_error" {
-            tracing::warn!(request_id = %ctx.request_id, url = %url, "geo-check provider failed");
-        }
-    })?;
+    // A provider failure is logged by the use case (502 `upstream_error` here).
+    let body = ctx.state.geo.check(&ctx.state.app, &url, identity.user_id(), charge).await?;
     Ok(ok_json(&body))
 }
 
