@@ -1,4 +1,5 @@
-//! [`AppState`]: what every handler shares, and the bounded audit slots.
+//! [`AppState`]: what every handler shares: the application, its engines wired to the settings, the
+//! limiters.
 
 use std::sync::Arc;
 use std::time::Instant;
