@@ -48,7 +48,9 @@ pub struct App {
     pub slots: Arc<AuditSlots>,
     /// What one page's analysis may cost.
     pub limits: AnalysisLimits,
-    events: Arc<dyn Events>,
+    pub(crate) events: Arc<dyn Events>,
+    /// The database file the store opened (see [`App::check_db_file`]).
+    pub(crate) db_file: crate::db::DbFile,
 }
 
 impl std::fmt::Debug for App {
@@ -82,7 +84,8 @@ impl App {
         limits: AnalysisLimits,
         events: Arc<dyn Events>,
     ) -> App {
-        App { store, fetcher, slots, limits, events }
+        let db_file = crate::db::db_file_of(&store);
+        App { store, fetcher, slots, limits, events, db_file }
     }
 
     /// Audits `url` for a client who waits: admission, then `charge(1)` (the caller's

@@ -1,5 +1,18 @@
 //! [`AppError`]: why a use case failed, in the application's words. The server maps it to
-//! an HTTP status and error code in one place; background jobs log it.
+//! an HTTP status and error code in one place; background jobs log it or record
+//! [`AppError::reason`].
+
+use ai_visibility::ProviderError;
+use serde_json::{json, Value};
+
+/// The settings geo-check needs, named in the `not_configured` answer.
+pub const GEO_SETTINGS: [&str; 2] = ["SEO_AUDIT_GEO_BASE_URL", "SEO_AUDIT_GEO_MODEL"];
+
+/// What an `internal` failure says to its reader; the cause goes to the log only.
+pub const INTERNAL_MESSAGE: &str = "An internal error occurred; it has been logged with the request id.";
+
+/// What an `overloaded` refusal says.
+pub const OVERLOADED_MESSAGE: &str = "The service is busy with other audits; retry in a few seconds.";
 
 /// Why a use case failed.
 #[derive(Debug, thiserror::Error)]
@@ -17,6 +30,19 @@ pub enum AppError {
     /// A bug: the engine panicked, a task failed, a result did not serialise.
     #[error("internal error: {0}")]
     Internal(String),
+    /// geo-check has no AI search provider: its settings are missing, or (`invalid`)
+    /// unusable.
+    #[error("no usable ai search provider")]
+    NotConfigured {
+        /// The settings are set but unusable (rather than missing).
+        invalid: bool,
+    },
+    /// The AI search provider failed (its answer, address and key are never shown).
+    #[error(transparent)]
+    Provider(ProviderError),
+    /// A competitor page answered with this status outside 200..=299.
+    #[error("the competitor answered http {0}")]
+    CompetitorStatus(u16),
 }
 
 impl AppError {
@@ -31,6 +57,116 @@ impl AppError {
             AppError::Fetch(e) => e.code(),
             AppError::Overloaded => "overloaded",
             AppError::Store(_) | AppError::Internal(_) => "internal",
+            AppError::NotConfigured { .. } => "not_configured",
+            AppError::Provider(e) => e.code(),
+            AppError::CompetitorStatus(_) => "target_status",
         }
+    }
+
+    /// The one sentence this failure is reported with (the API's `error.message`, a
+    /// workflow step's reason, an alert): never an internal cause, never the provider's
+    /// answer, address or key.
+    pub fn message(&self) -> String {
+        match self {
+            AppError::Fetch(e) if e.code() == "internal" => INTERNAL_MESSAGE.to_string(),
+            AppError::Fetch(e) => sentence(&e.to_string()),
+            AppError::Overloaded => OVERLOADED_MESSAGE.to_string(),
+            AppError::Store(_) | AppError::Internal(_) => INTERNAL_MESSAGE.to_string(),
+            AppError::NotConfigured { invalid: false } => "geo-check needs an AI search provider; the operator sets SEO_AUDIT_GEO_BASE_URL, SEO_AUDIT_GEO_MODEL and SEO_AUDIT_GEO_API_KEY.".to_string(),
+            AppError::NotConfigured { invalid: true } => {
+                "The AI search provider settings of this service are unusable; the operator has to correct them."
+                    .to_string()
+            }
+            AppError::Provider(e) => provider_reason(e).1,
+            AppError::CompetitorStatus(status) => format!("The competitor answered HTTP {status}."),
+        }
+    }
+
+    /// Machine-readable details of the failure (the API's `error.details`), if any.
+    pub fn details(&self) -> Option<Value> {
+        match self {
+            AppError::NotConfigured { invalid } => Some(json!({
+                "settings": GEO_SETTINGS,
+                "reason": if *invalid { "invalid" } else { "missing" },
+            })),
+            AppError::Provider(e) => {
+                let (reason, _, upstream_status) = provider_reason(e);
+                let mut details = json!({ "reason": reason });
+                if let Some(s) = upstream_status {
+                    details["upstream_status"] = json!(s);
+                }
+                Some(details)
+            }
+            AppError::CompetitorStatus(status) => Some(json!({ "status": status })),
+            _ => None,
+        }
+    }
+
+    /// `code: message`, how a background job records why it failed (a workflow step's
+    /// `reason`).
+    pub fn reason(&self) -> String {
+        format!("{}: {}", self.code(), self.message())
+    }
+}
+
+/// The reason, the sentence and the provider's status of a provider failure, in words of
+/// our own.
+fn provider_reason(e: &ProviderError) -> (&'static str, String, Option<u16>) {
+    match e {
+        ProviderError::Timeout => ("timeout", "The AI search provider did not answer in time.".to_string(), None),
+        ProviderError::Status { status } => {
+            ("status", format!("The AI search provider answered with HTTP status {status}."), Some(*status))
+        }
+        ProviderError::Malformed(_) => {
+            ("malformed", "The AI search provider sent an answer that could not be read.".to_string(), None)
+        }
+        ProviderError::Transport(_) => {
+            ("unreachable", "The AI search provider could not be reached.".to_string(), None)
+        }
+        _ => ("config", "The AI search provider is misconfigured.".to_string(), None),
+    }
+}
+
+/// The engines' messages are lowercase fragments; the API's are sentences.
+fn sentence(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 1);
+    let mut chars = s.chars();
+    if let Some(first) = chars.next() {
+        out.extend(first.to_uppercase());
+        out.push_str(chars.as_str());
+    }
+    if !out.ends_with('.') {
+        out.push('.');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn provider_errors_never_show_the_provider() {
+        let cases = [
+            (ProviderError::Timeout, "timeout"),
+            (ProviderError::Status { status: 500 }, "status"),
+            (ProviderError::Malformed("not json: sk-secret".into()), "malformed"),
+            (ProviderError::Transport(fetch::Error::Connect("refused sk-secret".into())), "unreachable"),
+            (ProviderError::Config("sk-secret".into()), "config"),
+        ];
+        for (e, reason) in cases {
+            let e = AppError::Provider(e);
+            assert_eq!(e.code(), "upstream_error");
+            let details = e.details().unwrap();
+            assert_eq!(details["reason"], reason);
+            assert!(!format!("{} {details}", e.message()).contains("sk-secret"), "{e}");
+        }
+    }
+
+    #[test]
+    fn messages_are_sentences() {
+        assert_eq!(AppError::Fetch(fetch::Error::Timeout).reason().split(": ").next(), Some("target_timeout"));
+        assert_eq!(sentence("target unreachable"), "Target unreachable.");
+        assert_eq!(AppError::internal("password=hunter2").message(), INTERNAL_MESSAGE);
     }
 }

@@ -5,26 +5,46 @@
 //! - [`App`]: the store, the fetcher, the audit slots, the analysis limits and where events
 //!   go; [`App::run_audit`] is the one audit path (admission, quota, fetch, analysis, result,
 //!   record), entered through [`App::audit_for_client`], [`App::audit_batch`],
-//!   [`App::audit_charged`] or [`App::audit_background`].
+//!   [`App::audit_charged`] or [`App::audit_background`]; [`App::db`] runs a store call on
+//!   the blocking pool.
 //! - [`AuditSlots`]: the bounded audit concurrency and queue every audit passes.
 //! - [`pipeline`]: fetching a page with its robots.txt and analysing it within its budget.
 //! - [`Comparison`]: the one comparison of two audits (regressions, competitors, monitors).
 //! - [`StoredResult`]: a stored audit read back as a typed value.
+//! - The background engines: [`Workflows`] (workflow runs), [`Monitors`] (monitoring and
+//!   its alert rules), [`BadgeQueue`] (background audits of the badge and report pages) and
+//!   [`webhooks::Dispatcher`] (the webhook outbox).
+//! - Use cases of the endpoints: [`opportunities`], [`fixes`], [`content`] (content gaps),
+//!   [`ai`] (AI readiness and scan), [`GeoService`] (geo-check).
 //! - [`glossary`]: the SEO glossary (get_seo_concept, the methodology resource).
 //! - [`techstack`]: technology detection from a page's facts, HTML and headers.
 //! - [`AppError`]: why a use case failed.
 
+pub mod ai;
 mod audit;
+pub mod badges;
 mod compare;
+pub mod content;
+mod db;
 mod error;
+pub mod fixes;
+pub mod geo;
 pub mod glossary;
+pub mod monitors;
+pub mod opportunities;
 pub mod pipeline;
 mod slots;
 mod stored;
 pub mod techstack;
+pub mod webhooks;
+pub mod workflows;
 
 pub use audit::{audit_record, App, Audited, Events, MAX_STORED_TEXT};
+pub use badges::BadgeQueue;
 pub use compare::Comparison;
-pub use error::AppError;
+pub use error::{AppError, GEO_SETTINGS, INTERNAL_MESSAGE, OVERLOADED_MESSAGE};
+pub use geo::{GeoService, GeoSettings};
+pub use monitors::{AlertRule, Monitors};
 pub use slots::{AuditSlots, Ticket};
 pub use stored::StoredResult;
+pub use workflows::Workflows;

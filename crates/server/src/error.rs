@@ -101,21 +101,13 @@ impl ApiError {
 
     /// 503 `overloaded`.
     pub fn overloaded() -> ApiError {
-        ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "overloaded",
-            "The service is busy with other audits; retry in a few seconds.",
-        )
-        .with_header(http::header::RETRY_AFTER, HeaderValue::from_static("5"))
+        ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "overloaded", app::OVERLOADED_MESSAGE)
+            .with_header(http::header::RETRY_AFTER, HeaderValue::from_static("5"))
     }
 
     /// 500 `internal`: the cause goes to the log, never to the client.
     pub fn internal(cause: impl std::fmt::Display) -> ApiError {
-        let mut e = ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal",
-            "An internal error occurred; it has been logged with the request id.",
-        );
+        let mut e = ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", app::INTERNAL_MESSAGE);
         e.cause = Some(cause.to_string());
         e
     }
@@ -141,26 +133,35 @@ impl ApiError {
 
 impl From<fetch::Error> for ApiError {
     fn from(e: fetch::Error) -> ApiError {
-        let status = StatusCode::from_u16(e.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        app::AppError::Fetch(e).into()
+    }
+}
+
+impl From<app::AppError> for ApiError {
+    /// The one mapping of the application's failures to HTTP (docs/API.md, "Errors"): the
+    /// code, sentence and details are the application's, the status is chosen here.
+    fn from(e: app::AppError) -> ApiError {
+        use app::AppError;
+        let status = match &e {
+            AppError::Fetch(f) => StatusCode::from_u16(f.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+            AppError::Overloaded => return ApiError::overloaded(),
+            AppError::NotConfigured { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Provider(p) => StatusCode::from_u16(p.http_status()).unwrap_or(StatusCode::BAD_GATEWAY),
+            AppError::CompetitorStatus(_) => StatusCode::BAD_GATEWAY,
+            AppError::Store(_) | AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        };
         if e.code() == "internal" {
             return ApiError::internal(e);
         }
         // The answer never names the address a name resolved to (docs/SECURITY.md, "The
         // address guard"); the operator's log does.
-        if let fetch::Error::Blocked { host, addr: Some(addr), reason } = &e {
+        if let AppError::Fetch(fetch::Error::Blocked { host, addr: Some(addr), reason }) = &e {
             tracing::info!(host = %fetch::clip(host), %addr, reason, "target blocked by the address guard");
         }
-        ApiError::new(status, e.code(), sentence(&e.to_string()))
-    }
-}
-
-impl From<app::AppError> for ApiError {
-    fn from(e: app::AppError) -> ApiError {
-        match e {
-            app::AppError::Fetch(f) => f.into(),
-            app::AppError::Overloaded => ApiError::overloaded(),
-            app::AppError::Store(s) => s.into(),
-            other @ app::AppError::Internal(_) => ApiError::internal(other),
+        let error = ApiError::new(status, e.code(), e.message());
+        match e.details() {
+            Some(details) => error.with_details(details),
+            None => error,
         }
     }
 }
@@ -170,20 +171,6 @@ impl From<store::Error> for ApiError {
     fn from(e: store::Error) -> ApiError {
         ApiError::internal(e)
     }
-}
-
-/// The engines' messages are lowercase fragments; the API's are sentences.
-fn sentence(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 1);
-    let mut chars = s.chars();
-    if let Some(first) = chars.next() {
-        out.extend(first.to_uppercase());
-        out.push_str(chars.as_str());
-    }
-    if !out.ends_with('.') {
-        out.push('.');
-    }
-    out
 }
 
 #[cfg(test)]
@@ -217,6 +204,18 @@ mod tests {
         check(fetch::Error::Connect("refused".into()).into(), 502, "target_unreachable");
         check(fetch::Error::TooLarge { limit: 1 }.into(), 422, "target_too_large");
         check(fetch::Error::Config("x".into()).into(), 500, "internal");
+    }
+
+    #[test]
+    fn application_errors() {
+        use app::AppError;
+        check(AppError::Overloaded.into(), 503, "overloaded");
+        check(AppError::internal("x").into(), 500, "internal");
+        check(AppError::NotConfigured { invalid: false }.into(), 503, "not_configured");
+        check(AppError::CompetitorStatus(404).into(), 502, "target_status");
+        let e = ApiError::from(AppError::Provider(ai_visibility::ProviderError::Status { status: 500 }));
+        check(e.clone(), 502, "upstream_error");
+        assert_eq!(e.body()["error"]["details"], json!({ "reason": "status", "upstream_status": 500 }));
     }
 
     #[test]

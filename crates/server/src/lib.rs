@@ -3,8 +3,9 @@
 //!
 //! - [`serve`] binds the configured address and returns a running [`Server`] (its real
 //!   address, a [`ShutdownHandle`]); [`shutdown_signal`] resolves on SIGINT/SIGTERM.
-//! - [`AppState`] is what every handler shares: store, fetcher, the one [`Limiter`], the
-//!   [`Config`], and the bounded [`AuditSlots`].
+//! - [`AppState`] is what every handler shares: the [`app::App`] and its engines (badge
+//!   queue, geo-check, webhook dispatcher, monitors, workflows), the one [`Limiter`] and the
+//!   [`Config`]; [`serve`] starts the engines.
 //! - [`handle`] is the whole service as a function of a request (tests call it without a
 //!   socket); [`ROUTES`] is the one routing table (method, path pattern, handler,
 //!   consumes_quota), which the OpenAPI test ([`OPENAPI_JSON`]) checks.
@@ -47,11 +48,9 @@
 #![warn(missing_docs)]
 
 mod auth;
-pub mod badge_queue;
 mod config;
 pub mod conn;
 mod error;
-pub mod geo;
 mod limiter;
 pub mod mcp;
 /// The audit pipeline lives in the application crate; re-exported for the command line.
@@ -59,14 +58,15 @@ pub use app::pipeline;
 mod response;
 mod router;
 mod routes;
-mod scheduler;
 mod serve;
 mod state;
 pub mod web;
-pub mod webhooks;
-mod workflows;
 
 pub use app::{AuditSlots, Ticket};
+// The background engines live in the application crate; these are the names the pages,
+// the settings and the tests know them by.
+use app::monitors as scheduler;
+pub use app::{badges as badge_queue, webhooks};
 pub use auth::{
     anonymous_identity, anonymous_network, authenticate, client_ip, consume_quota, presented_key, Identity, KeyRule,
     API_KEY_HEADER, DEFAULT_ANONYMOUS_IPV6_PREFIX,

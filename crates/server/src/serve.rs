@@ -128,8 +128,8 @@ pub async fn serve_state(state: AppState, listen: SocketAddr) -> Result<Server, 
 async fn serve_listener(state: AppState, listener: TcpListener, addr: SocketAddr) -> Result<Server, ServeError> {
     let (tx, rx) = watch::channel(false);
     // Runs a previous process left running are settled before new work starts.
-    crate::workflows::recover(&state).await;
-    crate::scheduler::spawn(state.clone(), rx.clone());
+    state.workflows.recover().await;
+    state.monitors.spawn(rx.clone());
     // Deliveries a previous process left in the webhook outbox are resumed at once.
     state.webhooks.start(Some(rx.clone()));
     // Raised before `serve` returns, not in the accept task: the limit is in force (and can

@@ -1,4 +1,5 @@
-//! [`AppState`]: what every handler shares, and the bounded audit slots.
+//! [`AppState`]: what every handler shares: the application, its engines wired to the settings, the
+//! limiters.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -23,16 +24,17 @@ pub struct AppState {
     /// When the service started (`uptime_s`).
     pub started: Instant,
     /// Background audits queued by the badge and report pages.
-    pub badges: Arc<crate::badge_queue::BadgeQueue>,
+    pub badges: Arc<app::BadgeQueue>,
     /// Per-IP flood guard of the badge and report routes (not the audit quota).
     pub widget_guard: Arc<Limiter>,
     /// The AI search provider of geo-check (or why there is none).
-    pub geo: Arc<crate::geo::GeoService>,
+    pub geo: Arc<app::GeoService>,
     /// Webhook delivery (events of key owners to their subscriptions).
-    pub webhooks: Arc<crate::webhooks::Dispatcher>,
-    /// Identity (device, inode) of the database file the store is connected to; see
-    /// [`AppState::check_db_file`].
-    pub db_file: Arc<std::sync::Mutex<Option<(u64, u64)>>>,
+    pub webhooks: Arc<app::webhooks::Dispatcher>,
+    /// Monitoring: the scheduler [`crate::serve`] starts, and monitor_site's monitors.
+    pub monitors: app::Monitors,
+    /// The workflow engine of the workflow tools.
+    pub workflows: app::Workflows,
 }
 
 /// Failure to build the state.
@@ -53,12 +55,12 @@ impl AppState {
         AppState::with_store(config, store)
     }
 
-    /// Builds the state around an open store.
+    /// Builds the state around an open store: the application and its engines, wired to
+    /// the settings.
     pub fn with_store(config: Config, store: store::Store) -> Result<AppState, StateError> {
         let fetcher = fetch::Fetcher::new(config.fetch_config())?;
         let retry_base = std::time::Duration::from_millis(config.webhook_retry_base_ms);
-        let webhooks = Arc::new(crate::webhooks::Dispatcher::new(store.clone(), fetcher.clone(), retry_base));
-        let db_file = Arc::new(std::sync::Mutex::new(db_file_identity(store.path()).ok()));
+        let webhooks = Arc::new(app::webhooks::Dispatcher::new(store.clone(), fetcher.clone(), retry_base));
         let audits = Arc::new(app::AuditSlots::new(config.max_concurrent_audits, config.audit_queue));
         let app = app::App::new(
             store.clone(),
@@ -67,13 +69,24 @@ impl AppState {
             app::pipeline::AnalysisLimits::cpu_ms(config.analysis_cpu_ms),
             webhooks.clone(),
         );
+        let monitors = app::Monitors::new(app.clone(), config.monitor_interval_s);
+        let geo = app::GeoSettings {
+            base_url: config.geo.base_url.clone(),
+            api_key: config.geo.api_key.clone(),
+            model: config.geo.model.clone(),
+            timeout_ms: config.geo.timeout_ms,
+        };
+        // Background audits of all domains together share one budget per minute.
+        let budget = Limiter::new(None);
+        let budget = Box::new(move |per_minute| budget.consume("badge-audits", 1, per_minute).allowed);
         Ok(AppState {
-            db_file,
-            geo: Arc::new(crate::geo::GeoService::from_config(&config)),
+            geo: Arc::new(app::GeoService::new(&geo, config.fetch_config())),
             webhooks,
             limiter: Arc::new(Limiter::new(Some(store.clone()))),
-            badges: Arc::new(crate::badge_queue::BadgeQueue::new()),
+            badges: Arc::new(app::BadgeQueue::new(app.clone(), config.badge_audit_url.clone(), budget)),
             widget_guard: Arc::new(Limiter::new(None)),
+            workflows: app::Workflows::new(app.clone(), monitors.clone()),
+            monitors,
             app,
             store,
             fetcher,
@@ -87,85 +100,19 @@ impl AppState {
         self.app.limits
     }
 
-    /// Runs a store call on the blocking pool (store calls block on disk and locks), after
-    /// [`AppState::check_db_file`] in the same blocking task: no file I/O on the reactor.
+    /// Runs a store call on the blocking pool ([`app::App::db`]: the database file is
+    /// checked first, in the same blocking task).
     pub async fn db<T, F>(&self, f: F) -> Result<T, ApiError>
     where
         T: Send + 'static,
         F: FnOnce(&store::Store) -> store::Result<T> + Send + 'static,
     {
-        let state = self.clone();
-        match tokio::task::spawn_blocking(move || {
-            state.check_db_file()?;
-            f(&state.store).map_err(ApiError::from)
-        })
-        .await
-        {
-            Ok(result) => result,
-            Err(e) => Err(ApiError::internal(format!("store task failed: {e}"))),
-        }
+        Ok(self.app.db(f).await?)
     }
 
-    /// [`AppState::check_db_file`] on the blocking pool (it stats, and may reopen, the file).
+    /// 500 `internal` when the database file is no longer the one the service opened
+    /// ([`app::App::check_db`], on the blocking pool).
     pub async fn check_db(&self) -> Result<(), ApiError> {
-        let state = self.clone();
-        match tokio::task::spawn_blocking(move || state.check_db_file()).await {
-            Ok(result) => result,
-            Err(e) => Err(ApiError::internal(format!("database check task failed: {e}"))),
-        }
-    }
-}
-
-impl AppState {
-    /// 500 `internal` when the database file is no longer the one the service opened:
-    /// deleted, renamed away, replaced, or made read-only. SQLite keeps writing to the open
-    /// inode of a deleted file, so without this check the service would answer `ok` and
-    /// store audits nobody can ever read. One `stat`, done before every store call. Blocking:
-    /// call it from the blocking pool ([`AppState::db`], [`AppState::check_db`]).
-    ///
-    /// When a database of ours is put back at the path (a restored copy of a deleted file),
-    /// the store reconnects to it and the service recovers; any other file there is refused.
-    pub fn check_db_file(&self) -> Result<(), ApiError> {
-        let mut known = self.db_file.lock().unwrap_or_else(|p| p.into_inner());
-        let Some(opened) = *known else { return Ok(()) };
-        let path = self.store.path();
-        match db_file_identity(path) {
-            // A disconnected store retries even when the identity matches: a restored file
-            // may reuse the inode number of the deleted one.
-            Ok(now) if now == opened && self.store.is_connected() => {}
-            Ok(now) => {
-                let writable = std::fs::metadata(path).is_ok_and(|m| !m.permissions().readonly());
-                if !writable || self.store.reopen().is_err() {
-                    return Err(ApiError::internal(format!("database file {} was replaced", path.display())));
-                }
-                tracing::warn!(path = %path.display(), "database file replaced by a copy of ours: reconnected");
-                *known = Some(now);
-            }
-            Err(e) => return Err(ApiError::internal(format!("database file {}: {e}", path.display()))),
-        }
-        match std::fs::metadata(path) {
-            Ok(m) if m.permissions().readonly() => {
-                Err(ApiError::internal(format!("database file {} is read-only", path.display())))
-            }
-            Ok(_) => Ok(()),
-            Err(e) => Err(ApiError::internal(format!("database file {}: {e}", path.display()))),
-        }
-    }
-}
-
-/// (device, inode) of a regular file; an error for anything else.
-fn db_file_identity(path: &std::path::Path) -> std::io::Result<(u64, u64)> {
-    let meta = std::fs::metadata(path)?;
-    if !meta.is_file() {
-        return Err(std::io::Error::other("not a regular file"));
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        Ok((meta.dev(), meta.ino()))
-    }
-    #[cfg(not(unix))]
-    {
-        Ok((0, 0))
+        Ok(self.app.check_db().await?)
     }
 }

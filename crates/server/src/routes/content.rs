@@ -1,31 +1,24 @@
-//! `POST /api/content-gap` and `POST /api/auto-fix-batch` (docs/API.md).
+//! `POST /api/content-gap` and `POST /api/auto-fix-batch` (docs/API.md): identity, quota,
+//! the body, and the answer; the work is the application's ([`app::content`],
+//! [`app::fixes`]).
 //!
 //! Choices this project made (also in docs/API.md):
-//! - A content-gap request costs one quota unit however many competitors it names: the
-//!   competitors are part of the one analysis the client asked for. It takes one audit slot
-//!   for the whole request (503 when the server is full), and the page's audit is stored like
-//!   every audit, so badges and reports see it.
-//! - Competitors are fetched (at most [`COMPETITOR_CONCURRENCY`] at a time, duplicates once),
-//!   parsed but not audited; one that cannot be fetched, or answers a non-2xx status, is left
-//!   out and named in `skippedCompetitors`; only the page itself failing fails the request.
+//! - A content-gap request costs one quota unit however many competitors it names, and
+//!   takes a place in the audit queue for the page and for each competitor (503 when the
+//!   server is full); a competitor that cannot be compared is named in `skippedCompetitors`.
 //! - Auto-fix never fetches: an issue's `context.url` only fills templates, so a batch of 50
 //!   answers at once and cannot be used to make the service fetch 50 pages for one unit.
 
 use std::collections::HashSet;
 
-use futures_util::StreamExt;
+use app::content::GapRequest;
 use serde::Deserialize as _;
 use serde_json::{json, Value};
-use url::Url;
 
 use crate::auth::{authenticate_metered, consume_quota, KeyRule};
 use crate::error::ApiError;
 use crate::response::ok_json;
 use crate::router::{Ctx, HandlerFuture};
-use crate::state::AppState;
-
-/// Competitor pages fetched at once by one content-gap request.
-pub const COMPETITOR_CONCURRENCY: usize = 3;
 
 /// `POST /api/content-gap` with `{url, title?, wordCount?, headings?, competitors?}`.
 pub fn content_gap(ctx: Ctx) -> HandlerFuture {
@@ -37,117 +30,20 @@ pub fn auto_fix_batch(ctx: Ctx) -> HandlerFuture {
     Box::pin(fixes(ctx))
 }
 
-/// A validated content-gap body.
-#[derive(Debug)]
-struct GapRequest {
-    url: Url,
-    title: Option<String>,
-    word_count: Option<usize>,
-    headings: Option<Vec<String>>,
-    /// Distinct competitor URLs, in the order given.
-    competitors: Vec<Url>,
-}
-
 async fn gap(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let identity = authenticate_metered(&ctx, KeyRule::Optional, Some("audit")).await?;
     let body = ctx.json_body().await?;
     let req = parse_gap(&body)?;
-    // Admission first, quota second, as for audits: a full server charges nothing. Every
-    // page analysed (the page and each competitor) takes its own place in the audit queue.
-    // The request costs one unit however many competitors it compares.
-    let mut tickets =
-        ctx.state.app.admit_charged(1 + req.competitors.len(), |_| consume_quota(&ctx, &identity, 1).map(drop))?;
-    let competitor_tickets = tickets.split_off(1);
-    let ticket = tickets.pop().ok_or_else(|| ApiError::internal("no audit ticket"))?;
-
-    // The page goes through the one audit path (stored like every audit); competitors are
-    // fetched and parsed, each in its own slot, not audited.
-    let (page, competitors) = tokio::join!(
-        ctx.state.app.run_audit(&req.url, identity.user_id(), ticket),
-        fetch_competitors(&ctx.state, &req.competitors, competitor_tickets)
-    );
-    let page = page?.audit.page;
-    let (pages, skipped) = competitors;
-
-    let input = content_gap::GapInput {
-        url: req.url.to_string(),
-        title: req.title,
-        word_count: req.word_count,
-        headings: req.headings,
-        page: Some(&page),
-        competitors: &pages,
-    };
-    let report = content_gap::analyze(&input);
-    let mut out = json!({ "ok": true, "api_version": audit_core::API_VERSION, "url": req.url.as_str() });
-    if let (Some(out), Ok(Value::Object(fields))) = (out.as_object_mut(), serde_json::to_value(&report)) {
+    let url = req.url.clone();
+    let answer =
+        ctx.state.app.content_gap(req, identity.user_id(), |n| consume_quota(&ctx, &identity, n).map(drop)).await?;
+    let mut out = json!({ "ok": true, "api_version": audit_core::API_VERSION, "url": url.as_str() });
+    if let (Some(out), Ok(Value::Object(fields))) = (out.as_object_mut(), serde_json::to_value(&answer.report)) {
         out.extend(fields);
-        out.insert("competitorsCompared".into(), json!(pages.len()));
-        out.insert("skippedCompetitors".into(), Value::Array(skipped));
+        out.insert("competitorsCompared".into(), json!(answer.competitors_compared));
+        out.insert("skippedCompetitors".into(), json!(answer.skipped));
     }
     Ok(ok_json(&out))
-}
-
-/// Fetches and parses the competitors: the pages that could be compared, in the order given,
-/// and `{url, code, message}` for each one left out.
-async fn fetch_competitors(
-    state: &AppState,
-    urls: &[Url],
-    tickets: Vec<app::Ticket>,
-) -> (Vec<audit_core::Page>, Vec<Value>) {
-    let outcomes: Vec<(Url, Result<audit_core::Page, ApiError>)> =
-        futures_util::stream::iter(urls.iter().cloned().zip(tickets))
-            .map(|(url, ticket)| async move {
-                let page = match ticket.ready().await {
-                    Ok(slot) => fetch_competitor(state, &url, slot).await,
-                    Err(e) => Err(e.into()),
-                };
-                (url, page)
-            })
-            .buffered(COMPETITOR_CONCURRENCY)
-            .collect()
-            .await;
-    let mut pages = Vec::new();
-    let mut skipped = Vec::new();
-    for (url, outcome) in outcomes {
-        match outcome {
-            Ok(page) => pages.push(page),
-            Err(e) => {
-                if let Some(cause) = &e.cause {
-                    tracing::error!(url = %url, cause = %cause, "competitor failed");
-                }
-                let mut entry = json!({ "url": url.as_str(), "code": e.code, "message": e.message });
-                if let Some(details) = e.details {
-                    entry["details"] = *details;
-                }
-                skipped.push(entry);
-            }
-        }
-    }
-    (pages, skipped)
-}
-
-async fn fetch_competitor(
-    state: &AppState,
-    url: &Url,
-    slot: tokio::sync::OwnedSemaphorePermit,
-) -> Result<audit_core::Page, ApiError> {
-    let fetched = state.fetcher.fetch_page(url).await?;
-    // An error page's headings say nothing about what the competitor covers.
-    if !(200..300).contains(&fetched.status) {
-        return Err(ApiError::new(
-            http::StatusCode::BAD_GATEWAY,
-            "target_status",
-            format!("The competitor answered HTTP {}.", fetched.status),
-        )
-        .with_details(json!({ "status": fetched.status })));
-    }
-    let requested = url.to_string();
-    crate::pipeline::analyse_blocking(Some(slot), state.analysis_limits(), move |budget| {
-        let http = crate::pipeline::http_facts(&requested, &fetched, None);
-        audit_core::Page::parse_within(&requested, &fetched.body, http, budget)
-    })
-    .await
-    .map_err(|e| ApiError::internal(format!("competitor parse failed: {e}")))
 }
 
 fn wrong_type(field: &str, expected: &str) -> ApiError {
@@ -220,10 +116,7 @@ async fn fixes(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let body = ctx.json_body().await?;
     let issues = parse_issues(&body)?;
     consume_quota(&ctx, &identity, 1)?;
-    // Templates and text matching are CPU work (small, but up to 50 at once): off the reactor.
-    let fixes = tokio::task::spawn_blocking(move || autofix::fix_batch(&issues))
-        .await
-        .map_err(|e| ApiError::internal(format!("auto-fix failed: {e}")))?;
+    let fixes = app::fixes::fix_batch(issues).await?;
     Ok(ok_json(&json!({
         "ok": true,
         "api_version": audit_core::API_VERSION,

@@ -38,7 +38,7 @@ pub fn widget(ctx: Ctx) -> HandlerFuture {
         let audit = newest_audit(&ctx.state, &params.domain).await?;
         let score = audit.as_ref().map(|a| u32::try_from(a.score.clamp(0, 100)).unwrap_or(0));
         if score.is_none() {
-            ctx.state.badges.enqueue(&ctx.state, &params.domain);
+            ctx.state.badges.enqueue(&params.domain);
         }
         Ok(match params.format {
             BadgeFormat::Svg => respond(
@@ -237,7 +237,7 @@ async fn report_domain(ctx: &Ctx) -> Result<Response, ApiError> {
     let base = base_url(ctx);
     let Some(audit) = audit else {
         // The page tells what the queue did, and the URL it audits for this domain.
-        let queued = ctx.state.badges.enqueue(&ctx.state, &domain);
+        let queued = ctx.state.badges.enqueue(&domain);
         let audit_url = crate::badge_queue::audit_url_for(&ctx.state.config.badge_audit_url, &domain);
         let body = pages::report::render_not_audited(&base, &domain, queued, audit_url.as_ref().map(url::Url::as_str));
         return Ok(html(StatusCode::NOT_FOUND, body, NO_STORE));

@@ -60,7 +60,7 @@ pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
     }
     // The store finished the gate step (and skipped what a rejection leaves) with the decision.
     let state = if decision == "approved" {
-        crate::workflows::resume(env.state.clone(), run_id.clone());
+        env.state.workflows.resume(run_id.clone());
         "running"
     } else {
         "rejected"

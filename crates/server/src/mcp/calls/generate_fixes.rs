@@ -1,22 +1,17 @@
 //! generate_fixes: a ready-to-apply fix, filled with the page's own values, for each of
-//! the top-ranked failed checks.
+//! the top-ranked failed checks ([`app::fixes::fix_plan`]).
 
-use autofix::{fix_for_rule, FixContext};
+pub use app::fixes::{DEFAULT_TOP_N, MAX_TOP_N};
 use mcp_protocol::ToolResult;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
-use super::{audit_url_arg, ranked, Audited, ToolEnv};
-
-/// Largest `topN` of generate_fixes and workflow_execute (docs/API.md, the tools table).
-pub const MAX_TOP_N: u64 = 20;
-/// `topN` when the argument is absent.
-pub const DEFAULT_TOP_N: u64 = 5;
+use super::{audit_url_arg, success, ToolEnv};
 
 /// Runs the tool.
 pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
     let top_n = top_n(args.get("topN"));
     match audit_url_arg(env, args).await {
-        Ok((url, done, _)) => ToolResult::success(structured(url.as_str(), &done, top_n)),
+        Ok((url, done, _)) => success(app::fixes::fix_plan(url.as_str(), &done.audit, top_n)),
         Err(e) => e,
     }
 }
@@ -27,32 +22,10 @@ pub fn top_n(value: Option<&Value>) -> usize {
     n.clamp(1.0, MAX_TOP_N as f64) as usize
 }
 
-/// The structuredContent of generate_fixes.
-pub fn structured(url: &str, done: &Audited, top_n: usize) -> Value {
-    let page = &done.audit.page;
-    let context = FixContext { url: Some(page.final_url.clone()), page: Some(page), ..FixContext::default() };
-    let fixes: Vec<Value> = ranked(&done.audit)
-        .iter()
-        .filter_map(|r| {
-            let fix = fix_for_rule(r.rule.id, Some(&context))?;
-            Some(json!({
-                "ruleId": r.rule.id,
-                "issueTitle": r.finding.title,
-                "type": fix.kind.name(),
-                "difficulty": fix.difficulty,
-                "fix": fix.fix,
-                "explanation": fix.explanation,
-                "priorityScore": r.priority,
-            }))
-        })
-        .take(top_n)
-        .collect();
-    json!({ "url": url, "finalUrl": page.final_url, "topN": top_n, "fixes": fixes })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn top_n_defaults_and_bounds() {

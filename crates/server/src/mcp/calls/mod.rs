@@ -1,6 +1,6 @@
 //! The tools' work: one module per tool, each with one `call(env, args) -> ToolResult`
 //! function that [`super::registry`] dispatches to by name, plus the steps they share
-//! (argument reading, audit slots, storing an audit, ranking failures).
+//! (argument reading, audit slots, storing an audit, typed answers).
 //!
 //! A tool's own failure (invalid URL, blocked target, unreachable page, timeout, not HTML,
 //! overload) is a tool result with `isError: true` whose text starts with the error code
@@ -23,7 +23,7 @@ pub mod track_keywords;
 pub mod workflow_execute;
 pub mod workflow_status;
 
-use audit_core::{Audit, Finding, RuleMeta};
+use audit_core::Audit;
 use mcp_protocol::{CallContext, ToolResult};
 use serde_json::{Map, Value};
 use tokio::sync::OwnedSemaphorePermit;
@@ -126,56 +126,11 @@ pub async fn audit_url_arg(
     Ok((url, done, audit_id))
 }
 
-/// One failed check with its priority.
-#[derive(Debug, Clone)]
-pub struct Ranked<'a> {
-    /// The rule that failed.
-    pub rule: &'static RuleMeta,
-    /// What it found on the page.
-    pub finding: &'a Finding,
-    /// impact points × weight ÷ effort points, rounded to two decimals.
-    pub priority: f64,
-}
-
-/// The expected gain of fixing a rule: impact points (3, 2, 1) times weight, divided by
-/// effort points (3, 2, 1), so heavy, high-impact, cheap fixes come first.
-pub fn priority(rule: &RuleMeta) -> f64 {
-    let raw = f64::from(rule.impact.points() * rule.weight) / f64::from(rule.effort.points());
-    (raw * 100.0).round() / 100.0
-}
-
-/// Failed checks, highest priority first; ties keep the audit's own order (severity,
-/// weight, table order), so the ranking is deterministic.
-pub fn ranked(audit: &Audit) -> Vec<Ranked<'_>> {
-    let mut out: Vec<Ranked<'_>> = audit
-        .failures()
-        .into_iter()
-        .map(|(rule, finding)| Ranked { rule, finding, priority: priority(rule) })
-        .collect();
-    // A stable sort keeps the failures() order among equal priorities.
-    out.sort_by(|a, b| b.priority.total_cmp(&a.priority));
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn check(impact: audit_core::Level, effort: audit_core::Level, weight: u32, expected: f64) {
-        let mut meta = *audit_core::RULES[0].meta();
-        meta.impact = impact;
-        meta.effort = effort;
-        meta.weight = weight;
-        assert_eq!(priority(&meta), expected, "{impact:?} {effort:?} {weight}");
-    }
-
-    #[test]
-    fn priorities() {
-        use audit_core::Level::{High, Low, Medium};
-        check(High, Low, 4, 12.0);
-        check(Low, High, 4, 1.33);
-        check(Medium, Medium, 3, 3.0);
-        check(High, High, 1, 1.0);
-        check(Medium, Low, 5, 10.0);
+/// A typed answer as a successful tool result (its structured content); an answer that
+/// does not serialise (a bug) is logged and answered as an internal error.
+pub fn success(answer: impl serde::Serialize) -> ToolResult {
+    match serde_json::to_value(answer) {
+        Ok(value) => ToolResult::success(value),
+        Err(e) => from_api_error(ApiError::internal(format!("tool answer did not serialise: {e}")), "answer"),
     }
 }

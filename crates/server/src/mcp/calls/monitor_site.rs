@@ -7,9 +7,7 @@ use serde_json::{json, Map, Value};
 
 use super::workflow_execute::owner;
 use super::{from_api_error, url_arg, ToolEnv};
-use crate::error::ApiError;
-use crate::scheduler;
-use crate::workflows::severity_breakdown;
+use app::workflows::severity_breakdown;
 
 /// Alerts reported.
 pub const RECENT_ALERTS: usize = 20;
@@ -32,18 +30,14 @@ pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
     };
     let latest = match latest {
         Some(a) => a,
-        None => match crate::workflows::audit_and_store(state, &url, &user_id)
-            .await
-            .map_err(ApiError::from)
-            .map(|(stored, _)| stored)
-        {
-            Ok(a) => a,
-            Err(e) => return from_api_error(e, url.as_str()),
+        None => match state.app.audit_and_store(&url, &user_id).await {
+            Ok((stored, _)) => stored,
+            Err(e) => return from_api_error(e.into(), url.as_str()),
         },
     };
-    let (monitor, created) = match scheduler::ensure_monitor(state, &user_id, url.as_str()).await {
+    let (monitor, created) = match state.monitors.ensure(&user_id, url.as_str()).await {
         Ok(m) => m,
-        Err(e) => return from_api_error(e, "monitor"),
+        Err(e) => return from_api_error(e.into(), "monitor"),
     };
     let id = monitor.id.clone();
     let alerts = match state.db(move |s| s.recent_alerts(&id, RECENT_ALERTS)).await {
@@ -66,7 +60,7 @@ pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
         "intervalSeconds": monitor.interval_s,
         "created": created,
         "nextRunAt": store::format_rfc3339(monitor.next_run_at),
-        "rules": scheduler::rules_json(),
+        "rules": app::monitors::rules_json(),
         "recentAlerts": recent,
         "severityBreakdown": severity_breakdown(&result),
         "lastScore": latest.score,

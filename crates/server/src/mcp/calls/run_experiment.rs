@@ -43,14 +43,12 @@ pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
                     ),
                 );
             }
-            let baseline = match crate::workflows::audit_and_store(state, &url, &user_id)
-                .await
-                .map_err(ApiError::from)
-                .map(|(stored, _)| stored)
-            {
-                Ok(a) => a,
-                Err(e) => return from_api_error(e, url.as_str()),
-            };
+            let baseline =
+                match state.app.audit_and_store(&url, &user_id).await.map_err(ApiError::from).map(|(stored, _)| stored)
+                {
+                    Ok(a) => a,
+                    Err(e) => return from_api_error(e, url.as_str()),
+                };
             let new = store::NewExperiment {
                 user_id: user_id.clone(),
                 title,

@@ -45,7 +45,7 @@ pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
             let key = url.to_string();
             let audits = state.db(move |s| s.audits_for_url(&key, HISTORY_AUDITS)).await.unwrap_or_default();
             if !audits.iter().any(|a| text_of(a).is_some()) {
-                if let Err(e) = crate::workflows::audit_and_store(state, &url, &user_id).await.map_err(ApiError::from) {
+                if let Err(e) = state.app.audit_and_store(&url, &user_id).await.map_err(ApiError::from) {
                     return from_api_error(e, url.as_str());
                 }
             }

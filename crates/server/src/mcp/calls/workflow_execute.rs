@@ -1,5 +1,5 @@
 //! workflow_execute: creates a persisted run and starts it in the background; answers at
-//! once with the runId (see [`crate::workflows`]).
+//! once with the runId (see [`app::workflows`]).
 
 use mcp_protocol::ToolResult;
 use serde_json::{json, Map, Value};
@@ -55,15 +55,15 @@ pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
         Ok(run) => run,
         Err(e) => return from_api_error(e, "workflow not created"),
     };
-    if let Err(e) = crate::workflows::plan(&state, &run).await {
-        return from_api_error(e, "workflow not planned");
+    if let Err(e) = state.workflows.plan(&run).await {
+        return from_api_error(e.into(), "workflow not planned");
     }
-    crate::workflows::start(state, run.id.clone());
+    state.workflows.start(run.id.clone());
     ToolResult::success(json!({
         "runId": run.id,
         "state": "queued",
         "intent": intent,
         "url": run.url,
-        "steps": crate::workflows::steps_of(intent),
+        "steps": app::workflows::steps_of(intent),
     }))
 }

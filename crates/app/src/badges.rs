@@ -2,10 +2,10 @@
 //!
 //! When the badge or the report page of a domain finds no audit from the last 24 hours, it
 //! shows "not audited" at once and asks [`BadgeQueue::enqueue`] for one audit of
-//! `https://DOMAIN/` (the [`crate::Config::badge_audit_url`] template). The request never
+//! `https://DOMAIN/` (the operator's `badge_audit_url` template). The request never
 //! waits for the audit: enqueueing is a few map operations and a `try_send` on a bounded
 //! channel, and a worker task started on first use runs the audits through
-//! the one audit path (`app::App::audit_background`) and stores them like any other audit.
+//! the one audit path ([`App::audit_background`]) and stores them like any other audit.
 //!
 //! What keeps a popular badge on an unaudited domain from turning into an audit storm:
 //! - per domain, at most one audit is queued or running, and after it ends (stored or
@@ -25,8 +25,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{mpsc, Semaphore};
 
-use crate::limiter::Limiter;
-use crate::state::AppState;
+use crate::{App, AppError};
 
 /// Waiting domains the queue holds; more are refused until it drains.
 pub const BADGE_QUEUE_CAPACITY: usize = 256;
@@ -101,45 +100,57 @@ impl Domains {
     }
 }
 
-/// The queue of background audits; one per [`AppState`].
-#[derive(Debug)]
+/// The budget of background audits: `budget(per_minute)` takes one audit from this minute's
+/// `per_minute` ([`BADGE_AUDITS_PER_MINUTE`]), all domains together, and answers `false`
+/// when they are spent. The server counts them on a rate limiter of its own.
+pub type Budget = Box<dyn Fn(u32) -> bool + Send + Sync>;
+
+/// The queue of background audits; one per service.
 pub struct BadgeQueue {
     domains: Arc<Mutex<Domains>>,
-    /// The channel to the worker, created with the worker on first use (so building an
-    /// `AppState` needs no runtime).
+    /// The channel to the worker, created with the worker on first use (so building the
+    /// queue needs no runtime).
     sender: Mutex<Option<mpsc::Sender<String>>>,
-    budget: Limiter,
+    budget: Budget,
+    worker: Worker,
 }
 
-impl Default for BadgeQueue {
-    fn default() -> Self {
-        BadgeQueue::new()
+impl std::fmt::Debug for BadgeQueue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BadgeQueue").field("template", &self.worker.template).finish_non_exhaustive()
     }
 }
 
 impl BadgeQueue {
-    /// An empty queue; its worker starts with the first queued audit.
-    pub fn new() -> BadgeQueue {
-        BadgeQueue { domains: Arc::default(), sender: Mutex::new(None), budget: Limiter::new(None) }
+    /// An empty queue auditing through `app` the URL `template` gives for a domain (see
+    /// [`audit_url_for`]); `budget` grants the audits of each minute. Its worker starts
+    /// with the first queued audit.
+    pub fn new(app: App, template: String, budget: Budget) -> BadgeQueue {
+        BadgeQueue { domains: Arc::default(), sender: Mutex::new(None), budget, worker: Worker { app, template } }
+    }
+
+    /// The URL a background audit of `domain` would fetch (`None`: switched off).
+    pub fn audit_url(&self, domain: &str) -> Option<url::Url> {
+        audit_url_for(&self.worker.template, domain)
     }
 
     /// Queues one background audit of `domain` (already validated and lower-cased) unless
     /// one is pending, the domain is cooling down, or a limit says no. Never waits.
-    pub fn enqueue(&self, state: &AppState, domain: &str) -> Enqueued {
-        if audit_url_for(&state.config.badge_audit_url, domain).is_none() {
+    pub fn enqueue(&self, domain: &str) -> Enqueued {
+        if self.audit_url(domain).is_none() {
             return Enqueued::Disabled;
         }
         let now = Instant::now();
         if let Err(refused) = lock(&self.domains).claim(domain, now, BADGE_AUDIT_COOLDOWN) {
             return refused;
         }
-        if !self.budget.consume("badge-audits", 1, BADGE_AUDITS_PER_MINUTE).allowed {
+        if !(self.budget)(BADGE_AUDITS_PER_MINUTE) {
             lock(&self.domains).release(domain);
             return Enqueued::RateLimited;
         }
         let sent = {
             let mut sender = lock(&self.sender);
-            let tx = sender.get_or_insert_with(|| self.start_worker(state));
+            let tx = sender.get_or_insert_with(|| self.start_worker());
             tx.try_send(domain.to_string())
         };
         match sent {
@@ -156,11 +167,11 @@ impl BadgeQueue {
     }
 
     /// Spawns the worker. It holds what audits need but not the queue itself, so it ends
-    /// when the state (and with it the sender) is dropped.
-    fn start_worker(&self, state: &AppState) -> mpsc::Sender<String> {
+    /// when the queue (and with it the sender) is dropped.
+    fn start_worker(&self) -> mpsc::Sender<String> {
         let (tx, mut rx) = mpsc::channel::<String>(BADGE_QUEUE_CAPACITY);
         let domains = self.domains.clone();
-        let worker = Worker { app: state.app.clone(), template: state.config.badge_audit_url.clone() };
+        let worker = self.worker.clone();
         tokio::spawn(async move {
             let running = Arc::new(Semaphore::new(BADGE_AUDIT_CONCURRENCY));
             while let Some(domain) = rx.recv().await {
@@ -181,7 +192,7 @@ impl BadgeQueue {
 /// What a background audit needs.
 #[derive(Clone)]
 struct Worker {
-    app: app::App,
+    app: App,
     template: String,
 }
 
@@ -195,7 +206,7 @@ impl Worker {
                 Some(stored) => tracing::info!(domain, url = %url, score = stored.score, "background audit stored"),
                 None => tracing::error!(domain, url = %url, "background audit not stored"),
             },
-            Err(app::AppError::Overloaded) => tracing::warn!(domain, "background audit dropped: audit queue busy"),
+            Err(AppError::Overloaded) => tracing::warn!(domain, "background audit dropped: audit queue busy"),
             Err(e) => tracing::warn!(domain, url = %url, error = %e, "background audit failed"),
         }
     }
@@ -217,7 +228,6 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::DEFAULT_BADGE_AUDIT_URL;
 
     fn check(d: &mut Domains, domain: &str, at: Instant, expected: Result<(), Enqueued>) {
         assert_eq!(d.claim(domain, at, Duration::from_secs(600)), expected, "{domain}");
@@ -240,7 +250,7 @@ mod tests {
     #[test]
     fn audit_urls() {
         let url = |t: &str, d: &str| audit_url_for(t, d).map(|u| u.to_string());
-        assert_eq!(url(DEFAULT_BADGE_AUDIT_URL, "example.com").as_deref(), Some("https://example.com/"));
+        assert_eq!(url("https://{domain}/", "example.com").as_deref(), Some("https://example.com/"));
         assert_eq!(url("http://{domain}:8081/", "localhost").as_deref(), Some("http://localhost:8081/"));
         assert_eq!(url("", "example.com"), None);
         assert_eq!(url("ftp://{domain}/", "example.com"), None);

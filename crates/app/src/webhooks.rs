@@ -91,13 +91,14 @@ impl RareWarning {
     }
 }
 
-impl app::Events for Dispatcher {
+impl crate::Events for Dispatcher {
     fn enqueued(&self, enqueued: &store::Enqueued) {
         Dispatcher::enqueued(self, enqueued);
     }
 }
 
-/// Webhook delivery, shared through [`crate::AppState`].
+/// Webhook delivery: the outbox dispatcher, shared by the server and every use case that
+/// writes events (it is the [`crate::Events`] of the [`crate::App`]).
 #[derive(Debug)]
 pub struct Dispatcher {
     shared: Arc<Shared>,

@@ -1,4 +1,4 @@
-//! Monitoring: a task of the server re-audits monitored pages when they are due, compares
+//! Monitoring: a task of the service re-audits monitored pages when they are due, compares
 //! each audit with the previous one of the page, stores alerts and sends them to the
 //! owner's `monitor.alert` webhooks (docs/API.md, "Monitoring").
 //!
@@ -25,8 +25,7 @@ use serde_json::{json, Value};
 use time::OffsetDateTime;
 use tokio::sync::watch;
 
-use crate::error::ApiError;
-use crate::state::AppState;
+use crate::{App, AppError, StoredResult};
 
 /// The product token monitoring answers to in robots.txt (the user agent is
 /// `SeoAuditBot/<version> (+<base_url>/bot)`).
@@ -79,113 +78,132 @@ impl AlertRule {
     }
 }
 
-/// Starts the scheduler; it stops when `stop` turns true.
-pub fn spawn(state: AppState, mut stop: watch::Receiver<bool>) {
-    tokio::spawn(async move {
-        loop {
-            tokio::select! {
-                () = tokio::time::sleep(TICK) => {}
-                _ = stop.changed() => return,
-            }
-            if *stop.borrow() {
-                return;
-            }
-            let due = match state.db(|s| s.due_monitors(OffsetDateTime::now_utc())).await {
-                Ok(due) => due,
-                Err(e) => {
-                    tracing::warn!(cause = ?e.cause, "due monitors not read");
-                    continue;
-                }
-            };
-            for monitor in due {
-                let next = OffsetDateTime::now_utc() + time::Duration::seconds(i64::from(monitor.interval_s));
-                let id = monitor.id.clone();
-                if state.db(move |s| s.reschedule_monitor(&id, next)).await.is_err() {
-                    continue;
-                }
-                let state = state.clone();
-                tokio::spawn(async move { check(&state, &monitor).await });
-            }
-        }
-    });
+/// The monitors of the service: checks due pages, and finds or makes a key owner's monitor.
+/// Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct Monitors {
+    app: App,
+    /// Seconds between two checks of a new monitor.
+    interval_s: u32,
 }
 
-/// The owner's monitor of `url`, created (due one interval from now) when there is none;
-/// the flag says whether it was created.
-pub async fn ensure_monitor(state: &AppState, user_id: &str, url: &str) -> Result<(store::Monitor, bool), ApiError> {
-    let (user, url) = (user_id.to_string(), url.to_string());
-    let interval = u32::try_from(state.config.monitor_interval_s.max(1)).unwrap_or(u32::MAX);
-    state
-        .db(move |s| {
-            if let Some(m) = s.list_monitors(&user)?.into_iter().find(|m| m.url == url) {
-                return Ok((m, false));
-            }
-            let next = OffsetDateTime::now_utc() + time::Duration::seconds(i64::from(interval));
-            match s.create_monitor(&user, &url, interval, next) {
-                Ok(m) => Ok((m, true)),
-                // A concurrent call created it first.
-                Err(e) if e.is_conflict() => {
-                    s.list_monitors(&user)?.into_iter().find(|m| m.url == url).map(|m| (m, false)).ok_or(e)
-                }
-                Err(e) => Err(e),
-            }
-        })
-        .await
-}
+impl Monitors {
+    /// Monitors over `app`, checking new monitors every `interval_s` seconds (at least 1).
+    pub fn new(app: App, interval_s: u64) -> Monitors {
+        Monitors { app, interval_s: u32::try_from(interval_s.max(1)).unwrap_or(u32::MAX) }
+    }
 
-/// Re-audits one monitored page and raises the alerts its rules call for.
-pub async fn check(state: &AppState, monitor: &store::Monitor) {
-    let url = monitor.url.clone();
-    let previous = state.db(move |s| s.latest_audit_for_url(&url)).await.ok().flatten();
-    let alerts = match fetch::validate_url(&monitor.url) {
-        Err(e) => vec![unreachable(&ApiError::from(e))],
-        Ok(url) => match robots_refusal(state, &url).await {
-            Some(reason) => vec![(
-                AlertRule::Unreachable,
-                format!("The page was not fetched: {reason}; monitoring obeys robots.txt (robots_disallowed)."),
-            )],
-            None => {
-                match crate::workflows::audit_and_store(state, &url, &monitor.user_id).await.map(|(stored, _)| stored) {
-                    Ok(current) => compare(previous.as_ref(), &current),
+    /// Starts the scheduler; it stops when `stop` turns true.
+    pub fn spawn(&self, mut stop: watch::Receiver<bool>) {
+        let monitors = self.clone();
+        tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    () = tokio::time::sleep(TICK) => {}
+                    _ = stop.changed() => return,
+                }
+                if *stop.borrow() {
+                    return;
+                }
+                let due = match monitors.app.db(|s| s.due_monitors(OffsetDateTime::now_utc())).await {
+                    Ok(due) => due,
+                    Err(e) => {
+                        tracing::warn!(error = %e, "due monitors not read");
+                        continue;
+                    }
+                };
+                for monitor in due {
+                    let next = OffsetDateTime::now_utc() + time::Duration::seconds(i64::from(monitor.interval_s));
+                    let id = monitor.id.clone();
+                    if monitors.app.db(move |s| s.reschedule_monitor(&id, next)).await.is_err() {
+                        continue;
+                    }
+                    let monitors = monitors.clone();
+                    tokio::spawn(async move { monitors.check(&monitor).await });
+                }
+            }
+        });
+    }
+
+    /// The owner's monitor of `url`, created (due one interval from now) when there is
+    /// none; the flag says whether it was created.
+    ///
+    /// # Errors
+    /// The store failed.
+    pub async fn ensure(&self, user_id: &str, url: &str) -> Result<(store::Monitor, bool), AppError> {
+        let (user, url) = (user_id.to_string(), url.to_string());
+        let interval = self.interval_s;
+        self.app
+            .db(move |s| {
+                if let Some(m) = s.list_monitors(&user)?.into_iter().find(|m| m.url == url) {
+                    return Ok((m, false));
+                }
+                let next = OffsetDateTime::now_utc() + time::Duration::seconds(i64::from(interval));
+                match s.create_monitor(&user, &url, interval, next) {
+                    Ok(m) => Ok((m, true)),
+                    // A concurrent call created it first.
+                    Err(e) if e.is_conflict() => {
+                        s.list_monitors(&user)?.into_iter().find(|m| m.url == url).map(|m| (m, false)).ok_or(e)
+                    }
+                    Err(e) => Err(e),
+                }
+            })
+            .await
+    }
+
+    /// Re-audits one monitored page and raises the alerts its rules call for.
+    pub async fn check(&self, monitor: &store::Monitor) {
+        let app = &self.app;
+        let url = monitor.url.clone();
+        let previous = app.db(move |s| s.latest_audit_for_url(&url)).await.ok().flatten();
+        let alerts = match fetch::validate_url(&monitor.url) {
+            Err(e) => vec![unreachable(&e.into())],
+            Ok(url) => match robots_refusal(app, &url).await {
+                Some(reason) => vec![(
+                    AlertRule::Unreachable,
+                    format!("The page was not fetched: {reason}; monitoring obeys robots.txt (robots_disallowed)."),
+                )],
+                None => match app.audit_and_store(&url, &monitor.user_id).await.map(|(stored, _)| stored) {
+                    Ok(current) => alerts(previous.as_ref(), &current),
                     // The service was too busy for background work the whole while: the page
                     // is not at fault, so no alert; the next scheduled check tries again.
-                    Err(app::AppError::Overloaded) => {
+                    Err(AppError::Overloaded) => {
                         tracing::warn!(monitor = %monitor.id, "monitor check skipped: audit queue busy");
                         Vec::new()
                     }
                     // The page answered (or did not): that is what the alert is about.
-                    Err(app::AppError::Fetch(e)) => vec![unreachable(&ApiError::from(e))],
+                    Err(e @ AppError::Fetch(_)) => vec![unreachable(&e)],
                     // The service's own failure (store, engine): logged, no alert.
                     Err(e) => {
                         tracing::error!(monitor = %monitor.id, error = %e, "monitor check failed");
                         Vec::new()
                     }
-                }
-            }
-        },
-    };
-    for (rule, message) in alerts {
-        let (rule, severity) = (rule.name(), rule.severity());
-        // The alert and its `monitor.alert` event are written in one transaction.
-        let (id, url, m) = (monitor.id.clone(), monitor.url.clone(), message.clone());
-        let data = move |alert: &store::Alert| {
-            json!({
-                "monitorId": id, "url": url, "alertId": alert.id,
-                "rule": rule, "severity": severity, "message": message,
-            })
+                },
+            },
         };
-        let id = monitor.id.clone();
-        match state.db(move |s| s.insert_alert_with_event(&id, rule, severity, &m, data)).await {
-            Ok((_, enqueued)) => state.webhooks.enqueued(&enqueued),
-            Err(e) => tracing::error!(monitor = %monitor.id, cause = ?e.cause, "alert not stored"),
+        for (rule, message) in alerts {
+            let (rule, severity) = (rule.name(), rule.severity());
+            // The alert and its `monitor.alert` event are written in one transaction.
+            let (id, url, m) = (monitor.id.clone(), monitor.url.clone(), message.clone());
+            let data = move |alert: &store::Alert| {
+                json!({
+                    "monitorId": id, "url": url, "alertId": alert.id,
+                    "rule": rule, "severity": severity, "message": message,
+                })
+            };
+            let id = monitor.id.clone();
+            match app.db(move |s| s.insert_alert_with_event(&id, rule, severity, &m, data)).await {
+                Ok((_, enqueued)) => app.events.enqueued(&enqueued),
+                Err(e) => tracing::error!(monitor = %monitor.id, error = %e, "alert not stored"),
+            }
         }
     }
 }
 
 /// Why robots.txt keeps the monitor away from `url`, or `None` when it may fetch it (read
 /// as every audit reads it: [`crate::pipeline::site_robots`]).
-async fn robots_refusal(state: &AppState, url: &url::Url) -> Option<String> {
-    let robots = crate::pipeline::site_robots(state.fetcher.fetch_robots_txt(url).await)?;
+async fn robots_refusal(app: &App, url: &url::Url) -> Option<String> {
+    let robots = crate::pipeline::site_robots(app.fetcher.fetch_robots_txt(url).await)?;
     let verdict = robots.verdict(CRAWLER, url.as_str());
     if verdict.allowed {
         return None;
@@ -201,26 +219,27 @@ async fn robots_refusal(state: &AppState, url: &url::Url) -> Option<String> {
     })
 }
 
-type Raised = (AlertRule, String);
+/// An alert to raise: its rule and its message.
+pub type Raised = (AlertRule, String);
 
-fn unreachable(e: &ApiError) -> Raised {
+fn unreachable(e: &AppError) -> Raised {
     (
         AlertRule::Unreachable,
-        format!("The page could not be audited: {} ({}).", e.message.trim_end_matches('.'), e.code),
+        format!("The page could not be audited: {} ({}).", e.message().trim_end_matches('.'), e.code()),
     )
 }
 
-fn criticals(result: &app::StoredResult) -> Vec<String> {
+fn criticals(result: &StoredResult) -> Vec<String> {
     result.of_severity("critical").map(|r| if r.id.is_empty() { r.title.clone() } else { r.id.clone() }).collect()
 }
 
 /// The alerts raised by `current` after `previous` (none before the first comparison,
 /// except a non-2xx status).
-pub fn compare(previous: Option<&store::StoredAudit>, current: &store::StoredAudit) -> Vec<Raised> {
-    let now = app::StoredResult::of(current);
-    let before = previous.map(app::StoredResult::of);
+pub fn alerts(previous: Option<&store::StoredAudit>, current: &store::StoredAudit) -> Vec<Raised> {
+    let now = StoredResult::of(current);
+    let before = previous.map(StoredResult::of);
     let mut out = Vec::new();
-    if !now.is_2xx() && before.as_ref().is_none_or(app::StoredResult::is_2xx) {
+    if !now.is_2xx() && before.as_ref().is_none_or(StoredResult::is_2xx) {
         let status = now.result.page.status_code;
         out.push((AlertRule::StatusNot2xx, format!("The page answered with HTTP status {status}.")));
     }
@@ -233,7 +252,7 @@ pub fn compare(previous: Option<&store::StoredAudit>, current: &store::StoredAud
         ));
     }
     // The one comparison: a critical rule failing now that did not fail before.
-    let diff = app::Comparison::of(&before.result, &now.result);
+    let diff = crate::Comparison::of(&before.result, &now.result);
     let new: Vec<String> =
         criticals(&now).into_iter().filter(|id| diff.failing_only_in_b.iter().any(|f| f == id)).collect();
     if !new.is_empty() {
@@ -269,7 +288,7 @@ mod tests {
     }
 
     fn check_rules(previous: Option<store::StoredAudit>, current: store::StoredAudit, expected: &[&str]) {
-        let got: Vec<&str> = compare(previous.as_ref(), &current).into_iter().map(|(r, _)| r.name()).collect();
+        let got: Vec<&str> = alerts(previous.as_ref(), &current).into_iter().map(|(r, _)| r.name()).collect();
         assert_eq!(got, expected);
     }
 

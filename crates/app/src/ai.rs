@@ -1,0 +1,92 @@
+//! The AI-visibility use cases (docs/API.md, "AI visibility"): AI readiness and the AI
+//! visibility scan of a page. Each one audits the page like the audit endpoint does (an
+//! audit slot, one quota unit, the audit stored) while fetching the site's llms.txt, and
+//! hands the page, its robots.txt and its llms.txt to the `ai-visibility` engines.
+//! geo-check is [`crate::GeoService::check`].
+
+use ai_visibility::{ai_readiness, ai_visibility_scan, default_llms_url, AiReadiness, AiVisibilityScan};
+use url::Url;
+
+use crate::{App, AppError, Audited};
+
+/// Where llms.txt was looked for, and its body when the site serves one.
+struct Llms {
+    url: String,
+    body: Option<String>,
+}
+
+impl App {
+    /// The AI readiness report of `url` for `owner`, charged with `charge(1)` once admitted.
+    ///
+    /// # Errors
+    /// `overloaded`, the charge's refusal, what the audit met, or an engine failure.
+    pub async fn ai_readiness<E: From<AppError>>(
+        &self,
+        url: &Url,
+        owner: Option<&str>,
+        charge: impl FnOnce(u32) -> Result<(), E>,
+    ) -> Result<AiReadiness, E> {
+        let (page, llms) = self.audit_with_llms(url, owner, charge).await?;
+        let requested = url.to_string();
+        Ok(blocking(move || {
+            let llms = Some((llms.url.as_str(), llms.body.as_deref()));
+            ai_readiness(&requested, &page.audit.page, llms, page.robots_txt.as_ref())
+        })
+        .await?)
+    }
+
+    /// The AI visibility scan of `url` for `owner`, charged with `charge(1)` once admitted.
+    ///
+    /// # Errors
+    /// `overloaded`, the charge's refusal, what the audit met, or an engine failure.
+    pub async fn ai_visibility_scan<E: From<AppError>>(
+        &self,
+        url: &Url,
+        owner: Option<&str>,
+        charge: impl FnOnce(u32) -> Result<(), E>,
+    ) -> Result<AiVisibilityScan, E> {
+        let (page, llms) = self.audit_with_llms(url, owner, charge).await?;
+        Ok(blocking(move || ai_visibility_scan(&page.audit.page, llms.body.as_deref(), page.robots_txt.as_ref()))
+            .await?)
+    }
+
+    /// Takes an audit slot and a quota unit, then audits the page (stored like every audit)
+    /// while fetching the site's llms.txt.
+    async fn audit_with_llms<E: From<AppError>>(
+        &self,
+        url: &Url,
+        owner: Option<&str>,
+        charge: impl FnOnce(u32) -> Result<(), E>,
+    ) -> Result<(Audited, Llms), E> {
+        // Admitted and charged before anything is fetched, llms.txt included.
+        let ticket = self.admit_charged(1, charge)?.pop().ok_or_else(|| AppError::internal("no audit ticket"))?;
+        let (page, llms) = tokio::join!(self.run_audit(url, owner, ticket), self.fetch_llms(url));
+        Ok((page?, llms))
+    }
+
+    /// `/llms.txt` at the page's origin. Whatever comes back is data for the report: a 2xx
+    /// body is handed to the parser (an HTML page there is one of its findings); any other
+    /// status, or no answer at all, means the site has none.
+    async fn fetch_llms(&self, page: &Url) -> Llms {
+        let Ok(at) = page.join("/llms.txt") else {
+            return Llms { url: default_llms_url(page.as_str()), body: None };
+        };
+        let max = self.fetcher.config().text_max_bytes;
+        match self.fetcher.fetch_text(&at, max).await {
+            Ok(answer) if (200..300).contains(&answer.status) => Llms {
+                url: answer.final_url.to_string(),
+                body: Some(String::from_utf8_lossy(&answer.body).into_owned()),
+            },
+            Ok(_) => Llms { url: at.to_string(), body: None },
+            Err(e) => {
+                tracing::debug!(url = %at, error = %e, "llms.txt not fetched; reported absent");
+                Llms { url: at.to_string(), body: None }
+            }
+        }
+    }
+}
+
+/// Runs an engine on the blocking pool (CPU-bound work never stalls the reactor).
+async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T, AppError> {
+    tokio::task::spawn_blocking(f).await.map_err(|e| AppError::internal(format!("ai-visibility engine failed: {e}")))
+}

@@ -1,0 +1,109 @@
+//! The store on the blocking pool. Store calls block on disk and locks, so every use case
+//! and background job runs them through [`App::db`], never on the async reactor
+//! (docs/ARCHITECTURE.md, "Background work"). Each call first checks that the database
+//! file is still the one the service opened ([`App::check_db_file`]).
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use crate::{App, AppError};
+
+/// Identity (device, inode) of the database file the store is connected to; `None` when it
+/// could not be read at start (an in-memory or unusual store: not checked).
+pub(crate) type DbFile = Arc<Mutex<Option<(u64, u64)>>>;
+
+/// The identity of the store's file as it is now.
+pub(crate) fn db_file_of(store: &store::Store) -> DbFile {
+    Arc::new(Mutex::new(db_file_identity(store.path()).ok()))
+}
+
+impl App {
+    /// Runs a store call on the blocking pool, after [`App::check_db_file`] in the same
+    /// blocking task: no file I/O on the reactor.
+    ///
+    /// # Errors
+    /// The store's error, the database file check's, or a failed task.
+    pub async fn db<T, F>(&self, f: F) -> Result<T, AppError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&store::Store) -> store::Result<T> + Send + 'static,
+    {
+        let app = self.clone();
+        match tokio::task::spawn_blocking(move || {
+            app.check_db_file()?;
+            f(&app.store).map_err(AppError::from)
+        })
+        .await
+        {
+            Ok(result) => result,
+            Err(e) => Err(AppError::internal(format!("store task failed: {e}"))),
+        }
+    }
+
+    /// [`App::check_db_file`] on the blocking pool (it stats, and may reopen, the file).
+    ///
+    /// # Errors
+    /// The database file is not the one the service opened, or the task failed.
+    pub async fn check_db(&self) -> Result<(), AppError> {
+        let app = self.clone();
+        match tokio::task::spawn_blocking(move || app.check_db_file()).await {
+            Ok(result) => result,
+            Err(e) => Err(AppError::internal(format!("database check task failed: {e}"))),
+        }
+    }
+
+    /// An internal error when the database file is no longer the one the service opened:
+    /// deleted, renamed away, replaced, or made read-only. SQLite keeps writing to the open
+    /// inode of a deleted file, so without this check the service would answer `ok` and
+    /// store audits nobody can ever read. One `stat`, done before every store call.
+    /// Blocking: call it from the blocking pool ([`App::db`], [`App::check_db`]).
+    ///
+    /// When a database of ours is put back at the path (a restored copy of a deleted file),
+    /// the store reconnects to it and the service recovers; any other file there is refused.
+    ///
+    /// # Errors
+    /// The file is gone, replaced by a foreign one, or read-only.
+    pub fn check_db_file(&self) -> Result<(), AppError> {
+        let mut known = self.db_file.lock().unwrap_or_else(|p| p.into_inner());
+        let Some(opened) = *known else { return Ok(()) };
+        let path = self.store.path();
+        match db_file_identity(path) {
+            // A disconnected store retries even when the identity matches: a restored file
+            // may reuse the inode number of the deleted one.
+            Ok(now) if now == opened && self.store.is_connected() => {}
+            Ok(now) => {
+                let writable = std::fs::metadata(path).is_ok_and(|m| !m.permissions().readonly());
+                if !writable || self.store.reopen().is_err() {
+                    return Err(AppError::Internal(format!("database file {} was replaced", path.display())));
+                }
+                tracing::warn!(path = %path.display(), "database file replaced by a copy of ours: reconnected");
+                *known = Some(now);
+            }
+            Err(e) => return Err(AppError::Internal(format!("database file {}: {e}", path.display()))),
+        }
+        match std::fs::metadata(path) {
+            Ok(m) if m.permissions().readonly() => {
+                Err(AppError::Internal(format!("database file {} is read-only", path.display())))
+            }
+            Ok(_) => Ok(()),
+            Err(e) => Err(AppError::Internal(format!("database file {}: {e}", path.display()))),
+        }
+    }
+}
+
+/// (device, inode) of a regular file; an error for anything else.
+fn db_file_identity(path: &Path) -> std::io::Result<(u64, u64)> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        Ok((meta.dev(), meta.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        Ok((0, 0))
+    }
+}

@@ -1,0 +1,371 @@
+//! Workflow runs of the agent tools: persisted steps, an approval gate, recovery after a
+//! restart (docs/API.md, "Workflow runs").
+//!
+//! A run is created `queued` by workflow_execute with all its steps `pending`; [`Workflows::start`]
+//! runs them in a background task (`running`). The fix intent stops at an approval gate
+//! (`awaiting_approval`, webhook `workflow.awaiting_approval`); approve_fixes decides it in
+//! one store transaction and, when approved, [`Workflows::resume`] finishes the plan. Every step's
+//! status, timing and result are written as it happens, so workflow_status reads the
+//! store only, and a new process knows what the old one did: [`Workflows::recover`] resumes runs left
+//! `queued`/`running` from the step that was cut short (steps are idempotent: audits are
+//! stored anew, monitors are found or made, plans are recomputed), at most
+//! [`store::MAX_RESUMES`] times; after that a run is `failed` with reason `interrupted`.
+//! Runs waiting for approval keep waiting; their state is all in the store.
+//!
+//! ```text
+//! queued -> running -> completed
+//!              |  \-> failed (step, reason)
+//!              v
+//!      awaiting_approval -(approved)-> running -> completed
+//!              \--------(rejected)-> rejected
+//! ```
+//!
+//! Also here: [`App::audit_and_store`], the audit every background job (runs, monitors,
+//! keyword tracking, experiments) makes for a key owner.
+
+use serde_json::{json, Value};
+use url::Url;
+
+use crate::monitors::Monitors;
+use crate::{App, AppError, Comparison, StoredResult};
+
+/// Steps of each intent, in order.
+pub fn steps_of(intent: store::Intent) -> &'static [&'static str] {
+    use store::Intent;
+    match intent {
+        Intent::Audit => &["audit", "summarize"],
+        Intent::Analyze => &["audit", "opportunities"],
+        Intent::Fix => &["audit", "fix_plan", store::GATE_STEP, "finalize"],
+        Intent::Monitor => &["audit", "register_monitor"],
+        Intent::Competitor => &["audit", "audit_competitor", "compare"],
+    }
+}
+
+/// How long a workflow step or monitor check waits for a place in the audit queue, holding
+/// none, before it fails with `overloaded`.
+pub const BACKGROUND_PATIENCE: std::time::Duration = std::time::Duration::from_secs(10 * 60);
+
+impl App {
+    /// Fetches, audits and stores `url` for `user_id` through the one audit path as
+    /// background work (admitted only while the audit queue is less than half full,
+    /// deferred holding no place for up to [`BACKGROUND_PATIENCE`], then `overloaded`), and
+    /// fires `audit.completed`. Returns the stored row and the engine's audit (whose page
+    /// facts fill fix templates).
+    ///
+    /// # Errors
+    /// What the audit met (monitors and workflow steps decide on the variants), or an
+    /// internal error when the audit could not be stored.
+    pub async fn audit_and_store(
+        &self,
+        url: &Url,
+        user_id: &str,
+    ) -> Result<(store::StoredAudit, audit_core::Audit), AppError> {
+        let done = self.audit_background(url, Some(user_id), BACKGROUND_PATIENCE).await?;
+        let stored = done.stored.ok_or_else(|| AppError::internal("audit not stored"))?;
+        Ok((stored, done.audit))
+    }
+}
+
+/// Counts of each severity among the recommendations of a stored result.
+pub fn severity_breakdown(result: &StoredResult) -> Value {
+    let (critical, warning, notice) = result.severity_counts();
+    json!({ "critical": critical, "warning": warning, "notice": notice })
+}
+
+fn step(idx: usize, name: &str, status: store::StepStatus) -> store::WorkflowStep {
+    store::WorkflowStep {
+        idx: u32::try_from(idx).unwrap_or(u32::MAX),
+        name: name.to_string(),
+        status,
+        started_at: None,
+        finished_at: None,
+        result_json: None,
+    }
+}
+
+/// The workflow engine: plans runs, drives them in background tasks, resumes them after
+/// their gate or a restart. Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct Workflows {
+    app: App,
+    monitors: Monitors,
+}
+
+enum StepOutcome {
+    Done(Value),
+    /// Open an approval gate with this summary.
+    Gate(String),
+}
+
+impl Workflows {
+    /// The engine over `app`; `monitors` registers the monitor intent's monitors.
+    pub fn new(app: App, monitors: Monitors) -> Workflows {
+        Workflows { app, monitors }
+    }
+
+    /// Writes the `pending` steps of a new run.
+    ///
+    /// # Errors
+    /// The store failed.
+    pub async fn plan(&self, run: &store::WorkflowRun) -> Result<(), AppError> {
+        let id = run.id.clone();
+        let steps: Vec<store::WorkflowStep> =
+            steps_of(run.intent).iter().enumerate().map(|(i, n)| step(i, n, store::StepStatus::Pending)).collect();
+        self.app
+            .db(move |s| {
+                for st in &steps {
+                    s.put_step(&id, st)?;
+                }
+                Ok(())
+            })
+            .await
+    }
+
+    /// Runs a queued run in the background.
+    pub fn start(&self, run_id: String) {
+        let engine = self.clone();
+        tokio::spawn(async move {
+            let id = run_id.clone();
+            if let Err(e) = engine.app.db(move |s| s.set_run_state(&id, store::RunState::Running)).await {
+                tracing::error!(run = %run_id, error = %e, "run not started");
+                return;
+            }
+            engine.drive(&run_id).await;
+        });
+    }
+
+    /// Finishes a run whose gate was approved (its state is `running` again).
+    pub fn resume(&self, run_id: String) {
+        let engine = self.clone();
+        tokio::spawn(async move { engine.drive(&run_id).await });
+    }
+
+    /// At start-up: runs a previous process left `queued` or `running` are resumed from the
+    /// step that was cut short, or failed with reason `interrupted` once they have been
+    /// resumed [`store::MAX_RESUMES`] times (the store decides both in one transaction).
+    pub async fn recover(&self) {
+        let recovered = match self.app.db(|s| s.recover_interrupted_runs()).await {
+            Ok(r) => r,
+            Err(e) => {
+                tracing::error!(error = %e, "interrupted runs not recovered");
+                return;
+            }
+        };
+        for id in recovered.failed {
+            tracing::warn!(run = %id, "workflow run interrupted by restarts too often: marked failed");
+        }
+        for id in recovered.resumed {
+            tracing::info!(run = %id, "workflow run interrupted by a restart: resumed");
+            self.resume(id);
+        }
+    }
+
+    /// Runs every `pending` step in order until the run ends or reaches its gate.
+    async fn drive(&self, run_id: &str) {
+        let app = &self.app;
+        let id = run_id.to_string();
+        let Ok(run) = app.db(move |s| s.get_run(&id)).await else { return };
+        let owner = run.user_id.clone().unwrap_or_default();
+        for st in run.steps.iter().filter(|s| s.status == store::StepStatus::Pending) {
+            let mut current = st.clone();
+            current.status = store::StepStatus::Running;
+            current.started_at = Some(store::now_rfc3339());
+            if self.put(run_id, &current).await.is_err() {
+                return;
+            }
+            // Results of earlier steps, as stored (a resumed run reads what the gate approved).
+            let id = run_id.to_string();
+            let Ok(fresh) = app.db(move |s| s.get_run(&id)).await else { return };
+            let outcome = self.run_step(&fresh, &owner, &current.name).await;
+            current.finished_at = Some(store::now_rfc3339());
+            match outcome {
+                Ok(StepOutcome::Done(result)) => {
+                    current.status = store::StepStatus::Completed;
+                    current.result_json = Some(result.to_string());
+                    if self.put(run_id, &current).await.is_err() {
+                        return;
+                    }
+                }
+                Ok(StepOutcome::Gate(summary)) => {
+                    // The gate, its step and the `workflow.awaiting_approval` event are
+                    // written in one transaction: a receiver told about the gate finds the
+                    // step written.
+                    let mut gate_step = current.clone();
+                    gate_step.status = store::StepStatus::Running;
+                    gate_step.finished_at = None;
+                    let (id, intent, url) = (run_id.to_string(), run.intent, run.url.clone());
+                    let gate = move |approval: &store::Approval| {
+                        gate_step.result_json =
+                            Some(json!({ "approvalId": approval.id, "summary": summary }).to_string());
+                        let data = json!({
+                            "runId": id, "approvalId": approval.id, "intent": intent, "url": url,
+                            "summary": summary,
+                        });
+                        (gate_step, data)
+                    };
+                    let id = run_id.to_string();
+                    match app.db(move |s| s.open_approval_with_event(&id, gate)).await {
+                        Ok((_, enqueued)) => app.events.enqueued(&enqueued),
+                        Err(e) => return self.fail(run_id, &current, &e.message()).await,
+                    }
+                    return;
+                }
+                Err(reason) => return self.fail(run_id, &current, &reason).await,
+            }
+        }
+        // The state and its `workflow.completed` event are written in one transaction.
+        let id = run_id.to_string();
+        let data = json!({ "runId": run_id, "intent": run.intent, "url": run.url, "state": "completed" });
+        let completed = app
+            .db(move |s| s.set_run_state_with_event(&id, store::RunState::Completed, "workflow.completed", data))
+            .await;
+        if let Ok(enqueued) = completed {
+            app.events.enqueued(&enqueued);
+        }
+    }
+
+    async fn put(&self, run_id: &str, st: &store::WorkflowStep) -> Result<(), AppError> {
+        let (id, st) = (run_id.to_string(), st.clone());
+        let r = self.app.db(move |s| s.put_step(&id, &st)).await;
+        if let Err(e) = &r {
+            tracing::error!(run = %run_id, error = %e, "workflow step not written");
+        }
+        r
+    }
+
+    async fn fail(&self, run_id: &str, st: &store::WorkflowStep, reason: &str) {
+        let mut failed = st.clone();
+        failed.status = store::StepStatus::Failed;
+        failed.finished_at = Some(store::now_rfc3339());
+        failed.result_json = Some(json!({ "error": reason }).to_string());
+        let _ = self.put(run_id, &failed).await;
+        let (id, name, reason) = (run_id.to_string(), st.name.clone(), reason.to_string());
+        if let Err(e) = self.app.db(move |s| s.fail_run(&id, &name, &reason)).await {
+            tracing::error!(run = %run_id, error = %e, "run failure not recorded");
+        }
+    }
+
+    /// Audits `raw` for the run's owner and returns the stored audit with its parsed result.
+    async fn audit_step(&self, raw: &str, owner: &str) -> Result<(store::StoredAudit, StoredResult), String> {
+        let url = fetch::validate_url(raw).map_err(|e| AppError::from(e).reason())?;
+        let (stored, _) = self.app.audit_and_store(&url, owner).await.map_err(|e| e.reason())?;
+        let result = StoredResult::of(&stored);
+        Ok((stored, result))
+    }
+
+    async fn run_step(&self, run: &store::WorkflowRun, owner: &str, name: &str) -> Result<StepOutcome, String> {
+        let app = &self.app;
+        let top_n = run.top_n.unwrap_or(crate::fixes::DEFAULT_TOP_N as u32).clamp(1, 20) as usize;
+        match name {
+            "audit" => {
+                let (stored, result) = self.audit_step(&run.url, owner).await?;
+                Ok(StepOutcome::Done(audit_summary(&stored, &result)))
+            }
+            "audit_competitor" => {
+                let competitor = run.competitor_url.clone().ok_or("the run has no competitor URL")?;
+                let (stored, result) = self.audit_step(&competitor, owner).await?;
+                Ok(StepOutcome::Done(audit_summary(&stored, &result)))
+            }
+            "summarize" => {
+                let audit_id = result_of(run, "audit")["auditId"].as_str().unwrap_or_default().to_string();
+                let stored = app.db(move |s| s.get_audit(&audit_id)).await.map_err(|e| e.reason())?;
+                let result = StoredResult::of(&stored);
+                // Failed checks, most severe first (the audit's own order).
+                let pick = |r: &audit_core::Recommendation| json!({ "id": r.id, "type": r.kind, "title": r.title, "impact": r.impact, "effort": r.effort });
+                Ok(StepOutcome::Done(json!({
+                    "score": stored.score,
+                    "summary": result.result.ai_insights,
+                    "issues": severity_breakdown(&result),
+                    "topIssues": result.result.recommendations.iter().take(5).map(pick).collect::<Vec<_>>(),
+                })))
+            }
+            "opportunities" | "fix_plan" => {
+                // What get_opportunities and generate_fixes answer, from the same functions:
+                // the page is audited again (and stored) because the fix templates read its
+                // facts, which a stored result does not keep.
+                let url = fetch::validate_url(&run.url).map_err(|e| AppError::from(e).reason())?;
+                let (stored, audit) = app.audit_and_store(&url, owner).await.map_err(|e| e.reason())?;
+                let out = if name == "opportunities" {
+                    serde_json::to_value(crate::opportunities::opportunities(url.as_str(), &audit))
+                } else {
+                    serde_json::to_value(crate::fixes::fix_plan(url.as_str(), &audit, top_n))
+                };
+                let mut out = out.map_err(|e| AppError::internal(e).reason())?;
+                out["auditId"] = json!(stored.id);
+                Ok(StepOutcome::Done(out))
+            }
+            store::GATE_STEP => {
+                let plan = result_of(run, "fix_plan");
+                let n = plan["fixes"].as_array().map_or(0, Vec::len);
+                Ok(StepOutcome::Gate(format!(
+                    "Approve the fix plan of {n} fix{} for {} (see results.fix_plan).",
+                    if n == 1 { "" } else { "es" },
+                    run.url
+                )))
+            }
+            "finalize" => {
+                let plan = result_of(run, "fix_plan");
+                let decided = run.approvals.iter().rev().find_map(|a| a.decided_at.clone());
+                Ok(StepOutcome::Done(json!({ "approved": true, "approvedAt": decided, "fixes": plan["fixes"] })))
+            }
+            "register_monitor" => {
+                let (monitor, created) = self.monitors.ensure(owner, &run.url).await.map_err(|e| e.reason())?;
+                Ok(StepOutcome::Done(json!({
+                    "monitorId": monitor.id, "intervalSeconds": monitor.interval_s, "created": created,
+                })))
+            }
+            "compare" => {
+                let (a, b) = (result_of(run, "audit"), result_of(run, "audit_competitor"));
+                let (sa, sb) = (a["score"].as_i64().unwrap_or(0), b["score"].as_i64().unwrap_or(0));
+                let fa_id = a["auditId"].as_str().unwrap_or_default().to_string();
+                let fb_id = b["auditId"].as_str().unwrap_or_default().to_string();
+                let (ra, rb) =
+                    app.db(move |s| Ok((s.get_audit(&fa_id)?, s.get_audit(&fb_id)?))).await.map_err(|e| e.reason())?;
+                // The one comparison, as compare_competitors makes it.
+                let diff = Comparison::of(&StoredResult::of(&ra).result, &StoredResult::of(&rb).result);
+                Ok(StepOutcome::Done(json!({
+                    "siteScore": sa,
+                    "competitorScore": sb,
+                    "scoreDelta": sa - sb,
+                    "siteWins": diff.failing_only_in_b,
+                    "competitorWins": diff.failing_only_in_a,
+                })))
+            }
+            other => Err(format!("unknown step {other}")),
+        }
+    }
+}
+
+fn result_of(run: &store::WorkflowRun, name: &str) -> Value {
+    run.steps
+        .iter()
+        .find(|s| s.name == name)
+        .and_then(|s| s.result_json.as_deref())
+        .and_then(|j| serde_json::from_str(j).ok())
+        .unwrap_or(Value::Null)
+}
+
+fn audit_summary(stored: &store::StoredAudit, result: &StoredResult) -> Value {
+    json!({
+        "auditId": stored.id,
+        "url": stored.url,
+        "score": stored.score,
+        "title": result.result.page.title,
+        "statusCode": result.result.page.status_code,
+        "issues": severity_breakdown(result),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_intent_has_steps() {
+        use strum::VariantArray as _;
+        for &intent in store::Intent::VARIANTS {
+            assert!(!steps_of(intent).is_empty(), "{intent}");
+        }
+        assert!(steps_of(store::Intent::Fix).contains(&"approval"));
+    }
+}
