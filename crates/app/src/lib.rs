@@ -20,6 +20,7 @@
 //! - [`techstack`]: technology detection from a page's facts, HTML and headers.
 //! - [`AppError`]: why a use case failed.
 
+mod accounts;
 pub mod ai;
 mod audit;
 pub mod badges;
@@ -39,6 +40,7 @@ pub mod techstack;
 pub mod webhooks;
 pub mod workflows;
 
+pub use accounts::{SubscribeError, UsageFacts, MAX_WEBHOOKS_PER_USER};
 pub use audit::{audit_record, App, Audited, Events, MAX_STORED_TEXT};
 pub use badges::BadgeQueue;
 pub use compare::Comparison;
@@ -48,3 +50,8 @@ pub use monitors::{AlertRule, Monitors};
 pub use slots::{AuditSlots, Ticket};
 pub use stored::StoredResult;
 pub use workflows::Workflows;
+
+// The lower layers' data types and pure helpers that the server speaks in. The server reaches
+// the store and the fetcher only through `App`'s use cases; these are the values that cross
+// (docs/ARCHITECTURE.md, "What each crate may import").
+pub use store::minute_bucket;

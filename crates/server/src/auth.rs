@@ -10,7 +10,6 @@ use time::OffsetDateTime;
 use crate::error::ApiError;
 use crate::limiter::Decision;
 use crate::router::Ctx;
-use crate::state::AppState;
 
 /// Header carrying the API key; the query parameter of the same name is accepted too.
 pub const API_KEY_HEADER: &str = "x-api-key";
@@ -110,7 +109,7 @@ pub async fn authenticate(ctx: &Ctx, rule: KeyRule, scope: Option<&'static str>)
             )),
         };
     };
-    let record = if key.is_empty() || key.len() > 200 { None } else { ctx.state.db(move |s| s.lookup(&key)).await? };
+    let record = if key.is_empty() || key.len() > 200 { None } else { ctx.state.app.find_key(key).await? };
     let Some(record) = record else {
         return Err(ApiError::unauthorized("The API key is not valid."));
     };
@@ -127,19 +126,8 @@ pub async fn authenticate(ctx: &Ctx, rule: KeyRule, scope: Option<&'static str>)
                 .with_details(serde_json::json!({ "reason": "scope", "scope": scope })));
         }
     }
-    touch(&ctx.state, &record.id);
+    ctx.state.app.key_used(&record.id);
     Ok(Identity::Key(Arc::new(record)))
-}
-
-/// Records the key's use without making the request wait for it.
-fn touch(state: &AppState, id: &str) {
-    let store = state.store.clone();
-    let id = id.to_string();
-    drop(tokio::task::spawn_blocking(move || {
-        if let Err(e) = store.touch_last_used(&id) {
-            tracing::warn!(error = %e, "last_used_at not updated");
-        }
-    }));
 }
 
 /// [`authenticate`] for an endpoint that charges quota: once the caller is known, the

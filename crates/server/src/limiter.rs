@@ -53,28 +53,28 @@ struct Window {
 #[derive(Debug)]
 pub struct Limiter {
     windows: Mutex<HashMap<String, Window>>,
-    store: Option<store::Store>,
+    usage: Option<app::App>,
 }
 
 impl Limiter {
-    /// A limiter that records granted units to `store` (None: memory only).
-    pub fn new(store: Option<store::Store>) -> Limiter {
-        Limiter { windows: Mutex::new(HashMap::new()), store }
+    /// A limiter that records granted units through `usage` (None: memory only).
+    pub fn new(usage: Option<app::App>) -> Limiter {
+        Limiter { windows: Mutex::new(HashMap::new()), usage }
     }
 
     /// Grants `units` to `identity` when this minute's count stays within `limit`, else
     /// grants nothing (a batch gets all its units or none).
     pub fn consume(&self, identity: &str, units: u32, limit: u32) -> Decision {
         let decision = self.consume_at(identity, units, limit, OffsetDateTime::now_utc());
-        if decision.allowed && units > 0 {
-            self.record(identity, units);
+        if let Some(app) = self.usage.as_ref().filter(|_| decision.allowed && units > 0) {
+            app.record_usage(identity, units);
         }
         decision
     }
 
     /// [`Limiter::consume`] at an explicit instant, in memory only.
     pub fn consume_at(&self, identity: &str, units: u32, limit: u32, now: OffsetDateTime) -> Decision {
-        let minute = store::minute_bucket(now);
+        let minute = app::minute_bucket(now);
         let reset_s = 60 - u64::try_from(now.unix_timestamp().rem_euclid(60)).unwrap_or(0);
         let mut windows = self.windows.lock().unwrap_or_else(|p| p.into_inner());
         if windows.len() > SWEEP_THRESHOLD {
@@ -93,24 +93,9 @@ impl Limiter {
 
     /// Units counted for `identity` in the current minute.
     pub fn used_this_minute(&self, identity: &str) -> u32 {
-        let minute = store::minute_bucket(OffsetDateTime::now_utc());
+        let minute = app::minute_bucket(OffsetDateTime::now_utc());
         let windows = self.windows.lock().unwrap_or_else(|p| p.into_inner());
         windows.get(identity).filter(|w| w.minute == minute).map_or(0, |w| w.used)
-    }
-
-    fn record(&self, identity: &str, units: u32) {
-        let Some(store) = self.store.clone() else { return };
-        let identity = identity.to_string();
-        let at = OffsetDateTime::now_utc();
-        let write = move || {
-            if let Err(e) = store.record_usage(&identity, units, at) {
-                tracing::warn!(error = %e, identity, "usage not recorded");
-            }
-        };
-        match tokio::runtime::Handle::try_current() {
-            Ok(handle) => drop(handle.spawn_blocking(write)),
-            Err(_) => write(),
-        }
     }
 }
 

@@ -82,7 +82,7 @@ impl AppState {
         Ok(AppState {
             geo: Arc::new(app::GeoService::new(&geo, config.fetch_config())),
             webhooks,
-            limiter: Arc::new(Limiter::new(Some(store.clone()))),
+            limiter: Arc::new(Limiter::new(Some(app.clone()))),
             badges: Arc::new(app::BadgeQueue::new(app.clone(), config.badge_audit_url.clone(), budget)),
             widget_guard: Arc::new(Limiter::new(None)),
             workflows: app::Workflows::new(app.clone(), monitors.clone()),

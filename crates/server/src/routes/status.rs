@@ -15,7 +15,7 @@ pub fn get(ctx: Ctx) -> HandlerFuture {
 
 async fn status(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let started = std::time::Instant::now();
-    let ping = ctx.state.db(|s| s.ping()).await;
+    let ping = ctx.state.app.ping().await.map_err(ApiError::from);
     let latency_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
     let (status, code, db) = match &ping {
         Ok(_) => ("ok", StatusCode::OK, "up"),

@@ -18,15 +18,8 @@ async fn usage(ctx: Ctx) -> Result<crate::Response, ApiError> {
         return Err(ApiError::unauthorized("This endpoint needs an API key."));
     };
     let limits = ctx.state.config.rate_limits;
-    let label = identity.label();
-    let user_id = key.user_id.clone();
-    let (counts, keys, webhooks) = ctx
-        .state
-        .db(move |s| {
-            let now = time::OffsetDateTime::now_utc();
-            Ok((s.usage_counts(&label, now)?, s.list_keys(Some(&user_id))?, s.count_enabled_webhooks(&user_id)?))
-        })
-        .await?;
+    let app::UsageFacts { counts, keys, webhook_subscriptions: webhooks } =
+        ctx.state.app.usage(identity.label(), key.user_id.clone()).await?;
     // The limiter counts exactly and at once; the store's copy is written behind it and
     // survives restarts. Each may be ahead of the other for a moment: report the larger.
     let this_minute = counts.this_minute.max(u64::from(ctx.state.limiter.used_this_minute(&identity.label())));

@@ -13,8 +13,7 @@ use crate::error::ApiError;
 use crate::response::{json_response, ok_json};
 use crate::router::{Ctx, HandlerFuture};
 
-/// Most subscriptions one owner may hold.
-pub const MAX_WEBHOOKS_PER_USER: usize = 20;
+pub use app::MAX_WEBHOOKS_PER_USER;
 
 /// `POST /api/v1/webhooks` with `{url, events: [..]}`.
 pub fn create(ctx: Ctx) -> HandlerFuture {
@@ -48,23 +47,14 @@ async fn create_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let body = ctx.json_body().await?;
     let (raw_url, events) = parse_create(&body)?;
     let url = webhook_url(&raw_url)?;
-    // Literal inner addresses and localhost names are refused now; names are judged again
-    // when they are resolved at each delivery.
-    ctx.state.fetcher.guard().check_url(&url)?;
-    let new = store::NewWebhook { user_id: user_id.clone(), url: url.to_string(), events };
-    let hook = ctx
-        .state
-        .db(move |s| {
-            if s.list_webhooks(&user_id)?.len() >= MAX_WEBHOOKS_PER_USER {
-                return Ok(None);
-            }
-            s.create_webhook(new).map(Some)
-        })
-        .await?;
-    let Some(hook) = hook else {
-        return Err(ApiError::invalid_request(format!(
-            "An owner may hold at most {MAX_WEBHOOKS_PER_USER} webhook subscriptions; delete one first."
-        )));
+    let hook = match ctx.state.app.subscribe(user_id, url, events).await {
+        Ok(hook) => hook,
+        Err(app::SubscribeError::TooMany) => {
+            return Err(ApiError::invalid_request(format!(
+                "An owner may hold at most {MAX_WEBHOOKS_PER_USER} webhook subscriptions; delete one first."
+            )))
+        }
+        Err(app::SubscribeError::App(e)) => return Err(e.into()),
     };
     let mut webhook = render(&hook);
     webhook["secret"] = json!(hook.secret);
@@ -76,7 +66,7 @@ async fn create_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
 
 async fn list_webhooks(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let user_id = owner(&ctx).await?;
-    let hooks = ctx.state.db(move |s| s.list_webhooks(&user_id)).await?;
+    let hooks = ctx.state.app.subscriptions(user_id).await?;
     let webhooks: Vec<Value> = hooks.iter().map(render).collect();
     Ok(ok_json(&json!({ "ok": true, "api_version": audit_core::API_VERSION, "webhooks": webhooks })))
 }
@@ -84,13 +74,11 @@ async fn list_webhooks(ctx: Ctx) -> Result<crate::Response, ApiError> {
 async fn delete_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let user_id = owner(&ctx).await?;
     let id = ctx.param("id").unwrap_or_default().to_string();
-    let gone = id.clone();
-    let result = ctx.state.db(move |s| Ok(s.delete_webhook(&user_id, &gone))).await?;
-    match result {
-        Ok(()) => Ok(ok_json(&json!({ "ok": true, "api_version": audit_core::API_VERSION, "deleted": id }))),
+    if ctx.state.app.unsubscribe(user_id, id.clone()).await? {
+        Ok(ok_json(&json!({ "ok": true, "api_version": audit_core::API_VERSION, "deleted": id })))
+    } else {
         // Another owner's id answers exactly as an unknown one.
-        Err(e) if e.is_not_found() => Err(ApiError::not_found(format!("No webhook subscription {id}."))),
-        Err(e) => Err(e.into()),
+        Err(ApiError::not_found(format!("No webhook subscription {id}.")))
     }
 }
 

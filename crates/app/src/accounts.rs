@@ -1,0 +1,142 @@
+//! The account side of the service: API keys, usage and webhook subscriptions, and the
+//! database health check. The server decides who may call what (docs/API.md, "Keys and
+//! tiers"); these are the reads and writes behind those decisions.
+
+use time::OffsetDateTime;
+use url::Url;
+
+use crate::{App, AppError};
+
+/// Most webhook subscriptions one owner may hold (docs/API.md, "Webhooks").
+pub const MAX_WEBHOOKS_PER_USER: usize = 20;
+
+/// What the usage snapshot reports besides the limiter's own count.
+#[derive(Debug, Clone)]
+pub struct UsageFacts {
+    /// Units the store has recorded for the identity (this minute, the last 24 hours).
+    pub counts: store::UsageCounts,
+    /// The owner's keys.
+    pub keys: Vec<store::KeyRecord>,
+    /// The owner's enabled webhook subscriptions.
+    pub webhook_subscriptions: u64,
+}
+
+/// Why a subscription was not created.
+#[derive(Debug, thiserror::Error)]
+pub enum SubscribeError {
+    /// The owner already holds [`MAX_WEBHOOKS_PER_USER`] subscriptions.
+    #[error("an owner may hold at most {MAX_WEBHOOKS_PER_USER} webhook subscriptions")]
+    TooMany,
+    /// The address guard refuses the URL, or the store failed.
+    #[error(transparent)]
+    App(#[from] AppError),
+}
+
+impl App {
+    /// The usable or unusable key a request presented (`None`: no such key). Only the key's
+    /// SHA-256 hash is looked up.
+    ///
+    /// # Errors
+    /// The store failed.
+    pub async fn find_key(&self, presented: String) -> Result<Option<store::KeyRecord>, AppError> {
+        self.db(move |s| s.lookup(&presented)).await
+    }
+
+    /// Records that key `id` was used, without making the caller wait.
+    pub fn key_used(&self, id: &str) {
+        let app = self.clone();
+        let id = id.to_string();
+        drop(tokio::task::spawn_blocking(move || {
+            if let Err(e) = app.store.touch_last_used(&id) {
+                tracing::warn!(error = %e, "last_used_at not updated");
+            }
+        }));
+    }
+
+    /// Records `units` of quota granted to `identity` now, behind the caller's back (the
+    /// limiter counts in memory; this copy survives restarts). Outside a runtime it writes
+    /// at once.
+    pub fn record_usage(&self, identity: &str, units: u32) {
+        let app = self.clone();
+        let identity = identity.to_string();
+        let at = OffsetDateTime::now_utc();
+        let write = move || {
+            if let Err(e) = app.store.record_usage(&identity, units, at) {
+                tracing::warn!(error = %e, identity, "usage not recorded");
+            }
+        };
+        match tokio::runtime::Handle::try_current() {
+            Ok(handle) => drop(handle.spawn_blocking(write)),
+            Err(_) => write(),
+        }
+    }
+
+    /// A database round trip (the status endpoint's health check).
+    ///
+    /// # Errors
+    /// The database does not answer, or its file is no longer the one opened.
+    pub async fn ping(&self) -> Result<(), AppError> {
+        self.db(|s| s.ping().map(drop)).await
+    }
+
+    /// Usage recorded for `identity`, and the keys and subscriptions of `user_id`.
+    ///
+    /// # Errors
+    /// The store failed.
+    pub async fn usage(&self, identity: String, user_id: String) -> Result<UsageFacts, AppError> {
+        self.db(move |s| {
+            let now = OffsetDateTime::now_utc();
+            Ok(UsageFacts {
+                counts: s.usage_counts(&identity, now)?,
+                keys: s.list_keys(Some(&user_id))?,
+                webhook_subscriptions: s.count_enabled_webhooks(&user_id)?,
+            })
+        })
+        .await
+    }
+
+    /// Subscribes `user_id` to `events` at `url`. Literal inner addresses and localhost names
+    /// are refused now; names are judged again when they are resolved at each delivery.
+    ///
+    /// # Errors
+    /// [`SubscribeError::TooMany`], the address guard's refusal, or the store's failure.
+    pub async fn subscribe(
+        &self,
+        user_id: String,
+        url: Url,
+        events: Vec<String>,
+    ) -> Result<store::Webhook, SubscribeError> {
+        self.fetcher.guard().check_url(&url).map_err(AppError::from)?;
+        let new = store::NewWebhook { user_id: user_id.clone(), url: url.to_string(), events };
+        let created = self
+            .db(move |s| {
+                if s.list_webhooks(&user_id)?.len() >= MAX_WEBHOOKS_PER_USER {
+                    return Ok(None);
+                }
+                s.create_webhook(new).map(Some)
+            })
+            .await?;
+        created.ok_or(SubscribeError::TooMany)
+    }
+
+    /// The subscriptions of `user_id`.
+    ///
+    /// # Errors
+    /// The store failed.
+    pub async fn subscriptions(&self, user_id: String) -> Result<Vec<store::Webhook>, AppError> {
+        self.db(move |s| s.list_webhooks(&user_id)).await
+    }
+
+    /// Deletes subscription `id` of `user_id`; `false` when `user_id` holds no such
+    /// subscription (another owner's id is answered exactly as an unknown one).
+    ///
+    /// # Errors
+    /// The store failed.
+    pub async fn unsubscribe(&self, user_id: String, id: String) -> Result<bool, AppError> {
+        match self.db(move |s| Ok(s.delete_webhook(&user_id, &id))).await? {
+            Ok(()) => Ok(true),
+            Err(e) if e.is_not_found() => Ok(false),
+            Err(e) => Err(e.into()),
+        }
+    }
+}
