@@ -99,6 +99,13 @@ pub fn encode_component(text: &str) -> String {
     percent_encoding::utf8_percent_encode(text, COMPONENT).to_string()
 }
 
+/// A text value as the pages show it: escaped by the template engine (`&`, `<`, `>` and `"`
+/// become entities). For finding a value in a rendered page; the pages themselves never call
+/// it, the templates escape every value they are given.
+pub fn escape(text: &str) -> String {
+    maud::html! { (text) }.into_string()
+}
+
 /// `1 warning`, `2 warnings`.
 pub(crate) fn plural(n: usize, noun: &str) -> String {
     if n == 1 {

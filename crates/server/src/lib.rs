@@ -62,7 +62,6 @@ mod routes;
 mod scheduler;
 mod serve;
 mod state;
-pub mod web;
 pub mod webhooks;
 mod workflows;
 
