@@ -59,8 +59,11 @@ pub fn render_report(base_url: &str, domain: &str, result: &AuditResult, fixes: 
     let count = |t: &str| recs.iter().filter(|r| r.kind == t).count();
     // A severity with nothing in it is not coloured as a problem.
     let sev = |t: &str| if count(t) == 0 { "sev sev-none".to_string() } else { format!("sev sev-{t}") };
-    let passed =
-        if result.score.total > 0 { format!("{} of {}", result.score.passed, result.score.total) } else { MISSING.into() };
+    let passed = if result.score.total > 0 {
+        format!("{} of {}", result.score.passed, result.score.total)
+    } else {
+        MISSING.into()
+    };
     let body = html! {
         h1 { "SEO report for " span class="domain" { (domain) } }
         section class="summary" aria-labelledby="summary-h" {

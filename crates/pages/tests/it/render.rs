@@ -4,9 +4,9 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use audit_core::{audit, rule_by_id, Category, HttpFacts, Page};
-use proptest::strategy::Strategy;
 use pages::badge::{self, parse_color, render_iframe_page, render_svg, validate_domain, BadgeSize, Color};
 use pages::report::{render_landing, Enqueued};
+use proptest::strategy::Strategy;
 use serde_json::{json, Value};
 
 /// The report of an audit result given as JSON, read back typed as the server reads a
@@ -531,10 +531,7 @@ fn report_lists_recommendations_worst_first_with_fixes() {
     let recs = result["recommendations"].as_array().unwrap();
     assert!(!recs.is_empty());
     for (id, code) in &fixes {
-        assert!(
-            page.contains(&format!("<h4>How to fix</h4><pre><code>{}</code></pre>", pages::escape(code))),
-            "{id}"
-        );
+        assert!(page.contains(&format!("<h4>How to fix</h4><pre><code>{}</code></pre>", pages::escape(code))), "{id}");
     }
     let rank = |t: &str| ["critical", "warning", "notice"].iter().position(|x| *x == t).unwrap();
     let mut positions: Vec<(usize, usize)> = recs
