@@ -572,3 +572,31 @@ fn group(n: u64) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_typed_result_loses_its_query_strings() {
+        let mut result = AuditResult::default();
+        result.page.final_url = "https://site.example/p?token=SECRET123#top".into();
+        result.page.title = "See https://site.example/p?token=SECRET123.".into();
+        result
+            .recommendations
+            .push(Recommendation { current_value: Some("token=SECRET123".into()), ..Recommendation::default() });
+        strip_query_strings(&mut result);
+        assert_eq!(result.page.final_url, "https://site.example/p");
+        assert_eq!(result.page.title, "See https://site.example/p.");
+        assert_eq!(result.recommendations[0].current_value.as_deref(), Some(""));
+        let page = render_report("https://svc.example", "site.example", &result, &[]);
+        assert!(!page.contains("SECRET123"));
+    }
+
+    #[test]
+    fn an_empty_result_has_no_score() {
+        let page = render_report("https://svc.example", "site.example", &AuditResult::default(), &[]);
+        assert!(page.contains("<title>SEO report for site.example: no score</title>"));
+        assert!(page.contains("<span class=\"score-band\">No score</span>"));
+    }
+}
