@@ -60,7 +60,6 @@ mod router;
 mod routes;
 mod serve;
 mod state;
-pub mod web;
 
 pub use app::{AuditSlots, Ticket};
 // The background engines live in the application crate; these are the names the pages,

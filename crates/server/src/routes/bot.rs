@@ -1,32 +1,79 @@
 //! `GET /bot`: the page the user agent `SeoAuditBot/<version> (+<base_url>/bot)` points to
-//! (docs/API.md, "GET /bot"). Rendering is [`crate::web::bot`]'s; this sets status and headers:
-//! those of the landing page (HTML, [`crate::web::HTML_SECURITY_HEADERS`], `no-cache`).
+//! (docs/API.md, "GET /bot"). Rendering is [`pages::bot`]'s, from this instance's settings;
+//! this sets status and headers: those of the landing page (HTML,
+//! [`pages::HTML_SECURITY_HEADERS`], `no-cache`).
 //!
 //! Like the landing page it needs no key, consumes no quota and has no flood guard: it is a
 //! fixed page with no lookup behind it, and a webmaster asking who is fetching their site
 //! should not meet a 429.
 
-use bytes::Bytes;
-use http::{header, HeaderValue, StatusCode};
-use http_body_util::Full;
+use http::StatusCode;
+use pages::bot::{render_bot_page, BotFacts};
 
 use crate::router::{Ctx, HandlerFuture};
-use crate::routes::web::PAGE_CACHE_CONTROL;
-use crate::web::bot::{render_bot_page, BotFacts};
-use crate::web::{HTML_CONTENT_TYPE, HTML_SECURITY_HEADERS};
+use crate::routes::web::{html, PAGE_CACHE_CONTROL};
 
 /// `GET /bot`.
 pub fn get(ctx: Ctx) -> HandlerFuture {
-    Box::pin(async move {
-        let body = render_bot_page(&BotFacts::new(&ctx.state.config));
-        let mut resp = http::Response::new(Full::new(Bytes::from(body)));
-        *resp.status_mut() = StatusCode::OK;
-        let headers = resp.headers_mut();
-        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(HTML_CONTENT_TYPE));
-        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(PAGE_CACHE_CONTROL));
-        for (name, value) in HTML_SECURITY_HEADERS {
-            headers.insert(*name, HeaderValue::from_static(value));
+    Box::pin(async move { Ok(html(StatusCode::OK, render_bot_page(&facts(&ctx.state.config)), PAGE_CACHE_CONTROL)) })
+}
+
+/// What the page says about the bot of a server running with `server`.
+fn facts(server: &crate::Config) -> BotFacts {
+    let config = server.fetch_config();
+    BotFacts {
+        product_token: crate::scheduler::CRAWLER.to_string(),
+        user_agent: config.user_agent(),
+        base_url: config.base_url.trim_end_matches('/').to_string(),
+        connect_timeout: config.connect_timeout,
+        total_timeout: config.total_timeout,
+        max_body_bytes: config.max_body_bytes,
+        max_redirects: config.max_redirects,
+        text_timeout: config.text_timeout,
+        text_max_bytes: config.text_max_bytes,
+        monitor_interval_s: server.monitor_interval_s,
+        badge_audits: (!server.badge_audit_url.trim().is_empty()).then_some(crate::badge_queue::BADGE_AUDIT_COOLDOWN),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_bot_is_described_with_the_documented_limits() {
+        let config = crate::Config { base_url: "https://audit.example".into(), ..crate::Config::default() };
+        let page = render_bot_page(&facts(&config));
+        let ua = format!("SeoAuditBot/{} (+https://audit.example/bot)", env!("CARGO_PKG_VERSION"));
+        assert!(page.contains(&format!("<code>{ua}</code>")), "{page}");
+        for text in [
+            "5 s to connect, 15 s in all",
+            "At most 5 MiB of a page",
+            "At most 5 redirects",
+            "5 s and 500 KiB each",
+            "User-agent: SeoAuditBot\nDisallow: /",
+            "checked again every day",
+            "at most once every 10 minutes per domain",
+            "<code>SeoAuditBot</code>",
+        ] {
+            assert!(page.contains(text), "missing {text:?}");
         }
-        Ok(resp)
-    })
+        assert!(!page.contains("<script"), "no script");
+        assert!(!page.contains("src="), "no external or embedded asset");
+    }
+
+    #[test]
+    fn configured_values_are_escaped() {
+        let config = crate::Config {
+            base_url: "https://a.example/<x>\"".into(),
+            monitor_interval_s: 60,
+            badge_audit_url: String::new(),
+            ..crate::Config::default()
+        };
+        let page = render_bot_page(&facts(&config));
+        assert!(!page.contains("<x>"), "{page}");
+        assert!(page.contains("https://a.example/&lt;x&gt;&quot;"), "{page}");
+        assert!(page.contains("every 60 seconds"));
+        assert!(!page.contains("score badge"), "background audits are off");
+    }
 }

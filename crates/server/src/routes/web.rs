@@ -1,9 +1,9 @@
 //! The web surfaces: `GET /api/widget` (score badge, SVG or iframe page), `GET /widget.js`,
 //! `GET /report/{domain}`, `GET /report?url=` and the landing page `GET /`.
 //!
-//! Rendering is [`crate::web`]'s (pure functions); this module looks audits up, queues
-//! background audits ([`crate::badge_queue`]), applies the per-IP flood guard and sets
-//! status and headers.
+//! Rendering is the [`pages`] crate's (pure functions of typed values); this module looks
+//! audits up and reads them back typed ([`app::StoredResult`]), queues background audits
+//! ([`crate::badge_queue`]), applies the per-IP flood guard and sets status and headers.
 //!
 //! Errors: the badge answers the JSON error body of every API route (an `<img>` shows
 //! nothing either way, and scripts and monitors read JSON). The report routes are opened by
@@ -13,16 +13,17 @@
 
 use std::net::IpAddr;
 
+use audit_core::AuditResult;
 use http::{header, HeaderValue, StatusCode};
-use serde_json::{json, Value};
+use pages::badge::{self, BadgeSize, Color};
+use serde_json::json;
 
 use crate::auth::{anonymous_identity, authenticate, consume_quota, KeyRule};
+use crate::badge_queue::{Enqueued, BADGE_AUDIT_COOLDOWN};
 use crate::error::ApiError;
 use crate::response::Response;
 use crate::router::{Ctx, HandlerFuture};
 use crate::state::AppState;
-use crate::web::badge::{self, BadgeSize, Color};
-use crate::web::{self as pages, escape_html};
 
 /// `Cache-Control` of reports and the landing page: always revalidate, a new audit may
 /// change them at any time.
@@ -239,49 +240,55 @@ async fn report_domain(ctx: &Ctx) -> Result<Response, ApiError> {
         // The page tells what the queue did, and the URL it audits for this domain.
         let queued = ctx.state.badges.enqueue(&domain);
         let audit_url = crate::badge_queue::audit_url_for(&ctx.state.config.badge_audit_url, &domain);
-        let body = pages::report::render_not_audited(&base, &domain, queued, audit_url.as_ref().map(url::Url::as_str));
+        let queued = match queued {
+            Enqueued::Queued => pages::report::Enqueued::Queued,
+            Enqueued::Pending => pages::report::Enqueued::Pending,
+            Enqueued::CoolingDown => pages::report::Enqueued::CoolingDown,
+            Enqueued::RateLimited => pages::report::Enqueued::RateLimited,
+            Enqueued::QueueFull => pages::report::Enqueued::QueueFull,
+            Enqueued::Disabled => pages::report::Enqueued::Disabled,
+        };
+        let audit_url = audit_url.as_ref().map(url::Url::as_str);
+        let body = pages::report::render_not_audited(&base, &domain, queued, audit_url, BADGE_AUDIT_COOLDOWN);
         return Ok(html(StatusCode::NOT_FOUND, body, NO_STORE));
     };
     Ok(html(StatusCode::OK, render_stored(&base, &domain, &audit), PAGE_CACHE_CONTROL))
 }
 
-/// The report page of a stored audit, with the auto-fix code of each failed rule.
+/// The report page of a stored audit, read back typed (a row that does not parse renders
+/// as an empty result: every field shown as missing).
 fn render_stored(base: &str, domain: &str, audit: &store::StoredAudit) -> String {
-    // A result that does not parse renders as an empty one: every field shown as missing.
-    let mut result: Value = serde_json::from_str(&audit.result_json).unwrap_or_default();
+    render(base, domain, app::StoredResult::of(audit).result)
+}
+
+/// The report page of `result`, its query strings removed first (the auto-fix code is made
+/// from the scrubbed values, so it cannot repeat them either).
+fn render(base: &str, domain: &str, mut result: AuditResult) -> String {
     pages::report::strip_query_strings(&mut result);
     let fixes = fixes_for(&result);
     pages::report::render_report(base, domain, &result, &fixes)
 }
 
 /// `(rule id, fix code)` for every recommendation of a result, filled from its page.
-fn fixes_for(result: &Value) -> Vec<(String, String)> {
-    let text = |path: &[&str]| {
-        let mut v = result;
-        for key in path {
-            v = v.get(key)?;
-        }
-        v.as_str().filter(|s| !s.is_empty()).map(str::to_string)
-    };
+fn fixes_for(result: &AuditResult) -> Vec<(String, String)> {
+    let text = |s: &str| Some(s.to_string()).filter(|s| !s.is_empty());
+    let page = &result.page;
     let context = autofix::FixContext {
-        url: text(&["page", "final_url"]).or_else(|| text(&["page", "url"])),
-        title: text(&["page", "title"]),
-        description: text(&["page", "meta_description"]),
+        url: text(&page.final_url).or_else(|| text(&page.url)),
+        title: text(&page.title),
+        description: page.meta_description.as_deref().and_then(text),
         ..autofix::FixContext::default()
     };
     let mut fixes: Vec<(String, String)> = Vec::new();
-    let recs = result.get("recommendations").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-    for rec in recs {
-        let Some(id) = rec.get("id").and_then(Value::as_str) else { continue };
-        if fixes.iter().any(|(known, _)| known == id) {
+    for rec in &result.recommendations {
+        if rec.id.is_empty() || fixes.iter().any(|(known, _)| *known == rec.id) {
             continue;
         }
         // The stored result has no parsed page: the finding's own value (a word count, a
         // status, the blocking rule) is what the template may state as fact.
-        let current_value = rec.get("current_value").and_then(Value::as_str).map(str::to_string);
-        let context = autofix::FixContext { current_value, ..context.clone() };
-        if let Some(fix) = autofix::fix_for_rule(id, Some(&context)) {
-            fixes.push((id.to_string(), fix.fix));
+        let context = autofix::FixContext { current_value: rec.current_value.clone(), ..context.clone() };
+        if let Some(fix) = autofix::fix_for_rule(&rec.id, Some(&context)) {
+            fixes.push((rec.id.clone(), fix.fix));
         }
     }
     fixes
@@ -325,11 +332,7 @@ async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
                 .ok()
                 .and_then(|u| u.host_str().map(str::to_string))
                 .unwrap_or_default();
-            let mut value = serde_json::to_value(result).unwrap_or_default();
-            pages::report::strip_query_strings(&mut value);
-            let fixes = fixes_for(&value);
-            let body = pages::report::render_report(&base, &host, &value, &fixes);
-            Ok(html(StatusCode::OK, body, NO_STORE))
+            Ok(html(StatusCode::OK, render(&base, &host, result.clone()), NO_STORE))
         }
     }
 }
@@ -377,7 +380,8 @@ fn respond(
     resp
 }
 
-fn html(status: StatusCode, body: String, cache: &'static str) -> Response {
+/// An HTML page with the headers of the landing and report pages.
+pub(crate) fn html(status: StatusCode, body: String, cache: &'static str) -> Response {
     respond(status, body, pages::HTML_CONTENT_TYPE, cache, pages::HTML_SECURITY_HEADERS)
 }
 
@@ -387,48 +391,12 @@ fn html_error(ctx: &Ctx, e: ApiError) -> Response {
     if let Some(cause) = &e.cause {
         tracing::error!(request_id = %ctx.request_id, cause = %cause, code = e.code, "request failed");
     }
-    let mut resp = html(e.status, error_page(&e), NO_STORE);
+    let mut resp = html(e.status, pages::error_page(e.status.as_u16(), e.code, &e.message), NO_STORE);
     for (name, value) in &e.headers {
         resp.headers_mut().insert(name.clone(), value.clone());
     }
     resp.headers_mut().insert("x-error-code", HeaderValue::from_static(e.code));
     resp
-}
-
-/// A small self-contained error page in the look of the report pages.
-fn error_page(e: &ApiError) -> String {
-    let title = match e.status.as_u16() {
-        400 => "That address cannot be audited",
-        422 => "That page cannot be audited",
-        429 => "Too many requests",
-        502 | 504 => "The page did not answer",
-        503 => "The service is busy",
-        _ => "Something went wrong",
-    };
-    format!(
-        r#"<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>{title}</title>
-<style>body{{margin:0;font:16px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:#111827;background:#f9fafb}}main{{max-width:40rem;margin:4rem auto;padding:0 1rem}}h1{{font-size:1.5rem;margin:0 0 1rem}}.code{{color:#4b5563;font-size:.875rem}}code{{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}}a{{color:#1d4ed8}}</style>
-</head>
-<body>
-<main>
-<h1>{title}</h1>
-<p class="message">{message}</p>
-<p class="code">HTTP {status}, error code <code>{code}</code></p>
-<p><a href="/">Audit another page</a></p>
-</main>
-</body>
-</html>
-"#,
-        message = escape_html(&e.message),
-        status = e.status.as_u16(),
-        code = escape_html(e.code),
-    )
 }
 
 #[cfg(test)]

@@ -113,7 +113,7 @@ fn webhook_url(raw: &str) -> Result<url::Url, ApiError> {
         other => ApiError::from(other),
     })?;
     match url.host() {
-        Some(url::Host::Domain(name)) if crate::web::badge::validate_domain(name).is_some() => Ok(url),
+        Some(url::Host::Domain(name)) if pages::badge::validate_domain(name).is_some() => Ok(url),
         Some(url::Host::Domain(_)) | None => Err(invalid("has no valid host name")),
         Some(url::Host::Ipv4(_) | url::Host::Ipv6(_)) => Ok(url),
     }

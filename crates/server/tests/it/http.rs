@@ -534,7 +534,7 @@ async fn the_bot_page_describes_the_bot_that_fetches() {
     assert_eq!(page.status, 200, "{}", page.raw);
     assert_eq!(page.header("content-type"), Some("text/html; charset=utf-8"));
     assert_eq!(page.header("cache-control"), Some("no-cache"));
-    for (name, value) in server::web::HTML_SECURITY_HEADERS {
+    for (name, value) in pages::HTML_SECURITY_HEADERS {
         assert_eq!(page.header(name), Some(*value), "{name}");
     }
     assert!(page.header("x-request-id").is_some());

@@ -18,5 +18,4 @@ mod mcp_catalog;
 mod mcp_clients;
 mod mcp_http;
 mod web;
-mod web_render;
 mod webhooks;

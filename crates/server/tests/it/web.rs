@@ -331,7 +331,7 @@ async fn report_by_url_redirects_and_escapes_page_content() {
 
     let r = t.get(&location).await;
     assert_eq!(r.status, 200, "{}", r.raw);
-    for (name, value) in server::web::HTML_SECURITY_HEADERS {
+    for (name, value) in pages::HTML_SECURITY_HEADERS {
         assert_eq!(r.header(name), Some(*value), "{name}");
     }
     assert!(r.raw.contains(&site.url("/hostile")), "the report shows the page asked for");
@@ -391,20 +391,20 @@ async fn widget_script_and_landing_page() {
     assert_eq!(js.header("content-type"), Some("text/javascript; charset=utf-8"));
     assert_eq!(js.header("cache-control"), Some("public, max-age=3600"));
     assert_eq!(js.header("cross-origin-resource-policy"), Some("cross-origin"));
-    assert_eq!(js.raw, server::web::WIDGET_JS);
+    assert_eq!(js.raw, pages::WIDGET_JS);
     assert_documented_media("GET", "/widget.js", 200, "text/javascript");
 
     let home = t.get("/").await;
     assert_eq!(home.status, 200);
     assert_eq!(home.header("content-type"), Some("text/html; charset=utf-8"));
-    for (name, value) in server::web::HTML_SECURITY_HEADERS {
+    for (name, value) in pages::HTML_SECURITY_HEADERS {
         assert_eq!(home.header(name), Some(*value), "{name}");
     }
     assert!(home.raw.contains(r#"action="/report""#));
     // No base URL configured: links name the loopback address the request came to.
     assert!(home.raw.contains(&format!("{}/widget.js", t.base)), "{}", home.raw);
     // The image badge to copy links to the report.
-    let img = server::web::escape_html(&server::web::report::image_snippet(&t.base, "example.com"));
+    let img = pages::escape(&pages::report::image_snippet(&t.base, "example.com"));
     assert!(img.starts_with(&format!("&lt;a href=&quot;{}/report/example.com&quot;&gt;&lt;img ", t.base)), "{img}");
     assert!(home.raw.contains(&img), "{img} not in {}", home.raw);
     assert_documented_media("GET", "/", 200, "text/html");
@@ -484,4 +484,47 @@ async fn audits_made_with_a_key_stay_off_the_public_report_and_badge() {
     assert!(report_is_private(&report.raw), "{}", report.raw);
     let badge = t.get("/api/widget?domain=localhost").await;
     assert!(!badge.raw.contains("not audited"), "{}", badge.raw);
+}
+
+/// The `domain` parameters of the OpenAPI document carry [`pages::badge::DOMAIN_PATTERN`] and
+/// `maxLength` 253, and a string satisfies them exactly when `validate_domain` accepts it;
+/// so API fuzzing from the document (negative and positive data) sees what the server does.
+#[test]
+fn the_documented_domain_pattern_is_what_the_server_accepts() {
+    use pages::badge::{self, validate_domain};
+    use proptest::strategy::Strategy;
+    let doc: serde_json::Value = serde_json::from_str(server::OPENAPI_JSON).unwrap();
+    let mut found = 0;
+    for path in doc["paths"].as_object().unwrap().values() {
+        for op in path.as_object().unwrap().values() {
+            for param in op["parameters"].as_array().into_iter().flatten().filter(|p| p["name"] == "domain") {
+                assert_eq!(param["schema"]["pattern"], badge::DOMAIN_PATTERN, "{param:#}");
+                assert_eq!(param["schema"]["maxLength"], 253, "{param:#}");
+                found += 1;
+            }
+        }
+    }
+    assert_eq!(found, 2, "the widget's query parameter and the report's path parameter");
+
+    let re = regex_lite::Regex::new(badge::DOMAIN_PATTERN).unwrap();
+    let documented = |s: &str| re.is_match(s) && s.chars().count() <= 253;
+    let mut runner = proptest::test_runner::TestRunner::new(proptest::test_runner::Config::with_cases(4000));
+    // Host-like strings: labels from a small alphabet (hyphens, digits, case, look-alikes,
+    // whitespace), joined by dots, sometimes padded; and labels near the 63-byte limit.
+    let label = proptest::string::string_regex("[aZ0-9\\-_\u{212a}]{0,4}|a{60,65}").unwrap();
+    let pad = || proptest::string::string_regex("[ \t\n\u{b}\u{a0}]{0,2}").unwrap();
+    let dot = proptest::string::string_regex("[.]{0,2}").unwrap();
+    let host = (pad(), proptest::collection::vec(label, 1..6), dot, pad()).prop_map(
+        |(a, labels, dot, b): (String, Vec<String>, String, String)| format!("{a}{}{dot}{b}", labels.join(".")),
+    );
+    runner
+        .run(&host, |s: String| {
+            proptest::prop_assert_eq!(validate_domain(&s).is_some(), documented(&s), "{:?}", s);
+            Ok(())
+        })
+        .unwrap();
+    let long = format!("{}.com", vec!["a".repeat(63); 4].join("."));
+    for s in ["localhost", "LocalHost.", "localhost.localdomain", long.as_str(), &long[1..], &long[2..]] {
+        assert_eq!(validate_domain(s).is_some(), documented(s), "{s:?}");
+    }
 }

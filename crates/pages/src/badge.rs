@@ -9,7 +9,9 @@
 
 use std::fmt::Write as _;
 
-use super::{encode_component, escape_html};
+use maud::{html, PreEscaped};
+
+use crate::encode_component;
 
 /// Brand colour when `color` is absent (docs/API.md, "GET /api/widget").
 pub const DEFAULT_COLOR: Color = Color { r: 0x10, g: 0xb9, b: 0x81 };
@@ -190,6 +192,27 @@ pub fn badge_label(domain: &str, score: Option<u32>) -> String {
     }
 }
 
+/// Escapes text for XML, in element content and in quoted attribute values alike: the one
+/// escaping function of the SVG badge, which is a text template (its coordinates are
+/// computed numbers) rather than an HTML template. Everything that came from a request
+/// passes through it before it meets markup. Control characters other than tab and newlines
+/// are not allowed in XML 1.0 at all; they become U+FFFD.
+pub fn escape_xml(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c if c.is_control() && !matches!(c, '\t' | '\n' | '\r') => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// Renders the badge as a standalone SVG document of exactly the size's width and height.
 ///
 /// `score` is the percentage of the newest audit (clamped to 100), `None` when there is
@@ -201,7 +224,7 @@ pub fn render_svg(domain: &str, score: Option<u32>, color: &Color, size: BadgeSi
     let radius = (h * 0.1).round();
     let value_w = (w * 0.38).round();
     let label_w = w - value_w;
-    let label = escape_html(&badge_label(domain, score));
+    let label = escape_xml(&badge_label(domain, score));
     let panel = if score.is_some() { *color } else { NOT_AUDITED_COLOR };
     let ink = panel.text_color().css();
 
@@ -250,7 +273,7 @@ pub fn render_svg(domain: &str, score: Option<u32>, color: &Color, size: BadgeSi
         y2 = num(h * 0.76),
         fs1 = num(caption_size),
         fs2 = num(domain_size),
-        shown = escape_html(&shown),
+        shown = escape_xml(&shown),
     );
 
     // Value panel.
@@ -310,28 +333,38 @@ pub fn render_svg(domain: &str, score: Option<u32>, color: &Color, size: BadgeSi
 /// report (new tab), on a transparent background with no margin and no external assets.
 pub fn render_iframe_page(base_url: &str, domain: &str, score: Option<u32>, color: &Color, size: BadgeSize) -> String {
     let report = format!("{}/report/{}", base_url.trim_end_matches('/'), encode_component(domain));
-    let title = escape_html(&badge_label(domain, score));
-    let link_title = escape_html(&format!("Open the SEO report for {}", truncate_chars(domain, MAX_DOMAIN_LEN)));
-    let svg = render_svg(domain, score, color, size);
-    format!(
-        r#"<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>{title}</title>
-<style>html,body{{margin:0;padding:0;background:transparent;overflow:hidden}}a{{display:block;width:{w}px;height:{h}px;line-height:0}}a:focus-visible{{outline:2px solid #2563eb;outline-offset:-2px}}svg{{display:block}}</style>
-</head>
-<body>
-<a href="{href}" target="_blank" rel="noopener" title="{link_title}">{svg}</a>
-</body>
-</html>
-"#,
+    let style = format!(
+        "html,body{{margin:0;padding:0;background:transparent;overflow:hidden}}a{{display:block;width:{w}px;height:{h}px;line-height:0}}a:focus-visible{{outline:2px solid #2563eb;outline-offset:-2px}}svg{{display:block}}",
         w = size.width(),
         h = size.height(),
-        href = escape_html(&report),
-    )
+    );
+    let link_title = format!("Open the SEO report for {}", truncate_chars(domain, MAX_DOMAIN_LEN));
+    html! {
+        (PreEscaped("<!doctype html>\n"))
+        html lang="en" {
+            "\n"
+            head {
+                "\n"
+                meta charset="utf-8"; "\n"
+                meta name="viewport" content="width=device-width, initial-scale=1"; "\n"
+                meta name="robots" content="noindex"; "\n"
+                title { (badge_label(domain, score)) } "\n"
+                style { (PreEscaped(style)) } "\n"
+            }
+            "\n"
+            body {
+                "\n"
+                // The SVG is markup of its own, escaped by `render_svg`.
+                a href=(report) target="_blank" rel="noopener" title=(link_title) {
+                    (PreEscaped(render_svg(domain, score, color, size)))
+                }
+                "\n"
+            }
+            "\n"
+        }
+        "\n"
+    }
+    .into_string()
 }
 
 /// Cuts `text` with an ellipsis so that at `font_size` it is estimated to fit `avail` pixels.

@@ -1,22 +1,33 @@
-//! The server-rendered web surfaces: the score badge ([`badge`]: SVG image, iframe page,
-//! domain validation), the badge script ([`WIDGET_JS`]), the HTML report and the landing
-//! page ([`report`]).
+//! The pages of seo-audit: the score badge ([`badge`]: SVG image, iframe page, domain
+//! validation), the badge script ([`WIDGET_JS`]), the HTML report, the landing page and the
+//! "not audited yet" page ([`report`]), the page the bot's user agent points to ([`bot`]) and
+//! the error page of the browser routes ([`error_page`]).
 //!
-//! Everything here is a pure function of its arguments: no I/O, no clock, no async. The
-//! route layer looks the audit up, queues audits, and sets status and headers; the
-//! constants below are the headers each route sends.
+//! A pure crate (docs/ARCHITECTURE.md): every function here is a function of its arguments,
+//! with no I/O, no clock and no async. The server looks audits up, queues audits, and sets
+//! status and headers; the constants below are the headers each page needs.
+//!
+//! The HTML pages are [`maud`] templates: checked at compile time, and every value is
+//! escaped unless it is marked as markup. The SVG badge is a text template with its own
+//! escaping ([`badge::escape_xml`]), and `widget.js` is a static file.
 //!
 //! | route | body | headers |
 //! |---|---|---|
 //! | `GET /` | [`report::render_landing`] | [`HTML_CONTENT_TYPE`], [`HTML_SECURITY_HEADERS`] |
-//! | `GET /report/{domain}` | [`report::render_report`] | [`HTML_CONTENT_TYPE`], [`HTML_SECURITY_HEADERS`] |
+//! | `GET /report/{domain}` | [`report::render_report`], [`report::render_not_audited`] | [`HTML_CONTENT_TYPE`], [`HTML_SECURITY_HEADERS`] |
+//! | `GET /bot` | [`bot::render_bot_page`] | [`HTML_CONTENT_TYPE`], [`HTML_SECURITY_HEADERS`] |
 //! | `GET /api/widget?format=svg` | [`badge::render_svg`] | [`SVG_CONTENT_TYPE`], [`SVG_CACHE_CONTROL`], [`SVG_SECURITY_HEADERS`] |
 //! | `GET /api/widget?format=iframe` | [`badge::render_iframe_page`] | [`HTML_CONTENT_TYPE`], [`SVG_CACHE_CONTROL`], [`IFRAME_SECURITY_HEADERS`] |
 //! | `GET /widget.js` | [`WIDGET_JS`] | [`JS_CONTENT_TYPE`], [`WIDGET_JS_CACHE_CONTROL`], [`WIDGET_JS_SECURITY_HEADERS`] |
 
 pub mod badge;
 pub mod bot;
+mod error;
+mod frame;
 pub mod report;
+mod scrub;
+
+pub use error::error_page;
 
 /// The badge script served at `GET /widget.js`: one strict-mode IIFE that leaks no global
 /// name and builds its DOM without `innerHTML`.
@@ -50,7 +61,7 @@ pub const IFRAME_CSP: &str =
 /// load or run (it contains no script; this is defence in depth against a rendering bug).
 pub const SVG_CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
-/// Headers of `GET /` and `GET /report/{domain}` (HTML that must not be framed).
+/// Headers of `GET /`, `GET /report/{domain}` and `GET /bot` (HTML that must not be framed).
 pub const HTML_SECURITY_HEADERS: &[(&str, &str)] = &[
     ("x-content-type-options", "nosniff"),
     ("referrer-policy", "strict-origin-when-cross-origin"),
@@ -78,28 +89,6 @@ pub const SVG_SECURITY_HEADERS: &[(&str, &str)] = &[
 pub const WIDGET_JS_SECURITY_HEADERS: &[(&str, &str)] =
     &[("x-content-type-options", "nosniff"), ("cross-origin-resource-policy", "cross-origin")];
 
-/// Escapes text for HTML and XML, in element content and in quoted attribute values alike.
-///
-/// The one escaping function of the web surfaces: everything that came from an audited page,
-/// a query parameter or the configuration passes through it before it meets markup.
-pub fn escape_html(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + text.len() / 8);
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            // Control characters other than tab and newlines are not allowed in XML 1.0 at
-            // all, and in HTML they only confuse; they never belong in a rendered value.
-            c if c.is_control() && !matches!(c, '\t' | '\n' | '\r') => out.push('\u{fffd}'),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// Everything but the RFC 3986 unreserved characters (`A-Z a-z 0-9 - . _ ~`).
 const COMPONENT: &percent_encoding::AsciiSet =
     &percent_encoding::NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
@@ -108,6 +97,22 @@ const COMPONENT: &percent_encoding::AsciiSet =
 /// characters), so a domain or URL can be put into a link whatever it contains.
 pub fn encode_component(text: &str) -> String {
     percent_encoding::utf8_percent_encode(text, COMPONENT).to_string()
+}
+
+/// A text value as the pages show it: escaped by the template engine (`&`, `<`, `>` and `"`
+/// become entities). For finding a value in a rendered page; the pages themselves never call
+/// it, the templates escape every value they are given.
+pub fn escape(text: &str) -> String {
+    maud::html! { (text) }.into_string()
+}
+
+/// `1 warning`, `2 warnings`.
+pub(crate) fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
 }
 
 #[cfg(test)]

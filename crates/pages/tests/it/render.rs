@@ -1,15 +1,27 @@
-//! Tests of the web surfaces (badge, widget script, report and landing pages).
-
-use server::web;
+//! Tests of the pages (badge, widget script, report and landing pages).
 
 use std::collections::HashMap;
+use std::time::Duration;
 
 use audit_core::{audit, rule_by_id, Category, HttpFacts, Page};
+use pages::badge::{self, parse_color, render_iframe_page, render_svg, validate_domain, BadgeSize, Color};
+use pages::report::{render_landing, Enqueued};
 use proptest::strategy::Strategy;
 use serde_json::{json, Value};
-use server::badge_queue::Enqueued;
-use web::badge::{self, parse_color, render_iframe_page, render_svg, validate_domain, BadgeSize, Color};
-use web::report::{render_landing, render_not_audited, render_report};
+
+/// The report of an audit result given as JSON, read back typed as the server reads a
+/// stored one: a value that does not parse is an empty result.
+fn render_report(base: &str, domain: &str, result: &Value, fixes: &[(String, String)]) -> String {
+    let typed: audit_core::AuditResult = serde_json::from_value(result.clone()).unwrap_or_default();
+    pages::report::render_report(base, domain, &typed, fixes)
+}
+
+/// How long a domain rests between two background audits in the server (ten minutes).
+const COOLDOWN: Duration = Duration::from_secs(600);
+
+fn render_not_audited(base: &str, domain: &str, queued: Enqueued, url: Option<&str>) -> String {
+    pages::report::render_not_audited(base, domain, queued, url, COOLDOWN)
+}
 
 // ---------------------------------------------------------------------------------------
 // A minimal markup checker: balanced tags, quoted attributes, no duplicate attributes,
@@ -204,47 +216,6 @@ fn sizes() {
     assert_eq!(BadgeSize::default(), BadgeSize::Medium);
     for s in BadgeSize::ALL {
         assert_eq!(BadgeSize::parse(s.name()), Some(s));
-    }
-}
-
-/// The `domain` parameters of the OpenAPI document carry [`badge::DOMAIN_PATTERN`] and
-/// `maxLength` 253, and a string satisfies them exactly when `validate_domain` accepts it;
-/// so API fuzzing from the document (negative and positive data) sees what the server does.
-#[test]
-fn the_documented_domain_pattern_is_what_the_server_accepts() {
-    let doc: Value = serde_json::from_str(server::OPENAPI_JSON).unwrap();
-    let mut found = 0;
-    for path in doc["paths"].as_object().unwrap().values() {
-        for op in path.as_object().unwrap().values() {
-            for param in op["parameters"].as_array().into_iter().flatten().filter(|p| p["name"] == "domain") {
-                assert_eq!(param["schema"]["pattern"], badge::DOMAIN_PATTERN, "{param:#}");
-                assert_eq!(param["schema"]["maxLength"], 253, "{param:#}");
-                found += 1;
-            }
-        }
-    }
-    assert_eq!(found, 2, "the widget's query parameter and the report's path parameter");
-
-    let re = regex_lite::Regex::new(badge::DOMAIN_PATTERN).unwrap();
-    let documented = |s: &str| re.is_match(s) && s.chars().count() <= 253;
-    let mut runner = proptest::test_runner::TestRunner::new(proptest::test_runner::Config::with_cases(4000));
-    // Host-like strings: labels from a small alphabet (hyphens, digits, case, look-alikes,
-    // whitespace), joined by dots, sometimes padded; and labels near the 63-byte limit.
-    let label = proptest::string::string_regex("[aZ0-9\\-_\u{212a}]{0,4}|a{60,65}").unwrap();
-    let pad = || proptest::string::string_regex("[ \t\n\u{b}\u{a0}]{0,2}").unwrap();
-    let dot = proptest::string::string_regex("[.]{0,2}").unwrap();
-    let host = (pad(), proptest::collection::vec(label, 1..6), dot, pad()).prop_map(
-        |(a, labels, dot, b): (String, Vec<String>, String, String)| format!("{a}{}{dot}{b}", labels.join(".")),
-    );
-    runner
-        .run(&host, |s: String| {
-            proptest::prop_assert_eq!(validate_domain(&s).is_some(), documented(&s), "{:?}", s);
-            Ok(())
-        })
-        .unwrap();
-    let long = format!("{}.com", vec!["a".repeat(63); 4].join("."));
-    for s in ["localhost", "LocalHost.", "localhost.localdomain", long.as_str(), &long[1..], &long[2..]] {
-        assert_eq!(validate_domain(s).is_some(), documented(s), "{s:?}");
     }
 }
 
@@ -531,7 +502,7 @@ fn report_groups_checks_by_category_in_order() {
         if !checks.iter().any(|c| c["category"] == cat.name()) {
             continue;
         }
-        let at = page.find(&format!("<h3>{} <span", web::escape_html(cat.name()))).unwrap_or_else(|| panic!("{cat:?}"));
+        let at = page.find(&format!("<h3>{} <span", pages::escape(cat.name()))).unwrap_or_else(|| panic!("{cat:?}"));
         assert!(at > last, "{cat:?} out of order");
         last = at;
     }
@@ -546,7 +517,7 @@ fn report_groups_checks_by_category_in_order() {
         };
         let item = format!(
             r#"<span class="status">{status}</span> <span class="name">{}</span> <code class="rule-id">{id}</code>"#,
-            web::escape_html(name)
+            pages::escape(name)
         );
         assert!(page.contains(&item), "{item}");
     }
@@ -560,16 +531,13 @@ fn report_lists_recommendations_worst_first_with_fixes() {
     let recs = result["recommendations"].as_array().unwrap();
     assert!(!recs.is_empty());
     for (id, code) in &fixes {
-        assert!(
-            page.contains(&format!("<h4>How to fix</h4><pre><code>{}</code></pre>", web::escape_html(code))),
-            "{id}"
-        );
+        assert!(page.contains(&format!("<h4>How to fix</h4><pre><code>{}</code></pre>", pages::escape(code))), "{id}");
     }
     let rank = |t: &str| ["critical", "warning", "notice"].iter().position(|x| *x == t).unwrap();
     let mut positions: Vec<(usize, usize)> = recs
         .iter()
         .map(|r| {
-            let title = format!("<h3>{}</h3>", web::escape_html(r["title"].as_str().unwrap()));
+            let title = format!("<h3>{}</h3>", pages::escape(r["title"].as_str().unwrap()));
             (page.find(&title).expect("recommendation title"), rank(r["type"].as_str().unwrap()))
         })
         .collect();
@@ -577,7 +545,7 @@ fn report_lists_recommendations_worst_first_with_fixes() {
     assert!(positions.windows(2).all(|w| w[0].1 <= w[1].1), "worst first");
     // The image without alt text is among them, with its description.
     let alt = recs.iter().find(|r| r["id"] == "image-alt-missing").expect("image-alt-missing");
-    assert!(page.contains(&web::escape_html(alt["description"].as_str().unwrap())));
+    assert!(page.contains(&pages::escape(alt["description"].as_str().unwrap())));
 
     // Out-of-order input is put worst first too.
     let shuffled = json!({"recommendations": [
@@ -637,12 +605,12 @@ fn report_without_an_audit_says_what_the_queue_did() {
 
 /// The copy-paste image badge is the image in a link to the report of its domain.
 fn check_image_snippet(page: &str, base: &str, domain: &str) {
-    let snippet = web::escape_html(&format!(
+    let snippet = pages::escape(&format!(
         r#"<a href="{base}/report/{domain}"><img src="{base}/api/widget?domain={domain}" alt="SEO score for {domain}" width="200" height="56"></a>"#
     ));
     assert!(page.contains(&format!("<pre><code>{snippet}</code></pre>")), "{snippet} not in {page}");
     // The snippet itself is well-formed markup whose link goes to the report.
-    let elements = html(&format!("<p>{}</p>", web::report::image_snippet(base, domain)));
+    let elements = html(&format!("<p>{}</p>", pages::report::image_snippet(base, domain)));
     assert_eq!(elements[1].name, "a");
     assert_eq!(elements[1].attrs["href"], format!("{base}/report/{domain}"));
     assert_eq!(elements[2].name, "img");
@@ -718,17 +686,17 @@ fn landing_page_has_the_audit_form_and_snippets() {
     assert!(page.contains("format=iframe"));
     assert!(!elements.iter().any(|e| e.name == "script"));
     for cat in Category::ALL {
-        assert!(page.contains(&web::escape_html(cat.name())), "{cat:?}");
+        assert!(page.contains(&pages::escape(cat.name())), "{cat:?}");
     }
     let hostile = render_landing("https://svc.example/\"><script>x</script>");
     html(&hostile);
     // The image snippet itself stays well-formed markup whatever the base URL holds.
-    html(&web::report::image_snippet("https://svc.example/\"><script>x</script>", "example.com"));
+    html(&pages::report::image_snippet("https://svc.example/\"><script>x</script>", "example.com"));
     assert!(!hostile.contains("<script>x"));
 }
 
 #[test]
-fn escape_html_cases() {
+fn escape_xml_cases() {
     for (input, expected) in [
         ("plain", "plain"),
         ("<>&\"'", "&lt;&gt;&amp;&quot;&#39;"),
@@ -737,29 +705,29 @@ fn escape_html_cases() {
         ("nul\u{0}", "nul\u{fffd}"),
         ("ünï ✓", "ünï ✓"),
     ] {
-        assert_eq!(web::escape_html(input), expected, "{input:?}");
+        assert_eq!(badge::escape_xml(input), expected, "{input:?}");
     }
-    assert_eq!(web::encode_component("a b/é"), "a%20b%2F%C3%A9");
+    assert_eq!(pages::encode_component("a b/é"), "a%20b%2F%C3%A9");
 }
 
 #[test]
 fn security_headers() {
     let get =
         |headers: &[(&str, &str)], name: &str| headers.iter().find(|(k, _)| *k == name).map(|(_, v)| v.to_string());
-    for headers in [web::HTML_SECURITY_HEADERS, web::IFRAME_SECURITY_HEADERS, web::SVG_SECURITY_HEADERS] {
+    for headers in [pages::HTML_SECURITY_HEADERS, pages::IFRAME_SECURITY_HEADERS, pages::SVG_SECURITY_HEADERS] {
         assert_eq!(get(headers, "x-content-type-options").as_deref(), Some("nosniff"));
         assert!(headers.iter().all(|(k, _)| *k == k.to_ascii_lowercase()));
     }
-    let page = get(web::HTML_SECURITY_HEADERS, "content-security-policy").unwrap();
+    let page = get(pages::HTML_SECURITY_HEADERS, "content-security-policy").unwrap();
     assert!(
         page.contains("default-src 'none'")
             && page.contains("frame-ancestors 'none'")
             && page.contains("form-action 'self'")
     );
-    let iframe = get(web::IFRAME_SECURITY_HEADERS, "content-security-policy").unwrap();
+    let iframe = get(pages::IFRAME_SECURITY_HEADERS, "content-security-policy").unwrap();
     assert!(iframe.contains("default-src 'none'") && iframe.contains("frame-ancestors *"));
-    assert!(get(web::IFRAME_SECURITY_HEADERS, "x-frame-options").is_none());
-    assert_eq!(web::SVG_CACHE_CONTROL, "public, max-age=300");
+    assert!(get(pages::IFRAME_SECURITY_HEADERS, "x-frame-options").is_none());
+    assert_eq!(pages::SVG_CACHE_CONTROL, "public, max-age=300");
 }
 
 // ---------------------------------------------------------------------------------------
@@ -815,7 +783,7 @@ fn js_code_only(src: &str) -> String {
 
 #[test]
 fn widget_is_one_strict_iife() {
-    let src = web::WIDGET_JS;
+    let src = pages::WIDGET_JS;
     let code = js_code_only(src);
     let compact: String = code.chars().filter(|c| !c.is_whitespace()).collect();
     assert!(compact.starts_with("(function(){\"\";"), "starts with the IIFE and its directive: {}", &compact[..40]);
@@ -841,7 +809,7 @@ fn widget_is_one_strict_iife() {
 
 #[test]
 fn widget_builds_dom_without_markup_apis() {
-    let code = js_code_only(web::WIDGET_JS);
+    let code = js_code_only(pages::WIDGET_JS);
     for banned in [
         "innerHTML",
         "outerHTML",
@@ -866,7 +834,7 @@ fn widget_builds_dom_without_markup_apis() {
         "rel",
         "noopener",
     ] {
-        assert!(web::WIDGET_JS.contains(needed), "{needed}");
+        assert!(pages::WIDGET_JS.contains(needed), "{needed}");
     }
 }
 
@@ -1221,7 +1189,7 @@ fn widget_behaves_in_a_fake_dom() {
     let widget = dir.join("widget.js");
     let domains = dir.join("domains.json");
     std::fs::write(&harness, WIDGET_HARNESS).unwrap();
-    std::fs::write(&widget, web::WIDGET_JS).unwrap();
+    std::fs::write(&widget, pages::WIDGET_JS).unwrap();
     let cases: Vec<(String, Option<String>)> =
         domain_inputs().into_iter().map(|d| (d.clone(), validate_domain(&d))).collect();
     let accepted = cases.iter().filter(|(_, d)| d.is_some()).count();

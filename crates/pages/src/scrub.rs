@@ -1,0 +1,161 @@
+//! Query strings and fragments removed from an audit result before the report shows it
+//! (docs/API.md, "GET /report/{domain}").
+//!
+//! The scrub walks the result's JSON form on purpose: it must reach every string of the
+//! result, including fields added later, without a list of fields to keep up to date.
+
+use serde_json::Value;
+
+/// Removes every query string and fragment from the URLs of an audit result, so that the
+/// report page never shows one (docs/API.md, "GET /report/{domain}"): they often carry
+/// tokens, session ids or other private values of whoever asked for the audit.
+///
+/// Every string of the result is treated: a string that is a URL (absolute, or a path
+/// starting with `/`) loses its `?…` and `#…`; in any other text, every `http://` or
+/// `https://` URL in it loses them too, and the query strings of the audited URL and of
+/// every URL of the result are removed wherever else they appear (a page's canonical or
+/// social tags often repeat the audited URL, query included).
+pub(crate) fn strip_query_strings(result: &mut Value) {
+    let mut secrets: Vec<String> = Vec::new();
+    collect_queries(result, &mut secrets);
+    // Longest first, so that a query containing another is removed whole.
+    secrets.sort_by_key(|q| std::cmp::Reverse(q.len()));
+    secrets.dedup();
+    scrub(result, &secrets);
+}
+
+/// The non-empty `?query` and `#fragment` parts of every URL-like string.
+fn collect_queries(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::String(text) => {
+            for span in url_spans(text) {
+                let url = &text[span];
+                if let Some(at) = url.find(['?', '#']) {
+                    let tail = &url[at..];
+                    if tail.len() > 1 {
+                        out.push(tail.to_string());
+                    }
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| collect_queries(v, out)),
+        Value::Object(map) => map.values().for_each(|v| collect_queries(v, out)),
+        _ => {}
+    }
+}
+
+fn scrub(value: &mut Value, secrets: &[String]) {
+    match value {
+        Value::String(text) => {
+            if let Some(clean) = scrubbed(text, secrets) {
+                *text = clean;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| scrub(v, secrets)),
+        Value::Object(map) => map.values_mut().for_each(|v| scrub(v, secrets)),
+        _ => {}
+    }
+}
+
+/// `text` without the queries and fragments of its URLs and without any of `secrets`;
+/// `None` when nothing changes.
+fn scrubbed(text: &str, secrets: &[String]) -> Option<String> {
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    for span in url_spans(text) {
+        let url = &text[span.clone()];
+        if let Some(at) = url.find(['?', '#']) {
+            out.push_str(&text[last..span.start + at]);
+            last = span.end;
+        }
+    }
+    out.push_str(&text[last..]);
+    for secret in secrets {
+        if out.contains(secret.as_str()) {
+            out = out.replace(secret.as_str(), "");
+        }
+        // The bare query (`token=…`), as a template or a message may repeat it; only a
+        // query with a value, long enough not to be an ordinary word.
+        if let Some(bare) = secret.strip_prefix('?').and_then(|q| q.split('#').next()) {
+            if bare.len() >= 6 && bare.contains('=') && out.contains(bare) {
+                out = out.replace(bare, "");
+            }
+        }
+    }
+    (out != text).then_some(out)
+}
+
+/// Byte ranges of the URLs in `text`: the whole text when it is a path (`/…`) or an
+/// absolute URL, else every `http://` or `https://` URL in it, each up to whitespace or a
+/// quote or angle bracket, without the punctuation that ends a sentence.
+fn url_spans(text: &str) -> Vec<std::ops::Range<usize>> {
+    let trimmed = text.trim();
+    if trimmed.starts_with('/') && !trimmed.contains(char::is_whitespace) {
+        let start = text.len() - text.trim_start().len();
+        return std::iter::once(start..start + trimmed.len()).collect();
+    }
+    let lower = text.to_ascii_lowercase();
+    let mut spans = Vec::new();
+    let mut from = 0;
+    while let Some(found) = ["http://", "https://"].iter().filter_map(|p| lower[from..].find(p)).min() {
+        let start = from + found;
+        let end = text[start..]
+            .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '<' | '>'))
+            .map_or(text.len(), |n| start + n);
+        // Punctuation after a URL in a sentence is not part of it.
+        let end = start + text[start..end].trim_end_matches(['.', ',', ';', ':', '!', ')', ']']).len();
+        spans.push(start..end);
+        from = end.max(start + 1);
+    }
+    spans
+}
+
+#[cfg(test)]
+mod query_tests {
+    use serde_json::json;
+
+    use super::strip_query_strings;
+
+    #[test]
+    fn no_url_keeps_its_query_or_fragment() {
+        let mut result = json!({
+            "page": {
+                "url": "https://site.example/private?token=SECRET123",
+                "final_url": "https://site.example/private?token=SECRET123#top",
+                "canonical": "/private?token=SECRET123",
+                "og_url": " https://site.example/private?token=SECRET123 ",
+                "title": "Private page: what?",
+                "links": ["https://a.example/x?y=1", "/p#frag", "mailto:a@b.example?subject=hi"],
+            },
+            "recommendations": [{
+                "message": "The canonical https://site.example/private?token=SECRET123, differs from \"https://b.example/?q=2\".",
+                "current_value": "token=SECRET123",
+            }],
+            "score": { "percentage": 80 },
+        });
+        strip_query_strings(&mut result);
+        let text = result.to_string();
+        assert!(!text.contains("SECRET123"), "{text}");
+        assert!(!text.contains("y=1") && !text.contains("q=2") && !text.contains("#frag"), "{text}");
+        assert_eq!(result["page"]["url"], "https://site.example/private");
+        assert_eq!(result["page"]["final_url"], "https://site.example/private");
+        assert_eq!(result["page"]["canonical"], "/private");
+        assert_eq!(result["page"]["og_url"], " https://site.example/private ");
+        assert_eq!(result["page"]["links"][1], "/p");
+        // Ordinary text, question marks and other values are left alone.
+        assert_eq!(result["page"]["title"], "Private page: what?");
+        assert_eq!(result["score"]["percentage"], 80);
+        assert_eq!(
+            result["recommendations"][0]["message"],
+            "The canonical https://site.example/private, differs from \"https://b.example/\"."
+        );
+    }
+
+    #[test]
+    fn results_without_queries_are_unchanged() {
+        let original = json!({ "page": { "url": "https://site.example/", "title": "Top stop? #1" }, "n": [1, 2] });
+        let mut result = original.clone();
+        strip_query_strings(&mut result);
+        assert_eq!(result, original);
+    }
+}
