@@ -240,7 +240,8 @@ mod tests {
             let key = format!("{section}{}", name.trim());
             let default = settings.get(&key).unwrap_or_else(|| panic!("the docs list {key}, which is no setting"));
             let comment = comment.trim();
-            let var: String = comment.chars().take_while(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == '_').collect();
+            let var: String =
+                comment.chars().take_while(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == '_').collect();
             assert_eq!(var, server::env_name(&key), "the variable of {key}");
             if !matches!(default, Value::Empty(..)) {
                 let documented: toml::Value = toml::from_str(&format!("v = {}", value.trim())).unwrap();

@@ -285,7 +285,7 @@ impl Config {
     /// The settings `layers` describe. Numbers and switches may be given as text (the
     /// environment has nothing else); any wrong value is an error naming its source.
     pub fn extract(layers: &Figment) -> Result<Config, ConfigError> {
-        layers.extract_lossy().map_err(config_error)
+        layers.extract_lossy().map_err(|e| config_error(e, layers))
     }
 
     /// Defaults overlaid by TOML text.
@@ -392,9 +392,9 @@ impl Environment {
 /// switches stay text for the lossy extraction to read.
 fn env_value(text: &str, default: &Value) -> Value {
     match default {
-        Value::Array(..) => {
-            Value::from(text.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect::<Vec<_>>())
-        }
+        Value::Array(..) => Value::from(
+            text.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect::<Vec<_>>(),
+        ),
         Value::Bool(..) if text.is_empty() => Value::from(false),
         Value::Empty(..) if text.is_empty() => Value::from(Empty::None),
         _ => Value::from(text),
@@ -403,7 +403,8 @@ fn env_value(text: &str, default: &Value) -> Value {
 
 impl Provider for Environment {
     fn metadata(&self) -> Metadata {
-        let vars: BTreeMap<String, String> = self.values.iter().map(|(key, var, _)| (key.clone(), var.clone())).collect();
+        let vars: BTreeMap<String, String> =
+            self.values.iter().map(|(key, var, _)| (key.clone(), var.clone())).collect();
         // An error's path may go past the setting (an element of a list): name the variable
         // of the longest key that is a setting.
         Metadata::named(ENV_SOURCE).interpolater(move |_: &Profile, path: &[&str]| {
@@ -438,8 +439,9 @@ fn insert(dict: &mut Dict, key: &str, value: Value) {
     }
 }
 
-/// Figment's error as a [`ConfigError`] naming the setting and its source.
-fn config_error(e: figment::Error) -> ConfigError {
+/// Figment's error as a [`ConfigError`] naming the setting and its source (and, for a
+/// variable, the text it holds).
+fn config_error(e: figment::Error, layers: &Figment) -> ConfigError {
     let key = e.path.join(".");
     let what = e.kind.to_string();
     let message = match e.kind {
@@ -453,10 +455,27 @@ fn config_error(e: figment::Error) -> ConfigError {
     match &metadata.source {
         Some(Source::File(path)) => ConfigError::Toml { path: path.clone(), message },
         _ if metadata.name == ENV_SOURCE => {
-            ConfigError::Env { var: metadata.interpolate(&Profile::Default, &e.path), message: what }
+            let message = match env_text(layers, &e.path) {
+                Some(text) => format!("{text:?}: {what}"),
+                None => what,
+            };
+            ConfigError::Env { var: metadata.interpolate(&Profile::Default, &e.path), message }
         }
         _ => ConfigError::Other { key, origin: metadata.name.to_string(), message: what },
     }
+}
+
+/// The text a variable gave the setting at `path`, or the list element at fault.
+fn env_text(layers: &Figment, path: &[String]) -> Option<String> {
+    let (key, index) = match path.split_last() {
+        Some((last, setting)) if last.parse::<usize>().is_ok() => (setting.join("."), last.parse().ok()),
+        _ => (path.join("."), None),
+    };
+    let value = match (layers.find_value(&key).ok()?, index) {
+        (Value::Array(_, items), Some(i)) => items.into_iter().nth(i)?,
+        (value, _) => value,
+    };
+    value.into_string()
 }
 
 /// An IPv6 prefix length: 1 to 128.
@@ -541,8 +560,10 @@ mod tests {
         let e = from_env(&[("SEO_AUDIT_ANONYMOUS_IPV6_PREFIX", "0")]).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "invalid SEO_AUDIT_ANONYMOUS_IPV6_PREFIX: 0 is not an IPv6 prefix length (1 to 128)"
+            "invalid SEO_AUDIT_ANONYMOUS_IPV6_PREFIX: \"0\": 0 is not an IPv6 prefix length (1 to 128)"
         );
+        let e = from_env(&[("SEO_AUDIT_TRUSTED_PROXIES", "10.0.0.1, x")]).unwrap_err();
+        assert_eq!(e.to_string(), "invalid SEO_AUDIT_TRUSTED_PROXIES: \"x\": invalid IP address syntax");
     }
 
     #[test]
@@ -639,10 +660,7 @@ mod tests {
         let defaults = settings();
         let mut set = Vec::new();
         leaves("", &Value::serialize(&all).unwrap().into_dict().unwrap(), &mut set);
-        assert_eq!(
-            defaults.iter().map(|(k, _)| k).collect::<Vec<_>>(),
-            set.iter().map(|(k, _)| k).collect::<Vec<_>>()
-        );
+        assert_eq!(defaults.iter().map(|(k, _)| k).collect::<Vec<_>>(), set.iter().map(|(k, _)| k).collect::<Vec<_>>());
         assert!(defaults.len() >= 32, "{defaults:?}");
         for ((key, default), (_, value)) in defaults.iter().zip(&set) {
             assert_ne!(default, value, "everything_set leaves {key} at its default");
