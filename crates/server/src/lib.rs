@@ -72,8 +72,8 @@ pub use auth::{
     API_KEY_HEADER, DEFAULT_ANONYMOUS_IPV6_PREFIX,
 };
 pub use config::{
-    env_name, settings, Config, ConfigError, FetchSettings, GeoSettings, RateLimits, BATCH_CONCURRENCY,
-    DEFAULT_ANALYSIS_CPU, ENV_ALIASES, ENV_PREFIX, MAX_BATCH_URLS, MAX_REQUEST_BODY_BYTES,
+    Config, FetchSettings, GeoSettings, RateLimits, BATCH_CONCURRENCY, DEFAULT_ANALYSIS_CPU, MAX_BATCH_URLS,
+    MAX_REQUEST_BODY_BYTES,
 };
 pub use error::ApiError;
 pub use limiter::{Decision, Limiter};
