@@ -37,28 +37,34 @@ pub struct AuditArgs {
     /// Exit with status 1 when the score is under N, 0 to 100 (for CI pipelines).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=100))]
     pub min_score: Option<u32>,
-    /// Let the address guard through for ADDR (IP, CIDR or host name); for local
-    /// development and tests only. Repeatable.
-    #[arg(long = "allow-target", value_name = "ADDR", env = "SEO_AUDIT_ALLOW_TARGETS", value_delimiter = ',')]
-    pub allow_target: Vec<String>,
+    #[command(flatten)]
+    pub settings: AuditSettingFlags,
     /// Never colour the text report.
     #[arg(long)]
     pub no_color: bool,
 }
 
+/// The settings `audit` takes as flags, on top of the file and the environment; each field
+/// serializes under its setting's key.
+#[derive(Debug, clap::Args, serde::Serialize)]
+pub struct AuditSettingFlags {
+    /// Let the address guard through for ADDR (IP, CIDR or host name); for local
+    /// development and tests only. Repeatable.
+    #[arg(long = "allow-target", value_name = "ADDR", value_delimiter = ',')]
+    #[serde(rename = "allow_targets")]
+    pub allow_target: Vec<String>,
+}
+
 /// Runs the subcommand and returns the process exit status. The fetch settings are the
 /// service's (defaults, `--config` file, `SEO_AUDIT_*` variables), `--allow-target` last.
 pub async fn run(args: AuditArgs, global: &Global) -> u8 {
-    let mut config = match global.load_config() {
+    let config = match global.load_config_with(&args.settings) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("error: invalid_request: settings: {e}");
             return EXIT_FAILED;
         }
     };
-    if !args.allow_target.is_empty() {
-        config.allow_targets = args.allow_target.clone();
-    }
     let limits = server::pipeline::AnalysisLimits::cpu_ms(config.analysis_cpu_ms);
     let audit = match load(&args, config.fetch_config(), limits).await {
         Ok(audit) => audit,

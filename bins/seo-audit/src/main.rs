@@ -10,31 +10,39 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Parser, Subcommand};
+use serde::Serialize;
+use settings::Flags;
 
 mod admin_cmd;
 mod audit_cmd;
 mod serve_cmd;
+mod settings;
 
 /// Settings every subcommand shares. Their names are part of the interface (docs/API.md,
-/// "Running the service"): scripts and config files name them.
-#[derive(Debug, Clone, clap::Args)]
+/// "Running the service"): scripts and config files name them. A flag that is a setting
+/// serializes under the setting's key ([`settings::settings`]); its environment variable is
+/// the setting's, read by [`settings::layers`].
+#[derive(Debug, Clone, clap::Args, Serialize)]
 pub struct Global {
     /// Data directory holding the SQLite file [default: ./data].
-    #[arg(long, env = "SEO_AUDIT_DATA", global = true)]
+    #[arg(long, global = true)]
     pub data: Option<PathBuf>,
     /// TOML settings file.
     #[arg(long, env = "SEO_AUDIT_CONFIG", global = true)]
+    #[serde(skip)]
     pub config: Option<PathBuf>,
 }
 
 impl Global {
     /// Defaults, then the settings file, then `SEO_AUDIT_*` variables, then `--data`.
     pub fn load_config(&self) -> Result<server::Config, String> {
-        let mut config = server::Config::load(self.config.as_deref()).map_err(|e| e.to_string())?;
-        if let Some(data) = &self.data {
-            config.data = data.clone();
-        }
-        Ok(config)
+        self.load_config_with(())
+    }
+
+    /// [`Global::load_config`] with a subcommand's setting flags on top.
+    pub fn load_config_with(&self, flags: impl Serialize) -> Result<server::Config, String> {
+        let layers = settings::layers(self.config.as_deref(), std::env::vars()).map_err(|e| e.to_string())?;
+        settings::extract(&layers.merge(Flags(self)).merge(Flags(flags))).map_err(|e| e.to_string())
     }
 }
 
