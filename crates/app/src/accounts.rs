@@ -140,3 +140,36 @@ impl App {
         }
     }
 }
+
+impl App {
+    /// The audit a badge or report shows: the newest public one (made without a key, no
+    /// older than [`store::BADGE_MAX_AGE`], home page preferred) of the first of `hosts`
+    /// that has one (a domain and its other `www.` form).
+    ///
+    /// # Errors
+    /// The store failed.
+    pub async fn newest_public_audit(&self, hosts: Vec<String>) -> Result<Option<store::StoredAudit>, AppError> {
+        self.db(move |s| {
+            for host in &hosts {
+                if let Some(found) = s.latest_audit_for_host(host, store::BADGE_MAX_AGE)? {
+                    return Ok(Some(found));
+                }
+            }
+            Ok(None)
+        })
+        .await
+    }
+
+    /// Public audit `id`, when it was made for one of `hosts`. An audit made with a key is
+    /// private to it, whoever knows its id.
+    ///
+    /// # Errors
+    /// The store failed.
+    pub async fn public_audit(&self, id: String, hosts: Vec<String>) -> Result<Option<store::StoredAudit>, AppError> {
+        if id.len() > 64 {
+            return Ok(None);
+        }
+        let found = self.db(move |s| s.get_public_audit(&id)).await?;
+        Ok(found.filter(|a| hosts.contains(&a.host)))
+    }
+}

@@ -34,6 +34,7 @@ pub mod glossary;
 pub mod monitors;
 pub mod opportunities;
 pub mod pipeline;
+mod setup;
 mod slots;
 mod stored;
 pub mod techstack;
@@ -47,6 +48,7 @@ pub use compare::Comparison;
 pub use error::{AppError, GEO_SETTINGS, INTERNAL_MESSAGE, OVERLOADED_MESSAGE};
 pub use geo::{GeoService, GeoSettings};
 pub use monitors::{AlertRule, Monitors};
+pub use setup::{OpenError, Setup};
 pub use slots::{AuditSlots, Ticket};
 pub use stored::StoredResult;
 pub use workflows::Workflows;
@@ -54,4 +56,12 @@ pub use workflows::Workflows;
 // The lower layers' data types and pure helpers that the server speaks in. The server reaches
 // the store and the fetcher only through `App`'s use cases; these are the values that cross
 // (docs/ARCHITECTURE.md, "What each crate may import").
-pub use store::minute_bucket;
+pub use fetch::{
+    clip, validate_url, Error as FetchError, FetchConfig, DEFAULT_BASE_URL, DEFAULT_CONNECT_TIMEOUT,
+    DEFAULT_MAX_BODY_BYTES, DEFAULT_TEXT_TIMEOUT, DEFAULT_TOTAL_TIMEOUT,
+};
+pub use store::{
+    ip_identity, minute_bucket, now_rfc3339, Error as StoreError, KeyRecord, StoredAudit, Tier, Webhook,
+    ANONYMOUS_RATE_LIMIT, BADGE_MAX_AGE, DB_FILE_NAME, DEFAULT_MONITOR_INTERVAL_S, FREE_RATE_LIMIT, PRO_RATE_LIMIT,
+    WEBHOOK_EVENTS,
+};

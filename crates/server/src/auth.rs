@@ -29,7 +29,7 @@ pub enum Identity {
         prefix: u8,
     },
     /// A known, usable key.
-    Key(Arc<store::KeyRecord>),
+    Key(Arc<app::KeyRecord>),
 }
 
 impl Identity {
@@ -44,9 +44,9 @@ impl Identity {
     pub fn label(&self) -> String {
         match self {
             Identity::Anonymous { ip: ip @ IpAddr::V6(_), prefix } if *prefix < 128 => {
-                format!("{}/{prefix}", store::ip_identity(ip))
+                format!("{}/{prefix}", app::ip_identity(ip))
             }
-            Identity::Anonymous { ip, .. } => store::ip_identity(ip),
+            Identity::Anonymous { ip, .. } => app::ip_identity(ip),
             Identity::Key(k) => k.identity(),
         }
     }
@@ -61,7 +61,7 @@ impl Identity {
     }
 
     /// The key, if any.
-    pub fn key(&self) -> Option<&store::KeyRecord> {
+    pub fn key(&self) -> Option<&app::KeyRecord> {
         match self {
             Identity::Key(k) => Some(k),
             Identity::Anonymous { .. } => None,

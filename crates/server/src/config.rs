@@ -38,16 +38,16 @@ pub struct RateLimits {
 
 impl Default for RateLimits {
     fn default() -> Self {
-        RateLimits { anonymous: store::ANONYMOUS_RATE_LIMIT, free: store::FREE_RATE_LIMIT, pro: store::PRO_RATE_LIMIT }
+        RateLimits { anonymous: app::ANONYMOUS_RATE_LIMIT, free: app::FREE_RATE_LIMIT, pro: app::PRO_RATE_LIMIT }
     }
 }
 
 impl RateLimits {
     /// The per-minute limit of a tier.
-    pub fn for_tier(&self, tier: store::Tier) -> u32 {
+    pub fn for_tier(&self, tier: app::Tier) -> u32 {
         match tier {
-            store::Tier::Free => self.free,
-            store::Tier::Pro => self.pro,
+            app::Tier::Free => self.free,
+            app::Tier::Pro => self.pro,
         }
     }
 }
@@ -71,10 +71,10 @@ pub struct FetchSettings {
 impl Default for FetchSettings {
     fn default() -> Self {
         FetchSettings {
-            connect_timeout_ms: ms(fetch::DEFAULT_CONNECT_TIMEOUT),
-            total_timeout_ms: ms(fetch::DEFAULT_TOTAL_TIMEOUT),
-            text_timeout_ms: ms(fetch::DEFAULT_TEXT_TIMEOUT),
-            max_body_bytes: fetch::DEFAULT_MAX_BODY_BYTES,
+            connect_timeout_ms: ms(app::DEFAULT_CONNECT_TIMEOUT),
+            total_timeout_ms: ms(app::DEFAULT_TOTAL_TIMEOUT),
+            text_timeout_ms: ms(app::DEFAULT_TEXT_TIMEOUT),
+            max_body_bytes: app::DEFAULT_MAX_BODY_BYTES,
             // Short enough that an edited robots.txt shows within a minute, long enough that
             // a batch or a crawl of one site asks for it once.
             robots_cache_ttl_s: 60,
@@ -121,7 +121,7 @@ impl std::fmt::Debug for GeoSettings {
 pub struct Config {
     /// Address and port to listen on; port 0 picks a free port.
     pub listen: SocketAddr,
-    /// Directory holding the SQLite file ([`store::DB_FILE_NAME`]).
+    /// Directory holding the SQLite file ([`app::DB_FILE_NAME`]).
     pub data: PathBuf,
     /// Public base URL of the service (user agent, links in documents).
     pub base_url: String,
@@ -129,7 +129,7 @@ pub struct Config {
     pub allow_targets: Vec<String>,
     /// Test and sandbox setting (`SEO_AUDIT_OFFLINE=1`): only `allow_targets` are
     /// reachable, public hosts included in the refusal, and unlisted names are never looked
-    /// up (see `fetch::FetchConfig::offline`). Off by default.
+    /// up (see `app::FetchConfig::offline`). Off by default.
     pub offline: bool,
     /// Peers whose `X-Forwarded-For` is believed. Empty: the socket peer is the client.
     pub trusted_proxies: Vec<IpAddr>,
@@ -190,7 +190,7 @@ impl Default for Config {
         Config {
             listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
             data: PathBuf::from("./data"),
-            base_url: fetch::DEFAULT_BASE_URL.to_string(),
+            base_url: app::DEFAULT_BASE_URL.to_string(),
             allow_targets: Vec::new(),
             offline: false,
             trusted_proxies: Vec::new(),
@@ -209,7 +209,7 @@ impl Default for Config {
             max_connections_per_ip: 256,
             badge_audit_url: DEFAULT_BADGE_AUDIT_URL.to_string(),
             widget_rate_limit: 120,
-            monitor_interval_s: u64::from(store::DEFAULT_MONITOR_INTERVAL_S),
+            monitor_interval_s: u64::from(app::DEFAULT_MONITOR_INTERVAL_S),
             webhook_retry_base_ms: crate::webhooks::DEFAULT_RETRY_BASE_MS,
         }
     }
@@ -218,12 +218,12 @@ impl Default for Config {
 impl Config {
     /// Path of the SQLite file inside [`Config::data`].
     pub fn db_path(&self) -> PathBuf {
-        self.data.join(store::DB_FILE_NAME)
+        self.data.join(app::DB_FILE_NAME)
     }
 
     /// The fetcher settings these settings describe.
-    pub fn fetch_config(&self) -> fetch::FetchConfig {
-        fetch::FetchConfig {
+    pub fn fetch_config(&self) -> app::FetchConfig {
+        app::FetchConfig {
             connect_timeout: Duration::from_millis(self.fetch.connect_timeout_ms),
             total_timeout: Duration::from_millis(self.fetch.total_timeout_ms),
             text_timeout: Duration::from_millis(self.fetch.text_timeout_ms),
@@ -232,7 +232,7 @@ impl Config {
             allow_targets: self.allow_targets.clone(),
             robots_cache_ttl: Duration::from_secs(self.fetch.robots_cache_ttl_s),
             offline: self.offline,
-            ..fetch::FetchConfig::default()
+            ..app::FetchConfig::default()
         }
     }
 }

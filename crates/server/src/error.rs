@@ -131,8 +131,8 @@ impl ApiError {
     }
 }
 
-impl From<fetch::Error> for ApiError {
-    fn from(e: fetch::Error) -> ApiError {
+impl From<app::FetchError> for ApiError {
+    fn from(e: app::FetchError) -> ApiError {
         app::AppError::Fetch(e).into()
     }
 }
@@ -155,8 +155,8 @@ impl From<app::AppError> for ApiError {
         }
         // The answer never names the address a name resolved to (docs/SECURITY.md, "The
         // address guard"); the operator's log does.
-        if let AppError::Fetch(fetch::Error::Blocked { host, addr: Some(addr), reason }) = &e {
-            tracing::info!(host = %fetch::clip(host), %addr, reason, "target blocked by the address guard");
+        if let AppError::Fetch(app::FetchError::Blocked { host, addr: Some(addr), reason }) = &e {
+            tracing::info!(host = %app::clip(host), %addr, reason, "target blocked by the address guard");
         }
         let error = ApiError::new(status, e.code(), e.message());
         match e.details() {
@@ -166,9 +166,9 @@ impl From<app::AppError> for ApiError {
     }
 }
 
-impl From<store::Error> for ApiError {
+impl From<app::StoreError> for ApiError {
     /// Every store failure is the service's own problem: 500 `internal`, cause logged.
-    fn from(e: store::Error) -> ApiError {
+    fn from(e: app::StoreError) -> ApiError {
         ApiError::internal(e)
     }
 }
@@ -199,11 +199,11 @@ mod tests {
         check(ApiError::unsupported_media_type(), 415, "unsupported_media_type");
         check(ApiError::overloaded(), 503, "overloaded");
         check(ApiError::internal("secret detail"), 500, "internal");
-        check(fetch::Error::Timeout.into(), 504, "target_timeout");
-        check(fetch::Error::InvalidUrl("x".into()).into(), 400, "invalid_url");
-        check(fetch::Error::Connect("refused".into()).into(), 502, "target_unreachable");
-        check(fetch::Error::TooLarge { limit: 1 }.into(), 422, "target_too_large");
-        check(fetch::Error::Config("x".into()).into(), 500, "internal");
+        check(app::FetchError::Timeout.into(), 504, "target_timeout");
+        check(app::FetchError::InvalidUrl("x".into()).into(), 400, "invalid_url");
+        check(app::FetchError::Connect("refused".into()).into(), 502, "target_unreachable");
+        check(app::FetchError::TooLarge { limit: 1 }.into(), 422, "target_too_large");
+        check(app::FetchError::Config("x".into()).into(), 500, "internal");
     }
 
     #[test]

@@ -87,5 +87,5 @@ pub use state::{AppState, StateError};
 
 /// The current time as RFC 3339 UTC with milliseconds (`scanned_at`, timestamps on the wire).
 pub fn now_rfc3339() -> String {
-    store::now_rfc3339()
+    app::now_rfc3339()
 }

@@ -95,7 +95,7 @@ impl Server {
 /// Opens the database of `config`, binds `config.listen` and serves until shut down.
 /// Returns once the socket accepts connections.
 ///
-/// Without a configured base URL (it is still [`fetch::DEFAULT_BASE_URL`]) the base URL
+/// Without a configured base URL (it is still [`app::DEFAULT_BASE_URL`]) the base URL
 /// becomes the address actually bound, so the user agent's `/bot` link and the discovery
 /// documents point at this server even with `--listen 127.0.0.1:0` (an unspecified address
 /// such as `0.0.0.0` is shown as `127.0.0.1`). Behind a proxy or a domain, set it.
@@ -103,7 +103,7 @@ pub async fn serve(mut config: Config) -> Result<Server, ServeError> {
     let listen = config.listen;
     let listener = TcpListener::bind(listen).await.map_err(|source| ServeError::Bind { addr: listen, source })?;
     let addr = listener.local_addr().map_err(|source| ServeError::Bind { addr: listen, source })?;
-    if config.base_url == fetch::DEFAULT_BASE_URL {
+    if config.base_url == app::DEFAULT_BASE_URL {
         config.base_url = bound_base_url(addr);
     }
     let state = AppState::new(config)?;

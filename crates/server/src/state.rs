@@ -11,10 +11,6 @@ use crate::limiter::Limiter;
 /// Shared state of the service: cheap to clone (a handful of `Arc`s).
 #[derive(Clone, Debug)]
 pub struct AppState {
-    /// The database.
-    pub store: store::Store,
-    /// The guarded network client.
-    pub fetcher: fetch::Fetcher,
     /// The one rate limiter of every quota-consuming endpoint.
     pub limiter: Arc<Limiter>,
     /// Settings the service was started with.
@@ -37,38 +33,21 @@ pub struct AppState {
     pub workflows: app::Workflows,
 }
 
-/// Failure to build the state.
-#[derive(Debug, thiserror::Error)]
-pub enum StateError {
-    /// The database could not be opened or migrated.
-    #[error("cannot open the database: {0}")]
-    Store(#[from] store::Error),
-    /// The fetcher settings are invalid (a bad allow-list entry).
-    #[error("invalid fetch settings: {0}")]
-    Fetch(#[from] fetch::Error),
-}
+/// Failure to build the state: the database or the fetch settings.
+pub type StateError = app::OpenError;
 
 impl AppState {
-    /// Opens the database under `config.data` and builds the fetcher.
+    /// Opens the database under `config.data`, builds the fetcher, and wires the
+    /// application and its engines to the settings.
     pub fn new(config: Config) -> Result<AppState, StateError> {
-        let store = store::Store::open(config.db_path())?;
-        AppState::with_store(config, store)
-    }
-
-    /// Builds the state around an open store: the application and its engines, wired to
-    /// the settings.
-    pub fn with_store(config: Config, store: store::Store) -> Result<AppState, StateError> {
-        let fetcher = fetch::Fetcher::new(config.fetch_config())?;
-        let retry_base = std::time::Duration::from_millis(config.webhook_retry_base_ms);
-        let webhooks = Arc::new(app::webhooks::Dispatcher::new(store.clone(), fetcher.clone(), retry_base));
-        let audits = Arc::new(app::AuditSlots::new(config.max_concurrent_audits, config.audit_queue));
-        let app = app::App::new(
-            store.clone(),
-            fetcher.clone(),
-            audits,
-            app::pipeline::AnalysisLimits::cpu_ms(config.analysis_cpu_ms),
-            webhooks.clone(),
-        );
+        let (app, webhooks) = app::App::open(app::Setup {
+            db_path: config.db_path(),
+            fetch: config.fetch_config(),
+            max_concurrent_audits: config.max_concurrent_audits,
+            audit_queue: config.audit_queue,
+            analysis_cpu_ms: config.analysis_cpu_ms,
+            webhook_retry_base: std::time::Duration::from_millis(config.webhook_retry_base_ms),
+        })?;
         let monitors = app::Monitors::new(app.clone(), config.monitor_interval_s);
         let geo = app::GeoSettings {
             base_url: config.geo.base_url.clone(),
@@ -88,8 +67,6 @@ impl AppState {
             workflows: app::Workflows::new(app.clone(), monitors.clone()),
             monitors,
             app,
-            store,
-            fetcher,
             config: Arc::new(config),
             started: Instant::now(),
         })

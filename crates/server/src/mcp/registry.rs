@@ -61,8 +61,8 @@ impl Registry for McpRegistry {
         // key, or a free key whose own limit already reaches pro's).
         let standing = match &self.identity {
             Identity::Anonymous { .. } => Standing::Anonymous,
-            Identity::Key(k) if k.tier == store::Tier::Free && limit < self.state.config.rate_limits.pro => {
-                Standing::Below { higher: store::Tier::Pro.as_str() }
+            Identity::Key(k) if k.tier == app::Tier::Free && limit < self.state.config.rate_limits.pro => {
+                Standing::Below { higher: app::Tier::Pro.as_str() }
             }
             Identity::Key(_) => Standing::Top,
         };

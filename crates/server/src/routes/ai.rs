@@ -59,7 +59,7 @@ async fn request(ctx: &Ctx) -> Result<(Identity, Url), ApiError> {
     let identity = authenticate_metered(ctx, KeyRule::Optional, Some("audit")).await?;
     let body = ctx.json_body().await?;
     let raw = target(&body)?;
-    Ok((identity, fetch::validate_url(&raw)?))
+    Ok((identity, app::validate_url(&raw)?))
 }
 
 /// The `url` of a `{url}` body.

@@ -47,7 +47,7 @@ async fn audit_one(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let identity = authenticate_metered(&ctx, KeyRule::Optional, Some("audit")).await?;
     let raw = ctx.query("url").filter(|u| !u.trim().is_empty()).ok_or_else(|| ApiError::missing_parameter("url"))?;
     let format = Format::parse(ctx.query("format").as_deref())?;
-    let url = fetch::validate_url(&raw)?;
+    let url = app::validate_url(&raw)?;
     // The one audit path: admission first, then this quota, then fetch, analysis, record.
     let audited = ctx
         .state
@@ -77,7 +77,7 @@ async fn audit_batch(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let positions: Vec<Result<usize, ApiError>> = urls
         .iter()
         .map(|raw| {
-            let url = fetch::validate_url(raw)?;
+            let url = app::validate_url(raw)?;
             Ok(*index.entry(url.to_string()).or_insert_with(|| {
                 distinct.push(url);
                 distinct.len() - 1

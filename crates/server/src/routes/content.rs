@@ -62,7 +62,7 @@ fn parse_gap(body: &Value) -> Result<GapRequest, ApiError> {
         Some(Value::String(s)) => s,
         Some(_) => return Err(wrong_type("url", "a string")),
     };
-    let url = fetch::validate_url(raw)?;
+    let url = app::validate_url(raw)?;
     let title = match field("title") {
         None => None,
         Some(Value::String(s)) => Some(s.clone()),
@@ -95,7 +95,7 @@ fn parse_gap(body: &Value) -> Result<GapRequest, ApiError> {
     let mut seen = HashSet::new();
     let mut distinct = Vec::new();
     for (index, raw) in competitors.iter().enumerate() {
-        let competitor = fetch::validate_url(raw).map_err(|e| {
+        let competitor = app::validate_url(raw).map_err(|e| {
             let e = ApiError::from(e);
             ApiError { message: format!("Competitor {index} ({raw:?}): {}", e.message), ..e }
                 .with_details(json!({ "parameter": "competitors", "index": index, "url": raw }))

@@ -190,33 +190,21 @@ fn alternate_form(domain: &str) -> Option<String> {
 
 /// The audit a badge or report shows: the newest public one (made without a key) of the
 /// domain no older than
-/// [`store::BADGE_MAX_AGE`] (home page preferred), looked up as given and then in its
+/// [`app::BADGE_MAX_AGE`] (home page preferred), looked up as given and then in its
 /// other `www.` form (a site that redirects `example.com` to `www.example.com` is stored
 /// under the latter).
-async fn newest_audit(state: &AppState, domain: &str) -> Result<Option<store::StoredAudit>, ApiError> {
-    let domain = domain.to_string();
-    state
-        .db(move |s| {
-            if let Some(found) = s.latest_audit_for_host(&domain, store::BADGE_MAX_AGE)? {
-                return Ok(Some(found));
-            }
-            match alternate_form(&domain) {
-                Some(other) => s.latest_audit_for_host(&other, store::BADGE_MAX_AGE),
-                None => Ok(None),
-            }
-        })
-        .await
+async fn newest_audit(state: &AppState, domain: &str) -> Result<Option<app::StoredAudit>, ApiError> {
+    Ok(state.app.newest_public_audit(forms(domain)).await?)
 }
 
 /// A public audit asked for by id, when it belongs to `domain` (in either form).
-async fn audit_by_id(state: &AppState, domain: &str, id: String) -> Result<Option<store::StoredAudit>, ApiError> {
-    if id.len() > 64 {
-        return Ok(None);
-    }
-    // Only public audits: an audit made with a key is private to it, whoever knows its id.
-    let found = state.db(move |s| s.get_public_audit(&id)).await?;
-    let other = alternate_form(domain);
-    Ok(found.filter(|a| a.host == domain || other.as_deref() == Some(a.host.as_str())))
+async fn audit_by_id(state: &AppState, domain: &str, id: String) -> Result<Option<app::StoredAudit>, ApiError> {
+    Ok(state.app.public_audit(id, forms(domain)).await?)
+}
+
+/// `domain`, then its other `www.` form when there is one.
+fn forms(domain: &str) -> Vec<String> {
+    std::iter::once(domain.to_string()).chain(alternate_form(domain)).collect()
 }
 
 async fn report_domain(ctx: &Ctx) -> Result<Response, ApiError> {
@@ -257,7 +245,7 @@ async fn report_domain(ctx: &Ctx) -> Result<Response, ApiError> {
 
 /// The report page of a stored audit, read back typed (a row that does not parse renders
 /// as an empty result: every field shown as missing).
-fn render_stored(base: &str, domain: &str, audit: &store::StoredAudit) -> String {
+fn render_stored(base: &str, domain: &str, audit: &app::StoredAudit) -> String {
     render(base, domain, app::StoredResult::of(audit).result)
 }
 
@@ -297,7 +285,7 @@ fn fixes_for(result: &AuditResult) -> Vec<(String, String)> {
 async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
     let identity = authenticate(ctx, KeyRule::Optional, Some("audit")).await?;
     let raw = ctx.query("url").filter(|u| !u.trim().is_empty()).ok_or_else(|| ApiError::missing_parameter("url"))?;
-    let url = fetch::validate_url(&raw)?;
+    let url = app::validate_url(&raw)?;
     // The one audit path, as the audit endpoint: admission first, so a full server answers
     // 503 without charging quota.
     let audited = ctx
@@ -346,7 +334,7 @@ async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
 /// site in pages a cache may keep.
 fn base_url(ctx: &Ctx) -> String {
     let configured = ctx.state.config.base_url.trim_end_matches('/').to_string();
-    if configured != fetch::DEFAULT_BASE_URL.trim_end_matches('/') {
+    if configured != app::DEFAULT_BASE_URL.trim_end_matches('/') {
         return configured;
     }
     let Some(host) = ctx.headers.get(header::HOST).and_then(|v| v.to_str().ok()) else { return configured };

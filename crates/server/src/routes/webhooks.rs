@@ -38,7 +38,7 @@ async fn owner(ctx: &Ctx) -> Result<String, ApiError> {
         .ok_or_else(|| ApiError::unauthorized("This endpoint needs an API key with the `webhooks` scope."))
 }
 
-fn render(hook: &store::Webhook) -> Value {
+fn render(hook: &app::Webhook) -> Value {
     serde_json::to_value(hook).unwrap_or(Value::Null)
 }
 
@@ -108,8 +108,8 @@ fn webhook_url(raw: &str) -> Result<url::Url, ApiError> {
     if text.len() == scheme_len {
         return Err(invalid("has no host"));
     }
-    let url = fetch::validate_url(text).map_err(|e| match e {
-        fetch::Error::InvalidUrl(reason) => invalid(&format!("is not valid ({reason})")),
+    let url = app::validate_url(text).map_err(|e| match e {
+        app::FetchError::InvalidUrl(reason) => invalid(&format!("is not valid ({reason})")),
         other => ApiError::from(other),
     })?;
     match url.host() {
@@ -140,7 +140,7 @@ fn parse_create(body: &Value) -> Result<(String, Vec<String>), ApiError> {
                 .ok_or_else(|| ApiError::invalid_request("Every entry of `events` must be a string."))?,
             Some(_) => return Err(ApiError::invalid_request("`events` must be an array of event names.")),
         };
-    let allowed = store::WEBHOOK_EVENTS;
+    let allowed = app::WEBHOOK_EVENTS;
     if events.is_empty() {
         return Err(ApiError::invalid_request("`events` must name at least one event.")
             .with_details(json!({ "parameter": "events", "allowed": allowed })));

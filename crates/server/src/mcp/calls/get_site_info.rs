@@ -22,7 +22,7 @@ pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
         Ok(p) => p,
         Err(e) => return e,
     };
-    let fetched = crate::pipeline::fetch_with_robots(&env.state.fetcher, &url).await;
+    let fetched = crate::pipeline::fetch_with_robots(&env.state.app.fetcher, &url).await;
     let (fetched, robots) = match fetched {
         Ok(f) => f,
         Err(e) => return from_api_error(ApiError::from(e), url.as_str()),

@@ -76,7 +76,7 @@ pub fn string_arg<'a>(args: &'a Map<String, Value>, name: &str) -> Option<&'a st
 /// A URL argument, validated as the REST endpoints validate `url`.
 pub fn url_arg(args: &Map<String, Value>, name: &str) -> Result<Url, ToolResult> {
     let raw = string_arg(args, name).unwrap_or("");
-    fetch::validate_url(raw).map_err(|e| from_api_error(ApiError::from(e), &format!("argument {name}")))
+    app::validate_url(raw).map_err(|e| from_api_error(ApiError::from(e), &format!("argument {name}")))
 }
 
 /// A place among the bounded audit slots, as REST audits take one: a full server answers

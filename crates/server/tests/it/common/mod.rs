@@ -49,7 +49,8 @@ impl TestServer {
         tweak(&mut config);
         let server = server::serve(config).await.unwrap();
         let base = format!("http://{}", server.local_addr());
-        let store = server.state().store.clone();
+        // The tests look at the database through a connection of their own, as an operator would.
+        let store = store::Store::open(server.state().config.db_path()).unwrap();
         let client = reqwest::Client::builder().no_proxy().build().unwrap();
         TestServer { server, base, client, store, dir }
     }
