@@ -50,7 +50,7 @@ pub struct App {
     pub limits: AnalysisLimits,
     pub(crate) events: Arc<dyn Events>,
     /// The database file the store opened (see [`App::check_db_file`]).
-    pub(crate) db_file: crate::db::DbFile,
+    pub(crate) db_file: crate::db_file::DbFile,
 }
 
 impl std::fmt::Debug for App {
@@ -84,7 +84,7 @@ impl App {
         limits: AnalysisLimits,
         events: Arc<dyn Events>,
     ) -> App {
-        let db_file = crate::db::db_file_of(&store);
+        let db_file = crate::db_file::db_file_of(&store);
         App { store, fetcher, slots, limits, events, db_file }
     }
 

@@ -3,19 +3,8 @@
 //! (docs/ARCHITECTURE.md, "Background work"). Each call first checks that the database
 //! file is still the one the service opened ([`App::check_db_file`]).
 
-use std::path::Path;
-use std::sync::{Arc, Mutex};
-
+use crate::db_file::db_file_identity;
 use crate::{App, AppError};
-
-/// Identity (device, inode) of the database file the store is connected to; `None` when it
-/// could not be read at start (an in-memory or unusual store: not checked).
-pub(crate) type DbFile = Arc<Mutex<Option<(u64, u64)>>>;
-
-/// The identity of the store's file as it is now.
-pub(crate) fn db_file_of(store: &store::Store) -> DbFile {
-    Arc::new(Mutex::new(db_file_identity(store.path()).ok()))
-}
 
 impl App {
     /// Runs a store call on the blocking pool, after [`App::check_db_file`] in the same
@@ -88,22 +77,5 @@ impl App {
             Ok(_) => Ok(()),
             Err(e) => Err(AppError::Internal(format!("database file {}: {e}", path.display()))),
         }
-    }
-}
-
-/// (device, inode) of a regular file; an error for anything else.
-fn db_file_identity(path: &Path) -> std::io::Result<(u64, u64)> {
-    let meta = std::fs::metadata(path)?;
-    if !meta.is_file() {
-        return Err(std::io::Error::other("not a regular file"));
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        Ok((meta.dev(), meta.ino()))
-    }
-    #[cfg(not(unix))]
-    {
-        Ok((0, 0))
     }
 }

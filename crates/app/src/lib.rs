@@ -27,6 +27,7 @@ pub mod badges;
 mod compare;
 pub mod content;
 mod db;
+mod db_file;
 mod error;
 pub mod fixes;
 pub mod geo;
