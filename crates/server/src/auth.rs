@@ -7,9 +7,9 @@ use std::sync::Arc;
 use http::{HeaderMap, StatusCode};
 use time::OffsetDateTime;
 
+use crate::ctx::Ctx;
 use crate::error::ApiError;
 use crate::limiter::Decision;
-use crate::router::Ctx;
 
 /// Header carrying the API key; the query parameter of the same name is accepted too.
 pub const API_KEY_HEADER: &str = "x-api-key";

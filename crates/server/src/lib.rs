@@ -50,6 +50,7 @@
 mod auth;
 mod config;
 pub mod conn;
+mod ctx;
 mod error;
 mod limiter;
 pub mod mcp;
@@ -74,13 +75,11 @@ pub use config::{
     Config, FetchSettings, GeoSettings, RateLimits, BATCH_CONCURRENCY, DEFAULT_ANALYSIS_CPU, MAX_BATCH_URLS,
     MAX_REQUEST_BODY_BYTES,
 };
+pub use ctx::{Body, BodyError, BodyReadError, BoxError, Ctx, Handler, HandlerFuture, PeerAddr};
 pub use error::ApiError;
 pub use limiter::{Decision, Limiter};
 pub use response::{json_response, ok_json, Response, JSON_CONTENT_TYPE};
-pub use router::{
-    handle, handle_with, match_path, redact, route, route_in, Body, BodyError, BodyReadError, BoxError, Ctx, Handler,
-    HandlerFuture, PeerAddr, Route, RouteMatch, ROUTES,
-};
+pub use router::{handle, handle_with, match_path, redact, route, route_in, Route, RouteMatch, ROUTES};
 pub use routes::openapi::{document as openapi_document, OPENAPI_JSON};
 pub use serve::{serve, serve_state, shutdown_signal, ServeError, Server, ShutdownHandle};
 pub use state::{AppState, StateError};

@@ -19,7 +19,8 @@ use tokio::task::JoinHandle;
 
 use crate::config::Config;
 use crate::conn::{self, CLOSE_WAIT};
-use crate::router::{handle, PeerAddr};
+use crate::ctx::PeerAddr;
+use crate::router::handle;
 use crate::state::{AppState, StateError};
 
 /// Largest request head (request line and headers) accepted, in bytes.

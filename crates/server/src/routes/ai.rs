@@ -10,9 +10,9 @@ use serde_json::{json, Value};
 use url::Url;
 
 use crate::auth::{authenticate_metered, consume_quota, Identity, KeyRule};
+use crate::ctx::{Ctx, HandlerFuture};
 use crate::error::ApiError;
 use crate::response::ok_json;
-use crate::router::{Ctx, HandlerFuture};
 
 /// `POST /api/ai-readiness` with `{url}`.
 pub fn readiness(ctx: Ctx) -> HandlerFuture {

@@ -7,9 +7,9 @@ use url::Url;
 
 use crate::auth::{authenticate_metered, consume_quota, KeyRule};
 use crate::config::{BATCH_CONCURRENCY, MAX_BATCH_URLS};
+use crate::ctx::{Ctx, HandlerFuture};
 use crate::error::ApiError;
 use crate::response::ok_json;
-use crate::router::{Ctx, HandlerFuture};
 
 /// Shape of an audit answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

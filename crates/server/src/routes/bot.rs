@@ -10,7 +10,7 @@
 use http::StatusCode;
 use pages::bot::{render_bot_page, BotFacts};
 
-use crate::router::{Ctx, HandlerFuture};
+use crate::ctx::{Ctx, HandlerFuture};
 use crate::routes::web::{html, PAGE_CACHE_CONTROL};
 
 /// `GET /bot`.

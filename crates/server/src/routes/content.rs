@@ -16,9 +16,9 @@ use serde::Deserialize as _;
 use serde_json::{json, Value};
 
 use crate::auth::{authenticate_metered, consume_quota, KeyRule};
+use crate::ctx::{Ctx, HandlerFuture};
 use crate::error::ApiError;
 use crate::response::ok_json;
-use crate::router::{Ctx, HandlerFuture};
 
 /// `POST /api/content-gap` with `{url, title?, wordCount?, headings?, competitors?}`.
 pub fn content_gap(ctx: Ctx) -> HandlerFuture {

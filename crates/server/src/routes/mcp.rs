@@ -18,11 +18,11 @@ use serde_json::Value;
 
 use crate::auth::{anonymous_identity, authenticate, Identity, KeyRule};
 use crate::config::MAX_REQUEST_BODY_BYTES;
+use crate::ctx::{BodyReadError, Ctx, HandlerFuture};
 use crate::error::ApiError;
 use crate::mcp::discovery::{agent_card, mcp_json};
 use crate::mcp::registry::McpRegistry;
 use crate::response::{json_response, Response};
-use crate::router::{BodyReadError, Ctx, HandlerFuture};
 
 /// `POST /api/mcp`.
 pub fn post(ctx: Ctx) -> HandlerFuture {

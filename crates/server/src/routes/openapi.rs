@@ -2,9 +2,9 @@
 
 use http::{header, HeaderValue};
 
+use crate::ctx::{Ctx, HandlerFuture};
 use crate::error::ApiError;
 use crate::response::JSON_CONTENT_TYPE;
-use crate::router::{Ctx, HandlerFuture};
 
 /// The OpenAPI document, kept in `src/openapi.json` so later areas add paths by editing
 /// JSON; a test checks it against the routing table and real responses.

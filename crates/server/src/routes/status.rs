@@ -3,9 +3,9 @@
 use http::StatusCode;
 use serde_json::json;
 
+use crate::ctx::{Ctx, HandlerFuture};
 use crate::error::ApiError;
 use crate::response::json_response;
-use crate::router::{Ctx, HandlerFuture};
 
 /// `GET /api/status` (no key, no quota): 200 `ok` when the database answers a ping,
 /// 503 `degraded` when it does not.

@@ -3,9 +3,9 @@
 use serde_json::{json, Value};
 
 use crate::auth::{authenticate, KeyRule};
+use crate::ctx::{Ctx, HandlerFuture};
 use crate::error::ApiError;
 use crate::response::ok_json;
-use crate::router::{Ctx, HandlerFuture};
 
 /// `GET /api/v1/usage` (key required, any scope; consumes no quota).
 pub fn get(ctx: Ctx) -> HandlerFuture {

@@ -20,9 +20,9 @@ use serde_json::json;
 
 use crate::auth::{anonymous_identity, authenticate, consume_quota, KeyRule};
 use crate::badge_queue::{Enqueued, BADGE_AUDIT_COOLDOWN};
+use crate::ctx::{Ctx, HandlerFuture};
 use crate::error::ApiError;
 use crate::response::Response;
-use crate::router::{Ctx, HandlerFuture};
 use crate::state::AppState;
 
 /// `Cache-Control` of reports and the landing page: always revalidate, a new audit may

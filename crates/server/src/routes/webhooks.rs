@@ -9,9 +9,9 @@ use http::StatusCode;
 use serde_json::{json, Value};
 
 use crate::auth::{authenticate, KeyRule};
+use crate::ctx::{Ctx, HandlerFuture};
 use crate::error::ApiError;
 use crate::response::{json_response, ok_json};
-use crate::router::{Ctx, HandlerFuture};
 
 pub use app::MAX_WEBHOOKS_PER_USER;
 
