@@ -13,7 +13,7 @@ use serde::Serialize;
 use url::Url;
 
 use crate::charset::{self, Charset};
-use crate::parse::{Analysis, Budget};
+use crate::parse::{Analysis, Budget, HeadNoscript};
 
 /// What the HTTP exchange told us about the page. Everything is optional, so a local file
 /// (audited before it is deployed) is a page without HTTP facts.
@@ -78,6 +78,18 @@ pub struct Image {
     pub width: Option<String>,
     pub height: Option<String>,
     pub loading: Option<String>,
+    /// The `role` attribute, trimmed and lower-case.
+    pub role: Option<String>,
+    /// Whether it has a name besides `alt`: a non-blank `aria-label`, `aria-labelledby` or
+    /// `title`.
+    pub labelled: bool,
+    /// Whether markup hides it from everyone: it or an ancestor carries the `hidden`
+    /// attribute, `aria-hidden="true"`, `inert`, or an inline style `display: none` or
+    /// `visibility: hidden`.
+    pub hidden: bool,
+    /// Whether it sits inside `<noscript>`: markup here (the parser runs with scripting off),
+    /// text in a browser that runs scripts, as Googlebot's renderer does.
+    pub in_noscript: bool,
 }
 
 /// What kind of target an `<a>` element has.
@@ -113,12 +125,29 @@ pub struct Link {
     pub kind: LinkKind,
     /// `rel` tokens, lower-case.
     pub rel: Vec<String>,
-    /// Text content, white space collapsed.
+    /// Text content, ASCII white space collapsed and any white space trimmed at both ends (a
+    /// no-break space inside stays).
     pub text: String,
     /// `aria-label`, or the `alt` of an image inside the link: an accessible name besides text.
     pub label: Option<String>,
     /// Host equals the page's host.
     pub internal: bool,
+    /// The `lang` of the closest element (itself included) that has one, as written.
+    pub lang: Option<String>,
+    /// The `role` attribute, trimmed.
+    pub role: Option<String>,
+    /// The `name` attribute, trimmed.
+    pub name: Option<String>,
+    /// The `id` attribute.
+    pub id: Option<String>,
+    /// Whether it carries an attribute that belongs to an `href` (`target`, `download`,
+    /// `ping`, `rel`, `hreflang`, `type`, `referrerpolicy`): without `href`, the HTML
+    /// standard makes an `<a>` a placeholder only when it has none of them.
+    pub href_attributes: bool,
+    /// Whether it carries an event handler attribute (`onclick` ...).
+    pub event_handlers: bool,
+    /// Whether it sits inside `<noscript>` (see [`Image::in_noscript`]).
+    pub in_noscript: bool,
 }
 
 /// A `<link rel="alternate" hreflang>` element.
@@ -176,6 +205,10 @@ pub struct Page {
     pub titles_in_head: usize,
     /// `content` of each `<meta name="description">`, in order.
     pub meta_descriptions: Vec<String>,
+    /// `content` of the first `<meta name="description">` inside `<head>` (`""` when it has no
+    /// `content`): search engines read metadata from the head only, and a `<meta>` after
+    /// content the head cannot hold lands in the body.
+    pub head_meta_description: Option<String>,
     /// Text of each `<h1>`, in order.
     pub h1s: Vec<String>,
     /// All headings in document order.
@@ -258,7 +291,7 @@ impl Page {
         // Scripts are not run, so `<noscript>` content is markup, as in a browser with
         // scripting off: its images and links count (the corpus reference agrees).
         let parsed = crate::parse::parse(StrTendril::from(text), budget);
-        let mut walker = Walker::default();
+        let mut walker = Walker { head_noscript: parsed.head_noscript, ..Walker::default() };
         walker.walk(&parsed.dom.document);
         let mut page = walker.finish(url, final_url, http, charset, bytes.len(), parsed.parse_errors);
         page.analysis = parsed.analysis;
@@ -392,6 +425,32 @@ fn hides_text(name: &html5ever::LocalName) -> bool {
             | local_name!("template")
             | local_name!("head")
             | local_name!("title")
+    )
+}
+
+/// Whether an inline `style` hides the element from everyone (`display: none`,
+/// `visibility: hidden`); style sheets are not read.
+fn hides_by_style(style: &str) -> bool {
+    let style: String = style.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
+    style.split(';').any(|d| matches!(d.trim_end_matches("!important"), "display:none" | "visibility:hidden"))
+}
+
+/// Elements the head holds (and `<html>`, `<head>`, `<body>` themselves): anything else
+/// outside the head is content.
+fn is_head_content(name: &html5ever::LocalName) -> bool {
+    matches!(
+        *name,
+        local_name!("html")
+            | local_name!("head")
+            | local_name!("body")
+            | local_name!("meta")
+            | local_name!("link")
+            | local_name!("title")
+            | local_name!("style")
+            | local_name!("script")
+            | local_name!("base")
+            | local_name!("noscript")
+            | local_name!("template")
     )
 }
 
@@ -559,6 +618,9 @@ enum Step {
 
 enum Exit {
     Hidden,
+    Noscript,
+    Inert,
+    Lang,
     Block,
     Head,
     Svg,
@@ -607,6 +669,16 @@ struct Walker {
     hidden_depth: usize,
     head_depth: usize,
     svg_depth: usize,
+    noscript_depth: usize,
+    /// Open elements that hide their subtree from everyone (see [`Image::hidden`]).
+    inert_depth: usize,
+    /// `lang` of the open elements that have one, innermost last.
+    langs: Vec<String>,
+    head_meta_description: Option<String>,
+    /// Elements a `<noscript>` of the head built (see [`HeadNoscript`]).
+    head_noscript: HeadNoscript,
+    /// Whether content the head cannot hold has been met outside the head.
+    body_content_seen: bool,
     open: Vec<(Collector, String)>,
 }
 
@@ -648,6 +720,11 @@ impl Walker {
     fn exit(&mut self, exit: Exit) {
         match exit {
             Exit::Hidden => self.hidden_depth -= 1,
+            Exit::Noscript => self.noscript_depth -= 1,
+            Exit::Inert => self.inert_depth -= 1,
+            Exit::Lang => {
+                self.langs.pop();
+            }
             Exit::Head => self.head_depth -= 1,
             Exit::Svg => self.svg_depth -= 1,
             Exit::Block => self.space(),
@@ -675,7 +752,9 @@ impl Walker {
             }
             Collector::Link(i) => {
                 if let Some(l) = self.page_links.get_mut(i) {
-                    l.text = collapse_unicode(&text);
+                    // As `innerText` gives it and `trim()` cuts it: runs of ASCII white space are one
+                    // space, a no-break space inside stays one (it is not a word break).
+                    l.text = collapse(&text).trim().to_string();
                 }
             }
             Collector::Paragraph => {
@@ -712,6 +791,9 @@ impl Walker {
                         }
                     }
                 }
+                if self.head_depth == 0 && self.noscript_depth == 0 && !text.trim().is_empty() {
+                    self.body_content_seen = true;
+                }
                 if self.hidden_depth == 0 && self.head_depth == 0 {
                     // Indentation between elements is most text nodes of most pages: keep one
                     // word break for it instead of the run.
@@ -745,6 +827,26 @@ impl Walker {
                 if hides_text(&name.local) {
                     self.hidden_depth += 1;
                     stack.push(Step::Exit(Exit::Hidden));
+                }
+                let head_noscript = self.head_noscript.contains(node);
+                if name.local == local_name!("noscript") || head_noscript {
+                    self.noscript_depth += 1;
+                    stack.push(Step::Exit(Exit::Noscript));
+                }
+                if self.head_depth == 0 && !head_noscript && !is_head_content(&name.local) {
+                    self.body_content_seen = true;
+                }
+                if attr(&attrs, "hidden").is_some()
+                    || attr(&attrs, "inert").is_some()
+                    || attr(&attrs, "aria-hidden").is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+                    || attr(&attrs, "style").is_some_and(hides_by_style)
+                {
+                    self.inert_depth += 1;
+                    stack.push(Step::Exit(Exit::Inert));
+                }
+                if let Some(lang) = attr(&attrs, "lang") {
+                    self.langs.push(lang.to_string());
+                    stack.push(Step::Exit(Exit::Lang));
                 }
                 if let Some(scope) = attr(&attrs, "itemtype") {
                     if attr(&attrs, "itemscope").is_some() {
@@ -829,6 +931,12 @@ impl Walker {
                             width: attr(&attrs, "width").map(str::to_string),
                             height: attr(&attrs, "height").map(str::to_string),
                             loading: attr(&attrs, "loading").map(str::to_string),
+                            role: attr(&attrs, "role").map(|r| r.trim().to_ascii_lowercase()),
+                            labelled: ["aria-label", "aria-labelledby", "title"]
+                                .iter()
+                                .any(|a| attr(&attrs, a).is_some_and(|v| !v.trim().is_empty())),
+                            hidden: self.inert_depth > 0,
+                            in_noscript: self.noscript_depth > 0,
                         });
                     }
                     local_name!("a") => {
@@ -846,6 +954,19 @@ impl Walker {
                                 .map(|s| s.trim().to_string())
                                 .filter(|s| !s.is_empty()),
                             internal: false,
+                            lang: self.langs.last().cloned(),
+                            role: attr(&attrs, "role").map(|r| r.trim().to_string()),
+                            name: attr(&attrs, "name").map(|n| n.trim().to_string()),
+                            id: attr(&attrs, "id").map(str::to_string),
+                            href_attributes: attrs.iter().any(|a| {
+                                a.name.ns == ns!()
+                                    && matches!(
+                                        &*a.name.local,
+                                        "target" | "download" | "ping" | "rel" | "hreflang" | "type" | "referrerpolicy"
+                                    )
+                            }),
+                            event_handlers: attrs.iter().any(|a| a.name.ns == ns!() && a.name.local.starts_with("on")),
+                            in_noscript: self.noscript_depth > 0,
                         });
                         stack.push(Step::Exit(self.open_collector(Collector::Link(i))));
                     }
@@ -898,7 +1019,20 @@ impl Walker {
         Exit::Collector(kind)
     }
 
+    /// Whether an element being entered is in the head as a browser running scripts builds
+    /// it: inside `<head>`, or displaced into the body by a `<noscript>` of the head before
+    /// any content the head cannot hold.
+    fn in_head(&self) -> bool {
+        self.head_depth > 0 || (self.head_noscript.opened_body && !self.body_content_seen)
+    }
+
     fn meta(&mut self, attrs: &[html5ever::Attribute]) {
+        if self.in_head()
+            && self.head_meta_description.is_none()
+            && attr(attrs, "name").is_some_and(|n| n.trim().eq_ignore_ascii_case("description"))
+        {
+            self.head_meta_description = Some(attr(attrs, "content").unwrap_or_default().to_string());
+        }
         if let Some(cs) = attr(attrs, "charset") {
             self.meta_charset.get_or_insert_with(|| cs.trim().to_string());
         }
@@ -1031,6 +1165,7 @@ impl Walker {
             title: self.title.unwrap_or_default(),
             titles_in_head: self.titles_in_head,
             meta_descriptions: self.meta_descriptions,
+            head_meta_description: self.head_meta_description,
             h1s: self.headings.iter().filter(|h| h.level == 1).map(|h| h.text.clone()).collect(),
             headings: self.headings,
             images: self.images,

@@ -1,9 +1,14 @@
 //! `hreflang-invalid-code`: hreflang values are valid codes.
 //!
-//! - **What it checks:** fails when an hreflang that is not ISO 639-1 (+ ISO 3166-1) or x-default.
+//! - **What it checks:** fails when an hreflang that is not ISO 639-1 (ISO 639-2 for a language without one) + optional ISO 3166-1, or x-default.
 //! - **Why it matters:** Search engines ignore alternates with invalid codes (en-UK is a classic: the region is GB).
 //! - **Fails:** <link rel="alternate" hreflang="en-UK" href="...">
 //! - **Passes:** <link rel="alternate" hreflang="en-GB" href="...">
+//!
+//! Stricter than Lighthouse's `hreflang`, which checks the language subtag against every
+//! known ISO 639 code and ignores the region: Google's documentation asks for an ISO 639-1
+//! language (`eng` for `en` fails) and an ISO 3166-1 alpha-2 region (`en-UK` fails). A
+//! language without an ISO 639-1 code takes its ISO 639-2 code, as BCP 47 writes it (`ast`).
 //! - **Reference:** <https://developers.google.com/search/docs/specialty/international/localized-versions>
 
 use crate::rules::prelude::*;
@@ -21,7 +26,7 @@ static META: RuleMeta = RuleMeta {
     effort: Level::Low,
     confidence: 95,
     weight: 1,
-    threshold: "an hreflang that is not ISO 639-1 (+ ISO 3166-1) or x-default",
+    threshold: "an hreflang that is not ISO 639-1 (ISO 639-2 for a language without one) + optional ISO 3166-1, or x-default",
     why: "Search engines ignore alternates with invalid codes (en-UK is a classic: the region is GB).",
     fail_example: "<link rel=\"alternate\" hreflang=\"en-UK\" href=\"...\">",
     pass_example: "<link rel=\"alternate\" hreflang=\"en-GB\" href=\"...\">",
