@@ -278,7 +278,8 @@ su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh
 
 /// ISO 639-2 codes of languages that have no ISO 639-1 code (reserved and special codes left
 /// out). BCP 47, which `hreflang` takes, writes such a language with its three-letter code.
-const ISO_639_2_ONLY: &str = "ace ach ada ady afa afh ain akk ale alg alt ang anp apa arc arn arp art arw ast ath aus awa bad bai bal ban \
+const ISO_639_2_ONLY: &str =
+    "ace ach ada ady afa afh ain akk ale alg alt ang anp apa arc arn arp art arw ast ath aus awa bad bai bal ban \
 bas bat bej bem ber bho bik bin bla bnt bra btk bua bug byn cad cai car cau ceb cel chb chg chk chm chn cho \
 chp chr chy cmc cnr cop cpe cpf cpp crh crp csb cus dak dar day del den dgr din doi dra dsb dua dum dyu efi \
 egy eka elx enm ewo fan fat fil fiu fon frm fro frr frs fur gaa gay gba gem gez gil gmh goh gon gor got grb \

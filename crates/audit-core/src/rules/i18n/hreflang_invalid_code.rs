@@ -26,7 +26,8 @@ static META: RuleMeta = RuleMeta {
     effort: Level::Low,
     confidence: 95,
     weight: 1,
-    threshold: "an hreflang that is not ISO 639-1 (ISO 639-2 for a language without one) + optional ISO 3166-1, or x-default",
+    threshold:
+        "an hreflang that is not ISO 639-1 (ISO 639-2 for a language without one) + optional ISO 3166-1, or x-default",
     why: "Search engines ignore alternates with invalid codes (en-UK is a classic: the region is GB).",
     fail_example: "<link rel=\"alternate\" hreflang=\"en-UK\" href=\"...\">",
     pass_example: "<link rel=\"alternate\" hreflang=\"en-GB\" href=\"...\">",
