@@ -157,6 +157,9 @@ pub struct Hreflang {
     pub href: String,
     /// The resolved URL, `None` when the href does not resolve.
     pub url: Option<String>,
+    /// Whether it is in the head, as a browser running scripts builds it (see
+    /// [`Page::head_meta_description`]): search engines read hreflang links there only.
+    pub in_head: bool,
 }
 
 /// A `<script type="application/ld+json">` block.
@@ -217,6 +220,10 @@ pub struct Page {
     pub links: Vec<Link>,
     /// `href` of every `<link rel=canonical>`, as written.
     pub canonicals: Vec<String>,
+    /// `href` of every `<link rel=canonical>` in the head (see
+    /// [`Page::head_meta_description`]), as written: search engines read canonical links there
+    /// only.
+    pub head_canonicals: Vec<String>,
     /// `content` of each `<meta name="robots">`, in order.
     pub meta_robots: Vec<String>,
     /// `content` of each `<meta name="googlebot">`, in order.
@@ -311,6 +318,16 @@ impl Page {
     /// The first canonical, resolved against the base URL (`""` when absent).
     pub fn canonical(&self) -> String {
         self.canonicals.first().map(|c| self.resolve(c).unwrap_or_else(|| c.clone())).unwrap_or_default()
+    }
+
+    /// The first canonical of the head, resolved against the base URL (`""` when absent).
+    pub fn head_canonical(&self) -> String {
+        self.head_canonicals.first().map(|c| self.resolve(c).unwrap_or_else(|| c.clone())).unwrap_or_default()
+    }
+
+    /// The hreflang links of the head.
+    pub fn head_hreflang(&self) -> impl Iterator<Item = &Hreflang> + '_ {
+        self.hreflang.iter().filter(|h| h.in_head)
     }
 
     /// Resolves a reference against the document's base URL.
@@ -638,12 +655,13 @@ struct Walker {
     titles_in_head: usize,
     meta_descriptions: Vec<String>,
     canonicals: Vec<String>,
+    head_canonicals: Vec<String>,
     meta_robots: Vec<String>,
     meta_googlebot: Vec<String>,
     viewport: Option<String>,
     meta_charset: Option<String>,
     lang: Option<String>,
-    hreflang_raw: Vec<(String, String)>,
+    hreflang_raw: Vec<(String, String, bool)>,
     og: BTreeMap<String, String>,
     twitter: BTreeMap<String, String>,
     json_ld_raw: Vec<String>,
@@ -1077,9 +1095,13 @@ impl Walker {
         let Some(rel) = attr(attrs, "rel") else { return };
         let rel: Vec<String> = rel.split_ascii_whitespace().map(|t| t.to_ascii_lowercase()).collect();
         let href = attr(attrs, "href");
+        let in_head = self.in_head();
         if rel.iter().any(|r| r == "canonical") {
             if let Some(href) = href {
                 self.canonicals.push(href.to_string());
+                if in_head {
+                    self.head_canonicals.push(href.to_string());
+                }
             }
         }
         if rel.iter().any(|r| r == "icon" || r == "apple-touch-icon") && self.favicon.is_none() {
@@ -1092,7 +1114,7 @@ impl Walker {
         }
         if rel.iter().any(|r| r == "alternate") {
             if let (Some(lang), Some(href)) = (attr(attrs, "hreflang"), href) {
-                self.hreflang_raw.push((lang.trim().to_string(), href.to_string()));
+                self.hreflang_raw.push((lang.trim().to_string(), href.to_string(), in_head));
             }
         }
     }
@@ -1129,9 +1151,9 @@ impl Walker {
         let hreflang = self
             .hreflang_raw
             .into_iter()
-            .map(|(lang, href)| {
+            .map(|(lang, href, in_head)| {
                 let url = base.as_ref().and_then(|b| b.join(href.trim()).ok()).map(String::from);
-                Hreflang { lang, href, url }
+                Hreflang { lang, href, url, in_head }
             })
             .collect();
         // One pass over the visible text counts its words and, at each marked offset (all at
@@ -1171,6 +1193,7 @@ impl Walker {
             images: self.images,
             links: self.page_links,
             canonicals: self.canonicals,
+            head_canonicals: self.head_canonicals,
             meta_robots: self.meta_robots,
             meta_googlebot: self.meta_googlebot,
             viewport: self.viewport,

@@ -103,6 +103,11 @@ fn canonical() {
         json!({"canonicals": ["https://example.com/x", "/y"], "canonical_resolved": "https://example.com/x"}),
     );
     check(r#"<link rel="canonical" href="../up">"#, json!({"canonical_resolved": "https://example.com/up"}));
+    // Search engines read the head only: a canonical after body content is not the head's.
+    check(
+        r#"<head><link rel="canonical" href="/a"></head><body><p>x</p><link rel="canonical" href="/b"></body>"#,
+        json!({"canonicals": ["/a", "/b"], "head_canonicals": ["/a"]}),
+    );
     check(r#"<link rel="alternate" href="/feed.xml">"#, json!({"canonicals": [], "canonical_resolved": ""}));
 }
 
@@ -225,8 +230,12 @@ fn hreflang() {
         r#"<link rel="alternate" hreflang=" de " href="/de/"><link rel="alternate" hreflang="x-default" href="https://example.com/">
            <link rel="alternate" type="application/rss+xml" href="/feed"><link rel="stylesheet" hreflang="fr" href="/fr.css">"#,
         json!({"hreflang": [
-            {"lang": "de", "href": "/de/", "url": "https://example.com/de/"},
-            {"lang": "x-default", "href": "https://example.com/", "url": "https://example.com/"}]}),
+            {"lang": "de", "href": "/de/", "url": "https://example.com/de/", "in_head": true},
+            {"lang": "x-default", "href": "https://example.com/", "url": "https://example.com/", "in_head": true}]}),
+    );
+    check(
+        r#"<title>T</title><p>body</p><link rel="alternate" hreflang="fr" href="https://example.com/fr/">"#,
+        json!({"hreflang": [{"lang": "fr", "href": "https://example.com/fr/", "url": "https://example.com/fr/", "in_head": false}]}),
     );
 }
 

@@ -9,6 +9,7 @@
 //! known ISO 639 code and ignores the region: Google's documentation asks for an ISO 639-1
 //! language (`eng` for `en` fails) and an ISO 3166-1 alpha-2 region (`en-UK` fails). A
 //! language without an ISO 639-1 code takes its ISO 639-2 code, as BCP 47 writes it (`ast`).
+//! The hreflang rules read the links of the head only, as search engines do.
 //! - **Reference:** <https://developers.google.com/search/docs/specialty/international/localized-versions>
 
 use crate::rules::prelude::*;
@@ -40,11 +41,11 @@ impl Rule for HreflangInvalidCode {
     }
 
     fn check(&self, page: &Page) -> Outcome {
-        if page.hreflang.is_empty() {
+        if page.head_hreflang().next().is_none() {
             return Outcome::NotApplicable;
         }
         let bad: Vec<&str> =
-            page.hreflang.iter().map(|h| h.lang.as_str()).filter(|l| !util::is_valid_hreflang(l)).collect();
+            page.head_hreflang().map(|h| h.lang.as_str()).filter(|l| !util::is_valid_hreflang(l)).collect();
         let Some(first) = bad.first() else { return Outcome::Pass };
         Outcome::Fail(
             Finding::new(

@@ -37,11 +37,11 @@ impl Rule for CanonicalMultiple {
     }
 
     fn check(&self, page: &Page) -> Outcome {
-        if page.canonicals.is_empty() {
+        if page.head_canonicals.is_empty() {
             return Outcome::NotApplicable;
         }
         let mut urls: Vec<String> = Vec::new();
-        for c in &page.canonicals {
+        for c in &page.head_canonicals {
             let url = page.resolve(c).unwrap_or_else(|| c.trim().to_string());
             if !urls.iter().any(|u| util::same_url(u, &url)) {
                 urls.push(url);
@@ -58,8 +58,8 @@ impl Rule for CanonicalMultiple {
                     urls.len()
                 ),
             )
-            .current(page.canonicals.join(", "))
-            .suggested(page.canonical()),
+            .current(page.head_canonicals.join(", "))
+            .suggested(page.head_canonical()),
         )
     }
 }
