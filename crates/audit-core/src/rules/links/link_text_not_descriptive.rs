@@ -40,7 +40,13 @@ impl Rule for LinkTextNotDescriptive {
     }
 
     fn check(&self, page: &Page) -> Outcome {
-        let counted: Vec<_> = page.links.iter().filter(|l| is_counted(page, l)).collect();
+        // The page's own address without its fragment, parsed once: links resolve to
+        // normalised URLs, so comparing strings finds the links to the page itself.
+        let own = page.parsed_url().map(|mut u| {
+            u.set_fragment(None);
+            String::from(u)
+        });
+        let counted: Vec<_> = page.links.iter().filter(|l| is_counted(page, own.as_deref(), l)).collect();
         if counted.is_empty() {
             return Outcome::NotApplicable;
         }
@@ -61,9 +67,9 @@ impl Rule for LinkTextNotDescriptive {
     }
 }
 
-/// Whether a link's text is judged: it has an href that leads somewhere else than this page,
-/// and crawlers follow it.
-fn is_counted(page: &Page, link: &Link) -> bool {
+/// Whether a link's text is judged: it has an href that leads somewhere else than this page
+/// (`own`, without fragment), and crawlers follow it.
+fn is_counted(page: &Page, own: Option<&str>, link: &Link) -> bool {
     let Some(href) = link.href.as_deref() else { return false };
     if link.in_noscript
         || link.rel.iter().any(|r| r == "nofollow")
@@ -71,6 +77,13 @@ fn is_counted(page: &Page, link: &Link) -> bool {
     {
         return false;
     }
-    let target = link.url.clone().or_else(|| page.resolve(href));
-    !target.is_some_and(|t| util::same_url(&t, &page.final_url))
+    let Some(own) = own else { return true };
+    let target = match &link.url {
+        Some(url) => url.clone(),
+        None => match page.resolve(href) {
+            Some(url) => url,
+            None => return true,
+        },
+    };
+    target.split('#').next() != Some(own)
 }
