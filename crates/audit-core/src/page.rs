@@ -448,7 +448,12 @@ fn hides_text(name: &html5ever::LocalName) -> bool {
 /// Whether an inline `style` hides the element from everyone (`display: none`,
 /// `visibility: hidden`); style sheets are not read.
 fn hides_by_style(style: &str) -> bool {
-    let style: String = style.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
+    // Most styles say neither; only those that name a value worth reading are normalised.
+    let lower = style.to_ascii_lowercase();
+    if !lower.contains("none") && !lower.contains("hidden") {
+        return false;
+    }
+    let style: String = lower.chars().filter(|c| !c.is_whitespace()).collect();
     style.split(';').any(|d| matches!(d.trim_end_matches("!important"), "display:none" | "visibility:hidden"))
 }
 
@@ -854,15 +859,22 @@ impl Walker {
                 if self.head_depth == 0 && !head_noscript && !is_head_content(&name.local) {
                     self.body_content_seen = true;
                 }
-                if attr(&attrs, "hidden").is_some()
-                    || attr(&attrs, "inert").is_some()
-                    || attr(&attrs, "aria-hidden").is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
-                    || attr(&attrs, "style").is_some_and(hides_by_style)
-                {
+                // One pass over the attributes for what every element may carry.
+                let (mut hides, mut lang) = (false, None);
+                for a in attrs.iter().filter(|a| a.name.ns == ns!()) {
+                    match &*a.name.local {
+                        "hidden" | "inert" => hides = true,
+                        "aria-hidden" => hides |= a.value.trim().eq_ignore_ascii_case("true"),
+                        "style" => hides |= hides_by_style(&a.value),
+                        "lang" => lang = lang.or(Some(&*a.value)),
+                        _ => {}
+                    }
+                }
+                if hides {
                     self.inert_depth += 1;
                     stack.push(Step::Exit(Exit::Inert));
                 }
-                if let Some(lang) = attr(&attrs, "lang") {
+                if let Some(lang) = lang {
                     self.langs.push(lang.to_string());
                     stack.push(Step::Exit(Exit::Lang));
                 }
