@@ -860,15 +860,20 @@ impl Walker {
                     self.body_content_seen = true;
                 }
                 // One pass over the attributes for what every element may carry.
-                let (mut hides, mut lang) = (false, None);
+                let (mut hides, mut lang, mut itemtype, mut itemscope) = (false, None, None, false);
                 for a in attrs.iter().filter(|a| a.name.ns == ns!()) {
                     match &*a.name.local {
                         "hidden" | "inert" => hides = true,
                         "aria-hidden" => hides |= a.value.trim().eq_ignore_ascii_case("true"),
                         "style" => hides |= hides_by_style(&a.value),
                         "lang" => lang = lang.or(Some(&*a.value)),
+                        "itemtype" => itemtype = itemtype.or(Some(&*a.value)),
+                        "itemscope" => itemscope = true,
                         _ => {}
                     }
+                }
+                if let (Some(types), true) = (itemtype, itemscope) {
+                    self.microdata_types.extend(types.split_whitespace().map(str::to_string));
                 }
                 if hides {
                     self.inert_depth += 1;
@@ -877,11 +882,6 @@ impl Walker {
                 if let Some(lang) = lang {
                     self.langs.push(lang.to_string());
                     stack.push(Step::Exit(Exit::Lang));
-                }
-                if let Some(scope) = attr(&attrs, "itemtype") {
-                    if attr(&attrs, "itemscope").is_some() {
-                        self.microdata_types.extend(scope.split_whitespace().map(str::to_string));
-                    }
                 }
                 match name.local {
                     local_name!("html") => {
