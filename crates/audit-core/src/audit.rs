@@ -14,7 +14,7 @@ use crate::rules::RULES;
 /// The audit-core crate version: `engine_version` of every result.
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
 /// Bumped whenever a rule, weight or threshold changes (semver).
-pub const RULESET_VERSION: &str = "1.2.0";
+pub const RULESET_VERSION: &str = "1.3.0";
 /// `api_version` of every result.
 pub const API_VERSION: &str = "v1";
 /// At most this many issues in the compact form's `top_issues`.

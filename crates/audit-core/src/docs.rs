@@ -6,14 +6,16 @@ use crate::audit::{ruleset_fingerprint, RULESET_VERSION};
 use crate::rule::Category;
 use crate::rules::RULES;
 
-/// Renders the rule reference. `docs/RULES.md` is this output; a test fails when it is stale
-/// (regenerate with `just docs` or `UPDATE_DOCS=1 cargo test -p audit-core --test it rules_doc::`).
+/// Renders the rule reference. `docs/RULES.md` starts with this output (the hand-written
+/// sections after it are kept); a test fails when it is stale (regenerate with `just docs` or
+/// `UPDATE_DOCS=1 cargo test -p audit-core --test it rules_doc::`).
 pub fn rules_markdown() -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# Rules\n");
     let _ = writeln!(
         out,
-        "<!-- Generated from the rule table of crates/audit-core; do not edit by hand. -->\n\n\
+        "<!-- Generated from the rule table of crates/audit-core up to the line that ends the generated part; \
+         do not edit that part by hand. -->\n\n\
          Ruleset version `{RULESET_VERSION}`, fingerprint `{}`, {} rules. Weights sum to 100; a rule that does \
          not apply to a page is left out of the score's denominator.\n",
         ruleset_fingerprint(),

@@ -58,8 +58,8 @@ pub mod limits {
 pub mod text {
     pub use crate::page::{collapse, count_words};
     pub use crate::rules::util::{
-        is_absolute_url, is_generic_link_text, is_valid_bcp47, is_valid_hreflang, same_url, suggest_description,
-        suggest_h1, suggest_title, trim_at_word,
+        is_absolute_url, is_generic_link_text, is_generic_link_text_in, is_valid_bcp47, is_valid_hreflang, same_url,
+        suggest_description, suggest_h1, suggest_title, trim_at_word, GENERIC_LINK_TEXT,
     };
 }
 

@@ -13,7 +13,7 @@ use serde::Serialize;
 use url::Url;
 
 use crate::charset::{self, Charset};
-use crate::parse::{Analysis, Budget};
+use crate::parse::{Analysis, Budget, HeadNoscript};
 
 /// What the HTTP exchange told us about the page. Everything is optional, so a local file
 /// (audited before it is deployed) is a page without HTTP facts.
@@ -78,6 +78,18 @@ pub struct Image {
     pub width: Option<String>,
     pub height: Option<String>,
     pub loading: Option<String>,
+    /// The `role` attribute, trimmed and lower-case.
+    pub role: Option<String>,
+    /// Whether it has a name besides `alt`: a non-blank `aria-label`, `aria-labelledby` or
+    /// `title`.
+    pub labelled: bool,
+    /// Whether markup hides it from everyone: it or an ancestor carries the `hidden`
+    /// attribute, `aria-hidden="true"`, `inert`, or an inline style `display: none` or
+    /// `visibility: hidden`.
+    pub hidden: bool,
+    /// Whether it sits inside `<noscript>`: markup here (the parser runs with scripting off),
+    /// text in a browser that runs scripts, as Googlebot's renderer does.
+    pub in_noscript: bool,
 }
 
 /// What kind of target an `<a>` element has.
@@ -113,12 +125,29 @@ pub struct Link {
     pub kind: LinkKind,
     /// `rel` tokens, lower-case.
     pub rel: Vec<String>,
-    /// Text content, white space collapsed.
+    /// Text content, ASCII white space collapsed and any white space trimmed at both ends (a
+    /// no-break space inside stays).
     pub text: String,
     /// `aria-label`, or the `alt` of an image inside the link: an accessible name besides text.
     pub label: Option<String>,
     /// Host equals the page's host.
     pub internal: bool,
+    /// The `lang` of the closest element (itself included) that has one, as written.
+    pub lang: Option<String>,
+    /// The `role` attribute, trimmed.
+    pub role: Option<String>,
+    /// The `name` attribute, trimmed.
+    pub name: Option<String>,
+    /// The `id` attribute.
+    pub id: Option<String>,
+    /// Whether it carries an attribute that belongs to an `href` (`target`, `download`,
+    /// `ping`, `rel`, `hreflang`, `type`, `referrerpolicy`): without `href`, the HTML
+    /// standard makes an `<a>` a placeholder only when it has none of them.
+    pub href_attributes: bool,
+    /// Whether it carries an event handler attribute (`onclick` ...).
+    pub event_handlers: bool,
+    /// Whether it sits inside `<noscript>` (see [`Image::in_noscript`]).
+    pub in_noscript: bool,
 }
 
 /// A `<link rel="alternate" hreflang>` element.
@@ -128,6 +157,9 @@ pub struct Hreflang {
     pub href: String,
     /// The resolved URL, `None` when the href does not resolve.
     pub url: Option<String>,
+    /// Whether it is in the head, as a browser running scripts builds it (see
+    /// [`Page::head_meta_description`]): search engines read hreflang links there only.
+    pub in_head: bool,
 }
 
 /// A `<script type="application/ld+json">` block.
@@ -176,6 +208,10 @@ pub struct Page {
     pub titles_in_head: usize,
     /// `content` of each `<meta name="description">`, in order.
     pub meta_descriptions: Vec<String>,
+    /// `content` of the first `<meta name="description">` inside `<head>` (`""` when it has no
+    /// `content`): search engines read metadata from the head only, and a `<meta>` after
+    /// content the head cannot hold lands in the body.
+    pub head_meta_description: Option<String>,
     /// Text of each `<h1>`, in order.
     pub h1s: Vec<String>,
     /// All headings in document order.
@@ -184,6 +220,10 @@ pub struct Page {
     pub links: Vec<Link>,
     /// `href` of every `<link rel=canonical>`, as written.
     pub canonicals: Vec<String>,
+    /// `href` of every `<link rel=canonical>` in the head (see
+    /// [`Page::head_meta_description`]), as written: search engines read canonical links there
+    /// only.
+    pub head_canonicals: Vec<String>,
     /// `content` of each `<meta name="robots">`, in order.
     pub meta_robots: Vec<String>,
     /// `content` of each `<meta name="googlebot">`, in order.
@@ -258,7 +298,7 @@ impl Page {
         // Scripts are not run, so `<noscript>` content is markup, as in a browser with
         // scripting off: its images and links count (the corpus reference agrees).
         let parsed = crate::parse::parse(StrTendril::from(text), budget);
-        let mut walker = Walker::default();
+        let mut walker = Walker { head_noscript: parsed.head_noscript, ..Walker::default() };
         walker.walk(&parsed.dom.document);
         let mut page = walker.finish(url, final_url, http, charset, bytes.len(), parsed.parse_errors);
         page.analysis = parsed.analysis;
@@ -278,6 +318,16 @@ impl Page {
     /// The first canonical, resolved against the base URL (`""` when absent).
     pub fn canonical(&self) -> String {
         self.canonicals.first().map(|c| self.resolve(c).unwrap_or_else(|| c.clone())).unwrap_or_default()
+    }
+
+    /// The first canonical of the head, resolved against the base URL (`""` when absent).
+    pub fn head_canonical(&self) -> String {
+        self.head_canonicals.first().map(|c| self.resolve(c).unwrap_or_else(|| c.clone())).unwrap_or_default()
+    }
+
+    /// The hreflang links of the head.
+    pub fn head_hreflang(&self) -> impl Iterator<Item = &Hreflang> + '_ {
+        self.hreflang.iter().filter(|h| h.in_head)
     }
 
     /// Resolves a reference against the document's base URL.
@@ -392,6 +442,37 @@ fn hides_text(name: &html5ever::LocalName) -> bool {
             | local_name!("template")
             | local_name!("head")
             | local_name!("title")
+    )
+}
+
+/// Whether an inline `style` hides the element from everyone (`display: none`,
+/// `visibility: hidden`); style sheets are not read.
+fn hides_by_style(style: &str) -> bool {
+    // Most styles say neither; only those that name a value worth reading are normalised.
+    let lower = style.to_ascii_lowercase();
+    if !lower.contains("none") && !lower.contains("hidden") {
+        return false;
+    }
+    let style: String = lower.chars().filter(|c| !c.is_whitespace()).collect();
+    style.split(';').any(|d| matches!(d.trim_end_matches("!important"), "display:none" | "visibility:hidden"))
+}
+
+/// Elements the head holds (and `<html>`, `<head>`, `<body>` themselves): anything else
+/// outside the head is content.
+fn is_head_content(name: &html5ever::LocalName) -> bool {
+    matches!(
+        *name,
+        local_name!("html")
+            | local_name!("head")
+            | local_name!("body")
+            | local_name!("meta")
+            | local_name!("link")
+            | local_name!("title")
+            | local_name!("style")
+            | local_name!("script")
+            | local_name!("base")
+            | local_name!("noscript")
+            | local_name!("template")
     )
 }
 
@@ -559,6 +640,9 @@ enum Step {
 
 enum Exit {
     Hidden,
+    Noscript,
+    Inert,
+    Lang,
     Block,
     Head,
     Svg,
@@ -576,12 +660,13 @@ struct Walker {
     titles_in_head: usize,
     meta_descriptions: Vec<String>,
     canonicals: Vec<String>,
+    head_canonicals: Vec<String>,
     meta_robots: Vec<String>,
     meta_googlebot: Vec<String>,
     viewport: Option<String>,
     meta_charset: Option<String>,
     lang: Option<String>,
-    hreflang_raw: Vec<(String, String)>,
+    hreflang_raw: Vec<(String, String, bool)>,
     og: BTreeMap<String, String>,
     twitter: BTreeMap<String, String>,
     json_ld_raw: Vec<String>,
@@ -607,6 +692,16 @@ struct Walker {
     hidden_depth: usize,
     head_depth: usize,
     svg_depth: usize,
+    noscript_depth: usize,
+    /// Open elements that hide their subtree from everyone (see [`Image::hidden`]).
+    inert_depth: usize,
+    /// `lang` of the open elements that have one, innermost last.
+    langs: Vec<String>,
+    head_meta_description: Option<String>,
+    /// Elements a `<noscript>` of the head built (see [`HeadNoscript`]).
+    head_noscript: HeadNoscript,
+    /// Whether content the head cannot hold has been met outside the head.
+    body_content_seen: bool,
     open: Vec<(Collector, String)>,
 }
 
@@ -648,6 +743,11 @@ impl Walker {
     fn exit(&mut self, exit: Exit) {
         match exit {
             Exit::Hidden => self.hidden_depth -= 1,
+            Exit::Noscript => self.noscript_depth -= 1,
+            Exit::Inert => self.inert_depth -= 1,
+            Exit::Lang => {
+                self.langs.pop();
+            }
             Exit::Head => self.head_depth -= 1,
             Exit::Svg => self.svg_depth -= 1,
             Exit::Block => self.space(),
@@ -675,7 +775,9 @@ impl Walker {
             }
             Collector::Link(i) => {
                 if let Some(l) = self.page_links.get_mut(i) {
-                    l.text = collapse_unicode(&text);
+                    // As `innerText` gives it and `trim()` cuts it: runs of ASCII white space are one
+                    // space, a no-break space inside stays one (it is not a word break).
+                    l.text = collapse(&text).trim().to_string();
                 }
             }
             Collector::Paragraph => {
@@ -712,6 +814,9 @@ impl Walker {
                         }
                     }
                 }
+                if self.head_depth == 0 && self.noscript_depth == 0 && !text.trim().is_empty() {
+                    self.body_content_seen = true;
+                }
                 if self.hidden_depth == 0 && self.head_depth == 0 {
                     // Indentation between elements is most text nodes of most pages: keep one
                     // word break for it instead of the run.
@@ -746,10 +851,37 @@ impl Walker {
                     self.hidden_depth += 1;
                     stack.push(Step::Exit(Exit::Hidden));
                 }
-                if let Some(scope) = attr(&attrs, "itemtype") {
-                    if attr(&attrs, "itemscope").is_some() {
-                        self.microdata_types.extend(scope.split_whitespace().map(str::to_string));
+                let head_noscript = self.head_noscript.contains(node);
+                if name.local == local_name!("noscript") || head_noscript {
+                    self.noscript_depth += 1;
+                    stack.push(Step::Exit(Exit::Noscript));
+                }
+                if self.head_depth == 0 && !head_noscript && !is_head_content(&name.local) {
+                    self.body_content_seen = true;
+                }
+                // One pass over the attributes for what every element may carry.
+                let (mut hides, mut lang, mut itemtype, mut itemscope) = (false, None, None, false);
+                for a in attrs.iter().filter(|a| a.name.ns == ns!()) {
+                    match &*a.name.local {
+                        "hidden" | "inert" => hides = true,
+                        "aria-hidden" => hides |= a.value.trim().eq_ignore_ascii_case("true"),
+                        "style" => hides |= hides_by_style(&a.value),
+                        "lang" => lang = lang.or(Some(&*a.value)),
+                        "itemtype" => itemtype = itemtype.or(Some(&*a.value)),
+                        "itemscope" => itemscope = true,
+                        _ => {}
                     }
+                }
+                if let (Some(types), true) = (itemtype, itemscope) {
+                    self.microdata_types.extend(types.split_whitespace().map(str::to_string));
+                }
+                if hides {
+                    self.inert_depth += 1;
+                    stack.push(Step::Exit(Exit::Inert));
+                }
+                if let Some(lang) = lang {
+                    self.langs.push(lang.to_string());
+                    stack.push(Step::Exit(Exit::Lang));
                 }
                 match name.local {
                     local_name!("html") => {
@@ -829,6 +961,12 @@ impl Walker {
                             width: attr(&attrs, "width").map(str::to_string),
                             height: attr(&attrs, "height").map(str::to_string),
                             loading: attr(&attrs, "loading").map(str::to_string),
+                            role: attr(&attrs, "role").map(|r| r.trim().to_ascii_lowercase()),
+                            labelled: ["aria-label", "aria-labelledby", "title"]
+                                .iter()
+                                .any(|a| attr(&attrs, a).is_some_and(|v| !v.trim().is_empty())),
+                            hidden: self.inert_depth > 0,
+                            in_noscript: self.noscript_depth > 0,
                         });
                     }
                     local_name!("a") => {
@@ -846,6 +984,19 @@ impl Walker {
                                 .map(|s| s.trim().to_string())
                                 .filter(|s| !s.is_empty()),
                             internal: false,
+                            lang: self.langs.last().cloned(),
+                            role: attr(&attrs, "role").map(|r| r.trim().to_string()),
+                            name: attr(&attrs, "name").map(|n| n.trim().to_string()),
+                            id: attr(&attrs, "id").map(str::to_string),
+                            href_attributes: attrs.iter().any(|a| {
+                                a.name.ns == ns!()
+                                    && matches!(
+                                        &*a.name.local,
+                                        "target" | "download" | "ping" | "rel" | "hreflang" | "type" | "referrerpolicy"
+                                    )
+                            }),
+                            event_handlers: attrs.iter().any(|a| a.name.ns == ns!() && a.name.local.starts_with("on")),
+                            in_noscript: self.noscript_depth > 0,
                         });
                         stack.push(Step::Exit(self.open_collector(Collector::Link(i))));
                     }
@@ -898,7 +1049,20 @@ impl Walker {
         Exit::Collector(kind)
     }
 
+    /// Whether an element being entered is in the head as a browser running scripts builds
+    /// it: inside `<head>`, or displaced into the body by a `<noscript>` of the head before
+    /// any content the head cannot hold.
+    fn in_head(&self) -> bool {
+        self.head_depth > 0 || (self.head_noscript.opened_body && !self.body_content_seen)
+    }
+
     fn meta(&mut self, attrs: &[html5ever::Attribute]) {
+        if self.in_head()
+            && self.head_meta_description.is_none()
+            && attr(attrs, "name").is_some_and(|n| n.trim().eq_ignore_ascii_case("description"))
+        {
+            self.head_meta_description = Some(attr(attrs, "content").unwrap_or_default().to_string());
+        }
         if let Some(cs) = attr(attrs, "charset") {
             self.meta_charset.get_or_insert_with(|| cs.trim().to_string());
         }
@@ -943,9 +1107,13 @@ impl Walker {
         let Some(rel) = attr(attrs, "rel") else { return };
         let rel: Vec<String> = rel.split_ascii_whitespace().map(|t| t.to_ascii_lowercase()).collect();
         let href = attr(attrs, "href");
+        let in_head = self.in_head();
         if rel.iter().any(|r| r == "canonical") {
             if let Some(href) = href {
                 self.canonicals.push(href.to_string());
+                if in_head {
+                    self.head_canonicals.push(href.to_string());
+                }
             }
         }
         if rel.iter().any(|r| r == "icon" || r == "apple-touch-icon") && self.favicon.is_none() {
@@ -958,7 +1126,7 @@ impl Walker {
         }
         if rel.iter().any(|r| r == "alternate") {
             if let (Some(lang), Some(href)) = (attr(attrs, "hreflang"), href) {
-                self.hreflang_raw.push((lang.trim().to_string(), href.to_string()));
+                self.hreflang_raw.push((lang.trim().to_string(), href.to_string(), in_head));
             }
         }
     }
@@ -995,9 +1163,9 @@ impl Walker {
         let hreflang = self
             .hreflang_raw
             .into_iter()
-            .map(|(lang, href)| {
+            .map(|(lang, href, in_head)| {
                 let url = base.as_ref().and_then(|b| b.join(href.trim()).ok()).map(String::from);
-                Hreflang { lang, href, url }
+                Hreflang { lang, href, url, in_head }
             })
             .collect();
         // One pass over the visible text counts its words and, at each marked offset (all at
@@ -1031,11 +1199,13 @@ impl Walker {
             title: self.title.unwrap_or_default(),
             titles_in_head: self.titles_in_head,
             meta_descriptions: self.meta_descriptions,
+            head_meta_description: self.head_meta_description,
             h1s: self.headings.iter().filter(|h| h.level == 1).map(|h| h.text.clone()).collect(),
             headings: self.headings,
             images: self.images,
             links: self.page_links,
             canonicals: self.canonicals,
+            head_canonicals: self.head_canonicals,
             meta_robots: self.meta_robots,
             meta_googlebot: self.meta_googlebot,
             viewport: self.viewport,

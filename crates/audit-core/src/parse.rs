@@ -112,6 +112,31 @@ pub(crate) struct Parsed {
     pub dom: RcDom,
     pub analysis: Analysis,
     pub parse_errors: usize,
+    /// What a `<noscript>` in the head did to the tree (see [`HeadNoscript`]).
+    pub head_noscript: HeadNoscript,
+}
+
+/// The parser runs with scripting off, so the content of `<noscript>` is markup. In the head
+/// that differs from a browser running scripts (Googlebot's renderer, Lighthouse) more than
+/// elsewhere: there, everything up to `</noscript>` is text inside it, while with scripting
+/// off an element the head cannot hold (the `<img>` of a tracking pixel) ends the head and
+/// starts the body. Elements built inside such a `<noscript>` are recorded here, and whether
+/// the body started there: then the head elements that follow it are in the body of this
+/// tree, but in the head for a browser running scripts.
+#[derive(Debug, Default)]
+pub(crate) struct HeadNoscript {
+    /// Addresses of the elements built between a `<noscript>` start tag met before the body
+    /// and its end tag (`<html>`, `<head>` and `<body>` left out).
+    pub elements: std::collections::HashSet<usize>,
+    /// Whether the body element was built there.
+    pub opened_body: bool,
+}
+
+impl HeadNoscript {
+    /// Whether `node` was built inside a `<noscript>` of the head.
+    pub fn contains(&self, node: &Handle) -> bool {
+        !self.elements.is_empty() && self.elements.contains(&(std::rc::Rc::as_ptr(node) as usize))
+    }
 }
 
 /// Parses a decoded document with scripting off, within the limits of this module.
@@ -142,7 +167,9 @@ pub(crate) fn parse(text: StrTendril, budget: &dyn Budget) -> Parsed {
     let flattened = filter.flattened.get();
     let sink = filter.builder.sink;
     let parse_errors = sink.errors.get();
+    let head_noscript = sink.head_noscript.into_inner();
     Parsed {
+        head_noscript,
         dom: sink.dom,
         analysis: Analysis {
             stopped,
@@ -184,6 +211,11 @@ struct BoundedSink {
     /// While set, the next element the tree builder asks the name of is kept in `probed`.
     probing: Cell<bool>,
     probed: RefCell<Option<Handle>>,
+    /// Whether a `<body>` element has been built.
+    body_built: Cell<bool>,
+    /// Whether the tokens come from inside a `<noscript>` met before the body.
+    in_head_noscript: Cell<bool>,
+    head_noscript: RefCell<HeadNoscript>,
 }
 
 fn parent_of(node: &Handle) -> Option<Handle> {
@@ -224,7 +256,20 @@ impl TreeSink for BoundedSink {
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> Handle {
         self.elements.set(self.elements.get() + 1);
         self.nodes.set(self.nodes.get() + 1);
+        let structural = name.ns == html5ever::ns!(html)
+            && matches!(name.local, local_name!("html") | local_name!("head") | local_name!("body"));
+        let is_body = name.ns == html5ever::ns!(html) && name.local == local_name!("body");
         let element = self.dom.create_element(name, attrs, flags);
+        if self.in_head_noscript.get() {
+            let mut record = self.head_noscript.borrow_mut();
+            if !structural {
+                record.elements.insert(std::rc::Rc::as_ptr(&element) as usize);
+            }
+            record.opened_body |= is_body;
+        }
+        if is_body {
+            self.body_built.set(true);
+        }
         *self.last_created.borrow_mut() = Some(element.clone());
         element
     }
@@ -533,6 +578,16 @@ impl TokenSink for Filter<'_> {
         self.tokens.set(tokens);
         if tokens % CHECK_EVERY_TOKENS == 0 && self.check_stop() {
             return TokenSinkResult::Continue;
+        }
+        if let TagToken(tag) = &token {
+            if tag.name == local_name!("noscript") {
+                let sink = &self.builder.sink;
+                if tag.kind == StartTag && !sink.body_built.get() {
+                    sink.in_head_noscript.set(true);
+                } else if tag.kind == EndTag {
+                    sink.in_head_noscript.set(false);
+                }
+            }
         }
         match token {
             TagToken(tag) if tag.kind == StartTag => self.start_tag(tag, line),

@@ -112,105 +112,109 @@ pub fn viewport_has(content: &str, key: &str, pred: impl Fn(&str) -> bool) -> bo
         .any(|(k, v)| k.trim().eq_ignore_ascii_case(key) && pred(v.trim().trim_matches(|c| c == '"' || c == '\'')))
 }
 
-/// Generic link texts, lower-case, in nine languages (en, de, fr, es, it, pt, nl, pl, sv).
-const GENERIC_LINK_TEXT: &[&str] = &[
-    // English
-    "click here",
-    "click this",
-    "go",
-    "here",
-    "this",
-    "start",
-    "right here",
-    "more",
-    "more info",
-    "more information",
-    "learn more",
-    "read more",
-    "see more",
-    "continue",
-    "continue reading",
-    "link",
-    "details",
-    "this link",
-    "info",
-    // German
-    "hier klicken",
-    "klicken sie hier",
-    "hier",
-    "mehr",
-    "mehr info",
-    "mehr infos",
-    "mehr erfahren",
-    "weiterlesen",
-    "weiter",
-    "mehr lesen",
-    "details",
-    "zum artikel",
-    "link",
-    // French
-    "cliquez ici",
-    "cliquer ici",
-    "ici",
-    "plus",
-    "en savoir plus",
-    "lire la suite",
-    "voir plus",
-    "plus d'infos",
-    "suite",
-    "lien",
-    // Spanish
-    "haga clic aquí",
-    "haz clic aquí",
-    "click aquí",
-    "aquí",
-    "más",
-    "más información",
-    "leer más",
-    "ver más",
-    "saber más",
-    "enlace",
-    // Italian
-    "clicca qui",
-    "qui",
-    "altro",
-    "leggi di più",
-    "scopri di più",
-    "continua",
-    "maggiori informazioni",
-    // Portuguese
-    "clique aqui",
-    "aqui",
-    "mais",
-    "saiba mais",
-    "leia mais",
-    "ver mais",
-    "mais informações",
-    // Dutch
-    "klik hier",
-    "lees meer",
-    "meer",
-    "meer info",
-    "meer informatie",
-    "hier klikken",
-    // Polish
-    "kliknij tutaj",
-    "tutaj",
-    "więcej",
-    "czytaj więcej",
-    "dowiedz się więcej",
-    // Swedish
-    "klicka här",
-    "här",
-    "läs mer",
-    "mer",
-    "mer info",
+/// Link texts that say nothing about the target, per language (the primary subtag of a BCP 47
+/// tag, lower-case): the phrase lists of Lighthouse's `link-text` audit, so that both flag the
+/// same links. Compared whole, after trimming and lower-casing.
+pub const GENERIC_LINK_TEXT: &[(&str, &[&str])] = &[
+    (
+        "en",
+        &[
+            "click here",
+            "click this",
+            "go",
+            "here",
+            "information",
+            "learn more",
+            "more",
+            "more info",
+            "more information",
+            "right here",
+            "read more",
+            "see more",
+            "start",
+            "this",
+        ],
+    ),
+    ("ja", &["ここをクリック", "こちらをクリック", "リンク", "続きを読む", "続く", "全文表示"]),
+    (
+        "es",
+        &[
+            "click aquí",
+            "click aqui",
+            "clicka aquí",
+            "clicka aqui",
+            "pincha aquí",
+            "pincha aqui",
+            "aquí",
+            "aqui",
+            "más",
+            "mas",
+            "más información",
+            "más informacion",
+            "mas información",
+            "mas informacion",
+            "este",
+            "enlace",
+            "este enlace",
+            "empezar",
+        ],
+    ),
+    ("pt", &["clique aqui", "ir", "mais informação", "mais informações", "mais", "veja mais"]),
+    ("ko", &["여기", "여기를 클릭", "클릭", "링크", "자세히", "자세히 보기", "계속", "이동", "전체 보기"]),
+    ("sv", &["här", "klicka här", "läs mer", "mer", "mer info", "mer information"]),
+    ("de", &["klicke hier", "hier klicken", "hier", "mehr", "siehe", "dies", "das", "weiterlesen"]),
+    (
+        "ta",
+        &[
+            "அடுத்த பக்கம்",
+            "மறுபக்கம்",
+            "முந்தைய பக்கம்",
+            "முன்பக்கம்",
+            "மேலும் அறிக",
+            "மேலும் தகவலுக்கு",
+            "மேலும் தரவுகளுக்கு",
+            "தயவுசெய்து இங்கே அழுத்தவும்",
+            "இங்கே கிளிக் செய்யவும்",
+        ],
+    ),
+    (
+        "fa",
+        &[
+            "اطلاعات بیشتر",
+            "اطلاعات",
+            "این",
+            "اینجا بزنید",
+            "اینجا کلیک کنید",
+            "اینجا",
+            "برو",
+            "بیشتر بخوانید",
+            "بیشتر بدانید",
+            "بیشتر",
+            "شروع",
+        ],
+    ),
 ];
 
-/// Whether link text is one of the generic phrases (case and trailing punctuation ignored).
+/// Whether link text is a generic phrase of any language's list (see [`GENERIC_LINK_TEXT`]).
 pub fn is_generic_link_text(text: &str) -> bool {
-    let t = text.trim().trim_end_matches(['.', '!', '»', '›', '→', '…', ' ', '>']).trim().to_lowercase();
-    !t.is_empty() && GENERIC_LINK_TEXT.contains(&t.as_str())
+    is_generic_link_text_in(text, None)
+}
+
+/// Whether link text is a generic phrase for a link whose closest `lang` is `lang`: looked up
+/// in that language's list when `lang` is given and not empty (a language without a list has
+/// no generic phrases), else in every list.
+pub fn is_generic_link_text_in(text: &str, lang: Option<&str>) -> bool {
+    let t = text.trim().to_lowercase();
+    if t.is_empty() {
+        return false;
+    }
+    match lang.map(str::trim).filter(|l| !l.is_empty()) {
+        Some(lang) => {
+            let primary = lang.split('-').next().unwrap_or(lang).to_ascii_lowercase();
+            GENERIC_LINK_TEXT.iter().filter(|(l, _)| *l == primary).any(|(_, phrases)| phrases.contains(&t.as_str()))
+        }
+        None => GENERIC_LINK_TEXT.iter().any(|(_, phrases)| phrases.contains(&t.as_str())),
+    }
 }
 
 /// Properties Google marks required for rich results, per type (any one of a list suffices).
@@ -272,6 +276,22 @@ it iu ja jv ka kg ki kj kk kl km kn ko kr ks ku kv kw ky la lb lg li ln lo lt lu
 nd ne ng nl nn no nr nv ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk sl sm sn so sq sr ss st \
 su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi yo za zh zu";
 
+/// ISO 639-2 codes of languages that have no ISO 639-1 code (reserved and special codes left
+/// out). BCP 47, which `hreflang` takes, writes such a language with its three-letter code.
+const ISO_639_2_ONLY: &str =
+    "ace ach ada ady afa afh ain akk ale alg alt ang anp apa arc arn arp art arw ast ath aus awa bad bai bal ban \
+bas bat bej bem ber bho bik bin bla bnt bra btk bua bug byn cad cai car cau ceb cel chb chg chk chm chn cho \
+chp chr chy cmc cnr cop cpe cpf cpp crh crp csb cus dak dar day del den dgr din doi dra dsb dua dum dyu efi \
+egy eka elx enm ewo fan fat fil fiu fon frm fro frr frs fur gaa gay gba gem gez gil gmh goh gon gor got grb \
+grc gsw gwi hai haw hil him hit hmn hsb hup iba ijo ilo inc ine inh ira iro jbo jpr jrb kaa kab kac kam kar \
+kaw kbd kha khi kho kmb kok kos kpe krc krl kro kru kum kut lad lah lam lez lol loz lua lui lun luo lus mad \
+mag mai mak man map mas mdf mdr men mga mic min mkh mnc mni mno moh mos mun mus mwl mwr myn myv nah nai nap \
+nds new nia nic niu nog non nqo nso nub nwc nym nyn nyo nzi osa ota oto paa pag pal pam pap pau peo phi phn \
+pon pra pro raj rap rar roa rom rup sad sah sai sal sam sas sat scn sco sel sem sga sgn shn sid sio sit sla \
+sma smi smj smn sms snk sog son srn srr ssa suk sus sux syc syr tai tem ter tet tig tiv tkl tlh tli tmh tog \
+tpi tsi tum tup tut tvl tyv udm uga umb vai vot wak wal war was wen xal yao yap ypk zap zbl zen zgh znd zun \
+zza";
+
 const ISO_3166_1: &str = "AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR \
 BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ \
 FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE \
@@ -282,6 +302,11 @@ UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW";
 
 fn is_language(s: &str) -> bool {
     s.len() == 2 && ISO_639_1.split(' ').any(|c| c.eq_ignore_ascii_case(s))
+}
+
+/// An ISO 639-1 code, or the ISO 639-2 code of a language that has no ISO 639-1 code.
+fn is_hreflang_language(s: &str) -> bool {
+    is_language(s) || (s.len() == 3 && ISO_639_2_ONLY.split_ascii_whitespace().any(|c| c.eq_ignore_ascii_case(s)))
 }
 
 fn is_region(s: &str) -> bool {
@@ -314,19 +339,21 @@ pub fn is_valid_bcp47(tag: &str) -> bool {
             .is_none_or(|s| s.len() >= 4 || s.len() == 1 || s.bytes().next().is_some_and(|b| b.is_ascii_digit()))
 }
 
-/// A valid hreflang value: `x-default`, or ISO 639-1 language with an optional script and an
-/// optional ISO 3166-1 alpha-2 (or UN M.49 numeric) region.
+/// A valid hreflang value: `x-default`, or a language with an optional script and an optional
+/// ISO 3166-1 alpha-2 (or UN M.49 numeric) region. The language is its ISO 639-1 code, as
+/// Google's documentation asks; a language that has none (Asturian, Filipino) is written with
+/// its ISO 639-2 code, as BCP 47 does (`ast`, `fil`), while `eng` for `en` fails.
 pub fn is_valid_hreflang(value: &str) -> bool {
     if value.eq_ignore_ascii_case("x-default") {
         return true;
     }
     let parts: Vec<&str> = value.split('-').collect();
     match parts.as_slice() {
-        [lang] => is_language(lang),
-        [lang, region] if region.len() != 4 => is_language(lang) && is_region(region),
-        [lang, script] => is_language(lang) && script.bytes().all(|b| b.is_ascii_alphabetic()),
+        [lang] => is_hreflang_language(lang),
+        [lang, region] if region.len() != 4 => is_hreflang_language(lang) && is_region(region),
+        [lang, script] => is_hreflang_language(lang) && script.bytes().all(|b| b.is_ascii_alphabetic()),
         [lang, script, region] => {
-            is_language(lang)
+            is_hreflang_language(lang)
                 && script.len() == 4
                 && script.bytes().all(|b| b.is_ascii_alphabetic())
                 && is_region(region)
@@ -351,10 +378,10 @@ mod tests {
 
     #[test]
     fn hreflang_codes() {
-        for ok in ["en", "en-GB", "x-default", "zh-Hant", "zh-Hant-TW", "es-419", "DE-at"] {
+        for ok in ["en", "en-GB", "x-default", "zh-Hant", "zh-Hant-TW", "es-419", "DE-at", "ast", "fil-PH"] {
             assert!(is_valid_hreflang(ok), "{ok}");
         }
-        for bad in ["en-UK", "eng", "english", "en_GB", "xx", "en-GB-x", ""] {
+        for bad in ["en-UK", "eng", "deu", "english", "en_GB", "xx", "xyz", "und", "en-GB-x", ""] {
             assert!(!is_valid_hreflang(bad), "{bad}");
         }
     }
@@ -369,9 +396,19 @@ mod tests {
 
     #[test]
     fn generic_link_text() {
-        assert!(is_generic_link_text("Click here"));
-        assert!(is_generic_link_text("Read more »"));
+        assert!(is_generic_link_text(" Click here "));
         assert!(is_generic_link_text("Weiterlesen"));
+        assert!(is_generic_link_text("続きを読む"));
+        // Whole phrases only: punctuation and other words make it another text.
+        assert!(!is_generic_link_text("Read more »"));
+        assert!(!is_generic_link_text("Learn more."));
         assert!(!is_generic_link_text("Compare pricing plans"));
+        // The list of the link's language, when it has a language.
+        assert!(is_generic_link_text_in("Mehr", Some("de-AT")));
+        assert!(!is_generic_link_text_in("Start", Some("de")));
+        assert!(is_generic_link_text_in("Start", Some("en-GB")));
+        assert!(is_generic_link_text_in("Start", Some("")));
+        // A language without a list has no generic phrases.
+        assert!(!is_generic_link_text_in("here", Some("fr")));
     }
 }

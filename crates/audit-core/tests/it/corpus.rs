@@ -1,7 +1,7 @@
 //! The real pages of `../shared/corpus/pages/`: each audits without panic, and the page facts
 //! (defined as the DOM reports them, docs/API.md "The audit result") agree with what Chromium's DOM
 //! reports (`browser-facts.jsonl`) on at least 99% of fields. Skips with a message when the corpus
-//! is absent.
+//! is absent, fails then under `SEO_AUDIT_REQUIRE_CORPUS=1` (see [`shared_corpus`]).
 
 use std::path::{Path, PathBuf};
 
@@ -44,14 +44,28 @@ fn is_reference_mojibake(browser: &Value, ours: &Value) -> bool {
     LEGACY.iter().any(|enc| collapse(&enc.decode_without_bom_handling(ours.as_bytes()).0) == collapse(browser))
 }
 
-fn corpus() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/pages");
-    if dir.join("browser-facts.jsonl").is_file() {
-        Some(dir)
-    } else {
-        eprintln!("skipping: {} not found (the shared corpus is absent)", dir.display());
-        None
+/// The shared corpus directory (`../shared/corpus` beside the repository) when `file` is in it.
+/// Absent, the tests that need it skip with a message, unless `SEO_AUDIT_REQUIRE_CORPUS=1`
+/// (CI sets it): then its absence fails them.
+pub(crate) fn shared_corpus(file: &str) -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    if dir.join(file).is_file() {
+        return Some(dir);
     }
+    assert!(
+        std::env::var("SEO_AUDIT_REQUIRE_CORPUS").as_deref() != Ok("1"),
+        "SEO_AUDIT_REQUIRE_CORPUS=1 but {} is missing (the shared corpus belongs at ../shared/corpus)",
+        dir.join(file).display()
+    );
+    eprintln!(
+        "skipping: {} not found (the shared corpus is absent; SEO_AUDIT_REQUIRE_CORPUS=1 makes this fail)",
+        dir.join(file).display()
+    );
+    None
+}
+
+fn corpus() -> Option<PathBuf> {
+    shared_corpus("pages/browser-facts.jsonl").map(|dir| dir.join("pages"))
 }
 
 /// Our facts in the shape of one browser-facts row.

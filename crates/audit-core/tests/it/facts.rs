@@ -67,7 +67,21 @@ fn meta_description() {
         json!({"meta_descriptions": ["one", "two"]}),
     );
     check(r#"<meta property="description" content="x">"#, json!({"meta_descriptions": []}));
-    check(r#"<meta name="description">"#, json!({"meta_descriptions": []}));
+    check(r#"<meta name="description">"#, json!({"meta_descriptions": [], "head_meta_description": ""}));
+    // Only the head is read for metadata: after content the head cannot hold, the parser is in
+    // the body, and so is a later <meta>.
+    check(
+        r#"<head><title>T</title></head><body><p>x</p><meta name="description" content="late"></body>"#,
+        json!({"meta_descriptions": ["late"], "head_meta_description": null}),
+    );
+    check(
+        r#"<title>T</title><div>content</div><meta name="description" content="late">"#,
+        json!({"meta_descriptions": ["late"], "head_meta_description": null}),
+    );
+    check(
+        r#"<meta name="description" content=""><meta name="description" content="second">"#,
+        json!({"head_meta_description": ""}),
+    );
 }
 
 #[test]
@@ -89,6 +103,11 @@ fn canonical() {
         json!({"canonicals": ["https://example.com/x", "/y"], "canonical_resolved": "https://example.com/x"}),
     );
     check(r#"<link rel="canonical" href="../up">"#, json!({"canonical_resolved": "https://example.com/up"}));
+    // Search engines read the head only: a canonical after body content is not the head's.
+    check(
+        r#"<head><link rel="canonical" href="/a"></head><body><p>x</p><link rel="canonical" href="/b"></body>"#,
+        json!({"canonicals": ["/a", "/b"], "head_canonicals": ["/a"]}),
+    );
     check(r#"<link rel="alternate" href="/feed.xml">"#, json!({"canonicals": [], "canonical_resolved": ""}));
 }
 
@@ -100,7 +119,24 @@ fn images() {
     );
     check(
         r#"<img src="a.jpg" width="10" height="20" loading="lazy">"#,
-        json!({"images": [{"src": "a.jpg", "alt": null, "width": "10", "height": "20", "loading": "lazy"}]}),
+        json!({"images": [{"src": "a.jpg", "alt": null, "width": "10", "height": "20", "loading": "lazy",
+            "role": null, "labelled": false, "hidden": false, "in_noscript": false}]}),
+    );
+    // What leaves an image out of `image-alt-missing`: a role, another name, hidden markup.
+    check(
+        r#"<img src="p" role=" Presentation "><img src="l" aria-label="Logo"><img src="t" title=" ">
+           <div aria-hidden="true"><img src="h"></div><img src="s" style="DISPLAY : none !important">"#,
+        json!({"images": [
+            {"src": "p", "alt": null, "width": null, "height": null, "loading": null, "role": "presentation",
+             "labelled": false, "hidden": false, "in_noscript": false},
+            {"src": "l", "alt": null, "width": null, "height": null, "loading": null, "role": null,
+             "labelled": true, "hidden": false, "in_noscript": false},
+            {"src": "t", "alt": null, "width": null, "height": null, "loading": null, "role": null,
+             "labelled": false, "hidden": false, "in_noscript": false},
+            {"src": "h", "alt": null, "width": null, "height": null, "loading": null, "role": null,
+             "labelled": false, "hidden": true, "in_noscript": false},
+            {"src": "s", "alt": null, "width": null, "height": null, "loading": null, "role": null,
+             "labelled": false, "hidden": true, "in_noscript": false}]}),
     );
     check("<p>none</p>", json!({"images_total": 0, "images_missing_alt": 0}));
 }
@@ -132,13 +168,52 @@ fn links_follow_decisions_12() {
     check(
         r#"<a href="/a" rel="NoFollow Sponsored">x</a>"#,
         json!({"links": [{"href": "/a", "url": "https://example.com/a", "kind": "web", "rel": ["nofollow", "sponsored"],
-            "text": "x", "label": null, "internal": true}]}),
+            "text": "x", "label": null, "internal": true, "lang": null, "role": null, "name": null, "id": null,
+            "href_attributes": true, "event_handlers": false, "in_noscript": false}]}),
     );
     check(
         r#"<a href="/h" aria-label="Home"><svg></svg></a><a href="/i"><img src="i.png" alt=" Logo "></a>"#,
         json!({"links": [
-            {"href": "/h", "url": "https://example.com/h", "kind": "web", "rel": [], "text": "", "label": "Home", "internal": true},
-            {"href": "/i", "url": "https://example.com/i", "kind": "web", "rel": [], "text": "", "label": "Logo", "internal": true}]}),
+            {"href": "/h", "url": "https://example.com/h", "kind": "web", "rel": [], "text": "", "label": "Home", "internal": true,
+             "lang": null, "role": null, "name": null, "id": null, "href_attributes": false, "event_handlers": false,
+             "in_noscript": false},
+            {"href": "/i", "url": "https://example.com/i", "kind": "web", "rel": [], "text": "", "label": "Logo", "internal": true,
+             "lang": null, "role": null, "name": null, "id": null, "href_attributes": false, "event_handlers": false,
+             "in_noscript": false}]}),
+    );
+}
+
+/// The attributes `link-uncrawlable` and `link-text-not-descriptive` read, and the text as
+/// `innerText` gives it (a no-break space inside stays).
+#[test]
+fn anchor_attributes() {
+    check(
+        r#"<html lang="de"><body><p lang="en-GB"><a name=" top " id="t" role=" button " target="_blank"
+           onClick="go()">  Read&nbsp;more  </a></p><a>Mehr</a></body></html>"#,
+        json!({"links": [
+            {"href": null, "url": null, "kind": "no_href", "rel": [], "text": "Read\u{a0}more", "label": null,
+             "internal": false, "lang": "en-GB", "role": "button", "name": "top", "id": "t", "href_attributes": true,
+             "event_handlers": true, "in_noscript": false},
+            {"href": null, "url": null, "kind": "no_href", "rel": [], "text": "Mehr", "label": null,
+             "internal": false, "lang": "de", "role": null, "name": null, "id": null, "href_attributes": false,
+             "event_handlers": false, "in_noscript": false}]}),
+    );
+}
+
+/// A browser running scripts reads `<noscript>` as text: what it holds is marked, and in the
+/// head (where the parser with scripting off would end the head at the first `<img>`) the head
+/// elements after it still count as the head's.
+#[test]
+fn noscript_content() {
+    check(
+        r#"<head><title>T</title><noscript><img src="px.gif"></noscript>
+           <meta name="description" content="After the pixel."></head><body><noscript><a href="/n">n</a></noscript></body>"#,
+        json!({"head_meta_description": "After the pixel.", "images_total": 1,
+               "images": [{"src": "px.gif", "alt": null, "width": null, "height": null, "loading": null, "role": null,
+                           "labelled": false, "hidden": false, "in_noscript": true}],
+               "links": [{"href": "/n", "url": "https://example.com/n", "kind": "web", "rel": [], "text": "n",
+                          "label": null, "internal": true, "lang": null, "role": null, "name": null, "id": null,
+                          "href_attributes": false, "event_handlers": false, "in_noscript": true}]}),
     );
 }
 
@@ -155,8 +230,12 @@ fn hreflang() {
         r#"<link rel="alternate" hreflang=" de " href="/de/"><link rel="alternate" hreflang="x-default" href="https://example.com/">
            <link rel="alternate" type="application/rss+xml" href="/feed"><link rel="stylesheet" hreflang="fr" href="/fr.css">"#,
         json!({"hreflang": [
-            {"lang": "de", "href": "/de/", "url": "https://example.com/de/"},
-            {"lang": "x-default", "href": "https://example.com/", "url": "https://example.com/"}]}),
+            {"lang": "de", "href": "/de/", "url": "https://example.com/de/", "in_head": true},
+            {"lang": "x-default", "href": "https://example.com/", "url": "https://example.com/", "in_head": true}]}),
+    );
+    check(
+        r#"<title>T</title><p>body</p><link rel="alternate" hreflang="fr" href="https://example.com/fr/">"#,
+        json!({"hreflang": [{"lang": "fr", "href": "https://example.com/fr/", "url": "https://example.com/fr/", "in_head": false}]}),
     );
 }
 

@@ -4,6 +4,7 @@
 
 mod corpus;
 mod facts;
+mod lighthouse;
 mod properties;
 mod rules;
 mod rules_doc;

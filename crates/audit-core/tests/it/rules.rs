@@ -1,9 +1,10 @@
 //! Every rule of [`RULES`] against its own fixture pages: `fixtures/rules/<id>/fail.html` must
 //! fail it and `fixtures/rules/<id>/pass.html` must pass it. A rule without a fixture
-//! directory fails the test, so a new rule cannot land without its two pages.
+//! directory fails the test, so a new rule cannot land without its two pages. Further cases
+//! sit beside them as `fail-<case>.html` and `pass-<case>.html` and are held to the same.
 //!
-//! A page may come with a sidecar `fail.json` / `pass.json` holding what HTTP told the
-//! auditor; every field is optional:
+//! A page may come with a sidecar `<name>.json` (`fail.json`, `pass-<case>.json`) holding what
+//! HTTP told the auditor; every field is optional:
 //!
 //! ```json
 //! {"url": "https://example.com/page", "final_url": "...", "status": 404,
@@ -105,6 +106,20 @@ fn load(dir: &Path, name: &str) -> Result<Fixture, String> {
     Ok(Fixture { page: Page::parse(url, &bytes, http), also_fails })
 }
 
+/// The pages of a rule's directory: `fail`, `pass`, then every `fail-<case>` and
+/// `pass-<case>`, by name (without `.html`).
+fn cases(dir: &Path) -> Vec<String> {
+    let mut extra: Vec<String> = fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str()?.strip_suffix(".html").map(str::to_string))
+        .filter(|n| n.starts_with("fail-") || n.starts_with("pass-"))
+        .collect();
+    extra.sort();
+    ["fail".to_string(), "pass".to_string()].into_iter().chain(extra).collect()
+}
+
 /// The ids of the rules a page fails.
 fn failing(page: &Page) -> BTreeSet<String> {
     RULES.iter().filter(|r| matches!(r.check(page), Outcome::Fail(_))).map(|r| r.meta().id.to_string()).collect()
@@ -120,23 +135,23 @@ fn every_rule_fails_its_fail_page_and_passes_its_pass_page() {
             problems.push(format!("{id}: no fixture directory {} (add fail.html and pass.html)", dir.display()));
             continue;
         }
-        match load(&dir, "fail") {
-            Err(e) => problems.push(format!("{id}: {e}")),
-            Ok(f) => match rule.check(&f.page) {
-                Outcome::Fail(finding) => {
-                    if finding.title.trim().is_empty() || finding.description.trim().is_empty() {
-                        problems.push(format!("{id}: finding without title or description: {finding:?}"));
+        for name in cases(&dir) {
+            let expect_fail = name.starts_with("fail");
+            match (load(&dir, &name), expect_fail) {
+                (Err(e), _) => problems.push(format!("{id}: {e}")),
+                (Ok(f), true) => match rule.check(&f.page) {
+                    Outcome::Fail(finding) => {
+                        if finding.title.trim().is_empty() || finding.description.trim().is_empty() {
+                            problems.push(format!("{id}/{name}: finding without title or description: {finding:?}"));
+                        }
                     }
-                }
-                other => problems.push(format!("{id}: fail.html gives {other:?}, expected Fail")),
-            },
-        }
-        match load(&dir, "pass") {
-            Err(e) => problems.push(format!("{id}: {e}")),
-            Ok(f) => match rule.check(&f.page) {
-                Outcome::Pass => {}
-                other => problems.push(format!("{id}: pass.html gives {other:?}, expected Pass")),
-            },
+                    other => problems.push(format!("{id}: {name}.html gives {other:?}, expected Fail")),
+                },
+                (Ok(f), false) => match rule.check(&f.page) {
+                    Outcome::Pass => {}
+                    other => problems.push(format!("{id}: {name}.html gives {other:?}, expected Pass")),
+                },
+            }
         }
     }
     assert!(problems.is_empty(), "{} problem(s):\n{}", problems.len(), problems.join("\n"));
@@ -164,10 +179,10 @@ fn fixtures_fail_only_what_they_declare() {
     for rule in RULES {
         let id = rule.meta().id;
         let dir = fixtures_dir().join(id);
-        for name in ["fail", "pass"] {
-            let Ok(f) = load(&dir, name) else { continue };
+        for name in cases(&dir) {
+            let Ok(f) = load(&dir, &name) else { continue };
             let mut expected = f.also_fails.clone();
-            if name == "fail" {
+            if name.starts_with("fail") {
                 expected.insert(id.to_string());
             }
             let got = failing(&f.page);

@@ -1,19 +1,33 @@
-//! `docs/RULES.md` is generated from the rule table and must not go stale.
+//! `docs/RULES.md` is generated from the rule table and must not go stale. The generated part
+//! ends at [`END_OF_GENERATED`]; what follows it is written by hand (the agreement with
+//! Lighthouse, checked by `lighthouse.rs`) and kept when the file is regenerated.
 
 use std::path::Path;
+
+/// The line that ends the generated part of docs/RULES.md.
+const END_OF_GENERATED: &str = "\n<!-- End of the generated part; the sections below are written by hand. -->\n";
 
 #[test]
 fn rules_md_matches_the_rule_table() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/RULES.md");
     let expected = audit_core::rules_markdown();
+    let current = std::fs::read_to_string(&path).unwrap_or_default();
+    let (generated, by_hand) = match current.find(END_OF_GENERATED) {
+        Some(at) => current.split_at(at),
+        None => (current.as_str(), ""),
+    };
     if std::env::var_os("UPDATE_DOCS").is_some_and(|v| v == "1") {
-        std::fs::write(&path, &expected).expect("docs/RULES.md is writable");
+        let by_hand = if by_hand.is_empty() { END_OF_GENERATED } else { by_hand };
+        std::fs::write(&path, format!("{expected}{by_hand}")).expect("docs/RULES.md is writable");
         return;
     }
-    let current = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
-        current == expected,
+        generated == expected,
         "docs/RULES.md is stale or missing; regenerate it with\n\
          UPDATE_DOCS=1 cargo test -p audit-core --test it rules_doc::\nand commit the result"
+    );
+    assert!(
+        by_hand.contains("\n## Agreement with Lighthouse\n"),
+        "docs/RULES.md lost its hand-written section \"Agreement with Lighthouse\" after the generated part"
     );
 }

@@ -1,9 +1,13 @@
 //! `meta-description-missing`: Page has a meta description.
 //!
-//! - **What it checks:** fails when no meta description.
+//! - **What it checks:** fails when no meta description in <head>, or an empty one.
 //! - **Why it matters:** The description is the snippet under the title in results; without it search engines pick any text from the page.
 //! - **Fails:** no <meta name=description>
 //! - **Passes:** <meta name="description" content="...">
+//!
+//! Only the head counts, as for Google and Lighthouse: a `<meta name=description>` after
+//! content the head cannot hold (where the parser has already moved into the body) is not
+//! read as the page's description.
 //! - **Reference:** <https://developer.chrome.com/docs/lighthouse/seo/meta-description>
 
 use crate::rules::prelude::*;
@@ -21,7 +25,7 @@ static META: RuleMeta = RuleMeta {
     effort: Level::Low,
     confidence: 95,
     weight: 4,
-    threshold: "no meta description",
+    threshold: "no meta description in <head>, or an empty one",
     why: "The description is the snippet under the title in results; without it search engines pick any text from the page.",
     fail_example: "no <meta name=description>",
     pass_example: "<meta name=\"description\" content=\"...\">",
@@ -34,13 +38,16 @@ impl Rule for MetaDescriptionMissing {
     }
 
     fn check(&self, page: &Page) -> Outcome {
-        if page.meta_description().is_some_and(|d| !d.trim().is_empty()) {
+        if page.head_meta_description.as_deref().is_some_and(|d| !d.trim().is_empty()) {
             return Outcome::Pass;
         }
-        let mut f = Finding::new(
-            "Meta description missing",
-            "The page has no meta description; write one of 70-160 characters that sums up the page.",
-        );
+        let description = if page.head_meta_description.is_none() && page.meta_description().is_some() {
+            "The page's meta description is outside <head>, where search engines do not read it; move it into the \
+             head, before any element the head cannot hold."
+        } else {
+            "The page has no meta description; write one of 70-160 characters that sums up the page."
+        };
+        let mut f = Finding::new("Meta description missing", description);
         if let Some(s) = util::suggest_description(page) {
             f = f.suggested(s);
         }

@@ -1,9 +1,15 @@
 //! `hreflang-invalid-code`: hreflang values are valid codes.
 //!
-//! - **What it checks:** fails when an hreflang that is not ISO 639-1 (+ ISO 3166-1) or x-default.
+//! - **What it checks:** fails when an hreflang that is not ISO 639-1 (ISO 639-2 for a language without one) + optional ISO 3166-1, or x-default.
 //! - **Why it matters:** Search engines ignore alternates with invalid codes (en-UK is a classic: the region is GB).
 //! - **Fails:** <link rel="alternate" hreflang="en-UK" href="...">
 //! - **Passes:** <link rel="alternate" hreflang="en-GB" href="...">
+//!
+//! Stricter than Lighthouse's `hreflang`, which checks the language subtag against every
+//! known ISO 639 code and ignores the region: Google's documentation asks for an ISO 639-1
+//! language (`eng` for `en` fails) and an ISO 3166-1 alpha-2 region (`en-UK` fails). A
+//! language without an ISO 639-1 code takes its ISO 639-2 code, as BCP 47 writes it (`ast`).
+//! The hreflang rules read the links of the head only, as search engines do.
 //! - **Reference:** <https://developers.google.com/search/docs/specialty/international/localized-versions>
 
 use crate::rules::prelude::*;
@@ -21,7 +27,8 @@ static META: RuleMeta = RuleMeta {
     effort: Level::Low,
     confidence: 95,
     weight: 1,
-    threshold: "an hreflang that is not ISO 639-1 (+ ISO 3166-1) or x-default",
+    threshold:
+        "an hreflang that is not ISO 639-1 (ISO 639-2 for a language without one) + optional ISO 3166-1, or x-default",
     why: "Search engines ignore alternates with invalid codes (en-UK is a classic: the region is GB).",
     fail_example: "<link rel=\"alternate\" hreflang=\"en-UK\" href=\"...\">",
     pass_example: "<link rel=\"alternate\" hreflang=\"en-GB\" href=\"...\">",
@@ -34,11 +41,11 @@ impl Rule for HreflangInvalidCode {
     }
 
     fn check(&self, page: &Page) -> Outcome {
-        if page.hreflang.is_empty() {
+        if page.head_hreflang().next().is_none() {
             return Outcome::NotApplicable;
         }
         let bad: Vec<&str> =
-            page.hreflang.iter().map(|h| h.lang.as_str()).filter(|l| !util::is_valid_hreflang(l)).collect();
+            page.head_hreflang().map(|h| h.lang.as_str()).filter(|l| !util::is_valid_hreflang(l)).collect();
         let Some(first) = bad.first() else { return Outcome::Pass };
         Outcome::Fail(
             Finding::new(

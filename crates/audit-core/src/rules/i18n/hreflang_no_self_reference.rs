@@ -34,10 +34,10 @@ impl Rule for HreflangNoSelfReference {
     }
 
     fn check(&self, page: &Page) -> Outcome {
-        if page.hreflang.is_empty() {
+        if page.head_hreflang().next().is_none() {
             return Outcome::NotApplicable;
         }
-        if page.hreflang.iter().any(|h| h.url.as_deref().is_some_and(|u| util::same_url(u, &page.final_url))) {
+        if page.head_hreflang().any(|h| h.url.as_deref().is_some_and(|u| util::same_url(u, &page.final_url))) {
             return Outcome::Pass;
         }
         Outcome::Fail(

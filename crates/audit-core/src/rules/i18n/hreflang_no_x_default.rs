@@ -34,10 +34,10 @@ impl Rule for HreflangNoXDefault {
     }
 
     fn check(&self, page: &Page) -> Outcome {
-        if page.hreflang.is_empty() {
+        if page.head_hreflang().next().is_none() {
             return Outcome::NotApplicable;
         }
-        if page.hreflang.iter().any(|h| h.lang.eq_ignore_ascii_case("x-default")) {
+        if page.head_hreflang().any(|h| h.lang.eq_ignore_ascii_case("x-default")) {
             return Outcome::Pass;
         }
         Outcome::Fail(

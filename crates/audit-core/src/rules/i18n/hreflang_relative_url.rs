@@ -34,10 +34,10 @@ impl Rule for HreflangRelativeUrl {
     }
 
     fn check(&self, page: &Page) -> Outcome {
-        if page.hreflang.is_empty() {
+        if page.head_hreflang().next().is_none() {
             return Outcome::NotApplicable;
         }
-        let Some(bad) = page.hreflang.iter().find(|h| !util::is_absolute_url(&h.href)) else { return Outcome::Pass };
+        let Some(bad) = page.head_hreflang().find(|h| !util::is_absolute_url(&h.href)) else { return Outcome::Pass };
         Outcome::Fail(
             Finding::new("Relative hreflang URL", "An hreflang alternate uses a relative URL; use absolute URLs.")
                 .current(bad.href.clone())

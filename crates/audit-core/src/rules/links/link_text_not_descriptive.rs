@@ -1,9 +1,15 @@
 //! `link-text-not-descriptive`: Links have descriptive text.
 //!
-//! - **What it checks:** fails when link text like 'click here' or 'read more'.
+//! - **What it checks:** fails when a link's whole text is a generic phrase ('click here', 'read more') of its language.
 //! - **Why it matters:** Link text tells search engines and users what the target is about; generic phrases say nothing.
 //! - **Fails:** <a href="/pricing">click here</a>
 //! - **Passes:** <a href="/pricing">See our pricing</a>
+//!
+//! The phrases are Lighthouse's (`link-text`), per language; a link is looked up in the list
+//! of its closest `lang` when it has one (a language without a list has no generic phrases),
+//! else in every list. Links Google does not follow or that lead nowhere new are not counted:
+//! `rel=nofollow`, `javascript:` and `mailto:` hrefs, links to the page itself, anchors
+//! without `href` and anchors inside `<noscript>`.
 //! - **Reference:** <https://developer.chrome.com/docs/lighthouse/seo/link-text>
 
 use crate::rules::prelude::*;
@@ -21,7 +27,7 @@ static META: RuleMeta = RuleMeta {
     effort: Level::Low,
     confidence: 90,
     weight: 2,
-    threshold: "link text like 'click here' or 'read more'",
+    threshold: "a link's whole text is a generic phrase ('click here', 'read more') of its language",
     why: "Link text tells search engines and users what the target is about; generic phrases say nothing.",
     fail_example: "<a href=\"/pricing\">click here</a>",
     pass_example: "<a href=\"/pricing\">See our pricing</a>",
@@ -34,12 +40,21 @@ impl Rule for LinkTextNotDescriptive {
     }
 
     fn check(&self, page: &Page) -> Outcome {
-        let web: Vec<_> = page.links.iter().filter(|l| l.kind == LinkKind::Web).collect();
-        if web.is_empty() {
+        // The page's own address without its fragment, parsed once: links resolve to
+        // normalised URLs, so comparing strings finds the links to the page itself.
+        let own = page.parsed_url().map(|mut u| {
+            u.set_fragment(None);
+            String::from(u)
+        });
+        let counted: Vec<_> = page.links.iter().filter(|l| is_counted(page, own.as_deref(), l)).collect();
+        if counted.is_empty() {
             return Outcome::NotApplicable;
         }
-        let bad: Vec<&str> =
-            web.iter().filter(|l| util::is_generic_link_text(&l.text)).map(|l| l.text.as_str()).collect();
+        let bad: Vec<&str> = counted
+            .iter()
+            .filter(|l| util::is_generic_link_text_in(&l.text, l.lang.as_deref()))
+            .map(|l| l.text.as_str())
+            .collect();
         let Some(first) = bad.first() else { return Outcome::Pass };
         Outcome::Fail(
             Finding::new(
@@ -50,4 +65,25 @@ impl Rule for LinkTextNotDescriptive {
             .suggested("text that names the target, e.g. \"Compare pricing plans\""),
         )
     }
+}
+
+/// Whether a link's text is judged: it has an href that leads somewhere else than this page
+/// (`own`, without fragment), and crawlers follow it.
+fn is_counted(page: &Page, own: Option<&str>, link: &Link) -> bool {
+    let Some(href) = link.href.as_deref() else { return false };
+    if link.in_noscript
+        || link.rel.iter().any(|r| r == "nofollow")
+        || matches!(link.kind, LinkKind::Javascript | LinkKind::Mailto)
+    {
+        return false;
+    }
+    let Some(own) = own else { return true };
+    let target = match &link.url {
+        Some(url) => url.clone(),
+        None => match page.resolve(href) {
+            Some(url) => url,
+            None => return true,
+        },
+    };
+    target.split('#').next() != Some(own)
 }

@@ -1,8 +1,16 @@
 //! `link-uncrawlable`: Anchors are crawlable.
 //!
-//! - **What it checks:** fails when <a> without href or with javascript:.
+//! - **What it checks:** fails when an <a> crawlers cannot follow: a javascript: or unparseable href, a file: URL, or no href but an event handler or link attributes.
 //! - **Why it matters:** Crawlers only follow <a href> with a real URL; script-driven anchors hide pages from them.
 //! - **Fails:** <a onclick="go()">Pricing</a> or <a href="javascript:go()">
+//!
+//! An `<a>` without `href` and without the attributes that belong to one is a placeholder
+//! (the HTML standard), not a link, and passes; so do anchors with a `role` or a `name`, jump
+//! targets (`id` without `href`), `mailto:` links and anchors inside `<noscript>`, as in
+//! Lighthouse's `crawlable-anchors`. Unlike Lighthouse, which fails only the
+//! `javascript:void(0)` pattern, every `javascript:` URL fails: Google lists
+//! `javascript:goTo('products')` among the URLs it cannot resolve
+//! (<https://developers.google.com/search/docs/crawling-indexing/links-crawlable>).
 //! - **Passes:** <a href="/pricing">Pricing</a>
 //! - **Reference:** <https://developer.chrome.com/docs/lighthouse/seo/crawlable-anchors>
 
@@ -21,7 +29,7 @@ static META: RuleMeta = RuleMeta {
     effort: Level::Low,
     confidence: 90,
     weight: 2,
-    threshold: "<a> without href or with javascript:",
+    threshold: "an <a> crawlers cannot follow: a javascript: or unparseable href, a file: URL, or no href but an event handler or link attributes",
     why: "Crawlers only follow <a href> with a real URL; script-driven anchors hide pages from them.",
     fail_example: "<a onclick=\"go()\">Pricing</a> or <a href=\"javascript:go()\">",
     pass_example: "<a href=\"/pricing\">Pricing</a>",
@@ -37,25 +45,53 @@ impl Rule for LinkUncrawlable {
         if page.links.is_empty() {
             return Outcome::NotApplicable;
         }
-        let bad: Vec<_> = page
-            .links
-            .iter()
-            .filter(|l| match l.kind {
-                // An anchor without href, text or label (`<a id="top"></a>`, `<a name="s2">`) is a
-                // jump target, not a link anyone clicks.
-                LinkKind::NoHref => !l.text.trim().is_empty() || l.label.is_some(),
-                LinkKind::Javascript | LinkKind::Empty => true,
-                _ => false,
-            })
-            .collect();
+        let bad: Vec<_> = page.links.iter().filter(|l| is_uncrawlable(page, l)).collect();
         let Some(first) = bad.first() else { return Outcome::Pass };
         Outcome::Fail(
             Finding::new(
                 "Uncrawlable links",
-                format!("{} anchor(s) have no href, an empty href or a javascript: URL.", bad.len()),
+                format!(
+                    "{} anchor(s) look like links crawlers cannot follow: a javascript: or unparseable href, a file: \
+                     URL, or no href but a click handler or link attributes.",
+                    bad.len()
+                ),
             )
             .current(first.href.clone().map_or_else(|| format!("<a>{}</a>", first.text), |h| format!("href=\"{h}\"")))
             .suggested("<a href=\"/real-url\">"),
         )
+    }
+}
+
+/// Whether an `<a>` is meant as a link but gives crawlers no URL to follow.
+pub(crate) fn is_uncrawlable(page: &Page, link: &Link) -> bool {
+    let filled = |v: &Option<String>| v.as_deref().is_some_and(|v| !v.trim().is_empty());
+    // A browser running scripts never builds these; a role makes it something else than a link.
+    if link.in_noscript || filled(&link.role) {
+        return false;
+    }
+    let raw: String = link.href.as_deref().unwrap_or_default().chars().filter(|c| !c.is_whitespace()).collect();
+    let raw = raw.to_ascii_lowercase();
+    if raw.starts_with("mailto:") || (raw.is_empty() && filled(&link.id)) {
+        return false;
+    }
+    if raw.starts_with("file:") {
+        return true;
+    }
+    if filled(&link.name) {
+        return false;
+    }
+    if link.href.is_none() {
+        // A placeholder, unless it carries what only a link has, or a handler makes it act as one.
+        return link.href_attributes || link.event_handlers;
+    }
+    // An empty href and a bare fragment resolve to the page itself: a link crawlers can follow.
+    match link.kind {
+        LinkKind::Javascript => true,
+        // Judged against a stand-in when the page's own address does not parse.
+        LinkKind::Invalid => {
+            page.parsed_url().is_some()
+                || url::Url::parse("https://example.com/").ok().and_then(|base| base.join(&raw).ok()).is_none()
+        }
+        _ => false,
     }
 }

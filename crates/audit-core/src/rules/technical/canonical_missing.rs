@@ -1,9 +1,12 @@
 //! `canonical-missing`: Page declares a canonical URL.
 //!
-//! - **What it checks:** fails when no link rel=canonical.
+//! - **What it checks:** fails when no link rel=canonical in <head>.
 //! - **Why it matters:** Without a canonical, search engines guess which of several URL variants (parameters, trailing slash, http/https) to index.
 //! - **Fails:** no canonical link
 //! - **Passes:** <link rel="canonical" href="https://example.com/page">
+//!
+//! Search engines read canonical links in the head only (Google's documentation; Lighthouse
+//! leaves body links out too), so the canonical rules look at those.
 //! - **Reference:** <https://developer.chrome.com/docs/lighthouse/seo/canonical>
 
 use crate::rules::prelude::*;
@@ -21,7 +24,7 @@ static META: RuleMeta = RuleMeta {
     effort: Level::Low,
     confidence: 90,
     weight: 3,
-    threshold: "no link rel=canonical",
+    threshold: "no link rel=canonical in <head>",
     why: "Without a canonical, search engines guess which of several URL variants (parameters, trailing slash, http/https) to index.",
     fail_example: "no canonical link",
     pass_example: "<link rel=\"canonical\" href=\"https://example.com/page\">",
@@ -34,15 +37,17 @@ impl Rule for CanonicalMissing {
     }
 
     fn check(&self, page: &Page) -> Outcome {
-        if !page.canonicals.is_empty() {
+        if !page.head_canonicals.is_empty() {
             return Outcome::Pass;
         }
+        let description = if page.canonicals.is_empty() {
+            "The page has no <link rel=\"canonical\">; declare the preferred URL."
+        } else {
+            "The page's <link rel=\"canonical\"> is outside <head>, where search engines ignore it; move it into the head."
+        };
         Outcome::Fail(
-            Finding::new(
-                "Canonical tag missing",
-                "The page has no <link rel=\"canonical\">; declare the preferred URL.",
-            )
-            .suggested(format!("<link rel=\"canonical\" href=\"{}\">", page.final_url)),
+            Finding::new("Canonical tag missing", description)
+                .suggested(format!("<link rel=\"canonical\" href=\"{}\">", page.final_url)),
         )
     }
 }

@@ -1,9 +1,12 @@
 //! `canonical-multiple`: Page declares one canonical URL.
 //!
-//! - **What it checks:** fails when more than one link rel=canonical.
+//! - **What it checks:** fails when link rel=canonical elements name more than one URL.
 //! - **Why it matters:** With several canonicals search engines ignore all of them.
 //! - **Fails:** two link rel=canonical elements
-//! - **Passes:** exactly one
+//! - **Passes:** exactly one, or the same URL repeated
+//!
+//! Repeating the same canonical URL conflicts with nothing (Google asks not to name different
+//! URLs; Lighthouse compares the distinct URLs too): the URLs are compared resolved.
 //! - **Reference:** <https://developer.chrome.com/docs/lighthouse/seo/canonical>
 
 use crate::rules::prelude::*;
@@ -21,10 +24,10 @@ static META: RuleMeta = RuleMeta {
     effort: Level::Low,
     confidence: 95,
     weight: 1,
-    threshold: "more than one link rel=canonical",
+    threshold: "link rel=canonical elements name more than one URL",
     why: "With several canonicals search engines ignore all of them.",
     fail_example: "two link rel=canonical elements",
-    pass_example: "exactly one",
+    pass_example: "exactly one, or the same URL repeated",
     reference: "https://developer.chrome.com/docs/lighthouse/seo/canonical",
 };
 
@@ -34,22 +37,29 @@ impl Rule for CanonicalMultiple {
     }
 
     fn check(&self, page: &Page) -> Outcome {
-        if page.canonicals.is_empty() {
+        if page.head_canonicals.is_empty() {
             return Outcome::NotApplicable;
         }
-        if page.canonicals.len() == 1 {
+        let mut urls: Vec<String> = Vec::new();
+        for c in &page.head_canonicals {
+            let url = page.resolve(c).unwrap_or_else(|| c.trim().to_string());
+            if !urls.iter().any(|u| util::same_url(u, &url)) {
+                urls.push(url);
+            }
+        }
+        if urls.len() == 1 {
             return Outcome::Pass;
         }
         Outcome::Fail(
             Finding::new(
                 "Several canonical tags",
                 format!(
-                    "The page declares {} canonical URLs; search engines ignore conflicting canonicals.",
-                    page.canonicals.len()
+                    "The page declares {} different canonical URLs; search engines ignore conflicting canonicals.",
+                    urls.len()
                 ),
             )
-            .current(page.canonicals.join(", "))
-            .suggested(page.canonical()),
+            .current(page.head_canonicals.join(", "))
+            .suggested(page.head_canonical()),
         )
     }
 }

@@ -34,10 +34,10 @@ impl Rule for CanonicalPointsElsewhere {
     }
 
     fn check(&self, page: &Page) -> Outcome {
-        if page.canonicals.is_empty() {
+        if page.head_canonicals.is_empty() {
             return Outcome::NotApplicable;
         }
-        let canonical = page.canonical();
+        let canonical = page.head_canonical();
         // Pointing a parameter variant (`?utm_source=...`) at the clean URL is the intended use.
         let without_query = page.parsed_url().map(|mut u| {
             u.set_query(None);

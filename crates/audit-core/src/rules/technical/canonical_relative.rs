@@ -34,14 +34,14 @@ impl Rule for CanonicalRelative {
     }
 
     fn check(&self, page: &Page) -> Outcome {
-        let Some(href) = page.canonicals.first() else { return Outcome::NotApplicable };
+        let Some(href) = page.head_canonicals.first() else { return Outcome::NotApplicable };
         if util::is_absolute_url(href) {
             return Outcome::Pass;
         }
         Outcome::Fail(
             Finding::new("Canonical URL is relative", "The canonical link uses a relative URL; use an absolute one.")
                 .current(href.clone())
-                .suggested(page.canonical()),
+                .suggested(page.head_canonical()),
         )
     }
 }

@@ -34,7 +34,7 @@ impl Rule for CanonicalWithNoindex {
     }
 
     fn check(&self, page: &Page) -> Outcome {
-        if page.canonicals.is_empty() {
+        if page.head_canonicals.is_empty() {
             return Outcome::NotApplicable;
         }
         if !page.is_noindex() {
