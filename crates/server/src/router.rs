@@ -1,9 +1,10 @@
 //! The routing table and the dispatcher every request goes through.
 //!
-//! [`ROUTES`] is the one list of (method, path pattern, handler, consumes_quota). The
-//! OpenAPI test iterates it, so a route cannot be added without documenting it. To add an
-//! area: write `routes/<area>.rs` with handlers of type [`Handler`], add rows here, and add
-//! the paths to `openapi.json`.
+//! [`ROUTES`] is the one list of (method, path pattern, handler, consumes_quota, doc). The
+//! OpenAPI document is generated from it ([`crate::openapi`]), so a route cannot be added
+//! without documenting it. To add an area: write `routes/<area>.rs` with handlers of type
+//! [`Handler`], add rows here with their [`Operation`] (`openapi/operations.rs`), and run
+//! `just openapi`.
 //!
 //! [`handle`] does what every route needs: request id, routing (404, 405 with `Allow`;
 //! `HEAD` answered as `GET` without the body, RFC 9110 §9.3.2; the paths of
@@ -23,6 +24,7 @@ use http_body_util::combinators::UnsyncBoxBody;
 use http_body_util::BodyExt;
 
 use crate::error::ApiError;
+use crate::openapi::{self, Operation};
 use crate::response::Response;
 use crate::routes;
 use crate::state::AppState;
@@ -54,60 +56,181 @@ pub struct Route {
     /// Whether the route consumes quota of the shared rate limiter (it then answers the
     /// `x-ratelimit-*` headers and 429).
     pub consumes_quota: bool,
+    /// What the OpenAPI document says about it ([`crate::openapi`]).
+    pub doc: &'static Operation,
 }
 
 /// Every route of the service.
 pub static ROUTES: &[Route] = &[
-    Route { method: Method::GET, path: "/api/v1/audit", handler: routes::audit::get, consumes_quota: true },
-    Route { method: Method::POST, path: "/api/v1/audit/batch", handler: routes::audit::batch, consumes_quota: true },
-    Route { method: Method::GET, path: "/api/v1/usage", handler: routes::usage::get, consumes_quota: false },
-    Route { method: Method::POST, path: "/api/v1/webhooks", handler: routes::webhooks::create, consumes_quota: false },
-    Route { method: Method::GET, path: "/api/v1/webhooks", handler: routes::webhooks::list, consumes_quota: false },
+    Route {
+        method: Method::GET,
+        path: "/api/v1/audit",
+        handler: routes::audit::get,
+        consumes_quota: true,
+        doc: &openapi::AUDIT,
+    },
+    Route {
+        method: Method::POST,
+        path: "/api/v1/audit/batch",
+        handler: routes::audit::batch,
+        consumes_quota: true,
+        doc: &openapi::AUDIT_BATCH,
+    },
+    Route {
+        method: Method::GET,
+        path: "/api/v1/usage",
+        handler: routes::usage::get,
+        consumes_quota: false,
+        doc: &openapi::USAGE,
+    },
+    Route {
+        method: Method::POST,
+        path: "/api/v1/webhooks",
+        handler: routes::webhooks::create,
+        consumes_quota: false,
+        doc: &openapi::CREATE_WEBHOOK,
+    },
+    Route {
+        method: Method::GET,
+        path: "/api/v1/webhooks",
+        handler: routes::webhooks::list,
+        consumes_quota: false,
+        doc: &openapi::LIST_WEBHOOKS,
+    },
     Route {
         method: Method::DELETE,
         path: "/api/v1/webhooks/{id}",
         handler: routes::webhooks::delete,
         consumes_quota: false,
+        doc: &openapi::DELETE_WEBHOOK,
     },
-    Route { method: Method::GET, path: "/api/status", handler: routes::status::get, consumes_quota: false },
+    Route {
+        method: Method::GET,
+        path: "/api/status",
+        handler: routes::status::get,
+        consumes_quota: false,
+        doc: &openapi::STATUS,
+    },
     Route {
         method: Method::POST,
         path: "/api/content-gap",
         handler: routes::content::content_gap,
         consumes_quota: true,
+        doc: &openapi::CONTENT_GAP,
     },
     Route {
         method: Method::POST,
         path: "/api/auto-fix-batch",
         handler: routes::content::auto_fix_batch,
         consumes_quota: true,
+        doc: &openapi::AUTO_FIX_BATCH,
     },
-    Route { method: Method::POST, path: "/api/ai-readiness", handler: routes::ai::readiness, consumes_quota: true },
-    Route { method: Method::POST, path: "/api/ai-visibility-scan", handler: routes::ai::scan, consumes_quota: true },
-    Route { method: Method::POST, path: "/api/geo-check", handler: routes::ai::geo, consumes_quota: true },
+    Route {
+        method: Method::POST,
+        path: "/api/ai-readiness",
+        handler: routes::ai::readiness,
+        consumes_quota: true,
+        doc: &openapi::AI_READINESS,
+    },
+    Route {
+        method: Method::POST,
+        path: "/api/ai-visibility-scan",
+        handler: routes::ai::scan,
+        consumes_quota: true,
+        doc: &openapi::AI_VISIBILITY_SCAN,
+    },
+    Route {
+        method: Method::POST,
+        path: "/api/geo-check",
+        handler: routes::ai::geo,
+        consumes_quota: true,
+        doc: &openapi::GEO_CHECK,
+    },
     // The agent-tool endpoint charges one unit per tools/call itself (mcp::registry).
-    Route { method: Method::POST, path: "/api/mcp", handler: routes::mcp::post, consumes_quota: false },
-    Route { method: Method::GET, path: "/api/mcp", handler: routes::mcp::not_allowed, consumes_quota: false },
-    Route { method: Method::DELETE, path: "/api/mcp", handler: routes::mcp::not_allowed, consumes_quota: false },
+    Route {
+        method: Method::POST,
+        path: "/api/mcp",
+        handler: routes::mcp::post,
+        consumes_quota: false,
+        doc: &openapi::MCP,
+    },
+    Route {
+        method: Method::GET,
+        path: "/api/mcp",
+        handler: routes::mcp::not_allowed,
+        consumes_quota: false,
+        doc: &openapi::MCP_GET,
+    },
+    Route {
+        method: Method::DELETE,
+        path: "/api/mcp",
+        handler: routes::mcp::not_allowed,
+        consumes_quota: false,
+        doc: &openapi::MCP_DELETE,
+    },
     Route {
         method: Method::GET,
         path: "/.well-known/mcp.json",
         handler: routes::mcp::discovery,
         consumes_quota: false,
+        doc: &openapi::MCP_DISCOVERY,
     },
     Route {
         method: Method::GET,
         path: "/.well-known/agent-card.json",
         handler: routes::mcp::card,
         consumes_quota: false,
+        doc: &openapi::AGENT_CARD,
     },
-    Route { method: Method::GET, path: "/openapi.json", handler: routes::openapi::get, consumes_quota: false },
-    Route { method: Method::GET, path: "/api/widget", handler: routes::web::widget, consumes_quota: false },
-    Route { method: Method::GET, path: "/widget.js", handler: routes::web::widget_js, consumes_quota: false },
-    Route { method: Method::GET, path: "/report/{domain}", handler: routes::web::report, consumes_quota: false },
-    Route { method: Method::GET, path: "/report", handler: routes::web::report_url, consumes_quota: true },
-    Route { method: Method::GET, path: "/bot", handler: routes::bot::get, consumes_quota: false },
-    Route { method: Method::GET, path: "/", handler: routes::web::landing, consumes_quota: false },
+    Route {
+        method: Method::GET,
+        path: "/openapi.json",
+        handler: routes::openapi::get,
+        consumes_quota: false,
+        doc: &openapi::OPENAPI,
+    },
+    Route {
+        method: Method::GET,
+        path: "/api/widget",
+        handler: routes::web::widget,
+        consumes_quota: false,
+        doc: &openapi::WIDGET,
+    },
+    Route {
+        method: Method::GET,
+        path: "/widget.js",
+        handler: routes::web::widget_js,
+        consumes_quota: false,
+        doc: &openapi::WIDGET_SCRIPT,
+    },
+    Route {
+        method: Method::GET,
+        path: "/report/{domain}",
+        handler: routes::web::report,
+        consumes_quota: false,
+        doc: &openapi::REPORT,
+    },
+    Route {
+        method: Method::GET,
+        path: "/report",
+        handler: routes::web::report_url,
+        consumes_quota: true,
+        doc: &openapi::REPORT_FOR_URL,
+    },
+    Route {
+        method: Method::GET,
+        path: "/bot",
+        handler: routes::bot::get,
+        consumes_quota: false,
+        doc: &openapi::BOT_PAGE,
+    },
+    Route {
+        method: Method::GET,
+        path: "/",
+        handler: routes::web::landing,
+        consumes_quota: false,
+        doc: &openapi::LANDING,
+    },
 ];
 
 /// Paths whose methods without a row of their own are answered by the row of another method instead

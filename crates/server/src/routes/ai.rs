@@ -184,6 +184,16 @@ fn with_api_version(mut body: Value, url: Option<&Url>) -> Value {
     body
 }
 
+/// The body of the AI-visibility endpoints, as [`target`] reads it (field by field, for precise
+/// error answers; this type documents it).
+#[derive(schemars::JsonSchema)]
+#[allow(dead_code)]
+pub struct UrlRequest {
+    /// The page (http or https; a bare host gets https://).
+    #[schemars(length(min = 1, max = fetch::MAX_URL_LEN))]
+    pub url: String,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -164,6 +164,19 @@ fn parse_create(body: &Value) -> Result<(String, Vec<String>), ApiError> {
     Ok((url, events))
 }
 
+/// The body of `POST /api/v1/webhooks`, as [`parse_create`] reads it (field by field, for
+/// precise error answers; this type documents it).
+#[derive(schemars::JsonSchema)]
+#[allow(dead_code)]
+pub struct WebhookRequest {
+    /// http(s) URL receiving the POSTs.
+    #[schemars(length(max = fetch::MAX_URL_LEN))]
+    pub url: String,
+    /// The events to receive.
+    #[schemars(length(min = 1), extend("items" = { "type": "string", "enum": store::WEBHOOK_EVENTS }))]
+    pub events: Vec<String>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
