@@ -165,8 +165,7 @@ pub const ERROR_CODES: &[&str] = &[
     "internal",
 ];
 
-/// The body of every REST error answer: `{ok: false, api_version, error: {code, message,
-/// details?}}`.
+/// The body of every REST error answer (every route but `/api/mcp`).
 #[derive(Debug, Serialize, JsonSchema)]
 #[schemars(rename = "Error", deny_unknown_fields)]
 pub struct ErrorBody<'a> {
@@ -180,7 +179,7 @@ pub struct ErrorBody<'a> {
     pub error: ErrorDetail<'a>,
 }
 
-/// `error` of an [`ErrorBody`].
+/// What went wrong, in an error body.
 #[derive(Debug, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct ErrorDetail<'a> {
@@ -192,7 +191,7 @@ pub struct ErrorDetail<'a> {
     pub message: &'a str,
     /// Machine-readable details (`{"parameter": "url"}`), when there are any.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<serde_json::Map<String, Value>>")]
+    #[schemars(with = "serde_json::Map<String, Value>")]
     pub details: Option<&'a Value>,
 }
 

@@ -184,8 +184,8 @@ fn with_api_version(mut body: Value, url: Option<&Url>) -> Value {
     body
 }
 
-/// The body of the AI-visibility endpoints, as [`target`] reads it (field by field, for precise
-/// error answers; this type documents it).
+// `target` reads the body field by field, for precise error answers; this type documents it.
+/// The body of the AI-visibility endpoints: the page to check.
 #[derive(schemars::JsonSchema)]
 #[allow(dead_code)]
 pub struct UrlRequest {

@@ -140,8 +140,8 @@ pub enum AuditAnswer {
     Compact(CompactResult),
 }
 
-/// The body of `POST /api/v1/audit/batch`, as [`parse_batch`] reads it (field by field, for
-/// precise error answers; this type documents it).
+// `parse_batch` reads the body field by field, for precise error answers; this type documents it.
+/// The body of `POST /api/v1/audit/batch`.
 #[derive(JsonSchema)]
 #[allow(dead_code)]
 pub struct BatchRequest {
@@ -172,7 +172,7 @@ pub struct BatchResult {
     results: Vec<BatchItem>,
 }
 
-/// One item of a [`BatchResult`].
+/// One item of a batch answer.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum BatchItem {
@@ -196,7 +196,7 @@ pub enum BatchItem {
     },
 }
 
-/// `error` of a failed [`BatchItem`].
+/// Why one URL of a batch failed.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct BatchError {
     /// The error code the URL would have had alone.

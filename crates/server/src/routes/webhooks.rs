@@ -164,8 +164,8 @@ fn parse_create(body: &Value) -> Result<(String, Vec<String>), ApiError> {
     Ok((url, events))
 }
 
-/// The body of `POST /api/v1/webhooks`, as [`parse_create`] reads it (field by field, for
-/// precise error answers; this type documents it).
+// `parse_create` reads the body field by field, for precise error answers; this type documents it.
+/// The body of `POST /api/v1/webhooks`.
 #[derive(schemars::JsonSchema)]
 #[allow(dead_code)]
 pub struct WebhookRequest {
