@@ -349,7 +349,7 @@ pub static USAGE: Operation = Operation {
             status: "200",
             description: "The snapshot.",
             headers: &[],
-            content: Content::Json(|_| legacy("Usage")),
+            content: Content::Json(answer::<crate::routes::usage::Usage>),
         },
         E401_KEY_NEEDED,
         Response {
@@ -372,7 +372,7 @@ pub static CREATE_WEBHOOK: Operation = Operation {
     params: &[],
     body: Some(request::<crate::routes::webhooks::WebhookRequest>),
     responses: &[
-        Response { status: "201", description: "The subscription, with its signing secret.", headers: &[], content: Content::Json(|_| legacy("WebhookCreated")) },
+        Response { status: "201", description: "The subscription, with its signing secret.", headers: &[], content: Content::Json(answer::<crate::routes::webhooks::WebhookCreated>) },
         Response { status: "400", description: "`invalid_request` (bad JSON, unknown event, no events, too many subscriptions), `missing_parameter`, or `invalid_url`.", headers: &[], content: Content::Json(answer::<crate::error::ErrorBody>) },
         E413,
         E415,
@@ -397,7 +397,7 @@ pub static LIST_WEBHOOKS: Operation = Operation {
             status: "200",
             description: "The subscriptions, oldest first.",
             headers: &[],
-            content: Content::Json(|_| legacy("WebhookList")),
+            content: Content::Json(answer::<crate::routes::webhooks::WebhookList>),
         },
         E401_KEY_NEEDED,
         E403_WEBHOOKS,
@@ -415,7 +415,7 @@ pub static DELETE_WEBHOOK: Operation = Operation {
     params: &[Param::Own { name: "id", at: In::Path, required: true, description: "The subscription id.", schema: |_| json!({"type": "string"}) }],
     body: None,
     responses: &[
-        Response { status: "200", description: "Deleted.", headers: &[], content: Content::Json(|_| legacy("WebhookDeleted")) },
+        Response { status: "200", description: "Deleted.", headers: &[], content: Content::Json(answer::<crate::routes::webhooks::WebhookDeleted>) },
         Response { status: "404", description: "`not_found`: no subscription of this owner has that id.", headers: &[], content: Content::Json(answer::<crate::error::ErrorBody>) },
         E401_KEY_NEEDED,
         E403_WEBHOOKS,

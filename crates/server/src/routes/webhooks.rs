@@ -6,6 +6,8 @@
 //! usage snapshot. The signing secret is shown once, in the answer to POST.
 
 use http::StatusCode;
+use schemars::JsonSchema;
+use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::auth::{authenticate, KeyRule};
@@ -39,8 +41,16 @@ async fn owner(ctx: &Ctx) -> Result<String, ApiError> {
         .ok_or_else(|| ApiError::unauthorized("This endpoint needs an API key with the `webhooks` scope."))
 }
 
-fn render(hook: &store::Webhook) -> Value {
-    serde_json::to_value(hook).unwrap_or(Value::Null)
+impl Webhook {
+    fn of(hook: &store::Webhook) -> Webhook {
+        Webhook {
+            id: hook.id.clone(),
+            url: hook.url.clone(),
+            events: hook.events.clone(),
+            enabled: hook.enabled,
+            created_at: store::format_rfc3339(hook.created_at),
+        }
+    }
 }
 
 async fn create_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
@@ -66,19 +76,16 @@ async fn create_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
             "An owner may hold at most {MAX_WEBHOOKS_PER_USER} webhook subscriptions; delete one first."
         )));
     };
-    let mut webhook = render(&hook);
-    webhook["secret"] = json!(hook.secret);
-    Ok(json_response(
-        StatusCode::CREATED,
-        &json!({ "ok": true, "api_version": audit_core::API_VERSION, "webhook": webhook }),
-    ))
+    let Webhook { id, url, events, enabled, created_at } = Webhook::of(&hook);
+    let webhook = NewWebhook { id, url, events, enabled, created_at, secret: hook.secret };
+    Ok(json_response(StatusCode::CREATED, &WebhookCreated { ok: true, api_version: audit_core::API_VERSION, webhook }))
 }
 
 async fn list_webhooks(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let user_id = owner(&ctx).await?;
     let hooks = ctx.state.db(move |s| s.list_webhooks(&user_id)).await?;
-    let webhooks: Vec<Value> = hooks.iter().map(render).collect();
-    Ok(ok_json(&json!({ "ok": true, "api_version": audit_core::API_VERSION, "webhooks": webhooks })))
+    let webhooks = hooks.iter().map(Webhook::of).collect();
+    Ok(ok_json(&WebhookList { ok: true, api_version: audit_core::API_VERSION, webhooks }))
 }
 
 async fn delete_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
@@ -87,7 +94,7 @@ async fn delete_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let gone = id.clone();
     let result = ctx.state.db(move |s| Ok(s.delete_webhook(&user_id, &gone))).await?;
     match result {
-        Ok(()) => Ok(ok_json(&json!({ "ok": true, "api_version": audit_core::API_VERSION, "deleted": id }))),
+        Ok(()) => Ok(ok_json(&WebhookDeleted { ok: true, api_version: audit_core::API_VERSION, deleted: id })),
         // Another owner's id answers exactly as an unknown one.
         Err(e) if e.is_not_found() => Err(ApiError::not_found(format!("No webhook subscription {id}."))),
         Err(e) => Err(e.into()),
@@ -162,6 +169,76 @@ fn parse_create(body: &Value) -> Result<(String, Vec<String>), ApiError> {
             .with_details(json!({ "parameter": "events", "allowed": allowed })));
     }
     Ok((url, events))
+}
+
+/// A webhook subscription as listed (its signing secret never is).
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(extend("not" = { "required": ["secret"] }))]
+pub struct Webhook {
+    /// UUID.
+    id: String,
+    /// Target URL.
+    url: String,
+    /// Subscribed events.
+    #[schemars(extend("items" = { "type": "string", "enum": store::WEBHOOK_EVENTS }))]
+    events: Vec<String>,
+    /// Disabled subscriptions receive nothing.
+    enabled: bool,
+    /// When it was created (UTC).
+    #[schemars(extend("format" = "date-time"))]
+    created_at: String,
+}
+
+/// A subscription just created: a [`Webhook`] and its signing secret.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct NewWebhook {
+    /// UUID.
+    id: String,
+    /// Target URL.
+    url: String,
+    /// Subscribed events.
+    #[schemars(extend("items" = { "type": "string", "enum": store::WEBHOOK_EVENTS }))]
+    events: Vec<String>,
+    /// Disabled subscriptions receive nothing.
+    enabled: bool,
+    /// When it was created (UTC).
+    #[schemars(extend("format" = "date-time"))]
+    created_at: String,
+    /// HMAC-SHA256 signing secret (`whsec_` + 32 characters); shown only in this answer.
+    secret: String,
+}
+
+/// The answer of `POST /api/v1/webhooks`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct WebhookCreated {
+    #[schemars(extend("const" = true))]
+    ok: bool,
+    #[schemars(extend("const" = "v1"))]
+    api_version: &'static str,
+    /// The subscription, with its signing secret.
+    webhook: NewWebhook,
+}
+
+/// The answer of `GET /api/v1/webhooks`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct WebhookList {
+    #[schemars(extend("const" = true))]
+    ok: bool,
+    #[schemars(extend("const" = "v1"))]
+    api_version: &'static str,
+    /// The subscriptions, oldest first.
+    webhooks: Vec<Webhook>,
+}
+
+/// The answer of `DELETE /api/v1/webhooks/{id}`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct WebhookDeleted {
+    #[schemars(extend("const" = true))]
+    ok: bool,
+    #[schemars(extend("const" = "v1"))]
+    api_version: &'static str,
+    /// Id of the deleted subscription.
+    deleted: String,
 }
 
 // `parse_create` reads the body field by field, for precise error answers; this type documents it.
