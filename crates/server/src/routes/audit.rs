@@ -64,7 +64,7 @@ async fn audit_one(ctx: Ctx) -> Result<crate::Response, ApiError> {
 /// An audit answer in the asked shape.
 fn render(audited: &app::Audited, format: Format) -> AuditAnswer {
     match format {
-        Format::Json => AuditAnswer::Full(audited.result.clone()),
+        Format::Json => AuditAnswer::Full(Box::new(audited.result.clone())),
         Format::Compact => AuditAnswer::Compact(audited.audit.to_compact(&audited.scanned_at)),
     }
 }
@@ -135,7 +135,7 @@ async fn audit_batch(ctx: Ctx) -> Result<crate::Response, ApiError> {
 #[serde(untagged)]
 pub enum AuditAnswer {
     /// `format=json`.
-    Full(AuditResult),
+    Full(Box<AuditResult>),
     /// `format=compact`.
     Compact(CompactResult),
 }
