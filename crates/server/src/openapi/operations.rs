@@ -324,7 +324,7 @@ pub static AUTO_FIX_BATCH: Operation = Operation {
     params: &[Param::ApiKeyQuery],
     body: Some(|_| legacy("AutoFixRequest")),
     responses: &[
-        Response { status: "200", description: "One fix per issue, in order.", headers: &[], content: Content::Json(|_| legacy("AutoFixResult")) },
+        Response { status: "200", description: "One fix per issue, in order.", headers: &[], content: Content::Json(answer::<crate::routes::content::AutoFixResult>) },
         Response { status: "400", description: "`invalid_request` (not an object, 0 or more than 50 issues, an item that is not an issue object: `details.index` names it) or `missing_parameter` (`issues`).", headers: &[], content: Content::Json(answer::<crate::error::ErrorBody>) },
         E401_KEY_UNKNOWN,
         E403_AUDIT,

@@ -224,12 +224,21 @@ async fn fixes(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let fixes = tokio::task::spawn_blocking(move || autofix::fix_batch(&issues))
         .await
         .map_err(|e| ApiError::internal(format!("auto-fix failed: {e}")))?;
-    Ok(ok_json(&json!({
-        "ok": true,
-        "api_version": audit_core::API_VERSION,
-        "count": fixes.len(),
-        "fixes": fixes,
-    })))
+    Ok(ok_json(&AutoFixResult { ok: true, api_version: audit_core::API_VERSION, count: fixes.len(), fixes }))
+}
+
+/// The answer of `POST /api/auto-fix-batch`: one fix per issue, in order.
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+pub struct AutoFixResult {
+    #[schemars(extend("const" = true))]
+    ok: bool,
+    #[schemars(extend("const" = "v1"))]
+    api_version: &'static str,
+    /// Number of fixes (one per issue).
+    #[schemars(range(min = 1, max = autofix::MAX_BATCH))]
+    count: usize,
+    /// The fixes, in input order.
+    fixes: Vec<autofix::Fix>,
 }
 
 /// `{issues: [1..=MAX_BATCH objects]}`; an item that is not an issue names its index.
