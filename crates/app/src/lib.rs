@@ -59,10 +59,10 @@ pub use workflows::Workflows;
 // (docs/ARCHITECTURE.md, "What each crate may import").
 pub use fetch::{
     clip, validate_url, Error as FetchError, FetchConfig, DEFAULT_BASE_URL, DEFAULT_CONNECT_TIMEOUT,
-    DEFAULT_MAX_BODY_BYTES, DEFAULT_TEXT_TIMEOUT, DEFAULT_TOTAL_TIMEOUT,
+    DEFAULT_MAX_BODY_BYTES, DEFAULT_TEXT_TIMEOUT, DEFAULT_TOTAL_TIMEOUT, MAX_URL_LEN,
 };
 pub use store::{
-    ip_identity, minute_bucket, now_rfc3339, Error as StoreError, KeyRecord, StoredAudit, Tier, Webhook,
-    ANONYMOUS_RATE_LIMIT, BADGE_MAX_AGE, DB_FILE_NAME, DEFAULT_MONITOR_INTERVAL_S, FREE_RATE_LIMIT, PRO_RATE_LIMIT,
-    WEBHOOK_EVENTS,
+    format_rfc3339, ip_identity, minute_bucket, now_rfc3339, Error as StoreError, KeyRecord, StoredAudit, Tier,
+    Webhook, ANONYMOUS_RATE_LIMIT, BADGE_MAX_AGE, DB_FILE_NAME, DEFAULT_MONITOR_INTERVAL_S, FREE_RATE_LIMIT,
+    PRO_RATE_LIMIT, SCOPES, WEBHOOK_EVENTS,
 };

@@ -275,30 +275,39 @@ impl Audit {
 
 /// `score` of the audit result.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct Score {
     pub current: u32,
     pub max: u32,
+    #[cfg_attr(feature = "schema", schemars(range(max = 100)))]
     pub percentage: u32,
     pub passed: usize,
     pub total: usize,
     pub engine_version: String,
     pub ruleset_version: String,
+    #[cfg_attr(feature = "schema", schemars(regex(pattern = r"^[0-9a-f]{16}$")))]
     pub ruleset_fingerprint: String,
 }
 
 /// One recommendation (a failed check).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct Recommendation {
     pub id: String,
+    #[cfg_attr(feature = "schema", schemars(with = "crate::rule::Severity"))]
     #[serde(rename = "type")]
     pub kind: String,
+    #[cfg_attr(feature = "schema", schemars(with = "crate::rule::Category"))]
     pub category: String,
     pub title: String,
     pub description: String,
+    #[cfg_attr(feature = "schema", schemars(with = "crate::rule::Level"))]
     pub impact: String,
+    #[cfg_attr(feature = "schema", schemars(with = "crate::rule::Level"))]
     pub effort: String,
+    #[cfg_attr(feature = "schema", schemars(range(max = 100)))]
     pub confidence: u8,
     pub current_value: Option<String>,
     pub suggested_value: Option<String>,
@@ -306,6 +315,7 @@ pub struct Recommendation {
 
 /// Outcome of one check, in `checks`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum CheckStatus {
     Pass,
@@ -316,14 +326,17 @@ pub enum CheckStatus {
 
 /// One entry of `checks`: every rule and how it came out.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct CheckSummary {
     pub id: String,
+    #[cfg_attr(feature = "schema", schemars(with = "crate::rule::Category"))]
     pub category: String,
     pub status: CheckStatus,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct ImageCounts {
     pub total: usize,
@@ -331,6 +344,7 @@ pub struct ImageCounts {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct LinkCounts {
     pub internal: usize,
@@ -338,6 +352,7 @@ pub struct LinkCounts {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct OgSummary {
     pub title: String,
@@ -346,13 +361,16 @@ pub struct OgSummary {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct HeadingSummary {
+    #[cfg_attr(feature = "schema", schemars(range(min = 1, max = 6)))]
     pub level: u8,
     pub text: String,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct HreflangSummary {
     pub lang: String,
@@ -362,6 +380,8 @@ pub struct HreflangSummary {
 /// `page` of the audit result: every field existing clients read, plus additive ones
 /// (docs/API.md, "The audit result").
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "Page"))]
 #[serde(default)]
 pub struct PageSummary {
     pub url: String,
@@ -378,6 +398,7 @@ pub struct PageSummary {
     pub schema_markup: bool,
     pub load_time_ms: u64,
     /// HTTP status of the audited page; 0 when the page was read from a file.
+    #[cfg_attr(feature = "schema", schemars(range(max = 999)))]
     pub status_code: u16,
     pub lang: String,
     pub charset: String,
@@ -388,6 +409,7 @@ pub struct PageSummary {
 
 /// `meta` of the audit result.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct ResultMeta {
     pub engine_version: String,
@@ -399,10 +421,14 @@ pub struct ResultMeta {
 /// The full audit result. Reading one back fills absent fields with their defaults, so a
 /// result stored by an older version (or a partial one) still reads as this type.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct AuditResult {
+    #[cfg_attr(feature = "schema", schemars(extend("const" = true)))]
     pub ok: bool,
+    #[cfg_attr(feature = "schema", schemars(extend("const" = "v1")))]
     pub api_version: String,
+    #[cfg_attr(feature = "schema", schemars(extend("format" = "date-time")))]
     pub scanned_at: String,
     pub target_type: String,
     pub target: Option<String>,
@@ -415,14 +441,17 @@ pub struct AuditResult {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct CompactScore {
     pub current: u32,
     pub max: u32,
+    #[cfg_attr(feature = "schema", schemars(range(max = 100)))]
     pub percentage: u32,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct IssueCounts {
     pub critical: usize,
@@ -431,9 +460,11 @@ pub struct IssueCounts {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct TopIssue {
     pub id: String,
+    #[cfg_attr(feature = "schema", schemars(with = "crate::rule::Severity"))]
     #[serde(rename = "type")]
     pub kind: String,
     pub title: String,
@@ -441,14 +472,20 @@ pub struct TopIssue {
 
 /// The compact audit result.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(deny_unknown_fields))]
 #[serde(default)]
 pub struct CompactResult {
+    #[cfg_attr(feature = "schema", schemars(extend("const" = true)))]
     pub ok: bool,
+    #[cfg_attr(feature = "schema", schemars(extend("const" = "v1")))]
     pub api_version: String,
     pub url: String,
+    #[cfg_attr(feature = "schema", schemars(extend("format" = "date-time")))]
     pub scanned_at: String,
     pub status_code: u16,
     pub score: CompactScore,
     pub issues: IssueCounts,
+    #[cfg_attr(feature = "schema", schemars(length(max = 5)))]
     pub top_issues: Vec<TopIssue>,
 }

@@ -13,6 +13,7 @@ pub const MAX_BATCH: usize = 50;
 
 /// What kind of change a fix is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum FixKind {
     Html,
@@ -38,6 +39,7 @@ impl FixKind {
 
 /// How much work a fix is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Difficulty {
     Easy,
@@ -66,6 +68,8 @@ pub struct Issue<'a> {
 
 /// A ready-to-use fix.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "AutoFix"))]
 #[serde(rename_all = "camelCase")]
 pub struct Fix {
     pub issue_title: String,
@@ -75,6 +79,7 @@ pub struct Fix {
     pub kind: FixKind,
     pub difficulty: Difficulty,
     /// The template used: a rule id of the audit or one of [`EXTRA_TEMPLATES`].
+    #[cfg_attr(feature = "schema", schemars(description = "The template used; null for the generic fix."))]
     pub rule_id: Option<String>,
     /// Where to put the fix and why, in a sentence or two.
     pub explanation: String,

@@ -8,7 +8,7 @@
 //!   [`Config`]; [`serve`] starts the engines.
 //! - [`handle`] is the whole service as a function of a request (tests call it without a
 //!   socket); [`ROUTES`] is the one routing table (method, path pattern, handler,
-//!   consumes_quota), which the OpenAPI test ([`OPENAPI_JSON`]) checks.
+//!   consumes_quota, doc), from which [`openapi`] generates the OpenAPI document ([`OPENAPI_JSON`]).
 //! - [`conn`] bounds connections: caps in all and per client IP, a deadline for the first
 //!   request head, an idle timeout, the open-file limit, backoff on failed accepts.
 //! - [`ApiError`] is the single mapping of failures to status, code and JSON body.
@@ -17,7 +17,7 @@
 //! - [`pipeline`] is the audit path shared with the command line and agent tools.
 //!
 //! Adding an area: write `routes/<area>.rs` with `fn(Ctx) -> HandlerFuture` handlers, add
-//! rows to [`ROUTES`], and document the paths in `src/openapi.json`.
+//! rows to [`ROUTES`] with their [`openapi::Operation`], and run `just openapi`.
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
@@ -54,6 +54,7 @@ mod ctx;
 mod error;
 mod limiter;
 pub mod mcp;
+pub mod openapi;
 /// The audit pipeline lives in the application crate; re-exported for the command line.
 pub use app::pipeline;
 mod response;
@@ -76,7 +77,7 @@ pub use config::{
     MAX_REQUEST_BODY_BYTES,
 };
 pub use ctx::{Body, BodyError, BodyReadError, BoxError, Ctx, Handler, HandlerFuture, PeerAddr};
-pub use error::ApiError;
+pub use error::{ApiError, ErrorBody, ErrorDetail, ERROR_CODES};
 pub use limiter::{Decision, Limiter};
 pub use response::{json_response, ok_json, Response, JSON_CONTENT_TYPE};
 pub use router::{handle, handle_with, match_path, redact, route, route_in, Route, RouteMatch, ROUTES};

@@ -1,9 +1,10 @@
 //! The routing table and the dispatcher every request goes through.
 //!
-//! [`ROUTES`] is the one list of (method, path pattern, handler, consumes_quota). The
-//! OpenAPI test iterates it, so a route cannot be added without documenting it. To add an
-//! area: write `routes/<area>.rs` with handlers of type [`Handler`], add rows here, and add
-//! the paths to `openapi.json`.
+//! [`ROUTES`] is the one list of (method, path pattern, handler, consumes_quota, doc). The
+//! OpenAPI document is generated from it ([`crate::openapi`]), so a route cannot be added
+//! without documenting it. To add an area: write `routes/<area>.rs` with handlers of type
+//! [`Handler`], add rows here with their [`Operation`] (`openapi/operations.rs`), and run
+//! `just openapi`.
 //!
 //! [`handle`] does what every route needs: request id, routing (404, 405 with `Allow`;
 //! `HEAD` answered as `GET` without the body, RFC 9110 §9.3.2; the paths of
@@ -22,6 +23,7 @@ use http_body_util::BodyExt;
 
 use crate::ctx::{BodyError, BoxError, Ctx, Handler, Outgoing, PeerAddr};
 use crate::error::ApiError;
+use crate::openapi::{self, Operation};
 use crate::response::Response;
 use crate::routes;
 use crate::state::AppState;
@@ -38,60 +40,56 @@ pub struct Route {
     /// Whether the route consumes quota of the shared rate limiter (it then answers the
     /// `x-ratelimit-*` headers and 429).
     pub consumes_quota: bool,
+    /// What the OpenAPI document says about it ([`crate::openapi`]).
+    pub doc: &'static Operation,
 }
 
-/// Every route of the service.
+impl Route {
+    /// A row of a routing table.
+    pub const fn new(
+        method: Method,
+        path: &'static str,
+        handler: Handler,
+        consumes_quota: bool,
+        doc: &'static Operation,
+    ) -> Route {
+        Route { method, path, handler, consumes_quota, doc }
+    }
+}
+
+/// The route consumes quota ([`Route::consumes_quota`]).
+const QUOTA: bool = true;
+/// The route consumes no quota.
+const FREE: bool = false;
+
+/// Every route of the service: method, path pattern, handler, quota, what the OpenAPI document
+/// says about it.
 pub static ROUTES: &[Route] = &[
-    Route { method: Method::GET, path: "/api/v1/audit", handler: routes::audit::get, consumes_quota: true },
-    Route { method: Method::POST, path: "/api/v1/audit/batch", handler: routes::audit::batch, consumes_quota: true },
-    Route { method: Method::GET, path: "/api/v1/usage", handler: routes::usage::get, consumes_quota: false },
-    Route { method: Method::POST, path: "/api/v1/webhooks", handler: routes::webhooks::create, consumes_quota: false },
-    Route { method: Method::GET, path: "/api/v1/webhooks", handler: routes::webhooks::list, consumes_quota: false },
-    Route {
-        method: Method::DELETE,
-        path: "/api/v1/webhooks/{id}",
-        handler: routes::webhooks::delete,
-        consumes_quota: false,
-    },
-    Route { method: Method::GET, path: "/api/status", handler: routes::status::get, consumes_quota: false },
-    Route {
-        method: Method::POST,
-        path: "/api/content-gap",
-        handler: routes::content::content_gap,
-        consumes_quota: true,
-    },
-    Route {
-        method: Method::POST,
-        path: "/api/auto-fix-batch",
-        handler: routes::content::auto_fix_batch,
-        consumes_quota: true,
-    },
-    Route { method: Method::POST, path: "/api/ai-readiness", handler: routes::ai::readiness, consumes_quota: true },
-    Route { method: Method::POST, path: "/api/ai-visibility-scan", handler: routes::ai::scan, consumes_quota: true },
-    Route { method: Method::POST, path: "/api/geo-check", handler: routes::ai::geo, consumes_quota: true },
+    Route::new(Method::GET, "/api/v1/audit", routes::audit::get, QUOTA, &openapi::AUDIT),
+    Route::new(Method::POST, "/api/v1/audit/batch", routes::audit::batch, QUOTA, &openapi::AUDIT_BATCH),
+    Route::new(Method::GET, "/api/v1/usage", routes::usage::get, FREE, &openapi::USAGE),
+    Route::new(Method::POST, "/api/v1/webhooks", routes::webhooks::create, FREE, &openapi::CREATE_WEBHOOK),
+    Route::new(Method::GET, "/api/v1/webhooks", routes::webhooks::list, FREE, &openapi::LIST_WEBHOOKS),
+    Route::new(Method::DELETE, "/api/v1/webhooks/{id}", routes::webhooks::delete, FREE, &openapi::DELETE_WEBHOOK),
+    Route::new(Method::GET, "/api/status", routes::status::get, FREE, &openapi::STATUS),
+    Route::new(Method::POST, "/api/content-gap", routes::content::content_gap, QUOTA, &openapi::CONTENT_GAP),
+    Route::new(Method::POST, "/api/auto-fix-batch", routes::content::auto_fix_batch, QUOTA, &openapi::AUTO_FIX_BATCH),
+    Route::new(Method::POST, "/api/ai-readiness", routes::ai::readiness, QUOTA, &openapi::AI_READINESS),
+    Route::new(Method::POST, "/api/ai-visibility-scan", routes::ai::scan, QUOTA, &openapi::AI_VISIBILITY_SCAN),
+    Route::new(Method::POST, "/api/geo-check", routes::ai::geo, QUOTA, &openapi::GEO_CHECK),
     // The agent-tool endpoint charges one unit per tools/call itself (mcp::registry).
-    Route { method: Method::POST, path: "/api/mcp", handler: routes::mcp::post, consumes_quota: false },
-    Route { method: Method::GET, path: "/api/mcp", handler: routes::mcp::not_allowed, consumes_quota: false },
-    Route { method: Method::DELETE, path: "/api/mcp", handler: routes::mcp::not_allowed, consumes_quota: false },
-    Route {
-        method: Method::GET,
-        path: "/.well-known/mcp.json",
-        handler: routes::mcp::discovery,
-        consumes_quota: false,
-    },
-    Route {
-        method: Method::GET,
-        path: "/.well-known/agent-card.json",
-        handler: routes::mcp::card,
-        consumes_quota: false,
-    },
-    Route { method: Method::GET, path: "/openapi.json", handler: routes::openapi::get, consumes_quota: false },
-    Route { method: Method::GET, path: "/api/widget", handler: routes::web::widget, consumes_quota: false },
-    Route { method: Method::GET, path: "/widget.js", handler: routes::web::widget_js, consumes_quota: false },
-    Route { method: Method::GET, path: "/report/{domain}", handler: routes::web::report, consumes_quota: false },
-    Route { method: Method::GET, path: "/report", handler: routes::web::report_url, consumes_quota: true },
-    Route { method: Method::GET, path: "/bot", handler: routes::bot::get, consumes_quota: false },
-    Route { method: Method::GET, path: "/", handler: routes::web::landing, consumes_quota: false },
+    Route::new(Method::POST, "/api/mcp", routes::mcp::post, FREE, &openapi::MCP),
+    Route::new(Method::GET, "/api/mcp", routes::mcp::not_allowed, FREE, &openapi::MCP_GET),
+    Route::new(Method::DELETE, "/api/mcp", routes::mcp::not_allowed, FREE, &openapi::MCP_DELETE),
+    Route::new(Method::GET, "/.well-known/mcp.json", routes::mcp::discovery, FREE, &openapi::MCP_DISCOVERY),
+    Route::new(Method::GET, "/.well-known/agent-card.json", routes::mcp::card, FREE, &openapi::AGENT_CARD),
+    Route::new(Method::GET, "/openapi.json", routes::openapi::get, FREE, &openapi::OPENAPI),
+    Route::new(Method::GET, "/api/widget", routes::web::widget, FREE, &openapi::WIDGET),
+    Route::new(Method::GET, "/widget.js", routes::web::widget_js, FREE, &openapi::WIDGET_SCRIPT),
+    Route::new(Method::GET, "/report/{domain}", routes::web::report, FREE, &openapi::REPORT),
+    Route::new(Method::GET, "/report", routes::web::report_url, QUOTA, &openapi::REPORT_FOR_URL),
+    Route::new(Method::GET, "/bot", routes::bot::get, FREE, &openapi::BOT_PAGE),
+    Route::new(Method::GET, "/", routes::web::landing, FREE, &openapi::LANDING),
 ];
 
 /// Paths whose methods without a row of their own are answered by the row of another method instead

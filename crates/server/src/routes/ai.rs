@@ -86,6 +86,16 @@ fn with_api_version(mut body: Value, url: Option<&Url>) -> Value {
     body
 }
 
+// `target` reads the body field by field, for precise error answers; this type documents it.
+/// The body of the AI-visibility endpoints: the page to check.
+#[derive(schemars::JsonSchema)]
+#[allow(dead_code)]
+pub struct UrlRequest {
+    /// The page (http or https; a bare host gets https://).
+    #[schemars(length(min = 1, max = app::MAX_URL_LEN))]
+    pub url: String,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

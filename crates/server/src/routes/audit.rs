@@ -2,6 +2,9 @@
 
 use std::collections::HashMap;
 
+use audit_core::{AuditResult, CompactResult};
+use schemars::JsonSchema;
+use serde::Serialize;
 use serde_json::{json, Value};
 use url::Url;
 
@@ -12,7 +15,8 @@ use crate::error::ApiError;
 use crate::response::ok_json;
 
 /// Shape of an audit answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, JsonSchema)]
+#[schemars(rename_all = "lowercase")]
 pub enum Format {
     /// The full result (docs/API.md, "The audit result").
     Json,
@@ -58,12 +62,11 @@ async fn audit_one(ctx: Ctx) -> Result<crate::Response, ApiError> {
 }
 
 /// An audit answer in the asked shape.
-fn render(audited: &app::Audited, format: Format) -> Value {
-    let value = match format {
-        Format::Json => serde_json::to_value(&audited.result),
-        Format::Compact => serde_json::to_value(audited.audit.to_compact(&audited.scanned_at)),
-    };
-    value.unwrap_or_else(|_| json!({ "ok": false }))
+fn render(audited: &app::Audited, format: Format) -> AuditAnswer {
+    match format {
+        Format::Json => AuditAnswer::Full(Box::new(audited.result.clone())),
+        Format::Compact => AuditAnswer::Compact(audited.audit.to_compact(&audited.scanned_at)),
+    }
 }
 
 async fn audit_batch(ctx: Ctx) -> Result<crate::Response, ApiError> {
@@ -87,7 +90,7 @@ async fn audit_batch(ctx: Ctx) -> Result<crate::Response, ApiError> {
 
     // Every item takes its place in the audit queue before anything is charged: a batch the
     // queue cannot hold is refused whole (503) and waits nowhere else.
-    let outcomes: Vec<Result<Value, ApiError>> = ctx
+    let outcomes: Vec<Result<AuditAnswer, ApiError>> = ctx
         .state
         .app
         .audit_batch(distinct, identity.user_id(), BATCH_CONCURRENCY, |n| consume_quota(&ctx, &identity, n).map(drop))
@@ -97,30 +100,110 @@ async fn audit_batch(ctx: Ctx) -> Result<crate::Response, ApiError> {
         .collect();
 
     let mut succeeded = 0;
-    let results: Vec<Value> = urls
+    let results: Vec<BatchItem> = urls
         .iter()
         .zip(positions)
         .map(|(raw, position)| match position.and_then(|i| outcomes[i].clone()) {
             Ok(result) => {
                 succeeded += 1;
-                json!({ "url": raw, "ok": true, "result": result })
+                BatchItem::Audited { url: raw.clone(), ok: true, result }
             }
             Err(e) => {
                 if let Some(cause) = &e.cause {
                     tracing::error!(request_id = %ctx.request_id, url = %raw, cause = %cause, "batch item failed");
                 }
-                json!({ "url": raw, "ok": false, "error": { "code": e.code, "message": e.message } })
+                BatchItem::Failed {
+                    url: raw.clone(),
+                    ok: false,
+                    error: BatchError { code: e.code, message: e.message },
+                }
             }
         })
         .collect();
-    Ok(ok_json(&json!({
-        "ok": true,
-        "api_version": audit_core::API_VERSION,
-        "count": results.len(),
-        "succeeded": succeeded,
-        "failed": results.len() - succeeded,
-        "results": results,
-    })))
+    Ok(ok_json(&BatchResult {
+        ok: true,
+        api_version: audit_core::API_VERSION,
+        count: results.len(),
+        succeeded,
+        failed: results.len() - succeeded,
+        results,
+    }))
+}
+
+/// An audit answer: the full result or the compact summary (`format`).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum AuditAnswer {
+    /// `format=json`.
+    Full(Box<AuditResult>),
+    /// `format=compact`.
+    Compact(CompactResult),
+}
+
+// `parse_batch` reads the body field by field, for precise error answers; this type documents it.
+/// The body of `POST /api/v1/audit/batch`.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+pub struct BatchRequest {
+    /// The pages to audit, in order.
+    #[schemars(length(min = 1, max = MAX_BATCH_URLS))]
+    pub urls: Vec<String>,
+    /// `null` is the same as leaving it out.
+    #[serde(default)]
+    #[schemars(extend("default" = "json"))]
+    pub format: Option<Format>,
+}
+
+/// The answer of `POST /api/v1/audit/batch`: one item per input URL, in order.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct BatchResult {
+    #[schemars(extend("const" = true))]
+    ok: bool,
+    #[schemars(extend("const" = "v1"))]
+    api_version: &'static str,
+    /// Number of items.
+    #[schemars(range(max = MAX_BATCH_URLS))]
+    count: usize,
+    /// Items audited.
+    succeeded: usize,
+    /// Items that failed.
+    failed: usize,
+    /// One per input URL, in order.
+    results: Vec<BatchItem>,
+}
+
+/// One item of a batch answer.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum BatchItem {
+    /// The URL was audited.
+    Audited {
+        /// The URL as given.
+        url: String,
+        #[schemars(extend("const" = true))]
+        ok: bool,
+        /// The audit, in the asked `format`.
+        result: AuditAnswer,
+    },
+    /// The URL failed; the batch still answers 200.
+    Failed {
+        /// The URL as given.
+        url: String,
+        #[schemars(extend("const" = false))]
+        ok: bool,
+        /// Why.
+        error: BatchError,
+    },
+}
+
+/// Why one URL of a batch failed.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct BatchError {
+    /// The error code the URL would have had alone.
+    #[schemars(extend("enum" = crate::error::ERROR_CODES))]
+    code: &'static str,
+    /// One human sentence.
+    message: String,
 }
 
 /// `{urls: [1..=10 strings], format?: "json" | "compact"}`.

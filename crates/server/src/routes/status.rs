@@ -1,7 +1,8 @@
 //! `GET /api/status`: health with a real database round trip (docs/API.md, "GET /api/status").
 
 use http::StatusCode;
-use serde_json::json;
+use schemars::JsonSchema;
+use serde::Serialize;
 
 use crate::ctx::{Ctx, HandlerFuture};
 use crate::error::ApiError;
@@ -26,14 +27,36 @@ async fn status(ctx: Ctx) -> Result<crate::Response, ApiError> {
     };
     Ok(json_response(
         code,
-        &json!({
-            "status": status,
-            "db": db,
-            "engine_version": audit_core::ENGINE_VERSION,
-            "ruleset_version": audit_core::RULESET_VERSION,
-            "timestamp": crate::now_rfc3339(),
-            "uptime_s": ctx.state.started.elapsed().as_secs(),
-            "latency_ms": latency_ms,
-        }),
+        &Status {
+            status,
+            db,
+            engine_version: audit_core::ENGINE_VERSION,
+            ruleset_version: audit_core::RULESET_VERSION,
+            timestamp: crate::now_rfc3339(),
+            uptime_s: ctx.state.started.elapsed().as_secs(),
+            latency_ms,
+        },
     ))
+}
+
+/// The answer of `GET /api/status` (200 and 503 alike).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Status {
+    /// `degraded` when the database does not answer.
+    #[schemars(extend("enum" = ["ok", "degraded"]))]
+    status: &'static str,
+    /// The database.
+    #[schemars(extend("enum" = ["up", "down"]))]
+    db: &'static str,
+    /// Version of the audit engine.
+    engine_version: &'static str,
+    /// Version of the rule set.
+    ruleset_version: &'static str,
+    /// Now.
+    #[schemars(extend("format" = "date-time"))]
+    timestamp: String,
+    /// Seconds since the service started.
+    uptime_s: u64,
+    /// Round trip of the database ping.
+    latency_ms: u64,
 }

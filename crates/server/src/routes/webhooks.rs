@@ -6,6 +6,8 @@
 //! usage snapshot. The signing secret is shown once, in the answer to POST.
 
 use http::StatusCode;
+use schemars::JsonSchema;
+use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::auth::{authenticate, KeyRule};
@@ -38,8 +40,16 @@ async fn owner(ctx: &Ctx) -> Result<String, ApiError> {
         .ok_or_else(|| ApiError::unauthorized("This endpoint needs an API key with the `webhooks` scope."))
 }
 
-fn render(hook: &app::Webhook) -> Value {
-    serde_json::to_value(hook).unwrap_or(Value::Null)
+impl Webhook {
+    fn of(hook: &app::Webhook) -> Webhook {
+        Webhook {
+            id: hook.id.clone(),
+            url: hook.url.clone(),
+            events: hook.events.clone(),
+            enabled: hook.enabled,
+            created_at: app::format_rfc3339(hook.created_at),
+        }
+    }
 }
 
 async fn create_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
@@ -56,26 +66,23 @@ async fn create_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
         }
         Err(app::SubscribeError::App(e)) => return Err(e.into()),
     };
-    let mut webhook = render(&hook);
-    webhook["secret"] = json!(hook.secret);
-    Ok(json_response(
-        StatusCode::CREATED,
-        &json!({ "ok": true, "api_version": audit_core::API_VERSION, "webhook": webhook }),
-    ))
+    let Webhook { id, url, events, enabled, created_at } = Webhook::of(&hook);
+    let webhook = NewWebhook { id, url, events, enabled, created_at, secret: hook.secret };
+    Ok(json_response(StatusCode::CREATED, &WebhookCreated { ok: true, api_version: audit_core::API_VERSION, webhook }))
 }
 
 async fn list_webhooks(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let user_id = owner(&ctx).await?;
     let hooks = ctx.state.app.subscriptions(user_id).await?;
-    let webhooks: Vec<Value> = hooks.iter().map(render).collect();
-    Ok(ok_json(&json!({ "ok": true, "api_version": audit_core::API_VERSION, "webhooks": webhooks })))
+    let webhooks = hooks.iter().map(Webhook::of).collect();
+    Ok(ok_json(&WebhookList { ok: true, api_version: audit_core::API_VERSION, webhooks }))
 }
 
 async fn delete_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let user_id = owner(&ctx).await?;
     let id = ctx.param("id").unwrap_or_default().to_string();
     if ctx.state.app.unsubscribe(user_id, id.clone()).await? {
-        Ok(ok_json(&json!({ "ok": true, "api_version": audit_core::API_VERSION, "deleted": id })))
+        Ok(ok_json(&WebhookDeleted { ok: true, api_version: audit_core::API_VERSION, deleted: id }))
     } else {
         // Another owner's id answers exactly as an unknown one.
         Err(ApiError::not_found(format!("No webhook subscription {id}.")))
@@ -150,6 +157,89 @@ fn parse_create(body: &Value) -> Result<(String, Vec<String>), ApiError> {
             .with_details(json!({ "parameter": "events", "allowed": allowed })));
     }
     Ok((url, events))
+}
+
+/// A webhook subscription as listed (its signing secret never is).
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(extend("not" = { "required": ["secret"] }))]
+pub struct Webhook {
+    /// UUID.
+    id: String,
+    /// Target URL.
+    url: String,
+    /// Subscribed events.
+    #[schemars(extend("items" = { "type": "string", "enum": app::WEBHOOK_EVENTS }))]
+    events: Vec<String>,
+    /// Disabled subscriptions receive nothing.
+    enabled: bool,
+    /// When it was created (UTC).
+    #[schemars(extend("format" = "date-time"))]
+    created_at: String,
+}
+
+/// A subscription just created: a [`Webhook`] and its signing secret.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct NewWebhook {
+    /// UUID.
+    id: String,
+    /// Target URL.
+    url: String,
+    /// Subscribed events.
+    #[schemars(extend("items" = { "type": "string", "enum": app::WEBHOOK_EVENTS }))]
+    events: Vec<String>,
+    /// Disabled subscriptions receive nothing.
+    enabled: bool,
+    /// When it was created (UTC).
+    #[schemars(extend("format" = "date-time"))]
+    created_at: String,
+    /// HMAC-SHA256 signing secret (`whsec_` + 32 characters); shown only in this answer.
+    secret: String,
+}
+
+/// The answer of `POST /api/v1/webhooks`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct WebhookCreated {
+    #[schemars(extend("const" = true))]
+    ok: bool,
+    #[schemars(extend("const" = "v1"))]
+    api_version: &'static str,
+    /// The subscription, with its signing secret.
+    webhook: NewWebhook,
+}
+
+/// The answer of `GET /api/v1/webhooks`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct WebhookList {
+    #[schemars(extend("const" = true))]
+    ok: bool,
+    #[schemars(extend("const" = "v1"))]
+    api_version: &'static str,
+    /// The subscriptions, oldest first.
+    webhooks: Vec<Webhook>,
+}
+
+/// The answer of `DELETE /api/v1/webhooks/{id}`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct WebhookDeleted {
+    #[schemars(extend("const" = true))]
+    ok: bool,
+    #[schemars(extend("const" = "v1"))]
+    api_version: &'static str,
+    /// Id of the deleted subscription.
+    deleted: String,
+}
+
+// `parse_create` reads the body field by field, for precise error answers; this type documents it.
+/// The body of `POST /api/v1/webhooks`.
+#[derive(schemars::JsonSchema)]
+#[allow(dead_code)]
+pub struct WebhookRequest {
+    /// http(s) URL receiving the POSTs.
+    #[schemars(length(max = app::MAX_URL_LEN))]
+    pub url: String,
+    /// The events to receive.
+    #[schemars(length(min = 1), extend("items" = { "type": "string", "enum": app::WEBHOOK_EVENTS }))]
+    pub events: Vec<String>,
 }
 
 #[cfg(test)]

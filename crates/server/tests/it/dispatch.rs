@@ -36,14 +36,44 @@ fn tagged(which: &'static str, body: &'static str) -> server::Response {
 }
 
 static OWN_HEAD: &[Route] = &[
-    Route { method: http::Method::GET, path: "/own", handler: tagged_get, consumes_quota: false },
-    Route { method: http::Method::HEAD, path: "/own", handler: tagged_head, consumes_quota: false },
-    Route { method: http::Method::GET, path: "/borrowed", handler: tagged_get, consumes_quota: false },
+    Route {
+        method: http::Method::GET,
+        path: "/own",
+        handler: tagged_get,
+        consumes_quota: false,
+        doc: &server::openapi::UNDOCUMENTED,
+    },
+    Route {
+        method: http::Method::HEAD,
+        path: "/own",
+        handler: tagged_head,
+        consumes_quota: false,
+        doc: &server::openapi::UNDOCUMENTED,
+    },
+    Route {
+        method: http::Method::GET,
+        path: "/borrowed",
+        handler: tagged_get,
+        consumes_quota: false,
+        doc: &server::openapi::UNDOCUMENTED,
+    },
 ];
 
 static PANICKY: &[Route] = &[
-    Route { method: http::Method::GET, path: "/boom", handler: panics, consumes_quota: false },
-    Route { method: http::Method::GET, path: "/boom/{n}", handler: panics_later, consumes_quota: false },
+    Route {
+        method: http::Method::GET,
+        path: "/boom",
+        handler: panics,
+        consumes_quota: false,
+        doc: &server::openapi::UNDOCUMENTED,
+    },
+    Route {
+        method: http::Method::GET,
+        path: "/boom/{n}",
+        handler: panics_later,
+        consumes_quota: false,
+        doc: &server::openapi::UNDOCUMENTED,
+    },
 ];
 
 async fn call(table: &'static [Route], state: AppState, path: &str) -> (u16, http::HeaderMap, serde_json::Value) {
