@@ -173,3 +173,21 @@ impl App {
         Ok(found.filter(|a| hosts.contains(&a.host)))
     }
 }
+
+impl App {
+    /// The newest stored audit of `url` (as requested or as finally fetched).
+    ///
+    /// # Errors
+    /// The store failed.
+    pub async fn latest_audit(&self, url: String) -> Result<Option<store::StoredAudit>, AppError> {
+        self.db(move |s| s.latest_audit_for_url(&url)).await
+    }
+
+    /// The `limit` newest alerts of monitor `monitor_id`.
+    ///
+    /// # Errors
+    /// The store failed.
+    pub async fn recent_alerts(&self, monitor_id: String, limit: usize) -> Result<Vec<store::Alert>, AppError> {
+        self.db(move |s| s.recent_alerts(&monitor_id, limit)).await
+    }
+}

@@ -121,6 +121,46 @@ impl Workflows {
             .await
     }
 
+    /// Creates a run, writes its planned steps and starts it in the background.
+    ///
+    /// # Errors
+    /// The store failed (nothing runs then).
+    pub async fn create(&self, new: store::NewRun) -> Result<store::WorkflowRun, AppError> {
+        let run = self.app.db(move |s| s.create_run(new)).await?;
+        self.plan(&run).await?;
+        self.start(run.id.clone());
+        Ok(run)
+    }
+
+    /// Run `id` with its steps and approvals (`Err(store)` for an unknown id is the store's
+    /// not-found, which the caller tells apart with `is_not_found`).
+    ///
+    /// # Errors
+    /// The database could not be read at all.
+    pub async fn run(&self, id: String) -> Result<store::Result<store::WorkflowRun>, AppError> {
+        self.app.db(move |s| Ok(s.get_run(&id))).await
+    }
+
+    /// Decides approval `approval_id` of run `run_id` (`approved` or `rejected`) in one
+    /// transaction, and resumes the run when it was approved. The inner error is a lost race
+    /// (another decision came first): nothing was changed then.
+    ///
+    /// # Errors
+    /// The database could not be reached.
+    pub async fn decide(
+        &self,
+        run_id: String,
+        approval_id: String,
+        decision: &'static str,
+    ) -> Result<store::Result<()>, AppError> {
+        let rid = run_id.clone();
+        let decided = self.app.db(move |s| Ok(s.decide_approval(&rid, &approval_id, decision))).await?;
+        if decided.is_ok() && decision == "approved" {
+            self.resume(run_id);
+        }
+        Ok(decided.map(drop))
+    }
+
     /// Runs a queued run in the background.
     pub fn start(&self, run_id: String) {
         let engine = self.clone();
