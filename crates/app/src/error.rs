@@ -14,6 +14,15 @@ pub enum AppError {
     /// The database failed.
     #[error(transparent)]
     Store(#[from] store::Error),
+    /// The use case refuses the request as asked and changes nothing: `code` is the error
+    /// code of docs/API.md "Errors" (`invalid_request`, `missing_parameter`, `not_found`).
+    #[error("{message}")]
+    Refused {
+        /// The stable error code.
+        code: &'static str,
+        /// What is wrong, as a sentence.
+        message: String,
+    },
     /// A bug: the engine panicked, a task failed, a result did not serialise.
     #[error("internal error: {0}")]
     Internal(String),
@@ -25,11 +34,17 @@ impl AppError {
         AppError::Internal(e.to_string())
     }
 
+    /// A refusal with `code` (see [`AppError::Refused`]).
+    pub fn refused(code: &'static str, message: impl Into<String>) -> AppError {
+        AppError::Refused { code, message: message.into() }
+    }
+
     /// The stable error code (docs/API.md "Errors") this failure is reported with.
     pub fn code(&self) -> &'static str {
         match self {
             AppError::Fetch(e) => e.code(),
             AppError::Overloaded => "overloaded",
+            AppError::Refused { code, .. } => code,
             AppError::Store(_) | AppError::Internal(_) => "internal",
         }
     }

@@ -15,10 +15,15 @@
 //! - [`AppError`]: why a use case failed.
 
 mod audit;
+pub mod audit_report;
 mod compare;
+pub mod competitors;
 mod error;
+pub mod experiments;
 pub mod glossary;
+pub mod keywords;
 pub mod pipeline;
+pub mod site_info;
 mod slots;
 mod stored;
 pub mod techstack;

@@ -100,6 +100,7 @@ impl Group {
 
 /// How serious a failed rule is; the recommendation `type`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Critical,
@@ -119,6 +120,7 @@ impl Severity {
 
 /// Expected effect of fixing, or expected work to fix (`impact` and `effort`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
     High,

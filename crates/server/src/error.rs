@@ -159,6 +159,8 @@ impl From<app::AppError> for ApiError {
         match e {
             app::AppError::Fetch(f) => f.into(),
             app::AppError::Overloaded => ApiError::overloaded(),
+            app::AppError::Refused { code: "not_found", message } => ApiError::not_found(message),
+            app::AppError::Refused { code, message } => ApiError::new(StatusCode::BAD_REQUEST, code, message),
             app::AppError::Store(s) => s.into(),
             other @ app::AppError::Internal(_) => ApiError::internal(other),
         }

@@ -2,29 +2,65 @@
 //! the top-ranked failed checks.
 
 use autofix::{fix_for_rule, FixContext};
-use mcp_protocol::ToolResult;
-use serde_json::{json, Map, Value};
+use mcp_protocol::{Category, ToolResult};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
 
-use super::{audit_url_arg, ranked, Audited, ToolEnv};
+use super::{audit_url_arg, ranked, Audited, ToolEnv, TopN};
+pub use super::{DEFAULT_TOP_N, MAX_TOP_N};
+use crate::mcp::tools::shape::{all_required, array_of, object, one_of_strings, t};
+use crate::mcp::tools::{Json, Meta, Shape, AUDITS};
 
-/// Largest `topN` of generate_fixes and workflow_execute (docs/API.md, the tools table).
-pub const MAX_TOP_N: u64 = 20;
-/// `topN` when the argument is absent.
-pub const DEFAULT_TOP_N: u64 = 5;
+/// The tool's card.
+pub const META: Meta = Meta {
+    title: "Generate fixes",
+    category: Category::Write,
+    hints: AUDITS,
+    description:
+        "Audits a page and writes a ready-to-paste fix (HTML, JSON-LD, robots.txt, HTTP header, server config \
+         or text) for each of its top issues, filled with the page's own title, URL and text. Deterministic and \
+         template-based: the same page gives the same fixes. Needs an API key with the mcp scope. Use it after \
+         get_opportunities, or directly when the user wants code.",
+};
 
-/// Runs the tool.
-pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
-    let top_n = top_n(args.get("topN"));
-    match audit_url_arg(env, args).await {
-        Ok((url, done, _)) => ToolResult::success(structured(url.as_str(), &done, top_n)),
-        Err(e) => e,
+/// Arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Args {
+    /// Absolute http or https URL of the page
+    #[schemars(length(min = 1, max = 2048))]
+    pub url: String,
+    /// How many of the highest-priority issues to fix (1 to 20, default 5)
+    #[serde(default)]
+    pub top_n: TopN,
+}
+
+/// Result.
+pub type Output = Json<Fixes>;
+
+/// The shape of [`structured`].
+#[derive(Debug)]
+pub struct Fixes;
+
+impl Shape for Fixes {
+    fn schema() -> Value {
+        let fix = all_required(json!({
+            "ruleId": t("string"),
+            "issueTitle": t("string"),
+            "type": one_of_strings(&["html", "json-ld", "robots", "http-header", "server-config", "text"]),
+            "difficulty": one_of_strings(&["easy", "medium", "hard"]),
+            "fix": t("string"),
+            "explanation": t("string")
+        }));
+        object(json!({ "url": t("string"), "topN": t("integer"), "fixes": array_of(fix) }), &["url", "topN", "fixes"])
     }
 }
 
-/// `topN` as asked (the protocol layer checked its type and range), clamped to 1..=20.
-pub fn top_n(value: Option<&Value>) -> usize {
-    let n = value.and_then(Value::as_f64).map_or(DEFAULT_TOP_N as f64, f64::trunc);
-    n.clamp(1.0, MAX_TOP_N as f64) as usize
+/// Runs the tool.
+pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
+    let (url, done) = audit_url_arg(env, &args.url).await?;
+    Ok(Json::new(structured(url.as_str(), &done, args.top_n.0)))
 }
 
 /// The structuredContent of generate_fixes.
@@ -48,21 +84,4 @@ pub fn structured(url: &str, done: &Audited, top_n: usize) -> Value {
         .take(top_n)
         .collect();
     json!({ "url": url, "finalUrl": page.final_url, "topN": top_n, "fixes": fixes })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn top_n_defaults_and_bounds() {
-        let check = |v: Option<Value>, expected: usize| assert_eq!(top_n(v.as_ref()), expected, "{v:?}");
-        check(None, 5);
-        check(Some(json!(1)), 1);
-        check(Some(json!(20)), 20);
-        check(Some(json!(3.0)), 3);
-        check(Some(json!(99)), 20);
-        check(Some(json!(0)), 1);
-        check(Some(json!(-4)), 1);
-    }
 }

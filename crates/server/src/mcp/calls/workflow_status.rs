@@ -1,11 +1,76 @@
 //! workflow_status: a run of the key owner, read from the store (another owner's run
 //! answers exactly as an unknown one).
 
-use mcp_protocol::ToolResult;
-use serde_json::{json, Map, Value};
+use mcp_protocol::{Category, ToolResult};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
 
-use super::workflow_execute::owner;
-use super::{from_api_error, string_arg, tool_error, ToolEnv};
+use super::{from_api_error, owner, tool_error, ToolEnv};
+use crate::mcp::tools::shape::{all_required, array_of, nullable_timestamp, one_of_strings, t};
+use crate::mcp::tools::{Json, Meta, Shape, READ_ONLY_LOCAL};
+
+/// The tool's card.
+pub const META: Meta = Meta {
+    title: "Workflow status",
+    category: Category::Write,
+    hints: READ_ONLY_LOCAL,
+    description:
+        "Reports a workflow run: its state (queued, running, awaiting_approval, completed, rejected, failed), \
+         each step with its timing, the results gathered so far, approvals waiting for approve_fixes, and the \
+         failing step and reason when it failed. A run cut short by a server restart resumes from that step \
+         (resumes counts how often). Needs an API key with the mcp scope. Call it after workflow_execute until \
+         the state is completed, rejected or failed.",
+};
+
+/// Arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Args {
+    /// The runId returned by workflow_execute
+    pub run_id: String,
+}
+
+/// Result.
+pub type Output = Json<Status>;
+
+/// The shape of [`structured`].
+#[derive(Debug)]
+pub struct Status;
+
+impl Shape for Status {
+    fn schema() -> Value {
+        use strum::VariantArray as _;
+        let names = |v: &[&'static str]| one_of_strings(v);
+        let intents: Vec<&str> = store::Intent::VARIANTS.iter().map(|i| i.as_str()).collect();
+        let states: Vec<&str> = store::RunState::VARIANTS.iter().map(|s| s.as_str()).collect();
+        let statuses: Vec<&str> = store::StepStatus::VARIANTS.iter().map(|s| s.as_str()).collect();
+        let step = all_required(json!({
+            "name": t("string"),
+            "status": names(&statuses),
+            "startedAt": nullable_timestamp(),
+            "finishedAt": nullable_timestamp()
+        }));
+        all_required(json!({
+            "runId": t("string"),
+            "intent": names(&intents),
+            "url": t("string"),
+            "state": names(&states),
+            "steps": array_of(step),
+            "results": { "type": "object", "description": "Results of finished steps, keyed by step name" },
+            "pendingApprovals": array_of(all_required(json!({ "approvalId": t("string"), "summary": t("string") }))),
+            "error": {
+                "type": ["object", "null"],
+                "properties": { "step": t("string"), "reason": t("string") },
+                "required": ["step", "reason"]
+            },
+            "resumes": {
+                "type": "integer", "minimum": 0,
+                "description": "Times the run was resumed after a server restart cut it short"
+            }
+        }))
+    }
+}
 
 /// The run `run_id` when it belongs to `user_id`; the same not-found result otherwise.
 pub async fn owned_run(env: &ToolEnv<'_>, user_id: &str, run_id: &str) -> Result<store::WorkflowRun, ToolResult> {
@@ -24,16 +89,10 @@ fn not_found(run_id: &str) -> ToolResult {
 }
 
 /// Runs the tool.
-pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
-    let user_id = match owner(env) {
-        Ok(u) => u,
-        Err(e) => return e,
-    };
-    let run_id = string_arg(args, "runId").unwrap_or_default();
-    match owned_run(env, &user_id, run_id).await {
-        Ok(run) => ToolResult::success(structured(&run)),
-        Err(e) => e,
-    }
+pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
+    let user_id = owner(env)?;
+    let run = owned_run(env, &user_id, &args.run_id).await?;
+    Ok(Json::new(structured(&run)))
 }
 
 /// The structuredContent of workflow_status.
