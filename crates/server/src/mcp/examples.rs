@@ -28,12 +28,18 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
             "get_audit_methodology",
             json!({
                 "category": "performance",
-                "ruleset": { "version": "1.2.0", "fingerprint": "56f0c7027550e784", "engineVersion": "0.1.0" },
+                "ruleset": { "version": "1.2.0", "fingerprint": "56f0c7027550e784", "engineVersion": "0.1.0", "rules": 58 },
                 "groups": [{
                     "group": "performance",
+                    "weight": 6,
                     "categories": [{
                         "category": "Performance",
-                        "rules": [{ "id": "slow-response", "name": "Server answers quickly", "severity": "warning", "weight": 1, "threshold": "time to first byte > 800 ms" }]
+                        "weight": 6,
+                        "rules": [{
+                            "id": "slow-response", "name": "Server answers quickly", "severity": "warning", "weight": 1,
+                            "threshold": "time to first byte > 800 ms", "impact": "medium", "effort": "medium",
+                            "why": "A slow first byte delays everything else on the page."
+                        }]
                     }]
                 }],
                 "scoring": "percentage = round(100 * passed weight / applicable weight)"

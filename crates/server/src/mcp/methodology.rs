@@ -4,8 +4,12 @@
 
 use std::fmt::Write as _;
 
-use audit_core::{ruleset_fingerprint, Category, Group, RuleMeta, ENGINE_VERSION, RULES, RULESET_VERSION};
-use serde_json::{json, Value};
+use audit_core::{
+    ruleset_fingerprint, Category, Group, Level, RuleMeta, Severity, ENGINE_VERSION, RULES, RULESET_VERSION,
+};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 /// The groups in the order the methodology lists them.
 pub const GROUPS: [Group; 3] = [Group::Technical, Group::Content, Group::Performance];
@@ -27,50 +31,157 @@ fn group_weight(group: Group) -> u32 {
     RULES.iter().map(|r| r.meta()).filter(|m| m.category.group() == group).map(|m| m.weight).sum()
 }
 
-/// The get_audit_methodology result: all groups, or only `group`.
-pub fn methodology(group: Option<Group>) -> Value {
-    let groups: Vec<Value> = GROUPS
-        .iter()
-        .copied()
-        .filter(|g| group.is_none_or(|only| only == *g))
-        .map(|g| {
-            let categories: Vec<Value> = Category::ALL
-                .iter()
-                .copied()
-                .filter(|c| c.group() == g)
-                .map(|c| {
-                    let rules: Vec<Value> = rules_in(c)
-                        .map(|m| {
-                            json!({
-                                "id": m.id,
-                                "name": m.name,
-                                "severity": m.severity.name(),
-                                "weight": m.weight,
-                                "threshold": m.threshold,
-                                "impact": m.impact.name(),
-                                "effort": m.effort.name(),
-                                "why": m.why,
+/// A methodology group, as get_audit_methodology names it (its `category` argument).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum MethodologyGroup {
+    /// Speed and resources.
+    Performance,
+    /// Text, headings, media and structured data.
+    Content,
+    /// Crawling, indexing and markup.
+    Technical,
+}
+
+impl MethodologyGroup {
+    /// The engine's group.
+    pub fn group(self) -> Group {
+        match self {
+            MethodologyGroup::Performance => Group::Performance,
+            MethodologyGroup::Content => Group::Content,
+            MethodologyGroup::Technical => Group::Technical,
+        }
+    }
+
+    fn of(group: Group) -> MethodologyGroup {
+        match group {
+            Group::Performance => MethodologyGroup::Performance,
+            Group::Content => MethodologyGroup::Content,
+            Group::Technical => MethodologyGroup::Technical,
+        }
+    }
+}
+
+/// The get_audit_methodology result.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Methodology {
+    /// The group asked for; null for all.
+    pub category: Option<MethodologyGroup>,
+    /// The ruleset that scores.
+    pub ruleset: Ruleset,
+    /// The groups, with their categories and rules.
+    pub groups: Vec<MethodologyGroupRules>,
+    /// How the percentage is computed.
+    pub scoring: &'static str,
+}
+
+/// The ruleset's identity.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Ruleset {
+    /// Version of the ruleset.
+    pub version: &'static str,
+    /// Fingerprint of the rule table.
+    pub fingerprint: &'static str,
+    /// Version of the engine.
+    pub engine_version: &'static str,
+    /// Number of rules.
+    pub rules: usize,
+}
+
+/// One group's categories.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct MethodologyGroupRules {
+    /// The group.
+    pub group: MethodologyGroup,
+    /// Points of 100 its rules weigh.
+    pub weight: u32,
+    /// Its audit categories.
+    pub categories: Vec<CategoryRules>,
+}
+
+/// One audit category's rules.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct CategoryRules {
+    /// The category, as recommendations name it.
+    pub category: &'static str,
+    /// Points of 100 its rules weigh.
+    pub weight: u32,
+    /// Its rules.
+    pub rules: Vec<RuleDoc>,
+}
+
+/// One rule.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct RuleDoc {
+    /// Stable rule id.
+    pub id: &'static str,
+    /// What passing means.
+    pub name: &'static str,
+    /// Severity of a failure.
+    pub severity: Severity,
+    /// Points of 100.
+    pub weight: u32,
+    /// When the rule fails.
+    pub threshold: &'static str,
+    /// Expected effect of fixing a failure.
+    pub impact: Level,
+    /// Expected work to fix a failure.
+    pub effort: Level,
+    /// Why it matters.
+    pub why: &'static str,
+}
+
+impl Methodology {
+    /// All groups, or only `group`.
+    pub fn of(group: Option<Group>) -> Methodology {
+        let groups = GROUPS
+            .iter()
+            .copied()
+            .filter(|g| group.is_none_or(|only| only == *g))
+            .map(|g| MethodologyGroupRules {
+                group: MethodologyGroup::of(g),
+                weight: group_weight(g),
+                categories: Category::ALL
+                    .iter()
+                    .copied()
+                    .filter(|c| c.group() == g)
+                    .map(|c| CategoryRules {
+                        category: c.name(),
+                        weight: rules_in(c).map(|m| m.weight).sum(),
+                        rules: rules_in(c)
+                            .map(|m| RuleDoc {
+                                id: m.id,
+                                name: m.name,
+                                severity: m.severity,
+                                weight: m.weight,
+                                threshold: m.threshold,
+                                impact: m.impact,
+                                effort: m.effort,
+                                why: m.why,
                             })
-                        })
-                        .collect();
-                    let weight: u32 = rules_in(c).map(|m| m.weight).sum();
-                    json!({ "category": c.name(), "weight": weight, "rules": rules })
-                })
-                .collect();
-            json!({ "group": g.name(), "weight": group_weight(g), "categories": categories })
-        })
-        .collect();
-    json!({
-        "category": group.map(Group::name),
-        "ruleset": {
-            "version": RULESET_VERSION,
-            "fingerprint": ruleset_fingerprint(),
-            "engineVersion": ENGINE_VERSION,
-            "rules": RULES.len(),
-        },
-        "groups": groups,
-        "scoring": SCORING,
-    })
+                            .collect(),
+                    })
+                    .collect(),
+            })
+            .collect();
+        Methodology {
+            category: group.map(MethodologyGroup::of),
+            ruleset: Ruleset {
+                version: RULESET_VERSION,
+                fingerprint: ruleset_fingerprint(),
+                engine_version: ENGINE_VERSION,
+                rules: RULES.len(),
+            },
+            groups,
+            scoring: SCORING,
+        }
+    }
+}
+
+/// The get_audit_methodology result as JSON: all groups, or only `group`.
+pub fn methodology(group: Option<Group>) -> Value {
+    serde_json::to_value(Methodology::of(group)).unwrap_or_default()
 }
 
 /// The `svc://methodology` resource: the same content as Markdown.
