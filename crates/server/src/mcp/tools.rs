@@ -1,6 +1,7 @@
-//! The 14 tools of the agent-tool endpoint, as one table ([`TOOLS`]): each row names a
-//! module of [`super::calls`] that holds the tool's [`Meta`] (title, hints, description),
-//! its typed arguments (`Args`), its result type (`Output`) and its handler (`call`).
+//! The 14 tools of the agent-tool endpoint, as one table ([`TOOLS`], listed in
+//! [`super::calls`]): each row names the module that holds the tool's [`Meta`] (title,
+//! hints, description), its typed arguments (`Args`), its result type (`Output`) and its
+//! handler (`call`). Adding a tool is its module and one line of the table.
 //!
 //! The input and output schemas are derived from `Args` and `Output` (schemars): doc
 //! comments become descriptions, schemars attributes the bounds. The order, names and hints
@@ -24,7 +25,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::calls::{self, tool_error, ToolEnv};
+use super::calls::{tool_error, ToolEnv};
 
 /// How a tool runs: its module's `call`, behind argument parsing and result encoding.
 pub type Handler = for<'a> fn(&'a ToolEnv<'a>, Map<String, Value>) -> BoxFuture<'a, ToolResult>;
@@ -88,35 +89,25 @@ pub const AUDITS: ToolAnnotations = ToolAnnotations {
     idempotent_hint: Some(false),
 };
 
-/// A table row: the module of [`calls`] named like the tool.
-macro_rules! tool {
-    ($name:ident) => {
-        Tool {
-            name: stringify!($name),
-            def: || calls::$name::META.def::<calls::$name::Args, calls::$name::Output>(stringify!($name)),
-            call: |env, args| Box::pin(run(env, args, calls::$name::call)),
-        }
+/// The table: `table! { name, ... }` in [`calls`] declares the module of each tool (named
+/// like the tool) and the row that reads its `META`, `Args`, `Output` and `call`.
+macro_rules! table {
+    ($($name:ident),* $(,)?) => {
+        $(pub mod $name;)*
+
+        /// Every tool, in the documented order (docs/API.md), which `tools/list` keeps.
+        pub static TOOLS: &[$crate::mcp::tools::Tool] = &[$(
+            $crate::mcp::tools::Tool {
+                name: stringify!($name),
+                def: || $name::META.def::<$name::Args, $name::Output>(stringify!($name)),
+                call: |env, args| Box::pin($crate::mcp::tools::run(env, args, $name::call)),
+            }
+        ),*];
     };
 }
+pub(crate) use table;
 
-/// Every tool, in the documented order (docs/API.md), which `tools/list` keeps. Adding a
-/// tool is a row here and its module `calls/<name>.rs`.
-pub static TOOLS: &[Tool] = &[
-    tool!(get_site_info),
-    tool!(get_audit_methodology),
-    tool!(get_seo_concept),
-    tool!(seo_audit),
-    tool!(get_opportunities),
-    tool!(generate_fixes),
-    tool!(workflow_execute),
-    tool!(workflow_status),
-    tool!(approve_fixes),
-    tool!(detect_regressions),
-    tool!(compare_competitors),
-    tool!(monitor_site),
-    tool!(track_keywords),
-    tool!(run_experiment),
-];
+pub use super::calls::TOOLS;
 
 /// The tool called `name`.
 pub fn find(name: &str) -> Option<&'static Tool> {
@@ -135,7 +126,7 @@ pub fn tool_names() -> Vec<String> {
 
 /// Parses the arguments (the protocol layer checked them against the input schema
 /// already), runs the handler and encodes its result as `structuredContent`.
-async fn run<'a, A, O, F, Fut>(env: &'a ToolEnv<'a>, args: Map<String, Value>, handler: F) -> ToolResult
+pub(crate) async fn run<'a, A, O, F, Fut>(env: &'a ToolEnv<'a>, args: Map<String, Value>, handler: F) -> ToolResult
 where
     A: DeserializeOwned,
     O: Serialize,

@@ -1,27 +1,31 @@
-//! The tools' work: one module per tool, each with one `call(env, args) -> ToolResult`
-//! function that [`super::registry`] dispatches to by name, plus the steps they share
-//! (argument reading, audit slots, storing an audit, ranking failures).
+//! The tools: the table ([`TOOLS`]) and one module per tool, each with its card (`META`),
+//! its typed arguments (`Args`), its result (`Output`) and `call(env, args)`, which turns
+//! arguments into calls of the application (`app`) and its result or error into a tool
+//! result; plus the steps they share (URL arguments, the key owner, error mapping, ranking
+//! failures).
 //!
 //! A tool's own failure (invalid URL, blocked target, unreachable page, timeout, not HTML,
 //! overload) is a tool result with `isError: true` whose text starts with the error code
 //! of the REST API (`target_unreachable: ...`), never a JSON-RPC error: agents read
 //! tool results, and the code lets them decide whether to retry.
 
-pub mod compare_competitors;
-pub mod detect_regressions;
-pub mod generate_fixes;
-pub mod get_audit_methodology;
-pub mod get_opportunities;
-pub mod get_seo_concept;
-pub mod get_site_info;
-pub mod seo_audit;
-// Issue 8: workflows, monitoring, keywords, experiments.
-pub mod approve_fixes;
-pub mod monitor_site;
-pub mod run_experiment;
-pub mod track_keywords;
-pub mod workflow_execute;
-pub mod workflow_status;
+// The table of tools, in the documented order (docs/API.md): one module per tool.
+crate::mcp::tools::table! {
+    get_site_info,
+    get_audit_methodology,
+    get_seo_concept,
+    seo_audit,
+    get_opportunities,
+    generate_fixes,
+    workflow_execute,
+    workflow_status,
+    approve_fixes,
+    detect_regressions,
+    compare_competitors,
+    monitor_site,
+    track_keywords,
+    run_experiment,
+}
 
 use audit_core::{Audit, Finding, RuleMeta};
 use mcp_protocol::{CallContext, ToolResult};
