@@ -180,6 +180,15 @@ pub fn input_schema<A: JsonSchema>() -> Value {
 /// The output schema of result `O`: what it serialises to.
 pub fn output_schema<O: JsonSchema>() -> Value {
     let mut schema = schema_of::<O>(SchemaSettings::draft2020_12().for_serialize());
+    // Every result is an object, also one that takes several forms (`anyOf`).
+    if let Value::Object(root) = &mut schema {
+        if !root.contains_key("type") {
+            let mut typed = Map::new();
+            typed.insert("type".into(), "object".into());
+            typed.append(root);
+            *root = typed;
+        }
+    }
     tidy(&mut schema);
     schema
 }

@@ -35,5 +35,8 @@ pub type Output = app::site_info::SiteInfo;
 /// Runs the tool: fetches the page and its robots.txt (no audit is stored).
 pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
     let url = url_arg(&args.url, "url")?;
-    env.state.app.site_info(&url).await.map_err(|e| from_app_error(e, url.as_str()))
+    env.state.app.site_info(&url).await.map_err(|e| match e {
+        app::AppError::Overloaded => from_app_error(e, "retry in a few seconds"),
+        e => from_app_error(e, url.as_str()),
+    })
 }
