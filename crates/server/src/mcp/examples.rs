@@ -130,6 +130,7 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
                 "runId": "run_6f1c0e8a",
                 "intent": "fix",
                 "url": "https://example.com/",
+                "competitorUrl": null,
                 "state": "awaiting_approval",
                 "steps": [
                     { "name": "audit", "status": "completed", "startedAt": "2026-05-01T10:00:00.000Z", "finishedAt": "2026-05-01T10:00:06.120Z" },
@@ -139,8 +140,11 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
                 ],
                 "results": { "audit": { "score": 78, "issues": 6 } },
                 "pendingApprovals": [{ "approvalId": "appr_1", "summary": "Apply 5 fixes (meta description, alt text, ...)" }],
+                "approvals": [{ "approvalId": "appr_1", "state": "pending", "decision": null, "decidedAt": null }],
                 "error": null,
-                "resumes": 0
+                "resumes": 0,
+                "createdAt": "2026-05-01T09:59:59.900Z",
+                "updatedAt": "2026-05-01T10:00:06.160Z"
             }),
         ),
         (
@@ -149,12 +153,16 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
                 "runId": "run_0a9b",
                 "intent": "audit",
                 "url": "https://unreachable.example/",
+                "competitorUrl": null,
                 "state": "failed",
                 "steps": [{ "name": "audit", "status": "failed", "startedAt": "2026-05-01T10:00:00.000Z", "finishedAt": "2026-05-01T10:00:15.000Z" }],
                 "results": {},
                 "pendingApprovals": [],
+                "approvals": [],
                 "error": { "step": "audit", "reason": "target_timeout" },
-                "resumes": 0
+                "resumes": 0,
+                "createdAt": "2026-05-01T09:59:59.900Z",
+                "updatedAt": "2026-05-01T10:00:15.000Z"
             }),
         ),
         (

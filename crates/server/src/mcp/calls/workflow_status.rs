@@ -3,12 +3,11 @@
 
 use mcp_protocol::{Category, ToolResult};
 use schemars::JsonSchema;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 use super::{from_api_error, owner, tool_error, ToolEnv};
-use crate::mcp::tools::shape::{all_required, array_of, nullable_timestamp, one_of_strings, t};
-use crate::mcp::tools::{Json, Meta, Shape, READ_ONLY_LOCAL};
+use crate::mcp::tools::{Meta, READ_ONLY_LOCAL};
 
 /// The tool's card.
 pub const META: Meta = Meta {
@@ -31,45 +30,83 @@ pub struct Args {
     pub run_id: String,
 }
 
-/// Result.
-pub type Output = Json<Status>;
+/// Result: a run of the key owner.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Output {
+    /// The run's id.
+    pub run_id: String,
+    /// What the run does.
+    pub intent: store::Intent,
+    /// The page.
+    pub url: String,
+    /// The competitor's page (competitor intent).
+    pub competitor_url: Option<String>,
+    /// Where the run stands.
+    pub state: store::RunState,
+    /// Every step, in order.
+    pub steps: Vec<Step>,
+    /// Results of finished steps, keyed by step name
+    pub results: Map<String, Value>,
+    /// Approval gates waiting for approve_fixes.
+    pub pending_approvals: Vec<PendingApproval>,
+    /// Every approval gate of the run.
+    pub approvals: Vec<ApprovalView>,
+    /// The failing step and why; null unless the run failed.
+    pub error: Option<RunError>,
+    /// Times the run was resumed after a server restart cut it short
+    pub resumes: u32,
+    /// When the run was created (ISO 8601 UTC).
+    pub created_at: String,
+    /// When the run last changed (ISO 8601 UTC).
+    pub updated_at: String,
+}
 
-/// The shape of [`structured`].
-#[derive(Debug)]
-pub struct Status;
+/// One step of a run.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Step {
+    /// The step's name.
+    pub name: String,
+    /// Where the step stands.
+    pub status: store::StepStatus,
+    /// When it started (ISO 8601 UTC), or null.
+    pub started_at: Option<String>,
+    /// When it finished (ISO 8601 UTC), or null.
+    pub finished_at: Option<String>,
+}
 
-impl Shape for Status {
-    fn schema() -> Value {
-        use strum::VariantArray as _;
-        let names = |v: &[&'static str]| one_of_strings(v);
-        let intents: Vec<&str> = store::Intent::VARIANTS.iter().map(|i| i.as_str()).collect();
-        let states: Vec<&str> = store::RunState::VARIANTS.iter().map(|s| s.as_str()).collect();
-        let statuses: Vec<&str> = store::StepStatus::VARIANTS.iter().map(|s| s.as_str()).collect();
-        let step = all_required(json!({
-            "name": t("string"),
-            "status": names(&statuses),
-            "startedAt": nullable_timestamp(),
-            "finishedAt": nullable_timestamp()
-        }));
-        all_required(json!({
-            "runId": t("string"),
-            "intent": names(&intents),
-            "url": t("string"),
-            "state": names(&states),
-            "steps": array_of(step),
-            "results": { "type": "object", "description": "Results of finished steps, keyed by step name" },
-            "pendingApprovals": array_of(all_required(json!({ "approvalId": t("string"), "summary": t("string") }))),
-            "error": {
-                "type": ["object", "null"],
-                "properties": { "step": t("string"), "reason": t("string") },
-                "required": ["step", "reason"]
-            },
-            "resumes": {
-                "type": "integer", "minimum": 0,
-                "description": "Times the run was resumed after a server restart cut it short"
-            }
-        }))
-    }
+/// An approval gate waiting for a decision.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PendingApproval {
+    /// The approvalId for approve_fixes.
+    pub approval_id: String,
+    /// What approving does.
+    pub summary: String,
+}
+
+/// An approval gate.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ApprovalView {
+    /// The gate's id.
+    pub approval_id: String,
+    /// pending or decided.
+    pub state: String,
+    /// approved or rejected once decided.
+    pub decision: Option<String>,
+    /// When it was decided.
+    pub decided_at: Option<String>,
+}
+
+/// Why a run failed.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct RunError {
+    /// The step that failed.
+    pub step: String,
+    /// Why.
+    pub reason: String,
 }
 
 /// The run `run_id` when it belongs to `user_id`; the same not-found result otherwise.
@@ -92,60 +129,65 @@ fn not_found(run_id: &str) -> ToolResult {
 pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
     let user_id = owner(env)?;
     let run = owned_run(env, &user_id, &args.run_id).await?;
-    Ok(Json::new(structured(&run)))
+    Ok(structured(&run))
 }
 
 /// The structuredContent of workflow_status.
-pub fn structured(run: &store::WorkflowRun) -> Value {
-    let steps: Vec<Value> = run
+pub fn structured(run: &store::WorkflowRun) -> Output {
+    let steps = run
         .steps
         .iter()
-        .map(|s| json!({ "name": s.name, "status": s.status, "startedAt": s.started_at, "finishedAt": s.finished_at }))
+        .map(|s| Step {
+            name: s.name.clone(),
+            status: s.status,
+            started_at: s.started_at.clone(),
+            finished_at: s.finished_at.clone(),
+        })
         .collect();
-    let mut results = serde_json::Map::new();
+    let mut results = Map::new();
     for s in &run.steps {
         if let Some(v) = s.result_json.as_deref().and_then(|j| serde_json::from_str::<Value>(j).ok()) {
             results.insert(s.name.clone(), v);
         }
     }
-    let pending: Vec<Value> = run
+    let summary = results
+        .get(store::GATE_STEP)
+        .and_then(|v| v["summary"].as_str())
+        .unwrap_or("Approve the fix plan (see results.fix_plan).")
+        .to_string();
+    let pending_approvals = run
         .approvals
         .iter()
         .filter(|a| a.state == "pending")
-        .map(|a| {
-            let summary = results
-                .get(store::GATE_STEP)
-                .and_then(|v| v["summary"].as_str())
-                .unwrap_or("Approve the fix plan (see results.fix_plan).")
-                .to_string();
-            json!({ "approvalId": a.id, "summary": summary })
-        })
+        .map(|a| PendingApproval { approval_id: a.id.clone(), summary: summary.clone() })
         .collect();
-    let approvals: Vec<Value> = run
+    let approvals = run
         .approvals
         .iter()
-        .map(|a| json!({ "approvalId": a.id, "state": a.state, "decision": a.decision, "decidedAt": a.decided_at }))
+        .map(|a| ApprovalView {
+            approval_id: a.id.clone(),
+            state: a.state.clone(),
+            decision: a.decision.clone(),
+            decided_at: a.decided_at.clone(),
+        })
         .collect();
-    let error = match (run.state, &run.error_reason) {
-        (store::RunState::Failed, reason) => json!({
-            "step": run.error_step.clone().unwrap_or_else(|| "start".into()),
-            "reason": reason.clone().unwrap_or_else(|| "unknown".into()),
-        }),
-        _ => Value::Null,
-    };
-    json!({
-        "runId": run.id,
-        "intent": run.intent,
-        "url": run.url,
-        "competitorUrl": run.competitor_url,
-        "state": run.state.as_str(),
-        "steps": steps,
-        "results": results,
-        "pendingApprovals": pending,
-        "approvals": approvals,
-        "error": error,
-        "resumes": run.resumes,
-        "createdAt": store::format_rfc3339(run.created_at),
-        "updatedAt": store::format_rfc3339(run.updated_at),
-    })
+    let error = (run.state == store::RunState::Failed).then(|| RunError {
+        step: run.error_step.clone().unwrap_or_else(|| "start".into()),
+        reason: run.error_reason.clone().unwrap_or_else(|| "unknown".into()),
+    });
+    Output {
+        run_id: run.id.clone(),
+        intent: run.intent,
+        url: run.url.clone(),
+        competitor_url: run.competitor_url.clone(),
+        state: run.state,
+        steps,
+        results,
+        pending_approvals,
+        approvals,
+        error,
+        resumes: run.resumes,
+        created_at: store::format_rfc3339(run.created_at),
+        updated_at: store::format_rfc3339(run.updated_at),
+    }
 }
