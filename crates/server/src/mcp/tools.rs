@@ -352,4 +352,22 @@ mod table_tests {
         names.dedup();
         assert_eq!(names.len(), TOOLS.len());
     }
+
+    /// Derived schemas are self-contained and read alike in draft-07 and 2020-12: no
+    /// references, no `format`, enums as `enum` lists.
+    #[test]
+    fn derived_schemas_are_plain() {
+        for def in tool_defs() {
+            for schema in [&def.input_schema, &def.output_schema] {
+                let text = schema.to_string();
+                for keyword in ["\"$ref\"", "\"$defs\"", "\"format\"", "\"oneOf\"", "\"$schema\""] {
+                    assert!(!text.contains(keyword), "{} has {keyword}: {text}", def.name);
+                }
+            }
+            // Optional arguments are left out, never null.
+            for (name, prop) in def.input_schema["properties"].as_object().into_iter().flatten() {
+                assert!(!prop.to_string().contains("\"null\""), "{}.{name}: {prop}", def.name);
+            }
+        }
+    }
 }
