@@ -22,6 +22,7 @@ mod error;
 pub mod experiments;
 pub mod glossary;
 pub mod keywords;
+pub mod methodology;
 pub mod pipeline;
 pub mod site_info;
 mod slots;

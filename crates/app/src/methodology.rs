@@ -1,6 +1,6 @@
 //! How the audit scores a page, generated from the rule table the engine runs, so the
-//! explanation can never drift from the scoring (get_audit_methodology and
-//! `svc://methodology`).
+//! explanation can never drift from the scoring: the get_audit_methodology tool's result
+//! ([`Methodology`]) and the `svc://methodology` resource ([`methodology_markdown`]).
 
 use std::fmt::Write as _;
 

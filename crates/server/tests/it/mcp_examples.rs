@@ -1,6 +1,7 @@
-//! One hand-written `structuredContent` per tool (two where the shape has a second form).
-//! They document the output contract and are checked against the output schemas, so a
-//! schema change that breaks the documented shape fails a test.
+//! One hand-written `structuredContent` per tool (two where the shape has a second form):
+//! documentation for integrators and the fixtures of the catalog tests. They are checked
+//! against the output schemas, so a schema change that breaks the documented shape fails a
+//! test.
 
 use serde_json::{json, Value};
 
