@@ -18,6 +18,7 @@ mod audit;
 pub mod audit_report;
 mod compare;
 pub mod competitors;
+pub mod concept;
 mod error;
 pub mod experiments;
 pub mod glossary;
