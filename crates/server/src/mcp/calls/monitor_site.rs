@@ -100,6 +100,10 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
         Ok(a) => a,
         Err(e) => return Err(from_api_error(e, "alerts")),
     };
+    // A monitor check may have stored an audit (and raised the alerts just read) since
+    // `latest` was read: report the newest audit, so breakdown and alerts agree.
+    let key = url.to_string();
+    let latest = state.db(move |s| s.latest_audit_for_url(&key)).await.ok().flatten().unwrap_or(latest);
     let result = app::StoredResult::of(&latest);
     let recent: Vec<Value> = alerts
         .iter()
