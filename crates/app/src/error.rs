@@ -27,6 +27,15 @@ pub enum AppError {
     /// The database failed.
     #[error(transparent)]
     Store(#[from] store::Error),
+    /// The use case refuses the request as asked and changes nothing: `code` is the error
+    /// code of docs/API.md "Errors" (`invalid_request`, `missing_parameter`, `not_found`).
+    #[error("{message}")]
+    Refused {
+        /// The stable error code.
+        code: &'static str,
+        /// What is wrong, as a sentence.
+        message: String,
+    },
     /// A bug: the engine panicked, a task failed, a result did not serialise.
     #[error("internal error: {0}")]
     Internal(String),
@@ -51,11 +60,17 @@ impl AppError {
         AppError::Internal(e.to_string())
     }
 
+    /// A refusal with `code` (see [`AppError::Refused`]).
+    pub fn refused(code: &'static str, message: impl Into<String>) -> AppError {
+        AppError::Refused { code, message: message.into() }
+    }
+
     /// The stable error code (docs/API.md "Errors") this failure is reported with.
     pub fn code(&self) -> &'static str {
         match self {
             AppError::Fetch(e) => e.code(),
             AppError::Overloaded => "overloaded",
+            AppError::Refused { code, .. } => code,
             AppError::Store(_) | AppError::Internal(_) => "internal",
             AppError::NotConfigured { .. } => "not_configured",
             AppError::Provider(e) => e.code(),
@@ -71,6 +86,7 @@ impl AppError {
             AppError::Fetch(e) if e.code() == "internal" => INTERNAL_MESSAGE.to_string(),
             AppError::Fetch(e) => sentence(&e.to_string()),
             AppError::Overloaded => OVERLOADED_MESSAGE.to_string(),
+            AppError::Refused { message, .. } => message.clone(),
             AppError::Store(_) | AppError::Internal(_) => INTERNAL_MESSAGE.to_string(),
             AppError::NotConfigured { invalid: false } => "geo-check needs an AI search provider; the operator sets SEO_AUDIT_GEO_BASE_URL, SEO_AUDIT_GEO_MODEL and SEO_AUDIT_GEO_API_KEY.".to_string(),
             AppError::NotConfigured { invalid: true } => {

@@ -16,7 +16,7 @@ pub const DEFAULT_TOP_N: u64 = 5;
 
 /// A ready-to-apply fix for each of the top-ranked failed checks of a page (the structured
 /// answer of generate_fixes).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FixPlan {
     /// The URL asked for.
@@ -30,7 +30,7 @@ pub struct FixPlan {
 }
 
 /// One fix of a [`FixPlan`], filled with the page's own values.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PlannedFix {
     /// The rule that failed.
@@ -39,7 +39,7 @@ pub struct PlannedFix {
     pub issue_title: String,
     /// What kind of change it is (`html`, `json-ld`, ...).
     #[serde(rename = "type")]
-    pub kind: &'static str,
+    pub kind: autofix::FixKind,
     /// How much work it is.
     pub difficulty: Difficulty,
     /// The code (or text) to apply.
@@ -62,7 +62,7 @@ pub fn fix_plan(url: &str, audit: &Audit, top_n: usize) -> FixPlan {
             Some(PlannedFix {
                 rule_id: r.rule.id,
                 issue_title: r.finding.title.clone(),
-                kind: fix.kind.name(),
+                kind: fix.kind,
                 difficulty: fix.difficulty,
                 fix: fix.fix,
                 explanation: fix.explanation,

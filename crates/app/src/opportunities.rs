@@ -41,7 +41,7 @@ pub fn ranked(audit: &Audit) -> Vec<Ranked<'_>> {
 }
 
 /// A page's opportunities (the structured answer of get_opportunities).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Opportunities {
     /// The URL asked for.
@@ -57,7 +57,7 @@ pub struct Opportunities {
 }
 
 /// One failed check, ranked.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Opportunity {
     /// The rule id.

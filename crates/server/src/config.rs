@@ -210,7 +210,7 @@ impl Default for Config {
             badge_audit_url: DEFAULT_BADGE_AUDIT_URL.to_string(),
             widget_rate_limit: 120,
             monitor_interval_s: u64::from(app::DEFAULT_MONITOR_INTERVAL_S),
-            webhook_retry_base_ms: crate::webhooks::DEFAULT_RETRY_BASE_MS,
+            webhook_retry_base_ms: app::webhooks::DEFAULT_RETRY_BASE_MS,
         }
     }
 }

@@ -201,6 +201,8 @@ impl From<app::AppError> for ApiError {
         let status = match &e {
             AppError::Fetch(f) => StatusCode::from_u16(f.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
             AppError::Overloaded => return ApiError::overloaded(),
+            AppError::Refused { code: "not_found", .. } => StatusCode::NOT_FOUND,
+            AppError::Refused { .. } => StatusCode::BAD_REQUEST,
             AppError::NotConfigured { .. } => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Provider(p) => StatusCode::from_u16(p.http_status()).unwrap_or(StatusCode::BAD_GATEWAY),
             AppError::CompetitorStatus(_) => StatusCode::BAD_GATEWAY,

@@ -64,10 +64,6 @@ mod serve;
 mod state;
 
 pub use app::{AuditSlots, Ticket};
-// The background engines live in the application crate; these are the names the pages,
-// the settings and the tests know them by.
-use app::monitors as scheduler;
-pub use app::{badges as badge_queue, webhooks};
 pub use auth::{
     anonymous_identity, anonymous_network, authenticate, client_ip, consume_quota, presented_key, Identity, KeyRule,
     API_KEY_HEADER, DEFAULT_ANONYMOUS_IPV6_PREFIX,

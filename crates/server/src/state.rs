@@ -77,16 +77,6 @@ impl AppState {
         self.app.limits
     }
 
-    /// Runs a store call on the blocking pool ([`app::App::db`]: the database file is
-    /// checked first, in the same blocking task).
-    pub async fn db<T, F>(&self, f: F) -> Result<T, ApiError>
-    where
-        T: Send + 'static,
-        F: FnOnce(&store::Store) -> store::Result<T> + Send + 'static,
-    {
-        Ok(self.app.db(f).await?)
-    }
-
     /// 500 `internal` when the database file is no longer the one the service opened
     /// ([`app::App::check_db`], on the blocking pool).
     pub async fn check_db(&self) -> Result<(), ApiError> {

@@ -21,18 +21,14 @@ pub mod calls;
 pub mod discovery;
 /// The SEO glossary lives in the application crate (SEO knowledge, not HTTP).
 pub use app::glossary;
-pub mod methodology;
+/// How the audit scores a page lives in the application crate (SEO knowledge, not JSON-RPC).
+pub use app::methodology;
 pub mod prompts;
 pub mod registry;
 pub mod resources;
 pub mod tools;
 
 pub use registry::catalog;
-
-/// A hand-made example output of every tool, valid against its output schema: documentation
-/// for integrators and the fixtures of the catalog tests.
-#[doc(hidden)]
-pub mod examples;
 
 use mcp_protocol::ServerInfo;
 

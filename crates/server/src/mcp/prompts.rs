@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use mcp_protocol::{PromptArgument, PromptDef, PromptMessage, PromptMessages, Role};
 
-use super::calls::generate_fixes::{DEFAULT_TOP_N, MAX_TOP_N};
+use app::fixes::{DEFAULT_TOP_N, MAX_TOP_N};
 
 /// Longest argument value a prompt accepts; longer values are refused rather than echoed.
 pub const MAX_ARGUMENT_CHARS: usize = 2048;

@@ -71,9 +71,8 @@ impl Registry for McpRegistry {
 
     async fn call_tool(&self, name: &str, arguments: Map<String, Value>, ctx: &CallContext<'_>) -> ToolResult {
         let env = ToolEnv { state: &self.state, identity: &self.identity, protocol: ctx };
-        let args = &arguments;
         match tools::find(name) {
-            Some(tool) => (tool.call)(&env, args).await,
+            Some(tool) => (tool.call)(&env, arguments).await,
             // The protocol layer only calls names of the catalog, which is this table.
             None => calls::tool_error("internal", format!("tool {name:?} has no implementation")),
         }

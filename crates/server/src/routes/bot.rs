@@ -22,7 +22,7 @@ pub fn get(ctx: Ctx) -> HandlerFuture {
 fn facts(server: &crate::Config) -> BotFacts {
     let config = server.fetch_config();
     BotFacts {
-        product_token: crate::scheduler::CRAWLER.to_string(),
+        product_token: app::monitors::CRAWLER.to_string(),
         user_agent: config.user_agent(),
         base_url: config.base_url.trim_end_matches('/').to_string(),
         connect_timeout: config.connect_timeout,
@@ -32,7 +32,7 @@ fn facts(server: &crate::Config) -> BotFacts {
         text_timeout: config.text_timeout,
         text_max_bytes: config.text_max_bytes,
         monitor_interval_s: server.monitor_interval_s,
-        badge_audits: (!server.badge_audit_url.trim().is_empty()).then_some(crate::badge_queue::BADGE_AUDIT_COOLDOWN),
+        badge_audits: (!server.badge_audit_url.trim().is_empty()).then_some(app::badges::BADGE_AUDIT_COOLDOWN),
     }
 }
 

@@ -3,7 +3,7 @@
 //!
 //! Rendering is the [`pages`] crate's (pure functions of typed values); this module looks
 //! audits up and reads them back typed ([`app::StoredResult`]), queues background audits
-//! ([`crate::badge_queue`]), applies the per-IP flood guard and sets status and headers.
+//! ([`app::badges`]), applies the per-IP flood guard and sets status and headers.
 //!
 //! Errors: the badge answers the JSON error body of every API route (an `<img>` shows
 //! nothing either way, and scripts and monitors read JSON). The report routes are opened by
@@ -19,11 +19,11 @@ use pages::badge::{self, BadgeSize, Color};
 use serde_json::json;
 
 use crate::auth::{anonymous_identity, authenticate, consume_quota, KeyRule};
-use crate::badge_queue::{Enqueued, BADGE_AUDIT_COOLDOWN};
 use crate::ctx::{Ctx, HandlerFuture};
 use crate::error::ApiError;
 use crate::response::Response;
 use crate::state::AppState;
+use app::badges::{Enqueued, BADGE_AUDIT_COOLDOWN};
 
 /// `Cache-Control` of reports and the landing page: always revalidate, a new audit may
 /// change them at any time.
@@ -227,7 +227,7 @@ async fn report_domain(ctx: &Ctx) -> Result<Response, ApiError> {
     let Some(audit) = audit else {
         // The page tells what the queue did, and the URL it audits for this domain.
         let queued = ctx.state.badges.enqueue(&domain);
-        let audit_url = crate::badge_queue::audit_url_for(&ctx.state.config.badge_audit_url, &domain);
+        let audit_url = app::badges::audit_url_for(&ctx.state.config.badge_audit_url, &domain);
         let queued = match queued {
             Enqueued::Queued => pages::report::Enqueued::Queued,
             Enqueued::Pending => pages::report::Enqueued::Pending,

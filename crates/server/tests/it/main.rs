@@ -16,6 +16,7 @@ mod hostile;
 mod http;
 mod mcp_catalog;
 mod mcp_clients;
+mod mcp_examples;
 mod mcp_http;
 mod web;
 mod webhooks;

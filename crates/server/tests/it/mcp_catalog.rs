@@ -13,7 +13,9 @@ use mcp_protocol::{
 };
 use serde_json::{json, Map, Value};
 
-use mcp::{discovery, examples, glossary, methodology, prompts, resources, tools};
+use mcp::{discovery, glossary, methodology, prompts, resources, tools};
+
+use crate::mcp_examples as examples;
 
 // ---------------------------------------------------------------------------------------
 // A registry made of the catalog, for mcp-protocol's lint and an end-to-end pass.

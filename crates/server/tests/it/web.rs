@@ -287,7 +287,7 @@ async fn report_says_no_audit_was_queued_past_the_background_budget() {
         c.widget_rate_limit = 10_000;
     })
     .await;
-    for i in 0..server::badge_queue::BADGE_AUDITS_PER_MINUTE {
+    for i in 0..app::badges::BADGE_AUDITS_PER_MINUTE {
         let page = not_audited_page(&t, &format!("d{i}.example")).await;
         assert!(page.contains("has been queued"), "{i}: {page}");
     }

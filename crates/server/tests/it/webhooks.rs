@@ -183,7 +183,7 @@ async fn signed_deliveries_and_retries() {
     // A failing receiver gets every retry of the next event, with the same event id.
     receiver.status.store(500, Ordering::SeqCst);
     audit_with(&t, &key, &site.url("/about.html")).await;
-    let got = receiver.wait_for(1 + server::webhooks::MAX_ATTEMPTS as usize).await;
+    let got = receiver.wait_for(1 + app::webhooks::MAX_ATTEMPTS as usize).await;
     let retries = &got[1..];
     let ids: Vec<&str> = retries.iter().map(|r| r.headers.get("x-webhook-id").unwrap().to_str().unwrap()).collect();
     assert!(ids.iter().all(|id| *id == ids[0]), "retries keep the event id: {ids:?}");
@@ -195,7 +195,7 @@ async fn signed_deliveries_and_retries() {
     let mut log = Vec::new();
     for _ in 0..200 {
         log = t.store.list_deliveries(&hook_id, 50).unwrap();
-        if log.len() > server::webhooks::MAX_ATTEMPTS as usize {
+        if log.len() > app::webhooks::MAX_ATTEMPTS as usize {
             break;
         }
         tokio::time::sleep(Duration::from_millis(25)).await;
@@ -203,7 +203,7 @@ async fn signed_deliveries_and_retries() {
     let mut attempts: Vec<(u32, Option<u16>)> =
         log.iter().filter(|d| d.status_code == Some(500)).map(|d| (d.attempt, d.status_code)).collect();
     attempts.sort();
-    assert_eq!(attempts, (1..=server::webhooks::MAX_ATTEMPTS).map(|a| (a, Some(500))).collect::<Vec<_>>());
+    assert_eq!(attempts, (1..=app::webhooks::MAX_ATTEMPTS).map(|a| (a, Some(500))).collect::<Vec<_>>());
     assert_eq!(log.iter().filter(|d| d.status_code == Some(200)).count(), 1);
 
     // The usage snapshot counts enabled subscriptions.
@@ -351,7 +351,7 @@ async fn webhook_urls_are_absolute_http_urls_with_a_real_host() {
 
 #[tokio::test]
 async fn a_hanging_receiver_delays_no_other_subscription() {
-    use server::webhooks::{DROPPED_PREFIX, MAX_IN_FLIGHT_PER_SUBSCRIPTION, MAX_PENDING_PER_SUBSCRIPTION};
+    use app::webhooks::{DROPPED_PREFIX, MAX_IN_FLIGHT_PER_SUBSCRIPTION, MAX_PENDING_PER_SUBSCRIPTION};
     let site = fixture_site("server-basic").await;
     let t = TestServer::start(|_| {}).await;
     let dispatcher = t.server.state().webhooks.clone();

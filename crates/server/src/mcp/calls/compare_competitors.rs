@@ -1,60 +1,45 @@
-//! compare_competitors: the site's page and a competitor's, audited with the same
-//! ruleset and compared per category.
+//! compare_competitors: the site's page and a competitor's, audited with the same ruleset
+//! and compared per category ([`app::competitors`]).
 
-use audit_core::Category;
-use mcp_protocol::ToolResult;
-use serde_json::{json, Map, Value};
+use app::competitors::PairError;
+use mcp_protocol::{Category, ToolResult};
+use schemars::JsonSchema;
+use serde::Deserialize;
 
-use super::{audit, url_arg, Audited, ToolEnv};
+use super::detect_regressions::pair_error;
+use super::{url_arg, ToolEnv};
+use crate::mcp::tools::{Meta, AUDITS};
+
+/// The tool's card.
+pub const META: Meta = Meta {
+    title: "Compare with a competitor",
+    category: Category::Write,
+    hints: AUDITS,
+    description: "Audits a page and a competitor's page with the same ruleset and compares them: overall scores, the \
+         percentage per audit category with the winner of each, and the rule ids only one side passes. Needs an \
+         API key with the mcp scope. Use it to find what a better-ranking competitor does that the site does not.",
+};
+
+/// Arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Args {
+    /// The user's page
+    #[schemars(length(min = 1, max = 2048))]
+    pub url: String,
+    /// The competitor's comparable page
+    #[schemars(length(min = 1, max = 2048))]
+    pub competitor_url: String,
+}
+
+/// Result.
+pub type Output = app::competitors::CompetitorComparison;
 
 /// Runs the tool.
-pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
-    let (site_url, competitor_url) = match (url_arg(args, "url"), url_arg(args, "competitorUrl")) {
-        (Ok(s), Ok(c)) => (s, c),
-        (Err(e), _) | (_, Err(e)) => return e,
-    };
-    let (site, competitor) = tokio::join!(audit(env, &site_url), audit(env, &competitor_url));
-    let (site, competitor) = match (site, competitor) {
-        (Ok(s), Ok(c)) => (s, c),
-        (Err(e), _) => return ToolResult::error(format!("{} (argument url)", e.text())),
-        (_, Err(e)) => return ToolResult::error(format!("{} (argument competitorUrl)", e.text())),
-    };
-    ToolResult::success(structured(site_url.as_str(), &site, competitor_url.as_str(), &competitor))
-}
-
-fn winner(site: u32, competitor: u32) -> &'static str {
-    match site.cmp(&competitor) {
-        std::cmp::Ordering::Greater => "site",
-        std::cmp::Ordering::Less => "competitor",
-        std::cmp::Ordering::Equal => "tie",
-    }
-}
-
-/// The structuredContent of compare_competitors.
-pub fn structured(site_url: &str, site: &Audited, competitor_url: &str, competitor: &Audited) -> Value {
-    // A category with no applicable rule on one side counts as fully passed there, as the
-    // overall score does for a page where nothing applies; categories that apply to
-    // neither page are left out.
-    let categories: Vec<Value> = Category::ALL
-        .iter()
-        .filter_map(|&cat| {
-            let (s, c) = match (site.audit.category_score(cat), competitor.audit.category_score(cat)) {
-                (None, None) => return None,
-                (s, c) => (s.unwrap_or(100), c.unwrap_or(100)),
-            };
-            Some(json!({ "category": cat.name(), "site": s, "competitor": c, "winner": winner(s, c) }))
-        })
-        .collect();
-    // The one comparison: a site "wins" a rule that fails on the competitor only.
-    let diff = app::Comparison::of(&site.result, &competitor.result);
-    let (s, c) = diff.scores;
-    json!({
-        "url": site_url,
-        "competitorUrl": competitor_url,
-        "score": { "site": s, "competitor": c },
-        "winner": winner(s, c),
-        "categories": categories,
-        "siteWins": diff.failing_only_in_b,
-        "competitorWins": diff.failing_only_in_a,
+pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
+    let (site, competitor) = (url_arg(&args.url, "url")?, url_arg(&args.competitor_url, "competitorUrl")?);
+    env.state.app.compare_competitors(&site, &competitor, env.identity.user_id()).await.map_err(|e| match e {
+        PairError::First(e) => pair_error(e, &site, "url"),
+        PairError::Second(e) => pair_error(e, &competitor, "competitorUrl"),
     })
 }

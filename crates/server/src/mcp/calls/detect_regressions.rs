@@ -1,67 +1,50 @@
-//! detect_regressions: audits a baseline and a current page at once and reports what
-//! got worse or better.
+//! detect_regressions: audits a baseline and a current page at once and reports what got
+//! worse or better ([`app::competitors`]).
 
-use mcp_protocol::ToolResult;
-use serde_json::{json, Map, Value};
+use app::competitors::PairError;
+use mcp_protocol::{Category, ToolResult};
+use schemars::JsonSchema;
+use serde::Deserialize;
 
-use super::{audit, url_arg, Audited, ToolEnv};
+use super::{from_app_error, url_arg, ToolEnv};
+use crate::mcp::tools::{Meta, AUDITS};
+
+/// The tool's card.
+pub const META: Meta = Meta {
+    title: "Detect regressions",
+    category: Category::Write,
+    hints: AUDITS,
+    description: "Audits two pages (for example production and staging, or a page before and after a release) and \
+         reports what got worse or better: score change, rule ids newly failing and newly passing, and page facts \
+         that changed (title, meta description, h1, canonical, robots, status, word count). Needs an API key with \
+         the mcp scope. Use it before shipping a change.",
+};
+
+/// Arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Args {
+    /// The reference page (e.g. production)
+    #[schemars(length(min = 1, max = 2048))]
+    pub baseline_url: String,
+    /// The page to compare with it (e.g. staging)
+    #[schemars(length(min = 1, max = 2048))]
+    pub current_url: String,
+}
+
+/// Result.
+pub type Output = app::competitors::Regressions;
 
 /// Runs the tool.
-pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
-    let (baseline_url, current_url) = match (url_arg(args, "baselineUrl"), url_arg(args, "currentUrl")) {
-        (Ok(b), Ok(c)) => (b, c),
-        (Err(e), _) | (_, Err(e)) => return e,
-    };
-    let (baseline, current) = tokio::join!(audit(env, &baseline_url), audit(env, &current_url));
-    let (baseline, current) = match (baseline, current) {
-        (Ok(b), Ok(c)) => (b, c),
-        (Err(e), _) => return prefixed("baselineUrl", e),
-        (_, Err(e)) => return prefixed("currentUrl", e),
-    };
-    ToolResult::success(structured(baseline_url.as_str(), &baseline, current_url.as_str(), &current))
-}
-
-/// Says which of the two pages failed.
-fn prefixed(which: &str, e: ToolResult) -> ToolResult {
-    ToolResult::error(format!("{} (argument {which})", e.text()))
-}
-
-/// The facts compared, by name, read from the audit result's page summary.
-fn facts(done: &Audited) -> Vec<(&'static str, Value)> {
-    let p = &done.result.page;
-    vec![
-        ("title", json!(p.title)),
-        ("metaDescription", json!(p.meta_description)),
-        ("h1", json!(p.h1)),
-        ("canonical", json!(p.canonical)),
-        ("wordCount", json!(p.word_count)),
-        ("statusCode", json!(p.status_code)),
-        ("robots", json!(p.robots)),
-        ("lang", json!(p.lang)),
-        ("ogTitle", json!(p.og.title)),
-        ("ogDescription", json!(p.og.description)),
-        ("ogImage", json!(p.og.image)),
-    ]
-}
-
-/// The structuredContent of detect_regressions.
-pub fn structured(baseline_url: &str, baseline: &Audited, current_url: &str, current: &Audited) -> Value {
-    let diff = app::Comparison::of(&baseline.result, &current.result);
-    let changed: Vec<Value> = facts(baseline)
-        .into_iter()
-        .zip(facts(current))
-        .filter(|((_, b), (_, c))| b != c)
-        .map(|((field, b), (_, c))| json!({ "field": field, "baseline": b, "current": c }))
-        .collect();
-    json!({
-        "baselineUrl": baseline_url,
-        "currentUrl": current_url,
-        "baselineScore": diff.scores.0,
-        "currentScore": diff.scores.1,
-        "scoreDelta": diff.score_delta(),
-        "regressed": diff.regressed(),
-        "newlyFailing": diff.failing_only_in_b,
-        "newlyPassing": diff.fixed_in_b,
-        "changedFacts": changed,
+pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
+    let (baseline, current) = (url_arg(&args.baseline_url, "baselineUrl")?, url_arg(&args.current_url, "currentUrl")?);
+    env.state.app.detect_regressions(&baseline, &current, env.identity.user_id()).await.map_err(|e| match e {
+        PairError::First(e) => pair_error(e, &baseline, "baselineUrl"),
+        PairError::Second(e) => pair_error(e, &current, "currentUrl"),
     })
+}
+
+/// The failure of one of two pages, saying which argument named it.
+pub fn pair_error(e: app::AppError, url: &url::Url, argument: &str) -> ToolResult {
+    ToolResult::error(format!("{} (argument {argument})", from_app_error(e, url.as_str()).text()))
 }

@@ -1,41 +1,42 @@
 //! generate_fixes: a ready-to-apply fix, filled with the page's own values, for each of
 //! the top-ranked failed checks ([`app::fixes::fix_plan`]).
 
-pub use app::fixes::{DEFAULT_TOP_N, MAX_TOP_N};
-use mcp_protocol::ToolResult;
-use serde_json::{Map, Value};
+use mcp_protocol::{Category, ToolResult};
+use schemars::JsonSchema;
+use serde::Deserialize;
 
-use super::{audit_url_arg, success, ToolEnv};
+use super::{audit_url_arg, ToolEnv, TopN};
+use crate::mcp::tools::{Meta, AUDITS};
+
+/// The tool's card.
+pub const META: Meta = Meta {
+    title: "Generate fixes",
+    category: Category::Write,
+    hints: AUDITS,
+    description:
+        "Audits a page and writes a ready-to-paste fix (HTML, JSON-LD, robots.txt, HTTP header, server config \
+         or text) for each of its top issues, filled with the page's own title, URL and text. Deterministic and \
+         template-based: the same page gives the same fixes. Needs an API key with the mcp scope. Use it after \
+         get_opportunities, or directly when the user wants code.",
+};
+
+/// Arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Args {
+    /// Absolute http or https URL of the page
+    #[schemars(length(min = 1, max = 2048))]
+    pub url: String,
+    /// How many of the highest-priority issues to fix (1 to 20, default 5)
+    #[serde(default)]
+    pub top_n: TopN,
+}
+
+/// Result.
+pub type Output = app::fixes::FixPlan;
 
 /// Runs the tool.
-pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
-    let top_n = top_n(args.get("topN"));
-    match audit_url_arg(env, args).await {
-        Ok((url, done, _)) => success(app::fixes::fix_plan(url.as_str(), &done.audit, top_n)),
-        Err(e) => e,
-    }
-}
-
-/// `topN` as asked (the protocol layer checked its type and range), clamped to 1..=20.
-pub fn top_n(value: Option<&Value>) -> usize {
-    let n = value.and_then(Value::as_f64).map_or(DEFAULT_TOP_N as f64, f64::trunc);
-    n.clamp(1.0, MAX_TOP_N as f64) as usize
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn top_n_defaults_and_bounds() {
-        let check = |v: Option<Value>, expected: usize| assert_eq!(top_n(v.as_ref()), expected, "{v:?}");
-        check(None, 5);
-        check(Some(json!(1)), 1);
-        check(Some(json!(20)), 20);
-        check(Some(json!(3.0)), 3);
-        check(Some(json!(99)), 20);
-        check(Some(json!(0)), 1);
-        check(Some(json!(-4)), 1);
-    }
+pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
+    let (url, done) = audit_url_arg(env, &args.url).await?;
+    Ok(app::fixes::fix_plan(url.as_str(), &done.audit, args.top_n.0))
 }

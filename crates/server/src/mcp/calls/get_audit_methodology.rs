@@ -1,26 +1,38 @@
 //! get_audit_methodology: the rule table and how the score is computed, optionally for
 //! one methodology group.
 
-use audit_core::Group;
-use mcp_protocol::ToolResult;
-use serde_json::{Map, Value};
+use mcp_protocol::{Category, ToolResult};
+use schemars::JsonSchema;
+use serde::Deserialize;
 
-use super::{string_arg, tool_error, ToolEnv};
-use crate::mcp::methodology::methodology;
+use super::ToolEnv;
+use crate::mcp::methodology::{Methodology, MethodologyGroup};
+use crate::mcp::tools::{Meta, READ_ONLY_LOCAL};
+
+/// The tool's card.
+pub const META: Meta = Meta {
+    title: "Audit methodology",
+    category: Category::Public,
+    hints: READ_ONLY_LOCAL,
+    description:
+        "Explains how seo_audit scores a page: every rule (stable id, name, severity, weight, threshold) grouped \
+         as technical, content and performance, the ruleset version and fingerprint, and how the percentage is \
+         computed. Public: no API key needed. Use it to explain a score, to see which checks exist before an \
+         audit, or to cite the exact threshold behind a finding. Pass category to get one group only.",
+};
+
+/// Arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Args {
+    /// Only this methodology group; all groups when absent
+    pub category: Option<MethodologyGroup>,
+}
+
+/// Result.
+pub type Output = Methodology;
 
 /// Runs the tool.
-pub async fn call(_env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
-    let group = match string_arg(args, "category") {
-        None => None,
-        Some(name) => match Group::from_name(name) {
-            Some(g) => Some(g),
-            None => {
-                return tool_error(
-                    "invalid_request",
-                    format!("category must be performance, content or technical, not {name:?}"),
-                )
-            }
-        },
-    };
-    ToolResult::success(methodology(group))
+pub async fn call(_env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
+    Ok(Methodology::of(args.category.map(MethodologyGroup::group)))
 }

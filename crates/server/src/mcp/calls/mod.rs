@@ -1,32 +1,35 @@
-//! The tools' work: one module per tool, each with one `call(env, args) -> ToolResult`
-//! function that [`super::registry`] dispatches to by name, plus the steps they share
-//! (argument reading, audit slots, storing an audit, typed answers).
+//! The tools: the table ([`TOOLS`]) and one module per tool, each with its card (`META`),
+//! its typed arguments (`Args`), its result (`Output`) and `call(env, args)`, which turns
+//! arguments into calls of the application (`app`) and its result or error into a tool
+//! result; plus the steps they share (URL arguments, the key owner, error mapping, ranking
+//! failures).
 //!
 //! A tool's own failure (invalid URL, blocked target, unreachable page, timeout, not HTML,
 //! overload) is a tool result with `isError: true` whose text starts with the error code
 //! of the REST API (`target_unreachable: ...`), never a JSON-RPC error: agents read
 //! tool results, and the code lets them decide whether to retry.
 
-pub mod compare_competitors;
-pub mod detect_regressions;
-pub mod generate_fixes;
-pub mod get_audit_methodology;
-pub mod get_opportunities;
-pub mod get_seo_concept;
-pub mod get_site_info;
-pub mod seo_audit;
-// Issue 8: workflows, monitoring, keywords, experiments.
-pub mod approve_fixes;
-pub mod monitor_site;
-pub mod run_experiment;
-pub mod track_keywords;
-pub mod workflow_execute;
-pub mod workflow_status;
+// The table of tools, in the documented order (docs/API.md): one module per tool.
+crate::mcp::tools::table! {
+    get_site_info,
+    get_audit_methodology,
+    get_seo_concept,
+    seo_audit,
+    get_opportunities,
+    generate_fixes,
+    workflow_execute,
+    workflow_status,
+    approve_fixes,
+    detect_regressions,
+    compare_competitors,
+    monitor_site,
+    track_keywords,
+    run_experiment,
+}
 
 use audit_core::Audit;
 use mcp_protocol::{CallContext, ToolResult};
-use serde_json::{Map, Value};
-use tokio::sync::OwnedSemaphorePermit;
+use serde_json::Value;
 use url::Url;
 
 use crate::auth::Identity;
@@ -51,14 +54,6 @@ pub fn tool_error(code: &str, message: impl std::fmt::Display) -> ToolResult {
     ToolResult::error(format!("{code}: {message}"))
 }
 
-/// The result of a tool that is listed but not implemented in this build.
-pub fn not_available(name: &str) -> ToolResult {
-    tool_error(
-        "not_available",
-        format!("{name} is not available yet on this server; the audit tools (seo_audit, get_opportunities, generate_fixes, detect_regressions, compare_competitors) work now."),
-    )
-}
-
 /// An [`ApiError`] as a tool result; internal causes are logged, never shown.
 pub fn from_api_error(e: ApiError, what: &str) -> ToolResult {
     if let Some(cause) = &e.cause {
@@ -68,22 +63,76 @@ pub fn from_api_error(e: ApiError, what: &str) -> ToolResult {
     tool_error(e.code, format!("{message} ({what})."))
 }
 
-/// A string argument (the protocol crate already checked `required` and `type`).
-pub fn string_arg<'a>(args: &'a Map<String, Value>, name: &str) -> Option<&'a str> {
-    args.get(name).and_then(Value::as_str)
+/// An [`app::AppError`] as a tool result: a refusal names its own code and sentence;
+/// anything else is mapped as the REST API maps it, `what` saying what it concerned.
+pub fn from_app_error(e: app::AppError, what: &str) -> ToolResult {
+    match e {
+        app::AppError::Refused { code, message } => tool_error(code, message),
+        other => from_api_error(other.into(), what),
+    }
 }
 
-/// A URL argument, validated as the REST endpoints validate `url`.
-pub fn url_arg(args: &Map<String, Value>, name: &str) -> Result<Url, ToolResult> {
-    let raw = string_arg(args, name).unwrap_or("");
+/// The URL argument `name`, validated as the REST endpoints validate `url`.
+pub fn url_arg(raw: &str, name: &str) -> Result<Url, ToolResult> {
     app::validate_url(raw).map_err(|e| from_api_error(ApiError::from(e), &format!("argument {name}")))
 }
 
-/// A place among the bounded audit slots, as REST audits take one: a full server answers
-/// `overloaded` at once instead of queueing without bound.
-pub async fn audit_slot(state: &AppState) -> Result<OwnedSemaphorePermit, ToolResult> {
-    let ticket = state.app.slots.admit().map_err(|e| from_api_error(e.into(), "retry in a few seconds"))?;
-    ticket.ready().await.map_err(|e| from_api_error(e.into(), "audit slot"))
+/// An optional URL argument that the action at hand needs: `missing` (a sentence) when absent.
+pub fn needed_url(raw: Option<&str>, name: &str, missing: &str) -> Result<Url, ToolResult> {
+    url_arg(raw.ok_or_else(|| tool_error("missing_parameter", missing))?, name)
+}
+
+/// An optional text argument, trimmed; `None` when absent or blank.
+pub fn text(arg: &Option<String>) -> Option<String> {
+    arg.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string)
+}
+
+/// The key owner a write tool acts for; an isError result without one.
+pub fn owner(env: &ToolEnv<'_>) -> Result<String, ToolResult> {
+    env.identity.user_id().map(str::to_string).ok_or_else(|| {
+        tool_error("unauthorized", "This tool needs an API key with the mcp scope in the x-api-key header.")
+    })
+}
+
+/// How many of the top issues a fix plan covers: a whole number of 1 to [`MAX_TOP_N`],
+/// [`DEFAULT_TOP_N`] when absent (a fractional value is cut, one out of range clamped).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TopN(pub usize);
+
+pub use app::fixes::{DEFAULT_TOP_N, MAX_TOP_N};
+
+impl Default for TopN {
+    fn default() -> TopN {
+        TopN(DEFAULT_TOP_N as usize)
+    }
+}
+
+impl TopN {
+    /// `topN` as asked (the protocol layer checked its type and range), clamped to 1..=20.
+    pub fn of(value: Option<&Value>) -> TopN {
+        let n = value.and_then(Value::as_f64).map_or(DEFAULT_TOP_N as f64, f64::trunc);
+        TopN(n.clamp(1.0, MAX_TOP_N as f64) as usize)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for TopN {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<TopN, D::Error> {
+        Ok(TopN::of(Some(&Value::deserialize(d)?)))
+    }
+}
+
+impl schemars::JsonSchema for TopN {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "TopN".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "integer", "minimum": 1, "maximum": MAX_TOP_N, "default": DEFAULT_TOP_N })
+    }
 }
 
 /// A fetched, audited and stored page, with the time it was audited.
@@ -113,24 +162,30 @@ pub async fn audit(env: &ToolEnv<'_>, url: &Url) -> Result<Audited, ToolResult> 
     }
 }
 
-/// The page named by the `url` argument, audited and stored ([`audit`]): what seo_audit,
-/// get_opportunities and generate_fixes do before shaping their answers. Returns the URL,
-/// the audit and the stored audit's id.
-pub async fn audit_url_arg(
-    env: &ToolEnv<'_>,
-    args: &Map<String, Value>,
-) -> Result<(Url, Audited, Option<String>), ToolResult> {
-    let url = url_arg(args, "url")?;
+/// The page `url` (the tool's `url` argument), audited and stored ([`audit`]): what
+/// get_opportunities and generate_fixes do before shaping their answers.
+pub async fn audit_url_arg(env: &ToolEnv<'_>, url: &str) -> Result<(Url, Audited), ToolResult> {
+    let url = url_arg(url, "url")?;
     let done = audit(env, &url).await?;
-    let audit_id = done.audit_id.clone();
-    Ok((url, done, audit_id))
+    Ok((url, done))
 }
 
-/// A typed answer as a successful tool result (its structured content); an answer that
-/// does not serialise (a bug) is logged and answered as an internal error.
-pub fn success(answer: impl serde::Serialize) -> ToolResult {
-    match serde_json::to_value(answer) {
-        Ok(value) => ToolResult::success(value),
-        Err(e) => from_api_error(ApiError::internal(format!("tool answer did not serialise: {e}")), "answer"),
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn top_n_defaults_and_bounds() {
+        use serde_json::json;
+        let check = |v: Option<Value>, expected: usize| assert_eq!(TopN::of(v.as_ref()).0, expected, "{v:?}");
+        check(None, 5);
+        check(Some(json!(1)), 1);
+        check(Some(json!(20)), 20);
+        check(Some(json!(3.0)), 3);
+        check(Some(json!(99)), 20);
+        check(Some(json!(0)), 1);
+        check(Some(json!(-4)), 1);
+        let parsed: TopN = serde_json::from_value(json!(2.0)).unwrap();
+        assert_eq!(parsed, TopN(2));
     }
 }

@@ -1,49 +1,40 @@
 //! seo_audit: the full audit of one page (score, issues, main facts), stored like a REST
-//! audit.
+//! audit ([`app::audit_report`]).
 
-use mcp_protocol::ToolResult;
-use serde_json::{json, Map, Value};
+use mcp_protocol::{Category, ToolResult};
+use schemars::JsonSchema;
+use serde::Deserialize;
 
-use super::{audit_url_arg, Audited, ToolEnv};
+use super::{from_app_error, url_arg, ToolEnv};
+use crate::mcp::tools::{Meta, AUDITS};
 
-/// Runs the tool.
-pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
-    match audit_url_arg(env, args).await {
-        Ok((url, done, audit_id)) => ToolResult::success(structured(url.as_str(), &done, audit_id)),
-        Err(e) => e,
-    }
+/// The tool's card.
+pub const META: Meta = Meta {
+    title: "SEO audit",
+    category: Category::Write,
+    hints: AUDITS,
+    description:
+        "Fetches a page and runs the full deterministic SEO audit: score (percentage of applicable rule weight \
+         passed), every failed check as an issue with its rule id, severity, category, impact and effort, and \
+         the main page facts. Stores the audit (it feeds monitoring, keyword history and experiments). Needs an \
+         API key with the mcp scope. Use it for a complete picture of one page; follow with get_opportunities \
+         or generate_fixes.",
+};
+
+/// Arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Args {
+    /// Absolute http or https URL of the page to audit
+    #[schemars(length(min = 1, max = 2048))]
+    pub url: String,
 }
 
-/// The structuredContent of seo_audit.
-pub fn structured(url: &str, done: &Audited, audit_id: Option<String>) -> Value {
-    let result = &done.result;
-    let issues: Vec<Value> = result
-        .recommendations
-        .iter()
-        .map(|r| {
-            json!({
-                "id": r.id, "type": r.kind, "category": r.category, "title": r.title,
-                "description": r.description, "impact": r.impact, "effort": r.effort,
-                "confidence": r.confidence, "currentValue": r.current_value, "suggestedValue": r.suggested_value,
-            })
-        })
-        .collect();
-    let s = &result.score;
-    let p = &result.page;
-    json!({
-        "url": url,
-        "finalUrl": p.final_url,
-        "auditId": audit_id,
-        "scannedAt": result.scanned_at,
-        "score": { "current": s.current, "max": s.max, "percentage": s.percentage, "passed": s.passed, "total": s.total },
-        "issues": issues,
-        "page": {
-            "title": p.title, "metaDescription": p.meta_description, "h1": p.h1,
-            "wordCount": p.word_count, "statusCode": p.status_code, "canonical": p.canonical,
-            "lang": p.lang, "robots": p.robots,
-        },
-        "rulesetVersion": s.ruleset_version,
-        "rulesetFingerprint": s.ruleset_fingerprint,
-        "aiInsights": result.ai_insights,
-    })
+/// Result.
+pub type Output = app::audit_report::AuditReport;
+
+/// Runs the tool.
+pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
+    let url = url_arg(&args.url, "url")?;
+    env.state.app.audit_report(&url, env.identity.user_id()).await.map_err(|e| from_app_error(e, url.as_str()))
 }

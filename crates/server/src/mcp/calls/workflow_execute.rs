@@ -1,69 +1,89 @@
 //! workflow_execute: creates a persisted run and starts it in the background; answers at
-//! once with the runId (see [`app::workflows`]).
+//! once with the runId (see [`app::Workflows`]).
 
-use mcp_protocol::ToolResult;
-use serde_json::{json, Map, Value};
+use mcp_protocol::{Category, ToolResult};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
-use super::{from_api_error, string_arg, tool_error, url_arg, ToolEnv};
-use crate::mcp::tools::workflow_intents;
+use super::{from_api_error, needed_url, owner, url_arg, ToolEnv, TopN};
+use crate::mcp::tools::{Meta, AUDITS};
 
-/// The key owner a write tool acts for; an isError result without one.
-pub fn owner(env: &ToolEnv<'_>) -> Result<String, ToolResult> {
-    env.identity.user_id().map(str::to_string).ok_or_else(|| {
-        tool_error("unauthorized", "This tool needs an API key with the mcp scope in the x-api-key header.")
-    })
+/// The tool's card.
+pub const META: Meta = Meta {
+    title: "Start a workflow",
+    category: Category::Write,
+    hints: AUDITS,
+    description:
+        "Starts a persisted multi-step run and returns its runId at once. Intents: audit (audit and summary), \
+         analyze (audit, then issues ranked as get_opportunities ranks them), fix (audit, a fix plan as \
+         generate_fixes makes it, then pauses for approval with \
+         approve_fixes), monitor (audit and a daily monitor), competitor (audits the page and competitorUrl and \
+         compares them). Needs an API key with the mcp scope. Poll workflow_status with the runId.",
+};
+
+/// Arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Args {
+    /// What the run does
+    pub intent: app::Intent,
+    /// Absolute http or https URL of the page
+    #[schemars(length(min = 1, max = 2048))]
+    pub url: String,
+    /// Competitor page; required by the competitor intent
+    #[schemars(length(min = 1, max = 2048))]
+    pub competitor_url: Option<String>,
+    /// How many issues the fix plan covers (1 to 20, default 5)
+    #[serde(default)]
+    pub top_n: TopN,
+}
+
+/// Result: the run just created.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Output {
+    /// The run's id, for workflow_status.
+    pub run_id: String,
+    /// Always queued.
+    pub state: app::RunState,
+    /// What the run does.
+    pub intent: app::Intent,
+    /// The page.
+    pub url: String,
+    /// The steps the run will take, in order.
+    pub steps: Vec<String>,
 }
 
 /// Runs the tool.
-pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
-    let user_id = match owner(env) {
-        Ok(u) => u,
-        Err(e) => return e,
+pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
+    let user_id = owner(env)?;
+    let intent = args.intent;
+    let url = url_arg(&args.url, "url")?;
+    let competitor = match intent {
+        app::Intent::Competitor => Some(
+            needed_url(args.competitor_url.as_deref(), "competitorUrl", "The competitor intent needs competitorUrl.")?
+                .to_string(),
+        ),
+        _ => None,
     };
-    let raw = string_arg(args, "intent").unwrap_or_default();
-    let Ok(intent) = raw.parse::<store::Intent>() else {
-        return tool_error(
-            "invalid_request",
-            format!("intent must be one of {}, not {raw:?}.", workflow_intents().join(", ")),
-        );
-    };
-    let url = match url_arg(args, "url") {
-        Ok(url) => url,
-        Err(e) => return e,
-    };
-    let competitor = if intent == store::Intent::Competitor {
-        if string_arg(args, "competitorUrl").is_none() {
-            return tool_error("missing_parameter", "The competitor intent needs competitorUrl.");
-        }
-        match url_arg(args, "competitorUrl") {
-            Ok(u) => Some(u.to_string()),
-            Err(e) => return e,
-        }
-    } else {
-        None
-    };
-    let top_n = super::generate_fixes::top_n(args.get("topN"));
-    let new = store::NewRun {
+    let new = app::NewRun {
         user_id: Some(user_id),
         intent,
         url: url.to_string(),
         competitor_url: competitor,
-        top_n: u32::try_from(top_n).ok(),
+        top_n: u32::try_from(args.top_n.0).ok(),
     };
-    let state = env.state.clone();
-    let run = match state.db(move |s| s.create_run(new)).await {
-        Ok(run) => run,
-        Err(e) => return from_api_error(e, "workflow not created"),
-    };
-    if let Err(e) = state.workflows.plan(&run).await {
-        return from_api_error(e.into(), "workflow not planned");
-    }
-    state.workflows.start(run.id.clone());
-    ToolResult::success(json!({
-        "runId": run.id,
-        "state": "queued",
-        "intent": intent,
-        "url": run.url,
-        "steps": app::workflows::steps_of(intent),
-    }))
+    let run = env
+        .state
+        .workflows
+        .create(new)
+        .await
+        .map_err(|e| from_api_error(e.into(), "workflow not created"))?;
+    Ok(Output {
+        run_id: run.id,
+        state: app::RunState::Queued,
+        intent,
+        url: run.url,
+        steps: app::workflows::steps_of(intent).iter().map(|s| s.to_string()).collect(),
+    })
 }

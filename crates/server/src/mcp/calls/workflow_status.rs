@@ -1,16 +1,117 @@
 //! workflow_status: a run of the key owner, read from the store (another owner's run
 //! answers exactly as an unknown one).
 
-use mcp_protocol::ToolResult;
-use serde_json::{json, Map, Value};
+use mcp_protocol::{Category, ToolResult};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
-use super::workflow_execute::owner;
-use super::{from_api_error, string_arg, tool_error, ToolEnv};
+use super::{from_api_error, owner, tool_error, ToolEnv};
+use crate::mcp::tools::{Meta, READ_ONLY_LOCAL};
+
+/// The tool's card.
+pub const META: Meta = Meta {
+    title: "Workflow status",
+    category: Category::Write,
+    hints: READ_ONLY_LOCAL,
+    description:
+        "Reports a workflow run: its state (queued, running, awaiting_approval, completed, rejected, failed), \
+         each step with its timing, the results gathered so far, approvals waiting for approve_fixes, and the \
+         failing step and reason when it failed. A run cut short by a server restart resumes from that step \
+         (resumes counts how often). Needs an API key with the mcp scope. Call it after workflow_execute until \
+         the state is completed, rejected or failed.",
+};
+
+/// Arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Args {
+    /// The runId returned by workflow_execute
+    pub run_id: String,
+}
+
+/// Result: a run of the key owner.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Output {
+    /// The run's id.
+    pub run_id: String,
+    /// What the run does.
+    pub intent: app::Intent,
+    /// The page.
+    pub url: String,
+    /// The competitor's page (competitor intent).
+    pub competitor_url: Option<String>,
+    /// Where the run stands.
+    pub state: app::RunState,
+    /// Every step, in order.
+    pub steps: Vec<Step>,
+    /// Results of finished steps, keyed by step name
+    pub results: Map<String, Value>,
+    /// Approval gates waiting for approve_fixes.
+    pub pending_approvals: Vec<PendingApproval>,
+    /// Every approval gate of the run.
+    pub approvals: Vec<ApprovalView>,
+    /// The failing step and why; null unless the run failed.
+    pub error: Option<RunError>,
+    /// Times the run was resumed after a server restart cut it short
+    pub resumes: u32,
+    /// When the run was created (ISO 8601 UTC).
+    pub created_at: String,
+    /// When the run last changed (ISO 8601 UTC).
+    pub updated_at: String,
+}
+
+/// One step of a run.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Step {
+    /// The step's name.
+    pub name: String,
+    /// Where the step stands.
+    pub status: app::StepStatus,
+    /// When it started (ISO 8601 UTC), or null.
+    pub started_at: Option<String>,
+    /// When it finished (ISO 8601 UTC), or null.
+    pub finished_at: Option<String>,
+}
+
+/// An approval gate waiting for a decision.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PendingApproval {
+    /// The approvalId for approve_fixes.
+    pub approval_id: String,
+    /// What approving does.
+    pub summary: String,
+}
+
+/// An approval gate.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ApprovalView {
+    /// The gate's id.
+    pub approval_id: String,
+    /// pending or decided.
+    pub state: String,
+    /// approved or rejected once decided.
+    pub decision: Option<String>,
+    /// When it was decided.
+    pub decided_at: Option<String>,
+}
+
+/// Why a run failed.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct RunError {
+    /// The step that failed.
+    pub step: String,
+    /// Why.
+    pub reason: String,
+}
 
 /// The run `run_id` when it belongs to `user_id`; the same not-found result otherwise.
-pub async fn owned_run(env: &ToolEnv<'_>, user_id: &str, run_id: &str) -> Result<store::WorkflowRun, ToolResult> {
-    let id = run_id.to_string();
-    let found = env.state.db(move |s| Ok(s.get_run(&id))).await.map_err(|e| from_api_error(e, "workflow run"))?;
+pub async fn owned_run(env: &ToolEnv<'_>, user_id: &str, run_id: &str) -> Result<app::WorkflowRun, ToolResult> {
+    let found = env.state.workflows.run(run_id.to_string()).await.map_err(|e| from_api_error(e.into(), "workflow run"))?;
     match found {
         Ok(run) if run.user_id.as_deref() == Some(user_id) => Ok(run),
         Ok(_) => Err(not_found(run_id)),
@@ -24,69 +125,68 @@ fn not_found(run_id: &str) -> ToolResult {
 }
 
 /// Runs the tool.
-pub async fn call(env: &ToolEnv<'_>, args: &Map<String, Value>) -> ToolResult {
-    let user_id = match owner(env) {
-        Ok(u) => u,
-        Err(e) => return e,
-    };
-    let run_id = string_arg(args, "runId").unwrap_or_default();
-    match owned_run(env, &user_id, run_id).await {
-        Ok(run) => ToolResult::success(structured(&run)),
-        Err(e) => e,
-    }
+pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
+    let user_id = owner(env)?;
+    let run = owned_run(env, &user_id, &args.run_id).await?;
+    Ok(structured(&run))
 }
 
 /// The structuredContent of workflow_status.
-pub fn structured(run: &store::WorkflowRun) -> Value {
-    let steps: Vec<Value> = run
+pub fn structured(run: &app::WorkflowRun) -> Output {
+    let steps = run
         .steps
         .iter()
-        .map(|s| json!({ "name": s.name, "status": s.status, "startedAt": s.started_at, "finishedAt": s.finished_at }))
+        .map(|s| Step {
+            name: s.name.clone(),
+            status: s.status,
+            started_at: s.started_at.clone(),
+            finished_at: s.finished_at.clone(),
+        })
         .collect();
-    let mut results = serde_json::Map::new();
+    let mut results = Map::new();
     for s in &run.steps {
         if let Some(v) = s.result_json.as_deref().and_then(|j| serde_json::from_str::<Value>(j).ok()) {
             results.insert(s.name.clone(), v);
         }
     }
-    let pending: Vec<Value> = run
+    let summary = results
+        .get(app::GATE_STEP)
+        .and_then(|v| v["summary"].as_str())
+        .unwrap_or("Approve the fix plan (see results.fix_plan).")
+        .to_string();
+    let pending_approvals = run
         .approvals
         .iter()
         .filter(|a| a.state == "pending")
-        .map(|a| {
-            let summary = results
-                .get(store::GATE_STEP)
-                .and_then(|v| v["summary"].as_str())
-                .unwrap_or("Approve the fix plan (see results.fix_plan).")
-                .to_string();
-            json!({ "approvalId": a.id, "summary": summary })
-        })
+        .map(|a| PendingApproval { approval_id: a.id.clone(), summary: summary.clone() })
         .collect();
-    let approvals: Vec<Value> = run
+    let approvals = run
         .approvals
         .iter()
-        .map(|a| json!({ "approvalId": a.id, "state": a.state, "decision": a.decision, "decidedAt": a.decided_at }))
+        .map(|a| ApprovalView {
+            approval_id: a.id.clone(),
+            state: a.state.clone(),
+            decision: a.decision.clone(),
+            decided_at: a.decided_at.clone(),
+        })
         .collect();
-    let error = match (run.state, &run.error_reason) {
-        (store::RunState::Failed, reason) => json!({
-            "step": run.error_step.clone().unwrap_or_else(|| "start".into()),
-            "reason": reason.clone().unwrap_or_else(|| "unknown".into()),
-        }),
-        _ => Value::Null,
-    };
-    json!({
-        "runId": run.id,
-        "intent": run.intent,
-        "url": run.url,
-        "competitorUrl": run.competitor_url,
-        "state": run.state.as_str(),
-        "steps": steps,
-        "results": results,
-        "pendingApprovals": pending,
-        "approvals": approvals,
-        "error": error,
-        "resumes": run.resumes,
-        "createdAt": store::format_rfc3339(run.created_at),
-        "updatedAt": store::format_rfc3339(run.updated_at),
-    })
+    let error = (run.state == app::RunState::Failed).then(|| RunError {
+        step: run.error_step.clone().unwrap_or_else(|| "start".into()),
+        reason: run.error_reason.clone().unwrap_or_else(|| "unknown".into()),
+    });
+    Output {
+        run_id: run.id.clone(),
+        intent: run.intent,
+        url: run.url.clone(),
+        competitor_url: run.competitor_url.clone(),
+        state: run.state,
+        steps,
+        results,
+        pending_approvals,
+        approvals,
+        error,
+        resumes: run.resumes,
+        created_at: app::format_rfc3339(run.created_at),
+        updated_at: app::format_rfc3339(run.updated_at),
+    }
 }

@@ -1,6 +1,7 @@
-//! One hand-written `structuredContent` per tool (two where the shape has a second form).
-//! They document the output contract and are checked against the output schemas, so a
-//! schema change that breaks the documented shape fails a test.
+//! One hand-written `structuredContent` per tool (two where the shape has a second form):
+//! documentation for integrators and the fixtures of the catalog tests. They are checked
+//! against the output schemas, so a schema change that breaks the documented shape fails a
+//! test.
 
 use serde_json::{json, Value};
 
@@ -15,22 +16,31 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
                 "title": "Handmade oak furniture | Acme",
                 "statusCode": 200,
                 "indexable": true,
-                "robotsTxt": { "present": true, "allowed": true, "rule": "Allow: /" },
+                "noindex": false,
+                "robotsTxt": { "present": true, "allowed": true, "rule": "Allow: /", "userAgent": "Googlebot" },
                 "techStack": ["WordPress", "WooCommerce", "nginx"],
                 "server": "nginx",
-                "https": true
+                "https": true,
+                "redirects": 2,
+                "lang": "en"
             }),
         ),
         (
             "get_audit_methodology",
             json!({
                 "category": "performance",
-                "ruleset": { "version": "1.2.0", "fingerprint": "56f0c7027550e784", "engineVersion": "0.1.0" },
+                "ruleset": { "version": "1.2.0", "fingerprint": "56f0c7027550e784", "engineVersion": "0.1.0", "rules": 58 },
                 "groups": [{
                     "group": "performance",
+                    "weight": 6,
                     "categories": [{
                         "category": "Performance",
-                        "rules": [{ "id": "slow-response", "name": "Server answers quickly", "severity": "warning", "weight": 1, "threshold": "time to first byte > 800 ms" }]
+                        "weight": 6,
+                        "rules": [{
+                            "id": "slow-response", "name": "Server answers quickly", "severity": "warning", "weight": 1,
+                            "threshold": "time to first byte > 800 ms", "impact": "medium", "effort": "medium",
+                            "why": "A slow first byte delays everything else on the page."
+                        }]
                     }]
                 }],
                 "scoring": "percentage = round(100 * passed weight / applicable weight)"
@@ -54,6 +64,9 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
             "seo_audit",
             json!({
                 "url": "https://example.com/",
+                "finalUrl": "https://example.com/",
+                "auditId": "3f0c9a52-8d1e-4c47-9d0b-6a1f2e4b7c11",
+                "scannedAt": "2026-05-01T10:00:06.120Z",
                 "score": { "current": 78, "max": 100, "percentage": 78, "passed": 52, "total": 58 },
                 "issues": [{
                     "id": "meta-description-missing",
@@ -62,10 +75,18 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
                     "title": "Meta description is missing",
                     "description": "The page has no meta description; search engines will pick a snippet themselves.",
                     "impact": "medium",
-                    "effort": "low"
+                    "effort": "low",
+                    "confidence": 95,
+                    "currentValue": null,
+                    "suggestedValue": null
                 }],
-                "page": { "title": "Handmade oak furniture | Acme", "metaDescription": null, "h1": "Oak furniture", "wordCount": 812, "statusCode": 200 },
-                "rulesetVersion": "1.2.0"
+                "page": {
+                    "title": "Handmade oak furniture | Acme", "metaDescription": null, "h1": "Oak furniture", "wordCount": 812,
+                    "statusCode": 200, "canonical": "https://example.com/", "lang": "en", "robots": ""
+                },
+                "rulesetVersion": "1.2.0",
+                "rulesetFingerprint": "56f0c7027550e784",
+                "aiInsights": "Score 78/100: 1 warning. Fix first: Meta description is missing."
             }),
         ),
         (
@@ -96,7 +117,13 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
         ),
         (
             "workflow_execute",
-            json!({ "runId": "run_6f1c0e8a", "state": "queued", "intent": "fix", "url": "https://example.com/" }),
+            json!({
+                "runId": "run_6f1c0e8a",
+                "state": "queued",
+                "intent": "fix",
+                "url": "https://example.com/",
+                "steps": ["audit", "fix_plan", "approval", "finalize"]
+            }),
         ),
         (
             "workflow_status",
@@ -104,6 +131,7 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
                 "runId": "run_6f1c0e8a",
                 "intent": "fix",
                 "url": "https://example.com/",
+                "competitorUrl": null,
                 "state": "awaiting_approval",
                 "steps": [
                     { "name": "audit", "status": "completed", "startedAt": "2026-05-01T10:00:00.000Z", "finishedAt": "2026-05-01T10:00:06.120Z" },
@@ -113,8 +141,11 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
                 ],
                 "results": { "audit": { "score": 78, "issues": 6 } },
                 "pendingApprovals": [{ "approvalId": "appr_1", "summary": "Apply 5 fixes (meta description, alt text, ...)" }],
+                "approvals": [{ "approvalId": "appr_1", "state": "pending", "decision": null, "decidedAt": null }],
                 "error": null,
-                "resumes": 0
+                "resumes": 0,
+                "createdAt": "2026-05-01T09:59:59.900Z",
+                "updatedAt": "2026-05-01T10:00:06.160Z"
             }),
         ),
         (
@@ -123,12 +154,16 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
                 "runId": "run_0a9b",
                 "intent": "audit",
                 "url": "https://unreachable.example/",
+                "competitorUrl": null,
                 "state": "failed",
                 "steps": [{ "name": "audit", "status": "failed", "startedAt": "2026-05-01T10:00:00.000Z", "finishedAt": "2026-05-01T10:00:15.000Z" }],
                 "results": {},
                 "pendingApprovals": [],
+                "approvals": [],
                 "error": { "step": "audit", "reason": "target_timeout" },
-                "resumes": 0
+                "resumes": 0,
+                "createdAt": "2026-05-01T09:59:59.900Z",
+                "updatedAt": "2026-05-01T10:00:15.000Z"
             }),
         ),
         (
@@ -143,6 +178,7 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
                 "baselineScore": 86,
                 "currentScore": 71,
                 "scoreDelta": -15,
+                "regressed": true,
                 "newlyFailing": ["page-noindex", "canonical-missing"],
                 "newlyPassing": ["image-alt-missing"],
                 "changedFacts": [
@@ -158,6 +194,7 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
                 "url": "https://example.com/",
                 "competitorUrl": "https://competitor.example/",
                 "score": { "site": 78, "competitor": 84 },
+                "winner": "competitor",
                 "categories": [
                     { "category": "Content", "site": 90, "competitor": 80, "winner": "site" },
                     { "category": "Structured Data", "site": 0, "competitor": 100, "winner": "competitor" },
@@ -193,13 +230,20 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
                     {
                         "keyword": "oak chairs",
                         "targetUrl": "https://example.com/chairs",
+                        "trackedSince": "2026-05-01T09:59:00.000Z",
                         "latest": { "inTitle": true, "inH1": true, "inDescription": false, "inUrl": false, "bodyCount": 7 },
                         "history": [
-                            { "auditedAt": "2026-05-01T10:00:00.000Z", "bodyCount": 4, "inTitle": false },
-                            { "auditedAt": "2026-05-02T10:00:00.000Z", "bodyCount": 7, "inTitle": true }
+                            { "auditedAt": "2026-05-01T10:00:00.000Z", "bodyCount": 4, "inTitle": false, "inH1": true },
+                            { "auditedAt": "2026-05-02T10:00:00.000Z", "bodyCount": 7, "inTitle": true, "inH1": true }
                         ]
                     },
-                    { "keyword": "walnut desk", "targetUrl": "https://example.com/desks", "latest": null, "history": [] }
+                    {
+                        "keyword": "walnut desk",
+                        "targetUrl": "https://example.com/desks",
+                        "trackedSince": "2026-05-03T08:00:00.000Z",
+                        "latest": null,
+                        "history": []
+                    }
                 ],
                 "note": "On-page keyword tracking; not search-engine rank positions."
             }),
@@ -218,7 +262,8 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
                         "metricTarget": "score",
                         "baseline": { "value": 78, "auditedAt": "2026-05-01T10:00:00.000Z" },
                         "current": { "value": 82, "auditedAt": "2026-05-03T10:00:00.000Z" },
-                        "delta": 4
+                        "delta": 4,
+                        "createdAt": "2026-05-01T10:00:00.000Z"
                     },
                     {
                         "id": "exp_8",
@@ -229,7 +274,8 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
                         "metricTarget": "structured-data-missing",
                         "baseline": { "value": 0, "auditedAt": "2026-05-03T10:00:00.000Z" },
                         "current": null,
-                        "delta": null
+                        "delta": null,
+                        "createdAt": "2026-05-03T10:00:00.000Z"
                     }
                 ]
             }),

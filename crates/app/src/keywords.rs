@@ -1,0 +1,275 @@
+//! On-page keyword tracking of a key owner (the track_keywords tool, docs/API.md). For each
+//! keyword: whether it appears in the title, h1, meta description and URL of the target page,
+//! and how often in its visible text (whole words, case-insensitive), from every stored audit
+//! that kept the page text (every audit made through [`App::run_audit`]). Never a rank.
+
+use std::time::Duration;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use url::Url;
+
+use crate::{App, AppError, StoredResult};
+
+/// Audits read per keyword for its history, newest first.
+pub const HISTORY_AUDITS: usize = 20;
+/// Most keywords one owner may track.
+pub const MAX_KEYWORDS: usize = 100;
+/// How long an audit made for a tool call of tracking or experiments waits for a place in
+/// the audit queue, holding none (as workflow steps and monitor checks do).
+pub const BACKGROUND_PATIENCE: Duration = Duration::from_secs(10 * 60);
+
+/// The note every answer carries, so that no agent mistakes presence counts for rank.
+pub const KEYWORD_NOTE: &str = "On-page keyword tracking: presence and frequency of each keyword in the title, h1, \
+     meta description, URL and body text of the target page, recorded at every audit. It does not measure \
+     search-engine rank positions.";
+
+/// What track_keywords does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum KeywordAction {
+    /// Track a keyword on a page.
+    Add,
+    /// Stop tracking a keyword and delete its history.
+    Remove,
+    /// Report every tracked keyword.
+    List,
+}
+
+/// Every keyword the owner tracks, after the action.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct KeywordReport {
+    /// The action that was carried out.
+    pub action: KeywordAction,
+    /// The tracked keywords, oldest first.
+    pub keywords: Vec<TrackedKeyword>,
+    /// What the figures mean (never a rank).
+    pub note: String,
+}
+
+/// One tracked keyword and its history.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TrackedKeyword {
+    /// The keyword or phrase.
+    pub keyword: String,
+    /// The page it is tracked on.
+    pub target_url: String,
+    /// When tracking began (ISO 8601 UTC).
+    pub tracked_since: String,
+    /// The newest audit's measure; null when no audit kept the page text.
+    pub latest: Option<KeywordMeasure>,
+    /// One point per audit, oldest first.
+    pub history: Vec<KeywordPoint>,
+}
+
+/// Where a keyword appears on one audit of its page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct KeywordMeasure {
+    /// In the `<title>`.
+    pub in_title: bool,
+    /// In the first `<h1>`.
+    pub in_h1: bool,
+    /// In the meta description.
+    pub in_description: bool,
+    /// In the URL (words separated by `-`, `_`, `/` or `.`).
+    pub in_url: bool,
+    /// Whole-word occurrences in the visible text.
+    pub body_count: u64,
+}
+
+/// A keyword's measure at one audit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct KeywordPoint {
+    /// When the page was audited (ISO 8601 UTC).
+    pub audited_at: String,
+    /// Whole-word occurrences in the visible text.
+    pub body_count: u64,
+    /// In the `<title>`.
+    pub in_title: bool,
+    /// In the first `<h1>`.
+    pub in_h1: bool,
+}
+
+/// Runs a store call on the blocking pool (store calls block on disk and locks).
+pub(crate) async fn on_store<T, F>(app: &App, f: F) -> Result<T, AppError>
+where
+    T: Send + 'static,
+    F: FnOnce(&store::Store) -> store::Result<T> + Send + 'static,
+{
+    let store = app.store.clone();
+    tokio::task::spawn_blocking(move || f(&store))
+        .await
+        .map_err(|e| AppError::internal(format!("store task failed: {e}")))?
+        .map_err(AppError::from)
+}
+
+fn too_many() -> AppError {
+    AppError::refused("invalid_request", format!("An owner may track at most {MAX_KEYWORDS} keywords."))
+}
+
+impl App {
+    /// Tracks `keyword` on `target` for `owner`. Refused before anything is fetched when the
+    /// owner tracks [`MAX_KEYWORDS`] others already; the page is audited (once, when no
+    /// stored audit kept its text) before the keyword is stored, so a page that cannot be
+    /// audited leaves nothing tracked. Tracking a keyword again changes nothing.
+    ///
+    /// # Errors
+    /// The limit, what the audit met, or the store's failure.
+    pub async fn add_keyword(&self, owner: &str, keyword: &str, target: &Url) -> Result<(), AppError> {
+        let (u, k, t) = (owner.to_string(), keyword.to_string(), target.to_string());
+        let room = move |s: &store::Store| -> store::Result<Option<bool>> {
+            let list = s.list_keywords(&u)?;
+            let tracked = list.iter().any(|x| x.keyword.eq_ignore_ascii_case(&k) && x.target_url == t);
+            Ok((tracked || list.len() < MAX_KEYWORDS).then_some(tracked))
+        };
+        if on_store(self, room.clone()).await?.is_none() {
+            return Err(too_many());
+        }
+        let key = target.to_string();
+        let audits = on_store(self, move |s| s.audits_for_url(&key, HISTORY_AUDITS)).await.unwrap_or_default();
+        if !audits.iter().any(|a| text_of(a).is_some()) {
+            let done = self.audit_background(target, Some(owner), BACKGROUND_PATIENCE).await?;
+            done.stored.ok_or_else(|| AppError::internal("audit not stored"))?;
+        }
+        let (u, k, t) = (owner.to_string(), keyword.to_string(), target.to_string());
+        let added = on_store(self, move |s| match room(s)? {
+            Some(true) => Ok(true),
+            Some(false) => s.add_keyword(&u, &k, &t).map(|_| true),
+            None => Ok(false),
+        })
+        .await?;
+        if added {
+            Ok(())
+        } else {
+            Err(too_many())
+        }
+    }
+
+    /// Stops tracking `keyword` for `owner` and deletes its history.
+    ///
+    /// # Errors
+    /// `not_found` when it is not tracked, or the store's failure.
+    pub async fn remove_keyword(&self, owner: &str, keyword: &str) -> Result<(), AppError> {
+        let (u, k) = (owner.to_string(), keyword.to_string());
+        match on_store(self, move |s| Ok(s.remove_keyword(&u, &k))).await? {
+            Ok(_) => Ok(()),
+            Err(e) if e.is_not_found() => {
+                Err(AppError::refused("not_found", format!("The keyword {keyword:?} is not tracked.")))
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Every keyword `owner` tracks, measured on the stored audits of its page.
+    ///
+    /// # Errors
+    /// The store's failure.
+    pub async fn keyword_report(&self, owner: &str, action: KeywordAction) -> Result<KeywordReport, AppError> {
+        let u = owner.to_string();
+        let tracked = on_store(self, move |s| s.list_keywords(&u)).await?;
+        let mut keywords = Vec::new();
+        for kw in tracked {
+            let key = kw.target_url.clone();
+            let audits = on_store(self, move |s| s.audits_for_url(&key, HISTORY_AUDITS)).await.unwrap_or_default();
+            let points: Vec<(String, KeywordMeasure)> = audits
+                .iter()
+                .filter_map(|a| {
+                    text_of(a).map(|(result, text)| {
+                        (store::format_rfc3339(a.created_at), measure(&kw.keyword, &result, &text))
+                    })
+                })
+                .collect();
+            // Oldest first, so the history reads as a timeline.
+            let history = points
+                .iter()
+                .rev()
+                .map(|(at, m)| KeywordPoint {
+                    audited_at: at.clone(),
+                    body_count: m.body_count,
+                    in_title: m.in_title,
+                    in_h1: m.in_h1,
+                })
+                .collect();
+            keywords.push(TrackedKeyword {
+                latest: points.first().map(|(_, m)| *m),
+                keyword: kw.keyword,
+                target_url: kw.target_url,
+                tracked_since: store::format_rfc3339(kw.created_at),
+                history,
+            });
+        }
+        Ok(KeywordReport { action, keywords, note: KEYWORD_NOTE.to_string() })
+    }
+}
+
+/// The parsed result and kept text of a stored audit, when it kept the text.
+fn text_of(audit: &store::StoredAudit) -> Option<(StoredResult, String)> {
+    let mut result = StoredResult::of(audit);
+    let text = result.page_text.take()?;
+    Some((result, text))
+}
+
+/// Presence in title, h1, description and URL, and the body count, of one keyword.
+fn measure(keyword: &str, result: &StoredResult, text: &str) -> KeywordMeasure {
+    let page = &result.result.page;
+    let has = |v: &str| count(v, keyword) > 0;
+    // In a URL, words are separated by `-`, `_`, `/` or `.`; spaces in the keyword match them.
+    let address = if page.final_url.is_empty() { &page.url } else { &page.final_url };
+    let url = address.replace(['-', '_', '/', '.', '+'], " ");
+    KeywordMeasure {
+        in_title: has(&page.title),
+        in_h1: has(&page.h1),
+        in_description: has(page.meta_description.as_deref().unwrap_or_default()),
+        in_url: count(&url, keyword) > 0,
+        body_count: count(text, keyword),
+    }
+}
+
+/// Occurrences of `needle` in `haystack` as whole words, case-insensitive, not overlapping.
+pub fn count(haystack: &str, needle: &str) -> u64 {
+    let hay: Vec<char> = haystack.chars().flat_map(char::to_lowercase).collect();
+    let pat: Vec<char> =
+        needle.split_whitespace().collect::<Vec<_>>().join(" ").chars().flat_map(char::to_lowercase).collect();
+    if pat.is_empty() || pat.len() > hay.len() {
+        return 0;
+    }
+    let word = |c: Option<&char>| c.is_some_and(|c| c.is_alphanumeric());
+    let (mut n, mut i) = (0, 0);
+    while i + pat.len() <= hay.len() {
+        if hay[i..i + pat.len()] == pat[..]
+            && !word(i.checked_sub(1).and_then(|j| hay.get(j)))
+            && !word(hay.get(i + pat.len()))
+        {
+            n += 1;
+            i += pat.len();
+        } else {
+            i += 1;
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(hay: &str, needle: &str, expected: u64) {
+        assert_eq!(count(hay, needle), expected, "{needle:?} in {hay:?}");
+    }
+
+    #[test]
+    fn word_bounded_counts() {
+        check("Oak table, oak chair. OAK!", "oak", 3);
+        check("oaken oaks cloak", "oak", 0);
+        check("solid oak furniture and oak  furniture", "oak furniture", 1);
+        check("oak furniture, Oak Furniture", "oak   furniture", 2);
+        check("Ärger und ärger", "ärger", 2);
+        check("", "oak", 0);
+        check("oak", "", 0);
+        check("aaa", "aa", 0);
+        check("aa aa", "aa", 2);
+    }
+}
