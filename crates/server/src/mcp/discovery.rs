@@ -5,9 +5,9 @@
 use mcp_protocol::{Category, MODERN_VERSION, SUPPORTED_VERSIONS};
 use serde_json::{json, Value};
 
+use super::calls::tool_defs;
 use super::prompts::prompt_defs;
 use super::resources::{resource_defs, resource_template_defs};
-use super::tools::tool_defs;
 use super::{SERVER_DESCRIPTION, SERVER_NAME, SERVER_TITLE, SERVER_VERSION};
 
 /// Path of the agent-tool endpoint.

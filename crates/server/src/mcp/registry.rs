@@ -12,13 +12,13 @@ use mcp_protocol::{
 use serde_json::{Map, Value};
 
 use super::calls::{self, ToolEnv};
-use super::{prompts, resources, server_info, tools};
+use super::{prompts, resources, server_info};
 use crate::auth::Identity;
 use crate::state::AppState;
 
 static CATALOG: LazyLock<Catalog> = LazyLock::new(|| Catalog {
     info: server_info(),
-    tools: tools::tool_defs(),
+    tools: calls::tool_defs(),
     resources: resources::resource_defs(),
     resource_templates: resources::resource_template_defs(),
     prompts: prompts::prompt_defs(),
@@ -71,7 +71,7 @@ impl Registry for McpRegistry {
 
     async fn call_tool(&self, name: &str, arguments: Map<String, Value>, ctx: &CallContext<'_>) -> ToolResult {
         let env = ToolEnv { state: &self.state, identity: &self.identity, protocol: ctx };
-        match tools::find(name) {
+        match calls::find(name) {
             Some(tool) => (tool.call)(&env, arguments).await,
             // The protocol layer only calls names of the catalog, which is this table.
             None => calls::tool_error("internal", format!("tool {name:?} has no implementation")),

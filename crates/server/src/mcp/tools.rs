@@ -25,7 +25,27 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::calls::{tool_error, ToolEnv};
+use crate::auth::Identity;
+use crate::state::AppState;
+use mcp_protocol::CallContext;
+
+/// What a tool call runs with: the shared state, who is calling, and what the protocol
+/// layer knows about the request.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolEnv<'a> {
+    /// Store, fetcher, limiter, config, audit slots.
+    pub state: &'a AppState,
+    /// The caller: a key or the client address (whose quota was charged).
+    pub identity: &'a Identity,
+    /// Era, protocol version and key verdict of the request.
+    pub protocol: &'a CallContext<'a>,
+}
+
+/// A tool result naming an error code and saying what went wrong, e.g.
+/// `invalid_url: The URL is not valid (argument url)`.
+pub fn tool_error(code: &str, message: impl std::fmt::Display) -> ToolResult {
+    ToolResult::error(format!("{code}: {message}"))
+}
 
 /// How a tool runs: its module's `call`, behind argument parsing and result encoding.
 pub type Handler = for<'a> fn(&'a ToolEnv<'a>, Map<String, Value>) -> BoxFuture<'a, ToolResult>;
@@ -106,23 +126,6 @@ macro_rules! table {
     };
 }
 pub(crate) use table;
-
-pub use super::calls::TOOLS;
-
-/// The tool called `name`.
-pub fn find(name: &str) -> Option<&'static Tool> {
-    TOOLS.iter().find(|t| t.name == name)
-}
-
-/// Every tool's definition, in order.
-pub fn tool_defs() -> Vec<ToolDef> {
-    TOOLS.iter().map(|t| (t.def)()).collect()
-}
-
-/// Names of all tools, in order.
-pub fn tool_names() -> Vec<String> {
-    TOOLS.iter().map(|t| t.name.to_string()).collect()
-}
 
 /// Parses the arguments (the protocol layer checked them against the input schema
 /// already), runs the handler and encodes its result as `structuredContent`.
@@ -340,7 +343,7 @@ pub mod shape {
 
 #[cfg(test)]
 mod table_tests {
-    use super::*;
+    use crate::mcp::calls::{tool_defs, tool_names, TOOLS};
 
     /// A row's name is its definition's name, and names are unique.
     #[test]

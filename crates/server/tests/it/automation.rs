@@ -112,7 +112,7 @@ async fn ok(t: &TestServer, key: &str, name: &str, arguments: Value) -> Value {
     let structured = result["structuredContent"].clone();
     let text: Value = serde_json::from_str(result["content"][0]["text"].as_str().unwrap()).unwrap();
     assert_eq!(text, structured);
-    let def = server::mcp::tools::tool_defs().into_iter().find(|d| d.name == name).unwrap();
+    let def = server::mcp::calls::tool_defs().into_iter().find(|d| d.name == name).unwrap();
     let validator = jsonschema::validator_for(&def.output_schema).unwrap();
     let errors: Vec<String> =
         validator.iter_errors(&structured).map(|e| format!("{e} at {}", e.instance_path)).collect();

@@ -13,7 +13,7 @@ use mcp_protocol::{
 };
 use serde_json::{json, Map, Value};
 
-use mcp::{discovery, glossary, methodology, prompts, resources, tools};
+use mcp::{calls, discovery, glossary, methodology, prompts, resources};
 
 use crate::mcp_examples as examples;
 
@@ -138,12 +138,12 @@ const SPEC_TOOLS: [(&str, Category, bool, bool, &[&str]); 14] = [
 ];
 
 fn tool(name: &str) -> ToolDef {
-    tools::tool_defs().into_iter().find(|t| t.name == name).unwrap_or_else(|| panic!("no tool {name}"))
+    calls::tool_defs().into_iter().find(|t| t.name == name).unwrap_or_else(|| panic!("no tool {name}"))
 }
 
 #[test]
 fn tools_match_the_spec_table() {
-    let defs = tools::tool_defs();
+    let defs = calls::tool_defs();
     assert_eq!(defs.len(), SPEC_TOOLS.len());
     for (def, (name, category, read_only, open_world, required)) in defs.iter().zip(SPEC_TOOLS) {
         assert_eq!(def.name, name);
@@ -160,7 +160,7 @@ fn tools_match_the_spec_table() {
             assert_eq!(def.annotations.destructive_hint, None, "{name}: destructiveHint is meaningless when read-only");
         }
     }
-    let names = tools::tool_names();
+    let names = calls::tool_names();
     assert_eq!(names.len(), 14);
     assert_eq!(defs.iter().filter(|t| t.category == Category::Public).count(), 3);
 }
@@ -220,7 +220,7 @@ fn check_valid(schema: &Value, instance: &Value, expected: bool, what: &str) {
 
 #[test]
 fn every_schema_compiles() {
-    for t in tools::tool_defs() {
+    for t in calls::tool_defs() {
         compile(&t.input_schema, &format!("{} inputSchema", t.name));
         compile(&t.output_schema, &format!("{} outputSchema", t.name));
         assert_eq!(t.output_schema["type"], "object", "{}", t.name);
@@ -284,7 +284,7 @@ fn arguments_are_accepted_or_refused_by_the_input_schemas() {
 fn every_tool_has_an_example_output_that_its_schema_accepts() {
     let examples = examples::example_outputs();
     let covered: BTreeSet<&str> = examples.iter().map(|(n, _)| *n).collect();
-    for t in tools::tool_defs() {
+    for t in calls::tool_defs() {
         assert!(covered.contains(t.name.as_str()), "no example output for {}", t.name);
     }
     for (name, example) in &examples {
@@ -628,7 +628,7 @@ fn args(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
 fn prompts_render_and_name_real_tools() {
     let names: Vec<String> = prompts::prompt_defs().into_iter().map(|p| p.name).collect();
     assert_eq!(names, ["audit_website", "explain_seo_issue", "prioritize_seo_fixes", "analyze_ai_visibility"]);
-    let tool_names = tools::tool_names();
+    let tool_names = calls::tool_names();
     let cases: [(&str, BTreeMap<String, String>, &[&str]); 5] = [
         (
             "audit_website",
@@ -754,7 +754,7 @@ fn server_info_tells_agents_what_is_public_and_how_to_get_a_key() {
     let info = mcp::server_info();
     assert_eq!(info.name, "seo-audit");
     assert_eq!(info.version, "2.0.0");
-    for t in tools::tool_names() {
+    for t in calls::tool_names() {
         assert!(info.instructions.contains(&t), "instructions do not mention {t}");
     }
     assert!(info.instructions.contains("keys create"));

@@ -28,31 +28,13 @@ crate::mcp::tools::table! {
 }
 
 use audit_core::Audit;
-use mcp_protocol::{CallContext, ToolResult};
+use mcp_protocol::{ToolDef, ToolResult};
 use serde_json::Value;
 use url::Url;
 
-use crate::auth::Identity;
 use crate::error::ApiError;
-use crate::state::AppState;
 
-/// What a tool call runs with: the shared state, who is calling, and what the protocol
-/// layer knows about the request.
-#[derive(Debug, Clone, Copy)]
-pub struct ToolEnv<'a> {
-    /// Store, fetcher, limiter, config, audit slots.
-    pub state: &'a AppState,
-    /// The caller: a key or the client address (whose quota was charged).
-    pub identity: &'a Identity,
-    /// Era, protocol version and key verdict of the request.
-    pub protocol: &'a CallContext<'a>,
-}
-
-/// A tool result naming an error code and saying what went wrong, e.g.
-/// `invalid_url: The URL is not valid (argument url)`.
-pub fn tool_error(code: &str, message: impl std::fmt::Display) -> ToolResult {
-    ToolResult::error(format!("{code}: {message}"))
-}
+pub use crate::mcp::tools::{tool_error, ToolEnv};
 
 /// An [`ApiError`] as a tool result; internal causes are logged, never shown.
 pub fn from_api_error(e: ApiError, what: &str) -> ToolResult {
@@ -168,6 +150,21 @@ pub async fn audit_url_arg(env: &ToolEnv<'_>, url: &str) -> Result<(Url, Audited
     let url = url_arg(url, "url")?;
     let done = audit(env, &url).await?;
     Ok((url, done))
+}
+
+/// The tool called `name`.
+pub fn find(name: &str) -> Option<&'static crate::mcp::tools::Tool> {
+    TOOLS.iter().find(|t| t.name == name)
+}
+
+/// Every tool's definition, in order.
+pub fn tool_defs() -> Vec<ToolDef> {
+    TOOLS.iter().map(|t| (t.def)()).collect()
+}
+
+/// Names of all tools, in order.
+pub fn tool_names() -> Vec<String> {
+    TOOLS.iter().map(|t| t.name.to_string()).collect()
 }
 
 #[cfg(test)]
