@@ -84,8 +84,8 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
                     "title": "Handmade oak furniture | Acme", "metaDescription": null, "h1": "Oak furniture", "wordCount": 812,
                     "statusCode": 200, "canonical": "https://example.com/", "lang": "en", "robots": ""
                 },
-                "rulesetVersion": "1.2.0",
-                "rulesetFingerprint": "56f0c7027550e784",
+                "rulesetVersion": "1.3.0",
+                "rulesetFingerprint": "46bf9232c8259052",
                 "aiInsights": "Score 78/100: 1 warning. Fix first: Meta description is missing."
             }),
         ),
@@ -93,10 +93,12 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
             "get_opportunities",
             json!({
                 "url": "https://example.com/",
+                "finalUrl": "https://example.com/",
                 "score": 78,
+                "ranking": "priorityScore = impact points (high 3, medium 2, low 1) x rule weight / effort points (low 1, medium 2, high 3)",
                 "opportunities": [
-                    { "id": "meta-description-missing", "title": "Meta description is missing", "category": "Content", "impact": "medium", "effort": "low", "weight": 4, "priorityScore": 24.0, "rank": 1 },
-                    { "id": "image-alt-missing", "title": "3 images have no alt text", "category": "Images", "impact": "medium", "effort": "low", "weight": 3, "priorityScore": 18.0, "rank": 2 }
+                    { "id": "meta-description-missing", "title": "Meta description is missing", "category": "Content", "severity": "warning", "impact": "medium", "effort": "low", "weight": 4, "priorityScore": 24.0, "rank": 1 },
+                    { "id": "image-alt-missing", "title": "3 images have no alt text", "category": "Images", "severity": "warning", "impact": "medium", "effort": "low", "weight": 3, "priorityScore": 18.0, "rank": 2 }
                 ]
             }),
         ),
@@ -104,6 +106,7 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
             "generate_fixes",
             json!({
                 "url": "https://example.com/",
+                "finalUrl": "https://example.com/",
                 "topN": 5,
                 "fixes": [{
                     "ruleId": "meta-description-missing",
@@ -111,7 +114,8 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
                     "type": "html",
                     "difficulty": "easy",
                     "fix": "<meta name=\"description\" content=\"Handmade oak chairs and tables from Bavaria, built to order.\">",
-                    "explanation": "Add this tag inside <head>; keep it between 70 and 160 characters."
+                    "explanation": "Add this tag inside <head>; keep it between 70 and 160 characters.",
+                    "priorityScore": 24.0
                 }]
             }),
         ),

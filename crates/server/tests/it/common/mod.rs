@@ -49,8 +49,9 @@ impl TestServer {
         tweak(&mut config);
         let server = server::serve(config).await.unwrap();
         let base = format!("http://{}", server.local_addr());
-        // The tests look at the database through a connection of their own, as an operator would.
-        let store = store::Store::open(server.state().config.db_path()).unwrap();
+        // The application's own handle: it follows the database file when the service
+        // reconnects to a restored copy (faults.rs).
+        let store = server.state().app.store.clone();
         let client = reqwest::Client::builder().no_proxy().build().unwrap();
         TestServer { server, base, client, store, dir }
     }
