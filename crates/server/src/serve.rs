@@ -74,7 +74,7 @@ pub async fn serve(mut config: Config) -> Result<Server, ServeError> {
         config.base_url = bound_base_url(listener.local_addr());
     }
     let state = AppState::new(config)?;
-    serve_listener(state, listener).await
+    Ok(serve_listener(state, listener).await)
 }
 
 /// `http://ADDR` of a bound address, with an unspecified IP replaced by loopback.
@@ -88,10 +88,10 @@ fn bound_base_url(mut addr: SocketAddr) -> String {
 /// [`serve`] with a state built by the caller (its base URL as it is).
 pub async fn serve_state(state: AppState, listen: SocketAddr) -> Result<Server, ServeError> {
     let listener = http_serve::Listener::bind(listen).await?;
-    serve_listener(state, listener).await
+    Ok(serve_listener(state, listener).await)
 }
 
-async fn serve_listener(state: AppState, listener: http_serve::Listener) -> Result<Server, ServeError> {
+async fn serve_listener(state: AppState, listener: http_serve::Listener) -> Server {
     let shutdown = ShutdownHandle::new();
     let rx = shutdown.subscribe();
     // Runs a previous process left running are settled before new work starts.
@@ -107,7 +107,7 @@ async fn serve_listener(state: AppState, listener: http_serve::Listener) -> Resu
         }
     };
     let inner = http_serve::serve_with_shutdown(listener, limits(&state.config), service, shutdown);
-    Ok(Server { inner, state })
+    Server { inner, state }
 }
 
 /// The connection bounds of `config` (docs/SECURITY.md, "Connection bounds").
