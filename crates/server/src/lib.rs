@@ -9,8 +9,9 @@
 //! - [`handle`] is the whole service as a function of a request (tests call it without a
 //!   socket); [`ROUTES`] is the one routing table (method, path pattern, handler,
 //!   consumes_quota, doc), from which [`openapi`] generates the OpenAPI document ([`OPENAPI_JSON`]).
-//! - [`conn`] bounds connections: caps in all and per client IP, a deadline for the first
-//!   request head, an idle timeout, the open-file limit, backoff on failed accepts.
+//! - `http_serve` bounds connections (caps in all and per client IP, a deadline for the
+//!   first request head, an idle timeout, the open-file limit, backoff on failed accepts);
+//!   [`serve`] maps the [`Config`] to its limits and hands it [`handle`].
 //! - [`ApiError`] is the single mapping of failures to status, code and JSON body.
 //! - [`authenticate`] resolves the identity (key or client IP) and [`consume_quota`]
 //!   charges it on the shared limiter, setting the `x-ratelimit-*` headers.
@@ -49,7 +50,6 @@
 
 mod auth;
 mod config;
-pub mod conn;
 mod ctx;
 mod error;
 mod limiter;

@@ -1,5 +1,6 @@
-//! Connection bounds (docs/SECURITY.md, "Connection bounds"): how many sockets the server
-//! holds, per client and in all, and how long a socket may stay without a request.
+//! The parts of the connection bounds (docs/SECURITY.md, "Connection bounds") that the
+//! accept loop of [`crate::serve`] puts together: how many sockets the server holds, per
+//! client and in all, and how long a socket may stay without a request.
 //!
 //! hyper bounds a request head only once its first byte has arrived, and HTTP/2 and idle
 //! keep-alive connections not at all; a client could hold sockets (and file descriptors)
@@ -110,8 +111,8 @@ pub struct Permit {
 impl Admission {
     /// Caps of `max_total` connections, `max_per_ip` per client (0: none), `exempt` peers
     /// counted only globally.
-    /// An IPv6 client counts as its network of `ipv6_prefix` bits, as for the anonymous
-    /// quota ([`crate::anonymous_network`]).
+    /// An IPv4-mapped IPv6 peer counts as its IPv4 address, and an IPv6 client as its
+    /// network of `ipv6_prefix` bits (1 to 128): one subscriber usually holds a whole /64.
     pub fn new(max_total: usize, max_per_ip: usize, exempt: Vec<IpAddr>, ipv6_prefix: u8) -> Arc<Admission> {
         let exempt = exempt.into_iter().map(canonical).collect();
         Arc::new(Admission {
@@ -131,8 +132,7 @@ impl Admission {
     /// Counts a new connection from `peer`, or refuses it.
     pub fn admit(self: &Arc<Self>, peer: IpAddr) -> Result<Permit, Refused> {
         let peer = canonical(peer);
-        let key = (self.max_per_ip > 0 && !self.exempt.contains(&peer))
-            .then(|| crate::auth::anonymous_network(peer, self.ipv6_prefix).0);
+        let key = (self.max_per_ip > 0 && !self.exempt.contains(&peer)).then(|| network(peer, self.ipv6_prefix));
         let mut counts = self.lock();
         if counts.total >= self.max_total {
             return Err(Refused::Total);
@@ -173,6 +173,19 @@ fn canonical(ip: IpAddr) -> IpAddr {
     match ip {
         IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
         v4 => v4,
+    }
+}
+
+/// The client network `ip` (already [`canonical`]) counts as: an IPv4 address is itself, an
+/// IPv6 address its first `ipv6_prefix` bits.
+fn network(ip: IpAddr, ipv6_prefix: u8) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => {
+            let prefix = ipv6_prefix.clamp(1, 128);
+            let mask = u128::MAX << (128 - u32::from(prefix));
+            IpAddr::V6(std::net::Ipv6Addr::from(u128::from(v6) & mask))
+        }
     }
 }
 

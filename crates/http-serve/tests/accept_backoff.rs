@@ -4,7 +4,6 @@
 //! process's open-file limit and fills it.
 #![cfg(target_os = "linux")]
 
-#[path = "it/common/mod.rs"]
 mod common;
 
 use std::io::Write;
@@ -66,7 +65,7 @@ async fn accept_failures_back_off_and_log_once_per_interval() {
             Err(e) => panic!("{e}"),
         }
     };
-    client.write_all(b"GET /api/status HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").await.unwrap();
+    client.write_all(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").await.unwrap();
 
     let deadline = Instant::now() + Duration::from_secs(10);
     while !text(&logs).contains("accept failed") {

@@ -1,0 +1,476 @@
+//! Bounded HTTP serving on a TCP socket: HTTP/1.1 and HTTP/2 (auto-detected) through hyper,
+//! with the connection bounds of docs/SECURITY.md ("Connection bounds") and a graceful
+//! shutdown. It knows nothing of what it serves: the caller passes a service function of a
+//! request and its peer address.
+//!
+//! - [`Listener::bind`] binds an address; [`serve`] runs the accept loop on it under
+//!   [`Limits`] and returns a running [`Server`] (its real address, a [`ShutdownHandle`]).
+//! - Each connection is admitted under the global and per-IP caps or closed at once, and
+//!   a watchdog holds it to a deadline for its first request head, an idle timeout and the
+//!   shutdown ([`conn`]); a failing `accept` (a full descriptor table) backs off.
+//! - [`shutdown_signal`] resolves on SIGINT or SIGTERM.
+//!
+//! hyper-util's `GracefulShutdown` is not used: it takes each connection over, while the
+//! watchdog of a connection must itself be able to ask it to close (idle) and to cut it (no
+//! request head, end of the grace period).
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! use http_body_util::Full;
+//! let listener = http_serve::Listener::bind("127.0.0.1:0".parse()?).await?;
+//! let server = http_serve::serve(listener, http_serve::Limits::default(), |_req, peer| async move {
+//!     http::Response::new(Full::new(bytes::Bytes::from(format!("hello {peer}"))))
+//! });
+//! println!("listening on http://{}", server.local_addr());
+//! http_serve::shutdown_signal().await;
+//! server.shutdown().await; // stop accepting, finish requests in flight
+//! # Ok(())
+//! # }
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod conn;
+
+use std::convert::Infallible;
+use std::future::Future;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use hyper::body::{Body, Incoming};
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::server::conn::auto;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{mpsc, watch};
+use tokio::task::JoinHandle;
+
+use conn::CLOSE_WAIT;
+
+/// Default largest request head (request line and headers), in bytes.
+pub const MAX_HEADER_BYTES: usize = 64 * 1024;
+
+/// What every connection is held to (docs/SECURITY.md, "Connection bounds").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// Connections open at once; 0: only the open-file limit. Never more than the open-file
+    /// limit leaves ([`conn::effective_max_connections`]).
+    pub max_connections: usize,
+    /// Connections open at once from one client; 0: no per-client cap.
+    pub max_connections_per_ip: usize,
+    /// Peers counted only toward the global cap (trusted reverse proxies, which carry many
+    /// clients).
+    pub uncapped_peers: Vec<IpAddr>,
+    /// Bits of an IPv6 address that name one client for the per-client cap (1 to 128).
+    pub ipv6_prefix: u8,
+    /// Time to send a request head: the first from the accept, the next ones from the end of
+    /// the previous answer (and from their first byte); else the connection is closed.
+    pub header_timeout: Duration,
+    /// Time a connection may stay with no request in flight before it is closed (HTTP/2:
+    /// GOAWAY).
+    pub idle_timeout: Duration,
+    /// Time requests in flight get to finish after a shutdown, before their connections
+    /// are closed.
+    pub shutdown_grace: Duration,
+    /// Largest request head in bytes; a larger one is refused with 431 (HTTP/1.1).
+    pub max_header_bytes: usize,
+}
+
+impl Default for Limits {
+    /// The defaults of docs/SECURITY.md, "Bounded bodies and times".
+    fn default() -> Self {
+        Limits {
+            max_connections: 10_000,
+            max_connections_per_ip: 256,
+            uncapped_peers: Vec::new(),
+            ipv6_prefix: 64,
+            header_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
+            shutdown_grace: Duration::from_secs(30),
+            max_header_bytes: MAX_HEADER_BYTES,
+        }
+    }
+}
+
+/// An address could not be bound.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot listen on {addr}: {source}")]
+pub struct BindError {
+    /// The address.
+    pub addr: SocketAddr,
+    /// Why.
+    pub source: std::io::Error,
+}
+
+/// A bound TCP socket and its address.
+#[derive(Debug)]
+pub struct Listener {
+    inner: TcpListener,
+    addr: SocketAddr,
+}
+
+impl Listener {
+    /// Binds `addr` (port 0: any free port).
+    pub async fn bind(addr: SocketAddr) -> Result<Listener, BindError> {
+        let inner = TcpListener::bind(addr).await.map_err(|source| BindError { addr, source })?;
+        let bound = inner.local_addr().map_err(|source| BindError { addr, source })?;
+        Ok(Listener { inner, addr: bound })
+    }
+
+    /// The bound address (the real port when port 0 was asked for).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+}
+
+/// Triggers a graceful shutdown of a running [`Server`]; cheap to clone.
+#[derive(Debug, Clone)]
+pub struct ShutdownHandle(Arc<watch::Sender<bool>>);
+
+impl ShutdownHandle {
+    /// A handle not yet triggered, for [`serve_with_shutdown`] (background tasks can
+    /// [`subscribe`](Self::subscribe) before the server starts).
+    pub fn new() -> ShutdownHandle {
+        ShutdownHandle(Arc::new(watch::channel(false).0))
+    }
+
+    /// Stops accepting connections; requests in flight finish.
+    pub fn shutdown(&self) {
+        self.0.send_replace(true);
+    }
+
+    /// A receiver whose value turns `true` at shutdown.
+    pub fn subscribe(&self) -> watch::Receiver<bool> {
+        self.0.subscribe()
+    }
+}
+
+impl Default for ShutdownHandle {
+    fn default() -> Self {
+        ShutdownHandle::new()
+    }
+}
+
+/// A running server.
+#[derive(Debug)]
+pub struct Server {
+    addr: SocketAddr,
+    shutdown: ShutdownHandle,
+    task: JoinHandle<()>,
+}
+
+impl Server {
+    /// The bound address.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// A handle that shuts the server down from elsewhere (a signal handler).
+    pub fn shutdown_handle(&self) -> ShutdownHandle {
+        self.shutdown.clone()
+    }
+
+    /// Shuts down gracefully: waits until every connection has finished, or until the
+    /// grace period ([`Limits::shutdown_grace`]) is over, when the remaining ones are closed.
+    pub async fn shutdown(self) {
+        self.shutdown.shutdown();
+        self.wait().await;
+    }
+
+    /// Waits until the server has stopped (after a [`ShutdownHandle::shutdown`]).
+    pub async fn wait(self) {
+        if let Err(e) = self.task.await {
+            tracing::error!(error = %e, "server task failed");
+        }
+    }
+}
+
+/// Serves `service` on `listener` under `limits` until shut down; see
+/// [`serve_with_shutdown`]. Must be called within a tokio runtime.
+pub fn serve<F, Fut, B>(listener: Listener, limits: Limits, service: F) -> Server
+where
+    F: Fn(http::Request<Incoming>, SocketAddr) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = http::Response<B>> + Send + 'static,
+    B: Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    serve_with_shutdown(listener, limits, service, ShutdownHandle::new())
+}
+
+/// Serves `service` on `listener` under `limits` until `shutdown` is triggered. The service
+/// is called once per request, with the peer's socket address, when its head is complete;
+/// the request counts as in flight until the returned future resolves (writing the body out
+/// is idle time). Raises the open-file soft limit ([`conn::raise_fd_limit`]) before it
+/// returns, so the limit is in force (and can be lowered again by an embedding program or a
+/// test) once the server is up. Must be called within a tokio runtime.
+pub fn serve_with_shutdown<F, Fut, B>(
+    listener: Listener,
+    limits: Limits,
+    service: F,
+    shutdown: ShutdownHandle,
+) -> Server
+where
+    F: Fn(http::Request<Incoming>, SocketAddr) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = http::Response<B>> + Send + 'static,
+    B: Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    let fd_limit = conn::raise_fd_limit();
+    let addr = listener.addr;
+    let task = tokio::spawn(accept_loop(listener.inner, limits, Arc::new(service), shutdown.subscribe(), fd_limit));
+    Server { addr, shutdown, task }
+}
+
+/// What the accept loop tells its connections.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    Running,
+    /// Finish the requests in flight, take no new ones, close.
+    Graceful,
+    /// The grace period is over: close now.
+    Now,
+}
+
+/// The timeouts every connection is held to.
+#[derive(Debug, Clone, Copy)]
+struct Timeouts {
+    head: Duration,
+    idle: Duration,
+}
+
+async fn accept_loop<F, Fut, B>(
+    listener: TcpListener,
+    limits: Limits,
+    service: Arc<F>,
+    mut stop: watch::Receiver<bool>,
+    fd_limit: Option<u64>,
+) where
+    F: Fn(http::Request<Incoming>, SocketAddr) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = http::Response<B>> + Send + 'static,
+    B: Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    let one_ms = Duration::from_millis(1);
+    let timeouts = Timeouts { head: limits.header_timeout.max(one_ms), idle: limits.idle_timeout.max(one_ms) };
+    let mut builder = auto::Builder::new(TokioExecutor::new());
+    builder
+        .http1()
+        .timer(TokioTimer::new())
+        // Bounds every head once its first byte is in; the first head of a connection is
+        // also bounded from the accept by the connection's watchdog (`serve_connection`).
+        .header_read_timeout(timeouts.head)
+        // Request heads over this size are refused with 431 (hyper's default is ~400 KB).
+        .max_buf_size(limits.max_header_bytes);
+    builder
+        .http2()
+        .timer(TokioTimer::new())
+        .max_header_list_size(u32::try_from(limits.max_header_bytes).unwrap_or(u32::MAX))
+        .keep_alive_interval(conn::H2_KEEPALIVE_INTERVAL)
+        .keep_alive_timeout(conn::H2_KEEPALIVE_TIMEOUT);
+    let builder = Arc::new(builder);
+
+    let max_connections = conn::effective_max_connections(limits.max_connections, fd_limit);
+    if limits.max_connections == 0 || max_connections < limits.max_connections {
+        tracing::info!(
+            configured = limits.max_connections,
+            max_connections,
+            fd_limit,
+            "connection cap set by the open-file limit"
+        );
+    }
+    let admission = conn::Admission::new(
+        max_connections,
+        limits.max_connections_per_ip,
+        limits.uncapped_peers.clone(),
+        limits.ipv6_prefix,
+    );
+    // Every connection task holds a clone of `alive`; `gone` yields `None` once all of
+    // them (and this original) are dropped, which is how shutdown knows they are done.
+    let (alive, mut gone) = mpsc::channel::<()>(1);
+    let (stop_conns, conns_stop) = watch::channel(Stop::Running);
+    let mut backoff = conn::AcceptBackoff::new();
+    let mut refusals = conn::LogThrottle::new();
+
+    loop {
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            _ = stop.changed() => break,
+        };
+        let (stream, peer) = match accepted {
+            Ok(accepted) => accepted,
+            Err(e) => {
+                // Out of file descriptors and the like: pause instead of spinning, and let
+                // a shutdown through meanwhile.
+                let pause = backoff.failed(&e);
+                tokio::select! {
+                    () = tokio::time::sleep(pause) => continue,
+                    _ = stop.changed() => break,
+                }
+            }
+        };
+        backoff.succeeded();
+        let permit = match admission.admit(peer.ip()) {
+            Ok(permit) => permit,
+            Err(refused) => {
+                // Closed at once: a queue of refused sockets would be the resource an
+                // attacker fills instead.
+                drop(stream);
+                if let Some(refused_since_last_line) = refusals.event(Instant::now()) {
+                    tracing::warn!(
+                        %peer,
+                        cap = ?refused,
+                        refused = refused_since_last_line,
+                        open = admission.open(),
+                        "connection refused over the cap (at most one such line per {} s)",
+                        conn::LOG_INTERVAL.as_secs()
+                    );
+                }
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        tokio::spawn(serve_connection(
+            stream,
+            peer,
+            service.clone(),
+            builder.clone(),
+            timeouts,
+            conns_stop.clone(),
+            (permit, alive.clone()),
+        ));
+    }
+    drop(listener);
+    drop(alive);
+    tracing::info!(connections = admission.open(), "shutting down: finishing requests in flight");
+    stop_conns.send_replace(Stop::Graceful);
+    if tokio::time::timeout(limits.shutdown_grace, gone.recv()).await.is_ok() {
+        tracing::info!("all connections closed");
+        return;
+    }
+    tracing::warn!(connections = admission.open(), "shutdown grace period over; closing remaining connections");
+    stop_conns.send_replace(Stop::Now);
+    // Each connection task returns as soon as it sees `Now`; the bound only guards against
+    // a task that is not being polled.
+    let _ = tokio::time::timeout(CLOSE_WAIT, gone.recv()).await;
+}
+
+/// Serves one accepted connection until it ends, is idle or silent too long, or the server
+/// stops. Holds `held` (its admission permit, its share of the shutdown count) until then.
+async fn serve_connection<F, Fut, B>(
+    stream: TcpStream,
+    peer: SocketAddr,
+    handler: Arc<F>,
+    builder: Arc<auto::Builder<TokioExecutor>>,
+    timeouts: Timeouts,
+    mut stop: watch::Receiver<Stop>,
+    held: (conn::Permit, mpsc::Sender<()>),
+) where
+    F: Fn(http::Request<Incoming>, SocketAddr) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = http::Response<B>> + Send + 'static,
+    B: Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    let activity = conn::Activity::new(Instant::now());
+    let service = {
+        let activity = activity.clone();
+        hyper::service::service_fn(move |req: http::Request<Incoming>| {
+            // Called once a request head is complete: from here the request is in flight
+            // until its handler ends.
+            let in_flight = activity.begin();
+            let answer = handler(req, peer);
+            async move {
+                let resp = answer.await;
+                drop(in_flight);
+                Ok::<_, Infallible>(resp)
+            }
+        })
+    };
+    let conn = builder.serve_connection(TokioIo::new(stream), service);
+    tokio::pin!(conn);
+    let mut due = match activity.verdict(Instant::now(), timeouts.head, timeouts.idle) {
+        conn::Verdict::Until(at) => at,
+        _ => Instant::now(),
+    };
+    // Set once the connection was asked to close (idle or shutdown).
+    let mut closing = false;
+    loop {
+        tokio::select! {
+            ended = conn.as_mut() => {
+                if let Err(e) = ended {
+                    tracing::debug!(error = %e, %peer, "connection ended with an error");
+                }
+                break;
+            }
+            () = tokio::time::sleep_until(due.into()) => {
+                let now = Instant::now();
+                if closing {
+                    // Asked to close and still open: requests in flight finish (at
+                    // shutdown the grace period bounds them), anything else is cut.
+                    if activity.in_flight() == 0 {
+                        tracing::debug!(%peer, "connection did not close in time; cut");
+                        break;
+                    }
+                    due = now + CLOSE_WAIT;
+                    continue;
+                }
+                match activity.verdict(now, timeouts.head, timeouts.idle) {
+                    conn::Verdict::Until(at) => due = at,
+                    conn::Verdict::NoHead => {
+                        // No request to answer: dropping the connection closes the socket.
+                        tracing::debug!(%peer, "no complete request head in time; closed");
+                        break;
+                    }
+                    conn::Verdict::Idle => {
+                        // HTTP/1.1 closes at once; HTTP/2 sends GOAWAY, which tells the
+                        // client which requests were taken, so none is lost in the race.
+                        conn.as_mut().graceful_shutdown();
+                        closing = true;
+                        due = now + CLOSE_WAIT;
+                    }
+                }
+            }
+            changed = stop.changed() => {
+                let what = if changed.is_ok() { *stop.borrow_and_update() } else { Stop::Now };
+                match what {
+                    Stop::Running => {}
+                    Stop::Graceful => {
+                        if !closing {
+                            conn.as_mut().graceful_shutdown();
+                            closing = true;
+                            due = Instant::now() + CLOSE_WAIT;
+                        }
+                    }
+                    Stop::Now => break,
+                }
+            }
+        }
+    }
+    drop(held);
+}
+
+/// Resolves on SIGINT or SIGTERM (SIGINT only where SIGTERM does not exist).
+pub async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
