@@ -62,7 +62,7 @@ async fn request(ctx: &Ctx) -> Result<(Identity, Url), ApiError> {
     Ok((identity, app::validate_url(&raw)?))
 }
 
-/// The `url` of a `{url}` body.
+/// The `url` of a `{url}` body (documented as `api::UrlRequest`).
 fn target(body: &Value) -> Result<String, ApiError> {
     let Some(obj) = body.as_object() else {
         return Err(ApiError::invalid_request("The request body must be a JSON object with `url`."));
@@ -84,16 +84,6 @@ fn with_api_version(mut body: Value, url: Option<&Url>) -> Value {
         }
     }
     body
-}
-
-// `target` reads the body field by field, for precise error answers; this type documents it.
-/// The body of the AI-visibility endpoints: the page to check.
-#[derive(schemars::JsonSchema)]
-#[allow(dead_code)]
-pub struct UrlRequest {
-    /// The page (http or https; a bare host gets https://).
-    #[schemars(length(min = 1, max = app::MAX_URL_LEN))]
-    pub url: String,
 }
 
 #[cfg(test)]

@@ -15,6 +15,8 @@ use app::content::GapRequest;
 use serde::Deserialize as _;
 use serde_json::{json, Value};
 
+use api::AutoFixResult;
+
 use crate::auth::{authenticate_metered, consume_quota, KeyRule};
 use crate::ctx::{Ctx, HandlerFuture};
 use crate::error::ApiError;
@@ -118,20 +120,6 @@ async fn fixes(ctx: Ctx) -> Result<crate::Response, ApiError> {
     consume_quota(&ctx, &identity, 1)?;
     let fixes = app::fixes::fix_batch(issues).await?;
     Ok(ok_json(&AutoFixResult { ok: true, api_version: audit_core::API_VERSION, count: fixes.len(), fixes }))
-}
-
-/// The answer of `POST /api/auto-fix-batch`: one fix per issue, in order.
-#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
-pub struct AutoFixResult {
-    #[schemars(extend("const" = true))]
-    ok: bool,
-    #[schemars(extend("const" = "v1"))]
-    api_version: &'static str,
-    /// Number of fixes (one per issue).
-    #[schemars(range(min = 1, max = autofix::MAX_BATCH))]
-    count: usize,
-    /// The fixes, in input order.
-    fixes: Vec<autofix::Fix>,
 }
 
 /// `{issues: [1..=MAX_BATCH objects]}`; an item that is not an issue names its index.

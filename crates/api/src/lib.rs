@@ -1,8 +1,15 @@
-//! The generator of the service's OpenAPI 3.1 document: each route described as data (an
-//! [`Operation`]: summary, parameters, request body, responses, who may call it), component
-//! schemas derived from the wire types with schemars (doc comments become descriptions).
-//! The server feeds it its routing table (`server::openapi`); the result is checked in as
-//! `crates/server/src/openapi.json` (`just openapi` rewrites it; a test fails when it is stale).
+//! The REST interface as data: the wire types ([`wire`]: the body of each answer and the
+//! documented body of each request), the [`Operation`] of each route ([`ops`]: summary,
+//! parameters, request body, responses, who may call it), and the generator of the OpenAPI
+//! 3.1 document from them (component schemas derived with schemars; doc comments become
+//! descriptions). The server builds the wire types and feeds the generator its routing table;
+//! the result is checked in as `docs/openapi.json` (`just openapi` rewrites it; a test fails
+//! when it is stale). No I/O here (docs/ARCHITECTURE.md).
+
+pub mod ops;
+pub mod wire;
+
+pub use wire::*;
 
 use schemars::generate::{Contract, SchemaSettings};
 use schemars::{JsonSchema, SchemaGenerator};
