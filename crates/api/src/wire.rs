@@ -340,3 +340,56 @@ pub struct WebhookRequest {
     #[schemars(length(min = 1), extend("items" = { "type": "string", "enum": WEBHOOK_EVENTS }))]
     pub events: Vec<String>,
 }
+
+/// The answer of `POST /api/ai-readiness`: the engine's report with `api_version`.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(rename = "AiReadiness", deny_unknown_fields)]
+pub struct AiReadinessAnswer {
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: &'static str,
+    /// The report.
+    #[serde(flatten)]
+    pub report: ai_visibility::AiReadiness,
+}
+
+/// The answer of `POST /api/ai-visibility-scan`: the engine's scan with `api_version` and
+/// the scanned `url`.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(rename = "AiVisibilityScan", deny_unknown_fields)]
+pub struct AiVisibilityScanAnswer {
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: &'static str,
+    /// The scanned page.
+    pub url: String,
+    /// The scan.
+    #[serde(flatten)]
+    pub scan: ai_visibility::AiVisibilityScan,
+}
+
+/// The answer of `POST /api/geo-check` (docs/API.md, "POST /api/geo-check"). The application
+/// builds and caches this body as it is sent; this type documents it.
+#[derive(JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(rename = "GeoCheckResult", deny_unknown_fields)]
+pub struct GeoCheckResult {
+    #[schemars(extend("const" = true))]
+    pub ok: bool,
+    #[serde(rename = "api_version")]
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: String,
+    /// The page the queries were generated from.
+    pub url: String,
+    /// The checked domain, lower-case, without `www.`.
+    pub domain: String,
+    /// Share of queries in which the site was found, in percent, rounded.
+    #[schemars(range(max = 100))]
+    pub visibility_score: u8,
+    /// Every query in generation order.
+    #[schemars(length(min = ai_visibility::GEO_QUERY_COUNT, max = ai_visibility::GEO_QUERY_COUNT))]
+    pub queries: Vec<ai_visibility::GeoQueryResult>,
+    /// Whether the answer is the domain's cached one.
+    pub cached: bool,
+    /// When the provider was asked.
+    #[schemars(extend("format" = "date-time"))]
+    pub checked_at: String,
+}
