@@ -580,13 +580,13 @@ pub static CONTENT_GAP: Operation = Operation {
     tag: "analysis",
     access: Access::KeyOptional,
     params: &[Param::ApiKeyQuery],
-    body: Some(|_| legacy("ContentGapRequest")),
+    body: Some(request::<crate::ContentGapRequest>),
     responses: &[
         Response {
             status: "200",
             description: "The page type, coverage and gaps.",
             headers: &[],
-            content: Content::Json(|_| legacy("ContentGapResult")),
+            content: Content::Json(answer::<crate::ContentGapResult>),
         },
         Response {
             status: "400",

@@ -393,3 +393,61 @@ pub struct GeoCheckResult {
     #[schemars(extend("format" = "date-time"))]
     pub checked_at: String,
 }
+
+/// The body of `POST /api/content-gap`; `null` counts as absent for the optional fields.
+#[derive(JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(rename = "ContentGapRequest")]
+pub struct ContentGapRequest {
+    /// The page to analyse (http or https; a bare host gets https://).
+    #[schemars(length(max = MAX_URL_LEN))]
+    pub url: String,
+    /// Overrides the fetched page's title.
+    pub title: Option<String>,
+    /// Overrides the fetched page's word count.
+    pub word_count: Option<u64>,
+    /// Overrides the fetched page's section headings (h2-h6); `[]` means none.
+    pub headings: Option<Vec<String>>,
+    /// Pages to compare with, instead of the built-in model.
+    #[schemars(length(max = content_gap::MAX_COMPETITORS), inner(length(max = MAX_URL_LEN)))]
+    pub competitors: Option<Vec<String>>,
+}
+
+/// The answer of `POST /api/content-gap`: the engine's report with the page and the
+/// competitors compared.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(rename = "ContentGapResult")]
+pub struct ContentGapResult {
+    #[schemars(extend("const" = true))]
+    pub ok: bool,
+    #[serde(rename = "api_version")]
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: &'static str,
+    /// The analysed page.
+    pub url: String,
+    /// The report.
+    #[serde(flatten)]
+    pub report: content_gap::ContentGapReport,
+    /// How many competitors were compared.
+    #[schemars(range(max = content_gap::MAX_COMPETITORS))]
+    pub competitors_compared: usize,
+    /// The competitors left out, in the order given.
+    pub skipped_competitors: Vec<SkippedCompetitor>,
+}
+
+/// A competitor left out of a content-gap comparison, and why.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SkippedCompetitor {
+    /// The competitor's URL.
+    pub url: String,
+    /// An error code of the fetch (`blocked_target`, `target_unreachable`, ...) or
+    /// `target_status` for a non-2xx answer (`details.status`).
+    pub code: &'static str,
+    /// One human sentence.
+    pub message: String,
+    /// Machine-readable details, when there are any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "serde_json::Map<String, Value>")]
+    pub details: Option<Value>,
+}
