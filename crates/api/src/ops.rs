@@ -637,7 +637,7 @@ pub static AUTO_FIX_BATCH: Operation = Operation {
     tag: "analysis",
     access: Access::KeyOptional,
     params: &[Param::ApiKeyQuery],
-    body: Some(|_| legacy("AutoFixRequest")),
+    body: Some(request::<crate::AutoFixRequest>),
     responses: &[
         Response {
             status: "200",

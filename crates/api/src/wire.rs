@@ -451,3 +451,12 @@ pub struct SkippedCompetitor {
     #[schemars(with = "serde_json::Map<String, Value>")]
     pub details: Option<Value>,
 }
+
+/// The body of `POST /api/auto-fix-batch`.
+#[derive(JsonSchema)]
+#[schemars(rename = "AutoFixRequest")]
+pub struct AutoFixRequest {
+    /// The issues to fix, in order.
+    #[schemars(length(min = 1, max = autofix::MAX_BATCH))]
+    pub issues: Vec<autofix::Issue<'static>>,
+}
