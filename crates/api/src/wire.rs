@@ -460,3 +460,22 @@ pub struct AutoFixRequest {
     #[schemars(length(min = 1, max = autofix::MAX_BATCH))]
     pub issues: Vec<autofix::Issue<'static>>,
 }
+
+// The webhook store writes this body (docs/API.md, "Webhooks"); this type documents it for
+// receivers.
+/// Body of every delivery (not an answer of this API).
+#[derive(JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(rename = "WebhookPayload")]
+pub struct WebhookPayload {
+    /// Event id; the same on retries (also in `x-webhook-id`).
+    pub id: String,
+    /// The event.
+    #[schemars(extend("enum" = WEBHOOK_EVENTS))]
+    pub event: String,
+    /// When the event happened (UTC).
+    #[schemars(extend("format" = "date-time"))]
+    pub created_at: String,
+    /// What happened; its shape depends on the event.
+    pub data: serde_json::Map<String, Value>,
+}
