@@ -421,3 +421,56 @@ pub fn render(document: &Value) -> String {
     text.push('\n');
     text
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every `$ref` of `v`.
+    fn refs(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::Object(map) => {
+                if let Some(Value::String(r)) = map.get("$ref") {
+                    out.push(r.clone());
+                }
+                map.values().for_each(|v| refs(v, out));
+            }
+            Value::Array(items) => items.iter().for_each(|v| refs(v, out)),
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn operations_refer_to_derived_components_only() {
+        let ops = [
+            ("GET", "/api/v1/audit", &ops::AUDIT),
+            ("POST", "/api/v1/audit/batch", &ops::AUDIT_BATCH),
+            ("POST", "/api/ai-readiness", &ops::AI_READINESS),
+            ("POST", "/api/ai-visibility-scan", &ops::AI_VISIBILITY_SCAN),
+            ("POST", "/api/geo-check", &ops::GEO_CHECK),
+            ("POST", "/api/content-gap", &ops::CONTENT_GAP),
+            ("POST", "/api/auto-fix-batch", &ops::AUTO_FIX_BATCH),
+            ("GET", "/api/v1/usage", &ops::USAGE),
+            ("POST", "/api/v1/webhooks", &ops::CREATE_WEBHOOK),
+            ("GET", "/api/status", &ops::STATUS),
+        ];
+        let routes = ops.iter().map(|(method, path, doc)| RouteDoc { method, path, consumes_quota: true, doc });
+        let doc = generate(routes, "{}");
+        let mut found = Vec::new();
+        refs(&doc, &mut found);
+        assert!(found.len() > 20);
+        for r in found {
+            let Some(name) = r.strip_prefix("#/components/schemas/") else { continue };
+            assert!(doc["components"]["schemas"].get(name).is_some(), "{r} is not a component");
+        }
+    }
+
+    /// The delivery body is listed for webhook receivers, though no operation answers it.
+    #[test]
+    fn webhook_payload_is_listed() {
+        let doc = generate(std::iter::empty(), "{}");
+        let s = &doc["components"]["schemas"];
+        assert_eq!(s["WebhookPayload"]["required"], json!(["id", "event", "createdAt", "data"]));
+        assert_eq!(s["WebhookPayload"]["properties"]["event"]["enum"], json!(WEBHOOK_EVENTS));
+    }
+}

@@ -10,7 +10,8 @@ const fn error(status: &'static str, description: &'static str) -> Response {
     Response { status, description, headers: &[], content: Content::Json(answer::<crate::ErrorBody>) }
 }
 
-/// A component schema not derived from a type yet (`openapi/legacy.json`).
+/// A component schema not derived from a type yet (the server's `openapi/legacy.json`: the
+/// agent-tool shapes).
 fn legacy(name: &str) -> Value {
     json!({ "$ref": format!("#/components/schemas/{name}") })
 }
