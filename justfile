@@ -30,7 +30,7 @@ docs:
     UPDATE_DOCS=1 cargo test -p audit-core --test it rules_doc::
     UPDATE_DOCS=1 cargo test -p ai-visibility --test it methodology_doc::
 
-# Regenerate the OpenAPI document (crates/server/src/openapi.json) from the routing table and the wire types.
+# Regenerate the OpenAPI document (docs/openapi.json) from the routing table and the wire types.
 openapi:
     UPDATE_DOCS=1 cargo test -p server --test it http::openapi_json_is_generated
 

@@ -6,6 +6,7 @@ use crate::robots::Robots;
 
 /// What an operator uses a crawler's fetches for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Purpose {
     /// Collects content to train models (or controls whether fetched content may be).
@@ -89,6 +90,8 @@ pub fn find_bot(name: &str) -> Option<&'static AiBot> {
 
 /// One crawler's access to a path.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "AiBotAccess", deny_unknown_fields))]
 pub struct BotAccess {
     /// The robots.txt token, e.g. `GPTBot`.
     pub bot: &'static str,
@@ -123,16 +126,22 @@ pub fn ai_bot_access(robots: Option<&Robots>, path: &str) -> Vec<BotAccess> {
 
 /// The `robots_txt` object of the `/api/ai-readiness` response.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(deny_unknown_fields))]
 pub struct RobotsTxtReport {
     /// Whether the site serves a robots.txt.
     pub present: bool,
     /// Why the site's robots.txt could not be read (e.g. `HTTP 503`), when it could not:
     /// every crawler then counts as blocked (RFC 9309 §2.3.1.4). Absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub unreachable: Option<String>,
-    /// Every crawler of [`AI_BOTS`], in table order.
+    /// Every crawler of [`AI_BOTS`], in table order (in the readiness answer: the three
+    /// [`NAMED_BOTS`]).
+    #[cfg_attr(feature = "schema", schemars(length(min = 3, max = 3)))]
     pub ai_bots: Vec<BotAccess>,
     /// How many of them are blocked.
+    #[cfg_attr(feature = "schema", schemars(range(max = 3)))]
     pub blocked_count: usize,
 }
 

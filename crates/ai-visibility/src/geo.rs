@@ -28,6 +28,7 @@ pub const DEFAULT_GEO_TOTAL_TIMEOUT: Duration = Duration::from_secs(90);
 
 /// What a query is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum QueryKind {
     /// About the brand itself.
@@ -535,8 +536,11 @@ impl Default for GeoOptions {
 
 /// One query's outcome.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(deny_unknown_fields))]
 pub struct GeoQueryResult {
     /// The question asked.
+    #[cfg_attr(feature = "schema", schemars(length(min = 1)))]
     pub query: String,
     /// What it is about (an additive field of the documented shape).
     pub kind: QueryKind,

@@ -13,6 +13,8 @@ use serde::Serialize;
 
 /// How much an issue matters. Only errors make a file invalid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "LlmsTxtSeverity"))]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
     /// Worth knowing; the file is fine.
@@ -26,6 +28,7 @@ pub enum Severity {
 /// A problem found in an llms.txt. Codes are stable identifiers (snake_case on the
 /// wire); never reuse one for another meaning.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum IssueCode {
     /// The file is empty or only whitespace. Error.
@@ -77,14 +80,18 @@ impl IssueCode {
 
 /// One problem, with the 1-based line it is on (`None` for the whole file).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "LlmsTxtIssue", deny_unknown_fields))]
 pub struct Issue {
     /// What the problem is.
     pub code: IssueCode,
     /// How much it matters (always `code.severity()`).
     pub severity: Severity,
     /// One human sentence.
+    #[cfg_attr(feature = "schema", schemars(length(min = 1)))]
     pub message: String,
     /// 1-based line number.
+    #[cfg_attr(feature = "schema", schemars(range(min = 1)))]
     pub line: Option<usize>,
 }
 
@@ -129,6 +136,8 @@ pub struct LlmsTxt {
 
 /// The `llms_txt` object of the `/api/ai-readiness` response.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(deny_unknown_fields))]
 pub struct LlmsTxtReport {
     /// Whether the site serves an llms.txt.
     pub present: bool,

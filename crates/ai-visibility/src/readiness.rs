@@ -117,12 +117,16 @@ pub const READINESS_POINTS: &[ReadinessItem] = &[
 
 /// The `/api/ai-readiness` response body (docs/API.md, "POST /api/ai-readiness").
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(deny_unknown_fields))]
 pub struct AiReadiness {
     /// Always `true`: a readiness check of a fetched page cannot fail.
+    #[cfg_attr(feature = "schema", schemars(extend("const" = true)))]
     pub ok: bool,
     /// The checked URL.
     pub url: String,
     /// `0..=100`, the sum of the [`READINESS_POINTS`] items that pass.
+    #[cfg_attr(feature = "schema", schemars(range(max = 100)))]
     pub score: u8,
     /// The llms.txt report.
     pub llms_txt: LlmsTxtReport,
@@ -131,6 +135,7 @@ pub struct AiReadiness {
     /// Landmarks and heading outline.
     pub semantic_html: SemanticHtml,
     /// One concrete recommendation per failed item, biggest first.
+    #[cfg_attr(feature = "schema", schemars(inner(length(min = 1))))]
     pub recommendations: Vec<String>,
 }
 

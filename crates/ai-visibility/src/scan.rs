@@ -402,12 +402,17 @@ pub const SCAN_CHECKS: &[ScanCheck] = &[
 
 /// The points one check earned.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "ScanCheckResult", deny_unknown_fields))]
 pub struct CheckResult {
     /// The check's id.
+    #[cfg_attr(feature = "schema", schemars(regex(pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")))]
     pub check: &'static str,
     /// Points earned.
+    #[cfg_attr(feature = "schema", schemars(range(max = 25)))]
     pub points: u8,
     /// Points it can earn.
+    #[cfg_attr(feature = "schema", schemars(range(min = 1, max = 25)))]
     pub max: u8,
     /// Whether it earned all of them.
     pub passed: bool,
@@ -415,20 +420,28 @@ pub struct CheckResult {
 
 /// The four pillar scores, each `0..=25`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(deny_unknown_fields))]
 #[serde(rename_all = "camelCase")]
 pub struct Pillars {
     /// llms.txt.
+    #[cfg_attr(feature = "schema", schemars(range(max = 25)))]
     pub llms_txt: u8,
     /// AI bot access.
+    #[cfg_attr(feature = "schema", schemars(range(max = 25)))]
     pub ai_bot_access: u8,
     /// Answer structure.
+    #[cfg_attr(feature = "schema", schemars(range(max = 25)))]
     pub answer_structure: u8,
     /// Entity clarity.
+    #[cfg_attr(feature = "schema", schemars(range(max = 25)))]
     pub entity_clarity: u8,
 }
 
 /// What earned each pillar's points, check by check.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(deny_unknown_fields))]
 #[serde(rename_all = "camelCase")]
 pub struct ScanDetails {
     /// llms.txt checks.
@@ -443,14 +456,19 @@ pub struct ScanDetails {
 
 /// The `/api/ai-visibility-scan` response body.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(deny_unknown_fields))]
 pub struct AiVisibilityScan {
     /// Always `true`: a scan of a fetched page cannot fail.
+    #[cfg_attr(feature = "schema", schemars(extend("const" = true)))]
     pub ok: bool,
     /// Sum of the pillars, `0..=100`.
+    #[cfg_attr(feature = "schema", schemars(range(max = 100)))]
     pub score: u8,
     /// The pillar scores.
     pub pillars: Pillars,
     /// One recommendation per check that fell short, biggest loss first.
+    #[cfg_attr(feature = "schema", schemars(inner(length(min = 1))))]
     pub recommendations: Vec<String>,
     /// What earned each point (an additive field of the documented shape).
     pub details: ScanDetails,

@@ -6,6 +6,8 @@ use serde::Serialize;
 /// The `semantic_html` object of `/api/ai-readiness`: which landmark elements the page
 /// uses and whether its headings form an outline a reader can follow.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(deny_unknown_fields))]
 pub struct SemanticHtml {
     /// A `<main>` element is present.
     pub main: bool,
@@ -23,6 +25,8 @@ pub struct SemanticHtml {
 
 /// Whether the headings form a clean outline, and what is wrong when they do not.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(deny_unknown_fields))]
 pub struct HeadingHierarchy {
     /// No issue was found.
     pub valid: bool,

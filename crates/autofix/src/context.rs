@@ -9,6 +9,8 @@ use url::Url;
 /// What the caller knows about the page an issue was found on. Every field is optional; the
 /// parsed page, when there is one, fills what the others leave out.
 #[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "AutoFixContext", transform = document_snake_alias))]
 #[serde(rename_all = "camelCase", default)]
 pub struct FixContext<'a> {
     pub url: Option<String>,
@@ -27,6 +29,19 @@ pub struct FixContext<'a> {
     /// The parsed page, set by the server when it audited the page itself.
     #[serde(skip)]
     pub page: Option<&'a Page>,
+}
+
+/// Lists `current_value`, the alias `currentValue` is also accepted under, in a schema.
+#[cfg(feature = "schema")]
+pub(crate) fn document_snake_alias(schema: &mut schemars::Schema) {
+    let Some(props) = schema.get_mut("properties").and_then(serde_json::Value::as_object_mut) else {
+        return;
+    };
+    if let Some(camel) = props.get("currentValue").cloned() {
+        let mut alias = camel;
+        alias["description"] = "Same as `currentValue`.".into();
+        props.insert("current_value".into(), alias);
+    }
 }
 
 /// Placeholder origin when no URL is known at all; the explanation then says so.

@@ -50,6 +50,8 @@ pub enum Difficulty {
 /// An audit issue as the auto-fix endpoint receives it (docs/API.md, "POST /api/auto-fix-batch").
 /// Every field is optional.
 #[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "AutoFixIssue", transform = crate::context::document_snake_alias))]
 #[serde(rename_all = "camelCase", default)]
 pub struct Issue<'a> {
     /// The rule id, when the caller has it (`meta-description-missing`).

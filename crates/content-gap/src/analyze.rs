@@ -29,6 +29,7 @@ pub struct GapInput<'a> {
 
 /// How urgent a gap is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Priority {
     High,
@@ -56,6 +57,8 @@ impl Priority {
 
 /// A missing section.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "ContentGap"))]
 #[serde(rename_all = "camelCase")]
 pub struct Gap {
     /// The heading to add.
@@ -68,6 +71,7 @@ pub struct Gap {
 
 /// What the gaps were measured against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Basis {
     /// The built-in model of the page type.
@@ -78,10 +82,12 @@ pub enum Basis {
 
 /// The result; the server adds `ok` and `url`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ContentGapReport {
     pub page_type: PageType,
     /// 0..100: weighted share of the expected sections the page covers.
+    #[cfg_attr(feature = "schema", schemars(range(max = 100)))]
     pub coverage: u8,
     pub gaps: Vec<Gap>,
     pub basis: Basis,

@@ -11,6 +11,8 @@ use crate::normalize::{contains_phrase, fold, tokens};
 
 /// One clue that counted for the winning page type.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "ClassificationSignal"))]
 pub struct Signal {
     /// Where it was seen: `url`, `json-ld`, `og`, `title`, `headings`, `words`, `default`.
     pub source: &'static str,
@@ -22,10 +24,12 @@ pub struct Signal {
 
 /// The page type and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Classification {
     #[serde(rename = "pageType")]
     pub page_type: PageType,
     /// 0..100: the winner's share of all points.
+    #[cfg_attr(feature = "schema", schemars(range(max = 100)))]
     pub confidence: u8,
     /// The signals that counted for the winner, strongest first.
     pub signals: Vec<Signal>,

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 /// What kind of page it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum PageType {
     /// An article or blog post.

@@ -14,8 +14,8 @@ use serde::{Deserialize, Deserializer, Serialize};
 pub const MAX_REQUEST_BODY_BYTES: usize = 1024 * 1024;
 /// Audits of one batch that run at the same time (docs/API.md, "POST /api/v1/audit/batch").
 pub const BATCH_CONCURRENCY: usize = 3;
-/// Most URLs in one batch.
-pub const MAX_BATCH_URLS: usize = 10;
+/// Most URLs in one batch (a bound of the REST interface, defined with its wire types).
+pub use api::MAX_BATCH_URLS;
 /// CPU time one page's analysis (parse, facts, rules) may take.
 pub const DEFAULT_ANALYSIS_CPU: Duration = Duration::from_secs(2);
 /// The URL audited for a domain: `{domain}` is replaced by the validated domain.

@@ -2,9 +2,8 @@
 //! and its JSON body `{"ok": false, "api_version": "v1", "error": {...}}` (docs/API.md,
 //! "Conventions of every endpoint").
 
+pub use api::{ErrorBody, ErrorDetail, ERROR_CODES};
 use http::{HeaderValue, StatusCode};
-use schemars::JsonSchema;
-use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::response::{json_response, Response};
@@ -132,59 +131,6 @@ impl ApiError {
         }
         resp
     }
-}
-
-/// Every error code of the REST API (docs/API.md, "Conventions of every endpoint").
-pub const ERROR_CODES: &[&str] = &[
-    "invalid_request",
-    "missing_parameter",
-    "invalid_url",
-    "unauthorized",
-    "forbidden",
-    "not_found",
-    "method_not_allowed",
-    "payload_too_large",
-    "unsupported_media_type",
-    "blocked_target",
-    "not_html",
-    "target_too_large",
-    "rate_limited",
-    "target_unreachable",
-    "upstream_error",
-    "not_configured",
-    "overloaded",
-    "target_timeout",
-    "internal",
-];
-
-/// The body of every REST error answer (every route but `/api/mcp`).
-#[derive(Debug, Serialize, JsonSchema)]
-#[schemars(rename = "Error", deny_unknown_fields)]
-pub struct ErrorBody<'a> {
-    /// Always `false`.
-    #[schemars(extend("const" = false))]
-    pub ok: bool,
-    /// `v1`.
-    #[schemars(extend("const" = "v1"))]
-    pub api_version: &'a str,
-    /// What went wrong.
-    pub error: ErrorDetail<'a>,
-}
-
-/// What went wrong, in an error body.
-#[derive(Debug, Serialize, JsonSchema)]
-#[schemars(deny_unknown_fields)]
-pub struct ErrorDetail<'a> {
-    /// Stable snake_case code; docs/API.md lists each endpoint's.
-    #[schemars(extend("enum" = ERROR_CODES))]
-    pub code: &'a str,
-    /// One human sentence.
-    #[schemars(length(min = 1))]
-    pub message: &'a str,
-    /// Machine-readable details (`{"parameter": "url"}`), when there are any.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "serde_json::Map<String, Value>")]
-    pub details: Option<&'a Value>,
 }
 
 impl From<app::FetchError> for ApiError {

@@ -18,7 +18,7 @@
 //! - [`pipeline`] is the audit path shared with the command line and agent tools.
 //!
 //! Adding an area: write `routes/<area>.rs` with `fn(Ctx) -> HandlerFuture` handlers, add
-//! rows to [`ROUTES`] with their [`openapi::Operation`], and run `just openapi`.
+//! rows to [`ROUTES`] with their `api::Operation` (`api::ops`), and run `just openapi`.
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {

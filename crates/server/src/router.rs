@@ -1,9 +1,9 @@
 //! The routing table and the dispatcher every request goes through.
 //!
 //! [`ROUTES`] is the one list of (method, path pattern, handler, consumes_quota, doc). The
-//! OpenAPI document is generated from it ([`crate::openapi`]), so a route cannot be added
+//! OpenAPI document is generated from it ([`crate::openapi`], with the `api` crate), so a route cannot be added
 //! without documenting it. To add an area: write `routes/<area>.rs` with handlers of type
-//! [`Handler`], add rows here with their [`Operation`] (`openapi/operations.rs`), and run
+//! [`Handler`], add rows here with their [`Operation`] (`api::ops`), and run
 //! `just openapi`.
 //!
 //! [`handle`] does what every route needs: request id, routing (404, 405 with `Allow`;
@@ -23,10 +23,10 @@ use http_body_util::BodyExt;
 
 use crate::ctx::{BodyError, BoxError, Ctx, Handler, Outgoing, PeerAddr};
 use crate::error::ApiError;
-use crate::openapi::{self, Operation};
 use crate::response::Response;
 use crate::routes;
 use crate::state::AppState;
+use api::{ops, Operation};
 
 /// One row of the routing table.
 #[derive(Debug)]
@@ -65,31 +65,31 @@ const FREE: bool = false;
 /// Every route of the service: method, path pattern, handler, quota, what the OpenAPI document
 /// says about it.
 pub static ROUTES: &[Route] = &[
-    Route::new(Method::GET, "/api/v1/audit", routes::audit::get, QUOTA, &openapi::AUDIT),
-    Route::new(Method::POST, "/api/v1/audit/batch", routes::audit::batch, QUOTA, &openapi::AUDIT_BATCH),
-    Route::new(Method::GET, "/api/v1/usage", routes::usage::get, FREE, &openapi::USAGE),
-    Route::new(Method::POST, "/api/v1/webhooks", routes::webhooks::create, FREE, &openapi::CREATE_WEBHOOK),
-    Route::new(Method::GET, "/api/v1/webhooks", routes::webhooks::list, FREE, &openapi::LIST_WEBHOOKS),
-    Route::new(Method::DELETE, "/api/v1/webhooks/{id}", routes::webhooks::delete, FREE, &openapi::DELETE_WEBHOOK),
-    Route::new(Method::GET, "/api/status", routes::status::get, FREE, &openapi::STATUS),
-    Route::new(Method::POST, "/api/content-gap", routes::content::content_gap, QUOTA, &openapi::CONTENT_GAP),
-    Route::new(Method::POST, "/api/auto-fix-batch", routes::content::auto_fix_batch, QUOTA, &openapi::AUTO_FIX_BATCH),
-    Route::new(Method::POST, "/api/ai-readiness", routes::ai::readiness, QUOTA, &openapi::AI_READINESS),
-    Route::new(Method::POST, "/api/ai-visibility-scan", routes::ai::scan, QUOTA, &openapi::AI_VISIBILITY_SCAN),
-    Route::new(Method::POST, "/api/geo-check", routes::ai::geo, QUOTA, &openapi::GEO_CHECK),
+    Route::new(Method::GET, "/api/v1/audit", routes::audit::get, QUOTA, &ops::AUDIT),
+    Route::new(Method::POST, "/api/v1/audit/batch", routes::audit::batch, QUOTA, &ops::AUDIT_BATCH),
+    Route::new(Method::GET, "/api/v1/usage", routes::usage::get, FREE, &ops::USAGE),
+    Route::new(Method::POST, "/api/v1/webhooks", routes::webhooks::create, FREE, &ops::CREATE_WEBHOOK),
+    Route::new(Method::GET, "/api/v1/webhooks", routes::webhooks::list, FREE, &ops::LIST_WEBHOOKS),
+    Route::new(Method::DELETE, "/api/v1/webhooks/{id}", routes::webhooks::delete, FREE, &ops::DELETE_WEBHOOK),
+    Route::new(Method::GET, "/api/status", routes::status::get, FREE, &ops::STATUS),
+    Route::new(Method::POST, "/api/content-gap", routes::content::content_gap, QUOTA, &ops::CONTENT_GAP),
+    Route::new(Method::POST, "/api/auto-fix-batch", routes::content::auto_fix_batch, QUOTA, &ops::AUTO_FIX_BATCH),
+    Route::new(Method::POST, "/api/ai-readiness", routes::ai::readiness, QUOTA, &ops::AI_READINESS),
+    Route::new(Method::POST, "/api/ai-visibility-scan", routes::ai::scan, QUOTA, &ops::AI_VISIBILITY_SCAN),
+    Route::new(Method::POST, "/api/geo-check", routes::ai::geo, QUOTA, &ops::GEO_CHECK),
     // The agent-tool endpoint charges one unit per tools/call itself (mcp::registry).
-    Route::new(Method::POST, "/api/mcp", routes::mcp::post, FREE, &openapi::MCP),
-    Route::new(Method::GET, "/api/mcp", routes::mcp::not_allowed, FREE, &openapi::MCP_GET),
-    Route::new(Method::DELETE, "/api/mcp", routes::mcp::not_allowed, FREE, &openapi::MCP_DELETE),
-    Route::new(Method::GET, "/.well-known/mcp.json", routes::mcp::discovery, FREE, &openapi::MCP_DISCOVERY),
-    Route::new(Method::GET, "/.well-known/agent-card.json", routes::mcp::card, FREE, &openapi::AGENT_CARD),
-    Route::new(Method::GET, "/openapi.json", routes::openapi::get, FREE, &openapi::OPENAPI),
-    Route::new(Method::GET, "/api/widget", routes::web::widget, FREE, &openapi::WIDGET),
-    Route::new(Method::GET, "/widget.js", routes::web::widget_js, FREE, &openapi::WIDGET_SCRIPT),
-    Route::new(Method::GET, "/report/{domain}", routes::web::report, FREE, &openapi::REPORT),
-    Route::new(Method::GET, "/report", routes::web::report_url, QUOTA, &openapi::REPORT_FOR_URL),
-    Route::new(Method::GET, "/bot", routes::bot::get, FREE, &openapi::BOT_PAGE),
-    Route::new(Method::GET, "/", routes::web::landing, FREE, &openapi::LANDING),
+    Route::new(Method::POST, "/api/mcp", routes::mcp::post, FREE, &ops::MCP),
+    Route::new(Method::GET, "/api/mcp", routes::mcp::not_allowed, FREE, &ops::MCP_GET),
+    Route::new(Method::DELETE, "/api/mcp", routes::mcp::not_allowed, FREE, &ops::MCP_DELETE),
+    Route::new(Method::GET, "/.well-known/mcp.json", routes::mcp::discovery, FREE, &ops::MCP_DISCOVERY),
+    Route::new(Method::GET, "/.well-known/agent-card.json", routes::mcp::card, FREE, &ops::AGENT_CARD),
+    Route::new(Method::GET, "/openapi.json", routes::openapi::get, FREE, &ops::OPENAPI),
+    Route::new(Method::GET, "/api/widget", routes::web::widget, FREE, &ops::WIDGET),
+    Route::new(Method::GET, "/widget.js", routes::web::widget_js, FREE, &ops::WIDGET_SCRIPT),
+    Route::new(Method::GET, "/report/{domain}", routes::web::report, FREE, &ops::REPORT),
+    Route::new(Method::GET, "/report", routes::web::report_url, QUOTA, &ops::REPORT_FOR_URL),
+    Route::new(Method::GET, "/bot", routes::bot::get, FREE, &ops::BOT_PAGE),
+    Route::new(Method::GET, "/", routes::web::landing, FREE, &ops::LANDING),
 ];
 
 /// Paths whose methods without a row of their own are answered by the row of another method instead

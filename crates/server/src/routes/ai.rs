@@ -6,7 +6,7 @@
 //! audit slot, one quota unit, the audit stored) and asks the `ai-visibility` engines;
 //! geo-check keeps its answer per domain for [`store::GEO_CACHE_TTL`].
 
-use serde_json::{json, Value};
+use serde_json::Value;
 use url::Url;
 
 use crate::auth::{authenticate_metered, consume_quota, Identity, KeyRule};
@@ -33,16 +33,14 @@ async fn readiness_inner(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let (identity, url) = request(&ctx).await?;
     let charge = |n| consume_quota(&ctx, &identity, n).map(drop);
     let report = ctx.state.app.ai_readiness(&url, identity.user_id(), charge).await?;
-    let body = serde_json::to_value(report).map_err(ApiError::internal)?;
-    Ok(ok_json(&with_api_version(body, None)))
+    Ok(ok_json(&api::AiReadinessAnswer { api_version: audit_core::API_VERSION, report }))
 }
 
 async fn scan_inner(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let (identity, url) = request(&ctx).await?;
     let charge = |n| consume_quota(&ctx, &identity, n).map(drop);
-    let report = ctx.state.app.ai_visibility_scan(&url, identity.user_id(), charge).await?;
-    let body = serde_json::to_value(report).map_err(ApiError::internal)?;
-    Ok(ok_json(&with_api_version(body, Some(&url))))
+    let scan = ctx.state.app.ai_visibility_scan(&url, identity.user_id(), charge).await?;
+    Ok(ok_json(&api::AiVisibilityScanAnswer { api_version: audit_core::API_VERSION, url: url.to_string(), scan }))
 }
 
 async fn geo_inner(ctx: Ctx) -> Result<crate::Response, ApiError> {
@@ -62,7 +60,7 @@ async fn request(ctx: &Ctx) -> Result<(Identity, Url), ApiError> {
     Ok((identity, app::validate_url(&raw)?))
 }
 
-/// The `url` of a `{url}` body.
+/// The `url` of a `{url}` body (documented as `api::UrlRequest`).
 fn target(body: &Value) -> Result<String, ApiError> {
     let Some(obj) = body.as_object() else {
         return Err(ApiError::invalid_request("The request body must be a JSON object with `url`."));
@@ -75,30 +73,10 @@ fn target(body: &Value) -> Result<String, ApiError> {
     }
 }
 
-/// Adds `api_version` (and `url` when the engine's body has none) to an engine's body.
-fn with_api_version(mut body: Value, url: Option<&Url>) -> Value {
-    if let Some(obj) = body.as_object_mut() {
-        obj.insert("api_version".into(), json!(audit_core::API_VERSION));
-        if let Some(url) = url {
-            obj.entry("url").or_insert_with(|| json!(url.as_str()));
-        }
-    }
-    body
-}
-
-// `target` reads the body field by field, for precise error answers; this type documents it.
-/// The body of the AI-visibility endpoints: the page to check.
-#[derive(schemars::JsonSchema)]
-#[allow(dead_code)]
-pub struct UrlRequest {
-    /// The page (http or https; a bare host gets https://).
-    #[schemars(length(min = 1, max = app::MAX_URL_LEN))]
-    pub url: String,
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn check(body: Value, expected: Result<&str, &str>) {
         let got = target(&body);

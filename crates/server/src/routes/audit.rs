@@ -1,10 +1,8 @@
-//! `GET /api/v1/audit` and `POST /api/v1/audit/batch`.
+//! `GET /api/v1/audit` and `POST /api/v1/audit/batch` (wire types: `api::wire`).
 
 use std::collections::HashMap;
 
-use audit_core::{AuditResult, CompactResult};
-use schemars::JsonSchema;
-use serde::Serialize;
+use api::{AuditAnswer, BatchError, BatchItem, BatchResult, Format};
 use serde_json::{json, Value};
 use url::Url;
 
@@ -14,26 +12,15 @@ use crate::ctx::{Ctx, HandlerFuture};
 use crate::error::ApiError;
 use crate::response::ok_json;
 
-/// Shape of an audit answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, JsonSchema)]
-#[schemars(rename_all = "lowercase")]
-pub enum Format {
-    /// The full result (docs/API.md, "The audit result").
-    Json,
-    /// The compact summary.
-    Compact,
-}
-
-impl Format {
-    fn parse(value: Option<&str>) -> Result<Format, ApiError> {
-        match value {
-            None | Some("json") => Ok(Format::Json),
-            Some("compact") => Ok(Format::Compact),
-            Some(other) => Err(ApiError::invalid_request(format!(
-                "The parameter `format` must be `json` or `compact`, not {other:?}."
-            ))
-            .with_details(json!({ "parameter": "format", "allowed": ["json", "compact"] }))),
-        }
+/// The `format` of an audit request.
+fn parse_format(value: Option<&str>) -> Result<Format, ApiError> {
+    match value {
+        None | Some("json") => Ok(Format::Json),
+        Some("compact") => Ok(Format::Compact),
+        Some(other) => Err(ApiError::invalid_request(format!(
+            "The parameter `format` must be `json` or `compact`, not {other:?}."
+        ))
+        .with_details(json!({ "parameter": "format", "allowed": ["json", "compact"] }))),
     }
 }
 
@@ -50,7 +37,7 @@ pub fn batch(ctx: Ctx) -> HandlerFuture {
 async fn audit_one(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let identity = authenticate_metered(&ctx, KeyRule::Optional, Some("audit")).await?;
     let raw = ctx.query("url").filter(|u| !u.trim().is_empty()).ok_or_else(|| ApiError::missing_parameter("url"))?;
-    let format = Format::parse(ctx.query("format").as_deref())?;
+    let format = parse_format(ctx.query("format").as_deref())?;
     let url = app::validate_url(&raw)?;
     // The one audit path: admission first, then this quota, then fetch, analysis, record.
     let audited = ctx
@@ -130,82 +117,6 @@ async fn audit_batch(ctx: Ctx) -> Result<crate::Response, ApiError> {
     }))
 }
 
-/// An audit answer: the full result or the compact summary (`format`).
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-#[serde(untagged)]
-pub enum AuditAnswer {
-    /// `format=json`.
-    Full(Box<AuditResult>),
-    /// `format=compact`.
-    Compact(CompactResult),
-}
-
-// `parse_batch` reads the body field by field, for precise error answers; this type documents it.
-/// The body of `POST /api/v1/audit/batch`.
-#[derive(JsonSchema)]
-#[allow(dead_code)]
-pub struct BatchRequest {
-    /// The pages to audit, in order.
-    #[schemars(length(min = 1, max = MAX_BATCH_URLS))]
-    pub urls: Vec<String>,
-    /// `null` is the same as leaving it out.
-    #[serde(default)]
-    #[schemars(extend("default" = "json"))]
-    pub format: Option<Format>,
-}
-
-/// The answer of `POST /api/v1/audit/batch`: one item per input URL, in order.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct BatchResult {
-    #[schemars(extend("const" = true))]
-    ok: bool,
-    #[schemars(extend("const" = "v1"))]
-    api_version: &'static str,
-    /// Number of items.
-    #[schemars(range(max = MAX_BATCH_URLS))]
-    count: usize,
-    /// Items audited.
-    succeeded: usize,
-    /// Items that failed.
-    failed: usize,
-    /// One per input URL, in order.
-    results: Vec<BatchItem>,
-}
-
-/// One item of a batch answer.
-#[derive(Debug, Serialize, JsonSchema)]
-#[serde(untagged)]
-pub enum BatchItem {
-    /// The URL was audited.
-    Audited {
-        /// The URL as given.
-        url: String,
-        #[schemars(extend("const" = true))]
-        ok: bool,
-        /// The audit, in the asked `format`.
-        result: AuditAnswer,
-    },
-    /// The URL failed; the batch still answers 200.
-    Failed {
-        /// The URL as given.
-        url: String,
-        #[schemars(extend("const" = false))]
-        ok: bool,
-        /// Why.
-        error: BatchError,
-    },
-}
-
-/// Why one URL of a batch failed.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct BatchError {
-    /// The error code the URL would have had alone.
-    #[schemars(extend("enum" = crate::error::ERROR_CODES))]
-    code: &'static str,
-    /// One human sentence.
-    message: String,
-}
-
 /// `{urls: [1..=10 strings], format?: "json" | "compact"}`.
 fn parse_batch(body: &Value) -> Result<(Vec<String>, Format), ApiError> {
     let Some(obj) = body.as_object() else {
@@ -230,7 +141,7 @@ fn parse_batch(body: &Value) -> Result<(Vec<String>, Format), ApiError> {
     }
     let format = match obj.get("format") {
         None | Some(Value::Null) => Format::Json,
-        Some(Value::String(s)) => Format::parse(Some(s))?,
+        Some(Value::String(s)) => parse_format(Some(s))?,
         Some(_) => return Err(ApiError::invalid_request("`format` must be a string.")),
     };
     Ok((urls, format))

@@ -15,6 +15,8 @@ use app::content::GapRequest;
 use serde::Deserialize as _;
 use serde_json::{json, Value};
 
+use api::AutoFixResult;
+
 use crate::auth::{authenticate_metered, consume_quota, KeyRule};
 use crate::ctx::{Ctx, HandlerFuture};
 use crate::error::ApiError;
@@ -37,20 +39,27 @@ async fn gap(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let url = req.url.clone();
     let answer =
         ctx.state.app.content_gap(req, identity.user_id(), |n| consume_quota(&ctx, &identity, n).map(drop)).await?;
-    let mut out = json!({ "ok": true, "api_version": audit_core::API_VERSION, "url": url.as_str() });
-    if let (Some(out), Ok(Value::Object(fields))) = (out.as_object_mut(), serde_json::to_value(&answer.report)) {
-        out.extend(fields);
-        out.insert("competitorsCompared".into(), json!(answer.competitors_compared));
-        out.insert("skippedCompetitors".into(), json!(answer.skipped));
-    }
-    Ok(ok_json(&out))
+    let skipped_competitors = answer
+        .skipped
+        .into_iter()
+        .map(|s| api::SkippedCompetitor { url: s.url, code: s.code, message: s.message, details: s.details })
+        .collect();
+    Ok(ok_json(&api::ContentGapResult {
+        ok: true,
+        api_version: audit_core::API_VERSION,
+        url: url.to_string(),
+        report: answer.report,
+        competitors_compared: answer.competitors_compared,
+        skipped_competitors,
+    }))
 }
 
 fn wrong_type(field: &str, expected: &str) -> ApiError {
     ApiError::invalid_request(format!("`{field}` must be {expected}.")).with_details(json!({ "parameter": field }))
 }
 
-/// Validates a content-gap body; `null` counts as absent for the optional fields.
+/// Validates a content-gap body (documented as `api::ContentGapRequest`); `null` counts as
+/// absent for the optional fields.
 fn parse_gap(body: &Value) -> Result<GapRequest, ApiError> {
     let Some(obj) = body.as_object() else {
         return Err(ApiError::invalid_request("The request body must be a JSON object with `url`."));
@@ -118,20 +127,6 @@ async fn fixes(ctx: Ctx) -> Result<crate::Response, ApiError> {
     consume_quota(&ctx, &identity, 1)?;
     let fixes = app::fixes::fix_batch(issues).await?;
     Ok(ok_json(&AutoFixResult { ok: true, api_version: audit_core::API_VERSION, count: fixes.len(), fixes }))
-}
-
-/// The answer of `POST /api/auto-fix-batch`: one fix per issue, in order.
-#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
-pub struct AutoFixResult {
-    #[schemars(extend("const" = true))]
-    ok: bool,
-    #[schemars(extend("const" = "v1"))]
-    api_version: &'static str,
-    /// Number of fixes (one per issue).
-    #[schemars(range(min = 1, max = autofix::MAX_BATCH))]
-    count: usize,
-    /// The fixes, in input order.
-    fixes: Vec<autofix::Fix>,
 }
 
 /// `{issues: [1..=MAX_BATCH objects]}`; an item that is not an issue names its index.

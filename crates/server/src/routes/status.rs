@@ -1,8 +1,7 @@
 //! `GET /api/status`: health with a real database round trip (docs/API.md, "GET /api/status").
 
+use api::Status;
 use http::StatusCode;
-use schemars::JsonSchema;
-use serde::Serialize;
 
 use crate::ctx::{Ctx, HandlerFuture};
 use crate::error::ApiError;
@@ -37,26 +36,4 @@ async fn status(ctx: Ctx) -> Result<crate::Response, ApiError> {
             latency_ms,
         },
     ))
-}
-
-/// The answer of `GET /api/status` (200 and 503 alike).
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct Status {
-    /// `degraded` when the database does not answer.
-    #[schemars(extend("enum" = ["ok", "degraded"]))]
-    status: &'static str,
-    /// The database.
-    #[schemars(extend("enum" = ["up", "down"]))]
-    db: &'static str,
-    /// Version of the audit engine.
-    engine_version: &'static str,
-    /// Version of the rule set.
-    ruleset_version: &'static str,
-    /// Now.
-    #[schemars(extend("format" = "date-time"))]
-    timestamp: String,
-    /// Seconds since the service started.
-    uptime_s: u64,
-    /// Round trip of the database ping.
-    latency_ms: u64,
 }

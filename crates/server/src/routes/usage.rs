@@ -1,7 +1,6 @@
 //! `GET /api/v1/usage`: the usage snapshot of the key's owner (docs/API.md, "GET /api/v1/usage").
 
-use schemars::JsonSchema;
-use serde::Serialize;
+use api::{ApiKey, Usage};
 
 use crate::auth::{authenticate, KeyRule};
 use crate::ctx::{Ctx, HandlerFuture};
@@ -50,58 +49,4 @@ async fn usage(ctx: Ctx) -> Result<crate::Response, ApiError> {
         api_keys,
         webhook_subscriptions: webhooks,
     }))
-}
-
-/// The usage snapshot of the key's owner.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct Usage {
-    #[schemars(extend("const" = true))]
-    ok: bool,
-    #[schemars(extend("const" = "v1"))]
-    api_version: &'static str,
-    /// The owner of the key.
-    #[schemars(extend("format" = "uuid"))]
-    user_id: String,
-    /// The owner's tier.
-    #[schemars(extend("enum" = ["free", "pro"]))]
-    tier: &'static str,
-    /// Quota units per minute of the key sending the request.
-    rate_limit_per_minute: u32,
-    /// Units it used in the current minute.
-    requests_this_minute: u64,
-    /// Units it used in the last 24 hours.
-    requests_last_24h: u64,
-    /// The owner's keys (never the keys themselves).
-    api_keys: Vec<ApiKey>,
-    /// The owner's enabled webhook subscriptions.
-    webhook_subscriptions: u64,
-}
-
-/// An API key of the owner, without its secret.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct ApiKey {
-    /// UUID.
-    #[schemars(extend("format" = "uuid"))]
-    id: String,
-    /// Human label.
-    name: String,
-    /// The first characters of the key.
-    #[schemars(regex(pattern = r"^sa_[0-9A-Za-z]{7}$"))]
-    key_prefix: String,
-    /// Granted scopes.
-    #[schemars(extend("items" = { "type": "string", "enum": app::SCOPES }))]
-    scopes: Vec<String>,
-    /// Requests per minute: the key's own limit, else its tier's.
-    rate_limit: u32,
-    /// Disabled keys are refused (403).
-    enabled: bool,
-    /// Last successful authentication.
-    #[schemars(extend("format" = "date-time"))]
-    last_used_at: Option<String>,
-    /// Expiry; null never.
-    #[schemars(extend("format" = "date-time"))]
-    expires_at: Option<String>,
-    /// Creation time.
-    #[schemars(extend("format" = "date-time"))]
-    created_at: String,
 }

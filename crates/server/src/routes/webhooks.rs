@@ -5,9 +5,8 @@
 //! Managing subscriptions consumes no audit quota: it is account administration, like the
 //! usage snapshot. The signing secret is shown once, in the answer to POST.
 
+use api::{NewWebhook, Webhook, WebhookCreated, WebhookDeleted, WebhookList};
 use http::StatusCode;
-use schemars::JsonSchema;
-use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::auth::{authenticate, KeyRule};
@@ -40,15 +39,14 @@ async fn owner(ctx: &Ctx) -> Result<String, ApiError> {
         .ok_or_else(|| ApiError::unauthorized("This endpoint needs an API key with the `webhooks` scope."))
 }
 
-impl Webhook {
-    fn of(hook: &app::Webhook) -> Webhook {
-        Webhook {
-            id: hook.id.clone(),
-            url: hook.url.clone(),
-            events: hook.events.clone(),
-            enabled: hook.enabled,
-            created_at: app::format_rfc3339(hook.created_at),
-        }
+/// A subscription as listed.
+fn listed(hook: &app::Webhook) -> Webhook {
+    Webhook {
+        id: hook.id.clone(),
+        url: hook.url.clone(),
+        events: hook.events.clone(),
+        enabled: hook.enabled,
+        created_at: app::format_rfc3339(hook.created_at),
     }
 }
 
@@ -66,7 +64,7 @@ async fn create_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
         }
         Err(app::SubscribeError::App(e)) => return Err(e.into()),
     };
-    let Webhook { id, url, events, enabled, created_at } = Webhook::of(&hook);
+    let Webhook { id, url, events, enabled, created_at } = listed(&hook);
     let webhook = NewWebhook { id, url, events, enabled, created_at, secret: hook.secret };
     Ok(json_response(StatusCode::CREATED, &WebhookCreated { ok: true, api_version: audit_core::API_VERSION, webhook }))
 }
@@ -74,7 +72,7 @@ async fn create_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
 async fn list_webhooks(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let user_id = owner(&ctx).await?;
     let hooks = ctx.state.app.subscriptions(user_id).await?;
-    let webhooks = hooks.iter().map(Webhook::of).collect();
+    let webhooks = hooks.iter().map(listed).collect();
     Ok(ok_json(&WebhookList { ok: true, api_version: audit_core::API_VERSION, webhooks }))
 }
 
@@ -126,7 +124,7 @@ fn webhook_url(raw: &str) -> Result<url::Url, ApiError> {
     }
 }
 
-/// `{url: string, events: [known event names, at least one]}`.
+/// `{url: string, events: [known event names, at least one]}` (documented as `api::WebhookRequest`).
 fn parse_create(body: &Value) -> Result<(String, Vec<String>), ApiError> {
     let Some(obj) = body.as_object() else {
         return Err(ApiError::invalid_request("The request body must be a JSON object with `url` and `events`."));
@@ -157,89 +155,6 @@ fn parse_create(body: &Value) -> Result<(String, Vec<String>), ApiError> {
             .with_details(json!({ "parameter": "events", "allowed": allowed })));
     }
     Ok((url, events))
-}
-
-/// A webhook subscription as listed (its signing secret never is).
-#[derive(Debug, Serialize, JsonSchema)]
-#[schemars(extend("not" = { "required": ["secret"] }))]
-pub struct Webhook {
-    /// UUID.
-    id: String,
-    /// Target URL.
-    url: String,
-    /// Subscribed events.
-    #[schemars(extend("items" = { "type": "string", "enum": app::WEBHOOK_EVENTS }))]
-    events: Vec<String>,
-    /// Disabled subscriptions receive nothing.
-    enabled: bool,
-    /// When it was created (UTC).
-    #[schemars(extend("format" = "date-time"))]
-    created_at: String,
-}
-
-/// A subscription just created: a [`Webhook`] and its signing secret.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct NewWebhook {
-    /// UUID.
-    id: String,
-    /// Target URL.
-    url: String,
-    /// Subscribed events.
-    #[schemars(extend("items" = { "type": "string", "enum": app::WEBHOOK_EVENTS }))]
-    events: Vec<String>,
-    /// Disabled subscriptions receive nothing.
-    enabled: bool,
-    /// When it was created (UTC).
-    #[schemars(extend("format" = "date-time"))]
-    created_at: String,
-    /// HMAC-SHA256 signing secret (`whsec_` + 32 characters); shown only in this answer.
-    secret: String,
-}
-
-/// The answer of `POST /api/v1/webhooks`.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct WebhookCreated {
-    #[schemars(extend("const" = true))]
-    ok: bool,
-    #[schemars(extend("const" = "v1"))]
-    api_version: &'static str,
-    /// The subscription, with its signing secret.
-    webhook: NewWebhook,
-}
-
-/// The answer of `GET /api/v1/webhooks`.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct WebhookList {
-    #[schemars(extend("const" = true))]
-    ok: bool,
-    #[schemars(extend("const" = "v1"))]
-    api_version: &'static str,
-    /// The subscriptions, oldest first.
-    webhooks: Vec<Webhook>,
-}
-
-/// The answer of `DELETE /api/v1/webhooks/{id}`.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct WebhookDeleted {
-    #[schemars(extend("const" = true))]
-    ok: bool,
-    #[schemars(extend("const" = "v1"))]
-    api_version: &'static str,
-    /// Id of the deleted subscription.
-    deleted: String,
-}
-
-// `parse_create` reads the body field by field, for precise error answers; this type documents it.
-/// The body of `POST /api/v1/webhooks`.
-#[derive(schemars::JsonSchema)]
-#[allow(dead_code)]
-pub struct WebhookRequest {
-    /// http(s) URL receiving the POSTs.
-    #[schemars(length(max = app::MAX_URL_LEN))]
-    pub url: String,
-    /// The events to receive.
-    #[schemars(length(min = 1), extend("items" = { "type": "string", "enum": app::WEBHOOK_EVENTS }))]
-    pub events: Vec<String>,
 }
 
 #[cfg(test)]

@@ -41,21 +41,21 @@ static OWN_HEAD: &[Route] = &[
         path: "/own",
         handler: tagged_get,
         consumes_quota: false,
-        doc: &server::openapi::UNDOCUMENTED,
+        doc: &api::ops::UNDOCUMENTED,
     },
     Route {
         method: http::Method::HEAD,
         path: "/own",
         handler: tagged_head,
         consumes_quota: false,
-        doc: &server::openapi::UNDOCUMENTED,
+        doc: &api::ops::UNDOCUMENTED,
     },
     Route {
         method: http::Method::GET,
         path: "/borrowed",
         handler: tagged_get,
         consumes_quota: false,
-        doc: &server::openapi::UNDOCUMENTED,
+        doc: &api::ops::UNDOCUMENTED,
     },
 ];
 
@@ -65,14 +65,14 @@ static PANICKY: &[Route] = &[
         path: "/boom",
         handler: panics,
         consumes_quota: false,
-        doc: &server::openapi::UNDOCUMENTED,
+        doc: &api::ops::UNDOCUMENTED,
     },
     Route {
         method: http::Method::GET,
         path: "/boom/{n}",
         handler: panics_later,
         consumes_quota: false,
-        doc: &server::openapi::UNDOCUMENTED,
+        doc: &api::ops::UNDOCUMENTED,
     },
 ];
 

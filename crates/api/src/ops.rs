@@ -1,16 +1,17 @@
-//! The [`Operation`] of every route of [`crate::router::ROUTES`]: what the OpenAPI document
+//! The [`Operation`] of every route of the server's routing table (`ROUTES`): what the OpenAPI document
 //! says about it beyond its method and path. docs/API.md says the same in prose.
 
 use serde_json::{json, Value};
 
-use super::{answer, request, Access, Content, Header, In, Operation, Param, Response};
+use crate::{answer, request, Access, Content, Header, In, Operation, Param, Response};
 
 /// An error answer with the REST error body.
 const fn error(status: &'static str, description: &'static str) -> Response {
-    Response { status, description, headers: &[], content: Content::Json(answer::<crate::error::ErrorBody>) }
+    Response { status, description, headers: &[], content: Content::Json(answer::<crate::ErrorBody>) }
 }
 
-/// A component schema not derived from a type yet (`openapi/legacy.json`).
+/// A component schema not derived from a type yet (the server's `openapi/legacy.json`: the
+/// agent-tool shapes).
 fn legacy(name: &str) -> Value {
     json!({ "$ref": format!("#/components/schemas/{name}") })
 }
@@ -130,7 +131,7 @@ pub static WIDGET: Operation = Operation {
             description: "`missing_parameter` (`domain`), or `invalid_request` for an invalid `domain`, `color`, \
         `size` or `format` (`details.parameter` names it).",
             headers: &[],
-            content: Content::Json(answer::<crate::error::ErrorBody>),
+            content: Content::Json(answer::<crate::ErrorBody>),
         },
         Response {
             status: "4XX",
@@ -138,7 +139,7 @@ pub static WIDGET: Operation = Operation {
         the badge and report routes (default 120 requests per minute per IP). It is not the audit \
         quota: no `x-ratelimit-*` headers.",
             headers: &[Header::RetryAfter],
-            content: Content::Json(answer::<crate::error::ErrorBody>),
+            content: Content::Json(answer::<crate::ErrorBody>),
         },
         E500,
     ],
@@ -241,7 +242,7 @@ pub static REPORT_FOR_URL: Operation = Operation {
             at: In::Query,
             required: true,
             description: "The page to audit.",
-            schema: |_| json!({"type": "string", "maxLength": app::MAX_URL_LEN}),
+            schema: |_| json!({"type": "string", "maxLength": crate::MAX_URL_LEN}),
         },
         Param::ApiKeyQuery,
     ],
@@ -372,13 +373,13 @@ pub static AI_READINESS: Operation = Operation {
     tag: "ai-visibility",
     access: Access::KeyOptional,
     params: &[Param::ApiKeyQuery],
-    body: Some(request::<crate::routes::ai::UrlRequest>),
+    body: Some(request::<crate::UrlRequest>),
     responses: &[
         Response {
             status: "200",
             description: "The AI-readiness report.",
             headers: &[],
-            content: Content::Json(|_| legacy("AiReadiness")),
+            content: Content::Json(answer::<crate::AiReadinessAnswer>),
         },
         E400_URL_BODY,
         E401_KEY_UNKNOWN,
@@ -405,13 +406,13 @@ pub static AI_VISIBILITY_SCAN: Operation = Operation {
     tag: "ai-visibility",
     access: Access::KeyOptional,
     params: &[Param::ApiKeyQuery],
-    body: Some(request::<crate::routes::ai::UrlRequest>),
+    body: Some(request::<crate::UrlRequest>),
     responses: &[
         Response {
             status: "200",
             description: "The scan.",
             headers: &[],
-            content: Content::Json(|_| legacy("AiVisibilityScan")),
+            content: Content::Json(answer::<crate::AiVisibilityScanAnswer>),
         },
         E400_URL_BODY,
         E401_KEY_UNKNOWN,
@@ -441,13 +442,13 @@ pub static GEO_CHECK: Operation = Operation {
     tag: "ai-visibility",
     access: Access::KeyOptional,
     params: &[Param::ApiKeyQuery],
-    body: Some(request::<crate::routes::ai::UrlRequest>),
+    body: Some(request::<crate::UrlRequest>),
     responses: &[
         Response {
             status: "200",
             description: "The visibility check (fresh or cached).",
             headers: &[],
-            content: Content::Json(|_| legacy("GeoCheckResult")),
+            content: Content::Json(answer::<crate::GeoCheckResult>),
         },
         E400_URL_BODY,
         E401_KEY_UNKNOWN,
@@ -463,7 +464,7 @@ pub static GEO_CHECK: Operation = Operation {
         `upstream_error`: the AI search provider failed (timeout, non-2xx status, unreadable \
         answer, unreachable; `details.reason`, and `details.upstream_status` for a status).",
             headers: &[],
-            content: Content::Json(answer::<crate::error::ErrorBody>),
+            content: Content::Json(answer::<crate::ErrorBody>),
         },
         Response {
             status: "503",
@@ -471,7 +472,7 @@ pub static GEO_CHECK: Operation = Operation {
         operator has configured no AI search provider (`details.settings` names the settings); \
         nothing is charged.",
             headers: &[],
-            content: Content::Json(answer::<crate::error::ErrorBody>),
+            content: Content::Json(answer::<crate::ErrorBody>),
         },
         E504,
     ],
@@ -492,7 +493,7 @@ pub static AUDIT: Operation = Operation {
             at: In::Query,
             required: true,
             description: "The page to audit (http or https, at most 2048 bytes; a bare host gets https://).",
-            schema: |_| json!({"type": "string", "maxLength": app::MAX_URL_LEN}),
+            schema: |_| json!({"type": "string", "maxLength": crate::MAX_URL_LEN}),
         },
         Param::Own {
             name: "format",
@@ -509,14 +510,14 @@ pub static AUDIT: Operation = Operation {
             status: "200",
             description: "The audit (also when the page itself answered 404 or 500: see `page.status_code`).",
             headers: &[],
-            content: Content::Json(answer::<crate::routes::audit::AuditAnswer>),
+            content: Content::Json(answer::<crate::AuditAnswer>),
         },
         Response {
             status: "400",
             description: "`missing_parameter` (`details.parameter`), `invalid_url`, or `invalid_request` (unknown \
         `format`).",
             headers: &[],
-            content: Content::Json(answer::<crate::error::ErrorBody>),
+            content: Content::Json(answer::<crate::ErrorBody>),
         },
         E401_KEY_UNKNOWN,
         E403_AUDIT,
@@ -540,20 +541,20 @@ pub static AUDIT_BATCH: Operation = Operation {
     tag: "audit",
     access: Access::KeyOptional,
     params: &[Param::ApiKeyQuery],
-    body: Some(request::<crate::routes::audit::BatchRequest>),
+    body: Some(request::<crate::BatchRequest>),
     responses: &[
         Response {
             status: "200",
             description: "One result per input URL, in order.",
             headers: &[],
-            content: Content::Json(answer::<crate::routes::audit::BatchResult>),
+            content: Content::Json(answer::<crate::BatchResult>),
         },
         Response {
             status: "400",
             description: "`invalid_request` (malformed JSON, wrong types, 0 or more than 10 URLs, unknown `format`) \
         or `missing_parameter` (`urls`).",
             headers: &[],
-            content: Content::Json(answer::<crate::error::ErrorBody>),
+            content: Content::Json(answer::<crate::ErrorBody>),
         },
         E413,
         E415,
@@ -580,13 +581,13 @@ pub static CONTENT_GAP: Operation = Operation {
     tag: "analysis",
     access: Access::KeyOptional,
     params: &[Param::ApiKeyQuery],
-    body: Some(|_| legacy("ContentGapRequest")),
+    body: Some(request::<crate::ContentGapRequest>),
     responses: &[
         Response {
             status: "200",
             description: "The page type, coverage and gaps.",
             headers: &[],
-            content: Content::Json(|_| legacy("ContentGapResult")),
+            content: Content::Json(answer::<crate::ContentGapResult>),
         },
         Response {
             status: "400",
@@ -594,27 +595,27 @@ pub static CONTENT_GAP: Operation = Operation {
         `missing_parameter` (`url`), or `invalid_url` (the page, or a competitor: `details.index` \
         and `details.url` name it).",
             headers: &[],
-            content: Content::Json(answer::<crate::error::ErrorBody>),
+            content: Content::Json(answer::<crate::ErrorBody>),
         },
         Response {
             status: "422",
             description: "The page: `blocked_target` (non-public address, also after a redirect), `not_html`, or \
         `target_too_large`.",
             headers: &[],
-            content: Content::Json(answer::<crate::error::ErrorBody>),
+            content: Content::Json(answer::<crate::ErrorBody>),
         },
         Response {
             status: "502",
             description: "The page: `target_unreachable`.",
             headers: &[],
-            content: Content::Json(answer::<crate::error::ErrorBody>),
+            content: Content::Json(answer::<crate::ErrorBody>),
         },
         E503,
         Response {
             status: "504",
             description: "The page: `target_timeout`.",
             headers: &[],
-            content: Content::Json(answer::<crate::error::ErrorBody>),
+            content: Content::Json(answer::<crate::ErrorBody>),
         },
         E401_KEY_UNKNOWN,
         E403_AUDIT,
@@ -637,20 +638,20 @@ pub static AUTO_FIX_BATCH: Operation = Operation {
     tag: "analysis",
     access: Access::KeyOptional,
     params: &[Param::ApiKeyQuery],
-    body: Some(|_| legacy("AutoFixRequest")),
+    body: Some(request::<crate::AutoFixRequest>),
     responses: &[
         Response {
             status: "200",
             description: "One fix per issue, in order.",
             headers: &[],
-            content: Content::Json(answer::<crate::routes::content::AutoFixResult>),
+            content: Content::Json(answer::<crate::AutoFixResult>),
         },
         Response {
             status: "400",
             description: "`invalid_request` (not an object, 0 or more than 50 issues, an item that is not an issue \
         object: `details.index` names it) or `missing_parameter` (`issues`).",
             headers: &[],
-            content: Content::Json(answer::<crate::error::ErrorBody>),
+            content: Content::Json(answer::<crate::ErrorBody>),
         },
         E401_KEY_UNKNOWN,
         E403_AUDIT,
@@ -676,14 +677,14 @@ pub static USAGE: Operation = Operation {
             status: "200",
             description: "The snapshot.",
             headers: &[],
-            content: Content::Json(answer::<crate::routes::usage::Usage>),
+            content: Content::Json(answer::<crate::Usage>),
         },
         E401_KEY_NEEDED,
         Response {
             status: "403",
             description: "`forbidden`: the key is disabled or expired.",
             headers: &[],
-            content: Content::Json(answer::<crate::error::ErrorBody>),
+            content: Content::Json(answer::<crate::ErrorBody>),
         },
         E500,
     ],
@@ -706,20 +707,20 @@ pub static CREATE_WEBHOOK: Operation = Operation {
     tag: "webhooks",
     access: Access::KeyRequired,
     params: &[],
-    body: Some(request::<crate::routes::webhooks::WebhookRequest>),
+    body: Some(request::<crate::WebhookRequest>),
     responses: &[
         Response {
             status: "201",
             description: "The subscription, with its signing secret.",
             headers: &[],
-            content: Content::Json(answer::<crate::routes::webhooks::WebhookCreated>),
+            content: Content::Json(answer::<crate::WebhookCreated>),
         },
         Response {
             status: "400",
             description: "`invalid_request` (bad JSON, unknown event, no events, too many subscriptions), \
         `missing_parameter`, or `invalid_url`.",
             headers: &[],
-            content: Content::Json(answer::<crate::error::ErrorBody>),
+            content: Content::Json(answer::<crate::ErrorBody>),
         },
         E413,
         E415,
@@ -727,7 +728,7 @@ pub static CREATE_WEBHOOK: Operation = Operation {
             status: "422",
             description: "`blocked_target`: the URL points to a non-public address.",
             headers: &[],
-            content: Content::Json(answer::<crate::error::ErrorBody>),
+            content: Content::Json(answer::<crate::ErrorBody>),
         },
         E401_KEY_NEEDED,
         E403_WEBHOOKS,
@@ -749,7 +750,7 @@ pub static LIST_WEBHOOKS: Operation = Operation {
             status: "200",
             description: "The subscriptions, oldest first.",
             headers: &[],
-            content: Content::Json(answer::<crate::routes::webhooks::WebhookList>),
+            content: Content::Json(answer::<crate::WebhookList>),
         },
         E401_KEY_NEEDED,
         E403_WEBHOOKS,
@@ -778,13 +779,13 @@ pub static DELETE_WEBHOOK: Operation = Operation {
             status: "200",
             description: "Deleted.",
             headers: &[],
-            content: Content::Json(answer::<crate::routes::webhooks::WebhookDeleted>),
+            content: Content::Json(answer::<crate::WebhookDeleted>),
         },
         Response {
             status: "404",
             description: "`not_found`: no subscription of this owner has that id.",
             headers: &[],
-            content: Content::Json(answer::<crate::error::ErrorBody>),
+            content: Content::Json(answer::<crate::ErrorBody>),
         },
         E401_KEY_NEEDED,
         E403_WEBHOOKS,
@@ -806,13 +807,13 @@ pub static STATUS: Operation = Operation {
             status: "200",
             description: "The database answers.",
             headers: &[],
-            content: Content::Json(answer::<crate::routes::status::Status>),
+            content: Content::Json(answer::<crate::Status>),
         },
         Response {
             status: "503",
             description: "`degraded`: the database does not answer.",
             headers: &[],
-            content: Content::Json(answer::<crate::routes::status::Status>),
+            content: Content::Json(answer::<crate::Status>),
         },
     ],
 };
@@ -998,7 +999,7 @@ pub static MCP_DISCOVERY: Operation = Operation {
         shared by the badge, report and discovery routes (default 120 requests per minute per IP). \
         It is not the audit quota: no `x-ratelimit-*` headers.",
             headers: &[Header::RetryAfter],
-            content: Content::Json(answer::<crate::error::ErrorBody>),
+            content: Content::Json(answer::<crate::ErrorBody>),
         },
     ],
 };
@@ -1025,7 +1026,7 @@ pub static AGENT_CARD: Operation = Operation {
         shared by the badge, report and discovery routes (default 120 requests per minute per IP). \
         It is not the audit quota: no `x-ratelimit-*` headers.",
             headers: &[Header::RetryAfter],
-            content: Content::Json(answer::<crate::error::ErrorBody>),
+            content: Content::Json(answer::<crate::ErrorBody>),
         },
     ],
 };

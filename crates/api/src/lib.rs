@@ -1,8 +1,15 @@
-//! The generator of the service's OpenAPI 3.1 document: each route described as data (an
-//! [`Operation`]: summary, parameters, request body, responses, who may call it), component
-//! schemas derived from the wire types with schemars (doc comments become descriptions).
-//! The server feeds it its routing table (`server::openapi`); the result is checked in as
-//! `crates/server/src/openapi.json` (`just openapi` rewrites it; a test fails when it is stale).
+//! The REST interface as data: the wire types ([`wire`]: the body of each answer and the
+//! documented body of each request), the [`Operation`] of each route ([`ops`]: summary,
+//! parameters, request body, responses, who may call it), and the generator of the OpenAPI
+//! 3.1 document from them (component schemas derived with schemars; doc comments become
+//! descriptions). The server builds the wire types and feeds the generator its routing table;
+//! the result is checked in as `docs/openapi.json` (`just openapi` rewrites it; a test fails
+//! when it is stale). No I/O here (docs/ARCHITECTURE.md).
+
+pub mod ops;
+pub mod wire;
+
+pub use wire::*;
 
 use schemars::generate::{Contract, SchemaSettings};
 use schemars::{JsonSchema, SchemaGenerator};
@@ -261,6 +268,8 @@ pub fn generate<'a>(routes: impl IntoIterator<Item = RouteDoc<'a>>, legacy: &str
         let entry = paths.entry(route.path).or_insert_with(|| json!({}));
         entry[method] = operation(&mut g, &route);
     }
+    // Listed for webhook receivers, though no operation answers it.
+    g.answer::<WebhookPayload>();
     let legacy: Map<String, Value> = serde_json::from_str(legacy).expect("the hand-written schemas are a JSON object");
     json!({
         "openapi": "3.1.0",
@@ -411,4 +420,57 @@ pub fn render(document: &Value) -> String {
     let mut text = serde_json::to_string_pretty(document).unwrap_or_default();
     text.push('\n');
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every `$ref` of `v`.
+    fn refs(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::Object(map) => {
+                if let Some(Value::String(r)) = map.get("$ref") {
+                    out.push(r.clone());
+                }
+                map.values().for_each(|v| refs(v, out));
+            }
+            Value::Array(items) => items.iter().for_each(|v| refs(v, out)),
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn operations_refer_to_derived_components_only() {
+        let ops = [
+            ("GET", "/api/v1/audit", &ops::AUDIT),
+            ("POST", "/api/v1/audit/batch", &ops::AUDIT_BATCH),
+            ("POST", "/api/ai-readiness", &ops::AI_READINESS),
+            ("POST", "/api/ai-visibility-scan", &ops::AI_VISIBILITY_SCAN),
+            ("POST", "/api/geo-check", &ops::GEO_CHECK),
+            ("POST", "/api/content-gap", &ops::CONTENT_GAP),
+            ("POST", "/api/auto-fix-batch", &ops::AUTO_FIX_BATCH),
+            ("GET", "/api/v1/usage", &ops::USAGE),
+            ("POST", "/api/v1/webhooks", &ops::CREATE_WEBHOOK),
+            ("GET", "/api/status", &ops::STATUS),
+        ];
+        let routes = ops.iter().map(|(method, path, doc)| RouteDoc { method, path, consumes_quota: true, doc });
+        let doc = generate(routes, "{}");
+        let mut found = Vec::new();
+        refs(&doc, &mut found);
+        assert!(found.len() > 20);
+        for r in found {
+            let Some(name) = r.strip_prefix("#/components/schemas/") else { continue };
+            assert!(doc["components"]["schemas"].get(name).is_some(), "{r} is not a component");
+        }
+    }
+
+    /// The delivery body is listed for webhook receivers, though no operation answers it.
+    #[test]
+    fn webhook_payload_is_listed() {
+        let doc = generate(std::iter::empty(), "{}");
+        let s = &doc["components"]["schemas"];
+        assert_eq!(s["WebhookPayload"]["required"], json!(["id", "event", "createdAt", "data"]));
+        assert_eq!(s["WebhookPayload"]["properties"]["event"]["enum"], json!(WEBHOOK_EVENTS));
+    }
 }

@@ -1,0 +1,481 @@
+//! The REST wire types: the body of each answer the server serialises, and the documented
+//! body of each request it reads (docs/API.md). The server builds these values and
+//! serialises them; their derived schemas are the document's component schemas.
+//!
+//! The request types document bodies the handlers read field by field, for precise error
+//! answers; they are not deserialised.
+
+use audit_core::{AuditResult, CompactResult};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::Value;
+
+/// The longest URL accepted anywhere (the fetcher's `MAX_URL_LEN`; a server test checks the
+/// two agree).
+pub const MAX_URL_LEN: usize = 2048;
+
+/// The scopes a key may hold (the key store's `SCOPES`; a server test checks the two agree).
+pub const SCOPES: &[&str] = &["audit", "mcp", "webhooks"];
+
+/// The events a webhook may subscribe to (the webhook store's `WEBHOOK_EVENTS`; a server
+/// test checks the two agree).
+pub const WEBHOOK_EVENTS: &[&str] =
+    &["audit.completed", "monitor.alert", "workflow.awaiting_approval", "workflow.completed"];
+
+/// URLs per batch request (docs/API.md, "POST /api/v1/audit/batch").
+pub const MAX_BATCH_URLS: usize = 10;
+
+/// Every error code of the REST API (docs/API.md, "Conventions of every endpoint").
+pub const ERROR_CODES: &[&str] = &[
+    "invalid_request",
+    "missing_parameter",
+    "invalid_url",
+    "unauthorized",
+    "forbidden",
+    "not_found",
+    "method_not_allowed",
+    "payload_too_large",
+    "unsupported_media_type",
+    "blocked_target",
+    "not_html",
+    "target_too_large",
+    "rate_limited",
+    "target_unreachable",
+    "upstream_error",
+    "not_configured",
+    "overloaded",
+    "target_timeout",
+    "internal",
+];
+
+/// The body of every REST error answer (every route but `/api/mcp`).
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(rename = "Error", deny_unknown_fields)]
+pub struct ErrorBody<'a> {
+    /// Always `false`.
+    #[schemars(extend("const" = false))]
+    pub ok: bool,
+    /// `v1`.
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: &'a str,
+    /// What went wrong.
+    pub error: ErrorDetail<'a>,
+}
+
+/// What went wrong, in an error body.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct ErrorDetail<'a> {
+    /// Stable snake_case code; docs/API.md lists each endpoint's.
+    #[schemars(extend("enum" = ERROR_CODES))]
+    pub code: &'a str,
+    /// One human sentence.
+    #[schemars(length(min = 1))]
+    pub message: &'a str,
+    /// Machine-readable details (`{"parameter": "url"}`), when there are any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "serde_json::Map<String, Value>")]
+    pub details: Option<&'a Value>,
+}
+
+/// Shape of an audit answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, JsonSchema)]
+#[schemars(rename_all = "lowercase")]
+pub enum Format {
+    /// The full result (docs/API.md, "The audit result").
+    Json,
+    /// The compact summary.
+    Compact,
+}
+
+/// An audit answer: the full result or the compact summary (`format`).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum AuditAnswer {
+    /// `format=json`.
+    Full(Box<AuditResult>),
+    /// `format=compact`.
+    Compact(CompactResult),
+}
+
+/// The body of `POST /api/v1/audit/batch`.
+#[derive(JsonSchema)]
+pub struct BatchRequest {
+    /// The pages to audit, in order.
+    #[schemars(length(min = 1, max = MAX_BATCH_URLS))]
+    pub urls: Vec<String>,
+    /// `null` is the same as leaving it out.
+    #[serde(default)]
+    #[schemars(extend("default" = "json"))]
+    pub format: Option<Format>,
+}
+
+/// The answer of `POST /api/v1/audit/batch`: one item per input URL, in order.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct BatchResult {
+    #[schemars(extend("const" = true))]
+    pub ok: bool,
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: &'static str,
+    /// Number of items.
+    #[schemars(range(max = MAX_BATCH_URLS))]
+    pub count: usize,
+    /// Items audited.
+    pub succeeded: usize,
+    /// Items that failed.
+    pub failed: usize,
+    /// One per input URL, in order.
+    pub results: Vec<BatchItem>,
+}
+
+/// One item of a batch answer.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum BatchItem {
+    /// The URL was audited.
+    Audited {
+        /// The URL as given.
+        url: String,
+        #[schemars(extend("const" = true))]
+        ok: bool,
+        /// The audit, in the asked `format`.
+        result: AuditAnswer,
+    },
+    /// The URL failed; the batch still answers 200.
+    Failed {
+        /// The URL as given.
+        url: String,
+        #[schemars(extend("const" = false))]
+        ok: bool,
+        /// Why.
+        error: BatchError,
+    },
+}
+
+/// Why one URL of a batch failed.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct BatchError {
+    /// The error code the URL would have had alone.
+    #[schemars(extend("enum" = ERROR_CODES))]
+    pub code: &'static str,
+    /// One human sentence.
+    pub message: String,
+}
+
+/// The body of the AI-visibility endpoints: the page to check.
+#[derive(JsonSchema)]
+pub struct UrlRequest {
+    /// The page (http or https; a bare host gets https://).
+    #[schemars(length(min = 1, max = MAX_URL_LEN))]
+    pub url: String,
+}
+
+/// The answer of `POST /api/auto-fix-batch`: one fix per issue, in order.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct AutoFixResult {
+    #[schemars(extend("const" = true))]
+    pub ok: bool,
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: &'static str,
+    /// Number of fixes (one per issue).
+    #[schemars(range(min = 1, max = autofix::MAX_BATCH))]
+    pub count: usize,
+    /// The fixes, in input order.
+    pub fixes: Vec<autofix::Fix>,
+}
+
+/// The usage snapshot of the key's owner.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Usage {
+    #[schemars(extend("const" = true))]
+    pub ok: bool,
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: &'static str,
+    /// The owner of the key.
+    #[schemars(extend("format" = "uuid"))]
+    pub user_id: String,
+    /// The owner's tier.
+    #[schemars(extend("enum" = ["free", "pro"]))]
+    pub tier: &'static str,
+    /// Quota units per minute of the key sending the request.
+    pub rate_limit_per_minute: u32,
+    /// Units it used in the current minute.
+    pub requests_this_minute: u64,
+    /// Units it used in the last 24 hours.
+    pub requests_last_24h: u64,
+    /// The owner's keys (never the keys themselves).
+    pub api_keys: Vec<ApiKey>,
+    /// The owner's enabled webhook subscriptions.
+    pub webhook_subscriptions: u64,
+}
+
+/// An API key of the owner, without its secret.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ApiKey {
+    /// UUID.
+    #[schemars(extend("format" = "uuid"))]
+    pub id: String,
+    /// Human label.
+    pub name: String,
+    /// The first characters of the key.
+    #[schemars(regex(pattern = r"^sa_[0-9A-Za-z]{7}$"))]
+    pub key_prefix: String,
+    /// Granted scopes.
+    #[schemars(extend("items" = { "type": "string", "enum": SCOPES }))]
+    pub scopes: Vec<String>,
+    /// Requests per minute: the key's own limit, else its tier's.
+    pub rate_limit: u32,
+    /// Disabled keys are refused (403).
+    pub enabled: bool,
+    /// Last successful authentication.
+    #[schemars(extend("format" = "date-time"))]
+    pub last_used_at: Option<String>,
+    /// Expiry; null never.
+    #[schemars(extend("format" = "date-time"))]
+    pub expires_at: Option<String>,
+    /// Creation time.
+    #[schemars(extend("format" = "date-time"))]
+    pub created_at: String,
+}
+
+/// The answer of `GET /api/status` (200 and 503 alike).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Status {
+    /// `degraded` when the database does not answer.
+    #[schemars(extend("enum" = ["ok", "degraded"]))]
+    pub status: &'static str,
+    /// The database.
+    #[schemars(extend("enum" = ["up", "down"]))]
+    pub db: &'static str,
+    /// Version of the audit engine.
+    pub engine_version: &'static str,
+    /// Version of the rule set.
+    pub ruleset_version: &'static str,
+    /// Now.
+    #[schemars(extend("format" = "date-time"))]
+    pub timestamp: String,
+    /// Seconds since the service started.
+    pub uptime_s: u64,
+    /// Round trip of the database ping.
+    pub latency_ms: u64,
+}
+
+/// A webhook subscription as listed (its signing secret never is).
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(extend("not" = { "required": ["secret"] }))]
+pub struct Webhook {
+    /// UUID.
+    pub id: String,
+    /// Target URL.
+    pub url: String,
+    /// Subscribed events.
+    #[schemars(extend("items" = { "type": "string", "enum": WEBHOOK_EVENTS }))]
+    pub events: Vec<String>,
+    /// Disabled subscriptions receive nothing.
+    pub enabled: bool,
+    /// When it was created (UTC).
+    #[schemars(extend("format" = "date-time"))]
+    pub created_at: String,
+}
+
+/// A subscription just created: a [`Webhook`] and its signing secret.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct NewWebhook {
+    /// UUID.
+    pub id: String,
+    /// Target URL.
+    pub url: String,
+    /// Subscribed events.
+    #[schemars(extend("items" = { "type": "string", "enum": WEBHOOK_EVENTS }))]
+    pub events: Vec<String>,
+    /// Disabled subscriptions receive nothing.
+    pub enabled: bool,
+    /// When it was created (UTC).
+    #[schemars(extend("format" = "date-time"))]
+    pub created_at: String,
+    /// HMAC-SHA256 signing secret (`whsec_` + 32 characters); shown only in this answer.
+    pub secret: String,
+}
+
+/// The answer of `POST /api/v1/webhooks`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct WebhookCreated {
+    #[schemars(extend("const" = true))]
+    pub ok: bool,
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: &'static str,
+    /// The subscription, with its signing secret.
+    pub webhook: NewWebhook,
+}
+
+/// The answer of `GET /api/v1/webhooks`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct WebhookList {
+    #[schemars(extend("const" = true))]
+    pub ok: bool,
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: &'static str,
+    /// The subscriptions, oldest first.
+    pub webhooks: Vec<Webhook>,
+}
+
+/// The answer of `DELETE /api/v1/webhooks/{id}`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct WebhookDeleted {
+    #[schemars(extend("const" = true))]
+    pub ok: bool,
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: &'static str,
+    /// Id of the deleted subscription.
+    pub deleted: String,
+}
+
+/// The body of `POST /api/v1/webhooks`.
+#[derive(JsonSchema)]
+pub struct WebhookRequest {
+    /// http(s) URL receiving the POSTs.
+    #[schemars(length(max = MAX_URL_LEN))]
+    pub url: String,
+    /// The events to receive.
+    #[schemars(length(min = 1), extend("items" = { "type": "string", "enum": WEBHOOK_EVENTS }))]
+    pub events: Vec<String>,
+}
+
+/// The answer of `POST /api/ai-readiness`: the engine's report with `api_version`.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(rename = "AiReadiness", deny_unknown_fields)]
+pub struct AiReadinessAnswer {
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: &'static str,
+    /// The report.
+    #[serde(flatten)]
+    pub report: ai_visibility::AiReadiness,
+}
+
+/// The answer of `POST /api/ai-visibility-scan`: the engine's scan with `api_version` and
+/// the scanned `url`.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(rename = "AiVisibilityScan", deny_unknown_fields)]
+pub struct AiVisibilityScanAnswer {
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: &'static str,
+    /// The scanned page.
+    pub url: String,
+    /// The scan.
+    #[serde(flatten)]
+    pub scan: ai_visibility::AiVisibilityScan,
+}
+
+/// The answer of `POST /api/geo-check` (docs/API.md, "POST /api/geo-check"). The application
+/// builds and caches this body as it is sent; this type documents it.
+#[derive(JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(rename = "GeoCheckResult", deny_unknown_fields)]
+pub struct GeoCheckResult {
+    #[schemars(extend("const" = true))]
+    pub ok: bool,
+    #[serde(rename = "api_version")]
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: String,
+    /// The page the queries were generated from.
+    pub url: String,
+    /// The checked domain, lower-case, without `www.`.
+    pub domain: String,
+    /// Share of queries in which the site was found, in percent, rounded.
+    #[schemars(range(max = 100))]
+    pub visibility_score: u8,
+    /// Every query in generation order.
+    #[schemars(length(min = ai_visibility::GEO_QUERY_COUNT, max = ai_visibility::GEO_QUERY_COUNT))]
+    pub queries: Vec<ai_visibility::GeoQueryResult>,
+    /// Whether the answer is the domain's cached one.
+    pub cached: bool,
+    /// When the provider was asked.
+    #[schemars(extend("format" = "date-time"))]
+    pub checked_at: String,
+}
+
+/// The body of `POST /api/content-gap`; `null` counts as absent for the optional fields.
+#[derive(JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(rename = "ContentGapRequest")]
+pub struct ContentGapRequest {
+    /// The page to analyse (http or https; a bare host gets https://).
+    #[schemars(length(max = MAX_URL_LEN))]
+    pub url: String,
+    /// Overrides the fetched page's title.
+    pub title: Option<String>,
+    /// Overrides the fetched page's word count.
+    pub word_count: Option<u64>,
+    /// Overrides the fetched page's section headings (h2-h6); `[]` means none.
+    pub headings: Option<Vec<String>>,
+    /// Pages to compare with, instead of the built-in model.
+    #[schemars(length(max = content_gap::MAX_COMPETITORS), inner(length(max = MAX_URL_LEN)))]
+    pub competitors: Option<Vec<String>>,
+}
+
+/// The answer of `POST /api/content-gap`: the engine's report with the page and the
+/// competitors compared.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(rename = "ContentGapResult")]
+pub struct ContentGapResult {
+    #[schemars(extend("const" = true))]
+    pub ok: bool,
+    #[serde(rename = "api_version")]
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: &'static str,
+    /// The analysed page.
+    pub url: String,
+    /// The report.
+    #[serde(flatten)]
+    pub report: content_gap::ContentGapReport,
+    /// How many competitors were compared.
+    #[schemars(range(max = content_gap::MAX_COMPETITORS))]
+    pub competitors_compared: usize,
+    /// The competitors left out, in the order given.
+    pub skipped_competitors: Vec<SkippedCompetitor>,
+}
+
+/// A competitor left out of a content-gap comparison, and why.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SkippedCompetitor {
+    /// The competitor's URL.
+    pub url: String,
+    /// An error code of the fetch (`blocked_target`, `target_unreachable`, ...) or
+    /// `target_status` for a non-2xx answer (`details.status`).
+    pub code: &'static str,
+    /// One human sentence.
+    pub message: String,
+    /// Machine-readable details, when there are any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "serde_json::Map<String, Value>")]
+    pub details: Option<Value>,
+}
+
+/// The body of `POST /api/auto-fix-batch`.
+#[derive(JsonSchema)]
+#[schemars(rename = "AutoFixRequest")]
+pub struct AutoFixRequest {
+    /// The issues to fix, in order.
+    #[schemars(length(min = 1, max = autofix::MAX_BATCH))]
+    pub issues: Vec<autofix::Issue<'static>>,
+}
+
+// The webhook store writes this body (docs/API.md, "Webhooks"); this type documents it for
+// receivers.
+/// Body of every delivery (not an answer of this API).
+#[derive(JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(rename = "WebhookPayload")]
+pub struct WebhookPayload {
+    /// Event id; the same on retries (also in `x-webhook-id`).
+    pub id: String,
+    /// The event.
+    #[schemars(extend("enum" = WEBHOOK_EVENTS))]
+    pub event: String,
+    /// When the event happened (UTC).
+    #[schemars(extend("format" = "date-time"))]
+    pub created_at: String,
+    /// What happened; its shape depends on the event.
+    pub data: serde_json::Map<String, Value>,
+}
