@@ -26,6 +26,9 @@
 use serde_json::{json, Value};
 use url::Url;
 
+mod view;
+pub use view::{ApprovalView, PendingApproval, RunError, RunView, StepView};
+
 use crate::monitors::Monitors;
 use crate::{App, AppError, Comparison, StoredResult};
 
