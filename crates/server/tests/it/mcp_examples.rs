@@ -93,10 +93,12 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
             "get_opportunities",
             json!({
                 "url": "https://example.com/",
+                "finalUrl": "https://example.com/",
                 "score": 78,
+                "ranking": "priorityScore = impact points (high 3, medium 2, low 1) x rule weight / effort points (low 1, medium 2, high 3)",
                 "opportunities": [
-                    { "id": "meta-description-missing", "title": "Meta description is missing", "category": "Content", "impact": "medium", "effort": "low", "weight": 4, "priorityScore": 24.0, "rank": 1 },
-                    { "id": "image-alt-missing", "title": "3 images have no alt text", "category": "Images", "impact": "medium", "effort": "low", "weight": 3, "priorityScore": 18.0, "rank": 2 }
+                    { "id": "meta-description-missing", "title": "Meta description is missing", "category": "Content", "severity": "warning", "impact": "medium", "effort": "low", "weight": 4, "priorityScore": 24.0, "rank": 1 },
+                    { "id": "image-alt-missing", "title": "3 images have no alt text", "category": "Images", "severity": "warning", "impact": "medium", "effort": "low", "weight": 3, "priorityScore": 18.0, "rank": 2 }
                 ]
             }),
         ),
@@ -104,9 +106,11 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
             "generate_fixes",
             json!({
                 "url": "https://example.com/",
+                "finalUrl": "https://example.com/",
                 "topN": 5,
                 "fixes": [{
                     "ruleId": "meta-description-missing",
+                    "priorityScore": 24.0,
                     "issueTitle": "Meta description is missing",
                     "type": "html",
                     "difficulty": "easy",
@@ -211,14 +215,16 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
                 "url": "https://example.com/",
                 "intervalSeconds": 86400,
                 "created": false,
+                "nextRunAt": "2026-05-03T06:00:00.000Z",
                 "rules": [
                     { "rule": "score_drop", "description": "score falls by 5 points or more" },
                     { "rule": "new_critical", "description": "a critical issue appears" },
                     { "rule": "status_not_2xx", "description": "the page answers a status outside 200-299" },
                     { "rule": "unreachable", "description": "the page cannot be fetched" }
                 ],
-                "recentAlerts": [{ "rule": "score_drop", "severity": "warning", "message": "Score fell from 86 to 78", "createdAt": "2026-05-02T06:00:03.000Z" }],
+                "recentAlerts": [{ "alertId": "alert_7", "rule": "score_drop", "severity": "warning", "message": "Score fell from 86 to 78", "createdAt": "2026-05-02T06:00:03.000Z" }],
                 "severityBreakdown": { "critical": 0, "warning": 3, "notice": 4 },
+                "lastScore": 78,
                 "lastAuditAt": "2026-05-02T06:00:02.000Z"
             }),
         ),
