@@ -217,3 +217,46 @@ fn analyze_ai_visibility(args: &Args) -> Result<Rendered, PromptError> {
     );
     Ok(user(format!("AI visibility of {url}"), text))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(pairs: &[(&str, &str)]) -> Args {
+        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+
+    #[test]
+    fn every_listed_prompt_renders_with_its_required_arguments() {
+        for p in PROMPTS {
+            let given: Vec<(&str, &str)> = p
+                .arguments
+                .iter()
+                .filter(|a| a.required)
+                .map(|a| (a.name, if a.name == "url" { "https://e.example/" } else { "title-missing" }))
+                .collect();
+            let rendered = render(p.name, &args(&given)).unwrap_or_else(|e| panic!("{}: {e}", p.name));
+            assert!(!rendered.text.is_empty() && !rendered.description.is_empty());
+        }
+    }
+
+    #[test]
+    fn unusable_arguments_are_named() {
+        let err = |name: &str, pairs: &[(&str, &str)]| render(name, &args(pairs)).map(|_| ()).unwrap_err().to_string();
+        assert_eq!(err("audit_website", &[]), "argument url is required");
+        assert_eq!(
+            err("audit_website", &[("url", "ftp://e")]),
+            "url must be an absolute http or https URL, got \"ftp://e\""
+        );
+        assert_eq!(
+            err("prioritize_seo_fixes", &[("url", "https://e.example/"), ("maxItems", "0")]),
+            "maxItems must be an integer from 1 to 20, got \"0\""
+        );
+        let long = "a".repeat(MAX_ARGUMENT_CHARS + 1);
+        assert_eq!(
+            err("explain_seo_issue", &[("issue", &long)]),
+            format!("argument issue is longer than {MAX_ARGUMENT_CHARS} characters")
+        );
+        assert_eq!(err("nope", &[]), "unknown prompt \"nope\"");
+    }
+}

@@ -445,3 +445,27 @@ pub fn data_sources_markdown() -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rule_table_lists_every_rule_and_one_rule_names_its_concept() {
+        let all = checks();
+        assert_eq!(all.count, RULES.len());
+        assert!(all.checks.iter().all(|c| c.concept.is_none() && c.uri == format!("{CHECK_PREFIX}{}", c.id)));
+        let with_concept = RULES.iter().map(|r| r.meta().id).find(|id| glossary::entry_for_rule(id).is_some());
+        let one = check(with_concept.unwrap_or_default()).map(|c| c.concept.is_some());
+        assert_eq!(one, Some(true));
+        assert!(check("no-such-rule").is_none());
+    }
+
+    #[test]
+    fn severities_share_out_every_rule() {
+        let levels = severity_levels();
+        let counted: usize = levels.severity.levels.iter().map(|l| l.rule_count).sum();
+        assert_eq!(counted, RULES.len());
+        assert_eq!(concepts_index().count, GLOSSARY.len());
+    }
+}
