@@ -26,7 +26,9 @@
 use serde_json::{json, Value};
 use url::Url;
 
+mod approve;
 mod view;
+pub use approve::{check_gate, Decided, Decision, GateRefusal};
 pub use view::{ApprovalView, PendingApproval, RunError, RunView, StepView};
 
 use crate::monitors::Monitors;
