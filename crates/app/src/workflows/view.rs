@@ -1,5 +1,6 @@
-//! A workflow run as the agent tools report it (workflow_status, docs/API.md "Workflow
-//! runs"): its steps, the results gathered so far and its approval gates.
+//! A workflow run as the agent tools report it (docs/API.md "Workflow runs"): just created
+//! (workflow_execute), and as it stands (workflow_status): its steps, the results gathered so
+//! far and its approval gates.
 
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -142,6 +143,35 @@ impl RunView {
             resumes: run.resumes,
             created_at: crate::format_rfc3339(run.created_at),
             updated_at: crate::format_rfc3339(run.updated_at),
+        }
+    }
+}
+
+/// Result: the run just created.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Started {
+    /// The run's id, for workflow_status.
+    pub run_id: String,
+    /// Always queued.
+    pub state: crate::RunState,
+    /// What the run does.
+    pub intent: crate::Intent,
+    /// The page.
+    pub url: String,
+    /// The steps the run will take, in order.
+    pub steps: Vec<String>,
+}
+
+impl Started {
+    /// The answer for `run`, just created (still queued).
+    pub fn of(run: &crate::WorkflowRun) -> Started {
+        Started {
+            run_id: run.id.clone(),
+            state: crate::RunState::Queued,
+            intent: run.intent,
+            url: run.url.clone(),
+            steps: super::steps_of(run.intent).iter().map(|s| s.to_string()).collect(),
         }
     }
 }
