@@ -17,10 +17,13 @@
 //! - Use cases of the endpoints: [`opportunities`], [`fixes`], [`content`] (content gaps),
 //!   [`ai`] (AI readiness and scan), [`GeoService`] (geo-check).
 //! - [`glossary`]: the SEO glossary (get_seo_concept, the methodology resource).
+//! - [`agent`]: what the agent-tool endpoint says besides its tools (identity, resources,
+//!   prompts).
 //! - [`techstack`]: technology detection from a page's facts, HTML and headers.
 //! - [`AppError`]: why a use case failed.
 
 mod accounts;
+pub mod agent;
 pub mod ai;
 mod audit;
 pub mod audit_report;

@@ -27,6 +27,9 @@ use tokio::sync::watch;
 
 use crate::{App, AppError, StoredResult};
 
+mod report;
+pub use report::{AlertView, MonitorReport, RuleView, SeverityBreakdown};
+
 /// The product token monitoring answers to in robots.txt (the user agent is
 /// `SeoAuditBot/<version> (+<base_url>/bot)`).
 pub const CRAWLER: &str = "SeoAuditBot";

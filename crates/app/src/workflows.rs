@@ -26,6 +26,11 @@
 use serde_json::{json, Value};
 use url::Url;
 
+mod approve;
+mod view;
+pub use approve::{check_gate, Decided, Decision, GateRefusal};
+pub use view::{ApprovalView, PendingApproval, RunError, RunView, Started, StepView};
+
 use crate::monitors::Monitors;
 use crate::{App, AppError, Comparison, StoredResult};
 

@@ -109,32 +109,6 @@ pub fn mcp_json(base_url: &str) -> Value {
     })
 }
 
-/// Example requests for each tool's skill in the agent card.
-fn skill_examples(tool: &str) -> &'static [&'static str] {
-    match tool {
-        "get_site_info" => &["Is https://example.com/ indexable?", "What is https://example.com/ built with?"],
-        "get_audit_methodology" => &["How is the SEO score computed?", "Which performance checks do you run?"],
-        "get_seo_concept" => &["What is a canonical URL?", "Explain meta-description-missing"],
-        "seo_audit" => &["Audit https://example.com/ for SEO", "What is the SEO score of https://example.com/pricing?"],
-        "get_opportunities" => &["What should I fix first on https://example.com/?"],
-        "generate_fixes" => &["Give me code fixes for the top 5 issues of https://example.com/"],
-        "workflow_execute" => &[
-            "Start a fix workflow for https://example.com/",
-            "Compare https://example.com/ with https://competitor.example/",
-        ],
-        "workflow_status" => &["What is the status of run 6f1c0e8a?"],
-        "approve_fixes" => &["Approve the fix plan of run 6f1c0e8a"],
-        "detect_regressions" => &["Did staging.example.com get worse than example.com?"],
-        "compare_competitors" => &["How does https://example.com/ compare with https://competitor.example/?"],
-        "monitor_site" => &["Monitor https://example.com/ daily and alert me on score drops"],
-        "track_keywords" => &["Track the keyword 'oak chairs' on https://example.com/chairs"],
-        "run_experiment" => {
-            &["Record an experiment: rewriting the title of https://example.com/ should raise the score"]
-        }
-        _ => &[],
-    }
-}
-
 /// The `/.well-known/agent-card.json` document (A2A 1.0).
 pub fn agent_card(base_url: &str) -> Value {
     let base = base(base_url);
@@ -151,7 +125,7 @@ pub fn agent_card(base_url: &str) -> Value {
                 "name": t.title,
                 "description": t.description,
                 "tags": tags,
-                "examples": skill_examples(&t.name),
+                "examples": app::agent::skill_examples(&t.name),
                 "inputModes": ["application/json"],
                 "outputModes": ["application/json"],
             });

@@ -1,187 +1,38 @@
-//! The prompts of the agent-tool endpoint: ready-made requests that tell an agent which
-//! tools to call, in which order, and how to present the result.
+//! The prompts of the agent-tool endpoint, as JSON-RPC answers: the texts and their
+//! argument checks are [`app::agent::prompts`]; here they are mapped to the protocol's
+//! prompt types.
 
 use std::collections::BTreeMap;
 
 use mcp_protocol::{PromptArgument, PromptDef, PromptMessage, PromptMessages, Role};
 
-use app::fixes::{DEFAULT_TOP_N, MAX_TOP_N};
-
-/// Longest argument value a prompt accepts; longer values are refused rather than echoed.
-pub const MAX_ARGUMENT_CHARS: usize = 2048;
+use app::agent::prompts::{render, PROMPTS};
 
 /// Every prompt, in a fixed order.
 pub fn prompt_defs() -> Vec<PromptDef> {
-    let arg = |name: &str, description: &str, required: bool| PromptArgument {
-        name: name.into(),
-        description: description.into(),
-        required,
-    };
-    vec![
-        PromptDef {
-            name: "audit_website".into(),
-            description: "Audit a web page for SEO and explain the results with a prioritised action plan.".into(),
-            arguments: vec![
-                arg("url", "Absolute http or https URL of the page", true),
-                arg(
-                    "focus",
-                    "Optional area to concentrate on: technical, content, performance, or a free-text topic",
-                    false,
-                ),
-            ],
-        },
-        PromptDef {
-            name: "explain_seo_issue".into(),
-            description:
-                "Explain an SEO issue (an audit rule id or an issue title) in plain words, with how to fix it.".into(),
-            arguments: vec![arg("issue", "A rule id such as meta-description-missing, or an issue title", true)],
-        },
-        PromptDef {
-            name: "prioritize_seo_fixes".into(),
-            description:
-                "Rank a page's SEO problems by expected gain and produce ready-to-apply fixes for the top ones.".into(),
-            arguments: vec![
-                arg("url", "Absolute http or https URL of the page", true),
-                arg("maxItems", "How many fixes to produce, 1 to 20 (default 5)", false),
-            ],
-        },
-        PromptDef {
-            name: "analyze_ai_visibility".into(),
-            description:
-                "Assess how well a site can be found and cited by AI assistants and AI search, and what to change."
-                    .into(),
-            arguments: vec![arg("url", "Absolute http or https URL of the page (usually the home page)", true)],
-        },
-    ]
-}
-
-fn required<'a>(args: &'a BTreeMap<String, String>, name: &str) -> Result<&'a str, String> {
-    let value = args.get(name).map(|v| v.trim()).unwrap_or("");
-    if value.is_empty() {
-        return Err(format!("argument {name} is required"));
-    }
-    if value.chars().count() > MAX_ARGUMENT_CHARS {
-        return Err(format!("argument {name} is longer than {MAX_ARGUMENT_CHARS} characters"));
-    }
-    Ok(value)
-}
-
-fn optional<'a>(args: &'a BTreeMap<String, String>, name: &str) -> Result<Option<&'a str>, String> {
-    match args.get(name).map(|v| v.trim()) {
-        None | Some("") => Ok(None),
-        Some(_) => required(args, name).map(Some),
-    }
-}
-
-fn url(args: &BTreeMap<String, String>) -> Result<&str, String> {
-    let url = required(args, "url")?;
-    let lower = url.to_ascii_lowercase();
-    let has_host = ["http://", "https://"].iter().any(|s| lower.starts_with(s) && lower.len() > s.len());
-    if !has_host || url.chars().any(char::is_whitespace) {
-        return Err(format!("url must be an absolute http or https URL, got {url:?}"));
-    }
-    Ok(url)
-}
-
-fn user(description: String, text: String) -> PromptMessages {
-    PromptMessages { description: Some(description), messages: vec![PromptMessage { role: Role::User, text }] }
+    PROMPTS
+        .iter()
+        .map(|p| PromptDef {
+            name: p.name.into(),
+            description: p.description.into(),
+            arguments: p
+                .arguments
+                .iter()
+                .map(|a| PromptArgument {
+                    name: a.name.into(),
+                    description: a.description.into(),
+                    required: a.required,
+                })
+                .collect(),
+        })
+        .collect()
 }
 
 /// Renders a prompt. `Err` names the argument that is missing or unusable.
 pub fn get_prompt(name: &str, args: &BTreeMap<String, String>) -> Result<PromptMessages, String> {
-    match name {
-        "audit_website" => audit_website(args),
-        "explain_seo_issue" => explain_seo_issue(args),
-        "prioritize_seo_fixes" => prioritize_seo_fixes(args),
-        "analyze_ai_visibility" => analyze_ai_visibility(args),
-        _ => Err(format!("unknown prompt {name:?}")),
-    }
-}
-
-fn audit_website(args: &BTreeMap<String, String>) -> Result<PromptMessages, String> {
-    let url = url(args)?;
-    let focus = optional(args, "focus")?;
-    let group =
-        focus.map(str::to_ascii_lowercase).filter(|f| ["technical", "content", "performance"].contains(&f.as_str()));
-    let focus_text = match (focus, &group) {
-        (_, Some(g)) => format!(
-            "\n\nFocus on the {g} group: call get_audit_methodology with category \"{g}\" to see its rules, and \
-             discuss only issues whose category belongs to it (mention the others in one line)."
-        ),
-        (Some(topic), None) => format!(
-            "\n\nThe user is most interested in: {topic}. Give issues related to that topic first, and use \
-             get_seo_concept to explain the terms involved."
-        ),
-        (None, None) => String::new(),
-    };
-    let text = format!(
-        "Audit the web page {url} for SEO with the seo-audit tools.\n\n\
-         1. Call get_site_info with url {url}. If the page is not reachable, answers a non-2xx status, or is not \
-         indexable (noindex, robots.txt block), say so first: nothing else matters until that is fixed.\n\
-         2. Call seo_audit with url {url} for the score and the full list of issues.\n\
-         3. Call get_opportunities with url {url} to rank the issues by expected gain.\n\
-         4. For any issue whose meaning is not obvious, call get_seo_concept with its id.\n\n\
-         Report: the score (percentage) and what it means; the critical issues; the top five opportunities, each \
-         with what is wrong, why it matters and the concrete change; then the remaining warnings briefly. Quote \
-         rule ids so the user can look them up. Do not invent findings the tools did not report.{focus_text}"
-    );
-    Ok(user(format!("SEO audit of {url}"), text))
-}
-
-fn explain_seo_issue(args: &BTreeMap<String, String>) -> Result<PromptMessages, String> {
-    let issue = required(args, "issue")?;
-    let text = format!(
-        "Explain the SEO issue \"{issue}\" to a website owner who is not an SEO specialist.\n\n\
-         1. Call get_seo_concept with concept \"{issue}\". If it answers found: false, call it again with the best \
-         of its suggestions, or with the key term of the issue title.\n\
-         2. If the result lists relatedRules, call get_audit_methodology to quote the exact threshold and severity \
-         of those rules.\n\n\
-         Answer in three short parts: what it is (one or two sentences), why it matters for search and for \
-         visitors, and how to fix it step by step, with a code example when the fix is markup. Mention related \
-         concepts the owner should check next."
-    );
-    Ok(user(format!("Explanation of {issue}"), text))
-}
-
-fn prioritize_seo_fixes(args: &BTreeMap<String, String>) -> Result<PromptMessages, String> {
-    let url = url(args)?;
-    let max_items = match optional(args, "maxItems")? {
-        None => DEFAULT_TOP_N,
-        Some(v) => match v.parse::<u64>() {
-            Ok(n) if (1..=MAX_TOP_N).contains(&n) => n,
-            _ => return Err(format!("maxItems must be an integer from 1 to {MAX_TOP_N}, got {v:?}")),
-        },
-    };
-    let text = format!(
-        "Decide which SEO fixes matter most for {url} and prepare them.\n\n\
-         1. Call get_opportunities with url {url}: issues ranked by priority score (rule weight, impact and \
-         effort).\n\
-         2. Call generate_fixes with url {url} and topN {max_items} for ready-to-apply code for the top issues.\n\
-         3. Where a fix needs context, call get_seo_concept with the rule id.\n\n\
-         Present at most {max_items} items in priority order. For each: the rule id and title, why it is ranked \
-         there (impact, effort, weight), the fix exactly as generated (code block), where to put it, and how to \
-         verify it (re-run seo_audit or detect_regressions). End with the expected score gain if all are applied, \
-         stated as an estimate."
-    );
-    Ok(user(format!("Top {max_items} SEO fixes for {url}"), text))
-}
-
-fn analyze_ai_visibility(args: &BTreeMap<String, String>) -> Result<PromptMessages, String> {
-    let url = url(args)?;
-    let text = format!(
-        "Assess how visible {url} is to AI assistants and AI search engines (ChatGPT, Claude, Perplexity, Google \
-         AI Overviews).\n\n\
-         1. Call get_site_info with url {url}: is the page reachable and indexable, and what does robots.txt say?\n\
-         2. Read the resource svc://data-sources for the AI crawlers this service knows and what each is used for.\n\
-         3. Call seo_audit with url {url}: structured data, headings, content depth and meta data are the \
-         foundations AI systems read too.\n\
-         4. Call get_seo_concept for \"ai-crawlers\", \"llms-txt\" and \"geo\" to ground your advice.\n\n\
-         Report in four parts matching the AI-visibility pillars: llms.txt (present and valid?), AI bot access \
-         (which crawlers robots.txt blocks, and whether that is deliberate: training vs search vs user fetch), \
-         answer structure (question-shaped headings, direct answers, lists, semantic HTML), and entity clarity \
-         (Organization structured data, consistent name, sameAs links). For each, state what you found, what to \
-         change, and a snippet where useful. Mention that the REST endpoint POST /api/ai-visibility-scan gives a \
-         deterministic 0-100 score for the same four pillars."
-    );
-    Ok(user(format!("AI visibility of {url}"), text))
+    let rendered = render(name, args).map_err(|e| e.to_string())?;
+    Ok(PromptMessages {
+        description: Some(rendered.description),
+        messages: vec![PromptMessage { role: Role::User, text: rendered.text }],
+    })
 }

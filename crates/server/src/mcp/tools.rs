@@ -15,7 +15,6 @@
 //! without `$schema` as 2020-12, and some clients' validators refuse what they do not bundle).
 
 use std::future::Future;
-use std::marker::PhantomData;
 
 use futures_util::future::BoxFuture;
 use mcp_protocol::{Category, ToolAnnotations, ToolDef, ToolResult};
@@ -248,96 +247,6 @@ fn tidy(schema: &mut Value) {
             "anyOf" | "oneOf" | "allOf" => value.as_array_mut().into_iter().flatten().for_each(tidy),
             _ => {}
         }
-    }
-}
-
-/// A result still built as JSON, whose output schema its module writes out ([`Shape`]).
-/// For the tools whose results are not Rust types yet.
-#[derive(Debug, Clone)]
-pub struct Json<S>(pub Value, PhantomData<S>);
-
-impl<S> Json<S> {
-    /// The `structuredContent` `value`, of shape `S`.
-    pub fn new(value: Value) -> Json<S> {
-        Json(value, PhantomData)
-    }
-}
-
-/// The output schema of a [`Json`] result.
-pub trait Shape {
-    /// The schema.
-    fn schema() -> Value;
-}
-
-impl<S> Serialize for Json<S> {
-    fn serialize<Ser: serde::Serializer>(&self, serializer: Ser) -> Result<Ser::Ok, Ser::Error> {
-        self.0.serialize(serializer)
-    }
-}
-
-impl<S: Shape> JsonSchema for Json<S> {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        std::any::type_name::<S>().into()
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::Schema::try_from(S::schema()).unwrap_or_default()
-    }
-}
-
-/// Building blocks of the [`Shape`]s written out by hand.
-pub mod shape {
-    use serde_json::{json, Value};
-
-    /// A closed list of strings.
-    pub fn one_of_strings<S: AsRef<str>>(values: &[S]) -> Value {
-        json!({ "type": "string", "enum": values.iter().map(AsRef::as_ref).collect::<Vec<_>>() })
-    }
-
-    /// An open object requiring `required`.
-    pub fn object(properties: Value, required: &[&str]) -> Value {
-        json!({ "type": "object", "properties": properties, "required": required })
-    }
-
-    /// An open object requiring every property.
-    pub fn all_required(properties: Value) -> Value {
-        let required: Vec<String> = properties.as_object().map(|p| p.keys().cloned().collect()).unwrap_or_default();
-        json!({ "type": "object", "properties": properties, "required": required })
-    }
-
-    /// `{"type": ty}`.
-    pub fn t(ty: &str) -> Value {
-        json!({ "type": ty })
-    }
-
-    /// An array of `items`.
-    pub fn array_of(items: Value) -> Value {
-        json!({ "type": "array", "items": items })
-    }
-
-    /// An array of strings.
-    pub fn strings() -> Value {
-        array_of(t("string"))
-    }
-
-    /// `high`, `medium` or `low`.
-    pub fn level() -> Value {
-        one_of_strings(&["high", "medium", "low"])
-    }
-
-    /// `critical`, `warning` or `notice`.
-    pub fn severity() -> Value {
-        one_of_strings(&["critical", "warning", "notice"])
-    }
-
-    /// A timestamp, or null.
-    pub fn nullable_timestamp() -> Value {
-        json!({ "type": ["string", "null"], "description": "ISO 8601 UTC timestamp, or null" })
-    }
-
-    /// A timestamp.
-    pub fn timestamp() -> Value {
-        json!({ "type": "string", "description": "ISO 8601 UTC timestamp" })
     }
 }
 

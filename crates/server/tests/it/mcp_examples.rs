@@ -110,6 +110,7 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
                 "topN": 5,
                 "fixes": [{
                     "ruleId": "meta-description-missing",
+                    "priorityScore": 24.0,
                     "issueTitle": "Meta description is missing",
                     "type": "html",
                     "difficulty": "easy",
@@ -215,14 +216,16 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
                 "url": "https://example.com/",
                 "intervalSeconds": 86400,
                 "created": false,
+                "nextRunAt": "2026-05-03T06:00:00.000Z",
                 "rules": [
                     { "rule": "score_drop", "description": "score falls by 5 points or more" },
                     { "rule": "new_critical", "description": "a critical issue appears" },
                     { "rule": "status_not_2xx", "description": "the page answers a status outside 200-299" },
                     { "rule": "unreachable", "description": "the page cannot be fetched" }
                 ],
-                "recentAlerts": [{ "rule": "score_drop", "severity": "warning", "message": "Score fell from 86 to 78", "createdAt": "2026-05-02T06:00:03.000Z" }],
+                "recentAlerts": [{ "alertId": "alert_7", "rule": "score_drop", "severity": "warning", "message": "Score fell from 86 to 78", "createdAt": "2026-05-02T06:00:03.000Z" }],
                 "severityBreakdown": { "critical": 0, "warning": 3, "notice": 4 },
+                "lastScore": 78,
                 "lastAuditAt": "2026-05-02T06:00:02.000Z"
             }),
         ),

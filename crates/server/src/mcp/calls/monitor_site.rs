@@ -5,13 +5,10 @@
 use mcp_protocol::{Category, ToolAnnotations, ToolResult};
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::{json, Value};
 
 use super::{from_api_error, owner, url_arg, ToolEnv};
 use crate::error::ApiError;
-use crate::mcp::tools::shape::{all_required, array_of, nullable_timestamp, severity, t, timestamp};
-use crate::mcp::tools::{Json, Meta, Shape};
-use app::workflows::severity_breakdown;
+use crate::mcp::tools::Meta;
 
 /// Alerts reported.
 pub const RECENT_ALERTS: usize = 20;
@@ -44,30 +41,7 @@ pub struct Args {
 }
 
 /// Result.
-pub type Output = Json<Report>;
-
-/// The shape of the monitor report.
-#[derive(Debug)]
-pub struct Report;
-
-impl Shape for Report {
-    fn schema() -> Value {
-        let rule = all_required(json!({ "rule": t("string"), "description": t("string") }));
-        let alert = all_required(json!({
-            "rule": t("string"), "severity": severity(), "message": t("string"), "createdAt": timestamp()
-        }));
-        all_required(json!({
-            "monitorId": t("string"),
-            "url": t("string"),
-            "intervalSeconds": t("integer"),
-            "created": t("boolean"),
-            "rules": array_of(rule),
-            "recentAlerts": array_of(alert),
-            "severityBreakdown": all_required(json!({ "critical": t("integer"), "warning": t("integer"), "notice": t("integer") })),
-            "lastAuditAt": nullable_timestamp()
-        }))
-    }
-}
+pub type Output = app::monitors::MonitorReport;
 
 /// Runs the tool.
 pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
@@ -101,26 +75,5 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
     // A monitor check may have stored an audit (and raised the alerts just read) since
     // `latest` was read: report the newest audit, so breakdown and alerts agree.
     let latest = state.app.latest_audit(url.to_string()).await.ok().flatten().unwrap_or(latest);
-    let result = app::StoredResult::of(&latest);
-    let recent: Vec<Value> = alerts
-        .iter()
-        .map(|a| {
-            json!({
-                "alertId": a.id, "rule": a.rule, "severity": a.severity, "message": a.message,
-                "createdAt": app::format_rfc3339(a.created_at),
-            })
-        })
-        .collect();
-    Ok(Json::new(json!({
-        "monitorId": monitor.id,
-        "url": monitor.url,
-        "intervalSeconds": monitor.interval_s,
-        "created": created,
-        "nextRunAt": app::format_rfc3339(monitor.next_run_at),
-        "rules": app::monitors::rules_json(),
-        "recentAlerts": recent,
-        "severityBreakdown": severity_breakdown(&result),
-        "lastScore": latest.score,
-        "lastAuditAt": app::format_rfc3339(latest.created_at),
-    })))
+    Ok(app::monitors::MonitorReport::of(&monitor, created, &alerts, &latest))
 }

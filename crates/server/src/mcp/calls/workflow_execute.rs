@@ -3,7 +3,7 @@
 
 use mcp_protocol::{Category, ToolResult};
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use super::{from_api_error, needed_url, owner, url_arg, ToolEnv, TopN};
 use crate::mcp::tools::{Meta, AUDITS};
@@ -39,20 +39,7 @@ pub struct Args {
 }
 
 /// Result: the run just created.
-#[derive(Debug, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct Output {
-    /// The run's id, for workflow_status.
-    pub run_id: String,
-    /// Always queued.
-    pub state: app::RunState,
-    /// What the run does.
-    pub intent: app::Intent,
-    /// The page.
-    pub url: String,
-    /// The steps the run will take, in order.
-    pub steps: Vec<String>,
-}
+pub type Output = app::workflows::Started;
 
 /// Runs the tool.
 pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
@@ -79,11 +66,5 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
         .create(new)
         .await
         .map_err(|e| from_api_error(e.into(), "workflow not created"))?;
-    Ok(Output {
-        run_id: run.id,
-        state: app::RunState::Queued,
-        intent,
-        url: run.url,
-        steps: app::workflows::steps_of(intent).iter().map(|s| s.to_string()).collect(),
-    })
+    Ok(app::workflows::Started::of(&run))
 }

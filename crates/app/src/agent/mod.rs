@@ -1,0 +1,61 @@
+//! What the agent-tool endpoint says about itself and offers besides its tools (docs/API.md,
+//! the agent-tool endpoint): the server's identity and the instructions agents read first,
+//! the example requests of each tool's skill in the agent card, the [`resources`] and the
+//! [`prompts`]. Content only: the server maps it to JSON-RPC and the discovery documents.
+
+pub mod prompts;
+pub mod resources;
+
+/// Machine name of the tool server.
+pub const SERVER_NAME: &str = "seo-audit";
+/// Human name of the tool server.
+pub const SERVER_TITLE: &str = "seo-audit";
+/// Version of the tool server descriptor (`/.well-known/mcp.json`), as docs/API.md states it.
+pub const SERVER_VERSION: &str = "2.0.0";
+/// One-sentence description used by the discovery documents.
+pub const SERVER_DESCRIPTION: &str = "Deterministic SEO audits of public web pages: score and issues, ranked \
+     opportunities, ready-to-apply fixes, workflows with approval, monitoring, competitor comparison, on-page \
+     keyword tracking and experiments, plus an SEO glossary and the audit methodology.";
+
+/// What an agent reads first (`instructions` of `initialize` and `server/discover`).
+pub const INSTRUCTIONS: &str = "seo-audit audits public web pages for SEO with a deterministic, documented \
+     ruleset: the same page always gives the same score and issues, and every issue carries a stable rule id.\n\n\
+     Public tools (no API key): get_site_info (is a URL reachable and indexable, title, tech stack), \
+     get_audit_methodology (every rule, weight and threshold, and how the score is computed) and get_seo_concept \
+     (plain-language explanation of any SEO term or rule id).\n\n\
+     Write tools (need an API key with the mcp scope in the x-api-key header): seo_audit, get_opportunities, \
+     generate_fixes, workflow_execute, workflow_status, approve_fixes, detect_regressions, compare_competitors, \
+     monitor_site, track_keywords, run_experiment. A typical session: get_site_info, then seo_audit, then \
+     get_opportunities and generate_fixes for the top issues; get_seo_concept to explain an issue id. Long jobs: \
+     workflow_execute, then poll workflow_status; a fix workflow waits for approve_fixes.\n\n\
+     Keys: the operator creates them with `seo-audit keys create --name NAME --tier free --scopes audit,mcp`. \
+     Each tools/call counts against the caller's per-minute quota (shared with the REST API); a refused call says \
+     when to retry. Audits take 5 to 15 seconds. Resources: svc://methodology, svc://checks, svc://seo-concepts, \
+     svc://severity-levels, svc://data-sources. Prompts: audit_website, explain_seo_issue, prioritize_seo_fixes, \
+     analyze_ai_visibility.";
+
+/// Example requests for each tool's skill in the agent card.
+pub fn skill_examples(tool: &str) -> &'static [&'static str] {
+    match tool {
+        "get_site_info" => &["Is https://example.com/ indexable?", "What is https://example.com/ built with?"],
+        "get_audit_methodology" => &["How is the SEO score computed?", "Which performance checks do you run?"],
+        "get_seo_concept" => &["What is a canonical URL?", "Explain meta-description-missing"],
+        "seo_audit" => &["Audit https://example.com/ for SEO", "What is the SEO score of https://example.com/pricing?"],
+        "get_opportunities" => &["What should I fix first on https://example.com/?"],
+        "generate_fixes" => &["Give me code fixes for the top 5 issues of https://example.com/"],
+        "workflow_execute" => &[
+            "Start a fix workflow for https://example.com/",
+            "Compare https://example.com/ with https://competitor.example/",
+        ],
+        "workflow_status" => &["What is the status of run 6f1c0e8a?"],
+        "approve_fixes" => &["Approve the fix plan of run 6f1c0e8a"],
+        "detect_regressions" => &["Did staging.example.com get worse than example.com?"],
+        "compare_competitors" => &["How does https://example.com/ compare with https://competitor.example/?"],
+        "monitor_site" => &["Monitor https://example.com/ daily and alert me on score drops"],
+        "track_keywords" => &["Track the keyword 'oak chairs' on https://example.com/chairs"],
+        "run_experiment" => {
+            &["Record an experiment: rewriting the title of https://example.com/ should raise the score"]
+        }
+        _ => &[],
+    }
+}

@@ -1,0 +1,177 @@
+//! A workflow run as the agent tools report it (docs/API.md "Workflow runs"): just created
+//! (workflow_execute), and as it stands (workflow_status): its steps, the results gathered so
+//! far and its approval gates.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// Result: a run of the key owner.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RunView {
+    /// The run's id.
+    pub run_id: String,
+    /// What the run does.
+    pub intent: crate::Intent,
+    /// The page.
+    pub url: String,
+    /// The competitor's page (competitor intent).
+    pub competitor_url: Option<String>,
+    /// Where the run stands.
+    pub state: crate::RunState,
+    /// Every step, in order.
+    pub steps: Vec<StepView>,
+    /// Results of finished steps, keyed by step name
+    pub results: Map<String, Value>,
+    /// Approval gates waiting for approve_fixes.
+    pub pending_approvals: Vec<PendingApproval>,
+    /// Every approval gate of the run.
+    pub approvals: Vec<ApprovalView>,
+    /// The failing step and why; null unless the run failed.
+    pub error: Option<RunError>,
+    /// Times the run was resumed after a server restart cut it short
+    pub resumes: u32,
+    /// When the run was created (ISO 8601 UTC).
+    pub created_at: String,
+    /// When the run last changed (ISO 8601 UTC).
+    pub updated_at: String,
+}
+
+/// One step of a run.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StepView {
+    /// The step's name.
+    pub name: String,
+    /// Where the step stands.
+    pub status: crate::StepStatus,
+    /// When it started (ISO 8601 UTC), or null.
+    pub started_at: Option<String>,
+    /// When it finished (ISO 8601 UTC), or null.
+    pub finished_at: Option<String>,
+}
+
+/// An approval gate waiting for a decision.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PendingApproval {
+    /// The approvalId for approve_fixes.
+    pub approval_id: String,
+    /// What approving does.
+    pub summary: String,
+}
+
+/// An approval gate.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ApprovalView {
+    /// The gate's id.
+    pub approval_id: String,
+    /// pending or decided.
+    pub state: String,
+    /// approved or rejected once decided.
+    pub decision: Option<String>,
+    /// When it was decided.
+    pub decided_at: Option<String>,
+}
+
+/// Why a run failed.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct RunError {
+    /// The step that failed.
+    pub step: String,
+    /// Why.
+    pub reason: String,
+}
+
+impl RunView {
+    /// The view of a run (workflow_status answers it).
+    pub fn of(run: &crate::WorkflowRun) -> RunView {
+        let steps = run
+            .steps
+            .iter()
+            .map(|s| StepView {
+                name: s.name.clone(),
+                status: s.status,
+                started_at: s.started_at.clone(),
+                finished_at: s.finished_at.clone(),
+            })
+            .collect();
+        let mut results = Map::new();
+        for s in &run.steps {
+            if let Some(v) = s.result_json.as_deref().and_then(|j| serde_json::from_str::<Value>(j).ok()) {
+                results.insert(s.name.clone(), v);
+            }
+        }
+        let summary = results
+            .get(crate::GATE_STEP)
+            .and_then(|v| v["summary"].as_str())
+            .unwrap_or("Approve the fix plan (see results.fix_plan).")
+            .to_string();
+        let pending_approvals = run
+            .approvals
+            .iter()
+            .filter(|a| a.state == "pending")
+            .map(|a| PendingApproval { approval_id: a.id.clone(), summary: summary.clone() })
+            .collect();
+        let approvals = run
+            .approvals
+            .iter()
+            .map(|a| ApprovalView {
+                approval_id: a.id.clone(),
+                state: a.state.clone(),
+                decision: a.decision.clone(),
+                decided_at: a.decided_at.clone(),
+            })
+            .collect();
+        let error = (run.state == crate::RunState::Failed).then(|| RunError {
+            step: run.error_step.clone().unwrap_or_else(|| "start".into()),
+            reason: run.error_reason.clone().unwrap_or_else(|| "unknown".into()),
+        });
+        RunView {
+            run_id: run.id.clone(),
+            intent: run.intent,
+            url: run.url.clone(),
+            competitor_url: run.competitor_url.clone(),
+            state: run.state,
+            steps,
+            results,
+            pending_approvals,
+            approvals,
+            error,
+            resumes: run.resumes,
+            created_at: crate::format_rfc3339(run.created_at),
+            updated_at: crate::format_rfc3339(run.updated_at),
+        }
+    }
+}
+
+/// Result: the run just created.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Started {
+    /// The run's id, for workflow_status.
+    pub run_id: String,
+    /// Always queued.
+    pub state: crate::RunState,
+    /// What the run does.
+    pub intent: crate::Intent,
+    /// The page.
+    pub url: String,
+    /// The steps the run will take, in order.
+    pub steps: Vec<String>,
+}
+
+impl Started {
+    /// The answer for `run`, just created (still queued).
+    pub fn of(run: &crate::WorkflowRun) -> Started {
+        Started {
+            run_id: run.id.clone(),
+            state: crate::RunState::Queued,
+            intent: run.intent,
+            url: run.url.clone(),
+            steps: super::steps_of(run.intent).iter().map(|s| s.to_string()).collect(),
+        }
+    }
+}
