@@ -217,7 +217,17 @@ impl App {
 /// The additive `page_text` field of a stored result: the walk's visible text, white space
 /// collapsed, at most [`MAX_STORED_TEXT`] bytes; the words keyword tracking counts.
 fn page_text(audit: &Audit) -> Map<String, Value> {
-    let text = audit.page.visible_text.split_whitespace().collect::<Vec<_>>().join(" ");
+    // Words are appended until the cap is passed: the rest of the text is never scanned.
+    let mut text = String::with_capacity(audit.page.visible_text.len().min(MAX_STORED_TEXT + 64));
+    for word in audit.page.visible_text.split_whitespace() {
+        if text.len() > MAX_STORED_TEXT {
+            break;
+        }
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        text.push_str(word);
+    }
     let mut extra = Map::new();
     extra.insert("page_text".into(), Value::String(cut_at_char(text, MAX_STORED_TEXT)));
     extra

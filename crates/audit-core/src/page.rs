@@ -524,7 +524,14 @@ pub fn collapse(s: &str) -> String {
 /// Collapses every Unicode white space run (no-break spaces included, as `innerText` and a
 /// JavaScript `\s` do) to one space and trims: for heading and link text.
 pub fn collapse_unicode(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+    let mut out = String::with_capacity(s.len());
+    for word in s.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
 }
 
 /// Counts words: white-space separated tokens that carry a letter or digit.
