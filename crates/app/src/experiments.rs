@@ -6,7 +6,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use url::Url;
 
-use crate::keywords::{on_store, BACKGROUND_PATIENCE};
+use crate::keywords::on_store;
+use crate::workflows::BACKGROUND_PATIENCE;
 use crate::{App, AppError, StoredResult};
 
 /// The metric when none is named.

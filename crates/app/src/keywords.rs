@@ -3,8 +3,6 @@
 //! and how often in its visible text (whole words, case-insensitive), from every stored audit
 //! that kept the page text (every audit made through [`App::run_audit`]). Never a rank.
 
-use std::time::Duration;
-
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use url::Url;
@@ -15,9 +13,7 @@ use crate::{App, AppError, StoredResult};
 pub const HISTORY_AUDITS: usize = 20;
 /// Most keywords one owner may track.
 pub const MAX_KEYWORDS: usize = 100;
-/// How long an audit made for a tool call of tracking or experiments waits for a place in
-/// the audit queue, holding none (as workflow steps and monitor checks do).
-pub const BACKGROUND_PATIENCE: Duration = Duration::from_secs(10 * 60);
+use crate::workflows::BACKGROUND_PATIENCE;
 
 /// The note every answer carries, so that no agent mistakes presence counts for rank.
 pub const KEYWORD_NOTE: &str = "On-page keyword tracking: presence and frequency of each keyword in the title, h1, \

@@ -114,7 +114,7 @@ impl Admission {
     /// An IPv4-mapped IPv6 peer counts as its IPv4 address, and an IPv6 client as its
     /// network of `ipv6_prefix` bits (1 to 128): one subscriber usually holds a whole /64.
     pub fn new(max_total: usize, max_per_ip: usize, exempt: Vec<IpAddr>, ipv6_prefix: u8) -> Arc<Admission> {
-        let exempt = exempt.into_iter().map(canonical).collect();
+        let exempt = exempt.into_iter().map(|ip| client_network(ip, 128).0).collect();
         Arc::new(Admission {
             max_total: max_total.max(1),
             max_per_ip,
@@ -131,8 +131,10 @@ impl Admission {
 
     /// Counts a new connection from `peer`, or refuses it.
     pub fn admit(self: &Arc<Self>, peer: IpAddr) -> Result<Permit, Refused> {
-        let peer = canonical(peer);
-        let key = (self.max_per_ip > 0 && !self.exempt.contains(&peer)).then(|| network(peer, self.ipv6_prefix));
+        // The peer itself (an IPv4-mapped address as its IPv4 client), then its network.
+        let peer = client_network(peer, 128).0;
+        let key =
+            (self.max_per_ip > 0 && !self.exempt.contains(&peer)).then(|| client_network(peer, self.ipv6_prefix).0);
         let mut counts = self.lock();
         if counts.total >= self.max_total {
             return Err(Refused::Total);
@@ -168,24 +170,23 @@ impl Drop for Permit {
     }
 }
 
-/// An IPv4-mapped IPv6 peer (a dual-stack listener) is the IPv4 client it stands for.
-fn canonical(ip: IpAddr) -> IpAddr {
+/// The network a client at `ip` counts as, and its prefix length: an IPv4 address is itself
+/// (/32); an IPv4-mapped IPv6 address (`::ffff:a.b.c.d`, a dual-stack listener's peer) is that
+/// IPv4 address; any other IPv6 address is its first `ipv6_prefix` bits (clamped to 1..=128),
+/// the rest cleared, since one subscriber commonly holds a whole /64 and could otherwise take
+/// a fresh share with every address of it. The connection caps count clients this way, and a
+/// service can count its own quotas alike.
+pub fn client_network(ip: IpAddr, ipv6_prefix: u8) -> (IpAddr, u8) {
     match ip {
-        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
-        v4 => v4,
-    }
-}
-
-/// The client network `ip` (already [`canonical`]) counts as: an IPv4 address is itself, an
-/// IPv6 address its first `ipv6_prefix` bits.
-fn network(ip: IpAddr, ipv6_prefix: u8) -> IpAddr {
-    match ip {
-        IpAddr::V4(_) => ip,
-        IpAddr::V6(v6) => {
-            let prefix = ipv6_prefix.clamp(1, 128);
-            let mask = u128::MAX << (128 - u32::from(prefix));
-            IpAddr::V6(std::net::Ipv6Addr::from(u128::from(v6) & mask))
-        }
+        IpAddr::V4(v4) => (IpAddr::V4(v4), 32),
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => (IpAddr::V4(v4), 32),
+            None => {
+                let prefix = ipv6_prefix.clamp(1, 128);
+                let mask = u128::MAX << (128 - u32::from(prefix));
+                (IpAddr::V6(std::net::Ipv6Addr::from(u128::from(v6) & mask)), prefix)
+            }
+        },
     }
 }
 

@@ -176,24 +176,11 @@ pub fn anonymous_identity(ctx: &Ctx) -> Identity {
     Identity::anonymous(ip, ctx.state.config.anonymous_ipv6_prefix)
 }
 
-/// The network an anonymous client counts as, and its prefix length: an IPv4 address is
-/// itself (/32); an IPv4-mapped IPv6 address (`::ffff:a.b.c.d`) is that IPv4 address; any
-/// other IPv6 address is its first `ipv6_prefix` bits (clamped to 1..=128), the rest
-/// cleared, since one subscriber commonly holds a whole /64 and could otherwise take a
-/// fresh quota with every address of it.
-pub fn anonymous_network(ip: IpAddr, ipv6_prefix: u8) -> (IpAddr, u8) {
-    match ip {
-        IpAddr::V4(v4) => (IpAddr::V4(v4), 32),
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => (IpAddr::V4(v4), 32),
-            None => {
-                let prefix = ipv6_prefix.clamp(1, 128);
-                let mask = u128::MAX << (128 - u32::from(prefix));
-                (IpAddr::V6(std::net::Ipv6Addr::from(u128::from(v6) & mask)), prefix)
-            }
-        },
-    }
-}
+/// The network an anonymous client counts as, and its prefix length: the connection caps'
+/// own rule ([`http_serve::conn::client_network`]: an IPv4 address or the IPv4 client of a
+/// mapped address, /32; any other IPv6 address its first `ipv6_prefix` bits), so the quota and
+/// the per-client connection cap count the same clients.
+pub use http_serve::conn::client_network as anonymous_network;
 
 /// The client address: the socket peer, or, when the peer is a trusted proxy, the
 /// right-most `X-Forwarded-For` entry that is not itself a trusted proxy.
