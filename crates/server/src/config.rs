@@ -86,7 +86,7 @@ fn ms(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// The AI search provider of geo-check (`POST /api/geo-check`, see `crate::geo`). Its
+/// The AI search provider of geo-check (`POST /api/geo-check`, see `app::geo`). Its
 /// `Debug` form leaves the key out, so logging the settings cannot leak it.
 #[derive(Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
