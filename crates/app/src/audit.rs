@@ -19,7 +19,7 @@ use ai_visibility::Robots;
 use audit_core::{Audit, AuditResult};
 use fetch::Fetcher;
 use futures_util::StreamExt as _;
-use serde_json::{json, Map, Value};
+use serde_json::json;
 use url::Url;
 
 use crate::pipeline::{audit_url, AnalysisLimits};
@@ -214,39 +214,68 @@ impl App {
     }
 }
 
-/// The additive `page_text` field of a stored result: the walk's visible text, white space
-/// collapsed, at most [`MAX_STORED_TEXT`] bytes; the words keyword tracking counts.
-fn page_text(audit: &Audit) -> Map<String, Value> {
-    // Words are appended until the cap is passed: the rest of the text is never scanned.
-    let mut text = String::with_capacity(audit.page.visible_text.len().min(MAX_STORED_TEXT + 64));
-    for word in audit.page.visible_text.split_whitespace() {
-        if text.len() > MAX_STORED_TEXT {
-            break;
-        }
-        if !text.is_empty() {
-            text.push(' ');
-        }
-        text.push_str(word);
-    }
-    let mut extra = Map::new();
-    extra.insert("page_text".into(), Value::String(cut_at_char(text, MAX_STORED_TEXT)));
-    extra
+/// The text kept with a stored audit ([`store::NewAudit::page_text`]): the walk's visible
+/// text, white space collapsed, at most [`MAX_STORED_TEXT`] bytes; the words keyword tracking
+/// counts.
+pub fn page_text(audit: &Audit) -> String {
+    collapse_white_space(&audit.page.visible_text, MAX_STORED_TEXT)
 }
 
-/// `s` cut to at most `max` bytes, at a character boundary.
-fn cut_at_char(mut s: String, max: usize) -> String {
-    if s.len() > max {
-        let mut cut = max;
-        while !s.is_char_boundary(cut) {
-            cut -= 1;
+/// `s` with each run of white space (as [`char::is_whitespace`] defines it) made one space
+/// and the ends trimmed, cut to at most `max` bytes at a character boundary. Only the first
+/// `max` bytes of output are ever produced: the rest of `s` is not scanned. Runs of text are
+/// copied whole; only white space and non-ASCII characters are looked at one by one.
+fn collapse_white_space(s: &str, max: usize) -> String {
+    let bytes = s.as_bytes();
+    let mut out = String::with_capacity(s.len().min(max));
+    // `s[run..i]` is the word being read; the scan stops once it cannot fit.
+    let (mut i, mut run) = (0, 0);
+    while i < bytes.len() && out.len() + (i - run) <= max {
+        let b = bytes[i];
+        let (white, width) = if b < 0x80 {
+            (b.is_ascii_whitespace() || b == 0x0b, 1)
+        } else {
+            let c = s[i..].chars().next().unwrap_or(char::REPLACEMENT_CHARACTER);
+            (c.is_whitespace(), c.len_utf8())
+        };
+        if white {
+            if run < i && !push_word(&mut out, &s[run..i], max) {
+                return out;
+            }
+            run = i + width;
         }
-        s.truncate(cut);
+        i += width;
     }
-    s
+    if run < i {
+        push_word(&mut out, &s[run..i], max);
+    }
+    out
 }
 
-/// The row for an audit of `url`: the full result JSON (plus any additive `extra` fields),
-/// its score, ruleset and final URL, owned by `owner`.
+/// Appends `word` (after one space unless `out` is empty), cut so that `out` stays within
+/// `max` bytes; `false` when it did not fit whole.
+fn push_word(out: &mut String, word: &str, max: usize) -> bool {
+    if !out.is_empty() {
+        if out.len() >= max {
+            return false;
+        }
+        out.push(' ');
+    }
+    let room = max - out.len();
+    if word.len() <= room {
+        out.push_str(word);
+        return true;
+    }
+    let mut cut = room;
+    while !word.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    out.push_str(&word[..cut]);
+    false
+}
+
+/// The row for an audit of `url`: the result JSON, its score, ruleset and final URL, the
+/// page text when kept, owned by `owner`.
 ///
 /// # Errors
 /// The result did not serialise.
@@ -254,20 +283,18 @@ pub fn audit_record(
     url: &Url,
     owner: Option<&str>,
     result: &AuditResult,
-    extra: Option<Map<String, Value>>,
+    page_text: Option<String>,
 ) -> Result<store::NewAudit, AppError> {
-    let mut value = serde_json::to_value(result).map_err(AppError::internal)?;
-    if let (Some(extra), Value::Object(fields)) = (extra, &mut value) {
-        fields.extend(extra);
-    }
+    let json = serde_json::to_string(result).map_err(AppError::internal)?;
     let mut record = store::NewAudit::new(
         url.as_str(),
         result.page.final_url.clone(),
         i64::from(result.score.percentage),
         result.score.ruleset_version.clone(),
-        value.to_string(),
+        json,
     );
     record.user_id = owner.map(str::to_string);
+    record.page_text = page_text;
     Ok(record)
 }
 
@@ -275,10 +302,45 @@ pub fn audit_record(
 mod tests {
     use super::*;
 
+    /// The reference: what the stored text has always been (words joined by one space),
+    /// cut at a character boundary.
+    fn reference(s: &str, max: usize) -> String {
+        let mut text = s.split_whitespace().collect::<Vec<_>>().join(" ");
+        let mut cut = text.len().min(max);
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        text.truncate(cut);
+        text
+    }
+
     #[test]
-    fn stored_text_is_cut_at_a_character() {
-        assert_eq!(cut_at_char("ééé".to_string(), 3), "é");
-        assert_eq!(cut_at_char("abc".to_string(), 10), "abc");
+    fn white_space_is_collapsed_like_split_whitespace() {
+        let cases = [
+            "",
+            "   ",
+            "one",
+            "  Copper   kettles\nfor\ttea  ",
+            "a\u{a0}b\u{2003}c\u{3000}d",
+            "\u{b}x\u{c}y\r\nz",
+            "ééé ééé",
+            "日本語のテキスト と  空白",
+            "tail ",
+        ];
+        for s in cases {
+            for max in [0, 1, 2, 3, 4, 5, 7, 10, 64] {
+                assert_eq!(collapse_white_space(s, max), reference(s, max), "{s:?} max {max}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_kept_text_is_capped_at_a_character() {
+        let long = "mot ".repeat(40_000) + "é";
+        let kept = collapse_white_space(&long, MAX_STORED_TEXT);
+        assert_eq!(kept.len(), MAX_STORED_TEXT);
+        assert_eq!(kept, reference(&long, MAX_STORED_TEXT));
+        assert_eq!(collapse_white_space("ééé", 3), "é");
     }
 
     #[test]
@@ -287,11 +349,12 @@ mod tests {
             b"<html><head><title>Copper kettles</title></head><body><p>Copper   kettles\nfor tea</p></body></html>";
         let audit = audit_core::audit(audit_core::Page::parse("https://example.com/", html, Default::default()));
         let url = Url::parse("https://example.com/").unwrap();
-        let record =
-            audit_record(&url, Some("u1"), &audit.to_result("2026-01-01T00:00:00.000Z"), Some(page_text(&audit)))
-                .unwrap();
-        let stored: Value = serde_json::from_str(&record.result_json).unwrap();
-        assert_eq!(stored["page_text"], "Copper kettles for tea");
+        let result = audit.to_result("2026-01-01T00:00:00.000Z");
+        let record = audit_record(&url, Some("u1"), &result, Some(page_text(&audit))).unwrap();
+        assert!(record.page_text.as_deref().is_some_and(|t| t.ends_with("Copper kettles for tea")), "{record:?}");
         assert_eq!(record.user_id.as_deref(), Some("u1"));
+        // The result JSON is the result, nothing added.
+        let stored: AuditResult = serde_json::from_str(&record.result_json).unwrap();
+        assert_eq!(stored, result);
     }
 }

@@ -125,8 +125,9 @@ impl App {
             return Err(too_many());
         }
         let key = target.to_string();
-        let audits = on_store(self, move |s| s.audits_for_url(&key, HISTORY_AUDITS)).await.unwrap_or_default();
-        if !audits.iter().any(|a| text_of(a).is_some()) {
+        let audits =
+            on_store(self, move |s| s.audits_with_text_for_url(&key, HISTORY_AUDITS)).await.unwrap_or_default();
+        if !audits.into_iter().any(|(a, text)| text_of(&a, text).is_some()) {
             let done = self.audit_background(target, Some(owner), BACKGROUND_PATIENCE).await?;
             done.stored.ok_or_else(|| AppError::internal("audit not stored"))?;
         }
@@ -169,11 +170,12 @@ impl App {
         let mut keywords = Vec::new();
         for kw in tracked {
             let key = kw.target_url.clone();
-            let audits = on_store(self, move |s| s.audits_for_url(&key, HISTORY_AUDITS)).await.unwrap_or_default();
+            let audits =
+                on_store(self, move |s| s.audits_with_text_for_url(&key, HISTORY_AUDITS)).await.unwrap_or_default();
             let points: Vec<(String, KeywordMeasure)> = audits
-                .iter()
-                .filter_map(|a| {
-                    text_of(a).map(|(result, text)| {
+                .into_iter()
+                .filter_map(|(a, text)| {
+                    text_of(&a, text).map(|(result, text)| {
                         (store::format_rfc3339(a.created_at), measure(&kw.keyword, &result, &text))
                     })
                 })
@@ -201,10 +203,11 @@ impl App {
     }
 }
 
-/// The parsed result and kept text of a stored audit, when it kept the text.
-fn text_of(audit: &store::StoredAudit) -> Option<(StoredResult, String)> {
+/// The parsed result and kept text of a stored audit, when it kept the text: in the text
+/// table (`text`), or inside the result JSON for audits stored before it existed.
+fn text_of(audit: &store::StoredAudit, text: Option<String>) -> Option<(StoredResult, String)> {
     let mut result = StoredResult::of(audit);
-    let text = result.page_text.take()?;
+    let text = text.or_else(|| result.page_text.take())?;
     Some((result, text))
 }
 
@@ -251,6 +254,30 @@ pub fn count(haystack: &str, needle: &str) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kept_text_comes_from_the_text_table_or_from_older_rows_json() {
+        let row = |json: &str| store::StoredAudit {
+            id: "a1".into(),
+            url: "https://e.example/".into(),
+            final_url: "https://e.example/".into(),
+            host: "e.example".into(),
+            score: 50,
+            ruleset_version: "1.0.0".into(),
+            result_json: json.into(),
+            user_id: None,
+            public: true,
+            created_at: time::OffsetDateTime::UNIX_EPOCH,
+        };
+        let text = |a: &store::StoredAudit, t: Option<&str>| text_of(a, t.map(str::to_string)).map(|(_, t)| t);
+        // Stored since page texts have their own table.
+        assert_eq!(text(&row("{}"), Some("oak tables")).as_deref(), Some("oak tables"));
+        // Stored before: the text sits inside the result JSON.
+        let old = row(r#"{"page_text":"pine chairs"}"#);
+        assert_eq!(text(&old, None).as_deref(), Some("pine chairs"));
+        // Never kept (made before keyword history existed).
+        assert_eq!(text(&row("{}"), None), None);
+    }
 
     fn check(hay: &str, needle: &str, expected: u64) {
         assert_eq!(count(hay, needle), expected, "{needle:?} in {hay:?}");

@@ -53,7 +53,7 @@ pub mod webhooks;
 pub mod workflows;
 
 pub use accounts::{SubscribeError, UsageFacts, MAX_WEBHOOKS_PER_USER};
-pub use audit::{audit_record, App, Audited, Events, MAX_STORED_TEXT};
+pub use audit::{audit_record, page_text, App, Audited, Events, MAX_STORED_TEXT};
 pub use badges::BadgeQueue;
 pub use compare::Comparison;
 pub use error::{AppError, GEO_SETTINGS, INTERNAL_MESSAGE, OVERLOADED_MESSAGE};

@@ -1,5 +1,6 @@
 //! Stored audits read back as typed values. A row keeps the [`AuditResult`] JSON of its day
-//! plus additive fields (`page_text`); every field has a default, so rows written by older
+//! plus additive fields (`page_text`, kept there by audits stored before page texts had a table
+//! of their own); every field has a default, so rows written by older
 //! versions read back, and nothing reads the JSON by string paths.
 
 use audit_core::{AuditResult, Recommendation};
@@ -11,8 +12,9 @@ pub struct StoredResult {
     /// The result as the engine produced it.
     #[serde(flatten)]
     pub result: AuditResult,
-    /// The page's visible text, white space collapsed (audits stored since the one audit
-    /// path keep it; keyword history counts in it).
+    /// The page's visible text, white space collapsed, as audits stored before page texts
+    /// had a table of their own kept it (`store::Store::audits_with_text_for_url` reads the
+    /// newer ones); keyword history counts in it.
     #[serde(default)]
     pub page_text: Option<String>,
 }

@@ -2,6 +2,7 @@ use std::time::Duration;
 
 use rusqlite::{params, Connection, OptionalExtension, Row};
 use serde::Serialize;
+use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 
 use crate::clock::{self, format_rfc3339, ser};
@@ -26,6 +27,9 @@ pub struct NewAudit {
     pub result_json: String,
     /// Owner, when a key requested it.
     pub user_id: Option<String>,
+    /// The page's visible text, kept once per distinct text ([`Store::audits_with_text_for_url`]
+    /// reads it back).
+    pub page_text: Option<String>,
     /// When the audit ran.
     pub created_at: OffsetDateTime,
 }
@@ -46,6 +50,7 @@ impl NewAudit {
             ruleset_version: ruleset_version.into(),
             result_json: result_json.into(),
             user_id: None,
+            page_text: None,
             created_at: OffsetDateTime::now_utc(),
         }
     }
@@ -125,7 +130,7 @@ fn decode(raw: RawAudit) -> Result<StoredAudit> {
 }
 
 fn query(conn: &Connection, tail: &str, params: impl rusqlite::Params) -> Result<Vec<StoredAudit>> {
-    let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM audits {tail}"))?;
+    let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM audits {tail}"))?;
     let raw = stmt.query_map(params, from_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
     raw.into_iter().map(decode).collect()
 }
@@ -135,8 +140,8 @@ fn query_one(conn: &Connection, tail: &str, params: impl rusqlite::Params) -> Re
     raw.map(decode).transpose()
 }
 
-/// The row of a new audit, and the path of its final URL.
-fn prepare(new: NewAudit) -> Result<(StoredAudit, String)> {
+/// The row of a new audit, the path of its final URL and its page text.
+fn prepare(new: NewAudit) -> Result<(StoredAudit, String, Option<String>)> {
     let (host, path) =
         host_and_path(&new.final_url).ok_or_else(|| Error::invalid("final_url", "not an absolute URL with a host"))?;
     let audit = StoredAudit {
@@ -151,36 +156,46 @@ fn prepare(new: NewAudit) -> Result<(StoredAudit, String)> {
         user_id: new.user_id,
         created_at: clock::truncate_ms(new.created_at),
     };
-    Ok((audit, path))
+    Ok((audit, path, new.page_text))
 }
 
-fn insert_row(conn: &Connection, audit: &StoredAudit, path: &str) -> Result<()> {
-    conn.execute(
+fn insert_row(conn: &Connection, audit: &StoredAudit, path: &str, text: Option<&str>) -> Result<()> {
+    let text_hash = match text {
+        Some(text) => {
+            let hash = hex::encode(Sha256::digest(text.as_bytes()));
+            conn.prepare_cached("INSERT INTO page_texts (hash, text) VALUES (?1, ?2) ON CONFLICT (hash) DO NOTHING")?
+                .execute(params![hash, text])?;
+            Some(hash)
+        }
+        None => None,
+    };
+    conn.prepare_cached(
         "INSERT INTO audits (id, url, final_url, host, path, score, ruleset_version, \
-         result_json, user_id, public, created_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-        params![
-            audit.id,
-            audit.url,
-            audit.final_url,
-            audit.host,
-            path,
-            audit.score,
-            audit.ruleset_version,
-            audit.result_json,
-            audit.user_id,
-            audit.public,
-            format_rfc3339(audit.created_at),
-        ],
-    )?;
+         result_json, user_id, public, created_at, text_hash) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+    )?
+    .execute(params![
+        audit.id,
+        audit.url,
+        audit.final_url,
+        audit.host,
+        path,
+        audit.score,
+        audit.ruleset_version,
+        audit.result_json,
+        audit.user_id,
+        audit.public,
+        format_rfc3339(audit.created_at),
+        text_hash,
+    ])?;
     Ok(())
 }
 
 impl Store {
     /// Stores an audit and returns it as stored.
     pub fn insert_audit(&self, new: NewAudit) -> Result<StoredAudit> {
-        let (audit, path) = prepare(new)?;
-        self.read(|conn| insert_row(conn, &audit, &path))?;
+        let (audit, path, text) = prepare(new)?;
+        self.write(|tx| insert_row(tx, &audit, &path, text.as_deref()))?;
         Ok(audit)
     }
 
@@ -193,13 +208,13 @@ impl Store {
         new: NewAudit,
         data: impl FnOnce(&StoredAudit) -> serde_json::Value,
     ) -> Result<(StoredAudit, crate::Enqueued)> {
-        let (audit, path) = prepare(new)?;
+        let (audit, path, text) = prepare(new)?;
         let Some(owner) = audit.user_id.clone() else {
-            self.read(|conn| insert_row(conn, &audit, &path))?;
+            self.write(|tx| insert_row(tx, &audit, &path, text.as_deref()))?;
             return Ok((audit, crate::Enqueued::default()));
         };
         let enqueued = self.write(|tx| {
-            insert_row(tx, &audit, &path)?;
+            insert_row(tx, &audit, &path, text.as_deref())?;
             crate::webhooks::enqueue_event(tx, &owner, "audit.completed", data(&audit), OffsetDateTime::now_utc())
         })?;
         Ok((audit, enqueued))
@@ -262,6 +277,23 @@ impl Store {
                 "WHERE url = ?1 OR final_url = ?1 ORDER BY created_at DESC, rowid DESC LIMIT ?2",
                 params![url, limit],
             )
+        })
+    }
+
+    /// [`Store::audits_for_url`] with each audit's kept page text ([`NewAudit::page_text`];
+    /// `None` for audits stored without one, or before texts had their own table).
+    pub fn audits_with_text_for_url(&self, url: &str, limit: usize) -> Result<Vec<(StoredAudit, Option<String>)>> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        self.read(|conn| {
+            let columns = COLUMNS.split(", ").map(|c| format!("a.{c}")).collect::<Vec<_>>().join(", ");
+            let mut stmt = conn.prepare_cached(&format!(
+                "SELECT {columns}, t.text FROM audits a LEFT JOIN page_texts t ON t.hash = a.text_hash \
+                 WHERE a.url = ?1 OR a.final_url = ?1 ORDER BY a.created_at DESC, a.rowid DESC LIMIT ?2"
+            ))?;
+            let raw = stmt
+                .query_map(params![url, limit], |row| Ok((from_row(row)?, row.get::<_, Option<String>>(10)?)))?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            raw.into_iter().map(|(audit, text)| Ok((decode(audit)?, text))).collect()
         })
     }
 

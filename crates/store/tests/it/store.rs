@@ -373,6 +373,46 @@ fn audit_at(url: &str, final_url: &str, score: i64, at: OffsetDateTime) -> NewAu
 }
 
 #[test]
+fn page_texts_are_kept_once_and_read_back_with_their_audits() {
+    let (_dir, store) = fresh();
+    let t = datetime!(2026-05-01 12:00:00 UTC);
+    let url = "https://example.com/kettles";
+    let with_text = |score: i64, minute: i64, text: Option<&str>| {
+        let mut new = audit_at(url, url, score, t + time::Duration::minutes(minute));
+        new.page_text = text.map(str::to_string);
+        new
+    };
+    store.insert_audit(with_text(60, 0, Some("copper kettles for tea"))).unwrap();
+    store.insert_audit(with_text(61, 1, Some("copper kettles for tea"))).unwrap();
+    store.insert_audit(with_text(62, 2, Some("copper kettles, polished"))).unwrap();
+    store.insert_audit(with_text(63, 3, None)).unwrap();
+    // An audit of the same text by a key owner, through the outbox path.
+    let user = store.create_user(Tier::Free).unwrap();
+    let mut owned = with_text(64, 4, Some("copper kettles for tea"));
+    owned.user_id = Some(user.id.clone());
+    store.insert_audit_with_event(owned, |_| serde_json::json!({})).unwrap();
+
+    // Two distinct texts, each stored once.
+    assert_eq!(count(&raw(&store), "page_texts"), 2);
+    let got: Vec<(i64, Option<String>)> =
+        store.audits_with_text_for_url(url, 10).unwrap().into_iter().map(|(a, text)| (a.score, text)).collect();
+    let text = |s: &str| Some(s.to_string());
+    assert_eq!(
+        got,
+        [
+            (64, text("copper kettles for tea")),
+            (63, None),
+            (62, text("copper kettles, polished")),
+            (61, text("copper kettles for tea")),
+            (60, text("copper kettles for tea")),
+        ]
+    );
+    assert_eq!(store.audits_with_text_for_url(url, 2).unwrap().len(), 2);
+    // The result JSON is left as given: the text is not in it.
+    assert_eq!(store.latest_audit_for_url(url).unwrap().unwrap().result_json, r#"{"score":64}"#);
+}
+
+#[test]
 fn latest_audit_for_host_prefers_the_home_page_and_respects_max_age() {
     let (_dir, store) = fresh();
     let now = datetime!(2026-05-01 12:00:00 UTC);
