@@ -54,21 +54,29 @@ impl App {
     }
 
     /// Records `units` of quota granted to `identity` now, behind the caller's back (the
-    /// limiter counts in memory; this copy survives restarts). Outside a runtime it writes
-    /// at once.
+    /// limiter counts in memory; this copy survives restarts). Grants made while an earlier
+    /// write is under way are summed per identity and minute and written together, in one
+    /// transaction, as soon as it ends: under load one write carries many grants instead of
+    /// one write each. Outside a runtime it writes at once.
     pub fn record_usage(&self, identity: &str, units: u32) {
-        let app = self.clone();
-        let identity = identity.to_string();
         let at = OffsetDateTime::now_utc();
-        let write = move || {
-            if let Err(e) = app.store.record_usage(&identity, units, at) {
+        let Ok(handle) = tokio::runtime::Handle::try_current() else {
+            if let Err(e) = self.store.record_usage(identity, units, at) {
                 tracing::warn!(error = %e, identity, "usage not recorded");
             }
+            return;
         };
-        match tokio::runtime::Handle::try_current() {
-            Ok(handle) => drop(handle.spawn_blocking(write)),
-            Err(_) => write(),
+        if !self.usage.add(identity, units, at) {
+            return;
         }
+        let app = self.clone();
+        drop(handle.spawn_blocking(move || {
+            while let Some(grants) = app.usage.take() {
+                if let Err(e) = app.store.record_usage_many(&grants) {
+                    tracing::warn!(error = %e, grants = grants.len(), "usage not recorded");
+                }
+            }
+        }));
     }
 
     /// A database round trip (the status endpoint's health check).
@@ -189,5 +197,70 @@ impl App {
     /// The store failed.
     pub async fn recent_alerts(&self, monitor_id: String, limit: usize) -> Result<Vec<store::Alert>, AppError> {
         self.db(move |s| s.recent_alerts(&monitor_id, limit)).await
+    }
+}
+
+/// Quota grants waiting to be written ([`App::record_usage`]): summed per identity and
+/// minute while one writer is busy.
+#[derive(Debug, Default)]
+pub(crate) struct UsageBuffer {
+    state: std::sync::Mutex<UsageState>,
+}
+
+#[derive(Debug, Default)]
+struct UsageState {
+    /// Units and the first grant's time, per identity and minute.
+    pending: std::collections::HashMap<(String, i64), (u32, OffsetDateTime)>,
+    writing: bool,
+}
+
+impl UsageBuffer {
+    /// Adds a grant; `true` when the caller must start the writer (none is running).
+    fn add(&self, identity: &str, units: u32, at: OffsetDateTime) -> bool {
+        let mut state = self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let minute = at.unix_timestamp().div_euclid(60);
+        let grant = state.pending.entry((identity.to_string(), minute)).or_insert((0, at));
+        grant.0 = grant.0.saturating_add(units);
+        !std::mem::replace(&mut state.writing, true)
+    }
+
+    /// The grants to write next, or `None` (and the writer stops) when there are none.
+    fn take(&self) -> Option<Vec<(String, u32, OffsetDateTime)>> {
+        let mut state = self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if state.pending.is_empty() {
+            state.writing = false;
+            return None;
+        }
+        Some(
+            std::mem::take(&mut state.pending)
+                .into_iter()
+                .map(|((identity, _), (units, at))| (identity, units, at))
+                .collect(),
+        )
+    }
+}
+
+#[cfg(test)]
+mod usage_tests {
+    use super::*;
+
+    #[test]
+    fn grants_are_summed_per_identity_and_minute_while_a_writer_runs() {
+        let buffer = UsageBuffer::default();
+        let t = time::macros::datetime!(2026-05-01 12:00:10 UTC);
+        assert!(buffer.add("ip:1", 1, t), "the first grant starts the writer");
+        assert!(!buffer.add("ip:1", 2, t + time::Duration::seconds(5)), "one writer at a time");
+        assert!(!buffer.add("ip:2", 1, t));
+        assert!(!buffer.add("ip:1", 1, t + time::Duration::minutes(1)));
+        let mut grants: Vec<(String, u32, OffsetDateTime)> = buffer.take().unwrap();
+        grants.sort_by_key(|(i, _, at)| (i.clone(), *at));
+        let one_minute_later = t + time::Duration::minutes(1);
+        assert_eq!(
+            grants,
+            [("ip:1".to_string(), 3, t), ("ip:1".to_string(), 1, one_minute_later), ("ip:2".to_string(), 1, t)]
+        );
+        // Drained: the writer stops, and the next grant starts a new one.
+        assert!(buffer.take().is_none());
+        assert!(buffer.add("ip:1", 1, t));
     }
 }

@@ -51,6 +51,8 @@ pub struct App {
     pub(crate) events: Arc<dyn Events>,
     /// The database file the store opened (see [`App::check_db_file`]).
     pub(crate) db_file: crate::db_file::DbFile,
+    /// Quota grants waiting to be written ([`App::record_usage`]).
+    pub(crate) usage: Arc<crate::accounts::UsageBuffer>,
 }
 
 impl std::fmt::Debug for App {
@@ -85,7 +87,7 @@ impl App {
         events: Arc<dyn Events>,
     ) -> App {
         let db_file = crate::db_file::db_file_of(&store);
-        App { store, fetcher, slots, limits, events, db_file }
+        App { store, fetcher, slots, limits, events, db_file, usage: Arc::default() }
     }
 
     /// Audits `url` for a client who waits: admission, then `charge(1)` (the caller's
@@ -230,10 +232,22 @@ fn collapse_white_space(s: &str, max: usize) -> String {
     let mut out = String::with_capacity(s.len().min(max));
     // `s[run..i]` is the word being read; the scan stops once it cannot fit.
     let (mut i, mut run) = (0, 0);
-    while i < bytes.len() && out.len() + (i - run) <= max {
-        let b = bytes[i];
-        let (white, width) = if b < 0x80 {
-            (b.is_ascii_whitespace() || b == 0x0b, 1)
+    while i < bytes.len() {
+        // The common case, a run of ASCII letters and marks, in a tight loop.
+        let limit = bytes.len().min(run + max.saturating_sub(out.len()) + 1);
+        while i < limit && WORD_BYTE[usize::from(bytes[i])] {
+            i += 1;
+        }
+        if i >= limit {
+            if i < bytes.len() && i - run > max.saturating_sub(out.len()) {
+                break;
+            }
+            if i >= bytes.len() {
+                break;
+            }
+        }
+        let (white, width) = if bytes[i] < 0x80 {
+            (true, 1)
         } else {
             let c = s[i..].chars().next().unwrap_or(char::REPLACEMENT_CHARACTER);
             (c.is_whitespace(), c.len_utf8())
@@ -247,10 +261,22 @@ fn collapse_white_space(s: &str, max: usize) -> String {
         i += width;
     }
     if run < i {
-        push_word(&mut out, &s[run..i], max);
+        push_word(&mut out, &s[run..i.min(bytes.len())], max);
     }
     out
 }
+
+/// The bytes that continue a word without a closer look: ASCII that is not white space
+/// (`char::is_whitespace` for ASCII: space, `\t`, `\n`, `\x0b`, `\x0c`, `\r`).
+const WORD_BYTE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 0x80 {
+        table[b] = !matches!(b as u8, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r');
+        b += 1;
+    }
+    table
+};
 
 /// Appends `word` (after one space unless `out` is empty), cut so that `out` stays within
 /// `max` bytes; `false` when it did not fit whole.
@@ -331,6 +357,25 @@ mod tests {
             for max in [0, 1, 2, 3, 4, 5, 7, 10, 64] {
                 assert_eq!(collapse_white_space(s, max), reference(s, max), "{s:?} max {max}");
             }
+        }
+    }
+
+    #[test]
+    fn white_space_is_collapsed_like_split_whitespace_on_random_texts() {
+        let alphabet =
+            ['a', 'Z', '7', ' ', ' ', '\n', '\t', '\u{b}', 'é', '日', '\u{a0}', '\u{2003}', '\u{85}', '🫖', '-'];
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..3000 {
+            let len = usize::try_from(next() % 40).unwrap();
+            let s: String = (0..len).map(|_| alphabet[usize::try_from(next() % 15).unwrap()]).collect();
+            let max = usize::try_from(next() % 50).unwrap();
+            assert_eq!(collapse_white_space(&s, max), reference(&s, max), "{s:?} max {max}");
         }
     }
 

@@ -61,11 +61,11 @@ fn counts(conn: &Connection, identity: &str, minute: i64) -> Result<UsageCounts>
 }
 
 fn add(conn: &Connection, identity: &str, units: u32, minute: i64) -> Result<()> {
-    conn.execute(
+    conn.prepare_cached(
         "INSERT INTO usage_buckets (identity, minute, count) VALUES (?1, ?2, ?3) \
          ON CONFLICT (identity, minute) DO UPDATE SET count = count + excluded.count",
-        params![identity, minute, units],
-    )?;
+    )?
+    .execute(params![identity, minute, units])?;
     Ok(())
 }
 
@@ -77,6 +77,19 @@ impl Store {
             return Ok(());
         }
         self.read(|conn| add(conn, identity, units, minute_bucket(at)))
+    }
+
+    /// [`Store::record_usage`] for many grants in one transaction: all are counted or none.
+    pub fn record_usage_many(&self, grants: &[(String, u32, OffsetDateTime)]) -> Result<()> {
+        if grants.iter().all(|(_, units, _)| *units == 0) {
+            return Ok(());
+        }
+        self.write(|tx| {
+            for (identity, units, at) in grants.iter().filter(|(_, units, _)| *units > 0) {
+                add(tx, identity, *units, minute_bucket(*at))?;
+            }
+            Ok(())
+        })
     }
 
     /// Units used by `identity` in the minute of `now` and in the 24 hours before it.
