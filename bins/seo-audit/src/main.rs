@@ -13,6 +13,12 @@ use clap::{Parser, Subcommand};
 use serde::Serialize;
 use settings::Flags;
 
+/// mimalloc instead of the C library's allocator: an audit builds and frees a whole DOM of
+/// small nodes, and under load glibc's malloc and free took a fifth of the service's CPU
+/// (docs/PERFORMANCE.md, "Load run").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod admin_cmd;
 mod audit_cmd;
 mod serve_cmd;

@@ -229,39 +229,51 @@ pub fn page_text(audit: &Audit) -> String {
 /// copied whole; only white space and non-ASCII characters are looked at one by one.
 fn collapse_white_space(s: &str, max: usize) -> String {
     let bytes = s.as_bytes();
-    let mut out = String::with_capacity(s.len().min(max));
-    // `s[run..i]` is the word being read; the scan stops once it cannot fit.
-    let (mut i, mut run) = (0, 0);
-    while i < bytes.len() {
-        // The common case, a run of ASCII letters and marks, in a tight loop.
-        let limit = bytes.len().min(run + max.saturating_sub(out.len()) + 1);
-        while i < limit && WORD_BYTE[usize::from(bytes[i])] {
-            i += 1;
-        }
-        if i >= limit {
-            if i < bytes.len() && i - run > max.saturating_sub(out.len()) {
-                break;
-            }
-            if i >= bytes.len() {
-                break;
-            }
-        }
-        let (white, width) = if bytes[i] < 0x80 {
-            (true, 1)
+    let n = bytes.len();
+    let mut out = String::with_capacity(n.min(max));
+    let white_at = |i: usize| -> (bool, usize) {
+        if bytes[i] < 0x80 {
+            (!WORD_BYTE[usize::from(bytes[i])], 1)
         } else {
             let c = s[i..].chars().next().unwrap_or(char::REPLACEMENT_CHARACTER);
             (c.is_whitespace(), c.len_utf8())
-        };
-        if white {
-            if run < i && !push_word(&mut out, &s[run..i], max) {
-                return out;
-            }
-            run = i + width;
         }
-        i += width;
-    }
-    if run < i {
-        push_word(&mut out, &s[run..i.min(bytes.len())], max);
+    };
+    let mut i = 0;
+    while i < n {
+        while i < n {
+            let (white, width) = white_at(i);
+            if !white {
+                break;
+            }
+            i += width;
+        }
+        if i >= n {
+            break;
+        }
+        // A segment: text whose white space is already single spaces between words, copied
+        // in one piece. Most text is one long segment between line breaks.
+        let start = i;
+        while i - start <= max {
+            while i < n && WORD_BYTE[usize::from(bytes[i])] {
+                i += 1;
+            }
+            if i >= n {
+                break;
+            }
+            if bytes[i] == b' ' && i + 1 < n && WORD_BYTE[usize::from(bytes[i + 1])] {
+                i += 2;
+                continue;
+            }
+            let (white, width) = white_at(i);
+            if white {
+                break;
+            }
+            i += width;
+        }
+        if !push_word(&mut out, &s[start..i], max) {
+            break;
+        }
     }
     out
 }
@@ -371,7 +383,7 @@ mod tests {
             seed ^= seed << 17;
             seed
         };
-        for _ in 0..3000 {
+        for _ in 0..20_000 {
             let len = usize::try_from(next() % 40).unwrap();
             let s: String = (0..len).map(|_| alphabet[usize::try_from(next() % 15).unwrap()]).collect();
             let max = usize::try_from(next() % 50).unwrap();

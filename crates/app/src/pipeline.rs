@@ -68,10 +68,14 @@ where
     T: Send + 'static,
     F: FnOnce(&dyn audit_core::Budget) -> T + Send + 'static,
 {
+    // Waiting here costs nothing: a client that goes away while its page waits for a core
+    // drops this future and the analysis never starts.
+    let core = analysis_gate().acquire().await.map_err(|_| AppError::internal("analysis gate closed"))?;
     let cancel = CancelOnDrop::default();
     let cancelled = cancel.0.clone();
     let result = tokio::task::spawn_blocking(move || {
         let _slot = slot;
+        let _core = core;
         let budget = CpuBudget::start(limits, &cancelled);
         analysis(&budget)
     })
@@ -79,6 +83,15 @@ where
     .map_err(|e| AppError::internal(format!("analysis task failed: {e}")));
     drop(cancel);
     result
+}
+
+/// One permit per core: at most that many analyses run at once, each to its end, instead of
+/// every admitted audit's parse sharing the cores in time slices (64 parses interleaved on 2
+/// cores spent their time in context switches and cache misses; docs/PERFORMANCE.md, "Load
+/// run"). Fetching, storing and answering are not gated: they wait on the network and disk.
+fn analysis_gate() -> &'static tokio::sync::Semaphore {
+    static GATE: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
+    GATE.get_or_init(|| tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(1, |n| n.get())))
 }
 
 /// How much one analysis may cost.

@@ -23,6 +23,11 @@ use bytes::Bytes;
 use http_body_util::Full;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 
+/// The allocator the service runs with (`bins/seo-audit`), so that `load engine` measures
+/// the engine as it runs inside the service.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn usage() -> ! {
     eprintln!(
         "usage:\n  load fixture ADDR [DIR]\n  load run SERVER PAGE_URL CONNECTIONS SECONDS [SERVER_PID]\n  load engine HTML_FILE SECONDS"
@@ -58,26 +63,34 @@ fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime")
 }
 
-/// Serves the files of `dir` (static, from memory).
+/// Serves the files of `dir` (read once at start, then from memory).
 async fn fixture(addr: String, dir: PathBuf) {
+    let mut files = std::collections::HashMap::new();
+    for entry in std::fs::read_dir(&dir).expect("read the fixture directory").flatten() {
+        if entry.path().is_file() {
+            let name = format!("/{}", entry.file_name().to_string_lossy());
+            files.insert(name, Bytes::from(std::fs::read(entry.path()).expect("read a fixture file")));
+        }
+    }
+    let files = Arc::new(files);
     let listener = tokio::net::TcpListener::bind(&addr).await.expect("bind");
     println!("fixture site on http://{}", listener.local_addr().expect("addr"));
-    let dir = Arc::new(dir);
     loop {
         let Ok((stream, _)) = listener.accept().await else { continue };
-        let dir = dir.clone();
+        let files = files.clone();
         tokio::spawn(async move {
             let service = hyper::service::service_fn(move |req: http::Request<hyper::body::Incoming>| {
-                let path = dir.join(req.uri().path().trim_start_matches('/'));
+                let path = req.uri().path().to_string();
+                let body = files.get(&path).cloned();
                 async move {
-                    let resp = match std::fs::read(&path) {
-                        Ok(body) => http::Response::builder()
+                    let resp = match body {
+                        Some(body) => http::Response::builder()
                             .header(
                                 "content-type",
                                 if path.ends_with("robots.txt") { "text/plain" } else { "text/html" },
                             )
-                            .body(Full::new(Bytes::from(body))),
-                        Err(_) => http::Response::builder().status(404).body(Full::new(Bytes::new())),
+                            .body(Full::new(body)),
+                        None => http::Response::builder().status(404).body(Full::new(Bytes::new())),
                     };
                     Ok::<_, Infallible>(resp.expect("response"))
                 }

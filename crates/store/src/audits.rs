@@ -6,7 +6,7 @@ use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 
 use crate::clock::{self, format_rfc3339, ser};
-use crate::db::{new_id, Store};
+use crate::db::{new_time_ordered_id, Store};
 use crate::error::{Error, Result};
 
 /// Age beyond which the badge no longer shows a stored score (docs/API.md, "GET /api/widget").
@@ -145,7 +145,7 @@ fn prepare(new: NewAudit) -> Result<(StoredAudit, String, Option<String>)> {
     let (host, path) =
         host_and_path(&new.final_url).ok_or_else(|| Error::invalid("final_url", "not an absolute URL with a host"))?;
     let audit = StoredAudit {
-        id: new_id(),
+        id: new_time_ordered_id(),
         url: new.url,
         final_url: new.final_url,
         host,
