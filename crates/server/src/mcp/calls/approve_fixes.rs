@@ -3,29 +3,12 @@
 //! result and changes nothing: the decision is one store transaction that checks the gate
 //! is still pending.
 
-use mcp_protocol::{Category, ToolAnnotations, ToolResult};
+use mcp_protocol::ToolResult;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::workflow_status::owned_run;
 use super::{from_api_error, owner, tool_error, ToolEnv};
-use crate::mcp::tools::Meta;
-
-/// The tool's card.
-pub const META: Meta = Meta {
-    title: "Approve or reject fixes",
-    category: Category::Write,
-    hints: ToolAnnotations {
-        read_only_hint: false,
-        open_world_hint: false,
-        destructive_hint: Some(false),
-        idempotent_hint: Some(true),
-    },
-    description:
-        "Answers an approval gate of a fix workflow: approved lets the run finish its fix plan, rejected ends \
-         the run in the rejected state. The approvalId comes from workflow_status' pendingApprovals. Deciding \
-         the same gate again with the same decision changes nothing. Needs an API key with the mcp scope.",
-};
 
 /// Arguments.
 #[derive(Debug, Deserialize, JsonSchema)]

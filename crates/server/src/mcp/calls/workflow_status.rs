@@ -1,25 +1,11 @@
 //! workflow_status: a run of the key owner, read from the store (another owner's run
 //! answers exactly as an unknown one).
 
-use mcp_protocol::{Category, ToolResult};
+use mcp_protocol::ToolResult;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::{from_api_error, owner, tool_error, ToolEnv};
-use crate::mcp::tools::{Meta, READ_ONLY_LOCAL};
-
-/// The tool's card.
-pub const META: Meta = Meta {
-    title: "Workflow status",
-    category: Category::Write,
-    hints: READ_ONLY_LOCAL,
-    description:
-        "Reports a workflow run: its state (queued, running, awaiting_approval, completed, rejected, failed), \
-         each step with its timing, the results gathered so far, approvals waiting for approve_fixes, and the \
-         failing step and reason when it failed. A run cut short by a server restart resumes from that step \
-         (resumes counts how often). Needs an API key with the mcp scope. Call it after workflow_execute until \
-         the state is completed, rejected or failed.",
-};
 
 /// Arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
