@@ -17,9 +17,10 @@ use url::Url;
 
 use crate::{App, AppError};
 
-/// The AI search provider's settings. Its `Debug` form leaves the key out, so logging the
-/// settings cannot leak it.
-#[derive(Clone, Default, PartialEq, Eq)]
+/// The AI search provider's settings (the `[geo]` section of the service's settings). Its
+/// `Debug` form leaves the key out, so logging the settings cannot leak it.
+#[derive(Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct GeoSettings {
     /// Base URL of an OpenAI-compatible chat-completions API.
     pub base_url: Option<String>,
@@ -28,7 +29,7 @@ pub struct GeoSettings {
     /// The model to ask.
     pub model: Option<String>,
     /// Longest wait for one provider answer, in milliseconds (default 30 s); the whole
-    /// check gets three times as long.
+    /// check gets three times as long (`SEO_AUDIT_GEO_TIMEOUT_MS`).
     pub timeout_ms: Option<u64>,
 }
 

@@ -59,7 +59,7 @@ pub use compare::Comparison;
 pub use error::{AppError, GEO_SETTINGS, INTERNAL_MESSAGE, OVERLOADED_MESSAGE};
 pub use geo::{GeoService, GeoSettings};
 pub use monitors::{AlertRule, Monitors};
-pub use setup::{OpenError, Setup};
+pub use setup::{FetchSettings, OpenError, Setup};
 pub use slots::{AuditSlots, Ticket};
 pub use stored::StoredResult;
 pub use workflows::Workflows;
