@@ -31,9 +31,8 @@ pub const UNSUPPORTED_VERSION: i32 = -32022;
 ///
 /// Fractional numbers, booleans, arrays and objects are not ids; a request carrying
 /// one is answered with [`INVALID_REQUEST`].
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(untagged)]
-#[schemars(rename = "JsonRpcId")]
 pub enum Id {
     /// An integer id.
     Number(i64),
@@ -52,6 +51,20 @@ impl Id {
             Value::Number(n) => n.as_i64().map(Id::Number),
             _ => None,
         }
+    }
+}
+
+impl JsonSchema for Id {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "JsonRpcId".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": ["string", "integer", "null"] })
     }
 }
 
@@ -117,6 +130,8 @@ pub struct Request {
     #[schemars(with = "Version2")]
     pub jsonrpc: Option<Version2>,
     /// Absent for a notification.
+    #[serde(default)]
+    #[schemars(with = "Id")]
     pub id: Option<Id>,
     /// The method.
     #[schemars(extend("examples" = ["initialize", "tools/list", "tools/call", "resources/read", "prompts/get", "server/discover"]))]
