@@ -11,7 +11,7 @@ use std::pin::Pin;
 use std::time::Duration;
 
 use audit_core::Page;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use url::Url;
 
@@ -27,7 +27,7 @@ pub const DEFAULT_PROVIDER_TIMEOUT: Duration = Duration::from_secs(30);
 pub const DEFAULT_GEO_TOTAL_TIMEOUT: Duration = Duration::from_secs(90);
 
 /// What a query is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum QueryKind {
@@ -535,7 +535,7 @@ impl Default for GeoOptions {
 }
 
 /// One query's outcome.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(deny_unknown_fields))]
 pub struct GeoQueryResult {
@@ -561,6 +561,36 @@ pub struct GeoReport {
     pub visibility_score: u8,
     /// Every query in generation order.
     pub queries: Vec<GeoQueryResult>,
+}
+
+/// The answer of `POST /api/geo-check` (docs/API.md, "POST /api/geo-check"): a
+/// [`GeoReport`] of the page `url` in the envelope of every answer, as sent and as cached.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "GeoCheckResult", deny_unknown_fields))]
+#[serde(rename_all = "camelCase")]
+pub struct GeoCheckResult {
+    #[cfg_attr(feature = "schema", schemars(extend("const" = true)))]
+    pub ok: bool,
+    #[serde(rename = "api_version")]
+    #[cfg_attr(feature = "schema", schemars(extend("const" = "v1")))]
+    pub api_version: String,
+    /// The page the queries were generated from.
+    pub url: String,
+    /// The checked domain, lower-case, without `www.`.
+    pub domain: String,
+    /// Share of queries in which the site was found, in percent, rounded.
+    #[cfg_attr(feature = "schema", schemars(range(max = 100)))]
+    pub visibility_score: u8,
+    /// Every query in generation order.
+    #[cfg_attr(feature = "schema", schemars(length(min = GEO_QUERY_COUNT, max = GEO_QUERY_COUNT)))]
+    pub queries: Vec<GeoQueryResult>,
+    /// When the provider was asked.
+    #[cfg_attr(feature = "schema", schemars(extend("format" = "date-time")))]
+    pub checked_at: String,
+    /// Whether the answer is the domain's cached one.
+    #[serde(default)]
+    pub cached: bool,
 }
 
 #[cfg(test)]

@@ -87,9 +87,9 @@ pub use bots::{ai_bot_access, find_bot, AiBot, BotAccess, Purpose, RobotsTxtRepo
 pub use docs::scan_methodology_markdown;
 pub use entity::{brand_name, domain_label, normalize_domain, ENTITY_TYPES};
 pub use geo::{
-    count_mentions, generate_queries, AiSearchProvider, GeoOptions, GeoQuery, GeoQueryResult, GeoReport,
-    ProviderAnswer, ProviderError, ProviderFuture, QueryKind, DEFAULT_GEO_CONCURRENCY, DEFAULT_GEO_TOTAL_TIMEOUT,
-    DEFAULT_PROVIDER_TIMEOUT, GEO_QUERY_COUNT,
+    count_mentions, generate_queries, AiSearchProvider, GeoCheckResult, GeoOptions, GeoQuery, GeoQueryResult,
+    GeoReport, ProviderAnswer, ProviderError, ProviderFuture, QueryKind, DEFAULT_GEO_CONCURRENCY,
+    DEFAULT_GEO_TOTAL_TIMEOUT, DEFAULT_PROVIDER_TIMEOUT, GEO_QUERY_COUNT,
 };
 pub use llms::{Issue, IssueCode, Link, LlmsTxt, LlmsTxtReport, Section, Severity};
 #[cfg(feature = "provider")]

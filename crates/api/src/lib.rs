@@ -162,7 +162,7 @@ impl Gen {
         self.deserialize.subschema_for::<T>().to_value()
     }
 
-    fn components(&mut self, legacy: Map<String, Value>) -> Map<String, Value> {
+    fn components(&mut self) -> Map<String, Value> {
         // An answer always carries every field it serialises: the `default`s that
         // `#[serde(default)]` (for reading stored results back) puts in the schema say nothing
         // about it.
@@ -172,14 +172,17 @@ impl Gen {
             .into_iter()
             .map(|(name, schema)| (name, without_defaults(schema)))
             .collect();
-        for (name, schema) in self.deserialize.take_definitions(true) {
+        // A request field's `default: null` (an absent `Option`) says no more than leaving
+        // the field out of `required` does.
+        for (name, mut schema) in self.deserialize.take_definitions(true) {
+            each_schema(&mut schema, &mut |map| {
+                if map.get("default").is_some_and(Value::is_null) {
+                    map.remove("default");
+                }
+            });
             if let Some(other) = all.get(&name) {
                 assert_eq!(other, &schema, "component {name} differs as read and as written; rename one");
             }
-            all.insert(name, schema);
-        }
-        for (name, schema) in legacy {
-            assert!(!all.contains_key(&name), "component {name} is derived now; drop it from the hand-written ones");
             all.insert(name, schema);
         }
         all.sort_keys();
@@ -258,9 +261,9 @@ pub struct RouteDoc<'a> {
 }
 
 /// The whole document: the paths of `routes`, the component schemas their operations refer
-/// to, and `legacy`: component schemas written by hand (a JSON object of schemas by name),
-/// not derived from a type yet.
-pub fn generate<'a>(routes: impl IntoIterator<Item = RouteDoc<'a>>, legacy: &str) -> Value {
+/// to, and the components `listed` names although no operation answers them (the webhook
+/// delivery body, whose type the store owns).
+pub fn generate<'a>(routes: impl IntoIterator<Item = RouteDoc<'a>>, listed: &[SchemaFn]) -> Value {
     let mut g = Gen::new();
     let mut paths = Map::new();
     for route in routes {
@@ -268,9 +271,9 @@ pub fn generate<'a>(routes: impl IntoIterator<Item = RouteDoc<'a>>, legacy: &str
         let entry = paths.entry(route.path).or_insert_with(|| json!({}));
         entry[method] = operation(&mut g, &route);
     }
-    // Listed for webhook receivers, though no operation answers it.
-    g.answer::<WebhookPayload>();
-    let legacy: Map<String, Value> = serde_json::from_str(legacy).expect("the hand-written schemas are a JSON object");
+    for schema in listed {
+        schema(&mut g);
+    }
     json!({
         "openapi": "3.1.0",
         "info": {
@@ -282,7 +285,7 @@ pub fn generate<'a>(routes: impl IntoIterator<Item = RouteDoc<'a>>, legacy: &str
         "servers": [{ "url": "http://127.0.0.1:8080" }],
         "paths": paths,
         "components": {
-            "schemas": g.components(legacy),
+            "schemas": g.components(),
             "securitySchemes": {
                 "apiKey": {
                     "type": "apiKey",
@@ -455,7 +458,7 @@ mod tests {
             ("GET", "/api/status", &ops::STATUS),
         ];
         let routes = ops.iter().map(|(method, path, doc)| RouteDoc { method, path, consumes_quota: true, doc });
-        let doc = generate(routes, "{}");
+        let doc = generate(routes, &[]);
         let mut found = Vec::new();
         refs(&doc, &mut found);
         assert!(found.len() > 20);
@@ -463,14 +466,5 @@ mod tests {
             let Some(name) = r.strip_prefix("#/components/schemas/") else { continue };
             assert!(doc["components"]["schemas"].get(name).is_some(), "{r} is not a component");
         }
-    }
-
-    /// The delivery body is listed for webhook receivers, though no operation answers it.
-    #[test]
-    fn webhook_payload_is_listed() {
-        let doc = generate(std::iter::empty(), "{}");
-        let s = &doc["components"]["schemas"];
-        assert_eq!(s["WebhookPayload"]["required"], json!(["id", "event", "createdAt", "data"]));
-        assert_eq!(s["WebhookPayload"]["properties"]["event"]["enum"], json!(WEBHOOK_EVENTS));
     }
 }

@@ -1,19 +1,13 @@
 //! The [`Operation`] of every route of the server's routing table (`ROUTES`): what the OpenAPI document
 //! says about it beyond its method and path. docs/API.md says the same in prose.
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::{answer, request, Access, Content, Header, In, Operation, Param, Response};
 
 /// An error answer with the REST error body.
 const fn error(status: &'static str, description: &'static str) -> Response {
     Response { status, description, headers: &[], content: Content::Json(answer::<crate::ErrorBody>) }
-}
-
-/// A component schema not derived from a type yet (the server's `openapi/legacy.json`: the
-/// agent-tool shapes).
-fn legacy(name: &str) -> Value {
-    json!({ "$ref": format!("#/components/schemas/{name}") })
 }
 
 /// `missing_parameter` (`url`, in `details.parameter`), `invalid_url`, or `invalid_request`
@@ -448,7 +442,7 @@ pub static GEO_CHECK: Operation = Operation {
             status: "200",
             description: "The visibility check (fresh or cached).",
             headers: &[],
-            content: Content::Json(answer::<crate::GeoCheckResult>),
+            content: Content::Json(answer::<ai_visibility::GeoCheckResult>),
         },
         E400_URL_BODY,
         E401_KEY_UNKNOWN,
@@ -875,14 +869,14 @@ pub static MCP: Operation = Operation {
             schema: |_| json!({"type": "string"}),
         },
     ],
-    body: Some(|_| legacy("JsonRpcRequest")),
+    body: Some(request::<mcp_protocol::JsonRpcRequest>),
     responses: &[
         Response {
             status: "200",
             description: "A JSON-RPC result, or a JSON-RPC error raised by the method on the legacy path (unknown \
         method, -32602 invalid params, -32002 resource not found).",
             headers: &[],
-            content: Content::Json(|_| legacy("JsonRpcResponse")),
+            content: Content::Json(answer::<mcp_protocol::JsonRpcResponse>),
         },
         Response {
             status: "202",
@@ -897,45 +891,45 @@ pub static MCP: Operation = Operation {
         different from the body (-32020), an unsupported protocol version (-32022, \
         `data.supported`).",
             headers: &[],
-            content: Content::Json(|_| legacy("JsonRpcError")),
+            content: Content::Json(answer::<mcp_protocol::JsonRpcError>),
         },
         Response {
             status: "401",
             description: "-32001: the x-api-key header names no known key (any method).",
             headers: &[],
-            content: Content::Json(|_| legacy("JsonRpcError")),
+            content: Content::Json(answer::<mcp_protocol::JsonRpcError>),
         },
         Response {
             status: "403",
             description: "-32003: the key is disabled or expired (any method); or -32600: a non-local Host or Origin \
         on a loopback listener.",
             headers: &[],
-            content: Content::Json(|_| legacy("JsonRpcError")),
+            content: Content::Json(answer::<mcp_protocol::JsonRpcError>),
         },
         Response {
             status: "404",
             description: "-32601: unknown method on the modern path (including `initialize` and `ping` sent as \
         modern requests).",
             headers: &[],
-            content: Content::Json(|_| legacy("JsonRpcError")),
+            content: Content::Json(answer::<mcp_protocol::JsonRpcError>),
         },
         Response {
             status: "413",
             description: "-32600: body over 1 MiB.",
             headers: &[],
-            content: Content::Json(|_| legacy("JsonRpcError")),
+            content: Content::Json(answer::<mcp_protocol::JsonRpcError>),
         },
         Response {
             status: "415",
             description: "-32600: Content-Type is not application/json.",
             headers: &[],
-            content: Content::Json(|_| legacy("JsonRpcError")),
+            content: Content::Json(answer::<mcp_protocol::JsonRpcError>),
         },
         Response {
             status: "500",
             description: "-32603: internal error.",
             headers: &[],
-            content: Content::Json(|_| legacy("JsonRpcError")),
+            content: Content::Json(answer::<mcp_protocol::JsonRpcError>),
         },
     ],
 };
@@ -954,7 +948,7 @@ pub static MCP_GET: Operation = Operation {
         status: "405",
         description: "-32600 with `Allow: POST`.",
         headers: &[Header::Own { name: "Allow", description: "`POST`" }],
-        content: Content::Json(|_| legacy("JsonRpcError")),
+        content: Content::Json(answer::<mcp_protocol::JsonRpcError>),
     }],
 };
 
@@ -972,7 +966,7 @@ pub static MCP_DELETE: Operation = Operation {
         status: "405",
         description: "-32600 with `Allow: POST`.",
         headers: &[Header::Own { name: "Allow", description: "`POST`" }],
-        content: Content::Json(|_| legacy("JsonRpcError")),
+        content: Content::Json(answer::<mcp_protocol::JsonRpcError>),
     }],
 };
 
@@ -991,7 +985,7 @@ pub static MCP_DISCOVERY: Operation = Operation {
             status: "200",
             description: "The document.",
             headers: &[Header::Own { name: "Access-Control-Allow-Origin", description: "`*`" }],
-            content: Content::Json(|_| legacy("McpDiscovery")),
+            content: Content::Json(answer::<mcp_protocol::discovery::McpDiscovery>),
         },
         Response {
             status: "4XX",
@@ -1018,7 +1012,7 @@ pub static AGENT_CARD: Operation = Operation {
             status: "200",
             description: "The document.",
             headers: &[Header::Own { name: "Access-Control-Allow-Origin", description: "`*`" }],
-            content: Content::Json(|_| legacy("AgentCard")),
+            content: Content::Json(answer::<mcp_protocol::discovery::AgentCard>),
         },
         Response {
             status: "4XX",

@@ -366,34 +366,6 @@ pub struct AiVisibilityScanAnswer {
     pub scan: ai_visibility::AiVisibilityScan,
 }
 
-/// The answer of `POST /api/geo-check` (docs/API.md, "POST /api/geo-check"). The application
-/// builds and caches this body as it is sent; this type documents it.
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[schemars(rename = "GeoCheckResult", deny_unknown_fields)]
-pub struct GeoCheckResult {
-    #[schemars(extend("const" = true))]
-    pub ok: bool,
-    #[serde(rename = "api_version")]
-    #[schemars(extend("const" = "v1"))]
-    pub api_version: String,
-    /// The page the queries were generated from.
-    pub url: String,
-    /// The checked domain, lower-case, without `www.`.
-    pub domain: String,
-    /// Share of queries in which the site was found, in percent, rounded.
-    #[schemars(range(max = 100))]
-    pub visibility_score: u8,
-    /// Every query in generation order.
-    #[schemars(length(min = ai_visibility::GEO_QUERY_COUNT, max = ai_visibility::GEO_QUERY_COUNT))]
-    pub queries: Vec<ai_visibility::GeoQueryResult>,
-    /// Whether the answer is the domain's cached one.
-    pub cached: bool,
-    /// When the provider was asked.
-    #[schemars(extend("format" = "date-time"))]
-    pub checked_at: String,
-}
-
 /// The body of `POST /api/content-gap`; `null` counts as absent for the optional fields.
 #[derive(JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -459,23 +431,4 @@ pub struct AutoFixRequest {
     /// The issues to fix, in order.
     #[schemars(length(min = 1, max = autofix::MAX_BATCH))]
     pub issues: Vec<autofix::Issue<'static>>,
-}
-
-// The webhook store writes this body (docs/API.md, "Webhooks"); this type documents it for
-// receivers.
-/// Body of every delivery (not an answer of this API).
-#[derive(JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[schemars(rename = "WebhookPayload")]
-pub struct WebhookPayload {
-    /// Event id; the same on retries (also in `x-webhook-id`).
-    pub id: String,
-    /// The event.
-    #[schemars(extend("enum" = WEBHOOK_EVENTS))]
-    pub event: String,
-    /// When the event happened (UTC).
-    #[schemars(extend("format" = "date-time"))]
-    pub created_at: String,
-    /// What happened; its shape depends on the event.
-    pub data: serde_json::Map<String, Value>,
 }

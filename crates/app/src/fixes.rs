@@ -5,6 +5,7 @@
 use audit_core::Audit;
 use autofix::{fix_for_rule, Difficulty, FixContext};
 use serde::Serialize;
+use serde_json::Value;
 
 use crate::opportunities::ranked;
 use crate::AppError;
@@ -84,4 +85,64 @@ pub async fn fix_batch(issues: Vec<autofix::Issue<'static>>) -> Result<Vec<autof
     tokio::task::spawn_blocking(move || autofix::fix_batch(&issues))
         .await
         .map_err(|e| AppError::internal(format!("auto-fix failed: {e}")))
+}
+
+/// How many of the top issues a fix plan covers: a whole number of 1 to [`MAX_TOP_N`],
+/// [`DEFAULT_TOP_N`] when absent (a fractional value is cut, one out of range clamped).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TopN(pub usize);
+
+impl Default for TopN {
+    fn default() -> TopN {
+        TopN(DEFAULT_TOP_N as usize)
+    }
+}
+
+impl TopN {
+    /// `topN` as asked (the protocol layer checked its type and range), clamped to 1..=20.
+    pub fn of(value: Option<&Value>) -> TopN {
+        let n = value.and_then(Value::as_f64).map_or(DEFAULT_TOP_N as f64, f64::trunc);
+        TopN(n.clamp(1.0, MAX_TOP_N as f64) as usize)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for TopN {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<TopN, D::Error> {
+        Ok(TopN::of(Some(&Value::deserialize(d)?)))
+    }
+}
+
+impl schemars::JsonSchema for TopN {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "TopN".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "integer", "minimum": 1, "maximum": MAX_TOP_N, "default": DEFAULT_TOP_N })
+    }
+}
+
+#[cfg(test)]
+mod top_n_tests {
+    use super::*;
+    use serde_json::Value;
+
+    #[test]
+    fn top_n_defaults_and_bounds() {
+        use serde_json::json;
+        let check = |v: Option<Value>, expected: usize| assert_eq!(TopN::of(v.as_ref()).0, expected, "{v:?}");
+        check(None, 5);
+        check(Some(json!(1)), 1);
+        check(Some(json!(20)), 20);
+        check(Some(json!(3.0)), 3);
+        check(Some(json!(99)), 20);
+        check(Some(json!(0)), 1);
+        check(Some(json!(-4)), 1);
+        let parsed: TopN = serde_json::from_value(json!(2.0)).unwrap();
+        assert_eq!(parsed, TopN(2));
+    }
 }

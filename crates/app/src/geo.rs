@@ -10,16 +10,17 @@
 use std::time::Duration;
 
 use ai_visibility::{
-    geo_check, normalize_domain, GeoOptions, OpenAiCompatibleProvider, DEFAULT_GEO_CONCURRENCY, GEO_QUERY_COUNT,
+    geo_check, normalize_domain, GeoCheckResult, GeoOptions, OpenAiCompatibleProvider, DEFAULT_GEO_CONCURRENCY,
+    GEO_QUERY_COUNT,
 };
-use serde_json::{json, Value};
 use url::Url;
 
 use crate::{App, AppError};
 
-/// The AI search provider's settings. Its `Debug` form leaves the key out, so logging the
-/// settings cannot leak it.
-#[derive(Clone, Default, PartialEq, Eq)]
+/// The AI search provider's settings (the `[geo]` section of the service's settings). Its
+/// `Debug` form leaves the key out, so logging the settings cannot leak it.
+#[derive(Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct GeoSettings {
     /// Base URL of an OpenAI-compatible chat-completions API.
     pub base_url: Option<String>,
@@ -28,7 +29,7 @@ pub struct GeoSettings {
     /// The model to ask.
     pub model: Option<String>,
     /// Longest wait for one provider answer, in milliseconds (default 30 s); the whole
-    /// check gets three times as long.
+    /// check gets three times as long (`SEO_AUDIT_GEO_TIMEOUT_MS`).
     pub timeout_ms: Option<u64>,
 }
 
@@ -108,7 +109,7 @@ impl GeoService {
         url: &Url,
         owner: Option<&str>,
         charge: impl FnOnce(u32) -> Result<(), E>,
-    ) -> Result<Value, E> {
+    ) -> Result<GeoCheckResult, E> {
         let provider = self.provider()?;
         let domain = normalize_domain(url.host_str().unwrap_or_default());
         let ticket = app.admit_charged(1, charge)?.pop().ok_or_else(|| AppError::internal("no audit ticket"))?;
@@ -116,12 +117,11 @@ impl GeoService {
         let lookup = domain.clone();
         let now = time::OffsetDateTime::now_utc();
         if let Some(entry) = app.db(move |s| s.get_geo_cache(&lookup, now)).await? {
-            match serde_json::from_str::<Value>(&entry.result_json) {
-                Ok(mut body) if body.is_object() => {
-                    body["cached"] = json!(true);
-                    return Ok(body);
+            match serde_json::from_str::<GeoCheckResult>(&entry.result_json) {
+                Ok(body) => return Ok(GeoCheckResult { cached: true, ..body }),
+                Err(_) => {
+                    tracing::warn!(domain = %domain, "unreadable geo-check cache entry; asking the provider again")
                 }
-                _ => tracing::warn!(domain = %domain, "unreadable geo-check cache entry; asking the provider again"),
             }
         }
 
@@ -132,21 +132,22 @@ impl GeoService {
         })?;
         let checked_at = time::OffsetDateTime::now_utc();
         // The cache keeps the answer as it was sent, so a cached answer is the same body.
-        let mut body = json!({
-            "ok": true,
-            "api_version": audit_core::API_VERSION,
-            "url": url.as_str(),
-            "domain": report.domain,
-            "visibilityScore": report.visibility_score,
-            "queries": report.queries,
-            "checkedAt": store::format_rfc3339(checked_at),
-        });
-        let (key, text) = (report.domain.clone(), body.to_string());
+        let body = GeoCheckResult {
+            ok: true,
+            api_version: audit_core::API_VERSION.into(),
+            url: url.as_str().into(),
+            domain: report.domain,
+            visibility_score: report.visibility_score,
+            queries: report.queries,
+            checked_at: store::format_rfc3339(checked_at),
+            cached: false,
+        };
+        let key = body.domain.clone();
+        let text = serde_json::to_string(&body).map_err(|e| AppError::internal(format!("geo-check answer: {e}")))?;
         // A result that cannot be cached is still the client's answer; the next call asks again.
         if let Err(e) = app.db(move |s| s.put_geo_cache(&key, &text, checked_at)).await {
             tracing::error!(domain = %domain, error = %e, "geo-check result not cached");
         }
-        body["cached"] = json!(false);
         Ok(body)
     }
 }

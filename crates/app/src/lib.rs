@@ -59,7 +59,7 @@ pub use compare::Comparison;
 pub use error::{AppError, GEO_SETTINGS, INTERNAL_MESSAGE, OVERLOADED_MESSAGE};
 pub use geo::{GeoService, GeoSettings};
 pub use monitors::{AlertRule, Monitors};
-pub use setup::{OpenError, Setup};
+pub use setup::{FetchSettings, OpenError, Setup};
 pub use slots::{AuditSlots, Ticket};
 pub use stored::StoredResult;
 pub use workflows::Workflows;
@@ -73,6 +73,7 @@ pub use fetch::{
 };
 pub use store::{
     format_rfc3339, ip_identity, minute_bucket, now_rfc3339, Alert, Error as StoreError, Intent, KeyRecord, NewRun,
-    RunState, StepStatus, StoredAudit, Tier, Webhook, WorkflowRun, WorkflowStep, ANONYMOUS_RATE_LIMIT, BADGE_MAX_AGE,
-    DB_FILE_NAME, DEFAULT_MONITOR_INTERVAL_S, FREE_RATE_LIMIT, GATE_STEP, PRO_RATE_LIMIT, SCOPES, WEBHOOK_EVENTS,
+    RunState, StepStatus, StoredAudit, Tier, Webhook, WebhookPayload, WorkflowRun, WorkflowStep, ANONYMOUS_RATE_LIMIT,
+    BADGE_MAX_AGE, DB_FILE_NAME, DEFAULT_MONITOR_INTERVAL_S, FREE_RATE_LIMIT, GATE_STEP, PRO_RATE_LIMIT, SCOPES,
+    WEBHOOK_EVENTS,
 };

@@ -26,6 +26,59 @@ pub struct Setup {
     pub webhook_retry_base: Duration,
 }
 
+/// How targets are fetched (the `[fetch]` section of the service's settings): the fetcher's
+/// limits in config-file units.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FetchSettings {
+    /// Longest wait for a connection, per hop.
+    pub connect_timeout_ms: u64,
+    /// Longest time for a whole page fetch.
+    pub total_timeout_ms: u64,
+    /// Longest time for robots.txt and other text files.
+    pub text_timeout_ms: u64,
+    /// Largest page body after decompression.
+    pub max_body_bytes: usize,
+    /// How long a site's robots.txt is reused across audits of its pages (0: never).
+    pub robots_cache_ttl_s: u64,
+}
+
+impl Default for FetchSettings {
+    fn default() -> Self {
+        FetchSettings {
+            connect_timeout_ms: ms(fetch::DEFAULT_CONNECT_TIMEOUT),
+            total_timeout_ms: ms(fetch::DEFAULT_TOTAL_TIMEOUT),
+            text_timeout_ms: ms(fetch::DEFAULT_TEXT_TIMEOUT),
+            max_body_bytes: fetch::DEFAULT_MAX_BODY_BYTES,
+            // Short enough that an edited robots.txt shows within a minute, long enough that
+            // a batch or a crawl of one site asks for it once.
+            robots_cache_ttl_s: 60,
+        }
+    }
+}
+
+impl FetchSettings {
+    /// The fetcher's settings: these limits, the service's public `base_url` (its user
+    /// agent), the targets let through the address guard, and whether only those are reached.
+    pub fn config(&self, base_url: &str, allow_targets: &[String], offline: bool) -> fetch::FetchConfig {
+        fetch::FetchConfig {
+            connect_timeout: Duration::from_millis(self.connect_timeout_ms),
+            total_timeout: Duration::from_millis(self.total_timeout_ms),
+            text_timeout: Duration::from_millis(self.text_timeout_ms),
+            max_body_bytes: self.max_body_bytes,
+            base_url: base_url.to_string(),
+            allow_targets: allow_targets.to_vec(),
+            robots_cache_ttl: Duration::from_secs(self.robots_cache_ttl_s),
+            offline,
+            ..fetch::FetchConfig::default()
+        }
+    }
+}
+
+fn ms(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
 /// Why the application could not be opened.
 #[derive(Debug, thiserror::Error)]
 pub enum OpenError {

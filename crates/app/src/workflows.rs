@@ -146,6 +146,44 @@ impl Workflows {
         self.app.db(move |s| Ok(s.get_run(&id))).await
     }
 
+    /// Run `run_id` when it belongs to `user_id` (workflow_status); another owner's run is
+    /// refused exactly as an unknown one (`not_found`).
+    ///
+    /// # Errors
+    /// `not_found`, or the database could not be read.
+    pub async fn owned_run(&self, user_id: &str, run_id: &str) -> Result<store::WorkflowRun, AppError> {
+        let not_found =
+            || AppError::refused("not_found", format!("No workflow run {run_id:?} of this API key's owner."));
+        match self.run(run_id.to_string()).await? {
+            Ok(run) if run.user_id.as_deref() == Some(user_id) => Ok(run),
+            Ok(_) => Err(not_found()),
+            Err(e) if e.is_not_found() => Err(not_found()),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Decides gate `approval_id` of `user_id`'s run `run_id` (approve_fixes): every invalid
+    /// move (unknown run or gate, a run not waiting, a gate already decided, a lost race) is
+    /// refused with `not_found` or `conflict` and changes nothing.
+    ///
+    /// # Errors
+    /// Those refusals, or the database could not be reached.
+    pub async fn approve(
+        &self,
+        user_id: &str,
+        run_id: String,
+        approval_id: String,
+        decision: Decision,
+    ) -> Result<Decided, AppError> {
+        let run = self.owned_run(user_id, &run_id).await?;
+        let refused = |r: GateRefusal| AppError::refused(r.code(), r.to_string());
+        check_gate(&run, &approval_id).map_err(refused)?;
+        let decided = self.decide(run_id.clone(), approval_id.clone(), decision.as_str()).await?;
+        // Lost a race with another decision: the transaction changed nothing.
+        decided.map_err(|e| refused(GateRefusal::lost_race(&approval_id, e)))?;
+        Ok(Decided { run_id, approval_id, decision, state: decision.state_after() })
+    }
+
     /// Decides approval `approval_id` of run `run_id` (`approved` or `rejected`) in one
     /// transaction, and resumes the run when it was approved. The inner error is a lost race
     /// (another decision came first): nothing was changed then.

@@ -49,7 +49,9 @@ impl ServerInfo {
 }
 
 /// Whether a tool is open to everyone or needs a key with the `mcp` scope.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+#[schemars(rename = "McpToolCategory")]
 pub enum Category {
     /// Works without a key.
     Public,
@@ -57,9 +59,20 @@ pub enum Category {
     Write,
 }
 
+impl Category {
+    /// `public` or `write`, as the discovery documents name it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::Public => "public",
+            Category::Write => "write",
+        }
+    }
+}
+
 /// Behaviour hints of a tool (`annotations` on the wire).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "McpToolAnnotations")]
 pub struct ToolAnnotations {
     /// The tool changes nothing.
     pub read_only_hint: bool,
@@ -95,8 +108,9 @@ pub struct ToolDef {
 }
 
 /// One fixed resource as `resources/list` shows it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "McpResource")]
 pub struct ResourceDef {
     /// E.g. `svc://methodology`.
     pub uri: String,
@@ -109,8 +123,9 @@ pub struct ResourceDef {
 }
 
 /// A family of resources addressed by an RFC 6570 URI template.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "McpResourceTemplate")]
 pub struct ResourceTemplateDef {
     /// E.g. `svc://checks/{id}`.
     pub uri_template: String,
@@ -135,7 +150,8 @@ pub struct ResourceContents {
 }
 
 /// One argument of a prompt.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[schemars(rename = "McpPromptArgument")]
 pub struct PromptArgument {
     /// Argument name.
     pub name: String,
@@ -146,7 +162,8 @@ pub struct PromptArgument {
 }
 
 /// One prompt as `prompts/list` shows it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[schemars(rename = "McpPrompt")]
 pub struct PromptDef {
     /// Prompt name, unique.
     pub name: String,

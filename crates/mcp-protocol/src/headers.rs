@@ -47,3 +47,73 @@ fn strip_base64_wrapper(value: &str) -> Option<&str> {
     }
     value[PREFIX.len()..].strip_suffix(SUFFIX)
 }
+
+/// Whether a `Content-Type` value names `application/json` (parameters such as `charset`
+/// ignored): the only body the endpoint reads.
+pub fn is_json_content_type(value: Option<&str>) -> bool {
+    value.and_then(|v| v.split(';').next()).is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"))
+}
+
+// DNS-rebinding protection of a server on loopback: a `Host` or `Origin` naming another host
+// means a page elsewhere reached the local server through a rebound name.
+
+/// `localhost`, `127.0.0.1` or `[::1]`, with or without a port.
+pub fn is_local_authority(authority: &str) -> bool {
+    let authority = authority.trim().to_ascii_lowercase();
+    let host = if let Some(rest) = authority.strip_prefix('[') {
+        match rest.split_once(']') {
+            Some((h, port)) if port.is_empty() || is_port(port) => h.to_string(),
+            _ => return false,
+        }
+    } else {
+        match authority.split_once(':') {
+            Some((h, port)) if is_port(port) => h.to_string(),
+            Some(_) => return false,
+            None => authority,
+        }
+    };
+    matches!(host.as_str(), "localhost" | "127.0.0.1" | "::1")
+}
+
+fn is_port(s: &str) -> bool {
+    let digits = s.strip_prefix(':').unwrap_or(s);
+    !digits.is_empty() && digits.len() <= 5 && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// An `Origin` of `http(s)://` a local authority; `null` and other schemes are refused.
+pub fn is_local_origin(origin: &str) -> bool {
+    let origin = origin.trim();
+    let rest = origin.strip_prefix("http://").or_else(|| origin.strip_prefix("https://"));
+    rest.is_some_and(|authority| !authority.contains('/') && is_local_authority(authority))
+}
+
+#[cfg(test)]
+mod rebinding_tests {
+    use super::*;
+
+    fn check(value: &str, origin: bool, expected: bool) {
+        let got = if origin { is_local_origin(value) } else { is_local_authority(value) };
+        assert_eq!(got, expected, "{value} (origin: {origin})");
+    }
+
+    #[test]
+    fn local_hosts_and_origins() {
+        check("127.0.0.1:8080", false, true);
+        check("localhost", false, true);
+        check("LOCALHOST:3000", false, true);
+        check("[::1]:8080", false, true);
+        check("[::1]", false, true);
+        check("evil.example.com", false, false);
+        check("127.0.0.1.evil.com", false, false);
+        check("localhost.evil.com:80", false, false);
+        check("127.0.0.1:80x", false, false);
+        check("[::2]:80", false, false);
+        check("", false, false);
+        check("http://localhost:3000", true, true);
+        check("https://127.0.0.1", true, true);
+        check("http://evil.example.com", true, false);
+        check("null", true, false);
+        check("file://localhost", true, false);
+        check("http://localhost/x", true, false);
+    }
+}

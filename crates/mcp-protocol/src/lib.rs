@@ -103,12 +103,14 @@
 mod args;
 mod cursor;
 mod defs;
+pub mod discovery;
 mod error;
 mod handler;
 mod headers;
 mod jsonrpc;
 mod lint;
 mod registry;
+mod schema;
 #[doc(hidden)]
 pub mod testing;
 mod version;
@@ -122,13 +124,19 @@ pub use defs::{
 };
 pub use error::{Error, KeyRejection};
 pub use handler::{handle, McpRequest, Reply};
-pub use headers::{decode_header_value, HEADER_METHOD, HEADER_NAME, HEADER_PROTOCOL_VERSION};
+pub use headers::{
+    decode_header_value, is_json_content_type, is_local_authority, is_local_origin, HEADER_METHOD, HEADER_NAME,
+    HEADER_PROTOCOL_VERSION,
+};
 pub use jsonrpc::{
-    failure, success, ErrorObject, Id, FORBIDDEN, HEADER_MISMATCH, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST,
-    METHOD_NOT_FOUND, PARSE_ERROR, RESOURCE_NOT_FOUND_LEGACY, UNAUTHORIZED, UNSUPPORTED_VERSION,
+    failure, success, ErrorObject, Failure as JsonRpcError, Id, Request as JsonRpcRequest, RequestParams,
+    Response as JsonRpcResponse, Success as JsonRpcSuccess, Version2, FORBIDDEN, HEADER_MISMATCH, INTERNAL_ERROR,
+    INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, RESOURCE_NOT_FOUND_LEGACY, UNAUTHORIZED,
+    UNSUPPORTED_VERSION,
 };
 pub use lint::check_definitions;
 pub use registry::{Auth, CallContext, Catalog, Quota, RateLimit, Registry, Standing, KEY_HELP, MCP_SCOPE};
+pub use schema::{input_schema, output_schema, Meta, AUDITS, READ_ONLY_LOCAL};
 pub use version::{
     negotiate_version, Era, ASSUMED_VERSION_WITHOUT_HEADER, DEFAULT_LEGACY_VERSION, LEGACY_VERSIONS,
     META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, META_SERVER_INFO, MODERN_VERSION,

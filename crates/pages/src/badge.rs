@@ -179,6 +179,17 @@ pub fn validate_domain(text: &str) -> Option<String> {
     Some(name.to_string())
 }
 
+/// The spellings a badge or report looks a domain up under: as given, then its other `www.`
+/// form (`www.example.com` for `example.com` and back), when that is a domain too: a site
+/// that redirects `example.com` to `www.example.com` is stored under the latter.
+pub fn domain_forms(domain: &str) -> Vec<String> {
+    let other = match domain.strip_prefix("www.") {
+        Some(bare) => validate_domain(bare),
+        None => validate_domain(&format!("www.{domain}")),
+    };
+    std::iter::once(domain.to_string()).chain(other).collect()
+}
+
 /// What [`validate_domain`] accepts, as the ECMA-262 regular expression of the OpenAPI
 /// document's `domain` parameters (with `maxLength` [`MAX_DOMAIN_LEN`]).
 pub const DOMAIN_PATTERN: &str = r"^[ \t\n\f\r]*(?:[Ll][Oo][Cc][Aa][Ll][Hh][Oo][Ss][Tt]|(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)\.?[ \t\n\f\r]*$";
@@ -418,4 +429,17 @@ fn truncate_chars(text: &str, max: usize) -> String {
 fn num(v: f64) -> String {
     let s = format!("{v:.1}");
     s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
+}
+
+#[cfg(test)]
+mod forms_tests {
+    use super::domain_forms;
+
+    #[test]
+    fn alternate_forms() {
+        assert_eq!(domain_forms("example.com"), ["example.com", "www.example.com"]);
+        assert_eq!(domain_forms("www.example.com"), ["www.example.com", "example.com"]);
+        assert_eq!(domain_forms("www.com"), ["www.com"]);
+        assert_eq!(domain_forms("localhost"), ["localhost", "www.localhost"]);
+    }
 }

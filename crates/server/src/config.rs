@@ -52,66 +52,11 @@ impl RateLimits {
     }
 }
 
-/// How targets are fetched (the `fetch` crate's limits, in config-file units).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct FetchSettings {
-    /// Longest wait for a connection, per hop.
-    pub connect_timeout_ms: u64,
-    /// Longest time for a whole page fetch.
-    pub total_timeout_ms: u64,
-    /// Longest time for robots.txt and other text files.
-    pub text_timeout_ms: u64,
-    /// Largest page body after decompression.
-    pub max_body_bytes: usize,
-    /// How long a site's robots.txt is reused across audits of its pages (0: never).
-    pub robots_cache_ttl_s: u64,
-}
+/// How targets are fetched: the application's settings (the `[fetch]` section).
+pub use app::FetchSettings;
 
-impl Default for FetchSettings {
-    fn default() -> Self {
-        FetchSettings {
-            connect_timeout_ms: ms(app::DEFAULT_CONNECT_TIMEOUT),
-            total_timeout_ms: ms(app::DEFAULT_TOTAL_TIMEOUT),
-            text_timeout_ms: ms(app::DEFAULT_TEXT_TIMEOUT),
-            max_body_bytes: app::DEFAULT_MAX_BODY_BYTES,
-            // Short enough that an edited robots.txt shows within a minute, long enough that
-            // a batch or a crawl of one site asks for it once.
-            robots_cache_ttl_s: 60,
-        }
-    }
-}
-
-fn ms(d: Duration) -> u64 {
-    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
-}
-
-/// The AI search provider of geo-check (`POST /api/geo-check`, see `app::geo`). Its
-/// `Debug` form leaves the key out, so logging the settings cannot leak it.
-#[derive(Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct GeoSettings {
-    /// Base URL of an OpenAI-compatible chat-completions API.
-    pub base_url: Option<String>,
-    /// Its API key.
-    pub api_key: Option<String>,
-    /// The model to ask.
-    pub model: Option<String>,
-    /// Longest wait for one provider answer, in milliseconds (default 30 s); the whole
-    /// check gets three times as long (`SEO_AUDIT_GEO_TIMEOUT_MS`).
-    pub timeout_ms: Option<u64>,
-}
-
-impl std::fmt::Debug for GeoSettings {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("GeoSettings")
-            .field("base_url", &self.base_url)
-            .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
-            .field("model", &self.model)
-            .field("timeout_ms", &self.timeout_ms)
-            .finish()
-    }
-}
+/// The AI search provider of geo-check (`POST /api/geo-check`): the application's settings.
+pub use app::GeoSettings;
 
 /// Every setting of `seo-audit serve`. [`Config::default`] is the no-configuration service.
 /// A field is a setting (a struct field is a `[section]` of settings): adding one here adds
@@ -201,7 +146,7 @@ impl Default for Config {
             fetch: FetchSettings::default(),
             geo: GeoSettings::default(),
             header_timeout_ms: 10_000,
-            analysis_cpu_ms: ms(DEFAULT_ANALYSIS_CPU),
+            analysis_cpu_ms: u64::try_from(DEFAULT_ANALYSIS_CPU.as_millis()).unwrap_or(u64::MAX),
             body_timeout_ms: 30_000,
             shutdown_grace_ms: 30_000,
             idle_timeout_ms: 60_000,
@@ -223,17 +168,7 @@ impl Config {
 
     /// The fetcher settings these settings describe.
     pub fn fetch_config(&self) -> app::FetchConfig {
-        app::FetchConfig {
-            connect_timeout: Duration::from_millis(self.fetch.connect_timeout_ms),
-            total_timeout: Duration::from_millis(self.fetch.total_timeout_ms),
-            text_timeout: Duration::from_millis(self.fetch.text_timeout_ms),
-            max_body_bytes: self.fetch.max_body_bytes,
-            base_url: self.base_url.clone(),
-            allow_targets: self.allow_targets.clone(),
-            robots_cache_ttl: Duration::from_secs(self.fetch.robots_cache_ttl_s),
-            offline: self.offline,
-            ..app::FetchConfig::default()
-        }
+        self.fetch.config(&self.base_url, &self.allow_targets, self.offline)
     }
 }
 

@@ -49,17 +49,11 @@ impl AppState {
             webhook_retry_base: std::time::Duration::from_millis(config.webhook_retry_base_ms),
         })?;
         let monitors = app::Monitors::new(app.clone(), config.monitor_interval_s);
-        let geo = app::GeoSettings {
-            base_url: config.geo.base_url.clone(),
-            api_key: config.geo.api_key.clone(),
-            model: config.geo.model.clone(),
-            timeout_ms: config.geo.timeout_ms,
-        };
         // Background audits of all domains together share one budget per minute.
         let budget = Limiter::new(None);
         let budget = Box::new(move |per_minute| budget.consume("badge-audits", 1, per_minute).allowed);
         Ok(AppState {
-            geo: Arc::new(app::GeoService::new(&geo, config.fetch_config())),
+            geo: Arc::new(app::GeoService::new(&config.geo, config.fetch_config())),
             webhooks,
             limiter: Arc::new(Limiter::new(Some(app.clone()))),
             badges: Arc::new(app::BadgeQueue::new(app.clone(), config.badge_audit_url.clone(), budget)),

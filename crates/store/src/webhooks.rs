@@ -6,7 +6,7 @@ use rand::rngs::OsRng;
 use rand::Rng;
 use rusqlite::{params, Connection, OptionalExtension, Row};
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 use time::OffsetDateTime;
 
 use crate::clock::{self, format_rfc3339, ser};
@@ -497,6 +497,25 @@ fn count(conn: &Connection, sql: &str, params: impl rusqlite::Params) -> Result<
     Ok(usize::try_from(n).unwrap_or(0))
 }
 
+/// Body of every delivery (docs/API.md, "Webhooks"): what receivers get, not an answer of
+/// the API. Its schema is the `WebhookPayload` component of the OpenAPI document.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(rename = "WebhookPayload")]
+pub struct WebhookPayload<'a> {
+    /// Event id; the same on retries (also in `x-webhook-id`).
+    pub id: &'a str,
+    /// The event.
+    #[schemars(extend("enum" = WEBHOOK_EVENTS))]
+    pub event: &'a str,
+    /// When the event happened (UTC).
+    #[schemars(extend("format" = "date-time"))]
+    pub created_at: &'a str,
+    /// What happened; its shape depends on the event.
+    #[schemars(with = "serde_json::Map<String, Value>")]
+    pub data: &'a Value,
+}
+
 /// Writes `event` with `data` for every enabled subscription of `user_id` that wants it, on
 /// `conn` (inside the caller's transaction, with the change that fires the event). One
 /// event id and one body for all of them. A subscription already holding
@@ -520,7 +539,8 @@ pub(crate) fn enqueue_event(
     let event_id = new_id();
     let now = clock::truncate_ms(now);
     let at = format_rfc3339(now);
-    let payload = json!({ "id": event_id, "event": event, "createdAt": at, "data": data }).to_string();
+    let payload = WebhookPayload { id: &event_id, event, created_at: &at, data: &data };
+    let payload = serde_json::to_string(&payload).map_err(|e| Error::invalid("data", e.to_string()))?;
     let mut total = count(conn, "SELECT COUNT(*) FROM webhook_outbox WHERE state = 'pending'", [])?;
     let mut out = Enqueued { event_id: Some(event_id.clone()), pending: 0, dropped: 0 };
     for hook in hooks {

@@ -1,10 +1,11 @@
 //! What the agent-tool endpoint says about itself and offers besides its tools (docs/API.md,
 //! the agent-tool endpoint): the server's identity and the instructions agents read first,
-//! the example requests of each tool's skill in the agent card, the [`resources`] and the
-//! [`prompts`]. Content only: the server maps it to JSON-RPC and the discovery documents.
+//! the [`tools`]' cards (with the example requests of each tool's skill in the agent card),
+//! the [`resources`] and the [`prompts`]. Content only: the server maps it to JSON-RPC and the discovery documents.
 
 pub mod prompts;
 pub mod resources;
+pub mod tools;
 
 /// Machine name of the tool server.
 pub const SERVER_NAME: &str = "seo-audit";
@@ -34,28 +35,7 @@ pub const INSTRUCTIONS: &str = "seo-audit audits public web pages for SEO with a
      svc://severity-levels, svc://data-sources. Prompts: audit_website, explain_seo_issue, prioritize_seo_fixes, \
      analyze_ai_visibility.";
 
-/// Example requests for each tool's skill in the agent card.
+/// Example requests for each tool's skill in the agent card ([`tools::card`]).
 pub fn skill_examples(tool: &str) -> &'static [&'static str] {
-    match tool {
-        "get_site_info" => &["Is https://example.com/ indexable?", "What is https://example.com/ built with?"],
-        "get_audit_methodology" => &["How is the SEO score computed?", "Which performance checks do you run?"],
-        "get_seo_concept" => &["What is a canonical URL?", "Explain meta-description-missing"],
-        "seo_audit" => &["Audit https://example.com/ for SEO", "What is the SEO score of https://example.com/pricing?"],
-        "get_opportunities" => &["What should I fix first on https://example.com/?"],
-        "generate_fixes" => &["Give me code fixes for the top 5 issues of https://example.com/"],
-        "workflow_execute" => &[
-            "Start a fix workflow for https://example.com/",
-            "Compare https://example.com/ with https://competitor.example/",
-        ],
-        "workflow_status" => &["What is the status of run 6f1c0e8a?"],
-        "approve_fixes" => &["Approve the fix plan of run 6f1c0e8a"],
-        "detect_regressions" => &["Did staging.example.com get worse than example.com?"],
-        "compare_competitors" => &["How does https://example.com/ compare with https://competitor.example/?"],
-        "monitor_site" => &["Monitor https://example.com/ daily and alert me on score drops"],
-        "track_keywords" => &["Track the keyword 'oak chairs' on https://example.com/chairs"],
-        "run_experiment" => {
-            &["Record an experiment: rewriting the title of https://example.com/ should raise the score"]
-        }
-        _ => &[],
-    }
+    tools::card(tool).map_or(&[], |c| c.examples)
 }

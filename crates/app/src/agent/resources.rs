@@ -446,6 +446,49 @@ pub fn data_sources_markdown() -> String {
     out
 }
 
+/// The media type and text of the resource `uri`, or `None` when the URI names nothing.
+pub fn read(uri: &str) -> Option<(&'static str, String)> {
+    let (mime, text) = match uri {
+        METHODOLOGY_URI => (MARKDOWN, crate::methodology::methodology_markdown()),
+        CONCEPTS_URI => (JSON, pretty(&concepts_index())),
+        CHECKS_URI => (JSON, pretty(&checks())),
+        SEVERITY_URI => (JSON, pretty(&severity_levels())),
+        DATA_SOURCES_URI => (MARKDOWN, data_sources_markdown()),
+        _ => {
+            if let Some(id) = uri.strip_prefix(CHECK_PREFIX) {
+                (JSON, pretty(&check(&percent_decode(id)?)?))
+            } else if let Some(query) = uri.strip_prefix(CONCEPT_PREFIX) {
+                let concept = glossary::concept(&percent_decode(query)?);
+                if !concept.found {
+                    return None;
+                }
+                (JSON, pretty(&concept.to_json()))
+            } else {
+                return None;
+            }
+        }
+    };
+    Some((mime, text))
+}
+
+fn pretty<T: Serialize>(v: &T) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_default()
+}
+
+/// Decodes `%XX` escapes; `None` for a malformed escape, bytes that are not UTF-8, or
+/// nothing at all. The decoder leaves a malformed escape as written, so it is refused
+/// first: a resource URI with one names nothing, rather than a check or concept whose
+/// name happens to contain `%`.
+fn percent_decode(s: &str) -> Option<String> {
+    let malformed =
+        s.split('%').skip(1).any(|rest| !rest.as_bytes().get(..2).is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)));
+    if malformed {
+        return None;
+    }
+    let decoded = percent_encoding::percent_decode_str(s).decode_utf8().ok()?;
+    (!decoded.is_empty()).then(|| decoded.into_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -467,5 +510,20 @@ mod tests {
         let counted: usize = levels.severity.levels.iter().map(|l| l.rule_count).sum();
         assert_eq!(counted, RULES.len());
         assert_eq!(concepts_index().count, GLOSSARY.len());
+    }
+}
+
+#[cfg(test)]
+mod uri_tests {
+    use super::percent_decode;
+
+    #[test]
+    fn escapes_are_decoded_strictly() {
+        assert_eq!(percent_decode("canonical%20tag").as_deref(), Some("canonical tag"));
+        assert_eq!(percent_decode("caf%C3%A9").as_deref(), Some("café"));
+        assert_eq!(percent_decode("title-missing").as_deref(), Some("title-missing"));
+        for bad in ["", "%", "%4", "a%zz", "%+F", "%FF", "%C3%A"] {
+            assert_eq!(percent_decode(bad), None, "{bad}");
+        }
     }
 }

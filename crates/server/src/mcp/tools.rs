@@ -1,25 +1,18 @@
 //! The 14 tools of the agent-tool endpoint, as one table ([`TOOLS`], listed in
-//! [`super::calls`]): each row names the module that holds the tool's [`Meta`] (title,
-//! hints, description), its typed arguments (`Args`), its result type (`Output`) and its
-//! handler (`call`). Adding a tool is its module and one line of the table.
+//! [`super::calls`]): each row names the module that holds the tool's typed arguments
+//! (`Args`), its result type (`Output`) and its handler (`call`); its card (title, hints,
+//! description) is [`app::agent::tools`]'. Adding a tool is its module, its card and one
+//! line of the table.
 //!
-//! The input and output schemas are derived from `Args` and `Output` (schemars): doc
-//! comments become descriptions, schemars attributes the bounds. The order, names and hints
-//! are fixed: agents and their configurations refer to them (docs/API.md, the tools table).
-//! Output schemas require every field the result always carries and allow additional ones,
-//! so a field can be added without breaking a client that validates results. Input schemas
-//! are closed (`additionalProperties: false`), so a misspelt argument is refused.
-//!
-//! Schemas use only keywords that draft-07 and draft 2020-12 read the same way: subschemas
-//! are inlined (no `$ref`), and neither `$schema` nor `format` is emitted (MCP takes a schema
-//! without `$schema` as 2020-12, and some clients' validators refuse what they do not bundle).
+//! The input and output schemas are derived from `Args` and `Output`
+//! ([`mcp_protocol::Meta::def`]): doc comments become descriptions, schemars attributes the
+//! bounds. The order, names and hints are fixed: agents and their configurations refer to
+//! them (docs/API.md, the tools table).
 
 use std::future::Future;
 
 use futures_util::future::BoxFuture;
-use mcp_protocol::{Category, ToolAnnotations, ToolDef, ToolResult};
-use schemars::generate::SchemaSettings;
-use schemars::JsonSchema;
+use mcp_protocol::{Category, Meta, ToolAnnotations, ToolDef, ToolResult};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -66,50 +59,28 @@ impl std::fmt::Debug for Tool {
     }
 }
 
-/// What a tool module declares besides its types and handler.
-#[derive(Debug, Clone, Copy)]
-pub struct Meta {
-    /// Short human title.
-    pub title: &'static str,
-    /// Public, or needs a key with the `mcp` scope.
-    pub category: Category,
-    /// Behaviour hints.
-    pub hints: ToolAnnotations,
-    /// What the tool does and when to use it, for the agent.
-    pub description: &'static str,
-}
-
-impl Meta {
-    /// The definition of tool `name` with arguments `A` and result `O`.
-    pub fn def<A: JsonSchema, O: JsonSchema>(&self, name: &str) -> ToolDef {
-        ToolDef {
-            name: name.into(),
-            title: self.title.into(),
-            description: self.description.into(),
-            input_schema: input_schema::<A>(),
-            output_schema: output_schema::<O>(),
-            annotations: self.hints,
-            category: self.category,
-        }
+/// The protocol's card of the tool `name`, from its card in [`app::agent::tools`].
+///
+/// # Panics
+/// When the tool has no card (the table's tests call this for every row).
+pub fn meta(name: &str) -> Meta {
+    let card = app::agent::tools::card(name).unwrap_or_else(|| panic!("tool {name} has no card in app::agent::tools"));
+    let h = card.hints;
+    Meta {
+        title: card.title,
+        category: if card.needs_key { Category::Write } else { Category::Public },
+        hints: ToolAnnotations {
+            read_only_hint: h.read_only,
+            open_world_hint: h.open_world,
+            destructive_hint: h.destructive,
+            idempotent_hint: h.idempotent,
+        },
+        description: card.description,
     }
 }
 
-/// Hints of a tool that changes nothing and reaches nothing outside the server's own data.
-/// destructiveHint and idempotentHint only mean something for tools that are not
-/// read-only, so read-only tools leave them out.
-pub const READ_ONLY_LOCAL: ToolAnnotations =
-    ToolAnnotations { read_only_hint: true, open_world_hint: false, destructive_hint: None, idempotent_hint: None };
-
-/// Hints of a tool that fetches pages and stores what it finds, adding each time.
-pub const AUDITS: ToolAnnotations = ToolAnnotations {
-    read_only_hint: false,
-    open_world_hint: true,
-    destructive_hint: Some(false),
-    idempotent_hint: Some(false),
-};
-
 /// The table: `table! { name, ... }` in [`calls`] declares the module of each tool (named
-/// like the tool) and the row that reads its `META`, `Args`, `Output` and `call`.
+/// like the tool) and the row that reads its card, `Args`, `Output` and `call`.
 macro_rules! table {
     ($($name:ident),* $(,)?) => {
         $(pub mod $name;)*
@@ -118,7 +89,7 @@ macro_rules! table {
         pub static TOOLS: &[$crate::mcp::tools::Tool] = &[$(
             $crate::mcp::tools::Tool {
                 name: stringify!($name),
-                def: || $name::META.def::<$name::Args, $name::Output>(stringify!($name)),
+                def: || $crate::mcp::tools::meta(stringify!($name)).def::<$name::Args, $name::Output>(stringify!($name)),
                 call: |env, args| Box::pin($crate::mcp::tools::run(env, args, $name::call)),
             }
         ),*];
@@ -148,108 +119,6 @@ where
     }
 }
 
-fn schema_of<T: JsonSchema>(settings: SchemaSettings) -> Value {
-    let settings = settings.with(|s| {
-        s.inline_subschemas = true;
-        s.meta_schema = None;
-    });
-    let mut value = settings.into_generator().into_root_schema_for::<T>().to_value();
-    if let Value::Object(root) = &mut value {
-        for key in ["$schema", "title", "description"] {
-            root.remove(key);
-        }
-    }
-    value
-}
-
-/// The input schema of arguments `A`: absent is how an optional argument is left out, so
-/// optional properties are not nullable (`null` is read as absent all the same).
-pub fn input_schema<A: JsonSchema>() -> Value {
-    let mut schema = schema_of::<A>(SchemaSettings::draft2020_12());
-    // An input schema always lists what is required, even nothing.
-    if let Value::Object(root) = &mut schema {
-        root.entry("required").or_insert_with(|| Value::Array(Vec::new()));
-    }
-    if let Some(props) = schema.get_mut("properties").and_then(Value::as_object_mut) {
-        for prop in props.values_mut() {
-            not_null(prop);
-        }
-    }
-    tidy(&mut schema);
-    schema
-}
-
-/// The output schema of result `O`: what it serialises to.
-pub fn output_schema<O: JsonSchema>() -> Value {
-    let mut schema = schema_of::<O>(SchemaSettings::draft2020_12().for_serialize());
-    // Every result is an object, also one that takes several forms (`anyOf`).
-    if let Value::Object(root) = &mut schema {
-        if !root.contains_key("type") {
-            let mut typed = Map::new();
-            typed.insert("type".into(), "object".into());
-            typed.append(root);
-            *root = typed;
-        }
-    }
-    tidy(&mut schema);
-    schema
-}
-
-/// `prop` without the `null` schemars adds for an `Option`.
-fn not_null(prop: &mut Value) {
-    let Some(obj) = prop.as_object_mut() else { return };
-    if let Some(Value::Array(any)) = obj.get("anyOf") {
-        if let [inner, null] = any.as_slice() {
-            if null.get("type").and_then(Value::as_str) == Some("null") {
-                let mut inner = inner.clone();
-                obj.remove("anyOf");
-                if let Value::Object(fields) = &mut inner {
-                    for (k, v) in std::mem::take(obj) {
-                        fields.insert(k, v);
-                    }
-                }
-                *prop = inner;
-                return not_null(prop);
-            }
-        }
-    }
-    if let Some(Value::Array(types)) = obj.get_mut("type") {
-        types.retain(|t| t != "null");
-        if types.len() == 1 {
-            let only = types.remove(0);
-            obj.insert("type".into(), only);
-        }
-    }
-    if let Some(Value::Array(values)) = obj.get_mut("enum") {
-        values.retain(|v| !v.is_null());
-    }
-}
-
-/// Keeps generated schemas to the keywords both drafts read alike: no `format` (schemars'
-/// `uint32`, `double` are no standard formats), and an enum whose variants carry doc
-/// comments as one `enum` list (what the argument check and every client read) rather than
-/// a `oneOf` of `const`s.
-fn tidy(schema: &mut Value) {
-    let Some(obj) = schema.as_object_mut() else { return };
-    obj.remove("format");
-    if let Some(Value::Array(variants)) = obj.get("oneOf") {
-        let consts: Option<Vec<Value>> = variants.iter().map(|v| v.get("const").cloned()).collect();
-        if let Some(values) = consts.filter(|c| c.iter().all(Value::is_string)) {
-            obj.remove("oneOf");
-            obj.insert("type".into(), "string".into());
-            obj.insert("enum".into(), Value::Array(values));
-        }
-    }
-    for (key, value) in obj.iter_mut() {
-        match key.as_str() {
-            "properties" => value.as_object_mut().into_iter().flat_map(|p| p.values_mut()).for_each(tidy),
-            "items" | "additionalProperties" | "not" | "if" | "then" | "else" => tidy(value),
-            "anyOf" | "oneOf" | "allOf" => value.as_array_mut().into_iter().flatten().for_each(tidy),
-            _ => {}
-        }
-    }
-}
-
 #[cfg(test)]
 mod table_tests {
     use crate::mcp::calls::{tool_defs, tool_names, TOOLS};
@@ -263,6 +132,9 @@ mod table_tests {
         let mut names = tool_names();
         names.dedup();
         assert_eq!(names.len(), TOOLS.len());
+        // Every card is a tool's, in the table's order.
+        let cards: Vec<&str> = app::agent::tools::CARDS.iter().map(|(n, _)| *n).collect();
+        assert_eq!(cards, tool_names());
     }
 
     /// Derived schemas are self-contained and read alike in draft-07 and 2020-12: no

@@ -13,7 +13,10 @@
 use bytes::Bytes;
 use http::{header, HeaderValue, StatusCode};
 use http_body_util::Full;
-use mcp_protocol::{Auth, ErrorObject, Id, KeyRejection, McpRequest, INTERNAL_ERROR, INVALID_REQUEST};
+use mcp_protocol::{
+    is_local_authority, is_local_origin, Auth, ErrorObject, Id, KeyRejection, McpRequest, INTERNAL_ERROR,
+    INVALID_REQUEST,
+};
 use serde_json::Value;
 
 use crate::auth::{anonymous_identity, authenticate, Identity, KeyRule};
@@ -139,11 +142,7 @@ async fn resolve_key(ctx: &Ctx) -> Result<(Auth, Identity), ApiError> {
 }
 
 fn is_json(ctx: &Ctx) -> bool {
-    ctx.headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"))
+    mcp_protocol::is_json_content_type(ctx.headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()))
 }
 
 /// The raw body, read by [`Ctx::body_bytes`] (the limits of every body: 413 over
@@ -177,65 +176,4 @@ fn rebinding_refusal(ctx: &Ctx) -> Option<Response> {
         INVALID_REQUEST,
         "this server listens on loopback and accepts only localhost Host and Origin headers (DNS-rebinding protection)",
     ))
-}
-
-/// `localhost`, `127.0.0.1` or `[::1]`, with or without a port.
-pub fn is_local_authority(authority: &str) -> bool {
-    let authority = authority.trim().to_ascii_lowercase();
-    let host = if let Some(rest) = authority.strip_prefix('[') {
-        match rest.split_once(']') {
-            Some((h, port)) if port.is_empty() || is_port(port) => h.to_string(),
-            _ => return false,
-        }
-    } else {
-        match authority.split_once(':') {
-            Some((h, port)) if is_port(port) => h.to_string(),
-            Some(_) => return false,
-            None => authority,
-        }
-    };
-    matches!(host.as_str(), "localhost" | "127.0.0.1" | "::1")
-}
-
-fn is_port(s: &str) -> bool {
-    let digits = s.strip_prefix(':').unwrap_or(s);
-    !digits.is_empty() && digits.len() <= 5 && digits.bytes().all(|b| b.is_ascii_digit())
-}
-
-/// An `Origin` of `http(s)://` a local authority; `null` and other schemes are refused.
-pub fn is_local_origin(origin: &str) -> bool {
-    let origin = origin.trim();
-    let rest = origin.strip_prefix("http://").or_else(|| origin.strip_prefix("https://"));
-    rest.is_some_and(|authority| !authority.contains('/') && is_local_authority(authority))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn check(value: &str, origin: bool, expected: bool) {
-        let got = if origin { is_local_origin(value) } else { is_local_authority(value) };
-        assert_eq!(got, expected, "{value} (origin: {origin})");
-    }
-
-    #[test]
-    fn local_hosts_and_origins() {
-        check("127.0.0.1:8080", false, true);
-        check("localhost", false, true);
-        check("LOCALHOST:3000", false, true);
-        check("[::1]:8080", false, true);
-        check("[::1]", false, true);
-        check("evil.example.com", false, false);
-        check("127.0.0.1.evil.com", false, false);
-        check("localhost.evil.com:80", false, false);
-        check("127.0.0.1:80x", false, false);
-        check("[::2]:80", false, false);
-        check("", false, false);
-        check("http://localhost:3000", true, true);
-        check("https://127.0.0.1", true, true);
-        check("http://evil.example.com", true, false);
-        check("null", true, false);
-        check("file://localhost", true, false);
-        check("http://localhost/x", true, false);
-    }
 }

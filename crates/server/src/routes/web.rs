@@ -180,31 +180,11 @@ pub(crate) fn flood_guard(ctx: &Ctx) -> Result<(), ApiError> {
     .with_header(header::RETRY_AFTER, HeaderValue::from(decision.reset_s)))
 }
 
-/// The other spelling of a domain: `www.example.com` for `example.com` and back.
-fn alternate_form(domain: &str) -> Option<String> {
-    match domain.strip_prefix("www.") {
-        Some(bare) => badge::validate_domain(bare),
-        None => badge::validate_domain(&format!("www.{domain}")),
-    }
-}
-
 /// The audit a badge or report shows: the newest public one (made without a key) of the
-/// domain no older than
-/// [`app::BADGE_MAX_AGE`] (home page preferred), looked up as given and then in its
-/// other `www.` form (a site that redirects `example.com` to `www.example.com` is stored
-/// under the latter).
+/// domain no older than [`app::BADGE_MAX_AGE`] (home page preferred), in either `www.` form
+/// ([`badge::domain_forms`]).
 async fn newest_audit(state: &AppState, domain: &str) -> Result<Option<app::StoredAudit>, ApiError> {
-    Ok(state.app.newest_public_audit(forms(domain)).await?)
-}
-
-/// A public audit asked for by id, when it belongs to `domain` (in either form).
-async fn audit_by_id(state: &AppState, domain: &str, id: String) -> Result<Option<app::StoredAudit>, ApiError> {
-    Ok(state.app.public_audit(id, forms(domain)).await?)
-}
-
-/// `domain`, then its other `www.` form when there is one.
-fn forms(domain: &str) -> Vec<String> {
-    std::iter::once(domain.to_string()).chain(alternate_form(domain)).collect()
+    Ok(state.app.newest_public_audit(badge::domain_forms(domain)).await?)
 }
 
 async fn report_domain(ctx: &Ctx) -> Result<Response, ApiError> {
@@ -218,7 +198,7 @@ async fn report_domain(ctx: &Ctx) -> Result<Response, ApiError> {
     })?;
     let mut audit = None;
     if let Some(id) = ctx.query("audit") {
-        audit = audit_by_id(&ctx.state, &domain, id).await?;
+        audit = ctx.state.app.public_audit(id, badge::domain_forms(&domain)).await?;
     }
     if audit.is_none() {
         audit = newest_audit(&ctx.state, &domain).await?;
@@ -253,33 +233,8 @@ fn render_stored(base: &str, domain: &str, audit: &app::StoredAudit) -> String {
 /// from the scrubbed values, so it cannot repeat them either).
 fn render(base: &str, domain: &str, mut result: AuditResult) -> String {
     pages::report::strip_query_strings(&mut result);
-    let fixes = fixes_for(&result);
+    let fixes = app::audit_report::report_fixes(&result);
     pages::report::render_report(base, domain, &result, &fixes)
-}
-
-/// `(rule id, fix code)` for every recommendation of a result, filled from its page.
-fn fixes_for(result: &AuditResult) -> Vec<(String, String)> {
-    let text = |s: &str| Some(s.to_string()).filter(|s| !s.is_empty());
-    let page = &result.page;
-    let context = autofix::FixContext {
-        url: text(&page.final_url).or_else(|| text(&page.url)),
-        title: text(&page.title),
-        description: page.meta_description.as_deref().and_then(text),
-        ..autofix::FixContext::default()
-    };
-    let mut fixes: Vec<(String, String)> = Vec::new();
-    for rec in &result.recommendations {
-        if rec.id.is_empty() || fixes.iter().any(|(known, _)| *known == rec.id) {
-            continue;
-        }
-        // The stored result has no parsed page: the finding's own value (a word count, a
-        // status, the blocking rule) is what the template may state as fact.
-        let context = autofix::FixContext { current_value: rec.current_value.clone(), ..context.clone() };
-        if let Some(fix) = autofix::fix_for_rule(&rec.id, Some(&context)) {
-            fixes.push((rec.id.clone(), fix.fix));
-        }
-    }
-    fixes
 }
 
 async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
@@ -420,13 +375,5 @@ mod tests {
         check(&[("domain", "a.example"), ("size", "huge")], Err("invalid_request"));
         check(&[("domain", "a.example"), ("size", "Small")], Err("invalid_request"));
         check(&[("domain", "a.example"), ("format", "png")], Err("invalid_request"));
-    }
-
-    #[test]
-    fn alternate_forms() {
-        assert_eq!(alternate_form("example.com").as_deref(), Some("www.example.com"));
-        assert_eq!(alternate_form("www.example.com").as_deref(), Some("example.com"));
-        assert_eq!(alternate_form("www.com"), None);
-        assert_eq!(alternate_form("localhost").as_deref(), Some("www.localhost"));
     }
 }

@@ -220,6 +220,15 @@ fn openapi_json_is_generated() {
     assert_eq!(server::OPENAPI_JSON, expected, "the served document is the checked-in one");
 }
 
+/// The delivery body is listed for webhook receivers, though no operation answers it.
+#[test]
+fn openapi_lists_the_webhook_payload() {
+    let doc = server::openapi_document();
+    let s = &doc["components"]["schemas"];
+    assert_eq!(s["WebhookPayload"]["required"], serde_json::json!(["id", "event", "createdAt", "data"]));
+    assert_eq!(s["WebhookPayload"]["properties"]["event"]["enum"], serde_json::json!(app::WEBHOOK_EVENTS));
+}
+
 /// The document and the routing table describe the same routes.
 #[test]
 fn openapi_matches_the_router() {

@@ -1,31 +1,13 @@
 //! approve_fixes: decides the approval gate of a fix run. Every invalid move (unknown run
 //! or gate, a run not waiting, a gate already decided, a bad decision) is an isError
-//! result and changes nothing: the decision is one store transaction that checks the gate
-//! is still pending.
+//! result and changes nothing ([`app::Workflows::approve`]: the decision is one store
+//! transaction that checks the gate is still pending).
 
-use mcp_protocol::{Category, ToolAnnotations, ToolResult};
+use mcp_protocol::ToolResult;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::workflow_status::owned_run;
-use super::{from_api_error, owner, tool_error, ToolEnv};
-use crate::mcp::tools::Meta;
-
-/// The tool's card.
-pub const META: Meta = Meta {
-    title: "Approve or reject fixes",
-    category: Category::Write,
-    hints: ToolAnnotations {
-        read_only_hint: false,
-        open_world_hint: false,
-        destructive_hint: Some(false),
-        idempotent_hint: Some(true),
-    },
-    description:
-        "Answers an approval gate of a fix workflow: approved lets the run finish its fix plan, rejected ends \
-         the run in the rejected state. The approvalId comes from workflow_status' pendingApprovals. Deciding \
-         the same gate again with the same decision changes nothing. Needs an API key with the mcp scope.",
-};
+use super::{from_app_error, owner, ToolEnv};
 
 /// Arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -48,16 +30,6 @@ pub type Output = app::workflows::Decided;
 pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
     let user_id = owner(env)?;
     let Args { run_id, approval_id, decision } = args;
-    let run = owned_run(env, &user_id, &run_id).await?;
-    let refused = |r: app::workflows::GateRefusal| tool_error(r.code(), r);
-    app::workflows::check_gate(&run, &approval_id).map_err(refused)?;
-    let decided = env
-        .state
-        .workflows
-        .decide(run_id.clone(), approval_id.clone(), decision.as_str())
-        .await
-        .map_err(|e| from_api_error(e.into(), "approval"))?;
-    // Lost a race with another decision: the transaction changed nothing.
-    decided.map_err(|e| refused(app::workflows::GateRefusal::lost_race(&approval_id, e)))?;
-    Ok(Output { run_id, approval_id, decision, state: decision.state_after() })
+    let decided = env.state.workflows.approve(&user_id, run_id, approval_id, decision).await;
+    decided.map_err(|e| from_app_error(e, "approval"))
 }

@@ -2,23 +2,12 @@
 //! and compared per category ([`app::competitors`]).
 
 use app::competitors::PairError;
-use mcp_protocol::{Category, ToolResult};
+use mcp_protocol::ToolResult;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::detect_regressions::pair_error;
 use super::{url_arg, ToolEnv};
-use crate::mcp::tools::{Meta, AUDITS};
-
-/// The tool's card.
-pub const META: Meta = Meta {
-    title: "Compare with a competitor",
-    category: Category::Write,
-    hints: AUDITS,
-    description: "Audits a page and a competitor's page with the same ruleset and compares them: overall scores, the \
-         percentage per audit category with the winner of each, and the rule ids only one side passes. Needs an \
-         API key with the mcp scope. Use it to find what a better-ranking competitor does that the site does not.",
-};
 
 /// Arguments.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -2,23 +2,11 @@
 //! worse or better ([`app::competitors`]).
 
 use app::competitors::PairError;
-use mcp_protocol::{Category, ToolResult};
+use mcp_protocol::ToolResult;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::{from_app_error, url_arg, ToolEnv};
-use crate::mcp::tools::{Meta, AUDITS};
-
-/// The tool's card.
-pub const META: Meta = Meta {
-    title: "Detect regressions",
-    category: Category::Write,
-    hints: AUDITS,
-    description: "Audits two pages (for example production and staging, or a page before and after a release) and \
-         reports what got worse or better: score change, rule ids newly failing and newly passing, and page facts \
-         that changed (title, meta description, h1, canonical, robots, status, word count). Needs an API key with \
-         the mcp scope. Use it before shipping a change.",
-};
 
 /// Arguments.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -1,24 +1,11 @@
 //! generate_fixes: a ready-to-apply fix, filled with the page's own values, for each of
 //! the top-ranked failed checks ([`app::fixes::fix_plan`]).
 
-use mcp_protocol::{Category, ToolResult};
+use mcp_protocol::ToolResult;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::{audit_url_arg, ToolEnv, TopN};
-use crate::mcp::tools::{Meta, AUDITS};
-
-/// The tool's card.
-pub const META: Meta = Meta {
-    title: "Generate fixes",
-    category: Category::Write,
-    hints: AUDITS,
-    description:
-        "Audits a page and writes a ready-to-paste fix (HTML, JSON-LD, robots.txt, HTTP header, server config \
-         or text) for each of its top issues, filled with the page's own title, URL and text. Deterministic and \
-         template-based: the same page gives the same fixes. Needs an API key with the mcp scope. Use it after \
-         get_opportunities, or directly when the user wants code.",
-};
 
 /// Arguments.
 #[derive(Debug, Deserialize, JsonSchema)]

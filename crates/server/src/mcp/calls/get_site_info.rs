@@ -1,24 +1,11 @@
 //! get_site_info: what a page is, whether search engines may index it, and the technology
 //! it is built with ([`app::site_info`]).
 
-use mcp_protocol::{Category, ToolResult};
+use mcp_protocol::ToolResult;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::{from_app_error, url_arg, ToolEnv};
-use crate::mcp::tools::{Meta, READ_ONLY_LOCAL};
-
-/// The tool's card.
-pub const META: Meta = Meta {
-    title: "Site information",
-    category: Category::Public,
-    hints: READ_ONLY_LOCAL,
-    description:
-        "Fetches one page and reports what it is: title, HTTP status and final URL after redirects, whether it \
-         is indexable (status, noindex, robots.txt verdict for Googlebot), the robots.txt rule that decides, \
-         detected technology (CMS, frameworks, server) and HTTPS. Public: no API key needed. Use it first to \
-         check that a URL is reachable and crawlable before running a full seo_audit.",
-};
 
 /// Arguments.
 #[derive(Debug, Deserialize, JsonSchema)]

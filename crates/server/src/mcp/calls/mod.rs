@@ -27,9 +27,7 @@ crate::mcp::tools::table! {
     run_experiment,
 }
 
-use audit_core::Audit;
 use mcp_protocol::{ToolDef, ToolResult};
-use serde_json::Value;
 use url::Url;
 
 use crate::error::ApiError;
@@ -76,77 +74,18 @@ pub fn owner(env: &ToolEnv<'_>) -> Result<String, ToolResult> {
     })
 }
 
-/// How many of the top issues a fix plan covers: a whole number of 1 to [`MAX_TOP_N`],
-/// [`DEFAULT_TOP_N`] when absent (a fractional value is cut, one out of range clamped).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TopN(pub usize);
-
-pub use app::fixes::{DEFAULT_TOP_N, MAX_TOP_N};
-
-impl Default for TopN {
-    fn default() -> TopN {
-        TopN(DEFAULT_TOP_N as usize)
-    }
-}
-
-impl TopN {
-    /// `topN` as asked (the protocol layer checked its type and range), clamped to 1..=20.
-    pub fn of(value: Option<&Value>) -> TopN {
-        let n = value.and_then(Value::as_f64).map_or(DEFAULT_TOP_N as f64, f64::trunc);
-        TopN(n.clamp(1.0, MAX_TOP_N as f64) as usize)
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for TopN {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<TopN, D::Error> {
-        Ok(TopN::of(Some(&Value::deserialize(d)?)))
-    }
-}
-
-impl schemars::JsonSchema for TopN {
-    fn inline_schema() -> bool {
-        true
-    }
-
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "TopN".into()
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({ "type": "integer", "minimum": 1, "maximum": MAX_TOP_N, "default": DEFAULT_TOP_N })
-    }
-}
-
-/// A fetched, audited and stored page, with the time it was audited.
-#[derive(Debug)]
-pub struct Audited {
-    /// The engine's result.
-    pub audit: Audit,
-    /// `scanned_at` of the stored result.
-    pub scanned_at: String,
-    /// The wire result, built once by the audit path (what was stored).
-    pub result: audit_core::AuditResult,
-    /// The stored audit's id (`None` when storing failed; logged).
-    pub audit_id: Option<String>,
-}
+pub use app::fixes::TopN;
 
 /// Fetches, audits and stores `url` for the caller through the one audit path (the call
 /// itself was charged by the protocol layer), as `GET /api/v1/audit` does.
-pub async fn audit(env: &ToolEnv<'_>, url: &Url) -> Result<Audited, ToolResult> {
-    match env.state.app.audit_charged(url, env.identity.user_id()).await {
-        Ok(done) => Ok(Audited {
-            audit_id: done.stored.map(|s| s.id),
-            audit: done.audit,
-            scanned_at: done.scanned_at,
-            result: done.result,
-        }),
-        Err(e) => Err(from_api_error(ApiError::from(e), url.as_str())),
-    }
+pub async fn audit(env: &ToolEnv<'_>, url: &Url) -> Result<app::Audited, ToolResult> {
+    let done = env.state.app.audit_charged(url, env.identity.user_id()).await;
+    done.map_err(|e| from_api_error(ApiError::from(e), url.as_str()))
 }
 
 /// The page `url` (the tool's `url` argument), audited and stored ([`audit`]): what
 /// get_opportunities and generate_fixes do before shaping their answers.
-pub async fn audit_url_arg(env: &ToolEnv<'_>, url: &str) -> Result<(Url, Audited), ToolResult> {
+pub async fn audit_url_arg(env: &ToolEnv<'_>, url: &str) -> Result<(Url, app::Audited), ToolResult> {
     let url = url_arg(url, "url")?;
     let done = audit(env, &url).await?;
     Ok((url, done))
@@ -165,24 +104,4 @@ pub fn tool_defs() -> Vec<ToolDef> {
 /// Names of all tools, in order.
 pub fn tool_names() -> Vec<String> {
     TOOLS.iter().map(|t| t.name.to_string()).collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn top_n_defaults_and_bounds() {
-        use serde_json::json;
-        let check = |v: Option<Value>, expected: usize| assert_eq!(TopN::of(v.as_ref()).0, expected, "{v:?}");
-        check(None, 5);
-        check(Some(json!(1)), 1);
-        check(Some(json!(20)), 20);
-        check(Some(json!(3.0)), 3);
-        check(Some(json!(99)), 20);
-        check(Some(json!(0)), 1);
-        check(Some(json!(-4)), 1);
-        let parsed: TopN = serde_json::from_value(json!(2.0)).unwrap();
-        assert_eq!(parsed, TopN(2));
-    }
 }

@@ -2,34 +2,15 @@
 //! monitor): alert rules, recent alerts, and the severity breakdown of the newest audit.
 //! A page never audited is audited once now, so the first report has a breakdown.
 
-use mcp_protocol::{Category, ToolAnnotations, ToolResult};
+use mcp_protocol::ToolResult;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::{from_api_error, owner, url_arg, ToolEnv};
 use crate::error::ApiError;
-use crate::mcp::tools::Meta;
 
 /// Alerts reported.
 pub const RECENT_ALERTS: usize = 20;
-
-/// The tool's card.
-pub const META: Meta = Meta {
-    title: "Monitor a site",
-    category: Category::Write,
-    hints: ToolAnnotations {
-        read_only_hint: false,
-        open_world_hint: true,
-        destructive_hint: Some(false),
-        idempotent_hint: Some(true),
-    },
-    description:
-        "Puts a page under monitoring (re-audited daily) or, when it already is, reports on it: the alert rules \
-         (score drop of 5 or more, new critical issue, status not 2xx, unreachable), recent alerts, a severity \
-         breakdown of the latest audit and when it ran. Alerts also go to the key owner's webhooks. Scheduled \
-         re-audits obey the site's robots.txt for SeoAuditBot (a disallowed page raises unreachable instead). \
-         Calling it again for the same URL creates nothing new. Needs an API key with the mcp scope.",
-};
 
 /// Arguments.
 #[derive(Debug, Deserialize, JsonSchema)]

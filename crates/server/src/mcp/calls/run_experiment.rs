@@ -2,24 +2,11 @@
 //! ([`app::experiments`]).
 
 use app::experiments::{ExperimentAction, NewExperiment, DEFAULT_METRIC};
-use mcp_protocol::{Category, ToolResult};
+use mcp_protocol::ToolResult;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::{from_app_error, needed_url, owner, text, tool_error, ToolEnv};
-use crate::mcp::tools::{Meta, AUDITS};
-
-/// The tool's card.
-pub const META: Meta = Meta {
-    title: "SEO experiments",
-    category: Category::Write,
-    hints: AUDITS,
-    description: "Records SEO experiments and measures them with audits: create (title, hypothesis and url required; \
-         audits the page now as the baseline of the chosen metric) or list (each experiment with its baseline, \
-         the latest audit's value and the change). experimentType is free text such as title-rewrite or \
-         schema-added; metricTarget names the measured figure: score (default), word_count, or a rule id that \
-         counts 1 when passing. Needs an API key with the mcp scope.",
-};
 
 /// Arguments.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -2,29 +2,11 @@
 //! rank.
 
 use app::keywords::KeywordAction;
-use mcp_protocol::{Category, ToolAnnotations, ToolResult};
+use mcp_protocol::ToolResult;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::{from_app_error, needed_url, owner, text, tool_error, ToolEnv};
-use crate::mcp::tools::Meta;
-
-/// The tool's card.
-pub const META: Meta = Meta {
-    title: "Track keywords on a page",
-    category: Category::Write,
-    hints: ToolAnnotations {
-        read_only_hint: false,
-        open_world_hint: true,
-        destructive_hint: Some(true),
-        idempotent_hint: Some(false),
-    },
-    description: "Manages the key owner's tracked keywords: add (keyword and targetUrl required; audits the page at \
-         once), remove (keyword required; the keyword and its history are deleted), list. For each keyword it \
-         reports whether it appears in the title, h1, meta description and URL, how often in the body text, and \
-         the history over audits. This is on-page tracking, not search-engine rank. Needs an API key with the \
-         mcp scope.",
-};
 
 /// Arguments.
 #[derive(Debug, Deserialize, JsonSchema)]

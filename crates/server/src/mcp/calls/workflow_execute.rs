@@ -1,25 +1,11 @@
 //! workflow_execute: creates a persisted run and starts it in the background; answers at
 //! once with the runId (see [`app::Workflows`]).
 
-use mcp_protocol::{Category, ToolResult};
+use mcp_protocol::ToolResult;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::{from_api_error, needed_url, owner, url_arg, ToolEnv, TopN};
-use crate::mcp::tools::{Meta, AUDITS};
-
-/// The tool's card.
-pub const META: Meta = Meta {
-    title: "Start a workflow",
-    category: Category::Write,
-    hints: AUDITS,
-    description:
-        "Starts a persisted multi-step run and returns its runId at once. Intents: audit (audit and summary), \
-         analyze (audit, then issues ranked as get_opportunities ranks them), fix (audit, a fix plan as \
-         generate_fixes makes it, then pauses for approval with \
-         approve_fixes), monitor (audit and a daily monitor), competitor (audits the page and competitorUrl and \
-         compares them). Needs an API key with the mcp scope. Poll workflow_status with the runId.",
-};
 
 /// Arguments.
 #[derive(Debug, Deserialize, JsonSchema)]

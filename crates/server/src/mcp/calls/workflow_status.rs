@@ -1,25 +1,11 @@
-//! workflow_status: a run of the key owner, read from the store (another owner's run
-//! answers exactly as an unknown one).
+//! workflow_status: a run of the key owner ([`app::Workflows::owned_run`]: another owner's
+//! run answers exactly as an unknown one).
 
-use mcp_protocol::{Category, ToolResult};
+use mcp_protocol::ToolResult;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::{from_api_error, owner, tool_error, ToolEnv};
-use crate::mcp::tools::{Meta, READ_ONLY_LOCAL};
-
-/// The tool's card.
-pub const META: Meta = Meta {
-    title: "Workflow status",
-    category: Category::Write,
-    hints: READ_ONLY_LOCAL,
-    description:
-        "Reports a workflow run: its state (queued, running, awaiting_approval, completed, rejected, failed), \
-         each step with its timing, the results gathered so far, approvals waiting for approve_fixes, and the \
-         failing step and reason when it failed. A run cut short by a server restart resumes from that step \
-         (resumes counts how often). Needs an API key with the mcp scope. Call it after workflow_execute until \
-         the state is completed, rejected or failed.",
-};
+use super::{from_app_error, owner, ToolEnv};
 
 /// Arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -32,24 +18,9 @@ pub struct Args {
 /// Result: a run of the key owner.
 pub type Output = app::workflows::RunView;
 
-/// The run `run_id` when it belongs to `user_id`; the same not-found result otherwise.
-pub async fn owned_run(env: &ToolEnv<'_>, user_id: &str, run_id: &str) -> Result<app::WorkflowRun, ToolResult> {
-    let found = env.state.workflows.run(run_id.to_string()).await.map_err(|e| from_api_error(e.into(), "workflow run"))?;
-    match found {
-        Ok(run) if run.user_id.as_deref() == Some(user_id) => Ok(run),
-        Ok(_) => Err(not_found(run_id)),
-        Err(e) if e.is_not_found() => Err(not_found(run_id)),
-        Err(e) => Err(from_api_error(e.into(), "workflow run")),
-    }
-}
-
-fn not_found(run_id: &str) -> ToolResult {
-    tool_error("not_found", format!("No workflow run {run_id:?} of this API key's owner."))
-}
-
 /// Runs the tool.
 pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
     let user_id = owner(env)?;
-    let run = owned_run(env, &user_id, &args.run_id).await?;
-    Ok(app::workflows::RunView::of(&run))
+    let run = env.state.workflows.owned_run(&user_id, &args.run_id).await;
+    Ok(app::workflows::RunView::of(&run.map_err(|e| from_app_error(e, "workflow run"))?))
 }

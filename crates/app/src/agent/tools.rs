@@ -1,0 +1,248 @@
+//! The cards of the agent tools (docs/API.md, the tools table): what each tool says about
+//! itself to agents (title, description, behaviour hints, whether it needs a key) and the
+//! example requests of its skill in the agent card. Content only: the server pairs each card
+//! with the tool's typed arguments, result and handler, and maps it to the protocol's types.
+
+/// Behaviour hints of a tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hints {
+    /// The tool changes nothing.
+    pub read_only: bool,
+    /// The tool reaches outside the server (fetches a page).
+    pub open_world: bool,
+    /// The tool may destroy data; `None` where it does not apply (read-only tools).
+    pub destructive: Option<bool>,
+    /// Repeating the call has no further effect; `None` where it does not apply.
+    pub idempotent: Option<bool>,
+}
+
+/// Hints of a tool that changes nothing and reaches nothing outside the server's own data.
+/// destructiveHint and idempotentHint only mean something for tools that are not
+/// read-only, so read-only tools leave them out.
+pub const READ_ONLY_LOCAL: Hints = Hints { read_only: true, open_world: false, destructive: None, idempotent: None };
+
+/// Hints of a tool that fetches pages and stores what it finds, adding each time.
+pub const AUDITS: Hints =
+    Hints { read_only: false, open_world: true, destructive: Some(false), idempotent: Some(false) };
+
+/// What a tool says about itself.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolCard {
+    /// Short human title.
+    pub title: &'static str,
+    /// Whether it needs an API key with the `mcp` scope (a write tool) or is public.
+    pub needs_key: bool,
+    /// Behaviour hints.
+    pub hints: Hints,
+    /// What the tool does and when to use it, for the agent.
+    pub description: &'static str,
+    /// Example requests of its skill in the agent card.
+    pub examples: &'static [&'static str],
+}
+
+/// The card of the tool called `name`.
+pub fn card(name: &str) -> Option<&'static ToolCard> {
+    CARDS.iter().find(|(n, _)| *n == name).map(|(_, c)| c)
+}
+
+/// Every card by tool name, in the documented order.
+pub static CARDS: &[(&str, ToolCard)] = &[
+    ("get_site_info", GET_SITE_INFO),
+    ("get_audit_methodology", GET_AUDIT_METHODOLOGY),
+    ("get_seo_concept", GET_SEO_CONCEPT),
+    ("seo_audit", SEO_AUDIT),
+    ("get_opportunities", GET_OPPORTUNITIES),
+    ("generate_fixes", GENERATE_FIXES),
+    ("workflow_execute", WORKFLOW_EXECUTE),
+    ("workflow_status", WORKFLOW_STATUS),
+    ("approve_fixes", APPROVE_FIXES),
+    ("detect_regressions", DETECT_REGRESSIONS),
+    ("compare_competitors", COMPARE_COMPETITORS),
+    ("monitor_site", MONITOR_SITE),
+    ("track_keywords", TRACK_KEYWORDS),
+    ("run_experiment", RUN_EXPERIMENT),
+];
+
+/// get_site_info.
+pub const GET_SITE_INFO: ToolCard = ToolCard {
+    title: "Site information",
+    needs_key: false,
+    hints: READ_ONLY_LOCAL,
+    description:
+        "Fetches one page and reports what it is: title, HTTP status and final URL after redirects, whether it \
+         is indexable (status, noindex, robots.txt verdict for Googlebot), the robots.txt rule that decides, \
+         detected technology (CMS, frameworks, server) and HTTPS. Public: no API key needed. Use it first to \
+         check that a URL is reachable and crawlable before running a full seo_audit.",
+    examples: &["Is https://example.com/ indexable?", "What is https://example.com/ built with?"],
+};
+
+/// get_audit_methodology.
+pub const GET_AUDIT_METHODOLOGY: ToolCard = ToolCard {
+    title: "Audit methodology",
+    needs_key: false,
+    hints: READ_ONLY_LOCAL,
+    description:
+        "Explains how seo_audit scores a page: every rule (stable id, name, severity, weight, threshold) grouped \
+         as technical, content and performance, the ruleset version and fingerprint, and how the percentage is \
+         computed. Public: no API key needed. Use it to explain a score, to see which checks exist before an \
+         audit, or to cite the exact threshold behind a finding. Pass category to get one group only.",
+    examples: &["How is the SEO score computed?", "Which performance checks do you run?"],
+};
+
+/// get_seo_concept.
+pub const GET_SEO_CONCEPT: ToolCard = ToolCard {
+    title: "SEO concept",
+    needs_key: false,
+    hints: READ_ONLY_LOCAL,
+    description:
+        "Explains an SEO term or an audit rule in plain words: definition, why it matters, how to fix or apply \
+         it, the audit rule ids that check it and related concepts. Accepts a term in any form ('canonical tag', \
+         'og tags', 'JSON-LD', 'LCP', 'llms.txt') or a rule id from an audit ('meta-description-missing'). \
+         Public: no API key needed. When the term is unknown the result has found: false and up to 5 suggestions.",
+    examples: &["What is a canonical URL?", "Explain meta-description-missing"],
+};
+
+/// seo_audit.
+pub const SEO_AUDIT: ToolCard = ToolCard {
+    title: "SEO audit",
+    needs_key: true,
+    hints: AUDITS,
+    description:
+        "Fetches a page and runs the full deterministic SEO audit: score (percentage of applicable rule weight \
+         passed), every failed check as an issue with its rule id, severity, category, impact and effort, and \
+         the main page facts. Stores the audit (it feeds monitoring, keyword history and experiments). Needs an \
+         API key with the mcp scope. Use it for a complete picture of one page; follow with get_opportunities \
+         or generate_fixes.",
+    examples: &["Audit https://example.com/ for SEO", "What is the SEO score of https://example.com/pricing?"],
+};
+
+/// get_opportunities.
+pub const GET_OPPORTUNITIES: ToolCard = ToolCard {
+    title: "Ranked opportunities",
+    needs_key: true,
+    hints: AUDITS,
+    description:
+        "Audits a page and returns its failed checks ranked by expected gain: a priority score from the rule's \
+         weight, impact and effort (high impact, low effort and heavy weight first). Needs an API key with the \
+         mcp scope. Use it to decide what to fix first; pass the top ids to generate_fixes or get_seo_concept.",
+    examples: &["What should I fix first on https://example.com/?"],
+};
+
+/// generate_fixes.
+pub const GENERATE_FIXES: ToolCard = ToolCard {
+    title: "Generate fixes",
+    needs_key: true,
+    hints: AUDITS,
+    description:
+        "Audits a page and writes a ready-to-paste fix (HTML, JSON-LD, robots.txt, HTTP header, server config \
+         or text) for each of its top issues, filled with the page's own title, URL and text. Deterministic and \
+         template-based: the same page gives the same fixes. Needs an API key with the mcp scope. Use it after \
+         get_opportunities, or directly when the user wants code.",
+    examples: &["Give me code fixes for the top 5 issues of https://example.com/"],
+};
+
+/// workflow_execute.
+pub const WORKFLOW_EXECUTE: ToolCard = ToolCard {
+    title: "Start a workflow",
+    needs_key: true,
+    hints: AUDITS,
+    description:
+        "Starts a persisted multi-step run and returns its runId at once. Intents: audit (audit and summary), \
+         analyze (audit, then issues ranked as get_opportunities ranks them), fix (audit, a fix plan as \
+         generate_fixes makes it, then pauses for approval with \
+         approve_fixes), monitor (audit and a daily monitor), competitor (audits the page and competitorUrl and \
+         compares them). Needs an API key with the mcp scope. Poll workflow_status with the runId.",
+    examples: &[
+        "Start a fix workflow for https://example.com/",
+        "Compare https://example.com/ with https://competitor.example/",
+    ],
+};
+
+/// workflow_status.
+pub const WORKFLOW_STATUS: ToolCard = ToolCard {
+    title: "Workflow status",
+    needs_key: true,
+    hints: READ_ONLY_LOCAL,
+    description:
+        "Reports a workflow run: its state (queued, running, awaiting_approval, completed, rejected, failed), \
+         each step with its timing, the results gathered so far, approvals waiting for approve_fixes, and the \
+         failing step and reason when it failed. A run cut short by a server restart resumes from that step \
+         (resumes counts how often). Needs an API key with the mcp scope. Call it after workflow_execute until \
+         the state is completed, rejected or failed.",
+    examples: &["What is the status of run 6f1c0e8a?"],
+};
+
+/// approve_fixes.
+pub const APPROVE_FIXES: ToolCard = ToolCard {
+    title: "Approve or reject fixes",
+    needs_key: true,
+    hints: Hints { read_only: false, open_world: false, destructive: Some(false), idempotent: Some(true) },
+    description:
+        "Answers an approval gate of a fix workflow: approved lets the run finish its fix plan, rejected ends \
+         the run in the rejected state. The approvalId comes from workflow_status' pendingApprovals. Deciding \
+         the same gate again with the same decision changes nothing. Needs an API key with the mcp scope.",
+    examples: &["Approve the fix plan of run 6f1c0e8a"],
+};
+
+/// detect_regressions.
+pub const DETECT_REGRESSIONS: ToolCard = ToolCard {
+    title: "Detect regressions",
+    needs_key: true,
+    hints: AUDITS,
+    description: "Audits two pages (for example production and staging, or a page before and after a release) and \
+         reports what got worse or better: score change, rule ids newly failing and newly passing, and page facts \
+         that changed (title, meta description, h1, canonical, robots, status, word count). Needs an API key with \
+         the mcp scope. Use it before shipping a change.",
+    examples: &["Did staging.example.com get worse than example.com?"],
+};
+
+/// compare_competitors.
+pub const COMPARE_COMPETITORS: ToolCard = ToolCard {
+    title: "Compare with a competitor",
+    needs_key: true,
+    hints: AUDITS,
+    description: "Audits a page and a competitor's page with the same ruleset and compares them: overall scores, the \
+         percentage per audit category with the winner of each, and the rule ids only one side passes. Needs an \
+         API key with the mcp scope. Use it to find what a better-ranking competitor does that the site does not.",
+    examples: &["How does https://example.com/ compare with https://competitor.example/?"],
+};
+
+/// monitor_site.
+pub const MONITOR_SITE: ToolCard = ToolCard {
+    title: "Monitor a site",
+    needs_key: true,
+    hints: Hints { read_only: false, open_world: true, destructive: Some(false), idempotent: Some(true) },
+    description:
+        "Puts a page under monitoring (re-audited daily) or, when it already is, reports on it: the alert rules \
+         (score drop of 5 or more, new critical issue, status not 2xx, unreachable), recent alerts, a severity \
+         breakdown of the latest audit and when it ran. Alerts also go to the key owner's webhooks. Scheduled \
+         re-audits obey the site's robots.txt for SeoAuditBot (a disallowed page raises unreachable instead). \
+         Calling it again for the same URL creates nothing new. Needs an API key with the mcp scope.",
+    examples: &["Monitor https://example.com/ daily and alert me on score drops"],
+};
+
+/// track_keywords.
+pub const TRACK_KEYWORDS: ToolCard = ToolCard {
+    title: "Track keywords on a page",
+    needs_key: true,
+    hints: Hints { read_only: false, open_world: true, destructive: Some(true), idempotent: Some(false) },
+    description: "Manages the key owner's tracked keywords: add (keyword and targetUrl required; audits the page at \
+         once), remove (keyword required; the keyword and its history are deleted), list. For each keyword it \
+         reports whether it appears in the title, h1, meta description and URL, how often in the body text, and \
+         the history over audits. This is on-page tracking, not search-engine rank. Needs an API key with the \
+         mcp scope.",
+    examples: &["Track the keyword 'oak chairs' on https://example.com/chairs"],
+};
+
+/// run_experiment.
+pub const RUN_EXPERIMENT: ToolCard = ToolCard {
+    title: "SEO experiments",
+    needs_key: true,
+    hints: AUDITS,
+    description: "Records SEO experiments and measures them with audits: create (title, hypothesis and url required; \
+         audits the page now as the baseline of the chosen metric) or list (each experiment with its baseline, \
+         the latest audit's value and the change). experimentType is free text such as title-rewrite or \
+         schema-added; metricTarget names the measured figure: score (default), word_count, or a rule id that \
+         counts 1 when passing. Needs an API key with the mcp scope.",
+    examples: &["Record an experiment: rewriting the title of https://example.com/ should raise the score"],
+};
