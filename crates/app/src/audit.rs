@@ -245,8 +245,10 @@ fn cut_at_char(mut s: String, max: usize) -> String {
     s
 }
 
-/// The row for an audit of `url`: the full result JSON (plus any additive `extra` fields),
-/// its score, ruleset and final URL, owned by `owner`.
+/// The row for an audit of `url`: the full result JSON as the API answers it (the envelope
+/// `ok`, `api_version`, then the engine's result; docs/API.md "The audit result"), plus any
+/// additive `extra` fields, its score, ruleset and final URL, owned by `owner`. Rows keep
+/// the envelope so that they read the same whichever version wrote them.
 ///
 /// # Errors
 /// The result did not serialise.
@@ -256,10 +258,15 @@ pub fn audit_record(
     result: &AuditResult,
     extra: Option<Map<String, Value>>,
 ) -> Result<store::NewAudit, AppError> {
-    let mut value = serde_json::to_value(result).map_err(AppError::internal)?;
-    if let (Some(extra), Value::Object(fields)) = (extra, &mut value) {
-        fields.extend(extra);
+    let mut fields = Map::new();
+    fields.insert("ok".into(), Value::Bool(true));
+    fields.insert("api_version".into(), Value::String(audit_core::API_VERSION.into()));
+    match serde_json::to_value(result).map_err(AppError::internal)? {
+        Value::Object(body) => fields.extend(body),
+        other => return Err(AppError::internal(format!("the audit result is not an object: {other}"))),
     }
+    fields.extend(extra.unwrap_or_default());
+    let value = Value::Object(fields);
     let mut record = store::NewAudit::new(
         url.as_str(),
         result.page.final_url.clone(),
@@ -292,6 +299,11 @@ mod tests {
                 .unwrap();
         let stored: Value = serde_json::from_str(&record.result_json).unwrap();
         assert_eq!(stored["page_text"], "Copper kettles for tea");
+        // The row reads as the API's answer: the envelope first, then the engine's result.
+        let keys: Vec<&str> = stored.as_object().unwrap().keys().map(String::as_str).take(3).collect();
+        assert_eq!(keys, ["ok", "api_version", "scanned_at"]);
+        assert_eq!(stored["ok"], true);
+        assert_eq!(stored["api_version"], "v1");
         assert_eq!(record.user_id.as_deref(), Some("u1"));
     }
 }

@@ -48,7 +48,7 @@ fn parse_only(bytes: &[u8]) -> usize {
 }
 
 fn full(url: &str, bytes: &[u8]) -> usize {
-    let page = Page::parse(url, bytes, HttpFacts { status: Some(200), ..HttpFacts::default() });
+    let page = Page::parse(url, bytes, HttpFacts::new().with_status(200));
     let result = audit(page).to_result("2026-01-01T00:00:00.000Z");
     serde_json::to_vec(&result).map_or(0, |v| v.len())
 }

@@ -1,41 +1,121 @@
 //! The rule trait and the vocabulary of findings.
 
-use serde::Serialize;
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
 
 use crate::page::Page;
 
+/// A name that names no variant: the error of the [`FromStr`] implementations of
+/// [`Category`], [`Group`], [`Severity`] and [`Level`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {what} `{name}`")]
+#[non_exhaustive]
+pub struct UnknownName {
+    /// What was parsed (`category`, `group`, `severity`, `level`).
+    pub what: &'static str,
+    /// The text that matched no name.
+    pub name: String,
+}
+
+/// `as_str`, [`Display`](fmt::Display) and [`FromStr`] from one table of wire names, so the
+/// three agree with each other and with the serde names.
+macro_rules! wire_names {
+    ($ty:ident, $what:literal, { $($variant:ident => $name:literal,)+ }) => {
+        impl $ty {
+            /// The name used on the wire (also what [`Display`](std::fmt::Display) writes and
+            /// [`FromStr`](std::str::FromStr) reads).
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $($ty::$variant => $name,)+
+                }
+            }
+        }
+
+        impl fmt::Display for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl FromStr for $ty {
+            type Err = UnknownName;
+
+            fn from_str(name: &str) -> Result<Self, Self::Err> {
+                match name {
+                    $($name => Ok($ty::$variant),)+
+                    _ => Err(UnknownName { what: $what, name: name.to_string() }),
+                }
+            }
+        }
+    };
+}
+
 /// Category of a rule, as shown in recommendations (docs/API.md, "The audit result").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
 pub enum Category {
+    /// Crawling and indexing: status, redirects, HTTPS, robots, canonicals, URLs (`SEO Technical`).
     #[serde(rename = "SEO Technical")]
     Technical,
+    /// Title, description, headings and text (`Content`).
     #[serde(rename = "Content")]
     Content,
+    /// Image alternative text and dimensions (`Images`).
     #[serde(rename = "Images")]
     Images,
+    /// Link text, crawlable links and link counts (`Links`).
     #[serde(rename = "Links")]
     Links,
+    /// Open Graph and Twitter cards (`Social`).
     #[serde(rename = "Social")]
     Social,
+    /// JSON-LD and microdata (`Structured Data`).
     #[serde(rename = "Structured Data")]
     StructuredData,
+    /// Page weight, response time, render-blocking scripts, DOM size (`Performance`).
     #[serde(rename = "Performance")]
     Performance,
+    /// The viewport (`Mobile`).
     #[serde(rename = "Mobile")]
     Mobile,
+    /// `lang` and hreflang (`Internationalization`).
     #[serde(rename = "Internationalization")]
     Internationalization,
 }
 
+wire_names!(Category, "category", {
+    Technical => "SEO Technical",
+    Content => "Content",
+    Images => "Images",
+    Links => "Links",
+    Social => "Social",
+    StructuredData => "Structured Data",
+    Performance => "Performance",
+    Mobile => "Mobile",
+    Internationalization => "Internationalization",
+});
+
 /// The three groups of `get_audit_methodology`; every category belongs to one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Group {
+    /// Technical, links, structured data and internationalisation.
     Technical,
+    /// Content, images and social.
     Content,
+    /// Performance and mobile.
     Performance,
 }
+
+wire_names!(Group, "group", {
+    Technical => "technical",
+    Content => "content",
+    Performance => "performance",
+});
 
 impl Category {
     /// Every category, in display order.
@@ -51,21 +131,6 @@ impl Category {
         Category::Internationalization,
     ];
 
-    /// The display name used on the wire.
-    pub fn name(self) -> &'static str {
-        match self {
-            Category::Technical => "SEO Technical",
-            Category::Content => "Content",
-            Category::Images => "Images",
-            Category::Links => "Links",
-            Category::Social => "Social",
-            Category::StructuredData => "Structured Data",
-            Category::Performance => "Performance",
-            Category::Mobile => "Mobile",
-            Category::Internationalization => "Internationalization",
-        }
-    }
-
     /// The methodology group the category belongs to.
     pub fn group(self) -> Group {
         match self {
@@ -78,66 +143,52 @@ impl Category {
     }
 }
 
-impl Group {
-    /// The name used by `get_audit_methodology`'s `category` argument.
-    pub fn name(self) -> &'static str {
-        match self {
-            Group::Technical => "technical",
-            Group::Content => "content",
-            Group::Performance => "performance",
-        }
-    }
-
-    /// Parses a group name.
-    pub fn from_name(name: &str) -> Option<Group> {
-        match name {
-            "technical" => Some(Group::Technical),
-            "content" => Some(Group::Content),
-            "performance" => Some(Group::Performance),
-            _ => None,
-        }
-    }
-}
-
 /// How serious a failed rule is; the recommendation `type`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Severity {
+    /// Keeps the page out of search results or breaks it (`critical`).
     Critical,
+    /// Costs ranking or click-through (`warning`).
     Warning,
+    /// Worth fixing when convenient (`notice`).
     Notice,
 }
 
+wire_names!(Severity, "severity", {
+    Critical => "critical",
+    Warning => "warning",
+    Notice => "notice",
+});
+
 impl Severity {
-    pub fn name(self) -> &'static str {
-        match self {
-            Severity::Critical => "critical",
-            Severity::Warning => "warning",
-            Severity::Notice => "notice",
-        }
-    }
+    /// Every severity, worst first.
+    pub const ALL: [Severity; 3] = [Severity::Critical, Severity::Warning, Severity::Notice];
 }
 
 /// Expected effect of fixing, or expected work to fix (`impact` and `effort`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Level {
+    /// `high`.
     High,
+    /// `medium`.
     Medium,
+    /// `low`.
     Low,
 }
 
-impl Level {
-    pub fn name(self) -> &'static str {
-        match self {
-            Level::High => "high",
-            Level::Medium => "medium",
-            Level::Low => "low",
-        }
-    }
+wire_names!(Level, "level", {
+    High => "high",
+    Medium => "medium",
+    Low => "low",
+});
 
+impl Level {
     /// 3 for high, 2 for medium, 1 for low: used to rank opportunities.
     pub fn points(self) -> u32 {
         match self {
@@ -155,9 +206,13 @@ pub struct RuleMeta {
     pub id: &'static str,
     /// Short human name of the check, phrased as what passing means.
     pub name: &'static str,
+    /// The category the rule is reported under.
     pub category: Category,
+    /// How serious a failure is (the recommendation `type`).
     pub severity: Severity,
+    /// Expected effect of fixing.
     pub impact: Level,
+    /// Expected work to fix.
     pub effort: Level,
     /// 0..100: how sure a failure is a real problem.
     pub confidence: u8,
@@ -175,12 +230,18 @@ pub struct RuleMeta {
     pub reference: &'static str,
 }
 
-/// A failed check: what was found and what would be right.
+/// A failed check: what was found and what would be right. Built with [`Finding::new`],
+/// [`Finding::current`] and [`Finding::suggested`].
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Finding {
+    /// One line naming the problem on this page.
     pub title: String,
+    /// What is wrong and how to fix it.
     pub description: String,
+    /// What the page has now, when there is a value to show.
     pub current_value: Option<String>,
+    /// What the page should have, when the engine can say.
     pub suggested_value: Option<String>,
 }
 
@@ -205,14 +266,19 @@ impl Finding {
 
 /// The outcome of one rule on one page.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Outcome {
+    /// The page passes the check.
     Pass,
+    /// The page fails it: what was found.
     Fail(Finding),
     /// The rule does not apply (hreflang on a monolingual page): left out of the score.
     NotApplicable,
 }
 
-/// One check. Implementations are unit structs, one per file, listed in [`crate::RULES`].
+/// One check. The built-in ones are unit structs, one per file, listed in [`crate::RULES`];
+/// a rule of your own implements this trait and runs beside them with
+/// [`audit_with`](crate::audit_with).
 pub trait Rule: Sync {
     /// The static description of the rule.
     fn meta(&self) -> &'static RuleMeta;

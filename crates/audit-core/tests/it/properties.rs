@@ -111,7 +111,9 @@ fn http_facts() -> impl Strategy<Value = HttpFacts> {
         .prop_map(|(ct, status, extra)| {
             let mut headers: Vec<(String, String)> = ct.into_iter().map(|v| ("content-type".to_string(), v)).collect();
             headers.extend(extra);
-            HttpFacts { status, headers, ..HttpFacts::default() }
+            let mut http = HttpFacts::new();
+            (http.status, http.headers) = (status, headers);
+            http
         })
 }
 
