@@ -68,6 +68,11 @@ pub mod text {
     };
 }
 
+/// The README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctest;
+
 /// Looks a rule up by id.
 pub fn rule_by_id(id: &str) -> Option<&'static RuleMeta> {
     RULES.iter().map(|r| r.meta()).find(|m| m.id == id)
