@@ -1,7 +1,7 @@
 //! html5ever parse alone against the full audit (decode, parse, facts, rules, JSON), over the
 //! fixture pages and, when `../shared` is present, the 97 corpus pages.
 //!
-//! `cargo bench -p audit-core`; figures go to docs/PERFORMANCE.md. The target: the full audit
+//! `cargo bench -p seo-audit-core`; figures go to docs/PERFORMANCE.md. The target: the full audit
 //! costs at most 1.3x the parse alone.
 
 use std::path::{Path, PathBuf};

@@ -1,5 +1,5 @@
 //! Where the time of an audit goes, phase by phase, over a directory of HTML pages:
-//! `cargo run --release -p audit-core --example phases -- ../shared/corpus/pages`.
+//! `cargo run --release -p seo-audit-core --example phases -- ../shared/corpus/pages`.
 
 use std::time::Instant;
 

@@ -8,7 +8,7 @@ use crate::rules::RULES;
 
 /// Renders the rule reference. `docs/RULES.md` starts with this output (the hand-written
 /// sections after it are kept); a test fails when it is stale (regenerate with `just docs` or
-/// `UPDATE_DOCS=1 cargo test -p audit-core --test it rules_doc::`).
+/// `UPDATE_DOCS=1 cargo test -p seo-audit-core --test it rules_doc::`).
 pub fn rules_markdown() -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# Rules\n");
