@@ -660,3 +660,107 @@ pub struct CompactResult {
     #[cfg_attr(feature = "schema", schemars(length(max = 5)))]
     pub top_issues: Vec<TopIssue>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::page::HttpFacts;
+    use crate::rule::Finding;
+
+    /// A rule of a user's own: pages must mention "oak".
+    struct MentionsOak;
+
+    static MENTIONS_OAK: RuleMeta = RuleMeta {
+        id: "x-mentions-oak",
+        name: "The page mentions oak",
+        category: Category::Content,
+        severity: Severity::Critical,
+        impact: Level::High,
+        effort: Level::Low,
+        confidence: 100,
+        weight: 50,
+        threshold: "no \"oak\" in the visible text",
+        why: "We sell oak.",
+        fail_example: "<p>Pine chairs</p>",
+        pass_example: "<p>Oak chairs</p>",
+        reference: "https://example.com/",
+    };
+
+    impl Rule for MentionsOak {
+        fn meta(&self) -> &'static RuleMeta {
+            &MENTIONS_OAK
+        }
+
+        fn check(&self, page: &Page) -> Outcome {
+            if page.visible_text.to_lowercase().contains("oak") {
+                Outcome::Pass
+            } else {
+                Outcome::Fail(Finding::new("No oak", "Say what the chairs are made of.").suggested("Oak chairs"))
+            }
+        }
+    }
+
+    const AT: &str = "2026-01-01T00:00:00.000Z";
+
+    fn page(html: &str) -> Page {
+        Page::parse("https://example.com/", html.as_bytes(), HttpFacts::new().with_status(200))
+    }
+
+    #[test]
+    fn audit_with_runs_the_table_then_the_callers_rules() {
+        let html = "<html lang=en><head><title>Chairs</title></head><body><p>Pine chairs</p></body></html>";
+        let builtin = audit(page(html));
+        let mine = audit_with(page(html), &[&MentionsOak]);
+
+        assert_eq!(mine.checks.len(), RULES.len() + 1);
+        assert_eq!(mine.checks.last().map(|c| c.rule.id), Some("x-mentions-oak"));
+        let result = mine.to_result(AT);
+        assert_eq!(result.meta.checks_executed, RULES.len() + 1);
+        // The table's own identity does not change with a caller's rules.
+        assert_eq!(result.meta.ruleset_fingerprint, ruleset_fingerprint());
+        // A critical failure of weight 50 comes first and costs the score its weight.
+        let first = &result.recommendations[0];
+        assert_eq!(first.id, "x-mentions-oak");
+        assert_eq!(first.kind, Severity::Critical);
+        assert_eq!(first.suggested_value.as_deref(), Some("Oak chairs"));
+        assert_eq!(result.checks.last().map(|c| (c.id.as_str(), c.status)), Some(("x-mentions-oak", CheckStatus::Fail)));
+        let (b, m) = (builtin.score(), mine.score());
+        assert_eq!(m.total, b.total + 1);
+        assert!(m.percentage < b.percentage, "{} !< {}", m.percentage, b.percentage);
+
+        // Passing, it adds its weight to both sides.
+        let passing = audit_with(page(&html.replace("Pine", "Oak")), &[&MentionsOak]);
+        assert_eq!(passing.score().passed, audit(page(&html.replace("Pine", "Oak"))).score().passed + 1);
+        assert!(passing.recommendations().iter().all(|r| r.id != "x-mentions-oak"));
+        // No rules of one's own: the same as `audit`.
+        assert_eq!(audit_with(page(html), &[]).to_result(AT), builtin.to_result(AT));
+    }
+
+    #[test]
+    fn typed_fields_serialise_as_their_wire_names() {
+        let result = audit(page("<title>x</title><img src=a.png>")).to_result(AT);
+        let json = serde_json::to_value(&result).unwrap();
+        let alt = json["recommendations"].as_array().unwrap().iter().find(|r| r["id"] == "image-alt-missing").unwrap();
+        assert_eq!(alt["type"], "warning");
+        assert_eq!(alt["category"], "Images");
+        assert_eq!(alt["impact"], Level::Medium.as_str());
+        assert!(json["checks"].as_array().unwrap().iter().any(|c| c["category"] == "SEO Technical"));
+        // No envelope: the server writes `ok` and `api_version`.
+        assert!(json.get("ok").is_none() && json.get("api_version").is_none());
+        assert_eq!(json.as_object().unwrap().keys().next().map(String::as_str), Some("scanned_at"));
+        // Read back, with or without the envelope of a stored row.
+        let back: AuditResult = serde_json::from_value(json.clone()).unwrap();
+        assert_eq!(back, result);
+        let mut stored = serde_json::json!({ "ok": true, "api_version": "v1" });
+        stored.as_object_mut().unwrap().extend(json.as_object().unwrap().clone());
+        assert_eq!(serde_json::from_value::<AuditResult>(stored).unwrap(), result);
+        // A partial recommendation reads with defaults; an unknown severity does not read.
+        let partial: Recommendation = serde_json::from_str(r#"{"id":"x","type":"critical"}"#).unwrap();
+        assert_eq!((partial.kind, partial.category), (Severity::Critical, Category::Technical));
+        assert!(serde_json::from_str::<Recommendation>(r#"{"type":"fatal"}"#).is_err());
+
+        let compact = serde_json::to_value(audit(page("<title>x</title>")).to_compact(AT)).unwrap();
+        assert!(compact.get("ok").is_none());
+        assert!(compact["top_issues"].as_array().unwrap().iter().all(|t| t["type"].is_string()));
+    }
+}

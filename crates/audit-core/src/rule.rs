@@ -285,3 +285,30 @@ pub trait Rule: Sync {
     /// Runs the check on page facts.
     fn check(&self, page: &Page) -> Outcome;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_display_and_parse_back() {
+        for c in Category::ALL {
+            assert_eq!(c.to_string().parse::<Category>(), Ok(c));
+            assert_eq!(serde_json::to_value(c).unwrap(), c.as_str());
+            assert_eq!(c.group().to_string().parse::<Group>(), Ok(c.group()));
+        }
+        for s in Severity::ALL {
+            assert_eq!(s.to_string().parse::<Severity>(), Ok(s));
+            assert_eq!(serde_json::to_value(s).unwrap(), s.as_str());
+        }
+        for l in [Level::High, Level::Medium, Level::Low] {
+            assert_eq!(l.to_string().parse::<Level>(), Ok(l));
+            assert_eq!(serde_json::to_value(l).unwrap(), l.as_str());
+        }
+        assert_eq!(Category::StructuredData.to_string(), "Structured Data");
+        assert_eq!(Group::Performance.to_string(), "performance");
+        let e = "Critical".parse::<Severity>().unwrap_err();
+        assert_eq!(e.to_string(), "unknown severity `Critical`");
+        assert!("seo technical".parse::<Category>().is_err());
+    }
+}
