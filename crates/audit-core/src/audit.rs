@@ -1,14 +1,15 @@
 //! Running the rule table over page facts, scoring, and the wire shapes of the result.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
+use std::str::FromStr;
 use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::page::Page;
-use crate::rule::{Category, Level, Outcome, Rule, RuleMeta, Severity};
+use crate::rule::{wire_names, Category, Level, Outcome, Rule, RuleMeta, Severity, UnknownName};
 use crate::rules::RULES;
 
 /// The audit-core crate version: `engine_version` of every result.
@@ -407,7 +408,6 @@ impl Default for Recommendation {
 
 /// Outcome of one check, in `checks`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum CheckStatus {
@@ -419,6 +419,12 @@ pub enum CheckStatus {
     #[default]
     NotApplicable,
 }
+
+wire_names!(CheckStatus, "check status", schema: "Outcome of one check, in `checks`.", {
+    Pass => "pass",
+    Fail => "fail",
+    NotApplicable => "not_applicable",
+});
 
 /// One entry of `checks`: every rule and how it came out.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -723,7 +729,10 @@ mod tests {
         assert_eq!(first.id, "x-mentions-oak");
         assert_eq!(first.kind, Severity::Critical);
         assert_eq!(first.suggested_value.as_deref(), Some("Oak chairs"));
-        assert_eq!(result.checks.last().map(|c| (c.id.as_str(), c.status)), Some(("x-mentions-oak", CheckStatus::Fail)));
+        assert_eq!(
+            result.checks.last().map(|c| (c.id.as_str(), c.status)),
+            Some(("x-mentions-oak", CheckStatus::Fail))
+        );
         let (b, m) = (builtin.score(), mine.score());
         assert_eq!(m.total, b.total + 1);
         assert!(m.percentage < b.percentage, "{} !< {}", m.percentage, b.percentage);

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::page::Page;
 
 /// A name that names no variant: the error of the [`FromStr`] implementations of
-/// [`Category`], [`Group`], [`Severity`] and [`Level`].
+/// [`Category`], [`Group`], [`Severity`], [`Level`] and [`CheckStatus`](crate::CheckStatus).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown {what} `{name}`")]
 #[non_exhaustive]
@@ -20,8 +20,28 @@ pub struct UnknownName {
 }
 
 /// `as_str`, [`Display`](fmt::Display) and [`FromStr`] from one table of wire names, so the
-/// three agree with each other and with the serde names.
+/// three agree with each other and with the serde names. With `schema`, also the JSON Schema
+/// of the wire type (feature `schema`): a string enum of the names with that description,
+/// written by hand so the variants' documentation stays out of the API's schemas.
 macro_rules! wire_names {
+    ($ty:ident, $what:literal, schema: $description:literal, { $($variant:ident => $name:literal,)+ }) => {
+        wire_names!($ty, $what, { $($variant => $name,)+ });
+
+        #[cfg(feature = "schema")]
+        impl schemars::JsonSchema for $ty {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                stringify!($ty).into()
+            }
+
+            fn schema_id() -> std::borrow::Cow<'static, str> {
+                concat!(module_path!(), "::", stringify!($ty)).into()
+            }
+
+            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                schemars::json_schema!({ "type": "string", "enum": [$($name),+], "description": $description })
+            }
+        }
+    };
     ($ty:ident, $what:literal, { $($variant:ident => $name:literal,)+ }) => {
         impl $ty {
             /// The name used on the wire (also what [`Display`](std::fmt::Display) writes and
@@ -52,9 +72,10 @@ macro_rules! wire_names {
     };
 }
 
+pub(crate) use wire_names;
+
 /// Category of a rule, as shown in recommendations (docs/API.md, "The audit result").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[non_exhaustive]
 pub enum Category {
     /// Crawling and indexing: status, redirects, HTTPS, robots, canonicals, URLs (`SEO Technical`).
@@ -86,7 +107,7 @@ pub enum Category {
     Internationalization,
 }
 
-wire_names!(Category, "category", {
+wire_names!(Category, "category", schema: "Category of a rule, as shown in recommendations (docs/API.md, \"The audit result\").", {
     Technical => "SEO Technical",
     Content => "Content",
     Images => "Images",
@@ -145,7 +166,6 @@ impl Category {
 
 /// How serious a failed rule is; the recommendation `type`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum Severity {
@@ -157,7 +177,7 @@ pub enum Severity {
     Notice,
 }
 
-wire_names!(Severity, "severity", {
+wire_names!(Severity, "severity", schema: "How serious a failed rule is; the recommendation `type`.", {
     Critical => "critical",
     Warning => "warning",
     Notice => "notice",
@@ -170,7 +190,6 @@ impl Severity {
 
 /// Expected effect of fixing, or expected work to fix (`impact` and `effort`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum Level {
@@ -182,7 +201,7 @@ pub enum Level {
     Low,
 }
 
-wire_names!(Level, "level", {
+wire_names!(Level, "level", schema: "Expected effect of fixing, or expected work to fix (`impact` and `effort`).", {
     High => "high",
     Medium => "medium",
     Low => "low",
