@@ -219,6 +219,10 @@ impl Level {
 }
 
 /// The static description of a rule: what the rule table lists and the fingerprint covers.
+///
+/// A rule describes itself with a `static` of this type (see [`audit_with`](crate::audit_with)),
+/// so it is not `#[non_exhaustive]`: a field added here is a breaking change, made in a major
+/// version only.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RuleMeta {
     /// Stable kebab-case id, never reused.
