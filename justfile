@@ -27,7 +27,7 @@ lint:
 
 # Regenerate generated docs (docs/RULES.md, docs/AI-VISIBILITY.md).
 docs:
-    UPDATE_DOCS=1 cargo test -p audit-core --test it rules_doc::
+    UPDATE_DOCS=1 cargo test -p seo-audit-core --test it rules_doc::
     UPDATE_DOCS=1 cargo test -p ai-visibility --test it methodology_doc::
 
 # Regenerate the OpenAPI document (docs/openapi.json) from the routing table and the wire types.
@@ -36,7 +36,7 @@ openapi:
 
 # Engine benchmark: html5ever parse alone vs the full audit.
 bench:
-    cargo bench -p audit-core
+    cargo bench -p seo-audit-core
 
 # Fuzz one target (page_facts, robots, llms, mcp_request, url_guard) for SECS seconds; see fuzz/README.md.
 fuzz TARGET SECS="600":

@@ -15,7 +15,7 @@ fuzz_target!(|data: &[u8]| {
         Some((&n, rest)) => rest.split_at(usize::from(n % 32).min(rest.len())),
         None => (&[][..], data),
     };
-    let mut http = HttpFacts { status: Some(200), ..HttpFacts::default() };
+    let mut http = HttpFacts::new().with_status(200);
     if !label.is_empty() {
         let label = String::from_utf8_lossy(label);
         http.headers.push(("content-type".into(), format!("text/html; charset={label}")));

@@ -3,7 +3,7 @@
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 
-use audit_core::{Audit, Category, HttpFacts, Outcome};
+use audit_core::{Audit, HttpFacts};
 use fetch::{FetchConfig, Fetcher};
 
 use crate::Global;
@@ -76,11 +76,11 @@ pub async fn run(args: AuditArgs, global: &Global) -> u8 {
     let scanned_at = server::now_rfc3339();
     let mut out = std::io::stdout().lock();
     let written = match args.format {
-        Format::Json => write_json(&mut out, &audit.to_result(&scanned_at)),
-        Format::Compact => write_json(&mut out, &audit.to_compact(&scanned_at)),
+        Format::Json => write_json(&mut out, &api::FullAnswer::new(audit.to_result(&scanned_at))),
+        Format::Compact => write_json(&mut out, &api::CompactAnswer::new(audit.to_compact(&scanned_at))),
         Format::Text => {
             let color = !args.no_color && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-            out.write_all(render_text(&audit, color).as_bytes())
+            out.write_all(audit_core::report::text(&audit, color).as_bytes())
         }
     };
     if let Err(e) = written {
@@ -176,71 +176,4 @@ fn looks_like_html(path: &Path, bytes: &[u8]) -> bool {
         .and_then(|e| e.to_str())
         .is_some_and(|e| ["html", "htm", "xhtml"].iter().any(|x| e.eq_ignore_ascii_case(x)));
     starts_with_markup || html_name
-}
-
-struct Paint(bool);
-
-impl Paint {
-    fn wrap(&self, code: &str, s: &str) -> String {
-        if self.0 {
-            format!("\x1b[{code}m{s}\x1b[0m")
-        } else {
-            s.to_string()
-        }
-    }
-}
-
-/// The terminal report: score, then failed checks grouped by category, worst first.
-pub fn render_text(audit: &Audit, color: bool) -> String {
-    let paint = Paint(color);
-    let score = audit.score();
-    let grade = match score.percentage {
-        90.. => "32",
-        50..=89 => "33",
-        _ => "31",
-    };
-    let p = &audit.page;
-    let mut out = String::new();
-    out.push_str(&format!("{}\n", paint.wrap("1", &p.final_url)));
-    if let Some(status) = p.http.status {
-        out.push_str(&format!("HTTP {status}"));
-        if let Some(ms) = p.http.load_time_ms {
-            out.push_str(&format!(", {ms} ms"));
-        }
-        out.push('\n');
-    }
-    out.push_str(&format!(
-        "Score {} ({} of {} checks pass, ruleset {})\n",
-        paint.wrap(&format!("1;{grade}"), &format!("{}/100", score.percentage)),
-        score.passed,
-        score.total,
-        score.ruleset_version
-    ));
-    let failures = audit.failures();
-    if failures.is_empty() {
-        out.push_str("\nNo problems found.\n");
-        return out;
-    }
-    for cat in Category::ALL {
-        let in_cat: Vec<_> = failures.iter().filter(|(r, _)| r.category == cat).collect();
-        if in_cat.is_empty() {
-            continue;
-        }
-        out.push_str(&format!("\n{}\n", paint.wrap("1", cat.name())));
-        for (rule, finding) in in_cat {
-            let sev = match rule.severity {
-                audit_core::Severity::Critical => paint.wrap("31", "critical"),
-                audit_core::Severity::Warning => paint.wrap("33", "warning "),
-                audit_core::Severity::Notice => paint.wrap("36", "notice  "),
-            };
-            out.push_str(&format!("  {sev} {} [{}]\n", finding.title, rule.id));
-            out.push_str(&format!("           {}\n", finding.description));
-            if let Some(s) = &finding.suggested_value {
-                out.push_str(&format!("           fix: {s}\n"));
-            }
-        }
-    }
-    let na = audit.checks.iter().filter(|c| c.outcome == Outcome::NotApplicable).count();
-    out.push_str(&format!("\n{} checks did not apply to this page.\n", na));
-    out
 }

@@ -93,9 +93,68 @@ pub enum Format {
 #[serde(untagged)]
 pub enum AuditAnswer {
     /// `format=json`.
-    Full(Box<AuditResult>),
+    Full(Box<FullAnswer>),
     /// `format=compact`.
-    Compact(CompactResult),
+    Compact(CompactAnswer),
+}
+
+impl AuditAnswer {
+    /// The full result in its envelope.
+    pub fn full(result: AuditResult) -> AuditAnswer {
+        AuditAnswer::Full(Box::new(FullAnswer::new(result)))
+    }
+
+    /// The compact result in its envelope.
+    pub fn compact(result: CompactResult) -> AuditAnswer {
+        AuditAnswer::Compact(CompactAnswer::new(result))
+    }
+}
+
+/// The full audit result (docs/API.md, "The audit result"): the envelope (`ok`,
+/// `api_version`), then the engine's result. The engine builds the result without the
+/// envelope; the server, the command line and stored audits write it this way.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "AuditResult")]
+pub struct FullAnswer {
+    /// Always `true`.
+    #[schemars(extend("const" = true))]
+    pub ok: bool,
+    /// `v1`.
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: &'static str,
+    /// The engine's result.
+    #[serde(flatten)]
+    pub result: AuditResult,
+}
+
+impl FullAnswer {
+    /// `result` with `ok: true` and the current `api_version`.
+    pub fn new(result: AuditResult) -> FullAnswer {
+        FullAnswer { ok: true, api_version: audit_core::API_VERSION, result }
+    }
+}
+
+/// The compact audit result (docs/API.md, "Compact form"): the envelope, then the engine's
+/// compact result.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "CompactResult", deny_unknown_fields)]
+pub struct CompactAnswer {
+    /// Always `true`.
+    #[schemars(extend("const" = true))]
+    pub ok: bool,
+    /// `v1`.
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: &'static str,
+    /// The engine's compact result.
+    #[serde(flatten)]
+    pub result: CompactResult,
+}
+
+impl CompactAnswer {
+    /// `result` with `ok: true` and the current `api_version`.
+    pub fn new(result: CompactResult) -> CompactAnswer {
+        CompactAnswer { ok: true, api_version: audit_core::API_VERSION, result }
+    }
 }
 
 /// The body of `POST /api/v1/audit/batch`.

@@ -312,8 +312,10 @@ fn push_word(out: &mut String, word: &str, max: usize) -> bool {
     false
 }
 
-/// The row for an audit of `url`: the result JSON, its score, ruleset and final URL, the
-/// page text when kept, owned by `owner`.
+/// The row for an audit of `url`: the result JSON as the API answers it (the envelope `ok`,
+/// `api_version`, then the engine's result; docs/API.md "The audit result"; rows keep the
+/// envelope so that they read the same whichever version wrote them), its score, ruleset and
+/// final URL, the page text when kept, owned by `owner`.
 ///
 /// # Errors
 /// The result did not serialise.
@@ -323,7 +325,15 @@ pub fn audit_record(
     result: &AuditResult,
     page_text: Option<String>,
 ) -> Result<store::NewAudit, AppError> {
-    let json = serde_json::to_string(result).map_err(AppError::internal)?;
+    #[derive(serde::Serialize)]
+    struct Row<'a> {
+        ok: bool,
+        api_version: &'static str,
+        #[serde(flatten)]
+        result: &'a AuditResult,
+    }
+    let row = Row { ok: true, api_version: audit_core::API_VERSION, result };
+    let json = serde_json::to_string(&row).map_err(AppError::internal)?;
     let mut record = store::NewAudit::new(
         url.as_str(),
         result.page.final_url.clone(),

@@ -120,12 +120,12 @@ impl AuditReport {
             .iter()
             .map(|r| Issue {
                 id: r.id.clone(),
-                kind: severity(&r.kind),
-                category: r.category.clone(),
+                kind: r.kind,
+                category: r.category.to_string(),
                 title: r.title.clone(),
                 description: r.description.clone(),
-                impact: level(&r.impact),
-                effort: level(&r.effort),
+                impact: r.impact,
+                effort: r.effort,
                 confidence: r.confidence,
                 current_value: r.current_value.clone(),
                 suggested_value: r.suggested_value.clone(),
@@ -161,16 +161,6 @@ impl AuditReport {
     }
 }
 
-/// A recommendation's `type` read back: the engine writes [`Severity::name`].
-fn severity(name: &str) -> Severity {
-    [Severity::Critical, Severity::Warning].into_iter().find(|s| s.name() == name).unwrap_or(Severity::Notice)
-}
-
-/// A recommendation's `impact` or `effort` read back: the engine writes [`Level::name`].
-fn level(name: &str) -> Level {
-    [Level::High, Level::Medium].into_iter().find(|l| l.name() == name).unwrap_or(Level::Low)
-}
-
 /// `(rule id, fix code)` for every recommendation of a stored result (the report page's
 /// fixes), filled from its page: the stored result has no parsed page, so the finding's own
 /// value (a word count, a status, the blocking rule) is what the template may state as fact.
@@ -203,10 +193,10 @@ mod tests {
     #[test]
     fn names_read_back() {
         for s in [Severity::Critical, Severity::Warning, Severity::Notice] {
-            assert_eq!(severity(s.name()), s);
+            assert_eq!(s.to_string().parse::<Severity>(), Ok(s));
         }
         for l in [Level::High, Level::Medium, Level::Low] {
-            assert_eq!(level(l.name()), l);
+            assert_eq!(l.to_string().parse::<Level>(), Ok(l));
         }
     }
 }

@@ -63,7 +63,7 @@ mod tests {
     use super::*;
 
     fn audit(html: &str, status: u16) -> AuditResult {
-        let http = audit_core::HttpFacts { status: Some(status), ..Default::default() };
+        let http = audit_core::HttpFacts::new().with_status(status);
         audit_core::audit(audit_core::Page::parse("https://e.example/", html.as_bytes(), http))
             .to_result("2026-01-01T00:00:00.000Z")
     }

@@ -218,7 +218,7 @@ pub fn compare_competitors(
                 (None, None) => return None,
                 (s, c) => (s.unwrap_or(100), c.unwrap_or(100)),
             };
-            Some(CategoryScore { category: cat.name().to_string(), site: s, competitor: c, winner: Winner::of(s, c) })
+            Some(CategoryScore { category: cat.as_str().to_string(), site: s, competitor: c, winner: Winner::of(s, c) })
         })
         .collect();
     // The one comparison: a site "wins" a rule that fails on the competitor only.

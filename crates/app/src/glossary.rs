@@ -219,8 +219,8 @@ fn rule_concept(meta: &'static RuleMeta) -> Concept {
         "Audit rule `{}` ({}; category {}, severity {}, weight {} of 100) fails when {}.",
         meta.id,
         meta.name,
-        meta.category.name(),
-        meta.severity.name(),
+        meta.category.as_str(),
+        meta.severity.as_str(),
         meta.weight,
         meta.threshold
     );

@@ -209,16 +209,19 @@ pub fn audit_html(url: &str, html: &[u8], http: HttpFacts, limits: AnalysisLimit
 /// What the HTTP exchange tells the rules.
 pub fn http_facts(requested: &str, page: &FetchedPage, robots: Option<&Robots>) -> HttpFacts {
     let final_url = page.final_url.to_string();
-    HttpFacts {
-        status: Some(page.status),
-        final_url: (final_url != requested).then(|| final_url.clone()),
-        redirects: page.redirect_chain.iter().map(|h| h.url.to_string()).collect(),
-        headers: page.headers.clone(),
-        ttfb_ms: Some(page.ttfb_ms),
-        load_time_ms: Some(page.total_ms),
-        robots_txt: robots.map(|r| {
-            let v = r.verdict(SEARCH_CRAWLER, &final_url);
-            RobotsTxtFact { allowed: v.allowed, rule: v.matched_rule }
-        }),
+    let mut http = HttpFacts::new()
+        .with_status(page.status)
+        .with_redirects(page.redirect_chain.iter().map(|h| h.url.to_string()))
+        .with_ttfb_ms(page.ttfb_ms)
+        .with_load_time_ms(page.total_ms);
+    if final_url != requested {
+        http = http.with_final_url(final_url.clone());
     }
+    if let Some(r) = robots {
+        let v = r.verdict(SEARCH_CRAWLER, &final_url);
+        http = http.with_robots_txt(RobotsTxtFact::new(v.allowed, v.matched_rule));
+    }
+    // The fetcher's headers as they are (names lower-case already, order kept).
+    http.headers = page.headers.clone();
+    http
 }

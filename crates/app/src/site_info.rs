@@ -114,11 +114,8 @@ mod tests {
     #[test]
     fn indexability() {
         let page = |html: &str, status: u16, allowed: Option<bool>| {
-            let http = HttpFacts {
-                status: Some(status),
-                robots_txt: allowed.map(|a| audit_core::RobotsTxtFact { allowed: a, rule: Some("Disallow: /".into()) }),
-                ..HttpFacts::default()
-            };
+            let mut http = HttpFacts::new().with_status(status);
+            http.robots_txt = allowed.map(|a| audit_core::RobotsTxtFact::new(a, Some("Disallow: /".into())));
             Page::parse("https://example.com/", html.as_bytes(), http)
         };
         let info = |p: &Page| site_info("https://example.com/", p, Vec::new(), true).indexable;

@@ -32,7 +32,7 @@ impl StoredResult {
 
     /// Recommendations of one severity (`critical`, `warning`, `notice`).
     pub fn of_severity<'a>(&'a self, severity: &'a str) -> impl Iterator<Item = &'a Recommendation> + 'a {
-        self.result.recommendations.iter().filter(move |r| r.kind == severity)
+        self.result.recommendations.iter().filter(move |r| r.kind.as_str() == severity)
     }
 
     /// How many recommendations of each severity: (critical, warning, notice).
@@ -88,7 +88,7 @@ mod tests {
         let audit = audit_core::audit(audit_core::Page::parse(
             "https://e.example/",
             b"<title>Oak</title><h1>Oak tables</h1>",
-            audit_core::HttpFacts { status: Some(200), ..Default::default() },
+            audit_core::HttpFacts::new().with_status(200),
         ));
         let result = audit.to_result("2026-01-01T00:00:00.000Z");
         let mut json = serde_json::to_value(&result).unwrap();

@@ -105,11 +105,8 @@ mod tests {
     use audit_core::HttpFacts;
 
     fn check(html: &str, headers: &[(&str, &str)], expected: &[&str]) {
-        let http = HttpFacts {
-            status: Some(200),
-            headers: headers.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect(),
-            ..HttpFacts::default()
-        };
+        let mut http = HttpFacts::new().with_status(200);
+        http.headers = headers.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect();
         let page = Page::parse("https://example.com/", html.as_bytes(), http);
         assert_eq!(detect_tech(&page, &html.to_ascii_lowercase()), expected, "{html} {headers:?}");
     }

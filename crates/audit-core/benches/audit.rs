@@ -1,7 +1,7 @@
 //! html5ever parse alone against the full audit (decode, parse, facts, rules, JSON), over the
 //! fixture pages and, when `../shared` is present, the 97 corpus pages.
 //!
-//! `cargo bench -p audit-core`; figures go to docs/PERFORMANCE.md. The target: the full audit
+//! `cargo bench -p seo-audit-core`; figures go to docs/PERFORMANCE.md. The target: the full audit
 //! costs at most 1.3x the parse alone.
 
 use std::path::{Path, PathBuf};
@@ -48,7 +48,7 @@ fn parse_only(bytes: &[u8]) -> usize {
 }
 
 fn full(url: &str, bytes: &[u8]) -> usize {
-    let page = Page::parse(url, bytes, HttpFacts { status: Some(200), ..HttpFacts::default() });
+    let page = Page::parse(url, bytes, HttpFacts::new().with_status(200));
     let result = audit(page).to_result("2026-01-01T00:00:00.000Z");
     serde_json::to_vec(&result).map_or(0, |v| v.len())
 }

@@ -2,7 +2,7 @@
 //! time budget, so the structural limits alone are measured:
 //!
 //! ```sh
-//! cargo run --release -p audit-core --example hostile -- [SIZE_BYTES] [BUDGET_MS] [SHAPE]
+//! cargo run --release -p seo-audit-core --example hostile -- [SIZE_BYTES] [BUDGET_MS] [SHAPE]
 //! ```
 //!
 //! Prints, per shape: parse+facts time, rules+result time, elements, depth, and where the

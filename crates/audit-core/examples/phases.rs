@@ -1,5 +1,5 @@
 //! Where the time of an audit goes, phase by phase, over a directory of HTML pages:
-//! `cargo run --release -p audit-core --example phases -- ../shared/corpus/pages`.
+//! `cargo run --release -p seo-audit-core --example phases -- ../shared/corpus/pages`.
 
 use std::time::Instant;
 
@@ -38,8 +38,7 @@ fn main() {
         }
         Ok("full") => {
             for b in &pages {
-                let page =
-                    Page::parse("https://example.com/a/b", b, HttpFacts { status: Some(200), ..HttpFacts::default() });
+                let page = Page::parse("https://example.com/a/b", b, HttpFacts::new().with_status(200));
                 let json = serde_json::to_vec(&audit(page).to_result("2026-01-01T00:00:00.000Z"));
                 std::hint::black_box(json.map(|j| j.len()).unwrap_or(0));
             }

@@ -1,21 +1,24 @@
 //! Running the rule table over page facts, scoring, and the wire shapes of the result.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
+use std::str::FromStr;
 use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::page::Page;
-use crate::rule::{Outcome, RuleMeta, Severity};
+use crate::rule::{wire_names, Category, Level, Outcome, Rule, RuleMeta, Severity, UnknownName};
 use crate::rules::RULES;
 
 /// The audit-core crate version: `engine_version` of every result.
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
 /// Bumped whenever a rule, weight or threshold changes (semver).
 pub const RULESET_VERSION: &str = "1.3.0";
-/// `api_version` of every result.
+/// The version of the HTTP API whose result shapes this crate builds: the `api_version` the
+/// server writes beside them (docs/API.md, "Conventions of every endpoint"). The results
+/// themselves carry no envelope.
 pub const API_VERSION: &str = "v1";
 /// At most this many issues in the compact form's `top_issues`.
 pub const COMPACT_TOP_ISSUES: usize = 5;
@@ -28,7 +31,7 @@ pub fn ruleset_fingerprint() -> &'static str {
         let mut listing = String::new();
         for rule in RULES {
             let m = rule.meta();
-            let _ = writeln!(listing, "{}\t{}\t{}\t{}", m.id, m.weight, m.severity.name(), m.threshold);
+            let _ = writeln!(listing, "{}\t{}\t{}\t{}", m.id, m.weight, m.severity, m.threshold);
         }
         hex::encode(Sha256::digest(listing.as_bytes()))[..16].to_string()
     })
@@ -36,15 +39,21 @@ pub fn ruleset_fingerprint() -> &'static str {
 
 /// One rule's outcome on a page.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Check {
+    /// The rule's static description.
     pub rule: &'static RuleMeta,
+    /// How the page came out.
     pub outcome: Outcome,
 }
 
 /// A page with every rule's outcome: the engine's result before serialisation.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Audit {
+    /// The page facts the rules ran on.
     pub page: Page,
+    /// One check per rule, in the order the rules ran.
     pub checks: Vec<Check>,
 }
 
@@ -68,7 +77,58 @@ impl Tally {
 
 /// Runs every rule of [`RULES`] on the page.
 pub fn audit(page: Page) -> Audit {
-    let checks = RULES.iter().map(|r| Check { rule: r.meta(), outcome: r.check(&page) }).collect();
+    audit_with(page, &[])
+}
+
+/// Runs every rule of [`RULES`], then `rules` (rules of your own), on the page.
+///
+/// Your rules count like the built-in ones: a failure becomes a recommendation (ordered by
+/// severity, then weight, then position: yours after the table), and its
+/// [`RuleMeta::weight`] joins the score's denominator whenever it applies. The result's
+/// `ruleset_version` and `ruleset_fingerprint` still name the built-in table only;
+/// `meta.checks_executed` counts your checks too.
+///
+/// ```
+/// use audit_core::{audit_with, Category, Finding, HttpFacts, Level, Outcome, Page, Rule, RuleMeta, Severity};
+///
+/// /// Pages must name the company in their title.
+/// struct TitleNamesBrand;
+///
+/// static META: RuleMeta = RuleMeta {
+///     id: "x-title-brand",
+///     name: "The title names the brand",
+///     category: Category::Content,
+///     severity: Severity::Notice,
+///     impact: Level::Low,
+///     effort: Level::Low,
+///     confidence: 90,
+///     weight: 1,
+///     threshold: "title without \"Oakwood\"",
+///     why: "Our style guide says so.",
+///     fail_example: "<title>Chairs</title>",
+///     pass_example: "<title>Chairs | Oakwood</title>",
+///     reference: "https://example.com/style-guide",
+/// };
+///
+/// impl Rule for TitleNamesBrand {
+///     fn meta(&self) -> &'static RuleMeta {
+///         &META
+///     }
+///     fn check(&self, page: &Page) -> Outcome {
+///         if page.title.contains("Oakwood") {
+///             Outcome::Pass
+///         } else {
+///             Outcome::Fail(Finding::new("Title lacks the brand", "Add \"| Oakwood\" to the title."))
+///         }
+///     }
+/// }
+///
+/// let page = Page::parse("https://example.com/", b"<title>Chairs</title>", HttpFacts::new());
+/// let result = audit_with(page, &[&TitleNamesBrand]).to_result("2026-01-01T00:00:00.000Z");
+/// assert!(result.recommendations.iter().any(|r| r.id == "x-title-brand"));
+/// ```
+pub fn audit_with(page: Page, rules: &[&dyn Rule]) -> Audit {
+    let checks = RULES.iter().chain(rules).map(|r| Check { rule: r.meta(), outcome: r.check(&page) }).collect();
     Audit { page, checks }
 }
 
@@ -92,7 +152,7 @@ impl Audit {
 
     /// The score of the rules of one category, by the same formula as [`Audit::score`];
     /// `None` when no rule of the category applies to the page.
-    pub fn category_score(&self, category: crate::rule::Category) -> Option<u32> {
+    pub fn category_score(&self, category: Category) -> Option<u32> {
         self.tally(|rule| rule.category == category).percentage()
     }
 
@@ -138,12 +198,12 @@ impl Audit {
             .into_iter()
             .map(|(r, f)| Recommendation {
                 id: r.id.to_string(),
-                kind: r.severity.name().to_string(),
-                category: r.category.name().to_string(),
+                kind: r.severity,
+                category: r.category,
                 title: f.title.clone(),
                 description: f.description.clone(),
-                impact: r.impact.name().to_string(),
-                effort: r.effort.name().to_string(),
+                impact: r.impact,
+                effort: r.effort,
                 confidence: r.confidence,
                 current_value: f.current_value.clone(),
                 suggested_value: f.suggested_value.clone(),
@@ -160,7 +220,7 @@ impl Audit {
         match failures.first() {
             None => out.push_str(" No problems found; keep the page's title, description and structured data current."),
             Some((rule, finding)) => {
-                let _ = write!(out, " Most serious: {} ({}).", finding.title, rule.severity.name());
+                let _ = write!(out, " Most serious: {} ({}).", finding.title, rule.severity);
                 let next: Vec<&str> = failures.iter().skip(1).take(3).map(|(_, f)| f.title.as_str()).collect();
                 if !next.is_empty() {
                     let _ = write!(out, " Then: {}.", next.join("; "));
@@ -177,13 +237,13 @@ impl Audit {
         out
     }
 
-    /// The full result of `GET /api/v1/audit` (docs/API.md, "The audit result").
+    /// The full result of `GET /api/v1/audit` (docs/API.md, "The audit result"), without the
+    /// envelope (`ok`, `api_version`) the server writes around it. `scanned_at` is the
+    /// caller's clock: the engine reads none.
     pub fn to_result(&self, scanned_at: &str) -> AuditResult {
         let p = &self.page;
         let (internal, external) = p.link_counts();
         AuditResult {
-            ok: true,
-            api_version: API_VERSION.to_string(),
             scanned_at: scanned_at.to_string(),
             target_type: "public".to_string(),
             target: None,
@@ -226,7 +286,7 @@ impl Audit {
                 .iter()
                 .map(|c| CheckSummary {
                     id: c.rule.id.to_string(),
-                    category: c.rule.category.name().to_string(),
+                    category: c.rule.category,
                     status: match c.outcome {
                         Outcome::Pass => CheckStatus::Pass,
                         Outcome::Fail(_) => CheckStatus::Fail,
@@ -244,30 +304,28 @@ impl Audit {
         }
     }
 
-    /// The compact form (`format=compact`, docs/API.md "Compact form").
+    /// The compact form (`format=compact`, docs/API.md "Compact form"), without the envelope.
     pub fn to_compact(&self, scanned_at: &str) -> CompactResult {
         let score = self.score();
         let failures = self.failures();
         let mut issues = BTreeMap::new();
-        for s in [Severity::Critical, Severity::Warning, Severity::Notice] {
-            issues.insert(s.name().to_string(), failures.iter().filter(|(r, _)| r.severity == s).count());
+        for s in Severity::ALL {
+            issues.insert(s, failures.iter().filter(|(r, _)| r.severity == s).count());
         }
         CompactResult {
-            ok: true,
-            api_version: API_VERSION.to_string(),
             url: self.page.url.clone(),
             scanned_at: scanned_at.to_string(),
             status_code: self.page.http.status.unwrap_or(0),
             score: CompactScore { current: score.current, max: score.max, percentage: score.percentage },
-            issues: IssueCounts { critical: issues["critical"], warning: issues["warning"], notice: issues["notice"] },
+            issues: IssueCounts {
+                critical: issues[&Severity::Critical],
+                warning: issues[&Severity::Warning],
+                notice: issues[&Severity::Notice],
+            },
             top_issues: failures
                 .iter()
                 .take(COMPACT_TOP_ISSUES)
-                .map(|(r, f)| TopIssue {
-                    id: r.id.to_string(),
-                    kind: r.severity.name().to_string(),
-                    title: f.title.clone(),
-                })
+                .map(|(r, f)| TopIssue { id: r.id.to_string(), kind: r.severity, title: f.title.clone() })
                 .collect(),
         }
     }
@@ -278,102 +336,172 @@ impl Audit {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct Score {
+    /// The score, 0 to 100 (the same number as `percentage`).
     pub current: u32,
+    /// Always 100.
     pub max: u32,
+    /// `round(100 * passed weight / applicable weight)`, 100 when no rule applies.
     #[cfg_attr(feature = "schema", schemars(range(max = 100)))]
     pub percentage: u32,
+    /// Checks that passed.
     pub passed: usize,
+    /// Checks that applied (passed or failed).
     pub total: usize,
+    /// [`ENGINE_VERSION`] of the engine that scored.
     pub engine_version: String,
+    /// [`RULESET_VERSION`] of the rule table.
     pub ruleset_version: String,
+    /// [`ruleset_fingerprint`] of the rule table.
     #[cfg_attr(feature = "schema", schemars(regex(pattern = r"^[0-9a-f]{16}$")))]
     pub ruleset_fingerprint: String,
 }
 
 /// One recommendation (a failed check).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// Reading one back fills absent fields with the values of [`Recommendation::default`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct Recommendation {
+    /// The rule's id.
     pub id: String,
-    #[cfg_attr(feature = "schema", schemars(with = "crate::rule::Severity"))]
+    /// The rule's severity, serialised as `type`.
     #[serde(rename = "type")]
-    pub kind: String,
-    #[cfg_attr(feature = "schema", schemars(with = "crate::rule::Category"))]
-    pub category: String,
+    pub kind: Severity,
+    /// The rule's category.
+    pub category: Category,
+    /// What was found (the finding's title).
     pub title: String,
+    /// What is wrong and how to fix it.
     pub description: String,
-    #[cfg_attr(feature = "schema", schemars(with = "crate::rule::Level"))]
-    pub impact: String,
-    #[cfg_attr(feature = "schema", schemars(with = "crate::rule::Level"))]
-    pub effort: String,
+    /// Expected effect of fixing.
+    pub impact: Level,
+    /// Expected work to fix.
+    pub effort: Level,
+    /// 0..100: how sure the rule is that this is a real problem.
     #[cfg_attr(feature = "schema", schemars(range(max = 100)))]
     pub confidence: u8,
+    /// What the page has now, when there is a value to show.
     pub current_value: Option<String>,
+    /// What the page should have, when the engine can say.
     pub suggested_value: Option<String>,
+}
+
+/// An empty recommendation: no id or text, a `notice` of category `SEO Technical` with low
+/// impact and effort. What a partial stored recommendation is filled from.
+impl Default for Recommendation {
+    fn default() -> Recommendation {
+        Recommendation {
+            id: String::new(),
+            kind: Severity::Notice,
+            category: Category::Technical,
+            title: String::new(),
+            description: String::new(),
+            impact: Level::Low,
+            effort: Level::Low,
+            confidence: 0,
+            current_value: None,
+            suggested_value: None,
+        }
+    }
 }
 
 /// Outcome of one check, in `checks`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum CheckStatus {
+    /// `pass`.
     Pass,
+    /// `fail`: there is a recommendation with the same id.
     Fail,
+    /// `not_applicable`: left out of the score.
     #[default]
     NotApplicable,
 }
 
+wire_names!(CheckStatus, "check status", schema: "Outcome of one check, in `checks`.", {
+    Pass => "pass",
+    Fail => "fail",
+    NotApplicable => "not_applicable",
+});
+
 /// One entry of `checks`: every rule and how it came out.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct CheckSummary {
+    /// The rule's id.
     pub id: String,
-    #[cfg_attr(feature = "schema", schemars(with = "crate::rule::Category"))]
-    pub category: String,
+    /// The rule's category.
+    pub category: Category,
+    /// How the page came out.
     pub status: CheckStatus,
 }
 
+/// An empty entry: no id, category `SEO Technical`, not applicable.
+impl Default for CheckSummary {
+    fn default() -> CheckSummary {
+        CheckSummary { id: String::new(), category: Category::Technical, status: CheckStatus::NotApplicable }
+    }
+}
+
+/// `page.images` of the audit result.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct ImageCounts {
+    /// `<img>` elements.
     pub total: usize,
+    /// Those without an `alt` attribute.
     pub missing_alt: usize,
 }
 
+/// `page.links` of the audit result: `<a>` elements counted as links.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct LinkCounts {
+    /// Links to the page's own host.
     pub internal: usize,
+    /// Links elsewhere.
     pub external: usize,
 }
 
+/// `page.og` of the audit result: the first value of three Open Graph properties, `""` when
+/// absent.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct OgSummary {
+    /// `og:title`.
     pub title: String,
+    /// `og:description`.
     pub description: String,
+    /// `og:image`.
     pub image: String,
 }
 
+/// One heading in `page.headings`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct HeadingSummary {
+    /// 1 for `<h1>` ... 6 for `<h6>`.
     #[cfg_attr(feature = "schema", schemars(range(min = 1, max = 6)))]
     pub level: u8,
+    /// Its text, white space collapsed.
     pub text: String,
 }
 
+/// One hreflang link in `page.hreflang`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct HreflangSummary {
+    /// The `hreflang` value as written.
     pub lang: String,
+    /// The resolved URL (the `href` as written when it does not resolve).
     pub href: String,
 }
 
@@ -384,26 +512,44 @@ pub struct HreflangSummary {
 #[cfg_attr(feature = "schema", schemars(rename = "Page"))]
 #[serde(default)]
 pub struct PageSummary {
+    /// The URL the audit was asked for.
     pub url: String,
+    /// The URL after redirects.
     pub final_url: String,
+    /// `document.title`, `""` when none.
     pub title: String,
+    /// The first meta description.
     pub meta_description: Option<String>,
+    /// Text of the first `<h1>`, `""` when none.
     pub h1: String,
+    /// Visible words.
     pub word_count: usize,
+    /// Image counts.
     pub images: ImageCounts,
+    /// Link counts.
     pub links: LinkCounts,
+    /// Open Graph basics.
     pub og: OgSummary,
+    /// The first canonical, resolved; `""` when none.
     pub canonical: String,
+    /// The first `<meta name=robots>` content, `""` when none.
     pub robots: String,
+    /// Whether the page carries structured data (valid JSON-LD or microdata).
     pub schema_markup: bool,
+    /// Total fetch time in milliseconds; 0 when unknown.
     pub load_time_ms: u64,
     /// HTTP status of the audited page; 0 when the page was read from a file.
     #[cfg_attr(feature = "schema", schemars(range(max = 999)))]
     pub status_code: u16,
+    /// The `lang` of `<html>`, `""` when none.
     pub lang: String,
+    /// The encoding the page was decoded with.
     pub charset: String,
+    /// Every heading, in document order.
     pub headings: Vec<HeadingSummary>,
+    /// Every hreflang link.
     pub hreflang: Vec<HreflangSummary>,
+    /// Every JSON-LD `@type`.
     pub schema_types: Vec<String>,
 }
 
@@ -412,80 +558,218 @@ pub struct PageSummary {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct ResultMeta {
+    /// [`ENGINE_VERSION`].
     pub engine_version: String,
+    /// [`RULESET_VERSION`].
     pub ruleset_version: String,
+    /// [`ruleset_fingerprint`].
     pub ruleset_fingerprint: String,
+    /// Number of checks that ran (the rule table, plus any rules of [`audit_with`]).
     pub checks_executed: usize,
 }
 
-/// The full audit result. Reading one back fills absent fields with their defaults, so a
-/// result stored by an older version (or a partial one) still reads as this type.
+/// The full audit result (docs/API.md, "The audit result"), without the envelope: the server
+/// writes `ok` and `api_version` before these fields. Reading one back fills absent fields
+/// with their defaults and ignores unknown ones (such as the envelope), so a result stored by
+/// an older version (or a partial one) still reads as this type.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct AuditResult {
-    #[cfg_attr(feature = "schema", schemars(extend("const" = true)))]
-    pub ok: bool,
-    #[cfg_attr(feature = "schema", schemars(extend("const" = "v1")))]
-    pub api_version: String,
+    /// When the page was audited (RFC 3339), as the caller gave it.
     #[cfg_attr(feature = "schema", schemars(extend("format" = "date-time")))]
     pub scanned_at: String,
+    /// Always `public`.
     pub target_type: String,
+    /// Always `null`.
     pub target: Option<String>,
+    /// Facts about the page.
     pub page: PageSummary,
+    /// The score.
     pub score: Score,
+    /// Failed checks, worst first.
     pub recommendations: Vec<Recommendation>,
+    /// Every check, in rule-table order.
     pub checks: Vec<CheckSummary>,
+    /// A short paragraph written from the findings.
     pub ai_insights: String,
+    /// Versions and the number of checks.
     pub meta: ResultMeta,
 }
 
+/// `score` of the compact result.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct CompactScore {
+    /// The score, 0 to 100.
     pub current: u32,
+    /// Always 100.
     pub max: u32,
+    /// The same number as `current`.
     #[cfg_attr(feature = "schema", schemars(range(max = 100)))]
     pub percentage: u32,
 }
 
+/// `issues` of the compact result: failed checks by severity.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct IssueCounts {
+    /// Failed checks of severity `critical`.
     pub critical: usize,
+    /// Failed checks of severity `warning`.
     pub warning: usize,
+    /// Failed checks of severity `notice`.
     pub notice: usize,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// One of the compact result's `top_issues`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct TopIssue {
+    /// The rule's id.
     pub id: String,
-    #[cfg_attr(feature = "schema", schemars(with = "crate::rule::Severity"))]
+    /// The rule's severity, serialised as `type`.
     #[serde(rename = "type")]
-    pub kind: String,
+    pub kind: Severity,
+    /// What was found.
     pub title: String,
 }
 
-/// The compact audit result.
+/// An empty entry: no id or title, a `notice`.
+impl Default for TopIssue {
+    fn default() -> TopIssue {
+        TopIssue { id: String::new(), kind: Severity::Notice, title: String::new() }
+    }
+}
+
+/// The compact audit result (docs/API.md, "Compact form"), without the envelope.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(deny_unknown_fields))]
 #[serde(default)]
 pub struct CompactResult {
-    #[cfg_attr(feature = "schema", schemars(extend("const" = true)))]
-    pub ok: bool,
-    #[cfg_attr(feature = "schema", schemars(extend("const" = "v1")))]
-    pub api_version: String,
+    /// The URL the audit was asked for.
     pub url: String,
+    /// When the page was audited (RFC 3339).
     #[cfg_attr(feature = "schema", schemars(extend("format" = "date-time")))]
     pub scanned_at: String,
+    /// HTTP status of the audited page; 0 when the page was read from a file.
     pub status_code: u16,
+    /// The score.
     pub score: CompactScore,
+    /// Failed checks by severity.
     pub issues: IssueCounts,
+    /// The worst failed checks, at most [`COMPACT_TOP_ISSUES`].
     #[cfg_attr(feature = "schema", schemars(length(max = 5)))]
     pub top_issues: Vec<TopIssue>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::page::HttpFacts;
+    use crate::rule::Finding;
+
+    /// A rule of a user's own: pages must mention "oak".
+    struct MentionsOak;
+
+    static MENTIONS_OAK: RuleMeta = RuleMeta {
+        id: "x-mentions-oak",
+        name: "The page mentions oak",
+        category: Category::Content,
+        severity: Severity::Critical,
+        impact: Level::High,
+        effort: Level::Low,
+        confidence: 100,
+        weight: 50,
+        threshold: "no \"oak\" in the visible text",
+        why: "We sell oak.",
+        fail_example: "<p>Pine chairs</p>",
+        pass_example: "<p>Oak chairs</p>",
+        reference: "https://example.com/",
+    };
+
+    impl Rule for MentionsOak {
+        fn meta(&self) -> &'static RuleMeta {
+            &MENTIONS_OAK
+        }
+
+        fn check(&self, page: &Page) -> Outcome {
+            if page.visible_text.to_lowercase().contains("oak") {
+                Outcome::Pass
+            } else {
+                Outcome::Fail(Finding::new("No oak", "Say what the chairs are made of.").suggested("Oak chairs"))
+            }
+        }
+    }
+
+    const AT: &str = "2026-01-01T00:00:00.000Z";
+
+    fn page(html: &str) -> Page {
+        Page::parse("https://example.com/", html.as_bytes(), HttpFacts::new().with_status(200))
+    }
+
+    #[test]
+    fn audit_with_runs_the_table_then_the_callers_rules() {
+        let html = "<html lang=en><head><title>Chairs</title></head><body><p>Pine chairs</p></body></html>";
+        let builtin = audit(page(html));
+        let mine = audit_with(page(html), &[&MentionsOak]);
+
+        assert_eq!(mine.checks.len(), RULES.len() + 1);
+        assert_eq!(mine.checks.last().map(|c| c.rule.id), Some("x-mentions-oak"));
+        let result = mine.to_result(AT);
+        assert_eq!(result.meta.checks_executed, RULES.len() + 1);
+        // The table's own identity does not change with a caller's rules.
+        assert_eq!(result.meta.ruleset_fingerprint, ruleset_fingerprint());
+        // A critical failure of weight 50 comes first and costs the score its weight.
+        let first = &result.recommendations[0];
+        assert_eq!(first.id, "x-mentions-oak");
+        assert_eq!(first.kind, Severity::Critical);
+        assert_eq!(first.suggested_value.as_deref(), Some("Oak chairs"));
+        assert_eq!(
+            result.checks.last().map(|c| (c.id.as_str(), c.status)),
+            Some(("x-mentions-oak", CheckStatus::Fail))
+        );
+        let (b, m) = (builtin.score(), mine.score());
+        assert_eq!(m.total, b.total + 1);
+        assert!(m.percentage < b.percentage, "{} !< {}", m.percentage, b.percentage);
+
+        // Passing, it adds its weight to both sides.
+        let passing = audit_with(page(&html.replace("Pine", "Oak")), &[&MentionsOak]);
+        assert_eq!(passing.score().passed, audit(page(&html.replace("Pine", "Oak"))).score().passed + 1);
+        assert!(passing.recommendations().iter().all(|r| r.id != "x-mentions-oak"));
+        // No rules of one's own: the same as `audit`.
+        assert_eq!(audit_with(page(html), &[]).to_result(AT), builtin.to_result(AT));
+    }
+
+    #[test]
+    fn typed_fields_serialise_as_their_wire_names() {
+        let result = audit(page("<title>x</title><img src=a.png>")).to_result(AT);
+        let json = serde_json::to_value(&result).unwrap();
+        let alt = json["recommendations"].as_array().unwrap().iter().find(|r| r["id"] == "image-alt-missing").unwrap();
+        assert_eq!(alt["type"], "warning");
+        assert_eq!(alt["category"], "Images");
+        assert_eq!(alt["impact"], Level::Medium.as_str());
+        assert!(json["checks"].as_array().unwrap().iter().any(|c| c["category"] == "SEO Technical"));
+        // No envelope: the server writes `ok` and `api_version`.
+        assert!(json.get("ok").is_none() && json.get("api_version").is_none());
+        assert_eq!(json.as_object().unwrap().keys().next().map(String::as_str), Some("scanned_at"));
+        // Read back, with or without the envelope of a stored row.
+        let back: AuditResult = serde_json::from_value(json.clone()).unwrap();
+        assert_eq!(back, result);
+        let mut stored = serde_json::json!({ "ok": true, "api_version": "v1" });
+        stored.as_object_mut().unwrap().extend(json.as_object().unwrap().clone());
+        assert_eq!(serde_json::from_value::<AuditResult>(stored).unwrap(), result);
+        // A partial recommendation reads with defaults; an unknown severity does not read.
+        let partial: Recommendation = serde_json::from_str(r#"{"id":"x","type":"critical"}"#).unwrap();
+        assert_eq!((partial.kind, partial.category), (Severity::Critical, Category::Technical));
+        assert!(serde_json::from_str::<Recommendation>(r#"{"type":"fatal"}"#).is_err());
+
+        let compact = serde_json::to_value(audit(page("<title>x</title>")).to_compact(AT)).unwrap();
+        assert!(compact.get("ok").is_none());
+        assert!(compact["top_issues"].as_array().unwrap().iter().all(|t| t["type"].is_string()));
+    }
 }

@@ -16,6 +16,7 @@ pub const META_PRESCAN_BYTES: usize = 8192;
 /// Where the encoding used to decode the page came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum CharsetSource {
     /// A byte-order mark at the start of the body.
     Bom,
@@ -31,6 +32,7 @@ pub enum CharsetSource {
 
 /// The outcome of decoding: the text plus what was declared and what was used.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Charset {
     /// Canonical name of the encoding used (`UTF-8`, `Shift_JIS`, ...).
     pub used: String,

@@ -8,7 +8,7 @@ use crate::rules::RULES;
 
 /// Renders the rule reference. `docs/RULES.md` starts with this output (the hand-written
 /// sections after it are kept); a test fails when it is stale (regenerate with `just docs` or
-/// `UPDATE_DOCS=1 cargo test -p audit-core --test it rules_doc::`).
+/// `UPDATE_DOCS=1 cargo test -p seo-audit-core --test it rules_doc::`).
 pub fn rules_markdown() -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# Rules\n");
@@ -29,8 +29,8 @@ pub fn rules_markdown() -> String {
             "| [`{}`](#{}) | {} | {} | {} | {} |",
             m.id,
             m.id,
-            m.category.name(),
-            m.severity.name(),
+            m.category,
+            m.severity,
             m.weight,
             m.threshold.replace('|', "\\|").replace('<', "&lt;")
         );
@@ -40,18 +40,14 @@ pub fn rules_markdown() -> String {
         if rules.is_empty() {
             continue;
         }
-        let _ = writeln!(out, "\n## {} (group `{}`)", cat.name(), cat.group().name());
+        let _ = writeln!(out, "\n## {} (group `{}`)", cat, cat.group());
         for m in rules {
             let _ = writeln!(out, "\n### {}\n", m.id);
             let _ = writeln!(out, "{}.\n", m.name);
             let _ = writeln!(
                 out,
                 "- Severity `{}`, impact `{}`, effort `{}`, confidence {}, weight {}",
-                m.severity.name(),
-                m.impact.name(),
-                m.effort.name(),
-                m.confidence,
-                m.weight
+                m.severity, m.impact, m.effort, m.confidence, m.weight
             );
             let _ = writeln!(out, "- **What it checks:** fails when {}.", m.threshold.replace('<', "&lt;"));
             let _ = writeln!(out, "- **Why it matters:** {}", m.why);

@@ -9,8 +9,7 @@
 //!
 //! let html = br#"<html lang="en"><head><title>Handmade oak furniture from Bavaria</title></head>
 //!   <body><h1>Oak furniture</h1><img src="chair.jpg"></body></html>"#;
-//! let http = HttpFacts { status: Some(200), ..HttpFacts::default() };
-//! let page = Page::parse("https://example.com/", html, http);
+//! let page = Page::parse("https://example.com/", html, HttpFacts::new().with_status(200));
 //! assert_eq!(page.title, "Handmade oak furniture from Bavaria");
 //!
 //! let result = audit(page).to_result("2026-01-01T00:00:00.000Z");
@@ -18,27 +17,33 @@
 //! assert!(result.recommendations.iter().any(|r| r.id == "image-alt-missing"));
 //! ```
 //!
+//! Rules of your own run beside the built-in table with [`audit_with`]; [`report::text`]
+//! renders the terminal report of the `seo-audit` command line.
+//!
 //! Architecture Invariant: this crate depends on no other crate of the workspace and on no
-//! async runtime, HTTP or database crate (CI checks `cargo tree -p audit-core -e normal`).
+//! async runtime, HTTP or database crate (CI checks `cargo tree -p seo-audit-core -e normal`).
+
+#![warn(missing_docs)]
 
 mod audit;
 mod charset;
 mod docs;
 mod page;
 mod parse;
+pub mod report;
 mod rule;
 mod rules;
 
 pub use audit::{
-    audit, ruleset_fingerprint, Audit, AuditResult, Check, CheckStatus, CheckSummary, CompactResult, CompactScore,
-    HeadingSummary, HreflangSummary, ImageCounts, IssueCounts, LinkCounts, OgSummary, PageSummary, Recommendation,
-    ResultMeta, Score, TopIssue, API_VERSION, COMPACT_TOP_ISSUES, ENGINE_VERSION, RULESET_VERSION,
+    audit, audit_with, ruleset_fingerprint, Audit, AuditResult, Check, CheckStatus, CheckSummary, CompactResult,
+    CompactScore, HeadingSummary, HreflangSummary, ImageCounts, IssueCounts, LinkCounts, OgSummary, PageSummary,
+    Recommendation, ResultMeta, Score, TopIssue, API_VERSION, COMPACT_TOP_ISSUES, ENGINE_VERSION, RULESET_VERSION,
 };
 pub use charset::{decode, Charset, CharsetSource, META_PRESCAN_BYTES};
 pub use docs::rules_markdown;
 pub use page::{Heading, Hreflang, HttpFacts, Image, JsonLd, Link, LinkKind, Page, RobotsTxtFact, Semantic};
 pub use parse::{Analysis, Budget, Stop, Unlimited};
-pub use rule::{Category, Finding, Group, Level, Outcome, Rule, RuleMeta, Severity};
+pub use rule::{Category, Finding, Group, Level, Outcome, Rule, RuleMeta, Severity, UnknownName};
 pub use rules::RULES;
 
 /// The thresholds the rules compare with, for callers that explain or reuse them.
@@ -62,6 +67,11 @@ pub mod text {
         suggest_description, suggest_h1, suggest_title, trim_at_word, GENERIC_LINK_TEXT,
     };
 }
+
+/// The README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctest;
 
 /// Looks a rule up by id.
 pub fn rule_by_id(id: &str) -> Option<&'static RuleMeta> {

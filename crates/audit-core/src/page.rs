@@ -16,8 +16,21 @@ use crate::charset::{self, Charset};
 use crate::parse::{Analysis, Budget, HeadNoscript};
 
 /// What the HTTP exchange told us about the page. Everything is optional, so a local file
-/// (audited before it is deployed) is a page without HTTP facts.
+/// (audited before it is deployed) is a page without HTTP facts: [`HttpFacts::new`]. The
+/// `with_` methods set one fact each:
+///
+/// ```
+/// use audit_core::{HttpFacts, RobotsTxtFact};
+///
+/// let http = HttpFacts::new()
+///     .with_status(200)
+///     .with_header("content-type", "text/html; charset=utf-8")
+///     .with_load_time_ms(420)
+///     .with_robots_txt(RobotsTxtFact::new(true, None));
+/// assert_eq!(http.header("Content-Type"), Some("text/html; charset=utf-8"));
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct HttpFacts {
     /// Status code of the final response.
     pub status: Option<u16>,
@@ -36,6 +49,60 @@ pub struct HttpFacts {
 }
 
 impl HttpFacts {
+    /// No HTTP facts at all (a local file), the same as [`HttpFacts::default`].
+    pub fn new() -> HttpFacts {
+        HttpFacts::default()
+    }
+
+    /// Sets the status code of the final response.
+    #[must_use]
+    pub fn with_status(mut self, status: u16) -> HttpFacts {
+        self.status = Some(status);
+        self
+    }
+
+    /// Sets the URL after redirects.
+    #[must_use]
+    pub fn with_final_url(mut self, url: impl Into<String>) -> HttpFacts {
+        self.final_url = Some(url.into());
+        self
+    }
+
+    /// Sets the URLs of the redirect hops, in order, excluding the final URL.
+    #[must_use]
+    pub fn with_redirects(mut self, redirects: impl IntoIterator<Item = impl Into<String>>) -> HttpFacts {
+        self.redirects = redirects.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Adds a response header (the name is stored lower-case).
+    #[must_use]
+    pub fn with_header(mut self, name: impl Into<String>, value: impl Into<String>) -> HttpFacts {
+        self.headers.push((name.into().to_ascii_lowercase(), value.into()));
+        self
+    }
+
+    /// Sets the time to first byte in milliseconds.
+    #[must_use]
+    pub fn with_ttfb_ms(mut self, ms: u64) -> HttpFacts {
+        self.ttfb_ms = Some(ms);
+        self
+    }
+
+    /// Sets the total time of the fetch in milliseconds.
+    #[must_use]
+    pub fn with_load_time_ms(mut self, ms: u64) -> HttpFacts {
+        self.load_time_ms = Some(ms);
+        self
+    }
+
+    /// Sets what the site's robots.txt says about the URL.
+    #[must_use]
+    pub fn with_robots_txt(mut self, robots_txt: RobotsTxtFact) -> HttpFacts {
+        self.robots_txt = Some(robots_txt);
+        self
+    }
+
     /// The first value of a header (name compared case-insensitively).
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
@@ -50,6 +117,7 @@ impl HttpFacts {
 /// The verdict of the site's robots.txt for the audited URL, computed by the caller (the
 /// robots.txt engine lives in `ai-visibility`; audit-core stays free of it and of I/O).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct RobotsTxtFact {
     /// Whether a search crawler (Googlebot, else `*`) may fetch the URL.
     pub allowed: bool,
@@ -57,8 +125,16 @@ pub struct RobotsTxtFact {
     pub rule: Option<String>,
 }
 
+impl RobotsTxtFact {
+    /// The verdict: whether a search crawler may fetch the URL, and the rule that decided.
+    pub fn new(allowed: bool, rule: Option<String>) -> RobotsTxtFact {
+        RobotsTxtFact { allowed, rule }
+    }
+}
+
 /// A heading element.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Heading {
     /// 1 for `<h1>` ... 6 for `<h6>`.
     pub level: u8,
@@ -70,13 +146,17 @@ pub struct Heading {
 
 /// An `<img>` element.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Image {
     /// The `src` attribute as written.
     pub src: String,
     /// The `alt` attribute; `None` when absent (`Some("")` marks a decorative image).
     pub alt: Option<String>,
+    /// The `width` attribute as written.
     pub width: Option<String>,
+    /// The `height` attribute as written.
     pub height: Option<String>,
+    /// The `loading` attribute as written (`lazy`, `eager`).
     pub loading: Option<String>,
     /// The `role` attribute, trimmed and lower-case.
     pub role: Option<String>,
@@ -95,6 +175,7 @@ pub struct Image {
 /// What kind of target an `<a>` element has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum LinkKind {
     /// An http(s) URL (after resolution against the base URL): counted as a link.
     Web,
@@ -104,9 +185,13 @@ pub enum LinkKind {
     Empty,
     /// Only a `#fragment`.
     Fragment,
+    /// A `javascript:` URL.
     Javascript,
+    /// A `mailto:` URL.
     Mailto,
+    /// A `tel:` URL.
     Tel,
+    /// A `data:` URL.
     Data,
     /// Another scheme (`ftp:`, `whatsapp:`...): counted as a link, as browsers do, but not
     /// crawlable.
@@ -117,11 +202,13 @@ pub enum LinkKind {
 
 /// An `<a>` element.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Link {
     /// The `href` attribute as written.
     pub href: Option<String>,
     /// The resolved absolute URL for [`LinkKind::Web`] and [`LinkKind::Other`] links.
     pub url: Option<String>,
+    /// What kind of target it has.
     pub kind: LinkKind,
     /// `rel` tokens, lower-case.
     pub rel: Vec<String>,
@@ -152,8 +239,11 @@ pub struct Link {
 
 /// A `<link rel="alternate" hreflang>` element.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Hreflang {
+    /// The `hreflang` value as written.
     pub lang: String,
+    /// The `href` as written.
     pub href: String,
     /// The resolved URL, `None` when the href does not resolve.
     pub url: Option<String>,
@@ -164,6 +254,7 @@ pub struct Hreflang {
 
 /// A `<script type="application/ld+json">` block.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct JsonLd {
     /// The parsed value; `None` when the block is not valid JSON.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -178,29 +269,41 @@ pub struct JsonLd {
 
 /// Landmark and sectioning elements, counted.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Semantic {
+    /// `<main>` elements.
     pub main: usize,
+    /// `<nav>` elements.
     pub nav: usize,
+    /// `<article>` elements.
     pub article: usize,
+    /// `<header>` elements.
     pub header: usize,
+    /// `<footer>` elements.
     pub footer: usize,
+    /// `<aside>` elements.
     pub aside: usize,
+    /// `<section>` elements.
     pub section: usize,
 }
 
 /// All facts about one page.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Page {
     /// The URL the audit was asked for.
     pub url: String,
     /// The URL the document lives at (after redirects); links and canonicals resolve against
     /// its base URL.
     pub final_url: String,
+    /// What the HTTP exchange told (not serialised).
     #[serde(skip)]
     pub http: HttpFacts,
+    /// How the bytes were decoded.
     pub charset: Charset,
     /// Size of the HTML in bytes, as received (after content decoding).
     pub html_bytes: usize,
+    /// Whether the document starts with a `<!DOCTYPE>`.
     pub has_doctype: bool,
     /// `document.title`: first HTML `<title>` in tree order, white space collapsed; `""` if none.
     pub title: String,
@@ -216,7 +319,9 @@ pub struct Page {
     pub h1s: Vec<String>,
     /// All headings in document order.
     pub headings: Vec<Heading>,
+    /// Every `<img>`, in document order.
     pub images: Vec<Image>,
+    /// Every `<a>`, in document order.
     pub links: Vec<Link>,
     /// `href` of every `<link rel=canonical>`, as written.
     pub canonicals: Vec<String>,
@@ -228,15 +333,19 @@ pub struct Page {
     pub meta_robots: Vec<String>,
     /// `content` of each `<meta name="googlebot">`, in order.
     pub meta_googlebot: Vec<String>,
+    /// `content` of the first `<meta name="viewport">`.
     pub viewport: Option<String>,
+    /// The charset label of the first `<meta charset>` (or `http-equiv="content-type"`).
     pub meta_charset: Option<String>,
     /// The `lang` attribute of `<html>`.
     pub lang: Option<String>,
+    /// Every `<link rel="alternate" hreflang>`, in document order.
     pub hreflang: Vec<Hreflang>,
     /// Open Graph properties (`og:title` ...), the first value of each.
     pub og: BTreeMap<String, String>,
     /// Twitter card fields (`twitter:card` ...), the first value of each.
     pub twitter: BTreeMap<String, String>,
+    /// Every JSON-LD block, in document order.
     pub json_ld: Vec<JsonLd>,
     /// `itemtype` values of microdata items.
     pub microdata_types: Vec<String>,
@@ -262,9 +371,11 @@ pub struct Page {
     pub dom_nodes: usize,
     /// Deepest element nesting.
     pub dom_depth: usize,
+    /// Landmark and sectioning elements, counted.
     pub semantic: Semantic,
-    /// Number of `<ul>`/`<ol>` lists and `<table>`s.
+    /// Number of `<ul>`/`<ol>` lists.
     pub lists: usize,
+    /// Number of `<table>`s.
     pub tables: usize,
     /// Number of `<p>` elements.
     pub paragraphs: usize,

@@ -79,6 +79,7 @@ impl<F: Fn() -> bool> Budget for F {
 /// Why parsing stopped before the end of the input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Stop {
     /// The caller's [`Budget`] ran out (its time, or the request went away).
     Budget,
@@ -88,6 +89,7 @@ pub enum Stop {
 
 /// How much of the page the analysis covered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[non_exhaustive]
 pub struct Analysis {
     /// Why parsing stopped early; `None` when the whole document was parsed.
     pub stopped: Option<Stop>,

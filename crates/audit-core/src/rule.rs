@@ -1,41 +1,142 @@
 //! The rule trait and the vocabulary of findings.
 
-use serde::Serialize;
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
 
 use crate::page::Page;
 
+/// A name that names no variant: the error of the [`FromStr`] implementations of
+/// [`Category`], [`Group`], [`Severity`], [`Level`] and [`CheckStatus`](crate::CheckStatus).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {what} `{name}`")]
+#[non_exhaustive]
+pub struct UnknownName {
+    /// What was parsed (`category`, `group`, `severity`, `level`).
+    pub what: &'static str,
+    /// The text that matched no name.
+    pub name: String,
+}
+
+/// `as_str`, [`Display`](fmt::Display) and [`FromStr`] from one table of wire names, so the
+/// three agree with each other and with the serde names. With `schema`, also the JSON Schema
+/// of the wire type (feature `schema`): a string enum of the names with that description,
+/// written by hand so the variants' documentation stays out of the API's schemas.
+macro_rules! wire_names {
+    ($ty:ident, $what:literal, schema: $description:literal, { $($variant:ident => $name:literal,)+ }) => {
+        wire_names!($ty, $what, { $($variant => $name,)+ });
+
+        #[cfg(feature = "schema")]
+        impl schemars::JsonSchema for $ty {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                stringify!($ty).into()
+            }
+
+            fn schema_id() -> std::borrow::Cow<'static, str> {
+                concat!(module_path!(), "::", stringify!($ty)).into()
+            }
+
+            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                schemars::json_schema!({ "type": "string", "enum": [$($name),+], "description": $description })
+            }
+        }
+    };
+    ($ty:ident, $what:literal, { $($variant:ident => $name:literal,)+ }) => {
+        impl $ty {
+            /// The name used on the wire (also what [`Display`](std::fmt::Display) writes and
+            /// [`FromStr`](std::str::FromStr) reads).
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $($ty::$variant => $name,)+
+                }
+            }
+        }
+
+        impl fmt::Display for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl FromStr for $ty {
+            type Err = UnknownName;
+
+            fn from_str(name: &str) -> Result<Self, Self::Err> {
+                match name {
+                    $($name => Ok($ty::$variant),)+
+                    _ => Err(UnknownName { what: $what, name: name.to_string() }),
+                }
+            }
+        }
+    };
+}
+
+pub(crate) use wire_names;
+
 /// Category of a rule, as shown in recommendations (docs/API.md, "The audit result").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[non_exhaustive]
 pub enum Category {
+    /// Crawling and indexing: status, redirects, HTTPS, robots, canonicals, URLs (`SEO Technical`).
     #[serde(rename = "SEO Technical")]
     Technical,
+    /// Title, description, headings and text (`Content`).
     #[serde(rename = "Content")]
     Content,
+    /// Image alternative text and dimensions (`Images`).
     #[serde(rename = "Images")]
     Images,
+    /// Link text, crawlable links and link counts (`Links`).
     #[serde(rename = "Links")]
     Links,
+    /// Open Graph and Twitter cards (`Social`).
     #[serde(rename = "Social")]
     Social,
+    /// JSON-LD and microdata (`Structured Data`).
     #[serde(rename = "Structured Data")]
     StructuredData,
+    /// Page weight, response time, render-blocking scripts, DOM size (`Performance`).
     #[serde(rename = "Performance")]
     Performance,
+    /// The viewport (`Mobile`).
     #[serde(rename = "Mobile")]
     Mobile,
+    /// `lang` and hreflang (`Internationalization`).
     #[serde(rename = "Internationalization")]
     Internationalization,
 }
 
+wire_names!(Category, "category", schema: "Category of a rule, as shown in recommendations (docs/API.md, \"The audit result\").", {
+    Technical => "SEO Technical",
+    Content => "Content",
+    Images => "Images",
+    Links => "Links",
+    Social => "Social",
+    StructuredData => "Structured Data",
+    Performance => "Performance",
+    Mobile => "Mobile",
+    Internationalization => "Internationalization",
+});
+
 /// The three groups of `get_audit_methodology`; every category belongs to one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Group {
+    /// Technical, links, structured data and internationalisation.
     Technical,
+    /// Content, images and social.
     Content,
+    /// Performance and mobile.
     Performance,
 }
+
+wire_names!(Group, "group", {
+    Technical => "technical",
+    Content => "content",
+    Performance => "performance",
+});
 
 impl Category {
     /// Every category, in display order.
@@ -51,21 +152,6 @@ impl Category {
         Category::Internationalization,
     ];
 
-    /// The display name used on the wire.
-    pub fn name(self) -> &'static str {
-        match self {
-            Category::Technical => "SEO Technical",
-            Category::Content => "Content",
-            Category::Images => "Images",
-            Category::Links => "Links",
-            Category::Social => "Social",
-            Category::StructuredData => "Structured Data",
-            Category::Performance => "Performance",
-            Category::Mobile => "Mobile",
-            Category::Internationalization => "Internationalization",
-        }
-    }
-
     /// The methodology group the category belongs to.
     pub fn group(self) -> Group {
         match self {
@@ -78,66 +164,50 @@ impl Category {
     }
 }
 
-impl Group {
-    /// The name used by `get_audit_methodology`'s `category` argument.
-    pub fn name(self) -> &'static str {
-        match self {
-            Group::Technical => "technical",
-            Group::Content => "content",
-            Group::Performance => "performance",
-        }
-    }
-
-    /// Parses a group name.
-    pub fn from_name(name: &str) -> Option<Group> {
-        match name {
-            "technical" => Some(Group::Technical),
-            "content" => Some(Group::Content),
-            "performance" => Some(Group::Performance),
-            _ => None,
-        }
-    }
-}
-
 /// How serious a failed rule is; the recommendation `type`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Severity {
+    /// Keeps the page out of search results or breaks it (`critical`).
     Critical,
+    /// Costs ranking or click-through (`warning`).
     Warning,
+    /// Worth fixing when convenient (`notice`).
     Notice,
 }
 
+wire_names!(Severity, "severity", schema: "How serious a failed rule is; the recommendation `type`.", {
+    Critical => "critical",
+    Warning => "warning",
+    Notice => "notice",
+});
+
 impl Severity {
-    pub fn name(self) -> &'static str {
-        match self {
-            Severity::Critical => "critical",
-            Severity::Warning => "warning",
-            Severity::Notice => "notice",
-        }
-    }
+    /// Every severity, worst first.
+    pub const ALL: [Severity; 3] = [Severity::Critical, Severity::Warning, Severity::Notice];
 }
 
 /// Expected effect of fixing, or expected work to fix (`impact` and `effort`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Level {
+    /// `high`.
     High,
+    /// `medium`.
     Medium,
+    /// `low`.
     Low,
 }
 
-impl Level {
-    pub fn name(self) -> &'static str {
-        match self {
-            Level::High => "high",
-            Level::Medium => "medium",
-            Level::Low => "low",
-        }
-    }
+wire_names!(Level, "level", schema: "Expected effect of fixing, or expected work to fix (`impact` and `effort`).", {
+    High => "high",
+    Medium => "medium",
+    Low => "low",
+});
 
+impl Level {
     /// 3 for high, 2 for medium, 1 for low: used to rank opportunities.
     pub fn points(self) -> u32 {
         match self {
@@ -149,15 +219,23 @@ impl Level {
 }
 
 /// The static description of a rule: what the rule table lists and the fingerprint covers.
+///
+/// A rule describes itself with a `static` of this type (see [`audit_with`](crate::audit_with)),
+/// so it is not `#[non_exhaustive]`: a field added here is a breaking change, made in a major
+/// version only.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RuleMeta {
     /// Stable kebab-case id, never reused.
     pub id: &'static str,
     /// Short human name of the check, phrased as what passing means.
     pub name: &'static str,
+    /// The category the rule is reported under.
     pub category: Category,
+    /// How serious a failure is (the recommendation `type`).
     pub severity: Severity,
+    /// Expected effect of fixing.
     pub impact: Level,
+    /// Expected work to fix.
     pub effort: Level,
     /// 0..100: how sure a failure is a real problem.
     pub confidence: u8,
@@ -175,12 +253,18 @@ pub struct RuleMeta {
     pub reference: &'static str,
 }
 
-/// A failed check: what was found and what would be right.
+/// A failed check: what was found and what would be right. Built with [`Finding::new`],
+/// [`Finding::current`] and [`Finding::suggested`].
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Finding {
+    /// One line naming the problem on this page.
     pub title: String,
+    /// What is wrong and how to fix it.
     pub description: String,
+    /// What the page has now, when there is a value to show.
     pub current_value: Option<String>,
+    /// What the page should have, when the engine can say.
     pub suggested_value: Option<String>,
 }
 
@@ -205,17 +289,49 @@ impl Finding {
 
 /// The outcome of one rule on one page.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Outcome {
+    /// The page passes the check.
     Pass,
+    /// The page fails it: what was found.
     Fail(Finding),
     /// The rule does not apply (hreflang on a monolingual page): left out of the score.
     NotApplicable,
 }
 
-/// One check. Implementations are unit structs, one per file, listed in [`crate::RULES`].
+/// One check. The built-in ones are unit structs, one per file, listed in [`crate::RULES`];
+/// a rule of your own implements this trait and runs beside them with
+/// [`audit_with`](crate::audit_with).
 pub trait Rule: Sync {
     /// The static description of the rule.
     fn meta(&self) -> &'static RuleMeta;
     /// Runs the check on page facts.
     fn check(&self, page: &Page) -> Outcome;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_display_and_parse_back() {
+        for c in Category::ALL {
+            assert_eq!(c.to_string().parse::<Category>(), Ok(c));
+            assert_eq!(serde_json::to_value(c).unwrap(), c.as_str());
+            assert_eq!(c.group().to_string().parse::<Group>(), Ok(c.group()));
+        }
+        for s in Severity::ALL {
+            assert_eq!(s.to_string().parse::<Severity>(), Ok(s));
+            assert_eq!(serde_json::to_value(s).unwrap(), s.as_str());
+        }
+        for l in [Level::High, Level::Medium, Level::Low] {
+            assert_eq!(l.to_string().parse::<Level>(), Ok(l));
+            assert_eq!(serde_json::to_value(l).unwrap(), l.as_str());
+        }
+        assert_eq!(Category::StructuredData.to_string(), "Structured Data");
+        assert_eq!(Group::Performance.to_string(), "performance");
+        let e = "Critical".parse::<Severity>().unwrap_err();
+        assert_eq!(e.to_string(), "unknown severity `Critical`");
+        assert!("seo technical".parse::<Category>().is_err());
+    }
 }

@@ -56,7 +56,7 @@ pub fn render_report(base_url: &str, domain: &str, result: &AuditResult, fixes: 
     let page = &result.page;
     let url = text(&page.final_url).or_else(|| text(&page.url));
     let recs = recommendations(result);
-    let count = |t: &str| recs.iter().filter(|r| r.kind == t).count();
+    let count = |t: &str| recs.iter().filter(|r| r.kind.as_str() == t).count();
     // A severity with nothing in it is not coloured as a problem.
     let sev = |t: &str| if count(t) == 0 { "sev sev-none".to_string() } else { format!("sev sev-{t}") };
     let passed = if result.score.total > 0 {
@@ -135,7 +135,7 @@ pub fn render_landing(base_url: &str) -> String {
             ul class="cats" {
                 @for cat in Category::ALL {
                     li {
-                        (cat.name()) " "
+                        (cat.as_str()) " "
                         span class="muted" { "(" (plural(RULES.iter().filter(|r| r.meta().category == cat).count(), "check")) ")" }
                     }
                 }
@@ -348,12 +348,12 @@ fn recommendations_section(recs: &[&Recommendation], fixes: &[(String, String)])
 }
 
 fn recommendation(rec: &Recommendation, fixes: &[(String, String)]) -> Markup {
-    let kind = text(&rec.kind).unwrap_or("");
+    let kind = rec.kind.as_str();
     let sev_class = match kind {
         "critical" | "warning" | "notice" => kind,
         _ => "other",
     };
-    let tags = [("", &rec.category), ("Impact: ", &rec.impact), ("Effort: ", &rec.effort)];
+    let tags = [("", rec.category.as_str()), ("Impact: ", rec.impact.as_str()), ("Effort: ", rec.effort.as_str())];
     let current = rec.current_value.as_deref().and_then(text);
     let suggested = rec.suggested_value.as_deref().and_then(text);
     let fix = text(&rec.id).and_then(|id| fixes.iter().find(|(rule, _)| rule == id));
@@ -390,18 +390,15 @@ fn recommendation(rec: &Recommendation, fixes: &[(String, String)]) -> Markup {
 }
 
 fn checks_section(checks: &[CheckSummary]) -> Markup {
-    let known: Vec<&str> = Category::ALL.iter().map(|c| c.name()).collect();
-    let mut groups: Vec<(&str, Vec<&CheckSummary>)> = Category::ALL
-        .iter()
-        .map(|c| (c.name(), checks.iter().filter(|ch| ch.category == c.name()).collect()))
-        .collect();
-    groups.push(("Other", checks.iter().filter(|ch| !known.contains(&ch.category.as_str())).collect()));
+    let mut groups: Vec<(&str, Vec<&CheckSummary>)> =
+        Category::ALL.iter().map(|c| (c.as_str(), checks.iter().filter(|ch| ch.category == *c).collect())).collect();
+    groups.push(("Other", checks.iter().filter(|ch| !Category::ALL.contains(&ch.category)).collect()));
     for (_, items) in &mut groups {
         // Failures first, then passes, then checks that did not apply; table order within.
         items.sort_by_key(|ch| match ch.status {
             CheckStatus::Fail => 0,
             CheckStatus::Pass => 1,
-            CheckStatus::NotApplicable => 2,
+            _ => 2,
         });
     }
     html! {
@@ -436,7 +433,7 @@ fn check(ch: &CheckSummary) -> Markup {
     let (class, status) = match ch.status {
         CheckStatus::Pass => ("pass", "Passed"),
         CheckStatus::Fail => ("fail", "Failed"),
-        CheckStatus::NotApplicable => ("na", "Not applicable"),
+        _ => ("na", "Not applicable"),
     };
     html! {
         li class={ "check " (class) } {

@@ -172,7 +172,7 @@ fn engine(file: PathBuf, duration: Duration) {
                     let mut n = 0u64;
                     let t = Instant::now();
                     while t.elapsed() < duration {
-                        let http = audit_core::HttpFacts { status: Some(200), ..audit_core::HttpFacts::default() };
+                        let http = audit_core::HttpFacts::new().with_status(200);
                         let audit =
                             audit_core::audit(audit_core::Page::parse("http://127.0.0.1/index.html", &html, http));
                         std::hint::black_box(audit.to_compact("2026-01-01T00:00:00.000Z"));

@@ -149,11 +149,11 @@ impl Check {
         Check {
             id: m.id,
             name: m.name,
-            category: m.category.name(),
-            group: m.category.group().name(),
-            severity: m.severity.name(),
-            impact: m.impact.name(),
-            effort: m.effort.name(),
+            category: m.category.as_str(),
+            group: m.category.group().as_str(),
+            severity: m.severity.as_str(),
+            impact: m.impact.as_str(),
+            effort: m.effort.as_str(),
             confidence: m.confidence,
             weight: m.weight,
             threshold: m.threshold,
@@ -213,7 +213,7 @@ pub fn checks() -> Checks {
         total_weight: RULES.iter().map(|r| r.meta().weight).sum(),
         categories: Category::ALL
             .iter()
-            .map(|c| CategoryGroup { category: c.name(), group: c.group().name() })
+            .map(|c| CategoryGroup { category: c.as_str(), group: c.group().as_str() })
             .collect(),
         checks,
     }
@@ -349,7 +349,7 @@ pub fn severity_levels() -> SeverityLevels {
             let of_severity = || RULES.iter().map(|r| r.meta()).filter(|m| m.severity == *s);
             let rules: Vec<&str> = of_severity().map(|m| m.id).collect();
             SeverityLevel {
-                level: s.name(),
+                level: s.as_str(),
                 meaning,
                 consequence,
                 rule_count: rules.len(),
@@ -362,7 +362,7 @@ pub fn severity_levels() -> SeverityLevels {
         field,
         levels: levels
             .iter()
-            .map(|&(l, meaning)| ScaleLevel { level: l.name(), points: l.points(), meaning })
+            .map(|&(l, meaning)| ScaleLevel { level: l.as_str(), points: l.points(), meaning })
             .collect(),
     };
     SeverityLevels {

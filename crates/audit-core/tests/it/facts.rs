@@ -40,7 +40,9 @@ fn check(html: &str, expected: Value) {
 /// Bytes with an optional `Content-Type` header.
 fn check_bytes(bytes: &[u8], content_type: Option<&str>, expected: Value) {
     let headers = content_type.map(|ct| vec![("content-type".to_string(), ct.to_string())]).unwrap_or_default();
-    check_page(URL, bytes, HttpFacts { headers, ..HttpFacts::default() }, expected);
+    let mut http = HttpFacts::new();
+    http.headers = headers;
+    check_page(URL, bytes, http, expected);
 }
 
 #[test]
@@ -346,7 +348,8 @@ fn robots_directives() {
     check(r#"<meta name="ROBOTS" content="NoIndex, follow">"#, json!({"noindex": true, "nofollow": false}));
     check(r#"<meta name="googlebot" content="none">"#, json!({"noindex": true, "nofollow": true}));
     check(r#"<meta name="robots" content="max-snippet:-1">"#, json!({"noindex": false, "nofollow": false}));
-    let http = HttpFacts { headers: vec![("X-Robots-Tag".into(), "noindex".into())], ..HttpFacts::default() };
+    let mut http = HttpFacts::new();
+    http.headers = vec![("X-Robots-Tag".into(), "noindex".into())];
     check_page(URL, b"<p>x</p>", http, json!({"noindex": true, "nofollow": false}));
 }
 

@@ -102,7 +102,7 @@ fn shared_checks_agree_with_lighthouse() {
         let url =
             urls.get(file).filter(|u| !u.is_empty()).cloned().unwrap_or_else(|| format!("https://example.test/{file}"));
         let bytes = std::fs::read(corpus.join("pages").join(file)).expect("read page");
-        let page = Page::parse(&url, &bytes, HttpFacts { status: Some(200), ..HttpFacts::default() });
+        let page = Page::parse(&url, &bytes, HttpFacts::new().with_status(200));
         let result = audit(page);
         for (check, rules) in SHARED {
             let theirs = row[*check].as_i64() == Some(0);

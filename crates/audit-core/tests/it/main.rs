@@ -1,6 +1,6 @@
 //! The integration tests of the engine, in one test binary (one link of the stack instead
 //! of one per file): each module was a test file of its own. Run one with
-//! `cargo test -p audit-core --test it MODULE::`.
+//! `cargo test -p seo-audit-core --test it MODULE::`.
 
 mod corpus;
 mod facts;

@@ -83,25 +83,23 @@ fn load(dir: &Path, name: &str) -> Result<Fixture, String> {
                 .collect()
         })
         .unwrap_or_default();
-    let robots_txt = side.get("robots_txt").map(|r| RobotsTxtFact {
-        allowed: r["allowed"].as_bool().unwrap_or(true),
-        rule: r["rule"].as_str().map(str::to_string),
-    });
+    let robots_txt = side
+        .get("robots_txt")
+        .map(|r| RobotsTxtFact::new(r["allowed"].as_bool().unwrap_or(true), r["rule"].as_str().map(str::to_string)));
     if let Some(n) = side["pad_bytes"].as_u64() {
         let n = usize::try_from(n).map_err(|e| e.to_string())?;
         bytes.extend_from_slice(b"\n<!--");
         bytes.resize(bytes.len() + n, b'x');
         bytes.extend_from_slice(b"-->\n");
     }
-    let http = HttpFacts {
-        status,
-        final_url: side["final_url"].as_str().map(str::to_string),
-        redirects: strings(&side["redirects"]),
-        headers,
-        ttfb_ms: side["ttfb_ms"].as_u64(),
-        load_time_ms: side["load_time_ms"].as_u64(),
-        robots_txt,
-    };
+    let mut http = HttpFacts::new();
+    http.status = status;
+    http.final_url = side["final_url"].as_str().map(str::to_string);
+    http.redirects = strings(&side["redirects"]);
+    http.headers = headers;
+    http.ttfb_ms = side["ttfb_ms"].as_u64();
+    http.load_time_ms = side["load_time_ms"].as_u64();
+    http.robots_txt = robots_txt;
     let also_fails = strings(&side["also_fails"]).into_iter().collect();
     Ok(Fixture { page: Page::parse(url, &bytes, http), also_fails })
 }

@@ -24,7 +24,7 @@ fn rules_md_matches_the_rule_table() {
     assert!(
         generated == expected,
         "docs/RULES.md is stale or missing; regenerate it with\n\
-         UPDATE_DOCS=1 cargo test -p audit-core --test it rules_doc::\nand commit the result"
+         UPDATE_DOCS=1 cargo test -p seo-audit-core --test it rules_doc::\nand commit the result"
     );
     assert!(
         by_hand.contains("\n## Agreement with Lighthouse\n"),

@@ -11,14 +11,12 @@ use audit_core::{audit, HttpFacts, Page, RobotsTxtFact};
 const FIXED_TIME: &str = "2026-01-01T00:00:00.000Z";
 
 fn fetched(ttfb_ms: u64, load_time_ms: u64) -> HttpFacts {
-    HttpFacts {
-        status: Some(200),
-        headers: vec![("content-type".into(), "text/html; charset=utf-8".into())],
-        ttfb_ms: Some(ttfb_ms),
-        load_time_ms: Some(load_time_ms),
-        robots_txt: Some(RobotsTxtFact { allowed: true, rule: None }),
-        ..HttpFacts::default()
-    }
+    HttpFacts::new()
+        .with_status(200)
+        .with_header("content-type", "text/html; charset=utf-8")
+        .with_ttfb_ms(ttfb_ms)
+        .with_load_time_ms(load_time_ms)
+        .with_robots_txt(RobotsTxtFact::new(true, None))
 }
 
 fn check(file: &str, url: &str, http: HttpFacts) {
@@ -46,15 +44,14 @@ fn product_with_json_ld() {
 #[test]
 fn broken() {
     let url = "http://example.com/Old_Site/index.php?page=home&lang=en&ref=nav&sid=42";
-    let http = HttpFacts {
-        status: Some(200),
-        final_url: Some(url.into()),
-        redirects: vec!["http://example.com/".into(), "http://example.com/Old_Site/".into()],
-        headers: vec![("content-type".into(), "text/html".into())],
-        ttfb_ms: Some(1_850),
-        load_time_ms: Some(2_400),
-        robots_txt: Some(RobotsTxtFact { allowed: false, rule: Some("Disallow: /Old_Site/".into()) }),
-    };
+    let http = HttpFacts::new()
+        .with_status(200)
+        .with_final_url(url)
+        .with_redirects(["http://example.com/", "http://example.com/Old_Site/"])
+        .with_header("content-type", "text/html")
+        .with_ttfb_ms(1_850)
+        .with_load_time_ms(2_400)
+        .with_robots_txt(RobotsTxtFact::new(false, Some("Disallow: /Old_Site/".into())));
     check("broken.html", "http://example.com/", http);
 }
 

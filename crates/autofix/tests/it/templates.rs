@@ -28,12 +28,10 @@ const MESSY_HTML: &str = r##"<!doctype html><html lang="en_us"><head>
 </body></html>"##;
 
 fn messy_page() -> Page {
-    let http = HttpFacts {
-        status: Some(200),
-        robots_txt: Some(RobotsTxtFact { allowed: false, rule: Some("Disallow: /Products/".into()) }),
-        redirects: vec!["http://shop.example/products/red-oak".into()],
-        ..HttpFacts::default()
-    };
+    let http = HttpFacts::new()
+        .with_status(200)
+        .with_robots_txt(RobotsTxtFact::new(false, Some("Disallow: /Products/".into())))
+        .with_redirects(["http://shop.example/products/red-oak"]);
     Page::parse(MESSY_URL, MESSY_HTML.as_bytes(), http)
 }
 

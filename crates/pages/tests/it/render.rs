@@ -424,7 +424,7 @@ fn hostile_result() -> Value {
         </head><body><h1>&lt;iframe src=javascript:alert(4)&gt;</h1>
         <img src="a.jpg"><img src="b.jpg" alt="b"><a href="/x">x</a><a href="https://other.example/">o</a>
         <p>Some words here.</p></body></html>"#;
-    let http = HttpFacts { status: Some(200), load_time_ms: Some(1234), ..HttpFacts::default() };
+    let http = HttpFacts::new().with_status(200).with_load_time_ms(1234);
     let page = Page::parse("https://example.com/", page_html.as_bytes(), http);
     assert_eq!(page.title, HOSTILE_TITLE);
     serde_json::to_value(audit(page).to_result("2026-03-04T05:06:07.890Z")).unwrap()
@@ -499,10 +499,10 @@ fn report_groups_checks_by_category_in_order() {
     let checks = result["checks"].as_array().unwrap();
     let mut last = 0;
     for cat in Category::ALL {
-        if !checks.iter().any(|c| c["category"] == cat.name()) {
+        if !checks.iter().any(|c| c["category"] == cat.as_str()) {
             continue;
         }
-        let at = page.find(&format!("<h3>{} <span", pages::escape(cat.name()))).unwrap_or_else(|| panic!("{cat:?}"));
+        let at = page.find(&format!("<h3>{} <span", pages::escape(cat.as_str()))).unwrap_or_else(|| panic!("{cat:?}"));
         assert!(at > last, "{cat:?} out of order");
         last = at;
     }
@@ -686,7 +686,7 @@ fn landing_page_has_the_audit_form_and_snippets() {
     assert!(page.contains("format=iframe"));
     assert!(!elements.iter().any(|e| e.name == "script"));
     for cat in Category::ALL {
-        assert!(page.contains(&pages::escape(cat.name())), "{cat:?}");
+        assert!(page.contains(&pages::escape(cat.as_str())), "{cat:?}");
     }
     let hostile = render_landing("https://svc.example/\"><script>x</script>");
     html(&hostile);

@@ -51,8 +51,8 @@ async fn audit_one(ctx: Ctx) -> Result<crate::Response, ApiError> {
 /// An audit answer in the asked shape.
 fn render(audited: &app::Audited, format: Format) -> AuditAnswer {
     match format {
-        Format::Json => AuditAnswer::Full(Box::new(audited.result.clone())),
-        Format::Compact => AuditAnswer::Compact(audited.audit.to_compact(&audited.scanned_at)),
+        Format::Json => AuditAnswer::full(audited.result.clone()),
+        Format::Compact => AuditAnswer::compact(audited.audit.to_compact(&audited.scanned_at)),
     }
 }
 

@@ -1,9 +1,9 @@
 //! `h1-empty`: The h1 heading has text.
 //!
-//! - **What it checks:** fails when first <h1> has no text.
+//! - **What it checks:** fails when first `<h1>` has no text.
 //! - **Why it matters:** An empty main heading carries no meaning for readers or crawlers.
-//! - **Fails:** <h1><img src=logo.png></h1>
-//! - **Passes:** <h1>Blue widgets</h1>
+//! - **Fails:** `<h1><img src=logo.png></h1>`
+//! - **Passes:** `<h1>Blue widgets</h1>`
 //! - **Reference:** <https://www.seonaut.org/>
 
 use crate::rules::prelude::*;

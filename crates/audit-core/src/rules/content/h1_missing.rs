@@ -1,9 +1,9 @@
 //! `h1-missing`: Page has an h1 heading.
 //!
-//! - **What it checks:** fails when no <h1>.
+//! - **What it checks:** fails when no `<h1>`.
 //! - **Why it matters:** The main heading tells readers and search engines what the page is about.
-//! - **Fails:** no <h1>
-//! - **Passes:** <h1>Blue widgets</h1>
+//! - **Fails:** no `<h1>`
+//! - **Passes:** `<h1>Blue widgets</h1>`
 //! - **Reference:** <https://moz.com/learn/seo/on-page-factors>
 
 use crate::rules::prelude::*;

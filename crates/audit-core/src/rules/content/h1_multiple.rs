@@ -1,9 +1,9 @@
 //! `h1-multiple`: Page has one h1 heading.
 //!
-//! - **What it checks:** fails when more than one <h1>.
+//! - **What it checks:** fails when more than one `<h1>`.
 //! - **Why it matters:** One main heading gives the page a clear topic; several dilute it.
-//! - **Fails:** two <h1>
-//! - **Passes:** one <h1> and <h2> sub-headings
+//! - **Fails:** two `<h1>`
+//! - **Passes:** one `<h1>` and `<h2>` sub-headings
 //! - **Reference:** <https://www.seonaut.org/>
 
 use crate::rules::prelude::*;

@@ -2,8 +2,8 @@
 //!
 //! - **What it checks:** fails when a heading more than one level below the previous.
 //! - **Why it matters:** A logical outline helps assistive technology and machines understand the structure of the content.
-//! - **Fails:** <h1>..</h1><h3>..</h3>
-//! - **Passes:** <h1>..</h1><h2>..</h2>
+//! - **Fails:** `<h1>..</h1><h3>..</h3>`
+//! - **Passes:** `<h1>..</h1><h2>..</h2>`
 //! - **Reference:** <https://www.w3.org/WAI/tutorials/page-structure/headings/>
 
 use crate::rules::prelude::*;

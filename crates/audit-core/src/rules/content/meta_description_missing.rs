@@ -1,9 +1,9 @@
 //! `meta-description-missing`: Page has a meta description.
 //!
-//! - **What it checks:** fails when no meta description in <head>, or an empty one.
+//! - **What it checks:** fails when no meta description in `<head>`, or an empty one.
 //! - **Why it matters:** The description is the snippet under the title in results; without it search engines pick any text from the page.
-//! - **Fails:** no <meta name=description>
-//! - **Passes:** <meta name="description" content="...">
+//! - **Fails:** no `<meta name=description>`
+//! - **Passes:** `<meta name="description" content="...">`
 //!
 //! Only the head counts, as for Google and Lighthouse: a `<meta name=description>` after
 //! content the head cannot hold (where the parser has already moved into the body) is not

@@ -2,7 +2,7 @@
 //!
 //! - **What it checks:** fails when more than one meta description.
 //! - **Why it matters:** Several descriptions are ambiguous; search engines use one of them or none.
-//! - **Fails:** two <meta name=description>
+//! - **Fails:** two `<meta name=description>`
 //! - **Passes:** one
 //! - **Reference:** <https://www.seonaut.org/>
 

@@ -2,7 +2,7 @@
 //!
 //! - **What it checks:** fails when < 70 characters.
 //! - **Why it matters:** A short description leaves most of the snippet to chance.
-//! - **Fails:** <meta name="description" content="Shoes.">
+//! - **Fails:** `<meta name="description" content="Shoes.">`
 //! - **Passes:** a 140-character description
 //! - **Reference:** <https://moz.com/learn/seo/meta-description>
 

@@ -1,9 +1,9 @@
 //! `title-missing`: Page has a title.
 //!
-//! - **What it checks:** fails when no <title> text.
+//! - **What it checks:** fails when no `<title>` text.
 //! - **Why it matters:** The title is the headline of the search result and the strongest on-page relevance signal.
-//! - **Fails:** <head></head>
-//! - **Passes:** <title>Blue widgets | Example</title>
+//! - **Fails:** `<head></head>`
+//! - **Passes:** `<title>Blue widgets | Example</title>`
 //! - **Reference:** <https://developer.chrome.com/docs/lighthouse/seo/document-title>
 
 use crate::rules::prelude::*;

@@ -1,9 +1,9 @@
 //! `title-multiple`: Head holds one title element.
 //!
-//! - **What it checks:** fails when more than one <title> in <head>.
+//! - **What it checks:** fails when more than one `<title>` in `<head>`.
 //! - **Why it matters:** Several titles leave it to the search engine to pick one.
-//! - **Fails:** two <title> elements in <head>
-//! - **Passes:** one <title>
+//! - **Fails:** two `<title>` elements in `<head>`
+//! - **Passes:** one `<title>`
 //! - **Reference:** <https://www.seonaut.org/>
 
 use crate::rules::prelude::*;

@@ -2,8 +2,8 @@
 //!
 //! - **What it checks:** fails when < 30 characters.
 //! - **Why it matters:** A very short title wastes the most visible part of the search result.
-//! - **Fails:** <title>Home</title>
-//! - **Passes:** <title>Handmade oak furniture from Bavaria | Holzwerk</title>
+//! - **Fails:** `<title>Home</title>`
+//! - **Passes:** `<title>Handmade oak furniture from Bavaria | Holzwerk</title>`
 //! - **Reference:** <https://moz.com/learn/seo/title-tag>
 
 use crate::rules::prelude::*;

@@ -2,8 +2,8 @@
 //!
 //! - **What it checks:** fails when an hreflang that is not ISO 639-1 (ISO 639-2 for a language without one) + optional ISO 3166-1, or x-default.
 //! - **Why it matters:** Search engines ignore alternates with invalid codes (en-UK is a classic: the region is GB).
-//! - **Fails:** <link rel="alternate" hreflang="en-UK" href="...">
-//! - **Passes:** <link rel="alternate" hreflang="en-GB" href="...">
+//! - **Fails:** `<link rel="alternate" hreflang="en-UK" href="...">`
+//! - **Passes:** `<link rel="alternate" hreflang="en-GB" href="...">`
 //!
 //! Stricter than Lighthouse's `hreflang`, which checks the language subtag against every
 //! known ISO 639 code and ignores the region: Google's documentation asks for an ISO 639-1

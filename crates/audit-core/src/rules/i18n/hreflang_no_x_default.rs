@@ -3,7 +3,7 @@
 //! - **What it checks:** fails when no hreflang=x-default.
 //! - **Why it matters:** x-default tells search engines which version to show users whose language is not listed.
 //! - **Fails:** alternates without x-default
-//! - **Passes:** <link rel="alternate" hreflang="x-default" href="https://example.com/">
+//! - **Passes:** `<link rel="alternate" hreflang="x-default" href="https://example.com/">`
 //! - **Reference:** <https://developers.google.com/search/docs/specialty/international/localized-versions>
 
 use crate::rules::prelude::*;

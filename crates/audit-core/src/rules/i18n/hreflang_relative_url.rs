@@ -2,8 +2,8 @@
 //!
 //! - **What it checks:** fails when an hreflang href that is relative.
 //! - **Why it matters:** Google requires fully qualified URLs in hreflang annotations.
-//! - **Fails:** <link rel="alternate" hreflang="de" href="/de/">
-//! - **Passes:** <link rel="alternate" hreflang="de" href="https://example.com/de/">
+//! - **Fails:** `<link rel="alternate" hreflang="de" href="/de/">`
+//! - **Passes:** `<link rel="alternate" hreflang="de" href="https://example.com/de/">`
 //! - **Reference:** <https://developers.google.com/search/docs/specialty/international/localized-versions>
 
 use crate::rules::prelude::*;

@@ -2,8 +2,8 @@
 //!
 //! - **What it checks:** fails when lang is not a well-formed BCP 47 tag.
 //! - **Why it matters:** An invalid language tag is ignored, as if there were none.
-//! - **Fails:** <html lang="english">
-//! - **Passes:** <html lang="en-GB">
+//! - **Fails:** `<html lang="english">`
+//! - **Passes:** `<html lang="en-GB">`
 //! - **Reference:** <https://developer.chrome.com/docs/lighthouse/accessibility/html-lang-valid>
 
 use crate::rules::prelude::*;

@@ -1,9 +1,9 @@
 //! `html-lang-missing`: html element declares a language.
 //!
-//! - **What it checks:** fails when no lang on <html>.
+//! - **What it checks:** fails when no lang on `<html>`.
 //! - **Why it matters:** The language tells search engines which audience to show the page to, and screen readers how to pronounce it.
-//! - **Fails:** <html>
-//! - **Passes:** <html lang="en">
+//! - **Fails:** `<html>`
+//! - **Passes:** `<html lang="en">`
 //! - **Reference:** <https://developer.chrome.com/docs/lighthouse/accessibility/html-has-lang>
 
 use crate::rules::prelude::*;

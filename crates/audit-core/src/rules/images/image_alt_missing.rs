@@ -1,9 +1,9 @@
 //! `image-alt-missing`: Images have alt attributes.
 //!
-//! - **What it checks:** fails when an <img> without alt (or with an alt of white space only) that is neither decorative, named otherwise nor hidden.
+//! - **What it checks:** fails when an `<img>` without alt (or with an alt of white space only) that is neither decorative, named otherwise nor hidden.
 //! - **Why it matters:** Alt text is how search engines and screen readers understand images; images without it do not rank in image search.
-//! - **Fails:** <img src="a.png">
-//! - **Passes:** <img src="a.png" alt="Red shoe, side view"> or alt="" for decoration
+//! - **Fails:** `<img src="a.png">`
+//! - **Passes:** `<img src="a.png" alt="Red shoe, side view">` or alt="" for decoration
 //!
 //! As axe's `image-alt` (Lighthouse): images with `role=presentation` or `none`, with a name
 //! from `aria-label`, `aria-labelledby` or a non-empty `title`, hidden ones (`hidden`,

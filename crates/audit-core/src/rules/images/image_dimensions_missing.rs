@@ -1,9 +1,9 @@
 //! `image-dimensions-missing`: Images declare width and height.
 //!
-//! - **What it checks:** fails when any <img> without both width and height.
+//! - **What it checks:** fails when any `<img>` without both width and height.
 //! - **Why it matters:** Without dimensions the browser cannot reserve space, and the layout shifts as images load (CLS).
-//! - **Fails:** <img src="a.png" alt="x">
-//! - **Passes:** <img src="a.png" alt="x" width="640" height="480">
+//! - **Fails:** `<img src="a.png" alt="x">`
+//! - **Passes:** `<img src="a.png" alt="x" width="640" height="480">`
 //! - **Reference:** <https://web.dev/articles/optimize-cls>
 
 use crate::rules::prelude::*;

@@ -2,8 +2,8 @@
 //!
 //! - **What it checks:** fails when rel=nofollow on a link to the same host.
 //! - **Why it matters:** nofollow on your own links stops crawlers from discovering your pages through them.
-//! - **Fails:** <a href="/about" rel="nofollow">
-//! - **Passes:** <a href="/about">
+//! - **Fails:** `<a href="/about" rel="nofollow">`
+//! - **Passes:** `<a href="/about">`
 //! - **Reference:** <https://developers.google.com/search/docs/crawling-indexing/qualify-outbound-links>
 
 use crate::rules::prelude::*;

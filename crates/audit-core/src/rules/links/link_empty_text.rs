@@ -2,8 +2,8 @@
 //!
 //! - **What it checks:** fails when a link with no text, aria-label or image alt.
 //! - **Why it matters:** A link without text gives crawlers and screen readers nothing to describe its target.
-//! - **Fails:** <a href="/x"><img src="i.png"></a>
-//! - **Passes:** <a href="/x"><img src="i.png" alt="Cart"></a>
+//! - **Fails:** `<a href="/x"><img src="i.png"></a>`
+//! - **Passes:** `<a href="/x"><img src="i.png" alt="Cart"></a>`
 //! - **Reference:** <https://developer.chrome.com/docs/lighthouse/accessibility/link-name>
 
 use crate::rules::prelude::*;

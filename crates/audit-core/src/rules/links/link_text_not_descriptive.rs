@@ -2,8 +2,8 @@
 //!
 //! - **What it checks:** fails when a link's whole text is a generic phrase ('click here', 'read more') of its language.
 //! - **Why it matters:** Link text tells search engines and users what the target is about; generic phrases say nothing.
-//! - **Fails:** <a href="/pricing">click here</a>
-//! - **Passes:** <a href="/pricing">See our pricing</a>
+//! - **Fails:** `<a href="/pricing">click here</a>`
+//! - **Passes:** `<a href="/pricing">See our pricing</a>`
 //!
 //! The phrases are Lighthouse's (`link-text`), per language; a link is looked up in the list
 //! of its closest `lang` when it has one (a language without a list has no generic phrases),

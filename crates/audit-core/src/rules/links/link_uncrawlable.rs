@@ -1,8 +1,8 @@
 //! `link-uncrawlable`: Anchors are crawlable.
 //!
-//! - **What it checks:** fails when an <a> crawlers cannot follow: a javascript: or unparseable href, a file: URL, or no href but an event handler or link attributes.
-//! - **Why it matters:** Crawlers only follow <a href> with a real URL; script-driven anchors hide pages from them.
-//! - **Fails:** <a onclick="go()">Pricing</a> or <a href="javascript:go()">
+//! - **What it checks:** fails when an `<a>` crawlers cannot follow: a javascript: or unparseable href, a file: URL, or no href but an event handler or link attributes.
+//! - **Why it matters:** Crawlers only follow `<a href>` with a real URL; script-driven anchors hide pages from them.
+//! - **Fails:** `<a onclick="go()">Pricing</a>` or `<a href="javascript:go()">`
 //!
 //! An `<a>` without `href` and without the attributes that belong to one is a placeholder
 //! (the HTML standard), not a link, and passes; so do anchors with a `role` or a `name`, jump
@@ -11,7 +11,7 @@
 //! `javascript:void(0)` pattern, every `javascript:` URL fails: Google lists
 //! `javascript:goTo('products')` among the URLs it cannot resolve
 //! (<https://developers.google.com/search/docs/crawling-indexing/links-crawlable>).
-//! - **Passes:** <a href="/pricing">Pricing</a>
+//! - **Passes:** `<a href="/pricing">Pricing</a>`
 //! - **Reference:** <https://developer.chrome.com/docs/lighthouse/seo/crawlable-anchors>
 
 use crate::rules::prelude::*;

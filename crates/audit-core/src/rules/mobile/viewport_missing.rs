@@ -1,9 +1,9 @@
 //! `viewport-missing`: Page has a viewport meta tag.
 //!
-//! - **What it checks:** fails when no <meta name=viewport>.
+//! - **What it checks:** fails when no `<meta name=viewport>`.
 //! - **Why it matters:** Without a viewport the page renders at desktop width on phones; Google indexes the mobile version.
 //! - **Fails:** no viewport
-//! - **Passes:** <meta name="viewport" content="width=device-width, initial-scale=1">
+//! - **Passes:** `<meta name="viewport" content="width=device-width, initial-scale=1">`
 //! - **Reference:** <https://developer.chrome.com/docs/lighthouse/best-practices/viewport>
 
 use crate::rules::prelude::*;

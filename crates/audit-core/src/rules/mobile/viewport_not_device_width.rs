@@ -2,8 +2,8 @@
 //!
 //! - **What it checks:** fails when viewport without width=device-width.
 //! - **Why it matters:** A fixed-width viewport does not adapt to the screen.
-//! - **Fails:** <meta name="viewport" content="width=1024">
-//! - **Passes:** <meta name="viewport" content="width=device-width, initial-scale=1">
+//! - **Fails:** `<meta name="viewport" content="width=1024">`
+//! - **Passes:** `<meta name="viewport" content="width=device-width, initial-scale=1">`
 //! - **Reference:** <https://developer.chrome.com/docs/lighthouse/best-practices/viewport>
 
 use crate::rules::prelude::*;

@@ -2,8 +2,8 @@
 //!
 //! - **What it checks:** fails when user-scalable=no or maximum-scale < 2.
 //! - **Why it matters:** Disabling zoom makes text unreadable for many users, an accessibility failure.
-//! - **Fails:** <meta name="viewport" content="width=device-width, user-scalable=no">
-//! - **Passes:** <meta name="viewport" content="width=device-width, initial-scale=1">
+//! - **Fails:** `<meta name="viewport" content="width=device-width, user-scalable=no">`
+//! - **Passes:** `<meta name="viewport" content="width=device-width, initial-scale=1">`
 //! - **Reference:** <https://developer.chrome.com/docs/lighthouse/accessibility/meta-viewport>
 
 use crate::rules::prelude::*;

@@ -1,9 +1,9 @@
 //! `render-blocking-scripts`: Head has no render-blocking scripts.
 //!
-//! - **What it checks:** fails when <script src> in <head> without async, defer or type=module.
+//! - **What it checks:** fails when `<script src>` in `<head>` without async, defer or type=module.
 //! - **Why it matters:** Synchronous scripts in the head block rendering until they download and run.
-//! - **Fails:** <head><script src="app.js"></script></head>
-//! - **Passes:** <script src="app.js" defer></script>
+//! - **Fails:** `<head><script src="app.js"></script></head>`
+//! - **Passes:** `<script src="app.js" defer></script>`
 //! - **Reference:** <https://developer.chrome.com/docs/lighthouse/performance/render-blocking-resources>
 
 use crate::rules::prelude::*;

@@ -2,8 +2,8 @@
 //!
 //! - **What it checks:** fails when no og:description.
 //! - **Why it matters:** og:description is the text under a shared link's title.
-//! - **Fails:** no <meta property="og:description">
-//! - **Passes:** <meta property="og:description" content="...">
+//! - **Fails:** no `<meta property="og:description">`
+//! - **Passes:** `<meta property="og:description" content="...">`
 //! - **Reference:** <https://ogp.me/>
 
 use crate::rules::prelude::*;

@@ -2,8 +2,8 @@
 //!
 //! - **What it checks:** fails when no og:image.
 //! - **Why it matters:** Shared links with an image get far more clicks than those without.
-//! - **Fails:** no <meta property="og:image">
-//! - **Passes:** <meta property="og:image" content="...">
+//! - **Fails:** no `<meta property="og:image">`
+//! - **Passes:** `<meta property="og:image" content="...">`
 //! - **Reference:** <https://ogp.me/>
 
 use crate::rules::prelude::*;

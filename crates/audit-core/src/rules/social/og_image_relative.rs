@@ -2,8 +2,8 @@
 //!
 //! - **What it checks:** fails when og:image is relative.
 //! - **Why it matters:** Social networks do not resolve relative og:image URLs; the image will not show.
-//! - **Fails:** <meta property="og:image" content="/img/share.png">
-//! - **Passes:** <meta property="og:image" content="https://example.com/img/share.png">
+//! - **Fails:** `<meta property="og:image" content="/img/share.png">`
+//! - **Passes:** `<meta property="og:image" content="https://example.com/img/share.png">`
 //! - **Reference:** <https://ogp.me/>
 
 use crate::rules::prelude::*;

@@ -2,8 +2,8 @@
 //!
 //! - **What it checks:** fails when no og:title.
 //! - **Why it matters:** Social networks and chat apps show og:title on shared links; without it they guess.
-//! - **Fails:** no <meta property="og:title">
-//! - **Passes:** <meta property="og:title" content="...">
+//! - **Fails:** no `<meta property="og:title">`
+//! - **Passes:** `<meta property="og:title" content="...">`
 //! - **Reference:** <https://ogp.me/>
 
 use crate::rules::prelude::*;

@@ -2,8 +2,8 @@
 //!
 //! - **What it checks:** fails when no twitter:card.
 //! - **Why it matters:** X (Twitter) uses twitter:card to decide how a shared link looks.
-//! - **Fails:** no <meta name="twitter:card">
-//! - **Passes:** <meta name="twitter:card" content="summary_large_image">
+//! - **Fails:** no `<meta name="twitter:card">`
+//! - **Passes:** `<meta name="twitter:card" content="summary_large_image">`
 //! - **Reference:** <https://developer.x.com/en/docs/x-for-websites/cards/overview/markup>
 
 use crate::rules::prelude::*;

@@ -2,7 +2,7 @@
 //!
 //! - **What it checks:** fails when a JSON-LD block that does not parse.
 //! - **Why it matters:** Search engines ignore a JSON-LD block that is not valid JSON.
-//! - **Fails:** <script type="application/ld+json">{"@type": "Article",}</script>
+//! - **Fails:** `<script type="application/ld+json">{"@type": "Article",}</script>`
 //! - **Passes:** valid JSON
 //! - **Reference:** <https://developers.google.com/search/docs/appearance/structured-data/intro-structured-data>
 

@@ -3,7 +3,7 @@
 //! - **What it checks:** fails when no JSON-LD and no microdata.
 //! - **Why it matters:** Structured data makes a page eligible for rich results and tells machines what its entities are.
 //! - **Fails:** no JSON-LD
-//! - **Passes:** <script type="application/ld+json">{"@context":"https://schema.org","@type":"Article",...}</script>
+//! - **Passes:** `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Article",...}</script>`
 //! - **Reference:** <https://developers.google.com/search/docs/appearance/structured-data/intro-structured-data>
 
 use crate::rules::prelude::*;

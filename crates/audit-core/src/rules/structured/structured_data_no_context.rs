@@ -2,8 +2,8 @@
 //!
 //! - **What it checks:** fails when a valid block without @context.
 //! - **Why it matters:** Without @context the types are not schema.org types and search engines ignore them.
-//! - **Fails:** {"@type":"Article"}
-//! - **Passes:** {"@context":"https://schema.org","@type":"Article"}
+//! - **Fails:** `{"@type":"Article"}`
+//! - **Passes:** `{"@context":"https://schema.org","@type":"Article"}`
 //! - **Reference:** <https://json-ld.org/spec/latest/json-ld/>
 
 use crate::rules::prelude::*;

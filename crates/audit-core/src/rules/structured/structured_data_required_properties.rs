@@ -2,7 +2,7 @@
 //!
 //! - **What it checks:** fails when Article, Product, Organization, BreadcrumbList, FAQPage or LocalBusiness without its required properties.
 //! - **Why it matters:** Rich results need the properties Google marks required; without them the markup earns nothing.
-//! - **Fails:** {"@context":"https://schema.org","@type":"Product"} without name
+//! - **Fails:** `{"@context":"https://schema.org","@type":"Product"}` without name
 //! - **Passes:** a Product with name and offers, review or aggregateRating
 //! - **Reference:** <https://developers.google.com/search/docs/appearance/structured-data/search-gallery>
 

@@ -1,9 +1,9 @@
 //! `canonical-missing`: Page declares a canonical URL.
 //!
-//! - **What it checks:** fails when no link rel=canonical in <head>.
+//! - **What it checks:** fails when no link rel=canonical in `<head>`.
 //! - **Why it matters:** Without a canonical, search engines guess which of several URL variants (parameters, trailing slash, http/https) to index.
 //! - **Fails:** no canonical link
-//! - **Passes:** <link rel="canonical" href="https://example.com/page">
+//! - **Passes:** `<link rel="canonical" href="https://example.com/page">`
 //!
 //! Search engines read canonical links in the head only (Google's documentation; Lighthouse
 //! leaves body links out too), so the canonical rules look at those.

@@ -2,8 +2,8 @@
 //!
 //! - **What it checks:** fails when canonical differs from the page URL.
 //! - **Why it matters:** A canonical to another URL asks search engines to index that URL instead of this one; right for duplicates, a mistake otherwise.
-//! - **Fails:** <link rel="canonical" href="https://example.com/other">
-//! - **Passes:** <link rel="canonical" href="(this page)">
+//! - **Fails:** `<link rel="canonical" href="https://example.com/other">`
+//! - **Passes:** `<link rel="canonical" href="(this page)">`
 //! - **Reference:** <https://developer.chrome.com/docs/lighthouse/seo/canonical>
 
 use crate::rules::prelude::*;

@@ -2,8 +2,8 @@
 //!
 //! - **What it checks:** fails when href is relative.
 //! - **Why it matters:** Relative canonicals are easy to break when content is copied or served from another path; Google recommends absolute URLs.
-//! - **Fails:** <link rel="canonical" href="/page">
-//! - **Passes:** <link rel="canonical" href="https://example.com/page">
+//! - **Fails:** `<link rel="canonical" href="/page">`
+//! - **Passes:** `<link rel="canonical" href="https://example.com/page">`
 //! - **Reference:** <https://developer.chrome.com/docs/lighthouse/seo/canonical>
 
 use crate::rules::prelude::*;

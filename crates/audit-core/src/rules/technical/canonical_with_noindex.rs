@@ -2,7 +2,7 @@
 //!
 //! - **What it checks:** fails when canonical present and noindex set.
 //! - **Why it matters:** noindex says 'drop this page' while a canonical says 'index this URL': conflicting signals that search engines resolve unpredictably.
-//! - **Fails:** <link rel="canonical" href="..."> with <meta name="robots" content="noindex">
+//! - **Fails:** `<link rel="canonical" href="...">` with `<meta name="robots" content="noindex">`
 //! - **Passes:** one or the other
 //! - **Reference:** <https://developers.google.com/search/docs/crawling-indexing/consolidate-duplicate-urls>
 

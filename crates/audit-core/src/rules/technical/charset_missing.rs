@@ -2,8 +2,8 @@
 //!
 //! - **What it checks:** fails when no charset in header, BOM or meta.
 //! - **Why it matters:** Without a declared encoding browsers and crawlers may guess wrong and garble text.
-//! - **Fails:** no <meta charset> and no charset in Content-Type
-//! - **Passes:** <meta charset="utf-8">
+//! - **Fails:** no `<meta charset>` and no charset in Content-Type
+//! - **Passes:** `<meta charset="utf-8">`
 //! - **Reference:** <https://developer.chrome.com/docs/lighthouse/best-practices/charset>
 
 use crate::rules::prelude::*;

@@ -3,7 +3,7 @@
 //! - **What it checks:** fails when no link rel=icon.
 //! - **Why it matters:** Search results and browser tabs show the site icon; without one the result looks generic.
 //! - **Fails:** no icon link
-//! - **Passes:** <link rel="icon" href="/favicon.ico">
+//! - **Passes:** `<link rel="icon" href="/favicon.ico">`
 //! - **Reference:** <https://developers.google.com/search/docs/appearance/favicon-in-search>
 
 use crate::rules::prelude::*;

@@ -2,7 +2,7 @@
 //!
 //! - **What it checks:** fails when any http: subresource.
 //! - **Why it matters:** Browsers block or flag insecure subresources on secure pages, breaking images, scripts and styles.
-//! - **Fails:** <img src="http://cdn.example.com/a.png"> on an https page
+//! - **Fails:** `<img src="http://cdn.example.com/a.png">` on an https page
 //! - **Passes:** every subresource over https
 //! - **Reference:** <https://developer.mozilla.org/en-US/docs/Web/Security/Mixed_content>
 

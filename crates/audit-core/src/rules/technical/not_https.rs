@@ -2,8 +2,8 @@
 //!
 //! - **What it checks:** fails when scheme is http.
 //! - **Why it matters:** HTTPS is a ranking signal and browsers mark plain-HTTP pages as not secure.
-//! - **Fails:** http://example.com/
-//! - **Passes:** https://example.com/
+//! - **Fails:** `http://example.com/`
+//! - **Passes:** `https://example.com/`
 //! - **Reference:** <https://developers.google.com/search/docs/appearance/page-experience>
 
 use crate::rules::prelude::*;

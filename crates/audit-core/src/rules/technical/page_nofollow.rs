@@ -2,7 +2,7 @@
 //!
 //! - **What it checks:** fails when nofollow in meta robots or X-Robots-Tag.
 //! - **Why it matters:** A page-wide nofollow stops crawlers from discovering pages through this one and passes no link signals.
-//! - **Fails:** <meta name="robots" content="nofollow">
+//! - **Fails:** `<meta name="robots" content="nofollow">`
 //! - **Passes:** no nofollow directive
 //! - **Reference:** <https://developers.google.com/search/docs/crawling-indexing/robots-meta-tag>
 

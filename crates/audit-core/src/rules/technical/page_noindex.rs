@@ -2,7 +2,7 @@
 //!
 //! - **What it checks:** fails when noindex in meta robots or X-Robots-Tag.
 //! - **Why it matters:** A noindex directive removes the page from search results entirely.
-//! - **Fails:** <meta name="robots" content="noindex">
+//! - **Fails:** `<meta name="robots" content="noindex">`
 //! - **Passes:** no noindex directive
 //! - **Reference:** <https://developer.chrome.com/docs/lighthouse/seo/is-crawlable>
 

@@ -2,7 +2,7 @@
 //!
 //! - **What it checks:** fails when redirect hops >= 2.
 //! - **Why it matters:** Every redirect hop costs a round trip and some crawl budget; chains dilute signals and slow the first view.
-//! - **Fails:** http://a → https://a → https://www.a/
+//! - **Fails:** `http://a` → `https://a` → `https://www.a/`
 //! - **Passes:** one hop or none
 //! - **Reference:** <https://developer.chrome.com/docs/lighthouse/seo/redirects>
 

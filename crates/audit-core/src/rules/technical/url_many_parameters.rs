@@ -2,8 +2,8 @@
 //!
 //! - **What it checks:** fails when > 3 query parameters.
 //! - **Why it matters:** Many parameters create near-endless URL variants that waste crawl budget.
-//! - **Fails:** https://example.com/p?a=1&b=2&c=3&d=4
-//! - **Passes:** https://example.com/p?id=1
+//! - **Fails:** `https://example.com/p?a=1&b=2&c=3&d=4`
+//! - **Passes:** `https://example.com/p?id=1`
 //! - **Reference:** <https://developers.google.com/search/docs/crawling-indexing/url-structure>
 
 use crate::rules::prelude::*;

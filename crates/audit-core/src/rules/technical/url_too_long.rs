@@ -3,7 +3,7 @@
 //! - **What it checks:** fails when > 100 characters.
 //! - **Why it matters:** Long URLs are truncated in results, hard to share and often carry needless parameters.
 //! - **Fails:** a 140-character URL
-//! - **Passes:** https://example.com/short-page
+//! - **Passes:** `https://example.com/short-page`
 //! - **Reference:** <https://www.seonaut.org/>
 
 use crate::rules::prelude::*;

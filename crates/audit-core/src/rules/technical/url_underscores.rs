@@ -2,8 +2,8 @@
 //!
 //! - **What it checks:** fails when underscore in the path.
 //! - **Why it matters:** Google treats hyphens as word separators but underscores as joiners.
-//! - **Fails:** https://example.com/my_page
-//! - **Passes:** https://example.com/my-page
+//! - **Fails:** `https://example.com/my_page`
+//! - **Passes:** `https://example.com/my-page`
 //! - **Reference:** <https://developers.google.com/search/docs/crawling-indexing/url-structure>
 
 use crate::rules::prelude::*;

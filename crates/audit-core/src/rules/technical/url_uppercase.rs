@@ -2,8 +2,8 @@
 //!
 //! - **What it checks:** fails when upper-case letters in the path.
 //! - **Why it matters:** URLs are case-sensitive: mixed case invites duplicate URLs for the same page.
-//! - **Fails:** https://example.com/About-Us
-//! - **Passes:** https://example.com/about-us
+//! - **Fails:** `https://example.com/About-Us`
+//! - **Passes:** `https://example.com/about-us`
 //! - **Reference:** <https://www.seonaut.org/>
 
 use crate::rules::prelude::*;
