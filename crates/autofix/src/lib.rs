@@ -43,6 +43,9 @@ mod matching;
 mod templates;
 
 pub use context::{FixContext, EXAMPLE_URL};
-pub use fix::{fix_batch, fix_for_rule, fix_issue, template_ids, Difficulty, Fix, FixKind, Issue, MAX_BATCH};
+pub use fix::{
+    fix_batch, fix_for_rule, fix_issue, placeholders, template_ids, Difficulty, Fix, FixKind, Issue, Placeholder,
+    MAX_BATCH, TODO_MARK,
+};
 pub use matching::{match_rule, match_text, RuleMatch, ID_MATCH_SCORE};
 pub use templates::EXTRA_TEMPLATES;
