@@ -1,0 +1,155 @@
+//! Advice a writer can act on: each gap's heading written for the page at hand (its topic in
+//! the heading) and what pages of its type usually say in that section (docs/API.md,
+//! "POST /api/content-gap").
+
+use crate::facts::Facts;
+use crate::normalize::fold;
+
+/// Most words of the topic put into a heading.
+const TOPIC_MAX_WORDS: usize = 9;
+
+/// Site-name suffixes of titles: "Copper kettles | Kessel & Co".
+const TITLE_SEPARATORS: &[&str] = &[" | ", " – ", " — ", " - ", " :: ", " · ", " » "];
+
+/// What the page is about, in its own words: the h1, else the title without its site name,
+/// else the words of the address's last segment, else the host.
+pub(crate) fn topic(facts: &Facts) -> String {
+    let h1 = clean(&facts.h1);
+    if !h1.is_empty() {
+        return h1;
+    }
+    let mut title = facts.title.trim();
+    for sep in TITLE_SEPARATORS {
+        if let Some((head, _)) = title.split_once(sep) {
+            title = head.trim();
+        }
+    }
+    let title = clean(title);
+    if !title.is_empty() {
+        return title;
+    }
+    let url = url::Url::parse(&facts.url).ok();
+    let slug = url
+        .as_ref()
+        .and_then(|u| u.path_segments().and_then(|mut s| s.rfind(|x| !x.is_empty()).map(str::to_string)))
+        .map(|s| s.rsplit_once('.').map_or(s.clone(), |(stem, _)| stem.to_string()))
+        .map(|s| s.split(['-', '_', '+']).filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" "))
+        .map(|s| capitalise(&s))
+        .filter(|s| s.chars().any(char::is_alphabetic));
+    slug.or_else(|| url.as_ref().and_then(|u| u.host_str()).map(|h| h.trim_start_matches("www.").to_string()))
+        .unwrap_or_else(|| "This page".to_string())
+}
+
+/// White space collapsed, at most [`TOPIC_MAX_WORDS`] words (cut at a colon or dash first),
+/// trailing punctuation removed.
+fn clean(text: &str) -> String {
+    let collapsed = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut t = collapsed.as_str();
+    if t.split_whitespace().count() > TOPIC_MAX_WORDS {
+        for sep in [": ", " – ", " — ", " - ", "? ", ". "] {
+            if let Some((head, _)) = t.split_once(sep) {
+                if head.split_whitespace().count() >= 2 {
+                    t = head;
+                    break;
+                }
+            }
+        }
+    }
+    let words: Vec<&str> = t.split_whitespace().take(TOPIC_MAX_WORDS).collect();
+    words.join(" ").trim_end_matches(|c: char| ",;:.!-–—|".contains(c)).trim().to_string()
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
+}
+
+fn is_how_to(topic: &str) -> bool {
+    let f = fold(topic);
+    f.starts_with("how to ") || f.starts_with("wie man ") || f.starts_with("so ")
+}
+
+/// The heading to add for a missing section `key` (catalogue heading `label`) on a page
+/// about `topic`.
+pub(crate) fn heading(key: &str, label: &str, topic: &str) -> String {
+    match key {
+        "main_sections" if is_how_to(topic) => format!("{topic}: step by step"),
+        "main_sections" => format!("{topic} in detail, one section per question"),
+        "instructions" if is_how_to(topic) => format!("{topic}: step by step"),
+        "instructions" => format!("How to make {topic}: step by step"),
+        "introduction" => format!("{topic}: what it is and who it is for"),
+        "description" => format!("{topic}: what it is and what it does"),
+        "comparison" => format!("{topic} compared with alternatives"),
+        "subcategories" => format!("{topic} by category"),
+        "buying_guide" => format!("{topic}: how to choose"),
+        "pricing" => format!("{topic}: price and what is included"),
+        "process" => format!("{topic}: how it works"),
+        "comparison_table" => format!("{topic}: side-by-side table"),
+        "account" => format!("{topic}: your account"),
+        "verdict" => format!("{topic}: our verdict"),
+        _ => format!("{topic}: {}", lower_first(label)),
+    }
+}
+
+/// A label lower-cased unless it starts with an acronym ("API reference").
+fn lower_first(label: &str) -> String {
+    let first = label.split_whitespace().next().unwrap_or("");
+    if first.len() > 1 && first.chars().all(|c| c.is_uppercase()) {
+        label.to_string()
+    } else {
+        label.to_lowercase()
+    }
+}
+
+/// What pages usually say in a section, for the gap's reason.
+pub(crate) fn covers(key: &str) -> &'static str {
+    match key {
+        "introduction" => "what the page is about, for whom, and what the reader will get from it",
+        "key_takeaways" => "the three to five points a hurried reader should leave with",
+        "table_of_contents" => "links to each section of a long page",
+        "main_sections" => "the topic in sections of their own, one subheading per step or question",
+        "conclusion" => "a summary of what was said and what to do next",
+        "faq" => "short answers to the questions readers ask about it",
+        "sources_author" => "who wrote it, their expertise, and the sources the facts come from",
+        "description" => "what the product is, what it does and whom it suits",
+        "specifications" => "dimensions, materials, capacity and other technical data",
+        "pricing" => "the price, what it includes and any options that change it",
+        "shipping_returns" => "delivery times and costs, and how to send an item back",
+        "reviews" => "ratings and what customers say about it",
+        "comparison" => "how it differs from the alternatives a buyer considers",
+        "subcategories" => "links to the narrower categories of the range",
+        "bestsellers" => "the most popular items of the range",
+        "buying_guide" => "what to look for when choosing one, and which item suits whom",
+        "brands" => "the brands the range carries",
+        "benefits" => "what the customer gains, in concrete results",
+        "services" => "each service offered, with what it includes",
+        "process" => "the steps from first contact to the result",
+        "case_studies" => "work done for real customers, with results",
+        "call_to_action" => "how to get a quote or book, in one clear step",
+        "about" => "who is behind it, since when, and why they can be trusted",
+        "address_hours" => "the address and opening hours",
+        "contact" => "phone, e-mail and how to get there",
+        "overview" => "what the software does and when to use it",
+        "installation" => "how to install it, with the exact commands",
+        "quick_start" => "a first working example in a few steps",
+        "examples" => "code examples for common tasks",
+        "api_reference" => "every function or option with its parameters",
+        "troubleshooting" => "common errors and how to fix them",
+        "ingredients" => "every ingredient with its quantity",
+        "instructions" => "numbered steps from preparation to serving",
+        "time" => "preparation, cooking and total time",
+        "nutrition" => "calories and nutrients per serving",
+        "tips" => "tips, substitutions and variations",
+        "questions" => "the questions customers ask most, each with a short answer",
+        "ordering" => "how to place, change or cancel an order",
+        "payment" => "the payment methods accepted and when payment is taken",
+        "account" => "how to sign in, reset a password and manage the account",
+        "comparison_table" => "the options side by side in one table",
+        "methodology" => "how the options were tested and judged",
+        "pros_cons" => "the strengths and weaknesses of each option",
+        "verdict" => "which option to choose, and for whom",
+        "offerings" => "the main products or services, each with a link",
+        "featured_content" => "the latest articles or news",
+        _ => "this section",
+    }
+}
