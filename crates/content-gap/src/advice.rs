@@ -11,13 +11,11 @@ const TOPIC_MAX_WORDS: usize = 9;
 /// Site-name suffixes of titles: "Copper kettles | Kessel & Co".
 const TITLE_SEPARATORS: &[&str] = &[" | ", " – ", " — ", " - ", " :: ", " · ", " » "];
 
-/// What the page is about, in its own words: the h1, else the title without its site name,
+/// What the page is about, in its own words: the h1 (unless it is a logo), else the title
+/// without its site name,
 /// else the words of the address's last segment, else the host.
 pub(crate) fn topic(facts: &Facts) -> String {
     let h1 = clean(&facts.h1);
-    if !h1.is_empty() {
-        return h1;
-    }
     let mut title = facts.title.trim();
     for sep in TITLE_SEPARATORS {
         if let Some((head, _)) = title.split_once(sep) {
@@ -25,6 +23,14 @@ pub(crate) fn topic(facts: &Facts) -> String {
         }
     }
     let title = clean(title);
+    // An h1 of a word or two that the title does not contain is a logo or a site name
+    // ("V8"), not the topic; the title says more then.
+    let logo = h1.split_whitespace().count() <= 2
+        && title.split_whitespace().count() >= 3
+        && !fold(&title).contains(&fold(&h1));
+    if !h1.is_empty() && !logo {
+        return h1;
+    }
     if !title.is_empty() {
         return title;
     }
