@@ -131,8 +131,8 @@ fn explain(explanation: String, placeholders: &[Placeholder]) -> String {
     match placeholders.len() {
         0 => explanation,
         n => format!(
-            "{explanation} Before using it, replace the {} marked TODO: the page did not give {}.",
-            if n == 1 { "text" } else { "texts" },
+            "{explanation} Before using it, replace {} marked TODO (listed in placeholders): the page did not give {}.",
+            if n == 1 { "the text" } else { "every text" },
             if n == 1 { "that value" } else { "those values" }
         ),
     }
