@@ -3,6 +3,7 @@
 //! "POST /api/content-gap").
 
 use crate::facts::Facts;
+use crate::model::PageType;
 use crate::normalize::fold;
 
 /// Most words of the topic put into a heading.
@@ -77,10 +78,20 @@ fn is_how_to(topic: &str) -> bool {
 
 /// The heading to add for a missing section `key` (catalogue heading `label`) on a page
 /// about `topic`.
-pub(crate) fn heading(key: &str, label: &str, topic: &str) -> String {
+pub(crate) fn heading(t: PageType, key: &str, label: &str, topic: &str) -> String {
+    match (key, t) {
+        ("introduction", PageType::Article) => format!("{topic}: what you will learn"),
+        ("introduction", PageType::Recipe) => format!("{topic}: why this recipe works"),
+        ("introduction", PageType::Category) => format!("{topic}: what the range offers"),
+        ("introduction", PageType::Comparison) => format!("{topic}: what we compared and why"),
+        _ => heading_any(key, label, topic),
+    }
+}
+
+fn heading_any(key: &str, label: &str, topic: &str) -> String {
     match key {
         "main_sections" if is_how_to(topic) => format!("{topic}: step by step"),
-        "main_sections" => format!("{topic} in detail, one section per question"),
+        "main_sections" => format!("{topic}: the main points in detail"),
         "instructions" if is_how_to(topic) => format!("{topic}: step by step"),
         "instructions" => format!("How to make {topic}: step by step"),
         "introduction" => format!("{topic}: what it is and who it is for"),
@@ -157,5 +168,57 @@ pub(crate) fn covers(key: &str) -> &'static str {
         "offerings" => "the main products or services, each with a link",
         "featured_content" => "the latest articles or news",
         _ => "this section",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn facts(url: &str, title: &str, h1: &str) -> Facts {
+        Facts { url: url.into(), title: title.into(), h1: h1.into(), ..Facts::default() }
+    }
+
+    #[test]
+    fn the_topic_is_the_pages_own_name() {
+        for (url, title, h1, want) in [
+            (
+                "https://a.example/x",
+                "Copper kettles | Kessel & Co",
+                "Hand-hammered copper kettles",
+                "Hand-hammered copper kettles",
+            ),
+            ("https://a.example/x", "Copper kettles | Kessel & Co", "", "Copper kettles"),
+            // A logo in the h1 is not the topic.
+            (
+                "https://v8.dev/blog/x",
+                "Outside the web: standalone WebAssembly binaries · V8",
+                "V8",
+                "Outside the web: standalone WebAssembly binaries",
+            ),
+            ("https://a.example/banana-bread", "Classic banana bread recipe", "Banana bread", "Banana bread"),
+            ("https://a.example/blog/clean-copper-kettle.html", "", "", "Clean copper kettle"),
+            ("https://www.kessel.example/", "", "", "kessel.example"),
+        ] {
+            assert_eq!(topic(&facts(url, title, h1)), want, "{title:?} {h1:?}");
+        }
+    }
+
+    #[test]
+    fn headings_carry_the_topic() {
+        let t = "How to clean a copper kettle";
+        assert_eq!(
+            heading(PageType::Article, "main_sections", "Main sections", t),
+            "How to clean a copper kettle: step by step"
+        );
+        assert_eq!(
+            heading(PageType::Recipe, "instructions", "Instructions", "Banana bread"),
+            "How to make Banana bread: step by step"
+        );
+        assert_eq!(heading(PageType::Documentation, "api_reference", "API reference", "tidyq"), "tidyq: API reference");
+        assert_eq!(
+            heading(PageType::Product, "shipping_returns", "Shipping and returns", "Oak chair"),
+            "Oak chair: shipping and returns"
+        );
     }
 }

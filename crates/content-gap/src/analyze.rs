@@ -201,7 +201,7 @@ fn against_model(
 
 fn model_gap(t: PageType, sec: &Section, ms: &ModelSection, topic: &str) -> Gap {
     Gap {
-        heading: advice::heading(sec.key, sec.heading, topic),
+        heading: advice::heading(t, sec.key, sec.heading, topic),
         section: Some(sec.heading.to_string()),
         priority: Priority::from_weight(ms.weight),
         estimated_words: ms.words,
@@ -325,7 +325,7 @@ fn against_competitors(
             // A competitor's own heading is concrete already; it is kept as they wrote it.
             None => (most_common(&acc.texts), String::new()),
             Some(sec) => (
-                advice::heading(sec.key, sec.heading, topic),
+                advice::heading(t, sec.key, sec.heading, topic),
                 format!(" Such sections usually cover {}.", advice::covers(sec.key)),
             ),
         };

@@ -742,10 +742,23 @@ fn by_words(facts: &Facts) -> Classification {
     }
 
     // Headings: a heading naming a section of a type's model counts for that type, more when
-    // few models share the section (ingredients say recipe; an FAQ says little).
+    // few models share the section (ingredients say recipe; an FAQ says little). One such
+    // heading alone is chance ("Find us on:" on a news page, "Make your Firefox your own"):
+    // a type needs two of its sections named.
     let heading_tokens: Vec<(String, Vec<String>)> =
         facts.headings.iter().map(|h| (h.text.clone(), tokens(&h.text))).collect();
     for t in PageType::ALL {
+        let named = t
+            .model()
+            .iter()
+            .filter_map(|ms| section(ms.key))
+            .filter(|sec| {
+                heading_tokens.iter().any(|(_, ht)| sec.synonyms.iter().any(|syn| contains_phrase(ht, &tokens(syn))))
+            })
+            .count();
+        if named < 2 {
+            continue;
+        }
         for ms in t.model() {
             let Some(sec) = section(ms.key) else { continue };
             if sec.synonyms.is_empty() {
