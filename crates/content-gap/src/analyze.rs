@@ -134,7 +134,11 @@ fn covering(sec: &Section, facts: &Facts, heading_tokens: &[(String, Vec<String>
         .iter()
         .find(|(_, ht)| sec.synonyms.iter().any(|syn| contains_phrase(ht, &tokens(syn))))
         .map(|(text, _)| text.clone());
-    by_heading.or_else(|| structurally_covered(sec.detect, facts))
+    by_heading.or_else(|| structurally_covered(sec.detect, facts)).or_else(|| {
+        // Links to the pages of what the site offers cover its offerings, however headed.
+        let n = facts.structure.offering_links;
+        (sec.key == "offerings" && n >= 3).then(|| format!("{n} links to products or services"))
+    })
 }
 
 fn section_heading_tokens(facts: &Facts) -> Vec<(String, Vec<String>)> {
@@ -206,9 +210,9 @@ fn model_gap(t: PageType, sec: &Section, ms: &ModelSection, topic: &str) -> Gap 
         priority: Priority::from_weight(ms.weight),
         estimated_words: ms.words,
         reason: format!(
-            "Top-ranking {} usually have a section on {} (about {} words): {}. No heading or part of this page covers it.",
+            "Top-ranking {} usually have a \"{}\" section (about {} words) covering {}; no heading or part of this page does.",
             t.plural(),
-            sec.heading.to_lowercase(),
+            sec.heading,
             ms.words,
             advice::covers(sec.key),
         ),

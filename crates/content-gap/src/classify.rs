@@ -626,13 +626,35 @@ fn byline(text: &str) -> Option<String> {
     })
 }
 
+/// Whether a path is the root of a site: `/`, an index file, or a language's root (`/en/`,
+/// `/de-at`).
+fn is_root(path: &str) -> bool {
+    let p = path.trim_matches('/').to_ascii_lowercase();
+    let lang = |s: &str| {
+        let mut parts = s.split('-');
+        parts.next().is_some_and(|l| l.len() == 2 && l.bytes().all(|b| b.is_ascii_lowercase()))
+            && parts.all(|r| r.len() == 2 && r.bytes().all(|b| b.is_ascii_alphabetic()))
+            && s.len() <= 5
+    };
+    let index = |s: &str| matches!(s, "index.html" | "index.htm" | "index.php" | "home");
+    match p.split_once('/') {
+        None => p.is_empty() || index(&p) || lang(&p),
+        Some((first, rest)) => lang(first) && index(rest),
+    }
+}
+
 /// The page type the page's structure shows, with its signal and reason.
 fn structure(facts: &Facts) -> Option<(PageType, Signal, String)> {
     let st = &facts.structure;
     let sig = |value: String| Signal { source: "structure", value, weight: 8 };
-    let path = url::Url::parse(&facts.url).ok().map(|u| (u.path().to_string(), u.query().is_some()));
-    if let Some(("/", false)) = path.as_ref().map(|(p, q)| (p.as_str(), *q)) {
-        return Some((PageType::Home, sig("site root".into()), "The page is the root of its site (/).".into()));
+    let url = url::Url::parse(&facts.url).ok().filter(|u| u.query().is_none());
+    if let Some(path) = url.as_ref().map(url::Url::path).filter(|p| is_root(p)) {
+        let reason = if path == "/" {
+            "The page is the root of its site (/).".to_string()
+        } else {
+            format!("The page is the root of its site ({path}).")
+        };
+        return Some((PageType::Home, sig(format!("site root {path}")), reason));
     }
     let ingredients = section("ingredients").map_or(&[][..], |s| s.synonyms);
     let heading =

@@ -48,7 +48,29 @@ pub(crate) struct Structure {
     /// another address of the site (the title of a card).
     pub subheadings: usize,
     pub linked_subheadings: usize,
+    /// Distinct pages of the site's products, categories or services the page links to.
+    pub offering_links: usize,
 }
+
+/// Path segments of the pages a site offers its products, categories or services on.
+const OFFERING_SEGMENTS: &[&str] = &[
+    "product",
+    "products",
+    "shop",
+    "collections",
+    "collection",
+    "category",
+    "categories",
+    "p",
+    "c",
+    "produkt",
+    "produkte",
+    "kategorie",
+    "sortiment",
+    "services",
+    "service",
+    "leistungen",
+];
 
 /// Words of visible text the structural checks read.
 const TEXT_WORDS: usize = 1500;
@@ -134,6 +156,18 @@ impl Structure {
             }
         }
         s.linked_subheadings = targets.len();
+        let mut offers: Vec<&str> = Vec::new();
+        for u in page.links.iter().filter(|l| l.internal).filter_map(|l| l.url.as_deref()) {
+            let on_offer = url::Url::parse(u).ok().is_some_and(|x| {
+                let segs: Vec<&str> =
+                    x.path_segments().map(|s| s.filter(|p| !p.is_empty()).collect()).unwrap_or_default();
+                segs.len() >= 2 && OFFERING_SEGMENTS.contains(&segs[0].to_ascii_lowercase().as_str())
+            });
+            if on_offer && !offers.contains(&u) {
+                offers.push(u);
+            }
+        }
+        s.offering_links = offers.len();
         s
     }
 }

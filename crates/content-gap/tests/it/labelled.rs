@@ -92,7 +92,7 @@ fn declared_types_and_structure_win_over_words() {
 fn the_copper_kettle_workshop_is_no_recipe() {
     let label = labels().into_iter().find(|l| l.file.ends_with("copper-kettle-workshop.html")).unwrap();
     let bytes = std::fs::read(dir().join(&label.file)).unwrap();
-    for url in ["https://kessel.example/", "https://kessel.example/en/", "https://kessel.example/index.html"] {
+    for url in ["https://kessel.example/", "https://kessel.example/en/", "https://kessel.example/about/kettles"] {
         let page = Page::parse(url, &bytes, HttpFacts::default());
         let report = analyze(&GapInput { url: url.into(), page: Some(&page), ..GapInput::default() });
         assert_ne!(report.page_type, PageType::Recipe, "{url}: {}", report.page_type_reason);
@@ -105,6 +105,14 @@ fn the_copper_kettle_workshop_is_no_recipe() {
     let report = analyze(&GapInput { url: page.url.clone(), page: Some(&page), ..GapInput::default() });
     assert_eq!(report.page_type, PageType::Home);
     assert_eq!(report.page_type_reason, "The page is the root of its site (/).");
+    // Its links to products show it covers what it offers.
+    assert!(report.covered.iter().any(|c| c == "Products and services"), "{:?}", report.covered);
+    // A language's root or an index file is the site's root too.
+    for url in ["https://kessel.example/en/", "https://kessel.example/de-at", "https://kessel.example/index.html"] {
+        let page = Page::parse(url, &bytes, HttpFacts::default());
+        let c = classify_page(&page);
+        assert_eq!((c.page_type, c.decided_by), (PageType::Home, DecidedBy::Structure), "{url}: {}", c.reason);
+    }
 }
 
 /// A gap heading is a bare template label when it is a catalogue heading as it stands.
@@ -120,7 +128,9 @@ fn gap_headings_name_the_page_and_reasons_say_what_the_section_covers() {
         for g in &report.gaps {
             assert!(!is_bare_label(&g.heading), "{}: {g:?}", label.file);
             assert!(g.reason.starts_with("Top-ranking "), "{}: {g:?}", label.file);
-            assert!(g.reason.contains(": ") && g.reason.contains("usually have a section on"), "{}: {g:?}", label.file);
+            let section = g.section.as_deref().unwrap_or_default();
+            assert!(g.reason.contains(&format!("usually have a \"{section}\" section")), "{}: {g:?}", label.file);
+            assert!(g.reason.contains(") covering "), "{}: {g:?}", label.file);
         }
     }
     // The example of docs/API.md: a how-to article lacking sections gets them named.
