@@ -77,8 +77,18 @@ fn is_how_to(topic: &str) -> bool {
 }
 
 /// The heading to add for a missing section `key` (catalogue heading `label`) on a page
-/// about `topic`.
-pub(crate) fn heading(t: PageType, key: &str, label: &str, topic: &str) -> String {
+/// about `topic`, in the page's language: German for a page in German (`lang` `de...`),
+/// English otherwise.
+pub(crate) fn heading_in(lang: Option<&str>, t: PageType, key: &str, label: &str, topic: &str) -> String {
+    if lang.is_some_and(|l| l == "de" || l.starts_with("de-")) {
+        if let Some(de) = german(key) {
+            return match key {
+                "main_sections" | "instructions" if is_how_to(topic) => format!("{topic}: Schritt für Schritt"),
+                "instructions" => format!("So gelingt {topic}: Schritt für Schritt"),
+                _ => format!("{topic}: {de}"),
+            };
+        }
+    }
     match (key, t) {
         ("introduction", PageType::Article) => format!("{topic}: what you will learn"),
         ("introduction", PageType::Recipe) => format!("{topic}: why this recipe works"),
@@ -106,6 +116,59 @@ fn heading_any(key: &str, label: &str, topic: &str) -> String {
         "verdict" => format!("{topic}: our verdict"),
         _ => format!("{topic}: {}", lower_first(label)),
     }
+}
+
+/// The German heading part of a section.
+fn german(key: &str) -> Option<&'static str> {
+    Some(match key {
+        "introduction" => "worum es geht",
+        "key_takeaways" => "das Wichtigste in Kürze",
+        "table_of_contents" => "Inhalt",
+        "main_sections" => "die wichtigsten Punkte im Detail",
+        "conclusion" => "Fazit",
+        "faq" => "häufige Fragen",
+        "sources_author" => "Quellen und Autor",
+        "description" => "was es ist und was es kann",
+        "specifications" => "technische Daten",
+        "pricing" => "Preis und Leistungsumfang",
+        "shipping_returns" => "Versand und Rückgabe",
+        "reviews" => "Kundenbewertungen",
+        "comparison" => "im Vergleich mit Alternativen",
+        "subcategories" => "nach Kategorie",
+        "bestsellers" => "Bestseller",
+        "buying_guide" => "Kaufberatung",
+        "brands" => "Top-Marken",
+        "benefits" => "Ihre Vorteile",
+        "services" => "Leistungen",
+        "process" => "so funktioniert es",
+        "case_studies" => "Referenzen",
+        "call_to_action" => "Angebot anfordern",
+        "about" => "über uns",
+        "address_hours" => "Adresse und Öffnungszeiten",
+        "contact" => "Kontakt und Anfahrt",
+        "overview" => "Überblick",
+        "installation" => "Installation",
+        "quick_start" => "Schnellstart",
+        "examples" => "Beispiele",
+        "api_reference" => "API-Referenz",
+        "troubleshooting" => "Fehlerbehebung",
+        "ingredients" => "Zutaten",
+        "instructions" => "Zubereitung Schritt für Schritt",
+        "time" => "Zubereitungs- und Garzeit",
+        "nutrition" => "Nährwerte",
+        "tips" => "Tipps und Varianten",
+        "questions" => "Fragen und Antworten",
+        "ordering" => "Bestellung",
+        "payment" => "Zahlung",
+        "account" => "Ihr Kundenkonto",
+        "comparison_table" => "Vergleichstabelle",
+        "methodology" => "so haben wir getestet",
+        "pros_cons" => "Vor- und Nachteile",
+        "verdict" => "unser Fazit",
+        "offerings" => "Produkte und Leistungen",
+        "featured_content" => "aktuelle Beiträge",
+        _ => return None,
+    })
 }
 
 /// A label lower-cased unless it starts with an acronym ("API reference").
@@ -205,19 +268,39 @@ mod tests {
     }
 
     #[test]
+    fn german_pages_get_german_headings() {
+        let de = Some("de-de");
+        assert_eq!(
+            heading_in(de, PageType::Recipe, "time", "Prep and cook time", "Apfelstrudel wie bei Oma"),
+            "Apfelstrudel wie bei Oma: Zubereitungs- und Garzeit"
+        );
+        assert_eq!(
+            heading_in(de, PageType::Recipe, "instructions", "Instructions", "Apfelstrudel"),
+            "So gelingt Apfelstrudel: Schritt für Schritt"
+        );
+        assert_eq!(
+            heading_in(Some("en"), PageType::Recipe, "time", "Prep and cook time", "Banana bread"),
+            "Banana bread: prep and cook time"
+        );
+    }
+
+    #[test]
     fn headings_carry_the_topic() {
         let t = "How to clean a copper kettle";
         assert_eq!(
-            heading(PageType::Article, "main_sections", "Main sections", t),
+            heading_in(None, PageType::Article, "main_sections", "Main sections", t),
             "How to clean a copper kettle: step by step"
         );
         assert_eq!(
-            heading(PageType::Recipe, "instructions", "Instructions", "Banana bread"),
+            heading_in(None, PageType::Recipe, "instructions", "Instructions", "Banana bread"),
             "How to make Banana bread: step by step"
         );
-        assert_eq!(heading(PageType::Documentation, "api_reference", "API reference", "tidyq"), "tidyq: API reference");
         assert_eq!(
-            heading(PageType::Product, "shipping_returns", "Shipping and returns", "Oak chair"),
+            heading_in(None, PageType::Documentation, "api_reference", "API reference", "tidyq"),
+            "tidyq: API reference"
+        );
+        assert_eq!(
+            heading_in(None, PageType::Product, "shipping_returns", "Shipping and returns", "Oak chair"),
             "Oak chair: shipping and returns"
         );
     }

@@ -195,7 +195,7 @@ fn against_model(
             got += ms.weight;
             covered.push(sec.heading.to_string());
         } else {
-            gaps.push(model_gap(t, sec, ms, topic));
+            gaps.push(model_gap(t, sec, ms, topic, facts.lang.as_deref()));
         }
     }
     // Stable sort keeps model order within a priority.
@@ -203,9 +203,9 @@ fn against_model(
     (percent(got, all), gaps, covered)
 }
 
-fn model_gap(t: PageType, sec: &Section, ms: &ModelSection, topic: &str) -> Gap {
+fn model_gap(t: PageType, sec: &Section, ms: &ModelSection, topic: &str, lang: Option<&str>) -> Gap {
     Gap {
-        heading: advice::heading(t, sec.key, sec.heading, topic),
+        heading: advice::heading_in(lang, t, sec.key, sec.heading, topic),
         section: Some(sec.heading.to_string()),
         priority: Priority::from_weight(ms.weight),
         estimated_words: ms.words,
@@ -329,7 +329,7 @@ fn against_competitors(
             // A competitor's own heading is concrete already; it is kept as they wrote it.
             None => (most_common(&acc.texts), String::new()),
             Some(sec) => (
-                advice::heading(t, sec.key, sec.heading, topic),
+                advice::heading_in(facts.lang.as_deref(), t, sec.key, sec.heading, topic),
                 format!(" Such sections usually cover {}.", advice::covers(sec.key)),
             ),
         };

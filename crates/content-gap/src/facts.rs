@@ -23,6 +23,8 @@ pub(crate) struct Facts {
     pub og_type: Option<String>,
     /// An opening paragraph before the first subheading.
     pub has_intro: bool,
+    /// The `lang` of the page's `<html>`, lower case.
+    pub lang: Option<String>,
     /// The page's structure, when there is a parsed page (empty for a request body).
     pub structure: Structure,
 }
@@ -204,6 +206,7 @@ impl Facts {
             json_ld_types: page.json_ld_types().into_iter().map(str::to_string).collect(),
             og_type: page.og.get("og:type").cloned(),
             has_intro: intro_words >= INTRO_MIN_WORDS,
+            lang: page.lang.as_deref().map(|l| l.trim().to_ascii_lowercase()).filter(|l| !l.is_empty()),
             structure: Structure::from_page(page),
         }
     }
