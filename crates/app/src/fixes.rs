@@ -47,6 +47,8 @@ pub struct PlannedFix {
     pub fix: String,
     /// Where to put it and why.
     pub explanation: String,
+    /// The `TODO:` texts of `fix` to fill in (docs/API.md, "POST /api/auto-fix-batch").
+    pub placeholders: Vec<autofix::Placeholder>,
     /// The failure's priority ([`crate::opportunities::priority`]).
     pub priority_score: f64,
 }
@@ -67,6 +69,7 @@ pub fn fix_plan(url: &str, audit: &Audit, top_n: usize) -> FixPlan {
                 difficulty: fix.difficulty,
                 fix: fix.fix,
                 explanation: fix.explanation,
+                placeholders: fix.placeholders,
                 priority_score: r.priority,
             })
         })

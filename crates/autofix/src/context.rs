@@ -44,8 +44,16 @@ pub(crate) fn document_snake_alias(schema: &mut schemars::Schema) {
     }
 }
 
-/// Placeholder origin when no URL is known at all; the explanation then says so.
+/// Placeholder origin when no URL is known at all. Templates never show it as if it were the
+/// page's: where the address belongs they write [`TODO_URL`] or name it in a `TODO:`.
 pub const EXAMPLE_URL: &str = "https://example.com/";
+
+/// Where the page's address belongs and none is known.
+pub(crate) const TODO_URL: &str = "TODO: full URL of this page";
+/// Where the site's address belongs and none is known.
+pub(crate) const TODO_ORIGIN: &str = "TODO: address of the site, e.g. https://www.your-site.com";
+/// Where the site's name belongs and none is known.
+pub(crate) const TODO_SITE_NAME: &str = "TODO: name of the site or organisation";
 
 /// Resolved values: what the templates read.
 #[derive(Clone)]
@@ -156,6 +164,56 @@ impl<'a> Ctx<'a> {
             }
         }
         self.host().trim_start_matches("www.").to_string()
+    }
+
+    /// The page's own name for its topic: its h1, else its title without the site suffix;
+    /// `None` when the page gives neither (a slug or a host is no name).
+    pub fn known_topic(&self) -> Option<String> {
+        if let Some(h1) = self.page.map(|p| p.h1().trim()).filter(|h| !h.is_empty()) {
+            return Some(h1.to_string());
+        }
+        let t = self.title.split(['|', '–', '—']).next().unwrap_or("").trim();
+        let t = t.rsplit_once(" - ").map_or(t, |(head, _)| head).trim();
+        (!t.is_empty()).then(|| t.to_string())
+    }
+
+    /// [`Ctx::known_topic`], else a `TODO:` placeholder asking for it (with the address's
+    /// words as an example when there are some).
+    pub fn topic_or_todo(&self, what: &str) -> String {
+        self.known_topic().unwrap_or_else(|| match self.slug_words().filter(|_| self.known_url) {
+            Some(words) => format!("TODO: {what}, e.g. {words}"),
+            None => format!("TODO: {what}"),
+        })
+    }
+
+    /// The site's name as the page gives it ([`Ctx::site_name`]), `None` when only the
+    /// placeholder address stands in.
+    pub fn known_site_name(&self) -> Option<String> {
+        let name = self.site_name();
+        (self.known_url || name != self.host().trim_start_matches("www.")).then_some(name)
+    }
+
+    /// [`Ctx::known_site_name`], else a `TODO:` placeholder.
+    pub fn site_name_or_todo(&self) -> String {
+        self.known_site_name().unwrap_or_else(|| TODO_SITE_NAME.to_string())
+    }
+
+    /// The page's URL, else a `TODO:` placeholder.
+    pub fn url_or_todo(&self) -> String {
+        if self.known_url {
+            self.url()
+        } else {
+            TODO_URL.to_string()
+        }
+    }
+
+    /// The site's origin, else a `TODO:` placeholder.
+    pub fn origin_or_todo(&self) -> String {
+        if self.known_url {
+            self.origin()
+        } else {
+            TODO_ORIGIN.to_string()
+        }
     }
 
     /// The page's h1, else its title without the site suffix.

@@ -85,6 +85,72 @@ pub struct Fix {
     pub rule_id: Option<String>,
     /// Where to put the fix and why, in a sentence or two.
     pub explanation: String,
+    /// The parts of `fix` the page did not give and the user must write: each a `TODO:` text
+    /// inside `fix`, in order. Empty when the fix can be used as it is (docs/API.md,
+    /// "POST /api/auto-fix-batch").
+    pub placeholders: Vec<Placeholder>,
+}
+
+/// A part of a fix to fill in: a `TODO:` text that stands where the page's own value goes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "AutoFixPlaceholder"))]
+#[serde(rename_all = "camelCase")]
+pub struct Placeholder {
+    /// The text exactly as it stands in the fix, starting with `TODO:`; replace all of it.
+    pub text: String,
+    /// The line of the fix it is on, from 1.
+    pub line: usize,
+}
+
+/// Marks a placeholder in a snippet; [`placeholders`] finds each.
+pub const TODO_MARK: &str = "TODO:";
+
+/// Every `TODO:` text of a snippet: from the mark to the end of the value it stands in (a
+/// quote, a tag, `;`, a bracket, the next `TODO:` or the end of the line), in order.
+pub fn placeholders(code: &str) -> Vec<Placeholder> {
+    let mut out = Vec::new();
+    for (i, line) in code.lines().enumerate() {
+        let mut rest = line;
+        while let Some(at) = rest.find(TODO_MARK) {
+            let tail = &rest[at..];
+            let end = tail[TODO_MARK.len()..]
+                .find(['"', '<', '>', ';', '(', ')', '[', ']', '{', '}'])
+                .map_or(tail.len(), |e| e + TODO_MARK.len());
+            let end = tail[..end].find("-->").unwrap_or(end);
+            let end = tail[TODO_MARK.len()..end].find(TODO_MARK).map_or(end, |e| e + TODO_MARK.len());
+            out.push(Placeholder { text: tail[..end].trim_end().to_string(), line: i + 1 });
+            rest = &tail[end..];
+        }
+    }
+    out
+}
+
+/// The explanation, with a word on the placeholders when there are any.
+fn explain(explanation: String, placeholders: &[Placeholder]) -> String {
+    match placeholders.len() {
+        0 => explanation,
+        n => format!(
+            "{explanation} Before using it, replace {} marked TODO (listed in placeholders): the page did not give {}.",
+            if n == 1 { "the text" } else { "every text" },
+            if n == 1 { "that value" } else { "those values" }
+        ),
+    }
+}
+
+impl Fix {
+    fn new(issue_title: String, rule_id: Option<String>, t: crate::templates::Template) -> Fix {
+        let placeholders = placeholders(&t.code);
+        Fix {
+            issue_title,
+            explanation: explain(t.explanation, &placeholders),
+            fix: t.code,
+            kind: t.kind,
+            difficulty: t.difficulty,
+            rule_id,
+            placeholders,
+        }
+    }
 }
 
 /// Every template id: the rule table's ids, then the extra ones.
@@ -106,14 +172,7 @@ pub fn fix_for_rule(rule_id: &str, context: Option<&FixContext>) -> Option<Fix> 
         },
         |m| m.name.to_string(),
     );
-    Some(Fix {
-        issue_title: title,
-        fix: t.code,
-        kind: t.kind,
-        difficulty: t.difficulty,
-        rule_id: Some(rule_id.to_string()),
-        explanation: t.explanation,
-    })
+    Some(Fix::new(title, Some(rule_id.to_string()), t))
 }
 
 /// The fix for one issue: by its id when it names a template, else by the best text match,
@@ -135,14 +194,7 @@ pub fn fix_issue(issue: &Issue) -> Fix {
     let ctx = Ctx::new(issue.context.as_ref()).with_current(issue.current_value.as_deref());
     if let Some(id) = id {
         if let Some(t) = render(&id, &ctx, &text) {
-            return Fix {
-                issue_title,
-                fix: t.code,
-                kind: t.kind,
-                difficulty: t.difficulty,
-                rule_id: Some(id),
-                explanation: t.explanation,
-            };
+            return Fix::new(issue_title, Some(id), t);
         }
     }
     generic(issue_title, issue)
@@ -162,6 +214,7 @@ fn generic(issue_title: String, issue: &Issue) -> Fix {
         explanation:
             "The issue did not match any audit rule closely enough to generate code; send the rule id for an exact fix."
                 .into(),
+        placeholders: Vec::new(),
     }
 }
 

@@ -2,8 +2,11 @@
 //!
 //! - [`fix_issue`] turns one [`Issue`] (rule `id`, or only `title`/`description`/
 //!   `recommendation`/`category`, plus an optional [`FixContext`]) into a [`Fix`], serialised
-//!   as `{issueTitle, fix, type, difficulty, ruleId, explanation}`. [`fix_batch`] does a batch,
-//!   one fix per issue in the same order.
+//!   as `{issueTitle, fix, type, difficulty, ruleId, explanation, placeholders}`.
+//!   [`fix_batch`] does a batch, one fix per issue in the same order.
+//! - A value the page does not give is never invented: the snippet holds a `TODO:` text in
+//!   its place (`content="TODO: describe what this page offers..."`) and
+//!   [`Fix::placeholders`] lists each ([`placeholders`] finds them).
 //! - Every rule of `audit_core::RULES` has a template ([`template_ids`]), plus a few for issues
 //!   other engines report ([`EXTRA_TEMPLATES`]: blocked AI crawlers, llms.txt, HSTS...).
 //!   [`fix_for_rule`] renders one by id.
@@ -43,6 +46,9 @@ mod matching;
 mod templates;
 
 pub use context::{FixContext, EXAMPLE_URL};
-pub use fix::{fix_batch, fix_for_rule, fix_issue, template_ids, Difficulty, Fix, FixKind, Issue, MAX_BATCH};
+pub use fix::{
+    fix_batch, fix_for_rule, fix_issue, placeholders, template_ids, Difficulty, Fix, FixKind, Issue, Placeholder,
+    MAX_BATCH, TODO_MARK,
+};
 pub use matching::{match_rule, match_text, RuleMatch, ID_MATCH_SCORE};
 pub use templates::EXTRA_TEMPLATES;

@@ -21,6 +21,9 @@ pub const EXTRA_TEMPLATES: &[(&str, &str)] = &[
     ("semantic-html-missing", "Semantic HTML landmarks missing: no main, article, header, nav or footer elements"),
 ];
 
+/// Where the address that replaced a page goes: only the site owner knows it.
+const NEW: &str = "TODO: full URL of the page that replaced this one";
+
 /// A filled template.
 pub(crate) struct Template {
     pub kind: FixKind,
@@ -44,13 +47,11 @@ use FixKind::{Html, HttpHeader, JsonLd, Robots, ServerConfig, Text};
 /// Renders the template of `id`; `None` when there is none. `issue_text` is what the issue
 /// said, used where it names something (a crawler).
 pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
-    let url = c.url();
-    let placeholder_note =
-        if c.known_url { String::new() } else { " Replace https://example.com/ with the page's address.".to_string() };
+    let url = c.url_or_todo();
     match id {
         // --- SEO Technical ---
         "http-status-error" => {
-            let path = c.url.path().to_string();
+            let path = if c.known_url { c.url.path().to_string() } else { "TODO: path of this page".to_string() };
             // Stated only when known (from the page or the issue), and only an error status.
             let status = c.page.and_then(|p| p.http.status).or_else(|| c.current_status()).filter(|s| *s >= 400);
             let found = match status {
@@ -62,11 +63,9 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
                 ServerConfig,
                 Medium,
                 format!(
-                    "# nginx: if the page moved, send visitors and crawlers to its new address\nlocation = {path} {{\n    return 301 {}/new-address;\n}}\n\n# Apache (.htaccess)\nRedirect 301 {path} {}/new-address",
-                    c.origin(),
-                    c.origin()
+                    "# nginx: if the page moved, send visitors and crawlers to its new address\nlocation = {path} {{\n    return 301 {NEW};\n}}\n\n# Apache (.htaccess)\nRedirect 301 {path} {NEW}",
                 ),
-                format!("{found}Restore the page so it answers 200, or, if it moved, redirect it permanently to the page that replaced it (replace /new-address).{placeholder_note}"),
+                format!("{found}Restore the page so it answers 200, or, if it moved, redirect it permanently to the page that replaced it."),
             )
         }
         "redirect-chain" => {
@@ -76,17 +75,16 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
             let from_path = redirects.first().and_then(|f| url::Url::parse(f).ok()).map(|u| u.path().to_string());
             let hops = if redirects.is_empty() { c.current_number() } else { Some(redirects.len() as u64) };
             let found = hops.map_or(String::new(), |n| format!("The address goes through {n} redirects now. "));
-            let from_note = if from_path.is_some() { "" } else { " Replace /old-address with the first address of the chain." };
-            let from_path = from_path.unwrap_or_else(|| "/old-address".to_string());
+            let from_path = from_path.unwrap_or_else(|| "TODO: path of the first address of the chain".to_string());
             t(
                 ServerConfig,
                 Medium,
                 format!("# nginx: one hop from the old address to the final one\nlocation = {from_path} {{\n    return 301 {url};\n}}\n\n# Apache (.htaccess)\nRedirect 301 {from_path} {url}"),
-                format!("{found}Point every old address straight at the final URL in one redirect, and update internal links to the final URL.{from_note}{placeholder_note}"),
+                format!("{found}Point every old address straight at the final URL in one redirect, and update internal links to the final URL."),
             )
         }
         "not-https" => {
-            let host = c.host();
+            let host = if c.known_url { c.host() } else { "TODO: your domain, e.g. www.your-site.com".to_string() };
             t(
                 ServerConfig,
                 Medium,
@@ -165,7 +163,7 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
                 "canonical-multiple" => (Easy, "Keep exactly one canonical tag in <head>; remove the others."),
                 _ => (Medium, "Point the canonical at the page itself, unless it really duplicates the other URL."),
             };
-            t(Html, d, format!("<link rel=\"canonical\" href=\"{}\">", attr(&url)), format!("{why}{placeholder_note}"))
+            t(Html, d, format!("<link rel=\"canonical\" href=\"{}\">", attr(&url)), why)
         }
         "canonical-with-noindex" => t(
             Html,
@@ -191,8 +189,9 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
             } else {
                 ""
             };
-            let old = known.unwrap_or_else(|| {
-                let path = c.current_token().filter(|p| p.starts_with('/')).unwrap_or(match id {
+            let given = c.current_token().filter(|p| p.starts_with('/'));
+            let old = known.clone().unwrap_or_else(|| {
+                let path = given.unwrap_or(match id {
                     "url-uppercase" => "/Products/Oak-Chair",
                     "url-underscores" => "/products/oak_chair",
                     "url-many-parameters" => "/products?color=red&size=m&sort=price&page=2",
@@ -202,11 +201,20 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
             });
             let clean = clean_url(&old, id);
             let old_path = old.path().to_string();
+            let todo = if known.is_some() {
+                String::new()
+            } else if given.is_none() {
+                format!("# TODO: example addresses stand in below, replace {old} and {clean} with the address the audit named and its clean form\n")
+            } else if !c.known_url {
+                format!("# TODO: replace {} with the address of your site\n", c.origin())
+            } else {
+                String::new()
+            };
             t(
                 ServerConfig,
                 Medium,
-                format!("# nginx: send the old address to the clean one\nlocation = {old_path} {{\n    return 301 {clean};\n}}\n\n# and in the page's <head>\n# <link rel=\"canonical\" href=\"{clean}\">"),
-                format!("Publish the page at {clean}, redirect the old address there permanently, and link to the new one.{example_note}{placeholder_note}"),
+                format!("{todo}# nginx: send the old address to the clean one\nlocation = {old_path} {{\n    return 301 {clean};\n}}\n\n# and in the page's <head>\n# <link rel=\"canonical\" href=\"{clean}\">"),
+                format!("Publish the page at the clean address, redirect the old address there permanently, and link to the new one.{example_note}"),
             )
         }
 
@@ -222,6 +230,9 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
                 c
             };
             let title = match id {
+                _ if c.title.is_empty() && c.known_topic().is_none() => {
+                    c.topic_or_todo("name the page in 30 to 60 characters")
+                }
                 "title-too-short" => lengthen_title(c),
                 _ => c.suggested_title(),
             };
@@ -230,7 +241,7 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
             } else if c.page.is_some_and(|p| !p.h1().trim().is_empty()) {
                 " No title was given: this one is drafted from the h1; check it."
             } else {
-                " No title was given: this one is drafted from the address; write one that names the page."
+                " No title was given, nor an h1 to draft one from."
             };
             let why = match id {
                 "title-multiple" => "Keep one <title> in <head>; remove the others.",
@@ -256,14 +267,14 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
             let (content, note) = match written {
                 Some(d) => (d, "Written from the page's own text; edit it to invite the click."),
                 None => (
-                    format!("{}: what the page offers, in one or two sentences of 70 to 160 characters.", c.topic()),
-                    "No page text was available: replace the content with a summary of the page.",
+                    "TODO: describe what this page offers in one or two sentences of 70 to 160 characters".to_string(),
+                    "No page text was available to write it from.",
                 ),
             };
             t(Html, Easy, format!("<meta name=\"description\" content=\"{}\">", attr(&content)), format!("Place one such tag in <head>. {note}"))
         }
         "h1-missing" | "h1-empty" => {
-            t(Html, Easy, format!("<h1>{}</h1>", attr(&c.topic())), "Open the main content with one h1 that names the topic of the page.")
+            t(Html, Easy, format!("<h1>{}</h1>", attr(&c.topic_or_todo("name the topic of the page"))), "Open the main content with one h1 that names the topic of the page.")
         }
         "h1-multiple" => {
             // The page's h1s, else the issue's current value (audit-core joins them with " | ").
@@ -276,7 +287,10 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
                     lines.extend(rest.iter().map(|h| format!("<h2>{}</h2>", attr(h))));
                     lines.join("\n")
                 }
-                _ => format!("<h1>{}</h1>\n<h2>Second topic</h2>", attr(&c.topic())),
+                _ => format!(
+                    "<h1>{}</h1>\n<h2>TODO: the text of the other h1</h2>",
+                    attr(&c.topic_or_todo("the text of the h1 that names the topic"))
+                ),
             };
             t(Html, Easy, code, "Keep one h1 for the topic of the page and turn the other h1 headings into h2.")
         }
@@ -286,7 +300,7 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
             let found = skip.map_or(String::new(), |s| format!(" The page goes {} now.", s.replace("->", "to")));
             let (code, why) = if headings.is_empty() {
                 (
-                    "<h1>Topic</h1>\n<h2>Section</h2>\n<h3>Subsection</h3>".to_string(),
+                    "<h1>TODO: the page's h1</h1>\n<h2>TODO: a section heading</h2>\n<h3>TODO: a subsection heading</h3>".to_string(),
                     "An outline whose levels go down one step at a time (the page's headings were not given: re-level them like this); restyle with CSS instead of choosing a level for its look.",
                 )
             } else {
@@ -303,7 +317,7 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
             t(
                 Text,
                 Hard,
-                format!("Expand \"{}\" to at least 300 words of its own text{now}: answer the questions a visitor brings, add an overview, details, examples and a short FAQ. The content-gap analysis lists the sections similar pages cover.", c.topic()),
+                format!("Expand {} to at least 300 words of its own text{now}: answer the questions a visitor brings, add an overview, details, examples and a short FAQ. The content-gap analysis lists the sections similar pages cover.", c.known_topic().map_or_else(|| "the page".to_string(), |t| format!("\"{t}\""))),
                 "Pages with little text rarely rank; write for the reader, not for a word count.",
             )
         }
@@ -325,7 +339,7 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
                         .take(10)
                         .map(|i| {
                             let name = i.src.rsplit('/').next().unwrap_or("");
-                            let alt = words_from_slug(name.split(['?', '#']).next().unwrap_or("")).unwrap_or_else(|| c.topic());
+                            let alt = words_from_slug(name.split(['?', '#']).next().unwrap_or("")).unwrap_or_else(|| c.topic_or_todo("what the image shows"));
                             format!("<img src=\"{}\" alt=\"{}\"{}>", attr(&i.src), attr(&alt), dims(i.width.as_deref(), i.height.as_deref()))
                         })
                         .collect()
@@ -337,12 +351,12 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
                 _ if !imgs.is_empty() => (imgs.join("\n"), "the alt texts here are drafted from the file names: check them"),
                 Some(src) => {
                     let name = src.split(['?', '#']).next().unwrap_or("").rsplit('/').next().unwrap_or("");
-                    let alt = words_from_slug(name).unwrap_or_else(|| c.topic());
+                    let alt = words_from_slug(name).unwrap_or_else(|| c.topic_or_todo("what the image shows"));
                     (format!("<img src=\"{}\" alt=\"{}\">", attr(src), attr(&alt)), "the alt text here is drafted from the file name: check it, and do the same for every image without alt")
                 }
                 None => (
-                    format!("<img src=\"/images/photo.jpg\" alt=\"{}\">", attr(&c.topic())),
-                    "the page's images were not given: /images/photo.jpg stands in for each image without alt, and its alt text is a placeholder",
+                    "<img src=\"TODO: address of each image without alt\" alt=\"TODO: what the image shows\">".to_string(),
+                    "the page's images were not given: write this for each image without alt",
                 ),
             };
             t(Html, Easy, code, format!("Describe what each image shows ({drafted}); use alt=\"\" for purely decorative images."))
@@ -361,16 +375,20 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
                                 "<img src=\"{}\" alt=\"{}\" width=\"{}\" height=\"{}\">",
                                 attr(&i.src),
                                 attr(&alt),
-                                attr(i.width.as_deref().unwrap_or("800")),
-                                attr(i.height.as_deref().unwrap_or("600"))
+                                attr(i.width.as_deref().unwrap_or("TODO: width in pixels")),
+                                attr(i.height.as_deref().unwrap_or("TODO: height in pixels"))
                             )
                         })
                         .collect()
                 })
                 .unwrap_or_default();
-            let src = c.current_token().unwrap_or("/images/photo.jpg");
-            let code = if imgs.is_empty() { format!("<img src=\"{}\" alt=\"\" width=\"800\" height=\"600\">", attr(src)) } else { imgs.join("\n") };
-            t(Html, Easy, code, "Give every image its intrinsic width and height (800 and 600 stand in where the size is unknown: use the file's real size) so the browser reserves space and the layout does not shift.")
+            let src = c.current_token().unwrap_or("TODO: address of each image without a size");
+            let code = if imgs.is_empty() {
+                format!("<img src=\"{}\" alt=\"\" width=\"TODO: width in pixels\" height=\"TODO: height in pixels\">", attr(src))
+            } else {
+                imgs.join("\n")
+            };
+            t(Html, Easy, code, "Give every image its intrinsic width and height (the file's real size in pixels) so the browser reserves space and the layout does not shift.")
         }
 
         // --- Links ---
@@ -382,7 +400,7 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
                 "link-uncrawlable" => (Medium, "Crawlers follow only <a> elements with a real href; keep JavaScript handlers as an enhancement."),
                 _ => (Easy, "Remove rel=\"nofollow\" from links to your own pages so they pass signals within the site."),
             };
-            let note = stand_in.map_or(String::new(), |h| format!(" The page's links were not given: replace {h} with the link's real target."));
+            let note = if stand_in { " The page's links were not given." } else { "" };
             t(Html, d, code, format!("{why}{note}"))
         }
         "links-too-many" => t(
@@ -394,11 +412,13 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
 
         // --- Social ---
         "og-title-missing" => {
-            let title = if c.title.is_empty() { c.topic() } else { c.title.clone() };
+            let title = if c.title.is_empty() { c.topic_or_todo("title of the page for shared links") } else { c.title.clone() };
             t(Html, Easy, format!("<meta property=\"og:title\" content=\"{}\">", attr(&title)), "Add to <head>: shared links show this title.")
         }
         "og-description-missing" => {
-            let d = c.description_or_written().unwrap_or_else(|| c.topic());
+            let d = c
+                .description_or_written()
+                .unwrap_or_else(|| "TODO: describe what this page offers in one or two sentences".to_string());
             t(Html, Easy, format!("<meta property=\"og:description\" content=\"{}\">", attr(&d)), "Add to <head>: shared links show this text under the title.")
         }
         "og-image-missing" | "og-image-relative" => {
@@ -413,17 +433,17 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
             });
             let (img, note) = match existing.or_else(|| c.first_image()) {
                 Some(i) => (i, "It uses the page's own image; 1200x630 pixels works best."),
-                None => (format!("{}/og-image.jpg", c.origin()), "Upload a 1200x630 image at this address (or change it)."),
+                None => ("TODO: full URL of a 1200x630 image for shared links".to_string(), "Upload a 1200x630 image and give its full URL."),
             };
             t(
                 Html,
                 Easy,
-                format!("<meta property=\"og:image\" content=\"{}\">\n<meta property=\"og:image:alt\" content=\"{}\">", attr(&img), attr(&c.topic())),
+                format!("<meta property=\"og:image\" content=\"{}\">\n<meta property=\"og:image:alt\" content=\"{}\">", attr(&img), attr(&c.topic_or_todo("what the image shows"))),
                 format!("og:image must be an absolute URL. {note}"),
             )
         }
         "twitter-card-missing" => {
-            let title = if c.title.is_empty() { c.topic() } else { c.title.clone() };
+            let title = if c.title.is_empty() { c.topic_or_todo("title of the page for shared links") } else { c.title.clone() };
             let mut lines = vec![
                 "<meta name=\"twitter:card\" content=\"summary_large_image\">".to_string(),
                 format!("<meta name=\"twitter:title\" content=\"{}\">", attr(&title)),
@@ -446,9 +466,7 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
                 code.push_str(&json_ld_script(&bc));
             }
             let ty = main.get("@type").and_then(Value::as_str).unwrap_or("WebPage").to_string();
-            let price = if ty == "Product" { " Set the real price, currency and availability in offers." } else { "" };
-            let address = if ty == "LocalBusiness" { " Fill in the address fields." } else { "" };
-            t(JsonLd, Medium, code, format!("Add to <head>: {ty} markup with the page's real name and URL{}.{price}{address} Check it with Google's Rich Results Test.", if c.known_url { "" } else { " (replace the example URL)" }))
+            t(JsonLd, Medium, code, format!("Add to <head>: {ty} markup with the page's own name and URL. Check it with Google's Rich Results Test."))
         }
         "structured-data-invalid-json" => {
             let err = c.page.and_then(|p| p.json_ld.iter().find_map(|b| b.error.clone()));
@@ -496,7 +514,7 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
                 scripts.extend(c.current_token().map(str::to_string));
             }
             let (code, note) = if scripts.is_empty() {
-                ("<script src=\"/js/app.js\" defer></script>".to_string(), " The page's scripts were not given: /js/app.js stands in for each of them.")
+                ("<script src=\"TODO: address of each render-blocking script\" defer></script>".to_string(), " The page's scripts were not given: write this for each of them.")
             } else {
                 (scripts.iter().map(|s| format!("<script src=\"{}\" defer></script>", attr(s))).collect::<Vec<_>>().join("\n"), "")
             };
@@ -546,18 +564,19 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
 
         // --- AI readiness ---
         "llms-txt-missing" => {
-            let summary = c.description_or_written().unwrap_or_else(|| format!("What {} offers, in one sentence.", c.site_name()));
+            let summary = c.description_or_written().unwrap_or_else(|| "TODO: what the site offers, in one sentence".to_string());
+            let note = if summary.starts_with("TODO:") { "TODO: a short note on the page".to_string() } else { cut(&summary, 100) };
             t(
                 Text,
                 Easy,
-                format!("# {}\n\n> {}\n\n## Pages\n\n- [{}]({}): {}\n", c.site_name(), summary, c.topic(), url, cut(&summary, 100)),
+                format!("# {}\n\n> {}\n\n## Pages\n\n- [{}]({}): {}\n", c.site_name_or_todo(), summary, c.topic_or_todo("name of the page"), url, note),
                 "Save this as /llms.txt at the site root and list the pages that matter most, each with a short note.",
             )
         }
         "semantic-html-missing" => t(
             Html,
             Medium,
-            format!("<header><nav><a href=\"/\">{}</a></nav></header>\n<main>\n<article>\n<h1>{}</h1>\n</article>\n</main>\n<footer></footer>", attr(&c.site_name()), attr(&c.topic())),
+            format!("<header><nav><a href=\"/\">{}</a></nav></header>\n<main>\n<article>\n<h1>{}</h1>\n</article>\n</main>\n<footer></footer>", attr(&c.site_name_or_todo()), attr(&c.topic_or_todo("the topic of the page"))),
             "Wrap the page in landmark elements so crawlers and assistive technology find the main content.",
         ),
         _ => None,
@@ -575,7 +594,7 @@ fn dims(w: Option<&str>, h: Option<&str>) -> String {
 fn lengthen_title(c: &Ctx) -> String {
     let base = if c.title.is_empty() { c.topic() } else { c.title.clone() };
     let mut out = base.clone();
-    for extra in [c.topic(), c.site_name()] {
+    for extra in [c.known_topic(), c.known_site_name()].into_iter().flatten() {
         if out.chars().count() >= TITLE_MIN_CHARS {
             break;
         }
@@ -629,8 +648,8 @@ fn relevel(headings: &[(u8, String)]) -> Vec<(u8, String)> {
     out
 }
 
-/// The repaired link, and the placeholder address used when the page's link is not known.
-fn link_fix(c: &Ctx, id: &str) -> (String, Option<String>) {
+/// The repaired link, and whether a placeholder stands in for the page's link.
+fn link_fix(c: &Ctx, id: &str) -> (String, bool) {
     let link = c.page.and_then(|p| {
         p.links.iter().find(|l| match id {
             "link-text-not-descriptive" => audit_core::text::is_generic_link_text(&l.text),
@@ -651,13 +670,13 @@ fn link_fix(c: &Ctx, id: &str) -> (String, Option<String>) {
         .filter(|u| matches!(u.scheme(), "http" | "https"))
         .map(String::from);
     let known = link.and_then(|l| l.url.clone()).or(given);
-    let stand_in = known.is_none().then(|| format!("{}/page", c.origin()));
-    let href = known.unwrap_or_else(|| format!("{}/page", c.origin()));
+    let stand_in = known.is_none();
+    let href = known.unwrap_or_else(|| "TODO: full URL the link leads to".to_string());
     let target_words = url::Url::parse(&href)
         .ok()
         .and_then(|u| u.path_segments().and_then(|mut s| s.rfind(|x| !x.is_empty()).map(str::to_string)))
         .and_then(|s| words_from_slug(&s))
-        .unwrap_or_else(|| "the page it leads to".to_string());
+        .unwrap_or_else(|| "TODO: where the link leads".to_string());
     let code = match id {
         "link-empty-text" => format!("<a href=\"{}\" aria-label=\"{}\">…</a>", attr(&href), attr(&target_words)),
         "internal-link-nofollow" => {
@@ -675,8 +694,10 @@ fn main_json_ld(c: &Ctx) -> Value {
         c.page.map(|p| p.json_ld_types().into_iter().map(str::to_string).collect()).unwrap_or_default();
     let og_type = c.page.and_then(|p| p.og.get("og:type").cloned()).unwrap_or_default().to_lowercase();
     let path = c.url.path().to_lowercase();
-    let name = c.topic();
-    let url = c.url();
+    let name = c.topic_or_todo("name of what the page is about");
+    let url = c.url_or_todo();
+    let site = c.site_name_or_todo();
+    let origin = c.origin_or_todo();
     let description = c.description_or_written();
     let questions: Vec<String> = c
         .page
@@ -692,22 +713,27 @@ fn main_json_ld(c: &Ctx) -> Value {
     let mut v = if has("Product") || og_type.starts_with("product") || path.contains("/product") || path.contains("/p/")
     {
         json!({"@context": "https://schema.org", "@type": "Product", "name": name, "url": url,
-               "offers": {"@type": "Offer", "url": url, "priceCurrency": "EUR", "price": "0.00", "availability": "https://schema.org/InStock"}})
+               "offers": offer(&url)})
     } else if has("LocalBusiness")
         || path.contains("/contact")
         || path.contains("/kontakt")
         || path.contains("/location")
     {
-        json!({"@context": "https://schema.org", "@type": "LocalBusiness", "name": c.site_name(), "url": c.origin(),
-               "address": {"@type": "PostalAddress", "streetAddress": "", "addressLocality": "", "postalCode": "", "addressCountry": ""}})
+        json!({"@context": "https://schema.org", "@type": "LocalBusiness", "name": site, "url": origin, "address": address()})
     } else if questions.len() >= 3 {
-        let items: Vec<Value> = questions.iter().take(20).map(|q| json!({"@type": "Question", "name": q, "acceptedAnswer": {"@type": "Answer", "text": "The answer shown on the page."}})).collect();
+        let items: Vec<Value> = questions
+            .iter()
+            .take(20)
+            .map(
+                |q| json!({"@type": "Question", "name": q, "acceptedAnswer": {"@type": "Answer", "text": TODO_ANSWER}}),
+            )
+            .collect();
         json!({"@context": "https://schema.org", "@type": "FAQPage", "mainEntity": items})
     } else if c.url.path() == "/" {
-        json!({"@context": "https://schema.org", "@type": "Organization", "name": c.site_name(), "url": c.origin()})
+        json!({"@context": "https://schema.org", "@type": "Organization", "name": site, "url": origin})
     } else {
         let mut a = json!({"@context": "https://schema.org", "@type": "Article", "headline": trim_at_word(&name, 110), "url": url,
-                           "mainEntityOfPage": url, "publisher": {"@type": "Organization", "name": c.site_name()}});
+                           "mainEntityOfPage": url, "publisher": {"@type": "Organization", "name": site}});
         if let Some(img) = c.first_image() {
             a["image"] = json!(img);
         }
@@ -721,10 +747,25 @@ fn main_json_ld(c: &Ctx) -> Value {
     v
 }
 
+/// Where an answer of an FAQ goes: the page shows it, the template cannot know it.
+const TODO_ANSWER: &str = "TODO: the answer shown on the page";
+
+/// An offer whose price, currency and availability only the shop knows.
+fn offer(url: &str) -> Value {
+    json!({"@type": "Offer", "url": url, "priceCurrency": "TODO: currency code, e.g. EUR", "price": "TODO: the price shown on the page, e.g. 49.90",
+           "availability": "TODO: https://schema.org/InStock or https://schema.org/OutOfStock"})
+}
+
+/// A postal address for the owner to fill in.
+fn address() -> Value {
+    json!({"@type": "PostalAddress", "streetAddress": "TODO: street and number", "addressLocality": "TODO: town or city",
+           "postalCode": "TODO: postal code", "addressCountry": "TODO: country code, e.g. DE"})
+}
+
 /// A BreadcrumbList from the URL path, when the page is below the home page.
 fn breadcrumbs(c: &Ctx) -> Option<Value> {
     let segments: Vec<String> = c.url.path_segments()?.filter(|s| !s.is_empty()).map(str::to_string).collect();
-    if segments.is_empty() {
+    if segments.is_empty() || !c.known_url {
         return None;
     }
     let mut items =
@@ -734,7 +775,11 @@ fn breadcrumbs(c: &Ctx) -> Option<Value> {
         path.push('/');
         path.push_str(seg);
         let last = i + 1 == segments.len();
-        let name = if last { c.topic() } else { words_from_slug(seg).unwrap_or_else(|| seg.clone()) };
+        let name = if last {
+            c.topic_or_todo("name of the page")
+        } else {
+            words_from_slug(seg).unwrap_or_else(|| seg.clone())
+        };
         let item = if last { c.url() } else { format!("{}{}/", c.origin(), path) };
         items.push(json!({"@type": "ListItem", "position": i + 2, "name": name, "item": item}));
     }
@@ -748,7 +793,7 @@ fn complete(c: &Ctx, mut map: Map<String, Value>) -> Value {
         Some(Value::Array(a)) => a.iter().find_map(|x| x.as_str()).unwrap_or("").to_string(),
         _ => String::new(),
     };
-    let name = c.topic();
+    let name = c.topic_or_todo("name of what the page is about");
     let mut set = |k: &str, v: Value| {
         if map.get(k).is_none_or(Value::is_null) {
             map.insert(k.to_string(), v);
@@ -759,15 +804,12 @@ fn complete(c: &Ctx, mut map: Map<String, Value>) -> Value {
         "Product" => {
             set("name", json!(name));
             if !["offers", "review", "aggregateRating"].iter().any(|k| map.get(*k).is_some_and(|v| !v.is_null())) {
-                map.insert(
-                    "offers".into(),
-                    json!({"@type": "Offer", "url": c.url(), "priceCurrency": "EUR", "price": "0.00"}),
-                );
+                map.insert("offers".into(), offer(&c.url_or_todo()));
             }
         }
         "Organization" => {
-            set("name", json!(c.site_name()));
-            set("url", json!(c.origin()));
+            set("name", json!(c.site_name_or_todo()));
+            set("url", json!(c.origin_or_todo()));
         }
         "BreadcrumbList" => {
             if let Some(Value::Object(b)) = breadcrumbs(c) {
@@ -778,14 +820,11 @@ fn complete(c: &Ctx, mut map: Map<String, Value>) -> Value {
         }
         "FAQPage" => set(
             "mainEntity",
-            json!([{"@type": "Question", "name": "Question shown on the page?", "acceptedAnswer": {"@type": "Answer", "text": "The answer shown on the page."}}]),
+            json!([{"@type": "Question", "name": "TODO: a question shown on the page", "acceptedAnswer": {"@type": "Answer", "text": TODO_ANSWER}}]),
         ),
         "LocalBusiness" => {
-            set("name", json!(c.site_name()));
-            set(
-                "address",
-                json!({"@type": "PostalAddress", "streetAddress": "", "addressLocality": "", "postalCode": "", "addressCountry": ""}),
-            );
+            set("name", json!(c.site_name_or_todo()));
+            set("address", address());
         }
         _ => set("name", json!(name)),
     }
@@ -811,13 +850,13 @@ fn hreflang_set(c: &Ctx) -> Vec<(String, String)> {
             if !is_valid_hreflang(&code) {
                 continue;
             }
-            let href = h.url.clone().unwrap_or_else(|| c.url());
+            let href = h.url.clone().unwrap_or_else(|| c.url_or_todo());
             if !set.iter().any(|(l, _)| l.eq_ignore_ascii_case(&code)) {
                 set.push((code, href));
             }
         }
     }
-    let own = c.url();
+    let own = c.url_or_todo();
     if !set.iter().any(|(_, h)| audit_core::text::same_url(h, &own)) {
         let lang = c.lang();
         set.retain(|(l, _)| !l.eq_ignore_ascii_case(&lang));
@@ -826,7 +865,7 @@ fn hreflang_set(c: &Ctx) -> Vec<(String, String)> {
     if set.len() == 1 {
         // A set of one is not a set: show where a second language would go.
         let other = if set[0].0.starts_with("en") { "de" } else { "en" };
-        set.push((other.to_string(), format!("{}/{other}/", c.origin())));
+        set.push((other.to_string(), format!("TODO: full URL of the {other} version of this page")));
     }
     if !set.iter().any(|(l, _)| l.eq_ignore_ascii_case("x-default")) {
         let default =

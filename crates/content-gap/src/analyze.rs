@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use audit_core::Page;
 use serde::Serialize;
 
+use crate::advice::{self, topic};
 use crate::classify::{classify, structurally_covered, Classification};
 use crate::facts::{Facts, HeadingFact};
 use crate::model::{section, ModelSection, PageType, Section, SECTIONS};
@@ -61,8 +62,11 @@ impl Priority {
 #[cfg_attr(feature = "schema", schemars(rename = "ContentGap"))]
 #[serde(rename_all = "camelCase")]
 pub struct Gap {
-    /// The heading to add.
+    /// The heading to add, written for the page: its topic and the section's subject.
     pub heading: String,
+    /// The section of the catalogue the gap is (`Shipping and returns`); `null` for a
+    /// section competitors share that the catalogue does not know.
+    pub section: Option<String>,
     pub priority: Priority,
     /// Typical length of the section in words.
     pub estimated_words: u32,
@@ -93,6 +97,8 @@ pub struct ContentGapReport {
     pub basis: Basis,
     /// Headings of the expected sections the page covers.
     pub covered: Vec<String>,
+    /// Which signal decided the page type, in a sentence (`classification.reason`).
+    pub page_type_reason: String,
     pub classification: Classification,
 }
 
@@ -128,7 +134,11 @@ fn covering(sec: &Section, facts: &Facts, heading_tokens: &[(String, Vec<String>
         .iter()
         .find(|(_, ht)| sec.synonyms.iter().any(|syn| contains_phrase(ht, &tokens(syn))))
         .map(|(text, _)| text.clone());
-    by_heading.or_else(|| structurally_covered(sec.detect, facts))
+    by_heading.or_else(|| structurally_covered(sec.detect, facts)).or_else(|| {
+        // Links to the pages of what the site offers cover its offerings, however headed.
+        let n = facts.structure.offering_links;
+        (sec.key == "offerings" && n >= 3).then(|| format!("{n} links to products or services"))
+    })
 }
 
 fn section_heading_tokens(facts: &Facts) -> Vec<(String, Vec<String>)> {
@@ -141,14 +151,25 @@ pub fn analyze(input: &GapInput) -> ContentGapReport {
     let classification = classify(&facts);
     let page_type = classification.page_type;
     let own = section_heading_tokens(&facts);
+    let topic = topic(&facts);
+    let page_type_reason = classification.reason.clone();
 
     if input.competitors.len() >= MIN_COMPETITORS_FOR_GAP {
-        if let Some((coverage, gaps, covered)) = against_competitors(page_type, &facts, &own, input.competitors) {
-            return ContentGapReport { page_type, coverage, gaps, basis: Basis::Competitors, covered, classification };
+        if let Some((coverage, gaps, covered)) = against_competitors(page_type, &facts, &own, input.competitors, &topic)
+        {
+            return ContentGapReport {
+                page_type,
+                coverage,
+                gaps,
+                basis: Basis::Competitors,
+                covered,
+                page_type_reason,
+                classification,
+            };
         }
     }
-    let (coverage, gaps, covered) = against_model(page_type, &facts, &own);
-    ContentGapReport { page_type, coverage, gaps, basis: Basis::Model, covered, classification }
+    let (coverage, gaps, covered) = against_model(page_type, &facts, &own, &topic);
+    ContentGapReport { page_type, coverage, gaps, basis: Basis::Model, covered, page_type_reason, classification }
 }
 
 fn percent(part: u32, whole: u32) -> u8 {
@@ -158,7 +179,12 @@ fn percent(part: u32, whole: u32) -> u8 {
     ((100 * part + whole / 2) / whole).min(100) as u8
 }
 
-fn against_model(t: PageType, facts: &Facts, own: &[(String, Vec<String>)]) -> (u8, Vec<Gap>, Vec<String>) {
+fn against_model(
+    t: PageType,
+    facts: &Facts,
+    own: &[(String, Vec<String>)],
+    topic: &str,
+) -> (u8, Vec<Gap>, Vec<String>) {
     let mut covered = Vec::new();
     let mut gaps = Vec::new();
     let (mut got, mut all) = (0, 0);
@@ -169,7 +195,7 @@ fn against_model(t: PageType, facts: &Facts, own: &[(String, Vec<String>)]) -> (
             got += ms.weight;
             covered.push(sec.heading.to_string());
         } else {
-            gaps.push(model_gap(t, sec, ms));
+            gaps.push(model_gap(t, sec, ms, topic, facts.lang.as_deref()));
         }
     }
     // Stable sort keeps model order within a priority.
@@ -177,16 +203,18 @@ fn against_model(t: PageType, facts: &Facts, own: &[(String, Vec<String>)]) -> (
     (percent(got, all), gaps, covered)
 }
 
-fn model_gap(t: PageType, sec: &Section, ms: &ModelSection) -> Gap {
+fn model_gap(t: PageType, sec: &Section, ms: &ModelSection, topic: &str, lang: Option<&str>) -> Gap {
     Gap {
-        heading: sec.heading.to_string(),
+        heading: advice::heading_in(lang, t, sec.key, sec.heading, topic),
+        section: Some(sec.heading.to_string()),
         priority: Priority::from_weight(ms.weight),
         estimated_words: ms.words,
         reason: format!(
-            "Top-ranking {} usually cover \"{}\" (about {} words); no heading or part of this page does.",
+            "Top-ranking {} usually have a \"{}\" section (about {} words) covering {}; no heading or part of this page does.",
             t.plural(),
-            sec.heading.to_lowercase(),
-            ms.words
+            sec.heading,
+            ms.words,
+            advice::covers(sec.key),
         ),
     }
 }
@@ -242,6 +270,7 @@ fn against_competitors(
     facts: &Facts,
     own: &[(String, Vec<String>)],
     competitors: &[Page],
+    topic: &str,
 ) -> Option<(u8, Vec<Gap>, Vec<String>)> {
     let mut clusters: BTreeMap<Cluster, ClusterAcc> = BTreeMap::new();
     for (i, comp) in competitors.iter().enumerate() {
@@ -268,21 +297,21 @@ fn against_competitors(
             continue;
         }
         all += n as u32;
-        let (heading, have, model_weight) = match cluster {
+        let (sec, have, model_weight) = match cluster {
             Cluster::Section(k) => {
                 let Some(sec) = section(k) else { continue };
                 let w = t.model().iter().find(|m| m.key == *k).map_or(0, |m| m.weight);
-                (sec.heading.to_string(), covering(sec, facts, own).is_some(), w)
+                (Some(sec), covering(sec, facts, own).is_some(), w)
             }
             Cluster::Heading(k) => {
                 let kt: Vec<String> = k.split(' ').map(str::to_string).collect();
                 let have = own.iter().any(|(text, ht)| key(text) == *k || contains_phrase(ht, &kt));
-                (most_common(&acc.texts), have, 0)
+                (None, have, 0)
             }
         };
         if have {
             got += n as u32;
-            covered.push(heading);
+            covered.push(sec.map_or_else(|| most_common(&acc.texts), |s| s.heading.to_string()));
             continue;
         }
         let share = n as f64 / total as f64;
@@ -296,12 +325,21 @@ fn against_competitors(
         let words: Vec<usize> = acc.words.values().copied().collect();
         let estimated_words = median(&words);
         let example = acc.texts.first().cloned().unwrap_or_default();
+        let (heading, what) = match sec {
+            // A competitor's own heading is concrete already; it is kept as they wrote it.
+            None => (most_common(&acc.texts), String::new()),
+            Some(sec) => (
+                advice::heading_in(facts.lang.as_deref(), t, sec.key, sec.heading, topic),
+                format!(" Such sections usually cover {}.", advice::covers(sec.key)),
+            ),
+        };
         gaps.push(Gap {
             heading,
+            section: sec.map(|s| s.heading.to_string()),
             priority,
             estimated_words,
             reason: format!(
-                "{n} of {total} competitors cover this (e.g. \"{example}\"), with a median of {estimated_words} words; the page has no such section."
+                "{n} of {total} competitors cover this (e.g. \"{example}\"), with a median of {estimated_words} words; the page has no such section.{what}"
             ),
         });
     }

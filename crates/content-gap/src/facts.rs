@@ -23,6 +23,155 @@ pub(crate) struct Facts {
     pub og_type: Option<String>,
     /// An opening paragraph before the first subheading.
     pub has_intro: bool,
+    /// The `lang` of the page's `<html>`, lower case.
+    pub lang: Option<String>,
+    /// The page's structure, when there is a parsed page (empty for a request body).
+    pub structure: Structure,
+}
+
+/// What the page's markup declares and how it is built: the facts the classifier reads
+/// before any word list.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Structure {
+    /// `@type`s of the main JSON-LD items (top level, `@graph`, `mainEntity`, list
+    /// elements), each with how often it occurs.
+    pub json_ld_main: Vec<(String, usize)>,
+    /// Microdata `itemtype`s, the schema.org name only, each with how often it occurs.
+    pub microdata: Vec<(String, usize)>,
+    /// A JSON-LD item names an author / a publication date / offers.
+    pub ld_author: bool,
+    pub ld_date: bool,
+    pub ld_offers: bool,
+    /// Visible text, the first words only.
+    pub text: String,
+    /// A link marked as the author's (`rel=author`, `/author/` in the address).
+    pub author_link: bool,
+    /// Subheadings (h2 to h4), and how many of them read exactly like a link of the page to
+    /// another address of the site (the title of a card).
+    pub subheadings: usize,
+    pub linked_subheadings: usize,
+    /// Distinct pages of the site's products, categories or services the page links to.
+    pub offering_links: usize,
+}
+
+/// Path segments of the pages a site offers its products, categories or services on.
+const OFFERING_SEGMENTS: &[&str] = &[
+    "product",
+    "products",
+    "shop",
+    "collections",
+    "collection",
+    "category",
+    "categories",
+    "p",
+    "c",
+    "produkt",
+    "produkte",
+    "kategorie",
+    "sortiment",
+    "services",
+    "service",
+    "leistungen",
+];
+
+/// Words of visible text the structural checks read.
+const TEXT_WORDS: usize = 1500;
+
+fn schema_name(t: &str) -> String {
+    t.trim().trim_end_matches('/').rsplit(['/', '#', ':']).next().unwrap_or("").to_string()
+}
+
+fn count(out: &mut Vec<(String, usize)>, t: String) {
+    if t.is_empty() {
+        return;
+    }
+    match out.iter_mut().find(|(x, _)| *x == t) {
+        Some((_, n)) => *n += 1,
+        None => out.push((t, 1)),
+    }
+}
+
+fn item_types(v: &serde_json::Value) -> Vec<String> {
+    match v.get("@type") {
+        Some(serde_json::Value::String(s)) => vec![schema_name(s)],
+        Some(serde_json::Value::Array(a)) => a.iter().filter_map(|x| x.as_str()).map(schema_name).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Walks the main items of a JSON-LD value (not the nested publisher, offers or related
+/// products).
+fn main_items(v: &serde_json::Value, depth: usize, s: &mut Structure) {
+    if depth > 4 {
+        return;
+    }
+    match v {
+        serde_json::Value::Array(a) => a.iter().for_each(|x| main_items(x, depth + 1, s)),
+        serde_json::Value::Object(o) => {
+            for t in item_types(v) {
+                count(&mut s.json_ld_main, t);
+            }
+            s.ld_author |= o.get("author").is_some_and(|a| !a.is_null());
+            s.ld_date |= o.get("datePublished").is_some_and(|a| !a.is_null());
+            s.ld_offers |= o.get("offers").is_some_and(|a| !a.is_null());
+            for key in ["@graph", "mainEntity", "itemListElement", "item"] {
+                if let Some(x) = o.get(key) {
+                    main_items(x, depth + 1, s);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+impl Structure {
+    fn from_page(page: &Page) -> Structure {
+        let mut s = Structure::default();
+        for v in page.json_ld.iter().filter_map(|b| b.value.as_ref()) {
+            main_items(v, 0, &mut s);
+        }
+        for t in &page.microdata_types {
+            count(&mut s.microdata, schema_name(t));
+        }
+        s.text = page.visible_text.split_whitespace().take(TEXT_WORDS).collect::<Vec<_>>().join(" ");
+        s.author_link = page.links.iter().any(|l| {
+            l.rel.iter().any(|r| r.eq_ignore_ascii_case("author"))
+                || l.href.as_deref().is_some_and(|h| {
+                    let h = h.to_ascii_lowercase();
+                    h.contains("/author/") || h.contains("/autor/") || h.contains("/authors/")
+                })
+        });
+        let subs: Vec<&str> =
+            page.headings.iter().filter(|h| (2..=4).contains(&h.level)).map(|h| h.text.trim()).collect();
+        s.subheadings = subs.len();
+        let own = page.final_url.split('#').next().unwrap_or("");
+        let mut targets: Vec<&str> = Vec::new();
+        for h in &subs {
+            let hit = page.links.iter().find(|l| {
+                l.internal
+                    && l.text.trim() == *h
+                    && !h.is_empty()
+                    && l.url.as_deref().is_some_and(|u| u.split('#').next() != Some(own) && !targets.contains(&u))
+            });
+            if let Some(u) = hit.and_then(|l| l.url.as_deref()) {
+                targets.push(u);
+            }
+        }
+        s.linked_subheadings = targets.len();
+        let mut offers: Vec<&str> = Vec::new();
+        for u in page.links.iter().filter(|l| l.internal).filter_map(|l| l.url.as_deref()) {
+            let on_offer = url::Url::parse(u).ok().is_some_and(|x| {
+                let segs: Vec<&str> =
+                    x.path_segments().map(|s| s.filter(|p| !p.is_empty()).collect()).unwrap_or_default();
+                segs.len() >= 2 && OFFERING_SEGMENTS.contains(&segs[0].to_ascii_lowercase().as_str())
+            });
+            if on_offer && !offers.contains(&u) {
+                offers.push(u);
+            }
+        }
+        s.offering_links = offers.len();
+        s
+    }
 }
 
 /// Words before the first subheading that make an introduction.
@@ -57,6 +206,8 @@ impl Facts {
             json_ld_types: page.json_ld_types().into_iter().map(str::to_string).collect(),
             og_type: page.og.get("og:type").cloned(),
             has_intro: intro_words >= INTRO_MIN_WORDS,
+            lang: page.lang.as_deref().map(|l| l.trim().to_ascii_lowercase()).filter(|l| !l.is_empty()),
+            structure: Structure::from_page(page),
         }
     }
 

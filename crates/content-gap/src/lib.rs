@@ -4,8 +4,12 @@
 //! - [`analyze`] takes a [`GapInput`] (the URL, optional title, word count and headings from
 //!   a request body, the fetched [`audit_core::Page`], and already-fetched competitor pages)
 //!   and returns a [`ContentGapReport`]: the [`PageType`], a coverage figure 0..100 and the
-//!   [`Gap`]s, serialised as `{pageType, coverage, gaps[{heading, priority, estimatedWords,
-//!   reason}]}` plus the [`Classification`] that explains the page type.
+//!   [`Gap`]s, serialised as `{pageType, pageTypeReason, coverage, gaps[{heading, section,
+//!   priority, estimatedWords, reason}]}` plus the [`Classification`] that explains the page
+//!   type. Gap headings are written for the page (its topic words: "Banana bread: nutrition
+//!   facts"); `section` names the catalogue section.
+//! - The page type comes from what the page declares (schema.org `@type`, `og:type`), else
+//!   its structure, else words ([`DecidedBy`]).
 //! - Without competitors (or when fewer than [`MIN_COMPETITORS_FOR_GAP`] agree on anything),
 //!   gaps come from the built-in model of the page type ([`PageType::model`], sections from
 //!   [`SECTIONS`] with English and German synonyms). With competitors, a section is a gap when
@@ -28,10 +32,12 @@
 //! let page = Page::parse("https://example.com/recipes/banana-bread", html, HttpFacts::default());
 //! let report = analyze(&GapInput { url: page.url.clone(), page: Some(&page), ..GapInput::default() });
 //! assert_eq!(report.page_type, PageType::Recipe);
-//! assert!(report.gaps.iter().any(|g| g.heading == "Nutrition facts"));
-//! assert!(!report.gaps.iter().any(|g| g.heading == "Instructions"));
+//! let nutrition = report.gaps.iter().find(|g| g.section.as_deref() == Some("Nutrition facts")).unwrap();
+//! assert_eq!(nutrition.heading, "Banana bread: nutrition facts");
+//! assert!(!report.gaps.iter().any(|g| g.section.as_deref() == Some("Instructions")));
 //! ```
 
+mod advice;
 mod analyze;
 mod classify;
 mod facts;
@@ -41,6 +47,6 @@ mod normalize;
 pub use analyze::{
     analyze, classify_page, Basis, ContentGapReport, Gap, GapInput, Priority, MAX_COMPETITORS, MIN_COMPETITORS_FOR_GAP,
 };
-pub use classify::{Classification, Signal};
+pub use classify::{Classification, DecidedBy, Signal};
 pub use model::{section, Detect, ModelSection, PageType, Section, SECTIONS};
 pub use normalize::{fold, key as heading_key, stem, tokens as heading_tokens};

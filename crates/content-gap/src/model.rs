@@ -25,11 +25,14 @@ pub enum PageType {
     /// A comparison, "best of" list or review.
     Comparison,
     Home,
+    /// None of the above: a legal notice, a login or cart page, an error page. It has no
+    /// model of its own; only competitors show its gaps.
+    Other,
 }
 
 impl PageType {
     /// Every page type; the order breaks ties in classification.
-    pub const ALL: [PageType; 10] = [
+    pub const ALL: [PageType; 11] = [
         PageType::Article,
         PageType::Product,
         PageType::Category,
@@ -40,6 +43,7 @@ impl PageType {
         PageType::Faq,
         PageType::Comparison,
         PageType::Home,
+        PageType::Other,
     ];
 
     /// The name used on the wire (`local_business`).
@@ -55,6 +59,7 @@ impl PageType {
             PageType::Faq => "faq",
             PageType::Comparison => "comparison",
             PageType::Home => "home",
+            PageType::Other => "other",
         }
     }
 
@@ -71,6 +76,7 @@ impl PageType {
             PageType::Faq => "FAQ pages",
             PageType::Comparison => "comparisons and reviews",
             PageType::Home => "home pages",
+            PageType::Other => "pages of this kind",
         }
     }
 
@@ -92,6 +98,7 @@ impl PageType {
             PageType::Faq => FAQ,
             PageType::Comparison => COMPARISON,
             PageType::Home => HOME,
+            PageType::Other => &[],
         }
     }
 }

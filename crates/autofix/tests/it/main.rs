@@ -3,4 +3,5 @@
 //! `cargo test -p autofix --test it MODULE::`.
 
 mod matching;
+mod placeholders;
 mod templates;

@@ -4,11 +4,16 @@
 use std::path::PathBuf;
 
 use audit_core::{HttpFacts, Page};
-use content_gap::{analyze, Basis, ContentGapReport, GapInput, PageType, Priority};
+use content_gap::{analyze, Basis, ContentGapReport, Gap, GapInput, PageType, Priority};
 
 fn fixture(name: &str) -> Vec<u8> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/content-gap").join(name);
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The catalogue section a gap is, or (for a heading only competitors share) its heading.
+fn section_of(g: &Gap) -> &str {
+    g.section.as_deref().unwrap_or(&g.heading)
 }
 
 fn page(url: &str, html: &[u8]) -> Page {
@@ -28,7 +33,7 @@ struct Case {
 fn check(case: &Case) {
     let p = page(case.url, &fixture(case.file));
     let report = analyze(&GapInput { url: case.url.into(), page: Some(&p), ..GapInput::default() });
-    let gaps: Vec<&str> = report.gaps.iter().map(|g| g.heading.as_str()).collect();
+    let gaps: Vec<&str> = report.gaps.iter().map(section_of).collect();
     let ctx = format!(
         "{}: {:?} coverage {} gaps {gaps:?} signals {:?}",
         case.file, report.page_type, report.coverage, report.classification.signals
@@ -129,6 +134,15 @@ const CASES: &[Case] = &[
         gaps: &["Benefits", "Get a quote", "Contact and directions"],
         not_gaps: &["Products and services", "About us", "Customer reviews"],
     },
+    Case {
+        // A legal notice is none of the types: no model, so no gaps without competitors.
+        file: "other.html",
+        url: "https://hollowoak.example/impressum",
+        page_type: PageType::Other,
+        coverage: (100, 100),
+        gaps: &[],
+        not_gaps: &["Introduction", "Main sections"],
+    },
 ];
 
 #[test]
@@ -197,7 +211,7 @@ fn german_headings_match_their_sections() {
         &["Überblick", "Installation", "Erste Schritte", "Beispiele", "Konfiguration", "Fehlerbehebung"],
     );
     assert_eq!(r.page_type, PageType::Documentation);
-    let gaps: Vec<&str> = r.gaps.iter().map(|g| g.heading.as_str()).collect();
+    let gaps: Vec<&str> = r.gaps.iter().map(section_of).collect();
     assert_eq!(gaps, vec!["Frequently asked questions"]);
 
     // Umlauts written out and inflected forms find the same sections.
@@ -214,7 +228,7 @@ fn german_headings_match_their_sections() {
         ],
     );
     assert_eq!(r.page_type, PageType::Recipe);
-    let gaps: Vec<&str> = r.gaps.iter().map(|g| g.heading.as_str()).collect();
+    let gaps: Vec<&str> = r.gaps.iter().map(section_of).collect();
     assert!(
         !gaps.iter().any(|g| [
             "Ingredients",
@@ -253,7 +267,7 @@ fn body_fields_override_the_page() {
         page: Some(&p),
         ..GapInput::default()
     });
-    let gaps: Vec<&str> = r.gaps.iter().map(|g| g.heading.as_str()).collect();
+    let gaps: Vec<&str> = r.gaps.iter().map(section_of).collect();
     assert!(!gaps.contains(&"Key takeaways") && !gaps.contains(&"Frequently asked questions"), "{gaps:?}");
     assert!(gaps.contains(&"Conclusion"), "the body's headings replace the page's: {gaps:?}");
 }
@@ -299,7 +313,7 @@ fn competitors_two_of_three_make_a_gap_with_median_length() {
     ];
     let r = analyze(&GapInput { url: p.url.clone(), page: Some(&p), competitors: &comps, ..GapInput::default() });
     assert_eq!(r.basis, Basis::Competitors);
-    let find = |h: &str| r.gaps.iter().find(|g| g.heading == h);
+    let find = |h: &str| r.gaps.iter().find(|g| section_of(g) == h);
     let shipping = find("Shipping and returns").expect("shipping gap");
     assert_eq!(shipping.estimated_words, 150, "median of 100 and 200");
     assert!(shipping.reason.starts_with("2 of 3 competitors"), "{}", shipping.reason);

@@ -2,4 +2,6 @@
 //! of one per file): each module was a test file of its own. Run one with
 //! `cargo test -p content-gap --test it MODULE::`.
 
+mod corpus;
 mod fixtures;
+mod labelled;

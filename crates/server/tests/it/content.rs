@@ -35,8 +35,9 @@ fn remaining(a: &Answer) -> u64 {
     a.header("x-ratelimit-remaining").and_then(|v| v.parse().ok()).unwrap_or_else(|| panic!("no quota header: {a:?}"))
 }
 
-fn gap<'a>(a: &'a Answer, heading: &str) -> Option<&'a Value> {
-    a.body["gaps"].as_array().unwrap().iter().find(|g| g["heading"] == heading)
+/// The gap of a catalogue section (its heading is written for the page).
+fn gap<'a>(a: &'a Answer, section: &str) -> Option<&'a Value> {
+    a.body["gaps"].as_array().unwrap().iter().find(|g| g["section"] == section)
 }
 
 #[tokio::test]
@@ -60,6 +61,11 @@ async fn content_gap_against_competitors() {
     assert_eq!(shipping["estimatedWords"], 51, "{shipping}");
     assert_eq!(shipping["priority"], "medium", "{shipping}");
     assert!(shipping["reason"].as_str().unwrap().starts_with("2 of 3 competitors"), "{shipping}");
+    // The heading names the page's product; the reason says what such a section covers.
+    assert_eq!(shipping["heading"], "Aeropress Clear coffee maker: shipping and returns", "{shipping}");
+    assert!(shipping["reason"].as_str().unwrap().contains("delivery times and costs"), "{shipping}");
+    assert_eq!(b["pageTypeReason"], "The page declares schema.org @type Product in JSON-LD.", "{}", a.raw);
+    assert_eq!(b["classification"]["decidedBy"], "declared", "{}", a.raw);
     // What all three cover and the page has too is no gap.
     assert_eq!(b["gaps"].as_array().unwrap().len(), 1, "{}", a.raw);
     assert!(b["coverage"].as_u64().unwrap() < 100);
@@ -211,9 +217,15 @@ async fn auto_fix_batch() {
         fixes[1]
     );
     assert!(fixes.iter().all(|f| f["explanation"].as_str().is_some_and(|e| !e.is_empty())));
+    // The context gave every value: nothing is left to fill in.
+    assert!(fixes.iter().all(|f| f["placeholders"] == json!([])), "{}", a.raw);
 
     // A request is one unit, whatever the number of issues.
     let one = post_ok(&t, FIX, &json!({ "issues": [{ "id": "title-missing" }] })).await;
+    // Without a page, the title is a marked placeholder, listed as one.
+    let bare = &one.body["fixes"][0];
+    assert_eq!(bare["fix"], "<title>TODO: name the page in 30 to 60 characters</title>", "{bare}");
+    assert_eq!(bare["placeholders"], json!([{ "text": "TODO: name the page in 30 to 60 characters", "line": 1 }]));
     let fifty = post_ok(&t, FIX, &json!({ "issues": vec![json!({ "id": "h1-missing" }); 50] })).await;
     assert_eq!(fifty.body["fixes"].as_array().unwrap().len(), 50);
     assert_eq!((remaining(&a) - remaining(&one), remaining(&one) - remaining(&fifty)), (1, 1));

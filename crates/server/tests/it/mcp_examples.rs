@@ -116,6 +116,7 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
                     "difficulty": "easy",
                     "fix": "<meta name=\"description\" content=\"Handmade oak chairs and tables from Bavaria, built to order.\">",
                     "explanation": "Add this tag inside <head>; keep it between 70 and 160 characters.",
+                    "placeholders": [],
                     "priorityScore": 24.0
                 }]
             }),
