@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::robots::Robots;
+use crate::robots::{get_path_params_query, Group, MatchedGroup, Robots};
 
 /// What an operator uses a crawler's fetches for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -107,21 +107,121 @@ pub struct BotAccess {
 
 /// The access of every crawler in [`AI_BOTS`] to `path` (a path or a URL), in table
 /// order. Without a robots.txt (`None`: absent or not fetched) everything is allowed; an
-/// unreachable one ([`Robots::unreachable`]) blocks everything.
+/// unreachable one ([`Robots::unreachable`]) blocks everything. The same reading as
+/// [`ai_crawlers`], in the shape of the readiness answer's `ai_bots`.
 pub fn ai_bot_access(robots: Option<&Robots>, path: &str) -> Vec<BotAccess> {
-    AI_BOTS
-        .iter()
-        .map(|bot| {
-            let verdict = robots.map(|r| r.verdict(bot.name, path));
-            BotAccess {
-                bot: bot.name,
-                operator: bot.operator,
-                purpose: bot.purpose,
-                blocked: verdict.as_ref().is_some_and(|v| !v.allowed),
-                rule: verdict.and_then(|v| v.matched_rule),
+    ai_crawlers(robots, path).iter().map(CrawlerVerdict::access).collect()
+}
+
+/// Whether robots.txt lets a crawler fetch the page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "AiCrawlerAccess"))]
+#[serde(rename_all = "snake_case")]
+pub enum CrawlerAccess {
+    /// robots.txt lets it fetch the page.
+    Allowed,
+    /// robots.txt forbids it the page.
+    Blocked,
+}
+
+/// The `rule` of a crawler no rule decided for, in a group that applies to it.
+pub const NO_RULE_MATCHED: &str = "no rule matched: allowed by default";
+/// The `rule` of a crawler under a robots.txt with neither a group naming it nor a
+/// `User-agent: *` group.
+pub const NO_GROUP_APPLIES: &str = "no group names it and there is no User-agent: * group: allowed by default";
+/// The `rule` of every crawler of a site without a robots.txt.
+pub const NO_ROBOTS_TXT: &str = "no robots.txt: allowed by default";
+/// The `rule` for `/robots.txt` itself, which every crawler may fetch.
+pub const ROBOTS_TXT_ITSELF: &str = "/robots.txt itself is always allowed";
+
+/// One crawler judged under robots.txt, with the group and the line that decided
+/// (docs/API.md, "POST /api/ai-visibility-scan": `crawlers`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "AiCrawlerVerdict", deny_unknown_fields))]
+pub struct CrawlerVerdict {
+    /// The robots.txt token, e.g. `GPTBot`.
+    pub bot: &'static str,
+    /// Who runs it.
+    pub operator: &'static str,
+    /// What its fetches are for.
+    pub purpose: Purpose,
+    /// Whether robots.txt lets it fetch the page.
+    pub verdict: CrawlerAccess,
+    /// The user-agent line(s) of the group that decided, as robots.txt spells them and one
+    /// per line (`User-agent: GPTBot`, or `User-agent: ClaudeBot\nUser-agent: CCBot`): the
+    /// group naming the crawler, else the `User-agent: *` group. `null` when no group
+    /// applies (no robots.txt, no group for it, or an unreachable file).
+    pub group: Option<String>,
+    /// 1-based line number in robots.txt of the deciding rule; `null` when no rule decided.
+    #[cfg_attr(feature = "schema", schemars(range(min = 1)))]
+    pub line: Option<usize>,
+    /// The deciding rule as a robots.txt line (`Disallow: /`, longest match, `Allow` winning
+    /// a tie), or why none decided: [`NO_RULE_MATCHED`], [`NO_GROUP_APPLIES`],
+    /// [`NO_ROBOTS_TXT`], [`ROBOTS_TXT_ITSELF`], or for an unreachable robots.txt
+    /// `robots.txt unreachable (<reason>): complete disallow (RFC 9309)`.
+    #[cfg_attr(feature = "schema", schemars(length(min = 1)))]
+    pub rule: String,
+}
+
+impl CrawlerVerdict {
+    /// How robots.txt (`None`: the site has none) judges `bot` for `path` (a path or a URL).
+    pub fn judge(bot: &'static AiBot, robots: Option<&Robots>, path: &str) -> CrawlerVerdict {
+        let (allowed, group, line, rule) = match robots {
+            None => (true, None, None, NO_ROBOTS_TXT.to_owned()),
+            Some(robots) => {
+                let verdict = robots.verdict(bot.name, path);
+                let group = robots.deciding_group(&verdict).map(Group::agent_lines);
+                let rule = match verdict.matched_rule {
+                    Some(rule) => rule,
+                    None if get_path_params_query(path) == "/robots.txt" => ROBOTS_TXT_ITSELF.to_owned(),
+                    None if verdict.group == MatchedGroup::None => NO_GROUP_APPLIES.to_owned(),
+                    None => NO_RULE_MATCHED.to_owned(),
+                };
+                (verdict.allowed, group, verdict.line, rule)
             }
-        })
-        .collect()
+        };
+        CrawlerVerdict {
+            bot: bot.name,
+            operator: bot.operator,
+            purpose: bot.purpose,
+            verdict: if allowed { CrawlerAccess::Allowed } else { CrawlerAccess::Blocked },
+            group,
+            line,
+            rule,
+        }
+    }
+
+    /// Whether robots.txt forbids the crawler the page.
+    pub fn blocked(&self) -> bool {
+        self.verdict == CrawlerAccess::Blocked
+    }
+
+    /// The same verdict as a [`BotAccess`], whose `rule` is the deciding rule only: a
+    /// robots.txt line, or the reason an unreachable file blocks everything (a block always
+    /// has one); `None` when the crawler is allowed by default.
+    pub fn access(&self) -> BotAccess {
+        let decided = self.line.is_some() || self.blocked();
+        BotAccess {
+            bot: self.bot,
+            operator: self.operator,
+            purpose: self.purpose,
+            blocked: self.blocked(),
+            rule: decided.then(|| self.rule.clone()),
+        }
+    }
+}
+
+/// The verdict of every crawler in [`AI_BOTS`] for `path` (a path or a URL), in table
+/// order; see [`CrawlerVerdict::judge`].
+pub fn ai_crawlers(robots: Option<&Robots>, path: &str) -> Vec<CrawlerVerdict> {
+    AI_BOTS.iter().map(|bot| CrawlerVerdict::judge(bot, robots, path)).collect()
+}
+
+/// The verdicts of the three [`NAMED_BOTS`], in that order.
+pub fn named_crawlers(robots: Option<&Robots>, path: &str) -> Vec<CrawlerVerdict> {
+    NAMED_BOTS.iter().filter_map(|name| find_bot(name)).map(|bot| CrawlerVerdict::judge(bot, robots, path)).collect()
 }
 
 /// The `robots_txt` object of the `/api/ai-readiness` response.

@@ -19,7 +19,9 @@
 //!   ([`LlmsTxtReport`]).
 //! - [`AI_BOTS`]: the one table of AI crawlers ([`AiBot`]: token, operator,
 //!   [`Purpose`]); [`NAMED_BOTS`] are the three the interface names.
-//!   [`ai_bot_access`] gives each one's [`BotAccess`] under a robots.txt, and
+//!   [`ai_crawlers`] judges each one under a robots.txt ([`CrawlerVerdict`]: verdict, the
+//!   deciding group's user-agent lines, the deciding rule and its line),
+//!   [`ai_bot_access`] gives the same reading as [`BotAccess`], and
 //!   [`RobotsTxtReport`] is the `robots_txt` object of `/api/ai-readiness`.
 //!
 //! - [`SemanticHtml`]: landmarks and the heading outline of an audit-core [`audit_core::Page`].
@@ -83,7 +85,10 @@ mod robots;
 mod scan;
 mod semantic;
 
-pub use bots::{ai_bot_access, find_bot, AiBot, BotAccess, Purpose, RobotsTxtReport, AI_BOTS, NAMED_BOTS};
+pub use bots::{
+    ai_bot_access, ai_crawlers, find_bot, named_crawlers, AiBot, BotAccess, CrawlerAccess, CrawlerVerdict, Purpose,
+    RobotsTxtReport, AI_BOTS, NAMED_BOTS, NO_GROUP_APPLIES, NO_ROBOTS_TXT, NO_RULE_MATCHED, ROBOTS_TXT_ITSELF,
+};
 pub use docs::scan_methodology_markdown;
 pub use entity::{brand_name, domain_label, normalize_domain, ENTITY_TYPES};
 pub use geo::{

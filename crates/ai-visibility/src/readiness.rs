@@ -4,7 +4,7 @@
 use audit_core::Page;
 use serde::Serialize;
 
-use crate::bots::{BotAccess, RobotsTxtReport};
+use crate::bots::{named_crawlers, BotAccess, CrawlerVerdict, RobotsTxtReport};
 use crate::llms::{LlmsTxt, LlmsTxtReport};
 use crate::robots::Robots;
 use crate::semantic::SemanticHtml;
@@ -132,6 +132,10 @@ pub struct AiReadiness {
     pub llms_txt: LlmsTxtReport,
     /// GPTBot, ClaudeBot and PerplexityBot (the [`crate::NAMED_BOTS`]) under robots.txt.
     pub robots_txt: RobotsTxtReport,
+    /// The same three crawlers, each with its verdict and the robots.txt group and line that
+    /// decided it (additive; docs/API.md, "POST /api/ai-readiness").
+    #[cfg_attr(feature = "schema", schemars(length(min = 3, max = 3)))]
+    pub crawlers: Vec<CrawlerVerdict>,
     /// Landmarks and heading outline.
     pub semantic_html: SemanticHtml,
     /// One concrete recommendation per failed item, biggest first.
@@ -164,6 +168,7 @@ pub fn ai_readiness(
         blocked_count: ai_bots.iter().filter(|a| a.blocked).count(),
         ai_bots,
     };
+    let crawlers = named_crawlers(robots, &page.final_url);
     let semantic_html = SemanticHtml::from_page(page);
     let facts = Facts { llms: &llms_txt, robots: &robots_txt, semantic: &semantic_html };
     let mut score = 0u8;
@@ -192,7 +197,7 @@ pub fn ai_readiness(
         ));
     }
     recommendations.extend(failed.into_iter().map(|it| it.recommendation.to_owned()));
-    AiReadiness { ok: true, url: url.to_owned(), score, llms_txt, robots_txt, semantic_html, recommendations }
+    AiReadiness { ok: true, url: url.to_owned(), score, llms_txt, robots_txt, crawlers, semantic_html, recommendations }
 }
 
 /// `<scheme>://<host>[:port]/llms.txt` for a page URL; the page URL itself when it does
