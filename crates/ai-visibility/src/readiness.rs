@@ -132,15 +132,15 @@ pub struct AiReadiness {
     pub llms_txt: LlmsTxtReport,
     /// GPTBot, ClaudeBot and PerplexityBot (the [`crate::NAMED_BOTS`]) under robots.txt.
     pub robots_txt: RobotsTxtReport,
-    /// The same three crawlers, each with its verdict and the robots.txt group and line that
-    /// decided it (additive; docs/API.md, "POST /api/ai-readiness").
-    #[cfg_attr(feature = "schema", schemars(length(min = 3, max = 3)))]
-    pub crawlers: Vec<CrawlerVerdict>,
     /// Landmarks and heading outline.
     pub semantic_html: SemanticHtml,
     /// One concrete recommendation per failed item, biggest first.
     #[cfg_attr(feature = "schema", schemars(inner(length(min = 1))))]
     pub recommendations: Vec<String>,
+    /// GPTBot, ClaudeBot and PerplexityBot (as in `robots_txt.ai_bots`), each with its verdict and the robots.txt group and line that
+    /// decided it (additive; docs/API.md, "POST /api/ai-readiness").
+    #[cfg_attr(feature = "schema", schemars(length(min = 3, max = 3)))]
+    pub crawlers: Vec<CrawlerVerdict>,
 }
 
 /// Builds the AI-readiness response for `url` (the page as fetched in `page`).
