@@ -157,10 +157,12 @@ pub struct CrawlerVerdict {
     /// 1-based line number in robots.txt of the deciding rule; `null` when no rule decided.
     #[cfg_attr(feature = "schema", schemars(range(min = 1)))]
     pub line: Option<usize>,
-    /// The deciding rule as a robots.txt line (`Disallow: /`, longest match, `Allow` winning
-    /// a tie), or why none decided: [`NO_RULE_MATCHED`], [`NO_GROUP_APPLIES`],
-    /// [`NO_ROBOTS_TXT`], [`ROBOTS_TXT_ITSELF`], or for an unreachable robots.txt
-    /// `robots.txt unreachable (<reason>): complete disallow (RFC 9309)`.
+    /// The deciding rule as a robots.txt line (`Disallow: /`; the longest match wins, `Allow`
+    /// a tie), or why none decided: `no rule matched: allowed by default` (a group applies
+    /// but none of its rules matches), `no group names it and there is no User-agent: *
+    /// group: allowed by default`, `no robots.txt: allowed by default`, `/robots.txt itself
+    /// is always allowed`, or, blocked, `robots.txt unreachable (<reason>): complete
+    /// disallow (RFC 9309)`.
     #[cfg_attr(feature = "schema", schemars(length(min = 1)))]
     pub rule: String,
 }

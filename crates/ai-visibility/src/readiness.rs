@@ -137,8 +137,9 @@ pub struct AiReadiness {
     /// One concrete recommendation per failed item, biggest first.
     #[cfg_attr(feature = "schema", schemars(inner(length(min = 1))))]
     pub recommendations: Vec<String>,
-    /// GPTBot, ClaudeBot and PerplexityBot (as in `robots_txt.ai_bots`), each with its verdict and the robots.txt group and line that
-    /// decided it (additive; docs/API.md, "POST /api/ai-readiness").
+    /// GPTBot, ClaudeBot and PerplexityBot (as in `robots_txt.ai_bots`), each with its
+    /// verdict and the robots.txt group and line that decided it (additive; docs/API.md,
+    /// "POST /api/ai-readiness").
     #[cfg_attr(feature = "schema", schemars(length(min = 3, max = 3)))]
     pub crawlers: Vec<CrawlerVerdict>,
 }
