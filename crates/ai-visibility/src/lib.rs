@@ -69,6 +69,10 @@
 //! let scan = ai_visibility_scan(&page, None, Some(&robots));
 //! assert_eq!(scan.pillars.llms_txt, 0);
 //! assert!(scan.score <= 100);
+//! // Which crawler lost the point, and the robots.txt group and line that did it.
+//! let gpt = &scan.crawlers[0];
+//! assert_eq!((gpt.bot, gpt.group.as_deref(), gpt.line), ("GPTBot", Some("User-agent: GPTBot"), Some(2)));
+//! assert_eq!(gpt.rule, "Disallow: /");
 //!
 //! assert_eq!(generate_queries(&page, "acme.com").len(), 12);
 //! ```
