@@ -10,7 +10,8 @@
 //!   Google's reference parser (groups, longest match, `Allow` wins ties, `*` and `$`,
 //!   percent-encoding normalisation, BOM, CR/LF/CRLF, over-long lines, accepted typos).
 //!   [`Robots::verdict`] answers for one user agent and URL and names the deciding
-//!   rule; [`Robots::sitemaps`], [`Robots::crawl_delay`] and [`Robots::stats`] give the
+//!   rule and its line, and [`Robots::deciding_group`] the group that held it;
+//!   [`Robots::sitemaps`], [`Robots::crawl_delay`] and [`Robots::stats`] give the
 //!   rest. Helpers from the reference: [`get_path_params_query`], [`escape_pattern`],
 //!   [`is_valid_user_agent`].
 //! - [`LlmsTxt`]: an llms.txt parsed and validated against the llmstxt.org format;
