@@ -16,7 +16,9 @@ pub fn scan_methodology_markdown() -> String {
         "# AI visibility: what earns each point\n\n\
          <!-- Generated from the check tables of crates/ai-visibility; do not edit by hand. -->\n\n\
          Both scores are deterministic: the same page, llms.txt and robots.txt always give the same points. \
-         Bot access is judged for the audited page's own URL, from one table of {} AI crawlers.\n",
+         Bot access is judged for the audited page's own URL, from one table of {} AI crawlers. \
+         Both responses list each crawler they judged in `crawlers`, with its verdict and the robots.txt group \
+         and line that decided it (docs/API.md, \"Which robots.txt line decided\").\n",
         crate::AI_BOTS.len()
     );
     let _ = writeln!(

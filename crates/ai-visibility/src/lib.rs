@@ -10,7 +10,8 @@
 //!   Google's reference parser (groups, longest match, `Allow` wins ties, `*` and `$`,
 //!   percent-encoding normalisation, BOM, CR/LF/CRLF, over-long lines, accepted typos).
 //!   [`Robots::verdict`] answers for one user agent and URL and names the deciding
-//!   rule; [`Robots::sitemaps`], [`Robots::crawl_delay`] and [`Robots::stats`] give the
+//!   rule and its line, and [`Robots::deciding_group`] the group that held it;
+//!   [`Robots::sitemaps`], [`Robots::crawl_delay`] and [`Robots::stats`] give the
 //!   rest. Helpers from the reference: [`get_path_params_query`], [`escape_pattern`],
 //!   [`is_valid_user_agent`].
 //! - [`LlmsTxt`]: an llms.txt parsed and validated against the llmstxt.org format;
@@ -19,7 +20,9 @@
 //!   ([`LlmsTxtReport`]).
 //! - [`AI_BOTS`]: the one table of AI crawlers ([`AiBot`]: token, operator,
 //!   [`Purpose`]); [`NAMED_BOTS`] are the three the interface names.
-//!   [`ai_bot_access`] gives each one's [`BotAccess`] under a robots.txt, and
+//!   [`ai_crawlers`] judges each one under a robots.txt ([`CrawlerVerdict`]: verdict, the
+//!   deciding group's user-agent lines, the deciding rule and its line),
+//!   [`ai_bot_access`] gives the same reading as [`BotAccess`], and
 //!   [`RobotsTxtReport`] is the `robots_txt` object of `/api/ai-readiness`.
 //!
 //! - [`SemanticHtml`]: landmarks and the heading outline of an audit-core [`audit_core::Page`].
@@ -67,6 +70,10 @@
 //! let scan = ai_visibility_scan(&page, None, Some(&robots));
 //! assert_eq!(scan.pillars.llms_txt, 0);
 //! assert!(scan.score <= 100);
+//! // Which crawler lost the point, and the robots.txt group and line that did it.
+//! let gpt = &scan.crawlers[0];
+//! assert_eq!((gpt.bot, gpt.group.as_deref(), gpt.line), ("GPTBot", Some("User-agent: GPTBot"), Some(2)));
+//! assert_eq!(gpt.rule, "Disallow: /");
 //!
 //! assert_eq!(generate_queries(&page, "acme.com").len(), 12);
 //! ```
@@ -83,7 +90,10 @@ mod robots;
 mod scan;
 mod semantic;
 
-pub use bots::{ai_bot_access, find_bot, AiBot, BotAccess, Purpose, RobotsTxtReport, AI_BOTS, NAMED_BOTS};
+pub use bots::{
+    ai_bot_access, ai_crawlers, find_bot, named_crawlers, AiBot, BotAccess, CrawlerAccess, CrawlerVerdict, Purpose,
+    RobotsTxtReport, AI_BOTS, NAMED_BOTS, NO_GROUP_APPLIES, NO_ROBOTS_TXT, NO_RULE_MATCHED, ROBOTS_TXT_ITSELF,
+};
 pub use docs::scan_methodology_markdown;
 pub use entity::{brand_name, domain_label, normalize_domain, ENTITY_TYPES};
 pub use geo::{

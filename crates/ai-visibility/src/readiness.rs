@@ -4,7 +4,7 @@
 use audit_core::Page;
 use serde::Serialize;
 
-use crate::bots::{BotAccess, RobotsTxtReport};
+use crate::bots::{named_crawlers, BotAccess, CrawlerVerdict, RobotsTxtReport};
 use crate::llms::{LlmsTxt, LlmsTxtReport};
 use crate::robots::Robots;
 use crate::semantic::SemanticHtml;
@@ -137,6 +137,11 @@ pub struct AiReadiness {
     /// One concrete recommendation per failed item, biggest first.
     #[cfg_attr(feature = "schema", schemars(inner(length(min = 1))))]
     pub recommendations: Vec<String>,
+    /// GPTBot, ClaudeBot and PerplexityBot (as in `robots_txt.ai_bots`), each with its
+    /// verdict and the robots.txt group and line that decided it (additive; docs/API.md,
+    /// "POST /api/ai-readiness").
+    #[cfg_attr(feature = "schema", schemars(length(min = 3, max = 3)))]
+    pub crawlers: Vec<CrawlerVerdict>,
 }
 
 /// Builds the AI-readiness response for `url` (the page as fetched in `page`).
@@ -164,6 +169,7 @@ pub fn ai_readiness(
         blocked_count: ai_bots.iter().filter(|a| a.blocked).count(),
         ai_bots,
     };
+    let crawlers = named_crawlers(robots, &page.final_url);
     let semantic_html = SemanticHtml::from_page(page);
     let facts = Facts { llms: &llms_txt, robots: &robots_txt, semantic: &semantic_html };
     let mut score = 0u8;
@@ -192,7 +198,7 @@ pub fn ai_readiness(
         ));
     }
     recommendations.extend(failed.into_iter().map(|it| it.recommendation.to_owned()));
-    AiReadiness { ok: true, url: url.to_owned(), score, llms_txt, robots_txt, semantic_html, recommendations }
+    AiReadiness { ok: true, url: url.to_owned(), score, llms_txt, robots_txt, crawlers, semantic_html, recommendations }
 }
 
 /// `<scheme>://<host>[:port]/llms.txt` for a page URL; the page URL itself when it does

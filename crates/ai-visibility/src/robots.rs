@@ -81,12 +81,20 @@ pub struct AgentLine {
     pub token: String,
     /// `*`, or `*` followed by whitespace and anything (a Google extension).
     pub global: bool,
+    /// 1-based line number in the file.
+    pub line: usize,
     /// The value up to the first whitespace or `/`: the whole product token as written.
     product: String,
 }
 
 impl AgentLine {
-    fn parse(raw: &[u8]) -> AgentLine {
+    /// The line as robots.txt spells it, e.g. `User-agent: GPTBot` (the key normalised, the
+    /// value as written).
+    pub fn to_line(&self) -> String {
+        format!("User-agent: {}", self.value)
+    }
+
+    fn parse(raw: &[u8], line: usize) -> AgentLine {
         let global = raw.first() == Some(&b'*') && raw.get(1).is_none_or(|&c| is_space(c));
         let token_len = raw.iter().take_while(|&&c| is_user_agent_char(c)).count();
         let product_len = raw.iter().take_while(|&&c| !is_space(c) && c != b'/').count();
@@ -94,6 +102,7 @@ impl AgentLine {
             value: String::from_utf8_lossy(raw).into_owned(),
             token: String::from_utf8_lossy(&raw[..token_len]).into_owned(),
             global,
+            line,
             product: String::from_utf8_lossy(&raw[..product_len]).into_owned(),
         }
     }
@@ -132,6 +141,12 @@ pub struct Group {
 impl Group {
     fn new(line: usize) -> Group {
         Group { agents: Vec::new(), rules: Vec::new(), line, crawl_delays: Vec::new() }
+    }
+
+    /// The group's user-agent lines as robots.txt spells them, one per line (joined by
+    /// `\n`), e.g. `User-agent: GPTBot\nUser-agent: CCBot`.
+    pub fn agent_lines(&self) -> String {
+        self.agents.iter().map(AgentLine::to_line).collect::<Vec<_>>().join("\n")
     }
 
     fn delay_for(&self, agent_index: usize) -> Option<f64> {
@@ -182,6 +197,12 @@ pub struct Verdict {
     pub line: Option<usize>,
     /// Which kind of group applied.
     pub group: MatchedGroup,
+    /// The index in [`Robots::groups`] of the group that decided ([`Robots::deciding_group`]):
+    /// the group holding the deciding rule; when no rule decided, the first group that
+    /// applied (the first naming the agent, else the first `*` group). `None` when no group
+    /// applies (and for `/robots.txt` itself and an unreachable file).
+    #[serde(skip)]
+    pub group_index: Option<usize>,
 }
 
 /// A parsed robots.txt file. Parsing never fails: any byte sequence is a robots.txt,
@@ -272,7 +293,13 @@ impl Robots {
     pub fn verdict(&self, user_agent: &str, url_or_path: &str) -> Verdict {
         let path = get_path_params_query(url_or_path);
         if path == "/robots.txt" {
-            return Verdict { allowed: true, matched_rule: None, line: None, group: MatchedGroup::None };
+            return Verdict {
+                allowed: true,
+                matched_rule: None,
+                line: None,
+                group: MatchedGroup::None,
+                group_index: None,
+            };
         }
         if let Some(reason) = &self.unreachable {
             return Verdict {
@@ -280,25 +307,29 @@ impl Robots {
                 matched_rule: Some(format!("robots.txt unreachable ({reason}): complete disallow (RFC 9309)")),
                 line: None,
                 group: MatchedGroup::None,
+                group_index: None,
             };
         }
         let path = path.as_bytes();
 
         let mut specific = Best::default();
         let mut global = Best::default();
-        let mut ever_specific = false;
-        for group in &self.groups {
+        // The first group naming the agent, and the first `*` group.
+        let mut first_specific = None;
+        let mut first_global = None;
+        for (index, group) in self.groups.iter().enumerate() {
             let best = if group.agents.iter().any(|a| a.names(user_agent)) {
-                ever_specific = true;
+                first_specific.get_or_insert(index);
                 &mut specific
             } else if group.agents.iter().any(|a| a.global) {
+                first_global.get_or_insert(index);
                 &mut global
             } else {
                 continue;
             };
             for rule in &group.rules {
                 if let Some(priority) = rule.priority(path) {
-                    best.offer(rule, priority);
+                    best.offer(rule, priority, index);
                 }
             }
         }
@@ -308,18 +339,23 @@ impl Robots {
         if specific.decides() {
             return specific.verdict(MatchedGroup::Specific);
         }
-        if ever_specific {
-            return Verdict { allowed: true, matched_rule: None, line: None, group: MatchedGroup::Specific };
+        let no_rule =
+            |group, group_index| Verdict { allowed: true, matched_rule: None, line: None, group, group_index };
+        if first_specific.is_some() {
+            return no_rule(MatchedGroup::Specific, first_specific);
         }
         if global.decides() {
             return global.verdict(MatchedGroup::Global);
         }
-        let group = if self.groups.iter().any(|g| g.agents.iter().any(|a| a.global)) {
-            MatchedGroup::Global
-        } else {
-            MatchedGroup::None
-        };
-        Verdict { allowed: true, matched_rule: None, line: None, group }
+        match first_global {
+            Some(_) => no_rule(MatchedGroup::Global, first_global),
+            None => no_rule(MatchedGroup::None, None),
+        }
+    }
+
+    /// The group that decided `verdict` (given by this file), see [`Verdict::group_index`].
+    pub fn deciding_group(&self, verdict: &Verdict) -> Option<&Group> {
+        self.groups.get(verdict.group_index?)
     }
 
     /// `Sitemap:` URLs in file order (they belong to no group).
@@ -371,24 +407,25 @@ impl Robots {
 /// The best match so far of one kind (allow or disallow) per scope.
 #[derive(Default)]
 struct Best<'a> {
-    allow: Option<(usize, &'a Rule)>,
-    disallow: Option<(usize, &'a Rule)>,
+    /// (priority, rule, index of its group)
+    allow: Option<(usize, &'a Rule, usize)>,
+    disallow: Option<(usize, &'a Rule, usize)>,
 }
 
 impl<'a> Best<'a> {
-    fn offer(&mut self, rule: &'a Rule, priority: usize) {
+    fn offer(&mut self, rule: &'a Rule, priority: usize, group_index: usize) {
         let slot = match rule.kind {
             RuleKind::Allow => &mut self.allow,
             RuleKind::Disallow => &mut self.disallow,
         };
         // Strictly greater: among equal priorities the first rule in the file stays.
-        if slot.is_none_or(|(p, _)| priority > p) {
-            *slot = Some((priority, rule));
+        if slot.is_none_or(|(p, _, _)| priority > p) {
+            *slot = Some((priority, rule, group_index));
         }
     }
 
-    fn priority(slot: Option<(usize, &Rule)>) -> usize {
-        slot.map_or(0, |(p, _)| p)
+    fn priority(slot: Option<(usize, &Rule, usize)>) -> usize {
+        slot.map_or(0, |(p, _, _)| p)
     }
 
     /// An empty pattern matches with priority 0, which decides nothing.
@@ -399,8 +436,15 @@ impl<'a> Best<'a> {
     fn verdict(&self, group: MatchedGroup) -> Verdict {
         let disallowed = Self::priority(self.disallow) > Self::priority(self.allow);
         let winner = if disallowed { self.disallow } else { self.allow };
-        let winner = winner.filter(|(p, _)| *p > 0).map(|(_, r)| r);
-        Verdict { allowed: !disallowed, matched_rule: winner.map(Rule::to_line), line: winner.map(|r| r.line), group }
+        // Called only when some rule decides, so the winner has a positive priority.
+        let winner = winner.filter(|(p, _, _)| *p > 0);
+        Verdict {
+            allowed: !disallowed,
+            matched_rule: winner.map(|(_, r, _)| r.to_line()),
+            line: winner.map(|(_, r, _)| r.line),
+            group,
+            group_index: winner.map(|(_, _, g)| g),
+        }
     }
 }
 
@@ -439,7 +483,7 @@ impl Builder {
                     self.groups.push(Group::new(line_num));
                 }
                 if let Some(group) = self.groups.last_mut() {
-                    group.agents.push(AgentLine::parse(value));
+                    group.agents.push(AgentLine::parse(value, line_num));
                 }
             }
             key @ (Key::Allow | Key::Disallow) => {
@@ -814,7 +858,8 @@ mod tests {
                 allowed: false,
                 matched_rule: Some("Disallow: /".into()),
                 line: Some(6),
-                group: MatchedGroup::Specific
+                group: MatchedGroup::Specific,
+                group_index: Some(1),
             }
         );
         let v = robots.verdict("Other", "/private/ok/x");
@@ -824,14 +869,55 @@ mod tests {
                 allowed: true,
                 matched_rule: Some("Allow: /private/ok".into()),
                 line: Some(3),
-                group: MatchedGroup::Global
+                group: MatchedGroup::Global,
+                group_index: Some(0),
             }
         );
         let v = robots.verdict("Other", "/public");
-        assert_eq!(v, Verdict { allowed: true, matched_rule: None, line: None, group: MatchedGroup::Global });
+        assert_eq!(
+            v,
+            Verdict {
+                allowed: true,
+                matched_rule: None,
+                line: None,
+                group: MatchedGroup::Global,
+                group_index: Some(0)
+            }
+        );
         assert!(robots.is_allowed("GPTBot", "/robots.txt"));
         assert_eq!(robots.verdict("X", "/a").group, MatchedGroup::Global);
         assert_eq!(Robots::parse(b"").verdict("X", "/a").group, MatchedGroup::None);
+    }
+
+    #[test]
+    fn verdict_names_the_deciding_group() {
+        let robots = Robots::parse(
+            b"# Sitemaps first\nSitemap: https://example.com/s.xml\n\nUser-agent: *\nDisallow: /private\n\n\
+              User-agent: GPTBot\nUser-agent: CCBot # shares the group\nCrawl-delay: 3\nDisallow: /drafts\n\n\
+              User-agent: gptbot\nDisallow: /\nAllow: /blog\n",
+        );
+        let group_of = |ua: &str, path: &str| {
+            let v = robots.verdict(ua, path);
+            let group = robots.deciding_group(&v).map(|g| (g.line, g.agent_lines()));
+            (v.allowed, v.line, group)
+        };
+        let both = || Some((7, "User-agent: GPTBot\nUser-agent: CCBot".to_owned()));
+        let second = || Some((12, "User-agent: gptbot".to_owned()));
+        // Groups naming the agent are merged; the one holding the deciding rule is named.
+        assert_eq!(group_of("GPTBot", "/drafts/a"), (false, Some(10), both()));
+        assert_eq!(group_of("GPTBot", "/blog/a"), (true, Some(14), second()));
+        assert_eq!(group_of("GPTBot", "/other"), (false, Some(13), second()));
+        // A named group without a matching rule shadows `*`: the first one naming it decides.
+        assert_eq!(group_of("CCBot", "/private/x"), (true, None, both()));
+        assert_eq!(group_of("Other", "/private/x"), (false, Some(5), Some((4, "User-agent: *".to_owned()))));
+        assert_eq!(group_of("Other", "/public"), (true, None, Some((4, "User-agent: *".to_owned()))));
+        assert_eq!(robots.groups()[0].agents[0].line, 4);
+        assert_eq!(robots.groups()[1].agents[1].line, 8);
+        // No group applies; `/robots.txt` itself and an unreachable file name none.
+        let only_other = Robots::parse(b"User-agent: Other\nDisallow: /\n");
+        assert_eq!(only_other.verdict("GPTBot", "/").group_index, None);
+        assert_eq!(robots.verdict("GPTBot", "/robots.txt").group_index, None);
+        assert_eq!(Robots::unreachable("HTTP 503").verdict("GPTBot", "/").group_index, None);
     }
 
     #[test]

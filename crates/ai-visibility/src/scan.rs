@@ -7,7 +7,7 @@
 use audit_core::{LinkKind, Page};
 use serde::Serialize;
 
-use crate::bots::{ai_bot_access, BotAccess, Purpose, AI_BOTS, NAMED_BOTS};
+use crate::bots::{ai_crawlers, BotAccess, CrawlerVerdict, Purpose, AI_BOTS, NAMED_BOTS};
 use crate::entity::{brand_name, entity_nodes, entity_type, node_name, same_as};
 use crate::llms::{IssueCode, LlmsTxt};
 use crate::robots::{MatchedGroup, Robots};
@@ -472,14 +472,19 @@ pub struct AiVisibilityScan {
     pub recommendations: Vec<String>,
     /// What earned each point (an additive field of the documented shape).
     pub details: ScanDetails,
+    /// Every crawler of the AI bot table the `aiBotAccess` checks judged, in table order,
+    /// with its verdict and the robots.txt group and line that decided it (additive).
+    #[cfg_attr(feature = "schema", schemars(length(min = AI_BOTS.len(), max = AI_BOTS.len())))]
+    pub crawlers: Vec<CrawlerVerdict>,
 }
 
 /// Scans a page. `llms_txt` is the body served at `/llms.txt` (`None` when there is
 /// none), `robots` the site's robots.txt (`None` when there is none: everything is
 /// allowed then). Bot access is judged for the page's own URL.
 pub fn ai_visibility_scan(page: &Page, llms_txt: Option<&str>, robots: Option<&Robots>) -> AiVisibilityScan {
-    let input =
-        Input { page, llms: llms_txt.map(LlmsTxt::parse), robots, access: ai_bot_access(robots, &page.final_url) };
+    let crawlers = ai_crawlers(robots, &page.final_url);
+    let access = crawlers.iter().map(CrawlerVerdict::access).collect();
+    let input = Input { page, llms: llms_txt.map(LlmsTxt::parse), robots, access };
     debug_assert_eq!(input.access.len(), AI_BOTS.len());
     let mut details = ScanDetails {
         llms_txt: Vec::new(),
@@ -516,5 +521,6 @@ pub fn ai_visibility_scan(page: &Page, llms_txt: Option<&str>, robots: Option<&R
         pillars,
         recommendations: shortfalls.into_iter().map(|(_, r)| r.to_owned()).collect(),
         details,
+        crawlers,
     }
 }

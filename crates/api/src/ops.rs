@@ -360,7 +360,7 @@ pub static AI_READINESS: Operation = Operation {
     description: "Audits the page (stored like every audit) and fetches the site's `/llms.txt` and \
         `/robots.txt`. Reports the llms.txt (llmstxt.org format: presence, validity, issues), \
         whether GPTBot, ClaudeBot and PerplexityBot may fetch the page under robots.txt (RFC 9309; \
-        the deciding rule is named), and the page's semantic HTML (landmarks, heading outline). \
+        `crawlers` names each one's deciding group, rule and line), and the page's semantic HTML (landmarks, heading outline). \
         `score` 0..100 is the sum of fixed points per passing item (docs/AI-VISIBILITY.md). An \
         llms.txt that answers 404, or cannot be fetched, is reported absent; one that answers an \
         HTML page is present with the issue `html_not_markdown`. Consumes 1 quota unit.",
@@ -396,7 +396,8 @@ pub static AI_VISIBILITY_SCAN: Operation = Operation {
     description: "Audits the page (stored like every audit), fetches `/llms.txt` and `/robots.txt`, and \
         scores four pillars of 0..25 points each: llms.txt, AI bot access (every crawler of the AI \
         bot table), answer structure and entity clarity; `score` is their sum. `details` lists the \
-        points of every named check. Consumes 1 quota unit.",
+        points of every named check; `crawlers` lists every crawler judged with its verdict and the \
+        robots.txt group and line that decided it. Consumes 1 quota unit.",
     tag: "ai-visibility",
     access: Access::KeyOptional,
     params: &[Param::ApiKeyQuery],

@@ -1,7 +1,7 @@
 //! Property tests of the robots.txt matcher (RFC 9309: longest match wins, `Allow` wins a
 //! tie, a named group shadows `*`) and of the llms.txt parser: no input makes them panic.
 
-use ai_visibility::{LlmsTxt, Robots};
+use ai_visibility::{find_bot, CrawlerVerdict, LlmsTxt, Robots};
 use proptest::prelude::*;
 
 /// A product token as robots.txt names it.
@@ -88,6 +88,41 @@ proptest! {
     fn a_named_group_shadows_the_star_group(ua in user_agent(), path in plain_path()) {
         let robots = Robots::parse(format!("User-agent: *\nDisallow: /\n\nUser-agent: {ua}\nAllow: /\n").as_bytes());
         prop_assert!(robots.is_allowed(&ua, &path), "{} {}", ua, path);
+    }
+
+    /// A crawler verdict is the matcher's verdict, and its line is a rule line of the group
+    /// it names, spelt as the file spells it.
+    #[test]
+    fn crawler_verdicts_point_at_the_file(
+        lines in prop::collection::vec(prop_oneof![
+            prop::sample::select(vec!["GPTBot", "gptbot", "ClaudeBot", "CCBot", "*", "Other"])
+                .prop_map(|ua| format!("User-agent: {ua}")),
+            "/[a-c*$]{0,4}".prop_map(|p| format!("Disallow: {p}")),
+            "/[a-c*$]{0,4}".prop_map(|p| format!("Allow: {p}  # why")),
+            Just("# comment".to_string()),
+            Just(String::new()),
+        ], 0..20),
+        path in "/[a-c]{0,5}",
+    ) {
+        let text = lines.join("\n");
+        let robots = Robots::parse(text.as_bytes());
+        for name in ["GPTBot", "ClaudeBot", "CCBot", "PerplexityBot"] {
+            let c = CrawlerVerdict::judge(find_bot(name).unwrap(), Some(&robots), &path);
+            let v = robots.verdict(name, &path);
+            prop_assert_eq!(c.blocked(), !v.allowed);
+            let group = robots.deciding_group(&v);
+            prop_assert_eq!(c.group.clone(), group.map(|g| g.agent_lines()));
+            if let Some(n) = c.line {
+                let written = lines[n - 1].split('#').next().unwrap().trim();
+                prop_assert_eq!(written, c.rule.as_str());
+                prop_assert!(group.unwrap().rules.iter().any(|r| r.line == n));
+                for agent in &group.unwrap().agents {
+                    prop_assert_eq!(lines[agent.line - 1].as_str(), agent.to_line());
+                }
+            } else {
+                prop_assert!(!c.blocked(), "a block always names its rule: {:?}", c);
+            }
+        }
     }
 
     #[test]

@@ -99,7 +99,7 @@ fn serialises_as_decisions_7() {
     );
     let v = serde_json::to_value(&r).unwrap();
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(keys, ["ok", "url", "score", "llms_txt", "robots_txt", "semantic_html", "recommendations"]);
+    assert_eq!(keys, ["ok", "url", "score", "llms_txt", "robots_txt", "semantic_html", "recommendations", "crawlers"]);
     assert_eq!(v["ok"], true);
     assert_eq!(v["score"], 90);
     assert_eq!(
@@ -112,6 +112,18 @@ fn serialises_as_decisions_7() {
     assert_eq!(v["robots_txt"]["ai_bots"][0]["blocked"], true);
     assert_eq!(v["robots_txt"]["ai_bots"][0]["rule"], "Disallow: /");
     assert_eq!(v["robots_txt"]["ai_bots"][1]["rule"], serde_json::Value::Null);
+    // The same reading, crawler by crawler, with the group and line that decided.
+    assert_eq!(
+        v["crawlers"],
+        json!([
+            {"bot": "GPTBot", "operator": "OpenAI", "purpose": "training", "verdict": "blocked",
+                "group": "User-agent: GPTBot", "line": 2, "rule": "Disallow: /"},
+            {"bot": "ClaudeBot", "operator": "Anthropic", "purpose": "training", "verdict": "allowed",
+                "group": null, "line": null, "rule": ai_visibility::NO_GROUP_APPLIES},
+            {"bot": "PerplexityBot", "operator": "Perplexity", "purpose": "search", "verdict": "allowed",
+                "group": null, "line": null, "rule": ai_visibility::NO_GROUP_APPLIES},
+        ])
+    );
     assert_eq!(
         v["semantic_html"],
         json!({"main": true, "nav": true, "article": true, "header": true, "footer": true, "heading_hierarchy": {"valid": true, "issues": []}})

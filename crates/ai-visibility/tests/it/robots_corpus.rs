@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::PathBuf;
 
-use ai_visibility::{escape_pattern, get_path_params_query, is_valid_user_agent, Robots};
+use ai_visibility::{ai_crawlers, escape_pattern, get_path_params_query, is_valid_user_agent, Robots};
 use base64::Engine as _;
 use serde_json::Value;
 
@@ -205,4 +205,60 @@ fn every_real_file_parses() {
             _ => assert!(!robots.groups().is_empty(), "{name} has groups"),
         }
     }
+}
+
+/// The lines of a robots.txt body as the parser counts them: CR, LF and CRLF each end one
+/// line, a leading BOM is no content, and the last line counts even without an ending.
+fn numbered_lines(bytes: &[u8]) -> Vec<String> {
+    let bytes = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF][..]).unwrap_or(bytes);
+    let text = String::from_utf8_lossy(bytes).replace("\r\n", "\n").replace('\r', "\n");
+    text.split('\n').map(str::to_owned).collect()
+}
+
+/// Over every real file: the group and line each AI crawler's verdict names are the lines
+/// of the file that hold that user-agent and that rule, and a group comes before its rule.
+#[test]
+fn crawler_verdicts_point_at_real_lines() {
+    let Some(dir) = corpus() else { return };
+    let mut checked = 0;
+    for entry in fs::read_dir(dir.join("real")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "txt") {
+            continue;
+        }
+        let bytes = fs::read(&path).unwrap();
+        let robots = Robots::parse(&bytes);
+        let lines = numbered_lines(&bytes);
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        for url in ["/", "/search?q=x", "/wiki/Main_Page", "/admin/", "/api/v1/x", "/blog/post.html"] {
+            for c in ai_crawlers(Some(&robots), url) {
+                let at = |n: usize| lines.get(n - 1).map(|l| l.split('#').next().unwrap_or("").trim().to_owned());
+                let verdict = robots.verdict(c.bot, url);
+                let group = robots.deciding_group(&verdict);
+                assert_eq!(c.group, group.map(|g| g.agent_lines()), "{name} {} {url}", c.bot);
+                if let Some(group) = group {
+                    for agent in &group.agents {
+                        let text = at(agent.line).unwrap();
+                        assert!(text.to_lowercase().starts_with("user"), "{name}:{} {text:?}", agent.line);
+                        assert!(text.ends_with(&agent.value), "{name}:{} {text:?} for {}", agent.line, agent.value);
+                    }
+                }
+                match c.line {
+                    Some(n) => {
+                        let text = at(n).unwrap();
+                        let (kind, value) = c.rule.split_once(": ").unwrap();
+                        let first = text.chars().next().unwrap().to_ascii_uppercase();
+                        assert_eq!(Some(first), kind.chars().next(), "{name}:{n} {text:?} for {}", c.rule);
+                        assert!(text.ends_with(value), "{name}:{n} {text:?} for {}", c.rule);
+                        let group = group.unwrap();
+                        assert!(group.line <= n && group.rules.iter().any(|r| r.line == n), "{name}:{n}");
+                        checked += 1;
+                    }
+                    None => assert!(!c.rule.contains(": /"), "{name} {} {url}: {}", c.bot, c.rule),
+                }
+            }
+        }
+    }
+    println!("{checked} deciding rules checked against their lines");
+    assert!(checked > 500, "{checked}");
 }

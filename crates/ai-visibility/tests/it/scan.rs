@@ -3,7 +3,10 @@
 use std::collections::HashSet;
 use std::path::PathBuf;
 
-use ai_visibility::{ai_visibility_scan, is_question, AiVisibilityScan, Pillar, Robots, PILLAR_MAX, SCAN_CHECKS};
+use ai_visibility::{
+    ai_visibility_scan, is_question, AiVisibilityScan, CrawlerAccess, CrawlerVerdict, Pillar, Purpose, Robots, AI_BOTS,
+    PILLAR_MAX, SCAN_CHECKS,
+};
 use audit_core::{HttpFacts, Page};
 
 fn fixture(site: &str, file: &str) -> String {
@@ -109,7 +112,7 @@ fn serialises_as_the_wire_shape() {
     let result = scan("https://acme.example/", "<h1>x</h1>", None, None);
     let json = serde_json::to_value(&result).unwrap();
     let keys: Vec<&str> = json.as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(keys, ["ok", "score", "pillars", "recommendations", "details"]);
+    assert_eq!(keys, ["ok", "score", "pillars", "recommendations", "details", "crawlers"]);
     let pillars: Vec<&str> = json["pillars"].as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(pillars, ["llmsTxt", "aiBotAccess", "answerStructure", "entityClarity"]);
     assert_eq!(
@@ -118,6 +121,40 @@ fn serialises_as_the_wire_shape() {
     );
     // No robots.txt: every crawler may fetch.
     assert_eq!(json["pillars"]["aiBotAccess"], 25);
+    assert_eq!(json["crawlers"].as_array().map(Vec::len), Some(AI_BOTS.len()));
+    assert_eq!(
+        json["crawlers"][0],
+        serde_json::json!({"bot": "GPTBot", "operator": "OpenAI", "purpose": "training", "verdict": "allowed",
+            "group": null, "line": null, "rule": "no robots.txt: allowed by default"})
+    );
+}
+
+/// The point a check lost can be traced to the crawler and the robots.txt line that cost it.
+#[test]
+fn crawlers_name_the_bot_and_line_behind_a_lost_point() {
+    let robots = "# AI search\nUser-agent: *\nAllow: /\n\nUser-agent: OAI-SearchBot\n# not yet\nDisallow: /page\n";
+    let result = scan("https://acme.example/page", "<h1>x</h1>", None, Some(robots));
+    let search = result.details.ai_bot_access.iter().find(|d| d.check == "bots-search").unwrap();
+    assert_eq!((search.points, search.max), (7, 8));
+    let blocked: Vec<&CrawlerVerdict> =
+        result.crawlers.iter().filter(|c| c.verdict == CrawlerAccess::Blocked).collect();
+    assert_eq!(blocked.len(), 1, "{:?}", result.crawlers);
+    let c = blocked[0];
+    assert_eq!(
+        (c.bot, c.purpose, c.group.as_deref(), c.line, c.rule.as_str()),
+        ("OAI-SearchBot", Purpose::Search, Some("User-agent: OAI-SearchBot"), Some(7), "Disallow: /page")
+    );
+    // Every other crawler is allowed by the `*` group's `Allow: /`, on line 3.
+    let bots: Vec<&str> = result.crawlers.iter().map(|c| c.bot).collect();
+    assert_eq!(bots, AI_BOTS.iter().map(|b| b.name).collect::<Vec<_>>());
+    for c in result.crawlers.iter().filter(|c| c.bot != "OAI-SearchBot") {
+        assert_eq!(
+            (c.group.as_deref(), c.line, c.rule.as_str()),
+            (Some("User-agent: *"), Some(3), "Allow: /"),
+            "{}",
+            c.bot
+        );
+    }
 }
 
 #[test]

@@ -605,6 +605,8 @@ async fn robots_txt_of_the_final_origin_and_of_a_failing_site() {
     // AI readiness reads the final origin's file too.
     let readiness = ok(&t, READINESS, &format!("http://{a}/tables")).await;
     assert_eq!(readiness["robots_txt"]["present"], false, "B has no robots.txt: {readiness:#}");
+    let by_default = |bot: &str| traced(bot, "allowed", None, None, "no robots.txt: allowed by default");
+    assert_eq!(crawlers(&readiness), ["GPTBot", "ClaudeBot", "PerplexityBot"].map(by_default));
 
     // C's robots.txt answers 503: every crawler is shut out, and the audit says so.
     let on_c = audit(format!("http://{c}/")).await;
@@ -622,4 +624,74 @@ async fn robots_txt_of_the_final_origin_and_of_a_failing_site() {
     assert_eq!(readiness["robots_txt"]["blocked_count"], 3, "{readiness:#}");
     let rules: Vec<Option<String>> = bots(&readiness).into_iter().map(|(_, _, rule)| rule).collect();
     assert!(rules.iter().all(|r| r.as_deref().is_some_and(|r| r.contains("complete disallow"))), "{rules:?}");
+    let shut = |bot: &str| {
+        traced(bot, "blocked", None, None, "robots.txt unreachable (HTTP 503): complete disallow (RFC 9309)")
+    };
+    assert_eq!(crawlers(&readiness), ["GPTBot", "ClaudeBot", "PerplexityBot"].map(shut));
+}
+
+/// (bot, verdict, group, line, rule) of each entry of an answer's `crawlers`.
+type Traced = (String, String, Option<String>, Option<u64>, String);
+
+fn crawlers(body: &Value) -> Vec<Traced> {
+    body["crawlers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["bot"].as_str().unwrap().to_string(),
+                c["verdict"].as_str().unwrap().to_string(),
+                c["group"].as_str().map(str::to_string),
+                c["line"].as_u64(),
+                c["rule"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn traced(bot: &str, verdict: &str, group: Option<&str>, line: Option<u64>, rule: &str) -> Traced {
+    (bot.to_string(), verdict.to_string(), group.map(str::to_string), line, rule.to_string())
+}
+
+/// `fixtures/sites/ai-trace/robots.txt` shuts ClaudeBot out on line 10: both answers name
+/// it, its group and that line, and say why every other crawler may fetch the page.
+#[tokio::test]
+async fn crawlers_name_the_group_and_line_that_decided() {
+    let t = TestServer::start(|_| {}).await;
+    let url = site("ai-trace").await;
+    let claude = traced("ClaudeBot", "blocked", Some("User-agent: ClaudeBot"), Some(10), "Disallow: /");
+    let shared_group = Some("User-agent: GPTBot\nUser-agent: PerplexityBot");
+    let no_rule = "no rule matched: allowed by default";
+
+    let b = ok(&t, READINESS, &url).await;
+    assert_eq!(
+        crawlers(&b),
+        [
+            traced("GPTBot", "allowed", shared_group, None, no_rule),
+            claude.clone(),
+            traced("PerplexityBot", "allowed", shared_group, None, no_rule),
+        ]
+    );
+    assert_eq!(b["crawlers"][1]["operator"], "Anthropic");
+    assert_eq!(b["crawlers"][1]["purpose"], "training");
+    // The same reading as `robots_txt.ai_bots`.
+    assert_eq!(
+        bots(&b),
+        owned(&[("GPTBot", false, None), ("ClaudeBot", true, Some("Disallow: /")), ("PerplexityBot", false, None)])
+    );
+
+    let b = ok(&t, SCAN, &url).await;
+    let all = crawlers(&b);
+    assert_eq!(all.len(), ai_visibility::AI_BOTS.len());
+    // The point `bots-named` lost is ClaudeBot's, and only ClaudeBot is blocked.
+    let named = b["details"]["aiBotAccess"].as_array().unwrap().iter().find(|c| c["check"] == "bots-named").unwrap();
+    assert_eq!((named["points"].as_u64(), named["max"].as_u64()), (Some(2), Some(3)));
+    let blocked: Vec<&Traced> = all.iter().filter(|c| c.1 == "blocked").collect();
+    assert_eq!(blocked, [&claude]);
+    // A crawler no group names is judged by the `*` group's longest match.
+    let ccbot = all.iter().find(|c| c.0 == "CCBot").unwrap();
+    assert_eq!(ccbot, &traced("CCBot", "allowed", Some("User-agent: *"), Some(6), "Allow: /"));
+    let gpt = all.iter().find(|c| c.0 == "GPTBot").unwrap();
+    assert_eq!(gpt, &traced("GPTBot", "allowed", shared_group, None, no_rule));
 }
