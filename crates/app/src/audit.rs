@@ -53,6 +53,8 @@ pub struct App {
     pub(crate) db_file: crate::db_file::DbFile,
     /// Quota grants waiting to be written ([`App::record_usage`]).
     pub(crate) usage: Arc<crate::accounts::UsageBuffer>,
+    /// Audits waiting to be stored ([`App::record`]).
+    pub(crate) writer: Arc<AuditWriter>,
 }
 
 impl std::fmt::Debug for App {
@@ -87,7 +89,7 @@ impl App {
         events: Arc<dyn Events>,
     ) -> App {
         let db_file = crate::db_file::db_file_of(&store);
-        App { store, fetcher, slots, limits, events, db_file, usage: Arc::default() }
+        App { store, fetcher, slots, limits, events, db_file, usage: Arc::default(), writer: Arc::default() }
     }
 
     /// Audits `url` for a client who waits: admission, then `charge(1)` (the caller's
@@ -206,13 +208,79 @@ impl App {
     ) -> Result<store::StoredAudit, AppError> {
         let record = audit_record(url, owner, result, Some(page_text(audit)))?;
         let (page, score, scanned_at) = (url.to_string(), result.score.percentage, result.scanned_at.clone());
-        let data = move |stored: &store::StoredAudit| json!({ "url": page, "score": score, "scannedAt": scanned_at, "auditId": stored.id });
-        let store = self.store.clone();
-        let (stored, enqueued) = tokio::task::spawn_blocking(move || store.insert_audit_with_event(record, data))
-            .await
-            .map_err(|e| AppError::internal(format!("store task failed: {e}")))??;
+        let data: store::EventData = Box::new(
+            move |stored: &store::StoredAudit| json!({ "url": page, "score": score, "scannedAt": scanned_at, "auditId": stored.id }),
+        );
+        let (done, written) = tokio::sync::oneshot::channel();
+        if self.writer.add(record, data, done) {
+            let (store, writer) = (self.store.clone(), self.writer.clone());
+            drop(tokio::task::spawn_blocking(move || writer.run(&store)));
+        }
+        let (stored, enqueued) = written.await.map_err(|_| AppError::internal("the audit writer stopped"))??;
         self.events.enqueued(&enqueued);
         Ok(stored)
+    }
+}
+
+/// What an audit waiting to be written is answered with.
+type Written = Result<(store::StoredAudit, store::Enqueued), store::Error>;
+
+/// Audits waiting to be stored, written in batches: while one transaction is being written,
+/// the audits that arrive wait and go together into the next one (a group commit: one
+/// commit, and each shared index page written once, for many audits). Each caller still
+/// waits for its own audit's commit, as it would alone.
+#[derive(Default)]
+pub(crate) struct AuditWriter {
+    state: std::sync::Mutex<WriterState>,
+}
+
+#[derive(Default)]
+struct WriterState {
+    pending: Vec<(store::NewAudit, store::EventData, tokio::sync::oneshot::Sender<Written>)>,
+    writing: bool,
+}
+
+/// Most audits in one transaction: a bound on how long the first of them waits.
+const MAX_BATCH: usize = 64;
+
+impl AuditWriter {
+    /// Queues an audit; `true` when the caller must start the writer (none is running).
+    fn add(&self, new: store::NewAudit, data: store::EventData, done: tokio::sync::oneshot::Sender<Written>) -> bool {
+        let mut state = self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        state.pending.push((new, data, done));
+        !std::mem::replace(&mut state.writing, true)
+    }
+
+    /// Writes batches until none is waiting (on a blocking thread).
+    fn run(&self, store: &store::Store) {
+        /// Should a write panic, the next audit starts a new writer (the audits of the
+        /// batch that panicked are answered with an error: their senders are dropped).
+        struct Stopped<'a>(&'a AuditWriter);
+        impl Drop for Stopped<'_> {
+            fn drop(&mut self) {
+                if std::thread::panicking() {
+                    self.0.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner).writing = false;
+                }
+            }
+        }
+        let _stopped = Stopped(self);
+        loop {
+            let batch = {
+                let mut state = self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                if state.pending.is_empty() {
+                    state.writing = false;
+                    return;
+                }
+                let take = state.pending.len().min(MAX_BATCH);
+                state.pending.drain(..take).collect::<Vec<_>>()
+            };
+            let (rows, answers): (Vec<_>, Vec<_>) =
+                batch.into_iter().map(|(new, data, done)| ((new, data), done)).unzip();
+            for (answer, written) in answers.into_iter().zip(store.insert_audits(rows)) {
+                // A caller that went away no longer waits; its audit is stored all the same.
+                let _ = answer.send(written);
+            }
+        }
     }
 }
 

@@ -84,6 +84,10 @@ pub struct StoredAudit {
     pub created_at: OffsetDateTime,
 }
 
+/// Builds the data of an audit's `audit.completed` event from the audit as stored (used only
+/// for audits with an owner).
+pub type EventData = Box<dyn FnOnce(&StoredAudit) -> serde_json::Value + Send>;
+
 /// Lower-case host and path of a URL, as indexed. `None` for URLs without a host.
 pub fn host_and_path(url: &str) -> Option<(String, String)> {
     let parsed = url::Url::parse(url).ok()?;
@@ -218,6 +222,56 @@ impl Store {
             crate::webhooks::enqueue_event(tx, &owner, "audit.completed", data(&audit), OffsetDateTime::now_utc())
         })?;
         Ok((audit, enqueued))
+    }
+
+    /// Stores a batch of audits in one transaction (one commit for all: the group commit of
+    /// the service's audit writer), each as [`Store::insert_audit_with_event`] would, and
+    /// answers for each in order. A row that fails (an invalid final URL, a constraint) is
+    /// rolled back alone, to its savepoint; a failed commit fails every row with the same
+    /// [`Error::Shared`].
+    pub fn insert_audits(&self, batch: Vec<(NewAudit, EventData)>) -> Vec<Result<(StoredAudit, crate::Enqueued)>> {
+        let n = batch.len();
+        let written = self.write(|tx| {
+            let mut out = Vec::with_capacity(n);
+            for (new, data) in batch {
+                let (audit, path, text) = match prepare(new) {
+                    Ok(prepared) => prepared,
+                    Err(e) => {
+                        out.push(Err(e));
+                        continue;
+                    }
+                };
+                tx.execute_batch("SAVEPOINT audit")?;
+                let row = insert_row(tx, &audit, &path, text.as_deref()).and_then(|()| match &audit.user_id {
+                    Some(owner) => crate::webhooks::enqueue_event(
+                        tx,
+                        owner,
+                        "audit.completed",
+                        data(&audit),
+                        OffsetDateTime::now_utc(),
+                    ),
+                    None => Ok(crate::Enqueued::default()),
+                });
+                match row {
+                    Ok(enqueued) => {
+                        tx.execute_batch("RELEASE audit")?;
+                        out.push(Ok((audit, enqueued)));
+                    }
+                    Err(e) => {
+                        tx.execute_batch("ROLLBACK TO audit; RELEASE audit")?;
+                        out.push(Err(e));
+                    }
+                }
+            }
+            Ok(out)
+        });
+        match written {
+            Ok(out) => out,
+            Err(e) => {
+                let shared = std::sync::Arc::new(e);
+                (0..n).map(|_| Err(Error::Shared(shared.clone()))).collect()
+            }
+        }
     }
 
     /// The audit with this id, or [`Error::NotFound`].

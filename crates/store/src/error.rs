@@ -71,6 +71,10 @@ pub enum Error {
     /// Any other SQLite error.
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// The failure of one write made for several callers ([`crate::Store::insert_audits`]):
+    /// each of them gets it.
+    #[error("{0}")]
+    Shared(std::sync::Arc<Error>),
 }
 
 /// Shorthand for results of this crate.
@@ -79,6 +83,9 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 impl Error {
     /// The named row does not exist (the server answers 404, or 401 for keys).
     pub fn is_not_found(&self) -> bool {
+        if let Error::Shared(e) = self {
+            return e.is_not_found();
+        }
         matches!(self, Error::NotFound { .. }) || matches!(self, Error::Sqlite(rusqlite::Error::QueryReturnedNoRows))
     }
 
@@ -89,6 +96,7 @@ impl Error {
         match self {
             Error::Io { .. } | Error::Pool(_) => true,
             Error::Sqlite(e) | Error::Migration { source: e, .. } => sqlite_unavailable(e),
+            Error::Shared(e) => e.is_unavailable(),
             _ => false,
         }
     }
@@ -103,13 +111,17 @@ impl Error {
                         rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE | rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY
                     )
             }
+            Error::Shared(e) => e.is_conflict(),
             _ => false,
         }
     }
 
     /// The caller's input was refused before it reached the database.
     pub fn is_invalid(&self) -> bool {
-        matches!(self, Error::Invalid { .. } | Error::Ambiguous(_))
+        match self {
+            Error::Shared(e) => e.is_invalid(),
+            _ => matches!(self, Error::Invalid { .. } | Error::Ambiguous(_)),
+        }
     }
 
     pub(crate) fn not_found(entity: &'static str, key: impl Into<String>) -> Self {

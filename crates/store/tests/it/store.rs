@@ -373,6 +373,45 @@ fn audit_at(url: &str, final_url: &str, score: i64, at: OffsetDateTime) -> NewAu
 }
 
 #[test]
+fn a_batch_of_audits_is_one_transaction_whose_bad_rows_fail_alone() {
+    let (_dir, store) = fresh();
+    let user = store.create_user(Tier::Free).unwrap();
+    store
+        .create_webhook(NewWebhook {
+            user_id: user.id.clone(),
+            url: "https://hooks.example/seo".into(),
+            events: vec!["audit.completed".into()],
+        })
+        .unwrap();
+    let t = datetime!(2026-05-01 12:00:00 UTC);
+    let data =
+        |tag: &'static str| -> store::EventData { Box::new(move |a| serde_json::json!({ "tag": tag, "id": a.id })) };
+    let mut owned = audit_at("https://a.test/", "https://a.test/", 70, t);
+    owned.user_id = Some(user.id.clone());
+    owned.page_text = Some("oak tables".into());
+    let mut orphan = audit_at("https://b.test/", "https://b.test/", 60, t);
+    orphan.user_id = Some("no such user".into()); // the foreign key refuses it
+    let results = store.insert_audits(vec![
+        (audit_at("https://c.test/", "https://c.test/", 50, t), data("anonymous")),
+        (audit_at("https://d.test/", "not a url", 40, t), data("invalid")),
+        (orphan, data("orphan")),
+        (owned, data("owned")),
+    ]);
+    assert_eq!(results.len(), 4);
+    let (anonymous, enqueued) = results[0].as_ref().unwrap();
+    assert_eq!((anonymous.score, enqueued.pending), (50, 0));
+    assert!(results[1].as_ref().unwrap_err().is_invalid());
+    assert!(results[2].is_err(), "the row without its owner fails alone");
+    let (owned, enqueued) = results[3].as_ref().unwrap();
+    assert_eq!((owned.score, enqueued.pending), (70, 1), "the owner's event is written with the audit");
+    // Exactly the two good rows, the owned audit's text, and its one event.
+    let conn = raw(&store);
+    assert_eq!(count(&conn, "audits"), 2);
+    assert_eq!(count(&conn, "page_texts"), 1);
+    assert_eq!(store.get_audit(&owned.id).unwrap(), *owned);
+}
+
+#[test]
 fn page_texts_are_kept_once_and_read_back_with_their_audits() {
     let (_dir, store) = fresh();
     let t = datetime!(2026-05-01 12:00:00 UTC);
