@@ -84,6 +84,7 @@ impl AppError {
     pub fn message(&self) -> String {
         match self {
             AppError::Fetch(e) if e.code() == "internal" => INTERNAL_MESSAGE.to_string(),
+            // The fetcher's sentences are ours already (docs/API.md, "Errors").
             AppError::Fetch(e) => sentence(&e.to_string()),
             AppError::Overloaded => OVERLOADED_MESSAGE.to_string(),
             AppError::Refused { message, .. } => message.clone(),
@@ -114,6 +115,15 @@ impl AppError {
                 Some(details)
             }
             AppError::CompetitorStatus(status) => Some(json!({ "status": status })),
+            _ => None,
+        }
+    }
+
+    /// What the libraries said about the failure (a fetch's cause chain), for the log only.
+    pub fn log_detail(&self) -> Option<String> {
+        match self {
+            AppError::Fetch(e) => e.detail().map(str::to_string),
+            AppError::Provider(ProviderError::Transport(e)) => e.detail().map(str::to_string),
             _ => None,
         }
     }
@@ -167,7 +177,10 @@ mod tests {
             (ProviderError::Timeout, "timeout"),
             (ProviderError::Status { status: 500 }, "status"),
             (ProviderError::Malformed("not json: sk-secret".into()), "malformed"),
-            (ProviderError::Transport(fetch::Error::Connect("refused sk-secret".into())), "unreachable"),
+            (
+                ProviderError::Transport(fetch::Error::Http { host: "sk-secret".into(), detail: "sk-secret".into() }),
+                "unreachable",
+            ),
             (ProviderError::Config("sk-secret".into()), "config"),
         ];
         for (e, reason) in cases {
@@ -181,7 +194,10 @@ mod tests {
 
     #[test]
     fn messages_are_sentences() {
-        assert_eq!(AppError::Fetch(fetch::Error::Timeout).reason().split(": ").next(), Some("target_timeout"));
+        assert_eq!(
+            AppError::Fetch(fetch::Error::TooLarge { limit: 1 }).reason().split(": ").next(),
+            Some("target_too_large")
+        );
         assert_eq!(sentence("target unreachable"), "Target unreachable.");
         assert_eq!(AppError::internal("password=hunter2").message(), INTERNAL_MESSAGE);
     }

@@ -691,7 +691,10 @@ mod tests {
             "The target's redirects lead in a loop, back to http://a/; the page cannot be reached.",
         );
         check(
-            Error::InvalidRedirect { location: "ftp://a/".into(), reason: "the scheme \"ftp\" is not http or https".into() },
+            Error::InvalidRedirect {
+                location: "ftp://a/".into(),
+                reason: "the scheme \"ftp\" is not http or https".into(),
+            },
             "target_unreachable",
             502,
             "The target redirected to \"ftp://a/\", which cannot be followed: the scheme \"ftp\" is not http or https.",
@@ -741,8 +744,13 @@ mod tests {
         ] {
             all.push(connect(f));
         }
-        for f in [TlsFailure::PlainHttp, TlsFailure::Expired, TlsFailure::WrongName, TlsFailure::Untrusted, TlsFailure::Other]
-        {
+        for f in [
+            TlsFailure::PlainHttp,
+            TlsFailure::Expired,
+            TlsFailure::WrongName,
+            TlsFailure::Untrusted,
+            TlsFailure::Other,
+        ] {
             all.push(tls(f));
         }
         for f in [DnsFailure::NoSuchName, DnsFailure::NoAnswer, DnsFailure::Reserved, DnsFailure::Offline] {
@@ -767,12 +775,15 @@ mod tests {
         let err =
             Error::Blocked { host: "rebind.test".into(), addr: Some(IpAddr::from([127, 0, 0, 1])), reason: "loopback" };
         assert!(
-            err.to_string().starts_with("The address guard refused rebind.test: the name does not resolve to a public address."),
+            err.to_string()
+                .starts_with("The address guard refused rebind.test: the name does not resolve to a public address."),
             "{err}"
         );
         assert!(!err.to_string().contains("127.0.0.1") && !err.to_string().contains("loopback"), "{err}");
         let v6 = Error::Blocked { host: "[::1]".into(), addr: Some("::1".parse().unwrap()), reason: "loopback" };
-        assert!(v6.to_string().starts_with("The address guard refused [::1], which is not a public address: loopback."));
+        assert!(v6
+            .to_string()
+            .starts_with("The address guard refused [::1], which is not a public address: loopback."));
         let v6_name = Error::Blocked { host: "six.test".into(), addr: Some("fd00::1".parse().unwrap()), reason: "ula" };
         assert!(!v6_name.to_string().contains("fd00"), "{v6_name}");
     }
@@ -811,7 +822,10 @@ mod tests {
     fn target_texts_are_cut_in_messages() {
         let location = format!("ftp://{}", "x".repeat(300_000));
         let errors = [
-            Error::InvalidRedirect { location: location.clone(), reason: "the scheme \"ftp\" is not http or https".into() },
+            Error::InvalidRedirect {
+                location: location.clone(),
+                reason: "the scheme \"ftp\" is not http or https".into(),
+            },
             Error::RedirectLoop { url: location.clone() },
             Error::NotHtml { content_type: location.clone() },
             Error::Http { host: location.clone(), detail: String::new() },

@@ -42,8 +42,7 @@ impl Resolve for GuardedResolver {
 }
 
 async fn lookup(host: &str, overrides: &HashMap<String, Vec<IpAddr>>) -> Result<Vec<IpAddr>, Error> {
-    let dns_error =
-        |failure: DnsFailure, detail: String| Error::Dns { host: host.to_string(), failure, detail };
+    let dns_error = |failure: DnsFailure, detail: String| Error::Dns { host: host.to_string(), failure, detail };
     if let Some(fixed) = overrides.get(host) {
         return Ok(fixed.clone());
     }

@@ -96,8 +96,14 @@ async fn audit_batch(ctx: Ctx) -> Result<crate::Response, ApiError> {
                 BatchItem::Audited { url: raw.clone(), ok: true, result }
             }
             Err(e) => {
-                if let Some(cause) = &e.cause {
-                    tracing::error!(request_id = %ctx.request_id, url = %raw, cause = %cause, "batch item failed");
+                match &e.cause {
+                    Some(cause) if e.code == "internal" => {
+                        tracing::error!(request_id = %ctx.request_id, url = %raw, cause = %cause, "batch item failed")
+                    }
+                    Some(cause) => {
+                        tracing::info!(request_id = %ctx.request_id, url = %raw, cause = %cause, "batch item failed")
+                    }
+                    None => {}
                 }
                 BatchItem::Failed {
                     url: raw.clone(),
