@@ -75,6 +75,13 @@ async fn audit_batch(ctx: Ctx) -> Result<crate::Response, ApiError> {
         })
         .collect();
 
+    // A batch that needs more units than the caller's whole per-minute limit can never pass:
+    // 400, no Retry-After, nothing charged (docs/API.md, "POST /api/v1/audit/batch").
+    let limit = identity.rate_limit(&ctx.state.config.rate_limits);
+    if distinct.len() > limit as usize {
+        return Err(larger_than_limit(distinct.len(), limit, identity.key().is_some()));
+    }
+
     // Every item takes its place in the audit queue before anything is charged: a batch the
     // queue cannot hold is refused whole (503) and waits nowhere else.
     let outcomes: Vec<Result<AuditAnswer, ApiError>> = ctx
@@ -121,6 +128,19 @@ async fn audit_batch(ctx: Ctx) -> Result<crate::Response, ApiError> {
         failed: results.len() - succeeded,
         results,
     }))
+}
+
+/// The refusal of a batch of `needed` distinct URLs from a caller whose whole limit is
+/// `limit` a minute: waiting cannot help, so it says what to send instead.
+fn larger_than_limit(needed: usize, limit: u32, keyed: bool) -> ApiError {
+    let whose = if keyed { "this key's whole" } else { "the whole anonymous" };
+    let hint = if keyed { "" } else { " An API key raises the limit." };
+    ApiError::invalid_request(format!(
+        "This batch is larger than the rate limit: its {needed} distinct URLs need {needed} requests of quota, \
+         more than {whose} limit of {limit} per minute, so it can never pass as sent. Send at most {limit} \
+         distinct URLs per batch.{hint}"
+    ))
+    .with_details(json!({ "parameter": "urls", "limit": limit, "requested": needed }))
 }
 
 /// `{urls: [1..=10 strings], format?: "json" | "compact"}`.

@@ -160,3 +160,49 @@ async fn every_fetch_failure_is_a_sentence_for_people() {
         assert_eq!(item["error"]["message"], case.message.as_str(), "{}", batch.raw);
     }
 }
+
+/// A batch that needs more units than the key's whole per-minute limit can never pass: 400
+/// `invalid_request` without `Retry-After`, saying so and naming the limit; nothing is
+/// charged, and a batch within the limit still passes.
+#[tokio::test]
+async fn a_batch_larger_than_the_whole_limit_is_refused_for_good() {
+    away_from_minute_boundary().await;
+    let site = fixture_site("server-basic").await;
+    let t = TestServer::start(|c| c.rate_limits.anonymous = 2).await;
+    let (key, _) = t.key(|k| k.rate_limit = Some(3));
+    let urls: Vec<String> = (0..4).map(|i| site.url(&format!("/index.html?v={i}"))).collect();
+    let batch = |urls: &[String], key: Option<&str>| {
+        let mut request = t.client.post(t.url("/api/v1/audit/batch")).json(&serde_json::json!({ "urls": urls }));
+        if let Some(key) = key {
+            request = request.header("x-api-key", key);
+        }
+        async move { Answer::from(request.send().await.unwrap()).await }
+    };
+
+    let a = batch(&urls, Some(&key)).await;
+    a.assert_error(400, "invalid_request");
+    validate_documented("POST", "/api/v1/audit/batch", &a);
+    assert_eq!(a.header("retry-after"), None, "waiting cannot help: {:?}", a.headers);
+    assert_eq!(
+        a.body["error"]["message"],
+        "This batch is larger than the rate limit: its 4 distinct URLs need 4 requests of quota, more than this \
+         key's whole limit of 3 per minute, so it can never pass as sent. Send at most 3 distinct URLs per batch."
+    );
+    assert_eq!(a.body["error"]["details"], serde_json::json!({ "parameter": "urls", "limit": 3, "requested": 4 }));
+    assert_eq!((a.header("x-ratelimit-limit"), a.header("x-ratelimit-remaining")), (Some("3"), Some("3")));
+
+    // Duplicates count once: four URLs, three distinct, pass and use the whole minute.
+    let mut within = urls[..3].to_vec();
+    within.push(urls[0].clone());
+    let ok = batch(&within, Some(&key)).await;
+    assert_eq!((ok.status, ok.body["succeeded"].as_u64()), (200, Some(4)), "{}", ok.raw);
+    assert_eq!(ok.header("x-ratelimit-remaining"), Some("0"));
+
+    // Anonymous callers are told the same, and that a key raises the limit.
+    let anonymous = batch(&urls[..3], None).await;
+    anonymous.assert_error(400, "invalid_request");
+    assert_eq!(anonymous.header("retry-after"), None);
+    let message = anonymous.body["error"]["message"].as_str().unwrap();
+    assert!(message.contains("more than the whole anonymous limit of 2 per minute"), "{message}");
+    assert!(message.ends_with("An API key raises the limit."), "{message}");
+}
