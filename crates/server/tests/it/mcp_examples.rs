@@ -224,7 +224,8 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
                     { "rule": "unreachable", "description": "the page cannot be fetched" }
                 ],
                 "recentAlerts": [{ "alertId": "alert_7", "rule": "score_drop", "severity": "warning", "message": "Score fell from 86 to 78", "createdAt": "2026-05-02T06:00:03.000Z" }],
-                "severityBreakdown": { "critical": 0, "warning": 3, "notice": 4 },
+                "severityBreakdown": { "critical": 0, "warning": 1, "notice": 0 },
+                "latestAuditIssues": { "critical": 0, "warning": 3, "notice": 4 },
                 "lastScore": 78,
                 "lastAuditAt": "2026-05-02T06:00:02.000Z"
             }),

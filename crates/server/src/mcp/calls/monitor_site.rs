@@ -1,5 +1,6 @@
 //! monitor_site: puts a page of the key owner under monitoring (or reports on the existing
-//! monitor): alert rules, recent alerts, and the severity breakdown of the newest audit.
+//! monitor): alert rules, recent alerts with their severity breakdown, and the issue counts
+//! of the newest audit.
 //! A page never audited is audited once now, so the first report has a breakdown.
 
 use mcp_protocol::{Category, ToolAnnotations, ToolResult};
@@ -25,9 +26,9 @@ pub const META: Meta = Meta {
     },
     description:
         "Puts a page under monitoring (re-audited daily) or, when it already is, reports on it: the alert rules \
-         (score drop of 5 or more, new critical issue, status not 2xx, unreachable), recent alerts, a severity \
-         breakdown of the latest audit and when it ran. Alerts also go to the key owner's webhooks. Scheduled \
-         re-audits obey the site's robots.txt for SeoAuditBot (a disallowed page raises unreachable instead). \
+         (score drop of 5 or more, new critical issue, status not 2xx, unreachable), recent alerts with a severity \
+         breakdown of those alerts, and the issue counts of the latest audit and when it ran. Alerts also go to \
+         the key owner's webhooks. Scheduled re-audits obey the site's robots.txt for SeoAuditBot (a disallowed page raises unreachable instead). \
          Calling it again for the same URL creates nothing new. Needs an API key with the mcp scope.",
 };
 
@@ -73,7 +74,7 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
         Err(e) => return Err(from_api_error(e, "alerts")),
     };
     // A monitor check may have stored an audit (and raised the alerts just read) since
-    // `latest` was read: report the newest audit, so breakdown and alerts agree.
+    // `latest` was read: report the newest audit, so its issue counts and the alerts agree.
     let latest = state.app.latest_audit(url.to_string()).await.ok().flatten().unwrap_or(latest);
     Ok(app::monitors::MonitorReport::of(&monitor, created, &alerts, &latest))
 }
