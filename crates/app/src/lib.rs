@@ -26,7 +26,6 @@ mod accounts;
 pub mod agent;
 pub mod ai;
 mod audit;
-pub mod audit_report;
 pub mod badges;
 mod compare;
 pub mod competitors;
