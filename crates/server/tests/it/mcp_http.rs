@@ -261,8 +261,8 @@ async fn protocol_errors() {
 async fn every_tool_matches_its_output_schema() {
     let site = mcp_site().await;
     let t = TestServer::start(|_| {}).await;
-    let (key, _) = t.key(|_| {});
-    let key = Some(key.as_str());
+    let (plain_key, _) = t.key(|_| {});
+    let key = Some(plain_key.as_str());
     let home = format!("http://{site}/");
     let worse = format!("http://{site}/worse");
     let tools = list_tools(&t).await;
@@ -303,8 +303,7 @@ async fn every_tool_matches_its_output_schema() {
     // One shape per fact: the tool's result is the REST audit result, field for field.
     validate_schema("AuditResult", &audit);
     let rest =
-        Answer::from(t.client.get(t.audit_url(&home, "")).header("x-api-key", key.unwrap()).send().await.unwrap())
-            .await;
+        Answer::from(t.client.get(t.audit_url(&home, "")).header("x-api-key", &plain_key).send().await.unwrap()).await;
     assert_eq!(rest.status, 200, "{}", rest.raw);
     let without_timing = |mut v: Value| {
         v["scanned_at"] = Value::Null;
