@@ -85,12 +85,13 @@ pub enum DnsFailure {
 ///
 /// The type is `Clone` because the guarded DNS resolver hands its errors through reqwest
 /// and they are recovered from the error's source chain by reference.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
     /// The URL is not acceptable: not parseable, a scheme other than http/https,
     /// user name or password present, longer than [`crate::MAX_URL_LEN`] bytes, or no
     /// host. The string says which rule was broken.
+    #[error("{}", Sentence(self))]
     InvalidUrl(String),
 
     /// The address guard refused the target: it is (or resolves only to) a loopback,
@@ -99,6 +100,7 @@ pub enum Error {
     ///
     /// The message names the host as given; when the host is a name that resolved to a
     /// refused address, it says only that, never the address or its kind.
+    #[error("{}", Sentence(self))]
     Blocked {
         /// The host as it appeared in the URL (a name or an address literal).
         host: String,
@@ -109,6 +111,7 @@ pub enum Error {
     },
 
     /// The host name could not be resolved to any address.
+    #[error("{}", Sentence(self))]
     Dns {
         /// The name that failed to resolve.
         host: String,
@@ -119,6 +122,7 @@ pub enum Error {
     },
 
     /// No TCP connection could be made, or it broke off before the answer was complete.
+    #[error("{}", Sentence(self))]
     Connect {
         /// The host (and port, when not the scheme's) of the URL.
         host: String,
@@ -129,6 +133,7 @@ pub enum Error {
     },
 
     /// The TLS handshake failed.
+    #[error("{}", Sentence(self))]
     Tls {
         /// The host (and port, when not the scheme's) of the URL.
         host: String,
@@ -141,12 +146,14 @@ pub enum Error {
     },
 
     /// The target redirected more often than allowed.
+    #[error("{}", Sentence(self))]
     TooManyRedirects {
         /// The number of redirects that may be followed.
         limit: usize,
     },
 
     /// A redirect led back to a URL already visited in the same fetch.
+    #[error("{}", Sentence(self))]
     RedirectLoop {
         /// The URL that was about to be visited a second time.
         url: String,
@@ -154,6 +161,7 @@ pub enum Error {
 
     /// A redirect's `Location` could not be followed: not a URL, or one that
     /// [`crate::validate_url`]'s rules refuse (another scheme, credentials, too long).
+    #[error("{}", Sentence(self))]
     InvalidRedirect {
         /// The `Location` header as sent (lossily decoded).
         location: String,
@@ -162,6 +170,7 @@ pub enum Error {
     },
 
     /// The target did not answer completely within a time limit.
+    #[error("{}", Sentence(self))]
     Timeout {
         /// The host (and port, when not the scheme's) of the URL.
         host: String,
@@ -172,12 +181,14 @@ pub enum Error {
     },
 
     /// The page answered with a content type that is not HTML.
+    #[error("{}", Sentence(self))]
     NotHtml {
         /// The `Content-Type` header as sent.
         content_type: String,
     },
 
     /// The body, after decompression, is larger than the limit.
+    #[error("{}", Sentence(self))]
     TooLarge {
         /// The limit in bytes that was exceeded.
         limit: usize,
@@ -185,6 +196,7 @@ pub enum Error {
 
     /// Any other failure while talking HTTP to the target (malformed response, broken
     /// body, bad compression).
+    #[error("{}", Sentence(self))]
     Http {
         /// The host (and port, when not the scheme's) of the URL.
         host: String,
@@ -194,14 +206,16 @@ pub enum Error {
 
     /// The fetcher itself is misconfigured (bad allow-list entry, bad header name given
     /// by the caller, client construction failure). Not the target's fault.
+    #[error("{}", Sentence(self))]
     Config(String),
 }
 
-impl std::error::Error for Error {}
+/// The sentence of an [`Error`], its `Display`.
+struct Sentence<'a>(&'a Error);
 
-impl fmt::Display for Error {
+impl fmt::Display for Sentence<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
+        match self.0 {
             Error::InvalidUrl(reason) => write!(f, "The URL is not valid: {}.", clip(reason)),
             Error::Blocked { host, addr, reason } => blocked_sentence(f, host, addr, reason),
             Error::Dns { host, failure, .. } => {
