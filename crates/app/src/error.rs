@@ -85,7 +85,7 @@ impl AppError {
         match self {
             AppError::Fetch(e) if e.code() == "internal" => INTERNAL_MESSAGE.to_string(),
             // The fetcher's sentences are ours already (docs/API.md, "Errors").
-            AppError::Fetch(e) => sentence(&e.to_string()),
+            AppError::Fetch(e) => e.to_string(),
             AppError::Overloaded => OVERLOADED_MESSAGE.to_string(),
             AppError::Refused { message, .. } => message.clone(),
             AppError::Store(_) | AppError::Internal(_) => INTERNAL_MESSAGE.to_string(),
@@ -153,20 +153,6 @@ fn provider_reason(e: &ProviderError) -> (&'static str, String, Option<u16>) {
     }
 }
 
-/// The engines' messages are lowercase fragments; the API's are sentences.
-fn sentence(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 1);
-    let mut chars = s.chars();
-    if let Some(first) = chars.next() {
-        out.extend(first.to_uppercase());
-        out.push_str(chars.as_str());
-    }
-    if !out.ends_with('.') {
-        out.push('.');
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -198,7 +184,11 @@ mod tests {
             AppError::Fetch(fetch::Error::TooLarge { limit: 1 }).reason().split(": ").next(),
             Some("target_too_large")
         );
-        assert_eq!(sentence("target unreachable"), "Target unreachable.");
+        let too_large = AppError::Fetch(fetch::Error::TooLarge { limit: 1024 });
+        assert_eq!(
+            too_large.message(),
+            "The answer is larger than 1 KiB, the most this service reads (after decompression)."
+        );
         assert_eq!(AppError::internal("password=hunter2").message(), INTERNAL_MESSAGE);
     }
 }
