@@ -156,11 +156,11 @@ fn parse_batch(body: &Value) -> Result<(Vec<String>, Format), ApiError> {
                 .map(|v| v.as_str().map(str::to_string))
                 .collect::<Option<Vec<_>>>()
                 .ok_or_else(|| ApiError::invalid_request("Every entry of `urls` must be a string."))?,
-            Some(_) => return Err(ApiError::invalid_request("`urls` must be an array of strings.")),
+            Some(_) => return Err(ApiError::invalid_request("The field `urls` must be an array of strings.")),
         };
     if urls.is_empty() || urls.len() > MAX_BATCH_URLS {
         return Err(ApiError::invalid_request(format!(
-            "`urls` must hold 1 to {MAX_BATCH_URLS} URLs, not {}.",
+            "The field `urls` must hold 1 to {MAX_BATCH_URLS} URLs, not {}.",
             urls.len()
         ))
         .with_details(json!({ "parameter": "urls", "max": MAX_BATCH_URLS })));
@@ -168,7 +168,7 @@ fn parse_batch(body: &Value) -> Result<(Vec<String>, Format), ApiError> {
     let format = match obj.get("format") {
         None | Some(Value::Null) => Format::Json,
         Some(Value::String(s)) => parse_format(Some(s))?,
-        Some(_) => return Err(ApiError::invalid_request("`format` must be a string.")),
+        Some(_) => return Err(ApiError::invalid_request("The field `format` must be a string.")),
     };
     Ok((urls, format))
 }
