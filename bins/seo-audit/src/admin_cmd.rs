@@ -175,31 +175,41 @@ pub fn keys(cmd: KeysCommand, global: &Global) -> u8 {
                         println!("{v}");
                     }
                 } else {
-                    println!(
-                        "{:<36}  {:<10}  {:<4}  {:<16}  {:>5}  {:<8}  {:<24}  NAME",
-                        "ID", "PREFIX", "TIER", "SCOPES", "RPM", "STATE", "EXPIRES"
-                    );
                     let now = OffsetDateTime::now_utc();
-                    for k in &keys {
-                        let state = if !k.enabled {
-                            "disabled"
-                        } else if k.is_expired(now) {
-                            "expired"
-                        } else {
-                            "enabled"
-                        };
-                        println!(
-                            "{:<36}  {:<10}  {:<4}  {:<16}  {:>5}  {:<8}  {:<24}  {}",
-                            k.id,
-                            k.key_prefix,
-                            k.tier,
-                            k.scopes.join(","),
-                            k.rate_limit_or(config.rate_limits.for_tier(k.tier)),
-                            state,
-                            k.expires_at.map_or_else(|| "never".to_string(), store::format_rfc3339),
-                            k.name
-                        );
-                    }
+                    let rows: Vec<Vec<String>> = keys
+                        .iter()
+                        .map(|k| {
+                            let state = if !k.enabled {
+                                "disabled"
+                            } else if k.is_expired(now) {
+                                "expired"
+                            } else {
+                                "enabled"
+                            };
+                            vec![
+                                k.id.clone(),
+                                k.key_prefix.clone(),
+                                k.tier.to_string(),
+                                k.scopes.join(","),
+                                k.rate_limit_or(config.rate_limits.for_tier(k.tier)).to_string(),
+                                state.to_string(),
+                                k.expires_at.map_or_else(|| "never".to_string(), store::format_rfc3339),
+                                k.name.clone(),
+                            ]
+                        })
+                        .collect();
+                    use crate::table::Align::{Left, Right};
+                    let header = [
+                        ("ID", Left),
+                        ("PREFIX", Left),
+                        ("TIER", Left),
+                        ("SCOPES", Left),
+                        ("RPM", Right),
+                        ("STATE", Left),
+                        ("EXPIRES", Left),
+                        ("NAME", Left),
+                    ];
+                    print!("{}", crate::table::render(&header, &rows));
                 }
                 0
             }

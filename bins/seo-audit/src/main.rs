@@ -23,6 +23,7 @@ mod admin_cmd;
 mod audit_cmd;
 mod serve_cmd;
 mod settings;
+mod table;
 
 /// Settings every subcommand shares. Their names are part of the interface (docs/API.md,
 /// "Running the service"): scripts and config files name them. A flag that is a setting

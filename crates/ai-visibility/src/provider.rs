@@ -26,7 +26,7 @@ const SYSTEM_PROMPT: &str = "You are an AI search assistant. Answer the user's q
 /// oversized answer cannot be read, and anything else means the provider was unreachable.
 fn from_fetch(e: fetch::Error) -> ProviderError {
     match e {
-        fetch::Error::Timeout => ProviderError::Timeout,
+        fetch::Error::Timeout { .. } => ProviderError::Timeout,
         fetch::Error::Config(m) => ProviderError::Config(m),
         fetch::Error::TooLarge { limit } => ProviderError::Malformed(format!("answer larger than {limit} bytes")),
         other => ProviderError::Transport(other),

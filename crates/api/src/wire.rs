@@ -300,6 +300,11 @@ pub struct ApiKey {
 /// The answer of `GET /api/status` (200 and 503 alike).
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct Status {
+    /// `true` with 200 (`status: ok`), `false` with 503 (`status: degraded`).
+    pub ok: bool,
+    /// `v1`.
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: &'static str,
     /// `degraded` when the database does not answer.
     #[schemars(extend("enum" = ["ok", "degraded"]))]
     pub status: &'static str,

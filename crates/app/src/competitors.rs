@@ -47,7 +47,7 @@ pub struct Regressions {
 /// One page fact that differs between the two pages.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct ChangedFact {
-    /// The fact's name (`title`, `wordCount`, ...).
+    /// The fact's name in the REST audit result's `page` (`title`, `word_count`, `og.title`, ...).
     pub field: String,
     /// Its value on the baseline.
     pub baseline: Value,
@@ -161,21 +161,22 @@ impl App {
     }
 }
 
-/// The facts compared, by name, read from the audit result's page summary.
+/// The facts compared, named as the REST audit result's `page` names them (`og.title`: the
+/// `title` of `page.og`), read from that page summary.
 fn facts(done: &Audited) -> Vec<(&'static str, Value)> {
     let p = &done.result.page;
     vec![
         ("title", json!(p.title)),
-        ("metaDescription", json!(p.meta_description)),
+        ("meta_description", json!(p.meta_description)),
         ("h1", json!(p.h1)),
         ("canonical", json!(p.canonical)),
-        ("wordCount", json!(p.word_count)),
-        ("statusCode", json!(p.status_code)),
+        ("word_count", json!(p.word_count)),
+        ("status_code", json!(p.status_code)),
         ("robots", json!(p.robots)),
         ("lang", json!(p.lang)),
-        ("ogTitle", json!(p.og.title)),
-        ("ogDescription", json!(p.og.description)),
-        ("ogImage", json!(p.og.image)),
+        ("og.title", json!(p.og.title)),
+        ("og.description", json!(p.og.description)),
+        ("og.image", json!(p.og.image)),
     ]
 }
 

@@ -84,7 +84,8 @@ impl AppError {
     pub fn message(&self) -> String {
         match self {
             AppError::Fetch(e) if e.code() == "internal" => INTERNAL_MESSAGE.to_string(),
-            AppError::Fetch(e) => sentence(&e.to_string()),
+            // The fetcher's sentences are ours already (docs/API.md, "Errors").
+            AppError::Fetch(e) => e.to_string(),
             AppError::Overloaded => OVERLOADED_MESSAGE.to_string(),
             AppError::Refused { message, .. } => message.clone(),
             AppError::Store(_) | AppError::Internal(_) => INTERNAL_MESSAGE.to_string(),
@@ -118,6 +119,15 @@ impl AppError {
         }
     }
 
+    /// What the libraries said about the failure (a fetch's cause chain), for the log only.
+    pub fn log_detail(&self) -> Option<String> {
+        match self {
+            AppError::Fetch(e) => e.detail().map(str::to_string),
+            AppError::Provider(ProviderError::Transport(e)) => e.detail().map(str::to_string),
+            _ => None,
+        }
+    }
+
     /// `code: message`, how a background job records why it failed (a workflow step's
     /// `reason`).
     pub fn reason(&self) -> String {
@@ -143,20 +153,6 @@ fn provider_reason(e: &ProviderError) -> (&'static str, String, Option<u16>) {
     }
 }
 
-/// The engines' messages are lowercase fragments; the API's are sentences.
-fn sentence(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 1);
-    let mut chars = s.chars();
-    if let Some(first) = chars.next() {
-        out.extend(first.to_uppercase());
-        out.push_str(chars.as_str());
-    }
-    if !out.ends_with('.') {
-        out.push('.');
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,7 +163,10 @@ mod tests {
             (ProviderError::Timeout, "timeout"),
             (ProviderError::Status { status: 500 }, "status"),
             (ProviderError::Malformed("not json: sk-secret".into()), "malformed"),
-            (ProviderError::Transport(fetch::Error::Connect("refused sk-secret".into())), "unreachable"),
+            (
+                ProviderError::Transport(fetch::Error::Http { host: "sk-secret".into(), detail: "sk-secret".into() }),
+                "unreachable",
+            ),
             (ProviderError::Config("sk-secret".into()), "config"),
         ];
         for (e, reason) in cases {
@@ -181,8 +180,15 @@ mod tests {
 
     #[test]
     fn messages_are_sentences() {
-        assert_eq!(AppError::Fetch(fetch::Error::Timeout).reason().split(": ").next(), Some("target_timeout"));
-        assert_eq!(sentence("target unreachable"), "Target unreachable.");
+        assert_eq!(
+            AppError::Fetch(fetch::Error::TooLarge { limit: 1 }).reason().split(": ").next(),
+            Some("target_too_large")
+        );
+        let too_large = AppError::Fetch(fetch::Error::TooLarge { limit: 1024 });
+        assert_eq!(
+            too_large.message(),
+            "The answer is larger than 1 KiB, the most this service reads (after decompression)."
+        );
         assert_eq!(AppError::internal("password=hunter2").message(), INTERNAL_MESSAGE);
     }
 }

@@ -129,6 +129,32 @@ impl schemars::JsonSchema for TopN {
     }
 }
 
+/// `(rule id, fix code)` for every recommendation of a stored result (the report page's
+/// fixes), filled from its page: the stored result has no parsed page, so the finding's own
+/// value (a word count, a status, the blocking rule) is what the template may state as fact.
+pub fn report_fixes(result: &audit_core::AuditResult) -> Vec<(String, String)> {
+    let text = |s: &str| Some(s.to_string()).filter(|s| !s.is_empty());
+    let page = &result.page;
+    let context = autofix::FixContext {
+        url: text(&page.final_url).or_else(|| text(&page.url)),
+        title: text(&page.title),
+        description: page.meta_description.as_deref().and_then(text),
+        ..autofix::FixContext::default()
+    };
+    let mut fixes: Vec<(String, String)> = Vec::new();
+    for rec in &result.recommendations {
+        if rec.id.is_empty() || fixes.iter().any(|(known, _)| *known == rec.id) {
+            continue;
+        }
+        let context = autofix::FixContext { current_value: rec.current_value.clone(), ..context.clone() };
+        if let Some(fix) = autofix::fix_for_rule(&rec.id, Some(&context)) {
+            fixes.push((rec.id.clone(), fix.fix));
+        }
+    }
+    fixes
+}
+
+
 #[cfg(test)]
 mod top_n_tests {
     use super::*;

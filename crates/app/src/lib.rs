@@ -26,7 +26,6 @@ mod accounts;
 pub mod agent;
 pub mod ai;
 mod audit;
-pub mod audit_report;
 pub mod badges;
 mod compare;
 pub mod competitors;
@@ -68,8 +67,8 @@ pub use workflows::Workflows;
 // the store and the fetcher only through `App`'s use cases; these are the values that cross
 // (docs/ARCHITECTURE.md, "What each crate may import").
 pub use fetch::{
-    clip, validate_url, Error as FetchError, FetchConfig, DEFAULT_BASE_URL, DEFAULT_CONNECT_TIMEOUT,
-    DEFAULT_MAX_BODY_BYTES, DEFAULT_TEXT_TIMEOUT, DEFAULT_TOTAL_TIMEOUT, MAX_URL_LEN,
+    clip, validate_url, ConnectFailure, Error as FetchError, FetchConfig, TimeoutPhase, DEFAULT_BASE_URL,
+    DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_BODY_BYTES, DEFAULT_TEXT_TIMEOUT, DEFAULT_TOTAL_TIMEOUT, MAX_URL_LEN,
 };
 pub use store::{
     format_rfc3339, ip_identity, minute_bucket, now_rfc3339, Alert, Error as StoreError, Intent, KeyRecord, NewRun,

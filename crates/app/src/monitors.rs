@@ -228,7 +228,8 @@ pub type Raised = (AlertRule, String);
 fn unreachable(e: &AppError) -> Raised {
     (
         AlertRule::Unreachable,
-        format!("The page could not be audited: {} ({}).", e.message().trim_end_matches('.'), e.code()),
+        // The failure's own sentences follow the code (docs/API.md, "Errors").
+        format!("The page could not be audited ({}). {}", e.code(), e.message()),
     )
 }
 
@@ -310,5 +311,21 @@ mod tests {
         );
         // Still failing: not raised again.
         check_rules(Some(audit(60, 404, &[])), audit(60, 404, &[]), &[]);
+    }
+
+    #[test]
+    fn an_unreachable_page_is_told_in_the_fetchers_words() {
+        let e = AppError::Fetch(fetch::Error::Dns {
+            host: "gone.invalid".into(),
+            failure: fetch::DnsFailure::Reserved,
+            detail: String::new(),
+        });
+        let (rule, message) = unreachable(&e);
+        assert_eq!(rule, AlertRule::Unreachable);
+        assert_eq!(
+            message,
+            "The page could not be audited (target_unreachable). Name lookup failed: gone.invalid is under \
+             .invalid, a domain that never resolves."
+        );
     }
 }

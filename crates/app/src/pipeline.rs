@@ -193,9 +193,7 @@ pub fn site_robots(answer: Result<Option<FetchedPage>, fetch::Error>) -> Option<
         Ok(Some(r)) if (200..300).contains(&r.status) => Some(Robots::parse(&r.body)),
         Ok(Some(r)) if r.status >= 500 => Some(Robots::unreachable(format!("HTTP {}", r.status))),
         Ok(_) => None,
-        Err(
-            e @ (fetch::Error::Timeout | fetch::Error::Dns { .. } | fetch::Error::Connect(_) | fetch::Error::Tls(_)),
-        ) => Some(Robots::unreachable(e.code())),
+        Err(e) if e.is_no_answer() => Some(Robots::unreachable(e.code())),
         Err(_) => None,
     }
 }

@@ -138,7 +138,7 @@ impl Fetcher {
             .dns_resolver(Arc::new(resolver))
             .use_rustls_tls()
             .build()
-            .map_err(|e| Error::Config(e.to_string().to_lowercase()))?;
+            .map_err(|e| Error::Config(e.to_string()))?;
         Ok(Fetcher { inner: Arc::new(Inner { client, guard, config, robots_cache: Default::default() }) })
     }
 
@@ -260,19 +260,26 @@ impl Fetcher {
         let limit = self.inner.config.post_max_bytes;
         let request = self.inner.client.post(url.clone()).headers(map).body(payload);
         let exchange = async {
-            let response = request.send().await.map_err(Error::from_reqwest)?;
+            let response = request.send().await.map_err(|e| self.classify(e))?;
             let status = response.status().as_u16();
             let headers = header_list(response.headers());
-            let body = read_body(response, limit).await?;
+            let body = read_body(response, limit, self.inner.config.connect_timeout).await?;
             Ok((status, headers, body))
         };
-        tokio::time::timeout(timeout, exchange).await.unwrap_or(Err(Error::Timeout))
+        tokio::time::timeout(timeout, exchange).await.unwrap_or_else(|_| Err(Error::timeout(url, timeout)))
     }
 
     async fn fetch(&self, url: &Url, expect: Expect, limit: usize, timeout: Duration) -> Result<FetchedPage, Error> {
         check_shape(url)?;
         let started = Instant::now();
-        tokio::time::timeout(timeout, self.follow(url, expect, limit, started)).await.unwrap_or(Err(Error::Timeout))
+        tokio::time::timeout(timeout, self.follow(url, expect, limit, started))
+            .await
+            .unwrap_or_else(|_| Err(Error::timeout(url, timeout)))
+    }
+
+    /// A reqwest error as ours.
+    fn classify(&self, err: reqwest::Error) -> Error {
+        Error::from_reqwest(err, self.inner.config.connect_timeout)
     }
 
     /// Walks the redirect chain hop by hop, guarding each, then reads the final body.
@@ -295,7 +302,7 @@ impl Fetcher {
                 .header(ACCEPT, accept)
                 .send()
                 .await
-                .map_err(Error::from_reqwest)?;
+                .map_err(|e| self.classify(e))?;
             let ttfb = hop_started.elapsed();
             let status = response.status().as_u16();
 
@@ -323,7 +330,7 @@ impl Fetcher {
                     return Err(Error::NotHtml { content_type: ct.clone() });
                 }
             }
-            let body = read_body(response, limit).await?;
+            let body = read_body(response, limit, self.inner.config.connect_timeout).await?;
             return Ok(FetchedPage {
                 requested_url: url.clone(),
                 final_url: current,
@@ -352,7 +359,7 @@ fn redirect_location(response: &reqwest::Response) -> Option<&HeaderValue> {
 fn redirect_target(base: &Url, location: &HeaderValue) -> Result<Url, Error> {
     let text = String::from_utf8_lossy(location.as_bytes()).into_owned();
     let refuse = |reason: String| Error::InvalidRedirect { location: text.clone(), reason };
-    let next = base.join(text.trim()).map_err(|e| refuse(e.to_string().to_lowercase()))?;
+    let next = base.join(text.trim()).map_err(|e| refuse(e.to_string()))?;
     match check_shape(&next) {
         Ok(()) => Ok(next),
         Err(Error::InvalidUrl(reason)) => Err(refuse(reason)),
@@ -383,7 +390,7 @@ fn header_list(headers: &HeaderMap) -> Vec<(String, String)> {
 /// Reads the (already decompressed) body chunk by chunk, failing as soon as it passes
 /// `limit`, so neither an endless body nor a compression bomb is ever held in memory
 /// beyond the limit.
-async fn read_body(mut response: reqwest::Response, limit: usize) -> Result<Bytes, Error> {
+async fn read_body(mut response: reqwest::Response, limit: usize, connect_timeout: Duration) -> Result<Bytes, Error> {
     // reqwest drops Content-Length when it decompresses, so this is the true size; when
     // it is announced over the limit there is no point reading.
     let announced = response.content_length().unwrap_or(0);
@@ -391,7 +398,7 @@ async fn read_body(mut response: reqwest::Response, limit: usize) -> Result<Byte
         return Err(Error::TooLarge { limit });
     }
     let mut body = BytesMut::with_capacity(usize::try_from(announced).unwrap_or(0));
-    while let Some(chunk) = response.chunk().await.map_err(Error::from_reqwest)? {
+    while let Some(chunk) = response.chunk().await.map_err(|e| Error::from_reqwest(e, connect_timeout))? {
         if body.len().saturating_add(chunk.len()) > limit {
             return Err(Error::TooLarge { limit });
         }

@@ -133,6 +133,10 @@ pub(crate) fn normalize_name(name: &str) -> String {
 
 /// Why offline mode refuses a target.
 pub(crate) const OFFLINE_REASON: &str = "offline mode: not on the allow-list";
+/// Why a `localhost` name is refused.
+pub(crate) const LOCAL_NAME_REASON: &str = "localhost name";
+/// Why a name listed at other ports only is refused.
+pub(crate) const OTHER_PORT_REASON: &str = "port not on the allow-list";
 
 /// One operator allow-list entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -320,7 +324,7 @@ impl AddressGuard {
     pub fn check_url(&self, url: &Url) -> Result<(), Error> {
         let port = url.port_or_known_default();
         match url.host() {
-            None => Err(Error::InvalidUrl("missing host".into())),
+            None => Err(Error::InvalidUrl("it has no host".into())),
             Some(Host::Ipv4(v4)) => self.check_ip(&v4.to_string(), IpAddr::V4(v4), port),
             Some(Host::Ipv6(v6)) => self.check_ip(&format!("[{v6}]"), IpAddr::V6(v6), port),
             Some(Host::Domain(raw)) => {
@@ -333,10 +337,10 @@ impl AddressGuard {
                 match self.name_standing(&name, port) {
                     NameStanding::Allowed => Ok(()),
                     NameStanding::OtherPortOnly => {
-                        Err(Error::Blocked { host: raw.to_string(), addr: None, reason: "port not on the allow-list" })
+                        Err(Error::Blocked { host: raw.to_string(), addr: None, reason: OTHER_PORT_REASON })
                     }
                     NameStanding::Unlisted if is_local_name(&name) => {
-                        Err(Error::Blocked { host: raw.to_string(), addr: None, reason: "localhost name" })
+                        Err(Error::Blocked { host: raw.to_string(), addr: None, reason: LOCAL_NAME_REASON })
                     }
                     NameStanding::Unlisted => Ok(()),
                 }
@@ -357,7 +361,7 @@ impl AddressGuard {
             return Ok(addrs.to_vec());
         }
         if is_local_name(&name) {
-            return Err(Error::Blocked { host: name, addr: None, reason: "localhost name" });
+            return Err(Error::Blocked { host: name, addr: None, reason: LOCAL_NAME_REASON });
         }
         let mut kept = Vec::with_capacity(addrs.len());
         let mut first_refusal = None;

@@ -51,7 +51,9 @@ mod validate;
 use std::time::Duration;
 
 pub use client::{FetchConfig, Fetcher};
-pub use error::{clip, Error, MAX_ECHO_CHARS};
+pub use error::{
+    clip, ConnectFailure, DnsFailure, Error, TimeoutPhase, TlsFailure, ALLOW_TARGET_SETTING, MAX_ECHO_CHARS,
+};
 pub use guard::{is_public_ip, refusal_reason, AddressGuard};
 pub use page::{FetchedPage, RedirectHop};
 pub use validate::validate_url;

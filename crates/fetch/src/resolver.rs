@@ -7,7 +7,7 @@ use std::sync::Arc;
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 
 use crate::guard::normalize_name;
-use crate::{AddressGuard, Error};
+use crate::{AddressGuard, DnsFailure, Error};
 
 /// Resolves names and drops every address the guard refuses, at connection time.
 ///
@@ -29,7 +29,7 @@ impl Resolve for GuardedResolver {
                 Some(fixed) => fixed.clone(),
                 // Offline mode: an unlisted name is not looked up at all.
                 None if !guard.may_look_up(&host) => {
-                    return Err(Error::Dns { host, reason: crate::guard::OFFLINE_REASON.to_string() }.into())
+                    return Err(Error::Dns { host, failure: DnsFailure::Offline, detail: String::new() }.into())
                 }
                 None => lookup(&host, &overrides).await?,
             };
@@ -42,16 +42,25 @@ impl Resolve for GuardedResolver {
 }
 
 async fn lookup(host: &str, overrides: &HashMap<String, Vec<IpAddr>>) -> Result<Vec<IpAddr>, Error> {
-    let dns_error = |reason: &str| Error::Dns { host: host.to_string(), reason: reason.to_string() };
+    let dns_error = |failure: DnsFailure, detail: String| Error::Dns { host: host.to_string(), failure, detail };
     if let Some(fixed) = overrides.get(host) {
         return Ok(fixed.clone());
     }
     // RFC 6761 §6.4: `.invalid` never resolves. Answering here keeps such lookups off the
     // network (a system resolver would ask upstream and could wait for its timeout).
     if host == "invalid" || host.ends_with(".invalid") {
-        return Err(dns_error("the .invalid domain never resolves"));
+        return Err(dns_error(DnsFailure::Reserved, String::new()));
     }
-    let answers = tokio::net::lookup_host((host, 0)).await.map_err(|e| dns_error(&e.to_string().to_lowercase()))?;
+    // getaddrinfo reports a temporary failure (EAI_AGAIN) in its text only.
+    let answers = tokio::net::lookup_host((host, 0)).await.map_err(|e| {
+        let detail = e.to_string();
+        let failure = if detail.to_ascii_lowercase().contains("temporary failure") {
+            DnsFailure::NoAnswer
+        } else {
+            DnsFailure::NoSuchName
+        };
+        dns_error(failure, detail)
+    })?;
     let mut found: Vec<IpAddr> = Vec::new();
     for addr in answers {
         if !found.contains(&addr.ip()) {
@@ -59,7 +68,7 @@ async fn lookup(host: &str, overrides: &HashMap<String, Vec<IpAddr>>) -> Result<
         }
     }
     if found.is_empty() {
-        return Err(dns_error("no addresses"));
+        return Err(dns_error(DnsFailure::NoSuchName, "no addresses".to_string()));
     }
     Ok(found)
 }

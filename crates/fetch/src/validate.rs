@@ -30,7 +30,7 @@ use crate::{Error, MAX_URL_LEN};
 pub fn validate_url(input: &str) -> Result<Url, Error> {
     let input = input.trim();
     if input.is_empty() {
-        return Err(invalid("empty"));
+        return Err(invalid("it is empty"));
     }
     if input.len() > MAX_URL_LEN {
         return Err(too_long());
@@ -51,13 +51,13 @@ pub fn validate_url(input: &str) -> Result<Url, Error> {
 pub(crate) fn check_shape(url: &Url) -> Result<(), Error> {
     match url.scheme() {
         "http" | "https" => {}
-        other => return Err(invalid(&format!("unsupported scheme {other:?}"))),
+        other => return Err(invalid(&format!("the scheme {other:?} is not http or https"))),
     }
     if !url.username().is_empty() || url.password().is_some() {
-        return Err(invalid("credentials in url"));
+        return Err(invalid("it contains a user name or password"));
     }
     if url.host_str().is_none_or(str::is_empty) {
-        return Err(invalid("missing host"));
+        return Err(invalid("it has no host"));
     }
     if url.as_str().len() > MAX_URL_LEN {
         return Err(too_long());
@@ -77,9 +77,9 @@ fn looks_like_host_and_port(url: &Url, input: &str) -> bool {
 }
 
 fn invalid(reason: &str) -> Error {
-    Error::InvalidUrl(reason.to_lowercase())
+    Error::InvalidUrl(reason.to_string())
 }
 
 fn too_long() -> Error {
-    Error::InvalidUrl(format!("longer than {MAX_URL_LEN} bytes"))
+    Error::InvalidUrl(format!("it is longer than {MAX_URL_LEN} bytes"))
 }

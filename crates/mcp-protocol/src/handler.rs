@@ -364,7 +364,7 @@ async fn call_tool<R: Registry>(params: &Map<String, Value>, ctx: &CallContext<'
     }
     let problems = args::check(&tool.input_schema, &arguments);
     if !problems.is_empty() {
-        let text = format!("invalid arguments for {}: {}", tool.name, problems.join("; "));
+        let text = format!("Invalid arguments for {}: {}.", tool.name, problems.join("; "));
         return Ok(ToolResult::error(text).to_json().into());
     }
     let headers = match reg.take_quota(ctx) {

@@ -162,7 +162,10 @@ impl From<app::AppError> for ApiError {
         if let AppError::Fetch(app::FetchError::Blocked { host, addr: Some(addr), reason }) = &e {
             tracing::info!(host = %app::clip(host), %addr, reason, "target blocked by the address guard");
         }
-        let error = ApiError::new(status, e.code(), e.message());
+        let mut error = ApiError::new(status, e.code(), e.message());
+        // The libraries' cause chain goes to the log with the request id (the router logs
+        // `cause`), never to the client.
+        error.cause = e.log_detail();
         match e.details() {
             Some(details) => error.with_details(details),
             None => error,
@@ -203,9 +206,18 @@ mod tests {
         check(ApiError::unsupported_media_type(), 415, "unsupported_media_type");
         check(ApiError::overloaded(), 503, "overloaded");
         check(ApiError::internal("secret detail"), 500, "internal");
-        check(app::FetchError::Timeout.into(), 504, "target_timeout");
+        let timeout =
+            app::FetchError::Timeout { host: "a.example".into(), phase: app::TimeoutPhase::Answer, limit_ms: 15_000 };
+        check(timeout.into(), 504, "target_timeout");
         check(app::FetchError::InvalidUrl("x".into()).into(), 400, "invalid_url");
-        check(app::FetchError::Connect("refused".into()).into(), 502, "target_unreachable");
+        let refused = ApiError::from(app::FetchError::Connect {
+            host: "a.example".into(),
+            failure: app::ConnectFailure::Refused,
+            detail: "tcp connect error: connection refused (os error 111)".into(),
+        });
+        check(refused.clone(), 502, "target_unreachable");
+        assert!(!refused.body().to_string().contains("os error"), "{:?}", refused.body());
+        assert!(refused.cause.as_deref().is_some_and(|c| c.contains("os error 111")), "the log keeps the cause");
         check(app::FetchError::TooLarge { limit: 1 }.into(), 422, "target_too_large");
         check(app::FetchError::Config("x".into()).into(), 500, "internal");
     }

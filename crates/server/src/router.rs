@@ -227,8 +227,15 @@ where
     let mut resp = match result {
         Ok(resp) => resp,
         Err(e) => {
-            if let Some(cause) = &e.cause {
-                tracing::error!(request_id = %request_id, cause = %cause, code = e.code, "request failed");
+            match &e.cause {
+                Some(cause) if e.code == "internal" => {
+                    tracing::error!(request_id = %request_id, cause = %cause, code = e.code, "request failed")
+                }
+                // A target's failure: the libraries' cause chain, for the operator.
+                Some(cause) => {
+                    tracing::info!(request_id = %request_id, cause = %cause, code = e.code, "request failed")
+                }
+                None => {}
             }
             e.into_response()
         }

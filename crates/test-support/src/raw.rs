@@ -3,7 +3,7 @@
 //!
 //! Raw tokio rather than hyper: the tests need answers no well-behaved server gives
 //! (stalling, endless bodies, a gzip bomb, arbitrary header bytes, bytes that are not HTTP,
-//! answers cut short).
+//! answers cut short, connections reset).
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
@@ -21,6 +21,8 @@ pub enum Reply {
     Stall,
     /// Sends the headers, then body bytes until the client goes away.
     Endless { headers: Vec<(String, String)> },
+    /// Reads the request and resets the connection (TCP RST) without answering.
+    Reset,
     /// Writes these bytes as they are (garbage, a head promising more body than follows),
     /// keeps the connection open for `hold`, then closes it.
     Raw { bytes: Vec<u8>, hold: Duration },
@@ -147,6 +149,11 @@ async fn serve(mut stream: TcpStream, routes: &[(String, Reply)], seen: &Mutex<V
         }
         Reply::Stall => {
             tokio::time::sleep(Duration::from_secs(60)).await;
+        }
+        Reply::Reset => {
+            // SO_LINGER 0: closing sends RST instead of FIN.
+            stream.set_zero_linger()?;
+            drop(stream);
         }
         Reply::Endless { headers } => {
             let mut out = b"HTTP/1.1 200 OK\r\n".to_vec();

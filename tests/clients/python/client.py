@@ -54,6 +54,13 @@ async def run(mode):
             score = audit.structured_content["score"]["percentage"]
             check(0 <= score <= 100 and json.loads(text_of(audit))["score"]["percentage"] == score,
                   f"{label}: seo_audit score {score}")
+            # The REST audit result itself: snake_case, the full page facts, recommendations.
+            result = audit.structured_content
+            page = result["page"]
+            check(result["api_version"] == "v1" and "meta_description" in page and "status_code" in page
+                  and "images" in page and "links" in page and "og" in page
+                  and isinstance(result["recommendations"], list) and "metaDescription" not in page,
+                  f"{label}: seo_audit is the REST audit result")
             res = await client.read_resource("svc://methodology")
             check(len(res.contents) == 1 and len(res.contents[0].text) > 100, f"{label}: resources/read")
             prompt = await client.get_prompt("explain_seo_issue", {"issue": "canonical-missing"})

@@ -58,6 +58,14 @@ for (const f of flavours) {
   check(!audit.isError, `${f.label}: seo_audit succeeded: ${textOf(audit).slice(0, 200)}`);
   const score = audit.structuredContent.score.percentage;
   check(score >= 0 && score <= 100 && JSON.parse(textOf(audit)).score.percentage === score, `${f.label}: seo_audit score ${score}`);
+  // The REST audit result itself: snake_case, the full page facts, recommendations.
+  const result = audit.structuredContent;
+  const page = result.page;
+  check(
+    result.api_version === "v1" && "meta_description" in page && "status_code" in page && "images" in page &&
+      "links" in page && "og" in page && Array.isArray(result.recommendations) && !("metaDescription" in page),
+    `${f.label}: seo_audit is the REST audit result`,
+  );
   const res = await client.readResource({ uri: "svc://methodology" });
   check(res.contents.length === 1 && res.contents[0].text.length > 100, `${f.label}: resources/read`);
   const prompt = await client.getPrompt({ name: "explain_seo_issue", arguments: { issue: "canonical-missing" } });

@@ -5,6 +5,7 @@
 mod common;
 
 mod audit_cmd;
+mod error_log;
 mod key_secrecy;
 mod restart;
 mod serve;

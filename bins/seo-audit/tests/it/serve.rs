@@ -125,10 +125,32 @@ async fn administer_then_serve() {
         assert!(out.stdout.is_empty(), "{bad:?} printed {:?}", stdout(&out));
     }
 
+    // Values of every width: a longer scope list, a three-digit limit, a long name.
+    let wide = ["keys", "create", "--name", "nightly crawler", "--tier", "free", "--scopes", "audit,mcp,webhooks"];
+    assert!(run(data, &[&wide[..], &["--rate-limit", "120"]].concat()).status.success());
+
     let out = run(data, &["keys", "list"]);
     assert!(out.status.success());
     let listing = stdout(&out);
     assert!(listing.contains(prefix) && listing.contains("ci") && !listing.contains(&key), "{listing}");
+    // Columns line up: every cell of a text column starts where its header starts, and the
+    // right-aligned RPM ends where its header ends.
+    let lines: Vec<&str> = listing.lines().collect();
+    assert_eq!(lines.len(), 4, "{listing}");
+    let header = lines[0];
+    for column in ["ID", "PREFIX", "TIER", "SCOPES", "STATE", "EXPIRES", "NAME"] {
+        let at = header.find(column).unwrap();
+        for line in &lines[1..] {
+            let b = line.as_bytes();
+            assert!(b[at] != b' ' && (at == 0 || b[at - 1] == b' '), "{column} at {at}:\n{listing}");
+        }
+    }
+    let rpm_end = header.find("RPM").unwrap() + 2;
+    for line in &lines[1..] {
+        let b = line.as_bytes();
+        assert!(b[rpm_end].is_ascii_digit() && b[rpm_end + 1] == b' ', "RPM:\n{listing}");
+    }
+    assert!(lines.iter().all(|l| !l.ends_with(' ')), "no trailing spaces:\n{listing}");
     let out = run(data, &["keys", "list", "--json", "--user", &user]);
     let rows: Vec<serde_json::Value> = stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(rows.len(), 1);

@@ -12,7 +12,7 @@ pub const SERVER_NAME: &str = "seo-audit";
 /// Human name of the tool server.
 pub const SERVER_TITLE: &str = "seo-audit";
 /// Version of the tool server descriptor (`/.well-known/mcp.json`), as docs/API.md states it.
-pub const SERVER_VERSION: &str = "2.0.0";
+pub const SERVER_VERSION: &str = "3.0.0";
 /// One-sentence description used by the discovery documents.
 pub const SERVER_DESCRIPTION: &str = "Deterministic SEO audits of public web pages: score and issues, ranked \
      opportunities, ready-to-apply fixes, workflows with approval, monitoring, competitor comparison, on-page \

@@ -108,11 +108,12 @@ pub const SEO_AUDIT: ToolCard = ToolCard {
     needs_key: true,
     hints: AUDITS,
     description:
-        "Fetches a page and runs the full deterministic SEO audit: score (percentage of applicable rule weight \
-         passed), every failed check as an issue with its rule id, severity, category, impact and effort, and \
-         the main page facts. Stores the audit (it feeds monitoring, keyword history and experiments). Needs an \
-         API key with the mcp scope. Use it for a complete picture of one page; follow with get_opportunities \
-         or generate_fixes.",
+        "Fetches a page and runs the full deterministic SEO audit. The result is exactly the REST audit result \
+         (GET /api/v1/audit): score (percentage of applicable rule weight passed), every failed check as a \
+         recommendation with its rule id, type (severity), category, impact and effort, every check's outcome, \
+         and the page facts (title, meta_description, h1, word_count, status_code, images, links, og, ...). \
+         Stores the audit (it feeds monitoring, keyword history and experiments). Needs an API key with the mcp \
+         scope. Use it for a complete picture of one page; follow with get_opportunities or generate_fixes.",
     examples: &["Audit https://example.com/ for SEO", "What is the SEO score of https://example.com/pricing?"],
 };
 
@@ -214,8 +215,9 @@ pub const MONITOR_SITE: ToolCard = ToolCard {
     hints: Hints { read_only: false, open_world: true, destructive: Some(false), idempotent: Some(true) },
     description:
         "Puts a page under monitoring (re-audited daily) or, when it already is, reports on it: the alert rules \
-         (score drop of 5 or more, new critical issue, status not 2xx, unreachable), recent alerts, a severity \
-         breakdown of the latest audit and when it ran. Alerts also go to the key owner's webhooks. Scheduled \
+         (score drop of 5 or more, new critical issue, status not 2xx, unreachable), recent alerts with a severity \
+         breakdown of those alerts, and the issue counts of the latest audit and when it ran. Alerts also go to \
+         the key owner's webhooks. Scheduled \
          re-audits obey the site's robots.txt for SeoAuditBot (a disallowed page raises unreachable instead). \
          Calling it again for the same URL creates nothing new. Needs an API key with the mcp scope.",
     examples: &["Monitor https://example.com/ daily and alert me on score drops"],

@@ -1,5 +1,5 @@
 //! What monitor_site reports on a monitor (docs/API.md, "Monitoring"): its alert rules,
-//! recent alerts, and the severity breakdown of the newest audit.
+//! recent alerts and their severity breakdown, and the issue counts of the newest audit.
 
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -26,8 +26,10 @@ pub struct MonitorReport {
     pub rules: Vec<RuleView>,
     /// The newest alerts, newest first.
     pub recent_alerts: Vec<AlertView>,
-    /// Issues of the newest audit by severity.
+    /// The alerts of `recent_alerts` by severity: the breakdown counts what is listed.
     pub severity_breakdown: SeverityBreakdown,
+    /// Issues of the newest audit by severity.
+    pub latest_audit_issues: SeverityBreakdown,
     /// Score of the newest audit.
     pub last_score: i64,
     /// When the newest audit ran (ISO 8601 UTC timestamp).
@@ -60,10 +62,10 @@ pub struct AlertView {
     pub created_at: String,
 }
 
-/// Issue counts by severity.
-#[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
+/// Counts by severity (of alerts, or of an audit's issues).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct SeverityBreakdown {
-    /// Critical issues.
+    /// Critical ones.
     pub critical: usize,
     /// Warnings.
     pub warning: usize,
@@ -76,6 +78,12 @@ impl SeverityBreakdown {
     pub fn of(result: &StoredResult) -> SeverityBreakdown {
         let (critical, warning, notice) = result.severity_counts();
         SeverityBreakdown { critical, warning, notice }
+    }
+
+    /// The counts of `alerts` by their severity.
+    pub fn of_alerts(alerts: &[store::Alert]) -> SeverityBreakdown {
+        let count = |severity: &str| alerts.iter().filter(|a| a.severity == severity).count();
+        SeverityBreakdown { critical: count("critical"), warning: count("warning"), notice: count("notice") }
     }
 }
 
@@ -102,9 +110,33 @@ impl MonitorReport {
                     created_at: crate::format_rfc3339(a.created_at),
                 })
                 .collect(),
-            severity_breakdown: SeverityBreakdown::of(&StoredResult::of(latest)),
+            severity_breakdown: SeverityBreakdown::of_alerts(alerts),
+            latest_audit_issues: SeverityBreakdown::of(&StoredResult::of(latest)),
             last_score: latest.score,
             last_audit_at: crate::format_rfc3339(latest.created_at),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn alert(severity: &str) -> store::Alert {
+        store::Alert {
+            id: "a".into(),
+            monitor_id: "m".into(),
+            rule: "score_drop".into(),
+            severity: severity.into(),
+            message: "m".into(),
+            created_at: time::OffsetDateTime::UNIX_EPOCH,
+        }
+    }
+
+    #[test]
+    fn the_breakdown_counts_the_alerts_listed() {
+        let alerts = [alert("critical"), alert("warning"), alert("critical")];
+        assert_eq!(SeverityBreakdown::of_alerts(&alerts), SeverityBreakdown { critical: 2, warning: 1, notice: 0 });
+        assert_eq!(SeverityBreakdown::of_alerts(&[]), SeverityBreakdown { critical: 0, warning: 0, notice: 0 });
     }
 }

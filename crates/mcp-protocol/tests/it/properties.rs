@@ -186,9 +186,9 @@ proptest! {
         prop_assert_eq!(&result["isError"], &json!(!(2..=4).contains(&n)), "{} characters: {}", n, result);
         let text = result["content"][0]["text"].as_str().unwrap_or_default();
         if n < 2 {
-            prop_assert!(text.ends_with("argument `label` must be at least 2 characters long"), "{}", text);
+            prop_assert!(text.ends_with("argument `label` must be at least 2 characters long."), "{}", text);
         } else if n > 4 {
-            let want = format!("argument `label` must be at most 4 characters long (got {n})");
+            let want = format!("argument `label` must be at most 4 characters long (got {n}).");
             prop_assert!(text.ends_with(&want), "{}", text);
         }
     }

@@ -74,7 +74,7 @@ impl Registry for McpRegistry {
         match calls::find(name) {
             Some(tool) => (tool.call)(&env, arguments).await,
             // The protocol layer only calls names of the catalog, which is this table.
-            None => calls::tool_error("internal", format!("tool {name:?} has no implementation")),
+            None => calls::tool_error("internal", format!("The tool {name:?} has no implementation.")),
         }
     }
 

@@ -108,12 +108,12 @@ where
 {
     let args = match serde_json::from_value::<A>(Value::Object(args)) {
         Ok(args) => args,
-        Err(e) => return tool_error("invalid_request", format!("invalid arguments: {e}")),
+        Err(e) => return tool_error("invalid_request", format!("The arguments are not valid: {e}.")),
     };
     match handler(env, args).await {
         Ok(out) => match serde_json::to_value(out) {
             Ok(value) => ToolResult::success(value),
-            Err(e) => tool_error("internal", format!("result did not serialise: {e}")),
+            Err(e) => tool_error("internal", format!("The result could not be serialised: {e}.")),
         },
         Err(e) => e,
     }

@@ -69,7 +69,7 @@ fn target(body: &Value) -> Result<String, ApiError> {
         None | Some(Value::Null) => Err(ApiError::missing_parameter("url")),
         Some(Value::String(s)) if s.trim().is_empty() => Err(ApiError::missing_parameter("url")),
         Some(Value::String(s)) => Ok(s.clone()),
-        Some(_) => Err(ApiError::invalid_request("`url` must be a string.")),
+        Some(_) => Err(ApiError::invalid_request("The field `url` must be a string.")),
     }
 }
 

@@ -75,6 +75,13 @@ async fn audit_batch(ctx: Ctx) -> Result<crate::Response, ApiError> {
         })
         .collect();
 
+    // A batch that needs more units than the caller's whole per-minute limit can never pass:
+    // 400, no Retry-After, nothing charged (docs/API.md, "POST /api/v1/audit/batch").
+    let limit = identity.rate_limit(&ctx.state.config.rate_limits);
+    if distinct.len() > limit as usize {
+        return Err(larger_than_limit(distinct.len(), limit, identity.key().is_some()));
+    }
+
     // Every item takes its place in the audit queue before anything is charged: a batch the
     // queue cannot hold is refused whole (503) and waits nowhere else.
     let outcomes: Vec<Result<AuditAnswer, ApiError>> = ctx
@@ -96,8 +103,14 @@ async fn audit_batch(ctx: Ctx) -> Result<crate::Response, ApiError> {
                 BatchItem::Audited { url: raw.clone(), ok: true, result }
             }
             Err(e) => {
-                if let Some(cause) = &e.cause {
-                    tracing::error!(request_id = %ctx.request_id, url = %raw, cause = %cause, "batch item failed");
+                match &e.cause {
+                    Some(cause) if e.code == "internal" => {
+                        tracing::error!(request_id = %ctx.request_id, url = %raw, cause = %cause, "batch item failed")
+                    }
+                    Some(cause) => {
+                        tracing::info!(request_id = %ctx.request_id, url = %raw, cause = %cause, "batch item failed")
+                    }
+                    None => {}
                 }
                 BatchItem::Failed {
                     url: raw.clone(),
@@ -117,6 +130,19 @@ async fn audit_batch(ctx: Ctx) -> Result<crate::Response, ApiError> {
     }))
 }
 
+/// The refusal of a batch of `needed` distinct URLs from a caller whose whole limit is
+/// `limit` a minute: waiting cannot help, so it says what to send instead.
+fn larger_than_limit(needed: usize, limit: u32, keyed: bool) -> ApiError {
+    let whose = if keyed { "this key's whole" } else { "the whole anonymous" };
+    let hint = if keyed { "" } else { " An API key raises the limit." };
+    ApiError::invalid_request(format!(
+        "This batch is larger than the rate limit: its {needed} distinct URLs need {needed} requests of quota, \
+         more than {whose} limit of {limit} per minute, so it can never pass as sent. Send at most {limit} \
+         distinct URLs per batch.{hint}"
+    ))
+    .with_details(json!({ "parameter": "urls", "limit": limit, "requested": needed }))
+}
+
 /// `{urls: [1..=10 strings], format?: "json" | "compact"}`.
 fn parse_batch(body: &Value) -> Result<(Vec<String>, Format), ApiError> {
     let Some(obj) = body.as_object() else {
@@ -130,11 +156,11 @@ fn parse_batch(body: &Value) -> Result<(Vec<String>, Format), ApiError> {
                 .map(|v| v.as_str().map(str::to_string))
                 .collect::<Option<Vec<_>>>()
                 .ok_or_else(|| ApiError::invalid_request("Every entry of `urls` must be a string."))?,
-            Some(_) => return Err(ApiError::invalid_request("`urls` must be an array of strings.")),
+            Some(_) => return Err(ApiError::invalid_request("The field `urls` must be an array of strings.")),
         };
     if urls.is_empty() || urls.len() > MAX_BATCH_URLS {
         return Err(ApiError::invalid_request(format!(
-            "`urls` must hold 1 to {MAX_BATCH_URLS} URLs, not {}.",
+            "The field `urls` must hold 1 to {MAX_BATCH_URLS} URLs, not {}.",
             urls.len()
         ))
         .with_details(json!({ "parameter": "urls", "max": MAX_BATCH_URLS })));
@@ -142,7 +168,7 @@ fn parse_batch(body: &Value) -> Result<(Vec<String>, Format), ApiError> {
     let format = match obj.get("format") {
         None | Some(Value::Null) => Format::Json,
         Some(Value::String(s)) => parse_format(Some(s))?,
-        Some(_) => return Err(ApiError::invalid_request("`format` must be a string.")),
+        Some(_) => return Err(ApiError::invalid_request("The field `format` must be a string.")),
     };
     Ok((urls, format))
 }

@@ -55,7 +55,8 @@ async fn gap(ctx: Ctx) -> Result<crate::Response, ApiError> {
 }
 
 fn wrong_type(field: &str, expected: &str) -> ApiError {
-    ApiError::invalid_request(format!("`{field}` must be {expected}.")).with_details(json!({ "parameter": field }))
+    ApiError::invalid_request(format!("The field `{field}` must be {expected}."))
+        .with_details(json!({ "parameter": field }))
 }
 
 /// Validates a content-gap body (documented as `api::ContentGapRequest`); `null` counts as
@@ -141,7 +142,7 @@ fn parse_issues(body: &Value) -> Result<Vec<autofix::Issue<'static>>, ApiError> 
     };
     if items.is_empty() || items.len() > autofix::MAX_BATCH {
         return Err(ApiError::invalid_request(format!(
-            "`issues` must hold 1 to {} issues, not {}.",
+            "The field `issues` must hold 1 to {} issues, not {}.",
             autofix::MAX_BATCH,
             items.len()
         ))

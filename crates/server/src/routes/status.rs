@@ -27,6 +27,8 @@ async fn status(ctx: Ctx) -> Result<crate::Response, ApiError> {
     Ok(json_response(
         code,
         &Status {
+            ok: ping.is_ok(),
+            api_version: audit_core::API_VERSION,
             status,
             db,
             engine_version: audit_core::ENGINE_VERSION,

@@ -233,7 +233,7 @@ fn render_stored(base: &str, domain: &str, audit: &app::StoredAudit) -> String {
 /// from the scrubbed values, so it cannot repeat them either).
 fn render(base: &str, domain: &str, mut result: AuditResult) -> String {
     pages::report::strip_query_strings(&mut result);
-    let fixes = app::audit_report::report_fixes(&result);
+    let fixes = app::fixes::report_fixes(&result);
     pages::report::render_report(base, domain, &result, &fixes)
 }
 

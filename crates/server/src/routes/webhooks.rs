@@ -133,7 +133,7 @@ fn parse_create(body: &Value) -> Result<(String, Vec<String>), ApiError> {
         None | Some(Value::Null) => return Err(ApiError::missing_parameter("url")),
         Some(Value::String(s)) if s.trim().is_empty() => return Err(ApiError::missing_parameter("url")),
         Some(Value::String(s)) => s.clone(),
-        Some(_) => return Err(ApiError::invalid_request("`url` must be a string.")),
+        Some(_) => return Err(ApiError::invalid_request("The field `url` must be a string.")),
     };
     let events: Vec<String> =
         match obj.get("events") {
@@ -143,11 +143,11 @@ fn parse_create(body: &Value) -> Result<(String, Vec<String>), ApiError> {
                 .map(|v| v.as_str().map(str::to_string))
                 .collect::<Option<Vec<_>>>()
                 .ok_or_else(|| ApiError::invalid_request("Every entry of `events` must be a string."))?,
-            Some(_) => return Err(ApiError::invalid_request("`events` must be an array of event names.")),
+            Some(_) => return Err(ApiError::invalid_request("The field `events` must be an array of event names.")),
         };
     let allowed = app::WEBHOOK_EVENTS;
     if events.is_empty() {
-        return Err(ApiError::invalid_request("`events` must name at least one event.")
+        return Err(ApiError::invalid_request("The field `events` must name at least one event.")
             .with_details(json!({ "parameter": "events", "allowed": allowed })));
     }
     if let Some(unknown) = events.iter().find(|e| !allowed.contains(&e.as_str())) {

@@ -338,6 +338,13 @@ async fn monitors_raise_alerts() {
         report["recentAlerts"].as_array().unwrap().iter().map(|a| a["rule"].as_str().unwrap()).collect();
     assert!(rules.contains(&"status_not_2xx") && rules.contains(&"score_drop"), "{report:#}");
     assert!(report["severityBreakdown"]["critical"].as_u64().unwrap() >= 1, "{report:#}");
+    // The breakdown counts the alerts listed beside it; the newest audit's issues are apart.
+    let alerts = report["recentAlerts"].as_array().unwrap();
+    for severity in ["critical", "warning", "notice"] {
+        let listed = alerts.iter().filter(|a| a["severity"] == severity).count() as u64;
+        assert_eq!(report["severityBreakdown"][severity].as_u64(), Some(listed), "{severity}: {report:#}");
+    }
+    assert!(report["latestAuditIssues"]["critical"].as_u64().unwrap() >= 1, "{report:#}");
 
     // A page that cannot be audited at all is not put under monitoring.
     let dead = format!("http://127.0.0.1:{}/", closed_port());

@@ -29,6 +29,8 @@ async fn check_status(t: &TestServer, healthy: bool) {
         "{}",
         a.raw
     );
+    // `ok` and `api_version` as on every JSON answer; `ok` follows the health.
+    assert_eq!((&a.body["ok"], &a.body["api_version"]), (&serde_json::json!(healthy), &serde_json::json!("v1")));
 }
 
 /// With the database unavailable an audit (anonymous or keyed, single or batch) is refused

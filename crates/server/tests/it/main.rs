@@ -11,6 +11,7 @@ mod automation;
 mod browser;
 mod content;
 mod dispatch;
+mod errors;
 mod faults;
 mod hostile;
 mod http;

@@ -300,6 +300,15 @@ fn output_schemas_refuse_outputs_that_break_the_contract() {
             "seo_audit",
             json!({ "url": "u", "score": { "current": 1 }, "issues": [], "page": {}, "rulesetVersion": "1" }),
         ),
+        (
+            // The old camelCase shape of the tool: not the REST audit result.
+            "seo_audit",
+            json!({
+                "ok": true, "api_version": "v1", "scanned_at": "2026-01-01T00:00:00Z", "target_type": "public",
+                "target": null, "page": { "metaDescription": null, "statusCode": 200 }, "score": {},
+                "recommendations": [], "checks": [], "ai_insights": "", "meta": {}
+            }),
+        ),
         ("get_seo_concept", json!({ "concept": "x", "found": true })),
         ("get_seo_concept", json!({ "concept": "x", "found": false })),
         (
@@ -694,7 +703,7 @@ fn prompts_refuse_missing_or_unusable_arguments() {
 fn mcp_json_is_the_spec_descriptor_and_a_server_card() {
     let doc = discovery::mcp_json("https://seo.example/");
     assert_eq!(doc["name"], mcp::SERVER_NAME);
-    assert_eq!(doc["version"], "2.0.0");
+    assert_eq!(doc["version"], "3.0.0");
     assert_eq!(doc["protocol"], "2026-07-28");
     assert_eq!(doc["endpoint"], "https://seo.example/api/mcp");
     assert_eq!(doc["discovery"], "https://seo.example/.well-known/mcp.json");
@@ -729,7 +738,7 @@ fn agent_card_follows_a2a() {
     {
         assert!(card.get(field).is_some(), "{field}");
     }
-    assert_eq!(card["version"], "2.0.0");
+    assert_eq!(card["version"], "3.0.0");
     let iface = &card["supportedInterfaces"][0];
     assert_eq!(iface["url"], "http://127.0.0.1:8080/api/mcp");
     assert_eq!(iface["protocolBinding"], "JSONRPC");
@@ -753,7 +762,7 @@ fn agent_card_follows_a2a() {
 fn server_info_tells_agents_what_is_public_and_how_to_get_a_key() {
     let info = mcp::server_info();
     assert_eq!(info.name, "seo-audit");
-    assert_eq!(info.version, "2.0.0");
+    assert_eq!(info.version, "3.0.0");
     for t in calls::tool_names() {
         assert!(info.instructions.contains(&t), "instructions do not mention {t}");
     }

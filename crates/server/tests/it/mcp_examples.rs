@@ -61,33 +61,62 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
         ),
         ("get_seo_concept", json!({ "concept": "canonicle", "found": false, "suggestions": ["canonical-url"] })),
         (
+            // The REST audit result itself (docs/API.md, "The audit result").
             "seo_audit",
-            json!({
-                "url": "https://example.com/",
-                "finalUrl": "https://example.com/",
-                "auditId": "3f0c9a52-8d1e-4c47-9d0b-6a1f2e4b7c11",
-                "scannedAt": "2026-05-01T10:00:06.120Z",
-                "score": { "current": 78, "max": 100, "percentage": 78, "passed": 52, "total": 58 },
-                "issues": [{
-                    "id": "meta-description-missing",
-                    "type": "warning",
-                    "category": "Content",
-                    "title": "Meta description is missing",
-                    "description": "The page has no meta description; search engines will pick a snippet themselves.",
-                    "impact": "medium",
-                    "effort": "low",
-                    "confidence": 95,
-                    "currentValue": null,
-                    "suggestedValue": null
-                }],
-                "page": {
-                    "title": "Handmade oak furniture | Acme", "metaDescription": null, "h1": "Oak furniture", "wordCount": 812,
-                    "statusCode": 200, "canonical": "https://example.com/", "lang": "en", "robots": ""
-                },
-                "rulesetVersion": "1.3.0",
-                "rulesetFingerprint": "46bf9232c8259052",
-                "aiInsights": "Score 78/100: 1 warning. Fix first: Meta description is missing."
-            }),
+            json!(
+                {
+                  "ok": true,
+                  "api_version": "v1",
+                  "scanned_at": "2026-11-21T10:15:02.123Z",
+                  "target_type": "public",
+                  "target": null,
+                  "page": {
+                    "url": "https://example.com/",
+                    "final_url": "https://www.example.com/",
+                    "title": "Example Domain for documentation",
+                    "meta_description": null,
+                    "h1": "Example Domain",
+                    "word_count": 28,
+                    "images": { "total": 0, "missing_alt": 0 },
+                    "links": { "internal": 0, "external": 1 },
+                    "og": { "title": "", "description": "", "image": "" },
+                    "canonical": "",
+                    "robots": "",
+                    "schema_markup": false,
+                    "load_time_ms": 183,
+                    "status_code": 200,
+                    "lang": "en",
+                    "charset": "UTF-8",
+                    "headings": [{ "level": 1, "text": "Example Domain" }],
+                    "hreflang": [],
+                    "schema_types": []
+                  },
+                  "score": {
+                    "current": 71, "max": 100, "percentage": 71, "passed": 38, "total": 47,
+                    "engine_version": "0.1.0", "ruleset_version": "1.0.0", "ruleset_fingerprint": "3f0c9a2d1e4b5c6a"
+                  },
+                  "recommendations": [
+                    {
+                      "id": "meta-description-missing",
+                      "type": "warning",
+                      "category": "Content",
+                      "title": "Meta description missing",
+                      "description": "The page has no meta description; write one of 70-160 characters that sums up the page.",
+                      "impact": "high",
+                      "effort": "low",
+                      "confidence": 95,
+                      "current_value": null,
+                      "suggested_value": "This domain is for use in illustrative examples in documents. You may use this..."
+                    }
+                  ],
+                  "checks": [{ "id": "title-missing", "category": "Content", "status": "pass" }],
+                  "ai_insights": "Score 71/100: 38 of 47 applicable checks pass. Most serious: ...",
+                  "meta": {
+                    "engine_version": "0.1.0", "ruleset_version": "1.0.0",
+                    "ruleset_fingerprint": "3f0c9a2d1e4b5c6a", "checks_executed": 62
+                  }
+                }
+            ),
         ),
         (
             "get_opportunities",
@@ -189,8 +218,8 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
                 "newlyPassing": ["image-alt-missing"],
                 "changedFacts": [
                     { "field": "robots", "baseline": "", "current": "noindex, nofollow" },
-                    { "field": "wordCount", "baseline": 812, "current": 790 },
-                    { "field": "metaDescription", "baseline": "Oak furniture.", "current": null }
+                    { "field": "word_count", "baseline": 812, "current": 790 },
+                    { "field": "meta_description", "baseline": "Oak furniture.", "current": null }
                 ]
             }),
         ),
@@ -225,7 +254,8 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
                     { "rule": "unreachable", "description": "the page cannot be fetched" }
                 ],
                 "recentAlerts": [{ "alertId": "alert_7", "rule": "score_drop", "severity": "warning", "message": "Score fell from 86 to 78", "createdAt": "2026-05-02T06:00:03.000Z" }],
-                "severityBreakdown": { "critical": 0, "warning": 3, "notice": 4 },
+                "severityBreakdown": { "critical": 0, "warning": 1, "notice": 0 },
+                "latestAuditIssues": { "critical": 0, "warning": 3, "notice": 4 },
                 "lastScore": 78,
                 "lastAuditAt": "2026-05-02T06:00:02.000Z"
             }),

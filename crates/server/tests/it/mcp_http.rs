@@ -261,8 +261,8 @@ async fn protocol_errors() {
 async fn every_tool_matches_its_output_schema() {
     let site = mcp_site().await;
     let t = TestServer::start(|_| {}).await;
-    let (key, _) = t.key(|_| {});
-    let key = Some(key.as_str());
+    let (plain_key, _) = t.key(|_| {});
+    let key = Some(plain_key.as_str());
     let home = format!("http://{site}/");
     let worse = format!("http://{site}/worse");
     let tools = list_tools(&t).await;
@@ -299,7 +299,26 @@ async fn every_tool_matches_its_output_schema() {
 
     let audit = check_output(&tools, "seo_audit", &call_tool(&t, "seo_audit", json!({ "url": home }), key).await);
     let stored = t.store.latest_audit_for_url(&home).ok().flatten();
-    assert!(audit["auditId"].is_string() && stored.is_some(), "the audit is stored: {audit}");
+    assert!(stored.is_some(), "the audit is stored: {audit}");
+    // One shape per fact: the tool's result is the REST audit result, field for field.
+    validate_schema("AuditResult", &audit);
+    let rest =
+        Answer::from(t.client.get(t.audit_url(&home, "")).header("x-api-key", &plain_key).send().await.unwrap()).await;
+    assert_eq!(rest.status, 200, "{}", rest.raw);
+    let without_timing = |mut v: Value| {
+        v["scanned_at"] = Value::Null;
+        v["page"]["load_time_ms"] = Value::Null;
+        v
+    };
+    assert_eq!(without_timing(audit.clone()), without_timing(rest.body.clone()), "seo_audit is the REST result");
+    let keys = |v: &Value| -> Vec<String> { v.as_object().unwrap().keys().cloned().collect() };
+    assert_eq!(keys(&audit), keys(&rest.body));
+    assert_eq!(keys(&audit["score"]), keys(&rest.body["score"]));
+    assert_eq!(keys(&audit["recommendations"][0]), keys(&rest.body["recommendations"][0]));
+    let tool_schema = &output_schema(&tools, "seo_audit");
+    let rest_schema = &server::openapi_document()["components"]["schemas"]["AuditResult"];
+    assert_eq!(tool_schema["required"], rest_schema["required"], "the same schema");
+    assert_eq!(keys(&tool_schema["properties"]), keys(&rest_schema["properties"]), "the same schema");
 
     let opp = check_output(
         &tools,
@@ -332,7 +351,7 @@ async fn every_tool_matches_its_output_schema() {
     );
     let fields: Vec<&str> =
         reg["changedFacts"].as_array().unwrap().iter().map(|c| c["field"].as_str().unwrap()).collect();
-    for f in ["title", "metaDescription", "robots", "wordCount", "lang"] {
+    for f in ["title", "meta_description", "robots", "word_count", "lang"] {
         assert!(fields.contains(&f), "{f} changed: {fields:?}");
     }
 

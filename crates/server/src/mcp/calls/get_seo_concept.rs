@@ -32,7 +32,7 @@ pub async fn call(_env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> 
         ));
     }
     if query.chars().count() > MAX_CONCEPT_CHARS {
-        return Err(tool_error("invalid_request", format!("concept must be at most {MAX_CONCEPT_CHARS} characters")));
+        return Err(tool_error("invalid_request", format!("The concept must be at most {MAX_CONCEPT_CHARS} characters.")));
     }
     Ok(glossary::concept(query).into())
 }

@@ -36,8 +36,10 @@ pub use crate::mcp::tools::{tool_error, ToolEnv};
 
 /// An [`ApiError`] as a tool result; internal causes are logged, never shown.
 pub fn from_api_error(e: ApiError, what: &str) -> ToolResult {
-    if let Some(cause) = &e.cause {
-        tracing::error!(cause = %cause, code = e.code, "agent tool failed");
+    match &e.cause {
+        Some(cause) if e.code == "internal" => tracing::error!(cause = %cause, code = e.code, "agent tool failed"),
+        Some(cause) => tracing::info!(cause = %cause, code = e.code, "agent tool failed"),
+        None => {}
     }
     let message = e.message.trim_end_matches('.');
     tool_error(e.code, format!("{message} ({what})."))

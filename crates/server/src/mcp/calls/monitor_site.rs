@@ -1,5 +1,6 @@
 //! monitor_site: puts a page of the key owner under monitoring (or reports on the existing
-//! monitor): alert rules, recent alerts, and the severity breakdown of the newest audit.
+//! monitor): alert rules, recent alerts with their severity breakdown, and the issue counts
+//! of the newest audit.
 //! A page never audited is audited once now, so the first report has a breakdown.
 
 use mcp_protocol::ToolResult;
@@ -54,7 +55,7 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
         Err(e) => return Err(from_api_error(e, "alerts")),
     };
     // A monitor check may have stored an audit (and raised the alerts just read) since
-    // `latest` was read: report the newest audit, so breakdown and alerts agree.
+    // `latest` was read: report the newest audit, so its issue counts and the alerts agree.
     let latest = state.app.latest_audit(url.to_string()).await.ok().flatten().unwrap_or(latest);
     Ok(app::monitors::MonitorReport::of(&monitor, created, &alerts, &latest))
 }

@@ -1,5 +1,6 @@
-//! seo_audit: the full audit of one page (score, issues, main facts), stored like a REST
-//! audit ([`app::audit_report`]).
+//! seo_audit: the full audit of one page, stored like a REST audit. Its result is the REST
+//! audit result itself (`GET /api/v1/audit`, `format=json`): the same type, so the same
+//! field names, nesting and schema (docs/API.md, "The agent-tool endpoint").
 
 use mcp_protocol::ToolResult;
 use schemars::JsonSchema;
@@ -16,11 +17,16 @@ pub struct Args {
     pub url: String,
 }
 
-/// Result.
-pub type Output = app::audit_report::AuditReport;
+/// Result: the REST audit result, envelope included.
+pub type Output = api::FullAnswer;
 
 /// Runs the tool.
 pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
     let url = url_arg(&args.url, "url")?;
-    env.state.app.audit_report(&url, env.identity.user_id()).await.map_err(|e| from_app_error(e, url.as_str()))
+    env.state
+        .app
+        .audit_charged(&url, env.identity.user_id())
+        .await
+        .map(|done| api::FullAnswer::new(done.result))
+        .map_err(|e| from_app_error(e, url.as_str()))
 }

@@ -32,12 +32,12 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
     let keyword = text(&args.keyword);
     match args.action {
         KeywordAction::Add => {
-            let keyword = keyword.ok_or_else(|| tool_error("missing_parameter", "add needs keyword."))?;
+            let keyword = keyword.ok_or_else(|| tool_error("missing_parameter", "The add action needs `keyword`."))?;
             let url = needed_url(args.target_url.as_deref(), "targetUrl", "add needs targetUrl.")?;
             app.add_keyword(&user_id, &keyword, &url).await.map_err(|e| from_app_error(e, url.as_str()))?;
         }
         KeywordAction::Remove => {
-            let keyword = keyword.ok_or_else(|| tool_error("missing_parameter", "remove needs keyword."))?;
+            let keyword = keyword.ok_or_else(|| tool_error("missing_parameter", "The remove action needs `keyword`."))?;
             app.remove_keyword(&user_id, &keyword).await.map_err(|e| from_app_error(e, "keyword"))?;
         }
         KeywordAction::List => {}
