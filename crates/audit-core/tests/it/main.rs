@@ -7,6 +7,8 @@ mod facts;
 mod lighthouse;
 mod properties;
 mod rules;
+#[path = "../support/rule_fixture.rs"]
+mod rule_fixture;
 mod rules_doc;
 mod snapshots;
 mod table;
