@@ -6,9 +6,9 @@ mod corpus;
 mod facts;
 mod lighthouse;
 mod properties;
-mod rules;
 #[path = "../support/rule_fixture.rs"]
 mod rule_fixture;
+mod rules;
 mod rules_doc;
 mod snapshots;
 mod table;

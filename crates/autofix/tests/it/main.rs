@@ -3,4 +3,7 @@
 //! `cargo test -p autofix --test it MODULE::`.
 
 mod matching;
+mod rule_cases;
+#[path = "../../../audit-core/tests/support/rule_fixture.rs"]
+mod rule_fixture;
 mod templates;
