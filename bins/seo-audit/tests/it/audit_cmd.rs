@@ -11,8 +11,9 @@ fn run(args: &[&str]) -> Output {
     crate::common::command().args(args).env("SEO_AUDIT_DATA", data.path()).output().expect("run seo-audit")
 }
 
+/// A page of audit-core's fixtures (`crates/audit-core/tests/fixtures/`).
 fn fixture(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures").join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../crates/audit-core/tests/fixtures").join(rel)
 }
 
 fn json(out: &Output) -> Value {
