@@ -154,7 +154,6 @@ pub fn report_fixes(result: &audit_core::AuditResult) -> Vec<(String, String)> {
     fixes
 }
 
-
 #[cfg(test)]
 mod top_n_tests {
     use super::*;

@@ -73,7 +73,10 @@ fn bench_set(c: &mut Criterion, name: &str, set: &[(String, Vec<u8>)]) {
 
 fn benches(c: &mut Criterion) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    bench_set(c, "fixtures", &pages(&root.join("fixtures")));
+    // The workspace's fixtures and audit-core's own (the rule cases and the snapshot pages).
+    let mut fixtures = pages(&root.join("fixtures"));
+    fixtures.extend(pages(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")));
+    bench_set(c, "fixtures", &fixtures);
     let corpus = root.join("../shared/corpus/pages");
     if corpus.is_dir() {
         bench_set(c, "corpus", &pages(&corpus));

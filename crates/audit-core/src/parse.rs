@@ -670,7 +670,7 @@ mod tests {
     fn real_pages_parse_exactly_as_html5ever_parses_them() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         let mut pages = Vec::new();
-        for dir in ["fixtures/rules", "fixtures/pages", "fixtures/sites", "../shared/corpus/pages"] {
+        for dir in ["crates/audit-core/tests/fixtures", "fixtures/sites", "../shared/corpus/pages"] {
             let mut stack = vec![root.join(dir)];
             while let Some(path) = stack.pop() {
                 if path.is_dir() {

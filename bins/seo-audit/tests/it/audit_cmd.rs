@@ -2,22 +2,18 @@
 //! formats, `--min-score` and the exit statuses with the error code on stderr.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 
 fn run(args: &[&str]) -> Output {
     let data = tempfile::tempdir().expect("tempdir");
-    Command::new(env!("CARGO_BIN_EXE_seo-audit"))
-        .args(args)
-        .env_remove("SEO_AUDIT_ALLOW_TARGETS")
-        .env("SEO_AUDIT_DATA", data.path())
-        .output()
-        .expect("run seo-audit")
+    crate::common::command().args(args).env("SEO_AUDIT_DATA", data.path()).output().expect("run seo-audit")
 }
 
+/// A page of audit-core's fixtures (`crates/audit-core/tests/fixtures/`).
 fn fixture(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures").join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../crates/audit-core/tests/fixtures").join(rel)
 }
 
 fn json(out: &Output) -> Value {

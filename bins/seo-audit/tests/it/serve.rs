@@ -105,7 +105,7 @@ async fn administer_then_serve() {
     let prefix = &key[..10];
 
     // Without --user a user of the tier is created; the environment names the data dir too.
-    let out = Command::new(env!("CARGO_BIN_EXE_seo-audit"))
+    let out = common::command()
         .env("SEO_AUDIT_DATA", data)
         .args(["keys", "create", "--name", "other", "--tier", "pro"])
         .output()
@@ -156,7 +156,7 @@ async fn administer_then_serve() {
     assert_eq!(rows.len(), 1);
     assert_eq!((rows[0]["key_prefix"].as_str(), rows[0]["rate_limit"].as_u64()), (Some(prefix), Some(5)));
     // A key without its own limit shows its tier's limit as this configuration sets it.
-    let out = Command::new(env!("CARGO_BIN_EXE_seo-audit"))
+    let out = common::command()
         .env("SEO_AUDIT_DATA", data)
         .env("SEO_AUDIT_RATE_LIMIT_PRO", "100")
         .args(["keys", "list", "--json"])

@@ -1,5 +1,6 @@
 //! llms.txt against the eight real files of the shared corpus (`llms/INDEX.tsv` says
-//! which are conformant and which are misused). Skips when `../shared` is absent.
+//! which are conformant and which are misused). Skips when `../shared` is absent, unless
+//! `SEO_AUDIT_REQUIRE_CORPUS=1` (see `shared_corpus` in main.rs).
 
 use std::fs;
 use std::path::PathBuf;
@@ -7,13 +8,7 @@ use std::path::PathBuf;
 use ai_visibility::{IssueCode, LlmsTxt, Severity};
 
 fn corpus() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/llms");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        println!("skipped: {} is absent", dir.display());
-        None
-    }
+    crate::shared_corpus("llms")
 }
 
 /// Parses one file and checks its verdict, section count and the codes of its

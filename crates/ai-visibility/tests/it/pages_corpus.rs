@@ -1,6 +1,6 @@
 //! Readiness, scan and query generation over the real pages of the shared corpus:
 //! nothing panics, every invariant of the response shapes holds, and the figures are
-//! printed for review. Skips when `../shared` is absent.
+//! printed for review. Skips when `../shared` is absent, unless `SEO_AUDIT_REQUIRE_CORPUS=1`.
 
 use std::fs;
 use std::path::PathBuf;
@@ -9,13 +9,7 @@ use ai_visibility::{ai_readiness, ai_visibility_scan, generate_queries, GEO_QUER
 use audit_core::{HttpFacts, Page};
 
 fn corpus() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/pages");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        println!("skipped: {} is absent", dir.display());
-        None
-    }
+    crate::shared_corpus("pages")
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! robots.txt against the shared corpus: the reference parser's test suite
 //! (`robots/cases*.jsonl`) and real files of large sites (`robots/real/`).
-//! Skips with a message when `../shared/corpus` is absent.
+//! Skips with a message when `../shared/corpus` is absent, unless `SEO_AUDIT_REQUIRE_CORPUS=1`.
 
 use std::fs;
 use std::path::PathBuf;
@@ -10,13 +10,7 @@ use base64::Engine as _;
 use serde_json::Value;
 
 fn corpus() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/robots");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        println!("skipped: {} is absent", dir.display());
-        None
-    }
+    crate::shared_corpus("robots")
 }
 
 fn rows(dir: &std::path::Path, file: &str) -> Vec<Value> {

@@ -6,6 +6,8 @@ mod corpus;
 mod facts;
 mod lighthouse;
 mod properties;
+#[path = "../support/rule_fixture.rs"]
+mod rule_fixture;
 mod rules;
 mod rules_doc;
 mod snapshots;

@@ -9,7 +9,14 @@ const END_OF_GENERATED: &str = "\n<!-- End of the generated part; the sections b
 
 #[test]
 fn rules_md_matches_the_rule_table() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/RULES.md");
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs");
+    if !docs.is_dir() {
+        // The packaged crate (`cargo package`) has no workspace around it: the document
+        // belongs to the workspace, and is checked there.
+        eprintln!("skipping: {} not found (audit-core outside the seo-audit workspace)", docs.display());
+        return;
+    }
+    let path = docs.join("RULES.md");
     let expected = audit_core::rules_markdown();
     let current = std::fs::read_to_string(&path).unwrap_or_default();
     let (generated, by_hand) = match current.find(END_OF_GENERATED) {

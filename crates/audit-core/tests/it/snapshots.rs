@@ -1,4 +1,4 @@
-//! Full audit results of the pages in `fixtures/pages/`, as JSON snapshots (insta). The
+//! Full audit results of the pages in `tests/fixtures/pages/`, as JSON snapshots (insta). The
 //! timestamp is fixed and the crate version redacted, so a snapshot changes only when what
 //! the engine finds changes. Review every changed snapshot before accepting it
 //! (`cargo insta review`, or `INSTA_UPDATE=always` and read the diff).
@@ -20,7 +20,7 @@ fn fetched(ttfb_ms: u64, load_time_ms: u64) -> HttpFacts {
 }
 
 fn check(file: &str, url: &str, http: HttpFacts) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/pages").join(file);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pages").join(file);
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let result = audit(Page::parse(url, &bytes, http)).to_result(FIXED_TIME);
     let name = file.trim_end_matches(".html");

@@ -87,9 +87,9 @@ fn fingerprint_is_16_lowercase_hex_digits() {
 /// The same bytes and HTTP facts audited twice give byte-identical JSON, full and compact.
 #[test]
 fn results_are_deterministic() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/pages");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pages");
     let mut pages: Vec<_> = std::fs::read_dir(&dir)
-        .expect("fixtures/pages exists")
+        .expect("tests/fixtures/pages exists")
         .filter_map(Result::ok)
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == "html"))

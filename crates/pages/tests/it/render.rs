@@ -1173,14 +1173,24 @@ fn domain_inputs() -> Vec<String> {
     out
 }
 
+/// Whether node runs. Missing, the widget test skips with a message, unless
+/// `SEO_AUDIT_REQUIRE_NODE=1` (`.ci/run` sets it, as it sets `SEO_AUDIT_REQUIRE_BROWSER` for
+/// the browser tests): then its absence fails the test.
+fn node_runs() -> bool {
+    let runs = std::process::Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success());
+    if !runs {
+        assert!(
+            std::env::var("SEO_AUDIT_REQUIRE_NODE").as_deref() != Ok("1"),
+            "SEO_AUDIT_REQUIRE_NODE=1 but `node --version` does not run (install Node.js)"
+        );
+        eprintln!("skipped: node is not installed or does not run (SEO_AUDIT_REQUIRE_NODE=1 makes this fail)");
+    }
+    runs
+}
+
 #[test]
 fn widget_behaves_in_a_fake_dom() {
-    let Ok(status) = std::process::Command::new("node").arg("--version").output() else {
-        println!("skipped: node is not installed");
-        return;
-    };
-    if !status.status.success() {
-        println!("skipped: node does not run");
+    if !node_runs() {
         return;
     }
     let dir = std::env::temp_dir().join(format!("web-render-{}", std::process::id()));

@@ -5,12 +5,23 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
-/// `seo-audit --data DATA`, with none of the operator's `SEO_AUDIT_*` settings leaking in.
-pub fn bin(data: &Path) -> Command {
+/// `seo-audit`, with every `SEO_AUDIT_*` variable of the tests' own environment removed: an
+/// operator's settings (`SEO_AUDIT_RATE_LIMIT_ANONYMOUS`, `SEO_AUDIT_MAX_PAGE_BYTES`...) and
+/// CI's `SEO_AUDIT_REQUIRE_*` never reach the child; a test sets what it needs with `.env`.
+/// The rest of the environment (PATH, HOME, TMPDIR...) is kept.
+pub fn command() -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_seo-audit"));
-    for var in ["SEO_AUDIT_DATA", "SEO_AUDIT_CONFIG", "SEO_AUDIT_LISTEN", "SEO_AUDIT_ALLOW_TARGETS", "SEO_AUDIT_LOG"] {
-        cmd.env_remove(var);
+    for (name, _) in std::env::vars_os() {
+        if name.as_encoded_bytes().starts_with(b"SEO_AUDIT_") {
+            cmd.env_remove(name);
+        }
     }
+    cmd
+}
+
+/// `seo-audit --data DATA` ([`command`]: no `SEO_AUDIT_*` setting leaks in).
+pub fn bin(data: &Path) -> Command {
+    let mut cmd = command();
     cmd.arg("--data").arg(data);
     cmd
 }
@@ -40,4 +51,18 @@ pub fn spawn_serve_with(data: &Path, log: &str, extra: &[&str]) -> (Child, Strin
         .expect("start seo-audit serve");
     let addr = listening_addr(&mut BufReader::new(child.stdout.as_mut().expect("piped stdout")));
     (child, addr)
+}
+
+/// Every `SEO_AUDIT_*` variable of this process's environment (CI sets several) is removed
+/// from the child's, and nothing else is.
+#[test]
+fn the_binary_gets_no_seo_audit_variable() {
+    let cmd = command();
+    let removed: Vec<_> = cmd.get_envs().filter(|(_, v)| v.is_none()).map(|(k, _)| k.to_os_string()).collect();
+    let ours: Vec<_> =
+        std::env::vars_os().map(|(k, _)| k).filter(|k| k.as_encoded_bytes().starts_with(b"SEO_AUDIT_")).collect();
+    for var in &ours {
+        assert!(removed.contains(var), "{var:?} would reach the child");
+    }
+    assert_eq!(removed.len(), ours.len(), "only SEO_AUDIT_* variables are removed: {removed:?}");
 }
