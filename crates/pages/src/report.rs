@@ -392,7 +392,6 @@ fn recommendation(rec: &Recommendation, fixes: &[(String, String)]) -> Markup {
 fn checks_section(checks: &[CheckSummary]) -> Markup {
     let mut groups: Vec<(&str, Vec<&CheckSummary>)> =
         Category::ALL.iter().map(|c| (c.as_str(), checks.iter().filter(|ch| ch.category == *c).collect())).collect();
-    groups.push(("Other", checks.iter().filter(|ch| !Category::ALL.contains(&ch.category)).collect()));
     for (_, items) in &mut groups {
         // Failures first, then passes, then checks that did not apply; table order within.
         items.sort_by_key(|ch| match ch.status {

@@ -646,14 +646,15 @@ fn report_survives_any_json() {
         "checks": [null, {"id": 5}, {"id": "no-such-rule", "category": "Nonsense", "status": "weird"}],
         "scanned_at": "yesterday"
     }));
-    // Unknown rules and categories still show, under "Other".
+    // An unknown rule still shows, escaped, under its category. (Categories are typed: a
+    // result with an unknown one does not read, and shows as the empty result above.)
     let page = render_report(
         "https://svc.example",
         "example.com",
-        &json!({"checks": [{"id": "<no-such-rule>", "category": "Nonsense", "status": "fail"}]}),
+        &json!({"checks": [{"id": "<no-such-rule>", "category": "Performance", "status": "fail"}]}),
         &[],
     );
-    assert!(page.contains("<h3>Other <span"));
+    assert!(page.contains("<h3>Performance <span"));
     assert!(page.contains("&lt;no-such-rule&gt;"));
     // Scores outside 0..=100 are clamped.
     let page = render_report("https://svc.example", "example.com", &json!({"score": {"percentage": 900}}), &[]);
