@@ -52,9 +52,9 @@ pub struct App {
     /// The database file the store opened (see [`App::check_db_file`]).
     pub(crate) db_file: crate::db_file::DbFile,
     /// Quota grants waiting to be written ([`App::record_usage`]).
-    pub(crate) usage: Arc<crate::accounts::UsageBuffer>,
+    pub(crate) usage: Arc<crate::writers::UsageBuffer>,
     /// Audits waiting to be stored ([`App::record`]).
-    pub(crate) writer: Arc<AuditWriter>,
+    pub(crate) writer: Arc<crate::writers::AuditWriter>,
 }
 
 impl std::fmt::Debug for App {
@@ -219,68 +219,6 @@ impl App {
         let (stored, enqueued) = written.await.map_err(|_| AppError::internal("the audit writer stopped"))??;
         self.events.enqueued(&enqueued);
         Ok(stored)
-    }
-}
-
-/// What an audit waiting to be written is answered with.
-type Written = Result<(store::StoredAudit, store::Enqueued), store::Error>;
-
-/// Audits waiting to be stored, written in batches: while one transaction is being written,
-/// the audits that arrive wait and go together into the next one (a group commit: one
-/// commit, and each shared index page written once, for many audits). Each caller still
-/// waits for its own audit's commit, as it would alone.
-#[derive(Default)]
-pub(crate) struct AuditWriter {
-    state: std::sync::Mutex<WriterState>,
-}
-
-#[derive(Default)]
-struct WriterState {
-    pending: Vec<(store::NewAudit, store::EventData, tokio::sync::oneshot::Sender<Written>)>,
-    writing: bool,
-}
-
-/// Most audits in one transaction: a bound on how long the first of them waits.
-const MAX_BATCH: usize = 64;
-
-impl AuditWriter {
-    /// Queues an audit; `true` when the caller must start the writer (none is running).
-    fn add(&self, new: store::NewAudit, data: store::EventData, done: tokio::sync::oneshot::Sender<Written>) -> bool {
-        let mut state = self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        state.pending.push((new, data, done));
-        !std::mem::replace(&mut state.writing, true)
-    }
-
-    /// Writes batches until none is waiting (on a blocking thread).
-    fn run(&self, store: &store::Store) {
-        /// Should a write panic, the next audit starts a new writer (the audits of the
-        /// batch that panicked are answered with an error: their senders are dropped).
-        struct Stopped<'a>(&'a AuditWriter);
-        impl Drop for Stopped<'_> {
-            fn drop(&mut self) {
-                if std::thread::panicking() {
-                    self.0.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner).writing = false;
-                }
-            }
-        }
-        let _stopped = Stopped(self);
-        loop {
-            let batch = {
-                let mut state = self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-                if state.pending.is_empty() {
-                    state.writing = false;
-                    return;
-                }
-                let take = state.pending.len().min(MAX_BATCH);
-                state.pending.drain(..take).collect::<Vec<_>>()
-            };
-            let (rows, answers): (Vec<_>, Vec<_>) =
-                batch.into_iter().map(|(new, data, done)| ((new, data), done)).unzip();
-            for (answer, written) in answers.into_iter().zip(store.insert_audits(rows)) {
-                // A caller that went away no longer waits; its audit is stored all the same.
-                let _ = answer.send(written);
-            }
-        }
     }
 }
 

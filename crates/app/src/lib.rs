@@ -50,6 +50,7 @@ mod stored;
 pub mod techstack;
 pub mod webhooks;
 pub mod workflows;
+mod writers;
 
 pub use accounts::{SubscribeError, UsageFacts, MAX_WEBHOOKS_PER_USER};
 pub use audit::{audit_record, page_text, App, Audited, Events, MAX_STORED_TEXT};
