@@ -10,6 +10,9 @@ use url::Url;
 
 use crate::{App, AppError, StoredResult};
 
+/// Reads an RFC 3339 date and time (the `since` filter).
+pub use store::parse_rfc3339;
+
 /// Audits per page of a listing when the caller does not say.
 pub const DEFAULT_PAGE_SIZE: usize = 20;
 /// The most audits per page of a listing.
