@@ -145,7 +145,7 @@ async fn an_owner_lists_pages_and_filters_their_audits() {
     let by_since = all_pages(&t, &alice, &format!("&since={}", q(&since)), 10).await;
     assert_eq!(by_since.0, listed[..4]);
     let combined = get(&t, &format!("/api/v1/audits?domain=shop.example&since={}", q(&since)), Some(&alice)).await;
-    assert_eq!(ids(&combined.body), [old_shop.id.clone()]);
+    assert_eq!(ids(&combined.body), vec![old_shop.id.clone()]);
 
     // Bob sees his one audit only.
     let bobs = get(&t, "/api/v1/audits", Some(&bob)).await;
