@@ -601,8 +601,9 @@ pub static LIST_AUDITS: Operation = Operation {
             name: "domain",
             at: In::Query,
             required: false,
-            description: "Only audits whose final URL is on this host (case and a final dot do not matter).",
-            schema: |_| json!({"type": "string", "minLength": 1, "maxLength": 253}),
+            description: "Only audits whose final URL is on this domain (case and a final dot do not matter; \
+        `www.` is another domain).",
+            schema: |_| json!({"type": "string", "maxLength": 253, "pattern": pages::badge::DOMAIN_PATTERN}),
         },
         Param::Own {
             name: "since",
@@ -639,7 +640,8 @@ pub static LIST_AUDITS: Operation = Operation {
         Response {
             status: "400",
             description: "`invalid_parameter` (`details.parameter`): a malformed `cursor`, a `since` that is not \
-        RFC 3339, a `limit` outside 1..100, an empty or invalid `url` or `domain`.",
+        RFC 3339, a `limit` outside 1..100, an empty or invalid `url`, a `domain` that is not a \
+        domain name.",
             headers: &[],
             content: Content::Json(answer::<crate::ErrorBody>),
         },
@@ -734,10 +736,10 @@ pub static HISTORY: Operation = Operation {
         E401_KEY_UNKNOWN,
         E403_AUDIT,
         Response {
-            status: "429",
-            description: "`rate_limited` (anonymous callers only): the per-IP flood guard of the badge and report \
-        routes (default 120 requests per minute per IP). It is not the audit quota: no \
-        `x-ratelimit-*` headers.",
+            status: "4XX",
+            description: "429 `rate_limited` (anonymous callers only, `Retry-After` header): the per-IP flood guard \
+        of the badge and report routes (default 120 requests per minute per IP). It is not the \
+        audit quota: no `x-ratelimit-*` headers.",
             headers: &[Header::RetryAfter],
             content: Content::Json(answer::<crate::ErrorBody>),
         },
