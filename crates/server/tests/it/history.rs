@@ -287,3 +287,21 @@ async fn the_report_page_charts_the_public_history_of_its_page() {
     assert_eq!(single.status, 200);
     assert!(!single.raw.contains("score-chart"));
 }
+
+#[tokio::test]
+async fn anonymous_history_is_held_by_the_flood_guard_and_keyed_history_is_not() {
+    let t = TestServer::start(|c| c.widget_rate_limit = 2).await;
+    let (alice, _) = t.key(|_| {});
+    let path = "/api/v1/history?url=https%3A%2F%2Fshop.example%2F";
+    for _ in 0..2 {
+        assert_eq!(get(&t, path, None).await.status, 200);
+    }
+    let refused = get(&t, path, None).await;
+    refused.assert_error(429, "rate_limited");
+    assert!(refused.header("retry-after").is_some());
+    assert!(refused.header("x-ratelimit-limit").is_none(), "not the audit quota");
+    validate_documented("GET", "/api/v1/history", &refused);
+    for _ in 0..3 {
+        assert_eq!(get(&t, path, Some(&alice)).await.status, 200);
+    }
+}
