@@ -561,6 +561,192 @@ pub static AUDIT_BATCH: Operation = Operation {
     ],
 };
 
+// ---------------------------------------------------------------- stored audits
+// docs/API.md, "Stored audits: GET /api/v1/audits, /api/v1/audits/{id}, /api/v1/history".
+
+/// `limit` of `GET /api/v1/audits`.
+fn audits_limit_schema(_: &mut crate::Gen) -> serde_json::Value {
+    json!({"type": "integer", "minimum": 1, "maximum": crate::MAX_AUDITS_PAGE, "default": crate::DEFAULT_AUDITS_PAGE})
+}
+
+/// `limit` of `GET /api/v1/history`.
+fn history_limit_schema(_: &mut crate::Gen) -> serde_json::Value {
+    json!({"type": "integer", "minimum": 1, "maximum": crate::MAX_HISTORY, "default": crate::DEFAULT_HISTORY})
+}
+
+/// `since` of the stored-audit routes.
+fn since_schema(_: &mut crate::Gen) -> serde_json::Value {
+    json!({"type": "string", "format": "date-time"})
+}
+
+/// `GET /api/v1/audits`.
+pub static LIST_AUDITS: Operation = Operation {
+    id: "listAudits",
+    summary: "The key owner's stored audits",
+    description: "The audits made with the keys of the key's owner, newest first, a page at a time (follow \
+        `next_cursor`). Audits made without a key belong to no one and are never listed. Requires a \
+        key with the `audit` scope; consumes no quota (it reads stored data).",
+    tag: "audit",
+    access: Access::KeyRequired,
+    params: &[
+        Param::Own {
+            name: "url",
+            at: In::Query,
+            required: false,
+            description: "Only audits whose requested or final URL is this one (normalised as `GET /api/v1/audit` \
+        normalises its `url`: a bare host gets https://).",
+            schema: |_| json!({"type": "string", "minLength": 1, "maxLength": crate::MAX_URL_LEN}),
+        },
+        Param::Own {
+            name: "domain",
+            at: In::Query,
+            required: false,
+            description: "Only audits whose final URL is on this domain (case and a final dot do not matter; \
+        `www.` is another domain).",
+            schema: |_| json!({"type": "string", "maxLength": 253, "pattern": pages::badge::DOMAIN_PATTERN}),
+        },
+        Param::Own {
+            name: "since",
+            at: In::Query,
+            required: false,
+            description: "Only audits made at or after this instant (RFC 3339, such as 2026-11-01T00:00:00Z).",
+            schema: since_schema,
+        },
+        Param::Own {
+            name: "cursor",
+            at: In::Query,
+            required: false,
+            description: "The `next_cursor` of the previous page, as it was given (opaque). Send the same filters \
+        with it.",
+            schema: |_| json!({"type": "string", "minLength": 1, "maxLength": 200}),
+        },
+        Param::Own {
+            name: "limit",
+            at: In::Query,
+            required: false,
+            description: "Audits per page.",
+            schema: audits_limit_schema,
+        },
+        Param::ApiKeyQuery,
+    ],
+    body: None,
+    responses: &[
+        Response {
+            status: "200",
+            description: "A page of audits, newest first; `next_cursor` is null on the last page.",
+            headers: &[],
+            content: Content::Json(answer::<crate::StoredAuditList>),
+        },
+        Response {
+            status: "400",
+            description: "`invalid_parameter` (`details.parameter`): a malformed `cursor`, a `since` that is not \
+        RFC 3339, a `limit` outside 1..100, an empty or invalid `url`, a `domain` that is not a \
+        domain name.",
+            headers: &[],
+            content: Content::Json(answer::<crate::ErrorBody>),
+        },
+        E401_KEY_NEEDED,
+        E403_AUDIT,
+        E500,
+    ],
+};
+
+/// `GET /api/v1/audits/{id}`.
+pub static GET_AUDIT: Operation = Operation {
+    id: "getAudit",
+    summary: "One stored audit of the key's owner",
+    description: "The audit result as `GET /api/v1/audit` answered it (envelope included), with the stored \
+        audit's `id` and `created_at`. Another owner's audit, an audit made without a key and an \
+        unknown id all answer 404. Requires a key with the `audit` scope; consumes no quota.",
+    tag: "audit",
+    access: Access::KeyRequired,
+    params: &[
+        Param::Own {
+            name: "id",
+            at: In::Path,
+            required: true,
+            description: "The audit id (`id` of a listed audit).",
+            schema: |_| json!({"type": "string"}),
+        },
+        Param::ApiKeyQuery,
+    ],
+    body: None,
+    responses: &[
+        Response {
+            status: "200",
+            description: "The stored audit.",
+            headers: &[],
+            content: Content::Json(answer::<crate::StoredAuditAnswer>),
+        },
+        Response {
+            status: "404",
+            description: "`not_found`: no audit of this owner has that id.",
+            headers: &[],
+            content: Content::Json(answer::<crate::ErrorBody>),
+        },
+        E401_KEY_NEEDED,
+        E403_AUDIT,
+        E500,
+    ],
+};
+
+/// `GET /api/v1/history`.
+pub static HISTORY: Operation = Operation {
+    id: "history",
+    summary: "Score history of a URL",
+    description: "Score, ruleset version and recommendations by severity of each stored audit of the URL \
+        (requested or final), oldest first: the newest `limit` of them. With a key (scope `audit`): \
+        the audits of the key's owner only. Without a key: the public audits (made without a key), \
+        the history the public report page charts, limited per client IP by the flood guard of the \
+        badge and report routes. Consumes no quota.",
+    tag: "audit",
+    access: Access::KeyOptional,
+    params: &[
+        Param::Own {
+            name: "url",
+            at: In::Query,
+            required: true,
+            description: "The page (normalised as `GET /api/v1/audit` normalises its `url`).",
+            schema: |_| json!({"type": "string", "maxLength": crate::MAX_URL_LEN}),
+        },
+        Param::Own {
+            name: "limit",
+            at: In::Query,
+            required: false,
+            description: "How many of the newest audits to return.",
+            schema: history_limit_schema,
+        },
+        Param::ApiKeyQuery,
+    ],
+    body: None,
+    responses: &[
+        Response {
+            status: "200",
+            description: "The audits of the URL, oldest first (none: an empty list).",
+            headers: &[],
+            content: Content::Json(answer::<crate::ScoreHistory>),
+        },
+        Response {
+            status: "400",
+            description: "`missing_parameter` (`url`), or `invalid_parameter` (`details.parameter`): an invalid \
+        `url`, a `limit` outside 1..500.",
+            headers: &[],
+            content: Content::Json(answer::<crate::ErrorBody>),
+        },
+        E401_KEY_UNKNOWN,
+        E403_AUDIT,
+        Response {
+            status: "4XX",
+            description: "429 `rate_limited` (anonymous callers only, `Retry-After` header): the per-IP flood guard \
+        of the badge and report routes (default 120 requests per minute per IP). It is not the \
+        audit quota: no `x-ratelimit-*` headers.",
+            headers: &[Header::RetryAfter],
+            content: Content::Json(answer::<crate::ErrorBody>),
+        },
+        E500,
+    ],
+};
+
 /// `POST /api/content-gap`.
 pub static CONTENT_GAP: Operation = Operation {
     id: "contentGap",

@@ -29,6 +29,7 @@ pub const MAX_BATCH_URLS: usize = 10;
 pub const ERROR_CODES: &[&str] = &[
     "invalid_request",
     "missing_parameter",
+    "invalid_parameter",
     "invalid_url",
     "unauthorized",
     "forbidden",
@@ -495,4 +496,90 @@ pub struct AutoFixRequest {
     /// The issues to fix, in order.
     #[schemars(length(min = 1, max = autofix::MAX_BATCH))]
     pub issues: Vec<autofix::Issue<'static>>,
+}
+
+// ---------------------------------------------------------------- stored audits
+// docs/API.md, "Stored audits: GET /api/v1/audits, /api/v1/audits/{id}, /api/v1/history".
+
+/// Audits per page of `GET /api/v1/audits` without `limit` (the application's
+/// `history::DEFAULT_PAGE_SIZE`; a server test checks the two agree).
+pub const DEFAULT_AUDITS_PAGE: usize = 20;
+/// The most audits per page of `GET /api/v1/audits`.
+pub const MAX_AUDITS_PAGE: usize = 100;
+/// Audits in `GET /api/v1/history` without `limit`.
+pub const DEFAULT_HISTORY: usize = 100;
+/// The most audits in `GET /api/v1/history`.
+pub const MAX_HISTORY: usize = 500;
+
+/// How many recommendations of each severity a stored audit has.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct IssueCounts {
+    /// `critical` recommendations.
+    pub critical: usize,
+    /// `warning` recommendations.
+    pub warning: usize,
+    /// `notice` recommendations.
+    pub notice: usize,
+}
+
+/// A stored audit as listed (without its full result).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct StoredAuditItem {
+    /// The audit's id (`GET /api/v1/audits/{id}`).
+    pub id: String,
+    /// The URL that was asked for (normalised: a bare host got `https://`).
+    pub url: String,
+    /// The URL after redirects.
+    pub final_url: String,
+    /// Score percentage.
+    #[schemars(range(min = 0, max = 100))]
+    pub score: i64,
+    /// The ruleset that produced the score.
+    pub ruleset_version: String,
+    /// Recommendations by severity.
+    pub issues: IssueCounts,
+    /// When the audit was made (UTC, milliseconds).
+    #[schemars(extend("format" = "date-time"))]
+    pub created_at: String,
+}
+
+/// The answer of `GET /api/v1/audits`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct StoredAuditList {
+    #[schemars(extend("const" = true))]
+    pub ok: bool,
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: &'static str,
+    /// The audits of this page, newest first.
+    pub audits: Vec<StoredAuditItem>,
+    /// Pass as `cursor` for the next page; `null` on the last page.
+    pub next_cursor: Option<String>,
+}
+
+/// The answer of `GET /api/v1/audits/{id}`: the audit result as `GET /api/v1/audit` answered
+/// it (its envelope included), with the stored audit's id and time.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(rename = "StoredAudit")]
+pub struct StoredAuditAnswer {
+    /// The audit's id.
+    pub id: String,
+    /// When the audit was stored (UTC, milliseconds).
+    #[schemars(extend("format" = "date-time"))]
+    pub created_at: String,
+    /// The result, as stored.
+    #[serde(flatten)]
+    pub answer: FullAnswer,
+}
+
+/// The answer of `GET /api/v1/history`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ScoreHistory {
+    #[schemars(extend("const" = true))]
+    pub ok: bool,
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: &'static str,
+    /// The URL asked about, normalised as the audit endpoint normalises it.
+    pub url: String,
+    /// The audits of the URL, oldest first.
+    pub audits: Vec<StoredAuditItem>,
 }

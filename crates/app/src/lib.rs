@@ -16,6 +16,7 @@
 //!   [`webhooks::Dispatcher`] (the webhook outbox).
 //! - Use cases of the endpoints: [`opportunities`], [`fixes`], [`content`] (content gaps),
 //!   [`ai`] (AI readiness and scan), [`GeoService`] (geo-check).
+//! - [`history`]: stored audits read back (an owner's list, one audit, a URL's history).
 //! - [`glossary`]: the SEO glossary (get_seo_concept, the methodology resource).
 //! - [`agent`]: what the agent-tool endpoint says besides its tools (identity, resources,
 //!   prompts).
@@ -38,6 +39,7 @@ pub mod experiments;
 pub mod fixes;
 pub mod geo;
 pub mod glossary;
+pub mod history;
 pub mod keywords;
 pub mod methodology;
 pub mod monitors;

@@ -50,6 +50,27 @@ pub fn strip_query_strings(result: &mut AuditResult) {
 /// `fixes` maps rule ids to the auto-fix code shown under each recommendation. `base_url` is
 /// the public address of the service, used in the badge snippets.
 pub fn render_report(base_url: &str, domain: &str, result: &AuditResult, fixes: &[(String, String)]) -> String {
+    render_report_with_history(base_url, domain, result, fixes, &[])
+}
+
+/// One audit of the score chart of a report: when it was made (RFC 3339) and its score.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScorePoint {
+    /// When the audit was made (RFC 3339; the date is shown).
+    pub at: String,
+    /// Its score percentage (clamped to 100).
+    pub score: u32,
+}
+
+/// [`render_report`] with the score history of the page (oldest first) drawn under the
+/// summary as an inline SVG chart, one point per audit, when it has at least two.
+pub fn render_report_with_history(
+    base_url: &str,
+    domain: &str,
+    result: &AuditResult,
+    fixes: &[(String, String)],
+    history: &[ScorePoint],
+) -> String {
     let base = base_url.trim_end_matches('/');
     let score = score_of(&result.score);
     let band = Band::of(score);
@@ -85,6 +106,7 @@ pub fn render_report(base_url: &str, domain: &str, result: &AuditResult, fixes: 
                 }
             }
         }
+        (history_section(history))
         @if let Some(insights) = text(&result.ai_insights) {
             p class="insights" { (value_text(insights)) }
         }
@@ -287,6 +309,64 @@ pub fn render_not_audited(
     };
     let title = format!("{domain} has not been audited yet");
     document(&title, base_url.trim_end_matches('/'), body, html! {}, reload.then_some(refresh))
+}
+
+/// Width and height of the score chart's drawing area, in SVG units.
+const CHART_W: u32 = 320;
+const CHART_H: u32 = 80;
+/// Margin around the drawing area, so that the points at the ends are whole.
+const CHART_PAD: u32 = 6;
+
+/// The "Score history" section: a line chart of the scores, one circle per audit with its
+/// date and score as a tooltip; nothing with fewer than two audits.
+fn history_section(history: &[ScorePoint]) -> Markup {
+    if history.len() < 2 {
+        return html! {};
+    }
+    let n = u32::try_from(history.len()).unwrap_or(u32::MAX);
+    let xy = |i: usize, score: u32| {
+        let i = u32::try_from(i).unwrap_or(0);
+        let x = CHART_PAD + i * CHART_W / (n - 1);
+        let y = CHART_PAD + (100 - score.min(100)) * CHART_H / 100;
+        (x, y)
+    };
+    let points: Vec<String> = history
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let (x, y) = xy(i, p.score);
+            format!("{x},{y}")
+        })
+        .collect();
+    let day = |at: &str| at.get(..10).unwrap_or(at).to_string();
+    let (first, last) = (&history[0], &history[history.len() - 1]);
+    let label = format!(
+        "Score history of this page: {} audits, from {} on {} to {} on {}.",
+        history.len(),
+        first.score.min(100),
+        day(&first.at),
+        last.score.min(100),
+        day(&last.at)
+    );
+    let (w, h) = (CHART_W + 2 * CHART_PAD, CHART_H + 2 * CHART_PAD);
+    html! {
+        section class="history" aria-labelledby="history-h" {
+            h2 id="history-h" { "Score history" }
+            svg class="score-chart" xmlns="http://www.w3.org/2000/svg" role="img" aria-label=(label)
+                width=(w) height=(h) viewBox={ "0 0 " (w) " " (h) } data-points=(history.len()) {
+                line x1=(CHART_PAD) y1=(CHART_PAD + CHART_H / 2) x2=(CHART_PAD + CHART_W) y2=(CHART_PAD + CHART_H / 2)
+                    stroke="#e5e7eb" stroke-dasharray="4 4" {}
+                polyline points=(points.join(" ")) fill="none" stroke="#1d4ed8" stroke-width="2" {}
+                @for (i, p) in history.iter().enumerate() {
+                    @let (x, y) = xy(i, p.score);
+                    circle class="point" cx=(x) cy=(y) r="3.5" fill="#1d4ed8" {
+                        title { (day(&p.at)) ": " (p.score.min(100)) "/100" }
+                    }
+                }
+            }
+            p class="muted" { (label) }
+        }
+    }
 }
 
 fn facts_section(result: &AuditResult) -> Markup {
@@ -594,5 +674,24 @@ mod tests {
         let page = render_report("https://svc.example", "site.example", &AuditResult::default(), &[]);
         assert!(page.contains("<title>SEO report for site.example: no score</title>"));
         assert!(page.contains("<span class=\"score-band\">No score</span>"));
+    }
+
+    #[test]
+    fn the_score_history_is_a_chart_of_one_point_per_audit() {
+        let point = |day: u32, score| ScorePoint { at: format!("2026-03-{day:02}T10:00:00.000Z"), score };
+        let result = AuditResult::default();
+        let history = [point(1, 40), point(2, 55), point(3, 200)];
+        let page = render_report_with_history("https://svc.example", "site.example", &result, &[], &history);
+        assert_eq!(page.matches("<svg class=\"score-chart\"").count(), 1, "{page}");
+        assert_eq!(page.matches("<circle class=\"point\"").count(), 3);
+        assert!(page.contains("data-points=\"3\""));
+        // Oldest at the left, a score of 100 (clamped) at the top.
+        assert!(page.contains("points=\"6,54 166,42 326,6\""), "{page}");
+        assert!(page.contains("<title>2026-03-02: 55/100</title>"));
+        assert!(page.contains("3 audits, from 40 on 2026-03-01 to 100 on 2026-03-03."));
+        assert!(!page.contains("<script"));
+        let one = render_report_with_history("https://svc.example", "site.example", &result, &[], &history[..1]);
+        assert!(!one.contains("score-chart"));
+        assert_eq!(one, render_report("https://svc.example", "site.example", &result, &[]));
     }
 }

@@ -67,6 +67,10 @@ const FREE: bool = false;
 pub static ROUTES: &[Route] = &[
     Route::new(Method::GET, "/api/v1/audit", routes::audit::get, QUOTA, &ops::AUDIT),
     Route::new(Method::POST, "/api/v1/audit/batch", routes::audit::batch, QUOTA, &ops::AUDIT_BATCH),
+    // Stored audits read back (docs/API.md, "Stored audits"): reads consume no quota.
+    Route::new(Method::GET, "/api/v1/audits", routes::history::list, FREE, &ops::LIST_AUDITS),
+    Route::new(Method::GET, "/api/v1/audits/{id}", routes::history::get, FREE, &ops::GET_AUDIT),
+    Route::new(Method::GET, "/api/v1/history", routes::history::history, FREE, &ops::HISTORY),
     Route::new(Method::GET, "/api/v1/usage", routes::usage::get, FREE, &ops::USAGE),
     Route::new(Method::POST, "/api/v1/webhooks", routes::webhooks::create, FREE, &ops::CREATE_WEBHOOK),
     Route::new(Method::GET, "/api/v1/webhooks", routes::webhooks::list, FREE, &ops::LIST_WEBHOOKS),

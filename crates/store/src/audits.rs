@@ -358,6 +358,88 @@ impl Store {
     }
 }
 
+/// Which of an owner's audits [`Store::list_user_audits`] returns, newest first (by
+/// `created_at`, then `id`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AuditFilter {
+    /// Only audits whose requested or final URL is this.
+    pub url: Option<String>,
+    /// Only audits of this host (compared lower-cased, without a trailing dot).
+    pub host: Option<String>,
+    /// Only audits made at or after this instant.
+    pub since: Option<OffsetDateTime>,
+    /// Only audits strictly older than this `(created_at, id)`: the position a page ended at.
+    pub before: Option<(OffsetDateTime, String)>,
+}
+
+impl Store {
+    /// At most `limit` audits of `user_id` that pass `filter`, newest first (`created_at`,
+    /// then `id`, both descending; the `audits_user` index gives that order).
+    pub fn list_user_audits(&self, user_id: &str, filter: &AuditFilter, limit: usize) -> Result<Vec<StoredAudit>> {
+        use rusqlite::types::Value;
+        let mut clauses = vec!["user_id = ?".to_owned()];
+        let mut values: Vec<Value> = vec![Value::Text(user_id.to_owned())];
+        if let Some(url) = &filter.url {
+            clauses.push("(url = ? OR final_url = ?)".to_owned());
+            values.push(Value::Text(url.clone()));
+            values.push(Value::Text(url.clone()));
+        }
+        if let Some(host) = &filter.host {
+            clauses.push("host = ?".to_owned());
+            values.push(Value::Text(host.trim().trim_end_matches('.').to_ascii_lowercase()));
+        }
+        if let Some(since) = filter.since {
+            clauses.push("created_at >= ?".to_owned());
+            values.push(Value::Text(format_rfc3339(since)));
+        }
+        if let Some((created_at, id)) = &filter.before {
+            clauses.push("(created_at, id) < (?, ?)".to_owned());
+            values.push(Value::Text(format_rfc3339(*created_at)));
+            values.push(Value::Text(id.clone()));
+        }
+        values.push(Value::Integer(i64::try_from(limit).unwrap_or(i64::MAX)));
+        let tail = format!("WHERE {} ORDER BY created_at DESC, id DESC LIMIT ?", clauses.join(" AND "));
+        self.read(|conn| query(conn, &tail, rusqlite::params_from_iter(values)))
+    }
+
+    /// The `limit` newest audits whose requested or final URL is `url`, **oldest first**:
+    /// those of `user_id`, or, without an owner, the public ones ([`StoredAudit::public`]).
+    pub fn url_history(&self, user_id: Option<&str>, url: &str, limit: usize) -> Result<Vec<StoredAudit>> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let mut audits = self.read(|conn| match user_id {
+            Some(user) => query(
+                conn,
+                "WHERE user_id = ?1 AND (url = ?2 OR final_url = ?2) ORDER BY created_at DESC, id DESC LIMIT ?3",
+                params![user, url, limit],
+            ),
+            None => query(
+                conn,
+                "WHERE public = 1 AND (url = ?1 OR final_url = ?1) ORDER BY created_at DESC, id DESC LIMIT ?2",
+                params![url, limit],
+            ),
+        })?;
+        audits.reverse();
+        Ok(audits)
+    }
+
+    /// The `limit` newest **public** audits ([`StoredAudit::public`]) of the page at `host`
+    /// (lower-cased here) and `path`, oldest first: the score history the public report page
+    /// draws.
+    pub fn public_page_history(&self, host: &str, path: &str, limit: usize) -> Result<Vec<StoredAudit>> {
+        let host = host.trim().trim_end_matches('.').to_ascii_lowercase();
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let mut audits = self.read(|conn| {
+            query(
+                conn,
+                "WHERE public = 1 AND host = ?1 AND path = ?2 ORDER BY created_at DESC, id DESC LIMIT ?3",
+                params![host, path, limit],
+            )
+        })?;
+        audits.reverse();
+        Ok(audits)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -77,7 +77,7 @@ mod users;
 mod webhooks;
 mod workflows;
 
-pub use audits::{host_and_path, EventData, NewAudit, StoredAudit, BADGE_MAX_AGE};
+pub use audits::{host_and_path, AuditFilter, EventData, NewAudit, StoredAudit, BADGE_MAX_AGE};
 pub use clock::{format_rfc3339, now_rfc3339, parse_rfc3339};
 pub use db::{Store, StoreOptions, BUSY_TIMEOUT, DB_FILE_NAME, DEFAULT_POOL_SIZE, POOL_TIMEOUT};
 pub use error::{Error, Result};

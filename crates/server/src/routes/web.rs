@@ -172,7 +172,7 @@ pub(crate) fn flood_guard(ctx: &Ctx) -> Result<(), ApiError> {
         StatusCode::TOO_MANY_REQUESTS,
         "rate_limited",
         format!(
-            "Too many badge, report and discovery requests from this address; retry in {} seconds.",
+            "Too many badge, report, discovery and history requests from this address; retry in {} seconds.",
             decision.reset_s
         ),
     )
@@ -220,21 +220,36 @@ async fn report_domain(ctx: &Ctx) -> Result<Response, ApiError> {
         let body = pages::report::render_not_audited(&base, &domain, queued, audit_url, BADGE_AUDIT_COOLDOWN);
         return Ok(html(StatusCode::NOT_FOUND, body, NO_STORE));
     };
-    Ok(html(StatusCode::OK, render_stored(&base, &domain, &audit), PAGE_CACHE_CONTROL))
+    // The score history of the page shown, from its public audits (docs/API.md,
+    // "GET /report/{domain}").
+    let history: Vec<pages::report::ScorePoint> = ctx
+        .state
+        .app
+        .public_page_history(&audit)
+        .await?
+        .iter()
+        .map(|a| pages::report::ScorePoint {
+            at: app::format_rfc3339(a.created_at),
+            score: u32::try_from(a.score).unwrap_or(0),
+        })
+        .collect();
+    let result = app::StoredResult::of(&audit).result;
+    Ok(html(StatusCode::OK, render(&base, &domain, result, &history), PAGE_CACHE_CONTROL))
 }
 
 /// The report page of a stored audit, read back typed (a row that does not parse renders
 /// as an empty result: every field shown as missing).
 fn render_stored(base: &str, domain: &str, audit: &app::StoredAudit) -> String {
-    render(base, domain, app::StoredResult::of(audit).result)
+    render(base, domain, app::StoredResult::of(audit).result, &[])
 }
 
-/// The report page of `result`, its query strings removed first (the auto-fix code is made
-/// from the scrubbed values, so it cannot repeat them either).
-fn render(base: &str, domain: &str, mut result: AuditResult) -> String {
+/// The report page of `result` with the page's score `history`, its query strings removed
+/// first (the auto-fix code is made from the scrubbed values, so it cannot repeat them
+/// either).
+fn render(base: &str, domain: &str, mut result: AuditResult, history: &[pages::report::ScorePoint]) -> String {
     pages::report::strip_query_strings(&mut result);
     let fixes = app::fixes::report_fixes(&result);
-    pages::report::render_report(base, domain, &result, &fixes)
+    pages::report::render_report_with_history(base, domain, &result, &fixes, history)
 }
 
 async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
@@ -275,7 +290,7 @@ async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
                 .ok()
                 .and_then(|u| u.host_str().map(str::to_string))
                 .unwrap_or_default();
-            Ok(html(StatusCode::OK, render(&base, &host, result.clone()), NO_STORE))
+            Ok(html(StatusCode::OK, render(&base, &host, result.clone(), &[]), NO_STORE))
         }
     }
 }

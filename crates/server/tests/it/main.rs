@@ -13,6 +13,7 @@ mod content;
 mod dispatch;
 mod errors;
 mod faults;
+mod history;
 mod hostile;
 mod http;
 mod mcp_catalog;

@@ -504,7 +504,7 @@ fn the_documented_domain_pattern_is_what_the_server_accepts() {
             }
         }
     }
-    assert_eq!(found, 2, "the widget's query parameter and the report's path parameter");
+    assert_eq!(found, 3, "the widget's query parameter, the report's path parameter and the audit listing's filter");
 
     let re = regex_lite::Regex::new(badge::DOMAIN_PATTERN).unwrap();
     let documented = |s: &str| re.is_match(s) && s.chars().count() <= 253;

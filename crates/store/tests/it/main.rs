@@ -3,6 +3,7 @@
 //! `cargo test -p store --test it MODULE::`.
 
 mod automation;
+mod history;
 mod outbox;
 mod reopen;
 mod store;

@@ -1,0 +1,240 @@
+//! Stored audits read back (docs/API.md, "Stored audits"): an owner's audits a page at a
+//! time, one of them whole, the score history of a URL, and the public score history of the
+//! page a report shows. Each result is read back typed ([`StoredResult`]).
+
+use audit_core::AuditResult;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine as _;
+use time::OffsetDateTime;
+use url::Url;
+
+use crate::{App, AppError, StoredResult};
+
+/// Reads an RFC 3339 date and time (the `since` filter).
+pub use store::parse_rfc3339;
+
+/// Audits per page of a listing when the caller does not say.
+pub const DEFAULT_PAGE_SIZE: usize = 20;
+/// The most audits per page of a listing.
+pub const MAX_PAGE_SIZE: usize = 100;
+/// Audits in a URL's history when the caller does not say.
+pub const DEFAULT_HISTORY_SIZE: usize = 100;
+/// The most audits in a URL's history.
+pub const MAX_HISTORY_SIZE: usize = 500;
+/// The most points of the score chart of the public report page.
+pub const REPORT_HISTORY_POINTS: usize = 30;
+
+/// Where a page of a listing ends: the last audit's `created_at` and `id`. Opaque to clients
+/// as base64url of `a1:<created_at> <id>` (the prefix tells a later format apart).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuditCursor {
+    /// When the last audit listed was made.
+    pub created_at: OffsetDateTime,
+    /// Its id.
+    pub id: String,
+}
+
+impl AuditCursor {
+    const PREFIX: &'static str = "a1:";
+
+    /// The cursor as sent to clients.
+    pub fn encode(&self) -> String {
+        URL_SAFE_NO_PAD.encode(format!("{}{} {}", Self::PREFIX, store::format_rfc3339(self.created_at), self.id))
+    }
+
+    /// A cursor [`AuditCursor::encode`] made; `None` for anything else.
+    pub fn decode(text: &str) -> Option<AuditCursor> {
+        if text.len() > 200 {
+            return None;
+        }
+        let bytes = URL_SAFE_NO_PAD.decode(text).ok()?;
+        let text = std::str::from_utf8(&bytes).ok()?;
+        let (at, id) = text.strip_prefix(Self::PREFIX)?.split_once(' ')?;
+        let id_ok = !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+        let created_at = store::parse_rfc3339(at)?;
+        id_ok.then(|| AuditCursor { created_at, id: id.to_owned() })
+    }
+}
+
+/// Which of an owner's audits to list ([`App::list_audits`]).
+#[derive(Debug, Clone, Default)]
+pub struct AuditQuery {
+    /// Only audits whose requested or final URL is this.
+    pub url: Option<Url>,
+    /// Only audits of this host.
+    pub domain: Option<String>,
+    /// Only audits made at or after this instant.
+    pub since: Option<OffsetDateTime>,
+    /// Continue after this cursor.
+    pub after: Option<AuditCursor>,
+    /// Audits per page (clamped to 1..=[`MAX_PAGE_SIZE`]).
+    pub limit: usize,
+}
+
+/// How many recommendations of each severity an audit has.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SeverityCounts {
+    /// `critical`.
+    pub critical: usize,
+    /// `warning`.
+    pub warning: usize,
+    /// `notice`.
+    pub notice: usize,
+}
+
+/// A stored audit without its full result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuditSummary {
+    /// Its id.
+    pub id: String,
+    /// The URL that was asked for.
+    pub url: String,
+    /// The URL after redirects.
+    pub final_url: String,
+    /// Score percentage.
+    pub score: i64,
+    /// The ruleset that produced the score.
+    pub ruleset_version: String,
+    /// Recommendations by severity.
+    pub issues: SeverityCounts,
+    /// When it was made.
+    pub created_at: OffsetDateTime,
+}
+
+impl AuditSummary {
+    /// The summary of a stored audit and its result read back.
+    fn of(audit: &store::StoredAudit, result: &StoredResult) -> AuditSummary {
+        let (critical, warning, notice) = result.severity_counts();
+        AuditSummary {
+            id: audit.id.clone(),
+            url: audit.url.clone(),
+            final_url: audit.final_url.clone(),
+            score: audit.score,
+            ruleset_version: audit.ruleset_version.clone(),
+            issues: SeverityCounts { critical, warning, notice },
+            created_at: audit.created_at,
+        }
+    }
+
+    fn read(audit: &store::StoredAudit) -> AuditSummary {
+        AuditSummary::of(audit, &StoredResult::of(audit))
+    }
+}
+
+/// One page of a listing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuditPage {
+    /// The audits, newest first.
+    pub audits: Vec<AuditSummary>,
+    /// Where the next page starts; `None` on the last page.
+    pub next: Option<AuditCursor>,
+}
+
+/// One stored audit whole.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AuditRecord {
+    /// What the listing says of it.
+    pub summary: AuditSummary,
+    /// Its result as stored, read back typed.
+    pub result: AuditResult,
+}
+
+impl App {
+    /// A page of `user_id`'s audits that pass `query`, newest first.
+    ///
+    /// # Errors
+    /// The store failed.
+    pub async fn list_audits(&self, user_id: String, query: AuditQuery) -> Result<AuditPage, AppError> {
+        let limit = query.limit.clamp(1, MAX_PAGE_SIZE);
+        let filter = store::AuditFilter {
+            url: query.url.map(String::from),
+            host: query.domain,
+            since: query.since,
+            before: query.after.map(|c| (c.created_at, c.id)),
+        };
+        // One more than asked tells whether a next page exists.
+        let mut rows = self.db(move |s| s.list_user_audits(&user_id, &filter, limit + 1)).await?;
+        let more = rows.len() > limit;
+        rows.truncate(limit);
+        let next = rows.last().filter(|_| more).map(|a| AuditCursor { created_at: a.created_at, id: a.id.clone() });
+        Ok(AuditPage { audits: rows.iter().map(AuditSummary::read).collect(), next })
+    }
+
+    /// `user_id`'s audit `id` with its result; `None` for an unknown id and for another
+    /// owner's (or an anonymous) audit alike.
+    ///
+    /// # Errors
+    /// The store failed.
+    pub async fn own_audit(&self, user_id: String, id: String) -> Result<Option<AuditRecord>, AppError> {
+        if id.len() > 64 {
+            return Ok(None);
+        }
+        let found = self
+            .db(move |s| match s.get_audit(&id) {
+                Ok(audit) => Ok(Some(audit)),
+                Err(store::Error::NotFound { .. }) => Ok(None),
+                Err(e) => Err(e),
+            })
+            .await?;
+        Ok(found.filter(|a| a.user_id.as_deref() == Some(user_id.as_str())).map(|audit| {
+            let result = StoredResult::of(&audit);
+            AuditRecord { summary: AuditSummary::of(&audit, &result), result: result.result }
+        }))
+    }
+
+    /// The `limit` newest audits of `url` (clamped to 1..=[`MAX_HISTORY_SIZE`]), oldest
+    /// first: `user_id`'s, or without an owner the public ones (made without a key).
+    ///
+    /// # Errors
+    /// The store failed.
+    pub async fn url_history(
+        &self,
+        user_id: Option<String>,
+        url: Url,
+        limit: usize,
+    ) -> Result<Vec<AuditSummary>, AppError> {
+        let limit = limit.clamp(1, MAX_HISTORY_SIZE);
+        let rows = self.db(move |s| s.url_history(user_id.as_deref(), url.as_str(), limit)).await?;
+        Ok(rows.iter().map(AuditSummary::read).collect())
+    }
+
+    /// The public score history of the page `audit` is of (its final URL's host and path),
+    /// at most [`REPORT_HISTORY_POINTS`] audits, oldest first: what the report page charts.
+    ///
+    /// # Errors
+    /// The store failed.
+    pub async fn public_page_history(&self, audit: &store::StoredAudit) -> Result<Vec<AuditSummary>, AppError> {
+        let Some((host, path)) = store::host_and_path(&audit.final_url) else { return Ok(Vec::new()) };
+        let rows = self.db(move |s| s.public_page_history(&host, &path, REPORT_HISTORY_POINTS)).await?;
+        Ok(rows.iter().map(AuditSummary::read).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cursors_round_trip_and_nothing_else_decodes() {
+        let cursor = AuditCursor {
+            created_at: time::macros::datetime!(2026-03-01 12:00:00.123 UTC),
+            id: "0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b".into(),
+        };
+        let text = cursor.encode();
+        assert!(text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'), "{text}");
+        assert_eq!(AuditCursor::decode(&text), Some(cursor));
+        let enc = |s: &str| URL_SAFE_NO_PAD.encode(s);
+        for bad in [
+            String::new(),
+            "not base64!".into(),
+            enc("a1:"),
+            enc("a2:2026-03-01T12:00:00.123Z x"),
+            enc("a1:yesterday x"),
+            enc("a1:2026-03-01T12:00:00.123Z "),
+            enc("a1:2026-03-01T12:00:00.123Z x'--"),
+            "A".repeat(300),
+        ] {
+            assert_eq!(AuditCursor::decode(&bad), None, "{bad}");
+        }
+    }
+}
