@@ -253,6 +253,52 @@ impl App {
     }
 }
 
+impl App {
+    /// Stops the monitor of `url` of `user_id` (monitor_site's `stop` action), as
+    /// [`App::stop_monitor`] does; the monitor stopped, or `None` when the owner does not
+    /// monitor that page.
+    ///
+    /// # Errors
+    /// The store failed.
+    pub async fn stop_monitor_of(&self, user_id: String, url: String) -> Result<Option<store::Monitor>, AppError> {
+        self.db(move |s| {
+            let Some(monitor) = s.list_monitors(&user_id)?.into_iter().find(|m| m.url == url) else {
+                return Ok(None);
+            };
+            match s.delete_monitor(&user_id, &monitor.id) {
+                Ok(()) => Ok(Some(monitor)),
+                // Stopped by a concurrent call.
+                Err(e) if e.is_not_found() => Ok(None),
+                Err(e) => Err(e),
+            }
+        })
+        .await
+    }
+}
+
+/// What monitor_site does.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum MonitorAction {
+    /// Monitor the page (made when it is not yet) and report on it.
+    #[default]
+    Watch,
+    /// Stop monitoring the page: the monitor and its alerts are deleted.
+    Stop,
+}
+
+/// A monitor monitor_site's `stop` action ended.
+#[derive(Debug, Clone, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MonitorStopped {
+    /// The stopped monitor's id.
+    pub monitor_id: String,
+    /// The page no longer monitored.
+    pub url: String,
+    /// Always true.
+    pub stopped: bool,
+}
+
 /// Why robots.txt keeps the monitor away from `url`, or `None` when it may fetch it (read
 /// as every audit reads it: [`crate::pipeline::site_robots`]).
 async fn robots_refusal(app: &App, url: &url::Url) -> Option<String> {

@@ -29,7 +29,7 @@ use url::Url;
 mod approve;
 mod view;
 pub use approve::{check_gate, Decided, Decision, GateRefusal};
-pub use view::{ApprovalView, PendingApproval, RunError, RunView, Started, StepView};
+pub use view::{ApprovalView, PendingApproval, RunError, RunList, RunSummary, RunView, Started, StepView};
 
 use crate::monitors::Monitors;
 use crate::{App, AppError, Comparison, StoredResult};

@@ -15,6 +15,7 @@ mod errors;
 mod faults;
 mod hostile;
 mod http;
+mod manage;
 mod mcp_catalog;
 mod mcp_clients;
 mod mcp_examples;
