@@ -1176,7 +1176,7 @@ pub static TEST_WEBHOOK: Operation = Operation {
         (data `{webhookId, message}`) for this subscription only, whatever events it subscribed to; it \
         is signed, sent and retried like any event, and its delivery shows in the delivery log. A \
         disabled subscription is refused (400 `invalid_request`); a full queue drops it (state \
-        `dropped`). No body is read.",
+        `dropped`). No body is needed; one that is sent must be JSON and is ignored.",
     tag: "webhooks",
     access: Access::KeyRequired,
     params: &[WEBHOOK_ID],
@@ -1188,8 +1188,10 @@ pub static TEST_WEBHOOK: Operation = Operation {
             headers: &[],
             content: Content::Json(answer::<crate::WebhookTestQueued>),
         },
-        error("400", "`invalid_request`: the subscription is disabled."),
+        error("400", "`invalid_request`: the subscription is disabled, or a body was sent that is not JSON."),
         not_owned("`not_found`: no subscription of this owner has that id."),
+        E413,
+        E415,
         E401_KEY_NEEDED,
         E403_WEBHOOKS,
         E500,

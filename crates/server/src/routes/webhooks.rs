@@ -144,6 +144,15 @@ async fn update_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
 async fn test_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let user_id = owner(&ctx).await?;
     let id = ctx.param("id").unwrap_or_default().to_string();
+    // No body is needed; one that is sent is read as every POST body is (JSON, at most
+    // 1 MiB), and ignored.
+    let sends_body = match ctx.headers.get(http::header::CONTENT_LENGTH) {
+        Some(len) => len.as_bytes() != b"0",
+        None => ctx.headers.contains_key(http::header::TRANSFER_ENCODING),
+    };
+    if sends_body {
+        ctx.json_body().await?;
+    }
     match ctx.state.app.test_subscription(user_id, id.clone()).await? {
         Some(queued) => Ok(json_response(
             StatusCode::ACCEPTED,
