@@ -37,8 +37,9 @@ struct Site {
 
 impl Site {
     async fn start() -> Site {
-        let (status, hits, posts): (Arc<Mutex<HashMap<String, u16>>>, Arc<Mutex<HashMap<String, usize>>>, _) =
-            (Arc::default(), Arc::default(), Arc::<Mutex<Vec<Post>>>::default());
+        let status: Arc<Mutex<HashMap<String, u16>>> = Arc::default();
+        let hits: Arc<Mutex<HashMap<String, usize>>> = Arc::default();
+        let posts: Arc<Mutex<Vec<Post>>> = Arc::default();
         let (s, h, p) = (status.clone(), hits.clone(), posts.clone());
         let addr = serve_loopback(move |req: http::Request<hyper::body::Incoming>| {
             let (s, h, p) = (s.clone(), h.clone(), p.clone());
@@ -174,13 +175,13 @@ async fn monitors_are_listed_and_stopped_by_their_owner_only() {
     // Each owner lists its own monitor only.
     let list = send(&t, "GET", "/api/v1/monitors", "/api/v1/monitors", &alice, None).await;
     assert_eq!(list.status, 200, "{}", list.raw);
-    assert_eq!(ids(&list.body["monitors"]), [id.clone()]);
+    assert_eq!(ids(&list.body["monitors"]), [id.as_str()]);
     let m = &list.body["monitors"][0];
     assert_eq!((m["url"].as_str(), m["interval_seconds"].as_u64()), (Some(watched.as_str()), Some(1)));
     assert_eq!(m["rules"], json!(["score_drop", "new_critical", "status_not_2xx", "unreachable"]));
     assert_eq!(m["last_alert"], Value::Null, "{m}");
     let list = send(&t, "GET", "/api/v1/monitors", "/api/v1/monitors", &bob, None).await;
-    assert_eq!(ids(&list.body["monitors"]), [bobs.clone()]);
+    assert_eq!(ids(&list.body["monitors"]), [bobs.as_str()]);
 
     // A failing check raises an alert, which the list shows with the check's time.
     site.set_status("/watched", 500);
@@ -215,7 +216,7 @@ async fn monitors_are_listed_and_stopped_by_their_owner_only() {
     assert!(t.store.recent_alerts(&id, 10).unwrap().is_empty());
     let far = time::OffsetDateTime::now_utc() + time::Duration::days(2);
     let due: Vec<String> = t.store.due_monitors(far).unwrap().into_iter().map(|m| m.id).collect();
-    assert_eq!(due, [bobs.clone()], "the scheduler finds only the monitor still running");
+    assert_eq!(due, [bobs.as_str()], "the scheduler finds only the monitor still running");
 
     // The scheduler keeps checking the other monitor (once a second), never the stopped one
     // again. A check that had started before the stop may still fetch the page: count from
@@ -240,7 +241,7 @@ async fn workflow_runs_are_listed_for_their_owner_only() {
     for _ in 0..400 {
         let list = send(&t, "GET", "/api/v1/workflows", "/api/v1/workflows", &alice, None).await;
         assert_eq!(list.status, 200, "{}", list.raw);
-        assert_eq!(ids(&list.body["workflows"]), [run.clone()]);
+        assert_eq!(ids(&list.body["workflows"]), [run.as_str()]);
         waiting = list.body["workflows"][0].clone();
         if ["awaiting_approval", "failed"].contains(&waiting["state"].as_str().unwrap()) {
             break;
@@ -257,7 +258,7 @@ async fn workflow_runs_are_listed_for_their_owner_only() {
     let mut newest = Value::Null;
     for _ in 0..400 {
         let list = send(&t, "GET", "/api/v1/workflows", "/api/v1/workflows", &alice, None).await;
-        assert_eq!(ids(&list.body["workflows"]), [audit.clone(), run.clone()]);
+        assert_eq!(ids(&list.body["workflows"]), [audit.as_str(), run.as_str()]);
         newest = list.body["workflows"][0].clone();
         if ["completed", "failed"].contains(&newest["state"].as_str().unwrap()) {
             break;
@@ -394,7 +395,7 @@ async fn webhooks_are_disabled_tested_and_their_deliveries_listed() {
         send(&t, "POST", &id_of(&test), test_p, key, None).await.assert_error(404, "not_found");
         send(&t, "GET", &id_of(&log), log_p, key, None).await.assert_error(404, "not_found");
     }
-    assert_eq!(t.store.list_webhooks(&owner_of(&t, &alice)).unwrap()[0].enabled, true);
+    assert!(t.store.list_webhooks(&owner_of(&t, &alice)).unwrap()[0].enabled);
     assert_eq!(site.posts().len(), 1);
 
     // Bad bodies.

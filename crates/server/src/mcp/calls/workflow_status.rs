@@ -22,7 +22,7 @@ pub struct Args {
 #[schemars(extend("type" = "object"))]
 pub enum Output {
     /// A run (with runId).
-    Run(app::workflows::RunView),
+    Run(Box<app::workflows::RunView>),
     /// The owner's runs (without runId).
     List(app::workflows::RunList),
 }
@@ -35,5 +35,5 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
         return Ok(Output::List(app::workflows::RunList::of(&runs.map_err(|e| from_app_error(e, "workflow runs"))?)));
     };
     let run = env.state.workflows.owned_run(&user_id, &run_id).await;
-    Ok(Output::Run(app::workflows::RunView::of(&run.map_err(|e| from_app_error(e, "workflow run"))?)))
+    Ok(Output::Run(Box::new(app::workflows::RunView::of(&run.map_err(|e| from_app_error(e, "workflow run"))?))))
 }
