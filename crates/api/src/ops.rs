@@ -1175,7 +1175,7 @@ pub static TEST_WEBHOOK: Operation = Operation {
     description: "Requires a key with the `webhooks` scope; consumes no quota. Queues one `ping` event \
         (data `{webhookId, message}`) for this subscription only, whatever events it subscribed to; it \
         is signed, sent and retried like any event, and its delivery shows in the delivery log. A \
-        disabled subscription is refused (400 `invalid_request`); a full queue drops it (state \
+        disabled subscription is refused (409 `conflict`); a full queue drops it (state \
         `dropped`). No body is needed; one that is sent must be JSON and is ignored.",
     tag: "webhooks",
     access: Access::KeyRequired,
@@ -1188,8 +1188,9 @@ pub static TEST_WEBHOOK: Operation = Operation {
             headers: &[],
             content: Content::Json(answer::<crate::WebhookTestQueued>),
         },
-        error("400", "`invalid_request`: the subscription is disabled, or a body was sent that is not JSON."),
+        error("400", "`invalid_request`: a body was sent that is not JSON."),
         not_owned("`not_found`: no subscription of this owner has that id."),
+        error("409", "`conflict`: the subscription is disabled; enable it first."),
         E413,
         E415,
         E401_KEY_NEEDED,

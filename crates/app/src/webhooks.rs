@@ -258,13 +258,13 @@ impl crate::App {
     /// `user_id` holds no such subscription.
     ///
     /// # Errors
-    /// `invalid_request` when the subscription is disabled (the test would wait for it to
-    /// be enabled), or the store failed.
+    /// `conflict` when the subscription is disabled (the test would wait for it to be
+    /// enabled), or the store failed.
     pub async fn test_subscription(&self, user_id: String, id: String) -> Result<Option<TestQueued>, crate::AppError> {
         let Some(hook) = self.owned_subscription(&user_id, &id).await? else { return Ok(None) };
         if !hook.enabled {
             return Err(crate::AppError::refused(
-                "invalid_request",
+                "conflict",
                 format!("The webhook subscription {id} is disabled; enable it (PATCH {{\"enabled\": true}}) first."),
             ));
         }

@@ -414,7 +414,7 @@ async fn webhooks_are_disabled_tested_and_their_deliveries_listed() {
     assert_eq!(audited.send().await.unwrap().status(), 200);
     // The event is written in the audit's own transaction, committed before the answer.
     assert_eq!(t.store.webhook_outbox(&id).unwrap().len(), 1, "only the ping");
-    send(&t, "POST", &test, test_p, &alice, None).await.assert_error(400, "invalid_request");
+    send(&t, "POST", &test, test_p, &alice, None).await.assert_error(409, "conflict");
     // A body is not needed, but one that is sent must be JSON.
     let plain = t.client.post(t.url(&test)).header("x-api-key", &alice).header("content-type", "text/plain").body("hi");
     Answer::from(plain.send().await.unwrap()).await.assert_error(415, "unsupported_media_type");
