@@ -525,7 +525,7 @@ pub struct MonitorAlert {
     /// The rule that fired.
     #[schemars(extend("enum" = ALERT_RULES))]
     pub rule: String,
-    /// `critical` or `warning`.
+    /// `critical`, `warning` or `notice`.
     #[schemars(extend("enum" = ["critical", "warning", "notice"]))]
     pub severity: String,
     /// One sentence for humans.
