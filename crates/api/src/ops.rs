@@ -1223,3 +1223,189 @@ pub static UNDOCUMENTED: Operation = Operation {
     body: None,
     responses: &[],
 };
+
+// What a key created, listed and ended (docs/API.md, "Managing what a key created").
+
+/// `forbidden`: the key is disabled, expired, or lacks the `mcp` scope.
+const E403_MCP: Response = error("403", "`forbidden`: the key is disabled, expired, or lacks the `mcp` scope.");
+
+/// The `{id}` path parameter of a subscription.
+const WEBHOOK_ID: Param = Param::Own {
+    name: "id",
+    at: In::Path,
+    required: true,
+    description: "The subscription id.",
+    schema: |_| json!({"type": "string"}),
+};
+
+/// 404 for an id the owner does not hold.
+const fn not_owned(what: &'static str) -> Response {
+    error("404", what)
+}
+
+/// `GET /api/v1/monitors`.
+pub static LIST_MONITORS: Operation = Operation {
+    id: "listMonitors",
+    summary: "The key owner's monitors",
+    description: "Requires a key with the `mcp` scope (monitors are made by the `monitor_site` agent tool and \
+        the monitor workflow); consumes no quota. Each monitor with its interval, when its latest \
+        scheduled check started and the next is due, the alert rules it applies and its newest alert.",
+    tag: "monitors",
+    access: Access::KeyRequired,
+    params: &[],
+    body: None,
+    responses: &[
+        Response {
+            status: "200",
+            description: "The monitors, oldest first.",
+            headers: &[],
+            content: Content::Json(answer::<crate::MonitorList>),
+        },
+        E401_KEY_NEEDED,
+        E403_MCP,
+        E500,
+    ],
+};
+
+/// `DELETE /api/v1/monitors/{id}`.
+pub static STOP_MONITOR: Operation = Operation {
+    id: "stopMonitor",
+    summary: "Stop a monitor",
+    description: "Requires a key with the `mcp` scope; consumes no quota. The monitor is deleted with its \
+        alerts: the page is no longer re-audited (its stored audits stay). Another owner's id answers \
+        404 like an unknown one.",
+    tag: "monitors",
+    access: Access::KeyRequired,
+    params: &[Param::Own {
+        name: "id",
+        at: In::Path,
+        required: true,
+        description: "The monitor id (`monitorId` of monitor_site).",
+        schema: |_| json!({"type": "string"}),
+    }],
+    body: None,
+    responses: &[
+        Response {
+            status: "200",
+            description: "Stopped.",
+            headers: &[],
+            content: Content::Json(answer::<crate::MonitorStopped>),
+        },
+        not_owned("`not_found`: no monitor of this owner has that id."),
+        E401_KEY_NEEDED,
+        E403_MCP,
+        E500,
+    ],
+};
+
+/// `GET /api/v1/workflows`.
+pub static LIST_WORKFLOWS: Operation = Operation {
+    id: "listWorkflows",
+    summary: "The key owner's workflow runs",
+    description: "Requires a key with the `mcp` scope (runs are started by the `workflow_execute` agent \
+        tool); consumes no quota. The newest 100 runs, each with its state and the step it is at; \
+        the `workflow_status` agent tool reports one run in full.",
+    tag: "workflows",
+    access: Access::KeyRequired,
+    params: &[],
+    body: None,
+    responses: &[
+        Response {
+            status: "200",
+            description: "The runs, newest first.",
+            headers: &[],
+            content: Content::Json(answer::<crate::WorkflowList>),
+        },
+        E401_KEY_NEEDED,
+        E403_MCP,
+        E500,
+    ],
+};
+
+/// `PATCH /api/v1/webhooks/{id}`.
+pub static UPDATE_WEBHOOK: Operation = Operation {
+    id: "updateWebhook",
+    summary: "Disable or enable a webhook subscription",
+    description: "Requires a key with the `webhooks` scope; consumes no quota. A disabled subscription gets \
+        no new deliveries (no event is queued for it) and its pending ones wait until it is enabled \
+        again. Other fields of the body are ignored. Another owner's id answers 404 like an unknown one.",
+    tag: "webhooks",
+    access: Access::KeyRequired,
+    params: &[WEBHOOK_ID],
+    body: Some(request::<crate::WebhookUpdate>),
+    responses: &[
+        Response {
+            status: "200",
+            description: "The subscription as it now stands.",
+            headers: &[],
+            content: Content::Json(answer::<crate::WebhookUpdated>),
+        },
+        error(
+            "400",
+            "`invalid_request` (bad JSON, not an object, `enabled` not a boolean) or `missing_parameter` \
+        (`enabled`).",
+        ),
+        not_owned("`not_found`: no subscription of this owner has that id."),
+        E413,
+        E415,
+        E401_KEY_NEEDED,
+        E403_WEBHOOKS,
+        E500,
+    ],
+};
+
+/// `POST /api/v1/webhooks/{id}/test`.
+pub static TEST_WEBHOOK: Operation = Operation {
+    id: "testWebhook",
+    summary: "Send a test event to a webhook subscription",
+    description: "Requires a key with the `webhooks` scope; consumes no quota. Queues one `ping` event \
+        (data `{webhookId, message}`) for this subscription only, whatever events it subscribed to; it \
+        is signed, sent and retried like any event, and its delivery shows in the delivery log. A \
+        disabled subscription is refused (409 `conflict`); a full queue drops it (state \
+        `dropped`). No body is needed; one that is sent must be JSON and is ignored.",
+    tag: "webhooks",
+    access: Access::KeyRequired,
+    params: &[WEBHOOK_ID],
+    body: None,
+    responses: &[
+        Response {
+            status: "202",
+            description: "Queued: the delivery, with the event id its `x-webhook-id` header will carry.",
+            headers: &[],
+            content: Content::Json(answer::<crate::WebhookTestQueued>),
+        },
+        error("400", "`invalid_request`: a body was sent that is not JSON."),
+        not_owned("`not_found`: no subscription of this owner has that id."),
+        error("409", "`conflict`: the subscription is disabled; enable it first."),
+        E413,
+        E415,
+        E401_KEY_NEEDED,
+        E403_WEBHOOKS,
+        E500,
+    ],
+};
+
+/// `GET /api/v1/webhooks/{id}/deliveries`.
+pub static WEBHOOK_DELIVERIES: Operation = Operation {
+    id: "webhookDeliveries",
+    summary: "The delivery log of a webhook subscription",
+    description: "Requires a key with the `webhooks` scope; consumes no quota. The newest 50 deliveries, newest \
+        first: event, state, attempts, the latest attempt's status or error, the next attempt. \
+        Finished deliveries are kept 7 days.",
+    tag: "webhooks",
+    access: Access::KeyRequired,
+    params: &[WEBHOOK_ID],
+    body: None,
+    responses: &[
+        Response {
+            status: "200",
+            description: "The deliveries, newest first.",
+            headers: &[],
+            content: Content::Json(answer::<crate::WebhookDeliveryList>),
+        },
+        not_owned("`not_found`: no subscription of this owner has that id."),
+        E401_KEY_NEEDED,
+        E403_WEBHOOKS,
+        E500,
+    ],
+};

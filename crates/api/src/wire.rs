@@ -583,3 +583,192 @@ pub struct ScoreHistory {
     /// The audits of the URL, oldest first.
     pub audits: Vec<StoredAuditItem>,
 }
+
+// What a key created, listed and ended (docs/API.md, "Managing what a key created").
+
+/// The alert rules every monitor applies (the monitors' `AlertRule` names; a server test
+/// checks the two agree).
+pub const ALERT_RULES: &[&str] = &["score_drop", "new_critical", "status_not_2xx", "unreachable"];
+
+/// The intents of a workflow run (the workflow store's `Intent`).
+pub const WORKFLOW_INTENTS: &[&str] = &["audit", "analyze", "fix", "monitor", "competitor"];
+
+/// The states of a workflow run (the workflow store's `RunState`).
+pub const WORKFLOW_STATES: &[&str] = &["queued", "running", "awaiting_approval", "completed", "rejected", "failed"];
+
+/// The states of a webhook delivery (the outbox's `OutboxState`).
+pub const DELIVERY_STATES: &[&str] = &["pending", "delivered", "failed", "dropped"];
+
+/// The events a delivery may carry: [`WEBHOOK_EVENTS`] and the test event `ping`.
+pub const DELIVERED_EVENTS: &[&str] =
+    &["audit.completed", "monitor.alert", "workflow.awaiting_approval", "workflow.completed", "ping"];
+
+/// An alert a monitor raised.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct MonitorAlert {
+    /// UUID.
+    pub id: String,
+    /// The rule that fired.
+    #[schemars(extend("enum" = ALERT_RULES))]
+    pub rule: String,
+    /// `critical`, `warning` or `notice`.
+    #[schemars(extend("enum" = ["critical", "warning", "notice"]))]
+    pub severity: String,
+    /// One sentence for humans.
+    pub message: String,
+    /// When it was raised (UTC).
+    #[schemars(extend("format" = "date-time"))]
+    pub created_at: String,
+}
+
+/// A monitor as listed.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Monitor {
+    /// UUID.
+    pub id: String,
+    /// The monitored page.
+    pub url: String,
+    /// Seconds between two scheduled checks.
+    pub interval_seconds: u32,
+    /// When it was created (UTC).
+    #[schemars(extend("format" = "date-time"))]
+    pub created_at: String,
+    /// When its latest scheduled check started (UTC); null before the first.
+    #[schemars(extend("format" = "date-time"))]
+    pub last_checked_at: Option<String>,
+    /// When the next check is due (UTC).
+    #[schemars(extend("format" = "date-time"))]
+    pub next_run_at: String,
+    /// The alert rules it applies.
+    #[schemars(extend("items" = { "type": "string", "enum": ALERT_RULES }))]
+    pub rules: Vec<&'static str>,
+    /// Its newest alert, or null.
+    pub last_alert: Option<MonitorAlert>,
+}
+
+/// The answer of `GET /api/v1/monitors`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct MonitorList {
+    #[schemars(extend("const" = true))]
+    pub ok: bool,
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: &'static str,
+    /// The key owner's monitors, oldest first.
+    pub monitors: Vec<Monitor>,
+}
+
+/// The answer of `DELETE /api/v1/monitors/{id}`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct MonitorStopped {
+    #[schemars(extend("const" = true))]
+    pub ok: bool,
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: &'static str,
+    /// Id of the stopped monitor.
+    pub deleted: String,
+}
+
+/// A workflow run as listed.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct WorkflowSummary {
+    /// The run id (workflow_status' `runId`).
+    pub id: String,
+    /// What the run does.
+    #[schemars(extend("enum" = WORKFLOW_INTENTS))]
+    pub intent: String,
+    /// The page.
+    pub url: String,
+    /// Where the run stands.
+    #[schemars(extend("enum" = WORKFLOW_STATES))]
+    pub state: String,
+    /// The step it is at (its running step, or the next one to run); null once it ended.
+    pub current_step: Option<String>,
+    /// When it was created (UTC).
+    #[schemars(extend("format" = "date-time"))]
+    pub created_at: String,
+    /// When it last changed (UTC).
+    #[schemars(extend("format" = "date-time"))]
+    pub updated_at: String,
+}
+
+/// The answer of `GET /api/v1/workflows`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct WorkflowList {
+    #[schemars(extend("const" = true))]
+    pub ok: bool,
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: &'static str,
+    /// The key owner's runs, newest first (at most 100).
+    pub workflows: Vec<WorkflowSummary>,
+}
+
+/// The body of `PATCH /api/v1/webhooks/{id}`.
+#[derive(JsonSchema)]
+pub struct WebhookUpdate {
+    /// `false` disables the subscription, `true` enables it again.
+    pub enabled: bool,
+}
+
+/// The answer of `PATCH /api/v1/webhooks/{id}`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct WebhookUpdated {
+    #[schemars(extend("const" = true))]
+    pub ok: bool,
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: &'static str,
+    /// The subscription as it now stands.
+    pub webhook: Webhook,
+}
+
+/// One delivery of an event to a subscription.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct WebhookDelivery {
+    /// The delivery id.
+    pub id: String,
+    /// The event id: the body's `id` and the `x-webhook-id` header.
+    pub event_id: String,
+    /// The event.
+    #[schemars(extend("enum" = DELIVERED_EVENTS))]
+    pub event: String,
+    /// `pending` (waiting, in flight or waiting for a retry), `delivered` (a 2xx answer),
+    /// `failed` (attempts exhausted or a refused target), `dropped` (the queue was full).
+    #[schemars(extend("enum" = DELIVERY_STATES))]
+    pub state: &'static str,
+    /// Attempts made.
+    pub attempts: u32,
+    /// HTTP status of the latest attempt; null when none got an answer.
+    pub last_status_code: Option<u16>,
+    /// Why the latest attempt failed, or why the event was dropped; null otherwise.
+    pub last_error: Option<String>,
+    /// When the next attempt is due (UTC); null unless pending.
+    #[schemars(extend("format" = "date-time"))]
+    pub next_attempt_at: Option<String>,
+    /// When the event was written (UTC).
+    #[schemars(extend("format" = "date-time"))]
+    pub created_at: String,
+    /// When the delivery last changed (UTC).
+    #[schemars(extend("format" = "date-time"))]
+    pub updated_at: String,
+}
+
+/// The answer of `POST /api/v1/webhooks/{id}/test`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct WebhookTestQueued {
+    #[schemars(extend("const" = true))]
+    pub ok: bool,
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: &'static str,
+    /// The test delivery (event `ping`), as the delivery log lists it.
+    pub delivery: WebhookDelivery,
+}
+
+/// The answer of `GET /api/v1/webhooks/{id}/deliveries`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct WebhookDeliveryList {
+    #[schemars(extend("const" = true))]
+    pub ok: bool,
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: &'static str,
+    /// The newest deliveries (at most 50), newest first.
+    pub deliveries: Vec<WebhookDelivery>,
+}

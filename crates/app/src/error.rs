@@ -28,7 +28,8 @@ pub enum AppError {
     #[error(transparent)]
     Store(#[from] store::Error),
     /// The use case refuses the request as asked and changes nothing: `code` is the error
-    /// code of docs/API.md "Errors" (`invalid_request`, `missing_parameter`, `not_found`).
+    /// code of docs/API.md "Errors" (`invalid_request`, `missing_parameter`, `not_found`,
+    /// `conflict`).
     #[error("{message}")]
     Refused {
         /// The stable error code.

@@ -60,7 +60,7 @@ pub use badges::BadgeQueue;
 pub use compare::Comparison;
 pub use error::{AppError, GEO_SETTINGS, INTERNAL_MESSAGE, OVERLOADED_MESSAGE};
 pub use geo::{GeoService, GeoSettings};
-pub use monitors::{AlertRule, Monitors};
+pub use monitors::{AlertRule, Monitors, OwnedMonitor};
 pub use setup::{FetchSettings, OpenError, Setup};
 pub use slots::{AuditSlots, Ticket};
 pub use stored::StoredResult;
@@ -74,8 +74,8 @@ pub use fetch::{
     DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_BODY_BYTES, DEFAULT_TEXT_TIMEOUT, DEFAULT_TOTAL_TIMEOUT, MAX_URL_LEN,
 };
 pub use store::{
-    format_rfc3339, ip_identity, minute_bucket, now_rfc3339, Alert, Error as StoreError, Intent, KeyRecord, NewRun,
-    RunState, StepStatus, StoredAudit, Tier, Webhook, WebhookPayload, WorkflowRun, WorkflowStep, ANONYMOUS_RATE_LIMIT,
-    BADGE_MAX_AGE, DB_FILE_NAME, DEFAULT_MONITOR_INTERVAL_S, FREE_RATE_LIMIT, GATE_STEP, PRO_RATE_LIMIT, SCOPES,
-    WEBHOOK_EVENTS,
+    format_rfc3339, ip_identity, minute_bucket, now_rfc3339, Alert, Error as StoreError, Intent, KeyRecord,
+    LoggedDelivery, NewRun, OutboxState, RunState, StepStatus, StoredAudit, Tier, Webhook, WebhookPayload, WorkflowRun,
+    WorkflowStep, ANONYMOUS_RATE_LIMIT, BADGE_MAX_AGE, DB_FILE_NAME, DEFAULT_MONITOR_INTERVAL_S, FREE_RATE_LIMIT,
+    GATE_STEP, PRO_RATE_LIMIT, SCOPES, WEBHOOK_DELIVERED_EVENTS, WEBHOOK_EVENTS,
 };

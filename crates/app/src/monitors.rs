@@ -203,6 +203,102 @@ impl Monitors {
     }
 }
 
+/// A monitor of a key owner as `GET /api/v1/monitors` lists it (docs/API.md, "Managing
+/// what a key created").
+#[derive(Debug, Clone)]
+pub struct OwnedMonitor {
+    /// The monitor.
+    pub monitor: store::Monitor,
+    /// When its latest scheduled check started: a check reschedules the monitor one
+    /// interval ahead as it starts, so this is `next_run_at` less one interval; `None`
+    /// before the first check.
+    pub last_checked_at: Option<OffsetDateTime>,
+    /// Its newest alert.
+    pub last_alert: Option<store::Alert>,
+}
+
+impl App {
+    /// The monitors of `user_id`, oldest first.
+    ///
+    /// # Errors
+    /// The store failed.
+    pub async fn owned_monitors(&self, user_id: String) -> Result<Vec<OwnedMonitor>, AppError> {
+        self.db(move |s| {
+            s.list_monitors(&user_id)?
+                .into_iter()
+                .map(|monitor| {
+                    let last_alert = s.recent_alerts(&monitor.id, 1)?.into_iter().next();
+                    let started = monitor.next_run_at - time::Duration::seconds(i64::from(monitor.interval_s));
+                    let last_checked_at = (started > monitor.created_at).then_some(started);
+                    Ok(OwnedMonitor { monitor, last_checked_at, last_alert })
+                })
+                .collect()
+        })
+        .await
+    }
+
+    /// Stops monitor `id` of `user_id`: it is deleted with its alerts, so the scheduler
+    /// never checks it again (a check already under way finishes, and its alerts are not
+    /// stored). `false` when `user_id` holds no such monitor (another owner's id is
+    /// answered exactly as an unknown one).
+    ///
+    /// # Errors
+    /// The store failed.
+    pub async fn stop_monitor(&self, user_id: String, id: String) -> Result<bool, AppError> {
+        match self.db(move |s| Ok(s.delete_monitor(&user_id, &id))).await? {
+            Ok(()) => Ok(true),
+            Err(e) if e.is_not_found() => Ok(false),
+            Err(e) => Err(e.into()),
+        }
+    }
+}
+
+impl App {
+    /// Stops the monitor of `url` of `user_id` (monitor_site's `stop` action), as
+    /// [`App::stop_monitor`] does; the monitor stopped, or `None` when the owner does not
+    /// monitor that page.
+    ///
+    /// # Errors
+    /// The store failed.
+    pub async fn stop_monitor_of(&self, user_id: String, url: String) -> Result<Option<store::Monitor>, AppError> {
+        self.db(move |s| {
+            let Some(monitor) = s.list_monitors(&user_id)?.into_iter().find(|m| m.url == url) else {
+                return Ok(None);
+            };
+            match s.delete_monitor(&user_id, &monitor.id) {
+                Ok(()) => Ok(Some(monitor)),
+                // Stopped by a concurrent call.
+                Err(e) if e.is_not_found() => Ok(None),
+                Err(e) => Err(e),
+            }
+        })
+        .await
+    }
+}
+
+/// What monitor_site does.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum MonitorAction {
+    /// Monitor the page (made when it is not yet) and report on it.
+    #[default]
+    Watch,
+    /// Stop monitoring the page: the monitor and its alerts are deleted.
+    Stop,
+}
+
+/// A monitor monitor_site's `stop` action ended.
+#[derive(Debug, Clone, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MonitorStopped {
+    /// The stopped monitor's id.
+    pub monitor_id: String,
+    /// The page no longer monitored.
+    pub url: String,
+    /// Always true.
+    pub stopped: bool,
+}
+
 /// Why robots.txt keeps the monitor away from `url`, or `None` when it may fetch it (read
 /// as every audit reads it: [`crate::pipeline::site_robots`]).
 async fn robots_refusal(app: &App, url: &url::Url) -> Option<String> {

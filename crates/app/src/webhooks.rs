@@ -213,6 +213,95 @@ impl Dispatcher {
     }
 }
 
+/// A test delivery just written ([`crate::App::test_subscription`]).
+#[derive(Debug, Clone)]
+pub struct TestQueued {
+    /// Its outbox row: the delivery id, the event id sent as `x-webhook-id`, its state
+    /// (`pending`, or `dropped` when the subscription's queue was full).
+    pub delivery: store::LoggedDelivery,
+}
+
+/// Deliveries the delivery log lists at most (`GET /api/v1/webhooks/{id}/deliveries`).
+pub const DELIVERY_LOG_LIMIT: usize = 50;
+
+impl crate::App {
+    /// The subscription `id` of `user_id`, or `None` (another owner's id is answered exactly
+    /// as an unknown one).
+    async fn owned_subscription(&self, user_id: &str, id: &str) -> Result<Option<store::Webhook>, crate::AppError> {
+        let (user, id) = (user_id.to_string(), id.to_string());
+        self.db(move |s| Ok(s.list_webhooks(&user)?.into_iter().find(|h| h.id == id))).await
+    }
+
+    /// Enables or disables subscription `id` of `user_id`: a disabled one gets no new
+    /// deliveries (events are not written for it) and its pending ones wait until it is
+    /// enabled again. The subscription as it now stands; `None` when `user_id` holds no
+    /// such subscription.
+    ///
+    /// # Errors
+    /// The store failed.
+    pub async fn set_subscription_enabled(
+        &self,
+        user_id: String,
+        id: String,
+        enabled: bool,
+    ) -> Result<Option<store::Webhook>, crate::AppError> {
+        let (user, hook) = (user_id.clone(), id.clone());
+        match self.db(move |s| Ok(s.set_webhook_enabled(&user, &hook, enabled))).await? {
+            Ok(()) => self.owned_subscription(&user_id, &id).await,
+            Err(e) if e.is_not_found() => Ok(None),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Sends a test event ([`store::WEBHOOK_TEST_EVENT`], `ping`) through the outbox to
+    /// subscription `id` of `user_id` only, signed and retried like any event. `None` when
+    /// `user_id` holds no such subscription.
+    ///
+    /// # Errors
+    /// `conflict` when the subscription is disabled (the test would wait for it to be
+    /// enabled), or the store failed.
+    pub async fn test_subscription(&self, user_id: String, id: String) -> Result<Option<TestQueued>, crate::AppError> {
+        let Some(hook) = self.owned_subscription(&user_id, &id).await? else { return Ok(None) };
+        if !hook.enabled {
+            return Err(crate::AppError::refused(
+                "conflict",
+                format!("The webhook subscription {id} is disabled; enable it (PATCH {{\"enabled\": true}}) first."),
+            ));
+        }
+        let data = serde_json::json!({
+            "webhookId": hook.id,
+            "message": "A test event sent on request; it needs no action.",
+        });
+        let written = self.db(move |s| Ok(s.enqueue_webhook_test(&user_id, &id, data))).await?;
+        match written {
+            Ok((delivery, enqueued)) => {
+                self.events.enqueued(&enqueued);
+                Ok(Some(TestQueued { delivery }))
+            }
+            // Deleted in the meantime.
+            Err(e) if e.is_not_found() => Ok(None),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The delivery log of subscription `id` of `user_id`: its newest
+    /// [`DELIVERY_LOG_LIMIT`] deliveries, newest first; `None` when `user_id` holds no such
+    /// subscription.
+    ///
+    /// # Errors
+    /// The store failed.
+    pub async fn delivery_log(
+        &self,
+        user_id: String,
+        id: String,
+    ) -> Result<Option<Vec<store::LoggedDelivery>>, crate::AppError> {
+        if self.owned_subscription(&user_id, &id).await?.is_none() {
+            return Ok(None);
+        }
+        self.db(move |s| s.webhook_delivery_log(&id, DELIVERY_LOG_LIMIT)).await.map(Some)
+    }
+}
+
 impl Shared {
     /// Makes the attempt of a claimed row and records it (with its retry or its end).
     async fn attempt(self: Arc<Shared>, claim: store::ClaimedDelivery) {

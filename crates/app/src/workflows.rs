@@ -29,7 +29,7 @@ use url::Url;
 mod approve;
 mod view;
 pub use approve::{check_gate, Decided, Decision, GateRefusal};
-pub use view::{ApprovalView, PendingApproval, RunError, RunView, Started, StepView};
+pub use view::{ApprovalView, PendingApproval, RunError, RunList, RunSummary, RunView, Started, StepView};
 
 use crate::monitors::Monitors;
 use crate::{App, AppError, Comparison, StoredResult};
@@ -69,6 +69,23 @@ impl App {
         let stored = done.stored.ok_or_else(|| AppError::internal("audit not stored"))?;
         Ok((stored, done.audit))
     }
+}
+
+/// Runs `GET /api/v1/workflows` lists at most.
+pub const RUN_LIST_LIMIT: usize = 100;
+
+/// The step a run is at: its running step, else (a run not yet ended) its first step not
+/// finished, which is the approval gate of a run awaiting approval; `None` once the run
+/// ended.
+pub fn current_step(run: &store::WorkflowRun) -> Option<&str> {
+    use store::StepStatus;
+    if let Some(step) = run.steps.iter().find(|s| s.status == StepStatus::Running) {
+        return Some(&step.name);
+    }
+    if run.state.is_terminal() {
+        return None;
+    }
+    run.steps.iter().find(|s| s.status == StepStatus::Pending).map(|s| s.name.as_str())
 }
 
 /// Counts of each severity among the recommendations of a stored result.
@@ -160,6 +177,14 @@ impl Workflows {
             Err(e) if e.is_not_found() => Err(not_found()),
             Err(e) => Err(e.into()),
         }
+    }
+
+    /// The runs of `user_id`, newest first, at most `limit`.
+    ///
+    /// # Errors
+    /// The store failed.
+    pub async fn owned_runs(&self, user_id: String, limit: usize) -> Result<Vec<store::WorkflowRun>, AppError> {
+        self.app.db(move |s| s.list_runs(&user_id, limit)).await
     }
 
     /// Decides gate `approval_id` of `user_id`'s run `run_id` (approve_fixes): every invalid

@@ -154,6 +154,7 @@ impl From<app::AppError> for ApiError {
             AppError::Fetch(f) => StatusCode::from_u16(f.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
             AppError::Overloaded => return ApiError::overloaded(),
             AppError::Refused { code: "not_found", .. } => StatusCode::NOT_FOUND,
+            AppError::Refused { code: "conflict", .. } => StatusCode::CONFLICT,
             AppError::Refused { .. } => StatusCode::BAD_REQUEST,
             AppError::NotConfigured { .. } => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Provider(p) => StatusCode::from_u16(p.http_status()).unwrap_or(StatusCode::BAD_GATEWAY),
@@ -208,6 +209,7 @@ mod tests {
         check(ApiError::forbidden("disabled", "No."), 403, "forbidden");
         check(ApiError::not_found("No."), 404, "not_found");
         check(ApiError::method_not_allowed(&["GET"]), 405, "method_not_allowed");
+        check(app::AppError::refused("conflict", "Not now.").into(), 409, "conflict");
         check(ApiError::payload_too_large(10), 413, "payload_too_large");
         check(ApiError::unsupported_media_type(), 415, "unsupported_media_type");
         check(ApiError::overloaded(), 503, "overloaded");

@@ -75,6 +75,19 @@ pub static ROUTES: &[Route] = &[
     Route::new(Method::POST, "/api/v1/webhooks", routes::webhooks::create, FREE, &ops::CREATE_WEBHOOK),
     Route::new(Method::GET, "/api/v1/webhooks", routes::webhooks::list, FREE, &ops::LIST_WEBHOOKS),
     Route::new(Method::DELETE, "/api/v1/webhooks/{id}", routes::webhooks::delete, FREE, &ops::DELETE_WEBHOOK),
+    // What a key created, listed and ended (docs/API.md, "Managing what a key created").
+    Route::new(Method::PATCH, "/api/v1/webhooks/{id}", routes::webhooks::update, FREE, &ops::UPDATE_WEBHOOK),
+    Route::new(Method::POST, "/api/v1/webhooks/{id}/test", routes::webhooks::test, FREE, &ops::TEST_WEBHOOK),
+    Route::new(
+        Method::GET,
+        "/api/v1/webhooks/{id}/deliveries",
+        routes::webhooks::deliveries,
+        FREE,
+        &ops::WEBHOOK_DELIVERIES,
+    ),
+    Route::new(Method::GET, "/api/v1/monitors", routes::monitors::list, FREE, &ops::LIST_MONITORS),
+    Route::new(Method::DELETE, "/api/v1/monitors/{id}", routes::monitors::stop, FREE, &ops::STOP_MONITOR),
+    Route::new(Method::GET, "/api/v1/workflows", routes::workflows::list, FREE, &ops::LIST_WORKFLOWS),
     Route::new(Method::GET, "/api/status", routes::status::get, FREE, &ops::STATUS),
     Route::new(Method::POST, "/api/content-gap", routes::content::content_gap, QUOTA, &ops::CONTENT_GAP),
     Route::new(Method::POST, "/api/auto-fix-batch", routes::content::auto_fix_batch, QUOTA, &ops::AUTO_FIX_BATCH),
@@ -366,7 +379,7 @@ mod tests {
         assert_eq!(allow_of(Method::POST, "/api/v1/audit"), "GET, HEAD");
         assert_eq!(allow_of(Method::DELETE, "/api/v1/webhooks"), "POST, GET, HEAD");
         assert_eq!(allow_of(Method::GET, "/api/v1/audit/batch"), "POST");
-        assert_eq!(allow_of(Method::HEAD, "/api/v1/webhooks/w1"), "DELETE");
+        assert_eq!(allow_of(Method::HEAD, "/api/v1/webhooks/w1"), "DELETE, PATCH");
     }
 
     #[test]

@@ -92,9 +92,10 @@ pub use usage::{ip_identity, minute_bucket, Consumption, UsageCounts, USAGE_RETE
 pub use users::{Tier, User, ANONYMOUS_RATE_LIMIT, FREE_RATE_LIMIT, PRO_RATE_LIMIT};
 pub use webhooks::{
     webhook_backoff, webhook_retry_delay, AttemptOutcome, AttemptRecorded, ClaimLimits, ClaimedDelivery, Delivery,
-    Enqueued, NewDelivery, NewWebhook, OutboxEntry, OutboxState, OutboxStats, Webhook, WebhookPayload,
-    WEBHOOK_DROPPED_PREFIX, WEBHOOK_EVENTS, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_MAX_PENDING_PER_SUBSCRIPTION,
-    WEBHOOK_MAX_PENDING_TOTAL, WEBHOOK_RETRY_JITTER, WEBHOOK_SECRET_TAG,
+    Enqueued, LoggedDelivery, NewDelivery, NewWebhook, OutboxEntry, OutboxState, OutboxStats, Webhook, WebhookPayload,
+    WEBHOOK_DELIVERED_EVENTS, WEBHOOK_DROPPED_PREFIX, WEBHOOK_EVENTS, WEBHOOK_MAX_ATTEMPTS,
+    WEBHOOK_MAX_PENDING_PER_SUBSCRIPTION, WEBHOOK_MAX_PENDING_TOTAL, WEBHOOK_RETRY_JITTER, WEBHOOK_SECRET_TAG,
+    WEBHOOK_TEST_EVENT,
 };
 pub use workflows::{
     Approval, Intent, NewRun, Recovered, RunState, StepStatus, WorkflowRun, WorkflowStep, GATE_STEP, INTERRUPTED,

@@ -17,6 +17,12 @@ use crate::users::user_exists;
 /// Every webhook event (docs/API.md, "Webhooks").
 pub const WEBHOOK_EVENTS: &[&str] =
     &["audit.completed", "monitor.alert", "workflow.awaiting_approval", "workflow.completed"];
+/// The event of a test delivery (`POST /api/v1/webhooks/{id}/test`): sent to that one
+/// subscription whatever events it subscribed to; nobody subscribes to it.
+pub const WEBHOOK_TEST_EVENT: &str = "ping";
+/// Every event a delivery may carry: [`WEBHOOK_EVENTS`] and [`WEBHOOK_TEST_EVENT`].
+pub const WEBHOOK_DELIVERED_EVENTS: &[&str] =
+    &["audit.completed", "monitor.alert", "workflow.awaiting_approval", "workflow.completed", WEBHOOK_TEST_EVENT];
 /// Tag of generated signing secrets.
 pub const WEBHOOK_SECRET_TAG: &str = "whsec_";
 
@@ -465,6 +471,32 @@ pub struct OutboxEntry {
     pub claimed_until: Option<OffsetDateTime>,
 }
 
+/// One delivery of the delivery log of a subscription
+/// ([`Store::webhook_delivery_log`]): an outbox row and the outcome of its latest attempt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoggedDelivery {
+    /// Outbox row id (the delivery id).
+    pub id: String,
+    /// Event id (`x-webhook-id`).
+    pub event_id: String,
+    /// Event name.
+    pub event: String,
+    /// Attempts made.
+    pub attempts: u32,
+    /// State.
+    pub state: OutboxState,
+    /// When the next attempt is due (pending rows only).
+    pub next_attempt_at: Option<OffsetDateTime>,
+    /// HTTP status of the latest attempt, when it got an answer.
+    pub last_status_code: Option<u16>,
+    /// Why the latest attempt failed, or why the event was dropped.
+    pub last_error: Option<String>,
+    /// When the event was written.
+    pub created_at: OffsetDateTime,
+    /// When the row last changed.
+    pub updated_at: OffsetDateTime,
+}
+
 /// What the outbox holds.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct OutboxStats {
@@ -505,8 +537,8 @@ fn count(conn: &Connection, sql: &str, params: impl rusqlite::Params) -> Result<
 pub struct WebhookPayload<'a> {
     /// Event id; the same on retries (also in `x-webhook-id`).
     pub id: &'a str,
-    /// The event.
-    #[schemars(extend("enum" = WEBHOOK_EVENTS))]
+    /// The event (`ping` for a test delivery).
+    #[schemars(extend("enum" = WEBHOOK_DELIVERED_EVENTS))]
     pub event: &'a str,
     /// When the event happened (UTC).
     #[schemars(extend("format" = "date-time"))]
@@ -533,6 +565,19 @@ pub(crate) fn enqueue_event(
         .into_iter()
         .filter(|h| h.wants(event))
         .collect();
+    enqueue_to(conn, &hooks, user_id, event, data, now)
+}
+
+/// Writes `event` with `data` for each of `hooks` (subscriptions of `user_id`), with the
+/// bounds of [`enqueue_event`].
+fn enqueue_to(
+    conn: &Connection,
+    hooks: &[Webhook],
+    user_id: &str,
+    event: &str,
+    data: Value,
+    now: OffsetDateTime,
+) -> Result<Enqueued> {
     if hooks.is_empty() {
         return Ok(Enqueued::default());
     }
@@ -889,6 +934,31 @@ impl Store {
         raw.into_iter().map(decode_entry).collect()
     }
 
+    /// Writes a [`WEBHOOK_TEST_EVENT`] with `data` into the outbox for subscription `id` of
+    /// `user_id` only (whatever events it subscribed to; the pending bounds apply), in a
+    /// transaction of its own. The outbox row written; [`Error::NotFound`] when the user has
+    /// no subscription with that id.
+    pub fn enqueue_webhook_test(&self, user_id: &str, id: &str, data: Value) -> Result<(LoggedDelivery, Enqueued)> {
+        self.write(|tx| {
+            let hooks = query(tx, "WHERE id = ?1 AND user_id = ?2", [id, user_id])?;
+            if hooks.is_empty() {
+                return Err(Error::not_found("webhook", id));
+            }
+            let enqueued = enqueue_to(tx, &hooks, user_id, WEBHOOK_TEST_EVENT, data, OffsetDateTime::now_utc())?;
+            let event_id = enqueued.event_id.clone().unwrap_or_default();
+            let row = delivery_log(tx, "o.webhook_id = ?1 AND o.event_id = ?2", params![id, event_id], 1)?;
+            let row = row.into_iter().next().ok_or_else(|| Error::not_found("delivery", event_id))?;
+            Ok((row, enqueued))
+        })
+    }
+
+    /// The delivery log of subscription `webhook_id`: its deliveries still in the outbox
+    /// (finished ones are pruned after a while), newest first, at most `limit`, each with the
+    /// outcome of its latest attempt.
+    pub fn webhook_delivery_log(&self, webhook_id: &str, limit: usize) -> Result<Vec<LoggedDelivery>> {
+        self.read(|conn| delivery_log(conn, "o.webhook_id = ?1", params![webhook_id], limit))
+    }
+
     /// Deletes finished rows (delivered, failed, dropped) last changed before `before`; the
     /// number deleted. Pending rows are never pruned. The delivery log keeps every attempt.
     pub fn prune_webhook_outbox(&self, before: OffsetDateTime) -> Result<usize> {
@@ -899,4 +969,65 @@ impl Store {
             )?)
         })
     }
+}
+
+type RawLogged = (String, String, String, u32, String, String, Option<u16>, Option<String>, String, String);
+
+/// Outbox rows matching `filter` (on alias `o`), newest first, with their latest attempt's
+/// outcome: the newest delivery-log row of the same subscription and body (the body holds
+/// the event id), written no earlier than the event.
+fn delivery_log(
+    conn: &Connection,
+    filter: &str,
+    params: impl rusqlite::Params,
+    limit: usize,
+) -> Result<Vec<LoggedDelivery>> {
+    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+    let latest = |column: &str| {
+        format!(
+            "(SELECT d.{column} FROM webhook_deliveries d WHERE d.webhook_id = o.webhook_id \
+             AND d.created_at >= o.created_at AND d.payload = o.payload ORDER BY d.created_at DESC, d.rowid DESC LIMIT 1)"
+        )
+    };
+    let sql = format!(
+        "SELECT o.id, o.event_id, o.event, o.attempts, o.state, o.next_attempt_at, {}, {}, o.created_at, \
+         o.updated_at FROM webhook_outbox o WHERE {filter} ORDER BY o.created_at DESC, o.rowid DESC LIMIT {limit}",
+        latest("status_code"),
+        latest("error"),
+    );
+    let mut stmt = conn.prepare(&sql)?;
+    let raw = stmt
+        .query_map(params, |row| {
+            Ok((
+                row.get(0)?,
+                row.get(1)?,
+                row.get(2)?,
+                row.get(3)?,
+                row.get(4)?,
+                row.get(5)?,
+                row.get(6)?,
+                row.get(7)?,
+                row.get(8)?,
+                row.get(9)?,
+            ))
+        })?
+        .collect::<rusqlite::Result<Vec<RawLogged>>>()?;
+    raw.into_iter()
+        .map(|(id, event_id, event, attempts, state, next, status, error, created, updated)| {
+            let state = OutboxState::parse(&state)?;
+            let next = clock::decode("webhook_outbox", &next)?;
+            Ok(LoggedDelivery {
+                id,
+                event_id,
+                event,
+                attempts,
+                state,
+                next_attempt_at: (state == OutboxState::Pending).then_some(next),
+                last_status_code: status,
+                last_error: error,
+                created_at: clock::decode("webhook_outbox", &created)?,
+                updated_at: clock::decode("webhook_outbox", &updated)?,
+            })
+        })
+        .collect()
 }

@@ -168,9 +168,10 @@ pub const WORKFLOW_STATUS: ToolCard = ToolCard {
         "Reports a workflow run: its state (queued, running, awaiting_approval, completed, rejected, failed), \
          each step with its timing, the results gathered so far, approvals waiting for approve_fixes, and the \
          failing step and reason when it failed. A run cut short by a server restart resumes from that step \
-         (resumes counts how often). Needs an API key with the mcp scope. Call it after workflow_execute until \
+         (resumes counts how often). Without runId it lists your newest runs (runId, intent, url, state, \
+         currentStep, times). Needs an API key with the mcp scope. Call it after workflow_execute until \
          the state is completed, rejected or failed.",
-    examples: &["What is the status of run 6f1c0e8a?"],
+    examples: &["What is the status of run 6f1c0e8a?", "Which of my workflows are still running?"],
 };
 
 /// approve_fixes.
@@ -212,15 +213,20 @@ pub const COMPARE_COMPETITORS: ToolCard = ToolCard {
 pub const MONITOR_SITE: ToolCard = ToolCard {
     title: "Monitor a site",
     needs_key: true,
-    hints: Hints { read_only: false, open_world: true, destructive: Some(false), idempotent: Some(true) },
+    hints: Hints { read_only: false, open_world: true, destructive: Some(true), idempotent: Some(true) },
     description:
         "Puts a page under monitoring (re-audited daily) or, when it already is, reports on it: the alert rules \
          (score drop of 5 or more, new critical issue, status not 2xx, unreachable), recent alerts with a severity \
          breakdown of those alerts, and the issue counts of the latest audit and when it ran. Alerts also go to \
          the key owner's webhooks. Scheduled \
          re-audits obey the site's robots.txt for SeoAuditBot (a disallowed page raises unreachable instead). \
-         Calling it again for the same URL creates nothing new. Needs an API key with the mcp scope.",
-    examples: &["Monitor https://example.com/ daily and alert me on score drops"],
+         Calling it again for the same URL creates nothing new. With action stop it stops monitoring the page \
+         instead (the monitor and its alerts are deleted; answers monitorId, url and stopped). Needs an API key \
+         with the mcp scope.",
+    examples: &[
+        "Monitor https://example.com/ daily and alert me on score drops",
+        "Stop monitoring https://example.com/",
+    ],
 };
 
 /// track_keywords.

@@ -175,3 +175,50 @@ impl Started {
         }
     }
 }
+
+/// Result: the key owner's runs (workflow_status without a runId).
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RunList {
+    /// The newest runs, newest first (at most 100).
+    pub runs: Vec<RunSummary>,
+}
+
+/// A run as listed.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RunSummary {
+    /// The run's id, for workflow_status.
+    pub run_id: String,
+    /// What the run does.
+    pub intent: crate::Intent,
+    /// The page.
+    pub url: String,
+    /// Where the run stands.
+    pub state: crate::RunState,
+    /// The step it is at (its running step, or the next one to run); null once it ended.
+    pub current_step: Option<String>,
+    /// When the run was created (ISO 8601 UTC).
+    pub created_at: String,
+    /// When the run last changed (ISO 8601 UTC).
+    pub updated_at: String,
+}
+
+impl RunList {
+    /// The list of `runs`.
+    pub fn of(runs: &[crate::WorkflowRun]) -> RunList {
+        let runs = runs
+            .iter()
+            .map(|run| RunSummary {
+                run_id: run.id.clone(),
+                intent: run.intent,
+                url: run.url.clone(),
+                state: run.state,
+                current_step: super::current_step(run).map(str::to_string),
+                created_at: crate::format_rfc3339(run.created_at),
+                updated_at: crate::format_rfc3339(run.updated_at),
+            })
+            .collect();
+        RunList { runs }
+    }
+}

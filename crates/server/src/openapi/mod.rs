@@ -32,5 +32,21 @@ mod tests {
         assert_eq!(api::MAX_URL_LEN, app::MAX_URL_LEN);
         assert_eq!(api::SCOPES, app::SCOPES);
         assert_eq!(api::WEBHOOK_EVENTS, app::WEBHOOK_EVENTS);
+        assert_eq!(api::DELIVERED_EVENTS, app::WEBHOOK_DELIVERED_EVENTS);
+    }
+
+    /// The value lists of the management routes are the ones the lower crates use.
+    #[test]
+    fn documented_values_are_the_stored_ones() {
+        use strum::VariantArray as _;
+        let rules: Vec<&str> = app::AlertRule::VARIANTS.iter().map(|r| r.name()).collect();
+        assert_eq!(api::ALERT_RULES, rules);
+        let intents: Vec<&str> = app::Intent::VARIANTS.iter().map(|i| i.as_str()).collect();
+        assert_eq!(api::WORKFLOW_INTENTS, intents);
+        let states: Vec<&str> = app::RunState::VARIANTS.iter().map(|s| s.as_str()).collect();
+        assert_eq!(api::WORKFLOW_STATES, states);
+        use app::OutboxState::{Delivered, Dropped, Failed, Pending};
+        let deliveries: Vec<&str> = [Pending, Delivered, Failed, Dropped].iter().map(|s| s.as_str()).collect();
+        assert_eq!(api::DELIVERY_STATES, deliveries);
     }
 }

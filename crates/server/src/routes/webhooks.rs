@@ -1,11 +1,16 @@
-//! `POST /api/v1/webhooks`, `GET /api/v1/webhooks`, `DELETE /api/v1/webhooks/{id}`:
-//! webhook subscriptions of the key's owner (docs/API.md, "Webhooks").
+//! `POST /api/v1/webhooks`, `GET /api/v1/webhooks`, `DELETE /api/v1/webhooks/{id}`,
+//! `PATCH /api/v1/webhooks/{id}`, `POST /api/v1/webhooks/{id}/test`,
+//! `GET /api/v1/webhooks/{id}/deliveries`: webhook subscriptions of the key's owner
+//! (docs/API.md, "Webhooks" and "Managing what a key created").
 //!
 //! A key with the `webhooks` scope is required (401 without, 403 without the scope).
 //! Managing subscriptions consumes no audit quota: it is account administration, like the
 //! usage snapshot. The signing secret is shown once, in the answer to POST.
 
-use api::{NewWebhook, Webhook, WebhookCreated, WebhookDeleted, WebhookList};
+use api::{
+    NewWebhook, Webhook, WebhookCreated, WebhookDeleted, WebhookDelivery, WebhookDeliveryList, WebhookList,
+    WebhookTestQueued, WebhookUpdated,
+};
 use http::StatusCode;
 use serde_json::{json, Value};
 
@@ -84,6 +89,101 @@ async fn delete_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
     } else {
         // Another owner's id answers exactly as an unknown one.
         Err(ApiError::not_found(format!("No webhook subscription {id}.")))
+    }
+}
+
+/// `PATCH /api/v1/webhooks/{id}` with `{"enabled": bool}`.
+pub fn update(ctx: Ctx) -> HandlerFuture {
+    Box::pin(update_webhook(ctx))
+}
+
+/// `POST /api/v1/webhooks/{id}/test`.
+pub fn test(ctx: Ctx) -> HandlerFuture {
+    Box::pin(test_webhook(ctx))
+}
+
+/// `GET /api/v1/webhooks/{id}/deliveries`.
+pub fn deliveries(ctx: Ctx) -> HandlerFuture {
+    Box::pin(list_deliveries(ctx))
+}
+
+fn no_such(id: &str) -> ApiError {
+    // Another owner's id answers exactly as an unknown one.
+    ApiError::not_found(format!("No webhook subscription {id}."))
+}
+
+/// A delivery as the delivery log lists it.
+fn delivery(d: &app::LoggedDelivery) -> WebhookDelivery {
+    WebhookDelivery {
+        id: d.id.clone(),
+        event_id: d.event_id.clone(),
+        event: d.event.clone(),
+        state: d.state.as_str(),
+        attempts: d.attempts,
+        last_status_code: d.last_status_code,
+        last_error: d.last_error.clone(),
+        next_attempt_at: d.next_attempt_at.map(app::format_rfc3339),
+        created_at: app::format_rfc3339(d.created_at),
+        updated_at: app::format_rfc3339(d.updated_at),
+    }
+}
+
+async fn update_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
+    let user_id = owner(&ctx).await?;
+    let id = ctx.param("id").unwrap_or_default().to_string();
+    let body = ctx.json_body().await?;
+    let enabled = parse_update(&body)?;
+    match ctx.state.app.set_subscription_enabled(user_id, id.clone(), enabled).await? {
+        Some(hook) => {
+            Ok(ok_json(&WebhookUpdated { ok: true, api_version: audit_core::API_VERSION, webhook: listed(&hook) }))
+        }
+        None => Err(no_such(&id)),
+    }
+}
+
+async fn test_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
+    let user_id = owner(&ctx).await?;
+    let id = ctx.param("id").unwrap_or_default().to_string();
+    // No body is needed; one that is sent is read as every POST body is (JSON, at most
+    // 1 MiB), and ignored.
+    let sends_body = match ctx.headers.get(http::header::CONTENT_LENGTH) {
+        Some(len) => len.as_bytes() != b"0",
+        None => ctx.headers.contains_key(http::header::TRANSFER_ENCODING),
+    };
+    if sends_body {
+        ctx.json_body().await?;
+    }
+    match ctx.state.app.test_subscription(user_id, id.clone()).await? {
+        Some(queued) => Ok(json_response(
+            StatusCode::ACCEPTED,
+            &WebhookTestQueued { ok: true, api_version: audit_core::API_VERSION, delivery: delivery(&queued.delivery) },
+        )),
+        None => Err(no_such(&id)),
+    }
+}
+
+async fn list_deliveries(ctx: Ctx) -> Result<crate::Response, ApiError> {
+    let user_id = owner(&ctx).await?;
+    let id = ctx.param("id").unwrap_or_default().to_string();
+    match ctx.state.app.delivery_log(user_id, id.clone()).await? {
+        Some(log) => Ok(ok_json(&WebhookDeliveryList {
+            ok: true,
+            api_version: audit_core::API_VERSION,
+            deliveries: log.iter().map(delivery).collect(),
+        })),
+        None => Err(no_such(&id)),
+    }
+}
+
+/// `{enabled: boolean}` (documented as `api::WebhookUpdate`); other fields are ignored.
+fn parse_update(body: &Value) -> Result<bool, ApiError> {
+    let Some(obj) = body.as_object() else {
+        return Err(ApiError::invalid_request("The request body must be a JSON object with `enabled`."));
+    };
+    match obj.get("enabled") {
+        None | Some(Value::Null) => Err(ApiError::missing_parameter("enabled")),
+        Some(Value::Bool(enabled)) => Ok(*enabled),
+        Some(_) => Err(ApiError::invalid_request("The field `enabled` must be true or false.")),
     }
 }
 
@@ -179,6 +279,19 @@ mod tests {
         check(json!({"url": " ", "events": ["audit.completed"]}), Err("missing_parameter"));
         check(json!({"url": 5, "events": ["audit.completed"]}), Err("invalid_request"));
         check(json!([]), Err("invalid_request"));
+    }
+
+    #[test]
+    fn update_bodies() {
+        let check = |body: Value, expected: Result<bool, &str>| {
+            assert_eq!(parse_update(&body).map_err(|e| e.code), expected, "{body}");
+        };
+        check(json!({"enabled": false}), Ok(false));
+        check(json!({"enabled": true, "other": 1}), Ok(true));
+        check(json!({"enabled": "false"}), Err("invalid_request"));
+        check(json!({"enabled": null}), Err("missing_parameter"));
+        check(json!({}), Err("missing_parameter"));
+        check(json!([true]), Err("invalid_request"));
     }
 
     #[test]

@@ -16,6 +16,7 @@ mod faults;
 mod history;
 mod hostile;
 mod http;
+mod manage;
 mod mcp_catalog;
 mod mcp_clients;
 mod mcp_examples;

@@ -128,7 +128,7 @@ const SPEC_TOOLS: [(&str, Category, bool, bool, &[&str]); 14] = [
     ("get_opportunities", Category::Write, false, true, &["url"]),
     ("generate_fixes", Category::Write, false, true, &["url"]),
     ("workflow_execute", Category::Write, false, true, &["intent", "url"]),
-    ("workflow_status", Category::Write, true, false, &["runId"]),
+    ("workflow_status", Category::Write, true, false, &[]),
     ("approve_fixes", Category::Write, false, false, &["runId", "approvalId", "decision"]),
     ("detect_regressions", Category::Write, false, true, &["baselineUrl", "currentUrl"]),
     ("compare_competitors", Category::Write, false, true, &["url", "competitorUrl"]),
@@ -251,6 +251,8 @@ fn arguments_are_accepted_or_refused_by_the_input_schemas() {
         ),
         ("workflow_execute", json!({ "intent": "deploy", "url": "https://a.example/" }), false),
         ("workflow_status", json!({ "runId": "run_1" }), true),
+        ("workflow_status", json!({}), true),
+        ("workflow_status", json!({ "runId": 5 }), false),
         ("approve_fixes", json!({ "runId": "r", "approvalId": "a", "decision": "approved" }), true),
         ("approve_fixes", json!({ "runId": "r", "approvalId": "a", "decision": "yes" }), false),
         (
@@ -261,6 +263,8 @@ fn arguments_are_accepted_or_refused_by_the_input_schemas() {
         ("detect_regressions", json!({ "baselineUrl": "https://a.example/" }), false),
         ("compare_competitors", json!({ "url": "https://a.example/", "competitorUrl": "https://b.example/" }), true),
         ("monitor_site", json!({ "url": "https://a.example/" }), true),
+        ("monitor_site", json!({ "url": "https://a.example/", "action": "stop" }), true),
+        ("monitor_site", json!({ "url": "https://a.example/", "action": "delete" }), false),
         ("track_keywords", json!({ "action": "list" }), true),
         (
             "track_keywords",

@@ -306,3 +306,43 @@ fn a_full_subscription_drops_the_newest_event_and_logs_it() {
     let recorded = store.record_webhook_attempt(&gone.id, "w", retry, &ok(), Duration::from_secs(1)).unwrap();
     assert_eq!(recorded, AttemptRecorded::Gone);
 }
+
+#[test]
+fn a_test_event_goes_to_one_subscription_and_the_log_shows_each_delivery() {
+    let (_dir, store) = fresh();
+    let (user, hook) = owner_with_hook(&store);
+    let other = subscribe(&store, &user, &["audit.completed", "monitor.alert"]);
+    let (stranger, _) = owner_with_hook(&store);
+
+    // Only its owner may test a subscription; unknown ids are the same refusal.
+    assert!(store.enqueue_webhook_test(&stranger, &hook, json!({})).unwrap_err().is_not_found());
+    assert!(store.enqueue_webhook_test(&user, "nope", json!({})).unwrap_err().is_not_found());
+    let (ping, enqueued) = store.enqueue_webhook_test(&user, &hook, json!({ "n": 1 })).unwrap();
+    assert_eq!((enqueued.pending, enqueued.dropped), (1, 0));
+    assert_eq!((ping.event.as_str(), ping.state, ping.attempts), (store::WEBHOOK_TEST_EVENT, OutboxState::Pending, 0));
+    assert_eq!(Some(&ping.event_id), enqueued.event_id.as_ref());
+    assert!(ping.next_attempt_at.is_some() && ping.last_status_code.is_none());
+    assert!(store.webhook_outbox(&other).unwrap().is_empty(), "the other subscription gets no ping");
+
+    // An event after it is listed first; each entry carries its latest attempt.
+    emit(&store, &user, 2);
+    let claimed = store.claim_webhook_deliveries("w1", soon(), LIMITS).unwrap();
+    for c in &claimed {
+        let outcome = if c.event == "ping" { ok() } else { failure(true) };
+        store.record_webhook_attempt(&c.id, "w1", soon(), &outcome, Duration::from_secs(60)).unwrap();
+    }
+    let log = store.webhook_delivery_log(&hook, 10).unwrap();
+    let seen: Vec<(&str, OutboxState, u32, Option<u16>, bool)> = log
+        .iter()
+        .map(|d| (d.event.as_str(), d.state, d.attempts, d.last_status_code, d.next_attempt_at.is_some()))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("audit.completed", OutboxState::Pending, 1, Some(503), true),
+            ("ping", OutboxState::Delivered, 1, Some(200), false),
+        ]
+    );
+    assert_eq!(log[1].id, ping.id);
+    assert_eq!(store.webhook_delivery_log(&hook, 1).unwrap().len(), 1, "bounded");
+}

@@ -2,6 +2,8 @@
 //! monitor): alert rules, recent alerts with their severity breakdown, and the issue counts
 //! of the newest audit.
 //! A page never audited is audited once now, so the first report has a breakdown.
+//! With `action: "stop"` it stops the owner's monitor of the page instead
+//! ([`app::App::stop_monitor_of`], as `DELETE /api/v1/monitors/{id}` does).
 
 use mcp_protocol::ToolResult;
 use schemars::JsonSchema;
@@ -20,15 +22,40 @@ pub struct Args {
     /// Absolute http or https URL of the page to monitor
     #[schemars(length(min = 1, max = 2048))]
     pub url: String,
+    /// watch (default): monitor the page and report on it; stop: stop monitoring it (its
+    /// monitor and alerts are deleted)
+    #[serde(default)]
+    pub action: Option<app::monitors::MonitorAction>,
 }
 
-/// Result.
-pub type Output = app::monitors::MonitorReport;
+/// Result: the report on the monitor (watch), or the monitor stopped (stop).
+#[derive(Debug, serde::Serialize, JsonSchema)]
+#[serde(untagged)]
+#[schemars(extend("type" = "object"))]
+pub enum Output {
+    /// watch.
+    Report(app::monitors::MonitorReport),
+    /// stop.
+    Stopped(app::monitors::MonitorStopped),
+}
 
 /// Runs the tool.
 pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
     let user_id = owner(env)?;
     let url = url_arg(&args.url, "url")?;
+    if args.action == Some(app::monitors::MonitorAction::Stop) {
+        return match env.state.app.stop_monitor_of(user_id, url.to_string()).await {
+            Ok(Some(m)) => {
+                Ok(Output::Stopped(app::monitors::MonitorStopped { monitor_id: m.id, url: m.url, stopped: true }))
+            }
+            Ok(None) => Err(super::tool_error("not_found", format!("No monitor of {url} for this API key's owner."))),
+            Err(e) => Err(from_api_error(e.into(), "monitor")),
+        };
+    }
+    watch(env, user_id, url).await.map(Output::Report)
+}
+
+async fn watch(env: &ToolEnv<'_>, user_id: String, url: url::Url) -> Result<app::monitors::MonitorReport, ToolResult> {
     let state = env.state;
     let latest = match state.app.latest_audit(url.to_string()).await.map_err(ApiError::from) {
         Ok(l) => l,
