@@ -19,5 +19,6 @@ mod mcp_catalog;
 mod mcp_clients;
 mod mcp_examples;
 mod mcp_http;
+mod mcp_parity;
 mod web;
 mod webhooks;
