@@ -214,3 +214,15 @@ async fn the_agent_card_names_only_interfaces_that_answer() {
     let docs = t.get(&card.body["documentationUrl"].as_str().unwrap()[t.base.len()..]).await;
     assert_eq!(docs.status, 200, "{}", docs.raw);
 }
+
+/// The methodology resource tells agents which calls cost a unit and that status polls do
+/// not.
+#[test]
+fn the_methodology_resource_says_status_polls_are_free() {
+    let (_, text) = app::agent::resources::read("svc://methodology").unwrap();
+    let section = &text[text.find("## Quota of the agent tools").expect("a quota section")..];
+    assert!(section.contains("`workflow_status`") && section.contains("free"), "{section}");
+    for tool in ["check_ai_readiness", "scan_ai_visibility", "analyze_content_gap", "auto_fix_batch"] {
+        assert!(section.contains(tool), "{tool}: {section}");
+    }
+}
