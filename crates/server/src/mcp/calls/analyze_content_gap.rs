@@ -17,10 +17,8 @@ pub struct Args {
     #[schemars(length(min = 1, max = 2048))]
     pub url: String,
     /// Overrides the fetched page's title
-    #[schemars(length(max = 1000))]
     pub title: Option<String>,
     /// Overrides the fetched page's word count
-    #[schemars(range(max = 10_000_000))]
     pub word_count: Option<u64>,
     /// Overrides the fetched page's section headings (h2-h6); an empty list means none
     pub headings: Option<Vec<String>>,
