@@ -174,6 +174,14 @@ async fn workflow_status_polls_are_free_of_quota() {
     // The next charged call takes the second of three units: nothing went to the polls.
     let concept = call(&t, &key, "get_seo_concept", json!({ "concept": "canonical" })).await;
     assert_eq!(remaining(&concept), 1, "{}", concept.raw);
+    // With the window used up, charged calls are refused while polls still answer.
+    let last = call(&t, &key, "get_seo_concept", json!({ "concept": "canonical" })).await;
+    assert_eq!(remaining(&last), 0, "{}", last.raw);
+    let refused = call(&t, &key, "get_seo_concept", json!({ "concept": "canonical" })).await;
+    assert_eq!(refused.body["result"]["isError"], true, "{}", refused.raw);
+    assert!(refused.body["result"]["content"][0]["text"].as_str().unwrap().contains("rate limit"), "{}", refused.raw);
+    let polled = call(&t, &key, "workflow_status", json!({ "runId": run })).await;
+    assert_eq!(structured("workflow_status", &polled)["runId"], run);
 }
 
 /// The agent card names only what answers: every interface it lists answers its
