@@ -1189,7 +1189,9 @@ pub static MCP_DISCOVERY: Operation = Operation {
 pub static AGENT_CARD: Operation = Operation {
     id: "agentCard",
     summary: "A2A agent card",
-    description: "A2A 1.0 agent card of the agent-tool endpoint. No key, no quota, readable from any origin.",
+    description: "A2A 1.0 agent card of the agent-tool endpoint: one skill per tool. It lists no A2A interface \
+                  (`supportedInterfaces` is empty): the endpoint it describes speaks MCP, not A2A's `message/send`. \
+                  No key, no quota, readable from any origin.",
     tag: "agent-tools",
     access: Access::Unlisted,
     params: &[],

@@ -227,5 +227,17 @@ pub fn methodology_markdown() -> String {
         "Details of every rule (why it matters, failing and passing examples, references): `svc://checks` and \
          `svc://checks/{{id}}`; plain-language explanations: the get_seo_concept tool or `svc://seo-concepts/{{concept}}`."
     );
+    let free: Vec<String> = crate::agent::tools::FREE_OF_QUOTA.iter().map(|t| format!("`{t}`")).collect();
+    let _ = writeln!(
+        out,
+        "\n## Quota of the agent tools\n\n\
+         Each `tools/call` costs one unit of the caller's per-minute quota, shared with the REST API, and a tool \
+         with a REST twin costs what the twin costs: `check_ai_readiness`, `scan_ai_visibility`, \
+         `analyze_content_gap` (however many competitors) and `auto_fix_batch` one unit each, like \
+         `POST /api/ai-readiness`, `/api/ai-visibility-scan`, `/api/content-gap` and `/api/auto-fix-batch`. \
+         Status polls are free: {} can be called as often as needed and reports no `x-ratelimit-*` headers. \
+         Lists, resource reads and prompts are free too.",
+        free.join(", ")
+    );
     out
 }

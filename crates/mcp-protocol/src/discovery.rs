@@ -159,7 +159,9 @@ pub struct AgentCard {
     pub description: String,
     /// Version of the card.
     pub version: String,
-    /// The interfaces (the MCP endpoint, JSON-RPC).
+    /// The A2A interfaces the agent answers: none. Its one interface is the MCP endpoint the
+    /// description names, which answers MCP methods, not A2A's (`message/send`), so the
+    /// card claims no A2A interface a client would call in vain.
     pub supported_interfaces: Vec<Interface>,
     /// Who runs it.
     pub provider: Provider,
@@ -384,11 +386,7 @@ impl AgentCard {
                 who.description
             ),
             version: who.version.into(),
-            supported_interfaces: vec![Interface {
-                url: format!("{base}{ENDPOINT_PATH}"),
-                protocol_binding: "JSONRPC".into(),
-                protocol_version: A2A_VERSION.into(),
-            }],
+            supported_interfaces: Vec::new(),
             provider: Provider { organization: who.title.into(), url: base.into() },
             documentation_url: format!("{base}{DISCOVERY_PATH}"),
             capabilities: AgentCapabilities { streaming: false, push_notifications: false, extended_agent_card: false },

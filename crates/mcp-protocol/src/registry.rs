@@ -147,10 +147,12 @@ pub trait Registry: Send + Sync {
         DEFAULT_PAGE_SIZE
     }
 
-    /// Takes one unit of the caller's quota for a `tools/call` about to run. Called once
-    /// per call that passed every other check; never for lists, reads, prompts or discovery.
-    /// Over quota, answer [`Quota::ExceededFor`] so the refusal advises the caller rightly.
-    fn take_quota(&self, ctx: &CallContext<'_>) -> Quota;
+    /// Takes one unit of the caller's quota for a `tools/call` of the tool `tool` about to
+    /// run. Called once per call that passed every other check; never for lists, reads,
+    /// prompts or discovery. A tool the server keeps free of quota answers
+    /// [`Quota::Unlimited`]. Over quota, answer [`Quota::ExceededFor`] so the refusal advises
+    /// the caller rightly.
+    fn take_quota(&self, tool: &str, ctx: &CallContext<'_>) -> Quota;
 
     /// Runs a tool. `arguments` already satisfy the `required`, `type`, `enum`,
     /// `minimum`/`maximum`, `minLength`/`maxLength` and `additionalProperties: false`

@@ -79,13 +79,29 @@ pub fn input_schema<A: JsonSchema>() -> Value {
     if let Value::Object(root) = &mut schema {
         root.entry("required").or_insert_with(|| Value::Array(Vec::new()));
     }
-    if let Some(props) = schema.get_mut("properties").and_then(Value::as_object_mut) {
-        for prop in props.values_mut() {
-            not_null(prop);
-        }
-    }
+    optional_not_null(&mut schema);
     tidy(&mut schema);
     schema
+}
+
+/// [`not_null`] on every property of `schema` and of the objects inside it (the items of an
+/// array argument too), without the `default: null` schemars gives an `Option`.
+fn optional_not_null(schema: &mut Value) {
+    let Some(obj) = schema.as_object_mut() else { return };
+    if let Some(props) = obj.get_mut("properties").and_then(Value::as_object_mut) {
+        for prop in props.values_mut() {
+            not_null(prop);
+            if let Some(fields) = prop.as_object_mut() {
+                if fields.get("default") == Some(&Value::Null) {
+                    fields.remove("default");
+                }
+            }
+            optional_not_null(prop);
+        }
+    }
+    if let Some(items) = obj.get_mut("items") {
+        optional_not_null(items);
+    }
 }
 
 /// The output schema of result `O`: what it serialises to.
@@ -137,12 +153,19 @@ fn not_null(prop: &mut Value) {
 /// Keeps generated schemas to the keywords both drafts read alike: no `format` (schemars'
 /// `uint32`, `double` are no standard formats), and an enum whose variants carry doc
 /// comments as one `enum` list (what the argument check and every client read) rather than
-/// a `oneOf` of `const`s.
+/// a `oneOf` of `const`s (and of `enum`s, which schemars makes of the variants without one).
 fn tidy(schema: &mut Value) {
     let Some(obj) = schema.as_object_mut() else { return };
     obj.remove("format");
     if let Some(Value::Array(variants)) = obj.get("oneOf") {
-        let consts: Option<Vec<Value>> = variants.iter().map(|v| v.get("const").cloned()).collect();
+        let strings = |v: &Value| -> Option<Vec<Value>> {
+            match (v.get("const"), v.get("enum")) {
+                (Some(c), None) => Some(vec![c.clone()]),
+                (None, Some(Value::Array(values))) => Some(values.clone()),
+                _ => None,
+            }
+        };
+        let consts: Option<Vec<Value>> = variants.iter().map(strings).collect::<Option<Vec<_>>>().map(|v| v.concat());
         if let Some(values) = consts.filter(|c| c.iter().all(Value::is_string)) {
             obj.remove("oneOf");
             obj.insert("type".into(), "string".into());

@@ -1,7 +1,8 @@
 """Drives a running seo-audit agent-tool endpoint with the official Python MCP SDK (mcp 2.x).
 
 Environment: MCP_URL (http://127.0.0.1:PORT/api/mcp), MCP_KEY (a key with the mcp scope),
-FIXTURE_URL (a page on a loopback fixture site the server may audit). Exits non-zero on the
+FIXTURE_URL (a page on a loopback fixture site the server may audit), MCP_TOOLS (the tool
+names in tools/list order, comma-separated). Exits non-zero on the
 first failed check. Run by crates/server/tests/it/mcp_clients.rs.
 """
 
@@ -17,6 +18,7 @@ from mcp.client.streamable_http import streamable_http_client
 URL = os.environ["MCP_URL"]
 KEY = os.environ["MCP_KEY"]
 FIXTURE = os.environ["FIXTURE_URL"]
+TOOLS = os.environ["MCP_TOOLS"].split(",")
 passed = 0
 
 
@@ -45,7 +47,7 @@ async def run(mode):
                 check(version == "2026-07-28", f"{label}: modern era ({version})")
             tools = await client.list_tools()
             names = [t.name for t in tools.tools]
-            check(len(names) == 14 and "seo_audit" in names, f"{label}: tools/list gives 14 tools")
+            check(names == TOOLS and "seo_audit" in names, f"{label}: tools/list gives the {len(TOOLS)} tools")
             concept = await client.call_tool("get_seo_concept", {"concept": "canonical tag"})
             check(not concept.is_error and concept.structured_content["found"] is True,
                   f"{label}: get_seo_concept found")
@@ -61,6 +63,28 @@ async def run(mode):
                   and "images" in page and "links" in page and "og" in page
                   and isinstance(result["recommendations"], list) and "metaDescription" not in page,
                   f"{label}: seo_audit is the REST audit result")
+            # The tools with a REST twin answer the REST answer, checked by the SDK against
+            # their output schemas.
+            twins = [
+                ("check_ai_readiness", {"url": FIXTURE}, lambda r: 0 <= r["score"] <= 100 and "llms_txt" in r),
+                ("scan_ai_visibility", {"url": FIXTURE}, lambda r: set(r["pillars"]) == {
+                    "llmsTxt", "aiBotAccess", "answerStructure", "entityClarity"}),
+                ("analyze_content_gap", {"url": FIXTURE}, lambda r: r["basis"] == "model"
+                    and r["competitorsCompared"] == 0 and isinstance(r["gaps"], list)),
+                ("auto_fix_batch", {"issues": [{"id": "canonical-missing", "context": {"url": FIXTURE}}]},
+                    lambda r: r["count"] == 1 and FIXTURE in r["fixes"][0]["fix"]),
+            ]
+            for name, arguments, holds in twins:
+                result = await client.call_tool(name, arguments)
+                check(not result.is_error and result.structured_content["api_version"] == "v1"
+                      and json.loads(text_of(result)) == result.structured_content
+                      and holds(result.structured_content),
+                      f"{label}: {name} answers: {text_of(result)[:120]}")
+            run = await client.call_tool("workflow_execute", {"intent": "audit", "url": FIXTURE})
+            check(not run.is_error, f"{label}: workflow_execute started a run")
+            status = await client.call_tool("workflow_status", {"runId": run.structured_content["runId"]})
+            check(not status.is_error and status.structured_content["runId"] == run.structured_content["runId"],
+                  f"{label}: workflow_status polls the run")
             res = await client.read_resource("svc://methodology")
             check(len(res.contents) == 1 and len(res.contents[0].text) > 100, f"{label}: resources/read")
             prompt = await client.get_prompt("explain_seo_issue", {"issue": "canonical-missing"})

@@ -2,7 +2,7 @@
 // @modelcontextprotocol/sdk 1.x (2025 handshake) and @modelcontextprotocol/client 2.x
 // (default legacy, and versionNegotiation mode 'auto', which goes modern).
 // Environment: MCP_URL, MCP_KEY (a key with the mcp scope), FIXTURE_URL (a loopback page the
-// server may audit). Exits non-zero on the first failed check.
+// server may audit), MCP_TOOLS (the tool names in tools/list order, comma-separated). Exits non-zero on the first failed check.
 import * as sdk1 from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as Sdk1Transport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import * as sdk2 from "@modelcontextprotocol/client";
@@ -10,6 +10,7 @@ import * as sdk2 from "@modelcontextprotocol/client";
 const URL_ = new URL(process.env.MCP_URL);
 const KEY = process.env.MCP_KEY;
 const FIXTURE = process.env.FIXTURE_URL;
+const TOOLS = process.env.MCP_TOOLS.split(",");
 let passed = 0;
 
 function check(cond, what) {
@@ -51,7 +52,8 @@ for (const f of flavours) {
   if (f.modern) check(version === "2026-07-28", `${f.label}: modern era (${version})`);
   else check(version === undefined || String(version).startsWith("2025"), `${f.label}: handshake era (${version})`);
   const tools = await client.listTools();
-  check(tools.tools.length === 14 && tools.tools.some((t) => t.name === "seo_audit"), `${f.label}: tools/list gives 14 tools`);
+  const names = tools.tools.map((t) => t.name);
+  check(JSON.stringify(names) === JSON.stringify(TOOLS) && names.includes("seo_audit"), `${f.label}: tools/list gives the ${TOOLS.length} tools`);
   const concept = await client.callTool({ name: "get_seo_concept", arguments: { concept: "canonical tag" } });
   check(!concept.isError && concept.structuredContent.found === true, `${f.label}: get_seo_concept found`);
   const audit = await client.callTool({ name: "seo_audit", arguments: { url: FIXTURE } });
@@ -66,6 +68,26 @@ for (const f of flavours) {
       "links" in page && "og" in page && Array.isArray(result.recommendations) && !("metaDescription" in page),
     `${f.label}: seo_audit is the REST audit result`,
   );
+  // The tools with a REST twin answer the REST answer, checked by the SDK against their
+  // output schemas.
+  const twins = [
+    ["check_ai_readiness", { url: FIXTURE }, (r) => r.score >= 0 && r.score <= 100 && "llms_txt" in r],
+    ["scan_ai_visibility", { url: FIXTURE }, (r) => ["llmsTxt", "aiBotAccess", "answerStructure", "entityClarity"].every((p) => p in r.pillars)],
+    ["analyze_content_gap", { url: FIXTURE }, (r) => r.basis === "model" && r.competitorsCompared === 0 && Array.isArray(r.gaps)],
+    ["auto_fix_batch", { issues: [{ id: "canonical-missing", context: { url: FIXTURE } }] }, (r) => r.count === 1 && r.fixes[0].fix.includes(FIXTURE)],
+  ];
+  for (const [name, args, holds] of twins) {
+    const r = await client.callTool({ name, arguments: args });
+    check(
+      !r.isError && r.structuredContent.api_version === "v1" &&
+        JSON.stringify(JSON.parse(textOf(r))) === JSON.stringify(r.structuredContent) && holds(r.structuredContent),
+      `${f.label}: ${name} answers: ${textOf(r).slice(0, 120)}`,
+    );
+  }
+  const run = await client.callTool({ name: "workflow_execute", arguments: { intent: "audit", url: FIXTURE } });
+  check(!run.isError, `${f.label}: workflow_execute started a run`);
+  const status = await client.callTool({ name: "workflow_status", arguments: { runId: run.structuredContent.runId } });
+  check(!status.isError && status.structuredContent.runId === run.structuredContent.runId, `${f.label}: workflow_status polls the run`);
   const res = await client.readResource({ uri: "svc://methodology" });
   check(res.contents.length === 1 && res.contents[0].text.length > 100, `${f.label}: resources/read`);
   const prompt = await client.getPrompt({ name: "explain_seo_issue", arguments: { issue: "canonical-missing" } });

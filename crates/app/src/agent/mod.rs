@@ -16,7 +16,7 @@ pub const SERVER_VERSION: &str = "3.0.0";
 /// One-sentence description used by the discovery documents.
 pub const SERVER_DESCRIPTION: &str = "Deterministic SEO audits of public web pages: score and issues, ranked \
      opportunities, ready-to-apply fixes, workflows with approval, monitoring, competitor comparison, on-page \
-     keyword tracking and experiments, plus an SEO glossary and the audit methodology.";
+     keyword tracking and experiments, AI-readiness and AI-visibility checks, content-gap analysis, plus an SEO glossary and the audit methodology.";
 
 /// What an agent reads first (`instructions` of `initialize` and `server/discover`).
 pub const INSTRUCTIONS: &str = "seo-audit audits public web pages for SEO with a deterministic, documented \
@@ -25,13 +25,14 @@ pub const INSTRUCTIONS: &str = "seo-audit audits public web pages for SEO with a
      get_audit_methodology (every rule, weight and threshold, and how the score is computed) and get_seo_concept \
      (plain-language explanation of any SEO term or rule id).\n\n\
      Write tools (need an API key with the mcp scope in the x-api-key header): seo_audit, get_opportunities, \
-     generate_fixes, workflow_execute, workflow_status, approve_fixes, detect_regressions, compare_competitors, \
-     monitor_site, track_keywords, run_experiment. A typical session: get_site_info, then seo_audit, then \
+     generate_fixes, check_ai_readiness, scan_ai_visibility, analyze_content_gap, auto_fix_batch, workflow_execute, \
+     workflow_status, approve_fixes, detect_regressions, compare_competitors, monitor_site, track_keywords, \
+     run_experiment. A typical session: get_site_info, then seo_audit, then \
      get_opportunities and generate_fixes for the top issues; get_seo_concept to explain an issue id. Long jobs: \
      workflow_execute, then poll workflow_status; a fix workflow waits for approve_fixes.\n\n\
      Keys: the operator creates them with `seo-audit keys create --name NAME --tier free --scopes audit,mcp`. \
-     Each tools/call counts against the caller's per-minute quota (shared with the REST API); a refused call says \
-     when to retry. Audits take 5 to 15 seconds. Resources: svc://methodology, svc://checks, svc://seo-concepts, \
+     Each tools/call counts one unit against the caller's per-minute quota (shared with the REST API), except \
+     workflow_status, whose polls are free; a refused call says when to retry. Audits take 5 to 15 seconds. Resources: svc://methodology, svc://checks, svc://seo-concepts, \
      svc://severity-levels, svc://data-sources. Prompts: audit_website, explain_seo_issue, prioritize_seo_fixes, \
      analyze_ai_visibility.";
 

@@ -204,16 +204,19 @@ fn analyze_ai_visibility(args: &Args) -> Result<Rendered, PromptError> {
         "Assess how visible {url} is to AI assistants and AI search engines (ChatGPT, Claude, Perplexity, Google \
          AI Overviews).\n\n\
          1. Call get_site_info with url {url}: is the page reachable and indexable, and what does robots.txt say?\n\
-         2. Read the resource svc://data-sources for the AI crawlers this service knows and what each is used for.\n\
-         3. Call seo_audit with url {url}: structured data, headings, content depth and meta data are the \
-         foundations AI systems read too.\n\
-         4. Call get_seo_concept for \"ai-crawlers\", \"llms-txt\" and \"geo\" to ground your advice.\n\n\
-         Report in four parts matching the AI-visibility pillars: llms.txt (present and valid?), AI bot access \
-         (which crawlers robots.txt blocks, and whether that is deliberate: training vs search vs user fetch), \
-         answer structure (question-shaped headings, direct answers, lists, semantic HTML), and entity clarity \
-         (Organization structured data, consistent name, sameAs links). For each, state what you found, what to \
-         change, and a snippet where useful. Mention that the REST endpoint POST /api/ai-visibility-scan gives a \
-         deterministic 0-100 score for the same four pillars."
+         2. Call scan_ai_visibility with url {url}: a deterministic 0-100 score for the four AI-visibility \
+         pillars, the checks behind each pillar, every known AI crawler with the robots.txt line that decides it, \
+         and recommendations.\n\
+         3. Call check_ai_readiness with url {url} for the llms.txt report (present, valid, its issues) and the \
+         page's semantic HTML (landmarks, heading outline).\n\
+         4. Read the resource svc://data-sources for the AI crawlers this service knows and what each is used for, \
+         and call get_seo_concept for \"ai-crawlers\", \"llms-txt\" and \"geo\" to ground your advice.\n\n\
+         Report in four parts matching the pillars of scan_ai_visibility: llms.txt (present and valid?), AI bot \
+         access (which crawlers robots.txt blocks, and whether that is deliberate: training vs search vs user \
+         fetch), answer structure (question-shaped headings, direct answers, lists, semantic HTML), and entity \
+         clarity (Organization structured data, consistent name, sameAs links). For each, give the pillar's score, \
+         what you found, what to change, and a snippet where useful (auto_fix_batch writes snippets for issues \
+         you name). Quote only what the tools reported."
     );
     Ok(user(format!("AI visibility of {url}"), text))
 }

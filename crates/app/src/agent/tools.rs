@@ -40,6 +40,16 @@ pub struct ToolCard {
     pub examples: &'static [&'static str],
 }
 
+/// The tools that charge no quota unit (docs/API.md, "Quota" of the agent-tool endpoint):
+/// status polls that only read the caller's own stored state, so an agent may poll them
+/// as often as it needs. Every other `tools/call` costs one unit, like its REST twin.
+pub static FREE_OF_QUOTA: &[&str] = &["workflow_status"];
+
+/// Whether calling the tool `name` is free of quota ([`FREE_OF_QUOTA`]).
+pub fn free_of_quota(name: &str) -> bool {
+    FREE_OF_QUOTA.contains(&name)
+}
+
 /// The card of the tool called `name`.
 pub fn card(name: &str) -> Option<&'static ToolCard> {
     CARDS.iter().find(|(n, _)| *n == name).map(|(_, c)| c)
@@ -53,6 +63,10 @@ pub static CARDS: &[(&str, ToolCard)] = &[
     ("seo_audit", SEO_AUDIT),
     ("get_opportunities", GET_OPPORTUNITIES),
     ("generate_fixes", GENERATE_FIXES),
+    ("check_ai_readiness", CHECK_AI_READINESS),
+    ("scan_ai_visibility", SCAN_AI_VISIBILITY),
+    ("analyze_content_gap", ANALYZE_CONTENT_GAP),
+    ("auto_fix_batch", AUTO_FIX_BATCH),
     ("workflow_execute", WORKFLOW_EXECUTE),
     ("workflow_status", WORKFLOW_STATUS),
     ("approve_fixes", APPROVE_FIXES),
@@ -140,6 +154,71 @@ pub const GENERATE_FIXES: ToolCard = ToolCard {
          template-based: the same page gives the same fixes. Needs an API key with the mcp scope. Use it after \
          get_opportunities, or directly when the user wants code.",
     examples: &["Give me code fixes for the top 5 issues of https://example.com/"],
+};
+
+/// check_ai_readiness.
+pub const CHECK_AI_READINESS: ToolCard = ToolCard {
+    title: "AI readiness check",
+    needs_key: true,
+    hints: AUDITS,
+    description:
+        "Audits a page (stored like every audit) and reads the site's llms.txt and robots.txt to say how ready \
+         it is for AI assistants and AI search. The result is exactly the REST answer of POST /api/ai-readiness: \
+         a 0-100 score, the llms.txt report (present, valid), what robots.txt says to GPTBot, ClaudeBot and \
+         PerplexityBot (each with the group and line that decides), the semantic HTML (landmarks, heading \
+         outline) and one recommendation per failed item. Needs an API key with the mcp scope; one quota unit, like the REST endpoint. Use it for \
+         a quick verdict; scan_ai_visibility gives the detailed four-pillar scan.",
+    examples: &["Is https://example.com/ ready for AI search?", "Does https://example.com/ have a valid llms.txt?"],
+};
+
+/// scan_ai_visibility.
+pub const SCAN_AI_VISIBILITY: ToolCard = ToolCard {
+    title: "AI visibility scan",
+    needs_key: true,
+    hints: AUDITS,
+    description:
+        "Audits a page (stored like every audit) and scores how visible it is to AI assistants and AI search on \
+         four pillars: llms.txt, AI bot access (every known AI crawler, its purpose and the robots.txt line that \
+         decides), answer structure (question headings, direct answers, lists, semantic HTML) and entity clarity \
+         (Organization data, sameAs links). The result is exactly the REST answer of POST \
+         /api/ai-visibility-scan: a deterministic 0-100 score overall and per pillar, the details behind \
+         each pillar, every crawler's verdict, and recommendations. Needs an API key with the mcp scope; one quota unit, like the REST endpoint.",
+    examples: &["How visible is https://example.com/ to ChatGPT and Perplexity?", "Which AI crawlers does https://example.com/ block?"],
+};
+
+/// analyze_content_gap.
+pub const ANALYZE_CONTENT_GAP: ToolCard = ToolCard {
+    title: "Content gap analysis",
+    needs_key: true,
+    hints: AUDITS,
+    description:
+        "Audits a page (stored like every audit) and finds the topics and sections it lacks compared with up to 5 \
+         competitor pages (fetched and parsed, not audited), or with the built-in model of its page type when no \
+         competitors are given. The result is exactly the REST answer of POST /api/content-gap: the page type \
+         and why, its coverage (0-100) of the expected sections, the gaps (heading, priority, estimated words, \
+         reason), the sections covered, the basis (competitors or model), how many competitors were compared \
+         and which were skipped and why (a competitor that cannot be fetched never fails the \
+         call). title, wordCount and headings override the page's own. Needs an API key with the mcp scope; one \
+         quota unit however many competitors, like the REST endpoint.",
+    examples: &[
+        "What content is https://example.com/guide missing compared with https://competitor.example/guide?",
+        "Which sections should https://example.com/pricing add?",
+    ],
+};
+
+/// auto_fix_batch.
+pub const AUTO_FIX_BATCH: ToolCard = ToolCard {
+    title: "Auto-fix a batch of issues",
+    needs_key: true,
+    hints: Hints { read_only: true, open_world: false, destructive: None, idempotent: None },
+    description:
+        "Writes a ready-to-paste fix (HTML, JSON-LD, robots.txt, HTTP header, server config or text) for each of 1 \
+         to 50 issues you pass, in order: an issue names a rule id (id) or describes the problem (title, \
+         description), and its context (url, title, description, currentValue, ...) fills the template. Never \
+         fetches anything and stores nothing: use it for issues from an earlier seo_audit or from another tool. \
+         The result is exactly the REST answer of POST /api/auto-fix-batch; TODO: placeholders in a fix are \
+         listed to fill in. Needs an API key with the mcp scope; one quota unit per batch, like the REST endpoint.",
+    examples: &["Write fixes for meta-description-missing and canonical-missing on https://example.com/"],
 };
 
 /// workflow_execute.

@@ -1,7 +1,7 @@
 //! The catalog of the agent-tool endpoint: what `POST /api/mcp` offers, as pure,
 //! deterministic data the server's [`mcp_protocol::Registry`] hands out.
 //!
-//! - [`calls::tool_defs`]: the 14 tools of docs/API.md with input and output schemas (the
+//! - [`calls::tool_defs`]: the tools of docs/API.md with input and output schemas (the
 //!   output schemas are the contract of each tool's `structuredContent`).
 //! - [`methodology::methodology`] / [`methodology::methodology_markdown`]: the scoring
 //!   explanation, generated from the rule table.

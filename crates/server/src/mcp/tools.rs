@@ -1,4 +1,4 @@
-//! The 14 tools of the agent-tool endpoint, as one table ([`TOOLS`], listed in
+//! The tools of the agent-tool endpoint, as one table ([`TOOLS`], listed in
 //! [`super::calls`]): each row names the module that holds the tool's typed arguments
 //! (`Args`), its result type (`Output`) and its handler (`call`); its card (title, hints,
 //! description) is [`app::agent::tools`]'. Adding a tool is its module, its card and one

@@ -21,5 +21,6 @@ mod mcp_catalog;
 mod mcp_clients;
 mod mcp_examples;
 mod mcp_http;
+mod mcp_parity;
 mod web;
 mod webhooks;

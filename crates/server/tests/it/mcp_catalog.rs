@@ -26,7 +26,7 @@ impl Registry for Offline {
     fn catalog(&self) -> &Catalog {
         mcp::catalog()
     }
-    fn take_quota(&self, _ctx: &CallContext<'_>) -> Quota {
+    fn take_quota(&self, _tool: &str, _ctx: &CallContext<'_>) -> Quota {
         Quota::Unlimited
     }
     async fn call_tool(&self, name: &str, args: Map<String, Value>, _ctx: &CallContext<'_>) -> ToolResult {
@@ -120,13 +120,17 @@ fn lists_reads_and_pure_tool_calls_work_through_the_protocol() {
 // Tools against the documented table (docs/API.md): names, order and hints are interface.
 
 /// (name, category, readOnlyHint, openWorldHint, required inputs), in the documented order.
-const SPEC_TOOLS: [(&str, Category, bool, bool, &[&str]); 14] = [
+const SPEC_TOOLS: [(&str, Category, bool, bool, &[&str]); 18] = [
     ("get_site_info", Category::Public, true, false, &["url"]),
     ("get_audit_methodology", Category::Public, true, false, &[]),
     ("get_seo_concept", Category::Public, true, false, &["concept"]),
     ("seo_audit", Category::Write, false, true, &["url"]),
     ("get_opportunities", Category::Write, false, true, &["url"]),
     ("generate_fixes", Category::Write, false, true, &["url"]),
+    ("check_ai_readiness", Category::Write, false, true, &["url"]),
+    ("scan_ai_visibility", Category::Write, false, true, &["url"]),
+    ("analyze_content_gap", Category::Write, false, true, &["url"]),
+    ("auto_fix_batch", Category::Write, true, false, &["issues"]),
     ("workflow_execute", Category::Write, false, true, &["intent", "url"]),
     ("workflow_status", Category::Write, true, false, &[]),
     ("approve_fixes", Category::Write, false, false, &["runId", "approvalId", "decision"]),
@@ -161,7 +165,7 @@ fn tools_match_the_spec_table() {
         }
     }
     let names = calls::tool_names();
-    assert_eq!(names.len(), 14);
+    assert_eq!(names.len(), 18);
     assert_eq!(defs.iter().filter(|t| t.category == Category::Public).count(), 3);
 }
 
@@ -663,7 +667,11 @@ fn prompts_render_and_name_real_tools() {
             args(&[("url", "https://example.com/")]),
             &["get_opportunities", "generate_fixes", "topN 5"],
         ),
-        ("analyze_ai_visibility", args(&[("url", "https://example.com/")]), &["svc://data-sources", "llms-txt"]),
+        (
+            "analyze_ai_visibility",
+            args(&[("url", "https://example.com/")]),
+            &["svc://data-sources", "llms-txt", "scan_ai_visibility", "check_ai_readiness"],
+        ),
     ];
     for (name, a, needles) in cases {
         let rendered = prompts::get_prompt(name, &a).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -672,6 +680,8 @@ fn prompts_render_and_name_real_tools() {
         for n in needles {
             assert!(text.contains(n), "{name} lacks {n:?}");
         }
+        // Prompts send agents to tools, never to REST routes they cannot call.
+        assert!(!text.contains("/api/") && !text.contains("POST "), "{name} names a REST route: {text}");
         // Every snake_case word that looks like a tool name is one.
         for word in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
             let looks_like_tool = word.contains('_') && word.chars().all(|c| c.is_ascii_lowercase() || c == '_');
@@ -743,14 +753,14 @@ fn agent_card_follows_a2a() {
         assert!(card.get(field).is_some(), "{field}");
     }
     assert_eq!(card["version"], "3.0.0");
-    let iface = &card["supportedInterfaces"][0];
-    assert_eq!(iface["url"], "http://127.0.0.1:8080/api/mcp");
-    assert_eq!(iface["protocolBinding"], "JSONRPC");
-    assert!(iface["protocolVersion"].is_string());
+    // The endpoint speaks MCP, not A2A: no A2A interface is claimed, and the description
+    // names the MCP endpoint.
+    assert_eq!(card["supportedInterfaces"], json!([]));
+    assert!(card["description"].as_str().unwrap().contains("http://127.0.0.1:8080/api/mcp"));
     assert_eq!(card["securitySchemes"]["apiKey"]["apiKeySecurityScheme"]["name"], "x-api-key");
     assert_eq!(card["securitySchemes"]["apiKey"]["apiKeySecurityScheme"]["location"], "header");
     let skills = card["skills"].as_array().unwrap();
-    assert_eq!(skills.len(), 14);
+    assert_eq!(skills.len(), SPEC_TOOLS.len());
     for (skill, spec) in skills.iter().zip(SPEC_TOOLS) {
         assert_eq!(skill["id"], spec.0);
         for field in ["name", "description"] {

@@ -1,8 +1,8 @@
 //! The official MCP clients against the real server: the Python SDK (`mcp` 2.x), the
 //! TypeScript SDKs (`@modelcontextprotocol/sdk` 1.x, `@modelcontextprotocol/client` 2.x) and
 //! the MCP conformance suite, each run as a subprocess from `tests/clients/` at the
-//! repository root with the endpoint URL, a key and a loopback fixture page in the
-//! environment.
+//! repository root with the endpoint URL, a key, a loopback fixture page and the names of
+//! the tools in `tools/list` order in the environment.
 //!
 //! A client that is not installed is skipped with a message, unless
 //! `SEO_AUDIT_REQUIRE_CLIENTS=1` (CI sets it after installing them): then it fails.
@@ -50,6 +50,7 @@ async fn run(program: &str, args: &[&str], dir: &Path, env: &Env) {
         .env("MCP_URL", &env.url)
         .env("MCP_KEY", &env.key)
         .env("FIXTURE_URL", &env.fixture)
+        .env("MCP_TOOLS", server::mcp::calls::tool_names().join(","))
         .env("NO_PROXY", "127.0.0.1,localhost")
         .stdin(Stdio::null())
         .output()

@@ -151,6 +151,188 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
             }),
         ),
         (
+            "check_ai_readiness",
+            // The REST answer itself (docs/API.md, one shape per fact).
+            json!({
+                "api_version": "v1",
+                "ok": true,
+                "url": "https://oakwright.example/",
+                "score": 100,
+                "llms_txt": {
+                    "present": true,
+                    "valid": true,
+                    "url": "https://oakwright.example/llms.txt",
+                    "title": "Oakwright",
+                    "sections": 2,
+                    "links": 3,
+                    "issues": []
+                },
+                "robots_txt": {
+                    "present": true,
+                    "ai_bots": [
+                        { "bot": "GPTBot", "operator": "OpenAI", "purpose": "training", "blocked": false, "rule": "Allow: /" },
+                        { "bot": "ClaudeBot", "operator": "Anthropic", "purpose": "training", "blocked": false, "rule": "Allow: /" },
+                        { "bot": "PerplexityBot", "operator": "Perplexity", "purpose": "search", "blocked": false, "rule": "Allow: /" }
+                    ],
+                    "blocked_count": 0
+                },
+                "semantic_html": {
+                    "main": true,
+                    "nav": true,
+                    "article": true,
+                    "header": true,
+                    "footer": true,
+                    "heading_hierarchy": {
+                        "valid": true,
+                        "issues": []
+                    }
+                },
+                "recommendations": [],
+                "crawlers": [
+                    { "bot": "GPTBot", "operator": "OpenAI", "purpose": "training", "verdict": "allowed", "group": "User-agent: GPTBot\nUser-agent: ClaudeBot\nUser-agent: PerplexityBot", "line": 7, "rule": "Allow: /" },
+                    { "bot": "ClaudeBot", "operator": "Anthropic", "purpose": "training", "verdict": "allowed", "group": "User-agent: GPTBot\nUser-agent: ClaudeBot\nUser-agent: PerplexityBot", "line": 7, "rule": "Allow: /" },
+                    { "bot": "PerplexityBot", "operator": "Perplexity", "purpose": "search", "verdict": "allowed", "group": "User-agent: GPTBot\nUser-agent: ClaudeBot\nUser-agent: PerplexityBot", "line": 7, "rule": "Allow: /" }
+                ]
+            }),
+        ),
+        (
+            "scan_ai_visibility",
+            // The REST answer itself (docs/API.md, one shape per fact).
+            json!({
+                "api_version": "v1",
+                "url": "https://oakwright.example/",
+                "ok": true,
+                "score": 100,
+                "pillars": { "llmsTxt": 25, "aiBotAccess": 25, "answerStructure": 25, "entityClarity": 25 },
+                "recommendations": [],
+                "details": {
+                    "llmsTxt": [
+                        { "check": "llms-present", "points": 5, "max": 5, "passed": true },
+                        { "check": "llms-title", "points": 4, "max": 4, "passed": true },
+                        { "check": "llms-summary", "points": 4, "max": 4, "passed": true },
+                        { "check": "llms-sections", "points": 5, "max": 5, "passed": true },
+                        { "check": "llms-absolute-links", "points": 3, "max": 3, "passed": true },
+                        { "check": "llms-valid", "points": 4, "max": 4, "passed": true }
+                    ],
+                    "aiBotAccess": [
+                        { "check": "bots-search", "points": 8, "max": 8, "passed": true },
+                        { "check": "bots-user-fetch", "points": 7, "max": 7, "passed": true },
+                        { "check": "bots-training", "points": 4, "max": 4, "passed": true },
+                        { "check": "bots-named", "points": 3, "max": 3, "passed": true },
+                        { "check": "bots-no-blanket", "points": 3, "max": 3, "passed": true }
+                    ],
+                    "answerStructure": [
+                        { "check": "question-headings", "points": 6, "max": 6, "passed": true },
+                        { "check": "lists", "points": 4, "max": 4, "passed": true },
+                        { "check": "tables", "points": 3, "max": 3, "passed": true },
+                        { "check": "faq-markup", "points": 4, "max": 4, "passed": true },
+                        { "check": "summary-first", "points": 5, "max": 5, "passed": true },
+                        { "check": "heading-density", "points": 3, "max": 3, "passed": true }
+                    ],
+                    "entityClarity": [
+                        { "check": "entity-schema", "points": 7, "max": 7, "passed": true },
+                        { "check": "brand-consistent", "points": 5, "max": 5, "passed": true },
+                        { "check": "og-site-name", "points": 3, "max": 3, "passed": true },
+                        { "check": "about-contact", "points": 4, "max": 4, "passed": true },
+                        { "check": "same-as", "points": 3, "max": 3, "passed": true },
+                        { "check": "html-lang", "points": 3, "max": 3, "passed": true }
+                    ]
+                },
+                "crawlers": [
+                    { "bot": "GPTBot", "operator": "OpenAI", "purpose": "training", "verdict": "allowed", "group": "User-agent: GPTBot\nUser-agent: ClaudeBot\nUser-agent: PerplexityBot", "line": 7, "rule": "Allow: /" },
+                    { "bot": "ClaudeBot", "operator": "Anthropic", "purpose": "training", "verdict": "allowed", "group": "User-agent: GPTBot\nUser-agent: ClaudeBot\nUser-agent: PerplexityBot", "line": 7, "rule": "Allow: /" },
+                    { "bot": "PerplexityBot", "operator": "Perplexity", "purpose": "search", "verdict": "allowed", "group": "User-agent: GPTBot\nUser-agent: ClaudeBot\nUser-agent: PerplexityBot", "line": 7, "rule": "Allow: /" },
+                    { "bot": "OAI-SearchBot", "operator": "OpenAI", "purpose": "search", "verdict": "allowed", "group": "User-agent: *", "line": null, "rule": "no rule matched: allowed by default" },
+                    { "bot": "ChatGPT-User", "operator": "OpenAI", "purpose": "user_fetch", "verdict": "allowed", "group": "User-agent: *", "line": null, "rule": "no rule matched: allowed by default" },
+                    { "bot": "anthropic-ai", "operator": "Anthropic", "purpose": "training", "verdict": "allowed", "group": "User-agent: *", "line": null, "rule": "no rule matched: allowed by default" },
+                    { "bot": "Claude-SearchBot", "operator": "Anthropic", "purpose": "search", "verdict": "allowed", "group": "User-agent: *", "line": null, "rule": "no rule matched: allowed by default" },
+                    { "bot": "Claude-User", "operator": "Anthropic", "purpose": "user_fetch", "verdict": "allowed", "group": "User-agent: *", "line": null, "rule": "no rule matched: allowed by default" },
+                    { "bot": "Claude-Web", "operator": "Anthropic", "purpose": "user_fetch", "verdict": "allowed", "group": "User-agent: *", "line": null, "rule": "no rule matched: allowed by default" },
+                    { "bot": "Perplexity-User", "operator": "Perplexity", "purpose": "user_fetch", "verdict": "allowed", "group": "User-agent: *", "line": null, "rule": "no rule matched: allowed by default" },
+                    { "bot": "Google-Extended", "operator": "Google", "purpose": "training", "verdict": "allowed", "group": "User-agent: *", "line": null, "rule": "no rule matched: allowed by default" },
+                    { "bot": "GoogleOther", "operator": "Google", "purpose": "training", "verdict": "allowed", "group": "User-agent: *", "line": null, "rule": "no rule matched: allowed by default" },
+                    { "bot": "Applebot-Extended", "operator": "Apple", "purpose": "training", "verdict": "allowed", "group": "User-agent: *", "line": null, "rule": "no rule matched: allowed by default" },
+                    { "bot": "CCBot", "operator": "Common Crawl", "purpose": "training", "verdict": "allowed", "group": "User-agent: *", "line": null, "rule": "no rule matched: allowed by default" },
+                    { "bot": "Bytespider", "operator": "ByteDance", "purpose": "training", "verdict": "allowed", "group": "User-agent: *", "line": null, "rule": "no rule matched: allowed by default" },
+                    { "bot": "Meta-ExternalAgent", "operator": "Meta", "purpose": "training", "verdict": "allowed", "group": "User-agent: *", "line": null, "rule": "no rule matched: allowed by default" },
+                    { "bot": "Meta-ExternalFetcher", "operator": "Meta", "purpose": "user_fetch", "verdict": "allowed", "group": "User-agent: *", "line": null, "rule": "no rule matched: allowed by default" },
+                    { "bot": "FacebookBot", "operator": "Meta", "purpose": "training", "verdict": "allowed", "group": "User-agent: *", "line": null, "rule": "no rule matched: allowed by default" },
+                    { "bot": "Amazonbot", "operator": "Amazon", "purpose": "search", "verdict": "allowed", "group": "User-agent: *", "line": null, "rule": "no rule matched: allowed by default" },
+                    { "bot": "cohere-ai", "operator": "Cohere", "purpose": "user_fetch", "verdict": "allowed", "group": "User-agent: *", "line": null, "rule": "no rule matched: allowed by default" },
+                    { "bot": "cohere-training-data-crawler", "operator": "Cohere", "purpose": "training", "verdict": "allowed", "group": "User-agent: *", "line": null, "rule": "no rule matched: allowed by default" },
+                    { "bot": "DuckAssistBot", "operator": "DuckDuckGo", "purpose": "search", "verdict": "allowed", "group": "User-agent: *", "line": null, "rule": "no rule matched: allowed by default" },
+                    { "bot": "MistralAI-User", "operator": "Mistral AI", "purpose": "user_fetch", "verdict": "allowed", "group": "User-agent: *", "line": null, "rule": "no rule matched: allowed by default" },
+                    { "bot": "Diffbot", "operator": "Diffbot", "purpose": "training", "verdict": "allowed", "group": "User-agent: *", "line": null, "rule": "no rule matched: allowed by default" },
+                    { "bot": "YouBot", "operator": "You.com", "purpose": "search", "verdict": "allowed", "group": "User-agent: *", "line": null, "rule": "no rule matched: allowed by default" },
+                    { "bot": "Timpibot", "operator": "Timpi", "purpose": "training", "verdict": "allowed", "group": "User-agent: *", "line": null, "rule": "no rule matched: allowed by default" },
+                    { "bot": "omgili", "operator": "Webz.io", "purpose": "training", "verdict": "allowed", "group": "User-agent: *", "line": null, "rule": "no rule matched: allowed by default" },
+                    { "bot": "ImagesiftBot", "operator": "ImageSift", "purpose": "training", "verdict": "allowed", "group": "User-agent: *", "line": null, "rule": "no rule matched: allowed by default" },
+                    { "bot": "PanguBot", "operator": "Huawei", "purpose": "training", "verdict": "allowed", "group": "User-agent: *", "line": null, "rule": "no rule matched: allowed by default" }
+                ]
+            }),
+        ),
+        (
+            "analyze_content_gap",
+            // The REST answer itself (docs/API.md, one shape per fact).
+            json!({
+                "ok": true,
+                "api_version": "v1",
+                "url": "https://oakwright.example/product.html",
+                "pageType": "product",
+                "coverage": 75,
+                "gaps": [
+                    { "heading": "Aeropress Clear coffee maker: shipping and returns", "section": "Shipping and returns", "priority": "high", "estimatedWords": 51, "reason": "2 of 2 competitors cover this (e.g. \"Shipping & returns\"), with a median of 51 words; the page has no such section. Such sections usually cover delivery times and costs, and how to send an item back." }
+                ],
+                "basis": "competitors",
+                "covered": ["Product description", "Customer reviews", "Specifications"],
+                "pageTypeReason": "The page declares schema.org @type Product in JSON-LD.",
+                "classification": {
+                    "pageType": "product",
+                    "confidence": 95,
+                    "signals": [
+                        { "source": "json-ld", "value": "Product", "weight": 10 },
+                        { "source": "headings", "value": "Product description", "weight": 6 },
+                        { "source": "headings", "value": "Technical details", "weight": 6 }
+                    ],
+                    "decidedBy": "declared",
+                    "reason": "The page declares schema.org @type Product in JSON-LD."
+                },
+                "competitorsCompared": 2,
+                "skippedCompetitors": []
+            }),
+        ),
+        (
+            "auto_fix_batch",
+            // The REST answer itself (docs/API.md, one shape per fact).
+            json!({
+                "ok": true,
+                "api_version": "v1",
+                "count": 2,
+                "fixes": [
+                    {
+                        "issueTitle": "meta-description-missing",
+                        "fix": "<meta name=\"description\" content=\"TODO: describe what this page offers in one or two sentences of 70 to 160 characters\">",
+                        "type": "html",
+                        "difficulty": "easy",
+                        "ruleId": "meta-description-missing",
+                        "explanation": "Place one such tag in <head>. No page text was available to write it from. Before using it, replace the text marked TODO (listed in placeholders): the page did not give that value.",
+                        "placeholders": [
+                            { "text": "TODO: describe what this page offers in one or two sentences of 70 to 160 characters", "line": 1 }
+                        ]
+                    },
+                    {
+                        "issueTitle": "canonical-missing",
+                        "fix": "<link rel=\"canonical\" href=\"https://oak.example/tables\">",
+                        "type": "html",
+                        "difficulty": "easy",
+                        "ruleId": "canonical-missing",
+                        "explanation": "Add this tag to <head>: it names the preferred URL of the page.",
+                        "placeholders": []
+                    }
+                ]
+            }),
+        ),
+        (
             "workflow_execute",
             json!({
                 "runId": "run_6f1c0e8a",

@@ -17,6 +17,10 @@ crate::mcp::tools::table! {
     seo_audit,
     get_opportunities,
     generate_fixes,
+    check_ai_readiness,
+    scan_ai_visibility,
+    analyze_content_gap,
+    auto_fix_batch,
     workflow_execute,
     workflow_status,
     approve_fixes,
@@ -91,6 +95,12 @@ pub async fn audit_url_arg(env: &ToolEnv<'_>, url: &str) -> Result<(Url, app::Au
     let url = url_arg(url, "url")?;
     let done = audit(env, &url).await?;
     Ok((url, done))
+}
+
+/// The charge handed to an application use case whose REST twin charges its own unit: a
+/// tool call's unit was already taken by the protocol layer, once per call.
+pub fn uncharged(_units: u32) -> Result<(), app::AppError> {
+    Ok(())
 }
 
 /// The tool called `name`.
