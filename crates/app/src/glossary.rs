@@ -235,29 +235,25 @@ fn names(e: &'static Entry) -> impl Iterator<Item = &'static str> {
     [e.slug, e.title].into_iter().chain(e.aliases.iter().copied())
 }
 
-/// Words that carry no meaning in a lookup ("what is a canonical tag").
-const STOP_WORDS: &[&str] = &[
-    "what", "is", "are", "a", "an", "the", "does", "do", "mean", "meaning", "define", "explain", "how", "why", "i",
-    "my", "our", "your", "we", "you", "to", "can", "should", "fix", "for", "about", "with", "it",
-];
+/// Words of a question about a term that are not English stop words but name no concept
+/// ("what does canonical mean", "explain hreflang", "fix my title", "why canonical").
+const QUESTION_WORDS: &[&str] = &["mean", "meaning", "define", "explain", "fix", "about", "why"];
 
-/// Lower-cased words, separators and punctuation dropped, plurals folded to singular,
-/// filler words dropped (unless nothing else is left).
+/// The stems of a lookup's words through the one text normaliser (crate `text`: case and
+/// diacritics folded, plurals and inflections stemmed), stop words and question words
+/// dropped (unless nothing else is left).
 fn normalize(s: &str) -> Vec<String> {
-    let lowered = s.to_lowercase();
-    let words: Vec<&str> = lowered.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
-    let kept: Vec<&str> = words.iter().copied().filter(|w| !STOP_WORDS.contains(w)).collect();
-    let chosen = if kept.is_empty() { words } else { kept };
-    chosen.into_iter().map(singular).collect()
-}
-
-fn singular(w: &str) -> String {
-    if w.len() > 4 && w.ends_with("ies") {
-        format!("{}y", &w[..w.len() - 3])
-    } else if w.len() > 3 && w.ends_with('s') && !w.ends_with("ss") {
-        w[..w.len() - 1].to_string()
+    let words = text::Normaliser::default();
+    let tokens = words.tokens(s);
+    let kept: Vec<String> = tokens
+        .iter()
+        .filter(|t| !t.stop && !QUESTION_WORDS.contains(&t.folded.as_str()))
+        .map(|t| t.stem.clone())
+        .collect();
+    if kept.is_empty() {
+        tokens.into_iter().map(|t| t.stem).collect()
     } else {
-        w.to_string()
+        kept
     }
 }
 

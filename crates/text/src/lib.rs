@@ -80,11 +80,12 @@ impl Language {
     }
 }
 
-/// Words that carry no meaning in a heading, a lookup or an issue title, folded.
+/// Words that carry no meaning in a heading, a lookup or an issue title, folded. `about` and
+/// `why` are not among them: "About us" and "Why choose us" are sections of their own.
 const ENGLISH_STOP_WORDS: &[&str] = &[
-    "a", "about", "an", "and", "are", "as", "at", "be", "by", "can", "do", "does", "for", "from", "here", "how", "i",
-    "in", "into", "is", "it", "its", "my", "of", "on", "or", "our", "should", "the", "this", "to", "we", "what", "why",
-    "with", "you", "your",
+    "a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "does", "for", "from", "here", "how", "i", "in",
+    "into", "is", "it", "its", "my", "of", "on", "or", "our", "should", "the", "this", "to", "we", "what", "with",
+    "you", "your",
 ];
 const GERMAN_STOP_WORDS: &[&str] = &[
     "am", "auf", "bei", "das", "dem", "den", "der", "des", "die", "ein", "eine", "einem", "einen", "einer", "es",
