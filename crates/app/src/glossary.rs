@@ -154,9 +154,10 @@ fn resolve(query: &str) -> Option<Resolved> {
     // A small typo: one edit in a short name, two in a long one, and only when one entry is closest.
     let mut best: Option<(usize, &'static Entry)> = None;
     let mut tie = false;
+    let typed: String = folded(query).concat();
     for e in GLOSSARY {
         for n in names(e) {
-            let name = normalize(n).concat();
+            let name = folded(n).concat();
             let allowed = if name.len() >= 10 {
                 2
             } else if name.len() >= 5 {
@@ -164,7 +165,7 @@ fn resolve(query: &str) -> Option<Resolved> {
             } else {
                 0
             };
-            let d = levenshtein(&compact, &name);
+            let d = levenshtein(&typed, &name);
             if d > allowed {
                 continue;
             }
@@ -243,17 +244,24 @@ const QUESTION_WORDS: &[&str] = &["mean", "meaning", "define", "explain", "fix",
 /// diacritics folded, plurals and inflections stemmed), stop words and question words
 /// dropped (unless nothing else is left).
 fn normalize(s: &str) -> Vec<String> {
+    content_words(s, |t| t.stem)
+}
+
+/// The same words folded but not stemmed: what typo tolerance compares, so that edits are
+/// counted on the words as written ("canonicle" is two edits from "canonical", not one from
+/// the stem of "canonicalization").
+fn folded(s: &str) -> Vec<String> {
+    content_words(s, |t| t.folded)
+}
+
+fn content_words(s: &str, part: impl Fn(text::Token<'_>) -> String) -> Vec<String> {
     let words = text::Normaliser::default();
     let tokens = words.tokens(s);
-    let kept: Vec<String> = tokens
-        .iter()
-        .filter(|t| !t.stop && !QUESTION_WORDS.contains(&t.folded.as_str()))
-        .map(|t| t.stem.clone())
-        .collect();
-    if kept.is_empty() {
-        tokens.into_iter().map(|t| t.stem).collect()
+    let content = |t: &text::Token<'_>| !t.stop && !QUESTION_WORDS.contains(&t.folded.as_str());
+    if tokens.iter().any(content) {
+        tokens.into_iter().filter(content).map(part).collect()
     } else {
-        kept
+        tokens.into_iter().map(part).collect()
     }
 }
 
