@@ -126,6 +126,7 @@ fn fold_char(c: char, out: &mut String) {
         'æ' | 'Æ' => out.push_str("ae"),
         'œ' | 'Œ' => out.push_str("oe"),
         '\'' | '’' => {}
+        c if is_combining_mark(c) => {}
         c => out.extend(c.to_lowercase()),
     }
 }
@@ -144,6 +145,16 @@ pub fn fold(text: &str) -> String {
     words(text).map(|(_, w)| fold_word(w)).collect::<Vec<_>>().join(" ")
 }
 
+/// A combining diacritical mark (`e` + U+0301 is a decomposed `é`): part of its word, dropped
+/// by folding.
+fn is_combining_mark(c: char) -> bool {
+    matches!(c, '\u{0300}'..='\u{036F}')
+}
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || is_combining_mark(c)
+}
+
 fn is_apostrophe(c: char) -> bool {
     c == '\'' || c == '’'
 }
@@ -156,7 +167,7 @@ pub fn words(text: &str) -> impl Iterator<Item = (usize, &str)> {
         let mut end = text.len();
         while let Some(&(i, c)) = chars.peek() {
             let joins = is_apostrophe(c) && text[i + c.len_utf8()..].chars().next().is_some_and(char::is_alphanumeric);
-            if !(c.is_alphanumeric() || joins) {
+            if !(is_word_char(c) || joins) {
                 end = i;
                 break;
             }
@@ -338,6 +349,8 @@ mod tests {
         assert_eq!(fold("Crème BRÛLÉE, œuvre"), "creme brulee oeuvre");
         assert_eq!(fold("What's in the box?"), "whats in the box");
         assert_eq!(fold("ΣΟΦΙΑ"), "σοφια");
+        // Decomposed: `e` and a combining acute accent.
+        assert_eq!(fold("Cafe\u{301} CRE\u{300}ME"), "cafe creme");
         let de = Normaliser::new(Language::German);
         assert_eq!(de.tokens("ÖFFNUNGSZEITEN")[0].stem, de.tokens("Öffnungszeiten")[0].stem);
     }
