@@ -1,4 +1,5 @@
-//! `seo-audit audit TARGET`: one audit, printed as JSON, compact JSON or a terminal report.
+//! `seo-audit audit TARGET`: one audit, printed as JSON, compact JSON, a terminal report, or
+//! for CI as SARIF 2.1.0 or JUnit XML ([`crate::ci_formats`]).
 
 use std::io::{IsTerminal, Write};
 use std::path::Path;
@@ -23,6 +24,12 @@ pub enum Format {
     Compact,
     /// A readable report: score, then failed checks by category.
     Text,
+    /// SARIF 2.1.0 for code scanning: one result per failed rule, located at the page URL
+    /// or the audited file.
+    Sarif,
+    /// JUnit XML for test reports: one test case per rule, a failure per failed rule,
+    /// skipped for rules that do not apply.
+    Junit,
 }
 
 #[derive(Debug, clap::Args)]
@@ -82,6 +89,10 @@ pub async fn run(args: AuditArgs, global: &Global) -> u8 {
             let color = !args.no_color && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
             out.write_all(audit_core::report::text(&audit, color).as_bytes())
         }
+        Format::Sarif => write_json(&mut out, &crate::ci_formats::sarif(&audit, &location(&args, &audit))),
+        Format::Junit => {
+            out.write_all(crate::ci_formats::junit(&audit, &location(&args, &audit), &scanned_at).as_bytes())
+        }
     };
     if let Err(e) = written {
         // A closed pipe (`| head`) is not a failed audit.
@@ -93,6 +104,20 @@ pub async fn run(args: AuditArgs, global: &Global) -> u8 {
     match args.min_score {
         Some(min) if audit.score().percentage < min => EXIT_BELOW_MIN_SCORE,
         _ => EXIT_OK,
+    }
+}
+
+/// Where the CI formats locate the findings: the audited file's path as given, else the
+/// page's URL after redirects.
+fn location(args: &AuditArgs, audit: &Audit) -> String {
+    if !args.target.contains("://") && Path::new(&args.target).is_file() {
+        return args.target.replace('\\', "/");
+    }
+    let page = &audit.page;
+    if page.final_url.is_empty() {
+        page.url.clone()
+    } else {
+        page.final_url.clone()
     }
 }
 

@@ -21,6 +21,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod admin_cmd;
 mod audit_cmd;
+mod ci_formats;
 mod serve_cmd;
 mod settings;
 mod table;

@@ -154,9 +154,10 @@ fn resolve(query: &str) -> Option<Resolved> {
     // A small typo: one edit in a short name, two in a long one, and only when one entry is closest.
     let mut best: Option<(usize, &'static Entry)> = None;
     let mut tie = false;
+    let typed: String = folded(query).concat();
     for e in GLOSSARY {
         for n in names(e) {
-            let name = normalize(n).concat();
+            let name = folded(n).concat();
             let allowed = if name.len() >= 10 {
                 2
             } else if name.len() >= 5 {
@@ -164,7 +165,7 @@ fn resolve(query: &str) -> Option<Resolved> {
             } else {
                 0
             };
-            let d = levenshtein(&compact, &name);
+            let d = levenshtein(&typed, &name);
             if d > allowed {
                 continue;
             }
@@ -235,29 +236,32 @@ fn names(e: &'static Entry) -> impl Iterator<Item = &'static str> {
     [e.slug, e.title].into_iter().chain(e.aliases.iter().copied())
 }
 
-/// Words that carry no meaning in a lookup ("what is a canonical tag").
-const STOP_WORDS: &[&str] = &[
-    "what", "is", "are", "a", "an", "the", "does", "do", "mean", "meaning", "define", "explain", "how", "why", "i",
-    "my", "our", "your", "we", "you", "to", "can", "should", "fix", "for", "about", "with", "it",
-];
+/// Words of a question about a term that are not English stop words but name no concept
+/// ("what does canonical mean", "explain hreflang", "fix my title", "why canonical").
+const QUESTION_WORDS: &[&str] = &["mean", "meaning", "define", "explain", "fix", "about", "why"];
 
-/// Lower-cased words, separators and punctuation dropped, plurals folded to singular,
-/// filler words dropped (unless nothing else is left).
+/// The stems of a lookup's words through the one text normaliser (crate `text`: case and
+/// diacritics folded, plurals and inflections stemmed), stop words and question words
+/// dropped (unless nothing else is left).
 fn normalize(s: &str) -> Vec<String> {
-    let lowered = s.to_lowercase();
-    let words: Vec<&str> = lowered.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
-    let kept: Vec<&str> = words.iter().copied().filter(|w| !STOP_WORDS.contains(w)).collect();
-    let chosen = if kept.is_empty() { words } else { kept };
-    chosen.into_iter().map(singular).collect()
+    content_words(s, |t| t.stem)
 }
 
-fn singular(w: &str) -> String {
-    if w.len() > 4 && w.ends_with("ies") {
-        format!("{}y", &w[..w.len() - 3])
-    } else if w.len() > 3 && w.ends_with('s') && !w.ends_with("ss") {
-        w[..w.len() - 1].to_string()
+/// The same words folded but not stemmed: what typo tolerance compares, so that edits are
+/// counted on the words as written ("canonicle" is two edits from "canonical", not one from
+/// the stem of "canonicalization").
+fn folded(s: &str) -> Vec<String> {
+    content_words(s, |t| t.folded)
+}
+
+fn content_words(s: &str, part: impl Fn(text::Token<'_>) -> String) -> Vec<String> {
+    let words = text::Normaliser::default();
+    let tokens = words.tokens(s);
+    let content = |t: &text::Token<'_>| !t.stop && !QUESTION_WORDS.contains(&t.folded.as_str());
+    if tokens.iter().any(content) {
+        tokens.into_iter().filter(content).map(part).collect()
     } else {
-        w.to_string()
+        tokens.into_iter().map(part).collect()
     }
 }
 

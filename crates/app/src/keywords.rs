@@ -1,7 +1,9 @@
 //! On-page keyword tracking of a key owner (the track_keywords tool, docs/API.md). For each
 //! keyword: whether it appears in the title, h1, meta description and URL of the target page,
-//! and how often in its visible text (whole words, case-insensitive), from every stored audit
-//! that kept the page text (every audit made through [`App::run_audit`]). Never a rank.
+//! and how often in its visible text, from every stored audit that kept the page text (every
+//! audit made through [`App::run_audit`]). Never a rank. Words are compared through the one
+//! text normaliser (crate `text`): whole words, case and diacritics folded, inflected forms
+//! counted (`copper kettle` is found in `Copper Kettles`), and the forms found reported.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -60,7 +62,7 @@ pub struct TrackedKeyword {
 }
 
 /// Where a keyword appears on one audit of its page.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct KeywordMeasure {
     /// In the `<title>`.
@@ -71,8 +73,11 @@ pub struct KeywordMeasure {
     pub in_description: bool,
     /// In the URL (words separated by `-`, `_`, `/` or `.`).
     pub in_url: bool,
-    /// Whole-word occurrences in the visible text.
+    /// Whole-word occurrences in the visible text, inflected forms included.
     pub body_count: u64,
+    /// The forms the keyword was found in (title, h1, meta description, visible text),
+    /// lower-cased, each once, in the order first met: `["copper kettles", "copper kettle"]`.
+    pub forms: Vec<String>,
 }
 
 /// A keyword's measure at one audit.
@@ -192,7 +197,7 @@ impl App {
                 })
                 .collect();
             keywords.push(TrackedKeyword {
-                latest: points.first().map(|(_, m)| *m),
+                latest: points.first().map(|(_, m)| m.clone()),
                 keyword: kw.keyword,
                 target_url: kw.target_url,
                 tracked_since: store::format_rfc3339(kw.created_at),
@@ -211,44 +216,40 @@ fn text_of(audit: &store::StoredAudit, text: Option<String>) -> Option<(StoredRe
     Some((result, text))
 }
 
-/// Presence in title, h1, description and URL, and the body count, of one keyword.
+/// Presence in title, h1, description and URL, the body count and the forms found, of one
+/// keyword, read in the page's language (`<html lang>`; English when unknown).
 fn measure(keyword: &str, result: &StoredResult, text: &str) -> KeywordMeasure {
     let page = &result.result.page;
-    let has = |v: &str| count(v, keyword) > 0;
-    // In a URL, words are separated by `-`, `_`, `/` or `.`; spaces in the keyword match them.
+    let words = text::Normaliser::for_tag(Some(&page.lang));
+    let mut forms: Vec<String> = Vec::new();
+    let mut find = |field: &str| {
+        let found = words.find_phrase(field, keyword);
+        for m in &found {
+            let form = m.form.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+            if !forms.contains(&form) {
+                forms.push(form);
+            }
+        }
+        found.len() as u64
+    };
+    let in_title = find(&page.title) > 0;
+    let in_h1 = find(&page.h1) > 0;
+    let in_description = find(page.meta_description.as_deref().unwrap_or_default()) > 0;
+    let body_count = find(text);
+    // In a URL, words are separated by `-`, `_`, `/` or `.`, which separate words anyway.
     let address = if page.final_url.is_empty() { &page.url } else { &page.final_url };
-    let url = address.replace(['-', '_', '/', '.', '+'], " ");
-    KeywordMeasure {
-        in_title: has(&page.title),
-        in_h1: has(&page.h1),
-        in_description: has(page.meta_description.as_deref().unwrap_or_default()),
-        in_url: count(&url, keyword) > 0,
-        body_count: count(text, keyword),
-    }
+    let in_url = count_in(&words, address, keyword) > 0;
+    KeywordMeasure { in_title, in_h1, in_description, in_url, body_count, forms }
 }
 
-/// Occurrences of `needle` in `haystack` as whole words, case-insensitive, not overlapping.
+fn count_in(words: &text::Normaliser, haystack: &str, needle: &str) -> u64 {
+    words.find_phrase(haystack, needle).len() as u64
+}
+
+/// Occurrences of `needle` in `haystack` as whole words, not overlapping, with case,
+/// diacritics and English inflection folded (`oak` counts `Oaks`, not `cloak`).
 pub fn count(haystack: &str, needle: &str) -> u64 {
-    let hay: Vec<char> = haystack.chars().flat_map(char::to_lowercase).collect();
-    let pat: Vec<char> =
-        needle.split_whitespace().collect::<Vec<_>>().join(" ").chars().flat_map(char::to_lowercase).collect();
-    if pat.is_empty() || pat.len() > hay.len() {
-        return 0;
-    }
-    let word = |c: Option<&char>| c.is_some_and(|c| c.is_alphanumeric());
-    let (mut n, mut i) = (0, 0);
-    while i + pat.len() <= hay.len() {
-        if hay[i..i + pat.len()] == pat[..]
-            && !word(i.checked_sub(1).and_then(|j| hay.get(j)))
-            && !word(hay.get(i + pat.len()))
-        {
-            n += 1;
-            i += pat.len();
-        } else {
-            i += 1;
-        }
-    }
-    n
+    count_in(&text::Normaliser::default(), haystack, needle)
 }
 
 #[cfg(test)]
@@ -286,8 +287,11 @@ mod tests {
     #[test]
     fn word_bounded_counts() {
         check("Oak table, oak chair. OAK!", "oak", 3);
-        check("oaken oaks cloak", "oak", 0);
-        check("solid oak furniture and oak  furniture", "oak furniture", 1);
+        // Inflected forms count (the plural), other words holding the letters do not.
+        check("oaken oaks cloak", "oak", 1);
+        check("copper kettles and a Copper Kettle", "copper kettle", 2);
+        // Words are words whatever separates them on the page, as in the keyword.
+        check("solid oak furniture and oak  furniture", "oak furniture", 2);
         check("oak furniture, Oak Furniture", "oak   furniture", 2);
         check("Ärger und ärger", "ärger", 2);
         check("", "oak", 0);

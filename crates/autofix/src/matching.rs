@@ -8,8 +8,9 @@
 //!   id as a whole word, e.g. `meta-description-missing`.
 //! - **By phrase**: its title (its description when it has no title) contains every word of
 //!   one of the template's phrases ([`PHRASES`]), in any order, and none of the template's
-//!   excluding words; or it names an AI crawler (`GPTBot`). Words are compared after folding
-//!   plurals and synonyms ("no", "without", "lacks" all mean missing). A phrase of one word is
+//!   excluding words; or it names an AI crawler (`GPTBot`). Words are compared after the one
+//!   text normaliser (crate `text`: case, English stop words, Snowball stems) and folding
+//!   synonyms ("no", "without", "lacks" all mean missing). A phrase of one word is
 //!   a distinctive one (`noindex`, `favicon`); generic words ("missing", "links", "content",
 //!   "file") and short tokens ("x", "og") only count together with others.
 //!
@@ -225,8 +226,9 @@ fn synonym(word: &str) -> Option<&'static str> {
     })
 }
 
-/// Plural and verb endings removed (`links` → `link`, `skipped` → `skip`), synonyms folded.
-fn fold(word: &str) -> String {
+/// One folded word stemmed by the one text normaliser (crate `text`, English Snowball:
+/// `links` → `link`, `skipped` → `skip`), synonyms folded before and after.
+fn fold(words: &text::Normaliser, word: &str) -> String {
     if let Some(s) = synonym(word) {
         return s.to_string();
     }
@@ -234,36 +236,19 @@ fn fold(word: &str) -> String {
     if word.len() == 3 && word.starts_with(['4', '5']) && word.bytes().all(|b| b.is_ascii_digit()) {
         return "errcode".to_string();
     }
-    let mut w = word.to_string();
-    if w.len() > 4 && w.ends_with("ies") {
-        w.truncate(w.len() - 3);
-        w.push('y');
-    } else if w.len() > 3 && w.ends_with('s') && !["ss", "us", "is"].iter().any(|e| w.ends_with(e)) {
-        w.pop();
-    }
-    for suffix in ["ing", "ed"] {
-        if w.len() >= suffix.len() + 3 && w.ends_with(suffix) {
-            w.truncate(w.len() - suffix.len());
-            // skipped → skipp → skip
-            let b = w.as_bytes();
-            if b.len() >= 2 && b[b.len() - 1] == b[b.len() - 2] && b"bdgmnprt".contains(&b[b.len() - 1]) {
-                w.pop();
-            }
-            break;
-        }
-    }
-    if w.len() > 4 && w.ends_with('e') {
-        w.pop();
-    }
-    synonym(&w).map_or(w, str::to_string)
+    let stem = words.stem(word);
+    synonym(&stem).map_or(stem, str::to_string)
 }
 
-/// The folded words of a text. `@` stays part of a word (`@context`).
+/// The folded words of a text, English stop words left out. `@` stays part of a word
+/// (`@context`).
 pub(crate) fn words(text: &str) -> BTreeSet<String> {
-    text.to_lowercase()
-        .split(|c: char| !(c.is_alphanumeric() || c == '@'))
+    let words = text::Normaliser::new(text::Language::English);
+    text.split(|c: char| !(c.is_alphanumeric() || c == '@'))
         .filter(|w| !w.is_empty())
-        .map(fold)
+        .map(text::fold_word)
+        .filter(|w| !words.is_stop_word(w))
+        .map(|w| fold(&words, &w))
         .collect()
 }
 

@@ -5,6 +5,7 @@
 mod common;
 
 mod audit_cmd;
+mod ci_formats;
 mod error_log;
 mod key_secrecy;
 mod restart;

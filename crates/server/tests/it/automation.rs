@@ -421,7 +421,7 @@ async fn keywords_and_experiments() {
     let kw = &added["keywords"][0];
     assert_eq!(
         kw["latest"],
-        json!({ "inTitle": true, "inH1": true, "inDescription": true, "inUrl": false, "bodyCount": 4 })
+        json!({ "inTitle": true, "inH1": true, "inDescription": true, "inUrl": false, "bodyCount": 4, "forms": ["oak"] })
     );
     assert_eq!(kw["history"].as_array().map(Vec::len), Some(1));
     let text = err(&t, &alice, "track_keywords", json!({ "action": "add", "keyword": "oak" })).await;
@@ -494,6 +494,39 @@ async fn keywords_and_experiments() {
     // Removing matches as adding does: ignoring case.
     let removed = ok(&t, &alice, "track_keywords", json!({ "action": "remove", "keyword": "OAK" })).await;
     assert_eq!(removed["keywords"], json!([]));
+}
+
+/// Keyword presence counts inflected forms and says which it found: "copper kettle" on a page
+/// that only says "copper kettles" (docs/API.md, "Text normalisation").
+#[tokio::test]
+async fn keywords_count_inflected_forms_and_name_them() {
+    let site = Site::start().await;
+    site.set(
+        200,
+        html(
+            "Copper Kettles from the workshop",
+            "Our copper kettles are hammered by hand. Copper-kettles last for decades; \
+             each of our COPPER KETTLES is tested. A copperkettle is not one.",
+        ),
+    );
+    let t = TestServer::start(|_| {}).await;
+    let (alice, _) = two_owners(&t);
+    let page = site.url("/copper-kettles");
+
+    let added =
+        ok(&t, &alice, "track_keywords", json!({ "action": "add", "keyword": "copper kettle", "targetUrl": page }))
+            .await;
+    let latest = &added["keywords"][0]["latest"];
+    assert_eq!(
+        *latest,
+        json!({
+            "inTitle": true, "inH1": false, "inDescription": false, "inUrl": true, "bodyCount": 3,
+            "forms": ["copper kettles", "copper-kettles"]
+        }),
+        "{added:#}"
+    );
+    // The exact phrase was never on the page; before the normaliser it counted 0 everywhere.
+    assert!(!latest["forms"].as_array().unwrap().iter().any(|f| f == "copper kettle"));
 }
 
 /// Every audit goes through one path that keeps the page text, so audits made over REST

@@ -451,7 +451,7 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
                         "keyword": "oak chairs",
                         "targetUrl": "https://example.com/chairs",
                         "trackedSince": "2026-05-01T09:59:00.000Z",
-                        "latest": { "inTitle": true, "inH1": true, "inDescription": false, "inUrl": false, "bodyCount": 7 },
+                        "latest": { "inTitle": true, "inH1": true, "inDescription": false, "inUrl": false, "bodyCount": 7, "forms": ["oak chairs", "oak chair"] },
                         "history": [
                             { "auditedAt": "2026-05-01T10:00:00.000Z", "bodyCount": 4, "inTitle": false, "inH1": true },
                             { "auditedAt": "2026-05-02T10:00:00.000Z", "bodyCount": 7, "inTitle": true, "inH1": true }

@@ -1,0 +1,188 @@
+//! `seo-audit audit --format sarif` and `--format junit` (docs/API.md, "Command line"): the
+//! SARIF log validates against the SARIF 2.1.0 JSON schema and lists the failed rules of the
+//! audit with the rule table's metadata; the JUnit report has one test case per rule with a
+//! failure per failed rule; `--min-score` still decides the exit status.
+//!
+//! The schema comes from a registry package (npm `@microsoft/jest-sarif` ships it), installed
+//! by `.ci/run` in tests/sarif (`npm ci` there). Without it the schema test skips with a
+//! message, unless `SEO_AUDIT_REQUIRE_SARIF_SCHEMA=1` (CI sets it): then it fails.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use serde_json::Value;
+
+fn run(args: &[&str]) -> Output {
+    let data = tempfile::tempdir().expect("tempdir");
+    crate::common::command().args(args).env("SEO_AUDIT_DATA", data.path()).output().expect("run seo-audit")
+}
+
+fn fixture(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../crates/audit-core/tests/fixtures").join(rel)
+}
+
+/// The same page as JSON, the engine's own result, to compare the CI formats with.
+fn full_result(file: &str) -> Value {
+    let out = run(&["audit", file, "--url", "https://example.com/kettles"]);
+    serde_json::from_slice(&out.stdout).expect("json")
+}
+
+fn failed_rule_ids(result: &Value) -> Vec<String> {
+    let mut ids: Vec<String> = result["recommendations"]
+        .as_array()
+        .expect("recommendations")
+        .iter()
+        .map(|r| r["id"].as_str().expect("rule id").to_string())
+        .collect();
+    ids.sort();
+    ids
+}
+
+fn sarif_schema() -> Option<Value> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/sarif/node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json");
+    match std::fs::read(&path) {
+        Ok(bytes) => Some(serde_json::from_slice(&bytes).expect("the schema is JSON")),
+        Err(e) => {
+            let required = std::env::var("SEO_AUDIT_REQUIRE_SARIF_SCHEMA").as_deref() == Ok("1");
+            assert!(!required, "SEO_AUDIT_REQUIRE_SARIF_SCHEMA=1 but {} cannot be read: {e}", path.display());
+            eprintln!(
+                "skipped: no SARIF schema at {} (run `npm ci` in tests/sarif; SEO_AUDIT_REQUIRE_SARIF_SCHEMA=1 makes \
+                 this fail)",
+                path.display()
+            );
+            None
+        }
+    }
+}
+
+#[test]
+fn sarif_lists_each_failed_rule_with_its_metadata_and_validates_against_the_schema() {
+    let file = fixture("pages/broken.html");
+    let file = file.to_str().expect("utf-8 path");
+    let out = run(&["audit", file, "--url", "https://example.com/kettles", "--format", "sarif", "--min-score", "100"]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "--min-score decides the exit status: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let log: Value = serde_json::from_slice(&out.stdout).expect("SARIF is JSON");
+    assert_eq!(log["version"], "2.1.0");
+    let run0 = &log["runs"][0];
+    assert_eq!(run0["tool"]["driver"]["name"], "seo-audit");
+
+    // Every rule of the table is described; one result per failed rule, at the file.
+    let rules = run0["tool"]["driver"]["rules"].as_array().expect("rules");
+    assert_eq!(rules.len(), audit_core::RULES.len());
+    let results = run0["results"].as_array().expect("results");
+    let mut ids: Vec<String> = results.iter().map(|r| r["ruleId"].as_str().unwrap().to_string()).collect();
+    ids.sort();
+    assert!(!ids.is_empty(), "the broken page fails rules");
+    assert_eq!(ids, failed_rule_ids(&full_result(file)));
+    for result in results {
+        let index = result["ruleIndex"].as_u64().unwrap() as usize;
+        let rule = &rules[index];
+        assert_eq!(rule["id"], result["ruleId"]);
+        let meta = audit_core::RULES.iter().map(|r| r.meta()).find(|m| m.id == rule["id"]).expect("a table rule");
+        assert_eq!(rule["name"], meta.name);
+        assert_eq!(rule["shortDescription"]["text"], meta.name);
+        assert_eq!(rule["fullDescription"]["text"], meta.why);
+        assert!(!rule["help"]["text"].as_str().unwrap().is_empty());
+        let level = match meta.severity {
+            audit_core::Severity::Critical => "error",
+            audit_core::Severity::Warning => "warning",
+            _ => "note",
+        };
+        assert_eq!(rule["defaultConfiguration"]["level"], level);
+        assert_eq!(result["level"], level);
+        assert!(!result["message"]["text"].as_str().unwrap().is_empty());
+        assert_eq!(result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], file);
+    }
+
+    let Some(schema) = sarif_schema() else { return };
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    let errors: Vec<String> = validator.iter_errors(&log).map(|e| format!("{e} at {}", e.instance_path)).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    // The validator does reject what SARIF does not allow.
+    let mut broken = log.clone();
+    broken["runs"][0]["results"][0]["level"] = "critical".into();
+    assert!(!validator.is_valid(&broken));
+}
+
+#[test]
+fn sarif_of_a_live_page_is_located_at_its_url() {
+    let port = test_support::thread_site(|_| {
+        Some((200, "<!doctype html><html lang=en><head><title>Hi</title></head><body><h1>Hi</h1></body></html>".into()))
+    })
+    .port;
+    let url = format!("http://127.0.0.1:{port}/hi");
+    let out = run(&["audit", &url, "--allow-target", "127.0.0.1", "--format", "sarif"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let log: Value = serde_json::from_slice(&out.stdout).expect("SARIF is JSON");
+    let results = log["runs"][0]["results"].as_array().expect("results");
+    assert!(!results.is_empty());
+    for r in results {
+        assert_eq!(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], url.as_str());
+    }
+}
+
+#[test]
+fn junit_has_a_test_case_per_rule_and_a_failure_per_failed_rule() {
+    let file = fixture("pages/broken.html");
+    let file = file.to_str().expect("utf-8 path");
+    let out = run(&["audit", file, "--url", "https://example.com/kettles", "--format", "junit", "--min-score", "0"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let xml = String::from_utf8(out.stdout).expect("utf-8");
+    let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("{e}: {xml}"));
+    let root = doc.root_element();
+    assert_eq!(root.tag_name().name(), "testsuites");
+    let suites: Vec<_> = root.children().filter(|n| n.has_tag_name("testsuite")).collect();
+    assert_eq!(suites.len(), 1);
+    let suite = suites[0];
+    assert_eq!(suite.attribute("name"), Some(file));
+    let cases: Vec<_> = suite.children().filter(|n| n.has_tag_name("testcase")).collect();
+    assert_eq!(cases.len(), audit_core::RULES.len());
+    assert_eq!(suite.attribute("tests"), Some(cases.len().to_string().as_str()));
+
+    let result = full_result(file);
+    let mut failed: Vec<String> = Vec::new();
+    let mut skipped = 0;
+    for case in &cases {
+        let id = case.attribute("name").expect("name");
+        let meta = audit_core::RULES.iter().map(|r| r.meta()).find(|m| m.id == id).expect("a table rule");
+        let class = meta.category.as_str().to_lowercase().replace(' ', "-");
+        assert_eq!(case.attribute("classname"), Some(format!("seo-audit.{class}").as_str()));
+        let children: Vec<_> = case.children().filter(|n| n.is_element()).collect();
+        match children.first().map(|n| n.tag_name().name()) {
+            Some("failure") => {
+                let f = children[0];
+                assert_eq!(f.attribute("type"), Some(meta.severity.as_str()));
+                let rec = result["recommendations"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|r| r["id"] == id)
+                    .expect("the failure is a recommendation");
+                assert_eq!(f.attribute("message"), rec["title"].as_str(), "{id}");
+                assert!(f.text().unwrap_or_default().contains(meta.name), "{id}");
+                failed.push(id.to_string());
+            }
+            Some("skipped") => skipped += 1,
+            None => {}
+            Some(other) => panic!("unexpected <{other}> in {id}"),
+        }
+    }
+    failed.sort();
+    assert_eq!(failed, failed_rule_ids(&result));
+    assert_eq!(suite.attribute("failures"), Some(failed.len().to_string().as_str()));
+    assert_eq!(suite.attribute("skipped"), Some(skipped.to_string().as_str()));
+    let applicable = result["score"]["total"].as_u64().expect("total") as usize;
+    assert_eq!(cases.len() - skipped, applicable, "skipped are exactly the rules that do not apply");
+    assert!(skipped > 0, "a monolingual page skips hreflang");
+
+    // Below the minimum: still the report, exit 1.
+    let low = run(&["audit", file, "--url", "https://example.com/kettles", "--format", "junit", "--min-score", "100"]);
+    assert_eq!(low.status.code(), Some(1));
+    assert!(roxmltree::Document::parse(std::str::from_utf8(&low.stdout).unwrap()).is_ok());
+}
