@@ -35,6 +35,7 @@ pub const ERROR_CODES: &[&str] = &[
     "forbidden",
     "not_found",
     "method_not_allowed",
+    "conflict",
     "payload_too_large",
     "unsupported_media_type",
     "blocked_target",
