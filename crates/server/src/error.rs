@@ -180,6 +180,17 @@ impl From<app::AppError> for ApiError {
     }
 }
 
+impl From<api::request::Refusal> for ApiError {
+    /// A request refused as sent: 400 with the refusal's code and details.
+    fn from(r: api::request::Refusal) -> ApiError {
+        let e = ApiError::new(StatusCode::BAD_REQUEST, r.code, r.message);
+        match r.details {
+            Some(details) => e.with_details(details),
+            None => e,
+        }
+    }
+}
+
 impl From<app::StoreError> for ApiError {
     /// Every store failure is the service's own problem: 500 `internal`, cause logged.
     fn from(e: app::StoreError) -> ApiError {
