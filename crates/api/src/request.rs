@@ -104,6 +104,22 @@ pub fn parse_batch(body: &Value) -> Result<(Vec<String>, Format), Refusal> {
     Ok((urls, format))
 }
 
+/// The `url` of a `{url}` body (documented as [`crate::UrlRequest`]).
+///
+/// # Errors
+/// The body is not such a request.
+pub fn url_body(body: &Value) -> Result<String, Refusal> {
+    let Some(obj) = body.as_object() else {
+        return Err(Refusal::invalid_request("The request body must be a JSON object with `url`."));
+    };
+    match obj.get("url") {
+        None | Some(Value::Null) => Err(Refusal::missing_parameter("url")),
+        Some(Value::String(s)) if s.trim().is_empty() => Err(Refusal::missing_parameter("url")),
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(_) => Err(Refusal::invalid_request("The field `url` must be a string.")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,5 +144,28 @@ mod tests {
         check(json!({"urls": vec!["a"; 11]}), Err("invalid_request"));
         check(json!([]), Err("invalid_request"));
         check(json!("x"), Err("invalid_request"));
+    }
+}
+
+#[cfg(test)]
+mod url_tests {
+    use super::*;
+
+    fn check(body: Value, expected: Result<&str, &str>) {
+        let got = url_body(&body);
+        assert_eq!(got.as_deref().map_err(|e| e.code), expected, "{body}");
+    }
+
+    #[test]
+    fn url_bodies() {
+        check(json!({"url": "https://a.example/"}), Ok("https://a.example/"));
+        check(json!({"url": "a.example", "extra": 1}), Ok("a.example"));
+        check(json!({}), Err("missing_parameter"));
+        check(json!({"url": null}), Err("missing_parameter"));
+        check(json!({"url": "  "}), Err("missing_parameter"));
+        check(json!({"url": 5}), Err("invalid_request"));
+        check(json!({"url": ["a"]}), Err("invalid_request"));
+        check(json!([]), Err("invalid_request"));
+        check(json!("https://a.example/"), Err("invalid_request"));
     }
 }

@@ -58,12 +58,6 @@ impl ApiError {
             .with_details(json!({ "parameter": name }))
     }
 
-    /// 400 `invalid_parameter` naming the parameter in `details.parameter`: its value is
-    /// malformed (docs/API.md, "Stored audits").
-    pub fn invalid_parameter(name: &str, message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::BAD_REQUEST, "invalid_parameter", message).with_details(json!({ "parameter": name }))
-    }
-
     /// 401 `unauthorized`.
     pub fn unauthorized(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", message)
