@@ -7,6 +7,7 @@
 //! when it is stale). No I/O here (docs/ARCHITECTURE.md).
 
 pub mod ops;
+pub mod request;
 pub mod wire;
 
 pub use wire::*;

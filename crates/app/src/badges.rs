@@ -19,6 +19,8 @@
 //!
 //! A refused request is not remembered: the next badge view of that domain asks again.
 
+pub mod params;
+
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};

@@ -36,6 +36,8 @@ pub enum AppError {
         code: &'static str,
         /// What is wrong, as a sentence.
         message: String,
+        /// Machine-readable details (`{"parameter": "url"}`), if any.
+        details: Option<Box<Value>>,
     },
     /// A bug: the engine panicked, a task failed, a result did not serialise.
     #[error("internal error: {0}")]
@@ -63,7 +65,29 @@ impl AppError {
 
     /// A refusal with `code` (see [`AppError::Refused`]).
     pub fn refused(code: &'static str, message: impl Into<String>) -> AppError {
-        AppError::Refused { code, message: message.into() }
+        AppError::Refused { code, message: message.into(), details: None }
+    }
+
+    /// `missing_parameter` naming the parameter in `details.parameter`.
+    pub fn missing_parameter(name: &str) -> AppError {
+        AppError::refused("missing_parameter", format!("The parameter `{name}` is required."))
+            .with_details(json!({ "parameter": name }))
+    }
+
+    /// `invalid_parameter` naming the parameter in `details.parameter`: its value is
+    /// malformed (docs/API.md, "Stored audits").
+    pub fn invalid_parameter(name: &str, message: impl Into<String>) -> AppError {
+        AppError::refused("invalid_parameter", message).with_details(json!({ "parameter": name }))
+    }
+
+    /// A refusal with machine-readable details (other failures are returned unchanged).
+    pub fn with_details(self, details: Value) -> AppError {
+        match self {
+            AppError::Refused { code, message, .. } => {
+                AppError::Refused { code, message, details: Some(Box::new(details)) }
+            }
+            other => other,
+        }
     }
 
     /// The stable error code (docs/API.md "Errors") this failure is reported with.
@@ -116,6 +140,7 @@ impl AppError {
                 Some(details)
             }
             AppError::CompetitorStatus(status) => Some(json!({ "status": status })),
+            AppError::Refused { details, .. } => details.as_deref().cloned(),
             _ => None,
         }
     }

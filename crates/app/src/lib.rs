@@ -45,6 +45,7 @@ pub mod methodology;
 pub mod monitors;
 pub mod opportunities;
 pub mod pipeline;
+pub mod requests;
 mod setup;
 pub mod site_info;
 mod slots;

@@ -30,6 +30,7 @@
 //! Targets go through the fetcher's address guard at every attempt, like audits.
 
 pub mod queue;
+pub mod request;
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};

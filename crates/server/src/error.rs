@@ -58,12 +58,6 @@ impl ApiError {
             .with_details(json!({ "parameter": name }))
     }
 
-    /// 400 `invalid_parameter` naming the parameter in `details.parameter`: its value is
-    /// malformed (docs/API.md, "Stored audits").
-    pub fn invalid_parameter(name: &str, message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::BAD_REQUEST, "invalid_parameter", message).with_details(json!({ "parameter": name }))
-    }
-
     /// 401 `unauthorized`.
     pub fn unauthorized(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", message)
@@ -176,6 +170,17 @@ impl From<app::AppError> for ApiError {
         match e.details() {
             Some(details) => error.with_details(details),
             None => error,
+        }
+    }
+}
+
+impl From<api::request::Refusal> for ApiError {
+    /// A request refused as sent: 400 with the refusal's code and details.
+    fn from(r: api::request::Refusal) -> ApiError {
+        let e = ApiError::new(StatusCode::BAD_REQUEST, r.code, r.message);
+        match r.details {
+            Some(details) => e.with_details(details),
+            None => e,
         }
     }
 }

@@ -6,7 +6,6 @@
 //! audit slot, one quota unit, the audit stored) and asks the `ai-visibility` engines;
 //! geo-check keeps its answer per domain for [`store::GEO_CACHE_TTL`].
 
-use serde_json::Value;
 use url::Url;
 
 use crate::auth::{authenticate_metered, consume_quota, Identity, KeyRule};
@@ -56,43 +55,6 @@ async fn geo_inner(ctx: Ctx) -> Result<crate::Response, ApiError> {
 async fn request(ctx: &Ctx) -> Result<(Identity, Url), ApiError> {
     let identity = authenticate_metered(ctx, KeyRule::Optional, Some("audit")).await?;
     let body = ctx.json_body().await?;
-    let raw = target(&body)?;
+    let raw = api::request::url_body(&body)?;
     Ok((identity, app::validate_url(&raw)?))
-}
-
-/// The `url` of a `{url}` body (documented as `api::UrlRequest`).
-fn target(body: &Value) -> Result<String, ApiError> {
-    let Some(obj) = body.as_object() else {
-        return Err(ApiError::invalid_request("The request body must be a JSON object with `url`."));
-    };
-    match obj.get("url") {
-        None | Some(Value::Null) => Err(ApiError::missing_parameter("url")),
-        Some(Value::String(s)) if s.trim().is_empty() => Err(ApiError::missing_parameter("url")),
-        Some(Value::String(s)) => Ok(s.clone()),
-        Some(_) => Err(ApiError::invalid_request("The field `url` must be a string.")),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    fn check(body: Value, expected: Result<&str, &str>) {
-        let got = target(&body);
-        assert_eq!(got.as_deref().map_err(|e| e.code), expected, "{body}");
-    }
-
-    #[test]
-    fn url_bodies() {
-        check(json!({"url": "https://a.example/"}), Ok("https://a.example/"));
-        check(json!({"url": "a.example", "extra": 1}), Ok("a.example"));
-        check(json!({}), Err("missing_parameter"));
-        check(json!({"url": null}), Err("missing_parameter"));
-        check(json!({"url": "  "}), Err("missing_parameter"));
-        check(json!({"url": 5}), Err("invalid_request"));
-        check(json!({"url": ["a"]}), Err("invalid_request"));
-        check(json!([]), Err("invalid_request"));
-        check(json!("https://a.example/"), Err("invalid_request"));
-    }
 }

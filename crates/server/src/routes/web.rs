@@ -15,7 +15,7 @@ use std::net::IpAddr;
 
 use audit_core::AuditResult;
 use http::{header, HeaderValue, StatusCode};
-use pages::badge::{self, BadgeSize, Color};
+use pages::badge;
 use serde_json::json;
 
 use crate::auth::{anonymous_identity, authenticate, consume_quota, KeyRule};
@@ -23,6 +23,7 @@ use crate::ctx::{Ctx, HandlerFuture};
 use crate::error::ApiError;
 use crate::response::Response;
 use crate::state::AppState;
+use app::badges::params::{BadgeFormat, BadgeParams};
 use app::badges::{Enqueued, BADGE_AUDIT_COOLDOWN};
 
 /// `Cache-Control` of reports and the landing page: always revalidate, a new audit may
@@ -35,7 +36,7 @@ pub const NO_STORE: &str = "no-store";
 pub fn widget(ctx: Ctx) -> HandlerFuture {
     Box::pin(async move {
         flood_guard(&ctx)?;
-        let params = BadgeParams::from_ctx(&ctx)?;
+        let params = BadgeParams::parse(|name| ctx.query(name))?;
         let audit = newest_audit(&ctx.state, &params.domain).await?;
         let score = audit.as_ref().map(|a| u32::try_from(a.score.clamp(0, 100)).unwrap_or(0));
         if score.is_none() {
@@ -96,65 +97,6 @@ pub fn report_url(ctx: Ctx) -> HandlerFuture {
     })
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum BadgeFormat {
-    Svg,
-    Iframe,
-}
-
-/// The validated query of `GET /api/widget`.
-#[derive(Debug)]
-struct BadgeParams {
-    domain: String,
-    color: Color,
-    size: BadgeSize,
-    format: BadgeFormat,
-}
-
-impl BadgeParams {
-    fn from_ctx(ctx: &Ctx) -> Result<BadgeParams, ApiError> {
-        BadgeParams::parse(|name| ctx.query(name))
-    }
-
-    /// Reads the parameters through `get`; unknown parameters are ignored (cache busters).
-    fn parse(get: impl Fn(&str) -> Option<String>) -> Result<BadgeParams, ApiError> {
-        let raw =
-            get("domain").filter(|d| !d.trim().is_empty()).ok_or_else(|| ApiError::missing_parameter("domain"))?;
-        let domain = badge::validate_domain(&raw).ok_or_else(|| {
-            invalid(
-                "domain",
-                "The parameter `domain` must be a host name such as example.com (no scheme, path or port).",
-            )
-        })?;
-        let color = match get("color") {
-            None => badge::DEFAULT_COLOR,
-            Some(c) => badge::parse_color(&c).ok_or_else(|| {
-                invalid("color", "The parameter `color` must be six hex digits without `#`, such as 10b981.")
-            })?,
-        };
-        let size = match get("size") {
-            None => BadgeSize::default(),
-            Some(s) => BadgeSize::parse(&s).ok_or_else(|| {
-                invalid("size", "The parameter `size` must be `small`, `medium` or `large`.")
-                    .with_details(json!({ "parameter": "size", "allowed": ["small", "medium", "large"] }))
-            })?,
-        };
-        let format = match get("format").as_deref() {
-            None | Some("svg") => BadgeFormat::Svg,
-            Some("iframe") => BadgeFormat::Iframe,
-            Some(_) => {
-                return Err(invalid("format", "The parameter `format` must be `svg` or `iframe`.")
-                    .with_details(json!({ "parameter": "format", "allowed": ["svg", "iframe"] })))
-            }
-        };
-        Ok(BadgeParams { domain, color, size, format })
-    }
-}
-
-fn invalid(parameter: &str, message: &str) -> ApiError {
-    ApiError::invalid_request(message).with_details(json!({ "parameter": parameter }))
-}
-
 /// Counts the request against the per-IP flood guard of the badge, report and discovery
 /// routes: 429
 /// `rate_limited` with `Retry-After` past [`crate::Config::widget_rate_limit`] a minute.
@@ -194,7 +136,10 @@ async fn report_domain(ctx: &Ctx) -> Result<Response, ApiError> {
     // UTF-8 make no domain.
     let decoded = percent_encoding::percent_decode_str(raw).decode_utf8().map(|d| d.into_owned()).unwrap_or_default();
     let domain = badge::validate_domain(&decoded).ok_or_else(|| {
-        invalid("domain", "The address must name a domain, such as /report/example.com (no scheme, path or port).")
+        ApiError::invalid_request(
+            "The address must name a domain, such as /report/example.com (no scheme, path or port).",
+        )
+        .with_details(json!({ "parameter": "domain" }))
     })?;
     let mut audit = None;
     if let Some(id) = ctx.query("audit") {
@@ -355,40 +300,4 @@ fn html_error(ctx: &Ctx, e: ApiError) -> Response {
     }
     resp.headers_mut().insert("x-error-code", HeaderValue::from_static(e.code));
     resp
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn check(query: &[(&str, &str)], expected: Result<(&str, &str, &str, BadgeFormat), &str>) {
-        let got = BadgeParams::parse(|name| query.iter().find(|(k, _)| *k == name).map(|(_, v)| v.to_string()))
-            .map(|p| (p.domain, p.color.css(), p.size.name(), p.format))
-            .map_err(|e| e.code);
-        let expected = expected.map(|(d, c, s, f)| (d.to_string(), c.to_string(), s, f));
-        assert_eq!(got, expected, "{query:?}");
-    }
-
-    #[test]
-    fn badge_parameters() {
-        use BadgeFormat::*;
-        check(&[("domain", "Example.COM")], Ok(("example.com", "#10b981", "medium", Svg)));
-        check(
-            &[("domain", "example.com."), ("color", "FF0000"), ("size", "large"), ("format", "iframe")],
-            Ok(("example.com", "#ff0000", "large", Iframe)),
-        );
-        check(&[("domain", "a.example"), ("format", "svg"), ("v", "2")], Ok(("a.example", "#10b981", "medium", Svg)));
-        check(&[], Err("missing_parameter"));
-        check(&[("domain", "  ")], Err("missing_parameter"));
-        check(&[("domain", "https://example.com/")], Err("invalid_request"));
-        check(&[("domain", "example.com:8080")], Err("invalid_request"));
-        check(&[("domain", "1.2.3.4")], Err("invalid_request"));
-        check(&[("domain", "ex ample.com")], Err("invalid_request"));
-        check(&[("domain", "a.example"), ("color", "#10b981")], Err("invalid_request"));
-        check(&[("domain", "a.example"), ("color", "fff")], Err("invalid_request"));
-        check(&[("domain", "a.example"), ("color", "")], Err("invalid_request"));
-        check(&[("domain", "a.example"), ("size", "huge")], Err("invalid_request"));
-        check(&[("domain", "a.example"), ("size", "Small")], Err("invalid_request"));
-        check(&[("domain", "a.example"), ("format", "png")], Err("invalid_request"));
-    }
 }

@@ -53,7 +53,7 @@ pub fn from_api_error(e: ApiError, what: &str) -> ToolResult {
 /// anything else is mapped as the REST API maps it, `what` saying what it concerned.
 pub fn from_app_error(e: app::AppError, what: &str) -> ToolResult {
     match e {
-        app::AppError::Refused { code, message } => tool_error(code, message),
+        app::AppError::Refused { code, message, .. } => tool_error(code, message),
         other => from_api_error(other.into(), what),
     }
 }

@@ -1,0 +1,175 @@
+//! The body of a webhook subscription request, checked and typed (docs/API.md,
+//! "Webhooks"): what `POST /api/v1/webhooks` and `PATCH /api/v1/webhooks/{id}` accept.
+
+use serde_json::{json, Value};
+
+use crate::AppError;
+
+/// `{enabled: boolean}` (documented as `api::WebhookUpdate`); other fields are ignored.
+pub fn parse_update(body: &Value) -> Result<bool, AppError> {
+    let Some(obj) = body.as_object() else {
+        return Err(AppError::refused("invalid_request", "The request body must be a JSON object with `enabled`."));
+    };
+    match obj.get("enabled") {
+        None | Some(Value::Null) => Err(AppError::missing_parameter("enabled")),
+        Some(Value::Bool(enabled)) => Ok(*enabled),
+        Some(_) => Err(AppError::refused("invalid_request", "The field `enabled` must be true or false.")),
+    }
+}
+
+/// The webhook URL rule of docs/API.md ("Webhooks"): an absolute `http://` or `https://`
+/// URL, written with its scheme (nothing is guessed, unlike audit targets), whose host is a
+/// dotted DNS name of valid labels (the rule of the badge's `domain`, which also admits
+/// `localhost` so that the address guard can judge it) or an address literal, plus the
+/// shape rules of every fetched URL (no credentials, at most 2048 bytes). Whether the host
+/// may be reached is the address guard's business, not this function's.
+pub fn webhook_url(raw: &str) -> Result<url::Url, AppError> {
+    let invalid = |why: &str| {
+        AppError::refused(
+            "invalid_url",
+            format!(
+                "The webhook URL {why}: it must be an absolute http:// or https:// URL whose host is a \
+                 DNS name such as hooks.example.com or a public IP address."
+            ),
+        )
+    };
+    let text = raw.trim();
+    let scheme_len = ["http://", "https://"]
+        .iter()
+        .find(|prefix| text.get(..prefix.len()).is_some_and(|head| head.eq_ignore_ascii_case(prefix)))
+        .map(|prefix| prefix.len())
+        .ok_or_else(|| invalid("does not start with http:// or https://"))?;
+    if text.len() == scheme_len {
+        return Err(invalid("has no host"));
+    }
+    let url = crate::validate_url(text).map_err(|e| match e {
+        crate::FetchError::InvalidUrl(reason) => invalid(&format!("is not valid ({reason})")),
+        other => AppError::from(other),
+    })?;
+    match url.host() {
+        Some(url::Host::Domain(name)) if pages::badge::validate_domain(name).is_some() => Ok(url),
+        Some(url::Host::Domain(_)) | None => Err(invalid("has no valid host name")),
+        Some(url::Host::Ipv4(_) | url::Host::Ipv6(_)) => Ok(url),
+    }
+}
+
+/// `{url: string, events: [known event names, at least one]}` (documented as `api::WebhookRequest`).
+pub fn parse_create(body: &Value) -> Result<(String, Vec<String>), AppError> {
+    let Some(obj) = body.as_object() else {
+        return Err(AppError::refused(
+            "invalid_request",
+            "The request body must be a JSON object with `url` and `events`.",
+        ));
+    };
+    let url = match obj.get("url") {
+        None | Some(Value::Null) => return Err(AppError::missing_parameter("url")),
+        Some(Value::String(s)) if s.trim().is_empty() => return Err(AppError::missing_parameter("url")),
+        Some(Value::String(s)) => s.clone(),
+        Some(_) => return Err(AppError::refused("invalid_request", "The field `url` must be a string.")),
+    };
+    let events: Vec<String> =
+        match obj.get("events") {
+            None | Some(Value::Null) => return Err(AppError::missing_parameter("events")),
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|v| v.as_str().map(str::to_string))
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(|| AppError::refused("invalid_request", "Every entry of `events` must be a string."))?,
+            Some(_) => {
+                return Err(AppError::refused("invalid_request", "The field `events` must be an array of event names."))
+            }
+        };
+    let allowed = crate::WEBHOOK_EVENTS;
+    if events.is_empty() {
+        return Err(AppError::refused("invalid_request", "The field `events` must name at least one event.")
+            .with_details(json!({ "parameter": "events", "allowed": allowed })));
+    }
+    if let Some(unknown) = events.iter().find(|e| !allowed.contains(&e.as_str())) {
+        return Err(AppError::refused("invalid_request", format!("Unknown event {unknown:?}."))
+            .with_details(json!({ "parameter": "events", "allowed": allowed })));
+    }
+    Ok((url, events))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn check(body: Value, expected: Result<usize, &str>) {
+        let got = parse_create(&body).map(|(_, e)| e.len()).map_err(|e| e.code());
+        assert_eq!(got, expected, "{body}");
+    }
+
+    #[test]
+    fn create_bodies() {
+        check(json!({"url": "https://h.example/", "events": ["audit.completed"]}), Ok(1));
+        check(json!({"url": "https://h.example/", "events": ["monitor.alert", "workflow.completed"]}), Ok(2));
+        check(json!({"url": "https://h.example/", "events": ["nope"]}), Err("invalid_request"));
+        check(json!({"url": "https://h.example/", "events": []}), Err("invalid_request"));
+        check(json!({"url": "https://h.example/", "events": "audit.completed"}), Err("invalid_request"));
+        check(json!({"url": "https://h.example/", "events": [1]}), Err("invalid_request"));
+        check(json!({"url": "https://h.example/"}), Err("missing_parameter"));
+        check(json!({"events": ["audit.completed"]}), Err("missing_parameter"));
+        check(json!({"url": " ", "events": ["audit.completed"]}), Err("missing_parameter"));
+        check(json!({"url": 5, "events": ["audit.completed"]}), Err("invalid_request"));
+        check(json!([]), Err("invalid_request"));
+    }
+
+    #[test]
+    fn update_bodies() {
+        let check = |body: Value, expected: Result<bool, &str>| {
+            assert_eq!(parse_update(&body).map_err(|e| e.code()), expected, "{body}");
+        };
+        check(json!({"enabled": false}), Ok(false));
+        check(json!({"enabled": true, "other": 1}), Ok(true));
+        check(json!({"enabled": "false"}), Err("invalid_request"));
+        check(json!({"enabled": null}), Err("missing_parameter"));
+        check(json!({}), Err("missing_parameter"));
+        check(json!([true]), Err("invalid_request"));
+    }
+
+    #[test]
+    fn webhook_urls_are_never_guessed() {
+        for bad in [
+            "..",
+            "x",
+            "{{7*7}}",
+            "hooks.example.com/seo",
+            "//hooks.example.com/",
+            "http:hooks.example.com",
+            "http:/hooks.example.com",
+            "http://",
+            "https://x/",
+            "https://../",
+            "https://{{7*7}}/",
+            "https://a..b/",
+            "https://-a.example/",
+            "https://a.123/",
+            "https://user:pw@hooks.example.com/",
+            "ftp://hooks.example.com/",
+            "javascript:alert(1)",
+            "mailto:a@b.example",
+        ] {
+            let err = webhook_url(bad).expect_err(bad);
+            assert_eq!(err.code(), "invalid_url", "{bad}: {err:?}");
+            assert!(err.message().contains("http://"), "{}", err.message());
+        }
+        for (good, normalised) in [
+            ("https://hooks.example.com/seo", "https://hooks.example.com/seo"),
+            (" HTTPS://Hooks.Example.COM:8443/a?b=1 ", "https://hooks.example.com:8443/a?b=1"),
+            ("http://hooks.example.com.", "http://hooks.example.com./"),
+            ("http://203.0.113.9/hook", "http://203.0.113.9/hook"),
+            ("http://[2001:db8::1]/hook", "http://[2001:db8::1]/hook"),
+            ("http://localhost:9/", "http://localhost:9/"),
+            ("https://xn--bcher-kva.example/", "https://xn--bcher-kva.example/"),
+            ("https://bücher.example/", "https://xn--bcher-kva.example/"),
+        ] {
+            assert_eq!(
+                webhook_url(good).map(|u| u.to_string()).map_err(|e| e.code()).as_deref(),
+                Ok(normalised),
+                "{good}"
+            );
+        }
+    }
+}
