@@ -80,32 +80,9 @@ impl Site {
     }
 }
 
-/// A tools/call in the modern form; the answer as JSON-RPC.
-async fn call(t: &TestServer, key: &str, name: &str, arguments: Value) -> Answer {
-    let body = json!({
-        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
-        "params": { "name": name, "arguments": arguments, "_meta": {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": {},
-        }},
-    });
-    let resp = t
-        .client
-        .post(t.url("/api/mcp"))
-        .header("x-api-key", key)
-        .header("MCP-Protocol-Version", "2026-07-28")
-        .header("Mcp-Method", "tools/call")
-        .header("Mcp-Name", name)
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    Answer::from(resp).await
-}
-
 /// A successful result whose structuredContent validates against the tool's outputSchema.
 async fn ok(t: &TestServer, key: &str, name: &str, arguments: Value) -> Value {
-    let a = call(t, key, name, arguments).await;
+    let a = tool_call(t, key, name, arguments).await;
     assert_eq!(a.status, 200, "{}", a.raw);
     let result = &a.body["result"];
     assert_eq!(result["isError"], false, "{name}: {}", a.raw);
@@ -122,7 +99,7 @@ async fn ok(t: &TestServer, key: &str, name: &str, arguments: Value) -> Value {
 
 /// An isError result; its text.
 async fn err(t: &TestServer, key: &str, name: &str, arguments: Value) -> String {
-    let a = call(t, key, name, arguments).await;
+    let a = tool_call(t, key, name, arguments).await;
     assert_eq!((a.status, &a.body["result"]["isError"]), (200, &json!(true)), "{name}: {}", a.raw);
     a.body["result"]["content"][0]["text"].as_str().unwrap().to_string()
 }

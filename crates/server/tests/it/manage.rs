@@ -118,31 +118,13 @@ async fn send(t: &TestServer, method: &str, path: &str, pattern: &str, key: &str
 
 /// A tools/call in the modern form; its structuredContent (asserted not an error).
 async fn tool(t: &TestServer, key: &str, name: &str, arguments: Value) -> Value {
-    let a = tool_call(t, key, name, arguments).await;
+    let a = tool_call_ok(t, key, name, arguments).await;
     assert_eq!(a.body["result"]["isError"], false, "{name}: {}", a.raw);
     a.body["result"]["structuredContent"].clone()
 }
 
-async fn tool_call(t: &TestServer, key: &str, name: &str, arguments: Value) -> Answer {
-    let body = json!({
-        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
-        "params": { "name": name, "arguments": arguments, "_meta": {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": {},
-        }},
-    });
-    let resp = t
-        .client
-        .post(t.url("/api/mcp"))
-        .header("x-api-key", key)
-        .header("MCP-Protocol-Version", "2026-07-28")
-        .header("Mcp-Method", "tools/call")
-        .header("Mcp-Name", name)
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    let a = Answer::from(resp).await;
+async fn tool_call_ok(t: &TestServer, key: &str, name: &str, arguments: Value) -> Answer {
+    let a = common::tool_call(t, key, name, arguments).await;
     assert_eq!(a.status, 200, "{}", a.raw);
     a
 }
@@ -292,7 +274,7 @@ async fn monitor_site_stops_a_monitor() {
     let id = made["monitorId"].as_str().unwrap().to_string();
 
     // Bob has no monitor of the page: not_found, and Alice's stays.
-    let a = tool_call(&t, &bob, "monitor_site", json!({ "url": page, "action": "stop" })).await;
+    let a = tool_call_ok(&t, &bob, "monitor_site", json!({ "url": page, "action": "stop" })).await;
     assert_eq!(a.body["result"]["isError"], true, "{}", a.raw);
     assert!(a.body["result"]["content"][0]["text"].as_str().unwrap().starts_with("not_found"), "{}", a.raw);
     assert_eq!(t.store.list_monitors(&owner_of(&t, &alice)).unwrap().len(), 1);

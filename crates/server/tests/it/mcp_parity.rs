@@ -9,29 +9,6 @@ use crate::common;
 use common::*;
 use serde_json::{json, Value};
 
-/// A tools/call in the modern form with `key`; the answer as JSON-RPC.
-async fn call(t: &TestServer, key: &str, name: &str, arguments: Value) -> Answer {
-    let body = json!({
-        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
-        "params": { "name": name, "arguments": arguments, "_meta": {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": {},
-        }},
-    });
-    let resp = t
-        .client
-        .post(t.url("/api/mcp"))
-        .header("x-api-key", key)
-        .header("MCP-Protocol-Version", "2026-07-28")
-        .header("Mcp-Method", "tools/call")
-        .header("Mcp-Name", name)
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    Answer::from(resp).await
-}
-
 /// The structuredContent of a successful call, checked against the tool's outputSchema
 /// and against `content[0].text`.
 fn structured(name: &str, a: &Answer) -> Value {
@@ -98,7 +75,7 @@ async fn tools_answer_what_their_rest_twins_answer_and_cost_the_same() {
         let rest = post(&t, &key, path, &body).await;
         assert_eq!(rest.status, 200, "{path}: {}", rest.raw);
         step(&rest, path);
-        let a = call(&t, &key, tool, arguments).await;
+        let a = tool_call(&t, &key, tool, arguments).await;
         step(&a, tool);
         let got = structured(tool, &a);
         assert_eq!(got, rest.body, "{tool} answers what {path} answers");
@@ -130,7 +107,7 @@ async fn bad_arguments_are_tool_errors() {
         ("auto_fix_batch", json!({ "issues": vec![json!({}); 51] }), "issues"),
     ];
     for (tool, arguments, says) in cases {
-        let a = call(&t, &key, tool, arguments.clone()).await;
+        let a = tool_call(&t, &key, tool, arguments.clone()).await;
         assert_eq!((a.status, &a.body["result"]["isError"]), (200, &json!(true)), "{tool} {arguments}: {}", a.raw);
         let text = a.body["result"]["content"][0]["text"].as_str().unwrap();
         assert!(text.contains(says), "{tool} {arguments}: {text}");
@@ -159,28 +136,29 @@ async fn workflow_status_polls_are_free_of_quota() {
     let (key, _) = t.key(|_| {});
     away_from_minute_boundary().await;
     let started =
-        call(&t, &key, "workflow_execute", json!({ "intent": "audit", "url": site.url("/index.html") })).await;
+        tool_call(&t, &key, "workflow_execute", json!({ "intent": "audit", "url": site.url("/index.html") })).await;
     let run = structured("workflow_execute", &started)["runId"].as_str().unwrap().to_string();
     assert_eq!(remaining(&started), 2, "{}", started.raw);
     for _ in 0..10 {
-        let a = call(&t, &key, "workflow_status", json!({ "runId": run })).await;
+        let a = tool_call(&t, &key, "workflow_status", json!({ "runId": run })).await;
         let status = structured("workflow_status", &a);
         assert_eq!(status["runId"], run);
         assert_eq!(a.header("x-ratelimit-remaining"), None, "a free call reports no quota: {:?}", a.headers);
     }
     // Unknown runs are free to ask about too (an isError result, no unit).
-    let unknown = call(&t, &key, "workflow_status", json!({ "runId": "00000000-0000-0000-0000-000000000000" })).await;
+    let unknown =
+        tool_call(&t, &key, "workflow_status", json!({ "runId": "00000000-0000-0000-0000-000000000000" })).await;
     assert_eq!(unknown.body["result"]["isError"], true, "{}", unknown.raw);
     // The next charged call takes the second of three units: nothing went to the polls.
-    let concept = call(&t, &key, "get_seo_concept", json!({ "concept": "canonical" })).await;
+    let concept = tool_call(&t, &key, "get_seo_concept", json!({ "concept": "canonical" })).await;
     assert_eq!(remaining(&concept), 1, "{}", concept.raw);
     // With the window used up, charged calls are refused while polls still answer.
-    let last = call(&t, &key, "get_seo_concept", json!({ "concept": "canonical" })).await;
+    let last = tool_call(&t, &key, "get_seo_concept", json!({ "concept": "canonical" })).await;
     assert_eq!(remaining(&last), 0, "{}", last.raw);
-    let refused = call(&t, &key, "get_seo_concept", json!({ "concept": "canonical" })).await;
+    let refused = tool_call(&t, &key, "get_seo_concept", json!({ "concept": "canonical" })).await;
     assert_eq!(refused.body["result"]["isError"], true, "{}", refused.raw);
     assert!(refused.body["result"]["content"][0]["text"].as_str().unwrap().contains("rate limit"), "{}", refused.raw);
-    let polled = call(&t, &key, "workflow_status", json!({ "runId": run })).await;
+    let polled = tool_call(&t, &key, "workflow_status", json!({ "runId": run })).await;
     assert_eq!(structured("workflow_status", &polled)["runId"], run);
 }
 

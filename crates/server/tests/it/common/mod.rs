@@ -114,6 +114,29 @@ impl Answer {
     }
 }
 
+/// A tools/call in the modern form with `key`; the answer as JSON-RPC.
+pub async fn tool_call(t: &TestServer, key: &str, name: &str, arguments: Value) -> Answer {
+    let body = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": { "name": name, "arguments": arguments, "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+        }},
+    });
+    let resp = t
+        .client
+        .post(t.url("/api/mcp"))
+        .header("x-api-key", key)
+        .header("MCP-Protocol-Version", "2026-07-28")
+        .header("Mcp-Method", "tools/call")
+        .header("Mcp-Name", name)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    Answer::from(resp).await
+}
+
 /// Validates `value` against `components.schemas.<name>` of the OpenAPI document.
 pub fn validate_schema(name: &str, value: &Value) {
     validate(&json!({ "$ref": format!("#/components/schemas/{name}") }), value);
