@@ -258,18 +258,7 @@ mod tests {
 
     #[test]
     fn kept_text_comes_from_the_text_table_or_from_older_rows_json() {
-        let row = |json: &str| store::StoredAudit {
-            id: "a1".into(),
-            url: "https://e.example/".into(),
-            final_url: "https://e.example/".into(),
-            host: "e.example".into(),
-            score: 50,
-            ruleset_version: "1.0.0".into(),
-            result_json: json.into(),
-            user_id: None,
-            public: true,
-            created_at: time::OffsetDateTime::UNIX_EPOCH,
-        };
+        let row = crate::stored::test_row;
         let text = |a: &store::StoredAudit, t: Option<&str>| text_of(a, t.map(str::to_string)).map(|(_, t)| t);
         // Stored since page texts have their own table.
         assert_eq!(text(&row("{}"), Some("oak tables")).as_deref(), Some("oak tables"));

@@ -52,24 +52,28 @@ impl StoredResult {
     }
 }
 
+/// A stored row holding `json`, for tests of what reads stored results.
+#[cfg(test)]
+pub(crate) fn test_row(json: &str) -> store::StoredAudit {
+    store::StoredAudit {
+        id: "a1".into(),
+        url: "https://e.example/".into(),
+        final_url: "https://e.example/".into(),
+        host: "e.example".into(),
+        score: 50,
+        ruleset_version: "1.0.0".into(),
+        result_json: json.into(),
+        user_id: None,
+        public: true,
+        created_at: time::OffsetDateTime::UNIX_EPOCH,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn row(json: &str) -> store::StoredAudit {
-        store::StoredAudit {
-            id: "a1".into(),
-            url: "https://e.example/".into(),
-            final_url: "https://e.example/".into(),
-            host: "e.example".into(),
-            score: 50,
-            ruleset_version: "1.0.0".into(),
-            result_json: json.into(),
-            user_id: None,
-            public: true,
-            created_at: time::OffsetDateTime::UNIX_EPOCH,
-        }
-    }
+    use crate::stored::test_row as row;
 
     #[test]
     fn partial_and_old_rows_read_back_with_defaults() {
