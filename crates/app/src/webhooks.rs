@@ -3,7 +3,7 @@
 //! Deliveries live in the store's outbox (docs/API.md, "Webhooks"; docs/ARCHITECTURE.md,
 //! "Background work"), not in memory. An event is written there, one row per subscription
 //! that wants it, in the same transaction as the change that fires it:
-//! `Store::insert_audit_with_event` (`audit.completed`, with the audit row),
+//! `Store::insert_audits` (`audit.completed`, with the audit row),
 //! `Store::insert_alert_with_event` (`monitor.alert`, with the alert row),
 //! `Store::open_approval_with_event` (`workflow.awaiting_approval`, with the gate) and
 //! `Store::set_run_state_with_event` (`workflow.completed`, with the run's state). So a crash

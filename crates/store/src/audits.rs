@@ -206,22 +206,14 @@ impl Store {
     /// [`Store::insert_audit`] that, for an audit with an owner, writes its
     /// `audit.completed` webhook event with `data` (built from the stored audit) into the
     /// outbox in the same transaction: the audit is never kept without its event, nor the
-    /// event without the audit.
+    /// event without the audit. A batch of one ([`Store::insert_audits`]).
     pub fn insert_audit_with_event(
         &self,
         new: NewAudit,
-        data: impl FnOnce(&StoredAudit) -> serde_json::Value,
+        data: impl FnOnce(&StoredAudit) -> serde_json::Value + Send + 'static,
     ) -> Result<(StoredAudit, crate::Enqueued)> {
-        let (audit, path, text) = prepare(new)?;
-        let Some(owner) = audit.user_id.clone() else {
-            self.write(|tx| insert_row(tx, &audit, &path, text.as_deref()))?;
-            return Ok((audit, crate::Enqueued::default()));
-        };
-        let enqueued = self.write(|tx| {
-            insert_row(tx, &audit, &path, text.as_deref())?;
-            crate::webhooks::enqueue_event(tx, &owner, "audit.completed", data(&audit), OffsetDateTime::now_utc())
-        })?;
-        Ok((audit, enqueued))
+        let mut answers = self.insert_audits(vec![(new, Box::new(data))]);
+        answers.pop().unwrap_or_else(|| Err(Error::corrupt("audits", "a batch of one audit gave no answer")))
     }
 
     /// Stores a batch of audits in one transaction (one commit for all: the group commit of
