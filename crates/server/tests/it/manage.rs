@@ -170,12 +170,17 @@ async fn monitors_are_listed_and_stopped_by_their_owner_only() {
     until("an alert of the watched page", || !t.store.recent_alerts(&id, 1).unwrap().is_empty()).await;
     let list = send(&t, "GET", "/api/v1/monitors", "/api/v1/monitors", &alice, None).await;
     let m = &list.body["monitors"][0];
-    // The check that raised it may raise a second one (new_critical) just after: the listed
-    // alert is one of the monitor's, with its rule.
+    // The check that raised it may raise others with it (new_critical, and score_drop: a 500
+    // page scores lower): the listed alert is one of the monitor's, with its rule and
+    // severity, and the failing status raised a critical one.
     let stored = t.store.recent_alerts(&id, 10).unwrap();
     let listed = stored.iter().find(|a| m["last_alert"]["id"] == a.id.as_str()).expect("a stored alert");
     assert_eq!(m["last_alert"]["rule"], listed.rule.as_str(), "{m}");
-    assert_eq!(m["last_alert"]["severity"], "critical", "{m}");
+    assert_eq!(m["last_alert"]["severity"], listed.severity.as_str(), "{m}");
+    until("the status alert", || {
+        t.store.recent_alerts(&id, 10).unwrap().iter().any(|a| a.rule == "status_not_2xx" && a.severity == "critical")
+    })
+    .await;
     assert!(m["last_checked_at"].is_string(), "{m}");
 
     // Another owner's id answers as an unknown one: 404, not 403.
