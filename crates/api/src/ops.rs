@@ -1122,40 +1122,30 @@ pub static MCP: Operation = Operation {
 };
 
 /// `GET /api/mcp`.
-pub static MCP_GET: Operation = Operation {
-    id: "mcpGet",
-    summary: "Not allowed: the endpoint is POST only",
-    description: "No SSE stream and no sessions: 405 with `Allow: POST` and a JSON-RPC error body. Every \
-        other method but `POST` (`HEAD`, `PUT`, `PATCH`, `OPTIONS`, ...) gets the same answer.",
-    tag: "agent-tools",
-    access: Access::Unlisted,
-    params: &[],
-    body: None,
-    responses: &[Response {
-        status: "405",
-        description: "-32600 with `Allow: POST`.",
-        headers: &[Header::Own { name: "Allow", description: "`POST`" }],
-        content: Content::Json(answer::<mcp_protocol::JsonRpcError>),
-    }],
-};
+pub static MCP_GET: Operation = mcp_not_allowed("mcpGet");
 
 /// `DELETE /api/mcp`.
-pub static MCP_DELETE: Operation = Operation {
-    id: "mcpDelete",
-    summary: "Not allowed: the endpoint is POST only",
-    description: "No SSE stream and no sessions: 405 with `Allow: POST` and a JSON-RPC error body. Every \
-        other method but `POST` (`HEAD`, `PUT`, `PATCH`, `OPTIONS`, ...) gets the same answer.",
-    tag: "agent-tools",
-    access: Access::Unlisted,
-    params: &[],
-    body: None,
-    responses: &[Response {
-        status: "405",
-        description: "-32600 with `Allow: POST`.",
-        headers: &[Header::Own { name: "Allow", description: "`POST`" }],
-        content: Content::Json(answer::<mcp_protocol::JsonRpcError>),
-    }],
-};
+pub static MCP_DELETE: Operation = mcp_not_allowed("mcpDelete");
+
+/// Every method of `/api/mcp` but `POST`: 405 with `Allow: POST`.
+const fn mcp_not_allowed(id: &'static str) -> Operation {
+    Operation {
+        id,
+        summary: "Not allowed: the endpoint is POST only",
+        description: "No SSE stream and no sessions: 405 with `Allow: POST` and a JSON-RPC error body. Every \
+            other method but `POST` (`HEAD`, `PUT`, `PATCH`, `OPTIONS`, ...) gets the same answer.",
+        tag: "agent-tools",
+        access: Access::Unlisted,
+        params: &[],
+        body: None,
+        responses: &[Response {
+            status: "405",
+            description: "-32600 with `Allow: POST`.",
+            headers: &[Header::Own { name: "Allow", description: "`POST`" }],
+            content: Content::Json(answer::<mcp_protocol::JsonRpcError>),
+        }],
+    }
+}
 
 /// `GET /.well-known/mcp.json`.
 pub static MCP_DISCOVERY: Operation = Operation {
