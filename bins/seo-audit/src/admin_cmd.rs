@@ -244,7 +244,7 @@ pub fn migrate(global: &Global) -> u8 {
                     [one] => format!("applied migration {one} now"),
                     [first, .., last] => format!("applied migrations {first} to {last} now"),
                 };
-                eprintln!("database {} at schema version {version} ({now})", store.path().display());
+                eprintln!("database {} at schema version {version} ({now})", store.describe());
                 0
             }
             Err(e) => fail(e),

@@ -209,7 +209,7 @@ impl App {
         let record = audit_record(url, owner, result, Some(page_text(audit)))?;
         let (page, score, scanned_at) = (url.to_string(), result.score.percentage, result.scanned_at.clone());
         let data: store::EventData = Box::new(
-            move |stored: &store::StoredAudit| json!({ "url": page, "score": score, "scannedAt": scanned_at, "auditId": stored.id }),
+            move |stored: &store::StoredAudit| json!({ "url": &page, "score": score, "scannedAt": &scanned_at, "auditId": stored.id }),
         );
         let (done, written) = tokio::sync::oneshot::channel();
         if self.writer.add(record, data, done) {

@@ -55,7 +55,8 @@ impl App {
     pub fn check_db_file(&self) -> Result<(), AppError> {
         let mut known = self.db_file.lock().unwrap_or_else(|p| p.into_inner());
         let Some(opened) = *known else { return Ok(()) };
-        let path = self.store.path();
+        // PostgreSQL has no file to watch (`db_file_of` gave `None` and returned above).
+        let Some(path) = self.store.path() else { return Ok(()) };
         match db_file_identity(path) {
             // A disconnected store retries even when the identity matches: a restored file
             // may reuse the inode number of the deleted one.

@@ -5,12 +5,12 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 /// Identity (device, inode) of the database file the store is connected to; `None` when it
-/// could not be read at start (an in-memory or unusual store: not checked).
+/// could not be read at start, or the store is PostgreSQL (no file: not checked).
 pub(crate) type DbFile = Arc<Mutex<Option<(u64, u64)>>>;
 
 /// The identity of the store's file as it is now.
 pub(crate) fn db_file_of(store: &store::Store) -> DbFile {
-    Arc::new(Mutex::new(db_file_identity(store.path()).ok()))
+    Arc::new(Mutex::new(store.path().and_then(|path| db_file_identity(path).ok())))
 }
 
 /// (device, inode) of a regular file; an error for anything else.

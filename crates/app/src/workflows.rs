@@ -303,13 +303,13 @@ impl Workflows {
                     gate_step.finished_at = None;
                     let (id, intent, url) = (run_id.to_string(), run.intent, run.url.clone());
                     let gate = move |approval: &store::Approval| {
-                        gate_step.result_json =
-                            Some(json!({ "approvalId": approval.id, "summary": summary }).to_string());
+                        let mut step = gate_step.clone();
+                        step.result_json = Some(json!({ "approvalId": approval.id, "summary": &summary }).to_string());
                         let data = json!({
-                            "runId": id, "approvalId": approval.id, "intent": intent, "url": url,
-                            "summary": summary,
+                            "runId": &id, "approvalId": approval.id, "intent": intent, "url": &url,
+                            "summary": &summary,
                         });
-                        (gate_step, data)
+                        (step, data)
                     };
                     let id = run_id.to_string();
                     match app.db(move |s| s.open_approval_with_event(&id, gate)).await {

@@ -1,6 +1,6 @@
 use std::time::Duration;
 
-use rusqlite::{params, Connection, OptionalExtension, Row};
+use crate::sql::{args, Db, Row};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
@@ -86,7 +86,7 @@ pub struct StoredAudit {
 
 /// Builds the data of an audit's `audit.completed` event from the audit as stored (used only
 /// for audits with an owner).
-pub type EventData = Box<dyn FnOnce(&StoredAudit) -> serde_json::Value + Send>;
+pub type EventData = Box<dyn Fn(&StoredAudit) -> serde_json::Value + Send>;
 
 /// Lower-case host and path of a URL, as indexed. `None` for URLs without a host.
 pub fn host_and_path(url: &str) -> Option<(String, String)> {
@@ -102,7 +102,7 @@ const COLUMNS: &str = "id, url, final_url, host, score, ruleset_version, result_
 
 type RawAudit = (String, String, String, String, i64, String, String, Option<String>, bool, String);
 
-fn from_row(row: &Row<'_>) -> rusqlite::Result<RawAudit> {
+fn from_row(row: &Row<'_>) -> Result<RawAudit> {
     Ok((
         row.get(0)?,
         row.get(1)?,
@@ -133,14 +133,14 @@ fn decode(raw: RawAudit) -> Result<StoredAudit> {
     })
 }
 
-fn query(conn: &Connection, tail: &str, params: impl rusqlite::Params) -> Result<Vec<StoredAudit>> {
-    let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM audits {tail}"))?;
-    let raw = stmt.query_map(params, from_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+fn query(conn: &Db<'_>, tail: &str, params: &[crate::sql::Value<'_>]) -> Result<Vec<StoredAudit>> {
+    let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM audits {tail}"))?;
+    let raw = stmt.query_map(params, from_row)?.collect::<Result<Vec<_>>>()?;
     raw.into_iter().map(decode).collect()
 }
 
-fn query_one(conn: &Connection, tail: &str, params: impl rusqlite::Params) -> Result<Option<StoredAudit>> {
-    let raw = conn.query_row(&format!("SELECT {COLUMNS} FROM audits {tail}"), params, from_row).optional()?;
+fn query_one(conn: &Db<'_>, tail: &str, params: &[crate::sql::Value<'_>]) -> Result<Option<StoredAudit>> {
+    let raw = conn.query_opt(&format!("SELECT {COLUMNS} FROM audits {tail}"), params, from_row)?;
     raw.map(decode).transpose()
 }
 
@@ -163,22 +163,22 @@ fn prepare(new: NewAudit) -> Result<(StoredAudit, String, Option<String>)> {
     Ok((audit, path, new.page_text))
 }
 
-fn insert_row(conn: &Connection, audit: &StoredAudit, path: &str, text: Option<&str>) -> Result<()> {
+fn insert_row(conn: &Db<'_>, audit: &StoredAudit, path: &str, text: Option<&str>) -> Result<()> {
     let text_hash = match text {
         Some(text) => {
             let hash = hex::encode(Sha256::digest(text.as_bytes()));
-            conn.prepare_cached("INSERT INTO page_texts (hash, text) VALUES (?1, ?2) ON CONFLICT (hash) DO NOTHING")?
-                .execute(params![hash, text])?;
+            conn.prepare("INSERT INTO page_texts (hash, text) VALUES (?1, ?2) ON CONFLICT (hash) DO NOTHING")?
+                .execute(args![hash, text])?;
             Some(hash)
         }
         None => None,
     };
-    conn.prepare_cached(
+    conn.prepare(
         "INSERT INTO audits (id, url, final_url, host, path, score, ruleset_version, \
          result_json, user_id, public, created_at, text_hash) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
     )?
-    .execute(params![
+    .execute(args![
         audit.id,
         audit.url,
         audit.final_url,
@@ -210,7 +210,7 @@ impl Store {
     pub fn insert_audit_with_event(
         &self,
         new: NewAudit,
-        data: impl FnOnce(&StoredAudit) -> serde_json::Value + Send + 'static,
+        data: impl Fn(&StoredAudit) -> serde_json::Value + Send + 'static,
     ) -> Result<(StoredAudit, crate::Enqueued)> {
         let mut answers = self.insert_audits(vec![(new, Box::new(data))]);
         answers.pop().unwrap_or_else(|| Err(Error::corrupt("audits", "a batch of one audit gave no answer")))
@@ -223,23 +223,20 @@ impl Store {
     /// [`Error::Shared`].
     pub fn insert_audits(&self, batch: Vec<(NewAudit, EventData)>) -> Vec<Result<(StoredAudit, crate::Enqueued)>> {
         let n = batch.len();
+        // Checked before the transaction: a row refused here is answered without it.
+        let prepared: Vec<_> = batch.into_iter().map(|(new, data)| (prepare(new), data)).collect();
         let written = self.write(|tx| {
             let mut out = Vec::with_capacity(n);
-            for (new, data) in batch {
-                let (audit, path, text) = match prepare(new) {
-                    Ok(prepared) => prepared,
-                    Err(e) => {
-                        out.push(Err(e));
-                        continue;
-                    }
-                };
+            for (audit, path, text, data) in
+                prepared.iter().filter_map(|(p, data)| p.as_ref().ok().map(|(a, path, t)| (a, path, t, data)))
+            {
                 tx.execute_batch("SAVEPOINT audit")?;
-                let row = insert_row(tx, &audit, &path, text.as_deref()).and_then(|()| match &audit.user_id {
+                let row = insert_row(tx, audit, path, text.as_deref()).and_then(|()| match &audit.user_id {
                     Some(owner) => crate::webhooks::enqueue_event(
                         tx,
                         owner,
                         "audit.completed",
-                        data(&audit),
+                        &data(audit),
                         OffsetDateTime::now_utc(),
                     ),
                     None => Ok(crate::Enqueued::default()),
@@ -247,8 +244,11 @@ impl Store {
                 match row {
                     Ok(enqueued) => {
                         tx.execute_batch("RELEASE audit")?;
-                        out.push(Ok((audit, enqueued)));
+                        out.push(Ok((audit.clone(), enqueued)));
                     }
+                    // A lost race of the whole transaction is not this row's failure: the
+                    // transaction runs again.
+                    Err(e) if e.is_retryable() => return Err(e),
                     Err(e) => {
                         tx.execute_batch("ROLLBACK TO audit; RELEASE audit")?;
                         out.push(Err(e));
@@ -258,7 +258,18 @@ impl Store {
             Ok(out)
         });
         match written {
-            Ok(out) => out,
+            Ok(written) => {
+                let mut written = written.into_iter();
+                prepared
+                    .into_iter()
+                    .map(|(p, _)| match p {
+                        Ok(_) => {
+                            written.next().unwrap_or_else(|| Err(Error::corrupt("audits", "a row gave no answer")))
+                        }
+                        Err(e) => Err(e),
+                    })
+                    .collect()
+            }
             Err(e) => {
                 let shared = std::sync::Arc::new(e);
                 (0..n).map(|_| Err(Error::Shared(shared.clone()))).collect()
@@ -268,7 +279,7 @@ impl Store {
 
     /// The audit with this id, or [`Error::NotFound`].
     pub fn get_audit(&self, id: &str) -> Result<StoredAudit> {
-        self.read(|conn| query_one(conn, "WHERE id = ?1", [id]))?.ok_or_else(|| Error::not_found("audit", id))
+        self.read(|conn| query_one(conn, "WHERE id = ?1", args![id]))?.ok_or_else(|| Error::not_found("audit", id))
     }
 
     /// The audit the public badge and report show for a host (lower-cased here): among the
@@ -282,7 +293,7 @@ impl Store {
     /// The audit with this id when it is public ([`StoredAudit::public`]); `None` for an
     /// unknown id and for an audit made with a key alike.
     pub fn get_public_audit(&self, id: &str) -> Result<Option<StoredAudit>> {
-        self.read(|conn| query_one(conn, "WHERE id = ?1 AND public = 1", [id]))
+        self.read(|conn| query_one(conn, "WHERE id = ?1 AND public = 1", args![id]))
     }
 
     /// [`Store::latest_audit_for_host`] as of `now`.
@@ -302,7 +313,7 @@ impl Store {
                 conn,
                 "WHERE host = ?1 AND public = 1 AND created_at >= ?2 \
                  ORDER BY (path = '/') DESC, created_at DESC, rowid DESC LIMIT 1",
-                params![host, cutoff],
+                args![host, cutoff],
             )
         })
     }
@@ -310,7 +321,7 @@ impl Store {
     /// The newest audit whose requested or final URL is `url`.
     pub fn latest_audit_for_url(&self, url: &str) -> Result<Option<StoredAudit>> {
         self.read(|conn| {
-            query_one(conn, "WHERE url = ?1 OR final_url = ?1 ORDER BY created_at DESC, rowid DESC LIMIT 1", [url])
+            query_one(conn, "WHERE url = ?1 OR final_url = ?1 ORDER BY created_at DESC, rowid DESC LIMIT 1", args![url])
         })
     }
 
@@ -321,7 +332,7 @@ impl Store {
             query(
                 conn,
                 "WHERE url = ?1 OR final_url = ?1 ORDER BY created_at DESC, rowid DESC LIMIT ?2",
-                params![url, limit],
+                args![url, limit],
             )
         })
     }
@@ -332,20 +343,20 @@ impl Store {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         self.read(|conn| {
             let columns = COLUMNS.split(", ").map(|c| format!("a.{c}")).collect::<Vec<_>>().join(", ");
-            let mut stmt = conn.prepare_cached(&format!(
+            let mut stmt = conn.prepare(&format!(
                 "SELECT {columns}, t.text FROM audits a LEFT JOIN page_texts t ON t.hash = a.text_hash \
                  WHERE a.url = ?1 OR a.final_url = ?1 ORDER BY a.created_at DESC, a.rowid DESC LIMIT ?2"
             ))?;
             let raw = stmt
-                .query_map(params![url, limit], |row| Ok((from_row(row)?, row.get::<_, Option<String>>(10)?)))?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
+                .query_map(args![url, limit], |row| Ok((from_row(row)?, row.get::<Option<String>>(10)?)))?
+                .collect::<Result<Vec<_>>>()?;
             raw.into_iter().map(|(audit, text)| Ok((decode(audit)?, text))).collect()
         })
     }
 
     /// Number of stored audits.
     pub fn count_audits(&self) -> Result<u64> {
-        let n: i64 = self.read(|conn| Ok(conn.query_row("SELECT COUNT(*) FROM audits", [], |row| row.get(0))?))?;
+        let n: i64 = self.read(|conn| conn.query_one("SELECT COUNT(*) FROM audits", args![], |row| row.get(0)))?;
         Ok(u64::try_from(n).unwrap_or(0))
     }
 }
@@ -368,30 +379,30 @@ impl Store {
     /// At most `limit` audits of `user_id` that pass `filter`, newest first (`created_at`,
     /// then `id`, both descending; the `audits_user` index gives that order).
     pub fn list_user_audits(&self, user_id: &str, filter: &AuditFilter, limit: usize) -> Result<Vec<StoredAudit>> {
-        use rusqlite::types::Value;
+        use crate::sql::Value;
         let mut clauses = vec!["user_id = ?".to_owned()];
-        let mut values: Vec<Value> = vec![Value::Text(user_id.to_owned())];
+        let mut values: Vec<Value<'_>> = vec![Value::Text(user_id.into())];
         if let Some(url) = &filter.url {
             clauses.push("(url = ? OR final_url = ?)".to_owned());
-            values.push(Value::Text(url.clone()));
-            values.push(Value::Text(url.clone()));
+            values.push(Value::Text(url.clone().into()));
+            values.push(Value::Text(url.clone().into()));
         }
         if let Some(host) = &filter.host {
             clauses.push("host = ?".to_owned());
-            values.push(Value::Text(host.trim().trim_end_matches('.').to_ascii_lowercase()));
+            values.push(Value::Text(host.trim().trim_end_matches('.').to_ascii_lowercase().into()));
         }
         if let Some(since) = filter.since {
             clauses.push("created_at >= ?".to_owned());
-            values.push(Value::Text(format_rfc3339(since)));
+            values.push(Value::Text(format_rfc3339(since).into()));
         }
         if let Some((created_at, id)) = &filter.before {
             clauses.push("(created_at, id) < (?, ?)".to_owned());
-            values.push(Value::Text(format_rfc3339(*created_at)));
-            values.push(Value::Text(id.clone()));
+            values.push(Value::Text(format_rfc3339(*created_at).into()));
+            values.push(Value::Text(id.clone().into()));
         }
-        values.push(Value::Integer(i64::try_from(limit).unwrap_or(i64::MAX)));
+        values.push(Value::Int(i64::try_from(limit).unwrap_or(i64::MAX)));
         let tail = format!("WHERE {} ORDER BY created_at DESC, id DESC LIMIT ?", clauses.join(" AND "));
-        self.read(|conn| query(conn, &tail, rusqlite::params_from_iter(values)))
+        self.read(|conn| query(conn, &tail, &values))
     }
 
     /// The `limit` newest audits whose requested or final URL is `url`, **oldest first**:
@@ -402,12 +413,12 @@ impl Store {
             Some(user) => query(
                 conn,
                 "WHERE user_id = ?1 AND (url = ?2 OR final_url = ?2) ORDER BY created_at DESC, id DESC LIMIT ?3",
-                params![user, url, limit],
+                args![user, url, limit],
             ),
             None => query(
                 conn,
                 "WHERE public = 1 AND (url = ?1 OR final_url = ?1) ORDER BY created_at DESC, id DESC LIMIT ?2",
-                params![url, limit],
+                args![url, limit],
             ),
         })?;
         audits.reverse();
@@ -424,7 +435,7 @@ impl Store {
             query(
                 conn,
                 "WHERE public = 1 AND host = ?1 AND path = ?2 ORDER BY created_at DESC, id DESC LIMIT ?3",
-                params![host, path, limit],
+                args![host, path, limit],
             )
         })?;
         audits.reverse();

@@ -1,13 +1,16 @@
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
-use r2d2::{Pool, PooledConnection};
+use r2d2::Pool;
 use r2d2_sqlite::SqliteConnectionManager;
-use rusqlite::{Connection, Transaction, TransactionBehavior};
+use rusqlite::{Connection, TransactionBehavior};
 
 use crate::error::{Error, Result};
 use crate::migrations;
+use crate::sql::{args, Db, PgConn, PgHandle, PgSession};
 
 /// How long a connection waits for another writer before giving up with `SQLITE_BUSY`.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
@@ -17,6 +20,11 @@ pub const DEFAULT_POOL_SIZE: u32 = 8;
 pub const POOL_TIMEOUT: Duration = Duration::from_secs(5);
 /// File name of the database inside the data directory (`--data DIR`).
 pub const DB_FILE_NAME: &str = "seo-audit.db";
+/// How long opening a PostgreSQL connection may take when the URL sets no
+/// `connect_timeout`.
+pub const PG_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+/// How many times a PostgreSQL transaction that lost a serialization race is run again.
+const PG_RETRIES: u32 = 12;
 
 /// Tuning of [`Store::open_with`]; [`Store::open`] uses the defaults.
 #[derive(Debug, Clone)]
@@ -35,22 +43,72 @@ impl Default for StoreOptions {
     }
 }
 
-/// The database: a pool of SQLite connections to one file. Cheap to clone.
+/// Where the data lives: an SQLite file (the default) or a PostgreSQL database shared by
+/// any number of replicas.
+#[derive(Clone, PartialEq, Eq)]
+pub enum Database {
+    /// An SQLite file, created with its directories when absent.
+    Sqlite(PathBuf),
+    /// A `postgres://` (or `postgresql://`) URL.
+    Postgres(String),
+}
+
+impl Database {
+    /// What to show of the location in logs and messages: the file path, or the URL without
+    /// its password.
+    pub fn describe(&self) -> String {
+        match self {
+            Database::Sqlite(path) => path.display().to_string(),
+            Database::Postgres(url) => redact(url),
+        }
+    }
+}
+
+impl std::fmt::Debug for Database {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.describe())
+    }
+}
+
+/// A database URL without its password, for messages.
+fn redact(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(mut parsed) if parsed.password().is_some() => {
+            let _ = parsed.set_password(Some("***"));
+            parsed.to_string()
+        }
+        Ok(parsed) => parsed.to_string(),
+        Err(_) => "postgres://(unparsable URL)".to_owned(),
+    }
+}
+
+/// The database: a pool of connections to one SQLite file or one PostgreSQL database.
+/// Cheap to clone.
 ///
-/// Every method is synchronous and may block on disk I/O or on another writer (up to the
-/// busy timeout): async callers run them through `tokio::task::spawn_blocking`.
+/// Every method is synchronous and may block on disk or network I/O or on another writer
+/// (up to the busy timeout): async callers run them through `tokio::task::spawn_blocking`.
 #[derive(Clone)]
 pub struct Store {
-    /// Shared by every clone, so [`Store::reopen`] switches them all at once; `None` while
-    /// no database of ours is at the path.
-    pool: Arc<RwLock<Option<Pool<SqliteConnectionManager>>>>,
-    path: PathBuf,
+    backend: Arc<Backend>,
     options: StoreOptions,
+}
+
+enum Backend {
+    Sqlite {
+        /// Shared by every clone, so [`Store::reopen`] switches them all at once; `None`
+        /// while no database of ours is at the path.
+        pool: RwLock<Option<Pool<SqliteConnectionManager>>>,
+        path: PathBuf,
+    },
+    Postgres {
+        pool: Pool<PgManager>,
+        url: String,
+    },
 }
 
 impl std::fmt::Debug for Store {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Store").field("path", &self.path).finish_non_exhaustive()
+        f.debug_struct("Store").field("database", &self.describe()).finish_non_exhaustive()
     }
 }
 
@@ -71,12 +129,50 @@ fn configure(conn: &Connection, busy_timeout: Duration) -> rusqlite::Result<()> 
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
+    conn.set_prepared_statement_cache_capacity(64);
     Ok(())
 }
 
+/// Opens PostgreSQL connections for the pool: the URL's settings, a connect timeout when
+/// it has none, the application name `seo-audit`.
+#[derive(Debug)]
+struct PgManager {
+    config: postgres::Config,
+}
+
+impl r2d2::ManageConnection for PgManager {
+    type Connection = PgConn;
+    type Error = postgres::Error;
+
+    fn connect(&self) -> std::result::Result<PgConn, postgres::Error> {
+        Ok(PgConn::new(self.config.connect(postgres::NoTls)?))
+    }
+
+    fn is_valid(&self, conn: &mut PgConn) -> std::result::Result<(), postgres::Error> {
+        conn.client.simple_query("").map(|_| ())
+    }
+
+    fn has_broken(&self, conn: &mut PgConn) -> bool {
+        conn.client.is_closed()
+    }
+}
+
+fn pg_config(url: &str) -> Result<postgres::Config> {
+    let mut config =
+        postgres::Config::from_str(url).map_err(|e| Error::invalid("database URL", format!("{}: {e}", redact(url))))?;
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(PG_CONNECT_TIMEOUT);
+    }
+    if config.get_application_name().is_none() {
+        config.application_name("seo-audit");
+    }
+    config.keepalives(true).keepalives_idle(Duration::from_secs(30));
+    Ok(config)
+}
+
 impl Store {
-    /// Opens (creating when absent, with its parent directories) the database file at
-    /// `path` and applies pending migrations.
+    /// Opens (creating when absent, with its parent directories) the SQLite database file
+    /// at `path` and applies pending migrations.
     pub fn open(path: impl AsRef<Path>) -> Result<Store> {
         Store::open_with(path, StoreOptions::default())
     }
@@ -89,20 +185,61 @@ impl Store {
     /// [`Store::open_with`] that also returns the migration versions it applied (empty when
     /// the database was already at this build's schema), for `seo-audit migrate` to report.
     pub fn open_reporting(path: impl AsRef<Path>, options: StoreOptions) -> Result<(Store, Vec<u32>)> {
-        let path = path.as_ref().to_path_buf();
-        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent).map_err(|source| Error::Io { path: parent.to_path_buf(), source })?;
-        }
-        // Migrate on a connection of our own first: its errors are SQLite's own (the pool
-        // would only report a timeout), and switching to WAL before the pool opens its
-        // connections keeps them from racing to change the journal mode.
-        let mut first = Connection::open(&path)?;
-        configure(&first, options.busy_timeout)?;
-        let applied = migrations::apply(&mut first)?;
-        drop(first);
+        Store::open_database(&Database::Sqlite(path.as_ref().to_path_buf()), options)
+    }
 
-        let pool = build_pool(&path, &options)?;
-        Ok((Store { pool: Arc::new(RwLock::new(Some(pool))), path, options }, applied))
+    /// Connects to a PostgreSQL database by URL and applies pending migrations.
+    pub fn connect(url: &str) -> Result<Store> {
+        Store::open_database(&Database::Postgres(url.to_owned()), StoreOptions::default()).map(|(s, _)| s)
+    }
+
+    /// Opens either database and applies pending migrations; returns the versions applied.
+    pub fn open_database(database: &Database, options: StoreOptions) -> Result<(Store, Vec<u32>)> {
+        let backend = match database {
+            Database::Sqlite(path) => {
+                if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+                    std::fs::create_dir_all(parent)
+                        .map_err(|source| Error::Io { path: parent.to_path_buf(), source })?;
+                }
+                // A connection of our own first: its errors are SQLite's own (the pool
+                // would only report a timeout), and switching to WAL before the pool opens
+                // its connections keeps them from racing to change the journal mode.
+                let first = Connection::open(path)?;
+                configure(&first, options.busy_timeout)?;
+                drop(first);
+                Backend::Sqlite { pool: RwLock::new(Some(build_pool(path, &options)?)), path: path.clone() }
+            }
+            Database::Postgres(url) => {
+                let config = pg_config(url)?;
+                // One connection first, for the server's own error (the pool would only
+                // report a timeout).
+                let first = config.connect(postgres::NoTls)?;
+                let manager = PgManager { config };
+                let pool = Pool::builder()
+                    .max_size(options.pool_size.max(1))
+                    .min_idle(Some(0))
+                    .connection_timeout(options.pool_timeout)
+                    .build_unchecked(manager);
+                drop(first);
+                Backend::Postgres { pool, url: url.clone() }
+            }
+        };
+        let store = Store { backend: Arc::new(backend), options };
+        let applied = migrations::apply(&store)?;
+        Ok((store, applied))
+    }
+
+    /// Whether the data lives in PostgreSQL.
+    pub fn is_postgres(&self) -> bool {
+        matches!(*self.backend, Backend::Postgres { .. })
+    }
+
+    /// Where the data lives, for messages: the file path or the URL without its password.
+    pub fn describe(&self) -> String {
+        match &*self.backend {
+            Backend::Sqlite { path, .. } => path.display().to_string(),
+            Backend::Postgres { url, .. } => redact(url),
+        }
     }
 
     /// Reconnects to the file now at [`Store::path`]: for a database file restored under a
@@ -112,39 +249,42 @@ impl Store {
     /// deleted file, are removed before the new file is opened (SQLite would otherwise apply
     /// the old log to it). A file that is not a database of ours at the current schema
     /// version (empty, another database, not a database) is refused, and the store stays
-    /// disconnected until a good one is there.
+    /// disconnected until a good one is there. On PostgreSQL there is no file: the pool
+    /// reconnects by itself, and this does nothing.
     pub fn reopen(&self) -> Result<()> {
-        let mut pool = self.pool.write().unwrap_or_else(|p| p.into_inner());
+        let Backend::Sqlite { pool, path } = &*self.backend else {
+            return Ok(());
+        };
+        let mut pool = pool.write().unwrap_or_else(|p| p.into_inner());
         *pool = None;
         for suffix in ["-wal", "-shm"] {
-            let mut side = self.path.clone().into_os_string();
+            let mut side = path.clone().into_os_string();
             side.push(suffix);
             let _ = std::fs::remove_file(side);
         }
         // Read-write but never create: a WAL database cannot be opened read-only without its
         // shared-memory file, which was just removed.
-        let conn = Connection::open_with_flags(&self.path, rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE)?;
-        let version = migrations::current_version(&conn).unwrap_or(0);
-        let ours = migrations::MIGRATIONS.last().map_or(0, |m| m.version);
+        let conn = Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE)?;
+        let version = migrations::current_version(&Db::Lite(&conn)).unwrap_or(0);
+        let ours = migrations::latest();
         drop(conn);
         if version != ours {
             return Err(Error::Invalid {
                 field: "database file",
                 reason: format!(
                     "{} is not a seo-audit database at schema version {ours} (found {version})",
-                    self.path.display()
+                    path.display()
                 ),
             });
         }
-        *pool = Some(build_pool(&self.path, &self.options)?);
+        *pool = Some(build_pool(path, &self.options)?);
         Ok(())
     }
 
     /// Applies pending migrations (already done by [`Store::open`]; idempotent) and returns
     /// the versions it applied now.
     pub fn migrate(&self) -> Result<Vec<u32>> {
-        let mut conn = self.conn()?;
-        migrations::apply(&mut conn)
+        migrations::apply(self)
     }
 
     /// Highest migration version applied to the database.
@@ -155,61 +295,126 @@ impl Store {
     /// Whether the store has a database open (false after a [`Store::reopen`] that refused
     /// the file at the path).
     pub fn is_connected(&self) -> bool {
-        self.pool.read().unwrap_or_else(|p| p.into_inner()).is_some()
+        match &*self.backend {
+            Backend::Sqlite { pool, .. } => pool.read().unwrap_or_else(|p| p.into_inner()).is_some(),
+            Backend::Postgres { .. } => true,
+        }
     }
 
-    /// Writes a consistent copy of the whole database (including what is still in the
-    /// write-ahead log) to a new file at `dest`: a backup to restore from.
+    /// Writes a consistent copy of the whole SQLite database (including what is still in
+    /// the write-ahead log) to a new file at `dest`: a backup to restore from. PostgreSQL
+    /// is backed up with its own tools (`pg_dump`), and this refuses.
     pub fn backup(&self, dest: impl AsRef<Path>) -> Result<()> {
+        if self.is_postgres() {
+            return Err(Error::invalid("backup", "the database is PostgreSQL: back it up with pg_dump"));
+        }
         let dest = dest.as_ref().to_string_lossy().into_owned();
-        self.conn()?.execute("VACUUM INTO ?1", [dest])?;
-        Ok(())
+        self.read(|db| db.execute("VACUUM INTO ?1", args![dest]).map(drop))
     }
 
-    /// Path of the database file.
-    pub fn path(&self) -> &Path {
-        &self.path
+    /// Path of the SQLite database file; `None` on PostgreSQL.
+    pub fn path(&self) -> Option<&Path> {
+        match &*self.backend {
+            Backend::Sqlite { path, .. } => Some(path),
+            Backend::Postgres { .. } => None,
+        }
     }
 
     /// One real `SELECT 1` round trip on a pooled connection, timed, for the status
     /// endpoint. An error here means the database is unavailable.
     pub fn ping(&self) -> Result<Duration> {
         let started = Instant::now();
-        let conn = self.conn()?;
-        let one: i64 = conn.query_row("SELECT 1", [], |row| row.get(0))?;
+        let one: i64 = self.read(|db| db.query_one("SELECT CAST(1 AS BIGINT)", args![], |row| row.get(0)))?;
         debug_assert_eq!(one, 1);
         Ok(started.elapsed())
     }
 
-    pub(crate) fn conn(&self) -> Result<PooledConnection<SqliteConnectionManager>> {
-        let pool = self.pool.read().unwrap_or_else(|p| p.into_inner()).clone();
-        let Some(pool) = pool else {
-            return Err(Error::Invalid {
-                field: "database file",
-                reason: format!("{} is not connected: the file was replaced", self.path.display()),
-            });
-        };
-        Ok(pool.get()?)
+    fn sqlite_pool(
+        pool: &RwLock<Option<Pool<SqliteConnectionManager>>>,
+        path: &Path,
+    ) -> Result<Pool<SqliteConnectionManager>> {
+        pool.read().unwrap_or_else(|p| p.into_inner()).clone().ok_or_else(|| Error::Invalid {
+            field: "database file",
+            reason: format!("{} is not connected: the file was replaced", path.display()),
+        })
     }
 
     /// Runs `f` inside one write transaction, committed only when `f` succeeds.
     ///
-    /// `BEGIN IMMEDIATE` takes the write lock up front: a deferred transaction that reads
-    /// first and then writes fails at once with `SQLITE_BUSY` when another writer got in
-    /// between, without honouring the busy timeout.
-    pub(crate) fn write<T>(&self, f: impl FnOnce(&Transaction<'_>) -> Result<T>) -> Result<T> {
-        let mut conn = self.conn()?;
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let out = f(&tx)?;
-        tx.commit()?;
-        Ok(out)
+    /// SQLite: `BEGIN IMMEDIATE` takes the write lock up front (a deferred transaction that
+    /// reads first and then writes fails at once with `SQLITE_BUSY` when another writer got
+    /// in between, without honouring the busy timeout), so `f` runs alone. PostgreSQL: a
+    /// `SERIALIZABLE` transaction, which gives `f` the same guarantee (its reads and writes
+    /// act as if no other transaction ran at the same time); one that loses a race with
+    /// another replica is rolled back and `f` runs again, a few times, after a short
+    /// random pause. So `f` may run more than once and must not act outside the database.
+    pub(crate) fn write<T>(&self, mut f: impl FnMut(&Db<'_>) -> Result<T>) -> Result<T> {
+        match &*self.backend {
+            Backend::Sqlite { pool, path } => {
+                let mut conn = Store::sqlite_pool(pool, path)?.get()?;
+                let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+                let out = f(&Db::Lite(&tx))?;
+                tx.commit()?;
+                Ok(out)
+            }
+            Backend::Postgres { pool, .. } => {
+                let mut conn = pool.get()?;
+                let mut attempt = 0;
+                loop {
+                    match pg_transaction(&mut conn, &mut f) {
+                        Err(e) if e.is_retryable() && attempt < PG_RETRIES => {
+                            attempt += 1;
+                            std::thread::sleep(retry_pause(attempt));
+                        }
+                        other => return other,
+                    }
+                }
+            }
+        }
     }
 
-    /// Runs `f` on a pooled connection (reads and single-statement writes).
-    pub(crate) fn read<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
-        let conn = self.conn()?;
-        f(&conn)
+    /// Runs `f` on a pooled connection, each statement on its own (reads and
+    /// single-statement writes).
+    // The `let out` bindings are needed: `db` borrows the pooled connection and must be
+    // dropped before it.
+    #[allow(clippy::let_and_return)]
+    pub(crate) fn read<T>(&self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T> {
+        match &*self.backend {
+            Backend::Sqlite { pool, path } => {
+                let conn = Store::sqlite_pool(pool, path)?.get()?;
+                let db = Db::Lite(&conn);
+                let out = f(&db);
+                out
+            }
+            Backend::Postgres { pool, .. } => {
+                let mut conn = pool.get()?;
+                let PgConn { client, statements } = &mut *conn;
+                let db = Db::Pg(RefCell::new(PgHandle { session: PgSession::Auto(client), statements }));
+                let out = f(&db);
+                out
+            }
+        }
     }
+}
+
+/// One SERIALIZABLE transaction around `f` on a PostgreSQL connection.
+fn pg_transaction<T>(conn: &mut PgConn, f: &mut impl FnMut(&Db<'_>) -> Result<T>) -> Result<T> {
+    let PgConn { client, statements } = conn;
+    let tx = client.build_transaction().isolation_level(postgres::IsolationLevel::Serializable).start()?;
+    let db = Db::Pg(RefCell::new(PgHandle { session: PgSession::Tx(tx), statements }));
+    let out = f(&db)?;
+    let Db::Pg(cell) = db else { unreachable!("built as PostgreSQL above") };
+    match cell.into_inner().session {
+        PgSession::Tx(tx) => tx.commit()?,
+        PgSession::Auto(_) => unreachable!("built as a transaction above"),
+    }
+    Ok(out)
+}
+
+/// A random pause before retry `attempt` (1-based): 1 to 2^attempt ms, at most 250 ms.
+fn retry_pause(attempt: u32) -> Duration {
+    let ceiling = (1u64 << attempt.min(8)).min(250);
+    Duration::from_millis(1 + rand::random::<u64>() % ceiling)
 }
 
 /// A fresh random id for a row.
@@ -234,7 +439,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path().join("x.db")).unwrap();
         // Hold several connections at once so that more than the first one is checked.
-        let conns: Vec<_> = (0..3).map(|_| store.conn().unwrap()).collect();
+        let Backend::Sqlite { pool, path } = &*store.backend else { unreachable!() };
+        let pool = Store::sqlite_pool(pool, path).unwrap();
+        let conns: Vec<_> = (0..3).map(|_| pool.get().unwrap()).collect();
         for conn in &conns {
             let get = |pragma: &str| -> String {
                 conn.query_row(&format!("PRAGMA {pragma}"), [], |r| r.get::<_, rusqlite::types::Value>(0))

@@ -43,9 +43,9 @@ pub enum Error {
         version: u32,
         /// Name part of its file name.
         name: &'static str,
-        /// The SQLite error.
+        /// The database's error.
         #[source]
-        source: rusqlite::Error,
+        source: Box<Error>,
     },
     /// A stored value could not be decoded (bad JSON or timestamp written by hand).
     #[error("corrupt value in {table}: {reason}")]
@@ -71,6 +71,20 @@ pub enum Error {
     /// Any other SQLite error.
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// Any other PostgreSQL error (the server's message, or a lost connection).
+    #[error("database error: {0}")]
+    Postgres(#[from] postgres::Error),
+    /// A query that always returns a row returned none.
+    #[error("database error: the query returned no row")]
+    NoRow,
+    /// A column held a value of another type than the code reads.
+    #[error("database error: column {idx}: {reason}")]
+    Column {
+        /// The column, from 0.
+        idx: usize,
+        /// What was found.
+        reason: String,
+    },
     /// The failure of one write made for several callers ([`crate::Store::insert_audits`]):
     /// each of them gets it.
     #[error("{0}")]
@@ -95,7 +109,9 @@ impl Error {
     pub fn is_unavailable(&self) -> bool {
         match self {
             Error::Io { .. } | Error::Pool(_) => true,
-            Error::Sqlite(e) | Error::Migration { source: e, .. } => sqlite_unavailable(e),
+            Error::Sqlite(e) => sqlite_unavailable(e),
+            Error::Postgres(e) => pg_unavailable(e),
+            Error::Migration { source, .. } => source.is_unavailable(),
             Error::Shared(e) => e.is_unavailable(),
             _ => false,
         }
@@ -111,7 +127,31 @@ impl Error {
                         rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE | rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY
                     )
             }
+            Error::Postgres(e) => e.code() == Some(&postgres::error::SqlState::UNIQUE_VIOLATION),
             Error::Shared(e) => e.is_conflict(),
+            _ => false,
+        }
+    }
+
+    /// A constraint of the schema refused the write (a foreign key, a check, a uniqueness).
+    pub(crate) fn is_constraint_violation(&self) -> bool {
+        match self {
+            Error::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => e.code == ErrorCode::ConstraintViolation,
+            Error::Postgres(e) => e.code().is_some_and(|c| c.code().starts_with("23")),
+            _ => false,
+        }
+    }
+
+    /// A PostgreSQL transaction lost a race with another one (serialization failure or
+    /// deadlock) and may simply be run again.
+    pub(crate) fn is_retryable(&self) -> bool {
+        match self {
+            Error::Postgres(e) => matches!(
+                e.code(),
+                Some(c) if *c == postgres::error::SqlState::T_R_SERIALIZATION_FAILURE
+                    || *c == postgres::error::SqlState::T_R_DEADLOCK_DETECTED
+            ),
+            Error::Migration { source, .. } => source.is_retryable(),
             _ => false,
         }
     }
@@ -135,6 +175,22 @@ impl Error {
     pub(crate) fn corrupt(table: &'static str, reason: impl Into<String>) -> Self {
         Error::Corrupt { table, reason: reason.into() }
     }
+}
+
+/// A PostgreSQL error that means the server cannot be reached or used: no connection
+/// (refused, closed, timed out: no SQLSTATE), or a state of the server itself (starting,
+/// shutting down, out of connections, disk full).
+fn pg_unavailable(e: &postgres::Error) -> bool {
+    let Some(code) = e.code() else {
+        // No SQLSTATE: the connection failed, closed or timed out, unless the error is a
+        // value the code could not convert (a bug, not an outage).
+        let text = e.to_string();
+        return !(text.starts_with("error serializing") || text.starts_with("error deserializing"));
+    };
+    let class = &code.code()[..2];
+    // 08 connection exception, 53 insufficient resources, 57 operator intervention
+    // (admin shutdown, cannot connect now), 58 system error.
+    matches!(class, "08" | "53" | "57" | "58")
 }
 
 fn sqlite_unavailable(e: &rusqlite::Error) -> bool {

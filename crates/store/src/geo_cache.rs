@@ -1,6 +1,6 @@
 use std::time::Duration;
 
-use rusqlite::{params, OptionalExtension};
+use crate::sql::args;
 use time::OffsetDateTime;
 
 use crate::clock::{self, format_rfc3339};
@@ -26,11 +26,11 @@ impl Store {
     pub fn get_geo_cache(&self, domain: &str, now: OffsetDateTime) -> Result<Option<GeoCacheEntry>> {
         let domain = domain.to_ascii_lowercase();
         let raw: Option<(String, String)> = self.read(|conn| {
-            Ok(conn
-                .query_row("SELECT result_json, created_at FROM geo_cache WHERE domain = ?1", [&domain], |row| {
-                    Ok((row.get(0)?, row.get(1)?))
-                })
-                .optional()?)
+            conn.query_opt(
+                "SELECT result_json, created_at FROM geo_cache WHERE domain = ?1",
+                args![&domain],
+                |row| Ok((row.get(0)?, row.get(1)?)),
+            )
         })?;
         let Some((result_json, created_at)) = raw else {
             return Ok(None);
@@ -49,7 +49,7 @@ impl Store {
                 "INSERT INTO geo_cache (domain, result_json, created_at) VALUES (?1, ?2, ?3) \
                  ON CONFLICT (domain) DO UPDATE SET result_json = excluded.result_json, \
                  created_at = excluded.created_at",
-                params![domain.to_ascii_lowercase(), result_json, format_rfc3339(at)],
+                args![domain.to_ascii_lowercase(), result_json, format_rfc3339(at)],
             )?;
             Ok(())
         })

@@ -1,7 +1,7 @@
+use crate::sql::{args, Db, Row};
 use rand::distributions::Alphanumeric;
 use rand::rngs::OsRng;
 use rand::Rng;
-use rusqlite::{params, Connection, OptionalExtension, Row};
 use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 use sha2::{Digest, Sha256};
@@ -191,7 +191,7 @@ struct RawKey {
 }
 
 impl RawKey {
-    fn from_row(row: &Row<'_>) -> rusqlite::Result<RawKey> {
+    fn from_row(row: &Row<'_>) -> Result<RawKey> {
         Ok(RawKey {
             id: row.get(0)?,
             user_id: row.get(1)?,
@@ -232,16 +232,16 @@ impl RawKey {
     }
 }
 
-fn query_keys(conn: &Connection, filter: &str, params: impl rusqlite::Params) -> Result<Vec<KeyRecord>> {
+fn query_keys(conn: &Db<'_>, filter: &str, params: &[crate::sql::Value<'_>]) -> Result<Vec<KeyRecord>> {
     let sql = format!("SELECT {COLUMNS} FROM api_keys WHERE revoked_at IS NULL AND {filter}");
     let mut stmt = conn.prepare(&sql)?;
-    let raw = stmt.query_map(params, RawKey::from_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+    let raw = stmt.query_map(params, RawKey::from_row)?.collect::<Result<Vec<_>>>()?;
     raw.into_iter().map(RawKey::decode).collect()
 }
 
 /// The one live key named by its id or its prefix.
-fn resolve(conn: &Connection, id_or_prefix: &str) -> Result<KeyRecord> {
-    let mut found = query_keys(conn, "(id = ?1 OR key_prefix = ?1)", [id_or_prefix])?;
+fn resolve(conn: &Db<'_>, id_or_prefix: &str) -> Result<KeyRecord> {
+    let mut found = query_keys(conn, "(id = ?1 OR key_prefix = ?1)", args![id_or_prefix])?;
     match found.len() {
         0 => Err(Error::not_found("api key", id_or_prefix)),
         1 => Ok(found.remove(0)),
@@ -263,7 +263,7 @@ impl Store {
         let plaintext = generate_key();
         let hash = hash_key(&plaintext);
         let record = self.write(|tx| {
-            let user_id = match new.user_id {
+            let user_id = match new.user_id.clone() {
                 Some(id) if user_exists(tx, &id)? => id,
                 Some(id) => return Err(Error::not_found("user", id)),
                 None => insert_user(tx, new.tier, now)?.id,
@@ -271,9 +271,9 @@ impl Store {
             let record = KeyRecord {
                 id: new_id(),
                 user_id,
-                name,
+                name: name.clone(),
                 key_prefix: plaintext[..KEY_PREFIX_LEN].to_owned(),
-                scopes,
+                scopes: scopes.clone(),
                 tier: new.tier,
                 rate_limit: new.rate_limit,
                 enabled: true,
@@ -285,7 +285,7 @@ impl Store {
                 "INSERT INTO api_keys (id, user_id, name, key_prefix, key_hash, scopes, tier, \
                  rate_limit, enabled, expires_at, created_at) \
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 1, ?9, ?10)",
-                params![
+                args![
                     record.id,
                     record.user_id,
                     record.name,
@@ -306,8 +306,8 @@ impl Store {
     /// Live (not revoked) keys, of one user or of everyone, oldest first.
     pub fn list_keys(&self, user_id: Option<&str>) -> Result<Vec<KeyRecord>> {
         self.read(|conn| match user_id {
-            Some(id) => query_keys(conn, "user_id = ?1 ORDER BY created_at, rowid", [id]),
-            None => query_keys(conn, "1 ORDER BY created_at, rowid", []),
+            Some(id) => query_keys(conn, "user_id = ?1 ORDER BY created_at, rowid", args![id]),
+            None => query_keys(conn, "1 ORDER BY created_at, rowid", args![]),
         })
     }
 
@@ -320,7 +320,7 @@ impl Store {
     pub fn set_enabled(&self, id_or_prefix: &str, enabled: bool) -> Result<KeyRecord> {
         self.write(|tx| {
             let mut key = resolve(tx, id_or_prefix)?;
-            tx.execute("UPDATE api_keys SET enabled = ?2 WHERE id = ?1", params![key.id, enabled])?;
+            tx.execute("UPDATE api_keys SET enabled = ?2 WHERE id = ?1", args![key.id, enabled])?;
             key.enabled = enabled;
             Ok(key)
         })
@@ -333,7 +333,7 @@ impl Store {
             let key = resolve(tx, id_or_prefix)?;
             tx.execute(
                 "UPDATE api_keys SET revoked_at = ?2, enabled = 0 WHERE id = ?1",
-                params![key.id, clock::now_rfc3339()],
+                args![key.id, clock::now_rfc3339()],
             )?;
             Ok(key)
         })
@@ -347,13 +347,11 @@ impl Store {
     pub fn lookup(&self, plaintext: &str) -> Result<Option<KeyRecord>> {
         let hash = hash_key(plaintext);
         self.read(|conn| {
-            let raw = conn
-                .query_row(
-                    &format!("SELECT {COLUMNS} FROM api_keys WHERE key_hash = ?1 AND revoked_at IS NULL"),
-                    [hash],
-                    RawKey::from_row,
-                )
-                .optional()?;
+            let raw = conn.query_opt(
+                &format!("SELECT {COLUMNS} FROM api_keys WHERE key_hash = ?1 AND revoked_at IS NULL"),
+                args![hash],
+                RawKey::from_row,
+            )?;
             raw.map(RawKey::decode).transpose()
         })
     }
@@ -366,10 +364,10 @@ impl Store {
     /// [`Store::touch_last_used`] with an explicit time.
     pub fn touch_last_used_at(&self, id: &str, at: OffsetDateTime) -> Result<()> {
         let changed = self.read(|conn| {
-            Ok(conn.execute(
+            conn.execute(
                 "UPDATE api_keys SET last_used_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
-                params![id, format_rfc3339(at)],
-            )?)
+                args![id, format_rfc3339(at)],
+            )
         })?;
         if changed == 0 {
             return Err(Error::not_found("api key", id));

@@ -71,6 +71,7 @@ mod error;
 mod geo_cache;
 mod keys;
 mod migrations;
+mod sql;
 mod tracking;
 mod usage;
 mod users;
@@ -79,14 +80,16 @@ mod workflows;
 
 pub use audits::{host_and_path, AuditFilter, EventData, NewAudit, StoredAudit, BADGE_MAX_AGE};
 pub use clock::{format_rfc3339, now_rfc3339, parse_rfc3339};
-pub use db::{Store, StoreOptions, BUSY_TIMEOUT, DB_FILE_NAME, DEFAULT_POOL_SIZE, POOL_TIMEOUT};
+pub use db::{
+    Database, Store, StoreOptions, BUSY_TIMEOUT, DB_FILE_NAME, DEFAULT_POOL_SIZE, PG_CONNECT_TIMEOUT, POOL_TIMEOUT,
+};
 pub use error::{Error, Result};
 pub use geo_cache::{GeoCacheEntry, GEO_CACHE_TTL};
 pub use keys::{
     generate_key, hash_key, parse_scopes, KeyRecord, NewKey, DEFAULT_SCOPES, KEY_PREFIX_LEN, KEY_RANDOM_LEN, KEY_TAG,
     MAX_KEY_NAME_LEN, SCOPES,
 };
-pub use migrations::{Migration, MIGRATIONS};
+pub use migrations::{Migration, MIGRATIONS, PG_MIGRATIONS};
 pub use tracking::{Alert, Experiment, Keyword, Monitor, NewExperiment, DEFAULT_MONITOR_INTERVAL_S};
 pub use usage::{ip_identity, minute_bucket, Consumption, UsageCounts, USAGE_RETENTION_MINUTES, USAGE_WINDOW_MINUTES};
 pub use users::{Tier, User, ANONYMOUS_RATE_LIMIT, FREE_RATE_LIMIT, PRO_RATE_LIMIT};

@@ -1,4 +1,4 @@
-use rusqlite::{params, Connection, Row};
+use crate::sql::{args, Db, Row};
 use serde::Serialize;
 use time::OffsetDateTime;
 
@@ -105,14 +105,14 @@ pub struct Experiment {
     pub created_at: OffsetDateTime,
 }
 
-fn monitor_from_row(row: &Row<'_>) -> rusqlite::Result<(String, String, String, u32, String, String)> {
+fn monitor_from_row(row: &Row<'_>) -> Result<(String, String, String, u32, String, String)> {
     Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?, row.get(5)?))
 }
 
-fn monitors(conn: &Connection, tail: &str, params: impl rusqlite::Params) -> Result<Vec<Monitor>> {
+fn monitors(conn: &Db<'_>, tail: &str, params: &[crate::sql::Value<'_>]) -> Result<Vec<Monitor>> {
     let mut stmt =
         conn.prepare(&format!("SELECT id, user_id, url, interval_s, next_run_at, created_at FROM monitors {tail}"))?;
-    let raw = stmt.query_map(params, monitor_from_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+    let raw = stmt.query_map(params, monitor_from_row)?.collect::<Result<Vec<_>>>()?;
     raw.into_iter()
         .map(|(id, user_id, url, interval_s, next, created)| {
             Ok(Monitor {
@@ -145,17 +145,10 @@ fn new_alert(monitor_id: &str, rule: &str, severity: &str, message: &str) -> Ale
     }
 }
 
-fn insert_alert_row(conn: &Connection, alert: &Alert) -> Result<()> {
+fn insert_alert_row(conn: &Db<'_>, alert: &Alert) -> Result<()> {
     conn.execute(
         "INSERT INTO alerts (id, monitor_id, rule, severity, message, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        params![
-            alert.id,
-            alert.monitor_id,
-            alert.rule,
-            alert.severity,
-            alert.message,
-            format_rfc3339(alert.created_at)
-        ],
+        args![alert.id, alert.monitor_id, alert.rule, alert.severity, alert.message, format_rfc3339(alert.created_at)],
     )?;
     Ok(())
 }
@@ -185,7 +178,7 @@ impl Store {
             conn.execute(
                 "INSERT INTO monitors (id, user_id, url, interval_s, next_run_at, created_at) \
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![
+                args![
                     monitor.id,
                     monitor.user_id,
                     monitor.url,
@@ -201,21 +194,23 @@ impl Store {
 
     /// The user's monitors, oldest first.
     pub fn list_monitors(&self, user_id: &str) -> Result<Vec<Monitor>> {
-        self.read(|conn| monitors(conn, "WHERE user_id = ?1 ORDER BY created_at, rowid", [user_id]))
+        self.read(|conn| monitors(conn, "WHERE user_id = ?1 ORDER BY created_at, rowid", args![user_id]))
     }
 
     /// Monitors whose next audit is due at `now`, most overdue first.
     pub fn due_monitors(&self, now: OffsetDateTime) -> Result<Vec<Monitor>> {
-        self.read(|conn| monitors(conn, "WHERE next_run_at <= ?1 ORDER BY next_run_at, rowid", [format_rfc3339(now)]))
+        self.read(|conn| {
+            monitors(conn, "WHERE next_run_at <= ?1 ORDER BY next_run_at, rowid", args![format_rfc3339(now)])
+        })
     }
 
     /// Sets when the monitor's next audit is due.
     pub fn reschedule_monitor(&self, id: &str, next_run_at: OffsetDateTime) -> Result<()> {
         let n = self.read(|conn| {
-            Ok(conn.execute(
+            conn.execute(
                 "UPDATE monitors SET next_run_at = ?2 WHERE id = ?1",
-                params![id, format_rfc3339(next_run_at)],
-            )?)
+                args![id, format_rfc3339(next_run_at)],
+            )
         })?;
         changed(n, "monitor", id)
     }
@@ -223,7 +218,7 @@ impl Store {
     /// Stops a monitor of this user (its alerts go with it).
     pub fn delete_monitor(&self, user_id: &str, id: &str) -> Result<()> {
         let n = self.read(|conn| {
-            Ok(conn.execute("DELETE FROM monitors WHERE id = ?1 AND user_id = ?2", params![id, user_id])?)
+            conn.execute("DELETE FROM monitors WHERE id = ?1 AND user_id = ?2", args![id, user_id])
         })?;
         changed(n, "monitor", id)
     }
@@ -243,15 +238,19 @@ impl Store {
         rule: &str,
         severity: &str,
         message: &str,
-        data: impl FnOnce(&Alert) -> serde_json::Value,
+        data: impl Fn(&Alert) -> serde_json::Value,
     ) -> Result<(Alert, crate::Enqueued)> {
         let alert = new_alert(monitor_id, rule, severity, message);
         let enqueued = self.write(|tx| {
             insert_alert_row(tx, &alert)?;
             match crate::webhooks::owner_of(tx, "monitors", monitor_id)? {
-                Some(owner) => {
-                    crate::webhooks::enqueue_event(tx, &owner, "monitor.alert", data(&alert), OffsetDateTime::now_utc())
-                }
+                Some(owner) => crate::webhooks::enqueue_event(
+                    tx,
+                    &owner,
+                    "monitor.alert",
+                    &data(&alert),
+                    OffsetDateTime::now_utc(),
+                ),
                 None => Ok(crate::Enqueued::default()),
             }
         })?;
@@ -266,8 +265,8 @@ impl Store {
                 "SELECT id, monitor_id, rule, severity, message, created_at FROM alerts \
                  WHERE monitor_id = ?1 ORDER BY created_at DESC, rowid DESC LIMIT ?2",
             )?;
-            let rows = stmt.query_map(params![monitor_id, limit], alert_from_row)?;
-            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+            let rows = stmt.query_map(args![monitor_id, limit], alert_from_row)?;
+            rows.collect::<Result<Vec<_>>>()
         })?;
         raw.into_iter()
             .map(|(id, monitor_id, rule, severity, message, at)| {
@@ -292,7 +291,7 @@ impl Store {
             conn.execute(
                 "INSERT INTO keywords (id, user_id, keyword, target_url, created_at) \
                  VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![kw.id, user_id, kw.keyword, kw.target_url, format_rfc3339(kw.created_at)],
+                args![kw.id, user_id, kw.keyword, kw.target_url, format_rfc3339(kw.created_at)],
             )?;
             Ok(())
         })?;
@@ -303,10 +302,10 @@ impl Store {
     /// matches duplicates: ignoring ASCII case. Returns how many rows went.
     pub fn remove_keyword(&self, user_id: &str, keyword: &str) -> Result<usize> {
         let n = self.read(|conn| {
-            Ok(conn.execute(
+            conn.execute(
                 "DELETE FROM keywords WHERE user_id = ?1 AND keyword = ?2 COLLATE NOCASE",
-                params![user_id, keyword.trim()],
-            )?)
+                args![user_id, keyword.trim()],
+            )
         })?;
         changed(n, "keyword", keyword)?;
         Ok(n)
@@ -319,15 +318,10 @@ impl Store {
                 "SELECT id, keyword, target_url, created_at FROM keywords WHERE user_id = ?1 \
                  ORDER BY created_at, rowid",
             )?;
-            let rows = stmt.query_map([user_id], |row| {
-                Ok((
-                    row.get::<_, String>(0)?,
-                    row.get::<_, String>(1)?,
-                    row.get::<_, String>(2)?,
-                    row.get::<_, String>(3)?,
-                ))
+            let rows = stmt.query_map(args![user_id], |row| {
+                Ok((row.get::<String>(0)?, row.get::<String>(1)?, row.get::<String>(2)?, row.get::<String>(3)?))
             })?;
-            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+            rows.collect::<Result<Vec<_>>>()
         })?;
         raw.into_iter()
             .map(|(id, keyword, target_url, at)| {
@@ -359,7 +353,7 @@ impl Store {
                 "INSERT INTO experiments (id, user_id, title, hypothesis, url, experiment_type, \
                  metric_target, baseline_audit_id, baseline_value, created_at) \
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-                params![
+                args![
                     exp.id,
                     new.user_id,
                     exp.title,
@@ -385,7 +379,7 @@ impl Store {
                  baseline_audit_id, baseline_value, created_at FROM experiments \
                  WHERE user_id = ?1 ORDER BY created_at DESC, rowid DESC",
             )?;
-            let rows = stmt.query_map([user_id], |row| {
+            let rows = stmt.query_map(args![user_id], |row| {
                 Ok((
                     Experiment {
                         id: row.get(0)?,
@@ -398,7 +392,7 @@ impl Store {
                         baseline_value: row.get(7)?,
                         created_at: OffsetDateTime::UNIX_EPOCH,
                     },
-                    row.get::<_, String>(8)?,
+                    row.get::<String>(8)?,
                 ))
             })?;
             rows.map(|row| {
@@ -411,6 +405,6 @@ impl Store {
     }
 }
 
-fn alert_from_row(row: &Row<'_>) -> rusqlite::Result<(String, String, String, String, String, String)> {
+fn alert_from_row(row: &Row<'_>) -> Result<(String, String, String, String, String, String)> {
     Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?, row.get(5)?))
 }

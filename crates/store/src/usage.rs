@@ -1,4 +1,4 @@
-use rusqlite::{params, Connection};
+use crate::sql::{args, Db};
 use serde::Serialize;
 use time::OffsetDateTime;
 
@@ -46,12 +46,12 @@ pub fn minute_bucket(at: OffsetDateTime) -> i64 {
     at.unix_timestamp().div_euclid(60)
 }
 
-fn counts(conn: &Connection, identity: &str, minute: i64) -> Result<UsageCounts> {
-    let (this_minute, last_24h): (i64, i64) = conn.query_row(
+fn counts(conn: &Db<'_>, identity: &str, minute: i64) -> Result<UsageCounts> {
+    let (this_minute, last_24h): (i64, i64) = conn.query_one(
         "SELECT COALESCE(SUM(CASE WHEN minute = ?2 THEN count END), 0), \
                 COALESCE(SUM(count), 0) \
          FROM usage_buckets WHERE identity = ?1 AND minute > ?2 - ?3 AND minute <= ?2",
-        params![identity, minute, USAGE_WINDOW_MINUTES],
+        args![identity, minute, USAGE_WINDOW_MINUTES],
         |row| Ok((row.get(0)?, row.get(1)?)),
     )?;
     Ok(UsageCounts {
@@ -60,12 +60,12 @@ fn counts(conn: &Connection, identity: &str, minute: i64) -> Result<UsageCounts>
     })
 }
 
-fn add(conn: &Connection, identity: &str, units: u32, minute: i64) -> Result<()> {
-    conn.prepare_cached(
+fn add(conn: &Db<'_>, identity: &str, units: u32, minute: i64) -> Result<()> {
+    conn.prepare(
         "INSERT INTO usage_buckets (identity, minute, count) VALUES (?1, ?2, ?3) \
          ON CONFLICT (identity, minute) DO UPDATE SET count = count + excluded.count",
     )?
-    .execute(params![identity, minute, units])?;
+    .execute(args![identity, minute, units])?;
     Ok(())
 }
 
@@ -124,7 +124,7 @@ impl Store {
     /// many. The server calls it now and then (it is cheap: the minute column is indexed).
     pub fn prune_usage(&self, now: OffsetDateTime) -> Result<usize> {
         let cutoff = minute_bucket(now) - USAGE_RETENTION_MINUTES;
-        self.read(|conn| Ok(conn.execute("DELETE FROM usage_buckets WHERE minute < ?1", [cutoff])?))
+        self.read(|conn| conn.execute("DELETE FROM usage_buckets WHERE minute < ?1", args![cutoff]))
     }
 }
 

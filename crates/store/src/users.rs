@@ -1,7 +1,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use rusqlite::{params, Connection, OptionalExtension, Row};
+use crate::sql::{args, Db, Row};
 use serde::Serialize;
 use time::OffsetDateTime;
 
@@ -75,7 +75,7 @@ pub struct User {
 }
 
 impl User {
-    fn from_row(row: &Row<'_>) -> rusqlite::Result<(String, String, String)> {
+    fn from_row(row: &Row<'_>) -> Result<(String, String, String)> {
         Ok((row.get(0)?, row.get(1)?, row.get(2)?))
     }
 
@@ -90,17 +90,17 @@ impl User {
 
 /// Inserts a user on an open connection or transaction (shared with key creation, which
 /// creates the owner and the key in one transaction).
-pub(crate) fn insert_user(conn: &Connection, tier: Tier, at: OffsetDateTime) -> Result<User> {
+pub(crate) fn insert_user(conn: &Db<'_>, tier: Tier, at: OffsetDateTime) -> Result<User> {
     let user = User { id: new_id(), tier, created_at: clock::truncate_ms(at) };
     conn.execute(
         "INSERT INTO users (id, tier, created_at) VALUES (?1, ?2, ?3)",
-        params![user.id, tier.as_str(), format_rfc3339(user.created_at)],
+        args![user.id, tier.as_str(), format_rfc3339(user.created_at)],
     )?;
     Ok(user)
 }
 
-pub(crate) fn user_exists(conn: &Connection, id: &str) -> Result<bool> {
-    Ok(conn.query_row("SELECT EXISTS (SELECT 1 FROM users WHERE id = ?1)", [id], |row| row.get(0))?)
+pub(crate) fn user_exists(conn: &Db<'_>, id: &str) -> Result<bool> {
+    conn.query_one("SELECT EXISTS (SELECT 1 FROM users WHERE id = ?1)", args![id], |row| row.get(0))
 }
 
 impl Store {
@@ -112,9 +112,7 @@ impl Store {
     /// The user with this id, or [`Error::NotFound`].
     pub fn get_user(&self, id: &str) -> Result<User> {
         let raw = self.read(|conn| {
-            Ok(conn
-                .query_row("SELECT id, tier, created_at FROM users WHERE id = ?1", [id], User::from_row)
-                .optional()?)
+            conn.query_opt("SELECT id, tier, created_at FROM users WHERE id = ?1", args![id], User::from_row)
         })?;
         User::decode(raw.ok_or_else(|| Error::not_found("user", id))?)
     }
@@ -123,8 +121,8 @@ impl Store {
     pub fn list_users(&self) -> Result<Vec<User>> {
         let raw = self.read(|conn| {
             let mut stmt = conn.prepare("SELECT id, tier, created_at FROM users ORDER BY created_at, rowid")?;
-            let rows = stmt.query_map([], User::from_row)?;
-            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+            let rows = stmt.query_map(args![], User::from_row)?;
+            rows.collect::<Result<Vec<_>>>()
         })?;
         raw.into_iter().map(User::decode).collect()
     }

@@ -1,10 +1,10 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
+use crate::sql::{args, Db, Row};
 use rand::distributions::Alphanumeric;
 use rand::rngs::OsRng;
 use rand::Rng;
-use rusqlite::{params, Connection, OptionalExtension, Row};
 use serde::Serialize;
 use serde_json::Value;
 use time::OffsetDateTime;
@@ -125,11 +125,11 @@ fn validate_events(events: &[String]) -> Result<Vec<String>> {
     Ok(out)
 }
 
-fn insert_delivery(conn: &Connection, delivery: &Delivery) -> Result<()> {
+fn insert_delivery(conn: &Db<'_>, delivery: &Delivery) -> Result<()> {
     conn.execute(
         "INSERT INTO webhook_deliveries (id, webhook_id, event, payload, attempt, \
          status_code, error, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-        params![
+        args![
             delivery.id,
             delivery.webhook_id,
             delivery.event,
@@ -147,7 +147,7 @@ const COLUMNS: &str = "id, user_id, url, events, secret, enabled, created_at";
 
 type RawWebhook = (String, String, String, String, String, bool, String);
 
-fn from_row(row: &Row<'_>) -> rusqlite::Result<RawWebhook> {
+fn from_row(row: &Row<'_>) -> Result<RawWebhook> {
     Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?, row.get(5)?, row.get(6)?))
 }
 
@@ -164,9 +164,9 @@ fn decode(raw: RawWebhook) -> Result<Webhook> {
     })
 }
 
-fn query(conn: &Connection, tail: &str, params: impl rusqlite::Params) -> Result<Vec<Webhook>> {
+fn query(conn: &Db<'_>, tail: &str, params: &[crate::sql::Value<'_>]) -> Result<Vec<Webhook>> {
     let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM webhooks {tail}"))?;
-    let raw = stmt.query_map(params, from_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+    let raw = stmt.query_map(params, from_row)?.collect::<Result<Vec<_>>>()?;
     raw.into_iter().map(decode).collect()
 }
 
@@ -192,7 +192,7 @@ impl Store {
             tx.execute(
                 "INSERT INTO webhooks (id, user_id, url, events, secret, enabled, created_at) \
                  VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6)",
-                params![
+                args![
                     hook.id,
                     hook.user_id,
                     hook.url,
@@ -208,7 +208,7 @@ impl Store {
 
     /// The user's subscriptions, oldest first.
     pub fn list_webhooks(&self, user_id: &str) -> Result<Vec<Webhook>> {
-        self.read(|conn| query(conn, "WHERE user_id = ?1 ORDER BY created_at, rowid", [user_id]))
+        self.read(|conn| query(conn, "WHERE user_id = ?1 ORDER BY created_at, rowid", args![user_id]))
     }
 
     /// The user's enabled subscriptions to `event`, for delivery.
@@ -220,7 +220,7 @@ impl Store {
     /// the user has no subscription with that id.
     pub fn delete_webhook(&self, user_id: &str, id: &str) -> Result<()> {
         let n = self.read(|conn| {
-            Ok(conn.execute("DELETE FROM webhooks WHERE id = ?1 AND user_id = ?2", params![id, user_id])?)
+            conn.execute("DELETE FROM webhooks WHERE id = ?1 AND user_id = ?2", args![id, user_id])
         })?;
         if n == 0 {
             return Err(Error::not_found("webhook", id));
@@ -231,10 +231,10 @@ impl Store {
     /// Enables or disables a subscription of this user.
     pub fn set_webhook_enabled(&self, user_id: &str, id: &str, enabled: bool) -> Result<()> {
         let n = self.read(|conn| {
-            Ok(conn.execute(
+            conn.execute(
                 "UPDATE webhooks SET enabled = ?3 WHERE id = ?1 AND user_id = ?2",
-                params![id, user_id, enabled],
-            )?)
+                args![id, user_id, enabled],
+            )
         })?;
         if n == 0 {
             return Err(Error::not_found("webhook", id));
@@ -246,11 +246,11 @@ impl Store {
     /// snapshot).
     pub fn count_enabled_webhooks(&self, user_id: &str) -> Result<u64> {
         let n: i64 = self.read(|conn| {
-            Ok(conn.query_row(
+            conn.query_one(
                 "SELECT COUNT(*) FROM webhooks WHERE user_id = ?1 AND enabled = 1",
-                [user_id],
+                args![user_id],
                 |row| row.get(0),
-            )?)
+            )
         })?;
         Ok(u64::try_from(n).unwrap_or(0))
     }
@@ -280,19 +280,19 @@ impl Store {
                  FROM webhook_deliveries WHERE webhook_id = ?1 \
                  ORDER BY created_at DESC, rowid DESC LIMIT ?2",
             )?;
-            let rows = stmt.query_map(params![webhook_id, limit], |row| {
+            let rows = stmt.query_map(args![webhook_id, limit], |row| {
                 Ok((
-                    row.get::<_, String>(0)?,
-                    row.get::<_, String>(1)?,
-                    row.get::<_, String>(2)?,
-                    row.get::<_, String>(3)?,
-                    row.get::<_, u32>(4)?,
-                    row.get::<_, Option<u16>>(5)?,
-                    row.get::<_, Option<String>>(6)?,
-                    row.get::<_, String>(7)?,
+                    row.get::<String>(0)?,
+                    row.get::<String>(1)?,
+                    row.get::<String>(2)?,
+                    row.get::<String>(3)?,
+                    row.get::<u32>(4)?,
+                    row.get::<Option<u16>>(5)?,
+                    row.get::<Option<String>>(6)?,
+                    row.get::<String>(7)?,
                 ))
             })?;
-            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+            rows.collect::<Result<Vec<_>>>()
         })?;
         raw.into_iter()
             .map(|(id, webhook_id, event, payload, attempt, status_code, error, at)| {
@@ -524,8 +524,8 @@ fn plus(at: OffsetDateTime, wait: Duration) -> OffsetDateTime {
     at.checked_add(time::Duration::try_from(wait).unwrap_or(time::Duration::MAX)).unwrap_or(at)
 }
 
-fn count(conn: &Connection, sql: &str, params: impl rusqlite::Params) -> Result<usize> {
-    let n: i64 = conn.query_row(sql, params, |row| row.get(0))?;
+fn count(conn: &Db<'_>, sql: &str, params: &[crate::sql::Value<'_>]) -> Result<usize> {
+    let n: i64 = conn.query_one(sql, params, |row| row.get(0))?;
     Ok(usize::try_from(n).unwrap_or(0))
 }
 
@@ -555,27 +555,28 @@ pub struct WebhookPayload<'a> {
 /// [`WEBHOOK_MAX_PENDING_TOTAL`], gets a `dropped` row and a `dropped:` delivery-log row
 /// instead (docs/API.md, "Webhooks": the newest is dropped, the queued ones keep their turn).
 pub(crate) fn enqueue_event(
-    conn: &Connection,
+    conn: &Db<'_>,
     user_id: &str,
     event: &str,
-    data: Value,
+    data: &Value,
     now: OffsetDateTime,
 ) -> Result<Enqueued> {
-    let hooks: Vec<Webhook> = query(conn, "WHERE user_id = ?1 AND enabled = 1 ORDER BY created_at, rowid", [user_id])?
-        .into_iter()
-        .filter(|h| h.wants(event))
-        .collect();
+    let hooks: Vec<Webhook> =
+        query(conn, "WHERE user_id = ?1 AND enabled = 1 ORDER BY created_at, rowid", args![user_id])?
+            .into_iter()
+            .filter(|h| h.wants(event))
+            .collect();
     enqueue_to(conn, &hooks, user_id, event, data, now)
 }
 
 /// Writes `event` with `data` for each of `hooks` (subscriptions of `user_id`), with the
 /// bounds of [`enqueue_event`].
 fn enqueue_to(
-    conn: &Connection,
+    conn: &Db<'_>,
     hooks: &[Webhook],
     user_id: &str,
     event: &str,
-    data: Value,
+    data: &Value,
     now: OffsetDateTime,
 ) -> Result<Enqueued> {
     if hooks.is_empty() {
@@ -584,13 +585,16 @@ fn enqueue_to(
     let event_id = new_id();
     let now = clock::truncate_ms(now);
     let at = format_rfc3339(now);
-    let payload = WebhookPayload { id: &event_id, event, created_at: &at, data: &data };
+    let payload = WebhookPayload { id: &event_id, event, created_at: &at, data };
     let payload = serde_json::to_string(&payload).map_err(|e| Error::invalid("data", e.to_string()))?;
-    let mut total = count(conn, "SELECT COUNT(*) FROM webhook_outbox WHERE state = 'pending'", [])?;
+    let mut total = count(conn, "SELECT COUNT(*) FROM webhook_outbox WHERE state = 'pending'", args![])?;
     let mut out = Enqueued { event_id: Some(event_id.clone()), pending: 0, dropped: 0 };
     for hook in hooks {
-        let held =
-            count(conn, "SELECT COUNT(*) FROM webhook_outbox WHERE webhook_id = ?1 AND state = 'pending'", [&hook.id])?;
+        let held = count(
+            conn,
+            "SELECT COUNT(*) FROM webhook_outbox WHERE webhook_id = ?1 AND state = 'pending'",
+            args![&hook.id],
+        )?;
         let refusal = if held >= WEBHOOK_MAX_PENDING_PER_SUBSCRIPTION {
             Some(format!(
                 "{WEBHOOK_DROPPED_PREFIX} {WEBHOOK_MAX_PENDING_PER_SUBSCRIPTION} deliveries to this subscription were \
@@ -608,7 +612,7 @@ fn enqueue_to(
         conn.execute(
             "INSERT INTO webhook_outbox (id, event_id, webhook_id, user_id, event, payload, attempts, \
              next_attempt_at, state, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, ?7, ?8, ?7, ?7)",
-            params![new_id(), event_id, hook.id, user_id, event, payload, at, state.as_str()],
+            args![new_id(), event_id, hook.id, user_id, event, payload, at, state.as_str()],
         )?;
         match refusal {
             Some(why) => {
@@ -637,10 +641,11 @@ fn enqueue_to(
 }
 
 /// The owner of a workflow run or monitor row (`table` is ours, never user input).
-pub(crate) fn owner_of(conn: &Connection, table: &'static str, id: &str) -> Result<Option<String>> {
+pub(crate) fn owner_of(conn: &Db<'_>, table: &'static str, id: &str) -> Result<Option<String>> {
     Ok(conn
-        .query_row(&format!("SELECT user_id FROM {table} WHERE id = ?1"), [id], |row| row.get::<_, Option<String>>(0))
-        .optional()?
+        .query_opt(&format!("SELECT user_id FROM {table} WHERE id = ?1"), args![id], |row| {
+            row.get::<Option<String>>(0)
+        })?
         .flatten())
 }
 
@@ -674,7 +679,7 @@ impl Store {
         if !WEBHOOK_EVENTS.contains(&event) {
             return Err(Error::invalid("event", format!("unknown event {event:?}")));
         }
-        self.write(|tx| enqueue_event(tx, user_id, event, data, OffsetDateTime::now_utc()))
+        self.write(|tx| enqueue_event(tx, user_id, event, &data, OffsetDateTime::now_utc()))
     }
 
     /// Claims, for `worker`, the pending rows due at `now` that the bounds allow, each for
@@ -702,7 +707,7 @@ impl Store {
                     "SELECT webhook_id, COUNT(*) FROM webhook_outbox \
                      WHERE state = 'pending' AND claimed_until > ?1 GROUP BY webhook_id",
                 )?;
-                let rows = stmt.query_map([&now_text], |row| Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?)))?;
+                let rows = stmt.query_map(args![&now_text], |row| Ok((row.get::<String>(0)?, row.get::<i64>(1)?)))?;
                 for row in rows {
                     let (hook, n) = row?;
                     in_flight.insert(hook, usize::try_from(n).unwrap_or(0));
@@ -718,8 +723,8 @@ impl Store {
             // here.
             let holders = tx
                 .prepare("SELECT DISTINCT webhook_id FROM webhook_outbox WHERE state = 'pending'")?
-                .query_map([], |row| row.get::<_, String>(0))?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
+                .query_map(args![], |row| row.get::<String>(0))?
+                .collect::<Result<Vec<_>>>()?;
             let mut first_due = tx.prepare(
                 "SELECT id, next_attempt_at, rowid FROM webhook_outbox \
                  WHERE webhook_id = ?1 AND state = 'pending' AND next_attempt_at <= ?2 \
@@ -730,8 +735,8 @@ impl Store {
             let limit = i64::try_from(per_subscription).unwrap_or(i64::MAX);
             let mut found: Vec<(String, String, String, i64)> = Vec::new();
             for hook in holders {
-                let rows = first_due.query_map(params![hook, now_text, limit], |row| {
-                    Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?, row.get::<_, i64>(2)?))
+                let rows = first_due.query_map(args![hook, now_text, limit], |row| {
+                    Ok((row.get::<String>(0)?, row.get::<String>(1)?, row.get::<i64>(2)?))
                 })?;
                 for row in rows {
                     let (id, due, seq) = row?;
@@ -768,16 +773,16 @@ impl Store {
                 total += 1;
                 tx.execute(
                     "UPDATE webhook_outbox SET claimed_by = ?2, claimed_until = ?3, updated_at = ?4 WHERE id = ?1",
-                    params![id, worker, until_text, now_text],
+                    args![id, worker, until_text, now_text],
                 )?;
-                let (event_id, url, secret, event, payload, attempts) = read.query_row([&id], |row| {
+                let (event_id, url, secret, event, payload, attempts) = read.query_one(args![&id], |row| {
                     Ok((
-                        row.get::<_, String>(0)?,
-                        row.get::<_, String>(1)?,
-                        row.get::<_, String>(2)?,
-                        row.get::<_, String>(3)?,
-                        row.get::<_, String>(4)?,
-                        row.get::<_, u32>(5)?,
+                        row.get::<String>(0)?,
+                        row.get::<String>(1)?,
+                        row.get::<String>(2)?,
+                        row.get::<String>(3)?,
+                        row.get::<String>(4)?,
+                        row.get::<u32>(5)?,
                     ))
                 })?;
                 out.push(ClaimedDelivery {
@@ -812,22 +817,20 @@ impl Store {
         let unit: f64 = rand::thread_rng().gen();
         let now = clock::truncate_ms(now);
         self.write(|tx| {
-            let row = tx
-                .query_row(
-                    "SELECT webhook_id, event, payload, attempts, state, claimed_by FROM webhook_outbox WHERE id = ?1",
-                    [id],
-                    |row| {
-                        Ok((
-                            row.get::<_, String>(0)?,
-                            row.get::<_, String>(1)?,
-                            row.get::<_, String>(2)?,
-                            row.get::<_, u32>(3)?,
-                            row.get::<_, String>(4)?,
-                            row.get::<_, Option<String>>(5)?,
-                        ))
-                    },
-                )
-                .optional()?;
+            let row = tx.query_opt(
+                "SELECT webhook_id, event, payload, attempts, state, claimed_by FROM webhook_outbox WHERE id = ?1",
+                args![id],
+                |row| {
+                    Ok((
+                        row.get::<String>(0)?,
+                        row.get::<String>(1)?,
+                        row.get::<String>(2)?,
+                        row.get::<u32>(3)?,
+                        row.get::<String>(4)?,
+                        row.get::<Option<String>>(5)?,
+                    ))
+                },
+            )?;
             let Some((webhook_id, event, payload, attempts, state, claimed_by)) = row else {
                 return Ok(AttemptRecorded::Gone);
             };
@@ -861,7 +864,7 @@ impl Store {
             tx.execute(
                 "UPDATE webhook_outbox SET attempts = ?2, state = ?3, next_attempt_at = COALESCE(?4, next_attempt_at), \
                  claimed_by = NULL, claimed_until = NULL, updated_at = ?5 WHERE id = ?1",
-                params![id, attempt, state.as_str(), next.map(format_rfc3339), format_rfc3339(now)],
+                args![id, attempt, state.as_str(), next.map(format_rfc3339), format_rfc3339(now)],
             )?;
             Ok(AttemptRecorded::Updated { state, next_attempt_at: next })
         })
@@ -872,15 +875,15 @@ impl Store {
     pub fn next_webhook_wakeup(&self, now: OffsetDateTime) -> Result<Option<OffsetDateTime>> {
         let now = format_rfc3339(now);
         let next: Option<String> = self.read(|conn| {
-            Ok(conn.query_row(
+            conn.query_one(
                 "SELECT MIN(t) FROM ( \
                    SELECT MIN(next_attempt_at) AS t FROM webhook_outbox \
                    WHERE state = 'pending' AND next_attempt_at > ?1 \
                    UNION ALL \
                    SELECT MIN(claimed_until) FROM webhook_outbox WHERE state = 'pending' AND claimed_until > ?1)",
-                [&now],
+                args![&now],
                 |row| row.get(0),
-            )?)
+            )
         })?;
         clock::decode_opt("webhook_outbox", next)
     }
@@ -888,7 +891,11 @@ impl Store {
     /// The pending rows of subscription `webhook_id` (what counts toward its bound).
     pub fn pending_webhook_deliveries(&self, webhook_id: &str) -> Result<usize> {
         self.read(|conn| {
-            count(conn, "SELECT COUNT(*) FROM webhook_outbox WHERE webhook_id = ?1 AND state = 'pending'", [webhook_id])
+            count(
+                conn,
+                "SELECT COUNT(*) FROM webhook_outbox WHERE webhook_id = ?1 AND state = 'pending'",
+                args![webhook_id],
+            )
         })
     }
 
@@ -896,10 +903,10 @@ impl Store {
     pub fn webhook_outbox_stats(&self, now: OffsetDateTime) -> Result<OutboxStats> {
         let now = format_rfc3339(now);
         self.read(|conn| {
-            let (pending, subscriptions, in_flight): (i64, i64, i64) = conn.query_row(
+            let (pending, subscriptions, in_flight): (i64, i64, i64) = conn.query_one(
                 "SELECT COUNT(*), COUNT(DISTINCT webhook_id), COALESCE(SUM(claimed_until > ?1), 0) \
                  FROM webhook_outbox WHERE state = 'pending'",
-                [&now],
+                args![&now],
                 |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
             )?;
             let n = |v: i64| usize::try_from(v).unwrap_or(0);
@@ -914,7 +921,7 @@ impl Store {
                 "SELECT id, event_id, webhook_id, user_id, event, payload, attempts, next_attempt_at, state, \
                  claimed_by, claimed_until FROM webhook_outbox WHERE webhook_id = ?1 ORDER BY rowid",
             )?;
-            let rows = stmt.query_map([webhook_id], |row| {
+            let rows = stmt.query_map(args![webhook_id], |row| {
                 Ok((
                     row.get(0)?,
                     row.get(1)?,
@@ -929,7 +936,7 @@ impl Store {
                     row.get(10)?,
                 ))
             })?;
-            Ok(rows.collect::<rusqlite::Result<Vec<RawEntry>>>()?)
+            rows.collect::<Result<Vec<RawEntry>>>()
         })?;
         raw.into_iter().map(decode_entry).collect()
     }
@@ -940,13 +947,13 @@ impl Store {
     /// no subscription with that id.
     pub fn enqueue_webhook_test(&self, user_id: &str, id: &str, data: Value) -> Result<(LoggedDelivery, Enqueued)> {
         self.write(|tx| {
-            let hooks = query(tx, "WHERE id = ?1 AND user_id = ?2", [id, user_id])?;
+            let hooks = query(tx, "WHERE id = ?1 AND user_id = ?2", args![id, user_id])?;
             if hooks.is_empty() {
                 return Err(Error::not_found("webhook", id));
             }
-            let enqueued = enqueue_to(tx, &hooks, user_id, WEBHOOK_TEST_EVENT, data, OffsetDateTime::now_utc())?;
+            let enqueued = enqueue_to(tx, &hooks, user_id, WEBHOOK_TEST_EVENT, &data, OffsetDateTime::now_utc())?;
             let event_id = enqueued.event_id.clone().unwrap_or_default();
-            let row = delivery_log(tx, "o.webhook_id = ?1 AND o.event_id = ?2", params![id, event_id], 1)?;
+            let row = delivery_log(tx, "o.webhook_id = ?1 AND o.event_id = ?2", args![id, event_id], 1)?;
             let row = row.into_iter().next().ok_or_else(|| Error::not_found("delivery", event_id))?;
             Ok((row, enqueued))
         })
@@ -956,17 +963,17 @@ impl Store {
     /// (finished ones are pruned after a while), newest first, at most `limit`, each with the
     /// outcome of its latest attempt.
     pub fn webhook_delivery_log(&self, webhook_id: &str, limit: usize) -> Result<Vec<LoggedDelivery>> {
-        self.read(|conn| delivery_log(conn, "o.webhook_id = ?1", params![webhook_id], limit))
+        self.read(|conn| delivery_log(conn, "o.webhook_id = ?1", args![webhook_id], limit))
     }
 
     /// Deletes finished rows (delivered, failed, dropped) last changed before `before`; the
     /// number deleted. Pending rows are never pruned. The delivery log keeps every attempt.
     pub fn prune_webhook_outbox(&self, before: OffsetDateTime) -> Result<usize> {
         self.read(|conn| {
-            Ok(conn.execute(
+            conn.execute(
                 "DELETE FROM webhook_outbox WHERE state <> 'pending' AND updated_at < ?1",
-                [format_rfc3339(before)],
-            )?)
+                args![format_rfc3339(before)],
+            )
         })
     }
 }
@@ -977,9 +984,9 @@ type RawLogged = (String, String, String, u32, String, String, Option<u16>, Opti
 /// outcome: the newest delivery-log row of the same subscription and body (the body holds
 /// the event id), written no earlier than the event.
 fn delivery_log(
-    conn: &Connection,
+    conn: &Db<'_>,
     filter: &str,
-    params: impl rusqlite::Params,
+    params: &[crate::sql::Value<'_>],
     limit: usize,
 ) -> Result<Vec<LoggedDelivery>> {
     let limit = i64::try_from(limit).unwrap_or(i64::MAX);
@@ -1011,7 +1018,7 @@ fn delivery_log(
                 row.get(9)?,
             ))
         })?
-        .collect::<rusqlite::Result<Vec<RawLogged>>>()?;
+        .collect::<Result<Vec<RawLogged>>>()?;
     raw.into_iter()
         .map(|(id, event_id, event, attempts, state, next, status, error, created, updated)| {
             let state = OutboxState::parse(&state)?;

@@ -1,4 +1,4 @@
-use rusqlite::{params, Connection, OptionalExtension, Row};
+use crate::sql::{args, Db, Row};
 use serde::Serialize;
 use time::OffsetDateTime;
 
@@ -245,7 +245,7 @@ type RawRun = (
     u32,
 );
 
-fn run_from_row(row: &Row<'_>) -> rusqlite::Result<RawRun> {
+fn run_from_row(row: &Row<'_>) -> Result<RawRun> {
     Ok((
         row.get(0)?,
         row.get(1)?,
@@ -262,10 +262,9 @@ fn run_from_row(row: &Row<'_>) -> rusqlite::Result<RawRun> {
     ))
 }
 
-fn load_run(conn: &Connection, id: &str) -> Result<WorkflowRun> {
+fn load_run(conn: &Db<'_>, id: &str) -> Result<WorkflowRun> {
     let raw = conn
-        .query_row(&format!("SELECT {RUN_COLUMNS} FROM workflow_runs WHERE id = ?1"), [id], run_from_row)
-        .optional()?
+        .query_opt(&format!("SELECT {RUN_COLUMNS} FROM workflow_runs WHERE id = ?1"), args![id], run_from_row)?
         .ok_or_else(|| Error::not_found("workflow run", id))?;
     let (id, user_id, intent, url, competitor_url, top_n, state, error_step, error_reason, c, u, resumes) = raw;
     const T: &str = "workflow_runs";
@@ -274,17 +273,17 @@ fn load_run(conn: &Connection, id: &str) -> Result<WorkflowRun> {
          WHERE run_id = ?1 ORDER BY idx",
     )?;
     let raw_steps = stmt
-        .query_map([&id], |row| {
+        .query_map(args![&id], |row| {
             Ok((
-                row.get::<_, u32>(0)?,
-                row.get::<_, String>(1)?,
-                row.get::<_, String>(2)?,
+                row.get::<u32>(0)?,
+                row.get::<String>(1)?,
+                row.get::<String>(2)?,
                 row.get(3)?,
                 row.get(4)?,
                 row.get(5)?,
             ))
         })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<Result<Vec<_>>>()?;
     let mut steps = Vec::with_capacity(raw_steps.len());
     for (idx, name, status, started_at, finished_at, result_json) in raw_steps {
         let status = status.parse().map_err(|_| Error::corrupt(T, format!("bad step status {status:?}")))?;
@@ -294,7 +293,7 @@ fn load_run(conn: &Connection, id: &str) -> Result<WorkflowRun> {
         "SELECT id, run_id, state, decision, decided_at FROM approvals WHERE run_id = ?1 \
          ORDER BY rowid",
     )?;
-    let approvals = stmt.query_map([&id], approval_from_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+    let approvals = stmt.query_map(args![&id], approval_from_row)?.collect::<Result<Vec<_>>>()?;
     Ok(WorkflowRun {
         state: state.parse().map_err(|_| Error::corrupt(T, format!("bad state {state:?}")))?,
         intent: intent.parse().map_err(|_| Error::corrupt(T, format!("bad intent {intent:?}")))?,
@@ -313,7 +312,7 @@ fn load_run(conn: &Connection, id: &str) -> Result<WorkflowRun> {
     })
 }
 
-fn approval_from_row(row: &Row<'_>) -> rusqlite::Result<Approval> {
+fn approval_from_row(row: &Row<'_>) -> Result<Approval> {
     Ok(Approval {
         id: row.get(0)?,
         run_id: row.get(1)?,
@@ -323,10 +322,10 @@ fn approval_from_row(row: &Row<'_>) -> rusqlite::Result<Approval> {
     })
 }
 
-fn update_state(conn: &Connection, id: &str, state: RunState) -> Result<()> {
+fn update_state(conn: &Db<'_>, id: &str, state: RunState) -> Result<()> {
     let n = conn.execute(
         "UPDATE workflow_runs SET state = ?2, updated_at = ?3 WHERE id = ?1",
-        params![id, state.as_str(), clock::now_rfc3339()],
+        args![id, state.as_str(), clock::now_rfc3339()],
     )?;
     if n == 0 {
         return Err(Error::not_found("workflow run", id));
@@ -343,7 +342,7 @@ impl Store {
             tx.execute(
                 "INSERT INTO workflow_runs (id, user_id, intent, url, competitor_url, top_n, \
                  state, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'queued', ?7, ?7)",
-                params![id, new.user_id, new.intent.as_str(), new.url, new.competitor_url, new.top_n, now],
+                args![id, new.user_id, new.intent.as_str(), new.url, new.competitor_url, new.top_n, now],
             )?;
             load_run(tx, &id)
         })
@@ -372,7 +371,7 @@ impl Store {
         self.write(|tx| {
             update_state(tx, id, state)?;
             match crate::webhooks::owner_of(tx, "workflow_runs", id)? {
-                Some(owner) => crate::webhooks::enqueue_event(tx, &owner, event, data, OffsetDateTime::now_utc()),
+                Some(owner) => crate::webhooks::enqueue_event(tx, &owner, event, &data, OffsetDateTime::now_utc()),
                 None => Ok(crate::Enqueued::default()),
             }
         })
@@ -381,11 +380,11 @@ impl Store {
     /// Marks a run failed at `step` for `reason`.
     pub fn fail_run(&self, id: &str, step: &str, reason: &str) -> Result<()> {
         let n = self.read(|conn| {
-            Ok(conn.execute(
+            conn.execute(
                 "UPDATE workflow_runs SET state = 'failed', error_step = ?2, error_reason = ?3, \
                  updated_at = ?4 WHERE id = ?1",
-                params![id, step, reason, clock::now_rfc3339()],
-            )?)
+                args![id, step, reason, clock::now_rfc3339()],
+            )
         })?;
         if n == 0 {
             return Err(Error::not_found("workflow run", id));
@@ -403,8 +402,14 @@ impl Store {
         let id = new_id();
         self.write(|tx| {
             update_state(tx, run_id, RunState::AwaitingApproval)?;
-            tx.execute("INSERT INTO approvals (id, run_id, state) VALUES (?1, ?2, 'pending')", params![id, run_id])?;
-            Ok(Approval { id, run_id: run_id.to_owned(), state: "pending".into(), decision: None, decided_at: None })
+            tx.execute("INSERT INTO approvals (id, run_id, state) VALUES (?1, ?2, 'pending')", args![id, run_id])?;
+            Ok(Approval {
+                id: id.clone(),
+                run_id: run_id.to_owned(),
+                state: "pending".into(),
+                decision: None,
+                decided_at: None,
+            })
         })
     }
 
@@ -415,14 +420,19 @@ impl Store {
     pub fn open_approval_with_event(
         &self,
         run_id: &str,
-        gate: impl FnOnce(&Approval) -> (WorkflowStep, serde_json::Value),
+        gate: impl Fn(&Approval) -> (WorkflowStep, serde_json::Value),
     ) -> Result<(Approval, crate::Enqueued)> {
         let id = new_id();
         self.write(|tx| {
             update_state(tx, run_id, RunState::AwaitingApproval)?;
-            tx.execute("INSERT INTO approvals (id, run_id, state) VALUES (?1, ?2, 'pending')", params![id, run_id])?;
-            let approval =
-                Approval { id, run_id: run_id.to_owned(), state: "pending".into(), decision: None, decided_at: None };
+            tx.execute("INSERT INTO approvals (id, run_id, state) VALUES (?1, ?2, 'pending')", args![id, run_id])?;
+            let approval = Approval {
+                id: id.clone(),
+                run_id: run_id.to_owned(),
+                state: "pending".into(),
+                decision: None,
+                decided_at: None,
+            };
             let (step, data) = gate(&approval);
             put_step_row(tx, run_id, &step)?;
             let enqueued = match crate::webhooks::owner_of(tx, "workflow_runs", run_id)? {
@@ -430,7 +440,7 @@ impl Store {
                     tx,
                     &owner,
                     "workflow.awaiting_approval",
-                    data,
+                    &data,
                     OffsetDateTime::now_utc(),
                 )?,
                 None => crate::Enqueued::default(),
@@ -449,13 +459,12 @@ impl Store {
         };
         self.write(|tx| {
             let approval = tx
-                .query_row(
+                .query_opt(
                     "SELECT id, run_id, state, decision, decided_at FROM approvals \
                      WHERE id = ?1 AND run_id = ?2",
-                    params![approval_id, run_id],
+                    args![approval_id, run_id],
                     approval_from_row,
-                )
-                .optional()?
+                )?
                 .ok_or_else(|| Error::not_found("approval", approval_id))?;
             if approval.state != "pending" {
                 return Err(Error::invalid("approval", "already decided"));
@@ -463,19 +472,19 @@ impl Store {
             let at = clock::now_rfc3339();
             tx.execute(
                 "UPDATE approvals SET state = 'decided', decision = ?2, decided_at = ?3 WHERE id = ?1",
-                params![approval_id, decision, at],
+                args![approval_id, decision, at],
             )?;
             update_state(tx, run_id, next)?;
             // The gate step ends with the decision; a rejected run skips what is left.
             tx.execute(
                 "UPDATE workflow_steps SET status = 'completed', finished_at = ?3 \
                  WHERE run_id = ?1 AND name = ?2 AND status = 'running'",
-                params![run_id, GATE_STEP, at],
+                args![run_id, GATE_STEP, at],
             )?;
             if next == RunState::Rejected {
                 tx.execute(
                     "UPDATE workflow_steps SET status = 'skipped' WHERE run_id = ?1 AND status = 'pending'",
-                    params![run_id],
+                    args![run_id],
                 )?;
             }
             Ok(Approval {
@@ -495,9 +504,7 @@ impl Store {
                 "SELECT id FROM workflow_runs WHERE user_id = ?1 \
                  ORDER BY created_at DESC, rowid DESC LIMIT ?2",
             )?;
-            let ids = stmt
-                .query_map(params![user_id, limit], |row| row.get::<_, String>(0))?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
+            let ids = stmt.query_map(args![user_id, limit], |row| row.get::<String>(0))?.collect::<Result<Vec<_>>>()?;
             ids.iter().map(|id| load_run(conn, id)).collect()
         })
     }
@@ -511,8 +518,8 @@ impl Store {
         self.write(|tx| {
             let mut stmt = tx.prepare("SELECT id, resumes FROM workflow_runs WHERE state IN ('queued', 'running')")?;
             let runs = stmt
-                .query_map([], |row| Ok((row.get::<_, String>(0)?, row.get::<_, u32>(1)?)))?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
+                .query_map(args![], |row| Ok((row.get::<String>(0)?, row.get::<u32>(1)?)))?
+                .collect::<Result<Vec<_>>>()?;
             let now = clock::now_rfc3339();
             let mut out = Recovered::default();
             for (id, resumes) in runs {
@@ -520,35 +527,33 @@ impl Store {
                     tx.execute(
                         "UPDATE workflow_steps SET status = 'pending', started_at = NULL, finished_at = NULL, \
                          result_json = NULL WHERE run_id = ?1 AND status = 'running'",
-                        params![id],
+                        args![id],
                     )?;
                     tx.execute(
                         "UPDATE workflow_runs SET state = 'running', resumes = resumes + 1, updated_at = ?2 \
                          WHERE id = ?1",
-                        params![id, now],
+                        args![id, now],
                     )?;
                     out.resumed.push(id);
                     continue;
                 }
-                let cut: Option<String> = tx
-                    .query_row(
-                        "SELECT name FROM workflow_steps WHERE run_id = ?1 AND status IN ('running', 'pending') \
+                let cut: Option<String> = tx.query_opt(
+                    "SELECT name FROM workflow_steps WHERE run_id = ?1 AND status IN ('running', 'pending') \
                          ORDER BY status = 'pending', idx LIMIT 1",
-                        params![id],
-                        |row| row.get(0),
-                    )
-                    .optional()?;
+                    args![id],
+                    |row| row.get(0),
+                )?;
                 if let Some(name) = &cut {
                     tx.execute(
                         "UPDATE workflow_steps SET status = 'failed', finished_at = ?3, result_json = ?4 \
                          WHERE run_id = ?1 AND name = ?2",
-                        params![id, name, now, serde_json::json!({ "error": INTERRUPTED }).to_string()],
+                        args![id, name, now, serde_json::json!({ "error": INTERRUPTED }).to_string()],
                     )?;
                 }
                 tx.execute(
                     "UPDATE workflow_runs SET state = 'failed', error_step = ?2, error_reason = ?3, updated_at = ?4 \
                      WHERE id = ?1",
-                    params![id, cut.as_deref().unwrap_or("start"), INTERRUPTED, now],
+                    args![id, cut.as_deref().unwrap_or("start"), INTERRUPTED, now],
                 )?;
                 out.failed.push(id);
             }
@@ -557,28 +562,23 @@ impl Store {
     }
 }
 
-fn put_step_row(tx: &Connection, run_id: &str, step: &WorkflowStep) -> Result<()> {
+fn put_step_row(tx: &Db<'_>, run_id: &str, step: &WorkflowStep) -> Result<()> {
     tx.execute(
         "INSERT INTO workflow_steps (run_id, idx, name, status, started_at, finished_at, \
          result_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) \
          ON CONFLICT (run_id, idx) DO UPDATE SET name = excluded.name, \
          status = excluded.status, started_at = excluded.started_at, \
          finished_at = excluded.finished_at, result_json = excluded.result_json",
-        params![run_id, step.idx, step.name, step.status.as_str(), step.started_at, step.finished_at, step.result_json],
+        args![run_id, step.idx, step.name, step.status.as_str(), step.started_at, step.finished_at, step.result_json],
     )
-    .map_err(|e| match e {
-        rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ConstraintViolation => {
-            Error::not_found("workflow run", run_id)
-        }
-        other => other.into(),
-    })?;
+    .map_err(|e| if e.is_constraint_violation() { Error::not_found("workflow run", run_id) } else { e })?;
     update_state_time(tx, run_id)
 }
 
-fn update_state_time(conn: &Connection, run_id: &str) -> Result<()> {
+fn update_state_time(conn: &Db<'_>, run_id: &str) -> Result<()> {
     conn.execute(
         "UPDATE workflow_runs SET updated_at = ?2 WHERE id = ?1",
-        params![run_id, format_rfc3339(OffsetDateTime::now_utc())],
+        args![run_id, format_rfc3339(OffsetDateTime::now_utc())],
     )?;
     Ok(())
 }

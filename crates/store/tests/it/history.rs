@@ -86,7 +86,7 @@ fn plan(conn: &Connection, sql: &str) -> String {
 #[test]
 fn the_listing_walks_the_owner_index_without_sorting() {
     let (_dir, store) = fresh();
-    let conn = Connection::open(store.path()).unwrap();
+    let conn = Connection::open(store.path().unwrap()).unwrap();
     let order = " ORDER BY created_at DESC, id DESC LIMIT 20";
     // A page, a page after a cursor, a page since a date: the owner index in the order asked.
     for tail in ["", " AND created_at >= '2026'", " AND (created_at, id) < ('2026', 'x')"] {

@@ -106,7 +106,7 @@ fn events_are_written_with_the_change_that_fires_them() {
     };
     let (approval, gated) = store
         .open_approval_with_event(&run.id, |a| {
-            (WorkflowStep { result_json: Some(json!({ "approvalId": a.id }).to_string()), ..gate }, json!({}))
+            (WorkflowStep { result_json: Some(json!({ "approvalId": a.id }).to_string()), ..gate.clone() }, json!({}))
         })
         .unwrap();
     assert_eq!(gated.pending, 0, "nobody subscribed to the gate");

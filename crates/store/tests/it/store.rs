@@ -16,7 +16,7 @@ fn fresh() -> (TempDir, Store) {
 
 /// A second, plain connection to the same file, to look at what is really stored.
 fn raw(store: &Store) -> Connection {
-    Connection::open(store.path()).unwrap()
+    Connection::open(store.path().unwrap()).unwrap()
 }
 
 fn count(conn: &Connection, table: &str) -> i64 {
@@ -31,7 +31,7 @@ fn migrations_are_recorded_and_idempotent_across_reopen() {
     let latest = MIGRATIONS.last().unwrap().version;
     assert_eq!(store.schema_version().unwrap(), latest);
     assert_eq!(store.migrate().unwrap(), Vec::<u32>::new());
-    let path = store.path().to_path_buf();
+    let path = store.path().unwrap().to_path_buf();
     drop(store);
 
     let again = Store::open(&path).unwrap();
@@ -132,8 +132,8 @@ fn only_the_hash_of_a_key_is_stored() {
     drop(conn);
 
     // Neither the database file nor its write-ahead log holds the key.
-    let mut bytes = std::fs::read(store.path()).unwrap();
-    let wal = store.path().with_extension("db-wal");
+    let mut bytes = std::fs::read(store.path().unwrap()).unwrap();
+    let wal = store.path().unwrap().with_extension("db-wal");
     if let Ok(more) = std::fs::read(&wal) {
         bytes.extend(more);
     }
