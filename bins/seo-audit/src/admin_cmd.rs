@@ -102,7 +102,8 @@ fn open(global: &Global) -> Result<Store, String> {
 /// The store and the settings it was opened with (tier limits are configuration).
 fn open_with_config(global: &Global) -> Result<(Store, server::Config), String> {
     let config = global.load_config()?;
-    let store = Store::open(config.db_path()).map_err(|e| e.to_string())?;
+    let (store, _) =
+        Store::open_database(&config.database(), store::StoreOptions::default()).map_err(|e| e.to_string())?;
     Ok((store, config))
 }
 
@@ -236,7 +237,7 @@ pub fn migrate(global: &Global) -> u8 {
         Ok(c) => c,
         Err(e) => return fail(e),
     };
-    match Store::open_reporting(config.db_path(), store::StoreOptions::default()) {
+    match Store::open_database(&config.database(), store::StoreOptions::default()) {
         Ok((store, applied)) => match store.schema_version() {
             Ok(version) => {
                 let now = match applied.as_slice() {

@@ -35,6 +35,11 @@ pub struct Global {
     /// Data directory holding the SQLite file [default: ./data].
     #[arg(long, global = true)]
     pub data: Option<PathBuf>,
+    /// PostgreSQL URL (`postgres://user:password@host/db`): keep the data there instead of
+    /// SQLite under --data, shared by every replica given the same URL.
+    #[arg(long, global = true, value_name = "URL")]
+    #[serde(rename = "database_url")]
+    pub database: Option<String>,
     /// TOML settings file.
     #[arg(long, env = "SEO_AUDIT_CONFIG", global = true)]
     #[serde(skip)]

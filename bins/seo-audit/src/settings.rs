@@ -394,6 +394,7 @@ mod tests {
         Config {
             listen: "0.0.0.0:9001".parse().unwrap(),
             data: PathBuf::from("/var/lib/seo-audit"),
+            database_url: "postgres://seo@db.example.com/seo".into(),
             base_url: "https://seo.example.com".into(),
             allow_targets: vec!["127.0.0.1".into(), "localhost".into()],
             offline: true,

@@ -1,7 +1,6 @@
 //! Opening the application: the database, the guarded fetcher, the audit slots and the
 //! webhook dispatcher, from the settings the server maps onto [`Setup`].
 
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -12,8 +11,9 @@ use crate::{App, AuditSlots};
 /// What the application is opened with.
 #[derive(Debug, Clone)]
 pub struct Setup {
-    /// The SQLite file (created and migrated when absent).
-    pub db_path: PathBuf,
+    /// Where the data lives: an SQLite file (created when absent) or a PostgreSQL
+    /// database; migrated to this build's schema when opened.
+    pub database: store::Database,
     /// The fetcher's timeouts, body limit, allow-list and user agent.
     pub fetch: fetch::FetchConfig,
     /// Audits that run at once.
@@ -97,7 +97,7 @@ impl App {
     /// # Errors
     /// The database cannot be opened or migrated, or the fetch settings are invalid.
     pub fn open(setup: Setup) -> Result<(App, Arc<Dispatcher>), OpenError> {
-        let store = store::Store::open(&setup.db_path)?;
+        let (store, _) = store::Store::open_database(&setup.database, store::StoreOptions::default())?;
         let fetcher = fetch::Fetcher::new(setup.fetch)?;
         let webhooks = Arc::new(Dispatcher::new(store.clone(), fetcher.clone(), setup.webhook_retry_base));
         let slots = Arc::new(AuditSlots::new(setup.max_concurrent_audits, setup.audit_queue));

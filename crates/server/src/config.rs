@@ -68,6 +68,9 @@ pub struct Config {
     pub listen: SocketAddr,
     /// Directory holding the SQLite file ([`app::DB_FILE_NAME`]).
     pub data: PathBuf,
+    /// A `postgres://` URL: the data lives in that PostgreSQL database, shared by every
+    /// replica started with the same URL (docs/DEPLOYMENT.md). Empty: SQLite under `data`.
+    pub database_url: String,
     /// Public base URL of the service (user agent, links in documents).
     pub base_url: String,
     /// Addresses the address guard lets through (development and tests only).
@@ -135,6 +138,7 @@ impl Default for Config {
         Config {
             listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
             data: PathBuf::from("./data"),
+            database_url: String::new(),
             base_url: app::DEFAULT_BASE_URL.to_string(),
             allow_targets: Vec::new(),
             offline: false,
@@ -164,6 +168,15 @@ impl Config {
     /// Path of the SQLite file inside [`Config::data`].
     pub fn db_path(&self) -> PathBuf {
         self.data.join(app::DB_FILE_NAME)
+    }
+
+    /// Where the data lives: the PostgreSQL database of [`Config::database_url`] when it is
+    /// set, else the SQLite file under [`Config::data`].
+    pub fn database(&self) -> app::Database {
+        match self.database_url.trim() {
+            "" => app::Database::Sqlite(self.db_path()),
+            url => app::Database::Postgres(url.to_owned()),
+        }
     }
 
     /// The fetcher settings these settings describe.

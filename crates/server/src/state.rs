@@ -41,7 +41,7 @@ impl AppState {
     /// application and its engines to the settings.
     pub fn new(config: Config) -> Result<AppState, StateError> {
         let (app, webhooks) = app::App::open(app::Setup {
-            db_path: config.db_path(),
+            database: config.database(),
             fetch: config.fetch_config(),
             max_concurrent_audits: config.max_concurrent_audits,
             audit_queue: config.audit_queue,

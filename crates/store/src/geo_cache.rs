@@ -26,11 +26,9 @@ impl Store {
     pub fn get_geo_cache(&self, domain: &str, now: OffsetDateTime) -> Result<Option<GeoCacheEntry>> {
         let domain = domain.to_ascii_lowercase();
         let raw: Option<(String, String)> = self.read(|conn| {
-            conn.query_opt(
-                "SELECT result_json, created_at FROM geo_cache WHERE domain = ?1",
-                args![&domain],
-                |row| Ok((row.get(0)?, row.get(1)?)),
-            )
+            conn.query_opt("SELECT result_json, created_at FROM geo_cache WHERE domain = ?1", args![&domain], |row| {
+                Ok((row.get(0)?, row.get(1)?))
+            })
         })?;
         let Some((result_json, created_at)) = raw else {
             return Ok(None);

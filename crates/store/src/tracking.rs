@@ -207,19 +207,15 @@ impl Store {
     /// Sets when the monitor's next audit is due.
     pub fn reschedule_monitor(&self, id: &str, next_run_at: OffsetDateTime) -> Result<()> {
         let n = self.read(|conn| {
-            conn.execute(
-                "UPDATE monitors SET next_run_at = ?2 WHERE id = ?1",
-                args![id, format_rfc3339(next_run_at)],
-            )
+            conn.execute("UPDATE monitors SET next_run_at = ?2 WHERE id = ?1", args![id, format_rfc3339(next_run_at)])
         })?;
         changed(n, "monitor", id)
     }
 
     /// Stops a monitor of this user (its alerts go with it).
     pub fn delete_monitor(&self, user_id: &str, id: &str) -> Result<()> {
-        let n = self.read(|conn| {
-            conn.execute("DELETE FROM monitors WHERE id = ?1 AND user_id = ?2", args![id, user_id])
-        })?;
+        let n =
+            self.read(|conn| conn.execute("DELETE FROM monitors WHERE id = ?1 AND user_id = ?2", args![id, user_id]))?;
         changed(n, "monitor", id)
     }
 

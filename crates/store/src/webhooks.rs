@@ -219,9 +219,8 @@ impl Store {
     /// Deletes a subscription of this user (and its delivery log); [`Error::NotFound`] when
     /// the user has no subscription with that id.
     pub fn delete_webhook(&self, user_id: &str, id: &str) -> Result<()> {
-        let n = self.read(|conn| {
-            conn.execute("DELETE FROM webhooks WHERE id = ?1 AND user_id = ?2", args![id, user_id])
-        })?;
+        let n =
+            self.read(|conn| conn.execute("DELETE FROM webhooks WHERE id = ?1 AND user_id = ?2", args![id, user_id]))?;
         if n == 0 {
             return Err(Error::not_found("webhook", id));
         }
@@ -231,10 +230,7 @@ impl Store {
     /// Enables or disables a subscription of this user.
     pub fn set_webhook_enabled(&self, user_id: &str, id: &str, enabled: bool) -> Result<()> {
         let n = self.read(|conn| {
-            conn.execute(
-                "UPDATE webhooks SET enabled = ?3 WHERE id = ?1 AND user_id = ?2",
-                args![id, user_id, enabled],
-            )
+            conn.execute("UPDATE webhooks SET enabled = ?3 WHERE id = ?1 AND user_id = ?2", args![id, user_id, enabled])
         })?;
         if n == 0 {
             return Err(Error::not_found("webhook", id));
@@ -246,11 +242,9 @@ impl Store {
     /// snapshot).
     pub fn count_enabled_webhooks(&self, user_id: &str) -> Result<u64> {
         let n: i64 = self.read(|conn| {
-            conn.query_one(
-                "SELECT COUNT(*) FROM webhooks WHERE user_id = ?1 AND enabled = 1",
-                args![user_id],
-                |row| row.get(0),
-            )
+            conn.query_one("SELECT COUNT(*) FROM webhooks WHERE user_id = ?1 AND enabled = 1", args![user_id], |row| {
+                row.get(0)
+            })
         })?;
         Ok(u64::try_from(n).unwrap_or(0))
     }
