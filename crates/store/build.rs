@@ -12,9 +12,8 @@ fn main() {
     let sqlite = collect(&root.join("sqlite"));
     let postgres = collect(&root.join("postgres"));
     let names = |list: &[(u32, String, String)]| list.iter().map(|(v, n, _)| (*v, n.clone())).collect::<Vec<_>>();
-    // Until the PostgreSQL forms land the directory may be absent; once present it must match.
     assert!(
-        postgres.is_empty() || names(&sqlite) == names(&postgres),
+        names(&sqlite) == names(&postgres),
         "migrations/sqlite and migrations/postgres must hold the same versions with the same names"
     );
     let out = format!(
@@ -29,9 +28,6 @@ fn main() {
 fn collect(dir: &Path) -> Vec<(u32, String, String)> {
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut found: Vec<(u32, String, String)> = Vec::new();
-    if !dir.exists() {
-        return found;
-    }
     for entry in fs::read_dir(dir).unwrap_or_else(|e| panic!("{} must exist: {e}", dir.display())) {
         let path = entry.expect("readable migrations directory").path();
         println!("cargo:rerun-if-changed={}", path.display());
