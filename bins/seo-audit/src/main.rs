@@ -97,15 +97,15 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let code = runtime.block_on(async move {
-        match cli.command {
-            Command::Audit(args) => audit_cmd::run(args, &cli.global).await,
-            Command::Serve(args) => serve_cmd::run(args, &cli.global).await,
-            Command::Users(cmd) => admin_cmd::users(cmd, &cli.global),
-            Command::Keys(cmd) => admin_cmd::keys(cmd, &cli.global),
-            Command::Migrate => admin_cmd::migrate(&cli.global),
-        }
-    });
+    // The administration commands are synchronous and run outside the async runtime: the
+    // PostgreSQL client blocks, and must not do so on a thread that drives async tasks.
+    let code = match cli.command {
+        Command::Users(cmd) => admin_cmd::users(cmd, &cli.global),
+        Command::Keys(cmd) => admin_cmd::keys(cmd, &cli.global),
+        Command::Migrate => admin_cmd::migrate(&cli.global),
+        Command::Audit(args) => runtime.block_on(audit_cmd::run(args, &cli.global)),
+        Command::Serve(args) => runtime.block_on(serve_cmd::run(args, &cli.global)),
+    };
     // Dropping the runtime would wait for every blocking thread, and an analysis still
     // running after the shutdown grace period would keep the process alive until it ends:
     // tasks are dropped, blocking threads get this long to finish, and exiting ends the

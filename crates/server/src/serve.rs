@@ -24,6 +24,9 @@ pub enum ServeError {
     /// The address could not be bound ("cannot listen on ADDR: ...").
     #[error(transparent)]
     Bind(#[from] http_serve::BindError),
+    /// The task that opens the database failed.
+    #[error("start-up failed: {0}")]
+    Start(String),
 }
 
 /// A running server.
@@ -73,7 +76,12 @@ pub async fn serve(mut config: Config) -> Result<Server, ServeError> {
     if config.base_url == app::DEFAULT_BASE_URL {
         config.base_url = bound_base_url(listener.local_addr());
     }
-    let state = AppState::new(config)?;
+    // Opening the database blocks (disk, or a PostgreSQL connection whose client must not
+    // run on an async worker thread): it runs on the blocking pool.
+    let state = match tokio::task::spawn_blocking(move || AppState::new(config)).await {
+        Ok(state) => state?,
+        Err(e) => return Err(ServeError::Start(e.to_string())),
+    };
     Ok(serve_listener(state, listener).await)
 }
 

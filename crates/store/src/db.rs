@@ -158,6 +158,12 @@ impl r2d2::ManageConnection for PgManager {
 }
 
 fn pg_config(url: &str) -> Result<postgres::Config> {
+    if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
+        return Err(Error::invalid(
+            "database URL",
+            format!("{} is not a postgres:// URL (SQLite needs none: it lives under --data)", redact(url)),
+        ));
+    }
     let mut config =
         postgres::Config::from_str(url).map_err(|e| Error::invalid("database URL", format!("{}: {e}", redact(url))))?;
     if config.get_connect_timeout().is_none() {

@@ -72,7 +72,7 @@ pub enum Error {
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
     /// Any other PostgreSQL error (the server's message, or a lost connection).
-    #[error("database error: {0}")]
+    #[error("database error: {}", pg_message(.0))]
     Postgres(#[from] postgres::Error),
     /// A query that always returns a row returned none.
     #[error("database error: the query returned no row")]
@@ -174,6 +174,15 @@ impl Error {
 
     pub(crate) fn corrupt(table: &'static str, reason: impl Into<String>) -> Self {
         Error::Corrupt { table, reason: reason.into() }
+    }
+}
+
+/// A PostgreSQL error with its cause: the client's own text ("error connecting to server")
+/// says little without it ("Connection refused", the server's message).
+fn pg_message(e: &postgres::Error) -> String {
+    match std::error::Error::source(e) {
+        Some(cause) => format!("{e}: {cause}"),
+        None => e.to_string(),
     }
 }
 
