@@ -109,9 +109,17 @@ fn monitor_from_row(row: &Row<'_>) -> Result<(String, String, String, u32, Strin
     Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?, row.get(5)?))
 }
 
+/// The columns of a [`Monitor`], in [`monitor_from_row`]'s order.
+const MONITOR_COLUMNS: &str = "id, user_id, url, interval_s, next_run_at, created_at";
+
 fn monitors(conn: &Db<'_>, tail: &str, params: &[crate::sql::Value<'_>]) -> Result<Vec<Monitor>> {
-    let mut stmt =
-        conn.prepare(&format!("SELECT id, user_id, url, interval_s, next_run_at, created_at FROM monitors {tail}"))?;
+    monitor_rows(conn, &format!("SELECT {MONITOR_COLUMNS} FROM monitors {tail}"), params)
+}
+
+/// The monitors a statement returns (a `SELECT` or an `UPDATE ... RETURNING` of
+/// [`MONITOR_COLUMNS`]).
+fn monitor_rows(conn: &Db<'_>, sql: &str, params: &[crate::sql::Value<'_>]) -> Result<Vec<Monitor>> {
+    let mut stmt = conn.prepare(sql)?;
     let raw = stmt.query_map(params, monitor_from_row)?.collect::<Result<Vec<_>>>()?;
     raw.into_iter()
         .map(|(id, user_id, url, interval_s, next, created)| {
@@ -201,6 +209,35 @@ impl Store {
     pub fn due_monitors(&self, now: OffsetDateTime) -> Result<Vec<Monitor>> {
         self.read(|conn| {
             monitors(conn, "WHERE next_run_at <= ?1 ORDER BY next_run_at, rowid", args![format_rfc3339(now)])
+        })
+    }
+
+    /// Claims, for one check, at most `limit` monitors due at `now` (most overdue first):
+    /// their `next_run_at` moves to `lease_until` in the same statement, so no other
+    /// claimer (another replica on the same PostgreSQL database) gets them until that lease
+    /// ends. The check then sets the next run ([`Store::reschedule_monitor`]); a claimer that
+    /// dies mid-check leaves the monitor due again once `lease_until` has passed
+    /// (docs/ARCHITECTURE.md, "Replicas"). On PostgreSQL the rows are taken with
+    /// `FOR UPDATE SKIP LOCKED`: concurrent claimers skip each other's rows instead of
+    /// waiting for them. The monitors are returned with `next_run_at` = `lease_until`.
+    pub fn claim_due_monitors(
+        &self,
+        now: OffsetDateTime,
+        lease_until: OffsetDateTime,
+        limit: usize,
+    ) -> Result<Vec<Monitor>> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let (now, until) = (format_rfc3339(now), format_rfc3339(clock::truncate_ms(lease_until)));
+        // One statement in autocommit: atomic on both databases (SQLite runs a statement
+        // under its write lock; PostgreSQL's row locks and its re-check of the condition on
+        // the newest row version keep two claimers apart).
+        self.read(|conn| {
+            let lock = if conn.is_postgres() { " FOR UPDATE SKIP LOCKED" } else { "" };
+            let sql = format!(
+                "UPDATE monitors SET next_run_at = ?2 WHERE id IN (SELECT id FROM monitors \
+                 WHERE next_run_at <= ?1 ORDER BY next_run_at, rowid LIMIT ?3{lock}) RETURNING {MONITOR_COLUMNS}"
+            );
+            monitor_rows(conn, &sql, args![now, until, limit])
         })
     }
 

@@ -97,8 +97,13 @@ impl Store {
         self.read(|conn| counts(conn, identity, minute_bucket(now)))
     }
 
-    /// Records `units` only when this minute's total stays within `limit_per_minute`,
-    /// checked and written in one transaction (a batch reserves all its units or none).
+    /// Records `units` only when this minute's total stays within `limit_per_minute`: the
+    /// check and the add are ONE statement (an upsert whose update only happens under the
+    /// limit, `RETURNING` the new count), run outside any transaction. It is atomic on both
+    /// databases, so concurrent callers (threads, or replicas on one PostgreSQL database)
+    /// are granted exactly `limit_per_minute` units between them (docs/ARCHITECTURE.md,
+    /// "Replicas"). A batch reserves all its units or none; a refusal writes nothing and
+    /// reports the count as it stands.
     pub fn consume(
         &self,
         identity: &str,
@@ -107,16 +112,37 @@ impl Store {
         at: OffsetDateTime,
     ) -> Result<Consumption> {
         let minute = minute_bucket(at);
-        self.write(|tx| {
-            let used = counts(tx, identity, minute)?.this_minute;
-            if used + u64::from(units) > u64::from(limit_per_minute) {
-                let into_minute = u64::try_from(at.unix_timestamp().rem_euclid(60)).unwrap_or(0);
-                return Ok(Consumption::Denied { this_minute: used, retry_after_s: 60 - into_minute });
+        let used = |conn: &Db<'_>| -> Result<u64> {
+            let n: Option<i64> = conn.query_opt(
+                "SELECT count FROM usage_buckets WHERE identity = ?1 AND minute = ?2",
+                args![identity, minute],
+                |row| row.get(0),
+            )?;
+            Ok(n.and_then(|n| u64::try_from(n).ok()).unwrap_or(0))
+        };
+        let denied = |this_minute| {
+            let into_minute = u64::try_from(at.unix_timestamp().rem_euclid(60)).unwrap_or(0);
+            Consumption::Denied { this_minute, retry_after_s: 60 - into_minute }
+        };
+        self.read(|conn| {
+            if units == 0 {
+                return Ok(Consumption::Allowed { this_minute: used(conn)? });
             }
-            if units > 0 {
-                add(tx, identity, units, minute)?;
+            if units > limit_per_minute {
+                // The first insert of a minute is not checked by the upsert's condition.
+                return Ok(denied(used(conn)?));
             }
-            Ok(Consumption::Allowed { this_minute: used + u64::from(units) })
+            let granted: Option<i64> = conn.query_opt(
+                "INSERT INTO usage_buckets (identity, minute, count) VALUES (?1, ?2, ?3) \
+                 ON CONFLICT (identity, minute) DO UPDATE SET count = usage_buckets.count + excluded.count \
+                 WHERE usage_buckets.count + excluded.count <= ?4 RETURNING count",
+                args![identity, minute, units, limit_per_minute],
+                |row| row.get(0),
+            )?;
+            Ok(match granted {
+                Some(n) => Consumption::Allowed { this_minute: u64::try_from(n).unwrap_or(0) },
+                None => denied(used(conn)?),
+            })
         })
     }
 

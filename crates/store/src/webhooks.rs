@@ -719,13 +719,18 @@ impl Store {
                 .prepare("SELECT DISTINCT webhook_id FROM webhook_outbox WHERE state = 'pending'")?
                 .query_map(args![], |row| row.get::<String>(0))?
                 .collect::<Result<Vec<_>>>()?;
-            let mut first_due = tx.prepare(
+            // On PostgreSQL the rows are locked as they are found, and rows another
+            // claimer has locked are skipped rather than waited for: replicas claiming at
+            // once take disjoint rows (docs/ARCHITECTURE.md, "Replicas"). SQLite's write
+            // transaction is exclusive already.
+            let lock = if tx.is_postgres() { " FOR UPDATE SKIP LOCKED" } else { "" };
+            let mut first_due = tx.prepare(&format!(
                 "SELECT id, next_attempt_at, rowid FROM webhook_outbox \
                  WHERE webhook_id = ?1 AND state = 'pending' AND next_attempt_at <= ?2 \
                    AND (claimed_until IS NULL OR claimed_until <= ?2) \
                    AND EXISTS (SELECT 1 FROM webhooks WHERE id = ?1 AND enabled = 1) \
-                 ORDER BY next_attempt_at, rowid LIMIT ?3",
-            )?;
+                 ORDER BY next_attempt_at, rowid LIMIT ?3{lock}"
+            ))?;
             let limit = i64::try_from(per_subscription).unwrap_or(i64::MAX);
             let mut found: Vec<(String, String, String, i64)> = Vec::new();
             for hook in holders {

@@ -336,16 +336,70 @@ fn update_state(conn: &Db<'_>, id: &str, state: RunState) -> Result<()> {
 impl Store {
     /// Creates a run in state `queued`.
     pub fn create_run(&self, new: NewRun) -> Result<WorkflowRun> {
+        self.create_run_inner(new, None)
+    }
+
+    /// [`Store::create_run`] with the run's lease taken by `worker` until `lease_until` in
+    /// the same statement: no sweep of another replica adopts it while its steps are being
+    /// planned and run (docs/ARCHITECTURE.md, "Replicas").
+    pub fn create_claimed_run(&self, new: NewRun, worker: &str, lease_until: OffsetDateTime) -> Result<WorkflowRun> {
+        self.create_run_inner(new, Some((worker, lease_until)))
+    }
+
+    fn create_run_inner(&self, new: NewRun, claim: Option<(&str, OffsetDateTime)>) -> Result<WorkflowRun> {
         let id = new_id();
         let now = clock::now_rfc3339();
+        let (worker, until) = (claim.map(|c| c.0), claim.map(|c| format_rfc3339(c.1)));
         self.write(|tx| {
             tx.execute(
                 "INSERT INTO workflow_runs (id, user_id, intent, url, competitor_url, top_n, \
-                 state, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'queued', ?7, ?7)",
-                args![id, new.user_id, new.intent.as_str(), new.url, new.competitor_url, new.top_n, now],
+                 state, created_at, updated_at, claimed_by, claimed_until) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'queued', ?7, ?7, ?8, ?9)",
+                args![id, new.user_id, new.intent.as_str(), new.url, new.competitor_url, new.top_n, now, worker, until],
             )?;
             load_run(tx, &id)
         })
+    }
+
+    /// Extends `worker`'s lease on run `id` to `lease_until` (the driver's heartbeat);
+    /// `false` when the worker no longer holds it (another replica adopted the run after the
+    /// lease ran out, or the run left `queued`/`running`): the worker must stop driving it.
+    pub fn renew_run_lease(&self, id: &str, worker: &str, lease_until: OffsetDateTime) -> Result<bool> {
+        let until = format_rfc3339(lease_until);
+        let n = self.read(|conn| {
+            conn.execute(
+                "UPDATE workflow_runs SET claimed_until = ?3 \
+                 WHERE id = ?1 AND claimed_by = ?2 AND state IN ('queued', 'running')",
+                args![id, worker, until],
+            )
+        })?;
+        Ok(n > 0)
+    }
+
+    /// Gives up `worker`'s lease on run `id` (the run ended or waits for approval).
+    pub fn release_run(&self, id: &str, worker: &str) -> Result<()> {
+        self.read(|conn| {
+            conn.execute(
+                "UPDATE workflow_runs SET claimed_by = NULL, claimed_until = NULL WHERE id = ?1 AND claimed_by = ?2",
+                args![id, worker],
+            )
+        })?;
+        Ok(())
+    }
+
+    /// Who holds run `id`'s lease and until when (`None`: nobody).
+    pub fn run_lease(&self, id: &str) -> Result<Option<(String, OffsetDateTime)>> {
+        let row: Option<(Option<String>, Option<String>)> = self.read(|conn| {
+            conn.query_opt(
+                "SELECT claimed_by, claimed_until FROM workflow_runs WHERE id = ?1",
+                args![id],
+                |row| Ok((row.get(0)?, row.get(1)?)),
+            )
+        })?;
+        match row.ok_or_else(|| Error::not_found("workflow run", id))? {
+            (Some(worker), Some(until)) => Ok(Some((worker, clock::decode("workflow_runs", &until)?))),
+            _ => Ok(None),
+        }
     }
 
     /// The run with its steps and approvals, or [`Error::NotFound`].
@@ -452,6 +506,31 @@ impl Store {
     /// Decides a pending gate (`approved` or `rejected`) and moves the run to `running` or
     /// `rejected`, in one transaction. A gate can be decided once.
     pub fn decide_approval(&self, run_id: &str, approval_id: &str, decision: &str) -> Result<Approval> {
+        self.decide_approval_inner(run_id, approval_id, decision, None)
+    }
+
+    /// [`Store::decide_approval`] that, when the gate is approved, gives the run's lease to
+    /// `worker` until `lease_until` in the same transaction: the approving replica drives
+    /// the rest of the run, and no sweep adopts it meanwhile.
+    pub fn decide_approval_claimed(
+        &self,
+        run_id: &str,
+        approval_id: &str,
+        decision: &str,
+        worker: &str,
+        lease_until: OffsetDateTime,
+    ) -> Result<Approval> {
+        self.decide_approval_inner(run_id, approval_id, decision, Some((worker, lease_until)))
+    }
+
+    fn decide_approval_inner(
+        &self,
+        run_id: &str,
+        approval_id: &str,
+        decision: &str,
+        claim: Option<(&str, OffsetDateTime)>,
+    ) -> Result<Approval> {
+        let (worker, until) = (claim.map(|c| c.0), claim.map(|c| format_rfc3339(c.1)));
         let next = match decision {
             "approved" => RunState::Running,
             "rejected" => RunState::Rejected,
@@ -475,6 +554,12 @@ impl Store {
                 args![approval_id, decision, at],
             )?;
             update_state(tx, run_id, next)?;
+            if next == RunState::Running {
+                tx.execute(
+                    "UPDATE workflow_runs SET claimed_by = ?2, claimed_until = ?3 WHERE id = ?1",
+                    args![run_id, worker, until],
+                )?;
+            }
             // The gate step ends with the decision; a rejected run skips what is left.
             tx.execute(
                 "UPDATE workflow_steps SET status = 'completed', finished_at = ?3 \
@@ -513,53 +598,87 @@ impl Store {
     /// `running` is resumed (state `running`, the step that was running `pending` again, its
     /// count of resumes raised) unless it was resumed [`MAX_RESUMES`] times already; then it
     /// is `failed` with reason [`INTERRUPTED`] at the step that was cut short. Runs awaiting
-    /// approval keep waiting.
+    /// approval keep waiting. For a process alone on its database: leases are not looked at
+    /// (and the resumed runs hold none); replicas use [`Store::adopt_runs`].
     pub fn recover_interrupted_runs(&self) -> Result<Recovered> {
-        self.write(|tx| {
-            let mut stmt = tx.prepare("SELECT id, resumes FROM workflow_runs WHERE state IN ('queued', 'running')")?;
-            let runs = stmt
-                .query_map(args![], |row| Ok((row.get::<String>(0)?, row.get::<u32>(1)?)))?
-                .collect::<Result<Vec<_>>>()?;
-            let now = clock::now_rfc3339();
-            let mut out = Recovered::default();
-            for (id, resumes) in runs {
-                if resumes < MAX_RESUMES {
-                    tx.execute(
-                        "UPDATE workflow_steps SET status = 'pending', started_at = NULL, finished_at = NULL, \
-                         result_json = NULL WHERE run_id = ?1 AND status = 'running'",
-                        args![id],
-                    )?;
-                    tx.execute(
-                        "UPDATE workflow_runs SET state = 'running', resumes = resumes + 1, updated_at = ?2 \
-                         WHERE id = ?1",
-                        args![id, now],
-                    )?;
-                    out.resumed.push(id);
-                    continue;
-                }
-                let cut: Option<String> = tx.query_opt(
-                    "SELECT name FROM workflow_steps WHERE run_id = ?1 AND status IN ('running', 'pending') \
-                         ORDER BY status = 'pending', idx LIMIT 1",
-                    args![id],
-                    |row| row.get(0),
-                )?;
-                if let Some(name) = &cut {
-                    tx.execute(
-                        "UPDATE workflow_steps SET status = 'failed', finished_at = ?3, result_json = ?4 \
-                         WHERE run_id = ?1 AND name = ?2",
-                        args![id, name, now, serde_json::json!({ "error": INTERRUPTED }).to_string()],
-                    )?;
-                }
-                tx.execute(
-                    "UPDATE workflow_runs SET state = 'failed', error_step = ?2, error_reason = ?3, updated_at = ?4 \
-                     WHERE id = ?1",
-                    args![id, cut.as_deref().unwrap_or("start"), INTERRUPTED, now],
-                )?;
-                out.failed.push(id);
-            }
-            Ok(out)
-        })
+        self.write(|tx| adopt(tx, None, None))
     }
+
+    /// [`Store::recover_interrupted_runs`] for one of several replicas: only the `queued` or
+    /// `running` runs whose lease ran out before `expired_at` (or that nobody holds) are
+    /// adopted, and each resumed run's lease goes to `worker` until `lease_until` in the same
+    /// transaction. `expired_at: None` adopts every such run whatever its lease (a process
+    /// alone on its database, at start-up). On PostgreSQL the runs are taken with
+    /// `FOR UPDATE SKIP LOCKED`, so replicas sweeping at once adopt disjoint runs.
+    pub fn adopt_runs(
+        &self,
+        worker: &str,
+        expired_at: Option<OffsetDateTime>,
+        lease_until: OffsetDateTime,
+    ) -> Result<Recovered> {
+        let until = format_rfc3339(lease_until);
+        let expired = expired_at.map(format_rfc3339);
+        // "9999" sorts after every RFC 3339 timestamp: every lease counts as run out.
+        self.write(|tx| adopt(tx, Some((worker, &until)), Some(expired.as_deref().unwrap_or("9999"))))
+    }
+}
+
+/// The recovery of [`Store::recover_interrupted_runs`] and [`Store::adopt_runs`]: runs
+/// `queued` or `running` (whose lease ran out before `expired_at`, when given) are resumed
+/// with `claim` as their lease, or failed with [`INTERRUPTED`].
+fn adopt(tx: &Db<'_>, claim: Option<(&str, &str)>, expired_at: Option<&str>) -> Result<Recovered> {
+    let mut sql = String::from("SELECT id, resumes FROM workflow_runs WHERE state IN ('queued', 'running')");
+    if expired_at.is_some() {
+        sql.push_str(" AND (claimed_until IS NULL OR claimed_until <= ?1)");
+    }
+    sql.push_str(" ORDER BY rowid");
+    if tx.is_postgres() {
+        sql.push_str(" FOR UPDATE SKIP LOCKED");
+    }
+    let read = |row: &Row<'_>| Ok((row.get::<String>(0)?, row.get::<u32>(1)?));
+    let runs = match expired_at {
+        Some(at) => tx.query_map(&sql, args![at], read)?,
+        None => tx.query_map(&sql, args![], read)?,
+    };
+    let (worker, until) = (claim.map(|c| c.0), claim.map(|c| c.1));
+    let now = clock::now_rfc3339();
+    let mut out = Recovered::default();
+    for (id, resumes) in runs {
+        if resumes < MAX_RESUMES {
+            tx.execute(
+                "UPDATE workflow_steps SET status = 'pending', started_at = NULL, finished_at = NULL, \
+                 result_json = NULL WHERE run_id = ?1 AND status = 'running'",
+                args![id],
+            )?;
+            tx.execute(
+                "UPDATE workflow_runs SET state = 'running', resumes = resumes + 1, updated_at = ?2, \
+                 claimed_by = ?3, claimed_until = ?4 WHERE id = ?1",
+                args![id, now, worker, until],
+            )?;
+            out.resumed.push(id);
+            continue;
+        }
+        let cut: Option<String> = tx.query_opt(
+            "SELECT name FROM workflow_steps WHERE run_id = ?1 AND status IN ('running', 'pending') \
+                 ORDER BY status = 'pending', idx LIMIT 1",
+            args![id],
+            |row| row.get(0),
+        )?;
+        if let Some(name) = &cut {
+            tx.execute(
+                "UPDATE workflow_steps SET status = 'failed', finished_at = ?3, result_json = ?4 \
+                 WHERE run_id = ?1 AND name = ?2",
+                args![id, name, now, serde_json::json!({ "error": INTERRUPTED }).to_string()],
+            )?;
+        }
+        tx.execute(
+            "UPDATE workflow_runs SET state = 'failed', error_step = ?2, error_reason = ?3, updated_at = ?4, \
+             claimed_by = NULL, claimed_until = NULL WHERE id = ?1",
+            args![id, cut.as_deref().unwrap_or("start"), INTERRUPTED, now],
+        )?;
+        out.failed.push(id);
+    }
+    Ok(out)
 }
 
 fn put_step_row(tx: &Db<'_>, run_id: &str, step: &WorkflowStep) -> Result<()> {
