@@ -427,6 +427,7 @@ mod tests {
             widget_rate_limit: 19,
             monitor_interval_s: 20,
             webhook_retry_base_ms: 21,
+            lease_ms: 22,
         }
     }
 

@@ -55,6 +55,9 @@ pub struct App {
     pub(crate) usage: Arc<crate::writers::UsageBuffer>,
     /// Audits waiting to be stored ([`App::record`]).
     pub(crate) writer: Arc<crate::writers::AuditWriter>,
+    /// How long a replica's claim on shared work (a monitor check, a workflow run) holds
+    /// without being renewed ([`crate::Setup::lease`]).
+    pub lease: std::time::Duration,
 }
 
 impl std::fmt::Debug for App {
@@ -89,7 +92,17 @@ impl App {
         events: Arc<dyn Events>,
     ) -> App {
         let db_file = crate::db_file::db_file_of(&store);
-        App { store, fetcher, slots, limits, events, db_file, usage: Arc::default(), writer: Arc::default() }
+        App {
+            store,
+            fetcher,
+            slots,
+            limits,
+            events,
+            db_file,
+            usage: Arc::default(),
+            writer: Arc::default(),
+            lease: crate::setup::DEFAULT_LEASE,
+        }
     }
 
     /// Audits `url` for a client who waits: admission, then `charge(1)` (the caller's

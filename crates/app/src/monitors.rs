@@ -17,7 +17,11 @@
 //! Such a check raises `unreachable` with the reason and stores no audit; a robots.txt that
 //! answers 4xx allows everything.
 //!
-//! A monitor is rescheduled before it is checked, so a slow audit is never started twice.
+//! A monitor is claimed before it is checked: the claim moves its next run to the end of a
+//! lease ([`crate::Setup::lease`]), renewed while the check runs, so no other replica (and
+//! no later tick) starts it twice; the check then sets the next run one interval on. A
+//! replica killed mid-check leaves the monitor due again when the lease runs out
+//! (docs/ARCHITECTURE.md, "Replicas").
 
 use std::time::Duration;
 
@@ -38,6 +42,8 @@ pub const CRAWLER: &str = "SeoAuditBot";
 pub const SCORE_DROP: i64 = 5;
 /// How often the scheduler looks for due monitors.
 pub const TICK: Duration = Duration::from_millis(500);
+/// Monitors one tick claims at most (the rest stay due for the next tick or replica).
+pub const CLAIM_BATCH: usize = 32;
 
 /// The alert rules of monitoring (docs/API.md, "Monitoring"), by their stored names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr, strum::VariantArray)]
@@ -108,21 +114,24 @@ impl Monitors {
                 if *stop.borrow() {
                     return;
                 }
-                let due = match monitors.app.db(|s| s.due_monitors(OffsetDateTime::now_utc())).await {
+                let lease = monitors.app.lease;
+                let claimed = monitors
+                    .app
+                    .db(move |s| {
+                        let now = OffsetDateTime::now_utc();
+                        s.claim_due_monitors(now, now + lease, CLAIM_BATCH)
+                    })
+                    .await;
+                let due = match claimed {
                     Ok(due) => due,
                     Err(e) => {
-                        tracing::warn!(error = %e, "due monitors not read");
+                        tracing::warn!(error = %e, "due monitors not claimed");
                         continue;
                     }
                 };
                 for monitor in due {
-                    let next = OffsetDateTime::now_utc() + time::Duration::seconds(i64::from(monitor.interval_s));
-                    let id = monitor.id.clone();
-                    if monitors.app.db(move |s| s.reschedule_monitor(&id, next)).await.is_err() {
-                        continue;
-                    }
                     let monitors = monitors.clone();
-                    tokio::spawn(async move { monitors.check(&monitor).await });
+                    tokio::spawn(async move { monitors.check_claimed(&monitor).await });
                 }
             }
         });
@@ -152,6 +161,30 @@ impl Monitors {
                 }
             })
             .await
+    }
+
+    /// [`Monitors::check`] of a monitor this replica claimed: the claim is renewed while the
+    /// check runs, then the next run is set one interval after the check ends.
+    async fn check_claimed(&self, monitor: &store::Monitor) {
+        let lease = self.app.lease;
+        let (app, id) = (self.app.clone(), monitor.id.clone());
+        let heartbeat = crate::lease::Heartbeat::start(lease, move || {
+            let (app, id) = (app.clone(), id.clone());
+            async move {
+                let until = OffsetDateTime::now_utc() + lease;
+                // A deleted monitor has nothing left to hold.
+                app.db(move |s| Ok(s.reschedule_monitor(&id, until).is_ok())).await.ok()
+            }
+        });
+        self.check(monitor).await;
+        heartbeat.stop().await;
+        let (id, interval) = (monitor.id.clone(), i64::from(monitor.interval_s));
+        let next = OffsetDateTime::now_utc() + time::Duration::seconds(interval);
+        match self.app.db(move |s| s.reschedule_monitor(&id, next)).await {
+            Err(AppError::Store(e)) if e.is_not_found() => {}
+            Err(e) => tracing::error!(monitor = %monitor.id, error = %e, "monitor not rescheduled"),
+            Ok(()) => {}
+        }
     }
 
     /// Re-audits one monitored page and raises the alerts its rules call for.

@@ -24,7 +24,14 @@ pub struct Setup {
     pub analysis_cpu_ms: u64,
     /// Delay before the first retry of a webhook delivery; it doubles at each attempt.
     pub webhook_retry_base: Duration,
+    /// How long a claim on shared work (a monitor check, a workflow run) holds without
+    /// being renewed: a replica that dies mid-job has its work taken over by another this
+    /// long after its last renewal (docs/ARCHITECTURE.md, "Replicas").
+    pub lease: Duration,
 }
+
+/// Default of [`Setup::lease`].
+pub const DEFAULT_LEASE: Duration = Duration::from_secs(30);
 
 /// How targets are fetched (the `[fetch]` section of the service's settings): the fetcher's
 /// limits in config-file units.
@@ -102,7 +109,10 @@ impl App {
         let webhooks = Arc::new(Dispatcher::new(store.clone(), fetcher.clone(), setup.webhook_retry_base));
         let slots = Arc::new(AuditSlots::new(setup.max_concurrent_audits, setup.audit_queue));
         let limits = AnalysisLimits::cpu_ms(setup.analysis_cpu_ms);
-        let app = App::new(store, fetcher, slots, limits, webhooks.clone());
+        let mut app = App::new(store, fetcher, slots, limits, webhooks.clone());
+        // A lease shorter than this would be renewed more often than the database can
+        // answer under load.
+        app.lease = setup.lease.max(Duration::from_millis(100));
         Ok((app, webhooks))
     }
 }

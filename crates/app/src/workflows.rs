@@ -12,6 +12,12 @@
 //! [`store::MAX_RESUMES`] times; after that a run is `failed` with reason `interrupted`.
 //! Runs waiting for approval keep waiting; their state is all in the store.
 //!
+//! Several replicas may share one database (docs/ARCHITECTURE.md, "Replicas"): a run is
+//! driven by the replica that holds its lease (taken with the run, renewed while it is
+//! driven, given up at its gate or its end), and every replica sweeps now and then
+//! ([`Workflows::spawn_sweeper`]) for `queued`/`running` runs whose lease ran out, which it
+//! adopts exactly as a restart recovers them (the same [`store::MAX_RESUMES`] bound).
+//!
 //! ```text
 //! queued -> running -> completed
 //!              |  \-> failed (step, reason)
@@ -111,6 +117,8 @@ fn step(idx: usize, name: &str, status: store::StepStatus) -> store::WorkflowSte
 pub struct Workflows {
     app: App,
     monitors: Monitors,
+    /// This engine's name on the leases of the runs it drives, unique per process.
+    worker: std::sync::Arc<str>,
 }
 
 enum StepOutcome {
@@ -122,7 +130,13 @@ enum StepOutcome {
 impl Workflows {
     /// The engine over `app`; `monitors` registers the monitor intent's monitors.
     pub fn new(app: App, monitors: Monitors) -> Workflows {
-        Workflows { app, monitors }
+        let worker = format!("{}-{}", std::process::id(), uuid::Uuid::new_v4());
+        Workflows { app, monitors, worker: worker.into() }
+    }
+
+    /// The end of a lease taken now.
+    fn lease_until(&self) -> time::OffsetDateTime {
+        time::OffsetDateTime::now_utc() + self.app.lease
     }
 
     /// Writes the `pending` steps of a new run.
@@ -148,7 +162,8 @@ impl Workflows {
     /// # Errors
     /// The store failed (nothing runs then).
     pub async fn create(&self, new: store::NewRun) -> Result<store::WorkflowRun, AppError> {
-        let run = self.app.db(move |s| s.create_run(new)).await?;
+        let (worker, until) = (self.worker.clone(), self.lease_until());
+        let run = self.app.db(move |s| s.create_claimed_run(new, &worker, until)).await?;
         self.plan(&run).await?;
         self.start(run.id.clone());
         Ok(run)
@@ -221,8 +236,11 @@ impl Workflows {
         approval_id: String,
         decision: &'static str,
     ) -> Result<store::Result<()>, AppError> {
-        let rid = run_id.clone();
-        let decided = self.app.db(move |s| Ok(s.decide_approval(&rid, &approval_id, decision))).await?;
+        let (rid, worker, until) = (run_id.clone(), self.worker.clone(), self.lease_until());
+        let decided = self
+            .app
+            .db(move |s| Ok(s.decide_approval_claimed(&rid, &approval_id, decision, &worker, until)))
+            .await?;
         if decided.is_ok() && decision == "approved" {
             self.resume(run_id);
         }
@@ -238,21 +256,54 @@ impl Workflows {
                 tracing::error!(run = %run_id, error = %e, "run not started");
                 return;
             }
-            engine.drive(&run_id).await;
+            engine.drive_leased(&run_id).await;
         });
     }
 
-    /// Finishes a run whose gate was approved (its state is `running` again).
+    /// Finishes a run this engine holds the lease of: one whose gate it approved (its state
+    /// is `running` again), or one it adopted.
     pub fn resume(&self, run_id: String) {
         let engine = self.clone();
-        tokio::spawn(async move { engine.drive(&run_id).await });
+        tokio::spawn(async move { engine.drive_leased(&run_id).await });
     }
 
-    /// At start-up: runs a previous process left `queued` or `running` are resumed from the
-    /// step that was cut short, or failed with reason `interrupted` once they have been
-    /// resumed [`store::MAX_RESUMES`] times (the store decides both in one transaction).
+    /// At start-up: runs left `queued` or `running` by a process that is gone are resumed
+    /// from the step that was cut short, or failed with reason `interrupted` once they have
+    /// been resumed [`store::MAX_RESUMES`] times (the store decides both in one
+    /// transaction). On SQLite this process is alone on its database, so every such run is
+    /// taken at once; on PostgreSQL other replicas may be driving theirs, so only runs whose
+    /// lease ran out are (the sweep takes the others when theirs do).
     pub async fn recover(&self) {
-        let recovered = match self.app.db(|s| s.recover_interrupted_runs()).await {
+        let alone = !self.app.store.is_postgres();
+        self.adopt(alone).await;
+    }
+
+    /// Starts the sweep of this replica: every half lease, `queued`/`running` runs whose
+    /// lease ran out (their replica died or hung) are adopted like [`Workflows::recover`]
+    /// adopts them. Stops when `stop` turns true.
+    pub fn spawn_sweeper(&self, mut stop: tokio::sync::watch::Receiver<bool>) {
+        let engine = self.clone();
+        let every = self.app.lease / 2;
+        tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    () = tokio::time::sleep(every) => {}
+                    _ = stop.changed() => return,
+                }
+                if *stop.borrow() {
+                    return;
+                }
+                engine.adopt(false).await;
+            }
+        });
+    }
+
+    /// Adopts the runs whose lease ran out (`all`: every run left in flight) and drives the
+    /// resumed ones.
+    async fn adopt(&self, all: bool) {
+        let (worker, until) = (self.worker.clone(), self.lease_until());
+        let expired_at = (!all).then(time::OffsetDateTime::now_utc);
+        let recovered = match self.app.db(move |s| s.adopt_runs(&worker, expired_at, until)).await {
             Ok(r) => r,
             Err(e) => {
                 tracing::error!(error = %e, "interrupted runs not recovered");
@@ -260,21 +311,46 @@ impl Workflows {
             }
         };
         for id in recovered.failed {
-            tracing::warn!(run = %id, "workflow run interrupted by restarts too often: marked failed");
+            tracing::warn!(run = %id, "workflow run interrupted too often: marked failed");
         }
         for id in recovered.resumed {
-            tracing::info!(run = %id, "workflow run interrupted by a restart: resumed");
+            tracing::info!(run = %id, "workflow run interrupted (a restart, or a replica gone): resumed");
             self.resume(id);
         }
     }
 
-    /// Runs every `pending` step in order until the run ends or reaches its gate.
-    async fn drive(&self, run_id: &str) {
+    /// [`Workflows::drive`] under this engine's lease on the run: renewed while the run is
+    /// driven, given up when it ends or waits at its gate.
+    async fn drive_leased(&self, run_id: &str) {
+        let (app, id, worker, lease) = (self.app.clone(), run_id.to_string(), self.worker.clone(), self.app.lease);
+        let heartbeat = crate::lease::Heartbeat::start(lease, move || {
+            let (app, id, worker) = (app.clone(), id.clone(), worker.clone());
+            async move {
+                let until = time::OffsetDateTime::now_utc() + lease;
+                app.db(move |s| s.renew_run_lease(&id, &worker, until)).await.ok()
+            }
+        });
+        self.drive(run_id, &heartbeat).await;
+        heartbeat.stop().await;
+        let (id, worker) = (run_id.to_string(), self.worker.clone());
+        if let Err(e) = self.app.db(move |s| s.release_run(&id, &worker)).await {
+            tracing::warn!(run = %run_id, error = %e, "run lease not given up (it runs out)");
+        }
+    }
+
+    /// Runs every `pending` step in order until the run ends or reaches its gate, or until
+    /// the run's lease turns out to be another replica's (this one was too slow to renew
+    /// it, and the other adopted the run).
+    async fn drive(&self, run_id: &str, lease: &crate::lease::Heartbeat) {
         let app = &self.app;
         let id = run_id.to_string();
         let Ok(run) = app.db(move |s| s.get_run(&id)).await else { return };
         let owner = run.user_id.clone().unwrap_or_default();
         for st in run.steps.iter().filter(|s| s.status == store::StepStatus::Pending) {
+            if lease.lost() {
+                tracing::warn!(run = %run_id, "workflow run adopted by another replica: stopped here");
+                return;
+            }
             let mut current = st.clone();
             current.status = store::StepStatus::Running;
             current.started_at = Some(store::now_rfc3339());
@@ -285,6 +361,10 @@ impl Workflows {
             let id = run_id.to_string();
             let Ok(fresh) = app.db(move |s| s.get_run(&id)).await else { return };
             let outcome = self.run_step(&fresh, &owner, &current.name).await;
+            if lease.lost() {
+                tracing::warn!(run = %run_id, "workflow run adopted by another replica: stopped here");
+                return;
+            }
             current.finished_at = Some(store::now_rfc3339());
             match outcome {
                 Ok(StepOutcome::Done(result)) => {

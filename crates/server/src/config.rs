@@ -131,6 +131,10 @@ pub struct Config {
     /// Delay before the first retry of a failed webhook delivery, in milliseconds; it
     /// doubles at each further attempt.
     pub webhook_retry_base_ms: u64,
+    /// How long a replica's claim on a monitor check or a workflow run holds without being
+    /// renewed, in milliseconds: work of a replica that died is taken over by another this
+    /// long after its last renewal (docs/API.md, "Running several replicas").
+    pub lease_ms: u64,
 }
 
 impl Default for Config {
@@ -160,6 +164,7 @@ impl Default for Config {
             widget_rate_limit: 120,
             monitor_interval_s: u64::from(app::DEFAULT_MONITOR_INTERVAL_S),
             webhook_retry_base_ms: app::webhooks::DEFAULT_RETRY_BASE_MS,
+            lease_ms: u64::try_from(app::DEFAULT_LEASE.as_millis()).unwrap_or(u64::MAX),
         }
     }
 }

@@ -104,6 +104,8 @@ async fn serve_listener(state: AppState, listener: http_serve::Listener) -> Serv
     let rx = shutdown.subscribe();
     // Runs a previous process left running are settled before new work starts.
     state.workflows.recover().await;
+    // Runs of replicas that died are adopted when their lease runs out.
+    state.workflows.spawn_sweeper(rx.clone());
     state.monitors.spawn(rx.clone());
     // Deliveries a previous process left in the webhook outbox are resumed at once.
     state.webhooks.start(Some(rx));

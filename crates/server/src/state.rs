@@ -47,6 +47,7 @@ impl AppState {
             audit_queue: config.audit_queue,
             analysis_cpu_ms: config.analysis_cpu_ms,
             webhook_retry_base: std::time::Duration::from_millis(config.webhook_retry_base_ms),
+            lease: std::time::Duration::from_millis(config.lease_ms),
         })?;
         let monitors = app::Monitors::new(app.clone(), config.monitor_interval_s);
         // Background audits of all domains together share one budget per minute.
