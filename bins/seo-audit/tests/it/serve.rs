@@ -263,7 +263,9 @@ fn serve_refuses_wrong_tls_settings_in_one_line() {
         (certs.chain.to_str().unwrap(), certs.key.to_str().unwrap(), certs.other_key.to_str().unwrap());
     let missing = dir.path().join("missing.pem");
     let missing = missing.to_str().unwrap();
-    let cases: [(&[&str], &[(&str, &str)], &str); 5] = [
+    // The flags, the variables, what the line says.
+    type Case<'a> = (&'a [&'a str], &'a [(&'a str, &'a str)], &'a str);
+    let cases: [Case; 5] = [
         (&["--tls-cert", chain], &[], "tls_cert is set without tls_key"),
         (&[], &[("SEO_AUDIT_TLS_KEY", key)], "tls_key is set without tls_cert"),
         (&["--tls-cert", missing, "--tls-key", key], &[], "cannot read the TLS certificate"),
