@@ -1,7 +1,8 @@
 //! `seo-audit`: the command line of the seo-audit service.
 //!
 //! - `seo-audit audit TARGET`: audit a URL, or a local HTML file as if served at `--url`.
-//! - `seo-audit serve`: run the HTTP service (prints `listening on http://ADDR`).
+//! - `seo-audit serve`: run the HTTP service (prints `listening on http://ADDR`, `https://`
+//!   with `--tls-cert` and `--tls-key`).
 //! - `seo-audit users create`, `seo-audit keys create|list|disable|enable|revoke`,
 //!   `seo-audit migrate`: administer the database under `--data`.
 

@@ -2,6 +2,7 @@
 
 use std::io::Write;
 use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
 
 use crate::Global;
 
@@ -49,6 +50,12 @@ pub struct ServeArgs {
     /// (1 to 128) [default: 64].
     #[arg(long, value_name = "BITS", value_parser = clap::value_parser!(u8).range(1..=128))]
     pub anonymous_ipv6_prefix: Option<u8>,
+    /// PEM certificate chain: with --tls-key, serve HTTPS (HTTP/2 and HTTP/1.1).
+    #[arg(long, value_name = "FILE")]
+    pub tls_cert: Option<PathBuf>,
+    /// PEM private key of --tls-cert.
+    #[arg(long, value_name = "FILE")]
+    pub tls_key: Option<PathBuf>,
 }
 
 /// The `[rate_limits]` settings `serve` takes as flags.
@@ -77,9 +84,9 @@ pub async fn run(args: ServeArgs, global: &Global) -> u8 {
         }
     };
     // Scripts wait for this exact line (docs/API.md, "Running the service"): print it once, and
-    // only now that the socket accepts connections.
+    // only now that the socket accepts connections; `https://` when it speaks TLS.
     let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "listening on http://{}", server.local_addr());
+    let _ = writeln!(out, "listening on {}://{}", server.scheme(), server.local_addr());
     let _ = out.flush();
     drop(out);
     server::shutdown_signal().await;

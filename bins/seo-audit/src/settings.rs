@@ -423,6 +423,8 @@ mod tests {
             idle_timeout_ms: 16,
             max_connections: 17,
             max_connections_per_ip: 18,
+            tls_cert: Some(PathBuf::from("/etc/seo-audit/chain.pem")),
+            tls_key: Some(PathBuf::from("/etc/seo-audit/key.pem")),
             badge_audit_url: String::new(),
             widget_rate_limit: 19,
             monitor_interval_s: 20,

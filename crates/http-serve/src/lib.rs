@@ -8,6 +8,8 @@
 //! - Each connection is admitted under the global and per-IP caps or closed at once, and
 //!   a watchdog holds it to a deadline for its first request head, an idle timeout and the
 //!   shutdown ([`conn`]); a failing `accept` (a full descriptor table) backs off.
+//! - [`Listener::with_tls`] serves HTTPS instead ([`tls`]): the handshake is done under the
+//!   same caps and within the same deadline as the first request head.
 //! - [`shutdown_signal`] resolves on SIGINT or SIGTERM.
 //!
 //! hyper-util's `GracefulShutdown` is not used: it takes each connection over, while the
@@ -31,6 +33,9 @@
 #![warn(missing_docs)]
 
 pub mod conn;
+pub mod tls;
+
+pub use tls::{Tls, TlsError};
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -41,6 +46,7 @@ use std::time::{Duration, Instant};
 use hyper::body::{Body, Incoming};
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
@@ -102,11 +108,12 @@ pub struct BindError {
     pub source: std::io::Error,
 }
 
-/// A bound TCP socket and its address.
+/// A bound TCP socket and its address, serving HTTP or, [`with_tls`](Self::with_tls), HTTPS.
 #[derive(Debug)]
 pub struct Listener {
     inner: TcpListener,
     addr: SocketAddr,
+    tls: Option<Tls>,
 }
 
 impl Listener {
@@ -114,12 +121,31 @@ impl Listener {
     pub async fn bind(addr: SocketAddr) -> Result<Listener, BindError> {
         let inner = TcpListener::bind(addr).await.map_err(|source| BindError { addr, source })?;
         let bound = inner.local_addr().map_err(|source| BindError { addr, source })?;
-        Ok(Listener { inner, addr: bound })
+        Ok(Listener { inner, addr: bound, tls: None })
     }
 
     /// The bound address (the real port when port 0 was asked for).
     pub fn local_addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// Serves HTTPS with `tls` on this socket (HTTP/2 or HTTP/1.1, as ALPN settles).
+    pub fn with_tls(mut self, tls: Tls) -> Listener {
+        self.tls = Some(tls);
+        self
+    }
+
+    /// `https` with TLS, else `http`.
+    pub fn scheme(&self) -> &'static str {
+        scheme(self.tls.is_some())
+    }
+}
+
+fn scheme(tls: bool) -> &'static str {
+    if tls {
+        "https"
+    } else {
+        "http"
     }
 }
 
@@ -155,6 +181,7 @@ impl Default for ShutdownHandle {
 #[derive(Debug)]
 pub struct Server {
     addr: SocketAddr,
+    scheme: &'static str,
     shutdown: ShutdownHandle,
     task: JoinHandle<()>,
 }
@@ -163,6 +190,11 @@ impl Server {
     /// The bound address.
     pub fn local_addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// `https` when the listener serves TLS, else `http`.
+    pub fn scheme(&self) -> &'static str {
+        self.scheme
     }
 
     /// A handle that shuts the server down from elsewhere (a signal handler).
@@ -218,9 +250,11 @@ where
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
     let fd_limit = conn::raise_fd_limit();
-    let addr = listener.addr;
-    let task = tokio::spawn(accept_loop(listener.inner, limits, Arc::new(service), shutdown.subscribe(), fd_limit));
-    Server { addr, shutdown, task }
+    let (addr, scheme) = (listener.addr, listener.scheme());
+    let tls = listener.tls.as_ref().map(Tls::acceptor);
+    let task =
+        tokio::spawn(accept_loop(listener.inner, tls, limits, Arc::new(service), shutdown.subscribe(), fd_limit));
+    Server { addr, scheme, shutdown, task }
 }
 
 /// What the accept loop tells its connections.
@@ -242,6 +276,7 @@ struct Timeouts {
 
 async fn accept_loop<F, Fut, B>(
     listener: TcpListener,
+    tls: Option<tokio_rustls::TlsAcceptor>,
     limits: Limits,
     service: Arc<F>,
     mut stop: watch::Receiver<bool>,
@@ -334,6 +369,7 @@ async fn accept_loop<F, Fut, B>(
         let _ = stream.set_nodelay(true);
         tokio::spawn(serve_connection(
             stream,
+            tls.clone(),
             peer,
             service.clone(),
             builder.clone(),
@@ -359,8 +395,12 @@ async fn accept_loop<F, Fut, B>(
 
 /// Serves one accepted connection until it ends, is idle or silent too long, or the server
 /// stops. Holds `held` (its admission permit, its share of the shutdown count) until then.
+/// With `tls`, the handshake comes first, within the head deadline of the accept: a client
+/// that opens a socket and sends nothing is closed at the same time over HTTPS as over HTTP.
+#[allow(clippy::too_many_arguments)]
 async fn serve_connection<F, Fut, B>(
     stream: TcpStream,
+    tls: Option<tokio_rustls::TlsAcceptor>,
     peer: SocketAddr,
     handler: Arc<F>,
     builder: Arc<auto::Builder<TokioExecutor>>,
@@ -375,6 +415,47 @@ async fn serve_connection<F, Fut, B>(
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
     let activity = conn::Activity::new(Instant::now());
+    let Some(acceptor) = tls else {
+        return serve_io(stream, peer, handler, builder, timeouts, stop, activity, held).await;
+    };
+    let deadline = activity.opened() + timeouts.head;
+    let handshake = tokio::select! {
+        done = tokio::time::timeout_at(deadline.into(), acceptor.accept(stream)) => done,
+        // A shutdown drops handshakes in progress: no request of theirs is in flight.
+        _ = stop.wait_for(|s| *s != Stop::Running) => {
+            tracing::debug!(%peer, "TLS handshake dropped at shutdown");
+            return;
+        }
+    };
+    match handshake {
+        Ok(Ok(stream)) => serve_io(stream, peer, handler, builder, timeouts, stop, activity, held).await,
+        // Plain HTTP on the HTTPS port, a client that distrusts the certificate, a scanner:
+        // the socket is closed, nothing else is disturbed.
+        Ok(Err(e)) => tracing::debug!(error = %e, %peer, "TLS handshake failed"),
+        Err(_) => tracing::debug!(%peer, "no TLS handshake within the head timeout; closed"),
+    }
+}
+
+/// Serves HTTP on one connection's byte stream (plain TCP, or TLS after the handshake)
+/// under its watchdog: see [`serve_connection`].
+#[allow(clippy::too_many_arguments)]
+async fn serve_io<S, F, Fut, B>(
+    stream: S,
+    peer: SocketAddr,
+    handler: Arc<F>,
+    builder: Arc<auto::Builder<TokioExecutor>>,
+    timeouts: Timeouts,
+    mut stop: watch::Receiver<Stop>,
+    activity: Arc<conn::Activity>,
+    held: (conn::Permit, mpsc::Sender<()>),
+) where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+    F: Fn(http::Request<Incoming>, SocketAddr) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = http::Response<B>> + Send + 'static,
+    B: Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
     let service = {
         let activity = activity.clone();
         hyper::service::service_fn(move |req: http::Request<Incoming>| {

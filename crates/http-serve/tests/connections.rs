@@ -2,7 +2,8 @@
 //! that never complete a request head are closed at the head timeout, idle HTTP/1.1 and
 //! HTTP/2 connections at the idle timeout, a request running longer than the head timeout
 //! is answered, and the connection caps close extra sockets at once, while a normal client
-//! is still answered.
+//! is still answered. Over HTTPS: HTTP/2 and HTTP/1.1 by ALPN, plain HTTP on the HTTPS port
+//! refused without harm, and TLS handshakes held to the same head timeout and caps.
 //!
 //! `cargo test -p http-serve --test connections -- --nocapture` prints the figures recorded
 //! in docs/SECURITY.md.
@@ -291,5 +292,105 @@ async fn connections_over_the_caps_are_closed_at_once() {
             other => assert!(Instant::now() < deadline, "still refused: {other:?}"),
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// A server certificate chain signed by a test root, as the server's [`http_serve::Tls`].
+fn test_tls(dir: &std::path::Path) -> (test_support::tls::TestCerts, http_serve::Tls) {
+    let certs = test_support::tls::TestCerts::generate(dir);
+    let tls = http_serve::Tls::from_pem_files(&certs.chain, &certs.key).expect("the test chain and key");
+    (certs, tls)
+}
+
+#[tokio::test]
+async fn https_serves_http2_and_http1_by_alpn_and_plain_http_on_its_port_fails_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let (certs, tls) = test_tls(dir.path());
+    let t = TestServer::start_with(Some(tls), |_| {}).await;
+    let addr = t.server.local_addr();
+    assert_eq!(t.server.scheme(), "https");
+    assert!(t.base.starts_with("https://127.0.0.1:"), "{}", t.base);
+
+    let get = |client: reqwest::Client, url: String| async move {
+        let resp = client.get(url).send().await.expect("an HTTPS answer");
+        let version = resp.version();
+        (resp.status().as_u16(), version, resp.text().await.unwrap())
+    };
+    // A client offering both gets HTTP/2; one offering only HTTP/1.1 gets that.
+    let h2 = get(certs.client().build().unwrap(), t.url("/")).await;
+    assert_eq!(h2, (200, http::Version::HTTP_2, r#"{"ok":true}"#.to_string()));
+    let h1 = get(certs.client().http1_only().build().unwrap(), t.url("/")).await;
+    assert_eq!(h1, (200, http::Version::HTTP_11, r#"{"ok":true}"#.to_string()));
+    // The certificate names localhost too.
+    let by_name = get(certs.client().build().unwrap(), format!("https://localhost:{}/", addr.port())).await;
+    assert_eq!(by_name.0, 200);
+
+    // Plain HTTP on the HTTPS port: no HTTP answer, the connection is closed.
+    let plain = reqwest::Client::builder().no_proxy().build().unwrap().get(format!("http://{addr}/")).send().await;
+    assert!(plain.is_err(), "{plain:?}");
+    let mut raw = TcpStream::connect(addr).await.unwrap();
+    raw.write_all(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").await.unwrap();
+    let mut answer = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), raw.read_to_end(&mut answer))
+        .await
+        .expect("closed after a plain HTTP request")
+        .ok();
+    assert!(!answer.starts_with(b"HTTP/"), "{:?}", String::from_utf8_lossy(&answer));
+    // A client that does not trust the test root refuses the server's certificate.
+    let untrusting = reqwest::Client::builder().no_proxy().build().unwrap().get(t.url("/")).send().await;
+    assert!(untrusting.is_err(), "{untrusting:?}");
+
+    // None of that disturbed the server.
+    let again = get(certs.client().build().unwrap(), t.url("/")).await;
+    assert_eq!(again.0, 200);
+    t.server.shutdown().await;
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tls_handshakes_are_held_to_the_head_timeout_and_count_against_the_caps() {
+    let dir = tempfile::tempdir().unwrap();
+    let (certs, tls) = test_tls(dir.path());
+    let head = Duration::from_millis(1000);
+    let t = TestServer::start_with(Some(tls), |l| {
+        l.header_timeout = head;
+        l.max_connections_per_ip = 1;
+    })
+    .await;
+    let addr = t.server.local_addr();
+    // Linux routes all of 127.0.0.0/8 to loopback: each address is another client.
+    let ip = |last: u8| IpAddr::from([127, 0, 0, last]);
+    let status_from = |last: u8| {
+        let client = certs.client().local_address(ip(last)).build().unwrap();
+        let url = t.url("/");
+        async move { client.get(url).send().await.map(|r| r.status().as_u16()).map_err(|e| e.to_string()) }
+    };
+    // A TLS record header announcing a ClientHello, and nothing of the ClientHello.
+    let stalled_hello: &[u8] = b"\x16\x03\x01\x02\x00";
+    // Each case has clients of its own: a client's last connection of a case may still be
+    // open on the server's side when the next case starts.
+    let cases = [("silent", &b""[..], 10), ("ClientHello begun, never finished", stalled_hello, 20)];
+    for (what, opening, client) in cases {
+        let mut stalled = connect_from(ip(client), addr).await;
+        stalled.write_all(opening).await.unwrap();
+        // Its handshake holds its client's one connection: that client's next one is
+        // closed at once (connections are accepted in the order they were made), another
+        // client is served.
+        assert!(status_from(client).await.is_err(), "{what}: a second connection of a client at its cap was served");
+        assert_eq!(status_from(client + 1).await, Ok(200), "{what}");
+        // Closed at the head timeout, counted from the accept.
+        let lifetime = closed_within(&mut stalled, head + Duration::from_secs(10)).await.expect("closed");
+        assert!(lifetime >= head - Duration::from_millis(300), "{what}: closed after {lifetime:?}");
+        assert!(lifetime <= head + Duration::from_secs(4), "{what}: closed after {lifetime:?}");
+        eprintln!("TLS connection, {what}: closed {} ms after it opened (head timeout {} ms)", ms(lifetime), ms(head));
+        // Its slot is free again.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            match status_from(client).await {
+                Ok(200) => break,
+                other => assert!(Instant::now() < deadline, "{what}: still refused: {other:?}"),
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
     }
 }

@@ -119,6 +119,12 @@ pub struct Config {
     /// Connections open at once from one client IP (one /64 for IPv6; trusted proxies
     /// only count globally); over it a new connection is closed at once. 0: no per-IP cap.
     pub max_connections_per_ip: usize,
+    /// PEM file of the server's certificate chain (its certificate first): with `tls_key`,
+    /// the service speaks HTTPS (HTTP/2 and HTTP/1.1 by ALPN) instead of HTTP. Read at start;
+    /// a renewed certificate takes a restart (docs/DEPLOYMENT.md).
+    pub tls_cert: Option<PathBuf>,
+    /// PEM file of the private key of `tls_cert` (PKCS#8, PKCS#1 or SEC1).
+    pub tls_key: Option<PathBuf>,
     /// URL the badge audits in the background for a domain without a recent audit;
     /// `{domain}` is replaced by the domain. Empty: no background audits.
     pub badge_audit_url: String,
@@ -160,6 +166,8 @@ impl Default for Config {
             idle_timeout_ms: 60_000,
             max_connections: 10_000,
             max_connections_per_ip: 256,
+            tls_cert: None,
+            tls_key: None,
             badge_audit_url: DEFAULT_BADGE_AUDIT_URL.to_string(),
             widget_rate_limit: 120,
             monitor_interval_s: u64::from(app::DEFAULT_MONITOR_INTERVAL_S),
@@ -181,6 +189,15 @@ impl Config {
         match self.database_url.trim() {
             "" => app::Database::Sqlite(self.db_path()),
             url => app::Database::Postgres(url.to_owned()),
+        }
+    }
+
+    /// `https` when the service speaks TLS (`tls_cert` is set), else `http`.
+    pub fn scheme(&self) -> &'static str {
+        if self.tls_cert.is_some() {
+            "https"
+        } else {
+            "http"
         }
     }
 

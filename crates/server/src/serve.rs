@@ -27,6 +27,17 @@ pub enum ServeError {
     /// The task that opens the database failed.
     #[error("start-up failed: {0}")]
     Start(String),
+    /// Only one of `tls_cert` and `tls_key` is set.
+    #[error("{given} is set without {missing}: HTTPS needs both (--tls-cert FILE --tls-key FILE)")]
+    TlsHalf {
+        /// The setting given.
+        given: &'static str,
+        /// The one missing.
+        missing: &'static str,
+    },
+    /// The certificate or key cannot be read or used.
+    #[error(transparent)]
+    Tls(#[from] http_serve::TlsError),
 }
 
 /// A running server.
@@ -40,6 +51,11 @@ impl Server {
     /// The bound address (the real port when the configuration asked for port 0).
     pub fn local_addr(&self) -> SocketAddr {
         self.inner.local_addr()
+    }
+
+    /// `https` when the server speaks TLS, else `http`.
+    pub fn scheme(&self) -> &'static str {
+        self.inner.scheme()
     }
 
     /// A handle that shuts the server down from elsewhere (a signal handler).
@@ -64,17 +80,19 @@ impl Server {
     }
 }
 
-/// Opens the database of `config`, binds `config.listen` and serves until shut down.
-/// Returns once the socket accepts connections.
+/// Reads the certificate and key of `config` (before anything else starts, so that a
+/// wrong file is one line at start), binds `config.listen`, opens the database and serves
+/// until shut down. Returns once the socket accepts connections.
 ///
 /// Without a configured base URL (it is still [`app::DEFAULT_BASE_URL`]) the base URL
-/// becomes the address actually bound, so the user agent's `/bot` link and the discovery
-/// documents point at this server even with `--listen 127.0.0.1:0` (an unspecified address
-/// such as `0.0.0.0` is shown as `127.0.0.1`). Behind a proxy or a domain, set it.
+/// becomes the address actually bound, with the scheme served (`https://` with TLS), so the
+/// user agent's `/bot` link and the discovery documents point at this server even with
+/// `--listen 127.0.0.1:0` (an unspecified address such as `0.0.0.0` is shown as
+/// `127.0.0.1`). Behind a proxy or a domain, set it.
 pub async fn serve(mut config: Config) -> Result<Server, ServeError> {
-    let listener = http_serve::Listener::bind(config.listen).await?;
+    let listener = bind(&config, config.listen).await?;
     if config.base_url == app::DEFAULT_BASE_URL {
-        config.base_url = bound_base_url(listener.local_addr());
+        config.base_url = bound_base_url(listener.scheme(), listener.local_addr());
     }
     // Opening the database blocks (disk, or a PostgreSQL connection whose client must not
     // run on an async worker thread): it runs on the blocking pool.
@@ -85,18 +103,34 @@ pub async fn serve(mut config: Config) -> Result<Server, ServeError> {
     Ok(serve_listener(state, listener).await)
 }
 
-/// `http://ADDR` of a bound address, with an unspecified IP replaced by loopback.
-fn bound_base_url(mut addr: SocketAddr) -> String {
+/// `SCHEME://ADDR` of a bound address, with an unspecified IP replaced by loopback.
+fn bound_base_url(scheme: &str, mut addr: SocketAddr) -> String {
     if addr.ip().is_unspecified() {
         addr.set_ip(if addr.is_ipv4() { Ipv4Addr::LOCALHOST.into() } else { Ipv6Addr::LOCALHOST.into() });
     }
-    format!("http://{addr}")
+    format!("{scheme}://{addr}")
 }
 
-/// [`serve`] with a state built by the caller (its base URL as it is).
+/// [`serve`] with a state built by the caller (its base URL as it is; TLS as its settings
+/// say).
 pub async fn serve_state(state: AppState, listen: SocketAddr) -> Result<Server, ServeError> {
-    let listener = http_serve::Listener::bind(listen).await?;
+    let listener = bind(&state.config, listen).await?;
     Ok(serve_listener(state, listener).await)
+}
+
+/// The listener of `listen`, serving HTTPS when `config` names a certificate and key.
+async fn bind(config: &Config, listen: SocketAddr) -> Result<http_serve::Listener, ServeError> {
+    let tls = match (&config.tls_cert, &config.tls_key) {
+        (None, None) => None,
+        (Some(cert), Some(key)) => Some(http_serve::Tls::from_pem_files(cert, key)?),
+        (Some(_), None) => return Err(ServeError::TlsHalf { given: "tls_cert", missing: "tls_key" }),
+        (None, Some(_)) => return Err(ServeError::TlsHalf { given: "tls_key", missing: "tls_cert" }),
+    };
+    let listener = http_serve::Listener::bind(listen).await?;
+    Ok(match tls {
+        Some(tls) => listener.with_tls(tls),
+        None => listener,
+    })
 }
 
 async fn serve_listener(state: AppState, listener: http_serve::Listener) -> Server {

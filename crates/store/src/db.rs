@@ -23,6 +23,8 @@ pub const DB_FILE_NAME: &str = "seo-audit.db";
 /// How long opening a PostgreSQL connection may take when the URL sets no
 /// `connect_timeout`.
 pub const PG_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+/// Longest wait of [`Store::ping`] for a PostgreSQL connection.
+pub const PING_TIMEOUT: Duration = Duration::from_secs(2);
 /// How many times a PostgreSQL transaction that lost a serialization race is run again.
 const PG_RETRIES: u32 = 12;
 
@@ -328,9 +330,21 @@ impl Store {
 
     /// One real `SELECT 1` round trip on a pooled connection, timed, for the status
     /// endpoint. An error here means the database is unavailable.
+    /// On PostgreSQL it waits at most [`PING_TIMEOUT`] for a connection: a health check
+    /// must answer "down" while the load balancer still listens, not time out.
     pub fn ping(&self) -> Result<Duration> {
         let started = Instant::now();
-        let one: i64 = self.read(|db| db.query_one("SELECT CAST(1 AS BIGINT)", args![], |row| row.get(0)))?;
+        let select = |db: &Db<'_>| db.query_one("SELECT CAST(1 AS BIGINT)", args![], |row| row.get::<i64>(0));
+        let one = match &*self.backend {
+            Backend::Postgres { pool, .. } => {
+                let mut conn = pool.get_timeout(PING_TIMEOUT.min(self.options.pool_timeout))?;
+                let PgConn { client, statements } = &mut *conn;
+                let db = Db::Pg(RefCell::new(PgHandle { session: PgSession::Auto(client), statements }));
+                let one = select(&db);
+                one?
+            }
+            Backend::Sqlite { .. } => self.read(select)?,
+        };
         debug_assert_eq!(one, 1);
         Ok(started.elapsed())
     }

@@ -879,7 +879,7 @@ impl Store {
                    SELECT MIN(next_attempt_at) AS t FROM webhook_outbox \
                    WHERE state = 'pending' AND next_attempt_at > ?1 \
                    UNION ALL \
-                   SELECT MIN(claimed_until) FROM webhook_outbox WHERE state = 'pending' AND claimed_until > ?1)",
+                   SELECT MIN(claimed_until) FROM webhook_outbox WHERE state = 'pending' AND claimed_until > ?1) AS due",
                 args![&now],
                 |row| row.get(0),
             )

@@ -8,10 +8,12 @@
 //!   endless bodies, bytes that are not HTTP, answers cut short, arbitrary header bytes.
 //! - [`thread_site`]: a blocking server on threads, for tests without an async runtime
 //!   (the command-line tests drive a child process).
+//! - [`tls::TestCerts`]: a test root and a server certificate it signed, for HTTPS tests.
 
 mod raw;
 mod serve;
 mod thread;
+pub mod tls;
 
 pub use raw::{html, redirect, typed, RawServer, Recorded, Reply};
 pub use serve::{fixture_site, fixtures_dir, serve_loopback, FixtureSite, Pages, SLOW_DELAY};

@@ -208,3 +208,81 @@ fn serve_reports_a_busy_address() {
     assert!(out.stdout.is_empty());
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot listen"), "{out:?}");
 }
+
+/// `serve --tls-cert --tls-key` (the key from its environment variable): HTTPS on the
+/// printed `https://` address, HTTP/2 or HTTP/1.1 as the client offers, audits included.
+#[tokio::test]
+async fn serve_speaks_https_with_a_certificate_chain() {
+    let dir = tempfile::tempdir().unwrap();
+    let certs = test_support::tls::TestCerts::generate(dir.path());
+    let data = dir.path().join("data");
+    let mut child = bin(&data)
+        .args(["serve", "--listen", "127.0.0.1:0", "--allow-target", "127.0.0.1", "--tls-cert"])
+        .arg(&certs.chain)
+        .env("SEO_AUDIT_TLS_KEY", &certs.key)
+        .env("SEO_AUDIT_LOG", "warn")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let (scheme, addr) = common::listening_url(&mut std::io::BufReader::new(child.stdout.as_mut().unwrap()));
+    let server = Serving { child, base: format!("https://{addr}") };
+    assert_eq!(scheme, "https");
+
+    let port = fixture_server();
+    let audit = format!("{}/api/v1/audit?url=http://127.0.0.1:{port}/&format=compact", server.base);
+    for (client, version) in [
+        (certs.client().build().unwrap(), reqwest::Version::HTTP_2),
+        (certs.client().http1_only().build().unwrap(), reqwest::Version::HTTP_11),
+    ] {
+        let status = client.get(format!("{}/api/status", server.base)).send().await.unwrap();
+        assert_eq!((status.status().as_u16(), status.version()), (200, version));
+        let answer = client.get(&audit).send().await.unwrap();
+        assert_eq!((answer.status().as_u16(), answer.version()), (200, version));
+        let body: serde_json::Value = answer.json().await.unwrap();
+        assert_eq!(body["status_code"], 200, "{body}");
+    }
+    // Plain HTTP on the port gets no answer, and the server goes on.
+    let plain = reqwest::Client::builder().no_proxy().build().unwrap().get(format!("http://{addr}/api/status"));
+    assert!(plain.send().await.is_err());
+    let status = certs.client().build().unwrap().get(format!("{}/api/status", server.base)).send().await.unwrap();
+    assert_eq!(status.status(), 200);
+
+    let (clean, rest) = server.terminate();
+    assert!(clean, "serve exits 0 on SIGTERM");
+    assert_eq!(rest, "", "stdout carries the listening line only");
+}
+
+/// Half a TLS setting, a file that cannot be read, a key that is not the certificate's:
+/// one line on stderr and exit status 2, before anything listens.
+#[test]
+fn serve_refuses_wrong_tls_settings_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let certs = test_support::tls::TestCerts::generate(dir.path());
+    let (chain, key, other) =
+        (certs.chain.to_str().unwrap(), certs.key.to_str().unwrap(), certs.other_key.to_str().unwrap());
+    let missing = dir.path().join("missing.pem");
+    let missing = missing.to_str().unwrap();
+    // The flags, the variables, what the line says.
+    type Case<'a> = (&'a [&'a str], &'a [(&'a str, &'a str)], &'a str);
+    let cases: [Case; 5] = [
+        (&["--tls-cert", chain], &[], "tls_cert is set without tls_key"),
+        (&[], &[("SEO_AUDIT_TLS_KEY", key)], "tls_key is set without tls_cert"),
+        (&["--tls-cert", missing, "--tls-key", key], &[], "cannot read the TLS certificate"),
+        (&["--tls-cert", chain, "--tls-key", missing], &[], "cannot read the TLS private key"),
+        (&["--tls-cert", chain, "--tls-key", other], &[], "does not belong to the certificate"),
+    ];
+    for (args, vars, wanted) in cases {
+        let out = bin(&dir.path().join("data"))
+            .args(["serve", "--listen", "127.0.0.1:0"])
+            .args(args)
+            .envs(vars.iter().copied())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?} {vars:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}: nothing listened");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.starts_with("error: ") && stderr.contains(wanted), "{args:?}: {stderr}");
+    }
+}

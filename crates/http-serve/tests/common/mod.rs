@@ -22,9 +22,17 @@ impl TestServer {
     /// Serves 200 `{"ok":true}` on every path (`/slow` after [`SLOW_DELAY`]) under the
     /// default limits as `tweak` leaves them.
     pub async fn start(tweak: impl FnOnce(&mut Limits)) -> TestServer {
+        TestServer::start_with(None, tweak).await
+    }
+
+    /// [`TestServer::start`] serving HTTPS with `tls` when given.
+    pub async fn start_with(tls: Option<http_serve::Tls>, tweak: impl FnOnce(&mut Limits)) -> TestServer {
         let mut limits = Limits::default();
         tweak(&mut limits);
-        let listener = http_serve::Listener::bind("127.0.0.1:0".parse().unwrap()).await.unwrap();
+        let mut listener = http_serve::Listener::bind("127.0.0.1:0".parse().unwrap()).await.unwrap();
+        if let Some(tls) = tls {
+            listener = listener.with_tls(tls);
+        }
         let server = http_serve::serve(
             listener,
             limits,
@@ -38,7 +46,7 @@ impl TestServer {
                 resp
             },
         );
-        let base = format!("http://{}", server.local_addr());
+        let base = format!("{}://{}", server.scheme(), server.local_addr());
         TestServer { server, base }
     }
 

@@ -242,24 +242,31 @@ async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
 
 /// The public address used in absolute links (snippets, the iframe badge's link).
 ///
-/// The configured `base_url` when the operator set one. Otherwise (it is still the default)
-/// the request's `Host` when that names this machine: a loopback name or address, or the
-/// address the server listens on; so a development server on another port links to
-/// itself. Any other `Host` is ignored: a forged header must not plant links to another
-/// site in pages a cache may keep.
+/// The configured `base_url` when the operator set one. Otherwise (it is still the default,
+/// or its `https://` form when the service speaks TLS) the request's `Host` when that names
+/// this machine: a loopback name or address, or the address the server listens on; so a
+/// development server on another port links to itself, with the scheme it serves. Any other
+/// `Host` is ignored: a forged header must not plant links to another site in pages a cache
+/// may keep.
 fn base_url(ctx: &Ctx) -> String {
     let configured = ctx.state.config.base_url.trim_end_matches('/').to_string();
-    if configured != app::DEFAULT_BASE_URL.trim_end_matches('/') {
+    let scheme = ctx.state.config.scheme();
+    let default = app::DEFAULT_BASE_URL.trim_end_matches('/');
+    let default_here = format!("{scheme}://{}", default.trim_start_matches("http://"));
+    if configured != default && configured != default_here {
         return configured;
     }
-    let Some(host) = ctx.headers.get(header::HOST).and_then(|v| v.to_str().ok()) else { return configured };
-    let Ok(authority) = host.parse::<http::uri::Authority>() else { return configured };
+    // HTTP/1.1 names the host in `Host`; HTTP/2 (what browsers speak over TLS) in the
+    // request's `:authority`, which is the URI's.
+    let host = ctx.headers.get(header::HOST).and_then(|v| v.to_str().ok());
+    let parsed = host.map(str::parse::<http::uri::Authority>).or_else(|| ctx.uri.authority().cloned().map(Ok));
+    let Some(Ok(authority)) = parsed else { return configured };
     let name = authority.host().trim_start_matches('[').trim_end_matches(']').to_ascii_lowercase();
     let listen = ctx.state.config.listen.ip();
     let trusted = name == "localhost"
         || name.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback() || (!listen.is_unspecified() && ip == listen));
     if trusted {
-        format!("http://{}", authority.as_str().to_ascii_lowercase())
+        format!("{scheme}://{}", authority.as_str().to_ascii_lowercase())
     } else {
         configured
     }

@@ -22,5 +22,6 @@ mod mcp_clients;
 mod mcp_examples;
 mod mcp_http;
 mod mcp_parity;
+mod tls;
 mod web;
 mod webhooks;

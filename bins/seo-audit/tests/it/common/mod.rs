@@ -28,9 +28,19 @@ pub fn bin(data: &Path) -> Command {
 
 /// Reads the `listening on http://ADDR` line `serve` prints first, and returns ADDR.
 pub fn listening_addr(stdout: &mut impl BufRead) -> String {
+    let (scheme, addr) = listening_url(stdout);
+    assert_eq!(scheme, "http");
+    addr
+}
+
+/// Reads the `listening on SCHEME://ADDR` line `serve` prints first, and returns SCHEME
+/// (`http` or `https`) and ADDR.
+pub fn listening_url(stdout: &mut impl BufRead) -> (String, String) {
     let mut line = String::new();
     stdout.read_line(&mut line).expect("read serve's first line");
-    line.trim_end().strip_prefix("listening on http://").unwrap_or_else(|| panic!("{line:?}")).to_string()
+    let url = line.trim_end().strip_prefix("listening on ").unwrap_or_else(|| panic!("{line:?}"));
+    let (scheme, addr) = url.split_once("://").unwrap_or_else(|| panic!("{line:?}"));
+    (scheme.to_string(), addr.to_string())
 }
 
 /// `serve` on port 0 with 127.0.0.1 allowed as a target, logging at `log` level to nowhere;

@@ -48,7 +48,7 @@ impl TestServer {
         let mut config = test_config(dir.path());
         tweak(&mut config);
         let server = server::serve(config).await.unwrap();
-        let base = format!("http://{}", server.local_addr());
+        let base = format!("{}://{}", server.scheme(), server.local_addr());
         // The application's own handle: it follows the database file when the service
         // reconnects to a restored copy (faults.rs).
         let store = server.state().app.store.clone();
