@@ -76,8 +76,8 @@ pub use fetch::{
     DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_BODY_BYTES, DEFAULT_TEXT_TIMEOUT, DEFAULT_TOTAL_TIMEOUT, MAX_URL_LEN,
 };
 pub use store::{
-    format_rfc3339, ip_identity, minute_bucket, now_rfc3339, Alert, Database, Error as StoreError, Intent, KeyRecord,
-    LoggedDelivery, NewRun, OutboxState, RunState, StepStatus, StoredAudit, Tier, Webhook, WebhookPayload, WorkflowRun,
-    WorkflowStep, ANONYMOUS_RATE_LIMIT, BADGE_MAX_AGE, DB_FILE_NAME, DEFAULT_MONITOR_INTERVAL_S, FREE_RATE_LIMIT,
-    GATE_STEP, PRO_RATE_LIMIT, SCOPES, WEBHOOK_DELIVERED_EVENTS, WEBHOOK_EVENTS,
+    format_rfc3339, ip_identity, minute_bucket, now_rfc3339, Alert, Consumption, Database, Error as StoreError, Intent,
+    KeyRecord, LoggedDelivery, NewRun, OutboxState, RunState, StepStatus, StoredAudit, Tier, Webhook, WebhookPayload,
+    WorkflowRun, WorkflowStep, ANONYMOUS_RATE_LIMIT, BADGE_MAX_AGE, DB_FILE_NAME, DEFAULT_MONITOR_INTERVAL_S,
+    FREE_RATE_LIMIT, GATE_STEP, PRO_RATE_LIMIT, SCOPES, WEBHOOK_DELIVERED_EVENTS, WEBHOOK_EVENTS,
 };

@@ -237,10 +237,8 @@ impl Workflows {
         decision: &'static str,
     ) -> Result<store::Result<()>, AppError> {
         let (rid, worker, until) = (run_id.clone(), self.worker.clone(), self.lease_until());
-        let decided = self
-            .app
-            .db(move |s| Ok(s.decide_approval_claimed(&rid, &approval_id, decision, &worker, until)))
-            .await?;
+        let decided =
+            self.app.db(move |s| Ok(s.decide_approval_claimed(&rid, &approval_id, decision, &worker, until))).await?;
         if decided.is_ok() && decision == "approved" {
             self.resume(run_id);
         }

@@ -6,6 +6,13 @@
 //! which feeds `requests_last_24h` of the usage snapshot. Windows are clock minutes (UTC
 //! `:00` to `:59`), the same buckets the store uses, so both count alike. A restart starts
 //! every window afresh in memory; the store keeps the history.
+//!
+//! On PostgreSQL, which several replicas may share, a process's memory sees only its own
+//! share of an identity's requests, so the decision is taken in the database instead: one
+//! counter per identity and minute, checked and added in one statement
+//! ([`app::App::consume_quota_in_db`]; docs/ARCHITECTURE.md, "Replicas"). Should the
+//! database not answer, the process falls back to its own memory count (the request is
+//! not refused for the database's sake; the other replicas do the same).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -54,22 +61,45 @@ struct Window {
 pub struct Limiter {
     windows: Mutex<HashMap<String, Window>>,
     usage: Option<app::App>,
+    /// Count in the database ([`app::App::counts_quota_in_db`]), not in memory.
+    shared: bool,
 }
 
 impl Limiter {
-    /// A limiter that records granted units through `usage` (None: memory only).
+    /// A limiter that records granted units through `usage` (None: memory only). When
+    /// `usage`'s store is shared by replicas (PostgreSQL), the count is the database's.
     pub fn new(usage: Option<app::App>) -> Limiter {
-        Limiter { windows: Mutex::new(HashMap::new()), usage }
+        let shared = usage.as_ref().is_some_and(app::App::counts_quota_in_db);
+        Limiter { windows: Mutex::new(HashMap::new()), usage, shared }
     }
 
     /// Grants `units` to `identity` when this minute's count stays within `limit`, else
     /// grants nothing (a batch gets all its units or none).
     pub fn consume(&self, identity: &str, units: u32, limit: u32) -> Decision {
-        let decision = self.consume_at(identity, units, limit, OffsetDateTime::now_utc());
+        let now = OffsetDateTime::now_utc();
+        if let Some(app) = self.usage.as_ref().filter(|_| self.shared) {
+            match app.consume_quota_in_db(identity, units, limit) {
+                Ok(consumption) => return Self::decision(consumption, limit, now),
+                Err(e) => tracing::warn!(error = %e, "quota not counted in the database: counted in memory"),
+            }
+            return self.consume_at(identity, units, limit, now);
+        }
+        let decision = self.consume_at(identity, units, limit, now);
         if let Some(app) = self.usage.as_ref().filter(|_| decision.allowed && units > 0) {
             app.record_usage(identity, units);
         }
         decision
+    }
+
+    /// The decision the database's count gives.
+    fn decision(consumption: app::Consumption, limit: u32, now: OffsetDateTime) -> Decision {
+        let reset_s = 60 - u64::try_from(now.unix_timestamp().rem_euclid(60)).unwrap_or(0);
+        let (allowed, used) = match consumption {
+            app::Consumption::Allowed { this_minute } => (true, this_minute),
+            app::Consumption::Denied { this_minute, .. } => (false, this_minute),
+        };
+        let remaining = u64::from(limit).saturating_sub(used);
+        Decision { allowed, limit, remaining: u32::try_from(remaining).unwrap_or(u32::MAX), reset_s }
     }
 
     /// [`Limiter::consume`] at an explicit instant, in memory only.
@@ -91,7 +121,8 @@ impl Limiter {
         Decision { allowed, limit, remaining: limit.saturating_sub(window.used), reset_s }
     }
 
-    /// Units counted for `identity` in the current minute.
+    /// Units counted for `identity` in the current minute in this process's memory (0 when
+    /// the database counts: its count is the store's).
     pub fn used_this_minute(&self, identity: &str) -> u32 {
         let minute = app::minute_bucket(OffsetDateTime::now_utc());
         let windows = self.windows.lock().unwrap_or_else(|p| p.into_inner());

@@ -390,11 +390,9 @@ impl Store {
     /// Who holds run `id`'s lease and until when (`None`: nobody).
     pub fn run_lease(&self, id: &str) -> Result<Option<(String, OffsetDateTime)>> {
         let row: Option<(Option<String>, Option<String>)> = self.read(|conn| {
-            conn.query_opt(
-                "SELECT claimed_by, claimed_until FROM workflow_runs WHERE id = ?1",
-                args![id],
-                |row| Ok((row.get(0)?, row.get(1)?)),
-            )
+            conn.query_opt("SELECT claimed_by, claimed_until FROM workflow_runs WHERE id = ?1", args![id], |row| {
+                Ok((row.get(0)?, row.get(1)?))
+            })
         })?;
         match row.ok_or_else(|| Error::not_found("workflow run", id))? {
             (Some(worker), Some(until)) => Ok(Some((worker, clock::decode("workflow_runs", &until)?))),
