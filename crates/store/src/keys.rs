@@ -307,7 +307,7 @@ impl Store {
     pub fn list_keys(&self, user_id: Option<&str>) -> Result<Vec<KeyRecord>> {
         self.read(|conn| match user_id {
             Some(id) => query_keys(conn, "user_id = ?1 ORDER BY created_at, rowid", args![id]),
-            None => query_keys(conn, "1 ORDER BY created_at, rowid", args![]),
+            None => query_keys(conn, "TRUE ORDER BY created_at, rowid", args![]),
         })
     }
 

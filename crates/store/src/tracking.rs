@@ -336,7 +336,7 @@ impl Store {
     pub fn remove_keyword(&self, user_id: &str, keyword: &str) -> Result<usize> {
         let n = self.read(|conn| {
             conn.execute(
-                "DELETE FROM keywords WHERE user_id = ?1 AND keyword = ?2 COLLATE NOCASE",
+                "DELETE FROM keywords WHERE user_id = ?1 AND LOWER(keyword) = LOWER(?2)",
                 args![user_id, keyword.trim()],
             )
         })?;

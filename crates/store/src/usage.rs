@@ -63,7 +63,7 @@ fn counts(conn: &Db<'_>, identity: &str, minute: i64) -> Result<UsageCounts> {
 fn add(conn: &Db<'_>, identity: &str, units: u32, minute: i64) -> Result<()> {
     conn.prepare(
         "INSERT INTO usage_buckets (identity, minute, count) VALUES (?1, ?2, ?3) \
-         ON CONFLICT (identity, minute) DO UPDATE SET count = count + excluded.count",
+         ON CONFLICT (identity, minute) DO UPDATE SET count = usage_buckets.count + excluded.count",
     )?
     .execute(args![identity, minute, units])?;
     Ok(())

@@ -903,7 +903,7 @@ impl Store {
         let now = format_rfc3339(now);
         self.read(|conn| {
             let (pending, subscriptions, in_flight): (i64, i64, i64) = conn.query_one(
-                "SELECT COUNT(*), COUNT(DISTINCT webhook_id), COALESCE(SUM(claimed_until > ?1), 0) \
+                "SELECT COUNT(*), COUNT(DISTINCT webhook_id), CAST(COALESCE(SUM(CASE WHEN claimed_until > ?1 THEN 1 ELSE 0 END), 0) AS BIGINT) \
                  FROM webhook_outbox WHERE state = 'pending'",
                 args![&now],
                 |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
