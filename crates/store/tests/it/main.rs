@@ -5,5 +5,7 @@
 mod automation;
 mod history;
 mod outbox;
+mod postgres;
 mod reopen;
+mod replicas;
 mod store;
