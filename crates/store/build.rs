@@ -1,4 +1,4 @@
-//! Embeds every `migrations/NNNN_name.sql` file into the crate, so that adding a
+//! Embeds every `migrations/sqlite/NNNN_name.sql` file into the crate, so that adding a
 //! migration is a matter of adding the file: the list is generated here, sorted by
 //! version, and checked to be contiguous from 1.
 
@@ -7,11 +7,13 @@ use std::path::Path;
 use std::{env, fs};
 
 fn main() {
-    let dir = Path::new(&env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR")).join("migrations");
+    let dir = Path::new(&env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"))
+        .join("migrations")
+        .join("sqlite");
     println!("cargo:rerun-if-changed={}", dir.display());
 
     let mut found: Vec<(u32, String, String)> = Vec::new();
-    for entry in fs::read_dir(&dir).expect("crates/store/migrations must exist") {
+    for entry in fs::read_dir(&dir).expect("crates/store/migrations/sqlite must exist") {
         let path = entry.expect("readable migrations directory").path();
         println!("cargo:rerun-if-changed={}", path.display());
         let Some(file) = path.file_name().and_then(|n| n.to_str()) else {
