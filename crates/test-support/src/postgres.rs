@@ -233,6 +233,23 @@ impl TempPostgres {
         }
     }
 
+    /// Runs the SQL file `file` with `psql` against `url` in one transaction (`-1`), stopping
+    /// at the first error, as `psql -v ON_ERROR_STOP=1 -1 -f FILE` does; `Err` with psql's message.
+    pub fn psql_file(&self, url: &str, file: &Path) -> Result<String, String> {
+        let out = output(
+            clean_env(&mut Command::new(self.bin.join("psql")))
+                .args(["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-1", "-d", url, "-f"])
+                .arg(file)
+                .env("PGCONNECT_TIMEOUT", "10"),
+            "psql",
+        );
+        if out.status.success() {
+            Ok(String::from_utf8_lossy(&out.stdout).trim_end().to_owned())
+        } else {
+            Err(lossy(&out))
+        }
+    }
+
     /// Whether the server is up (`pg_ctl status`).
     pub fn is_running(&self) -> bool {
         let status = output(self.as_server_user("pg_ctl").arg("status").arg("-D").arg(self.data()), "pg_ctl status");
