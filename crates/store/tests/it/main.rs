@@ -5,5 +5,6 @@
 mod automation;
 mod history;
 mod outbox;
+mod pg_migrations;
 mod reopen;
 mod store;
