@@ -36,7 +36,7 @@ async fn check_status(t: &TestServer, healthy: bool) {
 /// With the database unavailable an audit (anonymous or keyed, single or batch) is refused
 /// with 500 `internal` before anything is fetched, and nothing is stored.
 async fn check_audits_refused(t: &TestServer, page: &str, key: &str) {
-    let before = t.store.count_audits().unwrap();
+    let before = t.db(|s| s.count_audits()).unwrap();
     let anonymous = Answer::from(t.client.get(t.audit_url(page, "")).send().await.unwrap()).await;
     anonymous.assert_error(500, "internal");
     validate_documented("GET", "/api/v1/audit", &anonymous);
@@ -48,14 +48,14 @@ async fn check_audits_refused(t: &TestServer, page: &str, key: &str) {
     .await;
     batch.assert_error(500, "internal");
     assert!(!anonymous.raw.contains(".db"), "no internals in the body: {}", anonymous.raw);
-    assert_eq!(t.store.count_audits().unwrap(), before, "nothing stored while the database was away");
+    assert_eq!(t.db(|s| s.count_audits()).unwrap(), before, "nothing stored while the database was away");
 }
 
 async fn check_audit_works(t: &TestServer, page: &str) {
-    let before = t.store.count_audits().unwrap();
+    let before = t.db(|s| s.count_audits()).unwrap();
     let a = Answer::from(t.client.get(t.audit_url(page, "")).send().await.unwrap()).await;
     assert_eq!(a.status, 200, "{}", a.raw);
-    assert_eq!(t.store.count_audits().unwrap(), before + 1);
+    assert_eq!(t.db(|s| s.count_audits()).unwrap(), before + 1);
 }
 
 /// How the database file is taken away, and how it is given back (None: it cannot be).
@@ -194,7 +194,7 @@ async fn misbehaving_targets() {
     for (_, _, code) in &cases {
         assert!(raw.contains(code), "{code} in {raw}");
     }
-    assert_eq!(t.store.count_audits().unwrap(), 0, "failed audits are not stored");
+    assert_eq!(t.db(|s| s.count_audits()).unwrap(), 0, "failed audits are not stored");
 }
 
 /// Sends `head`, then `body` a few bytes at a time; returns what the server answered.
