@@ -151,11 +151,11 @@ impl r2d2::ManageConnection for PgManager {
     }
 
     fn is_valid(&self, conn: &mut PgConn) -> std::result::Result<(), postgres::Error> {
-        conn.client.simple_query("").map(|_| ())
+        conn.parts().0.simple_query("").map(|_| ())
     }
 
     fn has_broken(&self, conn: &mut PgConn) -> bool {
-        conn.client.is_closed()
+        conn.parts().0.is_closed()
     }
 }
 
@@ -338,8 +338,7 @@ impl Store {
         let one = match &*self.backend {
             Backend::Postgres { pool, .. } => {
                 let mut conn = pool.get_timeout(PING_TIMEOUT.min(self.options.pool_timeout))?;
-                let PgConn { client, statements } = &mut *conn;
-                let db = Db::Pg(RefCell::new(PgHandle { session: PgSession::Auto(client), statements }));
+                let db = conn.db();
                 let one = select(&db);
                 one?
             }
@@ -408,8 +407,7 @@ impl Store {
             }
             Backend::Postgres { pool, .. } => {
                 let mut conn = pool.get()?;
-                let PgConn { client, statements } = &mut *conn;
-                let db = Db::Pg(RefCell::new(PgHandle { session: PgSession::Auto(client), statements }));
+                let db = conn.db();
                 let out = f(&db);
                 out
             }
@@ -419,7 +417,7 @@ impl Store {
 
 /// One SERIALIZABLE transaction around `f` on a PostgreSQL connection.
 fn pg_transaction<T>(conn: &mut PgConn, f: &mut impl FnMut(&Db<'_>) -> Result<T>) -> Result<T> {
-    let PgConn { client, statements } = conn;
+    let (client, statements) = conn.parts();
     let tx = client.build_transaction().isolation_level(postgres::IsolationLevel::Serializable).start()?;
     let db = Db::Pg(RefCell::new(PgHandle { session: PgSession::Tx(tx), statements }));
     let out = f(&db)?;

@@ -357,13 +357,40 @@ pub(crate) fn to_postgres(sql: &str) -> String {
 /// A pooled PostgreSQL connection with its prepared statements, keyed by the crate's SQL
 /// text: each statement is parsed once per connection.
 pub(crate) struct PgConn {
-    pub(crate) client: postgres::Client,
-    pub(crate) statements: HashMap<String, Statement>,
+    /// Always `Some` but while being dropped.
+    client: Option<postgres::Client>,
+    statements: HashMap<String, Statement>,
 }
 
 impl PgConn {
     pub(crate) fn new(client: postgres::Client) -> Self {
-        PgConn { client, statements: HashMap::new() }
+        PgConn { client: Some(client), statements: HashMap::new() }
+    }
+
+    /// A [`Db`] on this connection, each statement on its own (autocommit).
+    pub(crate) fn db(&mut self) -> Db<'_> {
+        let (client, statements) = self.parts();
+        Db::Pg(RefCell::new(PgHandle { session: PgSession::Auto(client), statements }))
+    }
+
+    /// The client and the statement cache, borrowed apart.
+    pub(crate) fn parts(&mut self) -> (&mut postgres::Client, &mut HashMap<String, Statement>) {
+        let client = self.client.as_mut().expect("a PostgreSQL connection has its client until dropped");
+        (client, &mut self.statements)
+    }
+}
+
+impl Drop for PgConn {
+    /// Closing a connection blocks on the client's own runtime, which panics on a thread
+    /// that drives async tasks, and the last handle of a store may well be dropped on one
+    /// (a test's, or the server's at shutdown): the client is closed on a thread of its own.
+    /// The pool keeps its connections, so they close rarely and the thread costs nothing
+    /// that matters.
+    fn drop(&mut self) {
+        if let Some(client) = self.client.take() {
+            let statements = std::mem::take(&mut self.statements);
+            let _ = std::thread::Builder::new().name("pg-close".into()).spawn(move || drop((statements, client)));
+        }
     }
 }
 

@@ -19,26 +19,6 @@ use crate::common::{command, listening_addr};
 /// its last renewal.
 const LEASE_MS: u64 = 1_000;
 
-/// A fresh database on the test PostgreSQL server, or `None` (the test is skipped) when
-/// there is none and `SEO_AUDIT_REQUIRE_POSTGRES` is unset.
-fn fresh_database() -> Option<String> {
-    let admin = std::env::var("SEO_AUDIT_TEST_POSTGRES_URL")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:55999/postgres".to_string());
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().subsec_nanos();
-    let name = format!("replicas_{}_{nanos}", std::process::id());
-    let made = std::process::Command::new("psql")
-        .args([admin.as_str(), "-qc", &format!("CREATE DATABASE {name}")])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !made {
-        assert!(std::env::var_os("SEO_AUDIT_REQUIRE_POSTGRES").is_none(), "no PostgreSQL at {admin}");
-        eprintln!("PostgreSQL tests skipped: no server at {admin}");
-        return None;
-    }
-    let (base, _) = admin.rsplit_once('/').unwrap();
-    Some(format!("{base}/{name}"))
-}
-
 /// One replica: its process and its address.
 struct Replica {
     child: Child,
@@ -134,7 +114,9 @@ fn clear_of_the_minute_end(margin: u64) {
 
 #[test]
 fn three_replicas_share_the_quota_the_keys_and_the_work() {
-    let Some(url) = fresh_database() else { return };
+    // The test process's PostgreSQL (`None`: not installed, the test skips with one line).
+    let Some(server) = test_support::TempPostgres::shared() else { return };
+    let url = server.fresh_database();
     admin(&url, &["migrate"]);
     let mut replicas: Vec<Replica> = (0..3).map(|_| Replica::start(&url)).collect();
     let addrs: Vec<String> = replicas.iter().map(|r| r.addr.clone()).collect();
@@ -247,6 +229,7 @@ fn three_replicas_share_the_quota_the_keys_and_the_work() {
         (Some("workflow.completed"), Some(run.as_str()))
     );
     drop(replicas);
+    server.drop_database(&url);
 }
 
 /// A loopback webhook receiver answering 200 to everything; what it got: each request's

@@ -259,13 +259,14 @@ async fn oversized_and_hostile_requests() {
     );
 
     assert_eq!(t.get("/api/status").await.status, 200);
-    assert_eq!(t.store.count_audits().unwrap(), 0);
+    assert_eq!(t.db(|s| s.count_audits()).unwrap(), 0);
 }
 
 #[tokio::test]
 async fn security_headers_on_every_kind_of_answer() {
     let t = TestServer::start(|c| c.badge_audit_url = String::new()).await;
-    t.store.insert_audit(store::NewAudit::new("https://example.com/", "https://example.com/", 87, "1", "{}")).unwrap();
+    t.db(|s| s.insert_audit(store::NewAudit::new("https://example.com/", "https://example.com/", 87, "1", "{}")))
+        .unwrap();
     // (path, is an HTML page)
     let cases = [
         ("/", true),

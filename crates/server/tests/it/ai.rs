@@ -278,8 +278,8 @@ async fn readiness_of_four_sites() {
     assert_eq!(recs.iter().filter(|r| r.as_str().unwrap().contains("llms.txt")).count(), 1, "{recs:#?}");
 
     // Every call audited the page and stored the audit.
-    assert_eq!(t.store.count_audits().unwrap(), 4);
-    assert!(t.store.latest_audit_for_url(&ready).unwrap().is_some());
+    assert_eq!(t.db(|s| s.count_audits()).unwrap(), 4);
+    assert!(t.db(|s| s.latest_audit_for_url(&ready)).unwrap().is_some());
 }
 
 #[tokio::test]
@@ -377,7 +377,7 @@ async fn geo_check_counts_mentions_and_caches_per_domain() {
             assert!(queries.iter().any(|q| q["query"] == query.as_str()), "{query}");
         }
     }
-    assert_eq!(t.store.count_audits().unwrap(), 1);
+    assert_eq!(t.db(|s| s.count_audits()).unwrap(), 1);
 
     // Within 24 h the same domain is answered from the cache: the provider is not asked,
     // the page is not fetched, one quota unit is still charged.
@@ -389,20 +389,20 @@ async fn geo_check_counts_mentions_and_caches_per_domain() {
         assert_eq!(again.body[k], b[k], "{k}");
     }
     assert_eq!(provider.requests.load(Ordering::SeqCst), 12);
-    assert_eq!(t.store.count_audits().unwrap(), 1);
+    assert_eq!(t.db(|s| s.count_audits()).unwrap(), 1);
     let remaining = |a: &Answer| a.header("x-ratelimit-remaining").unwrap().parse::<u64>().unwrap();
     let third = post(&t, GEO, json!({ "url": ready })).await;
     assert_eq!(remaining(&again) - 1, remaining(&third), "a cached answer costs one unit");
 
     // An entry older than 24 h is not used: the provider is asked again.
     let now = time::OffsetDateTime::now_utc();
-    let stale = t.store.get_geo_cache("127.0.0.1", now).unwrap().unwrap();
-    t.store.put_geo_cache("127.0.0.1", &stale.result_json, now - time::Duration::hours(25)).unwrap();
+    let stale = t.db(|s| s.get_geo_cache("127.0.0.1", now)).unwrap().unwrap();
+    t.db(|s| s.put_geo_cache("127.0.0.1", &stale.result_json, now - time::Duration::hours(25))).unwrap();
     let fresh = ok(&t, GEO, &ready).await;
     assert_eq!(fresh["cached"], false);
     assert_eq!(fresh["visibilityScore"], 42);
     assert_eq!(provider.requests.load(Ordering::SeqCst), 24);
-    assert!(t.store.get_geo_cache("127.0.0.1", time::OffsetDateTime::now_utc()).unwrap().is_some());
+    assert!(t.db(|s| s.get_geo_cache("127.0.0.1", time::OffsetDateTime::now_utc())).unwrap().is_some());
 }
 
 #[tokio::test]
@@ -421,7 +421,7 @@ async fn geo_check_provider_failures() {
         assert!(!a.raw.contains(PROVIDER_KEY) && !a.raw.contains(&provider.addr.to_string()), "{}", a.raw);
         assert!(provider.requests.load(Ordering::SeqCst) >= 1, "{mode:?}: the provider was asked");
         // A failure is not cached, and the quota unit was charged.
-        assert!(t.store.get_geo_cache("127.0.0.1", time::OffsetDateTime::now_utc()).unwrap().is_none());
+        assert!(t.db(|s| s.get_geo_cache("127.0.0.1", time::OffsetDateTime::now_utc())).unwrap().is_none());
         assert!(a.header("x-ratelimit-remaining").is_some());
     }
 
@@ -443,7 +443,7 @@ async fn geo_check_without_provider() {
         assert!(a.body["error"]["details"]["settings"].is_array());
         // Nothing was charged, fetched or stored (the quota headers show the full window).
         assert_eq!(a.header("x-ratelimit-remaining"), a.header("x-ratelimit-limit"), "{:?}", a.headers);
-        assert_eq!(t.store.count_audits().unwrap(), 0);
+        assert_eq!(t.db(|s| s.count_audits()).unwrap(), 0);
     }
 }
 

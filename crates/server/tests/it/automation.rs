@@ -122,7 +122,7 @@ fn two_owners(t: &TestServer) -> (String, String) {
 }
 
 fn owner_of(t: &TestServer, key: &str) -> String {
-    t.store.lookup(key).unwrap().unwrap().user_id
+    t.db(|s| s.lookup(key)).unwrap().unwrap().user_id
 }
 
 #[tokio::test]
@@ -135,7 +135,7 @@ async fn fix_workflow_through_the_gate() {
         url: site.url("/hook"),
         events: vec!["workflow.awaiting_approval".into(), "workflow.completed".into()],
     };
-    t.store.create_webhook(hook).unwrap();
+    t.db(|s| s.create_webhook(hook)).unwrap();
     let page = site.url("/");
 
     let started = ok(&t, &alice, "workflow_execute", json!({ "intent": "fix", "url": page, "topN": 3 })).await;
@@ -287,7 +287,7 @@ async fn monitors_raise_alerts() {
         url: site.url("/hook"),
         events: vec!["monitor.alert".into()],
     };
-    t.store.create_webhook(hook).unwrap();
+    t.db(|s| s.create_webhook(hook)).unwrap();
     let page = site.url("/watched");
 
     let first = ok(&t, &alice, "monitor_site", json!({ "url": page })).await;
@@ -372,18 +372,18 @@ async fn monitors_obey_robots_txt() {
     }
     // Two scheduled checks, and the page itself was fetched only by the on-demand audit.
     assert_eq!(*site.page_hits.lock().unwrap(), 1);
-    assert_eq!(t.store.audits_for_url(&page, 10).unwrap().len(), 1);
+    assert_eq!(t.db(|s| s.audits_for_url(&page, 10)).unwrap().len(), 1);
 
     // A second page of the site is not disallowed: its scheduled checks audit it.
     let open = site.url("/open");
     ok(&t, &alice, "monitor_site", json!({ "url": open })).await;
     for _ in 0..200 {
-        if t.store.audits_for_url(&open, 10).unwrap().len() >= 2 {
+        if t.db(|s| s.audits_for_url(&open, 10)).unwrap().len() >= 2 {
             break;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    assert!(t.store.audits_for_url(&open, 10).unwrap().len() >= 2);
+    assert!(t.db(|s| s.audits_for_url(&open, 10)).unwrap().len() >= 2);
 }
 
 #[tokio::test]

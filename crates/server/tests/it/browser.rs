@@ -186,8 +186,9 @@ async fn widget_script_embeds_in_chromium() {
     })
     .await;
     let s = &t.base;
-    t.store.insert_audit(store::NewAudit::new("https://example.com/", "https://example.com/", 87, "1", "{}")).unwrap();
-    t.store.insert_audit(store::NewAudit::new("http://localhost/", "http://localhost/", 55, "1", "{}")).unwrap();
+    t.db(|s| s.insert_audit(store::NewAudit::new("https://example.com/", "https://example.com/", 87, "1", "{}")))
+        .unwrap();
+    t.db(|s| s.insert_audit(store::NewAudit::new("http://localhost/", "http://localhost/", 55, "1", "{}"))).unwrap();
 
     let page = |body: String| {
         format!(

@@ -70,7 +70,7 @@ async fn content_gap_against_competitors() {
     assert_eq!(b["gaps"].as_array().unwrap().len(), 1, "{}", a.raw);
     assert!(b["coverage"].as_u64().unwrap() < 100);
     // The page was audited and kept, like every audit.
-    let stored = t.store.latest_audit_for_url(&page).unwrap().expect("the page's audit is stored");
+    let stored = t.db(|s| s.latest_audit_for_url(&page)).unwrap().expect("the page's audit is stored");
     assert!(stored.result_json.contains("Aeropress Clear"));
 
     // The page that covers shipping too has no such gap; one request, one unit, whatever

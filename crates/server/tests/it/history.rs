@@ -47,7 +47,7 @@ fn stored(t: &TestServer, user: Option<&str>, final_url: &str, minutes_ago: i64,
     let mut new = store::NewAudit::new(final_url, final_url, score, "1.0.0", result.to_string());
     new.user_id = user.map(str::to_owned);
     new.created_at = OffsetDateTime::now_utc() - time::Duration::minutes(minutes_ago);
-    t.store.insert_audit(new).unwrap()
+    t.db(|s| s.insert_audit(new)).unwrap()
 }
 
 fn ids(list: &Value) -> Vec<String> {
@@ -163,7 +163,8 @@ async fn one_audit_reads_back_as_it_was_answered_and_only_for_its_owner() {
     audit(&t, &site.url("/"), None).await;
     let list = get(&t, "/api/v1/audits", Some(&alice)).await;
     let id = ids(&list.body)[0].clone();
-    let anonymous_id = t.store.audits_for_url(&site.url("/"), 10).unwrap().into_iter().find(|a| a.public).unwrap().id;
+    let anonymous_id =
+        t.db(|s| s.audits_for_url(&site.url("/"), 10)).unwrap().into_iter().find(|a| a.public).unwrap().id;
 
     let a = get(&t, &format!("/api/v1/audits/{id}"), Some(&alice)).await;
     assert_eq!(a.status, 200, "{}", a.raw);

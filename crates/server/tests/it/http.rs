@@ -39,10 +39,10 @@ async fn audit_full_and_compact() {
     assert_eq!((missing.status, missing.body["page"]["status_code"].as_u64()), (200, Some(404)), "{}", missing.raw);
 
     // Every audit is stored with its full result.
-    let stored = t.store.latest_audit_for_url(&page).unwrap().expect("stored audit");
+    let stored = t.db(|s| s.latest_audit_for_url(&page)).unwrap().expect("stored audit");
     let result: serde_json::Value = serde_json::from_str(&stored.result_json).unwrap();
     validate_schema("AuditResult", &result);
-    assert_eq!(t.store.count_audits().unwrap(), 3);
+    assert_eq!(t.db(|s| s.count_audits()).unwrap(), 3);
 }
 
 #[tokio::test]
@@ -105,11 +105,11 @@ async fn keys_are_checked() {
     let page = t.audit_url(&site.url("/index.html"), "");
     let (good, _) = t.key(|_| {});
     let (disabled, d) = t.key(|_| {});
-    t.store.set_enabled(&d.id, false).unwrap();
+    t.db(|s| s.set_enabled(&d.id, false)).unwrap();
     let (expired, _) = t.key(|k| k.expires_at = Some(time::OffsetDateTime::now_utc() - time::Duration::hours(1)));
     let (mcp_only, _) = t.key(|k| k.scopes = vec!["mcp".into()]);
     let (revoked, r) = t.key(|_| {});
-    t.store.revoke(&r.id).unwrap();
+    t.db(|s| s.revoke(&r.id)).unwrap();
 
     let cases: Vec<(&str, Option<&str>, u16, Option<&str>)> = vec![
         (&page, Some(good.as_str()), 200, None),
@@ -292,7 +292,7 @@ async fn batch_audits() {
     // Three distinct valid URLs: three units charged (blocked is audited, and fails).
     assert_eq!(a.header("x-ratelimit-remaining"), Some("9997"));
     // Duplicates stored once.
-    assert_eq!(t.store.count_audits().unwrap(), 2);
+    assert_eq!(t.db(|s| s.count_audits()).unwrap(), 2);
 
     let post = |body: reqwest::Body, ct: &'static str| {
         t.client.post(t.url("/api/v1/audit/batch")).header("content-type", ct).body(body).send()
@@ -498,7 +498,7 @@ async fn restart_keeps_keys_and_audits() {
     let a = Answer::from(t.client.get(t.url("/api/v1/usage")).header("x-api-key", &key).send().await.unwrap()).await;
     assert_eq!(a.status, 200, "{}", a.raw);
     assert!(a.body["requests_last_24h"].as_u64().is_some_and(|n| n >= 1), "{}", a.raw);
-    let stored = t.store.latest_audit_for_url(&page).unwrap().expect("audit kept");
+    let stored = t.db(|s| s.latest_audit_for_url(&page)).unwrap().expect("audit kept");
     assert!(stored.user_id.is_some());
 }
 
@@ -706,7 +706,7 @@ async fn head_on_an_audit_route_audits_and_consumes_quota() {
     assert_eq!(head.headers()["x-ratelimit-remaining"], "4");
     assert!(head.headers()["content-length"].to_str().unwrap().parse::<u64>().unwrap() > 100);
     assert!(head.bytes().await.unwrap().is_empty());
-    assert_eq!(t.store.count_audits().unwrap(), 1, "the HEAD ran and stored the audit");
+    assert_eq!(t.db(|s| s.count_audits()).unwrap(), 1, "the HEAD ran and stored the audit");
     let get = Answer::from(t.client.get(&url).send().await.unwrap()).await;
     assert_eq!((get.status, get.header("x-ratelimit-remaining")), (200, Some("3")), "{}", get.raw);
     // A HEAD the quota refuses is the GET's 429, without the body.
@@ -716,7 +716,7 @@ async fn head_on_an_audit_route_audits_and_consumes_quota() {
     let refused = t.client.head(&url).send().await.unwrap();
     assert_eq!(refused.status(), 429);
     assert!(refused.headers().contains_key("retry-after"));
-    assert_eq!(t.store.count_audits().unwrap(), 1);
+    assert_eq!(t.db(|s| s.count_audits()).unwrap(), 1);
 }
 
 #[tokio::test]

@@ -135,7 +135,7 @@ fn two_owners(t: &TestServer) -> (String, String) {
 }
 
 fn owner_of(t: &TestServer, key: &str) -> String {
-    t.store.lookup(key).unwrap().unwrap().user_id
+    t.db(|s| s.lookup(key)).unwrap().unwrap().user_id
 }
 
 fn ids(list: &Value) -> Vec<String> {
@@ -167,18 +167,21 @@ async fn monitors_are_listed_and_stopped_by_their_owner_only() {
 
     // A failing check raises an alert, which the list shows with the check's time.
     site.set_status("/watched", 500);
-    until("an alert of the watched page", || !t.store.recent_alerts(&id, 1).unwrap().is_empty()).await;
+    until("an alert of the watched page", || !t.db(|s| s.recent_alerts(&id, 1)).unwrap().is_empty()).await;
     let list = send(&t, "GET", "/api/v1/monitors", "/api/v1/monitors", &alice, None).await;
     let m = &list.body["monitors"][0];
     // The check that raised it may raise others with it (new_critical, and score_drop: a 500
     // page scores lower): the listed alert is one of the monitor's, with its rule and
     // severity, and the failing status raised a critical one.
-    let stored = t.store.recent_alerts(&id, 10).unwrap();
+    let stored = t.db(|s| s.recent_alerts(&id, 10)).unwrap();
     let listed = stored.iter().find(|a| m["last_alert"]["id"] == a.id.as_str()).expect("a stored alert");
     assert_eq!(m["last_alert"]["rule"], listed.rule.as_str(), "{m}");
     assert_eq!(m["last_alert"]["severity"], listed.severity.as_str(), "{m}");
     until("the status alert", || {
-        t.store.recent_alerts(&id, 10).unwrap().iter().any(|a| a.rule == "status_not_2xx" && a.severity == "critical")
+        t.db(|s| s.recent_alerts(&id, 10))
+            .unwrap()
+            .iter()
+            .any(|a| a.rule == "status_not_2xx" && a.severity == "critical")
     })
     .await;
     assert!(m["last_checked_at"].is_string(), "{m}");
@@ -191,7 +194,7 @@ async fn monitors_are_listed_and_stopped_by_their_owner_only() {
     let unknown = send(&t, "DELETE", "/api/v1/monitors/nope", pattern, &alice, None).await;
     unknown.assert_error(404, "not_found");
     assert_eq!(theirs.body["error"]["message"].as_str().unwrap().replace(&id, "ID"), "No monitor ID.");
-    assert_eq!(t.store.list_monitors(&owner_of(&t, &alice)).unwrap().len(), 1);
+    assert_eq!(t.db(|s| s.list_monitors(&owner_of(&t, &alice))).unwrap().len(), 1);
 
     // Stopped: gone from the list and from the store, its alerts with it.
     let stopped = send(&t, "DELETE", &path, pattern, &alice, None).await;
@@ -199,10 +202,10 @@ async fn monitors_are_listed_and_stopped_by_their_owner_only() {
     send(&t, "DELETE", &path, pattern, &alice, None).await.assert_error(404, "not_found");
     let list = send(&t, "GET", "/api/v1/monitors", "/api/v1/monitors", &alice, None).await;
     assert_eq!(list.body["monitors"], json!([]));
-    assert!(t.store.list_monitors(&owner_of(&t, &alice)).unwrap().is_empty());
-    assert!(t.store.recent_alerts(&id, 10).unwrap().is_empty());
+    assert!(t.db(|s| s.list_monitors(&owner_of(&t, &alice))).unwrap().is_empty());
+    assert!(t.db(|s| s.recent_alerts(&id, 10)).unwrap().is_empty());
     let far = time::OffsetDateTime::now_utc() + time::Duration::days(2);
-    let due: Vec<String> = t.store.due_monitors(far).unwrap().into_iter().map(|m| m.id).collect();
+    let due: Vec<String> = t.db(|s| s.due_monitors(far)).unwrap().into_iter().map(|m| m.id).collect();
     assert_eq!(due, [bobs.as_str()], "the scheduler finds only the monitor still running");
 
     // The scheduler keeps checking the other monitor (once a second), never the stopped one
@@ -282,11 +285,11 @@ async fn monitor_site_stops_a_monitor() {
     let a = tool_call_ok(&t, &bob, "monitor_site", json!({ "url": page, "action": "stop" })).await;
     assert_eq!(a.body["result"]["isError"], true, "{}", a.raw);
     assert!(a.body["result"]["content"][0]["text"].as_str().unwrap().starts_with("not_found"), "{}", a.raw);
-    assert_eq!(t.store.list_monitors(&owner_of(&t, &alice)).unwrap().len(), 1);
+    assert_eq!(t.db(|s| s.list_monitors(&owner_of(&t, &alice))).unwrap().len(), 1);
 
     let stopped = tool(&t, &alice, "monitor_site", json!({ "url": page, "action": "stop" })).await;
     assert_eq!(stopped, json!({ "monitorId": id, "url": page, "stopped": true }));
-    assert!(t.store.list_monitors(&owner_of(&t, &alice)).unwrap().is_empty());
+    assert!(t.db(|s| s.list_monitors(&owner_of(&t, &alice))).unwrap().is_empty());
     let list = send(&t, "GET", "/api/v1/monitors", "/api/v1/monitors", &alice, None).await;
     assert_eq!(list.body["monitors"], json!([]));
 
@@ -382,7 +385,7 @@ async fn webhooks_are_disabled_tested_and_their_deliveries_listed() {
         send(&t, "POST", &id_of(&test), test_p, key, None).await.assert_error(404, "not_found");
         send(&t, "GET", &id_of(&log), log_p, key, None).await.assert_error(404, "not_found");
     }
-    assert!(t.store.list_webhooks(&owner_of(&t, &alice)).unwrap()[0].enabled);
+    assert!(t.db(|s| s.list_webhooks(&owner_of(&t, &alice))).unwrap()[0].enabled);
     assert_eq!(site.posts().len(), 1);
 
     // Bad bodies.
@@ -400,12 +403,12 @@ async fn webhooks_are_disabled_tested_and_their_deliveries_listed() {
     let audited = t.client.get(t.audit_url(&site.url("/page"), "&format=compact")).header("x-api-key", &alice);
     assert_eq!(audited.send().await.unwrap().status(), 200);
     // The event is written in the audit's own transaction, committed before the answer.
-    assert_eq!(t.store.webhook_outbox(&id).unwrap().len(), 1, "only the ping");
+    assert_eq!(t.db(|s| s.webhook_outbox(&id)).unwrap().len(), 1, "only the ping");
     send(&t, "POST", &test, test_p, &alice, None).await.assert_error(409, "conflict");
     // A body is not needed, but one that is sent must be JSON.
     let plain = t.client.post(t.url(&test)).header("x-api-key", &alice).header("content-type", "text/plain").body("hi");
     Answer::from(plain.send().await.unwrap()).await.assert_error(415, "unsupported_media_type");
-    assert_eq!(t.store.webhook_outbox(&id).unwrap().len(), 1);
+    assert_eq!(t.db(|s| s.webhook_outbox(&id)).unwrap().len(), 1);
 
     // Enabled again: the next event is delivered, and listed first.
     let patched = send(&t, "PATCH", &hook, hook_p, &alice, Some(json!({ "enabled": true }))).await;

@@ -159,7 +159,7 @@ type Case<'a> = (&'a str, Vec<(String, String)>, String, Option<&'a str>, u16, i
 async fn protocol_errors() {
     let t = TestServer::start(|_| {}).await;
     let (disabled, d) = t.key(|_| {});
-    t.store.set_enabled(&d.id, false).unwrap();
+    t.db(|s| s.set_enabled(&d.id, false)).unwrap();
     let (expired, _) = t.key(|k| k.expires_at = Some(time::OffsetDateTime::now_utc() - time::Duration::hours(1)));
 
     let (list_h, list_b) = modern("tools/list", json!({}));
@@ -298,7 +298,7 @@ async fn every_tool_matches_its_output_schema() {
     }
 
     let audit = check_output(&tools, "seo_audit", &call_tool(&t, "seo_audit", json!({ "url": home }), key).await);
-    let stored = t.store.latest_audit_for_url(&home).ok().flatten();
+    let stored = t.db(|s| s.latest_audit_for_url(&home)).ok().flatten();
     assert!(stored.is_some(), "the audit is stored: {audit}");
     // One shape per fact: the tool's result is the REST audit result, field for field.
     validate_schema("AuditResult", &audit);

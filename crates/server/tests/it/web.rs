@@ -28,13 +28,13 @@ fn no_redirects() -> reqwest::Client {
 }
 
 fn store_audit(t: &TestServer, final_url: &str, score: i64) {
-    t.store.insert_audit(store::NewAudit::new(final_url, final_url, score, "1.0.0", "{}")).unwrap();
+    t.db(|s| s.insert_audit(store::NewAudit::new(final_url, final_url, score, "1.0.0", "{}"))).unwrap();
 }
 
 /// Polls the store until an audit of `host` exists (the background audit is asynchronous).
 async fn wait_for_audit(t: &TestServer, host: &str) -> store::StoredAudit {
     for _ in 0..300 {
-        if let Some(a) = t.store.latest_audit_for_host(host, store::BADGE_MAX_AGE).unwrap() {
+        if let Some(a) = t.db(|s| s.latest_audit_for_host(host, store::BADGE_MAX_AGE)).unwrap() {
             return a;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
@@ -119,7 +119,7 @@ async fn bad_badge_parameters_are_400() {
         assert_eq!(a.body["error"]["details"]["parameter"], parameter, "{query}");
         validate_documented("GET", "/api/widget", &a);
     }
-    assert_eq!(t.store.count_audits().unwrap(), 0);
+    assert_eq!(t.db(|s| s.count_audits()).unwrap(), 0);
 }
 
 #[tokio::test]
@@ -166,7 +166,7 @@ async fn unaudited_domain_queues_one_background_audit() {
         t.get("/api/widget?domain=localhost").await;
     }
     assert_eq!(site.hits("/").await, 1, "the background audit is deduplicated");
-    assert_eq!(t.store.count_audits().unwrap(), 1);
+    assert_eq!(t.db(|s| s.count_audits()).unwrap(), 1);
 
     // The report now shows it.
     let r = t.get("/report/localhost").await;
@@ -197,7 +197,7 @@ async fn report_of_an_unaudited_domain_is_404_and_queues_an_audit() {
     assert!(r.raw.contains("Localhost Bakery"));
     // The fixes state the finding's own values, never an invented one (the thin page's
     // word count is not "0").
-    let stored = t.store.latest_audit_for_url(&site.url("/")).unwrap().unwrap();
+    let stored = t.db(|s| s.latest_audit_for_url(&site.url("/"))).unwrap().unwrap();
     let result: serde_json::Value = serde_json::from_str(&stored.result_json).unwrap();
     let words = result["page"]["word_count"].as_u64().unwrap();
     assert!(words > 0 && words < 300, "the home page is thin: {words} words");
@@ -274,7 +274,7 @@ async fn report_says_no_audit_was_queued_while_a_failed_one_cools_down() {
         "{page}"
     );
     assert!(!page.contains("has been queued") && !page.contains(REFRESH), "{page}");
-    assert_eq!(t.store.count_audits().unwrap(), 0);
+    assert_eq!(t.db(|s| s.count_audits()).unwrap(), 0);
 }
 
 #[tokio::test]
@@ -461,7 +461,7 @@ async fn audits_made_with_a_key_stay_off_the_public_report_and_badge() {
     assert_eq!(form.header("cache-control"), Some("no-store"));
     assert!(form.raw.contains("Private dashboard") && form.raw.contains("/private"), "the owner sees the report");
     assert!(report_is_private(&form.raw), "no query string even for the owner's page: {}", form.raw);
-    let keyed = t.store.latest_audit_for_url(&private).unwrap().expect("stored");
+    let keyed = t.db(|s| s.latest_audit_for_url(&private)).unwrap().expect("stored");
     assert!(keyed.user_id.is_some() && !keyed.public);
     assert!(keyed.result_json.matches("SECRET123").count() >= 3, "the stored result carries the query");
 

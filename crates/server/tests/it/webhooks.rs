@@ -194,7 +194,7 @@ async fn signed_deliveries_and_retries() {
     // Every attempt is in the delivery log.
     let mut log = Vec::new();
     for _ in 0..200 {
-        log = t.store.list_deliveries(&hook_id, 50).unwrap();
+        log = t.db(|s| s.list_deliveries(&hook_id, 50)).unwrap();
         if log.len() > app::webhooks::MAX_ATTEMPTS as usize {
             break;
         }
@@ -210,7 +210,7 @@ async fn signed_deliveries_and_retries() {
     let (usage_key, _) = t.key(|k| k.user_id = Some(record.user_id.clone()));
     let usage = send(&t, "GET", "/api/v1/usage", Some(&usage_key), None).await;
     assert_eq!(usage.body["webhook_subscriptions"], 1, "{}", usage.raw);
-    t.store.set_webhook_enabled(&record.user_id, &hook_id, false).unwrap();
+    t.db(|s| s.set_webhook_enabled(&record.user_id, &hook_id, false)).unwrap();
     let usage = send(&t, "GET", "/api/v1/usage", Some(&usage_key), None).await;
     assert_eq!(usage.body["webhook_subscriptions"], 0, "{}", usage.raw);
 }
@@ -226,7 +226,7 @@ async fn disabled_subscriptions_receive_nothing() {
     // Subscribed to other events only: receives nothing for audits either.
     let other = Receiver::start().await;
     subscribe(&t, &key, &other.url(), &["workflow.completed"]).await;
-    t.store.set_webhook_enabled(&record.user_id, &off_id, false).unwrap();
+    t.db(|s| s.set_webhook_enabled(&record.user_id, &off_id, false)).unwrap();
 
     audit_with(&t, &key, &site.url("/index.html")).await;
     // One lookup per event decides every recipient, so once the enabled subscription has
@@ -235,7 +235,7 @@ async fn disabled_subscriptions_receive_nothing() {
     verify(&secret, &got[0]);
     assert!(off.received().is_empty());
     assert!(other.received().is_empty());
-    assert!(t.store.list_deliveries(&off_id, 10).unwrap().is_empty());
+    assert!(t.db(|s| s.list_deliveries(&off_id, 10)).unwrap().is_empty());
 }
 
 #[tokio::test]
@@ -333,7 +333,7 @@ async fn webhook_urls_are_absolute_http_urls_with_a_real_host() {
         let message = a.body["error"]["message"].as_str().unwrap();
         assert!(message.contains("absolute http:// or https:// URL"), "{bad}: {message}");
     }
-    assert!(t.store.list_webhooks(&record.user_id).unwrap().is_empty(), "nothing refused was stored");
+    assert!(t.db(|s| s.list_webhooks(&record.user_id)).unwrap().is_empty(), "nothing refused was stored");
 
     let receiver = Receiver::start().await;
     for (good, stored) in [
@@ -372,7 +372,8 @@ async fn a_hanging_receiver_delays_no_other_subscription() {
     let events_a = 40 + burst;
     // A's receiver holds its attempts (10 s each) and A's queue is full.
     eventually("A's attempts", || hanging.accepted.load(Ordering::SeqCst) == MAX_IN_FLIGHT_PER_SUBSCRIPTION).await;
-    eventually("A's queue", || dispatcher.held_by(&hook_a) == MAX_PENDING_PER_SUBSCRIPTION).await;
+    let held_by_a = || t.db(|_| dispatcher.held_by(&hook_a));
+    eventually("A's queue", || held_by_a() == MAX_PENDING_PER_SUBSCRIPTION).await;
 
     // Key B's audit is delivered at once.
     let started = Instant::now();
@@ -385,20 +386,20 @@ async fn a_hanging_receiver_delays_no_other_subscription() {
 
     // A never had more than its share of connections, and still holds only its bound.
     assert_eq!(hanging.accepted.load(Ordering::SeqCst), MAX_IN_FLIGHT_PER_SUBSCRIPTION);
-    assert_eq!(dispatcher.held_by(&hook_a), MAX_PENDING_PER_SUBSCRIPTION);
-    assert!(dispatcher.stats().held <= MAX_PENDING_PER_SUBSCRIPTION + 1, "{:?}", dispatcher.stats());
+    assert_eq!(held_by_a(), MAX_PENDING_PER_SUBSCRIPTION);
+    let stats = t.db(|_| dispatcher.stats());
+    assert!(stats.held <= MAX_PENDING_PER_SUBSCRIPTION + 1, "{stats:?}");
 
     // Every refused event of A is in A's delivery log, which the owner can read.
     let dropped = || {
-        t.store
-            .list_deliveries(&hook_a, 10_000)
+        t.db(|s| s.list_deliveries(&hook_a, 10_000))
             .unwrap()
             .into_iter()
             .filter(|d| d.error.as_deref().is_some_and(|e| e.starts_with(DROPPED_PREFIX)))
             .count()
     };
     eventually("the refusals in the log", || dropped() == events_a - MAX_PENDING_PER_SUBSCRIPTION).await;
-    let log = t.store.list_deliveries(&hook_a, 1).unwrap();
+    let log = t.db(|s| s.list_deliveries(&hook_a, 1)).unwrap();
     assert_eq!((log[0].status_code, log[0].attempt), (None, 1), "{log:?}");
     assert!(log[0].payload.contains("\"event\":\"audit.completed\""), "{log:?}");
 }

@@ -3,36 +3,26 @@
 //! concurrent consumers, and each due monitor, workflow run and webhook delivery goes to
 //! exactly one of the claimers; a claim whose lease ran out is taken over.
 //!
-//! Each test runs on SQLite (two handles on one file, two pools) and on PostgreSQL (two
-//! handles, two pools, on one fresh database) when a server is there to test on.
+//! Each test runs on SQLite (two handles on one file) and on PostgreSQL (two handles on one
+//! fresh database of the test process's server), each handle with its own pool.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Barrier};
 use std::time::Duration;
 
 use serde_json::json;
-use store::{
-    AttemptOutcome, ClaimLimits, Consumption, Database, NewRun, NewWebhook, Store, StoreOptions, Tier, WorkflowStep,
-};
+use store::{AttemptOutcome, ClaimLimits, Consumption, NewRun, NewWebhook, Store, Tier, WorkflowStep};
 use time::macros::datetime;
 use time::OffsetDateTime;
 
-/// Two handles (two connection pools) on one database of each backend there is; the
-/// directory keeps the SQLite file alive.
-fn pairs() -> Vec<(&'static str, tempfile::TempDir, Store, Store)> {
-    let mut out = Vec::new();
-    let dir = tempfile::tempdir().unwrap();
-    let file = Database::Sqlite(dir.path().join("seo-audit.db"));
-    let a = Store::open_database(&file, StoreOptions::default()).unwrap().0;
-    let b = Store::open_database(&file, StoreOptions::default()).unwrap().0;
-    out.push(("sqlite", dir, a, b));
-    if let Some(url) = crate::postgres::fresh_database() {
-        let db = Database::Postgres(url);
-        let a = Store::open_database(&db, StoreOptions::default()).unwrap().0;
-        let b = Store::open_database(&db, StoreOptions::default()).unwrap().0;
-        out.push(("postgres", tempfile::tempdir().unwrap(), a, b));
-    }
-    out
+use crate::backend::{both, fresh, Backend, Fresh};
+
+/// Two handles (two connection pools, as two processes hold them) on one fresh database of
+/// `backend`; `None` when the backend is not there to test on (see [`fresh`]).
+fn pair(backend: Backend) -> Option<(Fresh, Store, Store)> {
+    let f = fresh(backend)?;
+    let (a, b) = (f.store.clone(), f.open_again());
+    Some((f, a, b))
 }
 
 /// Runs `work(store, thread)` on `threads` threads at once, alternating between the two
@@ -57,9 +47,9 @@ fn at_once<T: Send + 'static>(
     handles.into_iter().map(|h| h.join().unwrap()).collect()
 }
 
-#[test]
-fn the_quota_counter_grants_exactly_its_limit_to_concurrent_consumers() {
-    for (backend, _dir, a, b) in pairs() {
+both! {
+    fn the_quota_counter_grants_exactly_its_limit_to_concurrent_consumers(backend) {
+        let Some((_f, a, b)) = pair(backend) else { return };
         let at = datetime!(2026-05-01 12:00:10 UTC);
         // 16 threads, 10 requests each, one unit a request, 50 allowed: 110 refusals.
         let results = at_once(&a, &b, 16, move |store, _| {
@@ -73,17 +63,17 @@ fn the_quota_counter_grants_exactly_its_limit_to_concurrent_consumers() {
                 Consumption::Denied { .. } => None,
             })
             .collect();
-        assert_eq!(granted.len(), 50, "{backend}: granted");
+        assert_eq!(granted.len(), 50, "{backend:?}: granted");
         // Each grant saw its own count: 1 to 50, once each.
         let mut counts = granted.clone();
         counts.sort_unstable();
-        assert_eq!(counts, (1..=50).collect::<Vec<u64>>(), "{backend}");
+        assert_eq!(counts, (1..=50).collect::<Vec<u64>>(), "{backend:?}");
         for c in &all {
             if let Consumption::Denied { this_minute, retry_after_s } = c {
-                assert_eq!((*this_minute, *retry_after_s), (50, 50), "{backend}: a refusal reports the count");
+                assert_eq!((*this_minute, *retry_after_s), (50, 50), "{backend:?}: a refusal reports the count");
             }
         }
-        assert_eq!(a.usage_counts("key:shared", at).unwrap().this_minute, 50, "{backend}");
+        assert_eq!(a.usage_counts("key:shared", at).unwrap().this_minute, 50, "{backend:?}");
         // A batch that does not fit is refused whole and writes nothing; one that fits a
         // fresh minute is granted whole.
         let next = at + time::Duration::minutes(1);
@@ -99,9 +89,9 @@ fn the_quota_counter_grants_exactly_its_limit_to_concurrent_consumers() {
     }
 }
 
-#[test]
-fn each_due_monitor_is_claimed_by_one_store_and_taken_over_when_its_lease_runs_out() {
-    for (backend, _dir, a, b) in pairs() {
+both! {
+    fn each_due_monitor_is_claimed_by_one_store_and_taken_over_when_its_lease_runs_out(backend) {
+        let Some((_f, a, b)) = pair(backend) else { return };
         let user = a.create_user(Tier::Free).unwrap().id;
         let t = datetime!(2026-05-01 12:00:00 UTC);
         let mut ids = HashSet::new();
@@ -126,8 +116,8 @@ fn each_due_monitor_is_claimed_by_one_store_and_taken_over_when_its_lease_runs_o
             }
         });
         let all: Vec<String> = claimed.iter().flatten().cloned().collect();
-        assert_eq!(all.len(), 40, "{backend}: no monitor claimed twice");
-        assert_eq!(all.into_iter().collect::<HashSet<_>>(), ids, "{backend}: every monitor claimed");
+        assert_eq!(all.len(), 40, "{backend:?}: no monitor claimed twice");
+        assert_eq!(all.into_iter().collect::<HashSet<_>>(), ids, "{backend:?}: every monitor claimed");
 
         // While the lease holds nothing is due; once it ran out (the claimer died), the
         // other store takes the monitors over; a check that ended set the next run.
@@ -141,9 +131,9 @@ fn each_due_monitor_is_claimed_by_one_store_and_taken_over_when_its_lease_runs_o
             .into_iter()
             .map(|m| m.id)
             .collect();
-        assert_eq!(taken.len(), 39, "{backend}");
-        assert!(!taken.contains(&done), "{backend}: the finished check's monitor is not due");
-        assert!(a.claim_due_monitors(later, later, 100).unwrap().is_empty(), "{backend}: taken over once");
+        assert_eq!(taken.len(), 39, "{backend:?}");
+        assert!(!taken.contains(&done), "{backend:?}: the finished check's monitor is not due");
+        assert!(a.claim_due_monitors(later, later, 100).unwrap().is_empty(), "{backend:?}: taken over once");
     }
 }
 
@@ -168,9 +158,9 @@ fn running_step(idx: u32, name: &str) -> WorkflowStep {
     }
 }
 
-#[test]
-fn each_run_is_adopted_by_one_store_and_a_lapsed_lease_is_taken_over() {
-    for (backend, _dir, a, b) in pairs() {
+both! {
+    fn each_run_is_adopted_by_one_store_and_a_lapsed_lease_is_taken_over(backend) {
+        let Some((_f, a, b)) = pair(backend) else { return };
         let user = a.create_user(Tier::Free).unwrap().id;
         let now = OffsetDateTime::now_utc();
         let lease = time::Duration::seconds(30);
@@ -192,18 +182,18 @@ fn each_run_is_adopted_by_one_store_and_a_lapsed_lease_is_taken_over() {
         let mut owner: HashMap<String, String> = HashMap::new();
         for (worker, runs) in &adopted {
             for run in runs {
-                assert!(owner.insert(run.clone(), worker.clone()).is_none(), "{backend}: {run} adopted twice");
+                assert!(owner.insert(run.clone(), worker.clone()).is_none(), "{backend:?}: {run} adopted twice");
             }
         }
-        assert_eq!(owner.keys().cloned().collect::<HashSet<_>>(), ids, "{backend}: every run adopted once");
+        assert_eq!(owner.keys().cloned().collect::<HashSet<_>>(), ids, "{backend:?}: every run adopted once");
         for (run, worker) in &owner {
             let got = a.get_run(run).unwrap();
-            assert_eq!((got.state, got.resumes), (store::RunState::Running, 1), "{backend}");
-            assert_eq!(got.steps[0].status, store::StepStatus::Pending, "{backend}: the cut step runs again");
-            assert_eq!(a.run_lease(run).unwrap().map(|l| l.0), Some(worker.clone()), "{backend}");
+            assert_eq!((got.state, got.resumes), (store::RunState::Running, 1), "{backend:?}");
+            assert_eq!(got.steps[0].status, store::StepStatus::Pending, "{backend:?}: the cut step runs again");
+            assert_eq!(a.run_lease(run).unwrap().map(|l| l.0), Some(worker.clone()), "{backend:?}");
         }
         assert_eq!(a.run_lease(&held).unwrap().map(|l| l.0).as_deref(), Some("alive"));
-        assert_eq!(a.get_run(&held).unwrap().resumes, 0, "{backend}: the held run was left alone");
+        assert_eq!(a.get_run(&held).unwrap().resumes, 0, "{backend:?}: the held run was left alone");
 
         // The holder renews; a stranger cannot. When the holder stops renewing, the lease
         // runs out and a sweep hands the run to another worker; the old holder learns it
@@ -213,18 +203,18 @@ fn each_run_is_adopted_by_one_store_and_a_lapsed_lease_is_taken_over() {
         assert!(b.adopt_runs("other", Some(now + lease - time::Duration::seconds(1)), now).unwrap().resumed.is_empty());
         let lapsed = now + lease + time::Duration::seconds(1);
         let got = b.adopt_runs("other", Some(lapsed), lapsed + lease).unwrap();
-        assert!(got.resumed.contains(&held), "{backend}: {got:?}");
-        assert!(!a.renew_run_lease(&held, "alive", lapsed + lease).unwrap(), "{backend}: the old holder lost it");
+        assert!(got.resumed.contains(&held), "{backend:?}: {got:?}");
+        assert!(!a.renew_run_lease(&held, "alive", lapsed + lease).unwrap(), "{backend:?}: the old holder lost it");
         a.release_run(&held, "alive").unwrap();
-        assert_eq!(a.run_lease(&held).unwrap().map(|l| l.0).as_deref(), Some("other"), "{backend}");
+        assert_eq!(a.run_lease(&held).unwrap().map(|l| l.0).as_deref(), Some("other"), "{backend:?}");
         b.release_run(&held, "other").unwrap();
         assert_eq!(a.run_lease(&held).unwrap(), None);
     }
 }
 
-#[test]
-fn each_webhook_delivery_is_claimed_by_one_store() {
-    for (backend, _dir, a, b) in pairs() {
+both! {
+    fn each_webhook_delivery_is_claimed_by_one_store(backend) {
+        let Some((_f, a, b)) = pair(backend) else { return };
         let user = a.create_user(Tier::Free).unwrap().id;
         let mut hooks = Vec::new();
         for i in 0..4 {
@@ -271,8 +261,8 @@ fn each_webhook_delivery_is_claimed_by_one_store() {
             }
         });
         let all: Vec<String> = claimed.iter().flatten().cloned().collect();
-        assert_eq!(all.len(), 120, "{backend}: no delivery claimed twice");
-        assert_eq!(all.into_iter().collect::<HashSet<_>>(), rows, "{backend}: every delivery claimed");
+        assert_eq!(all.len(), 120, "{backend:?}: no delivery claimed twice");
+        assert_eq!(all.into_iter().collect::<HashSet<_>>(), rows, "{backend:?}: every delivery claimed");
         for hook in &hooks {
             assert!(a.webhook_outbox(hook).unwrap().iter().all(|r| r.state == store::OutboxState::Delivered));
         }

@@ -29,6 +29,33 @@ pub fn test_config(data: &std::path::Path) -> server::Config {
     c
 }
 
+/// The variable that runs the server's tests on PostgreSQL: `SEO_AUDIT_TEST_DATABASE=postgres`
+/// gives every test server a fresh database of the test process's PostgreSQL
+/// (`test_support::TempPostgres`) instead of an SQLite file. `.ci/run` runs a set of the
+/// suite's modules that way.
+pub const TEST_DATABASE: &str = "SEO_AUDIT_TEST_DATABASE";
+
+/// The PostgreSQL URL a test server with data directory `dir` uses, when the suite runs on
+/// PostgreSQL: one database per directory, so a server started again on the same directory
+/// (a restart) finds its data, as it would in its SQLite file.
+pub fn test_database(dir: &std::path::Path) -> Option<String> {
+    match std::env::var(TEST_DATABASE).as_deref() {
+        Ok("postgres") => {
+            let marker = dir.join("postgres-url");
+            if let Ok(url) = std::fs::read_to_string(&marker) {
+                return Some(url);
+            }
+            let server =
+                test_support::TempPostgres::shared().expect("SEO_AUDIT_TEST_DATABASE=postgres needs PostgreSQL");
+            let url = server.fresh_database();
+            std::fs::write(&marker, &url).unwrap();
+            Some(url)
+        }
+        Ok("" | "sqlite") | Err(_) => None,
+        Ok(other) => panic!("{TEST_DATABASE}={other}: expected postgres or sqlite"),
+    }
+}
+
 /// A running server and what tests need around it.
 pub struct TestServer {
     pub server: server::Server,
@@ -46,6 +73,9 @@ impl TestServer {
 
     pub async fn start_in(dir: Arc<tempfile::TempDir>, tweak: impl FnOnce(&mut server::Config)) -> TestServer {
         let mut config = test_config(dir.path());
+        if let Some(url) = test_database(dir.path()) {
+            config.database_url = url;
+        }
         tweak(&mut config);
         let server = server::serve(config).await.unwrap();
         let base = format!("{}://{}", server.scheme(), server.local_addr());
@@ -72,7 +102,13 @@ impl TestServer {
     pub fn key(&self, tweak: impl FnOnce(&mut store::NewKey)) -> (String, store::KeyRecord) {
         let mut new = store::NewKey::new("test", store::Tier::Free);
         tweak(&mut new);
-        self.store.create_key(new).unwrap()
+        self.db(|s| s.create_key(new)).unwrap()
+    }
+
+    /// Runs a store call the way the service does, off the async threads: on a thread of its
+    /// own (the PostgreSQL client refuses to block a thread that drives async tasks).
+    pub fn db<T: Send>(&self, f: impl FnOnce(&store::Store) -> T + Send) -> T {
+        std::thread::scope(|scope| scope.spawn(|| f(&self.store)).join().unwrap())
     }
 }
 
