@@ -61,3 +61,46 @@ impl Heartbeat {
         let _ = self.task.await;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+
+    #[tokio::test]
+    async fn a_lease_found_taken_is_lost_and_no_longer_renewed() {
+        let calls = Arc::new(AtomicUsize::new(0));
+        let counter = calls.clone();
+        // Renewed twice, then found to be someone else's.
+        let heartbeat = Heartbeat::start(Duration::from_millis(30), move || {
+            let n = counter.fetch_add(1, Ordering::SeqCst) + 1;
+            async move { Some(n < 3) }
+        });
+        while !heartbeat.lost() {
+            tokio::task::yield_now().await;
+        }
+        // The task has ended: stopping it waits for nothing, and it renewed no more.
+        heartbeat.stop().await;
+        assert_eq!(calls.load(Ordering::SeqCst), 3);
+    }
+
+    #[tokio::test]
+    async fn stop_waits_for_the_renewal_under_way() {
+        let (started, finished) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicBool::new(false)));
+        let (s, f) = (started.clone(), finished.clone());
+        let heartbeat = Heartbeat::start(Duration::from_millis(3), move || {
+            let (s, f) = (s.clone(), f.clone());
+            async move {
+                s.store(true, Ordering::SeqCst);
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                f.store(true, Ordering::SeqCst);
+                None // the database did not answer: not lost
+            }
+        });
+        while !started.load(Ordering::SeqCst) {
+            tokio::task::yield_now().await;
+        }
+        heartbeat.stop().await;
+        assert!(finished.load(Ordering::SeqCst), "the renewal under way was written before stop returned");
+    }
+}
