@@ -101,7 +101,7 @@ impl App {
             db_file,
             usage: Arc::default(),
             writer: Arc::default(),
-            lease: crate::setup::DEFAULT_LEASE,
+            lease: crate::lease::DEFAULT_LEASE,
         }
     }
 

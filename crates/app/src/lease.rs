@@ -10,6 +10,9 @@ use std::time::Duration;
 
 use tokio::sync::Notify;
 
+/// Default of [`crate::Setup::lease`].
+pub const DEFAULT_LEASE: Duration = Duration::from_secs(30);
+
 /// Renewals per lease: a claim is renewed this many times before it would run out, so one
 /// slow or failed renewal does not lose it.
 const RENEWALS_PER_LEASE: u32 = 3;

@@ -30,9 +30,6 @@ pub struct Setup {
     pub lease: Duration,
 }
 
-/// Default of [`Setup::lease`].
-pub const DEFAULT_LEASE: Duration = Duration::from_secs(30);
-
 /// How targets are fetched (the `[fetch]` section of the service's settings): the fetcher's
 /// limits in config-file units.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
