@@ -87,19 +87,20 @@ impl App {
     }
 
     /// Grants `units` to `identity` when this minute's count in the database stays within
-    /// `limit` ([`store::Store::consume`]: one atomic statement, exact across replicas).
-    /// Synchronous, for the limiter's callers that cannot wait: it blocks the calling
-    /// thread for one round trip, and on a runtime's worker thread it first hands the
-    /// worker's other tasks to another thread (`block_in_place`) so that the synchronous
-    /// database client never runs inside the runtime (on a single-threaded runtime it runs
-    /// on a thread of its own instead).
+    /// `limit` ([`store::Store::consume`]: one atomic statement, exact across replicas), on
+    /// the blocking pool.
     ///
     /// # Errors
     /// The database did not answer.
-    pub fn consume_quota_in_db(&self, identity: &str, units: u32, limit: u32) -> Result<store::Consumption, AppError> {
-        let store = &self.store;
+    pub async fn consume_quota_in_db(
+        &self,
+        identity: &str,
+        units: u32,
+        limit: u32,
+    ) -> Result<store::Consumption, AppError> {
+        let identity = identity.to_string();
         let at = OffsetDateTime::now_utc();
-        off_the_runtime(|| store.consume(identity, units, limit, at)).map_err(AppError::from)
+        self.db(move |s| s.consume(&identity, units, limit, at)).await
     }
 
     /// A database round trip (the status endpoint's health check).
@@ -220,18 +221,5 @@ impl App {
     /// The store failed.
     pub async fn recent_alerts(&self, monitor_id: String, limit: usize) -> Result<Vec<store::Alert>, AppError> {
         self.db(move |s| s.recent_alerts(&monitor_id, limit)).await
-    }
-}
-
-/// Runs `f`, which blocks, so that it never blocks a runtime's worker thread with the
-/// runtime entered (see [`App::consume_quota_in_db`]).
-fn off_the_runtime<T: Send>(f: impl FnOnce() -> T + Send) -> T {
-    use tokio::runtime::{Handle, RuntimeFlavor};
-    match Handle::try_current().map(|h| h.runtime_flavor()) {
-        Err(_) => f(),
-        Ok(RuntimeFlavor::CurrentThread) => {
-            std::thread::scope(|scope| scope.spawn(f).join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-        }
-        Ok(_) => tokio::task::block_in_place(f),
     }
 }

@@ -20,11 +20,11 @@ impl App {
     ///
     /// # Errors
     /// `overloaded`, the charge's refusal, what the audit met, or an engine failure.
-    pub async fn ai_readiness<E: From<AppError>>(
+    pub async fn ai_readiness<E: From<AppError>, F: std::future::Future<Output = Result<(), E>>>(
         &self,
         url: &Url,
         owner: Option<&str>,
-        charge: impl FnOnce(u32) -> Result<(), E>,
+        charge: impl FnOnce(u32) -> F,
     ) -> Result<AiReadiness, E> {
         let (page, llms) = self.audit_with_llms(url, owner, charge).await?;
         let requested = url.to_string();
@@ -39,11 +39,11 @@ impl App {
     ///
     /// # Errors
     /// `overloaded`, the charge's refusal, what the audit met, or an engine failure.
-    pub async fn ai_visibility_scan<E: From<AppError>>(
+    pub async fn ai_visibility_scan<E: From<AppError>, F: std::future::Future<Output = Result<(), E>>>(
         &self,
         url: &Url,
         owner: Option<&str>,
-        charge: impl FnOnce(u32) -> Result<(), E>,
+        charge: impl FnOnce(u32) -> F,
     ) -> Result<AiVisibilityScan, E> {
         let (page, llms) = self.audit_with_llms(url, owner, charge).await?;
         Ok(blocking(move || ai_visibility_scan(&page.audit.page, llms.body.as_deref(), page.robots_txt.as_ref()))
@@ -52,14 +52,14 @@ impl App {
 
     /// Takes an audit slot and a quota unit, then audits the page (stored like every audit)
     /// while fetching the site's llms.txt.
-    async fn audit_with_llms<E: From<AppError>>(
+    async fn audit_with_llms<E: From<AppError>, F: std::future::Future<Output = Result<(), E>>>(
         &self,
         url: &Url,
         owner: Option<&str>,
-        charge: impl FnOnce(u32) -> Result<(), E>,
+        charge: impl FnOnce(u32) -> F,
     ) -> Result<(Audited, Llms), E> {
         // Admitted and charged before anything is fetched, llms.txt included.
-        let ticket = self.admit_charged(1, charge)?.pop().ok_or_else(|| AppError::internal("no audit ticket"))?;
+        let ticket = self.admit_charged(1, charge).await?.pop().ok_or_else(|| AppError::internal("no audit ticket"))?;
         let (page, llms) = tokio::join!(self.run_audit(url, owner, ticket), self.fetch_llms(url));
         Ok((page?, llms))
     }

@@ -112,13 +112,13 @@ impl App {
     /// # Errors
     /// `overloaded` before anything is charged, the charge's own refusal, or what the
     /// audit met.
-    pub async fn audit_for_client<E: From<AppError>>(
+    pub async fn audit_for_client<E: From<AppError>, F: std::future::Future<Output = Result<(), E>>>(
         &self,
         url: &Url,
         owner: Option<&str>,
-        charge: impl FnOnce(u32) -> Result<(), E>,
+        charge: impl FnOnce(u32) -> F,
     ) -> Result<Audited, E> {
-        let mut tickets = self.admit_charged(1, charge)?;
+        let mut tickets = self.admit_charged(1, charge).await?;
         let ticket = tickets.pop().ok_or_else(|| AppError::internal("no audit ticket"))?;
         Ok(self.run_audit(url, owner, ticket).await?)
     }
@@ -130,14 +130,14 @@ impl App {
     /// # Errors
     /// `overloaded` when the queue cannot hold them all, or the charge's refusal; nothing is
     /// charged or audited then.
-    pub async fn audit_batch<E: From<AppError>>(
+    pub async fn audit_batch<E: From<AppError>, F: std::future::Future<Output = Result<(), E>>>(
         &self,
         urls: Vec<Url>,
         owner: Option<&str>,
         concurrency: usize,
-        charge: impl FnOnce(u32) -> Result<(), E>,
+        charge: impl FnOnce(u32) -> F,
     ) -> Result<Vec<Result<Audited, AppError>>, E> {
-        let tickets = self.admit_charged(urls.len(), charge)?;
+        let tickets = self.admit_charged(urls.len(), charge).await?;
         Ok(futures_util::stream::iter(urls.into_iter().zip(tickets))
             .map(|(url, ticket)| async move { self.run_audit(&url, owner, ticket).await })
             .buffered(concurrency.max(1))
@@ -176,13 +176,13 @@ impl App {
     ///
     /// # Errors
     /// `overloaded`, or the charge's refusal.
-    pub fn admit_charged<E: From<AppError>>(
+    pub async fn admit_charged<E: From<AppError>, F: std::future::Future<Output = Result<(), E>>>(
         &self,
         n: usize,
-        charge: impl FnOnce(u32) -> Result<(), E>,
+        charge: impl FnOnce(u32) -> F,
     ) -> Result<Vec<Ticket>, E> {
         let tickets = self.slots.admit_many(n)?;
-        charge(u32::try_from(n).unwrap_or(u32::MAX))?;
+        charge(u32::try_from(n).unwrap_or(u32::MAX)).await?;
         Ok(tickets)
     }
 

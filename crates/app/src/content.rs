@@ -68,13 +68,13 @@ impl App {
     /// # Errors
     /// `overloaded` before anything is charged, the charge's refusal, or what the page's
     /// audit met.
-    pub async fn content_gap<E: From<AppError>>(
+    pub async fn content_gap<E: From<AppError>, F: std::future::Future<Output = Result<(), E>>>(
         &self,
         req: GapRequest,
         owner: Option<&str>,
-        charge: impl FnOnce(u32) -> Result<(), E>,
+        charge: impl FnOnce(u32) -> F,
     ) -> Result<GapAnswer, E> {
-        let mut tickets = self.admit_charged(1 + req.competitors.len(), |_| charge(1))?;
+        let mut tickets = self.admit_charged(1 + req.competitors.len(), |_| charge(1)).await?;
         let competitor_tickets = tickets.split_off(1);
         let ticket = tickets.pop().ok_or_else(|| AppError::internal("no audit ticket"))?;
         let (page, competitors) = tokio::join!(

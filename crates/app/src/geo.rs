@@ -103,16 +103,16 @@ impl GeoService {
     /// # Errors
     /// `not_configured`, `overloaded`, the charge's refusal, what the audit met, or the
     /// provider's failure.
-    pub async fn check<E: From<AppError>>(
+    pub async fn check<E: From<AppError>, F: std::future::Future<Output = Result<(), E>>>(
         &self,
         app: &App,
         url: &Url,
         owner: Option<&str>,
-        charge: impl FnOnce(u32) -> Result<(), E>,
+        charge: impl FnOnce(u32) -> F,
     ) -> Result<GeoCheckResult, E> {
         let provider = self.provider()?;
         let domain = normalize_domain(url.host_str().unwrap_or_default());
-        let ticket = app.admit_charged(1, charge)?.pop().ok_or_else(|| AppError::internal("no audit ticket"))?;
+        let ticket = app.admit_charged(1, charge).await?.pop().ok_or_else(|| AppError::internal("no audit ticket"))?;
 
         let lookup = domain.clone();
         let now = time::OffsetDateTime::now_utc();

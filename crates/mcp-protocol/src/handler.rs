@@ -367,7 +367,7 @@ async fn call_tool<R: Registry>(params: &Map<String, Value>, ctx: &CallContext<'
         let text = format!("Invalid arguments for {}: {}.", tool.name, problems.join("; "));
         return Ok(ToolResult::error(text).to_json().into());
     }
-    let headers = match reg.take_quota(&tool.name, ctx) {
+    let headers = match reg.take_quota(&tool.name, ctx).await {
         Quota::Unlimited => Vec::new(),
         Quota::Granted(limit) => limit.headers(),
         Quota::Exceeded(window) => return Ok(over_quota(&window, None, ctx.auth)),

@@ -49,7 +49,7 @@
 //!
 //! impl Registry for Demo {
 //!     fn catalog(&self) -> &Catalog { &self.catalog }
-//!     fn take_quota(&self, _tool: &str, _ctx: &CallContext<'_>) -> Quota { Quota::Unlimited }
+//!     async fn take_quota(&self, _tool: &str, _ctx: &CallContext<'_>) -> Quota { Quota::Unlimited }
 //!     async fn call_tool(&self, _name: &str, args: Map<String, Value>, _ctx: &CallContext<'_>) -> ToolResult {
 //!         ToolResult::success(json!({ "echo": args.get("url") }))
 //!     }

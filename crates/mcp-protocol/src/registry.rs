@@ -152,7 +152,7 @@ pub trait Registry: Send + Sync {
     /// prompts or discovery. A tool the server keeps free of quota answers
     /// [`Quota::Unlimited`]. Over quota, answer [`Quota::ExceededFor`] so the refusal advises
     /// the caller rightly.
-    fn take_quota(&self, tool: &str, ctx: &CallContext<'_>) -> Quota;
+    fn take_quota(&self, tool: &str, ctx: &CallContext<'_>) -> impl Future<Output = Quota> + Send;
 
     /// Runs a tool. `arguments` already satisfy the `required`, `type`, `enum`,
     /// `minimum`/`maximum`, `minLength`/`maxLength` and `additionalProperties: false`

@@ -89,7 +89,7 @@ impl Registry for Tiny {
     fn page_size(&self) -> usize {
         1
     }
-    fn take_quota(&self, _tool: &str, _ctx: &CallContext<'_>) -> Quota {
+    async fn take_quota(&self, _tool: &str, _ctx: &CallContext<'_>) -> Quota {
         self.quota
     }
     async fn call_tool(&self, name: &str, arguments: Map<String, Value>, _ctx: &CallContext<'_>) -> ToolResult {

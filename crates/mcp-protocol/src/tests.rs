@@ -125,7 +125,7 @@ impl Registry for Fixture {
     fn page_size(&self) -> usize {
         self.page_size
     }
-    fn take_quota(&self, _tool: &str, _ctx: &CallContext<'_>) -> Quota {
+    async fn take_quota(&self, _tool: &str, _ctx: &CallContext<'_>) -> Quota {
         self.quota_taken.fetch_add(1, Ordering::SeqCst);
         self.quota
     }

@@ -137,16 +137,16 @@ pub async fn authenticate(ctx: &Ctx, rule: KeyRule, scope: Option<&'static str>)
 pub async fn authenticate_metered(ctx: &Ctx, rule: KeyRule, scope: Option<&'static str>) -> Result<Identity, ApiError> {
     let identity = authenticate(ctx, rule, scope).await?;
     let limit = identity.rate_limit(&ctx.state.config.rate_limits);
-    ctx.state.limiter.consume(&identity.label(), 0, limit).write_headers(&mut ctx.outgoing().headers);
+    ctx.state.limiter.consume(&identity.label(), 0, limit).await.write_headers(&mut ctx.outgoing().headers);
     Ok(identity)
 }
 
 /// Charges `units` to the identity on the shared limiter and sets the `x-ratelimit-*`
 /// headers of the answer; 429 `rate_limited` (with `Retry-After`) when too few remain,
 /// in which case nothing is consumed.
-pub fn consume_quota(ctx: &Ctx, identity: &Identity, units: u32) -> Result<Decision, ApiError> {
+pub async fn consume_quota(ctx: &Ctx, identity: &Identity, units: u32) -> Result<Decision, ApiError> {
     let limit = identity.rate_limit(&ctx.state.config.rate_limits);
-    let decision = ctx.state.limiter.consume(&identity.label(), units, limit);
+    let decision = ctx.state.limiter.consume(&identity.label(), units, limit).await;
     decision.write_headers(&mut ctx.outgoing().headers);
     if decision.allowed {
         return Ok(decision);
@@ -200,6 +200,12 @@ pub fn client_ip(peer: IpAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> IpAdd
         }
     }
     chain.into_iter().rev().find(|ip| !trusted.contains(ip)).unwrap_or(peer)
+}
+
+/// [`consume_quota`] as the charge of the application's use cases (which run it once the
+/// request is admitted): the refusal, or nothing.
+pub async fn charge_quota(ctx: &Ctx, identity: &Identity, units: u32) -> Result<(), ApiError> {
+    consume_quota(ctx, identity, units).await.map(drop)
 }
 
 #[cfg(test)]

@@ -10,7 +10,8 @@
 //! On PostgreSQL, which several replicas may share, a process's memory sees only its own
 //! share of an identity's requests, so the decision is taken in the database instead: one
 //! counter per identity and minute, checked and added in one statement
-//! ([`app::App::consume_quota_in_db`]; docs/ARCHITECTURE.md, "Replicas"). Should the
+//! ([`app::App::consume_quota_in_db`], on the blocking pool; docs/ARCHITECTURE.md,
+//! "Replicas"). Should the
 //! database not answer, the process falls back to its own memory count (the request is
 //! not refused for the database's sake; the other replicas do the same).
 
@@ -74,17 +75,25 @@ impl Limiter {
     }
 
     /// Grants `units` to `identity` when this minute's count stays within `limit`, else
-    /// grants nothing (a batch gets all its units or none).
-    pub fn consume(&self, identity: &str, units: u32, limit: u32) -> Decision {
+    /// grants nothing (a batch gets all its units or none). In memory (no wait) unless the
+    /// database counts, on the blocking pool.
+    pub async fn consume(&self, identity: &str, units: u32, limit: u32) -> Decision {
         let now = OffsetDateTime::now_utc();
         if let Some(app) = self.usage.as_ref().filter(|_| self.shared) {
-            match app.consume_quota_in_db(identity, units, limit) {
+            match app.consume_quota_in_db(identity, units, limit).await {
                 Ok(consumption) => return Self::decision(consumption, limit, now),
                 Err(e) => tracing::warn!(error = %e, "quota not counted in the database: counted in memory"),
             }
             return self.consume_at(identity, units, limit, now);
         }
-        let decision = self.consume_at(identity, units, limit, now);
+        self.consume_in_memory(identity, units, limit)
+    }
+
+    /// [`Limiter::consume`] in this process's memory only, whatever the store (the badge's
+    /// flood guard and background-audit budget, which stay per replica), recording granted
+    /// units through the limiter's app when it has one.
+    pub fn consume_in_memory(&self, identity: &str, units: u32, limit: u32) -> Decision {
+        let decision = self.consume_at(identity, units, limit, OffsetDateTime::now_utc());
         if let Some(app) = self.usage.as_ref().filter(|_| decision.allowed && units > 0) {
             app.record_usage(identity, units);
         }

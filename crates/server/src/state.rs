@@ -52,7 +52,7 @@ impl AppState {
         let monitors = app::Monitors::new(app.clone(), config.monitor_interval_s);
         // Background audits of all domains together share one budget per minute.
         let budget = Limiter::new(None);
-        let budget = Box::new(move |per_minute| budget.consume("badge-audits", 1, per_minute).allowed);
+        let budget = Box::new(move |per_minute| budget.consume_in_memory("badge-audits", 1, per_minute).allowed);
         Ok(AppState {
             geo: Arc::new(app::GeoService::new(&config.geo, config.fetch_config())),
             webhooks,

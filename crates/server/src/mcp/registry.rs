@@ -51,12 +51,12 @@ impl Registry for McpRegistry {
     /// One unit on the same limiter, identity and limit as the REST endpoints
     /// ([`crate::consume_quota`]), so REST and tool calls share one quota; nothing for the
     /// status polls [`app::agent::tools::free_of_quota`] names (docs/API.md, "Quota").
-    fn take_quota(&self, tool: &str, _ctx: &CallContext<'_>) -> Quota {
+    async fn take_quota(&self, tool: &str, _ctx: &CallContext<'_>) -> Quota {
         if app::agent::tools::free_of_quota(tool) {
             return Quota::Unlimited;
         }
         let limit = self.identity.rate_limit(&self.state.config.rate_limits);
-        let d = self.state.limiter.consume(&self.identity.label(), 1, limit);
+        let d = self.state.limiter.consume(&self.identity.label(), 1, limit).await;
         let window = RateLimit { limit: d.limit, remaining: d.remaining, reset_secs: d.reset_s };
         if d.allowed {
             return Quota::Granted(window);

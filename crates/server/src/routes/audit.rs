@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use api::{AuditAnswer, BatchError, BatchItem, BatchResult, Format};
 use url::Url;
 
-use crate::auth::{authenticate_metered, consume_quota, KeyRule};
+use crate::auth::{authenticate_metered, charge_quota, KeyRule};
 use crate::config::BATCH_CONCURRENCY;
 use crate::ctx::{Ctx, HandlerFuture};
 use crate::error::ApiError;
@@ -27,11 +27,8 @@ async fn audit_one(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let format = api::request::parse_format(ctx.query("format").as_deref())?;
     let url = app::validate_url(&raw)?;
     // The one audit path: admission first, then this quota, then fetch, analysis, record.
-    let audited = ctx
-        .state
-        .app
-        .audit_for_client(&url, identity.user_id(), |n| consume_quota(&ctx, &identity, n).map(drop))
-        .await?;
+    let audited =
+        ctx.state.app.audit_for_client(&url, identity.user_id(), |n| charge_quota(&ctx, &identity, n)).await?;
     Ok(ok_json(&render(&audited, format)))
 }
 
@@ -74,7 +71,7 @@ async fn audit_batch(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let outcomes: Vec<Result<AuditAnswer, ApiError>> = ctx
         .state
         .app
-        .audit_batch(distinct, identity.user_id(), BATCH_CONCURRENCY, |n| consume_quota(&ctx, &identity, n).map(drop))
+        .audit_batch(distinct, identity.user_id(), BATCH_CONCURRENCY, |n| charge_quota(&ctx, &identity, n))
         .await?
         .into_iter()
         .map(|outcome| outcome.map(|audited| render(&audited, format)).map_err(ApiError::from))

@@ -11,7 +11,7 @@
 
 use api::AutoFixResult;
 
-use crate::auth::{authenticate_metered, consume_quota, KeyRule};
+use crate::auth::{authenticate_metered, charge_quota, consume_quota, KeyRule};
 use crate::ctx::{Ctx, HandlerFuture};
 use crate::error::ApiError;
 use crate::response::ok_json;
@@ -31,8 +31,7 @@ async fn gap(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let body = ctx.json_body().await?;
     let req = app::requests::parse_gap(&body)?;
     let url = req.url.clone();
-    let answer =
-        ctx.state.app.content_gap(req, identity.user_id(), |n| consume_quota(&ctx, &identity, n).map(drop)).await?;
+    let answer = ctx.state.app.content_gap(req, identity.user_id(), |n| charge_quota(&ctx, &identity, n)).await?;
     let skipped_competitors = answer
         .skipped
         .into_iter()
@@ -52,7 +51,7 @@ async fn fixes(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let identity = authenticate_metered(&ctx, KeyRule::Optional, Some("audit")).await?;
     let body = ctx.json_body().await?;
     let issues = app::requests::parse_issues(&body)?;
-    consume_quota(&ctx, &identity, 1)?;
+    consume_quota(&ctx, &identity, 1).await?;
     let fixes = app::fixes::fix_batch(issues).await?;
     Ok(ok_json(&AutoFixResult { ok: true, api_version: audit_core::API_VERSION, count: fixes.len(), fixes }))
 }

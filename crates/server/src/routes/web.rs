@@ -18,7 +18,7 @@ use http::{header, HeaderValue, StatusCode};
 use pages::badge;
 use serde_json::json;
 
-use crate::auth::{anonymous_identity, authenticate, consume_quota, KeyRule};
+use crate::auth::{anonymous_identity, authenticate, charge_quota, KeyRule};
 use crate::ctx::{Ctx, HandlerFuture};
 use crate::error::ApiError;
 use crate::response::Response;
@@ -106,7 +106,7 @@ pub(crate) fn flood_guard(ctx: &Ctx) -> Result<(), ApiError> {
     // The same client identity as the anonymous audit quota (an IPv6 client is its prefix).
     let client = anonymous_identity(ctx).label();
     let limit = ctx.state.config.widget_rate_limit;
-    let decision = ctx.state.widget_guard.consume(&client, 1, limit);
+    let decision = ctx.state.widget_guard.consume_in_memory(&client, 1, limit);
     if decision.allowed {
         return Ok(());
     }
@@ -203,11 +203,7 @@ async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
     let url = app::validate_url(&raw)?;
     // The one audit path, as the audit endpoint: admission first, so a full server answers
     // 503 without charging quota.
-    let audited = ctx
-        .state
-        .app
-        .audit_for_client(&url, identity.user_id(), |n| consume_quota(ctx, &identity, n).map(drop))
-        .await?;
+    let audited = ctx.state.app.audit_for_client(&url, identity.user_id(), |n| charge_quota(ctx, &identity, n)).await?;
     let result = &audited.result;
     let base = base_url(ctx);
     match audited.stored {

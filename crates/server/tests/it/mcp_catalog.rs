@@ -26,7 +26,7 @@ impl Registry for Offline {
     fn catalog(&self) -> &Catalog {
         mcp::catalog()
     }
-    fn take_quota(&self, _tool: &str, _ctx: &CallContext<'_>) -> Quota {
+    async fn take_quota(&self, _tool: &str, _ctx: &CallContext<'_>) -> Quota {
         Quota::Unlimited
     }
     async fn call_tool(&self, name: &str, args: Map<String, Value>, _ctx: &CallContext<'_>) -> ToolResult {

@@ -99,7 +99,7 @@ pub async fn audit_url_arg(env: &ToolEnv<'_>, url: &str) -> Result<(Url, app::Au
 
 /// The charge handed to an application use case whose REST twin charges its own unit: a
 /// tool call's unit was already taken by the protocol layer, once per call.
-pub fn uncharged(_units: u32) -> Result<(), app::AppError> {
+pub async fn uncharged(_units: u32) -> Result<(), app::AppError> {
     Ok(())
 }
 
