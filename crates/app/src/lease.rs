@@ -59,9 +59,17 @@ impl Heartbeat {
 
     /// Stops renewing, after the renewal under way (if any) is written: nothing renews
     /// the lease once this returns, so the caller's final write of it stands.
-    pub(crate) async fn stop(self) {
+    pub(crate) async fn stop(mut self) {
         self.stop.notify_one();
-        let _ = self.task.await;
+        let _ = (&mut self.task).await;
+    }
+}
+
+impl Drop for Heartbeat {
+    /// A job that ends without [`Heartbeat::stop`] (its task panicked or was dropped) stops
+    /// renewing too, so its lease runs out and another claimer takes the job over.
+    fn drop(&mut self) {
+        self.task.abort();
     }
 }
 
@@ -85,6 +93,24 @@ mod tests {
         // The task has ended: stopping it waits for nothing, and it renewed no more.
         heartbeat.stop().await;
         assert_eq!(calls.load(Ordering::SeqCst), 3);
+    }
+
+    #[tokio::test]
+    async fn a_dropped_heartbeat_renews_no_more() {
+        let calls = Arc::new(AtomicUsize::new(0));
+        let counter = calls.clone();
+        let heartbeat = Heartbeat::start(Duration::from_millis(3), move || {
+            counter.fetch_add(1, Ordering::SeqCst);
+            async { Some(true) }
+        });
+        while calls.load(Ordering::SeqCst) == 0 {
+            tokio::task::yield_now().await;
+        }
+        let task = heartbeat.task.abort_handle();
+        drop(heartbeat);
+        while !task.is_finished() {
+            tokio::task::yield_now().await;
+        }
     }
 
     #[tokio::test]

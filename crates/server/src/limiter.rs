@@ -11,9 +11,9 @@
 //! share of an identity's requests, so the decision is taken in the database instead: one
 //! counter per identity and minute, checked and added in one statement
 //! ([`app::App::consume_quota_in_db`], on the blocking pool; docs/ARCHITECTURE.md,
-//! "Replicas"). Should the
-//! database not answer, the process falls back to its own memory count (the request is
-//! not refused for the database's sake; the other replicas do the same).
+//! "Replicas"). Should the database not answer, the process falls back to its own memory
+//! count (the request is not refused for the database's sake; the other replicas do the
+//! same).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -130,8 +130,9 @@ impl Limiter {
         Decision { allowed, limit, remaining: limit.saturating_sub(window.used), reset_s }
     }
 
-    /// Units counted for `identity` in the current minute in this process's memory (0 when
-    /// the database counts: its count is the store's).
+    /// Units counted for `identity` in the current minute in this process's memory (where
+    /// the database counts, its count is the store's and this one stays 0 but for the
+    /// database's outages).
     pub fn used_this_minute(&self, identity: &str) -> u32 {
         let minute = app::minute_bucket(OffsetDateTime::now_utc());
         let windows = self.windows.lock().unwrap_or_else(|p| p.into_inner());
