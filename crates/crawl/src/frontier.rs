@@ -1,7 +1,7 @@
 //! The frontier: which URL is fetched next, as pure logic over a store of small records
 //! (docs/API.md, "Site crawl").
 //!
-//! A [`Frontier`] owns no I/O. It hands out [`Work`] ([`Frontier::next`]): fetch this URL,
+//! A [`Frontier`] owns no I/O. It hands out [`Work`] ([`Frontier::next_work`]): fetch this URL,
 //! or first read this host's robots.txt; the runner does the work and reports what happened
 //! ([`Frontier::record`], [`Frontier::set_robots`]). Every decision lands in a
 //! [`FrontierStore`] as an [`Entry`] (url, depth, found from, state), row by row, so a crawl
@@ -40,7 +40,7 @@ pub const DEFAULT_MAX_KNOWN_URLS: u64 = 100_000;
 pub enum State {
     /// Waiting to be fetched.
     Queued,
-    /// Handed out by [`Frontier::next`]; the runner is fetching it.
+    /// Handed out by [`Frontier::next_work`]; the runner is fetching it.
     Fetching,
     /// Fetched: it answered (any status, see [`Entry::status`]).
     Done,
@@ -360,7 +360,7 @@ impl<S: FrontierStore> Frontier<S> {
     /// not read yet, then fetches, breadth first. URLs robots.txt disallows are recorded as
     /// [`State::Skipped`] here, with the deciding rule, and never handed out. Empty when
     /// nothing can start until some work finishes.
-    pub fn next(&mut self) -> Result<Vec<Work>, S::Error> {
+    pub fn next_work(&mut self) -> Result<Vec<Work>, S::Error> {
         let mut work = Vec::new();
         loop {
             let c = self.store.counts()?;
@@ -436,7 +436,7 @@ impl<S: FrontierStore> Frontier<S> {
         sitemaps
     }
 
-    /// Records what fetching `entry` (handed out by [`Frontier::next`]) gave, and queues the
+    /// Records what fetching `entry` (handed out by [`Frontier::next_work`]) gave, and queues the
     /// links to follow (one level deeper) or the redirect's target (same depth; a redirect
     /// to another site is recorded, not followed). Returns the redirect's target,
     /// normalised, for the page's record.
@@ -634,5 +634,231 @@ impl FrontierStore for MemoryStore {
             self.update(&e)?;
         }
         Ok(fetching.len() as u64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::page::Outlink;
+    use crate::urls::ScopeConfig;
+
+    fn frontier(config: ScopeConfig) -> Frontier<MemoryStore> {
+        let scope = Scope::new("https://site.test/", config).unwrap();
+        Frontier::resume(MemoryStore::new(), scope, Limits::default()).unwrap()
+    }
+
+    fn page(url: &str, links: &[&str]) -> CrawledPage {
+        let outlinks = links
+            .iter()
+            .map(|l| Outlink {
+                url: l.to_string(),
+                anchor: String::new(),
+                internal: true,
+                nofollow: false,
+                follow: true,
+            })
+            .collect();
+        CrawledPage { url: url.to_string(), status: Some(200), html: true, outlinks, ..CrawledPage::default() }
+    }
+
+    fn fetches(work: Vec<Work>) -> Vec<Entry> {
+        work.into_iter()
+            .map(|w| match w {
+                Work::Fetch(e) => e,
+                Work::Robots { url } => panic!("unexpected robots work {url}"),
+            })
+            .collect()
+    }
+
+    /// Answers the robots.txt work with `body` and returns the fetches handed out next.
+    fn allow(f: &mut Frontier<MemoryStore>, body: &[u8]) -> Vec<Entry> {
+        let work = f.next_work().unwrap();
+        assert_eq!(work, vec![Work::Robots { url: "https://site.test/robots.txt".into() }]);
+        assert!(f.next_work().unwrap().is_empty(), "nothing is fetched before robots.txt is read");
+        f.set_robots("https://site.test/robots.txt", robots_from_answer(Some(200), body));
+        fetches(f.next_work().unwrap())
+    }
+
+    #[test]
+    fn breadth_first_with_depth_dedup_and_in_flight_limit() {
+        let mut f = frontier(ScopeConfig::default());
+        let start = allow(&mut f, b"");
+        assert_eq!(start.len(), 1);
+        assert_eq!(
+            (start[0].url.as_str(), start[0].depth, start[0].source),
+            ("https://site.test/", Some(0), Source::Start)
+        );
+        let links = ["/a", "/b", "/c", "/d", "/e", "/a#x", "https://WWW.site.test/f", "https://site.test/"];
+        let links: Vec<String> = links
+            .iter()
+            .map(|l| format!("https://site.test{l}").replace("https://site.testhttps://", "https://"))
+            .collect();
+        let refs: Vec<&str> = links.iter().map(String::as_str).collect();
+        f.record(start[0].clone(), Outcome::Answered(&page("https://site.test/", &refs))).unwrap();
+        let batch = fetches(f.next_work().unwrap());
+        // Four in flight at most; breadth first in link order; /a once; the start not again.
+        let urls: Vec<_> = batch.iter().map(|e| e.url.as_str()).collect();
+        assert_eq!(urls, ["https://site.test/a", "https://site.test/b", "https://site.test/c", "https://site.test/d"]);
+        assert!(batch.iter().all(|e| e.depth == Some(1) && e.found_from.as_deref() == Some("https://site.test/")));
+        assert!(f.next_work().unwrap().is_empty());
+        // /a links deeper; /e and the www twin are still served before depth 2.
+        f.record(batch[0].clone(), Outcome::Answered(&page("https://site.test/a", &["https://site.test/deep"])))
+            .unwrap();
+        let next = fetches(f.next_work().unwrap());
+        assert_eq!(next.iter().map(|e| e.url.as_str()).collect::<Vec<_>>(), ["https://site.test/e"]);
+        for e in batch.into_iter().skip(1).chain(next) {
+            f.record(e, Outcome::Failed { reason: "timeout" }).unwrap();
+        }
+        // The www twin is another host: its robots.txt is read before its first page.
+        let work = f.next_work().unwrap();
+        assert_eq!(work.len(), 2);
+        assert_eq!(work[0], Work::Robots { url: "https://www.site.test/robots.txt".into() });
+        assert!(matches!(&work[1], Work::Fetch(e) if e.url == "https://site.test/deep" && e.depth == Some(2)));
+        f.set_robots("https://www.site.test/robots.txt", robots_from_answer(Some(404), b""));
+        let twin = fetches(f.next_work().unwrap());
+        assert_eq!((twin[0].url.as_str(), twin[0].depth), ("https://www.site.test/f", Some(1)));
+        let c = f.counts().unwrap();
+        assert_eq!((c.done, c.failed, c.fetching, c.queued), (2, 4, 2, 0));
+        assert!(!f.is_finished().unwrap());
+    }
+
+    #[test]
+    fn robots_disallowed_urls_are_skipped_never_handed_out() {
+        let mut f = frontier(ScopeConfig::default());
+        let start = allow(
+            &mut f,
+            b"User-agent: *\nDisallow: /\n\nUser-agent: SeoAuditBot\nDisallow: /private\nAllow: /\nCrawl-delay: 2\n",
+        );
+        assert_eq!(f.crawl_delay(), Some(Duration::from_secs(2)));
+        assert_eq!(f.max_in_flight(), 1);
+        let p = page("https://site.test/", &["https://site.test/private/x", "https://site.test/public"]);
+        f.record(start[0].clone(), Outcome::Answered(&p)).unwrap();
+        let next = fetches(f.next_work().unwrap());
+        assert_eq!(next.iter().map(|e| e.url.as_str()).collect::<Vec<_>>(), ["https://site.test/public"]);
+        let skipped = f.store().get("https://site.test/private/x").unwrap().unwrap();
+        assert_eq!(skipped.state, State::Skipped);
+        assert_eq!(skipped.reason.as_deref(), Some("robots.txt: Disallow: /private"));
+    }
+
+    #[test]
+    fn an_unreachable_robots_txt_disallows_everything() {
+        let mut f = frontier(ScopeConfig::default());
+        assert!(matches!(f.next_work().unwrap()[..], [Work::Robots { .. }]));
+        f.set_robots("https://site.test/robots.txt", robots_from_answer(Some(503), b""));
+        assert!(f.next_work().unwrap().is_empty());
+        let start = f.store().get("https://site.test/").unwrap().unwrap();
+        assert_eq!(start.state, State::Skipped);
+        assert!(start.reason.unwrap().contains("HTTP 503"));
+        assert!(f.is_finished().unwrap());
+        // A 404 robots.txt allows everything.
+        assert!(robots_from_answer(Some(404), b"").is_allowed(USER_AGENT_TOKEN, "/x"));
+        assert!(!robots_from_answer(None, b"").is_allowed(USER_AGENT_TOKEN, "/x"));
+    }
+
+    #[test]
+    fn caps_and_scope() {
+        let config =
+            ScopeConfig { max_pages: 3, max_depth: Some(1), include: Vec::new(), exclude: vec!["/skip".into()] };
+        let mut f = frontier(config);
+        let start = allow(&mut f, b"");
+        let p = page(
+            "https://site.test/",
+            &[
+                "https://site.test/1",
+                "https://site.test/skip/x",
+                "https://other.test/",
+                "https://site.test/2",
+                "https://site.test/3",
+            ],
+        );
+        f.record(start[0].clone(), Outcome::Answered(&p)).unwrap();
+        let batch = fetches(f.next_work().unwrap());
+        assert_eq!(batch.len(), 2, "max_pages counts the start URL");
+        assert!(f.store().get("https://other.test/").unwrap().is_none(), "other sites are not frontier entries");
+        let excluded = f.store().get("https://site.test/skip/x").unwrap().unwrap();
+        assert_eq!((excluded.state, excluded.reason.as_deref()), (State::Skipped, Some("excluded by /skip")));
+        f.record(batch[0].clone(), Outcome::Answered(&page("https://site.test/1", &["https://site.test/deeper"])))
+            .unwrap();
+        let too_deep = f.store().get("https://site.test/deeper").unwrap().unwrap();
+        assert_eq!(too_deep.state, State::Skipped);
+        f.record(batch[1].clone(), Outcome::Failed { reason: "x" }).unwrap();
+        assert!(f.next_work().unwrap().is_empty());
+        assert!(f.is_finished().unwrap(), "max_pages reached with /3 still queued");
+    }
+
+    #[test]
+    fn redirects_queue_their_target_at_the_same_depth_other_sites_are_recorded_only() {
+        let mut f = frontier(ScopeConfig::default());
+        let start = allow(&mut f, b"");
+        let to = f.record(start[0].clone(), Outcome::Redirected { status: 301, location: Some("/home#top") }).unwrap();
+        assert_eq!(to.as_deref(), Some("https://site.test/home"));
+        let next = fetches(f.next_work().unwrap());
+        assert_eq!(
+            (next[0].url.as_str(), next[0].depth, next[0].source),
+            ("https://site.test/home", Some(0), Source::Redirect)
+        );
+        let to = f
+            .record(next[0].clone(), Outcome::Redirected { status: 302, location: Some("https://elsewhere.test/") })
+            .unwrap();
+        assert_eq!(to.as_deref(), Some("https://elsewhere.test/"));
+        assert!(f.next_work().unwrap().is_empty());
+        assert!(f.is_finished().unwrap());
+        assert_eq!(f.store().get("https://site.test/").unwrap().unwrap().status, Some(301));
+    }
+
+    #[test]
+    fn sitemap_urls_wait_for_linked_ones_and_take_a_links_depth() {
+        let mut f = frontier(ScopeConfig::default());
+        f.add_sitemap_url("https://site.test/in-sitemap").unwrap();
+        f.add_sitemap_url("https://site.test/orphan").unwrap();
+        let start = allow(&mut f, b"");
+        assert_eq!(start.len(), 1, "sitemap URLs wait while a linked URL is in flight");
+        f.record(start[0].clone(), Outcome::Answered(&page("https://site.test/", &["https://site.test/in-sitemap"])))
+            .unwrap();
+        let next = fetches(f.next_work().unwrap());
+        assert_eq!(next.len(), 1);
+        assert_eq!(
+            (next[0].url.as_str(), next[0].depth, next[0].source),
+            ("https://site.test/in-sitemap", Some(1), Source::Link)
+        );
+        f.record(next[0].clone(), Outcome::Answered(&page("https://site.test/in-sitemap", &[]))).unwrap();
+        let last = fetches(f.next_work().unwrap());
+        assert_eq!(
+            (last[0].url.as_str(), last[0].depth, last[0].source),
+            ("https://site.test/orphan", None, Source::Sitemap)
+        );
+    }
+
+    #[test]
+    fn a_restart_requeues_what_was_in_flight() {
+        let mut f = frontier(ScopeConfig::default());
+        let start = allow(&mut f, b"");
+        f.record(
+            start[0].clone(),
+            Outcome::Answered(&page("https://site.test/", &["https://site.test/a", "https://site.test/b"])),
+        )
+        .unwrap();
+        let batch = fetches(f.next_work().unwrap());
+        f.record(batch[0].clone(), Outcome::Answered(&page("https://site.test/a", &[]))).unwrap();
+        // The process dies with /b in flight; a new frontier resumes from the same store.
+        let store = f.into_store();
+        let scope = Scope::new("https://site.test/", ScopeConfig::default()).unwrap();
+        let mut f = Frontier::resume(store, scope, Limits::default()).unwrap();
+        let again = allow(&mut f, b"");
+        assert_eq!(again.iter().map(|e| e.url.as_str()).collect::<Vec<_>>(), ["https://site.test/b"]);
+        let c = f.counts().unwrap();
+        assert_eq!((c.done, c.fetching, c.queued), (2, 1, 0));
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for s in State::ALL {
+            assert_eq!(s.as_str().parse::<State>(), Ok(s));
+        }
+        for s in Source::ALL {
+            assert_eq!(s.as_str().parse::<Source>(), Ok(s));
+        }
+        assert!("nope".parse::<State>().is_err());
     }
 }

@@ -27,7 +27,9 @@ pub use frontier::{
     UnknownName, Work, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_KNOWN_URLS, MAX_CRAWL_DELAY, USER_AGENT_TOKEN,
 };
 pub use page::{outlinks, text_hash, CrawledPage, Outlink};
-pub use rules::{run_site_rules, site_rule_by_id, SiteFinding, SiteIndex, SiteRule, SiteRuleMeta, SiteRuleResult, SITE_RULES};
+pub use rules::{
+    run_site_rules, site_rule_by_id, SiteFinding, SiteIndex, SiteRule, SiteRuleMeta, SiteRuleResult, SITE_RULES,
+};
 pub use score::{site_score, SiteScore, SEVERITY_PENALTY};
 pub use sitemap::{parse_sitemap, ParsedSitemap, SitemapError, SitemapKind, SitemapLimits, SitemapRead, Sitemaps};
 pub use urls::{normalize, normalize_relative, OutOfScope, Scope, ScopeConfig, Site, UrlError};

@@ -43,7 +43,13 @@ pub fn outlinks(page: &Page, scope: &Scope) -> Vec<Outlink> {
         let internal = scope.same_site(&url);
         let nofollow = link.rel.iter().any(|r| matches!(r.as_str(), "nofollow" | "ugc" | "sponsored"));
         let anchor = if link.text.is_empty() { link.label.clone().unwrap_or_default() } else { link.text.clone() };
-        out.push(Outlink { url: url.into(), anchor, internal, nofollow, follow: internal && !nofollow && !page_nofollow });
+        out.push(Outlink {
+            url: url.into(),
+            anchor,
+            internal,
+            nofollow,
+            follow: internal && !nofollow && !page_nofollow,
+        });
     }
     out
 }
@@ -98,7 +104,13 @@ impl CrawledPage {
     /// An HTML answer, from the page audit-core parsed (its `http` facts carry the status
     /// and headers). `url` is the URL fetched (normalised); the page's own links come from
     /// [`outlinks`].
-    pub fn from_page(url: impl Into<String>, depth: Option<u32>, page: &Page, scope: &Scope, score: Option<u32>) -> CrawledPage {
+    pub fn from_page(
+        url: impl Into<String>,
+        depth: Option<u32>,
+        page: &Page,
+        scope: &Scope,
+        score: Option<u32>,
+    ) -> CrawledPage {
         let base = page.base_url.as_deref().or(Some(page.final_url.as_str())).and_then(|b| normalize(b).ok());
         let resolve = |r: &str| base.as_ref().and_then(|b| normalize_relative(b, r).ok()).map(String::from);
         let collapse = |s: &str| Some(audit_core::text::collapse(s)).filter(|s| !s.is_empty());
@@ -177,7 +189,8 @@ mod tests {
         assert_eq!(record.canonical.as_deref(), Some("https://shop.test/chairs"));
         assert_eq!(record.hreflang, vec![("de".to_string(), "https://shop.test/de/chairs".to_string())]);
         assert!(record.indexable());
-        let links: Vec<_> = record.outlinks.iter().map(|l| (l.url.as_str(), l.anchor.as_str(), l.internal, l.follow)).collect();
+        let links: Vec<_> =
+            record.outlinks.iter().map(|l| (l.url.as_str(), l.anchor.as_str(), l.internal, l.follow)).collect();
         assert_eq!(
             links,
             vec![
@@ -190,7 +203,8 @@ mod tests {
 
     #[test]
     fn a_nofollow_page_follows_none_of_its_links() {
-        let html = br#"<html><head><meta name="robots" content="nofollow"></head><body><a href="/a">A</a></body></html>"#;
+        let html =
+            br#"<html><head><meta name="robots" content="nofollow"></head><body><a href="/a">A</a></body></html>"#;
         let scope = Scope::new("https://shop.test/", ScopeConfig::default()).unwrap();
         let page = audit_core::Page::parse("https://shop.test/", html, HttpFacts::new().with_status(200));
         let links = outlinks(&page, &scope);

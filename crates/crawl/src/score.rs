@@ -34,7 +34,11 @@ fn severity_penalty(severity: Severity) -> f64 {
 /// severity's [`SEVERITY_PENALTY`] times `0.25 + 0.75 × min(1, affected / crawled)`, where
 /// `affected` counts the distinct URLs of its findings and `crawled` the URLs the crawl
 /// fetched. `None` when no page was audited.
-pub fn site_score(page_scores: impl IntoIterator<Item = u32>, crawled: usize, results: &[SiteRuleResult]) -> Option<SiteScore> {
+pub fn site_score(
+    page_scores: impl IntoIterator<Item = u32>,
+    crawled: usize,
+    results: &[SiteRuleResult],
+) -> Option<SiteScore> {
     let (sum, n) = page_scores.into_iter().fold((0u64, 0u64), |(s, n), v| (s + u64::from(v.min(100)), n + 1));
     if n == 0 {
         return None;
@@ -59,7 +63,9 @@ pub fn site_score(page_scores: impl IntoIterator<Item = u32>, crawled: usize, re
 pub(crate) fn worked_example() -> (Vec<u32>, usize, Vec<SiteRuleResult>) {
     use crate::rules::SiteFinding;
     let findings = |n: usize| {
-        (0..n).map(|i| SiteFinding { url: format!("https://example.com/{i}"), linked_from: None, detail: String::new() }).collect()
+        (0..n)
+            .map(|i| SiteFinding { url: format!("https://example.com/{i}"), linked_from: None, detail: String::new() })
+            .collect()
     };
     let scores: Vec<u32> = (0..38).map(|i| if i % 2 == 0 { 80 } else { 85 }).collect();
     let results = vec![

@@ -347,7 +347,13 @@ mod tests {
     #[test]
     fn bad_input_is_an_error_value() {
         let limits = SitemapLimits::default();
-        for bad in [&b"<urlset><url><loc>x</url>"[..], b"<html><body></body></html>", b"", b"\x1f\x8bnot gzip", b"<urlset><url>"] {
+        for bad in [
+            &b"<urlset><url><loc>x</url>"[..],
+            b"<html><body></body></html>",
+            b"",
+            b"\x1f\x8bnot gzip",
+            b"<urlset><url>",
+        ] {
             assert!(parse_sitemap(bad, &limits).is_err(), "{:?}", String::from_utf8_lossy(bad));
         }
         assert!(matches!(parse_sitemap(b"<html/>", &limits), Err(SitemapError::NotASitemap(n)) if n == "html"));

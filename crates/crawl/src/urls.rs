@@ -54,7 +54,7 @@ fn finish(mut url: Url, input: &str) -> Result<Url, UrlError> {
 pub struct Site {
     /// The host, lower case, without a leading `www.`.
     pub host: String,
-    /// The port when it is not 80 or 443.
+    /// The port when it is not the scheme's default.
     pub port: Option<u16>,
 }
 
@@ -63,8 +63,8 @@ impl Site {
     pub fn of(url: &Url) -> Site {
         let host = url.host_str().unwrap_or_default().to_ascii_lowercase();
         let host = host.strip_prefix("www.").map(str::to_string).unwrap_or(host);
-        let port = url.port().filter(|p| *p != 80 && *p != 443);
-        Site { host, port }
+        // The parser drops the scheme's default port already.
+        Site { host, port: url.port() }
     }
 
     /// Whether `url` belongs to this site.
@@ -234,7 +234,12 @@ mod tests {
         for same in ["http://example.com/a", "https://WWW.example.com/b", "https://example.com:443/"] {
             assert!(scope.same_site(&normalize(same).unwrap()), "{same}");
         }
-        for other in ["https://blog.example.com/", "https://example.com:8443/", "https://example.org/", "https://www.www.example.com/"] {
+        for other in [
+            "https://blog.example.com/",
+            "https://example.com:8443/",
+            "https://example.org/",
+            "https://www.www.example.com/",
+        ] {
             assert_eq!(scope.check(&normalize(other).unwrap(), Some(1)), Err(OutOfScope::OtherSite), "{other}");
         }
     }

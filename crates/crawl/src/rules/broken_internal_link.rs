@@ -37,7 +37,11 @@ impl SiteRule for BrokenInternalLink {
                     None => target.error.is_some(),
                 };
                 if broken {
-                    out.push(SiteFinding { url: target.url.clone(), linked_from: Some(page.url.clone()), detail: answer(target) });
+                    out.push(SiteFinding {
+                        url: target.url.clone(),
+                        linked_from: Some(page.url.clone()),
+                        detail: answer(target),
+                    });
                 }
             }
         }

@@ -15,7 +15,8 @@ static META: SiteRuleMeta = SiteRuleMeta {
     id: "canonical-to-bad-url",
     name: "Canonicals name pages that answer",
     severity: Severity::Critical,
-    threshold: "a page's canonical names another URL of the site that answers other than 200, redirects or cannot be fetched",
+    threshold:
+        "a page's canonical names another URL of the site that answers other than 200, redirects or cannot be fetched",
     why: "Search engines ignore a canonical that points at an error or a redirect, and may index the wrong URL.",
     fail_example: "/a names /gone as its canonical, and /gone answers 404",
     pass_example: "canonicals name the page itself or a page answering 200",

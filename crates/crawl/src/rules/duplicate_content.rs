@@ -15,7 +15,8 @@ static META: SiteRuleMeta = SiteRuleMeta {
     id: "duplicate-content",
     name: "Pages have content of their own",
     severity: Severity::Warning,
-    threshold: "two or more indexable pages have the same visible text after white space is collapsed (compared by a hash)",
+    threshold:
+        "two or more indexable pages have the same visible text after white space is collapsed (compared by a hash)",
     why: "Duplicates split links and ranking between URLs, and search engines pick one of them, not always yours.",
     fail_example: "/print/a shows the same text as /a, and neither names a canonical",
     pass_example: "each indexable page has its own text, or names the original as its canonical",

@@ -33,7 +33,11 @@ impl SiteRule for InternalRedirect {
             for link in page.outlinks.iter().filter(|l| l.internal && l.url != page.url) {
                 let Some(target) = site.page(&link.url) else { continue };
                 if matches!(target.status, Some(300..=399)) {
-                    out.push(SiteFinding { url: target.url.clone(), linked_from: Some(page.url.clone()), detail: answer(target) });
+                    out.push(SiteFinding {
+                        url: target.url.clone(),
+                        linked_from: Some(page.url.clone()),
+                        detail: answer(target),
+                    });
                 }
             }
         }

@@ -147,7 +147,11 @@ impl SiteRuleResult {
 
 /// Runs every site rule over the crawled pages and the sitemap URL set. Results come in
 /// table order, every rule included (passing ones with no findings).
-pub fn run_site_rules(pages: &[CrawledPage], sitemap_urls: &BTreeSet<String>, sitemaps_read: bool) -> Vec<SiteRuleResult> {
+pub fn run_site_rules(
+    pages: &[CrawledPage],
+    sitemap_urls: &BTreeSet<String>,
+    sitemaps_read: bool,
+) -> Vec<SiteRuleResult> {
     let site = SiteIndex::new(pages, sitemap_urls, sitemaps_read);
     SITE_RULES
         .iter()

@@ -31,7 +31,11 @@ impl SiteRule for OrphanPage {
         site.pages
             .iter()
             .filter(|p| p.depth != Some(0) && site.sitemap_urls.contains(&p.url) && site.inlink_count(&p.url) == 0)
-            .map(|p| SiteFinding { url: p.url.clone(), linked_from: None, detail: "in a sitemap, linked from no crawled page".to_string() })
+            .map(|p| SiteFinding {
+                url: p.url.clone(),
+                linked_from: None,
+                detail: "in a sitemap, linked from no crawled page".to_string(),
+            })
             .collect()
     }
 }
