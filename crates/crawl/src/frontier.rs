@@ -1,5 +1,5 @@
 //! The frontier: which URL is fetched next, as pure logic over a store of small records
-//! (docs/API.md, "Site crawl").
+//! (docs/RULES.md, "Site rules").
 //!
 //! A [`Frontier`] owns no I/O. It hands out [`Work`] ([`Frontier::next_work`]): fetch this URL,
 //! or first read this host's robots.txt; the runner does the work and reports what happened

@@ -1,5 +1,5 @@
-//! What the crawl keeps of a fetched page: small plain records, no HTML (docs/API.md,
-//! "Site crawl"). The site rules read these; the runner stores them row by row.
+//! What the crawl keeps of a fetched page: small plain records, no HTML (docs/RULES.md,
+//! "Site rules"). The site rules read these; the runner stores them row by row.
 
 use audit_core::{LinkKind, Page};
 use serde::{Deserialize, Serialize};

@@ -1,5 +1,5 @@
 //! XML sitemaps (sitemaps.org): parsing, bounded, and the discovery of a site's sitemaps
-//! (docs/API.md, "Site crawl").
+//! (docs/RULES.md, "Site rules").
 
 use std::collections::{HashSet, VecDeque};
 use std::io::Read;

@@ -1,4 +1,4 @@
-//! URL normalisation and the crawl's scope (docs/API.md, "Site crawl").
+//! URL normalisation and the crawl's scope (docs/RULES.md, "Site rules").
 
 use serde::{Deserialize, Serialize};
 use url::Url;
@@ -73,7 +73,7 @@ impl Site {
     }
 }
 
-/// What a crawl may visit: the caller's options, all optional (docs/API.md, "Site crawl").
+/// What a crawl may visit: the caller's options, all optional (docs/RULES.md, "Site rules").
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScopeConfig {
     /// The most pages fetched (the start URL counts; redirects and failures count too).
