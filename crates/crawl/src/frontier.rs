@@ -194,6 +194,22 @@ pub trait FrontierStore {
     /// Replaces the entry with the same URL.
     fn update(&mut self, entry: &Entry) -> Result<(), Self::Error>;
 
+    /// Gives the entry of `url` `depth`, `found_from` and `source` when it is
+    /// [`State::Queued`] without a depth (found in a sitemap only, now reached by a link);
+    /// leaves any other entry alone. A database does it in one `UPDATE … WHERE state =
+    /// 'queued' AND depth IS NULL`.
+    fn promote(&mut self, url: &str, depth: u32, found_from: Option<&str>, source: Source) -> Result<(), Self::Error> {
+        if let Some(mut known) = self.get(url)? {
+            if known.state == State::Queued && known.depth.is_none() {
+                known.depth = Some(depth);
+                known.found_from = found_from.map(str::to_string);
+                known.source = source;
+                self.update(&known)?;
+            }
+        }
+        Ok(())
+    }
+
     /// Moves up to `limit` queued entries to [`State::Fetching`] and returns them: the
     /// shallowest first, then in the order they were inserted (breadth first). Entries
     /// without a depth come last, and only when `unlinked` is true. With several workers on
@@ -499,21 +515,16 @@ impl<S: FrontierStore> Frontier<S> {
                 entry.reason = Some(out.reason());
             }
         }
-        if let Some(mut known) = self.store.get(entry.url.as_str())? {
-            // A sitemap URL a link reaches before it is fetched gets the link's depth.
-            if known.state == State::Queued && known.depth.is_none() && depth.is_some() {
-                known.depth = depth;
-                known.found_from = entry.found_from;
-                known.source = source;
-                self.store.update(&known)?;
-            }
-            return Ok(());
-        }
-        if self.known >= self.limits.max_known_urls {
-            return Ok(());
-        }
-        if self.store.insert(entry)? {
+        let in_scope = entry.state == State::Queued;
+        let (url, found_from) = (entry.url.clone(), entry.found_from.clone());
+        if self.known < self.limits.max_known_urls && self.store.insert(entry)? {
             self.known += 1;
+            return Ok(());
+        }
+        // Known already: a sitemap URL a link reaches before it is fetched gets the link's
+        // depth.
+        if let (true, Some(depth)) = (in_scope, depth) {
+            self.store.promote(&url, depth, found_from.as_deref(), source)?;
         }
         Ok(())
     }
@@ -849,6 +860,18 @@ mod tests {
         assert_eq!(again.iter().map(|e| e.url.as_str()).collect::<Vec<_>>(), ["https://site.test/b"]);
         let c = f.counts().unwrap();
         assert_eq!((c.done, c.fetching, c.queued), (2, 1, 0));
+    }
+
+    #[test]
+    fn the_known_urls_bound_drops_further_links() {
+        let scope = Scope::new("https://site.test/", ScopeConfig::default()).unwrap();
+        let limits = Limits { max_known_urls: 3, ..Limits::default() };
+        let mut f = Frontier::resume(MemoryStore::new(), scope, limits).unwrap();
+        let start = allow(&mut f, b"");
+        let links: Vec<String> = (0..10).map(|i| format!("https://site.test/{i}")).collect();
+        let refs: Vec<&str> = links.iter().map(String::as_str).collect();
+        f.record(start[0].clone(), Outcome::Answered(&page("https://site.test/", &refs))).unwrap();
+        assert_eq!(f.counts().unwrap().total(), 3);
     }
 
     #[test]

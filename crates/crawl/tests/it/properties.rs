@@ -64,3 +64,15 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #[test]
+    fn sitemap_parsing_never_panics(body in proptest::collection::vec(any::<u8>(), 0..200), xmlish in "(<[/a-z:]{0,10}>|[a-z&;#0-9 ]{0,5}){0,12}") {
+        let limits = crawl::SitemapLimits::default();
+        let _ = crawl::parse_sitemap(&body, &limits);
+        let _ = crawl::parse_sitemap(xmlish.as_bytes(), &limits);
+        let mut gz = vec![0x1f, 0x8b];
+        gz.extend_from_slice(&body);
+        let _ = crawl::parse_sitemap(&gz, &limits);
+    }
+}
