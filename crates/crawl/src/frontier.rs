@@ -220,7 +220,9 @@ pub trait FrontierStore {
     fn counts(&mut self) -> Result<Counts, Self::Error>;
 
     /// Puts every [`State::Fetching`] entry back to [`State::Queued`] (a restart: what was
-    /// being fetched when the process stopped is fetched again); returns how many.
+    /// being fetched when the process stopped is fetched again); returns how many. With
+    /// several workers on one store, only the entries of workers that are gone (an expired
+    /// claim) should be put back, or a page would be fetched twice.
     fn requeue_fetching(&mut self) -> Result<u64, Self::Error>;
 }
 
@@ -260,7 +262,8 @@ pub enum Outcome<'a> {
     /// An answer that is no redirect (any status): the page's record, whose status is
     /// [`CrawledPage::status`] ([`CrawledPage::from_page`] for HTML,
     /// [`CrawledPage::answered`] for anything else). Its links to follow, its canonical and
-    /// its hreflang alternates on the site are queued one click deeper.
+    /// its hreflang alternates on the site are queued one click deeper
+    /// when the status is 2xx.
     Answered(&'a CrawledPage),
     /// A 3xx answer; `location` as sent (resolved here against the entry's URL).
     Redirected {
@@ -463,6 +466,11 @@ impl<S: FrontierStore> Frontier<S> {
                 entry.state = State::Done;
                 entry.status = page.status;
                 self.store.update(&entry)?;
+                // The links of an error page are not followed (its body is the server's
+                // error page, not the site's content).
+                if !matches!(page.status, Some(200..=299)) {
+                    return Ok(None);
+                }
                 let depth = entry.depth.map(|d| d.saturating_add(1));
                 for link in page.outlinks.iter().filter(|l| l.follow) {
                     self.enqueue(&link.url, depth, &entry.url, Source::Link)?;
@@ -860,6 +868,18 @@ mod tests {
         assert_eq!(again.iter().map(|e| e.url.as_str()).collect::<Vec<_>>(), ["https://site.test/b"]);
         let c = f.counts().unwrap();
         assert_eq!((c.done, c.fetching, c.queued), (2, 1, 0));
+    }
+
+    #[test]
+    fn the_links_of_an_error_page_are_not_followed() {
+        let mut f = frontier(ScopeConfig::default());
+        let start = allow(&mut f, b"");
+        let mut error_page = page("https://site.test/", &["https://site.test/a"]);
+        error_page.status = Some(500);
+        f.record(start[0].clone(), Outcome::Answered(&error_page)).unwrap();
+        assert_eq!(f.store().get("https://site.test/").unwrap().unwrap().status, Some(500));
+        assert!(f.store().get("https://site.test/a").unwrap().is_none());
+        assert!(f.is_finished().unwrap());
     }
 
     #[test]
