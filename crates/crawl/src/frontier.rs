@@ -8,7 +8,7 @@
 //! resumes from its store after a restart ([`Frontier::resume`]) and memory does not grow
 //! with the pages crawled. [`MemoryStore`] is the in-memory store of tests and tools.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
@@ -33,6 +33,10 @@ pub const MAX_CRAWL_DELAY: Duration = Duration::from_secs(30);
 /// URLs a frontier records at most (every state); links to further URLs are dropped. It
 /// bounds the store of a site with endless generated URLs (calendars, facets).
 pub const DEFAULT_MAX_KNOWN_URLS: u64 = 100_000;
+
+/// URLs a frontier remembers having handled a link to, so that the links every page repeats
+/// (navigation, footer) cost no parsing and no store call; the set is emptied when full.
+pub const SEEN_CACHE: usize = 50_000;
 
 /// Where an entry is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -303,6 +307,7 @@ pub struct Frontier<S> {
     limits: Limits,
     robots: HashMap<String, HostRobots>,
     known: u64,
+    seen: HashSet<String>,
 }
 
 impl<S> fmt::Debug for Frontier<S> {
@@ -320,7 +325,7 @@ impl<S: FrontierStore> Frontier<S> {
         let start = Entry::new(scope.start().to_string(), Some(0), None, Source::Start);
         store.insert(start)?;
         let known = store.counts()?.total();
-        Ok(Frontier { store, scope, limits, robots: HashMap::new(), known })
+        Ok(Frontier { store, scope, limits, robots: HashMap::new(), known, seen: HashSet::new() })
     }
 
     /// The store.
@@ -510,6 +515,22 @@ impl<S: FrontierStore> Frontier<S> {
     }
 
     fn enqueue(&mut self, url: &str, depth: Option<u32>, from: &str, source: Source) -> Result<(), S::Error> {
+        // A URL linked before was queued (or skipped) then at a depth no deeper than this one
+        // (breadth first): nothing to do.
+        if depth.is_some() && self.seen.contains(url) {
+            return Ok(());
+        }
+        let result = self.enqueue_new(url, depth, from, source);
+        if depth.is_some() && result.is_ok() {
+            if self.seen.len() >= SEEN_CACHE {
+                self.seen.clear();
+            }
+            self.seen.insert(url.to_string());
+        }
+        result
+    }
+
+    fn enqueue_new(&mut self, url: &str, depth: Option<u32>, from: &str, source: Source) -> Result<(), S::Error> {
         let Ok(url) = normalize(url) else {
             return Ok(());
         };
