@@ -54,6 +54,13 @@ fn crawl_rules(out: &mut String) {
         maps.max_total_urls
     );
     let _ = writeln!(out, "### The rules\n");
+    let _ = writeln!(
+        out,
+        "Each rule has two small sites under `fixtures/sites/`: `crawl-ID-fail`, which it must fail with the \
+         findings listed in its `_expect` file, and `crawl-ID-pass`, which it must pass. The tests of \
+         `crates/crawl` crawl them end to end without a network (robots.txt, sitemaps, redirects and 404s \
+         included) and audit every page with the page rules.\n"
+    );
 }
 
 /// Renders the "Site rules" section of `docs/RULES.md` (between its markers; a test of
