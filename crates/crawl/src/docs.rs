@@ -1,0 +1,141 @@
+//! The "Site rules" section of `docs/RULES.md`, generated from [`SITE_RULES`].
+
+use std::fmt::Write as _;
+
+use crate::frontier::{DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_KNOWN_URLS, MAX_CRAWL_DELAY, USER_AGENT_TOKEN};
+use crate::rules::SITE_RULES;
+use crate::score::{site_score, worked_example, MIN_PENALTY_SHARE, SEVERITY_PENALTY};
+use crate::sitemap::SitemapLimits;
+
+/// How the crawl decides what it visits: the engine's choices and bounds, from its constants.
+fn crawl_rules(out: &mut String) {
+    let maps = SitemapLimits::default();
+    let _ = writeln!(out, "### What a crawl visits\n");
+    let _ = writeln!(
+        out,
+        "- **One spelling per URL.** URLs are parsed as browsers do (the WHATWG URL standard): scheme and host \
+         lower case, the scheme's default port dropped, an empty path made `/`, `.` and `..` segments \
+         resolved, characters that must be percent-encoded encoded (existing escapes are kept as written). \
+         The fragment, an empty query (`?`) and any user name or password are dropped. Only `http` and \
+         `https` URLs are crawled.\n\
+         - **Same site.** The start URL's host and port; `http` and `https` are one site, and so are a host \
+         and its `www.` twin (`example.com` and `www.example.com`). Links elsewhere are recorded (they count \
+         as the page's external links) and not fetched; a redirect to another site is recorded, not followed.\n\
+         - **Links followed.** `<a href>` links to the site, but not those with `rel` `nofollow`, `ugc` or \
+         `sponsored`, nor any link of a page whose robots directives (meta or `X-Robots-Tag`) say `nofollow`: \
+         Screaming Frog's default. Links not followed still count as inlinks of their target. The links of a page that answers other than 2xx are not followed. A page's \
+         canonical and hreflang alternates on the site are fetched too (they are not inlinks), so that \
+         `canonical-to-bad-url` and `hreflang-no-return-link` can judge them.\n\
+         - **Order and depth.** Breadth first: the start URL is click depth 0, a page its links reach depth 1, \
+         and so on; a redirect's target keeps the depth of the URL that redirected. URLs found only in \
+         sitemaps are fetched after every URL the links reach, and have no depth.\n\
+         - **Options.** `max_pages` bounds the URLs fetched (the start URL, redirects and failures count); \
+         `max_depth` the click depth followed; `include` path prefixes, when given, are the only paths \
+         visited, and `exclude` prefixes are never visited (the start URL always is). URLs outside them are \
+         listed as skipped with the reason.\n\
+         - **robots.txt.** Each host's `/robots.txt` is read before its first page and obeyed for the \
+         `{USER_AGENT_TOKEN}` token; a disallowed URL is listed as skipped with the deciding line and never \
+         fetched. A robots.txt that answers 4xx allows everything; one that answers 5xx or not at all \
+         disallows everything (RFC 9309).\n\
+         - **Politeness.** At most {DEFAULT_MAX_IN_FLIGHT} requests in flight per host (a host and its `www.` twin \
+         share the limit). A `Crawl-delay` for the token makes it one request at a time, that many seconds \
+         apart (at most {} s; a longer delay is cut to it).\n\
+         - **Sitemaps.** `/sitemap.xml` and every `Sitemap:` line of robots.txt on the site, sitemap indexes \
+         (nested {} deep at most) and gzip. Bounds: {} MiB per file after gunzip, {} URLs read per file, {} \
+         sitemap files and {} page URLs per crawl; a file that is not a sitemap, is not well-formed or breaks \
+         the size bound is listed as a sitemap error. A missing `/sitemap.xml` that robots.txt does not name \
+         is no error.\n\
+         - **Bounds.** A crawl records at most {DEFAULT_MAX_KNOWN_URLS} distinct URLs; links to more are dropped.\n",
+        MAX_CRAWL_DELAY.as_secs(),
+        maps.max_index_depth,
+        maps.max_bytes / (1024 * 1024),
+        maps.max_urls,
+        maps.max_sitemaps,
+        maps.max_total_urls
+    );
+    let _ = writeln!(out, "### The rules\n");
+    let _ = writeln!(
+        out,
+        "Each rule has two small sites under `fixtures/sites/`: `crawl-ID-fail`, which it must fail with the \
+         findings listed in its `_expect` file, and `crawl-ID-pass`, which it must pass. The tests of \
+         `crates/crawl` crawl them end to end without a network (robots.txt, sitemaps, redirects and 404s \
+         included) and audit every page with the page rules.\n"
+    );
+}
+
+/// Renders the "Site rules" section of `docs/RULES.md` (between its markers; a test of
+/// this crate fails when it is stale, regenerate with
+/// `UPDATE_DOCS=1 cargo test -p crawl --test it rules_doc::`).
+pub fn site_rules_markdown() -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "## Site rules\n");
+    let _ = writeln!(
+        out,
+        "A site crawl starts at a URL, follows the site's own links and reads its sitemaps, runs the page \
+         rules above on every HTML page it fetches, then these {} rules over the whole set of pages, their \
+         links and the site's sitemaps.\n",
+        SITE_RULES.len()
+    );
+    crawl_rules(&mut out);
+    let _ = writeln!(out, "| id | severity | fails when |\n|---|---|---|");
+    for r in SITE_RULES {
+        let m = r.meta();
+        let _ = writeln!(out, "| [`{}`](#{}) | {} | {} |", m.id, m.id, m.severity, m.threshold.replace('<', "&lt;"));
+    }
+    for r in SITE_RULES {
+        let m = r.meta();
+        let _ = writeln!(out, "\n### {}\n", m.id);
+        let _ = writeln!(out, "{}.\n", m.name);
+        let _ = writeln!(out, "- Severity `{}`", m.severity);
+        let _ = writeln!(out, "- **What it checks:** fails when {}.", m.threshold.replace('<', "&lt;"));
+        let _ = writeln!(out, "- **Why it matters:** {}", m.why);
+        let _ = writeln!(out, "- **Fails:** {}", m.fail_example);
+        let _ = writeln!(out, "- **Passes:** {}", m.pass_example);
+        let _ = writeln!(out, "- **Reference:** <{}>", m.reference);
+    }
+    let _ = writeln!(out, "\n### Site score\n");
+    let penalties: Vec<String> = SEVERITY_PENALTY.iter().map(|(s, p)| format!("`{s}` {p}")).collect();
+    let _ = writeln!(
+        out,
+        "The site score (0-100) is the mean of the page scores of the HTML pages the crawl audited, less a \
+         penalty for each site rule that fails, rounded to the nearest integer (halves away from zero) and \
+         kept within 0-100. A failing rule costs its severity's penalty ({}) times \
+         `{MIN_PENALTY_SHARE} + {} × min(1, affected / crawled)`, where `affected` is the number of distinct \
+         URLs in its findings and `crawled` the number of URLs the crawl fetched (answered or failed). A rule \
+         that fails costs at least a quarter of its penalty however few URLs it affects, and all of it when \
+         it affects every URL. A crawl that audited no page has no site score.\n",
+        penalties.join(", "),
+        1.0 - MIN_PENALTY_SHARE
+    );
+    let (scores, crawled, results) = worked_example();
+    let score = site_score(scores.iter().copied(), crawled, &results).unwrap_or_else(|| unreachable!());
+    let _ = writeln!(
+        out,
+        "Worked example: {crawled} URLs crawled, {} pages audited with a mean score of {}.",
+        scores.len(),
+        score.mean_page_score
+    );
+    for r in results.iter().filter(|r| !r.findings.is_empty()) {
+        let p = score.penalties.iter().find(|(id, _)| *id == r.id).map_or(0.0, |(_, p)| *p);
+        let base = SEVERITY_PENALTY.iter().find(|(s, _)| *s == r.severity).map_or(0.0, |(_, p)| *p);
+        let _ = writeln!(
+            out,
+            "- `{}` ({}) affects {} URLs: {base} × ({MIN_PENALTY_SHARE} + {} × {}/{crawled}) = {p}",
+            r.id,
+            r.severity,
+            r.affected(),
+            1.0 - MIN_PENALTY_SHARE,
+            r.affected()
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\nThe penalties sum to {}; {} − {} = {:.3}, and the site score is **{}**.",
+        score.penalty,
+        score.mean_page_score,
+        score.penalty,
+        score.mean_page_score - score.penalty,
+        score.score
+    );
+    out
+}

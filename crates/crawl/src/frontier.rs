@@ -1,0 +1,928 @@
+//! The frontier: which URL is fetched next, as pure logic over a store of small records
+//! (docs/RULES.md, "Site rules").
+//!
+//! A [`Frontier`] owns no I/O. It hands out [`Work`] ([`Frontier::next_work`]): fetch this URL,
+//! or first read this host's robots.txt; the runner does the work and reports what happened
+//! ([`Frontier::record`], [`Frontier::set_robots`]). Every decision lands in a
+//! [`FrontierStore`] as an [`Entry`] (url, depth, found from, state), row by row, so a crawl
+//! resumes from its store after a restart ([`Frontier::resume`]) and memory does not grow
+//! with the pages crawled. [`MemoryStore`] is the in-memory store of tests and tools.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use ai_visibility::Robots;
+use serde::{Deserialize, Serialize};
+use url::Url;
+
+use crate::page::CrawledPage;
+use crate::urls::{normalize, normalize_relative, OutOfScope, Scope};
+
+/// The product token the crawl obeys robots.txt for.
+pub const USER_AGENT_TOKEN: &str = "SeoAuditBot";
+
+/// Requests in flight per host at most, by default.
+pub const DEFAULT_MAX_IN_FLIGHT: usize = 4;
+
+/// The longest `Crawl-delay` honoured; a longer one is cut to it (a site asking for an hour
+/// between requests would never finish within a crawl's time limit).
+pub const MAX_CRAWL_DELAY: Duration = Duration::from_secs(30);
+
+/// URLs a frontier records at most (every state); links to further URLs are dropped. It
+/// bounds the store of a site with endless generated URLs (calendars, facets).
+pub const DEFAULT_MAX_KNOWN_URLS: u64 = 100_000;
+
+/// URLs a frontier remembers having handled a link to, so that the links every page repeats
+/// (navigation, footer) cost no parsing and no store call; the set is emptied when full.
+pub const SEEN_CACHE: usize = 50_000;
+
+/// Where an entry is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum State {
+    /// Waiting to be fetched.
+    Queued,
+    /// Handed out by [`Frontier::next_work`]; the runner is fetching it.
+    Fetching,
+    /// Fetched: it answered (any status, see [`Entry::status`]).
+    Done,
+    /// The fetch failed: no answer (see [`Entry::reason`]).
+    Failed,
+    /// Never fetched: robots.txt disallows it or it is outside the scope (see
+    /// [`Entry::reason`]).
+    Skipped,
+}
+
+impl State {
+    /// Every state.
+    pub const ALL: [State; 5] = [State::Queued, State::Fetching, State::Done, State::Failed, State::Skipped];
+
+    /// The name stored and shown.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            State::Queued => "queued",
+            State::Fetching => "fetching",
+            State::Done => "done",
+            State::Failed => "failed",
+            State::Skipped => "skipped",
+        }
+    }
+}
+
+impl fmt::Display for State {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A name that is no [`State`] or [`Source`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown frontier name `{0}`")]
+pub struct UnknownName(pub String);
+
+impl FromStr for State {
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<State, UnknownName> {
+        State::ALL.into_iter().find(|v| v.as_str() == s).ok_or_else(|| UnknownName(s.to_string()))
+    }
+}
+
+/// How the crawl found a URL.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    /// The start URL.
+    Start,
+    /// A link on a crawled page ([`Entry::found_from`]).
+    Link,
+    /// The `Location` of a redirect ([`Entry::found_from`] redirected to it).
+    Redirect,
+    /// A sitemap, before any crawled page linked to it.
+    Sitemap,
+}
+
+impl Source {
+    /// Every source.
+    pub const ALL: [Source; 4] = [Source::Start, Source::Link, Source::Redirect, Source::Sitemap];
+
+    /// The name stored and shown.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Source::Start => "start",
+            Source::Link => "link",
+            Source::Redirect => "redirect",
+            Source::Sitemap => "sitemap",
+        }
+    }
+}
+
+impl FromStr for Source {
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Source, UnknownName> {
+        Source::ALL.into_iter().find(|v| v.as_str() == s).ok_or_else(|| UnknownName(s.to_string()))
+    }
+}
+
+/// One URL of the frontier: the record a store keeps, one row per URL.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entry {
+    /// The normalised URL (the row's key).
+    pub url: String,
+    /// Click depth from the start URL; `None` for a URL reached from sitemaps only.
+    pub depth: Option<u32>,
+    /// The page that linked to it first, or that redirected to it.
+    pub found_from: Option<String>,
+    /// How it was found.
+    pub source: Source,
+    /// Where it is.
+    pub state: State,
+    /// The HTTP status, once [`State::Done`].
+    pub status: Option<u16>,
+    /// Why it failed or was skipped.
+    pub reason: Option<String>,
+}
+
+impl Entry {
+    fn new(url: String, depth: Option<u32>, found_from: Option<String>, source: Source) -> Entry {
+        Entry { url, depth, found_from, source, state: State::Queued, status: None, reason: None }
+    }
+}
+
+/// How many entries are in each state. `*_unlinked` count those of them whose depth is
+/// `None` (found in sitemaps only).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counts {
+    /// [`State::Queued`] entries.
+    pub queued: u64,
+    /// Queued entries without a depth.
+    pub queued_unlinked: u64,
+    /// [`State::Fetching`] entries (with several replicas: all of them, everywhere).
+    pub fetching: u64,
+    /// Fetching entries without a depth.
+    pub fetching_unlinked: u64,
+    /// [`State::Done`] entries.
+    pub done: u64,
+    /// [`State::Failed`] entries.
+    pub failed: u64,
+    /// [`State::Skipped`] entries.
+    pub skipped: u64,
+}
+
+impl Counts {
+    /// Entries handed out for fetching so far (fetching, done, failed): what `max_pages`
+    /// bounds.
+    pub fn handed_out(&self) -> u64 {
+        self.fetching + self.done + self.failed
+    }
+
+    /// Every entry.
+    pub fn total(&self) -> u64 {
+        self.queued + self.handed_out() + self.skipped
+    }
+}
+
+/// Where a frontier keeps its entries: one row per URL. The application stores them in its
+/// database; [`MemoryStore`] keeps them in memory.
+pub trait FrontierStore {
+    /// The store's failure.
+    type Error;
+
+    /// The entry of `url`, if known.
+    fn get(&mut self, url: &str) -> Result<Option<Entry>, Self::Error>;
+
+    /// Adds `entry` unless its URL is known; `true` when it was added.
+    fn insert(&mut self, entry: Entry) -> Result<bool, Self::Error>;
+
+    /// Replaces the entry with the same URL.
+    fn update(&mut self, entry: &Entry) -> Result<(), Self::Error>;
+
+    /// Gives the entry of `url` `depth`, `found_from` and `source` when it is
+    /// [`State::Queued`] without a depth (found in a sitemap only, now reached by a link);
+    /// leaves any other entry alone. A database does it in one `UPDATE … WHERE state =
+    /// 'queued' AND depth IS NULL`.
+    fn promote(&mut self, url: &str, depth: u32, found_from: Option<&str>, source: Source) -> Result<(), Self::Error> {
+        if let Some(mut known) = self.get(url)? {
+            if known.state == State::Queued && known.depth.is_none() {
+                known.depth = Some(depth);
+                known.found_from = found_from.map(str::to_string);
+                known.source = source;
+                self.update(&known)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Moves up to `limit` queued entries to [`State::Fetching`] and returns them: the
+    /// shallowest first, then in the order they were inserted (breadth first). Entries
+    /// without a depth come last, and only when `unlinked` is true. With several workers on
+    /// one store this must be atomic, so that each entry is handed out once.
+    fn claim(&mut self, limit: usize, unlinked: bool) -> Result<Vec<Entry>, Self::Error>;
+
+    /// How many entries are in each state.
+    fn counts(&mut self) -> Result<Counts, Self::Error>;
+
+    /// Puts every [`State::Fetching`] entry back to [`State::Queued`] (a restart: what was
+    /// being fetched when the process stopped is fetched again); returns how many. With
+    /// several workers on one store, only the entries of workers that are gone (an expired
+    /// claim) should be put back, or a page would be fetched twice.
+    fn requeue_fetching(&mut self) -> Result<u64, Self::Error>;
+}
+
+/// The frontier's bounds and politeness.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// Requests in flight per host at most (the crawl's hosts, the site and its `www.` twin,
+    /// share it). A robots.txt `Crawl-delay` lowers it to 1.
+    pub max_in_flight: usize,
+    /// URLs recorded at most ([`DEFAULT_MAX_KNOWN_URLS`]).
+    pub max_known_urls: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits { max_in_flight: DEFAULT_MAX_IN_FLIGHT, max_known_urls: DEFAULT_MAX_KNOWN_URLS }
+    }
+}
+
+/// What the runner should do next.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Work {
+    /// Fetch the robots.txt at `url` (the host's, before any of its pages), then call
+    /// [`Frontier::set_robots`] with [`robots_from_answer`].
+    Robots {
+        /// `scheme://host[:port]/robots.txt`.
+        url: String,
+    },
+    /// Fetch this entry (now [`State::Fetching`]), then call [`Frontier::record`]. Wait
+    /// [`Frontier::crawl_delay`] between the starts of two fetches when there is one.
+    Fetch(Entry),
+}
+
+/// What fetching an entry gave.
+#[derive(Debug, Clone, Copy)]
+pub enum Outcome<'a> {
+    /// An answer that is no redirect (any status): the page's record, whose status is
+    /// [`CrawledPage::status`] ([`CrawledPage::from_page`] for HTML,
+    /// [`CrawledPage::answered`] for anything else). Its links to follow, its canonical and
+    /// its hreflang alternates on the site are queued one click deeper
+    /// when the status is 2xx.
+    Answered(&'a CrawledPage),
+    /// A 3xx answer; `location` as sent (resolved here against the entry's URL).
+    Redirected {
+        /// The HTTP status.
+        status: u16,
+        /// The `Location` header, when there was one.
+        location: Option<&'a str>,
+    },
+    /// No answer: connection refused, timeout, address guard, too large...
+    Failed {
+        /// Why, as shown to the user.
+        reason: &'a str,
+    },
+}
+
+/// The robots.txt to use after fetching `/robots.txt`: `status` `None` when it could not be
+/// fetched. RFC 9309: a 4xx file allows everything, a 5xx or unreachable one disallows
+/// everything, a 2xx one is parsed (the fetch follows redirects).
+pub fn robots_from_answer(status: Option<u16>, body: &[u8]) -> Robots {
+    match status {
+        Some(200..=299) => Robots::parse(body),
+        Some(s @ 500..=599) => Robots::unreachable(format!("HTTP {s}")),
+        Some(_) => Robots::parse(b""),
+        None => Robots::unreachable("no answer"),
+    }
+}
+
+enum HostRobots {
+    Pending,
+    Known(Robots),
+}
+
+/// The frontier of one crawl over its store (see the module documentation).
+pub struct Frontier<S> {
+    store: S,
+    scope: Scope,
+    limits: Limits,
+    robots: HashMap<String, HostRobots>,
+    known: u64,
+    seen: HashSet<String>,
+}
+
+impl<S> fmt::Debug for Frontier<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Frontier").field("scope", &self.scope).field("known", &self.known).finish_non_exhaustive()
+    }
+}
+
+impl<S: FrontierStore> Frontier<S> {
+    /// The frontier of a new crawl, or of one resumed from its store after a restart: what
+    /// was being fetched is queued again, and the start URL is added when the store does
+    /// not hold it yet. Robots.txt files are read again ([`Work::Robots`]).
+    pub fn resume(mut store: S, scope: Scope, limits: Limits) -> Result<Frontier<S>, S::Error> {
+        store.requeue_fetching()?;
+        let start = Entry::new(scope.start().to_string(), Some(0), None, Source::Start);
+        store.insert(start)?;
+        let known = store.counts()?.total();
+        Ok(Frontier { store, scope, limits, robots: HashMap::new(), known, seen: HashSet::new() })
+    }
+
+    /// The store.
+    pub fn store(&mut self) -> &mut S {
+        &mut self.store
+    }
+
+    /// Gives the store back.
+    pub fn into_store(self) -> S {
+        self.store
+    }
+
+    /// The crawl's scope.
+    pub fn scope(&self) -> &Scope {
+        &self.scope
+    }
+
+    /// The delay between the starts of two fetches that robots.txt asks for
+    /// (`Crawl-delay` for [`USER_AGENT_TOKEN`], at most [`MAX_CRAWL_DELAY`]; the longest of
+    /// the crawl's hosts).
+    pub fn crawl_delay(&self) -> Option<Duration> {
+        self.robots
+            .values()
+            .filter_map(|r| match r {
+                HostRobots::Known(r) => r.crawl_delay(USER_AGENT_TOKEN),
+                HostRobots::Pending => None,
+            })
+            .filter(|d| d.is_finite() && *d > 0.0)
+            .map(|d| Duration::from_secs_f64(d).min(MAX_CRAWL_DELAY))
+            .max()
+    }
+
+    /// Requests in flight at most now: [`Limits::max_in_flight`], or 1 under a
+    /// `Crawl-delay`.
+    pub fn max_in_flight(&self) -> usize {
+        if self.crawl_delay().is_some() {
+            1
+        } else {
+            self.limits.max_in_flight.max(1)
+        }
+    }
+
+    /// The counts of the store.
+    pub fn counts(&mut self) -> Result<Counts, S::Error> {
+        self.store.counts()
+    }
+
+    /// Whether the crawl is over: nothing queued or `max_pages` handed out, and nothing in
+    /// flight.
+    pub fn is_finished(&mut self) -> Result<bool, S::Error> {
+        let c = self.store.counts()?;
+        Ok(c.fetching == 0 && (c.queued == 0 || c.handed_out() >= u64::from(self.scope.config().max_pages)))
+    }
+
+    /// The work to start now, within the in-flight limit and `max_pages`: robots.txt files
+    /// not read yet, then fetches, breadth first. URLs robots.txt disallows are recorded as
+    /// [`State::Skipped`] here, with the deciding rule, and never handed out. Empty when
+    /// nothing can start until some work finishes.
+    pub fn next_work(&mut self) -> Result<Vec<Work>, S::Error> {
+        let mut work = Vec::new();
+        loop {
+            let c = self.store.counts()?;
+            let max_pages = u64::from(self.scope.config().max_pages);
+            // Entries handed out in this call are `Fetching` in the store already.
+            let free = self.max_in_flight().saturating_sub(c.fetching as usize);
+            let pages_left = max_pages.saturating_sub(c.handed_out()) as usize;
+            let limit = free.min(pages_left);
+            if limit == 0 {
+                return Ok(work);
+            }
+            // URLs found in sitemaps only wait until no linked URL is queued or in flight,
+            // so that a URL the links reach gets its click depth.
+            let unlinked = c.queued == c.queued_unlinked && c.fetching == c.fetching_unlinked;
+            let claimed = self.store.claim(limit, unlinked)?;
+            if claimed.is_empty() {
+                return Ok(work);
+            }
+            let mut waiting = false;
+            for mut entry in claimed {
+                let Ok(url) = Url::parse(&entry.url) else {
+                    entry.state = State::Failed;
+                    entry.reason = Some("not a URL".to_string());
+                    self.store.update(&entry)?;
+                    continue;
+                };
+                let host = host_key(&url);
+                match self.robots.get(&host) {
+                    None => {
+                        self.robots.insert(host.clone(), HostRobots::Pending);
+                        work.push(Work::Robots { url: format!("{host}/robots.txt") });
+                        entry.state = State::Queued;
+                        self.store.update(&entry)?;
+                        waiting = true;
+                    }
+                    Some(HostRobots::Pending) => {
+                        entry.state = State::Queued;
+                        self.store.update(&entry)?;
+                        waiting = true;
+                    }
+                    Some(HostRobots::Known(robots)) => {
+                        let verdict = robots.verdict(USER_AGENT_TOKEN, url.as_str());
+                        if verdict.allowed {
+                            work.push(Work::Fetch(entry));
+                        } else {
+                            let why = robots
+                                .unreachable_reason()
+                                .map(|r| format!("robots.txt unreachable ({r})"))
+                                .or_else(|| verdict.matched_rule.map(|r| format!("robots.txt: {r}")))
+                                .unwrap_or_else(|| "robots.txt".to_string());
+                            entry.state = State::Skipped;
+                            entry.reason = Some(why);
+                            self.store.update(&entry)?;
+                        }
+                    }
+                }
+            }
+            // Entries put back while their host's robots.txt is read would be claimed again:
+            // stop here; `set_robots` unblocks them.
+            if waiting {
+                return Ok(work);
+            }
+        }
+    }
+
+    /// The robots.txt of the host of `robots_url` (a [`Work::Robots`] URL), read
+    /// ([`robots_from_answer`]). Returns its `Sitemap:` lines, for
+    /// [`Sitemaps::add_source`](crate::Sitemaps::add_source).
+    pub fn set_robots(&mut self, robots_url: &str, robots: Robots) -> Vec<String> {
+        let host = Url::parse(robots_url).map(|u| host_key(&u)).unwrap_or_default();
+        let sitemaps = robots.sitemaps().to_vec();
+        self.robots.insert(host, HostRobots::Known(robots));
+        sitemaps
+    }
+
+    /// Records what fetching `entry` (handed out by [`Frontier::next_work`]) gave, and queues the
+    /// links to follow (one level deeper) or the redirect's target (same depth; a redirect
+    /// to another site is recorded, not followed). Returns the redirect's target,
+    /// normalised, for the page's record.
+    pub fn record(&mut self, mut entry: Entry, outcome: Outcome<'_>) -> Result<Option<String>, S::Error> {
+        let mut target = None;
+        match outcome {
+            Outcome::Answered(page) => {
+                entry.state = State::Done;
+                entry.status = page.status;
+                self.store.update(&entry)?;
+                // The links of an error page are not followed (its body is the server's
+                // error page, not the site's content).
+                if !matches!(page.status, Some(200..=299)) {
+                    return Ok(None);
+                }
+                let depth = entry.depth.map(|d| d.saturating_add(1));
+                for link in page.outlinks.iter().filter(|l| l.follow) {
+                    self.enqueue(&link.url, depth, &entry.url, Source::Link)?;
+                }
+                // Canonical and hreflang targets are fetched too, so that their rules can
+                // judge them; they are no links (they give no inlinks).
+                let named = page.canonical.iter().chain(page.hreflang.iter().map(|(_, u)| u));
+                for url in named.filter(|u| **u != entry.url) {
+                    self.enqueue(url, depth, &entry.url, Source::Link)?;
+                }
+            }
+            Outcome::Redirected { status, location } => {
+                entry.state = State::Done;
+                entry.status = Some(status);
+                self.store.update(&entry)?;
+                let base = normalize(&entry.url).ok();
+                let to = location.zip(base).and_then(|(l, b)| normalize_relative(&b, l).ok());
+                if let Some(to) = to {
+                    if self.scope.same_site(&to) {
+                        self.enqueue(to.as_str(), entry.depth, &entry.url, Source::Redirect)?;
+                    }
+                    target = Some(to.into());
+                }
+            }
+            Outcome::Failed { reason } => {
+                entry.state = State::Failed;
+                entry.reason = Some(reason.to_string());
+                self.store.update(&entry)?;
+            }
+        }
+        Ok(target)
+    }
+
+    /// Queues a URL listed in a sitemap (without a depth unless a link reaches it first).
+    pub fn add_sitemap_url(&mut self, url: &str) -> Result<(), S::Error> {
+        self.enqueue(url, None, "", Source::Sitemap)
+    }
+
+    fn enqueue(&mut self, url: &str, depth: Option<u32>, from: &str, source: Source) -> Result<(), S::Error> {
+        // A URL linked before was queued (or skipped) then at a depth no deeper than this one
+        // (breadth first): nothing to do.
+        if depth.is_some() && self.seen.contains(url) {
+            return Ok(());
+        }
+        let result = self.enqueue_new(url, depth, from, source);
+        if depth.is_some() && result.is_ok() {
+            if self.seen.len() >= SEEN_CACHE {
+                self.seen.clear();
+            }
+            self.seen.insert(url.to_string());
+        }
+        result
+    }
+
+    fn enqueue_new(&mut self, url: &str, depth: Option<u32>, from: &str, source: Source) -> Result<(), S::Error> {
+        let Ok(url) = normalize(url) else {
+            return Ok(());
+        };
+        let from = Some(from.to_string()).filter(|f| !f.is_empty());
+        let mut entry = Entry::new(url.to_string(), depth, from, source);
+        match self.scope.check(&url, depth) {
+            Ok(()) => {}
+            Err(OutOfScope::OtherSite) => return Ok(()),
+            Err(out) => {
+                entry.state = State::Skipped;
+                entry.reason = Some(out.reason());
+            }
+        }
+        let in_scope = entry.state == State::Queued;
+        let (url, found_from) = (entry.url.clone(), entry.found_from.clone());
+        if self.known < self.limits.max_known_urls && self.store.insert(entry)? {
+            self.known += 1;
+            return Ok(());
+        }
+        // Known already: a sitemap URL a link reaches before it is fetched gets the link's
+        // depth.
+        if let (true, Some(depth)) = (in_scope, depth) {
+            self.store.promote(&url, depth, found_from.as_deref(), source)?;
+        }
+        Ok(())
+    }
+}
+
+/// `scheme://host[:port]` of a URL: the unit robots.txt applies to.
+fn host_key(url: &Url) -> String {
+    url.origin().ascii_serialization()
+}
+
+/// The in-memory [`FrontierStore`]: tests, tools and the command line's dry runs.
+#[derive(Debug, Default, Clone)]
+pub struct MemoryStore {
+    entries: HashMap<String, (u64, Entry)>,
+    queue: BTreeMap<(u64, u64), String>,
+    next_seq: u64,
+    counts: Counts,
+}
+
+impl MemoryStore {
+    /// An empty store.
+    pub fn new() -> MemoryStore {
+        MemoryStore::default()
+    }
+
+    /// Every entry, in insertion order.
+    pub fn entries(&self) -> Vec<Entry> {
+        let mut all: Vec<_> = self.entries.values().collect();
+        all.sort_by_key(|(seq, _)| *seq);
+        all.into_iter().map(|(_, e)| e.clone()).collect()
+    }
+
+    fn queue_key(seq: u64, entry: &Entry) -> (u64, u64) {
+        (entry.depth.map_or(u64::MAX, u64::from), seq)
+    }
+
+    fn count(counts: &mut Counts, entry: &Entry, add: bool) {
+        let unlinked = u64::from(entry.depth.is_none());
+        let change = |n: &mut u64, by: u64| *n = if add { *n + by } else { n.saturating_sub(by) };
+        match entry.state {
+            State::Queued => {
+                change(&mut counts.queued, 1);
+                change(&mut counts.queued_unlinked, unlinked);
+            }
+            State::Fetching => {
+                change(&mut counts.fetching, 1);
+                change(&mut counts.fetching_unlinked, unlinked);
+            }
+            State::Done => change(&mut counts.done, 1),
+            State::Failed => change(&mut counts.failed, 1),
+            State::Skipped => change(&mut counts.skipped, 1),
+        }
+    }
+}
+
+impl FrontierStore for MemoryStore {
+    type Error = std::convert::Infallible;
+
+    fn get(&mut self, url: &str) -> Result<Option<Entry>, Self::Error> {
+        Ok(self.entries.get(url).map(|(_, e)| e.clone()))
+    }
+
+    fn insert(&mut self, entry: Entry) -> Result<bool, Self::Error> {
+        if self.entries.contains_key(&entry.url) {
+            return Ok(false);
+        }
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        if entry.state == State::Queued {
+            self.queue.insert(MemoryStore::queue_key(seq, &entry), entry.url.clone());
+        }
+        MemoryStore::count(&mut self.counts, &entry, true);
+        self.entries.insert(entry.url.clone(), (seq, entry));
+        Ok(true)
+    }
+
+    fn update(&mut self, entry: &Entry) -> Result<(), Self::Error> {
+        if let Some((seq, old)) = self.entries.get_mut(&entry.url) {
+            if old.state == State::Queued {
+                self.queue.remove(&MemoryStore::queue_key(*seq, old));
+            }
+            if entry.state == State::Queued {
+                self.queue.insert(MemoryStore::queue_key(*seq, entry), entry.url.clone());
+            }
+            MemoryStore::count(&mut self.counts, old, false);
+            MemoryStore::count(&mut self.counts, entry, true);
+            *old = entry.clone();
+        }
+        Ok(())
+    }
+
+    fn claim(&mut self, limit: usize, unlinked: bool) -> Result<Vec<Entry>, Self::Error> {
+        let keys: Vec<_> =
+            self.queue.keys().filter(|(depth, _)| unlinked || *depth != u64::MAX).take(limit).copied().collect();
+        let mut out = Vec::with_capacity(keys.len());
+        for key in keys {
+            if let Some(url) = self.queue.remove(&key) {
+                if let Some((_, entry)) = self.entries.get_mut(&url) {
+                    MemoryStore::count(&mut self.counts, entry, false);
+                    entry.state = State::Fetching;
+                    MemoryStore::count(&mut self.counts, entry, true);
+                    out.push(entry.clone());
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn counts(&mut self) -> Result<Counts, Self::Error> {
+        Ok(self.counts)
+    }
+
+    fn requeue_fetching(&mut self) -> Result<u64, Self::Error> {
+        let fetching: Vec<Entry> =
+            self.entries.values().filter(|(_, e)| e.state == State::Fetching).map(|(_, e)| e.clone()).collect();
+        for mut e in fetching.iter().cloned() {
+            e.state = State::Queued;
+            self.update(&e)?;
+        }
+        Ok(fetching.len() as u64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::page::Outlink;
+    use crate::urls::ScopeConfig;
+
+    fn frontier(config: ScopeConfig) -> Frontier<MemoryStore> {
+        let scope = Scope::new("https://site.test/", config).unwrap();
+        Frontier::resume(MemoryStore::new(), scope, Limits::default()).unwrap()
+    }
+
+    fn page(url: &str, links: &[&str]) -> CrawledPage {
+        let outlinks = links
+            .iter()
+            .map(|l| Outlink {
+                url: l.to_string(),
+                anchor: String::new(),
+                internal: true,
+                nofollow: false,
+                follow: true,
+            })
+            .collect();
+        CrawledPage { url: url.to_string(), status: Some(200), html: true, outlinks, ..CrawledPage::default() }
+    }
+
+    fn fetches(work: Vec<Work>) -> Vec<Entry> {
+        work.into_iter()
+            .map(|w| match w {
+                Work::Fetch(e) => e,
+                Work::Robots { url } => panic!("unexpected robots work {url}"),
+            })
+            .collect()
+    }
+
+    /// Answers the robots.txt work with `body` and returns the fetches handed out next.
+    fn allow(f: &mut Frontier<MemoryStore>, body: &[u8]) -> Vec<Entry> {
+        let work = f.next_work().unwrap();
+        assert_eq!(work, vec![Work::Robots { url: "https://site.test/robots.txt".into() }]);
+        assert!(f.next_work().unwrap().is_empty(), "nothing is fetched before robots.txt is read");
+        f.set_robots("https://site.test/robots.txt", robots_from_answer(Some(200), body));
+        fetches(f.next_work().unwrap())
+    }
+
+    #[test]
+    fn breadth_first_with_depth_dedup_and_in_flight_limit() {
+        let mut f = frontier(ScopeConfig::default());
+        let start = allow(&mut f, b"");
+        assert_eq!(start.len(), 1);
+        assert_eq!(
+            (start[0].url.as_str(), start[0].depth, start[0].source),
+            ("https://site.test/", Some(0), Source::Start)
+        );
+        let links = ["/a", "/b", "/c", "/d", "/e", "/a#x", "https://WWW.site.test/f", "https://site.test/"];
+        let links: Vec<String> = links
+            .iter()
+            .map(|l| format!("https://site.test{l}").replace("https://site.testhttps://", "https://"))
+            .collect();
+        let refs: Vec<&str> = links.iter().map(String::as_str).collect();
+        f.record(start[0].clone(), Outcome::Answered(&page("https://site.test/", &refs))).unwrap();
+        let batch = fetches(f.next_work().unwrap());
+        // Four in flight at most; breadth first in link order; /a once; the start not again.
+        let urls: Vec<_> = batch.iter().map(|e| e.url.as_str()).collect();
+        assert_eq!(urls, ["https://site.test/a", "https://site.test/b", "https://site.test/c", "https://site.test/d"]);
+        assert!(batch.iter().all(|e| e.depth == Some(1) && e.found_from.as_deref() == Some("https://site.test/")));
+        assert!(f.next_work().unwrap().is_empty());
+        // /a links deeper; /e and the www twin are still served before depth 2.
+        f.record(batch[0].clone(), Outcome::Answered(&page("https://site.test/a", &["https://site.test/deep"])))
+            .unwrap();
+        let next = fetches(f.next_work().unwrap());
+        assert_eq!(next.iter().map(|e| e.url.as_str()).collect::<Vec<_>>(), ["https://site.test/e"]);
+        for e in batch.into_iter().skip(1).chain(next) {
+            f.record(e, Outcome::Failed { reason: "timeout" }).unwrap();
+        }
+        // The www twin is another host: its robots.txt is read before its first page.
+        let work = f.next_work().unwrap();
+        assert_eq!(work.len(), 2);
+        assert_eq!(work[0], Work::Robots { url: "https://www.site.test/robots.txt".into() });
+        assert!(matches!(&work[1], Work::Fetch(e) if e.url == "https://site.test/deep" && e.depth == Some(2)));
+        f.set_robots("https://www.site.test/robots.txt", robots_from_answer(Some(404), b""));
+        let twin = fetches(f.next_work().unwrap());
+        assert_eq!((twin[0].url.as_str(), twin[0].depth), ("https://www.site.test/f", Some(1)));
+        let c = f.counts().unwrap();
+        assert_eq!((c.done, c.failed, c.fetching, c.queued), (2, 4, 2, 0));
+        assert!(!f.is_finished().unwrap());
+    }
+
+    #[test]
+    fn robots_disallowed_urls_are_skipped_never_handed_out() {
+        let mut f = frontier(ScopeConfig::default());
+        let start = allow(
+            &mut f,
+            b"User-agent: *\nDisallow: /\n\nUser-agent: SeoAuditBot\nDisallow: /private\nAllow: /\nCrawl-delay: 2\n",
+        );
+        assert_eq!(f.crawl_delay(), Some(Duration::from_secs(2)));
+        assert_eq!(f.max_in_flight(), 1);
+        let p = page("https://site.test/", &["https://site.test/private/x", "https://site.test/public"]);
+        f.record(start[0].clone(), Outcome::Answered(&p)).unwrap();
+        let next = fetches(f.next_work().unwrap());
+        assert_eq!(next.iter().map(|e| e.url.as_str()).collect::<Vec<_>>(), ["https://site.test/public"]);
+        let skipped = f.store().get("https://site.test/private/x").unwrap().unwrap();
+        assert_eq!(skipped.state, State::Skipped);
+        assert_eq!(skipped.reason.as_deref(), Some("robots.txt: Disallow: /private"));
+    }
+
+    #[test]
+    fn an_unreachable_robots_txt_disallows_everything() {
+        let mut f = frontier(ScopeConfig::default());
+        assert!(matches!(f.next_work().unwrap()[..], [Work::Robots { .. }]));
+        f.set_robots("https://site.test/robots.txt", robots_from_answer(Some(503), b""));
+        assert!(f.next_work().unwrap().is_empty());
+        let start = f.store().get("https://site.test/").unwrap().unwrap();
+        assert_eq!(start.state, State::Skipped);
+        assert!(start.reason.unwrap().contains("HTTP 503"));
+        assert!(f.is_finished().unwrap());
+        // A 404 robots.txt allows everything.
+        assert!(robots_from_answer(Some(404), b"").is_allowed(USER_AGENT_TOKEN, "/x"));
+        assert!(!robots_from_answer(None, b"").is_allowed(USER_AGENT_TOKEN, "/x"));
+    }
+
+    #[test]
+    fn caps_and_scope() {
+        let config =
+            ScopeConfig { max_pages: 3, max_depth: Some(1), include: Vec::new(), exclude: vec!["/skip".into()] };
+        let mut f = frontier(config);
+        let start = allow(&mut f, b"");
+        let p = page(
+            "https://site.test/",
+            &[
+                "https://site.test/1",
+                "https://site.test/skip/x",
+                "https://other.test/",
+                "https://site.test/2",
+                "https://site.test/3",
+            ],
+        );
+        f.record(start[0].clone(), Outcome::Answered(&p)).unwrap();
+        let batch = fetches(f.next_work().unwrap());
+        assert_eq!(batch.len(), 2, "max_pages counts the start URL");
+        assert!(f.store().get("https://other.test/").unwrap().is_none(), "other sites are not frontier entries");
+        let excluded = f.store().get("https://site.test/skip/x").unwrap().unwrap();
+        assert_eq!((excluded.state, excluded.reason.as_deref()), (State::Skipped, Some("excluded by /skip")));
+        f.record(batch[0].clone(), Outcome::Answered(&page("https://site.test/1", &["https://site.test/deeper"])))
+            .unwrap();
+        let too_deep = f.store().get("https://site.test/deeper").unwrap().unwrap();
+        assert_eq!(too_deep.state, State::Skipped);
+        f.record(batch[1].clone(), Outcome::Failed { reason: "x" }).unwrap();
+        assert!(f.next_work().unwrap().is_empty());
+        assert!(f.is_finished().unwrap(), "max_pages reached with /3 still queued");
+    }
+
+    #[test]
+    fn redirects_queue_their_target_at_the_same_depth_other_sites_are_recorded_only() {
+        let mut f = frontier(ScopeConfig::default());
+        let start = allow(&mut f, b"");
+        let to = f.record(start[0].clone(), Outcome::Redirected { status: 301, location: Some("/home#top") }).unwrap();
+        assert_eq!(to.as_deref(), Some("https://site.test/home"));
+        let next = fetches(f.next_work().unwrap());
+        assert_eq!(
+            (next[0].url.as_str(), next[0].depth, next[0].source),
+            ("https://site.test/home", Some(0), Source::Redirect)
+        );
+        let to = f
+            .record(next[0].clone(), Outcome::Redirected { status: 302, location: Some("https://elsewhere.test/") })
+            .unwrap();
+        assert_eq!(to.as_deref(), Some("https://elsewhere.test/"));
+        assert!(f.next_work().unwrap().is_empty());
+        assert!(f.is_finished().unwrap());
+        assert_eq!(f.store().get("https://site.test/").unwrap().unwrap().status, Some(301));
+    }
+
+    #[test]
+    fn sitemap_urls_wait_for_linked_ones_and_take_a_links_depth() {
+        let mut f = frontier(ScopeConfig::default());
+        f.add_sitemap_url("https://site.test/in-sitemap").unwrap();
+        f.add_sitemap_url("https://site.test/orphan").unwrap();
+        let start = allow(&mut f, b"");
+        assert_eq!(start.len(), 1, "sitemap URLs wait while a linked URL is in flight");
+        f.record(start[0].clone(), Outcome::Answered(&page("https://site.test/", &["https://site.test/in-sitemap"])))
+            .unwrap();
+        let next = fetches(f.next_work().unwrap());
+        assert_eq!(next.len(), 1);
+        assert_eq!(
+            (next[0].url.as_str(), next[0].depth, next[0].source),
+            ("https://site.test/in-sitemap", Some(1), Source::Link)
+        );
+        f.record(next[0].clone(), Outcome::Answered(&page("https://site.test/in-sitemap", &[]))).unwrap();
+        let last = fetches(f.next_work().unwrap());
+        assert_eq!(
+            (last[0].url.as_str(), last[0].depth, last[0].source),
+            ("https://site.test/orphan", None, Source::Sitemap)
+        );
+    }
+
+    #[test]
+    fn a_restart_requeues_what_was_in_flight() {
+        let mut f = frontier(ScopeConfig::default());
+        let start = allow(&mut f, b"");
+        f.record(
+            start[0].clone(),
+            Outcome::Answered(&page("https://site.test/", &["https://site.test/a", "https://site.test/b"])),
+        )
+        .unwrap();
+        let batch = fetches(f.next_work().unwrap());
+        f.record(batch[0].clone(), Outcome::Answered(&page("https://site.test/a", &[]))).unwrap();
+        // The process dies with /b in flight; a new frontier resumes from the same store.
+        let store = f.into_store();
+        let scope = Scope::new("https://site.test/", ScopeConfig::default()).unwrap();
+        let mut f = Frontier::resume(store, scope, Limits::default()).unwrap();
+        let again = allow(&mut f, b"");
+        assert_eq!(again.iter().map(|e| e.url.as_str()).collect::<Vec<_>>(), ["https://site.test/b"]);
+        let c = f.counts().unwrap();
+        assert_eq!((c.done, c.fetching, c.queued), (2, 1, 0));
+    }
+
+    #[test]
+    fn the_links_of_an_error_page_are_not_followed() {
+        let mut f = frontier(ScopeConfig::default());
+        let start = allow(&mut f, b"");
+        let mut error_page = page("https://site.test/", &["https://site.test/a"]);
+        error_page.status = Some(500);
+        f.record(start[0].clone(), Outcome::Answered(&error_page)).unwrap();
+        assert_eq!(f.store().get("https://site.test/").unwrap().unwrap().status, Some(500));
+        assert!(f.store().get("https://site.test/a").unwrap().is_none());
+        assert!(f.is_finished().unwrap());
+    }
+
+    #[test]
+    fn the_known_urls_bound_drops_further_links() {
+        let scope = Scope::new("https://site.test/", ScopeConfig::default()).unwrap();
+        let limits = Limits { max_known_urls: 3, ..Limits::default() };
+        let mut f = Frontier::resume(MemoryStore::new(), scope, limits).unwrap();
+        let start = allow(&mut f, b"");
+        let links: Vec<String> = (0..10).map(|i| format!("https://site.test/{i}")).collect();
+        let refs: Vec<&str> = links.iter().map(String::as_str).collect();
+        f.record(start[0].clone(), Outcome::Answered(&page("https://site.test/", &refs))).unwrap();
+        assert_eq!(f.counts().unwrap().total(), 3);
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for s in State::ALL {
+            assert_eq!(s.as_str().parse::<State>(), Ok(s));
+        }
+        for s in Source::ALL {
+            assert_eq!(s.as_str().parse::<Source>(), Ok(s));
+        }
+        assert!("nope".parse::<State>().is_err());
+    }
+}

@@ -1,0 +1,214 @@
+//! What the crawl keeps of a fetched page: small plain records, no HTML (docs/RULES.md,
+//! "Site rules"). The site rules read these; the runner stores them row by row.
+
+use audit_core::{LinkKind, Page};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::urls::{normalize, normalize_relative, Scope};
+
+/// A link found on a crawled page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outlink {
+    /// The target, normalised ([`normalize`](crate::normalize)).
+    pub url: String,
+    /// The anchor text (or the `aria-label` or image `alt` when the link has no text).
+    pub anchor: String,
+    /// Whether the target belongs to the crawled site ([`Scope::same_site`]).
+    pub internal: bool,
+    /// Whether the link carries `rel` `nofollow`, `ugc` or `sponsored`.
+    pub nofollow: bool,
+    /// Whether the crawl follows it: internal, no `nofollow`-like `rel` on the link and no
+    /// `nofollow` robots directive on the page (Screaming Frog's default). Links not followed
+    /// are still recorded: they count as inlinks of their target.
+    pub follow: bool,
+}
+
+/// The links of a parsed page: `<a href>` elements with an http(s) target, one per target
+/// (the first anchor kept), normalised, in document order.
+pub fn outlinks(page: &Page, scope: &Scope) -> Vec<Outlink> {
+    let page_nofollow = page.is_nofollow();
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for link in &page.links {
+        if link.kind != LinkKind::Web {
+            continue;
+        }
+        let Some(url) = link.url.as_deref().and_then(|u| normalize(u).ok()) else {
+            continue;
+        };
+        if !seen.insert(url.as_str().to_string()) {
+            continue;
+        }
+        let internal = scope.same_site(&url);
+        let nofollow = link.rel.iter().any(|r| matches!(r.as_str(), "nofollow" | "ugc" | "sponsored"));
+        let anchor = if link.text.is_empty() { link.label.clone().unwrap_or_default() } else { link.text.clone() };
+        out.push(Outlink {
+            url: url.into(),
+            anchor,
+            internal,
+            nofollow,
+            follow: internal && !nofollow && !page_nofollow,
+        });
+    }
+    out
+}
+
+/// One URL of the crawl, as the site rules see it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CrawledPage {
+    /// The URL fetched, normalised.
+    pub url: String,
+    /// The HTTP status; `None` when the fetch failed (no answer, blocked by the address
+    /// guard, too large...).
+    pub status: Option<u16>,
+    /// Why the fetch failed, when it did.
+    pub error: Option<String>,
+    /// The normalised `Location` of a 3xx answer.
+    pub redirect_to: Option<String>,
+    /// Click depth from the start URL (0 for it); `None` for a URL found in a sitemap and
+    /// linked from no page reached by links.
+    pub depth: Option<u32>,
+    /// Whether the answer was an HTML page that was parsed and audited.
+    pub html: bool,
+    /// `document.title`, white space collapsed (`None` when empty or not HTML).
+    pub title: Option<String>,
+    /// The head's meta description, white space collapsed (`None` when absent or empty).
+    pub meta_description: Option<String>,
+    /// [`text_hash`] of the visible text (`None` when not HTML or no visible text).
+    pub text_hash: Option<String>,
+    /// The head's first canonical link, resolved and normalised.
+    pub canonical: Option<String>,
+    /// The head's hreflang alternates: language, normalised URL.
+    pub hreflang: Vec<(String, String)>,
+    /// Whether a robots directive (meta or `X-Robots-Tag`) forbids indexing.
+    pub noindex: bool,
+    /// The page's links.
+    pub outlinks: Vec<Outlink>,
+    /// The page score of the audit (0-100), for HTML pages.
+    pub score: Option<u32>,
+}
+
+impl CrawledPage {
+    /// A URL whose fetch failed.
+    pub fn failed(url: impl Into<String>, depth: Option<u32>, error: impl Into<String>) -> CrawledPage {
+        CrawledPage { url: url.into(), depth, error: Some(error.into()), ..CrawledPage::default() }
+    }
+
+    /// A URL that answered 3xx with `Location` `to` (normalised by the caller, or `None`
+    /// when it did not resolve), or any non-HTML answer when `to` is `None`.
+    pub fn answered(url: impl Into<String>, depth: Option<u32>, status: u16, to: Option<String>) -> CrawledPage {
+        CrawledPage { url: url.into(), depth, status: Some(status), redirect_to: to, ..CrawledPage::default() }
+    }
+
+    /// An HTML answer, from the page audit-core parsed (its `http` facts carry the status
+    /// and headers). `url` is the URL fetched (normalised); the page's own links come from
+    /// [`outlinks`].
+    pub fn from_page(
+        url: impl Into<String>,
+        depth: Option<u32>,
+        page: &Page,
+        scope: &Scope,
+        score: Option<u32>,
+    ) -> CrawledPage {
+        let base = page.base_url.as_deref().or(Some(page.final_url.as_str())).and_then(|b| normalize(b).ok());
+        let resolve = |r: &str| base.as_ref().and_then(|b| normalize_relative(b, r).ok()).map(String::from);
+        let collapse = |s: &str| Some(audit_core::text::collapse(s)).filter(|s| !s.is_empty());
+        CrawledPage {
+            url: url.into(),
+            status: page.http.status,
+            error: None,
+            redirect_to: None,
+            depth,
+            html: true,
+            title: collapse(&page.title),
+            meta_description: page.head_meta_description.as_deref().and_then(collapse),
+            text_hash: text_hash(&page.visible_text),
+            canonical: page.head_canonicals.first().and_then(|c| resolve(c)),
+            hreflang: page
+                .head_hreflang()
+                .filter_map(|h| Some((h.lang.trim().to_ascii_lowercase(), resolve(&h.href)?)))
+                .collect(),
+            noindex: page.is_noindex(),
+            outlinks: outlinks(page, scope),
+            score,
+        }
+    }
+
+    /// Whether the page may appear in search results: answered 200 with HTML and no
+    /// `noindex`, and its canonical (when it has one) names itself.
+    pub fn indexable(&self) -> bool {
+        self.status == Some(200)
+            && self.html
+            && !self.noindex
+            && self.canonical.as_deref().is_none_or(|c| c == self.url)
+    }
+}
+
+/// The hash `duplicate-content` compares: SHA-256 (hex, first 16 bytes) of the visible
+/// text with every run of white space collapsed to one space and the ends trimmed. `None`
+/// for a page without visible text.
+pub fn text_hash(visible_text: &str) -> Option<String> {
+    let mut hasher = Sha256::new();
+    let mut words = visible_text.split_whitespace();
+    let first = words.next()?;
+    hasher.update(first.as_bytes());
+    for w in words {
+        hasher.update(b" ");
+        hasher.update(w.as_bytes());
+    }
+    Some(hex::encode(&hasher.finalize()[..16]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use audit_core::HttpFacts;
+
+    use crate::urls::ScopeConfig;
+
+    #[test]
+    fn text_hash_ignores_white_space_runs_only() {
+        assert_eq!(text_hash("a  b\n\tc "), text_hash(" a b c"));
+        assert_ne!(text_hash("a b c"), text_hash("a bc"));
+        assert_ne!(text_hash("a b c"), text_hash("A b c"));
+        assert_eq!(text_hash(" \n "), None);
+    }
+
+    #[test]
+    fn a_page_becomes_a_record() {
+        let html = br##"<html><head><title> Oak  chairs </title><meta name="description" content="Chairs.">
+            <link rel="canonical" href="/chairs#x"><link rel="alternate" hreflang="DE" href="/de/chairs">
+            </head><body><a href="/a#one">A</a><a href="/a#two">again</a><a href="https://www.shop.test/b" rel="nofollow">B</a>
+            <a href="https://other.test/"><img alt="Other"></a><a href="mailto:x@y.z">mail</a></body></html>"##;
+        let scope = Scope::new("https://shop.test/", ScopeConfig::default()).unwrap();
+        let page = audit_core::Page::parse("https://shop.test/chairs", html, HttpFacts::new().with_status(200));
+        let record = CrawledPage::from_page("https://shop.test/chairs", Some(1), &page, &scope, Some(80));
+        assert_eq!(record.title.as_deref(), Some("Oak chairs"));
+        assert_eq!(record.meta_description.as_deref(), Some("Chairs."));
+        assert_eq!(record.canonical.as_deref(), Some("https://shop.test/chairs"));
+        assert_eq!(record.hreflang, vec![("de".to_string(), "https://shop.test/de/chairs".to_string())]);
+        assert!(record.indexable());
+        let links: Vec<_> =
+            record.outlinks.iter().map(|l| (l.url.as_str(), l.anchor.as_str(), l.internal, l.follow)).collect();
+        assert_eq!(
+            links,
+            vec![
+                ("https://shop.test/a", "A", true, true),
+                ("https://www.shop.test/b", "B", true, false),
+                ("https://other.test/", "Other", false, false),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_nofollow_page_follows_none_of_its_links() {
+        let html =
+            br#"<html><head><meta name="robots" content="nofollow"></head><body><a href="/a">A</a></body></html>"#;
+        let scope = Scope::new("https://shop.test/", ScopeConfig::default()).unwrap();
+        let page = audit_core::Page::parse("https://shop.test/", html, HttpFacts::new().with_status(200));
+        let links = outlinks(&page, &scope);
+        assert_eq!(links.len(), 1);
+        assert!(links[0].internal && !links[0].follow);
+    }
+}

@@ -1,0 +1,50 @@
+//! `broken-internal-link`: Internal links reach a page.
+//!
+//! - **What it checks:** fails when a link to a URL of the site answers 4xx or 5xx, or cannot be fetched.
+//! - **Why it matters:** Visitors and crawlers who follow the link reach an error page, and the link's value is lost.
+//! - **Fails:** /a links to /gone, which answers 404
+//! - **Passes:** every internal link answers 200, or redirects to a page that does
+
+use super::prelude::*;
+
+/// See the module documentation.
+#[derive(Debug, Clone, Copy)]
+pub struct BrokenInternalLink;
+
+static META: SiteRuleMeta = SiteRuleMeta {
+    id: "broken-internal-link",
+    name: "Internal links reach a page",
+    severity: Severity::Critical,
+    threshold: "a link to a URL of the site answers 4xx or 5xx, or cannot be fetched",
+    why: "Visitors and crawlers who follow the link reach an error page, and the link's value is lost.",
+    fail_example: "/a links to /gone, which answers 404",
+    pass_example: "every internal link answers 200, or redirects to a page that does",
+    reference: "https://developers.google.com/search/docs/crawling-indexing/http-network-errors",
+};
+
+impl SiteRule for BrokenInternalLink {
+    fn meta(&self) -> &'static SiteRuleMeta {
+        &META
+    }
+
+    fn check(&self, site: &SiteIndex<'_>) -> Vec<SiteFinding> {
+        let mut out = Vec::new();
+        for page in site.pages {
+            for link in page.outlinks.iter().filter(|l| l.internal && l.url != page.url) {
+                let Some(target) = site.page(&link.url) else { continue };
+                let broken = match target.status {
+                    Some(s) => s >= 400,
+                    None => target.error.is_some(),
+                };
+                if broken {
+                    out.push(SiteFinding {
+                        url: target.url.clone(),
+                        linked_from: Some(page.url.clone()),
+                        detail: answer(target),
+                    });
+                }
+            }
+        }
+        out
+    }
+}

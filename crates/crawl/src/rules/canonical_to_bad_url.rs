@@ -1,0 +1,46 @@
+//! `canonical-to-bad-url`: Canonicals name pages that answer.
+//!
+//! - **What it checks:** fails when a page's canonical names another URL of the site that answers other than 200, redirects or cannot be fetched.
+//! - **Why it matters:** Search engines ignore a canonical that points at an error or a redirect, and may index the wrong URL.
+//! - **Fails:** /a names /gone as its canonical, and /gone answers 404
+//! - **Passes:** canonicals name the page itself or a page answering 200
+
+use super::prelude::*;
+
+/// See the module documentation.
+#[derive(Debug, Clone, Copy)]
+pub struct CanonicalToBadUrl;
+
+static META: SiteRuleMeta = SiteRuleMeta {
+    id: "canonical-to-bad-url",
+    name: "Canonicals name pages that answer",
+    severity: Severity::Critical,
+    threshold:
+        "a page's canonical names another URL of the site that answers other than 200, redirects or cannot be fetched",
+    why: "Search engines ignore a canonical that points at an error or a redirect, and may index the wrong URL.",
+    fail_example: "/a names /gone as its canonical, and /gone answers 404",
+    pass_example: "canonicals name the page itself or a page answering 200",
+    reference: "https://developers.google.com/search/docs/crawling-indexing/consolidate-duplicate-urls",
+};
+
+impl SiteRule for CanonicalToBadUrl {
+    fn meta(&self) -> &'static SiteRuleMeta {
+        &META
+    }
+
+    fn check(&self, site: &SiteIndex<'_>) -> Vec<SiteFinding> {
+        let mut out = Vec::new();
+        for page in site.pages {
+            let Some(canonical) = page.canonical.as_deref().filter(|c| *c != page.url) else { continue };
+            let Some(target) = site.page(canonical) else { continue };
+            if target.status != Some(200) {
+                out.push(SiteFinding {
+                    url: page.url.clone(),
+                    linked_from: None,
+                    detail: format!("canonical {canonical}: {}", answer(target)),
+                });
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,44 @@
+//! `deep-page`: Pages are a few clicks from the start.
+//!
+//! - **What it checks:** fails when a page answering 200 is more than 3 clicks from the start URL.
+//! - **Why it matters:** Pages deep in the click path get less link value and are crawled less often; important pages should be close to the home page.
+//! - **Fails:** /a/b/c/d is reached only after 4 clicks
+//! - **Passes:** every page is within 3 clicks of the start URL
+
+use super::prelude::*;
+
+/// The deepest click depth that passes.
+pub const MAX_DEPTH: u32 = 3;
+
+/// See the module documentation.
+#[derive(Debug, Clone, Copy)]
+pub struct DeepPage;
+
+static META: SiteRuleMeta = SiteRuleMeta {
+    id: "deep-page",
+    name: "Pages are a few clicks from the start",
+    severity: Severity::Notice,
+    threshold: "a page answering 200 is more than 3 clicks from the start URL",
+    why: "Pages deep in the click path get less link value and are crawled less often; important pages should be close to the home page.",
+    fail_example: "/a/b/c/d is reached only after 4 clicks",
+    pass_example: "every page is within 3 clicks of the start URL",
+    reference: "https://developers.google.com/search/docs/crawling-indexing/links-crawlable",
+};
+
+impl SiteRule for DeepPage {
+    fn meta(&self) -> &'static SiteRuleMeta {
+        &META
+    }
+
+    fn check(&self, site: &SiteIndex<'_>) -> Vec<SiteFinding> {
+        site.pages
+            .iter()
+            .filter(|p| p.status == Some(200) && p.depth.is_some_and(|d| d > MAX_DEPTH))
+            .map(|p| SiteFinding {
+                url: p.url.clone(),
+                linked_from: site.inlinks.get(p.url.as_str()).and_then(|l| l.first()).map(|(from, _)| from.url.clone()),
+                detail: format!("click depth {}", p.depth.unwrap_or_default()),
+            })
+            .collect()
+    }
+}

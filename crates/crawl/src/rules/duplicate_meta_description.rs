@@ -1,0 +1,33 @@
+//! `duplicate-meta-description`: Meta descriptions are unique.
+//!
+//! - **What it checks:** fails when two or more indexable pages have the same meta description.
+//! - **Why it matters:** The description is the snippet under the result; a shared one describes no page well.
+//! - **Fails:** /red and /blue share one description
+//! - **Passes:** each indexable page describes itself
+
+use super::prelude::*;
+
+/// See the module documentation.
+#[derive(Debug, Clone, Copy)]
+pub struct DuplicateMetaDescription;
+
+static META: SiteRuleMeta = SiteRuleMeta {
+    id: "duplicate-meta-description",
+    name: "Meta descriptions are unique",
+    severity: Severity::Notice,
+    threshold: "two or more indexable pages have the same meta description",
+    why: "The description is the snippet under the result; a shared one describes no page well.",
+    fail_example: "/red and /blue share one description",
+    pass_example: "each indexable page describes itself",
+    reference: "https://developers.google.com/search/docs/appearance/snippet",
+};
+
+impl SiteRule for DuplicateMetaDescription {
+    fn meta(&self) -> &'static SiteRuleMeta {
+        &META
+    }
+
+    fn check(&self, site: &SiteIndex<'_>) -> Vec<SiteFinding> {
+        duplicates(site, |p| p.meta_description.as_deref(), "meta description")
+    }
+}

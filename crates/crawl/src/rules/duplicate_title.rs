@@ -1,0 +1,33 @@
+//! `duplicate-title`: Titles are unique.
+//!
+//! - **What it checks:** fails when two or more indexable pages have the same title.
+//! - **Why it matters:** Search engines show the title in results; identical titles make pages compete with each other and leave users unable to tell them apart.
+//! - **Fails:** /red and /blue are both titled 'Shirts'
+//! - **Passes:** each indexable page has a title of its own
+
+use super::prelude::*;
+
+/// See the module documentation.
+#[derive(Debug, Clone, Copy)]
+pub struct DuplicateTitle;
+
+static META: SiteRuleMeta = SiteRuleMeta {
+    id: "duplicate-title",
+    name: "Titles are unique",
+    severity: Severity::Warning,
+    threshold: "two or more indexable pages have the same title",
+    why: "Search engines show the title in results; identical titles make pages compete with each other and leave users unable to tell them apart.",
+    fail_example: "/red and /blue are both titled 'Shirts'",
+    pass_example: "each indexable page has a title of its own",
+    reference: "https://developers.google.com/search/docs/appearance/title-link",
+};
+
+impl SiteRule for DuplicateTitle {
+    fn meta(&self) -> &'static SiteRuleMeta {
+        &META
+    }
+
+    fn check(&self, site: &SiteIndex<'_>) -> Vec<SiteFinding> {
+        duplicates(site, |p| p.title.as_deref(), "title")
+    }
+}

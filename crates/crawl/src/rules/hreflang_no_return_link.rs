@@ -1,0 +1,46 @@
+//! `hreflang-no-return-link`: Hreflang alternates link back.
+//!
+//! - **What it checks:** fails when page A names page B as an hreflang alternate and B, crawled and answering 200, does not name A.
+//! - **Why it matters:** Search engines ignore hreflang annotations that are not confirmed by the other page, so the language versions are not paired.
+//! - **Fails:** /en names /de as its German version, and /de names no English version
+//! - **Passes:** /en and /de name each other
+
+use super::prelude::*;
+
+/// See the module documentation.
+#[derive(Debug, Clone, Copy)]
+pub struct HreflangNoReturnLink;
+
+static META: SiteRuleMeta = SiteRuleMeta {
+    id: "hreflang-no-return-link",
+    name: "Hreflang alternates link back",
+    severity: Severity::Warning,
+    threshold: "page A names page B as an hreflang alternate and B, crawled and answering 200, does not name A",
+    why: "Search engines ignore hreflang annotations that are not confirmed by the other page, so the language versions are not paired.",
+    fail_example: "/en names /de as its German version, and /de names no English version",
+    pass_example: "/en and /de name each other",
+    reference: "https://developers.google.com/search/docs/specialty/international/localized-versions",
+};
+
+impl SiteRule for HreflangNoReturnLink {
+    fn meta(&self) -> &'static SiteRuleMeta {
+        &META
+    }
+
+    fn check(&self, site: &SiteIndex<'_>) -> Vec<SiteFinding> {
+        let mut out = Vec::new();
+        for page in site.pages.iter().filter(|p| p.status == Some(200)) {
+            for (lang, alternate) in page.hreflang.iter().filter(|(_, u)| *u != page.url) {
+                let Some(target) = site.page(alternate).filter(|t| t.status == Some(200) && t.html) else { continue };
+                if !target.hreflang.iter().any(|(_, u)| *u == page.url) {
+                    out.push(SiteFinding {
+                        url: target.url.clone(),
+                        linked_from: Some(page.url.clone()),
+                        detail: format!("named as hreflang {lang}, names no return link"),
+                    });
+                }
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,44 @@
+//! `not-in-sitemap`: Indexable pages are in the sitemap.
+//!
+//! - **What it checks:** fails when the site has a sitemap and an indexable crawled page is not in it.
+//! - **Why it matters:** The sitemap tells search engines which URLs matter; a page missing from it may be found late or not at all.
+//! - **Fails:** /new-product is linked and indexable, but sitemap.xml does not list it
+//! - **Passes:** sitemap.xml lists every indexable page (or the site has no sitemap)
+
+use super::prelude::*;
+
+/// See the module documentation.
+#[derive(Debug, Clone, Copy)]
+pub struct NotInSitemap;
+
+static META: SiteRuleMeta = SiteRuleMeta {
+    id: "not-in-sitemap",
+    name: "Indexable pages are in the sitemap",
+    severity: Severity::Notice,
+    threshold: "the site has a sitemap and an indexable crawled page is not in it",
+    why: "The sitemap tells search engines which URLs matter; a page missing from it may be found late or not at all.",
+    fail_example: "/new-product is linked and indexable, but sitemap.xml does not list it",
+    pass_example: "sitemap.xml lists every indexable page (or the site has no sitemap)",
+    reference: "https://developers.google.com/search/docs/crawling-indexing/sitemaps/overview",
+};
+
+impl SiteRule for NotInSitemap {
+    fn meta(&self) -> &'static SiteRuleMeta {
+        &META
+    }
+
+    fn check(&self, site: &SiteIndex<'_>) -> Vec<SiteFinding> {
+        if !site.sitemaps_read {
+            return Vec::new();
+        }
+        site.pages
+            .iter()
+            .filter(|p| p.indexable() && !site.sitemap_urls.contains(&p.url))
+            .map(|p| SiteFinding {
+                url: p.url.clone(),
+                linked_from: site.inlinks.get(p.url.as_str()).and_then(|l| l.first()).map(|(from, _)| from.url.clone()),
+                detail: "indexable, not in the sitemaps".to_string(),
+            })
+            .collect()
+    }
+}

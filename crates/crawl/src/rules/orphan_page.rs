@@ -1,0 +1,46 @@
+//! `orphan-page`: Sitemap pages are linked.
+//!
+//! - **What it checks:** fails when a crawled page listed in a sitemap is linked from no other crawled page (a redirect to it counts as a link).
+//! - **Why it matters:** A page nothing links to gets no link value and is found by crawlers only through the sitemap, if at all.
+//! - **Fails:** /lonely is in sitemap.xml, and no page links to it
+//! - **Passes:** every sitemap page is linked from some page
+
+use super::prelude::*;
+
+/// See the module documentation.
+#[derive(Debug, Clone, Copy)]
+pub struct OrphanPage;
+
+static META: SiteRuleMeta = SiteRuleMeta {
+    id: "orphan-page",
+    name: "Sitemap pages are linked",
+    severity: Severity::Warning,
+    threshold:
+        "a crawled page listed in a sitemap is linked from no other crawled page (a redirect to it counts as a link)",
+    why: "A page nothing links to gets no link value and is found by crawlers only through the sitemap, if at all.",
+    fail_example: "/lonely is in sitemap.xml, and no page links to it",
+    pass_example: "every sitemap page is linked from some page",
+    reference: "https://developers.google.com/search/docs/crawling-indexing/links-crawlable",
+};
+
+impl SiteRule for OrphanPage {
+    fn meta(&self) -> &'static SiteRuleMeta {
+        &META
+    }
+
+    fn check(&self, site: &SiteIndex<'_>) -> Vec<SiteFinding> {
+        // A URL that a crawled page redirects to is reached through that page's links.
+        let redirected_to: std::collections::HashSet<&str> =
+            site.pages.iter().filter_map(|p| p.redirect_to.as_deref()).collect();
+        site.pages
+            .iter()
+            .filter(|p| p.depth != Some(0) && site.sitemap_urls.contains(&p.url) && site.inlink_count(&p.url) == 0)
+            .filter(|p| !redirected_to.contains(p.url.as_str()))
+            .map(|p| SiteFinding {
+                url: p.url.clone(),
+                linked_from: None,
+                detail: "in a sitemap, linked from no crawled page".to_string(),
+            })
+            .collect()
+    }
+}

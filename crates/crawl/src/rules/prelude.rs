@@ -1,0 +1,5 @@
+//! What every site rule file imports.
+
+pub(crate) use audit_core::Severity;
+
+pub(crate) use super::{answer, duplicates, SiteFinding, SiteIndex, SiteRule, SiteRuleMeta};

@@ -1,0 +1,53 @@
+//! `redirect-loop`: No redirect leads back to itself.
+//!
+//! - **What it checks:** fails when following the redirects from a URL of the site comes back to a URL already on the way.
+//! - **Why it matters:** A redirect loop never reaches a page: browsers show an error and search engines drop the URL.
+//! - **Fails:** /a redirects to /b, which redirects to /a
+//! - **Passes:** every redirect chain ends on a page
+
+use super::prelude::*;
+
+/// See the module documentation.
+#[derive(Debug, Clone, Copy)]
+pub struct RedirectLoop;
+
+static META: SiteRuleMeta = SiteRuleMeta {
+    id: "redirect-loop",
+    name: "No redirect leads back to itself",
+    severity: Severity::Critical,
+    threshold: "following the redirects from a URL of the site comes back to a URL already on the way",
+    why: "A redirect loop never reaches a page: browsers show an error and search engines drop the URL.",
+    fail_example: "/a redirects to /b, which redirects to /a",
+    pass_example: "every redirect chain ends on a page",
+    reference: "https://developers.google.com/search/docs/crawling-indexing/301-redirects",
+};
+
+impl SiteRule for RedirectLoop {
+    fn meta(&self) -> &'static SiteRuleMeta {
+        &META
+    }
+
+    fn check(&self, site: &SiteIndex<'_>) -> Vec<SiteFinding> {
+        let mut out = Vec::new();
+        for page in site.pages.iter().filter(|p| p.redirect_to.is_some()) {
+            let mut chain: Vec<&str> = vec![page.url.as_str()];
+            let mut at = page;
+            while let Some(next) = at.redirect_to.as_deref() {
+                if chain.contains(&next) {
+                    // Report the URLs of the loop itself, not those leading into it.
+                    if next == page.url {
+                        chain.push(next);
+                        out.push(SiteFinding { url: page.url.clone(), linked_from: None, detail: chain.join(" to ") });
+                    }
+                    break;
+                }
+                chain.push(next);
+                match site.page(next) {
+                    Some(p) => at = p,
+                    None => break,
+                }
+            }
+        }
+        out
+    }
+}

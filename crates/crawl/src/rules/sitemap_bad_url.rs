@@ -1,0 +1,46 @@
+//! `sitemap-bad-url`: Sitemaps list indexable pages only.
+//!
+//! - **What it checks:** fails when a URL a sitemap lists answers other than 200, redirects, cannot be fetched or is noindex.
+//! - **Why it matters:** A sitemap should list the canonical, indexable URLs only; errors and redirects in it waste crawl budget and erode search engines' trust in the file.
+//! - **Fails:** sitemap.xml lists /old, which answers 301
+//! - **Passes:** every sitemap URL answers 200 and may be indexed
+
+use super::prelude::*;
+
+/// See the module documentation.
+#[derive(Debug, Clone, Copy)]
+pub struct SitemapBadUrl;
+
+static META: SiteRuleMeta = SiteRuleMeta {
+    id: "sitemap-bad-url",
+    name: "Sitemaps list indexable pages only",
+    severity: Severity::Warning,
+    threshold: "a URL a sitemap lists answers other than 200, redirects, cannot be fetched or is noindex",
+    why: "A sitemap should list the canonical, indexable URLs only; errors and redirects in it waste crawl budget and erode search engines' trust in the file.",
+    fail_example: "sitemap.xml lists /old, which answers 301",
+    pass_example: "every sitemap URL answers 200 and may be indexed",
+    reference: "https://developers.google.com/search/docs/crawling-indexing/sitemaps/build-sitemap",
+};
+
+impl SiteRule for SitemapBadUrl {
+    fn meta(&self) -> &'static SiteRuleMeta {
+        &META
+    }
+
+    fn check(&self, site: &SiteIndex<'_>) -> Vec<SiteFinding> {
+        site.sitemap_urls
+            .iter()
+            .filter_map(|url| site.page(url))
+            .filter_map(|p| {
+                let detail = if p.status != Some(200) {
+                    answer(p)
+                } else if p.noindex {
+                    "noindex".to_string()
+                } else {
+                    return None;
+                };
+                Some(SiteFinding { url: p.url.clone(), linked_from: None, detail })
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,6 @@
+//! Integration tests of the crawl engine, one binary (docs/PERFORMANCE.md, "Building and
+//! testing").
+
+mod properties;
+mod rules_doc;
+mod sites;

@@ -1,0 +1,246 @@
+//! Every site rule against its two fixture sites (`fixtures/sites/crawl-<rule>-fail` and
+//! `-pass`), crawled end to end without a network: a file-system "fetcher" maps
+//! `http://site.test/PATH` (and the `www.` twin) to the fixture's files and answers 404 for
+//! the rest. The pages are parsed and audited with audit-core, the frontier decides what is
+//! fetched, and the site rules run over the records.
+//!
+//! A fixture directory holds HTML files (`/` is `index.html`, `/a/b` is `a/b.html`),
+//! optional `robots.txt` and sitemaps (served as they are), `_redirects` (`/from STATUS
+//! /to` lines) and, for a failing site, `_expect`: the findings the rule must give, one
+//! `path [linking-path]` line each.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use audit_core::{audit, HttpFacts, Page};
+use crawl::{
+    robots_from_answer, run_site_rules, site_score, CrawledPage, Frontier, Limits, MemoryStore, Outcome, Scope,
+    ScopeConfig, SiteRuleResult, SitemapLimits, Sitemaps, State, Work, SITE_RULES, USER_AGENT_TOKEN,
+};
+
+const ORIGIN: &str = "http://site.test";
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/sites")
+}
+
+enum Answer {
+    Body(u16, Vec<u8>, bool),
+    Redirect(u16, String),
+}
+
+/// The file-system fetcher of one fixture site.
+struct Site {
+    dir: PathBuf,
+    redirects: Vec<(String, u16, String)>,
+    fetched: Vec<String>,
+}
+
+impl Site {
+    fn new(dir: PathBuf) -> Site {
+        let redirects = std::fs::read_to_string(dir.join("_redirects"))
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| {
+                let mut f = l.split_whitespace();
+                Some((f.next()?.to_string(), f.next()?.parse().ok()?, f.next()?.to_string()))
+            })
+            .collect();
+        Site { dir, redirects, fetched: Vec::new() }
+    }
+
+    fn get(&mut self, url: &str) -> Answer {
+        let parsed = url::Url::parse(url).unwrap();
+        let host = parsed.host_str().unwrap();
+        assert!(host == "site.test" || host == "www.site.test", "fetched another site: {url}");
+        self.fetched.push(url.to_string());
+        let path = parsed.path();
+        if let Some((_, status, to)) = self.redirects.iter().find(|(from, _, _)| from == path) {
+            return Answer::Redirect(*status, to.clone());
+        }
+        let file = match path {
+            "/" => "index.html".to_string(),
+            p if Path::new(p).extension().is_some() => p[1..].to_string(),
+            p => format!("{}.html", &p[1..]),
+        };
+        match std::fs::read(self.dir.join(&file)) {
+            Ok(body) if !file.starts_with('_') => Answer::Body(200, body, file.ends_with(".html")),
+            _ => Answer::Body(404, b"not found".to_vec(), false),
+        }
+    }
+}
+
+struct Crawl {
+    pages: Vec<CrawledPage>,
+    sitemap_urls: BTreeSet<String>,
+    sitemaps_read: bool,
+    frontier: Frontier<MemoryStore>,
+    fetched: Vec<String>,
+}
+
+/// Crawls a fixture site the way the application's runner does, one fetch at a time.
+fn crawl(name: &str) -> Crawl {
+    let mut site = Site::new(fixtures().join(name));
+    let scope = Scope::new(&format!("{ORIGIN}/"), ScopeConfig { max_pages: 100, ..ScopeConfig::default() }).unwrap();
+    let mut frontier = Frontier::resume(MemoryStore::new(), scope.clone(), Limits::default()).unwrap();
+    let mut sitemaps = Sitemaps::new(scope.start(), SitemapLimits::default());
+    let mut sitemap_urls = BTreeSet::new();
+    let mut pages = Vec::new();
+    let mut robots_seen = Vec::new();
+    loop {
+        let work = frontier.next_work().unwrap();
+        if work.is_empty() {
+            assert!(frontier.is_finished().unwrap(), "{name}: no work while the crawl is not finished");
+            break;
+        }
+        for w in work {
+            match w {
+                Work::Robots { url } => {
+                    let robots = match site.get(&url) {
+                        Answer::Body(status, body, _) => robots_from_answer(Some(status), &body),
+                        Answer::Redirect(..) => robots_from_answer(Some(404), b""),
+                    };
+                    robots_seen.push(robots.clone());
+                    for sitemap in frontier.set_robots(&url, robots) {
+                        sitemaps.add_source(&sitemap);
+                    }
+                    // Sitemaps are read once robots.txt named them.
+                    while let Some(next) = sitemaps.next_url().map(str::to_string) {
+                        let read = match site.get(&next) {
+                            Answer::Body(status, body, _) => sitemaps.record(&next, Some(status), &body),
+                            Answer::Redirect(status, _) => sitemaps.record(&next, Some(status), b""),
+                        };
+                        for u in read.urls {
+                            frontier.add_sitemap_url(&u).unwrap();
+                            sitemap_urls.insert(u);
+                        }
+                    }
+                }
+                Work::Fetch(entry) => {
+                    assert!(
+                        robots_seen.iter().all(|r| r.is_allowed(USER_AGENT_TOKEN, &entry.url)),
+                        "{name}: handed out a disallowed URL {}",
+                        entry.url
+                    );
+                    let record = match site.get(&entry.url) {
+                        Answer::Redirect(status, to) => {
+                            let to =
+                                frontier.record(entry.clone(), Outcome::Redirected { status, location: Some(&to) });
+                            CrawledPage::answered(&entry.url, entry.depth, status, to.unwrap())
+                        }
+                        Answer::Body(status, body, true) => {
+                            let page = Page::parse(&entry.url, &body, HttpFacts::new().with_status(status));
+                            let score = audit(page.clone()).score().percentage;
+                            let record = CrawledPage::from_page(&entry.url, entry.depth, &page, &scope, Some(score));
+                            frontier.record(entry.clone(), Outcome::Answered(&record)).unwrap();
+                            record
+                        }
+                        Answer::Body(status, _, false) => {
+                            let record = CrawledPage::answered(&entry.url, entry.depth, status, None);
+                            frontier.record(entry.clone(), Outcome::Answered(&record)).unwrap();
+                            record
+                        }
+                    };
+                    pages.push(record);
+                }
+            }
+        }
+    }
+    Crawl { pages, sitemap_urls, sitemaps_read: sitemaps.any_read(), frontier, fetched: site.fetched }
+}
+
+fn run(c: &Crawl) -> Vec<SiteRuleResult> {
+    run_site_rules(&c.pages, &c.sitemap_urls, c.sitemaps_read)
+}
+
+fn findings_of<'a>(results: &'a [SiteRuleResult], id: &str) -> &'a SiteRuleResult {
+    results.iter().find(|r| r.id == id).unwrap()
+}
+
+#[test]
+fn every_site_rule_fails_on_its_fail_site_and_passes_on_its_pass_site() {
+    let strip = |u: &str| u.strip_prefix(ORIGIN).unwrap_or(u).to_string();
+    for rule in SITE_RULES {
+        let id = rule.meta().id;
+        let fail = crawl(&format!("crawl-{id}-fail"));
+        let results = run(&fail);
+        let found = findings_of(&results, id);
+        assert!(!found.findings.is_empty(), "{id} passes on its fail site");
+        let got: BTreeSet<String> = found
+            .findings
+            .iter()
+            .map(|f| match &f.linked_from {
+                Some(from) => format!("{} {}", strip(&f.url), strip(from)),
+                None => strip(&f.url),
+            })
+            .collect();
+        let expect_path = fixtures().join(format!("crawl-{id}-fail/_expect"));
+        let expected: BTreeSet<String> =
+            std::fs::read_to_string(&expect_path).unwrap().lines().map(str::to_string).collect();
+        assert_eq!(got, expected, "{id}: findings on its fail site");
+        assert!(found.findings.iter().all(|f| !f.detail.is_empty()), "{id}: a finding without detail");
+
+        let pass = crawl(&format!("crawl-{id}-pass"));
+        let results = run(&pass);
+        assert_eq!(findings_of(&results, id).findings, vec![], "{id} fails on its pass site");
+
+        for c in [&fail, &pass] {
+            let scores = c.pages.iter().filter_map(|p| p.score);
+            let score = site_score(scores, c.pages.len(), &run(c)).expect("pages were audited");
+            assert!(score.score <= 100);
+        }
+    }
+}
+
+#[test]
+fn every_fixture_site_belongs_to_a_rule() {
+    let ids: BTreeSet<String> = SITE_RULES.iter().map(|r| r.meta().id.to_string()).collect();
+    for entry in std::fs::read_dir(fixtures()).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        let Some(rest) = name.strip_prefix("crawl-") else { continue };
+        let id = rest.strip_suffix("-fail").or_else(|| rest.strip_suffix("-pass")).unwrap_or(rest);
+        assert!(ids.contains(id), "fixtures/sites/{name} names no site rule");
+    }
+}
+
+#[test]
+fn robots_disallowed_pages_are_skipped_and_never_fetched() {
+    let c = crawl("crawl-broken-internal-link-pass");
+    assert!(!c.fetched.iter().any(|u| u.contains("/private")), "{:?}", c.fetched);
+    let entries = c.frontier.into_store().entries();
+    let private = entries.iter().find(|e| e.url == "http://site.test/private/area").unwrap();
+    assert_eq!(private.state, State::Skipped);
+    assert_eq!(private.reason.as_deref(), Some("robots.txt: Disallow: /private"));
+}
+
+#[test]
+fn sitemaps_named_by_robots_through_an_index_and_gzip() {
+    let c = crawl("crawl-not-in-sitemap-pass");
+    assert!(c.sitemaps_read);
+    let urls: Vec<_> = c.sitemap_urls.iter().map(String::as_str).collect();
+    assert_eq!(urls, ["http://site.test/", "http://site.test/chains", "http://site.test/new-brakes"]);
+}
+
+#[test]
+fn a_sitemap_only_page_is_crawled_without_a_depth_and_each_url_is_fetched_once() {
+    let c = crawl("crawl-orphan-page-fail");
+    let lonely = c.pages.iter().find(|p| p.url == "http://site.test/lonely").unwrap();
+    assert_eq!((lonely.status, lonely.depth), (Some(200), None));
+    let spades = c.pages.iter().find(|p| p.url == "http://site.test/spades").unwrap();
+    assert_eq!(spades.depth, Some(1), "a sitemap URL a link reaches takes the link's depth");
+    let mut fetched = c.fetched.clone();
+    fetched.sort();
+    let before = fetched.len();
+    fetched.dedup();
+    assert_eq!(before, fetched.len(), "a URL fetched twice: {:?}", c.fetched);
+}
+
+#[test]
+fn redirect_records_and_loops() {
+    let c = crawl("crawl-redirect-loop-fail");
+    let a = c.pages.iter().find(|p| p.url == "http://site.test/a").unwrap();
+    assert_eq!((a.status, a.redirect_to.as_deref()), (Some(301), Some("http://site.test/b")));
+    let results = run(&c);
+    let loop_ = findings_of(&results, "redirect-loop");
+    assert_eq!(loop_.findings[0].detail, "http://site.test/a to http://site.test/b to http://site.test/a");
+}
