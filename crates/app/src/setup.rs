@@ -24,6 +24,8 @@ pub struct Setup {
     pub analysis_cpu_ms: u64,
     /// Delay before the first retry of a webhook delivery; it doubles at each attempt.
     pub webhook_retry_base: Duration,
+    /// Who counts what the application does (the service's metrics); `None`: nobody.
+    pub observer: Option<Arc<dyn crate::Observer>>,
 }
 
 /// How targets are fetched (the `[fetch]` section of the service's settings): the fetcher's
@@ -102,7 +104,11 @@ impl App {
         let webhooks = Arc::new(Dispatcher::new(store.clone(), fetcher.clone(), setup.webhook_retry_base));
         let slots = Arc::new(AuditSlots::new(setup.max_concurrent_audits, setup.audit_queue));
         let limits = AnalysisLimits::cpu_ms(setup.analysis_cpu_ms);
-        let app = App::new(store, fetcher, slots, limits, webhooks.clone());
+        let mut app = App::new(store, fetcher, slots, limits, webhooks.clone());
+        if let Some(observer) = setup.observer {
+            webhooks.observe(observer.clone());
+            app = app.with_observer(observer);
+        }
         Ok((app, webhooks))
     }
 }
