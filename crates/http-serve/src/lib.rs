@@ -72,8 +72,13 @@ pub enum CloseReason {
 
 impl CloseReason {
     /// Every reason.
-    pub const ALL: [CloseReason; 5] =
-        [CloseReason::Cap, CloseReason::CapPerIp, CloseReason::HeadTimeout, CloseReason::TlsHandshake, CloseReason::Idle];
+    pub const ALL: [CloseReason; 5] = [
+        CloseReason::Cap,
+        CloseReason::CapPerIp,
+        CloseReason::HeadTimeout,
+        CloseReason::TlsHandshake,
+        CloseReason::Idle,
+    ];
 
     /// The reason's name as a metric label.
     pub fn as_str(self) -> &'static str {

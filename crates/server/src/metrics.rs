@@ -44,8 +44,15 @@ pub const BODY_TIMEOUT: &str = "body_timeout";
 
 /// Error codes an audit commonly ends with, registered at start so that their series exist
 /// (at 0) before the first such audit.
-const AUDIT_ERROR_CODES: &[&str] =
-    &["blocked_target", "invalid_url", "target_unreachable", "target_timeout", "not_html", "target_too_large", "internal"];
+const AUDIT_ERROR_CODES: &[&str] = &[
+    "blocked_target",
+    "invalid_url",
+    "target_unreachable",
+    "target_timeout",
+    "not_html",
+    "target_too_large",
+    "internal",
+];
 
 /// The tiers of the rate limiter's refusals.
 pub const TIERS: [&str; 3] = ["anonymous", "free", "pro"];
@@ -130,7 +137,7 @@ impl Metrics {
             &Key::from_parts(
                 "seo_audit_build_info",
                 vec![
-                    Label::new("version", audit_core::ENGINE_VERSION),
+                    Label::new("version", env!("CARGO_PKG_VERSION")),
                     Label::new("ruleset_version", audit_core::RULESET_VERSION),
                 ],
             ),
@@ -353,7 +360,8 @@ mod linux_process {
         };
         if let Ok(stat) = std::fs::read_to_string("/proc/self/stat") {
             // The fields after the command name, which is in parentheses and may hold spaces.
-            let fields: Vec<&str> = stat.rsplit_once(')').map(|(_, rest)| rest.split_whitespace().collect()).unwrap_or_default();
+            let fields: Vec<&str> =
+                stat.rsplit_once(')').map(|(_, rest)| rest.split_whitespace().collect()).unwrap_or_default();
             let field = |n: usize| fields.get(n - 3).and_then(|v| v.parse::<f64>().ok());
             if let (Some(utime), Some(stime)) = (field(14), field(15)) {
                 series(
