@@ -285,6 +285,7 @@ impl Workflows {
             let id = run_id.to_string();
             let Ok(fresh) = app.db(move |s| s.get_run(&id)).await else { return };
             let outcome = self.run_step(&fresh, &owner, &current.name).await;
+            app.observer().workflow_step();
             current.finished_at = Some(store::now_rfc3339());
             match outcome {
                 Ok(StepOutcome::Done(result)) => {
