@@ -187,3 +187,54 @@ async fn the_rate_limiter_refusals_are_counted_by_tier() {
     assert_eq!(value(&m, "seo_audit_rate_limited_total{tier=\"anonymous\"}"), 1.0, "{m}");
     assert_eq!(value(&m, "seo_audit_rate_limited_total{tier=\"free\"}"), 0.0, "{m}");
 }
+
+/// Polls the exposition until `name` reaches `want` (the accept loop and the watchdogs run on
+/// their own tasks); fails with the exposition after a generous bound.
+async fn until(t: &TestServer, name: &str, want: f64) -> String {
+    let started = std::time::Instant::now();
+    loop {
+        let m = scrape(t).await;
+        if value(&m, name) == want {
+            return m;
+        }
+        assert!(started.elapsed() < std::time::Duration::from_secs(30), "{name} never reached {want}: {m}");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn connections_are_counted_open_refused_and_closed_by_reason() {
+    let t = TestServer::start(|c| {
+        c.metrics_listen = Some("127.0.0.1:0".parse().unwrap());
+        c.max_connections_per_ip = 1;
+        c.header_timeout_ms = 300;
+        c.body_timeout_ms = 300;
+    })
+    .await;
+    let addr = t.server.local_addr();
+    // A connection that sends nothing holds the client's one place ...
+    let silent = tokio::net::TcpStream::connect(addr).await.unwrap();
+    until(&t, "seo_audit_http_connections_open", 1.0).await;
+    // ... so the next one is refused at accept.
+    let refused = tokio::net::TcpStream::connect(addr).await.unwrap();
+    until(&t, "seo_audit_http_connections_closed_total{reason=\"cap_per_ip\"}", 1.0).await;
+    // The silent one is closed once its head deadline is over.
+    until(&t, "seo_audit_http_connections_closed_total{reason=\"head_timeout\"}", 1.0).await;
+    let m = until(&t, "seo_audit_http_connections_open", 0.0).await;
+    assert_eq!(value(&m, "seo_audit_http_connections_closed_total{reason=\"cap\"}"), 0.0, "{m}");
+    drop((silent, refused));
+
+    // A body announced and never sent: 400 once the body timeout is over, counted.
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+    let mut slow = tokio::net::TcpStream::connect(addr).await.unwrap();
+    slow.write_all(
+        b"POST /api/v1/audit/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
+    )
+    .await
+    .unwrap();
+    let mut answer = Vec::new();
+    let _ = slow.read_to_end(&mut answer).await;
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
+    until(&t, "seo_audit_http_connections_closed_total{reason=\"body_timeout\"}", 1.0).await;
+}
