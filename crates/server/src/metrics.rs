@@ -1,6 +1,6 @@
 //! The service's Prometheus metrics (docs/API.md, "Metrics, liveness and readiness";
 //! docs/ARCHITECTURE.md, "Metrics"): `GET /metrics` on a listener of its own
-//! (`metrics_listen`), off by default.
+//! (`metrics_listen`, served by `crate::scrape`), off by default.
 //!
 //! [`Metrics`] owns a `metrics-exporter-prometheus` recorder of its own (never the process's
 //! global one, so every service in a process counts for itself) and keeps a handle to each
@@ -15,17 +15,11 @@
 //! list, a status class, a tier, a phase, or a fixed code; never a URL, host, path, query, key,
 //! user or client address.
 
-use std::net::SocketAddr;
-use std::sync::Arc;
 use std::time::Duration;
 
-use bytes::Bytes;
 use http::{Method, StatusCode};
-use http_body_util::Full;
 use metrics::{Counter, Gauge, Histogram, Key, Label, Level, Metadata, Recorder, SharedString, Unit};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle, PrometheusRecorder};
-
-use crate::state::AppState;
 
 /// Content type of the exposition (the Prometheus text format, version 0.0.4).
 pub const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
@@ -62,6 +56,23 @@ const HTTP_DURATION: &str = "seo_audit_http_request_duration_seconds";
 const AUDITS: &str = "seo_audit_audits_total";
 
 static METADATA: Metadata<'static> = Metadata::new(module_path!(), Level::INFO, Some(module_path!()));
+
+/// What the gauges of the present read at a scrape.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Present {
+    /// Audits waiting for a slot.
+    pub queued: usize,
+    /// Audit slots in use.
+    pub busy: usize,
+    /// Audit slots in all.
+    pub slots: usize,
+    /// Whether the service is shutting down.
+    pub draining: bool,
+    /// Whether the database answered a ping.
+    pub database_up: bool,
+    /// Deliveries waiting in the webhook outbox; `None`: not read (the gauge keeps its value).
+    pub webhooks_pending: Option<usize>,
+}
 
 /// The metrics of one service.
 pub struct Metrics {
@@ -218,21 +229,16 @@ impl Metrics {
         }
     }
 
-    /// The exposition: reads the gauges of the present (the store on the blocking pool),
-    /// then renders every series in the Prometheus text format.
-    pub async fn render(&self, state: &AppState) -> String {
-        let slots = &state.app.slots;
-        self.queue_depth.set(slots.waiting() as f64);
-        self.slots_busy.set(slots.running() as f64);
-        self.slots.set(state.config.max_concurrent_audits.max(1) as f64);
-        self.draining.set(if state.is_draining() { 1.0 } else { 0.0 });
-        let up = state.app.ping().await.is_ok();
-        self.db_up.set(if up { 1.0 } else { 0.0 });
-        if up {
-            let webhooks = state.webhooks.clone();
-            if let Ok(stats) = tokio::task::spawn_blocking(move || webhooks.stats()).await {
-                self.webhooks_pending.set(stats.held as f64);
-            }
+    /// The exposition: sets the gauges of the present to `now`, then renders every series in
+    /// the Prometheus text format, the `process_*` series last.
+    pub fn render(&self, now: &Present) -> String {
+        self.queue_depth.set(now.queued as f64);
+        self.slots_busy.set(now.busy as f64);
+        self.slots.set(now.slots as f64);
+        self.draining.set(if now.draining { 1.0 } else { 0.0 });
+        self.db_up.set(if now.database_up { 1.0 } else { 0.0 });
+        if let Some(pending) = now.webhooks_pending {
+            self.webhooks_pending.set(pending as f64);
         }
         self.handle.run_upkeep();
         let mut out = self.handle.render();
@@ -408,52 +414,4 @@ mod linux_process {
         let hard = nums.next().and_then(|v| v.parse().ok()).unwrap_or(soft);
         Ok((soft, hard))
     }
-}
-
-/// The `/metrics` listener: `GET /metrics` (the exposition), and `GET /livez` and
-/// `GET /readyz` as on the public port (so a balancer or orchestrator can probe either).
-/// Anything else is 404. The histograms are drained every 5 s meanwhile.
-pub(crate) async fn serve(
-    state: AppState,
-    metrics: Arc<Metrics>,
-    addr: SocketAddr,
-) -> Result<http_serve::Server, http_serve::BindError> {
-    let listener = http_serve::Listener::bind(addr).await?;
-    let limits = http_serve::Limits { shutdown_grace: Duration::from_secs(1), ..http_serve::Limits::default() };
-    let shutdown = http_serve::ShutdownHandle::new();
-    let mut stop = shutdown.subscribe();
-    let drained = metrics.clone();
-    tokio::spawn(async move {
-        let mut every = tokio::time::interval(Duration::from_secs(5));
-        loop {
-            tokio::select! {
-                _ = every.tick() => drained.upkeep(),
-                _ = stop.changed() => return,
-            }
-        }
-    });
-    let service = move |req: http::Request<hyper::body::Incoming>, peer: SocketAddr| {
-        let (state, metrics) = (state.clone(), metrics.clone());
-        async move {
-            match (req.method(), req.uri().path()) {
-                (&Method::GET | &Method::HEAD, "/metrics") => {
-                    let body = metrics.render(&state).await;
-                    let mut resp = http::Response::new(Full::new(Bytes::from(body)));
-                    resp.headers_mut().insert(http::header::CONTENT_TYPE, http::HeaderValue::from_static(CONTENT_TYPE));
-                    resp
-                }
-                (_, "/livez" | "/readyz") => {
-                    let mut req = req;
-                    req.extensions_mut().insert(crate::ctx::PeerAddr(peer));
-                    crate::router::handle(state, req).await
-                }
-                _ => {
-                    let mut resp = http::Response::new(Full::new(Bytes::from_static(b"not found\n")));
-                    *resp.status_mut() = StatusCode::NOT_FOUND;
-                    resp
-                }
-            }
-        }
-    };
-    Ok(http_serve::serve_with_shutdown(listener, limits, service, shutdown))
 }

@@ -150,7 +150,7 @@ async fn bind(config: &Config, listen: SocketAddr) -> Result<http_serve::Listene
 async fn serve_listener(state: AppState, listener: http_serve::Listener) -> Result<Server, ServeError> {
     // The metrics listener first: an address it cannot bind is an error at start.
     let metrics = match (state.config.metrics_listen, &state.metrics) {
-        (Some(addr), Some(m)) => Some(crate::metrics::serve(state.clone(), m.clone(), addr).await?),
+        (Some(addr), Some(m)) => Some(crate::scrape::serve(state.clone(), m.clone(), addr).await?),
         _ => None,
     };
     let shutdown = ShutdownHandle::new();
