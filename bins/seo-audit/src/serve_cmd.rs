@@ -16,6 +16,10 @@ pub struct ServeArgs {
     /// Address and port to listen on (port 0: any free port) [default: 127.0.0.1:8080].
     #[arg(long, value_name = "ADDR")]
     pub listen: Option<SocketAddr>,
+    /// Serve Prometheus metrics (GET /metrics, also /livez and /readyz) on ADDR, apart from
+    /// the public port (port 0: any free port) [default: off].
+    #[arg(long, value_name = "ADDR")]
+    pub metrics_listen: Option<SocketAddr>,
     /// Let the address guard through for ADDR (IP, CIDR or host name); for local
     /// development and tests only. Repeatable.
     #[arg(long = "allow-target", value_name = "ADDR", value_delimiter = ',')]
@@ -87,6 +91,11 @@ pub async fn run(args: ServeArgs, global: &Global) -> u8 {
     // only now that the socket accepts connections; `https://` when it speaks TLS.
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "listening on {}://{}", server.scheme(), server.local_addr());
+    // With metrics on, a second line names the metrics listener (docs/API.md, "Metrics,
+    // liveness and readiness").
+    if let Some(addr) = server.metrics_addr() {
+        let _ = writeln!(out, "metrics on http://{addr}/metrics");
+    }
     let _ = out.flush();
     drop(out);
     server::shutdown_signal().await;

@@ -393,6 +393,7 @@ mod tests {
     fn everything_set() -> Config {
         Config {
             listen: "0.0.0.0:9001".parse().unwrap(),
+            metrics_listen: Some("127.0.0.1:9464".parse().unwrap()),
             data: PathBuf::from("/var/lib/seo-audit"),
             database_url: "postgres://seo@db.example.com/seo".into(),
             base_url: "https://seo.example.com".into(),

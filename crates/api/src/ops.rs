@@ -999,6 +999,52 @@ pub static STATUS: Operation = Operation {
     ],
 };
 
+/// `GET /livez`.
+pub static LIVEZ: Operation = Operation {
+    id: "livez",
+    summary: "Liveness",
+    description: "No key, no quota, no database: 200 while the process answers. For orchestrators' liveness \
+        probes; also served on the metrics listener.",
+    tag: "service",
+    access: Access::Public,
+    params: &[],
+    body: None,
+    responses: &[Response {
+        status: "200",
+        description: "`live`.",
+        headers: &[],
+        content: Content::Json(answer::<crate::Health>),
+    }],
+};
+
+/// `GET /readyz`.
+pub static READYZ: Operation = Operation {
+    id: "readyz",
+    summary: "Readiness",
+    description: "No key, no quota. 200 `ready` when the database answers a ping and the service is not \
+        shutting down; 503 from the shutdown signal (SIGTERM) until the process exits, so a load \
+        balancer drains the replica while its running audits finish. Also served on the metrics \
+        listener.",
+    tag: "service",
+    access: Access::Public,
+    params: &[],
+    body: None,
+    responses: &[
+        Response {
+            status: "200",
+            description: "`ready`.",
+            headers: &[],
+            content: Content::Json(answer::<crate::Health>),
+        },
+        Response {
+            status: "503",
+            description: "`draining` (shutting down) or `db_down` (the database does not answer).",
+            headers: &[],
+            content: Content::Json(answer::<crate::Health>),
+        },
+    ],
+};
+
 /// `GET /openapi.json`.
 pub static OPENAPI: Operation = Operation {
     id: "openapi",

@@ -326,6 +326,21 @@ pub struct Status {
     pub latency_ms: u64,
 }
 
+/// The answer of `GET /livez` and `GET /readyz` (docs/API.md, "Metrics, liveness and
+/// readiness").
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Health {
+    /// `true` with 200, `false` with 503.
+    pub ok: bool,
+    /// `v1`.
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: &'static str,
+    /// `live` (`/livez`); `ready`, or with 503 `draining` (shutting down) or `db_down` (the
+    /// database does not answer) (`/readyz`).
+    #[schemars(extend("enum" = ["live", "ready", "draining", "db_down"]))]
+    pub status: &'static str,
+}
+
 /// A webhook subscription as listed (its signing secret never is).
 #[derive(Debug, Serialize, JsonSchema)]
 #[schemars(extend("not" = { "required": ["secret"] }))]

@@ -13,7 +13,7 @@
 //!    (what keyword history counts), and a key owner's audit fires `audit.completed`.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use ai_visibility::Robots;
 use audit_core::{Audit, AuditResult};
@@ -22,7 +22,8 @@ use futures_util::StreamExt as _;
 use serde_json::json;
 use url::Url;
 
-use crate::pipeline::{audit_url, AnalysisLimits};
+use crate::observe::{analysed_outcome, NoObserver, Observer, Phase};
+use crate::pipeline::{audit_url_observed, AnalysisLimits};
 use crate::slots::{AuditSlots, Ticket};
 use crate::AppError;
 
@@ -58,6 +59,8 @@ pub struct App {
     /// How long a replica's claim on shared work (a monitor check, a workflow run) holds
     /// without being renewed ([`crate::Setup::lease`]).
     pub lease: std::time::Duration,
+    /// Who counts what the application does ([`crate::Observer`]; nothing by default).
+    pub(crate) observer: Arc<dyn Observer>,
 }
 
 impl std::fmt::Debug for App {
@@ -102,7 +105,20 @@ impl App {
             usage: Arc::default(),
             writer: Arc::default(),
             lease: crate::lease::DEFAULT_LEASE,
+            observer: Arc::new(NoObserver),
         }
+    }
+
+    /// The application telling `observer` what it does (audit outcomes and phases, store
+    /// calls, webhook attempts, monitor checks, workflow steps).
+    pub fn with_observer(mut self, observer: Arc<dyn Observer>) -> App {
+        self.observer = observer;
+        self
+    }
+
+    /// Who counts what the application does.
+    pub fn observer(&self) -> &dyn Observer {
+        &*self.observer
     }
 
     /// Audits `url` for a client who waits: admission, then `charge(1)` (the caller's
@@ -194,9 +210,16 @@ impl App {
     /// ([`Audited::stored`] is `None`).
     pub async fn run_audit(&self, url: &Url, owner: Option<&str>, ticket: Ticket) -> Result<Audited, AppError> {
         let slot = ticket.ready().await?;
-        let page = audit_url(&self.fetcher, url, Some(slot), self.limits).await?;
+        let page = match audit_url_observed(&self.fetcher, url, Some(slot), self.limits, &*self.observer).await {
+            Ok(page) => page,
+            Err(e) => {
+                self.observer.audit_done(e.code());
+                return Err(e);
+            }
+        };
         let scanned_at = store::now_rfc3339();
         let result = page.audit.to_result(&scanned_at);
+        let storing = Instant::now();
         let stored = match self.record(url, owner, &page.audit, &result).await {
             Ok(stored) => Some(stored),
             Err(e) => {
@@ -204,6 +227,8 @@ impl App {
                 None
             }
         };
+        self.observer.audit_phase(Phase::Store, storing.elapsed());
+        self.observer.audit_done(analysed_outcome(&page.audit));
         Ok(Audited { audit: page.audit, robots_txt: page.robots_txt, scanned_at, result, stored })
     }
 

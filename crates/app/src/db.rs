@@ -18,12 +18,14 @@ impl App {
         F: FnOnce(&store::Store) -> store::Result<T> + Send + 'static,
     {
         let app = self.clone();
-        match tokio::task::spawn_blocking(move || {
+        let started = std::time::Instant::now();
+        let done = tokio::task::spawn_blocking(move || {
             app.check_db_file()?;
             f(&app.store).map_err(AppError::from)
         })
-        .await
-        {
+        .await;
+        self.observer.db_call(started.elapsed());
+        match done {
             Ok(result) => result,
             Err(e) => Err(AppError::internal(format!("store task failed: {e}"))),
         }

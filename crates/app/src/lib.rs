@@ -21,6 +21,7 @@
 //! - [`agent`]: what the agent-tool endpoint says besides its tools (identity, resources,
 //!   prompts).
 //! - [`techstack`]: technology detection from a page's facts, HTML and headers.
+//! - [`Observer`]: what the application tells whoever counts it (the service's metrics).
 //! - [`AppError`]: why a use case failed.
 
 mod accounts;
@@ -44,6 +45,7 @@ pub mod keywords;
 mod lease;
 pub mod methodology;
 pub mod monitors;
+pub mod observe;
 pub mod opportunities;
 pub mod pipeline;
 pub mod requests;
@@ -64,6 +66,7 @@ pub use error::{AppError, GEO_SETTINGS, INTERNAL_MESSAGE, OVERLOADED_MESSAGE};
 pub use geo::{GeoService, GeoSettings};
 pub use lease::DEFAULT_LEASE;
 pub use monitors::{AlertRule, Monitors, OwnedMonitor};
+pub use observe::{NoObserver, Observer, Phase};
 pub use setup::{FetchSettings, OpenError, Setup};
 pub use slots::{AuditSlots, Ticket};
 pub use stored::StoredResult;

@@ -190,6 +190,7 @@ impl Monitors {
     /// Re-audits one monitored page and raises the alerts its rules call for.
     pub async fn check(&self, monitor: &store::Monitor) {
         let app = &self.app;
+        app.observer().monitor_run();
         let url = monitor.url.clone();
         let previous = app.db(move |s| s.latest_audit_for_url(&url)).await.ok().flatten();
         let alerts = match fetch::validate_url(&monitor.url) {

@@ -7,11 +7,12 @@ use audit_core::{Audit, HttpFacts, Page, RobotsTxtFact};
 use fetch::{FetchedPage, Fetcher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio::sync::OwnedSemaphorePermit;
 use url::Url;
 
+use crate::observe::{Observer, Phase};
 use crate::AppError;
 
 /// The user agent whose robots.txt verdict the crawlability rule reports: a search crawler,
@@ -42,13 +43,30 @@ pub async fn audit_url(
     slot: Option<OwnedSemaphorePermit>,
     limits: AnalysisLimits,
 ) -> Result<PageAudit, AppError> {
-    let (page, robots) = fetch_with_robots(fetcher, url).await?;
+    audit_url_observed(fetcher, url, slot, limits, &crate::observe::NoObserver).await
+}
+
+/// [`audit_url`], telling `observer` how long the fetch and the analysis took (the time an
+/// analysis waits for a core counts as analysis).
+pub async fn audit_url_observed(
+    fetcher: &Fetcher,
+    url: &Url,
+    slot: Option<OwnedSemaphorePermit>,
+    limits: AnalysisLimits,
+    observer: &dyn Observer,
+) -> Result<PageAudit, AppError> {
+    let started = Instant::now();
+    let fetched = fetch_with_robots(fetcher, url).await;
+    let fetched_at = Instant::now();
+    observer.audit_phase(Phase::Fetch, fetched_at - started);
+    let (page, robots) = fetched?;
     let requested = url.to_string();
     let (audit, robots) = analyse_blocking(slot, limits, move |budget| {
         let http = http_facts(&requested, &page, robots.as_ref());
         (audit_core::audit(Page::parse_within(&requested, &page.body, http, budget)), robots)
     })
     .await?;
+    observer.audit_phase(Phase::Analysis, fetched_at.elapsed());
     Ok(PageAudit { audit, robots_txt: robots })
 }
 

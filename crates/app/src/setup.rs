@@ -28,6 +28,8 @@ pub struct Setup {
     /// being renewed: a replica that dies mid-job has its work taken over by another this
     /// long after its last renewal (docs/ARCHITECTURE.md, "Replicas").
     pub lease: Duration,
+    /// Who counts what the application does (the service's metrics); `None`: nobody.
+    pub observer: Option<Arc<dyn crate::Observer>>,
 }
 
 /// How targets are fetched (the `[fetch]` section of the service's settings): the fetcher's
@@ -110,6 +112,10 @@ impl App {
         // A lease shorter than this would be renewed more often than the database can
         // answer under load.
         app.lease = setup.lease.max(Duration::from_millis(100));
+        if let Some(observer) = setup.observer {
+            webhooks.observe(observer.clone());
+            app = app.with_observer(observer);
+        }
         Ok((app, webhooks))
     }
 }

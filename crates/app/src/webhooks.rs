@@ -121,6 +121,8 @@ struct Shared {
     wake: Notify,
     /// Attempts this process has in flight.
     in_flight: AtomicUsize,
+    /// Who counts the attempts ([`Dispatcher::observe`]).
+    observer: std::sync::OnceLock<Arc<dyn crate::Observer>>,
 }
 
 impl Dispatcher {
@@ -135,6 +137,7 @@ impl Dispatcher {
                 worker,
                 wake: Notify::new(),
                 in_flight: AtomicUsize::new(0),
+                observer: std::sync::OnceLock::new(),
             }),
             started: Mutex::new(false),
             refused: RareWarning::default(),
@@ -190,6 +193,11 @@ impl Dispatcher {
                 None
             }
         }
+    }
+
+    /// Tells `observer` the outcome of every delivery attempt from now on (set once).
+    pub fn observe(&self, observer: Arc<dyn crate::Observer>) {
+        let _ = self.shared.observer.set(observer);
     }
 
     /// What the outbox holds right now (reads the store: blocking).
@@ -313,6 +321,17 @@ impl Shared {
             store.record_webhook_attempt(&id, &worker, time::OffsetDateTime::now_utc(), &outcome, base)
         })
         .await;
+        let counted = match &recorded {
+            Ok(Ok(store::AttemptRecorded::Updated { state: store::OutboxState::Failed, .. })) => "failed",
+            Ok(Ok(store::AttemptRecorded::Updated { state: store::OutboxState::Delivered, .. })) => "delivered",
+            Ok(Ok(store::AttemptRecorded::Updated { .. })) => "retry",
+            Ok(Ok(store::AttemptRecorded::Superseded)) => "superseded",
+            Ok(Ok(store::AttemptRecorded::Gone)) => "gone",
+            Ok(Err(_)) | Err(_) => "unrecorded",
+        };
+        if let Some(observer) = self.observer.get() {
+            observer.webhook_attempt(counted);
+        }
         match recorded {
             Ok(Ok(store::AttemptRecorded::Updated { state: store::OutboxState::Failed, .. })) => {
                 tracing::warn!(webhook = %claim.webhook_id, event = %claim.event, "webhook delivery gave up");

@@ -363,6 +363,7 @@ impl Workflows {
                 tracing::warn!(run = %run_id, "workflow run adopted by another replica: stopped here");
                 return;
             }
+            app.observer().workflow_step();
             current.finished_at = Some(store::now_rfc3339());
             match outcome {
                 Ok(StepOutcome::Done(result)) => {

@@ -11,6 +11,8 @@
 //! - [`Listener::with_tls`] serves HTTPS instead ([`tls`]): the handshake is done under the
 //!   same caps and within the same deadline as the first request head.
 //! - [`shutdown_signal`] resolves on SIGINT or SIGTERM.
+//! - [`serve_observed`] tells a [`ConnectionEvents`] hook (the service's metrics) about each
+//!   connection: opened, ended, refused or closed by the server and why ([`CloseReason`]).
 //!
 //! hyper-util's `GracefulShutdown` is not used: it takes each connection over, while the
 //! watchdog of a connection must itself be able to ask it to close (idle) and to cut it (no
@@ -52,6 +54,76 @@ use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
 use conn::CLOSE_WAIT;
+
+/// Why the server closed a connection on its own ([`ConnectionEvents::closed_by_server`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CloseReason {
+    /// Refused at accept: the server holds its maximum of connections.
+    Cap,
+    /// Refused at accept: the client holds its maximum of connections.
+    CapPerIp,
+    /// No complete request head (or TLS handshake) within the head timeout.
+    HeadTimeout,
+    /// The TLS handshake failed (plain HTTP on the HTTPS port, a distrusted certificate).
+    TlsHandshake,
+    /// No request in flight for the idle timeout.
+    Idle,
+}
+
+impl CloseReason {
+    /// Every reason.
+    pub const ALL: [CloseReason; 5] = [
+        CloseReason::Cap,
+        CloseReason::CapPerIp,
+        CloseReason::HeadTimeout,
+        CloseReason::TlsHandshake,
+        CloseReason::Idle,
+    ];
+
+    /// The reason's name as a metric label.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CloseReason::Cap => "cap",
+            CloseReason::CapPerIp => "cap_per_ip",
+            CloseReason::HeadTimeout => "head_timeout",
+            CloseReason::TlsHandshake => "tls_handshake",
+            CloseReason::Idle => "idle_timeout",
+        }
+    }
+}
+
+/// Receives the connection events of a server ([`serve_observed`]): a metrics hook that
+/// keeps this crate free of any metrics library. Called on the accept loop and the
+/// connections' tasks: an implementation must be cheap and never block.
+pub trait ConnectionEvents: Send + Sync + 'static {
+    /// A connection was admitted (it counts as open until [`ConnectionEvents::ended`]).
+    fn opened(&self) {}
+    /// An admitted connection ended, for whatever reason.
+    fn ended(&self) {}
+    /// The server refused or closed a connection on its own.
+    fn closed_by_server(&self, _reason: CloseReason) {}
+}
+
+/// The [`ConnectionEvents`] that count nothing.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoEvents;
+
+impl ConnectionEvents for NoEvents {}
+
+/// An admitted connection, counted open until dropped.
+struct Counted(Arc<dyn ConnectionEvents>);
+
+impl Counted {
+    fn closed_by_server(&self, reason: CloseReason) {
+        self.0.closed_by_server(reason);
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        self.0.ended();
+    }
+}
 
 /// Default largest request head (request line and headers), in bytes.
 pub const MAX_HEADER_BYTES: usize = 64 * 1024;
@@ -249,11 +321,30 @@ where
     B::Data: Send,
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
+    serve_observed(listener, limits, service, shutdown, Arc::new(NoEvents))
+}
+
+/// [`serve_with_shutdown`], telling `events` about every connection: opened, ended, and
+/// refused or closed by the server with its [`CloseReason`].
+pub fn serve_observed<F, Fut, B>(
+    listener: Listener,
+    limits: Limits,
+    service: F,
+    shutdown: ShutdownHandle,
+    events: Arc<dyn ConnectionEvents>,
+) -> Server
+where
+    F: Fn(http::Request<Incoming>, SocketAddr) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = http::Response<B>> + Send + 'static,
+    B: Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
     let fd_limit = conn::raise_fd_limit();
     let (addr, scheme) = (listener.addr, listener.scheme());
     let tls = listener.tls.as_ref().map(Tls::acceptor);
-    let task =
-        tokio::spawn(accept_loop(listener.inner, tls, limits, Arc::new(service), shutdown.subscribe(), fd_limit));
+    let stop = shutdown.subscribe();
+    let task = tokio::spawn(accept_loop(listener.inner, tls, limits, Arc::new(service), stop, fd_limit, events));
     Server { addr, scheme, shutdown, task }
 }
 
@@ -281,6 +372,7 @@ async fn accept_loop<F, Fut, B>(
     service: Arc<F>,
     mut stop: watch::Receiver<bool>,
     fd_limit: Option<u64>,
+    events: Arc<dyn ConnectionEvents>,
 ) where
     F: Fn(http::Request<Incoming>, SocketAddr) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = http::Response<B>> + Send + 'static,
@@ -353,6 +445,10 @@ async fn accept_loop<F, Fut, B>(
                 // Closed at once: a queue of refused sockets would be the resource an
                 // attacker fills instead.
                 drop(stream);
+                events.closed_by_server(match refused {
+                    conn::Refused::Total => CloseReason::Cap,
+                    conn::Refused::PerIp => CloseReason::CapPerIp,
+                });
                 if let Some(refused_since_last_line) = refusals.event(Instant::now()) {
                     tracing::warn!(
                         %peer,
@@ -367,6 +463,8 @@ async fn accept_loop<F, Fut, B>(
             }
         };
         let _ = stream.set_nodelay(true);
+        events.opened();
+        let counted = Counted(events.clone());
         tokio::spawn(serve_connection(
             stream,
             tls.clone(),
@@ -375,7 +473,7 @@ async fn accept_loop<F, Fut, B>(
             builder.clone(),
             timeouts,
             conns_stop.clone(),
-            (permit, alive.clone()),
+            (permit, alive.clone(), counted),
         ));
     }
     drop(listener);
@@ -406,7 +504,7 @@ async fn serve_connection<F, Fut, B>(
     builder: Arc<auto::Builder<TokioExecutor>>,
     timeouts: Timeouts,
     mut stop: watch::Receiver<Stop>,
-    held: (conn::Permit, mpsc::Sender<()>),
+    held: (conn::Permit, mpsc::Sender<()>, Counted),
 ) where
     F: Fn(http::Request<Incoming>, SocketAddr) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = http::Response<B>> + Send + 'static,
@@ -431,8 +529,14 @@ async fn serve_connection<F, Fut, B>(
         Ok(Ok(stream)) => serve_io(stream, peer, handler, builder, timeouts, stop, activity, held).await,
         // Plain HTTP on the HTTPS port, a client that distrusts the certificate, a scanner:
         // the socket is closed, nothing else is disturbed.
-        Ok(Err(e)) => tracing::debug!(error = %e, %peer, "TLS handshake failed"),
-        Err(_) => tracing::debug!(%peer, "no TLS handshake within the head timeout; closed"),
+        Ok(Err(e)) => {
+            held.2.closed_by_server(CloseReason::TlsHandshake);
+            tracing::debug!(error = %e, %peer, "TLS handshake failed");
+        }
+        Err(_) => {
+            held.2.closed_by_server(CloseReason::HeadTimeout);
+            tracing::debug!(%peer, "no TLS handshake within the head timeout; closed");
+        }
     }
 }
 
@@ -447,7 +551,7 @@ async fn serve_io<S, F, Fut, B>(
     timeouts: Timeouts,
     mut stop: watch::Receiver<Stop>,
     activity: Arc<conn::Activity>,
-    held: (conn::Permit, mpsc::Sender<()>),
+    held: (conn::Permit, mpsc::Sender<()>, Counted),
 ) where
     S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
     F: Fn(http::Request<Incoming>, SocketAddr) -> Fut + Send + Sync + 'static,
@@ -502,12 +606,14 @@ async fn serve_io<S, F, Fut, B>(
                     conn::Verdict::Until(at) => due = at,
                     conn::Verdict::NoHead => {
                         // No request to answer: dropping the connection closes the socket.
+                        held.2.closed_by_server(CloseReason::HeadTimeout);
                         tracing::debug!(%peer, "no complete request head in time; closed");
                         break;
                     }
                     conn::Verdict::Idle => {
                         // HTTP/1.1 closes at once; HTTP/2 sends GOAWAY, which tells the
                         // client which requests were taken, so none is lost in the race.
+                        held.2.closed_by_server(CloseReason::Idle);
                         conn.as_mut().graceful_shutdown();
                         closing = true;
                         due = now + CLOSE_WAIT;

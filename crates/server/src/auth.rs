@@ -60,6 +60,15 @@ impl Identity {
         }
     }
 
+    /// The tier the rate limiter counts this identity under, as a metric label:
+    /// `anonymous`, `free` or `pro`.
+    pub fn tier_label(&self) -> &'static str {
+        match self {
+            Identity::Key(k) => k.tier.as_str(),
+            Identity::Anonymous { .. } => "anonymous",
+        }
+    }
+
     /// The key, if any.
     pub fn key(&self) -> Option<&app::KeyRecord> {
         match self {
@@ -150,6 +159,9 @@ pub async fn consume_quota(ctx: &Ctx, identity: &Identity, units: u32) -> Result
     decision.write_headers(&mut ctx.outgoing().headers);
     if decision.allowed {
         return Ok(decision);
+    }
+    if let Some(metrics) = &ctx.state.metrics {
+        metrics.rate_limited(identity.tier_label());
     }
     let hint = if identity.key().is_some() { "" } else { " An API key raises the limit." };
     let message = if units > 1 && decision.remaining > 0 {

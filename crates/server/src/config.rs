@@ -66,6 +66,10 @@ pub use app::GeoSettings;
 pub struct Config {
     /// Address and port to listen on; port 0 picks a free port.
     pub listen: SocketAddr,
+    /// Address and port of the Prometheus metrics listener (`GET /metrics`, also `/livez` and
+    /// `/readyz`), apart from the public port; port 0 picks a free port. Unset: no metrics
+    /// are kept or served (docs/API.md, "Metrics, liveness and readiness").
+    pub metrics_listen: Option<SocketAddr>,
     /// Directory holding the SQLite file ([`app::DB_FILE_NAME`]).
     pub data: PathBuf,
     /// A `postgres://` URL: the data lives in that PostgreSQL database, shared by every
@@ -147,6 +151,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            metrics_listen: None,
             data: PathBuf::from("./data"),
             database_url: String::new(),
             base_url: app::DEFAULT_BASE_URL.to_string(),

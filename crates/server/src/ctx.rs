@@ -142,7 +142,12 @@ impl Ctx {
         let Some(body) = taken else { return Err(BodyReadError::AlreadyRead) };
         let within = std::time::Duration::from_millis(self.state.config.body_timeout_ms.max(1));
         match tokio::time::timeout(within, read_limited(body, limit)).await {
-            Err(_) => Err(BodyReadError::TimedOut { ms: within.as_millis() }),
+            Err(_) => {
+                if let Some(metrics) = &self.state.metrics {
+                    metrics.connection_closed(crate::metrics::BODY_TIMEOUT);
+                }
+                Err(BodyReadError::TimedOut { ms: within.as_millis() })
+            }
             Ok(Ok(bytes)) => Ok(bytes),
             Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => Err(BodyReadError::TooLarge { limit }),
             Ok(Err(e)) => Err(BodyReadError::Broken(e.to_string())),

@@ -89,6 +89,9 @@ pub static ROUTES: &[Route] = &[
     Route::new(Method::DELETE, "/api/v1/monitors/{id}", routes::monitors::stop, FREE, &ops::STOP_MONITOR),
     Route::new(Method::GET, "/api/v1/workflows", routes::workflows::list, FREE, &ops::LIST_WORKFLOWS),
     Route::new(Method::GET, "/api/status", routes::status::get, FREE, &ops::STATUS),
+    // For load balancers and orchestrators (docs/API.md, "Metrics, liveness and readiness").
+    Route::new(Method::GET, "/livez", routes::status::livez, FREE, &ops::LIVEZ),
+    Route::new(Method::GET, "/readyz", routes::status::readyz, FREE, &ops::READYZ),
     Route::new(Method::POST, "/api/content-gap", routes::content::content_gap, QUOTA, &ops::CONTENT_GAP),
     Route::new(Method::POST, "/api/auto-fix-batch", routes::content::auto_fix_batch, QUOTA, &ops::AUTO_FIX_BATCH),
     Route::new(Method::POST, "/api/ai-readiness", routes::ai::readiness, QUOTA, &ops::AI_READINESS),
@@ -211,10 +214,14 @@ where
     let head = method == Method::HEAD;
     let logged_path = redact(&parts.uri);
     let out = Arc::new(Mutex::new(Outgoing::default()));
+    let metrics = state.metrics.clone();
+    // The metrics' route label: the template, never the path (crate::metrics).
+    let mut template = crate::metrics::UNMATCHED_ROUTE;
 
     let result = match route_in(table, &parts.method, parts.uri.path()) {
         Err(e) => Err(e),
         Ok((route, params)) => {
+            template = route.path;
             let ctx = Ctx {
                 state,
                 method: parts.method,
@@ -272,7 +279,11 @@ where
     }
     let status = resp.status();
     let identity = out.identity.unwrap_or_else(|| format!("ip:{}", peer.ip()));
-    let ms = started.elapsed().as_secs_f64() * 1000.0;
+    let took = started.elapsed();
+    if let Some(metrics) = &metrics {
+        metrics.http_request(template, &method, status, took);
+    }
+    let ms = took.as_secs_f64() * 1000.0;
     if status == StatusCode::INTERNAL_SERVER_ERROR {
         tracing::warn!(target: "seo_audit::request", request_id = %request_id, %method, path = %logged_path, status = status.as_u16(), ms, identity = %identity, "request");
     } else {

@@ -45,6 +45,8 @@ pub enum ServeError {
 pub struct Server {
     inner: http_serve::Server,
     state: AppState,
+    /// The metrics listener (`metrics_listen`), when set.
+    metrics: Option<http_serve::Server>,
 }
 
 impl Server {
@@ -63,6 +65,11 @@ impl Server {
         self.inner.shutdown_handle()
     }
 
+    /// The bound address of the metrics listener, when `metrics_listen` is set.
+    pub fn metrics_addr(&self) -> Option<SocketAddr> {
+        self.metrics.as_ref().map(http_serve::Server::local_addr)
+    }
+
     /// The state the server runs with.
     pub fn state(&self) -> &AppState {
         &self.state
@@ -70,13 +77,20 @@ impl Server {
 
     /// Shuts down gracefully: waits until every connection has finished, or until the
     /// grace period (`shutdown_grace_ms`) is over, when the remaining ones are closed.
+    /// `/readyz` answers 503 from the call on; the metrics listener answers until the end.
     pub async fn shutdown(self) {
-        self.inner.shutdown().await;
+        self.state.start_draining();
+        self.inner.shutdown_handle().shutdown();
+        self.wait().await;
     }
 
-    /// Waits until the server has stopped (after a [`ShutdownHandle::shutdown`]).
+    /// Waits until the server has stopped (after a [`ShutdownHandle::shutdown`]), then
+    /// closes the metrics listener.
     pub async fn wait(self) {
         self.inner.wait().await;
+        if let Some(metrics) = self.metrics {
+            metrics.shutdown().await;
+        }
     }
 }
 
@@ -100,7 +114,7 @@ pub async fn serve(mut config: Config) -> Result<Server, ServeError> {
         Ok(state) => state?,
         Err(e) => return Err(ServeError::Start(e.to_string())),
     };
-    Ok(serve_listener(state, listener).await)
+    serve_listener(state, listener).await
 }
 
 /// `SCHEME://ADDR` of a bound address, with an unspecified IP replaced by loopback.
@@ -115,7 +129,7 @@ fn bound_base_url(scheme: &str, mut addr: SocketAddr) -> String {
 /// say).
 pub async fn serve_state(state: AppState, listen: SocketAddr) -> Result<Server, ServeError> {
     let listener = bind(&state.config, listen).await?;
-    Ok(serve_listener(state, listener).await)
+    serve_listener(state, listener).await
 }
 
 /// The listener of `listen`, serving HTTPS when `config` names a certificate and key.
@@ -133,9 +147,23 @@ async fn bind(config: &Config, listen: SocketAddr) -> Result<http_serve::Listene
     })
 }
 
-async fn serve_listener(state: AppState, listener: http_serve::Listener) -> Server {
+async fn serve_listener(state: AppState, listener: http_serve::Listener) -> Result<Server, ServeError> {
+    // The metrics listener first: an address it cannot bind is an error at start.
+    let metrics = match (state.config.metrics_listen, &state.metrics) {
+        (Some(addr), Some(m)) => Some(crate::scrape::serve(state.clone(), m.clone(), addr).await?),
+        _ => None,
+    };
     let shutdown = ShutdownHandle::new();
     let rx = shutdown.subscribe();
+    {
+        // However the shutdown comes (a signal, a handle), readiness fails from then on.
+        let (state, mut rx) = (state.clone(), shutdown.subscribe());
+        tokio::spawn(async move {
+            if rx.wait_for(|stop| *stop).await.is_ok() {
+                state.start_draining();
+            }
+        });
+    }
     // Runs a previous process left running are settled before new work starts.
     state.workflows.recover().await;
     // Runs of replicas that died are adopted when their lease runs out.
@@ -150,8 +178,12 @@ async fn serve_listener(state: AppState, listener: http_serve::Listener) -> Serv
             handle(state.clone(), req)
         }
     };
-    let inner = http_serve::serve_with_shutdown(listener, limits(&state.config), service, shutdown);
-    Server { inner, state }
+    let events: std::sync::Arc<dyn http_serve::ConnectionEvents> = match &state.metrics {
+        Some(m) => m.clone(),
+        None => std::sync::Arc::new(http_serve::NoEvents),
+    };
+    let inner = http_serve::serve_observed(listener, limits(&state.config), service, shutdown, events);
+    Ok(Server { inner, state, metrics })
 }
 
 /// The connection bounds of `config` (docs/SECURITY.md, "Connection bounds").

@@ -1,6 +1,7 @@
 //! [`AppState`]: what every handler shares: the application, its engines wired to the settings, the
 //! limiters.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -31,6 +32,11 @@ pub struct AppState {
     pub monitors: app::Monitors,
     /// The workflow engine of the workflow tools.
     pub workflows: app::Workflows,
+    /// The Prometheus metrics, kept when `metrics_listen` is set (`crate::metrics`).
+    pub metrics: Option<Arc<crate::metrics::Metrics>>,
+    /// Set from the shutdown signal on: `/readyz` answers 503 (docs/API.md, "Metrics,
+    /// liveness and readiness").
+    pub draining: Arc<AtomicBool>,
 }
 
 /// Failure to build the state: the database or the fetch settings.
@@ -40,6 +46,7 @@ impl AppState {
     /// Opens the database under `config.data`, builds the fetcher, and wires the
     /// application and its engines to the settings.
     pub fn new(config: Config) -> Result<AppState, StateError> {
+        let metrics = config.metrics_listen.map(|_| Arc::new(crate::metrics::Metrics::new()));
         let (app, webhooks) = app::App::open(app::Setup {
             database: config.database(),
             fetch: config.fetch_config(),
@@ -48,6 +55,7 @@ impl AppState {
             analysis_cpu_ms: config.analysis_cpu_ms,
             webhook_retry_base: std::time::Duration::from_millis(config.webhook_retry_base_ms),
             lease: std::time::Duration::from_millis(config.lease_ms),
+            observer: metrics.clone().map(|m| m as Arc<dyn app::Observer>),
         })?;
         let monitors = app::Monitors::new(app.clone(), config.monitor_interval_s);
         // Background audits of all domains together share one budget per minute.
@@ -64,7 +72,19 @@ impl AppState {
             app,
             config: Arc::new(config),
             started: Instant::now(),
+            metrics,
+            draining: Arc::new(AtomicBool::new(false)),
         })
+    }
+
+    /// Whether the service is shutting down (`/readyz` answers 503).
+    pub fn is_draining(&self) -> bool {
+        self.draining.load(Ordering::SeqCst)
+    }
+
+    /// Marks the service as shutting down: `/readyz` answers 503 from now on.
+    pub fn start_draining(&self) {
+        self.draining.store(true, Ordering::SeqCst);
     }
 
     /// What one page's analysis may cost (`analysis_cpu_ms`).

@@ -8,6 +8,7 @@ mod audit_cmd;
 mod ci_formats;
 mod error_log;
 mod key_secrecy;
+mod prometheus;
 mod replicas;
 mod restart;
 mod serve;

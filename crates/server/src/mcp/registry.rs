@@ -61,6 +61,9 @@ impl Registry for McpRegistry {
         if d.allowed {
             return Quota::Granted(window);
         }
+        if let Some(metrics) = &self.state.metrics {
+            metrics.rate_limited(self.identity.tier_label());
+        }
         // What would raise the limit: a key, a higher tier, or nothing but waiting (a pro
         // key, or a free key whose own limit already reaches pro's).
         let standing = match &self.identity {

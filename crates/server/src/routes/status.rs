@@ -1,6 +1,8 @@
-//! `GET /api/status`: health with a real database round trip (docs/API.md, "GET /api/status").
+//! `GET /api/status`: health with a real database round trip (docs/API.md, "GET /api/status");
+//! `GET /livez` and `GET /readyz` for load balancers (docs/API.md, "Metrics, liveness and
+//! readiness").
 
-use api::Status;
+use api::{Health, Status};
 use http::StatusCode;
 
 use crate::ctx::{Ctx, HandlerFuture};
@@ -38,4 +40,31 @@ async fn status(ctx: Ctx) -> Result<crate::Response, ApiError> {
             latency_ms,
         },
     ))
+}
+
+/// `GET /livez` (no key, no quota): 200 while the process answers; touches no database.
+pub fn livez(_ctx: Ctx) -> HandlerFuture {
+    Box::pin(async { Ok(health(StatusCode::OK, "live")) })
+}
+
+/// `GET /readyz` (no key, no quota): 200 `ready` when the database answers a ping and the
+/// service is not shutting down; 503 `draining` from the shutdown signal on, 503 `db_down`
+/// when the database does not answer.
+pub fn readyz(ctx: Ctx) -> HandlerFuture {
+    Box::pin(async move {
+        if ctx.state.is_draining() {
+            return Ok(health(StatusCode::SERVICE_UNAVAILABLE, "draining"));
+        }
+        Ok(match ctx.state.app.ping().await {
+            Ok(()) => health(StatusCode::OK, "ready"),
+            Err(e) => {
+                tracing::warn!(request_id = %ctx.request_id, error = %e, "readiness: database ping failed");
+                health(StatusCode::SERVICE_UNAVAILABLE, "db_down")
+            }
+        })
+    })
+}
+
+fn health(code: StatusCode, status: &'static str) -> crate::Response {
+    json_response(code, &Health { ok: code == StatusCode::OK, api_version: audit_core::API_VERSION, status })
 }

@@ -22,6 +22,7 @@ mod mcp_clients;
 mod mcp_examples;
 mod mcp_http;
 mod mcp_parity;
+mod metrics;
 mod on_postgres;
 mod tls;
 mod web;
