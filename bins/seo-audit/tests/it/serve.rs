@@ -286,3 +286,29 @@ fn serve_refuses_wrong_tls_settings_in_one_line() {
         assert!(stderr.starts_with("error: ") && stderr.contains(wanted), "{args:?}: {stderr}");
     }
 }
+
+/// A database URL that is not PostgreSQL's, a server that does not answer, a database that
+/// does not exist: `serve` and `migrate` say so in one line on stderr (the password never
+/// shown) and exit 2, before anything listens.
+#[test]
+fn a_bad_database_url_is_one_line_and_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let closed = test_support::closed_port();
+    let refused = format!("postgres://seo:s3cret@127.0.0.1:{closed}/seo");
+    let mut cases: Vec<(String, &str)> =
+        vec![("mysql://seo:s3cret@127.0.0.1/seo".into(), "is not a postgres:// URL"), (refused, "Connection refused")];
+    if let Some(pg) = test_support::TempPostgres::shared() {
+        cases.push((pg.url_of("no_such_database"), "does not exist"));
+    }
+    for (url, wanted) in &cases {
+        for args in [&["serve", "--listen", "127.0.0.1:0"][..], &["migrate"][..]] {
+            let out = bin(&dir.path().join("data")).args(args).args(["--database", url]).output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{args:?} {url}: {stderr}");
+            assert!(out.stdout.is_empty(), "{args:?} {url}: nothing listened");
+            assert_eq!(stderr.lines().count(), 1, "{args:?} {url}: {stderr}");
+            assert!(stderr.starts_with("error: ") && stderr.contains(wanted), "{args:?} {url}: {stderr}");
+            assert!(!stderr.contains("s3cret"), "the password is never shown: {stderr}");
+        }
+    }
+}
