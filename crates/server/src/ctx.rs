@@ -144,7 +144,7 @@ impl Ctx {
         match tokio::time::timeout(within, read_limited(body, limit)).await {
             Err(_) => {
                 if let Some(metrics) = &self.state.metrics {
-                    metrics.connection_closed(crate::metrics::BODY_TIMEOUT);
+                    metrics.connection_closed(telemetry::BODY_TIMEOUT);
                 }
                 Err(BodyReadError::TimedOut { ms: within.as_millis() })
             }

@@ -16,7 +16,7 @@
 //! - [`authenticate`] resolves the identity (key or client IP) and [`consume_quota`]
 //!   charges it on the shared limiter, setting the `x-ratelimit-*` headers.
 //! - [`pipeline`] is the audit path shared with the command line and agent tools.
-//! - [`metrics`] keeps the Prometheus metrics; [`serve`] serves them, `/livez` and `/readyz`
+//! - the `telemetry` crate keeps the Prometheus metrics; [`serve`] serves them, `/livez` and `/readyz`
 //!   on the `metrics_listen` listener (`scrape.rs`).
 //!
 //! Adding an area: write `routes/<area>.rs` with `fn(Ctx) -> HandlerFuture` handlers, add
@@ -56,7 +56,6 @@ mod ctx;
 mod error;
 mod limiter;
 pub mod mcp;
-pub mod metrics;
 pub mod openapi;
 /// The audit pipeline lives in the application crate; re-exported for the command line.
 pub use app::pipeline;

@@ -216,7 +216,7 @@ where
     let out = Arc::new(Mutex::new(Outgoing::default()));
     let metrics = state.metrics.clone();
     // The metrics' route label: the template, never the path (crate::metrics).
-    let mut template = crate::metrics::UNMATCHED_ROUTE;
+    let mut template = telemetry::UNMATCHED_ROUTE;
 
     let result = match route_in(table, &parts.method, parts.uri.path()) {
         Err(e) => Err(e),

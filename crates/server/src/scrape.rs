@@ -1,5 +1,5 @@
 //! The metrics listener of `metrics_listen` (docs/API.md, "Metrics, liveness and
-//! readiness"): `GET /metrics` renders [`crate::metrics::Metrics`] with the gauges of the
+//! readiness"): `GET /metrics` renders [`telemetry::Metrics`] with the gauges of the
 //! present read from the state, and `GET /livez` and `GET /readyz` answer as on the public
 //! port.
 
@@ -12,8 +12,8 @@ use http::{Method, StatusCode};
 use http_body_util::Full;
 
 use crate::ctx::PeerAddr;
-use crate::metrics::{Metrics, Present, CONTENT_TYPE};
 use crate::state::AppState;
+use telemetry::{Metrics, Present, CONTENT_TYPE};
 
 /// The exposition of `metrics` for `state`: the database pinged and the webhook outbox read on
 /// the blocking pool.

@@ -33,7 +33,7 @@ pub struct AppState {
     /// The workflow engine of the workflow tools.
     pub workflows: app::Workflows,
     /// The Prometheus metrics, kept when `metrics_listen` is set (`crate::metrics`).
-    pub metrics: Option<Arc<crate::metrics::Metrics>>,
+    pub metrics: Option<Arc<telemetry::Metrics>>,
     /// Set from the shutdown signal on: `/readyz` answers 503 (docs/API.md, "Metrics,
     /// liveness and readiness").
     pub draining: Arc<AtomicBool>,
@@ -46,7 +46,7 @@ impl AppState {
     /// Opens the database under `config.data`, builds the fetcher, and wires the
     /// application and its engines to the settings.
     pub fn new(config: Config) -> Result<AppState, StateError> {
-        let metrics = config.metrics_listen.map(|_| Arc::new(crate::metrics::Metrics::new()));
+        let metrics = config.metrics_listen.map(|_| Arc::new(telemetry::Metrics::new()));
         let (app, webhooks) = app::App::open(app::Setup {
             database: config.database(),
             fetch: config.fetch_config(),

@@ -1,6 +1,6 @@
 //! The service's Prometheus metrics (docs/API.md, "Metrics, liveness and readiness";
 //! docs/ARCHITECTURE.md, "Metrics"): `GET /metrics` on a listener of its own
-//! (`metrics_listen`, served by `crate::scrape`), off by default.
+//! (`metrics_listen`, served by the server's `scrape` module), off by default.
 //!
 //! [`Metrics`] owns a `metrics-exporter-prometheus` recorder of its own (never the process's
 //! global one, so every service in a process counts for itself) and keeps a handle to each
