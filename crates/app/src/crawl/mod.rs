@@ -1,0 +1,6 @@
+//! Site crawls (docs/API.md, "Site crawl"): the runner that drives the crawl engine with
+//! the fetcher and the audit pipeline.
+
+pub mod runner;
+
+pub use runner::{check_start, run, CrawlEnd, CrawlOptions, CrawlSink, CrawlSummary, Crawled, MemorySink, Progress};
