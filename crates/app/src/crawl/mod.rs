@@ -4,3 +4,13 @@
 pub mod runner;
 
 pub use runner::{check_start, run, CrawlEnd, CrawlOptions, CrawlSink, CrawlSummary, Crawled, MemorySink, Progress};
+
+pub mod export;
+pub mod request;
+mod service;
+
+pub use request::{parse_start, CrawlRequest};
+pub use service::{
+    issue_summary, tier_max_pages, Crawls, IssuePage, Started, ANONYMOUS_MAX_PAGES, DEFAULT_PAGE_LIMIT, FREE_MAX_PAGES,
+    MAX_PAGE_LIMIT, PRO_MAX_PAGES,
+};
