@@ -31,6 +31,8 @@ pub struct AppState {
     pub monitors: app::Monitors,
     /// The workflow engine of the workflow tools.
     pub workflows: app::Workflows,
+    /// Site crawls (docs/API.md, "Site crawl").
+    pub crawls: app::crawl::Crawls,
 }
 
 /// Failure to build the state: the database or the fetch settings.
@@ -60,6 +62,7 @@ impl AppState {
             badges: Arc::new(app::BadgeQueue::new(app.clone(), config.badge_audit_url.clone(), budget)),
             widget_guard: Arc::new(Limiter::new(None)),
             workflows: app::Workflows::new(app.clone(), monitors.clone()),
+            crawls: app::crawl::Crawls::new(app.clone()),
             monitors,
             app,
             config: Arc::new(config),

@@ -14,3 +14,8 @@ pub use service::{
     issue_summary, tier_max_pages, Crawls, IssuePage, Started, ANONYMOUS_MAX_PAGES, DEFAULT_PAGE_LIMIT, FREE_MAX_PAGES,
     MAX_PAGE_LIMIT, PRO_MAX_PAGES,
 };
+
+/// The stored crawl records the use cases answer with.
+pub mod stored {
+    pub use store::{Crawl, CrawlIssue, CrawlPage, CrawlProgress, CrawlState, IssueCount, IssueKind};
+}
