@@ -827,17 +827,26 @@ impl FrontierStore for CrawlFrontier {
             return Ok(Vec::new());
         }
         let (crawl_id, worker) = (self.crawl_id.clone(), self.worker.clone());
+        let linked = if unlinked { "" } else { " AND depth IS NOT NULL" };
         let mut claimed = self.store.write(|tx| {
-            let mut sql = format!(
-                "UPDATE crawl_pages SET state = 'fetching', claimed_by = ?3 WHERE crawl_id = ?1 AND url IN \
-                 (SELECT url FROM crawl_pages WHERE crawl_id = ?1 AND state = 'queued'{} \
-                 ORDER BY CASE WHEN depth IS NULL THEN 1 ELSE 0 END, depth, rowid LIMIT ?2",
-                if unlinked { "" } else { " AND depth IS NOT NULL" }
-            );
-            if tx.is_postgres() {
-                sql.push_str(" FOR UPDATE SKIP LOCKED");
-            }
-            sql.push_str(&format!(") RETURNING {ENTRY_COLUMNS}, rowid"));
+            let order = "ORDER BY CASE WHEN depth IS NULL THEN 1 ELSE 0 END, depth, rowid LIMIT ?2";
+            let sql = if tx.is_postgres() {
+                // A materialised CTE: as `IN (subquery)`, PostgreSQL may rescan the locking
+                // subquery and take more than `limit` rows.
+                format!(
+                    "WITH picked AS MATERIALIZED (SELECT url FROM crawl_pages WHERE crawl_id = ?1 \
+                     AND state = 'queued'{linked} {order} FOR UPDATE SKIP LOCKED) \
+                     UPDATE crawl_pages p SET state = 'fetching', claimed_by = ?3 FROM picked \
+                     WHERE p.crawl_id = ?1 AND p.url = picked.url \
+                     RETURNING p.url, p.depth, p.found_from, p.source, p.state, p.status, p.reason, p.rowid"
+                )
+            } else {
+                format!(
+                    "UPDATE crawl_pages SET state = 'fetching', claimed_by = ?3 WHERE crawl_id = ?1 AND url IN \
+                     (SELECT url FROM crawl_pages WHERE crawl_id = ?1 AND state = 'queued'{linked} {order}) \
+                     RETURNING {ENTRY_COLUMNS}, rowid"
+                )
+            };
             tx.query_map(&sql, args![crawl_id, limit, worker], |row| Ok((entry_from_row(row)?, row.get::<i64>(7)?)))
         })?;
         claimed.sort_by_key(|(e, seq)| (e.depth.map_or(u64::MAX, u64::from), *seq));

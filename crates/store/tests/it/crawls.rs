@@ -208,6 +208,7 @@ both! {
                         if batch.is_empty() {
                             return mine;
                         }
+                        assert!(batch.len() <= 4, "a claim takes its limit at most");
                         // Shallowest first within a batch.
                         assert!(batch.windows(2).all(|w| w[0].depth <= w[1].depth));
                         mine.extend(batch.into_iter().map(|e| e.url));
