@@ -233,3 +233,31 @@ async fn a_cancelled_crawl_keeps_its_pages() {
     assert!(a.body["crawl"]["progress"]["pages_done"].as_u64().unwrap() >= 2, "{}", a.raw);
     assert!(a.body["crawl"]["site_score"].is_u64(), "what it has is scored: {}", a.raw);
 }
+
+#[tokio::test]
+async fn the_agent_tools_start_and_report_a_crawl() {
+    let t = TestServer::start(|_| {}).await;
+    let site = fixture_site("site-crawl-rest").await;
+    let (key, _) = t.key(|_| {});
+    let (other, _) = t.key(|_| {});
+    let a = tool_call(&t, &key, "crawl_site", json!({ "url": site.url("/"), "max_pages": 1000 })).await;
+    let result = &a.body["result"];
+    assert_eq!(result["isError"], false, "{}", a.raw);
+    let started = &result["structuredContent"];
+    assert_eq!((started["state"].as_str(), started["max_pages"].as_u64()), (Some("queued"), Some(100)));
+    assert_eq!(started["max_pages_cut"], json!({ "asked": 1000, "limit": 100 }));
+    let id = started["crawl_id"].as_str().unwrap().to_string();
+    // The REST view and the tool agree once it ended.
+    let done = ended(&t, &id, Some(&key)).await;
+    let a = tool_call(&t, &key, "crawl_status", json!({ "crawl_id": id })).await;
+    let status = &a.body["result"]["structuredContent"];
+    assert_eq!(status["state"], "completed", "{}", a.raw);
+    assert_eq!(status["site_score"], done["site_score"]);
+    assert_eq!(status["progress"]["pages_done"], done["progress"]["pages_done"]);
+    assert_eq!(status["top_issues"][0]["id"], done["issues"][0]["id"]);
+    assert!(a.header("x-ratelimit-remaining").is_none(), "crawl_status polls are free");
+    // Another owner's crawl is unknown to it.
+    let a = tool_call(&t, &other, "crawl_status", json!({ "crawl_id": id })).await;
+    assert_eq!(a.body["result"]["isError"], true, "{}", a.raw);
+    assert!(a.body["result"]["content"][0]["text"].as_str().unwrap().starts_with("not_found"), "{}", a.raw);
+}
