@@ -443,3 +443,34 @@ pub static CANCEL_CRAWL: Operation = Operation {
         E500,
     ],
 };
+
+/// `GET /crawls/{id}`.
+pub static CRAWL_REPORT: Operation = Operation {
+    id: "crawlReport",
+    summary: "The report page of a site crawl",
+    description: "For people: the site score, each issue with its first affected URLs (and the linking page), \
+        and the pages table (the first 500 URLs). Reloads itself every 5 seconds while the crawl runs. \
+        Who may see it as for `GET /api/v1/crawls/{id}` (a key in the deprecated `x-api-key` query \
+        parameter works for a browser). Consumes no quota; the per-IP flood guard of the report pages \
+        applies.",
+    tag: "crawl",
+    access: Access::KeyOptional,
+    params: &[ID, Param::ApiKeyQuery],
+    body: None,
+    responses: &[
+        Response {
+            status: "200",
+            description: "The report.",
+            headers: &[Header::Own { name: "Cache-Control", description: "`no-store`." }],
+            content: Content::Html,
+        },
+        Response {
+            status: "4XX",
+            description: "404 `not_found` (no such crawl of this caller), 401/403 for a bad key, 429 from the \
+        flood guard: HTML pages with the code in `x-error-code`.",
+            headers: &[Header::ErrorCode],
+            content: Content::Html,
+        },
+        Response { status: "500", description: "`internal`.", headers: &[Header::ErrorCode], content: Content::Html },
+    ],
+};

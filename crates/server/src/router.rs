@@ -101,6 +101,7 @@ pub static ROUTES: &[Route] = &[
         &api::crawls::CRAWL_ISSUE,
     ),
     Route::new(Method::GET, "/api/v1/crawls/{id}/export", routes::crawls::export, FREE, &api::crawls::EXPORT_CRAWL),
+    Route::new(Method::GET, "/crawls/{id}", routes::crawls::report, FREE, &api::crawls::CRAWL_REPORT),
     Route::new(Method::GET, "/api/status", routes::status::get, FREE, &ops::STATUS),
     Route::new(Method::POST, "/api/content-gap", routes::content::content_gap, QUOTA, &ops::CONTENT_GAP),
     Route::new(Method::POST, "/api/auto-fix-batch", routes::content::auto_fix_batch, QUOTA, &ops::AUTO_FIX_BATCH),

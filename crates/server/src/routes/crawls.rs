@@ -231,3 +231,68 @@ async fn cancel_crawl(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let issues = ctx.state.crawls.issue_counts(&crawl.id).await?;
     Ok(ok_json(&CrawlAnswer { ok: true, api_version: audit_core::API_VERSION, crawl: wire_crawl(&crawl, &issues) }))
 }
+
+/// `GET /crawls/{id}`: the human report page of a crawl.
+pub fn report(ctx: Ctx) -> HandlerFuture {
+    Box::pin(async move {
+        let answer = report_page(&ctx).await;
+        Ok(answer.unwrap_or_else(|e| crate::routes::web::html_error(&ctx, e)))
+    })
+}
+
+/// Issues whose affected URLs the report page lists (the others are listed with their count).
+const REPORT_ISSUES: usize = 40;
+/// Pages the report's table shows.
+const REPORT_PAGES: usize = 500;
+
+async fn report_page(ctx: &Ctx) -> Result<crate::Response, ApiError> {
+    crate::routes::web::flood_guard(ctx)?;
+    let identity = caller(ctx).await?;
+    let owner = identity.user_id();
+    let crawls = &ctx.state.crawls;
+    let crawl = crawls.owned(owner, &id_of(ctx)).await?;
+    let counts = crawls.issue_counts(&crawl.id).await?;
+    let mut issues = Vec::with_capacity(counts.len());
+    for (i, c) in counts.iter().enumerate() {
+        let urls = if i < REPORT_ISSUES {
+            let page = crawls.issue(owner, &crawl.id, &c.rule_id, None, pages::crawl::URLS_PER_ISSUE).await?;
+            page.findings.into_iter().map(|f| (f.url, f.linked_from, f.detail)).collect()
+        } else {
+            Vec::new()
+        };
+        issues.push(pages::crawl::CrawlIssueView {
+            id: c.rule_id.clone(),
+            kind: kind(c.kind).to_string(),
+            severity: c.severity.clone(),
+            count: c.count,
+            urls,
+        });
+    }
+    let (_, rows, next) = crawls.pages(owner, &crawl.id, None, REPORT_PAGES).await?;
+    let p = crawl.progress;
+    let view = pages::crawl::CrawlView {
+        id: crawl.id.clone(),
+        url: crawl.url.clone(),
+        state: crawl.state.as_str().to_string(),
+        site_score: crawl.site_score,
+        counts: [p.pages_done, p.pages_queued, p.pages_failed, p.pages_skipped],
+        error: crawl.error.clone(),
+        issues,
+        pages: rows
+            .iter()
+            .map(|r| pages::crawl::CrawlPageView {
+                url: r.url.clone(),
+                status: r.status_code,
+                depth: r.depth,
+                inlinks: r.inlinks,
+                score: r.score,
+                title: r.title.clone(),
+                failed: r.failed_rules.len(),
+                reason: r.reason.clone(),
+            })
+            .collect(),
+        more_pages: next.is_some(),
+    };
+    let body = pages::crawl::render_crawl_report(&crate::routes::web::base_url(ctx), &view);
+    Ok(crate::routes::web::html(StatusCode::OK, body, crate::routes::web::NO_STORE))
+}

@@ -133,6 +133,18 @@ async fn a_site_is_crawled_and_read_back() {
     assert_eq!(a.body["pages"].as_array().unwrap().len(), 7);
     get(&t, &format!("/api/v1/crawls/{id}/export?format=xml"), None).await.assert_error(400, "invalid_parameter");
 
+    // The human report page, reached from the crawl's JSON.
+    let page = t.client.get(t.url(done["report_url"].as_str().unwrap())).send().await.unwrap();
+    assert_eq!(page.status(), 200);
+    assert!(page.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
+    let html = page.text().await.unwrap();
+    assert!(html.contains(&format!(">{score}<")), "the site score is shown");
+    assert!(html.contains("broken-internal-link") && html.contains(&site.url("/gone.html")));
+    assert!(html.contains("Oak furniture workshop"), "the pages table");
+    let other =
+        t.client.get(t.url(&format!("/crawls/{id}"))).header("x-api-key", t.key(|_| {}).0).send().await.unwrap();
+    assert_eq!(other.status(), 404, "a key does not see an anonymous crawl");
+
     // Cancelling an ended crawl changes nothing.
     let a = send(&t, reqwest::Method::DELETE, &format!("/api/v1/crawls/{id}"), None, None).await;
     assert_eq!((a.status, a.body["crawl"]["state"].as_str()), (200, Some("completed")));
