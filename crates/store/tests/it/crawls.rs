@@ -241,7 +241,7 @@ both! {
         assert!(b.adopt_crawls("w-b", Some(OffsetDateTime::now_utc()), lease()).unwrap().is_empty());
         // A's lease runs out: B adopts the crawl, and A's claims go back to the queue.
         let later = OffsetDateTime::now_utc() + time::Duration::minutes(5);
-        assert_eq!(b.adopt_crawls("w-b", Some(later), lease()).unwrap(), [crawl.id.clone()]);
+        assert_eq!(b.adopt_crawls("w-b", Some(later), lease()).unwrap(), std::slice::from_ref(&crawl.id));
         assert!(!a.renew_crawl_lease(&crawl.id, "w-a", lease()).unwrap(), "A lost the lease");
         assert_eq!(fb.requeue_fetching().unwrap(), 3);
         let c = fb.counts().unwrap();
