@@ -192,9 +192,20 @@ enum Job {
 /// What a job gave.
 enum Done {
     /// The robots.txt as the crawl obeys it, and as the audit's crawlability rule reads it.
-    Robots { url: String, crawl: Robots, audit: Option<Robots> },
-    Sitemap { url: String, status: Option<u16>, body: Vec<u8> },
-    Page { entry: Entry, fetched: Fetched },
+    Robots {
+        url: String,
+        crawl: Robots,
+        audit: Option<Robots>,
+    },
+    Sitemap {
+        url: String,
+        status: Option<u16>,
+        body: Vec<u8>,
+    },
+    Page {
+        entry: Entry,
+        fetched: Fetched,
+    },
 }
 
 /// A fetch of a page.
