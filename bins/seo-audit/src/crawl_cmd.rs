@@ -276,7 +276,7 @@ fn report(start: &str, summary: &CrawlSummary, sink: &MemorySink, store: &Memory
             urls: urls.into_iter().map(|url| Affected { url, linked_from: None, detail: String::new() }).collect(),
         })
         .collect();
-    page_issues.sort_by(|a, b| (a.severity, std::cmp::Reverse(a.count)).cmp(&(b.severity, std::cmp::Reverse(b.count))));
+    page_issues.sort_by_key(|i| (i.severity, std::cmp::Reverse(i.count)));
     issues.sort_by_key(|i| i.severity);
     issues.extend(page_issues);
 

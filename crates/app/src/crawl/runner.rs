@@ -210,7 +210,7 @@ enum Done {
 
 /// A fetch of a page.
 enum Fetched {
-    Html { page: CrawledPage, audit: Box<Audit> },
+    Html(Box<(CrawledPage, Audit)>),
     Other { status: u16 },
     Redirected { status: u16, location: Option<String> },
     Failed { reason: String },
@@ -371,7 +371,8 @@ where
                 Done::Page { entry, fetched } => {
                     let (url, depth) = (entry.url.clone(), entry.depth);
                     match fetched {
-                        Fetched::Html { page, audit } => {
+                        Fetched::Html(analysed) => {
+                            let (page, audit) = *analysed;
                             frontier.record(entry, Outcome::Answered(&page)).map_err(store_error)?;
                             ok_pages += u64::from(matches!(page.status, Some(200..=299)));
                             audited += 1;
@@ -514,7 +515,7 @@ async fn fetch_page(
     })
     .await;
     match analysed {
-        Ok((page, audit)) => Fetched::Html { page, audit: Box::new(audit) },
+        Ok(analysed) => Fetched::Html(Box::new(analysed)),
         Err(e) => Fetched::Failed { reason: format!("analysis failed: {e}") },
     }
 }
