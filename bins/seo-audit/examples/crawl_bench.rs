@@ -56,8 +56,9 @@ fn main() {
 /// navigation links lead to pages `40i+1..=40i+40` (the next level), its 108 "related"
 /// links to pages spread over the site, its 30 partner links elsewhere.
 fn generate(dir: &Path, pages: usize) {
-    let template = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/sites/load/article.html"))
-        .expect("read fixtures/sites/load/article.html");
+    let template =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/sites/load/article.html"))
+            .expect("read fixtures/sites/load/article.html");
     std::fs::create_dir_all(dir.join("p")).expect("mkdir");
     let path = |n: usize| if n == 0 { "/".to_string() } else { format!("/p/{n}") };
     for i in 0..pages {
@@ -238,7 +239,10 @@ fn run(pages: usize, in_flight: usize, engine_for: Duration) {
     let (rss_end, peak) = rss_mib();
     let sink = &crawled.sink;
     let rate = sink.pages as f64 / elapsed;
-    println!("crawl            {} pages ({} audited, {} not 200) in {elapsed:.2} s, in flight {in_flight}", sink.pages, sink.audited, sink.failed);
+    println!(
+        "crawl            {} pages ({} audited, {} not 200) in {elapsed:.2} s, in flight {in_flight}",
+        sink.pages, sink.audited, sink.failed
+    );
     println!("crawl_pages_per_s {rate:.1}");
     println!("crawl / engine({cores} threads) {:.2}", rate / engine_n);
     println!(

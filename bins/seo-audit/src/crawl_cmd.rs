@@ -177,6 +177,13 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
         cancel: Arc::new(AtomicBool::new(false)),
         ..CrawlOptions::default()
     };
+    // Ctrl-C (SIGINT) cancels: no fetch starts after it, and the pages done are reported.
+    let cancel = Arc::clone(&options.cancel);
+    let interrupt = tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    });
     let bar = progress_bar();
     let mut sink = MemorySink::default();
     if let Some(bar) = bar.clone() {
@@ -186,6 +193,7 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
         }));
     }
     let crawled = app::crawl::run(&fetcher, MemoryStore::new(), scope, limits, sink, options).await;
+    interrupt.abort();
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }

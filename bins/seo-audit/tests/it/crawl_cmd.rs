@@ -7,6 +7,7 @@ use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::process::Output;
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -17,11 +18,16 @@ type Answer = (u16, Vec<(String, String)>, Vec<u8>);
 /// connection, `Connection: close`; every request path is recorded.
 struct Site {
     port: u16,
-    requests: Arc<Mutex<Vec<String>>>,
+    requests: Arc<Mutex<Vec<(String, Instant)>>>,
 }
 
 impl Site {
     fn start(routes: impl Fn(u16) -> HashMap<String, Answer>) -> Site {
+        Site::start_slow(Duration::ZERO, routes)
+    }
+
+    /// A site whose answers, robots.txt's excepted, come `delay` late.
+    fn start_slow(delay: Duration, routes: impl Fn(u16) -> HashMap<String, Answer>) -> Site {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
         let port = listener.local_addr().expect("addr").port();
         let routes = Arc::new(routes(port));
@@ -36,7 +42,10 @@ impl Site {
                     let n = stream.read(&mut buf).unwrap_or(0);
                     let head = String::from_utf8_lossy(&buf[..n]).to_string();
                     let path = head.split_whitespace().nth(1).unwrap_or("/").to_string();
-                    seen.lock().expect("lock").push(path.clone());
+                    seen.lock().expect("lock").push((path.clone(), Instant::now()));
+                    if path != "/robots.txt" {
+                        std::thread::sleep(delay);
+                    }
                     let (status, headers, body) = routes.get(&path).cloned().unwrap_or_else(|| {
                         (404, vec![("Content-Type".into(), "text/html".into())], b"<title>Not found</title>".to_vec())
                     });
@@ -58,7 +67,13 @@ impl Site {
     }
 
     fn requested(&self) -> Vec<String> {
-        self.requests.lock().expect("lock").clone()
+        self.requests.lock().expect("lock").iter().map(|(p, _)| p.clone()).collect()
+    }
+
+    /// When each page (robots.txt and sitemaps left out) was requested.
+    fn page_times(&self) -> Vec<Instant> {
+        let requests = self.requests.lock().expect("lock");
+        requests.iter().filter(|(p, _)| !p.ends_with(".txt") && !p.ends_with(".xml")).map(|(_, t)| *t).collect()
     }
 }
 
@@ -264,4 +279,74 @@ fn failures_exit_2_with_the_error_code() {
     assert_eq!(report["crawl"]["state"], "failed");
     assert!(report["crawl"]["reason"].as_str().expect("reason").contains("HTTP 500"), "{report:#}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("error: crawl_failed: "));
+}
+
+/// A site of 2,000 pages, each linking to the next ten, every answer `delay` late.
+fn endless(delay: Duration, robots: &'static str) -> Site {
+    Site::start_slow(delay, move |_| {
+        let mut routes: HashMap<String, Answer> = (0..2000)
+            .map(|i| {
+                let links: Vec<String> = (1..=10).map(|k| format!("/p/{}", i * 10 + k)).collect();
+                let refs: Vec<&str> = links.iter().map(String::as_str).collect();
+                (if i == 0 { "/".to_string() } else { format!("/p/{i}") }, page(&format!("Page {i}"), &refs))
+            })
+            .collect();
+        routes.insert("/robots.txt".into(), typed("text/plain", robots));
+        routes
+    })
+}
+
+#[test]
+fn the_time_limit_ends_the_crawl_with_what_it_has() {
+    let site = endless(Duration::from_millis(200), "");
+    let out = crawl(&[&site.url("/"), "--format", "json", "--time-limit", "1", "--no-sitemaps"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = json(&out);
+    assert_eq!(report["crawl"]["state"], "completed");
+    assert_eq!(report["crawl"]["time_limited"], true);
+    let done = report["crawl"]["progress"]["pages_done"].as_u64().expect("done");
+    assert!(done >= 1 && done < 500, "{done} pages in about a second at 4 in flight and 200 ms each");
+    assert!(report["crawl"]["progress"]["pages_queued"].as_u64().expect("queued") > 0);
+    assert_eq!(report["crawl"]["pages"].as_array().expect("pages").len() as u64, done);
+}
+
+#[test]
+fn ctrl_c_cancels_and_the_pages_done_are_reported() {
+    let site = endless(Duration::from_millis(200), "");
+    let data = tempfile::tempdir().expect("tempdir");
+    let child = crate::common::command()
+        .args(["crawl", &site.url("/"), "--format", "json", "--no-sitemaps", "--allow-target", "127.0.0.1"])
+        .env("SEO_AUDIT_DATA", data.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn seo-audit");
+    // Wait for some pages, then interrupt.
+    while site.page_times().len() < 5 {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pid = child.id().to_string();
+    assert!(std::process::Command::new("kill").args(["-INT", &pid]).status().expect("kill").success());
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = json(&out);
+    assert_eq!(report["crawl"]["state"], "cancelled");
+    let done = report["crawl"]["progress"]["pages_done"].as_u64().expect("done");
+    assert!(done >= 5, "the pages done are kept: {report:#}");
+    assert!(report["crawl"]["site_score"].as_u64().is_some());
+    assert!(site.page_times().len() < 2000, "the crawl stopped early");
+}
+
+#[test]
+fn crawl_delay_spaces_the_fetches() {
+    let site = endless(Duration::ZERO, "User-agent: SeoAuditBot\nCrawl-delay: 1\n");
+    let out = crawl(&[&site.url("/"), "--format", "json", "--max-pages", "3", "--no-sitemaps"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    // The first request is the check of the start URL, before the crawl.
+    let times = site.page_times()[1..].to_vec();
+    assert_eq!(times.len(), 3, "{:?}", site.requested());
+    for pair in times.windows(2) {
+        let gap = pair[1].duration_since(pair[0]);
+        assert!(gap >= Duration::from_millis(950), "{gap:?} between two fetches under Crawl-delay: 1");
+    }
 }
