@@ -3,7 +3,10 @@
 
 pub mod runner;
 
-pub use runner::{check_start, run, CrawlEnd, CrawlOptions, CrawlSink, CrawlSummary, Crawled, MemorySink, Progress};
+pub use runner::{
+    check_start, failed_rules, run, CrawlEnd, CrawlOptions, CrawlSink, CrawlSummary, Crawled, MemorySink, Progress,
+    DEFAULT_TIME_LIMIT, SLOT_PATIENCE,
+};
 
 pub mod export;
 pub mod request;

@@ -38,7 +38,7 @@ use serde::Serialize;
 use url::Url;
 
 use crate::pipeline::{analyse_blocking, http_facts, site_robots, AnalysisLimits};
-use crate::AppError;
+use crate::{AppError, AuditSlots};
 
 /// How long a crawl runs at most by default; it then ends with what it has.
 pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(30 * 60);
@@ -62,7 +62,16 @@ pub struct CrawlOptions {
     pub cancel: Arc<AtomicBool>,
     /// How often [`CrawlSink::progress`] is told, at most.
     pub progress_every: Duration,
+    /// The service's audit slots: each page's analysis then takes a place as background
+    /// work does (admitted while the queue is less than half full, waiting up to
+    /// [`SLOT_PATIENCE`]), so a crawl never takes the places of clients who wait. `None`
+    /// (the command line): the analysis gate alone bounds it.
+    pub slots: Option<Arc<AuditSlots>>,
 }
+
+/// How long a crawled page waits for an audit slot ([`CrawlOptions::slots`]) before it is
+/// recorded as failed (`overloaded`).
+pub const SLOT_PATIENCE: Duration = Duration::from_secs(600);
 
 impl Default for CrawlOptions {
     fn default() -> CrawlOptions {
@@ -73,6 +82,7 @@ impl Default for CrawlOptions {
             sitemap_limits: SitemapLimits::default(),
             cancel: Arc::default(),
             progress_every: DEFAULT_PROGRESS_EVERY,
+            slots: None,
         }
     }
 }
@@ -210,7 +220,7 @@ enum Done {
 
 /// A fetch of a page.
 enum Fetched {
-    Html { page: CrawledPage, audit: Box<Audit> },
+    Html(Box<(CrawledPage, Audit)>),
     Other { status: u16 },
     Redirected { status: u16, location: Option<String> },
     Failed { reason: String },
@@ -240,6 +250,7 @@ where
     let (done_tx, done_rx) = std::sync::mpsc::channel::<Done>();
     let scope = Arc::new(scope);
     let analysis = options.limits;
+    let slots = options.slots.clone();
     let sitemap_max = options.sitemap_limits.max_bytes;
     let driver = {
         let scope = Arc::clone(&scope);
@@ -247,9 +258,9 @@ where
     };
     let mut tasks = tokio::task::JoinSet::new();
     while let Some(job) = jobs_rx.recv().await {
-        let (fetcher, scope, done) = (fetcher.clone(), Arc::clone(&scope), done_tx.clone());
+        let (fetcher, scope, done, slots) = (fetcher.clone(), Arc::clone(&scope), done_tx.clone(), slots.clone());
         tasks.spawn(async move {
-            let result = execute(&fetcher, job, &scope, analysis, sitemap_max).await;
+            let result = execute(&fetcher, job, &scope, analysis, slots.as_deref(), sitemap_max).await;
             // The frontier thread stopped (an error): nobody waits for this any more.
             let _ = done.send(result);
         });
@@ -371,7 +382,8 @@ where
                 Done::Page { entry, fetched } => {
                     let (url, depth) = (entry.url.clone(), entry.depth);
                     match fetched {
-                        Fetched::Html { page, audit } => {
+                        Fetched::Html(analysed) => {
+                            let (page, audit) = *analysed;
                             frontier.record(entry, Outcome::Answered(&page)).map_err(store_error)?;
                             ok_pages += u64::from(matches!(page.status, Some(200..=299)));
                             audited += 1;
@@ -443,7 +455,14 @@ fn progress<S: FrontierStore>(frontier: &mut Frontier<S>, started: Instant) -> R
 }
 
 /// Does one job on the async side.
-async fn execute(fetcher: &Fetcher, job: Job, scope: &Scope, limits: AnalysisLimits, sitemap_max: usize) -> Done {
+async fn execute(
+    fetcher: &Fetcher,
+    job: Job,
+    scope: &Scope,
+    limits: AnalysisLimits,
+    slots: Option<&AuditSlots>,
+    sitemap_max: usize,
+) -> Done {
     match job {
         Job::Robots { url } => {
             let answer = match Url::parse(&url) {
@@ -473,7 +492,7 @@ async fn execute(fetcher: &Fetcher, job: Job, scope: &Scope, limits: AnalysisLim
             if let Some(at) = not_before {
                 tokio::time::sleep_until(at.into()).await;
             }
-            let fetched = fetch_page(fetcher, &entry, scope, limits, robots).await;
+            let fetched = fetch_page(fetcher, &entry, scope, limits, slots, robots).await;
             Done::Page { entry, fetched }
         }
     }
@@ -485,6 +504,7 @@ async fn fetch_page(
     entry: &Entry,
     scope: &Scope,
     limits: AnalysisLimits,
+    slots: Option<&AuditSlots>,
     robots: Option<Arc<Robots>>,
 ) -> Fetched {
     let Ok(url) = Url::parse(&entry.url) else {
@@ -504,8 +524,18 @@ async fn fetch_page(
     if !(200..300).contains(&status) || !html {
         return Fetched::Other { status };
     }
+    let slot = match slots {
+        Some(slots) => match slots.admit_background_within(SLOT_PATIENCE).await {
+            Ok(ticket) => match ticket.ready().await {
+                Ok(permit) => Some(permit),
+                Err(e) => return Fetched::Failed { reason: format!("{}: {}", e.code(), e.message()) },
+            },
+            Err(e) => return Fetched::Failed { reason: format!("{}: {}", e.code(), e.message()) },
+        },
+        None => None,
+    };
     let (requested, depth, scope) = (entry.url.clone(), entry.depth, scope.clone());
-    let analysed = analyse_blocking(None, limits, move |budget| {
+    let analysed = analyse_blocking(slot, limits, move |budget| {
         let http = http_facts(&requested, &page, robots.as_deref());
         let audit = audit_core::audit(Page::parse_within(&requested, &page.body, http, budget));
         let score = audit.score().percentage;
@@ -514,7 +544,7 @@ async fn fetch_page(
     })
     .await;
     match analysed {
-        Ok((page, audit)) => Fetched::Html { page, audit: Box::new(audit) },
+        Ok(analysed) => Fetched::Html(Box::new(analysed)),
         Err(e) => Fetched::Failed { reason: format!("analysis failed: {e}") },
     }
 }
@@ -573,5 +603,166 @@ impl std::fmt::Debug for MemorySink {
             .field("pages", &self.pages.len())
             .field("sitemap_urls", &self.sitemap_urls.len())
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crawl::{Counts, MemoryStore, ScopeConfig};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    /// Blocks as the PostgreSQL client does: a runtime of its own, which panics on a thread
+    /// that drives async tasks. The runner must call the store and the sink elsewhere.
+    fn block_like_a_database() {
+        tokio::runtime::Builder::new_current_thread().build().expect("runtime").block_on(async {});
+    }
+
+    /// A [`MemoryStore`] that blocks on every call.
+    struct BlockingStore(MemoryStore);
+
+    impl FrontierStore for BlockingStore {
+        type Error = std::convert::Infallible;
+        fn get(&mut self, url: &str) -> Result<Option<Entry>, Self::Error> {
+            block_like_a_database();
+            self.0.get(url)
+        }
+        fn insert(&mut self, entry: Entry) -> Result<bool, Self::Error> {
+            block_like_a_database();
+            self.0.insert(entry)
+        }
+        fn update(&mut self, entry: &Entry) -> Result<(), Self::Error> {
+            block_like_a_database();
+            self.0.update(entry)
+        }
+        fn claim(&mut self, limit: usize, unlinked: bool) -> Result<Vec<Entry>, Self::Error> {
+            block_like_a_database();
+            self.0.claim(limit, unlinked)
+        }
+        fn counts(&mut self) -> Result<Counts, Self::Error> {
+            block_like_a_database();
+            self.0.counts()
+        }
+        fn requeue_fetching(&mut self) -> Result<u64, Self::Error> {
+            block_like_a_database();
+            self.0.requeue_fetching()
+        }
+    }
+
+    /// A [`MemorySink`] that blocks on every call.
+    #[derive(Default)]
+    struct BlockingSink(MemorySink);
+
+    impl CrawlSink for BlockingSink {
+        fn page(&mut self, page: &CrawledPage, audit: Option<&Audit>) -> Result<(), AppError> {
+            block_like_a_database();
+            self.0.page(page, audit)
+        }
+        fn sitemap_url(&mut self, url: &str) -> Result<(), AppError> {
+            block_like_a_database();
+            self.0.sitemap_url(url)
+        }
+        fn cancelled(&mut self) -> bool {
+            block_like_a_database();
+            false
+        }
+    }
+
+    /// A three-page site on 127.0.0.1: `/` links to `/a` and `/gone` (404).
+    async fn site() -> std::net::SocketAddr {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        tokio::spawn(async move {
+            while let Ok((mut stream, _)) = listener.accept().await {
+                tokio::spawn(async move {
+                    let mut buf = [0u8; 4096];
+                    let n = stream.read(&mut buf).await.unwrap_or(0);
+                    let head = String::from_utf8_lossy(&buf[..n]).to_string();
+                    let path = head.split_whitespace().nth(1).unwrap_or("/").to_string();
+                    let (status, body) = match path.as_str() {
+                        "/" => (200, "<title>Home page of the shop</title><a href='/a'>A</a><a href='/gone'>Old</a>"),
+                        "/a" => (200, "<title>The A page of the shop</title><a href='/'>Home</a>"),
+                        _ => (404, "<title>Not found</title>"),
+                    };
+                    let out = format!(
+                        "HTTP/1.1 {status} X\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                        body.len()
+                    );
+                    let _ = stream.write_all(out.as_bytes()).await;
+                });
+            }
+        });
+        addr
+    }
+
+    fn fetcher() -> Fetcher {
+        Fetcher::new(fetch::FetchConfig { allow_targets: vec!["127.0.0.1".into()], ..fetch::FetchConfig::default() })
+            .expect("fetcher")
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_blocking_store_and_sink_are_called_off_the_async_workers() {
+        let addr = site().await;
+        let scope = Scope::new(&format!("http://{addr}/"), ScopeConfig::default()).expect("scope");
+        let crawled = run(
+            &fetcher(),
+            BlockingStore(MemoryStore::new()),
+            scope,
+            Limits::default(),
+            BlockingSink::default(),
+            CrawlOptions::default(),
+        )
+        .await
+        .expect("crawl");
+        assert_eq!(crawled.summary.end, CrawlEnd::Completed);
+        assert_eq!(crawled.summary.pages_audited, 2);
+        let mut urls: Vec<_> = crawled
+            .sink
+            .0
+            .pages
+            .iter()
+            .map(|p| (p.url.trim_start_matches(&format!("http://{addr}")).to_string(), p.status))
+            .collect();
+        urls.sort();
+        assert_eq!(urls, [("/".into(), Some(200)), ("/a".into(), Some(200)), ("/gone".into(), Some(404))]);
+        let home = crawled.sink.0.pages.iter().find(|p| p.depth == Some(0)).expect("the start page");
+        assert_eq!(home.outlinks.len(), 2, "its links are given with it");
+        assert!(crawled.sink.0.failed.iter().any(|f| !f.is_empty()), "the page rules ran");
+        assert_eq!(crawled.summary.progress.done, 3);
+    }
+
+    #[tokio::test]
+    async fn a_cancelled_crawl_starts_nothing_more_and_keeps_what_it_has() {
+        let addr = site().await;
+        let scope = Scope::new(&format!("http://{addr}/"), ScopeConfig::default()).expect("scope");
+        let options = CrawlOptions::default();
+        options.cancel.store(true, Ordering::Relaxed);
+        let crawled = run(&fetcher(), MemoryStore::new(), scope, Limits::default(), MemorySink::default(), options)
+            .await
+            .expect("crawl");
+        assert_eq!(crawled.summary.end, CrawlEnd::Cancelled);
+        assert!(crawled.sink.pages.is_empty());
+        assert_eq!(crawled.store.entries().len(), 1, "the start URL stays queued for a resume");
+    }
+
+    #[tokio::test]
+    async fn a_site_that_answers_nothing_fails_with_the_reason() {
+        let port = {
+            let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+            l.local_addr().expect("addr").port()
+        };
+        let scope = Scope::new(&format!("http://127.0.0.1:{port}/"), ScopeConfig::default()).expect("scope");
+        let crawled = run(
+            &fetcher(),
+            MemoryStore::new(),
+            scope,
+            Limits::default(),
+            MemorySink::default(),
+            CrawlOptions::default(),
+        )
+        .await
+        .expect("crawl");
+        let CrawlEnd::Failed { reason } = &crawled.summary.end else { panic!("{:?}", crawled.summary) };
+        assert!(reason.contains("robots.txt unreachable"), "{reason}");
     }
 }
