@@ -362,6 +362,7 @@ impl Crawls {
             limits: self.app.limits,
             time_limit: self.time_limit,
             sitemaps: stored.request.sitemaps,
+            slots: Some(self.app.slots.clone()),
             ..CrawlOptions::default()
         };
         let crawled = runner::run(&self.app.fetcher, frontier, scope, Limits::default(), sink, options).await?;
