@@ -388,9 +388,13 @@ impl Crawls {
                         })
                     })
                     .collect();
+                // A run resumed after a restart judges only its own fetches: pages that
+                // answered before the restart still make the crawl a success.
+                let answered = pages.iter().any(|p| matches!(p.status, Some(200..=299)));
                 let (state, error) = match &summary.end {
                     CrawlEnd::Completed => (store::CrawlState::Completed, None),
                     CrawlEnd::Cancelled => (store::CrawlState::Cancelled, None),
+                    CrawlEnd::Failed { .. } if answered => (store::CrawlState::Completed, None),
                     CrawlEnd::Failed { reason } => (store::CrawlState::Failed, Some(reason.clone())),
                 };
                 let site_score = score.as_ref().map(|s| s.score);
