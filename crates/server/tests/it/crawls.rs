@@ -273,3 +273,43 @@ async fn the_agent_tools_start_and_report_a_crawl() {
     assert_eq!(a.body["result"]["isError"], true, "{}", a.raw);
     assert!(a.body["result"]["content"][0]["text"].as_str().unwrap().starts_with("not_found"), "{}", a.raw);
 }
+
+#[tokio::test]
+async fn a_finished_crawl_fires_crawl_completed_to_its_owner() {
+    let t = TestServer::start(|c| c.webhook_retry_base_ms = 50).await;
+    let site = fixture_site("site-crawl-rest").await;
+    let (key, _) = t.key(|k| k.scopes = vec!["audit".into(), "mcp".into(), "webhooks".into()]);
+    let got: std::sync::Arc<std::sync::Mutex<Vec<Value>>> = Default::default();
+    let log = got.clone();
+    let receiver = serve_loopback(move |req: http::Request<hyper::body::Incoming>| {
+        let log = log.clone();
+        async move {
+            use http_body_util::BodyExt;
+            let body = req.into_body().collect().await.unwrap().to_bytes();
+            log.lock().unwrap().push(serde_json::from_slice(&body).unwrap_or(Value::Null));
+            http::Response::new(http_body_util::Full::new(bytes::Bytes::from_static(b"{}")))
+        }
+    })
+    .await;
+    let hook = json!({ "url": format!("http://{receiver}/hook"), "events": ["crawl.completed"] });
+    let a = send(&t, reqwest::Method::POST, "/api/v1/webhooks", Some(&key), Some(hook)).await;
+    assert_eq!(a.status, 201, "{}", a.raw);
+
+    let a = start(&t, Some(&key), json!({ "url": site.url("/"), "sitemaps": false })).await;
+    let id = a.body["crawl"]["id"].as_str().unwrap().to_string();
+    let done = ended(&t, &id, Some(&key)).await;
+    let mut event = None;
+    for _ in 0..600 {
+        event = got.lock().unwrap().first().cloned();
+        if event.is_some() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let event = event.expect("the crawl.completed delivery");
+    assert_eq!(event["event"], "crawl.completed", "{event}");
+    assert_eq!(event["data"]["crawl_id"], id.as_str());
+    assert_eq!(event["data"]["state"], "completed");
+    assert_eq!(event["data"]["site_score"], done["site_score"]);
+    assert_eq!(event["data"]["pages_done"], done["progress"]["pages_done"]);
+}
