@@ -19,13 +19,13 @@ use crate::common;
 use common::{bin, listening_addr};
 
 /// Pages linked from the home page.
-const PAGES: usize = 40;
+pub(crate) const PAGES: usize = 40;
 /// Pages answered before the gate opens: `/p0` to `/p9` (and `/`).
-const OPEN_PAGES: usize = 10;
+pub(crate) const OPEN_PAGES: usize = 10;
 
 /// The site: `/` links to `/p0` ... `/p39`; `/pN` for N ≥ [`OPEN_PAGES`] waits until `gate`
 /// opens. Every request's path is counted in the returned map.
-fn site(gate: Arc<AtomicBool>) -> (u16, Arc<Mutex<HashMap<String, usize>>>) {
+pub(crate) fn site(gate: Arc<AtomicBool>) -> (u16, Arc<Mutex<HashMap<String, usize>>>) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     let hits: Arc<Mutex<HashMap<String, usize>>> = Arc::default();
@@ -90,7 +90,7 @@ fn serve(data: &Path) -> (Child, String) {
     (child, addr)
 }
 
-fn post(addr: &str, key: &str, path: &str, body: &Value) -> (u16, Value) {
+pub(crate) fn post(addr: &str, key: &str, path: &str, body: &Value) -> (u16, Value) {
     let body = body.to_string();
     let mut stream = TcpStream::connect(addr).unwrap();
     write!(
