@@ -313,3 +313,44 @@ async fn a_finished_crawl_fires_crawl_completed_to_its_owner() {
     assert_eq!(event["data"]["site_score"], done["site_score"]);
     assert_eq!(event["data"]["pages_done"], done["progress"]["pages_done"]);
 }
+
+#[tokio::test]
+async fn a_crawl_left_running_with_every_page_done_is_completed_by_the_sweep() {
+    // A replica died after recording the last page and before ending the crawl: its lease
+    // has run out, and nothing is left to fetch.
+    let t = TestServer::start(|c| c.lease_ms = 200).await;
+    let start = "http://127.0.0.1:9/";
+    let options = json!({ "request": { "url": start, "max_pages": 30, "include": [], "exclude": [], "sitemaps": false }, "max_pages": 30 });
+    let new = store::NewCrawl { user_id: None, url: start.into(), options_json: options.to_string(), max_pages: 30 };
+    let past = time::OffsetDateTime::now_utc() - time::Duration::minutes(1);
+    let id = t.db(move |s| {
+        let crawl = s.create_crawl(new, "dead-replica", past).unwrap();
+        s.start_crawl(&crawl.id).unwrap();
+        let mut frontier = s.crawl_frontier(&crawl.id, "dead-replica");
+        let entry = crawl::Entry {
+            url: start.into(),
+            depth: Some(0),
+            found_from: None,
+            source: crawl::Source::Start,
+            state: crawl::State::Done,
+            status: Some(200),
+            reason: None,
+        };
+        crawl::FrontierStore::insert(&mut frontier, entry).unwrap();
+        let page = crawl::CrawledPage {
+            url: start.into(),
+            status: Some(200),
+            html: true,
+            depth: Some(0),
+            title: Some("Home".into()),
+            score: Some(90),
+            ..crawl::CrawledPage::default()
+        };
+        s.record_crawl_page(&crawl.id, &page, &[]).unwrap();
+        crawl.id
+    });
+    let done = ended(&t, &id, None).await;
+    assert_eq!(done["state"], "completed", "{done}");
+    assert_eq!(done["site_score"], 90);
+    assert_eq!(done["progress"]["pages_done"], 1);
+}
