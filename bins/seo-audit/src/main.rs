@@ -1,6 +1,7 @@
 //! `seo-audit`: the command line of the seo-audit service.
 //!
 //! - `seo-audit audit TARGET`: audit a URL, or a local HTML file as if served at `--url`.
+//! - `seo-audit crawl URL`: crawl a site and audit every page (docs/API.md, "Site crawl").
 //! - `seo-audit serve`: run the HTTP service (prints `listening on http://ADDR`, `https://`
 //!   with `--tls-cert` and `--tls-key`).
 //! - `seo-audit users create`, `seo-audit keys create|list|disable|enable|revoke`,
@@ -23,6 +24,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 mod admin_cmd;
 mod audit_cmd;
 mod ci_formats;
+mod crawl_cmd;
 mod serve_cmd;
 mod settings;
 mod table;
@@ -85,6 +87,8 @@ struct Cli {
 enum Command {
     /// Audit a URL, or a local HTML file as if served at --url.
     Audit(audit_cmd::AuditArgs),
+    /// Crawl a site from a URL: every page audited, then the site rules.
+    Crawl(crawl_cmd::CrawlArgs),
     /// Run the HTTP service.
     Serve(serve_cmd::ServeArgs),
     /// Manage users.
@@ -114,6 +118,7 @@ fn main() -> ExitCode {
         Command::Keys(cmd) => admin_cmd::keys(cmd, &cli.global),
         Command::Migrate => admin_cmd::migrate(&cli.global),
         Command::Audit(args) => runtime.block_on(audit_cmd::run(args, &cli.global)),
+        Command::Crawl(args) => runtime.block_on(crawl_cmd::run(args, &cli.global)),
         Command::Serve(args) => runtime.block_on(serve_cmd::run(args, &cli.global)),
     };
     // Dropping the runtime would wait for every blocking thread, and an analysis still

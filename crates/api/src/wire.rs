@@ -20,7 +20,7 @@ pub const SCOPES: &[&str] = &["audit", "mcp", "webhooks"];
 /// The events a webhook may subscribe to (the webhook store's `WEBHOOK_EVENTS`; a server
 /// test checks the two agree).
 pub const WEBHOOK_EVENTS: &[&str] =
-    &["audit.completed", "monitor.alert", "workflow.awaiting_approval", "workflow.completed"];
+    &["audit.completed", "crawl.completed", "monitor.alert", "workflow.awaiting_approval", "workflow.completed"];
 
 /// URLs per batch request (docs/API.md, "POST /api/v1/audit/batch").
 pub const MAX_BATCH_URLS: usize = 10;
@@ -616,8 +616,14 @@ pub const WORKFLOW_STATES: &[&str] = &["queued", "running", "awaiting_approval",
 pub const DELIVERY_STATES: &[&str] = &["pending", "delivered", "failed", "dropped"];
 
 /// The events a delivery may carry: [`WEBHOOK_EVENTS`] and the test event `ping`.
-pub const DELIVERED_EVENTS: &[&str] =
-    &["audit.completed", "monitor.alert", "workflow.awaiting_approval", "workflow.completed", "ping"];
+pub const DELIVERED_EVENTS: &[&str] = &[
+    "audit.completed",
+    "crawl.completed",
+    "monitor.alert",
+    "workflow.awaiting_approval",
+    "workflow.completed",
+    "ping",
+];
 
 /// An alert a monitor raised.
 #[derive(Debug, Serialize, JsonSchema)]

@@ -33,6 +33,7 @@ mod compare;
 pub mod competitors;
 pub mod concept;
 pub mod content;
+pub mod crawl;
 mod db;
 mod db_file;
 mod error;

@@ -118,6 +118,8 @@ impl std::fmt::Debug for Fetcher {
 enum Expect {
     Html,
     AnyText,
+    /// One hop of a site crawl ([`Fetcher::fetch_hop`]).
+    Hop,
 }
 
 impl Fetcher {
@@ -164,6 +166,19 @@ impl Fetcher {
     pub async fn fetch_page(&self, url: &Url) -> Result<FetchedPage, Error> {
         let config = &self.inner.config;
         self.fetch(url, Expect::Html, config.max_body_bytes, config.total_timeout).await
+    }
+
+    /// Fetches one hop of a site crawl: like [`Fetcher::fetch_page`] (guarded, within
+    /// `total_timeout` and `max_body_bytes`), but a redirect is not followed: a 3xx answer
+    /// with a `Location` is returned as it is, with its headers and no body, and the crawl
+    /// decides whether to fetch the target. A 2xx answer that is not HTML is returned too,
+    /// its body not read (empty): the crawl records it without parsing it.
+    ///
+    /// # Errors
+    /// As [`Fetcher::fetch_page`], without [`Error::NotHtml`] and the redirect errors.
+    pub async fn fetch_hop(&self, url: &Url) -> Result<FetchedPage, Error> {
+        let config = &self.inner.config;
+        self.fetch(url, Expect::Hop, config.max_body_bytes, config.total_timeout).await
     }
 
     /// Fetches a text resource (robots.txt, llms.txt, a sitemap) of at most `max_bytes`,
@@ -286,7 +301,7 @@ impl Fetcher {
     async fn follow(&self, url: &Url, expect: Expect, limit: usize, started: Instant) -> Result<FetchedPage, Error> {
         let max_redirects = self.inner.config.max_redirects;
         let accept = match expect {
-            Expect::Html => PAGE_ACCEPT,
+            Expect::Html | Expect::Hop => PAGE_ACCEPT,
             Expect::AnyText => TEXT_ACCEPT,
         };
         let mut current = url.clone();
@@ -305,7 +320,25 @@ impl Fetcher {
                 .map_err(|e| self.classify(e))?;
             let ttfb = hop_started.elapsed();
             let status = response.status().as_u16();
+            let headers_only = |current: Url, response: &reqwest::Response| FetchedPage {
+                requested_url: url.clone(),
+                final_url: current,
+                status,
+                redirect_chain: Vec::new(),
+                headers: header_list(response.headers()),
+                content_type: response
+                    .headers()
+                    .get(CONTENT_TYPE)
+                    .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+                    .filter(|v| !v.trim().is_empty()),
+                body: Bytes::new(),
+                ttfb_ms: millis(ttfb),
+                total_ms: millis(started.elapsed()),
+            };
 
+            if let (Expect::Hop, Some(_)) = (expect, redirect_location(&response)) {
+                return Ok(headers_only(current, &response));
+            }
             if let Some(location) = redirect_location(&response) {
                 let next = redirect_target(&current, location)?;
                 chain.push(RedirectHop { url: current, status });
@@ -325,9 +358,13 @@ impl Fetcher {
                 .get(CONTENT_TYPE)
                 .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
                 .filter(|v| !v.trim().is_empty());
-            if let (Expect::Html, Some(ct)) = (expect, &content_type) {
+            if let Some(ct) = &content_type {
                 if response.status().is_success() && !is_html_type(ct) {
-                    return Err(Error::NotHtml { content_type: ct.clone() });
+                    match expect {
+                        Expect::Html => return Err(Error::NotHtml { content_type: ct.clone() }),
+                        Expect::Hop => return Ok(headers_only(current, &response)),
+                        Expect::AnyText => {}
+                    }
                 }
             }
             let body = read_body(response, limit, self.inner.config.connect_timeout).await?;

@@ -15,6 +15,7 @@
 //! |---|---|---|
 //! | `GET /` | [`report::render_landing`] | [`HTML_CONTENT_TYPE`], [`HTML_SECURITY_HEADERS`] |
 //! | `GET /report/{domain}` | [`report::render_report`], [`report::render_not_audited`] | [`HTML_CONTENT_TYPE`], [`HTML_SECURITY_HEADERS`] |
+//! | `GET /crawls/{id}` | [`crawl::render_crawl_report`] | [`HTML_CONTENT_TYPE`], [`HTML_SECURITY_HEADERS`] |
 //! | `GET /bot` | [`bot::render_bot_page`] | [`HTML_CONTENT_TYPE`], [`HTML_SECURITY_HEADERS`] |
 //! | `GET /api/widget?format=svg` | [`badge::render_svg`] | [`SVG_CONTENT_TYPE`], [`SVG_CACHE_CONTROL`], [`SVG_SECURITY_HEADERS`] |
 //! | `GET /api/widget?format=iframe` | [`badge::render_iframe_page`] | [`HTML_CONTENT_TYPE`], [`SVG_CACHE_CONTROL`], [`IFRAME_SECURITY_HEADERS`] |
@@ -22,6 +23,7 @@
 
 pub mod badge;
 pub mod bot;
+pub mod crawl;
 mod error;
 mod frame;
 pub mod report;

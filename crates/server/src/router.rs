@@ -88,6 +88,20 @@ pub static ROUTES: &[Route] = &[
     Route::new(Method::GET, "/api/v1/monitors", routes::monitors::list, FREE, &ops::LIST_MONITORS),
     Route::new(Method::DELETE, "/api/v1/monitors/{id}", routes::monitors::stop, FREE, &ops::STOP_MONITOR),
     Route::new(Method::GET, "/api/v1/workflows", routes::workflows::list, FREE, &ops::LIST_WORKFLOWS),
+    // Site crawls (docs/API.md, "Site crawl"): starting one costs 1 unit, reading is free.
+    Route::new(Method::POST, "/api/v1/crawls", routes::crawls::create, QUOTA, &api::crawls::CREATE_CRAWL),
+    Route::new(Method::GET, "/api/v1/crawls/{id}", routes::crawls::get, FREE, &api::crawls::GET_CRAWL),
+    Route::new(Method::DELETE, "/api/v1/crawls/{id}", routes::crawls::cancel, FREE, &api::crawls::CANCEL_CRAWL),
+    Route::new(Method::GET, "/api/v1/crawls/{id}/pages", routes::crawls::pages, FREE, &api::crawls::CRAWL_PAGES),
+    Route::new(
+        Method::GET,
+        "/api/v1/crawls/{id}/issues/{rule_id}",
+        routes::crawls::issue,
+        FREE,
+        &api::crawls::CRAWL_ISSUE,
+    ),
+    Route::new(Method::GET, "/api/v1/crawls/{id}/export", routes::crawls::export, FREE, &api::crawls::EXPORT_CRAWL),
+    Route::new(Method::GET, "/crawls/{id}", routes::crawls::report, FREE, &api::crawls::CRAWL_REPORT),
     Route::new(Method::GET, "/api/status", routes::status::get, FREE, &ops::STATUS),
     // For load balancers and orchestrators (docs/API.md, "Metrics, liveness and readiness").
     Route::new(Method::GET, "/livez", routes::status::livez, FREE, &ops::LIVEZ),

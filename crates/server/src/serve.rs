@@ -168,6 +168,9 @@ async fn serve_listener(state: AppState, listener: http_serve::Listener) -> Resu
     state.workflows.recover().await;
     // Runs of replicas that died are adopted when their lease runs out.
     state.workflows.spawn_sweeper(rx.clone());
+    // Crawls likewise: resumed from their frontier at start-up, adopted when a lease runs out.
+    state.crawls.recover().await;
+    state.crawls.spawn_sweeper(rx.clone());
     state.monitors.spawn(rx.clone());
     // Deliveries a previous process left in the webhook outbox are resumed at once.
     state.webhooks.start(Some(rx));

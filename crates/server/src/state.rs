@@ -32,11 +32,13 @@ pub struct AppState {
     pub monitors: app::Monitors,
     /// The workflow engine of the workflow tools.
     pub workflows: app::Workflows,
-    /// The Prometheus metrics, kept when `metrics_listen` is set (`crate::metrics`).
+    /// The Prometheus metrics, kept when `metrics_listen` is set (the `telemetry` crate).
     pub metrics: Option<Arc<telemetry::Metrics>>,
     /// Set from the shutdown signal on: `/readyz` answers 503 (docs/API.md, "Metrics,
     /// liveness and readiness").
     pub draining: Arc<AtomicBool>,
+    /// Site crawls (docs/API.md, "Site crawl").
+    pub crawls: app::crawl::Crawls,
 }
 
 /// Failure to build the state: the database or the fetch settings.
@@ -68,6 +70,7 @@ impl AppState {
             badges: Arc::new(app::BadgeQueue::new(app.clone(), config.badge_audit_url.clone(), budget)),
             widget_guard: Arc::new(Limiter::new(None)),
             workflows: app::Workflows::new(app.clone(), monitors.clone()),
+            crawls: app::crawl::Crawls::new(app.clone()),
             monitors,
             app,
             config: Arc::new(config),

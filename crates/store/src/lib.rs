@@ -22,6 +22,9 @@
 //! - workflow runs with steps and approval gates ([`Store::create_run`],
 //!   [`Store::decide_approval`], [`Store::recover_interrupted_runs`]); monitors and alerts;
 //!   tracked keywords; experiments;
+//! - site crawls: [`Store::create_crawl`], the frontier of each ([`Store::crawl_frontier`],
+//!   a `crawl::FrontierStore`), its pages, links, sitemap URLs and issues, leases
+//!   ([`Store::adopt_crawls`]);
 //! - [`Store::ping`] for the status endpoint.
 //!
 //! Every connection runs with WAL, `busy_timeout` 5 s, `foreign_keys` on and
@@ -66,6 +69,7 @@
 
 mod audits;
 mod clock;
+mod crawls;
 mod db;
 mod error;
 mod geo_cache;
@@ -80,6 +84,10 @@ mod workflows;
 
 pub use audits::{host_and_path, AuditFilter, EventData, NewAudit, StoredAudit, BADGE_MAX_AGE};
 pub use clock::{format_rfc3339, now_rfc3339, parse_rfc3339};
+pub use crawls::{
+    generate_crawl_id, Crawl, CrawlEnd, CrawlFrontier, CrawlIssue, CrawlPage, CrawlProgress, CrawlState, IssueCount,
+    IssueKind, NewCrawl, CRAWL_ID_RANDOM_LEN, CRAWL_ID_TAG, CRAWL_MAX_RESUMES,
+};
 pub use db::{
     Database, Store, StoreOptions, BUSY_TIMEOUT, DB_FILE_NAME, DEFAULT_POOL_SIZE, PG_CONNECT_TIMEOUT, POOL_TIMEOUT,
 };

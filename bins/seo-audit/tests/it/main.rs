@@ -6,6 +6,9 @@ mod common;
 
 mod audit_cmd;
 mod ci_formats;
+mod crawl_cmd;
+mod crawl_replicas;
+mod crawl_restart;
 mod error_log;
 mod key_secrecy;
 mod prometheus;

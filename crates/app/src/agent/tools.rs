@@ -43,7 +43,7 @@ pub struct ToolCard {
 /// The tools that charge no quota unit (docs/API.md, "Quota" of the agent-tool endpoint):
 /// status polls that only read the caller's own stored state, so an agent may poll them
 /// as often as it needs. Every other `tools/call` costs one unit, like its REST twin.
-pub static FREE_OF_QUOTA: &[&str] = &["workflow_status"];
+pub static FREE_OF_QUOTA: &[&str] = &["workflow_status", "crawl_status"];
 
 /// Whether calling the tool `name` is free of quota ([`FREE_OF_QUOTA`]).
 pub fn free_of_quota(name: &str) -> bool {
@@ -75,6 +75,8 @@ pub static CARDS: &[(&str, ToolCard)] = &[
     ("monitor_site", MONITOR_SITE),
     ("track_keywords", TRACK_KEYWORDS),
     ("run_experiment", RUN_EXPERIMENT),
+    ("crawl_site", CRAWL_SITE),
+    ("crawl_status", CRAWL_STATUS),
 ];
 
 /// get_site_info.
@@ -332,4 +334,31 @@ pub const RUN_EXPERIMENT: ToolCard = ToolCard {
          schema-added; metricTarget names the measured figure: score (default), word_count, or a rule id that \
          counts 1 when passing. Needs an API key with the mcp scope.",
     examples: &["Record an experiment: rewriting the title of https://example.com/ should raise the score"],
+};
+
+/// crawl_site.
+pub const CRAWL_SITE: ToolCard = ToolCard {
+    title: "Crawl a site",
+    needs_key: true,
+    hints: AUDITS,
+    description: "Starts a site crawl from url and returns its crawl_id and state at once: the site's own links and \
+         sitemaps are followed (robots.txt obeyed, same site only), every HTML page is audited with the page rules, \
+         then the site rules find what only a crawl sees (broken internal links, redirects, duplicate titles and \
+         content, orphans, sitemap drift, deep pages). max_pages is cut to the key's tier (free 100, pro 500). The \
+         start URL is checked as seo_audit checks its url. Needs an API key with the mcp scope. Poll crawl_status \
+         with the crawl_id.",
+    examples: &["Crawl https://example.com/ and find broken links", "Audit the first 50 pages of https://example.com/"],
+};
+
+/// crawl_status.
+pub const CRAWL_STATUS: ToolCard = ToolCard {
+    title: "Crawl status",
+    needs_key: true,
+    hints: READ_ONLY_LOCAL,
+    description: "Reports a site crawl started by crawl_site: its state (queued, running, completed, cancelled, \
+         failed), progress (pages done, queued, failed, skipped), the site score (0-100) once it ended, and the top \
+         issues (site and page rules, each with the number of URLs affected), with the report page and the REST \
+         route that lists every page. Needs an API key with the mcp scope; polls are free. Call it after \
+         crawl_site until the state is completed, cancelled or failed.",
+    examples: &["What is the status of crawl cr_4mJ2?", "Which issues did the crawl of my site find?"],
 };

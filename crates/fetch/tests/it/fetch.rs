@@ -607,3 +607,34 @@ async fn a_huge_location_is_cut_in_the_message() {
     assert!(matches!(&err, Error::RedirectLoop { .. }), "{err}");
     assert!(err.to_string().contains("q…;"), "{err}");
 }
+
+#[tokio::test]
+async fn a_crawl_hop_returns_redirects_unfollowed_and_skips_bodies_that_are_not_html() {
+    let server = RawServer::start(
+        "127.0.0.1",
+        vec![
+            ("/moved", redirect(301, "/page")),
+            ("/to-private", redirect(302, "http://10.0.0.1/")),
+            ("/page", html("<title>page</title>")),
+            ("/file.pdf", typed("application/pdf", b"%PDF-1.7 not read")),
+        ],
+    )
+    .await;
+    let fetcher = loopback_fetcher(|_| {});
+    let moved = fetcher.fetch_hop(&server.url("/moved")).await.unwrap();
+    assert_eq!((moved.status, moved.header("location")), (301, Some("/page")));
+    assert_eq!(moved.final_url, server.url("/moved"));
+    assert!(moved.body.is_empty() && moved.redirect_chain.is_empty());
+    // The hop to an inner address is the caller's next fetch, and the guard refuses it.
+    let to_private = fetcher.fetch_hop(&server.url("/to-private")).await.unwrap();
+    assert_eq!(to_private.header("location"), Some("http://10.0.0.1/"));
+    blocked(fetcher.fetch_hop(&url::Url::parse("http://10.0.0.1/").unwrap()).await);
+    let requested: Vec<String> = server.requests().into_iter().map(|r| r.path).collect();
+    assert_eq!(requested, ["/moved", "/to-private"], "no redirect was followed");
+
+    let pdf = fetcher.fetch_hop(&server.url("/file.pdf")).await.unwrap();
+    assert_eq!((pdf.status, pdf.content_type.as_deref()), (200, Some("application/pdf")));
+    assert!(pdf.body.is_empty(), "the body of a non-HTML answer is not read");
+    let page = fetcher.fetch_hop(&server.url("/page")).await.unwrap();
+    assert_eq!(page.body.as_ref(), b"<title>page</title>");
+}

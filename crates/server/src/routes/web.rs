@@ -244,7 +244,7 @@ async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
 /// development server on another port links to itself, with the scheme it serves. Any other
 /// `Host` is ignored: a forged header must not plant links to another site in pages a cache
 /// may keep.
-fn base_url(ctx: &Ctx) -> String {
+pub(crate) fn base_url(ctx: &Ctx) -> String {
     let configured = ctx.state.config.base_url.trim_end_matches('/').to_string();
     let scheme = ctx.state.config.scheme();
     let default = app::DEFAULT_BASE_URL.trim_end_matches('/');
@@ -293,7 +293,7 @@ pub(crate) fn html(status: StatusCode, body: String, cache: &'static str) -> Res
 
 /// An error of a browser-facing route as an HTML page (status, `Retry-After` and the
 /// other headers of the error kept; the code in `x-error-code`).
-fn html_error(ctx: &Ctx, e: ApiError) -> Response {
+pub(crate) fn html_error(ctx: &Ctx, e: ApiError) -> Response {
     if let Some(cause) = &e.cause {
         tracing::error!(request_id = %ctx.request_id, cause = %cause, code = e.code, "request failed");
     }

@@ -10,6 +10,7 @@ mod ai;
 mod automation;
 mod browser;
 mod content;
+mod crawls;
 mod dispatch;
 mod errors;
 mod faults;

@@ -120,7 +120,7 @@ fn lists_reads_and_pure_tool_calls_work_through_the_protocol() {
 // Tools against the documented table (docs/API.md): names, order and hints are interface.
 
 /// (name, category, readOnlyHint, openWorldHint, required inputs), in the documented order.
-const SPEC_TOOLS: [(&str, Category, bool, bool, &[&str]); 18] = [
+const SPEC_TOOLS: [(&str, Category, bool, bool, &[&str]); 20] = [
     ("get_site_info", Category::Public, true, false, &["url"]),
     ("get_audit_methodology", Category::Public, true, false, &[]),
     ("get_seo_concept", Category::Public, true, false, &["concept"]),
@@ -139,6 +139,8 @@ const SPEC_TOOLS: [(&str, Category, bool, bool, &[&str]); 18] = [
     ("monitor_site", Category::Write, false, true, &["url"]),
     ("track_keywords", Category::Write, false, true, &["action"]),
     ("run_experiment", Category::Write, false, true, &["action"]),
+    ("crawl_site", Category::Write, false, true, &["url"]),
+    ("crawl_status", Category::Write, true, false, &["crawl_id"]),
 ];
 
 fn tool(name: &str) -> ToolDef {
@@ -165,7 +167,7 @@ fn tools_match_the_spec_table() {
         }
     }
     let names = calls::tool_names();
-    assert_eq!(names.len(), 18);
+    assert_eq!(names.len(), 20);
     assert_eq!(defs.iter().filter(|t| t.category == Category::Public).count(), 3);
 }
 
@@ -282,6 +284,11 @@ fn arguments_are_accepted_or_refused_by_the_input_schemas() {
             true,
         ),
         ("run_experiment", json!({ "action": "delete" }), false),
+        ("crawl_site", json!({ "url": "https://a.example/", "max_pages": 50 }), true),
+        ("crawl_site", json!({ "url": "https://a.example/", "max_pages": 0 }), false),
+        ("crawl_site", json!({ "url": "https://a.example/", "maxPages": 5 }), false),
+        ("crawl_status", json!({ "crawl_id": "cr_1" }), true),
+        ("crawl_status", json!({}), false),
     ];
     for (name, args, expected) in cases {
         check_valid(&tool(name).input_schema, &args, expected, &format!("{name} inputSchema"));

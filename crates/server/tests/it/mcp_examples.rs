@@ -500,5 +500,37 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
                 ]
             }),
         ),
+        (
+            "crawl_site",
+            json!({
+                "crawl_id": "cr_4mJ2xQ9sLk0PzR7vNc3aB1",
+                "url": "https://example.com/",
+                "state": "queued",
+                "max_pages": 100,
+                "max_pages_cut": { "asked": 1000, "limit": 100 },
+                "status_url": "/api/v1/crawls/cr_4mJ2xQ9sLk0PzR7vNc3aB1",
+                "report_url": "/crawls/cr_4mJ2xQ9sLk0PzR7vNc3aB1"
+            }),
+        ),
+        (
+            "crawl_status",
+            json!({
+                "crawl_id": "cr_4mJ2xQ9sLk0PzR7vNc3aB1",
+                "url": "https://example.com/",
+                "state": "completed",
+                "progress": { "pages_done": 42, "pages_queued": 0, "pages_failed": 1, "pages_skipped": 3 },
+                "started_at": "2026-05-01T10:00:00.000Z",
+                "finished_at": "2026-05-01T10:00:09.000Z",
+                "site_score": 71,
+                "error": null,
+                "top_issues": [
+                    { "id": "broken-internal-link", "kind": "site", "severity": "critical", "count": 2 },
+                    { "id": "duplicate-title", "kind": "site", "severity": "warning", "count": 4 },
+                    { "id": "image-alt-missing", "kind": "page", "severity": "warning", "count": 11 }
+                ],
+                "report_url": "/crawls/cr_4mJ2xQ9sLk0PzR7vNc3aB1",
+                "pages_url": "/api/v1/crawls/cr_4mJ2xQ9sLk0PzR7vNc3aB1/pages"
+            }),
+        ),
     ]
 }

@@ -25,6 +25,7 @@ const MODULES: &[&str] = &[
     "ai::",
     "web::",
     "tls::",
+    "crawls::",
 ];
 
 #[test]

@@ -6,6 +6,7 @@
 
 mod automation;
 mod backend;
+mod crawls;
 mod history;
 mod outbox;
 mod pg_migrations;

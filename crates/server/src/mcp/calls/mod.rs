@@ -29,6 +29,8 @@ crate::mcp::tools::table! {
     monitor_site,
     track_keywords,
     run_experiment,
+    crawl_site,
+    crawl_status,
 }
 
 use mcp_protocol::{ToolDef, ToolResult};

@@ -1,0 +1,254 @@
+//! The site crawl benchmark (docs/PERFORMANCE.md, "Site crawl"): a loopback site of generated
+//! pages of realistic size (`fixtures/sites/load/article.html`, 86 KB, made distinct per page
+//! and linked into a site), crawled and audited by the crawl runner of `seo-audit crawl`, set
+//! against the engine's own audit throughput measured in the same run.
+//!
+//! ```sh
+//! cargo build --release -p seo-audit --example crawl_bench
+//! T=target/release/examples/crawl_bench
+//! # crawl PAGES pages with IN_FLIGHT requests per host, after ENGINE_SECONDS of engine alone
+//! $T run 2000 16 5
+//! # serve a PAGES-page site until stopped (for `seo-audit crawl` and python-seo-analyzer)
+//! $T serve 200
+//! ```
+//!
+//! The pages are written to a temporary directory at start and served from it by a hyper
+//! server on its own thread; nothing is committed.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use app::crawl::{CrawlOptions, CrawlSink, Progress};
+use audit_core::Audit;
+use crawl::{CrawledPage, Limits, MemoryStore, Scope, ScopeConfig};
+use http_body_util::Full;
+
+/// The allocator of `seo-audit` (its `main.rs`), so the figures are the command's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// Links from a page to the next level of the site (a tree of this fan-out: 2,000 pages are 3
+/// clicks deep).
+const FAN_OUT: usize = 40;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let arg = |i: usize, default: u64| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default);
+    match args.first().map(String::as_str) {
+        Some("run") => run(arg(1, 2000) as usize, arg(2, 16) as usize, Duration::from_secs(arg(3, 5))),
+        Some("serve") => {
+            let dir = tempfile::tempdir().expect("temp dir");
+            let pages = arg(1, 200) as usize;
+            generate(dir.path(), pages);
+            let port = serve(dir.path().to_path_buf());
+            println!("http://127.0.0.1:{port}/ ({pages} pages)");
+            loop {
+                std::thread::sleep(Duration::from_secs(3600));
+            }
+        }
+        _ => eprintln!("usage:\n  crawl_bench run PAGES IN_FLIGHT ENGINE_SECONDS\n  crawl_bench serve PAGES"),
+    }
+}
+
+/// Writes `pages` pages: `p/0.html` (served at `/`) to `p/{pages-1}.html`. Page `i` is the load
+/// page with its own title, heading, description, canonical and first paragraph; its 40
+/// navigation links lead to pages `40i+1..=40i+40` (the next level), its 108 "related"
+/// links to pages spread over the site, its 30 partner links elsewhere.
+fn generate(dir: &Path, pages: usize) {
+    let template =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/sites/load/article.html"))
+            .expect("read fixtures/sites/load/article.html");
+    std::fs::create_dir_all(dir.join("p")).expect("mkdir");
+    let path = |n: usize| if n == 0 { "/".to_string() } else { format!("/p/{n}") };
+    for i in 0..pages {
+        let mut html = template.replace(
+            "How to season a cast iron skillet, step by step",
+            &format!("Cast iron guide {i}: how to season a skillet, step by step"),
+        );
+        html = html.replace(
+            "Season a cast iron skillet the right way:",
+            &format!("Guide number {i}. Season a cast iron skillet the right way:"),
+        );
+        html = html.replace("https://www.example.com/guides/season-cast-iron", &path(i));
+        html = html.replacen("<p>", &format!("<p>This is guide {i} of {pages}. "), 1);
+        let mut nav = 0;
+        let mut related = 0;
+        let mut out = String::with_capacity(html.len());
+        let mut rest = html.as_str();
+        while let Some(at) = rest.find("href=\"/") {
+            out.push_str(&rest[..at]);
+            let after = &rest[at + 6..];
+            let end = after.find('"').unwrap_or(0);
+            let target = &after[..end];
+            let to = if target.starts_with("/section/") {
+                nav += 1;
+                Some((i * FAN_OUT + nav) % pages)
+            } else if target.starts_with("/guides/") {
+                related += 1;
+                Some((i * 7919 + related * 104_729) % pages)
+            } else {
+                None
+            };
+            match to {
+                Some(n) => out.push_str(&format!("href=\"{}\"", path(n))),
+                None => out.push_str(&format!("href=\"{target}\"")),
+            }
+            rest = &after[end + 1..];
+        }
+        out.push_str(rest);
+        std::fs::write(dir.join(format!("p/{i}.html")), out).expect("write page");
+    }
+}
+
+/// Serves the generated site on 127.0.0.1 from its own thread and runtime: `/` and `/p/N`
+/// from the files, 404 for the rest (robots.txt, sitemap.xml: none).
+fn serve(dir: PathBuf) -> u16 {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+        runtime.block_on(async move {
+            let dir = Arc::new(dir);
+            let addr = test_support::serve_loopback(move |req: hyper::Request<hyper::body::Incoming>| {
+                let dir = Arc::clone(&dir);
+                async move {
+                    let path = req.uri().path();
+                    let file = match path {
+                        "/" => Some(dir.join("p/0.html")),
+                        p => p
+                            .strip_prefix("/p/")
+                            .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
+                            .map(|n| dir.join(format!("p/{n}.html"))),
+                    };
+                    match file.and_then(|f| std::fs::read(f).ok()) {
+                        Some(body) => hyper::Response::builder()
+                            .header("content-type", "text/html; charset=utf-8")
+                            .body(Full::new(bytes::Bytes::from(body)))
+                            .expect("response"),
+                        None => hyper::Response::builder()
+                            .status(404)
+                            .header("content-type", "text/plain")
+                            .body(Full::new(bytes::Bytes::from_static(b"not found")))
+                            .expect("response"),
+                    }
+                }
+            })
+            .await;
+            tx.send(addr.port()).expect("send port");
+            std::future::pending::<()>().await;
+        });
+    });
+    rx.recv().expect("server port")
+}
+
+/// The resident set size and its peak, in MiB, from `/proc/self/status`.
+fn rss_mib() -> (f64, f64) {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|kb| kb.parse::<f64>().ok())
+            .map_or(0.0, |kb| kb / 1024.0)
+    };
+    (field("VmRSS:"), field("VmHWM:"))
+}
+
+/// Counts what the crawl gives, as a database sink would write it and forget it, and notes
+/// the RSS at 500 pages.
+#[derive(Default)]
+struct Counting {
+    pages: u64,
+    audited: u64,
+    failed: u64,
+    rss_at_500: Option<f64>,
+}
+
+impl CrawlSink for Counting {
+    fn page(&mut self, page: &CrawledPage, audit: Option<&Audit>) -> Result<(), app::AppError> {
+        self.pages += 1;
+        self.audited += u64::from(audit.is_some());
+        self.failed += u64::from(page.status != Some(200));
+        if self.pages == 500 {
+            self.rss_at_500 = Some(rss_mib().0);
+        }
+        Ok(())
+    }
+
+    fn sitemap_url(&mut self, _url: &str) -> Result<(), app::AppError> {
+        Ok(())
+    }
+
+    fn progress(&mut self, _progress: &Progress) {}
+}
+
+/// Parse + audit of the same bytes in a loop on `threads` threads (as `load engine`).
+fn engine(html: &Arc<Vec<u8>>, threads: usize, duration: Duration) -> f64 {
+    let started = Instant::now();
+    let handles: Vec<_> = (0..threads)
+        .map(|_| {
+            let html = Arc::clone(html);
+            std::thread::spawn(move || {
+                let mut n = 0u64;
+                let t = Instant::now();
+                while t.elapsed() < duration {
+                    let http = audit_core::HttpFacts::new().with_status(200);
+                    let audit = audit_core::audit(audit_core::Page::parse("http://127.0.0.1/p/1", &html, http));
+                    std::hint::black_box(audit.to_compact("2026-01-01T00:00:00.000Z"));
+                    n += 1;
+                }
+                n
+            })
+        })
+        .collect();
+    let total: u64 = handles.into_iter().map(|h| h.join().unwrap_or(0)).sum();
+    total as f64 / started.elapsed().as_secs_f64()
+}
+
+fn run(pages: usize, in_flight: usize, engine_for: Duration) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let started = Instant::now();
+    generate(dir.path(), pages);
+    let html = Arc::new(std::fs::read(dir.path().join("p/1.html")).expect("read a page"));
+    println!("generated        {pages} pages of {} bytes in {:.1} s", html.len(), started.elapsed().as_secs_f64());
+    let port = serve(dir.path().to_path_buf());
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let engine_1 = engine(&html, 1, engine_for);
+    let engine_n = engine(&html, cores, engine_for);
+    println!("engine threads=1  audits_per_s {engine_1:.1}");
+    println!("engine threads={cores}  audits_per_s {engine_n:.1}");
+    let (rss_before, _) = rss_mib();
+
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
+    let fetcher = fetch::Fetcher::new(fetch::FetchConfig {
+        allow_targets: vec!["127.0.0.1".into()],
+        ..fetch::FetchConfig::default()
+    })
+    .expect("fetcher");
+    let start = format!("http://127.0.0.1:{port}/");
+    let config = ScopeConfig { max_pages: u32::try_from(pages).unwrap_or(u32::MAX), ..ScopeConfig::default() };
+    let scope = Scope::new(&start, config).expect("scope");
+    let limits = Limits { max_in_flight: in_flight, ..Limits::default() };
+    let options = CrawlOptions { sitemaps: true, ..CrawlOptions::default() };
+    let t = Instant::now();
+    let crawled = runtime
+        .block_on(app::crawl::run(&fetcher, MemoryStore::new(), scope, limits, Counting::default(), options))
+        .expect("crawl");
+    let elapsed = t.elapsed().as_secs_f64();
+    let (rss_end, peak) = rss_mib();
+    let sink = &crawled.sink;
+    let rate = sink.pages as f64 / elapsed;
+    println!(
+        "crawl            {} pages ({} audited, {} not 200) in {elapsed:.2} s, in flight {in_flight}",
+        sink.pages, sink.audited, sink.failed
+    );
+    println!("crawl_pages_per_s {rate:.1}");
+    println!("crawl / engine({cores} threads) {:.2}", rate / engine_n);
+    println!(
+        "rss_mib          before crawl {rss_before:.1}, at 500 pages {:.1}, at {} pages {rss_end:.1}, peak {peak:.1}",
+        sink.rss_at_500.unwrap_or(0.0),
+        sink.pages
+    );
+    println!("summary          {:?}", crawled.summary.end);
+}

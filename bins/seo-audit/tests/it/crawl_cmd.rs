@@ -1,0 +1,352 @@
+//! `seo-audit crawl`: a small site on loopback crawled end to end, in each format; robots.txt
+//! obeyed (the disallowed URL listed as skipped, never requested); a redirect to another
+//! host recorded, not followed; `--min-score` and the exit statuses.
+
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::process::Output;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// One answer: status, extra headers, body.
+type Answer = (u16, Vec<(String, String)>, Vec<u8>);
+
+/// A site on 127.0.0.1 from a table of paths (404 for the rest), one thread per
+/// connection, `Connection: close`; every request path is recorded.
+struct Site {
+    port: u16,
+    requests: Arc<Mutex<Vec<(String, Instant)>>>,
+}
+
+impl Site {
+    fn start(routes: impl Fn(u16) -> HashMap<String, Answer>) -> Site {
+        Site::start_slow(Duration::ZERO, routes)
+    }
+
+    /// A site whose answers, robots.txt's excepted, come `delay` late.
+    fn start_slow(delay: Duration, routes: impl Fn(u16) -> HashMap<String, Answer>) -> Site {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let port = listener.local_addr().expect("addr").port();
+        let routes = Arc::new(routes(port));
+        let requests = Arc::new(Mutex::new(Vec::new()));
+        let seen = Arc::clone(&requests);
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { continue };
+                let (routes, seen) = (Arc::clone(&routes), Arc::clone(&seen));
+                std::thread::spawn(move || {
+                    let mut buf = [0u8; 4096];
+                    let n = stream.read(&mut buf).unwrap_or(0);
+                    let head = String::from_utf8_lossy(&buf[..n]).to_string();
+                    let path = head.split_whitespace().nth(1).unwrap_or("/").to_string();
+                    seen.lock().expect("lock").push((path.clone(), Instant::now()));
+                    if path != "/robots.txt" {
+                        std::thread::sleep(delay);
+                    }
+                    let (status, headers, body) = routes.get(&path).cloned().unwrap_or_else(|| {
+                        (404, vec![("Content-Type".into(), "text/html".into())], b"<title>Not found</title>".to_vec())
+                    });
+                    let mut out =
+                        format!("HTTP/1.1 {status} X\r\nContent-Length: {}\r\nConnection: close\r\n", body.len());
+                    for (name, value) in headers {
+                        out.push_str(&format!("{name}: {value}\r\n"));
+                    }
+                    out.push_str("\r\n");
+                    let _ = stream.write_all(out.as_bytes()).and_then(|()| stream.write_all(&body));
+                });
+            }
+        });
+        Site { port, requests }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}{path}", self.port)
+    }
+
+    fn requested(&self) -> Vec<String> {
+        self.requests.lock().expect("lock").iter().map(|(p, _)| p.clone()).collect()
+    }
+
+    /// When each page (robots.txt and sitemaps left out) was requested.
+    fn page_times(&self) -> Vec<Instant> {
+        let requests = self.requests.lock().expect("lock");
+        requests.iter().filter(|(p, _)| !p.ends_with(".txt") && !p.ends_with(".xml")).map(|(_, t)| *t).collect()
+    }
+}
+
+fn html(body: &str) -> Answer {
+    (200, vec![("Content-Type".into(), "text/html; charset=utf-8".into())], body.as_bytes().to_vec())
+}
+
+fn typed(content_type: &str, body: &str) -> Answer {
+    (200, vec![("Content-Type".into(), content_type.into())], body.as_bytes().to_vec())
+}
+
+fn redirect(status: u16, to: &str) -> Answer {
+    (status, vec![("Location".into(), to.into())], Vec::new())
+}
+
+fn page(title: &str, links: &[&str]) -> Answer {
+    let links: String = links.iter().map(|l| format!("<a href=\"{l}\">{l}</a> ")).collect();
+    html(&format!(
+        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{title} of the copper kettle shop</title>\
+         <meta name=\"description\" content=\"{title}: copper kettles, their care and their history.\"></head>\
+         <body><h1>{title}</h1><p>Copper kettles heat quickly and evenly. {links}</p></body></html>"
+    ))
+}
+
+/// The site of most tests: `/` links to `/a`, a robots-disallowed URL, an internal redirect,
+/// a missing page and a redirect to another host (`other`'s port on `localhost`); the
+/// sitemap lists an orphan.
+fn shop(other: u16) -> Site {
+    Site::start(move |port| {
+        let origin = format!("http://127.0.0.1:{port}");
+        HashMap::from([
+            (
+                "/robots.txt".to_string(),
+                typed("text/plain", &format!("User-agent: *\nDisallow: /private\nSitemap: {origin}/sitemap.xml\n")),
+            ),
+            (
+                "/sitemap.xml".to_string(),
+                typed(
+                    "application/xml",
+                    &format!(
+                        "<?xml version=\"1.0\"?><urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\
+                         <url><loc>{origin}/</loc></url><url><loc>{origin}/a</loc></url>\
+                         <url><loc>{origin}/orphan</loc></url></urlset>"
+                    ),
+                ),
+            ),
+            ("/".to_string(), page("Home", &["/a", "/private/secret", "/moved", "/gone", "/away"])),
+            ("/a".to_string(), page("Kettles", &["/"])),
+            ("/orphan".to_string(), page("Orphan", &["/"])),
+            ("/moved".to_string(), redirect(301, "/a")),
+            ("/away".to_string(), redirect(302, &format!("http://localhost:{other}/landing"))),
+        ])
+    })
+}
+
+fn crawl(args: &[&str]) -> Output {
+    let data = tempfile::tempdir().expect("tempdir");
+    crate::common::command()
+        .arg("crawl")
+        .args(args)
+        .args(["--allow-target", "127.0.0.1"])
+        .env("SEO_AUDIT_DATA", data.path())
+        .output()
+        .expect("run seo-audit")
+}
+
+fn json(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+fn row<'a>(report: &'a Value, url: &str) -> &'a Value {
+    report["crawl"]["pages"]
+        .as_array()
+        .expect("pages")
+        .iter()
+        .find(|p| p["url"] == url)
+        .unwrap_or_else(|| panic!("no row for {url}: {report:#}"))
+}
+
+fn issue<'a>(report: &'a Value, id: &str) -> &'a Value {
+    report["crawl"]["issues"]
+        .as_array()
+        .expect("issues")
+        .iter()
+        .find(|i| i["id"] == id)
+        .unwrap_or_else(|| panic!("no issue {id}: {report:#}"))
+}
+
+#[test]
+fn a_site_is_crawled_and_reported_in_each_format() {
+    let elsewhere = Site::start(|_| HashMap::from([("/landing".to_string(), page("Elsewhere", &[]))]));
+    let site = shop(elsewhere.port);
+    let out = crawl(&[&site.url("/"), "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = json(&out);
+    let c = &report["crawl"];
+    assert_eq!(c["state"], "completed");
+    assert_eq!(c["sitemaps_read"], true);
+    let score = c["site_score"].as_u64().expect("site score");
+    assert!(score < 100, "a broken link costs points: {score}");
+
+    // Robots.txt: listed as skipped with its rule, never requested.
+    let secret = row(&report, &site.url("/private/secret"));
+    assert_eq!(secret["state"], "skipped");
+    assert!(secret["reason"].as_str().expect("reason").contains("Disallow: /private"), "{secret}");
+    assert!(!site.requested().iter().any(|p| p.starts_with("/private")), "{:?}", site.requested());
+
+    // A redirect to another host: recorded with its target, not followed.
+    let away = row(&report, &site.url("/away"));
+    assert_eq!(away["status_code"], 302);
+    assert_eq!(away["redirect_to"], format!("http://localhost:{}/landing", elsewhere.port));
+    assert!(elsewhere.requested().is_empty(), "the other host was fetched: {:?}", elsewhere.requested());
+
+    // An internal redirect is followed one hop at a time: both URLs have rows.
+    assert_eq!(row(&report, &site.url("/moved"))["status_code"], 301);
+    let a = row(&report, &site.url("/a"));
+    assert_eq!((a["status_code"].as_u64(), a["depth"].as_u64()), (Some(200), Some(1)));
+    assert!(a["score"].as_u64().is_some(), "an HTML page is audited: {a}");
+    assert!(a["inlinks"].as_u64().expect("inlinks") >= 1);
+
+    // Site and page issues with their affected URLs.
+    let broken = issue(&report, "broken-internal-link");
+    assert_eq!(broken["kind"], "site");
+    assert_eq!(broken["urls"][0]["url"], site.url("/gone"));
+    assert_eq!(broken["urls"][0]["linked_from"], site.url("/"));
+    let redirects: Vec<&Value> =
+        issue(&report, "internal-redirect")["urls"].as_array().expect("urls").iter().map(|u| &u["url"]).collect();
+    assert_eq!(redirects, [&Value::from(site.url("/away")), &Value::from(site.url("/moved"))]);
+    assert_eq!(issue(&report, "orphan-page")["urls"][0]["url"], site.url("/orphan"));
+    assert_eq!(issue(&report, "not-https")["kind"], "page");
+    assert_eq!(issue(&report, "not-https")["count"], 3, "the three HTML pages (/, /a, /orphan)");
+    let pages = c["pages"].as_array().expect("pages").len();
+
+    let out = crawl(&[&site.url("/"), "--format", "text"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(text.starts_with(&format!("Site score {score}/100  (completed)")), "{text}");
+    for needle in
+        ["Site issues:", "broken-internal-link", "(linked from ", "Page issues:", "Pages:", "skipped: robots.txt"]
+    {
+        assert!(text.contains(needle), "{needle:?} missing:\n{text}");
+    }
+    assert!(
+        out.stderr.is_empty() || !String::from_utf8_lossy(&out.stderr).contains('\r'),
+        "no progress bar off a terminal"
+    );
+
+    let out = crawl(&[&site.url("/"), "--format", "csv"]);
+    assert_eq!(out.status.code(), Some(0));
+    let csv = String::from_utf8(out.stdout).expect("utf-8");
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "url,state,status_code,depth,inlinks,score,title,failed_rules,redirect_to,reason");
+    assert_eq!(lines.len(), pages + 1, "{csv}");
+    assert!(lines.iter().any(|l| l.starts_with(&format!("{},skipped,", site.url("/private/secret")))), "{csv}");
+}
+
+#[test]
+fn max_pages_and_max_depth_bound_the_crawl() {
+    let site = shop(1);
+    let report = json(&crawl(&[&site.url("/"), "--format", "json", "--max-depth", "0", "--no-sitemaps"]));
+    assert_eq!(report["crawl"]["progress"]["pages_done"], 1, "{report:#}");
+    let report = json(&crawl(&[&site.url("/"), "--format", "json", "--max-pages", "2"]));
+    let p = &report["crawl"]["progress"];
+    assert_eq!(p["pages_done"].as_u64().unwrap() + p["pages_failed"].as_u64().unwrap(), 2, "{report:#}");
+}
+
+#[test]
+fn min_score_sets_the_exit_status() {
+    let site = shop(1);
+    let low = crawl(&[&site.url("/"), "--format", "json", "--min-score", "100"]);
+    assert_eq!(low.status.code(), Some(1), "{}", String::from_utf8_lossy(&low.stderr));
+    assert!(json(&low)["crawl"]["site_score"].as_u64().expect("score") < 100, "the report is still printed");
+    let ok = crawl(&[&site.url("/"), "--format", "json", "--min-score", "0"]);
+    assert_eq!(ok.status.code(), Some(0));
+}
+
+#[test]
+fn failures_exit_2_with_the_error_code() {
+    let site = Site::start(|_| {
+        HashMap::from([
+            ("/data.json".to_string(), typed("application/json", "{}")),
+            (
+                "/".to_string(),
+                (500, vec![("Content-Type".into(), "text/html".into())], b"<title>Down</title>".to_vec()),
+            ),
+        ])
+    });
+    for (url, code) in [
+        ("ftp://example.com/".to_string(), "invalid_url"),
+        ("http://10.0.0.1/".to_string(), "blocked_target"),
+        (site.url("/data.json"), "not_html"),
+    ] {
+        let out = crawl(&[&url]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{url}: {stderr}");
+        assert!(stderr.starts_with(&format!("error: {code}: ")), "{url}: {stderr}");
+        assert!(out.stdout.is_empty(), "nothing crawled for {url}");
+    }
+    // A site that answers only errors: the crawl ends failed with the reason.
+    let out = crawl(&[&site.url("/"), "--format", "json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let report = json(&out);
+    assert_eq!(report["crawl"]["state"], "failed");
+    assert!(report["crawl"]["reason"].as_str().expect("reason").contains("HTTP 500"), "{report:#}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("error: crawl_failed: "));
+}
+
+/// A site of 2,000 pages, each linking to the next ten, every answer `delay` late.
+fn endless(delay: Duration, robots: &'static str) -> Site {
+    Site::start_slow(delay, move |_| {
+        let mut routes: HashMap<String, Answer> = (0..2000)
+            .map(|i| {
+                let links: Vec<String> = (1..=10).map(|k| format!("/p/{}", i * 10 + k)).collect();
+                let refs: Vec<&str> = links.iter().map(String::as_str).collect();
+                (if i == 0 { "/".to_string() } else { format!("/p/{i}") }, page(&format!("Page {i}"), &refs))
+            })
+            .collect();
+        routes.insert("/robots.txt".into(), typed("text/plain", robots));
+        routes
+    })
+}
+
+#[test]
+fn the_time_limit_ends_the_crawl_with_what_it_has() {
+    let site = endless(Duration::from_millis(200), "");
+    let out = crawl(&[&site.url("/"), "--format", "json", "--time-limit", "1", "--no-sitemaps"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = json(&out);
+    assert_eq!(report["crawl"]["state"], "completed");
+    assert_eq!(report["crawl"]["time_limited"], true);
+    let done = report["crawl"]["progress"]["pages_done"].as_u64().expect("done");
+    assert!((1..500).contains(&done), "{done} pages in about a second at 4 in flight and 200 ms each");
+    assert!(report["crawl"]["progress"]["pages_queued"].as_u64().expect("queued") > 0);
+    assert_eq!(report["crawl"]["pages"].as_array().expect("pages").len() as u64, done);
+}
+
+#[test]
+fn ctrl_c_cancels_and_the_pages_done_are_reported() {
+    let site = endless(Duration::from_millis(200), "");
+    let data = tempfile::tempdir().expect("tempdir");
+    let child = crate::common::command()
+        .args(["crawl", &site.url("/"), "--format", "json", "--no-sitemaps", "--allow-target", "127.0.0.1"])
+        .env("SEO_AUDIT_DATA", data.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn seo-audit");
+    // Wait for some pages, then interrupt.
+    while site.page_times().len() < 5 {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pid = child.id().to_string();
+    assert!(std::process::Command::new("kill").args(["-INT", &pid]).status().expect("kill").success());
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = json(&out);
+    assert_eq!(report["crawl"]["state"], "cancelled");
+    let done = report["crawl"]["progress"]["pages_done"].as_u64().expect("done");
+    assert!(done >= 5, "the pages done are kept: {report:#}");
+    assert!(report["crawl"]["site_score"].as_u64().is_some());
+    assert!(site.page_times().len() < 2000, "the crawl stopped early");
+}
+
+#[test]
+fn crawl_delay_spaces_the_fetches() {
+    let site = endless(Duration::ZERO, "User-agent: SeoAuditBot\nCrawl-delay: 1\n");
+    let out = crawl(&[&site.url("/"), "--format", "json", "--max-pages", "3", "--no-sitemaps"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    // The first request is the check of the start URL, before the crawl.
+    let times = site.page_times()[1..].to_vec();
+    assert_eq!(times.len(), 3, "{:?}", site.requested());
+    for pair in times.windows(2) {
+        let gap = pair[1].duration_since(pair[0]);
+        assert!(gap >= Duration::from_millis(950), "{gap:?} between two fetches under Crawl-delay: 1");
+    }
+}

@@ -1,0 +1,102 @@
+//! A crawl on two replicas of one PostgreSQL database (docs/API.md, "Site crawl":
+//! persistence and replicas): the replica running it is SIGKILLed mid-crawl; the other one
+//! takes it over when its lease runs out and completes it, each page audited once and only
+//! the pages that were in flight fetched again.
+
+use std::io::{BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::common::{command, listening_addr};
+use crate::crawl_restart::{post, site, OPEN_PAGES, PAGES};
+
+/// The replicas' lease: a dead replica's crawl is taken over about this long after its last
+/// renewal.
+const LEASE_MS: u64 = 1_000;
+
+fn replica(url: &str) -> (Child, String) {
+    let mut child = command()
+        .args(["--database", url, "serve", "--listen", "127.0.0.1:0", "--allow-target", "127.0.0.1"])
+        .env("SEO_AUDIT_LOG", "warn")
+        .env("SEO_AUDIT_LEASE_MS", LEASE_MS.to_string())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start seo-audit serve");
+    let addr = listening_addr(&mut BufReader::new(child.stdout.as_mut().expect("piped stdout")));
+    (child, addr)
+}
+
+fn get(addr: &str, key: &str, path: &str) -> Value {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nx-api-key: {key}\r\nConnection: close\r\n\r\n").unwrap();
+    let mut raw = String::new();
+    stream.read_to_string(&mut raw).unwrap();
+    serde_json::from_str(raw.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or_default()).unwrap_or(Value::Null)
+}
+
+fn eventually<T>(what: &str, limit: Duration, mut check: impl FnMut() -> Option<T>) -> T {
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(v) = check() {
+            return v;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(25));
+    }
+}
+
+#[test]
+fn a_crawl_whose_replica_dies_is_completed_by_another() {
+    // The test process's PostgreSQL (`None`: not installed, the test skips).
+    let Some(server) = test_support::TempPostgres::shared() else { return };
+    let url = server.fresh_database();
+    let out = command().args(["--database", &url, "migrate"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = command().args(["--database", &url, "keys", "create", "--name", "crawler"]).output().unwrap();
+    let key = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let gate = Arc::new(AtomicBool::new(false));
+    let (port, hits) = site(gate.clone());
+    let (mut a, addr_a) = replica(&url);
+    let (mut b, addr_b) = replica(&url);
+
+    let home = format!("http://127.0.0.1:{port}/");
+    let (status, started) = post(&addr_a, &key, "/api/v1/crawls", &json!({ "url": home, "sitemaps": false }));
+    assert_eq!(status, 202, "{started}");
+    let id = started["crawl"]["id"].as_str().unwrap().to_string();
+    let path = format!("/api/v1/crawls/{id}");
+    // B sees A's crawl; A has done the open pages and holds the others in flight.
+    eventually("the open pages", Duration::from_secs(30), || {
+        let crawl = get(&addr_b, &key, &path);
+        (crawl["crawl"]["progress"]["pages_done"] == 1 + OPEN_PAGES as u64).then_some(())
+    });
+    a.kill().unwrap();
+    a.wait().unwrap();
+    gate.store(true, Ordering::SeqCst);
+
+    let done = eventually("the crawl's end on B", Duration::from_secs(60), || {
+        let crawl = get(&addr_b, &key, &path)["crawl"].clone();
+        (crawl["state"] == "completed" && crawl["site_score"].is_u64()).then_some(crawl)
+    });
+    b.kill().unwrap();
+    b.wait().unwrap();
+    assert_eq!(done["progress"]["pages_done"], 1 + PAGES as u64, "{done}");
+    assert_eq!(done["progress"]["pages_failed"], 0, "{done}");
+    let hits = hits.lock().unwrap().clone();
+    assert_eq!(hits.get("/"), Some(&2), "{hits:?}");
+    for i in 0..PAGES {
+        let n = hits.get(&format!("/p{i}")).copied().unwrap_or(0);
+        if i < OPEN_PAGES {
+            assert_eq!(n, 1, "/p{i} was done by A: B does not fetch it again ({hits:?})");
+        } else {
+            assert!((1..=2).contains(&n), "/p{i} fetched {n} times ({hits:?})");
+        }
+    }
+    let twice = (0..PAGES).filter(|i| hits.get(&format!("/p{i}")) == Some(&2)).count();
+    assert!(twice <= 4, "only the pages in flight on A are fetched again: {hits:?}");
+}

@@ -1,0 +1,189 @@
+//! A crawl survives a kill (docs/API.md, "Site crawl": persisted and resumable): the real
+//! binary is SIGKILLed mid-crawl, with pages done and pages in flight, started again on the
+//! same data directory, and the crawl completes from its frontier: every page is audited
+//! once, the pages done before the kill are not fetched again, and only the pages that were
+//! in flight are fetched a second time.
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::common;
+use common::{bin, listening_addr};
+
+/// Pages linked from the home page.
+pub(crate) const PAGES: usize = 40;
+/// Pages answered before the gate opens: `/p0` to `/p9` (and `/`).
+pub(crate) const OPEN_PAGES: usize = 10;
+
+/// The site: `/` links to `/p0` ... `/p39`; `/pN` for N ≥ [`OPEN_PAGES`] waits until `gate`
+/// opens. Every request's path is counted in the returned map.
+pub(crate) fn site(gate: Arc<AtomicBool>) -> (u16, Arc<Mutex<HashMap<String, usize>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let hits: Arc<Mutex<HashMap<String, usize>>> = Arc::default();
+    let log = hits.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let (gate, log) = (gate.clone(), log.clone());
+            std::thread::spawn(move || {
+                let mut reader = BufReader::new(&stream);
+                let mut first = String::new();
+                if reader.read_line(&mut first).unwrap_or(0) == 0 {
+                    return;
+                }
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 || line.trim().is_empty() {
+                        break;
+                    }
+                }
+                let path = first.split(' ').nth(1).unwrap_or("/").to_string();
+                *log.lock().unwrap().entry(path.clone()).or_default() += 1;
+                let page: Option<usize> = path.strip_prefix("/p").and_then(|n| n.parse().ok());
+                let body = match (path.as_str(), page) {
+                    ("/", _) => {
+                        let links: String = (0..PAGES).map(|i| format!("<a href=\"/p{i}\">Page {i}</a> ")).collect();
+                        format!("<!doctype html><html lang=en><head><title>Home of the test site</title></head><body><h1>Home</h1><p>{links}</p></body></html>")
+                    }
+                    (_, Some(n)) if n < PAGES => {
+                        while n >= OPEN_PAGES && !gate.load(Ordering::SeqCst) {
+                            std::thread::sleep(Duration::from_millis(10));
+                        }
+                        format!("<!doctype html><html lang=en><head><title>Page number {n} of the site</title></head><body><h1>Page {n}</h1><p><a href=\"/\">Home</a></p></body></html>")
+                    }
+                    _ => {
+                        let _ = stream
+                            .write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+                        return;
+                    }
+                };
+                let _ = write!(
+                    stream,
+                    "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\n\
+                     Connection: close\r\n\r\n{body}",
+                    body.len()
+                );
+            });
+        }
+    });
+    (port, hits)
+}
+
+fn serve(data: &Path) -> (Child, String) {
+    let mut child = bin(data)
+        .args(["serve", "--listen", "127.0.0.1:0", "--allow-target", "127.0.0.1"])
+        .env("SEO_AUDIT_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start seo-audit serve");
+    let addr = listening_addr(&mut BufReader::new(child.stdout.as_mut().expect("piped stdout")));
+    (child, addr)
+}
+
+pub(crate) fn post(addr: &str, key: &str, path: &str, body: &Value) -> (u16, Value) {
+    let body = body.to_string();
+    let mut stream = TcpStream::connect(addr).unwrap();
+    write!(
+        stream,
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nx-api-key: {key}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut raw = String::new();
+    stream.read_to_string(&mut raw).unwrap();
+    let status = raw.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("{raw}"));
+    let json = raw.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or_default();
+    (status, serde_json::from_str(json).unwrap_or(Value::Null))
+}
+
+/// Polls `check` every 25 ms until it gives a value, for at most `limit`.
+fn eventually<T>(what: &str, limit: Duration, mut check: impl FnMut() -> Option<T>) -> T {
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(v) = check() {
+            return v;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(25));
+    }
+}
+
+fn kill(mut child: Child) {
+    child.kill().unwrap(); // SIGKILL: nothing is flushed or finished gracefully.
+    child.wait().unwrap();
+}
+
+#[test]
+fn a_crawl_killed_mid_way_completes_after_the_restart_with_every_page_audited_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bin(dir.path()).args(["keys", "create", "--name", "crawler"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let key = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let gate = Arc::new(AtomicBool::new(false));
+    let (port, hits) = site(gate.clone());
+    let home = format!("http://127.0.0.1:{port}/");
+
+    let (child, addr) = serve(dir.path());
+    let (status, started) = post(&addr, &key, "/api/v1/crawls", &json!({ "url": home, "sitemaps": false }));
+    assert_eq!(status, 202, "{started}");
+    let id = started["crawl"]["id"].as_str().unwrap().to_string();
+
+    // The home page and the open pages are done; four held pages are in flight: kill now.
+    let db = store::Store::open(dir.path().join(store::DB_FILE_NAME)).unwrap();
+    eventually("the open pages", Duration::from_secs(30), || {
+        let crawl = db.get_crawl(&id).unwrap();
+        (crawl.progress.pages_done == 1 + OPEN_PAGES as u64).then_some(())
+    });
+    let held_in_flight = eventually("held pages in flight", Duration::from_secs(30), || {
+        let h = hits.lock().unwrap();
+        let n = (OPEN_PAGES..PAGES).filter(|i| h.contains_key(&format!("/p{i}"))).count();
+        (n > 0).then_some(n)
+    });
+    kill(child);
+    let before = db.get_crawl(&id).unwrap();
+    assert_eq!(before.state, store::CrawlState::Running);
+    assert_eq!(before.progress.pages_done, 1 + OPEN_PAGES as u64);
+
+    // Started again: the crawl resumes from its frontier and completes.
+    gate.store(true, Ordering::SeqCst);
+    let (child, _) = serve(dir.path());
+    let done = eventually("the crawl's end", Duration::from_secs(60), || {
+        let crawl = db.get_crawl(&id).unwrap();
+        crawl.state.is_terminal().then_some(crawl)
+    });
+    kill(child);
+    assert_eq!(done.state, store::CrawlState::Completed, "{done:?}");
+    assert_eq!((done.progress.pages_done, done.progress.pages_failed), (1 + PAGES as u64, 0), "{done:?}");
+    assert_eq!(done.resumes, 1);
+    assert!(done.site_score.is_some());
+
+    // Every page audited once: one row each, each with its score and its page-rule results.
+    let (pages, next) = db.crawl_pages(&id, None, 500).unwrap();
+    assert_eq!(next, None);
+    assert_eq!(pages.len(), 1 + PAGES);
+    assert!(pages.iter().all(|p| p.state == "done" && p.score.is_some()), "{pages:?}");
+    let hits = hits.lock().unwrap().clone();
+    // The home page: checked once at the start, crawled once; never again after the restart.
+    assert_eq!(hits.get("/"), Some(&2), "{hits:?}");
+    for i in 0..PAGES {
+        let n = hits.get(&format!("/p{i}")).copied().unwrap_or(0);
+        if i < OPEN_PAGES {
+            assert_eq!(n, 1, "/p{i} was done before the kill: not fetched again ({hits:?})");
+        } else {
+            assert!((1..=2).contains(&n), "/p{i} fetched {n} times ({hits:?})");
+        }
+    }
+    let twice = (0..PAGES).filter(|i| hits.get(&format!("/p{i}")) == Some(&2)).count();
+    assert!(twice <= held_in_flight.max(4), "only the pages in flight are fetched again: {hits:?}");
+}

@@ -1,0 +1,476 @@
+//! The wire types and operations of the site crawl (docs/API.md, "Site crawl"):
+//! `POST /api/v1/crawls`, `GET /api/v1/crawls/{id}`, `.../pages`, `.../issues/{rule_id}`,
+//! `.../export`, `DELETE /api/v1/crawls/{id}`.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::json;
+
+use crate::{answer, request, Access, Content, Header, In, Operation, Param, Response, MAX_URL_LEN};
+
+/// The states of a crawl.
+pub const CRAWL_STATES: &[&str] = &["queued", "running", "completed", "cancelled", "failed"];
+
+/// The body of `POST /api/v1/crawls`.
+#[derive(JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct CrawlRequest {
+    /// The start URL (checked as an audit checks its URL: it must answer an HTML page).
+    #[schemars(length(max = MAX_URL_LEN))]
+    pub url: String,
+    /// Pages fetched at most; above the caller's tier limit (anonymous 30, free 100, pro
+    /// 500) it is cut to it, and the answer says so. Default: the tier limit.
+    #[schemars(range(min = 1))]
+    pub max_pages: Option<u32>,
+    /// Click depth followed at most (the start URL is 0). Default: no limit.
+    pub max_depth: Option<u32>,
+    /// Path prefixes (starting with `/`, at most 20): when given, only URLs under one of them
+    /// are visited (the start URL always is).
+    pub include: Option<Vec<String>>,
+    /// Path prefixes (starting with `/`, at most 20) never visited.
+    pub exclude: Option<Vec<String>>,
+    /// Whether sitemaps are read (`Sitemap:` lines of robots.txt and `/sitemap.xml`).
+    #[schemars(extend("default" = true))]
+    pub sitemaps: Option<bool>,
+}
+
+/// How far a crawl got.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CrawlProgress {
+    /// URLs fetched that answered (any status).
+    pub pages_done: u64,
+    /// URLs waiting or being fetched.
+    pub pages_queued: u64,
+    /// URLs whose fetch failed (no answer, refused by the address guard...).
+    pub pages_failed: u64,
+    /// URLs never fetched (robots.txt, outside the scope).
+    pub pages_skipped: u64,
+}
+
+/// A rule with findings in a crawl.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CrawlIssueCount {
+    /// The rule id (a site rule's or a page rule's).
+    pub id: String,
+    /// `site` or `page`.
+    #[schemars(extend("enum" = ["site", "page"]))]
+    pub kind: String,
+    /// `critical`, `warning` or `notice`.
+    pub severity: String,
+    /// Distinct URLs affected.
+    pub count: u64,
+}
+
+/// `max_pages` cut to the tier's limit.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct MaxPagesCut {
+    /// What was asked for.
+    pub asked: u32,
+    /// The tier's pages per crawl, now the crawl's `max_pages`.
+    pub limit: u32,
+    /// Said in words.
+    pub message: String,
+}
+
+/// A crawl's status.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Crawl {
+    /// `cr_` and 22 base62 characters.
+    pub id: String,
+    /// The start URL, normalised.
+    pub url: String,
+    /// Where it is.
+    #[schemars(extend("enum" = CRAWL_STATES))]
+    pub state: String,
+    /// Pages fetched at most.
+    pub max_pages: u32,
+    /// Present when `max_pages` was cut to the tier's limit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_pages_cut: Option<MaxPagesCut>,
+    /// Its counts.
+    pub progress: CrawlProgress,
+    /// When it was created (UTC).
+    #[schemars(extend("format" = "date-time"))]
+    pub created_at: String,
+    /// When it started running.
+    #[schemars(extend("format" = "date-time"))]
+    pub started_at: Option<String>,
+    /// When it ended.
+    #[schemars(extend("format" = "date-time"))]
+    pub finished_at: Option<String>,
+    /// 0-100 once ended with pages audited: the mean page score less the site rules'
+    /// penalties (docs/RULES.md, "Site score").
+    pub site_score: Option<u32>,
+    /// Why it failed.
+    pub error: Option<String>,
+    /// The rules with findings: site rules first, then by severity and count.
+    pub issues: Vec<CrawlIssueCount>,
+    /// The human report page of the crawl.
+    pub report_url: String,
+    /// The pages listing.
+    pub pages_url: String,
+}
+
+/// The answer of `POST /api/v1/crawls`, `GET /api/v1/crawls/{id}` and `DELETE`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CrawlAnswer {
+    #[schemars(extend("const" = true))]
+    pub ok: bool,
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: &'static str,
+    /// The crawl.
+    pub crawl: Crawl,
+}
+
+/// One URL of a crawl.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CrawlPage {
+    /// The URL, normalised.
+    pub url: String,
+    /// `done` (answered), `failed` (no answer) or `skipped` (never fetched).
+    pub state: String,
+    /// The HTTP status.
+    pub status_code: Option<u16>,
+    /// Click depth from the start URL (`null`: found in a sitemap only).
+    pub depth: Option<u32>,
+    /// Crawled pages linking to it (counted when the crawl ends).
+    pub inlinks: u32,
+    /// The page score (HTML pages).
+    pub score: Option<u32>,
+    /// The page title.
+    pub title: Option<String>,
+    /// The page rules it failed.
+    pub failed_rules: Vec<String>,
+    /// Why it failed or was skipped.
+    pub reason: Option<String>,
+    /// The page that linked to it first (or redirected to it).
+    pub found_from: Option<String>,
+    /// Where a redirect pointed.
+    pub redirect_to: Option<String>,
+}
+
+/// The answer of `GET /api/v1/crawls/{id}/pages`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CrawlPages {
+    #[schemars(extend("const" = true))]
+    pub ok: bool,
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: &'static str,
+    /// The crawl.
+    pub crawl_id: String,
+    /// Its state.
+    pub state: String,
+    /// URLs in crawl order.
+    pub pages: Vec<CrawlPage>,
+    /// Pass as `cursor` for the next page; `null` on the last.
+    pub next_cursor: Option<String>,
+}
+
+/// A rule as shown with its findings.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CrawlRule {
+    /// The rule id.
+    pub id: String,
+    /// `site` or `page`.
+    pub kind: String,
+    /// `critical`, `warning` or `notice`.
+    pub severity: String,
+    /// Its name.
+    pub name: String,
+}
+
+/// One affected URL.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CrawlFinding {
+    /// The URL.
+    pub url: String,
+    /// The page that links to it (or names it), where there is one.
+    pub linked_from: Option<String>,
+    /// What is wrong, in a few words.
+    pub detail: String,
+}
+
+/// The answer of `GET /api/v1/crawls/{id}/issues/{rule_id}`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CrawlIssue {
+    #[schemars(extend("const" = true))]
+    pub ok: bool,
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: &'static str,
+    /// The crawl.
+    pub crawl_id: String,
+    /// The rule.
+    pub rule: CrawlRule,
+    /// The affected URLs (none: the rule passed, or the crawl has not ended).
+    pub urls: Vec<CrawlFinding>,
+    /// Pass as `cursor` for the next page; `null` on the last.
+    pub next_cursor: Option<String>,
+}
+
+/// The JSON export of a crawl.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CrawlExport {
+    #[schemars(extend("const" = true))]
+    pub ok: bool,
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: &'static str,
+    /// The crawl.
+    pub crawl: Crawl,
+    /// Every URL, in crawl order.
+    pub pages: Vec<CrawlPage>,
+}
+
+const fn error(status: &'static str, description: &'static str) -> Response {
+    Response { status, description, headers: &[], content: Content::Json(answer::<crate::ErrorBody>) }
+}
+
+const E401: Response = error("401", "`unauthorized`: the key sent is unknown.");
+const E403: Response =
+    error("403", "`forbidden`: the key is disabled, expired, or lacks the `audit` scope (`details.reason`).");
+const E404: Response = error(
+    "404",
+    "`not_found`: no crawl with that id, or one made by another key's owner (or with a key, asked without it).",
+);
+const E500: Response = error("500", "`internal`.");
+
+const ID: Param = Param::Own {
+    name: "id",
+    at: In::Path,
+    required: true,
+    description: "The crawl id (`cr_` and 22 base62 characters).",
+    schema: |_| json!({"type": "string"}),
+};
+
+const CURSOR: Param = Param::Own {
+    name: "cursor",
+    at: In::Query,
+    required: false,
+    description: "The `next_cursor` of the previous page.",
+    schema: |_| json!({"type": "string"}),
+};
+
+const LIMIT: Param = Param::Own {
+    name: "limit",
+    at: In::Query,
+    required: false,
+    description: "Rows per page (1 to 500).",
+    schema: |_| json!({"type": "integer", "minimum": 1, "maximum": 500, "default": 100}),
+};
+
+/// `POST /api/v1/crawls`.
+pub static CREATE_CRAWL: Operation = Operation {
+    id: "createCrawl",
+    summary: "Start a site crawl",
+    description: "Checks the start URL exactly as an audit does (invalid URL, address guard, not HTML: the \
+        audit's errors, and no crawl is created), then crawls the site in the background: its own \
+        links and sitemaps, robots.txt obeyed, every HTML page audited with the page rules, then the \
+        site rules over the whole set. Consumes 1 quota unit. Anonymous use allowed (limited per \
+        client IP); `max_pages` above the caller's tier limit is cut to it (`max_pages_cut`).",
+    tag: "crawl",
+    access: Access::KeyOptional,
+    params: &[Param::ApiKeyQuery],
+    body: Some(request::<CrawlRequest>),
+    responses: &[
+        Response {
+            status: "202",
+            description: "The crawl, `queued`.",
+            headers: &[Header::Own { name: "location", description: "`/api/v1/crawls/{id}`." }],
+            content: Content::Json(answer::<CrawlAnswer>),
+        },
+        error(
+            "400",
+            "`missing_parameter` (`url`), `invalid_url`, `invalid_parameter` (`details.parameter`), or \
+        `invalid_request` (malformed JSON, unknown member).",
+        ),
+        E401,
+        E403,
+        error("413", "`payload_too_large`: body over 1 MiB."),
+        error("415", "`unsupported_media_type`: the body is not `application/json`."),
+        error(
+            "422",
+            "`blocked_target` (non-public address, also after a redirect), `not_html`, or `target_too_large`.",
+        ),
+        error("429", "`rate_limited`: quota exhausted; `Retry-After` says when to retry."),
+        E500,
+        error("502", "`target_unreachable`: DNS failure, refused connection, TLS failure, too many redirects."),
+        error("504", "`target_timeout`: the target did not answer in time."),
+    ],
+};
+
+/// `GET /api/v1/crawls/{id}`.
+pub static GET_CRAWL: Operation = Operation {
+    id: "getCrawl",
+    summary: "A crawl's state, progress, site score and issues",
+    description: "Consumes no quota. A crawl made with a key is seen only by that key's owner; one made \
+        without a key only without one.",
+    tag: "crawl",
+    access: Access::KeyOptional,
+    params: &[ID, Param::ApiKeyQuery],
+    body: None,
+    responses: &[
+        Response {
+            status: "200",
+            description: "The crawl.",
+            headers: &[],
+            content: Content::Json(answer::<CrawlAnswer>),
+        },
+        E401,
+        E403,
+        E404,
+        E500,
+    ],
+};
+
+/// `GET /api/v1/crawls/{id}/pages`.
+pub static CRAWL_PAGES: Operation = Operation {
+    id: "crawlPages",
+    summary: "The URLs of a crawl",
+    description: "The URLs fetched or skipped so far, in crawl order, with cursor paging. Consumes no quota.",
+    tag: "crawl",
+    access: Access::KeyOptional,
+    params: &[ID, CURSOR, LIMIT, Param::ApiKeyQuery],
+    body: None,
+    responses: &[
+        Response {
+            status: "200",
+            description: "A page of URLs.",
+            headers: &[],
+            content: Content::Json(answer::<CrawlPages>),
+        },
+        error("400", "`invalid_parameter`: `cursor` or `limit`."),
+        E401,
+        E403,
+        E404,
+        E500,
+    ],
+};
+
+/// `GET /api/v1/crawls/{id}/issues/{rule_id}`.
+pub static CRAWL_ISSUE: Operation = Operation {
+    id: "crawlIssue",
+    summary: "The URLs a rule finds in a crawl",
+    description: "For a site rule or a page rule: the affected URLs, with the linking page where one \
+        exists, with cursor paging. Site rules run when the crawl ends. Consumes no quota.",
+    tag: "crawl",
+    access: Access::KeyOptional,
+    params: &[
+        ID,
+        Param::Own {
+            name: "rule_id",
+            at: In::Path,
+            required: true,
+            description: "A site rule id (docs/RULES.md, \"Site rules\") or a page rule id.",
+            schema: |_| json!({"type": "string"}),
+        },
+        CURSOR,
+        LIMIT,
+        Param::ApiKeyQuery,
+    ],
+    body: None,
+    responses: &[
+        Response {
+            status: "200",
+            description: "A page of findings.",
+            headers: &[],
+            content: Content::Json(answer::<CrawlIssue>),
+        },
+        error("400", "`invalid_parameter`: `cursor` or `limit`."),
+        E401,
+        E403,
+        error("404", "`not_found`: no such crawl of this caller, or no such rule."),
+        E500,
+    ],
+};
+
+/// `GET /api/v1/crawls/{id}/export`.
+pub static EXPORT_CRAWL: Operation = Operation {
+    id: "exportCrawl",
+    summary: "Every URL of a crawl as CSV or JSON",
+    description: "CSV (RFC 4180, a header line; `failed_rules` joined by `;`) or JSON (the crawl and every \
+        URL). Consumes no quota.",
+    tag: "crawl",
+    access: Access::KeyOptional,
+    params: &[
+        ID,
+        Param::Own {
+            name: "format",
+            at: In::Query,
+            required: false,
+            description: "",
+            schema: |_| json!({"type": "string", "enum": ["csv", "json"], "default": "json"}),
+        },
+        Param::ApiKeyQuery,
+    ],
+    body: None,
+    responses: &[
+        Response {
+            status: "200",
+            description: "The export.",
+            headers: &[],
+            content: Content::Media(&[
+                ("application/json", answer::<CrawlExport>),
+                ("text/csv", |_| json!({"type": "string"})),
+            ]),
+        },
+        error("400", "`invalid_parameter`: `format`."),
+        E401,
+        E403,
+        E404,
+        E500,
+    ],
+};
+
+/// `DELETE /api/v1/crawls/{id}`.
+pub static CANCEL_CRAWL: Operation = Operation {
+    id: "cancelCrawl",
+    summary: "Cancel a crawl",
+    description: "A `queued` or `running` crawl becomes `cancelled`; the pages done are kept (and scored \
+        when the runner stops). An ended crawl is answered as it is. Consumes no quota.",
+    tag: "crawl",
+    access: Access::KeyOptional,
+    params: &[ID, Param::ApiKeyQuery],
+    body: None,
+    responses: &[
+        Response {
+            status: "200",
+            description: "The crawl.",
+            headers: &[],
+            content: Content::Json(answer::<CrawlAnswer>),
+        },
+        E401,
+        E403,
+        E404,
+        E500,
+    ],
+};
+
+/// `GET /crawls/{id}`.
+pub static CRAWL_REPORT: Operation = Operation {
+    id: "crawlReport",
+    summary: "The report page of a site crawl",
+    description: "For people: the site score, each issue with its first affected URLs (and the linking page), \
+        and the pages table (the first 500 URLs). Reloads itself every 5 seconds while the crawl runs. \
+        Who may see it as for `GET /api/v1/crawls/{id}` (a key in the deprecated `x-api-key` query \
+        parameter works for a browser). Consumes no quota; the per-IP flood guard of the report pages \
+        applies.",
+    tag: "crawl",
+    access: Access::KeyOptional,
+    params: &[ID, Param::ApiKeyQuery],
+    body: None,
+    responses: &[
+        Response {
+            status: "200",
+            description: "The report.",
+            headers: &[Header::Own { name: "Cache-Control", description: "`no-store`." }],
+            content: Content::Html,
+        },
+        Response {
+            status: "4XX",
+            description: "404 `not_found` (no such crawl of this caller), 401/403 for a bad key, 429 from the \
+        flood guard: HTML pages with the code in `x-error-code`.",
+            headers: &[Header::ErrorCode],
+            content: Content::Html,
+        },
+        Response { status: "500", description: "`internal`.", headers: &[Header::ErrorCode], content: Content::Html },
+    ],
+};

@@ -1,0 +1,24 @@
+//! Site crawls (docs/API.md, "Site crawl"): the runner that drives the crawl engine with
+//! the fetcher and the audit pipeline.
+
+pub mod runner;
+
+pub use runner::{
+    check_start, failed_rules, run, CrawlEnd, CrawlOptions, CrawlSink, CrawlSummary, Crawled, MemorySink, Progress,
+    DEFAULT_TIME_LIMIT, SLOT_PATIENCE,
+};
+
+pub mod export;
+pub mod request;
+mod service;
+
+pub use request::{parse_start, CrawlRequest};
+pub use service::{
+    issue_summary, tier_max_pages, Crawls, IssuePage, Started, ANONYMOUS_MAX_PAGES, DEFAULT_PAGE_LIMIT, FREE_MAX_PAGES,
+    MAX_PAGE_LIMIT, PRO_MAX_PAGES,
+};
+
+/// The stored crawl records the use cases answer with.
+pub mod stored {
+    pub use store::{Crawl, CrawlIssue, CrawlPage, CrawlProgress, CrawlState, IssueCount, IssueKind};
+}

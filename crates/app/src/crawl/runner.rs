@@ -1,0 +1,768 @@
+//! The crawl runner: drives the crawl engine ([`crawl::Frontier`], [`crawl::Sitemaps`]) with
+//! the project's one network client and the audit pipeline's analysis (docs/API.md, "Site
+//! crawl").
+//!
+//! - Every fetch goes through the [`Fetcher`] and its address guard, one hop at a time
+//!   ([`Fetcher::fetch_hop`]): a redirect is recorded and its target queued by the frontier
+//!   when it is on the site, recorded only when it is not; a target the guard refuses fails
+//!   with the guard's reason and is listed as failed.
+//! - Every HTML page that answers 2xx is audited as a single audit is
+//!   ([`crate::pipeline::analyse_blocking`]: the analysis gate, the CPU budget of
+//!   [`CrawlOptions::limits`], the same HTTP facts with the site's robots.txt verdict).
+//! - Politeness is the frontier's: requests in flight per host ([`crawl::Limits`]), and
+//!   between the starts of two fetches the robots.txt `Crawl-delay`.
+//! - It ends on its own (nothing left, or `max_pages`), at the time limit
+//!   ([`CrawlOptions::time_limit`], with what it has), when cancelled
+//!   ([`CrawlOptions::cancel`] or [`CrawlSink::cancelled`]; the pages done are kept), and as
+//!   [`CrawlEnd::Failed`] when no page answered 2xx.
+//!
+//! The frontier's store and the sink may block (a database): they are called only on one
+//! thread of the blocking pool, which hands fetch jobs to async tasks over a channel and
+//! reads their results from another. The runner is generic over where the state lives:
+//! [`crawl::MemoryStore`] for the command line, a database-backed store for the service.
+
+use std::fmt::Display;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use ai_visibility::Robots;
+use audit_core::{Audit, Page};
+use crawl::{
+    robots_from_answer, CrawledPage, Entry, Frontier, FrontierStore, Limits, Outcome, Scope, SitemapLimits, Sitemaps,
+    State, Work,
+};
+use fetch::{FetchedPage, Fetcher};
+use serde::Serialize;
+use url::Url;
+
+use crate::pipeline::{analyse_blocking, http_facts, site_robots, AnalysisLimits};
+use crate::{AppError, AuditSlots};
+
+/// How long a crawl runs at most by default; it then ends with what it has.
+pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(30 * 60);
+
+/// How often [`CrawlSink::progress`] is told, at most, by default.
+pub const DEFAULT_PROGRESS_EVERY: Duration = Duration::from_millis(250);
+
+/// How a crawl runs.
+#[derive(Debug, Clone)]
+pub struct CrawlOptions {
+    /// What one page's analysis may cost (the service's `analysis_cpu_ms`).
+    pub limits: AnalysisLimits,
+    /// The crawl's time limit ([`DEFAULT_TIME_LIMIT`]): no fetch starts after it, and the
+    /// crawl ends with the pages done.
+    pub time_limit: Duration,
+    /// Whether sitemaps are read (`Sitemap:` lines of robots.txt and `/sitemap.xml`).
+    pub sitemaps: bool,
+    /// The bounds of sitemap reading.
+    pub sitemap_limits: SitemapLimits,
+    /// Set by the caller to cancel: no fetch starts after it, the pages done are kept.
+    pub cancel: Arc<AtomicBool>,
+    /// How often [`CrawlSink::progress`] is told, at most.
+    pub progress_every: Duration,
+    /// The service's audit slots: each page's analysis then takes a place as background
+    /// work does (admitted while the queue is less than half full, waiting up to
+    /// [`SLOT_PATIENCE`]), so a crawl never takes the places of clients who wait. `None`
+    /// (the command line): the analysis gate alone bounds it.
+    pub slots: Option<Arc<AuditSlots>>,
+}
+
+/// How long a crawled page waits for an audit slot ([`CrawlOptions::slots`]) before it is
+/// recorded as failed (`overloaded`).
+pub const SLOT_PATIENCE: Duration = Duration::from_secs(600);
+
+impl Default for CrawlOptions {
+    fn default() -> CrawlOptions {
+        CrawlOptions {
+            limits: AnalysisLimits { cpu: None },
+            time_limit: DEFAULT_TIME_LIMIT,
+            sitemaps: true,
+            sitemap_limits: SitemapLimits::default(),
+            cancel: Arc::default(),
+            progress_every: DEFAULT_PROGRESS_EVERY,
+            slots: None,
+        }
+    }
+}
+
+/// Where a crawl's progress stands.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Progress {
+    /// URLs fetched that answered (any status).
+    pub done: u64,
+    /// URLs waiting to be fetched or being fetched.
+    pub queued: u64,
+    /// URLs whose fetch failed (no answer, refused by the address guard, too large...).
+    pub failed: u64,
+    /// URLs never fetched (robots.txt, outside the scope).
+    pub skipped: u64,
+    /// URLs fetched (done and failed) per second since the start.
+    pub pages_per_second: f64,
+    /// Time since the start.
+    #[serde(serialize_with = "seconds")]
+    pub elapsed: Duration,
+}
+
+fn seconds<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(d.as_secs_f64())
+}
+
+/// What receives a crawl's results as they come. Called on one thread of the blocking pool
+/// only, so an implementation may block (write to a database).
+pub trait CrawlSink: Send {
+    /// A URL was fetched: its record (with its links) and, for an HTML page that answered
+    /// 2xx, its audit by the page rules.
+    ///
+    /// # Errors
+    /// The crawl stops with this error.
+    fn page(&mut self, page: &CrawledPage, audit: Option<&Audit>) -> Result<(), AppError>;
+
+    /// A page URL a sitemap lists (each once).
+    ///
+    /// # Errors
+    /// The crawl stops with this error.
+    fn sitemap_url(&mut self, url: &str) -> Result<(), AppError>;
+
+    /// How far the crawl is (at most every [`CrawlOptions::progress_every`], and once at
+    /// the end).
+    fn progress(&mut self, progress: &Progress) {
+        let _ = progress;
+    }
+
+    /// Whether the crawl should stop (asked between results); the pages done are kept.
+    fn cancelled(&mut self) -> bool {
+        false
+    }
+}
+
+/// How a crawl ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum CrawlEnd {
+    /// Nothing left to fetch, `max_pages` reached, or the time limit (see
+    /// [`CrawlSummary::time_limited`]).
+    Completed,
+    /// Cancelled; the pages done are kept.
+    Cancelled,
+    /// No page answered 2xx: the site answers only errors, or nothing at all.
+    Failed {
+        /// Why, as shown to the user (the start URL's error or status).
+        reason: String,
+    },
+}
+
+/// What a finished crawl reports.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CrawlSummary {
+    /// How it ended.
+    #[serde(flatten)]
+    pub end: CrawlEnd,
+    /// Whether the time limit ended it.
+    pub time_limited: bool,
+    /// The frontier's counts at the end.
+    pub progress: Progress,
+    /// Whether any sitemap was read (the `not-in-sitemap` rule applies only then).
+    pub sitemaps_read: bool,
+    /// HTML pages audited.
+    pub pages_audited: u64,
+}
+
+/// A finished crawl: its summary, and the frontier's store and the sink given back.
+#[derive(Debug)]
+pub struct Crawled<S, K> {
+    /// The summary.
+    pub summary: CrawlSummary,
+    /// The frontier's store.
+    pub store: S,
+    /// The sink.
+    pub sink: K,
+}
+
+/// Checks a crawl's start URL as an audit would, before any crawl is created: the URL
+/// rules, the address guard, and that it answers an HTML page (redirects followed). It
+/// fetches the start page once; the crawl fetches it again.
+///
+/// # Errors
+/// The audit's errors: `invalid_url`, `blocked_target`, `not_html`, `unreachable`...
+pub async fn check_start(fetcher: &Fetcher, url: &str) -> Result<Url, AppError> {
+    let url = fetch::validate_url(url)?;
+    fetcher.fetch_page(&url).await?;
+    Ok(url)
+}
+
+/// A job handed from the frontier thread to the async side.
+enum Job {
+    Robots { url: String },
+    Sitemap { url: String },
+    Page { entry: Entry, not_before: Option<Instant>, robots: Option<Arc<Robots>> },
+}
+
+/// What a job gave.
+enum Done {
+    /// The robots.txt as the crawl obeys it, and as the audit's crawlability rule reads it.
+    Robots {
+        url: String,
+        crawl: Robots,
+        audit: Option<Robots>,
+    },
+    Sitemap {
+        url: String,
+        status: Option<u16>,
+        body: Vec<u8>,
+    },
+    Page {
+        entry: Entry,
+        fetched: Fetched,
+    },
+}
+
+/// A fetch of a page.
+enum Fetched {
+    Html(Box<(CrawledPage, Audit)>),
+    Other { status: u16 },
+    Redirected { status: u16, location: Option<String> },
+    Failed { reason: String },
+}
+
+/// Runs a crawl of `scope` over the frontier kept in `store` (resumed from it: a store that
+/// holds a crawl already continues it), with `limits` for politeness, until it ends (see
+/// the module documentation). The store and the sink are given back.
+///
+/// # Errors
+/// The store or the sink failed (the crawl stops there; what was written stays), or a task
+/// of the runner panicked.
+pub async fn run<S, K>(
+    fetcher: &Fetcher,
+    store: S,
+    scope: Scope,
+    limits: Limits,
+    sink: K,
+    options: CrawlOptions,
+) -> Result<Crawled<S, K>, AppError>
+where
+    S: FrontierStore + Send + 'static,
+    S::Error: Display,
+    K: CrawlSink + 'static,
+{
+    let (jobs_tx, mut jobs_rx) = tokio::sync::mpsc::unbounded_channel::<Job>();
+    let (done_tx, done_rx) = std::sync::mpsc::channel::<Done>();
+    let scope = Arc::new(scope);
+    let analysis = options.limits;
+    let slots = options.slots.clone();
+    let sitemap_max = options.sitemap_limits.max_bytes;
+    let driver = {
+        let scope = Arc::clone(&scope);
+        tokio::task::spawn_blocking(move || drive(store, scope, limits, sink, options, &jobs_tx, &done_rx))
+    };
+    let mut tasks = tokio::task::JoinSet::new();
+    while let Some(job) = jobs_rx.recv().await {
+        let (fetcher, scope, done, slots) = (fetcher.clone(), Arc::clone(&scope), done_tx.clone(), slots.clone());
+        tasks.spawn(async move {
+            let result = execute(&fetcher, job, &scope, analysis, slots.as_deref(), sitemap_max).await;
+            // The frontier thread stopped (an error): nobody waits for this any more.
+            let _ = done.send(result);
+        });
+        while let Some(joined) = tasks.try_join_next() {
+            if let Err(e) = joined {
+                if e.is_panic() {
+                    tracing::error!(error = %e, "a crawl fetch task panicked");
+                }
+            }
+        }
+    }
+    drop(done_tx);
+    driver.await.map_err(|e| AppError::internal(format!("crawl runner failed: {e}")))?
+}
+
+/// The frontier thread: hands out work, records results, tells the sink.
+fn drive<S, K>(
+    store: S,
+    scope: Arc<Scope>,
+    limits: Limits,
+    mut sink: K,
+    options: CrawlOptions,
+    jobs: &tokio::sync::mpsc::UnboundedSender<Job>,
+    done: &Receiver<Done>,
+) -> Result<Crawled<S, K>, AppError>
+where
+    S: FrontierStore,
+    S::Error: Display,
+    K: CrawlSink,
+{
+    let store_error = |e: S::Error| AppError::internal(format!("crawl frontier store: {e}"));
+    let started = Instant::now();
+    let deadline = started + options.time_limit;
+    let mut frontier = Frontier::resume(store, (*scope).clone(), limits).map_err(store_error)?;
+    let mut sitemaps = Sitemaps::new(scope.start(), options.sitemap_limits.clone());
+    let mut audit_robots: std::collections::HashMap<String, Option<Arc<Robots>>> = Default::default();
+    let mut sitemap_busy = false;
+    let mut in_flight = 0usize;
+    let mut stop: Option<CrawlEnd> = None;
+    let mut time_limited = false;
+    let mut last_start: Option<Instant> = None;
+    let mut ok_pages = 0u64;
+    let mut audited = 0u64;
+    let mut first_problem: Option<String> = None;
+    let mut last_progress: Option<Instant> = None;
+    let send = |job: Job| jobs.send(job).map_err(|_| AppError::internal("the crawl's fetch side stopped"));
+
+    loop {
+        if stop.is_none() {
+            if options.cancel.load(Ordering::Relaxed) || sink.cancelled() {
+                stop = Some(CrawlEnd::Cancelled);
+            } else if Instant::now() >= deadline {
+                stop = Some(CrawlEnd::Completed);
+                time_limited = true;
+            }
+        }
+        if stop.is_none() {
+            for work in frontier.next_work().map_err(store_error)? {
+                match work {
+                    Work::Robots { url } => send(Job::Robots { url })?,
+                    Work::Fetch(entry) => {
+                        let not_before = frontier.crawl_delay().map(|delay| {
+                            let at = last_start.map_or_else(Instant::now, |last| (last + delay).max(Instant::now()));
+                            last_start = Some(at);
+                            at
+                        });
+                        let robots = Url::parse(&entry.url)
+                            .ok()
+                            .and_then(|u| audit_robots.get(&u.origin().ascii_serialization()).cloned().flatten());
+                        send(Job::Page { entry, not_before, robots })?;
+                    }
+                }
+                in_flight += 1;
+            }
+            if options.sitemaps && !sitemap_busy {
+                if let Some(url) = sitemaps.next_url() {
+                    send(Job::Sitemap { url: url.to_string() })?;
+                    sitemap_busy = true;
+                    in_flight += 1;
+                }
+            }
+        }
+        if in_flight == 0 {
+            if stop.is_some() || frontier.is_finished().map_err(store_error)? {
+                break;
+            }
+            // Other workers on a shared store hold the host's places: wait for them.
+            std::thread::sleep(Duration::from_millis(50));
+            continue;
+        }
+        let wait = options.progress_every.max(Duration::from_millis(10));
+        let result = match done.recv_timeout(wait) {
+            Ok(result) => Some(result),
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => return Err(AppError::internal("the crawl's fetch side stopped")),
+        };
+        if let Some(result) = result {
+            in_flight -= 1;
+            match result {
+                Done::Robots { url, crawl, audit } => {
+                    if let Ok(u) = Url::parse(&url) {
+                        audit_robots.insert(u.origin().ascii_serialization(), audit.map(Arc::new));
+                    }
+                    for sitemap in frontier.set_robots(&url, crawl) {
+                        sitemaps.add_source(&sitemap);
+                    }
+                }
+                Done::Sitemap { url, status, body } => {
+                    sitemap_busy = false;
+                    let read = sitemaps.record(&url, status, &body);
+                    if let Some(error) = &read.error {
+                        tracing::debug!(sitemap = %url, %error, "sitemap not read");
+                    }
+                    for page_url in read.urls {
+                        frontier.add_sitemap_url(&page_url).map_err(store_error)?;
+                        sink.sitemap_url(&page_url)?;
+                    }
+                }
+                Done::Page { entry, fetched } => {
+                    let (url, depth) = (entry.url.clone(), entry.depth);
+                    match fetched {
+                        Fetched::Html(analysed) => {
+                            let (page, audit) = *analysed;
+                            frontier.record(entry, Outcome::Answered(&page)).map_err(store_error)?;
+                            ok_pages += u64::from(matches!(page.status, Some(200..=299)));
+                            audited += 1;
+                            sink.page(&page, Some(&audit))?;
+                        }
+                        Fetched::Other { status } => {
+                            let page = CrawledPage::answered(&url, depth, status, None);
+                            frontier.record(entry, Outcome::Answered(&page)).map_err(store_error)?;
+                            if (200..300).contains(&status) {
+                                ok_pages += 1;
+                            } else if first_problem.is_none() {
+                                first_problem = Some(format!("{url} answered HTTP {status}"));
+                            }
+                            sink.page(&page, None)?;
+                        }
+                        Fetched::Redirected { status, location } => {
+                            let outcome = Outcome::Redirected { status, location: location.as_deref() };
+                            let to = frontier.record(entry, outcome).map_err(store_error)?;
+                            sink.page(&CrawledPage::answered(&url, depth, status, to), None)?;
+                        }
+                        Fetched::Failed { reason } => {
+                            if first_problem.is_none() {
+                                first_problem = Some(format!("{url}: {reason}"));
+                            }
+                            frontier.record(entry, Outcome::Failed { reason: &reason }).map_err(store_error)?;
+                            sink.page(&CrawledPage::failed(&url, depth, reason), None)?;
+                        }
+                    }
+                }
+            }
+        }
+        if last_progress.is_none_or(|at| at.elapsed() >= options.progress_every) {
+            last_progress = Some(Instant::now());
+            sink.progress(&progress(&mut frontier, started).map_err(store_error)?);
+        }
+    }
+
+    let progress = progress(&mut frontier, started).map_err(store_error)?;
+    sink.progress(&progress);
+    let end = match stop {
+        Some(CrawlEnd::Cancelled) => CrawlEnd::Cancelled,
+        _ if ok_pages == 0 => {
+            let start = frontier.store().get(scope.start().as_str()).map_err(store_error)?;
+            let skipped = start.filter(|e| e.state == State::Skipped).and_then(|e| e.reason);
+            let reason = first_problem
+                .or(skipped.map(|r| format!("{} was not fetched: {r}", scope.start())))
+                .unwrap_or_else(|| "no page answered".to_string());
+            CrawlEnd::Failed { reason: format!("the site answered no page: {reason}") }
+        }
+        _ => CrawlEnd::Completed,
+    };
+    let summary =
+        CrawlSummary { end, time_limited, progress, sitemaps_read: sitemaps.any_read(), pages_audited: audited };
+    Ok(Crawled { summary, store: frontier.into_store(), sink })
+}
+
+fn progress<S: FrontierStore>(frontier: &mut Frontier<S>, started: Instant) -> Result<Progress, S::Error> {
+    let c = frontier.counts()?;
+    let elapsed = started.elapsed();
+    let fetched = (c.done + c.failed) as f64;
+    Ok(Progress {
+        done: c.done,
+        queued: c.queued + c.fetching,
+        failed: c.failed,
+        skipped: c.skipped,
+        pages_per_second: if elapsed.is_zero() { 0.0 } else { fetched / elapsed.as_secs_f64() },
+        elapsed,
+    })
+}
+
+/// Does one job on the async side.
+async fn execute(
+    fetcher: &Fetcher,
+    job: Job,
+    scope: &Scope,
+    limits: AnalysisLimits,
+    slots: Option<&AuditSlots>,
+    sitemap_max: usize,
+) -> Done {
+    match job {
+        Job::Robots { url } => {
+            let answer = match Url::parse(&url) {
+                Ok(u) => fetcher.fetch_robots_txt(&u).await,
+                Err(_) => Ok(None),
+            };
+            let crawl = match &answer {
+                Ok(Some(page)) => robots_from_answer(Some(page.status), &page.body),
+                Err(e) if e.is_no_answer() => Robots::unreachable(e.code()),
+                // No robots.txt to ask, or one the fetch refused (too large, the address
+                // guard): no rules, as for a single audit.
+                _ => Robots::parse(b""),
+            };
+            Done::Robots { url, crawl, audit: site_robots(answer) }
+        }
+        Job::Sitemap { url } => {
+            let (status, body) = match Url::parse(&url) {
+                Ok(u) => match fetcher.fetch_text(&u, sitemap_max).await {
+                    Ok(page) => (Some(page.status), page.body.to_vec()),
+                    Err(_) => (None, Vec::new()),
+                },
+                Err(_) => (None, Vec::new()),
+            };
+            Done::Sitemap { url, status, body }
+        }
+        Job::Page { entry, not_before, robots } => {
+            if let Some(at) = not_before {
+                tokio::time::sleep_until(at.into()).await;
+            }
+            let fetched = fetch_page(fetcher, &entry, scope, limits, slots, robots).await;
+            Done::Page { entry, fetched }
+        }
+    }
+}
+
+/// Fetches one page (one hop) and audits it when it is HTML that answered 2xx.
+async fn fetch_page(
+    fetcher: &Fetcher,
+    entry: &Entry,
+    scope: &Scope,
+    limits: AnalysisLimits,
+    slots: Option<&AuditSlots>,
+    robots: Option<Arc<Robots>>,
+) -> Fetched {
+    let Ok(url) = Url::parse(&entry.url) else {
+        return Fetched::Failed { reason: "not a URL".to_string() };
+    };
+    let page: FetchedPage = match fetcher.fetch_hop(&url).await {
+        Ok(page) => page,
+        Err(e) => return Fetched::Failed { reason: format!("{}: {e}", e.code()) },
+    };
+    let status = page.status;
+    if (300..400).contains(&status) {
+        if let Some(location) = page.header("location") {
+            return Fetched::Redirected { status, location: Some(location.to_string()) };
+        }
+    }
+    let html = page.content_type.as_deref().is_none_or(is_html_type);
+    if !(200..300).contains(&status) || !html {
+        return Fetched::Other { status };
+    }
+    let slot = match slots {
+        Some(slots) => match slots.admit_background_within(SLOT_PATIENCE).await {
+            Ok(ticket) => match ticket.ready().await {
+                Ok(permit) => Some(permit),
+                Err(e) => return Fetched::Failed { reason: format!("{}: {}", e.code(), e.message()) },
+            },
+            Err(e) => return Fetched::Failed { reason: format!("{}: {}", e.code(), e.message()) },
+        },
+        None => None,
+    };
+    let (requested, depth, scope) = (entry.url.clone(), entry.depth, scope.clone());
+    let analysed = analyse_blocking(slot, limits, move |budget| {
+        let http = http_facts(&requested, &page, robots.as_deref());
+        let audit = audit_core::audit(Page::parse_within(&requested, &page.body, http, budget));
+        let score = audit.score().percentage;
+        let record = CrawledPage::from_page(&requested, depth, &audit.page, &scope, Some(score));
+        (record, audit)
+    })
+    .await;
+    match analysed {
+        Ok(analysed) => Fetched::Html(Box::new(analysed)),
+        Err(e) => Fetched::Failed { reason: format!("analysis failed: {e}") },
+    }
+}
+
+/// Whether a `Content-Type` names an HTML document.
+fn is_html_type(content_type: &str) -> bool {
+    let essence = content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    essence == "text/html" || essence == "application/xhtml+xml"
+}
+
+/// Failed page rules of an audit: `(rule id, severity)`, worst first.
+pub fn failed_rules(audit: &Audit) -> Vec<(&'static str, audit_core::Severity)> {
+    audit.failures().into_iter().map(|(rule, _)| (rule.id, rule.severity)).collect()
+}
+
+/// What the command line and the tests keep of a crawl: every page in memory, with its
+/// failed page rules. The service writes pages to its database instead.
+#[derive(Default)]
+pub struct MemorySink {
+    /// Every URL fetched, in the order the results came.
+    pub pages: Vec<CrawledPage>,
+    /// For each page of [`MemorySink::pages`], its failed page rules (empty when not
+    /// audited).
+    pub failed: Vec<Vec<(&'static str, audit_core::Severity)>>,
+    /// The page URLs the sitemaps list.
+    pub sitemap_urls: std::collections::BTreeSet<String>,
+    /// Told each progress report.
+    pub on_progress: Option<ProgressFn>,
+}
+
+/// A progress callback of [`MemorySink`].
+pub type ProgressFn = Box<dyn FnMut(&Progress) + Send>;
+
+impl CrawlSink for MemorySink {
+    fn page(&mut self, page: &CrawledPage, audit: Option<&Audit>) -> Result<(), AppError> {
+        self.pages.push(page.clone());
+        self.failed.push(audit.map(failed_rules).unwrap_or_default());
+        Ok(())
+    }
+
+    fn sitemap_url(&mut self, url: &str) -> Result<(), AppError> {
+        self.sitemap_urls.insert(url.to_string());
+        Ok(())
+    }
+
+    fn progress(&mut self, progress: &Progress) {
+        if let Some(f) = &mut self.on_progress {
+            f(progress);
+        }
+    }
+}
+
+impl std::fmt::Debug for MemorySink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MemorySink")
+            .field("pages", &self.pages.len())
+            .field("sitemap_urls", &self.sitemap_urls.len())
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crawl::{Counts, MemoryStore, ScopeConfig};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    /// Blocks as the PostgreSQL client does: a runtime of its own, which panics on a thread
+    /// that drives async tasks. The runner must call the store and the sink elsewhere.
+    fn block_like_a_database() {
+        tokio::runtime::Builder::new_current_thread().build().expect("runtime").block_on(async {});
+    }
+
+    /// A [`MemoryStore`] that blocks on every call.
+    struct BlockingStore(MemoryStore);
+
+    impl FrontierStore for BlockingStore {
+        type Error = std::convert::Infallible;
+        fn get(&mut self, url: &str) -> Result<Option<Entry>, Self::Error> {
+            block_like_a_database();
+            self.0.get(url)
+        }
+        fn insert(&mut self, entry: Entry) -> Result<bool, Self::Error> {
+            block_like_a_database();
+            self.0.insert(entry)
+        }
+        fn update(&mut self, entry: &Entry) -> Result<(), Self::Error> {
+            block_like_a_database();
+            self.0.update(entry)
+        }
+        fn claim(&mut self, limit: usize, unlinked: bool) -> Result<Vec<Entry>, Self::Error> {
+            block_like_a_database();
+            self.0.claim(limit, unlinked)
+        }
+        fn counts(&mut self) -> Result<Counts, Self::Error> {
+            block_like_a_database();
+            self.0.counts()
+        }
+        fn requeue_fetching(&mut self) -> Result<u64, Self::Error> {
+            block_like_a_database();
+            self.0.requeue_fetching()
+        }
+    }
+
+    /// A [`MemorySink`] that blocks on every call.
+    #[derive(Default)]
+    struct BlockingSink(MemorySink);
+
+    impl CrawlSink for BlockingSink {
+        fn page(&mut self, page: &CrawledPage, audit: Option<&Audit>) -> Result<(), AppError> {
+            block_like_a_database();
+            self.0.page(page, audit)
+        }
+        fn sitemap_url(&mut self, url: &str) -> Result<(), AppError> {
+            block_like_a_database();
+            self.0.sitemap_url(url)
+        }
+        fn cancelled(&mut self) -> bool {
+            block_like_a_database();
+            false
+        }
+    }
+
+    /// A three-page site on 127.0.0.1: `/` links to `/a` and `/gone` (404).
+    async fn site() -> std::net::SocketAddr {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        tokio::spawn(async move {
+            while let Ok((mut stream, _)) = listener.accept().await {
+                tokio::spawn(async move {
+                    let mut buf = [0u8; 4096];
+                    let n = stream.read(&mut buf).await.unwrap_or(0);
+                    let head = String::from_utf8_lossy(&buf[..n]).to_string();
+                    let path = head.split_whitespace().nth(1).unwrap_or("/").to_string();
+                    let (status, body) = match path.as_str() {
+                        "/" => (200, "<title>Home page of the shop</title><a href='/a'>A</a><a href='/gone'>Old</a>"),
+                        "/a" => (200, "<title>The A page of the shop</title><a href='/'>Home</a>"),
+                        _ => (404, "<title>Not found</title>"),
+                    };
+                    let out = format!(
+                        "HTTP/1.1 {status} X\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                        body.len()
+                    );
+                    let _ = stream.write_all(out.as_bytes()).await;
+                });
+            }
+        });
+        addr
+    }
+
+    fn fetcher() -> Fetcher {
+        Fetcher::new(fetch::FetchConfig { allow_targets: vec!["127.0.0.1".into()], ..fetch::FetchConfig::default() })
+            .expect("fetcher")
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_blocking_store_and_sink_are_called_off_the_async_workers() {
+        let addr = site().await;
+        let scope = Scope::new(&format!("http://{addr}/"), ScopeConfig::default()).expect("scope");
+        let crawled = run(
+            &fetcher(),
+            BlockingStore(MemoryStore::new()),
+            scope,
+            Limits::default(),
+            BlockingSink::default(),
+            CrawlOptions::default(),
+        )
+        .await
+        .expect("crawl");
+        assert_eq!(crawled.summary.end, CrawlEnd::Completed);
+        assert_eq!(crawled.summary.pages_audited, 2);
+        let mut urls: Vec<_> = crawled
+            .sink
+            .0
+            .pages
+            .iter()
+            .map(|p| (p.url.trim_start_matches(&format!("http://{addr}")).to_string(), p.status))
+            .collect();
+        urls.sort();
+        assert_eq!(urls, [("/".into(), Some(200)), ("/a".into(), Some(200)), ("/gone".into(), Some(404))]);
+        let home = crawled.sink.0.pages.iter().find(|p| p.depth == Some(0)).expect("the start page");
+        assert_eq!(home.outlinks.len(), 2, "its links are given with it");
+        assert!(crawled.sink.0.failed.iter().any(|f| !f.is_empty()), "the page rules ran");
+        assert_eq!(crawled.summary.progress.done, 3);
+    }
+
+    #[tokio::test]
+    async fn a_cancelled_crawl_starts_nothing_more_and_keeps_what_it_has() {
+        let addr = site().await;
+        let scope = Scope::new(&format!("http://{addr}/"), ScopeConfig::default()).expect("scope");
+        let options = CrawlOptions::default();
+        options.cancel.store(true, Ordering::Relaxed);
+        let crawled = run(&fetcher(), MemoryStore::new(), scope, Limits::default(), MemorySink::default(), options)
+            .await
+            .expect("crawl");
+        assert_eq!(crawled.summary.end, CrawlEnd::Cancelled);
+        assert!(crawled.sink.pages.is_empty());
+        assert_eq!(crawled.store.entries().len(), 1, "the start URL stays queued for a resume");
+    }
+
+    #[tokio::test]
+    async fn a_site_that_answers_nothing_fails_with_the_reason() {
+        let port = {
+            let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+            l.local_addr().expect("addr").port()
+        };
+        let scope = Scope::new(&format!("http://127.0.0.1:{port}/"), ScopeConfig::default()).expect("scope");
+        let crawled = run(
+            &fetcher(),
+            MemoryStore::new(),
+            scope,
+            Limits::default(),
+            MemorySink::default(),
+            CrawlOptions::default(),
+        )
+        .await
+        .expect("crawl");
+        let CrawlEnd::Failed { reason } = &crawled.summary.end else { panic!("{:?}", crawled.summary) };
+        assert!(reason.contains("robots.txt unreachable"), "{reason}");
+    }
+}

@@ -1,0 +1,504 @@
+//! Site crawls of the service (docs/API.md, "Site crawl"): start one, read its status, pages
+//! and issues, export it, cancel it; crawls run in the background under a lease, so that a
+//! crawl is run by one replica, and a restart (or another replica, once the lease ran out)
+//! resumes it from its frontier in the database (docs/ARCHITECTURE.md, "Replicas").
+//!
+//! [`Crawls`] is the engine, cheap to clone, like the workflow engine: [`Crawls::start`]
+//! checks the start URL as an audit does, creates the crawl with its lease and drives it
+//! in a background task; [`Crawls::recover`] at start-up and [`Crawls::spawn_sweeper`] take
+//! over crawls whose driver is gone.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crawl::{run_site_rules, site_score, Limits, Scope, ScopeConfig};
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use super::request::CrawlRequest;
+use super::runner::{self, CrawlEnd, CrawlOptions, CrawlSink, Progress};
+use crate::{App, AppError};
+
+/// Pages per crawl of an anonymous caller.
+pub const ANONYMOUS_MAX_PAGES: u32 = 30;
+/// Pages per crawl of a `free` key.
+pub const FREE_MAX_PAGES: u32 = 100;
+/// Pages per crawl of a `pro` key.
+pub const PRO_MAX_PAGES: u32 = 500;
+/// Rows of a page of `GET .../pages` and `GET .../issues/{rule_id}` by default.
+pub const DEFAULT_PAGE_LIMIT: usize = 100;
+/// Rows of such a page at most.
+pub const MAX_PAGE_LIMIT: usize = 500;
+/// How often the runner asks the database whether its crawl was cancelled or its lease
+/// taken, at most.
+const CANCEL_CHECK_EVERY: Duration = Duration::from_millis(500);
+
+/// The pages per crawl of a tier (`None`: anonymous).
+pub fn tier_max_pages(tier: Option<store::Tier>) -> u32 {
+    match tier {
+        None => ANONYMOUS_MAX_PAGES,
+        Some(store::Tier::Free) => FREE_MAX_PAGES,
+        Some(store::Tier::Pro) => PRO_MAX_PAGES,
+    }
+}
+
+/// A crawl just created.
+#[derive(Debug, Clone)]
+pub struct Started {
+    /// The crawl (state `queued`).
+    pub crawl: store::Crawl,
+    /// `max_pages` asked for when it was cut to the tier's limit.
+    pub cut_from: Option<u32>,
+    /// The tier's pages per crawl.
+    pub tier_limit: u32,
+}
+
+/// What a crawl keeps of its start as options (its `options_json`).
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+struct StoredOptions {
+    request: CrawlRequest,
+    max_pages: u32,
+}
+
+/// A page of findings of one rule.
+#[derive(Debug, Clone)]
+pub struct IssuePage {
+    /// The rule id.
+    pub rule_id: String,
+    /// `site` or `page`.
+    pub kind: &'static str,
+    /// Its severity.
+    pub severity: String,
+    /// Its name, as documented.
+    pub name: String,
+    /// The findings.
+    pub findings: Vec<store::CrawlIssue>,
+    /// The cursor of the next page.
+    pub next_cursor: Option<String>,
+}
+
+/// The site crawl engine (see the module documentation).
+#[derive(Debug, Clone)]
+pub struct Crawls {
+    app: App,
+    /// This engine's name on the leases of the crawls it drives, unique per process.
+    worker: Arc<str>,
+    /// How long a crawl runs at most.
+    time_limit: Duration,
+}
+
+fn not_found(id: &str) -> AppError {
+    AppError::refused("not_found", format!("No crawl {id:?} of this caller."))
+}
+
+/// Reads a paging cursor (`invalid_parameter` when it is not one this API gave).
+fn cursor(raw: Option<&str>) -> Result<Option<i64>, AppError> {
+    raw.map(|c| {
+        c.parse::<i64>()
+            .ok()
+            .filter(|n| *n >= 0)
+            .ok_or_else(|| AppError::invalid_parameter("cursor", "Not a cursor this API gave."))
+    })
+    .transpose()
+}
+
+impl Crawls {
+    /// The engine over `app`.
+    pub fn new(app: App) -> Crawls {
+        let worker = format!("{}-{}", std::process::id(), uuid::Uuid::new_v4());
+        Crawls { app, worker: worker.into(), time_limit: runner::DEFAULT_TIME_LIMIT }
+    }
+
+    /// The same engine with another time limit per crawl.
+    pub fn with_time_limit(mut self, limit: Duration) -> Crawls {
+        self.time_limit = limit;
+        self
+    }
+
+    fn lease_until(&self) -> time::OffsetDateTime {
+        time::OffsetDateTime::now_utc() + self.app.lease
+    }
+
+    /// Starts a crawl for `owner` (`None`: anonymous) of `tier`: the start URL is checked
+    /// exactly as an audit checks its URL (invalid, refused by the address guard, not HTML:
+    /// the audit's errors) before anything is created; `max_pages` is cut to the tier's
+    /// limit ([`tier_max_pages`]); the crawl then runs in the background.
+    ///
+    /// # Errors
+    /// The audit's URL and fetch errors, `invalid_parameter` for bad prefixes, or the store.
+    pub async fn start(
+        &self,
+        request: CrawlRequest,
+        owner: Option<String>,
+        tier: Option<store::Tier>,
+    ) -> Result<Started, AppError> {
+        let url = runner::check_start(&self.app.fetcher, &request.url).await?;
+        let tier_limit = tier_max_pages(tier);
+        let asked = request.max_pages.unwrap_or(tier_limit);
+        let max_pages = asked.min(tier_limit);
+        let cut_from = (asked > tier_limit).then_some(asked);
+        let request = CrawlRequest { url: url.to_string(), max_pages: Some(max_pages), ..request };
+        scope_of(&request, max_pages)?;
+        let options_json = serde_json::to_string(&StoredOptions { request: request.clone(), max_pages })
+            .map_err(AppError::internal)?;
+        let new = store::NewCrawl { user_id: owner, url: request.url.clone(), options_json, max_pages };
+        let (worker, until) = (self.worker.clone(), self.lease_until());
+        let crawl = self.app.db(move |s| s.create_crawl(new, &worker, until)).await?;
+        let engine = self.clone();
+        let id = crawl.id.clone();
+        tokio::spawn(async move { engine.drive_leased(&id).await });
+        Ok(Started { crawl, cut_from, tier_limit })
+    }
+
+    /// Crawl `id` when `owner` may see it: a key's crawl by that key's owner, an anonymous
+    /// crawl by anonymous callers (its id is unguessable); anything else is refused exactly
+    /// as an unknown id (`not_found`).
+    ///
+    /// # Errors
+    /// `not_found`, or the store.
+    pub async fn owned(&self, owner: Option<&str>, id: &str) -> Result<store::Crawl, AppError> {
+        let key = id.to_string();
+        let found = self.app.db(move |s| Ok(s.get_crawl(&key))).await?;
+        match found {
+            Ok(crawl) if crawl.user_id.as_deref() == owner => Ok(crawl),
+            Ok(_) => Err(not_found(id)),
+            Err(e) if e.is_not_found() => Err(not_found(id)),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The rules with findings in crawl `id` (site rules first).
+    ///
+    /// # Errors
+    /// The store.
+    pub async fn issue_counts(&self, id: &str) -> Result<Vec<store::IssueCount>, AppError> {
+        let id = id.to_string();
+        self.app.db(move |s| s.crawl_issue_counts(&id)).await
+    }
+
+    /// A page of the URLs of `owner`'s crawl `id`, after `cursor`.
+    ///
+    /// # Errors
+    /// `not_found`, `invalid_parameter` (the cursor), or the store.
+    pub async fn pages(
+        &self,
+        owner: Option<&str>,
+        id: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<(store::Crawl, Vec<store::CrawlPage>, Option<String>), AppError> {
+        let crawl = self.owned(owner, id).await?;
+        let after = cursor(after)?;
+        let key = crawl.id.clone();
+        let limit = limit.clamp(1, MAX_PAGE_LIMIT);
+        let (pages, next) = self.app.db(move |s| s.crawl_pages(&key, after, limit)).await?;
+        Ok((crawl, pages, next.map(|n| n.to_string())))
+    }
+
+    /// A page of the URLs rule `rule_id` (a site rule or a page rule) finds in `owner`'s
+    /// crawl `id`, with the linking page where there is one.
+    ///
+    /// # Errors
+    /// `not_found` (the crawl, or no such rule), `invalid_parameter` (the cursor), or the
+    /// store.
+    pub async fn issue(
+        &self,
+        owner: Option<&str>,
+        id: &str,
+        rule_id: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<IssuePage, AppError> {
+        let crawl = self.owned(owner, id).await?;
+        let (kind, severity, name) = if let Some(meta) = crawl::site_rule_by_id(rule_id) {
+            ("site", meta.severity.as_str().to_string(), meta.name.to_string())
+        } else if let Some(meta) = audit_core::rule_by_id(rule_id) {
+            ("page", meta.severity.as_str().to_string(), meta.name.to_string())
+        } else {
+            return Err(AppError::refused("not_found", format!("No rule {rule_id:?}.")));
+        };
+        let after = cursor(after)?;
+        let (key, rule) = (crawl.id.clone(), rule_id.to_string());
+        let limit = limit.clamp(1, MAX_PAGE_LIMIT);
+        let (findings, next) = self.app.db(move |s| s.crawl_issues(&key, &rule, after, limit)).await?;
+        Ok(IssuePage {
+            rule_id: rule_id.to_string(),
+            kind,
+            severity,
+            name,
+            findings,
+            next_cursor: next.map(|n| n.to_string()),
+        })
+    }
+
+    /// Every URL of `owner`'s crawl `id`, in crawl order (for the export).
+    ///
+    /// # Errors
+    /// `not_found`, or the store.
+    pub async fn all_pages(
+        &self,
+        owner: Option<&str>,
+        id: &str,
+    ) -> Result<(store::Crawl, Vec<store::CrawlPage>), AppError> {
+        let crawl = self.owned(owner, id).await?;
+        let key = crawl.id.clone();
+        let pages = self
+            .app
+            .db(move |s| {
+                let (mut all, mut after) = (Vec::new(), None);
+                loop {
+                    let (page, next) = s.crawl_pages(&key, after, MAX_PAGE_LIMIT)?;
+                    all.extend(page);
+                    match next {
+                        Some(n) => after = Some(n),
+                        None => return Ok(all),
+                    }
+                }
+            })
+            .await?;
+        Ok((crawl, pages))
+    }
+
+    /// Cancels `owner`'s crawl `id` (the pages done are kept; a crawl that has ended is
+    /// left as it is).
+    ///
+    /// # Errors
+    /// `not_found`, or the store.
+    pub async fn cancel(&self, owner: Option<&str>, id: &str) -> Result<store::Crawl, AppError> {
+        let crawl = self.owned(owner, id).await?;
+        let key = crawl.id.clone();
+        self.app.db(move |s| s.cancel_crawl(&key)).await
+    }
+
+    /// At start-up: crawls a previous process left `queued` or `running` are resumed from
+    /// their frontier. On SQLite this process is alone on its database, so every such crawl
+    /// is taken at once; on PostgreSQL only those whose lease ran out (the sweep takes the
+    /// others when theirs do).
+    pub async fn recover(&self) {
+        let alone = !self.app.store.is_postgres();
+        self.adopt(alone).await;
+    }
+
+    /// Starts the sweep of this replica: every half lease, crawls whose lease ran out are
+    /// adopted and resumed. Stops when `stop` turns true.
+    pub fn spawn_sweeper(&self, mut stop: tokio::sync::watch::Receiver<bool>) {
+        let engine = self.clone();
+        let every = self.app.lease / 2;
+        tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    () = tokio::time::sleep(every) => {}
+                    _ = stop.changed() => return,
+                }
+                if *stop.borrow() {
+                    return;
+                }
+                engine.adopt(false).await;
+            }
+        });
+    }
+
+    async fn adopt(&self, all: bool) {
+        let (worker, until) = (self.worker.clone(), self.lease_until());
+        let expired_at = (!all).then(time::OffsetDateTime::now_utc);
+        match self.app.db(move |s| s.adopt_crawls(&worker, expired_at, until)).await {
+            Ok(ids) => {
+                for id in ids {
+                    tracing::info!(crawl = %id, "crawl interrupted (a restart, or a replica gone): resumed");
+                    let engine = self.clone();
+                    tokio::spawn(async move { engine.drive_leased(&id).await });
+                }
+            }
+            Err(e) => tracing::error!(error = %e, "interrupted crawls not recovered"),
+        }
+    }
+
+    /// Runs crawl `id` under this engine's lease (renewed while it runs) to its end.
+    async fn drive_leased(&self, id: &str) {
+        let (app, key, worker, lease) = (self.app.clone(), id.to_string(), self.worker.clone(), self.app.lease);
+        let heartbeat = crate::lease::Heartbeat::start(lease, move || {
+            let (app, id, worker) = (app.clone(), key.clone(), worker.clone());
+            async move {
+                let until = time::OffsetDateTime::now_utc() + lease;
+                app.db(move |s| s.renew_crawl_lease(&id, &worker, until)).await.ok()
+            }
+        });
+        if let Err(e) = self.drive(id).await {
+            tracing::error!(crawl = %id, error = %e, "crawl stopped");
+            let end = store::CrawlEnd {
+                state: store::CrawlState::Failed,
+                site_score: None,
+                summary_json: None,
+                error: Some(e.to_string()),
+                site_issues: Vec::new(),
+                event: None,
+            };
+            let (key, worker) = (id.to_string(), self.worker.clone());
+            let _ = self.app.db(move |s| s.finish_crawl(&key, &worker, &end)).await;
+        }
+        heartbeat.stop().await;
+        let (key, worker) = (id.to_string(), self.worker.clone());
+        if let Err(e) = self.app.db(move |s| s.release_crawl(&key, &worker)).await {
+            tracing::warn!(crawl = %id, error = %e, "crawl lease not given up (it runs out)");
+        }
+    }
+
+    async fn drive(&self, id: &str) -> Result<(), AppError> {
+        let key = id.to_string();
+        self.app.db(move |s| s.start_crawl(&key)).await?;
+        let key = id.to_string();
+        let crawl = self.app.db(move |s| s.get_crawl(&key)).await?;
+        let stored: StoredOptions = serde_json::from_str(&crawl.options_json).map_err(AppError::internal)?;
+        let scope = scope_of(&stored.request, stored.max_pages)?;
+        let frontier = self.app.store.crawl_frontier(id, &self.worker);
+        let sink = StoreSink {
+            store: self.app.store.clone(),
+            crawl_id: id.to_string(),
+            worker: self.worker.to_string(),
+            checked: Instant::now(),
+            stop: false,
+        };
+        let options = CrawlOptions {
+            limits: self.app.limits,
+            time_limit: self.time_limit,
+            sitemaps: stored.request.sitemaps,
+            slots: Some(self.app.slots.clone()),
+            ..CrawlOptions::default()
+        };
+        let crawled = runner::run(&self.app.fetcher, frontier, scope, Limits::default(), sink, options).await?;
+        let summary = crawled.summary;
+        let (key, worker) = (id.to_string(), self.worker.clone());
+        let url = crawl.url.clone();
+        self.app
+            .db(move |s| {
+                let pages = s.crawl_records(&key)?;
+                let sitemap = s.crawl_sitemap_urls(&key)?;
+                let results = run_site_rules(&pages, &sitemap, summary.sitemaps_read);
+                let score = site_score(pages.iter().filter_map(|p| p.score), pages.len(), &results);
+                let site_issues = results
+                    .iter()
+                    .flat_map(|r| {
+                        r.findings.iter().map(move |f| store::CrawlIssue {
+                            kind: store::IssueKind::Site,
+                            rule_id: r.id.to_string(),
+                            severity: r.severity.as_str().to_string(),
+                            url: f.url.clone(),
+                            linked_from: f.linked_from.clone(),
+                            detail: f.detail.clone(),
+                        })
+                    })
+                    .collect();
+                // A run resumed after a restart judges only its own fetches: pages that
+                // answered before the restart still make the crawl a success.
+                let answered = pages.iter().any(|p| matches!(p.status, Some(200..=299)));
+                let (state, error) = match &summary.end {
+                    CrawlEnd::Completed => (store::CrawlState::Completed, None),
+                    CrawlEnd::Cancelled => (store::CrawlState::Cancelled, None),
+                    CrawlEnd::Failed { .. } if answered => (store::CrawlState::Completed, None),
+                    CrawlEnd::Failed { reason } => (store::CrawlState::Failed, Some(reason.clone())),
+                };
+                let site_score = score.as_ref().map(|s| s.score);
+                let summary_json = json!({
+                    "time_limited": summary.time_limited,
+                    "sitemaps_read": summary.sitemaps_read,
+                    "pages_audited": summary.pages_audited,
+                    "mean_page_score": score.as_ref().map(|s| s.mean_page_score),
+                    "penalty": score.as_ref().map(|s| s.penalty),
+                })
+                .to_string();
+                let event = json!({
+                    "crawl_id": key,
+                    "url": url,
+                    "state": state.as_str(),
+                    "site_score": site_score,
+                    "pages_done": summary.progress.done,
+                    "pages_failed": summary.progress.failed,
+                });
+                let end = store::CrawlEnd {
+                    state,
+                    site_score,
+                    summary_json: Some(summary_json),
+                    error,
+                    site_issues,
+                    event: Some(("crawl.completed".to_string(), event)),
+                };
+                s.finish_crawl(&key, &worker, &end)
+            })
+            .await?;
+        Ok(())
+    }
+}
+
+/// The scope of a crawl request.
+fn scope_of(request: &CrawlRequest, max_pages: u32) -> Result<Scope, AppError> {
+    let config = ScopeConfig {
+        max_pages,
+        max_depth: request.max_depth,
+        include: request.include.clone(),
+        exclude: request.exclude.clone(),
+    };
+    Scope::new(&request.url, config).map_err(|e| AppError::refused("invalid_url", e.to_string()))
+}
+
+/// The service's [`CrawlSink`]: every page, its links and failed page rules written to the
+/// database as they come; asks the database now and then whether the crawl was cancelled
+/// or its lease taken by another replica (then it stops).
+struct StoreSink {
+    store: store::Store,
+    crawl_id: String,
+    worker: String,
+    checked: Instant,
+    stop: bool,
+}
+
+impl CrawlSink for StoreSink {
+    fn page(&mut self, page: &crawl::CrawledPage, audit: Option<&audit_core::Audit>) -> Result<(), AppError> {
+        let failed: Vec<(String, String, String)> = audit
+            .map(|a| {
+                a.failures()
+                    .into_iter()
+                    .map(|(rule, finding)| {
+                        (rule.id.to_string(), rule.severity.as_str().to_string(), finding.title.clone())
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Ok(self.store.record_crawl_page(&self.crawl_id, page, &failed)?)
+    }
+
+    fn sitemap_url(&mut self, url: &str) -> Result<(), AppError> {
+        Ok(self.store.add_crawl_sitemap_urls(&self.crawl_id, &[url.to_string()])?)
+    }
+
+    fn progress(&mut self, _progress: &Progress) {}
+
+    fn cancelled(&mut self) -> bool {
+        if self.stop || self.checked.elapsed() < CANCEL_CHECK_EVERY {
+            return self.stop;
+        }
+        self.checked = Instant::now();
+        let ours = match (self.store.get_crawl(&self.crawl_id), self.store.crawl_lease(&self.crawl_id)) {
+            (Ok(crawl), Ok(lease)) => {
+                crawl.state == store::CrawlState::Running && lease.is_none_or(|(w, _)| w == self.worker)
+            }
+            // The database did not answer: go on, and ask again later.
+            _ => true,
+        };
+        self.stop = !ours;
+        self.stop
+    }
+}
+
+/// The issue summary of a crawl as shown: `id`, `kind`, `severity`, `count`.
+pub fn issue_summary(counts: &[store::IssueCount]) -> Vec<Value> {
+    counts
+        .iter()
+        .map(|c| {
+            let kind: &'static str = match c.kind {
+                store::IssueKind::Site => "site",
+                store::IssueKind::Page => "page",
+            };
+            json!({ "id": c.rule_id, "kind": kind, "severity": c.severity, "count": c.count })
+        })
+        .collect()
+}

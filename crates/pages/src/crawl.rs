@@ -1,0 +1,205 @@
+//! The human report of a site crawl (`GET /crawls/{id}`, docs/API.md, "Site crawl"): the
+//! site score, the issues with their affected URLs, and the pages table. Plain data in,
+//! HTML out; the server reads the crawl and passes what it shows.
+
+use maud::html;
+
+use crate::frame::document;
+
+/// Affected URLs shown per issue; the rest are counted (the REST route lists them all).
+pub const URLS_PER_ISSUE: usize = 10;
+/// Seconds after which a page of a crawl still running reloads itself.
+pub const RUNNING_REFRESH_SECS: u32 = 5;
+
+/// One issue of the crawl with its first affected URLs.
+#[derive(Debug, Clone, Default)]
+pub struct CrawlIssueView {
+    /// The rule id.
+    pub id: String,
+    /// `site` or `page`.
+    pub kind: String,
+    /// `critical`, `warning` or `notice`.
+    pub severity: String,
+    /// Distinct URLs affected.
+    pub count: u64,
+    /// The first affected URLs: `(url, linked_from, detail)`.
+    pub urls: Vec<(String, Option<String>, String)>,
+}
+
+/// One row of the pages table.
+#[derive(Debug, Clone, Default)]
+pub struct CrawlPageView {
+    /// The URL.
+    pub url: String,
+    /// HTTP status, when it answered.
+    pub status: Option<u16>,
+    /// Click depth.
+    pub depth: Option<u32>,
+    /// Crawled pages linking to it.
+    pub inlinks: u32,
+    /// The page score.
+    pub score: Option<u32>,
+    /// The title.
+    pub title: Option<String>,
+    /// How many page rules it failed.
+    pub failed: usize,
+    /// Why it failed or was skipped.
+    pub reason: Option<String>,
+}
+
+/// What the crawl report shows.
+#[derive(Debug, Clone, Default)]
+pub struct CrawlView {
+    /// The crawl id.
+    pub id: String,
+    /// The start URL.
+    pub url: String,
+    /// Its state.
+    pub state: String,
+    /// The site score, once ended.
+    pub site_score: Option<u32>,
+    /// Pages done, queued, failed, skipped.
+    pub counts: [u64; 4],
+    /// Why it failed.
+    pub error: Option<String>,
+    /// The issues, in the crawl's order.
+    pub issues: Vec<CrawlIssueView>,
+    /// The pages, in crawl order.
+    pub pages: Vec<CrawlPageView>,
+    /// Whether more pages exist than are shown.
+    pub more_pages: bool,
+}
+
+fn band(score: Option<u32>) -> (&'static str, &'static str) {
+    match score {
+        Some(90..) => ("band-good", "Good"),
+        Some(50..=89) => ("band-fair", "Needs work"),
+        Some(_) => ("band-poor", "Poor"),
+        None => ("band-unknown", "Not scored yet"),
+    }
+}
+
+/// The report page of a crawl; it reloads itself while the crawl is `queued` or `running`.
+pub fn render_crawl_report(base_url: &str, view: &CrawlView) -> String {
+    let running = matches!(view.state.as_str(), "queued" | "running");
+    let (band_class, band_text) = band(view.site_score);
+    let api = format!("/api/v1/crawls/{}", view.id);
+    let [done, queued, failed, skipped] = view.counts;
+    let main = html! {
+        h1 { "Site crawl of " (view.url) }
+        section class="summary" aria-label="Site score" {
+            div class={ "score " (band_class) } {
+                @if let Some(score) = view.site_score {
+                    span class="score-value" { (score) }
+                    span class="score-max" { "/ 100" }
+                } @else {
+                    span class="score-value" { "–" }
+                }
+                span class="score-band" { (band_text) }
+            }
+            dl class="summary-facts" {
+                dt { "State" } dd { (view.state) }
+                dt { "Pages done" } dd { (done) }
+                dt { "Queued" } dd { (queued) }
+                dt { "Failed" } dd { (failed) }
+                dt { "Skipped" } dd { (skipped) }
+                @if let Some(error) = &view.error {
+                    dt { "Error" } dd { (error) }
+                }
+                dt { "Data" } dd {
+                    a href=(api) { "JSON" } " · "
+                    a href={ (api) "/export?format=csv" } { "CSV export" }
+                }
+            }
+        }
+        @if running {
+            p class="muted" { "The crawl is under way: this page reloads every " (RUNNING_REFRESH_SECS) " seconds." }
+        }
+        h2 { "Issues" }
+        @if view.issues.is_empty() {
+            p { "No issue found." }
+        }
+        @for issue in &view.issues {
+            section class="issue" aria-label=(issue.id) {
+                h3 { code { (issue.id) } " " span class="muted" { (issue.kind) " rule · " (issue.severity) " · " (issue.count) " URL" @if issue.count != 1 { "s" } } }
+                ul {
+                    @for (url, from, detail) in &issue.urls {
+                        li {
+                            a href=(url) rel="nofollow noopener" { (url) }
+                            @if !detail.is_empty() { " — " (detail) }
+                            @if let Some(from) = from { " (linked from " a href=(from) rel="nofollow noopener" { (from) } ")" }
+                        }
+                    }
+                }
+                @if issue.count as usize > issue.urls.len() {
+                    p class="muted" {
+                        (issue.count as usize - issue.urls.len()) " more: "
+                        a href={ (api) "/issues/" (issue.id) } { "every affected URL" }
+                    }
+                }
+            }
+        }
+        h2 { "Pages" }
+        table class="pages" {
+            thead { tr { th scope="col" { "URL" } th scope="col" { "Status" } th scope="col" { "Depth" } th scope="col" { "Inlinks" } th scope="col" { "Score" } th scope="col" { "Failed rules" } th scope="col" { "Title" } } }
+            tbody {
+                @for p in &view.pages {
+                    tr {
+                        td { a href=(p.url) rel="nofollow noopener" { (p.url) } }
+                        td { @if let Some(s) = p.status { (s) } @else { (p.reason.as_deref().unwrap_or("–")) } }
+                        td { @if let Some(d) = p.depth { (d) } @else { "–" } }
+                        td { (p.inlinks) }
+                        td { @if let Some(s) = p.score { (s) } @else { "–" } }
+                        td { (p.failed) }
+                        td { (p.title.as_deref().unwrap_or("")) }
+                    }
+                }
+            }
+        }
+        @if view.more_pages {
+            p class="muted" { "More pages: " a href={ (api) "/pages" } { "the full list" } "." }
+        }
+    };
+    let title = format!("Site crawl of {} — seo-audit", view.url);
+    document(&title, base_url, main, html! {}, running.then_some(RUNNING_REFRESH_SECS))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_report_shows_score_issues_and_pages_escaped() {
+        let view = CrawlView {
+            id: "cr_x".into(),
+            url: "https://a.test/".into(),
+            state: "completed".into(),
+            site_score: Some(72),
+            counts: [3, 0, 1, 0],
+            issues: vec![CrawlIssueView {
+                id: "broken-internal-link".into(),
+                kind: "site".into(),
+                severity: "critical".into(),
+                count: 12,
+                urls: vec![("https://a.test/gone".into(), Some("https://a.test/".into()), "HTTP 404".into())],
+            }],
+            pages: vec![CrawlPageView {
+                url: "https://a.test/".into(),
+                status: Some(200),
+                depth: Some(0),
+                inlinks: 2,
+                score: Some(80),
+                title: Some("<script>x</script>".into()),
+                failed: 3,
+                reason: None,
+            }],
+            ..CrawlView::default()
+        };
+        let page = render_crawl_report("http://127.0.0.1", &view);
+        assert!(page.contains(">72<") && page.contains("Needs work"));
+        assert!(page.contains("broken-internal-link") && page.contains("11 more"));
+        assert!(page.contains("linked from"));
+        assert!(page.contains("&lt;script&gt;") && !page.contains("<script>x"));
+        assert!(!page.contains("http-equiv=\"refresh\""), "an ended crawl does not reload");
+    }
+}

@@ -1,0 +1,298 @@
+//! `POST /api/v1/crawls`, `GET /api/v1/crawls/{id}`, `.../pages`, `.../issues/{rule_id}`,
+//! `.../export`, `DELETE /api/v1/crawls/{id}`: site crawls (docs/API.md, "Site crawl"; wire
+//! types: `api::crawls`).
+//!
+//! Scope `audit`; anonymous use allowed (counted by IP). Starting a crawl costs 1 quota unit;
+//! reading one costs nothing. A crawl made with a key is seen only by that key's owner, one
+//! made without a key only without one (404 otherwise, as for an unknown id).
+
+use api::crawls::{
+    Crawl, CrawlAnswer, CrawlExport, CrawlFinding, CrawlIssue, CrawlIssueCount, CrawlPage, CrawlPages, CrawlProgress,
+    CrawlRule, MaxPagesCut,
+};
+use http::{header, HeaderValue, StatusCode};
+
+use crate::auth::{authenticate, authenticate_metered, charge_quota, Identity, KeyRule};
+use crate::ctx::{Ctx, HandlerFuture};
+use crate::error::ApiError;
+use crate::response::{json_response, ok_json};
+
+/// `POST /api/v1/crawls`.
+pub fn create(ctx: Ctx) -> HandlerFuture {
+    Box::pin(create_crawl(ctx))
+}
+
+/// `GET /api/v1/crawls/{id}`.
+pub fn get(ctx: Ctx) -> HandlerFuture {
+    Box::pin(get_crawl(ctx))
+}
+
+/// `GET /api/v1/crawls/{id}/pages`.
+pub fn pages(ctx: Ctx) -> HandlerFuture {
+    Box::pin(crawl_pages(ctx))
+}
+
+/// `GET /api/v1/crawls/{id}/issues/{rule_id}`.
+pub fn issue(ctx: Ctx) -> HandlerFuture {
+    Box::pin(crawl_issue(ctx))
+}
+
+/// `GET /api/v1/crawls/{id}/export`.
+pub fn export(ctx: Ctx) -> HandlerFuture {
+    Box::pin(export_crawl(ctx))
+}
+
+/// `DELETE /api/v1/crawls/{id}`.
+pub fn cancel(ctx: Ctx) -> HandlerFuture {
+    Box::pin(cancel_crawl(ctx))
+}
+
+/// The path of crawl `id`'s status.
+pub fn crawl_path(id: &str) -> String {
+    format!("/api/v1/crawls/{id}")
+}
+
+/// A stored crawl on the wire, with its issue summary.
+pub fn wire_crawl(crawl: &app::crawl::stored::Crawl, issues: &[app::crawl::stored::IssueCount]) -> Crawl {
+    let p = crawl.progress;
+    Crawl {
+        id: crawl.id.clone(),
+        url: crawl.url.clone(),
+        state: crawl.state.as_str().to_string(),
+        max_pages: crawl.max_pages,
+        max_pages_cut: None,
+        progress: CrawlProgress {
+            pages_done: p.pages_done,
+            pages_queued: p.pages_queued,
+            pages_failed: p.pages_failed,
+            pages_skipped: p.pages_skipped,
+        },
+        created_at: crawl.created_at.clone(),
+        started_at: crawl.started_at.clone(),
+        finished_at: crawl.finished_at.clone(),
+        site_score: crawl.site_score,
+        error: crawl.error.clone(),
+        issues: issues
+            .iter()
+            .map(|c| CrawlIssueCount {
+                id: c.rule_id.clone(),
+                kind: kind(c.kind).to_string(),
+                severity: c.severity.clone(),
+                count: c.count,
+            })
+            .collect(),
+        report_url: format!("/crawls/{}", crawl.id),
+        pages_url: format!("/api/v1/crawls/{}/pages", crawl.id),
+    }
+}
+
+fn kind(k: app::crawl::stored::IssueKind) -> &'static str {
+    match k {
+        app::crawl::stored::IssueKind::Site => "site",
+        app::crawl::stored::IssueKind::Page => "page",
+    }
+}
+
+fn wire_page(p: &app::crawl::stored::CrawlPage) -> CrawlPage {
+    CrawlPage {
+        url: p.url.clone(),
+        state: p.state.clone(),
+        status_code: p.status_code,
+        depth: p.depth,
+        inlinks: p.inlinks,
+        score: p.score,
+        title: p.title.clone(),
+        failed_rules: p.failed_rules.clone(),
+        reason: p.reason.clone(),
+        found_from: p.found_from.clone(),
+        redirect_to: p.redirect_to.clone(),
+    }
+}
+
+async fn caller(ctx: &Ctx) -> Result<Identity, ApiError> {
+    authenticate(ctx, KeyRule::Optional, Some("audit")).await
+}
+
+fn id_of(ctx: &Ctx) -> String {
+    ctx.param("id").unwrap_or_default().to_string()
+}
+
+fn limit_of(ctx: &Ctx) -> Result<usize, ApiError> {
+    match ctx.query("limit") {
+        None => Ok(app::crawl::DEFAULT_PAGE_LIMIT),
+        Some(raw) => {
+            raw.parse::<usize>().ok().filter(|n| (1..=app::crawl::MAX_PAGE_LIMIT).contains(n)).ok_or_else(|| {
+                app::AppError::invalid_parameter("limit", "`limit` must be an integer from 1 to 500.").into()
+            })
+        }
+    }
+}
+
+async fn create_crawl(ctx: Ctx) -> Result<crate::Response, ApiError> {
+    let identity = authenticate_metered(&ctx, KeyRule::Optional, Some("audit")).await?;
+    let body = ctx.json_body().await?;
+    let request = app::crawl::parse_start(&body)?;
+    app::validate_url(&request.url)?;
+    charge_quota(&ctx, &identity, 1).await?;
+    let tier = identity.key().map(|k| k.tier);
+    let started = ctx.state.crawls.start(request, identity.user_id().map(str::to_string), tier).await?;
+    let mut crawl = wire_crawl(&started.crawl, &[]);
+    crawl.max_pages_cut = started.cut_from.map(|asked| MaxPagesCut {
+        asked,
+        limit: started.tier_limit,
+        message: format!(
+            "max_pages {asked} is above this caller's limit of {} pages per crawl: cut to {}.",
+            started.tier_limit, started.tier_limit
+        ),
+    });
+    let location = crawl_path(&crawl.id);
+    let mut resp =
+        json_response(StatusCode::ACCEPTED, &CrawlAnswer { ok: true, api_version: audit_core::API_VERSION, crawl });
+    if let Ok(v) = HeaderValue::from_str(&location) {
+        resp.headers_mut().insert(header::LOCATION, v);
+    }
+    Ok(resp)
+}
+
+async fn get_crawl(ctx: Ctx) -> Result<crate::Response, ApiError> {
+    let identity = caller(&ctx).await?;
+    let id = id_of(&ctx);
+    let crawl = ctx.state.crawls.owned(identity.user_id(), &id).await?;
+    let issues = ctx.state.crawls.issue_counts(&crawl.id).await?;
+    Ok(ok_json(&CrawlAnswer { ok: true, api_version: audit_core::API_VERSION, crawl: wire_crawl(&crawl, &issues) }))
+}
+
+async fn crawl_pages(ctx: Ctx) -> Result<crate::Response, ApiError> {
+    let identity = caller(&ctx).await?;
+    let limit = limit_of(&ctx)?;
+    let cursor = ctx.query("cursor");
+    let (crawl, pages, next) =
+        ctx.state.crawls.pages(identity.user_id(), &id_of(&ctx), cursor.as_deref(), limit).await?;
+    Ok(ok_json(&CrawlPages {
+        ok: true,
+        api_version: audit_core::API_VERSION,
+        crawl_id: crawl.id,
+        state: crawl.state.as_str().to_string(),
+        pages: pages.iter().map(wire_page).collect(),
+        next_cursor: next,
+    }))
+}
+
+async fn crawl_issue(ctx: Ctx) -> Result<crate::Response, ApiError> {
+    let identity = caller(&ctx).await?;
+    let limit = limit_of(&ctx)?;
+    let cursor = ctx.query("cursor");
+    let id = id_of(&ctx);
+    let rule_id = ctx.param("rule_id").unwrap_or_default().to_string();
+    let page = ctx.state.crawls.issue(identity.user_id(), &id, &rule_id, cursor.as_deref(), limit).await?;
+    Ok(ok_json(&CrawlIssue {
+        ok: true,
+        api_version: audit_core::API_VERSION,
+        crawl_id: id,
+        rule: CrawlRule { id: page.rule_id, kind: page.kind.to_string(), severity: page.severity, name: page.name },
+        urls: page
+            .findings
+            .into_iter()
+            .map(|f| CrawlFinding { url: f.url, linked_from: f.linked_from, detail: f.detail })
+            .collect(),
+        next_cursor: page.next_cursor,
+    }))
+}
+
+async fn export_crawl(ctx: Ctx) -> Result<crate::Response, ApiError> {
+    let identity = caller(&ctx).await?;
+    let format = ctx.query("format").unwrap_or_else(|| "json".to_string());
+    if format != "csv" && format != "json" {
+        return Err(app::AppError::invalid_parameter("format", "`format` must be `csv` or `json`.").into());
+    }
+    let (crawl, pages) = ctx.state.crawls.all_pages(identity.user_id(), &id_of(&ctx)).await?;
+    if format == "csv" {
+        let mut resp =
+            http::Response::new(http_body_util::Full::new(bytes::Bytes::from(app::crawl::export::csv(&pages))));
+        resp.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("text/csv; charset=utf-8"));
+        let disposition = format!("attachment; filename=\"{}.csv\"", crawl.id);
+        if let Ok(v) = HeaderValue::from_str(&disposition) {
+            resp.headers_mut().insert(header::CONTENT_DISPOSITION, v);
+        }
+        return Ok(resp);
+    }
+    let issues = ctx.state.crawls.issue_counts(&crawl.id).await?;
+    Ok(ok_json(&CrawlExport {
+        ok: true,
+        api_version: audit_core::API_VERSION,
+        crawl: wire_crawl(&crawl, &issues),
+        pages: pages.iter().map(wire_page).collect(),
+    }))
+}
+
+async fn cancel_crawl(ctx: Ctx) -> Result<crate::Response, ApiError> {
+    let identity = caller(&ctx).await?;
+    let crawl = ctx.state.crawls.cancel(identity.user_id(), &id_of(&ctx)).await?;
+    let issues = ctx.state.crawls.issue_counts(&crawl.id).await?;
+    Ok(ok_json(&CrawlAnswer { ok: true, api_version: audit_core::API_VERSION, crawl: wire_crawl(&crawl, &issues) }))
+}
+
+/// `GET /crawls/{id}`: the human report page of a crawl.
+pub fn report(ctx: Ctx) -> HandlerFuture {
+    Box::pin(async move {
+        let answer = report_page(&ctx).await;
+        Ok(answer.unwrap_or_else(|e| crate::routes::web::html_error(&ctx, e)))
+    })
+}
+
+/// Issues whose affected URLs the report page lists (the others are listed with their count).
+const REPORT_ISSUES: usize = 40;
+/// Pages the report's table shows.
+const REPORT_PAGES: usize = 500;
+
+async fn report_page(ctx: &Ctx) -> Result<crate::Response, ApiError> {
+    crate::routes::web::flood_guard(ctx)?;
+    let identity = caller(ctx).await?;
+    let owner = identity.user_id();
+    let crawls = &ctx.state.crawls;
+    let crawl = crawls.owned(owner, &id_of(ctx)).await?;
+    let counts = crawls.issue_counts(&crawl.id).await?;
+    let mut issues = Vec::with_capacity(counts.len());
+    for (i, c) in counts.iter().enumerate() {
+        let urls = if i < REPORT_ISSUES {
+            let page = crawls.issue(owner, &crawl.id, &c.rule_id, None, pages::crawl::URLS_PER_ISSUE).await?;
+            page.findings.into_iter().map(|f| (f.url, f.linked_from, f.detail)).collect()
+        } else {
+            Vec::new()
+        };
+        issues.push(pages::crawl::CrawlIssueView {
+            id: c.rule_id.clone(),
+            kind: kind(c.kind).to_string(),
+            severity: c.severity.clone(),
+            count: c.count,
+            urls,
+        });
+    }
+    let (_, rows, next) = crawls.pages(owner, &crawl.id, None, REPORT_PAGES).await?;
+    let p = crawl.progress;
+    let view = pages::crawl::CrawlView {
+        id: crawl.id.clone(),
+        url: crawl.url.clone(),
+        state: crawl.state.as_str().to_string(),
+        site_score: crawl.site_score,
+        counts: [p.pages_done, p.pages_queued, p.pages_failed, p.pages_skipped],
+        error: crawl.error.clone(),
+        issues,
+        pages: rows
+            .iter()
+            .map(|r| pages::crawl::CrawlPageView {
+                url: r.url.clone(),
+                status: r.status_code,
+                depth: r.depth,
+                inlinks: r.inlinks,
+                score: r.score,
+                title: r.title.clone(),
+                failed: r.failed_rules.len(),
+                reason: r.reason.clone(),
+            })
+            .collect(),
+        more_pages: next.is_some(),
+    };
+    let body = pages::crawl::render_crawl_report(&crate::routes::web::base_url(ctx), &view);
+    Ok(crate::routes::web::html(StatusCode::OK, body, crate::routes::web::NO_STORE))
+}

@@ -1,0 +1,356 @@
+//! Site crawls over REST (docs/API.md, "Site crawl"): the real server crawls a loopback
+//! fixture site (`fixtures/sites/site-crawl-rest`) in the background; the tests read its
+//! status, pages, issues and exports, and check the errors, the tier cut and who sees what.
+
+use crate::common;
+
+use common::*;
+use serde_json::{json, Value};
+
+async fn send(t: &TestServer, method: reqwest::Method, path: &str, key: Option<&str>, body: Option<Value>) -> Answer {
+    let mut req = t.client.request(method, t.url(path));
+    if let Some(key) = key {
+        req = req.header("x-api-key", key);
+    }
+    if let Some(body) = body {
+        req = req.json(&body);
+    }
+    Answer::from(req.send().await.unwrap()).await
+}
+
+async fn start(t: &TestServer, key: Option<&str>, body: Value) -> Answer {
+    send(t, reqwest::Method::POST, "/api/v1/crawls", key, Some(body)).await
+}
+
+async fn get(t: &TestServer, path: &str, key: Option<&str>) -> Answer {
+    send(t, reqwest::Method::GET, path, key, None).await
+}
+
+/// Polls the crawl until it has ended; its last status.
+async fn ended(t: &TestServer, id: &str, key: Option<&str>) -> Value {
+    for _ in 0..600 {
+        let a = get(t, &format!("/api/v1/crawls/{id}"), key).await;
+        assert_eq!(a.status, 200, "{}", a.raw);
+        let crawl = &a.body["crawl"];
+        if ["completed", "cancelled", "failed"].contains(&crawl["state"].as_str().unwrap())
+            && crawl["finished_at"].is_string()
+            && crawl["site_score"] != Value::Null
+        {
+            validate_documented("GET", "/api/v1/crawls/{id}", &a);
+            return crawl.clone();
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("crawl {id} did not end");
+}
+
+#[tokio::test]
+async fn a_site_is_crawled_and_read_back() {
+    let t = TestServer::start(|_| {}).await;
+    let site = fixture_site("site-crawl-rest").await;
+
+    // Anonymous: 30 pages per crawl at most, and the answer says so.
+    let a = start(&t, None, json!({"url": site.url("/"), "max_pages": 1000})).await;
+    assert_eq!(a.status, 202, "{}", a.raw);
+    validate_documented("POST", "/api/v1/crawls", &a);
+    let crawl = &a.body["crawl"];
+    let id = crawl["id"].as_str().unwrap().to_string();
+    assert!(id.starts_with("cr_") && id.len() == 25 && id[3..].chars().all(|c| c.is_ascii_alphanumeric()), "{id}");
+    assert_eq!(a.header("location"), Some(format!("/api/v1/crawls/{id}").as_str()));
+    assert_eq!(crawl["max_pages"], 30);
+    assert_eq!(crawl["max_pages_cut"]["asked"], 1000);
+    assert_eq!(crawl["max_pages_cut"]["limit"], 30);
+    assert!(a.header("x-ratelimit-remaining").is_some(), "starting a crawl consumes quota");
+
+    let done = ended(&t, &id, None).await;
+    assert_eq!(done["state"], "completed", "{done}");
+    // /, about, tables, chairs, gone (404), notes.txt answered; /slow/late timed out.
+    assert_eq!(done["progress"]["pages_done"], 6, "{done}");
+    assert_eq!(done["progress"]["pages_failed"], 1, "{done}");
+    assert_eq!(done["progress"]["pages_queued"], 0);
+    let score = done["site_score"].as_u64().unwrap();
+    assert!(score < 100, "{done}");
+    let issues = done["issues"].as_array().unwrap();
+    let issue = |id: &str| issues.iter().find(|i| i["id"] == id).cloned();
+    assert_eq!(issue("broken-internal-link").unwrap()["count"], 2, "{done}");
+    assert_eq!(issue("duplicate-title").unwrap()["count"], 2, "{done}");
+    assert_eq!(issue("broken-internal-link").unwrap()["kind"], "site");
+    assert_eq!(done["report_url"], format!("/crawls/{id}"));
+
+    // The pages, two at a time, each URL once.
+    let (mut urls, mut cursor) = (Vec::new(), None::<String>);
+    for _ in 0..10 {
+        let mut path = format!("/api/v1/crawls/{id}/pages?limit=2");
+        if let Some(c) = &cursor {
+            path.push_str(&format!("&cursor={c}"));
+        }
+        let a = get(&t, &path, None).await;
+        assert_eq!(a.status, 200, "{}", a.raw);
+        validate_documented("GET", "/api/v1/crawls/{id}/pages", &a);
+        let pages = a.body["pages"].as_array().unwrap();
+        assert!(pages.len() <= 2);
+        urls.extend(pages.iter().map(|p| p["url"].as_str().unwrap().to_string()));
+        if pages.iter().any(|p| p["url"] == site.url("/")) {
+            let home = pages.iter().find(|p| p["url"] == site.url("/")).unwrap();
+            assert_eq!((home["depth"].clone(), home["status_code"].clone()), (json!(0), json!(200)));
+            assert_eq!(home["inlinks"], 3, "{home}");
+            assert!(home["score"].as_u64().is_some() && home["title"] == "Oak furniture workshop");
+        }
+        match a.body["next_cursor"].as_str() {
+            Some(c) => cursor = Some(c.to_string()),
+            None => break,
+        }
+    }
+    let distinct: std::collections::BTreeSet<&String> = urls.iter().collect();
+    assert_eq!((urls.len(), distinct.len()), (7, 7), "{urls:?}");
+    assert_eq!(get(&t, &format!("/api/v1/crawls/{id}/pages?cursor=x"), None).await.status, 400);
+
+    // A site rule's findings, with the linking page.
+    let a = get(&t, &format!("/api/v1/crawls/{id}/issues/broken-internal-link"), None).await;
+    assert_eq!(a.status, 200, "{}", a.raw);
+    validate_documented("GET", "/api/v1/crawls/{id}/issues/{rule_id}", &a);
+    assert_eq!(a.body["rule"]["kind"], "site");
+    let gone = a.body["urls"].as_array().unwrap().iter().find(|u| u["url"] == site.url("/gone.html")).cloned();
+    assert_eq!(gone.unwrap()["linked_from"], site.url("/"), "{}", a.raw);
+    // A page rule's, and an unknown rule.
+    let first_page_rule = issues.iter().find(|i| i["kind"] == "page").unwrap()["id"].as_str().unwrap().to_string();
+    let a = get(&t, &format!("/api/v1/crawls/{id}/issues/{first_page_rule}"), None).await;
+    assert_eq!((a.status, a.body["rule"]["kind"].as_str()), (200, Some("page")));
+    assert!(!a.body["urls"].as_array().unwrap().is_empty());
+    get(&t, &format!("/api/v1/crawls/{id}/issues/no-such-rule"), None).await.assert_error(404, "not_found");
+
+    // Exports.
+    let csv = t.client.get(t.url(&format!("/api/v1/crawls/{id}/export?format=csv"))).send().await.unwrap();
+    assert_eq!(csv.status(), 200);
+    assert!(csv.headers()["content-type"].to_str().unwrap().starts_with("text/csv"));
+    let text = csv.text().await.unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("url,state,status_code,depth,inlinks,score,title,failed_rules"));
+    assert_eq!(lines.len(), 8, "{text}");
+    let a = get(&t, &format!("/api/v1/crawls/{id}/export?format=json"), None).await;
+    assert_eq!(a.status, 200);
+    validate_documented("GET", "/api/v1/crawls/{id}/export", &a);
+    assert_eq!(a.body["pages"].as_array().unwrap().len(), 7);
+    get(&t, &format!("/api/v1/crawls/{id}/export?format=xml"), None).await.assert_error(400, "invalid_parameter");
+
+    // The human report page, reached from the crawl's JSON.
+    let page = t.client.get(t.url(done["report_url"].as_str().unwrap())).send().await.unwrap();
+    assert_eq!(page.status(), 200);
+    assert!(page.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
+    let html = page.text().await.unwrap();
+    assert!(html.contains(&format!(">{score}<")), "the site score is shown");
+    assert!(html.contains("broken-internal-link") && html.contains(&site.url("/gone.html")));
+    assert!(html.contains("Oak furniture workshop"), "the pages table");
+    let other =
+        t.client.get(t.url(&format!("/crawls/{id}"))).header("x-api-key", t.key(|_| {}).0).send().await.unwrap();
+    assert_eq!(other.status(), 404, "a key does not see an anonymous crawl");
+
+    // Cancelling an ended crawl changes nothing.
+    let a = send(&t, reqwest::Method::DELETE, &format!("/api/v1/crawls/{id}"), None, None).await;
+    assert_eq!((a.status, a.body["crawl"]["state"].as_str()), (200, Some("completed")));
+}
+
+#[tokio::test]
+async fn a_key_sees_only_its_own_crawls_and_bad_starts_create_nothing() {
+    let t = TestServer::start(|_| {}).await;
+    let site = fixture_site("site-crawl-rest").await;
+    let (key, record) = t.key(|_| {});
+    let (other, _) = t.key(|_| {});
+
+    let a = start(&t, Some(&key), json!({"url": site.url("/"), "max_pages": 3, "sitemaps": false})).await;
+    assert_eq!(a.status, 202, "{}", a.raw);
+    assert_eq!(a.body["crawl"]["max_pages"], 3);
+    assert!(a.body["crawl"].get("max_pages_cut").is_none(), "3 is within the free tier's 100");
+    let id = a.body["crawl"]["id"].as_str().unwrap().to_string();
+    let done = ended(&t, &id, Some(&key)).await;
+    let export = get(&t, &format!("/api/v1/crawls/{id}/export"), Some(&key)).await;
+    let fetched = done["progress"]["pages_done"].as_u64().unwrap() + done["progress"]["pages_failed"].as_u64().unwrap();
+    assert_eq!(fetched, 3, "max_pages holds: {}", export.raw);
+
+    for who in [None, Some(other.as_str())] {
+        for path in [format!("/api/v1/crawls/{id}"), format!("/api/v1/crawls/{id}/pages")] {
+            get(&t, &path, who).await.assert_error(404, "not_found");
+        }
+        let a = send(&t, reqwest::Method::DELETE, &format!("/api/v1/crawls/{id}"), who, None).await;
+        a.assert_error(404, "not_found");
+    }
+    get(&t, "/api/v1/crawls/cr_0000000000000000000000", Some(&key)).await.assert_error(404, "not_found");
+
+    // The audit's errors, before any crawl is created.
+    let before = t.db(|s| s.list_crawls(&record.user_id, 100).unwrap().len());
+    start(&t, Some(&key), json!({"url": "not a url"})).await.assert_error(400, "invalid_url");
+    start(&t, Some(&key), json!({"url": site.url("/notes.txt")})).await.assert_error(422, "not_html");
+    start(&t, Some(&key), json!({"url": "http://10.1.2.3/"})).await.assert_error(422, "blocked_target");
+    start(&t, Some(&key), json!({})).await.assert_error(400, "missing_parameter");
+    start(&t, Some(&key), json!({"url": site.url("/"), "max_pages": 0})).await.assert_error(400, "invalid_parameter");
+    start(&t, Some(&key), json!({"url": site.url("/"), "colour": "red"})).await.assert_error(400, "invalid_request");
+    assert_eq!(t.db(|s| s.list_crawls(&record.user_id, 100).unwrap().len()), before);
+}
+
+/// A site whose `/held` page answers only once the test adds a permit to `gate`.
+async fn held_site(gate: std::sync::Arc<tokio::sync::Semaphore>) -> std::net::SocketAddr {
+    serve_loopback(move |req| {
+        let gate = gate.clone();
+        async move {
+            let body = match req.uri().path() {
+                "/" => "<html lang=en><title>Home</title><a href=/held>Held</a><a href=/other>Other</a></html>",
+                "/held" => {
+                    let _permit = gate.acquire().await;
+                    "<html lang=en><title>Held</title></html>"
+                }
+                "/other" => "<html lang=en><title>Other</title></html>",
+                _ => "",
+            };
+            let status = if body.is_empty() { 404 } else { 200 };
+            http::Response::builder()
+                .status(status)
+                .header("content-type", "text/html; charset=utf-8")
+                .body(http_body_util::Full::new(bytes::Bytes::from(body)))
+                .unwrap()
+        }
+    })
+    .await
+}
+
+#[tokio::test]
+async fn a_cancelled_crawl_keeps_its_pages() {
+    let t = TestServer::start(|c| c.fetch.total_timeout_ms = 30_000).await;
+    let gate = std::sync::Arc::new(tokio::sync::Semaphore::new(0));
+    let addr = held_site(gate.clone()).await;
+    let a = start(&t, None, json!({"url": format!("http://{addr}/"), "sitemaps": false})).await;
+    assert_eq!(a.status, 202, "{}", a.raw);
+    let id = a.body["crawl"]["id"].as_str().unwrap().to_string();
+    // The crawl is running, held at /held, with / and /other done.
+    for _ in 0..600 {
+        let a = get(&t, &format!("/api/v1/crawls/{id}"), None).await;
+        if a.body["crawl"]["progress"]["pages_done"] == 2 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let a = send(&t, reqwest::Method::DELETE, &format!("/api/v1/crawls/{id}"), None, None).await;
+    assert_eq!(a.status, 200, "{}", a.raw);
+    validate_documented("DELETE", "/api/v1/crawls/{id}", &a);
+    assert_eq!(a.body["crawl"]["state"], "cancelled");
+    gate.add_permits(100);
+    // The runner stops, gives up its lease and leaves the crawl cancelled with its pages.
+    for _ in 0..600 {
+        if t.db(|s| s.crawl_lease(&id).unwrap()).is_none() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let a = get(&t, &format!("/api/v1/crawls/{id}"), None).await;
+    assert_eq!(a.body["crawl"]["state"], "cancelled", "{}", a.raw);
+    assert!(a.body["crawl"]["progress"]["pages_done"].as_u64().unwrap() >= 2, "{}", a.raw);
+    assert!(a.body["crawl"]["site_score"].is_u64(), "what it has is scored: {}", a.raw);
+}
+
+#[tokio::test]
+async fn the_agent_tools_start_and_report_a_crawl() {
+    let t = TestServer::start(|_| {}).await;
+    let site = fixture_site("site-crawl-rest").await;
+    let (key, _) = t.key(|_| {});
+    let (other, _) = t.key(|_| {});
+    let a = tool_call(&t, &key, "crawl_site", json!({ "url": site.url("/"), "max_pages": 1000 })).await;
+    let result = &a.body["result"];
+    assert_eq!(result["isError"], false, "{}", a.raw);
+    let started = &result["structuredContent"];
+    assert_eq!((started["state"].as_str(), started["max_pages"].as_u64()), (Some("queued"), Some(100)));
+    assert_eq!(started["max_pages_cut"], json!({ "asked": 1000, "limit": 100 }));
+    let id = started["crawl_id"].as_str().unwrap().to_string();
+    // The REST view and the tool agree once it ended.
+    let done = ended(&t, &id, Some(&key)).await;
+    let a = tool_call(&t, &key, "crawl_status", json!({ "crawl_id": id })).await;
+    let status = &a.body["result"]["structuredContent"];
+    assert_eq!(status["state"], "completed", "{}", a.raw);
+    assert_eq!(status["site_score"], done["site_score"]);
+    assert_eq!(status["progress"]["pages_done"], done["progress"]["pages_done"]);
+    assert_eq!(status["top_issues"][0]["id"], done["issues"][0]["id"]);
+    assert!(a.header("x-ratelimit-remaining").is_none(), "crawl_status polls are free");
+    // Another owner's crawl is unknown to it.
+    let a = tool_call(&t, &other, "crawl_status", json!({ "crawl_id": id })).await;
+    assert_eq!(a.body["result"]["isError"], true, "{}", a.raw);
+    assert!(a.body["result"]["content"][0]["text"].as_str().unwrap().starts_with("not_found"), "{}", a.raw);
+}
+
+#[tokio::test]
+async fn a_finished_crawl_fires_crawl_completed_to_its_owner() {
+    let t = TestServer::start(|c| c.webhook_retry_base_ms = 50).await;
+    let site = fixture_site("site-crawl-rest").await;
+    let (key, _) = t.key(|k| k.scopes = vec!["audit".into(), "mcp".into(), "webhooks".into()]);
+    let got: std::sync::Arc<std::sync::Mutex<Vec<Value>>> = Default::default();
+    let log = got.clone();
+    let receiver = serve_loopback(move |req: http::Request<hyper::body::Incoming>| {
+        let log = log.clone();
+        async move {
+            use http_body_util::BodyExt;
+            let body = req.into_body().collect().await.unwrap().to_bytes();
+            log.lock().unwrap().push(serde_json::from_slice(&body).unwrap_or(Value::Null));
+            http::Response::new(http_body_util::Full::new(bytes::Bytes::from_static(b"{}")))
+        }
+    })
+    .await;
+    let hook = json!({ "url": format!("http://{receiver}/hook"), "events": ["crawl.completed"] });
+    let a = send(&t, reqwest::Method::POST, "/api/v1/webhooks", Some(&key), Some(hook)).await;
+    assert_eq!(a.status, 201, "{}", a.raw);
+
+    let a = start(&t, Some(&key), json!({ "url": site.url("/"), "sitemaps": false })).await;
+    let id = a.body["crawl"]["id"].as_str().unwrap().to_string();
+    let done = ended(&t, &id, Some(&key)).await;
+    let mut event = None;
+    for _ in 0..600 {
+        event = got.lock().unwrap().first().cloned();
+        if event.is_some() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let event = event.expect("the crawl.completed delivery");
+    assert_eq!(event["event"], "crawl.completed", "{event}");
+    assert_eq!(event["data"]["crawl_id"], id.as_str());
+    assert_eq!(event["data"]["state"], "completed");
+    assert_eq!(event["data"]["site_score"], done["site_score"]);
+    assert_eq!(event["data"]["pages_done"], done["progress"]["pages_done"]);
+}
+
+#[tokio::test]
+async fn a_crawl_left_running_with_every_page_done_is_completed_by_the_sweep() {
+    // A replica died after recording the last page and before ending the crawl: its lease
+    // has run out, and nothing is left to fetch.
+    let t = TestServer::start(|c| c.lease_ms = 200).await;
+    let start = "http://127.0.0.1:9/";
+    let options = json!({ "request": { "url": start, "max_pages": 30, "include": [], "exclude": [], "sitemaps": false }, "max_pages": 30 });
+    let new = store::NewCrawl { user_id: None, url: start.into(), options_json: options.to_string(), max_pages: 30 };
+    let past = time::OffsetDateTime::now_utc() - time::Duration::minutes(1);
+    let id = t.db(move |s| {
+        let crawl = s.create_crawl(new, "dead-replica", past).unwrap();
+        s.start_crawl(&crawl.id).unwrap();
+        let mut frontier = s.crawl_frontier(&crawl.id, "dead-replica");
+        let entry = crawl::Entry {
+            url: start.into(),
+            depth: Some(0),
+            found_from: None,
+            source: crawl::Source::Start,
+            state: crawl::State::Done,
+            status: Some(200),
+            reason: None,
+        };
+        crawl::FrontierStore::insert(&mut frontier, entry).unwrap();
+        let page = crawl::CrawledPage {
+            url: start.into(),
+            status: Some(200),
+            html: true,
+            depth: Some(0),
+            title: Some("Home".into()),
+            score: Some(90),
+            ..crawl::CrawledPage::default()
+        };
+        s.record_crawl_page(&crawl.id, &page, &[]).unwrap();
+        crawl.id
+    });
+    let done = ended(&t, &id, None).await;
+    assert_eq!(done["state"], "completed", "{done}");
+    assert_eq!(done["site_score"], 90);
+    assert_eq!(done["progress"]["pages_done"], 1);
+}

@@ -1,0 +1,875 @@
+//! Site crawls (docs/API.md, "Site crawl"): the crawl rows, the frontier of each crawl (one
+//! row per URL, [`CrawlFrontier`] is its [`crawl::FrontierStore`]), what the crawl keeps of
+//! each fetched page, the links between pages, the URLs its sitemaps list and its issues.
+//!
+//! A crawl is driven by one replica at a time, the holder of its lease (taken with the
+//! crawl, renewed while it runs, adopted by another replica once it runs out:
+//! [`Store::adopt_crawls`]), like a workflow run (docs/ARCHITECTURE.md, "Replicas"). Pages
+//! are claimed in the database ([`crawl::FrontierStore::claim`]: one statement, `FOR UPDATE
+//! SKIP LOCKED` on PostgreSQL), each claim naming its worker; a page being fetched goes back
+//! to the queue only when its worker no longer holds the crawl's lease, so each page is
+//! fetched once however many replicas look at the crawl.
+
+use std::collections::BTreeSet;
+
+use crawl::{Counts, CrawledPage, Entry, FrontierStore, Source, State};
+use rand::distributions::Alphanumeric;
+use rand::rngs::OsRng;
+use rand::Rng;
+use serde::Serialize;
+use time::OffsetDateTime;
+
+use crate::clock::{self, format_rfc3339};
+use crate::db::Store;
+use crate::error::{Error, Result};
+use crate::sql::{args, Db, Row};
+
+/// The tag of crawl ids.
+pub const CRAWL_ID_TAG: &str = "cr_";
+/// Random base62 characters after the tag.
+pub const CRAWL_ID_RANDOM_LEN: usize = 22;
+/// Times a crawl cut short (a restart, a replica gone) is resumed before it is failed with
+/// reason [`crate::INTERRUPTED`]: a page that kills the process must not restart it forever.
+pub const CRAWL_MAX_RESUMES: u32 = 5;
+
+/// A new unguessable crawl id: [`CRAWL_ID_TAG`] and [`CRAWL_ID_RANDOM_LEN`] base62
+/// characters from the operating system's CSPRNG.
+pub fn generate_crawl_id() -> String {
+    let mut id = String::with_capacity(CRAWL_ID_TAG.len() + CRAWL_ID_RANDOM_LEN);
+    id.push_str(CRAWL_ID_TAG);
+    id.extend(OsRng.sample_iter(&Alphanumeric).take(CRAWL_ID_RANDOM_LEN).map(char::from));
+    id
+}
+
+/// Where a crawl is in its life: `queued -> running -> completed | cancelled | failed`.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    schemars::JsonSchema,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::Display,
+    strum::VariantArray,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum CrawlState {
+    /// Created, not started.
+    Queued,
+    /// Pages are being fetched.
+    Running,
+    /// Ended: every page in scope fetched, or a limit reached.
+    Completed,
+    /// Ended by `DELETE`: the pages done are kept.
+    Cancelled,
+    /// Ended without a result (`error` says why).
+    Failed,
+}
+
+impl CrawlState {
+    /// The stored and shown name.
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+
+    /// No further transition leaves this state.
+    pub fn is_terminal(self) -> bool {
+        matches!(self, CrawlState::Completed | CrawlState::Cancelled | CrawlState::Failed)
+    }
+}
+
+/// A crawl to create (state `queued`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewCrawl {
+    /// Owner (`None`: anonymous).
+    pub user_id: Option<String>,
+    /// The start URL.
+    pub url: String,
+    /// The crawl's options as JSON text (the application's own format).
+    pub options_json: String,
+    /// Pages fetched at most.
+    pub max_pages: u32,
+}
+
+/// How far a crawl got, counted from its frontier.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct CrawlProgress {
+    /// URLs fetched that answered (any status).
+    pub pages_done: u64,
+    /// URLs waiting or being fetched.
+    pub pages_queued: u64,
+    /// URLs whose fetch failed (no answer).
+    pub pages_failed: u64,
+    /// URLs never fetched (robots.txt, scope).
+    pub pages_skipped: u64,
+}
+
+/// A stored crawl.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Crawl {
+    /// `cr_` + 22 base62 characters.
+    pub id: String,
+    /// Owner.
+    pub user_id: Option<String>,
+    /// The start URL.
+    pub url: String,
+    /// Where it is.
+    pub state: CrawlState,
+    /// Its options, as given to [`Store::create_crawl`].
+    pub options_json: String,
+    /// Pages fetched at most.
+    pub max_pages: u32,
+    /// The site score, once ended with pages audited.
+    pub site_score: Option<u32>,
+    /// The application's summary of the end (JSON text).
+    pub summary_json: Option<String>,
+    /// Why it failed.
+    pub error: Option<String>,
+    /// Times it was resumed after a restart or a replica's end.
+    pub resumes: u32,
+    /// When it was created (RFC 3339).
+    pub created_at: String,
+    /// When it started running.
+    pub started_at: Option<String>,
+    /// When it ended.
+    pub finished_at: Option<String>,
+    /// Its frontier's counts.
+    pub progress: CrawlProgress,
+}
+
+/// One URL of a crawl as listed (`GET /api/v1/crawls/{id}/pages`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CrawlPage {
+    /// The paging cursor of this row (its insertion order).
+    pub seq: i64,
+    /// The normalised URL.
+    pub url: String,
+    /// The frontier state (`done`, `failed`, `skipped`, `queued`, `fetching`).
+    pub state: String,
+    /// The HTTP status.
+    pub status_code: Option<u16>,
+    /// Click depth (`None`: found in a sitemap only).
+    pub depth: Option<u32>,
+    /// Crawled pages linking to it.
+    pub inlinks: u32,
+    /// The page score (HTML pages).
+    pub score: Option<u32>,
+    /// The page title.
+    pub title: Option<String>,
+    /// The page rules it failed.
+    pub failed_rules: Vec<String>,
+    /// Why it failed or was skipped.
+    pub reason: Option<String>,
+    /// The page that linked to it first (or redirected to it).
+    pub found_from: Option<String>,
+    /// The `Location` of a redirect, normalised.
+    pub redirect_to: Option<String>,
+}
+
+/// Whether an issue comes from a page rule or a site rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, strum::EnumString, strum::IntoStaticStr)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum IssueKind {
+    /// A page rule failed on the URL.
+    Page,
+    /// A site rule's finding.
+    Site,
+}
+
+/// One affected URL of a rule.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CrawlIssue {
+    /// Page or site rule.
+    pub kind: IssueKind,
+    /// The rule id.
+    pub rule_id: String,
+    /// `critical`, `warning` or `notice`.
+    pub severity: String,
+    /// The affected URL.
+    pub url: String,
+    /// The page that links to it (or names it), where there is one.
+    pub linked_from: Option<String>,
+    /// What is wrong, in a few words.
+    pub detail: String,
+}
+
+/// A rule and how many URLs it affects in a crawl.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct IssueCount {
+    /// The rule id.
+    pub rule_id: String,
+    /// Page or site rule.
+    pub kind: IssueKind,
+    /// `critical`, `warning` or `notice`.
+    pub severity: String,
+    /// Distinct affected URLs.
+    pub count: u64,
+}
+
+/// What ends a crawl ([`Store::finish_crawl`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CrawlEnd {
+    /// `completed` or `failed` (a crawl cancelled meanwhile stays `cancelled`).
+    pub state: CrawlState,
+    /// The site score.
+    pub site_score: Option<u32>,
+    /// The application's summary (JSON text).
+    pub summary_json: Option<String>,
+    /// Why it failed.
+    pub error: Option<String>,
+    /// The site rules' findings (kind [`IssueKind::Site`]).
+    pub site_issues: Vec<CrawlIssue>,
+    /// The owner's webhook event to write in the same transaction, with its data.
+    pub event: Option<(String, serde_json::Value)>,
+}
+
+const CRAWL_COLUMNS: &str = "id, user_id, url, state, options_json, max_pages, site_score, summary_json, error, \
+                             resumes, created_at, started_at, finished_at";
+
+fn crawl_from_row(row: &Row<'_>) -> Result<Crawl> {
+    let state: String = row.get(3)?;
+    Ok(Crawl {
+        id: row.get(0)?,
+        user_id: row.get(1)?,
+        url: row.get(2)?,
+        state: state.parse().map_err(|_| Error::corrupt("crawls", format!("bad state {state:?}")))?,
+        options_json: row.get(4)?,
+        max_pages: row.get(5)?,
+        site_score: row.get(6)?,
+        summary_json: row.get(7)?,
+        error: row.get(8)?,
+        resumes: row.get(9)?,
+        created_at: row.get(10)?,
+        started_at: row.get(11)?,
+        finished_at: row.get(12)?,
+        progress: CrawlProgress::default(),
+    })
+}
+
+fn counts_of(db: &Db<'_>, crawl_id: &str) -> Result<Counts> {
+    let rows = db.query_map(
+        "SELECT state, CASE WHEN depth IS NULL THEN 1 ELSE 0 END, COUNT(*) FROM crawl_pages \
+         WHERE crawl_id = ?1 GROUP BY state, CASE WHEN depth IS NULL THEN 1 ELSE 0 END",
+        args![crawl_id],
+        |row| Ok((row.get::<String>(0)?, row.get::<i64>(1)? == 1, row.get::<u64>(2)?)),
+    )?;
+    let mut c = Counts::default();
+    for (state, unlinked, n) in rows {
+        let state: State = state.parse().map_err(|_| Error::corrupt("crawl_pages", format!("bad state {state:?}")))?;
+        match state {
+            State::Queued => {
+                c.queued += n;
+                c.queued_unlinked += if unlinked { n } else { 0 };
+            }
+            State::Fetching => {
+                c.fetching += n;
+                c.fetching_unlinked += if unlinked { n } else { 0 };
+            }
+            State::Done => c.done += n,
+            State::Failed => c.failed += n,
+            State::Skipped => c.skipped += n,
+        }
+    }
+    Ok(c)
+}
+
+fn load_crawl(db: &Db<'_>, id: &str) -> Result<Crawl> {
+    let mut crawl = db
+        .query_opt(&format!("SELECT {CRAWL_COLUMNS} FROM crawls WHERE id = ?1"), args![id], crawl_from_row)?
+        .ok_or_else(|| Error::not_found("crawl", id))?;
+    let c = counts_of(db, id)?;
+    crawl.progress = CrawlProgress {
+        pages_done: c.done,
+        pages_queued: c.queued + c.fetching,
+        pages_failed: c.failed,
+        pages_skipped: c.skipped,
+    };
+    Ok(crawl)
+}
+
+const ENTRY_COLUMNS: &str = "url, depth, found_from, source, state, status, reason";
+
+fn entry_from_row(row: &Row<'_>) -> Result<Entry> {
+    let (source, state): (String, String) = (row.get(3)?, row.get(4)?);
+    let bad = |what: &str, v: &str| Error::corrupt("crawl_pages", format!("bad {what} {v:?}"));
+    Ok(Entry {
+        url: row.get(0)?,
+        depth: row.get(1)?,
+        found_from: row.get(2)?,
+        source: source.parse().map_err(|_| bad("source", &source))?,
+        state: state.parse().map_err(|_| bad("state", &state))?,
+        status: row.get(5)?,
+        reason: row.get(6)?,
+    })
+}
+
+impl Store {
+    /// Creates a crawl in state `queued` with its lease taken by `worker` until
+    /// `lease_until` (no other replica adopts it while its creator starts it).
+    pub fn create_crawl(&self, new: NewCrawl, worker: &str, lease_until: OffsetDateTime) -> Result<Crawl> {
+        let id = generate_crawl_id();
+        let (now, until) = (clock::now_rfc3339(), format_rfc3339(lease_until));
+        self.write(|tx| {
+            tx.execute(
+                "INSERT INTO crawls (id, user_id, url, state, options_json, max_pages, created_at, claimed_by, \
+                 claimed_until) VALUES (?1, ?2, ?3, 'queued', ?4, ?5, ?6, ?7, ?8)",
+                args![id, new.user_id, new.url, new.options_json, new.max_pages, now, worker, until],
+            )?;
+            load_crawl(tx, &id)
+        })
+    }
+
+    /// The crawl with its progress, or [`Error::NotFound`].
+    pub fn get_crawl(&self, id: &str) -> Result<Crawl> {
+        self.read(|db| load_crawl(db, id))
+    }
+
+    /// The crawls of `user_id`, newest first, at most `limit`.
+    pub fn list_crawls(&self, user_id: &str, limit: usize) -> Result<Vec<Crawl>> {
+        self.read(|db| {
+            let ids = db.query_map(
+                "SELECT id FROM crawls WHERE user_id = ?1 ORDER BY created_at DESC, id LIMIT ?2",
+                args![user_id, limit],
+                |row| row.get::<String>(0),
+            )?;
+            ids.iter().map(|id| load_crawl(db, id)).collect()
+        })
+    }
+
+    /// Moves a `queued` crawl to `running` (its start time set once); `false` when it was not
+    /// `queued` or `running` (cancelled meanwhile).
+    pub fn start_crawl(&self, id: &str) -> Result<bool> {
+        let n = self.read(|db| {
+            db.execute(
+                "UPDATE crawls SET state = 'running', started_at = COALESCE(started_at, ?2) \
+                 WHERE id = ?1 AND state IN ('queued', 'running')",
+                args![id, clock::now_rfc3339()],
+            )
+        })?;
+        Ok(n > 0)
+    }
+
+    /// Extends `worker`'s lease on crawl `id` (the driver's heartbeat); `false` when the
+    /// worker no longer holds it or the crawl ended: the worker must stop driving it.
+    pub fn renew_crawl_lease(&self, id: &str, worker: &str, lease_until: OffsetDateTime) -> Result<bool> {
+        let until = format_rfc3339(lease_until);
+        let n = self.read(|db| {
+            db.execute(
+                "UPDATE crawls SET claimed_until = ?3 WHERE id = ?1 AND claimed_by = ?2 \
+                 AND state IN ('queued', 'running')",
+                args![id, worker, until],
+            )
+        })?;
+        Ok(n > 0)
+    }
+
+    /// Gives up `worker`'s lease on crawl `id`.
+    pub fn release_crawl(&self, id: &str, worker: &str) -> Result<()> {
+        self.read(|db| {
+            db.execute(
+                "UPDATE crawls SET claimed_by = NULL, claimed_until = NULL WHERE id = ?1 AND claimed_by = ?2",
+                args![id, worker],
+            )
+        })?;
+        Ok(())
+    }
+
+    /// Who holds crawl `id`'s lease and until when (`None`: nobody).
+    pub fn crawl_lease(&self, id: &str) -> Result<Option<(String, OffsetDateTime)>> {
+        let row: Option<(Option<String>, Option<String>)> = self.read(|db| {
+            db.query_opt("SELECT claimed_by, claimed_until FROM crawls WHERE id = ?1", args![id], |row| {
+                Ok((row.get(0)?, row.get(1)?))
+            })
+        })?;
+        match row.ok_or_else(|| Error::not_found("crawl", id))? {
+            (Some(worker), Some(until)) => Ok(Some((worker, clock::decode("crawls", &until)?))),
+            _ => Ok(None),
+        }
+    }
+
+    /// Takes over the `queued` or `running` crawls whose lease ran out before `expired_at`
+    /// (or that nobody holds; `expired_at: None`: every such crawl, for a process alone on
+    /// its database at start-up): each goes to `worker` until `lease_until`, `running`, its
+    /// count of resumes raised, and is returned to be driven; one resumed
+    /// [`CRAWL_MAX_RESUMES`] times already is `failed` with reason [`crate::INTERRUPTED`]
+    /// instead. On PostgreSQL the crawls are taken with `FOR UPDATE SKIP LOCKED`, so
+    /// replicas sweeping at once take disjoint crawls.
+    pub fn adopt_crawls(
+        &self,
+        worker: &str,
+        expired_at: Option<OffsetDateTime>,
+        lease_until: OffsetDateTime,
+    ) -> Result<Vec<String>> {
+        let until = format_rfc3339(lease_until);
+        // "9999" sorts after every RFC 3339 timestamp: every lease counts as run out.
+        let expired = expired_at.map_or_else(|| "9999".to_string(), format_rfc3339);
+        self.write(|tx| {
+            let mut sql = String::from(
+                "SELECT id, resumes FROM crawls WHERE state IN ('queued', 'running') \
+                 AND (claimed_until IS NULL OR claimed_until <= ?1) ORDER BY rowid",
+            );
+            if tx.is_postgres() {
+                sql.push_str(" FOR UPDATE SKIP LOCKED");
+            }
+            let crawls = tx.query_map(&sql, args![expired], |row| Ok((row.get::<String>(0)?, row.get::<u32>(1)?)))?;
+            let now = clock::now_rfc3339();
+            let mut adopted = Vec::new();
+            for (id, resumes) in crawls {
+                if resumes >= CRAWL_MAX_RESUMES {
+                    tx.execute(
+                        "UPDATE crawls SET state = 'failed', error = ?2, finished_at = ?3, claimed_by = NULL, \
+                         claimed_until = NULL WHERE id = ?1",
+                        args![id, crate::INTERRUPTED, now],
+                    )?;
+                    continue;
+                }
+                tx.execute(
+                    "UPDATE crawls SET state = 'running', started_at = COALESCE(started_at, ?2), \
+                     resumes = resumes + 1, claimed_by = ?3, claimed_until = ?4 WHERE id = ?1",
+                    args![id, now, worker, until],
+                )?;
+                adopted.push(id);
+            }
+            Ok(adopted)
+        })
+    }
+
+    /// Cancels crawl `id` when it is `queued` or `running` (its pages are kept); returns the
+    /// crawl as it is now (unchanged when it had ended already).
+    pub fn cancel_crawl(&self, id: &str) -> Result<Crawl> {
+        self.write(|tx| {
+            tx.execute(
+                "UPDATE crawls SET state = 'cancelled', finished_at = ?2 WHERE id = ?1 \
+                 AND state IN ('queued', 'running')",
+                args![id, clock::now_rfc3339()],
+            )?;
+            load_crawl(tx, id)
+        })
+    }
+
+    /// Ends crawl `id` held by `worker`, in one transaction: the inlinks of its pages are
+    /// counted, its site issues replaced by `end.site_issues`, its state, score, summary and
+    /// error written (a crawl cancelled meanwhile stays `cancelled`, with the score of what
+    /// it has), its lease given up, and `end.event` written to the owner's webhook outbox.
+    /// `false` (nothing written) when `worker` no longer holds the crawl's lease.
+    pub fn finish_crawl(&self, id: &str, worker: &str, end: &CrawlEnd) -> Result<bool> {
+        self.write(|tx| {
+            let now = clock::now_rfc3339();
+            let n = tx.execute(
+                "UPDATE crawls SET state = CASE WHEN state = 'cancelled' THEN state ELSE ?3 END, \
+                 site_score = ?4, summary_json = ?5, error = ?6, finished_at = COALESCE(finished_at, ?7), \
+                 claimed_by = NULL, claimed_until = NULL WHERE id = ?1 AND claimed_by = ?2",
+                args![id, worker, end.state.as_str(), end.site_score, end.summary_json, end.error, now],
+            )?;
+            if n == 0 {
+                return Ok(false);
+            }
+            tx.execute(
+                "UPDATE crawl_pages SET inlinks = (SELECT COUNT(*) FROM crawl_links l \
+                 WHERE l.crawl_id = crawl_pages.crawl_id AND l.to_url = crawl_pages.url \
+                 AND l.from_url <> crawl_pages.url) WHERE crawl_id = ?1",
+                args![id],
+            )?;
+            tx.execute("DELETE FROM crawl_issues WHERE crawl_id = ?1 AND kind = 'site'", args![id])?;
+            for issue in &end.site_issues {
+                insert_issue(tx, id, IssueKind::Site, issue)?;
+            }
+            if let Some((event, data)) = &end.event {
+                if let Some(owner) = crate::webhooks::owner_of(tx, "crawls", id)? {
+                    crate::webhooks::enqueue_event(tx, &owner, event, data, OffsetDateTime::now_utc())?;
+                }
+            }
+            Ok(true)
+        })
+    }
+
+    /// Writes what the crawl keeps of a fetched URL (its record, with its links), and the
+    /// page rules it failed (`(rule id, severity, message)`), in one transaction; writing a
+    /// URL again (a page fetched again after a restart) replaces its facts.
+    pub fn record_crawl_page(
+        &self,
+        crawl_id: &str,
+        record: &CrawledPage,
+        failed_rules: &[(String, String, String)],
+    ) -> Result<()> {
+        let record_json = serde_json::to_string(record).map_err(|e| Error::invalid("record", e.to_string()))?;
+        let ids: Vec<&str> = failed_rules.iter().map(|(id, _, _)| id.as_str()).collect();
+        let failed_json = serde_json::to_string(&ids).map_err(|e| Error::invalid("failed_rules", e.to_string()))?;
+        self.write(|tx| {
+            tx.execute(
+                "INSERT INTO crawl_pages (crawl_id, url, depth, source, state, status, html, title, score, \
+                 failed_rules, record_json) VALUES (?1, ?2, ?3, 'link', ?4, ?5, ?6, ?7, ?8, ?9, ?10) \
+                 ON CONFLICT (crawl_id, url) DO UPDATE SET status = COALESCE(excluded.status, crawl_pages.status), \
+                 html = excluded.html, title = excluded.title, score = excluded.score, \
+                 failed_rules = excluded.failed_rules, record_json = excluded.record_json",
+                args![
+                    crawl_id,
+                    record.url,
+                    record.depth,
+                    if record.error.is_some() { "failed" } else { "done" },
+                    record.status,
+                    record.html,
+                    record.title,
+                    record.score,
+                    failed_json,
+                    record_json
+                ],
+            )?;
+            tx.execute("DELETE FROM crawl_links WHERE crawl_id = ?1 AND from_url = ?2", args![crawl_id, record.url])?;
+            for link in &record.outlinks {
+                tx.execute(
+                    "INSERT INTO crawl_links (crawl_id, from_url, to_url, anchor, internal, nofollow) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (crawl_id, from_url, to_url) DO NOTHING",
+                    args![crawl_id, record.url, link.url, link.anchor, link.internal, link.nofollow],
+                )?;
+            }
+            tx.execute(
+                "DELETE FROM crawl_issues WHERE crawl_id = ?1 AND kind = 'page' AND url = ?2",
+                args![crawl_id, record.url],
+            )?;
+            for (rule_id, severity, detail) in failed_rules {
+                let issue = CrawlIssue {
+                    kind: IssueKind::Page,
+                    rule_id: rule_id.clone(),
+                    severity: severity.clone(),
+                    url: record.url.clone(),
+                    linked_from: None,
+                    detail: detail.clone(),
+                };
+                insert_issue(tx, crawl_id, IssueKind::Page, &issue)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Records URLs a sitemap of crawl `crawl_id` lists (each once).
+    pub fn add_crawl_sitemap_urls(&self, crawl_id: &str, urls: &[String]) -> Result<()> {
+        if urls.is_empty() {
+            return Ok(());
+        }
+        self.write(|tx| {
+            for url in urls {
+                tx.execute(
+                    "INSERT INTO crawl_sitemap_urls (crawl_id, url) VALUES (?1, ?2) \
+                     ON CONFLICT (crawl_id, url) DO NOTHING",
+                    args![crawl_id, url],
+                )?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Every URL the sitemaps of crawl `crawl_id` list.
+    pub fn crawl_sitemap_urls(&self, crawl_id: &str) -> Result<BTreeSet<String>> {
+        let urls = self.read(|db| {
+            db.query_map("SELECT url FROM crawl_sitemap_urls WHERE crawl_id = ?1", args![crawl_id], |row| row.get(0))
+        })?;
+        Ok(urls.into_iter().collect())
+    }
+
+    /// The records of every URL crawl `crawl_id` fetched (answered or failed), in crawl
+    /// order: what the site rules read.
+    pub fn crawl_records(&self, crawl_id: &str) -> Result<Vec<CrawledPage>> {
+        let raw: Vec<String> = self.read(|db| {
+            db.query_map(
+                "SELECT record_json FROM crawl_pages WHERE crawl_id = ?1 AND record_json IS NOT NULL \
+                 ORDER BY rowid",
+                args![crawl_id],
+                |row| row.get(0),
+            )
+        })?;
+        raw.iter().map(|r| serde_json::from_str(r).map_err(|e| Error::corrupt("crawl_pages", e.to_string()))).collect()
+    }
+
+    /// Up to `limit` URLs of crawl `crawl_id` that were fetched or skipped, in crawl order,
+    /// after the row of cursor `after`; the cursor of the next page when there is more.
+    pub fn crawl_pages(
+        &self,
+        crawl_id: &str,
+        after: Option<i64>,
+        limit: usize,
+    ) -> Result<(Vec<CrawlPage>, Option<i64>)> {
+        let mut rows: Vec<(CrawlPage, Option<String>)> = self.read(|db| {
+            db.query_map(
+                "SELECT rowid, url, state, status, depth, inlinks, score, title, failed_rules, reason, found_from, \
+                 record_json FROM crawl_pages WHERE crawl_id = ?1 AND state IN ('done', 'failed', 'skipped') \
+                 AND rowid > ?2 ORDER BY rowid LIMIT ?3",
+                args![crawl_id, after.unwrap_or(-1), limit + 1],
+                |row| {
+                    let failed: String = row.get(8)?;
+                    Ok((
+                        CrawlPage {
+                            seq: row.get(0)?,
+                            url: row.get(1)?,
+                            state: row.get(2)?,
+                            status_code: row.get(3)?,
+                            depth: row.get(4)?,
+                            inlinks: row.get(5)?,
+                            score: row.get(6)?,
+                            title: row.get(7)?,
+                            failed_rules: serde_json::from_str(&failed)
+                                .map_err(|e| Error::corrupt("crawl_pages", e.to_string()))?,
+                            reason: row.get(9)?,
+                            found_from: row.get(10)?,
+                            redirect_to: None,
+                        },
+                        row.get(11)?,
+                    ))
+                },
+            )
+        })?;
+        let next = (rows.len() > limit).then(|| rows[limit - 1].0.seq);
+        rows.truncate(limit);
+        Ok((
+            rows.into_iter()
+                .map(|(mut page, record)| {
+                    page.redirect_to =
+                        record.and_then(|r| serde_json::from_str::<CrawledPage>(&r).ok()).and_then(|r| r.redirect_to);
+                    page
+                })
+                .collect(),
+            next.filter(|_| limit > 0),
+        ))
+    }
+
+    /// The rules with findings in crawl `crawl_id`, with the distinct URLs each affects:
+    /// site rules first, then by severity (critical first) and count.
+    pub fn crawl_issue_counts(&self, crawl_id: &str) -> Result<Vec<IssueCount>> {
+        let mut counts = self.read(|db| {
+            db.query_map(
+                "SELECT rule_id, kind, severity, COUNT(DISTINCT url) FROM crawl_issues WHERE crawl_id = ?1 \
+                 GROUP BY rule_id, kind, severity",
+                args![crawl_id],
+                |row| {
+                    let kind: String = row.get(1)?;
+                    Ok(IssueCount {
+                        rule_id: row.get(0)?,
+                        kind: kind.parse().map_err(|_| Error::corrupt("crawl_issues", format!("bad kind {kind:?}")))?,
+                        severity: row.get(2)?,
+                        count: row.get(3)?,
+                    })
+                },
+            )
+        })?;
+        let rank = |s: &str| match s {
+            "critical" => 0,
+            "warning" => 1,
+            _ => 2,
+        };
+        counts.sort_by(|a, b| {
+            (a.kind != IssueKind::Site, rank(&a.severity), std::cmp::Reverse(a.count), &a.rule_id).cmp(&(
+                b.kind != IssueKind::Site,
+                rank(&b.severity),
+                std::cmp::Reverse(b.count),
+                &b.rule_id,
+            ))
+        });
+        Ok(counts)
+    }
+
+    /// Up to `limit` findings of rule `rule_id` in crawl `crawl_id` after cursor `after`
+    /// (in the order they were written); the cursor of the next page when there is more.
+    pub fn crawl_issues(
+        &self,
+        crawl_id: &str,
+        rule_id: &str,
+        after: Option<i64>,
+        limit: usize,
+    ) -> Result<(Vec<CrawlIssue>, Option<i64>)> {
+        let mut rows: Vec<(i64, CrawlIssue)> = self.read(|db| {
+            db.query_map(
+                "SELECT rowid, kind, rule_id, severity, url, linked_from, detail FROM crawl_issues \
+                 WHERE crawl_id = ?1 AND rule_id = ?2 AND rowid > ?3 ORDER BY rowid LIMIT ?4",
+                args![crawl_id, rule_id, after.unwrap_or(-1), limit + 1],
+                |row| {
+                    let kind: String = row.get(1)?;
+                    Ok((
+                        row.get(0)?,
+                        CrawlIssue {
+                            kind: kind
+                                .parse()
+                                .map_err(|_| Error::corrupt("crawl_issues", format!("bad kind {kind:?}")))?,
+                            rule_id: row.get(2)?,
+                            severity: row.get(3)?,
+                            url: row.get(4)?,
+                            linked_from: row.get(5)?,
+                            detail: row.get(6)?,
+                        },
+                    ))
+                },
+            )
+        })?;
+        let next = (rows.len() > limit && limit > 0).then(|| rows[limit - 1].0);
+        rows.truncate(limit);
+        Ok((rows.into_iter().map(|(_, i)| i).collect(), next))
+    }
+
+    /// The frontier of crawl `crawl_id` as `worker` (the holder of the crawl's lease) works
+    /// it: a [`crawl::FrontierStore`] over this database.
+    pub fn crawl_frontier(&self, crawl_id: &str, worker: &str) -> CrawlFrontier {
+        CrawlFrontier { store: self.clone(), crawl_id: crawl_id.to_string(), worker: worker.to_string() }
+    }
+}
+
+fn insert_issue(tx: &Db<'_>, crawl_id: &str, kind: IssueKind, issue: &CrawlIssue) -> Result<()> {
+    let kind: &'static str = kind.into();
+    tx.execute(
+        "INSERT INTO crawl_issues (crawl_id, kind, rule_id, severity, url, linked_from, detail) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        args![crawl_id, kind, issue.rule_id, issue.severity, issue.url, issue.linked_from, issue.detail],
+    )?;
+    Ok(())
+}
+
+/// The frontier of one crawl in the database, as one worker works it (see the module
+/// documentation). Every method is one statement (a claim: one transaction), and blocks:
+/// async code calls it on the blocking pool.
+#[derive(Debug, Clone)]
+pub struct CrawlFrontier {
+    store: Store,
+    crawl_id: String,
+    worker: String,
+}
+
+impl CrawlFrontier {
+    /// The crawl's id.
+    pub fn crawl_id(&self) -> &str {
+        &self.crawl_id
+    }
+
+    /// The worker named on this frontier's claims.
+    pub fn worker(&self) -> &str {
+        &self.worker
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+}
+
+impl FrontierStore for CrawlFrontier {
+    type Error = Error;
+
+    fn get(&mut self, url: &str) -> Result<Option<Entry>> {
+        self.store.read(|db| {
+            db.query_opt(
+                &format!("SELECT {ENTRY_COLUMNS} FROM crawl_pages WHERE crawl_id = ?1 AND url = ?2"),
+                args![self.crawl_id, url],
+                entry_from_row,
+            )
+        })
+    }
+
+    fn insert(&mut self, entry: Entry) -> Result<bool> {
+        let claimed = (entry.state == State::Fetching).then_some(self.worker.as_str());
+        let n = self.store.read(|db| {
+            db.execute(
+                "INSERT INTO crawl_pages (crawl_id, url, depth, found_from, source, state, status, reason, \
+                 claimed_by) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT (crawl_id, url) DO NOTHING",
+                args![
+                    self.crawl_id,
+                    entry.url,
+                    entry.depth,
+                    entry.found_from,
+                    entry.source.as_str(),
+                    entry.state.as_str(),
+                    entry.status,
+                    entry.reason,
+                    claimed
+                ],
+            )
+        })?;
+        Ok(n > 0)
+    }
+
+    fn update(&mut self, entry: &Entry) -> Result<()> {
+        let claimed = (entry.state == State::Fetching).then_some(self.worker.as_str());
+        self.store.read(|db| {
+            db.execute(
+                "UPDATE crawl_pages SET depth = ?3, found_from = ?4, source = ?5, state = ?6, status = ?7, \
+                 reason = ?8, claimed_by = ?9 WHERE crawl_id = ?1 AND url = ?2",
+                args![
+                    self.crawl_id,
+                    entry.url,
+                    entry.depth,
+                    entry.found_from,
+                    entry.source.as_str(),
+                    entry.state.as_str(),
+                    entry.status,
+                    entry.reason,
+                    claimed
+                ],
+            )
+        })?;
+        Ok(())
+    }
+
+    fn promote(&mut self, url: &str, depth: u32, found_from: Option<&str>, source: Source) -> Result<()> {
+        self.store.read(|db| {
+            db.execute(
+                "UPDATE crawl_pages SET depth = ?3, found_from = ?4, source = ?5 \
+                 WHERE crawl_id = ?1 AND url = ?2 AND state = 'queued' AND depth IS NULL",
+                args![self.crawl_id, url, depth, found_from, source.as_str()],
+            )
+        })?;
+        Ok(())
+    }
+
+    fn claim(&mut self, limit: usize, unlinked: bool) -> Result<Vec<Entry>> {
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        let (crawl_id, worker) = (self.crawl_id.clone(), self.worker.clone());
+        let linked = if unlinked { "" } else { " AND depth IS NOT NULL" };
+        let mut claimed = self.store.write(|tx| {
+            let order = "ORDER BY CASE WHEN depth IS NULL THEN 1 ELSE 0 END, depth, rowid LIMIT ?2";
+            let sql = if tx.is_postgres() {
+                // A materialised CTE: as `IN (subquery)`, PostgreSQL may rescan the locking
+                // subquery and take more than `limit` rows.
+                format!(
+                    "WITH picked AS MATERIALIZED (SELECT url FROM crawl_pages WHERE crawl_id = ?1 \
+                     AND state = 'queued'{linked} {order} FOR UPDATE SKIP LOCKED) \
+                     UPDATE crawl_pages p SET state = 'fetching', claimed_by = ?3 FROM picked \
+                     WHERE p.crawl_id = ?1 AND p.url = picked.url \
+                     RETURNING p.url, p.depth, p.found_from, p.source, p.state, p.status, p.reason, p.rowid"
+                )
+            } else {
+                format!(
+                    "UPDATE crawl_pages SET state = 'fetching', claimed_by = ?3 WHERE crawl_id = ?1 AND url IN \
+                     (SELECT url FROM crawl_pages WHERE crawl_id = ?1 AND state = 'queued'{linked} {order}) \
+                     RETURNING {ENTRY_COLUMNS}, rowid"
+                )
+            };
+            tx.query_map(&sql, args![crawl_id, limit, worker], |row| Ok((entry_from_row(row)?, row.get::<i64>(7)?)))
+        })?;
+        claimed.sort_by_key(|(e, seq)| (e.depth.map_or(u64::MAX, u64::from), *seq));
+        Ok(claimed.into_iter().map(|(e, _)| e).collect())
+    }
+
+    fn counts(&mut self) -> Result<Counts> {
+        self.store.read(|db| counts_of(db, &self.crawl_id))
+    }
+
+    /// Puts back to the queue the pages being fetched by a worker that no longer holds the
+    /// crawl's lease (its claim expired with it); this worker's own claims, and those of a
+    /// live lease holder, stay.
+    fn requeue_fetching(&mut self) -> Result<u64> {
+        let n = self.store.read(|db| {
+            db.execute(
+                "UPDATE crawl_pages SET state = 'queued', claimed_by = NULL WHERE crawl_id = ?1 \
+                 AND state = 'fetching' AND (claimed_by IS NULL OR (claimed_by <> ?2 AND NOT EXISTS \
+                 (SELECT 1 FROM crawls c WHERE c.id = ?1 AND c.claimed_by = crawl_pages.claimed_by \
+                 AND c.claimed_until > ?3)))",
+                args![self.crawl_id, self.worker, clock::now_rfc3339()],
+            )
+        })?;
+        Ok(n as u64)
+    }
+}

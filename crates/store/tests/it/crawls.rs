@@ -1,0 +1,280 @@
+//! Site crawls in the store (docs/API.md, "Site crawl"): the crawl engine's frontier over
+//! the database, pages, links, sitemap URLs and issues, and the leases that let several
+//! replicas share a crawl with each page fetched once.
+
+use std::collections::{BTreeSet, HashSet};
+use std::sync::{Arc, Barrier};
+
+use crawl::{CrawledPage, Frontier, FrontierStore, Limits, Outcome, Outlink, Scope, ScopeConfig, State, Work};
+use store::{CrawlEnd, CrawlIssue, CrawlState, IssueKind, NewCrawl, NewWebhook, Store, Tier};
+use time::OffsetDateTime;
+
+use crate::backend::{both, fresh};
+
+fn new_crawl(user_id: Option<String>, max_pages: u32) -> NewCrawl {
+    NewCrawl { user_id, url: "https://site.test/".into(), options_json: "{}".into(), max_pages }
+}
+
+fn lease() -> OffsetDateTime {
+    OffsetDateTime::now_utc() + time::Duration::seconds(60)
+}
+
+fn page(url: &str, links: &[&str]) -> CrawledPage {
+    let outlinks = links
+        .iter()
+        .map(|l| Outlink {
+            url: l.to_string(),
+            anchor: format!("to {l}"),
+            internal: true,
+            nofollow: false,
+            follow: true,
+        })
+        .collect();
+    CrawledPage {
+        url: url.to_string(),
+        status: Some(200),
+        html: true,
+        title: Some("Same title".into()),
+        outlinks,
+        score: Some(80),
+        ..CrawledPage::default()
+    }
+}
+
+/// What the test site answers: `/` links to /a, /b and /gone; /a and /b link home.
+fn answer(url: &str) -> Option<CrawledPage> {
+    match url {
+        "https://site.test/" => {
+            Some(page(url, &["https://site.test/a", "https://site.test/b", "https://site.test/gone"]))
+        }
+        "https://site.test/a" | "https://site.test/b" => Some(page(url, &["https://site.test/"])),
+        _ => None,
+    }
+}
+
+/// Runs the frontier of crawl `id` as `worker` until it is finished (or `stop_after`
+/// fetches were recorded), the way the application's runner does, but without a network.
+fn drive(store: &Store, id: &str, worker: &str, stop_after: Option<usize>) -> usize {
+    let scope = Scope::new("https://site.test/", ScopeConfig::default()).unwrap();
+    let mut frontier = Frontier::resume(store.crawl_frontier(id, worker), scope.clone(), Limits::default()).unwrap();
+    let mut fetched = 0;
+    while !frontier.is_finished().unwrap() {
+        let work = frontier.next_work().unwrap();
+        assert!(!work.is_empty(), "nothing in flight outside this loop");
+        for w in work {
+            match w {
+                Work::Robots { url } => {
+                    frontier.set_robots(&url, crawl::robots_from_answer(Some(404), b""));
+                    store.add_crawl_sitemap_urls(id, &["https://site.test/a".to_string()]).unwrap();
+                }
+                Work::Fetch(entry) => {
+                    if stop_after == Some(fetched) {
+                        return fetched;
+                    }
+                    let record = answer(&entry.url)
+                        .unwrap_or_else(|| CrawledPage::answered(entry.url.clone(), entry.depth, 404, None));
+                    let mut record = CrawledPage { depth: entry.depth, ..record };
+                    if record.status == Some(404) {
+                        record.html = false;
+                    }
+                    frontier.record(entry, Outcome::Answered(&record)).unwrap();
+                    let failed = vec![("meta-description".to_string(), "warning".to_string(), "missing".to_string())];
+                    store.record_crawl_page(id, &record, if record.html { &failed } else { &[] }).unwrap();
+                    fetched += 1;
+                }
+            }
+        }
+    }
+    fetched
+}
+
+fn finish(store: &Store, id: &str, worker: &str) -> bool {
+    let pages = store.crawl_records(id).unwrap();
+    let sitemap = store.crawl_sitemap_urls(id).unwrap();
+    let results = crawl::run_site_rules(&pages, &sitemap, true);
+    let site_issues = results
+        .iter()
+        .flat_map(|r| {
+            r.findings.iter().map(move |f| CrawlIssue {
+                kind: IssueKind::Site,
+                rule_id: r.id.to_string(),
+                severity: r.severity.as_str().to_string(),
+                url: f.url.clone(),
+                linked_from: f.linked_from.clone(),
+                detail: f.detail.clone(),
+            })
+        })
+        .collect();
+    let score = crawl::site_score(pages.iter().filter_map(|p| p.score), pages.len(), &results).map(|s| s.score);
+    let end = CrawlEnd {
+        state: CrawlState::Completed,
+        site_score: score,
+        summary_json: None,
+        error: None,
+        site_issues,
+        event: Some(("crawl.completed".into(), serde_json::json!({ "crawl_id": id }))),
+    };
+    store.finish_crawl(id, worker, &end).unwrap()
+}
+
+both! {
+    fn a_crawl_runs_on_the_store_and_reads_back(backend) {
+        let Some(f) = fresh(backend) else { return };
+        let s = &f.store;
+        let user = s.create_user(Tier::Free).unwrap();
+        s.create_webhook(NewWebhook {
+            user_id: user.id.clone(),
+            url: "https://hooks.test/".into(),
+            events: vec!["crawl.completed".into()],
+        })
+        .unwrap();
+        let crawl = s.create_crawl(new_crawl(Some(user.id.clone()), 30), "w1", lease()).unwrap();
+        assert!(crawl.id.starts_with("cr_") && crawl.id.len() == 25, "{}", crawl.id);
+        assert!(crawl.id[3..].chars().all(|c| c.is_ascii_alphanumeric()));
+        assert_eq!(crawl.state, CrawlState::Queued);
+        assert!(s.start_crawl(&crawl.id).unwrap());
+
+        assert_eq!(drive(s, &crawl.id, "w1", None), 4);
+        assert!(finish(s, &crawl.id, "w1"));
+        let done = s.get_crawl(&crawl.id).unwrap();
+        assert_eq!(done.state, CrawlState::Completed);
+        assert!(done.started_at.is_some() && done.finished_at.is_some());
+        assert_eq!((done.progress.pages_done, done.progress.pages_queued, done.progress.pages_failed), (4, 0, 0));
+        assert!(done.site_score.unwrap() < 80, "site rules cost points: {:?}", done.site_score);
+        assert_eq!(s.crawl_lease(&crawl.id).unwrap(), None, "the lease is given up at the end");
+
+        // Pages: in crawl order, two at a time, inlinks counted.
+        let (first, next) = s.crawl_pages(&crawl.id, None, 2).unwrap();
+        assert_eq!(first.iter().map(|p| p.url.as_str()).collect::<Vec<_>>(), ["https://site.test/", "https://site.test/a"]);
+        assert_eq!((first[0].depth, first[0].inlinks, first[0].status_code), (Some(0), 2, Some(200)));
+        assert_eq!(first[1].failed_rules, ["meta-description"]);
+        let (rest, end) = s.crawl_pages(&crawl.id, next, 2).unwrap();
+        assert_eq!(rest.len(), 2);
+        assert_eq!(end, None);
+        assert_eq!((rest[1].url.as_str(), rest[1].status_code, rest[1].inlinks), ("https://site.test/gone", Some(404), 1));
+
+        // Issues: site rules first; the broken link with the page that links to it.
+        let counts = s.crawl_issue_counts(&crawl.id).unwrap();
+        let broken = counts.iter().find(|c| c.rule_id == "broken-internal-link").unwrap();
+        assert_eq!((broken.kind, broken.count, broken.severity.as_str()), (IssueKind::Site, 1, "critical"));
+        assert_eq!(counts[0].kind, IssueKind::Site);
+        let page_rule = counts.iter().find(|c| c.rule_id == "meta-description").unwrap();
+        assert_eq!((page_rule.kind, page_rule.count), (IssueKind::Page, 3));
+        let (findings, _) = s.crawl_issues(&crawl.id, "broken-internal-link", None, 10).unwrap();
+        assert_eq!(findings[0].url, "https://site.test/gone");
+        assert_eq!(findings[0].linked_from.as_deref(), Some("https://site.test/"));
+        assert!(counts.iter().any(|c| c.rule_id == "duplicate-title" && c.count == 3));
+        assert_eq!(s.crawl_sitemap_urls(&crawl.id).unwrap(), BTreeSet::from(["https://site.test/a".to_string()]));
+
+        // The owner's crawl.completed event went to the outbox with the end.
+        assert_eq!(f.raw().int("SELECT COUNT(*) FROM webhook_outbox WHERE event = 'crawl.completed'"), 1);
+        assert_eq!(s.list_crawls(&user.id, 10).unwrap().len(), 1);
+        // Finishing again (a worker that lost the lease) writes nothing.
+        assert!(!finish(s, &crawl.id, "w1"));
+        assert!(s.get_crawl("cr_nope").unwrap_err().is_not_found());
+    }
+}
+
+both! {
+    fn each_page_is_claimed_by_one_of_two_handles(backend) {
+        let Some(f) = fresh(backend) else { return };
+        let (a, b) = (f.store.clone(), f.open_again());
+        let crawl = a.create_crawl(new_crawl(None, 500), "w-a", lease()).unwrap();
+        let mut seed = a.crawl_frontier(&crawl.id, "w-a");
+        for i in 0..60u32 {
+            let entry = crawl::Entry {
+                url: format!("https://site.test/{i}"),
+                depth: Some(i % 3),
+                found_from: None,
+                source: crawl::Source::Link,
+                state: State::Queued,
+                status: None,
+                reason: None,
+            };
+            assert!(seed.insert(entry.clone()).unwrap());
+            assert!(!seed.insert(entry).unwrap(), "insert ignores a known URL");
+        }
+        let start = Arc::new(Barrier::new(6));
+        let handles: Vec<_> = (0..6)
+            .map(|i| {
+                let store = if i % 2 == 0 { a.clone() } else { b.clone() };
+                let (start, id) = (start.clone(), crawl.id.clone());
+                std::thread::spawn(move || {
+                    let mut frontier = store.crawl_frontier(&id, &format!("w{i}"));
+                    start.wait();
+                    let mut mine = Vec::new();
+                    loop {
+                        let batch = frontier.claim(4, true).unwrap();
+                        if batch.is_empty() {
+                            return mine;
+                        }
+                        assert!(batch.len() <= 4, "a claim takes its limit at most");
+                        // Shallowest first within a batch.
+                        assert!(batch.windows(2).all(|w| w[0].depth <= w[1].depth));
+                        mine.extend(batch.into_iter().map(|e| e.url));
+                    }
+                })
+            })
+            .collect();
+        let all: Vec<String> = handles.into_iter().flat_map(|h| h.join().unwrap()).collect();
+        let distinct: HashSet<&String> = all.iter().collect();
+        assert_eq!((all.len(), distinct.len()), (60, 60), "{backend:?}: each page claimed once");
+        let c = seed.counts().unwrap();
+        assert_eq!((c.queued, c.fetching), (0, 60));
+    }
+}
+
+both! {
+    fn expired_claims_are_requeued_and_the_crawl_resumes(backend) {
+        let Some(f) = fresh(backend) else { return };
+        let (a, b) = (f.store.clone(), f.open_again());
+        let crawl = a.create_crawl(new_crawl(None, 30), "w-a", lease()).unwrap();
+        a.start_crawl(&crawl.id).unwrap();
+        // Replica A fetches the start page, then dies with its three links claimed.
+        assert_eq!(drive(&a, &crawl.id, "w-a", Some(1)), 1);
+        let c = a.crawl_frontier(&crawl.id, "w-a").counts().unwrap();
+        assert_eq!((c.done, c.fetching, c.queued), (1, 3, 0));
+
+        // B sees A's claims and leaves them while A's lease runs.
+        let mut fb = b.crawl_frontier(&crawl.id, "w-b");
+        assert_eq!(fb.requeue_fetching().unwrap(), 0);
+        assert!(b.adopt_crawls("w-b", Some(OffsetDateTime::now_utc()), lease()).unwrap().is_empty());
+        // A's lease runs out: B adopts the crawl, and A's claims go back to the queue.
+        let later = OffsetDateTime::now_utc() + time::Duration::minutes(5);
+        assert_eq!(b.adopt_crawls("w-b", Some(later), lease()).unwrap(), std::slice::from_ref(&crawl.id));
+        assert!(!a.renew_crawl_lease(&crawl.id, "w-a", lease()).unwrap(), "A lost the lease");
+        assert_eq!(fb.requeue_fetching().unwrap(), 3);
+        let c = fb.counts().unwrap();
+        assert_eq!((c.done, c.fetching, c.queued), (1, 0, 3));
+
+        // B resumes from the frontier: the start page is not fetched again.
+        assert_eq!(drive(&b, &crawl.id, "w-b", None), 3);
+        assert!(!finish(&a, &crawl.id, "w-a"), "A no longer holds the crawl");
+        assert!(finish(&b, &crawl.id, "w-b"));
+        let done = b.get_crawl(&crawl.id).unwrap();
+        assert_eq!((done.state, done.resumes, done.progress.pages_done), (CrawlState::Completed, 1, 4));
+    }
+}
+
+both! {
+    fn a_cancelled_crawl_keeps_its_pages(backend) {
+        let Some(f) = fresh(backend) else { return };
+        let s = &f.store;
+        let crawl = s.create_crawl(new_crawl(None, 30), "w", lease()).unwrap();
+        s.start_crawl(&crawl.id).unwrap();
+        drive(s, &crawl.id, "w", Some(2));
+        let cancelled = s.cancel_crawl(&crawl.id).unwrap();
+        assert_eq!(cancelled.state, CrawlState::Cancelled);
+        assert!(!s.renew_crawl_lease(&crawl.id, "w", lease()).unwrap(), "the runner is told to stop");
+        assert!(!s.start_crawl(&crawl.id).unwrap());
+        // The runner ends it with what it has: still cancelled, scored, pages kept.
+        assert!(finish(s, &crawl.id, "w"));
+        let ended = s.get_crawl(&crawl.id).unwrap();
+        assert_eq!(ended.state, CrawlState::Cancelled);
+        assert_eq!(ended.progress.pages_done, 2);
+        assert!(ended.site_score.is_some());
+        // Cancelling again changes nothing; an ended crawl is not adopted.
+        assert_eq!(s.cancel_crawl(&crawl.id).unwrap().finished_at, ended.finished_at);
+        assert!(s.adopt_crawls("x", None, lease()).unwrap().is_empty());
+    }
+}
