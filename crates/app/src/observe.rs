@@ -60,6 +60,26 @@ pub trait Observer: std::fmt::Debug + Send + Sync {
     fn monitor_run(&self) {}
     /// A workflow step ran (whatever its result).
     fn workflow_step(&self) {}
+    /// A crawl fetched a URL, with one of [`CRAWL_PAGE_OUTCOMES`].
+    fn crawl_page(&self, _outcome: &'static str) {}
+    /// This process started (`+1`) or stopped (`-1`) driving a crawl.
+    fn crawl_running(&self, _delta: i64) {}
+}
+
+/// What a crawl's fetch of one URL gave: `audited` (an HTML page that answered 2xx, audited
+/// by the page rules), `redirected` (3xx), `error_status` (4xx or 5xx), `not_html` (2xx but
+/// no HTML) or `failed` (no answer: unreachable, blocked by the address guard, timed out).
+pub const CRAWL_PAGE_OUTCOMES: &[&str] = &["audited", "redirected", "error_status", "not_html", "failed"];
+
+/// The [`CRAWL_PAGE_OUTCOMES`] entry of a crawled URL.
+pub fn crawl_page_outcome(page: &crawl::CrawledPage, audited: bool) -> &'static str {
+    match page.status {
+        None => "failed",
+        Some(300..=399) => "redirected",
+        Some(400..) => "error_status",
+        Some(_) if audited => "audited",
+        Some(_) => "not_html",
+    }
 }
 
 /// The observer that counts nothing (metrics off).

@@ -91,6 +91,8 @@ pub struct Metrics {
     webhooks_pending: Gauge,
     monitor_checks: Counter,
     workflow_steps: Counter,
+    crawl_pages: Vec<(&'static str, Counter)>,
+    crawls_running: Gauge,
     draining: Gauge,
 }
 
@@ -134,6 +136,8 @@ impl Metrics {
         describe(r, "seo_audit_webhook_deliveries_pending", Unit::Count, "Webhook deliveries waiting in the outbox.");
         describe(r, "seo_audit_monitor_checks_total", Unit::Count, "Monitor checks run.");
         describe(r, "seo_audit_workflow_steps_total", Unit::Count, "Workflow steps run.");
+        describe(r, "seo_audit_crawl_pages_total", Unit::Count, "URLs fetched by site crawls, by outcome.");
+        describe(r, "seo_audit_crawls_running", Unit::Count, "Site crawls this process is driving.");
         describe(r, "seo_audit_database_up", Unit::Count, "1 when the database answers a ping, else 0.");
         describe(
             r,
@@ -195,6 +199,11 @@ impl Metrics {
             webhooks_pending: gauge(r, "seo_audit_webhook_deliveries_pending"),
             monitor_checks: r.register_counter(&Key::from_name("seo_audit_monitor_checks_total"), &METADATA),
             workflow_steps: r.register_counter(&Key::from_name("seo_audit_workflow_steps_total"), &METADATA),
+            crawl_pages: app::observe::CRAWL_PAGE_OUTCOMES
+                .iter()
+                .map(|&o| (o, labelled_counter("seo_audit_crawl_pages_total", "outcome", o)))
+                .collect(),
+            crawls_running: gauge(r, "seo_audit_crawls_running"),
             draining: gauge(r, "seo_audit_draining"),
             recorder,
             handle,
@@ -320,6 +329,20 @@ impl app::Observer for Metrics {
 
     fn workflow_step(&self) {
         self.workflow_steps.increment(1);
+    }
+
+    fn crawl_page(&self, outcome: &'static str) {
+        if let Some((_, c)) = self.crawl_pages.iter().find(|(o, _)| *o == outcome) {
+            c.increment(1);
+        }
+    }
+
+    fn crawl_running(&self, delta: i64) {
+        if delta >= 0 {
+            self.crawls_running.increment(delta as f64);
+        } else {
+            self.crawls_running.decrement((-delta) as f64);
+        }
     }
 }
 

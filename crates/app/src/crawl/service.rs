@@ -323,7 +323,10 @@ impl Crawls {
                 app.db(move |s| s.renew_crawl_lease(&id, &worker, until)).await.ok()
             }
         });
-        if let Err(e) = self.drive(id).await {
+        self.app.observer.crawl_running(1);
+        let driven = self.drive(id).await;
+        self.app.observer.crawl_running(-1);
+        if let Err(e) = driven {
             tracing::error!(crawl = %id, error = %e, "crawl stopped");
             let end = store::CrawlEnd {
                 state: store::CrawlState::Failed,
@@ -353,6 +356,7 @@ impl Crawls {
         let frontier = self.app.store.crawl_frontier(id, &self.worker);
         let sink = StoreSink {
             store: self.app.store.clone(),
+            observer: self.app.observer.clone(),
             crawl_id: id.to_string(),
             worker: self.worker.to_string(),
             checked: Instant::now(),
@@ -445,6 +449,7 @@ fn scope_of(request: &CrawlRequest, max_pages: u32) -> Result<Scope, AppError> {
 /// or its lease taken by another replica (then it stops).
 struct StoreSink {
     store: store::Store,
+    observer: Arc<dyn crate::Observer>,
     crawl_id: String,
     worker: String,
     checked: Instant,
@@ -463,7 +468,9 @@ impl CrawlSink for StoreSink {
                     .collect()
             })
             .unwrap_or_default();
-        Ok(self.store.record_crawl_page(&self.crawl_id, page, &failed)?)
+        self.store.record_crawl_page(&self.crawl_id, page, &failed)?;
+        self.observer.crawl_page(crate::observe::crawl_page_outcome(page, audit.is_some()));
+        Ok(())
     }
 
     fn sitemap_url(&mut self, url: &str) -> Result<(), AppError> {

@@ -6,7 +6,9 @@
 
 use futures_util::StreamExt as _;
 
-use crate::common::TestServer;
+use std::time::Duration;
+
+use crate::common::{fixture_site, Answer, TestServer};
 
 const PAGE: &str = "<!doctype html><html lang=\"en\"><head><title>A page of the metrics cardinality test</title>\
 <meta name=\"description\" content=\"One of a thousand pages.\"></head><body><h1>Metrics</h1><p>Words.</p></body></html>";
@@ -237,4 +239,39 @@ async fn connections_are_counted_open_refused_and_closed_by_reason() {
     let answer = String::from_utf8_lossy(&answer);
     assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
     until(&t, "seo_audit_http_connections_closed_total{reason=\"body_timeout\"}", 1.0).await;
+}
+
+/// A site crawl counts the URLs it fetched by outcome, and the crawls running while it runs
+/// (back to 0 once it ended); the labels are outcomes, never URLs.
+#[tokio::test]
+async fn crawl_pages_are_counted_by_outcome() {
+    let t = start().await;
+    let site = fixture_site("site-crawl-rest").await;
+    let a = Answer::from(
+        t.client.post(t.url("/api/v1/crawls")).json(&serde_json::json!({"url": site.url("/")})).send().await.unwrap(),
+    )
+    .await;
+    assert_eq!(a.status, 202, "{}", a.raw);
+    let id = a.body["crawl"]["id"].as_str().unwrap().to_string();
+    let mut done = serde_json::Value::Null;
+    for _ in 0..600 {
+        let s = t.get(&format!("/api/v1/crawls/{id}")).await;
+        if s.body["crawl"]["finished_at"].is_string() {
+            done = s.body["crawl"].clone();
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(done["state"], "completed", "{done}");
+    // The crawl's end is written before the gauge falls: wait for it.
+    let text = until(&t, "seo_audit_crawls_running", 0.0).await;
+    let outcome = |o: &str| value(&text, &format!("seo_audit_crawl_pages_total{{outcome=\"{o}\"}}"));
+    let fetched: f64 = app::observe::CRAWL_PAGE_OUTCOMES.iter().map(|o| outcome(o)).sum();
+    let progress = &done["progress"];
+    let answered = progress["pages_done"].as_f64().unwrap() + progress["pages_failed"].as_f64().unwrap();
+    assert_eq!(fetched, answered, "every URL fetched is counted once:\n{text}");
+    assert!(outcome("audited") >= 3.0, "{text}");
+    assert!(outcome("error_status") >= 1.0, "the page that answers 404: {text}");
+    assert!(outcome("failed") >= 1.0, "the page that timed out: {text}");
+    assert!(!text.contains(&site.url("/")), "no URL in a label");
 }
