@@ -62,6 +62,19 @@ pub struct ScorePoint {
     pub score: u32,
 }
 
+/// The newest site crawl of a domain, linked from its report page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CrawlLink {
+    /// The crawl's id: its report is `/crawls/{id}`.
+    pub id: String,
+    /// Its site score, when it audited pages.
+    pub site_score: Option<u32>,
+    /// URLs it fetched.
+    pub pages: u64,
+    /// When it ended (RFC 3339; the date is shown).
+    pub finished_at: String,
+}
+
 /// [`render_report`] with the score history of the page (oldest first) drawn under the
 /// summary as an inline SVG chart, one point per audit, when it has at least two.
 pub fn render_report_with_history(
@@ -70,6 +83,19 @@ pub fn render_report_with_history(
     result: &AuditResult,
     fixes: &[(String, String)],
     history: &[ScorePoint],
+) -> String {
+    render_report_with_crawl(base_url, domain, result, fixes, history, None)
+}
+
+/// [`render_report_with_history`] with a link to the domain's newest site crawl, when it has
+/// one (docs/API.md, "GET /report/{domain}").
+pub fn render_report_with_crawl(
+    base_url: &str,
+    domain: &str,
+    result: &AuditResult,
+    fixes: &[(String, String)],
+    history: &[ScorePoint],
+    crawl: Option<&CrawlLink>,
 ) -> String {
     let base = base_url.trim_end_matches('/');
     let score = score_of(&result.score);
@@ -107,6 +133,19 @@ pub fn render_report_with_history(
             }
         }
         (history_section(history))
+        @if let Some(crawl) = crawl {
+            section class="crawl" aria-labelledby="crawl-h" {
+                h2 id="crawl-h" { "Site crawl" }
+                p {
+                    "The whole site was crawled on " (date_html(Some(&crawl.finished_at))) ": "
+                    (plural(usize::try_from(crawl.pages).unwrap_or(usize::MAX), "page")) " fetched"
+                    @if let Some(score) = crawl.site_score { ", site score " strong { (score) "/100" } }
+                    ". "
+                    a href={ (base.trim_end_matches('/')) "/crawls/" (crawl.id) } { "See the crawl report" }
+                    " (broken links, duplicate titles, orphan pages and the other site rules)."
+                }
+            }
+        }
         @if let Some(insights) = text(&result.ai_insights) {
             p class="insights" { (value_text(insights)) }
         }

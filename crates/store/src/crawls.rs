@@ -342,6 +342,38 @@ impl Store {
         })
     }
 
+    /// The newest completed crawl made without a key (a public one, as audits made without a
+    /// key are) whose start URL is on one of `hosts` (lower case, e.g. a domain and its
+    /// `www.` form), for the domain's report page. Crawls made with a key are never returned.
+    pub fn newest_public_crawl(&self, hosts: &[String]) -> Result<Option<Crawl>> {
+        /// Candidates looked at: the newest public completed crawls whose URL starts like a
+        /// host's (`LIKE` is only a first sieve: `_` matches any character, the host is then
+        /// compared exactly).
+        const CANDIDATES: usize = 50;
+        self.read(|db| {
+            let mut newest: Option<Crawl> = None;
+            for host in hosts {
+                let candidates = db.query_map(
+                    "SELECT id, url FROM crawls WHERE user_id IS NULL AND state = 'completed' \
+                     AND (url LIKE ?1 OR url LIKE ?2) ORDER BY finished_at DESC, id LIMIT ?3",
+                    args![format!("http://{host}%"), format!("https://{host}%"), CANDIDATES],
+                    |row| Ok((row.get::<String>(0)?, row.get::<String>(1)?)),
+                )?;
+                let on_host = candidates.into_iter().find(|(_, url)| {
+                    url::Url::parse(url).ok().and_then(|u| u.host_str().map(str::to_ascii_lowercase)).as_deref()
+                        == Some(host.as_str())
+                });
+                if let Some((id, _)) = on_host {
+                    let crawl = load_crawl(db, &id)?;
+                    if newest.as_ref().is_none_or(|n| crawl.finished_at > n.finished_at) {
+                        newest = Some(crawl);
+                    }
+                }
+            }
+            Ok(newest)
+        })
+    }
+
     /// Moves a `queued` crawl to `running` (its start time set once); `false` when it was not
     /// `queued` or `running` (cancelled meanwhile).
     pub fn start_crawl(&self, id: &str) -> Result<bool> {

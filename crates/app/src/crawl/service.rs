@@ -167,6 +167,15 @@ impl Crawls {
         }
     }
 
+    /// The newest completed public crawl (made without a key) of a domain, given its forms
+    /// (`example.com`, `www.example.com`), for the domain's report page.
+    ///
+    /// # Errors
+    /// The store.
+    pub async fn newest_public(&self, hosts: Vec<String>) -> Result<Option<store::Crawl>, AppError> {
+        self.app.db(move |s| s.newest_public_crawl(&hosts)).await
+    }
+
     /// The rules with findings in crawl `id` (site rules first).
     ///
     /// # Errors

@@ -1212,3 +1212,22 @@ fn widget_behaves_in_a_fake_dom() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success() && stdout.contains("ALL OK"), "stdout:\n{stdout}\nstderr:\n{stderr}");
 }
+
+#[test]
+fn report_links_the_newest_site_crawl_when_there_is_one() {
+    let typed: audit_core::AuditResult =
+        serde_json::from_value(json!({"score": {"percentage": 80}, "scanned_at": "2026-11-20T10:00:00Z"})).unwrap();
+    let crawl = pages::report::CrawlLink {
+        id: "cr_0123456789abcdefABCDEF".into(),
+        site_score: Some(72),
+        pages: 41,
+        finished_at: "2026-11-21T09:30:00.000Z".into(),
+    };
+    let page =
+        pages::report::render_report_with_crawl("https://svc.example", "shop.example", &typed, &[], &[], Some(&crawl));
+    assert!(page.contains(r#"href="https://svc.example/crawls/cr_0123456789abcdefABCDEF""#), "{page}");
+    assert!(page.contains("41 pages fetched") && page.contains("72/100"), "{page}");
+    assert!(page.contains("2026-11-21"), "{page}");
+    let without = pages::report::render_report_with_history("https://svc.example", "shop.example", &typed, &[], &[]);
+    assert!(!without.contains("Site crawl") && !without.contains("/crawls/"), "{without}");
+}

@@ -278,3 +278,36 @@ both! {
         assert!(s.adopt_crawls("x", None, lease()).unwrap().is_empty());
     }
 }
+
+both! {
+    fn the_newest_public_completed_crawl_of_a_host(backend) {
+        let Some(f) = fresh(backend) else { return };
+        let s = &f.store;
+        let owner = s.create_user(Tier::Free).unwrap().id;
+        let make = |user: Option<String>, url: &str| {
+            let new = NewCrawl { user_id: user, url: url.into(), options_json: "{}".into(), max_pages: 30 };
+            let crawl = s.create_crawl(new, "w", lease()).unwrap();
+            assert!(s.start_crawl(&crawl.id).unwrap());
+            crawl.id
+        };
+        let hosts = |h: &[&str]| h.iter().map(|h| (*h).to_string()).collect::<Vec<_>>();
+        // Running, not completed: not shown.
+        let running = make(None, "https://site.test/");
+        assert_eq!(s.newest_public_crawl(&hosts(&["site.test"])).unwrap(), None);
+        assert!(finish(s, &running, "w"));
+        let first = s.newest_public_crawl(&hosts(&["site.test", "www.site.test"])).unwrap().unwrap();
+        assert_eq!(first.id, running);
+        // A newer crawl made with a key stays private; a newer public one of the www. form
+        // is the newest; a host that merely starts alike is another host.
+        let keyed = make(Some(owner), "https://site.test/a");
+        assert!(finish(s, &keyed, "w"));
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        let www = make(None, "http://www.site.test/");
+        assert!(finish(s, &www, "w"));
+        let longer = make(None, "https://site.test.example/");
+        assert!(finish(s, &longer, "w"));
+        assert_eq!(s.newest_public_crawl(&hosts(&["site.test"])).unwrap().unwrap().id, running);
+        assert_eq!(s.newest_public_crawl(&hosts(&["site.test", "www.site.test"])).unwrap().unwrap().id, www);
+        assert_eq!(s.newest_public_crawl(&hosts(&["other.test"])).unwrap(), None);
+    }
+}
