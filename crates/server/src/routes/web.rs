@@ -178,23 +178,35 @@ async fn report_domain(ctx: &Ctx) -> Result<Response, ApiError> {
             score: u32::try_from(a.score).unwrap_or(0),
         })
         .collect();
+    let crawl = ctx.state.crawls.newest_public(badge::domain_forms(&domain)).await?.map(|c| pages::report::CrawlLink {
+        pages: c.progress.pages_done + c.progress.pages_failed,
+        finished_at: c.finished_at.unwrap_or_default(),
+        site_score: c.site_score,
+        id: c.id,
+    });
     let result = app::StoredResult::of(&audit).result;
-    Ok(html(StatusCode::OK, render(&base, &domain, result, &history), PAGE_CACHE_CONTROL))
+    Ok(html(StatusCode::OK, render(&base, &domain, result, &history, crawl.as_ref()), PAGE_CACHE_CONTROL))
 }
 
 /// The report page of a stored audit, read back typed (a row that does not parse renders
 /// as an empty result: every field shown as missing).
 fn render_stored(base: &str, domain: &str, audit: &app::StoredAudit) -> String {
-    render(base, domain, app::StoredResult::of(audit).result, &[])
+    render(base, domain, app::StoredResult::of(audit).result, &[], None)
 }
 
 /// The report page of `result` with the page's score `history`, its query strings removed
 /// first (the auto-fix code is made from the scrubbed values, so it cannot repeat them
 /// either).
-fn render(base: &str, domain: &str, mut result: AuditResult, history: &[pages::report::ScorePoint]) -> String {
+fn render(
+    base: &str,
+    domain: &str,
+    mut result: AuditResult,
+    history: &[pages::report::ScorePoint],
+    crawl: Option<&pages::report::CrawlLink>,
+) -> String {
     pages::report::strip_query_strings(&mut result);
     let fixes = app::fixes::report_fixes(&result);
-    pages::report::render_report_with_history(base, domain, &result, &fixes, history)
+    pages::report::render_report_with_crawl(base, domain, &result, &fixes, history, crawl)
 }
 
 async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
@@ -231,7 +243,7 @@ async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
                 .ok()
                 .and_then(|u| u.host_str().map(str::to_string))
                 .unwrap_or_default();
-            Ok(html(StatusCode::OK, render(&base, &host, result.clone(), &[]), NO_STORE))
+            Ok(html(StatusCode::OK, render(&base, &host, result.clone(), &[], None), NO_STORE))
         }
     }
 }

@@ -528,3 +528,36 @@ fn the_documented_domain_pattern_is_what_the_server_accepts() {
         assert_eq!(validate_domain(s).is_some(), documented(s), "{s:?}");
     }
 }
+
+/// The report page of a domain links its newest public site crawl (one made without a key)
+/// once the crawl has ended; before any crawl it shows none.
+#[tokio::test]
+async fn report_links_the_newest_public_crawl_of_the_domain() {
+    let site = Site::start(vec![("/", web_support::home_page())]).await;
+    let t = start(Some(&site), |_| {}).await;
+    store_audit(&t, &site.url("/"), 77);
+    let before = t.get("/report/localhost").await;
+    assert_eq!(before.status, 200, "{}", before.raw);
+    assert!(!before.raw.contains("/crawls/"), "no crawl yet: {}", before.raw);
+
+    let started = Answer::from(
+        t.client.post(t.url("/api/v1/crawls")).json(&serde_json::json!({"url": site.url("/")})).send().await.unwrap(),
+    )
+    .await;
+    assert_eq!(started.status, 202, "{}", started.raw);
+    let id = started.body["crawl"]["id"].as_str().unwrap().to_string();
+    let mut crawl = serde_json::Value::Null;
+    for _ in 0..300 {
+        crawl = t.get(&format!("/api/v1/crawls/{id}")).await.body["crawl"].clone();
+        if crawl["finished_at"].is_string() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(crawl["state"], "completed", "{crawl}");
+    let after = t.get("/report/localhost").await;
+    assert_eq!(after.status, 200, "{}", after.raw);
+    let link = format!(r#"href="{}/crawls/{id}""#, t.base);
+    assert!(after.raw.contains(&link), "{link} not in {}", after.raw);
+    assert_documented_media("GET", "/report/{domain}", 200, "text/html");
+}
