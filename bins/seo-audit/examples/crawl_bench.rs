@@ -155,6 +155,16 @@ fn rss_mib() -> (f64, f64) {
     (field("VmRSS:"), field("VmHWM:"))
 }
 
+/// CPU time of the whole process so far (user and system), from `/proc/self/stat`.
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // The fields after the command name (which may hold spaces) start after its `)`.
+    let fields: Vec<&str> = stat.rsplit_once(')').map(|(_, f)| f.split_whitespace().collect()).unwrap_or_default();
+    let ticks = |i: usize| fields.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    // utime and stime are fields 14 and 15 of the line (11 and 12 after the name and state).
+    (ticks(11) + ticks(12)) / 100.0
+}
+
 /// Counts what the crawl gives, as a database sink would write it and forget it, and notes
 /// the RSS at 500 pages.
 #[derive(Default)]
@@ -220,7 +230,12 @@ fn run(pages: usize, in_flight: usize, engine_for: Duration) {
     println!("engine threads={cores}  audits_per_s {engine_n:.1}");
     let (rss_before, _) = rss_mib();
 
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
+    // The runtime of `seo-audit crawl` (its main.rs).
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .max_blocking_threads(app::crawl::blocking_threads())
+        .enable_all()
+        .build()
+        .expect("runtime");
     let fetcher = fetch::Fetcher::new(fetch::FetchConfig {
         allow_targets: vec!["127.0.0.1".into()],
         ..fetch::FetchConfig::default()
@@ -232,10 +247,12 @@ fn run(pages: usize, in_flight: usize, engine_for: Duration) {
     let limits = Limits { max_in_flight: in_flight, ..Limits::default() };
     let options = CrawlOptions { sitemaps: true, ..CrawlOptions::default() };
     let t = Instant::now();
+    let cpu_before = cpu_seconds();
     let crawled = runtime
         .block_on(app::crawl::run(&fetcher, MemoryStore::new(), scope, limits, Counting::default(), options))
         .expect("crawl");
     let elapsed = t.elapsed().as_secs_f64();
+    let cpu = cpu_seconds() - cpu_before;
     let (rss_end, peak) = rss_mib();
     let sink = &crawled.sink;
     let rate = sink.pages as f64 / elapsed;
@@ -244,11 +261,19 @@ fn run(pages: usize, in_flight: usize, engine_for: Duration) {
         sink.pages, sink.audited, sink.failed
     );
     println!("crawl_pages_per_s {rate:.1}");
+    println!(
+        "crawl_cpu        {cpu:.2} s of CPU (crawler and server), {:.2} ms a page, {:.2} cores busy",
+        cpu * 1000.0 / sink.pages as f64,
+        cpu / elapsed
+    );
     println!("crawl / engine({cores} threads) {:.2}", rate / engine_n);
     println!(
         "rss_mib          before crawl {rss_before:.1}, at 500 pages {:.1}, at {} pages {rss_end:.1}, peak {peak:.1}",
         sink.rss_at_500.unwrap_or(0.0),
         sink.pages
     );
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let threads = status.lines().find(|l| l.starts_with("Threads:")).unwrap_or_default().to_string();
+    println!("threads          {}", threads.trim_start_matches("Threads:").trim());
     println!("summary          {:?}", crawled.summary.end);
 }

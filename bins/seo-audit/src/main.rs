@@ -95,7 +95,12 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    if matches!(cli.command, Command::Crawl(_)) {
+        // A crawl's blocking work is bounded; a small pool keeps its memory flat.
+        builder.max_blocking_threads(app::crawl::blocking_threads());
+    }
+    let runtime = match builder.enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("error: internal: cannot start the async runtime: {e}");
