@@ -8,6 +8,8 @@
 //! T=target/release/examples/crawl_bench
 //! # crawl PAGES pages with IN_FLIGHT requests per host, after ENGINE_SECONDS of engine alone
 //! $T run 2000 16 5
+//! # the same, with each thread's CPU time at the end
+//! CRAWL_BENCH_THREADS=1 $T run 2000 16 5
 //! # serve a PAGES-page site until stopped (for `seo-audit crawl` and python-seo-analyzer)
 //! $T serve 200
 //! ```
@@ -216,6 +218,21 @@ fn engine(html: &Arc<Vec<u8>>, threads: usize, duration: Duration) -> f64 {
     total as f64 / started.elapsed().as_secs_f64()
 }
 
+/// The engine as the crawl runs it on one thread: parse, audit and the page's crawl record
+/// ([`CrawledPage::from_page`]: links normalised, text hashed), no result built.
+fn engine_record(html: &Arc<Vec<u8>>, duration: Duration) -> f64 {
+    let scope = Scope::new("http://127.0.0.1/", ScopeConfig::default()).expect("scope");
+    let (mut n, t) = (0u64, Instant::now());
+    while t.elapsed() < duration {
+        let http = audit_core::HttpFacts::new().with_status(200);
+        let audit = audit_core::audit(audit_core::Page::parse("http://127.0.0.1/p/1", html, http));
+        let score = audit.score().percentage;
+        std::hint::black_box(CrawledPage::from_page("http://127.0.0.1/p/1", Some(1), &audit.page, &scope, Some(score)));
+        n += 1;
+    }
+    n as f64 / t.elapsed().as_secs_f64()
+}
+
 fn run(pages: usize, in_flight: usize, engine_for: Duration) {
     let dir = tempfile::tempdir().expect("temp dir");
     let started = Instant::now();
@@ -227,6 +244,7 @@ fn run(pages: usize, in_flight: usize, engine_for: Duration) {
     let engine_1 = engine(&html, 1, engine_for);
     let engine_n = engine(&html, cores, engine_for);
     println!("engine threads=1  audits_per_s {engine_1:.1}");
+    println!("engine threads=1  with the crawl record, pages_per_s {:.1}", engine_record(&html, engine_for));
     println!("engine threads={cores}  audits_per_s {engine_n:.1}");
     let (rss_before, _) = rss_mib();
 
@@ -275,5 +293,14 @@ fn run(pages: usize, in_flight: usize, engine_for: Duration) {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     let threads = status.lines().find(|l| l.starts_with("Threads:")).unwrap_or_default().to_string();
     println!("threads          {}", threads.trim_start_matches("Threads:").trim());
+    if std::env::var_os("CRAWL_BENCH_THREADS").is_some() {
+        for task in std::fs::read_dir("/proc/self/task").into_iter().flatten().flatten() {
+            let stat = std::fs::read_to_string(task.path().join("stat")).unwrap_or_default();
+            let fields: Vec<&str> =
+                stat.rsplit_once(')').map(|(_, f)| f.split_whitespace().collect()).unwrap_or_default();
+            let ticks = |i: usize| fields.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+            println!("  thread {:?} cpu {:.2} s", task.file_name(), (ticks(11) + ticks(12)) / 100.0);
+        }
+    }
     println!("summary          {:?}", crawled.summary.end);
 }
