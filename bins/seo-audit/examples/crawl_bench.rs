@@ -8,6 +8,8 @@
 //! T=target/release/examples/crawl_bench
 //! # crawl PAGES pages with IN_FLIGHT requests per host, after ENGINE_SECONDS of engine alone
 //! $T run 2000 16 5
+//! # the same, with each thread's CPU time at the end
+//! CRAWL_BENCH_THREADS=1 $T run 2000 16 5
 //! # serve a PAGES-page site until stopped (for `seo-audit crawl` and python-seo-analyzer)
 //! $T serve 200
 //! ```
@@ -155,6 +157,16 @@ fn rss_mib() -> (f64, f64) {
     (field("VmRSS:"), field("VmHWM:"))
 }
 
+/// CPU time of the whole process so far (user and system), from `/proc/self/stat`.
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // The fields after the command name (which may hold spaces) start after its `)`.
+    let fields: Vec<&str> = stat.rsplit_once(')').map(|(_, f)| f.split_whitespace().collect()).unwrap_or_default();
+    let ticks = |i: usize| fields.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    // utime and stime are fields 14 and 15 of the line (11 and 12 after the name and state).
+    (ticks(11) + ticks(12)) / 100.0
+}
+
 /// Counts what the crawl gives, as a database sink would write it and forget it, and notes
 /// the RSS at 500 pages.
 #[derive(Default)]
@@ -206,6 +218,21 @@ fn engine(html: &Arc<Vec<u8>>, threads: usize, duration: Duration) -> f64 {
     total as f64 / started.elapsed().as_secs_f64()
 }
 
+/// The engine as the crawl runs it on one thread: parse, audit and the page's crawl record
+/// ([`CrawledPage::from_page`]: links normalised, text hashed), no result built.
+fn engine_record(html: &Arc<Vec<u8>>, duration: Duration) -> f64 {
+    let scope = Scope::new("http://127.0.0.1/", ScopeConfig::default()).expect("scope");
+    let (mut n, t) = (0u64, Instant::now());
+    while t.elapsed() < duration {
+        let http = audit_core::HttpFacts::new().with_status(200);
+        let audit = audit_core::audit(audit_core::Page::parse("http://127.0.0.1/p/1", html, http));
+        let score = audit.score().percentage;
+        std::hint::black_box(CrawledPage::from_page("http://127.0.0.1/p/1", Some(1), &audit.page, &scope, Some(score)));
+        n += 1;
+    }
+    n as f64 / t.elapsed().as_secs_f64()
+}
+
 fn run(pages: usize, in_flight: usize, engine_for: Duration) {
     let dir = tempfile::tempdir().expect("temp dir");
     let started = Instant::now();
@@ -217,10 +244,16 @@ fn run(pages: usize, in_flight: usize, engine_for: Duration) {
     let engine_1 = engine(&html, 1, engine_for);
     let engine_n = engine(&html, cores, engine_for);
     println!("engine threads=1  audits_per_s {engine_1:.1}");
+    println!("engine threads=1  with the crawl record, pages_per_s {:.1}", engine_record(&html, engine_for));
     println!("engine threads={cores}  audits_per_s {engine_n:.1}");
     let (rss_before, _) = rss_mib();
 
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
+    // The runtime of `seo-audit crawl` (its main.rs).
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .max_blocking_threads(app::crawl::blocking_threads())
+        .enable_all()
+        .build()
+        .expect("runtime");
     let fetcher = fetch::Fetcher::new(fetch::FetchConfig {
         allow_targets: vec!["127.0.0.1".into()],
         ..fetch::FetchConfig::default()
@@ -232,10 +265,12 @@ fn run(pages: usize, in_flight: usize, engine_for: Duration) {
     let limits = Limits { max_in_flight: in_flight, ..Limits::default() };
     let options = CrawlOptions { sitemaps: true, ..CrawlOptions::default() };
     let t = Instant::now();
+    let cpu_before = cpu_seconds();
     let crawled = runtime
         .block_on(app::crawl::run(&fetcher, MemoryStore::new(), scope, limits, Counting::default(), options))
         .expect("crawl");
     let elapsed = t.elapsed().as_secs_f64();
+    let cpu = cpu_seconds() - cpu_before;
     let (rss_end, peak) = rss_mib();
     let sink = &crawled.sink;
     let rate = sink.pages as f64 / elapsed;
@@ -244,11 +279,28 @@ fn run(pages: usize, in_flight: usize, engine_for: Duration) {
         sink.pages, sink.audited, sink.failed
     );
     println!("crawl_pages_per_s {rate:.1}");
+    println!(
+        "crawl_cpu        {cpu:.2} s of CPU (crawler and server), {:.2} ms a page, {:.2} cores busy",
+        cpu * 1000.0 / sink.pages as f64,
+        cpu / elapsed
+    );
     println!("crawl / engine({cores} threads) {:.2}", rate / engine_n);
     println!(
         "rss_mib          before crawl {rss_before:.1}, at 500 pages {:.1}, at {} pages {rss_end:.1}, peak {peak:.1}",
         sink.rss_at_500.unwrap_or(0.0),
         sink.pages
     );
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let threads = status.lines().find(|l| l.starts_with("Threads:")).unwrap_or_default().to_string();
+    println!("threads          {}", threads.trim_start_matches("Threads:").trim());
+    if std::env::var_os("CRAWL_BENCH_THREADS").is_some() {
+        for task in std::fs::read_dir("/proc/self/task").into_iter().flatten().flatten() {
+            let stat = std::fs::read_to_string(task.path().join("stat")).unwrap_or_default();
+            let fields: Vec<&str> =
+                stat.rsplit_once(')').map(|(_, f)| f.split_whitespace().collect()).unwrap_or_default();
+            let ticks = |i: usize| fields.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+            println!("  thread {:?} cpu {:.2} s", task.file_name(), (ticks(11) + ticks(12)) / 100.0);
+        }
+    }
     println!("summary          {:?}", crawled.summary.end);
 }

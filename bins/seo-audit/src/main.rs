@@ -103,14 +103,20 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let runtime =
-        match tokio::runtime::Builder::new_multi_thread().enable_all().max_blocking_threads(BLOCKING_THREADS).build() {
-            Ok(rt) => rt,
-            Err(e) => {
-                eprintln!("error: internal: cannot start the async runtime: {e}");
-                return ExitCode::from(2);
-            }
-        };
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    builder.max_blocking_threads(match cli.command {
+        // A crawl's blocking work is bounded (one frontier thread, one analysis per core): a
+        // smaller pool still keeps its memory flat.
+        Command::Crawl(_) => app::crawl::blocking_threads(),
+        _ => BLOCKING_THREADS,
+    });
+    let runtime = match builder.enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: internal: cannot start the async runtime: {e}");
+            return ExitCode::from(2);
+        }
+    };
     // The administration commands are synchronous and run outside the async runtime: the
     // PostgreSQL client blocks, and must not do so on a thread that drives async tasks.
     let code = match cli.command {

@@ -4,8 +4,8 @@
 pub mod runner;
 
 pub use runner::{
-    check_start, failed_rules, run, CrawlEnd, CrawlOptions, CrawlSink, CrawlSummary, Crawled, MemorySink, Progress,
-    DEFAULT_TIME_LIMIT, SLOT_PATIENCE,
+    blocking_threads, check_start, failed_rules, run, CrawlEnd, CrawlOptions, CrawlSink, CrawlSummary, Crawled,
+    MemorySink, Progress, DEFAULT_TIME_LIMIT, SLOT_PATIENCE,
 };
 
 pub mod export;

@@ -8,7 +8,10 @@
 //!   with the guard's reason and is listed as failed.
 //! - Every HTML page that answers 2xx is audited as a single audit is
 //!   ([`crate::pipeline::analyse_blocking`]: the analysis gate, the CPU budget of
-//!   [`CrawlOptions::limits`], the same HTTP facts with the site's robots.txt verdict).
+//!   [`CrawlOptions::limits`], the same HTTP facts with the site's robots.txt verdict). The
+//!   page's crawl record ([`CrawledPage::from_page`]) is built on the frontier thread, off
+//!   the analysis gate, whose places are for parsing and auditing (docs/PERFORMANCE.md,
+//!   "Site crawl").
 //! - Politeness is the frontier's: requests in flight per host ([`crawl::Limits`]), and
 //!   between the starts of two fetches the robots.txt `Crawl-delay`.
 //! - It ends on its own (nothing left, or `max_pages`), at the time limit
@@ -192,6 +195,16 @@ pub async fn check_start(fetcher: &Fetcher, url: &str) -> Result<Url, AppError> 
     Ok(url)
 }
 
+/// The blocking threads a runtime that runs crawls needs: the frontier thread, one analysis
+/// per core (the analysis gate), and one for the rest (name resolution). A command that only
+/// crawls caps its runtime's blocking pool at this (`Builder::max_blocking_threads`): with
+/// the default cap of 512 the pool grows to a dozen threads whose allocator caches each keep
+/// freed memory, and the peak RSS of a 2,000-page crawl went from about 90 MiB to 130-170 MiB
+/// (docs/PERFORMANCE.md, "Site crawl").
+pub fn blocking_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get()) + 2
+}
+
 /// A job handed from the frontier thread to the async side.
 enum Job {
     Robots { url: String },
@@ -220,7 +233,7 @@ enum Done {
 
 /// A fetch of a page.
 enum Fetched {
-    Html(Box<(CrawledPage, Audit)>),
+    Html(Box<(u32, Audit)>),
     Other { status: u16 },
     Redirected { status: u16, location: Option<String> },
     Failed { reason: String },
@@ -248,19 +261,15 @@ where
 {
     let (jobs_tx, mut jobs_rx) = tokio::sync::mpsc::unbounded_channel::<Job>();
     let (done_tx, done_rx) = std::sync::mpsc::channel::<Done>();
-    let scope = Arc::new(scope);
     let analysis = options.limits;
     let slots = options.slots.clone();
     let sitemap_max = options.sitemap_limits.max_bytes;
-    let driver = {
-        let scope = Arc::clone(&scope);
-        tokio::task::spawn_blocking(move || drive(store, scope, limits, sink, options, &jobs_tx, &done_rx))
-    };
+    let driver = tokio::task::spawn_blocking(move || drive(store, scope, limits, sink, options, &jobs_tx, &done_rx));
     let mut tasks = tokio::task::JoinSet::new();
     while let Some(job) = jobs_rx.recv().await {
-        let (fetcher, scope, done, slots) = (fetcher.clone(), Arc::clone(&scope), done_tx.clone(), slots.clone());
+        let (fetcher, done, slots) = (fetcher.clone(), done_tx.clone(), slots.clone());
         tasks.spawn(async move {
-            let result = execute(&fetcher, job, &scope, analysis, slots.as_deref(), sitemap_max).await;
+            let result = execute(&fetcher, job, analysis, slots.as_deref(), sitemap_max).await;
             // The frontier thread stopped (an error): nobody waits for this any more.
             let _ = done.send(result);
         });
@@ -279,7 +288,7 @@ where
 /// The frontier thread: hands out work, records results, tells the sink.
 fn drive<S, K>(
     store: S,
-    scope: Arc<Scope>,
+    scope: Scope,
     limits: Limits,
     mut sink: K,
     options: CrawlOptions,
@@ -294,7 +303,7 @@ where
     let store_error = |e: S::Error| AppError::internal(format!("crawl frontier store: {e}"));
     let started = Instant::now();
     let deadline = started + options.time_limit;
-    let mut frontier = Frontier::resume(store, (*scope).clone(), limits).map_err(store_error)?;
+    let mut frontier = Frontier::resume(store, scope.clone(), limits).map_err(store_error)?;
     let mut sitemaps = Sitemaps::new(scope.start(), options.sitemap_limits.clone());
     let mut audit_robots: std::collections::HashMap<String, Option<Arc<Robots>>> = Default::default();
     let mut sitemap_busy = false;
@@ -383,7 +392,10 @@ where
                     let (url, depth) = (entry.url.clone(), entry.depth);
                     match fetched {
                         Fetched::Html(analysed) => {
-                            let (page, audit) = *analysed;
+                            let (score, audit) = *analysed;
+                            // The page's record is built here, off the analysis gate: the
+                            // cores' places are for parsing and auditing.
+                            let page = CrawledPage::from_page(&url, depth, &audit.page, &scope, Some(score));
                             frontier.record(entry, Outcome::Answered(&page)).map_err(store_error)?;
                             ok_pages += u64::from(matches!(page.status, Some(200..=299)));
                             audited += 1;
@@ -458,7 +470,6 @@ fn progress<S: FrontierStore>(frontier: &mut Frontier<S>, started: Instant) -> R
 async fn execute(
     fetcher: &Fetcher,
     job: Job,
-    scope: &Scope,
     limits: AnalysisLimits,
     slots: Option<&AuditSlots>,
     sitemap_max: usize,
@@ -492,7 +503,7 @@ async fn execute(
             if let Some(at) = not_before {
                 tokio::time::sleep_until(at.into()).await;
             }
-            let fetched = fetch_page(fetcher, &entry, scope, limits, slots, robots).await;
+            let fetched = fetch_page(fetcher, &entry, limits, slots, robots).await;
             Done::Page { entry, fetched }
         }
     }
@@ -502,7 +513,6 @@ async fn execute(
 async fn fetch_page(
     fetcher: &Fetcher,
     entry: &Entry,
-    scope: &Scope,
     limits: AnalysisLimits,
     slots: Option<&AuditSlots>,
     robots: Option<Arc<Robots>>,
@@ -534,17 +544,16 @@ async fn fetch_page(
         },
         None => None,
     };
-    let (requested, depth, scope) = (entry.url.clone(), entry.depth, scope.clone());
+    let requested = entry.url.clone();
     let analysed = analyse_blocking(slot, limits, move |budget| {
         let http = http_facts(&requested, &page, robots.as_deref());
         let audit = audit_core::audit(Page::parse_within(&requested, &page.body, http, budget));
         let score = audit.score().percentage;
-        let record = CrawledPage::from_page(&requested, depth, &audit.page, &scope, Some(score));
-        (record, audit)
+        (score, audit)
     })
     .await;
     match analysed {
-        Ok(analysed) => Fetched::Html(Box::new(analysed)),
+        Ok((score, audit)) => Fetched::Html(Box::new((score, audit))),
         Err(e) => Fetched::Failed { reason: format!("analysis failed: {e}") },
     }
 }
