@@ -92,4 +92,4 @@ pub use rules::{
 };
 pub use score::{site_score, SiteScore, SEVERITY_PENALTY};
 pub use sitemap::{parse_sitemap, ParsedSitemap, SitemapError, SitemapKind, SitemapLimits, SitemapRead, Sitemaps};
-pub use urls::{normalize, normalize_relative, OutOfScope, Scope, ScopeConfig, Site, UrlError};
+pub use urls::{normalize, normalize_relative, normalize_serialized, OutOfScope, Scope, ScopeConfig, Site, UrlError};

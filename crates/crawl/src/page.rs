@@ -5,7 +5,7 @@ use audit_core::{LinkKind, Page};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::urls::{normalize, normalize_relative, Scope};
+use crate::urls::{normalize, normalize_relative, normalize_serialized, Scope};
 
 /// A link found on a crawled page.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -34,22 +34,23 @@ pub fn outlinks(page: &Page, scope: &Scope) -> Vec<Outlink> {
         if link.kind != LinkKind::Web {
             continue;
         }
-        let Some(url) = link.url.as_deref().and_then(|u| normalize(u).ok()) else {
+        let Some(target) = link.url.as_deref() else {
             continue;
         };
-        if !seen.insert(url.as_str().to_string()) {
+        // The parser's URLs are already serialized: most need no parse to be normalised.
+        let (url, internal) = match normalize_serialized(target) {
+            Some((url, site)) => (url.to_string(), site == *scope.site()),
+            None => match normalize(target) {
+                Ok(url) => (url.to_string(), scope.same_site(&url)),
+                Err(_) => continue,
+            },
+        };
+        if !seen.insert(url.clone()) {
             continue;
         }
-        let internal = scope.same_site(&url);
         let nofollow = link.rel.iter().any(|r| matches!(r.as_str(), "nofollow" | "ugc" | "sponsored"));
         let anchor = if link.text.is_empty() { link.label.clone().unwrap_or_default() } else { link.text.clone() };
-        out.push(Outlink {
-            url: url.into(),
-            anchor,
-            internal,
-            nofollow,
-            follow: internal && !nofollow && !page_nofollow,
-        });
+        out.push(Outlink { url, anchor, internal, nofollow, follow: internal && !nofollow && !page_nofollow });
     }
     out
 }

@@ -1,6 +1,6 @@
 //! Properties of URL normalisation and scope.
 
-use crawl::{normalize, normalize_relative, Scope, ScopeConfig};
+use crawl::{normalize, normalize_relative, normalize_serialized, Scope, ScopeConfig, Site};
 use proptest::prelude::*;
 
 fn url_strategy() -> impl Strategy<Value = String> {
@@ -21,6 +21,24 @@ fn url_strategy() -> impl Strategy<Value = String> {
 }
 
 proptest! {
+    /// The parser hands out URLs in the `url` crate's serialization (fragment included); the
+    /// fast normalisation of such a URL is exactly the parsing one, or declines.
+    #[test]
+    fn the_fast_normalisation_agrees_with_parsing(input in url_strategy()) {
+        if let Ok(parsed) = url::Url::parse(&input) {
+            let serialized = parsed.as_str();
+            let slow = normalize(serialized).ok();
+            match (normalize_serialized(serialized), slow) {
+                (Some((fast, site)), Some(slow)) => {
+                    prop_assert_eq!(fast, slow.as_str());
+                    prop_assert_eq!(site, Site::of(&slow));
+                }
+                (Some(fast), None) => prop_assert!(false, "fast {:?} where parsing refuses {}", fast, serialized),
+                (None, _) => {}
+            }
+        }
+    }
+
     #[test]
     fn normalising_is_idempotent_and_drops_fragments(input in url_strategy()) {
         if let Ok(url) = normalize(&input) {
