@@ -150,15 +150,19 @@ impl CrawledPage {
 /// text with every run of white space collapsed to one space and the ends trimmed. `None`
 /// for a page without visible text.
 pub fn text_hash(visible_text: &str) -> Option<String> {
-    let mut hasher = Sha256::new();
-    let mut words = visible_text.split_whitespace();
-    let first = words.next()?;
-    hasher.update(first.as_bytes());
-    for w in words {
-        hasher.update(b" ");
-        hasher.update(w.as_bytes());
+    // Collapsed into one buffer and hashed at once: a hasher fed word by word spends more
+    // on the calls than on the hashing.
+    let mut collapsed = String::with_capacity(visible_text.len());
+    for word in visible_text.split_whitespace() {
+        if !collapsed.is_empty() {
+            collapsed.push(' ');
+        }
+        collapsed.push_str(word);
     }
-    Some(hex::encode(&hasher.finalize()[..16]))
+    if collapsed.is_empty() {
+        return None;
+    }
+    Some(hex::encode(&Sha256::digest(collapsed.as_bytes())[..16]))
 }
 
 #[cfg(test)]
