@@ -47,11 +47,6 @@ pub fn cancel(ctx: Ctx) -> HandlerFuture {
     Box::pin(cancel_crawl(ctx))
 }
 
-/// The path of crawl `id`'s status.
-pub fn crawl_path(id: &str) -> String {
-    format!("/api/v1/crawls/{id}")
-}
-
 /// A stored crawl on the wire, with its issue summary.
 pub fn wire_crawl(crawl: &app::crawl::stored::Crawl, issues: &[app::crawl::stored::IssueCount]) -> Crawl {
     let p = crawl.progress;
@@ -76,20 +71,13 @@ pub fn wire_crawl(crawl: &app::crawl::stored::Crawl, issues: &[app::crawl::store
             .iter()
             .map(|c| CrawlIssueCount {
                 id: c.rule_id.clone(),
-                kind: kind(c.kind).to_string(),
+                kind: app::crawl::views::kind_name(c.kind).to_string(),
                 severity: c.severity.clone(),
                 count: c.count,
             })
             .collect(),
         report_url: format!("/crawls/{}", crawl.id),
         pages_url: format!("/api/v1/crawls/{}/pages", crawl.id),
-    }
-}
-
-fn kind(k: app::crawl::stored::IssueKind) -> &'static str {
-    match k {
-        app::crawl::stored::IssueKind::Site => "site",
-        app::crawl::stored::IssueKind::Page => "page",
     }
 }
 
@@ -118,14 +106,7 @@ fn id_of(ctx: &Ctx) -> String {
 }
 
 fn limit_of(ctx: &Ctx) -> Result<usize, ApiError> {
-    match ctx.query("limit") {
-        None => Ok(app::crawl::DEFAULT_PAGE_LIMIT),
-        Some(raw) => {
-            raw.parse::<usize>().ok().filter(|n| (1..=app::crawl::MAX_PAGE_LIMIT).contains(n)).ok_or_else(|| {
-                app::AppError::invalid_parameter("limit", "`limit` must be an integer from 1 to 500.").into()
-            })
-        }
-    }
+    Ok(app::crawl::parse_limit(ctx.query("limit").as_deref())?)
 }
 
 async fn create_crawl(ctx: Ctx) -> Result<crate::Response, ApiError> {
@@ -145,7 +126,7 @@ async fn create_crawl(ctx: Ctx) -> Result<crate::Response, ApiError> {
             started.tier_limit, started.tier_limit
         ),
     });
-    let location = crawl_path(&crawl.id);
+    let location = app::crawl::views::crawl_path(&crawl.id);
     let mut resp =
         json_response(StatusCode::ACCEPTED, &CrawlAnswer { ok: true, api_version: audit_core::API_VERSION, crawl });
     if let Ok(v) = HeaderValue::from_str(&location) {
@@ -240,59 +221,10 @@ pub fn report(ctx: Ctx) -> HandlerFuture {
     })
 }
 
-/// Issues whose affected URLs the report page lists (the others are listed with their count).
-const REPORT_ISSUES: usize = 40;
-/// Pages the report's table shows.
-const REPORT_PAGES: usize = 500;
-
 async fn report_page(ctx: &Ctx) -> Result<crate::Response, ApiError> {
     crate::routes::web::flood_guard(ctx)?;
     let identity = caller(ctx).await?;
-    let owner = identity.user_id();
-    let crawls = &ctx.state.crawls;
-    let crawl = crawls.owned(owner, &id_of(ctx)).await?;
-    let counts = crawls.issue_counts(&crawl.id).await?;
-    let mut issues = Vec::with_capacity(counts.len());
-    for (i, c) in counts.iter().enumerate() {
-        let urls = if i < REPORT_ISSUES {
-            let page = crawls.issue(owner, &crawl.id, &c.rule_id, None, pages::crawl::URLS_PER_ISSUE).await?;
-            page.findings.into_iter().map(|f| (f.url, f.linked_from, f.detail)).collect()
-        } else {
-            Vec::new()
-        };
-        issues.push(pages::crawl::CrawlIssueView {
-            id: c.rule_id.clone(),
-            kind: kind(c.kind).to_string(),
-            severity: c.severity.clone(),
-            count: c.count,
-            urls,
-        });
-    }
-    let (_, rows, next) = crawls.pages(owner, &crawl.id, None, REPORT_PAGES).await?;
-    let p = crawl.progress;
-    let view = pages::crawl::CrawlView {
-        id: crawl.id.clone(),
-        url: crawl.url.clone(),
-        state: crawl.state.as_str().to_string(),
-        site_score: crawl.site_score,
-        counts: [p.pages_done, p.pages_queued, p.pages_failed, p.pages_skipped],
-        error: crawl.error.clone(),
-        issues,
-        pages: rows
-            .iter()
-            .map(|r| pages::crawl::CrawlPageView {
-                url: r.url.clone(),
-                status: r.status_code,
-                depth: r.depth,
-                inlinks: r.inlinks,
-                score: r.score,
-                title: r.title.clone(),
-                failed: r.failed_rules.len(),
-                reason: r.reason.clone(),
-            })
-            .collect(),
-        more_pages: next.is_some(),
-    };
+    let view = ctx.state.crawls.report_view(identity.user_id(), &id_of(ctx)).await?;
     let body = pages::crawl::render_crawl_report(&crate::routes::web::base_url(ctx), &view);
     Ok(crate::routes::web::html(StatusCode::OK, body, crate::routes::web::NO_STORE))
 }
