@@ -203,10 +203,20 @@ impl App {
     ///
     /// # Errors
     /// The store failed.
-    pub async fn public_page_history(&self, audit: &store::StoredAudit) -> Result<Vec<AuditSummary>, AppError> {
+    pub async fn public_page_history(
+        &self,
+        audit: &store::StoredAudit,
+    ) -> Result<Vec<pages::report::ScorePoint>, AppError> {
         let Some((host, path)) = store::host_and_path(&audit.final_url) else { return Ok(Vec::new()) };
         let rows = self.db(move |s| s.public_page_history(&host, &path, REPORT_HISTORY_POINTS)).await?;
-        Ok(rows.iter().map(AuditSummary::read).collect())
+        Ok(rows
+            .iter()
+            .map(AuditSummary::read)
+            .map(|a| pages::report::ScorePoint {
+                at: crate::format_rfc3339(a.created_at),
+                score: u32::try_from(a.score).unwrap_or(0),
+            })
+            .collect())
     }
 }
 

@@ -168,12 +168,18 @@ impl Crawls {
     }
 
     /// The newest completed public crawl (made without a key) of a domain, given its forms
-    /// (`example.com`, `www.example.com`), for the domain's report page.
+    /// (`example.com`, `www.example.com`), as the domain's report page links to it.
     ///
     /// # Errors
     /// The store.
-    pub async fn newest_public(&self, hosts: Vec<String>) -> Result<Option<store::Crawl>, AppError> {
-        self.app.db(move |s| s.newest_public_crawl(&hosts)).await
+    pub async fn newest_public(&self, hosts: Vec<String>) -> Result<Option<pages::report::CrawlLink>, AppError> {
+        let crawl = self.app.db(move |s| s.newest_public_crawl(&hosts)).await?;
+        Ok(crawl.map(|c| pages::report::CrawlLink {
+            pages: c.progress.pages_done + c.progress.pages_failed,
+            finished_at: c.finished_at.unwrap_or_default(),
+            site_score: c.site_score,
+            id: c.id,
+        }))
     }
 
     /// The rules with findings in crawl `id` (site rules first).
