@@ -1,10 +1,11 @@
-//! What the crawl use cases answer the agent tools (crawl_site, crawl_status) and the human
-//! report page with (docs/API.md, "Site crawl"): views of the stored records.
+//! What the crawl use cases answer the REST routes (the wire types of `api::crawls`), the
+//! agent tools (crawl_site, crawl_status) and the human report page with (docs/API.md,
+//! "Site crawl"): views of the stored records.
 
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::{Crawls, Started};
+use super::{Crawls, IssuePage, Started};
 use crate::AppError;
 
 /// Issues crawl_status lists at most.
@@ -24,6 +25,93 @@ pub fn kind_name(k: store::IssueKind) -> &'static str {
     match k {
         store::IssueKind::Site => "site",
         store::IssueKind::Page => "page",
+    }
+}
+
+/// A stored crawl on the wire, with its issue summary.
+pub fn wire_crawl(crawl: &store::Crawl, issues: &[store::IssueCount]) -> api::crawls::Crawl {
+    let p = crawl.progress;
+    api::crawls::Crawl {
+        id: crawl.id.clone(),
+        url: crawl.url.clone(),
+        state: crawl.state.as_str().to_string(),
+        max_pages: crawl.max_pages,
+        max_pages_cut: None,
+        progress: api::crawls::CrawlProgress {
+            pages_done: p.pages_done,
+            pages_queued: p.pages_queued,
+            pages_failed: p.pages_failed,
+            pages_skipped: p.pages_skipped,
+        },
+        created_at: crawl.created_at.clone(),
+        started_at: crawl.started_at.clone(),
+        finished_at: crawl.finished_at.clone(),
+        site_score: crawl.site_score,
+        error: crawl.error.clone(),
+        issues: issues
+            .iter()
+            .map(|c| api::crawls::CrawlIssueCount {
+                id: c.rule_id.clone(),
+                kind: kind_name(c.kind).to_string(),
+                severity: c.severity.clone(),
+                count: c.count,
+            })
+            .collect(),
+        report_url: format!("/crawls/{}", crawl.id),
+        pages_url: format!("/api/v1/crawls/{}/pages", crawl.id),
+    }
+}
+
+/// A crawl just started on the wire: with `max_pages_cut` when `max_pages` was cut to the tier.
+pub fn wire_started(started: &Started) -> api::crawls::Crawl {
+    let mut crawl = wire_crawl(&started.crawl, &[]);
+    crawl.max_pages_cut = started.cut_from.map(|asked| api::crawls::MaxPagesCut {
+        asked,
+        limit: started.tier_limit,
+        message: format!(
+            "max_pages {asked} is above this caller's limit of {} pages per crawl: cut to {}.",
+            started.tier_limit, started.tier_limit
+        ),
+    });
+    crawl
+}
+
+/// A crawled URL on the wire.
+pub fn wire_page(p: &store::CrawlPage) -> api::crawls::CrawlPage {
+    api::crawls::CrawlPage {
+        url: p.url.clone(),
+        state: p.state.clone(),
+        status_code: p.status_code,
+        depth: p.depth,
+        inlinks: p.inlinks,
+        score: p.score,
+        title: p.title.clone(),
+        failed_rules: p.failed_rules.clone(),
+        reason: p.reason.clone(),
+        found_from: p.found_from.clone(),
+        redirect_to: p.redirect_to.clone(),
+    }
+}
+
+/// A page of a rule's affected URLs in crawl `crawl_id` on the wire: the answer of
+/// `GET /api/v1/crawls/{id}/issues/{rule_id}`.
+pub fn wire_issue(crawl_id: String, page: IssuePage) -> api::crawls::CrawlIssue {
+    api::crawls::CrawlIssue {
+        ok: true,
+        api_version: audit_core::API_VERSION,
+        crawl_id,
+        rule: api::crawls::CrawlRule {
+            id: page.rule_id,
+            kind: page.kind.to_string(),
+            severity: page.severity,
+            name: page.name,
+        },
+        urls: page
+            .findings
+            .into_iter()
+            .map(|f| api::crawls::CrawlFinding { url: f.url, linked_from: f.linked_from, detail: f.detail })
+            .collect(),
+        next_cursor: page.next_cursor,
     }
 }
 
