@@ -102,6 +102,23 @@ pub struct AuditSummary {
 }
 
 impl AuditSummary {
+    /// The summary as the REST routes list it (`GET /api/v1/audits`, `GET /api/v1/history`).
+    pub fn wire(&self) -> api::StoredAuditItem {
+        api::StoredAuditItem {
+            id: self.id.clone(),
+            url: self.url.clone(),
+            final_url: self.final_url.clone(),
+            score: self.score,
+            ruleset_version: self.ruleset_version.clone(),
+            issues: api::IssueCounts {
+                critical: self.issues.critical,
+                warning: self.issues.warning,
+                notice: self.issues.notice,
+            },
+            created_at: store::format_rfc3339(self.created_at),
+        }
+    }
+
     /// The summary of a stored audit and its result read back.
     fn of(audit: &store::StoredAudit, result: &StoredResult) -> AuditSummary {
         let (critical, warning, notice) = result.severity_counts();
