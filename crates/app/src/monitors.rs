@@ -251,6 +251,29 @@ pub struct OwnedMonitor {
     pub last_alert: Option<store::Alert>,
 }
 
+impl OwnedMonitor {
+    /// The monitor as `GET /api/v1/monitors` lists it on the wire.
+    pub fn wire(&self) -> api::Monitor {
+        use strum::VariantArray as _;
+        api::Monitor {
+            id: self.monitor.id.clone(),
+            url: self.monitor.url.clone(),
+            interval_seconds: self.monitor.interval_s,
+            created_at: store::format_rfc3339(self.monitor.created_at),
+            last_checked_at: self.last_checked_at.map(store::format_rfc3339),
+            next_run_at: store::format_rfc3339(self.monitor.next_run_at),
+            rules: AlertRule::VARIANTS.iter().map(|r| r.name()).collect(),
+            last_alert: self.last_alert.as_ref().map(|a| api::MonitorAlert {
+                id: a.id.clone(),
+                rule: a.rule.clone(),
+                severity: a.severity.clone(),
+                message: a.message.clone(),
+                created_at: store::format_rfc3339(a.created_at),
+            }),
+        }
+    }
+}
+
 impl App {
     /// The monitors of `user_id`, oldest first.
     ///
