@@ -38,6 +38,24 @@ pub use report::{AlertView, MonitorReport, RuleView, SeverityBreakdown};
 /// `SeoAuditBot/<version> (+<base_url>/bot)`).
 pub const CRAWLER: &str = "SeoAuditBot";
 
+/// What the page `GET /bot` says about the bot (docs/API.md, "GET /bot"): its fetcher's
+/// limits, how often monitoring checks a page, and whether badges audit in the background.
+pub fn bot_facts(fetch: &fetch::FetchConfig, monitor_interval_s: u64, badge_audits: bool) -> pages::bot::BotFacts {
+    pages::bot::BotFacts {
+        product_token: CRAWLER.to_string(),
+        user_agent: fetch.user_agent(),
+        base_url: fetch.base_url.trim_end_matches('/').to_string(),
+        connect_timeout: fetch.connect_timeout,
+        total_timeout: fetch.total_timeout,
+        max_body_bytes: fetch.max_body_bytes,
+        max_redirects: fetch.max_redirects,
+        text_timeout: fetch.text_timeout,
+        text_max_bytes: fetch.text_max_bytes,
+        monitor_interval_s,
+        badge_audits: badge_audits.then_some(crate::badges::BADGE_AUDIT_COOLDOWN),
+    }
+}
+
 /// Points of score drop that raise an alert.
 pub const SCORE_DROP: i64 = 5;
 /// How often the scheduler looks for due monitors.
