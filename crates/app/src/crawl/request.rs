@@ -9,19 +9,6 @@ use crate::AppError;
 /// Include and exclude prefixes a crawl takes at most (each list).
 pub const MAX_PREFIXES: usize = 20;
 
-/// The `limit` query parameter of a crawl's pages or issue URLs: absent is
-/// [`super::DEFAULT_PAGE_LIMIT`], otherwise an integer from 1 to [`super::MAX_PAGE_LIMIT`].
-pub fn parse_limit(raw: Option<&str>) -> Result<usize, AppError> {
-    match raw {
-        None => Ok(super::DEFAULT_PAGE_LIMIT),
-        Some(raw) => raw
-            .parse::<usize>()
-            .ok()
-            .filter(|n| (1..=super::MAX_PAGE_LIMIT).contains(n))
-            .ok_or_else(|| AppError::invalid_parameter("limit", "`limit` must be an integer from 1 to 500.")),
-    }
-}
-
 /// A crawl as asked for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CrawlRequest {

@@ -29,6 +29,20 @@ pub const PRO_MAX_PAGES: u32 = 500;
 pub const DEFAULT_PAGE_LIMIT: usize = 100;
 /// Rows of such a page at most.
 pub const MAX_PAGE_LIMIT: usize = 500;
+
+/// The `limit` query parameter of a crawl's pages or issue URLs: absent is
+/// [`DEFAULT_PAGE_LIMIT`], otherwise an integer from 1 to [`MAX_PAGE_LIMIT`].
+pub fn parse_limit(raw: Option<&str>) -> Result<usize, AppError> {
+    match raw {
+        None => Ok(DEFAULT_PAGE_LIMIT),
+        Some(raw) => raw
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=MAX_PAGE_LIMIT).contains(n))
+            .ok_or_else(|| AppError::invalid_parameter("limit", "`limit` must be an integer from 1 to 500.")),
+    }
+}
+
 /// How often the runner asks the database whether its crawl was cancelled or its lease
 /// taken, at most.
 const CANCEL_CHECK_EVERY: Duration = Duration::from_millis(500);
