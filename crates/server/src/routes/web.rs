@@ -13,7 +13,6 @@
 
 use std::net::IpAddr;
 
-use audit_core::AuditResult;
 use http::{header, HeaderValue, StatusCode};
 use pages::badge;
 use serde_json::json;
@@ -25,6 +24,7 @@ use crate::response::Response;
 use crate::state::AppState;
 use app::badges::params::{BadgeFormat, BadgeParams};
 use app::badges::BADGE_AUDIT_COOLDOWN;
+use app::fixes::report_page;
 
 /// `Cache-Control` of reports and the landing page: always revalidate, a new audit may
 /// change them at any time.
@@ -163,28 +163,13 @@ async fn report_domain(ctx: &Ctx) -> Result<Response, ApiError> {
     let history = ctx.state.app.public_page_history(&audit).await?;
     let crawl = ctx.state.crawls.newest_public(badge::domain_forms(&domain)).await?;
     let result = app::StoredResult::of(&audit).result;
-    Ok(html(StatusCode::OK, render(&base, &domain, result, &history, crawl.as_ref()), PAGE_CACHE_CONTROL))
+    Ok(html(StatusCode::OK, report_page(&base, &domain, result, &history, crawl.as_ref()), PAGE_CACHE_CONTROL))
 }
 
 /// The report page of a stored audit, read back typed (a row that does not parse renders
 /// as an empty result: every field shown as missing).
 fn render_stored(base: &str, domain: &str, audit: &app::StoredAudit) -> String {
-    render(base, domain, app::StoredResult::of(audit).result, &[], None)
-}
-
-/// The report page of `result` with the page's score `history`, its query strings removed
-/// first (the auto-fix code is made from the scrubbed values, so it cannot repeat them
-/// either).
-fn render(
-    base: &str,
-    domain: &str,
-    mut result: AuditResult,
-    history: &[pages::report::ScorePoint],
-    crawl: Option<&pages::report::CrawlLink>,
-) -> String {
-    pages::report::strip_query_strings(&mut result);
-    let fixes = app::fixes::report_fixes(&result);
-    pages::report::render_report_with_crawl(base, domain, &result, &fixes, history, crawl)
+    report_page(base, domain, app::StoredResult::of(audit).result, &[], None)
 }
 
 async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
@@ -221,7 +206,7 @@ async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
                 .ok()
                 .and_then(|u| u.host_str().map(str::to_string))
                 .unwrap_or_default();
-            Ok(html(StatusCode::OK, render(&base, &host, result.clone(), &[], None), NO_STORE))
+            Ok(html(StatusCode::OK, report_page(&base, &host, result.clone(), &[], None), NO_STORE))
         }
     }
 }
