@@ -255,6 +255,45 @@ impl Monitors {
     }
 }
 
+/// Alerts the report of [`Monitors::watch_page`] lists at most.
+pub const RECENT_ALERTS: usize = 20;
+
+/// A failed step of [`Monitors::watch_page`]: its error, and what it concerned (`monitor`,
+/// `alerts`, or the page's URL when its first audit failed) for the monitor_site tool's
+/// error text.
+#[derive(Debug)]
+pub struct WatchError {
+    /// The step's error.
+    pub error: AppError,
+    /// What it concerned.
+    pub what: String,
+}
+
+impl Monitors {
+    /// The monitor_site report of the owner's monitor of `url`, created when there is none:
+    /// a page never audited is audited once now, so the first report has a breakdown.
+    ///
+    /// # Errors
+    /// The step that failed ([`WatchError`]).
+    pub async fn watch_page(&self, user_id: &str, url: &url::Url) -> Result<MonitorReport, WatchError> {
+        let fail = |what: &str| {
+            let what = what.to_string();
+            move |error| WatchError { error, what }
+        };
+        let app = &self.app;
+        let latest = match app.latest_audit(url.to_string()).await.map_err(fail("monitor"))? {
+            Some(a) => a,
+            None => app.audit_and_store(url, user_id).await.map_err(fail(url.as_str()))?.0,
+        };
+        let (monitor, created) = self.ensure(user_id, url.as_str()).await.map_err(fail("monitor"))?;
+        let alerts = app.recent_alerts(monitor.id.clone(), RECENT_ALERTS).await.map_err(fail("alerts"))?;
+        // A monitor check may have stored an audit (and raised the alerts just read) since
+        // `latest` was read: report the newest audit, so its issue counts and the alerts agree.
+        let latest = app.latest_audit(url.to_string()).await.ok().flatten().unwrap_or(latest);
+        Ok(MonitorReport::of(&monitor, created, &alerts, &latest))
+    }
+}
+
 /// A monitor of a key owner as `GET /api/v1/monitors` lists it (docs/API.md, "Managing
 /// what a key created").
 #[derive(Debug, Clone)]
