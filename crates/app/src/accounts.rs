@@ -21,6 +21,27 @@ pub struct UsageFacts {
     pub webhook_subscriptions: u64,
 }
 
+impl UsageFacts {
+    /// The owner's keys as the usage snapshot lists them on the wire; a key without a limit
+    /// of its own has its tier's configured limit (`limits`), not only the built-in default.
+    pub fn wire_keys(&self, limits: &crate::RateLimits) -> Vec<api::ApiKey> {
+        self.keys
+            .iter()
+            .map(|k| api::ApiKey {
+                id: k.id.clone(),
+                name: k.name.clone(),
+                key_prefix: k.key_prefix.clone(),
+                scopes: k.scopes.clone(),
+                rate_limit: k.rate_limit_or(limits.for_tier(k.tier)),
+                enabled: k.enabled,
+                last_used_at: k.last_used_at.map(store::format_rfc3339),
+                expires_at: k.expires_at.map(store::format_rfc3339),
+                created_at: store::format_rfc3339(k.created_at),
+            })
+            .collect()
+    }
+}
+
 /// Why a subscription was not created.
 #[derive(Debug, thiserror::Error)]
 pub enum SubscribeError {

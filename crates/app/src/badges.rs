@@ -60,6 +60,20 @@ pub enum Enqueued {
     Disabled,
 }
 
+/// What the report page of a domain never audited tells of the queue.
+impl From<Enqueued> for pages::report::Enqueued {
+    fn from(e: Enqueued) -> Self {
+        match e {
+            Enqueued::Queued => pages::report::Enqueued::Queued,
+            Enqueued::Pending => pages::report::Enqueued::Pending,
+            Enqueued::CoolingDown => pages::report::Enqueued::CoolingDown,
+            Enqueued::RateLimited => pages::report::Enqueued::RateLimited,
+            Enqueued::QueueFull => pages::report::Enqueued::QueueFull,
+            Enqueued::Disabled => pages::report::Enqueued::Disabled,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy)]
 enum Entry {
     Pending,

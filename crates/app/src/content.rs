@@ -46,6 +46,25 @@ pub struct GapAnswer {
     pub skipped: Vec<Skipped>,
 }
 
+impl GapAnswer {
+    /// The answer of `POST /api/content-gap` (and of the analyze_content_gap tool) for the
+    /// page `url`.
+    pub fn wire(self, url: &Url) -> api::ContentGapResult {
+        api::ContentGapResult {
+            ok: true,
+            api_version: audit_core::API_VERSION,
+            url: url.to_string(),
+            report: self.report,
+            competitors_compared: self.competitors_compared,
+            skipped_competitors: self
+                .skipped
+                .into_iter()
+                .map(|s| api::SkippedCompetitor { url: s.url, code: s.code, message: s.message, details: s.details })
+                .collect(),
+        }
+    }
+}
+
 /// A competitor left out of the comparison, and why (`skippedCompetitors`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Skipped {

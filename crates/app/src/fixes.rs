@@ -129,6 +129,21 @@ impl schemars::JsonSchema for TopN {
     }
 }
 
+/// The report page of `result` with the page's score `history`, its query strings removed
+/// first (the auto-fix code is made from the scrubbed values, so it cannot repeat them
+/// either).
+pub fn report_page(
+    base: &str,
+    domain: &str,
+    mut result: audit_core::AuditResult,
+    history: &[pages::report::ScorePoint],
+    crawl: Option<&pages::report::CrawlLink>,
+) -> String {
+    pages::report::strip_query_strings(&mut result);
+    let fixes = report_fixes(&result);
+    pages::report::render_report_with_crawl(base, domain, &result, &fixes, history, crawl)
+}
+
 /// `(rule id, fix code)` for every recommendation of a stored result (the report page's
 /// fixes), filled from its page: the stored result has no parsed page, so the finding's own
 /// value (a word count, a status, the blocking rule) is what the template may state as fact.

@@ -102,6 +102,23 @@ pub struct AuditSummary {
 }
 
 impl AuditSummary {
+    /// The summary as the REST routes list it (`GET /api/v1/audits`, `GET /api/v1/history`).
+    pub fn wire(&self) -> api::StoredAuditItem {
+        api::StoredAuditItem {
+            id: self.id.clone(),
+            url: self.url.clone(),
+            final_url: self.final_url.clone(),
+            score: self.score,
+            ruleset_version: self.ruleset_version.clone(),
+            issues: api::IssueCounts {
+                critical: self.issues.critical,
+                warning: self.issues.warning,
+                notice: self.issues.notice,
+            },
+            created_at: store::format_rfc3339(self.created_at),
+        }
+    }
+
     /// The summary of a stored audit and its result read back.
     fn of(audit: &store::StoredAudit, result: &StoredResult) -> AuditSummary {
         let (critical, warning, notice) = result.severity_counts();
@@ -203,10 +220,20 @@ impl App {
     ///
     /// # Errors
     /// The store failed.
-    pub async fn public_page_history(&self, audit: &store::StoredAudit) -> Result<Vec<AuditSummary>, AppError> {
+    pub async fn public_page_history(
+        &self,
+        audit: &store::StoredAudit,
+    ) -> Result<Vec<pages::report::ScorePoint>, AppError> {
         let Some((host, path)) = store::host_and_path(&audit.final_url) else { return Ok(Vec::new()) };
         let rows = self.db(move |s| s.public_page_history(&host, &path, REPORT_HISTORY_POINTS)).await?;
-        Ok(rows.iter().map(AuditSummary::read).collect())
+        Ok(rows
+            .iter()
+            .map(AuditSummary::read)
+            .map(|a| pages::report::ScorePoint {
+                at: crate::format_rfc3339(a.created_at),
+                score: u32::try_from(a.score).unwrap_or(0),
+            })
+            .collect())
     }
 }
 

@@ -68,7 +68,7 @@ pub use geo::{GeoService, GeoSettings};
 pub use lease::DEFAULT_LEASE;
 pub use monitors::{AlertRule, Monitors, OwnedMonitor};
 pub use observe::{NoObserver, Observer, Phase};
-pub use setup::{FetchSettings, OpenError, Setup};
+pub use setup::{FetchSettings, OpenError, RateLimits, Setup};
 pub use slots::{AuditSlots, Ticket};
 pub use stored::StoredResult;
 pub use workflows::Workflows;

@@ -38,6 +38,24 @@ pub use report::{AlertView, MonitorReport, RuleView, SeverityBreakdown};
 /// `SeoAuditBot/<version> (+<base_url>/bot)`).
 pub const CRAWLER: &str = "SeoAuditBot";
 
+/// What the page `GET /bot` says about the bot (docs/API.md, "GET /bot"): its fetcher's
+/// limits, how often monitoring checks a page, and whether badges audit in the background.
+pub fn bot_facts(fetch: &fetch::FetchConfig, monitor_interval_s: u64, badge_audits: bool) -> pages::bot::BotFacts {
+    pages::bot::BotFacts {
+        product_token: CRAWLER.to_string(),
+        user_agent: fetch.user_agent(),
+        base_url: fetch.base_url.trim_end_matches('/').to_string(),
+        connect_timeout: fetch.connect_timeout,
+        total_timeout: fetch.total_timeout,
+        max_body_bytes: fetch.max_body_bytes,
+        max_redirects: fetch.max_redirects,
+        text_timeout: fetch.text_timeout,
+        text_max_bytes: fetch.text_max_bytes,
+        monitor_interval_s,
+        badge_audits: badge_audits.then_some(crate::badges::BADGE_AUDIT_COOLDOWN),
+    }
+}
+
 /// Points of score drop that raise an alert.
 pub const SCORE_DROP: i64 = 5;
 /// How often the scheduler looks for due monitors.
@@ -237,6 +255,45 @@ impl Monitors {
     }
 }
 
+/// Alerts the report of [`Monitors::watch_page`] lists at most.
+pub const RECENT_ALERTS: usize = 20;
+
+/// A failed step of [`Monitors::watch_page`]: its error, and what it concerned (`monitor`,
+/// `alerts`, or the page's URL when its first audit failed) for the monitor_site tool's
+/// error text.
+#[derive(Debug)]
+pub struct WatchError {
+    /// The step's error.
+    pub error: AppError,
+    /// What it concerned.
+    pub what: String,
+}
+
+impl Monitors {
+    /// The monitor_site report of the owner's monitor of `url`, created when there is none:
+    /// a page never audited is audited once now, so the first report has a breakdown.
+    ///
+    /// # Errors
+    /// The step that failed ([`WatchError`]).
+    pub async fn watch_page(&self, user_id: &str, url: &url::Url) -> Result<MonitorReport, WatchError> {
+        let fail = |what: &str| {
+            let what = what.to_string();
+            move |error| WatchError { error, what }
+        };
+        let app = &self.app;
+        let latest = match app.latest_audit(url.to_string()).await.map_err(fail("monitor"))? {
+            Some(a) => a,
+            None => app.audit_and_store(url, user_id).await.map_err(fail(url.as_str()))?.0,
+        };
+        let (monitor, created) = self.ensure(user_id, url.as_str()).await.map_err(fail("monitor"))?;
+        let alerts = app.recent_alerts(monitor.id.clone(), RECENT_ALERTS).await.map_err(fail("alerts"))?;
+        // A monitor check may have stored an audit (and raised the alerts just read) since
+        // `latest` was read: report the newest audit, so its issue counts and the alerts agree.
+        let latest = app.latest_audit(url.to_string()).await.ok().flatten().unwrap_or(latest);
+        Ok(MonitorReport::of(&monitor, created, &alerts, &latest))
+    }
+}
+
 /// A monitor of a key owner as `GET /api/v1/monitors` lists it (docs/API.md, "Managing
 /// what a key created").
 #[derive(Debug, Clone)]
@@ -249,6 +306,29 @@ pub struct OwnedMonitor {
     pub last_checked_at: Option<OffsetDateTime>,
     /// Its newest alert.
     pub last_alert: Option<store::Alert>,
+}
+
+impl OwnedMonitor {
+    /// The monitor as `GET /api/v1/monitors` lists it on the wire.
+    pub fn wire(&self) -> api::Monitor {
+        use strum::VariantArray as _;
+        api::Monitor {
+            id: self.monitor.id.clone(),
+            url: self.monitor.url.clone(),
+            interval_seconds: self.monitor.interval_s,
+            created_at: store::format_rfc3339(self.monitor.created_at),
+            last_checked_at: self.last_checked_at.map(store::format_rfc3339),
+            next_run_at: store::format_rfc3339(self.monitor.next_run_at),
+            rules: AlertRule::VARIANTS.iter().map(|r| r.name()).collect(),
+            last_alert: self.last_alert.as_ref().map(|a| api::MonitorAlert {
+                id: a.id.clone(),
+                rule: a.rule.clone(),
+                severity: a.severity.clone(),
+                message: a.message.clone(),
+                created_at: store::format_rfc3339(a.created_at),
+            }),
+        }
+    }
 }
 
 impl App {

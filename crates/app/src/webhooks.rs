@@ -31,6 +31,7 @@
 
 pub mod queue;
 pub mod request;
+pub mod wire;
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};

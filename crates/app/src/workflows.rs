@@ -94,6 +94,19 @@ pub fn current_step(run: &store::WorkflowRun) -> Option<&str> {
     run.steps.iter().find(|s| s.status == StepStatus::Pending).map(|s| s.name.as_str())
 }
 
+/// A run as `GET /api/v1/workflows` lists it.
+pub fn wire_summary(run: &store::WorkflowRun) -> api::WorkflowSummary {
+    api::WorkflowSummary {
+        id: run.id.clone(),
+        intent: run.intent.as_str().to_string(),
+        url: run.url.clone(),
+        state: run.state.as_str().to_string(),
+        current_step: current_step(run).map(str::to_string),
+        created_at: store::format_rfc3339(run.created_at),
+        updated_at: store::format_rfc3339(run.updated_at),
+    }
+}
+
 /// Counts of each severity among the recommendations of a stored result.
 pub fn severity_breakdown(result: &StoredResult) -> Value {
     let (critical, warning, notice) = result.severity_counts();

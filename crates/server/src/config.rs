@@ -24,33 +24,8 @@ pub const DEFAULT_BADGE_AUDIT_URL: &str = "https://{domain}/";
 /// the block one subscriber usually gets.
 pub const DEFAULT_ANONYMOUS_IPV6_PREFIX: u8 = 64;
 
-/// Requests (quota units) per minute of each kind of identity (docs/API.md, Quota).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct RateLimits {
-    /// Per client IP, without a key.
-    pub anonymous: u32,
-    /// Keys of tier `free` without their own limit.
-    pub free: u32,
-    /// Keys of tier `pro` without their own limit.
-    pub pro: u32,
-}
-
-impl Default for RateLimits {
-    fn default() -> Self {
-        RateLimits { anonymous: app::ANONYMOUS_RATE_LIMIT, free: app::FREE_RATE_LIMIT, pro: app::PRO_RATE_LIMIT }
-    }
-}
-
-impl RateLimits {
-    /// The per-minute limit of a tier.
-    pub fn for_tier(&self, tier: app::Tier) -> u32 {
-        match tier {
-            app::Tier::Free => self.free,
-            app::Tier::Pro => self.pro,
-        }
-    }
-}
+/// Requests (quota units) per minute of each kind of identity: the application's settings.
+pub use app::RateLimits;
 
 /// How targets are fetched: the application's settings (the `[fetch]` section).
 pub use app::FetchSettings;

@@ -11,11 +11,12 @@ pub use runner::{
 pub mod export;
 pub mod request;
 mod service;
+pub mod views;
 
 pub use request::{parse_start, CrawlRequest};
 pub use service::{
-    issue_summary, tier_max_pages, Crawls, IssuePage, Started, ANONYMOUS_MAX_PAGES, DEFAULT_PAGE_LIMIT, FREE_MAX_PAGES,
-    MAX_PAGE_LIMIT, PRO_MAX_PAGES,
+    issue_summary, parse_limit, tier_max_pages, Crawls, IssuePage, Started, ANONYMOUS_MAX_PAGES, DEFAULT_PAGE_LIMIT,
+    FREE_MAX_PAGES, MAX_PAGE_LIMIT, PRO_MAX_PAGES,
 };
 
 /// The stored crawl records the use cases answer with.

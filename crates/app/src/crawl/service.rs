@@ -29,6 +29,20 @@ pub const PRO_MAX_PAGES: u32 = 500;
 pub const DEFAULT_PAGE_LIMIT: usize = 100;
 /// Rows of such a page at most.
 pub const MAX_PAGE_LIMIT: usize = 500;
+
+/// The `limit` query parameter of a crawl's pages or issue URLs: absent is
+/// [`DEFAULT_PAGE_LIMIT`], otherwise an integer from 1 to [`MAX_PAGE_LIMIT`].
+pub fn parse_limit(raw: Option<&str>) -> Result<usize, AppError> {
+    match raw {
+        None => Ok(DEFAULT_PAGE_LIMIT),
+        Some(raw) => raw
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=MAX_PAGE_LIMIT).contains(n))
+            .ok_or_else(|| AppError::invalid_parameter("limit", "`limit` must be an integer from 1 to 500.")),
+    }
+}
+
 /// How often the runner asks the database whether its crawl was cancelled or its lease
 /// taken, at most.
 const CANCEL_CHECK_EVERY: Duration = Duration::from_millis(500);
@@ -168,12 +182,18 @@ impl Crawls {
     }
 
     /// The newest completed public crawl (made without a key) of a domain, given its forms
-    /// (`example.com`, `www.example.com`), for the domain's report page.
+    /// (`example.com`, `www.example.com`), as the domain's report page links to it.
     ///
     /// # Errors
     /// The store.
-    pub async fn newest_public(&self, hosts: Vec<String>) -> Result<Option<store::Crawl>, AppError> {
-        self.app.db(move |s| s.newest_public_crawl(&hosts)).await
+    pub async fn newest_public(&self, hosts: Vec<String>) -> Result<Option<pages::report::CrawlLink>, AppError> {
+        let crawl = self.app.db(move |s| s.newest_public_crawl(&hosts)).await?;
+        Ok(crawl.map(|c| pages::report::CrawlLink {
+            pages: c.progress.pages_done + c.progress.pages_failed,
+            finished_at: c.finished_at.unwrap_or_default(),
+            site_score: c.site_score,
+            id: c.id,
+        }))
     }
 
     /// The rules with findings in crawl `id` (site rules first).

@@ -20,20 +20,8 @@ pub fn get(ctx: Ctx) -> HandlerFuture {
 
 /// What the page says about the bot of a server running with `server`.
 fn facts(server: &crate::Config) -> BotFacts {
-    let config = server.fetch_config();
-    BotFacts {
-        product_token: app::monitors::CRAWLER.to_string(),
-        user_agent: config.user_agent(),
-        base_url: config.base_url.trim_end_matches('/').to_string(),
-        connect_timeout: config.connect_timeout,
-        total_timeout: config.total_timeout,
-        max_body_bytes: config.max_body_bytes,
-        max_redirects: config.max_redirects,
-        text_timeout: config.text_timeout,
-        text_max_bytes: config.text_max_bytes,
-        monitor_interval_s: server.monitor_interval_s,
-        badge_audits: (!server.badge_audit_url.trim().is_empty()).then_some(app::badges::BADGE_AUDIT_COOLDOWN),
-    }
+    let badge_audits = !server.badge_audit_url.trim().is_empty();
+    app::monitors::bot_facts(&server.fetch_config(), server.monitor_interval_s, badge_audits)
 }
 
 #[cfg(test)]

@@ -32,19 +32,7 @@ async fn gap(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let req = app::requests::parse_gap(&body)?;
     let url = req.url.clone();
     let answer = ctx.state.app.content_gap(req, identity.user_id(), |n| charge_quota(&ctx, &identity, n)).await?;
-    let skipped_competitors = answer
-        .skipped
-        .into_iter()
-        .map(|s| api::SkippedCompetitor { url: s.url, code: s.code, message: s.message, details: s.details })
-        .collect();
-    Ok(ok_json(&api::ContentGapResult {
-        ok: true,
-        api_version: audit_core::API_VERSION,
-        url: url.to_string(),
-        report: answer.report,
-        competitors_compared: answer.competitors_compared,
-        skipped_competitors,
-    }))
+    Ok(ok_json(&answer.wire(&url)))
 }
 
 async fn fixes(ctx: Ctx) -> Result<crate::Response, ApiError> {

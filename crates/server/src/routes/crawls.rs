@@ -6,10 +6,8 @@
 //! reading one costs nothing. A crawl made with a key is seen only by that key's owner, one
 //! made without a key only without one (404 otherwise, as for an unknown id).
 
-use api::crawls::{
-    Crawl, CrawlAnswer, CrawlExport, CrawlFinding, CrawlIssue, CrawlIssueCount, CrawlPage, CrawlPages, CrawlProgress,
-    CrawlRule, MaxPagesCut,
-};
+use api::crawls::{CrawlAnswer, CrawlExport, CrawlPages};
+use app::crawl::views::{wire_crawl, wire_issue, wire_page, wire_started};
 use http::{header, HeaderValue, StatusCode};
 
 use crate::auth::{authenticate, authenticate_metered, charge_quota, Identity, KeyRule};
@@ -47,68 +45,6 @@ pub fn cancel(ctx: Ctx) -> HandlerFuture {
     Box::pin(cancel_crawl(ctx))
 }
 
-/// The path of crawl `id`'s status.
-pub fn crawl_path(id: &str) -> String {
-    format!("/api/v1/crawls/{id}")
-}
-
-/// A stored crawl on the wire, with its issue summary.
-pub fn wire_crawl(crawl: &app::crawl::stored::Crawl, issues: &[app::crawl::stored::IssueCount]) -> Crawl {
-    let p = crawl.progress;
-    Crawl {
-        id: crawl.id.clone(),
-        url: crawl.url.clone(),
-        state: crawl.state.as_str().to_string(),
-        max_pages: crawl.max_pages,
-        max_pages_cut: None,
-        progress: CrawlProgress {
-            pages_done: p.pages_done,
-            pages_queued: p.pages_queued,
-            pages_failed: p.pages_failed,
-            pages_skipped: p.pages_skipped,
-        },
-        created_at: crawl.created_at.clone(),
-        started_at: crawl.started_at.clone(),
-        finished_at: crawl.finished_at.clone(),
-        site_score: crawl.site_score,
-        error: crawl.error.clone(),
-        issues: issues
-            .iter()
-            .map(|c| CrawlIssueCount {
-                id: c.rule_id.clone(),
-                kind: kind(c.kind).to_string(),
-                severity: c.severity.clone(),
-                count: c.count,
-            })
-            .collect(),
-        report_url: format!("/crawls/{}", crawl.id),
-        pages_url: format!("/api/v1/crawls/{}/pages", crawl.id),
-    }
-}
-
-fn kind(k: app::crawl::stored::IssueKind) -> &'static str {
-    match k {
-        app::crawl::stored::IssueKind::Site => "site",
-        app::crawl::stored::IssueKind::Page => "page",
-    }
-}
-
-fn wire_page(p: &app::crawl::stored::CrawlPage) -> CrawlPage {
-    CrawlPage {
-        url: p.url.clone(),
-        state: p.state.clone(),
-        status_code: p.status_code,
-        depth: p.depth,
-        inlinks: p.inlinks,
-        score: p.score,
-        title: p.title.clone(),
-        failed_rules: p.failed_rules.clone(),
-        reason: p.reason.clone(),
-        found_from: p.found_from.clone(),
-        redirect_to: p.redirect_to.clone(),
-    }
-}
-
 async fn caller(ctx: &Ctx) -> Result<Identity, ApiError> {
     authenticate(ctx, KeyRule::Optional, Some("audit")).await
 }
@@ -118,14 +54,7 @@ fn id_of(ctx: &Ctx) -> String {
 }
 
 fn limit_of(ctx: &Ctx) -> Result<usize, ApiError> {
-    match ctx.query("limit") {
-        None => Ok(app::crawl::DEFAULT_PAGE_LIMIT),
-        Some(raw) => {
-            raw.parse::<usize>().ok().filter(|n| (1..=app::crawl::MAX_PAGE_LIMIT).contains(n)).ok_or_else(|| {
-                app::AppError::invalid_parameter("limit", "`limit` must be an integer from 1 to 500.").into()
-            })
-        }
-    }
+    Ok(app::crawl::parse_limit(ctx.query("limit").as_deref())?)
 }
 
 async fn create_crawl(ctx: Ctx) -> Result<crate::Response, ApiError> {
@@ -136,16 +65,8 @@ async fn create_crawl(ctx: Ctx) -> Result<crate::Response, ApiError> {
     charge_quota(&ctx, &identity, 1).await?;
     let tier = identity.key().map(|k| k.tier);
     let started = ctx.state.crawls.start(request, identity.user_id().map(str::to_string), tier).await?;
-    let mut crawl = wire_crawl(&started.crawl, &[]);
-    crawl.max_pages_cut = started.cut_from.map(|asked| MaxPagesCut {
-        asked,
-        limit: started.tier_limit,
-        message: format!(
-            "max_pages {asked} is above this caller's limit of {} pages per crawl: cut to {}.",
-            started.tier_limit, started.tier_limit
-        ),
-    });
-    let location = crawl_path(&crawl.id);
+    let crawl = wire_started(&started);
+    let location = app::crawl::views::crawl_path(&crawl.id);
     let mut resp =
         json_response(StatusCode::ACCEPTED, &CrawlAnswer { ok: true, api_version: audit_core::API_VERSION, crawl });
     if let Ok(v) = HeaderValue::from_str(&location) {
@@ -185,18 +106,7 @@ async fn crawl_issue(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let id = id_of(&ctx);
     let rule_id = ctx.param("rule_id").unwrap_or_default().to_string();
     let page = ctx.state.crawls.issue(identity.user_id(), &id, &rule_id, cursor.as_deref(), limit).await?;
-    Ok(ok_json(&CrawlIssue {
-        ok: true,
-        api_version: audit_core::API_VERSION,
-        crawl_id: id,
-        rule: CrawlRule { id: page.rule_id, kind: page.kind.to_string(), severity: page.severity, name: page.name },
-        urls: page
-            .findings
-            .into_iter()
-            .map(|f| CrawlFinding { url: f.url, linked_from: f.linked_from, detail: f.detail })
-            .collect(),
-        next_cursor: page.next_cursor,
-    }))
+    Ok(ok_json(&wire_issue(id, page)))
 }
 
 async fn export_crawl(ctx: Ctx) -> Result<crate::Response, ApiError> {
@@ -240,59 +150,10 @@ pub fn report(ctx: Ctx) -> HandlerFuture {
     })
 }
 
-/// Issues whose affected URLs the report page lists (the others are listed with their count).
-const REPORT_ISSUES: usize = 40;
-/// Pages the report's table shows.
-const REPORT_PAGES: usize = 500;
-
 async fn report_page(ctx: &Ctx) -> Result<crate::Response, ApiError> {
     crate::routes::web::flood_guard(ctx)?;
     let identity = caller(ctx).await?;
-    let owner = identity.user_id();
-    let crawls = &ctx.state.crawls;
-    let crawl = crawls.owned(owner, &id_of(ctx)).await?;
-    let counts = crawls.issue_counts(&crawl.id).await?;
-    let mut issues = Vec::with_capacity(counts.len());
-    for (i, c) in counts.iter().enumerate() {
-        let urls = if i < REPORT_ISSUES {
-            let page = crawls.issue(owner, &crawl.id, &c.rule_id, None, pages::crawl::URLS_PER_ISSUE).await?;
-            page.findings.into_iter().map(|f| (f.url, f.linked_from, f.detail)).collect()
-        } else {
-            Vec::new()
-        };
-        issues.push(pages::crawl::CrawlIssueView {
-            id: c.rule_id.clone(),
-            kind: kind(c.kind).to_string(),
-            severity: c.severity.clone(),
-            count: c.count,
-            urls,
-        });
-    }
-    let (_, rows, next) = crawls.pages(owner, &crawl.id, None, REPORT_PAGES).await?;
-    let p = crawl.progress;
-    let view = pages::crawl::CrawlView {
-        id: crawl.id.clone(),
-        url: crawl.url.clone(),
-        state: crawl.state.as_str().to_string(),
-        site_score: crawl.site_score,
-        counts: [p.pages_done, p.pages_queued, p.pages_failed, p.pages_skipped],
-        error: crawl.error.clone(),
-        issues,
-        pages: rows
-            .iter()
-            .map(|r| pages::crawl::CrawlPageView {
-                url: r.url.clone(),
-                status: r.status_code,
-                depth: r.depth,
-                inlinks: r.inlinks,
-                score: r.score,
-                title: r.title.clone(),
-                failed: r.failed_rules.len(),
-                reason: r.reason.clone(),
-            })
-            .collect(),
-        more_pages: next.is_some(),
-    };
+    let view = ctx.state.crawls.report_view(identity.user_id(), &id_of(ctx)).await?;
     let body = pages::crawl::render_crawl_report(&crate::routes::web::base_url(ctx), &view);
     Ok(crate::routes::web::html(StatusCode::OK, body, crate::routes::web::NO_STORE))
 }

@@ -3,7 +3,7 @@
 //! the usage snapshot; the listing and one audit need a key with the `audit` scope, the
 //! history also answers anonymous callers with public audits.
 
-use api::{IssueCounts, ScoreHistory, StoredAuditAnswer, StoredAuditItem, StoredAuditList};
+use api::{ScoreHistory, StoredAuditAnswer, StoredAuditList};
 use app::history::{AuditQuery, AuditSummary};
 
 use crate::auth::{authenticate, KeyRule};
@@ -34,19 +34,6 @@ async fn owner(ctx: &Ctx) -> Result<String, ApiError> {
         .ok_or_else(|| ApiError::unauthorized("This endpoint needs an API key with the `audit` scope."))
 }
 
-/// A stored audit as listed.
-pub(crate) fn item(a: &AuditSummary) -> StoredAuditItem {
-    StoredAuditItem {
-        id: a.id.clone(),
-        url: a.url.clone(),
-        final_url: a.final_url.clone(),
-        score: a.score,
-        ruleset_version: a.ruleset_version.clone(),
-        issues: IssueCounts { critical: a.issues.critical, warning: a.issues.warning, notice: a.issues.notice },
-        created_at: app::format_rfc3339(a.created_at),
-    }
-}
-
 async fn list_audits(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let user_id = owner(&ctx).await?;
     let query = AuditQuery::parse(|name| ctx.query(name))?;
@@ -54,7 +41,7 @@ async fn list_audits(ctx: Ctx) -> Result<crate::Response, ApiError> {
     Ok(ok_json(&StoredAuditList {
         ok: true,
         api_version: audit_core::API_VERSION,
-        audits: page.audits.iter().map(item).collect(),
+        audits: page.audits.iter().map(AuditSummary::wire).collect(),
         next_cursor: page.next.map(|c| c.encode()),
     }))
 }
@@ -86,7 +73,7 @@ async fn url_history(ctx: Ctx) -> Result<crate::Response, ApiError> {
         ok: true,
         api_version: audit_core::API_VERSION,
         url: url.to_string(),
-        audits: audits.iter().map(item).collect(),
+        audits: audits.iter().map(AuditSummary::wire).collect(),
     }))
 }
 

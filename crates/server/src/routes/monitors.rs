@@ -4,7 +4,7 @@
 //! A key with the `mcp` scope is required (monitors are made by the agent tools); reading
 //! and stopping consume no quota. Another owner's id answers 404 like an unknown one.
 
-use api::{Monitor, MonitorAlert, MonitorList, MonitorStopped};
+use api::{MonitorList, MonitorStopped};
 
 use crate::auth::{authenticate, KeyRule};
 use crate::ctx::{Ctx, HandlerFuture};
@@ -30,30 +30,10 @@ pub(crate) async fn mcp_owner(ctx: &Ctx) -> Result<String, ApiError> {
         .ok_or_else(|| ApiError::unauthorized("This endpoint needs an API key with the `mcp` scope."))
 }
 
-fn listed(m: &app::OwnedMonitor) -> Monitor {
-    use strum::VariantArray as _;
-    Monitor {
-        id: m.monitor.id.clone(),
-        url: m.monitor.url.clone(),
-        interval_seconds: m.monitor.interval_s,
-        created_at: app::format_rfc3339(m.monitor.created_at),
-        last_checked_at: m.last_checked_at.map(app::format_rfc3339),
-        next_run_at: app::format_rfc3339(m.monitor.next_run_at),
-        rules: app::AlertRule::VARIANTS.iter().map(|r| r.name()).collect(),
-        last_alert: m.last_alert.as_ref().map(|a| MonitorAlert {
-            id: a.id.clone(),
-            rule: a.rule.clone(),
-            severity: a.severity.clone(),
-            message: a.message.clone(),
-            created_at: app::format_rfc3339(a.created_at),
-        }),
-    }
-}
-
 async fn list_monitors(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let user_id = mcp_owner(&ctx).await?;
     let monitors = ctx.state.app.owned_monitors(user_id).await?;
-    let monitors = monitors.iter().map(listed).collect();
+    let monitors = monitors.iter().map(app::OwnedMonitor::wire).collect();
     Ok(ok_json(&MonitorList { ok: true, api_version: audit_core::API_VERSION, monitors }))
 }
 

@@ -1,6 +1,6 @@
 //! `GET /api/v1/usage`: the usage snapshot of the key's owner (docs/API.md, "GET /api/v1/usage").
 
-use api::{ApiKey, Usage};
+use api::Usage;
 
 use crate::auth::{authenticate, KeyRule};
 use crate::ctx::{Ctx, HandlerFuture};
@@ -18,26 +18,11 @@ async fn usage(ctx: Ctx) -> Result<crate::Response, ApiError> {
         return Err(ApiError::unauthorized("This endpoint needs an API key."));
     };
     let limits = ctx.state.config.rate_limits;
-    let app::UsageFacts { counts, keys, webhook_subscriptions: webhooks } =
-        ctx.state.app.usage(identity.label(), key.user_id.clone()).await?;
+    let facts = ctx.state.app.usage(identity.label(), key.user_id.clone()).await?;
+    let counts = &facts.counts;
     // The limiter counts exactly and at once; the store's copy is written behind it and
     // survives restarts. Each may be ahead of the other for a moment: report the larger.
     let this_minute = counts.this_minute.max(u64::from(ctx.state.limiter.used_this_minute(&identity.label())));
-    let api_keys = keys
-        .iter()
-        .map(|k| ApiKey {
-            id: k.id.clone(),
-            name: k.name.clone(),
-            key_prefix: k.key_prefix.clone(),
-            scopes: k.scopes.clone(),
-            // The configured tier limits, not only the built-in defaults, decide.
-            rate_limit: k.rate_limit_or(limits.for_tier(k.tier)),
-            enabled: k.enabled,
-            last_used_at: k.last_used_at.map(app::format_rfc3339),
-            expires_at: k.expires_at.map(app::format_rfc3339),
-            created_at: app::format_rfc3339(k.created_at),
-        })
-        .collect();
     Ok(ok_json(&Usage {
         ok: true,
         api_version: audit_core::API_VERSION,
@@ -46,7 +31,8 @@ async fn usage(ctx: Ctx) -> Result<crate::Response, ApiError> {
         rate_limit_per_minute: identity.rate_limit(&limits),
         requests_this_minute: this_minute,
         requests_last_24h: counts.last_24h.max(this_minute),
-        api_keys,
-        webhook_subscriptions: webhooks,
+        // The configured tier limits, not only the built-in defaults, decide.
+        api_keys: facts.wire_keys(&limits),
+        webhook_subscriptions: facts.webhook_subscriptions,
     }))
 }

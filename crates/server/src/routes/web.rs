@@ -13,7 +13,6 @@
 
 use std::net::IpAddr;
 
-use audit_core::AuditResult;
 use http::{header, HeaderValue, StatusCode};
 use pages::badge;
 use serde_json::json;
@@ -24,7 +23,8 @@ use crate::error::ApiError;
 use crate::response::Response;
 use crate::state::AppState;
 use app::badges::params::{BadgeFormat, BadgeParams};
-use app::badges::{Enqueued, BADGE_AUDIT_COOLDOWN};
+use app::badges::BADGE_AUDIT_COOLDOWN;
+use app::fixes::report_page;
 
 /// `Cache-Control` of reports and the landing page: always revalidate, a new audit may
 /// change them at any time.
@@ -153,60 +153,23 @@ async fn report_domain(ctx: &Ctx) -> Result<Response, ApiError> {
         // The page tells what the queue did, and the URL it audits for this domain.
         let queued = ctx.state.badges.enqueue(&domain);
         let audit_url = app::badges::audit_url_for(&ctx.state.config.badge_audit_url, &domain);
-        let queued = match queued {
-            Enqueued::Queued => pages::report::Enqueued::Queued,
-            Enqueued::Pending => pages::report::Enqueued::Pending,
-            Enqueued::CoolingDown => pages::report::Enqueued::CoolingDown,
-            Enqueued::RateLimited => pages::report::Enqueued::RateLimited,
-            Enqueued::QueueFull => pages::report::Enqueued::QueueFull,
-            Enqueued::Disabled => pages::report::Enqueued::Disabled,
-        };
+        let queued = pages::report::Enqueued::from(queued);
         let audit_url = audit_url.as_ref().map(url::Url::as_str);
         let body = pages::report::render_not_audited(&base, &domain, queued, audit_url, BADGE_AUDIT_COOLDOWN);
         return Ok(html(StatusCode::NOT_FOUND, body, NO_STORE));
     };
     // The score history of the page shown, from its public audits (docs/API.md,
     // "GET /report/{domain}").
-    let history: Vec<pages::report::ScorePoint> = ctx
-        .state
-        .app
-        .public_page_history(&audit)
-        .await?
-        .iter()
-        .map(|a| pages::report::ScorePoint {
-            at: app::format_rfc3339(a.created_at),
-            score: u32::try_from(a.score).unwrap_or(0),
-        })
-        .collect();
-    let crawl = ctx.state.crawls.newest_public(badge::domain_forms(&domain)).await?.map(|c| pages::report::CrawlLink {
-        pages: c.progress.pages_done + c.progress.pages_failed,
-        finished_at: c.finished_at.unwrap_or_default(),
-        site_score: c.site_score,
-        id: c.id,
-    });
+    let history = ctx.state.app.public_page_history(&audit).await?;
+    let crawl = ctx.state.crawls.newest_public(badge::domain_forms(&domain)).await?;
     let result = app::StoredResult::of(&audit).result;
-    Ok(html(StatusCode::OK, render(&base, &domain, result, &history, crawl.as_ref()), PAGE_CACHE_CONTROL))
+    Ok(html(StatusCode::OK, report_page(&base, &domain, result, &history, crawl.as_ref()), PAGE_CACHE_CONTROL))
 }
 
 /// The report page of a stored audit, read back typed (a row that does not parse renders
 /// as an empty result: every field shown as missing).
 fn render_stored(base: &str, domain: &str, audit: &app::StoredAudit) -> String {
-    render(base, domain, app::StoredResult::of(audit).result, &[], None)
-}
-
-/// The report page of `result` with the page's score `history`, its query strings removed
-/// first (the auto-fix code is made from the scrubbed values, so it cannot repeat them
-/// either).
-fn render(
-    base: &str,
-    domain: &str,
-    mut result: AuditResult,
-    history: &[pages::report::ScorePoint],
-    crawl: Option<&pages::report::CrawlLink>,
-) -> String {
-    pages::report::strip_query_strings(&mut result);
-    let fixes = app::fixes::report_fixes(&result);
-    pages::report::render_report_with_crawl(base, domain, &result, &fixes, history, crawl)
+    report_page(base, domain, app::StoredResult::of(audit).result, &[], None)
 }
 
 async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
@@ -243,7 +206,7 @@ async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
                 .ok()
                 .and_then(|u| u.host_str().map(str::to_string))
                 .unwrap_or_default();
-            Ok(html(StatusCode::OK, render(&base, &host, result.clone(), &[], None), NO_STORE))
+            Ok(html(StatusCode::OK, report_page(&base, &host, result.clone(), &[], None), NO_STORE))
         }
     }
 }

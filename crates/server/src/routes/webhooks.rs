@@ -8,9 +8,10 @@
 //! usage snapshot. The signing secret is shown once, in the answer to POST.
 
 use api::{
-    NewWebhook, Webhook, WebhookCreated, WebhookDeleted, WebhookDelivery, WebhookDeliveryList, WebhookList,
-    WebhookTestQueued, WebhookUpdated,
+    NewWebhook, Webhook, WebhookCreated, WebhookDeleted, WebhookDeliveryList, WebhookList, WebhookTestQueued,
+    WebhookUpdated,
 };
+use app::webhooks::wire::{wire_delivery, wire_webhook};
 use http::StatusCode;
 
 use crate::auth::{authenticate, KeyRule};
@@ -43,17 +44,6 @@ async fn owner(ctx: &Ctx) -> Result<String, ApiError> {
         .ok_or_else(|| ApiError::unauthorized("This endpoint needs an API key with the `webhooks` scope."))
 }
 
-/// A subscription as listed.
-fn listed(hook: &app::Webhook) -> Webhook {
-    Webhook {
-        id: hook.id.clone(),
-        url: hook.url.clone(),
-        events: hook.events.clone(),
-        enabled: hook.enabled,
-        created_at: app::format_rfc3339(hook.created_at),
-    }
-}
-
 async fn create_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let user_id = owner(&ctx).await?;
     let body = ctx.json_body().await?;
@@ -68,7 +58,7 @@ async fn create_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
         }
         Err(app::SubscribeError::App(e)) => return Err(e.into()),
     };
-    let Webhook { id, url, events, enabled, created_at } = listed(&hook);
+    let Webhook { id, url, events, enabled, created_at } = wire_webhook(&hook);
     let webhook = NewWebhook { id, url, events, enabled, created_at, secret: hook.secret };
     Ok(json_response(StatusCode::CREATED, &WebhookCreated { ok: true, api_version: audit_core::API_VERSION, webhook }))
 }
@@ -76,7 +66,7 @@ async fn create_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
 async fn list_webhooks(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let user_id = owner(&ctx).await?;
     let hooks = ctx.state.app.subscriptions(user_id).await?;
-    let webhooks = hooks.iter().map(listed).collect();
+    let webhooks = hooks.iter().map(wire_webhook).collect();
     Ok(ok_json(&WebhookList { ok: true, api_version: audit_core::API_VERSION, webhooks }))
 }
 
@@ -111,31 +101,17 @@ fn no_such(id: &str) -> ApiError {
     ApiError::not_found(format!("No webhook subscription {id}."))
 }
 
-/// A delivery as the delivery log lists it.
-fn delivery(d: &app::LoggedDelivery) -> WebhookDelivery {
-    WebhookDelivery {
-        id: d.id.clone(),
-        event_id: d.event_id.clone(),
-        event: d.event.clone(),
-        state: d.state.as_str(),
-        attempts: d.attempts,
-        last_status_code: d.last_status_code,
-        last_error: d.last_error.clone(),
-        next_attempt_at: d.next_attempt_at.map(app::format_rfc3339),
-        created_at: app::format_rfc3339(d.created_at),
-        updated_at: app::format_rfc3339(d.updated_at),
-    }
-}
-
 async fn update_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let user_id = owner(&ctx).await?;
     let id = ctx.param("id").unwrap_or_default().to_string();
     let body = ctx.json_body().await?;
     let enabled = app::webhooks::request::parse_update(&body)?;
     match ctx.state.app.set_subscription_enabled(user_id, id.clone(), enabled).await? {
-        Some(hook) => {
-            Ok(ok_json(&WebhookUpdated { ok: true, api_version: audit_core::API_VERSION, webhook: listed(&hook) }))
-        }
+        Some(hook) => Ok(ok_json(&WebhookUpdated {
+            ok: true,
+            api_version: audit_core::API_VERSION,
+            webhook: wire_webhook(&hook),
+        })),
         None => Err(no_such(&id)),
     }
 }
@@ -155,7 +131,11 @@ async fn test_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
     match ctx.state.app.test_subscription(user_id, id.clone()).await? {
         Some(queued) => Ok(json_response(
             StatusCode::ACCEPTED,
-            &WebhookTestQueued { ok: true, api_version: audit_core::API_VERSION, delivery: delivery(&queued.delivery) },
+            &WebhookTestQueued {
+                ok: true,
+                api_version: audit_core::API_VERSION,
+                delivery: wire_delivery(&queued.delivery),
+            },
         )),
         None => Err(no_such(&id)),
     }
@@ -168,7 +148,7 @@ async fn list_deliveries(ctx: Ctx) -> Result<crate::Response, ApiError> {
         Some(log) => Ok(ok_json(&WebhookDeliveryList {
             ok: true,
             api_version: audit_core::API_VERSION,
-            deliveries: log.iter().map(delivery).collect(),
+            deliveries: log.iter().map(wire_delivery).collect(),
         })),
         None => Err(no_such(&id)),
     }

@@ -1,7 +1,7 @@
 //! `GET /api/v1/workflows`: the workflow runs of the key's owner (docs/API.md, "Managing
 //! what a key created"). A key with the `mcp` scope is required; no quota is consumed.
 
-use api::{WorkflowList, WorkflowSummary};
+use api::WorkflowList;
 
 use crate::ctx::{Ctx, HandlerFuture};
 use crate::error::ApiError;
@@ -16,17 +16,6 @@ pub fn list(ctx: Ctx) -> HandlerFuture {
 async fn list_workflows(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let user_id = mcp_owner(&ctx).await?;
     let runs = ctx.state.workflows.owned_runs(user_id, app::workflows::RUN_LIST_LIMIT).await?;
-    let workflows = runs
-        .iter()
-        .map(|run| WorkflowSummary {
-            id: run.id.clone(),
-            intent: run.intent.as_str().to_string(),
-            url: run.url.clone(),
-            state: run.state.as_str().to_string(),
-            current_step: app::workflows::current_step(run).map(str::to_string),
-            created_at: app::format_rfc3339(run.created_at),
-            updated_at: app::format_rfc3339(run.updated_at),
-        })
-        .collect();
+    let workflows = runs.iter().map(app::workflows::wire_summary).collect();
     Ok(ok_json(&WorkflowList { ok: true, api_version: audit_core::API_VERSION, workflows }))
 }

@@ -59,18 +59,5 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
         competitors,
     };
     let answer = env.state.app.content_gap(req, env.identity.user_id(), uncharged).await;
-    let answer = answer.map_err(|e| from_app_error(e, url.as_str()))?;
-    let skipped_competitors = answer
-        .skipped
-        .into_iter()
-        .map(|s| api::SkippedCompetitor { url: s.url, code: s.code, message: s.message, details: s.details })
-        .collect();
-    Ok(api::ContentGapResult {
-        ok: true,
-        api_version: audit_core::API_VERSION,
-        url: url.to_string(),
-        report: answer.report,
-        competitors_compared: answer.competitors_compared,
-        skipped_competitors,
-    })
+    Ok(answer.map_err(|e| from_app_error(e, url.as_str()))?.wire(&url))
 }

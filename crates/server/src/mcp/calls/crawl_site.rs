@@ -3,7 +3,7 @@
 
 use mcp_protocol::ToolResult;
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use super::{from_app_error, owner, url_arg, ToolEnv};
 
@@ -19,34 +19,8 @@ pub struct Args {
     pub max_pages: Option<u32>,
 }
 
-/// `max_pages` cut to the tier.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct Cut {
-    /// What was asked for.
-    pub asked: u32,
-    /// The tier's pages per crawl.
-    pub limit: u32,
-}
-
 /// Result: the crawl just created.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct Output {
-    /// Pass it to crawl_status.
-    pub crawl_id: String,
-    /// The start URL, normalised.
-    pub url: String,
-    /// `queued`.
-    pub state: String,
-    /// Pages fetched at most.
-    pub max_pages: u32,
-    /// Present when max_pages was cut to the tier.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub max_pages_cut: Option<Cut>,
-    /// The crawl's REST status route.
-    pub status_url: String,
-    /// The human report page.
-    pub report_url: String,
-}
+pub type Output = app::crawl::views::StartedView;
 
 /// Runs the tool.
 pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
@@ -63,14 +37,5 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
     };
     let started =
         env.state.crawls.start(request, Some(user_id), tier).await.map_err(|e| from_app_error(e, "crawl not started"))?;
-    let crawl = started.crawl;
-    Ok(Output {
-        status_url: format!("/api/v1/crawls/{}", crawl.id),
-        report_url: format!("/crawls/{}", crawl.id),
-        crawl_id: crawl.id,
-        url: crawl.url,
-        state: crawl.state.as_str().to_string(),
-        max_pages: crawl.max_pages,
-        max_pages_cut: started.cut_from.map(|asked| Cut { asked, limit: started.tier_limit }),
-    })
+    Ok(Output::of(started))
 }

@@ -12,9 +12,6 @@ use serde::Deserialize;
 use super::{from_api_error, owner, url_arg, ToolEnv};
 use crate::error::ApiError;
 
-/// Alerts reported.
-pub const RECENT_ALERTS: usize = 20;
-
 /// Arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -52,37 +49,6 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
             Err(e) => Err(from_api_error(e.into(), "monitor")),
         };
     }
-    watch(env, user_id, url).await.map(Output::Report)
-}
-
-async fn watch(env: &ToolEnv<'_>, user_id: String, url: url::Url) -> Result<app::monitors::MonitorReport, ToolResult> {
-    let state = env.state;
-    let latest = match state.app.latest_audit(url.to_string()).await.map_err(ApiError::from) {
-        Ok(l) => l,
-        Err(e) => return Err(from_api_error(e, "monitor")),
-    };
-    let latest = match latest {
-        Some(a) => a,
-        None => match state.app.audit_and_store(&url, &user_id)
-            .await
-            .map_err(ApiError::from)
-            .map(|(stored, _)| stored)
-        {
-            Ok(a) => a,
-            Err(e) => return Err(from_api_error(e, url.as_str())),
-        },
-    };
-    let (monitor, created) = match state.monitors.ensure(&user_id, url.as_str()).await.map_err(ApiError::from) {
-        Ok(m) => m,
-        Err(e) => return Err(from_api_error(e, "monitor")),
-    };
-    let id = monitor.id.clone();
-    let alerts = match state.app.recent_alerts(id, RECENT_ALERTS).await.map_err(ApiError::from) {
-        Ok(a) => a,
-        Err(e) => return Err(from_api_error(e, "alerts")),
-    };
-    // A monitor check may have stored an audit (and raised the alerts just read) since
-    // `latest` was read: report the newest audit, so its issue counts and the alerts agree.
-    let latest = state.app.latest_audit(url.to_string()).await.ok().flatten().unwrap_or(latest);
-    Ok(app::monitors::MonitorReport::of(&monitor, created, &alerts, &latest))
+    let report = env.state.monitors.watch_page(&user_id, &url).await;
+    report.map(Output::Report).map_err(|e| from_api_error(ApiError::from(e.error), &e.what))
 }

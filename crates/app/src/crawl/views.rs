@@ -1,0 +1,299 @@
+//! What the crawl use cases answer the REST routes (the wire types of `api::crawls`), the
+//! agent tools (crawl_site, crawl_status) and the human report page with (docs/API.md,
+//! "Site crawl"): views of the stored records.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use super::{Crawls, IssuePage, Started};
+use crate::AppError;
+
+/// Issues crawl_status lists at most.
+const TOP_ISSUES: usize = 10;
+/// Issues whose affected URLs the report page lists (the others are listed with their count).
+const REPORT_ISSUES: usize = 40;
+/// Pages the report's table shows.
+const REPORT_PAGES: usize = 500;
+
+/// The path of crawl `id`'s status.
+pub fn crawl_path(id: &str) -> String {
+    format!("/api/v1/crawls/{id}")
+}
+
+/// The wire name of an issue's kind: `site` or `page`.
+pub fn kind_name(k: store::IssueKind) -> &'static str {
+    match k {
+        store::IssueKind::Site => "site",
+        store::IssueKind::Page => "page",
+    }
+}
+
+/// A stored crawl on the wire, with its issue summary.
+pub fn wire_crawl(crawl: &store::Crawl, issues: &[store::IssueCount]) -> api::crawls::Crawl {
+    let p = crawl.progress;
+    api::crawls::Crawl {
+        id: crawl.id.clone(),
+        url: crawl.url.clone(),
+        state: crawl.state.as_str().to_string(),
+        max_pages: crawl.max_pages,
+        max_pages_cut: None,
+        progress: api::crawls::CrawlProgress {
+            pages_done: p.pages_done,
+            pages_queued: p.pages_queued,
+            pages_failed: p.pages_failed,
+            pages_skipped: p.pages_skipped,
+        },
+        created_at: crawl.created_at.clone(),
+        started_at: crawl.started_at.clone(),
+        finished_at: crawl.finished_at.clone(),
+        site_score: crawl.site_score,
+        error: crawl.error.clone(),
+        issues: issues
+            .iter()
+            .map(|c| api::crawls::CrawlIssueCount {
+                id: c.rule_id.clone(),
+                kind: kind_name(c.kind).to_string(),
+                severity: c.severity.clone(),
+                count: c.count,
+            })
+            .collect(),
+        report_url: format!("/crawls/{}", crawl.id),
+        pages_url: format!("/api/v1/crawls/{}/pages", crawl.id),
+    }
+}
+
+/// A crawl just started on the wire: with `max_pages_cut` when `max_pages` was cut to the tier.
+pub fn wire_started(started: &Started) -> api::crawls::Crawl {
+    let mut crawl = wire_crawl(&started.crawl, &[]);
+    crawl.max_pages_cut = started.cut_from.map(|asked| api::crawls::MaxPagesCut {
+        asked,
+        limit: started.tier_limit,
+        message: format!(
+            "max_pages {asked} is above this caller's limit of {} pages per crawl: cut to {}.",
+            started.tier_limit, started.tier_limit
+        ),
+    });
+    crawl
+}
+
+/// A crawled URL on the wire.
+pub fn wire_page(p: &store::CrawlPage) -> api::crawls::CrawlPage {
+    api::crawls::CrawlPage {
+        url: p.url.clone(),
+        state: p.state.clone(),
+        status_code: p.status_code,
+        depth: p.depth,
+        inlinks: p.inlinks,
+        score: p.score,
+        title: p.title.clone(),
+        failed_rules: p.failed_rules.clone(),
+        reason: p.reason.clone(),
+        found_from: p.found_from.clone(),
+        redirect_to: p.redirect_to.clone(),
+    }
+}
+
+/// A page of a rule's affected URLs in crawl `crawl_id` on the wire: the answer of
+/// `GET /api/v1/crawls/{id}/issues/{rule_id}`.
+pub fn wire_issue(crawl_id: String, page: IssuePage) -> api::crawls::CrawlIssue {
+    api::crawls::CrawlIssue {
+        ok: true,
+        api_version: audit_core::API_VERSION,
+        crawl_id,
+        rule: api::crawls::CrawlRule {
+            id: page.rule_id,
+            kind: page.kind.to_string(),
+            severity: page.severity,
+            name: page.name,
+        },
+        urls: page
+            .findings
+            .into_iter()
+            .map(|f| api::crawls::CrawlFinding { url: f.url, linked_from: f.linked_from, detail: f.detail })
+            .collect(),
+        next_cursor: page.next_cursor,
+    }
+}
+
+/// `max_pages` cut to the tier.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Cut {
+    /// What was asked for.
+    pub asked: u32,
+    /// The tier's pages per crawl.
+    pub limit: u32,
+}
+
+/// Result: the crawl just created.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct StartedView {
+    /// Pass it to crawl_status.
+    pub crawl_id: String,
+    /// The start URL, normalised.
+    pub url: String,
+    /// `queued`.
+    pub state: String,
+    /// Pages fetched at most.
+    pub max_pages: u32,
+    /// Present when max_pages was cut to the tier.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_pages_cut: Option<Cut>,
+    /// The crawl's REST status route.
+    pub status_url: String,
+    /// The human report page.
+    pub report_url: String,
+}
+
+impl StartedView {
+    /// The view of a crawl just started.
+    pub fn of(started: Started) -> StartedView {
+        let crawl = started.crawl;
+        StartedView {
+            status_url: crawl_path(&crawl.id),
+            report_url: format!("/crawls/{}", crawl.id),
+            crawl_id: crawl.id,
+            url: crawl.url,
+            state: crawl.state.as_str().to_string(),
+            max_pages: crawl.max_pages,
+            max_pages_cut: started.cut_from.map(|asked| Cut { asked, limit: started.tier_limit }),
+        }
+    }
+}
+
+/// How far the crawl got.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ProgressView {
+    /// URLs fetched that answered.
+    pub pages_done: u64,
+    /// URLs waiting or being fetched.
+    pub pages_queued: u64,
+    /// URLs whose fetch failed.
+    pub pages_failed: u64,
+    /// URLs never fetched (robots.txt, scope).
+    pub pages_skipped: u64,
+}
+
+/// A rule with findings.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct IssueView {
+    /// The rule id.
+    pub id: String,
+    /// `site` or `page`.
+    pub kind: String,
+    /// `critical`, `warning` or `notice`.
+    pub severity: String,
+    /// Distinct URLs affected.
+    pub count: u64,
+}
+
+/// Result: the crawl.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct StatusView {
+    /// The crawl id.
+    pub crawl_id: String,
+    /// The start URL.
+    pub url: String,
+    /// `queued`, `running`, `completed`, `cancelled` or `failed`.
+    pub state: String,
+    /// Its counts.
+    pub progress: ProgressView,
+    /// When it started.
+    pub started_at: Option<String>,
+    /// When it ended.
+    pub finished_at: Option<String>,
+    /// 0-100 once it ended with pages audited.
+    pub site_score: Option<u32>,
+    /// Why it failed.
+    pub error: Option<String>,
+    /// The top issues: site rules first, then by severity and count.
+    pub top_issues: Vec<IssueView>,
+    /// The human report page.
+    pub report_url: String,
+    /// Every URL of the crawl (REST, cursor paging).
+    pub pages_url: String,
+}
+
+impl StatusView {
+    /// The view of a stored crawl with its issue counts (the first [`TOP_ISSUES`] kept).
+    pub fn of(crawl: store::Crawl, issues: Vec<store::IssueCount>) -> StatusView {
+        let p = crawl.progress;
+        StatusView {
+            report_url: format!("/crawls/{}", crawl.id),
+            pages_url: format!("/api/v1/crawls/{}/pages", crawl.id),
+            crawl_id: crawl.id,
+            url: crawl.url,
+            state: crawl.state.as_str().to_string(),
+            progress: ProgressView {
+                pages_done: p.pages_done,
+                pages_queued: p.pages_queued,
+                pages_failed: p.pages_failed,
+                pages_skipped: p.pages_skipped,
+            },
+            started_at: crawl.started_at,
+            finished_at: crawl.finished_at,
+            site_score: crawl.site_score,
+            error: crawl.error,
+            top_issues: issues
+                .into_iter()
+                .take(TOP_ISSUES)
+                .map(|c| IssueView {
+                    id: c.rule_id,
+                    kind: kind_name(c.kind).to_string(),
+                    severity: c.severity,
+                    count: c.count,
+                })
+                .collect(),
+        }
+    }
+}
+
+impl Crawls {
+    /// The report page's view of crawl `id` of `owner` (`GET /crawls/{id}`): its first
+    /// [`REPORT_ISSUES`] issues with their URLs, the others with their count, and its first
+    /// [`REPORT_PAGES`] pages.
+    pub async fn report_view(&self, owner: Option<&str>, id: &str) -> Result<pages::crawl::CrawlView, AppError> {
+        let crawl = self.owned(owner, id).await?;
+        let counts = self.issue_counts(&crawl.id).await?;
+        let mut issues = Vec::with_capacity(counts.len());
+        for (i, c) in counts.iter().enumerate() {
+            let urls = if i < REPORT_ISSUES {
+                let page = self.issue(owner, &crawl.id, &c.rule_id, None, pages::crawl::URLS_PER_ISSUE).await?;
+                page.findings.into_iter().map(|f| (f.url, f.linked_from, f.detail)).collect()
+            } else {
+                Vec::new()
+            };
+            issues.push(pages::crawl::CrawlIssueView {
+                id: c.rule_id.clone(),
+                kind: kind_name(c.kind).to_string(),
+                severity: c.severity.clone(),
+                count: c.count,
+                urls,
+            });
+        }
+        let (_, rows, next) = self.pages(owner, &crawl.id, None, REPORT_PAGES).await?;
+        let p = crawl.progress;
+        Ok(pages::crawl::CrawlView {
+            id: crawl.id.clone(),
+            url: crawl.url.clone(),
+            state: crawl.state.as_str().to_string(),
+            site_score: crawl.site_score,
+            counts: [p.pages_done, p.pages_queued, p.pages_failed, p.pages_skipped],
+            error: crawl.error.clone(),
+            issues,
+            pages: rows
+                .iter()
+                .map(|r| pages::crawl::CrawlPageView {
+                    url: r.url.clone(),
+                    status: r.status_code,
+                    depth: r.depth,
+                    inlinks: r.inlinks,
+                    score: r.score,
+                    title: r.title.clone(),
+                    failed: r.failed_rules.len(),
+                    reason: r.reason.clone(),
+                })
+                .collect(),
+            more_pages: next.is_some(),
+        })
+    }
+}
