@@ -390,39 +390,17 @@ impl Store {
     /// Extends `worker`'s lease on crawl `id` (the driver's heartbeat); `false` when the
     /// worker no longer holds it or the crawl ended: the worker must stop driving it.
     pub fn renew_crawl_lease(&self, id: &str, worker: &str, lease_until: OffsetDateTime) -> Result<bool> {
-        let until = format_rfc3339(lease_until);
-        let n = self.read(|db| {
-            db.execute(
-                "UPDATE crawls SET claimed_until = ?3 WHERE id = ?1 AND claimed_by = ?2 \
-                 AND state IN ('queued', 'running')",
-                args![id, worker, until],
-            )
-        })?;
-        Ok(n > 0)
+        self.read(|db| crate::lease::CRAWLS.renew(db, id, worker, lease_until))
     }
 
     /// Gives up `worker`'s lease on crawl `id`.
     pub fn release_crawl(&self, id: &str, worker: &str) -> Result<()> {
-        self.read(|db| {
-            db.execute(
-                "UPDATE crawls SET claimed_by = NULL, claimed_until = NULL WHERE id = ?1 AND claimed_by = ?2",
-                args![id, worker],
-            )
-        })?;
-        Ok(())
+        self.read(|db| crate::lease::CRAWLS.release(db, id, worker))
     }
 
     /// Who holds crawl `id`'s lease and until when (`None`: nobody).
     pub fn crawl_lease(&self, id: &str) -> Result<Option<(String, OffsetDateTime)>> {
-        let row: Option<(Option<String>, Option<String>)> = self.read(|db| {
-            db.query_opt("SELECT claimed_by, claimed_until FROM crawls WHERE id = ?1", args![id], |row| {
-                Ok((row.get(0)?, row.get(1)?))
-            })
-        })?;
-        match row.ok_or_else(|| Error::not_found("crawl", id))? {
-            (Some(worker), Some(until)) => Ok(Some((worker, clock::decode("crawls", &until)?))),
-            _ => Ok(None),
-        }
+        self.read(|db| crate::lease::CRAWLS.holder(db, id))
     }
 
     /// Takes over the `queued` or `running` crawls whose lease ran out before `expired_at`

@@ -74,6 +74,7 @@ mod db;
 mod error;
 mod geo_cache;
 mod keys;
+mod lease;
 mod migrations;
 mod sql;
 mod tracking;

@@ -365,39 +365,17 @@ impl Store {
     /// `false` when the worker no longer holds it (another replica adopted the run after the
     /// lease ran out, or the run left `queued`/`running`): the worker must stop driving it.
     pub fn renew_run_lease(&self, id: &str, worker: &str, lease_until: OffsetDateTime) -> Result<bool> {
-        let until = format_rfc3339(lease_until);
-        let n = self.read(|conn| {
-            conn.execute(
-                "UPDATE workflow_runs SET claimed_until = ?3 \
-                 WHERE id = ?1 AND claimed_by = ?2 AND state IN ('queued', 'running')",
-                args![id, worker, until],
-            )
-        })?;
-        Ok(n > 0)
+        self.read(|db| crate::lease::RUNS.renew(db, id, worker, lease_until))
     }
 
     /// Gives up `worker`'s lease on run `id` (the run ended or waits for approval).
     pub fn release_run(&self, id: &str, worker: &str) -> Result<()> {
-        self.read(|conn| {
-            conn.execute(
-                "UPDATE workflow_runs SET claimed_by = NULL, claimed_until = NULL WHERE id = ?1 AND claimed_by = ?2",
-                args![id, worker],
-            )
-        })?;
-        Ok(())
+        self.read(|db| crate::lease::RUNS.release(db, id, worker))
     }
 
     /// Who holds run `id`'s lease and until when (`None`: nobody).
     pub fn run_lease(&self, id: &str) -> Result<Option<(String, OffsetDateTime)>> {
-        let row: Option<(Option<String>, Option<String>)> = self.read(|conn| {
-            conn.query_opt("SELECT claimed_by, claimed_until FROM workflow_runs WHERE id = ?1", args![id], |row| {
-                Ok((row.get(0)?, row.get(1)?))
-            })
-        })?;
-        match row.ok_or_else(|| Error::not_found("workflow run", id))? {
-            (Some(worker), Some(until)) => Ok(Some((worker, clock::decode("workflow_runs", &until)?))),
-            _ => Ok(None),
-        }
+        self.read(|db| crate::lease::RUNS.holder(db, id))
     }
 
     /// The run with its steps and approvals, or [`Error::NotFound`].
