@@ -17,6 +17,27 @@ pub const DEFAULT_LEASE: Duration = Duration::from_secs(30);
 /// slow or failed renewal does not lose it.
 const RENEWALS_PER_LEASE: u32 = 3;
 
+/// Runs `sweep` every `every` until `stop` turns true: the sweep of a replica that adopts
+/// work whose lease ran out (workflow runs, crawls).
+pub(crate) fn spawn_sweeper<F, Fut>(every: Duration, mut stop: tokio::sync::watch::Receiver<bool>, sweep: F)
+where
+    F: Fn() -> Fut + Send + 'static,
+    Fut: Future<Output = ()> + Send,
+{
+    tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                () = tokio::time::sleep(every) => {}
+                _ = stop.changed() => return,
+            }
+            if *stop.borrow() {
+                return;
+            }
+            sweep().await;
+        }
+    });
+}
+
 /// A background task renewing one lease until [`Heartbeat::stop`].
 #[derive(Debug)]
 pub(crate) struct Heartbeat {

@@ -292,20 +292,11 @@ impl Workflows {
     /// Starts the sweep of this replica: every half lease, `queued`/`running` runs whose
     /// lease ran out (their replica died or hung) are adopted like [`Workflows::recover`]
     /// adopts them. Stops when `stop` turns true.
-    pub fn spawn_sweeper(&self, mut stop: tokio::sync::watch::Receiver<bool>) {
+    pub fn spawn_sweeper(&self, stop: tokio::sync::watch::Receiver<bool>) {
         let engine = self.clone();
-        let every = self.app.lease / 2;
-        tokio::spawn(async move {
-            loop {
-                tokio::select! {
-                    () = tokio::time::sleep(every) => {}
-                    _ = stop.changed() => return,
-                }
-                if *stop.borrow() {
-                    return;
-                }
-                engine.adopt(false).await;
-            }
+        crate::lease::spawn_sweeper(self.app.lease / 2, stop, move || {
+            let engine = engine.clone();
+            async move { engine.adopt(false).await }
         });
     }
 

@@ -310,20 +310,11 @@ impl Crawls {
 
     /// Starts the sweep of this replica: every half lease, crawls whose lease ran out are
     /// adopted and resumed. Stops when `stop` turns true.
-    pub fn spawn_sweeper(&self, mut stop: tokio::sync::watch::Receiver<bool>) {
+    pub fn spawn_sweeper(&self, stop: tokio::sync::watch::Receiver<bool>) {
         let engine = self.clone();
-        let every = self.app.lease / 2;
-        tokio::spawn(async move {
-            loop {
-                tokio::select! {
-                    () = tokio::time::sleep(every) => {}
-                    _ = stop.changed() => return,
-                }
-                if *stop.borrow() {
-                    return;
-                }
-                engine.adopt(false).await;
-            }
+        crate::lease::spawn_sweeper(self.app.lease / 2, stop, move || {
+            let engine = engine.clone();
+            async move { engine.adopt(false).await }
         });
     }
 
