@@ -8,11 +8,11 @@ use std::net::TcpStream;
 use std::process::{Child, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::common::{command, listening_addr};
+use crate::common::{command, eventually, listening_addr};
 use crate::crawl_restart::{post, site, OPEN_PAGES, PAGES};
 
 /// The replicas' lease: a dead replica's crawl is taken over about this long after its last
@@ -38,17 +38,6 @@ fn get(addr: &str, key: &str, path: &str) -> Value {
     let mut raw = String::new();
     stream.read_to_string(&mut raw).unwrap();
     serde_json::from_str(raw.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or_default()).unwrap_or(Value::Null)
-}
-
-fn eventually<T>(what: &str, limit: Duration, mut check: impl FnMut() -> Option<T>) -> T {
-    let deadline = Instant::now() + limit;
-    loop {
-        if let Some(v) = check() {
-            return v;
-        }
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(25));
-    }
 }
 
 #[test]

@@ -11,12 +11,12 @@ use std::path::Path;
 use std::process::{Child, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{json, Value};
 
 use crate::common;
-use common::{bin, listening_addr};
+use common::{bin, eventually, kill, listening_addr};
 
 /// Pages linked from the home page.
 pub(crate) const PAGES: usize = 40;
@@ -105,23 +105,6 @@ pub(crate) fn post(addr: &str, key: &str, path: &str, body: &Value) -> (u16, Val
     let status = raw.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("{raw}"));
     let json = raw.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or_default();
     (status, serde_json::from_str(json).unwrap_or(Value::Null))
-}
-
-/// Polls `check` every 25 ms until it gives a value, for at most `limit`.
-fn eventually<T>(what: &str, limit: Duration, mut check: impl FnMut() -> Option<T>) -> T {
-    let deadline = Instant::now() + limit;
-    loop {
-        if let Some(v) = check() {
-            return v;
-        }
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(25));
-    }
-}
-
-fn kill(mut child: Child) {
-    child.kill().unwrap(); // SIGKILL: nothing is flushed or finished gracefully.
-    child.wait().unwrap();
 }
 
 #[test]

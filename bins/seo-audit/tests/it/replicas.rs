@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::common::{command, listening_addr};
+use crate::common::{command, eventually, listening_addr};
 
 /// The lease of the replicas: a dead replica's run is taken over about this long after
 /// its last renewal.
@@ -89,18 +89,6 @@ fn tool(addr: &str, key: &str, name: &str, arguments: Value) -> Value {
     let (status, answer) = call(addr, key, "POST", "/api/mcp", Some(&body));
     assert_eq!((status, &answer["result"]["isError"]), (200, &json!(false)), "{answer}");
     answer["result"]["structuredContent"].clone()
-}
-
-/// Polls `check` every 25 ms until it gives a value, for at most `limit`.
-fn eventually<T>(what: &str, limit: Duration, mut check: impl FnMut() -> Option<T>) -> T {
-    let deadline = Instant::now() + limit;
-    loop {
-        if let Some(v) = check() {
-            return v;
-        }
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(25));
-    }
 }
 
 /// Sleeps into the next minute when fewer than `margin` seconds are left of this one, so

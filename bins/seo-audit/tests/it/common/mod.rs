@@ -76,3 +76,21 @@ fn the_binary_gets_no_seo_audit_variable() {
     }
     assert_eq!(removed.len(), ours.len(), "only SEO_AUDIT_* variables are removed: {removed:?}");
 }
+
+/// Polls `check` every 25 ms until it gives a value, for at most `limit`.
+pub fn eventually<T>(what: &str, limit: std::time::Duration, mut check: impl FnMut() -> Option<T>) -> T {
+    let deadline = std::time::Instant::now() + limit;
+    loop {
+        if let Some(v) = check() {
+            return v;
+        }
+        assert!(std::time::Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(std::time::Duration::from_millis(25));
+    }
+}
+
+/// SIGKILL: nothing is flushed or finished gracefully.
+pub fn kill(mut child: Child) {
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
