@@ -152,13 +152,7 @@ impl CrawledPage {
 pub fn text_hash(visible_text: &str) -> Option<String> {
     // Collapsed into one buffer and hashed at once: a hasher fed word by word spends more
     // on the calls than on the hashing.
-    let mut collapsed = String::with_capacity(visible_text.len());
-    for word in visible_text.split_whitespace() {
-        if !collapsed.is_empty() {
-            collapsed.push(' ');
-        }
-        collapsed.push_str(word);
-    }
+    let collapsed = text::collapse_white_space(visible_text, usize::MAX);
     if collapsed.is_empty() {
         return None;
     }

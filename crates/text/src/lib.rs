@@ -16,6 +16,9 @@
 
 use rust_stemmers::{Algorithm, Stemmer};
 
+mod collapse;
+pub use collapse::collapse_white_space;
+
 /// A language the normaliser stems and knows stop words of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
