@@ -11,6 +11,9 @@
 //! - [`Listener::with_tls`] serves HTTPS instead ([`tls`]): the handshake is done under the
 //!   same caps and within the same deadline as the first request head.
 //! - [`shutdown_signal`] resolves on SIGINT or SIGTERM.
+//! - [`request`] reads a request (client address behind trusted proxies, query string,
+//!   request id, the body within a limit and a deadline); [`router`] finds the row of a
+//!   static routing table for a method and path (404, 405 and its `Allow`, `HEAD` as `GET`).
 //! - [`serve_observed`] tells a [`ConnectionEvents`] hook (the service's metrics) about each
 //!   connection: opened, ended, refused or closed by the server and why ([`CloseReason`]).
 //!
@@ -35,6 +38,8 @@
 #![warn(missing_docs)]
 
 pub mod conn;
+pub mod request;
+pub mod router;
 pub mod tls;
 
 pub use tls::{Tls, TlsError};
