@@ -144,6 +144,23 @@ pub fn client_ip(peer: IpAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> IpAdd
     chain.into_iter().rev().find(|ip| !trusted.contains(ip)).unwrap_or(peer)
 }
 
+/// The authority (`host[:port]`, lowercased) the request names when it names this machine: a
+/// loopback name or address, or `listen` (the address the server listens on, unless
+/// unspecified). HTTP/1.1 names the host in `Host`; HTTP/2 (what browsers speak over TLS) in
+/// the request's `:authority`, which is the URI's. Any other authority is `None`: a forged
+/// header must not make a service link to another site.
+pub fn local_authority(headers: &HeaderMap, uri: &Uri, listen: IpAddr) -> Option<String> {
+    let host = headers.get(http::header::HOST).and_then(|v| v.to_str().ok());
+    let authority = match host {
+        Some(host) => host.parse::<http::uri::Authority>().ok()?,
+        None => uri.authority()?.clone(),
+    };
+    let name = authority.host().trim_start_matches('[').trim_end_matches(']').to_ascii_lowercase();
+    let trusted = name == "localhost"
+        || name.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback() || (!listen.is_unspecified() && ip == listen));
+    trusted.then(|| authority.as_str().to_ascii_lowercase())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -197,6 +214,27 @@ mod tests {
         declared.insert(http::header::CONTENT_LENGTH, http::HeaderValue::from_static("100"));
         let got = read_body(body(""), &declared, 2, within).await;
         assert!(matches!(got, Err(BodyReadError::TooLarge { limit: 2 })), "{got:?}");
+    }
+
+    #[test]
+    fn only_this_machine_is_a_local_authority() {
+        let check = |host: &str, listen: &str, expected: Option<&str>| {
+            let mut headers = HeaderMap::new();
+            headers.insert(http::header::HOST, host.parse().unwrap());
+            let got = local_authority(&headers, &Uri::from_static("/"), listen.parse().unwrap());
+            assert_eq!(got.as_deref(), expected, "{host} on {listen}");
+        };
+        check("LocalHost:8080", "0.0.0.0", Some("localhost:8080"));
+        check("127.0.0.1:3000", "0.0.0.0", Some("127.0.0.1:3000"));
+        check("[::1]:3000", "::", Some("[::1]:3000"));
+        check("10.0.0.5:80", "10.0.0.5", Some("10.0.0.5:80"));
+        check("10.0.0.5:80", "0.0.0.0", None);
+        check("evil.example", "127.0.0.1", None);
+        let uri = Uri::from_static("https://localhost:8443/");
+        assert_eq!(
+            local_authority(&HeaderMap::new(), &uri, "0.0.0.0".parse().unwrap()).as_deref(),
+            Some("localhost:8443")
+        );
     }
 
     #[test]
