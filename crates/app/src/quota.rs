@@ -88,6 +88,38 @@ impl Identity {
     }
 }
 
+/// Why a presented key cannot act for a request (docs/API.md, "Conventions of every
+/// endpoint": 401 for an unknown key, 403 for the others).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyRefusal {
+    /// No such key.
+    Unknown,
+    /// The key is disabled.
+    Disabled,
+    /// The key has expired.
+    Expired,
+    /// The key lacks this scope.
+    MissingScope(&'static str),
+}
+
+/// Whether `record` may act now for an operation that needs `scope` (none: any key that is
+/// enabled and not expired).
+///
+/// # Errors
+/// Why it may not: disabled, expired, or lacking the scope, in that order.
+pub fn check_key(record: &KeyRecord, scope: Option<&'static str>, now: OffsetDateTime) -> Result<(), KeyRefusal> {
+    if !record.enabled {
+        return Err(KeyRefusal::Disabled);
+    }
+    if record.is_expired(now) {
+        return Err(KeyRefusal::Expired);
+    }
+    match scope {
+        Some(scope) if !record.has_scope(scope) => Err(KeyRefusal::MissingScope(scope)),
+        _ => Ok(()),
+    }
+}
+
 /// The answer of [`Limiter::consume`] (the server writes it as the `x-ratelimit-*` headers).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Decision {

@@ -9,7 +9,7 @@ use time::OffsetDateTime;
 
 use crate::ctx::Ctx;
 use crate::error::ApiError;
-use app::quota::Decision;
+use app::quota::{Decision, KeyRefusal};
 
 /// Header carrying the API key; the query parameter of the same name is accepted too.
 pub const API_KEY_HEADER: &str = "x-api-key";
@@ -47,6 +47,25 @@ pub fn presented_key(ctx: &Ctx) -> Option<String> {
 /// Resolves the identity of the request: 401 for an unknown key or a missing required
 /// one, 403 for a disabled or expired key or one lacking `scope`.
 pub async fn authenticate(ctx: &Ctx, rule: KeyRule, scope: Option<&'static str>) -> Result<Identity, ApiError> {
+    match identify(ctx, scope).await? {
+        Ok(Identity::Anonymous { .. }) if rule == KeyRule::Required => Err(ApiError::unauthorized(
+            "This endpoint needs an API key in the x-api-key header; create one with `seo-audit keys create`.",
+        )),
+        Ok(identity) => Ok(identity),
+        Err(KeyRefusal::Unknown) => Err(ApiError::unauthorized("The API key is not valid.")),
+        Err(KeyRefusal::Disabled) => Err(ApiError::forbidden("disabled", "The API key is disabled.")),
+        Err(KeyRefusal::Expired) => Err(ApiError::forbidden("expired", "The API key has expired.")),
+        Err(KeyRefusal::MissingScope(scope)) => {
+            Err(ApiError::forbidden("scope", format!("The API key lacks the `{scope}` scope."))
+                .with_details(serde_json::json!({ "reason": "scope", "scope": scope })))
+        }
+    }
+}
+
+/// The identity of the request (anonymous without a key), or why the key it sent cannot act
+/// for `scope` ([`app::quota::check_key`]); the log line names the key once it is known.
+/// Fails only when the database cannot answer.
+pub async fn identify(ctx: &Ctx, scope: Option<&'static str>) -> Result<Result<Identity, KeyRefusal>, ApiError> {
     let anonymous = anonymous_identity(ctx);
     ctx.set_identity(anonymous.label());
     // Without its database the service can neither count quota nor keep results: refuse
@@ -54,32 +73,15 @@ pub async fn authenticate(ctx: &Ctx, rule: KeyRule, scope: Option<&'static str>)
     // lookup checks the file itself (`AppState::db`).
     let Some(key) = presented_key(ctx) else {
         ctx.state.check_db().await?;
-        return match rule {
-            KeyRule::Optional => Ok(anonymous),
-            KeyRule::Required => Err(ApiError::unauthorized(
-                "This endpoint needs an API key in the x-api-key header; create one with `seo-audit keys create`.",
-            )),
-        };
+        return Ok(Ok(anonymous));
     };
-    let record = if key.is_empty() || key.len() > 200 { None } else { ctx.state.app.find_key(key).await? };
-    let Some(record) = record else {
-        return Err(ApiError::unauthorized("The API key is not valid."));
-    };
+    let Some(record) = ctx.state.app.find_key(key).await? else { return Ok(Err(KeyRefusal::Unknown)) };
     ctx.set_identity(record.identity());
-    if !record.enabled {
-        return Err(ApiError::forbidden("disabled", "The API key is disabled."));
-    }
-    if record.is_expired(OffsetDateTime::now_utc()) {
-        return Err(ApiError::forbidden("expired", "The API key has expired."));
-    }
-    if let Some(scope) = scope {
-        if !record.has_scope(scope) {
-            return Err(ApiError::forbidden("scope", format!("The API key lacks the `{scope}` scope."))
-                .with_details(serde_json::json!({ "reason": "scope", "scope": scope })));
-        }
+    if let Err(refusal) = app::quota::check_key(&record, scope, OffsetDateTime::now_utc()) {
+        return Ok(Err(refusal));
     }
     ctx.state.app.key_used(&record.id);
-    Ok(Identity::Key(Arc::new(record)))
+    Ok(Ok(Identity::Key(Arc::new(record))))
 }
 
 /// [`authenticate`] for an endpoint that charges quota: once the caller is known, the
