@@ -53,13 +53,20 @@ pub enum SubscribeError {
     App(#[from] AppError),
 }
 
+/// Longest key [`App::find_key`] looks up.
+pub const MAX_PRESENTED_KEY_LEN: usize = 200;
+
 impl App {
-    /// The usable or unusable key a request presented (`None`: no such key). Only the key's
-    /// SHA-256 hash is looked up.
+    /// The usable or unusable key a request presented (`None`: no such key; an empty one or
+    /// one longer than [`MAX_PRESENTED_KEY_LEN`] is not looked up). Only the key's SHA-256
+    /// hash is looked up; [`crate::quota::check_key`] says whether it may act.
     ///
     /// # Errors
     /// The store failed.
     pub async fn find_key(&self, presented: String) -> Result<Option<store::KeyRecord>, AppError> {
+        if presented.is_empty() || presented.len() > MAX_PRESENTED_KEY_LEN {
+            return Ok(None);
+        }
         self.db(move |s| s.lookup(&presented)).await
     }
 

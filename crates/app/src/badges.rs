@@ -29,6 +29,9 @@ use tokio::sync::{mpsc, Semaphore};
 
 use crate::{App, AppError};
 
+/// The URL audited for a domain by default (the `badge_audit_url` setting): `{domain}` is
+/// replaced by the validated domain.
+pub const DEFAULT_BADGE_AUDIT_URL: &str = "https://{domain}/";
 /// Waiting domains the queue holds; more are refused until it drains.
 pub const BADGE_QUEUE_CAPACITY: usize = 256;
 /// How long a domain is not audited again after a background audit of it ended.

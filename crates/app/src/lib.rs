@@ -21,6 +21,8 @@
 //! - [`agent`]: what the agent-tool endpoint says besides its tools (identity, resources,
 //!   prompts).
 //! - [`techstack`]: technology detection from a page's facts, HTML and headers.
+//! - [`quota`]: who a request acts as ([`quota::Identity`]) and the per-minute quota counter
+//!   of every identity ([`quota::Limiter`]).
 //! - [`Observer`]: what the application tells whoever counts it (the service's metrics).
 //! - [`AppError`]: why a use case failed.
 
@@ -49,6 +51,7 @@ pub mod monitors;
 pub mod observe;
 pub mod opportunities;
 pub mod pipeline;
+pub mod quota;
 pub mod requests;
 mod setup;
 pub mod site_info;

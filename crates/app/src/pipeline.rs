@@ -112,6 +112,10 @@ fn analysis_gate() -> &'static tokio::sync::Semaphore {
     GATE.get_or_init(|| tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(1, |n| n.get())))
 }
 
+/// CPU time one page's analysis (parse, facts, rules) may take by default (the
+/// `analysis_cpu_ms` setting).
+pub const DEFAULT_ANALYSIS_CPU: Duration = Duration::from_secs(2);
+
 /// How much one analysis may cost.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AnalysisLimits {

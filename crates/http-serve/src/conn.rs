@@ -369,6 +369,34 @@ impl Default for AcceptBackoff {
 mod tests {
     use super::*;
 
+    fn network(ip: &str, prefix: u8) -> (String, u8) {
+        let (net, bits) = client_network(ip.parse().unwrap(), prefix);
+        (net.to_string(), bits)
+    }
+
+    #[test]
+    fn ipv6_clients_count_as_their_prefix() {
+        let n = |s: &str, p: u8| (s.to_string(), p);
+        // IPv4 is the address itself, whatever the IPv6 prefix.
+        assert_eq!(network("203.0.113.7", 64), n("203.0.113.7", 32));
+        assert_eq!(network("203.0.113.7", 1), n("203.0.113.7", 32));
+        // IPv4-mapped IPv6 is the IPv4 address (a dual-stack socket shows IPv4 this way).
+        assert_eq!(network("::ffff:203.0.113.7", 64), n("203.0.113.7", 32));
+        assert_eq!(network("::ffff:cb00:7107", 48), n("203.0.113.7", 32));
+        // Every address of a /64 is one network; the next /64 is another.
+        assert_eq!(network("2001:db8:1:2:aaaa:bbbb:cccc:dddd", 64), n("2001:db8:1:2::", 64));
+        assert_eq!(network("2001:db8:1:2::1", 64), n("2001:db8:1:2::", 64));
+        assert_eq!(network("2001:db8:1:3::1", 64), n("2001:db8:1:3::", 64));
+        // Other prefixes, on and off nibble boundaries, and the clamps.
+        assert_eq!(network("2001:db8:1:2ff::1", 56), n("2001:db8:1:200::", 56));
+        assert_eq!(network("2001:db8:abcd:ffff::1", 48), n("2001:db8:abcd::", 48));
+        assert_eq!(network("2001:db8:0:ffff::1", 63), n("2001:db8:0:fffe::", 63));
+        assert_eq!(network("2001:db8::1", 128), n("2001:db8::1", 128));
+        assert_eq!(network("2001:db8::1", 200), n("2001:db8::1", 128));
+        assert_eq!(network("ffff::1", 0), n("8000::", 1));
+        assert_eq!(network("::1", 64), n("::", 64));
+    }
+
     #[test]
     fn caps_count_per_ip_and_in_all() {
         let a = Admission::new(3, 2, vec!["10.0.0.9".parse().unwrap()], 64);

@@ -11,6 +11,10 @@
 //! - [`Listener::with_tls`] serves HTTPS instead ([`tls`]): the handshake is done under the
 //!   same caps and within the same deadline as the first request head.
 //! - [`shutdown_signal`] resolves on SIGINT or SIGTERM.
+//! - [`request`] reads a request (client address behind trusted proxies, query string,
+//!   request id, the body within a limit and a deadline); [`router`] finds the row of a
+//!   static routing table for a method and path (404, 405 and its `Allow`, `HEAD` as `GET`);
+//!   [`response`] builds an answer with its caching and security headers.
 //! - [`serve_observed`] tells a [`ConnectionEvents`] hook (the service's metrics) about each
 //!   connection: opened, ended, refused or closed by the server and why ([`CloseReason`]).
 //!
@@ -35,13 +39,16 @@
 #![warn(missing_docs)]
 
 pub mod conn;
+pub mod request;
+pub mod response;
+pub mod router;
 pub mod tls;
 
 pub use tls::{Tls, TlsError};
 
 use std::convert::Infallible;
 use std::future::Future;
-use std::net::{IpAddr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -210,6 +217,16 @@ impl Listener {
     /// `https` with TLS, else `http`.
     pub fn scheme(&self) -> &'static str {
         scheme(self.tls.is_some())
+    }
+
+    /// `SCHEME://ADDR` of the bound address, an unspecified IP (`0.0.0.0`, `::`) shown as
+    /// loopback: where a client on this machine reaches the server.
+    pub fn url(&self) -> String {
+        let mut addr = self.addr;
+        if addr.ip().is_unspecified() {
+            addr.set_ip(if addr.is_ipv4() { Ipv4Addr::LOCALHOST.into() } else { Ipv6Addr::LOCALHOST.into() });
+        }
+        format!("{}://{addr}", self.scheme())
     }
 }
 
@@ -659,5 +676,19 @@ pub async fn shutdown_signal() {
     #[cfg(not(unix))]
     {
         let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_listener_on_every_address_is_reached_on_loopback() {
+        let listener = Listener::bind("0.0.0.0:0".parse().unwrap()).await.unwrap();
+        let port = listener.local_addr().port();
+        assert_eq!(listener.url(), format!("http://127.0.0.1:{port}"));
+        let listener = Listener::bind("127.0.0.1:0".parse().unwrap()).await.unwrap();
+        assert_eq!(listener.url(), format!("http://{}", listener.local_addr()));
     }
 }

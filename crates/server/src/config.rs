@@ -6,7 +6,6 @@
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
-use std::time::Duration;
 
 use serde::{Deserialize, Deserializer, Serialize};
 
@@ -16,10 +15,9 @@ pub const MAX_REQUEST_BODY_BYTES: usize = 1024 * 1024;
 pub const BATCH_CONCURRENCY: usize = 3;
 /// Most URLs in one batch (a bound of the REST interface, defined with its wire types).
 pub use api::MAX_BATCH_URLS;
-/// CPU time one page's analysis (parse, facts, rules) may take.
-pub const DEFAULT_ANALYSIS_CPU: Duration = Duration::from_secs(2);
-/// The URL audited for a domain: `{domain}` is replaced by the validated domain.
-pub const DEFAULT_BADGE_AUDIT_URL: &str = "https://{domain}/";
+use app::badges::DEFAULT_BADGE_AUDIT_URL;
+/// CPU time one page's analysis (parse, facts, rules) may take: the application's default.
+pub use app::pipeline::DEFAULT_ANALYSIS_CPU;
 /// Default of [`crate::Config::anonymous_ipv6_prefix`]: an IPv6 client counts as its /64,
 /// the block one subscriber usually gets.
 pub const DEFAULT_ANONYMOUS_IPV6_PREFIX: u8 = 64;

@@ -9,23 +9,12 @@ use std::sync::{Arc, Mutex};
 use bytes::Bytes;
 use futures_util::future::BoxFuture;
 use http::{HeaderMap, HeaderValue, Method, Uri};
-use http_body_util::combinators::UnsyncBoxBody;
-use http_body_util::BodyExt;
+pub use http_serve::request::{Body, BodyError, BodyReadError, BoxError};
 
 use crate::error::ApiError;
 use crate::response::Response;
 use crate::state::AppState;
 
-/// Error type of request bodies.
-pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
-/// A request body of any origin (a socket, or a test's `Full`).
-pub type Body = UnsyncBoxBody<Bytes, BodyError>;
-
-/// A failure while receiving a request body. (A concrete type: with `BoxError` itself the
-/// compiler cannot prove the body-reading future `Send`.)
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct BodyError(pub String);
 /// What a handler returns.
 pub type HandlerFuture = BoxFuture<'static, Result<Response, ApiError>>;
 /// A route handler.
@@ -72,14 +61,12 @@ pub struct Ctx {
 impl Ctx {
     /// First value of a query parameter, percent-decoded.
     pub fn query(&self, name: &str) -> Option<String> {
-        let q = self.uri.query()?;
-        url::form_urlencoded::parse(q.as_bytes()).find(|(k, _)| k == name).map(|(_, v)| v.into_owned())
+        http_serve::request::query_param(&self.uri, name)
     }
 
     /// Names of all query parameters.
     pub fn query_names(&self) -> Vec<String> {
-        let q = self.uri.query().unwrap_or("");
-        url::form_urlencoded::parse(q.as_bytes()).map(|(k, _)| k.into_owned()).collect()
+        http_serve::request::query_names(&self.uri)
     }
 
     /// A path parameter by name.
@@ -106,13 +93,7 @@ impl Ctx {
     /// else while reading), 400 `invalid_request` when not JSON or not received within
     /// `body_timeout_ms`.
     pub async fn json_body(&self) -> Result<serde_json::Value, ApiError> {
-        let is_json = self
-            .headers
-            .get(http::header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(';').next())
-            .is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"));
-        if !is_json {
+        if !http_serve::request::is_json(&self.headers) {
             return Err(ApiError::unsupported_media_type());
         }
         let bytes = match self.body_bytes().await {
@@ -129,57 +110,13 @@ impl Ctx {
     /// Every route that reads a body reads it through here, so none can be held open by a
     /// client that announces a body and trickles it or never sends it.
     pub async fn body_bytes(&self) -> Result<Bytes, BodyReadError> {
-        let limit = crate::MAX_REQUEST_BODY_BYTES;
-        let declared = self
-            .headers
-            .get(http::header::CONTENT_LENGTH)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.trim().parse::<u64>().ok());
-        if declared.is_some_and(|n| n > limit as u64) {
-            return Err(BodyReadError::TooLarge { limit });
-        }
         let taken = self.body.lock().unwrap_or_else(|p| p.into_inner()).take();
         let Some(body) = taken else { return Err(BodyReadError::AlreadyRead) };
         let within = std::time::Duration::from_millis(self.state.config.body_timeout_ms.max(1));
-        match tokio::time::timeout(within, read_limited(body, limit)).await {
-            Err(_) => {
-                if let Some(metrics) = &self.state.metrics {
-                    metrics.connection_closed(telemetry::BODY_TIMEOUT);
-                }
-                Err(BodyReadError::TimedOut { ms: within.as_millis() })
-            }
-            Ok(Ok(bytes)) => Ok(bytes),
-            Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => Err(BodyReadError::TooLarge { limit }),
-            Ok(Err(e)) => Err(BodyReadError::Broken(e.to_string())),
+        let read = http_serve::request::read_body(body, &self.headers, crate::MAX_REQUEST_BODY_BYTES, within).await;
+        if let (Err(BodyReadError::TimedOut { .. }), Some(metrics)) = (&read, &self.state.metrics) {
+            metrics.connection_closed(telemetry::BODY_TIMEOUT);
         }
+        read
     }
-}
-
-/// Why [`Ctx::body_bytes`] has no body to give.
-#[derive(Debug, thiserror::Error)]
-pub enum BodyReadError {
-    /// Over the limit (413).
-    #[error("the body is larger than {limit} bytes")]
-    TooLarge {
-        /// The limit, in bytes.
-        limit: usize,
-    },
-    /// Not received whole within `body_timeout_ms` (400 `invalid_request`).
-    #[error("the body was not received within {ms} ms")]
-    TimedOut {
-        /// The timeout, in milliseconds.
-        ms: u128,
-    },
-    /// A handler already took it.
-    #[error("the body was already read")]
-    AlreadyRead,
-    /// The connection failed while it was received.
-    #[error("{0}")]
-    Broken(String),
-}
-
-/// Collects at most `limit` bytes of `body`; the limit is enforced frame by frame while
-/// reading, so an oversized body is refused before it is all received.
-fn read_limited(body: Body, limit: usize) -> BoxFuture<'static, Result<Bytes, BoxError>> {
-    Box::pin(async move { Ok(http_body_util::Limited::new(body, limit).collect().await?.to_bytes()) })
 }

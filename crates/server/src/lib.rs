@@ -54,7 +54,6 @@ mod auth;
 mod config;
 mod ctx;
 mod error;
-mod limiter;
 pub mod mcp;
 pub mod openapi;
 /// The audit pipeline lives in the application crate; re-exported for the command line.
@@ -66,6 +65,7 @@ mod scrape;
 mod serve;
 mod state;
 
+pub use app::quota::{Decision, Limiter};
 pub use app::{AuditSlots, Ticket};
 pub use auth::{
     anonymous_identity, anonymous_network, authenticate, client_ip, consume_quota, presented_key, Identity, KeyRule,
@@ -77,9 +77,8 @@ pub use config::{
 };
 pub use ctx::{Body, BodyError, BodyReadError, BoxError, Ctx, Handler, HandlerFuture, PeerAddr};
 pub use error::{ApiError, ErrorBody, ErrorDetail, ERROR_CODES};
-pub use limiter::{Decision, Limiter};
 pub use response::{json_response, ok_json, Response, JSON_CONTENT_TYPE};
-pub use router::{handle, handle_with, match_path, redact, route, route_in, Route, RouteMatch, ROUTES};
+pub use router::{handle, handle_with, route, route_in, Route, RouteMatch, ROUTES};
 pub use routes::openapi::{document as openapi_document, OPENAPI_JSON};
 pub use serve::{serve, serve_state, shutdown_signal, ServeError, Server, ShutdownHandle};
 pub use state::{AppState, StateError};

@@ -18,8 +18,9 @@ use std::time::Instant;
 
 use bytes::Bytes;
 use futures_util::FutureExt;
-use http::{HeaderMap, HeaderValue, Method, StatusCode, Uri};
+use http::{HeaderValue, Method, StatusCode};
 use http_body_util::BodyExt;
+use http_serve::router::Miss;
 
 use crate::ctx::{BodyError, BoxError, Ctx, Handler, Outgoing, PeerAddr};
 use crate::error::ApiError;
@@ -54,6 +55,15 @@ impl Route {
         doc: &'static Operation,
     ) -> Route {
         Route { method, path, handler, consumes_quota, doc }
+    }
+}
+
+impl http_serve::router::Row for Route {
+    fn method(&self) -> &Method {
+        &self.method
+    }
+    fn path(&self) -> &'static str {
+        self.path
     }
 }
 
@@ -133,7 +143,7 @@ pub static ROUTES: &[Route] = &[
 pub static OTHER_METHODS_AS: &[(&str, Method)] = &[("/api/mcp", Method::GET)];
 
 /// A matched route and the values of its `{name}` path segments.
-pub type RouteMatch = (&'static Route, Vec<(&'static str, String)>);
+pub type RouteMatch = http_serve::router::Match<Route>;
 
 /// Finds the route of `method` and `path`: the route and its path parameters, or the 404 /
 /// 405 answer.
@@ -141,67 +151,14 @@ pub fn route(method: &Method, path: &str) -> Result<RouteMatch, ApiError> {
     route_in(ROUTES, method, path)
 }
 
-/// [`route`] over another table.
-///
-/// `HEAD` without a row of its own takes the `GET` row of the path (RFC 9110 §9.1: a
-/// general-purpose server supports GET and HEAD); the dispatcher then drops the body. A
-/// 405 names `HEAD` wherever `GET` is allowed.
+/// [`route`] over another table ([`http_serve::router::find`]: `HEAD` without a row of its
+/// own takes the `GET` row of the path, and the dispatcher then drops the body; a 405 names
+/// `HEAD` wherever `GET` is allowed).
 pub fn route_in(table: &'static [Route], method: &Method, path: &str) -> Result<RouteMatch, ApiError> {
-    let mut allowed: Vec<&str> = Vec::new();
-    let mut get_row = None;
-    for r in table {
-        if let Some(params) = match_path(r.path, path) {
-            if r.method == *method {
-                return Ok((r, params));
-            }
-            if r.method == Method::GET {
-                allowed.extend(["GET", "HEAD"]);
-                if get_row.is_none() {
-                    get_row = Some((r, params));
-                }
-            } else {
-                allowed.push(r.method.as_str());
-            }
-        }
-    }
-    if *method == Method::HEAD {
-        if let Some(found) = get_row {
-            return Ok(found);
-        }
-    }
-    if allowed.is_empty() {
-        return Err(ApiError::not_found(format!("No route matches {path}.")));
-    }
-    let answered_as = OTHER_METHODS_AS.iter().find(|(p, _)| *p == path).map(|(_, m)| m);
-    if let Some(other) = answered_as.filter(|m| *m != method) {
-        if let Some(r) = table.iter().find(|r| r.method == *other && r.path == path) {
-            return Ok((r, Vec::new()));
-        }
-    }
-    let mut unique: Vec<&str> = Vec::with_capacity(allowed.len());
-    for m in allowed {
-        if !unique.contains(&m) {
-            unique.push(m);
-        }
-    }
-    Err(ApiError::method_not_allowed(&unique))
-}
-
-/// Matches a path against a pattern; `{name}` segments capture.
-pub fn match_path(pattern: &'static str, path: &str) -> Option<Vec<(&'static str, String)>> {
-    let mut params = Vec::new();
-    let mut pat = pattern.split('/');
-    let mut got = path.split('/');
-    loop {
-        match (pat.next(), got.next()) {
-            (None, None) => return Some(params),
-            (Some(p), Some(g)) if p.starts_with('{') && p.ends_with('}') && !g.is_empty() => {
-                params.push((&p[1..p.len() - 1], g.to_string()));
-            }
-            (Some(p), Some(g)) if p == g => {}
-            _ => return None,
-        }
-    }
+    http_serve::router::find(table, method, path, OTHER_METHODS_AS).map_err(|miss| match miss {
+        Miss::NotFound => ApiError::not_found(format!("No route matches {path}.")),
+        Miss::MethodNotAllowed(allowed) => ApiError::method_not_allowed(&allowed),
+    })
 }
 
 /// Handles one request: the whole service as a function, callable without a socket.
@@ -221,12 +178,12 @@ where
 {
     let started = Instant::now();
     let (parts, body) = req.into_parts();
-    let request_id = request_id(&parts.headers);
+    let request_id = http_serve::request::request_id(&parts.headers);
     let peer =
         parts.extensions.get::<PeerAddr>().map_or(SocketAddr::new(IpAddr::V4(Ipv4Addr::UNSPECIFIED), 0), |p| p.0);
     let method = parts.method.clone();
     let head = method == Method::HEAD;
-    let logged_path = redact(&parts.uri);
+    let logged_path = http_serve::request::redact(&parts.uri, crate::API_KEY_HEADER);
     let out = Arc::new(Mutex::new(Outgoing::default()));
     let metrics = state.metrics.clone();
     // The metrics' route label: the template, never the path (crate::metrics).
@@ -289,7 +246,7 @@ where
     // input rendered as HTML).
     resp.headers_mut().entry(http::header::X_CONTENT_TYPE_OPTIONS).or_insert(HeaderValue::from_static("nosniff"));
     if head {
-        without_body(&mut resp);
+        http_serve::router::without_body(&mut resp);
     }
     let status = resp.status();
     let identity = out.identity.unwrap_or_else(|| format!("ip:{}", peer.ip()));
@@ -306,63 +263,9 @@ where
     resp
 }
 
-/// Turns the answer to a `GET` into the answer to a `HEAD`: the same status and headers,
-/// `Content-Length` the length of the body the `GET` would have carried, and no body.
-fn without_body(resp: &mut Response) {
-    if let Some(len) = hyper::body::Body::size_hint(resp.body()).exact() {
-        resp.headers_mut().insert(http::header::CONTENT_LENGTH, HeaderValue::from(len));
-    }
-    *resp.body_mut() = http_body_util::Full::new(Bytes::new());
-}
-
-/// The client's `x-request-id` when it is a sane token, else a new UUID.
-fn request_id(headers: &HeaderMap) -> String {
-    headers
-        .get("x-request-id")
-        .and_then(|v| v.to_str().ok())
-        .filter(|v| {
-            !v.is_empty() && v.len() <= 64 && v.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.:".contains(&b))
-        })
-        .map(str::to_string)
-        .unwrap_or_else(|| uuid::Uuid::new_v4().to_string())
-}
-
-/// Path and query for the log, with the value of every `x-api-key` parameter replaced by
-/// `REDACTED`.
-pub fn redact(uri: &Uri) -> String {
-    let path = uri.path();
-    let Some(query) = uri.query() else { return path.to_string() };
-    let parts: Vec<String> = query
-        .split('&')
-        .map(|pair| {
-            let name = pair.split('=').next().unwrap_or("");
-            let decoded: String = url::form_urlencoded::parse(name.as_bytes()).map(|(k, _)| k.into_owned()).collect();
-            if decoded.eq_ignore_ascii_case("x-api-key") {
-                format!("{name}=REDACTED")
-            } else {
-                pair.to_string()
-            }
-        })
-        .collect();
-    format!("{path}?{}", parts.join("&"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn check_redact(uri: &str, expected: &str) {
-        assert_eq!(redact(&uri.parse().unwrap()), expected, "{uri}");
-    }
-
-    #[test]
-    fn keys_are_redacted_from_logged_paths() {
-        check_redact("/api/v1/usage", "/api/v1/usage");
-        check_redact("/api/v1/usage?x-api-key=sa_secret", "/api/v1/usage?x-api-key=REDACTED");
-        check_redact("/a?url=x&x-api-key=sa_secret&b=1", "/a?url=x&x-api-key=REDACTED&b=1");
-        check_redact("/a?x%2Dapi%2Dkey=sa_secret", "/a?x%2Dapi%2Dkey=REDACTED");
-        check_redact("/a?X-API-KEY=sa_secret&x-api-key", "/a?X-API-KEY=REDACTED&x-api-key=REDACTED");
-    }
 
     fn check_route(method: Method, path: &str, expected: Result<&str, u16>) {
         let got = route(&method, path).map(|(r, _)| r.path).map_err(|e| e.status.as_u16());
@@ -405,13 +308,5 @@ mod tests {
         assert_eq!(allow_of(Method::DELETE, "/api/v1/webhooks"), "POST, GET, HEAD");
         assert_eq!(allow_of(Method::GET, "/api/v1/audit/batch"), "POST");
         assert_eq!(allow_of(Method::HEAD, "/api/v1/webhooks/w1"), "DELETE, PATCH");
-    }
-
-    #[test]
-    fn path_patterns() {
-        assert_eq!(match_path("/a/{id}", "/a/7"), Some(vec![("id", "7".to_string())]));
-        assert_eq!(match_path("/a/{id}", "/a/"), None);
-        assert_eq!(match_path("/a/{id}", "/a/7/b"), None);
-        assert_eq!(match_path("/a", "/a"), Some(vec![]));
     }
 }

@@ -3,7 +3,7 @@
 //! the connection bounds (docs/SECURITY.md, "Connection bounds") under the [`Limits`] of
 //! the [`Config`].
 
-use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::net::SocketAddr;
 use std::time::Duration;
 
 use http_serve::Limits;
@@ -106,7 +106,7 @@ impl Server {
 pub async fn serve(mut config: Config) -> Result<Server, ServeError> {
     let listener = bind(&config, config.listen).await?;
     if config.base_url == app::DEFAULT_BASE_URL {
-        config.base_url = bound_base_url(listener.scheme(), listener.local_addr());
+        config.base_url = listener.url();
     }
     // Opening the database blocks (disk, or a PostgreSQL connection whose client must not
     // run on an async worker thread): it runs on the blocking pool.
@@ -115,14 +115,6 @@ pub async fn serve(mut config: Config) -> Result<Server, ServeError> {
         Err(e) => return Err(ServeError::Start(e.to_string())),
     };
     serve_listener(state, listener).await
-}
-
-/// `SCHEME://ADDR` of a bound address, with an unspecified IP replaced by loopback.
-fn bound_base_url(scheme: &str, mut addr: SocketAddr) -> String {
-    if addr.ip().is_unspecified() {
-        addr.set_ip(if addr.is_ipv4() { Ipv4Addr::LOCALHOST.into() } else { Ipv6Addr::LOCALHOST.into() });
-    }
-    format!("{scheme}://{addr}")
 }
 
 /// [`serve`] with a state built by the caller (its base URL as it is; TLS as its settings

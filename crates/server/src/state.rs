@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use crate::config::Config;
 use crate::error::ApiError;
-use crate::limiter::Limiter;
+use app::quota::Limiter;
 
 /// Shared state of the service: cheap to clone (a handful of `Arc`s).
 #[derive(Clone, Debug)]

@@ -19,13 +19,14 @@ use mcp_protocol::{
 };
 use serde_json::Value;
 
-use crate::auth::{anonymous_identity, authenticate, Identity, KeyRule};
+use crate::auth::{anonymous_identity, identify, Identity};
 use crate::config::MAX_REQUEST_BODY_BYTES;
 use crate::ctx::{BodyReadError, Ctx, HandlerFuture};
 use crate::error::ApiError;
 use crate::mcp::discovery::{agent_card, mcp_json};
 use crate::mcp::registry::McpRegistry;
 use crate::response::{json_response, Response};
+use app::quota::KeyRefusal;
 
 /// `POST /api/mcp`.
 pub fn post(ctx: Ctx) -> HandlerFuture {
@@ -125,20 +126,13 @@ async fn answer(ctx: Ctx) -> Response {
 /// expired 403, for every method (the protocol layer answers them).
 async fn resolve_key(ctx: &Ctx) -> Result<(Auth, Identity), ApiError> {
     let anonymous = anonymous_identity(ctx);
-    match authenticate(ctx, KeyRule::Optional, None).await {
-        Ok(identity @ Identity::Anonymous { .. }) => Ok((Auth::Anonymous, identity)),
-        Ok(Identity::Key(record)) => {
-            let auth = Auth::Key { scopes: record.scopes.clone() };
-            Ok((auth, Identity::Key(record)))
-        }
-        Err(e) if e.status == StatusCode::UNAUTHORIZED => Ok((Auth::Rejected(KeyRejection::Unknown), anonymous)),
-        Err(e) if e.status == StatusCode::FORBIDDEN => {
-            let reason = e.details.as_ref().and_then(|d| d.get("reason")).and_then(Value::as_str);
-            let rejection = if reason == Some("expired") { KeyRejection::Expired } else { KeyRejection::Disabled };
-            Ok((Auth::Rejected(rejection), anonymous))
-        }
-        Err(e) => Err(e),
-    }
+    Ok(match identify(ctx, None).await? {
+        Ok(Identity::Key(record)) => (Auth::Key { scopes: record.scopes.clone() }, Identity::Key(record)),
+        Ok(identity) => (Auth::Anonymous, identity),
+        Err(KeyRefusal::Unknown) => (Auth::Rejected(KeyRejection::Unknown), anonymous),
+        Err(KeyRefusal::Expired) => (Auth::Rejected(KeyRejection::Expired), anonymous),
+        Err(KeyRefusal::Disabled | KeyRefusal::MissingScope(_)) => (Auth::Rejected(KeyRejection::Disabled), anonymous),
+    })
 }
 
 fn is_json(ctx: &Ctx) -> bool {

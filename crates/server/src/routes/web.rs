@@ -11,8 +11,6 @@
 //! code in an `x-error-code` header, and the `Retry-After` and `x-ratelimit-*` headers the
 //! JSON answer would carry.
 
-use std::net::IpAddr;
-
 use http::{header, HeaderValue, StatusCode};
 use pages::badge;
 use serde_json::json;
@@ -25,6 +23,7 @@ use crate::state::AppState;
 use app::badges::params::{BadgeFormat, BadgeParams};
 use app::badges::BADGE_AUDIT_COOLDOWN;
 use app::fixes::report_page;
+use http_serve::response::with_headers as respond;
 
 /// `Cache-Control` of reports and the landing page: always revalidate, a new audit may
 /// change them at any time.
@@ -227,38 +226,10 @@ pub(crate) fn base_url(ctx: &Ctx) -> String {
     if configured != default && configured != default_here {
         return configured;
     }
-    // HTTP/1.1 names the host in `Host`; HTTP/2 (what browsers speak over TLS) in the
-    // request's `:authority`, which is the URI's.
-    let host = ctx.headers.get(header::HOST).and_then(|v| v.to_str().ok());
-    let parsed = host.map(str::parse::<http::uri::Authority>).or_else(|| ctx.uri.authority().cloned().map(Ok));
-    let Some(Ok(authority)) = parsed else { return configured };
-    let name = authority.host().trim_start_matches('[').trim_end_matches(']').to_ascii_lowercase();
-    let listen = ctx.state.config.listen.ip();
-    let trusted = name == "localhost"
-        || name.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback() || (!listen.is_unspecified() && ip == listen));
-    if trusted {
-        format!("{scheme}://{}", authority.as_str().to_ascii_lowercase())
-    } else {
-        configured
+    match http_serve::request::local_authority(&ctx.headers, &ctx.uri, ctx.state.config.listen.ip()) {
+        Some(authority) => format!("{scheme}://{authority}"),
+        None => configured,
     }
-}
-
-fn respond(
-    status: StatusCode,
-    body: String,
-    content_type: &'static str,
-    cache: &'static str,
-    security: &[(&'static str, &'static str)],
-) -> Response {
-    let mut resp = http::Response::new(http_body_util::Full::new(bytes::Bytes::from(body)));
-    *resp.status_mut() = status;
-    let headers = resp.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
-    for (name, value) in security {
-        headers.insert(*name, HeaderValue::from_static(value));
-    }
-    resp
 }
 
 /// An HTML page with the headers of the landing and report pages.

@@ -1,4 +1,5 @@
-//! The one rate limiter of the service: fixed one-minute windows per identity.
+//! The one quota counter of the service: fixed one-minute windows per identity (the server
+//! charges every quota-consuming request here and answers its `x-ratelimit-*` headers).
 //!
 //! Counting happens in memory under one mutex, so the check-and-add is exact under any
 //! concurrency and costs no I/O. Every unit let through is also written to the store's
@@ -10,21 +11,116 @@
 //! On PostgreSQL, which several replicas may share, a process's memory sees only its own
 //! share of an identity's requests, so the decision is taken in the database instead: one
 //! counter per identity and minute, checked and added in one statement
-//! ([`app::App::consume_quota_in_db`], on the blocking pool; docs/ARCHITECTURE.md,
+//! ([`App::consume_quota_in_db`], on the blocking pool; docs/ARCHITECTURE.md,
 //! "Replicas"). Should the database not answer, the process falls back to its own memory
 //! count (the request is not refused for the database's sake; the other replicas do the
 //! same).
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
 
-use http::{HeaderMap, HeaderValue};
 use time::OffsetDateTime;
+
+use crate::{App, KeyRecord, RateLimits};
 
 /// Past this many identities the map is swept of windows that ended.
 const SWEEP_THRESHOLD: usize = 10_000;
 
-/// The answer of [`Limiter::consume`].
+/// The identity a request acts as: what the quota is counted and the usage recorded under.
+#[derive(Debug, Clone)]
+pub enum Identity {
+    /// No key: limited per client network (docs/API.md, "Conventions of every endpoint":
+    /// an IPv4 address, an IPv6 client's prefix).
+    Anonymous {
+        /// The client network's address: the IPv4 address (IPv4-mapped IPv6 included), or
+        /// the IPv6 address with the bits past `prefix` cleared.
+        ip: IpAddr,
+        /// Bits of `ip` that count: 32 for IPv4, the configured prefix for IPv6.
+        prefix: u8,
+    },
+    /// A known, usable key.
+    Key(Arc<KeyRecord>),
+}
+
+impl Identity {
+    /// The limiter and usage identity: `key:<id>`, `ip:<IPv4 address>`, or
+    /// `ip:<IPv6 network>/<prefix>` (`ip:<address>` for a full /128).
+    pub fn label(&self) -> String {
+        match self {
+            Identity::Anonymous { ip: ip @ IpAddr::V6(_), prefix } if *prefix < 128 => {
+                format!("{}/{prefix}", crate::ip_identity(ip))
+            }
+            Identity::Anonymous { ip, .. } => crate::ip_identity(ip),
+            Identity::Key(k) => k.identity(),
+        }
+    }
+
+    /// Quota units per minute: the key's own limit, else its tier's configured limit;
+    /// the anonymous limit without a key.
+    pub fn rate_limit(&self, limits: &RateLimits) -> u32 {
+        match self {
+            Identity::Anonymous { .. } => limits.anonymous,
+            Identity::Key(k) => k.rate_limit_or(limits.for_tier(k.tier)),
+        }
+    }
+
+    /// The tier the rate limiter counts this identity under, as a metric label:
+    /// `anonymous`, `free` or `pro`.
+    pub fn tier_label(&self) -> &'static str {
+        match self {
+            Identity::Key(k) => k.tier.as_str(),
+            Identity::Anonymous { .. } => "anonymous",
+        }
+    }
+
+    /// The key, if any.
+    pub fn key(&self) -> Option<&KeyRecord> {
+        match self {
+            Identity::Key(k) => Some(k),
+            Identity::Anonymous { .. } => None,
+        }
+    }
+
+    /// Owner of the key, if any.
+    pub fn user_id(&self) -> Option<&str> {
+        self.key().map(|k| k.user_id.as_str())
+    }
+}
+
+/// Why a presented key cannot act for a request (docs/API.md, "Conventions of every
+/// endpoint": 401 for an unknown key, 403 for the others).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyRefusal {
+    /// No such key.
+    Unknown,
+    /// The key is disabled.
+    Disabled,
+    /// The key has expired.
+    Expired,
+    /// The key lacks this scope.
+    MissingScope(&'static str),
+}
+
+/// Whether `record` may act now for an operation that needs `scope` (none: any key that is
+/// enabled and not expired).
+///
+/// # Errors
+/// Why it may not: disabled, expired, or lacking the scope, in that order.
+pub fn check_key(record: &KeyRecord, scope: Option<&'static str>, now: OffsetDateTime) -> Result<(), KeyRefusal> {
+    if !record.enabled {
+        return Err(KeyRefusal::Disabled);
+    }
+    if record.is_expired(now) {
+        return Err(KeyRefusal::Expired);
+    }
+    match scope {
+        Some(scope) if !record.has_scope(scope) => Err(KeyRefusal::MissingScope(scope)),
+        _ => Ok(()),
+    }
+}
+
+/// The answer of [`Limiter::consume`] (the server writes it as the `x-ratelimit-*` headers).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Decision {
     /// The units were granted (and counted).
@@ -35,19 +131,6 @@ pub struct Decision {
     pub remaining: u32,
     /// Seconds until the window ends (1..=60): `x-ratelimit-reset` and `Retry-After`.
     pub reset_s: u64,
-}
-
-impl Decision {
-    /// Writes `x-ratelimit-limit`, `x-ratelimit-remaining`, `x-ratelimit-reset`, and
-    /// `Retry-After` when refused.
-    pub fn write_headers(&self, headers: &mut HeaderMap) {
-        headers.insert("x-ratelimit-limit", HeaderValue::from(self.limit));
-        headers.insert("x-ratelimit-remaining", HeaderValue::from(self.remaining));
-        headers.insert("x-ratelimit-reset", HeaderValue::from(self.reset_s));
-        if !self.allowed {
-            headers.insert(http::header::RETRY_AFTER, HeaderValue::from(self.reset_s));
-        }
-    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -61,16 +144,16 @@ struct Window {
 #[derive(Debug)]
 pub struct Limiter {
     windows: Mutex<HashMap<String, Window>>,
-    usage: Option<app::App>,
-    /// Count in the database ([`app::App::counts_quota_in_db`]), not in memory.
+    usage: Option<App>,
+    /// Count in the database ([`App::counts_quota_in_db`]), not in memory.
     shared: bool,
 }
 
 impl Limiter {
     /// A limiter that records granted units through `usage` (None: memory only). When
     /// `usage`'s store is shared by replicas (PostgreSQL), the count is the database's.
-    pub fn new(usage: Option<app::App>) -> Limiter {
-        let shared = usage.as_ref().is_some_and(app::App::counts_quota_in_db);
+    pub fn new(usage: Option<App>) -> Limiter {
+        let shared = usage.as_ref().is_some_and(App::counts_quota_in_db);
         Limiter { windows: Mutex::new(HashMap::new()), usage, shared }
     }
 
@@ -101,11 +184,11 @@ impl Limiter {
     }
 
     /// The decision the database's count gives.
-    fn decision(consumption: app::Consumption, limit: u32, now: OffsetDateTime) -> Decision {
+    fn decision(consumption: crate::Consumption, limit: u32, now: OffsetDateTime) -> Decision {
         let reset_s = 60 - u64::try_from(now.unix_timestamp().rem_euclid(60)).unwrap_or(0);
         let (allowed, used) = match consumption {
-            app::Consumption::Allowed { this_minute } => (true, this_minute),
-            app::Consumption::Denied { this_minute, .. } => (false, this_minute),
+            crate::Consumption::Allowed { this_minute } => (true, this_minute),
+            crate::Consumption::Denied { this_minute, .. } => (false, this_minute),
         };
         let remaining = u64::from(limit).saturating_sub(used);
         Decision { allowed, limit, remaining: u32::try_from(remaining).unwrap_or(u32::MAX), reset_s }
@@ -113,7 +196,7 @@ impl Limiter {
 
     /// [`Limiter::consume`] at an explicit instant, in memory only.
     pub fn consume_at(&self, identity: &str, units: u32, limit: u32, now: OffsetDateTime) -> Decision {
-        let minute = app::minute_bucket(now);
+        let minute = crate::minute_bucket(now);
         let reset_s = 60 - u64::try_from(now.unix_timestamp().rem_euclid(60)).unwrap_or(0);
         let mut windows = self.windows.lock().unwrap_or_else(|p| p.into_inner());
         if windows.len() > SWEEP_THRESHOLD {
@@ -134,7 +217,7 @@ impl Limiter {
     /// the database counts, its count is the store's and this one stays 0 but for the
     /// database's outages).
     pub fn used_this_minute(&self, identity: &str) -> u32 {
-        let minute = app::minute_bucket(OffsetDateTime::now_utc());
+        let minute = crate::minute_bucket(OffsetDateTime::now_utc());
         let windows = self.windows.lock().unwrap_or_else(|p| p.into_inner());
         windows.get(identity).filter(|w| w.minute == minute).map_or(0, |w| w.used)
     }
@@ -165,6 +248,17 @@ mod tests {
         // A key whose limit was lowered meanwhile has nothing left.
         check(&l, datetime!(2026-01-01 00:01:59 UTC), "ip:a", 1, 1, (false, 0, 1));
         check(&l, t, "ip:c", 0, 0, (true, 0, 50));
+    }
+
+    fn label(ip: &str, prefix: u8) -> String {
+        Identity::Anonymous { ip: ip.parse().unwrap(), prefix }.label()
+    }
+
+    #[test]
+    fn anonymous_labels_name_the_network() {
+        assert_eq!(label("203.0.113.7", 32), "ip:203.0.113.7");
+        assert_eq!(label("2001:db8:1:2::", 64), "ip:2001:db8:1:2::/64");
+        assert_eq!(label("2001:db8::1", 128), "ip:2001:db8::1");
     }
 
     #[test]
