@@ -66,7 +66,7 @@ pub use compare::Comparison;
 pub use error::{AppError, GEO_SETTINGS, INTERNAL_MESSAGE, OVERLOADED_MESSAGE, RENDER_INSTALL};
 /// The settings of rendered audits' browser pool (docs/API.md, "Rendered audits"): the
 /// server reaches the rendering crate only through the application.
-pub use render::RenderConfig;
+pub use render::{RenderConfig, Renderer};
 pub use geo::{GeoService, GeoSettings};
 pub use lease::DEFAULT_LEASE;
 pub use monitors::{AlertRule, Monitors, OwnedMonitor};
