@@ -1,0 +1,183 @@
+//! Rendered audits (docs/API.md, "Rendered audits") against the loopback fixture site
+//! `fixtures/sites/render-js/`: a client-rendered shell, a page whose script changes its title
+//! and canonical, one whose script adds `noindex`, and one whose script asks inner addresses.
+//!
+//! The tests that render skip with a message when no Chromium is installed, unless
+//! `SEO_AUDIT_REQUIRE_BROWSER=1` (set by `.ci/run`) turns the absence into a failure. The
+//! answers without a browser (`not_configured`) are tested everywhere.
+
+use serde_json::{json, Value};
+
+use crate::browser::chromium_or_skip;
+use crate::common::{fixture_site, validate_documented, Answer, TestServer};
+
+/// The per-minute limit of the test keys, so that the units a request takes show in
+/// `x-ratelimit-remaining`.
+const LIMIT: i64 = 100;
+
+async fn audit(t: &TestServer, key: &str, target: &str, extra: &str) -> Answer {
+    let a = Answer::from(t.client.get(t.audit_url(target, extra)).header("x-api-key", key).send().await.unwrap()).await;
+    validate_documented("GET", "/api/v1/audit", &a);
+    a
+}
+
+fn remaining(a: &Answer) -> i64 {
+    a.header("x-ratelimit-remaining").and_then(|v| v.parse().ok()).unwrap_or_else(|| panic!("{a:?}"))
+}
+
+fn finding<'a>(rendering: &'a Value, id: &str) -> Option<&'a Value> {
+    rendering["findings"].as_array().unwrap().iter().find(|f| f["id"] == id)
+}
+
+#[tokio::test]
+async fn without_a_browser_render_is_not_configured_and_the_rest_is_unchanged() {
+    let t = TestServer::start(|c| c.chromium = Some("/nonexistent/chromium".into())).await;
+    let (key, _) = t.key(|k| k.rate_limit = Some(LIMIT as u32));
+    let site = fixture_site("render-js").await;
+    let page = site.url("/spa.html");
+
+    let off = audit(&t, &key, &page, "&render=true").await;
+    assert_eq!(off.status, 503, "{}", off.raw);
+    off.assert_common();
+    assert_eq!(off.body["error"]["code"], "not_configured");
+    assert_eq!(off.body["error"]["details"]["install"], app::RENDER_INSTALL);
+    assert_eq!(off.body["error"]["details"]["settings"], json!(["chromium"]));
+    assert!(off.body["error"]["message"].as_str().unwrap().contains("chromium"), "{}", off.raw);
+    assert_eq!(remaining(&off), LIMIT, "nothing is charged");
+
+    // The batch too, before anything is charged.
+    let batch = Answer::from(
+        t.client
+            .post(t.url("/api/v1/audit/batch"))
+            .header("x-api-key", &key)
+            .json(&json!({ "urls": [page], "render": true }))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    validate_documented("POST", "/api/v1/audit/batch", &batch);
+    assert_eq!((batch.status, batch.body["error"]["code"].as_str()), (503, Some("not_configured")), "{}", batch.raw);
+    assert_eq!(remaining(&batch), LIMIT);
+
+    // A malformed switch is the caller's mistake.
+    let bad = audit(&t, &key, &page, "&render=yes").await;
+    assert_eq!((bad.status, bad.body["error"]["code"].as_str()), (400, Some("invalid_request")), "{}", bad.raw);
+    assert_eq!(bad.body["error"]["details"]["parameter"], "render");
+
+    // Without render: one unit, and the result has no `rendering` field at all.
+    let served = audit(&t, &key, &page, "&render=false").await;
+    assert_eq!(served.status, 200, "{}", served.raw);
+    assert!(served.body.get("rendering").is_none(), "{}", served.raw);
+    assert_eq!(served.body["page"]["title"], "");
+    assert_eq!(remaining(&served), LIMIT - 1);
+
+    // The agent tool answers the same code as a tool error.
+    let tool = mcp_call(&t, &key, json!({ "url": page, "render": true })).await;
+    assert_eq!(tool["result"]["isError"], true, "{tool}");
+    let text = tool["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with("not_configured: "), "{text}");
+}
+
+/// A tools/call of seo_audit in the simple form (answered as JSON-RPC).
+async fn mcp_call(t: &TestServer, key: &str, arguments: Value) -> Value {
+    let body = json!({ "method": "tools/call", "params": { "name": "seo_audit", "arguments": arguments } });
+    let a = Answer::from(t.client.post(t.url("/api/mcp")).header("x-api-key", key).json(&body).send().await.unwrap())
+        .await;
+    assert_eq!(a.status, 200, "{}", a.raw);
+    a.body
+}
+
+#[tokio::test]
+async fn a_rendered_audit_reports_what_javascript_changes() {
+    let Some(chromium) = chromium_or_skip() else { return };
+    let t = TestServer::start(|c| c.chromium = Some(chromium)).await;
+    let (key, _) = t.key(|k| k.rate_limit = Some(LIMIT as u32));
+    let site = fixture_site("render-js").await;
+
+    // The client-rendered shell: the result is the rendered page's audit, and the section
+    // says what exists only after rendering.
+    let spa = audit(&t, &key, &site.url("/spa.html"), "&render=true").await;
+    assert_eq!(spa.status, 200, "{}", spa.raw);
+    assert_eq!(remaining(&spa), LIMIT - 5, "a render takes 5 units");
+    let r = &spa.body["rendering"];
+    assert_eq!(spa.body["page"]["title"], "Copper kettles, hammered by hand in Bavaria", "{r:#}");
+    assert_eq!(spa.body["page"]["h1"], "Copper kettles");
+    assert_eq!(r["served"]["title"], "");
+    assert_eq!(r["rendered"]["title"], "Copper kettles, hammered by hand in Bavaria");
+    assert_eq!(r["served"]["h1_count"], 0);
+    assert_eq!(r["rendered"]["h1_count"], 1);
+    assert!(r["rendered"]["word_count"].as_u64().unwrap() > 60, "{r:#}");
+    for field in ["title", "meta_description", "canonical", "h1", "word_count", "links"] {
+        assert!(r["differences"].as_array().unwrap().contains(&json!(field)), "{field}: {r:#}");
+    }
+    assert_eq!(r["links_only_rendered"]["total"], 3, "{r:#}");
+    assert_eq!(r["links_only_rendered"]["first"][0], site.url("/kettles/large.html"));
+    assert_eq!(r["depends_on_javascript"], true);
+    let f = finding(r, "js-dependent-content").expect("the finding");
+    assert!(f["description"].as_str().unwrap().starts_with("The title exists only after rendering"), "{f}");
+    assert_eq!(r["timed_out"], false);
+    assert!(r["final_url"].as_str().unwrap().ends_with("/spa.html"), "{r:#}");
+
+    // A script that changes title and canonical.
+    let retitled = audit(&t, &key, &site.url("/retitle.html"), "&render=true").await;
+    assert_eq!(retitled.status, 200, "{}", retitled.raw);
+    let r = &retitled.body["rendering"];
+    assert_eq!(r["served"]["title"], "Served title of the teapot page");
+    assert_eq!(r["rendered"]["title"], "Title written by the script");
+    assert_eq!(r["served"]["canonical"], site.url("/retitle.html"));
+    assert_eq!(r["rendered"]["canonical"], site.url("/canonical-by-script.html"));
+    assert_eq!(retitled.body["page"]["canonical"], site.url("/canonical-by-script.html"));
+    assert!(finding(r, "js-dependent-content").is_some(), "{r:#}");
+
+    // A script that adds noindex: critical, and the rendered audit carries the directive.
+    let noindex = audit(&t, &key, &site.url("/noindex.html"), "&render=true").await;
+    assert_eq!(noindex.status, 200, "{}", noindex.raw);
+    let r = &noindex.body["rendering"];
+    assert_eq!((r["served"]["noindex"].as_bool(), r["rendered"]["noindex"].as_bool()), (Some(false), Some(true)));
+    assert_eq!(r["differences"], json!(["robots"]));
+    let f = finding(r, "js-robots-directives").expect("the robots finding");
+    assert_eq!((f["type"].as_str(), f["title"].as_str()), (Some("critical"), Some("JavaScript adds noindex")));
+    assert_eq!(noindex.body["page"]["robots"], "noindex");
+
+    // A script that asks inner addresses: refused by the guard, listed as blocked.
+    let inner = audit(&t, &key, &site.url("/inner.html"), "&render=true").await;
+    assert_eq!(inner.status, 200, "{}", inner.raw);
+    let r = &inner.body["rendering"];
+    let blocked: Vec<&str> = r["blocked"].as_array().unwrap().iter().map(|b| b["url"].as_str().unwrap()).collect();
+    assert!(blocked.iter().any(|u| u.contains("169.254.169.254")), "{r:#}");
+    assert!(blocked.iter().any(|u| u.contains("10.0.0.1")), "{r:#}");
+    assert!(r["blocked"].as_array().unwrap().iter().all(|b| !b["reason"].as_str().unwrap().is_empty()));
+    assert_eq!(r["blocked_total"].as_u64(), Some(blocked.len() as u64));
+    assert_eq!(remaining(&inner), LIMIT - 20);
+
+    // The batch: every distinct URL rendered, 5 units each.
+    let batch = Answer::from(
+        t.client
+            .post(t.url("/api/v1/audit/batch"))
+            .header("x-api-key", &key)
+            .json(&json!({ "urls": [site.url("/spa.html"), site.url("/noindex.html")], "render": true }))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    validate_documented("POST", "/api/v1/audit/batch", &batch);
+    assert_eq!(batch.status, 200, "{}", batch.raw);
+    assert_eq!(batch.body["succeeded"], 2, "{}", batch.raw);
+    assert_eq!(batch.body["results"][0]["result"]["rendering"]["depends_on_javascript"], true);
+    assert_eq!(remaining(&batch), LIMIT - 30);
+
+    // The agent tool: the same result, 5 units for the call.
+    let tool = mcp_call(&t, &key, json!({ "url": site.url("/noindex.html"), "render": true })).await;
+    assert_eq!(tool["result"]["isError"], false, "{tool}");
+    let structured = &tool["result"]["structuredContent"];
+    assert_eq!(structured["rendering"]["rendered"]["noindex"], true, "{tool}");
+    let usage = Answer::from(t.client.get(t.url("/api/v1/usage")).header("x-api-key", &key).send().await.unwrap()).await;
+    assert_eq!(usage.body["requests_this_minute"], 35, "{}", usage.raw);
+
+    // Without render, the same page is the served page's audit with no `rendering`.
+    let served = audit(&t, &key, &site.url("/spa.html"), "").await;
+    assert!(served.body.get("rendering").is_none());
+    assert_eq!(served.body["page"]["title"], "");
+}
