@@ -162,6 +162,15 @@ impl App {
         matches!(self.browser, Browser::Ready(_))
     }
 
+    /// `not_configured` when `render` is asked for and there is no browser: what a use case
+    /// that renders later (a crawl) checks before it charges anything.
+    ///
+    /// # Errors
+    /// [`AppError::RenderNotConfigured`].
+    pub fn check_render(&self, render: bool) -> Result<(), AppError> {
+        self.renderer_for(AuditOptions { render }).map(drop)
+    }
+
     /// The renderer `options` need: `None` without rendering.
     ///
     /// # Errors

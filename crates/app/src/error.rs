@@ -164,9 +164,9 @@ impl AppError {
             }
             AppError::Provider(e) => provider_reason(e).1,
             AppError::CompetitorStatus(status) => format!("The competitor answered HTTP {status}."),
-            AppError::RenderNotConfigured(_) => "Rendered audits need a headless Chromium, and this service has none; \
-                 the operator installs Debian's `chromium` package (or sets `chromium` to the browser's path) and \
-                 restarts the service. Audits without `render` work as always."
+            AppError::RenderNotConfigured(_) => "Rendered audits need a headless Chromium and none was found; \
+                 install Debian's `chromium` package (or set the `chromium` setting, SEO_AUDIT_CHROMIUM, to the \
+                 browser's path) and restart the service. Audits without `render` work as always."
                 .to_string(),
             AppError::RenderTimeout(limit) => format!(
                 "The page did not finish rendering within {}, the render time limit.",

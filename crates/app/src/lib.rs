@@ -64,13 +64,13 @@ pub use audit::{audit_record, page_text, App, AuditOptions, Audited, Events, MAX
 pub use badges::BadgeQueue;
 pub use compare::Comparison;
 pub use error::{AppError, GEO_SETTINGS, INTERNAL_MESSAGE, OVERLOADED_MESSAGE, RENDER_INSTALL};
-/// The settings of rendered audits' browser pool (docs/API.md, "Rendered audits"): the
-/// server reaches the rendering crate only through the application.
-pub use render::{RenderConfig, Renderer};
 pub use geo::{GeoService, GeoSettings};
 pub use lease::DEFAULT_LEASE;
 pub use monitors::{AlertRule, Monitors, OwnedMonitor};
 pub use observe::{NoObserver, Observer, Phase};
+/// The settings of rendered audits' browser pool (docs/API.md, "Rendered audits"): the
+/// server reaches the rendering crate only through the application.
+pub use render::{RenderConfig, Renderer};
 pub use setup::{FetchSettings, OpenError, RateLimits, Setup};
 pub use slots::{AuditSlots, Ticket};
 pub use stored::StoredResult;

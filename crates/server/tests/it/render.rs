@@ -82,8 +82,8 @@ async fn without_a_browser_render_is_not_configured_and_the_rest_is_unchanged() 
 /// A tools/call of seo_audit in the simple form (answered as JSON-RPC).
 async fn mcp_call(t: &TestServer, key: &str, arguments: Value) -> Value {
     let body = json!({ "method": "tools/call", "params": { "name": "seo_audit", "arguments": arguments } });
-    let a = Answer::from(t.client.post(t.url("/api/mcp")).header("x-api-key", key).json(&body).send().await.unwrap())
-        .await;
+    let a =
+        Answer::from(t.client.post(t.url("/api/mcp")).header("x-api-key", key).json(&body).send().await.unwrap()).await;
     assert_eq!(a.status, 200, "{}", a.raw);
     a.body
 }
@@ -173,7 +173,8 @@ async fn a_rendered_audit_reports_what_javascript_changes() {
     assert_eq!(tool["result"]["isError"], false, "{tool}");
     let structured = &tool["result"]["structuredContent"];
     assert_eq!(structured["rendering"]["rendered"]["noindex"], true, "{tool}");
-    let usage = Answer::from(t.client.get(t.url("/api/v1/usage")).header("x-api-key", &key).send().await.unwrap()).await;
+    let usage =
+        Answer::from(t.client.get(t.url("/api/v1/usage")).header("x-api-key", &key).send().await.unwrap()).await;
     assert_eq!(usage.body["requests_this_minute"], 35, "{}", usage.raw);
 
     // Without render, the same page is the served page's audit with no `rendering`.

@@ -7,7 +7,7 @@ use mcp_protocol::ToolResult;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::{from_app_error, url_arg, ToolEnv};
+use super::{charge_rest, from_app_error, url_arg, ToolEnv};
 
 /// Arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -38,23 +38,4 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
         env.state.app.audit_charged(&url, owner).await
     };
     done.map(|done| api::FullAnswer::new(done.result)).map_err(|e| from_app_error(e, url.as_str()))
-}
-
-/// Charges `units` more to the caller, on the limiter the protocol layer charged the call on.
-async fn charge_rest(env: &ToolEnv<'_>, units: u32) -> Result<(), app::AppError> {
-    let limit = env.identity.rate_limit(&env.state.config.rate_limits);
-    let d = env.state.limiter.consume(&env.identity.label(), units, limit).await;
-    if d.allowed {
-        return Ok(());
-    }
-    Err(app::AppError::refused(
-        "rate_limited",
-        format!(
-            "A rendered audit needs {} requests of quota but only {} of {limit} per minute remain; retry in {} \
-             seconds, or audit without render.",
-            units + 1,
-            d.remaining + 1,
-            d.reset_s
-        ),
-    ))
 }
