@@ -32,6 +32,10 @@ pub struct CrawlRequest {
     /// Whether sitemaps are read (`Sitemap:` lines of robots.txt and `/sitemap.xml`).
     #[schemars(extend("default" = true))]
     pub sitemaps: Option<bool>,
+    /// Whether each HTML page is rendered in headless Chromium and its rendered DOM audited
+    /// (docs/API.md, "Rendered audits"): 5 quota units instead of 1.
+    #[schemars(extend("default" = false))]
+    pub render: Option<bool>,
 }
 
 /// How far a crawl got.
