@@ -60,6 +60,21 @@ async fn without_a_browser_render_is_not_configured_and_the_rest_is_unchanged() 
     assert_eq!((batch.status, batch.body["error"]["code"].as_str()), (503, Some("not_configured")), "{}", batch.raw);
     assert_eq!(remaining(&batch), LIMIT);
 
+    // A rendered crawl, before anything is created or charged.
+    let crawl = Answer::from(
+        t.client
+            .post(t.url("/api/v1/crawls"))
+            .header("x-api-key", &key)
+            .json(&json!({ "url": page, "render": true }))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    validate_documented("POST", "/api/v1/crawls", &crawl);
+    assert_eq!((crawl.status, crawl.body["error"]["code"].as_str()), (503, Some("not_configured")), "{}", crawl.raw);
+    assert_eq!(remaining(&crawl), LIMIT);
+
     // A malformed switch is the caller's mistake.
     let bad = audit(&t, &key, &page, "&render=yes").await;
     assert_eq!((bad.status, bad.body["error"]["code"].as_str()), (400, Some("invalid_request")), "{}", bad.raw);
@@ -77,11 +92,20 @@ async fn without_a_browser_render_is_not_configured_and_the_rest_is_unchanged() 
     assert_eq!(tool["result"]["isError"], true, "{tool}");
     let text = tool["result"]["content"][0]["text"].as_str().unwrap();
     assert!(text.starts_with("not_configured: "), "{text}");
+    let crawl_tool = mcp_tool(&t, &key, "crawl_site", json!({ "url": page, "render": true })).await;
+    assert_eq!(crawl_tool["result"]["isError"], true, "{crawl_tool}");
+    let text = crawl_tool["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with("not_configured: "), "{text}");
 }
 
 /// A tools/call of seo_audit in the simple form (answered as JSON-RPC).
 async fn mcp_call(t: &TestServer, key: &str, arguments: Value) -> Value {
-    let body = json!({ "method": "tools/call", "params": { "name": "seo_audit", "arguments": arguments } });
+    mcp_tool(t, key, "seo_audit", arguments).await
+}
+
+/// A tools/call of `name` in the simple form (answered as JSON-RPC).
+async fn mcp_tool(t: &TestServer, key: &str, name: &str, arguments: Value) -> Value {
+    let body = json!({ "method": "tools/call", "params": { "name": name, "arguments": arguments } });
     let a =
         Answer::from(t.client.post(t.url("/api/mcp")).header("x-api-key", key).json(&body).send().await.unwrap()).await;
     assert_eq!(a.status, 200, "{}", a.raw);
