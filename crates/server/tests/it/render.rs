@@ -142,6 +142,19 @@ async fn a_rendered_audit_reports_what_javascript_changes() {
     assert!(f["description"].as_str().unwrap().starts_with("The title exists only after rendering"), "{f}");
     assert_eq!(r["timed_out"], false);
     assert!(r["final_url"].as_str().unwrap().ends_with("/spa.html"), "{r:#}");
+    // What is stored is the rendered audit, with its section.
+    let q: String = url::form_urlencoded::byte_serialize(site.url("/spa.html").as_bytes()).collect();
+    let listed = Answer::from(
+        t.client.get(t.url(&format!("/api/v1/audits?url={q}"))).header("x-api-key", &key).send().await.unwrap(),
+    )
+    .await;
+    let id = listed.body["audits"][0]["id"].as_str().unwrap_or_else(|| panic!("{}", listed.raw)).to_string();
+    let stored = Answer::from(
+        t.client.get(t.url(&format!("/api/v1/audits/{id}"))).header("x-api-key", &key).send().await.unwrap(),
+    )
+    .await;
+    assert_eq!(stored.body["page"]["title"], "Copper kettles, hammered by hand in Bavaria", "{}", stored.raw);
+    assert_eq!(stored.body["rendering"], spa.body["rendering"]);
 
     // A script that changes title and canonical.
     let retitled = audit(&t, &key, &site.url("/retitle.html"), "&render=true").await;
