@@ -114,7 +114,7 @@ pub async fn audit_page(
 fn browser_facts(rendered: render::Rendered) -> Browser {
     Browser {
         final_url: rendered.final_url,
-        timed_out: false,
+        timed_out: rendered.timed_out,
         elapsed_ms: u64::try_from(rendered.elapsed.as_millis()).unwrap_or(u64::MAX),
         requests: rendered.requests,
         blocked: rendered.blocked.into_iter().map(|b| BlockedRequest { url: b.url, reason: b.reason }).collect(),

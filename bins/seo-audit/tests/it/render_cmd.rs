@@ -22,32 +22,9 @@ fn run(args: &[&str], env: &[(&str, &str)]) -> Output {
     cmd.output().expect("run seo-audit")
 }
 
-/// The Chromium binary: `$CHROMIUM`, else the first of the usual names on `PATH`; `None`
-/// after saying why the test is skipped.
-fn chromium_or_skip() -> Option<PathBuf> {
-    let from_env = std::env::var_os("CHROMIUM").map(PathBuf::from).filter(|p| p.is_file());
-    let found = from_env.or_else(|| {
-        let path = std::env::var_os("PATH")?;
-        std::env::split_paths(&path).find_map(|dir| {
-            ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"]
-                .iter()
-                .map(|name| dir.join(name))
-                .find(|p| p.is_file())
-        })
-    });
-    if found.is_none() {
-        assert!(
-            std::env::var("SEO_AUDIT_REQUIRE_BROWSER").as_deref() != Ok("1"),
-            "SEO_AUDIT_REQUIRE_BROWSER=1 but no Chromium was found (install Debian's `chromium` or set CHROMIUM)"
-        );
-        eprintln!("skipped: no Chromium found (SEO_AUDIT_REQUIRE_BROWSER=1 makes this fail)");
-    }
-    found
-}
-
 #[test]
 fn a_rendered_audit_from_the_command_line() {
-    let Some(chromium) = chromium_or_skip() else { return };
+    let Some(chromium) = test_support::chromium_or_skip() else { return };
     let port = test_support::thread_site(move |_| Some((200, SPA.to_string()))).port;
     let url = format!("http://127.0.0.1:{port}/spa.html");
     let out = run(

@@ -22,7 +22,7 @@ use web_support::Site;
 const CHROMIUM_HANG_GUARD: Duration = Duration::from_secs(90);
 
 /// The Chromium binary: `$CHROMIUM`, else the first of the usual names on `PATH`.
-pub(crate) fn find_chromium() -> Option<PathBuf> {
+fn find_chromium() -> Option<PathBuf> {
     if let Some(path) = std::env::var_os("CHROMIUM").map(PathBuf::from).filter(|p| p.is_file()) {
         return Some(path);
     }
@@ -39,7 +39,7 @@ pub(crate) fn find_chromium() -> Option<PathBuf> {
 }
 
 /// Chromium, or `None` after printing why the test is skipped.
-pub(crate) fn chromium_or_skip() -> Option<PathBuf> {
+fn chromium_or_skip() -> Option<PathBuf> {
     let found = find_chromium();
     if found.is_none() {
         assert!(
