@@ -222,7 +222,12 @@ async fn a_rendered_audit_reports_what_javascript_changes() {
     assert_eq!(structured["rendering"]["rendered"]["noindex"], true, "{tool}");
     let usage =
         Answer::from(t.client.get(t.url("/api/v1/usage")).header("x-api-key", &key).send().await.unwrap()).await;
-    assert_eq!(usage.body["requests_this_minute"], 35, "{}", usage.raw);
+    let used = usage.body["requests_this_minute"].as_i64().unwrap();
+    assert!(
+        used == LIMIT - left + 5 || used == 5,
+        "the tool call took 5 units: {used} after {left} left: {}",
+        usage.raw
+    );
 
     // Without render, the same page is the served page's audit with no `rendering`.
     let served = audit(&t, &key, &site.url("/spa.html"), "").await;
