@@ -234,3 +234,81 @@ async fn a_rendered_audit_reports_what_javascript_changes() {
     assert!(served.body.get("rendering").is_none());
     assert_eq!(served.body["page"]["title"], "");
 }
+
+/// Polls crawl `id` until it has ended; its last status.
+async fn crawl_ended(t: &TestServer, key: &str, id: &str) -> Value {
+    for _ in 0..1200 {
+        let a = Answer::from(
+            t.client.get(t.url(&format!("/api/v1/crawls/{id}"))).header("x-api-key", key).send().await.unwrap(),
+        )
+        .await;
+        let crawl = &a.body["crawl"];
+        if ["completed", "cancelled", "failed"].contains(&crawl["state"].as_str().unwrap_or_default())
+            && crawl["finished_at"].is_string()
+        {
+            return crawl.clone();
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("crawl {id} did not end");
+}
+
+/// The URLs and titles of a crawl's pages.
+async fn crawl_pages(t: &TestServer, key: &str, id: &str) -> Vec<(String, String)> {
+    let a = Answer::from(
+        t.client
+            .get(t.url(&format!("/api/v1/crawls/{id}/pages?limit=100")))
+            .header("x-api-key", key)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(a.status, 200, "{}", a.raw);
+    let pages = a.body["pages"].as_array().unwrap();
+    pages
+        .iter()
+        .map(|p| (p["url"].as_str().unwrap().to_string(), p["title"].as_str().unwrap_or("").to_string()))
+        .collect()
+}
+
+#[tokio::test]
+async fn a_rendered_crawl_follows_the_links_javascript_writes() {
+    let Some(chromium) = chromium_or_skip() else { return };
+    let t = TestServer::start(|c| c.chromium = Some(chromium)).await;
+    let (key, _) = t.key(|k| k.rate_limit = Some(LIMIT as u32));
+    let site = fixture_site("render-js").await;
+    let start = |render: bool| {
+        t.client
+            .post(t.url("/api/v1/crawls"))
+            .header("x-api-key", &key)
+            .json(&json!({ "url": site.url("/spa.html"), "max_pages": 5, "sitemaps": false, "render": render }))
+            .send()
+    };
+
+    let served = Answer::from(start(false).await.unwrap()).await;
+    assert_eq!(served.status, 202, "{}", served.raw);
+    let left = charged(LIMIT, &served, 1);
+    let id = served.body["crawl"]["id"].as_str().unwrap().to_string();
+    crawl_ended(&t, &key, &id).await;
+    let pages = crawl_pages(&t, &key, &id).await;
+    assert_eq!(pages, [(site.url("/spa.html"), String::new())], "the served shell has no links");
+
+    let rendered = Answer::from(start(true).await.unwrap()).await;
+    assert_eq!(rendered.status, 202, "{}", rendered.raw);
+    validate_documented("POST", "/api/v1/crawls", &rendered);
+    charged(left, &rendered, 5);
+    let id = rendered.body["crawl"]["id"].as_str().unwrap().to_string();
+    let done = crawl_ended(&t, &key, &id).await;
+    assert_eq!(done["state"], "completed", "{done}");
+    let pages = crawl_pages(&t, &key, &id).await;
+    let title = |url: &str| pages.iter().find(|(u, _)| u == url).map(|(_, t)| t.clone());
+    assert_eq!(
+        title(&site.url("/spa.html")).as_deref(),
+        Some("Copper kettles, hammered by hand in Bavaria"),
+        "{pages:?}"
+    );
+    for linked in ["/kettles/large.html", "/kettles/small.html", "/care.html"] {
+        assert!(title(&site.url(linked)).is_some(), "{linked} was found by rendering: {pages:?}");
+    }
+}
