@@ -127,8 +127,15 @@ impl Drop for BrowserProcess {
                 let _ = rustix::process::kill_process(p, rustix::process::Signal::KILL);
             }
         }
-        // The profile goes once the processes that write to it are gone.
+        // The profile goes with the processes: killed processes write nothing more, so it
+        // is removed at once; should a file have appeared meanwhile, once more after they
+        // are all gone.
         if let Some(profile) = self.profile.take() {
+            let path = profile.path().to_path_buf();
+            drop(profile);
+            if !path.exists() {
+                return;
+            }
             std::thread::spawn(move || {
                 for _ in 0..50 {
                     if !processes.iter().any(|&p| process_alive(p)) {
@@ -136,7 +143,7 @@ impl Drop for BrowserProcess {
                     }
                     std::thread::sleep(Duration::from_millis(100));
                 }
-                drop(profile);
+                let _ = std::fs::remove_dir_all(&path);
             });
         }
     }

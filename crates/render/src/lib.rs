@@ -178,6 +178,11 @@ impl Renderer {
         &self.inner.chromium
     }
 
+    /// Renders running or waiting for a tab.
+    pub fn in_flight(&self) -> usize {
+        self.inner.admitted.load(Ordering::SeqCst)
+    }
+
     /// The process id of the running browser, if one runs (for operators and tests).
     pub async fn browser_pid(&self) -> Option<u32> {
         self.inner.browser.lock().await.as_ref().and_then(|b| b.pid())

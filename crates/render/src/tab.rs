@@ -65,10 +65,13 @@ pub(crate) async fn render(
     let proxy = GuardedProxy::start(fetcher.clone(), ProxyLimits::of(fetcher.config()))
         .await
         .map_err(|e| RenderError::Browser(format!("cannot start the proxy: {e}")))?;
-    let mut params = CreateBrowserContextParams::default();
-    params.dispose_on_detach = Some(true);
-    params.proxy_server = Some(proxy.url());
-    params.proxy_bypass_list = Some("<-loopback>".to_string());
+    let params = CreateBrowserContextParams {
+        dispose_on_detach: Some(true),
+        proxy_server: Some(proxy.url()),
+        // Loopback is not bypassed: the proxy judges it like any other address.
+        proxy_bypass_list: Some("<-loopback>".to_string()),
+        ..CreateBrowserContextParams::default()
+    };
     let context = browser.browser.create_browser_context(params).await.map_err(cdp)?;
     let outcome = in_context(browser, &context, url, timeout, max_html).await;
     let _ = tokio::time::timeout(CLEANUP_BUDGET, browser.browser.dispose_browser_context(context)).await;
