@@ -44,8 +44,20 @@ fetch('{secret}').then(r => r.text()).then(t => {{ document.getElementById('out'
     let never = r#"<!DOCTYPE html><html><head><title>never settles</title></head><body><p>busy</p><script>
 setInterval(() => { fetch('/tick?' + Date.now()).catch(() => {}); }, 100);
 </script></body></html>"#;
+    let ws_inner = format!(
+        r#"<!DOCTYPE html><html><head><title>socket</title></head><body><p id="ws">waiting</p><script>
+const ws = new WebSocket('ws://{}/');
+ws.onopen = () => {{ document.getElementById('ws').textContent = 'open'; }};
+ws.onerror = () => {{ document.getElementById('ws').textContent = 'refused'; }};
+</script></body></html>"#,
+        inner.addr
+    );
+    let hop = r#"<!DOCTYPE html><html><head><script>location.replace('/spa');</script></head><body></body></html>"#;
     let routes: Vec<(&str, Reply)> = vec![
         ("/spa", html(SPA)),
+        ("/ws-inner", html(&ws_inner)),
+        ("/hop", html(hop)),
+        ("/stall", Reply::Stall),
         ("/fetch-inner", html(&fetch_inner)),
         ("/frame", html(frame)),
         ("/to-inner", redirect(302, &secret)),
@@ -249,4 +261,43 @@ fn no_chromium_is_not_configured() {
         }
         other => panic!("expected NotConfigured, got {other:?}"),
     }
+}
+
+#[tokio::test]
+async fn a_websocket_to_an_inner_address_is_blocked_and_listed() {
+    let Some(chromium) = test_support::chromium_or_skip() else { return };
+    let sites = sites().await;
+    let renderer = renderer(chromium, fetcher_for(&sites.site), 2, 8);
+    let page = renderer.render(&sites.site.url("/ws-inner")).await.unwrap();
+    // Chromium tunnels websockets (CONNECT); the proxy lists a tunnel as https://host:port.
+    let tunnel = format!("https://{}", sites.inner.addr);
+    let blocked = page.blocked.iter().find(|b| b.url == tunnel);
+    assert!(blocked.is_some(), "{:?}", page.blocked);
+    assert_guard_reason(&blocked.unwrap().reason);
+    assert!(page.html.contains(r#"<p id="ws">refused</p>"#), "{}", page.html);
+    assert!(sites.inner.requests().is_empty(), "{:?}", sites.inner.requests());
+}
+
+#[tokio::test]
+async fn the_final_url_follows_a_client_side_navigation() {
+    let Some(chromium) = test_support::chromium_or_skip() else { return };
+    let sites = sites().await;
+    let renderer = renderer(chromium, fetcher_for(&sites.site), 2, 8);
+    let page = renderer.render(&sites.site.url("/hop")).await.unwrap();
+    assert_eq!(page.final_url, sites.site.url("/spa").to_string());
+    assert!(page.html.contains("<h1>Rendered heading</h1>"), "{}", page.html);
+    assert!(!page.timed_out);
+}
+
+#[tokio::test]
+async fn a_document_that_never_arrives_is_a_timeout() {
+    let Some(chromium) = test_support::chromium_or_skip() else { return };
+    let sites = sites().await;
+    let config = RenderConfig { chromium: Some(chromium), timeout: Duration::from_secs(2), ..RenderConfig::default() };
+    let renderer = Renderer::new(config, fetcher_for(&sites.site)).unwrap();
+    let err = renderer.render(&sites.site.url("/stall")).await.unwrap_err();
+    assert!(matches!(err, RenderError::Timeout(limit) if limit == Duration::from_secs(2)), "{err:?}");
+    // The pool is free and the browser still serves.
+    assert_eq!(renderer.in_flight(), 0);
+    assert!(renderer.render(&sites.site.url("/spa")).await.is_ok());
 }
