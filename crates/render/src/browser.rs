@@ -109,11 +109,14 @@ impl BrowserProcess {
         self.pid
     }
 
-    /// Resident memory of the browser and all its descendants, in bytes.
+    /// Memory of the browser and all its descendants, in bytes: the sum of their
+    /// proportional set sizes (`Pss` of `/proc/PID/smaps_rollup`: resident memory, each
+    /// shared page divided among the processes sharing it), so the browser binary and the
+    /// shared memory its processes all map are counted once, not once per process as a sum
+    /// of RSS would. Where that file cannot be read, the RSS of `/proc/PID/statm`.
     pub(crate) fn memory_bytes(&self) -> u64 {
         let Some(pid) = self.pid else { return 0 };
-        let page = rustix::param::page_size() as u64;
-        tree(pid).into_iter().map(|p| resident_pages(p) * page).sum()
+        tree(pid).into_iter().map(process_memory).sum()
     }
 }
 
@@ -127,8 +130,15 @@ impl Drop for BrowserProcess {
                 let _ = rustix::process::kill_process(p, rustix::process::Signal::KILL);
             }
         }
-        // The profile goes once the processes that write to it are gone.
+        // The profile goes with the processes: killed processes write nothing more, so it
+        // is removed at once; should a file have appeared meanwhile, once more after they
+        // are all gone.
         if let Some(profile) = self.profile.take() {
+            let path = profile.path().to_path_buf();
+            drop(profile);
+            if !path.exists() {
+                return;
+            }
             std::thread::spawn(move || {
                 for _ in 0..50 {
                     if !processes.iter().any(|&p| process_alive(p)) {
@@ -136,7 +146,7 @@ impl Drop for BrowserProcess {
                     }
                     std::thread::sleep(Duration::from_millis(100));
                 }
-                drop(profile);
+                let _ = std::fs::remove_dir_all(&path);
             });
         }
     }
@@ -204,10 +214,18 @@ fn tree(pid: u32) -> Vec<u32> {
     found
 }
 
-/// Resident pages of `pid` (`/proc/PID/statm`, second field).
-fn resident_pages(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/statm"))
+/// The proportional set size of `pid` in bytes, or its resident set size.
+fn process_memory(pid: u32) -> u64 {
+    let pss_kib = std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup")).ok().and_then(|text| {
+        let line = text.lines().find(|l| l.starts_with("Pss:"))?;
+        line.split_whitespace().nth(1)?.parse::<u64>().ok()
+    });
+    if let Some(kib) = pss_kib {
+        return kib * 1024;
+    }
+    let pages: u64 = std::fs::read_to_string(format!("/proc/{pid}/statm"))
         .ok()
         .and_then(|s| s.split_whitespace().nth(1)?.parse().ok())
-        .unwrap_or(0)
+        .unwrap_or(0);
+    pages * rustix::param::page_size() as u64
 }

@@ -22,6 +22,10 @@ use url::Url;
 
 use crate::browser::BrowserProcess;
 
+/// Time a render may take beyond its limit (serialising a page that did not settle, closing
+/// its tab and context) before the browser is taken to hang.
+const HANG_MARGIN: Duration = Duration::from_secs(15);
+
 /// How renders are bounded (`docs/API.md`, "Rendered audits").
 #[derive(Debug, Clone)]
 pub struct RenderConfig {
@@ -178,6 +182,11 @@ impl Renderer {
         &self.inner.chromium
     }
 
+    /// Renders running or waiting for a tab.
+    pub fn in_flight(&self) -> usize {
+        self.inner.admitted.load(Ordering::SeqCst)
+    }
+
     /// The process id of the running browser, if one runs (for operators and tests).
     pub async fn browser_pid(&self) -> Option<u32> {
         self.inner.browser.lock().await.as_ref().and_then(|b| b.pid())
@@ -217,15 +226,27 @@ impl Renderer {
         let mut retried = false;
         loop {
             let browser = self.browser().await?;
-            let result = tab::render(&browser, &inner.fetcher, url, inner.config.timeout).await;
+            let rendering = tab::render(&browser, &inner.fetcher, url, inner.config.timeout);
+            // Every step of a render has its own bound; this one catches a browser that
+            // stopped answering commands, which is then replaced.
+            let Ok(result) = tokio::time::timeout(inner.config.timeout + HANG_MARGIN, rendering).await else {
+                tracing::warn!("the browser stopped answering; it is restarted");
+                self.discard(&browser).await;
+                return Err(RenderError::Timeout(inner.config.timeout));
+            };
             if !browser.alive() {
+                tracing::warn!("the browser died during a render; it is restarted");
                 self.discard(&browser).await;
                 if matches!(result, Err(RenderError::Browser(_))) && !retried {
                     retried = true;
                     continue;
                 }
-            } else if browser.memory_bytes() > inner.config.memory_limit_bytes {
+                return result;
+            }
+            let used = browser.memory_bytes();
+            if used > inner.config.memory_limit_bytes {
                 tracing::info!(
+                    used,
                     limit = inner.config.memory_limit_bytes,
                     "the browser is restarted: over its memory limit"
                 );

@@ -65,10 +65,13 @@ pub(crate) async fn render(
     let proxy = GuardedProxy::start(fetcher.clone(), ProxyLimits::of(fetcher.config()))
         .await
         .map_err(|e| RenderError::Browser(format!("cannot start the proxy: {e}")))?;
-    let mut params = CreateBrowserContextParams::default();
-    params.dispose_on_detach = Some(true);
-    params.proxy_server = Some(proxy.url());
-    params.proxy_bypass_list = Some("<-loopback>".to_string());
+    let params = CreateBrowserContextParams {
+        dispose_on_detach: Some(true),
+        proxy_server: Some(proxy.url()),
+        // Loopback is not bypassed: the proxy judges it like any other address.
+        proxy_bypass_list: Some("<-loopback>".to_string()),
+        ..CreateBrowserContextParams::default()
+    };
     let context = browser.browser.create_browser_context(params).await.map_err(cdp)?;
     let outcome = in_context(browser, &context, url, timeout, max_html).await;
     let _ = tokio::time::timeout(CLEANUP_BUDGET, browser.browser.dispose_browser_context(context)).await;
@@ -127,58 +130,65 @@ struct Settling {
 async fn drive(page: &Page, url: &Url, timeout: Duration, max_html: usize) -> Result<Outcome, RenderError> {
     let started = Instant::now();
     let deadline = tokio::time::Instant::from_std(started + timeout);
+    // Listening before navigating: no event of the new document is missed.
     let mut lifecycle = page.event_listener::<EventLifecycleEvent>().await.map_err(cdp)?;
     let mut responses = page.event_listener::<EventResponseReceived>().await.map_err(cdp)?;
 
+    // A document that has not even begun to arrive by the limit has nothing to show.
+    let navigation = tokio::time::timeout_at(deadline, page.execute(NavigateParams::new(url.as_str())))
+        .await
+        .map_err(|_| RenderError::Timeout(timeout))?
+        .map_err(cdp)?
+        .result;
+    if let Some(text) = navigation.error_text.filter(|t| !t.is_empty()) {
+        return Ok(Outcome::DocumentFailed(DocumentFailed { url: url.to_string(), text }));
+    }
+    let main = navigation.frame_id;
+    let is_document = |response: &EventResponseReceived| {
+        response.r#type == ResourceType::Document && response.frame_id.as_ref() == Some(&main)
+    };
+
+    // Settled: the current document of the main frame (a client-side navigation starts a
+    // new one) has fired `load` and Chromium's `networkIdle` (no request for 500 ms).
     let mut settled = false;
     let mut status = None;
     let mut state = Settling::default();
-    let mut main = None;
-    let navigation = tokio::time::timeout_at(deadline, page.execute(NavigateParams::new(url.as_str()))).await;
-    if let Ok(navigation) = navigation {
-        let navigation = navigation.map_err(cdp)?.result;
-        if let Some(text) = navigation.error_text.filter(|t| !t.is_empty()) {
-            return Ok(Outcome::DocumentFailed(DocumentFailed { url: url.to_string(), text }));
-        }
-        let frame = navigation.frame_id;
-        main = Some(frame.clone());
-        // Settled: the current document of the main frame has fired `load` and Chromium's
-        // `networkIdle` (no request for 500 ms).
-        while !settled {
-            tokio::select! {
-                event = lifecycle.next() => {
-                    let Some(event) = event else { break };
-                    if event.frame_id != frame {
-                        continue;
-                    }
-                    let loader = event.loader_id.inner().clone();
-                    if event.name == "init" || state.loader.as_ref() != Some(&loader) {
-                        state = Settling { loader: Some(loader), ..Settling::default() };
-                    }
-                    match event.name.as_str() {
-                        "load" => state.load = true,
-                        "networkIdle" => state.idle = true,
-                        _ => {}
-                    }
-                    settled = state.load && state.idle;
+    while !settled {
+        tokio::select! {
+            event = lifecycle.next() => {
+                let Some(event) = event else { break };
+                if event.frame_id != main {
+                    continue;
                 }
-                response = responses.next() => {
-                    let Some(response) = response else { break };
-                    if response.r#type == ResourceType::Document && response.frame_id.as_ref() == Some(&frame) {
-                        status = u16::try_from(response.response.status).ok();
-                    }
+                let loader = event.loader_id.inner().clone();
+                if event.name == "init" || state.loader.as_ref() != Some(&loader) {
+                    state = Settling { loader: Some(loader), ..Settling::default() };
                 }
-                () = tokio::time::sleep_until(deadline) => break,
+                match event.name.as_str() {
+                    "load" => state.load = true,
+                    "networkIdle" => state.idle = true,
+                    _ => {}
+                }
+                settled = state.load && state.idle;
             }
+            response = responses.next() => {
+                let Some(response) = response else { break };
+                if is_document(&response) {
+                    status = u16::try_from(response.response.status).ok();
+                }
+            }
+            () = tokio::time::sleep_until(deadline) => break,
         }
     }
-    // Late document answers (a client-side navigation) still count.
     while let Some(Some(response)) = futures_util::FutureExt::now_or_never(responses.next()) {
-        if response.r#type == ResourceType::Document && main.is_some() && response.frame_id == main {
+        if is_document(&response) {
             status = u16::try_from(response.response.status).ok();
         }
     }
 
+    // The DOM as it stands, settled or not; a page that did not settle gets a short extra
+    // budget for it, and one that cannot be serialised even then (a script that never
+    // yields) is a timeout.
     let snapshot_deadline = tokio::time::Instant::now().max(deadline) + SNAPSHOT_BUDGET;
     let snapshot = tokio::time::timeout_at(snapshot_deadline, serialise(page, max_html)).await;
     let (final_url, html) = match snapshot {
