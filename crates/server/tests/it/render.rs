@@ -312,3 +312,22 @@ async fn a_rendered_crawl_follows_the_links_javascript_writes() {
         assert!(title(&site.url(linked)).is_some(), "{linked} was found by rendering: {pages:?}");
     }
 }
+
+#[tokio::test]
+async fn a_page_that_never_settles_is_audited_as_it_stood_at_the_limit() {
+    let Some(chromium) = chromium_or_skip() else { return };
+    let t = TestServer::start(|c| {
+        c.chromium = Some(chromium);
+        c.render_timeout_ms = 2_000;
+    })
+    .await;
+    let (key, _) = t.key(|k| k.rate_limit = Some(LIMIT as u32));
+    let site = fixture_site("render-js").await;
+    let busy = audit(&t, &key, &site.url("/busy.html"), "&render=true").await;
+    assert_eq!(busy.status, 200, "{}", busy.raw);
+    let r = &busy.body["rendering"];
+    assert_eq!(r["timed_out"], true, "{r:#}");
+    assert_eq!(r["rendered"]["title"], "Title written before the time limit");
+    assert_eq!(busy.body["page"]["title"], "Title written before the time limit");
+    assert!(r["requests"].as_u64().unwrap() > 2, "{r:#}");
+}
