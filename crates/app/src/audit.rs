@@ -171,6 +171,22 @@ impl App {
         self.renderer_for(AuditOptions { render }).map(drop)
     }
 
+    /// Whether a render with `options` may be charged: a browser exists and its pool is not
+    /// full now (every tab busy and the render queue full: `overloaded`, before anything is
+    /// charged; a pool that fills after this is met by the render itself).
+    ///
+    /// # Errors
+    /// [`AppError::RenderNotConfigured`] or [`AppError::Overloaded`].
+    fn render_admissible(&self, options: AuditOptions) -> Result<(), AppError> {
+        if let Some(renderer) = self.renderer_for(options)? {
+            let config = renderer.config();
+            if renderer.in_flight() >= config.tabs.max(1) + config.queue {
+                return Err(AppError::Overloaded);
+            }
+        }
+        Ok(())
+    }
+
     /// The renderer `options` need: `None` without rendering.
     ///
     /// # Errors
@@ -210,7 +226,7 @@ impl App {
         options: AuditOptions,
         charge: impl FnOnce(u32) -> F,
     ) -> Result<Audited, E> {
-        self.renderer_for(options)?;
+        self.render_admissible(options)?;
         let units = options.units();
         let mut tickets = self.admit_charged(1, |_| charge(units)).await?;
         let ticket = tickets.pop().ok_or_else(|| AppError::internal("no audit ticket"))?;
@@ -232,7 +248,7 @@ impl App {
         concurrency: usize,
         charge: impl FnOnce(u32) -> F,
     ) -> Result<Vec<Result<Audited, AppError>>, E> {
-        self.renderer_for(options)?;
+        self.render_admissible(options)?;
         let units = options.units();
         let tickets = self.admit_charged(urls.len(), |n| charge(n.saturating_mul(units))).await?;
         Ok(futures_util::stream::iter(urls.into_iter().zip(tickets))
