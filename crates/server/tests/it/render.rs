@@ -1,6 +1,7 @@
 //! Rendered audits (docs/API.md, "Rendered audits") against the loopback fixture site
 //! `fixtures/sites/render-js/`: a client-rendered shell, a page whose script changes its title
-//! and canonical, one whose script adds `noindex`, and one whose script asks inner addresses.
+//! and canonical, one whose script adds `noindex`, one whose script asks inner addresses, one
+//! that frames one, one whose script navigates there, and one that never settles.
 //!
 //! The tests that render skip with a message when no Chromium is installed, unless
 //! `SEO_AUDIT_REQUIRE_BROWSER=1` (set by `.ci/run`) turns the absence into a failure. The
@@ -330,4 +331,23 @@ async fn a_page_that_never_settles_is_audited_as_it_stood_at_the_limit() {
     assert_eq!(r["rendered"]["title"], "Title written before the time limit");
     assert_eq!(busy.body["page"]["title"], "Title written before the time limit");
     assert!(r["requests"].as_u64().unwrap() > 2, "{r:#}");
+}
+
+#[tokio::test]
+async fn frames_and_navigations_to_inner_addresses_are_blocked() {
+    let Some(chromium) = chromium_or_skip() else { return };
+    let t = TestServer::start(|c| c.chromium = Some(chromium)).await;
+    let (key, _) = t.key(|k| k.rate_limit = Some(LIMIT as u32));
+    let site = fixture_site("render-js").await;
+
+    // A frame of the page: the page is audited, the frame's request listed as blocked.
+    let framed = audit(&t, &key, &site.url("/frame.html"), "&render=true").await;
+    assert_eq!(framed.status, 200, "{}", framed.raw);
+    let blocked = &framed.body["rendering"]["blocked"];
+    assert!(blocked.as_array().unwrap().iter().any(|b| b["url"].as_str().unwrap().contains("10.0.0.2")), "{blocked}");
+
+    // The page's own document sent there by its script: the document is refused.
+    let moved = audit(&t, &key, &site.url("/navigate.html"), "&render=true").await;
+    assert_eq!((moved.status, moved.body["error"]["code"].as_str()), (422, Some("blocked_target")), "{}", moved.raw);
+    assert!(moved.body["error"]["message"].as_str().unwrap().contains("10.0.0.3"), "{}", moved.raw);
 }
