@@ -72,7 +72,9 @@ fetch('/api/products.json').then(r => r.json()).then(items => {{
 "#
     );
     let svg = |fill: &str| {
-        format!(r#"<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200"><rect width="200" height="200" fill="{fill}"/></svg>"#)
+        format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200"><rect width="200" height="200" fill="{fill}"/></svg>"#
+        )
     };
     vec![
         ("/", typed("text/html; charset=utf-8", page.as_bytes())),
