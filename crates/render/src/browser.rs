@@ -130,6 +130,16 @@ impl Drop for BrowserProcess {
                 let _ = rustix::process::kill_process(p, rustix::process::Signal::KILL);
             }
         }
+        // Reap the browser (a killed process goes within milliseconds), so that it leaves
+        // no zombie and chromiumoxide no warning about a browser not closed.
+        if let Some(child) = self.browser.get_mut_child() {
+            for _ in 0..100 {
+                if !matches!(child.try_wait(), Ok(None)) {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
         // The profile goes with the processes: killed processes write nothing more, so it
         // is removed at once; should a file have appeared meanwhile, once more after they
         // are all gone.

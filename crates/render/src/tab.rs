@@ -6,12 +6,15 @@
 //! `proxyServer`), so whatever the proxy records was asked for by this render's page and no
 //! other; the proxy and the context go when the render ends.
 
+use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use chromiumoxide::cdp::browser_protocol::browser::{
     BrowserContextId, SetDownloadBehaviorBehavior, SetDownloadBehaviorParams,
 };
-use chromiumoxide::cdp::browser_protocol::network::{EventResponseReceived, ResourceType};
+use chromiumoxide::cdp::browser_protocol::network::{
+    EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent, EventResponseReceived, ResourceType,
+};
 use chromiumoxide::cdp::browser_protocol::page::{EventLifecycleEvent, GetFrameTreeParams, NavigateParams};
 use chromiumoxide::cdp::browser_protocol::target::{CreateBrowserContextParams, CreateTargetParams};
 use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
@@ -23,6 +26,8 @@ use url::Url;
 use crate::browser::BrowserProcess;
 use crate::{BlockedRequest, RenderError, Rendered};
 
+/// How long the network must be quiet after `load` for the page to count as settled.
+const QUIET: Duration = Duration::from_millis(500);
 /// Extra time to serialise the DOM of a page that did not settle within the limit.
 const SNAPSHOT_BUDGET: Duration = Duration::from_secs(2);
 /// Longest wait for closing a tab and its context.
@@ -133,6 +138,9 @@ async fn drive(page: &Page, url: &Url, timeout: Duration, max_html: usize) -> Re
     // Listening before navigating: no event of the new document is missed.
     let mut lifecycle = page.event_listener::<EventLifecycleEvent>().await.map_err(cdp)?;
     let mut responses = page.event_listener::<EventResponseReceived>().await.map_err(cdp)?;
+    let mut sent = page.event_listener::<EventRequestWillBeSent>().await.map_err(cdp)?;
+    let mut finished = page.event_listener::<EventLoadingFinished>().await.map_err(cdp)?;
+    let mut failed = page.event_listener::<EventLoadingFailed>().await.map_err(cdp)?;
 
     // A document that has not even begun to arrive by the limit has nothing to show.
     let navigation = tokio::time::timeout_at(deadline, page.execute(NavigateParams::new(url.as_str())))
@@ -149,11 +157,16 @@ async fn drive(page: &Page, url: &Url, timeout: Duration, max_html: usize) -> Re
     };
 
     // Settled: the current document of the main frame (a client-side navigation starts a
-    // new one) has fired `load` and Chromium's `networkIdle` (no request for 500 ms).
+    // new one) has fired `load`, and then no request of the page has been in flight for
+    // QUIET (500 ms): counted here from the Network events, or Chromium's own `networkIdle`,
+    // whichever comes first.
     let mut settled = false;
     let mut status = None;
     let mut state = Settling::default();
+    let mut in_flight: HashSet<String> = HashSet::new();
+    let mut quiet_since = tokio::time::Instant::now();
     while !settled {
+        let quiet_at = if state.load && in_flight.is_empty() { quiet_since + QUIET } else { deadline };
         tokio::select! {
             event = lifecycle.next() => {
                 let Some(event) = event else { break };
@@ -165,11 +178,30 @@ async fn drive(page: &Page, url: &Url, timeout: Duration, max_html: usize) -> Re
                     state = Settling { loader: Some(loader), ..Settling::default() };
                 }
                 match event.name.as_str() {
-                    "load" => state.load = true,
+                    "load" => {
+                        state.load = true;
+                        quiet_since = tokio::time::Instant::now();
+                    }
                     "networkIdle" => state.idle = true,
                     _ => {}
                 }
                 settled = state.load && state.idle;
+            }
+            sent = sent.next() => {
+                let Some(sent) = sent else { break };
+                in_flight.insert(sent.request_id.inner().clone());
+            }
+            finished = finished.next() => {
+                let Some(finished) = finished else { break };
+                if in_flight.remove(finished.request_id.inner()) && in_flight.is_empty() {
+                    quiet_since = tokio::time::Instant::now();
+                }
+            }
+            failed = failed.next() => {
+                let Some(failed) = failed else { break };
+                if in_flight.remove(failed.request_id.inner()) && in_flight.is_empty() {
+                    quiet_since = tokio::time::Instant::now();
+                }
             }
             response = responses.next() => {
                 let Some(response) = response else { break };
@@ -177,6 +209,7 @@ async fn drive(page: &Page, url: &Url, timeout: Duration, max_html: usize) -> Re
                     status = u16::try_from(response.response.status).ok();
                 }
             }
+            () = tokio::time::sleep_until(quiet_at), if quiet_at < deadline => settled = true,
             () = tokio::time::sleep_until(deadline) => break,
         }
     }
