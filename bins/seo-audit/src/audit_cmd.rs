@@ -7,6 +7,8 @@ use std::path::Path;
 use audit_core::{Audit, HttpFacts};
 use fetch::{FetchConfig, Fetcher};
 
+use app::AppError;
+
 use crate::Global;
 
 /// Exit status when the audit ran and the score is at least `--min-score`.
@@ -41,6 +43,10 @@ pub struct AuditArgs {
     pub url: Option<String>,
     #[arg(long, value_enum, default_value = "json")]
     pub format: Format,
+    /// Render the page in headless Chromium and audit the rendered DOM, with the `rendering`
+    /// section (docs/API.md, "Rendered audits"); a URL only (serve a file to render it).
+    #[arg(long)]
+    pub render: bool,
     /// Exit with status 1 when the score is under N, 0 to 100 (for CI pipelines).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=100))]
     pub min_score: Option<u32>,
@@ -73,8 +79,9 @@ pub async fn run(args: AuditArgs, global: &Global) -> u8 {
         }
     };
     let limits = server::pipeline::AnalysisLimits::cpu_ms(config.analysis_cpu_ms);
-    let audit = match load(&args, config.fetch_config(), limits).await {
-        Ok(audit) => audit,
+    let render = args.render.then(|| config.render_config());
+    let (audit, rendering) = match load(&args, config.fetch_config(), render, limits).await {
+        Ok(loaded) => loaded,
         Err((code, message)) => {
             eprintln!("error: {code}: {message}");
             return EXIT_FAILED;
@@ -83,7 +90,11 @@ pub async fn run(args: AuditArgs, global: &Global) -> u8 {
     let scanned_at = server::now_rfc3339();
     let mut out = std::io::stdout().lock();
     let written = match args.format {
-        Format::Json => write_json(&mut out, &api::FullAnswer::new(audit.to_result(&scanned_at))),
+        Format::Json => {
+            let mut result = audit.to_result(&scanned_at);
+            result.rendering = rendering;
+            write_json(&mut out, &api::FullAnswer::new(result))
+        }
         Format::Compact => write_json(&mut out, &api::CompactAnswer::new(audit.to_compact(&scanned_at))),
         Format::Text => {
             let color = !args.no_color && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
@@ -126,17 +137,30 @@ fn write_json(out: &mut impl Write, value: &impl serde::Serialize) -> std::io::R
     out.write_all(b"\n")
 }
 
+/// The audit of the target, and with `render` (the browser pool's settings) the rendered
+/// audit and its `rendering` section.
 async fn load(
     args: &AuditArgs,
     fetch_config: FetchConfig,
+    render: Option<app::RenderConfig>,
     limits: server::pipeline::AnalysisLimits,
-) -> Result<Audit, (&'static str, String)> {
+) -> Result<(Audit, Option<audit_core::Rendering>), (&'static str, String)> {
     let is_url = args.target.contains("://");
     let path = Path::new(&args.target);
     if !is_url && path.is_dir() {
         return Err(("invalid_request", format!("{} is a directory, not an HTML file", path.display())));
     }
     if !is_url && path.is_file() {
+        if render.is_some() {
+            return Err((
+                "invalid_request",
+                format!(
+                    "--render needs a URL: the browser loads pages over HTTP; serve {} (for example with `python3 \
+                     -m http.server`) and audit its URL, with --allow-target 127.0.0.1 for a local server",
+                    path.display()
+                ),
+            ));
+        }
         let html =
             std::fs::read(path).map_err(|e| ("invalid_request", format!("cannot read {}: {e}", path.display())))?;
         if !looks_like_html(path, &html) {
@@ -156,7 +180,7 @@ async fn load(
                 url
             }
         };
-        return Ok(server::pipeline::audit_html(&url, &html, HttpFacts::default(), limits));
+        return Ok((server::pipeline::audit_html(&url, &html, HttpFacts::default(), limits), None));
     }
     if args.url.is_some() {
         return Err(("invalid_request", "--url is for a local file; the target is fetched from its own URL".into()));
@@ -166,8 +190,20 @@ async fn load(
     }
     let url = fetch::validate_url(&args.target).map_err(|e| (e.code(), e.to_string()))?;
     let fetcher = Fetcher::new(fetch_config).map_err(|e| (e.code(), e.to_string()))?;
-    match server::pipeline::audit_url(&fetcher, &url, None, limits).await {
-        Ok(page) => Ok(page.audit),
+    let renderer = match render {
+        Some(config) => Some(app::Renderer::new(config, fetcher.clone()).map_err(|e| {
+            let e = app::AppError::from(e);
+            (e.code(), format!("{} ({})", e.message(), e.log_detail().unwrap_or_default()))
+        })?),
+        None => None,
+    };
+    let observer = app::NoObserver;
+    match server::pipeline::audit_page(&fetcher, renderer.as_ref(), &url, None, limits, &observer).await {
+        Ok(page) => Ok((page.audit, page.rendering)),
+        // A render's failure in the service's sentence; a fetch's in the fetcher's, as always.
+        Err(e @ (AppError::RenderNotConfigured(_) | AppError::RenderTimeout(_) | AppError::RenderFailed(_))) => {
+            Err((e.code(), e.message()))
+        }
         Err(e) => Err((e.code(), e.to_string())),
     }
 }

@@ -56,6 +56,10 @@ pub struct CrawlArgs {
     /// Do not read the site's sitemaps.
     #[arg(long)]
     pub no_sitemaps: bool,
+    /// Render every HTML page in headless Chromium and audit the rendered DOM (docs/API.md,
+    /// "Rendered audits").
+    #[arg(long)]
+    pub render: bool,
     #[command(flatten)]
     pub settings: AuditSettingFlags,
 }
@@ -158,6 +162,17 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
         Ok(f) => f,
         Err(e) => return fail(e.code(), e.to_string()),
     };
+    let renderer = if args.render {
+        match app::Renderer::new(config.render_config(), fetcher.clone()) {
+            Ok(r) => Some(r),
+            Err(e) => {
+                let e = app::AppError::from(e);
+                return fail(e.code(), format!("{} ({})", e.message(), e.log_detail().unwrap_or_default()));
+            }
+        }
+    } else {
+        None
+    };
     // The start URL is checked as an audit checks its URL, before anything is crawled.
     let start = match app::crawl::check_start(&fetcher, &args.url).await {
         Ok(url) => url,
@@ -175,6 +190,7 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
         time_limit: Duration::from_secs(args.time_limit),
         sitemaps: !args.no_sitemaps,
         cancel: Arc::new(AtomicBool::new(false)),
+        renderer,
         ..CrawlOptions::default()
     };
     // Ctrl-C (SIGINT) cancels: no fetch starts after it, and the pages done are reported.

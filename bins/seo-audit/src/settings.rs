@@ -405,6 +405,11 @@ mod tests {
             max_concurrent_audits: 4,
             audit_queue: 5,
             analysis_cpu_ms: 6,
+            chromium: Some(PathBuf::from("/usr/bin/chromium")),
+            render_tabs: 23,
+            render_queue: 24,
+            render_timeout_ms: 25,
+            render_memory_mb: 26,
             fetch: FetchSettings {
                 connect_timeout_ms: 7,
                 total_timeout_ms: 8,

@@ -32,6 +32,10 @@ pub struct CrawlRequest {
     /// Whether sitemaps are read (`Sitemap:` lines of robots.txt and `/sitemap.xml`).
     #[schemars(extend("default" = true))]
     pub sitemaps: Option<bool>,
+    /// Whether each HTML page is rendered in headless Chromium and its rendered DOM audited
+    /// (docs/API.md, "Rendered audits"): 5 quota units instead of 1.
+    #[schemars(extend("default" = false))]
+    pub render: Option<bool>,
 }
 
 /// How far a crawl got.
@@ -264,7 +268,7 @@ pub static CREATE_CRAWL: Operation = Operation {
     description: "Checks the start URL exactly as an audit does (invalid URL, address guard, not HTML: the \
         audit's errors, and no crawl is created), then crawls the site in the background: its own \
         links and sitemaps, robots.txt obeyed, every HTML page audited with the page rules, then the \
-        site rules over the whole set. Consumes 1 quota unit. Anonymous use allowed (limited per \
+        site rules over the whole set. Consumes 1 quota unit (5 with `render`). Anonymous use allowed (limited per \
         client IP); `max_pages` above the caller's tier limit is cut to it (`max_pages_cut`).",
     tag: "crawl",
     access: Access::KeyOptional,
@@ -293,6 +297,7 @@ pub static CREATE_CRAWL: Operation = Operation {
         error("429", "`rate_limited`: quota exhausted; `Retry-After` says when to retry."),
         E500,
         error("502", "`target_unreachable`: DNS failure, refused connection, TLS failure, too many redirects."),
+        error("503", "`not_configured`: `render` was asked for and the service has no browser; nothing is charged."),
         error("504", "`target_timeout`: the target did not answer in time."),
     ],
 };

@@ -58,6 +58,14 @@ const E502: Response =
 /// `overloaded`: too many audits in flight and the queue is full.
 const E503: Response = error("503", "`overloaded`: too many audits in flight and the queue is full.");
 
+/// `overloaded` or, for a rendered audit, `not_configured`.
+const E503_RENDER: Response = error(
+    "503",
+    "`overloaded`: too many audits in flight and the queue is full (or, with `render`, every browser tab is busy \
+        and the render queue is full); `not_configured`: `render` was asked for and the service has no browser \
+        (`details.install` says how to install one).",
+);
+
 /// `target_timeout`: the target did not answer in time.
 const E504: Response = error("504", "`target_timeout`: the target did not answer in time.");
 
@@ -478,7 +486,7 @@ pub static AUDIT: Operation = Operation {
     id: "audit",
     summary: "Audit one page",
     description: "Fetches the page (and its robots.txt) and returns the full audit or the compact summary. \
-        Consumes 1 quota unit. Anonymous use allowed (limited per client IP); a key that is sent \
+        Consumes 1 quota unit (5 with `render`). Anonymous use allowed (limited per client IP); a key that is sent \
         must be valid.",
     tag: "audit",
     access: Access::KeyOptional,
@@ -496,6 +504,14 @@ pub static AUDIT: Operation = Operation {
             required: false,
             description: "",
             schema: |_| json!({"type": "string", "enum": ["json", "compact"], "default": "json"}),
+        },
+        Param::Own {
+            name: "render",
+            at: In::Query,
+            required: false,
+            description: "`true`: render the page in headless Chromium and audit the rendered DOM, with the \
+        `rendering` section (5 quota units; docs/API.md, \"Rendered audits\").",
+            schema: |_| json!({"type": "string", "enum": ["true", "false", "1", "0"], "default": "false"}),
         },
         Param::ApiKeyQuery,
     ],
@@ -517,7 +533,7 @@ pub static AUDIT: Operation = Operation {
         E401_KEY_UNKNOWN,
         E403_AUDIT,
         E429,
-        E503,
+        E503_RENDER,
         E500,
         E422_TARGET,
         E502,
@@ -530,7 +546,7 @@ pub static AUDIT_BATCH: Operation = Operation {
     id: "auditBatch",
     summary: "Audit up to 10 pages",
     description: "Audits 1 to 10 URLs, 3 at a time, and answers them in input order. Duplicates are audited \
-        once and reported at each position. One quota unit per distinct valid URL is reserved \
+        once and reported at each position. One quota unit per distinct valid URL (5 with `render`) is reserved \
         before any audit starts; if fewer remain, 429 and nothing is consumed. A URL that fails is \
         reported at its position; the batch still answers 200.",
     tag: "audit",
@@ -556,7 +572,7 @@ pub static AUDIT_BATCH: Operation = Operation {
         E401_KEY_UNKNOWN,
         E403_AUDIT,
         E429,
-        E503,
+        E503_RENDER,
         E500,
     ],
 };

@@ -61,11 +61,18 @@ pub fn parse_format(value: Option<&str>) -> Result<Format, Refusal> {
 /// The refusal of a batch of `needed` distinct URLs from a caller whose whole limit is
 /// `limit` a minute: waiting cannot help, so it says what to send instead.
 pub fn larger_than_limit(needed: usize, limit: u32, keyed: bool) -> Refusal {
+    larger_than_limit_each(needed, 1, limit, keyed)
+}
+
+/// [`larger_than_limit`] for a batch whose URLs cost `each` units (a rendered batch: 5).
+pub fn larger_than_limit_each(urls: usize, each: u32, limit: u32, keyed: bool) -> Refusal {
     let whose = if keyed { "this key's whole" } else { "the whole anonymous" };
     let hint = if keyed { "" } else { " An API key raises the limit." };
+    let needed = urls.saturating_mul(each as usize);
+    let most = limit / each.max(1);
     Refusal::invalid_request(format!(
-        "This batch is larger than the rate limit: its {needed} distinct URLs need {needed} requests of quota, \
-         more than {whose} limit of {limit} per minute, so it can never pass as sent. Send at most {limit} \
+        "This batch is larger than the rate limit: its {urls} distinct URLs need {needed} requests of quota, \
+         more than {whose} limit of {limit} per minute, so it can never pass as sent. Send at most {most} \
          distinct URLs per batch.{hint}"
     ))
     .with_details(json!({ "parameter": "urls", "limit": limit, "requested": needed }))
@@ -102,6 +109,36 @@ pub fn parse_batch(body: &Value) -> Result<(Vec<String>, Format), Refusal> {
         Some(_) => return Err(Refusal::invalid_request("The field `format` must be a string.")),
     };
     Ok((urls, format))
+}
+
+/// The `render` switch of an audit request (docs/API.md, "Rendered audits"): `true` or
+/// `1` renders, `false`, `0` or absent does not.
+///
+/// # Errors
+/// Any other value.
+pub fn parse_render(value: Option<&str>) -> Result<bool, Refusal> {
+    match value.map(str::trim) {
+        None | Some("false" | "0") => Ok(false),
+        Some("true" | "1") => Ok(true),
+        Some(other) => {
+            Err(Refusal::invalid_request(format!("The parameter `render` must be `true` or `false`, not {other:?}."))
+                .with_details(json!({ "parameter": "render", "allowed": ["true", "false"] })))
+        }
+    }
+}
+
+/// The `render` field of a JSON body (a batch, a crawl): a boolean, `null` or absent
+/// (false).
+///
+/// # Errors
+/// Any other value.
+pub fn body_render(body: &Value) -> Result<bool, Refusal> {
+    match body.get("render") {
+        None | Some(Value::Null) => Ok(false),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(_) => Err(Refusal::invalid_request("The field `render` must be a boolean.")
+            .with_details(json!({ "parameter": "render" }))),
+    }
 }
 
 /// The `url` of a `{url}` body (documented as [`crate::UrlRequest`]).

@@ -169,6 +169,11 @@ pub struct BatchRequest {
     #[serde(default)]
     #[schemars(extend("default" = "json"))]
     pub format: Option<Format>,
+    /// Render every page in headless Chromium first (docs/API.md, "Rendered audits"): 5
+    /// quota units per distinct URL; `null` is the same as `false`.
+    #[serde(default)]
+    #[schemars(extend("default" = false))]
+    pub render: Option<bool>,
 }
 
 /// The answer of `POST /api/v1/audit/batch`: one item per input URL, in order.

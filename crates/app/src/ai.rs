@@ -7,7 +7,7 @@
 use ai_visibility::{ai_readiness, ai_visibility_scan, default_llms_url, AiReadiness, AiVisibilityScan};
 use url::Url;
 
-use crate::{App, AppError, Audited};
+use crate::{App, AppError, AuditOptions, Audited};
 
 /// Where llms.txt was looked for, and its body when the site serves one.
 struct Llms {
@@ -60,7 +60,8 @@ impl App {
     ) -> Result<(Audited, Llms), E> {
         // Admitted and charged before anything is fetched, llms.txt included.
         let ticket = self.admit_charged(1, charge).await?.pop().ok_or_else(|| AppError::internal("no audit ticket"))?;
-        let (page, llms) = tokio::join!(self.run_audit(url, owner, ticket), self.fetch_llms(url));
+        let (page, llms) =
+            tokio::join!(self.run_audit(url, owner, AuditOptions::default(), ticket), self.fetch_llms(url));
         Ok((page?, llms))
     }
 

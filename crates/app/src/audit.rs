@@ -23,12 +23,47 @@ use serde_json::json;
 use url::Url;
 
 use crate::observe::{analysed_outcome, NoObserver, Observer, Phase};
-use crate::pipeline::{audit_url_observed, AnalysisLimits};
+use crate::pipeline::{audit_page, AnalysisLimits};
 use crate::slots::{AuditSlots, Ticket};
 use crate::AppError;
 
 /// Most bytes of visible text kept with a stored audit (keyword tracking reads it).
 pub const MAX_STORED_TEXT: usize = 64 * 1024;
+
+/// Quota units of a rendered audit (docs/API.md, "Rendered audits"); an audit without
+/// rendering is one unit.
+pub const RENDER_UNITS: u32 = 5;
+
+/// How a page is audited: the options of the one audit path.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AuditOptions {
+    /// Render the page in headless Chromium and audit the rendered DOM, with the
+    /// `rendering` section (docs/API.md, "Rendered audits").
+    pub render: bool,
+}
+
+impl AuditOptions {
+    /// A rendered audit.
+    pub const RENDERED: AuditOptions = AuditOptions { render: true };
+
+    /// The quota units one audit with these options costs: 1, or [`RENDER_UNITS`].
+    pub fn units(self) -> u32 {
+        if self.render {
+            RENDER_UNITS
+        } else {
+            1
+        }
+    }
+}
+
+/// The browser of rendered audits, or why there is none.
+#[derive(Debug, Clone)]
+pub(crate) enum Browser {
+    /// A pool of tabs.
+    Ready(render::Renderer),
+    /// No browser: why (the cause the log and `not_configured`'s log line name).
+    Off(Arc<str>),
+}
 
 /// Who delivers the events a use case wrote to the store's webhook outbox (the server's
 /// webhook dispatcher). Events are written in the same transaction as the change that
@@ -61,6 +96,8 @@ pub struct App {
     pub lease: std::time::Duration,
     /// Who counts what the application does ([`crate::Observer`]; nothing by default).
     pub(crate) observer: Arc<dyn Observer>,
+    /// The browser of rendered audits ([`App::with_renderer`]; none by default).
+    pub(crate) browser: Browser,
 }
 
 impl std::fmt::Debug for App {
@@ -106,6 +143,60 @@ impl App {
             writer: Arc::default(),
             lease: crate::lease::DEFAULT_LEASE,
             observer: Arc::new(NoObserver),
+            browser: Browser::Off("no browser was set up in this process".into()),
+        }
+    }
+
+    /// The application rendering pages with `renderer` (`Err`: why there is no browser;
+    /// rendered audits then answer `not_configured`, everything else works as before).
+    pub fn with_renderer(mut self, renderer: Result<render::Renderer, render::RenderError>) -> App {
+        self.browser = match renderer {
+            Ok(r) => Browser::Ready(r),
+            Err(e) => Browser::Off(e.to_string().into()),
+        };
+        self
+    }
+
+    /// Whether rendered audits can run (a browser was found at start).
+    pub fn renders(&self) -> bool {
+        matches!(self.browser, Browser::Ready(_))
+    }
+
+    /// `not_configured` when `render` is asked for and there is no browser: what a use case
+    /// that renders later (a crawl) checks before it charges anything.
+    ///
+    /// # Errors
+    /// [`AppError::RenderNotConfigured`].
+    pub fn check_render(&self, render: bool) -> Result<(), AppError> {
+        self.renderer_for(AuditOptions { render }).map(drop)
+    }
+
+    /// Whether a render with `options` may be charged: a browser exists and its pool is not
+    /// full now (every tab busy and the render queue full: `overloaded`, before anything is
+    /// charged; a pool that fills after this is met by the render itself).
+    ///
+    /// # Errors
+    /// [`AppError::RenderNotConfigured`] or [`AppError::Overloaded`].
+    fn render_admissible(&self, options: AuditOptions) -> Result<(), AppError> {
+        if let Some(renderer) = self.renderer_for(options)? {
+            let config = renderer.config();
+            if renderer.in_flight() >= config.tabs.max(1) + config.queue {
+                return Err(AppError::Overloaded);
+            }
+        }
+        Ok(())
+    }
+
+    /// The renderer `options` need: `None` without rendering.
+    ///
+    /// # Errors
+    /// [`AppError::RenderNotConfigured`] when rendering is asked for and there is no browser,
+    /// checked before anything is admitted or charged.
+    pub(crate) fn renderer_for(&self, options: AuditOptions) -> Result<Option<&render::Renderer>, AppError> {
+        match (&self.browser, options.render) {
+            (_, false) => Ok(None),
+            (Browser::Ready(r), true) => Ok(Some(r)),
+            (Browser::Off(why), true) => Err(AppError::RenderNotConfigured(why.to_string())),
         }
     }
 
@@ -121,41 +212,47 @@ impl App {
         &*self.observer
     }
 
-    /// Audits `url` for a client who waits: admission, then `charge(1)` (the caller's
-    /// quota; its refusal is returned as it is and nothing else happens), then
-    /// [`App::run_audit`].
+    /// Audits `url` for a client who waits: admission, then `charge(units)` (the caller's
+    /// quota, [`AuditOptions::units`]; its refusal is returned as it is and nothing else
+    /// happens), then [`App::run_audit`].
     ///
     /// # Errors
-    /// `overloaded` before anything is charged, the charge's own refusal, or what the
-    /// audit met.
+    /// `not_configured` (rendering without a browser) or `overloaded` before anything is
+    /// charged, the charge's own refusal, or what the audit met.
     pub async fn audit_for_client<E: From<AppError>, F: std::future::Future<Output = Result<(), E>>>(
         &self,
         url: &Url,
         owner: Option<&str>,
+        options: AuditOptions,
         charge: impl FnOnce(u32) -> F,
     ) -> Result<Audited, E> {
-        let mut tickets = self.admit_charged(1, charge).await?;
+        self.render_admissible(options)?;
+        let units = options.units();
+        let mut tickets = self.admit_charged(1, |_| charge(units)).await?;
         let ticket = tickets.pop().ok_or_else(|| AppError::internal("no audit ticket"))?;
-        Ok(self.run_audit(url, owner, ticket).await?)
+        Ok(self.run_audit(url, owner, options, ticket).await?)
     }
 
     /// Audits the distinct `urls` of a batch: a place for each, all or none, then one
-    /// `charge` for all of them, then `concurrency` audits at a time. The outcomes are in
-    /// the order of `urls`.
+    /// `charge` for all of them ([`AuditOptions::units`] each), then `concurrency` audits at
+    /// a time. The outcomes are in the order of `urls`.
     ///
     /// # Errors
-    /// `overloaded` when the queue cannot hold them all, or the charge's refusal; nothing is
-    /// charged or audited then.
+    /// `not_configured` (rendering without a browser), `overloaded` when the queue cannot
+    /// hold them all, or the charge's refusal; nothing is charged or audited then.
     pub async fn audit_batch<E: From<AppError>, F: std::future::Future<Output = Result<(), E>>>(
         &self,
         urls: Vec<Url>,
         owner: Option<&str>,
+        options: AuditOptions,
         concurrency: usize,
         charge: impl FnOnce(u32) -> F,
     ) -> Result<Vec<Result<Audited, AppError>>, E> {
-        let tickets = self.admit_charged(urls.len(), charge).await?;
+        self.render_admissible(options)?;
+        let units = options.units();
+        let tickets = self.admit_charged(urls.len(), |n| charge(n.saturating_mul(units))).await?;
         Ok(futures_util::stream::iter(urls.into_iter().zip(tickets))
-            .map(|(url, ticket)| async move { self.run_audit(&url, owner, ticket).await })
+            .map(|(url, ticket)| async move { self.run_audit(&url, owner, options, ticket).await })
             .buffered(concurrency.max(1))
             .collect()
             .await)
@@ -168,7 +265,7 @@ impl App {
     /// `overloaded`, or what the audit met.
     pub async fn audit_charged(&self, url: &Url, owner: Option<&str>) -> Result<Audited, AppError> {
         let ticket = self.slots.admit()?;
-        self.run_audit(url, owner, ticket).await
+        self.run_audit(url, owner, AuditOptions::default(), ticket).await
     }
 
     /// Audits `url` for work nobody waits on (workflow steps, monitor checks, badge audits):
@@ -184,7 +281,7 @@ impl App {
         patience: Duration,
     ) -> Result<Audited, AppError> {
         let ticket = self.slots.admit_background_within(patience).await?;
-        self.run_audit(url, owner, ticket).await
+        self.run_audit(url, owner, AuditOptions::default(), ticket).await
     }
 
     /// Places for `n` audits, then the charge: admission first, so a full server charges
@@ -202,15 +299,24 @@ impl App {
         Ok(tickets)
     }
 
-    /// The audit path after admission: waits for the slot, fetches and analyses the page
-    /// (the slot held until the analysis ends), builds the result and records it.
+    /// The audit path after admission: waits for the slot, fetches (and with
+    /// [`AuditOptions::render`] renders) and analyses the page (the slot held until the
+    /// analysis ends), builds the result and records it. A rendered audit's result is the
+    /// audit of the rendered DOM with its `rendering` section, and that is what is stored.
     ///
     /// # Errors
-    /// What the fetch met, or an engine failure. A failure to store is logged, not returned
-    /// ([`Audited::stored`] is `None`).
-    pub async fn run_audit(&self, url: &Url, owner: Option<&str>, ticket: Ticket) -> Result<Audited, AppError> {
+    /// What the fetch or the render met, or an engine failure. A failure to store is
+    /// logged, not returned ([`Audited::stored`] is `None`).
+    pub async fn run_audit(
+        &self,
+        url: &Url,
+        owner: Option<&str>,
+        options: AuditOptions,
+        ticket: Ticket,
+    ) -> Result<Audited, AppError> {
+        let renderer = self.renderer_for(options)?;
         let slot = ticket.ready().await?;
-        let page = match audit_url_observed(&self.fetcher, url, Some(slot), self.limits, &*self.observer).await {
+        let page = match audit_page(&self.fetcher, renderer, url, Some(slot), self.limits, &*self.observer).await {
             Ok(page) => page,
             Err(e) => {
                 self.observer.audit_done(e.code());
@@ -218,7 +324,8 @@ impl App {
             }
         };
         let scanned_at = store::now_rfc3339();
-        let result = page.audit.to_result(&scanned_at);
+        let mut result = page.audit.to_result(&scanned_at);
+        result.rendering = page.rendering;
         let storing = Instant::now();
         let stored = match self.record(url, owner, &page.audit, &result).await {
             Ok(stored) => Some(stored),

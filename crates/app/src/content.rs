@@ -14,7 +14,7 @@ use serde::Serialize;
 use serde_json::Value;
 use url::Url;
 
-use crate::{App, AppError, Ticket};
+use crate::{App, AppError, AuditOptions, Ticket};
 
 /// Competitor pages fetched at once by one content-gap request.
 pub const COMPETITOR_CONCURRENCY: usize = 3;
@@ -97,7 +97,7 @@ impl App {
         let competitor_tickets = tickets.split_off(1);
         let ticket = tickets.pop().ok_or_else(|| AppError::internal("no audit ticket"))?;
         let (page, competitors) = tokio::join!(
-            self.run_audit(&req.url, owner, ticket),
+            self.run_audit(&req.url, owner, AuditOptions::default(), ticket),
             self.competitors(&req.competitors, competitor_tickets)
         );
         let page = page?.audit.page;

@@ -55,7 +55,47 @@ pub enum AppError {
     /// A competitor page answered with this status outside 200..=299.
     #[error("the competitor answered http {0}")]
     CompetitorStatus(u16),
+    /// A rendered audit was asked for and the service has no browser (docs/API.md,
+    /// "Rendered audits"); the string is why, for the log.
+    #[error("rendering is off: {0}")]
+    RenderNotConfigured(String),
+    /// The page did not render within the time limit and left no DOM to audit.
+    #[error("the page did not render within {0:?}")]
+    RenderTimeout(std::time::Duration),
+    /// The browser failed while rendering (it is restarted for the next render); the
+    /// string is the cause, for the log only.
+    #[error("the browser failed: {0}")]
+    RenderFailed(String),
 }
+
+impl From<render::RenderError> for AppError {
+    /// A render's failure in the application's words (docs/API.md, "Rendered audits",
+    /// errors): no browser is `not_configured`, a full pool `overloaded`, the document's own
+    /// fetch failure the fetch error it is.
+    fn from(e: render::RenderError) -> AppError {
+        match e {
+            render::RenderError::NotConfigured(why) => AppError::RenderNotConfigured(why),
+            render::RenderError::Overloaded => AppError::Overloaded,
+            render::RenderError::Timeout(limit) => AppError::RenderTimeout(limit),
+            render::RenderError::Fetch(f) => AppError::Fetch(f),
+            render::RenderError::Browser(cause) => AppError::RenderFailed(cause),
+        }
+    }
+}
+
+/// `10 s` → `10 seconds`, `1 s` → `1 second`, `800 ms` → `0.8 seconds` (the fetcher's
+/// wording of its own limits).
+fn seconds(d: std::time::Duration) -> String {
+    let ms = d.as_millis();
+    match ms {
+        1000 => "1 second".to_string(),
+        ms if ms % 1000 == 0 => format!("{} seconds", ms / 1000),
+        _ => format!("{} seconds", d.as_secs_f64()),
+    }
+}
+
+/// How an operator installs the browser of rendered audits, in the `not_configured` answer.
+pub const RENDER_INSTALL: &str = "apt-get install chromium";
 
 impl AppError {
     /// An internal error from anything displayable.
@@ -100,6 +140,9 @@ impl AppError {
             AppError::NotConfigured { .. } => "not_configured",
             AppError::Provider(e) => e.code(),
             AppError::CompetitorStatus(_) => "target_status",
+            AppError::RenderNotConfigured(_) => "not_configured",
+            AppError::RenderTimeout(_) => "target_timeout",
+            AppError::RenderFailed(_) => "upstream_error",
         }
     }
 
@@ -121,6 +164,17 @@ impl AppError {
             }
             AppError::Provider(e) => provider_reason(e).1,
             AppError::CompetitorStatus(status) => format!("The competitor answered HTTP {status}."),
+            AppError::RenderNotConfigured(_) => "Rendered audits need a headless Chromium and none was found; \
+                 install Debian's `chromium` package (or set the `chromium` setting, SEO_AUDIT_CHROMIUM, to the \
+                 browser's path) and restart the service. Audits without `render` work as always."
+                .to_string(),
+            AppError::RenderTimeout(limit) => format!(
+                "The page did not finish rendering within {}, the render time limit.",
+                seconds(*limit)
+            ),
+            AppError::RenderFailed(_) => {
+                "The browser failed while rendering the page; it is restarted, retry the audit.".to_string()
+            }
         }
     }
 
@@ -140,6 +194,12 @@ impl AppError {
                 Some(details)
             }
             AppError::CompetitorStatus(status) => Some(json!({ "status": status })),
+            AppError::RenderNotConfigured(_) => Some(json!({
+                "feature": "render",
+                "settings": ["chromium"],
+                "install": RENDER_INSTALL,
+            })),
+            AppError::RenderFailed(_) => Some(json!({ "reason": "browser" })),
             AppError::Refused { details, .. } => details.as_deref().cloned(),
             _ => None,
         }
@@ -150,6 +210,7 @@ impl AppError {
         match self {
             AppError::Fetch(e) => e.detail().map(str::to_string),
             AppError::Provider(ProviderError::Transport(e)) => e.detail().map(str::to_string),
+            AppError::RenderNotConfigured(cause) | AppError::RenderFailed(cause) => Some(cause.clone()),
             _ => None,
         }
     }

@@ -15,7 +15,7 @@ use ai_visibility::{
 };
 use url::Url;
 
-use crate::{App, AppError};
+use crate::{App, AppError, AuditOptions};
 
 /// The AI search provider's settings (the `[geo]` section of the service's settings). Its
 /// `Debug` form leaves the key out, so logging the settings cannot leak it.
@@ -125,7 +125,7 @@ impl GeoService {
             }
         }
 
-        let page = app.run_audit(url, owner, ticket).await?;
+        let page = app.run_audit(url, owner, AuditOptions::default(), ticket).await?;
         let report = geo_check(provider, &page.audit.page, &domain, &self.options).await.map_err(|e| {
             tracing::warn!(domain = %domain, error = %e, "geo-check provider failed");
             AppError::Provider(e)

@@ -63,14 +63,17 @@ pub mod workflows;
 mod writers;
 
 pub use accounts::{SubscribeError, UsageFacts, MAX_WEBHOOKS_PER_USER};
-pub use audit::{audit_record, page_text, App, Audited, Events, MAX_STORED_TEXT};
+pub use audit::{audit_record, page_text, App, AuditOptions, Audited, Events, MAX_STORED_TEXT, RENDER_UNITS};
 pub use badges::BadgeQueue;
 pub use compare::Comparison;
-pub use error::{AppError, GEO_SETTINGS, INTERNAL_MESSAGE, OVERLOADED_MESSAGE};
+pub use error::{AppError, GEO_SETTINGS, INTERNAL_MESSAGE, OVERLOADED_MESSAGE, RENDER_INSTALL};
 pub use geo::{GeoService, GeoSettings};
 pub use lease::DEFAULT_LEASE;
 pub use monitors::{AlertRule, Monitors, OwnedMonitor};
 pub use observe::{NoObserver, Observer, Phase};
+/// The settings of rendered audits' browser pool (docs/API.md, "Rendered audits"): the
+/// server reaches the rendering crate only through the application.
+pub use render::{RenderConfig, Renderer};
 pub use setup::{FetchSettings, OpenError, RateLimits, Setup};
 pub use slots::{AuditSlots, Ticket};
 pub use stored::StoredResult;

@@ -3,7 +3,8 @@
 //! the command line, so every way in audits a page the same way.
 
 use ai_visibility::Robots;
-use audit_core::{Audit, HttpFacts, Page, RobotsTxtFact};
+use audit_core::rendering::{self, BlockedRequest, Browser};
+use audit_core::{Audit, HttpFacts, Page, Rendering, RobotsTxtFact};
 use fetch::{FetchedPage, Fetcher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -27,6 +28,9 @@ pub struct PageAudit {
     /// The body of the site's robots.txt when it answered 200 (for engines that need more
     /// than the crawlability verdict, such as AI-bot access).
     pub robots_txt: Option<Robots>,
+    /// For a rendered audit, the served HTML against the rendered DOM (`audit` is then the
+    /// audit of the rendered DOM; docs/API.md, "Rendered audits").
+    pub rendering: Option<Rendering>,
 }
 
 /// Fetches `url` and its site's robots.txt concurrently and audits the page. The CPU-bound
@@ -55,19 +59,66 @@ pub async fn audit_url_observed(
     limits: AnalysisLimits,
     observer: &dyn Observer,
 ) -> Result<PageAudit, AppError> {
+    audit_page(fetcher, None, url, slot, limits, observer).await
+}
+
+/// [`audit_url_observed`], and with a `renderer` a rendered audit (docs/API.md, "Rendered
+/// audits"): the served page and its robots.txt are fetched as always, then the page (at
+/// its URL after redirects) is rendered; the analysis parses both documents, audits the
+/// rendered DOM with the served response's HTTP facts, and compares the two
+/// ([`audit_core::rendering::compare`]). The render counts as part of the fetch phase.
+///
+/// # Errors
+/// What the fetch met, or what the render met ([`AppError::from`] a
+/// [`render::RenderError`]).
+pub async fn audit_page(
+    fetcher: &Fetcher,
+    renderer: Option<&render::Renderer>,
+    url: &Url,
+    slot: Option<OwnedSemaphorePermit>,
+    limits: AnalysisLimits,
+    observer: &dyn Observer,
+) -> Result<PageAudit, AppError> {
     let started = Instant::now();
     let fetched = fetch_with_robots(fetcher, url).await;
+    let fetched = match (fetched, renderer) {
+        (Ok((page, robots)), Some(renderer)) => match renderer.render(&page.final_url).await {
+            Ok(rendered) => Ok((page, robots, Some(rendered))),
+            Err(e) => Err(AppError::from(e)),
+        },
+        (Ok((page, robots)), None) => Ok((page, robots, None)),
+        (Err(e), _) => Err(AppError::from(e)),
+    };
     let fetched_at = Instant::now();
     observer.audit_phase(Phase::Fetch, fetched_at - started);
-    let (page, robots) = fetched?;
+    let (page, robots, rendered) = fetched?;
     let requested = url.to_string();
-    let (audit, robots) = analyse_blocking(slot, limits, move |budget| {
+    let (audit, robots, rendering) = analyse_blocking(slot, limits, move |budget| {
         let http = http_facts(&requested, &page, robots.as_ref());
-        (audit_core::audit(Page::parse_within(&requested, &page.body, http, budget)), robots)
+        match rendered {
+            None => (audit_core::audit(Page::parse_within(&requested, &page.body, http, budget)), robots, None),
+            Some(rendered) => {
+                let served = Page::parse_within(&requested, &page.body, http.clone(), budget);
+                let dom = Page::parse_within(&requested, rendered.html.as_bytes(), http, budget);
+                let rendering = rendering::compare(&served, &dom, browser_facts(rendered));
+                (audit_core::audit(dom), robots, Some(rendering))
+            }
+        }
     })
     .await?;
     observer.audit_phase(Phase::Analysis, fetched_at.elapsed());
-    Ok(PageAudit { audit, robots_txt: robots })
+    Ok(PageAudit { audit, robots_txt: robots, rendering })
+}
+
+/// What the browser reported about a render, in the engine's terms.
+fn browser_facts(rendered: render::Rendered) -> Browser {
+    Browser {
+        final_url: rendered.final_url,
+        timed_out: rendered.timed_out,
+        elapsed_ms: u64::try_from(rendered.elapsed.as_millis()).unwrap_or(u64::MAX),
+        requests: rendered.requests,
+        blocked: rendered.blocked.into_iter().map(|b| BlockedRequest { url: b.url, reason: b.reason }).collect(),
+    }
 }
 
 /// Runs `analysis` on the blocking pool with the page budget of `limits`, holding `slot`

@@ -30,6 +30,9 @@ pub struct Setup {
     pub lease: Duration,
     /// Who counts what the application does (the service's metrics); `None`: nobody.
     pub observer: Option<Arc<dyn crate::Observer>>,
+    /// The browser pool of rendered audits (docs/API.md, "Rendered audits"). When no
+    /// Chromium is found, rendering is off (logged once) and the rest works as before.
+    pub render: render::RenderConfig,
 }
 
 /// Requests (quota units) per minute of each kind of identity (docs/API.md, Quota; the
@@ -145,6 +148,11 @@ impl App {
             webhooks.observe(observer.clone());
             app = app.with_observer(observer);
         }
-        Ok((app, webhooks))
+        let renderer = render::Renderer::new(setup.render, app.fetcher.clone());
+        match &renderer {
+            Ok(_) => tracing::info!("rendered audits are on"),
+            Err(e) => tracing::warn!(error = %e, "rendered audits are off: render=true answers 503 not_configured"),
+        }
+        Ok((app.with_renderer(renderer), webhooks))
     }
 }

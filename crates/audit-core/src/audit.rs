@@ -301,6 +301,7 @@ impl Audit {
                 ruleset_fingerprint: ruleset_fingerprint().to_string(),
                 checks_executed: self.checks.len(),
             },
+            rendering: None,
         }
     }
 
@@ -595,6 +596,11 @@ pub struct AuditResult {
     pub ai_insights: String,
     /// Versions and the number of checks.
     pub meta: ResultMeta,
+    /// Only in rendered audits: the served HTML against the rendered DOM (docs/API.md,
+    /// "Rendered audits"); absent otherwise, so the result of an audit without rendering
+    /// keeps its shape.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rendering: Option<crate::rendering::Rendering>,
 }
 
 /// `score` of the compact result.

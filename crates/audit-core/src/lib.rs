@@ -30,6 +30,7 @@ mod charset;
 mod docs;
 mod page;
 mod parse;
+pub mod rendering;
 pub mod report;
 mod rule;
 mod rules;
@@ -43,6 +44,7 @@ pub use charset::{decode, Charset, CharsetSource, META_PRESCAN_BYTES};
 pub use docs::rules_markdown;
 pub use page::{Heading, Hreflang, HttpFacts, Image, JsonLd, Link, LinkKind, Page, RobotsTxtFact, Semantic};
 pub use parse::{Analysis, Budget, Stop, Unlimited};
+pub use rendering::Rendering;
 pub use rule::{Category, Finding, Group, Level, Outcome, Rule, RuleMeta, Severity, UnknownName};
 pub use rules::RULES;
 

@@ -102,6 +102,8 @@ pub struct Fetcher {
 struct Inner {
     client: reqwest::Client,
     guard: Arc<AddressGuard>,
+    /// The fixed DNS answers of `config.dns_overrides`, by normalized name.
+    overrides: Arc<HashMap<String, Vec<IpAddr>>>,
     config: FetchConfig,
     /// robots.txt answers by origin, with the time they were fetched.
     robots_cache: std::sync::Mutex<HashMap<String, (Instant, FetchedPage)>>,
@@ -131,7 +133,8 @@ impl Fetcher {
         let guard = Arc::new(AddressGuard::new(&config.allow_targets)?.offline(config.offline));
         let overrides: HashMap<String, Vec<IpAddr>> =
             config.dns_overrides.iter().map(|(name, addrs)| (normalize_name(name), addrs.clone())).collect();
-        let resolver = GuardedResolver { guard: Arc::clone(&guard), overrides: Arc::new(overrides) };
+        let overrides = Arc::new(overrides);
+        let resolver = GuardedResolver { guard: Arc::clone(&guard), overrides: Arc::clone(&overrides) };
         let client = reqwest::Client::builder()
             .redirect(Policy::none())
             .no_proxy()
@@ -141,7 +144,7 @@ impl Fetcher {
             .use_rustls_tls()
             .build()
             .map_err(|e| Error::Config(e.to_string()))?;
-        Ok(Fetcher { inner: Arc::new(Inner { client, guard, config, robots_cache: Default::default() }) })
+        Ok(Fetcher { inner: Arc::new(Inner { client, guard, overrides, config, robots_cache: Default::default() }) })
     }
 
     /// The settings this fetcher was built with.
@@ -152,6 +155,16 @@ impl Fetcher {
     /// The address guard this fetcher applies.
     pub fn guard(&self) -> &AddressGuard {
         &self.inner.guard
+    }
+
+    /// The addresses of the host name `name` that may be connected to: resolved as every
+    /// fetch resolves (fixed answers, then the system resolver) and filtered by the guard.
+    ///
+    /// # Errors
+    /// [`Error::Dns`] when the name does not resolve, [`Error::Blocked`] when no address
+    /// passes the guard.
+    pub async fn resolve(&self, name: &str) -> Result<Vec<IpAddr>, Error> {
+        crate::resolver::resolve_checked(&self.inner.guard, &self.inner.overrides, &normalize_name(name)).await
     }
 
     /// Fetches an HTML page, following up to `max_redirects` redirects, within

@@ -45,6 +45,7 @@ mod client;
 mod error;
 mod guard;
 mod page;
+pub mod proxy;
 mod resolver;
 mod validate;
 

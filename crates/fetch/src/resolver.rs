@@ -25,20 +25,31 @@ impl Resolve for GuardedResolver {
         let overrides = Arc::clone(&self.overrides);
         let host = normalize_name(name.as_str());
         Box::pin(async move {
-            let found = match overrides.get(&host) {
-                Some(fixed) => fixed.clone(),
-                // Offline mode: an unlisted name is not looked up at all.
-                None if !guard.may_look_up(&host) => {
-                    return Err(Error::Dns { host, failure: DnsFailure::Offline, detail: String::new() }.into())
-                }
-                None => lookup(&host, &overrides).await?,
-            };
-            let kept = guard.filter_resolved(&host, &found)?;
+            let kept = resolve_checked(&guard, &overrides, &host).await?;
             // Port 0 is replaced by the URL's port (or the scheme's default) by reqwest.
             let addrs: Addrs = Box::new(kept.into_iter().map(|ip| SocketAddr::new(ip, 0)));
             Ok(addrs)
         })
     }
+}
+
+/// The addresses of `host` (a normalized name) that the guard lets through: the fixed
+/// answers or the system resolver, then [`AddressGuard::filter_resolved`]. The one path by
+/// which the fetcher and the browser proxy (`crate::proxy`) turn a name into addresses.
+pub(crate) async fn resolve_checked(
+    guard: &AddressGuard,
+    overrides: &HashMap<String, Vec<IpAddr>>,
+    host: &str,
+) -> Result<Vec<IpAddr>, Error> {
+    let found = match overrides.get(host) {
+        Some(fixed) => fixed.clone(),
+        // Offline mode: an unlisted name is not looked up at all.
+        None if !guard.may_look_up(host) => {
+            return Err(Error::Dns { host: host.to_string(), failure: DnsFailure::Offline, detail: String::new() })
+        }
+        None => lookup(host, overrides).await?,
+    };
+    guard.filter_resolved(host, &found)
 }
 
 async fn lookup(host: &str, overrides: &HashMap<String, Vec<IpAddr>>) -> Result<Vec<IpAddr>, Error> {

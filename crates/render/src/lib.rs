@@ -9,10 +9,22 @@
 //! This crate is I/O (it starts processes and serves the proxy); the comparison of the
 //! served and the rendered page is pure and lives in `audit-core`.
 
+mod browser;
+mod tab;
+
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
+use tokio::sync::Semaphore;
 use url::Url;
+
+use crate::browser::BrowserProcess;
+
+/// Time a render may take beyond its limit (serialising a page that did not settle, closing
+/// its tab and context) before the browser is taken to hang.
+const HANG_MARGIN: Duration = Duration::from_secs(15);
 
 /// How renders are bounded (`docs/API.md`, "Rendered audits").
 #[derive(Debug, Clone)]
@@ -57,7 +69,8 @@ pub struct BlockedRequest {
 pub struct Rendered {
     /// The URL of the document after redirects and client-side navigation.
     pub final_url: String,
-    /// The serialised DOM (`<!DOCTYPE html>` plus `document.documentElement.outerHTML`).
+    /// The serialised DOM: the document's doctype (when it has one) and
+    /// `document.documentElement.outerHTML`, at most the fetcher's body limit in bytes.
     pub html: String,
     /// Requests refused by the guard or a limit, in the order they were made.
     pub blocked: Vec<BlockedRequest>,
@@ -65,6 +78,12 @@ pub struct Rendered {
     pub requests: u32,
     /// Wall-clock time of the render.
     pub elapsed: Duration,
+    /// The page had not settled (loaded, then no request for 500 ms) within the time limit;
+    /// `html` is the DOM as it stood at the limit.
+    pub timed_out: bool,
+    /// The HTTP status of the last document answer of the main frame, when the browser
+    /// reported one.
+    pub status: Option<u16>,
 }
 
 /// Why a page could not be rendered.
@@ -88,9 +107,48 @@ pub enum RenderError {
 }
 
 /// A pool of headless-Chromium tabs behind the guarded proxy. Cheap to clone.
-#[derive(Debug, Clone)]
+///
+/// - At most `tabs` renders run at once, each in a fresh browser context (an incognito-like
+///   profile of its own, closed after the render) with its own proxy; `queue` more may wait
+///   for a tab, and one more is refused at once with [`RenderError::Overloaded`].
+/// - One browser serves all tabs. It starts on the first render (with a fresh temporary
+///   profile directory, removed when it goes), and is replaced when it has died (a render
+///   that finds it dead starts a new one, and a render that fails because it died is tried
+///   once more) or when its processes together use more than `memory_limit_bytes` after a
+///   render.
+#[derive(Clone)]
 pub struct Renderer {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
     config: RenderConfig,
+    chromium: PathBuf,
+    fetcher: fetch::Fetcher,
+    tabs: Semaphore,
+    /// Renders running or waiting for a tab.
+    admitted: AtomicUsize,
+    /// The browser, once started; renders hold a clone while they use it, so a replaced
+    /// browser is killed when the last render on it ends.
+    browser: tokio::sync::Mutex<Option<Arc<BrowserProcess>>>,
+}
+
+impl std::fmt::Debug for Renderer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Renderer")
+            .field("config", &self.inner.config)
+            .field("chromium", &self.inner.chromium)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Gives back a place in the pool (running or queued) when a render ends.
+struct Admitted<'a>(&'a AtomicUsize);
+
+impl Drop for Admitted<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 impl Renderer {
@@ -100,19 +158,125 @@ impl Renderer {
     /// # Errors
     /// [`RenderError::NotConfigured`] when no Chromium binary is found.
     pub fn new(config: RenderConfig, fetcher: fetch::Fetcher) -> Result<Renderer, RenderError> {
-        let _ = fetcher;
-        Err(RenderError::NotConfigured(format!(
-            "not built yet (tabs {}); install Debian's `chromium` package",
-            config.tabs
-        )))
+        let chromium = browser::find_chromium(config.chromium.as_deref())?;
+        let tabs = Semaphore::new(config.tabs.max(1));
+        Ok(Renderer {
+            inner: Arc::new(Inner {
+                config,
+                chromium,
+                fetcher,
+                tabs,
+                admitted: AtomicUsize::new(0),
+                browser: tokio::sync::Mutex::new(None),
+            }),
+        })
+    }
+
+    /// The settings this renderer was built with.
+    pub fn config(&self) -> &RenderConfig {
+        &self.inner.config
+    }
+
+    /// The Chromium binary in use.
+    pub fn chromium(&self) -> &std::path::Path {
+        &self.inner.chromium
+    }
+
+    /// Renders running or waiting for a tab.
+    pub fn in_flight(&self) -> usize {
+        self.inner.admitted.load(Ordering::SeqCst)
+    }
+
+    /// The process id of the running browser, if one runs (for operators and tests).
+    pub async fn browser_pid(&self) -> Option<u32> {
+        self.inner.browser.lock().await.as_ref().and_then(|b| b.pid())
     }
 
     /// Loads `url` in a fresh browser context, waits until the page settles (network idle or
     /// the time limit), and returns the serialised DOM.
     ///
+    /// Only `http` and `https` URLs are rendered (`file:`, `data:` and the like are
+    /// [`fetch::Error::InvalidUrl`]), and the URL must pass the address guard before the
+    /// browser is asked; a document the guard refuses after a redirect is
+    /// [`RenderError::Fetch`] too.
+    ///
     /// # Errors
     /// See [`RenderError`].
     pub async fn render(&self, url: &Url) -> Result<Rendered, RenderError> {
-        Err(RenderError::NotConfigured(format!("cannot render {url} (tabs {})", self.config.tabs)))
+        let inner = &*self.inner;
+        if !matches!(url.scheme(), "http" | "https") {
+            return Err(RenderError::Fetch(fetch::Error::InvalidUrl(format!(
+                "only http and https pages are rendered, not {}:",
+                url.scheme()
+            ))));
+        }
+        if url.host().is_none() {
+            return Err(RenderError::Fetch(fetch::Error::InvalidUrl("it has no host".into())));
+        }
+        inner.fetcher.guard().check_url(url)?;
+
+        let limit = inner.config.tabs.max(1) + inner.config.queue;
+        inner
+            .admitted
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| (n < limit).then_some(n + 1))
+            .map_err(|_| RenderError::Overloaded)?;
+        let _admitted = Admitted(&inner.admitted);
+        let _tab = inner.tabs.acquire().await.map_err(|_| RenderError::Overloaded)?;
+
+        let mut retried = false;
+        loop {
+            let browser = self.browser().await?;
+            let rendering = tab::render(&browser, &inner.fetcher, url, inner.config.timeout);
+            // Every step of a render has its own bound; this one catches a browser that
+            // stopped answering commands, which is then replaced.
+            let Ok(result) = tokio::time::timeout(inner.config.timeout + HANG_MARGIN, rendering).await else {
+                tracing::warn!("the browser stopped answering; it is restarted");
+                self.discard(&browser).await;
+                return Err(RenderError::Timeout(inner.config.timeout));
+            };
+            if !browser.alive() {
+                tracing::warn!("the browser died during a render; it is restarted");
+                self.discard(&browser).await;
+                if matches!(result, Err(RenderError::Browser(_))) && !retried {
+                    retried = true;
+                    continue;
+                }
+                return result;
+            }
+            let used = browser.memory_bytes();
+            if used > inner.config.memory_limit_bytes {
+                tracing::info!(
+                    used,
+                    limit = inner.config.memory_limit_bytes,
+                    "the browser is restarted: over its memory limit"
+                );
+                self.discard(&browser).await;
+            }
+            return result;
+        }
+    }
+
+    /// The running browser, started (or restarted, when it died) on demand.
+    async fn browser(&self) -> Result<Arc<BrowserProcess>, RenderError> {
+        let mut slot = self.inner.browser.lock().await;
+        if let Some(browser) = slot.as_ref() {
+            if browser.alive() {
+                return Ok(Arc::clone(browser));
+            }
+            tracing::warn!("the browser died; starting a new one");
+        }
+        *slot = None;
+        let browser = Arc::new(BrowserProcess::launch(&self.inner.chromium).await?);
+        *slot = Some(Arc::clone(&browser));
+        Ok(browser)
+    }
+
+    /// Forgets `browser` (if it is still the current one); it is killed, with its
+    /// processes and profile, when the last render using it ends.
+    async fn discard(&self, browser: &Arc<BrowserProcess>) {
+        let mut slot = self.inner.browser.lock().await;
+        if slot.as_ref().is_some_and(|current| Arc::ptr_eq(current, browser)) {
+            *slot = None;
+        }
     }
 }

@@ -72,6 +72,18 @@ pub struct Config {
     /// audited as far as it was parsed, with the `html-too-complex` finding. 0: no limit
     /// (the parser's structural limits still hold).
     pub analysis_cpu_ms: u64,
+    /// The Chromium binary of rendered audits (docs/API.md, "Rendered audits"). Unset: the
+    /// first of `chromium`, `chromium-browser`, `google-chrome`, `google-chrome-stable` on
+    /// `PATH`; none found: `render=true` answers 503 `not_configured`.
+    pub chromium: Option<PathBuf>,
+    /// Browser tabs rendering at once.
+    pub render_tabs: usize,
+    /// Renders that may wait for a tab; past that, 503 `overloaded`.
+    pub render_queue: usize,
+    /// Time limit of one render, in milliseconds.
+    pub render_timeout_ms: u64,
+    /// Memory of the browser's processes, in MiB, past which it is restarted.
+    pub render_memory_mb: u64,
     /// Target fetching limits.
     pub fetch: FetchSettings,
     /// AI search provider.
@@ -139,6 +151,11 @@ impl Default for Config {
             geo: GeoSettings::default(),
             header_timeout_ms: 10_000,
             analysis_cpu_ms: u64::try_from(DEFAULT_ANALYSIS_CPU.as_millis()).unwrap_or(u64::MAX),
+            chromium: None,
+            render_tabs: app::RenderConfig::default().tabs,
+            render_queue: app::RenderConfig::default().queue,
+            render_timeout_ms: u64::try_from(app::RenderConfig::default().timeout.as_millis()).unwrap_or(u64::MAX),
+            render_memory_mb: app::RenderConfig::default().memory_limit_bytes >> 20,
             body_timeout_ms: 30_000,
             shutdown_grace_ms: 30_000,
             idle_timeout_ms: 60_000,
@@ -176,6 +193,17 @@ impl Config {
             "https"
         } else {
             "http"
+        }
+    }
+
+    /// The browser pool these settings describe.
+    pub fn render_config(&self) -> app::RenderConfig {
+        app::RenderConfig {
+            chromium: self.chromium.clone(),
+            tabs: self.render_tabs.max(1),
+            queue: self.render_queue,
+            timeout: Duration::from_millis(self.render_timeout_ms.max(1)),
+            memory_limit_bytes: self.render_memory_mb.saturating_mul(1 << 20),
         }
     }
 

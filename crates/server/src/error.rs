@@ -153,6 +153,9 @@ impl From<app::AppError> for ApiError {
             AppError::NotConfigured { .. } => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Provider(p) => StatusCode::from_u16(p.http_status()).unwrap_or(StatusCode::BAD_GATEWAY),
             AppError::CompetitorStatus(_) => StatusCode::BAD_GATEWAY,
+            AppError::RenderNotConfigured(_) => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::RenderTimeout(_) => StatusCode::GATEWAY_TIMEOUT,
+            AppError::RenderFailed(_) => StatusCode::BAD_GATEWAY,
             AppError::Store(_) | AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
         if e.code() == "internal" {
@@ -242,6 +245,12 @@ mod tests {
         check(AppError::internal("x").into(), 500, "internal");
         check(AppError::NotConfigured { invalid: false }.into(), 503, "not_configured");
         check(AppError::CompetitorStatus(404).into(), 502, "target_status");
+        let off = ApiError::from(AppError::RenderNotConfigured("no chromium on PATH".into()));
+        check(off.clone(), 503, "not_configured");
+        assert_eq!(off.body()["error"]["details"]["install"], app::RENDER_INSTALL);
+        assert!(!off.body().to_string().contains("PATH"), "the cause goes to the log only");
+        check(AppError::RenderTimeout(std::time::Duration::from_secs(10)).into(), 504, "target_timeout");
+        check(AppError::RenderFailed("crashed".into()).into(), 502, "upstream_error");
         let e = ApiError::from(AppError::Provider(ai_visibility::ProviderError::Status { status: 500 }));
         check(e.clone(), 502, "upstream_error");
         assert_eq!(e.body()["error"]["details"], json!({ "reason": "status", "upstream_status": 500 }));

@@ -58,6 +58,7 @@ impl AppState {
             webhook_retry_base: std::time::Duration::from_millis(config.webhook_retry_base_ms),
             lease: std::time::Duration::from_millis(config.lease_ms),
             observer: metrics.clone().map(|m| m as Arc<dyn app::Observer>),
+            render: config.render_config(),
         })?;
         let monitors = app::Monitors::new(app.clone(), config.monitor_interval_s);
         // Background audits of all domains together share one budget per minute.

@@ -9,15 +9,19 @@
 //! - [`thread_site`]: a blocking server on threads, for tests without an async runtime
 //!   (the command-line tests drive a child process).
 //! - [`tls::TestCerts`]: a test root and a server certificate it signed, for HTTPS tests.
+//! - [`chromium_or_skip`]: the Chromium binary for tests that drive a real browser, or a skip
+//!   (a failure under `SEO_AUDIT_REQUIRE_BROWSER=1`).
 //! - [`TempPostgres`]: a real PostgreSQL server in a temporary directory, for the store's and
 //!   the server's tests on PostgreSQL (see its module).
 
+mod chromium;
 mod postgres;
 mod raw;
 mod serve;
 mod thread;
 pub mod tls;
 
+pub use chromium::{chromium_or_skip, find_chromium, REQUIRE_BROWSER};
 pub use postgres::{TempPostgres, REQUIRE_POSTGRES, SUPERUSER};
 pub use raw::{html, redirect, typed, RawServer, Recorded, Reply};
 pub use serve::{fixture_site, fixtures_dir, serve_loopback, FixtureSite, Pages, SLOW_DELAY};

@@ -12,6 +12,7 @@ mod crawl_restart;
 mod error_log;
 mod key_secrecy;
 mod prometheus;
+mod render_cmd;
 mod replicas;
 mod restart;
 mod serve;

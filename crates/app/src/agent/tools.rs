@@ -129,8 +129,15 @@ pub const SEO_AUDIT: ToolCard = ToolCard {
          recommendation with its rule id, type (severity), category, impact and effort, every check's outcome, \
          and the page facts (title, meta_description, h1, word_count, status_code, images, links, og, ...). \
          Stores the audit (it feeds monitoring, keyword history and experiments). Needs an API key with the mcp \
-         scope. Use it for a complete picture of one page; follow with get_opportunities or generate_fixes.",
-    examples: &["Audit https://example.com/ for SEO", "What is the SEO score of https://example.com/pricing?"],
+         scope. Use it for a complete picture of one page; follow with get_opportunities or generate_fixes. \
+         With render=true the page is first rendered in headless Chromium (for pages built by JavaScript) and the \
+         result adds a rendering section: what differs between the served HTML and the rendered DOM, and whether \
+         indexable content depends on JavaScript (5 quota units).",
+    examples: &[
+        "Audit https://example.com/ for SEO",
+        "What is the SEO score of https://example.com/pricing?",
+        "Does https://example.com/app need JavaScript to show its content to Google?",
+    ],
 };
 
 /// get_opportunities.

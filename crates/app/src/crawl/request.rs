@@ -29,6 +29,10 @@ pub struct CrawlRequest {
     /// Whether sitemaps are read (default true).
     #[serde(default = "yes")]
     pub sitemaps: bool,
+    /// Whether each HTML page is rendered before it is audited (docs/API.md, "Rendered
+    /// audits"; default false).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub render: bool,
 }
 
 fn yes() -> bool {
@@ -45,10 +49,9 @@ pub fn parse_start(body: &Value) -> Result<CrawlRequest, AppError> {
     let Some(obj) = body.as_object() else {
         return Err(AppError::refused("invalid_request", "The body must be a JSON object."));
     };
-    if let Some(unknown) = obj
-        .keys()
-        .find(|k| !matches!(k.as_str(), "url" | "max_pages" | "max_depth" | "include" | "exclude" | "sitemaps"))
-    {
+    if let Some(unknown) = obj.keys().find(|k| {
+        !matches!(k.as_str(), "url" | "max_pages" | "max_depth" | "include" | "exclude" | "sitemaps" | "render")
+    }) {
         return Err(AppError::refused("invalid_request", format!("Unknown member {unknown:?}.")));
     }
     let url = match obj.get("url") {
@@ -88,8 +91,14 @@ pub fn parse_start(body: &Value) -> Result<CrawlRequest, AppError> {
         Some(Value::Bool(b)) => *b,
         Some(_) => return Err(AppError::invalid_parameter("sitemaps", "`sitemaps` must be true or false.")),
     };
+    let render = match obj.get("render") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(AppError::invalid_parameter("render", "`render` must be true or false.")),
+    };
     Ok(CrawlRequest {
         url,
+        render,
         max_pages: count("max_pages", 1)?,
         max_depth: count("max_depth", 0)?,
         include: prefixes("include")?,
@@ -121,5 +130,8 @@ mod tests {
         assert_eq!(code(parse_start(&json!({"url": "x", "max_pages": 0})).unwrap_err()), "invalid_parameter");
         assert_eq!(code(parse_start(&json!({"url": "x", "include": ["tag"]})).unwrap_err()), "invalid_parameter");
         assert_eq!(code(parse_start(&json!({"url": "x", "sitemaps": "no"})).unwrap_err()), "invalid_parameter");
+        assert_eq!(code(parse_start(&json!({"url": "x", "render": "yes"})).unwrap_err()), "invalid_parameter");
+        assert!(parse_start(&json!({"url": "x", "render": true})).unwrap().render);
+        assert!(!parse_start(&json!({"url": "x"})).unwrap().render);
     }
 }

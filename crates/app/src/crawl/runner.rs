@@ -70,6 +70,9 @@ pub struct CrawlOptions {
     /// [`SLOT_PATIENCE`]), so a crawl never takes the places of clients who wait. `None`
     /// (the command line): the analysis gate alone bounds it.
     pub slots: Option<Arc<AuditSlots>>,
+    /// Rendered crawl (docs/API.md, "Rendered audits"): each HTML page that answered 2xx is
+    /// rendered by this pool and its rendered DOM audited; `None`: the served HTML.
+    pub renderer: Option<render::Renderer>,
 }
 
 /// How long a crawled page waits for an audit slot ([`CrawlOptions::slots`]) before it is
@@ -86,6 +89,7 @@ impl Default for CrawlOptions {
             cancel: Arc::default(),
             progress_every: DEFAULT_PROGRESS_EVERY,
             slots: None,
+            renderer: None,
         }
     }
 }
@@ -263,13 +267,14 @@ where
     let (done_tx, done_rx) = std::sync::mpsc::channel::<Done>();
     let analysis = options.limits;
     let slots = options.slots.clone();
+    let renderer = options.renderer.clone();
     let sitemap_max = options.sitemap_limits.max_bytes;
     let driver = tokio::task::spawn_blocking(move || drive(store, scope, limits, sink, options, &jobs_tx, &done_rx));
     let mut tasks = tokio::task::JoinSet::new();
     while let Some(job) = jobs_rx.recv().await {
-        let (fetcher, done, slots) = (fetcher.clone(), done_tx.clone(), slots.clone());
+        let (fetcher, done, slots, renderer) = (fetcher.clone(), done_tx.clone(), slots.clone(), renderer.clone());
         tasks.spawn(async move {
-            let result = execute(&fetcher, job, analysis, slots.as_deref(), sitemap_max).await;
+            let result = execute(&fetcher, job, analysis, slots.as_deref(), renderer.as_ref(), sitemap_max).await;
             // The frontier thread stopped (an error): nobody waits for this any more.
             let _ = done.send(result);
         });
@@ -472,6 +477,7 @@ async fn execute(
     job: Job,
     limits: AnalysisLimits,
     slots: Option<&AuditSlots>,
+    renderer: Option<&render::Renderer>,
     sitemap_max: usize,
 ) -> Done {
     match job {
@@ -503,7 +509,7 @@ async fn execute(
             if let Some(at) = not_before {
                 tokio::time::sleep_until(at.into()).await;
             }
-            let fetched = fetch_page(fetcher, &entry, limits, slots, robots).await;
+            let fetched = fetch_page(fetcher, &entry, limits, slots, renderer, robots).await;
             Done::Page { entry, fetched }
         }
     }
@@ -515,6 +521,7 @@ async fn fetch_page(
     entry: &Entry,
     limits: AnalysisLimits,
     slots: Option<&AuditSlots>,
+    renderer: Option<&render::Renderer>,
     robots: Option<Arc<Robots>>,
 ) -> Fetched {
     let Ok(url) = Url::parse(&entry.url) else {
@@ -544,10 +551,22 @@ async fn fetch_page(
         },
         None => None,
     };
+    // A rendered crawl audits the DOM the browser left, with the served response's HTTP facts.
+    let dom = match renderer {
+        Some(r) => match r.render(&url).await {
+            Ok(rendered) => Some(rendered.html),
+            Err(e) => {
+                let e = AppError::from(e);
+                return Fetched::Failed { reason: format!("{}: {}", e.code(), e.message()) };
+            }
+        },
+        None => None,
+    };
     let requested = entry.url.clone();
     let analysed = analyse_blocking(slot, limits, move |budget| {
         let http = http_facts(&requested, &page, robots.as_deref());
-        let audit = audit_core::audit(Page::parse_within(&requested, &page.body, http, budget));
+        let html = dom.as_ref().map_or(&page.body[..], |d| d.as_bytes());
+        let audit = audit_core::audit(Page::parse_within(&requested, html, http, budget));
         let score = audit.score().percentage;
         (score, audit)
     })

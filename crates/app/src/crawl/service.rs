@@ -146,6 +146,7 @@ impl Crawls {
         owner: Option<String>,
         tier: Option<store::Tier>,
     ) -> Result<Started, AppError> {
+        self.app.renderer_for(crate::AuditOptions { render: request.render })?;
         let url = runner::check_start(&self.app.fetcher, &request.url).await?;
         let tier_limit = tier_max_pages(tier);
         let asked = request.max_pages.unwrap_or(tier_limit);
@@ -387,6 +388,7 @@ impl Crawls {
             time_limit: self.time_limit,
             sitemaps: stored.request.sitemaps,
             slots: Some(self.app.slots.clone()),
+            renderer: self.app.renderer_for(crate::AuditOptions { render: stored.request.render })?.cloned(),
             ..CrawlOptions::default()
         };
         let crawled = runner::run(&self.app.fetcher, frontier, scope, Limits::default(), sink, options).await?;

@@ -5,4 +5,5 @@
 mod fetch;
 mod guard;
 mod properties;
+mod proxy;
 mod validate;

@@ -11,12 +11,12 @@ use crate::ctx::{Ctx, HandlerFuture};
 use crate::error::ApiError;
 use crate::response::ok_json;
 
-/// `GET /api/v1/audit?url=..&format=json|compact`.
+/// `GET /api/v1/audit?url=..&format=json|compact&render=true|false`.
 pub fn get(ctx: Ctx) -> HandlerFuture {
     Box::pin(audit_one(ctx))
 }
 
-/// `POST /api/v1/audit/batch` with `{urls, format}`.
+/// `POST /api/v1/audit/batch` with `{urls, format, render}`.
 pub fn batch(ctx: Ctx) -> HandlerFuture {
     Box::pin(audit_batch(ctx))
 }
@@ -25,10 +25,11 @@ async fn audit_one(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let identity = authenticate_metered(&ctx, KeyRule::Optional, Some("audit")).await?;
     let raw = ctx.query("url").filter(|u| !u.trim().is_empty()).ok_or_else(|| ApiError::missing_parameter("url"))?;
     let format = api::request::parse_format(ctx.query("format").as_deref())?;
+    let options = app::AuditOptions { render: api::request::parse_render(ctx.query("render").as_deref())? };
     let url = app::validate_url(&raw)?;
     // The one audit path: admission first, then this quota, then fetch, analysis, record.
     let audited =
-        ctx.state.app.audit_for_client(&url, identity.user_id(), |n| charge_quota(&ctx, &identity, n)).await?;
+        ctx.state.app.audit_for_client(&url, identity.user_id(), options, |n| charge_quota(&ctx, &identity, n)).await?;
     Ok(ok_json(&render(&audited, format)))
 }
 
@@ -44,6 +45,7 @@ async fn audit_batch(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let identity = authenticate_metered(&ctx, KeyRule::Optional, Some("audit")).await?;
     let body = ctx.json_body().await?;
     let (urls, format) = api::request::parse_batch(&body)?;
+    let options = app::AuditOptions { render: api::request::body_render(&body)? };
 
     // Each position is a valid URL (an index into `distinct`) or its own error.
     let mut distinct: Vec<Url> = Vec::new();
@@ -62,8 +64,9 @@ async fn audit_batch(ctx: Ctx) -> Result<crate::Response, ApiError> {
     // A batch that needs more units than the caller's whole per-minute limit can never pass:
     // 400, no Retry-After, nothing charged (docs/API.md, "POST /api/v1/audit/batch").
     let limit = identity.rate_limit(&ctx.state.config.rate_limits);
-    if distinct.len() > limit as usize {
-        return Err(api::request::larger_than_limit(distinct.len(), limit, identity.key().is_some()).into());
+    if distinct.len().saturating_mul(options.units() as usize) > limit as usize {
+        let keyed = identity.key().is_some();
+        return Err(api::request::larger_than_limit_each(distinct.len(), options.units(), limit, keyed).into());
     }
 
     // Every item takes its place in the audit queue before anything is charged: a batch the
@@ -71,7 +74,7 @@ async fn audit_batch(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let outcomes: Vec<Result<AuditAnswer, ApiError>> = ctx
         .state
         .app
-        .audit_batch(distinct, identity.user_id(), BATCH_CONCURRENCY, |n| charge_quota(&ctx, &identity, n))
+        .audit_batch(distinct, identity.user_id(), options, BATCH_CONCURRENCY, |n| charge_quota(&ctx, &identity, n))
         .await?
         .into_iter()
         .map(|outcome| outcome.map(|audited| render(&audited, format)).map_err(ApiError::from))

@@ -62,7 +62,9 @@ async fn create_crawl(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let body = ctx.json_body().await?;
     let request = app::crawl::parse_start(&body)?;
     app::validate_url(&request.url)?;
-    charge_quota(&ctx, &identity, 1).await?;
+    // A rendered crawl: not_configured before anything is charged, then 5 units.
+    ctx.state.app.check_render(request.render)?;
+    charge_quota(&ctx, &identity, app::AuditOptions { render: request.render }.units()).await?;
     let tier = identity.key().map(|k| k.tier);
     let started = ctx.state.crawls.start(request, identity.user_id().map(str::to_string), tier).await?;
     let crawl = wire_started(&started);

@@ -177,7 +177,11 @@ async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
     let url = app::validate_url(&raw)?;
     // The one audit path, as the audit endpoint: admission first, so a full server answers
     // 503 without charging quota.
-    let audited = ctx.state.app.audit_for_client(&url, identity.user_id(), |n| charge_quota(ctx, &identity, n)).await?;
+    let audited = ctx
+        .state
+        .app
+        .audit_for_client(&url, identity.user_id(), app::AuditOptions::default(), |n| charge_quota(ctx, &identity, n))
+        .await?;
     let result = &audited.result;
     let base = base_url(ctx);
     match audited.stored {

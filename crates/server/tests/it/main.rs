@@ -25,6 +25,7 @@ mod mcp_http;
 mod mcp_parity;
 mod metrics;
 mod on_postgres;
+mod render;
 mod tls;
 mod web;
 mod webhooks;

@@ -5,7 +5,7 @@ use mcp_protocol::ToolResult;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::{from_app_error, owner, url_arg, ToolEnv};
+use super::{charge_rest, from_app_error, owner, url_arg, ToolEnv};
 
 /// Arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -17,6 +17,10 @@ pub struct Args {
     /// Pages fetched at most (cut to the key's tier: free 100, pro 500)
     #[schemars(range(min = 1))]
     pub max_pages: Option<u32>,
+    /// Render every HTML page in headless Chromium and audit the rendered DOM (5 quota units
+    /// for the call instead of 1)
+    #[serde(default)]
+    pub render: bool,
 }
 
 /// Result: the crawl just created.
@@ -34,7 +38,12 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
         include: Vec::new(),
         exclude: Vec::new(),
         sitemaps: true,
+        render: args.render,
     };
+    if args.render {
+        env.state.app.check_render(true).map_err(|e| from_app_error(e, "crawl not started"))?;
+        charge_rest(env, app::RENDER_UNITS - 1).await.map_err(|e| from_app_error(e, "crawl not started"))?;
+    }
     let started =
         env.state.crawls.start(request, Some(user_id), tier).await.map_err(|e| from_app_error(e, "crawl not started"))?;
     Ok(Output::of(started))

@@ -1,0 +1,303 @@
+//! Rendering through the guarded proxy: what a script builds is in the DOM, what the guard
+//! refuses never reaches the inner server and is listed, and the pool stays bounded.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use render::{RenderConfig, RenderError, Renderer};
+use test_support::{html, redirect, RawServer, Reply};
+use url::Url;
+
+/// A client-rendered page: the served HTML is an empty shell.
+const SPA: &str = r#"<!DOCTYPE html><html><head><script>
+document.addEventListener('DOMContentLoaded', () => {
+  document.title = 'Built by script';
+  const h1 = document.createElement('h1');
+  h1.textContent = 'Rendered heading';
+  document.body.appendChild(h1);
+  const p = document.createElement('p');
+  p.textContent = 'Words that exist only after JavaScript ran.';
+  document.body.appendChild(p);
+  const a = document.createElement('a');
+  a.href = '/from-script';
+  a.textContent = 'a link made by script';
+  document.body.appendChild(a);
+});
+</script></head><body><div id="app"></div></body></html>"#;
+
+/// The inner server the pages try to reach, and the site (allowed) that serves them.
+struct Sites {
+    inner: RawServer,
+    site: RawServer,
+}
+
+async fn sites() -> Sites {
+    let inner = RawServer::start("127.0.0.1", vec![("/secret", html("<p>inner secret</p>"))]).await;
+    let secret = inner.url("/secret").to_string();
+    let fetch_inner = format!(
+        r#"<!DOCTYPE html><html><head><title>fetches inside</title></head><body><p id="out">waiting</p><script>
+fetch('{secret}').then(r => r.text()).then(t => {{ document.getElementById('out').textContent = 'got ' + t; }})
+  .catch(e => {{ document.getElementById('out').textContent = 'failed'; }});
+</script></body></html>"#
+    );
+    let frame = r#"<!DOCTYPE html><html><head><title>framed</title></head><body><iframe src="/to-inner"></iframe></body></html>"#;
+    let never = r#"<!DOCTYPE html><html><head><title>never settles</title></head><body><p>busy</p><script>
+setInterval(() => { fetch('/tick?' + Date.now()).catch(() => {}); }, 100);
+</script></body></html>"#;
+    let ws_inner = format!(
+        r#"<!DOCTYPE html><html><head><title>socket</title></head><body><p id="ws">waiting</p><script>
+const ws = new WebSocket('ws://{}/');
+ws.onopen = () => {{ document.getElementById('ws').textContent = 'open'; }};
+ws.onerror = () => {{ document.getElementById('ws').textContent = 'refused'; }};
+</script></body></html>"#,
+        inner.addr
+    );
+    let hop = r#"<!DOCTYPE html><html><head><script>location.replace('/spa');</script></head><body></body></html>"#;
+    let routes: Vec<(&str, Reply)> = vec![
+        ("/spa", html(SPA)),
+        ("/ws-inner", html(&ws_inner)),
+        ("/hop", html(hop)),
+        ("/stall", Reply::Stall),
+        ("/fetch-inner", html(&fetch_inner)),
+        ("/frame", html(frame)),
+        ("/to-inner", redirect(302, &secret)),
+        ("/never", html(never)),
+    ];
+    let site = RawServer::start("127.0.0.1", routes).await;
+    Sites { inner, site }
+}
+
+/// A fetcher that may reach the site's port on loopback and nothing else there.
+fn fetcher_for(site: &RawServer) -> fetch::Fetcher {
+    let config = fetch::FetchConfig { allow_targets: vec![site.addr.to_string()], ..fetch::FetchConfig::default() };
+    fetch::Fetcher::new(config).unwrap()
+}
+
+fn renderer(chromium: PathBuf, fetcher: fetch::Fetcher, tabs: usize, queue: usize) -> Renderer {
+    let config = RenderConfig { chromium: Some(chromium), tabs, queue, ..RenderConfig::default() };
+    Renderer::new(config, fetcher).unwrap()
+}
+
+/// The guard's refusal of a loopback address, as the fetcher words it.
+fn assert_guard_reason(reason: &str) {
+    assert!(reason.contains("address guard refused 127.0.0.1"), "{reason}");
+    assert!(reason.contains("loopback"), "{reason}");
+}
+
+#[tokio::test]
+async fn client_rendered_page_is_rendered_through_the_proxy() {
+    let Some(chromium) = test_support::chromium_or_skip() else { return };
+    let sites = sites().await;
+    let renderer = renderer(chromium, fetcher_for(&sites.site), 2, 8);
+    let url = sites.site.url("/spa");
+    let page = renderer.render(&url).await.unwrap();
+    assert!(page.html.starts_with("<!DOCTYPE html>"), "{}", &page.html[..page.html.len().min(200)]);
+    assert!(page.html.contains("<title>Built by script</title>"), "{}", page.html);
+    assert!(page.html.contains("<h1>Rendered heading</h1>"), "{}", page.html);
+    assert!(page.html.contains("Words that exist only after JavaScript ran."));
+    assert!(page.html.contains(r#"<a href="/from-script">"#));
+    assert_eq!(page.final_url, url.to_string());
+    assert_eq!(page.status, Some(200));
+    assert!(!page.timed_out);
+    assert!(page.blocked.is_empty(), "{:?}", page.blocked);
+    // The document went through the proxy: the site saw the browser's request, and the
+    // proxy counted it.
+    assert!(page.requests >= 1);
+    assert!(sites.site.requests().iter().any(|r| r.path == "/spa"));
+}
+
+#[tokio::test]
+async fn a_script_fetching_an_inner_address_is_blocked_and_listed() {
+    let Some(chromium) = test_support::chromium_or_skip() else { return };
+    let sites = sites().await;
+    let renderer = renderer(chromium, fetcher_for(&sites.site), 2, 8);
+    let page = renderer.render(&sites.site.url("/fetch-inner")).await.unwrap();
+    let secret = sites.inner.url("/secret").to_string();
+    let listed: Vec<&str> = page.blocked.iter().map(|b| b.url.as_str()).collect();
+    assert_eq!(listed, vec![secret.as_str()], "{:?}", page.blocked);
+    assert_guard_reason(&page.blocked[0].reason);
+    // The script saw a failure, never the inner answer, and the inner server saw nothing.
+    assert!(!page.html.contains("inner secret"), "{}", page.html);
+    assert!(page.html.contains(r#"<p id="out">failed</p>"#), "{}", page.html);
+    assert!(sites.inner.requests().is_empty(), "{:?}", sites.inner.requests());
+    assert!(page.requests >= 2);
+}
+
+#[tokio::test]
+async fn a_frame_redirected_to_an_inner_address_is_blocked_and_listed() {
+    let Some(chromium) = test_support::chromium_or_skip() else { return };
+    let sites = sites().await;
+    let renderer = renderer(chromium, fetcher_for(&sites.site), 2, 8);
+    let page = renderer.render(&sites.site.url("/frame")).await.unwrap();
+    let secret = sites.inner.url("/secret").to_string();
+    let blocked = page.blocked.iter().find(|b| b.url == secret);
+    assert!(blocked.is_some(), "{:?}", page.blocked);
+    assert_guard_reason(&blocked.unwrap().reason);
+    // The frame's own URL was fetched from the site; its redirect target never was.
+    assert!(sites.site.requests().iter().any(|r| r.path == "/to-inner"));
+    assert!(sites.inner.requests().is_empty(), "{:?}", sites.inner.requests());
+    assert!(page.html.contains("<title>framed</title>"));
+}
+
+#[tokio::test]
+async fn a_document_redirected_to_an_inner_address_is_a_fetch_error() {
+    let Some(chromium) = test_support::chromium_or_skip() else { return };
+    let sites = sites().await;
+    let renderer = renderer(chromium, fetcher_for(&sites.site), 2, 8);
+    let err = renderer.render(&sites.site.url("/to-inner")).await.unwrap_err();
+    match err {
+        RenderError::Fetch(err) => {
+            assert!(err.is_blocked(), "{err:?}");
+            assert_guard_reason(&err.to_string());
+        }
+        other => panic!("expected a blocked fetch, got {other:?}"),
+    }
+    assert!(sites.inner.requests().is_empty(), "{:?}", sites.inner.requests());
+    // The renderer is still usable.
+    assert!(renderer.render(&sites.site.url("/spa")).await.is_ok());
+}
+
+#[tokio::test]
+async fn an_inner_document_is_refused_before_the_browser_is_asked() {
+    let Some(chromium) = test_support::chromium_or_skip() else { return };
+    let sites = sites().await;
+    let renderer = renderer(chromium, fetcher_for(&sites.site), 2, 8);
+    let err = renderer.render(&sites.inner.url("/secret")).await.unwrap_err();
+    assert!(matches!(&err, RenderError::Fetch(e) if e.is_blocked()), "{err:?}");
+    assert!(sites.inner.requests().is_empty());
+    // No browser was started for it.
+    assert_eq!(renderer.browser_pid().await, None);
+}
+
+#[tokio::test]
+async fn file_and_data_urls_are_refused() {
+    let Some(chromium) = test_support::chromium_or_skip() else { return };
+    let sites = sites().await;
+    let renderer = renderer(chromium, fetcher_for(&sites.site), 2, 8);
+    for raw in ["file:///etc/passwd", "data:text/html,<h1>hi</h1>", "javascript:alert(1)"] {
+        let err = renderer.render(&Url::parse(raw).unwrap()).await.unwrap_err();
+        assert!(matches!(&err, RenderError::Fetch(e) if e.is_invalid_url()), "{raw}: {err:?}");
+    }
+    assert_eq!(renderer.browser_pid().await, None);
+}
+
+#[tokio::test]
+async fn a_page_that_never_settles_ends_at_the_time_limit() {
+    let Some(chromium) = test_support::chromium_or_skip() else { return };
+    let sites = sites().await;
+    let config = RenderConfig { chromium: Some(chromium), timeout: Duration::from_secs(3), ..RenderConfig::default() };
+    let renderer = Renderer::new(config, fetcher_for(&sites.site)).unwrap();
+    let page = renderer.render(&sites.site.url("/never")).await.unwrap();
+    assert!(page.timed_out);
+    assert!(page.html.contains("<title>never settles</title>"), "{}", page.html);
+    assert!(page.html.contains("<p>busy</p>"));
+    // The loop kept asking.
+    assert!(sites.site.requests().iter().filter(|r| r.path.starts_with("/tick")).count() >= 2);
+}
+
+#[tokio::test]
+async fn one_render_more_than_tabs_and_queue_is_overloaded() {
+    let Some(chromium) = test_support::chromium_or_skip() else { return };
+    let sites = sites().await;
+    let config = RenderConfig {
+        chromium: Some(chromium),
+        tabs: 1,
+        queue: 0,
+        timeout: Duration::from_secs(3),
+        ..RenderConfig::default()
+    };
+    let renderer = Renderer::new(config, fetcher_for(&sites.site)).unwrap();
+    let busy = renderer.clone();
+    let never = sites.site.url("/never");
+    let first = tokio::spawn(async move { busy.render(&never).await });
+    while renderer.in_flight() == 0 {
+        tokio::task::yield_now().await;
+    }
+    let second = renderer.render(&sites.site.url("/spa")).await;
+    assert!(matches!(second, Err(RenderError::Overloaded)), "{second:?}");
+    assert!(first.await.unwrap().unwrap().timed_out);
+    // The place is free again.
+    assert_eq!(renderer.in_flight(), 0);
+    assert!(renderer.render(&sites.site.url("/spa")).await.is_ok());
+}
+
+#[tokio::test]
+async fn a_killed_browser_is_restarted_for_the_next_render() {
+    let Some(chromium) = test_support::chromium_or_skip() else { return };
+    let sites = sites().await;
+    let renderer = renderer(chromium, fetcher_for(&sites.site), 2, 8);
+    renderer.render(&sites.site.url("/spa")).await.unwrap();
+    let pid = renderer.browser_pid().await.expect("a browser runs");
+    let target = rustix::process::Pid::from_raw(i32::try_from(pid).unwrap()).unwrap();
+    rustix::process::kill_process(target, rustix::process::Signal::KILL).unwrap();
+    let page = renderer.render(&sites.site.url("/spa")).await.unwrap();
+    assert!(page.html.contains("<h1>Rendered heading</h1>"));
+    let new_pid = renderer.browser_pid().await.expect("a browser runs again");
+    assert_ne!(new_pid, pid);
+}
+
+#[tokio::test]
+async fn a_browser_over_its_memory_limit_is_restarted() {
+    let Some(chromium) = test_support::chromium_or_skip() else { return };
+    let sites = sites().await;
+    let config = RenderConfig { chromium: Some(chromium), memory_limit_bytes: 1, ..RenderConfig::default() };
+    let renderer = Renderer::new(config, fetcher_for(&sites.site)).unwrap();
+    renderer.render(&sites.site.url("/spa")).await.unwrap();
+    // Any browser uses more than one byte: it was let go after the render.
+    assert_eq!(renderer.browser_pid().await, None);
+    let page = renderer.render(&sites.site.url("/spa")).await.unwrap();
+    assert!(page.html.contains("<h1>Rendered heading</h1>"));
+}
+
+#[test]
+fn no_chromium_is_not_configured() {
+    let fetcher = fetch::Fetcher::new(fetch::FetchConfig::default()).unwrap();
+    let config = RenderConfig { chromium: Some("/nonexistent/chromium".into()), ..RenderConfig::default() };
+    let err = Renderer::new(config, fetcher).unwrap_err();
+    match err {
+        RenderError::NotConfigured(message) => {
+            assert!(message.contains("install Debian's `chromium` package"), "{message}");
+            assert!(message.contains("`chromium` setting"), "{message}");
+        }
+        other => panic!("expected NotConfigured, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_websocket_to_an_inner_address_is_blocked_and_listed() {
+    let Some(chromium) = test_support::chromium_or_skip() else { return };
+    let sites = sites().await;
+    let renderer = renderer(chromium, fetcher_for(&sites.site), 2, 8);
+    let page = renderer.render(&sites.site.url("/ws-inner")).await.unwrap();
+    // Chromium tunnels websockets (CONNECT); the proxy lists a tunnel as https://host:port.
+    let tunnel = format!("https://{}", sites.inner.addr);
+    let blocked = page.blocked.iter().find(|b| b.url == tunnel);
+    assert!(blocked.is_some(), "{:?}", page.blocked);
+    assert_guard_reason(&blocked.unwrap().reason);
+    assert!(page.html.contains(r#"<p id="ws">refused</p>"#), "{}", page.html);
+    assert!(sites.inner.requests().is_empty(), "{:?}", sites.inner.requests());
+}
+
+#[tokio::test]
+async fn the_final_url_follows_a_client_side_navigation() {
+    let Some(chromium) = test_support::chromium_or_skip() else { return };
+    let sites = sites().await;
+    let renderer = renderer(chromium, fetcher_for(&sites.site), 2, 8);
+    let page = renderer.render(&sites.site.url("/hop")).await.unwrap();
+    assert_eq!(page.final_url, sites.site.url("/spa").to_string());
+    assert!(page.html.contains("<h1>Rendered heading</h1>"), "{}", page.html);
+    assert!(!page.timed_out);
+}
+
+#[tokio::test]
+async fn a_document_that_never_arrives_is_a_timeout() {
+    let Some(chromium) = test_support::chromium_or_skip() else { return };
+    let sites = sites().await;
+    let config = RenderConfig { chromium: Some(chromium), timeout: Duration::from_secs(2), ..RenderConfig::default() };
+    let renderer = Renderer::new(config, fetcher_for(&sites.site)).unwrap();
+    let err = renderer.render(&sites.site.url("/stall")).await.unwrap_err();
+    assert!(matches!(err, RenderError::Timeout(limit) if limit == Duration::from_secs(2)), "{err:?}");
+    // The pool is free and the browser still serves.
+    assert_eq!(renderer.in_flight(), 0);
+    assert!(renderer.render(&sites.site.url("/spa")).await.is_ok());
+}
