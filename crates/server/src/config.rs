@@ -202,7 +202,7 @@ impl Config {
             chromium: self.chromium.clone(),
             tabs: self.render_tabs.max(1),
             queue: self.render_queue,
-            timeout: Duration::from_millis(self.render_timeout_ms.max(1)),
+            timeout: std::time::Duration::from_millis(self.render_timeout_ms.max(1)),
             memory_limit_bytes: self.render_memory_mb.saturating_mul(1 << 20),
         }
     }
