@@ -4,8 +4,10 @@
 //!
 //! - Every fetch goes through the [`Fetcher`] and its address guard, one hop at a time
 //!   ([`Fetcher::fetch_hop`]): a redirect is recorded and its target queued by the frontier
-//!   when it is on the site, recorded only when it is not; a target the guard refuses fails
-//!   with the guard's reason and is listed as failed.
+//!   when it is on the site, recorded only when it is not; a target on the site the guard
+//!   refuses fails with the guard's reason and is listed as failed, and a target on another
+//!   site the guard refuses by its URL (an inner address) is listed as skipped with the
+//!   guard's reason ([`crawl::Frontier::record_refused`]); neither is ever requested.
 //! - Every HTML page that answers 2xx is audited as a single audit is
 //!   ([`crate::pipeline::analyse_blocking`]: the analysis gate, the CPU budget of
 //!   [`CrawlOptions::limits`], the same HTTP facts with the site's robots.txt verdict). The
@@ -36,7 +38,7 @@ use crawl::{
     robots_from_answer, CrawledPage, Entry, Frontier, FrontierStore, Limits, Outcome, Scope, SitemapLimits, Sitemaps,
     State, Work,
 };
-use fetch::{FetchedPage, Fetcher};
+use fetch::{AddressGuard, FetchedPage, Fetcher};
 use serde::Serialize;
 use url::Url;
 
@@ -264,7 +266,9 @@ where
     let analysis = options.limits;
     let slots = options.slots.clone();
     let sitemap_max = options.sitemap_limits.max_bytes;
-    let driver = tokio::task::spawn_blocking(move || drive(store, scope, limits, sink, options, &jobs_tx, &done_rx));
+    let guard = fetcher.guard().clone();
+    let driver =
+        tokio::task::spawn_blocking(move || drive(store, scope, limits, sink, options, &guard, &jobs_tx, &done_rx));
     let mut tasks = tokio::task::JoinSet::new();
     while let Some(job) = jobs_rx.recv().await {
         let (fetcher, done, slots) = (fetcher.clone(), done_tx.clone(), slots.clone());
@@ -286,12 +290,14 @@ where
 }
 
 /// The frontier thread: hands out work, records results, tells the sink.
+#[allow(clippy::too_many_arguments)]
 fn drive<S, K>(
     store: S,
     scope: Scope,
     limits: Limits,
     mut sink: K,
     options: CrawlOptions,
+    guard: &AddressGuard,
     jobs: &tokio::sync::mpsc::UnboundedSender<Job>,
     done: &Receiver<Done>,
 ) -> Result<Crawled<S, K>, AppError>
@@ -414,6 +420,10 @@ where
                         Fetched::Redirected { status, location } => {
                             let outcome = Outcome::Redirected { status, location: location.as_deref() };
                             let to = frontier.record(entry, outcome).map_err(store_error)?;
+                            if let Some(reason) = to.as_deref().and_then(|to| refused_elsewhere(guard, &scope, to)) {
+                                let to = to.as_deref().unwrap_or_default();
+                                frontier.record_refused(to, depth, &url, &reason).map_err(store_error)?;
+                            }
                             sink.page(&CrawledPage::answered(&url, depth, status, to), None)?;
                         }
                         Fetched::Failed { reason } => {
@@ -464,6 +474,18 @@ fn progress<S: FrontierStore>(frontier: &mut Frontier<S>, started: Instant) -> R
         pages_per_second: if elapsed.is_zero() { 0.0 } else { fetched / elapsed.as_secs_f64() },
         elapsed,
     })
+}
+
+/// Why the address guard refuses `to`, a redirect's target on another site (which the crawl
+/// records and never fetches), judged on the URL alone as before every hop (an inner address
+/// literal, a `localhost` name: [`AddressGuard::check_url`]); `None` when it passes or is on
+/// the site (a target on the site is fetched, through the guard, like any URL).
+fn refused_elsewhere(guard: &AddressGuard, scope: &Scope, to: &str) -> Option<String> {
+    let to = Url::parse(to).ok()?;
+    if scope.same_site(&to) {
+        return None;
+    }
+    guard.check_url(&to).err().map(|e| format!("{}: {e}", e.code()))
 }
 
 /// Does one job on the async side.
