@@ -452,7 +452,13 @@ where
             let skipped = start.filter(|e| e.state == State::Skipped).and_then(|e| e.reason);
             let reason = first_problem
                 .or(skipped.map(|r| format!("{} was not fetched: {r}", scope.start())))
-                .unwrap_or_else(|| "no page answered".to_string());
+                .unwrap_or_else(|| {
+                    if time_limited {
+                        "the time limit ran out before any page answered".to_string()
+                    } else {
+                        "no page answered".to_string()
+                    }
+                });
             CrawlEnd::Failed { reason: format!("the site answered no page: {reason}") }
         }
         _ => CrawlEnd::Completed,

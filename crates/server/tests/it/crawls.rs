@@ -354,3 +354,76 @@ async fn a_crawl_left_running_with_every_page_done_is_completed_by_the_sweep() {
     assert_eq!(done["site_score"], 90);
     assert_eq!(done["progress"]["pages_done"], 1);
 }
+
+#[tokio::test]
+async fn a_redirect_to_an_inner_address_is_blocked_and_listed() {
+    // An inner service on a loopback port the fetcher's allow list does not name: it must
+    // see no request.
+    let inner_hits = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let hits = inner_hits.clone();
+    let inner = serve_loopback(move |_req| {
+        let hits = hits.clone();
+        async move {
+            hits.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            http::Response::new(http_body_util::Full::new(bytes::Bytes::from_static(b"<title>secret</title>")))
+        }
+    })
+    .await;
+    let target = format!("http://{inner}/admin");
+    let to = target.clone();
+    let site = serve_loopback(move |req| {
+        let to = to.clone();
+        async move {
+            let (status, location, body) = match req.uri().path() {
+                "/" => (200, None, "<html lang=en><title>Home of the shop</title><a href=/admin>Admin</a></html>"),
+                "/admin" => (302, Some(to), ""),
+                _ => (404, None, ""),
+            };
+            let mut answer = http::Response::builder().status(status).header("content-type", "text/html");
+            if let Some(location) = location {
+                answer = answer.header("location", location);
+            }
+            answer.body(http_body_util::Full::new(bytes::Bytes::from(body))).unwrap()
+        }
+    })
+    .await;
+    // Only the site's own port is allowed.
+    let t = TestServer::start(|c| c.allow_targets = vec![site.to_string()]).await;
+    let home = format!("http://{site}/");
+    let a = start(&t, None, json!({ "url": home, "sitemaps": false })).await;
+    assert_eq!(a.status, 202, "{}", a.raw);
+    let id = a.body["crawl"]["id"].as_str().unwrap().to_string();
+    let done = ended(&t, &id, None).await;
+    assert_eq!(done["state"], "completed", "{done}");
+    assert_eq!(done["progress"]["pages_skipped"], 1, "{done}");
+    assert_eq!(inner_hits.load(std::sync::atomic::Ordering::SeqCst), 0, "the inner address was requested");
+
+    // The pages: the redirect with its target, and the target listed as blocked.
+    let a = get(&t, &format!("/api/v1/crawls/{id}/pages"), None).await;
+    assert_eq!(a.status, 200, "{}", a.raw);
+    validate_documented("GET", "/api/v1/crawls/{id}/pages", &a);
+    let pages = a.body["pages"].as_array().unwrap();
+    let row = |url: &str| pages.iter().find(|p| p["url"] == url).cloned().unwrap_or_else(|| panic!("{url}: {}", a.raw));
+    let redirect = row(&format!("http://{site}/admin"));
+    assert_eq!(
+        (redirect["status_code"].as_u64(), redirect["redirect_to"].as_str()),
+        (Some(302), Some(target.as_str()))
+    );
+    let blocked = row(&target);
+    assert_eq!(blocked["state"], "skipped", "{blocked}");
+    let reason = blocked["reason"].as_str().unwrap();
+    assert!(reason.starts_with("blocked_target: ") && reason.contains(&inner.ip().to_string()), "{reason}");
+    assert_eq!(blocked["found_from"], format!("http://{site}/admin"));
+    assert_eq!(blocked["status_code"], Value::Null);
+
+    // The exports and the report page list it too.
+    let csv = t.client.get(t.url(&format!("/api/v1/crawls/{id}/export?format=csv"))).send().await.unwrap();
+    let text = csv.text().await.unwrap();
+    let line = text.lines().find(|l| l.starts_with(&format!("{target},"))).unwrap_or_else(|| panic!("{text}"));
+    assert!(line.starts_with(&format!("{target},skipped,")) && line.contains("blocked_target: "), "{line}");
+    let a = get(&t, &format!("/api/v1/crawls/{id}/export?format=json"), None).await;
+    let exported = a.body["pages"].as_array().unwrap().iter().find(|p| p["url"] == target.as_str()).cloned();
+    assert_eq!(exported.unwrap()["reason"], reason);
+    let html = t.client.get(t.url(&format!("/crawls/{id}"))).send().await.unwrap().text().await.unwrap();
+    assert!(html.contains(&target) && html.contains("blocked_target: "), "{html}");
+}
