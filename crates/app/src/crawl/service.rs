@@ -675,6 +675,7 @@ mod tests {
         assert_eq!(done.resumes, 1);
         let summary: Value = serde_json::from_str(done.summary_json.as_deref().expect("summary")).expect("json");
         assert_eq!(summary["time_limited"], true, "{summary}");
+        assert!(crate::crawl::views::wire_crawl(&done, &[]).time_limited, "shown on the crawl object");
         assert_eq!((done.progress.pages_done, done.progress.pages_queued), (1, 2), "{done:?}");
         assert_eq!(done.site_score, Some(90), "scored on what it has");
         assert!(hits.lock().expect("lock").is_empty(), "nothing fetched after the limit: {:?}", hits.lock());

@@ -64,6 +64,7 @@ async fn a_site_is_crawled_and_read_back() {
 
     let done = ended(&t, &id, None).await;
     assert_eq!(done["state"], "completed", "{done}");
+    assert_eq!(done["time_limited"], false, "{done}");
     // /, about, tables, chairs, gone (404), notes.txt answered; /slow/late timed out.
     assert_eq!(done["progress"]["pages_done"], 6, "{done}");
     assert_eq!(done["progress"]["pages_failed"], 1, "{done}");
