@@ -428,3 +428,75 @@ async fn a_redirect_to_an_inner_address_is_blocked_and_listed() {
     let html = t.client.get(t.url(&format!("/crawls/{id}"))).send().await.unwrap().text().await.unwrap();
     assert!(html.contains(&target) && html.contains("blocked_target: "), "{html}");
 }
+
+#[tokio::test]
+async fn a_crawl_resumed_after_its_time_limit_ran_out_ends_with_what_it_had() {
+    // A replica died mid-crawl: the home page done, two pages queued. The crawl's time limit
+    // (`crawl_time_limit_s`) counts from its start, so the replica that takes it over once
+    // the limit has run out fetches nothing more.
+    let requested = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let count = requested.clone();
+    let site = serve_loopback(move |_req| {
+        let count = count.clone();
+        async move {
+            count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let body = "<html lang=en><title>A page of the shop</title></html>";
+            http::Response::builder()
+                .header("content-type", "text/html")
+                .body(http_body_util::Full::new(bytes::Bytes::from(body)))
+                .unwrap()
+        }
+    })
+    .await;
+    let t = TestServer::start(|c| {
+        c.lease_ms = 200;
+        c.crawl_time_limit_s = 1;
+    })
+    .await;
+    let home = format!("http://{site}/");
+    let options = json!({ "request": { "url": home, "max_pages": 30, "include": [], "exclude": [], "sitemaps": false }, "max_pages": 30 });
+    let new = store::NewCrawl { user_id: None, url: home.clone(), options_json: options.to_string(), max_pages: 30 };
+    // Its lease runs out after its time limit, so the sweep adopts it only then.
+    let lease_until = time::OffsetDateTime::now_utc() + time::Duration::milliseconds(1500);
+    let (id, started_at) = t.db(move |s| {
+        let crawl = s.create_crawl(new, "dead-replica", lease_until).unwrap();
+        s.start_crawl(&crawl.id).unwrap();
+        let mut frontier = s.crawl_frontier(&crawl.id, "dead-replica");
+        for (path, depth, state) in
+            [("", 0, crawl::State::Done), ("a", 1, crawl::State::Queued), ("b", 1, crawl::State::Fetching)]
+        {
+            let entry = crawl::Entry {
+                url: format!("{home}{path}"),
+                depth: Some(depth),
+                found_from: None,
+                source: if depth == 0 { crawl::Source::Start } else { crawl::Source::Link },
+                state,
+                status: (state == crawl::State::Done).then_some(200),
+                reason: None,
+            };
+            crawl::FrontierStore::insert(&mut frontier, entry).unwrap();
+        }
+        let page = crawl::CrawledPage {
+            url: home.clone(),
+            status: Some(200),
+            html: true,
+            depth: Some(0),
+            title: Some("Home".into()),
+            score: Some(80),
+            ..crawl::CrawledPage::default()
+        };
+        s.record_crawl_page(&crawl.id, &page, &[]).unwrap();
+        let started_at = s.get_crawl(&crawl.id).unwrap().started_at;
+        (crawl.id, started_at)
+    });
+    let done = ended(&t, &id, None).await;
+    assert_eq!(done["state"], "completed", "{done}");
+    assert_eq!(done["time_limited"], true, "{done}");
+    assert_eq!(done["started_at"].as_str(), started_at.as_deref(), "the start stays the first one");
+    assert_eq!(done["progress"]["pages_done"], 1, "{done}");
+    assert_eq!(done["progress"]["pages_queued"], 2, "{done}");
+    assert_eq!(done["site_score"], 80);
+    assert_eq!(requested.load(std::sync::atomic::Ordering::SeqCst), 0, "nothing fetched after the limit");
+    let crawl = t.db(move |s| s.get_crawl(&id).unwrap());
+    assert_eq!(crawl.resumes, 1);
+}
