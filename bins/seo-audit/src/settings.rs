@@ -436,6 +436,7 @@ mod tests {
             monitor_interval_s: 20,
             webhook_retry_base_ms: 21,
             lease_ms: 22,
+            crawl_time_limit_s: 23,
         }
     }
 

@@ -107,6 +107,9 @@ pub struct Crawl {
     pub site_score: Option<u32>,
     /// Why it failed.
     pub error: Option<String>,
+    /// Whether its time limit ended it: it ended with what it had
+    /// (docs/API.md, "Site crawl", "Ends").
+    pub time_limited: bool,
     /// The rules with findings: site rules first, then by severity and count.
     pub issues: Vec<CrawlIssueCount>,
     /// The human report page of the crawl.

@@ -509,6 +509,34 @@ impl<S: FrontierStore> Frontier<S> {
         Ok(target)
     }
 
+    /// Lists `url`, the target of a redirect from `from` that the crawl does not follow (on
+    /// another site, see [`Frontier::record`]), as refused: [`State::Skipped`] (never
+    /// fetched, so it does not count against `max_pages`) with `reason`, the redirect's depth
+    /// and [`Source::Redirect`]. The runner calls it when the address guard refuses the
+    /// target (an inner address), so that the refusal is listed with the crawl's URLs
+    /// instead of hiding in the redirect's `Location`. A URL known already is left alone.
+    pub fn record_refused(
+        &mut self,
+        url: &str,
+        depth: Option<u32>,
+        from: &str,
+        reason: &str,
+    ) -> Result<bool, S::Error> {
+        let Ok(url) = normalize(url) else {
+            return Ok(false);
+        };
+        if self.known >= self.limits.max_known_urls {
+            return Ok(false);
+        }
+        let mut entry =
+            Entry::new(url.to_string(), depth, Some(from.to_string()).filter(|f| !f.is_empty()), Source::Redirect);
+        entry.state = State::Skipped;
+        entry.reason = Some(reason.to_string());
+        let added = self.store.insert(entry)?;
+        self.known += u64::from(added);
+        Ok(added)
+    }
+
     /// Queues a URL listed in a sitemap (without a depth unless a link reaches it first).
     pub fn add_sitemap_url(&mut self, url: &str) -> Result<(), S::Error> {
         self.enqueue(url, None, "", Source::Sitemap)
@@ -845,6 +873,27 @@ mod tests {
         assert!(f.next_work().unwrap().is_empty());
         assert!(f.is_finished().unwrap());
         assert_eq!(f.store().get("https://site.test/").unwrap().unwrap().status, Some(301));
+    }
+
+    #[test]
+    fn a_refused_redirect_target_is_listed_as_skipped_and_costs_no_page() {
+        let mut f = frontier(ScopeConfig { max_pages: 1, ..ScopeConfig::default() });
+        let start = allow(&mut f, b"");
+        let to = f
+            .record(start[0].clone(), Outcome::Redirected { status: 302, location: Some("http://10.0.0.1/admin#x") })
+            .unwrap()
+            .unwrap();
+        assert!(f.record_refused(&to, Some(0), "https://site.test/", "blocked_target: inner").unwrap());
+        assert!(!f.record_refused(&to, Some(0), "https://site.test/", "again").unwrap(), "listed once");
+        let refused = f.store().get("http://10.0.0.1/admin").unwrap().unwrap();
+        assert_eq!(
+            (refused.state, refused.reason.as_deref(), refused.source, refused.found_from.as_deref(), refused.depth),
+            (State::Skipped, Some("blocked_target: inner"), Source::Redirect, Some("https://site.test/"), Some(0))
+        );
+        let c = f.counts().unwrap();
+        assert_eq!((c.done, c.skipped, c.handed_out()), (1, 1, 1), "not fetched: max_pages is not used by it");
+        assert!(f.next_work().unwrap().is_empty());
+        assert!(f.is_finished().unwrap());
     }
 
     #[test]

@@ -130,6 +130,9 @@ pub struct Config {
     /// renewed, in milliseconds: work of a replica that died is taken over by another this
     /// long after its last renewal (docs/API.md, "Running several replicas").
     pub lease_ms: u64,
+    /// How long a site crawl runs at most, in seconds, counted from its start across
+    /// restarts; then it ends with what it has (docs/API.md, "Site crawl", "Ends").
+    pub crawl_time_limit_s: u64,
 }
 
 impl Default for Config {
@@ -168,6 +171,7 @@ impl Default for Config {
             monitor_interval_s: u64::from(app::DEFAULT_MONITOR_INTERVAL_S),
             webhook_retry_base_ms: app::webhooks::DEFAULT_RETRY_BASE_MS,
             lease_ms: u64::try_from(app::DEFAULT_LEASE.as_millis()).unwrap_or(u64::MAX),
+            crawl_time_limit_s: app::crawl::DEFAULT_TIME_LIMIT.as_secs(),
         }
     }
 }

@@ -71,7 +71,8 @@ impl AppState {
             badges: Arc::new(app::BadgeQueue::new(app.clone(), config.badge_audit_url.clone(), budget)),
             widget_guard: Arc::new(Limiter::new(None)),
             workflows: app::Workflows::new(app.clone(), monitors.clone()),
-            crawls: app::crawl::Crawls::new(app.clone()),
+            crawls: app::crawl::Crawls::new(app.clone())
+                .with_time_limit(std::time::Duration::from_secs(config.crawl_time_limit_s.max(1))),
             monitors,
             app,
             config: Arc::new(config),

@@ -584,17 +584,20 @@ impl Store {
     }
 
     /// The records of every URL crawl `crawl_id` fetched (answered or failed), in crawl
-    /// order: what the site rules read.
+    /// order: what the site rules read. Each row is decoded as it is read, so the JSON text
+    /// of every row is not held beside the records (docs/PERFORMANCE.md, "Site crawl").
     pub fn crawl_records(&self, crawl_id: &str) -> Result<Vec<CrawledPage>> {
-        let raw: Vec<String> = self.read(|db| {
+        self.read(|db| {
             db.query_map(
                 "SELECT record_json FROM crawl_pages WHERE crawl_id = ?1 AND record_json IS NOT NULL \
                  ORDER BY rowid",
                 args![crawl_id],
-                |row| row.get(0),
+                |row| {
+                    let raw: String = row.get(0)?;
+                    serde_json::from_str(&raw).map_err(|e| Error::corrupt("crawl_pages", e.to_string()))
+                },
             )
-        })?;
-        raw.iter().map(|r| serde_json::from_str(r).map_err(|e| Error::corrupt("crawl_pages", e.to_string()))).collect()
+        })
     }
 
     /// Up to `limit` URLs of crawl `crawl_id` that were fetched or skipped, in crawl order,

@@ -186,6 +186,10 @@ fn a_site_is_crawled_and_reported_in_each_format() {
     assert_eq!(away["status_code"], 302);
     assert_eq!(away["redirect_to"], format!("http://localhost:{}/landing", elsewhere.port));
     assert!(elsewhere.requested().is_empty(), "the other host was fetched: {:?}", elsewhere.requested());
+    // Its target is a `localhost` name, which the address guard refuses: listed as blocked.
+    let landing = row(&report, &format!("http://localhost:{}/landing", elsewhere.port));
+    assert_eq!(landing["state"], "skipped");
+    assert!(landing["reason"].as_str().expect("reason").starts_with("blocked_target: "), "{landing}");
 
     // An internal redirect is followed one hop at a time: both URLs have rows.
     assert_eq!(row(&report, &site.url("/moved"))["status_code"], 301);
@@ -349,4 +353,41 @@ fn crawl_delay_spaces_the_fetches() {
         let gap = pair[1].duration_since(pair[0]);
         assert!(gap >= Duration::from_millis(950), "{gap:?} between two fetches under Crawl-delay: 1");
     }
+}
+
+#[test]
+fn a_redirect_to_an_inner_address_is_blocked_and_listed() {
+    // An inner service on a loopback port the allow list does not name.
+    let inner = Site::start(|_| HashMap::from([("/admin".to_string(), page("Secret", &[]))]));
+    let target = inner.url("/admin");
+    let to = target.clone();
+    let site = Site::start(move |_| {
+        HashMap::from([("/".to_string(), page("Home", &["/admin"])), ("/admin".to_string(), redirect(302, &to))])
+    });
+    let data = tempfile::tempdir().expect("tempdir");
+    let only_the_site = format!("127.0.0.1:{}", site.port);
+    let out = crate::common::command()
+        .args(["crawl", &site.url("/"), "--format", "json", "--no-sitemaps", "--allow-target", &only_the_site])
+        .env("SEO_AUDIT_DATA", data.path())
+        .output()
+        .expect("run seo-audit");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = json(&out);
+    assert_eq!(row(&report, &site.url("/admin"))["redirect_to"], target.as_str());
+    let blocked = row(&report, &target);
+    assert_eq!(blocked["state"], "skipped", "{blocked}");
+    assert!(blocked["reason"].as_str().expect("reason").starts_with("blocked_target: "), "{blocked}");
+    assert_eq!(report["crawl"]["progress"]["pages_skipped"], 1);
+    assert!(inner.requested().is_empty(), "the inner address was requested: {:?}", inner.requested());
+
+    // The text and CSV reports list it with the guard's reason.
+    let out = crate::common::command()
+        .args(["crawl", &site.url("/"), "--format", "csv", "--no-sitemaps", "--allow-target", &only_the_site])
+        .env("SEO_AUDIT_DATA", data.path())
+        .output()
+        .expect("run seo-audit");
+    let csv = String::from_utf8(out.stdout).expect("utf-8");
+    let line = csv.lines().find(|l| l.starts_with(&format!("{target},"))).unwrap_or_else(|| panic!("{csv}"));
+    assert!(line.starts_with(&format!("{target},skipped,")) && line.contains("blocked_target: "), "{line}");
+    assert!(inner.requested().is_empty());
 }

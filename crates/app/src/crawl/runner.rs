@@ -4,8 +4,10 @@
 //!
 //! - Every fetch goes through the [`Fetcher`] and its address guard, one hop at a time
 //!   ([`Fetcher::fetch_hop`]): a redirect is recorded and its target queued by the frontier
-//!   when it is on the site, recorded only when it is not; a target the guard refuses fails
-//!   with the guard's reason and is listed as failed.
+//!   when it is on the site, recorded only when it is not; a target on the site the guard
+//!   refuses fails with the guard's reason and is listed as failed, and a target on another
+//!   site the guard refuses by its URL (an inner address) is listed as skipped with the
+//!   guard's reason ([`crawl::Frontier::record_refused`]); neither is ever requested.
 //! - Every HTML page that answers 2xx is audited as a single audit is
 //!   ([`crate::pipeline::analyse_blocking`]: the analysis gate, the CPU budget of
 //!   [`CrawlOptions::limits`], the same HTTP facts with the site's robots.txt verdict). The
@@ -36,7 +38,7 @@ use crawl::{
     robots_from_answer, CrawledPage, Entry, Frontier, FrontierStore, Limits, Outcome, Scope, SitemapLimits, Sitemaps,
     State, Work,
 };
-use fetch::{FetchedPage, Fetcher};
+use fetch::{AddressGuard, FetchedPage, Fetcher};
 use serde::Serialize;
 use url::Url;
 
@@ -269,7 +271,9 @@ where
     let slots = options.slots.clone();
     let renderer = options.renderer.clone();
     let sitemap_max = options.sitemap_limits.max_bytes;
-    let driver = tokio::task::spawn_blocking(move || drive(store, scope, limits, sink, options, &jobs_tx, &done_rx));
+    let guard = fetcher.guard().clone();
+    let driver =
+        tokio::task::spawn_blocking(move || drive(store, scope, limits, sink, options, &guard, &jobs_tx, &done_rx));
     let mut tasks = tokio::task::JoinSet::new();
     while let Some(job) = jobs_rx.recv().await {
         let (fetcher, done, slots, renderer) = (fetcher.clone(), done_tx.clone(), slots.clone(), renderer.clone());
@@ -291,12 +295,14 @@ where
 }
 
 /// The frontier thread: hands out work, records results, tells the sink.
+#[allow(clippy::too_many_arguments)]
 fn drive<S, K>(
     store: S,
     scope: Scope,
     limits: Limits,
     mut sink: K,
     options: CrawlOptions,
+    guard: &AddressGuard,
     jobs: &tokio::sync::mpsc::UnboundedSender<Job>,
     done: &Receiver<Done>,
 ) -> Result<Crawled<S, K>, AppError>
@@ -419,6 +425,10 @@ where
                         Fetched::Redirected { status, location } => {
                             let outcome = Outcome::Redirected { status, location: location.as_deref() };
                             let to = frontier.record(entry, outcome).map_err(store_error)?;
+                            if let Some(reason) = to.as_deref().and_then(|to| refused_elsewhere(guard, &scope, to)) {
+                                let to = to.as_deref().unwrap_or_default();
+                                frontier.record_refused(to, depth, &url, &reason).map_err(store_error)?;
+                            }
                             sink.page(&CrawledPage::answered(&url, depth, status, to), None)?;
                         }
                         Fetched::Failed { reason } => {
@@ -447,7 +457,13 @@ where
             let skipped = start.filter(|e| e.state == State::Skipped).and_then(|e| e.reason);
             let reason = first_problem
                 .or(skipped.map(|r| format!("{} was not fetched: {r}", scope.start())))
-                .unwrap_or_else(|| "no page answered".to_string());
+                .unwrap_or_else(|| {
+                    if time_limited {
+                        "the time limit ran out before any page answered".to_string()
+                    } else {
+                        "no page answered".to_string()
+                    }
+                });
             CrawlEnd::Failed { reason: format!("the site answered no page: {reason}") }
         }
         _ => CrawlEnd::Completed,
@@ -469,6 +485,18 @@ fn progress<S: FrontierStore>(frontier: &mut Frontier<S>, started: Instant) -> R
         pages_per_second: if elapsed.is_zero() { 0.0 } else { fetched / elapsed.as_secs_f64() },
         elapsed,
     })
+}
+
+/// Why the address guard refuses `to`, a redirect's target on another site (which the crawl
+/// records and never fetches), judged on the URL alone as before every hop (an inner address
+/// literal, a `localhost` name: [`AddressGuard::check_url`]); `None` when it passes or is on
+/// the site (a target on the site is fetched, through the guard, like any URL).
+fn refused_elsewhere(guard: &AddressGuard, scope: &Scope, to: &str) -> Option<String> {
+    let to = Url::parse(to).ok()?;
+    if scope.same_site(&to) {
+        return None;
+    }
+    guard.check_url(&to).err().map(|e| format!("{}: {e}", e.code()))
 }
 
 /// Does one job on the async side.
@@ -637,7 +665,7 @@ impl std::fmt::Debug for MemorySink {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crawl::{Counts, MemoryStore, ScopeConfig};
+    use crawl::{Counts, MemoryStore, ScopeConfig, State};
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
     /// Blocks as the PostgreSQL client does: a runtime of its own, which panics on a thread
@@ -757,6 +785,82 @@ mod tests {
         assert_eq!(home.outlinks.len(), 2, "its links are given with it");
         assert!(crawled.sink.0.failed.iter().any(|f| !f.is_empty()), "the page rules ran");
         assert_eq!(crawled.summary.progress.done, 3);
+    }
+
+    /// `shop.test` on 127.0.0.1: `/` links to `/r`, which redirects to `location`; every
+    /// request's `Host` and path are kept.
+    async fn redirecting_site(location: Arc<std::sync::Mutex<String>>) -> (u16, Arc<std::sync::Mutex<Vec<String>>>) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let port = listener.local_addr().expect("addr").port();
+        let seen: Arc<std::sync::Mutex<Vec<String>>> = Arc::default();
+        let log = seen.clone();
+        tokio::spawn(async move {
+            while let Ok((mut stream, _)) = listener.accept().await {
+                let (location, log) = (location.lock().expect("lock").clone(), log.clone());
+                tokio::spawn(async move {
+                    let mut buf = [0u8; 4096];
+                    let n = stream.read(&mut buf).await.unwrap_or(0);
+                    let head = String::from_utf8_lossy(&buf[..n]).to_string();
+                    let path = head.split_whitespace().nth(1).unwrap_or("/").to_string();
+                    let host = head
+                        .lines()
+                        .find_map(|l| l.strip_prefix("Host: ").or_else(|| l.strip_prefix("host: ")))
+                        .unwrap_or_default()
+                        .trim()
+                        .to_string();
+                    log.lock().expect("lock").push(format!("{host}{path}"));
+                    let body = "<title>Home page of the shop</title><a href='/r'>R</a>";
+                    let out = match path.as_str() {
+                        "/" => format!(
+                            "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                            body.len()
+                        ),
+                        "/r" => format!(
+                            "HTTP/1.1 302 Found\r\nLocation: {location}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                        ),
+                        _ => "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_string(),
+                    };
+                    let _ = stream.write_all(out.as_bytes()).await;
+                });
+            }
+        });
+        (port, seen)
+    }
+
+    /// A redirect to the site's `www.` twin, which is on the site and so followed, but whose
+    /// name resolves to an inner address: the fetch is refused by the address guard, and the
+    /// URL listed as failed with the guard's reason; nothing reaches the inner address.
+    #[tokio::test]
+    async fn a_followed_redirect_to_an_inner_address_fails_with_the_guards_reason() {
+        // The site's port is known once it listens: the redirect's target is read from a cell.
+        let location: Arc<std::sync::Mutex<String>> = Arc::default();
+        let (port, seen) = redirecting_site(location.clone()).await;
+        let twin = format!("http://www.shop.test:{port}/inner");
+        *location.lock().expect("lock") = twin.clone();
+        let fetcher = Fetcher::new(fetch::FetchConfig {
+            allow_targets: vec![format!("shop.test:{port}")],
+            dns_overrides: vec![
+                ("shop.test".into(), vec!["127.0.0.1".parse().expect("ip")]),
+                ("www.shop.test".into(), vec!["10.11.12.13".parse().expect("ip")]),
+            ],
+            ..fetch::FetchConfig::default()
+        })
+        .expect("fetcher");
+        let scope = Scope::new(&format!("http://shop.test:{port}/"), ScopeConfig::default()).expect("scope");
+        let options = CrawlOptions { sitemaps: false, ..CrawlOptions::default() };
+        let crawled = run(&fetcher, MemoryStore::new(), scope, Limits::default(), MemorySink::default(), options)
+            .await
+            .expect("crawl");
+        assert_eq!(crawled.summary.end, CrawlEnd::Completed);
+        let entry = crawled.store.entries().into_iter().find(|e| e.url == twin).expect("the twin is listed");
+        assert_eq!(entry.state, State::Failed, "{entry:?}");
+        let reason = entry.reason.as_deref().unwrap_or_default();
+        assert!(reason.starts_with("blocked_target: ") && reason.contains("www.shop.test"), "{reason}");
+        assert_eq!(entry.found_from.as_deref(), Some(format!("http://shop.test:{port}/r").as_str()));
+        let record = crawled.sink.pages.iter().find(|p| p.url == twin).expect("its record");
+        assert_eq!((record.status, record.error.as_deref()), (None, Some(reason)));
+        let requests = seen.lock().expect("lock").clone();
+        assert!(requests.iter().all(|r| r.starts_with(&format!("shop.test:{port}/"))), "{requests:?}");
     }
 
     #[tokio::test]

@@ -385,7 +385,7 @@ impl Crawls {
         };
         let options = CrawlOptions {
             limits: self.app.limits,
-            time_limit: self.time_limit,
+            time_limit: time_left(self.time_limit, crawl.started_at.as_deref(), time::OffsetDateTime::now_utc()),
             sitemaps: stored.request.sitemaps,
             slots: Some(self.app.slots.clone()),
             renderer: self.app.renderer_for(crate::AuditOptions { render: stored.request.render })?.cloned(),
@@ -453,6 +453,20 @@ impl Crawls {
             .await?;
         Ok(())
     }
+}
+
+/// What is left of a crawl's time limit `limit` at `now`: the limit counts in wall-clock time
+/// from the crawl's `started_at` (stored once, when it first ran), so a crawl resumed after a
+/// restart or by another replica gets what is left of it, not a new one; the time the crawl
+/// was down counts (docs/API.md, "Site crawl", "Ends"). Zero when it has run out: the runner
+/// then starts no fetch and the crawl ends with what it has, `time_limited`. A crawl without
+/// a start time (or with one this code cannot read) gets the whole limit.
+fn time_left(limit: Duration, started_at: Option<&str>, now: time::OffsetDateTime) -> Duration {
+    let Some(started) = started_at.and_then(store::parse_rfc3339) else {
+        return limit;
+    };
+    let ran = Duration::try_from(now - started).unwrap_or(Duration::ZERO);
+    limit.saturating_sub(ran)
 }
 
 /// The scope of a crawl request.
@@ -530,4 +544,143 @@ pub fn issue_summary(counts: &[store::IssueCount]) -> Vec<Value> {
             json!({ "id": c.rule_id, "kind": kind, "severity": c.severity, "count": c.count })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crawl::{CrawledPage, Entry, FrontierStore, Outlink, Source, State};
+    use std::collections::HashMap;
+    use std::sync::Mutex;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    #[test]
+    fn the_time_limit_counts_from_the_stored_start() {
+        // The store keeps milliseconds.
+        let now = store::parse_rfc3339(&store::now_rfc3339()).expect("now");
+        let at = |ago: time::Duration| store::format_rfc3339(now - ago);
+        let limit = Duration::from_secs(30 * 60);
+        assert_eq!(time_left(limit, Some(&at(time::Duration::minutes(10))), now), Duration::from_secs(20 * 60));
+        assert_eq!(time_left(limit, Some(&at(time::Duration::hours(2))), now), Duration::ZERO, "down an hour or more");
+        assert_eq!(time_left(limit, None, now), limit, "never started");
+        assert_eq!(time_left(limit, Some("yesterday"), now), limit);
+        assert_eq!(time_left(limit, Some(&at(-time::Duration::minutes(1))), now), limit, "a clock behind");
+    }
+
+    /// `/` links to `/a` and `/b`; every request's path is counted.
+    async fn site() -> (std::net::SocketAddr, Arc<Mutex<HashMap<String, usize>>>) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        let hits: Arc<Mutex<HashMap<String, usize>>> = Arc::default();
+        let log = hits.clone();
+        tokio::spawn(async move {
+            while let Ok((mut stream, _)) = listener.accept().await {
+                let log = log.clone();
+                tokio::spawn(async move {
+                    let mut buf = [0u8; 4096];
+                    let n = stream.read(&mut buf).await.unwrap_or(0);
+                    let head = String::from_utf8_lossy(&buf[..n]).to_string();
+                    let path = head.split_whitespace().nth(1).unwrap_or("/").to_string();
+                    *log.lock().expect("lock").entry(path.clone()).or_default() += 1;
+                    let body = format!("<title>The page {path} of the shop</title><a href='/'>Home</a>");
+                    let out = format!(
+                        "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                        body.len()
+                    );
+                    let _ = stream.write_all(out.as_bytes()).await;
+                });
+            }
+        });
+        (addr, hits)
+    }
+
+    fn entry(url: String, depth: u32, state: State) -> Entry {
+        let status = (state == State::Done).then_some(200);
+        let source = if depth == 0 { Source::Start } else { Source::Link };
+        Entry { url, depth: Some(depth), found_from: None, source, state, status, reason: None }
+    }
+
+    /// A crawl interrupted (its runner gone, its lease run out) with its home page done and
+    /// two pages queued, resumed once its time limit has run out since its start: it ends at
+    /// once, `completed` and `time_limited`, with what it had; nothing more is fetched.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_crawl_resumed_after_its_time_limit_ends_with_what_it_has() {
+        let (addr, hits) = site().await;
+        let dir = std::env::temp_dir().join(format!("seo-audit-crawl-limit-{}", uuid::Uuid::new_v4()));
+        let setup = crate::Setup {
+            database: store::Database::Sqlite(dir.join("seo-audit.db")),
+            fetch: fetch::FetchConfig { allow_targets: vec!["127.0.0.1".into()], ..fetch::FetchConfig::default() },
+            max_concurrent_audits: 2,
+            audit_queue: 4,
+            analysis_cpu_ms: 0,
+            webhook_retry_base: Duration::from_secs(1),
+            lease: Duration::from_millis(100),
+            observer: None,
+        };
+        let (app, _webhooks) = App::open(setup).expect("app");
+        let home = format!("http://{addr}/");
+        let request = crate::crawl::parse_start(&json!({ "url": home, "sitemaps": false })).expect("request");
+        let options_json = serde_json::to_string(&StoredOptions { request, max_pages: 30 }).expect("options");
+        let new = store::NewCrawl { user_id: None, url: home.clone(), options_json, max_pages: 30 };
+        let gone = time::OffsetDateTime::now_utc() - time::Duration::minutes(1);
+        let crawl = app.store.create_crawl(new, "gone-runner", gone).expect("crawl");
+        assert!(app.store.start_crawl(&crawl.id).expect("start"));
+        let mut frontier = app.store.crawl_frontier(&crawl.id, "gone-runner");
+        frontier.insert(entry(home.clone(), 0, State::Done)).expect("home");
+        for path in ["a", "b"] {
+            frontier.insert(entry(format!("{home}{path}"), 1, State::Queued)).expect("queued");
+        }
+        let outlinks = ["a", "b"]
+            .iter()
+            .map(|p| Outlink {
+                url: format!("{home}{p}"),
+                anchor: p.to_string(),
+                internal: true,
+                nofollow: false,
+                follow: true,
+            })
+            .collect();
+        let record = CrawledPage {
+            url: home.clone(),
+            status: Some(200),
+            html: true,
+            depth: Some(0),
+            title: Some("Home".into()),
+            outlinks,
+            score: Some(90),
+            ..CrawledPage::default()
+        };
+        app.store.record_crawl_page(&crawl.id, &record, &[]).expect("record");
+
+        // The limit has run out since the crawl's start (waited for, then the state is read).
+        let limit = Duration::from_secs(1);
+        loop {
+            let started = app.store.get_crawl(&crawl.id).expect("get").started_at;
+            if time_left(limit, started.as_deref(), time::OffsetDateTime::now_utc()).is_zero() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        // A new runner (a restart) resumes it with the same limit.
+        Crawls::new(app.clone()).with_time_limit(limit).recover().await;
+        let mut done = None;
+        for _ in 0..600 {
+            let c = app.store.get_crawl(&crawl.id).expect("get");
+            if c.state.is_terminal() && app.store.crawl_lease(&crawl.id).expect("lease").is_none() {
+                done = Some(c);
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let done = done.expect("the crawl ended");
+        assert_eq!(done.state, store::CrawlState::Completed, "{done:?}");
+        assert_eq!(done.resumes, 1);
+        let summary: Value = serde_json::from_str(done.summary_json.as_deref().expect("summary")).expect("json");
+        assert_eq!(summary["time_limited"], true, "{summary}");
+        assert!(crate::crawl::views::wire_crawl(&done, &[]).time_limited, "shown on the crawl object");
+        assert_eq!((done.progress.pages_done, done.progress.pages_queued), (1, 2), "{done:?}");
+        assert_eq!(done.site_score, Some(90), "scored on what it has");
+        assert!(hits.lock().expect("lock").is_empty(), "nothing fetched after the limit: {:?}", hits.lock());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -48,6 +48,7 @@ pub fn wire_crawl(crawl: &store::Crawl, issues: &[store::IssueCount]) -> api::cr
         finished_at: crawl.finished_at.clone(),
         site_score: crawl.site_score,
         error: crawl.error.clone(),
+        time_limited: time_limited(crawl),
         issues: issues
             .iter()
             .map(|c| api::crawls::CrawlIssueCount {
@@ -60,6 +61,16 @@ pub fn wire_crawl(crawl: &store::Crawl, issues: &[store::IssueCount]) -> api::cr
         report_url: format!("/crawls/{}", crawl.id),
         pages_url: format!("/api/v1/crawls/{}/pages", crawl.id),
     }
+}
+
+/// Whether the time limit ended `crawl`, as its summary records it (`false` while it runs).
+pub fn time_limited(crawl: &store::Crawl) -> bool {
+    crawl
+        .summary_json
+        .as_deref()
+        .and_then(|s| serde_json::from_str::<serde_json::Value>(s).ok())
+        .and_then(|v| v["time_limited"].as_bool())
+        .unwrap_or(false)
 }
 
 /// A crawl just started on the wire: with `max_pages_cut` when `max_pages` was cut to the tier.

@@ -64,6 +64,7 @@ async fn a_site_is_crawled_and_read_back() {
 
     let done = ended(&t, &id, None).await;
     assert_eq!(done["state"], "completed", "{done}");
+    assert_eq!(done["time_limited"], false, "{done}");
     // /, about, tables, chairs, gone (404), notes.txt answered; /slow/late timed out.
     assert_eq!(done["progress"]["pages_done"], 6, "{done}");
     assert_eq!(done["progress"]["pages_failed"], 1, "{done}");
@@ -353,4 +354,149 @@ async fn a_crawl_left_running_with_every_page_done_is_completed_by_the_sweep() {
     assert_eq!(done["state"], "completed", "{done}");
     assert_eq!(done["site_score"], 90);
     assert_eq!(done["progress"]["pages_done"], 1);
+}
+
+#[tokio::test]
+async fn a_redirect_to_an_inner_address_is_blocked_and_listed() {
+    // An inner service on a loopback port the fetcher's allow list does not name: it must
+    // see no request.
+    let inner_hits = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let hits = inner_hits.clone();
+    let inner = serve_loopback(move |_req| {
+        let hits = hits.clone();
+        async move {
+            hits.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            http::Response::new(http_body_util::Full::new(bytes::Bytes::from_static(b"<title>secret</title>")))
+        }
+    })
+    .await;
+    let target = format!("http://{inner}/admin");
+    let to = target.clone();
+    let site = serve_loopback(move |req| {
+        let to = to.clone();
+        async move {
+            let (status, location, body) = match req.uri().path() {
+                "/" => (200, None, "<html lang=en><title>Home of the shop</title><a href=/admin>Admin</a></html>"),
+                "/admin" => (302, Some(to), ""),
+                _ => (404, None, ""),
+            };
+            let mut answer = http::Response::builder().status(status).header("content-type", "text/html");
+            if let Some(location) = location {
+                answer = answer.header("location", location);
+            }
+            answer.body(http_body_util::Full::new(bytes::Bytes::from(body))).unwrap()
+        }
+    })
+    .await;
+    // Only the site's own port is allowed.
+    let t = TestServer::start(|c| c.allow_targets = vec![site.to_string()]).await;
+    let home = format!("http://{site}/");
+    let a = start(&t, None, json!({ "url": home, "sitemaps": false })).await;
+    assert_eq!(a.status, 202, "{}", a.raw);
+    let id = a.body["crawl"]["id"].as_str().unwrap().to_string();
+    let done = ended(&t, &id, None).await;
+    assert_eq!(done["state"], "completed", "{done}");
+    assert_eq!(done["progress"]["pages_skipped"], 1, "{done}");
+    assert_eq!(inner_hits.load(std::sync::atomic::Ordering::SeqCst), 0, "the inner address was requested");
+
+    // The pages: the redirect with its target, and the target listed as blocked.
+    let a = get(&t, &format!("/api/v1/crawls/{id}/pages"), None).await;
+    assert_eq!(a.status, 200, "{}", a.raw);
+    validate_documented("GET", "/api/v1/crawls/{id}/pages", &a);
+    let pages = a.body["pages"].as_array().unwrap();
+    let row = |url: &str| pages.iter().find(|p| p["url"] == url).cloned().unwrap_or_else(|| panic!("{url}: {}", a.raw));
+    let redirect = row(&format!("http://{site}/admin"));
+    assert_eq!(
+        (redirect["status_code"].as_u64(), redirect["redirect_to"].as_str()),
+        (Some(302), Some(target.as_str()))
+    );
+    let blocked = row(&target);
+    assert_eq!(blocked["state"], "skipped", "{blocked}");
+    let reason = blocked["reason"].as_str().unwrap();
+    assert!(reason.starts_with("blocked_target: ") && reason.contains(&inner.ip().to_string()), "{reason}");
+    assert_eq!(blocked["found_from"], format!("http://{site}/admin"));
+    assert_eq!(blocked["status_code"], Value::Null);
+
+    // The exports and the report page list it too.
+    let csv = t.client.get(t.url(&format!("/api/v1/crawls/{id}/export?format=csv"))).send().await.unwrap();
+    let text = csv.text().await.unwrap();
+    let line = text.lines().find(|l| l.starts_with(&format!("{target},"))).unwrap_or_else(|| panic!("{text}"));
+    assert!(line.starts_with(&format!("{target},skipped,")) && line.contains("blocked_target: "), "{line}");
+    let a = get(&t, &format!("/api/v1/crawls/{id}/export?format=json"), None).await;
+    let exported = a.body["pages"].as_array().unwrap().iter().find(|p| p["url"] == target.as_str()).cloned();
+    assert_eq!(exported.unwrap()["reason"], reason);
+    let html = t.client.get(t.url(&format!("/crawls/{id}"))).send().await.unwrap().text().await.unwrap();
+    assert!(html.contains(&target) && html.contains("blocked_target: "), "{html}");
+}
+
+#[tokio::test]
+async fn a_crawl_resumed_after_its_time_limit_ran_out_ends_with_what_it_had() {
+    // A replica died mid-crawl: the home page done, two pages queued. The crawl's time limit
+    // (`crawl_time_limit_s`) counts from its start, so the replica that takes it over once
+    // the limit has run out fetches nothing more.
+    let requested = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let count = requested.clone();
+    let site = serve_loopback(move |_req| {
+        let count = count.clone();
+        async move {
+            count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let body = "<html lang=en><title>A page of the shop</title></html>";
+            http::Response::builder()
+                .header("content-type", "text/html")
+                .body(http_body_util::Full::new(bytes::Bytes::from(body)))
+                .unwrap()
+        }
+    })
+    .await;
+    let t = TestServer::start(|c| {
+        c.lease_ms = 200;
+        c.crawl_time_limit_s = 1;
+    })
+    .await;
+    let home = format!("http://{site}/");
+    let options = json!({ "request": { "url": home, "max_pages": 30, "include": [], "exclude": [], "sitemaps": false }, "max_pages": 30 });
+    let new = store::NewCrawl { user_id: None, url: home.clone(), options_json: options.to_string(), max_pages: 30 };
+    // Its lease runs out after its time limit, so the sweep adopts it only then.
+    let lease_until = time::OffsetDateTime::now_utc() + time::Duration::milliseconds(1500);
+    let (id, started_at) = t.db(move |s| {
+        let crawl = s.create_crawl(new, "dead-replica", lease_until).unwrap();
+        s.start_crawl(&crawl.id).unwrap();
+        let mut frontier = s.crawl_frontier(&crawl.id, "dead-replica");
+        for (path, depth, state) in
+            [("", 0, crawl::State::Done), ("a", 1, crawl::State::Queued), ("b", 1, crawl::State::Fetching)]
+        {
+            let entry = crawl::Entry {
+                url: format!("{home}{path}"),
+                depth: Some(depth),
+                found_from: None,
+                source: if depth == 0 { crawl::Source::Start } else { crawl::Source::Link },
+                state,
+                status: (state == crawl::State::Done).then_some(200),
+                reason: None,
+            };
+            crawl::FrontierStore::insert(&mut frontier, entry).unwrap();
+        }
+        let page = crawl::CrawledPage {
+            url: home.clone(),
+            status: Some(200),
+            html: true,
+            depth: Some(0),
+            title: Some("Home".into()),
+            score: Some(80),
+            ..crawl::CrawledPage::default()
+        };
+        s.record_crawl_page(&crawl.id, &page, &[]).unwrap();
+        let started_at = s.get_crawl(&crawl.id).unwrap().started_at;
+        (crawl.id, started_at)
+    });
+    let done = ended(&t, &id, None).await;
+    assert_eq!(done["state"], "completed", "{done}");
+    assert_eq!(done["time_limited"], true, "{done}");
+    assert_eq!(done["started_at"].as_str(), started_at.as_deref(), "the start stays the first one");
+    assert_eq!(done["progress"]["pages_done"], 1, "{done}");
+    assert_eq!(done["progress"]["pages_queued"], 2, "{done}");
+    assert_eq!(done["site_score"], 80);
+    assert_eq!(requested.load(std::sync::atomic::Ordering::SeqCst), 0, "nothing fetched after the limit");
+    let crawl = t.db(move |s| s.get_crawl(&id).unwrap());
+    assert_eq!(crawl.resumes, 1);
 }

@@ -230,6 +230,8 @@ both! {
         let (a, b) = (f.store.clone(), f.open_again());
         let crawl = a.create_crawl(new_crawl(None, 30), "w-a", lease()).unwrap();
         a.start_crawl(&crawl.id).unwrap();
+        let started = a.get_crawl(&crawl.id).unwrap().started_at;
+        assert!(started.is_some());
         // Replica A fetches the start page, then dies with its three links claimed.
         assert_eq!(drive(&a, &crawl.id, "w-a", Some(1)), 1);
         let c = a.crawl_frontier(&crawl.id, "w-a").counts().unwrap();
@@ -241,8 +243,12 @@ both! {
         assert!(b.adopt_crawls("w-b", Some(OffsetDateTime::now_utc()), lease()).unwrap().is_empty());
         // A's lease runs out: B adopts the crawl, and A's claims go back to the queue.
         let later = OffsetDateTime::now_utc() + time::Duration::minutes(5);
+        std::thread::sleep(std::time::Duration::from_millis(5));
         assert_eq!(b.adopt_crawls("w-b", Some(later), lease()).unwrap(), std::slice::from_ref(&crawl.id));
         assert!(!a.renew_crawl_lease(&crawl.id, "w-a", lease()).unwrap(), "A lost the lease");
+        // B starts it again: its start time, which its time limit counts from, stays the first.
+        assert!(b.start_crawl(&crawl.id).unwrap());
+        assert_eq!(b.get_crawl(&crawl.id).unwrap().started_at, started, "{backend:?}");
         assert_eq!(fb.requeue_fetching().unwrap(), 3);
         let c = fb.counts().unwrap();
         assert_eq!((c.done, c.fetching, c.queued), (1, 0, 3));
