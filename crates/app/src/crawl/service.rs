@@ -616,6 +616,7 @@ mod tests {
             webhook_retry_base: Duration::from_secs(1),
             lease: Duration::from_millis(100),
             observer: None,
+            render: render::RenderConfig::default(),
         };
         let (app, _webhooks) = App::open(setup).expect("app");
         let home = format!("http://{addr}/");
