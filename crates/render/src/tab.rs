@@ -168,6 +168,9 @@ async fn drive(page: &Page, url: &Url, timeout: Duration, max_html: usize) -> Re
     while !settled {
         let quiet_at = if state.load && in_flight.is_empty() { quiet_since + QUIET } else { deadline };
         tokio::select! {
+            // Events before timers: a quiet window ends only once what is already known
+            // has been counted.
+            biased;
             event = lifecycle.next() => {
                 let Some(event) = event else { break };
                 if event.frame_id != main {
