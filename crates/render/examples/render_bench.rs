@@ -141,6 +141,8 @@ async fn main() {
         one[8].as_secs_f64() * 1000.0
     );
 
+    let pid = renderer.browser_pid().await.expect("a browser runs");
+    let cpu_before = cpu_ticks(pid);
     let until = Instant::now() + Duration::from_secs(seconds);
     let mut workers = Vec::new();
     for _ in 0..clients {
@@ -167,8 +169,52 @@ async fn main() {
         overloaded += o;
     }
     let elapsed = measured.elapsed().as_secs_f64();
+    let cpu = cpu_ticks(pid).saturating_sub(cpu_before) as f64 / ticks_per_second();
     println!(
         "{tabs} tabs, {clients} clients, {elapsed:.1} s: {done} pages rendered, {:.2} pages/s ({failed} failed, {overloaded} overloaded)",
         f64::from(done) / elapsed
     );
+    if done > 0 {
+        println!(
+            "CPU (this process, the browser and its children): {cpu:.1} s, {:.0} ms per page; at most {:.2} pages/s on {} idle cores",
+            cpu * 1000.0 / f64::from(done),
+            std::thread::available_parallelism().map_or(1, |n| n.get()) as f64 * f64::from(done) / cpu,
+            std::thread::available_parallelism().map_or(1, |n| n.get()),
+        );
+    }
+}
+
+/// CPU time in clock ticks used so far by this process, the browser `pid` and every
+/// descendant of it, including children that have exited (`cutime`, `cstime`).
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = |p: u32| std::fs::read_to_string(format!("/proc/{p}/stat")).ok();
+    let fields = |text: &str| -> Vec<u64> {
+        let rest = text.rsplit_once(')').map_or("", |(_, r)| r);
+        rest.split_whitespace().map(|f| f.parse().unwrap_or(0)).collect()
+    };
+    let mut parents = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Some(child) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else { continue };
+        if let Some(text) = stat(child) {
+            // After the comm: state, ppid, ... utime (index 11), stime, cutime, cstime.
+            let f = fields(&text);
+            if f.len() > 14 {
+                parents.push((child, f[1] as u32, f[11] + f[12] + f[13] + f[14]));
+            }
+        }
+    }
+    let mut tree = vec![pid];
+    let mut i = 0;
+    while i < tree.len() {
+        let parent = tree[i];
+        tree.extend(parents.iter().filter(|(_, p, _)| *p == parent).map(|(c, _, _)| *c));
+        i += 1;
+    }
+    let own = std::process::id();
+    parents.iter().filter(|(c, _, _)| tree.contains(c) || *c == own).map(|(_, _, t)| t).sum()
+}
+
+fn ticks_per_second() -> f64 {
+    // Linux reports /proc times in USER_HZ, 100 on every common configuration.
+    100.0
 }

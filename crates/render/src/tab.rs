@@ -7,6 +7,7 @@
 //! other; the proxy and the context go when the render ends.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use chromiumoxide::cdp::browser_protocol::browser::{
@@ -54,13 +55,34 @@ enum Outcome {
     DocumentFailed(DocumentFailed),
 }
 
+/// Disposes of a browser context (and its tabs) when a render is dropped before it could
+/// do so itself (its caller went away, or the hang guard fired), so no context outlives its
+/// render.
+struct Disposal {
+    /// `None` once the render disposes of the context itself.
+    browser: Option<Arc<BrowserProcess>>,
+    context: BrowserContextId,
+}
+
+impl Drop for Disposal {
+    fn drop(&mut self) {
+        let Some(browser) = self.browser.take() else { return };
+        let context = self.context.clone();
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                let _ = tokio::time::timeout(CLEANUP_BUDGET, browser.browser.dispose_browser_context(context)).await;
+            });
+        }
+    }
+}
+
 fn cdp(err: impl std::fmt::Display) -> RenderError {
     RenderError::Browser(err.to_string())
 }
 
 /// Renders `url` in `browser` within `timeout` (from navigation to the serialised DOM).
 pub(crate) async fn render(
-    browser: &BrowserProcess,
+    browser: &Arc<BrowserProcess>,
     fetcher: &fetch::Fetcher,
     url: &Url,
     timeout: Duration,
@@ -78,7 +100,9 @@ pub(crate) async fn render(
         ..CreateBrowserContextParams::default()
     };
     let context = browser.browser.create_browser_context(params).await.map_err(cdp)?;
+    let mut disposal = Disposal { browser: Some(Arc::clone(browser)), context: context.clone() };
     let outcome = in_context(browser, &context, url, timeout, max_html).await;
+    disposal.browser = None;
     let _ = tokio::time::timeout(CLEANUP_BUDGET, browser.browser.dispose_browser_context(context)).await;
     let log = proxy.log();
     drop(proxy);
@@ -168,6 +192,9 @@ async fn drive(page: &Page, url: &Url, timeout: Duration, max_html: usize) -> Re
     while !settled {
         let quiet_at = if state.load && in_flight.is_empty() { quiet_since + QUIET } else { deadline };
         tokio::select! {
+            // Events before timers: a quiet window ends only once what is already known
+            // has been counted.
+            biased;
             event = lifecycle.next() => {
                 let Some(event) = event else { break };
                 if event.frame_id != main {
