@@ -121,10 +121,11 @@ fn browser_facts(rendered: render::Rendered) -> Browser {
     }
 }
 
-/// Runs `analysis` on the blocking pool with the page budget of `limits`, holding `slot`
-/// (if any) until it ends. Dropping the returned future (the caller went away) tells the
-/// budget to stop, so the analysis ends within a few milliseconds and frees its slot.
-/// Every parse of a fetched page in the service goes through here.
+/// Runs `analysis` on one of the analysis threads with the page budget of `limits`, holding
+/// `slot` (if any) until it ends. Dropping the returned future (the caller went away) tells
+/// the budget to stop, so the analysis ends within a few milliseconds and frees its slot; a
+/// page still waiting for a thread then is never analysed. Every parse of a fetched page in
+/// the service goes through here.
 ///
 /// # Errors
 /// The analysis panicked ([`AppError::Internal`]).
@@ -137,30 +138,72 @@ where
     T: Send + 'static,
     F: FnOnce(&dyn audit_core::Budget) -> T + Send + 'static,
 {
-    // Waiting here costs nothing: a client that goes away while its page waits for a core
-    // drops this future and the analysis never starts.
-    let core = analysis_gate().acquire().await.map_err(|_| AppError::internal("analysis gate closed"))?;
     let cancel = CancelOnDrop::default();
     let cancelled = cancel.0.clone();
-    let result = tokio::task::spawn_blocking(move || {
+    let (done, answer) = tokio::sync::oneshot::channel();
+    AnalysisPool::get().run(Box::new(move || {
         let _slot = slot;
-        let _core = core;
+        if cancelled.load(Ordering::Relaxed) {
+            return;
+        }
         let budget = CpuBudget::start(limits, &cancelled);
-        analysis(&budget)
-    })
-    .await
-    .map_err(|e| AppError::internal(format!("analysis task failed: {e}")));
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| analysis(&budget))) {
+            Ok(value) => drop(done.send(value)),
+            Err(_) => tracing::error!("an analysis panicked"),
+        }
+    }));
+    let result = answer.await.map_err(|_| AppError::internal("analysis task failed"));
     drop(cancel);
     result
 }
 
-/// One permit per core: at most that many analyses run at once, each to its end, instead of
-/// every admitted audit's parse sharing the cores in time slices (64 parses interleaved on 2
-/// cores spent their time in context switches and cache misses; docs/PERFORMANCE.md, "Load
-/// run"). Fetching, storing and answering are not gated: they wait on the network and disk.
-fn analysis_gate() -> &'static tokio::sync::Semaphore {
-    static GATE: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
-    GATE.get_or_init(|| tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(1, |n| n.get())))
+/// An analysis waiting for a thread.
+type Job = Box<dyn FnOnce() + Send>;
+
+/// One thread per core, each taking the next waiting page as soon as it finishes one: at
+/// most that many analyses run at once, each to its end, instead of every admitted audit's
+/// parse sharing the cores in time slices (64 parses interleaved on 2 cores spent their time
+/// in context switches and cache misses). The threads wait for work, not the work for a
+/// thread: a semaphore in front of the runtime's blocking pool left a core idle between two
+/// analyses while the next one was woken, handed to a runtime worker and then to a blocking
+/// thread (about 13% of the machine under the load run; docs/PERFORMANCE.md, "Load run").
+/// Fetching, storing and answering do not come here: they wait on the network and disk.
+struct AnalysisPool {
+    jobs: std::sync::mpsc::Sender<Job>,
+}
+
+impl AnalysisPool {
+    fn get() -> &'static AnalysisPool {
+        static POOL: std::sync::OnceLock<AnalysisPool> = std::sync::OnceLock::new();
+        POOL.get_or_init(|| {
+            let (jobs, waiting) = std::sync::mpsc::channel::<Job>();
+            let waiting = Arc::new(std::sync::Mutex::new(waiting));
+            let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+            for n in 0..threads {
+                let waiting = Arc::clone(&waiting);
+                let spawned = std::thread::Builder::new().name(format!("analysis-{n}")).spawn(move || loop {
+                    // The lock is held only while waiting for the next page, never during one.
+                    let next = waiting.lock().unwrap_or_else(std::sync::PoisonError::into_inner).recv();
+                    match next {
+                        Ok(job) => job(),
+                        Err(_) => return,
+                    }
+                });
+                if let Err(e) = spawned {
+                    tracing::error!(error = %e, "an analysis thread did not start");
+                }
+            }
+            AnalysisPool { jobs }
+        })
+    }
+
+    /// Queues `job` for the next free analysis thread. Should no thread have started, the
+    /// job runs on a thread of its own rather than never.
+    fn run(&self, job: Job) {
+        if let Err(std::sync::mpsc::SendError(job)) = self.jobs.send(job) {
+            drop(std::thread::spawn(job));
+        }
+    }
 }
 
 /// CPU time one page's analysis (parse, facts, rules) may take by default (the
