@@ -17,7 +17,7 @@ use settings::Flags;
 
 /// mimalloc instead of the C library's allocator: an audit builds and frees a whole DOM of
 /// small nodes, and under load glibc's malloc and free took a fifth of the service's CPU
-/// (docs/PERFORMANCE.md, "Load run").
+/// (docs/PERFORMANCE.md, "The service: audits per second over HTTP").
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -1,6 +1,6 @@
 //! The page text kept with every stored audit (`app::page_text`), on the load-run page
 //! (`fixtures/sites/load/article.html`, 86 KB): work the service adds to the engine's for each
-//! audit (docs/PERFORMANCE.md, "Load run").
+//! audit (docs/PERFORMANCE.md, "The service: audits per second over HTTP").
 //!
 //! `cargo bench -p app --bench page_text`.
 

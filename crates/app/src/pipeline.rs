@@ -166,7 +166,8 @@ type Job = Box<dyn FnOnce() + Send>;
 /// in context switches and cache misses). The threads wait for work, not the work for a
 /// thread: a semaphore in front of the runtime's blocking pool left a core idle between two
 /// analyses while the next one was woken, handed to a runtime worker and then to a blocking
-/// thread (about 13% of the machine under the load run; docs/PERFORMANCE.md, "Load run").
+/// thread (about 13% of the machine under the load run; docs/PERFORMANCE.md, "The service:
+/// audits per second over HTTP").
 /// Fetching, storing and answering do not come here: they wait on the network and disk.
 struct AnalysisPool {
     jobs: std::sync::mpsc::Sender<Job>,

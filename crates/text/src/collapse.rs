@@ -1,6 +1,7 @@
 //! White space collapsed the way `str::split_whitespace` joined by single spaces would, but
 //! fast: the page text kept with every stored audit and the text a crawl hashes to find
-//! duplicate pages are tens of kilobytes per page (docs/PERFORMANCE.md, "Load run").
+//! duplicate pages are tens of kilobytes per page (docs/PERFORMANCE.md, "The service: audits
+//! per second over HTTP").
 
 /// `s` with each run of white space (as [`char::is_whitespace`] defines it) made one space
 /// and the ends trimmed, cut to at most `max` bytes at a character boundary. Only the first

@@ -9,10 +9,10 @@
 //!   site the guard refuses by its URL (an inner address) is listed as skipped with the
 //!   guard's reason ([`crawl::Frontier::record_refused`]); neither is ever requested.
 //! - Every HTML page that answers 2xx is audited as a single audit is
-//!   ([`crate::pipeline::analyse_blocking`]: the analysis gate, the CPU budget of
+//!   ([`crate::pipeline::analyse_blocking`]: the analysis threads, the CPU budget of
 //!   [`CrawlOptions::limits`], the same HTTP facts with the site's robots.txt verdict). The
 //!   page's crawl record ([`CrawledPage::from_page`]) is built on the frontier thread, off
-//!   the analysis gate, whose places are for parsing and auditing (docs/PERFORMANCE.md,
+//!   the analysis threads, which are for parsing and auditing (docs/PERFORMANCE.md,
 //!   "Site crawl").
 //! - Politeness is the frontier's: requests in flight per host ([`crawl::Limits`]), and
 //!   between the starts of two fetches the robots.txt `Crawl-delay`.
@@ -70,7 +70,7 @@ pub struct CrawlOptions {
     /// The service's audit slots: each page's analysis then takes a place as background
     /// work does (admitted while the queue is less than half full, waiting up to
     /// [`SLOT_PATIENCE`]), so a crawl never takes the places of clients who wait. `None`
-    /// (the command line): the analysis gate alone bounds it.
+    /// (the command line): the analysis threads alone bound it.
     pub slots: Option<Arc<AuditSlots>>,
     /// Rendered crawl (docs/API.md, "Rendered audits"): each HTML page that answered 2xx is
     /// rendered by this pool and its rendered DOM audited; `None`: the served HTML.
@@ -201,8 +201,9 @@ pub async fn check_start(fetcher: &Fetcher, url: &str) -> Result<Url, AppError> 
     Ok(url)
 }
 
-/// The blocking threads a runtime that runs crawls needs: the frontier thread, one analysis
-/// per core (the analysis gate), and one for the rest (name resolution). A command that only
+/// The blocking threads a runtime that runs crawls needs: the frontier thread, one for the
+/// rest (name resolution), and one per core for the store calls of the pages analysed at
+/// once (the analyses themselves run on their own threads). A command that only
 /// crawls caps its runtime's blocking pool at this (`Builder::max_blocking_threads`): with
 /// the default cap of 512 the pool grows to a dozen threads whose allocator caches each keep
 /// freed memory, and the peak RSS of a 2,000-page crawl went from about 90 MiB to 130-170 MiB
@@ -404,7 +405,7 @@ where
                     match fetched {
                         Fetched::Html(analysed) => {
                             let (score, audit) = *analysed;
-                            // The page's record is built here, off the analysis gate: the
+                            // The page's record is built here, off the analysis threads: the
                             // cores' places are for parsing and auditing.
                             let page = CrawledPage::from_page(&url, depth, &audit.page, &scope, Some(score));
                             frontier.record(entry, Outcome::Answered(&page)).map_err(store_error)?;
