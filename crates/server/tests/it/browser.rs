@@ -15,43 +15,12 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::TestServer;
+use test_support::chromium_or_skip;
 use web_support::Site;
 
 /// Longest a single Chromium run may take before it is killed (a hang guard, not a
 /// performance assertion).
 const CHROMIUM_HANG_GUARD: Duration = Duration::from_secs(90);
-
-/// The Chromium binary: `$CHROMIUM`, else the first of the usual names on `PATH`.
-fn find_chromium() -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os("CHROMIUM").map(PathBuf::from).filter(|p| p.is_file()) {
-        return Some(path);
-    }
-    let path = std::env::var_os("PATH")?;
-    for dir in std::env::split_paths(&path) {
-        for name in ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"] {
-            let candidate = dir.join(name);
-            if candidate.is_file() {
-                return Some(candidate);
-            }
-        }
-    }
-    None
-}
-
-/// Chromium, or `None` after printing why the test is skipped.
-fn chromium_or_skip() -> Option<PathBuf> {
-    let found = find_chromium();
-    if found.is_none() {
-        assert!(
-            std::env::var("SEO_AUDIT_REQUIRE_BROWSER").as_deref() != Ok("1"),
-            "SEO_AUDIT_REQUIRE_BROWSER=1 but no Chromium was found (install Debian's `chromium` or set CHROMIUM)"
-        );
-        eprintln!(
-            "skipped: no Chromium found (set CHROMIUM, or install it; SEO_AUDIT_REQUIRE_BROWSER=1 makes this fail)"
-        );
-    }
-    found
-}
 
 /// Runs headless Chromium with a fresh profile and `extra` arguments; returns stdout.
 async fn chromium(bin: &Path, extra: Vec<String>) -> String {
