@@ -12,8 +12,8 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::common::{command, eventually, listening_addr};
-use crate::crawl_restart::{post, site, OPEN_PAGES, PAGES};
+use crate::common::{command, eventually, listening_addr, request};
+use crate::crawl_restart::{site, OPEN_PAGES, PAGES};
 
 /// The replicas' lease: a dead replica's crawl is taken over about this long after its last
 /// renewal.
@@ -55,7 +55,8 @@ fn a_crawl_whose_replica_dies_is_completed_by_another() {
     let (mut b, addr_b) = replica(&url);
 
     let home = format!("http://127.0.0.1:{port}/");
-    let (status, started) = post(&addr_a, &key, "/api/v1/crawls", &json!({ "url": home, "sitemaps": false }));
+    let (status, started) =
+        request(&addr_a, &key, "POST", "/api/v1/crawls", Some(&json!({ "url": home, "sitemaps": false })));
     assert_eq!(status, 202, "{started}");
     let id = started["crawl"]["id"].as_str().unwrap().to_string();
     let path = format!("/api/v1/crawls/{id}");

@@ -5,18 +5,18 @@
 //! in flight are fetched a second time.
 
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpListener;
 use std::path::Path;
 use std::process::{Child, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::common;
-use common::{bin, eventually, kill, listening_addr};
+use common::{bin, eventually, kill, listening_addr, request};
 
 /// Pages linked from the home page.
 pub(crate) const PAGES: usize = 40;
@@ -90,23 +90,6 @@ fn serve(data: &Path) -> (Child, String) {
     (child, addr)
 }
 
-pub(crate) fn post(addr: &str, key: &str, path: &str, body: &Value) -> (u16, Value) {
-    let body = body.to_string();
-    let mut stream = TcpStream::connect(addr).unwrap();
-    write!(
-        stream,
-        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nx-api-key: {key}\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut raw = String::new();
-    stream.read_to_string(&mut raw).unwrap();
-    let status = raw.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("{raw}"));
-    let json = raw.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or_default();
-    (status, serde_json::from_str(json).unwrap_or(Value::Null))
-}
-
 #[test]
 fn a_crawl_killed_mid_way_completes_after_the_restart_with_every_page_audited_once() {
     let dir = tempfile::tempdir().unwrap();
@@ -118,7 +101,8 @@ fn a_crawl_killed_mid_way_completes_after_the_restart_with_every_page_audited_on
     let home = format!("http://127.0.0.1:{port}/");
 
     let (child, addr) = serve(dir.path());
-    let (status, started) = post(&addr, &key, "/api/v1/crawls", &json!({ "url": home, "sitemaps": false }));
+    let (status, started) =
+        request(&addr, &key, "POST", "/api/v1/crawls", Some(&json!({ "url": home, "sitemaps": false })));
     assert_eq!(status, 202, "{started}");
     let id = started["crawl"]["id"].as_str().unwrap().to_string();
 

@@ -5,7 +5,7 @@
 //! webhook delivered once.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpListener;
 use std::process::{Child, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Barrier, Mutex};
@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::common::{command, eventually, listening_addr};
+use crate::common::{command, eventually, listening_addr, request};
 
 /// The lease of the replicas: a dead replica's run is taken over about this long after
 /// its last renewal.
@@ -65,28 +65,10 @@ fn new_key(url: &str, name: &str) -> String {
     admin(url, &["keys", "create", "--name", name, "--tier", "free", "--scopes", "audit,mcp,webhooks"])
 }
 
-/// One request with the key; the status and the JSON body.
-fn call(addr: &str, key: &str, method: &str, path: &str, body: Option<&Value>) -> (u16, Value) {
-    let body = body.map(Value::to_string).unwrap_or_default();
-    let mut stream = TcpStream::connect(addr).unwrap();
-    write!(
-        stream,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nx-api-key: {key}\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut raw = String::new();
-    stream.read_to_string(&mut raw).unwrap();
-    let status = raw.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("{raw}"));
-    let json = raw.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or_default();
-    (status, serde_json::from_str(json).unwrap_or(Value::Null))
-}
-
 /// A tools/call in the simple form; its structuredContent.
 fn tool(addr: &str, key: &str, name: &str, arguments: Value) -> Value {
     let body = json!({ "method": "tools/call", "params": { "name": name, "arguments": arguments } });
-    let (status, answer) = call(addr, key, "POST", "/api/mcp", Some(&body));
+    let (status, answer) = request(addr, key, "POST", "/api/mcp", Some(&body));
     assert_eq!((status, &answer["result"]["isError"]), (200, &json!(false)), "{answer}");
     answer["result"]["structuredContent"].clone()
 }
@@ -120,7 +102,7 @@ fn three_replicas_share_the_quota_the_keys_and_the_work() {
             let (addr, key, body, start) = (addrs[i % 3].clone(), key.clone(), fixes.clone(), start.clone());
             std::thread::spawn(move || {
                 start.wait();
-                call(&addr, &key, "POST", "/api/auto-fix-batch", Some(&body)).0
+                request(&addr, &key, "POST", "/api/auto-fix-batch", Some(&body)).0
             })
         })
         .collect();
@@ -131,9 +113,9 @@ fn three_replicas_share_the_quota_the_keys_and_the_work() {
     assert_eq!((granted, refused), (30, 20), "{statuses:?}");
     // Every replica refuses the 51st, and the usage counter says 30.
     for addr in &addrs {
-        assert_eq!(call(addr, &key, "POST", "/api/auto-fix-batch", Some(&fixes)).0, 429);
+        assert_eq!(request(addr, &key, "POST", "/api/auto-fix-batch", Some(&fixes)).0, 429);
     }
-    let (status, usage) = call(&addrs[1], &key, "GET", "/api/v1/usage", None);
+    let (status, usage) = request(&addrs[1], &key, "GET", "/api/v1/usage", None);
     assert_eq!(status, 200, "{usage}");
     assert_eq!(usage["requests_this_minute"], 30, "{usage}");
 
@@ -141,7 +123,7 @@ fn three_replicas_share_the_quota_the_keys_and_the_work() {
     // refused by all three at once.
     let fresh = new_key(&url, "fresh");
     for addr in &addrs {
-        assert_eq!(call(addr, &fresh, "GET", "/api/v1/usage", None).0, 200, "a new key works on {addr}");
+        assert_eq!(request(addr, &fresh, "GET", "/api/v1/usage", None).0, 200, "a new key works on {addr}");
     }
     let listed = admin(&url, &["keys", "list", "--json"]);
     let id = listed
@@ -153,7 +135,7 @@ fn three_replicas_share_the_quota_the_keys_and_the_work() {
     admin(&url, &["keys", "revoke", &id]);
     let revoked = Instant::now();
     for addr in &addrs {
-        assert_eq!(call(addr, &fresh, "GET", "/api/v1/usage", None).0, 401, "a revoked key is refused on {addr}");
+        assert_eq!(request(addr, &fresh, "GET", "/api/v1/usage", None).0, 401, "a revoked key is refused on {addr}");
     }
     assert!(revoked.elapsed() < Duration::from_secs(1));
 
@@ -178,7 +160,7 @@ fn three_replicas_share_the_quota_the_keys_and_the_work() {
     let hooks = receiver();
     let key = new_key(&url, "work");
     let hook = json!({ "url": format!("http://127.0.0.1:{}/hook", hooks.port), "events": ["workflow.completed"] });
-    let (status, created) = call(&addrs[0], &key, "POST", "/api/v1/webhooks", Some(&hook));
+    let (status, created) = request(&addrs[0], &key, "POST", "/api/v1/webhooks", Some(&hook));
     assert_eq!(status, 201, "{created}");
     let started = tool(&addrs[0], &key, "workflow_execute", json!({ "intent": "audit", "url": page }));
     let run = started["runId"].as_str().unwrap().to_string();

@@ -14,7 +14,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use crate::common;
-use common::{bin, eventually, kill, listening_addr};
+use common::{bin, eventually, kill, listening_addr, request};
 
 /// One request the receiver got: its `x-webhook-id`, its body, and the status it answered.
 #[derive(Debug, Clone)]
@@ -115,24 +115,6 @@ fn serve(data: &Path, retry_base_ms: u64) -> (Child, String) {
     (child, addr)
 }
 
-/// One request with the key; the status and the JSON body.
-fn call(addr: &str, key: &str, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let mut stream = TcpStream::connect(addr).unwrap();
-    write!(
-        stream,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nx-api-key: {key}\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut raw = String::new();
-    stream.read_to_string(&mut raw).unwrap();
-    let status = raw.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("{raw}"));
-    let json = raw.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or_default();
-    (status, serde_json::from_str(json).unwrap_or(Value::Null))
-}
-
 #[test]
 fn a_pending_delivery_survives_a_kill_and_arrives_once_after_the_restart() {
     let dir = tempfile::tempdir().unwrap();
@@ -147,10 +129,10 @@ fn a_pending_delivery_survives_a_kill_and_arrives_once_after_the_restart() {
     // A first retry 3 s after the first attempt: time enough to kill the server in between.
     let (child, addr) = serve(dir.path(), 3_000);
     let hook = json!({ "url": format!("http://127.0.0.1:{port}/hook"), "events": ["audit.completed"] });
-    let (status, created) = call(&addr, &key, "POST", "/api/v1/webhooks", Some(hook));
+    let (status, created) = request(&addr, &key, "POST", "/api/v1/webhooks", Some(&hook));
     assert_eq!(status, 201, "{created}");
     let hook_id = created["webhook"]["id"].as_str().unwrap().to_string();
-    let (status, audit) = call(&addr, &key, "GET", &format!("/api/v1/audit?url={page}&format=compact"), None);
+    let (status, audit) = request(&addr, &key, "GET", &format!("/api/v1/audit?url={page}&format=compact"), None);
     assert_eq!(status, 200, "{audit}");
 
     // The first attempt failed and the retry waits in the outbox: kill the server now.

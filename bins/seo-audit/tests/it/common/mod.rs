@@ -94,3 +94,29 @@ pub fn kill(mut child: Child) {
     child.kill().unwrap();
     child.wait().unwrap();
 }
+
+/// One HTTP/1.1 request with the key `key` over a fresh connection (`Connection: close`, so the
+/// answer is read to its end); the status and the JSON body (`null` when it is not JSON).
+pub fn request(
+    addr: &str,
+    key: &str,
+    method: &str,
+    path: &str,
+    body: Option<&serde_json::Value>,
+) -> (u16, serde_json::Value) {
+    use std::io::{Read, Write};
+    let body = body.map(serde_json::Value::to_string).unwrap_or_default();
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nx-api-key: {key}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut raw = String::new();
+    stream.read_to_string(&mut raw).unwrap();
+    let status = raw.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("{raw}"));
+    let json = raw.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or_default();
+    (status, serde_json::from_str(json).unwrap_or(serde_json::Value::Null))
+}
