@@ -14,8 +14,8 @@
 //! $T serve 200
 //! ```
 //!
-//! The pages are written to a temporary directory at start and served from it by a hyper
-//! server on its own thread; nothing is committed.
+//! The pages are written to a temporary directory at start and served from it by wiremock
+//! (hyper underneath) on its own thread; nothing is committed.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -24,7 +24,6 @@ use std::time::{Duration, Instant};
 use app::crawl::{CrawlOptions, CrawlSink, Progress};
 use audit_core::Audit;
 use crawl::{CrawledPage, Limits, MemoryStore, Scope, ScopeConfig};
-use http_body_util::Full;
 
 /// The allocator of `seo-audit` (its `main.rs`), so the figures are the command's.
 #[global_allocator]
@@ -103,44 +102,33 @@ fn generate(dir: &Path, pages: usize) {
     }
 }
 
-/// Serves the generated site on 127.0.0.1 from its own thread and runtime: `/` and `/p/N`
-/// from the files, 404 for the rest (robots.txt, sitemap.xml: none).
+/// Serves the generated site on 127.0.0.1 with wiremock, which runs on a thread and runtime of
+/// its own (request recording off, so it adds nothing to the RSS): `/` and `/p/N` from the
+/// files, 404 for the rest (robots.txt, sitemap.xml: none).
 fn serve(dir: PathBuf) -> u16 {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
-        runtime.block_on(async move {
-            let dir = Arc::new(dir);
-            let addr = test_support::serve_loopback(move |req: hyper::Request<hyper::body::Incoming>| {
-                let dir = Arc::clone(&dir);
-                async move {
-                    let path = req.uri().path();
-                    let file = match path {
-                        "/" => Some(dir.join("p/0.html")),
-                        p => p
-                            .strip_prefix("/p/")
-                            .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
-                            .map(|n| dir.join(format!("p/{n}.html"))),
-                    };
-                    match file.and_then(|f| std::fs::read(f).ok()) {
-                        Some(body) => hyper::Response::builder()
-                            .header("content-type", "text/html; charset=utf-8")
-                            .body(Full::new(bytes::Bytes::from(body)))
-                            .expect("response"),
-                        None => hyper::Response::builder()
-                            .status(404)
-                            .header("content-type", "text/plain")
-                            .body(Full::new(bytes::Bytes::from_static(b"not found")))
-                            .expect("response"),
-                    }
-                }
-            })
-            .await;
-            tx.send(addr.port()).expect("send port");
-            std::future::pending::<()>().await;
-        });
-    });
-    rx.recv().expect("server port")
+    use test_support::wiremock::{matchers::any, Mock, MockServer, Request, ResponseTemplate};
+    let respond = move |req: &Request| {
+        let file = match req.url.path() {
+            "/" => Some(dir.join("p/0.html")),
+            p => p
+                .strip_prefix("/p/")
+                .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
+                .map(|n| dir.join(format!("p/{n}.html"))),
+        };
+        match file.and_then(|f| std::fs::read(f).ok()) {
+            Some(body) => ResponseTemplate::new(200).set_body_raw(body, "text/html; charset=utf-8"),
+            None => ResponseTemplate::new(404).set_body_raw("not found", "text/plain"),
+        }
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+    runtime.block_on(async move {
+        let server = MockServer::builder().disable_request_recording().start().await;
+        Mock::given(any()).respond_with(respond).mount(&server).await;
+        let port = server.address().port();
+        // Served until the process ends.
+        std::mem::forget(server);
+        port
+    })
 }
 
 /// The resident set size and its peak, in MiB, from `/proc/self/status`.

@@ -7,7 +7,7 @@
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -38,6 +38,11 @@ pub fn typed(content_type: &str, body: &[u8]) -> Reply {
     Reply::Full { status: 200, headers: vec![("Content-Type".into(), content_type.into())], body: body.to_vec() }
 }
 
+/// An answer of `status` with an empty body.
+pub fn status(status: u16) -> Reply {
+    Reply::Full { status, headers: Vec::new(), body: Vec::new() }
+}
+
 /// A redirect to `location`.
 pub fn redirect(status: u16, location: &str) -> Reply {
     Reply::Full { status, headers: vec![("Location".into(), location.into())], body: Vec::new() }
@@ -50,11 +55,18 @@ pub struct Recorded {
     pub path: String,
     pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
+    /// When its head had arrived.
+    pub at: Instant,
 }
 
 impl Recorded {
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+
+    /// The body as text (lossy).
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
     }
 }
 
@@ -84,6 +96,25 @@ impl RawServer {
         RawServer { addr, requests }
     }
 
+    /// A peer that speaks first: on every connection it writes `bytes` at once, without
+    /// reading anything (so it records no request), and closes after `hold`. For a client
+    /// that expects another protocol (a TLS handshake answered with plain HTTP).
+    pub async fn speaking_first(ip: &str, bytes: &[u8], hold: Duration) -> RawServer {
+        let listener = TcpListener::bind((ip, 0)).await.expect("bind test server");
+        let addr = listener.local_addr().expect("local addr");
+        let bytes = bytes.to_vec();
+        tokio::spawn(async move {
+            while let Ok((mut stream, _)) = listener.accept().await {
+                let bytes = bytes.clone();
+                tokio::spawn(async move {
+                    let _ = stream.write_all(&bytes).await;
+                    tokio::time::sleep(hold).await;
+                });
+            }
+        });
+        RawServer { addr, requests: Arc::default() }
+    }
+
     /// `http://<addr><path>`.
     pub fn url(&self, path: &str) -> url::Url {
         url::Url::parse(&format!("http://{}{}", self.addr, path)).expect("test url")
@@ -108,16 +139,8 @@ async fn serve(mut stream: TcpStream, routes: &[(String, Reply)], seen: &Mutex<V
             break pos + 4;
         }
     };
-    let head = String::from_utf8_lossy(&buf[..head_end]).into_owned();
-    let mut lines = head.split("\r\n");
-    let request_line = lines.next().unwrap_or_default();
-    let mut parts = request_line.split(' ');
-    let method = parts.next().unwrap_or_default().to_string();
-    let path = parts.next().unwrap_or_default().to_string();
-    let headers: Vec<(String, String)> = lines
-        .filter_map(|l| l.split_once(':'))
-        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_string()))
-        .collect();
+    let at = Instant::now();
+    let (method, path, headers) = parse_head(&buf[..head_end]);
     let length: usize =
         headers.iter().find(|(n, _)| n == "content-length").and_then(|(_, v)| v.parse().ok()).unwrap_or(0);
     let mut body = buf[head_end..].to_vec();
@@ -129,7 +152,7 @@ async fn serve(mut stream: TcpStream, routes: &[(String, Reply)], seen: &Mutex<V
         }
         body.extend_from_slice(&chunk[..n]);
     }
-    seen.lock().expect("lock").push(Recorded { method, path: path.clone(), headers, body });
+    seen.lock().expect("lock").push(Recorded { method, path: path.clone(), headers, body, at });
 
     let reply = routes.iter().find(|(p, _)| *p == path).map(|(_, r)| r.clone()).unwrap_or_else(|| Reply::Full {
         status: 404,
@@ -175,4 +198,19 @@ async fn serve(mut stream: TcpStream, routes: &[(String, Reply)], seen: &Mutex<V
         }
     }
     Ok(())
+}
+
+/// The method, the path and the headers (names in lower case) of a request head.
+pub(crate) fn parse_head(head: &[u8]) -> (String, String, Vec<(String, String)>) {
+    let head = String::from_utf8_lossy(head);
+    let mut lines = head.split("\r\n");
+    let request_line = lines.next().unwrap_or_default();
+    let mut parts = request_line.split(' ');
+    let method = parts.next().unwrap_or_default().to_string();
+    let path = parts.next().unwrap_or_default().to_string();
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    (method, path, headers)
 }

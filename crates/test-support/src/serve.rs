@@ -1,54 +1,26 @@
-//! Well-behaved peers on 127.0.0.1.
+//! Well-behaved peers on 127.0.0.1, on wiremock: each server runs on a thread of its own and
+//! keeps every request it gets. Each is a new server (not one of wiremock's pool), so a port
+//! is never handed on to another test, and one kept by [`Pages::leak`] takes no pool place.
 
-use std::convert::Infallible;
-use std::future::Future;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use bytes::Bytes;
-use http_body_util::Full;
-use hyper_util::rt::{TokioExecutor, TokioIo};
 use wiremock::matchers::{any, path};
-use wiremock::{Mock, MockServer, ResponseTemplate};
-
-/// Serves `handler` on 127.0.0.1:0 (HTTP/1.1 and HTTP/2), one task per connection: the
-/// loopback sites, receivers and fake providers whose answers need code.
-pub async fn serve_loopback<F, Fut>(handler: F) -> SocketAddr
-where
-    F: Fn(http::Request<hyper::body::Incoming>) -> Fut + Clone + Send + Sync + 'static,
-    Fut: Future<Output = http::Response<Full<Bytes>>> + Send + 'static,
-{
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind loopback");
-    let addr = listener.local_addr().expect("local addr");
-    tokio::spawn(async move {
-        loop {
-            let Ok((stream, _)) = listener.accept().await else { continue };
-            let handler = handler.clone();
-            let service = hyper::service::service_fn(move |req| {
-                let handler = handler.clone();
-                async move { Ok::<_, Infallible>(handler(req).await) }
-            });
-            tokio::spawn(async move {
-                let _ = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new())
-                    .serve_connection(TokioIo::new(stream), service)
-                    .await;
-            });
-        }
-    });
-    addr
-}
+use wiremock::{Mock, MockServer, Request, ResponseTemplate};
 
 /// How long `/slow/...` fixture pages wait before answering.
 pub const SLOW_DELAY: Duration = Duration::from_millis(1500);
 
-/// A static site from `fixtures/sites/<name>/` on 127.0.0.1. `/slow/<file>` serves the same
-/// file after [`SLOW_DELAY`]; `slow_hits` counts requests that reached such a path.
+/// A static site from `fixtures/sites/<name>/` on 127.0.0.1 (a [`Pages`] server). `/slow/<file>`
+/// serves the same file after [`SLOW_DELAY`]; `slow_hits` counts requests that reached such
+/// a path.
 pub struct FixtureSite {
     pub addr: SocketAddr,
     pub slow_hits: Arc<AtomicUsize>,
+    pub pages: Pages,
 }
 
 impl FixtureSite {
@@ -65,23 +37,19 @@ pub fn fixtures_dir(name: &str) -> PathBuf {
 
 /// Serves `fixtures/sites/<name>/` (see [`FixtureSite`]).
 pub async fn fixture_site(name: &str) -> FixtureSite {
-    let root = Arc::new(fixtures_dir(name));
+    let root = fixtures_dir(name);
     let slow_hits = Arc::new(AtomicUsize::new(0));
     let hits = slow_hits.clone();
-    let addr = serve_loopback(move |req| {
-        let root = root.clone();
-        let hits = hits.clone();
-        async move { serve_file(&root, req.uri().path(), &hits).await }
-    })
-    .await;
-    FixtureSite { addr, slow_hits }
+    let pages = Pages::serve(move |req: &Request| serve_file(&root, req.url.path(), &hits)).await;
+    FixtureSite { addr: pages.addr(), slow_hits, pages }
 }
 
-async fn serve_file(root: &Path, path: &str, slow_hits: &AtomicUsize) -> http::Response<Full<Bytes>> {
+fn serve_file(root: &Path, path: &str, slow_hits: &AtomicUsize) -> ResponseTemplate {
     let mut path = path.trim_start_matches('/');
+    let mut delay = Duration::ZERO;
     if let Some(rest) = path.strip_prefix("slow/") {
         slow_hits.fetch_add(1, Ordering::SeqCst);
-        tokio::time::sleep(SLOW_DELAY).await;
+        delay = SLOW_DELAY;
         path = rest;
     }
     if path.is_empty() {
@@ -90,18 +58,16 @@ async fn serve_file(root: &Path, path: &str, slow_hits: &AtomicUsize) -> http::R
     let file = root.join(path);
     let read = if path.contains("..") { Err(std::io::ErrorKind::NotFound.into()) } else { std::fs::read(&file) };
     let Ok(body) = read else {
-        return http::Response::builder()
-            .status(404)
-            .header("content-type", "text/html")
-            .body(Full::new(Bytes::from_static(b"<html><title>Not found</title></html>")))
-            .expect("response");
+        return ResponseTemplate::new(404)
+            .set_body_raw("<html><title>Not found</title></html>", "text/html")
+            .set_delay(delay);
     };
     let ct = match file.extension().and_then(|e| e.to_str()) {
         Some("html") => "text/html; charset=utf-8",
         Some("json") => "application/json",
         _ => "text/plain; charset=utf-8",
     };
-    http::Response::builder().header("content-type", ct).body(Full::new(Bytes::from(body))).expect("response")
+    ResponseTemplate::new(200).set_body_raw(body, ct).set_delay(delay)
 }
 
 /// In-memory HTML pages on 127.0.0.1 that count the requests of each path; any other path
@@ -115,7 +81,7 @@ pub struct Pages {
 
 impl Pages {
     pub async fn start(pages: Vec<(&str, String)>) -> Pages {
-        let server = MockServer::start().await;
+        let server = MockServer::builder().start().await;
         for (at, body) in pages {
             Mock::given(path(at))
                 .respond_with(ResponseTemplate::new(200).set_body_raw(body, "text/html; charset=utf-8"))
@@ -130,6 +96,26 @@ impl Pages {
         Pages { server }
     }
 
+    /// A server whose every answer comes from `respond`, called with each request (wiremock
+    /// keeps them all: [`requests`](Pages::requests)). `respond` must not block; a late
+    /// answer is [`ResponseTemplate::set_delay`].
+    pub async fn serve<F>(respond: F) -> Pages
+    where
+        F: Fn(&Request) -> ResponseTemplate + Send + Sync + 'static,
+    {
+        let server = MockServer::builder().start().await;
+        Mock::given(any()).respond_with(respond).mount(&server).await;
+        Pages { server }
+    }
+
+    /// Keeps the server for the rest of the test process and gives its address: for a
+    /// helper that hands out only the address.
+    pub fn leak(self) -> SocketAddr {
+        let addr = self.addr();
+        std::mem::forget(self);
+        addr
+    }
+
     /// The address it listens on (127.0.0.1).
     pub fn addr(&self) -> SocketAddr {
         *self.server.address()
@@ -142,7 +128,11 @@ impl Pages {
 
     /// Requests that reached `path` so far.
     pub async fn hits(&self, path: &str) -> usize {
-        let requests = self.server.received_requests().await.unwrap_or_default();
-        requests.iter().filter(|r| r.url.path() == path).count()
+        self.requests().await.iter().filter(|r| r.url.path() == path).count()
+    }
+
+    /// The requests received so far, in order of arrival.
+    pub async fn requests(&self) -> Vec<Request> {
+        self.server.received_requests().await.unwrap_or_default()
     }
 }

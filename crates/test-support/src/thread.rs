@@ -1,56 +1,202 @@
-//! A blocking server on threads, for tests that have no async runtime.
+//! The threaded recording server: a blocking HTTP/1.1 server on threads of its own, for
+//! tests that have no async runtime (the command-line tests drive a child process), that
+//! answer from code that blocks (a page held until the test opens a gate), that count the
+//! requests of each path, or that stop a peer and start it again on the same port.
 
 use std::io::{Read, Write};
-use std::net::TcpListener;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::net::{Shutdown, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
-/// A site served by [`thread_site`].
-pub struct ThreadSite {
-    pub port: u16,
-    /// Answers of status 200 written out whole.
-    pub served: Arc<AtomicUsize>,
+use crate::raw::{Recorded, Reply};
+
+type Answer = dyn Fn(&Recorded) -> Option<Reply> + Send + Sync;
+
+struct Shared {
+    answer: Box<Answer>,
+    requests: Mutex<Vec<Recorded>>,
+    served: Arc<AtomicUsize>,
 }
 
-/// Serves on 127.0.0.1, one thread per connection and one request per connection: reads the
-/// request head (its first 4 KiB) and asks `answer` for a status and an HTML body, written with
-/// `Content-Length` and `Connection: close`. `answer` may sleep (a slow page); `None` closes
-/// the connection without an answer.
-pub fn thread_site<F>(answer: F) -> ThreadSite
-where
-    F: Fn(&str) -> Option<(u16, String)> + Send + Sync + 'static,
-{
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind loopback");
-    let port = listener.local_addr().expect("local addr").port();
-    let served = Arc::new(AtomicUsize::new(0));
-    let counter = served.clone();
-    let answer = Arc::new(answer);
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { continue };
-            let (answer, counter) = (answer.clone(), counter.clone());
-            std::thread::spawn(move || {
-                let mut buf = [0u8; 4096];
-                let n = stream.read(&mut buf).unwrap_or(0);
-                let head = String::from_utf8_lossy(&buf[..n]).to_string();
-                let Some((status, body)) = answer(&head) else { return };
-                let reason = match status {
-                    200 => "OK",
-                    404 => "Not Found",
-                    _ => "X",
-                };
-                let out = format!(
-                    "HTTP/1.1 {status} {reason}\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\n\
-                     Connection: close\r\n\r\n",
-                    body.len()
-                );
-                if stream.write_all(out.as_bytes()).and_then(|()| stream.write_all(body.as_bytes())).is_ok()
-                    && status == 200
-                {
-                    counter.fetch_add(1, Ordering::SeqCst);
+/// The server: see the module documentation. One thread per connection and one request per
+/// connection (`Connection: close`); bytes that are not HTTP (a TLS handshake) count as a
+/// request with an empty method and path. Each request is recorded (method, path, headers, body,
+/// when) before `answer` is asked for its [`Reply`]; `answer` may block (a slow page), and
+/// `None` closes the connection without an answer. [`Reply::Reset`] closes it too (no RST
+/// on this server). Stopping it ([`stop`]) closes its port; [`restart`] opens the same port
+/// again, with the same answer and the same record. Otherwise it serves until the test
+/// process ends.
+///
+/// [`stop`]: ThreadServer::stop
+/// [`restart`]: ThreadServer::restart
+pub struct ThreadServer {
+    port: u16,
+    shared: Arc<Shared>,
+    running: Option<Arc<AtomicBool>>,
+}
+
+impl ThreadServer {
+    /// Starts on 127.0.0.1 at a free port.
+    pub fn start<F>(answer: F) -> ThreadServer
+    where
+        F: Fn(&Recorded) -> Option<Reply> + Send + Sync + 'static,
+    {
+        let shared =
+            Arc::new(Shared { answer: Box::new(answer), requests: Mutex::new(Vec::new()), served: Arc::default() });
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind loopback");
+        let port = listener.local_addr().expect("local addr").port();
+        let mut server = ThreadServer { port, shared, running: None };
+        server.listen(listener);
+        server
+    }
+
+    /// Its port on 127.0.0.1.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// `http://127.0.0.1:PORT{path}`.
+    pub fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}{}", self.port, path)
+    }
+
+    /// The requests received so far, in order of arrival.
+    pub fn requests(&self) -> Vec<Recorded> {
+        self.shared.requests.lock().expect("lock").clone()
+    }
+
+    /// Requests that reached `path` (query included, as sent) so far.
+    pub fn hits(&self, path: &str) -> usize {
+        self.shared.requests.lock().expect("lock").iter().filter(|r| r.path == path).count()
+    }
+
+    /// Answers of status 200 written out whole so far.
+    pub fn served(&self) -> usize {
+        self.shared.served.load(Ordering::SeqCst)
+    }
+
+    /// The counter behind [`served`](ThreadServer::served), to watch from elsewhere.
+    pub fn served_counter(&self) -> Arc<AtomicUsize> {
+        self.shared.served.clone()
+    }
+
+    /// Closes the port: connections are refused until [`restart`](ThreadServer::restart).
+    /// Connections already accepted are answered.
+    pub fn stop(&mut self) {
+        if let Some(running) = self.running.take() {
+            running.store(false, Ordering::SeqCst);
+            // Wakes the accept loop, which then drops the listener.
+            let _ = TcpStream::connect(("127.0.0.1", self.port));
+            // The port is closed once a connection is refused.
+            for _ in 0..500 {
+                if TcpStream::connect(("127.0.0.1", self.port)).is_err() {
+                    return;
                 }
-            });
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            panic!("port {} still open after stop", self.port);
         }
-    });
-    ThreadSite { port, served }
+    }
+
+    /// Listens on the same port again after [`stop`](ThreadServer::stop).
+    pub fn restart(&mut self) {
+        if self.running.is_none() {
+            let listener = TcpListener::bind(("127.0.0.1", self.port)).expect("bind the same port again");
+            self.listen(listener);
+        }
+    }
+
+    fn listen(&mut self, listener: TcpListener) {
+        let running = Arc::new(AtomicBool::new(true));
+        self.running = Some(running.clone());
+        let shared = self.shared.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                if !running.load(Ordering::SeqCst) {
+                    break;
+                }
+                let Ok(stream) = stream else { continue };
+                let shared = shared.clone();
+                std::thread::spawn(move || serve(stream, &shared));
+            }
+        });
+    }
+}
+
+/// Reads one request (head and `Content-Length` body), records it, writes the answer.
+fn serve(mut stream: TcpStream, shared: &Shared) {
+    let Some(request) = read_request(&mut stream) else { return };
+    shared.requests.lock().expect("lock").push(request.clone());
+    let Some(reply) = (shared.answer)(&request) else { return };
+    match reply {
+        Reply::Full { status, headers, body } => {
+            let reason = match status {
+                200 => "OK",
+                404 => "Not Found",
+                _ => "X",
+            };
+            let mut out = format!("HTTP/1.1 {status} {reason}\r\n").into_bytes();
+            for (name, value) in &headers {
+                out.extend_from_slice(format!("{name}: {value}\r\n").as_bytes());
+            }
+            out.extend_from_slice(format!("Content-Length: {}\r\nConnection: close\r\n\r\n", body.len()).as_bytes());
+            out.extend_from_slice(&body);
+            if stream.write_all(&out).is_ok() && status == 200 {
+                shared.served.fetch_add(1, Ordering::SeqCst);
+            }
+            let _ = stream.shutdown(Shutdown::Write);
+        }
+        Reply::Stall => std::thread::sleep(Duration::from_secs(60)),
+        Reply::Reset => {}
+        Reply::Endless { headers } => {
+            let mut out = b"HTTP/1.1 200 OK\r\n".to_vec();
+            for (name, value) in &headers {
+                out.extend_from_slice(format!("{name}: {value}\r\n").as_bytes());
+            }
+            out.extend_from_slice(b"Connection: close\r\n\r\n");
+            let block = vec![b'a'; 16 * 1024];
+            if stream.write_all(&out).is_ok() {
+                while stream.write_all(&block).is_ok() {}
+            }
+        }
+        Reply::Raw { bytes, hold } => {
+            let _ = stream.write_all(&bytes);
+            std::thread::sleep(hold);
+            let _ = stream.shutdown(Shutdown::Write);
+        }
+    }
+}
+
+fn read_request(stream: &mut TcpStream) -> Option<Recorded> {
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 4096];
+    let head_end = loop {
+        let n = stream.read(&mut chunk).ok()?;
+        if n == 0 {
+            return None;
+        }
+        buf.extend_from_slice(&chunk[..n]);
+        if let Some(pos) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            break pos + 4;
+        }
+        // Not HTTP (a TLS handshake): recorded with an empty method and path, and answered.
+        if !buf[0].is_ascii_uppercase() {
+            let at = Instant::now();
+            return Some(Recorded { method: String::new(), path: String::new(), headers: Vec::new(), body: buf, at });
+        }
+    };
+    let at = Instant::now();
+    let (method, path, headers) = crate::raw::parse_head(&buf[..head_end]);
+    let length: usize =
+        headers.iter().find(|(n, _)| n == "content-length").and_then(|(_, v)| v.parse().ok()).unwrap_or(0);
+    let mut body = buf[head_end..].to_vec();
+    while body.len() < length {
+        let n = stream.read(&mut chunk).ok()?;
+        if n == 0 {
+            break;
+        }
+        body.extend_from_slice(&chunk[..n]);
+    }
+    Some(Recorded { method, path, headers, body, at })
 }

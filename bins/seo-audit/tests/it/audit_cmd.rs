@@ -22,7 +22,7 @@ fn json(out: &Output) -> Value {
 
 /// Serves one HTML page to every request, on a loopback port, from a thread.
 fn serve_page(html: &'static str) -> u16 {
-    test_support::thread_site(move |_| Some((200, html.to_string()))).port
+    test_support::ThreadServer::start(move |_| Some(test_support::html(html))).port()
 }
 
 #[test]

@@ -112,10 +112,12 @@ fn sarif_lists_each_failed_rule_with_its_metadata_and_validates_against_the_sche
 
 #[test]
 fn sarif_of_a_live_page_is_located_at_its_url() {
-    let port = test_support::thread_site(|_| {
-        Some((200, "<!doctype html><html lang=en><head><title>Hi</title></head><body><h1>Hi</h1></body></html>".into()))
-    })
-    .port;
+    let site = test_support::ThreadServer::start(|_| {
+        Some(test_support::html(
+            "<!doctype html><html lang=en><head><title>Hi</title></head><body><h1>Hi</h1></body></html>",
+        ))
+    });
+    let port = site.port();
     let url = format!("http://127.0.0.1:{port}/hi");
     let out = run(&["audit", &url, "--allow-target", "127.0.0.1", "--format", "sarif"]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));

@@ -3,22 +3,21 @@
 //! host recorded, not followed; `--min-score` and the exit statuses.
 
 use std::collections::HashMap;
-use std::io::{Read, Write};
-use std::net::TcpListener;
 use std::process::Output;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+use test_support::{Reply, ThreadServer};
 
 /// One answer: status, extra headers, body.
 type Answer = (u16, Vec<(String, String)>, Vec<u8>);
 
-/// A site on 127.0.0.1 from a table of paths (404 for the rest), one thread per
-/// connection, `Connection: close`; every request path is recorded.
+/// A site on 127.0.0.1 from a table of paths (404 for the rest), on test_support's threaded
+/// server, which records every request with the time it came.
 struct Site {
     port: u16,
-    requests: Arc<Mutex<Vec<(String, Instant)>>>,
+    server: ThreadServer,
 }
 
 impl Site {
@@ -28,38 +27,22 @@ impl Site {
 
     /// A site whose answers, robots.txt's excepted, come `delay` late.
     fn start_slow(delay: Duration, routes: impl Fn(u16) -> HashMap<String, Answer>) -> Site {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-        let port = listener.local_addr().expect("addr").port();
-        let routes = Arc::new(routes(port));
-        let requests = Arc::new(Mutex::new(Vec::new()));
-        let seen = Arc::clone(&requests);
-        std::thread::spawn(move || {
-            for stream in listener.incoming() {
-                let Ok(mut stream) = stream else { continue };
-                let (routes, seen) = (Arc::clone(&routes), Arc::clone(&seen));
-                std::thread::spawn(move || {
-                    let mut buf = [0u8; 4096];
-                    let n = stream.read(&mut buf).unwrap_or(0);
-                    let head = String::from_utf8_lossy(&buf[..n]).to_string();
-                    let path = head.split_whitespace().nth(1).unwrap_or("/").to_string();
-                    seen.lock().expect("lock").push((path.clone(), Instant::now()));
-                    if path != "/robots.txt" {
-                        std::thread::sleep(delay);
-                    }
-                    let (status, headers, body) = routes.get(&path).cloned().unwrap_or_else(|| {
-                        (404, vec![("Content-Type".into(), "text/html".into())], b"<title>Not found</title>".to_vec())
-                    });
-                    let mut out =
-                        format!("HTTP/1.1 {status} X\r\nContent-Length: {}\r\nConnection: close\r\n", body.len());
-                    for (name, value) in headers {
-                        out.push_str(&format!("{name}: {value}\r\n"));
-                    }
-                    out.push_str("\r\n");
-                    let _ = stream.write_all(out.as_bytes()).and_then(|()| stream.write_all(&body));
-                });
+        // The table needs the port, known once the server listens.
+        let table: Arc<OnceLock<HashMap<String, Answer>>> = Arc::default();
+        let known = Arc::clone(&table);
+        let server = ThreadServer::start(move |request| {
+            if request.path != "/robots.txt" {
+                std::thread::sleep(delay);
             }
+            let (status, headers, body) =
+                known.get().and_then(|routes| routes.get(&request.path)).cloned().unwrap_or_else(|| {
+                    (404, vec![("Content-Type".into(), "text/html".into())], b"<title>Not found</title>".to_vec())
+                });
+            Some(Reply::Full { status, headers, body })
         });
-        Site { port, requests }
+        let port = server.port();
+        let _ = table.set(routes(port));
+        Site { port, server }
     }
 
     fn url(&self, path: &str) -> String {
@@ -67,13 +50,13 @@ impl Site {
     }
 
     fn requested(&self) -> Vec<String> {
-        self.requests.lock().expect("lock").iter().map(|(p, _)| p.clone()).collect()
+        self.server.requests().into_iter().map(|r| r.path).collect()
     }
 
     /// When each page (robots.txt and sitemaps left out) was requested.
     fn page_times(&self) -> Vec<Instant> {
-        let requests = self.requests.lock().expect("lock");
-        requests.iter().filter(|(p, _)| !p.ends_with(".txt") && !p.ends_with(".xml")).map(|(_, t)| *t).collect()
+        let requests = self.server.requests();
+        requests.iter().filter(|r| !r.path.ends_with(".txt") && !r.path.ends_with(".xml")).map(|r| r.at).collect()
     }
 }
 

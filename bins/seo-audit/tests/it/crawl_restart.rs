@@ -5,8 +5,7 @@
 //! in flight are fetched a second time.
 
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Write};
-use std::net::TcpListener;
+use std::io::BufReader;
 use std::path::Path;
 use std::process::{Child, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -26,56 +25,28 @@ pub(crate) const OPEN_PAGES: usize = 10;
 /// The site: `/` links to `/p0` ... `/p39`; `/pN` for N ≥ [`OPEN_PAGES`] waits until `gate`
 /// opens. Every request's path is counted in the returned map.
 pub(crate) fn site(gate: Arc<AtomicBool>) -> (u16, Arc<Mutex<HashMap<String, usize>>>) {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
     let hits: Arc<Mutex<HashMap<String, usize>>> = Arc::default();
     let log = hits.clone();
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { continue };
-            let (gate, log) = (gate.clone(), log.clone());
-            std::thread::spawn(move || {
-                let mut reader = BufReader::new(&stream);
-                let mut first = String::new();
-                if reader.read_line(&mut first).unwrap_or(0) == 0 {
-                    return;
+    let site = test_support::ThreadServer::start(move |request| {
+        let path = request.path.as_str();
+        *log.lock().unwrap().entry(path.to_string()).or_default() += 1;
+        let page: Option<usize> = path.strip_prefix("/p").and_then(|n| n.parse().ok());
+        let body = match (path, page) {
+            ("/", _) => {
+                let links: String = (0..PAGES).map(|i| format!("<a href=\"/p{i}\">Page {i}</a> ")).collect();
+                format!("<!doctype html><html lang=en><head><title>Home of the test site</title></head><body><h1>Home</h1><p>{links}</p></body></html>")
+            }
+            (_, Some(n)) if n < PAGES => {
+                while n >= OPEN_PAGES && !gate.load(Ordering::SeqCst) {
+                    std::thread::sleep(Duration::from_millis(10));
                 }
-                loop {
-                    let mut line = String::new();
-                    if reader.read_line(&mut line).unwrap_or(0) == 0 || line.trim().is_empty() {
-                        break;
-                    }
-                }
-                let path = first.split(' ').nth(1).unwrap_or("/").to_string();
-                *log.lock().unwrap().entry(path.clone()).or_default() += 1;
-                let page: Option<usize> = path.strip_prefix("/p").and_then(|n| n.parse().ok());
-                let body = match (path.as_str(), page) {
-                    ("/", _) => {
-                        let links: String = (0..PAGES).map(|i| format!("<a href=\"/p{i}\">Page {i}</a> ")).collect();
-                        format!("<!doctype html><html lang=en><head><title>Home of the test site</title></head><body><h1>Home</h1><p>{links}</p></body></html>")
-                    }
-                    (_, Some(n)) if n < PAGES => {
-                        while n >= OPEN_PAGES && !gate.load(Ordering::SeqCst) {
-                            std::thread::sleep(Duration::from_millis(10));
-                        }
-                        format!("<!doctype html><html lang=en><head><title>Page number {n} of the site</title></head><body><h1>Page {n}</h1><p><a href=\"/\">Home</a></p></body></html>")
-                    }
-                    _ => {
-                        let _ = stream
-                            .write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
-                        return;
-                    }
-                };
-                let _ = write!(
-                    stream,
-                    "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\n\
-                     Connection: close\r\n\r\n{body}",
-                    body.len()
-                );
-            });
-        }
+                format!("<!doctype html><html lang=en><head><title>Page number {n} of the site</title></head><body><h1>Page {n}</h1><p><a href=\"/\">Home</a></p></body></html>")
+            }
+            _ => return Some(test_support::status(404)),
+        };
+        Some(test_support::html(&body))
     });
-    (port, hits)
+    (site.port(), hits)
 }
 
 fn serve(data: &Path) -> (Child, String) {

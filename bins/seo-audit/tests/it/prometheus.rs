@@ -142,11 +142,8 @@ async fn a_real_prometheus_scrapes_the_service() {
     if !prometheus_available() {
         return;
     }
-    let site = test_support::thread_site(|head| {
-        if head.starts_with("GET /robots.txt") {
-            return Some((404, String::new()));
-        }
-        Some((200, PAGE.to_string()))
+    let site = test_support::ThreadServer::start(|request| {
+        Some(if request.path == "/robots.txt" { test_support::status(404) } else { test_support::html(PAGE) })
     });
     let dir = tempfile::tempdir().unwrap();
     let (child, addr, metrics) =
@@ -156,7 +153,7 @@ async fn a_real_prometheus_scrapes_the_service() {
 
     // One audit that succeeds, one of a blocked target (both charged), one the limiter refuses.
     let (ok, body) =
-        get(&http, format!("http://{addr}{}", audit_path(&format!("http://127.0.0.1:{}/", site.port)))).await;
+        get(&http, format!("http://{addr}{}", audit_path(&format!("http://127.0.0.1:{}/", site.port())))).await;
     assert_eq!(ok, 200, "{body}");
     let (blocked, body) = get(&http, format!("http://{addr}{}", audit_path("http://10.255.255.1/"))).await;
     assert_eq!(blocked, 422, "{body}");
@@ -263,15 +260,15 @@ async fn readiness_fails_from_sigterm_while_audits_finish() {
     let hits = Arc::new(AtomicUsize::new(0));
     let site = {
         let (release, hits) = (release.clone(), hits.clone());
-        test_support::thread_site(move |head| {
-            if head.starts_with("GET /robots.txt") {
-                return Some((404, String::new()));
+        test_support::ThreadServer::start(move |request| {
+            if request.path == "/robots.txt" {
+                return Some(test_support::status(404));
             }
             hits.fetch_add(1, Ordering::SeqCst);
             while !release.load(Ordering::SeqCst) {
                 std::thread::sleep(Duration::from_millis(10));
             }
-            Some((200, PAGE.to_string()))
+            Some(test_support::html(PAGE))
         })
     };
     let dir = tempfile::tempdir().unwrap();
@@ -282,7 +279,7 @@ async fn readiness_fails_from_sigterm_while_audits_finish() {
 
     let audit = {
         let (http, url) =
-            (http.clone(), format!("http://{addr}{}", audit_path(&format!("http://127.0.0.1:{}/", site.port))));
+            (http.clone(), format!("http://{addr}{}", audit_path(&format!("http://127.0.0.1:{}/", site.port()))));
         tokio::spawn(async move { get(&http, url).await })
     };
     while hits.load(Ordering::SeqCst) == 0 {

@@ -25,8 +25,8 @@ fn run(args: &[&str], env: &[(&str, &str)]) -> Output {
 #[test]
 fn a_rendered_audit_from_the_command_line() {
     let Some(chromium) = test_support::chromium_or_skip() else { return };
-    let port = test_support::thread_site(move |_| Some((200, SPA.to_string()))).port;
-    let url = format!("http://127.0.0.1:{port}/spa.html");
+    let site = test_support::ThreadServer::start(move |_| Some(test_support::html(SPA)));
+    let url = site.url("/spa.html");
     let out = run(
         &["audit", &url, "--render", "--allow-target", "127.0.0.1"],
         &[("SEO_AUDIT_CHROMIUM", chromium.to_str().unwrap())],
@@ -47,8 +47,8 @@ fn a_rendered_audit_from_the_command_line() {
 
 #[test]
 fn render_without_a_browser_or_of_a_file_exits_2() {
-    let port = test_support::thread_site(move |_| Some((200, SPA.to_string()))).port;
-    let url = format!("http://127.0.0.1:{port}/");
+    let site = test_support::ThreadServer::start(move |_| Some(test_support::html(SPA)));
+    let url = site.url("/");
     let out = run(
         &["audit", &url, "--render", "--allow-target", "127.0.0.1"],
         &[("SEO_AUDIT_CHROMIUM", "/nonexistent/chromium")],

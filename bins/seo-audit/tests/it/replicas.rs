@@ -4,14 +4,14 @@
 //! replica is SIGKILLed mid-run is completed by another once its lease runs out, its
 //! webhook delivered once.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpListener;
+use std::io::BufReader;
 use std::process::{Child, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Barrier, Mutex};
+use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+use test_support::{typed, ThreadServer};
 
 use crate::common::{command, eventually, listening_addr, request};
 
@@ -143,23 +143,24 @@ fn three_replicas_share_the_quota_the_keys_and_the_work() {
     // completed by another replica once its lease runs out; its webhook arrives once.
     let asked = Arc::new(AtomicBool::new(false));
     let flag = asked.clone();
-    let site = test_support::thread_site(move |request| {
-        if request.starts_with("GET /robots.txt") {
-            return Some((404, String::new()));
+    let site = test_support::ThreadServer::start(move |request| {
+        if request.path == "/robots.txt" {
+            return Some(test_support::status(404));
         }
         // The first answer never comes: the replica asking for it dies waiting.
-        if request.starts_with("GET /page") && !flag.swap(true, Ordering::SeqCst) {
+        if request.path.starts_with("/page") && !flag.swap(true, Ordering::SeqCst) {
             std::thread::sleep(Duration::from_secs(60));
             return None;
         }
         let body = "<!doctype html><html lang=en><head><title>Taken over</title></head>\
                     <body><h1>Taken over</h1><p>Another replica finished the run.</p></body></html>";
-        Some((200, body.to_string()))
+        Some(test_support::html(body))
     });
-    let page = format!("http://127.0.0.1:{}/page", site.port);
+    let page = site.url("/page");
     let hooks = receiver();
     let key = new_key(&url, "work");
-    let hook = json!({ "url": format!("http://127.0.0.1:{}/hook", hooks.port), "events": ["workflow.completed"] });
+    let hook =
+        json!({ "url": format!("http://127.0.0.1:{}/hook", hooks.server.port()), "events": ["workflow.completed"] });
     let (status, created) = request(&addrs[0], &key, "POST", "/api/v1/webhooks", Some(&hook));
     assert_eq!(status, 201, "{created}");
     let started = tool(&addrs[0], &key, "workflow_execute", json!({ "intent": "audit", "url": page }));
@@ -182,13 +183,13 @@ fn three_replicas_share_the_quota_the_keys_and_the_work() {
     assert_eq!(done["results"]["audit"]["title"], "Taken over", "{done:#}");
 
     let got = eventually("the workflow.completed delivery", Duration::from_secs(20), || {
-        let got = hooks.got.lock().unwrap().clone();
+        let got = hooks.got();
         (!got.is_empty()).then_some(got)
     });
     // Nothing more comes: a second replica delivering it too would be here by now
     // (deliveries go out at once; the claim's lease is 30 s, far beyond this wait).
     std::thread::sleep(Duration::from_secs(2));
-    let after = hooks.got.lock().unwrap().clone();
+    let after = hooks.got();
     assert_eq!(after.len(), got.len(), "{after:?}");
     assert_eq!(after.len(), 1, "one delivery of the one event: {after:?}");
     let (event_id, body) = &after[0];
@@ -202,47 +203,19 @@ fn three_replicas_share_the_quota_the_keys_and_the_work() {
     server.drop_database(&url);
 }
 
-/// A loopback webhook receiver answering 200 to everything; what it got: each request's
-/// `x-webhook-id` and body.
+/// A loopback webhook receiver answering 200 to everything.
 struct Receiver {
-    port: u16,
-    got: Arc<Mutex<Vec<(String, String)>>>,
+    server: ThreadServer,
+}
+
+impl Receiver {
+    /// What it got: each request's `x-webhook-id` and body.
+    fn got(&self) -> Vec<(String, String)> {
+        let requests = self.server.requests();
+        requests.iter().map(|r| (r.header("x-webhook-id").unwrap_or_default().to_string(), r.text())).collect()
+    }
 }
 
 fn receiver() -> Receiver {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let got: Arc<Mutex<Vec<(String, String)>>> = Arc::default();
-    let log = got.clone();
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { continue };
-            let mut reader = BufReader::new(stream.try_clone().unwrap());
-            let (mut id, mut length) = (String::new(), 0usize);
-            loop {
-                let mut line = String::new();
-                if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                    break;
-                }
-                let line = line.trim_end();
-                if line.is_empty() {
-                    break;
-                }
-                if let Some((name, value)) = line.split_once(':') {
-                    match name.trim().to_ascii_lowercase().as_str() {
-                        "x-webhook-id" => id = value.trim().to_string(),
-                        "content-length" => length = value.trim().parse().unwrap_or(0),
-                        _ => {}
-                    }
-                }
-            }
-            let mut body = vec![0u8; length];
-            if reader.read_exact(&mut body).is_err() {
-                continue;
-            }
-            log.lock().unwrap().push((id, String::from_utf8_lossy(&body).into_owned()));
-            let _ = stream.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}");
-        }
-    });
-    Receiver { port, got }
+    Receiver { server: ThreadServer::start(|_| Some(typed("application/json", b"{}"))) }
 }

@@ -20,20 +20,21 @@ use common::{bin, spawn_serve};
 fn site() -> (u16, Arc<AtomicBool>) {
     let asked = Arc::new(AtomicBool::new(false));
     let flag = asked.clone();
-    let site = test_support::thread_site(move |request| {
-        if request.starts_with("GET /robots.txt") {
-            return Some((404, String::new()));
+    let site = test_support::ThreadServer::start(move |request| {
+        if request.path == "/robots.txt" {
+            return Some(test_support::status(404));
         }
-        if request.starts_with("GET /slow") || (request.starts_with("GET /once") && !flag.swap(true, Ordering::SeqCst))
+        if request.path.starts_with("/slow")
+            || (request.path.starts_with("/once") && !flag.swap(true, Ordering::SeqCst))
         {
             std::thread::sleep(Duration::from_secs(60));
             return None;
         }
         let body = "<!doctype html><html lang=en><head><title>Back again after the restart</title></head>\
                     <body><h1>Back</h1><p>The page answers now.</p></body></html>";
-        Some((200, body.to_string()))
+        Some(test_support::html(body))
     });
-    (site.port, asked)
+    (site.port(), asked)
 }
 
 /// A tools/call in the simple form; the structuredContent (or the error text).

@@ -22,10 +22,10 @@ fn stdout(out: &Output) -> String {
 
 /// Answers every connection with [`PAGE`] (or an empty robots.txt 404), one request each.
 fn fixture_server() -> u16 {
-    test_support::thread_site(|head| {
-        Some(if head.starts_with("GET /robots.txt") { (404, String::new()) } else { (200, PAGE.to_string()) })
+    test_support::ThreadServer::start(|request| {
+        Some(if request.path == "/robots.txt" { test_support::status(404) } else { test_support::html(PAGE) })
     })
-    .port
+    .port()
 }
 
 struct Serving {

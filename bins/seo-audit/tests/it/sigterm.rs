@@ -24,15 +24,15 @@ const PAGE_DELAY: Duration = Duration::from_millis(1500);
 fn slow_site() -> (u16, Arc<AtomicUsize>) {
     let hits = Arc::new(AtomicUsize::new(0));
     let counter = hits.clone();
-    let site = test_support::thread_site(move |head| {
-        if head.starts_with("GET /robots.txt") {
-            return Some((404, String::new()));
+    let site = test_support::ThreadServer::start(move |request| {
+        if request.path == "/robots.txt" {
+            return Some(test_support::status(404));
         }
         counter.fetch_add(1, Ordering::SeqCst);
         std::thread::sleep(PAGE_DELAY);
-        Some((200, PAGE.to_string()))
+        Some(test_support::html(PAGE))
     });
-    (site.port, hits)
+    (site.port(), hits)
 }
 
 #[test]
@@ -96,10 +96,10 @@ fn deep_page() -> String {
 /// of pages written out whole.
 fn deep_site() -> (u16, Arc<AtomicUsize>) {
     let page = deep_page();
-    let site = test_support::thread_site(move |head| {
-        Some(if head.starts_with("GET /robots.txt") { (404, String::new()) } else { (200, page.clone()) })
+    let site = test_support::ThreadServer::start(move |request| {
+        Some(if request.path == "/robots.txt" { test_support::status(404) } else { test_support::html(&page) })
     });
-    (site.port, site.served)
+    (site.port(), site.served_counter())
 }
 
 /// Kills the child if the test fails before it exits.

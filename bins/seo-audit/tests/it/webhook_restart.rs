@@ -4,14 +4,14 @@
 //! receiver gets the delivery with the event id of the attempt made before the kill
 //! (docs/API.md, "Webhooks": at least once, the same `x-webhook-id` on every attempt).
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::io::BufReader;
 use std::path::Path;
 use std::process::{Child, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{json, Value};
+use test_support::{html, status, Reply, ThreadServer};
 
 use crate::common;
 use common::{bin, eventually, kill, listening_addr, request};
@@ -24,81 +24,28 @@ struct Received {
     answered: u16,
 }
 
-/// A receiver on `listener` that answers 503 to the first delivery and 200 to the others,
-/// keeping every request.
-fn receive(listener: TcpListener) -> Arc<Mutex<Vec<Received>>> {
+/// A receiver that answers 503 to the first delivery and 200 to the others, keeping every
+/// request; stopped, so its port refuses connections until it is restarted.
+fn receiver() -> (ThreadServer, Arc<Mutex<Vec<Received>>>) {
     let got: Arc<Mutex<Vec<Received>>> = Arc::default();
     let log = got.clone();
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(stream) = stream else { continue };
-            let Some((headers, body)) = read_request(&stream) else { continue };
-            let id = header(&headers, "x-webhook-id").unwrap_or_default();
-            let mut log = log.lock().unwrap();
-            let answered = if log.is_empty() { 503 } else { 200 };
-            log.push(Received { id, body, answered });
-            drop(log);
-            let mut stream = stream;
-            let _ = write!(stream, "HTTP/1.1 {answered} X\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{{}}");
-        }
+    let mut receiver = ThreadServer::start(move |request| {
+        let id = request.header("x-webhook-id").unwrap_or_default().to_string();
+        let mut log = log.lock().unwrap();
+        let answered = if log.is_empty() { 503 } else { 200 };
+        log.push(Received { id, body: request.text(), answered });
+        Some(Reply::Full { status: answered, headers: Vec::new(), body: b"{}".to_vec() })
     });
-    got
-}
-
-/// The head lines and the body of one HTTP/1.1 request.
-fn read_request(stream: &TcpStream) -> Option<(Vec<String>, String)> {
-    let mut reader = BufReader::new(stream);
-    let mut headers = Vec::new();
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line).ok()? == 0 {
-            return None;
-        }
-        let line = line.trim_end().to_string();
-        if line.is_empty() {
-            break;
-        }
-        headers.push(line);
-    }
-    let length: usize = header(&headers, "content-length").and_then(|v| v.parse().ok()).unwrap_or(0);
-    let mut body = vec![0u8; length];
-    reader.read_exact(&mut body).ok()?;
-    Some((headers, String::from_utf8_lossy(&body).into_owned()))
-}
-
-fn header(lines: &[String], name: &str) -> Option<String> {
-    lines.iter().find_map(|l| {
-        let (n, v) = l.split_once(':')?;
-        n.trim().eq_ignore_ascii_case(name).then(|| v.trim().to_string())
-    })
+    receiver.stop();
+    (receiver, got)
 }
 
 /// A site whose every page is a small HTML page (robots.txt: 404).
 fn site() -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { continue };
-            std::thread::spawn(move || {
-                let Some((head, _)) = read_request(&stream) else { return };
-                if head.first().is_some_and(|l| l.starts_with("GET /robots.txt")) {
-                    let _ =
-                        stream.write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
-                    return;
-                }
-                let body = "<!doctype html><html lang=en><head><title>Hooked</title></head>\
-                            <body><h1>Hooked</h1><p>A page to audit.</p></body></html>";
-                let _ = write!(
-                    stream,
-                    "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\n\
-                     Connection: close\r\n\r\n{body}",
-                    body.len()
-                );
-            });
-        }
-    });
-    port
+    let body = "<!doctype html><html lang=en><head><title>Hooked</title></head>\
+                <body><h1>Hooked</h1><p>A page to audit.</p></body></html>";
+    ThreadServer::start(move |request| Some(if request.path == "/robots.txt" { status(404) } else { html(body) }))
+        .port()
 }
 
 /// `serve` with the given retry base; the child and its address.
@@ -124,7 +71,8 @@ fn a_pending_delivery_survives_a_kill_and_arrives_once_after_the_restart() {
     let key = String::from_utf8_lossy(&out.stdout).trim().to_string();
     let page = format!("http://127.0.0.1:{}/", site());
     // The receiver's port, closed for now: every attempt is refused at once.
-    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let (mut receiver, got) = receiver();
+    let port = receiver.port();
 
     // A first retry 3 s after the first attempt: time enough to kill the server in between.
     let (child, addr) = serve(dir.path(), 3_000);
@@ -151,7 +99,7 @@ fn a_pending_delivery_survives_a_kill_and_arrives_once_after_the_restart() {
     assert_eq!(first_body["id"], event_id.as_str());
 
     // The receiver comes up on the same port; the server starts again with fast retries.
-    let got = receive(TcpListener::bind(("127.0.0.1", port)).unwrap());
+    receiver.restart();
     let (child, _) = serve(dir.path(), 200);
     let delivered = eventually("the delivery after the restart", Duration::from_secs(30), || {
         let got = got.lock().unwrap().clone();

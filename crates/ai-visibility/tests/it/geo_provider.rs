@@ -1,8 +1,7 @@
-//! geo-check against a fake AI search provider served on loopback: a tiny HTTP/1.1
-//! server that speaks chat-completions, in several behaviours. No mocked functions:
+//! geo-check against a fake AI search provider served on loopback (test_support's `Pages`,
+//! on wiremock) that speaks chat-completions, in several behaviours. No mocked functions:
 //! every answer travels through `fetch::Fetcher::post_json`.
 
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use ai_visibility::{
@@ -10,8 +9,7 @@ use ai_visibility::{
 };
 use audit_core::{HttpFacts, Page};
 use serde_json::{json, Value};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use test_support::{wiremock, Pages, ResponseTemplate};
 
 #[derive(Clone, Copy, Debug)]
 enum Mode {
@@ -36,74 +34,38 @@ struct Seen {
 
 struct FakeProvider {
     base_url: String,
-    seen: Arc<Mutex<Vec<Seen>>>,
+    server: Pages,
+}
+
+impl FakeProvider {
+    /// The requests it got, in order.
+    async fn seen(&self) -> Vec<Seen> {
+        let requests = self.server.requests().await;
+        requests
+            .iter()
+            .map(|r| Seen {
+                path: r.url.path().to_owned(),
+                authorization: r.headers.get("authorization").and_then(|v| v.to_str().ok()).map(str::to_owned),
+                body: serde_json::from_slice(&r.body).unwrap_or(Value::Null),
+            })
+            .collect()
+    }
 }
 
 async fn serve(mode: Mode) -> FakeProvider {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let log = seen.clone();
-    tokio::spawn(async move {
-        while let Ok((stream, _)) = listener.accept().await {
-            let log = log.clone();
-            tokio::spawn(async move {
-                let _ = handle(stream, mode, log).await;
-            });
-        }
-    });
-    FakeProvider { base_url: format!("http://{addr}/v1"), seen }
-}
-
-async fn handle(mut stream: TcpStream, mode: Mode, log: Arc<Mutex<Vec<Seen>>>) -> std::io::Result<()> {
-    let mut buf = Vec::new();
-    let mut chunk = [0u8; 4096];
-    let head_end = loop {
-        let n = stream.read(&mut chunk).await?;
-        if n == 0 {
-            return Ok(());
-        }
-        buf.extend_from_slice(&chunk[..n]);
-        if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-            break i + 4;
-        }
-    };
-    let head = String::from_utf8_lossy(&buf[..head_end]).into_owned();
-    let mut lines = head.lines();
-    let path = lines.next().unwrap_or("").split(' ').nth(1).unwrap_or("").to_owned();
-    let header = |name: &str| {
-        head.lines().skip(1).find_map(|l| {
-            let (n, v) = l.split_once(':')?;
-            n.trim().eq_ignore_ascii_case(name).then(|| v.trim().to_owned())
-        })
-    };
-    let length: usize = header("content-length").and_then(|v| v.parse().ok()).unwrap_or(0);
-    while buf.len() < head_end + length {
-        let n = stream.read(&mut chunk).await?;
-        if n == 0 {
-            break;
-        }
-        buf.extend_from_slice(&chunk[..n]);
-    }
-    let body: Value = serde_json::from_slice(&buf[head_end..]).unwrap_or(Value::Null);
-    let query = body.pointer("/messages/1/content").and_then(Value::as_str).unwrap_or("").to_owned();
-    log.lock().unwrap().push(Seen { path, authorization: header("authorization"), body });
-
-    let (status, payload) = match mode {
-        Mode::Normal => (200, answer_for(&query).to_string()),
-        Mode::Slow => {
-            tokio::time::sleep(Duration::from_secs(30)).await;
-            (200, answer_for(&query).to_string())
-        }
-        Mode::Failing => (500, json!({"error": {"message": "boom"}}).to_string()),
-        Mode::Malformed => (200, "{\"choices\": [".to_owned()),
-    };
-    let response = format!(
-        "HTTP/1.1 {status} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{payload}",
-        payload.len()
-    );
-    stream.write_all(response.as_bytes()).await?;
-    stream.shutdown().await
+    let server = Pages::serve(move |request: &wiremock::Request| {
+        let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
+        let query = body.pointer("/messages/1/content").and_then(Value::as_str).unwrap_or("").to_owned();
+        let (status, payload, delay) = match mode {
+            Mode::Normal => (200, answer_for(&query).to_string(), Duration::ZERO),
+            Mode::Slow => (200, answer_for(&query).to_string(), Duration::from_secs(30)),
+            Mode::Failing => (500, json!({"error": {"message": "boom"}}).to_string(), Duration::ZERO),
+            Mode::Malformed => (200, "{\"choices\": [".to_owned(), Duration::ZERO),
+        };
+        ResponseTemplate::new(status).set_body_raw(payload, "application/json").set_delay(delay)
+    })
+    .await;
+    FakeProvider { base_url: format!("http://{}/v1", server.addr()), server }
 }
 
 /// Brand queries (they name "Acme") get a text mention; "How ..." queries cite the site
@@ -165,7 +127,7 @@ async fn counts_mentions_in_text_and_citations() {
     assert!(found > 0 && found < 12, "the fixture answers mix found and not found: {found}");
 
     // Every query was one chat-completions request with bearer auth and both messages.
-    let seen = fake.seen.lock().unwrap().clone();
+    let seen = fake.seen().await;
     assert_eq!(seen.len(), 12);
     for s in &seen {
         assert_eq!(s.path, "/v1/chat/completions");
@@ -241,10 +203,8 @@ async fn malformed_answer_is_an_upstream_error() {
 #[tokio::test]
 async fn unreachable_and_guarded_providers() {
     // A port nobody listens on.
-    let closed = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = closed.local_addr().unwrap();
-    drop(closed);
-    let p = OpenAiCompatibleProvider::new(fetcher(), &format!("http://{addr}"), "", "m").unwrap();
+    let port = test_support::closed_port();
+    let p = OpenAiCompatibleProvider::new(fetcher(), &format!("http://127.0.0.1:{port}"), "", "m").unwrap();
     let err = p.ask("q").await.unwrap_err();
     assert!(matches!(err, ProviderError::Transport(ref e) if e.is_unreachable()), "{err:?}");
     // Without the allow list, the address guard refuses loopback.
@@ -253,7 +213,7 @@ async fn unreachable_and_guarded_providers() {
     let p = OpenAiCompatibleProvider::new(strict, &fake.base_url, "k", "m").unwrap();
     let err = p.ask("q").await.unwrap_err();
     assert!(matches!(err, ProviderError::Transport(ref e) if e.is_blocked()), "{err:?}");
-    assert!(fake.seen.lock().unwrap().is_empty());
+    assert!(fake.seen().await.is_empty());
     // The provider is usable as a trait object.
     let dynamic: Box<dyn AiSearchProvider> = Box::new(provider(&fake, Duration::from_secs(5)));
     assert!(dynamic.ask("What is Acme?").await.unwrap().text.contains("Acme"));

@@ -667,7 +667,6 @@ impl std::fmt::Debug for MemorySink {
 mod tests {
     use super::*;
     use crawl::{Counts, MemoryStore, ScopeConfig, State};
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
     /// Blocks as the PostgreSQL client does: a runtime of its own, which panics on a thread
     /// that drives async tasks. The runner must call the store and the sink elsewhere.
@@ -727,29 +726,16 @@ mod tests {
 
     /// A three-page site on 127.0.0.1: `/` links to `/a` and `/gone` (404).
     async fn site() -> std::net::SocketAddr {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
-        let addr = listener.local_addr().expect("addr");
-        tokio::spawn(async move {
-            while let Ok((mut stream, _)) = listener.accept().await {
-                tokio::spawn(async move {
-                    let mut buf = [0u8; 4096];
-                    let n = stream.read(&mut buf).await.unwrap_or(0);
-                    let head = String::from_utf8_lossy(&buf[..n]).to_string();
-                    let path = head.split_whitespace().nth(1).unwrap_or("/").to_string();
-                    let (status, body) = match path.as_str() {
-                        "/" => (200, "<title>Home page of the shop</title><a href='/a'>A</a><a href='/gone'>Old</a>"),
-                        "/a" => (200, "<title>The A page of the shop</title><a href='/'>Home</a>"),
-                        _ => (404, "<title>Not found</title>"),
-                    };
-                    let out = format!(
-                        "HTTP/1.1 {status} X\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                        body.len()
-                    );
-                    let _ = stream.write_all(out.as_bytes()).await;
-                });
-            }
-        });
-        addr
+        test_support::Pages::serve(|request: &test_support::wiremock::Request| {
+            let (status, body) = match request.url.path() {
+                "/" => (200, "<title>Home page of the shop</title><a href='/a'>A</a><a href='/gone'>Old</a>"),
+                "/a" => (200, "<title>The A page of the shop</title><a href='/'>Home</a>"),
+                _ => (404, "<title>Not found</title>"),
+            };
+            test_support::ResponseTemplate::new(status).set_body_raw(body, "text/html")
+        })
+        .await
+        .leak()
     }
 
     fn fetcher() -> Fetcher {
@@ -791,40 +777,21 @@ mod tests {
     /// `shop.test` on 127.0.0.1: `/` links to `/r`, which redirects to `location`; every
     /// request's `Host` and path are kept.
     async fn redirecting_site(location: Arc<std::sync::Mutex<String>>) -> (u16, Arc<std::sync::Mutex<Vec<String>>>) {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
-        let port = listener.local_addr().expect("addr").port();
         let seen: Arc<std::sync::Mutex<Vec<String>>> = Arc::default();
         let log = seen.clone();
-        tokio::spawn(async move {
-            while let Ok((mut stream, _)) = listener.accept().await {
-                let (location, log) = (location.lock().expect("lock").clone(), log.clone());
-                tokio::spawn(async move {
-                    let mut buf = [0u8; 4096];
-                    let n = stream.read(&mut buf).await.unwrap_or(0);
-                    let head = String::from_utf8_lossy(&buf[..n]).to_string();
-                    let path = head.split_whitespace().nth(1).unwrap_or("/").to_string();
-                    let host = head
-                        .lines()
-                        .find_map(|l| l.strip_prefix("Host: ").or_else(|| l.strip_prefix("host: ")))
-                        .unwrap_or_default()
-                        .trim()
-                        .to_string();
-                    log.lock().expect("lock").push(format!("{host}{path}"));
-                    let body = "<title>Home page of the shop</title><a href='/r'>R</a>";
-                    let out = match path.as_str() {
-                        "/" => format!(
-                            "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                            body.len()
-                        ),
-                        "/r" => format!(
-                            "HTTP/1.1 302 Found\r\nLocation: {location}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-                        ),
-                        _ => "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_string(),
-                    };
-                    let _ = stream.write_all(out.as_bytes()).await;
-                });
+        let site = test_support::Pages::serve(move |request: &test_support::wiremock::Request| {
+            let host = request.headers.get("host").and_then(|h| h.to_str().ok()).unwrap_or_default();
+            log.lock().expect("lock").push(format!("{host}{}", request.url.path()));
+            match request.url.path() {
+                "/" => test_support::ResponseTemplate::new(200)
+                    .set_body_raw("<title>Home page of the shop</title><a href='/r'>R</a>", "text/html"),
+                "/r" => test_support::ResponseTemplate::new(302)
+                    .insert_header("location", location.lock().expect("lock").as_str()),
+                _ => test_support::ResponseTemplate::new(404),
             }
-        });
+        })
+        .await;
+        let port = site.leak().port();
         (port, seen)
     }
 

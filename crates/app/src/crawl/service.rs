@@ -552,7 +552,6 @@ mod tests {
     use crawl::{CrawledPage, Entry, FrontierStore, Outlink, Source, State};
     use std::collections::HashMap;
     use std::sync::Mutex;
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
     #[test]
     fn the_time_limit_counts_from_the_stored_start() {
@@ -569,28 +568,16 @@ mod tests {
 
     /// `/` links to `/a` and `/b`; every request's path is counted.
     async fn site() -> (std::net::SocketAddr, Arc<Mutex<HashMap<String, usize>>>) {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
-        let addr = listener.local_addr().expect("addr");
         let hits: Arc<Mutex<HashMap<String, usize>>> = Arc::default();
         let log = hits.clone();
-        tokio::spawn(async move {
-            while let Ok((mut stream, _)) = listener.accept().await {
-                let log = log.clone();
-                tokio::spawn(async move {
-                    let mut buf = [0u8; 4096];
-                    let n = stream.read(&mut buf).await.unwrap_or(0);
-                    let head = String::from_utf8_lossy(&buf[..n]).to_string();
-                    let path = head.split_whitespace().nth(1).unwrap_or("/").to_string();
-                    *log.lock().expect("lock").entry(path.clone()).or_default() += 1;
-                    let body = format!("<title>The page {path} of the shop</title><a href='/'>Home</a>");
-                    let out = format!(
-                        "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                        body.len()
-                    );
-                    let _ = stream.write_all(out.as_bytes()).await;
-                });
-            }
-        });
+        let site = test_support::Pages::serve(move |request: &test_support::wiremock::Request| {
+            let path = request.url.path();
+            *log.lock().expect("lock").entry(path.to_string()).or_default() += 1;
+            let body = format!("<title>The page {path} of the shop</title><a href='/'>Home</a>");
+            test_support::ResponseTemplate::new(200).set_body_raw(body, "text/html")
+        })
+        .await;
+        let addr = site.leak();
         (addr, hits)
     }
 

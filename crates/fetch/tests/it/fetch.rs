@@ -368,9 +368,7 @@ async fn body_bytes_are_kept_exactly_with_their_declared_charset() {
 #[tokio::test]
 async fn unreachable_targets() {
     // A port that was free a moment ago: nothing listens there.
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    drop(listener);
+    let port = test_support::closed_port();
     let fetcher = loopback_fetcher(|config| config.total_timeout = Duration::from_secs(5));
     let url = url::Url::parse(&format!("http://127.0.0.1:{port}/")).unwrap();
     let err = check_error(fetcher.fetch_page(&url).await, "target_unreachable", 502);
@@ -507,14 +505,9 @@ async fn urls_not_meeting_the_rules_are_refused_before_any_request() {
 #[tokio::test]
 async fn tls_failures_are_unreachable() {
     // Something that answers a TLS ClientHello with plain text.
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let port = listener.local_addr().unwrap().port();
-    tokio::spawn(async move {
-        while let Ok((mut stream, _)) = listener.accept().await {
-            use tokio::io::AsyncWriteExt;
-            let _ = stream.write_all(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n").await;
-        }
-    });
+    let plain = b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n";
+    let server = RawServer::speaking_first("127.0.0.1", plain, Duration::ZERO).await;
+    let port = server.addr.port();
     let fetcher = loopback_fetcher(|_| {});
     let url = url::Url::parse(&format!("https://127.0.0.1:{port}/")).unwrap();
     let err = check_error(fetcher.fetch_page(&url).await, "target_unreachable", 502);

@@ -299,22 +299,18 @@ async fn security_headers_on_every_kind_of_answer() {
 
 #[tokio::test]
 async fn target_texts_are_cut_in_error_answers() {
-    use bytes::Bytes;
-    use http_body_util::Full;
     // A target whose redirect and content type are each some 200 KB long.
     let huge = "x".repeat(200_000);
-    let site = serve_loopback(move |req: http::Request<hyper::body::Incoming>| {
-        let huge = huge.clone();
-        async move {
-            let builder = if req.uri().path() == "/redirect" {
-                http::Response::builder().status(302).header("location", format!("ftp://{huge}/"))
-            } else {
-                http::Response::builder().header("content-type", format!("image/{huge}"))
-            };
-            builder.body(Full::new(Bytes::from_static(b"body"))).unwrap()
-        }
+    let site = Pages::serve(move |req: &wiremock::Request| {
+        let answer = if req.url.path() == "/redirect" {
+            ResponseTemplate::new(302).insert_header("location", format!("ftp://{huge}/").as_str())
+        } else {
+            ResponseTemplate::new(200).insert_header("content-type", format!("image/{huge}").as_str())
+        };
+        answer.set_body_bytes(b"body".to_vec())
     })
-    .await;
+    .await
+    .leak();
     let t = TestServer::start(|_| {}).await;
     for (path, status, code) in [("/redirect", 502, "target_unreachable"), ("/typed", 422, "not_html")] {
         let a =

@@ -5,14 +5,11 @@
 use crate::common;
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use bytes::Bytes;
 use common::*;
-use http_body_util::{BodyExt, Full};
 use serde_json::{json, Value};
 
 const READINESS: &str = "/api/ai-readiness";
@@ -23,8 +20,8 @@ const PROVIDER_KEY: &str = "sk-test-provider-secret";
 /// The brand of `fixtures/sites/ai-ready` (og:site_name and Organization name).
 const BRAND: &str = "Oakwright";
 
-fn respond(status: u16, content_type: &str, body: impl Into<Bytes>) -> http::Response<Full<Bytes>> {
-    http::Response::builder().status(status).header("content-type", content_type).body(Full::new(body.into())).unwrap()
+fn respond(status: u16, content_type: &str, body: impl Into<Vec<u8>>) -> ResponseTemplate {
+    ResponseTemplate::new(status).set_body_raw(body.into(), content_type)
 }
 
 /// A site from `fixtures/sites/<name>/`. A `.txt` file whose body is markup is served as
@@ -33,25 +30,23 @@ fn respond(status: u16, content_type: &str, body: impl Into<Bytes>) -> http::Res
 async fn site(name: &str) -> String {
     let root = fixtures_dir(name);
     assert!(root.is_dir(), "{}", root.display());
-    let addr = serve_loopback(move |req| {
-        let root: PathBuf = root.clone();
-        async move {
-            let path = match req.uri().path().trim_start_matches('/') {
-                "" => "index.html".to_string(),
-                p => p.to_string(),
-            };
-            let file = root.join(&path);
-            match std::fs::read(&file) {
-                Ok(body) if !path.contains("..") => {
-                    let markup = body.trim_ascii_start().starts_with(b"<");
-                    let ct = if path.ends_with(".html") || markup { "text/html; charset=utf-8" } else { "text/plain" };
-                    respond(200, ct, body)
-                }
-                _ => respond(404, "text/html", "<html><title>Not found</title><h1>Not found</h1></html>"),
+    let addr = Pages::serve(move |req: &wiremock::Request| {
+        let path = match req.url.path().trim_start_matches('/') {
+            "" => "index.html".to_string(),
+            p => p.to_string(),
+        };
+        let file = root.join(&path);
+        match std::fs::read(&file) {
+            Ok(body) if !path.contains("..") => {
+                let markup = body.trim_ascii_start().starts_with(b"<");
+                let ct = if path.ends_with(".html") || markup { "text/html; charset=utf-8" } else { "text/plain" };
+                respond(200, ct, body)
             }
+            _ => respond(404, "text/html", "<html><title>Not found</title><h1>Not found</h1></html>"),
         }
     })
-    .await;
+    .await
+    .leak();
     format!("http://{addr}/")
 }
 
@@ -85,34 +80,30 @@ async fn fake_provider(mode: Mode, cited_site: &str) -> FakeProvider {
     let requests = Arc::new(AtomicUsize::new(0));
     let seen = Arc::new(Mutex::new(Vec::new()));
     let (count, log, cited) = (requests.clone(), seen.clone(), cited_site.to_string());
-    let addr = serve_loopback(move |req: http::Request<hyper::body::Incoming>| {
-        let (count, log, cited) = (count.clone(), log.clone(), cited.clone());
-        async move {
-            count.fetch_add(1, Ordering::SeqCst);
-            let path = req.uri().path().to_string();
-            let auth = req.headers().get("authorization").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
-            let body = req.into_body().collect().await.map(|b| b.to_bytes()).unwrap_or_default();
-            let request: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-            let model = request["model"].as_str().unwrap_or("").to_string();
-            let query = request["messages"]
-                .as_array()
-                .and_then(|m| m.iter().rev().find(|m| m["role"] == "user"))
-                .and_then(|m| m["content"].as_str())
-                .unwrap_or("")
-                .to_string();
-            log.lock().unwrap().push((path, auth, model, query.clone()));
-            match mode {
-                Mode::Answers => respond(200, "application/json", answer(&query, &cited).to_string()),
-                Mode::Slow => {
-                    tokio::time::sleep(Duration::from_secs(3)).await;
-                    respond(200, "application/json", answer(&query, &cited).to_string())
-                }
-                Mode::Fails => respond(500, "application/json", r#"{"error":{"message":"overloaded"}}"#),
-                Mode::Malformed => respond(200, "application/json", "{\"choices\": [{\"message\": "),
+    let addr = Pages::serve(move |req: &wiremock::Request| {
+        count.fetch_add(1, Ordering::SeqCst);
+        let path = req.url.path().to_string();
+        let auth = req.headers.get("authorization").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
+        let request: Value = serde_json::from_slice(&req.body).unwrap_or(Value::Null);
+        let model = request["model"].as_str().unwrap_or("").to_string();
+        let query = request["messages"]
+            .as_array()
+            .and_then(|m| m.iter().rev().find(|m| m["role"] == "user"))
+            .and_then(|m| m["content"].as_str())
+            .unwrap_or("")
+            .to_string();
+        log.lock().unwrap().push((path, auth, model, query.clone()));
+        match mode {
+            Mode::Answers => respond(200, "application/json", answer(&query, &cited).to_string()),
+            Mode::Slow => {
+                respond(200, "application/json", answer(&query, &cited).to_string()).set_delay(Duration::from_secs(3))
             }
+            Mode::Fails => respond(500, "application/json", r#"{"error":{"message":"overloaded"}}"#),
+            Mode::Malformed => respond(200, "application/json", "{\"choices\": [{\"message\": "),
         }
     })
-    .await;
+    .await
+    .leak();
     FakeProvider { base_url: format!("http://{addr}/v1"), addr, requests, seen }
 }
 
@@ -561,31 +552,24 @@ async fn robots_txt_of_the_final_origin_and_of_a_failing_site() {
                 <body><main><h1>Oak tables</h1><p>Solid oak, made to order.</p></main></body></html>";
     // B: the page, no robots.txt. A: robots.txt closes everything; every other path is a
     // redirect to B. C: the page, robots.txt answers 503.
-    let b = serve_loopback(move |req: http::Request<hyper::body::Incoming>| async move {
-        match req.uri().path() {
-            "/robots.txt" => respond(404, "text/plain", "no"),
-            _ => respond(200, "text/html; charset=utf-8", page),
-        }
+    let b = Pages::serve(move |req: &wiremock::Request| match req.url.path() {
+        "/robots.txt" => respond(404, "text/plain", "no"),
+        _ => respond(200, "text/html; charset=utf-8", page),
     })
-    .await;
-    let a = serve_loopback(move |req: http::Request<hyper::body::Incoming>| async move {
-        match req.uri().path() {
-            "/robots.txt" => respond(200, "text/plain", "User-agent: *\nDisallow: /\n"),
-            path => http::Response::builder()
-                .status(301)
-                .header("location", format!("http://{b}{path}"))
-                .body(Full::new(Bytes::new()))
-                .unwrap(),
-        }
+    .await
+    .leak();
+    let a = Pages::serve(move |req: &wiremock::Request| match req.url.path() {
+        "/robots.txt" => respond(200, "text/plain", "User-agent: *\nDisallow: /\n"),
+        path => ResponseTemplate::new(301).insert_header("location", format!("http://{b}{path}").as_str()),
     })
-    .await;
-    let c = serve_loopback(move |req: http::Request<hyper::body::Incoming>| async move {
-        match req.uri().path() {
-            "/robots.txt" => respond(503, "text/plain", "busy"),
-            _ => respond(200, "text/html; charset=utf-8", page),
-        }
+    .await
+    .leak();
+    let c = Pages::serve(move |req: &wiremock::Request| match req.url.path() {
+        "/robots.txt" => respond(503, "text/plain", "busy"),
+        _ => respond(200, "text/html; charset=utf-8", page),
     })
-    .await;
+    .await
+    .leak();
     let t = server_with(None, |_| {}).await;
     let failing = |body: &Value| -> Vec<String> {
         let recs = body["recommendations"].as_array().unwrap();

@@ -8,9 +8,7 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use bytes::Bytes;
 use common::*;
-use http_body_util::{BodyExt, Full};
 use serde_json::{json, Value};
 
 /// A page the test rewrites: (status, html), and the site's robots.txt (status, body).
@@ -41,29 +39,21 @@ impl Site {
         let robots = Arc::new(Mutex::new((404, String::new())));
         let (page_hits, posts): (Arc<Mutex<usize>>, Arc<Mutex<Vec<Value>>>) = (Arc::default(), Arc::default());
         let (p, r, h, b) = (page.clone(), robots.clone(), page_hits.clone(), posts.clone());
-        let addr = serve_loopback(move |req: http::Request<hyper::body::Incoming>| {
-            let (p, r, h, b) = (p.clone(), r.clone(), h.clone(), b.clone());
-            async move {
-                let path = req.uri().path().to_string();
-                if req.method() == http::Method::POST {
-                    let body = req.into_body().collect().await.map(|b| b.to_bytes()).unwrap_or_default();
-                    b.lock().unwrap().push(serde_json::from_slice(&body).unwrap_or(Value::Null));
-                    return http::Response::new(Full::new(Bytes::new()));
-                }
-                let (status, body) = if path == "/robots.txt" {
-                    r.lock().unwrap().clone()
-                } else {
-                    *h.lock().unwrap() += 1;
-                    p.lock().unwrap().clone()
-                };
-                http::Response::builder()
-                    .status(status)
-                    .header("content-type", "text/html; charset=utf-8")
-                    .body(Full::new(Bytes::from(body)))
-                    .unwrap()
+        let addr = Pages::serve(move |req: &wiremock::Request| {
+            if req.method == http::Method::POST {
+                b.lock().unwrap().push(serde_json::from_slice(&req.body).unwrap_or(Value::Null));
+                return ResponseTemplate::new(200);
             }
+            let (status, body) = if req.url.path() == "/robots.txt" {
+                r.lock().unwrap().clone()
+            } else {
+                *h.lock().unwrap() += 1;
+                p.lock().unwrap().clone()
+            };
+            ResponseTemplate::new(status).set_body_raw(body, "text/html; charset=utf-8")
         })
-        .await;
+        .await
+        .leak();
         Site { addr, page, robots, page_hits, posts }
     }
 

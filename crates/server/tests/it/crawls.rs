@@ -190,27 +190,22 @@ async fn a_key_sees_only_its_own_crawls_and_bad_starts_create_nothing() {
 
 /// A site whose `/held` page answers only once the test adds a permit to `gate`.
 async fn held_site(gate: std::sync::Arc<tokio::sync::Semaphore>) -> std::net::SocketAddr {
-    serve_loopback(move |req| {
-        let gate = gate.clone();
-        async move {
-            let body = match req.uri().path() {
-                "/" => "<html lang=en><title>Home</title><a href=/held>Held</a><a href=/other>Other</a></html>",
-                "/held" => {
-                    let _permit = gate.acquire().await;
-                    "<html lang=en><title>Held</title></html>"
+    // The threaded server: its answers may block.
+    let site = test_support::ThreadServer::start(move |req| {
+        let body = match req.path.as_str() {
+            "/" => "<html lang=en><title>Home</title><a href=/held>Held</a><a href=/other>Other</a></html>",
+            "/held" => {
+                while gate.try_acquire().is_err() {
+                    std::thread::sleep(std::time::Duration::from_millis(10));
                 }
-                "/other" => "<html lang=en><title>Other</title></html>",
-                _ => "",
-            };
-            let status = if body.is_empty() { 404 } else { 200 };
-            http::Response::builder()
-                .status(status)
-                .header("content-type", "text/html; charset=utf-8")
-                .body(http_body_util::Full::new(bytes::Bytes::from(body)))
-                .unwrap()
-        }
-    })
-    .await
+                "<html lang=en><title>Held</title></html>"
+            }
+            "/other" => "<html lang=en><title>Other</title></html>",
+            _ => return Some(test_support::status(404)),
+        };
+        Some(test_support::html(body))
+    });
+    std::net::SocketAddr::from(([127, 0, 0, 1], site.port()))
 }
 
 #[tokio::test]
@@ -282,16 +277,12 @@ async fn a_finished_crawl_fires_crawl_completed_to_its_owner() {
     let (key, _) = t.key(|k| k.scopes = vec!["audit".into(), "mcp".into(), "webhooks".into()]);
     let got: std::sync::Arc<std::sync::Mutex<Vec<Value>>> = Default::default();
     let log = got.clone();
-    let receiver = serve_loopback(move |req: http::Request<hyper::body::Incoming>| {
-        let log = log.clone();
-        async move {
-            use http_body_util::BodyExt;
-            let body = req.into_body().collect().await.unwrap().to_bytes();
-            log.lock().unwrap().push(serde_json::from_slice(&body).unwrap_or(Value::Null));
-            http::Response::new(http_body_util::Full::new(bytes::Bytes::from_static(b"{}")))
-        }
+    let receiver = Pages::serve(move |req: &wiremock::Request| {
+        log.lock().unwrap().push(serde_json::from_slice(&req.body).unwrap_or(Value::Null));
+        ResponseTemplate::new(200).set_body_bytes(b"{}".to_vec())
     })
-    .await;
+    .await
+    .leak();
     let hook = json!({ "url": format!("http://{receiver}/hook"), "events": ["crawl.completed"] });
     let a = send(&t, reqwest::Method::POST, "/api/v1/webhooks", Some(&key), Some(hook)).await;
     assert_eq!(a.status, 201, "{}", a.raw);
@@ -362,32 +353,28 @@ async fn a_redirect_to_an_inner_address_is_blocked_and_listed() {
     // see no request.
     let inner_hits = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let hits = inner_hits.clone();
-    let inner = serve_loopback(move |_req| {
-        let hits = hits.clone();
-        async move {
-            hits.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-            http::Response::new(http_body_util::Full::new(bytes::Bytes::from_static(b"<title>secret</title>")))
-        }
+    let inner = Pages::serve(move |_: &wiremock::Request| {
+        hits.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        ResponseTemplate::new(200).set_body_bytes(b"<title>secret</title>".to_vec())
     })
-    .await;
+    .await
+    .leak();
     let target = format!("http://{inner}/admin");
     let to = target.clone();
-    let site = serve_loopback(move |req| {
-        let to = to.clone();
-        async move {
-            let (status, location, body) = match req.uri().path() {
-                "/" => (200, None, "<html lang=en><title>Home of the shop</title><a href=/admin>Admin</a></html>"),
-                "/admin" => (302, Some(to), ""),
-                _ => (404, None, ""),
-            };
-            let mut answer = http::Response::builder().status(status).header("content-type", "text/html");
-            if let Some(location) = location {
-                answer = answer.header("location", location);
-            }
-            answer.body(http_body_util::Full::new(bytes::Bytes::from(body))).unwrap()
+    let site = Pages::serve(move |req: &wiremock::Request| {
+        let (status, location, body) = match req.url.path() {
+            "/" => (200, None, "<html lang=en><title>Home of the shop</title><a href=/admin>Admin</a></html>"),
+            "/admin" => (302, Some(to.clone()), ""),
+            _ => (404, None, ""),
+        };
+        let mut answer = ResponseTemplate::new(status).set_body_raw(body, "text/html");
+        if let Some(location) = location {
+            answer = answer.insert_header("location", location.as_str());
         }
+        answer
     })
-    .await;
+    .await
+    .leak();
     // Only the site's own port is allowed.
     let t = TestServer::start(|c| c.allow_targets = vec![site.to_string()]).await;
     let home = format!("http://{site}/");
@@ -436,18 +423,12 @@ async fn a_crawl_resumed_after_its_time_limit_ran_out_ends_with_what_it_had() {
     // the limit has run out fetches nothing more.
     let requested = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let count = requested.clone();
-    let site = serve_loopback(move |_req| {
-        let count = count.clone();
-        async move {
-            count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-            let body = "<html lang=en><title>A page of the shop</title></html>";
-            http::Response::builder()
-                .header("content-type", "text/html")
-                .body(http_body_util::Full::new(bytes::Bytes::from(body)))
-                .unwrap()
-        }
+    let site = Pages::serve(move |_: &wiremock::Request| {
+        count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        ResponseTemplate::new(200).set_body_raw("<html lang=en><title>A page of the shop</title></html>", "text/html")
     })
-    .await;
+    .await
+    .leak();
     let t = TestServer::start(|c| {
         c.lease_ms = 200;
         c.crawl_time_limit_s = 1;

@@ -4,7 +4,7 @@
 //! own analysis path (`pipeline::analyse`) with the default budget of 2 s.
 
 #[path = "../../../audit-core/tests/support/hostile.rs"]
-mod shapes;
+pub(crate) mod shapes;
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;

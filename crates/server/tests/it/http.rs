@@ -529,19 +529,14 @@ async fn shutdown_finishes_requests_in_flight() {
 async fn user_agent_recorder() -> (std::net::SocketAddr, Arc<std::sync::Mutex<Vec<String>>>) {
     let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
     let keep = seen.clone();
-    let addr = serve_loopback(move |req| {
-        let ua = req.headers().get("user-agent").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
+    let addr = Pages::serve(move |req: &wiremock::Request| {
+        let ua = req.headers.get("user-agent").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
         keep.lock().unwrap().push(ua);
-        async move {
-            let page =
-                "<!doctype html><html lang=en><head><title>Recorder</title></head><body><h1>Hi</h1></body></html>";
-            http::Response::builder()
-                .header("content-type", "text/html; charset=utf-8")
-                .body(http_body_util::Full::new(bytes::Bytes::from_static(page.as_bytes())))
-                .unwrap()
-        }
+        let page = "<!doctype html><html lang=en><head><title>Recorder</title></head><body><h1>Hi</h1></body></html>";
+        ResponseTemplate::new(200).set_body_raw(page, "text/html; charset=utf-8")
     })
-    .await;
+    .await
+    .leak();
     (addr, seen)
 }
 

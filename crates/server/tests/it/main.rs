@@ -7,8 +7,10 @@ mod web_support;
 
 mod abuse;
 mod ai;
+mod analysis;
 mod automation;
 mod browser;
+mod connections;
 mod content;
 mod crawls;
 mod dispatch;

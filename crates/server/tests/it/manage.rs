@@ -11,10 +11,8 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use bytes::Bytes;
 use common::*;
 use hmac::{Hmac, Mac};
-use http_body_util::{BodyExt, Full};
 use serde_json::{json, Value};
 use sha2::Sha256;
 
@@ -41,36 +39,28 @@ impl Site {
         let hits: Arc<Mutex<HashMap<String, usize>>> = Arc::default();
         let posts: Arc<Mutex<Vec<Post>>> = Arc::default();
         let (s, h, p) = (status.clone(), hits.clone(), posts.clone());
-        let addr = serve_loopback(move |req: http::Request<hyper::body::Incoming>| {
-            let (s, h, p) = (s.clone(), h.clone(), p.clone());
-            async move {
-                let path = req.uri().path().to_string();
-                if req.method() == http::Method::POST {
-                    let (parts, body) = req.into_parts();
-                    let body = body.collect().await.map(|b| b.to_bytes()).unwrap_or_default();
-                    let body = String::from_utf8_lossy(&body).into_owned();
-                    p.lock().unwrap().push(Post { headers: parts.headers, body });
-                    return http::Response::new(Full::new(Bytes::from_static(b"{}")));
-                }
-                if path == "/robots.txt" {
-                    return http::Response::builder().status(404).body(Full::new(Bytes::new())).unwrap();
-                }
-                *h.lock().unwrap().entry(path.clone()).or_default() += 1;
-                let code = s.lock().unwrap().get(&path).copied().unwrap_or(200);
-                let html = format!(
-                    "<!doctype html><html lang=\"en\"><head><title>Oak tables and chairs from our workshop {path}</title>\
-                     <meta name=\"description\" content=\"Solid oak furniture made to order in a small workshop.\">\
-                     <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"></head>\
-                     <body><main><h1>Oak furniture</h1><p>Oak tables and chairs.</p></main></body></html>"
-                );
-                http::Response::builder()
-                    .status(code)
-                    .header("content-type", "text/html; charset=utf-8")
-                    .body(Full::new(Bytes::from(html)))
-                    .unwrap()
+        let addr = Pages::serve(move |req: &wiremock::Request| {
+            let path = req.url.path().to_string();
+            if req.method == http::Method::POST {
+                let body = String::from_utf8_lossy(&req.body).into_owned();
+                p.lock().unwrap().push(Post { headers: req.headers.clone(), body });
+                return ResponseTemplate::new(200).set_body_bytes(b"{}".to_vec());
             }
+            if path == "/robots.txt" {
+                return ResponseTemplate::new(404);
+            }
+            *h.lock().unwrap().entry(path.clone()).or_default() += 1;
+            let code = s.lock().unwrap().get(&path).copied().unwrap_or(200);
+            let html = format!(
+                "<!doctype html><html lang=\"en\"><head><title>Oak tables and chairs from our workshop {path}</title>\
+                 <meta name=\"description\" content=\"Solid oak furniture made to order in a small workshop.\">\
+                 <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"></head>\
+                 <body><main><h1>Oak furniture</h1><p>Oak tables and chairs.</p></main></body></html>"
+            );
+            ResponseTemplate::new(code).set_body_raw(html, "text/html; charset=utf-8")
         })
-        .await;
+        .await
+        .leak();
         Site { addr, status, hits, posts }
     }
 

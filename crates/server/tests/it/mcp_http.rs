@@ -6,9 +6,7 @@ use crate::common;
 
 use std::net::SocketAddr;
 
-use bytes::Bytes;
 use common::*;
-use http_body_util::Full;
 use serde_json::{json, Value};
 
 const MODERN: &str = "2026-07-28";
@@ -39,22 +37,18 @@ const ROBOTS: &str = "User-agent: *\nDisallow: /private\n";
 
 /// Serves the pages above on 127.0.0.1 with `Server: nginx/1.25`.
 async fn mcp_site() -> SocketAddr {
-    serve_loopback(|req: http::Request<hyper::body::Incoming>| async move {
-        let (status, ct, body) = match req.uri().path() {
+    Pages::serve(|req: &wiremock::Request| {
+        let (status, ct, body) = match req.url.path() {
             "/" | "/private" => (200, "text/html; charset=utf-8", HOME),
             "/worse" => (200, "text/html; charset=utf-8", WORSE),
             "/robots.txt" => (200, "text/plain", ROBOTS),
             "/data.json" => (200, "application/json", "{}"),
             _ => (404, "text/html", "<title>Not found</title>"),
         };
-        http::Response::builder()
-            .status(status)
-            .header("content-type", ct)
-            .header("server", "nginx/1.25")
-            .body(Full::new(Bytes::from_static(body.as_bytes())))
-            .unwrap()
+        ResponseTemplate::new(status).insert_header("server", "nginx/1.25").set_body_raw(body, ct)
     })
     .await
+    .leak()
 }
 
 /// The headers and body of a modern request.

@@ -47,15 +47,12 @@ fn value(exposition: &str, name: &str) -> f64 {
 
 #[tokio::test]
 async fn a_thousand_distinct_targets_add_no_series() {
-    let site = test_support::thread_site(|head| {
-        if head.starts_with("GET /robots.txt") {
-            return Some((404, String::new()));
-        }
-        Some((200, PAGE.to_string()))
+    let site = test_support::ThreadServer::start(|request| {
+        Some(if request.path == "/robots.txt" { test_support::status(404) } else { test_support::html(PAGE) })
     });
     let t = start().await;
     let audit = |i: usize| {
-        let target = format!("http://127.0.0.1:{}/page-{i}/deep?q=term{i}", site.port);
+        let target = format!("http://127.0.0.1:{}/page-{i}/deep?q=term{i}", site.port());
         t.client.get(t.audit_url(&target, "")).send()
     };
     // Unmatched paths and a query on a matched one, all distinct.
@@ -99,14 +96,11 @@ async fn a_thousand_distinct_targets_add_no_series() {
 
 #[tokio::test]
 async fn audits_are_counted_by_outcome_and_phase() {
-    let site = test_support::thread_site(|head| {
-        if head.starts_with("GET /robots.txt") {
-            return Some((404, String::new()));
-        }
-        Some((200, PAGE.to_string()))
+    let site = test_support::ThreadServer::start(|request| {
+        Some(if request.path == "/robots.txt" { test_support::status(404) } else { test_support::html(PAGE) })
     });
     let t = start().await;
-    let ok = t.client.get(t.audit_url(&format!("http://127.0.0.1:{}/", site.port), "")).send().await.unwrap();
+    let ok = t.client.get(t.audit_url(&format!("http://127.0.0.1:{}/", site.port()), "")).send().await.unwrap();
     assert_eq!(ok.status(), 200);
     let blocked = t.client.get(t.audit_url("http://10.255.255.1/", "")).send().await.unwrap();
     assert_eq!(blocked.status(), 422);

@@ -227,8 +227,9 @@ const REFRESH: &str = r#"<meta http-equiv="refresh""#;
 #[tokio::test]
 async fn report_says_an_audit_is_under_way_while_one_runs() {
     // A target that takes connections and never answers: the audit stays running.
-    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = silent.local_addr().unwrap().port();
+    let stall = test_support::Reply::Stall;
+    let silent = test_support::RawServer::start("127.0.0.1", vec![("/robots.txt", stall.clone()), ("/", stall)]).await;
+    let port = silent.addr.port();
     let t = start(None, |c| {
         c.badge_audit_url = format!("http://{{domain}}:{port}/");
         c.fetch.total_timeout_ms = 120_000;

@@ -3,17 +3,15 @@
 
 use crate::common;
 
-use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU16, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicU16, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use bytes::Bytes;
 use common::*;
 use hmac::{Hmac, Mac};
-use http_body_util::{BodyExt, Full};
 use serde_json::{json, Value};
 use sha2::Sha256;
+use test_support::{Pages, RawServer, Reply, ResponseTemplate};
 
 /// One request the receiver got.
 #[derive(Debug, Clone)]
@@ -22,80 +20,66 @@ struct Received {
     body: String,
 }
 
-/// A webhook receiver on 127.0.0.1 answering `status` to every POST and keeping them all.
+/// A webhook receiver on 127.0.0.1 answering `status` to every POST; wiremock keeps them all.
 struct Receiver {
-    addr: SocketAddr,
+    server: Pages,
     status: Arc<AtomicU16>,
-    got: Arc<Mutex<Vec<Received>>>,
 }
 
 impl Receiver {
     async fn start() -> Receiver {
         let status = Arc::new(AtomicU16::new(200));
-        let got: Arc<Mutex<Vec<Received>>> = Arc::default();
-        let (s, g) = (status.clone(), got.clone());
-        let addr = serve_loopback(move |req: http::Request<hyper::body::Incoming>| {
-            let (s, g) = (s.clone(), g.clone());
-            async move {
-                let (parts, body) = req.into_parts();
-                let body = body.collect().await.map(|b| b.to_bytes()).unwrap_or_default();
-                let body = String::from_utf8_lossy(&body).into_owned();
-                g.lock().unwrap().push(Received { headers: parts.headers, body });
-                http::Response::builder()
-                    .status(s.load(Ordering::SeqCst))
-                    .body(Full::new(Bytes::from_static(b"{}")))
-                    .unwrap()
-            }
+        let s = status.clone();
+        let server = Pages::serve(move |_: &test_support::wiremock::Request| {
+            ResponseTemplate::new(s.load(Ordering::SeqCst)).set_body_bytes(b"{}".to_vec())
         })
         .await;
-        Receiver { addr, status, got }
+        Receiver { server, status }
     }
 
     fn url(&self) -> String {
-        format!("http://{}/hook", self.addr)
+        format!("http://{}/hook", self.server.addr())
     }
 
-    fn received(&self) -> Vec<Received> {
-        self.got.lock().unwrap().clone()
+    async fn received(&self) -> Vec<Received> {
+        let requests = self.server.requests().await;
+        requests
+            .into_iter()
+            .map(|r| Received { headers: r.headers, body: String::from_utf8_lossy(&r.body).into_owned() })
+            .collect()
     }
 
     /// Waits (bounded) until at least `n` requests arrived.
     async fn wait_for(&self, n: usize) -> Vec<Received> {
         for _ in 0..400 {
-            let got = self.received();
+            let got = self.received().await;
             if got.len() >= n {
                 return got;
             }
             tokio::time::sleep(Duration::from_millis(25)).await;
         }
-        panic!("expected {n} deliveries, got {:?}", self.received());
+        panic!("expected {n} deliveries, got {:?}", self.received().await);
     }
 }
 
-/// A receiver on 127.0.0.1 that accepts connections and never answers (nor reads).
+/// A receiver on 127.0.0.1 that reads each delivery and never answers: test_support's
+/// misbehaving peer, stalling on every path.
 struct HangingReceiver {
-    addr: SocketAddr,
-    accepted: Arc<AtomicUsize>,
+    server: RawServer,
 }
 
 impl HangingReceiver {
     async fn start() -> HangingReceiver {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let accepted = Arc::new(AtomicUsize::new(0));
-        let count = accepted.clone();
-        tokio::spawn(async move {
-            let mut held = Vec::new();
-            while let Ok((stream, _)) = listener.accept().await {
-                count.fetch_add(1, Ordering::SeqCst);
-                held.push(stream);
-            }
-        });
-        HangingReceiver { addr, accepted }
+        HangingReceiver { server: RawServer::start("127.0.0.1", vec![("/hook", Reply::Stall)]).await }
     }
 
     fn url(&self) -> String {
-        format!("http://{}/hook", self.addr)
+        self.server.url("/hook").to_string()
+    }
+
+    /// Deliveries that reached it.
+    fn accepted(&self) -> usize {
+        self.server.requests().len()
     }
 }
 
@@ -233,8 +217,8 @@ async fn disabled_subscriptions_receive_nothing() {
     // its delivery, the others have been passed over for good.
     let got = on.wait_for(1).await;
     verify(&secret, &got[0]);
-    assert!(off.received().is_empty());
-    assert!(other.received().is_empty());
+    assert!(off.received().await.is_empty());
+    assert!(other.received().await.is_empty());
     assert!(t.db(|s| s.list_deliveries(&off_id, 10)).unwrap().is_empty());
 }
 
@@ -371,7 +355,7 @@ async fn a_hanging_receiver_delays_no_other_subscription() {
     }
     let events_a = 40 + burst;
     // A's receiver holds its attempts (10 s each) and A's queue is full.
-    eventually("A's attempts", || hanging.accepted.load(Ordering::SeqCst) == MAX_IN_FLIGHT_PER_SUBSCRIPTION).await;
+    eventually("A's attempts", || hanging.accepted() == MAX_IN_FLIGHT_PER_SUBSCRIPTION).await;
     let held_by_a = || t.db(|_| dispatcher.held_by(&hook_a));
     eventually("A's queue", || held_by_a() == MAX_PENDING_PER_SUBSCRIPTION).await;
 
@@ -385,7 +369,7 @@ async fn a_hanging_receiver_delays_no_other_subscription() {
     assert_eq!(body["data"]["url"], site.url("/about.html"));
 
     // A never had more than its share of connections, and still holds only its bound.
-    assert_eq!(hanging.accepted.load(Ordering::SeqCst), MAX_IN_FLIGHT_PER_SUBSCRIPTION);
+    assert_eq!(hanging.accepted(), MAX_IN_FLIGHT_PER_SUBSCRIPTION);
     assert_eq!(held_by_a(), MAX_PENDING_PER_SUBSCRIPTION);
     let stats = t.db(|_| dispatcher.stats());
     assert!(stats.held <= MAX_PENDING_PER_SUBSCRIPTION + 1, "{stats:?}");

@@ -2,3 +2,4 @@
 //! `cargo test -p test-support --test it MODULE::`.
 
 mod postgres;
+mod servers;

@@ -2,14 +2,16 @@
 //! temporary directory, and OpenAPI schema checks. The loopback sites come from the
 //! workspace's `test-support` crate.
 
-// Shared by the `it` binary and the binaries of their own (see Cargo.toml), each using a part.
+// Each test module uses a part.
 #![allow(dead_code, unused_imports)]
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-pub use test_support::{closed_port, fixture_site, fixtures_dir, serve_loopback, FixtureSite, SLOW_DELAY};
+pub use test_support::{
+    closed_port, fixture_site, fixtures_dir, wiremock, FixtureSite, Pages, ResponseTemplate, SLOW_DELAY,
+};
 
 /// The settings every test starts from: loopback allowed, short timeouts, small page limit,
 /// generous quotas (tests of the limiter lower them).

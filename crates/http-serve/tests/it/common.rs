@@ -1,6 +1,4 @@
-//! A trivial service under `http_serve` on 127.0.0.1:0, shared by the test binaries.
-
-#![allow(dead_code)]
+//! A trivial service under `http_serve` on 127.0.0.1:0, shared by the test modules.
 
 use std::net::SocketAddr;
 use std::time::Duration;

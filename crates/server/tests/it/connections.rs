@@ -3,19 +3,13 @@
 //! a request running longer than the head timeout is answered, and bodies that never come
 //! are answered with the body-timeout error on every route that reads one. The bounds
 //! themselves, with thousands of stalled sockets, are tested in `crates/http-serve/tests`.
-//!
-//! Its own test binary: it holds sockets open for seconds, which would disturb the timing
-//! of the tests of a shared binary.
-
-#[path = "it/common/mod.rs"]
-mod common;
 
 use std::convert::Infallible;
 use std::net::{IpAddr, SocketAddr};
 use std::time::{Duration, Instant};
 
+use crate::common::*;
 use bytes::Bytes;
-use common::*;
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Empty, StreamBody};
 use hyper::body::Frame;

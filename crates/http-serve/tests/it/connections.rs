@@ -5,20 +5,18 @@
 //! is still answered. Over HTTPS: HTTP/2 and HTTP/1.1 by ALPN, plain HTTP on the HTTPS port
 //! refused without harm, and TLS handshakes held to the same head timeout and caps.
 //!
-//! `cargo test -p http-serve --test connections -- --nocapture` prints the figures recorded
-//! in docs/SECURITY.md.
+//! `cargo test -p http-serve --test it connections:: -- --nocapture` prints the figures
+//! recorded in docs/SECURITY.md.
 //!
-//! Its own test binary: it raises this process's open-file limit and opens thousands of
-//! sockets, which would starve the tests of a shared binary of descriptors and time.
-
-mod common;
+//! It raises this process's open-file limit (which harms no other test) and opens thousands
+//! of sockets: the crate's test binary holds nothing else that runs in its process.
 
 use std::convert::Infallible;
 use std::net::{IpAddr, SocketAddr};
 use std::time::{Duration, Instant};
 
+use crate::common::*;
 use bytes::Bytes;
-use common::*;
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Empty};
 use hyper_util::rt::{TokioExecutor, TokioIo};

@@ -1,16 +1,14 @@
 //! A full descriptor table: `accept` fails, the server backs off with one log line per
 //! interval (not one per failure), and serves the waiting client once descriptors are free
-//! (docs/SECURITY.md, "Connection bounds"). In a test binary of its own: it lowers this
-//! process's open-file limit and fills it.
-#![cfg(target_os = "linux")]
-
-mod common;
+//! (docs/SECURITY.md, "Connection bounds"). In a process of its own: it lowers the
+//! process's open-file limit and fills it, and installs the global log subscriber, so the
+//! work runs in this test binary started again for it alone (`test_support::run_alone`).
 
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 struct Sink(Arc<Mutex<Vec<u8>>>);
@@ -32,8 +30,18 @@ fn text(logs: &Arc<Mutex<Vec<u8>>>) -> String {
 /// `EMFILE`: the process has no descriptor left.
 const EMFILE: i32 = 24;
 
+#[test]
+fn accept_failures_back_off_and_log_once_per_interval() {
+    test_support::run_alone("accept_backoff::in_a_process_of_its_own");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn accept_failures_back_off_and_log_once_per_interval() {
+#[ignore = "run by accept_failures_back_off_and_log_once_per_interval, in a process of its own"]
+async fn in_a_process_of_its_own() {
+    assert!(
+        test_support::alone(),
+        "it changes the whole process: run accept_failures_back_off_and_log_once_per_interval"
+    );
     let logs = Arc::new(Mutex::new(Vec::new()));
     let sink = logs.clone();
     tracing_subscriber::fmt()

@@ -2,35 +2,29 @@
 //! (docs/API.md "Analysis limits"), and every audit takes a place in the bounded queue,
 //! batch items included (docs/API.md "Limits").
 //!
-//! Its own test binary: the cancellation test reads the process's CPU time, which no other
-//! test may be spending at the same time.
-
-#[path = "it/common/mod.rs"]
-mod common;
-
-#[path = "../../audit-core/tests/support/hostile.rs"]
-mod hostile;
+//! The cancellation test reads the process's CPU time, which no other test may be spending
+//! at the same time: it runs in this test binary started again for it alone
+//! (`test_support::run_alone`).
 
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use bytes::Bytes;
-use common::{fixture_site, serve_loopback, TestServer, SLOW_DELAY};
-use http_body_util::Full;
 use serde_json::json;
+use test_support::{wiremock, Pages, ResponseTemplate};
+
+use crate::common::{self, fixture_site, TestServer, SLOW_DELAY};
+use crate::hostile::shapes as hostile;
 
 /// A site whose `/` is a page of 1 MiB in one tag with 200,000 distinct attributes: the
 /// tokenizer's duplicate check makes it quadratic, about 20 s of CPU without a budget.
 async fn costly_site() -> std::net::SocketAddr {
     let shape = hostile::SHAPES.iter().find(|s| s.name == "many-attributes").unwrap();
-    let page = Bytes::from((shape.generate)(1024 * 1024));
-    serve_loopback(move |_req| {
-        let page = page.clone();
-        async move {
-            http::Response::builder().header("content-type", "text/html; charset=utf-8").body(Full::new(page)).unwrap()
-        }
+    let page = (shape.generate)(1024 * 1024);
+    Pages::serve(move |_: &wiremock::Request| {
+        ResponseTemplate::new(200).set_body_raw(page.clone(), "text/html; charset=utf-8")
     })
     .await
+    .leak()
 }
 
 async fn fetch(srv: &TestServer, url: String) -> common::Answer {
@@ -48,8 +42,19 @@ fn process_cpu() -> Duration {
 }
 
 #[cfg(target_os = "linux")]
+#[test]
+fn an_abandoned_analysis_stops_and_only_then_frees_its_slot() {
+    test_support::run_alone("analysis::an_abandoned_analysis_alone");
+}
+
+#[cfg(target_os = "linux")]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_abandoned_analysis_stops_and_only_then_frees_its_slot() {
+#[ignore = "run by an_abandoned_analysis_stops_and_only_then_frees_its_slot, in a process of its own"]
+async fn an_abandoned_analysis_alone() {
+    assert!(
+        test_support::alone(),
+        "it measures the process: run an_abandoned_analysis_stops_and_only_then_frees_its_slot"
+    );
     let site = costly_site().await;
     let srv = TestServer::start(|c| {
         c.max_concurrent_audits = 1;
