@@ -25,7 +25,11 @@ pub const DB_FILE_NAME: &str = "seo-audit.db";
 pub const PG_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// Longest wait of [`Store::ping`] for a PostgreSQL connection.
 pub const PING_TIMEOUT: Duration = Duration::from_secs(2);
-/// How many times a PostgreSQL transaction that lost a serialization race is run again.
+/// How long a PostgreSQL transaction that keeps losing serialization races is run again
+/// (at least 12 times): under contention on a busy machine a count alone ran out while the
+/// rivals were still descheduled, and the write was lost for a race it would have won.
+const PG_RETRY_FOR: Duration = Duration::from_secs(10);
+/// The fewest re-runs of such a transaction, however long they take.
 const PG_RETRIES: u32 = 12;
 
 /// Tuning of [`Store::open_with`]; [`Store::open`] uses the defaults.
@@ -378,10 +382,10 @@ impl Store {
             }
             Backend::Postgres { pool, .. } => {
                 let mut conn = pool.get()?;
-                let mut attempt = 0;
+                let (mut attempt, started) = (0, Instant::now());
                 loop {
                     match pg_transaction(&mut conn, &mut f) {
-                        Err(e) if e.is_retryable() && attempt < PG_RETRIES => {
+                        Err(e) if e.is_retryable() && (attempt < PG_RETRIES || started.elapsed() < PG_RETRY_FOR) => {
                             attempt += 1;
                             std::thread::sleep(retry_pause(attempt));
                         }
