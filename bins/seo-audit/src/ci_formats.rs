@@ -1,10 +1,12 @@
-//! The audit as CI systems read it (docs/API.md, "Command line", `--format sarif` and
-//! `--format junit`): SARIF 2.1.0 for code scanning, JUnit XML for test reports. Both list the
-//! rule table's rules; `--min-score` still decides the exit status.
+//! The audit and the crawl as CI systems read them (docs/API.md, "Command line audits for
+//! CI" and "Site crawl", "Command line"): SARIF 2.1.0 for code scanning, JUnit XML for test
+//! reports. Both list the rule table's rules (and for a crawl the site rules);
+//! `--min-score` still decides the exit status.
 
 use std::fmt::Write as _;
 
 use audit_core::{Audit, Outcome, RuleMeta, Severity};
+use crawl::SiteRuleMeta;
 use serde_json::{json, Value};
 
 /// The schema address SARIF files name (the OASIS 2.1.0 schema).
@@ -23,8 +25,58 @@ fn level(severity: Severity) -> &'static str {
     }
 }
 
+/// What the CI formats say of a rule: a page rule of the table or a site rule.
+struct RuleDoc {
+    id: &'static str,
+    name: &'static str,
+    why: &'static str,
+    severity: Severity,
+    /// The page rules' category; `None` for a site rule.
+    category: Option<audit_core::Category>,
+    /// The page rules' weight; `None` for a site rule.
+    weight: Option<u32>,
+    threshold: &'static str,
+    pass_example: &'static str,
+    fail_example: &'static str,
+    reference: &'static str,
+}
+
+impl From<&RuleMeta> for RuleDoc {
+    fn from(r: &RuleMeta) -> RuleDoc {
+        RuleDoc {
+            id: r.id,
+            name: r.name,
+            why: r.why,
+            severity: r.severity,
+            category: Some(r.category),
+            weight: Some(r.weight),
+            threshold: r.threshold,
+            pass_example: r.pass_example,
+            fail_example: r.fail_example,
+            reference: r.reference,
+        }
+    }
+}
+
+impl From<&SiteRuleMeta> for RuleDoc {
+    fn from(r: &SiteRuleMeta) -> RuleDoc {
+        RuleDoc {
+            id: r.id,
+            name: r.name,
+            why: r.why,
+            severity: r.severity,
+            category: None,
+            weight: None,
+            threshold: r.threshold,
+            pass_example: r.pass_example,
+            fail_example: r.fail_example,
+            reference: r.reference,
+        }
+    }
+}
+
 /// The help text of a rule: what passes, what fails, and where the practice is documented.
-fn help(rule: &RuleMeta) -> String {
+fn help(rule: &RuleDoc) -> String {
     let mut text = String::new();
     if !rule.pass_example.is_empty() {
         let _ = write!(text, "Passes: {}", rule.pass_example);
@@ -43,6 +95,49 @@ fn help(rule: &RuleMeta) -> String {
     } else {
         text
     }
+}
+
+/// A SARIF `reportingDescriptor` of a rule: id, name, short and full description, help,
+/// default level from the severity, `helpUri` when the reference is a URL, and properties
+/// (category and weight for a page rule, `kind` `site` for a site rule).
+fn descriptor(r: &RuleDoc) -> Value {
+    let properties = match (r.category, r.weight) {
+        (Some(category), Some(weight)) => json!({
+            "category": category.as_str(),
+            "severity": r.severity.as_str(),
+            "weight": weight,
+            "tags": [category.as_str()],
+        }),
+        _ => json!({ "kind": "site", "severity": r.severity.as_str(), "tags": ["Site"] }),
+    };
+    let mut rule = json!({
+        "id": r.id,
+        "name": r.name,
+        "shortDescription": { "text": r.name },
+        "fullDescription": { "text": if r.why.is_empty() { r.name } else { r.why } },
+        "help": { "text": help(r) },
+        "defaultConfiguration": { "level": level(r.severity) },
+        "properties": properties,
+    });
+    if r.reference.starts_with("https://") || r.reference.starts_with("http://") {
+        rule["helpUri"] = json!(r.reference);
+    }
+    rule
+}
+
+/// A SARIF location at `uri`.
+fn location_at(uri: &str) -> Value {
+    json!({ "physicalLocation": { "artifactLocation": { "uri": uri } } })
+}
+
+/// The tool part of a SARIF run, listing `rules`.
+fn driver(rules: Vec<Value>) -> Value {
+    json!({ "driver": {
+        "name": "seo-audit",
+        "version": audit_core::ENGINE_VERSION,
+        "informationUri": RULES_URI,
+        "rules": rules,
+    } })
 }
 
 /// What a failed check says: its title, then its description and values.
@@ -65,31 +160,7 @@ fn message(finding: &audit_core::Finding) -> String {
 /// severity), one result per failed rule, located at `location` (the page URL, or the path
 /// of the audited file). The score and ruleset version are run properties.
 pub fn sarif(audit: &Audit, location: &str) -> Value {
-    let rules: Vec<Value> = audit
-        .checks
-        .iter()
-        .map(|c| {
-            let r = c.rule;
-            let mut rule = json!({
-                "id": r.id,
-                "name": r.name,
-                "shortDescription": { "text": r.name },
-                "fullDescription": { "text": if r.why.is_empty() { r.name } else { r.why } },
-                "help": { "text": help(r) },
-                "defaultConfiguration": { "level": level(r.severity) },
-                "properties": {
-                    "category": r.category.as_str(),
-                    "severity": r.severity.as_str(),
-                    "weight": r.weight,
-                    "tags": [r.category.as_str()],
-                },
-            });
-            if r.reference.starts_with("https://") || r.reference.starts_with("http://") {
-                rule["helpUri"] = json!(r.reference);
-            }
-            rule
-        })
-        .collect();
+    let rules: Vec<Value> = audit.checks.iter().map(|c| descriptor(&RuleDoc::from(c.rule))).collect();
     let results: Vec<Value> = audit
         .checks
         .iter()
@@ -100,7 +171,7 @@ pub fn sarif(audit: &Audit, location: &str) -> Value {
                 "ruleIndex": i,
                 "level": level(c.rule.severity),
                 "message": { "text": message(f) },
-                "locations": [{ "physicalLocation": { "artifactLocation": { "uri": location } } }],
+                "locations": [location_at(location)],
             })),
             _ => None,
         })
@@ -110,12 +181,7 @@ pub fn sarif(audit: &Audit, location: &str) -> Value {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
         "runs": [{
-            "tool": { "driver": {
-                "name": "seo-audit",
-                "version": audit_core::ENGINE_VERSION,
-                "informationUri": RULES_URI,
-                "rules": rules,
-            } },
+            "tool": driver(rules),
             "artifacts": [{ "location": { "uri": location } }],
             "results": results,
             "properties": {
@@ -172,7 +238,7 @@ pub fn junit(audit: &Audit, location: &str, timestamp: &str) -> String {
                     ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n",
                     xml(&f.title),
                     r.severity.as_str(),
-                    xml(&format!("{}: {}\n{}", r.name, message(f), help(r)))
+                    xml(&format!("{}: {}\n{}", r.name, message(f), help(&RuleDoc::from(r))))
                 );
             }
             Outcome::NotApplicable => {
@@ -182,20 +248,234 @@ pub fn junit(audit: &Audit, location: &str, timestamp: &str) -> String {
             _ => cases.push_str("/>\n"),
         }
     }
-    let tests = audit.checks.len();
     let score = audit.score();
-    let name = xml(location);
-    format!(
+    let suite = Suite {
+        name: location.to_string(),
+        tests: audit.checks.len(),
+        failures,
+        skipped,
+        properties: vec![("score", score.percentage.to_string()), ("rulesetVersion", score.ruleset_version.clone())],
+        cases,
+    };
+    testsuites(&[suite], timestamp)
+}
+
+/// One `<testsuite>` of a JUnit report, its test cases already written.
+struct Suite {
+    name: String,
+    tests: usize,
+    failures: usize,
+    skipped: usize,
+    properties: Vec<(&'static str, String)>,
+    cases: String,
+}
+
+/// The JUnit document: `<testsuites>` with the counts summed, then each suite.
+fn testsuites(suites: &[Suite], timestamp: &str) -> String {
+    let sum = |f: fn(&Suite) -> usize| suites.iter().map(f).sum::<usize>();
+    let (tests, failures, skipped) = (sum(|s| s.tests), sum(|s| s.failures), sum(|s| s.skipped));
+    let mut out = format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
-         <testsuites name=\"seo-audit\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\">\n  \
-         <testsuite name=\"{name}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\" \
-         timestamp=\"{ts}\">\n    \
-         <properties>\n      \
-         <property name=\"score\" value=\"{score}\"/>\n      \
-         <property name=\"rulesetVersion\" value=\"{ruleset}\"/>\n    \
-         </properties>\n{cases}  </testsuite>\n</testsuites>\n",
-        ts = xml(timestamp),
-        score = score.percentage,
-        ruleset = xml(&score.ruleset_version),
-    )
+         <testsuites name=\"seo-audit\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\">\n"
+    );
+    for s in suites {
+        let _ = write!(
+            out,
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" timestamp=\"{}\">\n    \
+             <properties>\n",
+            xml(&s.name),
+            s.tests,
+            s.failures,
+            s.skipped,
+            xml(timestamp)
+        );
+        for (name, value) in &s.properties {
+            let _ = writeln!(out, "      <property name=\"{}\" value=\"{}\"/>", xml(name), xml(value));
+        }
+        let _ = write!(out, "    </properties>\n{}  </testsuite>\n", s.cases);
+    }
+    out.push_str("</testsuites>\n");
+    out
+}
+
+/// A crawl as the CI formats read it: the site score, the audited pages with the page rules
+/// each failed, and the site rules' findings (docs/API.md, "Site crawl", "Command line").
+pub struct CrawlFailures<'a> {
+    /// The start URL.
+    pub url: &'a str,
+    pub site_score: Option<u32>,
+    /// The pages audited, in the report's order.
+    pub pages: Vec<CrawlPage<'a>>,
+    /// The site rules that found something, by id.
+    pub site: Vec<SiteIssue<'a>>,
+}
+
+/// An audited page of a crawl.
+pub struct CrawlPage<'a> {
+    pub url: &'a str,
+    pub score: u32,
+    pub failed_rules: &'a [&'static str],
+}
+
+/// What one site rule found.
+pub struct SiteIssue<'a> {
+    pub id: &'a str,
+    pub findings: Vec<SiteHit<'a>>,
+}
+
+/// One affected URL of a site rule.
+pub struct SiteHit<'a> {
+    pub url: &'a str,
+    pub linked_from: Option<&'a str>,
+    pub detail: &'a str,
+}
+
+/// The page rules of the table, then the site rules, as the crawl formats list them.
+fn crawl_rules() -> Vec<RuleDoc> {
+    let page = audit_core::RULES.iter().map(|r| RuleDoc::from(r.meta()));
+    page.chain(crawl::SITE_RULES.iter().map(|r| RuleDoc::from(r.meta()))).collect()
+}
+
+/// What a site finding says: the rule's name, the detail, the linking page.
+fn site_message(rule: &RuleDoc, hit: &SiteHit<'_>) -> String {
+    let mut text = rule.name.to_string();
+    if !hit.detail.is_empty() {
+        let _ = write!(text, ": {}", hit.detail);
+    }
+    text.push('.');
+    if let Some(from) = hit.linked_from {
+        let _ = write!(text, " Linked from {from}.");
+    }
+    text
+}
+
+/// The SARIF 2.1.0 log of a crawl: one run whose driver lists the page rules of the table,
+/// then the site rules (`properties.kind` `site`); one result per failed page rule per
+/// audited page, located at the page's URL, and one per site-rule finding, located at the
+/// affected URL with the linking page, where there is one, as a related location. The site
+/// score is a run property.
+pub fn crawl_sarif(crawl: &CrawlFailures<'_>) -> Value {
+    let docs = crawl_rules();
+    let index = |id: &str| docs.iter().position(|d| d.id == id);
+    let mut results = Vec::new();
+    for page in &crawl.pages {
+        for id in page.failed_rules {
+            let Some(i) = index(id) else { continue };
+            let r = &docs[i];
+            results.push(json!({
+                "ruleId": r.id,
+                "ruleIndex": i,
+                "level": level(r.severity),
+                "message": { "text": format!("{} (failed on this page). {}", r.name, r.why) },
+                "locations": [location_at(page.url)],
+            }));
+        }
+    }
+    for issue in &crawl.site {
+        let Some(i) = index(issue.id) else { continue };
+        let r = &docs[i];
+        for hit in &issue.findings {
+            let mut result = json!({
+                "ruleId": r.id,
+                "ruleIndex": i,
+                "level": level(r.severity),
+                "message": { "text": site_message(r, hit) },
+                "locations": [location_at(hit.url)],
+            });
+            if let Some(from) = hit.linked_from {
+                let mut related = location_at(from);
+                related["id"] = json!(0);
+                related["message"] = json!({ "text": "the linking page" });
+                result["relatedLocations"] = json!([related]);
+            }
+            results.push(result);
+        }
+    }
+    json!({
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": driver(docs.iter().map(descriptor).collect()),
+            "results": results,
+            "properties": {
+                "url": crawl.url,
+                "siteScore": crawl.site_score,
+                "pagesAudited": crawl.pages.len(),
+            },
+        }],
+    })
+}
+
+/// The JUnit XML report of a crawl: a first `testsuite` `site rules` with one `testcase` per
+/// site rule (class `seo-audit.site`; a `failure` listing the affected URLs), then one
+/// `testsuite` per audited page, named after its URL, with one `testcase` per page rule (as
+/// for `audit`; the crawl keeps which rules failed, so a rule that passed or did not apply is
+/// a passing case). The site score and each page's score are suite properties.
+pub fn crawl_junit(crawl: &CrawlFailures<'_>, timestamp: &str) -> String {
+    let mut suites = Vec::new();
+    let (mut cases, mut failures) = (String::new(), 0);
+    for rule in crawl::SITE_RULES.iter().map(|r| RuleDoc::from(r.meta())) {
+        let _ = write!(cases, "    <testcase name=\"{}\" classname=\"seo-audit.site\" time=\"0\"", xml(rule.id));
+        match crawl.site.iter().find(|i| i.id == rule.id && !i.findings.is_empty()) {
+            Some(issue) => {
+                failures += 1;
+                let n = issue.findings.len();
+                let mut text = format!("{}: {n} URL{}\n", rule.name, if n == 1 { "" } else { "s" });
+                for hit in &issue.findings {
+                    let _ = writeln!(text, "{}  {}", hit.url, site_message(&rule, hit));
+                }
+                text.push_str(&help(&rule));
+                let _ = write!(
+                    cases,
+                    ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n",
+                    xml(&format!("{} ({n} URL{})", rule.name, if n == 1 { "" } else { "s" })),
+                    rule.severity.as_str(),
+                    xml(&text)
+                );
+            }
+            None => cases.push_str("/>\n"),
+        }
+    }
+    let score = crawl.site_score.map(|s| s.to_string()).unwrap_or_default();
+    suites.push(Suite {
+        name: "site rules".to_string(),
+        tests: crawl::SITE_RULES.len(),
+        failures,
+        skipped: 0,
+        properties: vec![("url", crawl.url.to_string()), ("siteScore", score)],
+        cases,
+    });
+    for page in &crawl.pages {
+        let (mut cases, mut failures) = (String::new(), 0);
+        for r in audit_core::RULES.iter().map(|r| r.meta()) {
+            let _ = write!(
+                cases,
+                "    <testcase name=\"{}\" classname=\"seo-audit.{}\" time=\"0\"",
+                xml(r.id),
+                xml(&class_of(r.category))
+            );
+            if page.failed_rules.contains(&r.id) {
+                failures += 1;
+                let doc = RuleDoc::from(r);
+                let _ = write!(
+                    cases,
+                    ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n",
+                    xml(r.name),
+                    r.severity.as_str(),
+                    xml(&format!("{}: {}\n{}", r.name, r.why, help(&doc)))
+                );
+            } else {
+                cases.push_str("/>\n");
+            }
+        }
+        suites.push(Suite {
+            name: page.url.to_string(),
+            tests: audit_core::RULES.len(),
+            failures,
+            skipped: 0,
+            properties: vec![("score", page.score.to_string())],
+            cases,
+        });
+    }
+    testsuites(&suites, timestamp)
 }

@@ -1,7 +1,7 @@
 //! `seo-audit crawl URL`: a site crawl on the command line (docs/API.md, "Site crawl",
 //! "Command line"). The frontier lives in memory ([`crawl::MemoryStore`]); there is no tier
 //! cap. The output: the site score, the site and page issues with their affected URLs, and
-//! the pages table, as text, JSON or CSV.
+//! the pages table, as text, JSON or CSV; SARIF or JUnit for CI systems.
 
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
@@ -30,6 +30,12 @@ pub enum Format {
     Json,
     /// The pages table as CSV (RFC 4180), one row per URL.
     Csv,
+    /// SARIF 2.1.0 for code scanning: one result per failed page rule per page, and one
+    /// per site-rule finding.
+    Sarif,
+    /// JUnit XML for test reports: a test suite of the site rules, then one per audited
+    /// page with a test case per page rule.
+    Junit,
 }
 
 #[derive(Debug, clap::Args)]
@@ -225,6 +231,13 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
             .and_then(|()| out.write_all(b"\n")),
         Format::Text => out.write_all(text(&report.crawl).as_bytes()),
         Format::Csv => out.write_all(csv(&report.crawl.pages).as_bytes()),
+        Format::Sarif => serde_json::to_writer_pretty(&mut out, &crate::ci_formats::crawl_sarif(&ci(&report.crawl)))
+            .map_err(std::io::Error::from)
+            .and_then(|()| out.write_all(b"\n")),
+        Format::Junit => {
+            let junit = crate::ci_formats::crawl_junit(&ci(&report.crawl), &server::now_rfc3339());
+            out.write_all(junit.as_bytes())
+        }
     };
     if let Err(e) = written {
         if e.kind() != std::io::ErrorKind::BrokenPipe {
@@ -362,6 +375,33 @@ fn report(start: &str, summary: &CrawlSummary, sink: &MemorySink, store: &Memory
             issues,
             pages: rows,
         },
+    }
+}
+
+/// The report as the CI formats read it: the audited pages and the site rules' findings.
+fn ci(r: &CrawlReport) -> crate::ci_formats::CrawlFailures<'_> {
+    use crate::ci_formats::{CrawlFailures, CrawlPage, SiteHit, SiteIssue};
+    CrawlFailures {
+        url: &r.url,
+        site_score: r.site_score,
+        pages: r
+            .pages
+            .iter()
+            .filter_map(|p| Some(CrawlPage { url: &p.url, score: p.score?, failed_rules: &p.failed_rules }))
+            .collect(),
+        site: r
+            .issues
+            .iter()
+            .filter(|i| i.kind == "site")
+            .map(|i| SiteIssue {
+                id: &i.id,
+                findings: i
+                    .urls
+                    .iter()
+                    .map(|a| SiteHit { url: &a.url, linked_from: a.linked_from.as_deref(), detail: &a.detail })
+                    .collect(),
+            })
+            .collect(),
     }
 }
 

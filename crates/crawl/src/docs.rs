@@ -38,7 +38,7 @@ fn crawl_rules(out: &mut String) {
          fetched. A robots.txt that answers 4xx allows everything; one that answers 5xx or not at all \
          disallows everything (RFC 9309).\n\
          - **Politeness.** At most {DEFAULT_MAX_IN_FLIGHT} requests in flight per host (a host and its `www.` twin \
-         share the limit). A `Crawl-delay` for the token makes it one request at a time, that many seconds \
+         share the limit; robots.txt and sitemap requests count among them, a sitemap read one at a time). A `Crawl-delay` for the token makes it one request at a time, that many seconds \
          apart (at most {} s; a longer delay is cut to it).\n\
          - **Sitemaps.** `/sitemap.xml` and every `Sitemap:` line of robots.txt on the site, sitemap indexes \
          (nested {} deep at most) and gzip. Bounds: {} MiB per file after gunzip, {} URLs read per file, {} \

@@ -385,12 +385,18 @@ impl<S: FrontierStore> Frontier<S> {
     /// [`State::Skipped`] here, with the deciding rule, and never handed out. Empty when
     /// nothing can start until some work finishes.
     pub fn next_work(&mut self) -> Result<Vec<Work>, S::Error> {
+        self.next_work_beside(0)
+    }
+
+    /// [`Frontier::next_work`] while `other` requests of the crawl that are not page fetches
+    /// (robots.txt files, sitemaps) are in flight: they count against the in-flight limit.
+    pub fn next_work_beside(&mut self, other: usize) -> Result<Vec<Work>, S::Error> {
         let mut work = Vec::new();
         loop {
             let c = self.store.counts()?;
             let max_pages = u64::from(self.scope.config().max_pages);
             // Entries handed out in this call are `Fetching` in the store already.
-            let free = self.max_in_flight().saturating_sub(c.fetching as usize);
+            let free = self.max_in_flight().saturating_sub(c.fetching as usize + other);
             let pages_left = max_pages.saturating_sub(c.handed_out()) as usize;
             let limit = free.min(pages_left);
             if limit == 0 {
@@ -746,6 +752,22 @@ mod tests {
         assert!(f.next_work().unwrap().is_empty(), "nothing is fetched before robots.txt is read");
         f.set_robots("https://site.test/robots.txt", robots_from_answer(Some(200), body));
         fetches(f.next_work().unwrap())
+    }
+
+    #[test]
+    fn other_requests_in_flight_count_against_the_limit() {
+        let mut f = frontier(ScopeConfig::default());
+        let start = allow(&mut f, b"");
+        let links: Vec<String> = (0..8).map(|i| format!("https://site.test/{i}")).collect();
+        let refs: Vec<&str> = links.iter().map(String::as_str).collect();
+        f.record(start[0].clone(), Outcome::Answered(&page("https://site.test/", &refs))).unwrap();
+        // A sitemap in flight: three of the four places are left for pages.
+        let batch = fetches(f.next_work_beside(1).unwrap());
+        assert_eq!(batch.len(), 3);
+        assert!(f.next_work_beside(1).unwrap().is_empty());
+        // It ended: its place goes to a page.
+        assert_eq!(fetches(f.next_work_beside(0).unwrap()).len(), 1);
+        assert!(f.next_work_beside(4).unwrap().is_empty());
     }
 
     #[test]

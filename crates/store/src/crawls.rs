@@ -155,7 +155,8 @@ pub struct CrawlPage {
     pub status_code: Option<u16>,
     /// Click depth (`None`: found in a sitemap only).
     pub depth: Option<u32>,
-    /// Crawled pages linking to it.
+    /// Crawled pages linking to it, counted from the links recorded so far (a running crawl
+    /// shows them as its pages are fetched).
     pub inlinks: u32,
     /// The page score (HTML pages).
     pub score: Option<u32>,
@@ -169,6 +170,9 @@ pub struct CrawlPage {
     pub found_from: Option<String>,
     /// The `Location` of a redirect, normalised.
     pub redirect_to: Option<String>,
+    /// How many times the crawl recorded this URL's fetch result (with its audit, for an
+    /// HTML page): 1 for a URL fetched once, 0 for one never fetched (skipped).
+    pub records: u32,
 }
 
 /// Whether an issue comes from a page rule or a site rule.
@@ -501,7 +505,8 @@ impl Store {
 
     /// Writes what the crawl keeps of a fetched URL (its record, with its links), and the
     /// page rules it failed (`(rule id, severity, message)`), in one transaction; writing a
-    /// URL again (a page fetched again after a restart) replaces its facts.
+    /// URL again (a page fetched again after a restart) replaces its facts and counts one
+    /// more record ([`CrawlPage::records`]).
     pub fn record_crawl_page(
         &self,
         crawl_id: &str,
@@ -514,10 +519,11 @@ impl Store {
         self.write(|tx| {
             tx.execute(
                 "INSERT INTO crawl_pages (crawl_id, url, depth, source, state, status, html, title, score, \
-                 failed_rules, record_json) VALUES (?1, ?2, ?3, 'link', ?4, ?5, ?6, ?7, ?8, ?9, ?10) \
+                 failed_rules, record_json, records) VALUES (?1, ?2, ?3, 'link', ?4, ?5, ?6, ?7, ?8, ?9, ?10, 1) \
                  ON CONFLICT (crawl_id, url) DO UPDATE SET status = COALESCE(excluded.status, crawl_pages.status), \
                  html = excluded.html, title = excluded.title, score = excluded.score, \
-                 failed_rules = excluded.failed_rules, record_json = excluded.record_json",
+                 failed_rules = excluded.failed_rules, record_json = excluded.record_json, \
+                 records = crawl_pages.records + 1",
                 args![
                     crawl_id,
                     record.url,
@@ -601,7 +607,8 @@ impl Store {
     }
 
     /// Up to `limit` URLs of crawl `crawl_id` that were fetched or skipped, in crawl order,
-    /// after the row of cursor `after`; the cursor of the next page when there is more.
+    /// after the row of cursor `after`; the cursor of the next page when there is more. The
+    /// inlinks are counted from the links recorded so far, so a running crawl has them.
     pub fn crawl_pages(
         &self,
         crawl_id: &str,
@@ -610,9 +617,11 @@ impl Store {
     ) -> Result<(Vec<CrawlPage>, Option<i64>)> {
         let mut rows: Vec<(CrawlPage, Option<String>)> = self.read(|db| {
             db.query_map(
-                "SELECT rowid, url, state, status, depth, inlinks, score, title, failed_rules, reason, found_from, \
-                 record_json FROM crawl_pages WHERE crawl_id = ?1 AND state IN ('done', 'failed', 'skipped') \
-                 AND rowid > ?2 ORDER BY rowid LIMIT ?3",
+                "SELECT p.rowid, p.url, p.state, p.status, p.depth, (SELECT COUNT(*) FROM crawl_links l \
+                 WHERE l.crawl_id = p.crawl_id AND l.to_url = p.url AND l.from_url <> p.url), p.score, p.title, \
+                 p.failed_rules, p.reason, p.found_from, p.record_json, p.records FROM crawl_pages p \
+                 WHERE p.crawl_id = ?1 AND p.state IN ('done', 'failed', 'skipped') AND p.rowid > ?2 \
+                 ORDER BY p.rowid LIMIT ?3",
                 args![crawl_id, after.unwrap_or(-1), limit + 1],
                 |row| {
                     let failed: String = row.get(8)?;
@@ -631,6 +640,7 @@ impl Store {
                             reason: row.get(9)?,
                             found_from: row.get(10)?,
                             redirect_to: None,
+                            records: row.get(12)?,
                         },
                         row.get(11)?,
                     ))

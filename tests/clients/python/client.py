@@ -1,8 +1,9 @@
 """Drives a running seo-audit agent-tool endpoint with the official Python MCP SDK (mcp 2.x).
 
 Environment: MCP_URL (http://127.0.0.1:PORT/api/mcp), MCP_KEY (a key with the mcp scope),
-FIXTURE_URL (a page on a loopback fixture site the server may audit), MCP_TOOLS (the tool
-names in tools/list order, comma-separated). Exits non-zero on the
+FIXTURE_URL (a page on a loopback fixture site the server may audit), CRAWL_URL (the start of
+a small loopback fixture site the server may crawl), MCP_TOOLS (the tool names in tools/list
+order, comma-separated). Exits non-zero on the
 first failed check. Run by crates/server/tests/it/mcp_clients.rs.
 """
 
@@ -18,6 +19,7 @@ from mcp.client.streamable_http import streamable_http_client
 URL = os.environ["MCP_URL"]
 KEY = os.environ["MCP_KEY"]
 FIXTURE = os.environ["FIXTURE_URL"]
+CRAWL = os.environ["CRAWL_URL"]
 TOOLS = os.environ["MCP_TOOLS"].split(",")
 passed = 0
 
@@ -85,6 +87,28 @@ async def run(mode):
             status = await client.call_tool("workflow_status", {"runId": run.structured_content["runId"]})
             check(not status.is_error and status.structured_content["runId"] == run.structured_content["runId"],
                   f"{label}: workflow_status polls the run")
+            # A site crawl: crawl_site starts it, crawl_status is polled until it ends; the SDK
+            # checks both structured results against the tools' output schemas.
+            schemas = {t.name: t.output_schema for t in tools.tools}
+            check(schemas.get("crawl_site") and schemas.get("crawl_status"),
+                  f"{label}: crawl_site and crawl_status declare output schemas")
+            started = await client.call_tool("crawl_site", {"url": CRAWL, "max_pages": 10})
+            check(not started.is_error and started.structured_content["crawl_id"].startswith("cr_")
+                  and json.loads(text_of(started)) == started.structured_content,
+                  f"{label}: crawl_site started a crawl: {text_of(started)[:160]}")
+            crawl_id = started.structured_content["crawl_id"]
+            status = None
+            for _ in range(600):
+                status = await client.call_tool("crawl_status", {"crawl_id": crawl_id})
+                check(not status.is_error and status.structured_content["crawl_id"] == crawl_id,
+                      f"{label}: crawl_status ({status.structured_content['state']})")
+                if status.structured_content["state"] in ("completed", "cancelled", "failed"):
+                    break
+                await asyncio.sleep(0.1)
+            crawled = status.structured_content
+            check(crawled["state"] == "completed" and crawled["progress"]["pages_done"] >= 2
+                  and crawled["progress"]["pages_queued"] == 0 and 0 <= crawled["site_score"] <= 100,
+                  f"{label}: the crawl ended with pages crawled: {text_of(status)[:200]}")
             res = await client.read_resource("svc://methodology")
             check(len(res.contents) == 1 and len(res.contents[0].text) > 100, f"{label}: resources/read")
             prompt = await client.get_prompt("explain_seo_issue", {"issue": "canonical-missing"})

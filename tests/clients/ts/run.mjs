@@ -2,7 +2,7 @@
 // @modelcontextprotocol/sdk 1.x (2025 handshake) and @modelcontextprotocol/client 2.x
 // (default legacy, and versionNegotiation mode 'auto', which goes modern).
 // Environment: MCP_URL, MCP_KEY (a key with the mcp scope), FIXTURE_URL (a loopback page the
-// server may audit), MCP_TOOLS (the tool names in tools/list order, comma-separated). Exits non-zero on the first failed check.
+// server may audit), CRAWL_URL (the start of a small loopback site the server may crawl), MCP_TOOLS (the tool names in tools/list order, comma-separated). Exits non-zero on the first failed check.
 import * as sdk1 from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as Sdk1Transport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import * as sdk2 from "@modelcontextprotocol/client";
@@ -10,6 +10,7 @@ import * as sdk2 from "@modelcontextprotocol/client";
 const URL_ = new URL(process.env.MCP_URL);
 const KEY = process.env.MCP_KEY;
 const FIXTURE = process.env.FIXTURE_URL;
+const CRAWL = process.env.CRAWL_URL;
 const TOOLS = process.env.MCP_TOOLS.split(",");
 let passed = 0;
 
@@ -88,6 +89,30 @@ for (const f of flavours) {
   check(!run.isError, `${f.label}: workflow_execute started a run`);
   const status = await client.callTool({ name: "workflow_status", arguments: { runId: run.structuredContent.runId } });
   check(!status.isError && status.structuredContent.runId === run.structuredContent.runId, `${f.label}: workflow_status polls the run`);
+  // A site crawl: crawl_site starts it, crawl_status is polled until it ends; the SDK checks
+  // both structured results against the tools' output schemas.
+  const schemas = Object.fromEntries(tools.tools.map((t) => [t.name, t.outputSchema]));
+  check(schemas.crawl_site && schemas.crawl_status, `${f.label}: crawl_site and crawl_status declare output schemas`);
+  const started = await client.callTool({ name: "crawl_site", arguments: { url: CRAWL, max_pages: 10 } });
+  check(
+    !started.isError && started.structuredContent.crawl_id.startsWith("cr_") &&
+      JSON.stringify(JSON.parse(textOf(started))) === JSON.stringify(started.structuredContent),
+    `${f.label}: crawl_site started a crawl: ${textOf(started).slice(0, 160)}`,
+  );
+  const crawlId = started.structuredContent.crawl_id;
+  let crawled;
+  for (let i = 0; i < 600; i++) {
+    const s = await client.callTool({ name: "crawl_status", arguments: { crawl_id: crawlId } });
+    check(!s.isError && s.structuredContent.crawl_id === crawlId, `${f.label}: crawl_status (${s.structuredContent.state})`);
+    crawled = s.structuredContent;
+    if (["completed", "cancelled", "failed"].includes(crawled.state)) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  check(
+    crawled.state === "completed" && crawled.progress.pages_done >= 2 && crawled.progress.pages_queued === 0 &&
+      crawled.site_score >= 0 && crawled.site_score <= 100,
+    `${f.label}: the crawl ended with pages crawled: ${JSON.stringify(crawled).slice(0, 200)}`,
+  );
   const res = await client.readResource({ uri: "svc://methodology" });
   check(res.contents.length === 1 && res.contents[0].text.length > 100, `${f.label}: resources/read`);
   const prompt = await client.getPrompt({ name: "explain_seo_issue", arguments: { issue: "canonical-missing" } });

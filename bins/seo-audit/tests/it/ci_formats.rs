@@ -188,3 +188,159 @@ fn junit_has_a_test_case_per_rule_and_a_failure_per_failed_rule() {
     assert_eq!(low.status.code(), Some(1));
     assert!(roxmltree::Document::parse(std::str::from_utf8(&low.stdout).unwrap()).is_ok());
 }
+
+/// `seo-audit crawl` of the fixture site `site-crawl-rest` (five pages, the home page links
+/// to a missing `/gone.html`: a site-rule finding; and page rules that fail, plain http
+/// among them) in `format`, with extra arguments.
+fn crawl_fixture(url: &str, format: &str, extra: &[&str]) -> Output {
+    let mut args = vec!["crawl", url, "--allow-target", "127.0.0.1", "--no-sitemaps", "--format", format];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
+/// What the JSON report of the same crawl says failed: `(rule id, URL, linking page)` for
+/// each failed page rule of each audited page and each site-rule finding.
+fn crawl_failures(report: &Value) -> Vec<(String, String, Option<String>)> {
+    let mut expected = Vec::new();
+    for page in report["crawl"]["pages"].as_array().expect("pages") {
+        if page["score"].is_null() {
+            continue;
+        }
+        for id in page["failed_rules"].as_array().expect("failed_rules") {
+            expected.push((id.as_str().unwrap().to_string(), page["url"].as_str().unwrap().to_string(), None));
+        }
+    }
+    for issue in report["crawl"]["issues"].as_array().expect("issues").iter().filter(|i| i["kind"] == "site") {
+        for hit in issue["urls"].as_array().expect("urls") {
+            let from = hit["linked_from"].as_str().map(str::to_string);
+            expected.push((issue["id"].as_str().unwrap().to_string(), hit["url"].as_str().unwrap().to_string(), from));
+        }
+    }
+    expected.sort();
+    expected
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn crawl_sarif_has_a_result_per_failed_page_rule_and_site_finding_and_validates() {
+    let site = test_support::fixture_site("site-crawl-rest").await;
+    let (url, gone, home) = (site.url("/"), site.url("/gone.html"), site.url("/"));
+    let (report, out) = tokio::task::spawn_blocking(move || {
+        let json = crawl_fixture(&url, "json", &[]);
+        (
+            serde_json::from_slice::<Value>(&json.stdout).expect("json"),
+            crawl_fixture(&url, "sarif", &["--min-score", "100"]),
+        )
+    })
+    .await
+    .expect("crawl");
+    assert_eq!(out.status.code(), Some(1), "--min-score on the site score: {}", String::from_utf8_lossy(&out.stderr));
+    let log: Value = serde_json::from_slice(&out.stdout).expect("SARIF is JSON");
+    assert_eq!(log["version"], "2.1.0");
+    let run0 = &log["runs"][0];
+    assert_eq!(run0["properties"]["siteScore"], report["crawl"]["site_score"]);
+    let rules = run0["tool"]["driver"]["rules"].as_array().expect("rules");
+    assert_eq!(rules.len(), audit_core::RULES.len() + crawl::SITE_RULES.len(), "page rules, then site rules");
+
+    let mut seen = Vec::new();
+    for result in run0["results"].as_array().expect("results") {
+        let rule = &rules[result["ruleIndex"].as_u64().expect("ruleIndex") as usize];
+        assert_eq!(rule["id"], result["ruleId"]);
+        assert_eq!(result["level"], rule["defaultConfiguration"]["level"]);
+        assert!(!result["message"]["text"].as_str().unwrap().is_empty());
+        let at = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].as_str().expect("uri");
+        let from = result["relatedLocations"][0]["physicalLocation"]["artifactLocation"]["uri"].as_str();
+        seen.push((result["ruleId"].as_str().unwrap().to_string(), at.to_string(), from.map(str::to_string)));
+    }
+    seen.sort();
+    let expected = crawl_failures(&report);
+    assert_eq!(seen, expected);
+    // Both kinds are there: the broken link with its linking page, and page rules.
+    let broken: Vec<_> = seen.iter().filter(|(id, _, _)| id == "broken-internal-link").collect();
+    assert_eq!(broken, [&("broken-internal-link".to_string(), gone, Some(home))]);
+    assert!(seen.iter().any(|(id, at, _)| id == "not-https" && *at == site.url("/about.html")), "{seen:?}");
+
+    let Some(schema) = sarif_schema() else { return };
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    let errors: Vec<String> = validator.iter_errors(&log).map(|e| format!("{e} at {}", e.instance_path)).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn crawl_junit_has_a_site_rules_suite_and_a_suite_per_audited_page() {
+    let site = test_support::fixture_site("site-crawl-rest").await;
+    let url = site.url("/");
+    let (report, out) = tokio::task::spawn_blocking(move || {
+        let json = crawl_fixture(&url, "json", &[]);
+        (
+            serde_json::from_slice::<Value>(&json.stdout).expect("json"),
+            crawl_fixture(&url, "junit", &["--min-score", "0"]),
+        )
+    })
+    .await
+    .expect("crawl");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let xml = String::from_utf8(out.stdout).expect("utf-8");
+    let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("{e}: {xml}"));
+    let root = doc.root_element();
+    assert_eq!(root.tag_name().name(), "testsuites");
+    let suites: Vec<_> = root.children().filter(|n| n.has_tag_name("testsuite")).collect();
+
+    // What failed, read back from the XML, in the terms of the JSON report.
+    let mut seen = Vec::new();
+    let (mut tests, mut failures) = (0, 0);
+    for suite in &suites {
+        let cases: Vec<_> = suite.children().filter(|n| n.has_tag_name("testcase")).collect();
+        assert_eq!(suite.attribute("tests"), Some(cases.len().to_string().as_str()));
+        let failed: Vec<_> = cases.iter().filter(|c| c.children().any(|n| n.has_tag_name("failure"))).collect();
+        assert_eq!(suite.attribute("failures"), Some(failed.len().to_string().as_str()));
+        tests += cases.len();
+        failures += failed.len();
+        for case in failed {
+            let id = case.attribute("name").expect("name").to_string();
+            let failure = case.children().find(|n| n.has_tag_name("failure")).unwrap();
+            let text = failure.text().unwrap_or_default();
+            if suite.attribute("name") == Some("site rules") {
+                assert_eq!(case.attribute("classname"), Some("seo-audit.site"));
+                let meta = crawl::site_rule_by_id(&id).expect("a site rule");
+                assert_eq!(failure.attribute("type"), Some(meta.severity.as_str()));
+                // Each affected URL on a line of its own, with the linking page.
+                for line in text.lines().filter(|l| l.starts_with("http")) {
+                    let (at, rest) = line.split_once("  ").expect("URL  message");
+                    let from = rest.split_once(" Linked from ").map(|(_, f)| f.trim_end_matches('.').to_string());
+                    seen.push((id.clone(), at.to_string(), from));
+                }
+            } else {
+                let page = suite.attribute("name").expect("the page URL").to_string();
+                let meta = audit_core::RULES.iter().map(|r| r.meta()).find(|m| m.id == id).expect("a page rule");
+                assert_eq!(failure.attribute("type"), Some(meta.severity.as_str()));
+                assert!(text.contains(meta.name), "{id}: {text}");
+                seen.push((id, page, None));
+            }
+        }
+    }
+    assert_eq!(root.attribute("tests"), Some(tests.to_string().as_str()));
+    assert_eq!(root.attribute("failures"), Some(failures.to_string().as_str()));
+    seen.sort();
+    assert_eq!(seen, crawl_failures(&report));
+
+    // The site rules first, every one a case; then one suite per audited page, every page rule a case.
+    assert_eq!(suites[0].attribute("name"), Some("site rules"));
+    assert_eq!(suites[0].children().filter(|n| n.has_tag_name("testcase")).count(), crawl::SITE_RULES.len());
+    let mut audited: Vec<&str> = report["crawl"]["pages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| !p["score"].is_null())
+        .map(|p| p["url"].as_str().unwrap())
+        .collect();
+    let mut pages: Vec<&str> = suites[1..].iter().map(|s| s.attribute("name").unwrap()).collect();
+    // Two crawls: the order of the pages may differ, not the set.
+    audited.sort_unstable();
+    pages.sort_unstable();
+    assert_eq!(pages, audited);
+    assert_eq!(audited.len(), 5, "the five HTML pages: {audited:?}");
+    for s in &suites[1..] {
+        assert_eq!(s.children().filter(|n| n.has_tag_name("testcase")).count(), audit_core::RULES.len());
+    }
+    assert!(failures > 2, "page rules and the broken link fail: {xml}");
+}

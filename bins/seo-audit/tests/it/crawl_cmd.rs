@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 use std::process::Output;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -18,6 +19,8 @@ type Answer = (u16, Vec<(String, String)>, Vec<u8>);
 struct Site {
     port: u16,
     server: ThreadServer,
+    /// The most requests the site was answering at once.
+    peak: Arc<AtomicUsize>,
 }
 
 impl Site {
@@ -30,10 +33,15 @@ impl Site {
         // The table needs the port, known once the server listens.
         let table: Arc<OnceLock<HashMap<String, Answer>>> = Arc::default();
         let known = Arc::clone(&table);
+        let (peak, answering) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+        let most = Arc::clone(&peak);
         let server = ThreadServer::start(move |request| {
+            let now = answering.fetch_add(1, Ordering::SeqCst) + 1;
+            most.fetch_max(now, Ordering::SeqCst);
             if request.path != "/robots.txt" {
                 std::thread::sleep(delay);
             }
+            answering.fetch_sub(1, Ordering::SeqCst);
             let (status, headers, body) =
                 known.get().and_then(|routes| routes.get(&request.path)).cloned().unwrap_or_else(|| {
                     (404, vec![("Content-Type".into(), "text/html".into())], b"<title>Not found</title>".to_vec())
@@ -42,7 +50,7 @@ impl Site {
         });
         let port = server.port();
         let _ = table.set(routes(port));
-        Site { port, server }
+        Site { port, server, peak }
     }
 
     fn url(&self, path: &str) -> String {
@@ -322,6 +330,47 @@ fn ctrl_c_cancels_and_the_pages_done_are_reported() {
     assert!(done >= 5, "the pages done are kept: {report:#}");
     assert!(report["crawl"]["site_score"].as_u64().is_some());
     assert!(site.page_times().len() < 2000, "the crawl stopped early");
+}
+
+#[test]
+fn sitemap_fetches_count_against_the_requests_in_flight() {
+    // Every answer 150 ms late; robots.txt names five sitemaps, each listing ten pages.
+    let site = Site::start_slow(Duration::from_millis(150), |port| {
+        let origin = format!("http://127.0.0.1:{port}");
+        let mut routes: HashMap<String, Answer> = HashMap::new();
+        let mut robots = String::from("User-agent: *\nAllow: /\n");
+        let links: Vec<String> = (0..20).map(|i| format!("/l/{i}")).collect();
+        let refs: Vec<&str> = links.iter().map(String::as_str).collect();
+        routes.insert("/".into(), page("Home", &refs));
+        for i in 0..20 {
+            routes.insert(format!("/l/{i}"), page(&format!("Linked {i}"), &["/"]));
+        }
+        for s in 0..5 {
+            robots.push_str(&format!("Sitemap: {origin}/sitemap-{s}.xml\n"));
+            let urls: String = (0..10).map(|i| format!("<url><loc>{origin}/s/{s}/{i}</loc></url>")).collect();
+            routes.insert(
+                format!("/sitemap-{s}.xml"),
+                typed(
+                    "application/xml",
+                    &format!("<?xml version=\"1.0\"?><urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">{urls}</urlset>"),
+                ),
+            );
+            for i in 0..10 {
+                routes.insert(format!("/s/{s}/{i}"), page(&format!("Listed {s} {i}"), &["/"]));
+            }
+        }
+        routes.insert("/robots.txt".into(), typed("text/plain", &robots));
+        routes
+    });
+    let out = crawl(&[&site.url("/"), "--format", "json", "--max-in-flight", "2", "--max-pages", "40"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = json(&out);
+    assert_eq!(report["crawl"]["sitemaps_read"], true);
+    let requested = site.requested();
+    assert_eq!(requested.iter().filter(|p| p.starts_with("/sitemap-")).count(), 5, "{requested:?}");
+    let peak = site.peak.load(Ordering::SeqCst);
+    assert!(peak <= 2, "{peak} requests in flight at once with --max-in-flight 2: {requested:?}");
+    assert_eq!(peak, 2, "two at a time were allowed");
 }
 
 #[test]

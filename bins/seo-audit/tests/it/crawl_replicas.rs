@@ -1,7 +1,9 @@
 //! A crawl on two replicas of one PostgreSQL database (docs/API.md, "Site crawl":
 //! persistence and replicas): the replica running it is SIGKILLed mid-crawl; the other one
 //! takes it over when its lease runs out and completes it, each page audited once and only
-//! the pages that were in flight fetched again.
+//! the pages that were in flight fetched again; and with both replicas alive, a crawl
+//! started on each, every page is fetched exactly once (a crawl is driven by the replica
+//! that holds its lease; the other's sweep leaves it alone while the lease is renewed).
 
 use std::io::{BufReader, Read, Write};
 use std::net::TcpStream;
@@ -89,4 +91,65 @@ fn a_crawl_whose_replica_dies_is_completed_by_another() {
     }
     let twice = (0..PAGES).filter(|i| hits.get(&format!("/p{i}")) == Some(&2)).count();
     assert!(twice <= 4, "only the pages in flight on A are fetched again: {hits:?}");
+    // Each page recorded (fetched and audited) once, A's before the kill and B's after.
+    assert_eq!(records(server, &url, &id), vec![1; 1 + PAGES]);
+}
+
+/// How many times crawl `id` recorded each of its URLs, in crawl order.
+fn records(server: &test_support::TempPostgres, url: &str, id: &str) -> Vec<u32> {
+    let out = server.psql(url, &format!("SELECT records FROM crawl_pages WHERE crawl_id = '{id}' ORDER BY rowid"));
+    out.lines().map(|l| l.parse().unwrap_or_else(|_| panic!("{out}"))).collect()
+}
+
+#[test]
+fn with_both_replicas_alive_each_page_is_fetched_once() {
+    let Some(server) = test_support::TempPostgres::shared() else { return };
+    let url = server.fresh_database();
+    let out = command().args(["--database", &url, "migrate"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = command().args(["--database", &url, "keys", "create", "--name", "crawler"]).output().unwrap();
+    let key = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let (mut a, addr_a) = replica(&url);
+    let (mut b, addr_b) = replica(&url);
+
+    // Two sites, a crawl of each started on a different replica; the held pages keep both
+    // crawls running for several leases, through several sweeps of each replica.
+    let gate = Arc::new(AtomicBool::new(false));
+    let sites = [site(gate.clone()), site(gate.clone())];
+    let mut ids = Vec::new();
+    for ((port, _), addr) in sites.iter().zip([&addr_a, &addr_b]) {
+        let home = format!("http://127.0.0.1:{port}/");
+        let (status, started) =
+            request(addr, &key, "POST", "/api/v1/crawls", Some(&json!({ "url": home, "sitemaps": false })));
+        assert_eq!(status, 202, "{started}");
+        ids.push(started["crawl"]["id"].as_str().unwrap().to_string());
+    }
+    for id in &ids {
+        eventually("the open pages", Duration::from_secs(30), || {
+            let crawl = get(&addr_a, &key, &format!("/api/v1/crawls/{id}"));
+            (crawl["crawl"]["progress"]["pages_done"] == 1 + OPEN_PAGES as u64).then_some(())
+        });
+    }
+    std::thread::sleep(Duration::from_millis(3 * LEASE_MS));
+    gate.store(true, Ordering::SeqCst);
+    for id in &ids {
+        let done = eventually("the crawl's end", Duration::from_secs(60), || {
+            let crawl = get(&addr_b, &key, &format!("/api/v1/crawls/{id}"))["crawl"].clone();
+            (crawl["state"] == "completed" && crawl["site_score"].is_u64()).then_some(crawl)
+        });
+        assert_eq!(done["progress"]["pages_done"], 1 + PAGES as u64, "{done}");
+        assert_eq!(records(server, &url, id), vec![1; 1 + PAGES], "each page recorded once");
+    }
+    a.kill().unwrap();
+    a.wait().unwrap();
+    b.kill().unwrap();
+    b.wait().unwrap();
+    for (_, hits) in &sites {
+        let hits = hits.lock().unwrap().clone();
+        // The home page: checked once when the crawl starts, then crawled once.
+        assert_eq!(hits.get("/"), Some(&2), "{hits:?}");
+        for i in 0..PAGES {
+            assert_eq!(hits.get(&format!("/p{i}")), Some(&1), "/p{i} fetched once ({hits:?})");
+        }
+    }
 }

@@ -1,8 +1,8 @@
 //! A crawl survives a kill (docs/API.md, "Site crawl": persisted and resumable): the real
 //! binary is SIGKILLed mid-crawl, with pages done and pages in flight, started again on the
-//! same data directory, and the crawl completes from its frontier: every page is audited
-//! once, the pages done before the kill are not fetched again, and only the pages that were
-//! in flight are fetched a second time.
+//! same data directory, and the crawl completes from its frontier: every page is recorded
+//! (fetched and audited) exactly once, as the store's per-page record count shows, and the
+//! pages fetched after the restart are exactly those not recorded before the kill.
 
 use std::collections::HashMap;
 use std::io::BufReader;
@@ -92,6 +92,14 @@ fn a_crawl_killed_mid_way_completes_after_the_restart_with_every_page_audited_on
     let before = db.get_crawl(&id).unwrap();
     assert_eq!(before.state, store::CrawlState::Running);
     assert_eq!(before.progress.pages_done, 1 + OPEN_PAGES as u64);
+    // What was recorded before the kill, and what the site had answered or held by then.
+    let path_of = |url: &str| url.strip_prefix(&home[..home.len() - 1]).unwrap().to_string();
+    let (rows, _) = db.crawl_pages(&id, None, 500).unwrap();
+    let recorded_before: std::collections::BTreeSet<String> =
+        rows.iter().filter(|p| p.records > 0).map(|p| path_of(&p.url)).collect();
+    assert_eq!(recorded_before.len(), 1 + OPEN_PAGES, "{rows:?}");
+    assert!(rows.iter().all(|p| p.records <= 1), "{rows:?}");
+    let hits_before = hits.lock().unwrap().clone();
 
     // Started again: the crawl resumes from its frontier and completes.
     gate.store(true, Ordering::SeqCst);
@@ -106,12 +114,28 @@ fn a_crawl_killed_mid_way_completes_after_the_restart_with_every_page_audited_on
     assert_eq!(done.resumes, 1);
     assert!(done.site_score.is_some());
 
-    // Every page audited once: one row each, each with its score and its page-rule results.
+    // Every page audited once: one row each, each with its score and its page-rule results,
+    // and each recorded exactly once (a page fetched and audited again would count 2).
     let (pages, next) = db.crawl_pages(&id, None, 500).unwrap();
     assert_eq!(next, None);
     assert_eq!(pages.len(), 1 + PAGES);
     assert!(pages.iter().all(|p| p.state == "done" && p.score.is_some()), "{pages:?}");
+    let records: Vec<(&str, u32)> =
+        pages.iter().filter(|p| p.records != 1).map(|p| (p.url.as_str(), p.records)).collect();
+    assert!(records.is_empty(), "pages not recorded exactly once: {records:?}");
     let hits = hits.lock().unwrap().clone();
+    // The pages fetched after the restart are exactly those not recorded before the kill,
+    // each once.
+    let fetched_after: std::collections::BTreeMap<String, usize> = hits
+        .iter()
+        .filter(|(path, _)| *path == "/" || path.starts_with("/p"))
+        .map(|(path, n)| (path.clone(), n - hits_before.get(path).copied().unwrap_or(0)))
+        .filter(|(_, n)| *n > 0)
+        .collect();
+    let all: std::collections::BTreeSet<String> = pages.iter().map(|p| path_of(&p.url)).collect();
+    let expected: std::collections::BTreeMap<String, usize> =
+        all.difference(&recorded_before).map(|path| (path.clone(), 1)).collect();
+    assert_eq!(fetched_after, expected, "recorded before the kill: {recorded_before:?}");
     // The home page: checked once at the start, crawled once; never again after the restart.
     assert_eq!(hits.get("/"), Some(&2), "{hits:?}");
     for i in 0..PAGES {

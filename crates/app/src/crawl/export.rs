@@ -79,6 +79,7 @@ mod tests {
             reason: None,
             found_from: None,
             redirect_to: None,
+            records: 1,
         };
         let text = csv(&[page]);
         let lines: Vec<&str> = text.split("\r\n").collect();

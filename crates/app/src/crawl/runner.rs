@@ -320,6 +320,8 @@ where
     let mut audit_robots: std::collections::HashMap<String, Option<Arc<Robots>>> = Default::default();
     let mut sitemap_busy = false;
     let mut in_flight = 0usize;
+    // Of them, robots.txt and sitemap requests.
+    let mut other_in_flight = 0usize;
     let mut stop: Option<CrawlEnd> = None;
     let mut time_limited = false;
     let mut last_start: Option<Instant> = None;
@@ -339,9 +341,24 @@ where
             }
         }
         if stop.is_none() {
-            for work in frontier.next_work().map_err(store_error)? {
+            // Robots.txt files and sitemaps count against the in-flight limit as page fetches
+            // do (docs/API.md, "Site crawl"): a sitemap, one at a time, takes a place when
+            // there is one, before the pages; robots.txt files are read before any page of
+            // their host.
+            if options.sitemaps && !sitemap_busy && in_flight < frontier.max_in_flight() {
+                if let Some(url) = sitemaps.next_url() {
+                    send(Job::Sitemap { url: url.to_string() })?;
+                    sitemap_busy = true;
+                    in_flight += 1;
+                    other_in_flight += 1;
+                }
+            }
+            for work in frontier.next_work_beside(other_in_flight).map_err(store_error)? {
                 match work {
-                    Work::Robots { url } => send(Job::Robots { url })?,
+                    Work::Robots { url } => {
+                        send(Job::Robots { url })?;
+                        other_in_flight += 1;
+                    }
                     Work::Fetch(entry) => {
                         let not_before = frontier.crawl_delay().map(|delay| {
                             let at = last_start.map_or_else(Instant::now, |last| (last + delay).max(Instant::now()));
@@ -355,13 +372,6 @@ where
                     }
                 }
                 in_flight += 1;
-            }
-            if options.sitemaps && !sitemap_busy {
-                if let Some(url) = sitemaps.next_url() {
-                    send(Job::Sitemap { url: url.to_string() })?;
-                    sitemap_busy = true;
-                    in_flight += 1;
-                }
             }
         }
         if in_flight == 0 {
@@ -382,6 +392,7 @@ where
             in_flight -= 1;
             match result {
                 Done::Robots { url, crawl, audit } => {
+                    other_in_flight -= 1;
                     if let Ok(u) = Url::parse(&url) {
                         audit_robots.insert(u.origin().ascii_serialization(), audit.map(Arc::new));
                     }
@@ -391,6 +402,7 @@ where
                 }
                 Done::Sitemap { url, status, body } => {
                     sitemap_busy = false;
+                    other_in_flight -= 1;
                     let read = sitemaps.record(&url, status, &body);
                     if let Some(error) = &read.error {
                         tracing::debug!(sitemap = %url, %error, "sitemap not read");

@@ -200,12 +200,49 @@ async fn held_site(gate: std::sync::Arc<tokio::sync::Semaphore>) -> std::net::So
                 }
                 "<html lang=en><title>Held</title></html>"
             }
-            "/other" => "<html lang=en><title>Other</title></html>",
+            "/other" => "<html lang=en><title>Other</title><a href=/>Home</a></html>",
             _ => return Some(test_support::status(404)),
         };
         Some(test_support::html(body))
     });
     std::net::SocketAddr::from(([127, 0, 0, 1], site.port()))
+}
+
+/// The `inlinks` of each URL of the crawl's first page of URLs.
+async fn inlinks(t: &TestServer, id: &str) -> std::collections::BTreeMap<String, u64> {
+    let a = get(t, &format!("/api/v1/crawls/{id}/pages"), None).await;
+    assert_eq!(a.status, 200, "{}", a.raw);
+    validate_documented("GET", "/api/v1/crawls/{id}/pages", &a);
+    let pages = a.body["pages"].as_array().unwrap();
+    pages.iter().map(|p| (p["url"].as_str().unwrap().to_string(), p["inlinks"].as_u64().unwrap())).collect()
+}
+
+#[tokio::test]
+async fn a_running_crawl_lists_its_pages_with_their_inlinks() {
+    let t = TestServer::start(|c| c.fetch.total_timeout_ms = 30_000).await;
+    let gate = std::sync::Arc::new(tokio::sync::Semaphore::new(0));
+    let addr = held_site(gate.clone()).await;
+    let a = start(&t, None, json!({"url": format!("http://{addr}/"), "sitemaps": false})).await;
+    assert_eq!(a.status, 202, "{}", a.raw);
+    let id = a.body["crawl"]["id"].as_str().unwrap().to_string();
+    for _ in 0..600 {
+        let a = get(&t, &format!("/api/v1/crawls/{id}"), None).await;
+        if a.body["crawl"]["progress"]["pages_done"] == 2 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    // Held at /held: / and /other are done and already count the links between them.
+    let (home, other) = (format!("http://{addr}/"), format!("http://{addr}/other"));
+    let running = inlinks(&t, &id).await;
+    let a = get(&t, &format!("/api/v1/crawls/{id}"), None).await;
+    assert_eq!(a.body["crawl"]["state"], "running", "{}", a.raw);
+    assert_eq!(running, [(home.clone(), 1), (other.clone(), 1)].into_iter().collect(), "{running:?}");
+    gate.add_permits(100);
+    ended(&t, &id, None).await;
+    let done = inlinks(&t, &id).await;
+    let held = format!("http://{addr}/held");
+    assert_eq!(done, [(home, 1), (other, 1), (held, 1)].into_iter().collect(), "{done:?}");
 }
 
 #[tokio::test]

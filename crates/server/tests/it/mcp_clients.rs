@@ -1,8 +1,9 @@
 //! The official MCP clients against the real server: the Python SDK (`mcp` 2.x), the
 //! TypeScript SDKs (`@modelcontextprotocol/sdk` 1.x, `@modelcontextprotocol/client` 2.x) and
 //! the MCP conformance suite, each run as a subprocess from `tests/clients/` at the
-//! repository root with the endpoint URL, a key, a loopback fixture page and the names of
-//! the tools in `tools/list` order in the environment.
+//! repository root with the endpoint URL, a key, a loopback fixture page, the start of a
+//! small loopback fixture site to crawl (`crawl_site`, then `crawl_status` polled until the
+//! crawl ends) and the names of the tools in `tools/list` order in the environment.
 //!
 //! A client that is not installed is skipped with a message, unless
 //! `SEO_AUDIT_REQUIRE_CLIENTS=1` (CI sets it after installing them): then it fails.
@@ -32,13 +33,15 @@ struct Env {
     url: String,
     key: String,
     fixture: String,
+    /// The start URL of the site `crawl_site` crawls (`fixtures/sites/server-basic`).
+    crawl: String,
 }
 
 async fn start() -> (TestServer, FixtureSite, Env) {
     let site = fixture_site("server-basic").await;
     let t = TestServer::start(|c| c.max_concurrent_audits = 4).await;
     let (key, _) = t.key(|_| {});
-    let env = Env { url: t.url("/api/mcp"), key, fixture: site.url("/index.html") };
+    let env = Env { url: t.url("/api/mcp"), key, fixture: site.url("/index.html"), crawl: site.url("/") };
     (t, site, env)
 }
 
@@ -50,6 +53,7 @@ async fn run(program: &str, args: &[&str], dir: &Path, env: &Env) {
         .env("MCP_URL", &env.url)
         .env("MCP_KEY", &env.key)
         .env("FIXTURE_URL", &env.fixture)
+        .env("CRAWL_URL", &env.crawl)
         .env("MCP_TOOLS", server::mcp::calls::tool_names().join(","))
         .env("NO_PROXY", "127.0.0.1,localhost")
         .stdin(Stdio::null())

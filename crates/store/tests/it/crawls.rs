@@ -172,6 +172,15 @@ both! {
         // Finishing again (a worker that lost the lease) writes nothing.
         assert!(!finish(s, &crawl.id, "w1"));
         assert!(s.get_crawl("cr_nope").unwrap_err().is_not_found());
+
+        // Each URL recorded once; a page recorded again (fetched and audited twice) counts 2.
+        let (all, _) = s.crawl_pages(&crawl.id, None, 10).unwrap();
+        assert!(all.iter().all(|p| p.records == 1), "{all:?}");
+        s.record_crawl_page(&crawl.id, &page("https://site.test/a", &["/"]), &[]).unwrap();
+        let (all, _) = s.crawl_pages(&crawl.id, None, 10).unwrap();
+        let records: Vec<(&str, u32)> = all.iter().map(|p| (p.url.as_str(), p.records)).collect();
+        assert_eq!(records.iter().find(|(url, _)| *url == "https://site.test/a"), Some(&("https://site.test/a", 2)));
+        assert_eq!(records.iter().filter(|(_, n)| *n == 1).count(), all.len() - 1, "{records:?}");
     }
 }
 
