@@ -424,7 +424,7 @@ impl Crawls {
                     CrawlEnd::Failed { reason } => (store::CrawlState::Failed, Some(reason.clone())),
                 };
                 let site_score = score.as_ref().map(|s| s.score);
-                let stored_summary = super::views::StoredSummary {
+                let stored_summary = super::summary::StoredSummary {
                     time_limited: summary.time_limited,
                     sitemaps_read: summary.sitemaps_read,
                     pages_audited: summary.pages_audited,
@@ -677,7 +677,7 @@ mod tests {
         let done = done.expect("the crawl ended");
         assert_eq!(done.state, store::CrawlState::Completed, "{done:?}");
         assert_eq!(done.resumes, 1);
-        let summary = crate::crawl::views::StoredSummary::of(&done).expect("summary");
+        let summary = crate::crawl::summary::StoredSummary::of(&done).expect("summary");
         assert!(summary.time_limited, "{summary:?}");
         assert!(crate::crawl::views::wire_crawl(&done, &[]).time_limited, "shown on the crawl object");
         assert_eq!((done.progress.pages_done, done.progress.pages_queued), (1, 2), "{done:?}");
