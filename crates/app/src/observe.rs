@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-/// A phase of one audit ([`crate::App::run_audit`]).
+/// A phase of one audit (the one audit path, module `audit`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Phase {
     /// The page and its robots.txt fetched.

@@ -18,7 +18,6 @@ use telemetry::{Metrics, Present, CONTENT_TYPE};
 /// The exposition of `metrics` for `state`: the database pinged and the webhook outbox read on
 /// the blocking pool.
 pub async fn exposition(state: &AppState, metrics: &Metrics) -> String {
-    let slots = &state.app.slots;
     let database_up = state.app.ping().await.is_ok();
     let webhooks_pending = if database_up {
         let webhooks = state.webhooks.clone();
@@ -27,8 +26,8 @@ pub async fn exposition(state: &AppState, metrics: &Metrics) -> String {
         None
     };
     metrics.render(&Present {
-        queued: slots.waiting(),
-        busy: slots.running(),
+        queued: state.app.audits_waiting(),
+        busy: state.app.audits_running(),
         slots: state.config.max_concurrent_audits.max(1),
         draining: state.is_draining(),
         database_up,
