@@ -78,7 +78,7 @@ pub async fn run(args: AuditArgs, global: &Global) -> u8 {
             return EXIT_FAILED;
         }
     };
-    let limits = server::pipeline::AnalysisLimits::cpu_ms(config.analysis_cpu_ms);
+    let limits = app::pipeline::AnalysisLimits::cpu_ms(config.analysis_cpu_ms);
     let render = args.render.then(|| config.render_config());
     let (audit, rendering) = match load(&args, config.fetch_config(), render, limits).await {
         Ok(loaded) => loaded,
@@ -143,7 +143,7 @@ async fn load(
     args: &AuditArgs,
     fetch_config: FetchConfig,
     render: Option<app::RenderConfig>,
-    limits: server::pipeline::AnalysisLimits,
+    limits: app::pipeline::AnalysisLimits,
 ) -> Result<(Audit, Option<audit_core::Rendering>), (&'static str, String)> {
     let is_url = args.target.contains("://");
     let path = Path::new(&args.target);
@@ -180,7 +180,7 @@ async fn load(
                 url
             }
         };
-        return Ok((server::pipeline::audit_html(&url, &html, HttpFacts::default(), limits), None));
+        return Ok((app::pipeline::audit_html(&url, &html, HttpFacts::default(), limits), None));
     }
     if args.url.is_some() {
         return Err(("invalid_request", "--url is for a local file; the target is fetched from its own URL".into()));
@@ -198,7 +198,7 @@ async fn load(
         None => None,
     };
     let observer = app::NoObserver;
-    match server::pipeline::audit_page(&fetcher, renderer.as_ref(), &url, None, limits, &observer).await {
+    match app::pipeline::audit_page(&fetcher, renderer.as_ref(), &url, None, limits, &observer).await {
         Ok(page) => Ok((page.audit, page.rendering)),
         // A render's failure in the service's sentence; a fetch's in the fetcher's, as always.
         Err(e @ (AppError::RenderNotConfigured(_) | AppError::RenderTimeout(_) | AppError::RenderFailed(_))) => {

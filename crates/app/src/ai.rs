@@ -7,7 +7,7 @@
 use ai_visibility::{ai_readiness, ai_visibility_scan, default_llms_url, AiReadiness, AiVisibilityScan};
 use url::Url;
 
-use crate::{App, AppError, AuditOptions, Audited};
+use crate::{App, AppError, Audited};
 
 /// Where llms.txt was looked for, and its body when the site serves one.
 struct Llms {
@@ -59,9 +59,8 @@ impl App {
         charge: impl FnOnce(u32) -> F,
     ) -> Result<(Audited, Llms), E> {
         // Admitted and charged before anything is fetched, llms.txt included.
-        let ticket = self.admit_charged(1, charge).await?.pop().ok_or_else(|| AppError::internal("no audit ticket"))?;
-        let (page, llms) =
-            tokio::join!(self.run_audit(url, owner, AuditOptions::default(), ticket), self.fetch_llms(url));
+        let paid = self.admit_paid(0, charge).await?;
+        let (page, llms) = tokio::join!(self.audit_paid(paid, url, owner), self.fetch_llms(url));
         Ok((page?, llms))
     }
 

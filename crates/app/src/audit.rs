@@ -1,6 +1,6 @@
 //! The one audit path. Every audit the service makes (REST single and batch, every agent
 //! tool, the AI and content endpoints, the report form, workflows, monitors, the badge's
-//! background audits) goes through [`App::run_audit`]: a place among the audit slots, the
+//! background audits) goes through `run_audit`, private to this module: a place among the audit slots, the
 //! caller's quota, the fetch, the analysis within its budget, the result, the stored row and
 //! its event. The order of those steps is decided here and nowhere else:
 //!
@@ -11,6 +11,16 @@
 //!    analysis ends;
 //! 4. **result and record**: the stored row keeps the result and the page's visible text
 //!    (what keyword history counts), and a key owner's audit fires `audit.completed`.
+//!
+//! The entries are [`App::audit_for_client`], [`App::audit_batch`], [`App::audit_charged`],
+//! [`App::audit_background`], and [`App::admit_paid`] with [`App::audit_paid`] for use cases
+//! that do more beside the audit (AI readiness, geo-check, content gaps); admission, the
+//! charge and `run_audit` are private to this module (`.ci/run` checks that no other file
+//! calls them). Two things take an audit slot without being audits: get_site_info parses
+//! a page it does not score or store ([`App::parse_slot`]), and content-gap competitors
+//! are fetched and parsed in the places [`Paid::beside`] holds. A site crawl analyses its
+//! pages through the same gate (`pipeline::analyse_blocking`, in the App's audit slots)
+//! and is charged once per crawl, not per page (docs/API.md, "Site crawl").
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -80,8 +90,9 @@ pub struct App {
     pub store: store::Store,
     /// The guarded network client.
     pub fetcher: Fetcher,
-    /// Bounded audit concurrency and queue.
-    pub slots: Arc<AuditSlots>,
+    /// Bounded audit concurrency and queue: taken only by the entries of this module
+    /// (read-only outside: [`App::audits_running`], [`App::audits_waiting`]).
+    pub(crate) slots: Arc<AuditSlots>,
     /// What one page's analysis may cost.
     pub limits: AnalysisLimits,
     pub(crate) events: Arc<dyn Events>,
@@ -104,6 +115,18 @@ impl std::fmt::Debug for App {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("App").field("slots", &self.slots).field("limits", &self.limits).finish_non_exhaustive()
     }
+}
+
+/// Places among the audit slots, taken and charged by [`App::admit_paid`]: the page's
+/// (its audit runs through [`App::audit_paid`]) and those of the pages fetched beside it.
+/// Dropped, it gives every place back.
+#[derive(Debug)]
+#[must_use]
+pub struct Paid {
+    ticket: Ticket,
+    /// Places of the pages fetched beside the audited one (content-gap competitors, each
+    /// fetched and parsed in its place, never audited or stored).
+    pub beside: Vec<Ticket>,
 }
 
 /// A fetched, audited and (when the store answered) stored page.
@@ -284,12 +307,60 @@ impl App {
         self.run_audit(url, owner, AuditOptions::default(), ticket).await
     }
 
+    /// Admission and the charge for a use case that audits one page amid work of its own
+    /// (AI readiness and visibility fetch llms.txt beside it, geo-check may answer from its
+    /// cache instead, content gaps fetch competitors): places for the page and for `beside`
+    /// pages fetched with it, then `charge(1)` (one unit for the request). The page's audit
+    /// then runs through [`App::audit_paid`]; dropping the [`Paid`] gives the places back.
+    ///
+    /// # Errors
+    /// `overloaded` before anything is charged, or the charge's refusal.
+    pub async fn admit_paid<E: From<AppError>, F: std::future::Future<Output = Result<(), E>>>(
+        &self,
+        beside: usize,
+        charge: impl FnOnce(u32) -> F,
+    ) -> Result<Paid, E> {
+        let mut tickets = self.admit_charged(1 + beside, |_| charge(1)).await?;
+        let beside = tickets.split_off(1);
+        let ticket = tickets.pop().ok_or_else(|| AppError::internal("no audit ticket"))?;
+        Ok(Paid { ticket, beside })
+    }
+
+    /// The audit of the page [`App::admit_paid`] admitted and charged.
+    ///
+    /// # Errors
+    /// What the audit met.
+    pub async fn audit_paid(&self, paid: Paid, url: &Url, owner: Option<&str>) -> Result<Audited, AppError> {
+        self.run_audit(url, owner, AuditOptions::default(), paid.ticket).await
+    }
+
+    /// An audit slot for fetching and parsing a page without auditing it (get_site_info,
+    /// whose tool call is charged by the caller): admitted as a client's audit (a full
+    /// server answers `overloaded` at once), held until the parse ends. Nothing is scored
+    /// or stored, so it is not an audit.
+    ///
+    /// # Errors
+    /// `overloaded`, or the slot was closed.
+    pub async fn parse_slot(&self) -> Result<tokio::sync::OwnedSemaphorePermit, AppError> {
+        self.slots.admit()?.ready().await
+    }
+
+    /// Audits running now (each holds a slot).
+    pub fn audits_running(&self) -> usize {
+        self.slots.running()
+    }
+
+    /// Audits waiting for a slot.
+    pub fn audits_waiting(&self) -> usize {
+        self.slots.waiting()
+    }
+
     /// Places for `n` audits, then the charge: admission first, so a full server charges
     /// nothing. Dropping the tickets gives the places back.
     ///
     /// # Errors
     /// `overloaded`, or the charge's refusal.
-    pub async fn admit_charged<E: From<AppError>, F: std::future::Future<Output = Result<(), E>>>(
+    async fn admit_charged<E: From<AppError>, F: std::future::Future<Output = Result<(), E>>>(
         &self,
         n: usize,
         charge: impl FnOnce(u32) -> F,
@@ -307,7 +378,7 @@ impl App {
     /// # Errors
     /// What the fetch or the render met, or an engine failure. A failure to store is
     /// logged, not returned ([`Audited::stored`] is `None`).
-    pub async fn run_audit(
+    async fn run_audit(
         &self,
         url: &Url,
         owner: Option<&str>,

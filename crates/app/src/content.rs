@@ -14,7 +14,7 @@ use serde::Serialize;
 use serde_json::Value;
 use url::Url;
 
-use crate::{App, AppError, AuditOptions, Ticket};
+use crate::{App, AppError, Ticket};
 
 /// Competitor pages fetched at once by one content-gap request.
 pub const COMPETITOR_CONCURRENCY: usize = 3;
@@ -93,11 +93,10 @@ impl App {
         owner: Option<&str>,
         charge: impl FnOnce(u32) -> F,
     ) -> Result<GapAnswer, E> {
-        let mut tickets = self.admit_charged(1 + req.competitors.len(), |_| charge(1)).await?;
-        let competitor_tickets = tickets.split_off(1);
-        let ticket = tickets.pop().ok_or_else(|| AppError::internal("no audit ticket"))?;
+        let mut paid = self.admit_paid(req.competitors.len(), charge).await?;
+        let competitor_tickets = std::mem::take(&mut paid.beside);
         let (page, competitors) = tokio::join!(
-            self.run_audit(&req.url, owner, AuditOptions::default(), ticket),
+            self.audit_paid(paid, &req.url, owner),
             self.competitors(&req.competitors, competitor_tickets)
         );
         let page = page?.audit.page;
@@ -115,7 +114,9 @@ impl App {
     }
 
     /// Fetches and parses the competitors: the pages that could be compared, in the order
-    /// given, and each one left out.
+    /// given, and each one left out. A competitor is not audited (no rules, no score, not
+    /// stored): its page is only parsed for what it covers, in the place admitted for it with
+    /// the request ([`crate::Paid::beside`]), within the same analysis budget as audits.
     async fn competitors(&self, urls: &[Url], tickets: Vec<Ticket>) -> (Vec<audit_core::Page>, Vec<Skipped>) {
         let outcomes: Vec<(Url, Result<audit_core::Page, AppError>)> =
             futures_util::stream::iter(urls.iter().cloned().zip(tickets))

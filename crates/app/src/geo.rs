@@ -15,7 +15,7 @@ use ai_visibility::{
 };
 use url::Url;
 
-use crate::{App, AppError, AuditOptions};
+use crate::{App, AppError};
 
 /// The AI search provider's settings (the `[geo]` section of the service's settings). Its
 /// `Debug` form leaves the key out, so logging the settings cannot leak it.
@@ -112,7 +112,7 @@ impl GeoService {
     ) -> Result<GeoCheckResult, E> {
         let provider = self.provider()?;
         let domain = normalize_domain(url.host_str().unwrap_or_default());
-        let ticket = app.admit_charged(1, charge).await?.pop().ok_or_else(|| AppError::internal("no audit ticket"))?;
+        let paid = app.admit_paid(0, charge).await?;
 
         let lookup = domain.clone();
         let now = time::OffsetDateTime::now_utc();
@@ -125,7 +125,7 @@ impl GeoService {
             }
         }
 
-        let page = app.run_audit(url, owner, AuditOptions::default(), ticket).await?;
+        let page = app.audit_paid(paid, url, owner).await?;
         let report = geo_check(provider, &page.audit.page, &domain, &self.options).await.map_err(|e| {
             tracing::warn!(domain = %domain, error = %e, "geo-check provider failed");
             AppError::Provider(e)

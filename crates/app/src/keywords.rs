@@ -1,8 +1,8 @@
 //! On-page keyword tracking of a key owner (the track_keywords tool, docs/API.md). For each
 //! keyword: whether it appears in the title, h1, meta description and URL of the target page,
 //! and how often in its visible text, from every stored audit that kept the page text (every
-//! audit made through [`App::run_audit`]). Never a rank. Words are compared through the one
-//! text normaliser (crate `text`): whole words, case and diacritics folded, inflected forms
+//! audit made through the one audit path, module `audit`). Never a rank. Words are compared
+//! through the one text normaliser (crate `text`): whole words, case and diacritics folded, inflected forms
 //! counted (`copper kettle` is found in `Copper Kettles`), and the forms found reported.
 
 use schemars::JsonSchema;

@@ -3,10 +3,10 @@
 //! and JSON-RPC to these functions and their errors back (docs/ARCHITECTURE.md).
 //!
 //! - [`App`]: the store, the fetcher, the audit slots, the analysis limits and where events
-//!   go; [`App::run_audit`] is the one audit path (admission, quota, fetch, analysis, result,
-//!   record), entered through [`App::audit_for_client`], [`App::audit_batch`],
-//!   [`App::audit_charged`] or [`App::audit_background`]; [`App::db`] runs a store call on
-//!   the blocking pool.
+//!   go; the one audit path (admission, quota, fetch, analysis, result, record; module
+//!   `audit`) is entered through [`App::audit_for_client`], [`App::audit_batch`],
+//!   [`App::audit_charged`], [`App::audit_background`] or [`App::admit_paid`] with
+//!   [`App::audit_paid`]; [`App::db`] runs a store call on the blocking pool.
 //! - [`AuditSlots`]: the bounded audit concurrency and queue every audit passes.
 //! - [`pipeline`]: fetching a page with its robots.txt and analysing it within its budget.
 //! - [`Comparison`]: the one comparison of two audits (regressions, competitors, monitors).
@@ -63,7 +63,7 @@ pub mod workflows;
 mod writers;
 
 pub use accounts::{SubscribeError, UsageFacts, MAX_WEBHOOKS_PER_USER};
-pub use audit::{audit_record, page_text, App, AuditOptions, Audited, Events, MAX_STORED_TEXT, RENDER_UNITS};
+pub use audit::{audit_record, page_text, App, AuditOptions, Audited, Events, Paid, MAX_STORED_TEXT, RENDER_UNITS};
 pub use badges::BadgeQueue;
 pub use compare::Comparison;
 pub use error::{AppError, GEO_SETTINGS, INTERNAL_MESSAGE, OVERLOADED_MESSAGE, RENDER_INSTALL};

@@ -6,8 +6,20 @@
 
 use std::time::Duration;
 
-/// A phase of one audit ([`crate::App::run_audit`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A phase of one audit (the one audit path, module `audit`).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::Display,
+    strum::VariantArray,
+)]
+#[strum(serialize_all = "lowercase")]
 pub enum Phase {
     /// The page and its robots.txt fetched.
     Fetch,
@@ -19,15 +31,11 @@ pub enum Phase {
 
 impl Phase {
     /// Every phase, in the order an audit passes them.
-    pub const ALL: [Phase; 3] = [Phase::Fetch, Phase::Analysis, Phase::Store];
+    pub const ALL: &'static [Phase] = <Phase as strum::VariantArray>::VARIANTS;
 
     /// The phase's name as a metric label.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Phase::Fetch => "fetch",
-            Phase::Analysis => "analysis",
-            Phase::Store => "store",
-        }
+        self.into()
     }
 }
 
@@ -96,5 +104,19 @@ pub fn analysed_outcome(audit: &audit_core::Audit) -> Outcome {
         Some(audit_core::Stop::Nodes) => "too_many_nodes",
         // A limit added to the parser later.
         Some(_) => "analysis_stopped",
+    }
+}
+
+#[cfg(test)]
+mod name_tests {
+    use super::Phase;
+
+    #[test]
+    fn phases_round_trip_by_their_labels() {
+        let names: Vec<&str> = Phase::ALL.iter().map(|p| p.as_str()).collect();
+        assert_eq!(names, ["fetch", "analysis", "store"]);
+        for &p in Phase::ALL {
+            assert_eq!(p.as_str().parse::<Phase>().ok(), Some(p));
+        }
     }
 }

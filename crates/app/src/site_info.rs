@@ -57,12 +57,14 @@ pub struct RobotsVerdict {
 
 impl App {
     /// Fetches `url` and its robots.txt within an audit slot (a full server answers
-    /// `overloaded` at once) and reports what the page is.
+    /// `overloaded` at once) and reports what the page is. Not an audit: the page is parsed
+    /// for its identity, indexability and technology, never scored or stored, so it takes
+    /// its slot through [`App::parse_slot`] rather than the one audit path.
     ///
     /// # Errors
     /// `overloaded`, what the fetch met, or a failed analysis task.
     pub async fn site_info(&self, url: &Url) -> Result<SiteInfo, AppError> {
-        let permit = self.slots.admit()?.ready().await?;
+        let permit = self.parse_slot().await?;
         let (fetched, robots) = fetch_with_robots(&self.fetcher, url).await?;
         let requested = url.to_string();
         // Parsing is CPU work: off the reactor, in the slot, within the page budget, as audits.

@@ -29,26 +29,28 @@
 //! Also here: [`App::audit_and_store`], the audit every background job (runs, monitors,
 //! keyword tracking, experiments) makes for a key owner.
 
-use serde_json::{json, Value};
+use serde_json::json;
 use url::Url;
 
 mod approve;
+pub mod steps;
 mod view;
 pub use approve::{check_gate, Decided, Decision, GateRefusal};
+pub use steps::Step;
 pub use view::{ApprovalView, PendingApproval, RunError, RunList, RunSummary, RunView, Started, StepView};
 
 use crate::monitors::Monitors;
 use crate::{App, AppError, Comparison, StoredResult};
 
 /// Steps of each intent, in order.
-pub fn steps_of(intent: store::Intent) -> &'static [&'static str] {
+pub fn steps_of(intent: store::Intent) -> &'static [Step] {
     use store::Intent;
     match intent {
-        Intent::Audit => &["audit", "summarize"],
-        Intent::Analyze => &["audit", "opportunities"],
-        Intent::Fix => &["audit", "fix_plan", store::GATE_STEP, "finalize"],
-        Intent::Monitor => &["audit", "register_monitor"],
-        Intent::Competitor => &["audit", "audit_competitor", "compare"],
+        Intent::Audit => &[Step::Audit, Step::Summarize],
+        Intent::Analyze => &[Step::Audit, Step::Opportunities],
+        Intent::Fix => &[Step::Audit, Step::FixPlan, Step::Approval, Step::Finalize],
+        Intent::Monitor => &[Step::Audit, Step::RegisterMonitor],
+        Intent::Competitor => &[Step::Audit, Step::AuditCompetitor, Step::Compare],
     }
 }
 
@@ -107,13 +109,7 @@ pub fn wire_summary(run: &store::WorkflowRun) -> api::WorkflowSummary {
     }
 }
 
-/// Counts of each severity among the recommendations of a stored result.
-pub fn severity_breakdown(result: &StoredResult) -> Value {
-    let (critical, warning, notice) = result.severity_counts();
-    json!({ "critical": critical, "warning": warning, "notice": notice })
-}
-
-fn step(idx: usize, name: &str, status: store::StepStatus) -> store::WorkflowStep {
+fn step(idx: usize, name: Step, status: store::StepStatus) -> store::WorkflowStep {
     store::WorkflowStep {
         idx: u32::try_from(idx).unwrap_or(u32::MAX),
         name: name.to_string(),
@@ -135,7 +131,8 @@ pub struct Workflows {
 }
 
 enum StepOutcome {
-    Done(Value),
+    /// The step's result, as stored JSON.
+    Done(String),
     /// Open an approval gate with this summary.
     Gate(String),
 }
@@ -159,7 +156,7 @@ impl Workflows {
     pub async fn plan(&self, run: &store::WorkflowRun) -> Result<(), AppError> {
         let id = run.id.clone();
         let steps: Vec<store::WorkflowStep> =
-            steps_of(run.intent).iter().enumerate().map(|(i, n)| step(i, n, store::StepStatus::Pending)).collect();
+            steps_of(run.intent).iter().enumerate().map(|(i, &n)| step(i, n, store::StepStatus::Pending)).collect();
         self.app
             .db(move |s| {
                 for st in &steps {
@@ -362,7 +359,10 @@ impl Workflows {
             // Results of earlier steps, as stored (a resumed run reads what the gate approved).
             let id = run_id.to_string();
             let Ok(fresh) = app.db(move |s| s.get_run(&id)).await else { return };
-            let outcome = self.run_step(&fresh, &owner, &current.name).await;
+            let outcome = match current.name.parse::<Step>() {
+                Ok(name) => self.run_step(&fresh, &owner, name).await,
+                Err(_) => Err(format!("unknown step {}", current.name)),
+            };
             if lease.lost() {
                 tracing::warn!(run = %run_id, "workflow run adopted by another replica: stopped here");
                 return;
@@ -372,7 +372,7 @@ impl Workflows {
             match outcome {
                 Ok(StepOutcome::Done(result)) => {
                     current.status = store::StepStatus::Completed;
-                    current.result_json = Some(result.to_string());
+                    current.result_json = Some(result);
                     if self.put(run_id, &current).await.is_err() {
                         return;
                     }
@@ -387,7 +387,8 @@ impl Workflows {
                     let (id, intent, url) = (run_id.to_string(), run.intent, run.url.clone());
                     let gate = move |approval: &store::Approval| {
                         let mut step = gate_step.clone();
-                        step.result_json = Some(json!({ "approvalId": approval.id, "summary": &summary }).to_string());
+                        let output = steps::GateOutput { approval_id: approval.id.clone(), summary: summary.clone() };
+                        step.result_json = steps::to_json(&output).ok();
                         let data = json!({
                             "runId": &id, "approvalId": approval.id, "intent": intent, "url": &url,
                             "summary": &summary,
@@ -428,7 +429,7 @@ impl Workflows {
         let mut failed = st.clone();
         failed.status = store::StepStatus::Failed;
         failed.finished_at = Some(store::now_rfc3339());
-        failed.result_json = Some(json!({ "error": reason }).to_string());
+        failed.result_json = steps::to_json(&steps::FailedOutput { error: reason.to_string() }).ok();
         let _ = self.put(run_id, &failed).await;
         let (id, name, reason) = (run_id.to_string(), st.name.clone(), reason.to_string());
         if let Err(e) = self.app.db(move |s| s.fail_run(&id, &name, &reason)).await {
@@ -444,107 +445,100 @@ impl Workflows {
         Ok((stored, result))
     }
 
-    async fn run_step(&self, run: &store::WorkflowRun, owner: &str, name: &str) -> Result<StepOutcome, String> {
+    async fn run_step(&self, run: &store::WorkflowRun, owner: &str, name: Step) -> Result<StepOutcome, String> {
+        use steps::{output_of, to_json};
         let app = &self.app;
         let top_n = run.top_n.unwrap_or(crate::fixes::DEFAULT_TOP_N as u32).clamp(1, 20) as usize;
+        let done = |json: Result<String, String>| json.map(StepOutcome::Done);
         match name {
-            "audit" => {
+            Step::Audit => {
                 let (stored, result) = self.audit_step(&run.url, owner).await?;
-                Ok(StepOutcome::Done(audit_summary(&stored, &result)))
+                done(to_json(&steps::AuditOutput::of(&stored, &result)))
             }
-            "audit_competitor" => {
+            Step::AuditCompetitor => {
                 let competitor = run.competitor_url.clone().ok_or("the run has no competitor URL")?;
                 let (stored, result) = self.audit_step(&competitor, owner).await?;
-                Ok(StepOutcome::Done(audit_summary(&stored, &result)))
+                done(to_json(&steps::AuditOutput::of(&stored, &result)))
             }
-            "summarize" => {
-                let audit_id = result_of(run, "audit")["auditId"].as_str().unwrap_or_default().to_string();
+            Step::Summarize => {
+                let audit_id = output_of::<steps::AuditOutput>(run, Step::Audit)?.audit_id;
                 let stored = app.db(move |s| s.get_audit(&audit_id)).await.map_err(|e| e.reason())?;
                 let result = StoredResult::of(&stored);
                 // Failed checks, most severe first (the audit's own order).
-                let pick = |r: &audit_core::Recommendation| json!({ "id": r.id, "type": r.kind, "title": r.title, "impact": r.impact, "effort": r.effort });
-                Ok(StepOutcome::Done(json!({
-                    "score": stored.score,
-                    "summary": result.result.ai_insights,
-                    "issues": severity_breakdown(&result),
-                    "topIssues": result.result.recommendations.iter().take(5).map(pick).collect::<Vec<_>>(),
-                })))
+                let pick = |r: &audit_core::Recommendation| steps::TopIssue {
+                    id: r.id.clone(),
+                    kind: r.kind,
+                    title: r.title.clone(),
+                    impact: r.impact,
+                    effort: r.effort,
+                };
+                done(to_json(&steps::SummaryOutput {
+                    score: stored.score,
+                    summary: result.result.ai_insights.clone(),
+                    issues: steps::Issues::of(&result),
+                    top_issues: result.result.recommendations.iter().take(5).map(pick).collect(),
+                }))
             }
-            "opportunities" | "fix_plan" => {
+            Step::Opportunities | Step::FixPlan => {
                 // What get_opportunities and generate_fixes answer, from the same functions:
                 // the page is audited again (and stored) because the fix templates read its
                 // facts, which a stored result does not keep.
                 let url = fetch::validate_url(&run.url).map_err(|e| AppError::from(e).reason())?;
                 let (stored, audit) = app.audit_and_store(&url, owner).await.map_err(|e| e.reason())?;
-                let out = if name == "opportunities" {
-                    serde_json::to_value(crate::opportunities::opportunities(url.as_str(), &audit))
+                let audit_id = stored.id;
+                done(if name == Step::Opportunities {
+                    to_json(&steps::PlannedOutput {
+                        plan: crate::opportunities::opportunities(url.as_str(), &audit),
+                        audit_id,
+                    })
                 } else {
-                    serde_json::to_value(crate::fixes::fix_plan(url.as_str(), &audit, top_n))
-                };
-                let mut out = out.map_err(|e| AppError::internal(e).reason())?;
-                out["auditId"] = json!(stored.id);
-                Ok(StepOutcome::Done(out))
+                    to_json(&steps::PlannedOutput {
+                        plan: crate::fixes::fix_plan(url.as_str(), &audit, top_n),
+                        audit_id,
+                    })
+                })
             }
-            store::GATE_STEP => {
-                let plan = result_of(run, "fix_plan");
-                let n = plan["fixes"].as_array().map_or(0, Vec::len);
+            Step::Approval => {
+                let n = output_of::<steps::StoredPlan>(run, Step::FixPlan)?.fixes.len();
                 Ok(StepOutcome::Gate(format!(
                     "Approve the fix plan of {n} fix{} for {} (see results.fix_plan).",
                     if n == 1 { "" } else { "es" },
                     run.url
                 )))
             }
-            "finalize" => {
-                let plan = result_of(run, "fix_plan");
+            Step::Finalize => {
+                let plan = output_of::<steps::StoredPlan>(run, Step::FixPlan)?;
                 let decided = run.approvals.iter().rev().find_map(|a| a.decided_at.clone());
-                Ok(StepOutcome::Done(json!({ "approved": true, "approvedAt": decided, "fixes": plan["fixes"] })))
+                done(to_json(&steps::FinalizeOutput { approved: true, approved_at: decided, fixes: plan.fixes }))
             }
-            "register_monitor" => {
+            Step::RegisterMonitor => {
                 let (monitor, created) = self.monitors.ensure(owner, &run.url).await.map_err(|e| e.reason())?;
-                Ok(StepOutcome::Done(json!({
-                    "monitorId": monitor.id, "intervalSeconds": monitor.interval_s, "created": created,
-                })))
+                done(to_json(&steps::MonitorOutput {
+                    monitor_id: monitor.id,
+                    interval_seconds: monitor.interval_s,
+                    created,
+                }))
             }
-            "compare" => {
-                let (a, b) = (result_of(run, "audit"), result_of(run, "audit_competitor"));
-                let (sa, sb) = (a["score"].as_i64().unwrap_or(0), b["score"].as_i64().unwrap_or(0));
-                let fa_id = a["auditId"].as_str().unwrap_or_default().to_string();
-                let fb_id = b["auditId"].as_str().unwrap_or_default().to_string();
-                let (ra, rb) =
-                    app.db(move |s| Ok((s.get_audit(&fa_id)?, s.get_audit(&fb_id)?))).await.map_err(|e| e.reason())?;
+            Step::Compare => {
+                let site = output_of::<steps::AuditOutput>(run, Step::Audit)?.audit_id;
+                let competitor = output_of::<steps::AuditOutput>(run, Step::AuditCompetitor)?.audit_id;
+                let (ra, rb) = app
+                    .db(move |s| Ok((s.get_audit(&site)?, s.get_audit(&competitor)?)))
+                    .await
+                    .map_err(|e| e.reason())?;
                 // The one comparison, as compare_competitors makes it.
                 let diff = Comparison::of(&StoredResult::of(&ra).result, &StoredResult::of(&rb).result);
-                Ok(StepOutcome::Done(json!({
-                    "siteScore": sa,
-                    "competitorScore": sb,
-                    "scoreDelta": sa - sb,
-                    "siteWins": diff.failing_only_in_b,
-                    "competitorWins": diff.failing_only_in_a,
-                })))
+                done(to_json(&steps::CompareOutput {
+                    site_score: i64::from(diff.scores.0),
+                    competitor_score: i64::from(diff.scores.1),
+                    // The comparison's delta is the competitor's score minus the site's.
+                    score_delta: -diff.score_delta(),
+                    site_wins: diff.failing_only_in_b,
+                    competitor_wins: diff.failing_only_in_a,
+                }))
             }
-            other => Err(format!("unknown step {other}")),
         }
     }
-}
-
-fn result_of(run: &store::WorkflowRun, name: &str) -> Value {
-    run.steps
-        .iter()
-        .find(|s| s.name == name)
-        .and_then(|s| s.result_json.as_deref())
-        .and_then(|j| serde_json::from_str(j).ok())
-        .unwrap_or(Value::Null)
-}
-
-fn audit_summary(stored: &store::StoredAudit, result: &StoredResult) -> Value {
-    json!({
-        "auditId": stored.id,
-        "url": stored.url,
-        "score": stored.score,
-        "title": result.result.page.title,
-        "statusCode": result.result.page.status_code,
-        "issues": severity_breakdown(result),
-    })
 }
 
 #[cfg(test)]
@@ -557,6 +551,6 @@ mod tests {
         for &intent in store::Intent::VARIANTS {
             assert!(!steps_of(intent).is_empty(), "{intent}");
         }
-        assert!(steps_of(store::Intent::Fix).contains(&"approval"));
+        assert!(steps_of(store::Intent::Fix).contains(&Step::Approval));
     }
 }

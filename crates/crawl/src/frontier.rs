@@ -10,7 +10,6 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
-use std::str::FromStr;
 use std::time::Duration;
 
 use ai_visibility::Robots;
@@ -39,7 +38,21 @@ pub const DEFAULT_MAX_KNOWN_URLS: u64 = 100_000;
 pub const SEEN_CACHE: usize = 50_000;
 
 /// Where an entry is in its life.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::Display,
+    strum::VariantArray,
+)]
+#[strum(serialize_all = "snake_case")]
 #[serde(rename_all = "snake_case")]
 pub enum State {
     /// Waiting to be fetched.
@@ -56,41 +69,28 @@ pub enum State {
 }
 
 impl State {
-    /// Every state.
-    pub const ALL: [State; 5] = [State::Queued, State::Fetching, State::Done, State::Failed, State::Skipped];
-
     /// The name stored and shown.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            State::Queued => "queued",
-            State::Fetching => "fetching",
-            State::Done => "done",
-            State::Failed => "failed",
-            State::Skipped => "skipped",
-        }
-    }
-}
-
-impl fmt::Display for State {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// A name that is no [`State`] or [`Source`].
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown frontier name `{0}`")]
-pub struct UnknownName(pub String);
-
-impl FromStr for State {
-    type Err = UnknownName;
-    fn from_str(s: &str) -> Result<State, UnknownName> {
-        State::ALL.into_iter().find(|v| v.as_str() == s).ok_or_else(|| UnknownName(s.to_string()))
+    pub fn as_str(self) -> &'static str {
+        self.into()
     }
 }
 
 /// How the crawl found a URL.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::Display,
+    strum::VariantArray,
+)]
+#[strum(serialize_all = "snake_case")]
 #[serde(rename_all = "snake_case")]
 pub enum Source {
     /// The start URL.
@@ -104,24 +104,9 @@ pub enum Source {
 }
 
 impl Source {
-    /// Every source.
-    pub const ALL: [Source; 4] = [Source::Start, Source::Link, Source::Redirect, Source::Sitemap];
-
     /// The name stored and shown.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Source::Start => "start",
-            Source::Link => "link",
-            Source::Redirect => "redirect",
-            Source::Sitemap => "sitemap",
-        }
-    }
-}
-
-impl FromStr for Source {
-    type Err = UnknownName;
-    fn from_str(s: &str) -> Result<Source, UnknownName> {
-        Source::ALL.into_iter().find(|v| v.as_str() == s).ok_or_else(|| UnknownName(s.to_string()))
+    pub fn as_str(self) -> &'static str {
+        self.into()
     }
 }
 
@@ -988,12 +973,17 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for s in State::ALL {
+        use strum::VariantArray as _;
+        for &s in State::VARIANTS {
             assert_eq!(s.as_str().parse::<State>(), Ok(s));
         }
-        for s in Source::ALL {
+        for &s in Source::VARIANTS {
             assert_eq!(s.as_str().parse::<Source>(), Ok(s));
         }
+        let names: Vec<&str> = State::VARIANTS.iter().map(|s| s.as_str()).collect();
+        assert_eq!(names, ["queued", "fetching", "done", "failed", "skipped"]);
+        let names: Vec<&str> = Source::VARIANTS.iter().map(|s| s.as_str()).collect();
+        assert_eq!(names, ["start", "link", "redirect", "sitemap"]);
         assert!("nope".parse::<State>().is_err());
     }
 }

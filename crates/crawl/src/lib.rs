@@ -83,8 +83,8 @@ mod urls;
 
 pub use docs::site_rules_markdown;
 pub use frontier::{
-    robots_from_answer, Counts, Entry, Frontier, FrontierStore, Limits, MemoryStore, Outcome, Source, State,
-    UnknownName, Work, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_KNOWN_URLS, MAX_CRAWL_DELAY, SEEN_CACHE, USER_AGENT_TOKEN,
+    robots_from_answer, Counts, Entry, Frontier, FrontierStore, Limits, MemoryStore, Outcome, Source, State, Work,
+    DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_KNOWN_URLS, MAX_CRAWL_DELAY, SEEN_CACHE, USER_AGENT_TOKEN,
 };
 pub use page::{outlinks, text_hash, CrawledPage, Outlink};
 pub use rules::{

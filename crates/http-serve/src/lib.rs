@@ -63,7 +63,19 @@ use tokio::task::JoinHandle;
 use conn::CLOSE_WAIT;
 
 /// Why the server closed a connection on its own ([`ConnectionEvents::closed_by_server`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::Display,
+    strum::VariantArray,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum CloseReason {
     /// Refused at accept: the server holds its maximum of connections.
     Cap,
@@ -74,28 +86,17 @@ pub enum CloseReason {
     /// The TLS handshake failed (plain HTTP on the HTTPS port, a distrusted certificate).
     TlsHandshake,
     /// No request in flight for the idle timeout.
+    #[strum(serialize = "idle_timeout")]
     Idle,
 }
 
 impl CloseReason {
     /// Every reason.
-    pub const ALL: [CloseReason; 5] = [
-        CloseReason::Cap,
-        CloseReason::CapPerIp,
-        CloseReason::HeadTimeout,
-        CloseReason::TlsHandshake,
-        CloseReason::Idle,
-    ];
+    pub const ALL: &'static [CloseReason] = <CloseReason as strum::VariantArray>::VARIANTS;
 
     /// The reason's name as a metric label.
     pub fn as_str(self) -> &'static str {
-        match self {
-            CloseReason::Cap => "cap",
-            CloseReason::CapPerIp => "cap_per_ip",
-            CloseReason::HeadTimeout => "head_timeout",
-            CloseReason::TlsHandshake => "tls_handshake",
-            CloseReason::Idle => "idle_timeout",
-        }
+        self.into()
     }
 }
 
@@ -682,6 +683,15 @@ pub async fn shutdown_signal() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn close_reasons_round_trip_by_their_labels() {
+        let names: Vec<&str> = CloseReason::ALL.iter().map(|r| r.as_str()).collect();
+        assert_eq!(names, ["cap", "cap_per_ip", "head_timeout", "tls_handshake", "idle_timeout"]);
+        for &r in CloseReason::ALL {
+            assert_eq!(r.as_str().parse::<CloseReason>().ok(), Some(r));
+        }
+    }
 
     #[tokio::test]
     async fn a_listener_on_every_address_is_reached_on_loopback() {

@@ -49,7 +49,20 @@ impl ServerInfo {
 }
 
 /// Whether a tool is open to everyone or needs a key with the `mcp` scope.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Serialize,
+    schemars::JsonSchema,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::Display,
+    strum::VariantArray,
+)]
+#[strum(serialize_all = "lowercase")]
 #[serde(rename_all = "lowercase")]
 #[schemars(rename = "McpToolCategory")]
 pub enum Category {
@@ -62,10 +75,7 @@ pub enum Category {
 impl Category {
     /// `public` or `write`, as the discovery documents name it.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Category::Public => "public",
-            Category::Write => "write",
-        }
+        self.into()
     }
 }
 
@@ -270,5 +280,21 @@ impl ToolResult {
         }
         out.insert("isError".into(), Value::Bool(self.is_error));
         Value::Object(out)
+    }
+}
+
+#[cfg(test)]
+mod name_tests {
+    use super::Category;
+    use strum::VariantArray as _;
+
+    #[test]
+    fn categories_round_trip_by_their_names() {
+        let names: Vec<&str> = Category::VARIANTS.iter().map(|c| c.as_str()).collect();
+        assert_eq!(names, ["public", "write"]);
+        for &c in Category::VARIANTS {
+            assert_eq!(c.as_str().parse::<Category>().ok(), Some(c));
+            assert_eq!(serde_json::to_value(c).ok(), Some(serde_json::Value::from(c.as_str())));
+        }
     }
 }

@@ -85,7 +85,19 @@ pub fn parse_color(text: &str) -> Option<Color> {
 }
 
 /// The three badge sizes (docs/API.md, "GET /api/widget").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::Display,
+    strum::VariantArray,
+)]
+#[strum(serialize_all = "lowercase")]
 pub enum BadgeSize {
     /// 140x40.
     Small,
@@ -98,25 +110,16 @@ pub enum BadgeSize {
 
 impl BadgeSize {
     /// Every size, smallest first.
-    pub const ALL: [BadgeSize; 3] = [BadgeSize::Small, BadgeSize::Medium, BadgeSize::Large];
+    pub const ALL: &'static [BadgeSize] = <BadgeSize as strum::VariantArray>::VARIANTS;
 
     /// Parses the `size` parameter (`small`, `medium`, `large`).
     pub fn parse(text: &str) -> Option<BadgeSize> {
-        match text {
-            "small" => Some(BadgeSize::Small),
-            "medium" => Some(BadgeSize::Medium),
-            "large" => Some(BadgeSize::Large),
-            _ => None,
-        }
+        text.parse().ok()
     }
 
     /// The parameter value.
     pub fn name(self) -> &'static str {
-        match self {
-            BadgeSize::Small => "small",
-            BadgeSize::Medium => "medium",
-            BadgeSize::Large => "large",
-        }
+        self.into()
     }
 
     /// Width in CSS pixels.
@@ -441,5 +444,21 @@ mod forms_tests {
         assert_eq!(domain_forms("www.example.com"), ["www.example.com", "example.com"]);
         assert_eq!(domain_forms("www.com"), ["www.com"]);
         assert_eq!(domain_forms("localhost"), ["localhost", "www.localhost"]);
+    }
+}
+
+#[cfg(test)]
+mod name_tests {
+    use super::BadgeSize;
+
+    #[test]
+    fn badge_sizes_round_trip_by_their_parameter_values() {
+        let names: Vec<&str> = BadgeSize::ALL.iter().map(|s| s.name()).collect();
+        assert_eq!(names, ["small", "medium", "large"]);
+        for &s in BadgeSize::ALL {
+            assert_eq!(BadgeSize::parse(s.name()), Some(s));
+        }
+        assert_eq!(BadgeSize::parse("Large"), None);
+        assert_eq!(BadgeSize::default(), BadgeSize::Medium);
     }
 }

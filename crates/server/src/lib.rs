@@ -56,8 +56,6 @@ mod ctx;
 mod error;
 pub mod mcp;
 pub mod openapi;
-/// The audit pipeline lives in the application crate; re-exported for the command line.
-pub use app::pipeline;
 mod response;
 mod router;
 mod routes;

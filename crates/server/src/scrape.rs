@@ -15,10 +15,9 @@ use crate::ctx::PeerAddr;
 use crate::state::AppState;
 use telemetry::{Metrics, Present, CONTENT_TYPE};
 
-/// The exposition of `metrics` for `state`: the database pinged and the webhook outbox read on
-/// the blocking pool.
-pub async fn exposition(state: &AppState, metrics: &Metrics) -> String {
-    let slots = &state.app.slots;
+/// The exposition of `metrics` for `state`: the database pinged, the webhook outbox read and
+/// the exposition rendered (it reads the process's figures from /proc) on the blocking pool.
+pub async fn exposition(state: &AppState, metrics: &Arc<Metrics>) -> String {
     let database_up = state.app.ping().await.is_ok();
     let webhooks_pending = if database_up {
         let webhooks = state.webhooks.clone();
@@ -26,13 +25,18 @@ pub async fn exposition(state: &AppState, metrics: &Metrics) -> String {
     } else {
         None
     };
-    metrics.render(&Present {
-        queued: slots.waiting(),
-        busy: slots.running(),
+    let present = Present {
+        queued: state.app.audits_waiting(),
+        busy: state.app.audits_running(),
         slots: state.config.max_concurrent_audits.max(1),
         draining: state.is_draining(),
         database_up,
         webhooks_pending,
+    };
+    let metrics = metrics.clone();
+    tokio::task::spawn_blocking(move || metrics.render(&present)).await.unwrap_or_else(|e| {
+        tracing::error!(error = %e, "metrics exposition failed");
+        String::new()
     })
 }
 

@@ -128,7 +128,12 @@ pub async fn serve_state(state: AppState, listen: SocketAddr) -> Result<Server, 
 async fn bind(config: &Config, listen: SocketAddr) -> Result<http_serve::Listener, ServeError> {
     let tls = match (&config.tls_cert, &config.tls_key) {
         (None, None) => None,
-        (Some(cert), Some(key)) => Some(http_serve::Tls::from_pem_files(cert, key)?),
+        (Some(cert), Some(key)) => {
+            // Reading the PEM files is file I/O: on the blocking pool, not the reactor.
+            let (cert, key) = (cert.clone(), key.clone());
+            let read = tokio::task::spawn_blocking(move || http_serve::Tls::from_pem_files(&cert, &key));
+            Some(read.await.map_err(|e| ServeError::Start(format!("reading the TLS files: {e}")))??)
+        }
         (Some(_), None) => return Err(ServeError::TlsHalf { given: "tls_cert", missing: "tls_key" }),
         (None, Some(_)) => return Err(ServeError::TlsHalf { given: "tls_key", missing: "tls_cert" }),
     };

@@ -1,6 +1,3 @@
-use std::fmt;
-use std::str::FromStr;
-
 use crate::sql::{args, Db, Row};
 use serde::Serialize;
 use time::OffsetDateTime;
@@ -17,7 +14,20 @@ pub const FREE_RATE_LIMIT: u32 = 30;
 pub const PRO_RATE_LIMIT: u32 = 60;
 
 /// Account tier of a user or key. Anonymous use has no row and so no tier here.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::Display,
+    strum::VariantArray,
+)]
+#[strum(serialize_all = "lowercase")]
 #[serde(rename_all = "lowercase")]
 pub enum Tier {
     /// The free account tier.
@@ -29,10 +39,16 @@ pub enum Tier {
 impl Tier {
     /// The name stored and shown: `free` or `pro`.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Tier::Free => "free",
-            Tier::Pro => "pro",
-        }
+        self.into()
+    }
+
+    /// The tier named `s`, refused with the store's `invalid` error (what the admin
+    /// command shows).
+    ///
+    /// # Errors
+    /// `s` is not `free` or `pro`.
+    pub fn parse_name(s: &str) -> Result<Tier> {
+        s.parse().map_err(|_| Error::invalid("tier", format!("{s:?} is not free or pro")))
     }
 
     /// Requests per minute of the tier when a key has no limit of its own.
@@ -40,24 +56,6 @@ impl Tier {
         match self {
             Tier::Free => FREE_RATE_LIMIT,
             Tier::Pro => PRO_RATE_LIMIT,
-        }
-    }
-}
-
-impl fmt::Display for Tier {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for Tier {
-    type Err = Error;
-
-    fn from_str(s: &str) -> Result<Tier> {
-        match s {
-            "free" => Ok(Tier::Free),
-            "pro" => Ok(Tier::Pro),
-            other => Err(Error::invalid("tier", format!("{other:?} is not free or pro"))),
         }
     }
 }
@@ -125,5 +123,24 @@ impl Store {
             rows.collect::<Result<Vec<_>>>()
         })?;
         raw.into_iter().map(User::decode).collect()
+    }
+}
+
+#[cfg(test)]
+mod name_tests {
+    use super::Tier;
+    use strum::VariantArray as _;
+
+    #[test]
+    fn tiers_round_trip_by_their_stored_names() {
+        let names: Vec<&str> = Tier::VARIANTS.iter().map(|t| t.as_str()).collect();
+        assert_eq!(names, ["free", "pro"]);
+        for &t in Tier::VARIANTS {
+            assert_eq!(Tier::parse_name(t.as_str()).ok(), Some(t));
+            assert_eq!(t.to_string(), t.as_str());
+            assert_eq!(serde_json::to_value(t).ok(), Some(serde_json::Value::from(t.as_str())));
+        }
+        let refused = Tier::parse_name("gold").expect_err("no such tier");
+        assert_eq!(refused.to_string(), r#"invalid tier: "gold" is not free or pro"#);
     }
 }

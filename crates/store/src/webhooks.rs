@@ -328,7 +328,20 @@ pub const WEBHOOK_DROPPED_PREFIX: &str = "dropped:";
 pub const WEBHOOK_RETRY_JITTER: f64 = 0.25;
 
 /// The state of one outbox row.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::Display,
+    strum::VariantArray,
+)]
+#[strum(serialize_all = "snake_case")]
 #[serde(rename_all = "snake_case")]
 pub enum OutboxState {
     /// Waiting for its first attempt, in flight, or waiting for a retry.
@@ -344,22 +357,11 @@ pub enum OutboxState {
 impl OutboxState {
     /// The stored name.
     pub fn as_str(self) -> &'static str {
-        match self {
-            OutboxState::Pending => "pending",
-            OutboxState::Delivered => "delivered",
-            OutboxState::Failed => "failed",
-            OutboxState::Dropped => "dropped",
-        }
+        self.into()
     }
 
     fn parse(text: &str) -> Result<OutboxState> {
-        Ok(match text {
-            "pending" => OutboxState::Pending,
-            "delivered" => OutboxState::Delivered,
-            "failed" => OutboxState::Failed,
-            "dropped" => OutboxState::Dropped,
-            other => return Err(Error::corrupt("webhook_outbox", format!("bad state {other:?}"))),
-        })
+        text.parse().map_err(|_| Error::corrupt("webhook_outbox", format!("bad state {text:?}")))
     }
 }
 
@@ -1042,4 +1044,21 @@ fn delivery_log(
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod name_tests {
+    use super::OutboxState;
+    use strum::VariantArray as _;
+
+    #[test]
+    fn outbox_states_round_trip_by_their_stored_names() {
+        let names: Vec<&str> = OutboxState::VARIANTS.iter().map(|s| s.as_str()).collect();
+        assert_eq!(names, ["pending", "delivered", "failed", "dropped"]);
+        for &s in OutboxState::VARIANTS {
+            assert_eq!(OutboxState::parse(s.as_str()).ok(), Some(s));
+            assert_eq!(serde_json::to_value(s).ok(), Some(serde_json::Value::from(s.as_str())));
+        }
+        assert!(OutboxState::parse("Pending").is_err());
+    }
 }

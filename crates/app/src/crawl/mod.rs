@@ -11,6 +11,7 @@ pub use runner::{
 pub mod export;
 pub mod request;
 mod service;
+pub mod summary;
 pub mod views;
 
 pub use request::{parse_start, CrawlRequest};

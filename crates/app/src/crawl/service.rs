@@ -424,14 +424,15 @@ impl Crawls {
                     CrawlEnd::Failed { reason } => (store::CrawlState::Failed, Some(reason.clone())),
                 };
                 let site_score = score.as_ref().map(|s| s.score);
-                let summary_json = json!({
-                    "time_limited": summary.time_limited,
-                    "sitemaps_read": summary.sitemaps_read,
-                    "pages_audited": summary.pages_audited,
-                    "mean_page_score": score.as_ref().map(|s| s.mean_page_score),
-                    "penalty": score.as_ref().map(|s| s.penalty),
-                })
-                .to_string();
+                let stored_summary = super::summary::StoredSummary {
+                    time_limited: summary.time_limited,
+                    sitemaps_read: summary.sitemaps_read,
+                    pages_audited: summary.pages_audited,
+                    mean_page_score: score.as_ref().map(|s| s.mean_page_score),
+                    penalty: score.as_ref().map(|s| s.penalty),
+                };
+                // Serialising plain numbers and flags cannot fail.
+                let summary_json = serde_json::to_string(&stored_summary).ok();
                 let event = json!({
                     "crawl_id": key,
                     "url": url,
@@ -443,7 +444,7 @@ impl Crawls {
                 let end = store::CrawlEnd {
                     state,
                     site_score,
-                    summary_json: Some(summary_json),
+                    summary_json,
                     error,
                     site_issues,
                     event: Some(("crawl.completed".to_string(), event)),
@@ -663,8 +664,8 @@ mod tests {
         let done = done.expect("the crawl ended");
         assert_eq!(done.state, store::CrawlState::Completed, "{done:?}");
         assert_eq!(done.resumes, 1);
-        let summary: Value = serde_json::from_str(done.summary_json.as_deref().expect("summary")).expect("json");
-        assert_eq!(summary["time_limited"], true, "{summary}");
+        let summary = crate::crawl::summary::StoredSummary::of(&done).expect("summary");
+        assert!(summary.time_limited, "{summary:?}");
         assert!(crate::crawl::views::wire_crawl(&done, &[]).time_limited, "shown on the crawl object");
         assert_eq!((done.progress.pages_done, done.progress.pages_queued), (1, 2), "{done:?}");
         assert_eq!(done.site_score, Some(90), "scored on what it has");

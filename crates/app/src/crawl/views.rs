@@ -5,6 +5,7 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use super::summary::StoredSummary;
 use super::{Crawls, IssuePage, Started};
 use crate::AppError;
 
@@ -65,12 +66,7 @@ pub fn wire_crawl(crawl: &store::Crawl, issues: &[store::IssueCount]) -> api::cr
 
 /// Whether the time limit ended `crawl`, as its summary records it (`false` while it runs).
 pub fn time_limited(crawl: &store::Crawl) -> bool {
-    crawl
-        .summary_json
-        .as_deref()
-        .and_then(|s| serde_json::from_str::<serde_json::Value>(s).ok())
-        .and_then(|v| v["time_limited"].as_bool())
-        .unwrap_or(false)
+    StoredSummary::of(crawl).is_some_and(|s| s.time_limited)
 }
 
 /// A crawl just started on the wire: with `max_pages_cut` when `max_pages` was cut to the tier.

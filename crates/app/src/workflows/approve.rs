@@ -11,7 +11,21 @@ use serde::{Deserialize, Serialize};
 use crate::{RunState, WorkflowRun};
 
 /// The answer to an approval gate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::Display,
+    strum::VariantArray,
+)]
+#[strum(serialize_all = "lowercase")]
 #[serde(rename_all = "lowercase")]
 pub enum Decision {
     /// The run finishes its fix plan.
@@ -23,10 +37,7 @@ pub enum Decision {
 impl Decision {
     /// The decision as the store records it.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Decision::Approved => "approved",
-            Decision::Rejected => "rejected",
-        }
+        self.into()
     }
 
     /// Where the run stands once the decision is recorded: the store finishes the gate step
@@ -103,4 +114,20 @@ pub fn check_gate(run: &WorkflowRun, approval_id: &str) -> Result<(), GateRefusa
         )));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod name_tests {
+    use super::Decision;
+    use strum::VariantArray as _;
+
+    #[test]
+    fn decisions_round_trip_by_their_stored_names() {
+        let names: Vec<&str> = Decision::VARIANTS.iter().map(|d| d.as_str()).collect();
+        assert_eq!(names, ["approved", "rejected"]);
+        for &d in Decision::VARIANTS {
+            assert_eq!(d.as_str().parse::<Decision>().ok(), Some(d));
+            assert_eq!(serde_json::to_value(d).ok(), Some(serde_json::Value::from(d.as_str())));
+        }
+    }
 }

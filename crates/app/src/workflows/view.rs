@@ -104,11 +104,9 @@ impl RunView {
                 results.insert(s.name.clone(), v);
             }
         }
-        let summary = results
-            .get(crate::GATE_STEP)
-            .and_then(|v| v["summary"].as_str())
-            .unwrap_or("Approve the fix plan (see results.fix_plan).")
-            .to_string();
+        let summary = super::steps::output_of::<super::steps::GateOutput>(run, super::Step::Approval)
+            .map(|gate| gate.summary)
+            .unwrap_or_else(|_| "Approve the fix plan (see results.fix_plan).".to_string());
         let pending_approvals = run
             .approvals
             .iter()
@@ -171,7 +169,7 @@ impl Started {
             state: crate::RunState::Queued,
             intent: run.intent,
             url: run.url.clone(),
-            steps: super::steps_of(run.intent).iter().map(|s| s.to_string()).collect(),
+            steps: super::steps_of(run.intent).iter().map(|s| s.as_str().to_string()).collect(),
         }
     }
 }

@@ -214,7 +214,7 @@ fn sizes() {
     check_size("", None);
     check_size("xl", None);
     assert_eq!(BadgeSize::default(), BadgeSize::Medium);
-    for s in BadgeSize::ALL {
+    for &s in BadgeSize::ALL {
         assert_eq!(BadgeSize::parse(s.name()), Some(s));
     }
 }
@@ -274,7 +274,7 @@ fn root(doc: &str) -> Element {
 #[test]
 fn svg_has_exact_size_and_accessible_name() {
     let color = parse_color("10b981").unwrap();
-    for size in BadgeSize::ALL {
+    for &size in BadgeSize::ALL {
         for score in [Some(0), Some(7), Some(87), Some(100)] {
             let svg = render_svg("example.com", score, &color, size);
             let r = root(&svg);
@@ -300,7 +300,7 @@ fn svg_has_exact_size_and_accessible_name() {
 #[test]
 fn svg_not_audited_is_grey() {
     let color = parse_color("ff0000").unwrap();
-    for size in BadgeSize::ALL {
+    for &size in BadgeSize::ALL {
         let svg = render_svg("example.com", None, &color, size);
         let r = root(&svg);
         assert_eq!(r.attrs["aria-label"], "SEO score for example.com: not audited");
@@ -339,7 +339,7 @@ fn domain_text(svg: &str) -> String {
 #[test]
 fn long_domains_are_cut_with_an_ellipsis() {
     let long = "a-very-long-subdomain-for-testing.the-example-company-with-a-long-name.co.uk";
-    for size in BadgeSize::ALL {
+    for &size in BadgeSize::ALL {
         let svg = render_svg(long, Some(87), &badge::DEFAULT_COLOR, size);
         xml(&svg);
         let shown = domain_text(&svg);
@@ -354,7 +354,7 @@ fn long_domains_are_cut_with_an_ellipsis() {
     let large = domain_text(&render_svg(long, Some(1), &badge::DEFAULT_COLOR, BadgeSize::Large));
     assert!(large.chars().count() > small.chars().count());
     // Short names are never cut, at any size.
-    for size in BadgeSize::ALL {
+    for &size in BadgeSize::ALL {
         assert_eq!(domain_text(&render_svg("example.com", Some(1), &badge::DEFAULT_COLOR, size)), "example.com");
     }
     // Wide letters are cut sooner than narrow ones.
@@ -368,7 +368,7 @@ fn long_domains_are_cut_with_an_ellipsis() {
 #[test]
 fn svg_escapes_a_hostile_domain() {
     let hostile = r#""><script>alert(1)</script><x y='&amp;"#;
-    for size in BadgeSize::ALL {
+    for &size in BadgeSize::ALL {
         for score in [Some(50), None] {
             let svg = render_svg(hostile, score, &badge::DEFAULT_COLOR, size);
             let elements = xml(&svg);

@@ -45,8 +45,9 @@ mod tests {
         assert_eq!(api::WORKFLOW_INTENTS, intents);
         let states: Vec<&str> = app::RunState::VARIANTS.iter().map(|s| s.as_str()).collect();
         assert_eq!(api::WORKFLOW_STATES, states);
-        use app::OutboxState::{Delivered, Dropped, Failed, Pending};
-        let deliveries: Vec<&str> = [Pending, Delivered, Failed, Dropped].iter().map(|s| s.as_str()).collect();
+        let deliveries: Vec<&str> = app::OutboxState::VARIANTS.iter().map(|s| s.as_str()).collect();
         assert_eq!(api::DELIVERY_STATES, deliveries);
+        let crawls: Vec<&str> = app::crawl::stored::CrawlState::VARIANTS.iter().map(|s| s.as_str()).collect();
+        assert_eq!(api::crawls::CRAWL_STATES, crawls);
     }
 }

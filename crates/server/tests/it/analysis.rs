@@ -64,14 +64,14 @@ async fn an_abandoned_analysis_alone() {
         c.fetch.max_body_bytes = 2 * 1024 * 1024;
     })
     .await;
-    let slots = srv.server.state().app.slots.clone();
+    let app = srv.server.state().app.clone();
     let impatient = reqwest::Client::builder().no_proxy().timeout(Duration::from_millis(1500)).build().unwrap();
     let gave_up = impatient.get(srv.audit_url(&format!("http://{site}/"), "")).send().await;
     assert!(gave_up.is_err(), "the page takes far longer than the client waits");
 
     // The analysis notices within a few milliseconds and gives its slot back.
     let started = Instant::now();
-    while slots.running() > 0 {
+    while app.audits_running() > 0 {
         assert!(started.elapsed() < Duration::from_secs(3), "the abandoned analysis still holds its slot");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }

@@ -9,7 +9,7 @@ pub(crate) mod shapes;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use server::pipeline::{analyse, thread_cpu_time, AnalysisLimits};
+use app::pipeline::{analyse, thread_cpu_time, AnalysisLimits};
 
 const BUDGET: Duration = server::DEFAULT_ANALYSIS_CPU;
 
