@@ -197,8 +197,13 @@ async fn load(
         })?),
         None => None,
     };
+    // The only render of this process: the pool has a free place.
+    let place = renderer.map(|r| r.reserve()).transpose().map_err(|e| {
+        let message = e.to_string();
+        (app::AppError::from(e).code(), message)
+    })?;
     let observer = app::NoObserver;
-    match server::pipeline::audit_page(&fetcher, renderer.as_ref(), &url, None, limits, &observer).await {
+    match server::pipeline::audit_page(&fetcher, place, &url, None, limits, &observer).await {
         Ok(page) => Ok((page.audit, page.rendering)),
         // A render's failure in the service's sentence; a fetch's in the fetcher's, as always.
         Err(e @ (AppError::RenderNotConfigured(_) | AppError::RenderTimeout(_) | AppError::RenderFailed(_))) => {

@@ -62,7 +62,7 @@ pub async fn audit_url_observed(
     audit_page(fetcher, None, url, slot, limits, observer).await
 }
 
-/// [`audit_url_observed`], and with a `renderer` a rendered audit (docs/API.md, "Rendered
+/// [`audit_url_observed`], and with a place in a render pool (`renderer`) a rendered audit (docs/API.md, "Rendered
 /// audits"): the served page and its robots.txt are fetched as always, then the page (at
 /// its URL after redirects) is rendered; the analysis parses both documents, audits the
 /// rendered DOM with the served response's HTTP facts, and compares the two
@@ -73,7 +73,7 @@ pub async fn audit_url_observed(
 /// [`render::RenderError`]).
 pub async fn audit_page(
     fetcher: &Fetcher,
-    renderer: Option<&render::Renderer>,
+    renderer: Option<render::Reservation>,
     url: &Url,
     slot: Option<OwnedSemaphorePermit>,
     limits: AnalysisLimits,

@@ -301,3 +301,44 @@ async fn a_document_that_never_arrives_is_a_timeout() {
     assert_eq!(renderer.in_flight(), 0);
     assert!(renderer.render(&sites.site.url("/spa")).await.is_ok());
 }
+
+#[test]
+fn places_are_reserved_all_or_none_and_given_back_when_dropped() {
+    // Reserving starts no browser: a binary that exists is enough.
+    let fetcher = fetch::Fetcher::new(fetch::FetchConfig::default()).unwrap();
+    let config = RenderConfig { chromium: Some("/bin/sh".into()), tabs: 1, queue: 2, ..RenderConfig::default() };
+    let renderer = Renderer::new(config, fetcher).unwrap();
+    assert_eq!(renderer.free_places(), 3);
+
+    let two = renderer.try_reserve(2).unwrap();
+    assert_eq!((two.len(), renderer.in_flight(), renderer.free_places()), (2, 2, 1));
+    // Two more do not fit: none is taken.
+    assert!(matches!(renderer.try_reserve(2), Err(RenderError::Overloaded)));
+    assert_eq!(renderer.in_flight(), 2);
+    let last = renderer.reserve().unwrap();
+    assert!(matches!(renderer.reserve(), Err(RenderError::Overloaded)));
+    assert!(matches!(renderer.try_reserve(usize::MAX), Err(RenderError::Overloaded)));
+
+    drop(two);
+    assert_eq!(renderer.in_flight(), 1);
+    assert_eq!(renderer.try_reserve(2).unwrap().len(), 2);
+    // Those two went with the statement; `last` still holds its place.
+    assert_eq!(renderer.in_flight(), 1);
+    drop(last);
+    assert_eq!((renderer.in_flight(), renderer.free_places()), (0, 3));
+    assert!(renderer.try_reserve(0).unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn a_reserved_place_renders_and_is_given_back() {
+    let Some(chromium) = test_support::chromium_or_skip() else { return };
+    let sites = sites().await;
+    let renderer = renderer(chromium, fetcher_for(&sites.site), 1, 0);
+    let place = renderer.reserve().unwrap();
+    // The pool's only place is taken: a render without one is refused at once.
+    let refused = renderer.render(&sites.site.url("/spa")).await;
+    assert!(matches!(refused, Err(RenderError::Overloaded)), "{refused:?}");
+    let page = place.render(&sites.site.url("/spa")).await.unwrap();
+    assert!(page.html.contains("<h1>Rendered heading</h1>"), "{}", page.html);
+    assert_eq!(renderer.in_flight(), 0);
+}

@@ -351,3 +351,72 @@ async fn frames_and_navigations_to_inner_addresses_are_blocked() {
     assert_eq!((moved.status, moved.body["error"]["code"].as_str()), (422, Some("blocked_target")), "{}", moved.raw);
     assert!(moved.body["error"]["message"].as_str().unwrap().contains("10.0.0.3"), "{}", moved.raw);
 }
+
+/// The quota units the key spent this minute (`GET /api/v1/usage` itself costs nothing).
+async fn used(t: &TestServer, key: &str) -> i64 {
+    let usage = Answer::from(t.client.get(t.url("/api/v1/usage")).header("x-api-key", key).send().await.unwrap()).await;
+    usage.body["requests_this_minute"].as_i64().unwrap_or_else(|| panic!("{}", usage.raw))
+}
+
+#[tokio::test]
+async fn a_full_render_pool_is_refused_before_anything_is_charged() {
+    let Some(chromium) = chromium_or_skip() else { return };
+    // One place in the pool: one tab, no queue.
+    let t = TestServer::start(|c| {
+        c.chromium = Some(chromium);
+        c.render_tabs = 1;
+        c.render_queue = 0;
+        c.render_timeout_ms = 2_000;
+    })
+    .await;
+    let (key, _) = t.key(|k| k.rate_limit = Some(LIMIT as u32));
+    let site = fixture_site("render-js").await;
+
+    // Two rendered audits at once: one gets the place, the other is refused unpaid. The
+    // page never settles, so the first holds its place for the whole time limit.
+    let page = site.url("/busy.html");
+    let (a, b) = tokio::join!(audit(&t, &key, &page, "&render=true"), audit(&t, &key, &page, "&render=true"));
+    let mut statuses = [a.status, b.status];
+    statuses.sort_unstable();
+    assert_eq!(statuses, [200, 503], "{}\n{}", a.raw, b.raw);
+    let refused = if a.status == 503 { &a } else { &b };
+    refused.assert_common();
+    assert_eq!(refused.body["error"]["code"], "overloaded", "{}", refused.raw);
+    let done = if a.status == 200 { &a } else { &b };
+    assert!(remaining(done) == LIMIT - 5, "only the rendered audit that ran is charged: {}", done.raw);
+    // (0 when the per-minute window turned over since.)
+    let spent = used(&t, &key).await;
+    assert!(spent == 5 || spent == 0, "{spent} units spent");
+
+    // A rendered batch needs a place per distinct URL, all or none: two do not fit in one,
+    // and nothing is charged.
+    let batch = Answer::from(
+        t.client
+            .post(t.url("/api/v1/audit/batch"))
+            .header("x-api-key", &key)
+            .json(&json!({ "urls": [site.url("/spa.html"), site.url("/noindex.html")], "render": true }))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    validate_documented("POST", "/api/v1/audit/batch", &batch);
+    assert_eq!((batch.status, batch.body["error"]["code"].as_str()), (503, Some("overloaded")), "{}", batch.raw);
+    let after = used(&t, &key).await;
+    assert!(after == spent || after == 0, "the refused batch is not charged: {after} after {spent}");
+
+    // The place was given back: one URL fits.
+    let one = Answer::from(
+        t.client
+            .post(t.url("/api/v1/audit/batch"))
+            .header("x-api-key", &key)
+            .json(&json!({ "urls": [site.url("/spa.html")], "render": true }))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!((one.status, one.body["succeeded"].as_u64()), (200, Some(1)), "{}", one.raw);
+    let last = used(&t, &key).await;
+    assert!(last == after + 5 || last == 5, "the batch of one took 5 units: {last} after {after}");
+}
