@@ -104,6 +104,10 @@ pub enum RenderError {
     /// The browser failed (crashed, refused a command); it is restarted for the next render.
     #[error("the browser failed: {0}")]
     Browser(String),
+    /// The browser did not start (the binary exists but fails, or its DevTools socket never
+    /// opened); the next render tries again.
+    #[error("the browser did not start: {0}")]
+    Launch(String),
 }
 
 /// A pool of headless-Chromium tabs behind the guarded proxy. Cheap to clone.
@@ -255,6 +259,12 @@ impl Renderer {
             })
             .map_err(|_| RenderError::Overloaded)?;
         Ok((0..n).map(|_| Reservation { renderer: self.clone() }).collect())
+    }
+
+    /// The profile directory of the running browser, if one runs (for operators and tests):
+    /// a fresh temporary directory per browser start, removed when the browser goes.
+    pub async fn profile_dir(&self) -> Option<PathBuf> {
+        self.inner.browser.lock().await.as_ref().and_then(|b| b.profile_dir())
     }
 
     /// Loads `url` in a fresh browser context, waits until the page settles (network idle or
