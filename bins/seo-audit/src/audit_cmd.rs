@@ -95,7 +95,11 @@ pub async fn run(args: AuditArgs, global: &Global) -> u8 {
             result.rendering = rendering;
             write_json(&mut out, &api::FullAnswer::new(result))
         }
-        Format::Compact => write_json(&mut out, &api::CompactAnswer::new(audit.to_compact(&scanned_at))),
+        Format::Compact => {
+            let mut compact = audit.to_compact(&scanned_at);
+            compact.rendering = rendering.as_ref().map(audit_core::CompactRendering::of);
+            write_json(&mut out, &api::CompactAnswer::new(compact))
+        }
         Format::Text => {
             let color = !args.no_color && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
             out.write_all(audit_core::report::text(&audit, color).as_bytes())
@@ -197,13 +201,21 @@ async fn load(
         })?),
         None => None,
     };
+    // The only render of this process: the pool has a free place.
+    let place = renderer.map(|r| r.reserve()).transpose().map_err(|e| {
+        let message = e.to_string();
+        (app::AppError::from(e).code(), message)
+    })?;
     let observer = app::NoObserver;
-    match app::pipeline::audit_page(&fetcher, renderer.as_ref(), &url, None, limits, &observer).await {
+    match app::pipeline::audit_page(&fetcher, place, &url, None, limits, &observer).await {
         Ok(page) => Ok((page.audit, page.rendering)),
         // A render's failure in the service's sentence; a fetch's in the fetcher's, as always.
-        Err(e @ (AppError::RenderNotConfigured(_) | AppError::RenderTimeout(_) | AppError::RenderFailed(_))) => {
-            Err((e.code(), e.message()))
-        }
+        Err(
+            e @ (AppError::RenderNotConfigured(_)
+            | AppError::RenderTimeout(_)
+            | AppError::RenderFailed(_)
+            | AppError::RenderStartFailed(_)),
+        ) => Err((e.code(), e.message())),
         Err(e) => Err((e.code(), e.to_string())),
     }
 }

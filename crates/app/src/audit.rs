@@ -194,20 +194,21 @@ impl App {
         self.renderer_for(AuditOptions { render }).map(drop)
     }
 
-    /// Whether a render with `options` may be charged: a browser exists and its pool is not
-    /// full now (every tab busy and the render queue full: `overloaded`, before anything is
-    /// charged; a pool that fills after this is met by the render itself).
+    /// Places in the render pool for `n` rendered audits, all or none, taken before anything
+    /// is charged and held until each render ends (docs/API.md, "Rendered audits"): `n`
+    /// `None`s without rendering.
     ///
     /// # Errors
-    /// [`AppError::RenderNotConfigured`] or [`AppError::Overloaded`].
-    fn render_admissible(&self, options: AuditOptions) -> Result<(), AppError> {
-        if let Some(renderer) = self.renderer_for(options)? {
-            let config = renderer.config();
-            if renderer.in_flight() >= config.tabs.max(1) + config.queue {
-                return Err(AppError::Overloaded);
+    /// [`AppError::RenderNotConfigured`], or [`AppError::Overloaded`] when fewer than `n`
+    /// places are free (every tab busy and the render queue full).
+    fn reserve_renders(&self, options: AuditOptions, n: usize) -> Result<Vec<Option<render::Reservation>>, AppError> {
+        match self.renderer_for(options)? {
+            None => Ok((0..n).map(|_| None).collect()),
+            Some(renderer) => {
+                let places = renderer.try_reserve(n).map_err(|_| AppError::Overloaded)?;
+                Ok(places.into_iter().map(Some).collect())
             }
         }
-        Ok(())
     }
 
     /// The renderer `options` need: `None` without rendering.
@@ -249,11 +250,11 @@ impl App {
         options: AuditOptions,
         charge: impl FnOnce(u32) -> F,
     ) -> Result<Audited, E> {
-        self.render_admissible(options)?;
+        let place = self.reserve_renders(options, 1)?.pop().flatten();
         let units = options.units();
         let mut tickets = self.admit_charged(1, |_| charge(units)).await?;
         let ticket = tickets.pop().ok_or_else(|| AppError::internal("no audit ticket"))?;
-        Ok(self.run_audit(url, owner, options, ticket).await?)
+        Ok(self.run_audit_in(url, owner, options, ticket, place).await?)
     }
 
     /// Audits the distinct `urls` of a batch: a place for each, all or none, then one
@@ -271,11 +272,11 @@ impl App {
         concurrency: usize,
         charge: impl FnOnce(u32) -> F,
     ) -> Result<Vec<Result<Audited, AppError>>, E> {
-        self.render_admissible(options)?;
+        let places = self.reserve_renders(options, urls.len())?;
         let units = options.units();
         let tickets = self.admit_charged(urls.len(), |n| charge(n.saturating_mul(units))).await?;
-        Ok(futures_util::stream::iter(urls.into_iter().zip(tickets))
-            .map(|(url, ticket)| async move { self.run_audit(&url, owner, options, ticket).await })
+        Ok(futures_util::stream::iter(urls.into_iter().zip(tickets).zip(places))
+            .map(|((url, ticket), place)| async move { self.run_audit_in(&url, owner, options, ticket, place).await })
             .buffered(concurrency.max(1))
             .collect()
             .await)
@@ -374,6 +375,8 @@ impl App {
     /// [`AuditOptions::render`] renders) and analyses the page (the slot held until the
     /// analysis ends), builds the result and records it. A rendered audit's result is the
     /// audit of the rendered DOM with its `rendering` section, and that is what is stored.
+    /// A rendered audit takes its place in the render pool here (a caller that charges for
+    /// it takes the place before the charge: [`App::audit_for_client`]).
     ///
     /// # Errors
     /// What the fetch or the render met, or an engine failure. A failure to store is
@@ -385,9 +388,25 @@ impl App {
         options: AuditOptions,
         ticket: Ticket,
     ) -> Result<Audited, AppError> {
-        let renderer = self.renderer_for(options)?;
+        let place = self.reserve_renders(options, 1)?.pop().flatten();
+        self.run_audit_in(url, owner, options, ticket, place).await
+    }
+
+    /// [`App::run_audit`] with the render pool's `place` already taken (`Some` exactly when
+    /// `options` render).
+    async fn run_audit_in(
+        &self,
+        url: &Url,
+        owner: Option<&str>,
+        options: AuditOptions,
+        ticket: Ticket,
+        place: Option<render::Reservation>,
+    ) -> Result<Audited, AppError> {
+        if options.render && place.is_none() {
+            return Err(AppError::internal("a rendered audit without its place in the render pool"));
+        }
         let slot = ticket.ready().await?;
-        let page = match audit_page(&self.fetcher, renderer, url, Some(slot), self.limits, &*self.observer).await {
+        let page = match audit_page(&self.fetcher, place, url, Some(slot), self.limits, &*self.observer).await {
             Ok(page) => page,
             Err(e) => {
                 self.observer.audit_done(e.code());

@@ -66,6 +66,10 @@ pub enum AppError {
     /// string is the cause, for the log only.
     #[error("the browser failed: {0}")]
     RenderFailed(String),
+    /// The browser did not start (a broken or wrong `chromium` binary); the string is the
+    /// cause, for the log only.
+    #[error("the browser did not start: {0}")]
+    RenderStartFailed(String),
 }
 
 impl From<render::RenderError> for AppError {
@@ -79,6 +83,7 @@ impl From<render::RenderError> for AppError {
             render::RenderError::Timeout(limit) => AppError::RenderTimeout(limit),
             render::RenderError::Fetch(f) => AppError::Fetch(f),
             render::RenderError::Browser(cause) => AppError::RenderFailed(cause),
+            render::RenderError::Launch(cause) => AppError::RenderStartFailed(cause),
         }
     }
 }
@@ -142,7 +147,7 @@ impl AppError {
             AppError::CompetitorStatus(_) => "target_status",
             AppError::RenderNotConfigured(_) => "not_configured",
             AppError::RenderTimeout(_) => "target_timeout",
-            AppError::RenderFailed(_) => "upstream_error",
+            AppError::RenderFailed(_) | AppError::RenderStartFailed(_) => "upstream_error",
         }
     }
 
@@ -175,6 +180,10 @@ impl AppError {
             AppError::RenderFailed(_) => {
                 "The browser failed while rendering the page; it is restarted, retry the audit.".to_string()
             }
+            AppError::RenderStartFailed(_) => "The browser (Chromium) failed to start, so the page could not be \
+                 rendered; the operator should check the `chromium` setting (SEO_AUDIT_CHROMIUM) and the service's \
+                 log. Audits without `render` work as always."
+                .to_string(),
         }
     }
 
@@ -200,6 +209,7 @@ impl AppError {
                 "install": RENDER_INSTALL,
             })),
             AppError::RenderFailed(_) => Some(json!({ "reason": "browser" })),
+            AppError::RenderStartFailed(_) => Some(json!({ "reason": "browser_start" })),
             AppError::Refused { details, .. } => details.as_deref().cloned(),
             _ => None,
         }
@@ -210,7 +220,9 @@ impl AppError {
         match self {
             AppError::Fetch(e) => e.detail().map(str::to_string),
             AppError::Provider(ProviderError::Transport(e)) => e.detail().map(str::to_string),
-            AppError::RenderNotConfigured(cause) | AppError::RenderFailed(cause) => Some(cause.clone()),
+            AppError::RenderNotConfigured(cause)
+            | AppError::RenderFailed(cause)
+            | AppError::RenderStartFailed(cause) => Some(cause.clone()),
             _ => None,
         }
     }

@@ -73,7 +73,7 @@ pub use monitors::{AlertRule, Monitors, OwnedMonitor};
 pub use observe::{NoObserver, Observer, Phase};
 /// The settings of rendered audits' browser pool (docs/API.md, "Rendered audits"): the
 /// server reaches the rendering crate only through the application.
-pub use render::{RenderConfig, Renderer};
+pub use render::{RenderConfig, Renderer, Reservation};
 pub use setup::{FetchSettings, OpenError, RateLimits, Setup};
 pub use slots::{AuditSlots, Ticket};
 pub use stored::StoredResult;

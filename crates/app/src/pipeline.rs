@@ -62,18 +62,20 @@ pub async fn audit_url_observed(
     audit_page(fetcher, None, url, slot, limits, observer).await
 }
 
-/// [`audit_url_observed`], and with a `renderer` a rendered audit (docs/API.md, "Rendered
-/// audits"): the served page and its robots.txt are fetched as always, then the page (at
-/// its URL after redirects) is rendered; the analysis parses both documents, audits the
-/// rendered DOM with the served response's HTTP facts, and compares the two
-/// ([`audit_core::rendering::compare`]). The render counts as part of the fetch phase.
+/// [`audit_url_observed`], and with a place in a render pool (`renderer`) a rendered audit
+/// (docs/API.md, "Rendered audits"): the served page and its robots.txt are fetched as
+/// always, then the page (at its URL after redirects) is rendered; the analysis parses both
+/// documents, audits the rendered DOM with the served response's HTTP facts and the
+/// browser's final URL (after client-side navigation; relative links and canonicals resolve
+/// against it), and compares the two ([`audit_core::rendering::compare`]). The render counts
+/// as part of the fetch phase.
 ///
 /// # Errors
 /// What the fetch met, or what the render met ([`AppError::from`] a
 /// [`render::RenderError`]).
 pub async fn audit_page(
     fetcher: &Fetcher,
-    renderer: Option<&render::Renderer>,
+    renderer: Option<render::Reservation>,
     url: &Url,
     slot: Option<OwnedSemaphorePermit>,
     limits: AnalysisLimits,
@@ -99,7 +101,8 @@ pub async fn audit_page(
             None => (audit_core::audit(Page::parse_within(&requested, &page.body, http, budget)), robots, None),
             Some(rendered) => {
                 let served = Page::parse_within(&requested, &page.body, http.clone(), budget);
-                let dom = Page::parse_within(&requested, rendered.html.as_bytes(), http, budget);
+                let dom_http = rendered_http(http, &requested, &rendered.final_url);
+                let dom = Page::parse_within(&requested, rendered.html.as_bytes(), dom_http, budget);
                 let rendering = rendering::compare(&served, &dom, browser_facts(rendered));
                 (audit_core::audit(dom), robots, Some(rendering))
             }
@@ -108,6 +111,19 @@ pub async fn audit_page(
     .await?;
     observer.audit_phase(Phase::Analysis, fetched_at.elapsed());
     Ok(PageAudit { audit, robots_txt: robots, rendering })
+}
+
+/// The HTTP facts of a rendered DOM: the served response's, with the browser's final URL
+/// (after client-side navigation, `history.pushState` included) as the page's final URL, so
+/// its relative links and canonical resolve as the browser resolved them. A final URL that
+/// is not http(s) (none should be) leaves the served one.
+pub fn rendered_http(http: HttpFacts, requested: &str, rendered_final_url: &str) -> HttpFacts {
+    match Url::parse(rendered_final_url) {
+        Ok(u) if matches!(u.scheme(), "http" | "https") && u.as_str() != requested => {
+            http.with_final_url(u.to_string())
+        }
+        _ => http,
+    }
 }
 
 /// What the browser reported about a render, in the engine's terms.
@@ -339,4 +355,26 @@ pub fn http_facts(requested: &str, page: &FetchedPage, robots: Option<&Robots>) 
     // The fetcher's headers as they are (names lower-case already, order kept).
     http.headers = page.headers.clone();
     http
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rendered_dom_resolves_links_against_the_browsers_address() {
+        const SERVED: &str = "https://shop.example/app.html";
+        let dom = br#"<html><head><title>t</title><link rel="canonical" href="./"></head>
+            <body><a href="large.html">large</a></body></html>"#;
+        let http = rendered_http(HttpFacts::new().with_status(200), SERVED, "https://shop.example/kettles/");
+        let page = Page::parse(SERVED, dom, http);
+        assert_eq!(page.final_url, "https://shop.example/kettles/");
+        assert_eq!(page.canonical(), "https://shop.example/kettles/");
+        assert_eq!(page.links[0].url.as_deref(), Some("https://shop.example/kettles/large.html"));
+        // The same address, or one that is not http(s), leaves the served facts.
+        for same in [SERVED, "about:blank", "not a url"] {
+            let http = rendered_http(HttpFacts::new().with_status(200), SERVED, same);
+            assert_eq!(http.final_url, None, "{same}");
+        }
+    }
 }

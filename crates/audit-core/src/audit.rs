@@ -328,6 +328,7 @@ impl Audit {
                 .take(COMPACT_TOP_ISSUES)
                 .map(|(r, f)| TopIssue { id: r.id.to_string(), kind: r.severity, title: f.title.clone() })
                 .collect(),
+            rendering: None,
         }
     }
 }
@@ -671,6 +672,45 @@ pub struct CompactResult {
     /// The worst failed checks, at most [`COMPACT_TOP_ISSUES`].
     #[cfg_attr(feature = "schema", schemars(length(max = 5)))]
     pub top_issues: Vec<TopIssue>,
+    /// A rendered audit's summary of its `rendering` section; absent (not `null`) without
+    /// rendering (docs/API.md, "Compact form").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rendering: Option<CompactRendering>,
+}
+
+/// The compact form's summary of a rendered audit (docs/API.md, "Compact form").
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(deny_unknown_fields))]
+#[serde(default)]
+pub struct CompactRendering {
+    /// Whether indexable content depends on JavaScript.
+    pub depends_on_javascript: bool,
+    /// The render reached its time limit.
+    pub timed_out: bool,
+    /// The fields of the served and rendered views that differ.
+    pub differences: Vec<String>,
+    /// How many browser requests were refused.
+    pub blocked_total: usize,
+    /// The rendering findings, worst first.
+    pub findings: Vec<TopIssue>,
+}
+
+impl CompactRendering {
+    /// The summary of `rendering`.
+    pub fn of(rendering: &crate::rendering::Rendering) -> CompactRendering {
+        CompactRendering {
+            depends_on_javascript: rendering.depends_on_javascript,
+            timed_out: rendering.timed_out,
+            differences: rendering.differences.clone(),
+            blocked_total: rendering.blocked_total,
+            findings: rendering
+                .findings
+                .iter()
+                .map(|f| TopIssue { id: f.id.clone(), kind: f.kind, title: f.title.clone() })
+                .collect(),
+        }
+    }
 }
 
 #[cfg(test)]

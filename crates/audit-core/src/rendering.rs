@@ -30,6 +30,9 @@ pub const LINKS_ADDED_SHARE_PERCENT: usize = 20;
 /// The id of the finding that indexable content (title, description, canonical, h1, a
 /// substantial share of words or links) exists only after, or differs after, rendering.
 pub const JS_DEPENDENT_CONTENT: &str = "js-dependent-content";
+/// The id of the finding that the served HTML has a title, meta description, canonical or
+/// h1 that a script removes: the rendered DOM has none.
+pub const JS_REMOVED_CONTENT: &str = "js-removed-content";
 /// The id of the finding that the meta robots directives differ between the served HTML and
 /// the rendered DOM.
 pub const JS_ROBOTS_DIRECTIVES: &str = "js-robots-directives";
@@ -130,7 +133,7 @@ pub struct Rendering {
     /// Whether indexable content depends on JavaScript (the `js-dependent-content` finding).
     pub depends_on_javascript: bool,
     /// Findings about the difference, worst first (`js-robots-directives`,
-    /// `js-dependent-content`); not scored.
+    /// `js-dependent-content`, `js-removed-content`); not scored.
     pub findings: Vec<Recommendation>,
 }
 
@@ -186,6 +189,10 @@ pub fn compare(served: &Page, rendered: &Page, browser: Browser) -> Rendering {
     let depends_on_javascript = !content.is_empty();
     if depends_on_javascript {
         findings.push(content_finding(&content));
+    }
+    let removed = removed_content(&s, &r);
+    if !removed.is_empty() {
+        findings.push(removed_finding(&removed));
     }
     let blocked_total = browser.blocked.len();
     let mut blocked = browser.blocked;
@@ -257,6 +264,48 @@ fn content_differences(s: &View, r: &View, links_added: usize) -> Vec<String> {
         out.push(format!("{links_added} link targets exist only after rendering"));
     }
     out
+}
+
+/// The fields the served HTML has and the rendered DOM has not (a script removed them), by
+/// name, in the order of [`View`].
+fn removed_content(s: &View, r: &View) -> Vec<&'static str> {
+    let fields = [
+        ("title", s.title.as_str(), r.title.as_str()),
+        ("meta description", s.meta_description.as_deref().unwrap_or(""), r.meta_description.as_deref().unwrap_or("")),
+        ("canonical", s.canonical.as_str(), r.canonical.as_str()),
+        ("h1", s.h1.as_str(), r.h1.as_str()),
+    ];
+    fields
+        .into_iter()
+        .filter(|(_, served, rendered)| !served.is_empty() && rendered.is_empty())
+        .map(|(n, ..)| n)
+        .collect()
+}
+
+fn removed_finding(names: &[&str]) -> Recommendation {
+    let listed = match names {
+        [one] => format!("the {one}"),
+        [rest @ .., last] => format!("the {} and the {last}", rest.join(", the ")),
+        [] => String::new(),
+    };
+    let pronoun = if names.len() == 1 { "it" } else { "them" };
+    Recommendation {
+        id: JS_REMOVED_CONTENT.to_string(),
+        kind: Severity::Warning,
+        category: Category::Technical,
+        title: "JavaScript removes indexable content".to_string(),
+        description: format!(
+            "The served HTML has {listed}, and a script removes {pronoun}: the rendered page has none. Google \
+             indexes the rendered page, so it sees the page without {pronoun}, while search engines and AI crawlers \
+             that do not run scripts see the served HTML; keep {pronoun} in the page after rendering (the script \
+             should update, not remove).",
+        ),
+        impact: Level::High,
+        effort: Level::Medium,
+        confidence: 90,
+        current_value: Some(format!("removed by rendering: {}", names.join(", "))),
+        suggested_value: None,
+    }
 }
 
 fn content_finding(what: &[String]) -> Recommendation {
@@ -431,6 +480,52 @@ mod tests {
         let f = &r.findings[0];
         assert_eq!(f.title, "JavaScript removes noindex");
         assert!(f.description.contains("does not render a page whose served HTML says noindex"));
+    }
+
+    #[test]
+    fn a_script_that_removes_title_canonical_and_h1_is_reported() {
+        let served = article("");
+        let rendered = served
+            .replace("<title>Copper kettles, hand hammered</title>", "")
+            .replace(r#"<link rel="canonical" href="https://shop.example/kettles">"#, "")
+            .replace("<h1>Copper kettles</h1>", "");
+        let r = compare(&page(&served), &page(&rendered), browser());
+        assert_eq!(r.differences, ["title", "canonical", "h1", "h1_count", "word_count"], "{r:#?}");
+        assert_eq!((r.rendered.title.as_str(), r.rendered.canonical.as_str()), ("", ""));
+        // Nothing was added by the script: the content does not depend on it.
+        assert!(!r.depends_on_javascript);
+        assert_eq!(r.findings.len(), 1, "{:#?}", r.findings);
+        let f = &r.findings[0];
+        assert_eq!((f.id.as_str(), f.kind, f.impact), (JS_REMOVED_CONTENT, Severity::Warning, Level::High));
+        assert_eq!(f.title, "JavaScript removes indexable content");
+        assert!(
+            f.description.starts_with(
+                "The served HTML has the title, the canonical and the h1, and a script removes them: the rendered \
+                 page has none."
+            ),
+            "{}",
+            f.description
+        );
+        assert_eq!(f.current_value.as_deref(), Some("removed by rendering: title, canonical, h1"));
+    }
+
+    #[test]
+    fn one_removed_field_is_named_alone_and_comes_after_a_dependency() {
+        // The shell's description is removed while the script writes the rest.
+        let served = SHELL.replace("<title></title>", r#"<title></title><meta name="description" content="Kettles">"#);
+        let rendered = article("")
+            .replace(r#"<meta name="description" content="Hand-hammered copper kettles from our workshop.">"#, "");
+        let r = compare(&page(&served), &page(&rendered), browser());
+        let ids: Vec<&str> = r.findings.iter().map(|f| f.id.as_str()).collect();
+        assert_eq!(ids, [JS_DEPENDENT_CONTENT, JS_REMOVED_CONTENT]);
+        assert!(
+            r.findings[1].description.starts_with("The served HTML has the meta description, and a script removes it:"),
+            "{}",
+            r.findings[1].description
+        );
+        // A field the served HTML did not have either is not "removed".
+        let r = compare(&page(SHELL), &page(SHELL), browser());
+        assert!(r.findings.is_empty());
     }
 
     #[test]

@@ -61,7 +61,7 @@ pub(crate) struct BrowserProcess {
 impl BrowserProcess {
     /// Starts `chromium` with a fresh profile.
     pub(crate) async fn launch(chromium: &Path) -> Result<BrowserProcess, RenderError> {
-        let failed = |what: &str, err: &dyn std::fmt::Display| RenderError::Browser(format!("{what}: {err}"));
+        let failed = |what: &str, err: &dyn std::fmt::Display| RenderError::Launch(format!("{what}: {err}"));
         let profile = tempfile::Builder::new()
             .prefix("seo-audit-chromium-")
             .tempdir()
@@ -71,9 +71,12 @@ impl BrowserProcess {
         let refuse_all = GuardedProxy::start(nothing, ProxyLimits::of(&fetch::FetchConfig::default()))
             .await
             .map_err(|e| failed("cannot start the refusing proxy", &e))?;
-        let config = BrowserConfig::builder()
+        let mut config = BrowserConfig::builder();
+        if !sandboxed(rustix::process::geteuid().is_root()) {
+            config = config.no_sandbox();
+        }
+        let config = config
             .chrome_executable(chromium)
-            .no_sandbox()
             .user_data_dir(profile.path())
             .respect_https_errors()
             .launch_timeout(LAUNCH_TIMEOUT)
@@ -83,7 +86,7 @@ impl BrowserProcess {
             .build()
             .map_err(|e| RenderError::NotConfigured(format!("{e}; {INSTALL_HINT}")))?;
         let (mut browser, mut handler) =
-            Browser::launch(config).await.map_err(|e| failed("Chromium did not start", &e))?;
+            Browser::launch(config).await.map_err(|e| failed(&format!("{} did not start", chromium.display()), &e))?;
         let pid = browser.get_mut_child().and_then(|child| child.inner.id());
         let handler = tokio::spawn(async move {
             while let Some(event) = handler.next().await {
@@ -107,6 +110,11 @@ impl BrowserProcess {
     /// The browser's process id.
     pub(crate) fn pid(&self) -> Option<u32> {
         self.pid
+    }
+
+    /// The browser's profile directory.
+    pub(crate) fn profile_dir(&self) -> Option<PathBuf> {
+        self.profile.as_ref().map(|p| p.path().to_path_buf())
     }
 
     /// Memory of the browser and all its descendants, in bytes: the sum of their
@@ -162,7 +170,14 @@ impl Drop for BrowserProcess {
     }
 }
 
-/// The command line: headless, no sandbox (the service runs as root in containers), no
+/// Whether Chromium runs with its own sandbox: not as root, where Chromium refuses to start
+/// with it (the service usually runs as root in containers); as any other user it is kept
+/// (docs/SECURITY.md, "Rendered audits").
+pub(crate) fn sandboxed(root: bool) -> bool {
+    !root
+}
+
+/// The command line (besides the sandbox, [`sandboxed`]): headless, no
 /// GPU, no QUIC (it would bypass an HTTP proxy), no background traffic, and every request
 /// through `proxy`, loopback included (`<-loopback>` removes loopback from the implicit
 /// bypass list). WebRTC may not use UDP outside the proxy. Chromium never resolves a name
@@ -238,4 +253,35 @@ fn process_memory(pid: u32) -> u64 {
         .and_then(|s| s.split_whitespace().nth(1)?.parse().ok())
         .unwrap_or(0);
     pages * rustix::param::page_size() as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_request_goes_through_the_proxy_and_nothing_around_it() {
+        let args = chromium_args("http://127.0.0.1:4567");
+        let has = |arg: &str| args.iter().any(|a| a == arg);
+        // chromiumoxide adds the leading dashes.
+        assert!(args.iter().all(|a| !a.starts_with('-')), "{args:?}");
+        assert!(has("proxy-server=http://127.0.0.1:4567"), "{args:?}");
+        // Loopback is not bypassed: the proxy judges it.
+        assert!(has("proxy-bypass-list=<-loopback>"), "{args:?}");
+        // QUIC would go around an HTTP proxy, and so would WebRTC's UDP.
+        assert!(has("disable-quic"), "{args:?}");
+        assert!(has("force-webrtc-ip-handling-policy=disable_non_proxied_udp"), "{args:?}");
+        assert!(has("webrtc-ip-handling-policy=disable_non_proxied_udp"), "{args:?}");
+        // Chromium resolves no name itself.
+        assert!(has("host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"), "{args:?}");
+        assert!(has("headless") && has("disable-background-networking"), "{args:?}");
+        // The sandbox is chromiumoxide's switch, not one of these.
+        assert!(!args.iter().any(|a| a.contains("sandbox")), "{args:?}");
+    }
+
+    #[test]
+    fn only_root_runs_the_browser_without_its_sandbox() {
+        assert!(!sandboxed(true));
+        assert!(sandboxed(false));
+    }
 }

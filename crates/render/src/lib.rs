@@ -104,6 +104,10 @@ pub enum RenderError {
     /// The browser failed (crashed, refused a command); it is restarted for the next render.
     #[error("the browser failed: {0}")]
     Browser(String),
+    /// The browser did not start (the binary exists but fails, or its DevTools socket never
+    /// opened); the next render tries again.
+    #[error("the browser did not start: {0}")]
+    Launch(String),
 }
 
 /// A pool of headless-Chromium tabs behind the guarded proxy. Cheap to clone.
@@ -142,12 +146,42 @@ impl std::fmt::Debug for Renderer {
     }
 }
 
-/// Gives back a place in the pool (running or queued) when a render ends.
-struct Admitted<'a>(&'a AtomicUsize);
+/// A place in the pool (running or waiting for a tab), taken before the render it is for
+/// ([`Renderer::reserve`], [`Renderer::try_reserve`]) and given back when it is dropped:
+/// when its render ends, or unused. A caller that charges for a render takes its place
+/// first, so a full pool is refused before anything is charged (`docs/API.md`, "Rendered
+/// audits").
+#[must_use = "a reservation holds a place in the pool until it is dropped"]
+pub struct Reservation {
+    renderer: Renderer,
+}
 
-impl Drop for Admitted<'_> {
+impl std::fmt::Debug for Reservation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Reservation").finish_non_exhaustive()
+    }
+}
+
+impl Drop for Reservation {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
+        self.renderer.inner.admitted.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl Reservation {
+    /// The renderer this place belongs to.
+    pub fn renderer(&self) -> &Renderer {
+        &self.renderer
+    }
+
+    /// Renders `url` in this place ([`Renderer::render`] without its admission); the place
+    /// is given back when the render ends.
+    ///
+    /// # Errors
+    /// See [`RenderError`]; never [`RenderError::Overloaded`] for want of a place.
+    pub async fn render(self, url: &Url) -> Result<Rendered, RenderError> {
+        let renderer = self.renderer.clone();
+        renderer.render_in(url, self).await
     }
 }
 
@@ -192,8 +226,50 @@ impl Renderer {
         self.inner.browser.lock().await.as_ref().and_then(|b| b.pid())
     }
 
+    /// Places in the pool still free (running or waiting for a tab).
+    pub fn free_places(&self) -> usize {
+        self.places().saturating_sub(self.in_flight())
+    }
+
+    /// Places in the pool: tabs plus queue.
+    fn places(&self) -> usize {
+        self.inner.config.tabs.max(1) + self.inner.config.queue
+    }
+
+    /// One place in the pool, or [`RenderError::Overloaded`] when every tab is busy and the
+    /// queue is full.
+    ///
+    /// # Errors
+    /// [`RenderError::Overloaded`].
+    pub fn reserve(&self) -> Result<Reservation, RenderError> {
+        self.try_reserve(1)?.pop().ok_or(RenderError::Overloaded)
+    }
+
+    /// `n` places in the pool, all or none: [`RenderError::Overloaded`] (and no place taken)
+    /// when fewer than `n` are free.
+    ///
+    /// # Errors
+    /// [`RenderError::Overloaded`].
+    pub fn try_reserve(&self, n: usize) -> Result<Vec<Reservation>, RenderError> {
+        let limit = self.places();
+        self.inner
+            .admitted
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |taken| {
+                taken.checked_add(n).filter(|&after| after <= limit)
+            })
+            .map_err(|_| RenderError::Overloaded)?;
+        Ok((0..n).map(|_| Reservation { renderer: self.clone() }).collect())
+    }
+
+    /// The profile directory of the running browser, if one runs (for operators and tests):
+    /// a fresh temporary directory per browser start, removed when the browser goes.
+    pub async fn profile_dir(&self) -> Option<PathBuf> {
+        self.inner.browser.lock().await.as_ref().and_then(|b| b.profile_dir())
+    }
+
     /// Loads `url` in a fresh browser context, waits until the page settles (network idle or
-    /// the time limit), and returns the serialised DOM.
+    /// the time limit), and returns the serialised DOM: [`Renderer::reserve`], then
+    /// [`Reservation::render`].
     ///
     /// Only `http` and `https` URLs are rendered (`file:`, `data:` and the like are
     /// [`fetch::Error::InvalidUrl`]), and the URL must pass the address guard before the
@@ -203,7 +279,14 @@ impl Renderer {
     /// # Errors
     /// See [`RenderError`].
     pub async fn render(&self, url: &Url) -> Result<Rendered, RenderError> {
-        let inner = &*self.inner;
+        self.check(url)?;
+        let place = self.reserve()?;
+        self.render_in(url, place).await
+    }
+
+    /// Whether `url` may be rendered at all: http or https, with a host, and passing the
+    /// address guard.
+    fn check(&self, url: &Url) -> Result<(), RenderError> {
         if !matches!(url.scheme(), "http" | "https") {
             return Err(RenderError::Fetch(fetch::Error::InvalidUrl(format!(
                 "only http and https pages are rendered, not {}:",
@@ -213,14 +296,14 @@ impl Renderer {
         if url.host().is_none() {
             return Err(RenderError::Fetch(fetch::Error::InvalidUrl("it has no host".into())));
         }
-        inner.fetcher.guard().check_url(url)?;
+        self.inner.fetcher.guard().check_url(url)?;
+        Ok(())
+    }
 
-        let limit = inner.config.tabs.max(1) + inner.config.queue;
-        inner
-            .admitted
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| (n < limit).then_some(n + 1))
-            .map_err(|_| RenderError::Overloaded)?;
-        let _admitted = Admitted(&inner.admitted);
+    /// The render of `url` in the reserved `_place`, held until it ends.
+    async fn render_in(&self, url: &Url, _place: Reservation) -> Result<Rendered, RenderError> {
+        let inner = &*self.inner;
+        self.check(url)?;
         let _tab = inner.tabs.acquire().await.map_err(|_| RenderError::Overloaded)?;
 
         let mut retried = false;

@@ -155,7 +155,7 @@ impl From<app::AppError> for ApiError {
             AppError::CompetitorStatus(_) => StatusCode::BAD_GATEWAY,
             AppError::RenderNotConfigured(_) => StatusCode::SERVICE_UNAVAILABLE,
             AppError::RenderTimeout(_) => StatusCode::GATEWAY_TIMEOUT,
-            AppError::RenderFailed(_) => StatusCode::BAD_GATEWAY,
+            AppError::RenderFailed(_) | AppError::RenderStartFailed(_) => StatusCode::BAD_GATEWAY,
             AppError::Store(_) | AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
         if e.code() == "internal" {
@@ -251,6 +251,7 @@ mod tests {
         assert!(!off.body().to_string().contains("PATH"), "the cause goes to the log only");
         check(AppError::RenderTimeout(std::time::Duration::from_secs(10)).into(), 504, "target_timeout");
         check(AppError::RenderFailed("crashed".into()).into(), 502, "upstream_error");
+        check(AppError::RenderStartFailed("exited".into()).into(), 502, "upstream_error");
         let e = ApiError::from(AppError::Provider(ai_visibility::ProviderError::Status { status: 500 }));
         check(e.clone(), 502, "upstream_error");
         assert_eq!(e.body()["error"]["details"], json!({ "reason": "status", "upstream_status": 500 }));

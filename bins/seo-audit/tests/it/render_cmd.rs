@@ -64,3 +64,64 @@ fn render_without_a_browser_or_of_a_file_exits_2() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.starts_with("error: invalid_request: --render needs a URL"), "{stderr}");
 }
+
+/// The fixture site `render-js` on loopback: its files, and a small page for any other
+/// `.html` path (the pages the shell's script links to), 404 for the rest.
+fn render_js_site() -> u16 {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/sites/render-js");
+    let site = test_support::ThreadServer::start(move |request| {
+        let path = request.path.clone();
+        let file = dir.join(path.trim_start_matches('/'));
+        if !path.contains("..") && file.is_file() {
+            return Some(test_support::html(&std::fs::read_to_string(file).unwrap_or_default()));
+        }
+        if path.ends_with(".html") {
+            return Some(test_support::html(&format!(
+                "<!DOCTYPE html><html><head><title>Page {path}</title></head><body><p>{path}</p></body></html>"
+            )));
+        }
+        Some(test_support::status(404))
+    });
+    site.port()
+}
+
+/// `seo-audit crawl URL --format json` with `extra` arguments.
+fn crawl(url: &str, extra: &[&str], chromium: &str) -> Value {
+    let mut args = vec!["crawl", url, "--format", "json", "--allow-target", "127.0.0.1", "--max-pages", "5"];
+    args.extend_from_slice(extra);
+    let out = run(&args, &[("SEO_AUDIT_CHROMIUM", chromium)]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+/// The URLs of a crawl report's pages.
+fn crawled(report: &Value) -> Vec<String> {
+    let pages = report["crawl"]["pages"].as_array().unwrap_or_else(|| panic!("{report:#}"));
+    pages.iter().map(|p| p["url"].as_str().unwrap().to_string()).collect()
+}
+
+#[test]
+fn a_rendered_crawl_from_the_command_line_follows_the_links_javascript_writes() {
+    let Some(chromium) = test_support::chromium_or_skip() else { return };
+    let chromium = chromium.to_str().unwrap();
+    let port = render_js_site();
+    let start = format!("http://127.0.0.1:{port}/spa.html");
+    let linked: Vec<String> = ["/kettles/large.html", "/kettles/small.html", "/care.html"]
+        .iter()
+        .map(|p| format!("http://127.0.0.1:{port}{p}"))
+        .collect();
+
+    // The served shell has no links: the crawl ends at it.
+    let served = crawl(&start, &["--no-sitemaps"], chromium);
+    assert_eq!(crawled(&served), std::slice::from_ref(&start), "{served:#}");
+
+    // Rendered, the links the script writes are found and crawled.
+    let rendered = crawl(&start, &["--no-sitemaps", "--render"], chromium);
+    assert_eq!(rendered["crawl"]["state"], "completed", "{rendered:#}");
+    let urls = crawled(&rendered);
+    for url in &linked {
+        assert!(urls.contains(url), "{url} was found by rendering: {urls:?}");
+    }
+    let spa = rendered["crawl"]["pages"].as_array().unwrap().iter().find(|p| p["url"] == start.as_str()).unwrap();
+    assert_eq!(spa["title"], "Copper kettles, hammered by hand in Bavaria", "{spa}");
+}

@@ -595,7 +595,7 @@ async fn fetch_page(
     // A rendered crawl audits the DOM the browser left, with the served response's HTTP facts.
     let dom = match renderer {
         Some(r) => match r.render(&url).await {
-            Ok(rendered) => Some(rendered.html),
+            Ok(rendered) => Some((rendered.html, rendered.final_url)),
             Err(e) => {
                 let e = AppError::from(e);
                 return Fetched::Failed { reason: format!("{}: {}", e.code(), e.message()) };
@@ -606,8 +606,14 @@ async fn fetch_page(
     let requested = entry.url.clone();
     let analysed = analyse_blocking(slot, limits, move |budget| {
         let http = http_facts(&requested, &page, robots.as_deref());
-        let html = dom.as_ref().map_or(&page.body[..], |d| d.as_bytes());
-        let audit = audit_core::audit(Page::parse_within(&requested, html, http, budget));
+        let audit = match &dom {
+            // Links of the DOM resolve against the browser's address (docs/API.md, "Rendered audits").
+            Some((html, final_url)) => {
+                let http = crate::pipeline::rendered_http(http, &requested, final_url);
+                audit_core::audit(Page::parse_within(&requested, html.as_bytes(), http, budget))
+            }
+            None => audit_core::audit(Page::parse_within(&requested, &page.body, http, budget)),
+        };
         let score = audit.score().percentage;
         (score, audit)
     })

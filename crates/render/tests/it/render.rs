@@ -67,6 +67,98 @@ ws.onerror = () => {{ document.getElementById('ws').textContent = 'refused'; }};
     Sites { inner, site }
 }
 
+/// The bytes of the file the download pages offer, and its name.
+const DOWNLOAD_MARKER: &str = "seo-audit-download-marker-7f3a9c";
+const DOWNLOAD_NAME: &str = "seo-audit-download-7f3a9c.bin";
+
+/// The pages of the safety tests: downloads, storage, `file:` URLs.
+async fn safety_site() -> RawServer {
+    let attachment = || Reply::Full {
+        status: 200,
+        headers: vec![
+            ("Content-Type".into(), "application/octet-stream".into()),
+            ("Content-Disposition".into(), format!("attachment; filename=\"{DOWNLOAD_NAME}\"")),
+        ],
+        body: DOWNLOAD_MARKER.repeat(100).into_bytes(),
+    };
+    let click = format!(
+        r#"<!DOCTYPE html><html><head><title>downloads</title></head><body>
+<a id="a" href="/file.bin" download="{DOWNLOAD_NAME}">file</a>
+<a id="b" href="data:application/octet-stream,{DOWNLOAD_MARKER}" download="{DOWNLOAD_NAME}">data</a>
+<script>document.getElementById('a').click(); document.getElementById('b').click();
+const blob = new Blob(['{DOWNLOAD_MARKER}'], {{type: 'application/octet-stream'}});
+const c = document.createElement('a'); c.href = URL.createObjectURL(blob); c.download = '{DOWNLOAD_NAME}';
+document.body.appendChild(c); c.click();
+setTimeout(() => {{ location.href = '/file.bin'; }}, 50);</script></body></html>"#
+    );
+    // Reads what an earlier render could have left, then leaves a cookie and storage.
+    let storage = r#"<!DOCTYPE html><html><head><title>storage</title></head><body><p id="seen">?</p><script>
+let stored = null; try { stored = localStorage.getItem('k'); } catch (e) { stored = 'error'; }
+let session = null; try { session = sessionStorage.getItem('k'); } catch (e) { session = 'error'; }
+document.getElementById('seen').textContent = 'cookie=[' + document.cookie + '] local=[' + stored + '] session=[' + session + ']';
+document.cookie = 'script=1; max-age=3600; path=/';
+try { localStorage.setItem('k', 'left'); sessionStorage.setItem('k', 'left'); } catch (e) {}
+</script></body></html>"#;
+    let storage_reply = Reply::Full {
+        status: 200,
+        headers: vec![
+            ("Content-Type".into(), "text/html; charset=utf-8".into()),
+            ("Set-Cookie".into(), "server=1; Max-Age=3600; Path=/".into()),
+        ],
+        body: storage.as_bytes().to_vec(),
+    };
+    let file_frame = r#"<!DOCTYPE html><html><head><title>file frame</title></head><body>
+<iframe id="f" src="file:///etc/passwd"></iframe></body></html>"#;
+    let file_fetch = r#"<!DOCTYPE html><html><head><title>file fetch</title></head><body>
+<p id="out">waiting</p><script>
+fetch('file:///etc/passwd').then(r => r.text()).then(t => { document.getElementById('out').textContent = t; })
+  .catch(() => { document.getElementById('out').textContent = 'refused'; });
+</script></body></html>"#;
+    let file_nav = r#"<!DOCTYPE html><html><head><title>file navigation</title><script>
+location.href = 'file:///etc/passwd';</script></head><body><p>leaving</p></body></html>"#;
+    let routes: Vec<(&str, Reply)> = vec![
+        ("/click", html(&click)),
+        ("/file.bin", attachment()),
+        ("/attachment", attachment()),
+        ("/storage", storage_reply),
+        ("/file-frame", html(file_frame)),
+        ("/file-fetch", html(file_fetch)),
+        ("/file-nav", html(file_nav)),
+    ];
+    RawServer::start("127.0.0.1", routes).await
+}
+
+/// Every file under `dir`, recursively.
+fn files_under(dir: &std::path::Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else { continue };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            match entry.file_type() {
+                Ok(t) if t.is_dir() => todo.push(path),
+                Ok(t) if t.is_file() => out.push(path),
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// Files under `dirs` named like the download, or holding its bytes.
+fn downloaded(dirs: &[PathBuf]) -> Vec<PathBuf> {
+    dirs.iter()
+        .flat_map(|d| files_under(d))
+        .filter(|path| {
+            let named = path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.contains("seo-audit-download"));
+            let holds = std::fs::read(path)
+                .is_ok_and(|bytes| bytes.windows(DOWNLOAD_MARKER.len()).any(|w| w == DOWNLOAD_MARKER.as_bytes()));
+            named || holds
+        })
+        .collect()
+}
+
 /// A fetcher that may reach the site's port on loopback and nothing else there.
 fn fetcher_for(site: &RawServer) -> fetch::Fetcher {
     let config = fetch::FetchConfig { allow_targets: vec![site.addr.to_string()], ..fetch::FetchConfig::default() };
@@ -300,4 +392,125 @@ async fn a_document_that_never_arrives_is_a_timeout() {
     // The pool is free and the browser still serves.
     assert_eq!(renderer.in_flight(), 0);
     assert!(renderer.render(&sites.site.url("/spa")).await.is_ok());
+}
+
+#[test]
+fn places_are_reserved_all_or_none_and_given_back_when_dropped() {
+    // Reserving starts no browser: a binary that exists is enough.
+    let fetcher = fetch::Fetcher::new(fetch::FetchConfig::default()).unwrap();
+    let config = RenderConfig { chromium: Some("/bin/sh".into()), tabs: 1, queue: 2, ..RenderConfig::default() };
+    let renderer = Renderer::new(config, fetcher).unwrap();
+    assert_eq!(renderer.free_places(), 3);
+
+    let two = renderer.try_reserve(2).unwrap();
+    assert_eq!((two.len(), renderer.in_flight(), renderer.free_places()), (2, 2, 1));
+    // Two more do not fit: none is taken.
+    assert!(matches!(renderer.try_reserve(2), Err(RenderError::Overloaded)));
+    assert_eq!(renderer.in_flight(), 2);
+    let last = renderer.reserve().unwrap();
+    assert!(matches!(renderer.reserve(), Err(RenderError::Overloaded)));
+    assert!(matches!(renderer.try_reserve(usize::MAX), Err(RenderError::Overloaded)));
+
+    drop(two);
+    assert_eq!(renderer.in_flight(), 1);
+    assert_eq!(renderer.try_reserve(2).unwrap().len(), 2);
+    // Those two went with the statement; `last` still holds its place.
+    assert_eq!(renderer.in_flight(), 1);
+    drop(last);
+    assert_eq!((renderer.in_flight(), renderer.free_places()), (0, 3));
+    assert!(renderer.try_reserve(0).unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn a_reserved_place_renders_and_is_given_back() {
+    let Some(chromium) = test_support::chromium_or_skip() else { return };
+    let sites = sites().await;
+    let renderer = renderer(chromium, fetcher_for(&sites.site), 1, 0);
+    let place = renderer.reserve().unwrap();
+    // The pool's only place is taken: a render without one is refused at once.
+    let refused = renderer.render(&sites.site.url("/spa")).await;
+    assert!(matches!(refused, Err(RenderError::Overloaded)), "{refused:?}");
+    let page = place.render(&sites.site.url("/spa")).await.unwrap();
+    assert!(page.html.contains("<h1>Rendered heading</h1>"), "{}", page.html);
+    assert_eq!(renderer.in_flight(), 0);
+}
+
+#[tokio::test]
+async fn a_page_that_downloads_leaves_no_file() {
+    let Some(chromium) = test_support::chromium_or_skip() else { return };
+    let site = safety_site().await;
+    let renderer = renderer(chromium, fetcher_for(&site), 1, 0);
+    // A script that clicks download links (a URL, a data: URL, a blob) and then navigates to
+    // an attachment.
+    let page = renderer.render(&site.url("/click")).await;
+    let profile = renderer.profile_dir().await.expect("the browser runs");
+    // A document that is itself an attachment.
+    let attachment = renderer.render(&site.url("/attachment")).await;
+    // The attachment's bytes are never a DOM (the page's own source names the marker, so only
+    // the attachment is looked at).
+    assert!(attachment.is_err() || !attachment.as_ref().unwrap().html.contains(DOWNLOAD_MARKER), "{attachment:?}");
+    drop(page);
+    // Give a download that would have started time to be written.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let mut dirs = vec![profile.clone()];
+    if let Some(home) = std::env::var_os("HOME") {
+        dirs.push(PathBuf::from(home).join("Downloads"));
+    }
+    assert!(!files_under(&profile).is_empty(), "the profile is where the browser writes: {}", profile.display());
+    let found = downloaded(&dirs);
+    assert!(found.is_empty(), "downloaded files: {found:?}");
+    // The attachment was asked for (so a download was attempted) and denied.
+    assert!(site.requests().iter().any(|r| r.path == "/attachment"));
+}
+
+#[tokio::test]
+async fn cookies_and_storage_do_not_outlive_their_render() {
+    let Some(chromium) = test_support::chromium_or_skip() else { return };
+    let site = safety_site().await;
+    let renderer = renderer(chromium, fetcher_for(&site), 1, 0);
+    let first = renderer.render(&site.url("/storage")).await.unwrap();
+    assert!(first.html.contains("cookie=[server=1] local=[null] session=[null]"), "{}", first.html);
+    let pid = renderer.browser_pid().await;
+    let second = renderer.render(&site.url("/storage")).await.unwrap();
+    // The same browser, a fresh context: nothing the first render left is there.
+    assert_eq!(renderer.browser_pid().await, pid);
+    assert!(second.html.contains("cookie=[server=1] local=[null] session=[null]"), "{}", second.html);
+    let asked: Vec<Option<String>> = site
+        .requests()
+        .iter()
+        .filter(|r| r.path == "/storage")
+        .map(|r| r.header("cookie").map(str::to_string))
+        .collect();
+    assert_eq!(asked, [None, None], "no cookie was sent back");
+}
+
+#[tokio::test]
+async fn file_urls_in_a_page_get_nothing() {
+    let Some(chromium) = test_support::chromium_or_skip() else { return };
+    let passwd = std::fs::read_to_string("/etc/passwd").unwrap_or_default();
+    let Some(first_line) = passwd.lines().next().filter(|l| !l.is_empty()) else {
+        eprintln!("skipped: no /etc/passwd to look for");
+        return;
+    };
+    let site = safety_site().await;
+    let renderer = renderer(chromium, fetcher_for(&site), 1, 0);
+    // A script that fetches it: refused.
+    let fetched = renderer.render(&site.url("/file-fetch")).await.unwrap();
+    assert!(!fetched.html.contains(first_line), "{}", fetched.html);
+    assert!(fetched.html.contains(r#"<p id="out">refused</p>"#), "{}", fetched.html);
+    // A frame of it: Chromium refuses to load it, and the navigation of such a page does not
+    // finish within the time limit, so the render is a timeout (504 `target_timeout` for an
+    // audit); either way nothing of the file is shown.
+    match renderer.render(&site.url("/file-frame")).await {
+        Ok(framed) => assert!(!framed.html.contains(first_line), "{}", framed.html),
+        Err(err) => assert!(matches!(err, RenderError::Timeout(_)), "{err:?}"),
+    }
+    // A script that navigates the document there.
+    match renderer.render(&site.url("/file-nav")).await {
+        Ok(page) => {
+            assert!(!page.html.contains(first_line), "{}", page.html);
+            assert!(!page.final_url.starts_with("file:"), "{}", page.final_url);
+        }
+        Err(err) => assert!(!err.to_string().contains(first_line), "{err}"),
+    }
 }

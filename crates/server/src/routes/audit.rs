@@ -37,7 +37,11 @@ async fn audit_one(ctx: Ctx) -> Result<crate::Response, ApiError> {
 fn render(audited: &app::Audited, format: Format) -> AuditAnswer {
     match format {
         Format::Json => AuditAnswer::full(audited.result.clone()),
-        Format::Compact => AuditAnswer::compact(audited.audit.to_compact(&audited.scanned_at)),
+        Format::Compact => {
+            let mut compact = audited.audit.to_compact(&audited.scanned_at);
+            compact.rendering = audited.result.rendering.as_ref().map(audit_core::CompactRendering::of);
+            AuditAnswer::compact(compact)
+        }
     }
 }
 

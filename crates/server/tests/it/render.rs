@@ -89,12 +89,18 @@ async fn without_a_browser_render_is_not_configured_and_the_rest_is_unchanged() 
     assert_eq!((bad.status, bad.body["error"]["code"].as_str()), (400, Some("invalid_request")), "{}", bad.raw);
     assert_eq!(bad.body["error"]["details"]["parameter"], "render");
 
+    // The compact form without render has no `rendering` field either.
+    let compact = audit(&t, &key, &page, "&format=compact").await;
+    assert_eq!(compact.status, 200, "{}", compact.raw);
+    assert!(compact.body.get("rendering").is_none(), "{}", compact.raw);
+    assert_eq!(remaining(&compact), LIMIT - 1);
+
     // Without render: one unit, and the result has no `rendering` field at all.
     let served = audit(&t, &key, &page, "&render=false").await;
     assert_eq!(served.status, 200, "{}", served.raw);
     assert!(served.body.get("rendering").is_none(), "{}", served.raw);
     assert_eq!(served.body["page"]["title"], "");
-    assert_eq!(remaining(&served), LIMIT - 1);
+    assert_eq!(remaining(&served), LIMIT - 2);
 
     // The agent tool answers the same code as a tool error.
     let tool = mcp_call(&t, &key, json!({ "url": page, "render": true })).await;
@@ -312,6 +318,24 @@ async fn a_rendered_crawl_follows_the_links_javascript_writes() {
     for linked in ["/kettles/large.html", "/kettles/small.html", "/care.html"] {
         assert!(title(&site.url(linked)).is_some(), "{linked} was found by rendering: {pages:?}");
     }
+
+    // The agent tool crawl_site with `render`: the same crawl.
+    let tool =
+        mcp_tool(&t, &key, "crawl_site", json!({ "url": site.url("/spa.html"), "max_pages": 5, "render": true })).await;
+    assert_eq!(tool["result"]["isError"], false, "{tool}");
+    let id = tool["result"]["structuredContent"]["crawl_id"].as_str().unwrap_or_else(|| panic!("{tool}")).to_string();
+    let done = crawl_ended(&t, &key, &id).await;
+    assert_eq!(done["state"], "completed", "{done}");
+    let pages = crawl_pages(&t, &key, &id).await;
+    let title = |url: &str| pages.iter().find(|(u, _)| u == url).map(|(_, t)| t.clone());
+    assert_eq!(
+        title(&site.url("/spa.html")).as_deref(),
+        Some("Copper kettles, hammered by hand in Bavaria"),
+        "{pages:?}"
+    );
+    for linked in ["/kettles/large.html", "/kettles/small.html", "/care.html"] {
+        assert!(title(&site.url(linked)).is_some(), "{linked} was found by the tool's rendered crawl: {pages:?}");
+    }
 }
 
 #[tokio::test]
@@ -350,4 +374,157 @@ async fn frames_and_navigations_to_inner_addresses_are_blocked() {
     let moved = audit(&t, &key, &site.url("/navigate.html"), "&render=true").await;
     assert_eq!((moved.status, moved.body["error"]["code"].as_str()), (422, Some("blocked_target")), "{}", moved.raw);
     assert!(moved.body["error"]["message"].as_str().unwrap().contains("10.0.0.3"), "{}", moved.raw);
+}
+
+/// The quota units the key spent this minute (`GET /api/v1/usage` itself costs nothing).
+async fn used(t: &TestServer, key: &str) -> i64 {
+    let usage = Answer::from(t.client.get(t.url("/api/v1/usage")).header("x-api-key", key).send().await.unwrap()).await;
+    usage.body["requests_this_minute"].as_i64().unwrap_or_else(|| panic!("{}", usage.raw))
+}
+
+#[tokio::test]
+async fn a_full_render_pool_is_refused_before_anything_is_charged() {
+    let Some(chromium) = chromium_or_skip() else { return };
+    // One place in the pool: one tab, no queue.
+    let t = TestServer::start(|c| {
+        c.chromium = Some(chromium);
+        c.render_tabs = 1;
+        c.render_queue = 0;
+        c.render_timeout_ms = 2_000;
+    })
+    .await;
+    let (key, _) = t.key(|k| k.rate_limit = Some(LIMIT as u32));
+    let site = fixture_site("render-js").await;
+
+    // Two rendered audits at once: one gets the place, the other is refused unpaid. The
+    // page never settles, so the first holds its place for the whole time limit.
+    let page = site.url("/busy.html");
+    let (a, b) = tokio::join!(audit(&t, &key, &page, "&render=true"), audit(&t, &key, &page, "&render=true"));
+    let mut statuses = [a.status, b.status];
+    statuses.sort_unstable();
+    assert_eq!(statuses, [200, 503], "{}\n{}", a.raw, b.raw);
+    let refused = if a.status == 503 { &a } else { &b };
+    refused.assert_common();
+    assert_eq!(refused.body["error"]["code"], "overloaded", "{}", refused.raw);
+    let done = if a.status == 200 { &a } else { &b };
+    assert!(remaining(done) == LIMIT - 5, "only the rendered audit that ran is charged: {}", done.raw);
+    // (0 when the per-minute window turned over since.)
+    let spent = used(&t, &key).await;
+    assert!(spent == 5 || spent == 0, "{spent} units spent");
+
+    // A rendered batch needs a place per distinct URL, all or none: two do not fit in one,
+    // and nothing is charged.
+    let batch = Answer::from(
+        t.client
+            .post(t.url("/api/v1/audit/batch"))
+            .header("x-api-key", &key)
+            .json(&json!({ "urls": [site.url("/spa.html"), site.url("/noindex.html")], "render": true }))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    validate_documented("POST", "/api/v1/audit/batch", &batch);
+    assert_eq!((batch.status, batch.body["error"]["code"].as_str()), (503, Some("overloaded")), "{}", batch.raw);
+    let after = used(&t, &key).await;
+    assert!(after == spent || after == 0, "the refused batch is not charged: {after} after {spent}");
+
+    // The place was given back: one URL fits.
+    let one = Answer::from(
+        t.client
+            .post(t.url("/api/v1/audit/batch"))
+            .header("x-api-key", &key)
+            .json(&json!({ "urls": [site.url("/spa.html")], "render": true }))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!((one.status, one.body["succeeded"].as_u64()), (200, Some(1)), "{}", one.raw);
+    let last = used(&t, &key).await;
+    assert!(last == after + 5 || last == 5, "the batch of one took 5 units: {last} after {after}");
+}
+
+#[tokio::test]
+async fn links_of_the_rendered_dom_resolve_against_the_address_after_client_side_navigation() {
+    let Some(chromium) = chromium_or_skip() else { return };
+    let t = TestServer::start(|c| c.chromium = Some(chromium)).await;
+    let (key, _) = t.key(|k| k.rate_limit = Some(LIMIT as u32));
+    // The fixture page `render-js/pushstate.html`, served on its own: its script moves the
+    // address to /catalogue/kettles/ (history.pushState), then writes relative links and a
+    // relative canonical.
+    let site = test_support::RawServer::start(
+        "127.0.0.1",
+        vec![(
+            "/pushstate.html",
+            test_support::html(include_str!("../../../../fixtures/sites/render-js/pushstate.html")),
+        )],
+    )
+    .await;
+    let site = PushState(site);
+    let a = audit(&t, &key, &site.url("/pushstate.html"), "&render=true").await;
+    assert_eq!(a.status, 200, "{}", a.raw);
+    let r = &a.body["rendering"];
+    assert_eq!(r["final_url"], site.url("/catalogue/kettles/"), "{r:#}");
+    assert_eq!(r["rendered"]["canonical"], site.url("/catalogue/kettles/"), "{r:#}");
+    assert_eq!(a.body["page"]["canonical"], site.url("/catalogue/kettles/"));
+    assert_eq!(
+        r["links_only_rendered"]["first"],
+        json!([
+            site.url("/catalogue/kettles/large.html"),
+            site.url("/catalogue/kettles/small.html"),
+            site.url("/catalogue/teapots/")
+        ]),
+        "{r:#}"
+    );
+    // The compact form keeps a summary of the rendering section.
+    let compact = audit(&t, &key, &site.url("/pushstate.html"), "&render=true&format=compact").await;
+    assert_eq!(compact.status, 200, "{}", compact.raw);
+    let summary = &compact.body["rendering"];
+    assert_eq!(summary["depends_on_javascript"], r["depends_on_javascript"], "{}", compact.raw);
+    assert_eq!(summary["differences"], r["differences"], "{}", compact.raw);
+    assert_eq!((summary["timed_out"].as_bool(), summary["blocked_total"].as_u64()), (Some(false), Some(0)));
+    let ids: Vec<&Value> = r["findings"].as_array().unwrap().iter().map(|f| &f["id"]).collect();
+    let compact_ids: Vec<&Value> = summary["findings"].as_array().unwrap().iter().map(|f| &f["id"]).collect();
+    assert_eq!(compact_ids, ids, "{}", compact.raw);
+    assert!(!ids.is_empty(), "{r:#}");
+
+    // The canonical names the page's own (rendered) address: it points nowhere else.
+    let ids: Vec<&str> =
+        a.body["recommendations"].as_array().unwrap().iter().map(|f| f["id"].as_str().unwrap()).collect();
+    assert!(!ids.contains(&"canonical-points-elsewhere"), "{ids:?}");
+}
+
+#[tokio::test]
+async fn a_browser_that_fails_to_start_is_a_clear_502() {
+    // A `chromium` that exists and exits at once.
+    let fake = std::env::temp_dir().join(format!("seo-audit-fake-chromium-{}", std::process::id()));
+    std::fs::write(&fake, "#!/bin/sh\necho 'this is not a browser' >&2\nexit 1\n").unwrap();
+    std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let t = TestServer::start(|c| c.chromium = Some(fake.clone())).await;
+    let (key, _) = t.key(|k| k.rate_limit = Some(LIMIT as u32));
+    let site = fixture_site("render-js").await;
+    let started = std::time::Instant::now();
+    let a = audit(&t, &key, &site.url("/spa.html"), "&render=true").await;
+    let _ = std::fs::remove_file(&fake);
+    assert_eq!((a.status, a.body["error"]["code"].as_str()), (502, Some("upstream_error")), "{}", a.raw);
+    a.assert_common();
+    assert_eq!(a.body["error"]["details"]["reason"], "browser_start", "{}", a.raw);
+    let message = a.body["error"]["message"].as_str().unwrap();
+    assert!(message.contains("failed to start") && message.contains("`chromium` setting"), "{message}");
+    // Nothing of the cause (the path, the binary's output) reaches the client.
+    assert!(!a.raw.contains("not a browser") && !a.raw.contains("fake-chromium"), "{}", a.raw);
+    assert!(started.elapsed() < std::time::Duration::from_secs(20), "{:?}", started.elapsed());
+    // Audits without render are unaffected.
+    let served = audit(&t, &key, &site.url("/spa.html"), "").await;
+    assert_eq!(served.status, 200, "{}", served.raw);
+}
+
+/// A [`test_support::RawServer`] whose `url` is a `String`, as the fixture sites'.
+struct PushState(test_support::RawServer);
+
+impl PushState {
+    fn url(&self, path: &str) -> String {
+        self.0.url(path).to_string()
+    }
 }
