@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use app::crawl::{CrawlEnd, CrawlOptions, CrawlSummary, MemorySink, Progress};
 use audit_core::Severity;
-use crawl::{Limits, MemoryStore, Scope, ScopeConfig, SiteIndex, State};
+use crawl::{CrawledSite, Limits, MemoryStore, Scope, ScopeConfig, SiteIndex, State};
 use fetch::Fetcher;
 use serde::Serialize;
 
@@ -312,7 +312,7 @@ fn report(start: &str, summary: &CrawlSummary, sink: &MemorySink, store: &Memory
             state: if p.status.is_some() { "done" } else { "failed" },
             status_code: p.status,
             depth: p.depth,
-            inlinks: index.inlink_count(&p.url),
+            inlinks: index.inlink_count(&p.url).unwrap_or_default() as usize,
             score: p.score,
             title: p.title.clone(),
             failed_rules: failed.iter().map(|(id, _)| *id).collect(),
@@ -321,7 +321,7 @@ fn report(start: &str, summary: &CrawlSummary, sink: &MemorySink, store: &Memory
         })
         .collect();
     rows.extend(store.entries().into_iter().filter(|e| e.state == State::Skipped).map(|e| PageRow {
-        inlinks: index.inlink_count(&e.url),
+        inlinks: index.inlink_count(&e.url).unwrap_or_default() as usize,
         url: e.url,
         state: "skipped",
         status_code: None,

@@ -11,7 +11,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crawl::{run_site_rules, site_score, Limits, Scope, ScopeConfig};
+use crawl::{check_site, site_score_of, CrawledSite, Limits, Scope, ScopeConfig};
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -397,10 +397,12 @@ impl Crawls {
         let url = crawl.url.clone();
         self.app
             .db(move |s| {
-                let pages = s.crawl_records(&key)?;
-                let sitemap = s.crawl_sitemap_urls(&key)?;
-                let results = run_site_rules(&pages, &sitemap, summary.sitemaps_read);
-                let score = site_score(pages.iter().filter_map(|p| p.score), pages.len(), &results);
+                // The rules read the crawl from the store, a batch of rows at a time: what
+                // this holds does not grow with the pages (docs/ARCHITECTURE.md, "Site crawl").
+                let site = s.crawl_site(&key, summary.sitemaps_read)?;
+                let results = check_site(&site).map_err(store::Error::from_site)?;
+                let totals = site.totals().map_err(store::Error::from_site)?;
+                let score = site_score_of(&totals, &results);
                 let site_issues = results
                     .iter()
                     .flat_map(|r| {
@@ -416,7 +418,7 @@ impl Crawls {
                     .collect();
                 // A run resumed after a restart judges only its own fetches: pages that
                 // answered before the restart still make the crawl a success.
-                let answered = pages.iter().any(|p| matches!(p.status, Some(200..=299)));
+                let answered = totals.answered;
                 let (state, error) = match &summary.end {
                     CrawlEnd::Completed => (store::CrawlState::Completed, None),
                     CrawlEnd::Cancelled => (store::CrawlState::Cancelled, None),
