@@ -11,7 +11,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crawl::{check_site, site_score_of, CrawledSite, Limits, Scope, ScopeConfig};
+use crawl::{Limits, Scope, ScopeConfig};
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -399,26 +399,11 @@ impl Crawls {
             .db(move |s| {
                 // The rules read the crawl from the store, a batch of rows at a time: what
                 // this holds does not grow with the pages (docs/ARCHITECTURE.md, "Site crawl").
-                let site = s.crawl_site(&key, summary.sitemaps_read)?;
-                let results = check_site(&site).map_err(store::Error::from_site)?;
-                let totals = site.totals().map_err(store::Error::from_site)?;
-                let score = site_score_of(&totals, &results);
-                let site_issues = results
-                    .iter()
-                    .flat_map(|r| {
-                        r.findings.iter().map(move |f| store::CrawlIssue {
-                            kind: store::IssueKind::Site,
-                            rule_id: r.id.to_string(),
-                            severity: r.severity.as_str().to_string(),
-                            url: f.url.clone(),
-                            linked_from: f.linked_from.clone(),
-                            detail: f.detail.clone(),
-                        })
-                    })
-                    .collect();
+                let judged = super::judge(s, &key, summary.sitemaps_read)?;
+                let (score, site_issues) = (judged.score.clone(), judged.site_issues());
                 // A run resumed after a restart judges only its own fetches: pages that
                 // answered before the restart still make the crawl a success.
-                let answered = totals.answered;
+                let answered = judged.totals.answered;
                 let (state, error) = match &summary.end {
                     CrawlEnd::Completed => (store::CrawlState::Completed, None),
                     CrawlEnd::Cancelled => (store::CrawlState::Cancelled, None),
@@ -496,16 +481,7 @@ struct StoreSink {
 
 impl CrawlSink for StoreSink {
     fn page(&mut self, page: &crawl::CrawledPage, audit: Option<&audit_core::Audit>) -> Result<(), AppError> {
-        let failed: Vec<(String, String, String)> = audit
-            .map(|a| {
-                a.failures()
-                    .into_iter()
-                    .map(|(rule, finding)| {
-                        (rule.id.to_string(), rule.severity.as_str().to_string(), finding.title.clone())
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
+        let failed = super::failed_rule_rows(audit);
         self.store.record_crawl_page(&self.crawl_id, page, &failed)?;
         self.observer.crawl_page(crate::observe::crawl_page_outcome(page, audit.is_some()));
         Ok(())
