@@ -457,3 +457,30 @@ pub(crate) fn answer(page: &Answer) -> String {
         (None, _, None) => "not fetched".to_string(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn findings_keep_the_first_in_order_up_to_the_cap() {
+        let finding =
+            |i: usize| SiteFinding { url: format!("https://s.test/{i:06}"), linked_from: None, detail: "x".into() };
+        let mut findings = Findings::default();
+        for i in (0..MAX_FINDINGS_PER_RULE + 5).rev() {
+            findings.push(finding(i));
+        }
+        findings.push(finding(3));
+        assert!(findings.capped());
+        let kept = findings.into_vec();
+        assert_eq!(kept.len(), MAX_FINDINGS_PER_RULE);
+        assert_eq!(kept.first(), Some(&finding(0)));
+        assert_eq!(kept.last(), Some(&finding(MAX_FINDINGS_PER_RULE - 1)));
+        let mut few = Findings::default();
+        few.push(finding(2));
+        few.push(finding(1));
+        few.push(finding(2));
+        assert!(!few.capped());
+        assert_eq!(few.into_vec(), vec![finding(1), finding(2)], "sorted, each once");
+    }
+}
