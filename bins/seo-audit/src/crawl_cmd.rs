@@ -1,22 +1,27 @@
 //! `seo-audit crawl URL`: a site crawl on the command line (docs/API.md, "Site crawl",
-//! "Command line"). The frontier lives in memory ([`crawl::MemoryStore`]); there is no tier
-//! cap. The output: the site score, the site and page issues with their affected URLs, and
-//! the pages table, as text, JSON or CSV; SARIF or JUnit for CI systems.
+//! "Command line"). The crawl is kept in a temporary SQLite store (a directory removed when
+//! the command ends), as the service keeps its crawls: the frontier, the pages and their
+//! links are written as they come, the site rules read them back a batch at a time, and the
+//! report is printed from the store, so memory does not grow with the pages crawled
+//! (docs/PERFORMANCE.md, "Site crawl"). There is no tier cap. The output: the site score,
+//! the site and page issues with their affected URLs, and the pages table, as text, JSON or
+//! CSV; [`ReportSource`] yields its parts.
 
-use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-use app::crawl::{CrawlEnd, CrawlOptions, CrawlSummary, MemorySink, Progress};
+use app::crawl::{CrawlEnd, CrawlOptions, CrawlSummary, Judged, Progress, StoreSink};
 use audit_core::Severity;
-use crawl::{Limits, MemoryStore, Scope, ScopeConfig, SiteIndex, State};
+use crawl::{Limits, Scope, ScopeConfig};
 use fetch::Fetcher;
-use serde::Serialize;
+use serde::ser::{Error as _, SerializeSeq};
+use serde::{Serialize, Serializer};
+use store::Store;
 
 use crate::audit_cmd::{AuditSettingFlags, EXIT_BELOW_MIN_SCORE, EXIT_FAILED, EXIT_OK};
-use crate::table::{render, Align};
+use crate::table::{Align, Table};
 use crate::Global;
 
 /// Affected URLs the text report lists per issue; the JSON lists them all.
@@ -77,15 +82,19 @@ fn parse_in_flight(s: &str) -> Result<usize, String> {
     }
 }
 
-/// The report of a crawl, as `--format json` prints it.
-#[derive(Debug, Serialize)]
-pub struct Report {
+/// The worker named on the temporary crawl's lease and claims.
+const WORKER: &str = "command-line";
+
+/// The report of a crawl, as `--format json` prints it: its pages and the URLs of its page
+/// issues are read from the store as it is written.
+#[derive(Serialize)]
+pub struct Report<'a> {
     ok: bool,
-    crawl: CrawlReport,
+    crawl: CrawlReport<'a>,
 }
 
-#[derive(Debug, Serialize)]
-struct CrawlReport {
+#[derive(Serialize)]
+struct CrawlReport<'a> {
     url: String,
     /// `completed`, `cancelled` or `failed`.
     state: &'static str,
@@ -98,8 +107,8 @@ struct CrawlReport {
     site_penalty: Option<f64>,
     progress: ProgressReport,
     sitemaps_read: bool,
-    issues: Vec<Issue>,
-    pages: Vec<PageRow>,
+    issues: Vec<Issue<'a>>,
+    pages: Pages<'a>,
 }
 
 #[derive(Debug, Serialize)]
@@ -113,17 +122,68 @@ struct ProgressReport {
     pages_per_second: f64,
 }
 
-#[derive(Debug, Serialize)]
-struct Issue {
+#[derive(Serialize)]
+struct Issue<'a> {
     id: String,
     /// `site` (a site rule) or `page` (a page rule failed on these pages).
     kind: &'static str,
     severity: Severity,
     count: usize,
-    urls: Vec<Affected>,
+    urls: Urls<'a>,
+    /// How many `urls` lists.
+    #[serde(skip)]
+    listed: usize,
 }
 
-#[derive(Debug, Serialize)]
+/// The affected URLs of an issue: a site rule's findings (bounded, in memory), or the pages
+/// a page rule failed on, read from the store.
+enum Urls<'a> {
+    Listed(Vec<Affected>),
+    Stored(&'a ReportSource, String),
+}
+
+impl Urls<'_> {
+    /// The first `n`.
+    fn first(&self, n: usize) -> Result<Vec<Affected>, store::Error> {
+        match self {
+            Urls::Listed(all) => Ok(all.iter().take(n).cloned().collect()),
+            Urls::Stored(source, rule) => {
+                let (issues, _) = source.store.crawl_issues(&source.crawl_id, rule, None, n)?;
+                Ok(issues
+                    .into_iter()
+                    .map(|i| Affected { url: i.url, linked_from: None, detail: String::new() })
+                    .collect())
+            }
+        }
+    }
+}
+
+impl Serialize for Urls<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Urls::Listed(all) => all.serialize(serializer),
+            Urls::Stored(source, rule) => {
+                let mut seq = serializer.serialize_seq(None)?;
+                let mut after = None;
+                loop {
+                    let (issues, next) = source
+                        .store
+                        .crawl_issues(&source.crawl_id, rule, after, store::CRAWL_SITE_BATCH)
+                        .map_err(S::Error::custom)?;
+                    for i in issues {
+                        seq.serialize_element(&Affected { url: i.url, linked_from: None, detail: String::new() })?;
+                    }
+                    match next {
+                        Some(n) => after = Some(n),
+                        None => return seq.end(),
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
 struct Affected {
     url: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -136,18 +196,117 @@ struct Affected {
 struct PageRow {
     url: String,
     /// `done` (answered), `failed` (no answer) or `skipped` (never fetched).
-    state: &'static str,
+    state: String,
     status_code: Option<u16>,
     depth: Option<u32>,
-    inlinks: usize,
+    inlinks: u32,
     score: Option<u32>,
     title: Option<String>,
-    failed_rules: Vec<&'static str>,
+    failed_rules: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     redirect_to: Option<String>,
     /// Why it failed or was skipped.
     #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<String>,
+}
+
+/// The pages table, read from the store as it is serialized.
+struct Pages<'a>(&'a ReportSource);
+
+impl Serialize for Pages<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(None)?;
+        self.0.each_page(S::Error::custom, |row| seq.serialize_element(&row))?;
+        seq.end()
+    }
+}
+
+/// The crawl of this command in its temporary store (removed when this is dropped): where
+/// the crawl writes, and what the report is read from. Its methods yield the report's
+/// parts, for any output format.
+pub struct ReportSource {
+    store: Store,
+    crawl_id: String,
+    /// Dropped last: the directory of the store's file.
+    _dir: tempfile::TempDir,
+}
+
+impl ReportSource {
+    /// A temporary store with a crawl of `url` in it, running.
+    fn open(url: &str, max_pages: u32) -> Result<ReportSource, String> {
+        let dir = tempfile::Builder::new().prefix("seo-audit-crawl-").tempdir().map_err(|e| e.to_string())?;
+        let store = Store::open(dir.path().join("crawl.db")).map_err(|e| e.to_string())?;
+        let new = store::NewCrawl { user_id: None, url: url.to_string(), options_json: "{}".into(), max_pages };
+        // The lease is this process's for as long as it runs.
+        let until = time::OffsetDateTime::now_utc() + time::Duration::days(365);
+        let crawl = store.create_crawl(new, WORKER, until).map_err(|e| e.to_string())?;
+        store.start_crawl(&crawl.id).map_err(|e| e.to_string())?;
+        Ok(ReportSource { store, crawl_id: crawl.id, _dir: dir })
+    }
+
+    /// Judges the crawl (site rules, site score) and ends it in the store, which counts each
+    /// page's inlinks.
+    fn finish(&self, summary: &CrawlSummary) -> Result<Judged, store::Error> {
+        let judged = app::crawl::judge(&self.store, &self.crawl_id, summary.sitemaps_read)?;
+        let end = store::CrawlEnd {
+            state: store::CrawlState::Completed,
+            site_score: judged.score.as_ref().map(|s| s.score),
+            summary_json: None,
+            error: None,
+            site_issues: judged.site_issues(),
+            event: None,
+        };
+        self.store.finish_crawl(&self.crawl_id, WORKER, &end)?;
+        Ok(judged)
+    }
+
+    /// The page rules that failed on some page: `(rule id, severity, pages)`.
+    fn page_issues(&self) -> Result<Vec<(String, Severity, usize)>, store::Error> {
+        let counts = self.store.crawl_issue_counts(&self.crawl_id)?;
+        Ok(counts
+            .into_iter()
+            .filter(|c| c.kind == store::IssueKind::Page)
+            .map(|c| {
+                let severity = [Severity::Critical, Severity::Warning, Severity::Notice]
+                    .into_iter()
+                    .find(|s| s.as_str() == c.severity)
+                    .unwrap_or(Severity::Notice);
+                (c.rule_id, severity, usize::try_from(c.count).unwrap_or(usize::MAX))
+            })
+            .collect())
+    }
+
+    /// Each URL the crawl fetched or skipped, in crawl order, as a row of the pages table;
+    /// store errors become `E` by `error`.
+    fn each_page<E>(
+        &self,
+        error: impl Fn(store::Error) -> E,
+        mut f: impl FnMut(PageRow) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let mut after = None;
+        loop {
+            let (pages, next) =
+                self.store.crawl_pages(&self.crawl_id, after, store::CRAWL_SITE_BATCH).map_err(&error)?;
+            for p in pages {
+                f(PageRow {
+                    url: p.url,
+                    state: p.state,
+                    status_code: p.status_code,
+                    depth: p.depth,
+                    inlinks: p.inlinks,
+                    score: p.score,
+                    title: p.title,
+                    failed_rules: p.failed_rules,
+                    redirect_to: p.redirect_to,
+                    reason: p.reason,
+                })?;
+            }
+            match next {
+                Some(n) => after = Some(n),
+                None => return Ok(()),
+            }
+        }
+    }
 }
 
 /// Runs the subcommand and returns the process exit status: as `audit`'s, and
@@ -206,15 +365,20 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
             cancel.store(true, std::sync::atomic::Ordering::Relaxed);
         }
     });
+    let source = match ReportSource::open(start.as_str(), args.max_pages) {
+        Ok(s) => s,
+        Err(e) => return fail("internal", format!("cannot open the crawl's temporary store: {e}")),
+    };
     let bar = progress_bar();
-    let mut sink = MemorySink::default();
+    let mut sink = StoreSink { store: source.store.clone(), crawl_id: source.crawl_id.clone(), on_progress: None };
     if let Some(bar) = bar.clone() {
         sink.on_progress = Some(Box::new(move |p: &Progress| {
             bar.set_message(progress_line(p));
             bar.tick();
         }));
     }
-    let crawled = app::crawl::run(&fetcher, MemoryStore::new(), scope, limits, sink, options).await;
+    let frontier = source.store.crawl_frontier(&source.crawl_id, WORKER);
+    let crawled = app::crawl::run(&fetcher, frontier, scope, limits, sink, options).await;
     interrupt.abort();
     if let Some(bar) = bar {
         bar.finish_and_clear();
@@ -223,22 +387,31 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
         Ok(c) => c,
         Err(e) => return fail(e.code(), e.message()),
     };
-    let report = report(start.as_str(), &crawled.summary, &crawled.sink, &crawled.store);
-    let mut out = std::io::stdout().lock();
+    let judged = match source.finish(&crawled.summary) {
+        Ok(j) => j,
+        Err(e) => return fail("internal", format!("cannot read the crawl back: {e}")),
+    };
+    let report = match report(start.as_str(), &crawled.summary, &judged, &source) {
+        Ok(r) => r,
+        Err(e) => return fail("internal", format!("cannot read the crawl back: {e}")),
+    };
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let written = match args.format {
         Format::Json => serde_json::to_writer_pretty(&mut out, &report)
             .map_err(std::io::Error::from)
             .and_then(|()| out.write_all(b"\n")),
-        Format::Text => out.write_all(text(&report.crawl).as_bytes()),
-        Format::Csv => out.write_all(csv(&report.crawl.pages).as_bytes()),
-        Format::Sarif => serde_json::to_writer_pretty(&mut out, &crate::ci_formats::crawl_sarif(&ci(&report.crawl)))
-            .map_err(std::io::Error::from)
-            .and_then(|()| out.write_all(b"\n")),
-        Format::Junit => {
-            let junit = crate::ci_formats::crawl_junit(&ci(&report.crawl), &server::now_rfc3339());
-            out.write_all(junit.as_bytes())
-        }
-    };
+        Format::Text => text(&report.crawl, &source, &mut out),
+        Format::Csv => csv(&source, &mut out),
+        Format::Sarif => ci_report(&report.crawl, &source, |failures| {
+            serde_json::to_writer_pretty(&mut out, &crate::ci_formats::crawl_sarif(failures))
+                .map_err(std::io::Error::from)
+                .and_then(|()| out.write_all(b"\n"))
+        }),
+        Format::Junit => ci_report(&report.crawl, &source, |failures| {
+            out.write_all(crate::ci_formats::crawl_junit(failures, &server::now_rfc3339()).as_bytes())
+        }),
+    }
+    .and_then(|()| out.flush());
     if let Err(e) = written {
         if e.kind() != std::io::ErrorKind::BrokenPipe {
             return fail("internal", format!("cannot write the report: {e}"));
@@ -274,15 +447,16 @@ fn progress_line(p: &Progress) -> String {
     )
 }
 
-/// Builds the report: site rules and the site score over the pages kept, the page rules'
-/// failures by rule, and one row per URL the crawl knows.
-fn report(start: &str, summary: &CrawlSummary, sink: &MemorySink, store: &MemoryStore) -> Report {
-    let pages = &sink.pages;
-    let results = crawl::run_site_rules(pages, &sink.sitemap_urls, summary.sitemaps_read);
-    let score = crawl::site_score(pages.iter().filter_map(|p| p.score), pages.len(), &results);
-    let index = SiteIndex::new(pages, &sink.sitemap_urls, summary.sitemaps_read);
-
-    let mut issues: Vec<Issue> = results
+/// Builds the report: the site rules' findings and the site score, the page rules'
+/// failures by rule, and the pages table (the last two read from `source` as written).
+fn report<'a>(
+    start: &str,
+    summary: &CrawlSummary,
+    judged: &Judged,
+    source: &'a ReportSource,
+) -> Result<Report<'a>, store::Error> {
+    let mut issues: Vec<Issue<'a>> = judged
+        .results
         .iter()
         .filter(|r| !r.findings.is_empty())
         .map(|r| Issue {
@@ -290,78 +464,54 @@ fn report(start: &str, summary: &CrawlSummary, sink: &MemorySink, store: &Memory
             kind: "site",
             severity: r.severity,
             count: r.affected(),
-            urls: r
-                .findings
-                .iter()
-                .map(|f| Affected { url: f.url.clone(), linked_from: f.linked_from.clone(), detail: f.detail.clone() })
-                .collect(),
+            listed: r.findings.len(),
+            urls: Urls::Listed(
+                r.findings
+                    .iter()
+                    .map(|f| Affected {
+                        url: f.url.clone(),
+                        linked_from: f.linked_from.clone(),
+                        detail: f.detail.clone(),
+                    })
+                    .collect(),
+            ),
         })
         .collect();
-    let mut by_rule: BTreeMap<&'static str, (Severity, Vec<String>)> = BTreeMap::new();
-    for (page, failed) in pages.iter().zip(&sink.failed) {
-        for (id, severity) in failed {
-            by_rule.entry(id).or_insert_with(|| (*severity, Vec::new())).1.push(page.url.clone());
-        }
-    }
-    let mut page_issues: Vec<Issue> = by_rule
+    let mut page_issues: Vec<Issue<'a>> = source
+        .page_issues()?
         .into_iter()
-        .map(|(id, (severity, urls))| Issue {
-            id: id.to_string(),
+        .map(|(id, severity, count)| Issue {
+            urls: Urls::Stored(source, id.clone()),
+            id,
             kind: "page",
             severity,
-            count: urls.len(),
-            urls: urls.into_iter().map(|url| Affected { url, linked_from: None, detail: String::new() }).collect(),
+            count,
+            listed: count,
         })
         .collect();
-    page_issues.sort_by_key(|i| (i.severity, std::cmp::Reverse(i.count)));
+    page_issues.sort_by(|a, b| {
+        (a.severity, std::cmp::Reverse(a.count), &a.id).cmp(&(b.severity, std::cmp::Reverse(b.count), &b.id))
+    });
     issues.sort_by_key(|i| i.severity);
     issues.extend(page_issues);
 
-    let mut rows: Vec<PageRow> = pages
-        .iter()
-        .zip(&sink.failed)
-        .map(|(p, failed)| PageRow {
-            url: p.url.clone(),
-            state: if p.status.is_some() { "done" } else { "failed" },
-            status_code: p.status,
-            depth: p.depth,
-            inlinks: index.inlink_count(&p.url),
-            score: p.score,
-            title: p.title.clone(),
-            failed_rules: failed.iter().map(|(id, _)| *id).collect(),
-            redirect_to: p.redirect_to.clone(),
-            reason: p.error.clone(),
-        })
-        .collect();
-    rows.extend(store.entries().into_iter().filter(|e| e.state == State::Skipped).map(|e| PageRow {
-        inlinks: index.inlink_count(&e.url),
-        url: e.url,
-        state: "skipped",
-        status_code: None,
-        depth: e.depth,
-        score: None,
-        title: None,
-        failed_rules: Vec::new(),
-        redirect_to: None,
-        reason: e.reason,
-    }));
-
+    let score = judged.score.as_ref();
     let (state, reason) = match &summary.end {
         CrawlEnd::Completed => ("completed", None),
         CrawlEnd::Cancelled => ("cancelled", None),
         CrawlEnd::Failed { reason } => ("failed", Some(reason.clone())),
     };
     let p = &summary.progress;
-    Report {
+    Ok(Report {
         ok: !matches!(summary.end, CrawlEnd::Failed { .. }),
         crawl: CrawlReport {
             url: start.to_string(),
             state,
             reason,
             time_limited: summary.time_limited,
-            site_score: score.as_ref().map(|s| s.score),
-            mean_page_score: score.as_ref().map(|s| (s.mean_page_score * 10.0).round() / 10.0),
-            site_penalty: score.as_ref().map(|s| (s.penalty * 10.0).round() / 10.0),
+            site_score: score.map(|s| s.score),
+            mean_page_score: score.map(|s| (s.mean_page_score * 10.0).round() / 10.0),
+            site_penalty: score.map(|s| (s.penalty * 10.0).round() / 10.0),
             progress: ProgressReport {
                 pages_done: p.done,
                 pages_queued: p.queued,
@@ -373,48 +523,70 @@ fn report(start: &str, summary: &CrawlSummary, sink: &MemorySink, store: &Memory
             },
             sitemaps_read: summary.sitemaps_read,
             issues,
-            pages: rows,
+            pages: Pages(source),
         },
-    }
+    })
 }
 
-/// The report as the CI formats read it: the audited pages and the site rules' findings.
-fn ci(r: &CrawlReport) -> crate::ci_formats::CrawlFailures<'_> {
+/// The report as the CI formats read it (the audited pages with their failed rules, read
+/// from the store, and the site rules' findings), given to `write`. The CI formats list every
+/// failed rule of every page, so their output, and this list, grow with the pages.
+fn ci_report(
+    r: &CrawlReport<'_>,
+    source: &ReportSource,
+    write: impl FnOnce(&crate::ci_formats::CrawlFailures<'_>) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     use crate::ci_formats::{CrawlFailures, CrawlPage, SiteHit, SiteIssue};
-    CrawlFailures {
-        url: &r.url,
-        site_score: r.site_score,
-        pages: r
-            .pages
-            .iter()
-            .filter_map(|p| Some(CrawlPage { url: &p.url, score: p.score?, failed_rules: &p.failed_rules }))
-            .collect(),
-        site: r
-            .issues
-            .iter()
-            .filter(|i| i.kind == "site")
-            .map(|i| SiteIssue {
-                id: &i.id,
-                findings: i
-                    .urls
+    let mut audited: Vec<(String, u32, Vec<String>)> = Vec::new();
+    source.each_page(store_io, |row| {
+        if let Some(score) = row.score {
+            audited.push((row.url, score, row.failed_rules));
+        }
+        Ok(())
+    })?;
+    let site = r
+        .issues
+        .iter()
+        .filter(|i| i.kind == "site")
+        .map(|i| {
+            let findings = match &i.urls {
+                Urls::Listed(all) => all
                     .iter()
                     .map(|a| SiteHit { url: &a.url, linked_from: a.linked_from.as_deref(), detail: &a.detail })
                     .collect(),
-            })
+                Urls::Stored(..) => Vec::new(),
+            };
+            SiteIssue { id: &i.id, findings }
+        })
+        .collect();
+    let failures = CrawlFailures {
+        url: &r.url,
+        site_score: r.site_score,
+        pages: audited
+            .iter()
+            .map(|(url, score, failed)| CrawlPage { url, score: *score, failed_rules: failed })
             .collect(),
-    }
+        site,
+    };
+    write(&failures)
 }
 
-fn text(r: &CrawlReport) -> String {
-    let mut out = String::new();
+fn store_io(e: store::Error) -> std::io::Error {
+    std::io::Error::other(e.to_string())
+}
+
+/// The readable report, written to `out`: the issues from `r`, then the pages table, read
+/// from the store twice (once for the columns' widths, once to write it).
+fn text(r: &CrawlReport<'_>, source: &ReportSource, out: &mut impl Write) -> std::io::Result<()> {
     let score = r.site_score.map_or_else(|| "-".to_string(), |s| format!("{s}/100"));
-    out.push_str(&format!("Site score {score}  ({})  {}\n", r.state, r.url));
+    writeln!(out, "Site score {score}  ({})  {}", r.state, r.url)?;
     if let Some(reason) = &r.reason {
-        out.push_str(&format!("Reason: {reason}\n"));
+        writeln!(out, "Reason: {reason}")?;
     }
     let p = &r.progress;
-    out.push_str(&format!(
-        "{} done, {} failed, {} skipped, {} audited in {:.1} s ({:.1} pages/s){}\n",
+    writeln!(
+        out,
+        "{} done, {} failed, {} skipped, {} audited in {:.1} s ({:.1} pages/s){}",
         p.pages_done,
         p.pages_failed,
         p.pages_skipped,
@@ -422,23 +594,24 @@ fn text(r: &CrawlReport) -> String {
         p.seconds,
         p.pages_per_second,
         if r.time_limited { "; stopped at the time limit" } else { "" }
-    ));
+    )?;
     for (kind, heading) in [("site", "Site issues"), ("page", "Page issues")] {
-        let issues: Vec<&Issue> = r.issues.iter().filter(|i| i.kind == kind).collect();
+        let issues: Vec<&Issue<'_>> = r.issues.iter().filter(|i| i.kind == kind).collect();
         if issues.is_empty() {
-            out.push_str(&format!("\n{heading}: none\n"));
+            writeln!(out, "\n{heading}: none")?;
         } else {
-            out.push_str(&format!("\n{heading}:\n"));
+            writeln!(out, "\n{heading}:")?;
         }
         for issue in issues {
-            out.push_str(&format!(
-                "  [{}] {} ({} URL{})\n",
+            writeln!(
+                out,
+                "  [{}] {} ({} URL{})",
                 issue.severity,
                 issue.id,
                 issue.count,
                 if issue.count == 1 { "" } else { "s" }
-            ));
-            for a in issue.urls.iter().take(TEXT_URLS_PER_ISSUE) {
+            )?;
+            for a in issue.urls.first(TEXT_URLS_PER_ISSUE).map_err(store_io)? {
                 let mut line = format!("    {}", a.url);
                 if !a.detail.is_empty() {
                     line.push_str(&format!("  {}", a.detail));
@@ -446,15 +619,14 @@ fn text(r: &CrawlReport) -> String {
                 if let Some(from) = &a.linked_from {
                     line.push_str(&format!("  (linked from {from})"));
                 }
-                out.push_str(&line);
-                out.push('\n');
+                writeln!(out, "{line}")?;
             }
-            if issue.urls.len() > TEXT_URLS_PER_ISSUE {
-                out.push_str(&format!("    ... and {} more\n", issue.urls.len() - TEXT_URLS_PER_ISSUE));
+            if issue.listed > TEXT_URLS_PER_ISSUE {
+                writeln!(out, "    ... and {} more", issue.listed - TEXT_URLS_PER_ISSUE)?;
             }
         }
     }
-    out.push_str("\nPages:\n");
+    writeln!(out, "\nPages:")?;
     let header = [
         ("STATUS", Align::Right),
         ("DEPTH", Align::Right),
@@ -463,34 +635,35 @@ fn text(r: &CrawlReport) -> String {
         ("URL", Align::Left),
         ("NOTE", Align::Left),
     ];
-    let opt = |v: Option<String>| v.unwrap_or_else(|| "-".to_string());
-    let rows: Vec<Vec<String>> = r
-        .pages
-        .iter()
-        .map(|p| {
-            let note = match (p.state, &p.redirect_to, &p.reason) {
-                (_, Some(to), _) => format!("-> {to}"),
-                ("skipped", _, Some(why)) => format!("skipped: {why}"),
-                (_, _, Some(why)) => why.clone(),
-                _ => p.title.clone().unwrap_or_default(),
-            };
-            vec![
-                opt(p.status_code.map(|s| s.to_string())),
-                opt(p.depth.map(|d| d.to_string())),
-                p.inlinks.to_string(),
-                opt(p.score.map(|s| s.to_string())),
-                p.url.clone(),
-                note,
-            ]
-        })
-        .collect();
-    out.push_str(&render(&header, &rows));
-    out
+    let cells = |p: PageRow| -> Vec<String> {
+        let opt = |v: Option<String>| v.unwrap_or_else(|| "-".to_string());
+        let note = match (p.state.as_str(), &p.redirect_to, &p.reason) {
+            (_, Some(to), _) => format!("-> {to}"),
+            ("skipped", _, Some(why)) => format!("skipped: {why}"),
+            (_, _, Some(why)) => why.clone(),
+            _ => p.title.clone().unwrap_or_default(),
+        };
+        vec![
+            opt(p.status_code.map(|s| s.to_string())),
+            opt(p.depth.map(|d| d.to_string())),
+            p.inlinks.to_string(),
+            opt(p.score.map(|s| s.to_string())),
+            p.url,
+            note,
+        ]
+    };
+    let mut table = Table::new(&header);
+    source.each_page(store_io, |p| {
+        table.measure(&cells(p));
+        Ok(())
+    })?;
+    out.write_all(table.header_line().as_bytes())?;
+    source.each_page(store_io, |p| out.write_all(table.line(&cells(p)).as_bytes()))
 }
 
-/// The pages table as CSV: a header row, then one row per URL; fields quoted when they
-/// hold a comma, a quote or a line break; failed rules joined with spaces.
-fn csv(pages: &[PageRow]) -> String {
+/// The pages table as CSV, written to `out`: a header row, then one row per URL; fields
+/// quoted when they hold a comma, a quote or a line break; failed rules joined with spaces.
+fn csv(source: &ReportSource, out: &mut impl Write) -> std::io::Result<()> {
     fn field(s: &str) -> String {
         if s.contains([',', '"', '\n', '\r']) {
             format!("\"{}\"", s.replace('"', "\"\""))
@@ -499,22 +672,22 @@ fn csv(pages: &[PageRow]) -> String {
         }
     }
     let opt = |v: Option<String>| v.unwrap_or_default();
-    let mut out = String::from("url,state,status_code,depth,inlinks,score,title,failed_rules,redirect_to,reason\r\n");
-    for p in pages {
+    out.write_all(b"url,state,status_code,depth,inlinks,score,title,failed_rules,redirect_to,reason\r\n")?;
+    source.each_page(store_io, |p| {
         let cells = [
-            p.url.clone(),
-            p.state.to_string(),
+            p.url,
+            p.state,
             opt(p.status_code.map(|s| s.to_string())),
             opt(p.depth.map(|d| d.to_string())),
             p.inlinks.to_string(),
             opt(p.score.map(|s| s.to_string())),
-            opt(p.title.clone()),
+            opt(p.title),
             p.failed_rules.join(" "),
-            opt(p.redirect_to.clone()),
-            opt(p.reason.clone()),
+            opt(p.redirect_to),
+            opt(p.reason),
         ];
-        out.push_str(&cells.iter().map(|c| field(c)).collect::<Vec<_>>().join(","));
-        out.push_str("\r\n");
-    }
-    out
+        let mut line = cells.iter().map(|c| field(c)).collect::<Vec<_>>().join(",");
+        line.push_str("\r\n");
+        out.write_all(line.as_bytes())
+    })
 }

@@ -13,18 +13,54 @@ pub enum Align {
 /// The table of `header` and `rows`, one line each, columns two spaces apart; the last
 /// column is not padded (no trailing spaces). Widths count characters, not bytes.
 pub fn render(header: &[(&str, Align)], rows: &[Vec<String>]) -> String {
-    let mut widths: Vec<usize> = header.iter().map(|(h, _)| h.chars().count()).collect();
+    let mut table = Table::new(header);
     for row in rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
+        table.measure(row);
+    }
+    let mut out = table.header_line();
+    for row in rows {
+        out.push_str(&table.line(row));
+    }
+    out
+}
+
+/// A table written a line at a time ([`render`] in parts): every row is measured first,
+/// then written, so rows read twice from elsewhere need not be held.
+#[derive(Debug, Clone)]
+pub struct Table<'h> {
+    header: &'h [(&'h str, Align)],
+    widths: Vec<usize>,
+}
+
+impl<'h> Table<'h> {
+    /// A table of `header`, as wide as it.
+    pub fn new(header: &'h [(&'h str, Align)]) -> Table<'h> {
+        Table { header, widths: header.iter().map(|(h, _)| h.chars().count()).collect() }
+    }
+
+    /// Widens the columns to `row`'s cells.
+    pub fn measure(&mut self, row: &[String]) {
+        for (w, cell) in self.widths.iter_mut().zip(row) {
             *w = (*w).max(cell.chars().count());
         }
     }
-    let line = |cells: Vec<&str>| -> String {
+
+    /// The header's line.
+    pub fn header_line(&self) -> String {
+        self.cells_line(self.header.iter().map(|(h, _)| *h).collect())
+    }
+
+    /// The line of `row`.
+    pub fn line(&self, row: &[String]) -> String {
+        self.cells_line(row.iter().map(String::as_str).collect())
+    }
+
+    fn cells_line(&self, cells: Vec<&str>) -> String {
         let last = cells.len().saturating_sub(1);
         let mut out = String::new();
         for (i, cell) in cells.into_iter().enumerate() {
-            let pad = " ".repeat(widths[i].saturating_sub(cell.chars().count()));
-            match header[i].1 {
+            let pad = " ".repeat(self.widths[i].saturating_sub(cell.chars().count()));
+            match self.header[i].1 {
                 Align::Right => {
                     out.push_str(&pad);
                     out.push_str(cell);
@@ -41,12 +77,7 @@ pub fn render(header: &[(&str, Align)], rows: &[Vec<String>]) -> String {
         }
         out.push('\n');
         out
-    };
-    let mut out = line(header.iter().map(|(h, _)| *h).collect());
-    for row in rows {
-        out.push_str(&line(row.iter().map(String::as_str).collect()));
     }
-    out
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use crate::frontier::{DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_KNOWN_URLS, MAX_CRAWL_DELAY, USER_AGENT_TOKEN};
-use crate::rules::SITE_RULES;
+use crate::rules::{MAX_FINDINGS_PER_RULE, SITE_RULES};
 use crate::score::{site_score, worked_example, MIN_PENALTY_SHARE, SEVERITY_PENALTY};
 use crate::sitemap::SitemapLimits;
 
@@ -45,7 +45,13 @@ fn crawl_rules(out: &mut String) {
          sitemap files and {} page URLs per crawl; a file that is not a sitemap, is not well-formed or breaks \
          the size bound is listed as a sitemap error. A missing `/sitemap.xml` that robots.txt does not name \
          is no error.\n\
-         - **Bounds.** A crawl records at most {DEFAULT_MAX_KNOWN_URLS} distinct URLs; links to more are dropped.\n",
+         - **Bounds.** A crawl records at most {DEFAULT_MAX_KNOWN_URLS} distinct URLs; links to more are dropped. \
+         A site rule keeps at most {MAX_FINDINGS_PER_RULE} findings (the first in URL order); the affected URLs \
+         the site score counts are those kept.\n\
+         - **How the rules read the crawl.** From the store the crawl was written to, page by page and by \
+         query (a page by URL, the links to a URL, pages sharing a title), not from the whole crawl in memory: \
+         their memory does not grow with the pages crawled (docs/ARCHITECTURE.md, \"Site crawl: the site \
+         rules over the store\").\n",
         MAX_CRAWL_DELAY.as_secs(),
         maps.max_index_depth,
         maps.max_bytes / (1024 * 1024),

@@ -88,8 +88,10 @@ pub use frontier::{
 };
 pub use page::{outlinks, text_hash, CrawledPage, Outlink};
 pub use rules::{
-    run_site_rules, site_rule_by_id, SiteFinding, SiteIndex, SiteRule, SiteRuleMeta, SiteRuleResult, SITE_RULES,
+    check_site, run_site_rules, site_rule_by_id, Answer, CrawledSite, DuplicateGroup, DuplicateKey, Findings,
+    SiteError, SiteFinding, SiteIndex, SiteResult, SiteRule, SiteRuleMeta, SiteRuleResult, SiteTotals, DUPLICATE_HEAD,
+    MAX_FINDINGS_PER_RULE, SITE_RULES,
 };
-pub use score::{site_score, SiteScore, SEVERITY_PENALTY};
+pub use score::{site_score, site_score_of, SiteScore, SEVERITY_PENALTY};
 pub use sitemap::{parse_sitemap, ParsedSitemap, SitemapError, SitemapKind, SitemapLimits, SitemapRead, Sitemaps};
 pub use urls::{normalize, normalize_relative, normalize_serialized, OutOfScope, Scope, ScopeConfig, Site, UrlError};

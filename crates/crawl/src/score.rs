@@ -3,7 +3,7 @@
 use audit_core::Severity;
 use serde::Serialize;
 
-use crate::rules::SiteRuleResult;
+use crate::rules::{SiteRuleResult, SiteTotals};
 
 /// The most a failing site rule costs, by severity.
 pub const SEVERITY_PENALTY: [(Severity, f64); 3] =
@@ -40,6 +40,13 @@ pub fn site_score(
     results: &[SiteRuleResult],
 ) -> Option<SiteScore> {
     let (sum, n) = page_scores.into_iter().fold((0u64, 0u64), |(s, n), v| (s + u64::from(v.min(100)), n + 1));
+    let totals = SiteTotals { crawled: crawled as u64, scored: n, score_sum: sum, answered: false };
+    site_score_of(&totals, results)
+}
+
+/// [`site_score`] from a site's totals ([`CrawledSite::totals`](crate::CrawledSite::totals)).
+pub fn site_score_of(totals: &SiteTotals, results: &[SiteRuleResult]) -> Option<SiteScore> {
+    let (sum, n, crawled) = (totals.score_sum, totals.scored, totals.crawled);
     if n == 0 {
         return None;
     }

@@ -10,8 +10,6 @@
 //! to the queue only when its worker no longer holds the crawl's lease, so each page is
 //! fetched once however many replicas look at the crawl.
 
-use std::collections::BTreeSet;
-
 use crawl::{Counts, CrawledPage, Entry, FrontierStore, Source, State};
 use rand::distributions::Alphanumeric;
 use rand::rngs::OsRng;
@@ -537,6 +535,7 @@ impl Store {
                     record_json
                 ],
             )?;
+            crate::crawl_site::write_facts(tx, crawl_id, record)?;
             tx.execute("DELETE FROM crawl_links WHERE crawl_id = ?1 AND from_url = ?2", args![crawl_id, record.url])?;
             for link in &record.outlinks {
                 tx.execute(
@@ -578,31 +577,6 @@ impl Store {
                 )?;
             }
             Ok(())
-        })
-    }
-
-    /// Every URL the sitemaps of crawl `crawl_id` list.
-    pub fn crawl_sitemap_urls(&self, crawl_id: &str) -> Result<BTreeSet<String>> {
-        let urls = self.read(|db| {
-            db.query_map("SELECT url FROM crawl_sitemap_urls WHERE crawl_id = ?1", args![crawl_id], |row| row.get(0))
-        })?;
-        Ok(urls.into_iter().collect())
-    }
-
-    /// The records of every URL crawl `crawl_id` fetched (answered or failed), in crawl
-    /// order: what the site rules read. Each row is decoded as it is read, so the JSON text
-    /// of every row is not held beside the records (docs/PERFORMANCE.md, "Site crawl").
-    pub fn crawl_records(&self, crawl_id: &str) -> Result<Vec<CrawledPage>> {
-        self.read(|db| {
-            db.query_map(
-                "SELECT record_json FROM crawl_pages WHERE crawl_id = ?1 AND record_json IS NOT NULL \
-                 ORDER BY rowid",
-                args![crawl_id],
-                |row| {
-                    let raw: String = row.get(0)?;
-                    serde_json::from_str(&raw).map_err(|e| Error::corrupt("crawl_pages", e.to_string()))
-                },
-            )
         })
     }
 

@@ -69,6 +69,7 @@
 
 mod audits;
 mod clock;
+mod crawl_site;
 mod crawls;
 mod db;
 mod error;
@@ -85,6 +86,7 @@ mod workflows;
 
 pub use audits::{host_and_path, AuditFilter, EventData, NewAudit, StoredAudit, BADGE_MAX_AGE};
 pub use clock::{format_rfc3339, now_rfc3339, parse_rfc3339};
+pub use crawl_site::{CrawlSite, BATCH as CRAWL_SITE_BATCH};
 pub use crawls::{
     generate_crawl_id, Crawl, CrawlEnd, CrawlFrontier, CrawlIssue, CrawlPage, CrawlProgress, CrawlState, IssueCount,
     IssueKind, NewCrawl, CRAWL_ID_RANDOM_LEN, CRAWL_ID_TAG, CRAWL_MAX_RESUMES,

@@ -2,11 +2,13 @@
 //! the fetcher and the audit pipeline.
 
 pub mod runner;
+mod stored_crawl;
 
 pub use runner::{
     blocking_threads, check_start, failed_rules, run, CrawlEnd, CrawlOptions, CrawlSink, CrawlSummary, Crawled,
-    MemorySink, Progress, DEFAULT_TIME_LIMIT, SLOT_PATIENCE,
+    MemorySink, Progress, ProgressFn, DEFAULT_TIME_LIMIT, SLOT_PATIENCE,
 };
+pub use stored_crawl::{failed_rule_rows, judge, Judged, StoreSink};
 
 pub mod export;
 pub mod request;

@@ -11,7 +11,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crawl::{run_site_rules, site_score, Limits, Scope, ScopeConfig};
+use crawl::{Limits, Scope, ScopeConfig};
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -397,26 +397,13 @@ impl Crawls {
         let url = crawl.url.clone();
         self.app
             .db(move |s| {
-                let pages = s.crawl_records(&key)?;
-                let sitemap = s.crawl_sitemap_urls(&key)?;
-                let results = run_site_rules(&pages, &sitemap, summary.sitemaps_read);
-                let score = site_score(pages.iter().filter_map(|p| p.score), pages.len(), &results);
-                let site_issues = results
-                    .iter()
-                    .flat_map(|r| {
-                        r.findings.iter().map(move |f| store::CrawlIssue {
-                            kind: store::IssueKind::Site,
-                            rule_id: r.id.to_string(),
-                            severity: r.severity.as_str().to_string(),
-                            url: f.url.clone(),
-                            linked_from: f.linked_from.clone(),
-                            detail: f.detail.clone(),
-                        })
-                    })
-                    .collect();
+                // The rules read the crawl from the store, a batch of rows at a time: what
+                // this holds does not grow with the pages (docs/ARCHITECTURE.md, "Site crawl").
+                let judged = super::judge(s, &key, summary.sitemaps_read)?;
+                let (score, site_issues) = (judged.score.clone(), judged.site_issues());
                 // A run resumed after a restart judges only its own fetches: pages that
                 // answered before the restart still make the crawl a success.
-                let answered = pages.iter().any(|p| matches!(p.status, Some(200..=299)));
+                let answered = judged.totals.answered;
                 let (state, error) = match &summary.end {
                     CrawlEnd::Completed => (store::CrawlState::Completed, None),
                     CrawlEnd::Cancelled => (store::CrawlState::Cancelled, None),
@@ -495,16 +482,7 @@ struct StoreSink {
 
 impl CrawlSink for StoreSink {
     fn page(&mut self, page: &crawl::CrawledPage, audit: Option<&audit_core::Audit>) -> Result<(), AppError> {
-        let failed: Vec<(String, String, String)> = audit
-            .map(|a| {
-                a.failures()
-                    .into_iter()
-                    .map(|(rule, finding)| {
-                        (rule.id.to_string(), rule.severity.as_str().to_string(), finding.title.clone())
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
+        let failed = super::failed_rule_rows(audit);
         self.store.record_crawl_page(&self.crawl_id, page, &failed)?;
         self.observer.crawl_page(crate::observe::crawl_page_outcome(page, audit.is_some()));
         Ok(())

@@ -27,24 +27,20 @@ impl SiteRule for BrokenInternalLink {
         &META
     }
 
-    fn check(&self, site: &SiteIndex<'_>) -> Vec<SiteFinding> {
-        let mut out = Vec::new();
-        for page in site.pages {
-            for link in page.outlinks.iter().filter(|l| l.internal && l.url != page.url) {
-                let Some(target) = site.page(&link.url) else { continue };
-                let broken = match target.status {
-                    Some(s) => s >= 400,
-                    None => target.error.is_some(),
-                };
-                if broken {
-                    out.push(SiteFinding {
-                        url: target.url.clone(),
-                        linked_from: Some(page.url.clone()),
-                        detail: answer(target),
-                    });
-                }
+    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
+        site.internal_links(&mut |from, target| {
+            let broken = match target.status {
+                Some(s) => s >= 400,
+                None => target.error.is_some(),
+            };
+            if broken {
+                out.push(SiteFinding {
+                    url: target.url.clone(),
+                    linked_from: Some(from.to_string()),
+                    detail: answer(target),
+                });
             }
-        }
-        out
+            Ok(())
+        })
     }
 }

@@ -28,19 +28,18 @@ impl SiteRule for CanonicalToBadUrl {
         &META
     }
 
-    fn check(&self, site: &SiteIndex<'_>) -> Vec<SiteFinding> {
-        let mut out = Vec::new();
-        for page in site.pages {
-            let Some(canonical) = page.canonical.as_deref().filter(|c| *c != page.url) else { continue };
-            let Some(target) = site.page(canonical) else { continue };
+    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
+        site.pages(&mut |page| {
+            let Some(canonical) = page.canonical.as_deref().filter(|c| *c != page.url) else { return Ok(()) };
+            let Some(target) = site.answer(canonical)? else { return Ok(()) };
             if target.status != Some(200) {
                 out.push(SiteFinding {
                     url: page.url.clone(),
                     linked_from: None,
-                    detail: format!("canonical {canonical}: {}", answer(target)),
+                    detail: format!("canonical {canonical}: {}", answer(&target)),
                 });
             }
-        }
-        out
+            Ok(())
+        })
     }
 }

@@ -30,15 +30,16 @@ impl SiteRule for DeepPage {
         &META
     }
 
-    fn check(&self, site: &SiteIndex<'_>) -> Vec<SiteFinding> {
-        site.pages
-            .iter()
-            .filter(|p| p.status == Some(200) && p.depth.is_some_and(|d| d > MAX_DEPTH))
-            .map(|p| SiteFinding {
-                url: p.url.clone(),
-                linked_from: site.inlinks.get(p.url.as_str()).and_then(|l| l.first()).map(|(from, _)| from.url.clone()),
-                detail: format!("click depth {}", p.depth.unwrap_or_default()),
-            })
-            .collect()
+    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
+        site.pages(&mut |p| {
+            if p.status == Some(200) && p.depth.is_some_and(|d| d > MAX_DEPTH) {
+                out.push(SiteFinding {
+                    url: p.url.clone(),
+                    linked_from: site.first_inlink(&p.url)?,
+                    detail: format!("click depth {}", p.depth.unwrap_or_default()),
+                });
+            }
+            Ok(())
+        })
     }
 }

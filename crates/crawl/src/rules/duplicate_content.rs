@@ -28,7 +28,7 @@ impl SiteRule for DuplicateContent {
         &META
     }
 
-    fn check(&self, site: &SiteIndex<'_>) -> Vec<SiteFinding> {
-        duplicates(site, |p| p.text_hash.as_deref(), "visible text")
+    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
+        duplicates(site, DuplicateKey::TextHash, "visible text", out)
     }
 }

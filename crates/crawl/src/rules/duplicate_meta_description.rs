@@ -27,7 +27,7 @@ impl SiteRule for DuplicateMetaDescription {
         &META
     }
 
-    fn check(&self, site: &SiteIndex<'_>) -> Vec<SiteFinding> {
-        duplicates(site, |p| p.meta_description.as_deref(), "meta description")
+    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
+        duplicates(site, DuplicateKey::MetaDescription, "meta description", out)
     }
 }

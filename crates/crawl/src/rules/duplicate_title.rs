@@ -27,7 +27,7 @@ impl SiteRule for DuplicateTitle {
         &META
     }
 
-    fn check(&self, site: &SiteIndex<'_>) -> Vec<SiteFinding> {
-        duplicates(site, |p| p.title.as_deref(), "title")
+    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
+        duplicates(site, DuplicateKey::Title, "title", out)
     }
 }

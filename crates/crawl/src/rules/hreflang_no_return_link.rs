@@ -27,11 +27,13 @@ impl SiteRule for HreflangNoReturnLink {
         &META
     }
 
-    fn check(&self, site: &SiteIndex<'_>) -> Vec<SiteFinding> {
-        let mut out = Vec::new();
-        for page in site.pages.iter().filter(|p| p.status == Some(200)) {
+    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
+        site.pages(&mut |page| {
+            if page.status != Some(200) {
+                return Ok(());
+            }
             for (lang, alternate) in page.hreflang.iter().filter(|(_, u)| *u != page.url) {
-                let Some(target) = site.page(alternate).filter(|t| t.status == Some(200) && t.html) else { continue };
+                let Some(target) = site.page(alternate)?.filter(|t| t.status == Some(200) && t.html) else { continue };
                 if !target.hreflang.iter().any(|(_, u)| *u == page.url) {
                     out.push(SiteFinding {
                         url: target.url.clone(),
@@ -40,7 +42,7 @@ impl SiteRule for HreflangNoReturnLink {
                     });
                 }
             }
-        }
-        out
+            Ok(())
+        })
     }
 }

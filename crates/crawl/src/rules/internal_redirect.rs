@@ -27,20 +27,16 @@ impl SiteRule for InternalRedirect {
         &META
     }
 
-    fn check(&self, site: &SiteIndex<'_>) -> Vec<SiteFinding> {
-        let mut out = Vec::new();
-        for page in site.pages {
-            for link in page.outlinks.iter().filter(|l| l.internal && l.url != page.url) {
-                let Some(target) = site.page(&link.url) else { continue };
-                if matches!(target.status, Some(300..=399)) {
-                    out.push(SiteFinding {
-                        url: target.url.clone(),
-                        linked_from: Some(page.url.clone()),
-                        detail: answer(target),
-                    });
-                }
+    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
+        site.internal_links(&mut |from, target| {
+            if matches!(target.status, Some(300..=399)) {
+                out.push(SiteFinding {
+                    url: target.url.clone(),
+                    linked_from: Some(from.to_string()),
+                    detail: answer(target),
+                });
             }
-        }
-        out
+            Ok(())
+        })
     }
 }

@@ -20,6 +20,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use audit_core::Severity;
 use serde::Serialize;
+use sha2::Digest;
 
 use crate::page::{CrawledPage, Outlink};
 
@@ -60,8 +61,11 @@ pub struct SiteFinding {
 pub trait SiteRule: Sync {
     /// The rule's description.
     fn meta(&self) -> &'static SiteRuleMeta;
-    /// The findings (none: it passes).
-    fn check(&self, site: &SiteIndex<'_>) -> Vec<SiteFinding>;
+    /// Reads the site and hands each finding to `out` (none: it passes).
+    ///
+    /// # Errors
+    /// What the [`CrawledSite`] could not read.
+    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()>;
 }
 
 /// Every site rule, in display order (severity of what it finds, then topic).
@@ -85,7 +89,188 @@ pub fn site_rule_by_id(id: &str) -> Option<&'static SiteRuleMeta> {
     SITE_RULES.iter().map(|r| r.meta()).find(|m| m.id == id)
 }
 
-/// The crawled site as the rules read it: the pages' records, indexed once.
+/// What a [`CrawledSite`] could not read (a database error, for a site in a store).
+pub type SiteError = Box<dyn std::error::Error + Send + Sync>;
+/// The result of reading a [`CrawledSite`].
+pub type SiteResult<T> = Result<T, SiteError>;
+
+/// How a crawled URL answered: the facts of its record the rules read about a link's,
+/// canonical's, redirect's or sitemap entry's target.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Answer {
+    /// The URL fetched, normalised.
+    pub url: String,
+    /// The HTTP status (`None`: the fetch failed).
+    pub status: Option<u16>,
+    /// Why the fetch failed.
+    pub error: Option<String>,
+    /// The normalised `Location` of a 3xx answer.
+    pub redirect_to: Option<String>,
+    /// Whether it was an HTML page.
+    pub html: bool,
+    /// Whether a robots directive forbids indexing it.
+    pub noindex: bool,
+}
+
+impl CrawledPage {
+    /// How this URL answered ([`Answer`]).
+    pub fn answer(&self) -> Answer {
+        Answer {
+            url: self.url.clone(),
+            status: self.status,
+            error: self.error.clone(),
+            redirect_to: self.redirect_to.clone(),
+            html: self.html,
+            noindex: self.noindex,
+        }
+    }
+}
+
+/// The value pages may share that a duplicate rule compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DuplicateKey {
+    /// [`CrawledPage::title`].
+    Title,
+    /// [`CrawledPage::meta_description`].
+    MetaDescription,
+    /// [`CrawledPage::text_hash`].
+    TextHash,
+}
+
+impl DuplicateKey {
+    /// The key of `page`.
+    pub fn of(self, page: &CrawledPage) -> Option<&str> {
+        match self {
+            DuplicateKey::Title => page.title.as_deref(),
+            DuplicateKey::MetaDescription => page.meta_description.as_deref(),
+            DuplicateKey::TextHash => page.text_hash.as_deref(),
+        }
+    }
+
+    /// Every key, in the order of [`DuplicateKey::stored`]'s columns.
+    pub const ALL: [DuplicateKey; 3] = [DuplicateKey::Title, DuplicateKey::MetaDescription, DuplicateKey::TextHash];
+
+    /// What a store keeps to group pages by this key with an index: for an indexable page
+    /// ([`CrawledPage::indexable`]) with the key, a fixed-size hash of it (SHA-256, hex, first
+    /// 16 bytes; the text hash as it is); `None` otherwise. Equal keys give equal hashes.
+    pub fn stored(self, page: &CrawledPage) -> Option<String> {
+        if !page.indexable() {
+            return None;
+        }
+        let key = self.of(page)?;
+        Some(match self {
+            DuplicateKey::TextHash => key.to_string(),
+            _ => hex::encode(&sha2::Sha256::digest(key.as_bytes())[..16]),
+        })
+    }
+}
+
+/// A group of indexable pages sharing a [`DuplicateKey`] value, as [`CrawledSite::duplicates`]
+/// gives it beside each of its members.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DuplicateGroup {
+    /// How many pages share the value (two or more).
+    pub count: usize,
+    /// The first [`DUPLICATE_HEAD`] of them, in crawl order.
+    pub head: Vec<String>,
+}
+
+/// The members of a [`DuplicateGroup`] it names ([`DuplicateGroup::head`]): enough to name
+/// three others beside any member.
+pub const DUPLICATE_HEAD: usize = 4;
+
+/// The crawled site as the site rules read it: a set of queries over the records of the
+/// pages fetched, their links and the sitemaps' URLs. [`SiteIndex`] answers them from
+/// records in memory; the service and the command line answer them from their database
+/// (docs/ARCHITECTURE.md, "Site crawl"), page by page, so that what a rule holds does not
+/// grow with the pages crawled. Streams call `f` once per item and stop at its first error.
+pub trait CrawledSite {
+    /// Every URL the crawl fetched (answered or failed), in crawl order.
+    fn pages(&self, f: &mut dyn FnMut(&CrawledPage) -> SiteResult<()>) -> SiteResult<()>;
+    /// The record of `url`, when the crawl fetched it.
+    fn page(&self, url: &str) -> SiteResult<Option<CrawledPage>>;
+    /// How `url` answered, when the crawl fetched it (what [`CrawledSite::page`] gives, without
+    /// its links and alternates).
+    fn answer(&self, url: &str) -> SiteResult<Option<Answer>>;
+    /// Every internal link from a fetched page to another URL the crawl fetched: the
+    /// linking page's URL and how the target answered (each pair once; any order).
+    fn internal_links(&self, f: &mut dyn FnMut(&str, &Answer) -> SiteResult<()>) -> SiteResult<()>;
+    /// The first page in crawl order that links to `url` (itself excluded).
+    fn first_inlink(&self, url: &str) -> SiteResult<Option<String>>;
+    /// How many fetched pages link to `url` (each page once, itself excluded).
+    fn inlink_count(&self, url: &str) -> SiteResult<u64>;
+    /// Whether a fetched page redirects to `url`.
+    fn redirected_to(&self, url: &str) -> SiteResult<bool>;
+    /// Every page URL the site's sitemaps list (normalised; any order).
+    fn sitemap_urls(&self, f: &mut dyn FnMut(&str) -> SiteResult<()>) -> SiteResult<()>;
+    /// Whether the sitemaps list `url`.
+    fn in_sitemap(&self, url: &str) -> SiteResult<bool>;
+    /// Whether any sitemap was read (`not-in-sitemap` applies only then).
+    fn sitemaps_read(&self) -> bool;
+    /// Each indexable page ([`CrawledPage::indexable`]) whose `key` it shares with another
+    /// indexable page, with its group (any order of groups and members).
+    fn duplicates(
+        &self,
+        key: DuplicateKey,
+        f: &mut dyn FnMut(&str, &DuplicateGroup) -> SiteResult<()>,
+    ) -> SiteResult<()>;
+    /// The counts the site score reads.
+    fn totals(&self) -> SiteResult<SiteTotals>;
+}
+
+/// What the site score and a crawl's end read of all the pages ([`CrawledSite::totals`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SiteTotals {
+    /// URLs fetched (answered or failed).
+    pub crawled: u64,
+    /// Pages with a page score (the HTML pages audited).
+    pub scored: u64,
+    /// The sum of their page scores (each at most 100).
+    pub score_sum: u64,
+    /// Whether any URL answered 2xx.
+    pub answered: bool,
+}
+
+/// The findings of one rule as it checks ([`SiteRule::check`]): sorted, each once, and at
+/// most [`MAX_FINDINGS_PER_RULE`] (the first in that order are kept), so that a rule holds
+/// no more however many pages are crawled.
+#[derive(Debug, Default)]
+pub struct Findings {
+    kept: BTreeSet<SiteFinding>,
+    dropped: bool,
+}
+
+/// The findings a site rule keeps at most (docs/RULES.md, "Site rules"): the first in
+/// URL order; the affected URLs the score counts are those kept.
+pub const MAX_FINDINGS_PER_RULE: usize = 10_000;
+
+impl Findings {
+    /// Adds a finding.
+    pub fn push(&mut self, finding: SiteFinding) {
+        if self.kept.len() >= MAX_FINDINGS_PER_RULE && self.kept.last().is_some_and(|l| *l <= finding) {
+            self.dropped = true;
+            return;
+        }
+        self.kept.insert(finding);
+        if self.kept.len() > MAX_FINDINGS_PER_RULE {
+            self.kept.pop_last();
+            self.dropped = true;
+        }
+    }
+
+    /// Whether findings were left out at the cap.
+    pub fn capped(&self) -> bool {
+        self.dropped
+    }
+
+    /// The findings kept, sorted.
+    pub fn into_vec(self) -> Vec<SiteFinding> {
+        self.kept.into_iter().collect()
+    }
+}
+
+/// A [`CrawledSite`] over records in memory: the pages' records indexed once (for tests, the
+/// engine's own examples and benchmarks).
 #[derive(Debug)]
 pub struct SiteIndex<'a> {
     /// Every URL the crawl fetched (answered or failed), in crawl order.
@@ -115,15 +300,87 @@ impl<'a> SiteIndex<'a> {
         }
         SiteIndex { pages, by_url, inlinks, sitemap_urls, sitemaps_read }
     }
+}
 
-    /// The record of `url`, when the crawl fetched it.
-    pub fn page(&self, url: &str) -> Option<&'a CrawledPage> {
-        self.by_url.get(url).copied()
+impl CrawledSite for SiteIndex<'_> {
+    fn pages(&self, f: &mut dyn FnMut(&CrawledPage) -> SiteResult<()>) -> SiteResult<()> {
+        self.pages.iter().try_for_each(f)
     }
 
-    /// How many crawled pages link to `url` (each page once).
-    pub fn inlink_count(&self, url: &str) -> usize {
-        self.inlinks.get(url).map_or(0, Vec::len)
+    fn page(&self, url: &str) -> SiteResult<Option<CrawledPage>> {
+        Ok(self.by_url.get(url).map(|p| (*p).clone()))
+    }
+
+    fn answer(&self, url: &str) -> SiteResult<Option<Answer>> {
+        Ok(self.by_url.get(url).map(|p| p.answer()))
+    }
+
+    fn internal_links(&self, f: &mut dyn FnMut(&str, &Answer) -> SiteResult<()>) -> SiteResult<()> {
+        for page in self.pages {
+            for link in page.outlinks.iter().filter(|l| l.internal && l.url != page.url) {
+                if let Some(target) = self.by_url.get(link.url.as_str()) {
+                    f(&page.url, &target.answer())?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn first_inlink(&self, url: &str) -> SiteResult<Option<String>> {
+        Ok(self.inlinks.get(url).and_then(|l| l.first()).map(|(from, _)| from.url.clone()))
+    }
+
+    fn inlink_count(&self, url: &str) -> SiteResult<u64> {
+        Ok(self.inlinks.get(url).map_or(0, |l| l.len() as u64))
+    }
+
+    fn redirected_to(&self, url: &str) -> SiteResult<bool> {
+        Ok(self.pages.iter().any(|p| p.redirect_to.as_deref() == Some(url)))
+    }
+
+    fn sitemap_urls(&self, f: &mut dyn FnMut(&str) -> SiteResult<()>) -> SiteResult<()> {
+        self.sitemap_urls.iter().try_for_each(|u| f(u))
+    }
+
+    fn in_sitemap(&self, url: &str) -> SiteResult<bool> {
+        Ok(self.sitemap_urls.contains(url))
+    }
+
+    fn sitemaps_read(&self) -> bool {
+        self.sitemaps_read
+    }
+
+    fn duplicates(
+        &self,
+        key: DuplicateKey,
+        f: &mut dyn FnMut(&str, &DuplicateGroup) -> SiteResult<()>,
+    ) -> SiteResult<()> {
+        let mut groups: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+        for page in self.pages.iter().filter(|p| p.indexable()) {
+            if let Some(k) = key.of(page) {
+                groups.entry(k).or_default().push(page.url.as_str());
+            }
+        }
+        for urls in groups.values().filter(|g| g.len() > 1) {
+            let group = DuplicateGroup {
+                count: urls.len(),
+                head: urls.iter().take(DUPLICATE_HEAD).map(|u| u.to_string()).collect(),
+            };
+            for url in urls {
+                f(url, &group)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn totals(&self) -> SiteResult<SiteTotals> {
+        let scores = self.pages.iter().filter_map(|p| p.score);
+        Ok(SiteTotals {
+            crawled: self.pages.len() as u64,
+            scored: scores.clone().count() as u64,
+            score_sum: scores.map(|s| u64::from(s.min(100))).sum(),
+            answered: self.pages.iter().any(|p| matches!(p.status, Some(200..=299))),
+        })
     }
 }
 
@@ -145,58 +402,85 @@ impl SiteRuleResult {
     }
 }
 
-/// Runs every site rule over the crawled pages and the sitemap URL set. Results come in
-/// table order, every rule included (passing ones with no findings).
+/// Runs every site rule over the crawled pages and the sitemap URL set, in memory
+/// ([`SiteIndex`]). Results come in table order, every rule included (passing ones with no
+/// findings).
 pub fn run_site_rules(
     pages: &[CrawledPage],
     sitemap_urls: &BTreeSet<String>,
     sitemaps_read: bool,
 ) -> Vec<SiteRuleResult> {
-    let site = SiteIndex::new(pages, sitemap_urls, sitemaps_read);
+    match check_site(&SiteIndex::new(pages, sitemap_urls, sitemaps_read)) {
+        Ok(results) => results,
+        Err(e) => unreachable!("records in memory are always read: {e}"),
+    }
+}
+
+/// Runs every site rule over `site`. Results come in table order, every rule included
+/// (passing ones with no findings); each rule's findings sorted, each once, at most
+/// [`MAX_FINDINGS_PER_RULE`].
+///
+/// # Errors
+/// The first error of the site's reads.
+pub fn check_site(site: &dyn CrawledSite) -> SiteResult<Vec<SiteRuleResult>> {
     SITE_RULES
         .iter()
         .map(|rule| {
-            let mut findings = rule.check(&site);
-            findings.sort();
-            findings.dedup();
-            SiteRuleResult { id: rule.meta().id, severity: rule.meta().severity, findings }
+            let mut findings = Findings::default();
+            rule.check(site, &mut findings)?;
+            Ok(SiteRuleResult { id: rule.meta().id, severity: rule.meta().severity, findings: findings.into_vec() })
         })
         .collect()
 }
 
-/// Groups indexable pages by a key; the groups of two or more, each page with the others.
-pub(crate) fn duplicates<'a>(
-    site: &SiteIndex<'a>,
-    key: impl Fn(&'a CrawledPage) -> Option<&'a str>,
-    what: &str,
-) -> Vec<SiteFinding> {
-    let mut groups: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-    for page in site.pages.iter().filter(|p| p.indexable()) {
-        if let Some(k) = key(page) {
-            groups.entry(k).or_default().push(page.url.as_str());
+/// The findings of a duplicate rule: each indexable page sharing `key` with others, named
+/// beside up to three of them.
+pub(crate) fn duplicates(site: &dyn CrawledSite, key: DuplicateKey, what: &str, out: &mut Findings) -> SiteResult<()> {
+    site.duplicates(key, &mut |url, group| {
+        let others: Vec<&str> = group.head.iter().map(String::as_str).filter(|u| *u != url).take(3).collect();
+        let more = group.count - 1 - others.len();
+        let mut detail = format!("same {what} as {}", others.join(", "));
+        if more > 0 {
+            detail.push_str(&format!(" and {more} more"));
         }
-    }
-    let mut out = Vec::new();
-    for urls in groups.values().filter(|g| g.len() > 1) {
-        for url in urls {
-            let others: Vec<&str> = urls.iter().filter(|u| *u != url).copied().take(3).collect();
-            let more = urls.len() - 1 - others.len();
-            let mut detail = format!("same {what} as {}", others.join(", "));
-            if more > 0 {
-                detail.push_str(&format!(" and {more} more"));
-            }
-            out.push(SiteFinding { url: url.to_string(), linked_from: None, detail });
-        }
-    }
-    out
+        out.push(SiteFinding { url: url.to_string(), linked_from: None, detail });
+        Ok(())
+    })
 }
 
 /// `HTTP 404`, `redirects to …` or the fetch error: how a URL answered.
-pub(crate) fn answer(page: &CrawledPage) -> String {
+pub(crate) fn answer(page: &Answer) -> String {
     match (page.status, &page.redirect_to, &page.error) {
         (Some(s), Some(to), _) => format!("HTTP {s} to {to}"),
         (Some(s), None, _) => format!("HTTP {s}"),
         (None, _, Some(e)) => format!("not fetched: {e}"),
         (None, _, None) => "not fetched".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn findings_keep_the_first_in_order_up_to_the_cap() {
+        let finding =
+            |i: usize| SiteFinding { url: format!("https://s.test/{i:06}"), linked_from: None, detail: "x".into() };
+        let mut findings = Findings::default();
+        for i in (0..MAX_FINDINGS_PER_RULE + 5).rev() {
+            findings.push(finding(i));
+        }
+        findings.push(finding(3));
+        assert!(findings.capped());
+        let kept = findings.into_vec();
+        assert_eq!(kept.len(), MAX_FINDINGS_PER_RULE);
+        assert_eq!(kept.first(), Some(&finding(0)));
+        assert_eq!(kept.last(), Some(&finding(MAX_FINDINGS_PER_RULE - 1)));
+        let mut few = Findings::default();
+        few.push(finding(2));
+        few.push(finding(1));
+        few.push(finding(2));
+        assert!(!few.capped());
+        assert_eq!(few.into_vec(), vec![finding(1), finding(2)], "sorted, each once");
     }
 }

@@ -27,18 +27,19 @@ impl SiteRule for NotInSitemap {
         &META
     }
 
-    fn check(&self, site: &SiteIndex<'_>) -> Vec<SiteFinding> {
-        if !site.sitemaps_read {
-            return Vec::new();
+    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
+        if !site.sitemaps_read() {
+            return Ok(());
         }
-        site.pages
-            .iter()
-            .filter(|p| p.indexable() && !site.sitemap_urls.contains(&p.url))
-            .map(|p| SiteFinding {
-                url: p.url.clone(),
-                linked_from: site.inlinks.get(p.url.as_str()).and_then(|l| l.first()).map(|(from, _)| from.url.clone()),
-                detail: "indexable, not in the sitemaps".to_string(),
-            })
-            .collect()
+        site.pages(&mut |p| {
+            if p.indexable() && !site.in_sitemap(&p.url)? {
+                out.push(SiteFinding {
+                    url: p.url.clone(),
+                    linked_from: site.first_inlink(&p.url)?,
+                    detail: "indexable, not in the sitemaps".to_string(),
+                });
+            }
+            Ok(())
+        })
     }
 }

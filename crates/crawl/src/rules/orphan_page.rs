@@ -28,19 +28,21 @@ impl SiteRule for OrphanPage {
         &META
     }
 
-    fn check(&self, site: &SiteIndex<'_>) -> Vec<SiteFinding> {
-        // A URL that a crawled page redirects to is reached through that page's links.
-        let redirected_to: std::collections::HashSet<&str> =
-            site.pages.iter().filter_map(|p| p.redirect_to.as_deref()).collect();
-        site.pages
-            .iter()
-            .filter(|p| p.depth != Some(0) && site.sitemap_urls.contains(&p.url) && site.inlink_count(&p.url) == 0)
-            .filter(|p| !redirected_to.contains(p.url.as_str()))
-            .map(|p| SiteFinding {
-                url: p.url.clone(),
-                linked_from: None,
-                detail: "in a sitemap, linked from no crawled page".to_string(),
-            })
-            .collect()
+    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
+        site.pages(&mut |p| {
+            // A URL that a crawled page redirects to is reached through that page's links.
+            if p.depth != Some(0)
+                && site.in_sitemap(&p.url)?
+                && site.inlink_count(&p.url)? == 0
+                && !site.redirected_to(&p.url)?
+            {
+                out.push(SiteFinding {
+                    url: p.url.clone(),
+                    linked_from: None,
+                    detail: "in a sitemap, linked from no crawled page".to_string(),
+                });
+            }
+            Ok(())
+        })
     }
 }

@@ -2,4 +2,6 @@
 
 pub(crate) use audit_core::Severity;
 
-pub(crate) use super::{answer, duplicates, SiteFinding, SiteIndex, SiteRule, SiteRuleMeta};
+pub(crate) use super::{
+    answer, duplicates, CrawledSite, DuplicateKey, Findings, SiteFinding, SiteResult, SiteRule, SiteRuleMeta,
+};

@@ -27,27 +27,26 @@ impl SiteRule for RedirectLoop {
         &META
     }
 
-    fn check(&self, site: &SiteIndex<'_>) -> Vec<SiteFinding> {
-        let mut out = Vec::new();
-        for page in site.pages.iter().filter(|p| p.redirect_to.is_some()) {
-            let mut chain: Vec<&str> = vec![page.url.as_str()];
-            let mut at = page;
-            while let Some(next) = at.redirect_to.as_deref() {
-                if chain.contains(&next) {
+    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
+        site.pages(&mut |page| {
+            if page.redirect_to.is_none() {
+                return Ok(());
+            }
+            let mut chain: Vec<String> = vec![page.url.clone()];
+            let mut next = page.redirect_to.clone();
+            while let Some(to) = next {
+                if chain.contains(&to) {
                     // Report the URLs of the loop itself, not those leading into it.
-                    if next == page.url {
-                        chain.push(next);
+                    if to == page.url {
+                        chain.push(to);
                         out.push(SiteFinding { url: page.url.clone(), linked_from: None, detail: chain.join(" to ") });
                     }
                     break;
                 }
-                chain.push(next);
-                match site.page(next) {
-                    Some(p) => at = p,
-                    None => break,
-                }
+                chain.push(to.clone());
+                next = site.answer(&to)?.and_then(|a| a.redirect_to);
             }
-        }
-        out
+            Ok(())
+        })
     }
 }

@@ -27,20 +27,18 @@ impl SiteRule for SitemapBadUrl {
         &META
     }
 
-    fn check(&self, site: &SiteIndex<'_>) -> Vec<SiteFinding> {
-        site.sitemap_urls
-            .iter()
-            .filter_map(|url| site.page(url))
-            .filter_map(|p| {
-                let detail = if p.status != Some(200) {
-                    answer(p)
-                } else if p.noindex {
-                    "noindex".to_string()
-                } else {
-                    return None;
-                };
-                Some(SiteFinding { url: p.url.clone(), linked_from: None, detail })
-            })
-            .collect()
+    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
+        site.sitemap_urls(&mut |url| {
+            let Some(p) = site.answer(url)? else { return Ok(()) };
+            let detail = if p.status != Some(200) {
+                answer(&p)
+            } else if p.noindex {
+                "noindex".to_string()
+            } else {
+                return Ok(());
+            };
+            out.push(SiteFinding { url: p.url.clone(), linked_from: None, detail });
+            Ok(())
+        })
     }
 }

@@ -5,7 +5,9 @@
 use std::collections::{BTreeSet, HashSet};
 use std::sync::{Arc, Barrier};
 
-use crawl::{CrawledPage, Frontier, FrontierStore, Limits, Outcome, Outlink, Scope, ScopeConfig, State, Work};
+use crawl::{
+    CrawledPage, CrawledSite, Frontier, FrontierStore, Limits, Outcome, Outlink, Scope, ScopeConfig, State, Work,
+};
 use store::{CrawlEnd, CrawlIssue, CrawlState, IssueKind, NewCrawl, NewWebhook, Store, Tier};
 use time::OffsetDateTime;
 
@@ -89,9 +91,8 @@ fn drive(store: &Store, id: &str, worker: &str, stop_after: Option<usize>) -> us
 }
 
 fn finish(store: &Store, id: &str, worker: &str) -> bool {
-    let pages = store.crawl_records(id).unwrap();
-    let sitemap = store.crawl_sitemap_urls(id).unwrap();
-    let results = crawl::run_site_rules(&pages, &sitemap, true);
+    let site = store.crawl_site(id, true).unwrap();
+    let results = crawl::check_site(&site).unwrap();
     let site_issues = results
         .iter()
         .flat_map(|r| {
@@ -105,7 +106,7 @@ fn finish(store: &Store, id: &str, worker: &str) -> bool {
             })
         })
         .collect();
-    let score = crawl::site_score(pages.iter().filter_map(|p| p.score), pages.len(), &results).map(|s| s.score);
+    let score = crawl::site_score_of(&site.totals().unwrap(), &results).map(|s| s.score);
     let end = CrawlEnd {
         state: CrawlState::Completed,
         site_score: score,
@@ -164,7 +165,13 @@ both! {
         assert_eq!(findings[0].url, "https://site.test/gone");
         assert_eq!(findings[0].linked_from.as_deref(), Some("https://site.test/"));
         assert!(counts.iter().any(|c| c.rule_id == "duplicate-title" && c.count == 3));
-        assert_eq!(s.crawl_sitemap_urls(&crawl.id).unwrap(), BTreeSet::from(["https://site.test/a".to_string()]));
+        let mut sitemap = BTreeSet::new();
+        s.crawl_site(&crawl.id, true).unwrap().sitemap_urls(&mut |u| {
+            sitemap.insert(u.to_string());
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(sitemap, BTreeSet::from(["https://site.test/a".to_string()]));
 
         // The owner's crawl.completed event went to the outbox with the end.
         assert_eq!(f.raw().int("SELECT COUNT(*) FROM webhook_outbox WHERE event = 'crawl.completed'"), 1);

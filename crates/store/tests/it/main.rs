@@ -6,7 +6,11 @@
 
 mod automation;
 mod backend;
+mod crawl_site;
 mod crawls;
+#[allow(dead_code)] // The crawl tests read more of a fixture crawl than these do.
+#[path = "../../../crawl/tests/it/fixture_sites.rs"]
+mod fixture_sites;
 mod history;
 mod outbox;
 mod pg_migrations;

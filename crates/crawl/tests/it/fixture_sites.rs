@@ -1,0 +1,143 @@
+//! The fixture sites of the site rules (`fixtures/sites/crawl-<rule>-{fail,pass}`, see
+//! sites.rs), crawled end to end without a network into records in memory. The store's tests
+//! include this file too (`#[path]`), to run the rules over the same crawls in a database.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use audit_core::{audit, HttpFacts, Page};
+use crawl::{
+    robots_from_answer, CrawledPage, Frontier, Limits, MemoryStore, Outcome, Scope, ScopeConfig, SitemapLimits,
+    Sitemaps, Work, USER_AGENT_TOKEN,
+};
+
+pub const ORIGIN: &str = "http://site.test";
+
+pub fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/sites")
+}
+
+enum Answer {
+    Body(u16, Vec<u8>, bool),
+    Redirect(u16, String),
+}
+
+/// The file-system fetcher of one fixture site.
+struct Site {
+    dir: PathBuf,
+    redirects: Vec<(String, u16, String)>,
+    fetched: Vec<String>,
+}
+
+impl Site {
+    fn new(dir: PathBuf) -> Site {
+        let redirects = std::fs::read_to_string(dir.join("_redirects"))
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| {
+                let mut f = l.split_whitespace();
+                Some((f.next()?.to_string(), f.next()?.parse().ok()?, f.next()?.to_string()))
+            })
+            .collect();
+        Site { dir, redirects, fetched: Vec::new() }
+    }
+
+    fn get(&mut self, url: &str) -> Answer {
+        let parsed = url::Url::parse(url).unwrap();
+        let host = parsed.host_str().unwrap();
+        assert!(host == "site.test" || host == "www.site.test", "fetched another site: {url}");
+        self.fetched.push(url.to_string());
+        let path = parsed.path();
+        if let Some((_, status, to)) = self.redirects.iter().find(|(from, _, _)| from == path) {
+            return Answer::Redirect(*status, to.clone());
+        }
+        let file = match path {
+            "/" => "index.html".to_string(),
+            p if Path::new(p).extension().is_some() => p[1..].to_string(),
+            p => format!("{}.html", &p[1..]),
+        };
+        match std::fs::read(self.dir.join(&file)) {
+            Ok(body) if !file.starts_with('_') => Answer::Body(200, body, file.ends_with(".html")),
+            _ => Answer::Body(404, b"not found".to_vec(), false),
+        }
+    }
+}
+
+pub struct Crawl {
+    pub pages: Vec<CrawledPage>,
+    pub sitemap_urls: BTreeSet<String>,
+    pub sitemaps_read: bool,
+    pub frontier: Frontier<MemoryStore>,
+    pub fetched: Vec<String>,
+}
+
+/// Crawls a fixture site the way the application's runner does, one fetch at a time.
+pub fn crawl(name: &str) -> Crawl {
+    let mut site = Site::new(fixtures().join(name));
+    let scope = Scope::new(&format!("{ORIGIN}/"), ScopeConfig { max_pages: 100, ..ScopeConfig::default() }).unwrap();
+    let mut frontier = Frontier::resume(MemoryStore::new(), scope.clone(), Limits::default()).unwrap();
+    let mut sitemaps = Sitemaps::new(scope.start(), SitemapLimits::default());
+    let mut sitemap_urls = BTreeSet::new();
+    let mut pages = Vec::new();
+    let mut robots_seen = Vec::new();
+    loop {
+        let work = frontier.next_work().unwrap();
+        if work.is_empty() {
+            assert!(frontier.is_finished().unwrap(), "{name}: no work while the crawl is not finished");
+            break;
+        }
+        for w in work {
+            match w {
+                Work::Robots { url } => {
+                    let robots = match site.get(&url) {
+                        Answer::Body(status, body, _) => robots_from_answer(Some(status), &body),
+                        Answer::Redirect(..) => robots_from_answer(Some(404), b""),
+                    };
+                    robots_seen.push(robots.clone());
+                    for sitemap in frontier.set_robots(&url, robots) {
+                        sitemaps.add_source(&sitemap);
+                    }
+                    // Sitemaps are read once robots.txt named them.
+                    while let Some(next) = sitemaps.next_url().map(str::to_string) {
+                        let read = match site.get(&next) {
+                            Answer::Body(status, body, _) => sitemaps.record(&next, Some(status), &body),
+                            Answer::Redirect(status, _) => sitemaps.record(&next, Some(status), b""),
+                        };
+                        for u in read.urls {
+                            frontier.add_sitemap_url(&u).unwrap();
+                            sitemap_urls.insert(u);
+                        }
+                    }
+                }
+                Work::Fetch(entry) => {
+                    assert!(
+                        robots_seen.iter().all(|r| r.is_allowed(USER_AGENT_TOKEN, &entry.url)),
+                        "{name}: handed out a disallowed URL {}",
+                        entry.url
+                    );
+                    let record = match site.get(&entry.url) {
+                        Answer::Redirect(status, to) => {
+                            let to =
+                                frontier.record(entry.clone(), Outcome::Redirected { status, location: Some(&to) });
+                            CrawledPage::answered(&entry.url, entry.depth, status, to.unwrap())
+                        }
+                        Answer::Body(status, body, true) => {
+                            let page = Page::parse(&entry.url, &body, HttpFacts::new().with_status(status));
+                            let score = audit(page.clone()).score().percentage;
+                            let record = CrawledPage::from_page(&entry.url, entry.depth, &page, &scope, Some(score));
+                            frontier.record(entry.clone(), Outcome::Answered(&record)).unwrap();
+                            record
+                        }
+                        Answer::Body(status, _, false) => {
+                            let record = CrawledPage::answered(&entry.url, entry.depth, status, None);
+                            frontier.record(entry.clone(), Outcome::Answered(&record)).unwrap();
+                            record
+                        }
+                    };
+                    pages.push(record);
+                }
+            }
+        }
+    }
+    Crawl { pages, sitemap_urls, sitemaps_read: sitemaps.any_read(), frontier, fetched: site.fetched }
+}

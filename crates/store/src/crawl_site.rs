@@ -1,0 +1,316 @@
+//! A crawl's pages as the site rules read them: [`CrawlSite`] is the store's
+//! [`crawl::CrawledSite`] (docs/ARCHITECTURE.md, "Site crawl"). Every stream reads its rows
+//! in batches of [`BATCH`] by key (keyset paging on an index: rowid order for pages and
+//! links, URL order for sitemap URLs), each batch on its own pooled connection, so that
+//! nothing holds more than a batch, no connection is held across a rule's other queries,
+//! and both databases run the same SQL; lookups are single-row queries on an index.
+
+use crawl::{Answer, CrawledPage, CrawledSite, DuplicateGroup, DuplicateKey, SiteResult, SiteTotals, DUPLICATE_HEAD};
+
+use crate::db::Store;
+use crate::error::{Error, Result};
+use crate::sql::{args, Db, Row};
+
+/// Rows a stream reads at a time.
+pub const BATCH: usize = 256;
+
+/// The `crawl_pages` column of each [`DuplicateKey`] ([`DuplicateKey::stored`]).
+pub(crate) fn dup_column(key: DuplicateKey) -> &'static str {
+    match key {
+        DuplicateKey::Title => "dup_title",
+        DuplicateKey::MetaDescription => "dup_description",
+        DuplicateKey::TextHash => "dup_text",
+    }
+}
+
+fn decode(raw: &str) -> Result<CrawledPage> {
+    serde_json::from_str(raw).map_err(|e| Error::corrupt("crawl_pages", e.to_string()))
+}
+
+/// Writes the columns the site rules query ([`DuplicateKey::stored`] and the answer's
+/// facts) of `record`'s row, marking it `facts = 1`.
+pub(crate) fn write_facts(db: &Db<'_>, crawl_id: &str, record: &CrawledPage) -> Result<()> {
+    let [t, d, x] = DuplicateKey::ALL.map(|k| k.stored(record));
+    db.execute(
+        "UPDATE crawl_pages SET facts = 1, redirect_to = ?3, fetch_error = ?4, noindex = ?5, dup_title = ?6, \
+         dup_description = ?7, dup_text = ?8 WHERE crawl_id = ?1 AND url = ?2",
+        args![crawl_id, record.url, record.redirect_to, record.error, record.noindex, t, d, x],
+    )?;
+    Ok(())
+}
+
+fn answer_from_row(row: &Row<'_>, at: usize) -> Result<Answer> {
+    Ok(Answer {
+        url: row.get(at)?,
+        status: row.get(at + 1)?,
+        error: row.get(at + 2)?,
+        redirect_to: row.get(at + 3)?,
+        html: row.get(at + 4)?,
+        noindex: row.get(at + 5)?,
+    })
+}
+
+const ANSWER_COLUMNS: &str = "url, status, fetch_error, redirect_to, html, noindex";
+
+impl Error {
+    /// The store's error back from what a [`CrawlSite`] read failed with (a site rule adds
+    /// none of its own; anything else is reported as a corrupt crawl).
+    pub fn from_site(e: crawl::SiteError) -> Error {
+        match e.downcast::<Error>() {
+            Ok(e) => *e,
+            Err(e) => Error::corrupt("crawl_pages", e.to_string()),
+        }
+    }
+}
+
+/// The store's [`CrawledSite`] of one crawl ([`Store::crawl_site`]).
+#[derive(Debug, Clone)]
+pub struct CrawlSite {
+    store: Store,
+    crawl_id: String,
+    sitemaps_read: bool,
+}
+
+impl Store {
+    /// The pages of crawl `crawl_id` as the site rules read them; `sitemaps_read`: whether
+    /// the crawl read a sitemap. Rows recorded before their facts were kept in columns (a
+    /// crawl begun before this version) get them first, a batch at a time.
+    pub fn crawl_site(&self, crawl_id: &str, sitemaps_read: bool) -> Result<CrawlSite> {
+        loop {
+            let rows = self.read(|db| {
+                db.query_map(
+                    "SELECT record_json FROM crawl_pages WHERE crawl_id = ?1 AND facts = 0 \
+                     AND record_json IS NOT NULL LIMIT ?2",
+                    args![crawl_id, BATCH],
+                    |row| row.get::<String>(0),
+                )
+            })?;
+            if rows.is_empty() {
+                break;
+            }
+            self.write(|tx| rows.iter().try_for_each(|raw| write_facts(tx, crawl_id, &decode(raw)?)))?;
+        }
+        Ok(CrawlSite { store: self.clone(), crawl_id: crawl_id.to_string(), sitemaps_read })
+    }
+}
+
+impl CrawlSite {
+    /// The crawl's id.
+    pub fn crawl_id(&self) -> &str {
+        &self.crawl_id
+    }
+
+    /// Every record, in crawl order, in batches (see the module documentation).
+    pub fn each_page(&self, mut f: impl FnMut(&CrawledPage) -> SiteResult<()>) -> SiteResult<()> {
+        let mut after = -1i64;
+        loop {
+            let batch: Vec<(i64, String)> = self.store.read(|db| {
+                db.query_map(
+                    "SELECT rowid, record_json FROM crawl_pages WHERE crawl_id = ?1 AND record_json IS NOT NULL \
+                     AND rowid > ?2 ORDER BY rowid LIMIT ?3",
+                    args![self.crawl_id, after, BATCH],
+                    |row| Ok((row.get(0)?, row.get(1)?)),
+                )
+            })?;
+            for (seq, raw) in &batch {
+                after = *seq;
+                f(&decode(raw)?)?;
+            }
+            if batch.len() < BATCH {
+                return Ok(());
+            }
+        }
+    }
+}
+
+impl CrawledSite for CrawlSite {
+    fn pages(&self, f: &mut dyn FnMut(&CrawledPage) -> SiteResult<()>) -> SiteResult<()> {
+        self.each_page(f)
+    }
+
+    fn page(&self, url: &str) -> SiteResult<Option<CrawledPage>> {
+        let raw: Option<String> = self.store.read(|db| {
+            db.query_opt(
+                "SELECT record_json FROM crawl_pages WHERE crawl_id = ?1 AND url = ?2 AND record_json IS NOT NULL",
+                args![self.crawl_id, url],
+                |row| row.get(0),
+            )
+        })?;
+        Ok(raw.map(|r| decode(&r)).transpose()?)
+    }
+
+    fn answer(&self, url: &str) -> SiteResult<Option<Answer>> {
+        Ok(self.store.read(|db| {
+            db.query_opt(
+                &format!(
+                    "SELECT {ANSWER_COLUMNS} FROM crawl_pages WHERE crawl_id = ?1 AND url = ?2 \
+                     AND record_json IS NOT NULL"
+                ),
+                args![self.crawl_id, url],
+                |row| answer_from_row(row, 0),
+            )
+        })?)
+    }
+
+    fn internal_links(&self, f: &mut dyn FnMut(&str, &Answer) -> SiteResult<()>) -> SiteResult<()> {
+        let mut after = -1i64;
+        loop {
+            let batch: Vec<(i64, String, Answer)> = self.store.read(|db| {
+                db.query_map(
+                    "SELECT l.rowid, l.from_url, t.url, t.status, t.fetch_error, t.redirect_to, t.html, t.noindex \
+                     FROM crawl_links l JOIN crawl_pages t ON t.crawl_id = l.crawl_id AND t.url = l.to_url \
+                     WHERE l.crawl_id = ?1 AND l.rowid > ?2 AND l.internal = 1 AND l.from_url <> l.to_url \
+                     AND t.record_json IS NOT NULL ORDER BY l.rowid LIMIT ?3",
+                    args![self.crawl_id, after, BATCH],
+                    |row| Ok((row.get(0)?, row.get(1)?, answer_from_row(row, 2)?)),
+                )
+            })?;
+            for (seq, from, target) in &batch {
+                after = *seq;
+                f(from, target)?;
+            }
+            if batch.len() < BATCH {
+                return Ok(());
+            }
+        }
+    }
+
+    fn first_inlink(&self, url: &str) -> SiteResult<Option<String>> {
+        Ok(self.store.read(|db| {
+            db.query_opt(
+                "SELECT l.from_url FROM crawl_links l JOIN crawl_pages p ON p.crawl_id = l.crawl_id \
+                 AND p.url = l.from_url WHERE l.crawl_id = ?1 AND l.to_url = ?2 AND l.from_url <> ?2 \
+                 ORDER BY p.rowid LIMIT 1",
+                args![self.crawl_id, url],
+                |row| row.get(0),
+            )
+        })?)
+    }
+
+    fn inlink_count(&self, url: &str) -> SiteResult<u64> {
+        Ok(self.store.read(|db| {
+            db.query_one(
+                "SELECT COUNT(*) FROM crawl_links WHERE crawl_id = ?1 AND to_url = ?2 AND from_url <> ?2",
+                args![self.crawl_id, url],
+                |row| row.get(0),
+            )
+        })?)
+    }
+
+    fn redirected_to(&self, url: &str) -> SiteResult<bool> {
+        Ok(self
+            .store
+            .read(|db| {
+                db.query_opt(
+                    "SELECT 1 FROM crawl_pages WHERE crawl_id = ?1 AND redirect_to = ?2 AND record_json IS NOT NULL \
+                 LIMIT 1",
+                    args![self.crawl_id, url],
+                    |row| row.get::<i64>(0),
+                )
+            })?
+            .is_some())
+    }
+
+    fn sitemap_urls(&self, f: &mut dyn FnMut(&str) -> SiteResult<()>) -> SiteResult<()> {
+        let mut after = String::new();
+        loop {
+            let batch: Vec<String> = self.store.read(|db| {
+                db.query_map(
+                    "SELECT url FROM crawl_sitemap_urls WHERE crawl_id = ?1 AND url > ?2 ORDER BY url LIMIT ?3",
+                    args![self.crawl_id, after, BATCH],
+                    |row| row.get(0),
+                )
+            })?;
+            for url in &batch {
+                f(url)?;
+            }
+            match batch.into_iter().last() {
+                Some(last) => after = last,
+                None => return Ok(()),
+            }
+        }
+    }
+
+    fn in_sitemap(&self, url: &str) -> SiteResult<bool> {
+        Ok(self
+            .store
+            .read(|db| {
+                db.query_opt(
+                    "SELECT 1 FROM crawl_sitemap_urls WHERE crawl_id = ?1 AND url = ?2",
+                    args![self.crawl_id, url],
+                    |row| row.get::<i64>(0),
+                )
+            })?
+            .is_some())
+    }
+
+    fn sitemaps_read(&self) -> bool {
+        self.sitemaps_read
+    }
+
+    fn duplicates(
+        &self,
+        key: DuplicateKey,
+        f: &mut dyn FnMut(&str, &DuplicateGroup) -> SiteResult<()>,
+    ) -> SiteResult<()> {
+        let column = dup_column(key);
+        let groups_sql = format!(
+            "SELECT {column}, COUNT(*) FROM crawl_pages WHERE crawl_id = ?1 AND {column} > ?2 \
+             GROUP BY {column} HAVING COUNT(*) > 1 ORDER BY {column} LIMIT ?3"
+        );
+        let members_sql = format!(
+            "SELECT rowid, url FROM crawl_pages WHERE crawl_id = ?1 AND {column} = ?2 AND rowid > ?3 \
+             ORDER BY rowid LIMIT ?4"
+        );
+        let mut after = String::new();
+        loop {
+            let groups: Vec<(String, u64)> = self.store.read(|db| {
+                db.query_map(&groups_sql, args![self.crawl_id, after, BATCH], |row| Ok((row.get(0)?, row.get(1)?)))
+            })?;
+            for (value, count) in &groups {
+                let mut group = DuplicateGroup { count: *count as usize, head: Vec::new() };
+                let mut seq = -1i64;
+                loop {
+                    let members: Vec<(i64, String)> = self.store.read(|db| {
+                        db.query_map(&members_sql, args![self.crawl_id, value, seq, BATCH], |row| {
+                            Ok((row.get(0)?, row.get(1)?))
+                        })
+                    })?;
+                    if group.head.is_empty() {
+                        group.head = members.iter().take(DUPLICATE_HEAD).map(|(_, u)| u.clone()).collect();
+                    }
+                    for (s, url) in &members {
+                        seq = *s;
+                        f(url, &group)?;
+                    }
+                    if members.len() < BATCH {
+                        break;
+                    }
+                }
+            }
+            match groups.into_iter().last() {
+                Some((last, _)) => after = last,
+                None => return Ok(()),
+            }
+        }
+    }
+
+    fn totals(&self) -> SiteResult<SiteTotals> {
+        Ok(self.store.read(|db| {
+            db.query_one(
+                "SELECT COUNT(*), COUNT(score), COALESCE(SUM(CASE WHEN score > 100 THEN 100 ELSE score END), 0), \
+                 COALESCE(MAX(CASE WHEN status BETWEEN 200 AND 299 THEN 1 ELSE 0 END), 0) FROM crawl_pages \
+                 WHERE crawl_id = ?1 AND record_json IS NOT NULL",
+                args![self.crawl_id],
+                |row| {
+                    Ok(SiteTotals {
+                        crawled: row.get(0)?,
+                        scored: row.get(1)?,
+                        score_sum: row.get(2)?,
+                        answered: row.get::<i64>(3)? == 1,
+                    })
+                },
+            )
+        })?)
+    }
+}

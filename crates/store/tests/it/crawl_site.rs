@@ -1,0 +1,91 @@
+//! The site rules over a crawl in the store (`Store::crawl_site`, docs/ARCHITECTURE.md,
+//! "Site crawl") find exactly what they find over the same records in memory: on every
+//! fixture site of the site rules, and on crawls larger than a batch of rows.
+
+use std::collections::BTreeSet;
+
+use crawl::{check_site, run_site_rules, CrawledPage, CrawledSite, Outlink, SiteIndex, SITE_RULES};
+use store::{NewCrawl, Store, CRAWL_SITE_BATCH};
+use time::OffsetDateTime;
+
+use crate::backend::{both, fresh};
+use crate::fixture_sites::crawl;
+
+/// A crawl in `store` holding `pages` (recorded in that order) and `sitemap`.
+fn stored(store: &Store, pages: &[CrawledPage], sitemap: &BTreeSet<String>) -> String {
+    let new = NewCrawl { user_id: None, url: "http://site.test/".into(), options_json: "{}".into(), max_pages: 100 };
+    let crawl = store.create_crawl(new, "w", OffsetDateTime::now_utc() + time::Duration::minutes(1)).unwrap();
+    for page in pages {
+        store.record_crawl_page(&crawl.id, page, &[]).unwrap();
+    }
+    store.add_crawl_sitemap_urls(&crawl.id, &sitemap.iter().cloned().collect::<Vec<_>>()).unwrap();
+    crawl.id
+}
+
+/// The store's results equal the in-memory ones, rule by rule, and so do the totals.
+fn assert_same(store: &Store, pages: &[CrawledPage], sitemap: &BTreeSet<String>, sitemaps_read: bool, what: &str) {
+    let id = stored(store, pages, sitemap);
+    let site = store.crawl_site(&id, sitemaps_read).unwrap();
+    let memory = SiteIndex::new(pages, sitemap, sitemaps_read);
+    assert_eq!(check_site(&site).unwrap(), run_site_rules(pages, sitemap, sitemaps_read), "{what}");
+    assert_eq!(site.totals().unwrap(), memory.totals().unwrap(), "{what}: totals");
+}
+
+both! {
+    fn every_fixture_site_gives_the_same_findings_from_the_store(backend) {
+        let Some(f) = fresh(backend) else { return };
+        for rule in SITE_RULES {
+            for side in ["fail", "pass"] {
+                let name = format!("crawl-{}-{side}", rule.meta().id);
+                let c = crawl(&name);
+                assert_same(&f.store, &c.pages, &c.sitemap_urls, c.sitemaps_read, &name);
+            }
+        }
+        // The fail sites do fail in the store (not two empty results).
+        let c = crawl("crawl-broken-internal-link-fail");
+        let id = stored(&f.store, &c.pages, &c.sitemap_urls);
+        let results = check_site(&f.store.crawl_site(&id, c.sitemaps_read).unwrap()).unwrap();
+        assert!(!results.iter().find(|r| r.id == "broken-internal-link").unwrap().findings.is_empty());
+    }
+}
+
+fn page(i: usize, title: &str, links: &[String]) -> CrawledPage {
+    let url = format!("http://site.test/p{i}");
+    CrawledPage {
+        depth: Some(if i == 0 { 0 } else { 1 + (i % 6) as u32 }),
+        status: Some(if i % 97 == 5 { 404 } else { 200 }),
+        html: i % 97 != 5,
+        title: Some(title.to_string()),
+        meta_description: Some(format!("description {}", i % 300)),
+        text_hash: Some(format!("{:032x}", i)),
+        outlinks: links
+            .iter()
+            .map(|l| Outlink { url: l.clone(), anchor: "a".into(), internal: true, nofollow: false, follow: true })
+            .collect(),
+        score: Some((i % 100) as u32),
+        url,
+        ..CrawledPage::default()
+    }
+}
+
+both! {
+    fn streams_and_groups_larger_than_a_batch_give_the_same_findings(backend) {
+        let Some(f) = fresh(backend) else { return };
+        let n = 2 * CRAWL_SITE_BATCH + 90;
+        // One title shared by more pages than a batch, descriptions shared by pairs (more
+        // groups than a batch), a 404 linked from many pages, links past a batch.
+        let pages: Vec<CrawledPage> = (0..n)
+            .map(|i| {
+                let title = if i % 2 == 0 { "Shared".to_string() } else { format!("Own {i}") };
+                let links = vec![format!("http://site.test/p{}", (i + 1) % n), "http://site.test/p5".to_string()];
+                page(i, &title, &links)
+            })
+            .collect();
+        let sitemap: BTreeSet<String> = (0..n).step_by(3).map(|i| format!("http://site.test/p{i}")).collect();
+        assert_same(&f.store, &pages, &sitemap, true, "large crawl");
+        let results = run_site_rules(&pages, &sitemap, true);
+        for id in ["duplicate-title", "duplicate-meta-description", "broken-internal-link", "not-in-sitemap", "deep-page"] {
+            assert!(!results.iter().find(|r| r.id == id).unwrap().findings.is_empty(), "{id} finds nothing");
+        }
+    }
+}
