@@ -227,7 +227,7 @@ pub fn methodology_markdown() -> String {
         "Details of every rule (why it matters, failing and passing examples, references): `svc://checks` and \
          `svc://checks/{{id}}`; plain-language explanations: the get_seo_concept tool or `svc://seo-concepts/{{concept}}`."
     );
-    let free: Vec<String> = crate::agent::tools::FREE_OF_QUOTA.iter().map(|t| format!("`{t}`")).collect();
+    let free: Vec<String> = crate::agent::tools::free_of_quota_tools().map(|t| format!("`{t}`")).collect();
     let _ = writeln!(
         out,
         "\n## Quota of the agent tools\n\n\

@@ -32,6 +32,11 @@ pub struct ToolCard {
     pub title: &'static str,
     /// Whether it needs an API key with the `mcp` scope (a write tool) or is public.
     pub needs_key: bool,
+    /// Whether calling it charges no quota unit (docs/API.md, "Quota" of the agent-tool
+    /// endpoint): status polls that only read the caller's own stored state, so an agent may
+    /// poll them as often as it needs. Every other `tools/call` costs one unit, like its REST
+    /// twin.
+    pub free_of_quota: bool,
     /// Behaviour hints.
     pub hints: Hints,
     /// What the tool does and when to use it, for the agent.
@@ -40,14 +45,14 @@ pub struct ToolCard {
     pub examples: &'static [&'static str],
 }
 
-/// The tools that charge no quota unit (docs/API.md, "Quota" of the agent-tool endpoint):
-/// status polls that only read the caller's own stored state, so an agent may poll them
-/// as often as it needs. Every other `tools/call` costs one unit, like its REST twin.
-pub static FREE_OF_QUOTA: &[&str] = &["workflow_status", "crawl_status"];
-
-/// Whether calling the tool `name` is free of quota ([`FREE_OF_QUOTA`]).
+/// Whether calling the tool `name` is free of quota ([`ToolCard::free_of_quota`]).
 pub fn free_of_quota(name: &str) -> bool {
-    FREE_OF_QUOTA.contains(&name)
+    card(name).is_some_and(|c| c.free_of_quota)
+}
+
+/// The tools that charge no quota unit, in the documented order.
+pub fn free_of_quota_tools() -> impl Iterator<Item = &'static str> {
+    CARDS.iter().filter(|(_, c)| c.free_of_quota).map(|(name, _)| *name)
 }
 
 /// The card of the tool called `name`.
@@ -83,6 +88,7 @@ pub static CARDS: &[(&str, ToolCard)] = &[
 pub const GET_SITE_INFO: ToolCard = ToolCard {
     title: "Site information",
     needs_key: false,
+    free_of_quota: false,
     hints: READ_ONLY_LOCAL,
     description:
         "Fetches one page and reports what it is: title, HTTP status and final URL after redirects, whether it \
@@ -96,6 +102,7 @@ pub const GET_SITE_INFO: ToolCard = ToolCard {
 pub const GET_AUDIT_METHODOLOGY: ToolCard = ToolCard {
     title: "Audit methodology",
     needs_key: false,
+    free_of_quota: false,
     hints: READ_ONLY_LOCAL,
     description:
         "Explains how seo_audit scores a page: every rule (stable id, name, severity, weight, threshold) grouped \
@@ -109,6 +116,7 @@ pub const GET_AUDIT_METHODOLOGY: ToolCard = ToolCard {
 pub const GET_SEO_CONCEPT: ToolCard = ToolCard {
     title: "SEO concept",
     needs_key: false,
+    free_of_quota: false,
     hints: READ_ONLY_LOCAL,
     description:
         "Explains an SEO term or an audit rule in plain words: definition, why it matters, how to fix or apply \
@@ -122,6 +130,7 @@ pub const GET_SEO_CONCEPT: ToolCard = ToolCard {
 pub const SEO_AUDIT: ToolCard = ToolCard {
     title: "SEO audit",
     needs_key: true,
+    free_of_quota: false,
     hints: AUDITS,
     description:
         "Fetches a page and runs the full deterministic SEO audit. The result is exactly the REST audit result \
@@ -144,6 +153,7 @@ pub const SEO_AUDIT: ToolCard = ToolCard {
 pub const GET_OPPORTUNITIES: ToolCard = ToolCard {
     title: "Ranked opportunities",
     needs_key: true,
+    free_of_quota: false,
     hints: AUDITS,
     description:
         "Audits a page and returns its failed checks ranked by expected gain: a priority score from the rule's \
@@ -156,6 +166,7 @@ pub const GET_OPPORTUNITIES: ToolCard = ToolCard {
 pub const GENERATE_FIXES: ToolCard = ToolCard {
     title: "Generate fixes",
     needs_key: true,
+    free_of_quota: false,
     hints: AUDITS,
     description:
         "Audits a page and writes a ready-to-paste fix (HTML, JSON-LD, robots.txt, HTTP header, server config \
@@ -169,6 +180,7 @@ pub const GENERATE_FIXES: ToolCard = ToolCard {
 pub const CHECK_AI_READINESS: ToolCard = ToolCard {
     title: "AI readiness check",
     needs_key: true,
+    free_of_quota: false,
     hints: AUDITS,
     description:
         "Audits a page (stored like every audit) and reads the site's llms.txt and robots.txt to say how ready \
@@ -184,6 +196,7 @@ pub const CHECK_AI_READINESS: ToolCard = ToolCard {
 pub const SCAN_AI_VISIBILITY: ToolCard = ToolCard {
     title: "AI visibility scan",
     needs_key: true,
+    free_of_quota: false,
     hints: AUDITS,
     description:
         "Audits a page (stored like every audit) and scores how visible it is to AI assistants and AI search on \
@@ -199,6 +212,7 @@ pub const SCAN_AI_VISIBILITY: ToolCard = ToolCard {
 pub const ANALYZE_CONTENT_GAP: ToolCard = ToolCard {
     title: "Content gap analysis",
     needs_key: true,
+    free_of_quota: false,
     hints: AUDITS,
     description:
         "Audits a page (stored like every audit) and finds the topics and sections it lacks compared with up to 5 \
@@ -219,6 +233,7 @@ pub const ANALYZE_CONTENT_GAP: ToolCard = ToolCard {
 pub const AUTO_FIX_BATCH: ToolCard = ToolCard {
     title: "Auto-fix a batch of issues",
     needs_key: true,
+    free_of_quota: false,
     hints: Hints { read_only: true, open_world: false, destructive: None, idempotent: None },
     description:
         "Writes a ready-to-paste fix (HTML, JSON-LD, robots.txt, HTTP header, server config or text) for each of 1 \
@@ -234,6 +249,7 @@ pub const AUTO_FIX_BATCH: ToolCard = ToolCard {
 pub const WORKFLOW_EXECUTE: ToolCard = ToolCard {
     title: "Start a workflow",
     needs_key: true,
+    free_of_quota: false,
     hints: AUDITS,
     description:
         "Starts a persisted multi-step run and returns its runId at once. Intents: audit (audit and summary), \
@@ -251,6 +267,7 @@ pub const WORKFLOW_EXECUTE: ToolCard = ToolCard {
 pub const WORKFLOW_STATUS: ToolCard = ToolCard {
     title: "Workflow status",
     needs_key: true,
+    free_of_quota: true,
     hints: READ_ONLY_LOCAL,
     description:
         "Reports a workflow run: its state (queued, running, awaiting_approval, completed, rejected, failed), \
@@ -266,6 +283,7 @@ pub const WORKFLOW_STATUS: ToolCard = ToolCard {
 pub const APPROVE_FIXES: ToolCard = ToolCard {
     title: "Approve or reject fixes",
     needs_key: true,
+    free_of_quota: false,
     hints: Hints { read_only: false, open_world: false, destructive: Some(false), idempotent: Some(true) },
     description:
         "Answers an approval gate of a fix workflow: approved lets the run finish its fix plan, rejected ends \
@@ -278,6 +296,7 @@ pub const APPROVE_FIXES: ToolCard = ToolCard {
 pub const DETECT_REGRESSIONS: ToolCard = ToolCard {
     title: "Detect regressions",
     needs_key: true,
+    free_of_quota: false,
     hints: AUDITS,
     description: "Audits two pages (for example production and staging, or a page before and after a release) and \
          reports what got worse or better: score change, rule ids newly failing and newly passing, and page facts \
@@ -290,6 +309,7 @@ pub const DETECT_REGRESSIONS: ToolCard = ToolCard {
 pub const COMPARE_COMPETITORS: ToolCard = ToolCard {
     title: "Compare with a competitor",
     needs_key: true,
+    free_of_quota: false,
     hints: AUDITS,
     description: "Audits a page and a competitor's page with the same ruleset and compares them: overall scores, the \
          percentage per audit category with the winner of each, and the rule ids only one side passes. Needs an \
@@ -301,6 +321,7 @@ pub const COMPARE_COMPETITORS: ToolCard = ToolCard {
 pub const MONITOR_SITE: ToolCard = ToolCard {
     title: "Monitor a site",
     needs_key: true,
+    free_of_quota: false,
     hints: Hints { read_only: false, open_world: true, destructive: Some(true), idempotent: Some(true) },
     description:
         "Puts a page under monitoring (re-audited daily) or, when it already is, reports on it: the alert rules \
@@ -321,6 +342,7 @@ pub const MONITOR_SITE: ToolCard = ToolCard {
 pub const TRACK_KEYWORDS: ToolCard = ToolCard {
     title: "Track keywords on a page",
     needs_key: true,
+    free_of_quota: false,
     hints: Hints { read_only: false, open_world: true, destructive: Some(true), idempotent: Some(false) },
     description: "Manages the key owner's tracked keywords: add (keyword and targetUrl required; audits the page at \
          once), remove (keyword required; the keyword and its history are deleted), list. For each keyword it \
@@ -334,6 +356,7 @@ pub const TRACK_KEYWORDS: ToolCard = ToolCard {
 pub const RUN_EXPERIMENT: ToolCard = ToolCard {
     title: "SEO experiments",
     needs_key: true,
+    free_of_quota: false,
     hints: AUDITS,
     description: "Records SEO experiments and measures them with audits: create (title, hypothesis and url required; \
          audits the page now as the baseline of the chosen metric) or list (each experiment with its baseline, \
@@ -347,6 +370,7 @@ pub const RUN_EXPERIMENT: ToolCard = ToolCard {
 pub const CRAWL_SITE: ToolCard = ToolCard {
     title: "Crawl a site",
     needs_key: true,
+    free_of_quota: false,
     hints: AUDITS,
     description: "Starts a site crawl from url and returns its crawl_id and state at once: the site's own links and \
          sitemaps are followed (robots.txt obeyed, same site only), every HTML page is audited with the page rules, \
@@ -361,6 +385,7 @@ pub const CRAWL_SITE: ToolCard = ToolCard {
 pub const CRAWL_STATUS: ToolCard = ToolCard {
     title: "Crawl status",
     needs_key: true,
+    free_of_quota: true,
     hints: READ_ONLY_LOCAL,
     description: "Reports a site crawl started by crawl_site: its state (queued, running, completed, cancelled, \
          failed), progress (pages done, queued, failed, skipped), the site score (0-100) once it ended, and the top \

@@ -1,8 +1,9 @@
-//! The tools: the table ([`TOOLS`]) and one module per tool, each with its card (`META`),
-//! its typed arguments (`Args`), its result (`Output`) and `call(env, args)`, which turns
-//! arguments into calls of the application (`app`) and its result or error into a tool
-//! result; plus the steps they share (URL arguments, the key owner, error mapping, ranking
-//! failures).
+//! The tools: the table ([`TOOLS`]) and one module per tool, each with its typed arguments
+//! (`Args`), its result (`Output`) and `call(env, args)`, which turns arguments into calls of
+//! the application (`app`) and its result or error into a tool result; plus the steps they
+//! share (URL arguments, the key owner, error mapping, ranking failures). A tool's card (its
+//! title, description, hints, examples and whether it is free of quota) is content and lives
+//! in `app::agent::tools`, which the agent card and the methodology read too.
 //!
 //! A tool's own failure (invalid URL, blocked target, unreachable page, timeout, not HTML,
 //! overload) is a tool result with `isError: true` whose text starts with the error code
