@@ -232,12 +232,23 @@ async fn a_running_crawl_lists_its_pages_with_their_inlinks() {
         }
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
-    // Held at /held: / and /other are done and already count the links between them.
+    // Held at /held: / and /other are done and already count the links between them. A page
+    // counts as done when its fetch ends; its record (with its links) is written just after,
+    // so the listing is read until it has both.
     let (home, other) = (format!("http://{addr}/"), format!("http://{addr}/other"));
-    let running = inlinks(&t, &id).await;
+    let expected: std::collections::BTreeMap<String, u64> =
+        [(home.clone(), 1), (other.clone(), 1)].into_iter().collect();
+    let mut running = inlinks(&t, &id).await;
+    for _ in 0..300 {
+        if running == expected {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        running = inlinks(&t, &id).await;
+    }
     let a = get(&t, &format!("/api/v1/crawls/{id}"), None).await;
     assert_eq!(a.body["crawl"]["state"], "running", "{}", a.raw);
-    assert_eq!(running, [(home.clone(), 1), (other.clone(), 1)].into_iter().collect(), "{running:?}");
+    assert_eq!(running, expected, "{running:?}");
     gate.add_permits(100);
     ended(&t, &id, None).await;
     let done = inlinks(&t, &id).await;
