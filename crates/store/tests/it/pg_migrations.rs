@@ -247,7 +247,12 @@ fn postgres_schema(pg: &TempPostgres, url: &str) -> BTreeMap<String, Table> {
             name,
         )
         .into_iter()
-        .map(|i| (i[0].clone(), (i[2].clone(), i[1] == "t", normalize(&i[3]))))
+        // Every SQLite index ends with the row's rowid implicitly; PostgreSQL's `rowid` is a
+        // column of its own, named last where an index is walked in row order.
+        .map(|i| {
+            let columns = i[2].strip_suffix(",rowid").unwrap_or(&i[2]).to_string();
+            (i[0].clone(), (columns, i[1] == "t", normalize(&i[3])))
+        })
         .collect();
         schema.insert(name.clone(), Table { columns, primary_key, foreign_keys, unique, checks, indexes, rowid });
     }
