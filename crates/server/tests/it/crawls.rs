@@ -217,8 +217,9 @@ async fn inlinks(t: &TestServer, id: &str) -> std::collections::BTreeMap<String,
     pages.iter().map(|p| (p["url"].as_str().unwrap().to_string(), p["inlinks"].as_u64().unwrap())).collect()
 }
 
-#[tokio::test]
-async fn a_running_crawl_lists_its_pages_with_their_inlinks() {
+/// A crawl of [`held_site`] on a new test server, once `/` and `/other` are done and it is
+/// held at `/held`: the server, the gate, the site's address and the crawl id.
+async fn held_crawl() -> (TestServer, std::sync::Arc<tokio::sync::Semaphore>, std::net::SocketAddr, String) {
     let t = TestServer::start(|c| c.fetch.total_timeout_ms = 30_000).await;
     let gate = std::sync::Arc::new(tokio::sync::Semaphore::new(0));
     let addr = held_site(gate.clone()).await;
@@ -232,6 +233,12 @@ async fn a_running_crawl_lists_its_pages_with_their_inlinks() {
         }
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
+    (t, gate, addr, id)
+}
+
+#[tokio::test]
+async fn a_running_crawl_lists_its_pages_with_their_inlinks() {
+    let (t, gate, addr, id) = held_crawl().await;
     // Held at /held: / and /other are done and already count the links between them. A page
     // counts as done when its fetch ends; its record (with its links) is written just after,
     // so the listing is read until it has both.
@@ -258,20 +265,8 @@ async fn a_running_crawl_lists_its_pages_with_their_inlinks() {
 
 #[tokio::test]
 async fn a_cancelled_crawl_keeps_its_pages() {
-    let t = TestServer::start(|c| c.fetch.total_timeout_ms = 30_000).await;
-    let gate = std::sync::Arc::new(tokio::sync::Semaphore::new(0));
-    let addr = held_site(gate.clone()).await;
-    let a = start(&t, None, json!({"url": format!("http://{addr}/"), "sitemaps": false})).await;
-    assert_eq!(a.status, 202, "{}", a.raw);
-    let id = a.body["crawl"]["id"].as_str().unwrap().to_string();
     // The crawl is running, held at /held, with / and /other done.
-    for _ in 0..600 {
-        let a = get(&t, &format!("/api/v1/crawls/{id}"), None).await;
-        if a.body["crawl"]["progress"]["pages_done"] == 2 {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
+    let (t, gate, _addr, id) = held_crawl().await;
     let a = send(&t, reqwest::Method::DELETE, &format!("/api/v1/crawls/{id}"), None, None).await;
     assert_eq!(a.status, 200, "{}", a.raw);
     validate_documented("DELETE", "/api/v1/crawls/{id}", &a);
