@@ -370,14 +370,15 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
         Err(e) => return fail("internal", format!("cannot open the crawl's temporary store: {e}")),
     };
     let bar = progress_bar();
-    let mut sink = StoreSink { store: source.store.clone(), crawl_id: source.crawl_id.clone(), on_progress: None };
+    // The command is the crawl's only worker: its frontier keeps the counts in memory.
+    let frontier = source.store.driving_crawl(&source.crawl_id, WORKER);
+    let mut sink = StoreSink { writer: frontier.writer(), on_progress: None };
     if let Some(bar) = bar.clone() {
         sink.on_progress = Some(Box::new(move |p: &Progress| {
             bar.set_message(progress_line(p));
             bar.tick();
         }));
     }
-    let frontier = source.store.crawl_frontier(&source.crawl_id, WORKER);
     let crawled = app::crawl::run(&fetcher, frontier, scope, limits, sink, options).await;
     interrupt.abort();
     if let Some(bar) = bar {

@@ -213,6 +213,19 @@ pub trait FrontierStore {
     /// several workers on one store, only the entries of workers that are gone (an expired
     /// claim) should be put back, or a page would be fetched twice.
     fn requeue_fetching(&mut self) -> Result<u64, Self::Error>;
+
+    /// Starts a batch: the calls until [`FrontierStore::commit`] may be written together
+    /// (one transaction of a database: a crash keeps all of them or none). The runner
+    /// opens one for the results it records at a time and the work it hands out after
+    /// them. Does nothing by default.
+    fn begin(&mut self) -> Result<(), Self::Error> {
+        Ok(())
+    }
+
+    /// Writes the batch [`FrontierStore::begin`] started (nothing when none is open).
+    fn commit(&mut self) -> Result<(), Self::Error> {
+        Ok(())
+    }
 }
 
 /// The frontier's bounds and politeness.

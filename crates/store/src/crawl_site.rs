@@ -7,12 +7,18 @@
 
 use crawl::{Answer, CrawledPage, CrawledSite, DuplicateGroup, DuplicateKey, SiteResult, SiteTotals, DUPLICATE_HEAD};
 
+use std::collections::{HashMap, HashSet};
+
+use crate::crawls::{in_list, IN_ROWS};
 use crate::db::Store;
 use crate::error::{Error, Result};
 use crate::sql::{args, Db, Row};
 
 /// Rows a stream reads at a time.
 pub const BATCH: usize = 256;
+
+/// Answers of link targets [`CrawledSite::internal_links`] keeps between pages at most.
+const ANSWERS_KEPT: usize = 16_384;
 
 /// The `crawl_pages` column of each [`DuplicateKey`] ([`DuplicateKey::stored`]).
 pub(crate) fn dup_column(key: DuplicateKey) -> &'static str {
@@ -95,6 +101,19 @@ impl Store {
 }
 
 impl CrawlSite {
+    /// How the fetched ones of `urls` (at most [`IN_ROWS`]) answered, from the answer
+    /// index alone.
+    fn answers(&self, urls: &[&str]) -> Result<Vec<Answer>> {
+        let (sql, values) = in_list(
+            &format!("SELECT {ANSWER_COLUMNS} FROM crawl_pages WHERE crawl_id = ?1 AND facts = 1 AND url IN ("),
+            ")",
+            args![self.crawl_id],
+            urls,
+        );
+        // `IN` is a set: the padding (the last URL again) adds no row.
+        self.store.read(|db| db.query_map(&sql, &values, |row| answer_from_row(row, 0)))
+    }
+
     /// The crawl's id.
     pub fn crawl_id(&self) -> &str {
         &self.crawl_id
@@ -140,61 +159,67 @@ impl CrawledSite for CrawlSite {
     }
 
     fn answer(&self, url: &str) -> SiteResult<Option<Answer>> {
-        Ok(self.store.read(|db| {
-            db.query_opt(
-                &format!(
-                    "SELECT {ANSWER_COLUMNS} FROM crawl_pages WHERE crawl_id = ?1 AND url = ?2 \
-                     AND record_json IS NOT NULL"
-                ),
-                args![self.crawl_id, url],
-                |row| answer_from_row(row, 0),
-            )
-        })?)
+        Ok(self.answers(&[url])?.pop())
     }
 
     fn internal_links(&self, f: &mut dyn FnMut(&str, &Answer) -> SiteResult<()>) -> SiteResult<()> {
-        let mut after = -1i64;
-        loop {
-            let batch: Vec<(i64, String, Answer)> = self.store.read(|db| {
-                db.query_map(
-                    "SELECT l.rowid, l.from_url, t.url, t.status, t.fetch_error, t.redirect_to, t.html, t.noindex \
-                     FROM crawl_links l JOIN crawl_pages t ON t.crawl_id = l.crawl_id AND t.url = l.to_url \
-                     WHERE l.crawl_id = ?1 AND l.rowid > ?2 AND l.internal = 1 AND l.from_url <> l.to_url \
-                     AND t.record_json IS NOT NULL ORDER BY l.rowid LIMIT ?3",
-                    args![self.crawl_id, after, BATCH],
-                    |row| Ok((row.get(0)?, row.get(1)?, answer_from_row(row, 2)?)),
-                )
-            })?;
-            for (seq, from, target) in &batch {
-                after = *seq;
-                f(from, target)?;
+        // A page's links are in its record; how each target answered is looked up a list
+        // at a time and kept for the next pages (most pages link to the same menus), up to
+        // ANSWERS_KEPT answers.
+        let mut known: HashMap<String, Option<Answer>> = HashMap::new();
+        self.each_page(|page| {
+            let mut seen = HashSet::new();
+            let targets: Vec<&str> = page
+                .outlinks
+                .iter()
+                .filter(|l| l.internal && l.url != page.url)
+                .map(|l| l.url.as_str())
+                .filter(|u| seen.insert(*u))
+                .collect();
+            let missing: Vec<&str> = targets.iter().copied().filter(|u| !known.contains_key(*u)).collect();
+            if known.len() + missing.len() > ANSWERS_KEPT {
+                known.clear();
             }
-            if batch.len() < BATCH {
-                return Ok(());
+            for chunk in missing.chunks(IN_ROWS) {
+                let mut found: HashMap<String, Answer> =
+                    self.answers(chunk)?.into_iter().map(|a| (a.url.clone(), a)).collect();
+                for url in chunk {
+                    known.insert((*url).to_string(), found.remove(*url));
+                }
             }
-        }
+            for url in targets {
+                if let Some(Some(target)) = known.get(url) {
+                    f(&page.url, target)?;
+                }
+            }
+            Ok(())
+        })
     }
 
     fn first_inlink(&self, url: &str) -> SiteResult<Option<String>> {
-        Ok(self.store.read(|db| {
-            db.query_opt(
-                "SELECT l.from_url FROM crawl_links l JOIN crawl_pages p ON p.crawl_id = l.crawl_id \
-                 AND p.url = l.from_url WHERE l.crawl_id = ?1 AND l.to_url = ?2 AND l.from_url <> ?2 \
-                 ORDER BY p.rowid LIMIT 1",
-                args![self.crawl_id, url],
-                |row| row.get(0),
-            )
-        })?)
+        Ok(self
+            .store
+            .read(|db| {
+                db.query_opt(
+                    "SELECT first_from FROM crawl_inlinks WHERE crawl_id = ?1 AND url = ?2 AND n > 0",
+                    args![self.crawl_id, url],
+                    |row| row.get::<Option<String>>(0),
+                )
+            })?
+            .flatten())
     }
 
     fn inlink_count(&self, url: &str) -> SiteResult<u64> {
-        Ok(self.store.read(|db| {
-            db.query_one(
-                "SELECT COUNT(*) FROM crawl_links WHERE crawl_id = ?1 AND to_url = ?2 AND from_url <> ?2",
-                args![self.crawl_id, url],
-                |row| row.get(0),
-            )
-        })?)
+        Ok(self
+            .store
+            .read(|db| {
+                db.query_opt(
+                    "SELECT n FROM crawl_inlinks WHERE crawl_id = ?1 AND url = ?2",
+                    args![self.crawl_id, url],
+                    |row| row.get::<u64>(0),
+                )
+            })?
+            .unwrap_or(0))
     }
 
     fn redirected_to(&self, url: &str) -> SiteResult<bool> {

@@ -10,6 +10,9 @@
 //! to the queue only when its worker no longer holds the crawl's lease, so each page is
 //! fetched once however many replicas look at the crawl.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
 use crawl::{Counts, CrawledPage, Entry, FrontierStore, Source, State};
 use rand::distributions::Alphanumeric;
 use rand::rngs::OsRng;
@@ -18,9 +21,9 @@ use serde::Serialize;
 use time::OffsetDateTime;
 
 use crate::clock::{self, format_rfc3339};
-use crate::db::Store;
+use crate::db::{OpenTx, Store};
 use crate::error::{Error, Result};
-use crate::sql::{args, Db, Row};
+use crate::sql::{args, Db, Row, Value};
 
 /// The tag of crawl ids.
 pub const CRAWL_ID_TAG: &str = "cr_";
@@ -255,23 +258,24 @@ fn crawl_from_row(row: &Row<'_>) -> Result<Crawl> {
 }
 
 fn counts_of(db: &Db<'_>, crawl_id: &str) -> Result<Counts> {
+    // Grouped by the queue index's first column after crawl_id: read in index order, no sort.
     let rows = db.query_map(
-        "SELECT state, CASE WHEN depth IS NULL THEN 1 ELSE 0 END, COUNT(*) FROM crawl_pages \
-         WHERE crawl_id = ?1 GROUP BY state, CASE WHEN depth IS NULL THEN 1 ELSE 0 END",
+        "SELECT state, COUNT(*), COUNT(depth) FROM crawl_pages WHERE crawl_id = ?1 GROUP BY state",
         args![crawl_id],
-        |row| Ok((row.get::<String>(0)?, row.get::<i64>(1)? == 1, row.get::<u64>(2)?)),
+        |row| Ok((row.get::<String>(0)?, row.get::<u64>(1)?, row.get::<u64>(2)?)),
     )?;
     let mut c = Counts::default();
-    for (state, unlinked, n) in rows {
+    for (state, n, linked) in rows {
         let state: State = state.parse().map_err(|_| Error::corrupt("crawl_pages", format!("bad state {state:?}")))?;
+        let unlinked = n.saturating_sub(linked);
         match state {
             State::Queued => {
                 c.queued += n;
-                c.queued_unlinked += if unlinked { n } else { 0 };
+                c.queued_unlinked += unlinked;
             }
             State::Fetching => {
                 c.fetching += n;
-                c.fetching_unlinked += if unlinked { n } else { 0 };
+                c.fetching_unlinked += unlinked;
             }
             State::Done => c.done += n,
             State::Failed => c.failed += n,
@@ -483,9 +487,8 @@ impl Store {
                 return Ok(false);
             }
             tx.execute(
-                "UPDATE crawl_pages SET inlinks = (SELECT COUNT(*) FROM crawl_links l \
-                 WHERE l.crawl_id = crawl_pages.crawl_id AND l.to_url = crawl_pages.url \
-                 AND l.from_url <> crawl_pages.url) WHERE crawl_id = ?1",
+                "UPDATE crawl_pages SET inlinks = COALESCE((SELECT i.n FROM crawl_inlinks i \
+                 WHERE i.crawl_id = crawl_pages.crawl_id AND i.url = crawl_pages.url), 0) WHERE crawl_id = ?1",
                 args![id],
             )?;
             tx.execute("DELETE FROM crawl_issues WHERE crawl_id = ?1 AND kind = 'site'", args![id])?;
@@ -504,63 +507,16 @@ impl Store {
     /// Writes what the crawl keeps of a fetched URL (its record, with its links), and the
     /// page rules it failed (`(rule id, severity, message)`), in one transaction; writing a
     /// URL again (a page fetched again after a restart) replaces its facts and counts one
-    /// more record ([`CrawlPage::records`]).
+    /// more record ([`CrawlPage::records`]). A crawl's runner writes through its frontier's
+    /// [`CrawlWriter`] instead, in the frontier's batch.
     pub fn record_crawl_page(
         &self,
         crawl_id: &str,
         record: &CrawledPage,
         failed_rules: &[(String, String, String)],
     ) -> Result<()> {
-        let record_json = serde_json::to_string(record).map_err(|e| Error::invalid("record", e.to_string()))?;
-        let ids: Vec<&str> = failed_rules.iter().map(|(id, _, _)| id.as_str()).collect();
-        let failed_json = serde_json::to_string(&ids).map_err(|e| Error::invalid("failed_rules", e.to_string()))?;
-        self.write(|tx| {
-            tx.execute(
-                "INSERT INTO crawl_pages (crawl_id, url, depth, source, state, status, html, title, score, \
-                 failed_rules, record_json, records) VALUES (?1, ?2, ?3, 'link', ?4, ?5, ?6, ?7, ?8, ?9, ?10, 1) \
-                 ON CONFLICT (crawl_id, url) DO UPDATE SET status = COALESCE(excluded.status, crawl_pages.status), \
-                 html = excluded.html, title = excluded.title, score = excluded.score, \
-                 failed_rules = excluded.failed_rules, record_json = excluded.record_json, \
-                 records = crawl_pages.records + 1",
-                args![
-                    crawl_id,
-                    record.url,
-                    record.depth,
-                    if record.error.is_some() { "failed" } else { "done" },
-                    record.status,
-                    record.html,
-                    record.title,
-                    record.score,
-                    failed_json,
-                    record_json
-                ],
-            )?;
-            crate::crawl_site::write_facts(tx, crawl_id, record)?;
-            tx.execute("DELETE FROM crawl_links WHERE crawl_id = ?1 AND from_url = ?2", args![crawl_id, record.url])?;
-            for link in &record.outlinks {
-                tx.execute(
-                    "INSERT INTO crawl_links (crawl_id, from_url, to_url, anchor, internal, nofollow) \
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (crawl_id, from_url, to_url) DO NOTHING",
-                    args![crawl_id, record.url, link.url, link.anchor, link.internal, link.nofollow],
-                )?;
-            }
-            tx.execute(
-                "DELETE FROM crawl_issues WHERE crawl_id = ?1 AND kind = 'page' AND url = ?2",
-                args![crawl_id, record.url],
-            )?;
-            for (rule_id, severity, detail) in failed_rules {
-                let issue = CrawlIssue {
-                    kind: IssueKind::Page,
-                    rule_id: rule_id.clone(),
-                    severity: severity.clone(),
-                    url: record.url.clone(),
-                    linked_from: None,
-                    detail: detail.clone(),
-                };
-                insert_issue(tx, crawl_id, IssueKind::Page, &issue)?;
-            }
-            Ok(())
-        })
+        let page = PageRow::of(record, failed_rules)?;
+        self.write(|tx| page.write(tx, crawl_id))
     }
 
     /// Records URLs a sitemap of crawl `crawl_id` lists (each once).
@@ -568,16 +524,7 @@ impl Store {
         if urls.is_empty() {
             return Ok(());
         }
-        self.write(|tx| {
-            for url in urls {
-                tx.execute(
-                    "INSERT INTO crawl_sitemap_urls (crawl_id, url) VALUES (?1, ?2) \
-                     ON CONFLICT (crawl_id, url) DO NOTHING",
-                    args![crawl_id, url],
-                )?;
-            }
-            Ok(())
-        })
+        self.write(|tx| insert_sitemap_urls(tx, crawl_id, urls))
     }
 
     /// Up to `limit` URLs of crawl `crawl_id` that were fetched or skipped, in crawl order,
@@ -591,8 +538,8 @@ impl Store {
     ) -> Result<(Vec<CrawlPage>, Option<i64>)> {
         let mut rows: Vec<(CrawlPage, Option<String>)> = self.read(|db| {
             db.query_map(
-                "SELECT p.rowid, p.url, p.state, p.status, p.depth, (SELECT COUNT(*) FROM crawl_links l \
-                 WHERE l.crawl_id = p.crawl_id AND l.to_url = p.url AND l.from_url <> p.url), p.score, p.title, \
+                "SELECT p.rowid, p.url, p.state, p.status, p.depth, COALESCE((SELECT i.n FROM crawl_inlinks i \
+                 WHERE i.crawl_id = p.crawl_id AND i.url = p.url), 0), p.score, p.title, \
                  p.failed_rules, p.reason, p.found_from, p.record_json, p.records FROM crawl_pages p \
                  WHERE p.crawl_id = ?1 AND p.state IN ('done', 'failed', 'skipped') AND p.rowid > ?2 \
                  ORDER BY p.rowid LIMIT ?3",
@@ -706,12 +653,6 @@ impl Store {
         rows.truncate(limit);
         Ok((rows.into_iter().map(|(_, i)| i).collect(), next))
     }
-
-    /// The frontier of crawl `crawl_id` as `worker` (the holder of the crawl's lease) works
-    /// it: a [`crawl::FrontierStore`] over this database.
-    pub fn crawl_frontier(&self, crawl_id: &str, worker: &str) -> CrawlFrontier {
-        CrawlFrontier { store: self.clone(), crawl_id: crawl_id.to_string(), worker: worker.to_string() }
-    }
 }
 
 fn insert_issue(tx: &Db<'_>, crawl_id: &str, kind: IssueKind, issue: &CrawlIssue) -> Result<()> {
@@ -724,20 +665,250 @@ fn insert_issue(tx: &Db<'_>, crawl_id: &str, kind: IssueKind, issue: &CrawlIssue
     Ok(())
 }
 
-/// The frontier of one crawl in the database, as one worker works it (see the module
-/// documentation). Every method is one statement (a claim: one transaction), and blocks:
-/// async code calls it on the blocking pool.
-#[derive(Debug, Clone)]
-pub struct CrawlFrontier {
+/// Inserts `urls` of a sitemap of crawl `crawl_id` (each once).
+fn insert_sitemap_urls(db: &Db<'_>, crawl_id: &str, urls: &[String]) -> Result<()> {
+    for url in urls {
+        db.execute(
+            "INSERT INTO crawl_sitemap_urls (crawl_id, url) VALUES (?1, ?2) ON CONFLICT (crawl_id, url) DO NOTHING",
+            args![crawl_id, url],
+        )?;
+    }
+    Ok(())
+}
+
+/// The rows of one recorded page, encoded before any transaction opens.
+struct PageRow<'a> {
+    record: &'a CrawledPage,
+    failed_rules: &'a [(String, String, String)],
+    record_json: String,
+    failed_json: String,
+}
+
+/// Values one statement lists at most: a list of more is split in lists of 64, and a
+/// shorter one padded to the next power of two (repeating its last value), so that a
+/// statement has one of seven texts, each prepared once per connection.
+pub(crate) const IN_ROWS: usize = 64;
+
+/// `head`, then `values` (at most [`IN_ROWS`], padded: see there) as placeholders from
+/// `?{args.len() + 1}` on, separated by commas, then `tail`; with the arguments.
+pub(crate) fn in_list<'v>(head: &str, tail: &str, args: &[Value<'v>], values: &[&'v str]) -> (String, Vec<Value<'v>>) {
+    debug_assert!(!values.is_empty() && values.len() <= IN_ROWS);
+    let n = values.len().next_power_of_two();
+    let mut sql = String::from(head);
+    let mut all = args.to_vec();
+    for i in 0..n {
+        let value = values[i.min(values.len() - 1)];
+        sql.push_str(&format!("{}?{}", if i == 0 { "" } else { ", " }, args.len() + i + 1));
+        all.push(Value::Text(value.into()));
+    }
+    sql.push_str(tail);
+    (sql, all)
+}
+
+/// The URLs `page` links to, other than itself, each once: its inlinks' targets.
+fn linked_urls(page: &CrawledPage) -> Vec<&str> {
+    let mut seen = std::collections::HashSet::new();
+    page.outlinks.iter().map(|l| l.url.as_str()).filter(|u| *u != page.url && seen.insert(*u)).collect()
+}
+
+/// Counts one inlink from `from` (crawl_pages rowid `seq`) to each of `targets` (distinct),
+/// keeping as each target's first inlink the linking page first in crawl order (the lowest
+/// rowid). A page recorded again that no longer links to a URL whose first inlink it was
+/// stays named there: rare (a restart), and still a page that linked to it.
+fn count_inlinks(tx: &Db<'_>, crawl_id: &str, from: &str, seq: i64, targets: &[&str]) -> Result<()> {
+    let mut rest = targets;
+    while !rest.is_empty() {
+        // An upsert may not change a row twice, so a list is not padded: it goes in pieces
+        // of 64, 32, ... 1 rows (seven statement texts).
+        let n = if rest.len() >= IN_ROWS { IN_ROWS } else { 1 << rest.len().ilog2() };
+        let (chunk, more) = rest.split_at(n);
+        rest = more;
+        let mut sql = String::from("INSERT INTO crawl_inlinks (crawl_id, url, n, first_seq, first_from) VALUES ");
+        let mut values: Vec<Value<'_>> = args![crawl_id, seq, from].to_vec();
+        for (i, url) in chunk.iter().enumerate() {
+            sql.push_str(&format!("{}(?1, ?{}, 1, ?2, ?3)", if i == 0 { "" } else { ", " }, i + 4));
+            values.push(Value::Text((*url).into()));
+        }
+        sql.push_str(
+            " ON CONFLICT (crawl_id, url) DO UPDATE SET n = crawl_inlinks.n + 1, \
+             first_from = CASE WHEN crawl_inlinks.first_seq IS NULL OR excluded.first_seq < crawl_inlinks.first_seq \
+             THEN excluded.first_from ELSE crawl_inlinks.first_from END, \
+             first_seq = CASE WHEN crawl_inlinks.first_seq IS NULL OR excluded.first_seq < crawl_inlinks.first_seq \
+             THEN excluded.first_seq ELSE crawl_inlinks.first_seq END",
+        );
+        tx.execute(&sql, &values)?;
+    }
+    Ok(())
+}
+
+impl<'a> PageRow<'a> {
+    fn of(record: &'a CrawledPage, failed_rules: &'a [(String, String, String)]) -> Result<PageRow<'a>> {
+        let record_json = serde_json::to_string(record).map_err(|e| Error::invalid("record", e.to_string()))?;
+        let ids: Vec<&str> = failed_rules.iter().map(|(id, _, _)| id.as_str()).collect();
+        let failed_json = serde_json::to_string(&ids).map_err(|e| Error::invalid("failed_rules", e.to_string()))?;
+        Ok(PageRow { record, failed_rules, record_json, failed_json })
+    }
+
+    /// The page's row (with the facts the site rules query), its links and its page issues.
+    fn write(&self, tx: &Db<'_>, crawl_id: &str) -> Result<()> {
+        let record = self.record;
+        let before = tx
+            .query_opt(
+                "SELECT record_json FROM crawl_pages WHERE crawl_id = ?1 AND url = ?2 AND record_json IS NOT NULL",
+                args![crawl_id, record.url],
+                |row| row.get::<String>(0),
+            )?
+            .map(|raw| {
+                serde_json::from_str::<CrawledPage>(&raw).map_err(|e| Error::corrupt("crawl_pages", e.to_string()))
+            })
+            .transpose()?;
+        let [t, d, x] = crawl::DuplicateKey::ALL.map(|k| k.stored(record));
+        let seq = tx.query_one(
+            "INSERT INTO crawl_pages (crawl_id, url, depth, source, state, status, html, title, score, \
+             failed_rules, record_json, records, facts, redirect_to, fetch_error, noindex, dup_title, \
+             dup_description, dup_text) VALUES (?1, ?2, ?3, 'link', ?4, ?5, ?6, ?7, ?8, ?9, ?10, 1, 1, ?11, ?12, \
+             ?13, ?14, ?15, ?16) ON CONFLICT (crawl_id, url) DO UPDATE SET \
+             status = COALESCE(excluded.status, crawl_pages.status), html = excluded.html, title = excluded.title, \
+             score = excluded.score, failed_rules = excluded.failed_rules, record_json = excluded.record_json, \
+             records = crawl_pages.records + 1, facts = 1, redirect_to = excluded.redirect_to, \
+             fetch_error = excluded.fetch_error, noindex = excluded.noindex, dup_title = excluded.dup_title, \
+             dup_description = excluded.dup_description, dup_text = excluded.dup_text RETURNING rowid",
+            args![
+                crawl_id,
+                record.url,
+                record.depth,
+                if record.error.is_some() { "failed" } else { "done" },
+                record.status,
+                record.html,
+                record.title,
+                record.score,
+                self.failed_json,
+                self.record_json,
+                record.redirect_to,
+                record.error,
+                record.noindex,
+                t,
+                d,
+                x
+            ],
+            |row| row.get::<i64>(0),
+        )?;
+        // The URLs it links to count one inlink more each (its links before no longer count
+        // when it was recorded before).
+        if let Some(before) = &before {
+            for targets in linked_urls(before).chunks(IN_ROWS) {
+                let (sql, values) = in_list(
+                    "UPDATE crawl_inlinks SET n = n - 1 WHERE crawl_id = ?1 AND url IN (",
+                    ")",
+                    args![crawl_id],
+                    targets,
+                );
+                tx.execute(&sql, &values)?;
+            }
+        }
+        count_inlinks(tx, crawl_id, &record.url, seq, &linked_urls(record))?;
+        tx.execute(
+            "DELETE FROM crawl_issues WHERE crawl_id = ?1 AND kind = 'page' AND url = ?2",
+            args![crawl_id, record.url],
+        )?;
+        for (rule_id, severity, detail) in self.failed_rules {
+            let issue = CrawlIssue {
+                kind: IssueKind::Page,
+                rule_id: rule_id.clone(),
+                severity: severity.clone(),
+                url: record.url.clone(),
+                linked_from: None,
+                detail: detail.clone(),
+            };
+            insert_issue(tx, crawl_id, IssueKind::Page, &issue)?;
+        }
+        Ok(())
+    }
+}
+
+/// The batch a [`CrawlFrontier`] has open, shared with its [`CrawlWriter`]s.
+type SharedTx = Arc<Mutex<Option<OpenTx>>>;
+
+/// Runs `f` in the open batch, or else as `solo` does (a transaction or a statement of its
+/// own).
+fn in_batch<T>(
+    tx: &SharedTx,
+    f: impl FnMut(&Db<'_>) -> Result<T>,
+    solo: impl FnOnce(Box<dyn FnMut(&Db<'_>) -> Result<T> + '_>) -> Result<T>,
+) -> Result<T> {
+    let mut open = tx.lock().unwrap_or_else(|p| p.into_inner());
+    match open.as_mut() {
+        Some(open) => open.run(f),
+        None => solo(Box::new(f)),
+    }
+}
+
+/// Writes a crawl's pages and sitemap URLs, in its [`CrawlFrontier`]'s open batch when there
+/// is one ([`FrontierStore::begin`]): a page's record is then committed together with its
+/// frontier entry's change to `done`, so that a restart finds both or neither (a page
+/// neither recorded nor done is fetched again). The crawl's sink writes through it
+/// ([`CrawlFrontier::writer`]).
+#[derive(Clone)]
+pub struct CrawlWriter {
     store: Store,
     crawl_id: String,
+    tx: SharedTx,
+}
+
+impl std::fmt::Debug for CrawlWriter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CrawlWriter").field("crawl_id", &self.crawl_id).finish_non_exhaustive()
+    }
+}
+
+impl CrawlWriter {
+    /// The crawl's id.
+    pub fn crawl_id(&self) -> &str {
+        &self.crawl_id
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// [`Store::record_crawl_page`] in the batch.
+    pub fn record_page(&self, record: &CrawledPage, failed_rules: &[(String, String, String)]) -> Result<()> {
+        let page = PageRow::of(record, failed_rules)?;
+        in_batch(&self.tx, |db| page.write(db, &self.crawl_id), |f| self.store.write(f))
+    }
+
+    /// [`Store::add_crawl_sitemap_urls`] in the batch.
+    pub fn add_sitemap_urls(&self, urls: &[String]) -> Result<()> {
+        in_batch(&self.tx, |db| insert_sitemap_urls(db, &self.crawl_id, urls), |f| self.store.write(f))
+    }
+}
+
+/// The frontier of one crawl in the database, as one worker works it (see the module
+/// documentation). Each method is one statement (a claim: one transaction), or, between
+/// [`FrontierStore::begin`] and [`FrontierStore::commit`], part of one batch written at
+/// once; every method blocks: async code calls it on the blocking pool.
+///
+/// A frontier made by [`Store::driving_crawl`] keeps the crawl's counts in memory (read
+/// once, then changed with each of its own writes), for the worker that holds the crawl's
+/// lease: no other worker changes the crawl's frontier then, and the counts, asked for after
+/// every page, would otherwise be a query over all of the crawl's URLs each time.
+#[derive(Debug)]
+pub struct CrawlFrontier {
+    writer: CrawlWriter,
     worker: String,
+    /// `Some` when the counts are kept ([`Store::driving_crawl`]): `None` inside when they
+    /// are to be read again.
+    counts: Option<Option<Counts>>,
+    /// The URLs this frontier claimed and has not updated since, with whether each has no
+    /// depth: how a change of state is counted.
+    fetching: HashMap<String, bool>,
 }
 
 impl CrawlFrontier {
     /// The crawl's id.
     pub fn crawl_id(&self) -> &str {
-        &self.crawl_id
+        &self.writer.crawl_id
     }
 
     /// The worker named on this frontier's claims.
@@ -747,7 +918,72 @@ impl CrawlFrontier {
 
     /// The store.
     pub fn store(&self) -> &Store {
-        &self.store
+        &self.writer.store
+    }
+
+    /// Writes the crawl's pages in this frontier's batch.
+    pub fn writer(&self) -> CrawlWriter {
+        self.writer.clone()
+    }
+
+    /// Runs one statement (or a few that need no transaction) in the batch, or alone.
+    fn db<T>(&self, f: impl FnMut(&Db<'_>) -> Result<T>) -> Result<T> {
+        in_batch(&self.writer.tx, f, |mut f| self.writer.store.read(|db| f(db)))
+    }
+
+    /// Runs `f` in the batch, or in a transaction of its own.
+    fn tx<T>(&self, f: impl FnMut(&Db<'_>) -> Result<T>) -> Result<T> {
+        in_batch(&self.writer.tx, f, |f| self.writer.store.write(f))
+    }
+
+    /// Counts `n` entries more (or fewer) in `state`, `unlinked` ones without a depth.
+    fn count(&mut self, state: State, unlinked: bool, add: bool) {
+        let Some(Some(c)) = self.counts.as_mut() else { return };
+        let change = |n: &mut u64| *n = if add { *n + 1 } else { n.saturating_sub(1) };
+        match state {
+            State::Queued => {
+                change(&mut c.queued);
+                if unlinked {
+                    change(&mut c.queued_unlinked);
+                }
+            }
+            State::Fetching => {
+                change(&mut c.fetching);
+                if unlinked {
+                    change(&mut c.fetching_unlinked);
+                }
+            }
+            State::Done => change(&mut c.done),
+            State::Failed => change(&mut c.failed),
+            State::Skipped => change(&mut c.skipped),
+        }
+    }
+
+    /// The counts are to be read again (a change this frontier cannot count).
+    fn recount(&mut self) {
+        if let Some(c) = self.counts.as_mut() {
+            *c = None;
+        }
+    }
+}
+
+impl Store {
+    /// The frontier of crawl `crawl_id` as `worker` (the holder of the crawl's lease)
+    /// works it: a [`crawl::FrontierStore`] over this database.
+    pub fn crawl_frontier(&self, crawl_id: &str, worker: &str) -> CrawlFrontier {
+        CrawlFrontier {
+            writer: CrawlWriter { store: self.clone(), crawl_id: crawl_id.to_string(), tx: Arc::new(Mutex::new(None)) },
+            worker: worker.to_string(),
+            counts: None,
+            fetching: HashMap::new(),
+        }
+    }
+
+    /// [`Store::crawl_frontier`] for the crawl's runner, the one worker that changes the
+    /// crawl's frontier while it holds the lease: its counts are kept in memory (see
+    /// [`CrawlFrontier`]).
+    pub fn driving_crawl(&self, crawl_id: &str, worker: &str) -> CrawlFrontier {
+        CrawlFrontier { counts: Some(None), ..self.crawl_frontier(crawl_id, worker) }
     }
 }
 
@@ -755,10 +991,11 @@ impl FrontierStore for CrawlFrontier {
     type Error = Error;
 
     fn get(&mut self, url: &str) -> Result<Option<Entry>> {
-        self.store.read(|db| {
+        let crawl_id = self.crawl_id().to_string();
+        self.db(|db| {
             db.query_opt(
                 &format!("SELECT {ENTRY_COLUMNS} FROM crawl_pages WHERE crawl_id = ?1 AND url = ?2"),
-                args![self.crawl_id, url],
+                args![crawl_id, url],
                 entry_from_row,
             )
         })
@@ -766,12 +1003,12 @@ impl FrontierStore for CrawlFrontier {
 
     fn insert(&mut self, entry: Entry) -> Result<bool> {
         let claimed = (entry.state == State::Fetching).then_some(self.worker.as_str());
-        let n = self.store.read(|db| {
+        let n = self.db(|db| {
             db.execute(
                 "INSERT INTO crawl_pages (crawl_id, url, depth, found_from, source, state, status, reason, \
                  claimed_by) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT (crawl_id, url) DO NOTHING",
                 args![
-                    self.crawl_id,
+                    self.writer.crawl_id,
                     entry.url,
                     entry.depth,
                     entry.found_from,
@@ -783,17 +1020,23 @@ impl FrontierStore for CrawlFrontier {
                 ],
             )
         })?;
+        if n > 0 {
+            self.count(entry.state, entry.depth.is_none(), true);
+            if entry.state == State::Fetching {
+                self.fetching.insert(entry.url, entry.depth.is_none());
+            }
+        }
         Ok(n > 0)
     }
 
     fn update(&mut self, entry: &Entry) -> Result<()> {
         let claimed = (entry.state == State::Fetching).then_some(self.worker.as_str());
-        self.store.read(|db| {
+        self.db(|db| {
             db.execute(
                 "UPDATE crawl_pages SET depth = ?3, found_from = ?4, source = ?5, state = ?6, status = ?7, \
                  reason = ?8, claimed_by = ?9 WHERE crawl_id = ?1 AND url = ?2",
                 args![
-                    self.crawl_id,
+                    self.writer.crawl_id,
                     entry.url,
                     entry.depth,
                     entry.found_from,
@@ -805,17 +1048,32 @@ impl FrontierStore for CrawlFrontier {
                 ],
             )
         })?;
+        match self.fetching.remove(&entry.url) {
+            Some(unlinked) => {
+                self.count(State::Fetching, unlinked, false);
+                self.count(entry.state, entry.depth.is_none(), true);
+            }
+            // Not a claim of this frontier: its state before is unknown here.
+            None => self.recount(),
+        }
+        if entry.state == State::Fetching {
+            self.fetching.insert(entry.url.clone(), entry.depth.is_none());
+        }
         Ok(())
     }
 
     fn promote(&mut self, url: &str, depth: u32, found_from: Option<&str>, source: Source) -> Result<()> {
-        self.store.read(|db| {
+        let n = self.db(|db| {
             db.execute(
                 "UPDATE crawl_pages SET depth = ?3, found_from = ?4, source = ?5 \
                  WHERE crawl_id = ?1 AND url = ?2 AND state = 'queued' AND depth IS NULL",
-                args![self.crawl_id, url, depth, found_from, source.as_str()],
+                args![self.writer.crawl_id, url, depth, found_from, source.as_str()],
             )
         })?;
+        if n > 0 {
+            self.count(State::Queued, true, false);
+            self.count(State::Queued, false, true);
+        }
         Ok(())
     }
 
@@ -823,50 +1081,100 @@ impl FrontierStore for CrawlFrontier {
         if limit == 0 {
             return Ok(Vec::new());
         }
-        let (crawl_id, worker) = (self.crawl_id.clone(), self.worker.clone());
-        let linked = if unlinked { "" } else { " AND depth IS NOT NULL" };
-        let mut claimed = self.store.write(|tx| {
-            let order = "ORDER BY CASE WHEN depth IS NULL THEN 1 ELSE 0 END, depth, rowid LIMIT ?2";
-            let sql = if tx.is_postgres() {
-                // A materialised CTE: as `IN (subquery)`, PostgreSQL may rescan the locking
-                // subquery and take more than `limit` rows.
-                format!(
-                    "WITH picked AS MATERIALIZED (SELECT url FROM crawl_pages WHERE crawl_id = ?1 \
-                     AND state = 'queued'{linked} {order} FOR UPDATE SKIP LOCKED) \
-                     UPDATE crawl_pages p SET state = 'fetching', claimed_by = ?3 FROM picked \
-                     WHERE p.crawl_id = ?1 AND p.url = picked.url \
-                     RETURNING p.url, p.depth, p.found_from, p.source, p.state, p.status, p.reason, p.rowid"
-                )
-            } else {
-                format!(
-                    "UPDATE crawl_pages SET state = 'fetching', claimed_by = ?3 WHERE crawl_id = ?1 AND url IN \
-                     (SELECT url FROM crawl_pages WHERE crawl_id = ?1 AND state = 'queued'{linked} {order}) \
-                     RETURNING {ENTRY_COLUMNS}, rowid"
-                )
-            };
-            tx.query_map(&sql, args![crawl_id, limit, worker], |row| Ok((entry_from_row(row)?, row.get::<i64>(7)?)))
+        let (crawl_id, worker) = (self.writer.crawl_id.clone(), self.worker.clone());
+        let mut claimed = self.tx(|tx| {
+            // Linked entries first, shallowest first, in the order they came: the order of
+            // the queue index (crawl_id, state, depth, rowid), read without a sort. Unlinked
+            // entries (no depth) only when asked, after them.
+            let mut picked = claim_where(tx, &crawl_id, &worker, limit, "depth IS NOT NULL ORDER BY depth, rowid")?;
+            if unlinked && picked.len() < limit {
+                picked.extend(claim_where(
+                    tx,
+                    &crawl_id,
+                    &worker,
+                    limit - picked.len(),
+                    "depth IS NULL ORDER BY rowid",
+                )?);
+            }
+            Ok(picked)
         })?;
         claimed.sort_by_key(|(e, seq)| (e.depth.map_or(u64::MAX, u64::from), *seq));
+        for (entry, _) in &claimed {
+            self.count(State::Queued, entry.depth.is_none(), false);
+            self.count(State::Fetching, entry.depth.is_none(), true);
+            self.fetching.insert(entry.url.clone(), entry.depth.is_none());
+        }
         Ok(claimed.into_iter().map(|(e, _)| e).collect())
     }
 
     fn counts(&mut self) -> Result<Counts> {
-        self.store.read(|db| counts_of(db, &self.crawl_id))
+        if let Some(Some(c)) = self.counts {
+            return Ok(c);
+        }
+        let crawl_id = self.crawl_id().to_string();
+        let c = self.db(|db| counts_of(db, &crawl_id))?;
+        if let Some(kept) = self.counts.as_mut() {
+            *kept = Some(c);
+        }
+        Ok(c)
     }
 
     /// Puts back to the queue the pages being fetched by a worker that no longer holds the
     /// crawl's lease (its claim expired with it); this worker's own claims, and those of a
     /// live lease holder, stay.
     fn requeue_fetching(&mut self) -> Result<u64> {
-        let n = self.store.read(|db| {
+        let n = self.db(|db| {
             db.execute(
                 "UPDATE crawl_pages SET state = 'queued', claimed_by = NULL WHERE crawl_id = ?1 \
                  AND state = 'fetching' AND (claimed_by IS NULL OR (claimed_by <> ?2 AND NOT EXISTS \
                  (SELECT 1 FROM crawls c WHERE c.id = ?1 AND c.claimed_by = crawl_pages.claimed_by \
                  AND c.claimed_until > ?3)))",
-                args![self.crawl_id, self.worker, clock::now_rfc3339()],
+                args![self.writer.crawl_id, self.worker, clock::now_rfc3339()],
             )
         })?;
+        self.recount();
         Ok(n as u64)
     }
+
+    fn begin(&mut self) -> Result<()> {
+        let mut open = self.writer.tx.lock().unwrap_or_else(|p| p.into_inner());
+        if open.is_none() {
+            *open = Some(self.writer.store.begin()?);
+        }
+        Ok(())
+    }
+
+    fn commit(&mut self) -> Result<()> {
+        let open = self.writer.tx.lock().unwrap_or_else(|p| p.into_inner()).take();
+        match open {
+            Some(open) => open.commit().inspect_err(|_| {
+                // What was counted in the batch is gone with it.
+                self.recount();
+            }),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Claims up to `limit` queued entries of crawl `crawl_id` for `worker` that pass `filter`
+/// (`… ORDER BY …`, without `LIMIT`); returns them with their rowid.
+fn claim_where(tx: &Db<'_>, crawl_id: &str, worker: &str, limit: usize, filter: &str) -> Result<Vec<(Entry, i64)>> {
+    let sql = if tx.is_postgres() {
+        // A materialised CTE: as `IN (subquery)`, PostgreSQL may rescan the locking subquery
+        // and take more than `limit` rows.
+        format!(
+            "WITH picked AS MATERIALIZED (SELECT url FROM crawl_pages WHERE crawl_id = ?1 \
+             AND state = 'queued' AND {filter} LIMIT ?2 FOR UPDATE SKIP LOCKED) \
+             UPDATE crawl_pages p SET state = 'fetching', claimed_by = ?3 FROM picked \
+             WHERE p.crawl_id = ?1 AND p.url = picked.url \
+             RETURNING p.url, p.depth, p.found_from, p.source, p.state, p.status, p.reason, p.rowid"
+        )
+    } else {
+        format!(
+            "UPDATE crawl_pages SET state = 'fetching', claimed_by = ?3 WHERE crawl_id = ?1 AND url IN \
+             (SELECT url FROM crawl_pages WHERE crawl_id = ?1 AND state = 'queued' AND {filter} LIMIT ?2) \
+             RETURNING {ENTRY_COLUMNS}, rowid"
+        )
+    };
+    tx.query_map(&sql, args![crawl_id, limit, worker], |row| Ok((entry_from_row(row)?, row.get::<i64>(7)?)))
 }

@@ -419,6 +419,86 @@ impl Store {
     }
 }
 
+/// A write transaction held open across calls, for work that writes many small things at
+/// a rate where a commit each would cost more than the writes: a crawl's frontier and its
+/// pages are written in batches ([`crate::CrawlFrontier`]). Committed by
+/// [`OpenTx::commit`]; rolled back when dropped without it.
+///
+/// SQLite: `BEGIN IMMEDIATE` on a pooled connection, so the batch holds the write lock (other
+/// writers wait, up to the busy timeout: keep batches short). PostgreSQL: a `READ
+/// COMMITTED` transaction (row locks, no serialization failures to re-run: the batch's
+/// statements are upserts and claims `FOR UPDATE SKIP LOCKED`, right at any isolation).
+pub(crate) struct OpenTx {
+    /// `None` once committed or rolled back.
+    held: Option<Held>,
+}
+
+enum Held {
+    Lite(r2d2::PooledConnection<SqliteConnectionManager>),
+    Pg(Box<r2d2::PooledConnection<PgManager>>),
+}
+
+impl Held {
+    fn batch(&mut self, sql: &str) -> Result<()> {
+        match self {
+            Held::Lite(conn) => Db::Lite(conn).execute_batch(sql),
+            Held::Pg(conn) => conn.db().execute_batch(sql),
+        }
+    }
+}
+
+impl Store {
+    /// Opens an [`OpenTx`].
+    pub(crate) fn begin(&self) -> Result<OpenTx> {
+        let mut held = match &*self.backend {
+            Backend::Sqlite { pool, path } => Held::Lite(Store::sqlite_pool(pool, path)?.get()?),
+            Backend::Postgres { pool, .. } => Held::Pg(Box::new(pool.get()?)),
+        };
+        held.batch(match held {
+            Held::Lite(_) => "BEGIN IMMEDIATE",
+            Held::Pg(_) => "BEGIN ISOLATION LEVEL READ COMMITTED",
+        })?;
+        Ok(OpenTx { held: Some(held) })
+    }
+}
+
+impl OpenTx {
+    /// Runs `f` inside the transaction.
+    // The `let out` binding is needed: `db` borrows the connection and must be dropped
+    // before it.
+    #[allow(clippy::let_and_return)]
+    pub(crate) fn run<T>(&mut self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T> {
+        match self.held.as_mut().expect("an open transaction holds its connection") {
+            Held::Lite(conn) => f(&Db::Lite(conn)),
+            Held::Pg(conn) => {
+                let db = conn.db();
+                let out = f(&db);
+                out
+            }
+        }
+    }
+
+    /// Commits the transaction (rolled back when the commit fails).
+    pub(crate) fn commit(mut self) -> Result<()> {
+        let mut held = self.held.take().expect("an open transaction holds its connection");
+        let out = held.batch("COMMIT");
+        if out.is_err() {
+            let _ = held.batch("ROLLBACK");
+        }
+        out
+    }
+}
+
+impl Drop for OpenTx {
+    fn drop(&mut self) {
+        if let Some(mut held) = self.held.take() {
+            // Nothing to tell anyone: the connection goes back to the pool without the
+            // transaction, or, when even the rollback fails, is closed by the pool's check.
+            let _ = held.batch("ROLLBACK");
+        }
+    }
+}
+
 /// One SERIALIZABLE transaction around `f` on a PostgreSQL connection.
 fn pg_transaction<T>(conn: &mut PgConn, f: &mut impl FnMut(&Db<'_>) -> Result<T>) -> Result<T> {
     let (client, statements) = conn.parts();

@@ -201,6 +201,10 @@ pub async fn check_start(fetcher: &Fetcher, url: &str) -> Result<Url, AppError> 
     Ok(url)
 }
 
+/// Results recorded in one batch of the frontier's store at most
+/// ([`crawl::FrontierStore::begin`]).
+const MAX_BATCH: usize = 64;
+
 /// The blocking threads a runtime that runs crawls needs: the frontier thread, one for the
 /// rest (name resolution), and one per core for the store calls of the pages analysed at
 /// once (the analyses themselves run on their own threads). A command that only
@@ -330,6 +334,11 @@ where
     let mut first_problem: Option<String> = None;
     let mut last_progress: Option<Instant> = None;
     let send = |job: Job| jobs.send(job).map_err(|_| AppError::internal("the crawl's fetch side stopped"));
+    // Results are recorded in batches (one transaction of a database store): the results
+    // ready at once, up to MAX_BATCH, with the work handed out after them; a batch is
+    // written before the thread waits for the next result, so nothing waits in it.
+    let mut batched = 0usize;
+    frontier.store().begin().map_err(store_error)?;
 
     loop {
         if stop.is_none() {
@@ -375,20 +384,36 @@ where
             }
         }
         if in_flight == 0 {
+            frontier.store().commit().map_err(store_error)?;
+            batched = 0;
             if stop.is_some() || frontier.is_finished().map_err(store_error)? {
                 break;
             }
             // Other workers on a shared store hold the host's places: wait for them.
             std::thread::sleep(Duration::from_millis(50));
+            frontier.store().begin().map_err(store_error)?;
             continue;
         }
-        let wait = options.progress_every.max(Duration::from_millis(10));
-        let result = match done.recv_timeout(wait) {
-            Ok(result) => Some(result),
-            Err(RecvTimeoutError::Timeout) => None,
-            Err(RecvTimeoutError::Disconnected) => return Err(AppError::internal("the crawl's fetch side stopped")),
+        let ready = if batched < MAX_BATCH { done.try_recv().ok() } else { None };
+        let result = match ready {
+            Some(result) => Some(result),
+            None => {
+                frontier.store().commit().map_err(store_error)?;
+                batched = 0;
+                let wait = options.progress_every.max(Duration::from_millis(10));
+                let result = match done.recv_timeout(wait) {
+                    Ok(result) => Some(result),
+                    Err(RecvTimeoutError::Timeout) => None,
+                    Err(RecvTimeoutError::Disconnected) => {
+                        return Err(AppError::internal("the crawl's fetch side stopped"))
+                    }
+                };
+                frontier.store().begin().map_err(store_error)?;
+                result
+            }
         };
         if let Some(result) = result {
+            batched += 1;
             in_flight -= 1;
             match result {
                 Done::Robots { url, crawl, audit } => {

@@ -374,8 +374,10 @@ impl Crawls {
         let crawl = self.app.db(move |s| s.get_crawl(&key)).await?;
         let stored: StoredOptions = serde_json::from_str(&crawl.options_json).map_err(AppError::internal)?;
         let scope = scope_of(&stored.request, stored.max_pages)?;
-        let frontier = self.app.store.crawl_frontier(id, &self.worker);
+        // This replica holds the crawl's lease: no other changes its frontier while it runs.
+        let frontier = self.app.store.driving_crawl(id, &self.worker);
         let sink = StoreSink {
+            writer: frontier.writer(),
             store: self.app.store.clone(),
             observer: self.app.observer.clone(),
             crawl_id: id.to_string(),
@@ -472,6 +474,7 @@ fn scope_of(request: &CrawlRequest, max_pages: u32) -> Result<Scope, AppError> {
 /// database as they come; asks the database now and then whether the crawl was cancelled
 /// or its lease taken by another replica (then it stops).
 struct StoreSink {
+    writer: store::CrawlWriter,
     store: store::Store,
     observer: Arc<dyn crate::Observer>,
     crawl_id: String,
@@ -483,13 +486,13 @@ struct StoreSink {
 impl CrawlSink for StoreSink {
     fn page(&mut self, page: &crawl::CrawledPage, audit: Option<&audit_core::Audit>) -> Result<(), AppError> {
         let failed = super::failed_rule_rows(audit);
-        self.store.record_crawl_page(&self.crawl_id, page, &failed)?;
+        self.writer.record_page(page, &failed)?;
         self.observer.crawl_page(crate::observe::crawl_page_outcome(page, audit.is_some()));
         Ok(())
     }
 
     fn sitemap_url(&mut self, url: &str) -> Result<(), AppError> {
-        Ok(self.store.add_crawl_sitemap_urls(&self.crawl_id, &[url.to_string()])?)
+        Ok(self.writer.add_sitemap_urls(&[url.to_string()])?)
     }
 
     fn progress(&mut self, _progress: &Progress) {}

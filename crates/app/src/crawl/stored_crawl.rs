@@ -23,23 +23,22 @@ pub fn failed_rule_rows(audit: Option<&Audit>) -> Vec<(String, String, String)> 
 }
 
 /// A [`CrawlSink`] writing every page, its links and failed page rules, and every sitemap
-/// URL to crawl `crawl_id` of `store` as they come.
+/// URL to its crawl as they come, in the batch of the crawl's frontier
+/// ([`store::CrawlFrontier::writer`]).
 pub struct StoreSink {
-    /// The store.
-    pub store: store::Store,
-    /// The crawl written to.
-    pub crawl_id: String,
+    /// Where the pages go.
+    pub writer: store::CrawlWriter,
     /// Told each progress report.
     pub on_progress: Option<ProgressFn>,
 }
 
 impl CrawlSink for StoreSink {
     fn page(&mut self, page: &CrawledPage, audit: Option<&Audit>) -> Result<(), AppError> {
-        Ok(self.store.record_crawl_page(&self.crawl_id, page, &failed_rule_rows(audit))?)
+        Ok(self.writer.record_page(page, &failed_rule_rows(audit))?)
     }
 
     fn sitemap_url(&mut self, url: &str) -> Result<(), AppError> {
-        Ok(self.store.add_crawl_sitemap_urls(&self.crawl_id, &[url.to_string()])?)
+        Ok(self.writer.add_sitemap_urls(&[url.to_string()])?)
     }
 
     fn progress(&mut self, progress: &Progress) {
@@ -51,7 +50,7 @@ impl CrawlSink for StoreSink {
 
 impl std::fmt::Debug for StoreSink {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("StoreSink").field("crawl_id", &self.crawl_id).finish_non_exhaustive()
+        f.debug_struct("StoreSink").field("crawl_id", &self.writer.crawl_id()).finish_non_exhaustive()
     }
 }
 
