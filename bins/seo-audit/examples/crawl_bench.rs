@@ -8,6 +8,9 @@
 //! T=target/release/examples/crawl_bench
 //! # crawl PAGES pages with IN_FLIGHT requests per host, after ENGINE_SECONDS of engine alone
 //! $T run 2000 16 5
+//! # the same over a temporary SQLite store, as `seo-audit crawl` and the service crawl (the
+//! # frontier, pages and inlinks written as the crawl goes), then the site rules over it
+//! $T run 2000 16 5 store
 //! # the same, with each thread's CPU time at the end
 //! CRAWL_BENCH_THREADS=1 $T run 2000 16 5
 //! # serve a PAGES-page site until stopped (for `seo-audit crawl` and python-seo-analyzer)
@@ -37,7 +40,12 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let arg = |i: usize, default: u64| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default);
     match args.first().map(String::as_str) {
-        Some("run") => run(arg(1, 2000) as usize, arg(2, 16) as usize, Duration::from_secs(arg(3, 5))),
+        Some("run") => run(
+            arg(1, 2000) as usize,
+            arg(2, 16) as usize,
+            Duration::from_secs(arg(3, 5)),
+            args.get(4).map(String::as_str) == Some("store"),
+        ),
         Some("serve") => {
             let dir = tempfile::tempdir().expect("temp dir");
             let pages = arg(1, 200) as usize;
@@ -48,7 +56,7 @@ fn main() {
                 std::thread::sleep(Duration::from_secs(3600));
             }
         }
-        _ => eprintln!("usage:\n  crawl_bench run PAGES IN_FLIGHT ENGINE_SECONDS\n  crawl_bench serve PAGES"),
+        _ => eprintln!("usage:\n  crawl_bench run PAGES IN_FLIGHT ENGINE_SECONDS [store]\n  crawl_bench serve PAGES"),
     }
 }
 
@@ -163,10 +171,15 @@ struct Counting {
     audited: u64,
     failed: u64,
     rss_at_500: Option<f64>,
+    /// The store's sink, in the `store` mode.
+    store: Option<app::crawl::StoreSink>,
 }
 
 impl CrawlSink for Counting {
     fn page(&mut self, page: &CrawledPage, audit: Option<&Audit>) -> Result<(), app::AppError> {
+        if let Some(store) = &mut self.store {
+            store.page(page, audit)?;
+        }
         self.pages += 1;
         self.audited += u64::from(audit.is_some());
         self.failed += u64::from(page.status != Some(200));
@@ -176,8 +189,11 @@ impl CrawlSink for Counting {
         Ok(())
     }
 
-    fn sitemap_url(&mut self, _url: &str) -> Result<(), app::AppError> {
-        Ok(())
+    fn sitemap_url(&mut self, url: &str) -> Result<(), app::AppError> {
+        match &mut self.store {
+            Some(store) => store.sitemap_url(url),
+            None => Ok(()),
+        }
     }
 
     fn progress(&mut self, _progress: &Progress) {}
@@ -221,7 +237,7 @@ fn engine_record(html: &Arc<Vec<u8>>, duration: Duration) -> f64 {
     n as f64 / t.elapsed().as_secs_f64()
 }
 
-fn run(pages: usize, in_flight: usize, engine_for: Duration) {
+fn run(pages: usize, in_flight: usize, engine_for: Duration, over_store: bool) {
     let dir = tempfile::tempdir().expect("temp dir");
     let started = Instant::now();
     generate(dir.path(), pages);
@@ -252,15 +268,36 @@ fn run(pages: usize, in_flight: usize, engine_for: Duration) {
     let scope = Scope::new(&start, config).expect("scope");
     let limits = Limits { max_in_flight: in_flight, ..Limits::default() };
     let options = CrawlOptions { sitemaps: true, ..CrawlOptions::default() };
+    // The store mode: a crawl in a temporary SQLite file, driven as `seo-audit crawl` does.
+    let db = over_store.then(|| {
+        let store = store::Store::open(dir.path().join("crawl.db")).expect("store");
+        let new = store::NewCrawl { user_id: None, url: start.clone(), options_json: "{}".into(), max_pages: 0 };
+        let until = time::OffsetDateTime::now_utc() + time::Duration::days(1);
+        let crawl = store.create_crawl(new, "bench", until).expect("crawl row");
+        store.start_crawl(&crawl.id).expect("start");
+        (store, crawl.id)
+    });
     let t = Instant::now();
     let cpu_before = cpu_seconds();
-    let crawled = runtime
-        .block_on(app::crawl::run(&fetcher, MemoryStore::new(), scope, limits, Counting::default(), options))
-        .expect("crawl");
+    let crawled = match &db {
+        Some((store, id)) => {
+            let frontier = store.driving_crawl(id, "bench");
+            let sink = Counting {
+                store: Some(app::crawl::StoreSink { writer: frontier.writer(), on_progress: None }),
+                ..Counting::default()
+            };
+            let crawled = runtime.block_on(app::crawl::run(&fetcher, frontier, scope, limits, sink, options));
+            crawled.map(|c| (c.summary, c.sink))
+        }
+        None => runtime
+            .block_on(app::crawl::run(&fetcher, MemoryStore::new(), scope, limits, Counting::default(), options))
+            .map(|c| (c.summary, c.sink)),
+    }
+    .expect("crawl");
     let elapsed = t.elapsed().as_secs_f64();
     let cpu = cpu_seconds() - cpu_before;
     let (rss_end, peak) = rss_mib();
-    let sink = &crawled.sink;
+    let (summary, sink) = &crawled;
     let rate = sink.pages as f64 / elapsed;
     println!(
         "crawl            {} pages ({} audited, {} not 200) in {elapsed:.2} s, in flight {in_flight}",
@@ -290,5 +327,18 @@ fn run(pages: usize, in_flight: usize, engine_for: Duration) {
             println!("  thread {:?} cpu {:.2} s", task.file_name(), (ticks(11) + ticks(12)) / 100.0);
         }
     }
-    println!("summary          {:?}", crawled.summary.end);
+    println!("summary          {:?}", summary.end);
+    if let Some((store, id)) = &db {
+        // The end of a crawl: the site rules and the site score over the store.
+        let t = Instant::now();
+        let judged = app::crawl::judge(store, id, summary.sitemaps_read).expect("site rules");
+        let judge_s = t.elapsed().as_secs_f64();
+        let (_, peak) = rss_mib();
+        let findings: usize = judged.results.iter().map(|r| r.findings.len()).sum();
+        println!(
+            "site_rules       {judge_s:.2} s over the store ({findings} findings, site score {:?}); crawl and rules {:.1} pages/s; peak rss {peak:.1} MiB",
+            judged.score.map(|s| s.score),
+            sink.pages as f64 / (elapsed + judge_s)
+        );
+    }
 }

@@ -11,7 +11,7 @@
 //! fetched once however many replicas look at the crawl.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 
 use crawl::{Counts, CrawledPage, Entry, FrontierStore, Source, State};
 use rand::distributions::Alphanumeric;
@@ -848,11 +848,14 @@ fn in_batch<T>(
 /// frontier entry's change to `done`, so that a restart finds both or neither (a page
 /// neither recorded nor done is fetched again). The crawl's sink writes through it
 /// ([`CrawlFrontier::writer`]).
+///
+/// It holds no transaction of its own: once its frontier is dropped (with its batch, rolled
+/// back), it writes each page in a transaction of its own.
 #[derive(Clone)]
 pub struct CrawlWriter {
     store: Store,
     crawl_id: String,
-    tx: SharedTx,
+    tx: Weak<Mutex<Option<OpenTx>>>,
 }
 
 impl std::fmt::Debug for CrawlWriter {
@@ -875,12 +878,19 @@ impl CrawlWriter {
     /// [`Store::record_crawl_page`] in the batch.
     pub fn record_page(&self, record: &CrawledPage, failed_rules: &[(String, String, String)]) -> Result<()> {
         let page = PageRow::of(record, failed_rules)?;
-        in_batch(&self.tx, |db| page.write(db, &self.crawl_id), |f| self.store.write(f))
+        self.in_tx(|db| page.write(db, &self.crawl_id))
     }
 
     /// [`Store::add_crawl_sitemap_urls`] in the batch.
     pub fn add_sitemap_urls(&self, urls: &[String]) -> Result<()> {
-        in_batch(&self.tx, |db| insert_sitemap_urls(db, &self.crawl_id, urls), |f| self.store.write(f))
+        self.in_tx(|db| insert_sitemap_urls(db, &self.crawl_id, urls))
+    }
+
+    fn in_tx<T>(&self, f: impl FnMut(&Db<'_>) -> Result<T>) -> Result<T> {
+        match self.tx.upgrade() {
+            Some(tx) => in_batch(&tx, f, |f| self.store.write(f)),
+            None => self.store.write(f),
+        }
     }
 }
 
@@ -896,6 +906,8 @@ impl CrawlWriter {
 #[derive(Debug)]
 pub struct CrawlFrontier {
     writer: CrawlWriter,
+    /// The open batch ([`CrawlWriter`]s hold it weakly: it goes with the frontier).
+    tx: SharedTx,
     worker: String,
     /// `Some` when the counts are kept ([`Store::driving_crawl`]): `None` inside when they
     /// are to be read again.
@@ -928,12 +940,12 @@ impl CrawlFrontier {
 
     /// Runs one statement (or a few that need no transaction) in the batch, or alone.
     fn db<T>(&self, f: impl FnMut(&Db<'_>) -> Result<T>) -> Result<T> {
-        in_batch(&self.writer.tx, f, |mut f| self.writer.store.read(|db| f(db)))
+        in_batch(&self.tx, f, |mut f| self.writer.store.read(|db| f(db)))
     }
 
     /// Runs `f` in the batch, or in a transaction of its own.
     fn tx<T>(&self, f: impl FnMut(&Db<'_>) -> Result<T>) -> Result<T> {
-        in_batch(&self.writer.tx, f, |f| self.writer.store.write(f))
+        in_batch(&self.tx, f, |f| self.writer.store.write(f))
     }
 
     /// Counts `n` entries more (or fewer) in `state`, `unlinked` ones without a depth.
@@ -971,8 +983,10 @@ impl Store {
     /// The frontier of crawl `crawl_id` as `worker` (the holder of the crawl's lease)
     /// works it: a [`crawl::FrontierStore`] over this database.
     pub fn crawl_frontier(&self, crawl_id: &str, worker: &str) -> CrawlFrontier {
+        let tx: SharedTx = Arc::new(Mutex::new(None));
         CrawlFrontier {
-            writer: CrawlWriter { store: self.clone(), crawl_id: crawl_id.to_string(), tx: Arc::new(Mutex::new(None)) },
+            writer: CrawlWriter { store: self.clone(), crawl_id: crawl_id.to_string(), tx: Arc::downgrade(&tx) },
+            tx,
             worker: worker.to_string(),
             counts: None,
             fetching: HashMap::new(),
@@ -1137,7 +1151,7 @@ impl FrontierStore for CrawlFrontier {
     }
 
     fn begin(&mut self) -> Result<()> {
-        let mut open = self.writer.tx.lock().unwrap_or_else(|p| p.into_inner());
+        let mut open = self.tx.lock().unwrap_or_else(|p| p.into_inner());
         if open.is_none() {
             *open = Some(self.writer.store.begin()?);
         }
@@ -1145,7 +1159,7 @@ impl FrontierStore for CrawlFrontier {
     }
 
     fn commit(&mut self) -> Result<()> {
-        let open = self.writer.tx.lock().unwrap_or_else(|p| p.into_inner()).take();
+        let open = self.tx.lock().unwrap_or_else(|p| p.into_inner()).take();
         match open {
             Some(open) => open.commit().inspect_err(|_| {
                 // What was counted in the batch is gone with it.

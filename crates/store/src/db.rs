@@ -489,6 +489,12 @@ impl OpenTx {
     }
 }
 
+impl std::fmt::Debug for OpenTx {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OpenTx").field("open", &self.held.is_some()).finish()
+    }
+}
+
 impl Drop for OpenTx {
     fn drop(&mut self) {
         if let Some(mut held) = self.held.take() {

@@ -333,3 +333,130 @@ both! {
         assert_eq!(s.newest_public_crawl(&hosts(&["other.test"])).unwrap(), None);
     }
 }
+
+both! {
+    fn a_batch_commits_the_frontier_and_the_pages_together_or_not_at_all(backend) {
+        let Some(f) = fresh(backend) else { return };
+        let s = &f.store;
+        let crawl = s.create_crawl(new_crawl(None, 30), "w", lease()).unwrap();
+        s.start_crawl(&crawl.id).unwrap();
+        let scope = Scope::new("https://site.test/", ScopeConfig::default()).unwrap();
+
+        // A batch dropped before its commit (the process died, or the sink failed): the
+        // start page is neither done nor recorded, and is fetched again.
+        let mut frontier = Frontier::resume(s.driving_crawl(&crawl.id, "w"), scope.clone(), Limits::default()).unwrap();
+        frontier.set_robots("https://site.test/robots.txt", crawl::robots_from_answer(Some(404), b""));
+        let writer = frontier.store().writer();
+        frontier.store().begin().unwrap();
+        let Work::Fetch(entry) = frontier.next_work().unwrap().remove(0) else { panic!("a fetch") };
+        let home = answer(&entry.url).unwrap();
+        frontier.record(entry, Outcome::Answered(&home)).unwrap();
+        writer.record_page(&home, &[]).unwrap();
+        // Inside the batch the frontier sees its own writes; another connection does not.
+        assert_eq!(frontier.counts().unwrap().done, 1);
+        assert_eq!(s.get_crawl(&crawl.id).unwrap().progress.pages_done, 0, "{backend:?}: not committed");
+        drop(frontier);
+        let c = s.get_crawl(&crawl.id).unwrap().progress;
+        assert_eq!((c.pages_done, c.pages_queued), (0, 1), "{backend:?}: rolled back");
+        assert!(s.crawl_pages(&crawl.id, None, 10).unwrap().0.is_empty());
+
+        // The same, committed: both are there.
+        let mut frontier = Frontier::resume(s.driving_crawl(&crawl.id, "w"), scope, Limits::default()).unwrap();
+        frontier.set_robots("https://site.test/robots.txt", crawl::robots_from_answer(Some(404), b""));
+        let writer = frontier.store().writer();
+        frontier.store().begin().unwrap();
+        let Work::Fetch(entry) = frontier.next_work().unwrap().remove(0) else { panic!("a fetch") };
+        frontier.record(entry, Outcome::Answered(&home)).unwrap();
+        writer.record_page(&home, &[]).unwrap();
+        frontier.store().commit().unwrap();
+        let c = s.get_crawl(&crawl.id).unwrap().progress;
+        assert_eq!((c.pages_done, c.pages_queued), (1, 3), "{backend:?}");
+        let (pages, _) = s.crawl_pages(&crawl.id, None, 10).unwrap();
+        assert_eq!(pages.iter().map(|p| (p.url.as_str(), p.records)).collect::<Vec<_>>(), [("https://site.test/", 1)]);
+    }
+}
+
+both! {
+    fn the_driving_frontier_keeps_the_counts_the_database_has(backend) {
+        let Some(f) = fresh(backend) else { return };
+        let s = &f.store;
+        let crawl = s.create_crawl(new_crawl(None, 30), "w", lease()).unwrap();
+        s.start_crawl(&crawl.id).unwrap();
+        let scope = Scope::new("https://site.test/", ScopeConfig::default()).unwrap();
+        let mut frontier = Frontier::resume(s.driving_crawl(&crawl.id, "w"), scope, Limits::default()).unwrap();
+        // A sitemap URL first (no depth), then reached by a link: promoted.
+        frontier.add_sitemap_url("https://site.test/a").unwrap();
+        frontier.add_sitemap_url("https://site.test/elsewhere").unwrap();
+        let mut steps = 0;
+        while !frontier.is_finished().unwrap() {
+            frontier.store().begin().unwrap();
+            for work in frontier.next_work().unwrap() {
+                match work {
+                    Work::Robots { url } => {
+                        let robots = crawl::robots_from_answer(Some(200), b"User-agent: *\nDisallow: /b");
+                        frontier.set_robots(&url, robots);
+                    }
+                    Work::Fetch(entry) => {
+                        let record = answer(&entry.url)
+                            .unwrap_or_else(|| CrawledPage::answered(entry.url.clone(), entry.depth, 404, None));
+                        frontier.record(entry, Outcome::Answered(&record)).unwrap();
+                    }
+                }
+            }
+            frontier.store().commit().unwrap();
+            // After every step, what the frontier keeps is what a fresh count reads.
+            let kept = frontier.counts().unwrap();
+            let read = s.crawl_frontier(&crawl.id, "reader").counts().unwrap();
+            assert_eq!(kept, read, "{backend:?}: step {steps}");
+            steps += 1;
+            assert!(steps < 20, "the crawl ends");
+        }
+        let c = frontier.counts().unwrap();
+        // /, /a, /gone and /elsewhere fetched; /b disallowed.
+        assert_eq!((c.done, c.skipped, c.queued, c.fetching), (4, 1, 0, 0), "{backend:?}: {c:?}");
+    }
+}
+
+both! {
+    fn a_page_recorded_again_counts_its_links_once(backend) {
+        let Some(f) = fresh(backend) else { return };
+        let s = &f.store;
+        let crawl = s.create_crawl(new_crawl(None, 30), "w", lease()).unwrap();
+        s.start_crawl(&crawl.id).unwrap();
+        drive(s, &crawl.id, "w", None);
+        let inlinks = |url: &str| {
+            let (pages, _) = s.crawl_pages(&crawl.id, None, 10).unwrap();
+            pages.into_iter().find(|p| p.url == url).map(|p| p.inlinks)
+        };
+        assert_eq!(inlinks("https://site.test/"), Some(2), "{backend:?}: from /a and /b");
+        assert_eq!(inlinks("https://site.test/a"), Some(1));
+        let site = s.crawl_site(&crawl.id, true).unwrap();
+        assert_eq!(site.first_inlink("https://site.test/").unwrap().as_deref(), Some("https://site.test/a"));
+
+        // /a recorded again (a restart), now linking to /b (twice) instead of home.
+        let again = page("https://site.test/a", &["https://site.test/b", "https://site.test/b", "https://site.test/a"]);
+        s.record_crawl_page(&crawl.id, &again, &[]).unwrap();
+        assert_eq!(inlinks("https://site.test/"), Some(1), "{backend:?}: /a no longer links home");
+        assert_eq!(inlinks("https://site.test/b"), Some(2), "{backend:?}: home and /a, each once");
+        assert_eq!(inlinks("https://site.test/a"), Some(1), "{backend:?}: a link to itself is none");
+        assert_eq!(site.inlink_count("https://site.test/b").unwrap(), 2);
+        let mut links = Vec::new();
+        site.internal_links(&mut |from, to| {
+            links.push((from.to_string(), to.url.clone()));
+            Ok(())
+        })
+        .unwrap();
+        links.sort();
+        assert_eq!(
+            links,
+            [
+                ("https://site.test/".to_string(), "https://site.test/a".to_string()),
+                ("https://site.test/".to_string(), "https://site.test/b".to_string()),
+                ("https://site.test/".to_string(), "https://site.test/gone".to_string()),
+                ("https://site.test/a".to_string(), "https://site.test/b".to_string()),
+                ("https://site.test/b".to_string(), "https://site.test/".to_string()),
+            ],
+            "{backend:?}: each pair once"
+        );
+    }
+}
