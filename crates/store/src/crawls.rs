@@ -516,7 +516,11 @@ impl Store {
         failed_rules: &[(String, String, String)],
     ) -> Result<()> {
         let page = PageRow::of(record, failed_rules)?;
-        self.write(|tx| page.write(tx, crawl_id))
+        self.write(|tx| {
+            let mut inlinks = Inlinks::default();
+            page.write(tx, crawl_id, &mut inlinks)?;
+            inlinks.write(tx, crawl_id)
+        })
     }
 
     /// Records URLs a sitemap of crawl `crawl_id` lists (each once).
@@ -711,34 +715,78 @@ fn linked_urls(page: &CrawledPage) -> Vec<&str> {
     page.outlinks.iter().map(|l| l.url.as_str()).filter(|u| *u != page.url && seen.insert(*u)).collect()
 }
 
-/// Counts one inlink from `from` (crawl_pages rowid `seq`) to each of `targets` (distinct),
-/// keeping as each target's first inlink the linking page first in crawl order (the lowest
-/// rowid). A page recorded again that no longer links to a URL whose first inlink it was
-/// stays named there: rare (a restart), and still a page that linked to it.
-fn count_inlinks(tx: &Db<'_>, crawl_id: &str, from: &str, seq: i64, targets: &[&str]) -> Result<()> {
-    let mut rest = targets;
-    while !rest.is_empty() {
-        // An upsert may not change a row twice, so a list is not padded: it goes in pieces
-        // of 64, 32, ... 1 rows (seven statement texts).
-        let n = if rest.len() >= IN_ROWS { IN_ROWS } else { 1 << rest.len().ilog2() };
-        let (chunk, more) = rest.split_at(n);
-        rest = more;
-        let mut sql = String::from("INSERT INTO crawl_inlinks (crawl_id, url, n, first_seq, first_from) VALUES ");
-        let mut values: Vec<Value<'_>> = args![crawl_id, seq, from].to_vec();
-        for (i, url) in chunk.iter().enumerate() {
-            sql.push_str(&format!("{}(?1, ?{}, 1, ?2, ?3)", if i == 0 { "" } else { ", " }, i + 4));
-            values.push(Value::Text((*url).into()));
+/// The inlinks the pages recorded in a batch add (and, for a page recorded again, take
+/// away), by linked URL, written when the batch commits: one upsert per linked URL of the
+/// batch rather than one per link (pages of a site link to the same menus). For each URL:
+/// the change of its count, and the linking page first in crawl order (the lowest
+/// crawl_pages rowid) with its rowid. A page recorded again that no longer links to a URL
+/// whose first inlink it was stays named there: rare (a restart), and still a page that
+/// linked to it.
+#[derive(Debug, Default)]
+struct Inlinks(HashMap<String, Inlink>);
+
+/// A linked URL's change of count, and its first linking page with that page's rowid.
+type Inlink = (i64, Option<(i64, String)>);
+
+impl Inlinks {
+    /// Counts the links of `page` (crawl_pages rowid `seq`): each URL it links to, other than
+    /// itself, once.
+    fn link(&mut self, page: &CrawledPage, seq: i64) {
+        for url in linked_urls(page) {
+            let (n, first) = self.0.entry(url.to_string()).or_default();
+            *n += 1;
+            if first.as_ref().is_none_or(|(s, _)| seq < *s) {
+                *first = Some((seq, page.url.clone()));
+            }
         }
-        sql.push_str(
-            " ON CONFLICT (crawl_id, url) DO UPDATE SET n = crawl_inlinks.n + 1, \
-             first_from = CASE WHEN crawl_inlinks.first_seq IS NULL OR excluded.first_seq < crawl_inlinks.first_seq \
-             THEN excluded.first_from ELSE crawl_inlinks.first_from END, \
-             first_seq = CASE WHEN crawl_inlinks.first_seq IS NULL OR excluded.first_seq < crawl_inlinks.first_seq \
-             THEN excluded.first_seq ELSE crawl_inlinks.first_seq END",
-        );
-        tx.execute(&sql, &values)?;
     }
-    Ok(())
+
+    /// Takes back the links of `page` as recorded before.
+    fn unlink(&mut self, page: &CrawledPage) {
+        for url in linked_urls(page) {
+            self.0.entry(url.to_string()).or_default().0 -= 1;
+        }
+    }
+
+    /// Writes the changes, and forgets them.
+    fn write(&mut self, tx: &Db<'_>, crawl_id: &str) -> Result<()> {
+        let all: Vec<(String, Inlink)> = self.0.drain().collect();
+        let mut rest = all.as_slice();
+        while !rest.is_empty() {
+            // Upsert lists are not padded (a row may not be changed twice by one statement):
+            // pieces of 64, 32, ... 1 rows, seven statement texts.
+            let n = if rest.len() >= IN_ROWS { IN_ROWS } else { 1 << rest.len().ilog2() };
+            let (chunk, more) = rest.split_at(n);
+            rest = more;
+            let mut sql = String::from("INSERT INTO crawl_inlinks (crawl_id, url, n, first_seq, first_from) VALUES ");
+            let mut values: Vec<Value<'_>> = args![crawl_id].to_vec();
+            for (i, (url, (count, first))) in chunk.iter().enumerate() {
+                let p = 2 + 4 * i;
+                sql.push_str(&format!(
+                    "{}(?1, ?{p}, ?{}, ?{}, ?{})",
+                    if i == 0 { "" } else { ", " },
+                    p + 1,
+                    p + 2,
+                    p + 3
+                ));
+                values.push(Value::Text(url.as_str().into()));
+                values.push(Value::Int(*count));
+                match first {
+                    Some((seq, from)) => values.extend([Value::Int(*seq), Value::Text(from.as_str().into())]),
+                    None => values.extend([Value::Null, Value::Null]),
+                }
+            }
+            sql.push_str(
+                " ON CONFLICT (crawl_id, url) DO UPDATE SET n = crawl_inlinks.n + excluded.n, \
+                 first_from = CASE WHEN crawl_inlinks.first_seq IS NULL OR excluded.first_seq < crawl_inlinks.first_seq \
+                 THEN excluded.first_from ELSE crawl_inlinks.first_from END, \
+                 first_seq = CASE WHEN crawl_inlinks.first_seq IS NULL OR excluded.first_seq < crawl_inlinks.first_seq \
+                 THEN excluded.first_seq ELSE crawl_inlinks.first_seq END",
+            );
+            tx.execute(&sql, &values)?;
+        }
+        Ok(())
+    }
 }
 
 impl<'a> PageRow<'a> {
@@ -749,8 +797,9 @@ impl<'a> PageRow<'a> {
         Ok(PageRow { record, failed_rules, record_json, failed_json })
     }
 
-    /// The page's row (with the facts the site rules query), its links and its page issues.
-    fn write(&self, tx: &Db<'_>, crawl_id: &str) -> Result<()> {
+    /// The page's row (with the facts the site rules query) and its page issues; its
+    /// inlinks are counted into `inlinks`, for the caller to write.
+    fn write(&self, tx: &Db<'_>, crawl_id: &str, inlinks: &mut Inlinks) -> Result<()> {
         let record = self.record;
         let before = tx
             .query_opt(
@@ -796,17 +845,9 @@ impl<'a> PageRow<'a> {
         // The URLs it links to count one inlink more each (its links before no longer count
         // when it was recorded before).
         if let Some(before) = &before {
-            for targets in linked_urls(before).chunks(IN_ROWS) {
-                let (sql, values) = in_list(
-                    "UPDATE crawl_inlinks SET n = n - 1 WHERE crawl_id = ?1 AND url IN (",
-                    ")",
-                    args![crawl_id],
-                    targets,
-                );
-                tx.execute(&sql, &values)?;
-            }
+            inlinks.unlink(before);
         }
-        count_inlinks(tx, crawl_id, &record.url, seq, &linked_urls(record))?;
+        inlinks.link(record, seq);
         tx.execute(
             "DELETE FROM crawl_issues WHERE crawl_id = ?1 AND kind = 'page' AND url = ?2",
             args![crawl_id, record.url],
@@ -827,7 +868,15 @@ impl<'a> PageRow<'a> {
 }
 
 /// The batch a [`CrawlFrontier`] has open, shared with its [`CrawlWriter`]s.
-type SharedTx = Arc<Mutex<Option<OpenTx>>>;
+#[derive(Debug, Default)]
+struct Batch {
+    /// The transaction (`None`: no batch open).
+    open: Option<OpenTx>,
+    /// The inlinks of the pages recorded in it.
+    inlinks: Inlinks,
+}
+
+type SharedTx = Arc<Mutex<Batch>>;
 
 /// Runs `f` in the open batch, or else as `solo` does (a transaction or a statement of its
 /// own).
@@ -836,8 +885,8 @@ fn in_batch<T>(
     f: impl FnMut(&Db<'_>) -> Result<T>,
     solo: impl FnOnce(Box<dyn FnMut(&Db<'_>) -> Result<T> + '_>) -> Result<T>,
 ) -> Result<T> {
-    let mut open = tx.lock().unwrap_or_else(|p| p.into_inner());
-    match open.as_mut() {
+    let mut batch = tx.lock().unwrap_or_else(|p| p.into_inner());
+    match batch.open.as_mut() {
         Some(open) => open.run(f),
         None => solo(Box::new(f)),
     }
@@ -855,7 +904,7 @@ fn in_batch<T>(
 pub struct CrawlWriter {
     store: Store,
     crawl_id: String,
-    tx: Weak<Mutex<Option<OpenTx>>>,
+    tx: Weak<Mutex<Batch>>,
 }
 
 impl std::fmt::Debug for CrawlWriter {
@@ -878,7 +927,18 @@ impl CrawlWriter {
     /// [`Store::record_crawl_page`] in the batch.
     pub fn record_page(&self, record: &CrawledPage, failed_rules: &[(String, String, String)]) -> Result<()> {
         let page = PageRow::of(record, failed_rules)?;
-        self.in_tx(|db| page.write(db, &self.crawl_id))
+        if let Some(shared) = self.tx.upgrade() {
+            let mut batch = shared.lock().unwrap_or_else(|p| p.into_inner());
+            let Batch { open, inlinks } = &mut *batch;
+            if let Some(open) = open.as_mut() {
+                return open.run(|db| page.write(db, &self.crawl_id, inlinks));
+            }
+        }
+        self.store.write(|tx| {
+            let mut inlinks = Inlinks::default();
+            page.write(tx, &self.crawl_id, &mut inlinks)?;
+            inlinks.write(tx, &self.crawl_id)
+        })
     }
 
     /// [`Store::add_crawl_sitemap_urls`] in the batch.
@@ -983,7 +1043,7 @@ impl Store {
     /// The frontier of crawl `crawl_id` as `worker` (the holder of the crawl's lease)
     /// works it: a [`crawl::FrontierStore`] over this database.
     pub fn crawl_frontier(&self, crawl_id: &str, worker: &str) -> CrawlFrontier {
-        let tx: SharedTx = Arc::new(Mutex::new(None));
+        let tx: SharedTx = Arc::new(Mutex::new(Batch::default()));
         CrawlFrontier {
             writer: CrawlWriter { store: self.clone(), crawl_id: crawl_id.to_string(), tx: Arc::downgrade(&tx) },
             tx,
@@ -1151,22 +1211,28 @@ impl FrontierStore for CrawlFrontier {
     }
 
     fn begin(&mut self) -> Result<()> {
-        let mut open = self.tx.lock().unwrap_or_else(|p| p.into_inner());
-        if open.is_none() {
-            *open = Some(self.writer.store.begin()?);
+        let mut batch = self.tx.lock().unwrap_or_else(|p| p.into_inner());
+        if batch.open.is_none() {
+            batch.open = Some(self.writer.store.begin()?);
         }
         Ok(())
     }
 
     fn commit(&mut self) -> Result<()> {
-        let open = self.tx.lock().unwrap_or_else(|p| p.into_inner()).take();
-        match open {
-            Some(open) => open.commit().inspect_err(|_| {
-                // What was counted in the batch is gone with it.
-                self.recount();
-            }),
-            None => Ok(()),
+        let written = {
+            let mut batch = self.tx.lock().unwrap_or_else(|p| p.into_inner());
+            let Batch { open, inlinks } = &mut *batch;
+            match open.take() {
+                Some(mut open) => open.run(|db| inlinks.write(db, &self.writer.crawl_id)).and_then(|()| open.commit()),
+                None => Ok(()),
+            }
+        };
+        if written.is_err() {
+            // What was counted in the batch is gone with it.
+            self.tx.lock().unwrap_or_else(|p| p.into_inner()).inlinks = Inlinks::default();
+            self.recount();
         }
+        written
     }
 }
 
