@@ -358,12 +358,22 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
         renderer,
         ..CrawlOptions::default()
     };
-    // Ctrl-C (SIGINT) cancels: no fetch starts after it, and the pages done are reported.
+    // Ctrl-C (SIGINT) or SIGTERM cancels: no fetch starts after it, the pages done are
+    // reported, and the temporary store is removed on the way out.
     let cancel = Arc::clone(&options.cancel);
     let interrupt = tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+        let terminated = async {
+            match term.as_mut() {
+                Some(t) => t.recv().await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            r = tokio::signal::ctrl_c() => if r.is_err() { return },
+            _ = terminated => {}
         }
+        cancel.store(true, std::sync::atomic::Ordering::Relaxed);
     });
     let source = match ReportSource::open(start.as_str(), args.max_pages) {
         Ok(s) => s,

@@ -306,30 +306,37 @@ fn the_time_limit_ends_the_crawl_with_what_it_has() {
 }
 
 #[test]
-fn ctrl_c_cancels_and_the_pages_done_are_reported() {
-    let site = endless(Duration::from_millis(200), "");
-    let data = tempfile::tempdir().expect("tempdir");
-    let child = crate::common::command()
-        .args(["crawl", &site.url("/"), "--format", "json", "--no-sitemaps", "--allow-target", "127.0.0.1"])
-        .env("SEO_AUDIT_DATA", data.path())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("spawn seo-audit");
-    // Wait for some pages, then interrupt.
-    while site.page_times().len() < 5 {
-        std::thread::sleep(Duration::from_millis(20));
+fn ctrl_c_or_sigterm_cancels_the_pages_done_are_reported_and_the_temporary_store_goes() {
+    for signal in ["-INT", "-TERM"] {
+        let site = endless(Duration::from_millis(200), "");
+        let (data, tmp) = (tempfile::tempdir().expect("tempdir"), tempfile::tempdir().expect("tempdir"));
+        let child = crate::common::command()
+            .args(["crawl", &site.url("/"), "--format", "json", "--no-sitemaps", "--allow-target", "127.0.0.1"])
+            .env("SEO_AUDIT_DATA", data.path())
+            // Where the command makes its temporary store.
+            .env("TMPDIR", tmp.path())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawn seo-audit");
+        // Wait for some pages, then interrupt.
+        while site.page_times().len() < 5 {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let stores = || std::fs::read_dir(tmp.path()).expect("read TMPDIR").count();
+        assert_eq!(stores(), 1, "{signal}: the crawl's temporary store");
+        let pid = child.id().to_string();
+        assert!(std::process::Command::new("kill").args([signal, &pid]).status().expect("kill").success());
+        let out = child.wait_with_output().expect("wait");
+        assert_eq!(out.status.code(), Some(0), "{signal}: {}", String::from_utf8_lossy(&out.stderr));
+        let report = json(&out);
+        assert_eq!(report["crawl"]["state"], "cancelled", "{signal}");
+        let done = report["crawl"]["progress"]["pages_done"].as_u64().expect("done");
+        assert!(done >= 5, "{signal}: the pages done are kept: {report:#}");
+        assert!(report["crawl"]["site_score"].as_u64().is_some());
+        assert!(site.page_times().len() < 2000, "{signal}: the crawl stopped early");
+        assert_eq!(stores(), 0, "{signal}: the temporary store is removed");
     }
-    let pid = child.id().to_string();
-    assert!(std::process::Command::new("kill").args(["-INT", &pid]).status().expect("kill").success());
-    let out = child.wait_with_output().expect("wait");
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let report = json(&out);
-    assert_eq!(report["crawl"]["state"], "cancelled");
-    let done = report["crawl"]["progress"]["pages_done"].as_u64().expect("done");
-    assert!(done >= 5, "the pages done are kept: {report:#}");
-    assert!(report["crawl"]["site_score"].as_u64().is_some());
-    assert!(site.page_times().len() < 2000, "the crawl stopped early");
 }
 
 #[test]
