@@ -9,7 +9,9 @@
 //! # crawl PAGES pages with IN_FLIGHT requests per host, after ENGINE_SECONDS of engine alone
 //! $T run 2000 16 5
 //! # the same over a temporary SQLite store, as `seo-audit crawl` and the service crawl (the
-//! # frontier, pages and inlinks written as the crawl goes), then the site rules over it
+//! # frontier, pages and inlinks written as the crawl goes), then the site rules over it;
+//! # the store opened as the command line's (no syncs), or with CRAWL_BENCH_DURABLE=1 as the
+//! # service's
 //! $T run 2000 16 5 store
 //! # the same, with each thread's CPU time at the end
 //! CRAWL_BENCH_THREADS=1 $T run 2000 16 5
@@ -270,7 +272,11 @@ fn run(pages: usize, in_flight: usize, engine_for: Duration, over_store: bool) {
     let options = CrawlOptions { sitemaps: true, ..CrawlOptions::default() };
     // The store mode: a crawl in a temporary SQLite file, driven as `seo-audit crawl` does.
     let db = over_store.then(|| {
-        let store = store::Store::open(dir.path().join("crawl.db")).expect("store");
+        // As `seo-audit crawl` opens its temporary store (no syncs); CRAWL_BENCH_DURABLE=1:
+        // as the service opens its database.
+        let durable = std::env::var_os("CRAWL_BENCH_DURABLE").is_some();
+        let options = store::StoreOptions { durable, ..store::StoreOptions::default() };
+        let store = store::Store::open_with(dir.path().join("crawl.db"), options).expect("store");
         let new = store::NewCrawl { user_id: None, url: start.clone(), options_json: "{}".into(), max_pages: 0 };
         let until = time::OffsetDateTime::now_utc() + time::Duration::days(1);
         let crawl = store.create_crawl(new, "bench", until).expect("crawl row");

@@ -235,7 +235,10 @@ impl ReportSource {
     /// A temporary store with a crawl of `url` in it, running.
     fn open(url: &str, max_pages: u32) -> Result<ReportSource, String> {
         let dir = tempfile::Builder::new().prefix("seo-audit-crawl-").tempdir().map_err(|e| e.to_string())?;
-        let store = Store::open(dir.path().join("crawl.db")).map_err(|e| e.to_string())?;
+        // A scratch store: it goes when the command ends, so its commits need not survive a
+        // power loss (no syncs).
+        let options = store::StoreOptions { durable: false, ..store::StoreOptions::default() };
+        let store = Store::open_with(dir.path().join("crawl.db"), options).map_err(|e| e.to_string())?;
         let new = store::NewCrawl { user_id: None, url: url.to_string(), options_json: "{}".into(), max_pages };
         // The lease is this process's for as long as it runs.
         let until = time::OffsetDateTime::now_utc() + time::Duration::days(365);

@@ -41,11 +41,22 @@ pub struct StoreOptions {
     pub pool_timeout: Duration,
     /// How long a statement waits for a lock held by another connection.
     pub busy_timeout: Duration,
+    /// SQLite: whether a commit survives a power loss or an operating system crash
+    /// (`synchronous = NORMAL`, the default: the file is synced at each checkpoint). `false`
+    /// (`synchronous = OFF`) is for a scratch database thrown away when the process ends, the
+    /// command line's crawl (docs/PERFORMANCE.md, "Site crawl"): the syncs go, and a crash
+    /// of the process alone still loses nothing committed. No effect on PostgreSQL.
+    pub durable: bool,
 }
 
 impl Default for StoreOptions {
     fn default() -> Self {
-        StoreOptions { pool_size: DEFAULT_POOL_SIZE, pool_timeout: POOL_TIMEOUT, busy_timeout: BUSY_TIMEOUT }
+        StoreOptions {
+            pool_size: DEFAULT_POOL_SIZE,
+            pool_timeout: POOL_TIMEOUT,
+            busy_timeout: BUSY_TIMEOUT,
+            durable: true,
+        }
     }
 }
 
@@ -119,8 +130,8 @@ impl std::fmt::Debug for Store {
 }
 
 fn build_pool(path: &Path, options: &StoreOptions) -> Result<Pool<SqliteConnectionManager>> {
-    let busy = options.busy_timeout;
-    let manager = SqliteConnectionManager::file(path).with_init(move |conn| configure(conn, busy));
+    let (busy, durable) = (options.busy_timeout, options.durable);
+    let manager = SqliteConnectionManager::file(path).with_init(move |conn| configure(conn, busy, durable));
     Ok(Pool::builder()
         .max_size(options.pool_size.max(1))
         .min_idle(Some(1))
@@ -130,11 +141,11 @@ fn build_pool(path: &Path, options: &StoreOptions) -> Result<Pool<SqliteConnecti
 
 /// Applies the connection settings every connection needs. Foreign keys and the busy
 /// timeout are per connection in SQLite, so they cannot be set once in the file.
-fn configure(conn: &Connection, busy_timeout: Duration) -> rusqlite::Result<()> {
+fn configure(conn: &Connection, busy_timeout: Duration, durable: bool) -> rusqlite::Result<()> {
     conn.busy_timeout(busy_timeout)?;
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
-    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    conn.pragma_update(None, "synchronous", if durable { "NORMAL" } else { "OFF" })?;
     conn.set_prepared_statement_cache_capacity(64);
     Ok(())
 }
@@ -217,7 +228,7 @@ impl Store {
                 // would only report a timeout), and switching to WAL before the pool opens
                 // its connections keeps them from racing to change the journal mode.
                 let first = Connection::open(path)?;
-                configure(&first, options.busy_timeout)?;
+                configure(&first, options.busy_timeout, options.durable)?;
                 drop(first);
                 Backend::Sqlite { pool: RwLock::new(Some(build_pool(path, &options)?)), path: path.clone() }
             }
@@ -544,26 +555,30 @@ mod tests {
 
     #[test]
     fn every_pooled_connection_carries_the_pragmas() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path().join("x.db")).unwrap();
-        // Hold several connections at once so that more than the first one is checked.
-        let Backend::Sqlite { pool, path } = &*store.backend else { unreachable!() };
-        let pool = Store::sqlite_pool(pool, path).unwrap();
-        let conns: Vec<_> = (0..3).map(|_| pool.get().unwrap()).collect();
-        for conn in &conns {
-            let get = |pragma: &str| -> String {
-                conn.query_row(&format!("PRAGMA {pragma}"), [], |r| r.get::<_, rusqlite::types::Value>(0))
-                    .map(|v| match v {
-                        rusqlite::types::Value::Integer(n) => n.to_string(),
-                        rusqlite::types::Value::Text(t) => t.to_ascii_lowercase(),
-                        other => format!("{other:?}"),
-                    })
-                    .unwrap()
-            };
-            assert_eq!(get("journal_mode"), "wal");
-            assert_eq!(get("foreign_keys"), "1");
-            assert_eq!(get("synchronous"), "1", "NORMAL");
-            assert_eq!(get("busy_timeout"), "5000");
+        for durable in [true, false] {
+            let dir = tempfile::tempdir().unwrap();
+            let options = StoreOptions { durable, ..StoreOptions::default() };
+            let store = Store::open_with(dir.path().join("x.db"), options).unwrap();
+            // Hold several connections at once so that more than the first one is checked.
+            let Backend::Sqlite { pool, path } = &*store.backend else { unreachable!() };
+            let pool = Store::sqlite_pool(pool, path).unwrap();
+            let conns: Vec<_> = (0..3).map(|_| pool.get().unwrap()).collect();
+            for conn in &conns {
+                let get = |pragma: &str| -> String {
+                    conn.query_row(&format!("PRAGMA {pragma}"), [], |r| r.get::<_, rusqlite::types::Value>(0))
+                        .map(|v| match v {
+                            rusqlite::types::Value::Integer(n) => n.to_string(),
+                            rusqlite::types::Value::Text(t) => t.to_ascii_lowercase(),
+                            other => format!("{other:?}"),
+                        })
+                        .unwrap()
+                };
+                assert_eq!(get("journal_mode"), "wal");
+                assert_eq!(get("foreign_keys"), "1");
+                // NORMAL (1) for a database kept, OFF (0) for a scratch one.
+                assert_eq!(get("synchronous"), if durable { "1" } else { "0" });
+                assert_eq!(get("busy_timeout"), "5000");
+            }
         }
     }
 }
