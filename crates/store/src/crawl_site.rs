@@ -1,13 +1,14 @@
 //! A crawl's pages as the site rules read them: [`CrawlSite`] is the store's
 //! [`crawl::CrawledSite`] (docs/ARCHITECTURE.md, "Site crawl"). Every stream reads its rows
-//! in batches of [`BATCH`] by key (keyset paging on an index: rowid order for pages and
-//! links, URL order for sitemap URLs), each batch on its own pooled connection, so that
-//! nothing holds more than a batch, no connection is held across a rule's other queries,
-//! and both databases run the same SQL; lookups are single-row queries on an index.
-
-use crawl::{Answer, CrawledPage, CrawledSite, DuplicateGroup, DuplicateKey, SiteResult, SiteTotals, DUPLICATE_HEAD};
+//! in batches of [`BATCH`] by key (keyset paging on an index: rowid order for pages, URL
+//! order for sitemap URLs), each batch on its own pooled connection, so that nothing holds
+//! more than a batch, no connection is held across a rule's other queries, and both
+//! databases run the same SQL; lookups are queries on an index (the internal links' targets,
+//! [`IN_ROWS`] URLs at a time); inlinks come from `crawl_inlinks`.
 
 use std::collections::{HashMap, HashSet};
+
+use crawl::{Answer, CrawledPage, CrawledSite, DuplicateGroup, DuplicateKey, SiteResult, SiteTotals, DUPLICATE_HEAD};
 
 use crate::crawls::{in_list, IN_ROWS};
 use crate::db::Store;

@@ -1,6 +1,8 @@
 //! Site crawls (docs/API.md, "Site crawl"): the crawl rows, the frontier of each crawl (one
 //! row per URL, [`CrawlFrontier`] is its [`crawl::FrontierStore`]), what the crawl keeps of
-//! each fetched page, the links between pages, the URLs its sitemaps list and its issues.
+//! each fetched page (its record, links included), the inlinks of each linked URL, the URLs
+//! its sitemaps list and its issues. A crawl's runner writes them in batches, one
+//! transaction each ([`CrawlFrontier`], [`CrawlWriter`]).
 //!
 //! A crawl is driven by one replica at a time, the holder of its lease (taken with the
 //! crawl, renewed while it runs, adopted by another replica once it runs out:

@@ -23,12 +23,12 @@
 //!   [`Store::decide_approval`], [`Store::recover_interrupted_runs`]); monitors and alerts;
 //!   tracked keywords; experiments;
 //! - site crawls: [`Store::create_crawl`], the frontier of each ([`Store::crawl_frontier`],
-//!   a `crawl::FrontierStore`), its pages, links, sitemap URLs and issues, leases
+//!   a `crawl::FrontierStore`), its pages, inlinks, sitemap URLs and issues, leases
 //!   ([`Store::adopt_crawls`]);
 //! - [`Store::ping`] for the status endpoint.
 //!
 //! Every connection runs with WAL, `busy_timeout` 5 s, `foreign_keys` on and
-//! `synchronous = NORMAL`. Changes that touch several rows run in one `BEGIN IMMEDIATE`
+//! `synchronous = NORMAL` (`OFF` for a scratch database: [`StoreOptions::durable`]). Changes that touch several rows run in one `BEGIN IMMEDIATE`
 //! transaction, so a failure leaves nothing half-written.
 //!
 //! **All methods are synchronous** and may block on disk or on another writer for up to the
