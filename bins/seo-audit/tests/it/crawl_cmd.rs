@@ -395,6 +395,25 @@ fn crawl_delay_spaces_the_fetches() {
 }
 
 #[test]
+fn crawl_delay_spaces_the_sitemap_fetches_too_after_robots_txt() {
+    let site = endless(Duration::ZERO, "User-agent: SeoAuditBot\nCrawl-delay: 1\n");
+    let out = crawl(&[&site.url("/"), "--format", "json", "--max-pages", "2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let requests = site.server.requests();
+    let paths: Vec<&str> = requests.iter().map(|r| r.path.as_str()).collect();
+    // The check of the start URL, robots.txt, then the sitemap and the pages.
+    let robots = paths.iter().position(|p| *p == "/robots.txt").expect("robots.txt read");
+    let sitemap = paths.iter().position(|p| *p == "/sitemap.xml").expect("/sitemap.xml asked for");
+    assert!(robots < sitemap, "the sitemap is fetched once robots.txt is read: {paths:?}");
+    let after: Vec<Instant> = requests[robots + 1..].iter().map(|r| r.at).collect();
+    assert_eq!(after.len(), 3, "{paths:?}");
+    for pair in after.windows(2) {
+        let gap = pair[1].duration_since(pair[0]);
+        assert!(gap >= Duration::from_millis(950), "{gap:?} between two requests under Crawl-delay: 1: {paths:?}");
+    }
+}
+
+#[test]
 fn a_redirect_to_an_inner_address_is_blocked_and_listed() {
     // An inner service on a loopback port the allow list does not name.
     let inner = Site::start(|_| HashMap::from([("/admin".to_string(), page("Secret", &[]))]));

@@ -219,7 +219,7 @@ pub fn blocking_threads() -> usize {
 /// A job handed from the frontier thread to the async side.
 enum Job {
     Robots { url: String },
-    Sitemap { url: String },
+    Sitemap { url: String, not_before: Option<Instant> },
     Page { entry: Entry, not_before: Option<Instant>, robots: Option<Arc<Robots>> },
 }
 
@@ -323,6 +323,7 @@ where
     let mut sitemaps = Sitemaps::new(scope.start(), options.sitemap_limits.clone());
     let mut audit_robots: std::collections::HashMap<String, Option<Arc<Robots>>> = Default::default();
     let mut sitemap_busy = false;
+    let start_origin = scope.start().origin().ascii_serialization();
     let mut in_flight = 0usize;
     // Of them, robots.txt and sitemap requests.
     let mut other_in_flight = 0usize;
@@ -352,11 +353,16 @@ where
         if stop.is_none() {
             // Robots.txt files and sitemaps count against the in-flight limit as page fetches
             // do (docs/API.md, "Site crawl"): a sitemap, one at a time, takes a place when
-            // there is one, before the pages; robots.txt files are read before any page of
-            // their host.
-            if options.sitemaps && !sitemap_busy && in_flight < frontier.max_in_flight() {
-                if let Some(url) = sitemaps.next_url() {
-                    send(Job::Sitemap { url: url.to_string() })?;
+            // there is one, before the pages, once the start host's robots.txt is read (so
+            // that its Crawl-delay spaces the sitemaps' fetches too); robots.txt files are
+            // read before any page of their host.
+            let robots_read = audit_robots.contains_key(&start_origin);
+            if robots_read && in_flight < frontier.max_in_flight() {
+                let mut next_start_at = |delay| next_start(&mut last_start, delay);
+                if let Some(job) =
+                    sitemap_job(&options, &sitemaps, sitemap_busy, frontier.crawl_delay(), &mut next_start_at)
+                {
+                    send(job)?;
                     sitemap_busy = true;
                     in_flight += 1;
                     other_in_flight += 1;
@@ -369,11 +375,7 @@ where
                         other_in_flight += 1;
                     }
                     Work::Fetch(entry) => {
-                        let not_before = frontier.crawl_delay().map(|delay| {
-                            let at = last_start.map_or_else(Instant::now, |last| (last + delay).max(Instant::now()));
-                            last_start = Some(at);
-                            at
-                        });
+                        let not_before = frontier.crawl_delay().map(|delay| next_start(&mut last_start, delay));
                         let robots = Url::parse(&entry.url)
                             .ok()
                             .and_then(|u| audit_robots.get(&u.origin().ascii_serialization()).cloned().flatten());
@@ -381,6 +383,19 @@ where
                     }
                 }
                 in_flight += 1;
+            }
+        }
+        if in_flight == 0 && stop.is_none() {
+            // Nothing to fetch before the start host's robots.txt (a resumed crawl whose queue
+            // is empty): the sitemaps are read anyway, and may queue pages.
+            let mut next_start_at = |delay| next_start(&mut last_start, delay);
+            if let Some(job) =
+                sitemap_job(&options, &sitemaps, sitemap_busy, frontier.crawl_delay(), &mut next_start_at)
+            {
+                send(job)?;
+                sitemap_busy = true;
+                in_flight += 1;
+                other_in_flight += 1;
             }
         }
         if in_flight == 0 {
@@ -525,6 +540,29 @@ fn progress<S: FrontierStore>(frontier: &mut Frontier<S>, started: Instant) -> R
     })
 }
 
+/// The fetch of the next sitemap, when sitemaps are read and none is being fetched.
+fn sitemap_job(
+    options: &CrawlOptions,
+    sitemaps: &Sitemaps,
+    busy: bool,
+    crawl_delay: Option<Duration>,
+    next_start_at: &mut dyn FnMut(Duration) -> Instant,
+) -> Option<Job> {
+    if !options.sitemaps || busy {
+        return None;
+    }
+    let url = sitemaps.next_url()?.to_string();
+    Some(Job::Sitemap { url, not_before: crawl_delay.map(next_start_at) })
+}
+
+/// When the next request may start under a `Crawl-delay` of `delay`: `delay` after the start
+/// of the last one (`last`, then set to it), or now. Pages and sitemaps share it.
+fn next_start(last: &mut Option<Instant>, delay: Duration) -> Instant {
+    let at = last.map_or_else(Instant::now, |l| (l + delay).max(Instant::now()));
+    *last = Some(at);
+    at
+}
+
 /// Why the address guard refuses `to`, a redirect's target on another site (which the crawl
 /// records and never fetches), judged on the URL alone as before every hop (an inner address
 /// literal, a `localhost` name: [`AddressGuard::check_url`]); `None` when it passes or is on
@@ -561,7 +599,10 @@ async fn execute(
             };
             Done::Robots { url, crawl, audit: site_robots(answer) }
         }
-        Job::Sitemap { url } => {
+        Job::Sitemap { url, not_before } => {
+            if let Some(at) = not_before {
+                tokio::time::sleep_until(at.into()).await;
+            }
             let (status, body) = match Url::parse(&url) {
                 Ok(u) => match fetcher.fetch_text(&u, sitemap_max).await {
                     Ok(page) => (Some(page.status), page.body.to_vec()),
