@@ -166,6 +166,25 @@ impl Counts {
     pub fn total(&self) -> u64 {
         self.queued + self.handed_out() + self.skipped
     }
+
+    /// Counts one entry more (`add`) or fewer in `state`; `unlinked`: it has no depth.
+    pub fn change(&mut self, state: State, unlinked: bool, add: bool) {
+        let change = |n: &mut u64, by: u64| *n = if add { *n + by } else { n.saturating_sub(by) };
+        let unlinked = u64::from(unlinked);
+        match state {
+            State::Queued => {
+                change(&mut self.queued, 1);
+                change(&mut self.queued_unlinked, unlinked);
+            }
+            State::Fetching => {
+                change(&mut self.fetching, 1);
+                change(&mut self.fetching_unlinked, unlinked);
+            }
+            State::Done => change(&mut self.done, 1),
+            State::Failed => change(&mut self.failed, 1),
+            State::Skipped => change(&mut self.skipped, 1),
+        }
+    }
 }
 
 /// Where a frontier keeps its entries: one row per URL. The application stores them in its
@@ -621,24 +640,6 @@ impl MemoryStore {
     fn queue_key(seq: u64, entry: &Entry) -> (u64, u64) {
         (entry.depth.map_or(u64::MAX, u64::from), seq)
     }
-
-    fn count(counts: &mut Counts, entry: &Entry, add: bool) {
-        let unlinked = u64::from(entry.depth.is_none());
-        let change = |n: &mut u64, by: u64| *n = if add { *n + by } else { n.saturating_sub(by) };
-        match entry.state {
-            State::Queued => {
-                change(&mut counts.queued, 1);
-                change(&mut counts.queued_unlinked, unlinked);
-            }
-            State::Fetching => {
-                change(&mut counts.fetching, 1);
-                change(&mut counts.fetching_unlinked, unlinked);
-            }
-            State::Done => change(&mut counts.done, 1),
-            State::Failed => change(&mut counts.failed, 1),
-            State::Skipped => change(&mut counts.skipped, 1),
-        }
-    }
 }
 
 impl FrontierStore for MemoryStore {
@@ -657,7 +658,7 @@ impl FrontierStore for MemoryStore {
         if entry.state == State::Queued {
             self.queue.insert(MemoryStore::queue_key(seq, &entry), entry.url.clone());
         }
-        MemoryStore::count(&mut self.counts, &entry, true);
+        self.counts.change(entry.state, entry.depth.is_none(), true);
         self.entries.insert(entry.url.clone(), (seq, entry));
         Ok(true)
     }
@@ -670,8 +671,8 @@ impl FrontierStore for MemoryStore {
             if entry.state == State::Queued {
                 self.queue.insert(MemoryStore::queue_key(*seq, entry), entry.url.clone());
             }
-            MemoryStore::count(&mut self.counts, old, false);
-            MemoryStore::count(&mut self.counts, entry, true);
+            self.counts.change(old.state, old.depth.is_none(), false);
+            self.counts.change(entry.state, entry.depth.is_none(), true);
             *old = entry.clone();
         }
         Ok(())
@@ -684,9 +685,9 @@ impl FrontierStore for MemoryStore {
         for key in keys {
             if let Some(url) = self.queue.remove(&key) {
                 if let Some((_, entry)) = self.entries.get_mut(&url) {
-                    MemoryStore::count(&mut self.counts, entry, false);
+                    self.counts.change(entry.state, entry.depth.is_none(), false);
                     entry.state = State::Fetching;
-                    MemoryStore::count(&mut self.counts, entry, true);
+                    self.counts.change(entry.state, entry.depth.is_none(), true);
                     out.push(entry.clone());
                 }
             }

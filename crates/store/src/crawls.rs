@@ -517,12 +517,7 @@ impl Store {
         record: &CrawledPage,
         failed_rules: &[(String, String, String)],
     ) -> Result<()> {
-        let page = PageRow::of(record, failed_rules)?;
-        self.write(|tx| {
-            let mut inlinks = Inlinks::default();
-            page.write(tx, crawl_id, &mut inlinks)?;
-            inlinks.write(tx, crawl_id)
-        })
+        PageRow::of(record, failed_rules)?.write_alone(self, crawl_id)
     }
 
     /// Records URLs a sitemap of crawl `crawl_id` lists (each once).
@@ -799,6 +794,15 @@ impl<'a> PageRow<'a> {
         Ok(PageRow { record, failed_rules, record_json, failed_json })
     }
 
+    /// [`PageRow::write`] and its inlinks in a transaction of its own.
+    fn write_alone(&self, store: &Store, crawl_id: &str) -> Result<()> {
+        store.write(|tx| {
+            let mut inlinks = Inlinks::default();
+            self.write(tx, crawl_id, &mut inlinks)?;
+            inlinks.write(tx, crawl_id)
+        })
+    }
+
     /// The page's row (with the facts the site rules query) and its page issues; its
     /// inlinks are counted into `inlinks`, for the caller to write.
     fn write(&self, tx: &Db<'_>, crawl_id: &str, inlinks: &mut Inlinks) -> Result<()> {
@@ -936,11 +940,7 @@ impl CrawlWriter {
                 return open.run(|db| page.write(db, &self.crawl_id, inlinks));
             }
         }
-        self.store.write(|tx| {
-            let mut inlinks = Inlinks::default();
-            page.write(tx, &self.crawl_id, &mut inlinks)?;
-            inlinks.write(tx, &self.crawl_id)
-        })
+        page.write_alone(&self.store, &self.crawl_id)
     }
 
     /// [`Store::add_crawl_sitemap_urls`] in the batch.
@@ -1010,26 +1010,10 @@ impl CrawlFrontier {
         in_batch(&self.tx, f, |f| self.writer.store.write(f))
     }
 
-    /// Counts `n` entries more (or fewer) in `state`, `unlinked` ones without a depth.
+    /// Counts an entry more (or fewer) in `state`, when the counts are kept.
     fn count(&mut self, state: State, unlinked: bool, add: bool) {
-        let Some(Some(c)) = self.counts.as_mut() else { return };
-        let change = |n: &mut u64| *n = if add { *n + 1 } else { n.saturating_sub(1) };
-        match state {
-            State::Queued => {
-                change(&mut c.queued);
-                if unlinked {
-                    change(&mut c.queued_unlinked);
-                }
-            }
-            State::Fetching => {
-                change(&mut c.fetching);
-                if unlinked {
-                    change(&mut c.fetching_unlinked);
-                }
-            }
-            State::Done => change(&mut c.done),
-            State::Failed => change(&mut c.failed),
-            State::Skipped => change(&mut c.skipped),
+        if let Some(Some(c)) = self.counts.as_mut() {
+            c.change(state, unlinked, add);
         }
     }
 
