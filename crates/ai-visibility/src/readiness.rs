@@ -4,7 +4,7 @@
 use audit_core::Page;
 use serde::Serialize;
 
-use crate::bots::{named_crawlers, BotAccess, CrawlerVerdict, RobotsTxtReport};
+use crate::bots::{ai_crawlers, class_summary, BotAccess, ClassSummary, CrawlerVerdict, RobotsTxtReport, AI_BOTS};
 use crate::llms::{LlmsTxt, LlmsTxtReport};
 use crate::robots::Robots;
 use crate::semantic::SemanticHtml;
@@ -142,6 +142,14 @@ pub struct AiReadiness {
     /// "POST /api/ai-readiness").
     #[cfg_attr(feature = "schema", schemars(length(min = 3, max = 3)))]
     pub crawlers: Vec<CrawlerVerdict>,
+    /// Every crawler of the AI crawler registry, in table order, judged as `crawlers` judges
+    /// the three (additive; docs/API.md, "POST /api/ai-readiness").
+    #[cfg_attr(feature = "schema", schemars(length(min = AI_BOTS.len(), max = AI_BOTS.len())))]
+    pub ai_crawlers: Vec<CrawlerVerdict>,
+    /// Per purpose class of `ai_crawlers`: how many, how many blocked, how many of those
+    /// ignore robots.txt anyway (additive).
+    #[cfg_attr(feature = "schema", schemars(length(min = 7, max = 7)))]
+    pub crawler_classes: Vec<ClassSummary>,
 }
 
 /// Builds the AI-readiness response for `url` (the page as fetched in `page`).
@@ -169,7 +177,9 @@ pub fn ai_readiness(
         blocked_count: ai_bots.iter().filter(|a| a.blocked).count(),
         ai_bots,
     };
-    let crawlers = named_crawlers(robots, &page.final_url);
+    let all_crawlers = ai_crawlers(robots, &page.final_url);
+    let crawlers: Vec<CrawlerVerdict> = all_crawlers.iter().filter(|c| crate::NAMED_BOTS.contains(&c.bot)).cloned().collect();
+    let crawler_classes = class_summary(&all_crawlers);
     let semantic_html = SemanticHtml::from_page(page);
     let facts = Facts { llms: &llms_txt, robots: &robots_txt, semantic: &semantic_html };
     let mut score = 0u8;
@@ -198,7 +208,18 @@ pub fn ai_readiness(
         ));
     }
     recommendations.extend(failed.into_iter().map(|it| it.recommendation.to_owned()));
-    AiReadiness { ok: true, url: url.to_owned(), score, llms_txt, robots_txt, crawlers, semantic_html, recommendations }
+    AiReadiness {
+        ok: true,
+        url: url.to_owned(),
+        score,
+        llms_txt,
+        robots_txt,
+        crawlers,
+        semantic_html,
+        recommendations,
+        ai_crawlers: all_crawlers,
+        crawler_classes,
+    }
 }
 
 /// `<scheme>://<host>[:port]/llms.txt` for a page URL; the page URL itself when it does

@@ -7,7 +7,7 @@
 use audit_core::{LinkKind, Page};
 use serde::Serialize;
 
-use crate::bots::{ai_crawlers, BotAccess, CrawlerVerdict, Purpose, AI_BOTS, NAMED_BOTS};
+use crate::bots::{ai_crawlers, class_summary, scan_check_of, BotAccess, ClassSummary, CrawlerVerdict, AI_BOTS, NAMED_BOTS};
 use crate::entity::{brand_name, entity_nodes, entity_type, node_name, same_as};
 use crate::llms::{IssueCode, LlmsTxt};
 use crate::robots::{MatchedGroup, Robots};
@@ -131,8 +131,10 @@ fn llms_check(max: u8, i: &Input, pass: impl Fn(&LlmsTxt) -> bool) -> u8 {
     all_or_nothing(max, real_llms(i).is_some_and(pass))
 }
 
-fn bots_allowed(i: &Input, purpose: Purpose, max: u8) -> u8 {
-    let of_purpose: Vec<&BotAccess> = i.access.iter().filter(|a| a.purpose == purpose).collect();
+/// `max` scaled by the share of the crawlers the check `check` weighs ([`scan_check_of`]
+/// their class) that robots.txt lets fetch the page.
+fn bots_allowed(i: &Input, check: &str, max: u8) -> u8 {
+    let of_purpose: Vec<&BotAccess> = i.access.iter().filter(|a| scan_check_of(a.purpose) == Some(check)).collect();
     share(max, of_purpose.iter().filter(|a| !a.blocked).count(), of_purpose.len())
 }
 
@@ -259,25 +261,25 @@ pub const SCAN_CHECKS: &[ScanCheck] = &[
         "bots-search",
         AiBotAccess,
         8,
-        "share of the AI *search* crawlers of the bot table (PerplexityBot, OAI-SearchBot, Claude-SearchBot, ...) that robots.txt lets fetch the page, times 8, rounded",
+        "share of the crawlers of class `search` (PerplexityBot, OAI-SearchBot, Claude-SearchBot, ...) that robots.txt lets fetch the page, times 8, rounded",
         "Allow the AI search crawlers (OAI-SearchBot, PerplexityBot, Claude-SearchBot, ...) in robots.txt: blocking them keeps the site out of AI answers and their citations.",
-        |i| bots_allowed(i, Purpose::Search, 8),
+        |i| bots_allowed(i, "bots-search", 8),
     ),
     check(
         "bots-user-fetch",
         AiBotAccess,
         7,
-        "share of the *user-triggered* fetchers (ChatGPT-User, Claude-User, Perplexity-User, ...) allowed, times 7, rounded",
+        "share of the crawlers that fetch for a person, classes `user_fetch`, `agent` and `coding_agent` (ChatGPT-User, Claude-User, Perplexity-User, ChatGPT Agent, Claude-Code, ...), allowed, times 7, rounded",
         "Allow the user-triggered AI fetchers (ChatGPT-User, Claude-User, Perplexity-User, ...) in robots.txt: they fetch a page only when a person asks an assistant about it.",
-        |i| bots_allowed(i, Purpose::UserFetch, 7),
+        |i| bots_allowed(i, "bots-user-fetch", 7),
     ),
     check(
         "bots-training",
         AiBotAccess,
         4,
-        "share of the *training* crawlers (GPTBot, ClaudeBot, CCBot, Google-Extended, ...) allowed, times 4, rounded; weighs least because blocking training is a legitimate choice",
+        "share of the crawlers of class `training` (GPTBot, ClaudeBot, CCBot, Google-Extended, ...) allowed, times 4, rounded; weighs least because blocking training is a legitimate choice (classes `scraper` and `unknown` weigh nothing)",
         "Consider allowing training crawlers (GPTBot, ClaudeBot, Google-Extended, CCBot): models learn about brands from what they were trained on.",
-        |i| bots_allowed(i, Purpose::Training, 4),
+        |i| bots_allowed(i, "bots-training", 4),
     ),
     check(
         "bots-named",
@@ -476,6 +478,10 @@ pub struct AiVisibilityScan {
     /// with its verdict and the robots.txt group and line that decided it (additive).
     #[cfg_attr(feature = "schema", schemars(length(min = AI_BOTS.len(), max = AI_BOTS.len())))]
     pub crawlers: Vec<CrawlerVerdict>,
+    /// Per purpose class of `crawlers`: how many, how many blocked, how many of those
+    /// ignore robots.txt anyway, and the check that weighs the class (additive).
+    #[cfg_attr(feature = "schema", schemars(length(min = 7, max = 7)))]
+    pub crawler_classes: Vec<ClassSummary>,
 }
 
 /// Scans a page. `llms_txt` is the body served at `/llms.txt` (`None` when there is
@@ -521,6 +527,7 @@ pub fn ai_visibility_scan(page: &Page, llms_txt: Option<&str>, robots: Option<&R
         pillars,
         recommendations: shortfalls.into_iter().map(|(_, r)| r.to_owned()).collect(),
         details,
+        crawler_classes: class_summary(&crawlers),
         crawlers,
     }
 }

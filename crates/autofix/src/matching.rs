@@ -306,7 +306,9 @@ fn named_id(text: &str) -> Option<&'static str> {
 fn names_ai_bot(text: &str) -> bool {
     text.split(|c: char| !(c.is_alphanumeric() || c == '-'))
         .filter(|w| !w.is_empty())
-        .any(|w| ai_visibility::AI_BOTS.iter().any(|b| b.name.eq_ignore_ascii_case(w)))
+        // The hand-checked crawlers only: the registry also holds tokens that are ordinary
+        // words (`Code`, `Spider`, `Operator`), which would claim unrelated text.
+        .any(|w| ai_visibility::AI_BOTS.iter().any(|b| b.curated && b.name.eq_ignore_ascii_case(w)))
 }
 
 fn match_phrase(text: &str) -> Option<RuleMatch> {

@@ -142,6 +142,9 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
             let lower = issue_text.to_lowercase();
             let mut bots: Vec<&str> = ai_visibility::AI_BOTS
                 .iter()
+                // The hand-checked crawlers only: the registry also holds tokens that are
+                // ordinary words (`Code`, `Spider`, `Operator`).
+                .filter(|b| b.curated)
                 .map(|b| b.name)
                 .filter(|n| lower.split(|ch: char| !(ch.is_alphanumeric() || ch == '-')).any(|w| w.eq_ignore_ascii_case(n)))
                 .collect();

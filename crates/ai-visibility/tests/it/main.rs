@@ -10,6 +10,7 @@ mod methodology_doc;
 mod pages_corpus;
 mod properties;
 mod readiness;
+mod registry;
 mod robots_corpus;
 mod scan;
 

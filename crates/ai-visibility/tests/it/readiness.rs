@@ -99,7 +99,31 @@ fn serialises_as_decisions_7() {
     );
     let v = serde_json::to_value(&r).unwrap();
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(keys, ["ok", "url", "score", "llms_txt", "robots_txt", "semantic_html", "recommendations", "crawlers"]);
+    assert_eq!(
+        keys,
+        [
+            "ok",
+            "url",
+            "score",
+            "llms_txt",
+            "robots_txt",
+            "semantic_html",
+            "recommendations",
+            "crawlers",
+            "ai_crawlers",
+            "crawler_classes"
+        ]
+    );
+    assert_eq!(v["ai_crawlers"].as_array().map(Vec::len), Some(ai_visibility::AI_BOTS.len()));
+    // The whole registry is judged: GPTBot blocked, and every other crawler allowed.
+    let blocked: Vec<&str> = v["ai_crawlers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["verdict"] == "blocked")
+        .map(|c| c["bot"].as_str().unwrap())
+        .collect();
+    assert_eq!(blocked, ["GPTBot"]);
     assert_eq!(v["ok"], true);
     assert_eq!(v["score"], 90);
     assert_eq!(
@@ -117,11 +141,14 @@ fn serialises_as_decisions_7() {
         v["crawlers"],
         json!([
             {"bot": "GPTBot", "operator": "OpenAI", "purpose": "training", "verdict": "blocked",
-                "group": "User-agent: GPTBot", "line": 2, "rule": "Disallow: /"},
+                "group": "User-agent: GPTBot", "line": 2, "rule": "Disallow: /", "respects_robots_txt": "yes",
+                "disallow_ignored": false},
             {"bot": "ClaudeBot", "operator": "Anthropic", "purpose": "training", "verdict": "allowed",
-                "group": null, "line": null, "rule": ai_visibility::NO_GROUP_APPLIES},
+                "group": null, "line": null, "rule": ai_visibility::NO_GROUP_APPLIES, "respects_robots_txt": "yes",
+                "disallow_ignored": false},
             {"bot": "PerplexityBot", "operator": "Perplexity", "purpose": "search", "verdict": "allowed",
-                "group": null, "line": null, "rule": ai_visibility::NO_GROUP_APPLIES},
+                "group": null, "line": null, "rule": ai_visibility::NO_GROUP_APPLIES, "respects_robots_txt": "yes",
+                "disallow_ignored": false},
         ])
     );
     assert_eq!(

@@ -112,7 +112,7 @@ fn serialises_as_the_wire_shape() {
     let result = scan("https://acme.example/", "<h1>x</h1>", None, None);
     let json = serde_json::to_value(&result).unwrap();
     let keys: Vec<&str> = json.as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(keys, ["ok", "score", "pillars", "recommendations", "details", "crawlers"]);
+    assert_eq!(keys, ["ok", "score", "pillars", "recommendations", "details", "crawlers", "crawler_classes"]);
     let pillars: Vec<&str> = json["pillars"].as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(pillars, ["llmsTxt", "aiBotAccess", "answerStructure", "entityClarity"]);
     assert_eq!(
@@ -125,29 +125,38 @@ fn serialises_as_the_wire_shape() {
     assert_eq!(
         json["crawlers"][0],
         serde_json::json!({"bot": "GPTBot", "operator": "OpenAI", "purpose": "training", "verdict": "allowed",
-            "group": null, "line": null, "rule": "no robots.txt: allowed by default"})
+            "group": null, "line": null, "rule": "no robots.txt: allowed by default", "respects_robots_txt": "yes",
+            "disallow_ignored": false})
+    );
+    assert_eq!(
+        json["crawler_classes"][0],
+        serde_json::json!({"purpose": "search", "crawlers": AI_BOTS.iter().filter(|b| b.purpose == Purpose::Search).count(),
+            "blocked": 0, "disallow_ignored": 0, "scan_check": "bots-search"})
     );
 }
 
 /// The point a check lost can be traced to the crawler and the robots.txt line that cost it.
 #[test]
 fn crawlers_name_the_bot_and_line_behind_a_lost_point() {
-    let robots = "# AI search\nUser-agent: *\nAllow: /\n\nUser-agent: OAI-SearchBot\n# not yet\nDisallow: /page\n";
+    let robots = "# AI search\nUser-agent: *\nAllow: /\n\nUser-agent: OAI-SearchBot\nUser-agent: Claude-SearchBot\n# not yet\nDisallow: /page\n";
     let result = scan("https://acme.example/page", "<h1>x</h1>", None, Some(robots));
     let search = result.details.ai_bot_access.iter().find(|d| d.check == "bots-search").unwrap();
+    let search_total = AI_BOTS.iter().filter(|b| b.purpose == Purpose::Search).count();
+    assert!(search_total < 24, "two blocked search crawlers cost a point");
     assert_eq!((search.points, search.max), (7, 8));
     let blocked: Vec<&CrawlerVerdict> =
         result.crawlers.iter().filter(|c| c.verdict == CrawlerAccess::Blocked).collect();
-    assert_eq!(blocked.len(), 1, "{:?}", result.crawlers);
-    let c = blocked[0];
-    assert_eq!(
-        (c.bot, c.purpose, c.group.as_deref(), c.line, c.rule.as_str()),
-        ("OAI-SearchBot", Purpose::Search, Some("User-agent: OAI-SearchBot"), Some(7), "Disallow: /page")
-    );
+    assert_eq!(blocked.len(), 2, "{:?}", result.crawlers);
+    for (c, bot) in blocked.iter().zip(["OAI-SearchBot", "Claude-SearchBot"]) {
+        assert_eq!(
+            (c.bot, c.purpose, c.group.as_deref(), c.line, c.rule.as_str()),
+            (bot, Purpose::Search, Some("User-agent: OAI-SearchBot\nUser-agent: Claude-SearchBot"), Some(8), "Disallow: /page")
+        );
+    }
     // Every other crawler is allowed by the `*` group's `Allow: /`, on line 3.
     let bots: Vec<&str> = result.crawlers.iter().map(|c| c.bot).collect();
     assert_eq!(bots, AI_BOTS.iter().map(|b| b.name).collect::<Vec<_>>());
-    for c in result.crawlers.iter().filter(|c| c.bot != "OAI-SearchBot") {
+    for c in result.crawlers.iter().filter(|c| !["OAI-SearchBot", "Claude-SearchBot"].contains(&c.bot)) {
         assert_eq!(
             (c.group.as_deref(), c.line, c.rule.as_str()),
             (Some("User-agent: *"), Some(3), "Allow: /"),
@@ -202,13 +211,17 @@ fn llms_txt_checks() {
 #[test]
 fn bot_access_checks() {
     // Blocking only training crawlers keeps search and user-fetch points.
-    let training = "User-agent: GPTBot\nUser-agent: ClaudeBot\nUser-agent: CCBot\nUser-agent: Google-Extended\nUser-agent: anthropic-ai\nUser-agent: Bytespider\n\
-        User-agent: GoogleOther\nUser-agent: Applebot-Extended\nUser-agent: Meta-ExternalAgent\nUser-agent: FacebookBot\nUser-agent: cohere-training-data-crawler\n\
-        User-agent: Diffbot\nUser-agent: Timpibot\nUser-agent: omgili\nUser-agent: ImagesiftBot\nUser-agent: PanguBot\nDisallow: /\n";
+    // Every crawler of class `training` in the registry, as a site that blocks them writes it.
+    let mut training: String = AI_BOTS
+        .iter()
+        .filter(|b| b.purpose == Purpose::Training)
+        .map(|b| format!("User-agent: {}\n", b.name))
+        .collect();
+    training.push_str("Disallow: /\n");
     check(
         "",
         None,
-        Some(training),
+        Some(&training),
         &[("bots-search", 8), ("bots-user-fetch", 7), ("bots-training", 0), ("bots-named", 1), ("bots-no-blanket", 3)],
     );
     // A blanket block with the search crawlers let back in.
@@ -221,7 +234,7 @@ fn bot_access_checks() {
     );
     // Two of the search crawlers blocked: a share of the points.
     let some_search = "User-agent: PerplexityBot\nUser-agent: OAI-SearchBot\nDisallow: /\n";
-    let search_total = ai_visibility::AI_BOTS.iter().filter(|b| b.purpose == ai_visibility::Purpose::Search).count();
+    let search_total = AI_BOTS.iter().filter(|b| b.purpose == Purpose::Search).count();
     let expected = ((8 * (search_total - 2)) as f64 / search_total as f64).round() as u8;
     check("", None, Some(some_search), &[("bots-search", expected), ("bots-named", 2), ("bots-no-blanket", 3)]);
     // A block elsewhere on the site does not touch the page.

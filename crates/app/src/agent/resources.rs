@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 
-use ai_visibility::{Purpose, AI_BOTS};
+use ai_visibility::{Purpose, RobotsCompliance, AI_BOTS};
 use audit_core::{ruleset_fingerprint, Category, Level, RuleMeta, Severity, ENGINE_VERSION, RULES, RULESET_VERSION};
 use serde::Serialize;
 
@@ -392,11 +392,7 @@ pub fn severity_levels() -> SeverityLevels {
 }
 
 fn purpose_text(p: Purpose) -> &'static str {
-    match p {
-        Purpose::Training => "model training",
-        Purpose::Search => "AI search index",
-        Purpose::UserFetch => "fetch on a user's request",
-    }
+    p.title()
 }
 /// The `svc://data-sources` text.
 pub fn data_sources_markdown() -> String {
@@ -436,12 +432,21 @@ pub fn data_sources_markdown() -> String {
     let _ = writeln!(
         out,
         "## AI crawlers it knows ({} user-agent tokens)\n\n\
-         The AI-readiness check names the first three; the scan reports all of them.\n\n\
-         | token | operator | purpose |\n|---|---|---|",
-        AI_BOTS.len()
+         The {} user agents of the public list of AI crawlers (the ai.robots.txt project, commit `{}`), \
+         one row per robots.txt token. The AI-readiness check names the first three; the scan and the readiness \
+         check judge all of them. A crawler that does not honour robots.txt is not stopped by a `Disallow`.\n\n\
+         | token | operator | purpose | honours robots.txt |\n|---|---|---|---|",
+        AI_BOTS.len(),
+        ai_visibility::UPSTREAM_USER_AGENTS,
+        ai_visibility::REGISTRY_COMMIT,
     );
     for b in AI_BOTS {
-        let _ = writeln!(out, "| `{}` | {} | {} |", b.name, b.operator, purpose_text(b.purpose));
+        let honours = match b.respects_robots_txt {
+            RobotsCompliance::Yes => "yes",
+            RobotsCompliance::No => "no",
+            RobotsCompliance::Unclear => "unclear",
+        };
+        let _ = writeln!(out, "| `{}` | {} | {} | {honours} |", b.name, b.operator, purpose_text(b.purpose));
     }
     out
 }
