@@ -24,9 +24,11 @@ pub fn scan_methodology_markdown() -> String {
     let _ = writeln!(
         out,
         "## `/api/ai-visibility-scan`\n\n\
-         Four pillars of {PILLAR_MAX} points each; `score` is their sum (0..100). The response's `details` lists \
+         Methodology version {} (the answer's `version`; 2 brought the crawler registry and the \
+         `content-signal-search` point, taken from `bots-no-blanket`). Four pillars of {PILLAR_MAX} points each; `score` is their sum (0..100). The response's `details` lists \
          every check below with the points it earned; each check that earns less than its maximum adds one \
-         recommendation, biggest loss first.\n"
+         recommendation, biggest loss first.\n",
+        crate::SCAN_VERSION
     );
     crawler_classes(&mut out);
     for pillar in Pillar::ALL {

@@ -4,10 +4,11 @@
 use audit_core::Page;
 use serde::Serialize;
 
-use crate::bots::{ai_crawlers, class_summary, BotAccess, ClassSummary, CrawlerVerdict, RobotsTxtReport, AI_BOTS};
+use crate::bots::{ai_crawlers, class_summary, BotAccess, ClassSummary, CrawlerVerdict, RobotsTxtReport};
 use crate::llms::{LlmsTxt, LlmsTxtReport};
 use crate::robots::Robots;
 use crate::semantic::SemanticHtml;
+use crate::signals::ContentSignalReport;
 
 /// What a readiness item looks at.
 struct Facts<'a> {
@@ -144,12 +145,14 @@ pub struct AiReadiness {
     pub crawlers: Vec<CrawlerVerdict>,
     /// Every crawler of the AI crawler registry, in table order, judged as `crawlers` judges
     /// the three (additive; docs/API.md, "POST /api/ai-readiness").
-    #[cfg_attr(feature = "schema", schemars(length(min = AI_BOTS.len(), max = AI_BOTS.len())))]
+    #[cfg_attr(feature = "schema", schemars(length(min = crate::AI_BOTS.len(), max = crate::AI_BOTS.len())))]
     pub ai_crawlers: Vec<CrawlerVerdict>,
     /// Per purpose class of `ai_crawlers`: how many, how many blocked, how many of those
     /// ignore robots.txt anyway (additive).
     #[cfg_attr(feature = "schema", schemars(length(min = 7, max = 7)))]
     pub crawler_classes: Vec<ClassSummary>,
+    /// The robots.txt `Content-Signal:` lines, per group, explained (additive).
+    pub content_signals: ContentSignalReport,
 }
 
 /// Builds the AI-readiness response for `url` (the page as fetched in `page`).
@@ -208,6 +211,30 @@ pub fn ai_readiness(
         ));
     }
     recommendations.extend(failed.into_iter().map(|it| it.recommendation.to_owned()));
+    let content_signals = ContentSignalReport::new(robots);
+    // `search=no` keeps the site out of search and AI answers; `ai-train=no` is a choice and
+    // earns no recommendation.
+    if content_signals.denies_search() {
+        recommendations.push(
+            "Remove `search=no` from the robots.txt Content-Signal line (keep `ai-train=no` if you wish): it asks \
+             search engines, AI search included, not to index or cite the site."
+                .to_owned(),
+        );
+    }
+    // Only a group naming the crawler shows the owner meant to stop it; a blanket `*` block
+    // would name every such crawler on every site that has one.
+    let named_group = |c: &&CrawlerVerdict| {
+        c.group.as_deref().is_some_and(|g| g.lines().any(|l| !l.trim_start_matches("User-agent:").trim().starts_with('*')))
+    };
+    let ignored: Vec<&str> =
+        all_crawlers.iter().filter(|c| c.disallow_ignored).filter(named_group).map(|c| c.bot).collect();
+    if !ignored.is_empty() {
+        recommendations.push(format!(
+            "robots.txt blocks {}, which are documented to ignore robots.txt: block them at the server or CDN if the \
+             block matters.",
+            ignored.join(", ")
+        ));
+    }
     AiReadiness {
         ok: true,
         url: url.to_owned(),
@@ -219,6 +246,7 @@ pub fn ai_readiness(
         recommendations,
         ai_crawlers: all_crawlers,
         crawler_classes,
+        content_signals,
     }
 }
 

@@ -133,6 +133,8 @@ pub struct Group {
     pub rules: Vec<Rule>,
     /// 1-based line of the first user-agent line.
     pub line: usize,
+    /// `Content-Signal:` lines of the group, in file order.
+    pub content_signals: Vec<ContentSignalLine>,
     /// `Crawl-delay` values with the number of agents declared before each, so that
     /// a delay applies to the agents listed above it only.
     crawl_delays: Vec<(usize, f64)>,
@@ -140,7 +142,7 @@ pub struct Group {
 
 impl Group {
     fn new(line: usize) -> Group {
-        Group { agents: Vec::new(), rules: Vec::new(), line, crawl_delays: Vec::new() }
+        Group { agents: Vec::new(), rules: Vec::new(), line, content_signals: Vec::new(), crawl_delays: Vec::new() }
     }
 
     /// The group's user-agent lines as robots.txt spells them, one per line (joined by
@@ -151,6 +153,44 @@ impl Group {
 
     fn delay_for(&self, agent_index: usize) -> Option<f64> {
         self.crawl_delays.iter().find(|(declared, _)| agent_index < *declared).map(|(_, d)| *d)
+    }
+}
+
+/// One `Content-Signal:` line (the Content Signals Policy a CDN writes into the robots.txt it
+/// manages: `Content-Signal: search=yes, ai-train=no`). It belongs to the group it stands in,
+/// like a rule; RFC 9309 parsers ignore it, and it stops no crawler: it states what the site
+/// owner permits the content to be used for once fetched.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContentSignalLine {
+    /// 1-based line number in the file.
+    pub line: usize,
+    /// The value as written, e.g. `search=yes, ai-train=no`.
+    pub value: String,
+    /// Each `name=value` pair, names lower-cased, values as written (trimmed), in order.
+    pub signals: Vec<(String, String)>,
+    /// Pieces of the value that are no `name=value` pair.
+    pub malformed: Vec<String>,
+}
+
+impl ContentSignalLine {
+    fn parse(raw: &[u8], line: usize) -> ContentSignalLine {
+        let value = String::from_utf8_lossy(raw).into_owned();
+        let mut signals = Vec::new();
+        let mut malformed = Vec::new();
+        for piece in value.split([',', ';']).map(str::trim).filter(|p| !p.is_empty()) {
+            match piece.split_once('=') {
+                Some((name, v)) if !name.trim().is_empty() && !v.trim().is_empty() => {
+                    signals.push((name.trim().to_ascii_lowercase(), v.trim().to_owned()))
+                }
+                _ => malformed.push(piece.to_owned()),
+            }
+        }
+        ContentSignalLine { line, value, signals, malformed }
+    }
+
+    /// The value of signal `name` (lower case) on this line, the last one when repeated.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.signals.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
     }
 }
 
@@ -210,6 +250,8 @@ pub struct Verdict {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Robots {
     groups: Vec<Group>,
+    /// `Content-Signal:` lines before any group: they apply to every crawler.
+    content_signals: Vec<ContentSignalLine>,
     sitemaps: Vec<String>,
     default_crawl_delay: Option<f64>,
     stats: ParseStats,
@@ -353,6 +395,29 @@ impl Robots {
         }
     }
 
+    /// The groups that apply to `user_agent` (RFC 9309: every group naming it, else every
+    /// `*` group), in file order.
+    pub fn groups_for(&self, user_agent: &str) -> Vec<&Group> {
+        let specific: Vec<&Group> = self.groups.iter().filter(|g| g.agents.iter().any(|a| a.names(user_agent))).collect();
+        if !specific.is_empty() {
+            return specific;
+        }
+        self.groups.iter().filter(|g| g.agents.iter().any(|a| a.global)).collect()
+    }
+
+    /// The `Content-Signal:` lines that apply to `user_agent`: those before any group, then
+    /// those of the groups that apply to it ([`Robots::groups_for`]), in file order.
+    pub fn content_signals_for(&self, user_agent: &str) -> Vec<&ContentSignalLine> {
+        let mut lines: Vec<&ContentSignalLine> = self.content_signals.iter().collect();
+        lines.extend(self.groups_for(user_agent).into_iter().flat_map(|g| &g.content_signals));
+        lines
+    }
+
+    /// `Content-Signal:` lines before any group.
+    pub fn global_content_signals(&self) -> &[ContentSignalLine] {
+        &self.content_signals
+    }
+
     /// The group that decided `verdict` (given by this file), see [`Verdict::group_index`].
     pub fn deciding_group(&self, verdict: &Verdict) -> Option<&Group> {
         self.groups.get(verdict.group_index?)
@@ -459,6 +524,7 @@ enum Key {
 #[derive(Default)]
 struct Builder {
     groups: Vec<Group>,
+    content_signals: Vec<ContentSignalLine>,
     sitemaps: Vec<String>,
     default_crawl_delay: Option<f64>,
     stats: ParseStats,
@@ -512,6 +578,14 @@ impl Builder {
             }
             Key::Unknown => {
                 self.stats.unknown_directives += 1;
+                if key.eq_ignore_ascii_case(b"content-signal") {
+                    let signal = ContentSignalLine::parse(value, line_num);
+                    match self.groups.last_mut() {
+                        Some(group) => group.content_signals.push(signal),
+                        None => self.content_signals.push(signal),
+                    }
+                    return;
+                }
                 if starts_with_ignore_case(key, b"crawl-delay") {
                     let Some(delay) = parse_delay(value) else {
                         return;
@@ -530,6 +604,7 @@ impl Builder {
     fn finish(self) -> Robots {
         Robots {
             groups: self.groups,
+            content_signals: self.content_signals,
             sitemaps: self.sitemaps,
             default_crawl_delay: self.default_crawl_delay,
             stats: self.stats,

@@ -11,7 +11,12 @@ use crate::bots::{ai_crawlers, class_summary, scan_check_of, BotAccess, ClassSum
 use crate::entity::{brand_name, entity_nodes, entity_type, node_name, same_as};
 use crate::llms::{IssueCode, LlmsTxt};
 use crate::robots::{MatchedGroup, Robots};
+use crate::signals::{ContentSignalReport, ANY_AGENT};
 
+/// The version of the scan's methodology, bumped whenever a check or its points change
+/// (docs/AI-VISIBILITY.md). 2: the crawler registry, and the `content-signal-search` check
+/// (one point taken from `bots-no-blanket`).
+pub const SCAN_VERSION: u8 = 2;
 /// Points each pillar is worth.
 pub const PILLAR_MAX: u8 = 25;
 /// A summary counts as "near the top" when at most this many visible words come before
@@ -70,6 +75,7 @@ struct Input<'a> {
     llms: Option<LlmsTxt>,
     robots: Option<&'a Robots>,
     access: Vec<BotAccess>,
+    signals: ContentSignalReport,
 }
 
 /// One scoring check: a stable id, the points it can earn and what earns them.
@@ -138,8 +144,6 @@ fn bots_allowed(i: &Input, check: &str, max: u8) -> u8 {
     share(max, of_purpose.iter().filter(|a| !a.blocked).count(), of_purpose.len())
 }
 
-/// A user agent no group names, so the `*` group (if any) decides for it.
-const ANY_AGENT: &str = "SomeOtherCrawler";
 
 fn question_headings(page: &Page) -> usize {
     page.headings.iter().filter(|h| is_question(&h.text)).count()
@@ -292,13 +296,21 @@ pub const SCAN_CHECKS: &[ScanCheck] = &[
     check(
         "bots-no-blanket",
         AiBotAccess,
-        3,
+        2,
         "the `User-agent: *` group does not disallow the page for every crawler (no robots.txt passes)",
         "Remove the blanket `User-agent: *` / `Disallow: /` from robots.txt, or the page is closed to every crawler not named elsewhere.",
         |i| {
             let blanket = i.robots.map(|r| r.verdict(ANY_AGENT, &i.page.final_url)).is_some_and(|v| v.group == MatchedGroup::Global && !v.allowed);
-            all_or_nothing(3, !blanket)
+            all_or_nothing(2, !blanket)
         },
+    ),
+    check(
+        "content-signal-search",
+        AiBotAccess,
+        1,
+        "no robots.txt `Content-Signal:` line says `search=no` to crawlers in general or to a crawler of the registry (`ai-train=no` and `ai-input=no` are choices and cost nothing)",
+        "Remove `search=no` from the robots.txt Content-Signal line (keep `ai-train=no` if you wish): it asks search engines, AI search included, not to show the site.",
+        |i| all_or_nothing(1, !i.signals.denies_search()),
     ),
     check(
         "question-headings",
@@ -467,6 +479,8 @@ pub struct AiVisibilityScan {
     /// Sum of the pillars, `0..=100`.
     #[cfg_attr(feature = "schema", schemars(range(max = 100)))]
     pub score: u8,
+    /// The version of the methodology ([`SCAN_VERSION`], additive).
+    pub version: u8,
     /// The pillar scores.
     pub pillars: Pillars,
     /// One recommendation per check that fell short, biggest loss first.
@@ -482,6 +496,8 @@ pub struct AiVisibilityScan {
     /// ignore robots.txt anyway, and the check that weighs the class (additive).
     #[cfg_attr(feature = "schema", schemars(length(min = 7, max = 7)))]
     pub crawler_classes: Vec<ClassSummary>,
+    /// The robots.txt `Content-Signal:` lines, per group, explained (additive).
+    pub content_signals: ContentSignalReport,
 }
 
 /// Scans a page. `llms_txt` is the body served at `/llms.txt` (`None` when there is
@@ -490,7 +506,8 @@ pub struct AiVisibilityScan {
 pub fn ai_visibility_scan(page: &Page, llms_txt: Option<&str>, robots: Option<&Robots>) -> AiVisibilityScan {
     let crawlers = ai_crawlers(robots, &page.final_url);
     let access = crawlers.iter().map(CrawlerVerdict::access).collect();
-    let input = Input { page, llms: llms_txt.map(LlmsTxt::parse), robots, access };
+    let input =
+        Input { page, llms: llms_txt.map(LlmsTxt::parse), robots, access, signals: ContentSignalReport::new(robots) };
     debug_assert_eq!(input.access.len(), AI_BOTS.len());
     let mut details = ScanDetails {
         llms_txt: Vec::new(),
@@ -524,10 +541,12 @@ pub fn ai_visibility_scan(page: &Page, llms_txt: Option<&str>, robots: Option<&R
     AiVisibilityScan {
         ok: true,
         score: pillars.llms_txt + pillars.ai_bot_access + pillars.answer_structure + pillars.entity_clarity,
+        version: SCAN_VERSION,
         pillars,
         recommendations: shortfalls.into_iter().map(|(_, r)| r.to_owned()).collect(),
         details,
         crawler_classes: class_summary(&crawlers),
         crawlers,
+        content_signals: input.signals,
     }
 }

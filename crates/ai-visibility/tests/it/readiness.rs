@@ -91,6 +91,21 @@ fn recommendations_are_concrete_and_ordered() {
 }
 
 #[test]
+fn signals_and_ignored_blocks_are_explained() {
+    let robots = "User-agent: *\nContent-Signal: search=yes, ai-train=no\nAllow: /\n\nUser-agent: Bytespider\nUser-agent: GPTBot\nDisallow: /\n";
+    let r = readiness("<main><h1>T</h1></main>", None, Some(robots));
+    assert_eq!(r.content_signals.ai_train.as_deref(), Some("no"));
+    // `ai-train=no` is a choice: no recommendation says to change it.
+    assert!(r.recommendations.iter().all(|s| !s.contains("Content-Signal")), "{:?}", r.recommendations);
+    // Bytespider ignores robots.txt: its block is flagged, GPTBot's is not.
+    let ignored: Vec<&str> = r.ai_crawlers.iter().filter(|c| c.disallow_ignored).map(|c| c.bot).collect();
+    assert_eq!(ignored, ["Bytespider"]);
+    assert!(r.recommendations.iter().any(|s| s.contains("robots.txt blocks Bytespider,") || s.contains("robots.txt blocks Bytespider")));
+    let search_no = readiness("<main><h1>T</h1></main>", None, Some("User-agent: *\nContent-Signal: search=no\n"));
+    assert!(search_no.recommendations.iter().any(|s| s.contains("search=no")), "{:?}", search_no.recommendations);
+}
+
+#[test]
 fn serialises_as_decisions_7() {
     let r = readiness(
         &fixture("full-marks", "index.html"),
@@ -111,7 +126,8 @@ fn serialises_as_decisions_7() {
             "recommendations",
             "crawlers",
             "ai_crawlers",
-            "crawler_classes"
+            "crawler_classes",
+            "content_signals"
         ]
     );
     assert_eq!(v["ai_crawlers"].as_array().map(Vec::len), Some(ai_visibility::AI_BOTS.len()));

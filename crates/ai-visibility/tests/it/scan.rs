@@ -92,7 +92,8 @@ fn bare_site_scores_little() {
         Some(&fixture("bare", "robots.txt")),
     );
     // An HTML page at /llms.txt is no llms.txt; `Disallow: /` for `*` blocks every bot;
-    // no structure, no entity. Only "no question headings" etc. fail: nothing earns.
+    // no structure, no entity. Only the point of `content-signal-search` earns: the file
+    // says nothing against search.
     assert_eq!(
         (
             result.pillars.llms_txt,
@@ -100,9 +101,9 @@ fn bare_site_scores_little() {
             result.pillars.answer_structure,
             result.pillars.entity_clarity
         ),
-        (0, 0, 0, 0)
+        (0, 1, 0, 0)
     );
-    assert_eq!(result.score, 0);
+    assert_eq!(result.score, 1);
     // The biggest loss comes first.
     assert!(result.recommendations[0].contains("search crawlers"), "{:?}", result.recommendations);
 }
@@ -112,7 +113,12 @@ fn serialises_as_the_wire_shape() {
     let result = scan("https://acme.example/", "<h1>x</h1>", None, None);
     let json = serde_json::to_value(&result).unwrap();
     let keys: Vec<&str> = json.as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(keys, ["ok", "score", "pillars", "recommendations", "details", "crawlers", "crawler_classes"]);
+    assert_eq!(
+        keys,
+        ["ok", "score", "version", "pillars", "recommendations", "details", "crawlers", "crawler_classes", "content_signals"]
+    );
+    assert_eq!(json["version"], ai_visibility::SCAN_VERSION);
+    assert_eq!(json["content_signals"]["present"], false);
     let pillars: Vec<&str> = json["pillars"].as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(pillars, ["llmsTxt", "aiBotAccess", "answerStructure", "entityClarity"]);
     assert_eq!(
@@ -222,7 +228,7 @@ fn bot_access_checks() {
         "",
         None,
         Some(&training),
-        &[("bots-search", 8), ("bots-user-fetch", 7), ("bots-training", 0), ("bots-named", 1), ("bots-no-blanket", 3)],
+        &[("bots-search", 8), ("bots-user-fetch", 7), ("bots-training", 0), ("bots-named", 1), ("bots-no-blanket", 2)],
     );
     // A blanket block with the search crawlers let back in.
     let blanket = "User-agent: *\nDisallow: /\n\nUser-agent: PerplexityBot\nUser-agent: OAI-SearchBot\nAllow: /\n";
@@ -236,14 +242,21 @@ fn bot_access_checks() {
     let some_search = "User-agent: PerplexityBot\nUser-agent: OAI-SearchBot\nDisallow: /\n";
     let search_total = AI_BOTS.iter().filter(|b| b.purpose == Purpose::Search).count();
     let expected = ((8 * (search_total - 2)) as f64 / search_total as f64).round() as u8;
-    check("", None, Some(some_search), &[("bots-search", expected), ("bots-named", 2), ("bots-no-blanket", 3)]);
+    check("", None, Some(some_search), &[("bots-search", expected), ("bots-named", 2), ("bots-no-blanket", 2)]);
     // A block elsewhere on the site does not touch the page.
     check(
         "",
         None,
         Some("User-agent: *\nDisallow: /private\n"),
-        &[("bots-search", 8), ("bots-user-fetch", 7), ("bots-training", 4), ("bots-named", 3), ("bots-no-blanket", 3)],
+        &[("bots-search", 8), ("bots-user-fetch", 7), ("bots-training", 4), ("bots-named", 3), ("bots-no-blanket", 2)],
     );
+    // Content signals: `ai-train=no` is a choice, `search=no` costs the point.
+    let signals = |v: &str| format!("User-agent: *\nContent-Signal: {v}\nAllow: /\n");
+    check("", None, Some(&signals("search=yes, ai-train=no")), &[("content-signal-search", 1), ("bots-training", 4)]);
+    check("", None, Some(&signals("search=no, ai-train=no")), &[("content-signal-search", 0), ("bots-search", 8)]);
+    let result = scan("https://acme.example/page", "", None, Some(&signals("search=no")));
+    assert!(result.recommendations.iter().any(|r| r.contains("search=no")), "{:?}", result.recommendations);
+    assert_eq!(result.content_signals.search.as_deref(), Some("no"));
     // A blanket block of the page's own directory.
     check("", None, Some("User-agent: *\nDisallow: /page\n"), &[("bots-no-blanket", 0), ("bots-named", 0)]);
 }
