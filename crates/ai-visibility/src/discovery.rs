@@ -13,7 +13,7 @@ use serde_json::Value;
 pub enum DocKind {
     /// The AI catalog, `/.well-known/ai-catalog.json`.
     AiCatalog,
-    /// An MCP server card, `/.well-known/mcp/server-card.json`.
+    /// An MCP server card, `/.well-known/mcp.json`.
     McpServerCard,
     /// An A2A agent card, `/.well-known/agent-card.json`.
     A2aAgentCard,
@@ -32,7 +32,7 @@ impl DocKind {
     pub fn well_known_path(self) -> &'static str {
         match self {
             DocKind::AiCatalog => "/.well-known/ai-catalog.json",
-            DocKind::McpServerCard => "/.well-known/mcp/server-card.json",
+            DocKind::McpServerCard => "/.well-known/mcp.json",
             DocKind::A2aAgentCard => "/.well-known/agent-card.json",
             DocKind::ApiCatalog => "/.well-known/api-catalog",
             DocKind::ProtectedResource => "/.well-known/oauth-protected-resource",
@@ -168,18 +168,35 @@ fn ai_catalog(v: &Value, f: &mut Vec<DocFinding>) {
     }
 }
 
+/// The MCP server card: the registry's `server.json` shape (`name`, `version`, `remotes` of
+/// `{type, url}`), or the older `serverInfo` + `transport` shape.
 fn mcp_server_card(v: &Value, f: &mut Vec<DocFinding>) {
-    match v.get("serverInfo") {
-        Some(info) if info.is_object() => {
-            require_str(info, "serverInfo", "name", f);
-            require_str(info, "serverInfo", "version", f);
+    let info = v.get("serverInfo").filter(|i| i.is_object()).unwrap_or(v);
+    let at = if std::ptr::eq(info, v) { "" } else { "serverInfo" };
+    require_str(info, at, "name", f);
+    require_str(info, at, "version", f);
+    let http = |t: &str| matches!(t, "streamable-http" | "sse");
+    let absolute = |u: &str| url::Url::parse(u).is_ok_and(|u| u.scheme() == "https" || u.scheme() == "http");
+    if let Some(remotes) = v.get("remotes") {
+        let Some(remotes) = remotes.as_array().filter(|r| !r.is_empty()) else {
+            f.push(DocFinding::error("remotes", "`remotes` is a non-empty array of `{type, url}`"));
+            return;
+        };
+        for (i, r) in remotes.iter().enumerate() {
+            let at = format!("remotes[{i}]");
+            if !non_empty_str(r, "type").is_some_and(http) {
+                f.push(DocFinding::error(join(&at, "type"), "`type` is `streamable-http` or `sse`"));
+            }
+            if !non_empty_str(r, "url").is_some_and(absolute) {
+                f.push(DocFinding::error(join(&at, "url"), "`url` is an absolute http(s) URL"));
+            }
         }
-        _ => f.push(DocFinding::error("serverInfo", "`serverInfo` is required: an object with `name` and `version`")),
+        return;
     }
     match v.get("transport") {
         Some(t) if t.is_object() => {
             match non_empty_str(t, "type") {
-                Some("streamable-http" | "sse" | "stdio") => {}
+                Some(ty) if http(ty) || ty == "stdio" => {}
                 Some(other) => f.push(DocFinding::error(
                     "transport.type",
                     format!("`{other}` is no MCP transport (streamable-http, sse or stdio)"),
@@ -190,16 +207,27 @@ fn mcp_server_card(v: &Value, f: &mut Vec<DocFinding>) {
                 require_str(t, "transport", "endpoint", f);
             }
         }
-        _ => f.push(DocFinding::error("transport", "`transport` is required: `{type, endpoint}`")),
-    }
-    if non_empty_str(v, "protocolVersion").is_none() {
-        f.push(DocFinding::warning("protocolVersion", "`protocolVersion` (e.g. `2025-06-18`) tells clients what to speak"));
+        _ => f.push(DocFinding::error("remotes", "`remotes` (or `transport`) is required: where to reach the server")),
     }
 }
 
+/// The A2A agent card: 1.0 (`supportedInterfaces` of `{url, protocolBinding}`) or 0.x (`url`).
 fn a2a_agent_card(v: &Value, f: &mut Vec<DocFinding>) {
-    for key in ["name", "description", "url", "version"] {
+    for key in ["name", "description", "version"] {
         require_str(v, "", key, f);
+    }
+    match v.get("supportedInterfaces") {
+        Some(Value::Array(interfaces)) => {
+            for (i, it) in interfaces.iter().enumerate() {
+                require_str(it, &format!("supportedInterfaces[{i}]"), "url", f);
+                require_str(it, &format!("supportedInterfaces[{i}]"), "protocolBinding", f);
+            }
+            if interfaces.is_empty() && v.get("url").is_none() {
+                f.push(DocFinding::warning("supportedInterfaces", "no interface: A2A clients have nothing to call"));
+            }
+        }
+        Some(_) => f.push(DocFinding::error("supportedInterfaces", "`supportedInterfaces` is an array")),
+        None => require_str(v, "", "url", f),
     }
     if !v.get("capabilities").is_some_and(Value::is_object) {
         f.push(DocFinding::error("capabilities", "`capabilities` is required: an object"));
@@ -297,19 +325,29 @@ mod tests {
 
     #[test]
     fn mcp_a2a_api_catalog_and_protected_resource() {
-        let card = r#"{"serverInfo": {"name": "seo-audit", "version": "1"}, "protocolVersion": "2025-06-18",
+        let card = r#"{"serverInfo": {"name": "seo-audit", "version": "1"},
             "transport": {"type": "streamable-http", "endpoint": "https://a.example/mcp"}}"#;
         assert!(DocKind::McpServerCard.validate(card).is_empty());
+        let registry = r#"{"name": "a", "version": "1", "remotes": [{"type": "streamable-http", "url": "https://a.example/mcp"}]}"#;
+        assert!(DocKind::McpServerCard.validate(registry).is_empty());
         assert_eq!(errors(DocKind::McpServerCard, r#"{"transport": {"type": "carrier-pigeon"}}"#), [
-            "serverInfo",
+            "name",
+            "version",
             "transport.type",
             "transport.endpoint"
+        ]);
+        assert_eq!(errors(DocKind::McpServerCard, r#"{"name": "a", "version": "1", "remotes": [{"type": "ws", "url": "/mcp"}]}"#), [
+            "remotes[0].type",
+            "remotes[0].url"
         ]);
         let agent = r#"{"name": "A", "description": "d", "url": "https://a.example/a2a", "version": "1",
             "capabilities": {}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],
             "skills": [{"id": "s", "name": "S", "description": "d", "tags": ["seo"]}]}"#;
         assert!(DocKind::A2aAgentCard.validate(agent).is_empty());
         assert_eq!(errors(DocKind::A2aAgentCard, r#"{"name": "A", "skills": [{"id": "s"}]}"#).len(), 9);
+        let v1 = r#"{"name": "A", "description": "d", "version": "1", "supportedInterfaces": [{"url": "https://a.example/a2a"}],
+            "capabilities": {}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"], "skills": []}"#;
+        assert_eq!(errors(DocKind::A2aAgentCard, v1), ["supportedInterfaces[0].protocolBinding"]);
         let apis = r#"{"linkset": [{"anchor": "https://a.example/api", "service-desc": [{"href": "https://a.example/openapi.json"}]}]}"#;
         assert!(DocKind::ApiCatalog.validate(apis).is_empty());
         assert_eq!(errors(DocKind::ApiCatalog, r#"{"linkset": [{"service-doc": [{}]}]}"#), [

@@ -751,6 +751,18 @@ fn mcp_json_is_the_spec_descriptor_and_a_server_card() {
     assert_eq!(discovery::mcp_json("https://seo.example"), doc);
 }
 
+/// The service is agent-ready itself: its own discovery documents pass the checks the
+/// AI-readiness engine makes of other sites' (ai_visibility::DocKind).
+#[test]
+fn own_discovery_documents_pass_our_checks() {
+    let card = discovery::mcp_json("https://seo.example/").to_string();
+    assert_eq!(ai_visibility::DocKind::McpServerCard.validate(&card), []);
+    let agent = discovery::agent_card("https://seo.example/").to_string();
+    let errors: Vec<_> =
+        ai_visibility::DocKind::A2aAgentCard.validate(&agent).into_iter().filter(|f| f.severity == "error").collect();
+    assert_eq!(errors, []);
+}
+
 #[test]
 fn agent_card_follows_a2a() {
     let card = discovery::agent_card("http://127.0.0.1:8080");
