@@ -440,7 +440,10 @@ mod tests {
         let robots = Robots::parse(b"User-agent: Bytespider\nUser-agent: GPTBot\nDisallow: /\n");
         let crawlers = ai_crawlers(Some(&robots), "/");
         let byte = crawlers.iter().find(|c| c.bot == "Bytespider").unwrap();
-        assert_eq!((byte.blocked(), byte.respects_robots_txt, byte.disallow_ignored), (true, RobotsCompliance::No, true));
+        assert_eq!(
+            (byte.blocked(), byte.respects_robots_txt, byte.disallow_ignored),
+            (true, RobotsCompliance::No, true)
+        );
         let gpt = crawlers.iter().find(|c| c.bot == "GPTBot").unwrap();
         assert_eq!((gpt.blocked(), gpt.disallow_ignored), (true, false));
         // Allowed, an ignoring crawler is not flagged.

@@ -25,8 +25,13 @@ pub enum DocKind {
 
 impl DocKind {
     /// Every kind, in report order.
-    pub const ALL: [DocKind; 5] =
-        [DocKind::AiCatalog, DocKind::McpServerCard, DocKind::A2aAgentCard, DocKind::ApiCatalog, DocKind::ProtectedResource];
+    pub const ALL: [DocKind; 5] = [
+        DocKind::AiCatalog,
+        DocKind::McpServerCard,
+        DocKind::A2aAgentCard,
+        DocKind::ApiCatalog,
+        DocKind::ProtectedResource,
+    ];
 
     /// The well-known path agents look at.
     pub fn well_known_path(self) -> &'static str {
@@ -151,10 +156,15 @@ fn ai_catalog(v: &Value, f: &mut Vec<DocFinding>) {
         require_str(e, &at, "displayName", f);
         require_str(e, &at, "type", f);
         match (e.get("url"), e.get("data")) {
-            (Some(_), Some(_)) => f.push(DocFinding::error(at.clone(), "an entry has exactly one of `url` and `data`, not both")),
+            (Some(_), Some(_)) => {
+                f.push(DocFinding::error(at.clone(), "an entry has exactly one of `url` and `data`, not both"))
+            }
             (None, None) => f.push(DocFinding::error(at.clone(), "an entry has exactly one of `url` and `data`")),
             (Some(u), None) => {
-                if !u.as_str().is_some_and(|u| url::Url::parse(u).is_ok_and(|u| u.scheme() == "https" || u.scheme() == "http")) {
+                if !u
+                    .as_str()
+                    .is_some_and(|u| url::Url::parse(u).is_ok_and(|u| u.scheme() == "https" || u.scheme() == "http"))
+                {
                     f.push(DocFinding::error(join(&at, "url"), "`url` is an absolute http(s) URL"));
                 }
             }
@@ -266,7 +276,9 @@ fn api_catalog(v: &Value, f: &mut Vec<DocFinding>) {
         let mut relations = 0;
         for (rel, targets) in obj.iter().filter(|(k, _)| k.as_str() != "anchor") {
             relations += 1;
-            let ok = targets.as_array().is_some_and(|t| !t.is_empty() && t.iter().all(|t| non_empty_str(t, "href").is_some()));
+            let ok = targets
+                .as_array()
+                .is_some_and(|t| !t.is_empty() && t.iter().all(|t| non_empty_str(t, "href").is_some()));
             if !ok {
                 f.push(DocFinding::error(join(&at, rel), format!("`{rel}` is an array of link targets with `href`")));
             }
@@ -280,7 +292,9 @@ fn api_catalog(v: &Value, f: &mut Vec<DocFinding>) {
 fn protected_resource(v: &Value, f: &mut Vec<DocFinding>) {
     match non_empty_str(v, "resource") {
         Some(r) if url::Url::parse(r).is_ok_and(|u| u.scheme() == "https" && u.fragment().is_none()) => {}
-        Some(r) => f.push(DocFinding::error("resource", format!("`{r}` is no https URL without a fragment (RFC 9728)"))),
+        Some(r) => {
+            f.push(DocFinding::error("resource", format!("`{r}` is no https URL without a fragment (RFC 9728)")))
+        }
         None => f.push(DocFinding::error("resource", "`resource` is required (RFC 9728)")),
     }
     for key in ["authorization_servers", "scopes_supported", "bearer_methods_supported"] {
@@ -330,16 +344,17 @@ mod tests {
         assert!(DocKind::McpServerCard.validate(card).is_empty());
         let registry = r#"{"name": "a", "version": "1", "remotes": [{"type": "streamable-http", "url": "https://a.example/mcp"}]}"#;
         assert!(DocKind::McpServerCard.validate(registry).is_empty());
-        assert_eq!(errors(DocKind::McpServerCard, r#"{"transport": {"type": "carrier-pigeon"}}"#), [
-            "name",
-            "version",
-            "transport.type",
-            "transport.endpoint"
-        ]);
-        assert_eq!(errors(DocKind::McpServerCard, r#"{"name": "a", "version": "1", "remotes": [{"type": "ws", "url": "/mcp"}]}"#), [
-            "remotes[0].type",
-            "remotes[0].url"
-        ]);
+        assert_eq!(
+            errors(DocKind::McpServerCard, r#"{"transport": {"type": "carrier-pigeon"}}"#),
+            ["name", "version", "transport.type", "transport.endpoint"]
+        );
+        assert_eq!(
+            errors(
+                DocKind::McpServerCard,
+                r#"{"name": "a", "version": "1", "remotes": [{"type": "ws", "url": "/mcp"}]}"#
+            ),
+            ["remotes[0].type", "remotes[0].url"]
+        );
         let agent = r#"{"name": "A", "description": "d", "url": "https://a.example/a2a", "version": "1",
             "capabilities": {}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],
             "skills": [{"id": "s", "name": "S", "description": "d", "tags": ["seo"]}]}"#;
@@ -350,16 +365,16 @@ mod tests {
         assert_eq!(errors(DocKind::A2aAgentCard, v1), ["supportedInterfaces[0].protocolBinding"]);
         let apis = r#"{"linkset": [{"anchor": "https://a.example/api", "service-desc": [{"href": "https://a.example/openapi.json"}]}]}"#;
         assert!(DocKind::ApiCatalog.validate(apis).is_empty());
-        assert_eq!(errors(DocKind::ApiCatalog, r#"{"linkset": [{"service-doc": [{}]}]}"#), [
-            "linkset[0].anchor",
-            "linkset[0].service-doc"
-        ]);
+        assert_eq!(
+            errors(DocKind::ApiCatalog, r#"{"linkset": [{"service-doc": [{}]}]}"#),
+            ["linkset[0].anchor", "linkset[0].service-doc"]
+        );
         assert!(DocKind::ProtectedResource
             .validate(r#"{"resource": "https://a.example/mcp", "authorization_servers": ["https://id.example"]}"#)
             .is_empty());
-        assert_eq!(errors(DocKind::ProtectedResource, r#"{"resource": "http://a.example/#x", "scopes_supported": "a"}"#), [
-            "resource",
-            "scopes_supported"
-        ]);
+        assert_eq!(
+            errors(DocKind::ProtectedResource, r#"{"resource": "http://a.example/#x", "scopes_supported": "a"}"#),
+            ["resource", "scopes_supported"]
+        );
     }
 }

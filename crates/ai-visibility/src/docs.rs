@@ -81,7 +81,8 @@ fn crawler_classes(out: &mut String) {
         let of: Vec<_> = bots.iter().filter(|b| b.purpose == purpose).collect();
         let count = |r| of.iter().filter(|b| b.respects_robots_txt == r).count();
         use crate::RobotsCompliance::{No, Unclear, Yes};
-        let check = crate::scan_check_of(purpose).map_or("nothing (a choice, not a defect)".to_owned(), |c| format!("`{c}`"));
+        let check =
+            crate::scan_check_of(purpose).map_or("nothing (a choice, not a defect)".to_owned(), |c| format!("`{c}`"));
         let _ = writeln!(
             out,
             "| `{}` | {} | {} | {} / {} / {} | {check} |",

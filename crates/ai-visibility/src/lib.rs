@@ -97,7 +97,8 @@ mod signals;
 
 pub use bots::{
     ai_bot_access, ai_crawlers, class_summary, find_bot, named_crawlers, scan_check_of, AiBot, BotAccess, ClassSummary,
-    CrawlerAccess, CrawlerVerdict, Purpose, RobotsCompliance, RobotsTxtReport, AI_BOTS, NAMED_BOTS, NO_GROUP_APPLIES, NO_ROBOTS_TXT, NO_RULE_MATCHED, ROBOTS_TXT_ITSELF,
+    CrawlerAccess, CrawlerVerdict, Purpose, RobotsCompliance, RobotsTxtReport, AI_BOTS, NAMED_BOTS, NO_GROUP_APPLIES,
+    NO_ROBOTS_TXT, NO_RULE_MATCHED, ROBOTS_TXT_ITSELF,
 };
 pub use discovery::{is_air_urn, DocFinding, DocKind};
 pub use docs::scan_methodology_markdown;
@@ -113,12 +114,12 @@ pub use provider::{geo_check, OpenAiCompatibleProvider};
 pub use readiness::{ai_readiness, default_llms_url, AiReadiness, ReadinessItem, READINESS_POINTS};
 pub use registry::{REGISTRY_COMMIT, REGISTRY_DATE, UPSTREAM_USER_AGENTS};
 pub use robots::{
-    escape_pattern, get_path_params_query, is_valid_user_agent, AgentLine, ContentSignalLine, Group, MatchedGroup, ParseStats, Robots,
-    Rule, RuleKind, Verdict, MAX_LINE_LEN, MAX_ROBOTS_BYTES,
+    escape_pattern, get_path_params_query, is_valid_user_agent, AgentLine, ContentSignalLine, Group, MatchedGroup,
+    ParseStats, Robots, Rule, RuleKind, Verdict, MAX_LINE_LEN, MAX_ROBOTS_BYTES,
 };
 pub use scan::{
     ai_visibility_scan, is_question, AiVisibilityScan, CheckResult, Pillar, Pillars, ScanCheck, ScanDetails,
     MAX_WORDS_PER_HEADING, PILLAR_MAX, QUESTION_WORDS, SCAN_CHECKS, SCAN_VERSION, SUMMARY_WITHIN_WORDS,
 };
-pub use signals::{ContentSignalEntry, ContentSignalReport, KNOWN_SIGNALS};
 pub use semantic::{heading_hierarchy, HeadingHierarchy, SemanticHtml};
+pub use signals::{ContentSignalEntry, ContentSignalReport, KNOWN_SIGNALS};

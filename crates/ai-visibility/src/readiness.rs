@@ -181,7 +181,8 @@ pub fn ai_readiness(
         ai_bots,
     };
     let all_crawlers = ai_crawlers(robots, &page.final_url);
-    let crawlers: Vec<CrawlerVerdict> = all_crawlers.iter().filter(|c| crate::NAMED_BOTS.contains(&c.bot)).cloned().collect();
+    let crawlers: Vec<CrawlerVerdict> =
+        all_crawlers.iter().filter(|c| crate::NAMED_BOTS.contains(&c.bot)).cloned().collect();
     let crawler_classes = class_summary(&all_crawlers);
     let semantic_html = SemanticHtml::from_page(page);
     let facts = Facts { llms: &llms_txt, robots: &robots_txt, semantic: &semantic_html };
@@ -224,7 +225,9 @@ pub fn ai_readiness(
     // Only a group naming the crawler shows the owner meant to stop it; a blanket `*` block
     // would name every such crawler on every site that has one.
     let named_group = |c: &&CrawlerVerdict| {
-        c.group.as_deref().is_some_and(|g| g.lines().any(|l| !l.trim_start_matches("User-agent:").trim().starts_with('*')))
+        c.group
+            .as_deref()
+            .is_some_and(|g| g.lines().any(|l| !l.trim_start_matches("User-agent:").trim().starts_with('*')))
     };
     let ignored: Vec<&str> =
         all_crawlers.iter().filter(|c| c.disallow_ignored).filter(named_group).map(|c| c.bot).collect();

@@ -398,7 +398,8 @@ impl Robots {
     /// The groups that apply to `user_agent` (RFC 9309: every group naming it, else every
     /// `*` group), in file order.
     pub fn groups_for(&self, user_agent: &str) -> Vec<&Group> {
-        let specific: Vec<&Group> = self.groups.iter().filter(|g| g.agents.iter().any(|a| a.names(user_agent))).collect();
+        let specific: Vec<&Group> =
+            self.groups.iter().filter(|g| g.agents.iter().any(|a| a.names(user_agent))).collect();
         if !specific.is_empty() {
             return specific;
         }

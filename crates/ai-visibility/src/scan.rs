@@ -7,7 +7,9 @@
 use audit_core::{LinkKind, Page};
 use serde::Serialize;
 
-use crate::bots::{ai_crawlers, class_summary, scan_check_of, BotAccess, ClassSummary, CrawlerVerdict, AI_BOTS, NAMED_BOTS};
+use crate::bots::{
+    ai_crawlers, class_summary, scan_check_of, BotAccess, ClassSummary, CrawlerVerdict, AI_BOTS, NAMED_BOTS,
+};
 use crate::entity::{brand_name, entity_nodes, entity_type, node_name, same_as};
 use crate::llms::{IssueCode, LlmsTxt};
 use crate::robots::{MatchedGroup, Robots};
@@ -143,7 +145,6 @@ fn bots_allowed(i: &Input, check: &str, max: u8) -> u8 {
     let of_purpose: Vec<&BotAccess> = i.access.iter().filter(|a| scan_check_of(a.purpose) == Some(check)).collect();
     share(max, of_purpose.iter().filter(|a| !a.blocked).count(), of_purpose.len())
 }
-
 
 fn question_headings(page: &Page) -> usize {
     page.headings.iter().filter(|h| is_question(&h.text)).count()

@@ -150,17 +150,26 @@ impl ContentSignalReport {
             None => "unsaid",
         };
         out.push(match said(&self.search) {
-            "yes" => "search=yes: the content may be indexed for search and shown as links and short excerpts.".to_owned(),
-            "no" => "search=no: the site asks search engines, AI search included, not to index the content or show links \
+            "yes" => {
+                "search=yes: the content may be indexed for search and shown as links and short excerpts.".to_owned()
+            }
+            "no" => {
+                "search=no: the site asks search engines, AI search included, not to index the content or show links \
                      and excerpts of it, so it will not be cited; unless that is intended, this is a defect."
-                .to_owned(),
+                    .to_owned()
+            }
             _ => "search is not stated for crawlers in general: neither granted nor refused.".to_owned(),
         });
         out.push(match said(&self.ai_input) {
-            "yes" => "ai-input=yes: the content may be given to AI models as input for an answer (retrieval, grounding).".to_owned(),
-            "no" => "ai-input=no: the content may not be given to AI models as input for an answer; AI assistants that \
+            "yes" => {
+                "ai-input=yes: the content may be given to AI models as input for an answer (retrieval, grounding)."
+                    .to_owned()
+            }
+            "no" => {
+                "ai-input=no: the content may not be given to AI models as input for an answer; AI assistants that \
                      honour it will not quote the page."
-                .to_owned(),
+                    .to_owned()
+            }
             _ => "ai-input is not stated for crawlers in general.".to_owned(),
         });
         out.push(match said(&self.ai_train) {
@@ -196,10 +205,19 @@ mod tests {
         let r = ContentSignalReport::new(Some(&robots));
         assert!(r.present);
         assert_eq!(r.lines.len(), 3);
-        assert_eq!((r.lines[0].group.as_deref(), r.lines[0].line, r.lines[0].ai_input.as_deref()), (None, 2, Some("yes")));
+        assert_eq!(
+            (r.lines[0].group.as_deref(), r.lines[0].line, r.lines[0].ai_input.as_deref()),
+            (None, 2, Some("yes"))
+        );
         let star = &r.lines[1];
         assert_eq!(
-            (star.group.as_deref(), star.line, star.search.as_deref(), star.ai_train.as_deref(), star.ai_input.as_deref()),
+            (
+                star.group.as_deref(),
+                star.line,
+                star.search.as_deref(),
+                star.ai_train.as_deref(),
+                star.ai_input.as_deref()
+            ),
             (Some("User-agent: *"), 5, Some("yes"), Some("no"), None)
         );
         assert!(star.issues.is_empty());
@@ -208,7 +226,10 @@ mod tests {
         assert_eq!(strict.search.as_deref(), Some("no"));
         assert_eq!(strict.issues, ["`nonsense` is no name=value pair", "unknown signal `color`"]);
         // For crawlers in general: the line before any group, then the `*` group.
-        assert_eq!((r.search.as_deref(), r.ai_input.as_deref(), r.ai_train.as_deref()), (Some("yes"), Some("yes"), Some("no")));
+        assert_eq!(
+            (r.search.as_deref(), r.ai_input.as_deref(), r.ai_train.as_deref()),
+            (Some("yes"), Some("yes"), Some("no"))
+        );
         assert_eq!(r.search_denied_to, ["Bytespider", "Amazonbot"]);
         assert!(r.denies_search());
         assert!(r.explanation.iter().any(|e| e.starts_with("ai-train=no") && e.contains("not a defect")));

@@ -100,7 +100,10 @@ fn signals_and_ignored_blocks_are_explained() {
     // Bytespider ignores robots.txt: its block is flagged, GPTBot's is not.
     let ignored: Vec<&str> = r.ai_crawlers.iter().filter(|c| c.disallow_ignored).map(|c| c.bot).collect();
     assert_eq!(ignored, ["Bytespider"]);
-    assert!(r.recommendations.iter().any(|s| s.contains("robots.txt blocks Bytespider,") || s.contains("robots.txt blocks Bytespider")));
+    assert!(r
+        .recommendations
+        .iter()
+        .any(|s| s.contains("robots.txt blocks Bytespider,") || s.contains("robots.txt blocks Bytespider")));
     let search_no = readiness("<main><h1>T</h1></main>", None, Some("User-agent: *\nContent-Signal: search=no\n"));
     assert!(search_no.recommendations.iter().any(|s| s.contains("search=no")), "{:?}", search_no.recommendations);
 }

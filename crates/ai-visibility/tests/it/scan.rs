@@ -115,7 +115,17 @@ fn serialises_as_the_wire_shape() {
     let keys: Vec<&str> = json.as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(
         keys,
-        ["ok", "score", "version", "pillars", "recommendations", "details", "crawlers", "crawler_classes", "content_signals"]
+        [
+            "ok",
+            "score",
+            "version",
+            "pillars",
+            "recommendations",
+            "details",
+            "crawlers",
+            "crawler_classes",
+            "content_signals"
+        ]
     );
     assert_eq!(json["version"], ai_visibility::SCAN_VERSION);
     assert_eq!(json["content_signals"]["present"], false);
@@ -156,7 +166,13 @@ fn crawlers_name_the_bot_and_line_behind_a_lost_point() {
     for (c, bot) in blocked.iter().zip(["OAI-SearchBot", "Claude-SearchBot"]) {
         assert_eq!(
             (c.bot, c.purpose, c.group.as_deref(), c.line, c.rule.as_str()),
-            (bot, Purpose::Search, Some("User-agent: OAI-SearchBot\nUser-agent: Claude-SearchBot"), Some(8), "Disallow: /page")
+            (
+                bot,
+                Purpose::Search,
+                Some("User-agent: OAI-SearchBot\nUser-agent: Claude-SearchBot"),
+                Some(8),
+                "Disallow: /page"
+            )
         );
     }
     // Every other crawler is allowed by the `*` group's `Allow: /`, on line 3.

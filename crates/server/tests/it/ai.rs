@@ -280,19 +280,21 @@ async fn scan_of_four_sites() {
     type Expected = (&'static str, [u64; 4], &'static [(&'static str, u64)]);
     let expectations: [Expected; 4] = [
         ("ai-ready", [25, 25, 25, 25], &[("faq-markup", 4), ("entity-schema", 7), ("question-headings", 6)]),
-        // llms.txt: present and titled, nothing else. Bots: 5 of 6 search crawlers
-        // (8 * 5/6 -> 7), all user fetchers, 13 of 16 training crawlers (4 * 13/16 -> 3),
-        // none of the named three. Only a lead paragraph and <html lang>.
+        // llms.txt: present and titled, nothing else. Bots (the registry: 19 search, 47
+        // training crawlers): 18 of 19 search crawlers (8 * 18/19 -> 8), all that fetch for a
+        // person, 44 of 47 training crawlers (4 * 44/47 -> 4), none of the named three, no
+        // blanket block, no `search=no`. Only a lead paragraph and <html lang>.
         (
             "ai-blocked",
-            [9, 20, 5, 3],
+            [9, 22, 5, 3],
             &[
                 ("llms-present", 5),
                 ("llms-title", 4),
-                ("bots-search", 7),
-                ("bots-training", 3),
+                ("bots-search", 8),
+                ("bots-training", 4),
                 ("bots-named", 0),
-                ("bots-no-blanket", 3),
+                ("bots-no-blanket", 2),
+                ("content-signal-search", 1),
             ],
         ),
         // An HTML page at /llms.txt earns nothing; one question heading earns half.

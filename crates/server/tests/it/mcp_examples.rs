@@ -7,6 +7,39 @@ use serde_json::{json, Value};
 
 /// `(tool name, example structuredContent)`, in tool order.
 pub fn example_outputs() -> Vec<(&'static str, Value)> {
+    literal_outputs().into_iter().map(|(tool, value)| (tool, with_registry(tool, value))).collect()
+}
+
+/// The Oakwright robots.txt the AI examples read: a `*` group without rules and one group
+/// allowing the three named crawlers, whose `Allow: /` is line 7.
+const OAKWRIGHT_ROBOTS: &str =
+    "User-agent: *\nDisallow:\n\nUser-agent: GPTBot\nUser-agent: ClaudeBot\nUser-agent: PerplexityBot\nAllow: /\n";
+
+/// The AI examples' registry-sized parts (one entry per crawler of the registry) computed
+/// from [`OAKWRIGHT_ROBOTS`], since they are too long to write by hand.
+fn with_registry(tool: &str, mut value: Value) -> Value {
+    let robots = ai_visibility::Robots::parse(OAKWRIGHT_ROBOTS.as_bytes());
+    let crawlers = ai_visibility::ai_crawlers(Some(&robots), "https://oakwright.example/");
+    let classes = serde_json::to_value(ai_visibility::class_summary(&crawlers)).unwrap();
+    let signals = serde_json::to_value(ai_visibility::ContentSignalReport::new(Some(&robots))).unwrap();
+    let all = serde_json::to_value(&crawlers).unwrap();
+    match tool {
+        "check_ai_readiness" => {
+            value["crawlers"] = json!(all.as_array().unwrap()[..3]);
+            value["ai_crawlers"] = all;
+        }
+        "scan_ai_visibility" => {
+            value["crawlers"] = all;
+            value["version"] = json!(ai_visibility::SCAN_VERSION);
+        }
+        _ => return value,
+    }
+    value["crawler_classes"] = classes;
+    value["content_signals"] = signals;
+    value
+}
+
+fn literal_outputs() -> Vec<(&'static str, Value)> {
     vec![
         (
             "get_site_info",
@@ -219,7 +252,8 @@ pub fn example_outputs() -> Vec<(&'static str, Value)> {
                         { "check": "bots-user-fetch", "points": 7, "max": 7, "passed": true },
                         { "check": "bots-training", "points": 4, "max": 4, "passed": true },
                         { "check": "bots-named", "points": 3, "max": 3, "passed": true },
-                        { "check": "bots-no-blanket", "points": 3, "max": 3, "passed": true }
+                        { "check": "bots-no-blanket", "points": 2, "max": 2, "passed": true },
+                        { "check": "content-signal-search", "points": 1, "max": 1, "passed": true }
                     ],
                     "answerStructure": [
                         { "check": "question-headings", "points": 6, "max": 6, "passed": true },
