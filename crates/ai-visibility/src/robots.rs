@@ -250,8 +250,6 @@ pub struct Verdict {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Robots {
     groups: Vec<Group>,
-    /// `Content-Signal:` lines before any group: they apply to every crawler.
-    content_signals: Vec<ContentSignalLine>,
     sitemaps: Vec<String>,
     default_crawl_delay: Option<f64>,
     stats: ParseStats,
@@ -406,17 +404,11 @@ impl Robots {
         self.groups.iter().filter(|g| g.agents.iter().any(|a| a.global)).collect()
     }
 
-    /// The `Content-Signal:` lines that apply to `user_agent`: those before any group, then
-    /// those of the groups that apply to it ([`Robots::groups_for`]), in file order.
+    /// The `Content-Signal:` lines that apply to `user_agent`: those of the groups that apply
+    /// to it ([`Robots::groups_for`]), in file order. A line before any group belongs to no
+    /// group and applies to no one, as a rule there does (RFC 9309).
     pub fn content_signals_for(&self, user_agent: &str) -> Vec<&ContentSignalLine> {
-        let mut lines: Vec<&ContentSignalLine> = self.content_signals.iter().collect();
-        lines.extend(self.groups_for(user_agent).into_iter().flat_map(|g| &g.content_signals));
-        lines
-    }
-
-    /// `Content-Signal:` lines before any group.
-    pub fn global_content_signals(&self) -> &[ContentSignalLine] {
-        &self.content_signals
+        self.groups_for(user_agent).into_iter().flat_map(|g| &g.content_signals).collect()
     }
 
     /// The group that decided `verdict` (given by this file), see [`Verdict::group_index`].
@@ -525,7 +517,6 @@ enum Key {
 #[derive(Default)]
 struct Builder {
     groups: Vec<Group>,
-    content_signals: Vec<ContentSignalLine>,
     sitemaps: Vec<String>,
     default_crawl_delay: Option<f64>,
     stats: ParseStats,
@@ -580,10 +571,10 @@ impl Builder {
             Key::Unknown => {
                 self.stats.unknown_directives += 1;
                 if key.eq_ignore_ascii_case(b"content-signal") {
-                    let signal = ContentSignalLine::parse(value, line_num);
+                    // Before any group it applies to no one, as a rule there does.
                     match self.groups.last_mut() {
-                        Some(group) => group.content_signals.push(signal),
-                        None => self.content_signals.push(signal),
+                        Some(group) => group.content_signals.push(ContentSignalLine::parse(value, line_num)),
+                        None => self.stats.rules_outside_groups += 1,
                     }
                     return;
                 }
@@ -605,7 +596,6 @@ impl Builder {
     fn finish(self) -> Robots {
         Robots {
             groups: self.groups,
-            content_signals: self.content_signals,
             sitemaps: self.sitemaps,
             default_crawl_delay: self.default_crawl_delay,
             stats: self.stats,

@@ -21,9 +21,9 @@ pub(crate) const ANY_AGENT: &str = "SomeOtherCrawler";
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(deny_unknown_fields))]
 pub struct ContentSignalEntry {
-    /// The user-agent lines of the group it stands in, one per line; `null` for a line before
-    /// any group (it applies to every crawler).
-    pub group: Option<String>,
+    /// The user-agent lines of the group it stands in, one per line. A line before any group
+    /// applies to no one (RFC 9309) and is not reported.
+    pub group: String,
     /// 1-based line number in robots.txt.
     #[cfg_attr(feature = "schema", schemars(range(min = 1)))]
     pub line: usize,
@@ -41,7 +41,7 @@ pub struct ContentSignalEntry {
 }
 
 impl ContentSignalEntry {
-    fn new(group: Option<String>, l: &ContentSignalLine) -> ContentSignalEntry {
+    fn new(group: String, l: &ContentSignalLine) -> ContentSignalEntry {
         let mut issues: Vec<String> = l.malformed.iter().map(|p| format!("`{p}` is no name=value pair")).collect();
         for (name, value) in &l.signals {
             if !KNOWN_SIGNALS.contains(&name.as_str()) {
@@ -73,8 +73,8 @@ pub struct ContentSignalReport {
     pub present: bool,
     /// Every line, in file order, with the group it belongs to.
     pub lines: Vec<ContentSignalEntry>,
-    /// The signals that apply to a crawler no group names (the lines before any group and
-    /// those of the `User-agent: *` groups; the last word wins): `search`.
+    /// The signals that apply to a crawler no group names (those of the `User-agent: *`
+    /// groups; the last word wins): `search`.
     pub search: Option<String>,
     /// Likewise `ai-input`.
     pub ai_input: Option<String>,
@@ -95,10 +95,9 @@ impl ContentSignalReport {
     /// Reads the content signals of `robots` (`None`: no robots.txt).
     pub fn new(robots: Option<&Robots>) -> ContentSignalReport {
         let Some(robots) = robots else { return ContentSignalReport::absent() };
-        let mut lines: Vec<ContentSignalEntry> =
-            robots.global_content_signals().iter().map(|l| ContentSignalEntry::new(None, l)).collect();
+        let mut lines: Vec<ContentSignalEntry> = Vec::new();
         for group in robots.groups() {
-            lines.extend(group.content_signals.iter().map(|l| ContentSignalEntry::new(Some(group.agent_lines()), l)));
+            lines.extend(group.content_signals.iter().map(|l| ContentSignalEntry::new(group.agent_lines(), l)));
         }
         lines.sort_by_key(|l| l.line);
         if lines.is_empty() {
@@ -196,7 +195,7 @@ mod tests {
     use super::*;
 
     /// A robots.txt as a CDN manages it: the signals in the `*` group, a stricter group for
-    /// two crawlers, and a line before any group.
+    /// two crawlers, and a line before any group (which applies to no one).
     const MANAGED: &str = "# content signals\nContent-Signal: ai-input=yes\n\nUser-agent: *\nContent-Signal: search=yes, ai-train=no\nAllow: /\n\nUser-agent: Bytespider\nUser-agent: Amazonbot\nContent-Signal: search=no; ai-train=no, color=blue, nonsense\nDisallow: /\n";
 
     #[test]
@@ -204,31 +203,29 @@ mod tests {
         let robots = Robots::parse(MANAGED.as_bytes());
         let r = ContentSignalReport::new(Some(&robots));
         assert!(r.present);
-        assert_eq!(r.lines.len(), 3);
-        assert_eq!(
-            (r.lines[0].group.as_deref(), r.lines[0].line, r.lines[0].ai_input.as_deref()),
-            (None, 2, Some("yes"))
-        );
-        let star = &r.lines[1];
+        // The line before any group applies to no one.
+        assert_eq!(r.lines.len(), 2);
+        assert_eq!(robots.stats().rules_outside_groups, 1);
+        let star = &r.lines[0];
         assert_eq!(
             (
-                star.group.as_deref(),
+                star.group.as_str(),
                 star.line,
                 star.search.as_deref(),
                 star.ai_train.as_deref(),
                 star.ai_input.as_deref()
             ),
-            (Some("User-agent: *"), 5, Some("yes"), Some("no"), None)
+            ("User-agent: *", 5, Some("yes"), Some("no"), None)
         );
         assert!(star.issues.is_empty());
-        let strict = &r.lines[2];
-        assert_eq!(strict.group.as_deref(), Some("User-agent: Bytespider\nUser-agent: Amazonbot"));
+        let strict = &r.lines[1];
+        assert_eq!(strict.group, "User-agent: Bytespider\nUser-agent: Amazonbot");
         assert_eq!(strict.search.as_deref(), Some("no"));
         assert_eq!(strict.issues, ["`nonsense` is no name=value pair", "unknown signal `color`"]);
-        // For crawlers in general: the line before any group, then the `*` group.
+        // For crawlers in general: the `*` group.
         assert_eq!(
             (r.search.as_deref(), r.ai_input.as_deref(), r.ai_train.as_deref()),
-            (Some("yes"), Some("yes"), Some("no"))
+            (Some("yes"), None, Some("no"))
         );
         assert_eq!(r.search_denied_to, ["Bytespider", "Amazonbot"]);
         assert!(r.denies_search());
