@@ -27,6 +27,12 @@
 //!   [`ai_bot_access`] gives the same reading as [`BotAccess`], and
 //!   [`RobotsTxtReport`] is the `robots_txt` object of `/api/ai-readiness`.
 //!
+//! - [`ContentSignalReport`]: the robots.txt `Content-Signal:` lines (`search`, `ai-input`,
+//!   `ai-train`) per RFC 9309 group, explained; `search=no` counts, `ai-train=no` does not.
+//! - [`DocKind`]: validators of the agent discovery documents (AI catalog with the checks of
+//!   Lighthouse's `ard-schema` audit, MCP server card, A2A agent card, RFC 9727 API catalog,
+//!   RFC 9728 protected-resource metadata), each problem a [`DocFinding`] with its JSON path.
+//!   Pure, like the rest: not yet fetched by the readiness endpoint.
 //! - [`SemanticHtml`]: landmarks and the heading outline of an audit-core [`audit_core::Page`].
 //! - [`ai_readiness`]: the `/api/ai-readiness` body ([`AiReadiness`]), scored by
 //!   [`READINESS_POINTS`].
