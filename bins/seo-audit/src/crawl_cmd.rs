@@ -279,6 +279,30 @@ impl ReportSource {
             .collect())
     }
 
+    /// The title of each failed page rule's finding, by `(page URL, rule id)`: the store
+    /// keeps it as the finding's detail.
+    fn finding_titles(&self) -> Result<std::collections::HashMap<(String, String), String>, store::Error> {
+        let mut titles = std::collections::HashMap::new();
+        for count in self.store.crawl_issue_counts(&self.crawl_id)? {
+            if count.kind != store::IssueKind::Page {
+                continue;
+            }
+            let mut after = None;
+            loop {
+                let (issues, next) =
+                    self.store.crawl_issues(&self.crawl_id, &count.rule_id, after, store::CRAWL_SITE_BATCH)?;
+                for issue in issues.into_iter().filter(|i| i.kind == store::IssueKind::Page) {
+                    titles.insert((issue.url, issue.rule_id), issue.detail);
+                }
+                match next {
+                    Some(n) => after = Some(n),
+                    None => break,
+                }
+            }
+        }
+        Ok(titles)
+    }
+
     /// Each URL the crawl fetched or skipped, in crawl order, as a row of the pages table;
     /// store errors become `E` by `error`.
     fn each_page<E>(
@@ -550,7 +574,7 @@ fn ci_report(
     source: &ReportSource,
     write: impl FnOnce(&crate::ci_formats::CrawlFailures<'_>) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
-    use crate::ci_formats::{CrawlFailures, CrawlPage, SiteHit, SiteIssue};
+    use crate::ci_formats::{CrawlFailures, CrawlPage, PageFailure, SiteHit, SiteIssue};
     let mut audited: Vec<(String, u32, Vec<String>)> = Vec::new();
     source.each_page(store_io, |row| {
         if let Some(score) = row.score {
@@ -558,6 +582,7 @@ fn ci_report(
         }
         Ok(())
     })?;
+    let titles = source.finding_titles().map_err(store_io)?;
     let site = r
         .issues
         .iter()
@@ -578,7 +603,17 @@ fn ci_report(
         site_score: r.site_score,
         pages: audited
             .iter()
-            .map(|(url, score, failed)| CrawlPage { url, score: *score, failed_rules: failed })
+            .map(|(url, score, failed)| CrawlPage {
+                url,
+                score: *score,
+                failed: failed
+                    .iter()
+                    .map(|id| PageFailure {
+                        id,
+                        title: titles.get(&(url.clone(), id.clone())).map_or("", String::as_str),
+                    })
+                    .collect(),
+            })
             .collect(),
         site,
     };

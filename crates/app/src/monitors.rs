@@ -52,6 +52,8 @@ pub fn bot_facts(fetch: &fetch::FetchConfig, monitor_interval_s: u64, badge_audi
         text_timeout: fetch.text_timeout,
         text_max_bytes: fetch.text_max_bytes,
         monitor_interval_s,
+        crawl_in_flight: crawl::DEFAULT_MAX_IN_FLIGHT,
+        crawl_max_delay: crawl::MAX_CRAWL_DELAY,
         badge_audits: badge_audits.then_some(crate::badges::BADGE_AUDIT_COOLDOWN),
     }
 }

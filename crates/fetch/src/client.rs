@@ -82,8 +82,39 @@ impl Default for FetchConfig {
 
 impl FetchConfig {
     /// The user agent sent with every request: `SeoAuditBot/<version> (+<base_url>/bot)`.
+    ///
+    /// A webmaster reads it in their logs and follows the link, so it must lead somewhere
+    /// they can reach: while the base URL is an address only this machine or its network
+    /// can open (the default `http://127.0.0.1:8080`, `localhost`, a private address), it
+    /// names the project's public description of the bot ([`crate::PUBLIC_BOT_PAGE`])
+    /// instead.
     pub fn user_agent(&self) -> String {
-        format!("SeoAuditBot/{} (+{}/bot)", env!("CARGO_PKG_VERSION"), self.base_url.trim_end_matches('/'))
+        let base = self.base_url.trim_end_matches('/');
+        if reachable_from_outside(base) {
+            format!("SeoAuditBot/{} (+{base}/bot)", env!("CARGO_PKG_VERSION"))
+        } else {
+            format!("SeoAuditBot/{} (+{})", env!("CARGO_PKG_VERSION"), crate::PUBLIC_BOT_PAGE)
+        }
+    }
+}
+
+/// Whether `base` is an http(s) address someone on the internet could open: not a loopback,
+/// private, link-local or unspecified address, nor `localhost`.
+fn reachable_from_outside(base: &str) -> bool {
+    let Ok(url) = url::Url::parse(base) else { return false };
+    match url.host() {
+        Some(url::Host::Domain(name)) => {
+            let name = name.trim_end_matches('.').to_ascii_lowercase();
+            name != "localhost" && !name.ends_with(".localhost")
+        }
+        Some(url::Host::Ipv4(ip)) => {
+            !(ip.is_loopback() || ip.is_private() || ip.is_link_local() || ip.is_unspecified())
+        }
+        Some(url::Host::Ipv6(ip)) => {
+            let local = (ip.segments()[0] & 0xfe00) == 0xfc00 || (ip.segments()[0] & 0xffc0) == 0xfe80;
+            !(ip.is_loopback() || ip.is_unspecified() || local)
+        }
+        None => false,
     }
 }
 
@@ -488,5 +519,23 @@ mod tests {
             config.user_agent(),
             format!("SeoAuditBot/{} (+https://audit.example/bot)", env!("CARGO_PKG_VERSION"))
         );
+    }
+
+    #[test]
+    fn user_agent_of_an_inner_base_url_names_the_public_bot_page() {
+        let public = format!("SeoAuditBot/{} (+{})", env!("CARGO_PKG_VERSION"), crate::PUBLIC_BOT_PAGE);
+        for base in [
+            crate::DEFAULT_BASE_URL,
+            "http://localhost:8080",
+            "http://[::1]:8080/",
+            "http://10.0.0.5",
+            "http://0.0.0.0:8080",
+            "not a url",
+        ] {
+            let config = FetchConfig { base_url: base.into(), ..FetchConfig::default() };
+            assert_eq!(config.user_agent(), public, "{base}");
+        }
+        let config = FetchConfig { base_url: "http://203.0.113.7:8080".into(), ..FetchConfig::default() };
+        assert!(config.user_agent().ends_with("(+http://203.0.113.7:8080/bot)"));
     }
 }

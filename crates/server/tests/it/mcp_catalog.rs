@@ -171,6 +171,26 @@ fn tools_match_the_spec_table() {
     assert_eq!(defs.iter().filter(|t| t.category == Category::Public).count(), 3);
 }
 
+/// The README and docs/SECURITY.md count the agent tools; the count is the catalog's, so a
+/// tool added without a word in them fails here.
+#[test]
+fn the_readme_and_security_page_count_the_tools_of_the_catalog() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let read = |p: &str| std::fs::read_to_string(root.join(p)).unwrap_or_else(|e| panic!("{p}: {e}"));
+    let tools = &mcp::catalog().tools;
+    let keyed = tools.iter().filter(|t| t.category == Category::Write).count();
+    let readme = read("README.md").split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(readme.contains(&format!("with {} tools", tools.len())), "README.md: the tool count is not {}", tools.len());
+    // The README names the crawls: the command, the REST route and the tools.
+    for name in ["seo-audit crawl", "POST /api/v1/crawls", "crawl_site", "crawl_status"] {
+        assert!(readme.contains(name), "README.md does not mention {name}");
+        assert!(tools.iter().any(|t| name.contains(' ') || t.name == name), "{name} is not a tool");
+    }
+    let security = read("docs/SECURITY.md").split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(security.contains(&format!("all {} agent tools", tools.len())), "docs/SECURITY.md: not {}", tools.len());
+    assert!(security.contains(&format!("the other {keyed} answer")), "docs/SECURITY.md: not {keyed} keyed tools");
+}
+
 #[test]
 fn input_enums_and_limits_are_those_of_the_spec() {
     let cases: [(&str, &str, &[&str]); 5] = [
