@@ -422,10 +422,17 @@ impl Crawls {
                 };
                 // Serialising plain numbers and flags cannot fail.
                 let summary_json = serde_json::to_string(&stored_summary).ok();
+                // camelCase like every other event's data (docs/API.md, "Webhooks"); the
+                // snake_case names this event was first sent with stay beside them for one
+                // version, for receivers written against them.
                 let event = json!({
-                    "crawl_id": key,
+                    "crawlId": key,
                     "url": url,
                     "state": state.as_str(),
+                    "siteScore": site_score,
+                    "pagesDone": summary.progress.done,
+                    "pagesFailed": summary.progress.failed,
+                    "crawl_id": key,
                     "site_score": site_score,
                     "pages_done": summary.progress.done,
                     "pages_failed": summary.progress.failed,

@@ -343,10 +343,16 @@ async fn a_finished_crawl_fires_crawl_completed_to_its_owner() {
     }
     let event = event.expect("the crawl.completed delivery");
     assert_eq!(event["event"], "crawl.completed", "{event}");
-    assert_eq!(event["data"]["crawl_id"], id.as_str());
+    // camelCase, as every other event's data.
+    assert_eq!(event["data"]["crawlId"], id.as_str());
     assert_eq!(event["data"]["state"], "completed");
-    assert_eq!(event["data"]["site_score"], done["site_score"]);
-    assert_eq!(event["data"]["pages_done"], done["progress"]["pages_done"]);
+    assert_eq!(event["data"]["siteScore"], done["site_score"]);
+    assert_eq!(event["data"]["pagesDone"], done["progress"]["pages_done"]);
+    assert_eq!(event["data"]["pagesFailed"], done["progress"]["pages_failed"]);
+    // The first names are kept for this version, for receivers that read them.
+    for (old, new) in [("crawl_id", "crawlId"), ("site_score", "siteScore"), ("pages_done", "pagesDone")] {
+        assert_eq!(event["data"][old], event["data"][new], "{old}");
+    }
 }
 
 #[tokio::test]
