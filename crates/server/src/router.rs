@@ -232,6 +232,10 @@ where
                 }
                 None => {}
             }
+            // A 500 says nothing of its cause, so the one thing a client can bring to the
+            // operator is the id the cause was logged with: the body carries it too, for
+            // clients that keep bodies and drop headers.
+            let e = if e.code == "internal" { e.with_request_id(&request_id) } else { e };
             e.into_response()
         }
     };

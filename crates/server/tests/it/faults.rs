@@ -47,6 +47,12 @@ async fn check_audits_refused(t: &TestServer, page: &str, key: &str) {
     )
     .await;
     batch.assert_error(500, "internal");
+    // The body names the request id the cause was logged with (the header's).
+    for a in [&anonymous, &keyed, &batch] {
+        let id = a.header("x-request-id").expect("x-request-id");
+        assert_eq!(a.body["error"]["details"]["request_id"], id, "{}", a.raw);
+        assert!(a.body["error"]["message"].as_str().unwrap().contains(id), "{}", a.raw);
+    }
     assert!(!anonymous.raw.contains(".db"), "no internals in the body: {}", anonymous.raw);
     assert_eq!(t.db(|s| s.count_audits()).unwrap(), before, "nothing stored while the database was away");
 }
