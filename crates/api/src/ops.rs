@@ -655,9 +655,9 @@ pub static LIST_AUDITS: Operation = Operation {
         },
         Response {
             status: "400",
-            description: "`invalid_parameter` (`details.parameter`): a malformed `cursor`, a `since` that is not \
-        RFC 3339, a `limit` outside 1..100, an empty or invalid `url`, a `domain` that is not a \
-        domain name.",
+            description: "`invalid_request` (`details.parameter`): a malformed `cursor`, a `since` that is not \
+        RFC 3339, a `limit` outside 1..100, a `domain` that is not a domain name; `invalid_url`: an \
+        invalid `url`.",
             headers: &[],
             content: Content::Json(answer::<crate::ErrorBody>),
         },
@@ -744,8 +744,8 @@ pub static HISTORY: Operation = Operation {
         },
         Response {
             status: "400",
-            description: "`missing_parameter` (`url`), or `invalid_parameter` (`details.parameter`): an invalid \
-        `url`, a `limit` outside 1..500.",
+            description: "`missing_parameter` (`url`), `invalid_url` (an invalid `url`), or `invalid_request` \
+        (`details.parameter`): a `limit` outside 1..500.",
             headers: &[],
             content: Content::Json(answer::<crate::ErrorBody>),
         },

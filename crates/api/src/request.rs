@@ -93,8 +93,14 @@ pub fn parse_batch(body: &Value) -> Result<(Vec<String>, Format), Refusal> {
                 .iter()
                 .map(|v| v.as_str().map(str::to_string))
                 .collect::<Option<Vec<_>>>()
-                .ok_or_else(|| Refusal::invalid_request("Every entry of `urls` must be a string."))?,
-            Some(_) => return Err(Refusal::invalid_request("The field `urls` must be an array of strings.")),
+                .ok_or_else(|| {
+                    Refusal::invalid_request("The field `urls` must be an array of strings.")
+                        .with_details(json!({ "parameter": "urls" }))
+                })?,
+            Some(_) => {
+                return Err(Refusal::invalid_request("The field `urls` must be an array of strings.")
+                    .with_details(json!({ "parameter": "urls" })))
+            }
         };
     if urls.is_empty() || urls.len() > MAX_BATCH_URLS {
         return Err(Refusal::invalid_request(format!(
@@ -106,7 +112,10 @@ pub fn parse_batch(body: &Value) -> Result<(Vec<String>, Format), Refusal> {
     let format = match obj.get("format") {
         None | Some(Value::Null) => Format::Json,
         Some(Value::String(s)) => parse_format(Some(s))?,
-        Some(_) => return Err(Refusal::invalid_request("The field `format` must be a string.")),
+        Some(_) => {
+            return Err(Refusal::invalid_request("The field `format` must be `json` or `compact`.")
+                .with_details(json!({ "parameter": "format", "allowed": ["json", "compact"] })))
+        }
     };
     Ok((urls, format))
 }
@@ -136,7 +145,7 @@ pub fn body_render(body: &Value) -> Result<bool, Refusal> {
     match body.get("render") {
         None | Some(Value::Null) => Ok(false),
         Some(Value::Bool(b)) => Ok(*b),
-        Some(_) => Err(Refusal::invalid_request("The field `render` must be a boolean.")
+        Some(_) => Err(Refusal::invalid_request("The field `render` must be true or false.")
             .with_details(json!({ "parameter": "render" }))),
     }
 }
@@ -153,7 +162,7 @@ pub fn url_body(body: &Value) -> Result<String, Refusal> {
         None | Some(Value::Null) => Err(Refusal::missing_parameter("url")),
         Some(Value::String(s)) if s.trim().is_empty() => Err(Refusal::missing_parameter("url")),
         Some(Value::String(s)) => Ok(s.clone()),
-        Some(_) => Err(Refusal::invalid_request("The field `url` must be a string.")),
+        Some(_) => Err(Refusal::invalid_request("The field `url` must be a string.").with_details(json!({ "parameter": "url" }))),
     }
 }
 

@@ -29,7 +29,6 @@ pub const MAX_BATCH_URLS: usize = 10;
 pub const ERROR_CODES: &[&str] = &[
     "invalid_request",
     "missing_parameter",
-    "invalid_parameter",
     "invalid_url",
     "unauthorized",
     "forbidden",

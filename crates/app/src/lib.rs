@@ -66,7 +66,7 @@ pub use accounts::{SubscribeError, UsageFacts, MAX_WEBHOOKS_PER_USER};
 pub use audit::{audit_record, page_text, App, AuditOptions, Audited, Events, Paid, MAX_STORED_TEXT, RENDER_UNITS};
 pub use badges::BadgeQueue;
 pub use compare::Comparison;
-pub use error::{AppError, GEO_SETTINGS, INTERNAL_MESSAGE, OVERLOADED_MESSAGE, RENDER_INSTALL};
+pub use error::{AppError, CURSOR_EXPECTED, GEO_SETTINGS, INTERNAL_MESSAGE, OVERLOADED_MESSAGE, RENDER_INSTALL};
 pub use geo::{GeoService, GeoSettings};
 pub use lease::DEFAULT_LEASE;
 pub use monitors::{AlertRule, Monitors, OwnedMonitor};

@@ -39,7 +39,7 @@ pub fn parse_limit(raw: Option<&str>) -> Result<usize, AppError> {
             .parse::<usize>()
             .ok()
             .filter(|n| (1..=MAX_PAGE_LIMIT).contains(n))
-            .ok_or_else(|| AppError::invalid_parameter("limit", "`limit` must be an integer from 1 to 500.")),
+            .ok_or_else(|| AppError::invalid_parameter("limit", format!("a whole number from 1 to {MAX_PAGE_LIMIT}"))),
     }
 }
 
@@ -105,13 +105,13 @@ fn not_found(id: &str) -> AppError {
     AppError::refused("not_found", format!("No crawl {id:?} of this caller."))
 }
 
-/// Reads a paging cursor (`invalid_parameter` when it is not one this API gave).
+/// Reads a paging cursor (`invalid_request` naming `cursor` when it is not one this API gave).
 fn cursor(raw: Option<&str>) -> Result<Option<i64>, AppError> {
     raw.map(|c| {
         c.parse::<i64>()
             .ok()
             .filter(|n| *n >= 0)
-            .ok_or_else(|| AppError::invalid_parameter("cursor", "Not a cursor this API gave."))
+            .ok_or_else(|| AppError::invalid_parameter("cursor", crate::CURSOR_EXPECTED))
     })
     .transpose()
 }
@@ -139,7 +139,7 @@ impl Crawls {
     /// limit ([`tier_max_pages`]); the crawl then runs in the background.
     ///
     /// # Errors
-    /// The audit's URL and fetch errors, `invalid_parameter` for bad prefixes, or the store.
+    /// The audit's URL and fetch errors, `invalid_request` for bad prefixes, or the store.
     pub async fn start(
         &self,
         request: CrawlRequest,
@@ -209,7 +209,7 @@ impl Crawls {
     /// A page of the URLs of `owner`'s crawl `id`, after `cursor`.
     ///
     /// # Errors
-    /// `not_found`, `invalid_parameter` (the cursor), or the store.
+    /// `not_found`, `invalid_request` (the cursor), or the store.
     pub async fn pages(
         &self,
         owner: Option<&str>,
@@ -229,7 +229,7 @@ impl Crawls {
     /// crawl `id`, with the linking page where there is one.
     ///
     /// # Errors
-    /// `not_found` (the crawl, or no such rule), `invalid_parameter` (the cursor), or the
+    /// `not_found` (the crawl, or no such rule), `invalid_request` (the cursor), or the
     /// store.
     pub async fn issue(
         &self,

@@ -115,7 +115,7 @@ async fn export_crawl(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let identity = caller(&ctx).await?;
     let format = ctx.query("format").unwrap_or_else(|| "json".to_string());
     if format != "csv" && format != "json" {
-        return Err(app::AppError::invalid_parameter("format", "`format` must be `csv` or `json`.").into());
+        return Err(app::AppError::invalid_parameter("format", "`csv` or `json`").into());
     }
     let (crawl, pages) = ctx.state.crawls.all_pages(identity.user_id(), &id_of(&ctx)).await?;
     if format == "csv" {

@@ -132,7 +132,19 @@ async fn a_site_is_crawled_and_read_back() {
     assert_eq!(a.status, 200);
     validate_documented("GET", "/api/v1/crawls/{id}/export", &a);
     assert_eq!(a.body["pages"].as_array().unwrap().len(), 7);
-    get(&t, &format!("/api/v1/crawls/{id}/export?format=xml"), None).await.assert_error(400, "invalid_parameter");
+    let a = get(&t, &format!("/api/v1/crawls/{id}/export?format=xml"), None).await;
+    a.assert_error(400, "invalid_request");
+    assert_eq!(a.body["error"]["details"]["parameter"], "format");
+    // A bad cursor or limit is worded as the stored audits' are, every route one sentence.
+    for (query, parameter) in [("cursor=garbage", "cursor"), ("limit=0", "limit"), ("limit=ten", "limit")] {
+        let a = get(&t, &format!("/api/v1/crawls/{id}/pages?{query}"), None).await;
+        a.assert_error(400, "invalid_request");
+        assert_eq!(a.body["error"]["details"]["parameter"], parameter, "{query}");
+        let message = a.body["error"]["message"].as_str().unwrap();
+        assert!(message.starts_with(&format!("The parameter `{parameter}` must be ")), "{message}");
+    }
+    let a = get(&t, &format!("/api/v1/crawls/{id}/pages?cursor=garbage"), None).await;
+    assert_eq!(a.body["error"]["message"], format!("The parameter `cursor` must be {}.", app::CURSOR_EXPECTED));
 
     // The human report page, reached from the crawl's JSON.
     let page = t.client.get(t.url(done["report_url"].as_str().unwrap())).send().await.unwrap();
@@ -183,8 +195,15 @@ async fn a_key_sees_only_its_own_crawls_and_bad_starts_create_nothing() {
     start(&t, Some(&key), json!({"url": site.url("/notes.txt")})).await.assert_error(422, "not_html");
     start(&t, Some(&key), json!({"url": "http://10.1.2.3/"})).await.assert_error(422, "blocked_target");
     start(&t, Some(&key), json!({})).await.assert_error(400, "missing_parameter");
-    start(&t, Some(&key), json!({"url": site.url("/"), "max_pages": 0})).await.assert_error(400, "invalid_parameter");
-    start(&t, Some(&key), json!({"url": site.url("/"), "colour": "red"})).await.assert_error(400, "invalid_request");
+    let a = start(&t, Some(&key), json!({"url": site.url("/"), "max_pages": 0})).await;
+    a.assert_error(400, "invalid_request");
+    assert_eq!(a.body["error"]["details"]["parameter"], "max_pages");
+    let a = start(&t, Some(&key), json!({"url": site.url("/"), "colour": "red"})).await;
+    a.assert_error(400, "invalid_request");
+    assert_eq!(a.body["error"]["details"]["parameter"], "colour");
+    // A wrong type is worded as on every other body (the audit's, the webhooks').
+    let a = start(&t, Some(&key), json!({"url": site.url("/"), "render": "yes"})).await;
+    assert_eq!(a.body["error"]["message"], "The field `render` must be true or false.");
     assert_eq!(t.db(|s| s.list_crawls(&record.user_id, 100).unwrap().len()), before);
 }
 
