@@ -224,7 +224,11 @@ async fn bad_parameters_and_keys_are_refused() {
     }
 
     for path in ["/api/v1/audits", "/api/v1/audits/some-id"] {
-        get(&t, path, None).await.assert_error(401, "unauthorized");
+        let a = get(&t, path, None).await;
+        a.assert_error(401, "unauthorized");
+        // A remote caller is sent to the operator, never told to run the operator's command.
+        let message = a.body["error"]["message"].as_str().unwrap();
+        assert!(message.contains("ask the operator") && !message.contains("keys create"), "{message}");
         let a = get(&t, path, Some(&hooks_only)).await;
         a.assert_error(403, "forbidden");
         assert_eq!(a.body["error"]["details"]["scope"], "audit");

@@ -807,6 +807,7 @@ fn server_info_tells_agents_what_is_public_and_how_to_get_a_key() {
     for t in calls::tool_names() {
         assert!(info.instructions.contains(&t), "instructions do not mention {t}");
     }
-    assert!(info.instructions.contains("keys create"));
+    assert!(info.instructions.contains("ask the operator"));
+    assert!(!info.instructions.contains("keys create"), "a remote agent cannot run the operator's command");
     assert!(info.instructions.contains("x-api-key"));
 }
