@@ -10,6 +10,8 @@
 //! served and the rendered page is pure and lives in `audit-core`.
 
 mod browser;
+
+pub use browser::{reap_orphans, Reaped, PROFILE_OWNER_FILE, PROFILE_PREFIX};
 mod tab;
 
 use std::path::PathBuf;
@@ -192,6 +194,12 @@ impl Renderer {
     /// # Errors
     /// [`RenderError::NotConfigured`] when no Chromium binary is found.
     pub fn new(config: RenderConfig, fetcher: fetch::Fetcher) -> Result<Renderer, RenderError> {
+        // A service killed before it could clean up left its browser running and its
+        // profile on disk; the next start takes them away.
+        let reaped = browser::reap_orphans(&std::env::temp_dir());
+        if reaped != browser::Reaped::default() {
+            tracing::info!(browsers = reaped.browsers, profiles = reaped.profiles, "reaped what a killed service left");
+        }
         let chromium = browser::find_chromium(config.chromium.as_deref())?;
         let tabs = Semaphore::new(config.tabs.max(1));
         Ok(Renderer {

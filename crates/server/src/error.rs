@@ -238,6 +238,7 @@ mod tests {
         let refused = ApiError::from(app::FetchError::Connect {
             host: "a.example".into(),
             failure: app::ConnectFailure::Refused,
+            http_url: None,
             detail: "tcp connect error: connection refused (os error 111)".into(),
         });
         check(refused.clone(), 502, "target_unreachable");

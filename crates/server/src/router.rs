@@ -189,7 +189,17 @@ where
     // The metrics' route label: the template, never the path (crate::metrics).
     let mut template = telemetry::UNMATCHED_ROUTE;
 
+    // A loopback listener answers only requests that name it (DNS-rebinding protection,
+    // docs/SECURITY.md); `/api/mcp` refuses the same requests itself, in JSON-RPC.
+    let foreign = parts.extensions.get::<crate::host::PublicListener>().is_some()
+        && state.config.listen.ip().is_loopback()
+        && parts.uri.path() != "/api/mcp"
+        && !crate::host::names_this_server(&parts.uri, &parts.headers, &state.config);
     let result = match route_in(table, &parts.method, parts.uri.path()) {
+        _ if foreign => Err(ApiError::forbidden(
+            "host",
+            "This service listens on loopback and answers only requests addressed to localhost, 127.0.0.1, [::1] or the host of its base_url (DNS-rebinding protection).",
+        )),
         Err(e) => Err(e),
         Ok((route, params)) => {
             template = route.path;

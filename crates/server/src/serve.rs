@@ -175,6 +175,7 @@ async fn serve_listener(state: AppState, listener: http_serve::Listener) -> Resu
         let state = state.clone();
         move |mut req: http::Request<Incoming>, peer: SocketAddr| {
             req.extensions_mut().insert(PeerAddr(peer));
+            req.extensions_mut().insert(crate::host::PublicListener);
             handle(state.clone(), req)
         }
     };
