@@ -913,7 +913,7 @@ mod tests {
         let all = [
             Error::InvalidUrl(String::new()),
             Error::Blocked { host: String::new(), addr: None, reason: "" },
-            Error::Connect { host: String::new(), failure: ConnectFailure::Refused, detail: String::new() },
+            Error::Connect { host: String::new(), failure: ConnectFailure::Refused, http_url: None, detail: String::new() },
             Error::Timeout { host: String::new(), phase: TimeoutPhase::Answer, limit_ms: 1 },
             Error::NotHtml { content_type: String::new() },
             Error::TooLarge { limit: 0 },
