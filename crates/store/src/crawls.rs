@@ -352,7 +352,10 @@ impl Store {
 
     /// The newest completed crawl made without a key (a public one, as audits made without a
     /// key are) whose start URL is on one of `hosts` (lower case, e.g. a domain and its
-    /// `www.` form), for the domain's report page. Crawls made with a key are never returned.
+    /// `www.` form), for the domain's report page. Crawls made with a key are never returned,
+    /// nor crawls whose start URL has a query string or fragment: the report is public, and
+    /// such a URL often carries a private value of whoever started the crawl (a session id,
+    /// a token), which the crawl's pages would show.
     pub fn newest_public_crawl(&self, hosts: &[String]) -> Result<Option<Crawl>> {
         /// Candidates looked at: the newest public completed crawls whose URL starts like a
         /// host's (`LIKE` is only a first sieve: `_` matches any character, the host is then
@@ -368,8 +371,11 @@ impl Store {
                     |row| Ok((row.get::<String>(0)?, row.get::<String>(1)?)),
                 )?;
                 let on_host = candidates.into_iter().find(|(_, url)| {
-                    url::Url::parse(url).ok().and_then(|u| u.host_str().map(str::to_ascii_lowercase)).as_deref()
-                        == Some(host.as_str())
+                    url::Url::parse(url).ok().is_some_and(|u| {
+                        u.query().is_none()
+                            && u.fragment().is_none()
+                            && u.host_str().map(str::to_ascii_lowercase).as_deref() == Some(host.as_str())
+                    })
                 });
                 if let Some((id, _)) = on_host {
                     let crawl = load_crawl(db, &id)?;

@@ -562,4 +562,27 @@ async fn report_links_the_newest_public_crawl_of_the_domain() {
     let link = format!(r#"href="{}/crawls/{id}""#, t.base);
     assert!(after.raw.contains(&link), "{link} not in {}", after.raw);
     assert_documented_media("GET", "/report/{domain}", 200, "text/html");
+
+    // A newer crawl whose start URL carries a query (a caller's session id) is not linked:
+    // its pages would show that query to anyone reading the public report.
+    let private = Answer::from(
+        t.client
+            .post(t.url("/api/v1/crawls"))
+            .json(&serde_json::json!({"url": site.url("/?session=s3cr3t")}))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(private.status, 202, "{}", private.raw);
+    let private_id = private.body["crawl"]["id"].as_str().unwrap().to_string();
+    for _ in 0..300 {
+        if t.get(&format!("/api/v1/crawls/{private_id}")).await.body["crawl"]["finished_at"].is_string() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let report = t.get("/report/localhost").await;
+    assert!(report.raw.contains(&link), "the clean crawl is still linked: {}", report.raw);
+    assert!(!report.raw.contains(&private_id) && !report.raw.contains("s3cr3t"), "{}", report.raw);
 }
