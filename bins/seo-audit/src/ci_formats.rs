@@ -441,7 +441,11 @@ pub fn crawl_junit(crawl: &CrawlFailures<'_>, timestamp: &str) -> String {
             Some(issue) => {
                 failures += 1;
                 let n = issue.findings.len();
-                let mut text = format!("Check failed: \u{201c}{}\u{201d} on {n} URL{}\n", rule.name, if n == 1 { "" } else { "s" });
+                let mut text = format!(
+                    "Check failed: \u{201c}{}\u{201d} on {n} URL{}\n",
+                    rule.name,
+                    if n == 1 { "" } else { "s" }
+                );
                 for hit in &issue.findings {
                     let _ = writeln!(text, "{}  {}", hit.url, site_message(&rule, hit));
                 }
@@ -449,7 +453,11 @@ pub fn crawl_junit(crawl: &CrawlFailures<'_>, timestamp: &str) -> String {
                 let _ = write!(
                     cases,
                     ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n",
-                    xml(&format!("Check failed: \u{201c}{}\u{201d} ({n} URL{})", rule.name, if n == 1 { "" } else { "s" })),
+                    xml(&format!(
+                        "Check failed: \u{201c}{}\u{201d} ({n} URL{})",
+                        rule.name,
+                        if n == 1 { "" } else { "s" }
+                    )),
                     rule.severity.as_str(),
                     xml(&text)
                 );

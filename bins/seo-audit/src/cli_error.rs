@@ -98,7 +98,9 @@ fn io_words(e: &io::Error) -> &'static str {
         io::ErrorKind::ConnectionReset | io::ErrorKind::ConnectionAborted | io::ErrorKind::UnexpectedEof => {
             "the database server closed the connection"
         }
-        io::ErrorKind::HostUnreachable | io::ErrorKind::NetworkUnreachable => "no network route leads to the database server",
+        io::ErrorKind::HostUnreachable | io::ErrorKind::NetworkUnreachable => {
+            "no network route leads to the database server"
+        }
         io::ErrorKind::NotFound => "the file or its directory does not exist. Check --data (SEO_AUDIT_DATA)",
         io::ErrorKind::PermissionDenied => "this user may not read or write it. Check the permissions of --data",
         io::ErrorKind::ReadOnlyFilesystem => "it is on a read-only file system",

@@ -86,22 +86,19 @@ pub fn parse_batch(body: &Value) -> Result<(Vec<String>, Format), Refusal> {
     let Some(obj) = body.as_object() else {
         return Err(Refusal::invalid_request("The request body must be a JSON object with `urls`."));
     };
-    let urls =
-        match obj.get("urls") {
-            None | Some(Value::Null) => return Err(Refusal::missing_parameter("urls")),
-            Some(Value::Array(items)) => items
-                .iter()
-                .map(|v| v.as_str().map(str::to_string))
-                .collect::<Option<Vec<_>>>()
-                .ok_or_else(|| {
-                    Refusal::invalid_request("The field `urls` must be an array of strings.")
-                        .with_details(json!({ "parameter": "urls" }))
-                })?,
-            Some(_) => {
-                return Err(Refusal::invalid_request("The field `urls` must be an array of strings.")
-                    .with_details(json!({ "parameter": "urls" })))
-            }
-        };
+    let urls = match obj.get("urls") {
+        None | Some(Value::Null) => return Err(Refusal::missing_parameter("urls")),
+        Some(Value::Array(items)) => {
+            items.iter().map(|v| v.as_str().map(str::to_string)).collect::<Option<Vec<_>>>().ok_or_else(|| {
+                Refusal::invalid_request("The field `urls` must be an array of strings.")
+                    .with_details(json!({ "parameter": "urls" }))
+            })?
+        }
+        Some(_) => {
+            return Err(Refusal::invalid_request("The field `urls` must be an array of strings.")
+                .with_details(json!({ "parameter": "urls" })))
+        }
+    };
     if urls.is_empty() || urls.len() > MAX_BATCH_URLS {
         return Err(Refusal::invalid_request(format!(
             "The field `urls` must hold 1 to {MAX_BATCH_URLS} URLs, not {}.",
@@ -162,7 +159,10 @@ pub fn url_body(body: &Value) -> Result<String, Refusal> {
         None | Some(Value::Null) => Err(Refusal::missing_parameter("url")),
         Some(Value::String(s)) if s.trim().is_empty() => Err(Refusal::missing_parameter("url")),
         Some(Value::String(s)) => Ok(s.clone()),
-        Some(_) => Err(Refusal::invalid_request("The field `url` must be a string.").with_details(json!({ "parameter": "url" }))),
+        Some(_) => {
+            Err(Refusal::invalid_request("The field `url` must be a string.")
+                .with_details(json!({ "parameter": "url" })))
+        }
     }
 }
 

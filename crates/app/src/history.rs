@@ -282,9 +282,8 @@ fn domain_param(raw: &str) -> Result<String, AppError> {
 }
 
 fn since_param(raw: &str) -> Result<OffsetDateTime, AppError> {
-    parse_rfc3339(raw.trim()).ok_or_else(|| {
-        AppError::invalid_parameter("since", "an RFC 3339 date and time, such as 2026-11-01T00:00:00Z")
-    })
+    parse_rfc3339(raw.trim())
+        .ok_or_else(|| AppError::invalid_parameter("since", "an RFC 3339 date and time, such as 2026-11-01T00:00:00Z"))
 }
 
 fn cursor_param(raw: &str) -> Result<AuditCursor, AppError> {

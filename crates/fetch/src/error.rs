@@ -896,7 +896,12 @@ mod tests {
             Error::RedirectLoop { url: location.clone() },
             Error::NotHtml { content_type: location.clone() },
             Error::Http { host: location.clone(), detail: String::new() },
-            Error::Connect { host: location.clone(), failure: ConnectFailure::Other, http_url: None, detail: String::new() },
+            Error::Connect {
+                host: location.clone(),
+                failure: ConnectFailure::Other,
+                http_url: None,
+                detail: String::new(),
+            },
             Error::Dns { host: location.clone(), failure: DnsFailure::NoSuchName, detail: String::new() },
             Error::InvalidUrl(location.clone()),
             Error::Blocked { host: location.clone(), addr: None, reason: "localhost name" },
@@ -913,7 +918,12 @@ mod tests {
         let all = [
             Error::InvalidUrl(String::new()),
             Error::Blocked { host: String::new(), addr: None, reason: "" },
-            Error::Connect { host: String::new(), failure: ConnectFailure::Refused, http_url: None, detail: String::new() },
+            Error::Connect {
+                host: String::new(),
+                failure: ConnectFailure::Refused,
+                http_url: None,
+                detail: String::new(),
+            },
             Error::Timeout { host: String::new(), phase: TimeoutPhase::Answer, limit_ms: 1 },
             Error::NotHtml { content_type: String::new() },
             Error::TooLarge { limit: 0 },

@@ -304,7 +304,12 @@ async fn connect(state: &State, url: &Url) -> Result<TcpStream, Error> {
             }
         }
     }
-    Err(last.unwrap_or_else(|| Error::Connect { host, failure: ConnectFailure::Other, http_url: None, detail: "no address".into() }))
+    Err(last.unwrap_or_else(|| Error::Connect {
+        host,
+        failure: ConnectFailure::Other,
+        http_url: None,
+        detail: "no address".into(),
+    }))
 }
 
 fn connect_error(host: &str, err: &io::Error) -> Error {

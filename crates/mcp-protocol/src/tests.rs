@@ -1168,7 +1168,12 @@ fn quota_exceeded_is_a_tool_error_with_rate_limit_headers() {
         (keyed(free), mcp_key(), &["for this API key", "A key of the pro tier raises the limit"], &["keys create"]),
         (keyed(Standing::Top), mcp_key(), &["for this API key"], &["tier", "keys create", "raises"]),
         // Without a standing the crate knows only whether a key was sent.
-        (Quota::Exceeded(window), Auth::Anonymous, &["for anonymous use", "ask the operator"], &["tier raises", "keys create"]),
+        (
+            Quota::Exceeded(window),
+            Auth::Anonymous,
+            &["for anonymous use", "ask the operator"],
+            &["tier raises", "keys create"],
+        ),
         (Quota::Exceeded(window), mcp_key(), &["for this API key"], &["tier", "keys create", "raises"]),
     ];
     for (quota, auth, wanted, unwanted) in cases {

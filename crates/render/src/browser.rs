@@ -251,8 +251,10 @@ pub fn reap_orphans(temp_dir: &Path) -> Reaped {
     }
     let commands = command_lines();
     for profile in profiles {
-        let users: Vec<u32> = commands.iter().filter(|(_, args)| names_profile(args, &profile)).map(|(p, _)| *p).collect();
-        let owner = std::fs::read_to_string(profile.join(PROFILE_OWNER_FILE)).ok().and_then(|s| s.trim().parse::<u32>().ok());
+        let users: Vec<u32> =
+            commands.iter().filter(|(_, args)| names_profile(args, &profile)).map(|(p, _)| *p).collect();
+        let owner =
+            std::fs::read_to_string(profile.join(PROFILE_OWNER_FILE)).ok().and_then(|s| s.trim().parse::<u32>().ok());
         match owner {
             Some(pid) if pid == std::process::id() || process_alive(pid) => continue,
             Some(_) => {}

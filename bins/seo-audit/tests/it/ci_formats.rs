@@ -264,7 +264,9 @@ async fn crawl_sarif_has_a_result_per_failed_page_rule_and_site_finding_and_vali
         .as_array()
         .unwrap()
         .iter()
-        .filter(|r| r["ruleId"] == "not-https" && r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == about)
+        .filter(|r| {
+            r["ruleId"] == "not-https" && r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == about
+        })
         .map(|r| r["message"]["text"].as_str().unwrap())
         .collect();
     assert_eq!(texts.len(), 1);

@@ -63,11 +63,11 @@ pub fn parse_start(body: &Value) -> Result<CrawlRequest, AppError> {
     let count = |name: &str, min: u64| -> Result<Option<u32>, AppError> {
         match obj.get(name) {
             None | Some(Value::Null) => Ok(None),
-            Some(v) => {
-                v.as_u64().filter(|n| *n >= min).map(|n| Some(u32::try_from(n).unwrap_or(u32::MAX))).ok_or_else(|| {
-                    AppError::invalid_field(name, format!("a whole number of at least {min}"))
-                })
-            }
+            Some(v) => v
+                .as_u64()
+                .filter(|n| *n >= min)
+                .map(|n| Some(u32::try_from(n).unwrap_or(u32::MAX)))
+                .ok_or_else(|| AppError::invalid_field(name, format!("a whole number of at least {min}"))),
         }
     };
     let prefixes = |name: &str| -> Result<Vec<String>, AppError> {

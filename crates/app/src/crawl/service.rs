@@ -35,11 +35,11 @@ pub const MAX_PAGE_LIMIT: usize = 500;
 pub fn parse_limit(raw: Option<&str>) -> Result<usize, AppError> {
     match raw {
         None => Ok(DEFAULT_PAGE_LIMIT),
-        Some(raw) => raw
-            .parse::<usize>()
-            .ok()
-            .filter(|n| (1..=MAX_PAGE_LIMIT).contains(n))
-            .ok_or_else(|| AppError::invalid_parameter("limit", format!("a whole number from 1 to {MAX_PAGE_LIMIT}"))),
+        Some(raw) => {
+            raw.parse::<usize>().ok().filter(|n| (1..=MAX_PAGE_LIMIT).contains(n)).ok_or_else(|| {
+                AppError::invalid_parameter("limit", format!("a whole number from 1 to {MAX_PAGE_LIMIT}"))
+            })
+        }
     }
 }
 

@@ -67,16 +67,15 @@ pub fn parse_create(body: &Value) -> Result<(String, Vec<String>), AppError> {
         Some(Value::String(s)) => s.clone(),
         Some(_) => return Err(AppError::invalid_field("url", "a string")),
     };
-    let events: Vec<String> =
-        match obj.get("events") {
-            None | Some(Value::Null) => return Err(AppError::missing_parameter("events")),
-            Some(Value::Array(items)) => items
-                .iter()
-                .map(|v| v.as_str().map(str::to_string))
-                .collect::<Option<Vec<_>>>()
-                .ok_or_else(|| AppError::invalid_field("events", "an array of event names"))?,
-            Some(_) => return Err(AppError::invalid_field("events", "an array of event names")),
-        };
+    let events: Vec<String> = match obj.get("events") {
+        None | Some(Value::Null) => return Err(AppError::missing_parameter("events")),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|v| v.as_str().map(str::to_string))
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| AppError::invalid_field("events", "an array of event names"))?,
+        Some(_) => return Err(AppError::invalid_field("events", "an array of event names")),
+    };
     let allowed = crate::WEBHOOK_EVENTS;
     if events.is_empty() {
         return Err(AppError::refused("invalid_request", "The field `events` must name at least one event.")

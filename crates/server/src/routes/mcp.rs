@@ -13,10 +13,7 @@
 use bytes::Bytes;
 use http::{header, HeaderValue, StatusCode};
 use http_body_util::Full;
-use mcp_protocol::{
-    Auth, ErrorObject, Id, KeyRejection, McpRequest, INTERNAL_ERROR,
-    INVALID_REQUEST,
-};
+use mcp_protocol::{Auth, ErrorObject, Id, KeyRejection, McpRequest, INTERNAL_ERROR, INVALID_REQUEST};
 use serde_json::Value;
 
 use crate::auth::{anonymous_identity, identify, Identity};

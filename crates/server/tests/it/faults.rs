@@ -269,7 +269,9 @@ async fn slow_and_vanishing_clients() {
     drop(s);
     let mut s = TcpStream::connect(addr).await.unwrap();
     let slow_page: String = url::form_urlencoded::byte_serialize(site.url("/slow/index.html").as_bytes()).collect();
-    s.write_all(format!("GET /api/v1/audit?url={slow_page} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").as_bytes()).await.unwrap();
+    s.write_all(format!("GET /api/v1/audit?url={slow_page} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").as_bytes())
+        .await
+        .unwrap();
     while site.slow_hits.load(std::sync::atomic::Ordering::SeqCst) == 0 {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }

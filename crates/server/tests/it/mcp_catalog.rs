@@ -180,7 +180,11 @@ fn the_readme_and_security_page_count_the_tools_of_the_catalog() {
     let tools = &mcp::catalog().tools;
     let keyed = tools.iter().filter(|t| t.category == Category::Write).count();
     let readme = read("README.md").split_whitespace().collect::<Vec<_>>().join(" ");
-    assert!(readme.contains(&format!("with {} tools", tools.len())), "README.md: the tool count is not {}", tools.len());
+    assert!(
+        readme.contains(&format!("with {} tools", tools.len())),
+        "README.md: the tool count is not {}",
+        tools.len()
+    );
     // The README names the crawls: the command, the REST route and the tools.
     for name in ["seo-audit crawl", "POST /api/v1/crawls", "crawl_site", "crawl_status"] {
         assert!(readme.contains(name), "README.md does not mention {name}");

@@ -402,6 +402,10 @@ async fn widget_script_and_landing_page() {
         assert_eq!(home.header(name), Some(*value), "{name}");
     }
     assert!(home.raw.contains(r#"action="/report""#));
+    // The landing page tells of site crawls: the REST route, the agent tool, the command.
+    for text in ["Site crawl", "/api/v1/crawls", "crawl_site", "seo-audit crawl https://example.com/"] {
+        assert!(home.raw.contains(text), "the landing page does not mention {text}");
+    }
     // No base URL configured: links name the loopback address the request came to.
     assert!(home.raw.contains(&format!("{}/widget.js", t.base)), "{}", home.raw);
     // The image badge to copy links to the report.
