@@ -11,6 +11,7 @@ mod analysis;
 mod automation;
 mod browser;
 mod connections;
+mod compute;
 mod content;
 mod crawls;
 mod dispatch;
