@@ -220,6 +220,22 @@ mod query_tests {
     }
 
     #[test]
+    fn many_urls_lose_every_query_in_one_pass() {
+        // 5,000 headings, each a URL with a query of its own, repeated bare in a message; and
+        // a text of many `http://` and no `https://` (each URL is found once).
+        let headings: Vec<serde_json::Value> =
+            (0..5_000).map(|i| json!({ "text": format!("See HTTP://h.example/p{i}?token=secret{i:05}.") })).collect();
+        let bare: String = (0..5_000).map(|i| format!("token=secret{i:05} ")).collect();
+        let many: String = (0..5_000).map(|i| format!("http://m.example/{i}?k=v{i} ")).collect();
+        let mut result = json!({ "page": { "headings": headings }, "message": bare, "many": many });
+        strip_query_strings(&mut result);
+        let text = result.to_string();
+        assert!(!text.contains("secret") && !text.contains("k=v"), "{}", &text[..200]);
+        assert_eq!(result["page"]["headings"][7]["text"], "See HTTP://h.example/p7.");
+        assert!(result["many"].as_str().unwrap().starts_with("http://m.example/0 http://m.example/1 "));
+    }
+
+    #[test]
     fn results_without_queries_are_unchanged() {
         let original = json!({ "page": { "url": "https://site.example/", "title": "Top stop? #1" }, "n": [1, 2] });
         let mut result = original.clone();
