@@ -109,14 +109,8 @@ impl App {
         let (title, word_count, headings) = (req.title, req.word_count, req.headings);
         let report = self
             .compute_admitted(comparing, move |budget| {
-                let input = content_gap::GapInput {
-                    url,
-                    title,
-                    word_count,
-                    headings,
-                    page: Some(&page),
-                    competitors: &pages,
-                };
+                let input =
+                    content_gap::GapInput { url, title, word_count, headings, page: Some(&page), competitors: &pages };
                 content_gap::analyze_within(&input, budget)
             })
             .await?

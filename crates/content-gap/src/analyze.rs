@@ -130,10 +130,7 @@ fn merge(input: &GapInput) -> Facts {
 
 /// The heading of the page that covers a section, or the structure that does.
 fn covering(sec: &Section, facts: &Facts, heading_tokens: &[(String, Vec<String>)]) -> Option<String> {
-    let by_heading = heading_tokens
-        .iter()
-        .find(|(_, ht)| sec.named_by(ht))
-        .map(|(text, _)| text.clone());
+    let by_heading = heading_tokens.iter().find(|(_, ht)| sec.named_by(ht)).map(|(text, _)| text.clone());
     by_heading.or_else(|| structurally_covered(sec.detect, facts)).or_else(|| {
         // Links to the pages of what the site offers cover its offerings, however headed.
         let n = facts.structure.offering_links;
@@ -284,9 +281,7 @@ struct ClusterAcc {
 fn best_section(t: PageType, heading: &[String]) -> Option<&'static Section> {
     let mut best: Option<((bool, usize, usize), &'static Section)> = None;
     for (i, sec) in SECTIONS.iter().enumerate() {
-        let Some(len) =
-            sec.synonym_tokens().iter().filter(|s| contains_phrase(heading, s)).map(Vec::len).max()
-        else {
+        let Some(len) = sec.synonym_tokens().iter().filter(|s| contains_phrase(heading, s)).map(Vec::len).max() else {
             continue;
         };
         let in_model = t.model().iter().any(|m| m.key == sec.key);

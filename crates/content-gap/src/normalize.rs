@@ -46,11 +46,7 @@ pub fn stem(word: &str) -> String {
 /// The stemmed content words of a text, in order.
 pub fn tokens(text: &str) -> Vec<String> {
     let n = normalisers();
-    text::words(text)
-        .map(|(_, w)| text::fold_word(w))
-        .filter(|w| !is_stop_word(w))
-        .map(|w| stem_with(n, &w))
-        .collect()
+    text::words(text).map(|(_, w)| text::fold_word(w)).filter(|w| !is_stop_word(w)).map(|w| stem_with(n, &w)).collect()
 }
 
 /// The canonical form of a heading used to compare headings between pages.

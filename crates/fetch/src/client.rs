@@ -481,7 +481,10 @@ fn decode_zstd(compressed: &[u8], limit: usize, url: &Url) -> Result<Bytes, Erro
     };
     let decoder = ruzstd::decoding::StreamingDecoder::new(compressed).map_err(|e| broken(&e))?;
     let mut out = Vec::new();
-    decoder.take(u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1)).read_to_end(&mut out).map_err(|e| broken(&e))?;
+    decoder
+        .take(u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1))
+        .read_to_end(&mut out)
+        .map_err(|e| broken(&e))?;
     if out.len() > limit {
         return Err(Error::TooLarge { limit });
     }

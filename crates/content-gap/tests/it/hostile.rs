@@ -60,7 +60,10 @@ fn hostile_pages_and_bodies_are_compared_within_the_budget() {
     assert!(from_body.covered.iter().any(|c| c == "Customer reviews"), "{:?}", from_body.covered);
 
     // The probe's page: 20,000 subheadings, each the text of an internal link.
-    let from_page = measure("a page of 20,000 linked subheadings", &GapInput { url: url.clone(), page: Some(&page), ..GapInput::default() });
+    let from_page = measure(
+        "a page of 20,000 linked subheadings",
+        &GapInput { url: url.clone(), page: Some(&page), ..GapInput::default() },
+    );
     assert_eq!(from_page.basis, Basis::Model);
 
     // Against two competitors of 20,000 headings each.

@@ -21,8 +21,15 @@ const CPU_BOUND: Duration = server::DEFAULT_ANALYSIS_CPU;
 /// probes, the test client writing and reading the bodies, the store.
 const CPU_MARGIN: Duration = Duration::from_millis(1500);
 
-/// What `/api/status` must be answered within while hostile work runs (the figure).
+/// What `/api/status` must be answered within while hostile work runs (the figure),
+/// for the median of the probes.
 const STATUS_WITHIN: Duration = Duration::from_millis(100);
+
+/// What the slowest probe must be answered within: the documented margin over
+/// [`STATUS_WITHIN`] for a loaded 2-core CI machine (other test binaries, other builds), where
+/// one probe now and then waits for a core whatever the server does. Hostile work on the
+/// async workers holds a probe for its whole CPU time, a second or more here.
+const STATUS_WORST: Duration = Duration::from_millis(500);
 
 /// CPU time of this process so far (user and system), from /proc.
 fn process_cpu() -> Duration {
@@ -83,9 +90,9 @@ async fn probe_while(t: &TestServer, hostile: Vec<reqwest::RequestBuilder>) -> P
 }
 
 /// Asserts the bounds of one surface: its work within the CPU bound, and `/api/status`
-/// answered within [`STATUS_WITHIN`] meanwhile (the median of the probes: see
-/// [`Probed::median`]; every probe waits for hostile work on the async workers, so that
-/// median fails when the work is done there).
+/// answered within [`STATUS_WITHIN`] meanwhile (the median of the probes, see
+/// [`Probed::median`]), the slowest within [`STATUS_WORST`] (a probe sent while hostile work
+/// holds the async workers waits for all of it).
 fn assert_bounded(what: &str, probed: &Probed, requests: u32) {
     eprintln!(
         "{what}: {} probes, median {:?}, worst {:?}, cpu {:?}, statuses {:?}",
@@ -96,6 +103,8 @@ fn assert_bounded(what: &str, probed: &Probed, requests: u32) {
         probed.statuses
     );
     assert!(probed.median() < STATUS_WITHIN, "{what}: /api/status answered in {:?}", probed.latencies);
+    let worst = probed.latencies.last().copied().unwrap_or_default();
+    assert!(worst < STATUS_WORST, "{what}: /api/status answered in {:?}", probed.latencies);
     assert!(probed.cpu < CPU_BOUND * requests + CPU_MARGIN, "{what}: {:?} of CPU for {requests} requests", probed.cpu);
 }
 
@@ -127,10 +136,11 @@ async fn content_gap_alone() {
     assert_bounded("content gap", &probed, 2);
 }
 
-/// A stored public audit of `hostile.example` whose page had 20,000 headings, each naming a
-/// URL with a query string of its own: the report page scrubs every one of them.
+/// A stored public audit of `hostile.example` whose page had 60,000 headings, each naming a
+/// URL with a query string of its own: the report page scrubs every one of them (about a
+/// second of CPU a view in the test build, where it was 19.7 s for 20,000 before).
 fn store_hostile_audit(t: &TestServer) {
-    let headings: Vec<Value> = (0..20_000)
+    let headings: Vec<Value> = (0..60_000)
         .map(|i| json!({ "level": 2, "text": format!("See https://hostile.example/p{i}?token=secret{i:05}") }))
         .collect();
     let result = json!({
@@ -147,14 +157,14 @@ fn store_hostile_audit(t: &TestServer) {
 }
 
 #[test]
-fn a_report_of_20000_urls_is_bounded() {
+fn a_report_of_60000_urls_is_bounded() {
     test_support::run_alone("compute::report_alone");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "run by a_report_of_20000_urls_is_bounded, in a process of its own"]
+#[ignore = "run by a_report_of_60000_urls_is_bounded, in a process of its own"]
 async fn report_alone() {
-    assert!(test_support::alone(), "it measures the process: run a_report_of_20000_urls_is_bounded");
+    assert!(test_support::alone(), "it measures the process: run a_report_of_60000_urls_is_bounded");
     let t = TestServer::start(|_| {}).await;
     store_hostile_audit(&t);
     // The page is scrubbed: no query string of the stored result is shown.
