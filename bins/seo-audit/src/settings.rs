@@ -425,6 +425,7 @@ mod tests {
             },
             header_timeout_ms: 13,
             body_timeout_ms: 14,
+            body_budget_mb: 27,
             shutdown_grace_ms: 15,
             idle_timeout_ms: 16,
             max_connections: 17,

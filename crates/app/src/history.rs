@@ -174,7 +174,9 @@ impl App {
         let more = rows.len() > limit;
         rows.truncate(limit);
         let next = rows.last().filter(|_| more).map(|a| AuditCursor { created_at: a.created_at, id: a.id.clone() });
-        Ok(AuditPage { audits: rows.iter().map(AuditSummary::read).collect(), next })
+        // Each summary reads its stored result: the application's work, off the async workers.
+        let audits = self.compute(move |_| rows.iter().map(AuditSummary::read).collect()).await?;
+        Ok(AuditPage { audits, next })
     }
 
     /// `user_id`'s audit `id` with its result; `None` for an unknown id and for another
@@ -193,10 +195,13 @@ impl App {
                 Err(e) => Err(e),
             })
             .await?;
-        Ok(found.filter(|a| a.user_id.as_deref() == Some(user_id.as_str())).map(|audit| {
+        let Some(audit) = found.filter(|a| a.user_id.as_deref() == Some(user_id.as_str())) else { return Ok(None) };
+        // Reading the stored result grows with it: the application's work, off the async workers.
+        self.compute(move |_| {
             let result = StoredResult::of(&audit);
-            AuditRecord { summary: AuditSummary::of(&audit, &result), result: result.result }
-        }))
+            Some(AuditRecord { summary: AuditSummary::of(&audit, &result), result: result.result })
+        })
+        .await
     }
 
     /// The `limit` newest audits of `url` (clamped to 1..=[`MAX_HISTORY_SIZE`]), oldest
@@ -212,7 +217,8 @@ impl App {
     ) -> Result<Vec<AuditSummary>, AppError> {
         let limit = limit.clamp(1, MAX_HISTORY_SIZE);
         let rows = self.db(move |s| s.url_history(user_id.as_deref(), url.as_str(), limit)).await?;
-        Ok(rows.iter().map(AuditSummary::read).collect())
+        // Each summary reads its stored result: the application's work, off the async workers.
+        self.compute(move |_| rows.iter().map(AuditSummary::read).collect()).await
     }
 
     /// The public score history of the page `audit` is of (its final URL's host and path),
@@ -226,14 +232,17 @@ impl App {
     ) -> Result<Vec<pages::report::ScorePoint>, AppError> {
         let Some((host, path)) = store::host_and_path(&audit.final_url) else { return Ok(Vec::new()) };
         let rows = self.db(move |s| s.public_page_history(&host, &path, REPORT_HISTORY_POINTS)).await?;
-        Ok(rows
-            .iter()
-            .map(AuditSummary::read)
-            .map(|a| pages::report::ScorePoint {
-                at: crate::format_rfc3339(a.created_at),
-                score: u32::try_from(a.score).unwrap_or(0),
-            })
-            .collect())
+        // Each point reads its stored result: the application's work, off the async workers.
+        self.compute(move |_| {
+            rows.iter()
+                .map(AuditSummary::read)
+                .map(|a| pages::report::ScorePoint {
+                    at: crate::format_rfc3339(a.created_at),
+                    score: u32::try_from(a.score).unwrap_or(0),
+                })
+                .collect()
+        })
+        .await
     }
 }
 

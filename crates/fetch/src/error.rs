@@ -191,6 +191,14 @@ pub enum Error {
         content_type: String,
     },
 
+    /// The answer is compressed in an encoding this service does not decode (it decodes
+    /// gzip, deflate, brotli and zstd).
+    #[error("{}", Sentence(self))]
+    Encoding {
+        /// The `Content-Encoding` header as sent.
+        encoding: String,
+    },
+
     /// The body, after decompression, is larger than the limit.
     #[error("{}", Sentence(self))]
     TooLarge {
@@ -306,6 +314,11 @@ impl fmt::Display for Sentence<'_> {
                 "The target answered with content type {:?}, not an HTML page; only HTML pages can be audited.",
                 clip(content_type).as_ref()
             ),
+            Error::Encoding { encoding } => write!(
+                f,
+                "The target answered in content encoding {:?}, which this service does not decode; it reads gzip, deflate, brotli, zstd and uncompressed answers.",
+                clip(encoding).as_ref()
+            ),
             Error::TooLarge { limit } => {
                 write!(f, "The answer is larger than {}, the most this service reads (after decompression).", size(*limit))
             }
@@ -329,7 +342,7 @@ impl Error {
             | Error::InvalidRedirect { .. }
             | Error::Http { .. } => "target_unreachable",
             Error::Timeout { .. } => "target_timeout",
-            Error::NotHtml { .. } => "not_html",
+            Error::NotHtml { .. } | Error::Encoding { .. } => "not_html",
             Error::TooLarge { .. } => "target_too_large",
             Error::Config(_) => "internal",
         }

@@ -72,7 +72,7 @@ pub(crate) struct BrowserProcess {
 
 impl BrowserProcess {
     /// Starts `chromium` with a fresh profile.
-    pub(crate) async fn launch(chromium: &Path) -> Result<BrowserProcess, RenderError> {
+    pub(crate) async fn launch(chromium: &Path, heap_mb: u64) -> Result<BrowserProcess, RenderError> {
         let failed = |what: &str, err: &dyn std::fmt::Display| RenderError::Launch(format!("{what}: {err}"));
         let profile = tempfile::Builder::new()
             .prefix(PROFILE_PREFIX)
@@ -96,7 +96,7 @@ impl BrowserProcess {
             .launch_timeout(LAUNCH_TIMEOUT)
             // Commands are bounded by each render's own limit.
             .request_timeout(Duration::from_secs(60))
-            .args(chromium_args(&refuse_all.url()))
+            .args(chromium_args(&refuse_all.url(), heap_mb))
             .build()
             .map_err(|e| RenderError::NotConfigured(format!("{e}; {INSTALL_HINT}")))?;
         let (mut browser, mut handler) =
@@ -196,8 +196,11 @@ pub(crate) fn sandboxed(root: bool) -> bool {
 /// through `proxy`, loopback included (`<-loopback>` removes loopback from the implicit
 /// bypass list). WebRTC may not use UDP outside the proxy. Chromium never resolves a name
 /// itself: with a fixed proxy it hands names to the proxy, and the host resolver rules
-/// make any lookup it would still make (prefetch, preconnect) fail.
-fn chromium_args(proxy: &str) -> Vec<String> {
+/// make any lookup it would still make (prefetch, preconnect) fail. A page's JavaScript heap
+/// is capped at `heap_mb` mebibytes (V8's `--max-old-space-size`): a script that allocates
+/// without end fails in its own tab instead of growing the browser past its memory limit;
+/// what V8 does not count (array buffers, the DOM, images) the render's watchdog bounds.
+fn chromium_args(proxy: &str, heap_mb: u64) -> Vec<String> {
     [
         "--headless".to_string(),
         "--disable-gpu".into(),
@@ -215,6 +218,7 @@ fn chromium_args(proxy: &str) -> Vec<String> {
         "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1".into(),
         "--force-webrtc-ip-handling-policy=disable_non_proxied_udp".into(),
         "--webrtc-ip-handling-policy=disable_non_proxied_udp".into(),
+        format!("--js-flags=--max-old-space-size={heap_mb}"),
     ]
     .into_iter()
     .map(|arg| arg.trim_start_matches("--").to_string())
@@ -369,11 +373,13 @@ mod tests {
 
     #[test]
     fn every_request_goes_through_the_proxy_and_nothing_around_it() {
-        let args = chromium_args("http://127.0.0.1:4567");
+        let args = chromium_args("http://127.0.0.1:4567", 256);
         let has = |arg: &str| args.iter().any(|a| a == arg);
         // chromiumoxide adds the leading dashes.
         assert!(args.iter().all(|a| !a.starts_with('-')), "{args:?}");
         assert!(has("proxy-server=http://127.0.0.1:4567"), "{args:?}");
+        // A page's JavaScript heap is capped.
+        assert!(has("js-flags=--max-old-space-size=256"), "{args:?}");
         // Loopback is not bypassed: the proxy judges it.
         assert!(has("proxy-bypass-list=<-loopback>"), "{args:?}");
         // QUIC would go around an HTTP proxy, and so would WebRTC's UDP.

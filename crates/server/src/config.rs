@@ -11,6 +11,9 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 /// Largest request body accepted: 1 MiB (docs/API.md, "Conventions of every endpoint").
 pub const MAX_REQUEST_BODY_BYTES: usize = 1024 * 1024;
+/// Default of `body_budget_mb`: with HTTP/2's windows (docs/SECURITY.md, "Request bodies")
+/// it keeps the bytes of bodies held under 64 MB however many clients send them.
+pub const DEFAULT_BODY_BUDGET_MB: u64 = 32;
 /// Audits of one batch that run at the same time (docs/API.md, "POST /api/v1/audit/batch").
 pub const BATCH_CONCURRENCY: usize = 3;
 /// Most URLs in one batch (a bound of the REST interface, defined with its wire types).
@@ -95,6 +98,10 @@ pub struct Config {
     /// Time a client gets to send its request body, in milliseconds (a slow sender is
     /// answered 400 `invalid_request` and cut off).
     pub body_timeout_ms: u64,
+    /// Mebibytes of request bodies the server holds while receiving them, all requests
+    /// together; past it a body is refused with 503 `overloaded` (docs/SECURITY.md,
+    /// "Request bodies").
+    pub body_budget_mb: u64,
     /// Longest wait for requests in flight at shutdown, in milliseconds; the process exits
     /// at most about a second after it, work still running or not.
     pub shutdown_grace_ms: u64,
@@ -160,6 +167,7 @@ impl Default for Config {
             render_timeout_ms: u64::try_from(app::RenderConfig::default().timeout.as_millis()).unwrap_or(u64::MAX),
             render_memory_mb: app::RenderConfig::default().memory_limit_bytes >> 20,
             body_timeout_ms: 30_000,
+            body_budget_mb: DEFAULT_BODY_BUDGET_MB,
             shutdown_grace_ms: 30_000,
             idle_timeout_ms: 60_000,
             max_connections: 10_000,

@@ -147,6 +147,9 @@ async fn read_body(ctx: &Ctx) -> Result<Bytes, Response> {
             INVALID_REQUEST,
             &format!("the request body is larger than {MAX_REQUEST_BODY_BYTES} bytes"),
         )),
+        Err(e @ BodyReadError::Busy { .. }) => {
+            Err(rpc_error(StatusCode::SERVICE_UNAVAILABLE, INVALID_REQUEST, &format!("the body was refused: {e}")))
+        }
         Err(e) => Err(rpc_error(StatusCode::BAD_REQUEST, INVALID_REQUEST, &format!("the body could not be read: {e}"))),
     }
 }
