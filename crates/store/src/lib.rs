@@ -22,7 +22,8 @@
 //! - workflow runs with steps and approval gates ([`Store::create_run`],
 //!   [`Store::decide_approval`], [`Store::recover_interrupted_runs`]); monitors and alerts;
 //!   tracked keywords; experiments;
-//! - site crawls: [`Store::create_crawl`], the frontier of each ([`Store::crawl_frontier`],
+//! - site crawls: [`Store::queue_crawl`] and [`Store::start_queued_crawls`] (in order, within
+//!   caps), the frontier of each ([`Store::crawl_frontier`],
 //!   a `crawl::FrontierStore`), its pages, inlinks, sitemap URLs and issues, leases
 //!   ([`Store::adopt_crawls`]);
 //! - [`Store::ping`] for the status endpoint.
@@ -74,6 +75,7 @@ mod crawls;
 mod db;
 mod error;
 mod geo_cache;
+mod retention;
 mod keys;
 mod lease;
 mod migrations;
@@ -88,7 +90,7 @@ pub use audits::{host_and_path, AuditFilter, EventData, NewAudit, StoredAudit, B
 pub use clock::{format_rfc3339, now_rfc3339, parse_rfc3339};
 pub use crawl_site::{CrawlSite, BATCH as CRAWL_SITE_BATCH};
 pub use crawls::{
-    generate_crawl_id, Crawl, CrawlEnd, CrawlFrontier, CrawlIssue, CrawlPage, CrawlProgress, CrawlState, CrawlWriter,
+    generate_crawl_id, Crawl, CrawlCaps, CrawlEnd, CrawlFrontier, CrawlIssue, CrawlPage, CrawlProgress, CrawlState, CrawlWriter,
     IssueCount, IssueKind, NewCrawl, CRAWL_ID_RANDOM_LEN, CRAWL_ID_TAG, CRAWL_MAX_RESUMES,
 };
 pub use db::{
@@ -96,6 +98,7 @@ pub use db::{
 };
 pub use error::{Error, Result};
 pub use geo_cache::{GeoCacheEntry, GEO_CACHE_TTL};
+pub use retention::{Pruned, Retention};
 pub use keys::{
     generate_key, hash_key, parse_scopes, KeyRecord, NewKey, DEFAULT_SCOPES, KEY_PREFIX_LEN, KEY_RANDOM_LEN, KEY_TAG,
     MAX_KEY_NAME_LEN, SCOPES,

@@ -524,3 +524,130 @@ async fn a_crawl_resumed_after_its_time_limit_ran_out_ends_with_what_it_had() {
     let crawl = t.db(move |s| s.get_crawl(&id).unwrap());
     assert_eq!(crawl.resumes, 1);
 }
+
+/// A small site whose pages answer after `delay`: `/` links to five pages, each back home.
+async fn slow_site(delay: std::time::Duration) -> test_support::Pages {
+    test_support::Pages::serve(move |request: &test_support::wiremock::Request| {
+        let path = request.url.path();
+        if path == "/robots.txt" || path.starts_with("/sitemap") {
+            return test_support::ResponseTemplate::new(404);
+        }
+        let links: String = (1..=5).map(|n| format!("<a href='/p{n}'>Page {n}</a>")).collect();
+        let body = format!("<html lang=en><title>The page {path} of the shop</title><h1>Shop</h1>{links}</html>");
+        test_support::ResponseTemplate::new(200).set_body_raw(body, "text/html").set_delay(delay)
+    })
+    .await
+}
+
+/// 40 anonymous crawls from four client addresses at once (each address's minute of
+/// anonymous quota): at most 4 run at once in all and 2 per address, the others wait
+/// `queued` and start in the order they were made; every crawl completes (none fails for
+/// an internal reason such as a busy database), and `/api/status` answers within a second
+/// throughout (docs/SECURITY.md, "Site crawls").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forty_crawls_from_four_addresses_queue_within_the_caps_and_all_complete() {
+    use std::net::IpAddr;
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+
+    let t = TestServer::start(|c| {
+        c.rate_limits.anonymous = 10;
+        c.max_connections_per_ip = 0;
+    })
+    .await;
+    let site = slow_site(Duration::from_millis(30)).await;
+    let clients: Vec<(IpAddr, reqwest::Client)> = (2..=5u8)
+        .map(|last| {
+            let ip = IpAddr::from([127, 0, 0, last]);
+            (ip, reqwest::Client::builder().no_proxy().local_address(ip).build().unwrap())
+        })
+        .collect();
+
+    // /api/status is asked every 50 ms from a fifth address while the crawls run.
+    let (done, slowest) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicU64::new(0)));
+    let watcher = {
+        let (done, slowest) = (done.clone(), slowest.clone());
+        let client = reqwest::Client::builder().no_proxy().local_address(IpAddr::from([127, 0, 0, 6])).build().unwrap();
+        let url = t.url("/api/status");
+        tokio::spawn(async move {
+            let mut asked = 0u32;
+            while !done.load(Ordering::SeqCst) {
+                let at = Instant::now();
+                let a = client.get(&url).timeout(Duration::from_secs(30)).send().await.unwrap();
+                assert_eq!(a.status(), 200);
+                slowest.fetch_max(at.elapsed().as_millis() as u64, Ordering::SeqCst);
+                asked += 1;
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            asked
+        })
+    };
+
+    // Each address starts its ten crawls one after the other; the four at once.
+    let starts = clients.iter().map(|(ip, client)| {
+        let (client, url, target) = (client.clone(), t.url("/api/v1/crawls"), format!("http://{}/", site.addr()));
+        let ip = *ip;
+        async move {
+            let mut ids = Vec::new();
+            for _ in 0..10 {
+                let a = Answer::from(
+                    client.post(&url).json(&json!({"url": target, "sitemaps": false})).send().await.unwrap(),
+                )
+                .await;
+                assert_eq!(a.status, 202, "{ip}: {}", a.raw);
+                ids.push(a.body["crawl"]["id"].as_str().unwrap().to_string());
+            }
+            (ip, ids)
+        }
+    });
+    let started: Vec<(IpAddr, Vec<String>)> = futures_util::future::join_all(starts).await;
+    // An eleventh crawl from an address is over its minute of quota.
+    let (_, first) = &clients[0];
+    let home = format!("http://{}/", site.addr());
+    let over = first.post(t.url("/api/v1/crawls")).json(&json!({"url": home})).send().await.unwrap();
+    assert_eq!(over.status(), 429);
+
+    // Until all have ended: the running crawls never exceed the caps.
+    let (mut most, mut most_per_ip) = (0usize, 0usize);
+    let deadline = Instant::now() + Duration::from_secs(300);
+    let finals = loop {
+        let states: Vec<Vec<Value>> = t.db(|s| {
+            started
+                .iter()
+                .map(|(_, ids)| {
+                    ids.iter()
+                        .map(|id| {
+                            let c = s.get_crawl(id).unwrap();
+                            json!({"state": c.state.as_str(), "started_at": c.started_at, "error": c.error})
+                        })
+                        .collect()
+                })
+                .collect()
+        });
+        let running_of = |crawls: &Vec<Value>| crawls.iter().filter(|c| c["state"] == "running").count();
+        most = most.max(states.iter().map(running_of).sum());
+        most_per_ip = most_per_ip.max(states.iter().map(running_of).max().unwrap());
+        if states.iter().flatten().all(|c| c["state"] != "running" && c["state"] != "queued") {
+            break states;
+        }
+        assert!(Instant::now() < deadline, "the crawls did not end: {states:?}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    done.store(true, Ordering::SeqCst);
+    let asked = watcher.await.unwrap();
+
+    assert!(most <= 4, "{most} crawls ran at once");
+    assert!(most_per_ip <= 2, "{most_per_ip} crawls of one address ran at once");
+    assert!(most >= 2, "the crawls overlapped ({most} at most)");
+    for ((ip, _), crawls) in started.iter().zip(&finals) {
+        for crawl in crawls {
+            assert_eq!(crawl["state"], "completed", "{ip}: {crawl}");
+        }
+        // An address's crawls started in the order they were made.
+        let starts: Vec<&str> = crawls.iter().map(|c| c["started_at"].as_str().unwrap()).collect();
+        assert!(starts.windows(2).all(|w| w[0] <= w[1]), "{ip}: {starts:?}");
+    }
+    let slowest = slowest.load(Ordering::SeqCst);
+    assert!(asked >= 5 && slowest < 1_000, "/api/status took {slowest} ms at worst over {asked} requests");
+}

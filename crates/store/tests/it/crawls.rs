@@ -460,3 +460,45 @@ both! {
         );
     }
 }
+
+both! {
+    fn queued_crawls_start_in_order_within_the_caps(backend) {
+        let Some(f) = fresh(backend) else { return };
+        let (a, b) = (f.store.clone(), f.open_again());
+        // The requester is named in the options here ("a" or "b"); a key's crawl by its owner.
+        let requester = |user: Option<&str>, options: &str| user.map_or_else(|| options.to_string(), str::to_string);
+        let caps = store::CrawlCaps { running: 3, per_requester: 2 };
+        let queue = |who: &str| {
+            let new = NewCrawl { user_id: None, url: "https://site.test/".into(), options_json: who.into(), max_pages: 30 };
+            a.queue_crawl(new).unwrap().id
+        };
+        // a1 a2 a3 b1 b2, made in that order.
+        let ids: Vec<String> = ["a", "a", "a", "b", "b"].iter().map(|w| queue(w)).collect();
+        assert_eq!(a.get_crawl(&ids[0]).unwrap().state, CrawlState::Queued);
+        assert!(a.crawl_lease(&ids[0]).unwrap().is_none(), "a queued crawl has no lease");
+        // A queued crawl is not adopted as an interrupted one.
+        assert!(a.adopt_crawls("w", None, lease()).unwrap().is_empty());
+
+        // "a" may run two: a3 waits, and b1 (after it) starts; then the total of 3 is reached.
+        let started = a.start_queued_crawls("w-a", lease(), caps, &requester).unwrap();
+        assert_eq!(started, vec![ids[0].clone(), ids[1].clone(), ids[3].clone()]);
+        for id in &started {
+            let c = a.get_crawl(id).unwrap();
+            assert_eq!(c.state, CrawlState::Running);
+            assert!(c.started_at.is_some());
+            assert_eq!(a.crawl_lease(id).unwrap().unwrap().0, "w-a");
+        }
+        // Another replica finds nothing to start while they run.
+        assert!(b.start_queued_crawls("w-b", lease(), caps, &requester).unwrap().is_empty());
+        assert_eq!(a.get_crawl(&ids[2]).unwrap().state, CrawlState::Queued);
+
+        // a1 ends: a3 is next in order (b2 would put "b" at 2, but a3 came first).
+        assert!(finish(&a, &ids[0], "w-a"));
+        assert_eq!(b.start_queued_crawls("w-b", lease(), caps, &requester).unwrap(), vec![ids[2].clone()]);
+        // A cancelled queued crawl never starts.
+        a.cancel_crawl(&ids[4]).unwrap();
+        assert!(finish(&a, &ids[1], "w-a"));
+        assert!(a.start_queued_crawls("w-a", lease(), caps, &requester).unwrap().is_empty());
+        assert_eq!(a.get_crawl(&ids[4]).unwrap().state, CrawlState::Cancelled);
+    }
+}
