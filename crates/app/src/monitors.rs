@@ -176,12 +176,9 @@ impl Monitors {
                 match s.create_monitor(&user, &url, interval, next) {
                     Ok(m) => Ok(Some((m, true))),
                     // A concurrent call created it first.
-                    Err(e) if e.is_conflict() => s
-                        .list_monitors(&user)?
-                        .into_iter()
-                        .find(|m| m.url == url)
-                        .map(|m| Some((m, false)))
-                        .ok_or(e),
+                    Err(e) if e.is_conflict() => {
+                        s.list_monitors(&user)?.into_iter().find(|m| m.url == url).map(|m| Some((m, false))).ok_or(e)
+                    }
                     Err(e) => Err(e),
                 }
             })

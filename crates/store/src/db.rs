@@ -318,9 +318,7 @@ impl Store {
         if self.is_postgres() {
             return Ok(());
         }
-        let verdict = self.read(|db| {
-            db.query_map("PRAGMA quick_check(5)", args![], |row| row.get::<String>(0))
-        });
+        let verdict = self.read(|db| db.query_map("PRAGMA quick_check(5)", args![], |row| row.get::<String>(0)));
         match verdict {
             Ok(lines) if lines.len() == 1 && lines[0] == "ok" => Ok(()),
             Ok(lines) => {

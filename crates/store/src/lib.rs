@@ -75,10 +75,10 @@ mod crawls;
 mod db;
 mod error;
 mod geo_cache;
-mod retention;
 mod keys;
 mod lease;
 mod migrations;
+mod retention;
 mod sql;
 mod tracking;
 mod usage;
@@ -90,20 +90,20 @@ pub use audits::{host_and_path, AuditFilter, EventData, NewAudit, StoredAudit, B
 pub use clock::{format_rfc3339, now_rfc3339, parse_rfc3339};
 pub use crawl_site::{CrawlSite, BATCH as CRAWL_SITE_BATCH};
 pub use crawls::{
-    generate_crawl_id, Crawl, CrawlCaps, CrawlEnd, CrawlFrontier, CrawlIssue, CrawlPage, CrawlProgress, CrawlState, CrawlWriter,
-    IssueCount, IssueKind, NewCrawl, CRAWL_ID_RANDOM_LEN, CRAWL_ID_TAG, CRAWL_MAX_RESUMES,
+    generate_crawl_id, Crawl, CrawlCaps, CrawlEnd, CrawlFrontier, CrawlIssue, CrawlPage, CrawlProgress, CrawlState,
+    CrawlWriter, IssueCount, IssueKind, NewCrawl, CRAWL_ID_RANDOM_LEN, CRAWL_ID_TAG, CRAWL_MAX_RESUMES,
 };
 pub use db::{
     Database, Store, StoreOptions, BUSY_TIMEOUT, DB_FILE_NAME, DEFAULT_POOL_SIZE, PG_CONNECT_TIMEOUT, POOL_TIMEOUT,
 };
 pub use error::{Error, Result};
 pub use geo_cache::{GeoCacheEntry, GEO_CACHE_TTL};
-pub use retention::{Pruned, Retention};
 pub use keys::{
     generate_key, hash_key, parse_scopes, KeyRecord, NewKey, DEFAULT_SCOPES, KEY_PREFIX_LEN, KEY_RANDOM_LEN, KEY_TAG,
     MAX_KEY_NAME_LEN, SCOPES,
 };
 pub use migrations::{Migration, MIGRATIONS, PG_MIGRATIONS};
+pub use retention::{Pruned, Retention};
 pub use tracking::{Alert, Experiment, Keyword, Monitor, NewExperiment, DEFAULT_MONITOR_INTERVAL_S};
 pub use usage::{ip_identity, minute_bucket, Consumption, UsageCounts, USAGE_RETENTION_MINUTES, USAGE_WINDOW_MINUTES};
 pub use users::{Tier, User, ANONYMOUS_RATE_LIMIT, FREE_RATE_LIMIT, PRO_RATE_LIMIT};

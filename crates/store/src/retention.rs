@@ -83,7 +83,9 @@ impl Store {
             // All but the newest `n` rows: SQLite needs a LIMIT before an OFFSET.
             let past = if db.is_postgres() { "OFFSET" } else { "LIMIT -1 OFFSET" };
             doomed.extend(db.query_map(
-                &format!("SELECT id FROM crawls WHERE user_id IS NULL AND {ended} ORDER BY created_at DESC, id {past} ?1"),
+                &format!(
+                    "SELECT id FROM crawls WHERE user_id IS NULL AND {ended} ORDER BY created_at DESC, id {past} ?1"
+                ),
                 args![policy.anonymous_crawls],
                 |row| row.get::<String>(0),
             )?);
@@ -97,7 +99,9 @@ impl Store {
             )?;
             for owner in owners {
                 doomed.extend(db.query_map(
-                    &format!("SELECT id FROM crawls WHERE user_id = ?1 AND {ended} ORDER BY created_at DESC, id {past} ?2"),
+                    &format!(
+                        "SELECT id FROM crawls WHERE user_id = ?1 AND {ended} ORDER BY created_at DESC, id {past} ?2"
+                    ),
                     args![owner, policy.keyed_crawls_per_owner],
                     |row| row.get::<String>(0),
                 )?);

@@ -434,7 +434,13 @@ impl Crawls {
         let stored: StoredOptions = serde_json::from_str(&crawl.options_json).map_err(AppError::internal)?;
         let scope = scope_of(&stored.request, stored.max_pages)?;
         // This replica holds the crawl's lease: no other changes its frontier while it runs.
-        let frontier = self.app.store.driving_crawl(id, &self.worker);
+        // Its page claims carry a name of this run alone: a run of this same engine that
+        // stopped (the database went away under it) left pages `fetching` under its claims,
+        // and the resumed run must put them back in the queue; under the engine's own name
+        // they would look like claims of the live lease holder, stay `fetching` forever, and
+        // the crawl would wait on them without end.
+        let claimer = format!("{}/{}", self.worker, uuid::Uuid::new_v4());
+        let frontier = self.app.store.driving_crawl(id, &claimer);
         let sink = StoreSink {
             writer: frontier.writer(),
             observer: self.app.observer.clone(),
@@ -656,7 +662,8 @@ mod tests {
         let (app, _webhooks) = App::open(setup).expect("app");
         let home = format!("http://{addr}/");
         let request = crate::crawl::parse_start(&json!({ "url": home, "sitemaps": false })).expect("request");
-        let options_json = serde_json::to_string(&StoredOptions { request, max_pages: 30, requester: None }).expect("options");
+        let options_json =
+            serde_json::to_string(&StoredOptions { request, max_pages: 30, requester: None }).expect("options");
         let new = store::NewCrawl { user_id: None, url: home.clone(), options_json, max_pages: 30 };
         let gone = time::OffsetDateTime::now_utc() - time::Duration::minutes(1);
         let crawl = app.store.create_crawl(new, "gone-runner", gone).expect("crawl");

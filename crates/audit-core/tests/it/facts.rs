@@ -418,10 +418,10 @@ fn bad_input_never_panics() {
 #[test]
 fn the_result_lists_headings_and_hreflang_up_to_a_bound_with_their_totals() {
     let many: String = (0..1200).map(|i| format!("<h2>Section {i}</h2>")).collect();
-    let alternates: String = (0..600)
-        .map(|i| format!("<link rel=alternate hreflang=x{i} href='https://example.com/{i}'>"))
-        .collect();
-    let html = format!("<html lang=en><head><title>Many</title>{alternates}</head><body><h1>Top</h1>{many}</body></html>");
+    let alternates: String =
+        (0..600).map(|i| format!("<link rel=alternate hreflang=x{i} href='https://example.com/{i}'>")).collect();
+    let html =
+        format!("<html lang=en><head><title>Many</title>{alternates}</head><body><h1>Top</h1>{many}</body></html>");
     let page = Page::parse(URL, html.as_bytes(), HttpFacts::default());
     assert_eq!(page.headings.len(), 1201, "the page itself keeps every heading");
     let result = audit_core::audit(page).to_result("2026-01-01T00:00:00Z");

@@ -403,7 +403,8 @@ async fn geo_check_counts_mentions_and_caches_per_domain() {
     // An entry older than 24 h is not used: the provider is asked again.
     let now = time::OffsetDateTime::now_utc();
     let stale = t.db(|s| s.get_geo_cache("127.0.0.1", "ip:127.0.0.1", now)).unwrap().unwrap();
-    t.db(|s| s.put_geo_cache("127.0.0.1", "ip:127.0.0.1", &stale.result_json, now - time::Duration::hours(25))).unwrap();
+    t.db(|s| s.put_geo_cache("127.0.0.1", "ip:127.0.0.1", &stale.result_json, now - time::Duration::hours(25)))
+        .unwrap();
     let fresh = ok(&t, GEO, &ready).await;
     assert_eq!(fresh["cached"], false);
     assert_eq!(fresh["visibilityScore"], 42);
@@ -427,7 +428,10 @@ async fn geo_check_provider_failures() {
         assert!(!a.raw.contains(PROVIDER_KEY) && !a.raw.contains(&provider.addr.to_string()), "{}", a.raw);
         assert!(provider.requests.load(Ordering::SeqCst) >= 1, "{mode:?}: the provider was asked");
         // A failure is not cached, and the quota unit was charged.
-        assert!(t.db(|s| s.get_geo_cache("127.0.0.1", "ip:127.0.0.1", time::OffsetDateTime::now_utc())).unwrap().is_none());
+        assert!(t
+            .db(|s| s.get_geo_cache("127.0.0.1", "ip:127.0.0.1", time::OffsetDateTime::now_utc()))
+            .unwrap()
+            .is_none());
         assert!(a.header("x-ratelimit-remaining").is_some());
     }
 

@@ -651,3 +651,54 @@ async fn forty_crawls_from_four_addresses_queue_within_the_caps_and_all_complete
     let slowest = slowest.load(Ordering::SeqCst);
     assert!(asked >= 5 && slowest < 1_000, "/api/status took {slowest} ms at worst over {asked} requests");
 }
+
+/// A site whose sitemap lists 2,000 URLs: a crawl of at most 5 pages keeps 100 of them (20 per
+/// page of `max_pages`), so what one crawl stores follows its `max_pages`, not the site's
+/// sitemaps (docs/API.md, "Site crawl", "What a crawl keeps").
+#[tokio::test]
+async fn a_crawl_keeps_sitemap_urls_in_proportion_to_its_pages() {
+    let t = TestServer::start(|c| c.fetch.max_body_bytes = 1024 * 1024).await;
+    let site = test_support::Pages::serve(move |request: &test_support::wiremock::Request| {
+        let path = request.url.path();
+        // The site's own address, as the crawler asked for it.
+        let authority = request.headers.get("host").and_then(|h| h.to_str().ok()).unwrap_or_default().to_string();
+        match path {
+            "/robots.txt" => test_support::ResponseTemplate::new(404),
+            "/sitemap.xml" => {
+                let urls: String =
+                    (0..2000).map(|i| format!("<url><loc>http://{authority}/listed/{i}</loc></url>")).collect();
+                let body = format!(
+                    "<?xml version='1.0'?><urlset xmlns='http://www.sitemaps.org/schemas/sitemap/0.9'>{urls}</urlset>"
+                );
+                test_support::ResponseTemplate::new(200).set_body_raw(body, "application/xml")
+            }
+            _ => {
+                let body = format!("<html lang=en><title>The page {path}</title><a href='/'>Home</a></html>");
+                test_support::ResponseTemplate::new(200).set_body_raw(body, "text/html")
+            }
+        }
+    })
+    .await;
+    let home = format!("http://{}/", site.addr());
+    let a = start(&t, None, json!({"url": home, "max_pages": 5})).await;
+    assert_eq!(a.status, 202, "{}", a.raw);
+    let id = a.body["crawl"]["id"].as_str().unwrap().to_string();
+    let done = ended(&t, &id, None).await;
+    assert_eq!(done["state"], "completed", "{done}");
+    let kept = t.db(|s| {
+        let site = s.crawl_site(&id, true).unwrap();
+        let mut n = 0;
+        crawl::CrawledSite::sitemap_urls(&site, &mut |_| {
+            n += 1;
+            Ok(())
+        })
+        .unwrap();
+        n
+    });
+    let pages = t.db(|s| s.crawl_pages(&id, None, 20).unwrap().0);
+    let urls: Vec<(&str, &str)> = pages.iter().map(|p| (p.url.as_str(), p.state.as_str())).collect();
+    assert_eq!(kept, 5 * app::crawl::SITEMAP_URLS_PER_PAGE, "sitemap URLs kept: {done} {urls:?}");
+    // The frontier holds the start page and what the sitemap gave, no more.
+    let listed = t.db(|s| s.crawl_pages(&id, None, 500).unwrap().0.len());
+    assert!(listed <= 1 + kept, "{listed} URLs in the frontier");
+}
