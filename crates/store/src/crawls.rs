@@ -4,9 +4,10 @@
 //! its sitemaps list and its issues. A crawl's runner writes them in batches, one
 //! transaction each ([`CrawlFrontier`], [`CrawlWriter`]).
 //!
-//! A crawl is driven by one replica at a time, the holder of its lease (taken with the
-//! crawl, renewed while it runs, adopted by another replica once it runs out:
-//! [`Store::adopt_crawls`]), like a workflow run (docs/ARCHITECTURE.md, "Replicas"). Pages
+//! A crawl is queued ([`Store::queue_crawl`]) and started in order within the caps on
+//! running crawls ([`Store::start_queued_crawls`]); it is then driven by one replica at a
+//! time, the holder of its lease (taken when it starts, renewed while it runs, adopted by
+//! another replica once it runs out: [`Store::adopt_crawls`]), like a workflow run (docs/ARCHITECTURE.md, "Replicas"). Pages
 //! are claimed in the database ([`crawl::FrontierStore::claim`]: one statement, `FOR UPDATE
 //! SKIP LOCKED` on PostgreSQL), each claim naming its worker; a page being fetched goes back
 //! to the queue only when its worker no longer holds the crawl's lease, so each page is
@@ -328,7 +329,8 @@ fn entry_from_row(row: &Row<'_>) -> Result<Entry> {
 
 impl Store {
     /// Creates a crawl in state `queued` with its lease taken by `worker` until
-    /// `lease_until` (no other replica adopts it while its creator starts it).
+    /// `lease_until`, outside the queue (tests that set up a crawl as a replica left it; the
+    /// service queues crawls with [`Store::queue_crawl`]).
     pub fn create_crawl(&self, new: NewCrawl, worker: &str, lease_until: OffsetDateTime) -> Result<Crawl> {
         let id = generate_crawl_id();
         let (now, until) = (clock::now_rfc3339(), format_rfc3339(lease_until));
