@@ -1412,7 +1412,8 @@ pub static UPDATE_WEBHOOK: Operation = Operation {
 pub static TEST_WEBHOOK: Operation = Operation {
     id: "testWebhook",
     summary: "Send a test event to a webhook subscription",
-    description: "Requires a key with the `webhooks` scope; consumes no quota. Queues one `ping` event \
+    description: "Requires a key with the `webhooks` scope; costs 1 quota unit (it makes the service send \
+        a signed request), charged before the subscription is looked up. Queues one `ping` event \
         (data `{webhookId, message}`) for this subscription only, whatever events it subscribed to; it \
         is signed, sent and retried like any event, and its delivery shows in the delivery log. A \
         disabled subscription is refused (409 `conflict`); a full queue drops it (state \
@@ -1435,6 +1436,7 @@ pub static TEST_WEBHOOK: Operation = Operation {
         E415,
         E401_KEY_NEEDED,
         E403_WEBHOOKS,
+        E429,
         E500,
     ],
 };

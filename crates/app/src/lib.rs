@@ -88,7 +88,8 @@ pub use fetch::{
 };
 pub use store::{
     format_rfc3339, ip_identity, minute_bucket, now_rfc3339, Alert, Consumption, Database, Error as StoreError, Intent,
-    KeyRecord, LoggedDelivery, NewRun, OutboxState, RunState, StepStatus, StoredAudit, Tier, Webhook, WebhookPayload,
-    WorkflowRun, WorkflowStep, ANONYMOUS_RATE_LIMIT, BADGE_MAX_AGE, DB_FILE_NAME, DEFAULT_MONITOR_INTERVAL_S,
-    FREE_RATE_LIMIT, GATE_STEP, PRO_RATE_LIMIT, SCOPES, WEBHOOK_DELIVERED_EVENTS, WEBHOOK_EVENTS,
+    KeyRecord, LoggedDelivery, NewRun, OutboxState, Pruned, Retention, RunState, StepStatus, StoredAudit, Tier,
+    Webhook, WebhookPayload, WorkflowRun, WorkflowStep, ANONYMOUS_RATE_LIMIT, BADGE_MAX_AGE, DB_FILE_NAME,
+    DEFAULT_MONITOR_INTERVAL_S, FREE_RATE_LIMIT, GATE_STEP, PRO_RATE_LIMIT, SCOPES, WEBHOOK_DELIVERED_EVENTS,
+    WEBHOOK_EVENTS,
 };

@@ -39,7 +39,7 @@ pub use audit::{
     audit, audit_with, ruleset_fingerprint, Audit, AuditResult, Check, CheckStatus, CheckSummary, CompactRendering,
     CompactResult, CompactScore, HeadingSummary, HreflangSummary, ImageCounts, IssueCounts, LinkCounts, OgSummary,
     PageSummary, Recommendation, ResultMeta, Score, TopIssue, API_VERSION, COMPACT_TOP_ISSUES, ENGINE_VERSION,
-    RULESET_VERSION,
+    MAX_LISTED_HEADINGS, MAX_LISTED_HREFLANG, RULESET_VERSION,
 };
 pub use charset::{decode, Charset, CharsetSource, META_PRESCAN_BYTES};
 pub use docs::rules_markdown;

@@ -87,7 +87,8 @@ pub static ROUTES: &[Route] = &[
     Route::new(Method::DELETE, "/api/v1/webhooks/{id}", routes::webhooks::delete, FREE, &ops::DELETE_WEBHOOK),
     // What a key created, listed and ended (docs/API.md, "Managing what a key created").
     Route::new(Method::PATCH, "/api/v1/webhooks/{id}", routes::webhooks::update, FREE, &ops::UPDATE_WEBHOOK),
-    Route::new(Method::POST, "/api/v1/webhooks/{id}/test", routes::webhooks::test, FREE, &ops::TEST_WEBHOOK),
+    // A test ping sends a signed request: 1 unit, so the quota bounds them.
+    Route::new(Method::POST, "/api/v1/webhooks/{id}/test", routes::webhooks::test, QUOTA, &ops::TEST_WEBHOOK),
     Route::new(
         Method::GET,
         "/api/v1/webhooks/{id}/deliveries",

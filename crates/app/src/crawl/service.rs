@@ -25,6 +25,11 @@ pub const ANONYMOUS_MAX_PAGES: u32 = 30;
 pub const FREE_MAX_PAGES: u32 = 100;
 /// Pages per crawl of a `pro` key.
 pub const PRO_MAX_PAGES: u32 = 500;
+/// Crawls running at once by default, in all (every replica of one database together);
+/// more wait `queued` (docs/API.md, "Site crawl", "Queue").
+pub const DEFAULT_MAX_RUNNING: usize = 4;
+/// Crawls of one caller (a key's owner, an anonymous network) running at once by default.
+pub const DEFAULT_MAX_RUNNING_PER_CALLER: usize = 2;
 /// Rows of a page of `GET .../pages` and `GET .../issues/{rule_id}` by default.
 pub const DEFAULT_PAGE_LIMIT: usize = 100;
 /// Rows of such a page at most.
@@ -72,6 +77,22 @@ pub struct Started {
 struct StoredOptions {
     request: CrawlRequest,
     max_pages: u32,
+    /// Who started it, for the per-caller cap of running crawls: the identity label of an
+    /// anonymous caller (its network); a key's crawl counts as its owner's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    requester: Option<String>,
+}
+
+/// Whom crawl with owner `user` and options `options_json` counts against, for the
+/// per-caller cap of running crawls.
+fn requester_of(user: Option<&str>, options_json: &str) -> String {
+    if let Some(user) = user {
+        return format!("user:{user}");
+    }
+    serde_json::from_str::<StoredOptions>(options_json)
+        .ok()
+        .and_then(|o| o.requester)
+        .unwrap_or_else(|| "anonymous".to_string())
 }
 
 /// A page of findings of one rule.
@@ -99,6 +120,8 @@ pub struct Crawls {
     worker: Arc<str>,
     /// How long a crawl runs at most.
     time_limit: Duration,
+    /// How many crawls run at once.
+    caps: store::CrawlCaps,
 }
 
 fn not_found(id: &str) -> AppError {
@@ -120,7 +143,14 @@ impl Crawls {
     /// The engine over `app`.
     pub fn new(app: App) -> Crawls {
         let worker = format!("{}-{}", std::process::id(), uuid::Uuid::new_v4());
-        Crawls { app, worker: worker.into(), time_limit: runner::DEFAULT_TIME_LIMIT }
+        let caps = store::CrawlCaps { running: DEFAULT_MAX_RUNNING, per_requester: DEFAULT_MAX_RUNNING_PER_CALLER };
+        Crawls { app, worker: worker.into(), time_limit: runner::DEFAULT_TIME_LIMIT, caps }
+    }
+
+    /// The same engine with other caps on the crawls running at once (each at least 1).
+    pub fn with_caps(mut self, running: usize, per_caller: usize) -> Crawls {
+        self.caps = store::CrawlCaps { running: running.max(1), per_requester: per_caller.max(1) };
+        self
     }
 
     /// The same engine with another time limit per crawl.
@@ -133,10 +163,12 @@ impl Crawls {
         time::OffsetDateTime::now_utc() + self.app.lease
     }
 
-    /// Starts a crawl for `owner` (`None`: anonymous) of `tier`: the start URL is checked
-    /// exactly as an audit checks its URL (invalid, refused by the address guard, not HTML:
-    /// the audit's errors) before anything is created; `max_pages` is cut to the tier's
-    /// limit ([`tier_max_pages`]); the crawl then runs in the background.
+    /// Starts a crawl for `owner` (`None`: anonymous, then counted as `caller`, the
+    /// caller's identity label, against the per-caller cap) of `tier`: the start URL is
+    /// checked exactly as an audit checks its URL (invalid, refused by the address guard, not
+    /// HTML: the audit's errors) before anything is created; `max_pages` is cut to the tier's
+    /// limit ([`tier_max_pages`]); the crawl is queued and runs in the background as soon as
+    /// the caps on running crawls allow, in the order crawls were started.
     ///
     /// # Errors
     /// The audit's URL and fetch errors, `invalid_request` for bad prefixes, or the store.
@@ -145,6 +177,7 @@ impl Crawls {
         request: CrawlRequest,
         owner: Option<String>,
         tier: Option<store::Tier>,
+        caller: &str,
     ) -> Result<Started, AppError> {
         self.app.renderer_for(crate::AuditOptions { render: request.render })?;
         let url = runner::check_start(&self.app.fetcher, &request.url).await?;
@@ -154,14 +187,12 @@ impl Crawls {
         let cut_from = (asked > tier_limit).then_some(asked);
         let request = CrawlRequest { url: url.to_string(), max_pages: Some(max_pages), ..request };
         scope_of(&request, max_pages)?;
-        let options_json = serde_json::to_string(&StoredOptions { request: request.clone(), max_pages })
+        let requester = owner.is_none().then(|| caller.to_string());
+        let options_json = serde_json::to_string(&StoredOptions { request: request.clone(), max_pages, requester })
             .map_err(AppError::internal)?;
         let new = store::NewCrawl { user_id: owner, url: request.url.clone(), options_json, max_pages };
-        let (worker, until) = (self.worker.clone(), self.lease_until());
-        let crawl = self.app.db(move |s| s.create_crawl(new, &worker, until)).await?;
-        let engine = self.clone();
-        let id = crawl.id.clone();
-        tokio::spawn(async move { engine.drive_leased(&id).await });
+        let crawl = self.app.db(move |s| s.queue_crawl(new)).await?;
+        self.dispatch().await;
         Ok(Started { crawl, cut_from, tier_limit })
     }
 
@@ -307,6 +338,7 @@ impl Crawls {
     pub async fn recover(&self) {
         let alone = !self.app.store.is_postgres();
         self.adopt(alone).await;
+        self.dispatch().await;
     }
 
     /// Starts the sweep of this replica: every half lease, crawls whose lease ran out are
@@ -315,7 +347,11 @@ impl Crawls {
         let engine = self.clone();
         crate::lease::spawn_sweeper(self.app.lease / 2, stop, move || {
             let engine = engine.clone();
-            async move { engine.adopt(false).await }
+            async move {
+                engine.adopt(false).await;
+                // Queued crawls a replica that died would have started.
+                engine.dispatch().await;
+            }
         });
     }
 
@@ -326,12 +362,35 @@ impl Crawls {
             Ok(ids) => {
                 for id in ids {
                     tracing::info!(crawl = %id, "crawl interrupted (a restart, or a replica gone): resumed");
-                    let engine = self.clone();
-                    tokio::spawn(async move { engine.drive_leased(&id).await });
+                    self.spawn_drive(id);
                 }
             }
             Err(e) => tracing::error!(error = %e, "interrupted crawls not recovered"),
         }
+    }
+
+    /// Starts the queued crawls the caps let run now, oldest first (a crawl that cannot start
+    /// yet stays `queued`; it is started when a running crawl ends, or by the next sweep).
+    async fn dispatch(&self) {
+        let (worker, until, caps) = (self.worker.clone(), self.lease_until(), self.caps);
+        match self.app.db(move |s| s.start_queued_crawls(&worker, until, caps, &requester_of)).await {
+            Ok(ids) => ids.into_iter().for_each(|id| self.spawn_drive(id)),
+            // The sweep tries again.
+            Err(e) => tracing::warn!(error = %e, "queued crawls not started"),
+        }
+    }
+
+    /// Drives crawl `id` in a task of its own; once it has ended, the crawls queued behind
+    /// it are started.
+    fn spawn_drive(&self, id: String) {
+        let engine = self.clone();
+        // Boxed as a plain `dyn Future`: the task starts others through `dispatch`, and the
+        // type of a future that contains itself could not be named.
+        let task: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> = Box::pin(async move {
+            engine.drive_leased(&id).await;
+            engine.dispatch().await;
+        });
+        tokio::spawn(task);
     }
 
     /// Runs crawl `id` under this engine's lease (renewed while it runs) to its end.
@@ -375,12 +434,16 @@ impl Crawls {
         let stored: StoredOptions = serde_json::from_str(&crawl.options_json).map_err(AppError::internal)?;
         let scope = scope_of(&stored.request, stored.max_pages)?;
         // This replica holds the crawl's lease: no other changes its frontier while it runs.
-        let frontier = self.app.store.driving_crawl(id, &self.worker);
+        // Its page claims carry a name of this run alone: a run of this same engine that
+        // stopped (the database went away under it) left pages `fetching` under its claims,
+        // and the resumed run must put them back in the queue; under the engine's own name
+        // they would look like claims of the live lease holder, stay `fetching` forever, and
+        // the crawl would wait on them without end.
+        let claimer = format!("{}/{}", self.worker, uuid::Uuid::new_v4());
+        let frontier = self.app.store.driving_crawl(id, &claimer);
         let sink = StoreSink {
             writer: frontier.writer(),
-            store: self.app.store.clone(),
             observer: self.app.observer.clone(),
-            crawl_id: id.to_string(),
             worker: self.worker.to_string(),
             checked: Instant::now(),
             stop: false,
@@ -389,6 +452,7 @@ impl Crawls {
             limits: self.app.limits,
             time_limit: time_left(self.time_limit, crawl.started_at.as_deref(), time::OffsetDateTime::now_utc()),
             sitemaps: stored.request.sitemaps,
+            sitemap_limits: sitemap_limits(stored.max_pages),
             slots: Some(self.app.slots.clone()),
             renderer: self.app.renderer_for(crate::AuditOptions { render: stored.request.render })?.cloned(),
             ..CrawlOptions::default()
@@ -466,6 +530,20 @@ fn time_left(limit: Duration, started_at: Option<&str>, now: time::OffsetDateTim
     limit.saturating_sub(ran)
 }
 
+/// The sitemap page URLs a crawl keeps, per page it may fetch: its sitemap URLs are
+/// written to the database (the site rules compare them with the pages crawled), so what
+/// one crawl stores is bounded by its `max_pages`, not by the site's sitemaps (docs/API.md,
+/// "Site crawl"; docs/SECURITY.md).
+pub const SITEMAP_URLS_PER_PAGE: usize = 20;
+
+/// The sitemap limits of a crawl of at most `max_pages` pages: the engine's defaults, with
+/// at most [`SITEMAP_URLS_PER_PAGE`] URLs per page in all (and so per file).
+fn sitemap_limits(max_pages: u32) -> crawl::SitemapLimits {
+    let defaults = crawl::SitemapLimits::default();
+    let total = (max_pages as usize).saturating_mul(SITEMAP_URLS_PER_PAGE).max(1).min(defaults.max_total_urls);
+    crawl::SitemapLimits { max_total_urls: total, max_urls: defaults.max_urls.min(total), ..defaults }
+}
+
 /// The scope of a crawl request.
 fn scope_of(request: &CrawlRequest, max_pages: u32) -> Result<Scope, AppError> {
     let config = ScopeConfig {
@@ -482,9 +560,7 @@ fn scope_of(request: &CrawlRequest, max_pages: u32) -> Result<Scope, AppError> {
 /// or its lease taken by another replica (then it stops).
 struct StoreSink {
     writer: store::CrawlWriter,
-    store: store::Store,
     observer: Arc<dyn crate::Observer>,
-    crawl_id: String,
     worker: String,
     checked: Instant,
     stop: bool,
@@ -509,13 +585,9 @@ impl CrawlSink for StoreSink {
             return self.stop;
         }
         self.checked = Instant::now();
-        let ours = match (self.store.get_crawl(&self.crawl_id), self.store.crawl_lease(&self.crawl_id)) {
-            (Ok(crawl), Ok(lease)) => {
-                crawl.state == store::CrawlState::Running && lease.is_none_or(|(w, _)| w == self.worker)
-            }
-            // The database did not answer: go on, and ask again later.
-            _ => true,
-        };
+        // Asked on the connection of the runner's open batch (see `still_driving`); when the
+        // database did not answer, the crawl goes on and asks again later.
+        let ours = self.writer.still_driving(&self.worker).unwrap_or(true);
         self.stop = !ours;
         self.stop
     }
@@ -597,7 +669,8 @@ mod tests {
         let (app, _webhooks) = App::open(setup).expect("app");
         let home = format!("http://{addr}/");
         let request = crate::crawl::parse_start(&json!({ "url": home, "sitemaps": false })).expect("request");
-        let options_json = serde_json::to_string(&StoredOptions { request, max_pages: 30 }).expect("options");
+        let options_json =
+            serde_json::to_string(&StoredOptions { request, max_pages: 30, requester: None }).expect("options");
         let new = store::NewCrawl { user_id: None, url: home.clone(), options_json, max_pages: 30 };
         let gone = time::OffsetDateTime::now_utc() - time::Duration::minutes(1);
         let crawl = app.store.create_crawl(new, "gone-runner", gone).expect("crawl");

@@ -66,7 +66,8 @@ async fn create_crawl(ctx: Ctx) -> Result<crate::Response, ApiError> {
     ctx.state.app.check_render(request.render)?;
     charge_quota(&ctx, &identity, app::AuditOptions { render: request.render }.units()).await?;
     let tier = identity.key().map(|k| k.tier);
-    let started = ctx.state.crawls.start(request, identity.user_id().map(str::to_string), tier).await?;
+    let owner = identity.user_id().map(str::to_string);
+    let started = ctx.state.crawls.start(request, owner, tier, &identity.label()).await?;
     let crawl = wire_started(&started);
     let location = app::crawl::views::crawl_path(&crawl.id);
     let mut resp =
