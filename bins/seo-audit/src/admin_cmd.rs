@@ -10,9 +10,6 @@ use time::OffsetDateTime;
 use crate::cli_error::CliError;
 use crate::Global;
 
-/// Exit status of a failed administration command.
-pub const EXIT_FAILED: u8 = 2;
-
 #[derive(Debug, clap::Subcommand)]
 pub enum UsersCommand {
     /// Create a user; prints its id alone on stdout.

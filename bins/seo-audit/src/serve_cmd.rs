@@ -6,9 +6,6 @@ use std::path::PathBuf;
 
 use crate::Global;
 
-/// Exit status when the service could not start.
-pub const EXIT_FAILED: u8 = 2;
-
 /// The settings `serve` takes as flags, on top of the file and the environment; each field
 /// serializes under its setting's key (docs/API.md, "Running the service").
 #[derive(Debug, clap::Args, serde::Serialize)]

@@ -145,7 +145,9 @@ fn audit_reads_the_settings_file_and_takes_scheme_less_urls() {
     assert!(stderr.starts_with("error: target_unreachable: "), "{stderr}");
     let missing = run(&["audit", &target, "--config", "/nonexistent/seo-audit.toml"]);
     assert_eq!(missing.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&missing.stderr).starts_with("error: invalid_request: settings: "));
+    assert!(
+        String::from_utf8_lossy(&missing.stderr).starts_with("error: invalid_request: The settings are not valid: ")
+    );
     let out = run(&["audit", "https://example.com/", "--min-score", "101"]);
     assert_eq!(out.status.code(), Some(2), "--min-score is 0 to 100");
 }
