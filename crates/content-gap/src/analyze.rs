@@ -194,6 +194,9 @@ pub fn analyze_within(input: &GapInput, budget: &dyn audit_core::Budget) -> Opti
 /// The budget ran out.
 struct Exhausted;
 
+/// Coverage, gaps and the sections covered.
+type Compared = (u8, Vec<Gap>, Vec<String>);
+
 /// Never called: [`audit_core::Unlimited`] is never exhausted. Kept total rather than a
 /// panic, the model's answer with nothing covered.
 fn unreachable_report(input: &GapInput) -> ContentGapReport {
@@ -310,7 +313,7 @@ fn against_competitors(
     competitors: &[Page],
     topic: &str,
     budget: &dyn audit_core::Budget,
-) -> Result<Option<(u8, Vec<Gap>, Vec<String>)>, Exhausted> {
+) -> Result<Option<Compared>, Exhausted> {
     let mut clusters: BTreeMap<Cluster, ClusterAcc> = BTreeMap::new();
     for (i, comp) in competitors.iter().enumerate() {
         if budget.exhausted() {

@@ -188,7 +188,9 @@ async fn stalled_h2_bodies_are_held_within_the_budget() {
     const CONNECTIONS: usize = 10;
     const STREAMS: usize = 200;
     const SENT: usize = 256 * 1024;
+    static SPACES: [u8; SENT] = [b' '; SENT];
     let t = TestServer::start(|c| c.body_budget_mb = 8).await;
+    let rss_before = rss();
     let budget = t.server.state().bodies.clone();
     assert_eq!(budget.total(), 8 << 20);
     let mut requests = Vec::new();
@@ -196,9 +198,11 @@ async fn stalled_h2_bodies_are_held_within_the_budget() {
         // One client, one HTTP/2 connection (cleartext, prior knowledge: h2c).
         let client = reqwest::Client::builder().no_proxy().http2_prior_knowledge().build().unwrap();
         for _ in 0..STREAMS {
-            // A quarter of a MiB at once, then nothing until the test ends.
-            let chunks = futures_util::stream::iter([Ok::<_, std::io::Error>(bytes::Bytes::from(vec![b' '; SENT]))])
-                .chain(futures_util::stream::pending());
+            // A quarter of a MiB at once (one buffer shared by all), then nothing until the
+            // test ends.
+            let chunks =
+                futures_util::stream::iter([Ok::<_, std::io::Error>(bytes::Bytes::from_static(&SPACES[..SENT]))])
+                    .chain(futures_util::stream::pending());
             let request = client
                 .post(t.url("/api/content-gap"))
                 .header("content-type", "application/json")
@@ -221,7 +225,10 @@ async fn stalled_h2_bodies_are_held_within_the_budget() {
             }
         }
     }
-    eprintln!("held at most {most} bytes; {refused} bodies refused");
+    eprintln!(
+        "held at most {most} bytes; {refused} bodies refused; the process grew by {} MB meanwhile",
+        rss().saturating_sub(rss_before) >> 20
+    );
     assert!(most <= budget.total(), "{most} bytes held");
     assert!(most >= budget.total() / 2, "the stalled bodies filled the budget ({most} bytes)");
     assert!(refused > 0, "bodies past the budget are refused");
@@ -230,6 +237,16 @@ async fn stalled_h2_bodies_are_held_within_the_budget() {
     for r in requests {
         r.abort();
     }
+}
+
+/// The resident memory of this process, in bytes (for the log: other tests run beside).
+fn rss() -> usize {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let kib = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<usize>().ok());
+    kib.unwrap_or(0) * 1024
 }
 
 /// More streams than a connection allows at once wait for the client's turn: the server
