@@ -28,6 +28,7 @@
 mod audit;
 mod charset;
 mod docs;
+pub mod fix;
 mod page;
 mod parse;
 pub mod rendering;
