@@ -885,3 +885,22 @@ pub const GLOSSARY: &[Entry] = &[
         related: &["indexability", "title-tag", "page-speed", "backlinks", "geo"],
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A rule names its glossary entries by slug, page rules and site rules alike: a slug that
+    /// names no entry is a typo that would leave the rule without its concept.
+    #[test]
+    fn every_rule_names_existing_entries() {
+        let page = RULES.iter().map(|r| (r.meta().id, r.meta().glossary));
+        let site = crawl::rules::SITE_RULES.iter().map(|r| (r.meta().id, r.meta().glossary));
+        for (id, slugs) in page.chain(site) {
+            assert!(!slugs.is_empty(), "rule {id} names no glossary entry");
+            for slug in slugs {
+                assert!(entry(slug).is_some(), "rule {id} names unknown glossary entry {slug}");
+            }
+        }
+    }
+}

@@ -9,6 +9,7 @@ mod properties;
 #[path = "../support/rule_fixture.rs"]
 mod rule_fixture;
 mod rules;
+mod rule_unit;
 mod rules_doc;
 mod snapshots;
 mod table;
