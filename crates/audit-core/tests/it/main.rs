@@ -8,8 +8,8 @@ mod lighthouse;
 mod properties;
 #[path = "../support/rule_fixture.rs"]
 mod rule_fixture;
-mod rules;
 mod rule_unit;
+mod rules;
 mod rules_doc;
 mod snapshots;
 mod table;

@@ -37,7 +37,9 @@ impl Rule for TitleNamesBrand {
         if page.title.contains("Oakwood") {
             return Outcome::Pass;
         }
-        Outcome::Fail(Finding::new("Title lacks the brand", "Add \"| Oakwood\" to the title.").current(page.title.clone()))
+        Outcome::Fail(
+            Finding::new("Title lacks the brand", "Add \"| Oakwood\" to the title.").current(page.title.clone()),
+        )
     }
 
     fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
