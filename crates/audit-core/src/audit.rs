@@ -108,6 +108,9 @@ pub fn audit(page: Page) -> Audit {
 ///     fail_example: "<title>Chairs</title>",
 ///     pass_example: "<title>Chairs | Oakwood</title>",
 ///     reference: "https://example.com/style-guide",
+///     phrases: &["title brand"],
+///     excluded: &[],
+///     glossary: &[],
 /// };
 ///
 /// impl Rule for TitleNamesBrand {
@@ -762,6 +765,9 @@ mod tests {
         fail_example: "<p>Pine chairs</p>",
         pass_example: "<p>Oak chairs</p>",
         reference: "https://example.com/",
+        phrases: &[],
+        excluded: &[],
+        glossary: &[],
     };
 
     impl Rule for MentionsOak {

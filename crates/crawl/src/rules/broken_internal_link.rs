@@ -1,13 +1,6 @@
-//! `broken-internal-link`: Internal links reach a page.
-//!
-//! - **What it checks:** fails when a link to a URL of the site answers 4xx or 5xx, or cannot be fetched.
-//! - **Why it matters:** Visitors and crawlers who follow the link reach an error page, and the link's value is lost.
-//! - **Fails:** /a links to /gone, which answers 404
-//! - **Passes:** every internal link answers 200, or redirects to a page that does
-
 use super::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check is below.
 #[derive(Debug, Clone, Copy)]
 pub struct BrokenInternalLink;
 
@@ -20,6 +13,9 @@ static META: SiteRuleMeta = SiteRuleMeta {
     fail_example: "/a links to /gone, which answers 404",
     pass_example: "every internal link answers 200, or redirects to a page that does",
     reference: "https://developers.google.com/search/docs/crawling-indexing/http-network-errors",
+    phrases: &[],
+    excluded: &[],
+    glossary: &["http-status-code", "internal-linking"],
 };
 
 impl SiteRule for BrokenInternalLink {

@@ -1,13 +1,6 @@
-//! `canonical-to-bad-url`: Canonicals name pages that answer.
-//!
-//! - **What it checks:** fails when a page's canonical names another URL of the site that answers other than 200, redirects or cannot be fetched.
-//! - **Why it matters:** Search engines ignore a canonical that points at an error or a redirect, and may index the wrong URL.
-//! - **Fails:** /a names /gone as its canonical, and /gone answers 404
-//! - **Passes:** canonicals name the page itself or a page answering 200
-
 use super::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check is below.
 #[derive(Debug, Clone, Copy)]
 pub struct CanonicalToBadUrl;
 
@@ -21,6 +14,9 @@ static META: SiteRuleMeta = SiteRuleMeta {
     fail_example: "/a names /gone as its canonical, and /gone answers 404",
     pass_example: "canonicals name the page itself or a page answering 200",
     reference: "https://developers.google.com/search/docs/crawling-indexing/consolidate-duplicate-urls",
+    phrases: &[],
+    excluded: &[],
+    glossary: &["canonical-url"],
 };
 
 impl SiteRule for CanonicalToBadUrl {

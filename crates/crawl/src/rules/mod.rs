@@ -18,6 +18,7 @@ mod sitemap_bad_url;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use audit_core::fix::{FixCtx, FixTemplate};
 use audit_core::Severity;
 use serde::Serialize;
 use sha2::Digest;
@@ -43,6 +44,14 @@ pub struct SiteRuleMeta {
     pub pass_example: &'static str,
     /// Further reading.
     pub reference: &'static str,
+    /// How issue titles of other tools name the problem (as `audit_core::RuleMeta::phrases`);
+    /// empty while the rule has no fix.
+    pub phrases: &'static [&'static str],
+    /// Words that, in such a title, mean another problem.
+    pub excluded: &'static [&'static str],
+    /// Slugs of the glossary entries (`svc://seo-concepts`) that explain the rule, the first
+    /// being the rule's concept (as `audit_core::RuleMeta::glossary`).
+    pub glossary: &'static [&'static str],
 }
 
 /// One problem a site rule found.
@@ -66,6 +75,12 @@ pub trait SiteRule: Sync {
     /// # Errors
     /// What the [`CrawledSite`] could not read.
     fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()>;
+    /// The code that repairs a finding on one of the site's pages, as a page rule's
+    /// [`Rule::fix`](audit_core::Rule::fix); `None` (the default) when the rule offers none.
+    fn fix(&self, ctx: &FixCtx) -> Option<FixTemplate> {
+        let _ = ctx;
+        None
+    }
 }
 
 /// Every site rule, in display order (severity of what it finds, then topic).
