@@ -27,8 +27,10 @@ fn crawl_rules(out: &mut String) {
          canonical and hreflang alternates on the site are fetched too (they are not inlinks), so that \
          `canonical-to-bad-url` and `hreflang-no-return-link` can judge them.\n\
          - **Order and depth.** Breadth first: the start URL is click depth 0, a page its links reach depth 1, \
-         and so on; a redirect's target keeps the depth of the URL that redirected. URLs found only in \
-         sitemaps are fetched after every URL the links reach, and have no depth.\n\
+         and so on; a redirect's target keeps the depth of the URL that redirected. A URL's depth is its \
+         shortest path whatever the requests in flight: no URL deeper than the shallowest one in flight is \
+         fetched, and a queued URL reached by a shorter path (a redirect's target) takes the shorter depth. \
+         URLs found only in sitemaps are fetched after every URL the links reach, and have no depth.\n\
          - **Options.** `max_pages` bounds the URLs fetched (the start URL, redirects and failures count); \
          `max_depth` the click depth followed; `include` path prefixes, when given, are the only paths \
          visited, and `exclude` prefixes are never visited (the start URL always is). URLs outside them are \

@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 
 use crawl::{run_site_rules, site_score, SiteRuleResult, State, SITE_RULES};
 
-use crate::fixture_sites::{crawl, fixtures, Crawl, ORIGIN};
+use crate::fixture_sites::{crawl, crawl_with, fixtures, Crawl, ORIGIN};
 
 fn run(c: &Crawl) -> Vec<SiteRuleResult> {
     run_site_rules(&c.pages, &c.sitemap_urls, c.sitemaps_read)
@@ -109,4 +109,49 @@ fn redirect_records_and_loops() {
     let results = run(&c);
     let loop_ = findings_of(&results, "redirect-loop");
     assert_eq!(loop_.findings[0].detail, "http://site.test/a to http://site.test/b to http://site.test/a");
+}
+
+#[test]
+fn click_depth_is_the_shortest_path_whatever_the_requests_in_flight() {
+    // The depths of fixtures/sites/depth-race (its README says which path is the short one).
+    let expected: Vec<(&str, Option<u32>)> = vec![
+        ("/", Some(0)),
+        ("/a", Some(1)),
+        ("/b", Some(1)),
+        ("/old", Some(1)),
+        ("/y", Some(1)),
+        ("/a1", Some(2)),
+        ("/a3", Some(2)),
+        ("/y1", Some(2)),
+        ("/a2", Some(3)),
+        ("/y2", Some(3)),
+        ("/y3", Some(4)),
+    ];
+    let depths = |c: &Crawl| {
+        let mut d: Vec<(String, Option<u32>)> =
+            c.pages.iter().map(|p| (p.url.strip_prefix(ORIGIN).unwrap().to_string(), p.depth)).collect();
+        d.sort();
+        d
+    };
+    let mut want: Vec<(String, Option<u32>)> = expected.iter().map(|(u, d)| (u.to_string(), *d)).collect();
+    want.sort();
+    // What the findings say, without the linking page a rule names: that one is the first
+    // in crawl order, and the crawl order of one level depends on which answer came first.
+    let findings = |c: &Crawl| -> Vec<(&'static str, String, String)> {
+        run(c).into_iter().flat_map(|r| r.findings.into_iter().map(move |f| (r.id, f.url, f.detail))).collect()
+    };
+    let reference = crawl_with("depth-race", 1, None);
+    assert_eq!(depths(&reference), want);
+    let reference_findings = findings(&reference);
+    let deep: Vec<_> = reference_findings.iter().filter(|(id, ..)| *id == "deep-page").collect();
+    assert_eq!(deep.len(), 1, "{deep:?}");
+    assert_eq!(deep[0].1, format!("{ORIGIN}/y3"));
+    assert_eq!(deep[0].2, "click depth 4");
+    for in_flight in [1, 4, 16] {
+        for seed in 0..40 {
+            let c = crawl_with("depth-race", in_flight, Some(seed));
+            assert_eq!(depths(&c), want, "{in_flight} in flight, seed {seed}");
+            assert_eq!(findings(&c), reference_findings, "{in_flight} in flight, seed {seed}");
+        }
+    }
 }
