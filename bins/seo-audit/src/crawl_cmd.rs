@@ -67,6 +67,10 @@ pub struct CrawlArgs {
     /// Do not read the site's sitemaps.
     #[arg(long)]
     pub no_sitemaps: bool,
+    /// Read this sitemap too, beside /sitemap.xml and those robots.txt names (a URL on the
+    /// crawled site; repeatable).
+    #[arg(long = "sitemap", value_name = "URL", conflicts_with = "no_sitemaps")]
+    pub sitemaps: Vec<String>,
     /// Render every HTML page in headless Chromium and audit the rendered DOM (docs/API.md,
     /// "Rendered audits").
     #[arg(long)]
@@ -128,11 +132,14 @@ struct Issue<'a> {
     /// `site` (a site rule) or `page` (a page rule failed on these pages).
     kind: &'static str,
     severity: Severity,
+    /// Distinct URLs affected, all of them.
     count: usize,
+    /// Findings, all of them (a site rule's finding is a URL and the page linking to it, so
+    /// a URL may have several).
+    findings: u64,
+    /// Whether `urls` lists fewer findings than `findings` (a site rule's bound).
+    truncated: bool,
     urls: Urls<'a>,
-    /// How many `urls` lists.
-    #[serde(skip)]
-    listed: usize,
 }
 
 /// The affected URLs of an issue: a site rule's findings (bounded, in memory), or the pages
@@ -143,6 +150,26 @@ enum Urls<'a> {
 }
 
 impl Urls<'_> {
+    /// The first `n` affected URLs, each once with how many findings name it (the pages
+    /// linking to it, for a link rule): the first finding stands for the others.
+    fn first_urls(&self, n: usize) -> Result<Vec<(Affected, usize)>, store::Error> {
+        match self {
+            Urls::Listed(all) => {
+                // Findings come sorted by URL: a URL's findings are together.
+                let mut out: Vec<(Affected, usize)> = Vec::new();
+                for a in all {
+                    match out.last_mut() {
+                        Some((last, k)) if last.url == a.url => *k += 1,
+                        _ if out.len() == n => break,
+                        _ => out.push((a.clone(), 1)),
+                    }
+                }
+                Ok(out)
+            }
+            Urls::Stored(..) => Ok(self.first(n)?.into_iter().map(|a| (a, 1)).collect()),
+        }
+    }
+
     /// The first `n`.
     fn first(&self, n: usize) -> Result<Vec<Affected>, store::Error> {
         match self {
@@ -250,7 +277,7 @@ impl ReportSource {
     /// Judges the crawl (site rules, site score) and ends it in the store, which counts each
     /// page's inlinks.
     fn finish(&self, summary: &CrawlSummary) -> Result<Judged, store::Error> {
-        let judged = app::crawl::judge(&self.store, &self.crawl_id, summary.sitemaps_read)?;
+        let judged = app::crawl::judge(&self.store, &self.crawl_id, summary)?;
         let end = store::CrawlEnd {
             state: store::CrawlState::Completed,
             site_score: judged.score.as_ref().map(|s| s.score),
@@ -352,8 +379,18 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
         Ok(s) => s,
         Err(e) => return fail("invalid_url", e.to_string()),
     };
+    // A named sitemap off the site would be ignored as robots.txt's are: say so instead.
+    let mut named_sitemaps = Vec::with_capacity(args.sitemaps.len());
+    for named in &args.sitemaps {
+        match crawl::normalize(named) {
+            Ok(url) if scope.same_site(&url) => named_sitemaps.push(url.to_string()),
+            Ok(_) => return fail("invalid_parameter", format!("--sitemap {named}: not on the crawled site")),
+            Err(e) => return fail("invalid_parameter", format!("--sitemap {named}: {e}")),
+        }
+    }
     let limits = Limits { max_in_flight: args.max_in_flight, ..Limits::default() };
     let options = CrawlOptions {
+        named_sitemaps,
         limits: app::pipeline::AnalysisLimits::cpu_ms(config.analysis_cpu_ms),
         time_limit: Duration::from_secs(args.time_limit),
         sitemaps: !args.no_sitemaps,
@@ -478,7 +515,8 @@ fn report<'a>(
             kind: "site",
             severity: r.severity,
             count: r.affected(),
-            listed: r.findings.len(),
+            findings: r.total_findings,
+            truncated: r.truncated,
             urls: Urls::Listed(
                 r.findings
                     .iter()
@@ -500,7 +538,8 @@ fn report<'a>(
             kind: "page",
             severity,
             count,
-            listed: count,
+            findings: count as u64,
+            truncated: false,
         })
         .collect();
     page_issues.sort_by(|a, b| {
@@ -625,18 +664,30 @@ fn text(r: &CrawlReport<'_>, source: &ReportSource, out: &mut impl Write) -> std
                 issue.count,
                 if issue.count == 1 { "" } else { "s" }
             )?;
-            for a in issue.urls.first(TEXT_URLS_PER_ISSUE).map_err(store_io)? {
+            // One line per affected URL, however many pages link to it.
+            let shown = issue.urls.first_urls(TEXT_URLS_PER_ISSUE).map_err(store_io)?;
+            for (a, n) in &shown {
                 let mut line = format!("    {}", a.url);
                 if !a.detail.is_empty() {
                     line.push_str(&format!("  {}", a.detail));
                 }
-                if let Some(from) = &a.linked_from {
-                    line.push_str(&format!("  (linked from {from})"));
+                match (&a.linked_from, n) {
+                    (Some(from), 1) => line.push_str(&format!("  (linked from {from})")),
+                    (Some(from), n) => line.push_str(&format!("  (linked from {from} and {} more pages)", n - 1)),
+                    (None, _) => {}
                 }
                 writeln!(out, "{line}")?;
             }
-            if issue.listed > TEXT_URLS_PER_ISSUE {
-                writeln!(out, "    ... and {} more", issue.listed - TEXT_URLS_PER_ISSUE)?;
+            if issue.count > shown.len() {
+                writeln!(out, "    ... and {} more URLs", issue.count - shown.len())?;
+            }
+            if issue.truncated {
+                writeln!(
+                    out,
+                    "    ({} findings in all; the report lists the first {})",
+                    issue.findings,
+                    crawl::MAX_FINDINGS_PER_RULE
+                )?;
             }
         }
     }

@@ -44,12 +44,16 @@ fn crawl_rules(out: &mut String) {
          apart (at most {} s; a longer delay is cut to it).\n\
          - **Sitemaps.** `/sitemap.xml` and every `Sitemap:` line of robots.txt on the site, sitemap indexes \
          (nested {} deep at most) and gzip. Bounds: {} MiB per file after gunzip, {} URLs read per file, {} \
-         sitemap files and {} page URLs per crawl; a file that is not a sitemap, is not well-formed or breaks \
-         the size bound is listed as a sitemap error. A missing `/sitemap.xml` that robots.txt does not name \
-         is no error.\n\
+         sitemap files and {} page URLs per crawl. A relative `<loc>` is resolved against the sitemap's URL \
+         (and reported). Every problem (a sitemap that does not answer 200, bad gzip, not well-formed, not a \
+         sitemap, over a bound, a wrong namespace, a relative `<loc>`, an index loop) is a `sitemap-error` \
+         finding naming the sitemap and the line. A missing `/sitemap.xml` that robots.txt does not name is \
+         no error. The command line reads further sitemaps named with `--sitemap URL` (repeatable).\n\
          - **Bounds.** A crawl records at most {DEFAULT_MAX_KNOWN_URLS} distinct URLs; links to more are dropped. \
-         A site rule keeps at most {MAX_FINDINGS_PER_RULE} findings (the first in URL order); the affected URLs \
-         the site score counts are those kept.\n\
+         A site rule lists at most {MAX_FINDINGS_PER_RULE} findings (the first in URL order); the others \
+         are counted, not cut silently: each rule's result gives `total_findings` and `total_urls` (its \
+         distinct affected URLs, all of them), with `truncated` true when it lists fewer, and the site \
+         score counts every affected URL.\n\
          - **How the rules read the crawl.** From the store the crawl was written to, page by page and by \
          query (a page by URL, the links to a URL, pages sharing a title), not from the whole crawl in memory: \
          their memory does not grow with the pages crawled (docs/ARCHITECTURE.md, \"Site crawl: the site \

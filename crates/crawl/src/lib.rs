@@ -93,5 +93,8 @@ pub use rules::{
     MAX_FINDINGS_PER_RULE, SITE_RULES,
 };
 pub use score::{site_score, site_score_of, SiteScore, SEVERITY_PENALTY};
-pub use sitemap::{parse_sitemap, ParsedSitemap, SitemapError, SitemapKind, SitemapLimits, SitemapRead, Sitemaps};
+pub use sitemap::{
+    parse_sitemap, ParsedSitemap, SitemapError, SitemapKind, SitemapLimits, SitemapProblem, SitemapRead, Sitemaps,
+    SITEMAP_NAMESPACE,
+};
 pub use urls::{normalize, normalize_relative, normalize_serialized, OutOfScope, Scope, ScopeConfig, Site, UrlError};

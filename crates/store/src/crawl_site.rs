@@ -8,7 +8,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crawl::{Answer, CrawledPage, CrawledSite, DuplicateGroup, DuplicateKey, SiteResult, SiteTotals, DUPLICATE_HEAD};
+use crawl::{
+    Answer, CrawledPage, CrawledSite, DuplicateGroup, DuplicateKey, SiteResult, SiteTotals, SitemapProblem,
+    DUPLICATE_HEAD,
+};
 
 use crate::crawls::{in_list, IN_ROWS};
 use crate::db::Store;
@@ -76,6 +79,7 @@ pub struct CrawlSite {
     store: Store,
     crawl_id: String,
     sitemaps_read: bool,
+    sitemap_problems: Vec<SitemapProblem>,
 }
 
 impl Store {
@@ -97,11 +101,25 @@ impl Store {
             }
             self.write(|tx| rows.iter().try_for_each(|raw| write_facts(tx, crawl_id, &decode(raw)?)))?;
         }
-        Ok(CrawlSite { store: self.clone(), crawl_id: crawl_id.to_string(), sitemaps_read })
+        Ok(CrawlSite {
+            store: self.clone(),
+            crawl_id: crawl_id.to_string(),
+            sitemaps_read,
+            sitemap_problems: Vec::new(),
+        })
     }
 }
 
 impl CrawlSite {
+    /// The same, with the problems the crawl found reading the site's sitemaps. They are
+    /// few (a crawl reads a bounded number of sitemaps, see `crawl::SitemapLimits`) and
+    /// found again when a crawl resumes, which reads the sitemaps again: the runner keeps
+    /// them in memory and hands them here instead of to a table.
+    pub fn with_sitemap_problems(mut self, problems: Vec<SitemapProblem>) -> CrawlSite {
+        self.sitemap_problems = problems;
+        self
+    }
+
     /// How the fetched ones of `urls` (at most [`IN_ROWS`]) answered, from the answer
     /// index alone.
     fn answers(&self, urls: &[&str]) -> Result<Vec<Answer>> {
@@ -272,6 +290,10 @@ impl CrawledSite for CrawlSite {
 
     fn sitemaps_read(&self) -> bool {
         self.sitemaps_read
+    }
+
+    fn sitemap_problems(&self, f: &mut dyn FnMut(&SitemapProblem) -> SiteResult<()>) -> SiteResult<()> {
+        self.sitemap_problems.iter().try_for_each(f)
     }
 
     fn duplicates(

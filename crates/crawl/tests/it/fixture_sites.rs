@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use audit_core::{audit, HttpFacts, Page};
 use crawl::{
     robots_from_answer, CrawledPage, Frontier, Limits, MemoryStore, Outcome, Scope, ScopeConfig, SitemapLimits,
-    Sitemaps, Work, USER_AGENT_TOKEN,
+    SitemapProblem, Sitemaps, Work, USER_AGENT_TOKEN,
 };
 
 pub const ORIGIN: &str = "http://site.test";
@@ -67,6 +67,7 @@ pub struct Crawl {
     pub pages: Vec<CrawledPage>,
     pub sitemap_urls: BTreeSet<String>,
     pub sitemaps_read: bool,
+    pub sitemap_problems: Vec<SitemapProblem>,
     pub frontier: Frontier<MemoryStore>,
     pub fetched: Vec<String>,
 }
@@ -88,6 +89,7 @@ pub fn crawl_with(name: &str, in_flight: usize, seed: Option<u64>) -> Crawl {
     let mut frontier = Frontier::resume(MemoryStore::new(), scope.clone(), limits).unwrap();
     let mut sitemaps = Sitemaps::new(scope.start(), SitemapLimits::default());
     let mut sitemap_urls = BTreeSet::new();
+    let mut sitemap_problems = Vec::new();
     let mut pages = Vec::new();
     let mut robots_seen = Vec::new();
     let mut pending: Vec<Work> = Vec::new();
@@ -128,6 +130,7 @@ pub fn crawl_with(name: &str, in_flight: usize, seed: Option<u64>) -> Crawl {
                         frontier.add_sitemap_url(&u).unwrap();
                         sitemap_urls.insert(u);
                     }
+                    sitemap_problems.extend(read.problems);
                 }
             }
             Work::Fetch(entry) => {
@@ -158,5 +161,5 @@ pub fn crawl_with(name: &str, in_flight: usize, seed: Option<u64>) -> Crawl {
             }
         }
     }
-    Crawl { pages, sitemap_urls, sitemaps_read: sitemaps.any_read(), frontier, fetched: site.fetched }
+    Crawl { pages, sitemap_urls, sitemaps_read: sitemaps.any_read(), sitemap_problems, frontier, fetched: site.fetched }
 }

@@ -11,12 +11,13 @@
 
 use std::collections::BTreeSet;
 
-use crawl::{run_site_rules, site_score, SiteRuleResult, State, SITE_RULES};
+use crawl::{check_site, site_score, SiteIndex, SiteRuleResult, State, SITE_RULES};
 
 use crate::fixture_sites::{crawl, crawl_with, fixtures, Crawl, ORIGIN};
 
 fn run(c: &Crawl) -> Vec<SiteRuleResult> {
-    run_site_rules(&c.pages, &c.sitemap_urls, c.sitemaps_read)
+    let site = SiteIndex::new(&c.pages, &c.sitemap_urls, c.sitemaps_read).with_sitemap_problems(&c.sitemap_problems);
+    check_site(&site).unwrap()
 }
 
 fn findings_of<'a>(results: &'a [SiteRuleResult], id: &str) -> &'a SiteRuleResult {
@@ -154,4 +155,21 @@ fn click_depth_is_the_shortest_path_whatever_the_requests_in_flight() {
             assert_eq!(findings(&c), reference_findings, "{in_flight} in flight, seed {seed}");
         }
     }
+}
+
+#[test]
+fn a_relative_sitemap_loc_is_read_and_reported_with_its_line() {
+    let c = crawl("crawl-sitemap-error-fail");
+    let urls: Vec<_> = c.sitemap_urls.iter().map(String::as_str).collect();
+    assert_eq!(urls, ["http://site.test/", "http://site.test/spades"], "the index's relative <loc> was read");
+    let results = run(&c);
+    let details: Vec<String> =
+        findings_of(&results, "sitemap-error").findings.iter().map(|f| format!("{} {}", f.url, f.detail)).collect();
+    assert_eq!(
+        details,
+        [
+            "http://site.test/broken.xml bad XML: line 4: ill-formed document: expected `</url>`, but `</urlset>` was found",
+            "http://site.test/sitemap-index.xml line 3: relative <loc> \"pages.xml\", read as http://site.test/pages.xml",
+        ]
+    );
 }
