@@ -118,7 +118,13 @@ struct CrawlReport<'a> {
 #[derive(Debug, Serialize)]
 struct ProgressReport {
     pages_done: u64,
+    /// Always 0: the crawl has ended (see `pages_unfetched`).
     pages_queued: u64,
+    /// URLs in scope the crawl found and never fetched: those left when `--max-pages` (or
+    /// the time limit, or a cancel) ended it.
+    pages_unfetched: u64,
+    /// Whether `--max-pages` ended the crawl with URLs left to fetch.
+    max_pages_reached: bool,
     pages_failed: u64,
     pages_skipped: u64,
     pages_audited: u64,
@@ -442,7 +448,7 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
         Ok(j) => j,
         Err(e) => return fail("internal", format!("cannot read the crawl back: {e}")),
     };
-    let report = match report(start.as_str(), &crawled.summary, &judged, &source) {
+    let report = match report(start.as_str(), args.max_pages, &crawled.summary, &judged, &source) {
         Ok(r) => r,
         Err(e) => return fail("internal", format!("cannot read the crawl back: {e}")),
     };
@@ -502,6 +508,7 @@ fn progress_line(p: &Progress) -> String {
 /// failures by rule, and the pages table (the last two read from `source` as written).
 fn report<'a>(
     start: &str,
+    max_pages: u32,
     summary: &CrawlSummary,
     judged: &Judged,
     source: &'a ReportSource,
@@ -567,7 +574,9 @@ fn report<'a>(
             site_penalty: score.map(|s| (s.penalty * 10.0).round() / 10.0),
             progress: ProgressReport {
                 pages_done: p.done,
-                pages_queued: p.queued,
+                pages_queued: 0,
+                pages_unfetched: p.queued,
+                max_pages_reached: p.queued > 0 && p.done + p.failed >= u64::from(max_pages),
                 pages_failed: p.failed,
                 pages_skipped: p.skipped,
                 pages_audited: summary.pages_audited,
@@ -648,6 +657,11 @@ fn text(r: &CrawlReport<'_>, source: &ReportSource, out: &mut impl Write) -> std
         p.pages_per_second,
         if r.time_limited { "; stopped at the time limit" } else { "" }
     )?;
+    if p.max_pages_reached {
+        writeln!(out, "Stopped at --max-pages: {} URLs found were left unfetched", p.pages_unfetched)?;
+    } else if p.pages_unfetched > 0 {
+        writeln!(out, "{} URLs found were left unfetched", p.pages_unfetched)?;
+    }
     for (kind, heading) in [("site", "Site issues"), ("page", "Page issues")] {
         let issues: Vec<&Issue<'_>> = r.issues.iter().filter(|i| i.kind == kind).collect();
         if issues.is_empty() {
