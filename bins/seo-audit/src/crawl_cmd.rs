@@ -164,9 +164,10 @@ impl Urls<'_> {
                 // Findings come sorted by URL: a URL's findings are together.
                 let mut out: Vec<(Affected, usize)> = Vec::new();
                 for a in all {
+                    let full = out.len() == n;
                     match out.last_mut() {
                         Some((last, k)) if last.url == a.url => *k += 1,
-                        _ if out.len() == n => break,
+                        _ if full => break,
                         _ => out.push((a.clone(), 1)),
                     }
                 }

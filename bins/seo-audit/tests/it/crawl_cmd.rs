@@ -246,10 +246,7 @@ fn named_sitemaps_are_read_and_sitemap_problems_are_findings() {
     let site = Site::start(move |port| {
         let origin = format!("http://127.0.0.1:{port}");
         HashMap::from([
-            (
-                "/robots.txt".to_string(),
-                typed("text/plain", &format!("User-agent: *\nSitemap: {origin}/index.xml\n")),
-            ),
+            ("/robots.txt".to_string(), typed("text/plain", &format!("User-agent: *\nSitemap: {origin}/index.xml\n"))),
             // An index whose <loc> is relative: read against the index's URL, and reported.
             (
                 "/index.xml".to_string(),
