@@ -3,13 +3,20 @@
 //! "Site rules" section is generated from it.
 
 mod broken_internal_link;
+mod canonical_chain;
 mod canonical_to_bad_url;
+mod canonical_to_noindex;
+mod canonical_to_redirect;
 mod deep_page;
 mod duplicate_content;
 mod duplicate_meta_description;
 mod duplicate_title;
+mod few_inlinks;
+mod hreflang_conflicting_targets;
 mod hreflang_no_return_link;
+mod hreflang_to_bad_url;
 mod internal_redirect;
+mod internal_redirect_chain;
 mod not_in_sitemap;
 mod orphan_page;
 pub(crate) mod prelude;
@@ -73,15 +80,22 @@ pub static SITE_RULES: &[&dyn SiteRule] = &[
     &broken_internal_link::BrokenInternalLink,
     &redirect_loop::RedirectLoop,
     &canonical_to_bad_url::CanonicalToBadUrl,
+    &canonical_to_redirect::CanonicalToRedirect,
+    &canonical_to_noindex::CanonicalToNoindex,
     &internal_redirect::InternalRedirect,
+    &internal_redirect_chain::InternalRedirectChain,
+    &canonical_chain::CanonicalChain,
     &duplicate_title::DuplicateTitle,
     &duplicate_content::DuplicateContent,
     &orphan_page::OrphanPage,
     &sitemap_bad_url::SitemapBadUrl,
     &hreflang_no_return_link::HreflangNoReturnLink,
+    &hreflang_to_bad_url::HreflangToBadUrl,
+    &hreflang_conflicting_targets::HreflangConflictingTargets,
     &duplicate_meta_description::DuplicateMetaDescription,
     &not_in_sitemap::NotInSitemap,
     &deep_page::DeepPage,
+    &few_inlinks::FewInlinks,
 ];
 
 /// Looks a site rule up by id.
