@@ -329,6 +329,9 @@ pub struct Page {
     /// [`Page::head_meta_description`]), as written: search engines read canonical links there
     /// only.
     pub head_canonicals: Vec<String>,
+    /// `href` of the head's first `<link rel=next>` and first `<link rel=prev>` (or
+    /// `previous`), as written: the pagination of a series of pages.
+    pub head_pagination: (Option<String>, Option<String>),
     /// `content` of each `<meta name="robots">`, in order.
     pub meta_robots: Vec<String>,
     /// `content` of each `<meta name="googlebot">`, in order.
@@ -779,6 +782,7 @@ struct Walker {
     meta_descriptions: Vec<String>,
     canonicals: Vec<String>,
     head_canonicals: Vec<String>,
+    head_pagination: (Option<String>, Option<String>),
     meta_robots: Vec<String>,
     meta_googlebot: Vec<String>,
     viewport: Option<String>,
@@ -1234,6 +1238,15 @@ impl Walker {
                 }
             }
         }
+        if in_head {
+            let (next, prev) = &mut self.head_pagination;
+            if rel.iter().any(|r| r == "next") && next.is_none() {
+                *next = href.map(str::to_string);
+            }
+            if rel.iter().any(|r| r == "prev" || r == "previous") && prev.is_none() {
+                *prev = href.map(str::to_string);
+            }
+        }
         if rel.iter().any(|r| r == "icon" || r == "apple-touch-icon") && self.favicon.is_none() {
             self.favicon = href.map(str::to_string);
         }
@@ -1324,6 +1337,7 @@ impl Walker {
             links: self.page_links,
             canonicals: self.canonicals,
             head_canonicals: self.head_canonicals,
+            head_pagination: self.head_pagination,
             meta_robots: self.meta_robots,
             meta_googlebot: self.meta_googlebot,
             viewport: self.viewport,
@@ -1611,6 +1625,17 @@ mod tests {
     fn canonical_resolves_against_base() {
         let p = page(r#"<head><base href="/b/"><link rel="Canonical foo" href="c"></head>"#);
         assert_eq!(p.canonical(), "https://example.com/b/c");
+    }
+
+    #[test]
+    fn pagination_links_of_the_head_only() {
+        let p = page(
+            r#"<head><link rel="Prev" href="/p/1"><link rel="next" href="/p/3"><link rel="next" href="/p/4"></head>
+            <body><link rel="previous" href="/body"></body>"#,
+        );
+        assert_eq!(p.head_pagination, (Some("/p/3".to_string()), Some("/p/1".to_string())));
+        let p = page(r#"<head><link rel="previous" href="/p/1"></head>"#);
+        assert_eq!(p.head_pagination, (None, Some("/p/1".to_string())));
     }
 
     #[test]

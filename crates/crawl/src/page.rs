@@ -76,12 +76,23 @@ pub struct CrawledPage {
     pub title: Option<String>,
     /// The head's meta description, white space collapsed (`None` when absent or empty).
     pub meta_description: Option<String>,
+    /// The text of the first `<h1>`, white space collapsed (`None` when there is none or it
+    /// is empty). Kept in the record only (records written before it have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub h1: Option<String>,
     /// [`text_hash`] of the visible text (`None` when not HTML or no visible text).
     pub text_hash: Option<String>,
     /// The head's first canonical link, resolved and normalised.
     pub canonical: Option<String>,
     /// The head's hreflang alternates: language, normalised URL.
     pub hreflang: Vec<(String, String)>,
+    /// The head's `<link rel=next>`, resolved and normalised. Kept in the record only, as
+    /// [`CrawledPage::prev`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<String>,
+    /// The head's `<link rel=prev>` (or `previous`), resolved and normalised.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prev: Option<String>,
     /// Whether a robots directive (meta or `X-Robots-Tag`) forbids indexing.
     pub noindex: bool,
     /// The page's links.
@@ -124,12 +135,15 @@ impl CrawledPage {
             html: true,
             title: collapse(&page.title),
             meta_description: page.head_meta_description.as_deref().and_then(collapse),
+            h1: page.h1s.first().and_then(|h| collapse(h)),
             text_hash: text_hash(&page.visible_text),
             canonical: page.head_canonicals.first().and_then(|c| resolve(c)),
             hreflang: page
                 .head_hreflang()
                 .filter_map(|h| Some((h.lang.trim().to_ascii_lowercase(), resolve(&h.href)?)))
                 .collect(),
+            next: page.head_pagination.0.as_deref().and_then(resolve),
+            prev: page.head_pagination.1.as_deref().and_then(resolve),
             noindex: page.is_noindex(),
             outlinks: outlinks(page, scope),
             score,
@@ -185,6 +199,7 @@ mod tests {
         let record = CrawledPage::from_page("https://shop.test/chairs", Some(1), &page, &scope, Some(80));
         assert_eq!(record.title.as_deref(), Some("Oak chairs"));
         assert_eq!(record.meta_description.as_deref(), Some("Chairs."));
+        assert_eq!(record.h1, None);
         assert_eq!(record.canonical.as_deref(), Some("https://shop.test/chairs"));
         assert_eq!(record.hreflang, vec![("de".to_string(), "https://shop.test/de/chairs".to_string())]);
         assert!(record.indexable());

@@ -19,9 +19,12 @@ mod internal_redirect;
 mod internal_redirect_chain;
 mod not_in_sitemap;
 mod orphan_page;
+mod pagination_broken;
 pub(crate) mod prelude;
 mod redirect_loop;
 mod sitemap_bad_url;
+mod soft_404;
+mod url_variant_duplicate;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -87,6 +90,8 @@ pub static SITE_RULES: &[&dyn SiteRule] = &[
     &canonical_chain::CanonicalChain,
     &duplicate_title::DuplicateTitle,
     &duplicate_content::DuplicateContent,
+    &url_variant_duplicate::UrlVariantDuplicate,
+    &soft_404::Soft404,
     &orphan_page::OrphanPage,
     &sitemap_bad_url::SitemapBadUrl,
     &hreflang_no_return_link::HreflangNoReturnLink,
@@ -96,6 +101,7 @@ pub static SITE_RULES: &[&dyn SiteRule] = &[
     &not_in_sitemap::NotInSitemap,
     &deep_page::DeepPage,
     &few_inlinks::FewInlinks,
+    &pagination_broken::PaginationBroken,
 ];
 
 /// Looks a site rule up by id.
