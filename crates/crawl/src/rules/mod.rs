@@ -17,6 +17,7 @@ mod hreflang_no_return_link;
 mod hreflang_to_bad_url;
 mod internal_redirect;
 mod internal_redirect_chain;
+mod linked_page_blocked_by_robots;
 mod not_in_sitemap;
 mod orphan_page;
 mod pagination_broken;
@@ -99,6 +100,7 @@ pub static SITE_RULES: &[&dyn SiteRule] = &[
     &hreflang_conflicting_targets::HreflangConflictingTargets,
     &duplicate_meta_description::DuplicateMetaDescription,
     &not_in_sitemap::NotInSitemap,
+    &linked_page_blocked_by_robots::LinkedPageBlockedByRobots,
     &deep_page::DeepPage,
     &few_inlinks::FewInlinks,
     &pagination_broken::PaginationBroken,
@@ -236,7 +238,15 @@ pub trait CrawledSite {
     ) -> SiteResult<()>;
     /// The counts the site score reads.
     fn totals(&self) -> SiteResult<SiteTotals>;
+    /// Every URL the crawl skipped because the site's robots.txt keeps it out, with the
+    /// reason the frontier recorded ([`ROBOTS_REASON_PREFIX`]; any order).
+    fn robots_blocked(&self, f: &mut dyn FnMut(&str, &str) -> SiteResult<()>) -> SiteResult<()>;
 }
+
+/// How every reason the frontier records for a URL robots.txt keeps out starts
+/// (`robots.txt: Disallow: /private`, `robots.txt unreachable (HTTP 503)`), and no other
+/// reason does ([`CrawledSite::robots_blocked`]).
+pub const ROBOTS_REASON_PREFIX: &str = "robots.txt";
 
 /// What the site score and a crawl's end read of all the pages ([`CrawledSite::totals`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -303,6 +313,9 @@ pub struct SiteIndex<'a> {
     pub sitemap_urls: &'a BTreeSet<String>,
     /// Whether any sitemap was read (`not-in-sitemap` applies only then).
     pub sitemaps_read: bool,
+    /// The URLs skipped for robots.txt, with the frontier's reason
+    /// ([`SiteIndex::with_robots_blocked`]; none unless given).
+    pub robots_blocked: &'a [(String, String)],
 }
 
 impl<'a> SiteIndex<'a> {
@@ -318,7 +331,13 @@ impl<'a> SiteIndex<'a> {
                 }
             }
         }
-        SiteIndex { pages, by_url, inlinks, sitemap_urls, sitemaps_read }
+        SiteIndex { pages, by_url, inlinks, sitemap_urls, sitemaps_read, robots_blocked: &[] }
+    }
+
+    /// The same index, with the URLs the crawl skipped for robots.txt and the reason of
+    /// each ([`CrawledSite::robots_blocked`]).
+    pub fn with_robots_blocked(self, robots_blocked: &'a [(String, String)]) -> SiteIndex<'a> {
+        SiteIndex { robots_blocked, ..self }
     }
 }
 
@@ -401,6 +420,10 @@ impl CrawledSite for SiteIndex<'_> {
             score_sum: scores.map(|s| u64::from(s.min(100))).sum(),
             answered: self.pages.iter().any(|p| matches!(p.status, Some(200..=299))),
         })
+    }
+
+    fn robots_blocked(&self, f: &mut dyn FnMut(&str, &str) -> SiteResult<()>) -> SiteResult<()> {
+        self.robots_blocked.iter().try_for_each(|(url, reason)| f(url, reason))
     }
 }
 

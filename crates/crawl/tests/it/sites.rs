@@ -11,12 +11,14 @@
 
 use std::collections::BTreeSet;
 
-use crawl::{run_site_rules, site_score, SiteRuleResult, State, SITE_RULES};
+use crawl::{check_site, site_score, SiteIndex, SiteRuleResult, State, SITE_RULES};
 
 use crate::fixture_sites::{crawl, fixtures, Crawl, ORIGIN};
 
-fn run(c: &Crawl) -> Vec<SiteRuleResult> {
-    run_site_rules(&c.pages, &c.sitemap_urls, c.sitemaps_read)
+fn run(c: &mut Crawl) -> Vec<SiteRuleResult> {
+    let blocked = c.robots_blocked();
+    let site = SiteIndex::new(&c.pages, &c.sitemap_urls, c.sitemaps_read).with_robots_blocked(&blocked);
+    check_site(&site).unwrap()
 }
 
 fn findings_of<'a>(results: &'a [SiteRuleResult], id: &str) -> &'a SiteRuleResult {
@@ -28,8 +30,8 @@ fn every_site_rule_fails_on_its_fail_site_and_passes_on_its_pass_site() {
     let strip = |u: &str| u.strip_prefix(ORIGIN).unwrap_or(u).to_string();
     for rule in SITE_RULES {
         let id = rule.meta().id;
-        let fail = crawl(&format!("crawl-{id}-fail"));
-        let results = run(&fail);
+        let mut fail = crawl(&format!("crawl-{id}-fail"));
+        let results = run(&mut fail);
         let found = findings_of(&results, id);
         assert!(!found.findings.is_empty(), "{id} passes on its fail site");
         let got: BTreeSet<String> = found
@@ -46,13 +48,14 @@ fn every_site_rule_fails_on_its_fail_site_and_passes_on_its_pass_site() {
         assert_eq!(got, expected, "{id}: findings on its fail site");
         assert!(found.findings.iter().all(|f| !f.detail.is_empty()), "{id}: a finding without detail");
 
-        let pass = crawl(&format!("crawl-{id}-pass"));
-        let results = run(&pass);
+        let mut pass = crawl(&format!("crawl-{id}-pass"));
+        let results = run(&mut pass);
         assert_eq!(findings_of(&results, id).findings, vec![], "{id} fails on its pass site");
 
-        for c in [&fail, &pass] {
+        for c in [&mut fail, &mut pass] {
+            let results = run(c);
             let scores = c.pages.iter().filter_map(|p| p.score);
-            let score = site_score(scores, c.pages.len(), &run(c)).expect("pages were audited");
+            let score = site_score(scores, c.pages.len(), &results).expect("pages were audited");
             assert!(score.score <= 100);
         }
     }
@@ -103,10 +106,10 @@ fn a_sitemap_only_page_is_crawled_without_a_depth_and_each_url_is_fetched_once()
 
 #[test]
 fn redirect_records_and_loops() {
-    let c = crawl("crawl-redirect-loop-fail");
+    let mut c = crawl("crawl-redirect-loop-fail");
     let a = c.pages.iter().find(|p| p.url == "http://site.test/a").unwrap();
     assert_eq!((a.status, a.redirect_to.as_deref()), (Some(301), Some("http://site.test/b")));
-    let results = run(&c);
+    let results = run(&mut c);
     let loop_ = findings_of(&results, "redirect-loop");
     assert_eq!(loop_.findings[0].detail, "http://site.test/a to http://site.test/b to http://site.test/a");
 }
