@@ -18,6 +18,7 @@ mod hreflang_to_bad_url;
 mod internal_redirect;
 mod internal_redirect_chain;
 mod linked_page_blocked_by_robots;
+mod near_duplicate_content;
 mod not_in_sitemap;
 mod orphan_page;
 mod pagination_broken;
@@ -91,6 +92,7 @@ pub static SITE_RULES: &[&dyn SiteRule] = &[
     &canonical_chain::CanonicalChain,
     &duplicate_title::DuplicateTitle,
     &duplicate_content::DuplicateContent,
+    &near_duplicate_content::NearDuplicateContent,
     &url_variant_duplicate::UrlVariantDuplicate,
     &soft_404::Soft404,
     &orphan_page::OrphanPage,
