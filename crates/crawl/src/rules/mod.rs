@@ -9,6 +9,7 @@ mod canonical_to_noindex;
 mod canonical_to_redirect;
 mod deep_page;
 mod duplicate_content;
+mod duplicate_h1;
 mod duplicate_meta_description;
 mod duplicate_title;
 mod few_inlinks;
@@ -101,6 +102,7 @@ pub static SITE_RULES: &[&dyn SiteRule] = &[
     &hreflang_to_bad_url::HreflangToBadUrl,
     &hreflang_conflicting_targets::HreflangConflictingTargets,
     &duplicate_meta_description::DuplicateMetaDescription,
+    &duplicate_h1::DuplicateH1,
     &not_in_sitemap::NotInSitemap,
     &linked_page_blocked_by_robots::LinkedPageBlockedByRobots,
     &deep_page::DeepPage,
