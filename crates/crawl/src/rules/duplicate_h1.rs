@@ -1,4 +1,4 @@
-//! `duplicate-h1`: Each page has its own `<h1>`.
+//! `duplicate-h1`: Each page has its own main heading.
 //!
 //! - **What it checks:** fails when two or more indexable pages have the same first `<h1>` (white space collapsed).
 //! - **Why it matters:** The main heading tells readers and search engines what sets a page apart; pages with the same one look alike and compete for the same searches.
@@ -17,9 +17,9 @@ pub struct DuplicateH1;
 
 static META: SiteRuleMeta = SiteRuleMeta {
     id: "duplicate-h1",
-    name: "Each page has its own <h1>",
+    name: "Each page has its own main heading",
     severity: Severity::Notice,
-    threshold: "two or more indexable pages have the same first `<h1>` (white space collapsed)",
+    threshold: "two or more indexable pages have the same first <h1> (white space collapsed)",
     why: "The main heading tells readers and search engines what sets a page apart; pages with the same one look \
           alike and compete for the same searches.",
     fail_example: "/oak-chair and /pine-chair both have the heading \"Chairs\"",

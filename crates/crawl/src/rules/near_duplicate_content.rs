@@ -2,7 +2,7 @@
 //!
 //! - **What it checks:** fails when the own text of two or more indexable pages (navigation, header and footer left out) is at least 90% similar by SimHash, without being the exact same text (that is `duplicate-content`'s); each page is named with its cluster and its highest similarity.
 //! - **Why it matters:** Search engines pick one page of a group of near copies to show and leave the others out; the pages compete with each other, and the crawl budget goes to copies.
-//! - **Fails:** /guide-a and /guide-b carry the same article, with another title and `<h1>`
+//! - **Fails:** /guide-a and /guide-b carry the same article, with another title and main heading
 //! - **Passes:** pages share their menus and footer, and each has its own text
 
 use std::collections::HashMap;
@@ -28,7 +28,7 @@ static META: SiteRuleMeta = SiteRuleMeta {
                 named with its cluster and its highest similarity",
     why: "Search engines pick one page of a group of near copies to show and leave the others out; the pages \
           compete with each other, and the crawl budget goes to copies.",
-    fail_example: "/guide-a and /guide-b carry the same article, with another title and `<h1>`",
+    fail_example: "/guide-a and /guide-b carry the same article, with another title and main heading",
     pass_example: "pages share their menus and footer, and each has its own text",
     reference: "https://developers.google.com/search/docs/advanced/guidelines/duplicate-content",
 };

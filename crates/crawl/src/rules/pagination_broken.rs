@@ -15,7 +15,7 @@ static META: SiteRuleMeta = SiteRuleMeta {
     id: "pagination-broken",
     name: "Paginated series link both ways",
     severity: Severity::Notice,
-    threshold: "a page's `<link rel=next>` or `rel=prev` names a URL of the site that answers other than 200, or a \
+    threshold: "a page's <link rel=next> or rel=prev names a URL of the site that answers other than 200, or a \
                 page that does not name it back (`rel=prev` for its `rel=next`, `rel=next` for its `rel=prev`)",
     why: "The pagination links tie the pages of a list together for crawlers and other tools; a link to a missing \
           page or one without its reverse breaks the series, and the pages past the break are reached by fewer \

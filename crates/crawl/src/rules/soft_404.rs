@@ -15,7 +15,7 @@ static META: SiteRuleMeta = SiteRuleMeta {
     id: "soft-404",
     name: "Missing pages answer 404",
     severity: Severity::Warning,
-    threshold: "a page answers 200 while its title or first `<h1>` says it was not found (`404`, \"page not found\", \
+    threshold: "a page answers 200 while its title or first <h1> says it was not found (`404`, \"page not found\", \
                 \"does not exist\", or the same in German, French, Spanish, Italian or Dutch)",
     why: "A \"not found\" page that answers 200 is crawled and may be indexed as a thin page; search engines report \
           it as a soft 404, and the links to it look fine to every tool that reads the status only.",
