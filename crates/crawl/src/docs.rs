@@ -24,8 +24,9 @@ fn crawl_rules(out: &mut String) {
          - **Links followed.** `<a href>` links to the site, but not those with `rel` `nofollow`, `ugc` or \
          `sponsored`, nor any link of a page whose robots directives (meta or `X-Robots-Tag`) say `nofollow`: \
          Screaming Frog's default. Links not followed still count as inlinks of their target. The links of a page that answers other than 2xx are not followed. A page's \
-         canonical and hreflang alternates on the site are fetched too (they are not inlinks), so that \
-         `canonical-to-bad-url` and `hreflang-no-return-link` can judge them.\n\
+         canonical, hreflang alternates and `rel=next`/`prev` pagination links on the site are fetched too \
+         (they are not inlinks), so that `canonical-to-bad-url`, `hreflang-no-return-link` and \
+         `pagination-broken` can judge them.\n\
          - **Order and depth.** Breadth first: the start URL is click depth 0, a page its links reach depth 1, \
          and so on; a redirect's target keeps the depth of the URL that redirected. A URL's depth is its \
          shortest path whatever the requests in flight: no URL deeper than the shallowest one in flight is \

@@ -304,9 +304,9 @@ pub enum Work {
 pub enum Outcome<'a> {
     /// An answer that is no redirect (any status): the page's record, whose status is
     /// [`CrawledPage::status`] ([`CrawledPage::from_page`] for HTML,
-    /// [`CrawledPage::answered`] for anything else). Its links to follow, its canonical and
-    /// its hreflang alternates on the site are queued one click deeper
-    /// when the status is 2xx.
+    /// [`CrawledPage::answered`] for anything else). Its links to follow, its canonical,
+    /// its hreflang alternates and its pagination links on the site are queued one click
+    /// deeper when the status is 2xx.
     Answered(&'a CrawledPage),
     /// A 3xx answer; `location` as sent (resolved here against the entry's URL).
     Redirected {
@@ -553,9 +553,14 @@ impl<S: FrontierStore> Frontier<S> {
                 for link in page.outlinks.iter().filter(|l| l.follow) {
                     self.enqueue(&link.url, depth, &entry.url, Source::Link)?;
                 }
-                // Canonical and hreflang targets are fetched too, so that their rules can
-                // judge them; they are no links (they give no inlinks).
-                let named = page.canonical.iter().chain(page.hreflang.iter().map(|(_, u)| u));
+                // Canonical, hreflang and pagination targets are fetched too, so that their
+                // rules can judge them; they are no links (they give no inlinks).
+                let named = page
+                    .canonical
+                    .iter()
+                    .chain(page.hreflang.iter().map(|(_, u)| u))
+                    .chain(page.next.iter())
+                    .chain(page.prev.iter());
                 for url in named.filter(|u| **u != entry.url) {
                     self.enqueue(url, depth, &entry.url, Source::Link)?;
                 }

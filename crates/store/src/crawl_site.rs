@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet};
 
 use crawl::{
     Answer, CrawledPage, CrawledSite, DuplicateGroup, DuplicateKey, SiteResult, SiteTotals, SitemapProblem,
-    DUPLICATE_HEAD,
+    DUPLICATE_HEAD, ROBOTS_REASON_PREFIX,
 };
 
 use crate::crawls::{in_list, IN_ROWS};
@@ -360,5 +360,29 @@ impl CrawledSite for CrawlSite {
                 },
             )
         })?)
+    }
+
+    fn robots_blocked(&self, f: &mut dyn FnMut(&str, &str) -> SiteResult<()>) -> SiteResult<()> {
+        // Skipped rows have no record: the stream reads the frontier's columns, in rowid
+        // order on the crawl's index, a batch at a time.
+        let pattern = format!("{ROBOTS_REASON_PREFIX}%");
+        let mut after = -1i64;
+        loop {
+            let batch: Vec<(i64, String, String)> = self.store.read(|db| {
+                db.query_map(
+                    "SELECT rowid, url, reason FROM crawl_pages WHERE crawl_id = ?1 AND state = 'skipped' \
+                     AND reason LIKE ?2 AND rowid > ?3 ORDER BY rowid LIMIT ?4",
+                    args![self.crawl_id, pattern, after, BATCH],
+                    |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+                )
+            })?;
+            for (seq, url, reason) in &batch {
+                after = *seq;
+                f(url, reason)?;
+            }
+            if batch.len() < BATCH {
+                return Ok(());
+            }
+        }
     }
 }

@@ -3,19 +3,32 @@
 //! "Site rules" section is generated from it.
 
 mod broken_internal_link;
+mod canonical_chain;
 mod canonical_to_bad_url;
+mod canonical_to_noindex;
+mod canonical_to_redirect;
 mod deep_page;
 mod duplicate_content;
+mod duplicate_h1;
 mod duplicate_meta_description;
 mod duplicate_title;
+mod few_inlinks;
+mod hreflang_conflicting_targets;
 mod hreflang_no_return_link;
+mod hreflang_to_bad_url;
 mod internal_redirect;
+mod internal_redirect_chain;
+mod linked_page_blocked_by_robots;
+mod near_duplicate_content;
 mod not_in_sitemap;
 mod orphan_page;
+mod pagination_broken;
 pub(crate) mod prelude;
 mod redirect_loop;
 mod sitemap_bad_url;
 mod sitemap_error;
+mod soft_404;
+mod url_variant_duplicate;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::hash::{Hash, Hasher};
@@ -76,16 +89,29 @@ pub static SITE_RULES: &[&dyn SiteRule] = &[
     &broken_internal_link::BrokenInternalLink,
     &redirect_loop::RedirectLoop,
     &canonical_to_bad_url::CanonicalToBadUrl,
+    &canonical_to_redirect::CanonicalToRedirect,
+    &canonical_to_noindex::CanonicalToNoindex,
     &internal_redirect::InternalRedirect,
+    &internal_redirect_chain::InternalRedirectChain,
+    &canonical_chain::CanonicalChain,
     &duplicate_title::DuplicateTitle,
     &duplicate_content::DuplicateContent,
+    &near_duplicate_content::NearDuplicateContent,
+    &url_variant_duplicate::UrlVariantDuplicate,
+    &soft_404::Soft404,
     &orphan_page::OrphanPage,
     &sitemap_bad_url::SitemapBadUrl,
     &sitemap_error::SitemapErrorRule,
     &hreflang_no_return_link::HreflangNoReturnLink,
+    &hreflang_to_bad_url::HreflangToBadUrl,
+    &hreflang_conflicting_targets::HreflangConflictingTargets,
     &duplicate_meta_description::DuplicateMetaDescription,
+    &duplicate_h1::DuplicateH1,
     &not_in_sitemap::NotInSitemap,
+    &linked_page_blocked_by_robots::LinkedPageBlockedByRobots,
     &deep_page::DeepPage,
+    &few_inlinks::FewInlinks,
+    &pagination_broken::PaginationBroken,
 ];
 
 /// Looks a site rule up by id.
@@ -226,7 +252,15 @@ pub trait CrawledSite {
     ) -> SiteResult<()>;
     /// The counts the site score reads.
     fn totals(&self) -> SiteResult<SiteTotals>;
+    /// Every URL the crawl skipped because the site's robots.txt keeps it out, with the
+    /// reason the frontier recorded ([`ROBOTS_REASON_PREFIX`]; any order).
+    fn robots_blocked(&self, f: &mut dyn FnMut(&str, &str) -> SiteResult<()>) -> SiteResult<()>;
 }
+
+/// How every reason the frontier records for a URL robots.txt keeps out starts
+/// (`robots.txt: Disallow: /private`, `robots.txt unreachable (HTTP 503)`), and no other
+/// reason does ([`CrawledSite::robots_blocked`]).
+pub const ROBOTS_REASON_PREFIX: &str = "robots.txt";
 
 /// What the site score and a crawl's end read of all the pages ([`CrawledSite::totals`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -330,6 +364,9 @@ pub struct SiteIndex<'a> {
     pub sitemaps_read: bool,
     /// The problems of the site's sitemaps ([`SiteIndex::with_sitemap_problems`]).
     pub sitemap_problems: &'a [SitemapProblem],
+    /// The URLs skipped for robots.txt, with the frontier's reason
+    /// ([`SiteIndex::with_robots_blocked`]; none unless given).
+    pub robots_blocked: &'a [(String, String)],
 }
 
 impl<'a> SiteIndex<'a> {
@@ -345,13 +382,19 @@ impl<'a> SiteIndex<'a> {
                 }
             }
         }
-        SiteIndex { pages, by_url, inlinks, sitemap_urls, sitemaps_read, sitemap_problems: &[] }
+        SiteIndex { pages, by_url, inlinks, sitemap_urls, sitemaps_read, sitemap_problems: &[], robots_blocked: &[] }
     }
 
     /// The same, with the problems the sitemaps' reading found.
     pub fn with_sitemap_problems(mut self, problems: &'a [SitemapProblem]) -> SiteIndex<'a> {
         self.sitemap_problems = problems;
         self
+    }
+
+    /// The same index, with the URLs the crawl skipped for robots.txt and the reason of
+    /// each ([`CrawledSite::robots_blocked`]).
+    pub fn with_robots_blocked(self, robots_blocked: &'a [(String, String)]) -> SiteIndex<'a> {
+        SiteIndex { robots_blocked, ..self }
     }
 }
 
@@ -438,6 +481,10 @@ impl CrawledSite for SiteIndex<'_> {
             score_sum: scores.map(|s| u64::from(s.min(100))).sum(),
             answered: self.pages.iter().any(|p| matches!(p.status, Some(200..=299))),
         })
+    }
+
+    fn robots_blocked(&self, f: &mut dyn FnMut(&str, &str) -> SiteResult<()>) -> SiteResult<()> {
+        self.robots_blocked.iter().try_for_each(|(url, reason)| f(url, reason))
     }
 }
 

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use audit_core::{audit, HttpFacts, Page};
 use crawl::{
-    robots_from_answer, CrawledPage, Frontier, Limits, MemoryStore, Outcome, Scope, ScopeConfig, SitemapLimits,
-    SitemapProblem, Sitemaps, Work, USER_AGENT_TOKEN,
+    robots_from_answer, CrawledPage, Entry, Frontier, Limits, MemoryStore, Outcome, Scope, ScopeConfig, SitemapLimits,
+    SitemapProblem, Sitemaps, State, Work, ROBOTS_REASON_PREFIX, USER_AGENT_TOKEN,
 };
 
 pub const ORIGIN: &str = "http://site.test";
@@ -70,6 +70,24 @@ pub struct Crawl {
     pub sitemap_problems: Vec<SitemapProblem>,
     pub frontier: Frontier<MemoryStore>,
     pub fetched: Vec<String>,
+}
+
+impl Crawl {
+    /// The frontier's entries skipped for robots.txt.
+    pub fn robots_skipped(&mut self) -> Vec<Entry> {
+        let entries = self.frontier.store().entries();
+        entries
+            .into_iter()
+            .filter(|e| {
+                e.state == State::Skipped && e.reason.as_deref().is_some_and(|r| r.starts_with(ROBOTS_REASON_PREFIX))
+            })
+            .collect()
+    }
+
+    /// [`Crawl::robots_skipped`] as the site rules read them: URL and reason.
+    pub fn robots_blocked(&mut self) -> Vec<(String, String)> {
+        self.robots_skipped().into_iter().map(|e| (e.url, e.reason.unwrap_or_default())).collect()
+    }
 }
 
 /// Crawls a fixture site the way the application's runner does, one fetch at a time.
