@@ -1249,20 +1249,40 @@ impl FrontierStore for CrawlFrontier {
         if n > 0 {
             self.count(State::Queued, true, false);
             self.count(State::Queued, false, true);
+            return Ok(());
         }
+        // A queued URL reached by a shorter path (see crawl's `FrontierStore::promote`); its
+        // counts do not change.
+        self.db(|db| {
+            db.execute(
+                "UPDATE crawl_pages SET depth = ?3, found_from = ?4, source = ?5 \
+                 WHERE crawl_id = ?1 AND url = ?2 AND state = 'queued' AND depth > ?3",
+                args![self.writer.crawl_id, url, depth, found_from, source.as_str()],
+            )
+        })?;
         Ok(())
     }
 
     fn claim(&mut self, limit: usize, unlinked: bool) -> Result<Vec<Entry>> {
+        self.claim_within(limit, unlinked, None)
+    }
+
+    fn claim_within(&mut self, limit: usize, unlinked: bool, max_depth: Option<u32>) -> Result<Vec<Entry>> {
         if limit == 0 {
             return Ok(Vec::new());
         }
         let (crawl_id, worker) = (self.writer.crawl_id.clone(), self.worker.clone());
+        // The frontier's level barrier: a number, not user input, so it is written into the
+        // query (the claim's other arguments are fixed by `claim_where`).
+        let linked = match max_depth {
+            Some(max) => format!("depth IS NOT NULL AND depth <= {max} ORDER BY depth, rowid"),
+            None => "depth IS NOT NULL ORDER BY depth, rowid".to_string(),
+        };
         let mut claimed = self.tx(|tx| {
             // Linked entries first, shallowest first, in the order they came: the order of
             // the queue index (crawl_id, state, depth, rowid), read without a sort. Unlinked
             // entries (no depth) only when asked, after them.
-            let mut picked = claim_where(tx, &crawl_id, &worker, limit, "depth IS NOT NULL ORDER BY depth, rowid")?;
+            let mut picked = claim_where(tx, &crawl_id, &worker, limit, &linked)?;
             if unlinked && picked.len() < limit {
                 picked.extend(claim_where(
                     tx,

@@ -234,7 +234,16 @@ impl Crawls {
     /// The store.
     pub async fn issue_counts(&self, id: &str) -> Result<Vec<store::IssueCount>, AppError> {
         let id = id.to_string();
-        self.app.db(move |s| s.crawl_issue_counts(&id)).await
+        let (crawl, mut counts) = self.app.db(move |s| Ok((s.get_crawl(&id)?, s.crawl_issue_counts(&id)?))).await?;
+        // The store keeps a site rule's first findings only; the summary has its totals.
+        if let Some(summary) = super::summary::StoredSummary::of(&crawl) {
+            for c in counts.iter_mut().filter(|c| c.kind == store::IssueKind::Site) {
+                if let Some(totals) = summary.site_rules.get(&c.rule_id) {
+                    c.count = c.count.max(totals.urls);
+                }
+            }
+        }
+        Ok(counts)
     }
 
     /// A page of the URLs of `owner`'s crawl `id`, after `cursor`.
@@ -465,7 +474,7 @@ impl Crawls {
             .db(move |s| {
                 // The rules read the crawl from the store, a batch of rows at a time: what
                 // this holds does not grow with the pages (docs/ARCHITECTURE.md, "Site crawl").
-                let judged = super::judge(s, &key, summary.sitemaps_read)?;
+                let judged = super::judge(s, &key, &summary)?;
                 let (score, site_issues) = (judged.score.clone(), judged.site_issues());
                 // A run resumed after a restart judges only its own fetches: pages that
                 // answered before the restart still make the crawl a success.
@@ -483,6 +492,7 @@ impl Crawls {
                     pages_audited: summary.pages_audited,
                     mean_page_score: score.as_ref().map(|s| s.mean_page_score),
                     penalty: score.as_ref().map(|s| s.penalty),
+                    site_rules: super::summary::SiteRuleTotals::of(&judged.results),
                 };
                 // Serialising plain numbers and flags cannot fail.
                 let summary_json = serde_json::to_string(&stored_summary).ok();

@@ -11,7 +11,7 @@ static META: SiteRuleMeta = SiteRuleMeta {
     id: "deep-page",
     name: "Pages are a few clicks from the start",
     severity: Severity::Notice,
-    threshold: "a page answering 200 is more than 3 clicks from the start URL",
+    threshold: "an HTML page answering 200 is more than 3 clicks from the start URL",
     why: "Pages deep in the click path get less link value and are crawled less often; important pages should be close to the home page.",
     fail_example: "/a/b/c/d is reached only after 4 clicks",
     pass_example: "every page is within 3 clicks of the start URL",
@@ -28,7 +28,7 @@ impl SiteRule for DeepPage {
 
     fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
         site.pages(&mut |p| {
-            if p.status == Some(200) && p.depth.is_some_and(|d| d > MAX_DEPTH) {
+            if p.status == Some(200) && p.html && p.depth.is_some_and(|d| d > MAX_DEPTH) {
                 out.push(SiteFinding {
                     url: p.url.clone(),
                     linked_from: site.first_inlink(&p.url)?,
