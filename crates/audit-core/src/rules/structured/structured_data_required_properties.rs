@@ -1,14 +1,7 @@
-//! `structured-data-required-properties`: Structured data carries required properties.
-//!
-//! - **What it checks:** fails when Article, Product, Organization, BreadcrumbList, FAQPage or LocalBusiness without its required properties.
-//! - **Why it matters:** Rich results need the properties Google marks required; without them the markup earns nothing.
-//! - **Fails:** `{"@context":"https://schema.org","@type":"Product"}` without name
-//! - **Passes:** a Product with name and offers, review or aggregateRating
-//! - **Reference:** <https://developers.google.com/search/docs/appearance/structured-data/search-gallery>
-
+use crate::fix::json_ld_script;
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct StructuredDataRequiredProperties;
 
@@ -27,6 +20,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "{\"@context\":\"https://schema.org\",\"@type\":\"Product\"} without name",
     pass_example: "a Product with name and offers, review or aggregateRating",
     reference: "https://developers.google.com/search/docs/appearance/structured-data/search-gallery",
+    phrases: &["required property", "structured data property", "schema required", "required field"],
+    excluded: &[],
+    glossary: &["structured-data", "schema-org", "rich-results"],
 };
 
 impl Rule for StructuredDataRequiredProperties {
@@ -45,6 +41,20 @@ impl Rule for StructuredDataRequiredProperties {
             )
             .current(first.clone())
             .suggested("add the required properties"),
+        )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        let existing = c.page.and_then(|p| p.json_ld.iter().find_map(|b| b.value.clone()));
+        let fixed = match existing {
+            Some(serde_json::Value::Object(map)) if map.contains_key("@type") => super::complete(c, map),
+            _ => super::main_json_ld(c),
+        };
+        FixTemplate::some(
+            FixKind::JsonLd,
+            Difficulty::Medium,
+            json_ld_script(&fixed),
+            "The markup with the properties Google requires for this type filled in from the page; check every value (prices and ratings must match what the page shows).",
         )
     }
 }
