@@ -56,5 +56,6 @@ pub fn rules_markdown() -> String {
             let _ = writeln!(out, "- **Reference:** <{}>", m.reference);
         }
     }
+    out.push_str(&crate::structured_data::types::requirements_markdown());
     out
 }

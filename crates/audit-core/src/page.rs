@@ -1216,15 +1216,16 @@ impl Walker {
         let get = |name: &str| attr(attrs, name).map(str::to_string);
         // The value an `itemprop` takes from the element (HTML, "Values" of microdata), when
         // it is not the element's text.
-        let micro_value = match local {
-            "meta" => get("content"),
+        // Search engines take `content` on any element, as schema.org's own examples write
+        // it (`<span itemprop="price" content="34.90">34,90 €</span>`).
+        let micro_value = get("content").or_else(|| match local {
             "audio" | "embed" | "iframe" | "img" | "source" | "track" | "video" => get("src"),
             "a" | "area" | "link" => get("href"),
             "object" => get("data"),
             "data" | "meter" => get("value"),
             "time" => get("datetime"),
             _ => None,
-        };
+        });
         let element = MarkupElement {
             parent: self.markup_open.last().copied(),
             line: self.line_of(node),

@@ -24,7 +24,7 @@ pub fn check_item(g: &Graph, idx: usize) -> Item {
     };
     let root = At { node, path: type_ };
     for spec in SPECS.iter().filter(|s| node.types.iter().any(|t| s.types.contains(&t.as_str()))) {
-        if !spec.applies_if.is_empty() && !spec.applies_if.split('|').any(|p| !node.get(p).is_empty()) {
+        if !applies(g, node, spec.applies_if) {
             continue;
         }
         let mut problems = Vec::new();
@@ -54,6 +54,16 @@ pub fn check_item(g: &Graph, idx: usize) -> Item {
         ));
     }
     item
+}
+
+/// Whether a spec's condition holds: one of the `|`-separated properties is present (with a
+/// nested item of the type after `:`, when one is named).
+fn applies(g: &Graph, node: &Node, condition: &str) -> bool {
+    condition.is_empty()
+        || condition.split('|').any(|c| match c.split_once(':') {
+            Some((prop, ty)) => node.get(prop).iter().any(|v| g.resolve(v).is_some_and(|n| type_matches(n, ty))),
+            None => !node.get(c).is_empty(),
+        })
 }
 
 fn problem(spec: &Spec, need: Need, path: String, message: String, line: u32) -> Problem {

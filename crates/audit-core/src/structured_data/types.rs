@@ -77,7 +77,8 @@ pub struct Spec {
     pub rich_result: &'static str,
     /// The schema.org types it is read from.
     pub types: &'static [&'static str],
-    /// Checked only when the item has this property (`""`: always).
+    /// Checked only when the item has one of these `|`-separated properties, with a nested
+    /// item of the type after `:` when one is named (`""`: always).
     pub applies_if: &'static str,
     /// Property requirements.
     pub reqs: &'static [Requirement],
@@ -248,7 +249,9 @@ pub static SPECS: &[Spec] = &[
     Spec {
         rich_result: "Merchant listing",
         types: &["Product"],
-        applies_if: "offers",
+        // Merchant listings are read from a Product with an Offer (an AggregateOffer is for
+        // product snippets only).
+        applies_if: "offers:Offer",
         reqs: &[
             req("name", Kind::Text),
             req("image", Kind::Image),
@@ -559,3 +562,69 @@ pub static RETIRED: &[Retired] = &[
         source: "https://developers.google.com/search/blog/2025/06/simplifying-search-results",
     },
 ];
+
+/// The table of what is checked per rich result, for docs/RULES.md ("Structured data
+/// requirements", generated).
+pub fn requirements_markdown() -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    let _ = writeln!(out, "\n## Structured data requirements\n");
+    let _ = writeln!(
+        out,
+        "What `structured-data-required-properties` (errors: the item is not eligible) and \
+         `structured-data-recommended-properties` (warnings: eligible, with less) check, per rich result, \
+         on every item read from JSON-LD, microdata and RDFa Lite. Each requirement was checked against \
+         its source page on {CHECKED}. A path such as `offers.price` is checked on each offer; `a \\| b` \
+         means one of them; `(Offer)` limits a path to nested items of that type.\n"
+    );
+    let _ = writeln!(out, "| rich result | types | required | recommended | other checks | source |");
+    let _ = writeln!(out, "|---|---|---|---|---|---|");
+    let list = |need: Need, spec: &Spec| {
+        let items: Vec<String> = spec
+            .reqs
+            .iter()
+            .filter(|r| r.need == need)
+            .map(|r| {
+                let at = if r.at.is_empty() { String::new() } else { format!("{}.", r.at) };
+                let only = if r.only.is_empty() { String::new() } else { format!(" ({})", r.only) };
+                let any = r.any.split('|').map(|a| format!("{at}{a}")).collect::<Vec<_>>().join(" \\| ");
+                format!("`{any}`{only}: {}", r.kind.describe())
+            })
+            .collect();
+        if items.is_empty() {
+            "none".to_string()
+        } else {
+            items.join("; ")
+        }
+    };
+    for spec in SPECS {
+        let mut types = spec.types.iter().take(6).map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", ");
+        if spec.types.len() > 6 {
+            let _ = write!(types, " and {} sub-types", spec.types.len() - 6);
+        }
+        if !spec.applies_if.is_empty() {
+            let _ = write!(types, " with `{}`", spec.applies_if.replace('|', "` or `").replace(':', "` of type `"));
+        }
+        let special = spec.special.iter().map(|s| s.describe()).collect::<Vec<_>>().join("; ");
+        let _ = writeln!(
+            out,
+            "| {} | {types} | {} | {} | {} | <{}> |",
+            spec.rich_result,
+            list(Need::Required, spec),
+            list(Need::Recommended, spec),
+            if special.is_empty() { "none" } else { &special },
+            spec.source
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\nRetired rich results: the markup can be valid, it earns nothing in Search \
+         (`structured-data-retired-rich-result`).\n"
+    );
+    let _ = writeln!(out, "| rich result | types | retired on | source |\n|---|---|---|---|");
+    for r in RETIRED {
+        let types = r.types.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", ");
+        let _ = writeln!(out, "| {} | {types} | {} | <{}> |", r.rich_result, r.since, r.source);
+    }
+    out
+}

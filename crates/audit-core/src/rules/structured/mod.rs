@@ -3,9 +3,13 @@
 mod structured_data_invalid_json;
 mod structured_data_missing;
 mod structured_data_no_context;
+mod structured_data_recommended_properties;
 mod structured_data_required_properties;
+mod structured_data_retired_rich_result;
 
 pub use structured_data_invalid_json::StructuredDataInvalidJson;
 pub use structured_data_missing::StructuredDataMissing;
 pub use structured_data_no_context::StructuredDataNoContext;
+pub use structured_data_recommended_properties::StructuredDataRecommendedProperties;
 pub use structured_data_required_properties::StructuredDataRequiredProperties;
+pub use structured_data_retired_rich_result::StructuredDataRetiredRichResult;

@@ -1,9 +1,9 @@
-//! `structured-data-required-properties`: Structured data carries required properties.
+//! `structured-data-required-properties`: Structured data items are eligible for their rich results.
 //!
-//! - **What it checks:** fails when Article, Product, Organization, BreadcrumbList, FAQPage or LocalBusiness without its required properties.
-//! - **Why it matters:** Rich results need the properties Google marks required; without them the markup earns nothing.
-//! - **Fails:** `{"@context":"https://schema.org","@type":"Product"}` without name
-//! - **Passes:** a Product with name and offers, review or aggregateRating
+//! - **What it checks:** fails when an item misses a property Google requires for a rich result its type can earn, or has an invalid value there.
+//! - **Why it matters:** An error costs the item its rich result: Google shows nothing for markup that lacks what it requires.
+//! - **Fails:** `{"@context":"https://schema.org","@type":"Product","name":"Pan","offers":{"@type":"Offer","price":"$19"}}`
+//! - **Passes:** a Product with name, image and an Offer with a numeric price and an ISO 4217 currency
 //! - **Reference:** <https://developers.google.com/search/docs/appearance/structured-data/search-gallery>
 
 use crate::rules::prelude::*;
@@ -14,18 +14,18 @@ pub struct StructuredDataRequiredProperties;
 
 static META: RuleMeta = RuleMeta {
     id: "structured-data-required-properties",
-    name: "Structured data carries required properties",
+    name: "Structured data items are eligible for their rich results",
     category: Category::StructuredData,
     severity: Severity::Warning,
     impact: Level::Medium,
     effort: Level::Medium,
-    confidence: 85,
+    confidence: 90,
     weight: 1,
-    threshold:
-        "Article, Product, Organization, BreadcrumbList, FAQPage or LocalBusiness without its required properties",
-    why: "Rich results need the properties Google marks required; without them the markup earns nothing.",
-    fail_example: "{\"@context\":\"https://schema.org\",\"@type\":\"Product\"} without name",
-    pass_example: "a Product with name and offers, review or aggregateRating",
+    threshold: "an item (JSON-LD, microdata or RDFa) with an error for a rich result its type can earn: a required property missing or invalid (see \"Structured data requirements\")",
+    why: "An error costs the item its rich result: Google shows nothing for markup that lacks what it requires.",
+    fail_example:
+        "{\"@context\":\"https://schema.org\",\"@type\":\"Product\",\"name\":\"Pan\",\"offers\":{\"@type\":\"Offer\",\"price\":\"$19\"}}",
+    pass_example: "a Product with name, image and an Offer with a numeric price and an ISO 4217 currency",
     reference: "https://developers.google.com/search/docs/appearance/structured-data/search-gallery",
 };
 
@@ -35,16 +35,27 @@ impl Rule for StructuredDataRequiredProperties {
     }
 
     fn check(&self, page: &Page) -> Outcome {
-        let found = util::structured_data_gaps(page);
-        let Some((checked, missing)) = found else { return Outcome::NotApplicable };
-        let Some(first) = missing.first() else { return Outcome::Pass };
+        let sd = &page.structured_data;
+        let checked = sd.items.iter().filter(|i| !i.eligible.is_empty() || !i.not_eligible.is_empty()).count();
+        if checked == 0 {
+            return Outcome::NotApplicable;
+        }
+        let errors: Vec<_> = sd.errors().collect();
+        let Some((_, first)) = errors.first() else { return Outcome::Pass };
+        let items = sd.items.iter().filter(|i| !i.errors.is_empty()).count();
         Outcome::Fail(
             Finding::new(
-                "Structured data lacks required properties",
-                format!("{} of {checked} checked item(s) miss required properties, e.g. {first}.", missing.len()),
+                "Structured data not eligible for its rich results",
+                format!(
+                    "{} error(s) in {items} of {checked} item(s) cost rich results, e.g. {} (line {}): {}",
+                    errors.len(),
+                    first.path,
+                    first.line,
+                    first.message
+                ),
             )
-            .current(first.clone())
-            .suggested("add the required properties"),
+            .current(first.path.clone())
+            .suggested(first.message.clone()),
         )
     }
 }
