@@ -156,6 +156,16 @@ pub(crate) const PHRASES: &[(&str, &[&str], &[&str])] = &[
         &["required property", "structured data property", "schema required", "required field"],
         &[],
     ),
+    (
+        "structured-data-recommended-properties",
+        &["recommended property", "schema recommended", "recommended field", "missing field warning"],
+        &[],
+    ),
+    (
+        "structured-data-retired-rich-result",
+        &["faq rich result", "howto rich result", "retired rich result", "deprecated schema"],
+        &[],
+    ),
     ("html-too-large", &["html large", "html size", "html big", "page size", "document size"], &["dom"]),
     (
         "slow-response",

@@ -486,7 +486,7 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
             };
             t(JsonLd, Easy, json_ld_script(&fixed), "Every JSON-LD block needs \"@context\": \"https://schema.org\" so its types are understood.")
         }
-        "structured-data-required-properties" => {
+        "structured-data-required-properties" | "structured-data-recommended-properties" => {
             let existing = c.page.and_then(|p| p.json_ld.iter().find_map(|b| b.value.clone()));
             let fixed = match existing {
                 Some(Value::Object(map)) if map.contains_key("@type") => complete(c, map),
@@ -494,6 +494,13 @@ pub(crate) fn render(id: &str, c: &Ctx, issue_text: &str) -> Option<Template> {
             };
             t(JsonLd, Medium, json_ld_script(&fixed), "The markup with the properties Google requires for this type filled in from the page; check every value (prices and ratings must match what the page shows).")
         }
+
+        "structured-data-retired-rich-result" => t(
+            Text,
+            Easy,
+            "Google no longer shows a rich result for this markup (FAQ since 2026-05-07, How-to since 2023-09-13, Book actions, Course info, Fact check, Estimated salary, Learning video, Special announcement and Vehicle listing since 2025-06-12). Keep it only if another consumer reads it; spend the effort on markup for rich results Google still shows (Product, Article, Recipe, BreadcrumbList...).",
+            "Valid markup for a retired rich result earns nothing in Search.",
+        ),
 
         // --- Performance ---
         "html-too-large" => t(
