@@ -424,7 +424,7 @@ impl Page {
         let markup = std::mem::take(&mut walker.markup);
         let mut page = walker.finish(url, final_url, http, charset, bytes.len(), parsed.parse_errors);
         page.analysis = parsed.analysis;
-        page.structured_data = crate::structured_data::read(&page.final_url, &page.json_ld, &markup);
+        page.structured_data = crate::structured_data::read(&page.json_ld, &markup);
         page
     }
 

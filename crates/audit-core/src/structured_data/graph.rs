@@ -85,8 +85,7 @@ pub fn short_name(name: &str) -> &str {
 
 impl Graph {
     /// Reads JSON-LD blocks and markup elements into one graph.
-    pub fn read(page_url: &str, json_ld: &[JsonLd], markup: &[MarkupElement]) -> Graph {
-        let _ = page_url;
+    pub fn read(json_ld: &[JsonLd], markup: &[MarkupElement]) -> Graph {
         let mut g = Graph::default();
         for block in json_ld {
             if let Some(value) = &block.value {
@@ -110,8 +109,9 @@ impl Graph {
         }
     }
 
-    /// The items to report: every top-level node with a type, and typed nodes that are a
-    /// top-level node's `mainEntity` (a `WebPage` whose main entity is a `Recipe`).
+    /// The items to report: every top-level node with a type, and the `mainEntity` of a
+    /// top-level node that earns no rich result itself (a `WebPage` whose main entity is a
+    /// `Recipe`).
     pub fn items(&self) -> Vec<usize> {
         let mut out = Vec::new();
         for &i in &self.top {
@@ -120,8 +120,11 @@ impl Graph {
             }
             out.push(i);
             for v in self.nodes[i].get("mainEntity") {
+                // Only a main entity that can earn a rich result of its own (a Recipe of a
+                // WebPage), not the Questions of an FAQPage or the Person of a ProfilePage.
                 if let Val::Node(j) = v {
-                    if !self.nodes[*j].types.is_empty() && !self.nodes[*j].types.iter().any(|t| t == "Person") {
+                    let own = |t: &String| super::types::SPECS.iter().any(|s| s.types.contains(&t.as_str()));
+                    if self.nodes[*j].types.iter().any(own) && !self.nodes[i].types.iter().any(own) {
                         out.push(*j);
                     }
                 }
@@ -251,7 +254,7 @@ impl Graph {
         at: usize,
         depth: usize,
     ) -> Option<usize> {
-        if depth > MAX_DEPTH {
+        if depth > MAX_DEPTH || self.visits >= MAX_VISITS {
             self.not_read += 1;
             return None;
         }
@@ -281,11 +284,11 @@ impl Graph {
             if !seen.insert(e) {
                 continue;
             }
-            self.visits += 1;
-            if self.visits > MAX_VISITS {
+            if self.visits >= MAX_VISITS {
                 self.not_read += 1;
                 break;
             }
+            self.visits += 1;
             let el = &markup[e];
             if let Some(props) = &el.itemprop {
                 let value = if el.itemscope {
@@ -328,7 +331,7 @@ impl Graph {
         at: usize,
         depth: usize,
     ) -> Option<usize> {
-        if depth > MAX_DEPTH {
+        if depth > MAX_DEPTH || self.visits >= MAX_VISITS {
             self.not_read += 1;
             return None;
         }
@@ -343,11 +346,11 @@ impl Graph {
         }
         let mut pending: Vec<usize> = children[at].iter().rev().copied().collect();
         while let Some(e) = pending.pop() {
-            self.visits += 1;
-            if self.visits > MAX_VISITS {
+            if self.visits >= MAX_VISITS {
                 self.not_read += 1;
                 break;
             }
+            self.visits += 1;
             let el = &markup[e];
             if let Some(props) = &el.property {
                 let value = if el.typeof_.is_some() {
@@ -403,7 +406,7 @@ mod tests {
         let page = Page::parse("https://example.com/p", html.as_bytes(), HttpFacts::new());
         // The page keeps the checked result only: read the markup again for the graph.
         let markup = crate::page::markup_of(html);
-        let g = Graph::read(&page.final_url, &page.json_ld, &markup);
+        let g = Graph::read(&page.json_ld, &markup);
         (page, g)
     }
 
@@ -500,5 +503,23 @@ mod tests {
         let (_, g) = graph(&html);
         assert_eq!(g.nodes.len(), MAX_NODES);
         assert!(g.not_read >= 50, "{}", g.not_read);
+    }
+
+    #[test]
+    fn ten_thousand_microdata_items_are_read_and_itemref_fan_out_is_bounded() {
+        let item = "<div itemscope itemtype=https://schema.org/Product><span itemprop=name>p</span></div>";
+        let (page, g) = graph(&item.repeat(10_000));
+        assert_eq!(g.top.len(), 10_000);
+        assert_eq!(page.structured_data.items.len(), 10_000);
+        assert_eq!(page.structured_data.nodes_not_read, 0);
+        // 500 items each naming a block of 2,000 properties: a million visits unbounded.
+        let html = format!(
+            "<div id=s>{}</div>{}",
+            "<span itemprop=description>d</span>".repeat(2000),
+            "<div itemscope itemtype=https://schema.org/Thing itemref=s></div>".repeat(500)
+        );
+        let (page, g) = graph(&html);
+        assert_eq!(g.visits, MAX_VISITS);
+        assert!(page.structured_data.nodes_not_read > 0, "the bound is reported");
     }
 }

@@ -175,8 +175,8 @@ impl StructuredData {
 }
 
 /// Reads a page's JSON-LD blocks and markup elements into one graph and checks every item.
-pub fn read(page_url: &str, json_ld: &[JsonLd], markup: &[MarkupElement]) -> StructuredData {
-    let graph = graph::Graph::read(page_url, json_ld, markup);
+pub fn read(json_ld: &[JsonLd], markup: &[MarkupElement]) -> StructuredData {
+    let graph = graph::Graph::read(json_ld, markup);
     let items = graph.items().into_iter().map(|n| check::check_item(&graph, n)).collect();
     let invalid_blocks = json_ld
         .iter()

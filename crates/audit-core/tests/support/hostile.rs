@@ -80,7 +80,9 @@ pub const SHAPES: &[Shape] = &[
             repeat_to(
                 n,
                 &format!("{HEAD}<script type=\"application/ld+json\">["),
-                |i| format!("{{\"@type\":\"Product\",\"name\":\"p{i}\",\"offers\":{{\"@type\":\"Offer\",\"price\":\"{i}\"}}}},"),
+                |i| {
+                    format!("{{\"@type\":\"Product\",\"name\":\"p{i}\",\"offers\":{{\"@type\":\"Offer\",\"price\":\"{i}\"}}}},")
+                },
                 "{}]</script>",
             )
         },
