@@ -154,7 +154,7 @@ pub(crate) const PHRASES: &[(&str, &[&str], &[&str])] = &[
     (
         "structured-data-required-properties",
         &["required property", "structured data property", "schema required", "required field"],
-        &[],
+        &["recommended", "retired"],
     ),
     (
         "structured-data-recommended-properties",

@@ -45,7 +45,7 @@ impl Rule for StructuredDataRequiredProperties {
         let items = sd.items.iter().filter(|i| !i.errors.is_empty()).count();
         Outcome::Fail(
             Finding::new(
-                "Structured data not eligible for its rich results",
+                "Structured data lacks required properties",
                 format!(
                     "{} error(s) in {items} of {checked} item(s) cost rich results, e.g. {} (line {}): {}",
                     errors.len(),
