@@ -44,7 +44,6 @@ fn main() {
                     Source::JsonLd => "json-ld",
                     Source::Microdata => "microdata",
                     Source::Rdfa => "rdfa",
-                    _ => "other",
                 })
                 .or_default() += 1;
             retired += usize::from(item.notice.is_some());
