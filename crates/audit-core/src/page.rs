@@ -424,7 +424,12 @@ impl Page {
         let markup = std::mem::take(&mut walker.markup);
         let mut page = walker.finish(url, final_url, http, charset, bytes.len(), parsed.parse_errors);
         page.analysis = parsed.analysis;
-        page.structured_data = crate::structured_data::read(&page.json_ld, &markup);
+        page.structured_data = crate::structured_data::read(&page.json_ld, &markup, budget);
+        if page.structured_data.stopped && page.analysis.stopped.is_none() {
+            // The budget ran out reading structured data: the page says so as it does for a
+            // parse cut short (the rule html-too-complex reports it).
+            page.analysis.stopped = Some(crate::parse::Stop::Budget);
+        }
         page
     }
 

@@ -8,6 +8,7 @@ use serde_json::Value as Json;
 
 use super::{MarkupElement, Source, MAX_DEPTH, MAX_NODES, MAX_VISITS};
 use crate::page::JsonLd;
+use crate::parse::Budget;
 
 /// A property value.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,7 +67,13 @@ pub struct Graph {
     /// Nodes not read past the bounds.
     pub not_read: usize,
     visits: usize,
+    /// Whether the budget ran out while reading.
+    pub stopped: bool,
+    asked: usize,
 }
+
+/// Top-level items read between two questions to the budget.
+const ASK_EVERY: usize = 64;
 
 /// A schema.org type or property name by its short name: `https://schema.org/Product`,
 /// `http://schema.org/Product` and `schema:Product` are `Product`; other names stay as
@@ -85,19 +92,35 @@ pub fn short_name(name: &str) -> &str {
 
 impl Graph {
     /// Reads JSON-LD blocks and markup elements into one graph.
-    pub fn read(json_ld: &[JsonLd], markup: &[MarkupElement]) -> Graph {
+    pub fn read(json_ld: &[JsonLd], markup: &[MarkupElement], budget: &dyn Budget) -> Graph {
         let mut g = Graph::default();
         for block in json_ld {
             if let Some(value) = &block.value {
-                g.json_top(value, block.line);
+                g.json_top(value, block.line, budget);
             }
         }
         if !markup.is_empty() {
             let children = children_of(markup);
-            g.microdata(markup, &children);
-            g.rdfa(markup, &children);
+            g.microdata(markup, &children, budget);
+            g.rdfa(markup, &children, budget);
         }
         g
+    }
+
+    /// Whether to stop reading: asked every [`ASK_EVERY`] top-level items, so that a page of
+    /// tens of thousands of items stays within the caller's budget. Once it says stop, every
+    /// item not read is counted in [`Graph::not_read`].
+    fn out_of_budget(&mut self, budget: &dyn Budget) -> bool {
+        if !self.stopped {
+            self.asked += 1;
+            if self.asked % ASK_EVERY == 0 && budget.exhausted() {
+                self.stopped = true;
+            }
+        }
+        if self.stopped {
+            self.not_read += 1;
+        }
+        self.stopped
     }
 
     /// Follows an `@id` reference to the node defined with that id, if any.
@@ -148,16 +171,22 @@ impl Graph {
 
     // JSON-LD.
 
-    fn json_top(&mut self, value: &Json, line: u32) {
+    fn json_top(&mut self, value: &Json, line: u32, budget: &dyn Budget) {
         match value {
-            Json::Array(items) => items.iter().for_each(|v| self.json_top(v, line)),
+            Json::Array(items) => items.iter().for_each(|v| self.json_top(v, line, budget)),
             Json::Object(map) => {
+                if self.out_of_budget(budget) {
+                    return;
+                }
                 if let Some(graph) = map.get("@graph") {
                     let members: &[Json] = match graph {
                         Json::Array(a) => a,
                         other => std::slice::from_ref(other),
                     };
                     for m in members {
+                        if self.out_of_budget(budget) {
+                            continue;
+                        }
                         if let Some(Val::Node(i)) = self.json_value(m, line, 1) {
                             self.top.push(i);
                         }
@@ -234,11 +263,11 @@ impl Graph {
 
     // Microdata.
 
-    fn microdata(&mut self, markup: &[MarkupElement], children: &[Vec<usize>]) {
+    fn microdata(&mut self, markup: &[MarkupElement], children: &[Vec<usize>], budget: &dyn Budget) {
         let ids: HashMap<&str, usize> =
             markup.iter().enumerate().filter_map(|(i, m)| m.id.as_deref().map(|id| (id, i))).collect();
         for (i, m) in markup.iter().enumerate() {
-            if m.itemscope && m.itemprop.is_none() {
+            if m.itemscope && m.itemprop.is_none() && !self.out_of_budget(budget) {
                 if let Some(node) = self.micro_item(markup, children, &ids, i, 0) {
                     self.top.push(node);
                 }
@@ -311,12 +340,12 @@ impl Graph {
 
     // RDFa Lite.
 
-    fn rdfa(&mut self, markup: &[MarkupElement], children: &[Vec<usize>]) {
+    fn rdfa(&mut self, markup: &[MarkupElement], children: &[Vec<usize>], budget: &dyn Budget) {
         let scope = rdfa_scope(markup);
         for (i, m) in markup.iter().enumerate() {
             // A `typeof` with a `property` is the value of a property of the node around it;
             // one without starts a node of its own.
-            if m.typeof_.is_some() && m.property.is_none() && scope[i] {
+            if m.typeof_.is_some() && m.property.is_none() && scope[i] && !self.out_of_budget(budget) {
                 if let Some(node) = self.rdfa_node(markup, children, i, 0) {
                     self.top.push(node);
                 }
@@ -406,7 +435,7 @@ mod tests {
         let page = Page::parse("https://example.com/p", html.as_bytes(), HttpFacts::new());
         // The page keeps the checked result only: read the markup again for the graph.
         let markup = crate::page::markup_of(html);
-        let g = Graph::read(&page.json_ld, &markup);
+        let g = Graph::read(&page.json_ld, &markup, &crate::parse::Unlimited);
         (page, g)
     }
 

@@ -14,6 +14,7 @@ pub mod values;
 use serde::{Deserialize, Serialize};
 
 use crate::page::JsonLd;
+use crate::parse::Budget;
 
 /// Nodes (typed items and nested objects) read from one page at most.
 pub const MAX_NODES: usize = 20_000;
@@ -158,8 +159,12 @@ pub struct StructuredData {
     pub items: Vec<Item>,
     /// JSON-LD blocks that are not valid JSON.
     pub invalid_blocks: Vec<InvalidBlock>,
-    /// Nodes not read because the page reached [`MAX_NODES`] or [`MAX_VISITS`].
+    /// Nodes (and items) not read or not checked because the page reached [`MAX_NODES`] or
+    /// [`MAX_VISITS`], or the analysis budget ran out.
     pub nodes_not_read: usize,
+    /// Whether the analysis budget ran out while reading or checking (the page's
+    /// `analysis.stopped` says `budget` then too).
+    pub stopped: bool,
 }
 
 impl StructuredData {
@@ -175,14 +180,23 @@ impl StructuredData {
 }
 
 /// Reads a page's JSON-LD blocks and markup elements into one graph and checks every item.
-pub fn read(json_ld: &[JsonLd], markup: &[MarkupElement]) -> StructuredData {
-    let graph = graph::Graph::read(json_ld, markup);
-    let items = graph.items().into_iter().map(|n| check::check_item(&graph, n)).collect();
+pub fn read(json_ld: &[JsonLd], markup: &[MarkupElement], budget: &dyn Budget) -> StructuredData {
+    let mut graph = graph::Graph::read(json_ld, markup, budget);
+    let mut items = Vec::new();
+    for (k, n) in graph.items().into_iter().enumerate() {
+        // Checking costs more than reading: ask the budget as often.
+        if graph.stopped || (k % 64 == 63 && budget.exhausted()) {
+            graph.stopped = true;
+            graph.not_read += 1;
+            continue;
+        }
+        items.push(check::check_item(&graph, n));
+    }
     let invalid_blocks = json_ld
         .iter()
         .filter_map(|b| {
             b.error.as_ref().map(|e| InvalidBlock { line: b.error_line.unwrap_or(b.line), message: e.clone() })
         })
         .collect();
-    StructuredData { items, invalid_blocks, nodes_not_read: graph.not_read }
+    StructuredData { items, invalid_blocks, nodes_not_read: graph.not_read, stopped: graph.stopped }
 }
