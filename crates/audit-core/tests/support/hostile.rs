@@ -72,37 +72,6 @@ pub const SHAPES: &[Shape] = &[
     Shape { name: "flat-links", generate: |n| repeat_to(n, HEAD, |i| format!("<a href=/p{i}>link {i}</a>"), "") },
     Shape { name: "flat-empty-elements", generate: |n| repeat_to(n, HEAD, |_| "<i></i>".into(), "") },
     Shape { name: "self-closing-divs", generate: |n| repeat_to(n, HEAD, |_| "<div/>".into(), "") },
-    // Structured data: one JSON-LD block of the whole size holding tens of thousands of items
-    // (past the reader's node bound), and as many microdata items.
-    Shape {
-        name: "json-ld-items",
-        generate: |n| {
-            repeat_to(
-                n,
-                &format!("{HEAD}<script type=\"application/ld+json\">["),
-                |i| {
-                    format!("{{\"@type\":\"Product\",\"name\":\"p{i}\",\"offers\":{{\"@type\":\"Offer\",\"price\":\"{i}\"}}}},")
-                },
-                "{}]</script>",
-            )
-        },
-    },
-    Shape {
-        name: "microdata-items",
-        generate: |n| {
-            repeat_to(
-                n,
-                HEAD,
-                |i| {
-                    format!(
-                        "<div itemscope itemtype=https://schema.org/Product><span itemprop=name>p{i}</span>\
-                         <div itemprop=offers itemscope itemtype=https://schema.org/Offer><span itemprop=price>{i}</span></div></div>"
-                    )
-                },
-                "",
-            )
-        },
-    },
     // Every item names one large block with `itemref`: without a bound, items times block.
     Shape {
         name: "itemref-fan-out",
