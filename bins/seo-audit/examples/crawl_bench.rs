@@ -337,7 +337,7 @@ fn run(pages: usize, in_flight: usize, engine_for: Duration, over_store: bool) {
     if let Some((store, id)) = &db {
         // The end of a crawl: the site rules and the site score over the store.
         let t = Instant::now();
-        let judged = app::crawl::judge(store, id, summary.sitemaps_read).expect("site rules");
+        let judged = app::crawl::judge(store, id, summary).expect("site rules");
         let judge_s = t.elapsed().as_secs_f64();
         let (_, peak) = rss_mib();
         let findings: usize = judged.results.iter().map(|r| r.findings.len()).sum();

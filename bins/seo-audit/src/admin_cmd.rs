@@ -7,10 +7,8 @@ use std::time::Duration;
 use store::{NewKey, Store, Tier};
 use time::OffsetDateTime;
 
+use crate::cli_error::CliError;
 use crate::Global;
-
-/// Exit status of a failed administration command.
-pub const EXIT_FAILED: u8 = 2;
 
 #[derive(Debug, clap::Subcommand)]
 pub enum UsersCommand {
@@ -95,21 +93,20 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
     n.checked_mul(secs).map(Duration::from_secs).ok_or_else(|| format!("{s:?} is too long"))
 }
 
-fn open(global: &Global) -> Result<Store, String> {
+fn open(global: &Global) -> Result<Store, CliError> {
     open_with_config(global).map(|(store, _)| store)
 }
 
 /// The store and the settings it was opened with (tier limits are configuration).
-fn open_with_config(global: &Global) -> Result<(Store, server::Config), String> {
+fn open_with_config(global: &Global) -> Result<(Store, server::Config), CliError> {
     let config = global.load_config()?;
-    let (store, _) =
-        Store::open_database(&config.database(), store::StoreOptions::default()).map_err(|e| e.to_string())?;
+    let (store, _) = Store::open_database(&config.database(), store::StoreOptions::default())?;
     Ok((store, config))
 }
 
-fn fail(e: impl std::fmt::Display) -> u8 {
-    eprintln!("error: {e}");
-    EXIT_FAILED
+/// Prints `error: CODE: Sentence.` (docs/API.md, "Errors") and returns the exit status.
+fn fail(e: impl Into<CliError>) -> u8 {
+    e.into().report()
 }
 
 pub fn users(cmd: UsersCommand, global: &Global) -> u8 {

@@ -74,7 +74,10 @@ pub async fn run(args: AuditArgs, global: &Global) -> u8 {
     let config = match global.load_config_with(&args.settings) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("error: invalid_request: settings: {e}");
+            eprintln!(
+                "{}",
+                crate::cli_error::CliError::new("invalid_request", format!("The settings are not valid: {e}"))
+            );
             return EXIT_FAILED;
         }
     };

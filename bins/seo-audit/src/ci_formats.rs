@@ -314,7 +314,17 @@ pub struct CrawlFailures<'a> {
 pub struct CrawlPage<'a> {
     pub url: &'a str,
     pub score: u32,
-    pub failed_rules: &'a [String],
+    /// The page rules it failed, each with the title of its finding on this page.
+    pub failed: Vec<PageFailure<'a>>,
+}
+
+/// A page rule a crawled page failed.
+pub struct PageFailure<'a> {
+    /// The rule id.
+    pub id: &'a str,
+    /// The finding's title on this page ("Page is not served over HTTPS"), which names the
+    /// problem; empty when the store has none, and then the rule's reason is said alone.
+    pub title: &'a str,
 }
 
 /// What one site rule found.
@@ -336,17 +346,28 @@ fn crawl_rules() -> Vec<RuleDoc> {
     page.chain(crawl::SITE_RULES.iter().map(|r| RuleDoc::from(r.meta()))).collect()
 }
 
-/// What a site finding says: the rule's name, the detail, the linking page.
+/// What a site finding says: that the check failed (a site rule's name says what passing
+/// means, so it is quoted as the check, never said as the finding), the detail, the linking
+/// page.
 fn site_message(rule: &RuleDoc, hit: &SiteHit<'_>) -> String {
-    let mut text = rule.name.to_string();
+    let mut text = format!("Check failed: \u{201c}{}\u{201d}", rule.name);
     if !hit.detail.is_empty() {
-        let _ = write!(text, ": {}", hit.detail);
+        let _ = write!(text, " ({})", hit.detail);
     }
     text.push('.');
     if let Some(from) = hit.linked_from {
         let _ = write!(text, " Linked from {from}.");
     }
     text
+}
+
+/// What a failed page rule of a crawled page says: the finding's title (which names the
+/// problem, where the rule's name says what passing means), then why it matters.
+fn failure_text(failure: &PageFailure<'_>, rule: &RuleDoc) -> String {
+    if failure.title.is_empty() {
+        return rule.why.to_string();
+    }
+    format!("{}. {}", failure.title.trim_end_matches('.'), rule.why)
 }
 
 /// The SARIF 2.1.0 log of a crawl: one run whose driver lists the page rules of the table,
@@ -359,14 +380,14 @@ pub fn crawl_sarif(crawl: &CrawlFailures<'_>) -> Value {
     let index = |id: &str| docs.iter().position(|d| d.id == id);
     let mut results = Vec::new();
     for page in &crawl.pages {
-        for id in page.failed_rules {
-            let Some(i) = index(id) else { continue };
+        for failure in &page.failed {
+            let Some(i) = index(failure.id) else { continue };
             let r = &docs[i];
             results.push(json!({
                 "ruleId": r.id,
                 "ruleIndex": i,
                 "level": level(r.severity),
-                "message": { "text": format!("{} (failed on this page). {}", r.name, r.why) },
+                "message": { "text": failure_text(failure, r) },
                 "locations": [location_at(page.url)],
             }));
         }
@@ -420,7 +441,11 @@ pub fn crawl_junit(crawl: &CrawlFailures<'_>, timestamp: &str) -> String {
             Some(issue) => {
                 failures += 1;
                 let n = issue.findings.len();
-                let mut text = format!("{}: {n} URL{}\n", rule.name, if n == 1 { "" } else { "s" });
+                let mut text = format!(
+                    "Check failed: \u{201c}{}\u{201d} on {n} URL{}\n",
+                    rule.name,
+                    if n == 1 { "" } else { "s" }
+                );
                 for hit in &issue.findings {
                     let _ = writeln!(text, "{}  {}", hit.url, site_message(&rule, hit));
                 }
@@ -428,7 +453,11 @@ pub fn crawl_junit(crawl: &CrawlFailures<'_>, timestamp: &str) -> String {
                 let _ = write!(
                     cases,
                     ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n",
-                    xml(&format!("{} ({n} URL{})", rule.name, if n == 1 { "" } else { "s" })),
+                    xml(&format!(
+                        "Check failed: \u{201c}{}\u{201d} ({n} URL{})",
+                        rule.name,
+                        if n == 1 { "" } else { "s" }
+                    )),
                     rule.severity.as_str(),
                     xml(&text)
                 );
@@ -454,15 +483,16 @@ pub fn crawl_junit(crawl: &CrawlFailures<'_>, timestamp: &str) -> String {
                 xml(r.id),
                 xml(&class_of(r.category))
             );
-            if page.failed_rules.iter().any(|f| f == r.id) {
+            if let Some(failure) = page.failed.iter().find(|f| f.id == r.id) {
                 failures += 1;
                 let doc = RuleDoc::from(r);
+                let title = if failure.title.is_empty() { r.id } else { failure.title };
                 let _ = write!(
                     cases,
                     ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n",
-                    xml(r.name),
+                    xml(title),
                     r.severity.as_str(),
-                    xml(&format!("{}: {}\n{}", r.name, r.why, help(&doc)))
+                    xml(&format!("{}\n{}", failure_text(failure, &doc), help(&doc)))
                 );
             } else {
                 cases.push_str("/>\n");

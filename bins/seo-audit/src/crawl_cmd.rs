@@ -67,6 +67,10 @@ pub struct CrawlArgs {
     /// Do not read the site's sitemaps.
     #[arg(long)]
     pub no_sitemaps: bool,
+    /// Read this sitemap too, beside /sitemap.xml and those robots.txt names (a URL on the
+    /// crawled site; repeatable).
+    #[arg(long = "sitemap", value_name = "URL", conflicts_with = "no_sitemaps")]
+    pub sitemaps: Vec<String>,
     /// Render every HTML page in headless Chromium and audit the rendered DOM (docs/API.md,
     /// "Rendered audits").
     #[arg(long)]
@@ -114,7 +118,13 @@ struct CrawlReport<'a> {
 #[derive(Debug, Serialize)]
 struct ProgressReport {
     pages_done: u64,
+    /// Always 0: the crawl has ended (see `pages_unfetched`).
     pages_queued: u64,
+    /// URLs in scope the crawl found and never fetched: those left when `--max-pages` (or
+    /// the time limit, or a cancel) ended it.
+    pages_unfetched: u64,
+    /// Whether `--max-pages` ended the crawl with URLs left to fetch.
+    max_pages_reached: bool,
     pages_failed: u64,
     pages_skipped: u64,
     pages_audited: u64,
@@ -128,11 +138,14 @@ struct Issue<'a> {
     /// `site` (a site rule) or `page` (a page rule failed on these pages).
     kind: &'static str,
     severity: Severity,
+    /// Distinct URLs affected, all of them.
     count: usize,
+    /// Findings, all of them (a site rule's finding is a URL and the page linking to it, so
+    /// a URL may have several).
+    findings: u64,
+    /// Whether `urls` lists fewer findings than `findings` (a site rule's bound).
+    truncated: bool,
     urls: Urls<'a>,
-    /// How many `urls` lists.
-    #[serde(skip)]
-    listed: usize,
 }
 
 /// The affected URLs of an issue: a site rule's findings (bounded, in memory), or the pages
@@ -143,6 +156,27 @@ enum Urls<'a> {
 }
 
 impl Urls<'_> {
+    /// The first `n` affected URLs, each once with how many findings name it (the pages
+    /// linking to it, for a link rule): the first finding stands for the others.
+    fn first_urls(&self, n: usize) -> Result<Vec<(Affected, usize)>, store::Error> {
+        match self {
+            Urls::Listed(all) => {
+                // Findings come sorted by URL: a URL's findings are together.
+                let mut out: Vec<(Affected, usize)> = Vec::new();
+                for a in all {
+                    let full = out.len() == n;
+                    match out.last_mut() {
+                        Some((last, k)) if last.url == a.url => *k += 1,
+                        _ if full => break,
+                        _ => out.push((a.clone(), 1)),
+                    }
+                }
+                Ok(out)
+            }
+            Urls::Stored(..) => Ok(self.first(n)?.into_iter().map(|a| (a, 1)).collect()),
+        }
+    }
+
     /// The first `n`.
     fn first(&self, n: usize) -> Result<Vec<Affected>, store::Error> {
         match self {
@@ -250,7 +284,7 @@ impl ReportSource {
     /// Judges the crawl (site rules, site score) and ends it in the store, which counts each
     /// page's inlinks.
     fn finish(&self, summary: &CrawlSummary) -> Result<Judged, store::Error> {
-        let judged = app::crawl::judge(&self.store, &self.crawl_id, summary.sitemaps_read)?;
+        let judged = app::crawl::judge(&self.store, &self.crawl_id, summary)?;
         let end = store::CrawlEnd {
             state: store::CrawlState::Completed,
             site_score: judged.score.as_ref().map(|s| s.score),
@@ -277,6 +311,30 @@ impl ReportSource {
                 (c.rule_id, severity, usize::try_from(c.count).unwrap_or(usize::MAX))
             })
             .collect())
+    }
+
+    /// The title of each failed page rule's finding, by `(page URL, rule id)`: the store
+    /// keeps it as the finding's detail.
+    fn finding_titles(&self) -> Result<std::collections::HashMap<(String, String), String>, store::Error> {
+        let mut titles = std::collections::HashMap::new();
+        for count in self.store.crawl_issue_counts(&self.crawl_id)? {
+            if count.kind != store::IssueKind::Page {
+                continue;
+            }
+            let mut after = None;
+            loop {
+                let (issues, next) =
+                    self.store.crawl_issues(&self.crawl_id, &count.rule_id, after, store::CRAWL_SITE_BATCH)?;
+                for issue in issues.into_iter().filter(|i| i.kind == store::IssueKind::Page) {
+                    titles.insert((issue.url, issue.rule_id), issue.detail);
+                }
+                match next {
+                    Some(n) => after = Some(n),
+                    None => break,
+                }
+            }
+        }
+        Ok(titles)
     }
 
     /// Each URL the crawl fetched or skipped, in crawl order, as a row of the pages table;
@@ -318,7 +376,10 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
     let config = match global.load_config_with(&args.settings) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("error: invalid_request: settings: {e}");
+            eprintln!(
+                "{}",
+                crate::cli_error::CliError::new("invalid_request", format!("The settings are not valid: {e}"))
+            );
             return EXIT_FAILED;
         }
     };
@@ -352,8 +413,18 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
         Ok(s) => s,
         Err(e) => return fail("invalid_url", e.to_string()),
     };
+    // A named sitemap off the site would be ignored as robots.txt's are: say so instead.
+    let mut named_sitemaps = Vec::with_capacity(args.sitemaps.len());
+    for named in &args.sitemaps {
+        match crawl::normalize(named) {
+            Ok(url) if scope.same_site(&url) => named_sitemaps.push(url.to_string()),
+            Ok(_) => return fail("invalid_parameter", format!("--sitemap {named}: not on the crawled site")),
+            Err(e) => return fail("invalid_parameter", format!("--sitemap {named}: {e}")),
+        }
+    }
     let limits = Limits { max_in_flight: args.max_in_flight, ..Limits::default() };
     let options = CrawlOptions {
+        named_sitemaps,
         limits: app::pipeline::AnalysisLimits::cpu_ms(config.analysis_cpu_ms),
         time_limit: Duration::from_secs(args.time_limit),
         sitemaps: !args.no_sitemaps,
@@ -405,7 +476,7 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
         Ok(j) => j,
         Err(e) => return fail("internal", format!("cannot read the crawl back: {e}")),
     };
-    let report = match report(start.as_str(), &crawled.summary, &judged, &source) {
+    let report = match report(start.as_str(), args.max_pages, &crawled.summary, &judged, &source) {
         Ok(r) => r,
         Err(e) => return fail("internal", format!("cannot read the crawl back: {e}")),
     };
@@ -465,6 +536,7 @@ fn progress_line(p: &Progress) -> String {
 /// failures by rule, and the pages table (the last two read from `source` as written).
 fn report<'a>(
     start: &str,
+    max_pages: u32,
     summary: &CrawlSummary,
     judged: &Judged,
     source: &'a ReportSource,
@@ -478,7 +550,8 @@ fn report<'a>(
             kind: "site",
             severity: r.severity,
             count: r.affected(),
-            listed: r.findings.len(),
+            findings: r.total_findings,
+            truncated: r.truncated,
             urls: Urls::Listed(
                 r.findings
                     .iter()
@@ -500,7 +573,8 @@ fn report<'a>(
             kind: "page",
             severity,
             count,
-            listed: count,
+            findings: count as u64,
+            truncated: false,
         })
         .collect();
     page_issues.sort_by(|a, b| {
@@ -528,7 +602,9 @@ fn report<'a>(
             site_penalty: score.map(|s| (s.penalty * 10.0).round() / 10.0),
             progress: ProgressReport {
                 pages_done: p.done,
-                pages_queued: p.queued,
+                pages_queued: 0,
+                pages_unfetched: p.queued,
+                max_pages_reached: p.queued > 0 && p.done + p.failed >= u64::from(max_pages),
                 pages_failed: p.failed,
                 pages_skipped: p.skipped,
                 pages_audited: summary.pages_audited,
@@ -550,7 +626,7 @@ fn ci_report(
     source: &ReportSource,
     write: impl FnOnce(&crate::ci_formats::CrawlFailures<'_>) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
-    use crate::ci_formats::{CrawlFailures, CrawlPage, SiteHit, SiteIssue};
+    use crate::ci_formats::{CrawlFailures, CrawlPage, PageFailure, SiteHit, SiteIssue};
     let mut audited: Vec<(String, u32, Vec<String>)> = Vec::new();
     source.each_page(store_io, |row| {
         if let Some(score) = row.score {
@@ -558,6 +634,7 @@ fn ci_report(
         }
         Ok(())
     })?;
+    let titles = source.finding_titles().map_err(store_io)?;
     let site = r
         .issues
         .iter()
@@ -578,7 +655,17 @@ fn ci_report(
         site_score: r.site_score,
         pages: audited
             .iter()
-            .map(|(url, score, failed)| CrawlPage { url, score: *score, failed_rules: failed })
+            .map(|(url, score, failed)| CrawlPage {
+                url,
+                score: *score,
+                failed: failed
+                    .iter()
+                    .map(|id| PageFailure {
+                        id,
+                        title: titles.get(&(url.clone(), id.clone())).map_or("", String::as_str),
+                    })
+                    .collect(),
+            })
             .collect(),
         site,
     };
@@ -609,6 +696,11 @@ fn text(r: &CrawlReport<'_>, source: &ReportSource, out: &mut impl Write) -> std
         p.pages_per_second,
         if r.time_limited { "; stopped at the time limit" } else { "" }
     )?;
+    if p.max_pages_reached {
+        writeln!(out, "Stopped at --max-pages: {} URLs found were left unfetched", p.pages_unfetched)?;
+    } else if p.pages_unfetched > 0 {
+        writeln!(out, "{} URLs found were left unfetched", p.pages_unfetched)?;
+    }
     for (kind, heading) in [("site", "Site issues"), ("page", "Page issues")] {
         let issues: Vec<&Issue<'_>> = r.issues.iter().filter(|i| i.kind == kind).collect();
         if issues.is_empty() {
@@ -625,18 +717,30 @@ fn text(r: &CrawlReport<'_>, source: &ReportSource, out: &mut impl Write) -> std
                 issue.count,
                 if issue.count == 1 { "" } else { "s" }
             )?;
-            for a in issue.urls.first(TEXT_URLS_PER_ISSUE).map_err(store_io)? {
+            // One line per affected URL, however many pages link to it.
+            let shown = issue.urls.first_urls(TEXT_URLS_PER_ISSUE).map_err(store_io)?;
+            for (a, n) in &shown {
                 let mut line = format!("    {}", a.url);
                 if !a.detail.is_empty() {
                     line.push_str(&format!("  {}", a.detail));
                 }
-                if let Some(from) = &a.linked_from {
-                    line.push_str(&format!("  (linked from {from})"));
+                match (&a.linked_from, n) {
+                    (Some(from), 1) => line.push_str(&format!("  (linked from {from})")),
+                    (Some(from), n) => line.push_str(&format!("  (linked from {from} and {} more pages)", n - 1)),
+                    (None, _) => {}
                 }
                 writeln!(out, "{line}")?;
             }
-            if issue.listed > TEXT_URLS_PER_ISSUE {
-                writeln!(out, "    ... and {} more", issue.listed - TEXT_URLS_PER_ISSUE)?;
+            if issue.count > shown.len() {
+                writeln!(out, "    ... and {} more URLs", issue.count - shown.len())?;
+            }
+            if issue.truncated {
+                writeln!(
+                    out,
+                    "    ({} findings in all; the report lists the first {})",
+                    issue.findings,
+                    crawl::MAX_FINDINGS_PER_RULE
+                )?;
             }
         }
     }

@@ -24,6 +24,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 mod admin_cmd;
 mod audit_cmd;
 mod ci_formats;
+mod cli_error;
 mod crawl_cmd;
 mod serve_cmd;
 mod settings;

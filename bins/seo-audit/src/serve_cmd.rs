@@ -6,9 +6,6 @@ use std::path::PathBuf;
 
 use crate::Global;
 
-/// Exit status when the service could not start.
-pub const EXIT_FAILED: u8 = 2;
-
 /// The settings `serve` takes as flags, on top of the file and the environment; each field
 /// serializes under its setting's key (docs/API.md, "Running the service").
 #[derive(Debug, clap::Args, serde::Serialize)]
@@ -75,17 +72,11 @@ pub async fn run(args: ServeArgs, global: &Global) -> u8 {
     init_logging();
     let config = match global.load_config_with(&args) {
         Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return EXIT_FAILED;
-        }
+        Err(e) => return crate::cli_error::CliError::from(e).report(),
     };
     let server = match server::serve(config).await {
         Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return EXIT_FAILED;
-        }
+        Err(e) => return crate::cli_error::CliError::from(e).report(),
     };
     // Scripts wait for this exact line (docs/API.md, "Running the service"): print it once, and
     // only now that the socket accepts connections; `https://` when it speaks TLS.

@@ -425,6 +425,7 @@ mod tests {
             },
             header_timeout_ms: 13,
             body_timeout_ms: 14,
+            body_budget_mb: 27,
             shutdown_grace_ms: 15,
             idle_timeout_ms: 16,
             max_connections: 17,
@@ -437,6 +438,14 @@ mod tests {
             webhook_retry_base_ms: 21,
             lease_ms: 22,
             crawl_time_limit_s: 23,
+            max_running_crawls: 27,
+            max_running_crawls_per_caller: 28,
+            retain_anonymous_audits_days: 29,
+            retain_keyed_audits_days: 30,
+            retain_anonymous_crawls_days: 31,
+            retain_keyed_crawls_days: 32,
+            retain_anonymous_crawls: 33,
+            retain_keyed_crawls_per_owner: 34,
         }
     }
 

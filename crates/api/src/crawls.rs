@@ -286,8 +286,8 @@ pub static CREATE_CRAWL: Operation = Operation {
         },
         error(
             "400",
-            "`missing_parameter` (`url`), `invalid_url`, `invalid_parameter` (`details.parameter`), or \
-        `invalid_request` (malformed JSON, unknown member).",
+            "`missing_parameter` (`url`), `invalid_url`, or `invalid_request` (malformed JSON, a member \
+        of the wrong type or range or an unknown one, named in `details.parameter`).",
         ),
         E401,
         E403,
@@ -345,7 +345,7 @@ pub static CRAWL_PAGES: Operation = Operation {
             headers: &[],
             content: Content::Json(answer::<CrawlPages>),
         },
-        error("400", "`invalid_parameter`: `cursor` or `limit`."),
+        error("400", "`invalid_request` (`details.parameter`): `cursor` or `limit`."),
         E401,
         E403,
         E404,
@@ -382,7 +382,7 @@ pub static CRAWL_ISSUE: Operation = Operation {
             headers: &[],
             content: Content::Json(answer::<CrawlIssue>),
         },
-        error("400", "`invalid_parameter`: `cursor` or `limit`."),
+        error("400", "`invalid_request` (`details.parameter`): `cursor` or `limit`."),
         E401,
         E403,
         error("404", "`not_found`: no such crawl of this caller, or no such rule."),
@@ -420,7 +420,7 @@ pub static EXPORT_CRAWL: Operation = Operation {
                 ("text/csv", |_| json!({"type": "string"})),
             ]),
         },
-        error("400", "`invalid_parameter`: `format`."),
+        error("400", "`invalid_request` (`details.parameter`): `format`."),
         E401,
         E403,
         E404,

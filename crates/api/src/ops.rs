@@ -655,9 +655,9 @@ pub static LIST_AUDITS: Operation = Operation {
         },
         Response {
             status: "400",
-            description: "`invalid_parameter` (`details.parameter`): a malformed `cursor`, a `since` that is not \
-        RFC 3339, a `limit` outside 1..100, an empty or invalid `url`, a `domain` that is not a \
-        domain name.",
+            description: "`invalid_request` (`details.parameter`): a malformed `cursor`, a `since` that is not \
+        RFC 3339, a `limit` outside 1..100, a `domain` that is not a domain name; `invalid_url`: an \
+        invalid `url`.",
             headers: &[],
             content: Content::Json(answer::<crate::ErrorBody>),
         },
@@ -744,8 +744,8 @@ pub static HISTORY: Operation = Operation {
         },
         Response {
             status: "400",
-            description: "`missing_parameter` (`url`), or `invalid_parameter` (`details.parameter`): an invalid \
-        `url`, a `limit` outside 1..500.",
+            description: "`missing_parameter` (`url`), `invalid_url` (an invalid `url`), or `invalid_request` \
+        (`details.parameter`): a `limit` outside 1..500.",
             headers: &[],
             content: Content::Json(answer::<crate::ErrorBody>),
         },
@@ -1412,7 +1412,8 @@ pub static UPDATE_WEBHOOK: Operation = Operation {
 pub static TEST_WEBHOOK: Operation = Operation {
     id: "testWebhook",
     summary: "Send a test event to a webhook subscription",
-    description: "Requires a key with the `webhooks` scope; consumes no quota. Queues one `ping` event \
+    description: "Requires a key with the `webhooks` scope; costs 1 quota unit (it makes the service send \
+        a signed request), charged before the subscription is looked up. Queues one `ping` event \
         (data `{webhookId, message}`) for this subscription only, whatever events it subscribed to; it \
         is signed, sent and retried like any event, and its delivery shows in the delivery log. A \
         disabled subscription is refused (409 `conflict`); a full queue drops it (state \
@@ -1435,6 +1436,7 @@ pub static TEST_WEBHOOK: Operation = Operation {
         E415,
         E401_KEY_NEEDED,
         E403_WEBHOOKS,
+        E429,
         E500,
     ],
 };

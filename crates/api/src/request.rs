@@ -86,16 +86,19 @@ pub fn parse_batch(body: &Value) -> Result<(Vec<String>, Format), Refusal> {
     let Some(obj) = body.as_object() else {
         return Err(Refusal::invalid_request("The request body must be a JSON object with `urls`."));
     };
-    let urls =
-        match obj.get("urls") {
-            None | Some(Value::Null) => return Err(Refusal::missing_parameter("urls")),
-            Some(Value::Array(items)) => items
-                .iter()
-                .map(|v| v.as_str().map(str::to_string))
-                .collect::<Option<Vec<_>>>()
-                .ok_or_else(|| Refusal::invalid_request("Every entry of `urls` must be a string."))?,
-            Some(_) => return Err(Refusal::invalid_request("The field `urls` must be an array of strings.")),
-        };
+    let urls = match obj.get("urls") {
+        None | Some(Value::Null) => return Err(Refusal::missing_parameter("urls")),
+        Some(Value::Array(items)) => {
+            items.iter().map(|v| v.as_str().map(str::to_string)).collect::<Option<Vec<_>>>().ok_or_else(|| {
+                Refusal::invalid_request("The field `urls` must be an array of strings.")
+                    .with_details(json!({ "parameter": "urls" }))
+            })?
+        }
+        Some(_) => {
+            return Err(Refusal::invalid_request("The field `urls` must be an array of strings.")
+                .with_details(json!({ "parameter": "urls" })))
+        }
+    };
     if urls.is_empty() || urls.len() > MAX_BATCH_URLS {
         return Err(Refusal::invalid_request(format!(
             "The field `urls` must hold 1 to {MAX_BATCH_URLS} URLs, not {}.",
@@ -106,7 +109,10 @@ pub fn parse_batch(body: &Value) -> Result<(Vec<String>, Format), Refusal> {
     let format = match obj.get("format") {
         None | Some(Value::Null) => Format::Json,
         Some(Value::String(s)) => parse_format(Some(s))?,
-        Some(_) => return Err(Refusal::invalid_request("The field `format` must be a string.")),
+        Some(_) => {
+            return Err(Refusal::invalid_request("The field `format` must be `json` or `compact`.")
+                .with_details(json!({ "parameter": "format", "allowed": ["json", "compact"] })))
+        }
     };
     Ok((urls, format))
 }
@@ -136,7 +142,7 @@ pub fn body_render(body: &Value) -> Result<bool, Refusal> {
     match body.get("render") {
         None | Some(Value::Null) => Ok(false),
         Some(Value::Bool(b)) => Ok(*b),
-        Some(_) => Err(Refusal::invalid_request("The field `render` must be a boolean.")
+        Some(_) => Err(Refusal::invalid_request("The field `render` must be true or false.")
             .with_details(json!({ "parameter": "render" }))),
     }
 }
@@ -153,7 +159,10 @@ pub fn url_body(body: &Value) -> Result<String, Refusal> {
         None | Some(Value::Null) => Err(Refusal::missing_parameter("url")),
         Some(Value::String(s)) if s.trim().is_empty() => Err(Refusal::missing_parameter("url")),
         Some(Value::String(s)) => Ok(s.clone()),
-        Some(_) => Err(Refusal::invalid_request("The field `url` must be a string.")),
+        Some(_) => {
+            Err(Refusal::invalid_request("The field `url` must be a string.")
+                .with_details(json!({ "parameter": "url" })))
+        }
     }
 }
 

@@ -29,7 +29,6 @@ pub const MAX_BATCH_URLS: usize = 10;
 pub const ERROR_CODES: &[&str] = &[
     "invalid_request",
     "missing_parameter",
-    "invalid_parameter",
     "invalid_url",
     "unauthorized",
     "forbidden",
@@ -315,8 +314,9 @@ pub struct Status {
     /// `degraded` when the database does not answer.
     #[schemars(extend("enum" = ["ok", "degraded"]))]
     pub status: &'static str,
-    /// The database.
-    #[schemars(extend("enum" = ["up", "down"]))]
+    /// The database: `up`, `down` (it does not answer) or `corrupt` (the SQLite file is
+    /// damaged: a query met a corrupt page, or the periodic integrity check failed).
+    #[schemars(extend("enum" = ["up", "down", "corrupt"]))]
     pub db: &'static str,
     /// Version of the audit engine.
     pub engine_version: &'static str,
@@ -340,9 +340,9 @@ pub struct Health {
     /// `v1`.
     #[schemars(extend("const" = "v1"))]
     pub api_version: &'static str,
-    /// `live` (`/livez`); `ready`, or with 503 `draining` (shutting down) or `db_down` (the
-    /// database does not answer) (`/readyz`).
-    #[schemars(extend("enum" = ["live", "ready", "draining", "db_down"]))]
+    /// `live` (`/livez`); `ready`, or with 503 `draining` (shutting down), `db_down` (the
+    /// database does not answer) or `db_corrupt` (the SQLite file is damaged) (`/readyz`).
+    #[schemars(extend("enum" = ["live", "ready", "draining", "db_down", "db_corrupt"]))]
     pub status: &'static str,
 }
 

@@ -346,6 +346,38 @@ impl App {
         self.slots.admit()?.ready().await
     }
 
+    /// Runs `work`, whose cost grows with its input (the content-gap comparison, a report or
+    /// crawl page made from a stored result, an export), the way an audit's analysis runs:
+    /// admitted among the audit slots (a full server answers `overloaded` at once), on an
+    /// analysis thread rather than the async workers that answer every other request,
+    /// within the `analysis_cpu_ms` budget `work` reads from its [`audit_core::Budget`], and
+    /// stopped when the caller goes away (the budget reports exhaustion). docs/SECURITY.md,
+    /// "Work that grows with its input".
+    ///
+    /// # Errors
+    /// `overloaded`, or the work panicked (`internal`).
+    pub async fn compute<T, F>(&self, work: F) -> Result<T, AppError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&dyn audit_core::Budget) -> T + Send + 'static,
+    {
+        self.compute_admitted(self.slots.admit()?, work).await
+    }
+
+    /// [`App::compute`] in a place admitted beforehand (with the request's other places,
+    /// before its charge).
+    ///
+    /// # Errors
+    /// The work panicked (`internal`).
+    pub async fn compute_admitted<T, F>(&self, ticket: Ticket, work: F) -> Result<T, AppError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&dyn audit_core::Budget) -> T + Send + 'static,
+    {
+        let slot = ticket.ready().await?;
+        crate::pipeline::analyse_blocking(Some(slot), self.limits, work).await
+    }
+
     /// Audits running now (each holds a slot).
     pub fn audits_running(&self) -> usize {
         self.slots.running()

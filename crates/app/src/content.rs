@@ -93,7 +93,10 @@ impl App {
         owner: Option<&str>,
         charge: impl FnOnce(u32) -> F,
     ) -> Result<GapAnswer, E> {
-        let mut paid = self.admit_paid(req.competitors.len(), charge).await?;
+        // One place more than the pages: the comparison itself, whose cost grows with the
+        // headings and links of every page, runs in a slot of its own like an analysis.
+        let mut paid = self.admit_paid(req.competitors.len() + 1, charge).await?;
+        let comparing = paid.beside.pop().ok_or_else(|| AppError::internal("no comparison ticket"))?;
         let competitor_tickets = std::mem::take(&mut paid.beside);
         let (page, competitors) = tokio::join!(
             self.audit_paid(paid, &req.url, owner),
@@ -101,16 +104,18 @@ impl App {
         );
         let page = page?.audit.page;
         let (pages, skipped) = competitors;
-        let input = content_gap::GapInput {
-            url: req.url.to_string(),
-            title: req.title,
-            word_count: req.word_count,
-            headings: req.headings,
-            page: Some(&page),
-            competitors: &pages,
-        };
-        let report = content_gap::analyze(&input);
-        Ok(GapAnswer { report, competitors_compared: pages.len(), skipped })
+        let compared = pages.len();
+        let url = req.url.to_string();
+        let (title, word_count, headings) = (req.title, req.word_count, req.headings);
+        let report = self
+            .compute_admitted(comparing, move |budget| {
+                let input =
+                    content_gap::GapInput { url, title, word_count, headings, page: Some(&page), competitors: &pages };
+                content_gap::analyze_within(&input, budget)
+            })
+            .await?
+            .ok_or_else(too_complex)?;
+        Ok(GapAnswer { report, competitors_compared: compared, skipped })
     }
 
     /// Fetches and parses the competitors: the pages that could be compared, in the order
@@ -169,4 +174,14 @@ impl App {
         .await
         .map_err(|e| AppError::internal(format!("competitor parse failed: {e}")))
     }
+}
+
+/// The comparison ran out of its CPU budget: the pages hold more headings and links than
+/// can be compared within `analysis_cpu_ms` (docs/SECURITY.md, "Work that grows with its
+/// input"). The request is refused whole rather than answered from part of the pages.
+fn too_complex() -> AppError {
+    AppError::refused(
+        "invalid_request",
+        "The page and its competitors hold too many headings and links to compare within the analysis time limit.",
+    )
 }

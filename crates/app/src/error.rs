@@ -99,6 +99,9 @@ fn seconds(d: std::time::Duration) -> String {
     }
 }
 
+/// What a paging `cursor` must be, in the refusal of one this service did not give out.
+pub const CURSOR_EXPECTED: &str = "the `next_cursor` of an earlier page, passed as it was sent";
+
 /// How an operator installs the browser of rendered audits, in the `not_configured` answer.
 pub const RENDER_INSTALL: &str = "apt-get install chromium";
 
@@ -119,10 +122,30 @@ impl AppError {
             .with_details(json!({ "parameter": name }))
     }
 
-    /// `invalid_parameter` naming the parameter in `details.parameter`: its value is
-    /// malformed (docs/API.md, "Stored audits").
-    pub fn invalid_parameter(name: &str, message: impl Into<String>) -> AppError {
-        AppError::refused("invalid_parameter", message).with_details(json!({ "parameter": name }))
+    /// `invalid_request` for a query parameter whose value is malformed, naming it in
+    /// `details.parameter`: "The parameter `limit` must be `expected`." Every route words
+    /// the fault this one way (docs/API.md, "Errors").
+    pub fn invalid_parameter(name: &str, expected: impl std::fmt::Display) -> AppError {
+        AppError::refused("invalid_request", format!("The parameter `{name}` must be {expected}."))
+            .with_details(json!({ "parameter": name }))
+    }
+
+    /// `invalid_request` for a field of a JSON body with a value of the wrong type or
+    /// range, naming it in `details.parameter`: "The field `render` must be `expected`."
+    pub fn invalid_field(name: &str, expected: impl std::fmt::Display) -> AppError {
+        AppError::refused("invalid_request", format!("The field `{name}` must be {expected}."))
+            .with_details(json!({ "parameter": name }))
+    }
+
+    /// `invalid_request` for a JSON body that is not an object of the documented kind.
+    pub fn body_not_object(members: &str) -> AppError {
+        AppError::refused("invalid_request", format!("The request body must be a JSON object with {members}."))
+    }
+
+    /// `invalid_request` for a member of a JSON body that the route does not know.
+    pub fn unknown_field(name: &str) -> AppError {
+        AppError::refused("invalid_request", format!("The field `{name}` is not one this route takes."))
+            .with_details(json!({ "parameter": name }))
     }
 
     /// A refusal with machine-readable details (other failures are returned unchanged).

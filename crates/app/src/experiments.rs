@@ -13,6 +13,10 @@ use crate::{App, AppError, StoredResult};
 /// The metric when none is named.
 pub const DEFAULT_METRIC: &str = "score";
 
+/// Experiments one owner may hold at most (docs/SECURITY.md): each is kept with its
+/// baseline audit, and its report re-reads the page's audits.
+pub const MAX_EXPERIMENTS_PER_USER: usize = 100;
+
 /// What run_experiment does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -99,6 +103,14 @@ impl App {
                      Nothing was created.",
                     new.metric
                 ),
+            ));
+        }
+        let user = owner.to_string();
+        let held = on_store(self, move |s| s.list_experiments(&user)).await?.len();
+        if held >= MAX_EXPERIMENTS_PER_USER {
+            return Err(AppError::refused(
+                "invalid_request",
+                format!("An owner may hold at most {MAX_EXPERIMENTS_PER_USER} experiments. Nothing was created."),
             ));
         }
         let done = self.audit_background(&new.url, Some(owner), BACKGROUND_PATIENCE).await?;

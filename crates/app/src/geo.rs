@@ -91,10 +91,12 @@ impl GeoService {
         &self.options
     }
 
-    /// The geo-check of `url` for `owner`: without a provider nothing is charged (the
-    /// request could never succeed); then a place among the audit slots and `charge(1)`;
-    /// then the domain's cached answer (younger than [`store::GEO_CACHE_TTL`]), which asks
-    /// neither the page nor the provider; otherwise the page is audited through the one
+    /// The geo-check of `url` for `owner` (`None`: an anonymous caller, then named by
+    /// `caller`, its identity label): without a provider nothing is charged (the request
+    /// could never succeed); then a place among the audit slots and `charge(1)`; then the
+    /// caller's own cached answer for the domain (younger than [`store::GEO_CACHE_TTL`]; an
+    /// answer is never served to another caller), which asks neither the page nor the
+    /// provider; otherwise the page is audited through the one
     /// audit path and the provider is asked, and the answer is cached. The answer is the
     /// wire body (docs/API.md, "POST /api/geo-check"), with `cached` telling which.
     ///
@@ -108,15 +110,17 @@ impl GeoService {
         app: &App,
         url: &Url,
         owner: Option<&str>,
+        caller: &str,
         charge: impl FnOnce(u32) -> F,
     ) -> Result<GeoCheckResult, E> {
         let provider = self.provider()?;
         let domain = normalize_domain(url.host_str().unwrap_or_default());
         let paid = app.admit_paid(0, charge).await?;
 
-        let lookup = domain.clone();
+        let whose = owner.map_or_else(|| caller.to_string(), |user| format!("user:{user}"));
+        let (lookup, lookup_whose) = (domain.clone(), whose.clone());
         let now = time::OffsetDateTime::now_utc();
-        if let Some(entry) = app.db(move |s| s.get_geo_cache(&lookup, now)).await? {
+        if let Some(entry) = app.db(move |s| s.get_geo_cache(&lookup, &lookup_whose, now)).await? {
             match serde_json::from_str::<GeoCheckResult>(&entry.result_json) {
                 Ok(body) => return Ok(GeoCheckResult { cached: true, ..body }),
                 Err(_) => {
@@ -145,7 +149,7 @@ impl GeoService {
         let key = body.domain.clone();
         let text = serde_json::to_string(&body).map_err(|e| AppError::internal(format!("geo-check answer: {e}")))?;
         // A result that cannot be cached is still the client's answer; the next call asks again.
-        if let Err(e) = app.db(move |s| s.put_geo_cache(&key, &text, checked_at)).await {
+        if let Err(e) = app.db(move |s| s.put_geo_cache(&key, &whose, &text, checked_at)).await {
             tracing::error!(domain = %domain, error = %e, "geo-check result not cached");
         }
         Ok(body)

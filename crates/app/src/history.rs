@@ -174,7 +174,9 @@ impl App {
         let more = rows.len() > limit;
         rows.truncate(limit);
         let next = rows.last().filter(|_| more).map(|a| AuditCursor { created_at: a.created_at, id: a.id.clone() });
-        Ok(AuditPage { audits: rows.iter().map(AuditSummary::read).collect(), next })
+        // Each summary reads its stored result: the application's work, off the async workers.
+        let audits = self.compute(move |_| rows.iter().map(AuditSummary::read).collect()).await?;
+        Ok(AuditPage { audits, next })
     }
 
     /// `user_id`'s audit `id` with its result; `None` for an unknown id and for another
@@ -193,10 +195,13 @@ impl App {
                 Err(e) => Err(e),
             })
             .await?;
-        Ok(found.filter(|a| a.user_id.as_deref() == Some(user_id.as_str())).map(|audit| {
+        let Some(audit) = found.filter(|a| a.user_id.as_deref() == Some(user_id.as_str())) else { return Ok(None) };
+        // Reading the stored result grows with it: the application's work, off the async workers.
+        self.compute(move |_| {
             let result = StoredResult::of(&audit);
-            AuditRecord { summary: AuditSummary::of(&audit, &result), result: result.result }
-        }))
+            Some(AuditRecord { summary: AuditSummary::of(&audit, &result), result: result.result })
+        })
+        .await
     }
 
     /// The `limit` newest audits of `url` (clamped to 1..=[`MAX_HISTORY_SIZE`]), oldest
@@ -212,7 +217,8 @@ impl App {
     ) -> Result<Vec<AuditSummary>, AppError> {
         let limit = limit.clamp(1, MAX_HISTORY_SIZE);
         let rows = self.db(move |s| s.url_history(user_id.as_deref(), url.as_str(), limit)).await?;
-        Ok(rows.iter().map(AuditSummary::read).collect())
+        // Each summary reads its stored result: the application's work, off the async workers.
+        self.compute(move |_| rows.iter().map(AuditSummary::read).collect()).await
     }
 
     /// The public score history of the page `audit` is of (its final URL's host and path),
@@ -226,20 +232,24 @@ impl App {
     ) -> Result<Vec<pages::report::ScorePoint>, AppError> {
         let Some((host, path)) = store::host_and_path(&audit.final_url) else { return Ok(Vec::new()) };
         let rows = self.db(move |s| s.public_page_history(&host, &path, REPORT_HISTORY_POINTS)).await?;
-        Ok(rows
-            .iter()
-            .map(AuditSummary::read)
-            .map(|a| pages::report::ScorePoint {
-                at: crate::format_rfc3339(a.created_at),
-                score: u32::try_from(a.score).unwrap_or(0),
-            })
-            .collect())
+        // Each point reads its stored result: the application's work, off the async workers.
+        self.compute(move |_| {
+            rows.iter()
+                .map(AuditSummary::read)
+                .map(|a| pages::report::ScorePoint {
+                    at: crate::format_rfc3339(a.created_at),
+                    score: u32::try_from(a.score).unwrap_or(0),
+                })
+                .collect()
+        })
+        .await
     }
 }
 
 impl AuditQuery {
     /// The query of `GET /api/v1/audits` (`url`, `domain`, `since`, `cursor`, `limit`), read
-    /// through `get` and checked: a malformed value is refused as `invalid_parameter`.
+    /// through `get` and checked: a malformed value is refused as `invalid_request` naming
+    /// the parameter (a malformed `url` as `invalid_url`, as the audit's own).
     ///
     /// # Errors
     /// A parameter is malformed.
@@ -268,48 +278,32 @@ pub fn parse_history_query(get: impl Fn(&str) -> Option<String>) -> Result<(Url,
 /// A URL filter, normalised as an audit target is (so `example.com` finds the audits of
 /// `https://example.com/`).
 fn url_param(raw: &str) -> Result<Url, AppError> {
-    crate::validate_url(raw).map_err(|_| {
-        AppError::invalid_parameter("url", "The parameter `url` must be an http or https URL of at most 2048 bytes.")
-    })
+    // The audit's own check and refusal: the same `url` is refused the same way everywhere.
+    crate::validate_url(raw).map_err(AppError::Fetch)
 }
 
 /// A domain name as the badge takes it (lower-cased, a final dot dropped; not an IP address:
 /// the documented pattern of every `domain` parameter).
 fn domain_param(raw: &str) -> Result<String, AppError> {
     pages::badge::validate_domain(raw).ok_or_else(|| {
-        AppError::invalid_parameter(
-            "domain",
-            "The parameter `domain` must be a domain name such as example.com (no scheme, path, port or IP address).",
-        )
+        AppError::invalid_parameter("domain", "a domain name such as example.com (no scheme, path, port or IP address)")
     })
 }
 
 fn since_param(raw: &str) -> Result<OffsetDateTime, AppError> {
-    parse_rfc3339(raw.trim()).ok_or_else(|| {
-        AppError::invalid_parameter(
-            "since",
-            "The parameter `since` must be an RFC 3339 date and time, such as 2026-11-01T00:00:00Z.",
-        )
-    })
+    parse_rfc3339(raw.trim())
+        .ok_or_else(|| AppError::invalid_parameter("since", "an RFC 3339 date and time, such as 2026-11-01T00:00:00Z"))
 }
 
 fn cursor_param(raw: &str) -> Result<AuditCursor, AppError> {
-    AuditCursor::decode(raw).ok_or_else(|| {
-        AppError::invalid_parameter(
-            "cursor",
-            "The parameter `cursor` is not a cursor this service gave out; pass `next_cursor` as it was sent.",
-        )
-    })
+    AuditCursor::decode(raw).ok_or_else(|| AppError::invalid_parameter("cursor", crate::CURSOR_EXPECTED))
 }
 
 fn limit_param(raw: Option<String>, default: usize, max: usize) -> Result<usize, AppError> {
     let Some(raw) = raw else { return Ok(default) };
     match raw.trim().parse::<usize>() {
         Ok(n) if (1..=max).contains(&n) => Ok(n),
-        _ => Err(AppError::invalid_parameter(
-            "limit",
-            format!("The parameter `limit` must be a whole number from 1 to {max}."),
-        )),
+        _ => Err(AppError::invalid_parameter("limit", format!("a whole number from 1 to {max}"))),
     }
 }
 
@@ -347,17 +341,17 @@ mod tests {
         assert_eq!(limit_param(None, 20, 100).ok(), Some(20));
         assert_eq!(limit_param(Some("100".into()), 20, 100).ok(), Some(100));
         for bad in ["0", "101", "-1", "x", "", "1.5"] {
-            assert_eq!(limit_param(Some(bad.into()), 20, 100).map_err(code), Err("invalid_parameter"), "{bad}");
+            assert_eq!(limit_param(Some(bad.into()), 20, 100).map_err(code), Err("invalid_request"), "{bad}");
         }
         assert_eq!(domain_param("Shop.Example.").ok(), Some("shop.example".into()));
         for bad in ["", " ", "ex ample.com", "a/b", "[::1]", "127.0.0.1", &"a".repeat(254)] {
-            assert_eq!(domain_param(bad).map_err(code), Err("invalid_parameter"), "{bad}");
+            assert_eq!(domain_param(bad).map_err(code), Err("invalid_request"), "{bad}");
         }
         assert!(since_param("2026-11-01T00:00:00Z").is_ok());
         assert!(since_param("2026-11-01T00:00:00+02:00").is_ok());
         for bad in ["2026-11-01", "yesterday", "", "1700000000"] {
-            assert_eq!(since_param(bad).map_err(code), Err("invalid_parameter"), "{bad}");
+            assert_eq!(since_param(bad).map_err(code), Err("invalid_request"), "{bad}");
         }
-        assert_eq!(cursor_param("garbage").map_err(code), Err("invalid_parameter"));
+        assert_eq!(cursor_param("garbage").map_err(code), Err("invalid_request"));
     }
 }

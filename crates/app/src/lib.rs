@@ -66,7 +66,7 @@ pub use accounts::{SubscribeError, UsageFacts, MAX_WEBHOOKS_PER_USER};
 pub use audit::{audit_record, page_text, App, AuditOptions, Audited, Events, Paid, MAX_STORED_TEXT, RENDER_UNITS};
 pub use badges::BadgeQueue;
 pub use compare::Comparison;
-pub use error::{AppError, GEO_SETTINGS, INTERNAL_MESSAGE, OVERLOADED_MESSAGE, RENDER_INSTALL};
+pub use error::{AppError, CURSOR_EXPECTED, GEO_SETTINGS, INTERNAL_MESSAGE, OVERLOADED_MESSAGE, RENDER_INSTALL};
 pub use geo::{GeoService, GeoSettings};
 pub use lease::DEFAULT_LEASE;
 pub use monitors::{AlertRule, Monitors, OwnedMonitor};
@@ -88,7 +88,8 @@ pub use fetch::{
 };
 pub use store::{
     format_rfc3339, ip_identity, minute_bucket, now_rfc3339, Alert, Consumption, Database, Error as StoreError, Intent,
-    KeyRecord, LoggedDelivery, NewRun, OutboxState, RunState, StepStatus, StoredAudit, Tier, Webhook, WebhookPayload,
-    WorkflowRun, WorkflowStep, ANONYMOUS_RATE_LIMIT, BADGE_MAX_AGE, DB_FILE_NAME, DEFAULT_MONITOR_INTERVAL_S,
-    FREE_RATE_LIMIT, GATE_STEP, PRO_RATE_LIMIT, SCOPES, WEBHOOK_DELIVERED_EVENTS, WEBHOOK_EVENTS,
+    KeyRecord, LoggedDelivery, NewRun, OutboxState, Pruned, Retention, RunState, StepStatus, StoredAudit, Tier,
+    Webhook, WebhookPayload, WorkflowRun, WorkflowStep, ANONYMOUS_RATE_LIMIT, BADGE_MAX_AGE, DB_FILE_NAME,
+    DEFAULT_MONITOR_INTERVAL_S, FREE_RATE_LIMIT, GATE_STEP, PRO_RATE_LIMIT, SCOPES, WEBHOOK_DELIVERED_EVENTS,
+    WEBHOOK_EVENTS,
 };

@@ -52,6 +52,8 @@ pub fn bot_facts(fetch: &fetch::FetchConfig, monitor_interval_s: u64, badge_audi
         text_timeout: fetch.text_timeout,
         text_max_bytes: fetch.text_max_bytes,
         monitor_interval_s,
+        crawl_in_flight: crawl::DEFAULT_MAX_IN_FLIGHT,
+        crawl_max_delay: crawl::MAX_CRAWL_DELAY,
         badge_audits: badge_audits.then_some(crate::badges::BADGE_AUDIT_COOLDOWN),
     }
 }
@@ -165,20 +167,43 @@ impl Monitors {
         let interval = self.interval_s;
         self.app
             .db(move |s| {
-                if let Some(m) = s.list_monitors(&user)?.into_iter().find(|m| m.url == url) {
-                    return Ok((m, false));
+                let held = s.list_monitors(&user)?;
+                if let Some(m) = held.iter().find(|m| m.url == url) {
+                    return Ok(Some((m.clone(), false)));
+                }
+                if held.len() >= MAX_MONITORS_PER_USER {
+                    return Ok(None);
                 }
                 let next = OffsetDateTime::now_utc() + time::Duration::seconds(i64::from(interval));
                 match s.create_monitor(&user, &url, interval, next) {
-                    Ok(m) => Ok((m, true)),
+                    Ok(m) => Ok(Some((m, true))),
                     // A concurrent call created it first.
                     Err(e) if e.is_conflict() => {
-                        s.list_monitors(&user)?.into_iter().find(|m| m.url == url).map(|m| (m, false)).ok_or(e)
+                        s.list_monitors(&user)?.into_iter().find(|m| m.url == url).map(|m| Some((m, false))).ok_or(e)
                     }
                     Err(e) => Err(e),
                 }
             })
-            .await
+            .await?
+            .ok_or_else(too_many_monitors)
+    }
+
+    /// Refuses, before anything is audited, a new monitor of `url` for an owner who holds
+    /// [`MAX_MONITORS_PER_USER`] already.
+    async fn check_room(&self, user_id: &str, url: &str) -> Result<(), AppError> {
+        let (user, url) = (user_id.to_string(), url.to_string());
+        let room = self
+            .app
+            .db(move |s| {
+                let held = s.list_monitors(&user)?;
+                Ok(held.len() < MAX_MONITORS_PER_USER || held.iter().any(|m| m.url == url))
+            })
+            .await?;
+        if room {
+            Ok(())
+        } else {
+            Err(too_many_monitors())
+        }
     }
 
     /// [`Monitors::check`] of a monitor this replica claimed: the claim is renewed while the
@@ -258,6 +283,18 @@ impl Monitors {
 /// Alerts the report of [`Monitors::watch_page`] lists at most.
 pub const RECENT_ALERTS: usize = 20;
 
+/// Monitors one owner may hold at most (docs/API.md, "Monitoring"; docs/SECURITY.md): each
+/// costs an audit per interval, paid by the service, not by the owner's quota.
+pub const MAX_MONITORS_PER_USER: usize = 100;
+
+/// The refusal of a monitor over [`MAX_MONITORS_PER_USER`].
+fn too_many_monitors() -> AppError {
+    AppError::refused(
+        "invalid_request",
+        format!("An owner may hold at most {MAX_MONITORS_PER_USER} monitors; stop one first (DELETE /api/v1/monitors/{{id}})."),
+    )
+}
+
 /// A failed step of [`Monitors::watch_page`]: its error, and what it concerned (`monitor`,
 /// `alerts`, or the page's URL when its first audit failed) for the monitor_site tool's
 /// error text.
@@ -281,6 +318,7 @@ impl Monitors {
             move |error| WatchError { error, what }
         };
         let app = &self.app;
+        self.check_room(user_id, url.as_str()).await.map_err(fail("monitor"))?;
         let latest = match app.latest_audit(url.to_string()).await.map_err(fail("monitor"))? {
             Some(a) => a,
             None => app.audit_and_store(url, user_id).await.map_err(fail(url.as_str()))?.0,

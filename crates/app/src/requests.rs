@@ -10,8 +10,7 @@ use crate::content::GapRequest;
 use crate::AppError;
 
 fn wrong_type(field: &str, expected: &str) -> AppError {
-    AppError::refused("invalid_request", format!("The field `{field}` must be {expected}."))
-        .with_details(json!({ "parameter": field }))
+    AppError::invalid_field(field, expected)
 }
 
 /// Validates a content-gap body (documented as `api::ContentGapRequest`); `null` counts as

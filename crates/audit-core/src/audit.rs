@@ -108,6 +108,9 @@ pub fn audit(page: Page) -> Audit {
 ///     fail_example: "<title>Chairs</title>",
 ///     pass_example: "<title>Chairs | Oakwood</title>",
 ///     reference: "https://example.com/style-guide",
+///     phrases: &["title brand"],
+///     excluded: &[],
+///     glossary: &[],
 /// };
 ///
 /// impl Rule for TitleNamesBrand {
@@ -268,15 +271,23 @@ impl Audit {
                 status_code: p.http.status.unwrap_or(0),
                 lang: p.lang.clone().unwrap_or_default(),
                 charset: p.charset.used.clone(),
-                headings: p.headings.iter().map(|h| HeadingSummary { level: h.level, text: h.text.clone() }).collect(),
+                headings: p
+                    .headings
+                    .iter()
+                    .take(MAX_LISTED_HEADINGS)
+                    .map(|h| HeadingSummary { level: h.level, text: h.text.clone() })
+                    .collect(),
+                headings_total: (p.headings.len() > MAX_LISTED_HEADINGS).then_some(p.headings.len()),
                 hreflang: p
                     .hreflang
                     .iter()
+                    .take(MAX_LISTED_HREFLANG)
                     .map(|h| HreflangSummary {
                         lang: h.lang.clone(),
                         href: h.url.clone().unwrap_or_else(|| h.href.clone()),
                     })
                     .collect(),
+                hreflang_total: (p.hreflang.len() > MAX_LISTED_HREFLANG).then_some(p.hreflang.len()),
                 schema_types: p.json_ld_types().into_iter().map(str::to_string).collect(),
             },
             score: self.score(),
@@ -548,13 +559,31 @@ pub struct PageSummary {
     pub lang: String,
     /// The encoding the page was decoded with.
     pub charset: String,
-    /// Every heading, in document order.
+    /// The headings in document order: every one, or the first [`MAX_LISTED_HEADINGS`].
     pub headings: Vec<HeadingSummary>,
-    /// Every hreflang link.
+    /// How many headings the page has, present only when `headings` lists the first
+    /// [`MAX_LISTED_HEADINGS`] of more (the result, which is stored, stays bounded however
+    /// many the page has).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub headings_total: Option<usize>,
+    /// The hreflang links: every one, or the first [`MAX_LISTED_HREFLANG`].
     pub hreflang: Vec<HreflangSummary>,
+    /// How many hreflang links the page has, present only when `hreflang` lists the first
+    /// [`MAX_LISTED_HREFLANG`] of more.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hreflang_total: Option<usize>,
     /// Every JSON-LD `@type`.
     pub schema_types: Vec<String>,
 }
+
+/// Headings listed in the audit result at most (`page.headings`; `page.headings_total` then
+/// counts them all). The rules read every heading; the list is what is sent and stored, so a
+/// page with 100,000 headings does not make a 4 MB result (docs/SECURITY.md).
+pub const MAX_LISTED_HEADINGS: usize = 500;
+
+/// Hreflang links listed in the audit result at most (`page.hreflang`;
+/// `page.hreflang_total` then counts them all).
+pub const MAX_LISTED_HREFLANG: usize = 500;
 
 /// `meta` of the audit result.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -741,6 +770,9 @@ mod tests {
         fail_example: "<p>Pine chairs</p>",
         pass_example: "<p>Oak chairs</p>",
         reference: "https://example.com/",
+        phrases: &[],
+        excluded: &[],
+        glossary: &[],
     };
 
     impl Rule for MentionsOak {

@@ -3,8 +3,27 @@
 use std::fmt::Write as _;
 
 use crate::audit::{ruleset_fingerprint, RULESET_VERSION};
-use crate::rule::Category;
+use crate::rule::{Category, RuleMeta};
 use crate::rules::RULES;
+
+/// The section of one rule in the rule reference, written from its [`RuleMeta`] alone (a rule
+/// of your own gets the same section).
+pub fn rule_markdown(m: &RuleMeta) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "\n### {}\n", m.id);
+    let _ = writeln!(out, "{}.\n", m.name);
+    let _ = writeln!(
+        out,
+        "- Severity `{}`, impact `{}`, effort `{}`, confidence {}, weight {}",
+        m.severity, m.impact, m.effort, m.confidence, m.weight
+    );
+    let _ = writeln!(out, "- **What it checks:** fails when {}.", m.threshold.replace('<', "&lt;"));
+    let _ = writeln!(out, "- **Why it matters:** {}", m.why);
+    let _ = writeln!(out, "- **Fails:** `{}`", m.fail_example.replace('`', "'"));
+    let _ = writeln!(out, "- **Passes:** `{}`", m.pass_example.replace('`', "'"));
+    let _ = writeln!(out, "- **Reference:** <{}>", m.reference);
+    out
+}
 
 /// Renders the rule reference. `docs/RULES.md` starts with this output (the hand-written
 /// sections after it are kept); a test fails when it is stale (regenerate with `just docs` or
@@ -42,18 +61,7 @@ pub fn rules_markdown() -> String {
         }
         let _ = writeln!(out, "\n## {} (group `{}`)", cat, cat.group());
         for m in rules {
-            let _ = writeln!(out, "\n### {}\n", m.id);
-            let _ = writeln!(out, "{}.\n", m.name);
-            let _ = writeln!(
-                out,
-                "- Severity `{}`, impact `{}`, effort `{}`, confidence {}, weight {}",
-                m.severity, m.impact, m.effort, m.confidence, m.weight
-            );
-            let _ = writeln!(out, "- **What it checks:** fails when {}.", m.threshold.replace('<', "&lt;"));
-            let _ = writeln!(out, "- **Why it matters:** {}", m.why);
-            let _ = writeln!(out, "- **Fails:** `{}`", m.fail_example.replace('`', "'"));
-            let _ = writeln!(out, "- **Passes:** `{}`", m.pass_example.replace('`', "'"));
-            let _ = writeln!(out, "- **Reference:** <{}>", m.reference);
+            out.push_str(&rule_markdown(m));
         }
     }
     out.push_str(&crate::structured_data::types::requirements_markdown());

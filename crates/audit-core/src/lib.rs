@@ -28,6 +28,7 @@
 mod audit;
 mod charset;
 mod docs;
+pub mod fix;
 mod page;
 mod parse;
 pub mod rendering;
@@ -40,10 +41,10 @@ pub use audit::{
     audit, audit_with, ruleset_fingerprint, Audit, AuditResult, Check, CheckStatus, CheckSummary, CompactRendering,
     CompactResult, CompactScore, HeadingSummary, HreflangSummary, ImageCounts, IssueCounts, LinkCounts, OgSummary,
     PageSummary, Recommendation, ResultMeta, Score, TopIssue, API_VERSION, COMPACT_TOP_ISSUES, ENGINE_VERSION,
-    RULESET_VERSION,
+    MAX_LISTED_HEADINGS, MAX_LISTED_HREFLANG, RULESET_VERSION,
 };
 pub use charset::{decode, Charset, CharsetSource, META_PRESCAN_BYTES};
-pub use docs::rules_markdown;
+pub use docs::{rule_markdown, rules_markdown};
 pub use page::{Heading, Hreflang, HttpFacts, Image, JsonLd, Link, LinkKind, Page, RobotsTxtFact, Semantic};
 pub use parse::{Analysis, Budget, Stop, Unlimited};
 pub use rendering::Rendering;

@@ -5,6 +5,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use crate::fix::{FixCtx, FixTemplate};
 use crate::page::Page;
 
 /// A name that names no variant: the error of the [`FromStr`] implementations of
@@ -251,6 +252,15 @@ pub struct RuleMeta {
     pub pass_example: &'static str,
     /// Where the practice is documented.
     pub reference: &'static str,
+    /// How issue titles of other tools name the problem: an issue whose title holds every
+    /// word of one phrase (words folded: stemmed, synonyms joined) gets this rule's fix
+    /// (the `autofix` crate's matching). A one-word phrase must be a distinctive word.
+    pub phrases: &'static [&'static str],
+    /// Words that, in such a title, mean another problem (`og` for the title rules).
+    pub excluded: &'static [&'static str],
+    /// Slugs of the glossary entries (`svc://seo-concepts`) that explain the rule, in the
+    /// glossary's order: the first is the rule's concept.
+    pub glossary: &'static [&'static str],
 }
 
 /// A failed check: what was found and what would be right. Built with [`Finding::new`],
@@ -299,14 +309,20 @@ pub enum Outcome {
     NotApplicable,
 }
 
-/// One check. The built-in ones are unit structs, one per file, listed in [`crate::RULES`];
-/// a rule of your own implements this trait and runs beside them with
-/// [`audit_with`](crate::audit_with).
+/// One check. The built-in ones are unit structs, one per file (its check, its text in
+/// [`RuleMeta`] and its fix), listed in [`crate::RULES`]; a rule of your own implements this
+/// trait and runs beside them with [`audit_with`](crate::audit_with).
 pub trait Rule: Sync {
     /// The static description of the rule.
     fn meta(&self) -> &'static RuleMeta;
     /// Runs the check on page facts.
     fn check(&self, page: &Page) -> Outcome;
+    /// The code that repairs what the check finds, filled in from the page and what the
+    /// caller knows ([`FixCtx`]); `None` when the rule offers none.
+    fn fix(&self, ctx: &FixCtx) -> Option<FixTemplate> {
+        let _ = ctx;
+        None
+    }
 }
 
 #[cfg(test)]

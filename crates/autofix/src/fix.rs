@@ -1,72 +1,17 @@
 //! Issues in, fixes out.
 
-use audit_core::{rule_by_id, RULES};
-use serde::{Deserialize, Serialize};
+use audit_core::rule_by_id;
+use serde::Serialize;
 
-use crate::context::{Ctx, FixContext};
+use audit_core::fix::{Difficulty, FixKind, FixTemplate};
+
+use crate::context::{fix_ctx, FixContext, Issue};
+use crate::extra::{render, template_ids, EXTRA_TEMPLATES};
 use crate::matching::match_rule;
-use crate::templates::{render, EXTRA_TEMPLATES};
 
 /// The most issues one batch may carry (the server enforces it; docs/API.md,
 /// "POST /api/auto-fix-batch").
 pub const MAX_BATCH: usize = 50;
-
-/// What kind of change a fix is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "kebab-case")]
-pub enum FixKind {
-    Html,
-    JsonLd,
-    Robots,
-    HttpHeader,
-    ServerConfig,
-    Text,
-}
-
-impl FixKind {
-    pub fn name(self) -> &'static str {
-        match self {
-            FixKind::Html => "html",
-            FixKind::JsonLd => "json-ld",
-            FixKind::Robots => "robots",
-            FixKind::HttpHeader => "http-header",
-            FixKind::ServerConfig => "server-config",
-            FixKind::Text => "text",
-        }
-    }
-}
-
-/// How much work a fix is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "lowercase")]
-pub enum Difficulty {
-    Easy,
-    Medium,
-    Hard,
-}
-
-/// An audit issue as the auto-fix endpoint receives it (docs/API.md, "POST /api/auto-fix-batch").
-/// Every field is optional.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schema", schemars(rename = "AutoFixIssue", transform = crate::context::document_snake_alias))]
-#[serde(rename_all = "camelCase", default)]
-pub struct Issue<'a> {
-    /// The rule id, when the caller has it (`meta-description-missing`).
-    pub id: Option<String>,
-    pub title: Option<String>,
-    pub description: Option<String>,
-    pub recommendation: Option<String>,
-    pub category: Option<String>,
-    /// What the audit found (a recommendation's `current_value`: the word count, the status,
-    /// the title that is too long...). Templates use it to state the fact; it wins over
-    /// `context.currentValue`. Accepted as `currentValue` or `current_value`.
-    #[serde(alias = "current_value")]
-    pub current_value: Option<String>,
-    pub context: Option<FixContext<'a>>,
-}
 
 /// A ready-to-use fix.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -139,7 +84,7 @@ fn explain(explanation: String, placeholders: &[Placeholder]) -> String {
 }
 
 impl Fix {
-    fn new(issue_title: String, rule_id: Option<String>, t: crate::templates::Template) -> Fix {
+    fn new(issue_title: String, rule_id: Option<String>, t: FixTemplate) -> Fix {
         let placeholders = placeholders(&t.code);
         Fix {
             issue_title,
@@ -153,21 +98,16 @@ impl Fix {
     }
 }
 
-/// Every template id: the rule table's ids, then the extra ones.
-pub fn template_ids() -> Vec<&'static str> {
-    RULES.iter().map(|r| r.meta().id).chain(EXTRA_TEMPLATES.iter().map(|(id, _)| *id)).collect()
-}
-
 /// The fix of one rule (or extra template) id for a page, `None` for an unknown id.
 pub fn fix_for_rule(rule_id: &str, context: Option<&FixContext>) -> Option<Fix> {
-    let ctx = Ctx::new(context);
+    let ctx = fix_ctx(context);
     let t = render(rule_id, &ctx, "")?;
     let title = rule_by_id(rule_id).map_or_else(
         || {
             EXTRA_TEMPLATES
                 .iter()
-                .find(|(id, _)| *id == rule_id)
-                .map_or(rule_id, |(_, d)| d.split(':').next().unwrap_or(d))
+                .find(|x| x.id == rule_id)
+                .map_or(rule_id, |x| x.description.split(':').next().unwrap_or(x.description))
                 .to_string()
         },
         |m| m.name.to_string(),
@@ -191,7 +131,7 @@ pub fn fix_issue(issue: &Issue) -> Fix {
         .join(" ");
     let by_id = issue.id.as_deref().map(str::trim).filter(|id| template_ids().contains(id));
     let id = by_id.map(str::to_string).or_else(|| match_rule(issue).map(|m| m.rule_id.to_string()));
-    let ctx = Ctx::new(issue.context.as_ref()).with_current(issue.current_value.as_deref());
+    let ctx = fix_ctx(issue.context.as_ref()).with_current(issue.current_value.as_deref());
     if let Some(id) = id {
         if let Some(t) = render(&id, &ctx, &text) {
             return Fix::new(issue_title, Some(id), t);

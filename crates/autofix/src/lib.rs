@@ -41,14 +41,12 @@
 //! ```
 
 mod context;
+mod extra;
 mod fix;
 mod matching;
-mod templates;
 
-pub use context::{FixContext, EXAMPLE_URL};
-pub use fix::{
-    fix_batch, fix_for_rule, fix_issue, placeholders, template_ids, Difficulty, Fix, FixKind, Issue, Placeholder,
-    MAX_BATCH, TODO_MARK,
-};
+pub use audit_core::fix::{Difficulty, FixKind, EXAMPLE_URL};
+pub use context::{FixContext, Issue};
+pub use extra::{template_ids, FixOnly, EXTRA_TEMPLATES};
+pub use fix::{fix_batch, fix_for_rule, fix_issue, placeholders, Fix, Placeholder, MAX_BATCH, TODO_MARK};
 pub use matching::{match_rule, match_text, RuleMatch, ID_MATCH_SCORE};
-pub use templates::EXTRA_TEMPLATES;

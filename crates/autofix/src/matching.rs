@@ -7,7 +7,8 @@
 //! - **By id**: its title (else description, recommendation or category) contains a template
 //!   id as a whole word, e.g. `meta-description-missing`.
 //! - **By phrase**: its title (its description when it has no title) contains every word of
-//!   one of the template's phrases ([`PHRASES`]), in any order, and none of the template's
+//!   one of the template's phrases (the rule's `RuleMeta::phrases`, a fix-only unit's
+//!   `phrases`), in any order, and none of the template's
 //!   excluding words; or it names an AI crawler (`GPTBot`). Words are compared after the one
 //!   text normaliser (crate `text`: case, English stop words, Snowball stems) and folding
 //!   synonyms ("no", "without", "lacks" all mean missing). A phrase of one word is
@@ -21,187 +22,16 @@
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
-use crate::fix::{template_ids, Issue};
+use audit_core::RULES;
+
+use crate::context::Issue;
+use crate::extra::{template_ids, EXTRA_TEMPLATES};
 
 /// The score of a match by id; matches by phrase score the number of words of the phrase.
 pub const ID_MATCH_SCORE: f64 = 100.0;
 
 /// The score of a title that names an AI crawler (`GPTBot`): more specific than any phrase.
 const BOT_MATCH_SCORE: f64 = 10.0;
-
-/// Per template: the phrases that name its problem, and words that mean the issue is about
-/// something else. Every word of a phrase must occur in the issue title.
-pub(crate) const PHRASES: &[(&str, &[&str], &[&str])] = &[
-    (
-        "http-status-error",
-        &[
-            "page errcode",
-            "http errcode",
-            "status errcode",
-            "http status error",
-            "page status code",
-            "page http error",
-            "page return http",
-            "page not found",
-            "errcode not found",
-            "server error page",
-        ],
-        &["link", "image", "resource", "redirect", "script"],
-    ),
-    ("redirect-chain", &["redirect chain", "multiple redirect", "redirect hop", "redirect loop"], &[]),
-    (
-        "not-https",
-        &["missing https", "not https", "insecure http", "plain http", "http https redirect"],
-        &["mixed", "resource", "subresource", "content", "hsts", "strict"],
-    ),
-    (
-        "mixed-content",
-        &["mixed content", "insecure resource", "insecure content", "subresource http", "http resource https"],
-        &[],
-    ),
-    ("page-noindex", &["noindex", "block index", "not indexable", "prevent index"], &["canonical", "robot txt"]),
-    ("page-nofollow", &["nofollow", "link not follow", "not follow link"], &["internal"]),
-    (
-        "robots-txt-blocked",
-        &["robot txt block", "robot txt disallow", "block robot txt", "crawl block", "robot disallow"],
-        &["ai", "llms"],
-    ),
-    ("canonical-missing", &["canonical missing", "canonical not declar"], &[]),
-    ("canonical-relative", &["canonical relative"], &[]),
-    ("canonical-multiple", &["multiple canonical", "duplicate canonical tag"], &[]),
-    (
-        "canonical-points-elsewhere",
-        &[
-            "canonical point another",
-            "canonical point elsewhere",
-            "canonical point other",
-            "canonical mismatch",
-            "canonical not self",
-            "non self referenc canonical",
-        ],
-        &[],
-    ),
-    ("canonical-with-noindex", &["canonical noindex"], &[]),
-    ("charset-missing", &["charset", "character encoding", "encoding not declar"], &[]),
-    ("favicon-missing", &["favicon"], &[]),
-    ("url-too-long", &["url long"], &[]),
-    ("url-uppercase", &["url uppercase", "url upper case", "url capital"], &[]),
-    ("url-underscores", &["url underscore"], &[]),
-    ("url-many-parameters", &["url multiple parameter", "multiple query parameter", "url parameter"], &[]),
-    ("title-missing", &["title missing", "title empty"], &["og", "graph", "twitter", "multiple"]),
-    ("title-too-short", &["title short"], &["og", "graph", "twitter"]),
-    ("title-too-long", &["title long"], &["og", "graph", "twitter"]),
-    ("title-multiple", &["multiple title", "duplicate title tag"], &["og", "graph", "twitter"]),
-    (
-        "meta-description-missing",
-        &["description missing", "description empty"],
-        &["og", "graph", "twitter", "multiple"],
-    ),
-    ("meta-description-too-short", &["description short"], &["og", "graph", "twitter"]),
-    ("meta-description-too-long", &["description long"], &["og", "graph", "twitter"]),
-    ("meta-description-multiple", &["multiple description", "duplicate description tag"], &["og", "graph", "twitter"]),
-    ("h1-missing", &["h1 missing"], &["multiple"]),
-    ("h1-multiple", &["multiple h1", "more h1", "duplicate h1 tag"], &[]),
-    ("h1-empty", &["h1 empty"], &[]),
-    (
-        "heading-levels-skipped",
-        &["heading skip", "heading level", "heading hierarchy", "heading structure", "heading order"],
-        &[],
-    ),
-    (
-        "thin-content",
-        &["thin content", "low word count", "word count", "little text", "not enough content", "thin page"],
-        &[],
-    ),
-    ("low-text-ratio", &["text ratio", "text code ratio"], &[]),
-    ("image-alt-missing", &["image alt", "alt missing", "alt text", "alt attribute"], &["og", "graph"]),
-    (
-        "image-dimensions-missing",
-        &["image dimension", "image width height", "width height missing", "layout shift image"],
-        &[],
-    ),
-    (
-        "link-text-not-descriptive",
-        &["link descriptive", "generic link text", "generic anchor text", "click here", "read more link"],
-        &[],
-    ),
-    ("link-uncrawlable", &["uncrawlable", "javascript link", "link missing href", "anchor missing href"], &[]),
-    (
-        "link-empty-text",
-        &["link missing text", "link empty text", "empty anchor", "link accessible name", "link empty"],
-        &["descriptive", "generic"],
-    ),
-    ("links-too-many", &["too multiple link", "excessive link"], &[]),
-    ("internal-link-nofollow", &["internal link nofollow", "internal nofollow"], &[]),
-    ("og-title-missing", &["og title", "open graph title"], &[]),
-    ("og-description-missing", &["og description", "open graph description"], &[]),
-    ("og-image-missing", &["og image", "open graph image", "social share image"], &["relative"]),
-    ("og-image-relative", &["og image relative", "open graph image relative"], &[]),
-    ("twitter-card-missing", &["twitter card", "twitter missing", "twitter tag", "x card"], &[]),
-    (
-        "structured-data-missing",
-        &[
-            "structured data missing",
-            "schema missing",
-            "schema markup missing",
-            "json ld missing",
-            "rich snippet missing",
-        ],
-        &["required", "property", "field", "context", "@context", "invalid"],
-    ),
-    ("structured-data-invalid-json", &["invalid json", "json ld error", "json syntax", "json parse"], &[]),
-    ("structured-data-no-context", &["@context", "json ld context", "schema context"], &[]),
-    (
-        "structured-data-required-properties",
-        &["required property", "structured data property", "schema required", "required field"],
-        &["recommended", "retired"],
-    ),
-    (
-        "structured-data-recommended-properties",
-        &["recommended property", "schema recommended", "recommended field", "missing field warning"],
-        &[],
-    ),
-    (
-        "structured-data-retired-rich-result",
-        &["faq rich result", "howto rich result", "retired rich result", "deprecated schema"],
-        &[],
-    ),
-    ("html-too-large", &["html large", "html size", "html big", "page size", "document size"], &["dom"]),
-    (
-        "slow-response",
-        &["slow response", "slow server", "ttfb", "time first byte", "server response time", "slow load"],
-        &[],
-    ),
-    ("render-blocking-scripts", &["render block"], &[]),
-    (
-        "html-too-complex",
-        &["nested deeper", "nesting limit", "deeply nested", "analysis stopped", "too complex", "unclosed element"],
-        &[],
-    ),
-    ("dom-too-large", &["dom large", "dom size", "dom element", "dom node", "excessive dom"], &[]),
-    ("viewport-missing", &["viewport missing", "viewport meta tag", "viewport tag", "mobile friendly"], &[]),
-    ("viewport-not-device-width", &["viewport device width", "device width"], &[]),
-    (
-        "viewport-not-scalable",
-        &["zoom disable", "disable zoom", "zoom prevent", "zoom block", "user scalable", "maximum scale"],
-        &[],
-    ),
-    (
-        "html-lang-missing",
-        &["lang missing", "language missing", "language not declar", "lang not declar"],
-        &["hreflang", "invalid"],
-    ),
-    ("html-lang-invalid", &["invalid lang", "invalid language", "wrong lang", "wrong language"], &["hreflang"]),
-    ("hreflang-invalid-code", &["invalid hreflang", "hreflang code", "wrong hreflang"], &[]),
-    ("hreflang-no-self-reference", &["hreflang self"], &[]),
-    ("hreflang-no-x-default", &["x default"], &[]),
-    ("hreflang-relative-url", &["hreflang relative"], &[]),
-    ("ai-crawler-blocked", &["ai crawler", "ai bot", "ai agent block"], &[]),
-    ("llms-txt-missing", &["llms"], &[]),
-    ("hsts-missing", &["hsts", "strict transport security"], &[]),
-    ("x-robots-tag-missing", &["x robot tag missing", "x robot tag header missing", "x robot tag pdf"], &[]),
-    ("semantic-html-missing", &["semantic html", "semantic element", "landmark"], &[]),
-];
 
 /// The result of matching an issue's text.
 #[derive(Debug, Clone, PartialEq)]
@@ -262,7 +92,7 @@ pub(crate) fn words(text: &str) -> BTreeSet<String> {
         .collect()
 }
 
-/// One entry of [`PHRASES`] with its words folded.
+/// The phrases of one rule (`RuleMeta::phrases`) or fix-only unit, words folded.
 struct Entry {
     id: &'static str,
     phrases: Vec<BTreeSet<String>>,
@@ -272,8 +102,10 @@ struct Entry {
 fn entries() -> &'static [Entry] {
     static ENTRIES: OnceLock<Vec<Entry>> = OnceLock::new();
     ENTRIES.get_or_init(|| {
-        PHRASES
-            .iter()
+        let rules = RULES.iter().map(|r| r.meta()).map(|m| (m.id, m.phrases, m.excluded));
+        let extra = EXTRA_TEMPLATES.iter().map(|x| (x.id, x.phrases, x.excluded));
+        rules
+            .chain(extra)
             .map(|(id, phrases, excluded)| Entry {
                 id,
                 phrases: phrases.iter().map(|p| words(p)).collect(),
@@ -365,15 +197,14 @@ mod tests {
     }
 
     #[test]
-    fn the_phrase_table_is_sound() {
-        let ids = template_ids();
-        for id in &ids {
-            assert!(PHRASES.iter().any(|(p, _, _)| p == id), "{id} has no phrases");
-        }
-        for (id, phrases, _) in PHRASES {
-            assert!(ids.contains(id), "{id} is no template");
-            assert_eq!(PHRASES.iter().filter(|(p, _, _)| p == id).count(), 1, "{id} twice");
-            for p in *phrases {
+    fn every_templates_phrases_are_sound() {
+        let rules = RULES.iter().map(|r| r.meta()).map(|m| (m.id, m.phrases));
+        let units: Vec<(&str, &[&str])> = rules.chain(EXTRA_TEMPLATES.iter().map(|x| (x.id, x.phrases))).collect();
+        assert_eq!(units.iter().map(|(id, _)| *id).collect::<Vec<_>>(), template_ids());
+        for (id, phrases) in units {
+            assert!(!phrases.is_empty(), "{id} has no phrases");
+            assert_eq!(template_ids().iter().filter(|t| **t == id).count(), 1, "{id} twice");
+            for p in phrases {
                 let w = words(p);
                 // A one-word phrase decides alone: it must be a distinctive word.
                 if w.len() == 1 {

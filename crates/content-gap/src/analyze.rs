@@ -130,10 +130,7 @@ fn merge(input: &GapInput) -> Facts {
 
 /// The heading of the page that covers a section, or the structure that does.
 fn covering(sec: &Section, facts: &Facts, heading_tokens: &[(String, Vec<String>)]) -> Option<String> {
-    let by_heading = heading_tokens
-        .iter()
-        .find(|(_, ht)| sec.synonyms.iter().any(|syn| contains_phrase(ht, &tokens(syn))))
-        .map(|(text, _)| text.clone());
+    let by_heading = heading_tokens.iter().find(|(_, ht)| sec.named_by(ht)).map(|(text, _)| text.clone());
     by_heading.or_else(|| structurally_covered(sec.detect, facts)).or_else(|| {
         // Links to the pages of what the site offers cover its offerings, however headed.
         let n = facts.structure.offering_links;
@@ -147,29 +144,75 @@ fn section_heading_tokens(facts: &Facts) -> Vec<(String, Vec<String>)> {
 
 /// Analyses a page: classification, coverage and gaps.
 pub fn analyze(input: &GapInput) -> ContentGapReport {
+    // Without a budget the analysis always finishes.
+    analyze_within(input, &audit_core::Unlimited).unwrap_or_else(|| unreachable_report(input))
+}
+
+/// [`analyze`] within `budget`, asked between the steps of the analysis and between two
+/// competitors: `None` when it ran out (its CPU time, or the caller went away). Every step
+/// is linear in the headings and links of the pages (the catalogue's synonyms are
+/// tokenised once, headings are counted and links grouped with hash maps), so the budget
+/// is a backstop, not the bound itself.
+pub fn analyze_within(input: &GapInput, budget: &dyn audit_core::Budget) -> Option<ContentGapReport> {
     let facts = merge(input);
+    if budget.exhausted() {
+        return None;
+    }
     let classification = classify(&facts);
+    if budget.exhausted() {
+        return None;
+    }
     let page_type = classification.page_type;
     let own = section_heading_tokens(&facts);
     let topic = topic(&facts);
     let page_type_reason = classification.reason.clone();
 
     if input.competitors.len() >= MIN_COMPETITORS_FOR_GAP {
-        if let Some((coverage, gaps, covered)) = against_competitors(page_type, &facts, &own, input.competitors, &topic)
-        {
-            return ContentGapReport {
-                page_type,
-                coverage,
-                gaps,
-                basis: Basis::Competitors,
-                covered,
-                page_type_reason,
-                classification,
-            };
+        match against_competitors(page_type, &facts, &own, input.competitors, &topic, budget) {
+            Err(Exhausted) => return None,
+            Ok(Some((coverage, gaps, covered))) => {
+                return Some(ContentGapReport {
+                    page_type,
+                    coverage,
+                    gaps,
+                    basis: Basis::Competitors,
+                    covered,
+                    page_type_reason,
+                    classification,
+                })
+            }
+            Ok(None) => {}
         }
     }
+    if budget.exhausted() {
+        return None;
+    }
     let (coverage, gaps, covered) = against_model(page_type, &facts, &own, &topic);
-    ContentGapReport { page_type, coverage, gaps, basis: Basis::Model, covered, page_type_reason, classification }
+    Some(ContentGapReport { page_type, coverage, gaps, basis: Basis::Model, covered, page_type_reason, classification })
+}
+
+/// The budget ran out.
+struct Exhausted;
+
+/// Coverage, gaps and the sections covered.
+type Compared = (u8, Vec<Gap>, Vec<String>);
+
+/// Never called: [`audit_core::Unlimited`] is never exhausted. Kept total rather than a
+/// panic, the model's answer with nothing covered.
+fn unreachable_report(input: &GapInput) -> ContentGapReport {
+    let facts = merge(input);
+    let classification = classify(&facts);
+    let own = section_heading_tokens(&facts);
+    let (coverage, gaps, covered) = against_model(classification.page_type, &facts, &own, &topic(&facts));
+    ContentGapReport {
+        page_type: classification.page_type,
+        coverage,
+        gaps,
+        basis: Basis::Model,
+        covered,
+        page_type_reason: classification.reason.clone(),
+        classification,
+    }
 }
 
 fn percent(part: u32, whole: u32) -> u8 {
@@ -241,9 +284,7 @@ struct ClusterAcc {
 fn best_section(t: PageType, heading: &[String]) -> Option<&'static Section> {
     let mut best: Option<((bool, usize, usize), &'static Section)> = None;
     for (i, sec) in SECTIONS.iter().enumerate() {
-        let Some(len) =
-            sec.synonyms.iter().map(|s| tokens(s)).filter(|s| contains_phrase(heading, s)).map(|s| s.len()).max()
-        else {
+        let Some(len) = sec.synonym_tokens().iter().filter(|s| contains_phrase(heading, s)).map(Vec::len).max() else {
             continue;
         };
         let in_model = t.model().iter().any(|m| m.key == sec.key);
@@ -271,9 +312,13 @@ fn against_competitors(
     own: &[(String, Vec<String>)],
     competitors: &[Page],
     topic: &str,
-) -> Option<(u8, Vec<Gap>, Vec<String>)> {
+    budget: &dyn audit_core::Budget,
+) -> Result<Option<Compared>, Exhausted> {
     let mut clusters: BTreeMap<Cluster, ClusterAcc> = BTreeMap::new();
     for (i, comp) in competitors.iter().enumerate() {
+        if budget.exhausted() {
+            return Err(Exhausted);
+        }
         let cf = Facts::from_page(comp);
         for h in cf.section_headings() {
             let ht = tokens(&h.text);
@@ -344,7 +389,7 @@ fn against_competitors(
         });
     }
     if all == 0 {
-        return None;
+        return Ok(None);
     }
     gaps.sort_by(|a, b| {
         a.priority
@@ -352,14 +397,20 @@ fn against_competitors(
             .then(b.estimated_words.cmp(&a.estimated_words))
             .then_with(|| a.heading.cmp(&b.heading))
     });
-    Some((percent(got, all), gaps, covered))
+    Ok(Some((percent(got, all), gaps, covered)))
 }
 
-/// The heading text used most often; the first seen wins ties.
+/// The heading text used most often; the first seen wins ties. Counted in one pass (a
+/// count per distinct text): comparing every text with every other was quadratic in the
+/// headings competitors share.
 fn most_common(texts: &[String]) -> String {
+    let mut counts: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for t in texts {
+        *counts.entry(t.as_str()).or_default() += 1;
+    }
     let mut best: Option<(&String, usize)> = None;
     for t in texts {
-        let c = texts.iter().filter(|o| *o == t).count();
+        let c = counts.get(t.as_str()).copied().unwrap_or(0);
         if best.is_none_or(|(_, b)| c > b) {
             best = Some((t, c));
         }

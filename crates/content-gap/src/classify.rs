@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use crate::facts::Facts;
 use crate::model::{section, Detect, PageType};
-use crate::normalize::{contains_phrase, fold, tokens};
+use crate::normalize::{fold, tokens};
 
 /// One clue that counted for the winning page type.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -656,9 +656,8 @@ fn structure(facts: &Facts) -> Option<(PageType, Signal, String)> {
         };
         return Some((PageType::Home, sig(format!("site root {path}")), reason));
     }
-    let ingredients = section("ingredients").map_or(&[][..], |s| s.synonyms);
-    let heading =
-        facts.headings.iter().find(|h| ingredients.iter().any(|syn| contains_phrase(&tokens(&h.text), &tokens(syn))));
+    let heading = section("ingredients")
+        .and_then(|ingredients| facts.headings.iter().find(|h| ingredients.named_by(&tokens(&h.text))));
     let (amounts, first_amount) = quantities(&st.text);
     if let (Some(h), 3.., Some(q)) = (heading, amounts, first_amount) {
         return Some((
@@ -774,9 +773,7 @@ fn by_words(facts: &Facts) -> Classification {
             .model()
             .iter()
             .filter_map(|ms| section(ms.key))
-            .filter(|sec| {
-                heading_tokens.iter().any(|(_, ht)| sec.synonyms.iter().any(|syn| contains_phrase(ht, &tokens(syn))))
-            })
+            .filter(|sec| heading_tokens.iter().any(|(_, ht)| sec.named_by(ht)))
             .count();
         if named < 2 {
             continue;
@@ -787,8 +784,7 @@ fn by_words(facts: &Facts) -> Classification {
                 continue;
             }
             let sharing = PageType::ALL.iter().filter(|o| o.model().iter().any(|x| x.key == ms.key)).count() as u32;
-            let hit =
-                heading_tokens.iter().find(|(_, ht)| sec.synonyms.iter().any(|syn| contains_phrase(ht, &tokens(syn))));
+            let hit = heading_tokens.iter().find(|(_, ht)| sec.named_by(ht));
             if let Some((text, _)) = hit {
                 let w = (ms.weight * 2 / sharing.max(1)).max(1);
                 scores.add(t, "headings", text.clone(), w);

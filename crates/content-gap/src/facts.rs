@@ -1,5 +1,7 @@
 //! The facts the engine works on, merged from the request body and the fetched page.
 
+use std::collections::{HashMap, HashSet};
+
 use audit_core::Page;
 
 /// A heading as the engine sees it: from a parsed page it has a level and a section length;
@@ -81,14 +83,29 @@ fn schema_name(t: &str) -> String {
     t.trim().trim_end_matches('/').rsplit(['/', '#', ':']).next().unwrap_or("").to_string()
 }
 
+/// Records one more `t`; [`tally`] adds the records up once all are in.
 fn count(out: &mut Vec<(String, usize)>, t: String) {
-    if t.is_empty() {
-        return;
+    if !t.is_empty() {
+        out.push((t, 1));
     }
-    match out.iter_mut().find(|(x, _)| *x == t) {
-        Some((_, n)) => *n += 1,
-        None => out.push((t, 1)),
+}
+
+/// One entry per distinct name, in the order first seen, with its count. Added up with a
+/// map once: searching the list for each name was quadratic in a page's 100,000 JSON-LD
+/// blocks of distinct types.
+fn tally(records: Vec<(String, usize)>) -> Vec<(String, usize)> {
+    let mut at: HashMap<String, usize> = HashMap::new();
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for (name, n) in records {
+        match at.get(&name) {
+            Some(&i) => out[i].1 += n,
+            None => {
+                at.insert(name.clone(), out.len());
+                out.push((name, n));
+            }
+        }
     }
+    out
 }
 
 fn item_types(v: &serde_json::Value) -> Vec<String> {
@@ -133,6 +150,8 @@ impl Structure {
         for t in &page.microdata_types {
             count(&mut s.microdata, schema_name(t));
         }
+        s.json_ld_main = tally(std::mem::take(&mut s.json_ld_main));
+        s.microdata = tally(std::mem::take(&mut s.microdata));
         s.text = page.visible_text.split_whitespace().take(TEXT_WORDS).collect::<Vec<_>>().join(" ");
         s.author_link = page.links.iter().any(|l| {
             l.rel.iter().any(|r| r.eq_ignore_ascii_case("author"))
@@ -144,29 +163,40 @@ impl Structure {
         let subs: Vec<&str> =
             page.headings.iter().filter(|h| (2..=4).contains(&h.level)).map(|h| h.text.trim()).collect();
         s.subheadings = subs.len();
+        // A subheading is linked when an internal link with the same text leads to another
+        // page not linked by an earlier subheading. The links are grouped by text once, and
+        // each text keeps a cursor past the links already used or skipped (the set of
+        // targets only grows, so a link skipped once stays skipped): scanning every link for
+        // every subheading was quadratic in a page's headings and links.
         let own = page.final_url.split('#').next().unwrap_or("");
-        let mut targets: Vec<&str> = Vec::new();
-        for h in &subs {
-            let hit = page.links.iter().find(|l| {
-                l.internal
-                    && l.text.trim() == *h
-                    && !h.is_empty()
-                    && l.url.as_deref().is_some_and(|u| u.split('#').next() != Some(own) && !targets.contains(&u))
-            });
-            if let Some(u) = hit.and_then(|l| l.url.as_deref()) {
-                targets.push(u);
+        let mut by_text: HashMap<&str, (usize, Vec<&str>)> = HashMap::new();
+        for l in page.links.iter().filter(|l| l.internal) {
+            let Some(u) = l.url.as_deref().filter(|u| u.split('#').next() != Some(own)) else { continue };
+            by_text.entry(l.text.trim()).or_default().1.push(u);
+        }
+        let mut targets: HashSet<&str> = HashSet::new();
+        for h in subs.iter().filter(|h| !h.is_empty()) {
+            let Some((cursor, urls)) = by_text.get_mut(h) else { continue };
+            while let Some(u) = urls.get(*cursor) {
+                *cursor += 1;
+                if targets.insert(u) {
+                    break;
+                }
             }
         }
         s.linked_subheadings = targets.len();
-        let mut offers: Vec<&str> = Vec::new();
+        let mut offers: HashSet<&str> = HashSet::new();
         for u in page.links.iter().filter(|l| l.internal).filter_map(|l| l.url.as_deref()) {
+            if offers.contains(u) {
+                continue;
+            }
             let on_offer = url::Url::parse(u).ok().is_some_and(|x| {
                 let segs: Vec<&str> =
                     x.path_segments().map(|s| s.filter(|p| !p.is_empty()).collect()).unwrap_or_default();
                 segs.len() >= 2 && OFFERING_SEGMENTS.contains(&segs[0].to_ascii_lowercase().as_str())
             });
-            if on_offer && !offers.contains(&u) {
-                offers.push(u);
+            if on_offer {
+                offers.insert(u);
             }
         }
         s.offering_links = offers.len();

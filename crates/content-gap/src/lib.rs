@@ -45,7 +45,8 @@ mod model;
 mod normalize;
 
 pub use analyze::{
-    analyze, classify_page, Basis, ContentGapReport, Gap, GapInput, Priority, MAX_COMPETITORS, MIN_COMPETITORS_FOR_GAP,
+    analyze, analyze_within, classify_page, Basis, ContentGapReport, Gap, GapInput, Priority, MAX_COMPETITORS,
+    MIN_COMPETITORS_FOR_GAP,
 };
 pub use classify::{Classification, DecidedBy, Signal};
 pub use model::{section, Detect, ModelSection, PageType, Section, SECTIONS};

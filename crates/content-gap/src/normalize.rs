@@ -5,6 +5,9 @@
 //! Headings and model synonyms go through the same [`tokens`] function, so whatever the
 //! stemmer does to a word it does on both sides; it only has to be consistent, not correct.
 
+use std::collections::HashSet;
+use std::sync::OnceLock;
+
 use text::{Language, Normaliser};
 
 /// Lower-cases and folds text (`ä` → `ae`, `é` → `e`); words joined by single spaces.
@@ -12,13 +15,22 @@ pub fn fold(text: &str) -> String {
     text::fold(text)
 }
 
-/// The English and the German normaliser, in the order a word goes through them.
-fn normalisers() -> [Normaliser; 2] {
-    [Normaliser::new(Language::English), Normaliser::new(Language::German)]
+/// The English and the German normaliser, in the order a word goes through them, made once.
+fn normalisers() -> &'static [Normaliser; 2] {
+    static NORMALISERS: OnceLock<[Normaliser; 2]> = OnceLock::new();
+    NORMALISERS.get_or_init(|| [Normaliser::new(Language::English), Normaliser::new(Language::German)])
 }
 
-fn is_stop_word(n: &[Normaliser; 2], folded: &str) -> bool {
-    n.iter().any(|n| n.is_stop_word(folded))
+/// Whether a folded word is an English or German stop word: one set of both lists, looked
+/// up once per word (searching both lists for every word of 20,000 headings was most of
+/// the comparison's time).
+fn is_stop_word(folded: &str) -> bool {
+    static STOP_WORDS: OnceLock<HashSet<&'static str>> = OnceLock::new();
+    STOP_WORDS
+        .get_or_init(|| {
+            [Language::English, Language::German].iter().flat_map(|l| l.stop_words().iter().copied()).collect()
+        })
+        .contains(folded)
 }
 
 fn stem_with(n: &[Normaliser; 2], word: &str) -> String {
@@ -28,17 +40,13 @@ fn stem_with(n: &[Normaliser; 2], word: &str) -> String {
 /// The stem of one word: English Snowball, then German Snowball (`Questions` → `question`,
 /// `Bewertungen` → `bewert`).
 pub fn stem(word: &str) -> String {
-    stem_with(&normalisers(), word)
+    stem_with(normalisers(), word)
 }
 
 /// The stemmed content words of a text, in order.
 pub fn tokens(text: &str) -> Vec<String> {
     let n = normalisers();
-    text::words(text)
-        .map(|(_, w)| text::fold_word(w))
-        .filter(|w| !is_stop_word(&n, w))
-        .map(|w| stem_with(&n, &w))
-        .collect()
+    text::words(text).map(|(_, w)| text::fold_word(w)).filter(|w| !is_stop_word(w)).map(|w| stem_with(n, &w)).collect()
 }
 
 /// The canonical form of a heading used to compare headings between pages.

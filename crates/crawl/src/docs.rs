@@ -24,11 +24,14 @@ fn crawl_rules(out: &mut String) {
          - **Links followed.** `<a href>` links to the site, but not those with `rel` `nofollow`, `ugc` or \
          `sponsored`, nor any link of a page whose robots directives (meta or `X-Robots-Tag`) say `nofollow`: \
          Screaming Frog's default. Links not followed still count as inlinks of their target. The links of a page that answers other than 2xx are not followed. A page's \
-         canonical and hreflang alternates on the site are fetched too (they are not inlinks), so that \
-         `canonical-to-bad-url` and `hreflang-no-return-link` can judge them.\n\
+         canonical, hreflang alternates and `rel=next`/`prev` pagination links on the site are fetched too \
+         (they are not inlinks), so that `canonical-to-bad-url`, `hreflang-no-return-link` and \
+         `pagination-broken` can judge them.\n\
          - **Order and depth.** Breadth first: the start URL is click depth 0, a page its links reach depth 1, \
-         and so on; a redirect's target keeps the depth of the URL that redirected. URLs found only in \
-         sitemaps are fetched after every URL the links reach, and have no depth.\n\
+         and so on; a redirect's target keeps the depth of the URL that redirected. A URL's depth is its \
+         shortest path whatever the requests in flight: no URL deeper than the shallowest one in flight is \
+         fetched, and a queued URL reached by a shorter path (a redirect's target) takes the shorter depth. \
+         URLs found only in sitemaps are fetched after every URL the links reach, and have no depth.\n\
          - **Options.** `max_pages` bounds the URLs fetched (the start URL, redirects and failures count); \
          `max_depth` the click depth followed; `include` path prefixes, when given, are the only paths \
          visited, and `exclude` prefixes are never visited (the start URL always is). URLs outside them are \
@@ -42,12 +45,16 @@ fn crawl_rules(out: &mut String) {
          apart (at most {} s; a longer delay is cut to it).\n\
          - **Sitemaps.** `/sitemap.xml` and every `Sitemap:` line of robots.txt on the site, sitemap indexes \
          (nested {} deep at most) and gzip. Bounds: {} MiB per file after gunzip, {} URLs read per file, {} \
-         sitemap files and {} page URLs per crawl; a file that is not a sitemap, is not well-formed or breaks \
-         the size bound is listed as a sitemap error. A missing `/sitemap.xml` that robots.txt does not name \
-         is no error.\n\
+         sitemap files and {} page URLs per crawl. A relative `<loc>` is resolved against the sitemap's URL \
+         (and reported). Every problem (a sitemap that does not answer 200, bad gzip, not well-formed, not a \
+         sitemap, over a bound, a wrong namespace, a relative `<loc>`, an index loop) is a `sitemap-error` \
+         finding naming the sitemap and the line. A missing `/sitemap.xml` that robots.txt does not name is \
+         no error. The command line reads further sitemaps named with `--sitemap URL` (repeatable).\n\
          - **Bounds.** A crawl records at most {DEFAULT_MAX_KNOWN_URLS} distinct URLs; links to more are dropped. \
-         A site rule keeps at most {MAX_FINDINGS_PER_RULE} findings (the first in URL order); the affected URLs \
-         the site score counts are those kept.\n\
+         A site rule lists at most {MAX_FINDINGS_PER_RULE} findings (the first in URL order); the others \
+         are counted, not cut silently: each rule's result gives `total_findings` and `total_urls` (its \
+         distinct affected URLs, all of them), with `truncated` true when it lists fewer, and the site \
+         score counts every affected URL.\n\
          - **How the rules read the crawl.** From the store the crawl was written to, page by page and by \
          query (a page by URL, the links to a URL, pages sharing a title), not from the whole crawl in memory: \
          their memory does not grow with the pages crawled (docs/ARCHITECTURE.md, \"Site crawl: the site \

@@ -8,7 +8,7 @@
 //! resumes from its store after a restart ([`Frontier::resume`]) and memory does not grow
 //! with the pages crawled. [`MemoryStore`] is the in-memory store of tests and tools.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::time::Duration;
 
@@ -203,12 +203,13 @@ pub trait FrontierStore {
     fn update(&mut self, entry: &Entry) -> Result<(), Self::Error>;
 
     /// Gives the entry of `url` `depth`, `found_from` and `source` when it is
-    /// [`State::Queued`] without a depth (found in a sitemap only, now reached by a link);
-    /// leaves any other entry alone. A database does it in one `UPDATE … WHERE state =
-    /// 'queued' AND depth IS NULL`.
+    /// [`State::Queued`] without a depth (found in a sitemap only, now reached by a link) or
+    /// with a greater one (linked from a page one level down, now the target of a redirect
+    /// on the level above: a shorter path); leaves any other entry alone. A database does it
+    /// in one `UPDATE … WHERE state = 'queued' AND (depth IS NULL OR depth > ?)`.
     fn promote(&mut self, url: &str, depth: u32, found_from: Option<&str>, source: Source) -> Result<(), Self::Error> {
         if let Some(mut known) = self.get(url)? {
-            if known.state == State::Queued && known.depth.is_none() {
+            if known.state == State::Queued && known.depth.is_none_or(|d| d > depth) {
                 known.depth = Some(depth);
                 known.found_from = found_from.map(str::to_string);
                 known.source = source;
@@ -223,6 +224,27 @@ pub trait FrontierStore {
     /// without a depth come last, and only when `unlinked` is true. With several workers on
     /// one store this must be atomic, so that each entry is handed out once.
     fn claim(&mut self, limit: usize, unlinked: bool) -> Result<Vec<Entry>, Self::Error>;
+
+    /// [`FrontierStore::claim`], taking only entries no deeper than `max_depth` when it is
+    /// given (the frontier's level barrier, see [`Frontier::next_work`]). By default it claims
+    /// and puts the deeper entries back; a store does better with the bound in its query.
+    fn claim_within(
+        &mut self,
+        limit: usize,
+        unlinked: bool,
+        max_depth: Option<u32>,
+    ) -> Result<Vec<Entry>, Self::Error> {
+        let mut claimed = self.claim(limit, unlinked)?;
+        let Some(max) = max_depth else {
+            return Ok(claimed);
+        };
+        for entry in claimed.iter_mut().filter(|e| e.depth.is_none_or(|d| d > max)) {
+            entry.state = State::Queued;
+            self.update(entry)?;
+        }
+        claimed.retain(|e| e.depth.is_some_and(|d| d <= max));
+        Ok(claimed)
+    }
 
     /// How many entries are in each state.
     fn counts(&mut self) -> Result<Counts, Self::Error>;
@@ -282,9 +304,9 @@ pub enum Work {
 pub enum Outcome<'a> {
     /// An answer that is no redirect (any status): the page's record, whose status is
     /// [`CrawledPage::status`] ([`CrawledPage::from_page`] for HTML,
-    /// [`CrawledPage::answered`] for anything else). Its links to follow, its canonical and
-    /// its hreflang alternates on the site are queued one click deeper
-    /// when the status is 2xx.
+    /// [`CrawledPage::answered`] for anything else). Its links to follow, its canonical,
+    /// its hreflang alternates and its pagination links on the site are queued one click
+    /// deeper when the status is 2xx.
     Answered(&'a CrawledPage),
     /// A 3xx answer; `location` as sent (resolved here against the entry's URL).
     Redirected {
@@ -324,7 +346,8 @@ pub struct Frontier<S> {
     limits: Limits,
     robots: HashMap<String, HostRobots>,
     known: u64,
-    seen: HashSet<String>,
+    seen: HashMap<String, u32>,
+    in_flight: BTreeMap<u32, usize>,
 }
 
 impl<S> fmt::Debug for Frontier<S> {
@@ -342,7 +365,15 @@ impl<S: FrontierStore> Frontier<S> {
         let start = Entry::new(scope.start().to_string(), Some(0), None, Source::Start);
         store.insert(start)?;
         let known = store.counts()?.total();
-        Ok(Frontier { store, scope, limits, robots: HashMap::new(), known, seen: HashSet::new() })
+        Ok(Frontier {
+            store,
+            scope,
+            limits,
+            robots: HashMap::new(),
+            known,
+            seen: HashMap::new(),
+            in_flight: BTreeMap::new(),
+        })
     }
 
     /// The store.
@@ -422,7 +453,15 @@ impl<S: FrontierStore> Frontier<S> {
             // URLs found in sitemaps only wait until no linked URL is queued or in flight,
             // so that a URL the links reach gets its click depth.
             let unlinked = c.queued == c.queued_unlinked && c.fetching == c.fetching_unlinked;
-            let claimed = self.store.claim(limit, unlinked)?;
+            // The level barrier: nothing deeper than the shallowest page in flight is handed
+            // out. A page in flight at depth d may still link to a queued URL (depth d + 1,
+            // no change) or redirect to one (depth d: shorter than the d + 1 it may have been
+            // queued at, and lowered while it waits). Were a deeper URL fetched meanwhile, it
+            // would keep a depth one too high, and its links with it, depending on which
+            // answer came first; with the barrier every URL is fetched at its shortest click
+            // depth whatever the number of requests in flight.
+            let max_depth = self.in_flight.keys().next().copied();
+            let claimed = self.store.claim_within(limit, unlinked, max_depth)?;
             if claimed.is_empty() {
                 return Ok(work);
             }
@@ -451,6 +490,9 @@ impl<S: FrontierStore> Frontier<S> {
                     Some(HostRobots::Known(robots)) => {
                         let verdict = robots.verdict(USER_AGENT_TOKEN, url.as_str());
                         if verdict.allowed {
+                            if let Some(depth) = entry.depth {
+                                *self.in_flight.entry(depth).or_default() += 1;
+                            }
                             work.push(Work::Fetch(entry));
                         } else {
                             let why = robots
@@ -488,6 +530,14 @@ impl<S: FrontierStore> Frontier<S> {
     /// to another site is recorded, not followed). Returns the redirect's target,
     /// normalised, for the page's record.
     pub fn record(&mut self, mut entry: Entry, outcome: Outcome<'_>) -> Result<Option<String>, S::Error> {
+        if let Some(depth) = entry.depth {
+            if let Some(n) = self.in_flight.get_mut(&depth) {
+                *n -= 1;
+                if *n == 0 {
+                    self.in_flight.remove(&depth);
+                }
+            }
+        }
         let mut target = None;
         match outcome {
             Outcome::Answered(page) => {
@@ -503,9 +553,14 @@ impl<S: FrontierStore> Frontier<S> {
                 for link in page.outlinks.iter().filter(|l| l.follow) {
                     self.enqueue(&link.url, depth, &entry.url, Source::Link)?;
                 }
-                // Canonical and hreflang targets are fetched too, so that their rules can
-                // judge them; they are no links (they give no inlinks).
-                let named = page.canonical.iter().chain(page.hreflang.iter().map(|(_, u)| u));
+                // Canonical, hreflang and pagination targets are fetched too, so that their
+                // rules can judge them; they are no links (they give no inlinks).
+                let named = page
+                    .canonical
+                    .iter()
+                    .chain(page.hreflang.iter().map(|(_, u)| u))
+                    .chain(page.next.iter())
+                    .chain(page.prev.iter());
                 for url in named.filter(|u| **u != entry.url) {
                     self.enqueue(url, depth, &entry.url, Source::Link)?;
                 }
@@ -566,17 +621,21 @@ impl<S: FrontierStore> Frontier<S> {
     }
 
     fn enqueue(&mut self, url: &str, depth: Option<u32>, from: &str, source: Source) -> Result<(), S::Error> {
-        // A URL linked before was queued (or skipped) then at a depth no deeper than this one
-        // (breadth first): nothing to do.
-        if depth.is_some() && self.seen.contains(url) {
-            return Ok(());
+        // A URL handled before at a depth no deeper than this one was queued (or skipped)
+        // then: nothing to do. A shallower one (a redirect's target is at the redirect's
+        // depth, one above the links beside it) goes to the store, which lowers it.
+        if let Some(depth) = depth {
+            if self.seen.get(url).is_some_and(|seen| *seen <= depth) {
+                return Ok(());
+            }
         }
         let result = self.enqueue_new(url, depth, from, source);
-        if depth.is_some() && result.is_ok() {
+        if let (Some(depth), true) = (depth, result.is_ok()) {
             if self.seen.len() >= SEEN_CACHE {
                 self.seen.clear();
             }
-            self.seen.insert(url.to_string());
+            let seen = self.seen.entry(url.to_string()).or_insert(depth);
+            *seen = (*seen).min(depth);
         }
         result
     }
@@ -602,7 +661,7 @@ impl<S: FrontierStore> Frontier<S> {
             return Ok(());
         }
         // Known already: a sitemap URL a link reaches before it is fetched gets the link's
-        // depth.
+        // depth, and a queued URL reached by a shorter path gets the shorter depth.
         if let (true, Some(depth)) = (in_scope, depth) {
             self.store.promote(&url, depth, found_from.as_deref(), source)?;
         }
@@ -679,8 +738,25 @@ impl FrontierStore for MemoryStore {
     }
 
     fn claim(&mut self, limit: usize, unlinked: bool) -> Result<Vec<Entry>, Self::Error> {
-        let keys: Vec<_> =
-            self.queue.keys().filter(|(depth, _)| unlinked || *depth != u64::MAX).take(limit).copied().collect();
+        self.claim_within(limit, unlinked, None)
+    }
+
+    fn claim_within(
+        &mut self,
+        limit: usize,
+        unlinked: bool,
+        max_depth: Option<u32>,
+    ) -> Result<Vec<Entry>, Self::Error> {
+        let max = max_depth.map_or(u64::MAX, u64::from);
+        // The queue is in depth order: the first key past the bound ends the claim.
+        let keys: Vec<_> = self
+            .queue
+            .keys()
+            .take_while(|(depth, _)| *depth <= max)
+            .filter(|(depth, _)| unlinked || *depth != u64::MAX)
+            .take(limit)
+            .copied()
+            .collect();
         let mut out = Vec::with_capacity(keys.len());
         for key in keys {
             if let Some(url) = self.queue.remove(&key) {

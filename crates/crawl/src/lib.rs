@@ -86,12 +86,17 @@ pub use frontier::{
     robots_from_answer, Counts, Entry, Frontier, FrontierStore, Limits, MemoryStore, Outcome, Source, State, Work,
     DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_KNOWN_URLS, MAX_CRAWL_DELAY, SEEN_CACHE, USER_AGENT_TOKEN,
 };
-pub use page::{outlinks, text_hash, CrawledPage, Outlink};
+pub use page::{
+    content_signature, outlinks, signature_similarity, text_hash, CrawledPage, Outlink, MIN_SIGNATURE_WORDS,
+};
 pub use rules::{
     check_site, run_site_rules, site_rule_by_id, Answer, CrawledSite, DuplicateGroup, DuplicateKey, Findings,
     SiteError, SiteFinding, SiteIndex, SiteResult, SiteRule, SiteRuleMeta, SiteRuleResult, SiteTotals, DUPLICATE_HEAD,
-    MAX_FINDINGS_PER_RULE, SITE_RULES,
+    MAX_FINDINGS_PER_RULE, ROBOTS_REASON_PREFIX, SITE_RULES,
 };
 pub use score::{site_score, site_score_of, SiteScore, SEVERITY_PENALTY};
-pub use sitemap::{parse_sitemap, ParsedSitemap, SitemapError, SitemapKind, SitemapLimits, SitemapRead, Sitemaps};
+pub use sitemap::{
+    parse_sitemap, ParsedSitemap, SitemapError, SitemapKind, SitemapLimits, SitemapProblem, SitemapRead, Sitemaps,
+    SITEMAP_NAMESPACE,
+};
 pub use urls::{normalize, normalize_relative, normalize_serialized, OutOfScope, Scope, ScopeConfig, Site, UrlError};

@@ -76,12 +76,27 @@ pub struct CrawledPage {
     pub title: Option<String>,
     /// The head's meta description, white space collapsed (`None` when absent or empty).
     pub meta_description: Option<String>,
+    /// The text of the first `<h1>`, white space collapsed (`None` when there is none or it
+    /// is empty). Kept in the record only (records written before it have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub h1: Option<String>,
     /// [`text_hash`] of the visible text (`None` when not HTML or no visible text).
     pub text_hash: Option<String>,
+    /// [`content_signature`] of the page's own text (`None` when it has too few words).
+    /// Kept in the record only (records written before it have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_signature: Option<u64>,
     /// The head's first canonical link, resolved and normalised.
     pub canonical: Option<String>,
     /// The head's hreflang alternates: language, normalised URL.
     pub hreflang: Vec<(String, String)>,
+    /// The head's `<link rel=next>`, resolved and normalised. Kept in the record only, as
+    /// [`CrawledPage::prev`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<String>,
+    /// The head's `<link rel=prev>` (or `previous`), resolved and normalised.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prev: Option<String>,
     /// Whether a robots directive (meta or `X-Robots-Tag`) forbids indexing.
     pub noindex: bool,
     /// The page's links.
@@ -124,12 +139,16 @@ impl CrawledPage {
             html: true,
             title: collapse(&page.title),
             meta_description: page.head_meta_description.as_deref().and_then(collapse),
+            h1: page.h1s.first().and_then(|h| collapse(h)),
             text_hash: text_hash(&page.visible_text),
+            content_signature: content_signature(&page.visible_text, &page.boilerplate),
             canonical: page.head_canonicals.first().and_then(|c| resolve(c)),
             hreflang: page
                 .head_hreflang()
                 .filter_map(|h| Some((h.lang.trim().to_ascii_lowercase(), resolve(&h.href)?)))
                 .collect(),
+            next: page.head_pagination.0.as_deref().and_then(resolve),
+            prev: page.head_pagination.1.as_deref().and_then(resolve),
             noindex: page.is_noindex(),
             outlinks: outlinks(page, scope),
             score,
@@ -159,12 +178,80 @@ pub fn text_hash(visible_text: &str) -> Option<String> {
     Some(hex::encode(&Sha256::digest(collapsed.as_bytes())[..16]))
 }
 
+/// Pages whose own text has fewer words than this get no [`content_signature`]: a few
+/// words share too much by chance to say two pages are near duplicates.
+pub const MIN_SIGNATURE_WORDS: usize = 50;
+
+/// The SimHash (64 bits) of a page's own text: `visible_text` without the `boilerplate`
+/// ranges (its `<nav>`, `<header>` and `<footer>`, [`audit_core::Page::boilerplate`]), in
+/// lower case, as overlapping runs of three words. Each run is hashed (SipHash-1-3 with
+/// zero keys: stable across versions, so stored signatures stay comparable); bit `i` of the
+/// signature is set when more runs have bit `i` set than not. Texts sharing most of their
+/// runs differ in few bits: [`signature_similarity`] compares them. `None` below
+/// [`MIN_SIGNATURE_WORDS`] words.
+pub fn content_signature(visible_text: &str, boilerplate: &[(usize, usize)]) -> Option<u64> {
+    let mut own = String::with_capacity(visible_text.len());
+    let mut at = 0;
+    for &(start, end) in boilerplate {
+        if let Some(piece) = visible_text.get(at..start) {
+            own.push_str(piece);
+            own.push(' ');
+        }
+        at = at.max(end);
+    }
+    own.push_str(visible_text.get(at..).unwrap_or_default());
+    let lower = own.to_lowercase();
+    let words: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    if words.len() < MIN_SIGNATURE_WORDS {
+        return None;
+    }
+    let mut votes = [0i32; 64];
+    for run in words.windows(3) {
+        let mut hasher = siphasher::sip::SipHasher13::new_with_keys(0, 0);
+        for word in run {
+            std::hash::Hash::hash(word, &mut hasher);
+        }
+        let h = std::hash::Hasher::finish(&hasher);
+        for (bit, vote) in votes.iter_mut().enumerate() {
+            *vote += if h >> bit & 1 == 1 { 1 } else { -1 };
+        }
+    }
+    Some(votes.iter().enumerate().filter(|(_, v)| **v > 0).fold(0u64, |sig, (bit, _)| sig | 1 << bit))
+}
+
+/// How alike two [`content_signature`]s are, in percent: the share of their 64 bits that
+/// agree (100 for equal signatures, about 50 for unrelated texts).
+pub fn signature_similarity(a: u64, b: u64) -> u32 {
+    (64 - (a ^ b).count_ones()) * 100 / 64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use audit_core::HttpFacts;
 
     use crate::urls::ScopeConfig;
+
+    #[test]
+    fn content_signatures_of_near_and_far_texts() {
+        let words = |seed: usize, n: usize| -> String {
+            (0..n).map(|i| format!("w{}", (i * 7 + seed * 13) % 997)).collect::<Vec<_>>().join(" ")
+        };
+        let text = words(1, 200);
+        let sig = content_signature(&text, &[]).unwrap();
+        let one_word_changed = text.replacen("w7 ", "changed ", 1);
+        let near = content_signature(&one_word_changed, &[]).unwrap();
+        assert!(signature_similarity(sig, near) >= 90, "{}", signature_similarity(sig, near));
+        let far = content_signature(&words(2, 200), &[]).unwrap();
+        assert!(signature_similarity(sig, far) < 80, "{}", signature_similarity(sig, far));
+        // The same own text between another navigation and footer: the same signature.
+        let framed = format!("menu a b c {text} footer x y z");
+        let boilerplate = [(0, 11), (11 + text.len(), framed.len())];
+        assert_eq!(content_signature(&framed, &boilerplate), Some(sig));
+        assert_eq!(content_signature(&words(1, MIN_SIGNATURE_WORDS - 1), &[]), None);
+        assert_eq!(signature_similarity(sig, sig), 100);
+        assert_eq!(signature_similarity(0, u64::MAX), 0);
+    }
 
     #[test]
     fn text_hash_ignores_white_space_runs_only() {
@@ -185,6 +272,7 @@ mod tests {
         let record = CrawledPage::from_page("https://shop.test/chairs", Some(1), &page, &scope, Some(80));
         assert_eq!(record.title.as_deref(), Some("Oak chairs"));
         assert_eq!(record.meta_description.as_deref(), Some("Chairs."));
+        assert_eq!(record.h1, None);
         assert_eq!(record.canonical.as_deref(), Some("https://shop.test/chairs"));
         assert_eq!(record.hreflang, vec![("de".to_string(), "https://shop.test/de/chairs".to_string())]);
         assert!(record.indexable());

@@ -76,10 +76,10 @@ pub(crate) fn worked_example() -> (Vec<u32>, usize, Vec<SiteRuleResult>) {
     };
     let scores: Vec<u32> = (0..38).map(|i| if i % 2 == 0 { 80 } else { 85 }).collect();
     let results = vec![
-        SiteRuleResult { id: "broken-internal-link", severity: Severity::Critical, findings: findings(2) },
-        SiteRuleResult { id: "duplicate-title", severity: Severity::Warning, findings: findings(6) },
-        SiteRuleResult { id: "deep-page", severity: Severity::Notice, findings: findings(10) },
-        SiteRuleResult { id: "orphan-page", severity: Severity::Warning, findings: Vec::new() },
+        SiteRuleResult::of("broken-internal-link", Severity::Critical, findings(2)),
+        SiteRuleResult::of("duplicate-title", Severity::Warning, findings(6)),
+        SiteRuleResult::of("deep-page", Severity::Notice, findings(10)),
+        SiteRuleResult::of("orphan-page", Severity::Warning, Vec::new()),
     ];
     (scores, 40, results)
 }
@@ -92,7 +92,7 @@ mod tests {
     fn result(severity: Severity, urls: &[&str]) -> SiteRuleResult {
         let findings =
             urls.iter().map(|u| SiteFinding { url: u.to_string(), linked_from: None, detail: String::new() }).collect();
-        SiteRuleResult { id: "r", severity, findings }
+        SiteRuleResult::of("r", severity, findings)
     }
 
     #[test]
@@ -121,6 +121,9 @@ mod tests {
         // Every URL affected: the whole penalty.
         assert_eq!(site_score([100], 1, &[result(Severity::Warning, &["a"])]).unwrap().score, 92);
         assert_eq!(site_score([100], 1, &[result(Severity::Notice, &["a", "b"])]).unwrap().score, 97);
+        // A rule whose findings were cut at the cap counts every URL it found: 10 of 10.
+        let cut = SiteRuleResult { total_urls: 10, truncated: true, ..result(Severity::Warning, &["a"]) };
+        assert_eq!(site_score([100; 10], 10, &[cut]).unwrap().score, 92);
         // Never below 0.
         let all: Vec<_> = (0..12).map(|_| result(Severity::Critical, &["a"])).collect();
         assert_eq!(site_score([10], 1, &all).unwrap().score, 0);

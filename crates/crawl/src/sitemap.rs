@@ -9,7 +9,7 @@ use quick_xml::Reader;
 use serde::Serialize;
 use url::Url;
 
-use crate::urls::{normalize, Site};
+use crate::urls::{normalize, normalize_relative, Site};
 
 /// The bounds of sitemap reading. The defaults follow the protocol's own limits.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,8 +58,53 @@ pub struct ParsedSitemap {
     pub kind: SitemapKind,
     /// The `<loc>` values, trimmed, in order (not normalised, not checked).
     pub locs: Vec<String>,
+    /// The line of each of `locs` (1 is the first), in the same order.
+    pub lines: Vec<u64>,
     /// Whether `<loc>` entries past [`SitemapLimits::max_urls`] were ignored.
     pub truncated: bool,
+    /// The root element's namespace, when it names one ([`SITEMAP_NAMESPACE`] for a
+    /// sitemap as the protocol writes it).
+    pub namespace: Option<String>,
+}
+
+/// The namespace of the sitemap protocol's elements.
+pub const SITEMAP_NAMESPACE: &str = "http://www.sitemaps.org/schemas/sitemap/0.9";
+
+/// A problem of one sitemap file, for the `sitemap-error` rule: the sitemap, the line when
+/// there is one, and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct SitemapProblem {
+    /// The sitemap's URL.
+    pub sitemap: String,
+    /// The line of the problem (1 is the first), when it has one.
+    pub line: Option<u64>,
+    /// What is wrong, in a few words.
+    pub problem: String,
+}
+
+impl SitemapProblem {
+    fn new(sitemap: &str, line: Option<u64>, problem: impl Into<String>) -> SitemapProblem {
+        SitemapProblem { sitemap: sitemap.to_string(), line, problem: problem.into() }
+    }
+}
+
+/// Counts lines as a reader moves forward through a document.
+struct Lines<'a> {
+    text: &'a [u8],
+    at: usize,
+    line: u64,
+}
+
+impl Lines<'_> {
+    /// The line of byte `pos` (not before the last one asked).
+    fn of(&mut self, pos: usize) -> u64 {
+        let pos = pos.min(self.text.len());
+        if pos > self.at {
+            self.line += self.text[self.at..pos].iter().filter(|b| **b == b'\n').count() as u64;
+            self.at = pos;
+        }
+        self.line
+    }
 }
 
 /// Why a sitemap could not be read.
@@ -75,7 +120,7 @@ pub enum SitemapError {
         /// The limit.
         limit: usize,
     },
-    /// Not well-formed XML.
+    /// Not well-formed XML (the message names the line).
     #[error("bad XML: {0}")]
     Xml(String),
     /// Well-formed XML whose root is neither `urlset` nor `sitemapindex`.
@@ -113,39 +158,44 @@ pub fn parse_sitemap(body: &[u8], limits: &SitemapLimits) -> Result<ParsedSitema
 fn parse_xml(xml: &[u8], limits: &SitemapLimits) -> Result<ParsedSitemap, SitemapError> {
     let mut reader = Reader::from_reader(xml);
     reader.config_mut().trim_text(true);
-    let bad = |e: &dyn std::fmt::Display| SitemapError::Xml(e.to_string());
+    let mut lines = Lines { text: xml, at: 0, line: 1 };
     let mut buf = Vec::new();
     let mut kind = None;
+    let mut namespace = None;
     let mut depth = 0usize;
     let mut in_loc = false;
     let mut loc = String::new();
+    let mut loc_line = 0;
     let mut locs = Vec::new();
+    let mut loc_lines = Vec::new();
     let mut truncated = false;
     loop {
-        let event = reader.read_event_into(&mut buf).map_err(|e| bad(&e))?;
+        let before = reader.buffer_position() as usize;
+        let event = match reader.read_event_into(&mut buf) {
+            Ok(event) => event,
+            Err(e) => {
+                let line = lines.of(reader.error_position() as usize);
+                return Err(SitemapError::Xml(format!("line {line}: {e}")));
+            }
+        };
+        let bad = |e: &dyn std::fmt::Display| SitemapError::Xml(format!("line {}: {e}", loc_line.max(1)));
         match event {
             Event::Start(e) => {
                 let name = e.local_name();
                 let name = name.as_ref();
                 if depth == 0 {
-                    kind = Some(match name {
-                        b"urlset" => SitemapKind::UrlSet,
-                        b"sitemapindex" => SitemapKind::Index,
-                        other => return Err(SitemapError::NotASitemap(String::from_utf8_lossy(other).into_owned())),
-                    });
+                    kind = Some(root_kind(name)?);
+                    namespace = root_namespace(&e);
                 } else if depth == 2 && name == b"loc" {
                     in_loc = true;
                     loc.clear();
+                    loc_line = lines.of(before);
                 }
                 depth += 1;
             }
             Event::Empty(e) if depth == 0 => {
-                let name = e.local_name();
-                kind = Some(match name.as_ref() {
-                    b"urlset" => SitemapKind::UrlSet,
-                    b"sitemapindex" => SitemapKind::Index,
-                    other => return Err(SitemapError::NotASitemap(String::from_utf8_lossy(other).into_owned())),
-                });
+                kind = Some(root_kind(e.local_name().as_ref())?);
+                namespace = root_namespace(&e);
             }
             Event::End(_) => {
                 depth = depth.saturating_sub(1);
@@ -156,6 +206,7 @@ fn parse_xml(xml: &[u8], limits: &SitemapLimits) -> Result<ParsedSitemap, Sitema
                     if !value.is_empty() {
                         if locs.len() < limits.max_urls {
                             locs.push(value.to_string());
+                            loc_lines.push(loc_line);
                         } else {
                             truncated = true;
                         }
@@ -183,7 +234,28 @@ fn parse_xml(xml: &[u8], limits: &SitemapLimits) -> Result<ParsedSitemap, Sitema
     if depth != 0 {
         return Err(SitemapError::Xml("unclosed element at the end of the file".to_string()));
     }
-    Ok(ParsedSitemap { kind, locs, truncated })
+    Ok(ParsedSitemap { kind, locs, lines: loc_lines, truncated, namespace })
+}
+
+fn root_kind(name: &[u8]) -> Result<SitemapKind, SitemapError> {
+    match name {
+        b"urlset" => Ok(SitemapKind::UrlSet),
+        b"sitemapindex" => Ok(SitemapKind::Index),
+        other => Err(SitemapError::NotASitemap(String::from_utf8_lossy(other).into_owned())),
+    }
+}
+
+/// The namespace the root element `e` is in: its prefix's `xmlns:` attribute, or `xmlns`.
+fn root_namespace(e: &quick_xml::events::BytesStart<'_>) -> Option<String> {
+    let name = e.name();
+    let key = match name.prefix() {
+        Some(prefix) => [b"xmlns:", prefix.as_ref()].concat(),
+        None => b"xmlns".to_vec(),
+    };
+    e.attributes()
+        .flatten()
+        .find(|a| a.key.as_ref() == key.as_slice())
+        .map(|a| String::from_utf8_lossy(&a.value).trim().to_string())
 }
 
 /// What reading one sitemap file gave.
@@ -199,6 +271,11 @@ pub struct SitemapRead {
     pub error: Option<SitemapError>,
     /// Whether entries were ignored (a bound of [`SitemapLimits`]).
     pub truncated: bool,
+    /// Its problems, for the `sitemap-error` rule: `error`, when there is one, and what
+    /// was read despite them (a relative `<loc>`, resolved against the sitemap's URL; a
+    /// wrong namespace; URLs past the protocol's bound; an index naming an index read
+    /// already).
+    pub problems: Vec<SitemapProblem>,
 }
 
 /// The discovery of a site's sitemaps: `Sitemap:` lines of robots.txt, `/sitemap.xml`,
@@ -211,6 +288,7 @@ pub struct Sitemaps {
     seen: HashSet<String>,
     urls_taken: usize,
     read_ok: usize,
+    indexes: HashSet<String>,
 }
 
 impl Sitemaps {
@@ -224,6 +302,7 @@ impl Sitemaps {
             seen: HashSet::new(),
             urls_taken: 0,
             read_ok: 0,
+            indexes: HashSet::new(),
         };
         if let Ok(default) = start.join("/sitemap.xml") {
             sitemaps.push(default.as_str(), 0, false);
@@ -268,35 +347,92 @@ impl Sitemaps {
             Some((_, depth, named)) => (depth, named),
             None => (0, true),
         };
+        let failed = |error: SitemapError| SitemapRead {
+            problems: vec![SitemapProblem::new(url, None, error.to_string())],
+            error: Some(error),
+            ..SitemapRead::default()
+        };
         if status != Some(200) {
             // A missing /sitemap.xml that nothing named is no error: many sites have none.
-            let error = (named || depth > 0).then_some(SitemapError::Status { status });
-            return SitemapRead { error, ..SitemapRead::default() };
+            if named || depth > 0 {
+                return failed(SitemapError::Status { status });
+            }
+            return SitemapRead::default();
         }
         let parsed = match parse_sitemap(body, &self.limits) {
             Ok(parsed) => parsed,
-            Err(error) => return SitemapRead { error: Some(error), ..SitemapRead::default() },
+            Err(error) => return failed(error),
         };
         self.read_ok += 1;
         let mut read = SitemapRead { truncated: parsed.truncated, ..SitemapRead::default() };
-        match parsed.kind {
-            SitemapKind::Index => {
-                if depth < self.limits.max_index_depth {
-                    for loc in &parsed.locs {
-                        self.push(loc, depth + 1, true);
-                    }
-                } else {
-                    read.truncated = true;
+        if parsed.namespace.as_deref() != Some(SITEMAP_NAMESPACE) {
+            let found = parsed.namespace.as_deref().map_or_else(|| "none".to_string(), |n| format!("{n:?}"));
+            read.problems.push(SitemapProblem::new(
+                url,
+                Some(1),
+                format!("namespace {found}, not {SITEMAP_NAMESPACE:?}; read anyway"),
+            ));
+        }
+        if parsed.truncated {
+            read.problems.push(SitemapProblem::new(
+                url,
+                None,
+                format!("more than {} URLs; the rest are ignored", self.limits.max_urls),
+            ));
+        }
+        let base = normalize(url).ok();
+        if parsed.kind == SitemapKind::Index {
+            self.indexes.insert(url.to_string());
+        }
+        for (loc, line) in parsed.locs.iter().zip(&parsed.lines) {
+            // A relative <loc> is against the protocol (it asks for full URLs); resolved
+            // against the sitemap's URL, as a browser would, so that what it names is read.
+            let resolved = match normalize(loc) {
+                Ok(u) => Some(u),
+                Err(_) => {
+                    let resolved = base.as_ref().and_then(|b| normalize_relative(b, loc).ok());
+                    let what = match &resolved {
+                        Some(r) => format!("relative <loc> {loc:?}, read as {r}"),
+                        None => format!("<loc> {loc:?} is not a URL"),
+                    };
+                    read.problems.push(SitemapProblem::new(url, Some(*line), what));
+                    resolved
                 }
-            }
-            SitemapKind::UrlSet => {
-                for loc in &parsed.locs {
-                    let Ok(u) = normalize(loc) else { continue };
+            };
+            let Some(u) = resolved else { continue };
+            match parsed.kind {
+                SitemapKind::Index => {
+                    if self.indexes.contains(u.as_str()) {
+                        read.problems.push(SitemapProblem::new(
+                            url,
+                            Some(*line),
+                            format!("names the index {u}, read already (a loop)"),
+                        ));
+                    } else if depth < self.limits.max_index_depth {
+                        self.push(u.as_str(), depth + 1, true);
+                    } else {
+                        read.truncated = true;
+                        read.problems.push(SitemapProblem::new(
+                            url,
+                            Some(*line),
+                            format!("names {u} below {} index levels; not read", self.limits.max_index_depth),
+                        ));
+                    }
+                }
+                SitemapKind::UrlSet => {
                     if !self.site.contains(&u) {
                         continue;
                     }
                     if self.urls_taken >= self.limits.max_total_urls {
                         read.truncated = true;
+                        read.problems.push(SitemapProblem::new(
+                            url,
+                            Some(*line),
+                            format!(
+                                "the crawl's {} sitemap URLs are taken; the rest are ignored",
+                                self.limits.max_total_urls
+                            ),
+                        ));
                         break;
                     }
                     self.urls_taken += 1;
@@ -391,6 +527,28 @@ mod tests {
         assert_eq!(read.urls, ["https://example.com/p"]);
         assert!(maps.any_read());
         assert_eq!(maps.next_url(), None);
+    }
+
+    #[test]
+    fn faults_read_anyway_are_problems_with_their_line() {
+        let start = normalize("https://example.com/").unwrap();
+        let mut maps = Sitemaps::new(&start, SitemapLimits::default());
+        let index = b"<sitemapindex xmlns=\"http://example.com/wrong\">\n<sitemap><loc>/maps/index.xml</loc></sitemap>\n<sitemap><loc>a.xml</loc></sitemap>\n</sitemapindex>";
+        maps.add_source("https://example.com/maps/index.xml");
+        let read = maps.record("https://example.com/maps/index.xml", Some(200), index);
+        let problems: Vec<String> = read.problems.iter().map(|p| format!("{:?} {}", p.line, p.problem)).collect();
+        assert_eq!(
+            problems,
+            [
+                "Some(1) namespace \"http://example.com/wrong\", not \"http://www.sitemaps.org/schemas/sitemap/0.9\"; read anyway",
+                "Some(2) relative <loc> \"/maps/index.xml\", read as https://example.com/maps/index.xml",
+                "Some(2) names the index https://example.com/maps/index.xml, read already (a loop)",
+                "Some(3) relative <loc> \"a.xml\", read as https://example.com/maps/a.xml",
+            ]
+        );
+        assert_eq!(maps.next_url(), Some("https://example.com/sitemap.xml"));
+        maps.record("https://example.com/sitemap.xml", Some(404), b"");
+        assert_eq!(maps.next_url(), Some("https://example.com/maps/a.xml"), "the relative <loc> is read");
     }
 
     #[test]

@@ -82,8 +82,39 @@ impl Default for FetchConfig {
 
 impl FetchConfig {
     /// The user agent sent with every request: `SeoAuditBot/<version> (+<base_url>/bot)`.
+    ///
+    /// A webmaster reads it in their logs and follows the link, so it must lead somewhere
+    /// they can reach: while the base URL is an address only this machine or its network
+    /// can open (the default `http://127.0.0.1:8080`, `localhost`, a private address), it
+    /// names the project's public description of the bot ([`crate::PUBLIC_BOT_PAGE`])
+    /// instead.
     pub fn user_agent(&self) -> String {
-        format!("SeoAuditBot/{} (+{}/bot)", env!("CARGO_PKG_VERSION"), self.base_url.trim_end_matches('/'))
+        let base = self.base_url.trim_end_matches('/');
+        if reachable_from_outside(base) {
+            format!("SeoAuditBot/{} (+{base}/bot)", env!("CARGO_PKG_VERSION"))
+        } else {
+            format!("SeoAuditBot/{} (+{})", env!("CARGO_PKG_VERSION"), crate::PUBLIC_BOT_PAGE)
+        }
+    }
+}
+
+/// Whether `base` is an http(s) address someone on the internet could open: not a loopback,
+/// private, link-local or unspecified address, nor `localhost`.
+fn reachable_from_outside(base: &str) -> bool {
+    let Ok(url) = url::Url::parse(base) else { return false };
+    match url.host() {
+        Some(url::Host::Domain(name)) => {
+            let name = name.trim_end_matches('.').to_ascii_lowercase();
+            name != "localhost" && !name.ends_with(".localhost")
+        }
+        Some(url::Host::Ipv4(ip)) => {
+            !(ip.is_loopback() || ip.is_private() || ip.is_link_local() || ip.is_unspecified())
+        }
+        Some(url::Host::Ipv6(ip)) => {
+            let local = (ip.segments()[0] & 0xfe00) == 0xfc00 || (ip.segments()[0] & 0xffc0) == 0xfe80;
+            !(ip.is_loopback() || ip.is_unspecified() || local)
+        }
+        None => false,
     }
 }
 
@@ -439,22 +470,56 @@ fn header_list(headers: &HeaderMap) -> Vec<(String, String)> {
 
 /// Reads the (already decompressed) body chunk by chunk, failing as soon as it passes
 /// `limit`, so neither an endless body nor a compression bomb is ever held in memory
-/// beyond the limit.
+/// beyond the limit. The HTTP client decodes gzip, deflate and brotli and drops their
+/// `Content-Encoding`; a `zstd` answer (sent though not asked for) is decoded here within
+/// the same limit, and any other encoding is refused ([`Error::Encoding`]) rather than
+/// audited as the garbage its bytes would parse to.
 async fn read_body(mut response: reqwest::Response, limit: usize, connect_timeout: Duration) -> Result<Bytes, Error> {
+    let encoding = response
+        .headers()
+        .get(reqwest::header::CONTENT_ENCODING)
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).trim().to_ascii_lowercase())
+        .filter(|e| !e.is_empty() && e != "identity");
+    if let Some(encoding) = encoding.as_deref().filter(|e| *e != "zstd") {
+        return Err(Error::Encoding { encoding: encoding.to_string() });
+    }
     // reqwest drops Content-Length when it decompresses, so this is the true size; when
     // it is announced over the limit there is no point reading.
     let announced = response.content_length().unwrap_or(0);
     if announced > limit as u64 {
         return Err(Error::TooLarge { limit });
     }
-    let mut body = BytesMut::with_capacity(usize::try_from(announced).unwrap_or(0));
+    let mut body = BytesMut::with_capacity(usize::try_from(announced).unwrap_or(0).min(limit));
     while let Some(chunk) = response.chunk().await.map_err(|e| Error::from_reqwest(e, connect_timeout))? {
         if body.len().saturating_add(chunk.len()) > limit {
             return Err(Error::TooLarge { limit });
         }
         body.extend_from_slice(&chunk);
     }
-    Ok(body.freeze())
+    match encoding {
+        Some(_) => decode_zstd(&body, limit, response.url()),
+        None => Ok(body.freeze()),
+    }
+}
+
+/// A zstd body decoded, at most `limit` bytes of it: reading stops one byte past the limit,
+/// so a small frame that decompresses to gigabytes costs no more than the limit.
+fn decode_zstd(compressed: &[u8], limit: usize, url: &Url) -> Result<Bytes, Error> {
+    use std::io::Read as _;
+    let broken = |e: &dyn std::fmt::Display| Error::Http {
+        host: crate::error::host_of(url),
+        detail: format!("the zstd body does not decode: {e}"),
+    };
+    let decoder = ruzstd::decoding::StreamingDecoder::new(compressed).map_err(|e| broken(&e))?;
+    let mut out = Vec::new();
+    decoder
+        .take(u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1))
+        .read_to_end(&mut out)
+        .map_err(|e| broken(&e))?;
+    if out.len() > limit {
+        return Err(Error::TooLarge { limit });
+    }
+    Ok(Bytes::from(out))
 }
 
 fn millis(elapsed: Duration) -> u64 {
@@ -488,5 +553,23 @@ mod tests {
             config.user_agent(),
             format!("SeoAuditBot/{} (+https://audit.example/bot)", env!("CARGO_PKG_VERSION"))
         );
+    }
+
+    #[test]
+    fn user_agent_of_an_inner_base_url_names_the_public_bot_page() {
+        let public = format!("SeoAuditBot/{} (+{})", env!("CARGO_PKG_VERSION"), crate::PUBLIC_BOT_PAGE);
+        for base in [
+            crate::DEFAULT_BASE_URL,
+            "http://localhost:8080",
+            "http://[::1]:8080/",
+            "http://10.0.0.5",
+            "http://0.0.0.0:8080",
+            "not a url",
+        ] {
+            let config = FetchConfig { base_url: base.into(), ..FetchConfig::default() };
+            assert_eq!(config.user_agent(), public, "{base}");
+        }
+        let config = FetchConfig { base_url: "http://203.0.113.7:8080".into(), ..FetchConfig::default() };
+        assert!(config.user_agent().ends_with("(+http://203.0.113.7:8080/bot)"));
     }
 }

@@ -128,6 +128,10 @@ pub enum Error {
         host: String,
         /// What happened.
         failure: ConnectFailure,
+        /// For an `https://` URL on port 443, the same URL with `http://`, suggested when the
+        /// connection is refused: a bare host is tried with `https://` first, and a site
+        /// that serves only HTTP has nothing listening on 443.
+        http_url: Option<String>,
         /// The libraries' cause chain, for the log.
         detail: String,
     },
@@ -187,6 +191,14 @@ pub enum Error {
         content_type: String,
     },
 
+    /// The answer is compressed in an encoding this service does not decode (it decodes
+    /// gzip, deflate, brotli and zstd).
+    #[error("{}", Sentence(self))]
+    Encoding {
+        /// The `Content-Encoding` header as sent.
+        encoding: String,
+    },
+
     /// The body, after decompression, is larger than the limit.
     #[error("{}", Sentence(self))]
     TooLarge {
@@ -237,13 +249,20 @@ impl fmt::Display for Sentence<'_> {
                     ),
                 }
             }
-            Error::Connect { host, failure, .. } => {
+            Error::Connect { host, failure, http_url, .. } => {
                 let host = clip(host);
                 match failure {
-                    ConnectFailure::Refused => write!(
-                        f,
-                        "The connection to {host} was refused: nothing accepts connections at that address and port. Check the address and port."
-                    ),
+                    ConnectFailure::Refused => match http_url {
+                        Some(http_url) => write!(
+                            f,
+                            "The connection to {host} was refused: nothing accepts HTTPS connections there (port 443). If the site has no HTTPS, try {}.",
+                            clip(http_url)
+                        ),
+                        None => write!(
+                            f,
+                            "The connection to {host} was refused: nothing accepts connections at that address and port. Check the address and port."
+                        ),
+                    },
                     ConnectFailure::Reset => {
                         write!(f, "The connection to {host} was reset before the answer was complete.")
                     }
@@ -295,6 +314,11 @@ impl fmt::Display for Sentence<'_> {
                 "The target answered with content type {:?}, not an HTML page; only HTML pages can be audited.",
                 clip(content_type).as_ref()
             ),
+            Error::Encoding { encoding } => write!(
+                f,
+                "The target answered in content encoding {:?}, which this service does not decode; it reads gzip, deflate, brotli, zstd and uncompressed answers.",
+                clip(encoding).as_ref()
+            ),
             Error::TooLarge { limit } => {
                 write!(f, "The answer is larger than {}, the most this service reads (after decompression).", size(*limit))
             }
@@ -318,7 +342,7 @@ impl Error {
             | Error::InvalidRedirect { .. }
             | Error::Http { .. } => "target_unreachable",
             Error::Timeout { .. } => "target_timeout",
-            Error::NotHtml { .. } => "not_html",
+            Error::NotHtml { .. } | Error::Encoding { .. } => "not_html",
             Error::TooLarge { .. } => "target_too_large",
             Error::Config(_) => "internal",
         }
@@ -409,7 +433,10 @@ impl Error {
                     let http_url = url.as_ref().map(http_twin).unwrap_or_default();
                     return Error::Tls { host, failure, http_url, detail };
                 }
-                Some(Found::Socket(failure)) => return Error::Connect { host, failure, detail },
+                Some(Found::Socket(failure)) => {
+                    let http_url = url.as_ref().filter(|u| u.scheme() == "https" && u.port().is_none()).map(http_twin);
+                    return Error::Connect { host, failure, http_url, detail };
+                }
                 Some(Found::SocketTimeout) => {
                     return Error::Timeout { host, phase: TimeoutPhase::Connect, limit_ms: millis(connect_timeout) }
                 }
@@ -421,10 +448,10 @@ impl Error {
             return Error::Timeout { host, phase: TimeoutPhase::Connect, limit_ms: millis(connect_timeout) };
         }
         if detail.contains("connection closed before message completed") {
-            return Error::Connect { host, failure: ConnectFailure::Closed, detail };
+            return Error::Connect { host, failure: ConnectFailure::Closed, http_url: None, detail };
         }
         if err.is_connect() {
-            Error::Connect { host, failure: ConnectFailure::Other, detail }
+            Error::Connect { host, failure: ConnectFailure::Other, http_url: None, detail }
         } else {
             Error::Http { host, detail }
         }
@@ -438,12 +465,13 @@ fn blocked_sentence(f: &mut fmt::Formatter<'_>, host: &str, addr: &Option<IpAddr
         if reason != crate::guard::OFFLINE_REASON && host.trim_start_matches('[').trim_end_matches(']') != ip.to_string());
     let is_local_name = addr.is_none() && reason == crate::guard::LOCAL_NAME_REASON;
     let allow = if is_local_name { "localhost".into() } else { shown.clone() };
-    if name_resolved {
+    // A name the allow-list names at other ports only is refused with the sentence of any
+    // name that leads inward: saying it is allowed elsewhere would show a caller an entry
+    // of the operator's allow-list (docs/SECURITY.md, "The address guard").
+    if name_resolved || reason == crate::guard::OTHER_PORT_REASON {
         write!(f, "The address guard refused {shown}: the name does not resolve to a public address.")?;
     } else if reason == crate::guard::OFFLINE_REASON {
         write!(f, "The address guard refused {shown}: this service runs offline and reaches only the targets its operator allows.")?;
-    } else if reason == crate::guard::OTHER_PORT_REASON {
-        write!(f, "The address guard refused {shown}: the name is allowed at another port only.")?;
     } else if is_local_name {
         write!(
             f,
@@ -612,7 +640,12 @@ mod tests {
     }
 
     fn connect(failure: ConnectFailure) -> Error {
-        Error::Connect { host: "shop.example:8080".into(), failure, detail: "tcp connect error (os error 111)".into() }
+        Error::Connect {
+            host: "shop.example:8080".into(),
+            failure,
+            http_url: None,
+            detail: "tcp connect error (os error 111)".into(),
+        }
     }
 
     fn tls(failure: TlsFailure) -> Error {
@@ -651,6 +684,27 @@ mod tests {
              does not cover them. The operator of this service can allow it with --allow-target localhost \
              (SEO_AUDIT_ALLOW_TARGETS).",
         );
+        // A name listed at another port reads as any name leading inward, and a name that
+        // resolved inward never names its address: neither shows the allow-list or the
+        // network.
+        let inward = "The address guard refused intranet.example: the name does not resolve to a public address. The \
+             operator of this service can allow it with --allow-target intranet.example (SEO_AUDIT_ALLOW_TARGETS).";
+        check(
+            Error::Blocked { host: "intranet.example".into(), addr: None, reason: crate::guard::OTHER_PORT_REASON },
+            "blocked_target",
+            422,
+            inward,
+        );
+        check(
+            Error::Blocked {
+                host: "intranet.example".into(),
+                addr: Some(IpAddr::from([10, 0, 0, 7])),
+                reason: "private (rfc 1918)",
+            },
+            "blocked_target",
+            422,
+            inward,
+        );
         check(
             Error::Blocked { host: "app.localhost".into(), addr: None, reason: crate::guard::LOCAL_NAME_REASON },
             "blocked_target",
@@ -677,6 +731,18 @@ mod tests {
             502,
             "The connection to shop.example:8080 was refused: nothing accepts connections at that address and port. \
              Check the address and port.",
+        );
+        check(
+            Error::Connect {
+                host: "shop.example".into(),
+                failure: ConnectFailure::Refused,
+                http_url: Some("http://shop.example/".into()),
+                detail: String::new(),
+            },
+            "target_unreachable",
+            502,
+            "The connection to shop.example was refused: nothing accepts HTTPS connections there (port 443). If the \
+             site has no HTTPS, try http://shop.example/.",
         );
         check(
             connect(ConnectFailure::Reset),
@@ -843,7 +909,12 @@ mod tests {
             Error::RedirectLoop { url: location.clone() },
             Error::NotHtml { content_type: location.clone() },
             Error::Http { host: location.clone(), detail: String::new() },
-            Error::Connect { host: location.clone(), failure: ConnectFailure::Other, detail: String::new() },
+            Error::Connect {
+                host: location.clone(),
+                failure: ConnectFailure::Other,
+                http_url: None,
+                detail: String::new(),
+            },
             Error::Dns { host: location.clone(), failure: DnsFailure::NoSuchName, detail: String::new() },
             Error::InvalidUrl(location.clone()),
             Error::Blocked { host: location.clone(), addr: None, reason: "localhost name" },
@@ -860,7 +931,12 @@ mod tests {
         let all = [
             Error::InvalidUrl(String::new()),
             Error::Blocked { host: String::new(), addr: None, reason: "" },
-            Error::Connect { host: String::new(), failure: ConnectFailure::Refused, detail: String::new() },
+            Error::Connect {
+                host: String::new(),
+                failure: ConnectFailure::Refused,
+                http_url: None,
+                detail: String::new(),
+            },
             Error::Timeout { host: String::new(), phase: TimeoutPhase::Answer, limit_ms: 1 },
             Error::NotHtml { content_type: String::new() },
             Error::TooLarge { limit: 0 },

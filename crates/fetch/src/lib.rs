@@ -77,5 +77,8 @@ pub const DEFAULT_POST_MAX_BYTES: usize = 1024 * 1024;
 pub const DEFAULT_MAX_REDIRECTS: usize = 5;
 /// Base URL named in the user agent when none is configured: the default listen address.
 pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080";
+/// The public description of the bot that the user agent links while the base URL is an
+/// address webmasters cannot open (docs/API.md, "GET /bot").
+pub const PUBLIC_BOT_PAGE: &str = "https://github.com/seo-audit/seo-audit/blob/main/docs/API.md#get-bot";
 /// Most origins whose robots.txt the cache keeps.
 pub const DEFAULT_ROBOTS_CACHE_ENTRIES: usize = 1024;

@@ -304,7 +304,12 @@ async fn connect(state: &State, url: &Url) -> Result<TcpStream, Error> {
             }
         }
     }
-    Err(last.unwrap_or_else(|| Error::Connect { host, failure: ConnectFailure::Other, detail: "no address".into() }))
+    Err(last.unwrap_or_else(|| Error::Connect {
+        host,
+        failure: ConnectFailure::Other,
+        http_url: None,
+        detail: "no address".into(),
+    }))
 }
 
 fn connect_error(host: &str, err: &io::Error) -> Error {
@@ -315,7 +320,7 @@ fn connect_error(host: &str, err: &io::Error) -> Error {
         io::ErrorKind::HostUnreachable | io::ErrorKind::NetworkUnreachable => ConnectFailure::NoRoute,
         _ => ConnectFailure::Other,
     };
-    Error::Connect { host: host.to_string(), failure, detail: err.to_string() }
+    Error::Connect { host: host.to_string(), failure, http_url: None, detail: err.to_string() }
 }
 
 /// Adds `n` bytes to the proxy's total; `false` once the total is over the limit.

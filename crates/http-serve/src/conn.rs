@@ -25,6 +25,16 @@ use std::time::{Duration, Instant};
 pub const H2_KEEPALIVE_INTERVAL: Duration = Duration::from_secs(20);
 /// Time a peer gets to answer such a PING before its connection is closed.
 pub const H2_KEEPALIVE_TIMEOUT: Duration = Duration::from_secs(20);
+/// Requests one HTTP/2 connection may have open at once (hyper's default is 200): each may
+/// be receiving a body, so a connection's share of the body budget grows with it; browsers
+/// open far fewer for one page (docs/SECURITY.md, "Request bodies").
+pub const H2_MAX_STREAMS: u32 = 32;
+/// Bytes of one request's body a client may send before the server reads them (the HTTP/2
+/// stream window; hyper's default is 1 MiB).
+pub const H2_STREAM_WINDOW: u32 = 64 * 1024;
+/// Bytes of all the request bodies of one connection a client may send before the server
+/// reads them (the HTTP/2 connection window): what hyper itself buffers per connection.
+pub const H2_CONNECTION_WINDOW: u32 = 256 * 1024;
 /// Time a connection asked to close (idle, or the server shutting down) gets to close
 /// cleanly (HTTP/2 GOAWAY) before it is cut, once no request of it is in flight.
 pub const CLOSE_WAIT: Duration = Duration::from_secs(1);

@@ -414,7 +414,10 @@ async fn accept_loop<F, Fut, B>(
         .timer(TokioTimer::new())
         .max_header_list_size(u32::try_from(limits.max_header_bytes).unwrap_or(u32::MAX))
         .keep_alive_interval(conn::H2_KEEPALIVE_INTERVAL)
-        .keep_alive_timeout(conn::H2_KEEPALIVE_TIMEOUT);
+        .keep_alive_timeout(conn::H2_KEEPALIVE_TIMEOUT)
+        .max_concurrent_streams(conn::H2_MAX_STREAMS)
+        .initial_stream_window_size(conn::H2_STREAM_WINDOW)
+        .initial_connection_window_size(conn::H2_CONNECTION_WINDOW);
     let builder = Arc::new(builder);
 
     let max_connections = conn::effective_max_connections(limits.max_connections, fd_limit);

@@ -3,6 +3,8 @@
 //! form of a URI with a secret parameter redacted.
 
 use std::net::IpAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -36,6 +38,13 @@ pub enum BodyReadError {
         /// The timeout, in milliseconds.
         ms: u128,
     },
+    /// The server holds its [`BodyBudget`] of bodies being received already (503
+    /// `overloaded`): the body is refused rather than held.
+    #[error("the server is receiving {budget} bytes of request bodies already")]
+    Busy {
+        /// The budget, in bytes.
+        budget: usize,
+    },
     /// A handler already took it.
     #[error("the body was already read")]
     AlreadyRead,
@@ -44,14 +53,70 @@ pub enum BodyReadError {
     Broken(String),
 }
 
+/// The bytes of request bodies one server may hold while it receives them, across all its
+/// connections and streams (docs/SECURITY.md, "Request bodies"). Each request may send up
+/// to its size limit, slowly, and HTTP/2 multiplexes many requests on a connection: without
+/// a budget for all of them together, six connections from one address held 1.5 GB.
+#[derive(Debug, Clone)]
+pub struct BodyBudget {
+    held: Arc<AtomicUsize>,
+    total: usize,
+}
+
+impl BodyBudget {
+    /// A budget of `total` bytes.
+    pub fn new(total: usize) -> BodyBudget {
+        BodyBudget { held: Arc::new(AtomicUsize::new(0)), total }
+    }
+
+    /// Bytes held by bodies being received now.
+    pub fn held(&self) -> usize {
+        self.held.load(Ordering::Acquire)
+    }
+
+    /// The budget, in bytes.
+    pub fn total(&self) -> usize {
+        self.total
+    }
+
+    /// Takes `n` more bytes for `hold`, or `false` when the budget has not that many left.
+    fn take(&self, hold: &mut Held, n: usize) -> bool {
+        let taken = self.held.fetch_update(Ordering::AcqRel, Ordering::Acquire, |held| {
+            held.checked_add(n).filter(|after| *after <= self.total)
+        });
+        if taken.is_ok() {
+            hold.bytes += n;
+        }
+        taken.is_ok()
+    }
+}
+
+/// Bytes one body holds of its [`BodyBudget`], given back when dropped (the body is read
+/// whole, refused or abandoned).
+struct Held<'a> {
+    budget: &'a BodyBudget,
+    bytes: usize,
+}
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        self.budget.held.fetch_sub(self.bytes, Ordering::AcqRel);
+    }
+}
+
 /// Reads `body` whole: at most `limit` bytes (refused from the `Content-Length` of `headers`
-/// before reading, else while reading, frame by frame), within `within`. A client that
-/// announces a body and trickles it or never sends it cannot hold the reader longer.
+/// before reading, else while reading, frame by frame), within `within`, each frame taken
+/// from `budget` as it arrives (refused with [`BodyReadError::Busy`] when the budget is
+/// spent). A client that announces a body and trickles it or never sends it cannot hold the
+/// reader longer, and all the clients together cannot hold more than the budget. The
+/// budget is given back when the body is read: what a handler does next with it (parse it,
+/// then drop it) does not wait on the client.
 pub async fn read_body(
     body: Body,
     headers: &HeaderMap,
     limit: usize,
     within: Duration,
+    budget: &BodyBudget,
 ) -> Result<Bytes, BodyReadError> {
     let declared = headers
         .get(http::header::CONTENT_LENGTH)
@@ -60,12 +125,26 @@ pub async fn read_body(
     if declared.is_some_and(|n| n > limit as u64) {
         return Err(BodyReadError::TooLarge { limit });
     }
-    let read = async move { Ok::<_, BoxError>(http_body_util::Limited::new(body, limit).collect().await?.to_bytes()) };
+    let read = async move {
+        let mut body = body;
+        let mut held = Held { budget, bytes: 0 };
+        let mut whole = bytes::BytesMut::new();
+        while let Some(frame) = body.frame().await {
+            let frame = frame.map_err(|e| BodyReadError::Broken(e.to_string()))?;
+            let Ok(data) = frame.into_data() else { continue };
+            if whole.len() + data.len() > limit {
+                return Err(BodyReadError::TooLarge { limit });
+            }
+            if !budget.take(&mut held, data.len()) {
+                return Err(BodyReadError::Busy { budget: budget.total });
+            }
+            whole.extend_from_slice(&data);
+        }
+        Ok(whole.freeze())
+    };
     match tokio::time::timeout(within, read).await {
         Err(_) => Err(BodyReadError::TimedOut { ms: within.as_millis() }),
-        Ok(Ok(bytes)) => Ok(bytes),
-        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => Err(BodyReadError::TooLarge { limit }),
-        Ok(Err(e)) => Err(BodyReadError::Broken(e.to_string())),
+        Ok(result) => result,
     }
 }
 
@@ -206,14 +285,51 @@ mod tests {
             http_body_util::Full::new(Bytes::from_static(s.as_bytes())).map_err(|e| match e {}).boxed_unsync()
         };
         let within = Duration::from_secs(5);
-        let got = read_body(body("{}"), &HeaderMap::new(), 2, within).await;
+        let budget = BodyBudget::new(1 << 20);
+        let got = read_body(body("{}"), &HeaderMap::new(), 2, within, &budget).await;
         assert_eq!(got.unwrap(), Bytes::from_static(b"{}"));
-        let got = read_body(body("{\"a\":1}"), &HeaderMap::new(), 2, within).await;
+        let got = read_body(body("{\"a\":1}"), &HeaderMap::new(), 2, within, &budget).await;
         assert!(matches!(got, Err(BodyReadError::TooLarge { limit: 2 })), "{got:?}");
         let mut declared = HeaderMap::new();
         declared.insert(http::header::CONTENT_LENGTH, http::HeaderValue::from_static("100"));
-        let got = read_body(body(""), &declared, 2, within).await;
+        let got = read_body(body(""), &declared, 2, within, &budget).await;
         assert!(matches!(got, Err(BodyReadError::TooLarge { limit: 2 })), "{got:?}");
+        // Every body read gave its bytes back.
+        assert_eq!(budget.held(), 0);
+    }
+
+    #[tokio::test]
+    async fn bodies_together_stay_within_the_budget() {
+        let within = Duration::from_secs(5);
+        let budget = BodyBudget::new(10);
+        // A body still arriving holds what it received so far.
+        let (mut sender, receiving) = test_channel();
+        let first = tokio::spawn({
+            let budget = budget.clone();
+            async move { read_body(receiving, &HeaderMap::new(), 100, within, &budget).await }
+        });
+        sender.send_data(Bytes::from_static(b"12345678")).await.unwrap();
+        while budget.held() < 8 {
+            tokio::task::yield_now().await;
+        }
+        // A second body that would take the budget over is refused, and gives back what it
+        // took.
+        let (mut second_sender, second) = test_channel();
+        second_sender.send_data(Bytes::from_static(b"1")).await.unwrap();
+        second_sender.send_data(Bytes::from_static(b"234")).await.unwrap();
+        drop(second_sender);
+        let got = read_body(second, &HeaderMap::new(), 100, within, &budget).await;
+        assert!(matches!(got, Err(BodyReadError::Busy { budget: 10 })), "{got:?}");
+        assert_eq!(budget.held(), 8);
+        drop(sender);
+        assert_eq!(first.await.unwrap().unwrap(), Bytes::from_static(b"12345678"));
+        assert_eq!(budget.held(), 0);
+    }
+
+    /// A body whose frames the test sends one by one.
+    fn test_channel() -> (http_body_util::channel::Sender<Bytes, BodyError>, Body) {
+        let (sender, body) = http_body_util::Channel::<Bytes, BodyError>::new(4);
+        (sender, body.boxed_unsync())
     }
 
     #[test]

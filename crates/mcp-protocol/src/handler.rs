@@ -364,7 +364,8 @@ async fn call_tool<R: Registry>(params: &Map<String, Value>, ctx: &CallContext<'
     }
     let problems = args::check(&tool.input_schema, &arguments);
     if !problems.is_empty() {
-        let text = format!("Invalid arguments for {}: {}.", tool.name, problems.join("; "));
+        // Every failure text starts with the REST error code (docs/API.md, "Agent tools").
+        let text = format!("invalid_request: Invalid arguments for {}: {}.", tool.name, problems.join("; "));
         return Ok(ToolResult::error(text).to_json().into());
     }
     let headers = match reg.take_quota(&tool.name, ctx).await {
@@ -382,12 +383,14 @@ fn key_refusal(tool: &ToolDef, auth: &Auth) -> Option<ToolResult> {
     if tool.category == crate::defs::Category::Public || auth.has_scope(MCP_SCOPE) {
         return None;
     }
-    let why = match auth {
-        Auth::Key { .. } => "this API key lacks the `mcp` scope",
-        _ => "no API key was sent",
+    // The REST codes of the same refusals: no key is `unauthorized`, a key without the
+    // scope `forbidden`.
+    let (code, why) = match auth {
+        Auth::Key { .. } => ("forbidden", "this API key lacks the `mcp` scope"),
+        _ => ("unauthorized", "no API key was sent"),
     };
     Some(ToolResult::error(format!(
-        "{} needs an API key with the `mcp` scope, and {why}. To get a key, {KEY_HELP}.",
+        "{code}: {} needs an API key with the `mcp` scope, and {why}. To get a key, {KEY_HELP}.",
         tool.name
     )))
 }
@@ -411,8 +414,8 @@ fn over_quota(window: &RateLimit, standing: Option<Standing>, auth: &Auth) -> Ou
         Some(Standing::Top) | None => String::new(),
     };
     let text = format!(
-        "rate limit reached: {} requests per minute {who}, shared with the REST API. Retry in {} seconds, when the \
-         window resets.{advice}",
+        "rate_limited: The rate limit of {} requests per minute {who}, shared with the REST API, is reached. Retry \
+         in {} seconds, when the window resets.{advice}",
         window.limit, window.reset_secs
     );
     Outcome { result: ToolResult::error(text).to_json(), headers }

@@ -17,7 +17,7 @@ pub const MCP_SCOPE: &str = "mcp";
 
 /// How a caller gets a key that unlocks write tools and raises limits; quoted in the
 /// tool results that refuse a call for want of a key or of quota.
-pub const KEY_HELP: &str = "create one with `seo-audit keys create --name NAME --tier free --scopes audit,mcp` and send it in the x-api-key header";
+pub const KEY_HELP: &str = "ask the operator of this service for one (keys are issued on the service's host, not over the network) and send it in the x-api-key header";
 
 /// What the server found out about the `x-api-key` header before calling [`crate::handle`].
 #[derive(Debug, Clone, PartialEq, Eq)]

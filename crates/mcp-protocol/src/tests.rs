@@ -997,10 +997,10 @@ fn tool_call_params_and_arguments() {
         (legacy_body(json!(1), "tools/call", json!({ "name": 3 })), vec![("/error/code", json!(INVALID_PARAMS))]),
         (call_body("get_site_info", json!([1])), vec![("/error/code", json!(INVALID_PARAMS))]),
         // Argument problems are tool errors an agent can read, not protocol errors.
-        (call_body("get_site_info", json!({})), vec![("/result/isError", json!(true)), ("/result/content/0/text", json!("Invalid arguments for get_site_info: missing required argument `url`."))]),
+        (call_body("get_site_info", json!({})), vec![("/result/isError", json!(true)), ("/result/content/0/text", json!("invalid_request: Invalid arguments for get_site_info: missing required argument `url`."))]),
         (legacy_body(json!(1), "tools/call", json!({ "name": "get_site_info" })), vec![("/result/isError", json!(true))]),
-        (call_body("get_site_info", json!({ "url": 5 })), vec![("/result/content/0/text", json!("Invalid arguments for get_site_info: argument `url` must be of type string."))]),
-        (call_body("get_audit_methodology", json!({ "category": "speed" })), vec![("/result/content/0/text", json!("Invalid arguments for get_audit_methodology: argument `category` must be one of: performance, content, technical."))]),
+        (call_body("get_site_info", json!({ "url": 5 })), vec![("/result/content/0/text", json!("invalid_request: Invalid arguments for get_site_info: argument `url` must be of type string."))]),
+        (call_body("get_audit_methodology", json!({ "category": "speed" })), vec![("/result/content/0/text", json!("invalid_request: Invalid arguments for get_audit_methodology: argument `category` must be one of: performance, content, technical."))]),
         (call_body("get_audit_methodology", json!({})), vec![("/result/isError", json!(false))]),
         (call_body("get_audit_methodology", json!({ "category": "content", "extra": 1 })), vec![("/result/isError", json!(false))]),
         (call_body("get_site_info", json!({ "url": "https://unreachable.invalid/" })), vec![("/result/isError", json!(true)), ("/result/structuredContent", json!(ABSENT)), ("/result/content/0/text", json!("the page could not be reached: DNS lookup failed"))]),
@@ -1011,7 +1011,7 @@ fn tool_call_params_and_arguments() {
     // String lengths count code points, as JSON Schema does: `concept` takes 1 to 10.
     let too_long = |n: usize| {
         format!(
-            "Invalid arguments for get_seo_concept: argument `concept` must be at most 10 characters long (got {n})."
+            "invalid_request: Invalid arguments for get_seo_concept: argument `concept` must be at most 10 characters long (got {n})."
         )
     };
     let lengths: Vec<(String, Option<String>)> = vec![
@@ -1021,7 +1021,7 @@ fn tool_call_params_and_arguments() {
         ("a".into(), None),
         (
             "".into(),
-            Some("Invalid arguments for get_seo_concept: argument `concept` must be at least 1 character long.".into()),
+            Some("invalid_request: Invalid arguments for get_seo_concept: argument `concept` must be at least 1 character long.".into()),
         ),
         // Two bytes each: 10 fit although they are 20 bytes.
         ("é".repeat(10), None),
@@ -1053,15 +1053,15 @@ fn tool_call_params_and_arguments() {
         200,
         &[(
             "/result/content/0/text",
-            json!("Invalid arguments for get_seo_concept: argument `concept` must be of type string."),
+            json!("invalid_request: Invalid arguments for get_seo_concept: argument `concept` must be of type string."),
         )],
     );
     let key = mcp_key();
     let keyed: Vec<(String, &str)> = vec![
-        (call_body("generate_fixes", json!({ "url": "u", "topN": 50 })), "Invalid arguments for generate_fixes: argument `topN` must be at most 20."),
-        (call_body("generate_fixes", json!({ "url": "u", "topN": 0 })), "Invalid arguments for generate_fixes: argument `topN` must be at least 1."),
-        (call_body("generate_fixes", json!({ "url": "u", "depth": 2 })), "Invalid arguments for generate_fixes: unknown argument `depth`."),
-        (call_body("generate_fixes", json!({ "topN": "5" })), "Invalid arguments for generate_fixes: missing required argument `url`; argument `topN` must be of type number."),
+        (call_body("generate_fixes", json!({ "url": "u", "topN": 50 })), "invalid_request: Invalid arguments for generate_fixes: argument `topN` must be at most 20."),
+        (call_body("generate_fixes", json!({ "url": "u", "topN": 0 })), "invalid_request: Invalid arguments for generate_fixes: argument `topN` must be at least 1."),
+        (call_body("generate_fixes", json!({ "url": "u", "depth": 2 })), "invalid_request: Invalid arguments for generate_fixes: unknown argument `depth`."),
+        (call_body("generate_fixes", json!({ "topN": "5" })), "invalid_request: Invalid arguments for generate_fixes: missing required argument `url`; argument `topN` must be of type number."),
     ];
     for (body, text) in keyed {
         check_with(
@@ -1103,7 +1103,9 @@ fn write_tools_need_an_mcp_scoped_key() {
         );
         let text = reply.body.unwrap()["result"]["content"][0]["text"].as_str().unwrap().to_string();
         assert!(text.contains(why), "{text}");
-        assert!(text.contains("seo-audit keys create --name NAME --tier free --scopes audit,mcp"), "{text}");
+        assert!(text.contains("ask the operator of this service"), "{text}");
+        assert!(!text.contains("keys create"), "{text}");
+        assert!(text.starts_with("unauthorized: ") || text.starts_with("forbidden: "), "{text}");
         assert!(text.contains("x-api-key"), "{text}");
     }
     // Refusals run no tool and take no quota, even when the arguments are also wrong.
@@ -1160,13 +1162,18 @@ fn quota_exceeded_is_a_tool_error_with_rate_limit_headers() {
         (
             keyed(Standing::Anonymous),
             Auth::Anonymous,
-            &["for anonymous use", "keys create", "x-api-key"],
+            &["rate_limited: ", "for anonymous use", "ask the operator", "x-api-key"],
             &["tier raises"],
         ),
         (keyed(free), mcp_key(), &["for this API key", "A key of the pro tier raises the limit"], &["keys create"]),
         (keyed(Standing::Top), mcp_key(), &["for this API key"], &["tier", "keys create", "raises"]),
         // Without a standing the crate knows only whether a key was sent.
-        (Quota::Exceeded(window), Auth::Anonymous, &["for anonymous use", "keys create"], &["tier raises"]),
+        (
+            Quota::Exceeded(window),
+            Auth::Anonymous,
+            &["for anonymous use", "ask the operator"],
+            &["tier raises", "keys create"],
+        ),
         (Quota::Exceeded(window), mcp_key(), &["for this API key"], &["tier", "keys create", "raises"]),
     ];
     for (quota, auth, wanted, unwanted) in cases {

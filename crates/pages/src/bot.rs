@@ -37,6 +37,10 @@ pub struct BotFacts {
     pub text_max_bytes: usize,
     /// Seconds between two scheduled checks of a monitored page.
     pub monitor_interval_s: u64,
+    /// Most requests a site crawl has in flight to one host.
+    pub crawl_in_flight: usize,
+    /// The longest `Crawl-delay` a site crawl honours (a longer one is cut to it).
+    pub crawl_max_delay: Duration,
     /// When badge and report views of an unaudited domain queue an audit of its home page:
     /// how long a domain then rests before the next one. `None` when they do not.
     pub badge_audits: Option<Duration>,
@@ -52,7 +56,7 @@ pub fn render_bot_page(facts: &BotFacts) -> String {
         p class="lead" {
             (token) " is the web client of " strong { "seo-audit" } ", an open-source SEO audit service. The instance at "
             a href="/" { (base) }
-            " fetches a page when one of its users asks it to audit that page. It is not a search engine: it builds no index and does not crawl."
+            " fetches a page when one of its users asks it to audit that page, and crawls a site when one of its users asks it to audit that whole site. It is not a search engine: it builds no index, and it crawls no site nobody asked about."
         } "\n"
         section aria-labelledby="ua-h" {
             h2 id="ua-h" { "How to recognise it" } "\n"
@@ -73,6 +77,10 @@ pub fn render_bot_page(facts: &BotFacts) -> String {
                     "The " code { "/robots.txt" } " and " code { "/llms.txt" }
                     " of that page's site, read with the page (to report whether search engines may crawl it and how ready it is for AI assistants)."
                 } "\n"
+                li {
+                    "The pages of a site a user asks it to crawl: it starts at the address given, follows the links it finds on that site's own pages and reads the site's sitemaps, and audits each page it reaches. It stays on that site (its "
+                    code { "www." } " twin included) and stops at the user's page limit."
+                } "\n"
                 li { "Competitor pages a user names to compare with their own." } "\n"
                 @if let Some(rest) = facts.badge_audits { (badge_item(rest)) "\n" }
                 li { "Pages a user of this instance monitors, checked again every " (interval(facts.monitor_interval_s)) "." } "\n"
@@ -81,7 +89,7 @@ pub fn render_bot_page(facts: &BotFacts) -> String {
                 } "\n"
             } "\n"
             p {
-                "It never follows the links it finds on a page and fetches no address beyond those named above. It fetches only "
+                "Outside a site crawl it never follows the links it finds on a page, and it fetches no address beyond those named above. It fetches only "
                 code { "http" } " and " code { "https" } " addresses on the public internet."
             } "\n"
         } "\n"
@@ -90,6 +98,13 @@ pub fn render_bot_page(facts: &BotFacts) -> String {
             p {
                 strong { "On-demand audits" }
                 " are made at the moment a person asks for them, and act for that person the way a browser does: they are not crawling, so robots.txt does not decide whether they happen. The audit does read robots.txt, to tell its user what search engines may crawl."
+            } "\n"
+            p {
+                strong { "Site crawls obey robots.txt." }
+                " The crawl reads the site's robots.txt first and matches it for the product token " code { (token) }
+                " (its own group, else " code { "*" } "): a disallowed address is never fetched, and a "
+                code { "Crawl-delay" } " is honoured between requests (up to " (duration(facts.crawl_max_delay)) "). Without one it has at most "
+                (facts.crawl_in_flight) " requests in flight to your server at a time."
             } "\n"
             p {
                 strong { "Scheduled monitoring obeys robots.txt." }
@@ -112,7 +127,7 @@ pub fn render_bot_page(facts: &BotFacts) -> String {
             p { "Add to your site's " code { "/robots.txt" } ":" } "\n"
             pre { code { "User-agent: " (token) "\nDisallow: /" } } "\n"
             p {
-                "This stops scheduled monitoring of your site. Audits a person asks for are not crawling and are still made; to refuse those as well, answer requests whose "
+                "This stops site crawls and scheduled monitoring of your site. Audits a person asks for are not crawling and are still made; to refuse those as well, answer requests whose "
                 code { "User-Agent" } " contains " code { (token) } " with " code { "403" } " at your server."
             } "\n"
         } "\n"

@@ -178,6 +178,9 @@ pub fn render_report_with_crawl(
 pub fn render_landing(base_url: &str) -> String {
     let base = base_url.trim_end_matches('/');
     let curl = format!("curl '{base}/api/v1/audit?url=https%3A%2F%2Fexample.com%2F'");
+    let crawl = format!(
+        "curl -X POST {base}/api/v1/crawls -H 'content-type: application/json' -d '{{\"url\": \"https://example.com/\"}}'"
+    );
     let script = format!(r#"<script async src="{base}/widget.js" data-domain="example.com"></script>"#);
     let inline = format!(
         "<div id=\"svc-widget\"></div>\n<script async src=\"{base}/widget.js\" data-domain=\"example.com\" data-position=\"inline\" data-color=\"2563eb\"></script>"
@@ -209,6 +212,17 @@ pub fn render_landing(base_url: &str) -> String {
                 a href="/openapi.json" { "openapi.json" } "."
             }
             pre { code { (curl) } }
+        }
+        section aria-labelledby="crawl-h" {
+            h2 id="crawl-h" { "Site crawl" }
+            p {
+                "Audit a whole site at once: a crawl starts at a URL, follows the site's own links and sitemaps (obeying robots.txt), audits every page and then checks the site as a whole: broken internal links, internal redirects and loops, duplicate titles, descriptions and content, orphan and deep pages, pages missing from the sitemap, hreflang that does not link back."
+            }
+            pre { code { (crawl) } }
+            p {
+                "Each crawl has a report page of its own, and agents start one with the " code { "crawl_site" }
+                " tool. From a terminal, " code { "seo-audit crawl https://example.com/" } " prints the same report."
+            }
         }
         section aria-labelledby="badge-h" {
             h2 id="badge-h" { "Score badge" }

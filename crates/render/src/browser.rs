@@ -17,6 +17,18 @@ pub(crate) const INSTALL_HINT: &str = "install Debian's `chromium` package (apt-
 /// The names looked for on `PATH` when no binary is configured.
 const NAMES: [&str; 4] = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"];
 
+/// The name every browser profile directory starts with, in the system's temporary directory.
+pub const PROFILE_PREFIX: &str = "seo-audit-chromium-";
+
+/// The file in a profile directory that holds the process id of the service that started
+/// the browser, so that a later start can tell a profile left by a killed service from one
+/// a running service (another replica, another test) still uses.
+pub const PROFILE_OWNER_FILE: &str = "seo-audit-owner";
+
+/// How old a profile without an owner file must be before a start removes it (one that a
+/// service is creating has no owner file for an instant).
+const UNOWNED_PROFILE_AGE: Duration = Duration::from_secs(600);
+
 /// Longest wait for a starting browser to open its DevTools socket.
 const LAUNCH_TIMEOUT: Duration = Duration::from_secs(20);
 
@@ -60,12 +72,14 @@ pub(crate) struct BrowserProcess {
 
 impl BrowserProcess {
     /// Starts `chromium` with a fresh profile.
-    pub(crate) async fn launch(chromium: &Path) -> Result<BrowserProcess, RenderError> {
+    pub(crate) async fn launch(chromium: &Path, heap_mb: u64) -> Result<BrowserProcess, RenderError> {
         let failed = |what: &str, err: &dyn std::fmt::Display| RenderError::Launch(format!("{what}: {err}"));
         let profile = tempfile::Builder::new()
-            .prefix("seo-audit-chromium-")
+            .prefix(PROFILE_PREFIX)
             .tempdir()
             .map_err(|e| failed("cannot create the browser profile", &e))?;
+        std::fs::write(profile.path().join(PROFILE_OWNER_FILE), std::process::id().to_string())
+            .map_err(|e| failed("cannot write the browser profile's owner", &e))?;
         let nothing = fetch::FetchConfig { offline: true, ..fetch::FetchConfig::default() };
         let nothing = fetch::Fetcher::new(nothing).map_err(|e| failed("cannot build the refusing proxy", &e))?;
         let refuse_all = GuardedProxy::start(nothing, ProxyLimits::of(&fetch::FetchConfig::default()))
@@ -82,7 +96,7 @@ impl BrowserProcess {
             .launch_timeout(LAUNCH_TIMEOUT)
             // Commands are bounded by each render's own limit.
             .request_timeout(Duration::from_secs(60))
-            .args(chromium_args(&refuse_all.url()))
+            .args(chromium_args(&refuse_all.url(), heap_mb))
             .build()
             .map_err(|e| RenderError::NotConfigured(format!("{e}; {INSTALL_HINT}")))?;
         let (mut browser, mut handler) =
@@ -182,8 +196,11 @@ pub(crate) fn sandboxed(root: bool) -> bool {
 /// through `proxy`, loopback included (`<-loopback>` removes loopback from the implicit
 /// bypass list). WebRTC may not use UDP outside the proxy. Chromium never resolves a name
 /// itself: with a fixed proxy it hands names to the proxy, and the host resolver rules
-/// make any lookup it would still make (prefetch, preconnect) fail.
-fn chromium_args(proxy: &str) -> Vec<String> {
+/// make any lookup it would still make (prefetch, preconnect) fail. A page's JavaScript heap
+/// is capped at `heap_mb` mebibytes (V8's `--max-old-space-size`): a script that allocates
+/// without end fails in its own tab instead of growing the browser past its memory limit;
+/// what V8 does not count (array buffers, the DOM, images) the render's watchdog bounds.
+fn chromium_args(proxy: &str, heap_mb: u64) -> Vec<String> {
     [
         "--headless".to_string(),
         "--disable-gpu".into(),
@@ -201,10 +218,105 @@ fn chromium_args(proxy: &str) -> Vec<String> {
         "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1".into(),
         "--force-webrtc-ip-handling-policy=disable_non_proxied_udp".into(),
         "--webrtc-ip-handling-policy=disable_non_proxied_udp".into(),
+        format!("--js-flags=--max-old-space-size={heap_mb}"),
     ]
     .into_iter()
     .map(|arg| arg.trim_start_matches("--").to_string())
     .collect()
+}
+
+/// What [`reap_orphans`] removed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Reaped {
+    /// Browser processes killed (each with its descendants).
+    pub browsers: usize,
+    /// Profile directories removed.
+    pub profiles: usize,
+}
+
+/// Kills the browsers and removes the profile directories that a service killed without a
+/// chance to clean up (SIGKILL, a crash, the OOM killer) left in `temp_dir`: the profiles
+/// whose owner process is gone, and every process whose command line names one of them
+/// (`--user-data-dir=`), with its descendants. Profiles whose owner still runs (another
+/// replica or test on the same machine) are left alone; a profile without an owner file
+/// is removed when no process uses it and it is older than ten minutes. Called when a
+/// renderer is built, that is when the service starts.
+pub fn reap_orphans(temp_dir: &Path) -> Reaped {
+    let mut reaped = Reaped::default();
+    let Ok(entries) = std::fs::read_dir(temp_dir) else { return reaped };
+    let profiles: Vec<PathBuf> = entries
+        .flatten()
+        .filter(|e| e.file_name().to_str().is_some_and(|n| n.starts_with(PROFILE_PREFIX)))
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .map(|e| e.path())
+        .collect();
+    if profiles.is_empty() {
+        return reaped;
+    }
+    let commands = command_lines();
+    for profile in profiles {
+        let users: Vec<u32> =
+            commands.iter().filter(|(_, args)| names_profile(args, &profile)).map(|(p, _)| *p).collect();
+        let owner =
+            std::fs::read_to_string(profile.join(PROFILE_OWNER_FILE)).ok().and_then(|s| s.trim().parse::<u32>().ok());
+        match owner {
+            Some(pid) if pid == std::process::id() || process_alive(pid) => continue,
+            Some(_) => {}
+            None => {
+                let old = std::fs::metadata(&profile)
+                    .and_then(|m| m.modified())
+                    .ok()
+                    .and_then(|t| t.elapsed().ok())
+                    .is_some_and(|age| age >= UNOWNED_PROFILE_AGE);
+                if !users.is_empty() || !old {
+                    continue;
+                }
+            }
+        }
+        let mut killed = Vec::new();
+        for &pid in &users {
+            let processes = tree(pid);
+            for &p in processes.iter().rev() {
+                if let Some(p) = rustix::process::Pid::from_raw(p as i32) {
+                    let _ = rustix::process::kill_process(p, rustix::process::Signal::KILL);
+                }
+            }
+            killed.extend(processes);
+            reaped.browsers += 1;
+        }
+        // Killed processes write nothing more; they are gone within milliseconds.
+        for _ in 0..200 {
+            if !killed.iter().any(|&p| process_alive(p)) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        if std::fs::remove_dir_all(&profile).is_ok() {
+            reaped.profiles += 1;
+        }
+    }
+    reaped
+}
+
+/// Every process's id and arguments, from `/proc`.
+fn command_lines() -> Vec<(u32, Vec<String>)> {
+    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+    entries
+        .flatten()
+        .filter_map(|e| {
+            let pid = e.file_name().to_str()?.parse::<u32>().ok()?;
+            let raw = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+            let args = raw.split(|b| *b == 0).map(|a| String::from_utf8_lossy(a).into_owned()).collect();
+            Some((pid, args))
+        })
+        .collect()
+}
+
+/// Whether a command line names `profile` as its user data directory.
+fn names_profile(args: &[String], profile: &Path) -> bool {
+    let Some(profile) = profile.to_str() else { return false };
+    args.iter().any(|a| a.strip_prefix("--user-data-dir=").is_some_and(|p| p.trim_end_matches('/') == profile))
+        || args.windows(2).any(|w| w[0] == "--user-data-dir" && w[1].trim_end_matches('/') == profile)
 }
 
 /// Whether `pid` runs (exists and is not a zombie).
@@ -261,11 +373,13 @@ mod tests {
 
     #[test]
     fn every_request_goes_through_the_proxy_and_nothing_around_it() {
-        let args = chromium_args("http://127.0.0.1:4567");
+        let args = chromium_args("http://127.0.0.1:4567", 256);
         let has = |arg: &str| args.iter().any(|a| a == arg);
         // chromiumoxide adds the leading dashes.
         assert!(args.iter().all(|a| !a.starts_with('-')), "{args:?}");
         assert!(has("proxy-server=http://127.0.0.1:4567"), "{args:?}");
+        // A page's JavaScript heap is capped.
+        assert!(has("js-flags=--max-old-space-size=256"), "{args:?}");
         // Loopback is not bypassed: the proxy judges it.
         assert!(has("proxy-bypass-list=<-loopback>"), "{args:?}");
         // QUIC would go around an HTTP proxy, and so would WebRTC's UDP.

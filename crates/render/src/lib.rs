@@ -10,6 +10,8 @@
 //! served and the rendered page is pure and lives in `audit-core`.
 
 mod browser;
+
+pub use browser::{reap_orphans, Reaped, PROFILE_OWNER_FILE, PROFILE_PREFIX};
 mod tab;
 
 use std::path::PathBuf;
@@ -25,6 +27,30 @@ use crate::browser::BrowserProcess;
 /// Time a render may take beyond its limit (serialising a page that did not settle, closing
 /// its tab and context) before the browser is taken to hang.
 const HANG_MARGIN: Duration = Duration::from_secs(15);
+
+/// How often the memory of the browser's processes is read while a page renders.
+const MEMORY_POLL: Duration = Duration::from_millis(200);
+
+/// Resolves, with the bytes used, once the processes of `browser` together use more than
+/// `limit` bytes; never otherwise. Reading the processes' memory walks their page tables
+/// (`/proc/PID/smaps_rollup`), so it is done on the blocking pool, not the async workers.
+async fn over_memory(browser: &Arc<BrowserProcess>, limit: u64) -> u64 {
+    loop {
+        tokio::time::sleep(MEMORY_POLL).await;
+        let reading = Arc::clone(browser);
+        let used = tokio::task::spawn_blocking(move || reading.memory_bytes()).await.unwrap_or(0);
+        if used > limit {
+            return used;
+        }
+    }
+}
+
+/// The JavaScript heap of one page, in MiB: half the browser's memory limit (at least
+/// 64 MiB), so one page's script fails in its own tab before the watchdog must restart the
+/// whole browser.
+fn heap_mb(config: &RenderConfig) -> u64 {
+    (config.memory_limit_bytes >> 21).max(64)
+}
 
 /// How renders are bounded (`docs/API.md`, "Rendered audits").
 #[derive(Debug, Clone)]
@@ -192,6 +218,12 @@ impl Renderer {
     /// # Errors
     /// [`RenderError::NotConfigured`] when no Chromium binary is found.
     pub fn new(config: RenderConfig, fetcher: fetch::Fetcher) -> Result<Renderer, RenderError> {
+        // A service killed before it could clean up left its browser running and its
+        // profile on disk; the next start takes them away.
+        let reaped = browser::reap_orphans(&std::env::temp_dir());
+        if reaped != browser::Reaped::default() {
+            tracing::info!(browsers = reaped.browsers, profiles = reaped.profiles, "reaped what a killed service left");
+        }
         let chromium = browser::find_chromium(config.chromium.as_deref())?;
         let tabs = Semaphore::new(config.tabs.max(1));
         Ok(Renderer {
@@ -311,8 +343,22 @@ impl Renderer {
             let browser = self.browser().await?;
             let rendering = tab::render(&browser, &inner.fetcher, url, inner.config.timeout);
             // Every step of a render has its own bound; this one catches a browser that
-            // stopped answering commands, which is then replaced.
-            let Ok(result) = tokio::time::timeout(inner.config.timeout + HANG_MARGIN, rendering).await else {
+            // stopped answering commands, which is then replaced. The watchdog bounds the
+            // browser's memory while the page runs, not only once it is done: a page that
+            // allocates outside the JavaScript heap reached 2.3 GB against a 1 GiB limit.
+            let bounded = tokio::time::timeout(inner.config.timeout + HANG_MARGIN, rendering);
+            let result = tokio::select! {
+                result = bounded => result,
+                used = over_memory(&browser, inner.config.memory_limit_bytes) => {
+                    tracing::warn!(used, limit = inner.config.memory_limit_bytes, "a render went over the memory limit; the browser is restarted");
+                    self.discard(&browser).await;
+                    return Err(RenderError::Browser(format!(
+                        "the page made the browser use {used} bytes, over its limit of {} bytes",
+                        inner.config.memory_limit_bytes
+                    )));
+                }
+            };
+            let Ok(result) = result else {
                 tracing::warn!("the browser stopped answering; it is restarted");
                 self.discard(&browser).await;
                 return Err(RenderError::Timeout(inner.config.timeout));
@@ -349,7 +395,7 @@ impl Renderer {
             tracing::warn!("the browser died; starting a new one");
         }
         *slot = None;
-        let browser = Arc::new(BrowserProcess::launch(&self.inner.chromium).await?);
+        let browser = Arc::new(BrowserProcess::launch(&self.inner.chromium, heap_mb(&self.inner.config)).await?);
         *slot = Some(Arc::clone(&browser));
         Ok(browser)
     }

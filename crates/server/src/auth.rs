@@ -49,7 +49,7 @@ pub fn presented_key(ctx: &Ctx) -> Option<String> {
 pub async fn authenticate(ctx: &Ctx, rule: KeyRule, scope: Option<&'static str>) -> Result<Identity, ApiError> {
     match identify(ctx, scope).await? {
         Ok(Identity::Anonymous { .. }) if rule == KeyRule::Required => Err(ApiError::unauthorized(
-            "This endpoint needs an API key in the x-api-key header; create one with `seo-audit keys create`.",
+            "This endpoint needs an API key in the x-api-key header; ask the operator of this service for one.",
         )),
         Ok(identity) => Ok(identity),
         Err(KeyRefusal::Unknown) => Err(ApiError::unauthorized("The API key is not valid.")),

@@ -11,6 +11,9 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 /// Largest request body accepted: 1 MiB (docs/API.md, "Conventions of every endpoint").
 pub const MAX_REQUEST_BODY_BYTES: usize = 1024 * 1024;
+/// Default of `body_budget_mb`: with HTTP/2's windows (docs/SECURITY.md, "Request bodies")
+/// it keeps the bytes of bodies held under 64 MB however many clients send them.
+pub const DEFAULT_BODY_BUDGET_MB: u64 = 32;
 /// Audits of one batch that run at the same time (docs/API.md, "POST /api/v1/audit/batch").
 pub const BATCH_CONCURRENCY: usize = 3;
 /// Most URLs in one batch (a bound of the REST interface, defined with its wire types).
@@ -95,6 +98,10 @@ pub struct Config {
     /// Time a client gets to send its request body, in milliseconds (a slow sender is
     /// answered 400 `invalid_request` and cut off).
     pub body_timeout_ms: u64,
+    /// Mebibytes of request bodies the server holds while receiving them, all requests
+    /// together; past it a body is refused with 503 `overloaded` (docs/SECURITY.md,
+    /// "Request bodies").
+    pub body_budget_mb: u64,
     /// Longest wait for requests in flight at shutdown, in milliseconds; the process exits
     /// at most about a second after it, work still running or not.
     pub shutdown_grace_ms: u64,
@@ -133,6 +140,25 @@ pub struct Config {
     /// How long a site crawl runs at most, in seconds, counted from its start across
     /// restarts; then it ends with what it has (docs/API.md, "Site crawl", "Ends").
     pub crawl_time_limit_s: u64,
+    /// Site crawls running at once, every replica of the database together (at least 1);
+    /// more wait `queued` and start in the order they were made (docs/API.md, "Site crawl").
+    pub max_running_crawls: usize,
+    /// Site crawls of one caller (a key's owner, an anonymous client network) running at
+    /// once (at least 1); its others wait `queued`.
+    pub max_running_crawls_per_caller: usize,
+    /// Days an audit made without a key is kept (then deleted by the hourly retention sweep).
+    pub retain_anonymous_audits_days: u32,
+    /// Days an audit made with a key is kept.
+    pub retain_keyed_audits_days: u32,
+    /// Days an ended crawl made without a key is kept, with its pages.
+    pub retain_anonymous_crawls_days: u32,
+    /// Days an ended crawl made with a key is kept, with its pages.
+    pub retain_keyed_crawls_days: u32,
+    /// Ended crawls made without a key kept at most, all anonymous callers together (the
+    /// newest; older ones are deleted with their pages).
+    pub retain_anonymous_crawls: usize,
+    /// Ended crawls kept at most per key owner (the newest).
+    pub retain_keyed_crawls_per_owner: usize,
 }
 
 impl Default for Config {
@@ -160,6 +186,7 @@ impl Default for Config {
             render_timeout_ms: u64::try_from(app::RenderConfig::default().timeout.as_millis()).unwrap_or(u64::MAX),
             render_memory_mb: app::RenderConfig::default().memory_limit_bytes >> 20,
             body_timeout_ms: 30_000,
+            body_budget_mb: DEFAULT_BODY_BUDGET_MB,
             shutdown_grace_ms: 30_000,
             idle_timeout_ms: 60_000,
             max_connections: 10_000,
@@ -172,11 +199,32 @@ impl Default for Config {
             webhook_retry_base_ms: app::webhooks::DEFAULT_RETRY_BASE_MS,
             lease_ms: u64::try_from(app::DEFAULT_LEASE.as_millis()).unwrap_or(u64::MAX),
             crawl_time_limit_s: app::crawl::DEFAULT_TIME_LIMIT.as_secs(),
+            max_running_crawls: app::crawl::DEFAULT_MAX_RUNNING,
+            max_running_crawls_per_caller: app::crawl::DEFAULT_MAX_RUNNING_PER_CALLER,
+            retain_anonymous_audits_days: 90,
+            retain_keyed_audits_days: 730,
+            retain_anonymous_crawls_days: 7,
+            retain_keyed_crawls_days: 180,
+            retain_anonymous_crawls: 1_000,
+            retain_keyed_crawls_per_owner: 200,
         }
     }
 }
 
 impl Config {
+    /// What the retention sweep keeps (the `retain_*` settings).
+    pub fn retention(&self) -> app::Retention {
+        let days = |d: u32| time::Duration::days(i64::from(d.max(1)));
+        app::Retention {
+            anonymous_audit_age: days(self.retain_anonymous_audits_days),
+            keyed_audit_age: days(self.retain_keyed_audits_days),
+            anonymous_crawl_age: days(self.retain_anonymous_crawls_days),
+            keyed_crawl_age: days(self.retain_keyed_crawls_days),
+            anonymous_crawls: self.retain_anonymous_crawls,
+            keyed_crawls_per_owner: self.retain_keyed_crawls_per_owner,
+        }
+    }
+
     /// Path of the SQLite file inside [`Config::data`].
     pub fn db_path(&self) -> PathBuf {
         self.data.join(app::DB_FILE_NAME)

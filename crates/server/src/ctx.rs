@@ -99,6 +99,7 @@ impl Ctx {
         let bytes = match self.body_bytes().await {
             Ok(bytes) => bytes,
             Err(BodyReadError::TooLarge { limit }) => return Err(ApiError::payload_too_large(limit)),
+            Err(BodyReadError::Busy { .. }) => return Err(body_budget_spent()),
             Err(e) => return Err(ApiError::invalid_request(format!("The request body could not be read: {e}."))),
         };
         serde_json::from_slice(&bytes)
@@ -113,10 +114,28 @@ impl Ctx {
         let taken = self.body.lock().unwrap_or_else(|p| p.into_inner()).take();
         let Some(body) = taken else { return Err(BodyReadError::AlreadyRead) };
         let within = std::time::Duration::from_millis(self.state.config.body_timeout_ms.max(1));
-        let read = http_serve::request::read_body(body, &self.headers, crate::MAX_REQUEST_BODY_BYTES, within).await;
+        let read = http_serve::request::read_body(
+            body,
+            &self.headers,
+            crate::MAX_REQUEST_BODY_BYTES,
+            within,
+            &self.state.bodies,
+        )
+        .await;
         if let (Err(BodyReadError::TimedOut { .. }), Some(metrics)) = (&read, &self.state.metrics) {
             metrics.connection_closed(telemetry::BODY_TIMEOUT);
         }
         read
     }
+}
+
+/// 503 `overloaded` for a body refused because the server holds its budget of bodies being
+/// received (`body_budget_mb`).
+pub(crate) fn body_budget_spent() -> ApiError {
+    ApiError::new(
+        http::StatusCode::SERVICE_UNAVAILABLE,
+        "overloaded",
+        "The service is receiving too many request bodies at once; retry in a few seconds.",
+    )
+    .with_header(http::header::RETRY_AFTER, http::HeaderValue::from_static("5"))
 }

@@ -113,6 +113,15 @@ impl ApiError {
         e
     }
 
+    /// An `internal` error naming the request id its cause was logged with, in the message
+    /// and in `details.request_id`.
+    pub fn with_request_id(mut self, request_id: &str) -> ApiError {
+        self.message = format!(
+            "An internal error occurred; it has been logged with the request id {request_id}, which the operator can look up."
+        );
+        self.with_details(json!({ "request_id": request_id }))
+    }
+
     /// The JSON body of this error.
     pub fn body(&self) -> Value {
         let body = ErrorBody {
@@ -229,6 +238,7 @@ mod tests {
         let refused = ApiError::from(app::FetchError::Connect {
             host: "a.example".into(),
             failure: app::ConnectFailure::Refused,
+            http_url: None,
             detail: "tcp connect error: connection refused (os error 111)".into(),
         });
         check(refused.clone(), 502, "target_unreachable");

@@ -54,6 +54,7 @@ mod auth;
 mod config;
 mod ctx;
 mod error;
+mod host;
 pub mod mcp;
 pub mod openapi;
 mod response;

@@ -87,7 +87,8 @@ pub static ROUTES: &[Route] = &[
     Route::new(Method::DELETE, "/api/v1/webhooks/{id}", routes::webhooks::delete, FREE, &ops::DELETE_WEBHOOK),
     // What a key created, listed and ended (docs/API.md, "Managing what a key created").
     Route::new(Method::PATCH, "/api/v1/webhooks/{id}", routes::webhooks::update, FREE, &ops::UPDATE_WEBHOOK),
-    Route::new(Method::POST, "/api/v1/webhooks/{id}/test", routes::webhooks::test, FREE, &ops::TEST_WEBHOOK),
+    // A test ping sends a signed request: 1 unit, so the quota bounds them.
+    Route::new(Method::POST, "/api/v1/webhooks/{id}/test", routes::webhooks::test, QUOTA, &ops::TEST_WEBHOOK),
     Route::new(
         Method::GET,
         "/api/v1/webhooks/{id}/deliveries",
@@ -189,7 +190,17 @@ where
     // The metrics' route label: the template, never the path (crate::metrics).
     let mut template = telemetry::UNMATCHED_ROUTE;
 
+    // A loopback listener answers only requests that name it (DNS-rebinding protection,
+    // docs/SECURITY.md); `/api/mcp` refuses the same requests itself, in JSON-RPC.
+    let foreign = parts.extensions.get::<crate::host::PublicListener>().is_some()
+        && state.config.listen.ip().is_loopback()
+        && parts.uri.path() != "/api/mcp"
+        && !crate::host::names_this_server(&parts.uri, &parts.headers, &state.config);
     let result = match route_in(table, &parts.method, parts.uri.path()) {
+        _ if foreign => Err(ApiError::forbidden(
+            "host",
+            "This service listens on loopback and answers only requests addressed to localhost, 127.0.0.1, [::1] or the host of its base_url (DNS-rebinding protection).",
+        )),
         Err(e) => Err(e),
         Ok((route, params)) => {
             template = route.path;
@@ -232,6 +243,10 @@ where
                 }
                 None => {}
             }
+            // A 500 says nothing of its cause, so the one thing a client can bring to the
+            // operator is the id the cause was logged with: the body carries it too, for
+            // clients that keep bodies and drop headers.
+            let e = if e.code == "internal" { e.with_request_id(&request_id) } else { e };
             e.into_response()
         }
     };

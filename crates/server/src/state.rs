@@ -39,6 +39,9 @@ pub struct AppState {
     pub draining: Arc<AtomicBool>,
     /// Site crawls (docs/API.md, "Site crawl").
     pub crawls: app::crawl::Crawls,
+    /// The bytes of request bodies being received, all requests together
+    /// (`body_budget_mb`).
+    pub bodies: http_serve::request::BodyBudget,
 }
 
 /// Failure to build the state: the database or the fetch settings.
@@ -61,6 +64,9 @@ impl AppState {
             render: config.render_config(),
         })?;
         let monitors = app::Monitors::new(app.clone(), config.monitor_interval_s);
+        let bodies = http_serve::request::BodyBudget::new(
+            usize::try_from(config.body_budget_mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX),
+        );
         // Background audits of all domains together share one budget per minute.
         let budget = Limiter::new(None);
         let budget = Box::new(move |per_minute| budget.consume_in_memory("badge-audits", 1, per_minute).allowed);
@@ -72,13 +78,15 @@ impl AppState {
             widget_guard: Arc::new(Limiter::new(None)),
             workflows: app::Workflows::new(app.clone(), monitors.clone()),
             crawls: app::crawl::Crawls::new(app.clone())
-                .with_time_limit(std::time::Duration::from_secs(config.crawl_time_limit_s.max(1))),
+                .with_time_limit(std::time::Duration::from_secs(config.crawl_time_limit_s.max(1)))
+                .with_caps(config.max_running_crawls, config.max_running_crawls_per_caller),
             monitors,
             app,
             config: Arc::new(config),
             started: Instant::now(),
             metrics,
             draining: Arc::new(AtomicBool::new(false)),
+            bodies,
         })
     }
 

@@ -8,7 +8,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crawl::{Answer, CrawledPage, CrawledSite, DuplicateGroup, DuplicateKey, SiteResult, SiteTotals, DUPLICATE_HEAD};
+use crawl::{
+    Answer, CrawledPage, CrawledSite, DuplicateGroup, DuplicateKey, SiteResult, SiteTotals, SitemapProblem,
+    DUPLICATE_HEAD, ROBOTS_REASON_PREFIX,
+};
 
 use crate::crawls::{in_list, IN_ROWS};
 use crate::db::Store;
@@ -76,6 +79,7 @@ pub struct CrawlSite {
     store: Store,
     crawl_id: String,
     sitemaps_read: bool,
+    sitemap_problems: Vec<SitemapProblem>,
 }
 
 impl Store {
@@ -97,11 +101,25 @@ impl Store {
             }
             self.write(|tx| rows.iter().try_for_each(|raw| write_facts(tx, crawl_id, &decode(raw)?)))?;
         }
-        Ok(CrawlSite { store: self.clone(), crawl_id: crawl_id.to_string(), sitemaps_read })
+        Ok(CrawlSite {
+            store: self.clone(),
+            crawl_id: crawl_id.to_string(),
+            sitemaps_read,
+            sitemap_problems: Vec::new(),
+        })
     }
 }
 
 impl CrawlSite {
+    /// The same, with the problems the crawl found reading the site's sitemaps. They are
+    /// few (a crawl reads a bounded number of sitemaps, see `crawl::SitemapLimits`) and
+    /// found again when a crawl resumes, which reads the sitemaps again: the runner keeps
+    /// them in memory and hands them here instead of to a table.
+    pub fn with_sitemap_problems(mut self, problems: Vec<SitemapProblem>) -> CrawlSite {
+        self.sitemap_problems = problems;
+        self
+    }
+
     /// How the fetched ones of `urls` (at most [`IN_ROWS`]) answered, from the answer
     /// index alone.
     fn answers(&self, urls: &[&str]) -> Result<Vec<Answer>> {
@@ -274,6 +292,10 @@ impl CrawledSite for CrawlSite {
         self.sitemaps_read
     }
 
+    fn sitemap_problems(&self, f: &mut dyn FnMut(&SitemapProblem) -> SiteResult<()>) -> SiteResult<()> {
+        self.sitemap_problems.iter().try_for_each(f)
+    }
+
     fn duplicates(
         &self,
         key: DuplicateKey,
@@ -338,5 +360,29 @@ impl CrawledSite for CrawlSite {
                 },
             )
         })?)
+    }
+
+    fn robots_blocked(&self, f: &mut dyn FnMut(&str, &str) -> SiteResult<()>) -> SiteResult<()> {
+        // Skipped rows have no record: the stream reads the frontier's columns, in rowid
+        // order on the crawl's index, a batch at a time.
+        let pattern = format!("{ROBOTS_REASON_PREFIX}%");
+        let mut after = -1i64;
+        loop {
+            let batch: Vec<(i64, String, String)> = self.store.read(|db| {
+                db.query_map(
+                    "SELECT rowid, url, reason FROM crawl_pages WHERE crawl_id = ?1 AND state = 'skipped' \
+                     AND reason LIKE ?2 AND rowid > ?3 ORDER BY rowid LIMIT ?4",
+                    args![self.crawl_id, pattern, after, BATCH],
+                    |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+                )
+            })?;
+            for (seq, url, reason) in &batch {
+                after = *seq;
+                f(url, reason)?;
+            }
+            if batch.len() < BATCH {
+                return Ok(());
+            }
+        }
     }
 }

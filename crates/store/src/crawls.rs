@@ -4,9 +4,10 @@
 //! its sitemaps list and its issues. A crawl's runner writes them in batches, one
 //! transaction each ([`CrawlFrontier`], [`CrawlWriter`]).
 //!
-//! A crawl is driven by one replica at a time, the holder of its lease (taken with the
-//! crawl, renewed while it runs, adopted by another replica once it runs out:
-//! [`Store::adopt_crawls`]), like a workflow run (docs/ARCHITECTURE.md, "Replicas"). Pages
+//! A crawl is queued ([`Store::queue_crawl`]) and started in order within the caps on
+//! running crawls ([`Store::start_queued_crawls`]); it is then driven by one replica at a
+//! time, the holder of its lease (taken when it starts, renewed while it runs, adopted by
+//! another replica once it runs out: [`Store::adopt_crawls`]), like a workflow run (docs/ARCHITECTURE.md, "Replicas"). Pages
 //! are claimed in the database ([`crawl::FrontierStore::claim`]: one statement, `FOR UPDATE
 //! SKIP LOCKED` on PostgreSQL), each claim naming its worker; a page being fetched goes back
 //! to the queue only when its worker no longer holds the crawl's lease, so each page is
@@ -97,6 +98,15 @@ pub struct NewCrawl {
     pub options_json: String,
     /// Pages fetched at most.
     pub max_pages: u32,
+}
+
+/// How many crawls may run at once ([`Store::start_queued_crawls`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CrawlCaps {
+    /// Crawls `running` at once in all (every replica of one database together).
+    pub running: usize,
+    /// Crawls `running` at once of one requester (a key's owner, an anonymous network).
+    pub per_requester: usize,
 }
 
 /// How far a crawl got, counted from its frontier.
@@ -319,7 +329,8 @@ fn entry_from_row(row: &Row<'_>) -> Result<Entry> {
 
 impl Store {
     /// Creates a crawl in state `queued` with its lease taken by `worker` until
-    /// `lease_until` (no other replica adopts it while its creator starts it).
+    /// `lease_until`, outside the queue (tests that set up a crawl as a replica left it; the
+    /// service queues crawls with [`Store::queue_crawl`]).
     pub fn create_crawl(&self, new: NewCrawl, worker: &str, lease_until: OffsetDateTime) -> Result<Crawl> {
         let id = generate_crawl_id();
         let (now, until) = (clock::now_rfc3339(), format_rfc3339(lease_until));
@@ -330,6 +341,82 @@ impl Store {
                 args![id, new.user_id, new.url, new.options_json, new.max_pages, now, worker, until],
             )?;
             load_crawl(tx, &id)
+        })
+    }
+
+    /// Creates a crawl in state `queued` with no lease: it waits for
+    /// [`Store::start_queued_crawls`] to start it, in the order crawls were created, once
+    /// fewer crawls run than the caps allow.
+    pub fn queue_crawl(&self, new: NewCrawl) -> Result<Crawl> {
+        let id = generate_crawl_id();
+        let now = clock::now_rfc3339();
+        self.write(|tx| {
+            tx.execute(
+                "INSERT INTO crawls (id, user_id, url, state, options_json, max_pages, created_at) \
+                 VALUES (?1, ?2, ?3, 'queued', ?4, ?5, ?6)",
+                args![id, new.user_id, new.url, new.options_json, new.max_pages, now],
+            )?;
+            load_crawl(tx, &id)
+        })
+    }
+
+    /// Starts `queued` crawls, oldest first, while fewer than `caps.running` crawls are
+    /// `running` in all and fewer than `caps.per_requester` of the same requester (as
+    /// `requester` names it from a crawl's owner and options): each goes to `worker` until
+    /// `lease_until`, `running`, and is returned to be driven. A crawl whose requester is at
+    /// its cap is passed over (it waits), so one caller's queue never holds up another's;
+    /// once the total is reached nothing more starts. One transaction (serializable on
+    /// PostgreSQL), so replicas starting crawls at once never go over the caps together.
+    pub fn start_queued_crawls(
+        &self,
+        worker: &str,
+        lease_until: OffsetDateTime,
+        caps: CrawlCaps,
+        requester: &dyn Fn(Option<&str>, &str) -> String,
+    ) -> Result<Vec<String>> {
+        let until = format_rfc3339(lease_until);
+        self.write(|tx| {
+            let live = tx.query_map(
+                "SELECT id, user_id, options_json, state FROM crawls WHERE state IN ('queued', 'running') \
+                 ORDER BY rowid",
+                args![],
+                |row| {
+                    Ok((
+                        row.get::<String>(0)?,
+                        row.get::<Option<String>>(1)?,
+                        row.get::<String>(2)?,
+                        row.get::<String>(3)? == "running",
+                    ))
+                },
+            )?;
+            let mut per: HashMap<String, usize> = HashMap::new();
+            let mut running = 0usize;
+            for (_, user, options, is_running) in &live {
+                if *is_running {
+                    running += 1;
+                    *per.entry(requester(user.as_deref(), options)).or_default() += 1;
+                }
+            }
+            let now = clock::now_rfc3339();
+            let mut started = Vec::new();
+            for (id, user, options, is_running) in live {
+                if running >= caps.running {
+                    break;
+                }
+                let n = per.entry(requester(user.as_deref(), &options)).or_default();
+                if is_running || *n >= caps.per_requester {
+                    continue;
+                }
+                tx.execute(
+                    "UPDATE crawls SET state = 'running', started_at = COALESCE(started_at, ?2), \
+                     claimed_by = ?3, claimed_until = ?4 WHERE id = ?1 AND state = 'queued'",
+                    args![id, now, worker, until],
+                )?;
+                *n += 1;
+                running += 1;
+                started.push(id);
+            }
+            Ok(started)
         })
     }
 
@@ -352,7 +439,10 @@ impl Store {
 
     /// The newest completed crawl made without a key (a public one, as audits made without a
     /// key are) whose start URL is on one of `hosts` (lower case, e.g. a domain and its
-    /// `www.` form), for the domain's report page. Crawls made with a key are never returned.
+    /// `www.` form), for the domain's report page. Crawls made with a key are never returned,
+    /// nor crawls whose start URL has a query string or fragment: the report is public, and
+    /// such a URL often carries a private value of whoever started the crawl (a session id,
+    /// a token), which the crawl's pages would show.
     pub fn newest_public_crawl(&self, hosts: &[String]) -> Result<Option<Crawl>> {
         /// Candidates looked at: the newest public completed crawls whose URL starts like a
         /// host's (`LIKE` is only a first sieve: `_` matches any character, the host is then
@@ -368,8 +458,11 @@ impl Store {
                     |row| Ok((row.get::<String>(0)?, row.get::<String>(1)?)),
                 )?;
                 let on_host = candidates.into_iter().find(|(_, url)| {
-                    url::Url::parse(url).ok().and_then(|u| u.host_str().map(str::to_ascii_lowercase)).as_deref()
-                        == Some(host.as_str())
+                    url::Url::parse(url).ok().is_some_and(|u| {
+                        u.query().is_none()
+                            && u.fragment().is_none()
+                            && u.host_str().map(str::to_ascii_lowercase).as_deref() == Some(host.as_str())
+                    })
                 });
                 if let Some((id, _)) = on_host {
                     let crawl = load_crawl(db, &id)?;
@@ -411,7 +504,7 @@ impl Store {
         self.read(|db| crate::lease::CRAWLS.holder(db, id))
     }
 
-    /// Takes over the `queued` or `running` crawls whose lease ran out before `expired_at`
+    /// Takes over the `running` crawls whose lease ran out before `expired_at`
     /// (or that nobody holds; `expired_at: None`: every such crawl, for a process alone on
     /// its database at start-up): each goes to `worker` until `lease_until`, `running`, its
     /// count of resumes raised, and is returned to be driven; one resumed
@@ -429,7 +522,9 @@ impl Store {
         let expired = expired_at.map_or_else(|| "9999".to_string(), format_rfc3339);
         self.write(|tx| {
             let mut sql = String::from(
-                "SELECT id, resumes FROM crawls WHERE state IN ('queued', 'running') \
+                // Queued crawls are not taken here: they start in order, within the caps
+                // ([`Store::start_queued_crawls`]).
+                "SELECT id, resumes FROM crawls WHERE state = 'running' \
                  AND (claimed_until IS NULL OR claimed_until <= ?1) ORDER BY rowid",
             );
             if tx.is_postgres() {
@@ -943,6 +1038,27 @@ impl CrawlWriter {
         page.write_alone(&self.store, &self.crawl_id)
     }
 
+    /// Whether the crawl is still `running` and its lease, when it has one, is `worker`'s:
+    /// its runner goes on only then. Read in the open batch when there is one, on the batch's
+    /// own connection: a runner that held a batch and waited for a second pooled connection
+    /// would hold the write lock while it waited, and make every other writer wait past its
+    /// busy timeout when the pool ran short.
+    pub fn still_driving(&self, worker: &str) -> Result<bool> {
+        let ask = |db: &Db<'_>| {
+            db.query_opt(
+                "SELECT 1 FROM crawls WHERE id = ?1 AND state = 'running' \
+                 AND (claimed_by IS NULL OR claimed_by = ?2)",
+                args![self.crawl_id, worker],
+                |row| row.get::<i64>(0),
+            )
+            .map(|found| found.is_some())
+        };
+        match self.tx.upgrade() {
+            Some(tx) => in_batch(&tx, ask, |mut f| self.store.read(|db| f(db))),
+            None => self.store.read(ask),
+        }
+    }
+
     /// [`Store::add_crawl_sitemap_urls`] in the batch.
     pub fn add_sitemap_urls(&self, urls: &[String]) -> Result<()> {
         self.in_tx(|db| insert_sitemap_urls(db, &self.crawl_id, urls))
@@ -1133,20 +1249,40 @@ impl FrontierStore for CrawlFrontier {
         if n > 0 {
             self.count(State::Queued, true, false);
             self.count(State::Queued, false, true);
+            return Ok(());
         }
+        // A queued URL reached by a shorter path (see crawl's `FrontierStore::promote`); its
+        // counts do not change.
+        self.db(|db| {
+            db.execute(
+                "UPDATE crawl_pages SET depth = ?3, found_from = ?4, source = ?5 \
+                 WHERE crawl_id = ?1 AND url = ?2 AND state = 'queued' AND depth > ?3",
+                args![self.writer.crawl_id, url, depth, found_from, source.as_str()],
+            )
+        })?;
         Ok(())
     }
 
     fn claim(&mut self, limit: usize, unlinked: bool) -> Result<Vec<Entry>> {
+        self.claim_within(limit, unlinked, None)
+    }
+
+    fn claim_within(&mut self, limit: usize, unlinked: bool, max_depth: Option<u32>) -> Result<Vec<Entry>> {
         if limit == 0 {
             return Ok(Vec::new());
         }
         let (crawl_id, worker) = (self.writer.crawl_id.clone(), self.worker.clone());
+        // The frontier's level barrier: a number, not user input, so it is written into the
+        // query (the claim's other arguments are fixed by `claim_where`).
+        let linked = match max_depth {
+            Some(max) => format!("depth IS NOT NULL AND depth <= {max} ORDER BY depth, rowid"),
+            None => "depth IS NOT NULL ORDER BY depth, rowid".to_string(),
+        };
         let mut claimed = self.tx(|tx| {
             // Linked entries first, shallowest first, in the order they came: the order of
             // the queue index (crawl_id, state, depth, rowid), read without a sort. Unlinked
             // entries (no depth) only when asked, after them.
-            let mut picked = claim_where(tx, &crawl_id, &worker, limit, "depth IS NOT NULL ORDER BY depth, rowid")?;
+            let mut picked = claim_where(tx, &crawl_id, &worker, limit, &linked)?;
             if unlinked && picked.len() < limit {
                 picked.extend(claim_where(
                     tx,

@@ -1,6 +1,7 @@
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
@@ -108,6 +109,9 @@ fn redact(url: &str) -> String {
 pub struct Store {
     backend: Arc<Backend>,
     options: StoreOptions,
+    /// Set when a query met a damaged SQLite file or the integrity check failed: the file
+    /// is then reported damaged by [`Store::ping`] until [`Store::reopen`] (shared by clones).
+    damaged: Arc<AtomicBool>,
 }
 
 enum Backend {
@@ -247,7 +251,7 @@ impl Store {
                 Backend::Postgres { pool, url: url.clone() }
             }
         };
-        let store = Store { backend: Arc::new(backend), options };
+        let store = Store { backend: Arc::new(backend), options, damaged: Arc::default() };
         let applied = migrations::apply(&store)?;
         Ok((store, applied))
     }
@@ -301,7 +305,43 @@ impl Store {
             });
         }
         *pool = Some(build_pool(path, &self.options)?);
+        self.damaged.store(false, Ordering::SeqCst);
         Ok(())
+    }
+
+    /// SQLite's own check of the file (`PRAGMA quick_check`: every page and index entry read
+    /// once, without comparing indexes with their tables): a fault marks the store damaged
+    /// ([`Store::ping`] then fails with [`Error::Damaged`]). Reads the whole file: the service
+    /// runs it in the background now and then, never per request. Nothing to do on PostgreSQL,
+    /// which checks its own pages.
+    pub fn check_integrity(&self) -> Result<()> {
+        if self.is_postgres() {
+            return Ok(());
+        }
+        let verdict = self.read(|db| db.query_map("PRAGMA quick_check(5)", args![], |row| row.get::<String>(0)));
+        match verdict {
+            Ok(lines) if lines.len() == 1 && lines[0] == "ok" => Ok(()),
+            Ok(lines) => {
+                self.damaged.store(true, Ordering::SeqCst);
+                Err(Error::Damaged(lines.join("; ")))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Whether a damaged file was met (see [`Store::check_integrity`]).
+    pub fn is_damaged(&self) -> bool {
+        self.damaged.load(Ordering::SeqCst)
+    }
+
+    /// Notes a damaged file when `result` says so, and passes it on.
+    fn noting<T>(&self, result: Result<T>) -> Result<T> {
+        if let Err(e) = &result {
+            if e.is_damaged() {
+                self.damaged.store(true, Ordering::SeqCst);
+            }
+        }
+        result
     }
 
     /// Applies pending migrations (already done by [`Store::open`]; idempotent) and returns
@@ -343,8 +383,10 @@ impl Store {
         }
     }
 
-    /// One real `SELECT 1` round trip on a pooled connection, timed, for the status
-    /// endpoint. An error here means the database is unavailable.
+    /// One real round trip on a pooled connection, timed, for the status endpoint: `SELECT 1`
+    /// on PostgreSQL; on SQLite a count of the schema's rows, which reads the file's first
+    /// pages, and [`Error::Damaged`] once a damaged file was met. An error here means the
+    /// database is unavailable.
     /// On PostgreSQL it waits at most [`PING_TIMEOUT`] for a connection: a health check
     /// must answer "down" while the load balancer still listens, not time out.
     pub fn ping(&self) -> Result<Duration> {
@@ -357,7 +399,14 @@ impl Store {
                 let one = select(&db);
                 one?
             }
-            Backend::Sqlite { .. } => self.read(select)?,
+            Backend::Sqlite { .. } => {
+                if self.is_damaged() {
+                    return Err(Error::Damaged("a query met a corrupt page, or the integrity check failed".into()));
+                }
+                self.read(|db| {
+                    db.query_one("SELECT COUNT(*) FROM sqlite_master", args![], |row| row.get::<i64>(0)).map(|_| 1)
+                })?
+            }
         };
         debug_assert_eq!(one, 1);
         Ok(started.elapsed())
@@ -384,13 +433,13 @@ impl Store {
     /// random pause. So `f` may run more than once and must not act outside the database.
     pub(crate) fn write<T>(&self, mut f: impl FnMut(&Db<'_>) -> Result<T>) -> Result<T> {
         match &*self.backend {
-            Backend::Sqlite { pool, path } => {
+            Backend::Sqlite { pool, path } => self.noting((|| {
                 let mut conn = Store::sqlite_pool(pool, path)?.get()?;
                 let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
                 let out = f(&Db::Lite(&tx))?;
                 tx.commit()?;
                 Ok(out)
-            }
+            })()),
             Backend::Postgres { pool, .. } => {
                 let mut conn = pool.get()?;
                 let (mut attempt, started) = (0, Instant::now());
@@ -414,12 +463,12 @@ impl Store {
     #[allow(clippy::let_and_return)]
     pub(crate) fn read<T>(&self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T> {
         match &*self.backend {
-            Backend::Sqlite { pool, path } => {
+            Backend::Sqlite { pool, path } => self.noting((|| {
                 let conn = Store::sqlite_pool(pool, path)?.get()?;
                 let db = Db::Lite(&conn);
                 let out = f(&db);
                 out
-            }
+            })()),
             Backend::Postgres { pool, .. } => {
                 let mut conn = pool.get()?;
                 let db = conn.db();

@@ -85,6 +85,11 @@ pub enum Error {
         /// What was found.
         reason: String,
     },
+    /// The SQLite file is damaged: a query met a corrupt page, or the integrity check
+    /// ([`crate::Store::check_integrity`]) found a fault. Reported by [`crate::Store::ping`]
+    /// until the file is replaced ([`crate::Store::reopen`]) or the process restarts.
+    #[error("the database file is damaged: {0}")]
+    Damaged(String),
     /// The failure of one write made for several callers ([`crate::Store::insert_audits`]):
     /// each of them gets it.
     #[error("{0}")]
@@ -108,11 +113,31 @@ impl Error {
     /// server reports `degraded` on the status endpoint and 503/500 elsewhere.
     pub fn is_unavailable(&self) -> bool {
         match self {
-            Error::Io { .. } | Error::Pool(_) => true,
+            Error::Io { .. } | Error::Pool(_) | Error::Damaged(_) => true,
             Error::Sqlite(e) => sqlite_unavailable(e),
             Error::Postgres(e) => pg_unavailable(e),
             Error::Migration { source, .. } => source.is_unavailable(),
             Error::Shared(e) => e.is_unavailable(),
+            _ => false,
+        }
+    }
+
+    /// The database file itself is damaged (SQLite's `SQLITE_CORRUPT` or `SQLITE_NOTADB`,
+    /// or a failed integrity check), as opposed to being busy or out of reach: the status
+    /// endpoints say `corrupt` (docs/API.md, "GET /api/status").
+    pub fn is_damaged(&self) -> bool {
+        match self {
+            Error::Damaged(_) => true,
+            Error::Sqlite(rusqlite::Error::SqliteFailure(f, _)) => {
+                matches!(f.code, ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase)
+            }
+            // The pool reports a connection it could not open by the text of SQLite's error.
+            Error::Pool(e) => {
+                let text = e.to_string();
+                text.contains("malformed") || text.contains("not a database")
+            }
+            Error::Migration { source, .. } => source.is_damaged(),
+            Error::Shared(e) => e.is_damaged(),
             _ => false,
         }
     }

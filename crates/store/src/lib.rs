@@ -22,7 +22,8 @@
 //! - workflow runs with steps and approval gates ([`Store::create_run`],
 //!   [`Store::decide_approval`], [`Store::recover_interrupted_runs`]); monitors and alerts;
 //!   tracked keywords; experiments;
-//! - site crawls: [`Store::create_crawl`], the frontier of each ([`Store::crawl_frontier`],
+//! - site crawls: [`Store::queue_crawl`] and [`Store::start_queued_crawls`] (in order, within
+//!   caps), the frontier of each ([`Store::crawl_frontier`],
 //!   a `crawl::FrontierStore`), its pages, inlinks, sitemap URLs and issues, leases
 //!   ([`Store::adopt_crawls`]);
 //! - [`Store::ping`] for the status endpoint.
@@ -77,6 +78,7 @@ mod geo_cache;
 mod keys;
 mod lease;
 mod migrations;
+mod retention;
 mod sql;
 mod tracking;
 mod usage;
@@ -88,8 +90,8 @@ pub use audits::{host_and_path, AuditFilter, EventData, NewAudit, StoredAudit, B
 pub use clock::{format_rfc3339, now_rfc3339, parse_rfc3339};
 pub use crawl_site::{CrawlSite, BATCH as CRAWL_SITE_BATCH};
 pub use crawls::{
-    generate_crawl_id, Crawl, CrawlEnd, CrawlFrontier, CrawlIssue, CrawlPage, CrawlProgress, CrawlState, CrawlWriter,
-    IssueCount, IssueKind, NewCrawl, CRAWL_ID_RANDOM_LEN, CRAWL_ID_TAG, CRAWL_MAX_RESUMES,
+    generate_crawl_id, Crawl, CrawlCaps, CrawlEnd, CrawlFrontier, CrawlIssue, CrawlPage, CrawlProgress, CrawlState,
+    CrawlWriter, IssueCount, IssueKind, NewCrawl, CRAWL_ID_RANDOM_LEN, CRAWL_ID_TAG, CRAWL_MAX_RESUMES,
 };
 pub use db::{
     Database, Store, StoreOptions, BUSY_TIMEOUT, DB_FILE_NAME, DEFAULT_POOL_SIZE, PG_CONNECT_TIMEOUT, POOL_TIMEOUT,
@@ -101,6 +103,7 @@ pub use keys::{
     MAX_KEY_NAME_LEN, SCOPES,
 };
 pub use migrations::{Migration, MIGRATIONS, PG_MIGRATIONS};
+pub use retention::{Pruned, Retention};
 pub use tracking::{Alert, Experiment, Keyword, Monitor, NewExperiment, DEFAULT_MONITOR_INTERVAL_S};
 pub use usage::{ip_identity, minute_bucket, Consumption, UsageCounts, USAGE_RETENTION_MINUTES, USAGE_WINDOW_MINUTES};
 pub use users::{Tier, User, ANONYMOUS_RATE_LIMIT, FREE_RATE_LIMIT, PRO_RATE_LIMIT};

@@ -145,7 +145,24 @@ fn audit_reads_the_settings_file_and_takes_scheme_less_urls() {
     assert!(stderr.starts_with("error: target_unreachable: "), "{stderr}");
     let missing = run(&["audit", &target, "--config", "/nonexistent/seo-audit.toml"]);
     assert_eq!(missing.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&missing.stderr).starts_with("error: invalid_request: settings: "));
+    assert!(
+        String::from_utf8_lossy(&missing.stderr).starts_with("error: invalid_request: The settings are not valid: ")
+    );
     let out = run(&["audit", "https://example.com/", "--min-score", "101"]);
     assert_eq!(out.status.code(), Some(2), "--min-score is 0 to 100");
+}
+
+/// A bare host is tried with `https://`; when nothing listens on its port 443 (a site that
+/// serves only HTTP) the refusal says to try `http://` (docs/API.md, "Errors").
+#[test]
+fn a_bare_host_refused_on_443_is_told_to_try_http() {
+    if std::net::TcpStream::connect(("127.0.0.1", 443)).is_ok() {
+        eprintln!("skipped: something listens on 127.0.0.1:443 here");
+        return;
+    }
+    let out = run(&["audit", "127.0.0.1", "--allow-target", "127.0.0.1"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.starts_with("error: target_unreachable: The connection to 127.0.0.1 was refused"), "{stderr}");
+    assert!(stderr.trim_end().ends_with("If the site has no HTTPS, try http://127.0.0.1/."), "{stderr}");
 }

@@ -258,6 +258,24 @@ async fn crawl_sarif_has_a_result_per_failed_page_rule_and_site_finding_and_vali
     let broken: Vec<_> = seen.iter().filter(|(id, _, _)| id == "broken-internal-link").collect();
     assert_eq!(broken, [&("broken-internal-link".to_string(), gone, Some(home))]);
     assert!(seen.iter().any(|(id, at, _)| id == "not-https" && *at == site.url("/about.html")), "{seen:?}");
+    // Each result names the problem (the finding's title), never the passing condition.
+    let about = site.url("/about.html");
+    let texts: Vec<&str> = run0["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| {
+            r["ruleId"] == "not-https" && r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == about
+        })
+        .map(|r| r["message"]["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(texts.len(), 1);
+    assert!(texts[0].starts_with("Page is not served over HTTPS."), "{}", texts[0]);
+    for result in run0["results"].as_array().unwrap() {
+        let rule = &rules[result["ruleIndex"].as_u64().unwrap() as usize];
+        let text = result["message"]["text"].as_str().unwrap();
+        assert!(!text.starts_with(rule["name"].as_str().unwrap()), "worded as the passing condition: {text}");
+    }
 
     let Some(schema) = sarif_schema() else { return };
     let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
@@ -313,7 +331,12 @@ async fn crawl_junit_has_a_site_rules_suite_and_a_suite_per_audited_page() {
                 let page = suite.attribute("name").expect("the page URL").to_string();
                 let meta = audit_core::RULES.iter().map(|r| r.meta()).find(|m| m.id == id).expect("a page rule");
                 assert_eq!(failure.attribute("type"), Some(meta.severity.as_str()));
-                assert!(text.contains(meta.name), "{id}: {text}");
+                // The failure names the problem (the finding's title), not the passing condition.
+                assert!(!text.starts_with(meta.name), "{id}: {text}");
+                assert!(!failure.attribute("message").unwrap().starts_with(meta.name), "{id}");
+                if id == "not-https" {
+                    assert_eq!(failure.attribute("message"), Some("Page is not served over HTTPS"));
+                }
                 seen.push((id, page, None));
             }
         }

@@ -233,6 +233,67 @@ fn max_pages_and_max_depth_bound_the_crawl() {
     let report = json(&crawl(&[&site.url("/"), "--format", "json", "--max-pages", "2"]));
     let p = &report["crawl"]["progress"];
     assert_eq!(p["pages_done"].as_u64().unwrap() + p["pages_failed"].as_u64().unwrap(), 2, "{report:#}");
+    // The crawl says that --max-pages stopped it, and how many URLs it left.
+    assert_eq!((p["max_pages_reached"].as_bool(), p["pages_queued"].as_u64()), (Some(true), Some(0)), "{report:#}");
+    assert!(p["pages_unfetched"].as_u64().unwrap() > 0, "{report:#}");
+    let out = crawl(&[&site.url("/"), "--max-pages", "2"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Stopped at --max-pages: "), "{text}");
+}
+
+#[test]
+fn named_sitemaps_are_read_and_sitemap_problems_are_findings() {
+    let site = Site::start(move |port| {
+        let origin = format!("http://127.0.0.1:{port}");
+        HashMap::from([
+            ("/robots.txt".to_string(), typed("text/plain", &format!("User-agent: *\nSitemap: {origin}/index.xml\n"))),
+            // An index whose <loc> is relative: read against the index's URL, and reported.
+            (
+                "/index.xml".to_string(),
+                typed(
+                    "application/xml",
+                    "<?xml version=\"1.0\"?>\n<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n\
+                     <sitemap><loc>pages.xml</loc></sitemap></sitemapindex>",
+                ),
+            ),
+            (
+                "/pages.xml".to_string(),
+                typed(
+                    "application/xml",
+                    &format!(
+                        "<?xml version=\"1.0\"?><urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\
+                         <url><loc>{origin}/listed</loc></url></urlset>"
+                    ),
+                ),
+            ),
+            // Named by nothing but --sitemap.
+            (
+                "/en/sitemap.xml".to_string(),
+                typed(
+                    "application/xml",
+                    &format!(
+                        "<?xml version=\"1.0\"?><urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\
+                         <url><loc>{origin}/en/hidden</loc></url></urlset>"
+                    ),
+                ),
+            ),
+            ("/".to_string(), page("Home", &[])),
+            ("/listed".to_string(), page("Listed", &["/"])),
+            ("/en/hidden".to_string(), page("Hidden", &["/"])),
+        ])
+    });
+    let named = site.url("/en/sitemap.xml");
+    let report = json(&crawl(&[&site.url("/"), "--format", "json", "--sitemap", &named]));
+    assert_eq!(row(&report, &site.url("/listed"))["status_code"], 200, "the relative <loc>'s sitemap was read");
+    assert_eq!(row(&report, &site.url("/en/hidden"))["status_code"], 200, "the named sitemap was read");
+    let error = issue(&report, "sitemap-error");
+    assert_eq!(error["urls"][0]["url"], site.url("/index.xml"), "{error:#}");
+    let detail = format!("line 3: relative <loc> \"pages.xml\", read as {}", site.url("/pages.xml"));
+    assert_eq!(error["urls"][0]["detail"], detail, "{error:#}");
+    // A sitemap off the crawled site is refused before anything is crawled.
+    let out = crawl(&[&site.url("/"), "--sitemap", "https://elsewhere.test/sitemap.xml"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: invalid_parameter: "), "{out:?}");
 }
 
 #[test]
@@ -301,7 +362,9 @@ fn the_time_limit_ends_the_crawl_with_what_it_has() {
     assert_eq!(report["crawl"]["time_limited"], true);
     let done = report["crawl"]["progress"]["pages_done"].as_u64().expect("done");
     assert!((1..500).contains(&done), "{done} pages in about a second at 4 in flight and 200 ms each");
-    assert!(report["crawl"]["progress"]["pages_queued"].as_u64().expect("queued") > 0);
+    assert_eq!(report["crawl"]["progress"]["pages_queued"], 0, "an ended crawl has nothing queued");
+    assert!(report["crawl"]["progress"]["pages_unfetched"].as_u64().expect("unfetched") > 0);
+    assert_eq!(report["crawl"]["progress"]["max_pages_reached"], false);
     assert_eq!(report["crawl"]["pages"].as_array().expect("pages").len() as u64, done);
 }
 

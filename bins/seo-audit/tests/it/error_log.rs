@@ -27,7 +27,7 @@ fn the_cause_chain_goes_to_the_log_with_the_request_id() {
     let mut s = TcpStream::connect(&addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
     let request = format!(
-        "GET /api/v1/audit?url=http://127.0.0.1:{closed}/ HTTP/1.1\r\nHost: x\r\nx-request-id: refused-1\r\n\
+        "GET /api/v1/audit?url=http://127.0.0.1:{closed}/ HTTP/1.1\r\nHost: 127.0.0.1\r\nx-request-id: refused-1\r\n\
          Connection: close\r\n\r\n"
     );
     s.write_all(request.as_bytes()).unwrap();

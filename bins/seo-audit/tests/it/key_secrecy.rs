@@ -48,9 +48,9 @@ fn keys_never_printed_at_trace_level() {
         {
             let sep = if path.contains('?') { '&' } else { '?' };
             let in_header =
-                format!("GET {path} HTTP/1.1\r\nHost: x\r\nx-api-key: {secret}\r\nConnection: close\r\n\r\n");
+                format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nx-api-key: {secret}\r\nConnection: close\r\n\r\n");
             let in_query =
-                format!("GET {path}{sep}x-api-key={secret} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+                format!("GET {path}{sep}x-api-key={secret} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
             answers.push_str(&exchange(&addr, &in_header));
             answers.push_str(&exchange(&addr, &in_query));
         }
@@ -58,7 +58,7 @@ fn keys_never_printed_at_trace_level() {
         answers.push_str(&exchange(
             &addr,
             &format!(
-                "POST /api/v1/audit/batch HTTP/1.1\r\nHost: x\r\nx-api-key: {secret}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                "POST /api/v1/audit/batch HTTP/1.1\r\nHost: 127.0.0.1\r\nx-api-key: {secret}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
                 body.len()
             ),
         ));

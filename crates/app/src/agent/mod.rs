@@ -31,7 +31,7 @@ pub const INSTRUCTIONS: &str = "seo-audit audits public web pages for SEO with a
      get_opportunities and generate_fixes for the top issues; get_seo_concept to explain an issue id. Long jobs: \
      workflow_execute, then poll workflow_status; a fix workflow waits for approve_fixes; a whole site: \
      crawl_site, then poll crawl_status.\n\n\
-     Keys: the operator creates them with `seo-audit keys create --name NAME --tier free --scopes audit,mcp`. \
+     Keys: the operator of this service issues them on its host; ask the operator for one with the mcp scope. \
      Each tools/call counts one unit against the caller's per-minute quota (shared with the REST API), except \
      workflow_status and crawl_status, whose polls are free; a refused call says when to retry. Audits take 5 to 15 seconds. Resources: svc://methodology, svc://checks, svc://seo-concepts, \
      svc://severity-levels, svc://data-sources. Prompts: audit_website, explain_seo_issue, prioritize_seo_fixes, \

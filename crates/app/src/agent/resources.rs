@@ -230,7 +230,7 @@ pub struct ConceptRef {
     /// Other names.
     pub aliases: &'static [&'static str],
     /// Rules that check it.
-    pub related_rules: &'static [&'static str],
+    pub related_rules: Vec<&'static str>,
     /// Its resource URI.
     pub uri: String,
 }
@@ -252,7 +252,7 @@ pub fn concepts_index() -> ConceptIndex {
             concept: e.slug,
             title: e.title,
             aliases: e.aliases,
-            related_rules: e.rules,
+            related_rules: e.rules().collect(),
             uri: format!("{CONCEPT_PREFIX}{}", e.slug),
         })
         .collect();

@@ -40,42 +40,39 @@ fn yes() -> bool {
 }
 
 /// Reads a crawl request from a JSON body: `url` required (`missing_parameter`), the other
-/// members optional and typed (`invalid_parameter` naming the member), unknown members
-/// refused (`invalid_request`).
+/// members optional and typed, unknown members refused (all `invalid_request` naming the
+/// member in `details.parameter`).
 ///
 /// # Errors
 /// Those refusals.
 pub fn parse_start(body: &Value) -> Result<CrawlRequest, AppError> {
     let Some(obj) = body.as_object() else {
-        return Err(AppError::refused("invalid_request", "The body must be a JSON object."));
+        return Err(AppError::body_not_object("`url`"));
     };
     if let Some(unknown) = obj.keys().find(|k| {
         !matches!(k.as_str(), "url" | "max_pages" | "max_depth" | "include" | "exclude" | "sitemaps" | "render")
     }) {
-        return Err(AppError::refused("invalid_request", format!("Unknown member {unknown:?}.")));
+        return Err(AppError::unknown_field(unknown));
     }
     let url = match obj.get("url") {
         None | Some(Value::Null) => return Err(AppError::missing_parameter("url")),
         Some(Value::String(s)) if s.trim().is_empty() => return Err(AppError::missing_parameter("url")),
         Some(Value::String(s)) => s.trim().to_string(),
-        Some(_) => return Err(AppError::invalid_parameter("url", "`url` must be a string.")),
+        Some(_) => return Err(AppError::invalid_field("url", "a string")),
     };
     let count = |name: &str, min: u64| -> Result<Option<u32>, AppError> {
         match obj.get(name) {
             None | Some(Value::Null) => Ok(None),
-            Some(v) => {
-                v.as_u64().filter(|n| *n >= min).map(|n| Some(u32::try_from(n).unwrap_or(u32::MAX))).ok_or_else(|| {
-                    AppError::invalid_parameter(name, format!("`{name}` must be an integer of at least {min}."))
-                })
-            }
+            Some(v) => v
+                .as_u64()
+                .filter(|n| *n >= min)
+                .map(|n| Some(u32::try_from(n).unwrap_or(u32::MAX)))
+                .ok_or_else(|| AppError::invalid_field(name, format!("a whole number of at least {min}"))),
         }
     };
     let prefixes = |name: &str| -> Result<Vec<String>, AppError> {
         let bad = || {
-            AppError::invalid_parameter(
-                name,
-                format!("`{name}` must be a list of at most {MAX_PREFIXES} path prefixes starting with `/`."),
-            )
+            AppError::invalid_field(name, format!("an array of at most {MAX_PREFIXES} path prefixes starting with `/`"))
         };
         match obj.get(name) {
             None | Some(Value::Null) => Ok(Vec::new()),
@@ -89,12 +86,12 @@ pub fn parse_start(body: &Value) -> Result<CrawlRequest, AppError> {
     let sitemaps = match obj.get("sitemaps") {
         None | Some(Value::Null) => true,
         Some(Value::Bool(b)) => *b,
-        Some(_) => return Err(AppError::invalid_parameter("sitemaps", "`sitemaps` must be true or false.")),
+        Some(_) => return Err(AppError::invalid_field("sitemaps", "true or false")),
     };
     let render = match obj.get("render") {
         None | Some(Value::Null) => false,
         Some(Value::Bool(b)) => *b,
-        Some(_) => return Err(AppError::invalid_parameter("render", "`render` must be true or false.")),
+        Some(_) => return Err(AppError::invalid_field("render", "true or false")),
     };
     Ok(CrawlRequest {
         url,
@@ -127,10 +124,10 @@ mod tests {
         assert_eq!(code(parse_start(&json!({})).unwrap_err()), "missing_parameter");
         assert_eq!(code(parse_start(&json!([])).unwrap_err()), "invalid_request");
         assert_eq!(code(parse_start(&json!({"url": "x", "nope": 1})).unwrap_err()), "invalid_request");
-        assert_eq!(code(parse_start(&json!({"url": "x", "max_pages": 0})).unwrap_err()), "invalid_parameter");
-        assert_eq!(code(parse_start(&json!({"url": "x", "include": ["tag"]})).unwrap_err()), "invalid_parameter");
-        assert_eq!(code(parse_start(&json!({"url": "x", "sitemaps": "no"})).unwrap_err()), "invalid_parameter");
-        assert_eq!(code(parse_start(&json!({"url": "x", "render": "yes"})).unwrap_err()), "invalid_parameter");
+        assert_eq!(code(parse_start(&json!({"url": "x", "max_pages": 0})).unwrap_err()), "invalid_request");
+        assert_eq!(code(parse_start(&json!({"url": "x", "include": ["tag"]})).unwrap_err()), "invalid_request");
+        assert_eq!(code(parse_start(&json!({"url": "x", "sitemaps": "no"})).unwrap_err()), "invalid_request");
+        assert_eq!(code(parse_start(&json!({"url": "x", "render": "yes"})).unwrap_err()), "invalid_request");
         assert!(parse_start(&json!({"url": "x", "render": true})).unwrap().render);
         assert!(!parse_start(&json!({"url": "x"})).unwrap().render);
     }

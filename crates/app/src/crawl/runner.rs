@@ -63,6 +63,9 @@ pub struct CrawlOptions {
     pub sitemaps: bool,
     /// The bounds of sitemap reading.
     pub sitemap_limits: SitemapLimits,
+    /// Sitemaps named by the caller (the command line's `--sitemap`), read as those
+    /// robots.txt names are; only those on the crawled site.
+    pub named_sitemaps: Vec<String>,
     /// Set by the caller to cancel: no fetch starts after it, the pages done are kept.
     pub cancel: Arc<AtomicBool>,
     /// How often [`CrawlSink::progress`] is told, at most.
@@ -88,6 +91,7 @@ impl Default for CrawlOptions {
             time_limit: DEFAULT_TIME_LIMIT,
             sitemaps: true,
             sitemap_limits: SitemapLimits::default(),
+            named_sitemaps: Vec::new(),
             cancel: Arc::default(),
             progress_every: DEFAULT_PROGRESS_EVERY,
             slots: None,
@@ -176,6 +180,26 @@ pub struct CrawlSummary {
     pub sitemaps_read: bool,
     /// HTML pages audited.
     pub pages_audited: u64,
+    /// The problems of the site's sitemaps, for `sitemap-error` (at most
+    /// [`MAX_SITEMAP_PROBLEMS`], the last of them saying how many more there were).
+    #[serde(skip)]
+    pub sitemap_problems: Vec<crawl::SitemapProblem>,
+}
+
+/// Sitemap problems a crawl keeps at most: its sitemaps are bounded in number
+/// (`crawl::SitemapLimits`), but one file may have a relative `<loc>` on every line.
+pub const MAX_SITEMAP_PROBLEMS: usize = 1_000;
+
+/// Adds `found` to `kept`, keeping at most [`MAX_SITEMAP_PROBLEMS`]: the last one kept then
+/// counts those left out, so that none is dropped silently.
+fn keep_sitemap_problems(kept: &mut Vec<crawl::SitemapProblem>, left_out: &mut u64, found: Vec<crawl::SitemapProblem>) {
+    for problem in found {
+        if kept.len() < MAX_SITEMAP_PROBLEMS - 1 {
+            kept.push(problem);
+        } else {
+            *left_out += 1;
+        }
+    }
 }
 
 /// A finished crawl: its summary, and the frontier's store and the sink given back.
@@ -321,8 +345,13 @@ where
     let deadline = started + options.time_limit;
     let mut frontier = Frontier::resume(store, scope.clone(), limits).map_err(store_error)?;
     let mut sitemaps = Sitemaps::new(scope.start(), options.sitemap_limits.clone());
+    for named in &options.named_sitemaps {
+        sitemaps.add_source(named);
+    }
     let mut audit_robots: std::collections::HashMap<String, Option<Arc<Robots>>> = Default::default();
     let mut sitemap_busy = false;
+    let mut sitemap_problems = Vec::new();
+    let mut sitemap_problems_left_out = 0u64;
     let start_origin = scope.start().origin().ascii_serialization();
     let mut in_flight = 0usize;
     // Of them, robots.txt and sitemap requests.
@@ -443,10 +472,15 @@ where
                 Done::Sitemap { url, status, body } => {
                     sitemap_busy = false;
                     other_in_flight -= 1;
-                    let read = sitemaps.record(&url, status, &body);
+                    let mut read = sitemaps.record(&url, status, &body);
                     if let Some(error) = &read.error {
                         tracing::debug!(sitemap = %url, %error, "sitemap not read");
                     }
+                    keep_sitemap_problems(
+                        &mut sitemap_problems,
+                        &mut sitemap_problems_left_out,
+                        std::mem::take(&mut read.problems),
+                    );
                     for page_url in read.urls {
                         frontier.add_sitemap_url(&page_url).map_err(store_error)?;
                         sink.sitemap_url(&page_url)?;
@@ -521,8 +555,21 @@ where
         }
         _ => CrawlEnd::Completed,
     };
-    let summary =
-        CrawlSummary { end, time_limited, progress, sitemaps_read: sitemaps.any_read(), pages_audited: audited };
+    if sitemap_problems_left_out > 0 {
+        sitemap_problems.push(crawl::SitemapProblem {
+            sitemap: scope.start().to_string(),
+            line: None,
+            problem: format!("{sitemap_problems_left_out} more sitemap problems, not listed"),
+        });
+    }
+    let summary = CrawlSummary {
+        end,
+        time_limited,
+        progress,
+        sitemaps_read: sitemaps.any_read(),
+        pages_audited: audited,
+        sitemap_problems,
+    };
     Ok(Crawled { summary, store: frontier.into_store(), sink })
 }
 

@@ -25,6 +25,11 @@ pub const ANONYMOUS_MAX_PAGES: u32 = 30;
 pub const FREE_MAX_PAGES: u32 = 100;
 /// Pages per crawl of a `pro` key.
 pub const PRO_MAX_PAGES: u32 = 500;
+/// Crawls running at once by default, in all (every replica of one database together);
+/// more wait `queued` (docs/API.md, "Site crawl", "Queue").
+pub const DEFAULT_MAX_RUNNING: usize = 4;
+/// Crawls of one caller (a key's owner, an anonymous network) running at once by default.
+pub const DEFAULT_MAX_RUNNING_PER_CALLER: usize = 2;
 /// Rows of a page of `GET .../pages` and `GET .../issues/{rule_id}` by default.
 pub const DEFAULT_PAGE_LIMIT: usize = 100;
 /// Rows of such a page at most.
@@ -35,11 +40,11 @@ pub const MAX_PAGE_LIMIT: usize = 500;
 pub fn parse_limit(raw: Option<&str>) -> Result<usize, AppError> {
     match raw {
         None => Ok(DEFAULT_PAGE_LIMIT),
-        Some(raw) => raw
-            .parse::<usize>()
-            .ok()
-            .filter(|n| (1..=MAX_PAGE_LIMIT).contains(n))
-            .ok_or_else(|| AppError::invalid_parameter("limit", "`limit` must be an integer from 1 to 500.")),
+        Some(raw) => {
+            raw.parse::<usize>().ok().filter(|n| (1..=MAX_PAGE_LIMIT).contains(n)).ok_or_else(|| {
+                AppError::invalid_parameter("limit", format!("a whole number from 1 to {MAX_PAGE_LIMIT}"))
+            })
+        }
     }
 }
 
@@ -72,6 +77,22 @@ pub struct Started {
 struct StoredOptions {
     request: CrawlRequest,
     max_pages: u32,
+    /// Who started it, for the per-caller cap of running crawls: the identity label of an
+    /// anonymous caller (its network); a key's crawl counts as its owner's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    requester: Option<String>,
+}
+
+/// Whom crawl with owner `user` and options `options_json` counts against, for the
+/// per-caller cap of running crawls.
+fn requester_of(user: Option<&str>, options_json: &str) -> String {
+    if let Some(user) = user {
+        return format!("user:{user}");
+    }
+    serde_json::from_str::<StoredOptions>(options_json)
+        .ok()
+        .and_then(|o| o.requester)
+        .unwrap_or_else(|| "anonymous".to_string())
 }
 
 /// A page of findings of one rule.
@@ -99,19 +120,21 @@ pub struct Crawls {
     worker: Arc<str>,
     /// How long a crawl runs at most.
     time_limit: Duration,
+    /// How many crawls run at once.
+    caps: store::CrawlCaps,
 }
 
 fn not_found(id: &str) -> AppError {
     AppError::refused("not_found", format!("No crawl {id:?} of this caller."))
 }
 
-/// Reads a paging cursor (`invalid_parameter` when it is not one this API gave).
+/// Reads a paging cursor (`invalid_request` naming `cursor` when it is not one this API gave).
 fn cursor(raw: Option<&str>) -> Result<Option<i64>, AppError> {
     raw.map(|c| {
         c.parse::<i64>()
             .ok()
             .filter(|n| *n >= 0)
-            .ok_or_else(|| AppError::invalid_parameter("cursor", "Not a cursor this API gave."))
+            .ok_or_else(|| AppError::invalid_parameter("cursor", crate::CURSOR_EXPECTED))
     })
     .transpose()
 }
@@ -120,7 +143,14 @@ impl Crawls {
     /// The engine over `app`.
     pub fn new(app: App) -> Crawls {
         let worker = format!("{}-{}", std::process::id(), uuid::Uuid::new_v4());
-        Crawls { app, worker: worker.into(), time_limit: runner::DEFAULT_TIME_LIMIT }
+        let caps = store::CrawlCaps { running: DEFAULT_MAX_RUNNING, per_requester: DEFAULT_MAX_RUNNING_PER_CALLER };
+        Crawls { app, worker: worker.into(), time_limit: runner::DEFAULT_TIME_LIMIT, caps }
+    }
+
+    /// The same engine with other caps on the crawls running at once (each at least 1).
+    pub fn with_caps(mut self, running: usize, per_caller: usize) -> Crawls {
+        self.caps = store::CrawlCaps { running: running.max(1), per_requester: per_caller.max(1) };
+        self
     }
 
     /// The same engine with another time limit per crawl.
@@ -133,18 +163,21 @@ impl Crawls {
         time::OffsetDateTime::now_utc() + self.app.lease
     }
 
-    /// Starts a crawl for `owner` (`None`: anonymous) of `tier`: the start URL is checked
-    /// exactly as an audit checks its URL (invalid, refused by the address guard, not HTML:
-    /// the audit's errors) before anything is created; `max_pages` is cut to the tier's
-    /// limit ([`tier_max_pages`]); the crawl then runs in the background.
+    /// Starts a crawl for `owner` (`None`: anonymous, then counted as `caller`, the
+    /// caller's identity label, against the per-caller cap) of `tier`: the start URL is
+    /// checked exactly as an audit checks its URL (invalid, refused by the address guard, not
+    /// HTML: the audit's errors) before anything is created; `max_pages` is cut to the tier's
+    /// limit ([`tier_max_pages`]); the crawl is queued and runs in the background as soon as
+    /// the caps on running crawls allow, in the order crawls were started.
     ///
     /// # Errors
-    /// The audit's URL and fetch errors, `invalid_parameter` for bad prefixes, or the store.
+    /// The audit's URL and fetch errors, `invalid_request` for bad prefixes, or the store.
     pub async fn start(
         &self,
         request: CrawlRequest,
         owner: Option<String>,
         tier: Option<store::Tier>,
+        caller: &str,
     ) -> Result<Started, AppError> {
         self.app.renderer_for(crate::AuditOptions { render: request.render })?;
         let url = runner::check_start(&self.app.fetcher, &request.url).await?;
@@ -154,14 +187,12 @@ impl Crawls {
         let cut_from = (asked > tier_limit).then_some(asked);
         let request = CrawlRequest { url: url.to_string(), max_pages: Some(max_pages), ..request };
         scope_of(&request, max_pages)?;
-        let options_json = serde_json::to_string(&StoredOptions { request: request.clone(), max_pages })
+        let requester = owner.is_none().then(|| caller.to_string());
+        let options_json = serde_json::to_string(&StoredOptions { request: request.clone(), max_pages, requester })
             .map_err(AppError::internal)?;
         let new = store::NewCrawl { user_id: owner, url: request.url.clone(), options_json, max_pages };
-        let (worker, until) = (self.worker.clone(), self.lease_until());
-        let crawl = self.app.db(move |s| s.create_crawl(new, &worker, until)).await?;
-        let engine = self.clone();
-        let id = crawl.id.clone();
-        tokio::spawn(async move { engine.drive_leased(&id).await });
+        let crawl = self.app.db(move |s| s.queue_crawl(new)).await?;
+        self.dispatch().await;
         Ok(Started { crawl, cut_from, tier_limit })
     }
 
@@ -203,13 +234,22 @@ impl Crawls {
     /// The store.
     pub async fn issue_counts(&self, id: &str) -> Result<Vec<store::IssueCount>, AppError> {
         let id = id.to_string();
-        self.app.db(move |s| s.crawl_issue_counts(&id)).await
+        let (crawl, mut counts) = self.app.db(move |s| Ok((s.get_crawl(&id)?, s.crawl_issue_counts(&id)?))).await?;
+        // The store keeps a site rule's first findings only; the summary has its totals.
+        if let Some(summary) = super::summary::StoredSummary::of(&crawl) {
+            for c in counts.iter_mut().filter(|c| c.kind == store::IssueKind::Site) {
+                if let Some(totals) = summary.site_rules.get(&c.rule_id) {
+                    c.count = c.count.max(totals.urls);
+                }
+            }
+        }
+        Ok(counts)
     }
 
     /// A page of the URLs of `owner`'s crawl `id`, after `cursor`.
     ///
     /// # Errors
-    /// `not_found`, `invalid_parameter` (the cursor), or the store.
+    /// `not_found`, `invalid_request` (the cursor), or the store.
     pub async fn pages(
         &self,
         owner: Option<&str>,
@@ -229,7 +269,7 @@ impl Crawls {
     /// crawl `id`, with the linking page where there is one.
     ///
     /// # Errors
-    /// `not_found` (the crawl, or no such rule), `invalid_parameter` (the cursor), or the
+    /// `not_found` (the crawl, or no such rule), `invalid_request` (the cursor), or the
     /// store.
     pub async fn issue(
         &self,
@@ -307,6 +347,7 @@ impl Crawls {
     pub async fn recover(&self) {
         let alone = !self.app.store.is_postgres();
         self.adopt(alone).await;
+        self.dispatch().await;
     }
 
     /// Starts the sweep of this replica: every half lease, crawls whose lease ran out are
@@ -315,7 +356,11 @@ impl Crawls {
         let engine = self.clone();
         crate::lease::spawn_sweeper(self.app.lease / 2, stop, move || {
             let engine = engine.clone();
-            async move { engine.adopt(false).await }
+            async move {
+                engine.adopt(false).await;
+                // Queued crawls a replica that died would have started.
+                engine.dispatch().await;
+            }
         });
     }
 
@@ -326,12 +371,35 @@ impl Crawls {
             Ok(ids) => {
                 for id in ids {
                     tracing::info!(crawl = %id, "crawl interrupted (a restart, or a replica gone): resumed");
-                    let engine = self.clone();
-                    tokio::spawn(async move { engine.drive_leased(&id).await });
+                    self.spawn_drive(id);
                 }
             }
             Err(e) => tracing::error!(error = %e, "interrupted crawls not recovered"),
         }
+    }
+
+    /// Starts the queued crawls the caps let run now, oldest first (a crawl that cannot start
+    /// yet stays `queued`; it is started when a running crawl ends, or by the next sweep).
+    async fn dispatch(&self) {
+        let (worker, until, caps) = (self.worker.clone(), self.lease_until(), self.caps);
+        match self.app.db(move |s| s.start_queued_crawls(&worker, until, caps, &requester_of)).await {
+            Ok(ids) => ids.into_iter().for_each(|id| self.spawn_drive(id)),
+            // The sweep tries again.
+            Err(e) => tracing::warn!(error = %e, "queued crawls not started"),
+        }
+    }
+
+    /// Drives crawl `id` in a task of its own; once it has ended, the crawls queued behind
+    /// it are started.
+    fn spawn_drive(&self, id: String) {
+        let engine = self.clone();
+        // Boxed as a plain `dyn Future`: the task starts others through `dispatch`, and the
+        // type of a future that contains itself could not be named.
+        let task: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> = Box::pin(async move {
+            engine.drive_leased(&id).await;
+            engine.dispatch().await;
+        });
+        tokio::spawn(task);
     }
 
     /// Runs crawl `id` under this engine's lease (renewed while it runs) to its end.
@@ -375,12 +443,16 @@ impl Crawls {
         let stored: StoredOptions = serde_json::from_str(&crawl.options_json).map_err(AppError::internal)?;
         let scope = scope_of(&stored.request, stored.max_pages)?;
         // This replica holds the crawl's lease: no other changes its frontier while it runs.
-        let frontier = self.app.store.driving_crawl(id, &self.worker);
+        // Its page claims carry a name of this run alone: a run of this same engine that
+        // stopped (the database went away under it) left pages `fetching` under its claims,
+        // and the resumed run must put them back in the queue; under the engine's own name
+        // they would look like claims of the live lease holder, stay `fetching` forever, and
+        // the crawl would wait on them without end.
+        let claimer = format!("{}/{}", self.worker, uuid::Uuid::new_v4());
+        let frontier = self.app.store.driving_crawl(id, &claimer);
         let sink = StoreSink {
             writer: frontier.writer(),
-            store: self.app.store.clone(),
             observer: self.app.observer.clone(),
-            crawl_id: id.to_string(),
             worker: self.worker.to_string(),
             checked: Instant::now(),
             stop: false,
@@ -389,6 +461,7 @@ impl Crawls {
             limits: self.app.limits,
             time_limit: time_left(self.time_limit, crawl.started_at.as_deref(), time::OffsetDateTime::now_utc()),
             sitemaps: stored.request.sitemaps,
+            sitemap_limits: sitemap_limits(stored.max_pages),
             slots: Some(self.app.slots.clone()),
             renderer: self.app.renderer_for(crate::AuditOptions { render: stored.request.render })?.cloned(),
             ..CrawlOptions::default()
@@ -401,7 +474,7 @@ impl Crawls {
             .db(move |s| {
                 // The rules read the crawl from the store, a batch of rows at a time: what
                 // this holds does not grow with the pages (docs/ARCHITECTURE.md, "Site crawl").
-                let judged = super::judge(s, &key, summary.sitemaps_read)?;
+                let judged = super::judge(s, &key, &summary)?;
                 let (score, site_issues) = (judged.score.clone(), judged.site_issues());
                 // A run resumed after a restart judges only its own fetches: pages that
                 // answered before the restart still make the crawl a success.
@@ -419,13 +492,21 @@ impl Crawls {
                     pages_audited: summary.pages_audited,
                     mean_page_score: score.as_ref().map(|s| s.mean_page_score),
                     penalty: score.as_ref().map(|s| s.penalty),
+                    site_rules: super::summary::SiteRuleTotals::of(&judged.results),
                 };
                 // Serialising plain numbers and flags cannot fail.
                 let summary_json = serde_json::to_string(&stored_summary).ok();
+                // camelCase like every other event's data (docs/API.md, "Webhooks"); the
+                // snake_case names this event was first sent with stay beside them for one
+                // version, for receivers written against them.
                 let event = json!({
-                    "crawl_id": key,
+                    "crawlId": key,
                     "url": url,
                     "state": state.as_str(),
+                    "siteScore": site_score,
+                    "pagesDone": summary.progress.done,
+                    "pagesFailed": summary.progress.failed,
+                    "crawl_id": key,
                     "site_score": site_score,
                     "pages_done": summary.progress.done,
                     "pages_failed": summary.progress.failed,
@@ -459,6 +540,20 @@ fn time_left(limit: Duration, started_at: Option<&str>, now: time::OffsetDateTim
     limit.saturating_sub(ran)
 }
 
+/// The sitemap page URLs a crawl keeps, per page it may fetch: its sitemap URLs are
+/// written to the database (the site rules compare them with the pages crawled), so what
+/// one crawl stores is bounded by its `max_pages`, not by the site's sitemaps (docs/API.md,
+/// "Site crawl"; docs/SECURITY.md).
+pub const SITEMAP_URLS_PER_PAGE: usize = 20;
+
+/// The sitemap limits of a crawl of at most `max_pages` pages: the engine's defaults, with
+/// at most [`SITEMAP_URLS_PER_PAGE`] URLs per page in all (and so per file).
+fn sitemap_limits(max_pages: u32) -> crawl::SitemapLimits {
+    let defaults = crawl::SitemapLimits::default();
+    let total = (max_pages as usize).saturating_mul(SITEMAP_URLS_PER_PAGE).max(1).min(defaults.max_total_urls);
+    crawl::SitemapLimits { max_total_urls: total, max_urls: defaults.max_urls.min(total), ..defaults }
+}
+
 /// The scope of a crawl request.
 fn scope_of(request: &CrawlRequest, max_pages: u32) -> Result<Scope, AppError> {
     let config = ScopeConfig {
@@ -475,9 +570,7 @@ fn scope_of(request: &CrawlRequest, max_pages: u32) -> Result<Scope, AppError> {
 /// or its lease taken by another replica (then it stops).
 struct StoreSink {
     writer: store::CrawlWriter,
-    store: store::Store,
     observer: Arc<dyn crate::Observer>,
-    crawl_id: String,
     worker: String,
     checked: Instant,
     stop: bool,
@@ -502,13 +595,9 @@ impl CrawlSink for StoreSink {
             return self.stop;
         }
         self.checked = Instant::now();
-        let ours = match (self.store.get_crawl(&self.crawl_id), self.store.crawl_lease(&self.crawl_id)) {
-            (Ok(crawl), Ok(lease)) => {
-                crawl.state == store::CrawlState::Running && lease.is_none_or(|(w, _)| w == self.worker)
-            }
-            // The database did not answer: go on, and ask again later.
-            _ => true,
-        };
+        // Asked on the connection of the runner's open batch (see `still_driving`); when the
+        // database did not answer, the crawl goes on and asks again later.
+        let ours = self.writer.still_driving(&self.worker).unwrap_or(true);
         self.stop = !ours;
         self.stop
     }
@@ -590,7 +679,8 @@ mod tests {
         let (app, _webhooks) = App::open(setup).expect("app");
         let home = format!("http://{addr}/");
         let request = crate::crawl::parse_start(&json!({ "url": home, "sitemaps": false })).expect("request");
-        let options_json = serde_json::to_string(&StoredOptions { request, max_pages: 30 }).expect("options");
+        let options_json =
+            serde_json::to_string(&StoredOptions { request, max_pages: 30, requester: None }).expect("options");
         let new = store::NewCrawl { user_id: None, url: home.clone(), options_json, max_pages: 30 };
         let gone = time::OffsetDateTime::now_utc() - time::Duration::minutes(1);
         let crawl = app.store.create_crawl(new, "gone-runner", gone).expect("crawl");

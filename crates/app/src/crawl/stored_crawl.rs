@@ -84,13 +84,15 @@ impl Judged {
     }
 }
 
-/// Runs the site rules and the site score over crawl `crawl_id` in `store` (blocks: call
-/// it on the blocking pool from async code).
+/// Runs the site rules and the site score over crawl `crawl_id` in `store`, with what the
+/// run's `summary` kept of the sitemaps (blocks: call it on the blocking pool from async
+/// code).
 ///
 /// # Errors
 /// The store's.
-pub fn judge(store: &store::Store, crawl_id: &str, sitemaps_read: bool) -> store::Result<Judged> {
-    let site = store.crawl_site(crawl_id, sitemaps_read)?;
+pub fn judge(store: &store::Store, crawl_id: &str, summary: &super::CrawlSummary) -> store::Result<Judged> {
+    let site =
+        store.crawl_site(crawl_id, summary.sitemaps_read)?.with_sitemap_problems(summary.sitemap_problems.clone());
     let results = check_site(&site).map_err(store::Error::from_site)?;
     let totals = site.totals().map_err(store::Error::from_site)?;
     let score = site_score_of(&totals, &results);

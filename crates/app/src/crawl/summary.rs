@@ -1,6 +1,8 @@
 //! What a finished crawl records of its run beside its score and issues
 //! (`store::Crawl::summary_json`), typed: written when the crawl ends, read by the views.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 /// What a finished crawl records of its run beside its score (`store::Crawl::summary_json`).
@@ -18,6 +20,36 @@ pub struct StoredSummary {
     pub mean_page_score: Option<f64>,
     /// What the site-wide issues took off that mean, when the crawl was scored.
     pub penalty: Option<f64>,
+    /// Each site rule with findings, by id: how many it found in all. The store keeps at
+    /// most `crawl::MAX_FINDINGS_PER_RULE` findings of a rule; these are the true totals the
+    /// views show (docs/RULES.md, "Site rules": no silent cut).
+    pub site_rules: BTreeMap<String, SiteRuleTotals>,
+}
+
+/// How many findings a site rule had in all ([`StoredSummary::site_rules`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SiteRuleTotals {
+    /// Distinct affected URLs.
+    pub urls: u64,
+    /// Findings.
+    pub findings: u64,
+    /// Whether fewer findings were stored than found.
+    pub truncated: bool,
+}
+
+impl SiteRuleTotals {
+    /// The totals of the site rules with findings in `results`, by id.
+    pub fn of(results: &[crawl::SiteRuleResult]) -> BTreeMap<String, SiteRuleTotals> {
+        results
+            .iter()
+            .filter(|r| r.total_findings > 0)
+            .map(|r| {
+                let totals = SiteRuleTotals { urls: r.total_urls, findings: r.total_findings, truncated: r.truncated };
+                (r.id.to_string(), totals)
+            })
+            .collect()
+    }
 }
 
 impl StoredSummary {
@@ -33,7 +65,9 @@ impl StoredSummary {
 
 #[cfg(test)]
 mod tests {
-    use super::StoredSummary;
+    use std::collections::BTreeMap;
+
+    use super::{SiteRuleTotals, StoredSummary};
 
     #[test]
     fn a_crawl_summary_keeps_its_names_and_old_rows_still_read() {
@@ -43,10 +77,14 @@ mod tests {
             pages_audited: 3,
             mean_page_score: Some(81.5),
             penalty: None,
+            site_rules: BTreeMap::from([(
+                "internal-redirect".to_string(),
+                SiteRuleTotals { urls: 825, findings: 12_000, truncated: true },
+            )]),
         };
         assert_eq!(
             serde_json::to_string(&written).expect("json"),
-            r#"{"time_limited":true,"sitemaps_read":false,"pages_audited":3,"mean_page_score":81.5,"penalty":null}"#
+            r#"{"time_limited":true,"sitemaps_read":false,"pages_audited":3,"mean_page_score":81.5,"penalty":null,"site_rules":{"internal-redirect":{"urls":825,"findings":12000,"truncated":true}}}"#
         );
         let old: StoredSummary = serde_json::from_str(r#"{"time_limited":true}"#).expect("an older row reads");
         assert_eq!(old, StoredSummary { time_limited: true, ..StoredSummary::default() });

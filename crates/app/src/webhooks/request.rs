@@ -13,7 +13,7 @@ pub fn parse_update(body: &Value) -> Result<bool, AppError> {
     match obj.get("enabled") {
         None | Some(Value::Null) => Err(AppError::missing_parameter("enabled")),
         Some(Value::Bool(enabled)) => Ok(*enabled),
-        Some(_) => Err(AppError::refused("invalid_request", "The field `enabled` must be true or false.")),
+        Some(_) => Err(AppError::invalid_field("enabled", "true or false")),
     }
 }
 
@@ -65,20 +65,17 @@ pub fn parse_create(body: &Value) -> Result<(String, Vec<String>), AppError> {
         None | Some(Value::Null) => return Err(AppError::missing_parameter("url")),
         Some(Value::String(s)) if s.trim().is_empty() => return Err(AppError::missing_parameter("url")),
         Some(Value::String(s)) => s.clone(),
-        Some(_) => return Err(AppError::refused("invalid_request", "The field `url` must be a string.")),
+        Some(_) => return Err(AppError::invalid_field("url", "a string")),
     };
-    let events: Vec<String> =
-        match obj.get("events") {
-            None | Some(Value::Null) => return Err(AppError::missing_parameter("events")),
-            Some(Value::Array(items)) => items
-                .iter()
-                .map(|v| v.as_str().map(str::to_string))
-                .collect::<Option<Vec<_>>>()
-                .ok_or_else(|| AppError::refused("invalid_request", "Every entry of `events` must be a string."))?,
-            Some(_) => {
-                return Err(AppError::refused("invalid_request", "The field `events` must be an array of event names."))
-            }
-        };
+    let events: Vec<String> = match obj.get("events") {
+        None | Some(Value::Null) => return Err(AppError::missing_parameter("events")),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|v| v.as_str().map(str::to_string))
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| AppError::invalid_field("events", "an array of event names"))?,
+        Some(_) => return Err(AppError::invalid_field("events", "an array of event names")),
+    };
     let allowed = crate::WEBHOOK_EVENTS;
     if events.is_empty() {
         return Err(AppError::refused("invalid_request", "The field `events` must name at least one event.")

@@ -419,3 +419,31 @@ fn bad_input_never_panics() {
         assert_eq!(page.link_counts(), (0, 0));
     }
 }
+
+/// The audit result lists at most 500 headings and 500 hreflang links, with the page's totals
+/// beside them only when it lists fewer than the page has: what is sent and stored stays
+/// bounded however many the page holds, and the rules still see every one.
+#[test]
+fn the_result_lists_headings_and_hreflang_up_to_a_bound_with_their_totals() {
+    let many: String = (0..1200).map(|i| format!("<h2>Section {i}</h2>")).collect();
+    let alternates: String =
+        (0..600).map(|i| format!("<link rel=alternate hreflang=x{i} href='https://example.com/{i}'>")).collect();
+    let html =
+        format!("<html lang=en><head><title>Many</title>{alternates}</head><body><h1>Top</h1>{many}</body></html>");
+    let page = Page::parse(URL, html.as_bytes(), HttpFacts::default());
+    assert_eq!(page.headings.len(), 1201, "the page itself keeps every heading");
+    let result = audit_core::audit(page).to_result("2026-01-01T00:00:00Z");
+    assert_eq!(result.page.headings.len(), audit_core::MAX_LISTED_HEADINGS);
+    assert_eq!(result.page.headings_total, Some(1201));
+    assert_eq!(result.page.headings[0].text, "Top", "the first ones, in document order");
+    assert_eq!(result.page.hreflang.len(), audit_core::MAX_LISTED_HREFLANG);
+    assert_eq!(result.page.hreflang_total, Some(600));
+    let json = serde_json::to_value(&result).unwrap();
+    assert_eq!(json["page"]["headings_total"], 1201);
+
+    // A page under the bounds lists everything, and the totals are absent.
+    let small = Page::parse(URL, b"<html><title>One</title><h1>One</h1></html>", HttpFacts::default());
+    let json = serde_json::to_value(audit_core::audit(small).to_result("2026-01-01T00:00:00Z")).unwrap();
+    assert_eq!(json["page"]["headings"].as_array().unwrap().len(), 1);
+    assert!(json["page"].get("headings_total").is_none() && json["page"].get("hreflang_total").is_none(), "{json}");
+}

@@ -169,9 +169,10 @@ fn every_rule_has_a_template() {
         assert!(ids.contains(&id), "{id} missing from template_ids");
         assert!(fix_for_rule(id, None).is_some(), "rule {id} has no auto-fix template");
     }
-    for (id, _) in EXTRA_TEMPLATES {
+    for unit in EXTRA_TEMPLATES {
+        let id = unit.id;
         assert!(fix_for_rule(id, None).is_some(), "{id}");
-        assert!(!RULES.iter().any(|r| r.meta().id == *id), "{id} shadows a rule");
+        assert!(!RULES.iter().any(|r| r.meta().id == id), "{id} shadows a rule");
     }
     assert!(fix_for_rule("no-such-rule", None).is_none());
 }

@@ -4,4 +4,5 @@
 
 mod corpus;
 mod fixtures;
+mod hostile;
 mod labelled;

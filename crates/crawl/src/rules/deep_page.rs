@@ -1,16 +1,9 @@
-//! `deep-page`: Pages are a few clicks from the start.
-//!
-//! - **What it checks:** fails when a page answering 200 is more than 3 clicks from the start URL.
-//! - **Why it matters:** Pages deep in the click path get less link value and are crawled less often; important pages should be close to the home page.
-//! - **Fails:** /a/b/c/d is reached only after 4 clicks
-//! - **Passes:** every page is within 3 clicks of the start URL
-
 use super::prelude::*;
 
 /// The deepest click depth that passes.
 pub const MAX_DEPTH: u32 = 3;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check is below.
 #[derive(Debug, Clone, Copy)]
 pub struct DeepPage;
 
@@ -18,11 +11,14 @@ static META: SiteRuleMeta = SiteRuleMeta {
     id: "deep-page",
     name: "Pages are a few clicks from the start",
     severity: Severity::Notice,
-    threshold: "a page answering 200 is more than 3 clicks from the start URL",
+    threshold: "an HTML page answering 200 is more than 3 clicks from the start URL",
     why: "Pages deep in the click path get less link value and are crawled less often; important pages should be close to the home page.",
     fail_example: "/a/b/c/d is reached only after 4 clicks",
     pass_example: "every page is within 3 clicks of the start URL",
     reference: "https://developers.google.com/search/docs/crawling-indexing/links-crawlable",
+    phrases: &[],
+    excluded: &[],
+    glossary: &["internal-linking", "crawl-budget"],
 };
 
 impl SiteRule for DeepPage {
@@ -32,7 +28,7 @@ impl SiteRule for DeepPage {
 
     fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
         site.pages(&mut |p| {
-            if p.status == Some(200) && p.depth.is_some_and(|d| d > MAX_DEPTH) {
+            if p.status == Some(200) && p.html && p.depth.is_some_and(|d| d > MAX_DEPTH) {
                 out.push(SiteFinding {
                     url: p.url.clone(),
                     linked_from: site.first_inlink(&p.url)?,

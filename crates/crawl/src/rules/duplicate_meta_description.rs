@@ -1,13 +1,6 @@
-//! `duplicate-meta-description`: Meta descriptions are unique.
-//!
-//! - **What it checks:** fails when two or more indexable pages have the same meta description.
-//! - **Why it matters:** The description is the snippet under the result; a shared one describes no page well.
-//! - **Fails:** /red and /blue share one description
-//! - **Passes:** each indexable page describes itself
-
 use super::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check is below.
 #[derive(Debug, Clone, Copy)]
 pub struct DuplicateMetaDescription;
 
@@ -20,6 +13,9 @@ static META: SiteRuleMeta = SiteRuleMeta {
     fail_example: "/red and /blue share one description",
     pass_example: "each indexable page describes itself",
     reference: "https://developers.google.com/search/docs/appearance/snippet",
+    phrases: &[],
+    excluded: &[],
+    glossary: &["meta-description", "duplicate-content"],
 };
 
 impl SiteRule for DuplicateMetaDescription {

@@ -1,13 +1,6 @@
-//! `duplicate-title`: Titles are unique.
-//!
-//! - **What it checks:** fails when two or more indexable pages have the same title.
-//! - **Why it matters:** Search engines show the title in results; identical titles make pages compete with each other and leave users unable to tell them apart.
-//! - **Fails:** /red and /blue are both titled 'Shirts'
-//! - **Passes:** each indexable page has a title of its own
-
 use super::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check is below.
 #[derive(Debug, Clone, Copy)]
 pub struct DuplicateTitle;
 
@@ -20,6 +13,9 @@ static META: SiteRuleMeta = SiteRuleMeta {
     fail_example: "/red and /blue are both titled 'Shirts'",
     pass_example: "each indexable page has a title of its own",
     reference: "https://developers.google.com/search/docs/appearance/title-link",
+    phrases: &[],
+    excluded: &[],
+    glossary: &["title-tag", "duplicate-content"],
 };
 
 impl SiteRule for DuplicateTitle {

@@ -1,13 +1,6 @@
-//! `hreflang-no-return-link`: Hreflang alternates link back.
-//!
-//! - **What it checks:** fails when page A names page B as an hreflang alternate and B, crawled and answering 200, does not name A.
-//! - **Why it matters:** Search engines ignore hreflang annotations that are not confirmed by the other page, so the language versions are not paired.
-//! - **Fails:** /en names /de as its German version, and /de names no English version
-//! - **Passes:** /en and /de name each other
-
 use super::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check is below.
 #[derive(Debug, Clone, Copy)]
 pub struct HreflangNoReturnLink;
 
@@ -20,6 +13,9 @@ static META: SiteRuleMeta = SiteRuleMeta {
     fail_example: "/en names /de as its German version, and /de names no English version",
     pass_example: "/en and /de name each other",
     reference: "https://developers.google.com/search/docs/specialty/international/localized-versions",
+    phrases: &[],
+    excluded: &[],
+    glossary: &["hreflang"],
 };
 
 impl SiteRule for HreflangNoReturnLink {

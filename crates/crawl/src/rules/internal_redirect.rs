@@ -1,13 +1,6 @@
-//! `internal-redirect`: Internal links point at final URLs.
-//!
-//! - **What it checks:** fails when a link to a URL of the site answers a redirect (3xx).
-//! - **Why it matters:** Each redirect costs a request and crawl budget, and slows the visitor; linking to the final URL avoids it.
-//! - **Fails:** /a links to /old, which answers 301 to /new
-//! - **Passes:** links point straight at /new
-
 use super::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check is below.
 #[derive(Debug, Clone, Copy)]
 pub struct InternalRedirect;
 
@@ -20,6 +13,9 @@ static META: SiteRuleMeta = SiteRuleMeta {
     fail_example: "/a links to /old, which answers 301 to /new",
     pass_example: "links point straight at /new",
     reference: "https://developers.google.com/search/docs/crawling-indexing/301-redirects",
+    phrases: &[],
+    excluded: &[],
+    glossary: &["301-redirect", "internal-linking"],
 };
 
 impl SiteRule for InternalRedirect {

@@ -3,26 +3,43 @@
 //! "Site rules" section is generated from it.
 
 mod broken_internal_link;
+mod canonical_chain;
 mod canonical_to_bad_url;
+mod canonical_to_noindex;
+mod canonical_to_redirect;
 mod deep_page;
 mod duplicate_content;
+mod duplicate_h1;
 mod duplicate_meta_description;
 mod duplicate_title;
+mod few_inlinks;
+mod hreflang_conflicting_targets;
 mod hreflang_no_return_link;
+mod hreflang_to_bad_url;
 mod internal_redirect;
+mod internal_redirect_chain;
+mod linked_page_blocked_by_robots;
+mod near_duplicate_content;
 mod not_in_sitemap;
 mod orphan_page;
+mod pagination_broken;
 pub(crate) mod prelude;
 mod redirect_loop;
 mod sitemap_bad_url;
+mod sitemap_error;
+mod soft_404;
+mod url_variant_duplicate;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::hash::{Hash, Hasher};
 
+use audit_core::fix::{FixCtx, FixTemplate};
 use audit_core::Severity;
 use serde::Serialize;
 use sha2::Digest;
 
 use crate::page::{CrawledPage, Outlink};
+use crate::sitemap::SitemapProblem;
 
 /// What a site rule is, for the table, the documentation and the reports.
 #[derive(Debug, PartialEq, Eq)]
@@ -43,6 +60,14 @@ pub struct SiteRuleMeta {
     pub pass_example: &'static str,
     /// Further reading.
     pub reference: &'static str,
+    /// How issue titles of other tools name the problem (as `audit_core::RuleMeta::phrases`);
+    /// empty while the rule has no fix.
+    pub phrases: &'static [&'static str],
+    /// Words that, in such a title, mean another problem.
+    pub excluded: &'static [&'static str],
+    /// Slugs of the glossary entries (`svc://seo-concepts`) that explain the rule, the first
+    /// being the rule's concept (as `audit_core::RuleMeta::glossary`).
+    pub glossary: &'static [&'static str],
 }
 
 /// One problem a site rule found.
@@ -66,6 +91,12 @@ pub trait SiteRule: Sync {
     /// # Errors
     /// What the [`CrawledSite`] could not read.
     fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()>;
+    /// The code that repairs a finding on one of the site's pages, as a page rule's
+    /// [`Rule::fix`](audit_core::Rule::fix); `None` (the default) when the rule offers none.
+    fn fix(&self, ctx: &FixCtx) -> Option<FixTemplate> {
+        let _ = ctx;
+        None
+    }
 }
 
 /// Every site rule, in display order (severity of what it finds, then topic).
@@ -73,15 +104,29 @@ pub static SITE_RULES: &[&dyn SiteRule] = &[
     &broken_internal_link::BrokenInternalLink,
     &redirect_loop::RedirectLoop,
     &canonical_to_bad_url::CanonicalToBadUrl,
+    &canonical_to_redirect::CanonicalToRedirect,
+    &canonical_to_noindex::CanonicalToNoindex,
     &internal_redirect::InternalRedirect,
+    &internal_redirect_chain::InternalRedirectChain,
+    &canonical_chain::CanonicalChain,
     &duplicate_title::DuplicateTitle,
     &duplicate_content::DuplicateContent,
+    &near_duplicate_content::NearDuplicateContent,
+    &url_variant_duplicate::UrlVariantDuplicate,
+    &soft_404::Soft404,
     &orphan_page::OrphanPage,
     &sitemap_bad_url::SitemapBadUrl,
+    &sitemap_error::SitemapErrorRule,
     &hreflang_no_return_link::HreflangNoReturnLink,
+    &hreflang_to_bad_url::HreflangToBadUrl,
+    &hreflang_conflicting_targets::HreflangConflictingTargets,
     &duplicate_meta_description::DuplicateMetaDescription,
+    &duplicate_h1::DuplicateH1,
     &not_in_sitemap::NotInSitemap,
+    &linked_page_blocked_by_robots::LinkedPageBlockedByRobots,
     &deep_page::DeepPage,
+    &few_inlinks::FewInlinks,
+    &pagination_broken::PaginationBroken,
 ];
 
 /// Looks a site rule up by id.
@@ -207,6 +252,12 @@ pub trait CrawledSite {
     fn in_sitemap(&self, url: &str) -> SiteResult<bool>;
     /// Whether any sitemap was read (`not-in-sitemap` applies only then).
     fn sitemaps_read(&self) -> bool;
+    /// Every problem of the site's sitemaps ([`SitemapRead::problems`](crate::SitemapRead::problems);
+    /// any order). None by default: a site that kept none.
+    fn sitemap_problems(&self, f: &mut dyn FnMut(&SitemapProblem) -> SiteResult<()>) -> SiteResult<()> {
+        let _ = f;
+        Ok(())
+    }
     /// Each indexable page ([`CrawledPage::indexable`]) whose `key` it shares with another
     /// indexable page, with its group (any order of groups and members).
     fn duplicates(
@@ -216,7 +267,15 @@ pub trait CrawledSite {
     ) -> SiteResult<()>;
     /// The counts the site score reads.
     fn totals(&self) -> SiteResult<SiteTotals>;
+    /// Every URL the crawl skipped because the site's robots.txt keeps it out, with the
+    /// reason the frontier recorded ([`ROBOTS_REASON_PREFIX`]; any order).
+    fn robots_blocked(&self, f: &mut dyn FnMut(&str, &str) -> SiteResult<()>) -> SiteResult<()>;
 }
+
+/// How every reason the frontier records for a URL robots.txt keeps out starts
+/// (`robots.txt: Disallow: /private`, `robots.txt unreachable (HTTP 503)`), and no other
+/// reason does ([`CrawledSite::robots_blocked`]).
+pub const ROBOTS_REASON_PREFIX: &str = "robots.txt";
 
 /// What the site score and a crawl's end read of all the pages ([`CrawledSite::totals`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -232,40 +291,75 @@ pub struct SiteTotals {
 }
 
 /// The findings of one rule as it checks ([`SiteRule::check`]): sorted, each once, and at
-/// most [`MAX_FINDINGS_PER_RULE`] (the first in that order are kept), so that a rule holds
-/// no more however many pages are crawled.
+/// most [`MAX_FINDINGS_PER_RULE`] kept (the first in that order), so that a rule holds no
+/// more findings however many pages are crawled. Those left out are still counted, and so
+/// are the distinct URLs of all of them: nothing is cut silently.
 #[derive(Debug, Default)]
 pub struct Findings {
     kept: BTreeSet<SiteFinding>,
-    dropped: bool,
+    total: u64,
+    urls: HashSet<u64>,
 }
 
 /// The findings a site rule keeps at most (docs/RULES.md, "Site rules"): the first in
-/// URL order; the affected URLs the score counts are those kept.
+/// URL order. The result says how many there were in all ([`SiteRuleResult::total_findings`],
+/// [`SiteRuleResult::total_urls`]), and the site score counts every affected URL.
 pub const MAX_FINDINGS_PER_RULE: usize = 10_000;
 
 impl Findings {
-    /// Adds a finding.
+    /// Adds a finding. A rule hands each finding once; one equal to a finding kept is not
+    /// counted again.
     pub fn push(&mut self, finding: SiteFinding) {
+        // A fixed-key hash of the URL: 8 bytes per affected URL, however long it is, to
+        // count the distinct URLs of the findings not kept.
+        let mut hasher = std::hash::DefaultHasher::new();
+        finding.url.hash(&mut hasher);
+        self.urls.insert(hasher.finish());
         if self.kept.len() >= MAX_FINDINGS_PER_RULE && self.kept.last().is_some_and(|l| *l <= finding) {
-            self.dropped = true;
+            if !self.kept.contains(&finding) {
+                self.total += 1;
+            }
             return;
         }
-        self.kept.insert(finding);
+        if self.kept.insert(finding) {
+            self.total += 1;
+        }
         if self.kept.len() > MAX_FINDINGS_PER_RULE {
             self.kept.pop_last();
-            self.dropped = true;
         }
     }
 
     /// Whether findings were left out at the cap.
     pub fn capped(&self) -> bool {
-        self.dropped
+        self.total > self.kept.len() as u64
+    }
+
+    /// The findings found, kept or not.
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// The distinct URLs of all the findings found, kept or not.
+    pub fn total_urls(&self) -> u64 {
+        self.urls.len() as u64
     }
 
     /// The findings kept, sorted.
     pub fn into_vec(self) -> Vec<SiteFinding> {
         self.kept.into_iter().collect()
+    }
+
+    /// The rule's result: the findings kept and the totals.
+    pub fn into_result(self, meta: &'static SiteRuleMeta) -> SiteRuleResult {
+        let (total_findings, total_urls, truncated) = (self.total, self.total_urls(), self.capped());
+        SiteRuleResult {
+            id: meta.id,
+            severity: meta.severity,
+            findings: self.into_vec(),
+            total_findings,
+            total_urls,
+            truncated,
+        }
     }
 }
 
@@ -283,6 +377,11 @@ pub struct SiteIndex<'a> {
     pub sitemap_urls: &'a BTreeSet<String>,
     /// Whether any sitemap was read (`not-in-sitemap` applies only then).
     pub sitemaps_read: bool,
+    /// The problems of the site's sitemaps ([`SiteIndex::with_sitemap_problems`]).
+    pub sitemap_problems: &'a [SitemapProblem],
+    /// The URLs skipped for robots.txt, with the frontier's reason
+    /// ([`SiteIndex::with_robots_blocked`]; none unless given).
+    pub robots_blocked: &'a [(String, String)],
 }
 
 impl<'a> SiteIndex<'a> {
@@ -298,7 +397,19 @@ impl<'a> SiteIndex<'a> {
                 }
             }
         }
-        SiteIndex { pages, by_url, inlinks, sitemap_urls, sitemaps_read }
+        SiteIndex { pages, by_url, inlinks, sitemap_urls, sitemaps_read, sitemap_problems: &[], robots_blocked: &[] }
+    }
+
+    /// The same, with the problems the sitemaps' reading found.
+    pub fn with_sitemap_problems(mut self, problems: &'a [SitemapProblem]) -> SiteIndex<'a> {
+        self.sitemap_problems = problems;
+        self
+    }
+
+    /// The same index, with the URLs the crawl skipped for robots.txt and the reason of
+    /// each ([`CrawledSite::robots_blocked`]).
+    pub fn with_robots_blocked(self, robots_blocked: &'a [(String, String)]) -> SiteIndex<'a> {
+        SiteIndex { robots_blocked, ..self }
     }
 }
 
@@ -350,6 +461,10 @@ impl CrawledSite for SiteIndex<'_> {
         self.sitemaps_read
     }
 
+    fn sitemap_problems(&self, f: &mut dyn FnMut(&SitemapProblem) -> SiteResult<()>) -> SiteResult<()> {
+        self.sitemap_problems.iter().try_for_each(f)
+    }
+
     fn duplicates(
         &self,
         key: DuplicateKey,
@@ -382,6 +497,10 @@ impl CrawledSite for SiteIndex<'_> {
             answered: self.pages.iter().any(|p| matches!(p.status, Some(200..=299))),
         })
     }
+
+    fn robots_blocked(&self, f: &mut dyn FnMut(&str, &str) -> SiteResult<()>) -> SiteResult<()> {
+        self.robots_blocked.iter().try_for_each(|(url, reason)| f(url, reason))
+    }
 }
 
 /// One site rule's result.
@@ -391,14 +510,27 @@ pub struct SiteRuleResult {
     pub id: &'static str,
     /// Its severity.
     pub severity: Severity,
-    /// What it found, sorted; empty when it passes.
+    /// What it found, sorted; empty when it passes. At most [`MAX_FINDINGS_PER_RULE`]: the
+    /// first in that order ([`SiteRuleResult::truncated`]).
     pub findings: Vec<SiteFinding>,
+    /// The findings found, `findings` and those left out.
+    pub total_findings: u64,
+    /// The distinct URLs of all the findings: what the site score counts.
+    pub total_urls: u64,
+    /// Whether `findings` lists fewer than `total_findings`.
+    pub truncated: bool,
 }
 
 impl SiteRuleResult {
-    /// The distinct affected URLs.
+    /// The result of the findings `findings`, all of them (none left out).
+    pub fn of(id: &'static str, severity: Severity, findings: Vec<SiteFinding>) -> SiteRuleResult {
+        let total_urls = findings.iter().map(|f| f.url.as_str()).collect::<BTreeSet<_>>().len() as u64;
+        SiteRuleResult { id, severity, total_findings: findings.len() as u64, total_urls, truncated: false, findings }
+    }
+
+    /// The distinct affected URLs, every one of them ([`SiteRuleResult::total_urls`]).
     pub fn affected(&self) -> usize {
-        self.findings.iter().map(|f| f.url.as_str()).collect::<BTreeSet<_>>().len()
+        usize::try_from(self.total_urls).unwrap_or(usize::MAX)
     }
 }
 
@@ -418,7 +550,7 @@ pub fn run_site_rules(
 
 /// Runs every site rule over `site`. Results come in table order, every rule included
 /// (passing ones with no findings); each rule's findings sorted, each once, at most
-/// [`MAX_FINDINGS_PER_RULE`].
+/// [`MAX_FINDINGS_PER_RULE`] kept, with the totals of all.
 ///
 /// # Errors
 /// The first error of the site's reads.
@@ -428,7 +560,7 @@ pub fn check_site(site: &dyn CrawledSite) -> SiteResult<Vec<SiteRuleResult>> {
         .map(|rule| {
             let mut findings = Findings::default();
             rule.check(site, &mut findings)?;
-            Ok(SiteRuleResult { id: rule.meta().id, severity: rule.meta().severity, findings: findings.into_vec() })
+            Ok(findings.into_result(rule.meta()))
         })
         .collect()
 }
@@ -472,6 +604,8 @@ mod tests {
         }
         findings.push(finding(3));
         assert!(findings.capped());
+        assert_eq!(findings.total(), (MAX_FINDINGS_PER_RULE + 5) as u64, "every finding counted, each once");
+        assert_eq!(findings.total_urls(), (MAX_FINDINGS_PER_RULE + 5) as u64);
         let kept = findings.into_vec();
         assert_eq!(kept.len(), MAX_FINDINGS_PER_RULE);
         assert_eq!(kept.first(), Some(&finding(0)));

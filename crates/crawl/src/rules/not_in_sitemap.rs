@@ -1,13 +1,6 @@
-//! `not-in-sitemap`: Indexable pages are in the sitemap.
-//!
-//! - **What it checks:** fails when the site has a sitemap and an indexable crawled page is not in it.
-//! - **Why it matters:** The sitemap tells search engines which URLs matter; a page missing from it may be found late or not at all.
-//! - **Fails:** /new-product is linked and indexable, but sitemap.xml does not list it
-//! - **Passes:** sitemap.xml lists every indexable page (or the site has no sitemap)
-
 use super::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check is below.
 #[derive(Debug, Clone, Copy)]
 pub struct NotInSitemap;
 
@@ -20,6 +13,9 @@ static META: SiteRuleMeta = SiteRuleMeta {
     fail_example: "/new-product is linked and indexable, but sitemap.xml does not list it",
     pass_example: "sitemap.xml lists every indexable page (or the site has no sitemap)",
     reference: "https://developers.google.com/search/docs/crawling-indexing/sitemaps/overview",
+    phrases: &[],
+    excluded: &[],
+    glossary: &["xml-sitemap"],
 };
 
 impl SiteRule for NotInSitemap {

@@ -1,13 +1,6 @@
-//! `orphan-page`: Sitemap pages are linked.
-//!
-//! - **What it checks:** fails when a crawled page listed in a sitemap is linked from no other crawled page (a redirect to it counts as a link).
-//! - **Why it matters:** A page nothing links to gets no link value and is found by crawlers only through the sitemap, if at all.
-//! - **Fails:** /lonely is in sitemap.xml, and no page links to it
-//! - **Passes:** every sitemap page is linked from some page
-
 use super::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check is below.
 #[derive(Debug, Clone, Copy)]
 pub struct OrphanPage;
 
@@ -21,6 +14,9 @@ static META: SiteRuleMeta = SiteRuleMeta {
     fail_example: "/lonely is in sitemap.xml, and no page links to it",
     pass_example: "every sitemap page is linked from some page",
     reference: "https://developers.google.com/search/docs/crawling-indexing/links-crawlable",
+    phrases: &[],
+    excluded: &[],
+    glossary: &["internal-linking"],
 };
 
 impl SiteRule for OrphanPage {

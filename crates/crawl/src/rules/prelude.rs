@@ -3,5 +3,5 @@
 pub(crate) use audit_core::Severity;
 
 pub(crate) use super::{
-    answer, duplicates, CrawledSite, DuplicateKey, Findings, SiteFinding, SiteResult, SiteRule, SiteRuleMeta,
+    answer, duplicates, Answer, CrawledSite, DuplicateKey, Findings, SiteFinding, SiteResult, SiteRule, SiteRuleMeta,
 };

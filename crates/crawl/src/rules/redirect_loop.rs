@@ -1,13 +1,6 @@
-//! `redirect-loop`: No redirect leads back to itself.
-//!
-//! - **What it checks:** fails when following the redirects from a URL of the site comes back to a URL already on the way.
-//! - **Why it matters:** A redirect loop never reaches a page: browsers show an error and search engines drop the URL.
-//! - **Fails:** /a redirects to /b, which redirects to /a
-//! - **Passes:** every redirect chain ends on a page
-
 use super::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check is below.
 #[derive(Debug, Clone, Copy)]
 pub struct RedirectLoop;
 
@@ -20,6 +13,9 @@ static META: SiteRuleMeta = SiteRuleMeta {
     fail_example: "/a redirects to /b, which redirects to /a",
     pass_example: "every redirect chain ends on a page",
     reference: "https://developers.google.com/search/docs/crawling-indexing/301-redirects",
+    phrases: &[],
+    excluded: &[],
+    glossary: &["301-redirect", "redirect-chain"],
 };
 
 impl SiteRule for RedirectLoop {

@@ -1,13 +1,6 @@
-//! `sitemap-bad-url`: Sitemaps list indexable pages only.
-//!
-//! - **What it checks:** fails when a URL a sitemap lists answers other than 200, redirects, cannot be fetched or is noindex.
-//! - **Why it matters:** A sitemap should list the canonical, indexable URLs only; errors and redirects in it waste crawl budget and erode search engines' trust in the file.
-//! - **Fails:** sitemap.xml lists /old, which answers 301
-//! - **Passes:** every sitemap URL answers 200 and may be indexed
-
 use super::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check is below.
 #[derive(Debug, Clone, Copy)]
 pub struct SitemapBadUrl;
 
@@ -20,6 +13,9 @@ static META: SiteRuleMeta = SiteRuleMeta {
     fail_example: "sitemap.xml lists /old, which answers 301",
     pass_example: "every sitemap URL answers 200 and may be indexed",
     reference: "https://developers.google.com/search/docs/crawling-indexing/sitemaps/build-sitemap",
+    phrases: &[],
+    excluded: &[],
+    glossary: &["xml-sitemap"],
 };
 
 impl SiteRule for SitemapBadUrl {

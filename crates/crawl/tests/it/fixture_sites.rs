@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use audit_core::{audit, HttpFacts, Page};
 use crawl::{
-    robots_from_answer, CrawledPage, Frontier, Limits, MemoryStore, Outcome, Scope, ScopeConfig, SitemapLimits,
-    Sitemaps, Work, USER_AGENT_TOKEN,
+    robots_from_answer, CrawledPage, Entry, Frontier, Limits, MemoryStore, Outcome, Scope, ScopeConfig, SitemapLimits,
+    SitemapProblem, Sitemaps, State, Work, ROBOTS_REASON_PREFIX, USER_AGENT_TOKEN,
 };
 
 pub const ORIGIN: &str = "http://site.test";
@@ -67,77 +67,117 @@ pub struct Crawl {
     pub pages: Vec<CrawledPage>,
     pub sitemap_urls: BTreeSet<String>,
     pub sitemaps_read: bool,
+    pub sitemap_problems: Vec<SitemapProblem>,
     pub frontier: Frontier<MemoryStore>,
     pub fetched: Vec<String>,
 }
 
+impl Crawl {
+    /// The frontier's entries skipped for robots.txt.
+    pub fn robots_skipped(&mut self) -> Vec<Entry> {
+        let entries = self.frontier.store().entries();
+        entries
+            .into_iter()
+            .filter(|e| {
+                e.state == State::Skipped && e.reason.as_deref().is_some_and(|r| r.starts_with(ROBOTS_REASON_PREFIX))
+            })
+            .collect()
+    }
+
+    /// [`Crawl::robots_skipped`] as the site rules read them: URL and reason.
+    pub fn robots_blocked(&mut self) -> Vec<(String, String)> {
+        self.robots_skipped().into_iter().map(|e| (e.url, e.reason.unwrap_or_default())).collect()
+    }
+}
+
 /// Crawls a fixture site the way the application's runner does, one fetch at a time.
 pub fn crawl(name: &str) -> Crawl {
+    crawl_with(name, Limits::default().max_in_flight, None)
+}
+
+/// Crawls a fixture site with up to `in_flight` requests at once. Without `seed`, the
+/// answers come in the order the work was handed out, and new work is asked for once all
+/// of it is done; with one, new work is asked for after every answer and the next answer is
+/// any request in flight, picked by a small generator from `seed`: the orders a real
+/// network gives, reproducibly.
+pub fn crawl_with(name: &str, in_flight: usize, seed: Option<u64>) -> Crawl {
     let mut site = Site::new(fixtures().join(name));
     let scope = Scope::new(&format!("{ORIGIN}/"), ScopeConfig { max_pages: 100, ..ScopeConfig::default() }).unwrap();
-    let mut frontier = Frontier::resume(MemoryStore::new(), scope.clone(), Limits::default()).unwrap();
+    let limits = Limits { max_in_flight: in_flight, ..Limits::default() };
+    let mut frontier = Frontier::resume(MemoryStore::new(), scope.clone(), limits).unwrap();
     let mut sitemaps = Sitemaps::new(scope.start(), SitemapLimits::default());
     let mut sitemap_urls = BTreeSet::new();
+    let mut sitemap_problems = Vec::new();
     let mut pages = Vec::new();
     let mut robots_seen = Vec::new();
+    let mut pending: Vec<Work> = Vec::new();
+    let mut state = seed.unwrap_or(0);
     loop {
-        let work = frontier.next_work().unwrap();
-        if work.is_empty() {
+        if pending.is_empty() || seed.is_some() {
+            pending.extend(frontier.next_work().unwrap());
+        }
+        if pending.is_empty() {
             assert!(frontier.is_finished().unwrap(), "{name}: no work while the crawl is not finished");
             break;
         }
-        for w in work {
-            match w {
-                Work::Robots { url } => {
-                    let robots = match site.get(&url) {
-                        Answer::Body(status, body, _) => robots_from_answer(Some(status), &body),
-                        Answer::Redirect(..) => robots_from_answer(Some(404), b""),
-                    };
-                    robots_seen.push(robots.clone());
-                    for sitemap in frontier.set_robots(&url, robots) {
-                        sitemaps.add_source(&sitemap);
-                    }
-                    // Sitemaps are read once robots.txt named them.
-                    while let Some(next) = sitemaps.next_url().map(str::to_string) {
-                        let read = match site.get(&next) {
-                            Answer::Body(status, body, _) => sitemaps.record(&next, Some(status), &body),
-                            Answer::Redirect(status, _) => sitemaps.record(&next, Some(status), b""),
-                        };
-                        for u in read.urls {
-                            frontier.add_sitemap_url(&u).unwrap();
-                            sitemap_urls.insert(u);
-                        }
-                    }
+        let next = match seed {
+            None => 0,
+            Some(_) => {
+                // A linear congruential generator (Knuth's MMIX constants).
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                (state >> 33) as usize % pending.len()
+            }
+        };
+        match pending.remove(next) {
+            Work::Robots { url } => {
+                let robots = match site.get(&url) {
+                    Answer::Body(status, body, _) => robots_from_answer(Some(status), &body),
+                    Answer::Redirect(..) => robots_from_answer(Some(404), b""),
+                };
+                robots_seen.push(robots.clone());
+                for sitemap in frontier.set_robots(&url, robots) {
+                    sitemaps.add_source(&sitemap);
                 }
-                Work::Fetch(entry) => {
-                    assert!(
-                        robots_seen.iter().all(|r| r.is_allowed(USER_AGENT_TOKEN, &entry.url)),
-                        "{name}: handed out a disallowed URL {}",
-                        entry.url
-                    );
-                    let record = match site.get(&entry.url) {
-                        Answer::Redirect(status, to) => {
-                            let to =
-                                frontier.record(entry.clone(), Outcome::Redirected { status, location: Some(&to) });
-                            CrawledPage::answered(&entry.url, entry.depth, status, to.unwrap())
-                        }
-                        Answer::Body(status, body, true) => {
-                            let page = Page::parse(&entry.url, &body, HttpFacts::new().with_status(status));
-                            let score = audit(page.clone()).score().percentage;
-                            let record = CrawledPage::from_page(&entry.url, entry.depth, &page, &scope, Some(score));
-                            frontier.record(entry.clone(), Outcome::Answered(&record)).unwrap();
-                            record
-                        }
-                        Answer::Body(status, _, false) => {
-                            let record = CrawledPage::answered(&entry.url, entry.depth, status, None);
-                            frontier.record(entry.clone(), Outcome::Answered(&record)).unwrap();
-                            record
-                        }
+                // Sitemaps are read once robots.txt named them.
+                while let Some(next) = sitemaps.next_url().map(str::to_string) {
+                    let read = match site.get(&next) {
+                        Answer::Body(status, body, _) => sitemaps.record(&next, Some(status), &body),
+                        Answer::Redirect(status, _) => sitemaps.record(&next, Some(status), b""),
                     };
-                    pages.push(record);
+                    for u in read.urls {
+                        frontier.add_sitemap_url(&u).unwrap();
+                        sitemap_urls.insert(u);
+                    }
+                    sitemap_problems.extend(read.problems);
                 }
+            }
+            Work::Fetch(entry) => {
+                assert!(
+                    robots_seen.iter().all(|r| r.is_allowed(USER_AGENT_TOKEN, &entry.url)),
+                    "{name}: handed out a disallowed URL {}",
+                    entry.url
+                );
+                let record = match site.get(&entry.url) {
+                    Answer::Redirect(status, to) => {
+                        let to = frontier.record(entry.clone(), Outcome::Redirected { status, location: Some(&to) });
+                        CrawledPage::answered(&entry.url, entry.depth, status, to.unwrap())
+                    }
+                    Answer::Body(status, body, true) => {
+                        let page = Page::parse(&entry.url, &body, HttpFacts::new().with_status(status));
+                        let score = audit(page.clone()).score().percentage;
+                        let record = CrawledPage::from_page(&entry.url, entry.depth, &page, &scope, Some(score));
+                        frontier.record(entry.clone(), Outcome::Answered(&record)).unwrap();
+                        record
+                    }
+                    Answer::Body(status, _, false) => {
+                        let record = CrawledPage::answered(&entry.url, entry.depth, status, None);
+                        frontier.record(entry.clone(), Outcome::Answered(&record)).unwrap();
+                        record
+                    }
+                };
+                pages.push(record);
             }
         }
     }
-    Crawl { pages, sitemap_urls, sitemaps_read: sitemaps.any_read(), frontier, fetched: site.fetched }
+    Crawl { pages, sitemap_urls, sitemaps_read: sitemaps.any_read(), sitemap_problems, frontier, fetched: site.fetched }
 }

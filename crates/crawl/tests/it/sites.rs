@@ -11,12 +11,16 @@
 
 use std::collections::BTreeSet;
 
-use crawl::{run_site_rules, site_score, SiteRuleResult, State, SITE_RULES};
+use crawl::{check_site, site_score, SiteIndex, SiteRuleResult, State, SITE_RULES};
 
-use crate::fixture_sites::{crawl, fixtures, Crawl, ORIGIN};
+use crate::fixture_sites::{crawl, crawl_with, fixtures, Crawl, ORIGIN};
 
-fn run(c: &Crawl) -> Vec<SiteRuleResult> {
-    run_site_rules(&c.pages, &c.sitemap_urls, c.sitemaps_read)
+fn run(c: &mut Crawl) -> Vec<SiteRuleResult> {
+    let blocked = c.robots_blocked();
+    let site = SiteIndex::new(&c.pages, &c.sitemap_urls, c.sitemaps_read)
+        .with_sitemap_problems(&c.sitemap_problems)
+        .with_robots_blocked(&blocked);
+    check_site(&site).unwrap()
 }
 
 fn findings_of<'a>(results: &'a [SiteRuleResult], id: &str) -> &'a SiteRuleResult {
@@ -28,8 +32,8 @@ fn every_site_rule_fails_on_its_fail_site_and_passes_on_its_pass_site() {
     let strip = |u: &str| u.strip_prefix(ORIGIN).unwrap_or(u).to_string();
     for rule in SITE_RULES {
         let id = rule.meta().id;
-        let fail = crawl(&format!("crawl-{id}-fail"));
-        let results = run(&fail);
+        let mut fail = crawl(&format!("crawl-{id}-fail"));
+        let results = run(&mut fail);
         let found = findings_of(&results, id);
         assert!(!found.findings.is_empty(), "{id} passes on its fail site");
         let got: BTreeSet<String> = found
@@ -46,13 +50,14 @@ fn every_site_rule_fails_on_its_fail_site_and_passes_on_its_pass_site() {
         assert_eq!(got, expected, "{id}: findings on its fail site");
         assert!(found.findings.iter().all(|f| !f.detail.is_empty()), "{id}: a finding without detail");
 
-        let pass = crawl(&format!("crawl-{id}-pass"));
-        let results = run(&pass);
+        let mut pass = crawl(&format!("crawl-{id}-pass"));
+        let results = run(&mut pass);
         assert_eq!(findings_of(&results, id).findings, vec![], "{id} fails on its pass site");
 
-        for c in [&fail, &pass] {
+        for c in [&mut fail, &mut pass] {
+            let results = run(c);
             let scores = c.pages.iter().filter_map(|p| p.score);
-            let score = site_score(scores, c.pages.len(), &run(c)).expect("pages were audited");
+            let score = site_score(scores, c.pages.len(), &results).expect("pages were audited");
             assert!(score.score <= 100);
         }
     }
@@ -103,10 +108,72 @@ fn a_sitemap_only_page_is_crawled_without_a_depth_and_each_url_is_fetched_once()
 
 #[test]
 fn redirect_records_and_loops() {
-    let c = crawl("crawl-redirect-loop-fail");
+    let mut c = crawl("crawl-redirect-loop-fail");
     let a = c.pages.iter().find(|p| p.url == "http://site.test/a").unwrap();
     assert_eq!((a.status, a.redirect_to.as_deref()), (Some(301), Some("http://site.test/b")));
-    let results = run(&c);
+    let results = run(&mut c);
     let loop_ = findings_of(&results, "redirect-loop");
     assert_eq!(loop_.findings[0].detail, "http://site.test/a to http://site.test/b to http://site.test/a");
+}
+
+#[test]
+fn click_depth_is_the_shortest_path_whatever_the_requests_in_flight() {
+    // The depths of fixtures/sites/depth-race (its README says which path is the short one).
+    let expected: Vec<(&str, Option<u32>)> = vec![
+        ("/", Some(0)),
+        ("/a", Some(1)),
+        ("/b", Some(1)),
+        ("/old", Some(1)),
+        ("/y", Some(1)),
+        ("/a1", Some(2)),
+        ("/a3", Some(2)),
+        ("/y1", Some(2)),
+        ("/a2", Some(3)),
+        ("/y2", Some(3)),
+        ("/y3", Some(4)),
+    ];
+    let depths = |c: &Crawl| {
+        let mut d: Vec<(String, Option<u32>)> =
+            c.pages.iter().map(|p| (p.url.strip_prefix(ORIGIN).unwrap().to_string(), p.depth)).collect();
+        d.sort();
+        d
+    };
+    let mut want: Vec<(String, Option<u32>)> = expected.iter().map(|(u, d)| (u.to_string(), *d)).collect();
+    want.sort();
+    // What the findings say, without the linking page a rule names: that one is the first
+    // in crawl order, and the crawl order of one level depends on which answer came first.
+    let findings = |c: &mut Crawl| -> Vec<(&'static str, String, String)> {
+        run(c).into_iter().flat_map(|r| r.findings.into_iter().map(move |f| (r.id, f.url, f.detail))).collect()
+    };
+    let mut reference = crawl_with("depth-race", 1, None);
+    assert_eq!(depths(&reference), want);
+    let reference_findings = findings(&mut reference);
+    let deep: Vec<_> = reference_findings.iter().filter(|(id, ..)| *id == "deep-page").collect();
+    assert_eq!(deep.len(), 1, "{deep:?}");
+    assert_eq!(deep[0].1, format!("{ORIGIN}/y3"));
+    assert_eq!(deep[0].2, "click depth 4");
+    for in_flight in [1, 4, 16] {
+        for seed in 0..40 {
+            let mut c = crawl_with("depth-race", in_flight, Some(seed));
+            assert_eq!(depths(&c), want, "{in_flight} in flight, seed {seed}");
+            assert_eq!(findings(&mut c), reference_findings, "{in_flight} in flight, seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn a_relative_sitemap_loc_is_read_and_reported_with_its_line() {
+    let mut c = crawl("crawl-sitemap-error-fail");
+    let urls: Vec<_> = c.sitemap_urls.iter().map(String::as_str).collect();
+    assert_eq!(urls, ["http://site.test/", "http://site.test/spades"], "the index's relative <loc> was read");
+    let results = run(&mut c);
+    let details: Vec<String> =
+        findings_of(&results, "sitemap-error").findings.iter().map(|f| format!("{} {}", f.url, f.detail)).collect();
+    assert_eq!(
+        details,
+        [
+            "http://site.test/broken.xml bad XML: line 4: ill-formed document: expected `</url>`, but `</urlset>` was found",
+            "http://site.test/sitemap-index.xml line 3: relative <loc> \"pages.xml\", read as http://site.test/pages.xml",
+        ]
+    );
 }

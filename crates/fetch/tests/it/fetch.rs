@@ -296,6 +296,50 @@ async fn limit_applies_after_decompression() {
     assert_eq!(page.body.as_ref(), page_html.as_bytes());
 }
 
+fn encoded_html(encoding: &str, body: Vec<u8>) -> Reply {
+    Reply::Full {
+        status: 200,
+        headers: vec![("Content-Type".into(), "text/html".into()), ("Content-Encoding".into(), encoding.into())],
+        body,
+    }
+}
+
+fn zstd(data: &[u8]) -> Vec<u8> {
+    ruzstd::encoding::compress_to_vec(data, ruzstd::encoding::CompressionLevel::Fastest)
+}
+
+/// A `zstd` answer, sent though not asked for, is decoded within the same limit as the
+/// others; an encoding this service does not know is refused, never audited as the garbage
+/// its bytes would parse to.
+#[tokio::test]
+async fn zstd_is_decoded_within_the_limit_and_unknown_encodings_refused() {
+    let page_html = "<!doctype html><title>zstd</title><p>compressed</p>".repeat(100);
+    let bomb = zstd(&vec![0u8; 20 * 1024 * 1024]);
+    assert!(bomb.len() < 64 * 1024, "the bomb is small on the wire ({} bytes)", bomb.len());
+    let server = RawServer::start(
+        "127.0.0.1",
+        vec![
+            ("/zstd", encoded_html("zstd", zstd(page_html.as_bytes()))),
+            ("/bomb", encoded_html("zstd", bomb)),
+            ("/broken", encoded_html("zstd", b"<p>not zstd at all".to_vec())),
+            ("/compress", encoded_html("compress", b"\x1f\x9d\x90<p>".to_vec())),
+        ],
+    )
+    .await;
+    let fetcher = loopback_fetcher(|config| config.max_body_bytes = 1024 * 1024);
+    let page = fetcher.fetch_page(&server.url("/zstd")).await.unwrap();
+    assert_eq!(page.body.as_ref(), page_html.as_bytes());
+
+    let err = check_error(fetcher.fetch_page(&server.url("/bomb")).await, "target_too_large", 422);
+    assert_eq!(err, Error::TooLarge { limit: 1024 * 1024 });
+
+    check_error(fetcher.fetch_page(&server.url("/broken")).await, "target_unreachable", 502);
+
+    let err = check_error(fetcher.fetch_page(&server.url("/compress")).await, "not_html", 422);
+    assert_eq!(err, Error::Encoding { encoding: "compress".into() });
+    assert!(err.to_string().contains("content encoding \"compress\""), "{err}");
+}
+
 #[tokio::test]
 async fn content_type_is_checked_for_pages_only() {
     let png = b"\x89PNG\r\n\x1a\n";

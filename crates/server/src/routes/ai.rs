@@ -46,7 +46,8 @@ async fn geo_inner(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let (identity, url) = request(&ctx).await?;
     let charge = |n| charge_quota(&ctx, &identity, n);
     // A provider failure is logged by the use case (502 `upstream_error` here).
-    let body = ctx.state.geo.check(&ctx.state.app, &url, identity.user_id(), charge).await?;
+    let caller = identity.label();
+    let body = ctx.state.geo.check(&ctx.state.app, &url, identity.user_id(), &caller, charge).await?;
     Ok(ok_json(&body))
 }
 

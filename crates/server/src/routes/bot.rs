@@ -43,9 +43,18 @@ mod tests {
             "checked again every day",
             "at most once every 10 minutes per domain",
             "<code>SeoAuditBot</code>",
+            // A site crawl follows links within the site and obeys robots.txt: the page
+            // must not tell webmasters it never crawls.
+            "Site crawls obey robots.txt.",
+            "follows the links it finds on that site's own pages",
+            "at most 4 requests in flight",
+            "up to 30 s",
+            "This stops site crawls and scheduled monitoring",
         ] {
             assert!(page.contains(text), "missing {text:?}");
         }
+        assert!(!page.contains("does not crawl"), "{page}");
+        assert!(!page.contains("It never follows the links"), "{page}");
         assert!(!page.contains("<script"), "no script");
         assert!(!page.contains("src="), "no external or embedded asset");
     }

@@ -66,7 +66,8 @@ async fn create_crawl(ctx: Ctx) -> Result<crate::Response, ApiError> {
     ctx.state.app.check_render(request.render)?;
     charge_quota(&ctx, &identity, app::AuditOptions { render: request.render }.units()).await?;
     let tier = identity.key().map(|k| k.tier);
-    let started = ctx.state.crawls.start(request, identity.user_id().map(str::to_string), tier).await?;
+    let owner = identity.user_id().map(str::to_string);
+    let started = ctx.state.crawls.start(request, owner, tier, &identity.label()).await?;
     let crawl = wire_started(&started);
     let location = app::crawl::views::crawl_path(&crawl.id);
     let mut resp =
@@ -115,12 +116,14 @@ async fn export_crawl(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let identity = caller(&ctx).await?;
     let format = ctx.query("format").unwrap_or_else(|| "json".to_string());
     if format != "csv" && format != "json" {
-        return Err(app::AppError::invalid_parameter("format", "`format` must be `csv` or `json`.").into());
+        return Err(app::AppError::invalid_parameter("format", "`csv` or `json`").into());
     }
     let (crawl, pages) = ctx.state.crawls.all_pages(identity.user_id(), &id_of(&ctx)).await?;
+    // An export grows with the crawl: it is written as the application's work is done
+    // (app::App::compute: in an audit slot, off the async workers).
     if format == "csv" {
-        let mut resp =
-            http::Response::new(http_body_util::Full::new(bytes::Bytes::from(app::crawl::export::csv(&pages))));
+        let csv = ctx.state.app.compute(move |_| app::crawl::export::csv(&pages)).await?;
+        let mut resp = http::Response::new(http_body_util::Full::new(bytes::Bytes::from(csv)));
         resp.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("text/csv; charset=utf-8"));
         let disposition = format!("attachment; filename=\"{}.csv\"", crawl.id);
         if let Ok(v) = HeaderValue::from_str(&disposition) {
@@ -129,12 +132,15 @@ async fn export_crawl(ctx: Ctx) -> Result<crate::Response, ApiError> {
         return Ok(resp);
     }
     let issues = ctx.state.crawls.issue_counts(&crawl.id).await?;
-    Ok(ok_json(&CrawlExport {
-        ok: true,
-        api_version: audit_core::API_VERSION,
-        crawl: wire_crawl(&crawl, &issues),
-        pages: pages.iter().map(wire_page).collect(),
-    }))
+    let work = move |_: &dyn audit_core::Budget| {
+        ok_json(&CrawlExport {
+            ok: true,
+            api_version: audit_core::API_VERSION,
+            crawl: wire_crawl(&crawl, &issues),
+            pages: pages.iter().map(wire_page).collect(),
+        })
+    };
+    Ok(ctx.state.app.compute(work).await?)
 }
 
 async fn cancel_crawl(ctx: Ctx) -> Result<crate::Response, ApiError> {
@@ -156,6 +162,9 @@ async fn report_page(ctx: &Ctx) -> Result<crate::Response, ApiError> {
     crate::routes::web::flood_guard(ctx)?;
     let identity = caller(ctx).await?;
     let view = ctx.state.crawls.report_view(identity.user_id(), &id_of(ctx)).await?;
-    let body = pages::crawl::render_crawl_report(&crate::routes::web::base_url(ctx), &view);
+    let base = crate::routes::web::base_url(ctx);
+    // The page grows with the crawl: rendered as the application's work is (in an audit
+    // slot, off the async workers).
+    let body = ctx.state.app.compute(move |_| pages::crawl::render_crawl_report(&base, &view)).await?;
     Ok(crate::routes::web::html(StatusCode::OK, body, crate::routes::web::NO_STORE))
 }

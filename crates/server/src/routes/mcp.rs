@@ -13,10 +13,7 @@
 use bytes::Bytes;
 use http::{header, HeaderValue, StatusCode};
 use http_body_util::Full;
-use mcp_protocol::{
-    is_local_authority, is_local_origin, Auth, ErrorObject, Id, KeyRejection, McpRequest, INTERNAL_ERROR,
-    INVALID_REQUEST,
-};
+use mcp_protocol::{Auth, ErrorObject, Id, KeyRejection, McpRequest, INTERNAL_ERROR, INVALID_REQUEST};
 use serde_json::Value;
 
 use crate::auth::{anonymous_identity, identify, Identity};
@@ -150,6 +147,9 @@ async fn read_body(ctx: &Ctx) -> Result<Bytes, Response> {
             INVALID_REQUEST,
             &format!("the request body is larger than {MAX_REQUEST_BODY_BYTES} bytes"),
         )),
+        Err(e @ BodyReadError::Busy { .. }) => {
+            Err(rpc_error(StatusCode::SERVICE_UNAVAILABLE, INVALID_REQUEST, &format!("the body was refused: {e}")))
+        }
         Err(e) => Err(rpc_error(StatusCode::BAD_REQUEST, INVALID_REQUEST, &format!("the body could not be read: {e}"))),
     }
 }
@@ -160,9 +160,9 @@ fn rebinding_refusal(ctx: &Ctx) -> Option<Response> {
     if !ctx.state.config.listen.ip().is_loopback() {
         return None;
     }
-    let host_ok = ctx.headers.get(header::HOST).and_then(|v| v.to_str().ok()).is_none_or(is_local_authority);
-    let origin_ok = ctx.headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()).is_none_or(is_local_origin);
-    if host_ok && origin_ok {
+    // The rule of every route (crate::host): a missing `Host`, an absolute-form target
+    // or an HTTP/2 `:authority` naming another host are refused as a foreign `Host` is.
+    if crate::host::names_this_server(&ctx.uri, &ctx.headers, &ctx.state.config) {
         return None;
     }
     Some(rpc_error(

@@ -17,10 +17,16 @@ pub fn get(ctx: Ctx) -> HandlerFuture {
 
 async fn status(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let started = std::time::Instant::now();
-    let ping = ctx.state.app.ping().await.map_err(ApiError::from);
+    let ping = ctx.state.app.ping().await;
+    let damaged = ping.as_ref().is_err_and(is_damaged);
+    let ping = ping.map_err(ApiError::from);
     let latency_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
     let (status, code, db) = match &ping {
         Ok(_) => ("ok", StatusCode::OK, "up"),
+        Err(e) if damaged => {
+            tracing::error!(request_id = %ctx.request_id, cause = ?e.cause, "the database file is damaged");
+            ("degraded", StatusCode::SERVICE_UNAVAILABLE, "corrupt")
+        }
         Err(e) => {
             tracing::error!(request_id = %ctx.request_id, cause = ?e.cause, "database ping failed");
             ("degraded", StatusCode::SERVICE_UNAVAILABLE, "down")
@@ -57,12 +63,21 @@ pub fn readyz(ctx: Ctx) -> HandlerFuture {
         }
         Ok(match ctx.state.app.ping().await {
             Ok(()) => health(StatusCode::OK, "ready"),
+            Err(e) if is_damaged(&e) => {
+                tracing::error!(request_id = %ctx.request_id, error = %e, "readiness: the database file is damaged");
+                health(StatusCode::SERVICE_UNAVAILABLE, "db_corrupt")
+            }
             Err(e) => {
                 tracing::warn!(request_id = %ctx.request_id, error = %e, "readiness: database ping failed");
                 health(StatusCode::SERVICE_UNAVAILABLE, "db_down")
             }
         })
     })
+}
+
+/// Whether the ping failed because the database file is damaged, not out of reach.
+fn is_damaged(e: &app::AppError) -> bool {
+    matches!(e, app::AppError::Store(e) if e.is_damaged())
 }
 
 fn health(code: StatusCode, status: &'static str) -> crate::Response {

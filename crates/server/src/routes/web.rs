@@ -161,14 +161,26 @@ async fn report_domain(ctx: &Ctx) -> Result<Response, ApiError> {
     // "GET /report/{domain}").
     let history = ctx.state.app.public_page_history(&audit).await?;
     let crawl = ctx.state.crawls.newest_public(badge::domain_forms(&domain)).await?;
-    let result = app::StoredResult::of(&audit).result;
-    Ok(html(StatusCode::OK, report_page(&base, &domain, result, &history, crawl.as_ref()), PAGE_CACHE_CONTROL))
+    let body = ctx
+        .state
+        .app
+        .compute(move |_| {
+            let result = app::StoredResult::of(&audit).result;
+            report_page(&base, &domain, result, &history, crawl.as_ref())
+        })
+        .await?;
+    Ok(html(StatusCode::OK, body, PAGE_CACHE_CONTROL))
 }
 
 /// The report page of a stored audit, read back typed (a row that does not parse renders
-/// as an empty result: every field shown as missing).
-fn render_stored(base: &str, domain: &str, audit: &app::StoredAudit) -> String {
-    report_page(base, domain, app::StoredResult::of(audit).result, &[], None)
+/// as an empty result: every field shown as missing). Reading the stored result, scrubbing
+/// it and rendering it cost in proportion to the result, so they run as the application's
+/// work does ([`app::App::compute`]: in an audit slot, off the async workers).
+async fn render_stored(ctx: &Ctx, base: String, audit: app::StoredAudit) -> Result<String, ApiError> {
+    let work = move |_: &dyn audit_core::Budget| {
+        report_page(&base, &audit.host, app::StoredResult::of(&audit).result, &[], None)
+    };
+    Ok(ctx.state.app.compute(work).await?)
 }
 
 async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
@@ -187,9 +199,7 @@ async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
     match audited.stored {
         // An audit made with a key is private to it: the public report page never shows
         // it, so the report is the answer itself, not a redirect to that page.
-        Some(stored) if !stored.public => {
-            Ok(html(StatusCode::OK, render_stored(&base, &stored.host, &stored), NO_STORE))
-        }
+        Some(stored) if !stored.public => Ok(html(StatusCode::OK, render_stored(ctx, base, stored).await?, NO_STORE)),
         Some(stored) => match badge::validate_domain(&stored.host) {
             Some(domain) => {
                 let location = format!("/report/{}?audit={}", pages::encode_component(&domain), stored.id);
@@ -201,7 +211,7 @@ async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
             }
             // An address rather than a domain (a public IP): it has no report address, so
             // the report is the answer itself.
-            None => Ok(html(StatusCode::OK, render_stored(&base, &stored.host, &stored), NO_STORE)),
+            None => Ok(html(StatusCode::OK, render_stored(ctx, base, stored).await?, NO_STORE)),
         },
         None => {
             // Not stored (logged): still show the user the audit they waited for.
@@ -209,7 +219,9 @@ async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
                 .ok()
                 .and_then(|u| u.host_str().map(str::to_string))
                 .unwrap_or_default();
-            Ok(html(StatusCode::OK, report_page(&base, &host, result.clone(), &[], None), NO_STORE))
+            let result = result.clone();
+            let body = ctx.state.app.compute(move |_| report_page(&base, &host, result, &[], None)).await?;
+            Ok(html(StatusCode::OK, body, NO_STORE))
         }
     }
 }

@@ -5,7 +5,8 @@
 //!
 //! A key with the `webhooks` scope is required (401 without, 403 without the scope).
 //! Managing subscriptions consumes no audit quota: it is account administration, like the
-//! usage snapshot. The signing secret is shown once, in the answer to POST.
+//! usage snapshot. A test ping costs 1 unit: it makes the service send a signed request,
+//! so the key's quota bounds how many it sends. The signing secret is shown once, in the answer to POST.
 
 use api::{
     NewWebhook, Webhook, WebhookCreated, WebhookDeleted, WebhookDeliveryList, WebhookList, WebhookTestQueued,
@@ -14,7 +15,7 @@ use api::{
 use app::webhooks::wire::{wire_delivery, wire_webhook};
 use http::StatusCode;
 
-use crate::auth::{authenticate, KeyRule};
+use crate::auth::{authenticate, authenticate_metered, charge_quota, KeyRule};
 use crate::ctx::{Ctx, HandlerFuture};
 use crate::error::ApiError;
 use crate::response::{json_response, ok_json};
@@ -117,7 +118,11 @@ async fn update_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
 }
 
 async fn test_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
-    let user_id = owner(&ctx).await?;
+    let identity = authenticate_metered(&ctx, KeyRule::Required, Some("webhooks")).await?;
+    let user_id = identity
+        .user_id()
+        .map(str::to_string)
+        .ok_or_else(|| ApiError::unauthorized("This endpoint needs an API key with the `webhooks` scope."))?;
     let id = ctx.param("id").unwrap_or_default().to_string();
     // No body is needed; one that is sent is read as every POST body is (JSON, at most
     // 1 MiB), and ignored.
@@ -128,6 +133,7 @@ async fn test_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
     if sends_body {
         ctx.json_body().await?;
     }
+    charge_quota(&ctx, &identity, 1).await?;
     match ctx.state.app.test_subscription(user_id, id.clone()).await? {
         Some(queued) => Ok(json_response(
             StatusCode::ACCEPTED,

@@ -175,8 +175,10 @@ async fn oversized_and_hostile_requests() {
     let (key, _) = t.key(|k| k.scopes = store::SCOPES.iter().map(|s| s.to_string()).collect());
 
     // A 100 KB header: 431 from the HTTP layer, the server unharmed.
-    let big =
-        format!("GET /api/status HTTP/1.1\r\nHost: x\r\nX-Big: {}\r\nConnection: close\r\n\r\n", "a".repeat(100_000));
+    let big = format!(
+        "GET /api/status HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: {}\r\nConnection: close\r\n\r\n",
+        "a".repeat(100_000)
+    );
     let answer = raw(addr, big.as_bytes()).await;
     assert!(answer.starts_with("HTTP/1.1 431"), "{}", &answer[..answer.len().min(200)]);
     let ok = t.get("/api/status").await;
@@ -248,7 +250,7 @@ async fn oversized_and_hostile_requests() {
         a.assert_error(413, "payload_too_large");
     }
     let chunked = format!(
-        "POST /api/v1/audit/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n{:x}\r\n{huge}\r\n0\r\n\r\n",
+        "POST /api/v1/audit/batch HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n{:x}\r\n{huge}\r\n0\r\n\r\n",
         huge.len()
     );
     let answer = raw(addr, chunked.as_bytes()).await;

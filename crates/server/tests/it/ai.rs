@@ -385,15 +385,31 @@ async fn geo_check_counts_mentions_and_caches_per_domain() {
     let third = post(&t, GEO, json!({ "url": ready })).await;
     assert_eq!(remaining(&again) - 1, remaining(&third), "a cached answer costs one unit");
 
+    // The cache is the caller's own: a key's answer for its URL (a token in its query) is
+    // never served to anyone else, and the anonymous answer is not served to the key.
+    let (key, _) = t.key(|_| {});
+    let secret = format!("{ready}?token=s3cret");
+    let keyed = t.client.post(t.url(GEO)).header("x-api-key", &key).json(&json!({ "url": secret })).send();
+    let keyed = Answer::from(keyed.await.unwrap()).await;
+    assert_eq!(keyed.status, 200, "{}", keyed.raw);
+    assert_eq!((keyed.body["cached"].as_bool(), keyed.body["url"].as_str()), (Some(false), Some(secret.as_str())));
+    assert_eq!(provider.requests.load(Ordering::SeqCst), 24, "the key's check asked the provider");
+    let anonymous = post(&t, GEO, json!({ "url": ready })).await;
+    assert_eq!(anonymous.body["cached"], true);
+    assert_eq!(anonymous.body["url"], b["url"], "the anonymous caller's own answer: {}", anonymous.raw);
+    assert!(!anonymous.raw.contains("s3cret"), "{}", anonymous.raw);
+    assert_eq!(provider.requests.load(Ordering::SeqCst), 24);
+
     // An entry older than 24 h is not used: the provider is asked again.
     let now = time::OffsetDateTime::now_utc();
-    let stale = t.db(|s| s.get_geo_cache("127.0.0.1", now)).unwrap().unwrap();
-    t.db(|s| s.put_geo_cache("127.0.0.1", &stale.result_json, now - time::Duration::hours(25))).unwrap();
+    let stale = t.db(|s| s.get_geo_cache("127.0.0.1", "ip:127.0.0.1", now)).unwrap().unwrap();
+    t.db(|s| s.put_geo_cache("127.0.0.1", "ip:127.0.0.1", &stale.result_json, now - time::Duration::hours(25)))
+        .unwrap();
     let fresh = ok(&t, GEO, &ready).await;
     assert_eq!(fresh["cached"], false);
     assert_eq!(fresh["visibilityScore"], 42);
-    assert_eq!(provider.requests.load(Ordering::SeqCst), 24);
-    assert!(t.db(|s| s.get_geo_cache("127.0.0.1", time::OffsetDateTime::now_utc())).unwrap().is_some());
+    assert_eq!(provider.requests.load(Ordering::SeqCst), 36);
+    assert!(t.db(|s| s.get_geo_cache("127.0.0.1", "ip:127.0.0.1", time::OffsetDateTime::now_utc())).unwrap().is_some());
 }
 
 #[tokio::test]
@@ -412,7 +428,10 @@ async fn geo_check_provider_failures() {
         assert!(!a.raw.contains(PROVIDER_KEY) && !a.raw.contains(&provider.addr.to_string()), "{}", a.raw);
         assert!(provider.requests.load(Ordering::SeqCst) >= 1, "{mode:?}: the provider was asked");
         // A failure is not cached, and the quota unit was charged.
-        assert!(t.db(|s| s.get_geo_cache("127.0.0.1", time::OffsetDateTime::now_utc())).unwrap().is_none());
+        assert!(t
+            .db(|s| s.get_geo_cache("127.0.0.1", "ip:127.0.0.1", time::OffsetDateTime::now_utc()))
+            .unwrap()
+            .is_none());
         assert!(a.header("x-ratelimit-remaining").is_some());
     }
 

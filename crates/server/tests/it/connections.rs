@@ -229,3 +229,69 @@ async fn connections_over_the_caps_are_closed_at_once() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+
+/// Sends raw HTTP/1.1 `request` and reads the whole answer (the request closes the connection).
+async fn raw_answer(addr: SocketAddr, request: &str) -> String {
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    s.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(20), s.read_to_end(&mut answer)).await;
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+/// A loopback listener answers only requests that name it (DNS-rebinding protection,
+/// docs/SECURITY.md): on REST routes, pages and `/api/mcp`, a missing `Host`, a foreign
+/// one, an absolute-form target and an HTTP/2 `:authority` naming another host are refused
+/// with 403.
+#[tokio::test]
+async fn a_loopback_server_answers_only_requests_that_name_it() {
+    let t = TestServer::start(|_| {}).await;
+    let addr = t.server.local_addr();
+    let port = addr.port();
+    let mcp_body = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
+    let mcp = |target: &str, host: &str| {
+        format!(
+            "POST {target} HTTP/1.1\r\n{host}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n\
+             MCP-Protocol-Version: 2025-06-18\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{mcp_body}",
+            mcp_body.len()
+        )
+    };
+    let get = |target: &str, host: &str| format!("GET {target} HTTP/1.1\r\n{host}Connection: close\r\n\r\n");
+    let own = format!("Host: 127.0.0.1:{port}\r\n");
+    // Named as itself: answered.
+    for request in [get("/api/status", &own), get("/", "Host: localhost\r\n"), mcp("/api/mcp", &own)] {
+        let answer = raw_answer(addr, &request).await;
+        assert!(answer.starts_with("HTTP/1.1 200"), "{request}\n{answer}");
+    }
+    let cases = [
+        ("no Host", "/api/status", String::new()),
+        ("a foreign Host", "/api/status", "Host: evil.example\r\n".to_string()),
+        ("two Hosts", "/api/status", format!("{own}{own}")),
+        ("an absolute-form target", "http://evil.example/api/status", own.clone()),
+    ];
+    for (what, target, host) in &cases {
+        for path in ["/api/status", "/", "/api/v1/audit?url=https%3A%2F%2Fexample.com%2F"] {
+            let target = target.replace("/api/status", path);
+            let answer = raw_answer(addr, &get(&target, host)).await;
+            assert!(answer.starts_with("HTTP/1.1 403"), "{what}, {path}: {answer}");
+            assert!(answer.contains(r#""code":"forbidden""#) && answer.contains(r#""reason":"host""#), "{answer}");
+        }
+        let target = target.replace("/api/status", "/api/mcp");
+        let answer = raw_answer(addr, &mcp(&target, host)).await;
+        assert!(answer.starts_with("HTTP/1.1 403"), "{what}, /api/mcp: {answer}");
+    }
+    // HTTP/2 (h2c, prior knowledge): the :authority decides.
+    let (mut sender, _driver) = h2_connect(addr).await;
+    let ours = http::Request::get(format!("http://127.0.0.1:{port}/api/status")).body(empty_body()).unwrap();
+    assert_eq!(h2_send(&mut sender, ours).await.0, 200);
+    let foreign = http::Request::get("http://evil.example/api/status").body(empty_body()).unwrap();
+    let (status, body) = h2_send(&mut sender, foreign).await;
+    assert_eq!((status, &body["error"]["details"]["reason"]), (403, &serde_json::json!("host")), "{body}");
+    let foreign = http::Request::post("http://evil.example/api/mcp")
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(http_body_util::Full::new(Bytes::from(mcp_body)).boxed())
+        .unwrap();
+    let (status, body) = h2_send(&mut sender, foreign).await;
+    assert_eq!(status, 403, "/api/mcp: {body}");
+}

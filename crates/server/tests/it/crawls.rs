@@ -132,7 +132,19 @@ async fn a_site_is_crawled_and_read_back() {
     assert_eq!(a.status, 200);
     validate_documented("GET", "/api/v1/crawls/{id}/export", &a);
     assert_eq!(a.body["pages"].as_array().unwrap().len(), 7);
-    get(&t, &format!("/api/v1/crawls/{id}/export?format=xml"), None).await.assert_error(400, "invalid_parameter");
+    let a = get(&t, &format!("/api/v1/crawls/{id}/export?format=xml"), None).await;
+    a.assert_error(400, "invalid_request");
+    assert_eq!(a.body["error"]["details"]["parameter"], "format");
+    // A bad cursor or limit is worded as the stored audits' are, every route one sentence.
+    for (query, parameter) in [("cursor=garbage", "cursor"), ("limit=0", "limit"), ("limit=ten", "limit")] {
+        let a = get(&t, &format!("/api/v1/crawls/{id}/pages?{query}"), None).await;
+        a.assert_error(400, "invalid_request");
+        assert_eq!(a.body["error"]["details"]["parameter"], parameter, "{query}");
+        let message = a.body["error"]["message"].as_str().unwrap();
+        assert!(message.starts_with(&format!("The parameter `{parameter}` must be ")), "{message}");
+    }
+    let a = get(&t, &format!("/api/v1/crawls/{id}/pages?cursor=garbage"), None).await;
+    assert_eq!(a.body["error"]["message"], format!("The parameter `cursor` must be {}.", app::CURSOR_EXPECTED));
 
     // The human report page, reached from the crawl's JSON.
     let page = t.client.get(t.url(done["report_url"].as_str().unwrap())).send().await.unwrap();
@@ -183,8 +195,15 @@ async fn a_key_sees_only_its_own_crawls_and_bad_starts_create_nothing() {
     start(&t, Some(&key), json!({"url": site.url("/notes.txt")})).await.assert_error(422, "not_html");
     start(&t, Some(&key), json!({"url": "http://10.1.2.3/"})).await.assert_error(422, "blocked_target");
     start(&t, Some(&key), json!({})).await.assert_error(400, "missing_parameter");
-    start(&t, Some(&key), json!({"url": site.url("/"), "max_pages": 0})).await.assert_error(400, "invalid_parameter");
-    start(&t, Some(&key), json!({"url": site.url("/"), "colour": "red"})).await.assert_error(400, "invalid_request");
+    let a = start(&t, Some(&key), json!({"url": site.url("/"), "max_pages": 0})).await;
+    a.assert_error(400, "invalid_request");
+    assert_eq!(a.body["error"]["details"]["parameter"], "max_pages");
+    let a = start(&t, Some(&key), json!({"url": site.url("/"), "colour": "red"})).await;
+    a.assert_error(400, "invalid_request");
+    assert_eq!(a.body["error"]["details"]["parameter"], "colour");
+    // A wrong type is worded as on every other body (the audit's, the webhooks').
+    let a = start(&t, Some(&key), json!({"url": site.url("/"), "render": "yes"})).await;
+    assert_eq!(a.body["error"]["message"], "The field `render` must be true or false.");
     assert_eq!(t.db(|s| s.list_crawls(&record.user_id, 100).unwrap().len()), before);
 }
 
@@ -343,10 +362,16 @@ async fn a_finished_crawl_fires_crawl_completed_to_its_owner() {
     }
     let event = event.expect("the crawl.completed delivery");
     assert_eq!(event["event"], "crawl.completed", "{event}");
-    assert_eq!(event["data"]["crawl_id"], id.as_str());
+    // camelCase, as every other event's data.
+    assert_eq!(event["data"]["crawlId"], id.as_str());
     assert_eq!(event["data"]["state"], "completed");
-    assert_eq!(event["data"]["site_score"], done["site_score"]);
-    assert_eq!(event["data"]["pages_done"], done["progress"]["pages_done"]);
+    assert_eq!(event["data"]["siteScore"], done["site_score"]);
+    assert_eq!(event["data"]["pagesDone"], done["progress"]["pages_done"]);
+    assert_eq!(event["data"]["pagesFailed"], done["progress"]["pages_failed"]);
+    // The first names are kept for this version, for receivers that read them.
+    for (old, new) in [("crawl_id", "crawlId"), ("site_score", "siteScore"), ("pages_done", "pagesDone")] {
+        assert_eq!(event["data"][old], event["data"][new], "{old}");
+    }
 }
 
 #[tokio::test]
@@ -523,4 +548,198 @@ async fn a_crawl_resumed_after_its_time_limit_ran_out_ends_with_what_it_had() {
     assert_eq!(requested.load(std::sync::atomic::Ordering::SeqCst), 0, "nothing fetched after the limit");
     let crawl = t.db(move |s| s.get_crawl(&id).unwrap());
     assert_eq!(crawl.resumes, 1);
+}
+
+/// A small site whose pages answer after `delay`: `/` links to five pages, each back home.
+async fn slow_site(delay: std::time::Duration) -> test_support::Pages {
+    test_support::Pages::serve(move |request: &test_support::wiremock::Request| {
+        let path = request.url.path();
+        if path == "/robots.txt" || path.starts_with("/sitemap") {
+            return test_support::ResponseTemplate::new(404);
+        }
+        let links: String = (1..=5).map(|n| format!("<a href='/p{n}'>Page {n}</a>")).collect();
+        let body = format!("<html lang=en><title>The page {path} of the shop</title><h1>Shop</h1>{links}</html>");
+        test_support::ResponseTemplate::new(200).set_body_raw(body, "text/html").set_delay(delay)
+    })
+    .await
+}
+
+/// 40 anonymous crawls from four client addresses at once (each address's minute of
+/// anonymous quota): at most 4 run at once in all and 2 per address, the others wait
+/// `queued` and start in the order they were made; every crawl completes (none fails for
+/// an internal reason such as a busy database), and `/api/status` answers within a second
+/// throughout (docs/SECURITY.md, "Site crawls").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forty_crawls_from_four_addresses_queue_within_the_caps_and_all_complete() {
+    use std::net::IpAddr;
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+
+    let t = TestServer::start(|c| {
+        c.rate_limits.anonymous = 10;
+        c.max_connections_per_ip = 0;
+    })
+    .await;
+    let site = slow_site(Duration::from_millis(30)).await;
+    let clients: Vec<(IpAddr, reqwest::Client)> = (2..=5u8)
+        .map(|last| {
+            let ip = IpAddr::from([127, 0, 0, last]);
+            (ip, reqwest::Client::builder().no_proxy().local_address(ip).build().unwrap())
+        })
+        .collect();
+
+    // /api/status is asked every 50 ms from a fifth address while the crawls run.
+    let (done, slowest) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicU64::new(0)));
+    let watcher = {
+        let (done, slowest) = (done.clone(), slowest.clone());
+        let client = reqwest::Client::builder().no_proxy().local_address(IpAddr::from([127, 0, 0, 6])).build().unwrap();
+        let url = t.url("/api/status");
+        tokio::spawn(async move {
+            let mut asked = 0u32;
+            while !done.load(Ordering::SeqCst) {
+                let at = Instant::now();
+                let a = client.get(&url).timeout(Duration::from_secs(30)).send().await.unwrap();
+                assert_eq!(a.status(), 200);
+                slowest.fetch_max(at.elapsed().as_millis() as u64, Ordering::SeqCst);
+                asked += 1;
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            asked
+        })
+    };
+
+    // Each address starts its ten crawls one after the other; the four at once.
+    let starts = clients.iter().map(|(ip, client)| {
+        let (client, url, target) = (client.clone(), t.url("/api/v1/crawls"), format!("http://{}/", site.addr()));
+        let ip = *ip;
+        async move {
+            let mut ids = Vec::new();
+            for _ in 0..10 {
+                let a = Answer::from(
+                    client.post(&url).json(&json!({"url": target, "sitemaps": false})).send().await.unwrap(),
+                )
+                .await;
+                assert_eq!(a.status, 202, "{ip}: {}", a.raw);
+                ids.push(a.body["crawl"]["id"].as_str().unwrap().to_string());
+            }
+            (ip, ids)
+        }
+    });
+    let started: Vec<(IpAddr, Vec<String>)> = futures_util::future::join_all(starts).await;
+    // An eleventh crawl from an address is over its minute of quota.
+    let (_, first) = &clients[0];
+    let home = format!("http://{}/", site.addr());
+    let over = first.post(t.url("/api/v1/crawls")).json(&json!({"url": home})).send().await.unwrap();
+    assert_eq!(over.status(), 429);
+
+    // Until all have ended.
+    let deadline = Instant::now() + Duration::from_secs(300);
+    let finals = loop {
+        let states: Vec<Vec<Value>> = t.db(|s| {
+            started
+                .iter()
+                .map(|(_, ids)| {
+                    ids.iter()
+                        .map(|id| {
+                            let c = s.get_crawl(id).unwrap();
+                            json!({"state": c.state.as_str(), "started_at": c.started_at,
+                                   "finished_at": c.finished_at, "error": c.error})
+                        })
+                        .collect()
+                })
+                .collect()
+        });
+        if states.iter().flatten().all(|c| c["state"] != "running" && c["state"] != "queued") {
+            break states;
+        }
+        assert!(Instant::now() < deadline, "the crawls did not end: {states:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    done.store(true, Ordering::SeqCst);
+    let asked = watcher.await.unwrap();
+
+    // The running crawls never exceeded the caps: each ran from its `started_at` (set when it
+    // was started) until its `finished_at` (set when it ended, in the same transaction as its
+    // end state); at each start, count the crawls running, in all and of its address.
+    let runs: Vec<(usize, String, String)> = finals
+        .iter()
+        .enumerate()
+        .flat_map(|(ip, crawls)| {
+            crawls.iter().map(move |c| {
+                (ip, c["started_at"].as_str().unwrap().to_string(), c["finished_at"].as_str().unwrap().to_string())
+            })
+        })
+        .collect();
+    let (mut most, mut most_per_ip) = (0usize, 0usize);
+    for (_, at, _) in &runs {
+        let running: Vec<usize> =
+            runs.iter().filter(|(_, from, to)| from <= at && at < to).map(|(ip, _, _)| *ip).collect();
+        most = most.max(running.len());
+        most_per_ip = most_per_ip.max((0..4).map(|ip| running.iter().filter(|r| **r == ip).count()).max().unwrap());
+    }
+    assert!(most <= 4, "{most} crawls ran at once: {runs:?}");
+    assert!(most_per_ip <= 2, "{most_per_ip} crawls of one address ran at once: {runs:?}");
+    assert!(most >= 2, "the crawls overlapped ({most} at most)");
+    for ((ip, _), crawls) in started.iter().zip(&finals) {
+        for crawl in crawls {
+            assert_eq!(crawl["state"], "completed", "{ip}: {crawl}");
+        }
+        // An address's crawls started in the order they were made.
+        let starts: Vec<&str> = crawls.iter().map(|c| c["started_at"].as_str().unwrap()).collect();
+        assert!(starts.windows(2).all(|w| w[0] <= w[1]), "{ip}: {starts:?}");
+    }
+    let slowest = slowest.load(Ordering::SeqCst);
+    assert!(asked >= 5 && slowest < 1_000, "/api/status took {slowest} ms at worst over {asked} requests");
+}
+
+/// A site whose sitemap lists 2,000 URLs: a crawl of at most 5 pages keeps 100 of them (20 per
+/// page of `max_pages`), so what one crawl stores follows its `max_pages`, not the site's
+/// sitemaps (docs/API.md, "Site crawl", "What a crawl keeps").
+#[tokio::test]
+async fn a_crawl_keeps_sitemap_urls_in_proportion_to_its_pages() {
+    let t = TestServer::start(|c| c.fetch.max_body_bytes = 1024 * 1024).await;
+    let site = test_support::Pages::serve(move |request: &test_support::wiremock::Request| {
+        let path = request.url.path();
+        // The site's own address, as the crawler asked for it.
+        let authority = request.headers.get("host").and_then(|h| h.to_str().ok()).unwrap_or_default().to_string();
+        match path {
+            "/robots.txt" => test_support::ResponseTemplate::new(404),
+            "/sitemap.xml" => {
+                let urls: String =
+                    (0..2000).map(|i| format!("<url><loc>http://{authority}/listed/{i}</loc></url>")).collect();
+                let body = format!(
+                    "<?xml version='1.0'?><urlset xmlns='http://www.sitemaps.org/schemas/sitemap/0.9'>{urls}</urlset>"
+                );
+                test_support::ResponseTemplate::new(200).set_body_raw(body, "application/xml")
+            }
+            _ => {
+                let body = format!("<html lang=en><title>The page {path}</title><a href='/'>Home</a></html>");
+                test_support::ResponseTemplate::new(200).set_body_raw(body, "text/html")
+            }
+        }
+    })
+    .await;
+    let home = format!("http://{}/", site.addr());
+    let a = start(&t, None, json!({"url": home, "max_pages": 5})).await;
+    assert_eq!(a.status, 202, "{}", a.raw);
+    let id = a.body["crawl"]["id"].as_str().unwrap().to_string();
+    let done = ended(&t, &id, None).await;
+    assert_eq!(done["state"], "completed", "{done}");
+    let kept = t.db(|s| {
+        let site = s.crawl_site(&id, true).unwrap();
+        let mut n = 0;
+        crawl::CrawledSite::sitemap_urls(&site, &mut |_| {
+            n += 1;
+            Ok(())
+        })
+        .unwrap();
+        n
+    });
+    let pages = t.db(|s| s.crawl_pages(&id, None, 20).unwrap().0);
+    let urls: Vec<(&str, &str)> = pages.iter().map(|p| (p.url.as_str(), p.state.as_str())).collect();
+    assert_eq!(kept, 5 * app::crawl::SITEMAP_URLS_PER_PAGE, "sitemap URLs kept: {done} {urls:?}");
+    // The frontier holds the start page and what the sitemap gave, no more.
+    let listed = t.db(|s| s.crawl_pages(&id, None, 500).unwrap().0.len());
+    assert!(listed <= 1 + kept, "{listed} URLs in the frontier");
 }

@@ -47,6 +47,12 @@ async fn check_audits_refused(t: &TestServer, page: &str, key: &str) {
     )
     .await;
     batch.assert_error(500, "internal");
+    // The body names the request id the cause was logged with (the header's).
+    for a in [&anonymous, &keyed, &batch] {
+        let id = a.header("x-request-id").expect("x-request-id");
+        assert_eq!(a.body["error"]["details"]["request_id"], id, "{}", a.raw);
+        assert!(a.body["error"]["message"].as_str().unwrap().contains(id), "{}", a.raw);
+    }
     assert!(!anonymous.raw.contains(".db"), "no internals in the body: {}", anonymous.raw);
     assert_eq!(t.db(|s| s.count_audits()).unwrap(), before, "nothing stored while the database was away");
 }
@@ -237,7 +243,7 @@ async fn slow_and_vanishing_clients() {
     // A body trickled in for far longer than the body time limit.
     let slow_body = body.repeat(20);
     let head = format!(
-        "POST /api/v1/audit/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        "POST /api/v1/audit/batch HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
         slow_body.len()
     );
     let answer = trickle(addr, head, slow_body).await;
@@ -247,7 +253,7 @@ async fn slow_and_vanishing_clients() {
 
     // Headers trickled in: hyper's header read timeout closes the connection (408 or a
     // plain close, both end the request).
-    let slow_head = "GET /api/status HTTP/1.1\r\nHost: x\r\n".to_string() + &"X-Pad: y\r\n".repeat(100);
+    let slow_head = "GET /api/status HTTP/1.1\r\nHost: 127.0.0.1\r\n".to_string() + &"X-Pad: y\r\n".repeat(100);
     let answer = trickle(addr, String::new(), slow_head.into_bytes()).await;
     assert!(answer.is_empty() || answer.starts_with("HTTP/1.1 408"), "{answer}");
     check_status(&t, true).await;
@@ -255,7 +261,7 @@ async fn slow_and_vanishing_clients() {
     // Clients that vanish: mid-body, and while their audit is being fetched.
     let mut s = TcpStream::connect(addr).await.unwrap();
     let head = format!(
-        "POST /api/v1/audit/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        "POST /api/v1/audit/batch HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
         body.len()
     );
     s.write_all(head.as_bytes()).await.unwrap();
@@ -263,7 +269,9 @@ async fn slow_and_vanishing_clients() {
     drop(s);
     let mut s = TcpStream::connect(addr).await.unwrap();
     let slow_page: String = url::form_urlencoded::byte_serialize(site.url("/slow/index.html").as_bytes()).collect();
-    s.write_all(format!("GET /api/v1/audit?url={slow_page} HTTP/1.1\r\nHost: x\r\n\r\n").as_bytes()).await.unwrap();
+    s.write_all(format!("GET /api/v1/audit?url={slow_page} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").as_bytes())
+        .await
+        .unwrap();
     while site.slow_hits.load(std::sync::atomic::Ordering::SeqCst) == 0 {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }

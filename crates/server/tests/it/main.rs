@@ -10,6 +10,7 @@ mod ai;
 mod analysis;
 mod automation;
 mod browser;
+mod compute;
 mod connections;
 mod content;
 mod crawls;

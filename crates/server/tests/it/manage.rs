@@ -101,8 +101,13 @@ async fn send(t: &TestServer, method: &str, path: &str, pattern: &str, key: &str
     let a = Answer::from(req.send().await.unwrap()).await;
     a.assert_common();
     validate_documented(method, pattern, &a);
-    // Reading and managing what a key created consumes no quota: no rate-limit headers.
-    assert!(a.header("x-ratelimit-limit").is_none(), "{method} {path}: {:?}", a.headers);
+    // Reading and managing what a key created consumes no quota: no rate-limit headers; a
+    // test ping costs a unit (docs/API.md, "Managing what a key created").
+    if pattern == "/api/v1/webhooks/{id}/test" {
+        assert!(a.header("x-ratelimit-limit").is_some(), "{method} {path}: {:?}", a.headers);
+    } else {
+        assert!(a.header("x-ratelimit-limit").is_none(), "{method} {path}: {:?}", a.headers);
+    }
     a
 }
 
@@ -411,4 +416,39 @@ async fn webhooks_are_disabled_tested_and_their_deliveries_listed() {
     let events: Vec<&str> =
         got.body["deliveries"].as_array().unwrap().iter().map(|d| d["event"].as_str().unwrap()).collect();
     assert_eq!(events, ["audit.completed", "ping"]);
+}
+
+/// A test ping makes the service send a signed request: it costs 1 quota unit, so a key's
+/// per-minute quota bounds them; past it, 429 `rate_limited` and nothing is queued
+/// (docs/SECURITY.md, "What one caller can make the service do").
+#[tokio::test]
+async fn webhook_test_pings_cost_a_unit_and_stop_at_the_quota() {
+    let site = Site::start().await;
+    let t = TestServer::start(|_| {}).await;
+    let key = t
+        .key(|k| {
+            k.scopes = vec!["webhooks".into()];
+            k.rate_limit = Some(3);
+        })
+        .0;
+    let made = send(
+        &t,
+        "POST",
+        "/api/v1/webhooks",
+        "/api/v1/webhooks",
+        &key,
+        Some(json!({ "url": site.url("/hook"), "events": ["audit.completed"] })),
+    )
+    .await;
+    assert_eq!(made.status, 201, "{}", made.raw);
+    let id = made.body["webhook"]["id"].as_str().unwrap().to_string();
+    let test = format!("/api/v1/webhooks/{id}/test");
+    for left in [2, 1, 0] {
+        let a = send(&t, "POST", &test, "/api/v1/webhooks/{id}/test", &key, None).await;
+        assert_eq!(a.status, 202, "{}", a.raw);
+        assert_eq!(a.header("x-ratelimit-remaining"), Some(left.to_string().as_str()));
+    }
+    let refused = send(&t, "POST", &test, "/api/v1/webhooks/{id}/test", &key, None).await;
+    refused.assert_error(429, "rate_limited");
+    assert_eq!(t.db(|s| s.webhook_outbox(&id)).unwrap().len(), 3, "the refused ping queued nothing");
 }

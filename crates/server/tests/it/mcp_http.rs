@@ -373,9 +373,13 @@ async fn write_tools_need_a_key_with_the_mcp_scope() {
     let (audit_only, _) = t.key(|k| k.scopes = vec!["audit".to_string()]);
     let a = call_tool(&t, "seo_audit", json!({ "url": "https://example.com/" }), None).await;
     let text = tool_error_text(&a);
-    assert!(text.contains("API key") && text.contains("x-api-key") && text.contains("keys create"), "{text}");
+    // A remote caller is sent to the operator, never told to run a command on the server.
+    assert!(text.starts_with("unauthorized: "), "{text}");
+    assert!(text.contains("API key") && text.contains("x-api-key") && text.contains("operator"), "{text}");
+    assert!(!text.contains("keys create"), "{text}");
     let text =
         tool_error_text(&call_tool(&t, "seo_audit", json!({ "url": "https://example.com/" }), Some(&audit_only)).await);
+    assert!(text.starts_with("forbidden: "), "{text}");
     assert!(text.contains("mcp` scope"), "{text}");
 }
 

@@ -224,7 +224,7 @@ async fn connections_are_counted_open_refused_and_closed_by_reason() {
     use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
     let mut slow = tokio::net::TcpStream::connect(addr).await.unwrap();
     slow.write_all(
-        b"POST /api/v1/audit/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
+        b"POST /api/v1/audit/batch HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
     )
     .await
     .unwrap();

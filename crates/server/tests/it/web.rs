@@ -402,6 +402,10 @@ async fn widget_script_and_landing_page() {
         assert_eq!(home.header(name), Some(*value), "{name}");
     }
     assert!(home.raw.contains(r#"action="/report""#));
+    // The landing page tells of site crawls: the REST route, the agent tool, the command.
+    for text in ["Site crawl", "/api/v1/crawls", "crawl_site", "seo-audit crawl https://example.com/"] {
+        assert!(home.raw.contains(text), "the landing page does not mention {text}");
+    }
     // No base URL configured: links name the loopback address the request came to.
     assert!(home.raw.contains(&format!("{}/widget.js", t.base)), "{}", home.raw);
     // The image badge to copy links to the report.
@@ -410,15 +414,16 @@ async fn widget_script_and_landing_page() {
     assert!(home.raw.contains(&img), "{img} not in {}", home.raw);
     assert_documented_media("GET", "/", 200, "text/html");
 
-    // A forged Host is not used for links.
+    // A forged Host is refused on a loopback listener (DNS-rebinding protection), so it
+    // never reaches the links.
     let forged = t.client.get(t.url("/")).header("host", "evil.example").send().await.unwrap();
     let forged = Answer::from(forged).await;
-    assert_eq!(forged.status, 200);
-    assert!(!forged.raw.contains("evil.example"));
+    forged.assert_error(403, "forbidden");
+    assert_eq!(forged.body["error"]["details"]["reason"], "host");
     // The links name the configured base URL: the default, or the bound address where the
     // server puts that in place of the default.
     let configured = t.server.state().config.base_url.trim_end_matches('/').to_string();
-    assert!(forged.raw.contains(&format!("{configured}/widget.js")), "{}", forged.raw);
+    assert!(home.raw.contains(&format!("{configured}/widget.js")), "{}", home.raw);
 
     // A configured base URL wins over the Host header.
     let t2 = start(None, |c| c.base_url = "https://seo.example.net".to_string()).await;
@@ -561,4 +566,27 @@ async fn report_links_the_newest_public_crawl_of_the_domain() {
     let link = format!(r#"href="{}/crawls/{id}""#, t.base);
     assert!(after.raw.contains(&link), "{link} not in {}", after.raw);
     assert_documented_media("GET", "/report/{domain}", 200, "text/html");
+
+    // A newer crawl whose start URL carries a query (a caller's session id) is not linked:
+    // its pages would show that query to anyone reading the public report.
+    let private = Answer::from(
+        t.client
+            .post(t.url("/api/v1/crawls"))
+            .json(&serde_json::json!({"url": site.url("/?session=s3cr3t")}))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(private.status, 202, "{}", private.raw);
+    let private_id = private.body["crawl"]["id"].as_str().unwrap().to_string();
+    for _ in 0..300 {
+        if t.get(&format!("/api/v1/crawls/{private_id}")).await.body["crawl"]["finished_at"].is_string() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let report = t.get("/report/localhost").await;
+    assert!(report.raw.contains(&link), "the clean crawl is still linked: {}", report.raw);
+    assert!(!report.raw.contains(&private_id) && !report.raw.contains("s3cr3t"), "{}", report.raw);
 }

@@ -4,7 +4,10 @@
 
 use std::collections::BTreeSet;
 
-use crawl::{check_site, run_site_rules, CrawledPage, CrawledSite, Outlink, SiteIndex, SITE_RULES};
+use crawl::{
+    check_site, run_site_rules, CrawledPage, CrawledSite, Entry, FrontierStore, Outlink, SiteIndex, SitemapProblem,
+    SITE_RULES,
+};
 use store::{NewCrawl, Store, CRAWL_SITE_BATCH};
 use time::OffsetDateTime;
 
@@ -13,21 +16,52 @@ use crate::fixture_sites::crawl;
 
 /// A crawl in `store` holding `pages` (recorded in that order) and `sitemap`.
 fn stored(store: &Store, pages: &[CrawledPage], sitemap: &BTreeSet<String>) -> String {
+    stored_with_skips(store, pages, sitemap, &[])
+}
+
+/// [`stored`], with the frontier's `skipped` entries too.
+fn stored_with_skips(store: &Store, pages: &[CrawledPage], sitemap: &BTreeSet<String>, skipped: &[Entry]) -> String {
     let new = NewCrawl { user_id: None, url: "http://site.test/".into(), options_json: "{}".into(), max_pages: 100 };
     let crawl = store.create_crawl(new, "w", OffsetDateTime::now_utc() + time::Duration::minutes(1)).unwrap();
     for page in pages {
         store.record_crawl_page(&crawl.id, page, &[]).unwrap();
     }
+    let mut frontier = store.crawl_frontier(&crawl.id, "w");
+    frontier.begin().unwrap();
+    for entry in skipped {
+        assert!(frontier.insert(entry.clone()).unwrap(), "{} recorded twice", entry.url);
+    }
+    frontier.commit().unwrap();
     store.add_crawl_sitemap_urls(&crawl.id, &sitemap.iter().cloned().collect::<Vec<_>>()).unwrap();
     crawl.id
 }
 
 /// The store's results equal the in-memory ones, rule by rule, and so do the totals.
 fn assert_same(store: &Store, pages: &[CrawledPage], sitemap: &BTreeSet<String>, sitemaps_read: bool, what: &str) {
-    let id = stored(store, pages, sitemap);
-    let site = store.crawl_site(&id, sitemaps_read).unwrap();
-    let memory = SiteIndex::new(pages, sitemap, sitemaps_read);
-    assert_eq!(check_site(&site).unwrap(), run_site_rules(pages, sitemap, sitemaps_read), "{what}");
+    assert_same_with(store, pages, sitemap, sitemaps_read, &[], &[], what);
+}
+
+/// [`assert_same`] with the problems of the sitemaps' reading and the URLs the crawl skipped
+/// (entries of its frontier).
+fn assert_same_with(
+    store: &Store,
+    pages: &[CrawledPage],
+    sitemap: &BTreeSet<String>,
+    sitemaps_read: bool,
+    problems: &[SitemapProblem],
+    skipped: &[Entry],
+    what: &str,
+) {
+    let id = stored_with_skips(store, pages, sitemap, skipped);
+    let site = store.crawl_site(&id, sitemaps_read).unwrap().with_sitemap_problems(problems.to_vec());
+    let blocked: Vec<(String, String)> =
+        skipped.iter().map(|e| (e.url.clone(), e.reason.clone().unwrap_or_default())).collect();
+    let memory =
+        SiteIndex::new(pages, sitemap, sitemaps_read).with_sitemap_problems(problems).with_robots_blocked(&blocked);
+    assert_eq!(check_site(&site).unwrap(), check_site(&memory).unwrap(), "{what}");
+    if problems.is_empty() && skipped.is_empty() {
+        assert_eq!(check_site(&memory).unwrap(), run_site_rules(pages, sitemap, sitemaps_read), "{what}");
+    }
     assert_eq!(site.totals().unwrap(), memory.totals().unwrap(), "{what}: totals");
 }
 
@@ -37,8 +71,17 @@ both! {
         for rule in SITE_RULES {
             for side in ["fail", "pass"] {
                 let name = format!("crawl-{}-{side}", rule.meta().id);
-                let c = crawl(&name);
-                assert_same(&f.store, &c.pages, &c.sitemap_urls, c.sitemaps_read, &name);
+                let mut c = crawl(&name);
+                let skipped = c.robots_skipped();
+                assert_same_with(
+                    &f.store,
+                    &c.pages,
+                    &c.sitemap_urls,
+                    c.sitemaps_read,
+                    &c.sitemap_problems,
+                    &skipped,
+                    &name,
+                );
             }
         }
         // The fail sites do fail in the store (not two empty results).

@@ -460,3 +460,112 @@ both! {
         );
     }
 }
+
+both! {
+    fn queued_crawls_start_in_order_within_the_caps(backend) {
+        let Some(f) = fresh(backend) else { return };
+        let (a, b) = (f.store.clone(), f.open_again());
+        // The requester is named in the options here ("a" or "b"); a key's crawl by its owner.
+        let requester = |user: Option<&str>, options: &str| user.map_or_else(|| options.to_string(), str::to_string);
+        let caps = store::CrawlCaps { running: 3, per_requester: 2 };
+        let queue = |who: &str| {
+            let new = NewCrawl { user_id: None, url: "https://site.test/".into(), options_json: who.into(), max_pages: 30 };
+            a.queue_crawl(new).unwrap().id
+        };
+        // a1 a2 a3 b1 b2, made in that order.
+        let ids: Vec<String> = ["a", "a", "a", "b", "b"].iter().map(|w| queue(w)).collect();
+        assert_eq!(a.get_crawl(&ids[0]).unwrap().state, CrawlState::Queued);
+        assert!(a.crawl_lease(&ids[0]).unwrap().is_none(), "a queued crawl has no lease");
+        // A queued crawl is not adopted as an interrupted one.
+        assert!(a.adopt_crawls("w", None, lease()).unwrap().is_empty());
+
+        // "a" may run two: a3 waits, and b1 (after it) starts; then the total of 3 is reached.
+        let started = a.start_queued_crawls("w-a", lease(), caps, &requester).unwrap();
+        assert_eq!(started, vec![ids[0].clone(), ids[1].clone(), ids[3].clone()]);
+        for id in &started {
+            let c = a.get_crawl(id).unwrap();
+            assert_eq!(c.state, CrawlState::Running);
+            assert!(c.started_at.is_some());
+            assert_eq!(a.crawl_lease(id).unwrap().unwrap().0, "w-a");
+        }
+        // Another replica finds nothing to start while they run.
+        assert!(b.start_queued_crawls("w-b", lease(), caps, &requester).unwrap().is_empty());
+        assert_eq!(a.get_crawl(&ids[2]).unwrap().state, CrawlState::Queued);
+
+        // a1 ends: a3 is next in order (b2 would put "b" at 2, but a3 came first).
+        assert!(finish(&a, &ids[0], "w-a"));
+        assert_eq!(b.start_queued_crawls("w-b", lease(), caps, &requester).unwrap(), vec![ids[2].clone()]);
+        // A cancelled queued crawl never starts.
+        a.cancel_crawl(&ids[4]).unwrap();
+        assert!(finish(&a, &ids[1], "w-a"));
+        assert!(a.start_queued_crawls("w-a", lease(), caps, &requester).unwrap().is_empty());
+        assert_eq!(a.get_crawl(&ids[4]).unwrap().state, CrawlState::Cancelled);
+    }
+}
+
+both! {
+    fn retention_deletes_old_audits_and_crawls_and_keeps_the_newest(backend) {
+        let Some(f) = fresh(backend) else { return };
+        let s = &f.store;
+        let raw = f.raw();
+        let owner = s.create_user(Tier::Free).unwrap().id;
+        let audit = |user: Option<&str>| {
+            let mut new = store::NewAudit::new("https://a.test/", "https://a.test/", 50, "1", "{}");
+            new.user_id = user.map(str::to_string);
+            s.insert_audit(new).unwrap().id
+        };
+        let ended = |user: Option<&str>| {
+            let crawl = s.queue_crawl(new_crawl(user.map(str::to_string), 30)).unwrap();
+            drive(s, &crawl.id, "w", Some(1));
+            s.cancel_crawl(&crawl.id).unwrap();
+            crawl.id
+        };
+        let age = |table: &str, id: &str, days: i64| {
+            let at = store::format_rfc3339(OffsetDateTime::now_utc() - time::Duration::days(days));
+            raw.exec(&format!("UPDATE {table} SET created_at = '{at}' WHERE id = '{id}'"));
+        };
+        let (old_anonymous, new_anonymous, old_keyed) = (audit(None), audit(None), audit(Some(&owner)));
+        age("audits", &old_anonymous, 10);
+        age("audits", &old_keyed, 10);
+        // Anonymous crawls: one too old, then three of which two are kept by count.
+        let too_old = ended(None);
+        age("crawls", &too_old, 10);
+        let anonymous: Vec<String> = (0..3).map(|_| ended(None)).collect();
+        for (i, id) in anonymous.iter().enumerate() {
+            age("crawls", id, 3 - i as i64);
+        }
+        let keyed: Vec<String> = (0..3).map(|_| ended(Some(&owner))).collect();
+        for (i, id) in keyed.iter().enumerate() {
+            age("crawls", id, 3 - i as i64);
+        }
+        // A crawl that has not ended is never deleted, however old.
+        let running = s.queue_crawl(new_crawl(None, 30)).unwrap().id;
+        age("crawls", &running, 100);
+        let pages_before = raw.count("crawl_pages");
+        assert!(pages_before > 0);
+
+        let day = time::Duration::days(1);
+        let policy = store::Retention {
+            anonymous_audit_age: 5 * day,
+            keyed_audit_age: 30 * day,
+            anonymous_crawl_age: 5 * day,
+            keyed_crawl_age: 30 * day,
+            anonymous_crawls: 2,
+            keyed_crawls_per_owner: 1,
+        };
+        let pruned = s.prune(&policy, OffsetDateTime::now_utc()).unwrap();
+        assert_eq!((pruned.audits, pruned.crawls), (1, 4), "{pruned:?}");
+        assert!(s.get_audit(&old_anonymous).is_err());
+        assert!(s.get_audit(&new_anonymous).is_ok() && s.get_audit(&old_keyed).is_ok());
+        let gone = |id: &str| s.get_crawl(id).is_err();
+        assert!(gone(&too_old) && gone(&anonymous[0]) && !gone(&anonymous[1]) && !gone(&anonymous[2]));
+        assert!(gone(&keyed[0]) && gone(&keyed[1]) && !gone(&keyed[2]), "the owner's newest is kept");
+        assert!(!gone(&running));
+        let left: i64 = raw.int(&format!(
+            "SELECT CAST(COUNT(*) AS BIGINT) FROM crawl_pages WHERE crawl_id IN ('{}', '{}')",
+            too_old, keyed[0]
+        ));
+        assert_eq!(left, 0, "a crawl's pages go with it");
+        assert_eq!(s.prune(&policy, OffsetDateTime::now_utc()).unwrap(), store::Pruned::default(), "nothing more");
+    }
+}

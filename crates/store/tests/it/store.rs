@@ -787,16 +787,60 @@ both! {
         let Some(f) = fresh(b) else { return };
         let store = &f.store;
         let at = datetime!(2026-05-01 12:00:00 UTC);
-        store.put_geo_cache("Example.com", r#"{"v":1}"#, at).unwrap();
-        let check = |domain: &str, now: OffsetDateTime, expected: Option<&str>| {
-            let got = store.get_geo_cache(domain, now).unwrap();
-            assert_eq!(got.as_ref().map(|e| e.result_json.as_str()), expected, "{domain} {now}");
+        store.put_geo_cache("Example.com", "user:u1", r#"{"v":1}"#, at).unwrap();
+        let check = |domain: &str, caller: &str, now: OffsetDateTime, expected: Option<&str>| {
+            let got = store.get_geo_cache(domain, caller, now).unwrap();
+            assert_eq!(got.as_ref().map(|e| e.result_json.as_str()), expected, "{domain} {caller} {now}");
         };
-        check("example.com", at, Some(r#"{"v":1}"#));
-        check("EXAMPLE.COM", at + time::Duration::hours(23), Some(r#"{"v":1}"#));
-        check("example.com", at + time::Duration::hours(24), None);
-        check("other.com", at, None);
-        store.put_geo_cache("example.com", r#"{"v":2}"#, at + time::Duration::hours(24)).unwrap();
-        check("example.com", at + time::Duration::hours(25), Some(r#"{"v":2}"#));
+        check("example.com", "user:u1", at, Some(r#"{"v":1}"#));
+        check("EXAMPLE.COM", "user:u1", at + time::Duration::hours(23), Some(r#"{"v":1}"#));
+        check("example.com", "user:u1", at + time::Duration::hours(24), None);
+        check("other.com", "user:u1", at, None);
+        // Another caller, keyed or anonymous, never gets u1's answer.
+        check("example.com", "user:u2", at, None);
+        check("example.com", "ip:203.0.113.7", at, None);
+        store.put_geo_cache("example.com", "ip:203.0.113.7", r#"{"v":3}"#, at).unwrap();
+        check("example.com", "ip:203.0.113.7", at, Some(r#"{"v":3}"#));
+        check("example.com", "user:u1", at, Some(r#"{"v":1}"#));
+        store.put_geo_cache("example.com", "user:u1", r#"{"v":2}"#, at + time::Duration::hours(24)).unwrap();
+        check("example.com", "user:u1", at + time::Duration::hours(25), Some(r#"{"v":2}"#));
     }
+}
+
+/// A file damaged under the store (pages overwritten on disk) is found by the integrity
+/// check, and the ping then fails with a damaged-file error, which the status endpoints
+/// report as `corrupt` (docs/API.md, "GET /api/status").
+#[test]
+fn a_damaged_file_makes_the_ping_fail() {
+    use std::io::{Seek, SeekFrom, Write};
+    let dir = TempDir::new().unwrap();
+    let path = dir.path().join("damaged.db");
+    drop(Store::open(&path).unwrap());
+    // A table filled past the schema's pages, so that the last pages of the file are its own;
+    // the log is checkpointed into the file.
+    let conn = Connection::open(&path).unwrap();
+    conn.execute_batch(
+        "CREATE TABLE filler (x TEXT); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n \
+         WHERE i < 2000) INSERT INTO filler SELECT hex(randomblob(200)) FROM n; PRAGMA wal_checkpoint(TRUNCATE);",
+    )
+    .unwrap();
+    drop(conn);
+    let store = Store::open(&path).unwrap();
+    store.ping().unwrap();
+    store.check_integrity().unwrap();
+
+    drop(store);
+    let len = std::fs::metadata(&path).unwrap().len();
+    let mut file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    file.seek(SeekFrom::Start(len - 64 * 4096)).unwrap();
+    file.write_all(&[0x5a; 64 * 4096]).unwrap();
+    drop(file);
+
+    let store = Store::open(&path).unwrap();
+    store.ping().expect("the schema's pages are whole");
+    let e = store.check_integrity().unwrap_err();
+    assert!(e.is_damaged() && e.is_unavailable(), "{e}");
+    assert!(store.is_damaged());
+    let e = store.ping().unwrap_err();
+    assert!(e.is_damaged(), "{e}");
 }

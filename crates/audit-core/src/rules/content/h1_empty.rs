@@ -1,14 +1,6 @@
-//! `h1-empty`: The h1 heading has text.
-//!
-//! - **What it checks:** fails when first `<h1>` has no text.
-//! - **Why it matters:** An empty main heading carries no meaning for readers or crawlers.
-//! - **Fails:** `<h1><img src=logo.png></h1>`
-//! - **Passes:** `<h1>Blue widgets</h1>`
-//! - **Reference:** <https://www.seonaut.org/>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct H1Empty;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "<h1><img src=logo.png></h1>",
     pass_example: "<h1>Blue widgets</h1>",
     reference: "https://www.seonaut.org/",
+    phrases: &["h1 empty"],
+    excluded: &[],
+    glossary: &["h1-heading"],
 };
 
 impl Rule for H1Empty {
@@ -43,5 +38,9 @@ impl Rule for H1Empty {
                 .current("")
                 .suggested(util::suggest_h1(page)),
         )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        super::h1_fix(c)
     }
 }

@@ -1,14 +1,6 @@
-//! `h1-missing`: Page has an h1 heading.
-//!
-//! - **What it checks:** fails when no `<h1>`.
-//! - **Why it matters:** The main heading tells readers and search engines what the page is about.
-//! - **Fails:** no `<h1>`
-//! - **Passes:** `<h1>Blue widgets</h1>`
-//! - **Reference:** <https://moz.com/learn/seo/on-page-factors>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct H1Missing;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "no <h1>",
     pass_example: "<h1>Blue widgets</h1>",
     reference: "https://moz.com/learn/seo/on-page-factors",
+    phrases: &["h1 missing"],
+    excluded: &["multiple"],
+    glossary: &["h1-heading"],
 };
 
 impl Rule for H1Missing {
@@ -41,5 +36,9 @@ impl Rule for H1Missing {
             Finding::new("H1 heading missing", "The page has no <h1>; add one main heading that states the topic.")
                 .suggested(util::suggest_h1(page)),
         )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        super::h1_fix(c)
     }
 }

@@ -1,14 +1,6 @@
-//! `h1-multiple`: Page has one h1 heading.
-//!
-//! - **What it checks:** fails when more than one `<h1>`.
-//! - **Why it matters:** One main heading gives the page a clear topic; several dilute it.
-//! - **Fails:** two `<h1>`
-//! - **Passes:** one `<h1>` and `<h2>` sub-headings
-//! - **Reference:** <https://www.seonaut.org/>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct H1Multiple;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "two <h1>",
     pass_example: "one <h1> and <h2> sub-headings",
     reference: "https://www.seonaut.org/",
+    phrases: &["multiple h1", "more h1", "duplicate h1 tag"],
+    excluded: &[],
+    glossary: &["h1-heading"],
 };
 
 impl Rule for H1Multiple {
@@ -44,6 +39,30 @@ impl Rule for H1Multiple {
             )
             .current(page.h1s.join(" | "))
             .suggested("1"),
+        )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        // The page's h1s, else the current value (the check joins them with " | ").
+        let h1s: Vec<String> = c.page.map(|p| p.h1s.clone()).unwrap_or_else(|| {
+            c.current.as_deref().map(|v| v.split(" | ").map(str::to_string).collect()).unwrap_or_default()
+        });
+        let code = match h1s.split_first() {
+            Some((first, rest)) if !rest.is_empty() => {
+                let mut lines = vec![format!("<h1>{}</h1>", attr(first))];
+                lines.extend(rest.iter().map(|h| format!("<h2>{}</h2>", attr(h))));
+                lines.join("\n")
+            }
+            _ => format!(
+                "<h1>{}</h1>\n<h2>TODO: the text of the other h1</h2>",
+                attr(&c.topic_or_todo("the text of the h1 that names the topic"))
+            ),
+        };
+        FixTemplate::some(
+            FixKind::Html,
+            Difficulty::Easy,
+            code,
+            "Keep one h1 for the topic of the page and turn the other h1 headings into h2.",
         )
     }
 }

@@ -1,14 +1,6 @@
-//! `low-text-ratio`: Visible text is a fair share of the HTML.
-//!
-//! - **What it checks:** fails when text/HTML ratio < 10%.
-//! - **Why it matters:** Very little text in a lot of markup often means bloated templates and little content.
-//! - **Fails:** a 200 KB page with 50 words
-//! - **Passes:** a page whose text is 25% of its bytes
-//! - **Reference:** <https://www.seonaut.org/>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct LowTextRatio;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "a 200 KB page with 50 words",
     pass_example: "a page whose text is 25% of its bytes",
     reference: "https://www.seonaut.org/",
+    phrases: &["text ratio", "text code ratio"],
+    excluded: &[],
+    glossary: &["text-to-html-ratio"],
 };
 
 impl Rule for LowTextRatio {
@@ -48,6 +43,15 @@ impl Rule for LowTextRatio {
             )
             .current(format!("{ratio:.1}%"))
             .suggested(format!(">= {}%", util::MIN_TEXT_RATIO)),
+        )
+    }
+
+    fn fix(&self, _: &FixCtx) -> Option<FixTemplate> {
+        FixTemplate::some(
+            FixKind::Text,
+            Difficulty::Medium,
+            "Move inline <script> and <style> blocks into cached external files, remove unused markup and hidden content, and add descriptive text where the page is thin.",
+            "A low share of visible text usually means heavy markup; lighter pages load faster and say more.",
         )
     }
 }

@@ -1,18 +1,10 @@
-//! `meta-description-missing`: Page has a meta description.
-//!
-//! - **What it checks:** fails when no meta description in `<head>`, or an empty one.
-//! - **Why it matters:** The description is the snippet under the title in results; without it search engines pick any text from the page.
-//! - **Fails:** no `<meta name=description>`
-//! - **Passes:** `<meta name="description" content="...">`
-//!
 //! Only the head counts, as for Google and Lighthouse: a `<meta name=description>` after
 //! content the head cannot hold (where the parser has already moved into the body) is not
 //! read as the page's description.
-//! - **Reference:** <https://developer.chrome.com/docs/lighthouse/seo/meta-description>
 
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct MetaDescriptionMissing;
 
@@ -30,6 +22,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "no <meta name=description>",
     pass_example: "<meta name=\"description\" content=\"...\">",
     reference: "https://developer.chrome.com/docs/lighthouse/seo/meta-description",
+    phrases: &["description missing", "description empty"],
+    excluded: &["og", "graph", "twitter", "multiple"],
+    glossary: &["meta-description"],
 };
 
 impl Rule for MetaDescriptionMissing {
@@ -52,5 +47,9 @@ impl Rule for MetaDescriptionMissing {
             f = f.suggested(s);
         }
         Outcome::Fail(f)
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        super::description_fix(c, super::Problem::Missing)
     }
 }

@@ -1,14 +1,6 @@
-//! `meta-description-multiple`: Page has one meta description.
-//!
-//! - **What it checks:** fails when more than one meta description.
-//! - **Why it matters:** Several descriptions are ambiguous; search engines use one of them or none.
-//! - **Fails:** two `<meta name=description>`
-//! - **Passes:** one
-//! - **Reference:** <https://www.seonaut.org/>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct MetaDescriptionMultiple;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "two <meta name=description>",
     pass_example: "one",
     reference: "https://www.seonaut.org/",
+    phrases: &["multiple description", "duplicate description tag"],
+    excluded: &["og", "graph", "twitter"],
+    glossary: &["meta-description"],
 };
 
 impl Rule for MetaDescriptionMultiple {
@@ -45,5 +40,9 @@ impl Rule for MetaDescriptionMultiple {
             .current(page.meta_descriptions.len().to_string())
             .suggested("1"),
         )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        super::description_fix(c, super::Problem::Multiple)
     }
 }

@@ -1,14 +1,6 @@
-//! `meta-description-too-long`: Meta description is at most 160 characters.
-//!
-//! - **What it checks:** fails when > 160 characters.
-//! - **Why it matters:** Search engines cut long descriptions mid-sentence.
-//! - **Fails:** a 250-character description
-//! - **Passes:** a 140-character description
-//! - **Reference:** <https://moz.com/learn/seo/meta-description>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct MetaDescriptionTooLong;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "a 250-character description",
     pass_example: "a 140-character description",
     reference: "https://moz.com/learn/seo/meta-description",
+    phrases: &["description long"],
+    excluded: &["og", "graph", "twitter"],
+    glossary: &["meta-description"],
 };
 
 impl Rule for MetaDescriptionTooLong {
@@ -52,5 +47,9 @@ impl Rule for MetaDescriptionTooLong {
             .current(d)
             .suggested(util::trim_at_word(d, util::DESCRIPTION_MAX_CHARS)),
         )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        super::description_fix(c, super::Problem::TooLong)
     }
 }

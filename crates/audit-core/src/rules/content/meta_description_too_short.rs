@@ -1,14 +1,6 @@
-//! `meta-description-too-short`: Meta description is at least 70 characters.
-//!
-//! - **What it checks:** fails when < 70 characters.
-//! - **Why it matters:** A short description leaves most of the snippet to chance.
-//! - **Fails:** `<meta name="description" content="Shoes.">`
-//! - **Passes:** a 140-character description
-//! - **Reference:** <https://moz.com/learn/seo/meta-description>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct MetaDescriptionTooShort;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "<meta name=\"description\" content=\"Shoes.\">",
     pass_example: "a 140-character description",
     reference: "https://moz.com/learn/seo/meta-description",
+    phrases: &["description short"],
+    excluded: &["og", "graph", "twitter"],
+    glossary: &["meta-description"],
 };
 
 impl Rule for MetaDescriptionTooShort {
@@ -54,5 +49,9 @@ impl Rule for MetaDescriptionTooShort {
             f = f.suggested(s);
         }
         Outcome::Fail(f)
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        super::description_fix(c, super::Problem::TooShort)
     }
 }

@@ -1,14 +1,6 @@
-//! `thin-content`: Page has substantial text.
-//!
-//! - **What it checks:** fails when < 300 visible words.
-//! - **Why it matters:** Pages with little text rarely answer a query well enough to rank.
-//! - **Fails:** a page with 120 words
-//! - **Passes:** a page with 800 words
-//! - **Reference:** <https://github.com/sethblack/python-seo-analyzer>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct ThinContent;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "a page with 120 words",
     pass_example: "a page with 800 words",
     reference: "https://github.com/sethblack/python-seo-analyzer",
+    phrases: &["thin content", "low word count", "word count", "little text", "not enough content", "thin page"],
+    excluded: &[],
+    glossary: &["thin-content"],
 };
 
 impl Rule for ThinContent {
@@ -48,6 +43,17 @@ impl Rule for ThinContent {
             )
             .current(page.word_count.to_string())
             .suggested(format!(">= {}", util::THIN_CONTENT_WORDS)),
+        )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        let words = c.page.map(|p| p.word_count as u64).or_else(|| c.current_number());
+        let now = words.map_or(String::new(), |n| format!(" (now {n})"));
+        FixTemplate::some(
+            FixKind::Text,
+            Difficulty::Hard,
+            format!("Expand {} to at least 300 words of its own text{now}: answer the questions a visitor brings, add an overview, details, examples and a short FAQ. The content-gap analysis lists the sections similar pages cover.", c.known_topic().map_or_else(|| "the page".to_string(), |t| format!("\"{t}\""))),
+            "Pages with little text rarely rank; write for the reader, not for a word count.",
         )
     }
 }

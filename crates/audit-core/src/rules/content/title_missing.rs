@@ -1,14 +1,6 @@
-//! `title-missing`: Page has a title.
-//!
-//! - **What it checks:** fails when no `<title>` text.
-//! - **Why it matters:** The title is the headline of the search result and the strongest on-page relevance signal.
-//! - **Fails:** `<head></head>`
-//! - **Passes:** `<title>Blue widgets | Example</title>`
-//! - **Reference:** <https://developer.chrome.com/docs/lighthouse/seo/document-title>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct TitleMissing;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "<head></head>",
     pass_example: "<title>Blue widgets | Example</title>",
     reference: "https://developer.chrome.com/docs/lighthouse/seo/document-title",
+    phrases: &["title missing", "title empty"],
+    excluded: &["og", "graph", "twitter", "multiple"],
+    glossary: &["title-tag"],
 };
 
 impl Rule for TitleMissing {
@@ -44,5 +39,9 @@ impl Rule for TitleMissing {
             )
             .suggested(util::suggest_title(page)),
         )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        super::title_fix(c, super::Problem::Missing)
     }
 }

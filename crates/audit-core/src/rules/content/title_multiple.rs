@@ -1,14 +1,6 @@
-//! `title-multiple`: Head holds one title element.
-//!
-//! - **What it checks:** fails when more than one `<title>` in `<head>`.
-//! - **Why it matters:** Several titles leave it to the search engine to pick one.
-//! - **Fails:** two `<title>` elements in `<head>`
-//! - **Passes:** one `<title>`
-//! - **Reference:** <https://www.seonaut.org/>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct TitleMultiple;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "two <title> elements in <head>",
     pass_example: "one <title>",
     reference: "https://www.seonaut.org/",
+    phrases: &["multiple title", "duplicate title tag"],
+    excluded: &["og", "graph", "twitter"],
+    glossary: &["title-tag"],
 };
 
 impl Rule for TitleMultiple {
@@ -45,5 +40,9 @@ impl Rule for TitleMultiple {
             .current(page.titles_in_head.to_string())
             .suggested("1"),
         )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        super::title_fix(c, super::Problem::Multiple)
     }
 }

@@ -1,14 +1,6 @@
-//! `title-too-long`: Title is at most 60 characters.
-//!
-//! - **What it checks:** fails when > 60 characters.
-//! - **Why it matters:** Search engines truncate long titles, cutting off what comes last.
-//! - **Fails:** a 90-character title
-//! - **Passes:** a 50-character title
-//! - **Reference:** <https://moz.com/learn/seo/title-tag>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct TitleTooLong;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "a 90-character title",
     pass_example: "a 50-character title",
     reference: "https://moz.com/learn/seo/title-tag",
+    phrases: &["title long"],
+    excluded: &["og", "graph", "twitter"],
+    glossary: &["title-tag"],
 };
 
 impl Rule for TitleTooLong {
@@ -49,5 +44,9 @@ impl Rule for TitleTooLong {
             .current(page.title.clone())
             .suggested(util::trim_at_word(&page.title, util::TITLE_MAX_CHARS)),
         )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        super::title_fix(c, super::Problem::TooLong)
     }
 }

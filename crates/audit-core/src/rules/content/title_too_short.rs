@@ -1,14 +1,6 @@
-//! `title-too-short`: Title is at least 30 characters.
-//!
-//! - **What it checks:** fails when < 30 characters.
-//! - **Why it matters:** A very short title wastes the most visible part of the search result.
-//! - **Fails:** `<title>Home</title>`
-//! - **Passes:** `<title>Handmade oak furniture from Bavaria | Holzwerk</title>`
-//! - **Reference:** <https://moz.com/learn/seo/title-tag>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct TitleTooShort;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "<title>Home</title>",
     pass_example: "<title>Handmade oak furniture from Bavaria | Holzwerk</title>",
     reference: "https://moz.com/learn/seo/title-tag",
+    phrases: &["title short"],
+    excluded: &["og", "graph", "twitter"],
+    glossary: &["title-tag"],
 };
 
 impl Rule for TitleTooShort {
@@ -49,5 +44,9 @@ impl Rule for TitleTooShort {
             .current(page.title.clone())
             .suggested(format!("{}-{} characters", util::TITLE_MIN_CHARS, util::TITLE_MAX_CHARS)),
         )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        super::title_fix(c, super::Problem::TooShort)
     }
 }

@@ -1,20 +1,12 @@
-//! `hreflang-invalid-code`: hreflang values are valid codes.
-//!
-//! - **What it checks:** fails when an hreflang that is not ISO 639-1 (ISO 639-2 for a language without one) + optional ISO 3166-1, or x-default.
-//! - **Why it matters:** Search engines ignore alternates with invalid codes (en-UK is a classic: the region is GB).
-//! - **Fails:** `<link rel="alternate" hreflang="en-UK" href="...">`
-//! - **Passes:** `<link rel="alternate" hreflang="en-GB" href="...">`
-//!
 //! Stricter than Lighthouse's `hreflang`, which checks the language subtag against every
 //! known ISO 639 code and ignores the region: Google's documentation asks for an ISO 639-1
 //! language (`eng` for `en` fails) and an ISO 3166-1 alpha-2 region (`en-UK` fails). A
 //! language without an ISO 639-1 code takes its ISO 639-2 code, as BCP 47 writes it (`ast`).
 //! The hreflang rules read the links of the head only, as search engines do.
-//! - **Reference:** <https://developers.google.com/search/docs/specialty/international/localized-versions>
 
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct HreflangInvalidCode;
 
@@ -33,6 +25,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "<link rel=\"alternate\" hreflang=\"en-UK\" href=\"...\">",
     pass_example: "<link rel=\"alternate\" hreflang=\"en-GB\" href=\"...\">",
     reference: "https://developers.google.com/search/docs/specialty/international/localized-versions",
+    phrases: &["invalid hreflang", "hreflang code", "wrong hreflang"],
+    excluded: &[],
+    glossary: &["hreflang"],
 };
 
 impl Rule for HreflangInvalidCode {
@@ -55,5 +50,9 @@ impl Rule for HreflangInvalidCode {
             .current(first.to_string())
             .suggested("ISO 639-1 language, optional ISO 3166-1 region: en, en-GB, x-default"),
         )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        super::hreflang_fix(c)
     }
 }

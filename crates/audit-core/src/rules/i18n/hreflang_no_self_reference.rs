@@ -1,14 +1,6 @@
-//! `hreflang-no-self-reference`: hreflang set includes the page itself.
-//!
-//! - **What it checks:** fails when no alternate points to the page's own URL.
-//! - **Why it matters:** Each language version must list itself among its alternates, or search engines may ignore the set.
-//! - **Fails:** alternates for other languages only
-//! - **Passes:** an alternate for this page's own URL too
-//! - **Reference:** <https://developers.google.com/search/docs/specialty/international/localized-versions>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct HreflangNoSelfReference;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "alternates for other languages only",
     pass_example: "an alternate for this page's own URL too",
     reference: "https://developers.google.com/search/docs/specialty/international/localized-versions",
+    phrases: &["hreflang self"],
+    excluded: &[],
+    glossary: &["hreflang"],
 };
 
 impl Rule for HreflangNoSelfReference {
@@ -51,5 +46,9 @@ impl Rule for HreflangNoSelfReference {
                 page.final_url
             )),
         )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        super::hreflang_fix(c)
     }
 }

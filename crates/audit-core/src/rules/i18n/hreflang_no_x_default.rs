@@ -1,14 +1,6 @@
-//! `hreflang-no-x-default`: hreflang set has an x-default.
-//!
-//! - **What it checks:** fails when no hreflang=x-default.
-//! - **Why it matters:** x-default tells search engines which version to show users whose language is not listed.
-//! - **Fails:** alternates without x-default
-//! - **Passes:** `<link rel="alternate" hreflang="x-default" href="https://example.com/">`
-//! - **Reference:** <https://developers.google.com/search/docs/specialty/international/localized-versions>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct HreflangNoXDefault;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "alternates without x-default",
     pass_example: "<link rel=\"alternate\" hreflang=\"x-default\" href=\"https://example.com/\">",
     reference: "https://developers.google.com/search/docs/specialty/international/localized-versions",
+    phrases: &["x default"],
+    excluded: &[],
+    glossary: &["hreflang"],
 };
 
 impl Rule for HreflangNoXDefault {
@@ -44,5 +39,9 @@ impl Rule for HreflangNoXDefault {
             Finding::new("hreflang without x-default", "The hreflang set has no x-default alternate.")
                 .suggested("<link rel=\"alternate\" hreflang=\"x-default\" href=\"https://example.com/\">"),
         )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        super::hreflang_fix(c)
     }
 }

@@ -1,14 +1,6 @@
-//! `hreflang-relative-url`: hreflang URLs are absolute.
-//!
-//! - **What it checks:** fails when an hreflang href that is relative.
-//! - **Why it matters:** Google requires fully qualified URLs in hreflang annotations.
-//! - **Fails:** `<link rel="alternate" hreflang="de" href="/de/">`
-//! - **Passes:** `<link rel="alternate" hreflang="de" href="https://example.com/de/">`
-//! - **Reference:** <https://developers.google.com/search/docs/specialty/international/localized-versions>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct HreflangRelativeUrl;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "<link rel=\"alternate\" hreflang=\"de\" href=\"/de/\">",
     pass_example: "<link rel=\"alternate\" hreflang=\"de\" href=\"https://example.com/de/\">",
     reference: "https://developers.google.com/search/docs/specialty/international/localized-versions",
+    phrases: &["hreflang relative"],
+    excluded: &[],
+    glossary: &["hreflang"],
 };
 
 impl Rule for HreflangRelativeUrl {
@@ -43,5 +38,9 @@ impl Rule for HreflangRelativeUrl {
                 .current(bad.href.clone())
                 .suggested(bad.url.clone().unwrap_or_default()),
         )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        super::hreflang_fix(c)
     }
 }

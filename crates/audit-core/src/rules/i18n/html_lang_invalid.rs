@@ -1,14 +1,7 @@
-//! `html-lang-invalid`: html lang is a valid BCP 47 tag.
-//!
-//! - **What it checks:** fails when lang is not a well-formed BCP 47 tag.
-//! - **Why it matters:** An invalid language tag is ignored, as if there were none.
-//! - **Fails:** `<html lang="english">`
-//! - **Passes:** `<html lang="en-GB">`
-//! - **Reference:** <https://developer.chrome.com/docs/lighthouse/accessibility/html-lang-valid>
-
+use crate::fix::fix_lang_tag;
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct HtmlLangInvalid;
 
@@ -26,6 +19,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "<html lang=\"english\">",
     pass_example: "<html lang=\"en-GB\">",
     reference: "https://developer.chrome.com/docs/lighthouse/accessibility/html-lang-valid",
+    phrases: &["invalid lang", "invalid language", "wrong lang", "wrong language"],
+    excluded: &["hreflang"],
+    glossary: &["html-lang"],
 };
 
 impl Rule for HtmlLangInvalid {
@@ -45,5 +41,22 @@ impl Rule for HtmlLangInvalid {
                 .current(lang)
                 .suggested("en, en-GB, de-AT, ..."),
         )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        // The page's tag repaired (`en_us` to `en-US`) when that makes it valid, else inferred.
+        let given = c.page.and_then(|p| p.lang.as_deref()).or(c.current.as_deref());
+        let lang = match given {
+            Some(l) => {
+                let f = fix_lang_tag(l);
+                if util::is_valid_bcp47(&f) {
+                    f
+                } else {
+                    c.lang()
+                }
+            }
+            None => c.lang(),
+        };
+        super::lang_fix(lang)
     }
 }

@@ -1,14 +1,6 @@
-//! `html-lang-missing`: html element declares a language.
-//!
-//! - **What it checks:** fails when no lang on `<html>`.
-//! - **Why it matters:** The language tells search engines which audience to show the page to, and screen readers how to pronounce it.
-//! - **Fails:** `<html>`
-//! - **Passes:** `<html lang="en">`
-//! - **Reference:** <https://developer.chrome.com/docs/lighthouse/accessibility/html-has-lang>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct HtmlLangMissing;
 
@@ -27,6 +19,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "<html>",
     pass_example: "<html lang=\"en\">",
     reference: "https://developer.chrome.com/docs/lighthouse/accessibility/html-has-lang",
+    phrases: &["lang missing", "language missing", "language not declar", "lang not declar"],
+    excluded: &["hreflang", "invalid"],
+    glossary: &["html-lang"],
 };
 
 impl Rule for HtmlLangMissing {
@@ -42,5 +37,9 @@ impl Rule for HtmlLangMissing {
             Finding::new("Language not declared", "The <html> element has no lang attribute.")
                 .suggested("<html lang=\"en\">"),
         )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        super::lang_fix(c.lang())
     }
 }

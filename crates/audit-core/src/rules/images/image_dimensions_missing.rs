@@ -1,14 +1,6 @@
-//! `image-dimensions-missing`: Images declare width and height.
-//!
-//! - **What it checks:** fails when any `<img>` without both width and height.
-//! - **Why it matters:** Without dimensions the browser cannot reserve space, and the layout shifts as images load (CLS).
-//! - **Fails:** `<img src="a.png" alt="x">`
-//! - **Passes:** `<img src="a.png" alt="x" width="640" height="480">`
-//! - **Reference:** <https://web.dev/articles/optimize-cls>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct ImageDimensionsMissing;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "<img src=\"a.png\" alt=\"x\">",
     pass_example: "<img src=\"a.png\" alt=\"x\" width=\"640\" height=\"480\">",
     reference: "https://web.dev/articles/optimize-cls",
+    phrases: &["image dimension", "image width height", "width height missing", "layout shift image"],
+    excluded: &[],
+    glossary: &["image-dimensions", "core-web-vitals", "cls"],
 };
 
 impl Rule for ImageDimensionsMissing {
@@ -47,6 +42,44 @@ impl Rule for ImageDimensionsMissing {
             )
             .current(first.to_string())
             .suggested("width=\"W\" height=\"H\""),
+        )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        let imgs: Vec<String> = c
+            .page
+            .map(|p| {
+                p.images
+                    .iter()
+                    .filter(|i| i.width.is_none() || i.height.is_none())
+                    .take(10)
+                    .map(|i| {
+                        let alt = i.alt.clone().unwrap_or_default();
+                        format!(
+                            "<img src=\"{}\" alt=\"{}\" width=\"{}\" height=\"{}\">",
+                            attr(&i.src),
+                            attr(&alt),
+                            attr(i.width.as_deref().unwrap_or("TODO: width in pixels")),
+                            attr(i.height.as_deref().unwrap_or("TODO: height in pixels"))
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let src = c.current_token().unwrap_or("TODO: address of each image without a size");
+        let code = if imgs.is_empty() {
+            format!(
+                "<img src=\"{}\" alt=\"\" width=\"TODO: width in pixels\" height=\"TODO: height in pixels\">",
+                attr(src)
+            )
+        } else {
+            imgs.join("\n")
+        };
+        FixTemplate::some(
+            FixKind::Html,
+            Difficulty::Easy,
+            code,
+            "Give every image its intrinsic width and height (the file's real size in pixels) so the browser reserves space and the layout does not shift.",
         )
     }
 }

@@ -1,14 +1,6 @@
-//! `internal-link-nofollow`: Internal links are followed.
-//!
-//! - **What it checks:** fails when rel=nofollow on a link to the same host.
-//! - **Why it matters:** nofollow on your own links stops crawlers from discovering your pages through them.
-//! - **Fails:** `<a href="/about" rel="nofollow">`
-//! - **Passes:** `<a href="/about">`
-//! - **Reference:** <https://developers.google.com/search/docs/crawling-indexing/qualify-outbound-links>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct InternalLinkNofollow;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "<a href=\"/about\" rel=\"nofollow\">",
     pass_example: "<a href=\"/about\">",
     reference: "https://developers.google.com/search/docs/crawling-indexing/qualify-outbound-links",
+    phrases: &["internal link nofollow", "internal nofollow"],
+    excluded: &[],
+    glossary: &["nofollow", "internal-linking"],
 };
 
 impl Rule for InternalLinkNofollow {
@@ -47,6 +42,15 @@ impl Rule for InternalLinkNofollow {
             )
             .current(first.url.clone().unwrap_or_default())
             .suggested("remove rel=\"nofollow\" from internal links"),
+        )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        super::link_fix(
+            c,
+            super::LinkProblem::InternalNofollow,
+            Difficulty::Easy,
+            "Remove rel=\"nofollow\" from links to your own pages so they pass signals within the site.",
         )
     }
 }

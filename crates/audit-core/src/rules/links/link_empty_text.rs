@@ -1,14 +1,6 @@
-//! `link-empty-text`: Links have text or an accessible name.
-//!
-//! - **What it checks:** fails when a link with no text, aria-label or image alt.
-//! - **Why it matters:** A link without text gives crawlers and screen readers nothing to describe its target.
-//! - **Fails:** `<a href="/x"><img src="i.png"></a>`
-//! - **Passes:** `<a href="/x"><img src="i.png" alt="Cart"></a>`
-//! - **Reference:** <https://developer.chrome.com/docs/lighthouse/accessibility/link-name>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct LinkEmptyText;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "<a href=\"/x\"><img src=\"i.png\"></a>",
     pass_example: "<a href=\"/x\"><img src=\"i.png\" alt=\"Cart\"></a>",
     reference: "https://developer.chrome.com/docs/lighthouse/accessibility/link-name",
+    phrases: &["link missing text", "link empty text", "empty anchor", "link accessible name", "link empty"],
+    excluded: &["descriptive", "generic"],
+    glossary: &["anchor-text"],
 };
 
 impl Rule for LinkEmptyText {
@@ -47,6 +42,15 @@ impl Rule for LinkEmptyText {
             )
             .current(first.url.clone().unwrap_or_default())
             .suggested("link text, an aria-label, or alt text on the image inside"),
+        )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        super::link_fix(
+            c,
+            super::LinkProblem::EmptyText,
+            Difficulty::Easy,
+            "Give icon and image links an accessible name with aria-label (or alt text on the image).",
         )
     }
 }

@@ -1,20 +1,12 @@
-//! `link-text-not-descriptive`: Links have descriptive text.
-//!
-//! - **What it checks:** fails when a link's whole text is a generic phrase ('click here', 'read more') of its language.
-//! - **Why it matters:** Link text tells search engines and users what the target is about; generic phrases say nothing.
-//! - **Fails:** `<a href="/pricing">click here</a>`
-//! - **Passes:** `<a href="/pricing">See our pricing</a>`
-//!
 //! The phrases are Lighthouse's (`link-text`), per language; a link is looked up in the list
 //! of its closest `lang` when it has one (a language without a list has no generic phrases),
 //! else in every list. Links Google does not follow or that lead nowhere new are not counted:
 //! `rel=nofollow`, `javascript:` and `mailto:` hrefs, links to the page itself, anchors
 //! without `href` and anchors inside `<noscript>`.
-//! - **Reference:** <https://developer.chrome.com/docs/lighthouse/seo/link-text>
 
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct LinkTextNotDescriptive;
 
@@ -32,6 +24,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "<a href=\"/pricing\">click here</a>",
     pass_example: "<a href=\"/pricing\">See our pricing</a>",
     reference: "https://developer.chrome.com/docs/lighthouse/seo/link-text",
+    phrases: &["link descriptive", "generic link text", "generic anchor text", "click here", "read more link"],
+    excluded: &[],
+    glossary: &["anchor-text"],
 };
 
 impl Rule for LinkTextNotDescriptive {
@@ -63,6 +58,15 @@ impl Rule for LinkTextNotDescriptive {
             )
             .current(first.to_string())
             .suggested("text that names the target, e.g. \"Compare pricing plans\""),
+        )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        super::link_fix(
+            c,
+            super::LinkProblem::NotDescriptive,
+            Difficulty::Easy,
+            "Say where the link leads instead of \"click here\" or \"read more\"; the text is drafted from the target address.",
         )
     }
 }

@@ -1,9 +1,3 @@
-//! `link-uncrawlable`: Anchors are crawlable.
-//!
-//! - **What it checks:** fails when an `<a>` crawlers cannot follow: a javascript: or unparseable href, a file: URL, or no href but an event handler or link attributes.
-//! - **Why it matters:** Crawlers only follow `<a href>` with a real URL; script-driven anchors hide pages from them.
-//! - **Fails:** `<a onclick="go()">Pricing</a>` or `<a href="javascript:go()">`
-//!
 //! An `<a>` without `href` and without the attributes that belong to one is a placeholder
 //! (the HTML standard), not a link, and passes; so do anchors with a `role` or a `name`, jump
 //! targets (`id` without `href`), `mailto:` links and anchors inside `<noscript>`, as in
@@ -11,12 +5,10 @@
 //! `javascript:void(0)` pattern, every `javascript:` URL fails: Google lists
 //! `javascript:goTo('products')` among the URLs it cannot resolve
 //! (<https://developers.google.com/search/docs/crawling-indexing/links-crawlable>).
-//! - **Passes:** `<a href="/pricing">Pricing</a>`
-//! - **Reference:** <https://developer.chrome.com/docs/lighthouse/seo/crawlable-anchors>
 
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct LinkUncrawlable;
 
@@ -34,6 +26,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "<a onclick=\"go()\">Pricing</a> or <a href=\"javascript:go()\">",
     pass_example: "<a href=\"/pricing\">Pricing</a>",
     reference: "https://developer.chrome.com/docs/lighthouse/seo/crawlable-anchors",
+    phrases: &["uncrawlable", "javascript link", "link missing href", "anchor missing href"],
+    excluded: &[],
+    glossary: &["crawlable-links"],
 };
 
 impl Rule for LinkUncrawlable {
@@ -58,6 +53,15 @@ impl Rule for LinkUncrawlable {
             )
             .current(first.href.clone().map_or_else(|| format!("<a>{}</a>", first.text), |h| format!("href=\"{h}\"")))
             .suggested("<a href=\"/real-url\">"),
+        )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        super::link_fix(
+            c,
+            super::LinkProblem::Uncrawlable,
+            Difficulty::Medium,
+            "Crawlers follow only <a> elements with a real href; keep JavaScript handlers as an enhancement.",
         )
     }
 }

@@ -1,14 +1,6 @@
-//! `links-too-many`: Page has at most 100 links.
-//!
-//! - **What it checks:** fails when > 100 links.
-//! - **Why it matters:** Every extra link dilutes the value passed to the others and makes the page harder to crawl.
-//! - **Fails:** a page with 300 links
-//! - **Passes:** a page with 60 links
-//! - **Reference:** <https://www.seonaut.org/>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct LinksTooMany;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "a page with 300 links",
     pass_example: "a page with 60 links",
     reference: "https://www.seonaut.org/",
+    phrases: &["too multiple link", "excessive link"],
+    excluded: &[],
+    glossary: &["internal-linking"],
 };
 
 impl Rule for LinksTooMany {
@@ -43,6 +38,15 @@ impl Rule for LinksTooMany {
             Finding::new("Too many links", format!("The page has {n} links; keep it under {}.", util::MAX_LINKS))
                 .current(n.to_string())
                 .suggested(format!("<= {}", util::MAX_LINKS)),
+        )
+    }
+
+    fn fix(&self, _: &FixCtx) -> Option<FixTemplate> {
+        FixTemplate::some(
+            FixKind::Text,
+            Difficulty::Medium,
+            "Cut the page to the links a visitor needs (under 100): group navigation into menus of categories, drop repeated links to the same target, and move long link lists to dedicated hub pages.",
+            "Each extra link dilutes the others and makes the page harder to use.",
         )
     }
 }

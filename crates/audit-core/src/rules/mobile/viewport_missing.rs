@@ -1,14 +1,6 @@
-//! `viewport-missing`: Page has a viewport meta tag.
-//!
-//! - **What it checks:** fails when no `<meta name=viewport>`.
-//! - **Why it matters:** Without a viewport the page renders at desktop width on phones; Google indexes the mobile version.
-//! - **Fails:** no viewport
-//! - **Passes:** `<meta name="viewport" content="width=device-width, initial-scale=1">`
-//! - **Reference:** <https://developer.chrome.com/docs/lighthouse/best-practices/viewport>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct ViewportMissing;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "no viewport",
     pass_example: "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
     reference: "https://developer.chrome.com/docs/lighthouse/best-practices/viewport",
+    phrases: &["viewport missing", "viewport meta tag", "viewport tag", "mobile friendly"],
+    excluded: &[],
+    glossary: &["viewport", "mobile-first-indexing"],
 };
 
 impl Rule for ViewportMissing {
@@ -44,5 +39,9 @@ impl Rule for ViewportMissing {
             )
             .suggested(util::VIEWPORT),
         )
+    }
+
+    fn fix(&self, _: &FixCtx) -> Option<FixTemplate> {
+        super::viewport_fix("Put this in <head> so mobile browsers lay the page out for the screen width.")
     }
 }

@@ -1,14 +1,6 @@
-//! `viewport-not-device-width`: Viewport uses the device width.
-//!
-//! - **What it checks:** fails when viewport without width=device-width.
-//! - **Why it matters:** A fixed-width viewport does not adapt to the screen.
-//! - **Fails:** `<meta name="viewport" content="width=1024">`
-//! - **Passes:** `<meta name="viewport" content="width=device-width, initial-scale=1">`
-//! - **Reference:** <https://developer.chrome.com/docs/lighthouse/best-practices/viewport>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct ViewportNotDeviceWidth;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "<meta name=\"viewport\" content=\"width=1024\">",
     pass_example: "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
     reference: "https://developer.chrome.com/docs/lighthouse/best-practices/viewport",
+    phrases: &["viewport device width", "device width"],
+    excluded: &[],
+    glossary: &["viewport", "mobile-first-indexing"],
 };
 
 impl Rule for ViewportNotDeviceWidth {
@@ -43,5 +38,9 @@ impl Rule for ViewportNotDeviceWidth {
                 .current(v.clone())
                 .suggested(util::VIEWPORT),
         )
+    }
+
+    fn fix(&self, _: &FixCtx) -> Option<FixTemplate> {
+        super::viewport_fix("Put this in <head> so mobile browsers lay the page out for the screen width.")
     }
 }

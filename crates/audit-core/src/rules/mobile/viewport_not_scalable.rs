@@ -1,14 +1,6 @@
-//! `viewport-not-scalable`: Users can zoom the page.
-//!
-//! - **What it checks:** fails when user-scalable=no or maximum-scale < 2.
-//! - **Why it matters:** Disabling zoom makes text unreadable for many users, an accessibility failure.
-//! - **Fails:** `<meta name="viewport" content="width=device-width, user-scalable=no">`
-//! - **Passes:** `<meta name="viewport" content="width=device-width, initial-scale=1">`
-//! - **Reference:** <https://developer.chrome.com/docs/lighthouse/accessibility/meta-viewport>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct ViewportNotScalable;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "<meta name=\"viewport\" content=\"width=device-width, user-scalable=no\">",
     pass_example: "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
     reference: "https://developer.chrome.com/docs/lighthouse/accessibility/meta-viewport",
+    phrases: &["zoom disable", "disable zoom", "zoom prevent", "zoom block", "user scalable", "maximum scale"],
+    excluded: &[],
+    glossary: &["viewport", "mobile-first-indexing"],
 };
 
 impl Rule for ViewportNotScalable {
@@ -45,5 +40,9 @@ impl Rule for ViewportNotScalable {
                 .current(v.clone())
                 .suggested(util::VIEWPORT),
         )
+    }
+
+    fn fix(&self, _: &FixCtx) -> Option<FixTemplate> {
+        super::viewport_fix("Remove user-scalable=no and maximum-scale: people must be able to zoom.")
     }
 }

@@ -1,14 +1,6 @@
-//! `dom-too-large`: DOM has at most 1,500 elements.
-//!
-//! - **What it checks:** fails when > 1,500 elements.
-//! - **Why it matters:** A large DOM costs memory, slows style calculation and layout, and makes interaction sluggish.
-//! - **Fails:** a page with 4,000 elements
-//! - **Passes:** a page with 800 elements
-//! - **Reference:** <https://developer.chrome.com/docs/lighthouse/performance/dom-size>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct DomTooLarge;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "a page with 4,000 elements",
     pass_example: "a page with 800 elements",
     reference: "https://developer.chrome.com/docs/lighthouse/performance/dom-size",
+    phrases: &["dom large", "dom size", "dom element", "dom node", "excessive dom"],
+    excluded: &[],
+    glossary: &["dom-size", "page-speed", "core-web-vitals", "inp"],
 };
 
 impl Rule for DomTooLarge {
@@ -44,6 +39,15 @@ impl Rule for DomTooLarge {
             )
             .current(page.dom_nodes.to_string())
             .suggested(format!("<= {}", util::MAX_DOM_NODES)),
+        )
+    }
+
+    fn fix(&self, _: &FixCtx) -> Option<FixTemplate> {
+        FixTemplate::some(
+            FixKind::Text,
+            Difficulty::Hard,
+            "Simplify the markup below 1,500 elements: remove wrapper divs, render long lists and tables in pages or on demand, and drop hidden duplicate menus for mobile and desktop.",
+            "A large DOM slows style calculation and layout on every change.",
         )
     }
 }

@@ -1,20 +1,7 @@
-//! `html-too-complex`: the page's HTML is analysed in full, within the parser's limits.
-//!
-//! - **What it checks:** fails when elements are nested more than 512 levels deep (the
-//!   parser, as Chromium's, stops nesting there and attaches deeper elements at that level),
-//!   or when the analysis stopped before the end of the document: its CPU budget ran out,
-//!   or the document built more than 500,000 nodes. The audit then covers the part parsed.
-//! - **Why it matters:** Markup this deep or this costly is almost always unclosed tags or
-//!   generated output gone wrong; browsers and crawlers flatten or cut it, so what they index
-//!   is not the structure the markup describes, and the page is slow to parse everywhere.
-//! - **Fails:** 600 nested `<div>` elements, or a 5 MiB page of unclosed tags
-//! - **Passes:** a page whose elements close and nest a few dozen levels deep
-//! - **Reference:** <https://web.dev/articles/dom-size-and-interactivity>
-
 use crate::parse::Stop;
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct HtmlTooComplex;
 
@@ -32,6 +19,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "600 nested <div> elements, or a 5 MiB page of unclosed tags",
     pass_example: "a page whose elements close and nest a few dozen levels deep",
     reference: "https://web.dev/articles/dom-size-and-interactivity",
+    phrases: &["nested deeper", "nesting limit", "deeply nested", "analysis stopped", "too complex", "unclosed element"],
+    excluded: &[],
+    glossary: &["dom-size"],
 };
 
 impl Rule for HtmlTooComplex {
@@ -77,5 +67,14 @@ impl Rule for HtmlTooComplex {
             );
         }
         Outcome::Pass
+    }
+
+    fn fix(&self, _: &FixCtx) -> Option<FixTemplate> {
+        FixTemplate::some(
+            FixKind::Text,
+            Difficulty::Hard,
+            "Close every element you open: find the template or loop that opens a <div>, <span> or <font> without its end tag (the HTML validator at validator.w3.org names the line), keep nesting to a few dozen levels, and split very large generated markup into pages.",
+            "Past 512 levels browsers stop nesting elements, and parsers give up on documents this costly, so crawlers index a different structure than the markup describes.",
+        )
     }
 }

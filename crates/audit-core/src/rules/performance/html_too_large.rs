@@ -1,14 +1,6 @@
-//! `html-too-large`: HTML is under 1 MiB.
-//!
-//! - **What it checks:** fails when > 1 MiB of HTML.
-//! - **Why it matters:** Large documents are slow to download and parse, and crawlers may stop reading them.
-//! - **Fails:** a 2 MiB HTML page
-//! - **Passes:** a 90 KiB HTML page
-//! - **Reference:** <https://developers.google.com/search/docs/crawling-indexing/googlebot>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct HtmlTooLarge;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "a 2 MiB HTML page",
     pass_example: "a 90 KiB HTML page",
     reference: "https://developers.google.com/search/docs/crawling-indexing/googlebot",
+    phrases: &["html large", "html size", "html big", "page size", "document size"],
+    excluded: &["dom"],
+    glossary: &["html-size", "page-speed"],
 };
 
 impl Rule for HtmlTooLarge {
@@ -48,6 +43,15 @@ impl Rule for HtmlTooLarge {
             )
             .current(format!("{} bytes", page.html_bytes))
             .suggested(format!("<= {} bytes", util::MAX_HTML_BYTES)),
+        )
+    }
+
+    fn fix(&self, _: &FixCtx) -> Option<FixTemplate> {
+        FixTemplate::some(
+            FixKind::Text,
+            Difficulty::Hard,
+            "Reduce the HTML under 1 MiB: move inline scripts, styles, SVG sprites and JSON state into cached files, paginate long lists, and remove hidden or duplicated markup.",
+            "Large documents take longer to download and parse, and crawlers may stop reading them.",
         )
     }
 }

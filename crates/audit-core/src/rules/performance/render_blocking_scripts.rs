@@ -1,14 +1,6 @@
-//! `render-blocking-scripts`: Head has no render-blocking scripts.
-//!
-//! - **What it checks:** fails when `<script src>` in `<head>` without async, defer or type=module.
-//! - **Why it matters:** Synchronous scripts in the head block rendering until they download and run.
-//! - **Fails:** `<head><script src="app.js"></script></head>`
-//! - **Passes:** `<script src="app.js" defer></script>`
-//! - **Reference:** <https://developer.chrome.com/docs/lighthouse/performance/render-blocking-resources>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct RenderBlockingScripts;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "<head><script src=\"app.js\"></script></head>",
     pass_example: "<script src=\"app.js\" defer></script>",
     reference: "https://developer.chrome.com/docs/lighthouse/performance/render-blocking-resources",
+    phrases: &["render block"],
+    excluded: &[],
+    glossary: &["render-blocking-resources", "page-speed", "core-web-vitals", "lcp"],
 };
 
 impl Rule for RenderBlockingScripts {
@@ -42,6 +37,35 @@ impl Rule for RenderBlockingScripts {
             )
             .current(first.clone())
             .suggested(format!("<script src=\"{first}\" defer></script>")),
+        )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        let mut scripts: Vec<String> =
+            c.page.map(|p| p.render_blocking_scripts.iter().take(10).cloned().collect()).unwrap_or_default();
+        if scripts.is_empty() {
+            scripts.extend(c.current_token().map(str::to_string));
+        }
+        let (code, note) = if scripts.is_empty() {
+            (
+                "<script src=\"TODO: address of each render-blocking script\" defer></script>".to_string(),
+                " The page's scripts were not given: write this for each of them.",
+            )
+        } else {
+            (
+                scripts
+                    .iter()
+                    .map(|s| format!("<script src=\"{}\" defer></script>", attr(s)))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+                "",
+            )
+        };
+        FixTemplate::some(
+            FixKind::Html,
+            Difficulty::Easy,
+            code,
+            format!("Load scripts in <head> with defer (order kept, runs after parsing) or async (independent scripts such as analytics).{note}"),
         )
     }
 }

@@ -1,14 +1,6 @@
-//! `slow-response`: Server responds within 800 ms.
-//!
-//! - **What it checks:** fails when time to first byte > 800 ms.
-//! - **Why it matters:** A slow server delays everything else; Google recommends a TTFB under 800 ms.
-//! - **Fails:** a server that takes 1.5 s to answer
-//! - **Passes:** a server that answers in 200 ms
-//! - **Reference:** <https://web.dev/articles/ttfb>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct SlowResponse;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "a server that takes 1.5 s to answer",
     pass_example: "a server that answers in 200 ms",
     reference: "https://web.dev/articles/ttfb",
+    phrases: &["slow response", "slow server", "ttfb", "time first byte", "server response time", "slow load"],
+    excluded: &[],
+    glossary: &["ttfb", "page-speed", "core-web-vitals", "lcp", "crawl-budget"],
 };
 
 impl Rule for SlowResponse {
@@ -45,6 +40,15 @@ impl Rule for SlowResponse {
             )
             .current(format!("{ms} ms"))
             .suggested(format!("<= {} ms", util::SLOW_RESPONSE_MS)),
+        )
+    }
+
+    fn fix(&self, _: &FixCtx) -> Option<FixTemplate> {
+        FixTemplate::some(
+            FixKind::ServerConfig,
+            Difficulty::Medium,
+            "# nginx: compress and cache\ngzip on;\ngzip_types text/html text/css application/javascript application/json image/svg+xml;\n\nlocation ~* \\.(css|js|png|jpg|jpeg|webp|avif|svg|woff2)$ {\n    expires 30d;\n    add_header Cache-Control \"public, max-age=2592000, immutable\";\n}\n\n# cache rendered pages briefly at the proxy\nproxy_cache_valid 200 1m;",
+            "Time to first byte over 800 ms usually comes from the application: cache rendered pages, speed up database queries, and serve from a CDN close to visitors.",
         )
     }
 }

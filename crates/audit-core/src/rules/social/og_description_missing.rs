@@ -1,14 +1,6 @@
-//! `og-description-missing`: Page has og:description.
-//!
-//! - **What it checks:** fails when no og:description.
-//! - **Why it matters:** og:description is the text under a shared link's title.
-//! - **Fails:** no `<meta property="og:description">`
-//! - **Passes:** `<meta property="og:description" content="...">`
-//! - **Reference:** <https://ogp.me/>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct OgDescriptionMissing;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "no <meta property=\"og:description\">",
     pass_example: "<meta property=\"og:description\" content=\"...\">",
     reference: "https://ogp.me/",
+    phrases: &["og description", "open graph description"],
+    excluded: &[],
+    glossary: &["open-graph"],
 };
 
 impl Rule for OgDescriptionMissing {
@@ -42,5 +37,17 @@ impl Rule for OgDescriptionMissing {
             f = f.suggested(s);
         }
         Outcome::Fail(f)
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        let d = c
+            .description_or_written()
+            .unwrap_or_else(|| "TODO: describe what this page offers in one or two sentences".to_string());
+        FixTemplate::some(
+            FixKind::Html,
+            Difficulty::Easy,
+            format!("<meta property=\"og:description\" content=\"{}\">", attr(&d)),
+            "Add to <head>: shared links show this text under the title.",
+        )
     }
 }

@@ -1,14 +1,6 @@
-//! `og-image-missing`: Page has og:image.
-//!
-//! - **What it checks:** fails when no og:image.
-//! - **Why it matters:** Shared links with an image get far more clicks than those without.
-//! - **Fails:** no `<meta property="og:image">`
-//! - **Passes:** `<meta property="og:image" content="...">`
-//! - **Reference:** <https://ogp.me/>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct OgImageMissing;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "no <meta property=\"og:image\">",
     pass_example: "<meta property=\"og:image\" content=\"...\">",
     reference: "https://ogp.me/",
+    phrases: &["og image", "open graph image", "social share image"],
+    excluded: &["relative"],
+    glossary: &["open-graph"],
 };
 
 impl Rule for OgImageMissing {
@@ -42,5 +37,9 @@ impl Rule for OgImageMissing {
             f = f.suggested(s);
         }
         Outcome::Fail(f)
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        super::og_image_fix(c, None)
     }
 }

@@ -1,14 +1,6 @@
-//! `og-image-relative`: og:image is an absolute URL.
-//!
-//! - **What it checks:** fails when og:image is relative.
-//! - **Why it matters:** Social networks do not resolve relative og:image URLs; the image will not show.
-//! - **Fails:** `<meta property="og:image" content="/img/share.png">`
-//! - **Passes:** `<meta property="og:image" content="https://example.com/img/share.png">`
-//! - **Reference:** <https://ogp.me/>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct OgImageRelative;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "<meta property=\"og:image\" content=\"/img/share.png\">",
     pass_example: "<meta property=\"og:image\" content=\"https://example.com/img/share.png\">",
     reference: "https://ogp.me/",
+    phrases: &["og image relative", "open graph image relative"],
+    excluded: &[],
+    glossary: &["open-graph"],
 };
 
 impl Rule for OgImageRelative {
@@ -45,5 +40,18 @@ impl Rule for OgImageRelative {
                 .current(image.clone())
                 .suggested(page.resolve(image).unwrap_or_default()),
         )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        let existing = c.page.and_then(|p| p.og.get("og:image")).and_then(|i| c.page.and_then(|p| p.resolve(i)));
+        // The relative address the issue names, resolved against the page's URL.
+        let existing = existing.or_else(|| {
+            c.current_token()
+                .filter(|_| c.known_url)
+                .and_then(|i| c.url.join(i).ok())
+                .filter(|u| matches!(u.scheme(), "http" | "https"))
+                .map(String::from)
+        });
+        super::og_image_fix(c, existing)
     }
 }

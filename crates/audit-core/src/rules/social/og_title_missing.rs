@@ -1,14 +1,6 @@
-//! `og-title-missing`: Page has og:title.
-//!
-//! - **What it checks:** fails when no og:title.
-//! - **Why it matters:** Social networks and chat apps show og:title on shared links; without it they guess.
-//! - **Fails:** no `<meta property="og:title">`
-//! - **Passes:** `<meta property="og:title" content="...">`
-//! - **Reference:** <https://ogp.me/>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct OgTitleMissing;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "no <meta property=\"og:title\">",
     pass_example: "<meta property=\"og:title\" content=\"...\">",
     reference: "https://ogp.me/",
+    phrases: &["og title", "open graph title"],
+    excluded: &[],
+    glossary: &["open-graph"],
 };
 
 impl Rule for OgTitleMissing {
@@ -42,5 +37,16 @@ impl Rule for OgTitleMissing {
             f = f.suggested(s);
         }
         Outcome::Fail(f)
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        let title =
+            if c.title.is_empty() { c.topic_or_todo("title of the page for shared links") } else { c.title.clone() };
+        FixTemplate::some(
+            FixKind::Html,
+            Difficulty::Easy,
+            format!("<meta property=\"og:title\" content=\"{}\">", attr(&title)),
+            "Add to <head>: shared links show this title.",
+        )
     }
 }

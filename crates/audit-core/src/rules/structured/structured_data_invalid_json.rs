@@ -1,14 +1,7 @@
-//! `structured-data-invalid-json`: JSON-LD blocks are valid JSON.
-//!
-//! - **What it checks:** fails when a JSON-LD block that does not parse.
-//! - **Why it matters:** Search engines ignore a JSON-LD block that is not valid JSON.
-//! - **Fails:** `<script type="application/ld+json">{"@type": "Article",}</script>`
-//! - **Passes:** valid JSON
-//! - **Reference:** <https://developers.google.com/search/docs/appearance/structured-data/intro-structured-data>
-
+use crate::fix::json_ld_script;
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct StructuredDataInvalidJson;
 
@@ -26,6 +19,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "<script type=\"application/ld+json\">{\"@type\": \"Article\",}</script>",
     pass_example: "valid JSON",
     reference: "https://developers.google.com/search/docs/appearance/structured-data/intro-structured-data",
+    phrases: &["invalid json", "json ld error", "json syntax", "json parse"],
+    excluded: &[],
+    glossary: &["json-ld", "structured-data"],
 };
 
 impl Rule for StructuredDataInvalidJson {
@@ -46,6 +42,17 @@ impl Rule for StructuredDataInvalidJson {
             )
             .current(first.to_string())
             .suggested("valid JSON"),
+        )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        let err = c.page.and_then(|p| p.json_ld.iter().find_map(|b| b.error.clone()));
+        let because = err.map_or(String::new(), |e| format!(" The parser reported: {e}."));
+        FixTemplate::some(
+            FixKind::JsonLd,
+            Difficulty::Medium,
+            json_ld_script(&super::main_json_ld(c)),
+            format!("Replace the broken block with valid JSON (no trailing commas or comments, double quotes only).{because}"),
         )
     }
 }

@@ -1,14 +1,7 @@
-//! `structured-data-missing`: Page has structured data.
-//!
-//! - **What it checks:** fails when no JSON-LD and no microdata.
-//! - **Why it matters:** Structured data makes a page eligible for rich results and tells machines what its entities are.
-//! - **Fails:** no JSON-LD
-//! - **Passes:** `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Article",...}</script>`
-//! - **Reference:** <https://developers.google.com/search/docs/appearance/structured-data/intro-structured-data>
-
+use crate::fix::json_ld_script;
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct StructuredDataMissing;
 
@@ -27,6 +20,15 @@ static META: RuleMeta = RuleMeta {
     pass_example:
         "<script type=\"application/ld+json\">{\"@context\":\"https://schema.org\",\"@type\":\"Article\",...}</script>",
     reference: "https://developers.google.com/search/docs/appearance/structured-data/intro-structured-data",
+    phrases: &[
+        "structured data missing",
+        "schema missing",
+        "schema markup missing",
+        "json ld missing",
+        "rich snippet missing",
+    ],
+    excluded: &["required", "property", "field", "context", "@context", "invalid"],
+    glossary: &["structured-data", "entity"],
 };
 
 impl Rule for StructuredDataMissing {
@@ -44,6 +46,22 @@ impl Rule for StructuredDataMissing {
                 "The page has no JSON-LD or microdata; add schema.org markup for its main entity.",
             )
             .suggested("JSON-LD with @context https://schema.org"),
+        )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        let main = super::main_json_ld(c);
+        let mut code = json_ld_script(&main);
+        if let Some(bc) = super::breadcrumbs(c) {
+            code.push('\n');
+            code.push_str(&json_ld_script(&bc));
+        }
+        let ty = main.get("@type").and_then(serde_json::Value::as_str).unwrap_or("WebPage").to_string();
+        FixTemplate::some(
+            FixKind::JsonLd,
+            Difficulty::Medium,
+            code,
+            format!("Add to <head>: {ty} markup with the page's own name and URL. Check it with Google's Rich Results Test."),
         )
     }
 }

@@ -1,14 +1,8 @@
-//! `structured-data-no-context`: JSON-LD blocks declare @context.
-//!
-//! - **What it checks:** fails when a valid block without @context.
-//! - **Why it matters:** Without @context the types are not schema.org types and search engines ignore them.
-//! - **Fails:** `{"@type":"Article"}`
-//! - **Passes:** `{"@context":"https://schema.org","@type":"Article"}`
-//! - **Reference:** <https://json-ld.org/spec/latest/json-ld/>
-
+use crate::fix::json_ld_script;
 use crate::rules::prelude::*;
+use serde_json::{json, Map, Value};
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct StructuredDataNoContext;
 
@@ -26,6 +20,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "{\"@type\":\"Article\"}",
     pass_example: "{\"@context\":\"https://schema.org\",\"@type\":\"Article\"}",
     reference: "https://json-ld.org/spec/latest/json-ld/",
+    phrases: &["@context", "json ld context", "schema context"],
+    excluded: &[],
+    glossary: &["json-ld", "structured-data"],
 };
 
 impl Rule for StructuredDataNoContext {
@@ -45,6 +42,25 @@ impl Rule for StructuredDataNoContext {
         Outcome::Fail(
             Finding::new("JSON-LD without @context", format!("{n} JSON-LD block(s) lack @context."))
                 .suggested("\"@context\": \"https://schema.org\""),
+        )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        let existing = c.page.and_then(|p| p.json_ld.iter().find(|b| !b.has_context).and_then(|b| b.value.clone()));
+        let fixed = match existing {
+            Some(Value::Object(map)) if map.contains_key("@type") => {
+                let mut out = Map::new();
+                out.insert("@context".into(), json!("https://schema.org"));
+                out.extend(map);
+                Value::Object(out)
+            }
+            _ => super::main_json_ld(c),
+        };
+        FixTemplate::some(
+            FixKind::JsonLd,
+            Difficulty::Easy,
+            json_ld_script(&fixed),
+            "Every JSON-LD block needs \"@context\": \"https://schema.org\" so its types are understood.",
         )
     }
 }

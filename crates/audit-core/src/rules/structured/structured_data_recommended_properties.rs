@@ -1,14 +1,6 @@
-//! `structured-data-recommended-properties`: Structured data items carry the recommended properties.
-//!
-//! - **What it checks:** fails when an item misses a property Google recommends for a rich result its type can earn, or has an invalid value there.
-//! - **Why it matters:** The item stays eligible, but its rich result shows less (no rating, no date, no image) than it could.
-//! - **Fails:** `{"@context":"https://schema.org","@type":"Article","headline":"Oak"}` (no author, dates or image)
-//! - **Passes:** an Article with headline, author (name and url), datePublished, dateModified and image
-//! - **Reference:** <https://developers.google.com/search/docs/appearance/structured-data/search-gallery>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct StructuredDataRecommendedProperties;
 
@@ -25,7 +17,9 @@ static META: RuleMeta = RuleMeta {
     why: "The item stays eligible, but its rich result shows less (no rating, no date, no image) than it could.",
     fail_example: "{\"@context\":\"https://schema.org\",\"@type\":\"Article\",\"headline\":\"Oak\"} (no author, dates or image)",
     pass_example: "an Article with headline, author (name and url), datePublished, dateModified and image",
-    reference: "https://developers.google.com/search/docs/appearance/structured-data/search-gallery",
+    reference: "https://developers.google.com/search/docs/appearance/structured-data/search-gallery",    phrases: &["recommended property", "schema recommended", "recommended field", "missing field warning"],
+    excluded: &[],
+    glossary: &["structured-data", "schema-org", "rich-results"],
 };
 
 impl Rule for StructuredDataRecommendedProperties {
@@ -55,5 +49,9 @@ impl Rule for StructuredDataRecommendedProperties {
             .current(first.path.clone())
             .suggested(first.message.clone()),
         )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        super::complete_or_main(c)
     }
 }

@@ -1,14 +1,6 @@
-//! `structured-data-required-properties`: Structured data items are eligible for their rich results.
-//!
-//! - **What it checks:** fails when an item misses a property Google requires for a rich result its type can earn, or has an invalid value there.
-//! - **Why it matters:** An error costs the item its rich result: Google shows nothing for markup that lacks what it requires.
-//! - **Fails:** `{"@context":"https://schema.org","@type":"Product","name":"Pan","offers":{"@type":"Offer","price":"$19"}}`
-//! - **Passes:** a Product with name, image and an Offer with a numeric price and an ISO 4217 currency
-//! - **Reference:** <https://developers.google.com/search/docs/appearance/structured-data/search-gallery>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct StructuredDataRequiredProperties;
 
@@ -27,6 +19,9 @@ static META: RuleMeta = RuleMeta {
         "{\"@context\":\"https://schema.org\",\"@type\":\"Product\",\"name\":\"Pan\",\"offers\":{\"@type\":\"Offer\",\"price\":\"$19\"}}",
     pass_example: "a Product with name, image and an Offer with a numeric price and an ISO 4217 currency",
     reference: "https://developers.google.com/search/docs/appearance/structured-data/search-gallery",
+    phrases: &["required property", "structured data property", "schema required", "required field"],
+    excluded: &["recommended", "retired"],
+    glossary: &["structured-data", "schema-org", "rich-results"],
 };
 
 impl Rule for StructuredDataRequiredProperties {
@@ -57,5 +52,9 @@ impl Rule for StructuredDataRequiredProperties {
             .current(first.path.clone())
             .suggested(first.message.clone()),
         )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        super::complete_or_main(c)
     }
 }

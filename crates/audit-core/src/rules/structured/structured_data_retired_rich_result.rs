@@ -1,14 +1,6 @@
-//! `structured-data-retired-rich-result`: Structured data is not written for a retired rich result only.
-//!
-//! - **What it checks:** fails when an item's type only earned a rich result Google has retired (FAQ since 2026-05-07, How-to since 2023-09-13, seven types since 2025-06-12).
-//! - **Why it matters:** The markup can be valid, but it earns no rich result any more: effort spent keeping it up buys nothing in Search.
-//! - **Fails:** `{"@context":"https://schema.org","@type":"FAQPage","mainEntity":[...]}`
-//! - **Passes:** markup for rich results Google still shows
-//! - **Reference:** <https://developers.google.com/search/blog/2025/06/simplifying-search-results>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct StructuredDataRetiredRichResult;
 
@@ -25,7 +17,9 @@ static META: RuleMeta = RuleMeta {
     why: "The markup can be valid, but it earns no rich result any more: effort spent keeping it up buys nothing in Search.",
     fail_example: "{\"@context\":\"https://schema.org\",\"@type\":\"FAQPage\",\"mainEntity\":[...]}",
     pass_example: "markup for rich results Google still shows",
-    reference: "https://developers.google.com/search/blog/2025/06/simplifying-search-results",
+    reference: "https://developers.google.com/search/blog/2025/06/simplifying-search-results",    phrases: &["faq rich result", "howto rich result", "retired rich result", "deprecated schema"],
+    excluded: &[],
+    glossary: &["structured-data", "rich-results"],
 };
 
 impl Rule for StructuredDataRetiredRichResult {
@@ -47,6 +41,15 @@ impl Rule for StructuredDataRetiredRichResult {
             )
             .current(item.type_.clone())
             .suggested("keep the markup only if another consumer reads it"),
+        )
+    }
+
+    fn fix(&self, _: &FixCtx) -> Option<FixTemplate> {
+        FixTemplate::some(
+            FixKind::Text,
+            Difficulty::Easy,
+            "Google no longer shows a rich result for this markup (FAQ since 2026-05-07, How-to since 2023-09-13, Book actions, Course info, Fact check, Estimated salary, Learning video, Special announcement and Vehicle listing since 2025-06-12). Keep it only if another consumer reads it; spend the effort on markup for rich results Google still shows (Product, Article, Recipe, BreadcrumbList...).",
+            "Valid markup for a retired rich result earns nothing in Search.",
         )
     }
 }

@@ -1,17 +1,9 @@
-//! `canonical-missing`: Page declares a canonical URL.
-//!
-//! - **What it checks:** fails when no link rel=canonical in `<head>`.
-//! - **Why it matters:** Without a canonical, search engines guess which of several URL variants (parameters, trailing slash, http/https) to index.
-//! - **Fails:** no canonical link
-//! - **Passes:** `<link rel="canonical" href="https://example.com/page">`
-//!
 //! Search engines read canonical links in the head only (Google's documentation; Lighthouse
 //! leaves body links out too), so the canonical rules look at those.
-//! - **Reference:** <https://developer.chrome.com/docs/lighthouse/seo/canonical>
 
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct CanonicalMissing;
 
@@ -29,6 +21,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "no canonical link",
     pass_example: "<link rel=\"canonical\" href=\"https://example.com/page\">",
     reference: "https://developer.chrome.com/docs/lighthouse/seo/canonical",
+    phrases: &["canonical missing", "canonical not declar"],
+    excluded: &[],
+    glossary: &["canonical-url", "duplicate-content"],
 };
 
 impl Rule for CanonicalMissing {
@@ -49,5 +44,9 @@ impl Rule for CanonicalMissing {
             Finding::new("Canonical tag missing", description)
                 .suggested(format!("<link rel=\"canonical\" href=\"{}\">", page.final_url)),
         )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        super::canonical_fix(c, Difficulty::Easy, "Add this tag to <head>: it names the preferred URL of the page.")
     }
 }

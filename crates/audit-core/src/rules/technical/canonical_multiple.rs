@@ -1,17 +1,9 @@
-//! `canonical-multiple`: Page declares one canonical URL.
-//!
-//! - **What it checks:** fails when link rel=canonical elements name more than one URL.
-//! - **Why it matters:** With several canonicals search engines ignore all of them.
-//! - **Fails:** two link rel=canonical elements
-//! - **Passes:** exactly one, or the same URL repeated
-//!
 //! Repeating the same canonical URL conflicts with nothing (Google asks not to name different
 //! URLs; Lighthouse compares the distinct URLs too): the URLs are compared resolved.
-//! - **Reference:** <https://developer.chrome.com/docs/lighthouse/seo/canonical>
 
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct CanonicalMultiple;
 
@@ -29,6 +21,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "two link rel=canonical elements",
     pass_example: "exactly one, or the same URL repeated",
     reference: "https://developer.chrome.com/docs/lighthouse/seo/canonical",
+    phrases: &["multiple canonical", "duplicate canonical tag"],
+    excluded: &[],
+    glossary: &["canonical-url"],
 };
 
 impl Rule for CanonicalMultiple {
@@ -61,5 +56,9 @@ impl Rule for CanonicalMultiple {
             .current(page.head_canonicals.join(", "))
             .suggested(page.head_canonical()),
         )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        super::canonical_fix(c, Difficulty::Easy, "Keep exactly one canonical tag in <head>; remove the others.")
     }
 }

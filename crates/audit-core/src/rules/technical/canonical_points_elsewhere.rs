@@ -1,14 +1,6 @@
-//! `canonical-points-elsewhere`: Canonical points to the page itself.
-//!
-//! - **What it checks:** fails when canonical differs from the page URL.
-//! - **Why it matters:** A canonical to another URL asks search engines to index that URL instead of this one; right for duplicates, a mistake otherwise.
-//! - **Fails:** `<link rel="canonical" href="https://example.com/other">`
-//! - **Passes:** `<link rel="canonical" href="(this page)">`
-//! - **Reference:** <https://developer.chrome.com/docs/lighthouse/seo/canonical>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct CanonicalPointsElsewhere;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "<link rel=\"canonical\" href=\"https://example.com/other\">",
     pass_example: "<link rel=\"canonical\" href=\"(this page)\">",
     reference: "https://developer.chrome.com/docs/lighthouse/seo/canonical",
+    phrases: &["canonical point another", "canonical point elsewhere", "canonical point other", "canonical mismatch", "canonical not self", "non self referenc canonical"],
+    excluded: &[],
+    glossary: &["canonical-url", "indexability", "duplicate-content"],
 };
 
 impl Rule for CanonicalPointsElsewhere {
@@ -55,6 +50,14 @@ impl Rule for CanonicalPointsElsewhere {
             )
             .current(canonical)
             .suggested(page.final_url.clone()),
+        )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        super::canonical_fix(
+            c,
+            Difficulty::Medium,
+            "Point the canonical at the page itself, unless it really duplicates the other URL.",
         )
     }
 }

@@ -1,14 +1,6 @@
-//! `canonical-relative`: Canonical URL is absolute.
-//!
-//! - **What it checks:** fails when href is relative.
-//! - **Why it matters:** Relative canonicals are easy to break when content is copied or served from another path; Google recommends absolute URLs.
-//! - **Fails:** `<link rel="canonical" href="/page">`
-//! - **Passes:** `<link rel="canonical" href="https://example.com/page">`
-//! - **Reference:** <https://developer.chrome.com/docs/lighthouse/seo/canonical>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct CanonicalRelative;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "<link rel=\"canonical\" href=\"/page\">",
     pass_example: "<link rel=\"canonical\" href=\"https://example.com/page\">",
     reference: "https://developer.chrome.com/docs/lighthouse/seo/canonical",
+    phrases: &["canonical relative"],
+    excluded: &[],
+    glossary: &["canonical-url"],
 };
 
 impl Rule for CanonicalRelative {
@@ -43,5 +38,9 @@ impl Rule for CanonicalRelative {
                 .current(href.clone())
                 .suggested(page.head_canonical()),
         )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        super::canonical_fix(c, Difficulty::Easy, "Use the absolute URL in the canonical tag.")
     }
 }

@@ -1,14 +1,6 @@
-//! `canonical-with-noindex`: Canonical and noindex are not combined.
-//!
-//! - **What it checks:** fails when canonical present and noindex set.
-//! - **Why it matters:** noindex says 'drop this page' while a canonical says 'index this URL': conflicting signals that search engines resolve unpredictably.
-//! - **Fails:** `<link rel="canonical" href="...">` with `<meta name="robots" content="noindex">`
-//! - **Passes:** one or the other
-//! - **Reference:** <https://developers.google.com/search/docs/crawling-indexing/consolidate-duplicate-urls>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct CanonicalWithNoindex;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "<link rel=\"canonical\" href=\"...\"> with <meta name=\"robots\" content=\"noindex\">",
     pass_example: "one or the other",
     reference: "https://developers.google.com/search/docs/crawling-indexing/consolidate-duplicate-urls",
+    phrases: &["canonical noindex"],
+    excluded: &[],
+    glossary: &["noindex", "canonical-url"],
 };
 
 impl Rule for CanonicalWithNoindex {
@@ -47,6 +42,15 @@ impl Rule for CanonicalWithNoindex {
             )
             .current("canonical + noindex")
             .suggested("remove noindex, or remove the canonical"),
+        )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        FixTemplate::some(
+            FixKind::Html,
+            Difficulty::Medium,
+            format!("<meta name=\"robots\" content=\"index, follow\">\n<link rel=\"canonical\" href=\"{}\">", attr(&c.url_or_todo())),
+            "Decide: keep the page indexable with a canonical (this fix), or keep noindex and remove the canonical. Both together send mixed signals.",
         )
     }
 }

@@ -1,14 +1,6 @@
-//! `charset-missing`: Character encoding is declared.
-//!
-//! - **What it checks:** fails when no charset in header, BOM or meta.
-//! - **Why it matters:** Without a declared encoding browsers and crawlers may guess wrong and garble text.
-//! - **Fails:** no `<meta charset>` and no charset in Content-Type
-//! - **Passes:** `<meta charset="utf-8">`
-//! - **Reference:** <https://developer.chrome.com/docs/lighthouse/best-practices/charset>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct CharsetMissing;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "no <meta charset> and no charset in Content-Type",
     pass_example: "<meta charset=\"utf-8\">",
     reference: "https://developer.chrome.com/docs/lighthouse/best-practices/charset",
+    phrases: &["charset", "character encoding", "encoding not declar"],
+    excluded: &[],
+    glossary: &["charset"],
 };
 
 impl Rule for CharsetMissing {
@@ -46,6 +41,15 @@ impl Rule for CharsetMissing {
                 "Neither the Content-Type header nor a <meta charset> declares the encoding.",
             )
             .suggested("<meta charset=\"utf-8\">"),
+        )
+    }
+
+    fn fix(&self, _: &FixCtx) -> Option<FixTemplate> {
+        FixTemplate::some(
+            FixKind::Html,
+            Difficulty::Easy,
+            "<meta charset=\"utf-8\">",
+            "Put this first in <head> (within the first 1024 bytes) and save the file as UTF-8.",
         )
     }
 }

@@ -1,14 +1,6 @@
-//! `favicon-missing`: Page links a favicon.
-//!
-//! - **What it checks:** fails when no link rel=icon.
-//! - **Why it matters:** Search results and browser tabs show the site icon; without one the result looks generic.
-//! - **Fails:** no icon link
-//! - **Passes:** `<link rel="icon" href="/favicon.ico">`
-//! - **Reference:** <https://developers.google.com/search/docs/appearance/favicon-in-search>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct FaviconMissing;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "no icon link",
     pass_example: "<link rel=\"icon\" href=\"/favicon.ico\">",
     reference: "https://developers.google.com/search/docs/appearance/favicon-in-search",
+    phrases: &["favicon"],
+    excluded: &[],
+    glossary: &["favicon"],
 };
 
 impl Rule for FaviconMissing {
@@ -40,6 +35,15 @@ impl Rule for FaviconMissing {
         Outcome::Fail(
             Finding::new("Favicon missing", "The page declares no <link rel=\"icon\">.")
                 .suggested("<link rel=\"icon\" href=\"/favicon.ico\">"),
+        )
+    }
+
+    fn fix(&self, _: &FixCtx) -> Option<FixTemplate> {
+        FixTemplate::some(
+            FixKind::Html,
+            Difficulty::Easy,
+            "<link rel=\"icon\" href=\"/favicon.ico\" sizes=\"32x32\">\n<link rel=\"icon\" href=\"/icon.svg\" type=\"image/svg+xml\">\n<link rel=\"apple-touch-icon\" href=\"/apple-touch-icon.png\">",
+            "Add these to <head> and upload the three icon files; search results show the favicon next to the site name.",
         )
     }
 }

@@ -1,14 +1,6 @@
-//! `mixed-content`: HTTPS page loads no subresource over HTTP.
-//!
-//! - **What it checks:** fails when any http: subresource.
-//! - **Why it matters:** Browsers block or flag insecure subresources on secure pages, breaking images, scripts and styles.
-//! - **Fails:** `<img src="http://cdn.example.com/a.png">` on an https page
-//! - **Passes:** every subresource over https
-//! - **Reference:** <https://developer.mozilla.org/en-US/docs/Web/Security/Mixed_content>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct MixedContent;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "<img src=\"http://cdn.example.com/a.png\"> on an https page",
     pass_example: "every subresource over https",
     reference: "https://developer.mozilla.org/en-US/docs/Web/Security/Mixed_content",
+    phrases: &["mixed content", "insecure resource", "insecure content", "subresource http", "http resource https"],
+    excluded: &[],
+    glossary: &["mixed-content"],
 };
 
 impl Rule for MixedContent {
@@ -45,6 +40,22 @@ impl Rule for MixedContent {
             )
             .current(first.clone())
             .suggested(first.replacen("http://", "https://", 1)),
+        )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        let mut list: Vec<String> =
+            c.page.map(|p| p.mixed_content.iter().take(10).cloned().collect()).unwrap_or_default();
+        if list.is_empty() {
+            list.extend(c.current_token().filter(|v| v.starts_with("http://")).map(str::to_string));
+        }
+        let which =
+            if list.is_empty() { String::new() } else { format!(" Change these to https: {}.", list.join(", ")) };
+        FixTemplate::some(
+            FixKind::Html,
+            Difficulty::Easy,
+            "<meta http-equiv=\"Content-Security-Policy\" content=\"upgrade-insecure-requests\">",
+            format!("Load every script, style sheet and image over HTTPS; this tag in <head> makes browsers upgrade the rest.{which}"),
         )
     }
 }

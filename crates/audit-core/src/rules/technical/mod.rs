@@ -37,3 +37,61 @@ pub use url_many_parameters::UrlManyParameters;
 pub use url_too_long::UrlTooLong;
 pub use url_underscores::UrlUnderscores;
 pub use url_uppercase::UrlUppercase;
+
+use crate::fix::{attr, Difficulty, FixCtx, FixKind, FixTemplate};
+
+/// The fix of the robots meta rules (`noindex`, `nofollow`): one tag that allows both.
+fn robots_meta_fix() -> Option<FixTemplate> {
+    FixTemplate::some(
+        FixKind::Html,
+        Difficulty::Easy,
+        "<meta name=\"robots\" content=\"index, follow\">",
+        "Replace the robots meta tag in <head> with this one (or remove it: index, follow is the default), and remove any X-Robots-Tag: noindex/nofollow response header.",
+    )
+}
+
+/// The fix of the canonical rules: one canonical link to the page itself.
+fn canonical_fix(c: &FixCtx, difficulty: Difficulty, why: &str) -> Option<FixTemplate> {
+    FixTemplate::some(
+        FixKind::Html,
+        difficulty,
+        format!("<link rel=\"canonical\" href=\"{}\">", attr(&c.url_or_todo())),
+        why,
+    )
+}
+
+/// The fix of the address rules: a redirect from the address to its clean form (`clean`
+/// removes the rule's problem). Without the page's address, the current value (the
+/// path) or `example`, an address with the problem, stands in: the bare example origin has
+/// nothing to clean. A known address that shows no such problem gets the example too:
+/// redirecting it to itself would loop.
+fn clean_url_fix(c: &FixCtx, clean: fn(&url::Url) -> String, example: &str) -> Option<FixTemplate> {
+    let known = Some(c.url.clone()).filter(|u| c.known_url && clean(u) != u.as_str());
+    let example_note = if c.known_url && known.is_none() {
+        " The page's address shows no such problem, so an example address stands in: use the one the audit named."
+    } else {
+        ""
+    };
+    let given = c.current_token().filter(|p| p.starts_with('/'));
+    let old = known.clone().unwrap_or_else(|| {
+        let path = given.unwrap_or(example);
+        c.url.join(path).unwrap_or_else(|_| c.url.clone())
+    });
+    let clean = clean(&old);
+    let old_path = old.path().to_string();
+    let todo = if known.is_some() {
+        String::new()
+    } else if given.is_none() {
+        format!("# TODO: example addresses stand in below, replace {old} and {clean} with the address the audit named and its clean form\n")
+    } else if !c.known_url {
+        format!("# TODO: replace {} with the address of your site\n", c.origin())
+    } else {
+        String::new()
+    };
+    FixTemplate::some(
+        FixKind::ServerConfig,
+        Difficulty::Medium,
+        format!("{todo}# nginx: send the old address to the clean one\nlocation = {old_path} {{\n    return 301 {clean};\n}}\n\n# and in the page's <head>\n# <link rel=\"canonical\" href=\"{clean}\">"),
+        format!("Publish the page at the clean address, redirect the old address there permanently, and link to the new one.{example_note}"),
+    )
+}

@@ -1,14 +1,6 @@
-//! `not-https`: Page is served over HTTPS.
-//!
-//! - **What it checks:** fails when scheme is http.
-//! - **Why it matters:** HTTPS is a ranking signal and browsers mark plain-HTTP pages as not secure.
-//! - **Fails:** `http://example.com/`
-//! - **Passes:** `https://example.com/`
-//! - **Reference:** <https://developers.google.com/search/docs/appearance/page-experience>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct NotHttps;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "http://example.com/",
     pass_example: "https://example.com/",
     reference: "https://developers.google.com/search/docs/appearance/page-experience",
+    phrases: &["missing https", "not https", "insecure http", "plain http", "http https redirect"],
+    excluded: &["mixed", "resource", "subresource", "content", "hsts", "strict"],
+    glossary: &["https"],
 };
 
 impl Rule for NotHttps {
@@ -47,6 +42,18 @@ impl Rule for NotHttps {
             )
             .current(page.final_url.clone())
             .suggested(String::from(https)),
+        )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        let host = if c.known_url { c.host() } else { "TODO: your domain, e.g. www.your-site.com".to_string() };
+        FixTemplate::some(
+            FixKind::ServerConfig,
+            Difficulty::Medium,
+            format!(
+                "# nginx: redirect all HTTP requests to HTTPS\nserver {{\n    listen 80;\n    server_name {host};\n    return 301 https://$host$request_uri;\n}}\n\n# in the HTTPS server block\nadd_header Strict-Transport-Security \"max-age=31536000; includeSubDomains\" always;\n\n# Apache (.htaccess)\nRewriteEngine On\nRewriteCond %{{HTTPS}} off\nRewriteRule ^ https://%{{HTTP_HOST}}%{{REQUEST_URI}} [L,R=301]"
+            ),
+            "Serve the site over HTTPS (a free certificate from Let's Encrypt works), redirect HTTP permanently, and send HSTS once HTTPS works everywhere.",
         )
     }
 }

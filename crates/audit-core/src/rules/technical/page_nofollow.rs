@@ -1,14 +1,6 @@
-//! `page-nofollow`: Links on the page may be followed.
-//!
-//! - **What it checks:** fails when nofollow in meta robots or X-Robots-Tag.
-//! - **Why it matters:** A page-wide nofollow stops crawlers from discovering pages through this one and passes no link signals.
-//! - **Fails:** `<meta name="robots" content="nofollow">`
-//! - **Passes:** no nofollow directive
-//! - **Reference:** <https://developers.google.com/search/docs/crawling-indexing/robots-meta-tag>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct PageNofollow;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "<meta name=\"robots\" content=\"nofollow\">",
     pass_example: "no nofollow directive",
     reference: "https://developers.google.com/search/docs/crawling-indexing/robots-meta-tag",
+    phrases: &["nofollow", "link not follow", "not follow link"],
+    excluded: &["internal"],
+    glossary: &["nofollow", "meta-robots"],
 };
 
 impl Rule for PageNofollow {
@@ -45,5 +40,9 @@ impl Rule for PageNofollow {
             .current(page.robots_directives().join(", "))
             .suggested("follow"),
         )
+    }
+
+    fn fix(&self, _: &FixCtx) -> Option<FixTemplate> {
+        super::robots_meta_fix()
     }
 }

@@ -1,14 +1,6 @@
-//! `page-noindex`: Page may be indexed.
-//!
-//! - **What it checks:** fails when noindex in meta robots or X-Robots-Tag.
-//! - **Why it matters:** A noindex directive removes the page from search results entirely.
-//! - **Fails:** `<meta name="robots" content="noindex">`
-//! - **Passes:** no noindex directive
-//! - **Reference:** <https://developer.chrome.com/docs/lighthouse/seo/is-crawlable>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct PageNoindex;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "<meta name=\"robots\" content=\"noindex\">",
     pass_example: "no noindex directive",
     reference: "https://developer.chrome.com/docs/lighthouse/seo/is-crawlable",
+    phrases: &["noindex", "block index", "not indexable", "prevent index"],
+    excluded: &["canonical", "robot txt"],
+    glossary: &["noindex", "meta-robots", "indexability"],
 };
 
 impl Rule for PageNoindex {
@@ -45,5 +40,9 @@ impl Rule for PageNoindex {
             .current(page.robots_directives().join(", "))
             .suggested("index, follow"),
         )
+    }
+
+    fn fix(&self, _: &FixCtx) -> Option<FixTemplate> {
+        super::robots_meta_fix()
     }
 }

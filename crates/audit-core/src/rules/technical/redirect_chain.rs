@@ -1,14 +1,6 @@
-//! `redirect-chain`: Page is reached without a chain of redirects.
-//!
-//! - **What it checks:** fails when redirect hops >= 2.
-//! - **Why it matters:** Every redirect hop costs a round trip and some crawl budget; chains dilute signals and slow the first view.
-//! - **Fails:** `http://a` → `https://a` → `https://www.a/`
-//! - **Passes:** one hop or none
-//! - **Reference:** <https://developer.chrome.com/docs/lighthouse/seo/redirects>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct RedirectChain;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "http://a → https://a → https://www.a/",
     pass_example: "one hop or none",
     reference: "https://developer.chrome.com/docs/lighthouse/seo/redirects",
+    phrases: &["redirect chain", "multiple redirect", "redirect hop", "redirect loop"],
+    excluded: &[],
+    glossary: &["redirect-chain", "crawl-budget"],
 };
 
 impl Rule for RedirectChain {
@@ -48,6 +43,23 @@ impl Rule for RedirectChain {
             )
             .current(format!("{hops} redirects"))
             .suggested(page.final_url.clone()),
+        )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        let url = c.url_or_todo();
+        // The first address of the chain is known only from the page; without it a
+        // placeholder stands in (the page's own path would redirect it to itself).
+        let redirects = c.page.map(|p| p.http.redirects.as_slice()).unwrap_or_default();
+        let from_path = redirects.first().and_then(|f| url::Url::parse(f).ok()).map(|u| u.path().to_string());
+        let hops = if redirects.is_empty() { c.current_number() } else { Some(redirects.len() as u64) };
+        let found = hops.map_or(String::new(), |n| format!("The address goes through {n} redirects now. "));
+        let from_path = from_path.unwrap_or_else(|| "TODO: path of the first address of the chain".to_string());
+        FixTemplate::some(
+            FixKind::ServerConfig,
+            Difficulty::Medium,
+            format!("# nginx: one hop from the old address to the final one\nlocation = {from_path} {{\n    return 301 {url};\n}}\n\n# Apache (.htaccess)\nRedirect 301 {from_path} {url}"),
+            format!("{found}Point every old address straight at the final URL in one redirect, and update internal links to the final URL."),
         )
     }
 }

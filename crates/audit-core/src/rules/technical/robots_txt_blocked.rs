@@ -1,14 +1,6 @@
-//! `robots-txt-blocked`: robots.txt allows crawling the page.
-//!
-//! - **What it checks:** fails when Disallow matches the URL for Googlebot.
-//! - **Why it matters:** A URL disallowed by robots.txt is not crawled; its content cannot rank.
-//! - **Fails:** Disallow: / in robots.txt
-//! - **Passes:** no matching Disallow
-//! - **Reference:** <https://developer.chrome.com/docs/lighthouse/seo/is-crawlable>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct RobotsTxtBlocked;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "Disallow: / in robots.txt",
     pass_example: "no matching Disallow",
     reference: "https://developer.chrome.com/docs/lighthouse/seo/is-crawlable",
+    phrases: &["robot txt block", "robot txt disallow", "block robot txt", "crawl block", "robot disallow"],
+    excluded: &["ai", "llms"],
+    glossary: &["robots-txt", "indexability", "ai-crawlers"],
 };
 
 impl Rule for RobotsTxtBlocked {
@@ -46,5 +41,22 @@ impl Rule for RobotsTxtBlocked {
             f = f.current(rule.clone());
         }
         Outcome::Fail(f.suggested("Allow the URL for search crawlers in robots.txt"))
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        let path = if c.known_url { c.url.path().to_string() } else { "/".to_string() };
+        let rule = c
+            .page
+            .and_then(|p| p.http.robots_txt.as_ref())
+            .and_then(|r| r.rule.clone())
+            .or_else(|| c.current.clone().filter(|v| v.to_ascii_lowercase().starts_with("disallow")));
+        let because =
+            rule.map_or(String::new(), |r| format!(" The rule that blocks it now is `{r}`; removing it works too."));
+        FixTemplate::some(
+            FixKind::Robots,
+            Difficulty::Easy,
+            format!("User-agent: Googlebot\nAllow: {path}\n\nUser-agent: *\nAllow: {path}\n"),
+            format!("Add these lines to /robots.txt so search crawlers may fetch the page (the longest matching rule wins, and Allow wins ties).{because}"),
+        )
     }
 }

@@ -1,14 +1,6 @@
-//! `url-many-parameters`: URL has few query parameters.
-//!
-//! - **What it checks:** fails when > 3 query parameters.
-//! - **Why it matters:** Many parameters create near-endless URL variants that waste crawl budget.
-//! - **Fails:** `https://example.com/p?a=1&b=2&c=3&d=4`
-//! - **Passes:** `https://example.com/p?id=1`
-//! - **Reference:** <https://developers.google.com/search/docs/crawling-indexing/url-structure>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct UrlManyParameters;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "https://example.com/p?a=1&b=2&c=3&d=4",
     pass_example: "https://example.com/p?id=1",
     reference: "https://developers.google.com/search/docs/crawling-indexing/url-structure",
+    phrases: &["url multiple parameter", "multiple query parameter", "url parameter"],
+    excluded: &[],
+    glossary: &["url-structure", "crawl-budget"],
 };
 
 impl Rule for UrlManyParameters {
@@ -48,4 +43,21 @@ impl Rule for UrlManyParameters {
             .suggested(format!("<= {}", util::URL_MAX_PARAMS)),
         )
     }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        super::clean_url_fix(c, clean, "/products?color=red&size=m&sort=price&page=2")
+    }
+}
+
+/// The address with its first query parameter only.
+fn clean(url: &url::Url) -> String {
+    let mut u = url.clone();
+    let path = u.path().to_string();
+    let keep: Vec<(String, String)> = u.query_pairs().take(1).map(|(k, v)| (k.into_owned(), v.into_owned())).collect();
+    u.set_query(None);
+    if !keep.is_empty() {
+        u.query_pairs_mut().extend_pairs(keep);
+    }
+    u.set_path(&path);
+    u.to_string()
 }

@@ -1,14 +1,6 @@
-//! `url-too-long`: URL is reasonably short.
-//!
-//! - **What it checks:** fails when > 100 characters.
-//! - **Why it matters:** Long URLs are truncated in results, hard to share and often carry needless parameters.
-//! - **Fails:** a 140-character URL
-//! - **Passes:** `https://example.com/short-page`
-//! - **Reference:** <https://www.seonaut.org/>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct UrlTooLong;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "a 140-character URL",
     pass_example: "https://example.com/short-page",
     reference: "https://www.seonaut.org/",
+    phrases: &["url long"],
+    excluded: &[],
+    glossary: &["url-structure"],
 };
 
 impl Rule for UrlTooLong {
@@ -47,4 +42,24 @@ impl Rule for UrlTooLong {
             .suggested(format!("<= {}", util::URL_MAX_CHARS)),
         )
     }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        super::clean_url_fix(
+            c,
+            clean,
+            "/shop/furniture/chairs/dining/oak/how-to-choose-the-right-oak-chair-for-a-small-dining-room",
+        )
+    }
+}
+
+/// The address shortened: its last segment, cut to five words, without the query.
+fn clean(url: &url::Url) -> String {
+    let mut u = url.clone();
+    let path = u.path().to_string();
+    let last = path.split('/').rfind(|s| !s.is_empty()).unwrap_or("").to_lowercase().replace('_', "-");
+    let words: Vec<&str> = last.split('-').filter(|w| !w.is_empty()).take(5).collect();
+    let path = format!("/{}", words.join("-"));
+    u.set_query(None);
+    u.set_path(&path);
+    u.to_string()
 }

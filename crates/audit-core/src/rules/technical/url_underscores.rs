@@ -1,14 +1,6 @@
-//! `url-underscores`: URL path separates words with hyphens.
-//!
-//! - **What it checks:** fails when underscore in the path.
-//! - **Why it matters:** Google treats hyphens as word separators but underscores as joiners.
-//! - **Fails:** `https://example.com/my_page`
-//! - **Passes:** `https://example.com/my-page`
-//! - **Reference:** <https://developers.google.com/search/docs/crawling-indexing/url-structure>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct UrlUnderscores;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "https://example.com/my_page",
     pass_example: "https://example.com/my-page",
     reference: "https://developers.google.com/search/docs/crawling-indexing/url-structure",
+    phrases: &["url underscore"],
+    excluded: &[],
+    glossary: &["url-structure"],
 };
 
 impl Rule for UrlUnderscores {
@@ -44,4 +39,16 @@ impl Rule for UrlUnderscores {
                 .suggested(url.path().replace('_', "-")),
         )
     }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        super::clean_url_fix(c, clean, "/products/oak_chair")
+    }
+}
+
+/// The address with hyphens for the underscores of its path.
+fn clean(url: &url::Url) -> String {
+    let mut u = url.clone();
+    let path = u.path().replace('_', "-");
+    u.set_path(&path);
+    u.to_string()
 }

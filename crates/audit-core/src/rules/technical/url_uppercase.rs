@@ -1,14 +1,6 @@
-//! `url-uppercase`: URL path is lower-case.
-//!
-//! - **What it checks:** fails when upper-case letters in the path.
-//! - **Why it matters:** URLs are case-sensitive: mixed case invites duplicate URLs for the same page.
-//! - **Fails:** `https://example.com/About-Us`
-//! - **Passes:** `https://example.com/about-us`
-//! - **Reference:** <https://www.seonaut.org/>
-
 use crate::rules::prelude::*;
 
-/// See the module documentation.
+/// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
 pub struct UrlUppercase;
 
@@ -26,6 +18,9 @@ static META: RuleMeta = RuleMeta {
     fail_example: "https://example.com/About-Us",
     pass_example: "https://example.com/about-us",
     reference: "https://www.seonaut.org/",
+    phrases: &["url uppercase", "url upper case", "url capital"],
+    excluded: &[],
+    glossary: &["url-structure"],
 };
 
 impl Rule for UrlUppercase {
@@ -47,4 +42,16 @@ impl Rule for UrlUppercase {
             .suggested(url.path().to_lowercase()),
         )
     }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        super::clean_url_fix(c, clean, "/Products/Oak-Chair")
+    }
+}
+
+/// The address with its path in lower case.
+fn clean(url: &url::Url) -> String {
+    let mut u = url.clone();
+    let path = u.path().to_lowercase();
+    u.set_path(&path);
+    u.to_string()
 }

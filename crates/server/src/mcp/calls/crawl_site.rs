@@ -44,7 +44,12 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
         env.state.app.check_render(true).map_err(|e| from_app_error(e, "crawl not started"))?;
         charge_rest(env, app::RENDER_UNITS - 1).await.map_err(|e| from_app_error(e, "crawl not started"))?;
     }
-    let started =
-        env.state.crawls.start(request, Some(user_id), tier).await.map_err(|e| from_app_error(e, "crawl not started"))?;
+    let caller = env.identity.label();
+    let started = env
+        .state
+        .crawls
+        .start(request, Some(user_id), tier, &caller)
+        .await
+        .map_err(|e| from_app_error(e, "crawl not started"))?;
     Ok(Output::of(started))
 }

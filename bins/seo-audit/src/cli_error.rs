@@ -1,0 +1,138 @@
+//! How the command line says what went wrong (docs/API.md, "Errors"): one line on stderr,
+//! `error: CODE: Sentence.`, the sentence starting with a capital letter and ending with a
+//! period, and a failure to reach the database said in words, not as the libraries' text.
+
+use std::fmt;
+use std::io;
+
+/// A failure of a command: its code and its sentence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CliError {
+    /// The error code (`invalid_request`, `database_unavailable`, ...).
+    pub code: &'static str,
+    /// One sentence, as [`sentence`] writes it.
+    pub message: String,
+}
+
+impl CliError {
+    /// A failure with `code` and `message` (made a sentence).
+    pub fn new(code: &'static str, message: impl fmt::Display) -> CliError {
+        CliError { code, message: sentence(&message.to_string()) }
+    }
+
+    /// Prints the failure on stderr and returns the exit status of a command that could not
+    /// run.
+    pub fn report(&self) -> u8 {
+        eprintln!("{self}");
+        crate::audit_cmd::EXIT_FAILED
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "error: {}: {}", self.code, self.message)
+    }
+}
+
+/// A value given on the command line or in the settings that the command refuses.
+impl From<String> for CliError {
+    fn from(message: String) -> CliError {
+        CliError::new("invalid_request", message)
+    }
+}
+
+impl From<store::Error> for CliError {
+    /// A database that cannot be reached or opened is `database_unavailable`, said in words
+    /// (the refused connection, the missing file); a value the store refuses is
+    /// `invalid_request`, an unknown id `not_found`; anything else the database said is
+    /// `database_error`.
+    fn from(e: store::Error) -> CliError {
+        if e.is_unavailable() {
+            let why = io_cause(&e).map_or_else(|| e.to_string(), |io| io_words(io).to_string());
+            return CliError::new("database_unavailable", format!("The database cannot be opened: {why}"));
+        }
+        if e.is_not_found() {
+            return CliError::new("not_found", e);
+        }
+        if e.is_invalid() {
+            return CliError::new("invalid_request", e);
+        }
+        CliError::new("database_error", format!("The database refused the request: {e}"))
+    }
+}
+
+impl From<server::ServeError> for CliError {
+    fn from(e: server::ServeError) -> CliError {
+        match e {
+            server::ServeError::State(app::OpenError::Store(e)) => e.into(),
+            server::ServeError::State(app::OpenError::Fetch(e)) => {
+                CliError::new("invalid_request", format!("The fetch settings are not valid: {e}"))
+            }
+            server::ServeError::Bind(e) => CliError::new("listen_failed", e),
+            server::ServeError::TlsHalf { .. } | server::ServeError::Tls(_) => CliError::new("invalid_request", e),
+            other => CliError::new("internal", other),
+        }
+    }
+}
+
+/// The first I/O error in the source chain of `e`, where the failure comes from the system.
+fn io_cause<'a>(e: &'a (dyn std::error::Error + 'static)) -> Option<&'a io::Error> {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(current) = source {
+        if let Some(io) = current.downcast_ref::<io::Error>() {
+            return Some(io);
+        }
+        source = current.source();
+    }
+    None
+}
+
+/// What an I/O error means for a database, in words.
+fn io_words(e: &io::Error) -> &'static str {
+    match e.kind() {
+        io::ErrorKind::ConnectionRefused => {
+            "the connection was refused: no database server accepts connections at that address and port. Check \
+             --database (SEO_AUDIT_DATABASE_URL) and that the server runs"
+        }
+        io::ErrorKind::TimedOut => "the database server did not answer in time",
+        io::ErrorKind::ConnectionReset | io::ErrorKind::ConnectionAborted | io::ErrorKind::UnexpectedEof => {
+            "the database server closed the connection"
+        }
+        io::ErrorKind::HostUnreachable | io::ErrorKind::NetworkUnreachable => {
+            "no network route leads to the database server"
+        }
+        io::ErrorKind::NotFound => "the file or its directory does not exist. Check --data (SEO_AUDIT_DATA)",
+        io::ErrorKind::PermissionDenied => "this user may not read or write it. Check the permissions of --data",
+        io::ErrorKind::ReadOnlyFilesystem => "it is on a read-only file system",
+        io::ErrorKind::StorageFull => "the disk is full",
+        _ => "the system refused it",
+    }
+}
+
+/// `text` as a sentence: a capital first letter and a final period.
+pub fn sentence(text: &str) -> String {
+    let text = text.trim();
+    let mut chars = text.chars();
+    let mut out: String = match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => return String::new(),
+    };
+    if !out.ends_with(['.', '!', '?']) {
+        out.push('.');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failures_are_sentences_after_their_code() {
+        assert_eq!(sentence("no such file: a.html"), "No such file: a.html.");
+        assert_eq!(sentence("Done."), "Done.");
+        assert_eq!(CliError::new("invalid_request", "bad value").to_string(), "error: invalid_request: Bad value.");
+        let refused = io::Error::from(io::ErrorKind::ConnectionRefused);
+        assert!(io_words(&refused).starts_with("the connection was refused"));
+    }
+}

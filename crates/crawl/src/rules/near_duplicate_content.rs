@@ -1,0 +1,166 @@
+use std::collections::HashMap;
+
+use super::prelude::*;
+use crate::page::signature_similarity;
+use crate::rules::DUPLICATE_HEAD;
+
+/// The rule: its text is `META`, its check is below.
+#[derive(Debug, Clone, Copy)]
+pub struct NearDuplicateContent;
+
+/// The similarity (percent of the signatures' bits that agree) from which two pages are
+/// near duplicates.
+pub const NEAR_DUPLICATE_SIMILARITY: u32 = 90;
+
+static META: SiteRuleMeta = SiteRuleMeta {
+    id: "near-duplicate-content",
+    name: "Pages are not near copies of each other",
+    severity: Severity::Warning,
+    threshold: "the own text of two or more indexable pages (navigation, header and footer left out) is at least 90% \
+                similar by SimHash, without being the exact same text (that is `duplicate-content`'s); each page is \
+                named with its cluster and its highest similarity",
+    why: "Search engines pick one page of a group of near copies to show and leave the others out; the pages \
+          compete with each other, and the crawl budget goes to copies.",
+    fail_example: "/guide-a and /guide-b carry the same article, with another title and main heading",
+    pass_example: "pages share their menus and footer, and each has its own text",
+    reference: "https://developers.google.com/search/docs/advanced/guidelines/duplicate-content",    phrases: &[],
+    excluded: &[],
+    glossary: &["duplicate-content"],
+};
+
+/// The most bits two near duplicates' signatures differ in.
+const MAX_DIFFERENT_BITS: u32 = 64 - (NEAR_DUPLICATE_SIMILARITY * 64).div_ceil(100);
+
+/// The signature's bits cut into `MAX_DIFFERENT_BITS + 1` bands: two signatures that differ
+/// in at most `MAX_DIFFERENT_BITS` bits agree on a whole band (pigeonhole), so comparing the
+/// pages that share a band's value finds every pair.
+fn bands() -> Vec<(u32, u32)> {
+    let n = MAX_DIFFERENT_BITS + 1;
+    (0..n).map(|i| (i * 64 / n, (i + 1) * 64 / n)).collect()
+}
+
+fn band(sig: u64, (from, to): (u32, u32)) -> u64 {
+    (sig >> from) & ((1u64 << (to - from)) - 1)
+}
+
+fn root(parent: &mut [u32], mut i: u32) -> u32 {
+    while parent[i as usize] != i {
+        let up = parent[parent[i as usize] as usize];
+        parent[i as usize] = up;
+        i = up;
+    }
+    i
+}
+
+impl SiteRule for NearDuplicateContent {
+    fn meta(&self) -> &'static SiteRuleMeta {
+        &META
+    }
+
+    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
+        // First pass: a fixed size per page (its signature and a piece of its exact text
+        // hash), so that what the rule holds grows with the pages, not with their text.
+        let mut signed: Vec<(u64, u64)> = Vec::new();
+        site.pages(&mut |page| {
+            if let (true, Some(sig)) = (page.indexable(), page.content_signature) {
+                let exact = page.text_hash.as_deref().and_then(|h| u64::from_str_radix(h.get(..16)?, 16).ok());
+                signed.push((sig, exact.unwrap_or_default()));
+            }
+            Ok(())
+        })?;
+        let n = u32::try_from(signed.len()).map_err(|_| "too many pages to compare")?;
+        let mut parent: Vec<u32> = (0..n).collect();
+        // Each page's most similar other page, and the similarity.
+        let mut best: Vec<(u32, u32)> = vec![(0, u32::MAX); signed.len()];
+        for b in bands() {
+            let mut buckets: HashMap<u64, Vec<u32>> = HashMap::new();
+            for (i, (sig, _)) in signed.iter().enumerate() {
+                buckets.entry(band(*sig, b)).or_default().push(i as u32);
+            }
+            for members in buckets.values().filter(|m| m.len() > 1) {
+                for (k, &i) in members.iter().enumerate() {
+                    for &j in &members[k + 1..] {
+                        let ((a, ea), (c, ec)) = (signed[i as usize], signed[j as usize]);
+                        let similarity = signature_similarity(a, c);
+                        if similarity < NEAR_DUPLICATE_SIMILARITY || (ea == ec && ea != 0) {
+                            continue;
+                        }
+                        let (ri, rj) = (root(&mut parent, i), root(&mut parent, j));
+                        parent[ri.max(rj) as usize] = ri.min(rj);
+                        for (x, y) in [(i, j), (j, i)] {
+                            let current = &mut best[x as usize];
+                            if current.1 == u32::MAX
+                                || similarity > current.0
+                                || (similarity == current.0 && y < current.1)
+                            {
+                                *current = (similarity, y);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if best.iter().all(|b| b.1 == u32::MAX) {
+            return Ok(());
+        }
+        // Second pass: the URLs of the pages in a cluster (those the findings name).
+        let mut clusters: HashMap<u32, Vec<u32>> = HashMap::new();
+        for i in 0..n {
+            if best[i as usize].1 != u32::MAX {
+                let r = root(&mut parent, i);
+                clusters.entry(r).or_default().push(i);
+            }
+        }
+        let mut urls: HashMap<u32, String> = HashMap::new();
+        let mut i = 0u32;
+        site.pages(&mut |page| {
+            if page.indexable() && page.content_signature.is_some() {
+                if best.get(i as usize).is_some_and(|b| b.1 != u32::MAX) {
+                    urls.insert(i, page.url.clone());
+                }
+                i += 1;
+            }
+            Ok(())
+        })?;
+        for members in clusters.values() {
+            for &m in members {
+                let (Some(url), (similarity, closest)) = (urls.get(&m), best[m as usize]) else { continue };
+                let Some(closest_url) = urls.get(&closest) else { continue };
+                let others: Vec<&str> = members
+                    .iter()
+                    .filter(|o| **o != m && **o != closest)
+                    .take(DUPLICATE_HEAD - 2)
+                    .filter_map(|o| urls.get(o).map(String::as_str))
+                    .collect();
+                let more = members.len() - 2 - others.len();
+                let mut detail = format!("{similarity}% similar to {closest_url}");
+                if !others.is_empty() {
+                    detail.push_str(&format!(", near duplicate of {} too", others.join(", ")));
+                }
+                if more > 0 {
+                    detail.push_str(&format!(" and {more} more"));
+                }
+                out.push(SiteFinding { url: url.clone(), linked_from: None, detail });
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bands_cover_the_bits_once_and_outnumber_the_differences() {
+        let bands = bands();
+        assert_eq!(MAX_DIFFERENT_BITS, 6);
+        assert_eq!(bands.len() as u32, MAX_DIFFERENT_BITS + 1);
+        assert_eq!(bands.first().map(|b| b.0), Some(0));
+        assert_eq!(bands.last().map(|b| b.1), Some(64));
+        assert!(bands.windows(2).all(|w| w[0].1 == w[1].0));
+        let sig = 0xF0F0_1234_5678_9ABC;
+        let rebuilt = bands.iter().fold(0u64, |acc, b| acc | band(sig, *b) << b.0);
+        assert_eq!(rebuilt, sig);
+    }
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The real-site check (docs/PERFORMANCE.md, "Real sites"): serves a generated static site's
+# directory on loopback with python's http.server, crawls it with `seo-audit crawl`, and
+# compares the crawl with the independent walk of the same files (walk.py). It fetches
+# nothing from elsewhere: bring the site's files first (see the docs).
+#
+#   scripts/real-sites/check.sh SITE_DIR [SEO_AUDIT_BINARY] [MAX_IN_FLIGHT]
+set -euo pipefail
+site=$1
+bin=${2:-target/debug/seo-audit}
+in_flight=${3:-4}
+here=$(cd "$(dirname "$0")" && pwd)
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+python3 -m http.server "$port" --bind 127.0.0.1 --directory "$site" >/dev/null 2>&1 &
+server=$!
+trap 'kill "$server"' EXIT
+for _ in $(seq 50); do
+    python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/')" 2>/dev/null && break
+    sleep 0.1
+done
+out=$(mktemp)
+"$bin" crawl "http://127.0.0.1:$port/" --max-pages 20000 --max-in-flight "$in_flight" --format json \
+    --allow-target 127.0.0.1 > "$out" || true
+python3 "$here/walk.py" "$site" "http://127.0.0.1:$port/" "$out"
