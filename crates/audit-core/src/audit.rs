@@ -15,7 +15,7 @@ use crate::rules::RULES;
 /// The audit-core crate version: `engine_version` of every result.
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
 /// Bumped whenever a rule, weight or threshold changes (semver).
-pub const RULESET_VERSION: &str = "1.3.0";
+pub const RULESET_VERSION: &str = "1.4.0";
 /// The version of the HTTP API whose result shapes this crate builds: the `api_version` the
 /// server writes beside them (docs/API.md, "Conventions of every endpoint"). The results
 /// themselves carry no envelope.
@@ -312,6 +312,7 @@ impl Audit {
                 ruleset_fingerprint: ruleset_fingerprint().to_string(),
                 checks_executed: self.checks.len(),
             },
+            structured_data: p.structured_data.clone(),
             rendering: None,
         }
     }
@@ -626,6 +627,10 @@ pub struct AuditResult {
     pub ai_insights: String,
     /// Versions and the number of checks.
     pub meta: ResultMeta,
+    /// The page's structured data as search engines read it: each item with its type, source
+    /// and line, the rich results it is eligible for, its errors and warnings (docs/API.md,
+    /// "Structured data").
+    pub structured_data: crate::structured_data::StructuredData,
     /// Only in rendered audits: the served HTML against the rendered DOM (docs/API.md,
     /// "Rendered audits"); absent otherwise, so the result of an audit without rendering
     /// keeps its shape.

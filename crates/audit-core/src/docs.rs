@@ -64,5 +64,6 @@ pub fn rules_markdown() -> String {
             out.push_str(&rule_markdown(m));
         }
     }
+    out.push_str(&crate::structured_data::types::requirements_markdown());
     out
 }

@@ -35,6 +35,7 @@ pub mod rendering;
 pub mod report;
 mod rule;
 mod rules;
+pub mod structured_data;
 
 pub use audit::{
     audit, audit_with, ruleset_fingerprint, Audit, AuditResult, Check, CheckStatus, CheckSummary, CompactRendering,

@@ -265,6 +265,11 @@ pub struct JsonLd {
     pub types: Vec<String>,
     /// Whether the top-level object (or every top-level item) carries `@context`.
     pub has_context: bool,
+    /// The line of the page where the `<script>` element starts (1 for the first line).
+    pub line: u32,
+    /// The line of the page the JSON parse error points at, when the block is not valid JSON.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_line: Option<u32>,
 }
 
 /// Landmark and sectioning elements, counted.
@@ -352,6 +357,11 @@ pub struct Page {
     pub json_ld: Vec<JsonLd>,
     /// `itemtype` values of microdata items.
     pub microdata_types: Vec<String>,
+    /// The structured data of the page (JSON-LD, microdata and RDFa Lite read into one
+    /// graph) checked against the search engines' requirements (see
+    /// [`crate::structured_data`]). Not serialised with the facts: the audit result carries it.
+    #[serde(skip)]
+    pub structured_data: crate::structured_data::StructuredData,
     /// `href` of the first `<link rel~=icon>`.
     pub favicon: Option<String>,
     /// `<meta name="generator">`.
@@ -417,10 +427,17 @@ impl Page {
         // Scripts are not run, so `<noscript>` content is markup, as in a browser with
         // scripting off: its images and links count (the corpus reference agrees).
         let parsed = crate::parse::parse(StrTendril::from(text), budget);
-        let mut walker = Walker { head_noscript: parsed.head_noscript, ..Walker::default() };
+        let mut walker = Walker { head_noscript: parsed.head_noscript, lines: parsed.lines, ..Walker::default() };
         walker.walk(&parsed.dom.document);
+        let markup = std::mem::take(&mut walker.markup);
         let mut page = walker.finish(url, final_url, http, charset, bytes.len(), parsed.parse_errors);
         page.analysis = parsed.analysis;
+        page.structured_data = crate::structured_data::read(&page.json_ld, &markup, budget);
+        if page.structured_data.stopped && page.analysis.stopped.is_none() {
+            // The budget ran out reading structured data: the page says so as it does for a
+            // parse cut short (the rule html-too-complex reports it).
+            page.analysis.stopped = Some(crate::parse::Stop::Budget);
+        }
         page
     }
 
@@ -760,6 +777,8 @@ enum Collector {
     Link(usize),
     Paragraph,
     JsonLd,
+    /// The text of an element whose microdata or RDFa value is its text.
+    Markup(usize),
 }
 
 enum Step {
@@ -776,6 +795,7 @@ enum Exit {
     Head,
     Svg,
     Boilerplate,
+    Markup,
     Collector(Collector),
 }
 
@@ -804,6 +824,16 @@ struct Walker {
     og: BTreeMap<String, String>,
     twitter: BTreeMap<String, String>,
     json_ld_raw: Vec<String>,
+    /// The line where each JSON-LD block's `<script>` starts.
+    json_ld_lines: Vec<u32>,
+    /// Start-tag lines of the elements structured data is read from (see
+    /// [`crate::parse::Parsed`]).
+    lines: std::collections::HashMap<usize, u32>,
+    /// Elements with microdata or RDFa attributes (or an `id`, which `itemref` may name), in
+    /// document order, each with the nearest such ancestor.
+    markup: Vec<crate::structured_data::MarkupElement>,
+    /// The open elements of `markup`, innermost last.
+    markup_open: Vec<usize>,
     microdata_types: Vec<String>,
     favicon: Option<String>,
     generator: Option<String>,
@@ -890,6 +920,9 @@ impl Walker {
                 }
             }
             Exit::Svg => self.svg_depth -= 1,
+            Exit::Markup => {
+                self.markup_open.pop();
+            }
             Exit::Block => self.space(),
             Exit::Collector(kind) => {
                 let Some(pos) = self.open.iter().rposition(|(k, _)| *k == kind) else { return };
@@ -930,6 +963,11 @@ impl Walker {
                 }
             }
             Collector::JsonLd => self.json_ld_raw.push(text),
+            Collector::Markup(i) => {
+                if let Some(m) = self.markup.get_mut(i) {
+                    m.text = Some(collapse(&text).trim().to_string());
+                }
+            }
         }
     }
 
@@ -949,7 +987,7 @@ impl Walker {
                         // Headings and paragraphs nest through other elements, and every open
                         // one takes the same text: cut each, or 500 nested headings would hold
                         // 500 copies of the page.
-                        Collector::Heading(_) | Collector::Link(_) | Collector::Paragraph => {
+                        Collector::Heading(_) | Collector::Link(_) | Collector::Paragraph | Collector::Markup(_) => {
                             push_capped(buf, &text, MAX_ELEMENT_TEXT_BYTES)
                         }
                     }
@@ -1001,6 +1039,7 @@ impl Walker {
                 }
                 // One pass over the attributes for what every element may carry.
                 let (mut hides, mut lang, mut itemtype, mut itemscope) = (false, None, None, false);
+                let mut markup = false;
                 for a in attrs.iter().filter(|a| a.name.ns == ns!()) {
                     match &*a.name.local {
                         "hidden" | "inert" => hides = true,
@@ -1008,12 +1047,19 @@ impl Walker {
                         "style" => hides |= hides_by_style(&a.value),
                         "lang" => lang = lang.or(Some(&*a.value)),
                         "itemtype" => itemtype = itemtype.or(Some(&*a.value)),
-                        "itemscope" => itemscope = true,
+                        "itemscope" => {
+                            itemscope = true;
+                            markup = true;
+                        }
+                        "itemprop" | "typeof" | "property" | "vocab" | "id" => markup = true,
                         _ => {}
                     }
                 }
                 if let (Some(types), true) = (itemtype, itemscope) {
                     self.microdata_types.extend(types.split_whitespace().map(str::to_string));
+                }
+                if markup {
+                    self.markup_element(node, local, &attrs, stack);
                 }
                 if hides {
                     self.inert_depth += 1;
@@ -1058,6 +1104,7 @@ impl Walker {
                     local_name!("script") => {
                         let ty = attr(&attrs, "type").map(|t| t.trim().to_ascii_lowercase());
                         if ty.as_deref() == Some("application/ld+json") {
+                            self.json_ld_lines.push(self.line_of(node));
                             stack.push(Step::Exit(self.open_collector(Collector::JsonLd)));
                         }
                         if let Some(src) = attr(&attrs, "src") {
@@ -1190,6 +1237,59 @@ impl Walker {
     fn space(&mut self) {
         if !self.visible.ends_with(' ') {
             self.visible.push(' ');
+        }
+    }
+
+    /// The line where an element's start tag is, when the parser kept it (1 otherwise).
+    fn line_of(&self, node: &Handle) -> u32 {
+        self.lines.get(&(std::rc::Rc::as_ptr(node) as usize)).copied().unwrap_or(1)
+    }
+
+    /// Records an element with microdata or RDFa attributes (or an `id`), and opens a text
+    /// collector when its value is its text.
+    fn markup_element(&mut self, node: &Handle, local: &str, attrs: &[html5ever::Attribute], stack: &mut Vec<Step>) {
+        use crate::structured_data::MarkupElement;
+        let get = |name: &str| attr(attrs, name).map(str::to_string);
+        // The value an `itemprop` takes from the element (HTML, "Values" of microdata), when
+        // it is not the element's text.
+        // Search engines take `content` on any element, as schema.org's own examples write
+        // it (`<span itemprop="price" content="34.90">34,90 €</span>`).
+        let micro_value = get("content").or_else(|| match local {
+            "audio" | "embed" | "iframe" | "img" | "source" | "track" | "video" => get("src"),
+            "a" | "area" | "link" => get("href"),
+            "object" => get("data"),
+            "data" | "meter" => get("value"),
+            "time" => get("datetime"),
+            _ => None,
+        });
+        let element = MarkupElement {
+            parent: self.markup_open.last().copied(),
+            line: self.line_of(node),
+            id: get("id"),
+            itemscope: attr(attrs, "itemscope").is_some(),
+            itemtype: get("itemtype"),
+            itemprop: get("itemprop"),
+            itemref: get("itemref"),
+            itemid: get("itemid"),
+            vocab: get("vocab"),
+            typeof_: get("typeof"),
+            property: get("property"),
+            resource: get("resource"),
+            content: get("content"),
+            href: get("href").or_else(|| get("src")),
+            micro_value,
+            text: None,
+        };
+        let needs_text = element.micro_value.is_none()
+            && element.content.is_none()
+            && ((element.itemprop.is_some() && !element.itemscope)
+                || (element.property.is_some() && element.typeof_.is_none() && element.href.is_none()));
+        let i = self.markup.len();
+        self.markup.push(element);
+        self.markup_open.push(i);
+        stack.push(Step::Exit(Exit::Markup));
+        if needs_text {
+            stack.push(Step::Exit(self.open_collector(Collector::Markup(i))));
         }
     }
 
@@ -1373,8 +1473,14 @@ impl Walker {
             hreflang,
             og: self.og,
             twitter: self.twitter,
-            json_ld: self.json_ld_raw.iter().map(|raw| parse_json_ld(raw)).collect(),
+            json_ld: self
+                .json_ld_raw
+                .iter()
+                .zip(self.json_ld_lines.iter().copied().chain(std::iter::repeat(1)))
+                .map(|(raw, line)| parse_json_ld(raw, line))
+                .collect(),
             microdata_types: self.microdata_types,
+            structured_data: Default::default(),
             favicon: self.favicon,
             generator: self.generator,
             script_srcs: self.script_srcs,
@@ -1475,7 +1581,7 @@ fn fast_resolve<'a>(href: &'a str, base: &'a Url) -> Option<(String, &'a str)> {
     None
 }
 
-fn parse_json_ld(raw: &str) -> JsonLd {
+fn parse_json_ld(raw: &str, line: u32) -> JsonLd {
     let mut text = raw.trim();
     // XHTML leftovers: `//<![CDATA[ ... //]]>` or `<!--...-->` around the JSON.
     for (open, close) in [("//<![CDATA[", "//]]>"), ("<![CDATA[", "]]>"), ("<!--", "-->")] {
@@ -1497,9 +1603,24 @@ fn parse_json_ld(raw: &str) -> JsonLd {
                 }
                 _ => false,
             };
-            JsonLd { value: Some(value), error: None, types, has_context }
+            JsonLd { value: Some(value), error: None, types, has_context, line, error_line: None }
         }
-        Err(e) => JsonLd { value: None, error: Some(e.to_string()), types: Vec::new(), has_context: false },
+        Err(e) => {
+            // serde_json counts lines from the start of the JSON text; the page's count adds
+            // the lines before it inside the element.
+            let offset = text.as_ptr() as usize - raw.as_ptr() as usize;
+            let before = raw[..offset].bytes().filter(|&b| b == b'\n').count();
+            let inside = e.line().saturating_sub(1);
+            let error_line = u32::try_from(line as usize + before + inside).unwrap_or(u32::MAX);
+            JsonLd {
+                value: None,
+                error: Some(e.to_string()),
+                types: Vec::new(),
+                has_context: false,
+                line,
+                error_line: Some(error_line),
+            }
+        }
     }
 }
 
@@ -1526,6 +1647,15 @@ fn collect_types(value: &serde_json::Value, out: &mut Vec<String>, depth: usize)
         serde_json::Value::Array(items) => items.iter().for_each(|i| collect_types(i, out, depth + 1)),
         _ => {}
     }
+}
+
+/// The markup elements the walk records from a document (for the structured data tests).
+#[cfg(test)]
+pub(crate) fn markup_of(html: &str) -> Vec<crate::structured_data::MarkupElement> {
+    let parsed = crate::parse::parse(StrTendril::from(html), &crate::parse::Unlimited);
+    let mut walker = Walker { head_noscript: parsed.head_noscript, lines: parsed.lines, ..Walker::default() };
+    walker.walk(&parsed.dom.document);
+    walker.markup
 }
 
 #[cfg(test)]

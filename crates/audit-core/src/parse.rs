@@ -116,6 +116,9 @@ pub(crate) struct Parsed {
     pub parse_errors: usize,
     /// What a `<noscript>` in the head did to the tree (see [`HeadNoscript`]).
     pub head_noscript: HeadNoscript,
+    /// The line of the start tag of each element that structured data is read from
+    /// (`<script>`, and elements with microdata or RDFa attributes or an `id`), by address.
+    pub lines: HashMap<usize, u32>,
 }
 
 /// The parser runs with scripting off, so the content of `<noscript>` is markup. In the head
@@ -170,8 +173,10 @@ pub(crate) fn parse(text: StrTendril, budget: &dyn Budget) -> Parsed {
     let sink = filter.builder.sink;
     let parse_errors = sink.errors.get();
     let head_noscript = sink.head_noscript.into_inner();
+    let lines = sink.lines.into_inner();
     Parsed {
         head_noscript,
+        lines,
         dom: sink.dom,
         analysis: Analysis {
             stopped,
@@ -218,6 +223,23 @@ struct BoundedSink {
     /// Whether the tokens come from inside a `<noscript>` met before the body.
     in_head_noscript: Cell<bool>,
     head_noscript: RefCell<HeadNoscript>,
+    /// The line of the token being processed, as the tree builder reports it.
+    line: Cell<u64>,
+    /// See [`Parsed::lines`].
+    lines: RefCell<HashMap<usize, u32>>,
+}
+
+/// Whether structured data may be read from an element with these attributes (see
+/// [`Parsed::lines`]): only those elements have their line kept.
+fn is_structured_data_element(name: &QualName, attrs: &[Attribute]) -> bool {
+    name.local == local_name!("script")
+        || attrs.iter().any(|a| {
+            a.name.ns == html5ever::ns!()
+                && matches!(
+                    &*a.name.local,
+                    "itemscope" | "itemprop" | "itemtype" | "typeof" | "property" | "vocab" | "id"
+                )
+        })
 }
 
 fn parent_of(node: &Handle) -> Option<Handle> {
@@ -237,6 +259,10 @@ impl TreeSink for BoundedSink {
 
     fn finish(self) -> Self {
         self
+    }
+
+    fn set_current_line(&self, line: u64) {
+        self.line.set(line);
     }
 
     fn parse_error(&self, _msg: Cow<'static, str>) {
@@ -261,7 +287,12 @@ impl TreeSink for BoundedSink {
         let structural = name.ns == html5ever::ns!(html)
             && matches!(name.local, local_name!("html") | local_name!("head") | local_name!("body"));
         let is_body = name.ns == html5ever::ns!(html) && name.local == local_name!("body");
+        let keep_line = is_structured_data_element(&name, &attrs);
         let element = self.dom.create_element(name, attrs, flags);
+        if keep_line {
+            let line = u32::try_from(self.line.get().max(1)).unwrap_or(u32::MAX);
+            self.lines.borrow_mut().insert(std::rc::Rc::as_ptr(&element) as usize, line);
+        }
         if self.in_head_noscript.get() {
             let mut record = self.head_noscript.borrow_mut();
             if !structural {

@@ -65,6 +65,8 @@ pub static RULES: &[&dyn Rule] = &[
     &structured::StructuredDataInvalidJson,
     &structured::StructuredDataNoContext,
     &structured::StructuredDataRequiredProperties,
+    &structured::StructuredDataRecommendedProperties,
+    &structured::StructuredDataRetiredRichResult,
     &performance::HtmlTooLarge,
     &performance::SlowResponse,
     &performance::RenderBlockingScripts,

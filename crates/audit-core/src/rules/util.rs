@@ -217,59 +217,6 @@ pub fn is_generic_link_text_in(text: &str, lang: Option<&str>) -> bool {
     }
 }
 
-/// Properties Google marks required for rich results, per type (any one of a list suffices).
-const REQUIRED_PROPERTIES: &[(&str, &[&[&str]])] = &[
-    ("Article", &[&["headline"]]),
-    ("NewsArticle", &[&["headline"]]),
-    ("BlogPosting", &[&["headline"]]),
-    ("Product", &[&["name"], &["offers", "review", "aggregateRating"]]),
-    ("Organization", &[&["name"], &["url"]]),
-    ("BreadcrumbList", &[&["itemListElement"]]),
-    ("FAQPage", &[&["mainEntity"]]),
-    ("LocalBusiness", &[&["name"], &["address"]]),
-];
-
-/// For every JSON-LD item of a checked type, which required properties it lacks. Returns
-/// `None` when the page has no item of a checked type, else the number checked and the gaps
-/// as `Type.property` strings.
-pub fn structured_data_gaps(page: &Page) -> Option<(usize, Vec<String>)> {
-    let mut checked = 0;
-    let mut missing = Vec::new();
-    let mut stack: Vec<(&serde_json::Value, usize)> =
-        page.json_ld.iter().filter_map(|b| b.value.as_ref()).map(|v| (v, 0)).collect();
-    while let Some((value, depth)) = stack.pop() {
-        if depth > 32 {
-            continue;
-        }
-        match value {
-            serde_json::Value::Array(items) => stack.extend(items.iter().map(|i| (i, depth + 1))),
-            serde_json::Value::Object(map) => {
-                let types: Vec<&str> = match map.get("@type") {
-                    Some(serde_json::Value::String(t)) => vec![t.as_str()],
-                    Some(serde_json::Value::Array(ts)) => ts.iter().filter_map(|t| t.as_str()).collect(),
-                    _ => Vec::new(),
-                };
-                for ty in types {
-                    let Some((_, groups)) = REQUIRED_PROPERTIES.iter().find(|(t, _)| *t == ty) else { continue };
-                    checked += 1;
-                    for group in *groups {
-                        if !group.iter().any(|p| map.get(*p).is_some_and(|v| !v.is_null())) {
-                            missing.push(format!("{ty}.{}", group.join("|")));
-                        }
-                    }
-                }
-                if let Some(graph) = map.get("@graph") {
-                    stack.push((graph, depth + 1));
-                }
-                // Items nested in other items (mainEntity, itemListElement...) are not checked on
-                // their own: their requirements depend on the parent.
-            }
-            _ => {}
-        }
-    }
-    (checked > 0).then_some((checked, missing))
-}
-
 const ISO_639_1: &str = "aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv cy da \
 de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr ht hu hy hz ia id ie ig ii ik io is \
 it iu ja jv ka kg ki kj kk kl km kn ko kr ks ku kv kw ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na nb \

@@ -262,7 +262,7 @@ fn json_ld() {
     );
     check(
         r#"<script type="application/ld+json"><!-- {"@type":"Thing"} --></script>"#,
-        json!({"json_ld": [{"value": {"@type": "Thing"}, "error": null, "types": ["Thing"], "has_context": false}]}),
+        json!({"json_ld": [{"value": {"@type": "Thing"}, "error": null, "types": ["Thing"], "has_context": false, "line": 1}]}),
     );
     let page = Page::parse(
         URL,
@@ -272,10 +272,18 @@ fn json_ld() {
     assert_eq!(page.json_ld.len(), 1, "an invalid block is kept");
     assert!(page.json_ld[0].value.is_none());
     assert!(page.json_ld[0].error.as_deref().is_some_and(|e| !e.is_empty()));
+    // The line of the error in the page, counted from the block's own line.
+    let page = Page::parse(
+        URL,
+        b"<p>a</p>\n<script type=\"application/ld+json\">\n{\"@type\":\n \"Product\",}\n</script>",
+        HttpFacts::default(),
+    );
+    assert_eq!((page.json_ld[0].line, page.json_ld[0].error_line), (2, Some(4)));
+    assert_eq!(page.structured_data.invalid_blocks[0].line, 4);
     check(
         r#"<script type="application/ld+json">[{"@context":"https://schema.org","@type":"A"},{"@type":"B"}]</script>"#,
         json!({"json_ld_types": ["A", "B"], "json_ld": [{"value": [{"@context":"https://schema.org","@type":"A"},{"@type":"B"}],
-            "error": null, "types": ["A", "B"], "has_context": false}]}),
+            "error": null, "types": ["A", "B"], "has_context": false, "line": 1}]}),
     );
     check(r#"<script type="text/javascript">{"@type":"X"}</script>"#, json!({"json_ld": []}));
 }

@@ -72,6 +72,14 @@ pub const SHAPES: &[Shape] = &[
     Shape { name: "flat-links", generate: |n| repeat_to(n, HEAD, |i| format!("<a href=/p{i}>link {i}</a>"), "") },
     Shape { name: "flat-empty-elements", generate: |n| repeat_to(n, HEAD, |_| "<i></i>".into(), "") },
     Shape { name: "self-closing-divs", generate: |n| repeat_to(n, HEAD, |_| "<div/>".into(), "") },
+    // Every item names one large block with `itemref`: without a bound, items times block.
+    Shape {
+        name: "itemref-fan-out",
+        generate: |n| {
+            let shared = format!("{HEAD}<div id=s>{}</div>", "<span itemprop=description>d</span>".repeat(2000));
+            repeat_to(n, &shared, |_| "<div itemscope itemtype=https://schema.org/Thing itemref=s></div>".into(), "")
+        },
+    },
 ];
 
 /// CPU time of the calling thread: what the analysis budget counts, unaffected by what the

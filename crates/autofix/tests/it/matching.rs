@@ -129,6 +129,8 @@ const AUDIT_TITLES: &[(&str, &str)] = &[
     ("Invalid JSON-LD", "structured-data-invalid-json"),
     ("JSON-LD without @context", "structured-data-no-context"),
     ("Structured data lacks required properties", "structured-data-required-properties"),
+    ("Structured data lacks recommended properties", "structured-data-recommended-properties"),
+    ("Structured data for a retired rich result", "structured-data-retired-rich-result"),
     ("HTML is too large", "html-too-large"),
     ("Slow server response", "slow-response"),
     ("Render-blocking scripts", "render-blocking-scripts"),

@@ -12,7 +12,7 @@ static META: RuleMeta = RuleMeta {
     impact: Level::Medium,
     effort: Level::Low,
     confidence: 80,
-    weight: 2,
+    weight: 1,
     threshold: "< 30 characters",
     why: "A very short title wastes the most visible part of the search result.",
     fail_example: "<title>Home</title>",

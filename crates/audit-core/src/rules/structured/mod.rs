@@ -3,16 +3,19 @@
 mod structured_data_invalid_json;
 mod structured_data_missing;
 mod structured_data_no_context;
+mod structured_data_recommended_properties;
 mod structured_data_required_properties;
+mod structured_data_retired_rich_result;
 
 pub use structured_data_invalid_json::StructuredDataInvalidJson;
 pub use structured_data_missing::StructuredDataMissing;
 pub use structured_data_no_context::StructuredDataNoContext;
+pub use structured_data_recommended_properties::StructuredDataRecommendedProperties;
 pub use structured_data_required_properties::StructuredDataRequiredProperties;
 
 use serde_json::{json, Map, Value};
 
-use crate::fix::{words_from_slug, FixCtx};
+use crate::fix::{json_ld_script, words_from_slug, Difficulty, FixCtx, FixKind, FixTemplate};
 use crate::rules::util::trim_at_word;
 
 /// The JSON-LD type that fits the page best, with its real name and URL.
@@ -162,4 +165,22 @@ fn complete(c: &FixCtx, mut map: Map<String, Value>) -> Value {
         return Value::Object(out);
     }
     Value::Object(map)
+}
+pub use structured_data_retired_rich_result::StructuredDataRetiredRichResult;
+
+/// The page's first JSON-LD item completed with the properties Google requires for its type,
+/// or the item that fits the page best: the fix of the required and the recommended
+/// properties rules alike.
+fn complete_or_main(c: &FixCtx) -> Option<FixTemplate> {
+    let existing = c.page.and_then(|p| p.json_ld.iter().find_map(|b| b.value.clone()));
+    let fixed = match existing {
+        Some(Value::Object(map)) if map.contains_key("@type") => complete(c, map),
+        _ => main_json_ld(c),
+    };
+    FixTemplate::some(
+        FixKind::JsonLd,
+        Difficulty::Medium,
+        json_ld_script(&fixed),
+        "The markup with the properties Google requires for this type filled in from the page; check every value (prices and ratings must match what the page shows).",
+    )
 }

@@ -1,4 +1,3 @@
-use crate::fix::json_ld_script;
 use crate::rules::prelude::*;
 
 /// The rule: its text is `META`, its check and its fix are below.
@@ -7,21 +6,21 @@ pub struct StructuredDataRequiredProperties;
 
 static META: RuleMeta = RuleMeta {
     id: "structured-data-required-properties",
-    name: "Structured data carries required properties",
+    name: "Structured data items are eligible for their rich results",
     category: Category::StructuredData,
     severity: Severity::Warning,
     impact: Level::Medium,
     effort: Level::Medium,
-    confidence: 85,
+    confidence: 90,
     weight: 1,
-    threshold:
-        "Article, Product, Organization, BreadcrumbList, FAQPage or LocalBusiness without its required properties",
-    why: "Rich results need the properties Google marks required; without them the markup earns nothing.",
-    fail_example: "{\"@context\":\"https://schema.org\",\"@type\":\"Product\"} without name",
-    pass_example: "a Product with name and offers, review or aggregateRating",
+    threshold: "an item (JSON-LD, microdata or RDFa) with an error for a rich result its type can earn: a required property missing or invalid (see \"Structured data requirements\")",
+    why: "An error costs the item its rich result: Google shows nothing for markup that lacks what it requires.",
+    fail_example:
+        "{\"@context\":\"https://schema.org\",\"@type\":\"Product\",\"name\":\"Pan\",\"offers\":{\"@type\":\"Offer\",\"price\":\"$19\"}}",
+    pass_example: "a Product with name, image and an Offer with a numeric price and an ISO 4217 currency",
     reference: "https://developers.google.com/search/docs/appearance/structured-data/search-gallery",
     phrases: &["required property", "structured data property", "schema required", "required field"],
-    excluded: &[],
+    excluded: &["recommended", "retired"],
     glossary: &["structured-data", "schema-org", "rich-results"],
 };
 
@@ -31,30 +30,31 @@ impl Rule for StructuredDataRequiredProperties {
     }
 
     fn check(&self, page: &Page) -> Outcome {
-        let found = util::structured_data_gaps(page);
-        let Some((checked, missing)) = found else { return Outcome::NotApplicable };
-        let Some(first) = missing.first() else { return Outcome::Pass };
+        let sd = &page.structured_data;
+        let checked = sd.items.iter().filter(|i| !i.eligible.is_empty() || !i.not_eligible.is_empty()).count();
+        if checked == 0 {
+            return Outcome::NotApplicable;
+        }
+        let errors: Vec<_> = sd.errors().collect();
+        let Some((_, first)) = errors.first() else { return Outcome::Pass };
+        let items = sd.items.iter().filter(|i| !i.errors.is_empty()).count();
         Outcome::Fail(
             Finding::new(
                 "Structured data lacks required properties",
-                format!("{} of {checked} checked item(s) miss required properties, e.g. {first}.", missing.len()),
+                format!(
+                    "{} error(s) in {items} of {checked} item(s) cost rich results, e.g. {} (line {}): {}",
+                    errors.len(),
+                    first.path,
+                    first.line,
+                    first.message
+                ),
             )
-            .current(first.clone())
-            .suggested("add the required properties"),
+            .current(first.path.clone())
+            .suggested(first.message.clone()),
         )
     }
 
     fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
-        let existing = c.page.and_then(|p| p.json_ld.iter().find_map(|b| b.value.clone()));
-        let fixed = match existing {
-            Some(serde_json::Value::Object(map)) if map.contains_key("@type") => super::complete(c, map),
-            _ => super::main_json_ld(c),
-        };
-        FixTemplate::some(
-            FixKind::JsonLd,
-            Difficulty::Medium,
-            json_ld_script(&fixed),
-            "The markup with the properties Google requires for this type filled in from the page; check every value (prices and ratings must match what the page shows).",
-        )
+        super::complete_or_main(c)
     }
 }

@@ -12,7 +12,7 @@ static META: RuleMeta = RuleMeta {
     impact: Level::Medium,
     effort: Level::Low,
     confidence: 90,
-    weight: 2,
+    weight: 1,
     threshold: "nofollow in meta robots or X-Robots-Tag",
     why: "A page-wide nofollow stops crawlers from discovering pages through this one and passes no link signals.",
     fail_example: "<meta name=\"robots\" content=\"nofollow\">",

@@ -1,0 +1,202 @@
+//! Structured data as search engines read it: JSON-LD, microdata and RDFa Lite read into one
+//! graph of typed items ([`graph`]), each item checked against Google's documented
+//! requirements for the rich results its type can earn ([`types`], [`values`], [`check`]).
+//!
+//! The reading is bounded: at most [`MAX_NODES`] nodes are built and [`MAX_VISITS`] markup
+//! elements visited per page, and what was left unread is counted in
+//! [`StructuredData::nodes_not_read`], never dropped silently.
+
+pub mod check;
+pub mod graph;
+pub mod types;
+pub mod values;
+
+use serde::{Deserialize, Serialize};
+
+use crate::page::JsonLd;
+use crate::parse::Budget;
+
+/// Nodes (typed items and nested objects) read from one page at most.
+pub const MAX_NODES: usize = 20_000;
+/// Markup elements visited while reading microdata and RDFa at most (`itemref` can make an
+/// element part of many items).
+pub const MAX_VISITS: usize = 200_000;
+/// Nesting of JSON-LD objects and microdata or RDFa items followed at most.
+pub const MAX_DEPTH: usize = 32;
+
+/// An element with microdata or RDFa attributes (or an `id`, which `itemref` may name), as
+/// the page walk records it: the attributes structured data is read from, and the nearest
+/// recorded ancestor.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MarkupElement {
+    /// Index of the nearest recorded ancestor.
+    pub parent: Option<usize>,
+    /// Line of the start tag.
+    pub line: u32,
+    /// `id`.
+    pub id: Option<String>,
+    /// Whether `itemscope` is present.
+    pub itemscope: bool,
+    /// `itemtype`.
+    pub itemtype: Option<String>,
+    /// `itemprop`.
+    pub itemprop: Option<String>,
+    /// `itemref`.
+    pub itemref: Option<String>,
+    /// `itemid`.
+    pub itemid: Option<String>,
+    /// `vocab` (RDFa).
+    pub vocab: Option<String>,
+    /// `typeof` (RDFa).
+    pub typeof_: Option<String>,
+    /// `property` (RDFa).
+    pub property: Option<String>,
+    /// `resource` (RDFa).
+    pub resource: Option<String>,
+    /// `content`.
+    pub content: Option<String>,
+    /// `href`, else `src`.
+    pub href: Option<String>,
+    /// The value an `itemprop` takes from an attribute of this element (`content` of
+    /// `<meta>`, `src` of `<img>`, `href` of `<a>`, `datetime` of `<time>` ...).
+    pub micro_value: Option<String>,
+    /// The element's text, white space collapsed, when its value is its text.
+    pub text: Option<String>,
+}
+
+/// Where an item was read from.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum Source {
+    /// A `<script type="application/ld+json">` block.
+    #[default]
+    JsonLd,
+    /// Microdata (`itemscope`, `itemtype`, `itemprop`).
+    Microdata,
+    /// RDFa Lite (`vocab`, `typeof`, `property`).
+    Rdfa,
+}
+
+/// How much a problem costs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum ProblemSeverity {
+    /// A required property is missing or invalid: the item is not eligible for the rich
+    /// result.
+    #[default]
+    Error,
+    /// A recommended property is missing or invalid: the item is eligible, with less.
+    Warning,
+}
+
+/// One problem of an item.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "StructuredDataProblem"))]
+#[serde(default)]
+pub struct Problem {
+    /// The property path from the item, e.g. `Product.offers[0].price`.
+    pub path: String,
+    /// `error` (not eligible) or `warning` (eligible with less).
+    pub severity: ProblemSeverity,
+    /// The rich result the requirement belongs to, e.g. `Product snippet`.
+    pub rich_result: String,
+    /// What is wrong, in a sentence.
+    pub message: String,
+    /// The line of the page where the item (or the property, for microdata and RDFa) starts.
+    pub line: u32,
+}
+
+/// One item of the page's structured data, with what it is eligible for.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "StructuredDataItem"))]
+#[serde(default)]
+pub struct Item {
+    /// The item's type (schema.org types by their short name), the first when it has several.
+    #[serde(rename = "type")]
+    pub type_: String,
+    /// All its types.
+    pub types: Vec<String>,
+    /// Where it was read from.
+    pub source: Source,
+    /// The line of the page where it starts (for JSON-LD, its `<script>` element).
+    pub line: u32,
+    /// Rich results its type can earn that it is eligible for (no error).
+    pub eligible: Vec<String>,
+    /// Rich results its type can earn that an error keeps it from.
+    pub not_eligible: Vec<String>,
+    /// Problems that cost eligibility.
+    pub errors: Vec<Problem>,
+    /// Problems that leave it eligible, with less.
+    pub warnings: Vec<Problem>,
+    /// For a type whose rich result Google retired: the markup can be valid, but it earns no
+    /// rich result (with the date it stopped).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notice: Option<String>,
+}
+
+/// A JSON-LD block that is not valid JSON.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(default)]
+pub struct InvalidBlock {
+    /// The line of the page the parse error points at.
+    pub line: u32,
+    /// The parser's message.
+    pub message: String,
+}
+
+/// The `structured_data` section of the audit result: every item of the page with its
+/// eligibility, and the JSON-LD blocks that could not be read.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(default)]
+pub struct StructuredData {
+    /// Top-level items (and items that are a page's main entity), in document order by source.
+    pub items: Vec<Item>,
+    /// JSON-LD blocks that are not valid JSON.
+    pub invalid_blocks: Vec<InvalidBlock>,
+    /// Nodes (and items) not read or not checked because the page reached [`MAX_NODES`] or
+    /// [`MAX_VISITS`], or the analysis budget ran out.
+    pub nodes_not_read: usize,
+    /// Whether the analysis budget ran out while reading or checking (the page's
+    /// `analysis.stopped` says `budget` then too).
+    pub stopped: bool,
+}
+
+impl StructuredData {
+    /// Errors of all items.
+    pub fn errors(&self) -> impl Iterator<Item = (&Item, &Problem)> {
+        self.items.iter().flat_map(|i| i.errors.iter().map(move |p| (i, p)))
+    }
+
+    /// Warnings of all items.
+    pub fn warnings(&self) -> impl Iterator<Item = (&Item, &Problem)> {
+        self.items.iter().flat_map(|i| i.warnings.iter().map(move |p| (i, p)))
+    }
+}
+
+/// Reads a page's JSON-LD blocks and markup elements into one graph and checks every item.
+pub fn read(json_ld: &[JsonLd], markup: &[MarkupElement], budget: &dyn Budget) -> StructuredData {
+    let mut graph = graph::Graph::read(json_ld, markup, budget);
+    let mut items = Vec::new();
+    for (k, n) in graph.items().into_iter().enumerate() {
+        // Checking costs more than reading: ask the budget as often.
+        if graph.stopped || (k % 64 == 63 && budget.exhausted()) {
+            graph.stopped = true;
+            graph.not_read += 1;
+            continue;
+        }
+        items.push(check::check_item(&graph, n));
+    }
+    let invalid_blocks = json_ld
+        .iter()
+        .filter_map(|b| {
+            b.error.as_ref().map(|e| InvalidBlock { line: b.error_line.unwrap_or(b.line), message: e.clone() })
+        })
+        .collect();
+    StructuredData { items, invalid_blocks, nodes_not_read: graph.not_read, stopped: graph.stopped }
+}
