@@ -14,7 +14,8 @@ static META: SiteRuleMeta = SiteRuleMeta {
           the wrong URL may be indexed.",
     fail_example: "/a names /b as its canonical, and /b names /c",
     pass_example: "/a and /b both name /c, which names itself",
-    reference: "https://developers.google.com/search/docs/crawling-indexing/consolidate-duplicate-urls",    phrases: &[],
+    reference: "https://developers.google.com/search/docs/crawling-indexing/consolidate-duplicate-urls",
+    phrases: &[],
     excluded: &[],
     glossary: &["canonical-url"],
 };

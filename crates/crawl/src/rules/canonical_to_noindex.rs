@@ -13,7 +13,8 @@ static META: SiteRuleMeta = SiteRuleMeta {
           contradiction may keep both out of the results.",
     fail_example: "/a names /b as its canonical, and /b carries `<meta name=\"robots\" content=\"noindex\">`",
     pass_example: "/a names /b, which may be indexed",
-    reference: "https://developers.google.com/search/docs/crawling-indexing/consolidate-duplicate-urls",    phrases: &[],
+    reference: "https://developers.google.com/search/docs/crawling-indexing/consolidate-duplicate-urls",
+    phrases: &[],
     excluded: &[],
     glossary: &["canonical-url", "noindex"],
 };

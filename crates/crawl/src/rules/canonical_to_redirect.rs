@@ -13,7 +13,8 @@ static META: SiteRuleMeta = SiteRuleMeta {
           ignore it or index the redirect's target without the page's say.",
     fail_example: "/a names /old as its canonical, and /old answers 301 to /new",
     pass_example: "/a names /new, which answers 200",
-    reference: "https://developers.google.com/search/docs/crawling-indexing/consolidate-duplicate-urls",    phrases: &[],
+    reference: "https://developers.google.com/search/docs/crawling-indexing/consolidate-duplicate-urls",
+    phrases: &[],
     excluded: &[],
     glossary: &["canonical-url", "301-redirect"],
 };

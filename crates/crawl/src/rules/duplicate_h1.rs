@@ -17,7 +17,8 @@ static META: SiteRuleMeta = SiteRuleMeta {
           alike and compete for the same searches.",
     fail_example: "/oak-chair and /pine-chair both have the heading \"Chairs\"",
     pass_example: "each page's heading names what it is about (\"Oak chair\", \"Pine chair\")",
-    reference: "https://developers.google.com/search/docs/appearance/title-link",    phrases: &[],
+    reference: "https://developers.google.com/search/docs/appearance/title-link",
+    phrases: &[],
     excluded: &[],
     glossary: &["h1-heading", "duplicate-content"],
 };

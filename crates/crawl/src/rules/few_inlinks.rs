@@ -13,7 +13,8 @@ static META: SiteRuleMeta = SiteRuleMeta {
           being an orphan is crawled less and ranks weaker.",
     fail_example: "/spare is linked from /products only",
     pass_example: "every page is linked from two or more pages (a menu, a listing, related links)",
-    reference: "https://developers.google.com/search/docs/crawling-indexing/links-crawlable",    phrases: &[],
+    reference: "https://developers.google.com/search/docs/crawling-indexing/links-crawlable",
+    phrases: &[],
     excluded: &[],
     glossary: &["internal-linking"],
 };

@@ -15,7 +15,8 @@ static META: SiteRuleMeta = SiteRuleMeta {
           annotations altogether.",
     fail_example: "/en names both /de and /de-de for `hreflang=\"de\"`",
     pass_example: "/en names /de for `de` and /de-at for `de-at`",
-    reference: "https://developers.google.com/search/docs/specialty/international/localized-versions",    phrases: &[],
+    reference: "https://developers.google.com/search/docs/specialty/international/localized-versions",
+    phrases: &[],
     excluded: &[],
     glossary: &["hreflang"],
 };

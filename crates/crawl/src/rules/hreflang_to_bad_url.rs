@@ -14,7 +14,8 @@ static META: SiteRuleMeta = SiteRuleMeta {
           that redirects or may not be indexed breaks the pair, and the wrong version is shown.",
     fail_example: "/en names /de-old as its German version, and /de-old answers 301 to /de",
     pass_example: "/en names /de, which answers 200 and may be indexed",
-    reference: "https://developers.google.com/search/docs/specialty/international/localized-versions",    phrases: &[],
+    reference: "https://developers.google.com/search/docs/specialty/international/localized-versions",
+    phrases: &[],
     excluded: &[],
     glossary: &["hreflang"],
 };

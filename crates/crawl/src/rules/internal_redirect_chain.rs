@@ -18,7 +18,8 @@ static META: SiteRuleMeta = SiteRuleMeta {
           which then loses the links' signals.",
     fail_example: "/a links to /old, which answers 301 to /older, which answers 301 to /new",
     pass_example: "/old answers 301 straight to /new",
-    reference: "https://developers.google.com/search/docs/crawling-indexing/301-redirects",    phrases: &[],
+    reference: "https://developers.google.com/search/docs/crawling-indexing/301-redirects",
+    phrases: &[],
     excluded: &[],
     glossary: &["redirect-chain", "internal-linking"],
 };

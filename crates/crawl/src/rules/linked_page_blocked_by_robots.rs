@@ -14,7 +14,8 @@ static META: SiteRuleMeta = SiteRuleMeta {
           description; the links' value ends there.",
     fail_example: "/a links to /private/offer, and robots.txt has `Disallow: /private`",
     pass_example: "no crawled page links to a URL robots.txt disallows",
-    reference: "https://developers.google.com/search/docs/crawling-indexing/robots/intro",    phrases: &[],
+    reference: "https://developers.google.com/search/docs/crawling-indexing/robots/intro",
+    phrases: &[],
     excluded: &[],
     glossary: &["robots-txt", "internal-linking"],
 };

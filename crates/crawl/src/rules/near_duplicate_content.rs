@@ -23,7 +23,8 @@ static META: SiteRuleMeta = SiteRuleMeta {
           compete with each other, and the crawl budget goes to copies.",
     fail_example: "/guide-a and /guide-b carry the same article, with another title and main heading",
     pass_example: "pages share their menus and footer, and each has its own text",
-    reference: "https://developers.google.com/search/docs/advanced/guidelines/duplicate-content",    phrases: &[],
+    reference: "https://developers.google.com/search/docs/advanced/guidelines/duplicate-content",
+    phrases: &[],
     excluded: &[],
     glossary: &["duplicate-content"],
 };

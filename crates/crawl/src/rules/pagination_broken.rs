@@ -15,7 +15,8 @@ static META: SiteRuleMeta = SiteRuleMeta {
           paths.",
     fail_example: "/list?page=2 names /list?page=3 as next, and /list?page=3 names /list?page=1 as prev",
     pass_example: "each page's next names it as prev, and each page's prev names it as next",
-    reference: "https://html.spec.whatwg.org/multipage/links.html#link-type-next",    phrases: &[],
+    reference: "https://html.spec.whatwg.org/multipage/links.html#link-type-next",
+    phrases: &[],
     excluded: &[],
     glossary: &["crawlable-links"],
 };

@@ -14,7 +14,8 @@ static META: SiteRuleMeta = SiteRuleMeta {
           it as a soft 404, and the links to it look fine to every tool that reads the status only.",
     fail_example: "/old-offer answers 200 with the title \"Page not found\"",
     pass_example: "/old-offer answers 404 (or 410), or redirects to a page that replaces it",
-    reference: "https://developers.google.com/search/docs/crawling-indexing/http-network-errors#soft-404-errors",    phrases: &[],
+    reference: "https://developers.google.com/search/docs/crawling-indexing/http-network-errors#soft-404-errors",
+    phrases: &[],
     excluded: &[],
     glossary: &["http-status-code", "indexability"],
 };

@@ -16,7 +16,8 @@ static META: SiteRuleMeta = SiteRuleMeta {
           budget is spent twice, and either may be shown.",
     fail_example: "/shoes and /Shoes both answer 200, and neither names the other as its canonical",
     pass_example: "/Shoes redirects to /shoes, or names /shoes as its canonical",
-    reference: "https://developers.google.com/search/docs/crawling-indexing/consolidate-duplicate-urls",    phrases: &[],
+    reference: "https://developers.google.com/search/docs/crawling-indexing/consolidate-duplicate-urls",
+    phrases: &[],
     excluded: &[],
     glossary: &["duplicate-content", "canonical-url"],
 };
