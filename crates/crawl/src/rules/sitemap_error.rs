@@ -12,7 +12,8 @@ static META: SiteRuleMeta = SiteRuleMeta {
     why: "Search engines skip a sitemap they cannot read, or part of it: the pages it lists lose their way of being found, and nothing says so.",
     fail_example: "robots.txt names /sitemap.xml, which is an index whose `<loc>` is the relative path `pages.xml`",
     pass_example: "every sitemap answers 200 with well-formed XML in the sitemap namespace and full URLs",
-    reference: "https://www.sitemaps.org/protocol.html",    phrases: &[],
+    reference: "https://www.sitemaps.org/protocol.html",
+    phrases: &[],
     excluded: &[],
     glossary: &["xml-sitemap"],
 };

@@ -17,7 +17,8 @@ static META: RuleMeta = RuleMeta {
     why: "The item stays eligible, but its rich result shows less (no rating, no date, no image) than it could.",
     fail_example: "{\"@context\":\"https://schema.org\",\"@type\":\"Article\",\"headline\":\"Oak\"} (no author, dates or image)",
     pass_example: "an Article with headline, author (name and url), datePublished, dateModified and image",
-    reference: "https://developers.google.com/search/docs/appearance/structured-data/search-gallery",    phrases: &["recommended property", "schema recommended", "recommended field", "missing field warning"],
+    reference: "https://developers.google.com/search/docs/appearance/structured-data/search-gallery",
+    phrases: &["recommended property", "schema recommended", "recommended field", "missing field warning"],
     excluded: &[],
     glossary: &["structured-data", "schema-org", "rich-results"],
 };

@@ -17,7 +17,8 @@ static META: RuleMeta = RuleMeta {
     why: "The markup can be valid, but it earns no rich result any more: effort spent keeping it up buys nothing in Search.",
     fail_example: "{\"@context\":\"https://schema.org\",\"@type\":\"FAQPage\",\"mainEntity\":[...]}",
     pass_example: "markup for rich results Google still shows",
-    reference: "https://developers.google.com/search/blog/2025/06/simplifying-search-results",    phrases: &["faq rich result", "howto rich result", "retired rich result", "deprecated schema"],
+    reference: "https://developers.google.com/search/blog/2025/06/simplifying-search-results",
+    phrases: &["faq rich result", "howto rich result", "retired rich result", "deprecated schema"],
     excluded: &[],
     glossary: &["structured-data", "rich-results"],
 };
