@@ -1082,6 +1082,12 @@ impl Walker {
                     // The site's navigation, header and footer, around the page's own content
                     // (the outermost one is kept: they nest).
                     local_name!("nav") | local_name!("header") | local_name!("footer") => {
+                        // The landmark counts too: this arm is the only one these elements reach.
+                        match name.local {
+                            local_name!("nav") => self.semantic.nav += 1,
+                            local_name!("header") => self.semantic.header += 1,
+                            _ => self.semantic.footer += 1,
+                        }
                         if self.boilerplate_depth == 0 {
                             self.boilerplate_start = self.visible.len();
                         }
@@ -1218,10 +1224,7 @@ impl Walker {
                         }
                     }
                     local_name!("main") => self.semantic.main += 1,
-                    local_name!("nav") => self.semantic.nav += 1,
                     local_name!("article") => self.semantic.article += 1,
-                    local_name!("header") => self.semantic.header += 1,
-                    local_name!("footer") => self.semantic.footer += 1,
                     local_name!("aside") => self.semantic.aside += 1,
                     local_name!("section") => self.semantic.section += 1,
                     local_name!("ul") | local_name!("ol") => self.lists += 1,
