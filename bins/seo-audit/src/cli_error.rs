@@ -112,10 +112,18 @@ fn io_words(e: &io::Error) -> &'static str {
 /// `text` as a sentence: a capital first letter and a final period.
 pub fn sentence(text: &str) -> String {
     let text = text.trim();
-    let mut chars = text.chars();
-    let mut out: String = match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => return String::new(),
+    if text.is_empty() {
+        return String::new();
+    }
+    // A sentence that opens with a name (a setting such as `tls_cert`, a flag, a path) keeps
+    // it as written: capitalised, it would no longer be the name the user types.
+    let first_word = text.split_whitespace().next().unwrap_or_default();
+    let is_name = first_word.contains(['_', '-', '/', '.', ':']) && first_word.len() > 1;
+    let mut out: String = if is_name {
+        text.to_string()
+    } else {
+        let mut chars = text.chars();
+        chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
     };
     if !out.ends_with(['.', '!', '?']) {
         out.push('.');
@@ -131,6 +139,7 @@ mod tests {
     fn failures_are_sentences_after_their_code() {
         assert_eq!(sentence("no such file: a.html"), "No such file: a.html.");
         assert_eq!(sentence("Done."), "Done.");
+        assert_eq!(sentence("tls_cert is set without tls_key"), "tls_cert is set without tls_key.");
         assert_eq!(CliError::new("invalid_request", "bad value").to_string(), "error: invalid_request: Bad value.");
         let refused = io::Error::from(io::ErrorKind::ConnectionRefused);
         assert!(io_words(&refused).starts_with("the connection was refused"));

@@ -206,7 +206,7 @@ fn serve_reports_a_busy_address() {
     let out = bin(dir.path()).args(["serve", "--listen", &addr]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot listen"), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: listen_failed: Cannot listen on"), "{out:?}");
 }
 
 /// `serve --tls-cert --tls-key` (the key from its environment variable): HTTPS on the
@@ -268,8 +268,8 @@ fn serve_refuses_wrong_tls_settings_in_one_line() {
     let cases: [Case; 5] = [
         (&["--tls-cert", chain], &[], "tls_cert is set without tls_key"),
         (&[], &[("SEO_AUDIT_TLS_KEY", key)], "tls_key is set without tls_cert"),
-        (&["--tls-cert", missing, "--tls-key", key], &[], "cannot read the TLS certificate"),
-        (&["--tls-cert", chain, "--tls-key", missing], &[], "cannot read the TLS private key"),
+        (&["--tls-cert", missing, "--tls-key", key], &[], "Cannot read the TLS certificate"),
+        (&["--tls-cert", chain, "--tls-key", missing], &[], "Cannot read the TLS private key"),
         (&["--tls-cert", chain, "--tls-key", other], &[], "does not belong to the certificate"),
     ];
     for (args, vars, wanted) in cases {
