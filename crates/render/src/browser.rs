@@ -273,8 +273,16 @@ pub fn reap_orphans(temp_dir: &Path) -> Reaped {
                 }
             }
         }
+        // A browser is a process tree: Chromium's helpers (and a process caught between fork
+        // and exec) carry the same command line as their parent, and belong to its tree.
+        let trees: Vec<(u32, Vec<u32>)> = users.iter().map(|&pid| (pid, tree(pid))).collect();
+        let roots: Vec<u32> = trees
+            .iter()
+            .filter(|(pid, _)| !trees.iter().any(|(other, t)| other != pid && t.contains(pid)))
+            .map(|(pid, _)| *pid)
+            .collect();
         let mut killed = Vec::new();
-        for &pid in &users {
+        for &pid in &roots {
             let processes = tree(pid);
             for &p in processes.iter().rev() {
                 if let Some(p) = rustix::process::Pid::from_raw(p as i32) {
