@@ -249,7 +249,7 @@ def main():
         f"//! https://github.com/ai-robots-txt/ai.robots.txt at commit {commit} ({date});",
         "//! do not edit by hand. `data/ai-crawlers.json` holds the same entries as data.",
         "",
-        "use crate::bots::{AiBot, Purpose::*, RobotsCompliance::*};",
+        "use crate::crawler::{AiBot, Purpose::*, RobotsCompliance::*};",
         "",
         "/// The upstream commit the registry was generated from.",
         f"pub const REGISTRY_COMMIT: &str = {rust_str(commit)};",

@@ -15,8 +15,7 @@ use crate::Global;
 pub const EXIT_OK: u8 = 0;
 /// Exit status when the score is under `--min-score`.
 pub const EXIT_BELOW_MIN_SCORE: u8 = 1;
-/// Exit status when the audit could not run.
-pub const EXIT_FAILED: u8 = 2;
+pub use crate::cli_error::EXIT_FAILED;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {

@@ -5,6 +5,9 @@
 use std::fmt;
 use std::io;
 
+/// The exit status of a command that could not run (docs/API.md, "Command line audits for CI").
+pub const EXIT_FAILED: u8 = 2;
+
 /// A failure of a command: its code and its sentence.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CliError {
@@ -24,7 +27,7 @@ impl CliError {
     /// run.
     pub fn report(&self) -> u8 {
         eprintln!("{self}");
-        crate::audit_cmd::EXIT_FAILED
+        EXIT_FAILED
     }
 }
 

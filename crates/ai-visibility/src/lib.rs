@@ -87,6 +87,7 @@
 //! ```
 
 mod bots;
+mod crawler;
 mod discovery;
 mod docs;
 mod entity;

@@ -4,7 +4,7 @@
 //! https://github.com/ai-robots-txt/ai.robots.txt at commit 738c80df2169027ce0e07c9976fd3f2f57dd8f7b (2026-08-22T09:33:25Z);
 //! do not edit by hand. `data/ai-crawlers.json` holds the same entries as data.
 
-use crate::bots::{AiBot, Purpose::*, RobotsCompliance::*};
+use crate::crawler::{AiBot, Purpose::*, RobotsCompliance::*};
 
 /// The upstream commit the registry was generated from.
 pub const REGISTRY_COMMIT: &str = "738c80df2169027ce0e07c9976fd3f2f57dd8f7b";

@@ -4,7 +4,7 @@
 //! file is still the one the service opened ([`App::check_db_file`]).
 
 use crate::db_file::db_file_identity;
-use crate::{App, AppError};
+use crate::{App, AppError, Pruned, Retention};
 
 impl App {
     /// Runs a store call on the blocking pool, after [`App::check_db_file`] in the same
@@ -80,5 +80,23 @@ impl App {
             Ok(_) => Ok(()),
             Err(e) => Err(AppError::Internal(format!("database file {}: {e}", path.display()))),
         }
+    }
+
+    /// Reads the whole database file once (`PRAGMA quick_check` on SQLite): the background
+    /// check that makes a damaged file visible in `/api/status` and `/readyz`.
+    ///
+    /// # Errors
+    /// The damage found ([`store::Error::is_damaged`]), or a database that cannot be reached.
+    pub async fn check_integrity(&self) -> Result<(), AppError> {
+        self.db(|s| s.check_integrity()).await
+    }
+
+    /// Deletes the audits, crawls and geo-check answers `policy` no longer keeps, in small
+    /// transactions, and says how many went (docs/API.md, "Running the service").
+    ///
+    /// # Errors
+    /// A database that cannot be reached; the next sweep tries again.
+    pub async fn prune(&self, policy: Retention) -> Result<Pruned, AppError> {
+        self.db(move |s| s.prune(&policy, time::OffsetDateTime::now_utc())).await
     }
 }

@@ -216,7 +216,7 @@ pub const INTEGRITY_CHECK_EVERY: std::time::Duration = std::time::Duration::from
 fn spawn_integrity_checks(app: app::App, mut stop: tokio::sync::watch::Receiver<bool>) {
     tokio::spawn(async move {
         loop {
-            match app.db(|s| s.check_integrity()).await {
+            match app.check_integrity().await {
                 Ok(()) => {}
                 Err(app::AppError::Store(e)) if e.is_damaged() => {
                     tracing::error!(error = %e, "the database file is damaged: restore it from a backup")
@@ -242,7 +242,7 @@ pub const RETENTION_EVERY: std::time::Duration = std::time::Duration::from_secs(
 fn spawn_retention(app: app::App, policy: app::Retention, mut stop: tokio::sync::watch::Receiver<bool>) {
     tokio::spawn(async move {
         loop {
-            match app.db(move |s| s.prune(&policy, time::OffsetDateTime::now_utc())).await {
+            match app.prune(policy).await {
                 Ok(pruned) if pruned == app::Pruned::default() => {}
                 Ok(pruned) => tracing::info!(
                     audits = pruned.audits,
