@@ -82,21 +82,55 @@ impl App {
         }
     }
 
-    /// Reads the whole database file once (`PRAGMA quick_check` on SQLite): the background
-    /// check that makes a damaged file visible in `/api/status` and `/readyz`.
-    ///
-    /// # Errors
-    /// The damage found ([`store::Error::is_damaged`]), or a database that cannot be reached.
-    pub async fn check_integrity(&self) -> Result<(), AppError> {
-        self.db(|s| s.check_integrity()).await
+    /// Checks the database file now, then every [`INTEGRITY_CHECK_EVERY`], until `stop`: a
+    /// damaged SQLite file is reported by the status endpoints even when no request has read
+    /// a damaged page yet (`PRAGMA quick_check`; docs/API.md, "GET /api/status").
+    pub fn spawn_integrity_checks(&self, stop: tokio::sync::watch::Receiver<bool>) {
+        let app = self.clone();
+        let check = move || {
+            let app = app.clone();
+            async move {
+                match app.db(|s| s.check_integrity()).await {
+                    Ok(()) => {}
+                    Err(AppError::Store(e)) if e.is_damaged() => {
+                        tracing::error!(error = %e, "the database file is damaged: restore it from a backup")
+                    }
+                    Err(e) => tracing::warn!(error = %e, "database integrity check not run"),
+                }
+            }
+        };
+        tokio::spawn(check());
+        crate::lease::spawn_sweeper(INTEGRITY_CHECK_EVERY, stop, check);
     }
 
     /// Deletes the audits, crawls and geo-check answers `policy` no longer keeps, in small
-    /// transactions, and says how many went (docs/API.md, "Running the service").
-    ///
-    /// # Errors
-    /// A database that cannot be reached; the next sweep tries again.
-    pub async fn prune(&self, policy: Retention) -> Result<Pruned, AppError> {
-        self.db(move |s| s.prune(&policy, time::OffsetDateTime::now_utc())).await
+    /// transactions, now and then every [`RETENTION_EVERY`], until `stop` (docs/API.md,
+    /// "Running the service"). A failed sweep is tried again at the next one.
+    pub fn spawn_retention(&self, policy: Retention, stop: tokio::sync::watch::Receiver<bool>) {
+        let app = self.clone();
+        let sweep = move || {
+            let app = app.clone();
+            async move {
+                match app.db(move |s| s.prune(&policy, time::OffsetDateTime::now_utc())).await {
+                    Ok(pruned) if pruned == Pruned::default() => {}
+                    Ok(pruned) => tracing::info!(
+                        audits = pruned.audits,
+                        crawls = pruned.crawls,
+                        geo_answers = pruned.geo_answers,
+                        "retention: deleted what is kept no longer"
+                    ),
+                    Err(e) => tracing::warn!(error = %e, "retention sweep failed"),
+                }
+            }
+        };
+        tokio::spawn(sweep());
+        crate::lease::spawn_sweeper(RETENTION_EVERY, stop, sweep);
     }
 }
+
+/// How often the SQLite file's integrity is checked (`PRAGMA quick_check` reads the whole
+/// file once).
+pub const INTEGRITY_CHECK_EVERY: std::time::Duration = std::time::Duration::from_secs(15 * 60);
+
+/// How often the retention sweep runs (the first time at start).
+pub const RETENTION_EVERY: std::time::Duration = std::time::Duration::from_secs(60 * 60);

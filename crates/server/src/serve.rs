@@ -171,9 +171,9 @@ async fn serve_listener(state: AppState, listener: http_serve::Listener) -> Resu
     state.monitors.spawn(rx.clone());
     // The SQLite file is checked now and then, so a damaged one is reported by the status
     // endpoints even when no request has read a damaged page yet.
-    spawn_integrity_checks(state.app.clone(), rx.clone());
+    state.app.spawn_integrity_checks(rx.clone());
     // Audits and crawls past their retention are deleted in the background.
-    spawn_retention(state.app.clone(), state.config.retention(), rx.clone());
+    state.app.spawn_retention(state.config.retention(), rx.clone());
     // Deliveries a previous process left in the webhook outbox are resumed at once.
     state.webhooks.start(Some(rx));
     let service = {
@@ -206,60 +206,4 @@ fn limits(config: &Config) -> Limits {
         shutdown_grace: Duration::from_millis(config.shutdown_grace_ms),
         max_header_bytes: http_serve::MAX_HEADER_BYTES,
     }
-}
-
-/// How often the SQLite file's integrity is checked (`PRAGMA quick_check`, which reads the
-/// whole file once; docs/API.md, "GET /api/status").
-pub const INTEGRITY_CHECK_EVERY: std::time::Duration = std::time::Duration::from_secs(15 * 60);
-
-/// Checks the database file at start, then every [`INTEGRITY_CHECK_EVERY`], until `stop`.
-fn spawn_integrity_checks(app: app::App, mut stop: tokio::sync::watch::Receiver<bool>) {
-    tokio::spawn(async move {
-        loop {
-            match app.check_integrity().await {
-                Ok(()) => {}
-                Err(app::AppError::Store(e)) if e.is_damaged() => {
-                    tracing::error!(error = %e, "the database file is damaged: restore it from a backup")
-                }
-                Err(e) => tracing::warn!(error = %e, "database integrity check not run"),
-            }
-            tokio::select! {
-                () = tokio::time::sleep(INTEGRITY_CHECK_EVERY) => {}
-                _ = stop.changed() => return,
-            }
-            if *stop.borrow() {
-                return;
-            }
-        }
-    });
-}
-
-/// How often the retention sweep runs (the first time at start).
-pub const RETENTION_EVERY: std::time::Duration = std::time::Duration::from_secs(60 * 60);
-
-/// Deletes what `policy` no longer keeps, at start and then every [`RETENTION_EVERY`],
-/// until `stop` (docs/API.md, "Running the service").
-fn spawn_retention(app: app::App, policy: app::Retention, mut stop: tokio::sync::watch::Receiver<bool>) {
-    tokio::spawn(async move {
-        loop {
-            match app.prune(policy).await {
-                Ok(pruned) if pruned == app::Pruned::default() => {}
-                Ok(pruned) => tracing::info!(
-                    audits = pruned.audits,
-                    crawls = pruned.crawls,
-                    geo_answers = pruned.geo_answers,
-                    "retention: deleted what is kept no longer"
-                ),
-                // The next sweep tries again.
-                Err(e) => tracing::warn!(error = %e, "retention sweep failed"),
-            }
-            tokio::select! {
-                () = tokio::time::sleep(RETENTION_EVERY) => {}
-                _ = stop.changed() => return,
-            }
-            if *stop.borrow() {
-                return;
-            }
-        }
-    });
 }
