@@ -243,8 +243,9 @@ impl AnalysisLimits {
 }
 
 /// Share of the CPU budget the parser may use; facts, rules and the result take the rest
-/// (at most a few percent of it on the generated hostile pages, see docs/SECURITY.md).
-const PARSE_SHARE_PERCENT: u32 = 90;
+/// (up to about a fifth of it on the generated hostile pages since the structured-data
+/// reader, see docs/SECURITY.md).
+const PARSE_SHARE_PERCENT: u32 = 70;
 
 /// Sets its flag when dropped: the analysis of a request that went away stops.
 #[derive(Debug, Default)]
