@@ -346,5 +346,16 @@ fn run(pages: usize, in_flight: usize, engine_for: Duration, over_store: bool) {
             judged.score.map(|s| s.score),
             sink.pages as f64 / (elapsed + judge_s)
         );
+        // What the crawl left in the database (docs/SCALING.md's bytes a page): the file and
+        // its write-ahead log, after the site rules' summary was written.
+        let bytes: u64 = ["crawl.db", "crawl.db-wal"]
+            .iter()
+            .filter_map(|f| std::fs::metadata(dir.path().join(f)).ok())
+            .map(|m| m.len())
+            .sum();
+        println!(
+            "store_bytes      {bytes} ({:.1} KiB a page)",
+            bytes as f64 / 1024.0 / sink.pages.max(1) as f64
+        );
     }
 }
