@@ -190,31 +190,54 @@ pub const MIN_SIGNATURE_WORDS: usize = 50;
 /// runs differ in few bits: [`signature_similarity`] compares them. `None` below
 /// [`MIN_SIGNATURE_WORDS`] words.
 pub fn content_signature(visible_text: &str, boilerplate: &[(usize, usize)]) -> Option<u64> {
-    let mut own = String::with_capacity(visible_text.len());
+    // Streamed word by word with three reused buffers: a page of 5 MB of text would
+    // otherwise hold its own copy, a lower-cased copy and a vector of every word (about 23 MB
+    // at once, docs/SCALING.md). The words and runs are those of lower-casing the whole text
+    // and splitting it on every character that is not alphanumeric.
+    let mut votes = [0i32; 64];
+    let mut ring: [String; 3] = Default::default();
+    let mut words = 0usize;
+    let mut lower = String::new();
     let mut at = 0;
+    let mut pieces = Vec::with_capacity(boilerplate.len() + 1);
     for &(start, end) in boilerplate {
         if let Some(piece) = visible_text.get(at..start) {
-            own.push_str(piece);
-            own.push(' ');
+            pieces.push(piece);
         }
         at = at.max(end);
     }
-    own.push_str(visible_text.get(at..).unwrap_or_default());
-    let lower = own.to_lowercase();
-    let words: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
-    if words.len() < MIN_SIGNATURE_WORDS {
-        return None;
+    pieces.push(visible_text.get(at..).unwrap_or_default());
+    for piece in pieces {
+        for word in piece.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+            lower.clear();
+            if word.is_ascii() {
+                lower.push_str(word);
+                lower.make_ascii_lowercase();
+            } else {
+                lower.push_str(&word.to_lowercase());
+            }
+            // Lower-casing can yield a character that is not alphanumeric (`İ` gives `i` and a
+            // combining dot), which splits the word as it split the lower-cased text.
+            for sub in lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+                let slot = &mut ring[words % 3];
+                slot.clear();
+                slot.push_str(sub);
+                words += 1;
+                if words >= 3 {
+                    let mut hasher = siphasher::sip::SipHasher13::new_with_keys(0, 0);
+                    for back in (1..=3).rev() {
+                        std::hash::Hash::hash(ring[(words - back) % 3].as_str(), &mut hasher);
+                    }
+                    let h = std::hash::Hasher::finish(&hasher);
+                    for (bit, vote) in votes.iter_mut().enumerate() {
+                        *vote += if h >> bit & 1 == 1 { 1 } else { -1 };
+                    }
+                }
+            }
+        }
     }
-    let mut votes = [0i32; 64];
-    for run in words.windows(3) {
-        let mut hasher = siphasher::sip::SipHasher13::new_with_keys(0, 0);
-        for word in run {
-            std::hash::Hash::hash(word, &mut hasher);
-        }
-        let h = std::hash::Hasher::finish(&hasher);
-        for (bit, vote) in votes.iter_mut().enumerate() {
-            *vote += if h >> bit & 1 == 1 { 1 } else { -1 };
-        }
+    if words < MIN_SIGNATURE_WORDS {
+        return None;
     }
     Some(votes.iter().enumerate().filter(|(_, v)| **v > 0).fold(0u64, |sig, (bit, _)| sig | 1 << bit))
 }
@@ -251,6 +274,54 @@ mod tests {
         assert_eq!(content_signature(&words(1, MIN_SIGNATURE_WORDS - 1), &[]), None);
         assert_eq!(signature_similarity(sig, sig), 100);
         assert_eq!(signature_similarity(0, u64::MAX), 0);
+    }
+
+    /// The streamed signature is the one of the whole-text definition: lower-case the
+    /// page's own text, split it on what is not alphanumeric, hash each run of three words.
+    #[test]
+    fn the_streamed_signature_is_the_whole_text_one() {
+        fn whole_text(visible_text: &str, boilerplate: &[(usize, usize)]) -> Option<u64> {
+            let mut own = String::new();
+            let mut at = 0;
+            for &(start, end) in boilerplate {
+                own.push_str(&visible_text[at..start]);
+                own.push(' ');
+                at = at.max(end);
+            }
+            own.push_str(&visible_text[at..]);
+            let lower = own.to_lowercase();
+            let words: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+            if words.len() < MIN_SIGNATURE_WORDS {
+                return None;
+            }
+            let mut votes = [0i32; 64];
+            for run in words.windows(3) {
+                let mut hasher = siphasher::sip::SipHasher13::new_with_keys(0, 0);
+                for word in run {
+                    std::hash::Hash::hash(word, &mut hasher);
+                }
+                let h = std::hash::Hasher::finish(&hasher);
+                for (bit, vote) in votes.iter_mut().enumerate() {
+                    *vote += if h >> bit & 1 == 1 { 1 } else { -1 };
+                }
+            }
+            Some(votes.iter().enumerate().filter(|(_, v)| **v > 0).fold(0u64, |sig, (bit, _)| sig | 1 << bit))
+        }
+        let text: String = (0..300)
+            .map(|i| match i % 5 {
+                0 => format!("Stuhl{i}"),
+                1 => format!("ÉCOLE-{i}"),
+                2 => "İstanbul,".to_string(),
+                3 => format!("naïve.{i}"),
+                _ => format!("OAK  chair{i}"),
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        let cut = text.char_indices().nth(120).unwrap().0;
+        let boilerplate = [(0, cut)];
+        assert!(content_signature(&text, &[]).is_some());
+        assert_eq!(content_signature(&text, &[]), whole_text(&text, &[]));
+        assert_eq!(content_signature(&text, &boilerplate), whole_text(&text, &boilerplate));
     }
 
     #[test]
