@@ -5,7 +5,8 @@
 //! timestamp. The same bytes and facts always give byte-identical findings.
 //!
 //! ```
-//! use audit_core::{audit, HttpFacts, Page};
+//! use audit_core::rules::images::ImageAltMissing;
+//! use audit_core::{audit, HttpFacts, Page, Rule};
 //!
 //! let html = br#"<html lang="en"><head><title>Handmade oak furniture from Bavaria</title></head>
 //!   <body><h1>Oak furniture</h1><img src="chair.jpg"></body></html>"#;
@@ -14,7 +15,7 @@
 //!
 //! let result = audit(page).to_result("2026-01-01T00:00:00.000Z");
 //! assert!(result.score.percentage < 100);
-//! assert!(result.recommendations.iter().any(|r| r.id == "image-alt-missing"));
+//! assert!(result.recommendations.iter().any(|r| r.id == ImageAltMissing.meta().id));
 //! ```
 //!
 //! Rules of your own run beside the built-in table with [`audit_with`]; [`report::text`]
@@ -34,7 +35,7 @@ mod parse;
 pub mod rendering;
 pub mod report;
 mod rule;
-mod rules;
+pub mod rules;
 pub mod structured_data;
 
 pub use audit::{

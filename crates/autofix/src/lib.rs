@@ -22,6 +22,8 @@
 //!   none gets an honest generic `text` fix, never an error.
 //!
 //! ```
+//! use audit_core::rules::technical::CanonicalMissing;
+//! use audit_core::Rule;
 //! use autofix::{fix_batch, FixContext, FixKind, Issue};
 //!
 //! let issues = vec![
@@ -29,7 +31,7 @@
 //!         url: Some("https://example.com/oak-chairs".into()),
 //!         text: Some("Our oak chairs are made by hand in Bavaria from local wood, oiled with natural oils and built to last for generations of family dinners and long evenings.".into()),
 //!         ..FixContext::default() }), ..Issue::default() },
-//!     Issue { id: Some("canonical-missing".into()), context: Some(FixContext {
+//!     Issue { id: Some(CanonicalMissing.meta().id.into()), context: Some(FixContext {
 //!         url: Some("https://example.com/oak-chairs".into()), ..FixContext::default() }), ..Issue::default() },
 //!     Issue { title: Some("Something nobody has a template for".into()), ..Issue::default() },
 //! ];
