@@ -32,6 +32,7 @@ mod docs;
 pub mod fix;
 mod page;
 mod parse;
+mod recommendation;
 pub mod rendering;
 pub mod report;
 mod rule;
@@ -40,17 +41,19 @@ pub mod structured_data;
 
 pub use audit::{
     audit, audit_with, ruleset_fingerprint, Audit, AuditResult, Check, CheckStatus, CheckSummary, CompactRendering,
-    CompactResult, CompactScore, HeadingSummary, HreflangSummary, ImageCounts, IssueCounts, LinkCounts, OgSummary,
-    PageSummary, Recommendation, ResultMeta, Score, TopIssue, API_VERSION, COMPACT_TOP_ISSUES, ENGINE_VERSION,
-    MAX_LISTED_HEADINGS, MAX_LISTED_HREFLANG, RULESET_VERSION,
+    CompactResult, CompactScore, HeadingSummary, HreflangSummary, ImageCounts, IssueCounts, OgSummary, PageSummary,
+    ResultMeta, Score, TopIssue, API_VERSION, COMPACT_TOP_ISSUES, ENGINE_VERSION, MAX_LISTED_HEADINGS,
+    MAX_LISTED_HREFLANG, RULESET_VERSION,
 };
 pub use charset::{decode, Charset, CharsetSource, META_PRESCAN_BYTES};
 pub use docs::{rule_markdown, rules_markdown};
-pub use page::{Heading, Hreflang, HttpFacts, Image, JsonLd, Link, LinkKind, Page, RobotsTxtFact, Semantic};
+pub use page::{Heading, Hreflang, HttpFacts, Image, Link, LinkKind, Page, RobotsTxtFact, Semantic};
 pub use parse::{Analysis, Budget, Stop, Unlimited};
+pub use recommendation::{LinkCounts, Recommendation};
 pub use rendering::Rendering;
 pub use rule::{Category, Finding, Group, Level, Outcome, Rule, RuleMeta, Severity, UnknownName};
 pub use rules::RULES;
+pub use structured_data::JsonLd;
 
 /// The thresholds the rules compare with, for callers that explain or reuse them.
 pub mod thresholds {

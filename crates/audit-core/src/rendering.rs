@@ -10,7 +10,7 @@ use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
 
-use crate::audit::{LinkCounts, Recommendation};
+use crate::recommendation::{LinkCounts, Recommendation};
 use crate::page::{LinkKind, Page};
 use crate::rule::{Category, Level, Severity};
 
