@@ -8,6 +8,7 @@ mod lighthouse;
 mod properties;
 #[path = "../support/rule_fixture.rs"]
 mod rule_fixture;
+mod rule_cases;
 mod rule_unit;
 mod rules;
 mod rules_doc;
