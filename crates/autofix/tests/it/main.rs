@@ -4,4 +4,5 @@
 
 mod matching;
 mod placeholders;
+mod site_rules;
 mod templates;
