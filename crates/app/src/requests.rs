@@ -162,7 +162,10 @@ mod tests {
     #[test]
     fn issue_bodies() {
         check_issues(json!({"issues": [{}]}), Ok(1));
-        check_issues(json!({"issues": [{"id": CanonicalMissing.meta().id, "context": {"url": "https://a.com/"}}]}), Ok(1));
+        check_issues(
+            json!({"issues": [{"id": CanonicalMissing.meta().id, "context": {"url": "https://a.com/"}}]}),
+            Ok(1),
+        );
         check_issues(json!({"issues": [{"title": "x", "context": null}]}), Ok(1));
         check_issues(json!({"issues": vec![json!({}); 50]}), Ok(50));
         check_issues(json!({"issues": vec![json!({}); 51]}), Err(("invalid_request", None)));

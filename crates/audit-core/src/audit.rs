@@ -772,7 +772,12 @@ mod tests {
     fn typed_fields_serialise_as_their_wire_names() {
         let result = audit(page("<title>x</title><img src=a.png>")).to_result(AT);
         let json = serde_json::to_value(&result).unwrap();
-        let alt = json["recommendations"].as_array().unwrap().iter().find(|r| r["id"] == crate::rules::images::ImageAltMissing.meta().id).unwrap();
+        let alt = json["recommendations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == crate::rules::images::ImageAltMissing.meta().id)
+            .unwrap();
         assert_eq!(alt["type"], "warning");
         assert_eq!(alt["category"], "Images");
         assert_eq!(alt["impact"], Level::Medium.as_str());

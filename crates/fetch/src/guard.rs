@@ -131,7 +131,6 @@ pub(crate) fn normalize_name(name: &str) -> String {
     name.strip_suffix('.').unwrap_or(name).to_ascii_lowercase()
 }
 
-
 /// One operator allow-list entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum AllowEntry {

@@ -6,9 +6,9 @@ mod corpus;
 mod facts;
 mod lighthouse;
 mod properties;
+mod rule_cases;
 #[path = "../support/rule_fixture.rs"]
 mod rule_fixture;
-mod rule_cases;
 mod rule_unit;
 mod rules;
 mod rules_doc;
