@@ -61,6 +61,8 @@ fn passing(r: &AuditResult) -> BTreeSet<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use audit_core::rules::content::TitleMissing;
+    use audit_core::Rule;
 
     fn audit(html: &str, status: u16) -> AuditResult {
         let http = audit_core::HttpFacts::new().with_status(status);
@@ -73,11 +75,11 @@ mod tests {
         let good = audit("<html lang=en><title>Handmade oak tables and chairs</title><h1>Oak</h1></html>", 200);
         let bad = audit("<html lang=en><h1>Oak</h1></html>", 200);
         let c = Comparison::of(&good, &bad);
-        assert!(c.failing_only_in_b.contains(&"title-missing".to_string()));
+        assert!(c.failing_only_in_b.contains(&TitleMissing.meta().id.to_string()));
         assert!(c.regressed());
         assert!(c.score_delta() < 0);
         let back = Comparison::of(&bad, &good);
-        assert!(back.fixed_in_b.contains(&"title-missing".to_string()));
+        assert!(back.fixed_in_b.contains(&TitleMissing.meta().id.to_string()));
         assert_eq!(back.failing_only_in_a, c.failing_only_in_b);
         assert!(!back.regressed());
     }

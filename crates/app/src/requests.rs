@@ -121,6 +121,8 @@ pub fn parse_issues(body: &Value) -> Result<Vec<autofix::Issue<'static>>, AppErr
 #[cfg(test)]
 mod tests {
     use super::*;
+    use audit_core::rules::technical::CanonicalMissing;
+    use audit_core::Rule;
 
     fn check_gap(body: Value, expected: Result<(usize, bool), &str>) {
         let got = parse_gap(&body).map(|r| (r.competitors.len(), r.headings.is_some())).map_err(|e| e.code());
@@ -160,7 +162,10 @@ mod tests {
     #[test]
     fn issue_bodies() {
         check_issues(json!({"issues": [{}]}), Ok(1));
-        check_issues(json!({"issues": [{"id": "canonical-missing", "context": {"url": "https://a.com/"}}]}), Ok(1));
+        check_issues(
+            json!({"issues": [{"id": CanonicalMissing.meta().id, "context": {"url": "https://a.com/"}}]}),
+            Ok(1),
+        );
         check_issues(json!({"issues": [{"title": "x", "context": null}]}), Ok(1));
         check_issues(json!({"issues": vec![json!({}); 50]}), Ok(50));
         check_issues(json!({"issues": vec![json!({}); 51]}), Err(("invalid_request", None)));

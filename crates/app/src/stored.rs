@@ -74,15 +74,18 @@ mod tests {
     use super::*;
 
     use crate::stored::test_row as row;
+    use audit_core::rules::technical::HttpStatusError;
+    use audit_core::Rule;
 
     #[test]
     fn partial_and_old_rows_read_back_with_defaults() {
-        let r = StoredResult::of(&row(
-            r#"{"page":{"status_code":503},"recommendations":[{"id":"http-status-error","type":"critical"}]}"#,
-        ));
+        let id = HttpStatusError.meta().id;
+        let r = StoredResult::of(&row(&format!(
+            r#"{{"page":{{"status_code":503}},"recommendations":[{{"id":"{id}","type":"critical"}}]}}"#
+        )));
         assert!(!r.is_2xx());
         assert_eq!(r.severity_counts(), (1, 0, 0));
-        assert!(r.fails("http-status-error"));
+        assert!(r.fails(id));
         assert_eq!(r.page_text, None);
         assert_eq!(r.result.page.title, "");
     }

@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::page::Page;
-use crate::rule::{wire_names, Category, Level, Outcome, Rule, RuleMeta, Severity, UnknownName};
+use crate::recommendation::{LinkCounts, Recommendation};
+use crate::rule::{wire_names, Category, Outcome, Rule, RuleMeta, Severity, UnknownName};
 use crate::rules::RULES;
 
 /// The audit-core crate version: `engine_version` of every result.
@@ -370,56 +371,6 @@ pub struct Score {
     pub ruleset_fingerprint: String,
 }
 
-/// One recommendation (a failed check).
-///
-/// Reading one back fills absent fields with the values of [`Recommendation::default`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(default)]
-pub struct Recommendation {
-    /// The rule's id.
-    pub id: String,
-    /// The rule's severity, serialised as `type`.
-    #[serde(rename = "type")]
-    pub kind: Severity,
-    /// The rule's category.
-    pub category: Category,
-    /// What was found (the finding's title).
-    pub title: String,
-    /// What is wrong and how to fix it.
-    pub description: String,
-    /// Expected effect of fixing.
-    pub impact: Level,
-    /// Expected work to fix.
-    pub effort: Level,
-    /// 0..100: how sure the rule is that this is a real problem.
-    #[cfg_attr(feature = "schema", schemars(range(max = 100)))]
-    pub confidence: u8,
-    /// What the page has now, when there is a value to show.
-    pub current_value: Option<String>,
-    /// What the page should have, when the engine can say.
-    pub suggested_value: Option<String>,
-}
-
-/// An empty recommendation: no id or text, a `notice` of category `SEO Technical` with low
-/// impact and effort. What a partial stored recommendation is filled from.
-impl Default for Recommendation {
-    fn default() -> Recommendation {
-        Recommendation {
-            id: String::new(),
-            kind: Severity::Notice,
-            category: Category::Technical,
-            title: String::new(),
-            description: String::new(),
-            impact: Level::Low,
-            effort: Level::Low,
-            confidence: 0,
-            current_value: None,
-            suggested_value: None,
-        }
-    }
-}
-
 /// Outcome of one check, in `checks`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -469,17 +420,6 @@ pub struct ImageCounts {
     pub total: usize,
     /// Those without an `alt` attribute.
     pub missing_alt: usize,
-}
-
-/// `page.links` of the audit result: `<a>` elements counted as links.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(default)]
-pub struct LinkCounts {
-    /// Links to the page's own host.
-    pub internal: usize,
-    /// Links elsewhere.
-    pub external: usize,
 }
 
 /// `page.og` of the audit result: the first value of three Open Graph properties, `""` when
@@ -751,7 +691,7 @@ impl CompactRendering {
 mod tests {
     use super::*;
     use crate::page::HttpFacts;
-    use crate::rule::Finding;
+    use crate::rule::{Finding, Level};
 
     /// A rule of a user's own: pages must mention "oak".
     struct MentionsOak;
@@ -832,7 +772,12 @@ mod tests {
     fn typed_fields_serialise_as_their_wire_names() {
         let result = audit(page("<title>x</title><img src=a.png>")).to_result(AT);
         let json = serde_json::to_value(&result).unwrap();
-        let alt = json["recommendations"].as_array().unwrap().iter().find(|r| r["id"] == "image-alt-missing").unwrap();
+        let alt = json["recommendations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == crate::rules::images::ImageAltMissing.meta().id)
+            .unwrap();
         assert_eq!(alt["type"], "warning");
         assert_eq!(alt["category"], "Images");
         assert_eq!(alt["impact"], Level::Medium.as_str());

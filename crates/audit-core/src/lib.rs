@@ -5,7 +5,8 @@
 //! timestamp. The same bytes and facts always give byte-identical findings.
 //!
 //! ```
-//! use audit_core::{audit, HttpFacts, Page};
+//! use audit_core::rules::images::ImageAltMissing;
+//! use audit_core::{audit, HttpFacts, Page, Rule};
 //!
 //! let html = br#"<html lang="en"><head><title>Handmade oak furniture from Bavaria</title></head>
 //!   <body><h1>Oak furniture</h1><img src="chair.jpg"></body></html>"#;
@@ -14,7 +15,7 @@
 //!
 //! let result = audit(page).to_result("2026-01-01T00:00:00.000Z");
 //! assert!(result.score.percentage < 100);
-//! assert!(result.recommendations.iter().any(|r| r.id == "image-alt-missing"));
+//! assert!(result.recommendations.iter().any(|r| r.id == ImageAltMissing.meta().id));
 //! ```
 //!
 //! Rules of your own run beside the built-in table with [`audit_with`]; [`report::text`]
@@ -31,25 +32,28 @@ mod docs;
 pub mod fix;
 mod page;
 mod parse;
+mod recommendation;
 pub mod rendering;
 pub mod report;
 mod rule;
-mod rules;
+pub mod rules;
 pub mod structured_data;
 
 pub use audit::{
     audit, audit_with, ruleset_fingerprint, Audit, AuditResult, Check, CheckStatus, CheckSummary, CompactRendering,
-    CompactResult, CompactScore, HeadingSummary, HreflangSummary, ImageCounts, IssueCounts, LinkCounts, OgSummary,
-    PageSummary, Recommendation, ResultMeta, Score, TopIssue, API_VERSION, COMPACT_TOP_ISSUES, ENGINE_VERSION,
-    MAX_LISTED_HEADINGS, MAX_LISTED_HREFLANG, RULESET_VERSION,
+    CompactResult, CompactScore, HeadingSummary, HreflangSummary, ImageCounts, IssueCounts, OgSummary, PageSummary,
+    ResultMeta, Score, TopIssue, API_VERSION, COMPACT_TOP_ISSUES, ENGINE_VERSION, MAX_LISTED_HEADINGS,
+    MAX_LISTED_HREFLANG, RULESET_VERSION,
 };
 pub use charset::{decode, Charset, CharsetSource, META_PRESCAN_BYTES};
 pub use docs::{rule_markdown, rules_markdown};
-pub use page::{Heading, Hreflang, HttpFacts, Image, JsonLd, Link, LinkKind, Page, RobotsTxtFact, Semantic};
+pub use page::{Heading, Hreflang, HttpFacts, Image, Link, LinkKind, Page, RobotsTxtFact, Semantic};
 pub use parse::{Analysis, Budget, Stop, Unlimited};
+pub use recommendation::{LinkCounts, Recommendation};
 pub use rendering::Rendering;
 pub use rule::{Category, Finding, Group, Level, Outcome, Rule, RuleMeta, Severity, UnknownName};
 pub use rules::RULES;
+pub use structured_data::JsonLd;
 
 /// The thresholds the rules compare with, for callers that explain or reuse them.
 pub mod thresholds {

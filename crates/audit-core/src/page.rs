@@ -14,6 +14,7 @@ use url::Url;
 
 use crate::charset::{self, Charset};
 use crate::parse::{Analysis, Budget, HeadNoscript};
+use crate::structured_data::JsonLd;
 
 /// What the HTTP exchange told us about the page. Everything is optional, so a local file
 /// (audited before it is deployed) is a page without HTTP facts: [`HttpFacts::new`]. The
@@ -250,26 +251,6 @@ pub struct Hreflang {
     /// Whether it is in the head, as a browser running scripts builds it (see
     /// [`Page::head_meta_description`]): search engines read hreflang links there only.
     pub in_head: bool,
-}
-
-/// A `<script type="application/ld+json">` block.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[non_exhaustive]
-pub struct JsonLd {
-    /// The parsed value; `None` when the block is not valid JSON.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub value: Option<serde_json::Value>,
-    /// The JSON parse error, kept as a fact.
-    pub error: Option<String>,
-    /// Every `@type` found in the block (including nested and `@graph` items).
-    pub types: Vec<String>,
-    /// Whether the top-level object (or every top-level item) carries `@context`.
-    pub has_context: bool,
-    /// The line of the page where the `<script>` element starts (1 for the first line).
-    pub line: u32,
-    /// The line of the page the JSON parse error points at, when the block is not valid JSON.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error_line: Option<u32>,
 }
 
 /// Landmark and sectioning elements, counted.

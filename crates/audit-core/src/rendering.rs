@@ -10,8 +10,8 @@ use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
 
-use crate::audit::{LinkCounts, Recommendation};
 use crate::page::{LinkKind, Page};
+use crate::recommendation::{LinkCounts, Recommendation};
 use crate::rule::{Category, Level, Severity};
 
 /// Most links listed in [`LinksOnlyRendered::first`].

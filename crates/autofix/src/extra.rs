@@ -2,8 +2,11 @@
 //! security headers), each with its id, its text and its phrases, as a rule carries them in
 //! its `RuleMeta`. Issues reach them by id or by text, as they reach the rules' fixes.
 
-use audit_core::fix::{attr, cut, Difficulty, FixCtx, FixKind, FixTemplate};
+use std::sync::OnceLock;
+
+use audit_core::fix::{attr, cut, Difficulty, FixCtx, FixKind, FixTemplate, Given};
 use audit_core::RULES;
+use crawl::rules::{SiteRule, SITE_RULES};
 
 /// A fix that no audit rule reports.
 #[derive(Debug, Clone, Copy)]
@@ -135,15 +138,35 @@ fn semantic_html_missing(c: &FixCtx, _: &str) -> Option<FixTemplate> {
     )
 }
 
-/// Every template id: the rule table's ids, then the extra ones.
+/// The site rules (crawl's `SITE_RULES`) that offer a fix, in table order. A site rule's `fix`
+/// is optional; one that returns nothing even without a page has none, and is left out of
+/// matching so that an issue naming it gets the honest generic fix rather than no fix.
+pub(crate) fn site_rules_with_fix() -> &'static [&'static dyn SiteRule] {
+    static WITH_FIX: OnceLock<Vec<&'static dyn SiteRule>> = OnceLock::new();
+    WITH_FIX.get_or_init(|| {
+        let bare = FixCtx::new(None, Given::new());
+        SITE_RULES.iter().copied().filter(|r| r.fix(&bare).is_some()).collect()
+    })
+}
+
+/// Every template id: the page rules' ids, then the site rules' that offer a fix, then the
+/// fix-only units'.
 pub fn template_ids() -> Vec<&'static str> {
-    RULES.iter().map(|r| r.meta().id).chain(EXTRA_TEMPLATES.iter().map(|x| x.id)).collect()
+    RULES
+        .iter()
+        .map(|r| r.meta().id)
+        .chain(site_rules_with_fix().iter().map(|r| r.meta().id))
+        .chain(EXTRA_TEMPLATES.iter().map(|x| x.id))
+        .collect()
 }
 
 /// Renders the fix of `id`, a rule's or a fix-only unit's; `None` when there is none.
 /// `issue_text` is what the issue said, used where it names something (a crawler).
 pub(crate) fn render(id: &str, c: &FixCtx, issue_text: &str) -> Option<FixTemplate> {
     if let Some(rule) = RULES.iter().find(|r| r.meta().id == id) {
+        return rule.fix(c);
+    }
+    if let Some(rule) = SITE_RULES.iter().find(|r| r.meta().id == id) {
         return rule.fix(c);
     }
     EXTRA_TEMPLATES.iter().find(|x| x.id == id).and_then(|x| (x.fix)(c, issue_text))

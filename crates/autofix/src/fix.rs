@@ -1,6 +1,7 @@
 //! Issues in, fixes out.
 
 use audit_core::rule_by_id;
+use crawl::site_rule_by_id;
 use serde::Serialize;
 
 use audit_core::fix::{Difficulty, FixKind, FixTemplate};
@@ -102,7 +103,7 @@ impl Fix {
 pub fn fix_for_rule(rule_id: &str, context: Option<&FixContext>) -> Option<Fix> {
     let ctx = fix_ctx(context);
     let t = render(rule_id, &ctx, "")?;
-    let title = rule_by_id(rule_id).map_or_else(
+    let title = rule_by_id(rule_id).map(|m| m.name).or_else(|| site_rule_by_id(rule_id).map(|m| m.name)).map_or_else(
         || {
             EXTRA_TEMPLATES
                 .iter()
@@ -110,7 +111,7 @@ pub fn fix_for_rule(rule_id: &str, context: Option<&FixContext>) -> Option<Fix> 
                 .map_or(rule_id, |x| x.description.split(':').next().unwrap_or(x.description))
                 .to_string()
         },
-        |m| m.name.to_string(),
+        str::to_string,
     );
     Some(Fix::new(title, Some(rule_id.to_string()), t))
 }

@@ -7,8 +7,9 @@
 //! - A value the page does not give is never invented: the snippet holds a `TODO:` text in
 //!   its place (`content="TODO: describe what this page offers..."`) and
 //!   [`Fix::placeholders`] lists each ([`placeholders`] finds them).
-//! - Every rule of `audit_core::RULES` has a template ([`template_ids`]), plus a few for issues
-//!   other engines report ([`EXTRA_TEMPLATES`]: blocked AI crawlers, llms.txt, HSTS...).
+//! - Every rule of `audit_core::RULES` has a template ([`template_ids`]), so does every site
+//!   rule of `crawl::SITE_RULES` that offers a fix, plus a few for issues other engines report
+//!   ([`EXTRA_TEMPLATES`]: blocked AI crawlers, llms.txt, HSTS...).
 //!   [`fix_for_rule`] renders one by id.
 //! - Templates fill in the page's own values: a description from its first paragraph (at
 //!   most 160 characters, cut at a word), a title of at most 60, JSON-LD of the fitting type
@@ -22,6 +23,8 @@
 //!   none gets an honest generic `text` fix, never an error.
 //!
 //! ```
+//! use audit_core::rules::technical::CanonicalMissing;
+//! use audit_core::Rule;
 //! use autofix::{fix_batch, FixContext, FixKind, Issue};
 //!
 //! let issues = vec![
@@ -29,7 +32,7 @@
 //!         url: Some("https://example.com/oak-chairs".into()),
 //!         text: Some("Our oak chairs are made by hand in Bavaria from local wood, oiled with natural oils and built to last for generations of family dinners and long evenings.".into()),
 //!         ..FixContext::default() }), ..Issue::default() },
-//!     Issue { id: Some("canonical-missing".into()), context: Some(FixContext {
+//!     Issue { id: Some(CanonicalMissing.meta().id.into()), context: Some(FixContext {
 //!         url: Some("https://example.com/oak-chairs".into()), ..FixContext::default() }), ..Issue::default() },
 //!     Issue { title: Some("Something nobody has a template for".into()), ..Issue::default() },
 //! ];

@@ -25,7 +25,7 @@ use std::sync::OnceLock;
 use audit_core::RULES;
 
 use crate::context::Issue;
-use crate::extra::{template_ids, EXTRA_TEMPLATES};
+use crate::extra::{site_rules_with_fix, template_ids, EXTRA_TEMPLATES};
 
 /// The score of a match by id; matches by phrase score the number of words of the phrase.
 pub const ID_MATCH_SCORE: f64 = 100.0;
@@ -103,8 +103,10 @@ fn entries() -> &'static [Entry] {
     static ENTRIES: OnceLock<Vec<Entry>> = OnceLock::new();
     ENTRIES.get_or_init(|| {
         let rules = RULES.iter().map(|r| r.meta()).map(|m| (m.id, m.phrases, m.excluded));
+        let site = site_rules_with_fix().iter().map(|r| r.meta()).map(|m| (m.id, m.phrases, m.excluded));
         let extra = EXTRA_TEMPLATES.iter().map(|x| (x.id, x.phrases, x.excluded));
         rules
+            .chain(site)
             .chain(extra)
             .map(|(id, phrases, excluded)| Entry {
                 id,
@@ -201,7 +203,9 @@ mod tests {
     #[test]
     fn every_templates_phrases_are_sound() {
         let rules = RULES.iter().map(|r| r.meta()).map(|m| (m.id, m.phrases));
-        let units: Vec<(&str, &[&str])> = rules.chain(EXTRA_TEMPLATES.iter().map(|x| (x.id, x.phrases))).collect();
+        let site = site_rules_with_fix().iter().map(|r| r.meta()).map(|m| (m.id, m.phrases));
+        let units: Vec<(&str, &[&str])> =
+            rules.chain(site).chain(EXTRA_TEMPLATES.iter().map(|x| (x.id, x.phrases))).collect();
         assert_eq!(units.iter().map(|(id, _)| *id).collect::<Vec<_>>(), template_ids());
         for (id, phrases) in units {
             assert!(!phrases.is_empty(), "{id} has no phrases");

@@ -61,7 +61,8 @@
 //!     }
 //! }
 //! let results = run_site_rules(&pages, &sitemap_urls, sitemaps.any_read());
-//! let broken = results.iter().find(|r| r.id == "broken-internal-link").unwrap();
+//! let broken_link = rules::broken_internal_link::BrokenInternalLink.meta().id;
+//! let broken = results.iter().find(|r| r.id == broken_link).unwrap();
 //! assert_eq!(broken.findings[0].url, "https://shop.test/gone");
 //! assert_eq!(broken.findings[0].linked_from.as_deref(), Some("https://shop.test/"));
 //! let score = site_score(pages.iter().filter_map(|p| p.score), pages.len(), &results).unwrap();

@@ -68,7 +68,7 @@ pub fn site_score_of(totals: &SiteTotals, results: &[SiteRuleResult]) -> Option<
 /// The worked example of docs/RULES.md: 40 URLs crawled, 38 pages audited with a mean
 /// score of 82.5; broken internal links to 2 URLs, 6 pages sharing titles, 10 deep pages.
 pub(crate) fn worked_example() -> (Vec<u32>, usize, Vec<SiteRuleResult>) {
-    use crate::rules::SiteFinding;
+    use crate::rules::{broken_internal_link, deep_page, duplicate_title, orphan_page, SiteFinding, SiteRule};
     let findings = |n: usize| {
         (0..n)
             .map(|i| SiteFinding { url: format!("https://example.com/{i}"), linked_from: None, detail: String::new() })
@@ -76,10 +76,10 @@ pub(crate) fn worked_example() -> (Vec<u32>, usize, Vec<SiteRuleResult>) {
     };
     let scores: Vec<u32> = (0..38).map(|i| if i % 2 == 0 { 80 } else { 85 }).collect();
     let results = vec![
-        SiteRuleResult::of("broken-internal-link", Severity::Critical, findings(2)),
-        SiteRuleResult::of("duplicate-title", Severity::Warning, findings(6)),
-        SiteRuleResult::of("deep-page", Severity::Notice, findings(10)),
-        SiteRuleResult::of("orphan-page", Severity::Warning, Vec::new()),
+        SiteRuleResult::of(broken_internal_link::BrokenInternalLink.meta().id, Severity::Critical, findings(2)),
+        SiteRuleResult::of(duplicate_title::DuplicateTitle.meta().id, Severity::Warning, findings(6)),
+        SiteRuleResult::of(deep_page::DeepPage.meta().id, Severity::Notice, findings(10)),
+        SiteRuleResult::of(orphan_page::OrphanPage.meta().id, Severity::Warning, Vec::new()),
     ];
     (scores, 40, results)
 }

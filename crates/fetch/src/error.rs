@@ -458,19 +458,29 @@ impl Error {
     }
 }
 
+// The guard's reasons for a refusal that the sentences below tell apart. They live with the
+// error rather than in guard.rs, which reports them, so that the guard depends on the error
+// type and not the other way round.
+/// Why offline mode refuses a target.
+pub(crate) const OFFLINE_REASON: &str = "offline mode: not on the allow-list";
+/// Why a `localhost` name is refused.
+pub(crate) const LOCAL_NAME_REASON: &str = "localhost name";
+/// Why a name listed at other ports only is refused.
+pub(crate) const OTHER_PORT_REASON: &str = "port not on the allow-list";
+
 /// The refusal of the address guard, with the setting that would allow the target.
 fn blocked_sentence(f: &mut fmt::Formatter<'_>, host: &str, addr: &Option<IpAddr>, reason: &str) -> fmt::Result {
     let shown = clip(host);
     let name_resolved = matches!(addr, Some(ip)
-        if reason != crate::guard::OFFLINE_REASON && host.trim_start_matches('[').trim_end_matches(']') != ip.to_string());
-    let is_local_name = addr.is_none() && reason == crate::guard::LOCAL_NAME_REASON;
+        if reason != OFFLINE_REASON && host.trim_start_matches('[').trim_end_matches(']') != ip.to_string());
+    let is_local_name = addr.is_none() && reason == LOCAL_NAME_REASON;
     let allow = if is_local_name { "localhost".into() } else { shown.clone() };
     // A name the allow-list names at other ports only is refused with the sentence of any
     // name that leads inward: saying it is allowed elsewhere would show a caller an entry
     // of the operator's allow-list (docs/SECURITY.md, "The address guard").
-    if name_resolved || reason == crate::guard::OTHER_PORT_REASON {
+    if name_resolved || reason == OTHER_PORT_REASON {
         write!(f, "The address guard refused {shown}: the name does not resolve to a public address.")?;
-    } else if reason == crate::guard::OFFLINE_REASON {
+    } else if reason == OFFLINE_REASON {
         write!(f, "The address guard refused {shown}: this service runs offline and reaches only the targets its operator allows.")?;
     } else if is_local_name {
         write!(
@@ -677,7 +687,7 @@ mod tests {
              The operator of this service can allow it with --allow-target 169.254.169.254 (SEO_AUDIT_ALLOW_TARGETS).",
         );
         check(
-            Error::Blocked { host: "localhost".into(), addr: None, reason: crate::guard::LOCAL_NAME_REASON },
+            Error::Blocked { host: "localhost".into(), addr: None, reason: LOCAL_NAME_REASON },
             "blocked_target",
             422,
             "The address guard refused localhost: localhost names are not fetched, and an allowed 127.0.0.1 or ::1 \
@@ -690,7 +700,7 @@ mod tests {
         let inward = "The address guard refused intranet.example: the name does not resolve to a public address. The \
              operator of this service can allow it with --allow-target intranet.example (SEO_AUDIT_ALLOW_TARGETS).";
         check(
-            Error::Blocked { host: "intranet.example".into(), addr: None, reason: crate::guard::OTHER_PORT_REASON },
+            Error::Blocked { host: "intranet.example".into(), addr: None, reason: OTHER_PORT_REASON },
             "blocked_target",
             422,
             inward,
@@ -706,7 +716,7 @@ mod tests {
             inward,
         );
         check(
-            Error::Blocked { host: "app.localhost".into(), addr: None, reason: crate::guard::LOCAL_NAME_REASON },
+            Error::Blocked { host: "app.localhost".into(), addr: None, reason: LOCAL_NAME_REASON },
             "blocked_target",
             422,
             "The address guard refused app.localhost: localhost names are not fetched, and an allowed 127.0.0.1 or \

@@ -12,7 +12,7 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 use url::{Host, Url};
 
-use crate::Error;
+use crate::error::{Error, LOCAL_NAME_REASON, OFFLINE_REASON, OTHER_PORT_REASON};
 
 /// Refused IPv4 ranges: network, prefix length, and the reason shown in errors.
 ///
@@ -130,13 +130,6 @@ fn is_local_name(name: &str) -> bool {
 pub(crate) fn normalize_name(name: &str) -> String {
     name.strip_suffix('.').unwrap_or(name).to_ascii_lowercase()
 }
-
-/// Why offline mode refuses a target.
-pub(crate) const OFFLINE_REASON: &str = "offline mode: not on the allow-list";
-/// Why a `localhost` name is refused.
-pub(crate) const LOCAL_NAME_REASON: &str = "localhost name";
-/// Why a name listed at other ports only is refused.
-pub(crate) const OTHER_PORT_REASON: &str = "port not on the allow-list";
 
 /// One operator allow-list entry.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -920,7 +920,7 @@ fn prompts_get_rules() {
             vec![("/result/messages/0/role", json!("user")), ("/result/messages/0/content/type", json!("text"))],
         ),
         (
-            json!({ "name": "explain_seo_issue", "arguments": { "issue": "title-missing" } }),
+            json!({ "name": "explain_seo_issue", "arguments": { "issue": "missing title" } }),
             200,
             vec![("/result/messages/0/role", json!("user"))],
         ),

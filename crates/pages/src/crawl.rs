@@ -177,7 +177,7 @@ mod tests {
             site_score: Some(72),
             counts: [3, 0, 1, 0],
             issues: vec![CrawlIssueView {
-                id: "broken-internal-link".into(),
+                id: "a-site-rule".into(),
                 kind: "site".into(),
                 severity: "critical".into(),
                 count: 12,
@@ -197,7 +197,7 @@ mod tests {
         };
         let page = render_crawl_report("http://127.0.0.1", &view);
         assert!(page.contains(">72<") && page.contains("Needs work"));
-        assert!(page.contains("broken-internal-link") && page.contains("11 more"));
+        assert!(page.contains("a-site-rule") && page.contains("11 more"));
         assert!(page.contains("linked from"));
         assert!(page.contains("&lt;script&gt;") && !page.contains("<script>x"));
         assert!(!page.contains("http-equiv=\"refresh\""), "an ended crawl does not reload");

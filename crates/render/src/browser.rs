@@ -9,7 +9,7 @@ use fetch::proxy::{GuardedProxy, ProxyLimits};
 use futures_util::StreamExt;
 use tokio::task::JoinHandle;
 
-use crate::RenderError;
+use crate::error::RenderError;
 
 /// How to install a browser, for [`RenderError::NotConfigured`].
 pub(crate) const INSTALL_HINT: &str = "install Debian's `chromium` package (apt-get install chromium) or set the `chromium` setting to the browser's path";

@@ -10,8 +10,10 @@
 //! served and the rendered page is pure and lives in `audit-core`.
 
 mod browser;
+mod error;
 
 pub use browser::{reap_orphans, Reaped, PROFILE_OWNER_FILE, PROFILE_PREFIX};
+pub use error::RenderError;
 mod tab;
 
 use std::path::PathBuf;
@@ -110,30 +112,6 @@ pub struct Rendered {
     /// The HTTP status of the last document answer of the main frame, when the browser
     /// reported one.
     pub status: Option<u16>,
-}
-
-/// Why a page could not be rendered.
-#[derive(Debug, thiserror::Error)]
-pub enum RenderError {
-    /// No Chromium binary was found; the string says how to install one.
-    #[error("rendering is not configured: {0}")]
-    NotConfigured(String),
-    /// Every tab is busy and the queue is full.
-    #[error("every browser tab is busy and the render queue is full")]
-    Overloaded,
-    /// The render did not finish within the time limit.
-    #[error("the page did not finish rendering within {0:?}")]
-    Timeout(Duration),
-    /// The document itself could not be loaded (refused by the guard, unreachable, ...).
-    #[error(transparent)]
-    Fetch(#[from] fetch::Error),
-    /// The browser failed (crashed, refused a command); it is restarted for the next render.
-    #[error("the browser failed: {0}")]
-    Browser(String),
-    /// The browser did not start (the binary exists but fails, or its DevTools socket never
-    /// opened); the next render tries again.
-    #[error("the browser did not start: {0}")]
-    Launch(String),
 }
 
 /// A pool of headless-Chromium tabs behind the guarded proxy. Cheap to clone.

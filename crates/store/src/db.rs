@@ -493,6 +493,16 @@ pub(crate) struct OpenTx {
     held: Option<Held>,
 }
 
+impl migrations::Transactions for Store {
+    fn read_tx<T>(&self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T> {
+        self.read(f)
+    }
+
+    fn write_tx<T>(&self, f: impl FnMut(&Db<'_>) -> Result<T>) -> Result<T> {
+        self.write(f)
+    }
+}
+
 enum Held {
     Lite(r2d2::PooledConnection<SqliteConnectionManager>),
     Pg(Box<r2d2::PooledConnection<PgManager>>),

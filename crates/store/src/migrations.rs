@@ -1,5 +1,4 @@
 use crate::clock::now_rfc3339;
-use crate::db::Store;
 use crate::error::{Error, Result};
 use crate::sql::{args, Db};
 
@@ -55,17 +54,26 @@ fn lock(db: &Db<'_>) -> Result<()> {
     Ok(())
 }
 
+/// What applying migrations needs of a store: a read and a write transaction. The store
+/// implements it (db.rs), so that this module does not depend on the store that calls it.
+pub(crate) trait Transactions {
+    /// Runs `f` on a connection for reading.
+    fn read_tx<T>(&self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T>;
+    /// Runs `f` in a write transaction, committed when it returns `Ok`.
+    fn write_tx<T>(&self, f: impl FnMut(&Db<'_>) -> Result<T>) -> Result<T>;
+}
+
 /// Applies every pending migration, each in its own transaction together with its row in
 /// `schema_migrations`, so a failed migration leaves neither half its tables nor a record.
-pub(crate) fn apply(store: &Store) -> Result<Vec<u32>> {
-    let list = store.read(|db| Ok(for_db(db)))?;
-    store.write(|db| {
+pub(crate) fn apply(store: &impl Transactions) -> Result<Vec<u32>> {
+    let list = store.read_tx(|db| Ok(for_db(db)))?;
+    store.write_tx(|db| {
         lock(db)?;
         db.execute(CREATE_LEDGER, args![])?;
         Ok(())
     })?;
     let supported = latest();
-    let found = store.read(current_version)?;
+    let found = store.read_tx(current_version)?;
     if found > supported {
         return Err(Error::SchemaTooNew { found, supported });
     }
@@ -79,7 +87,7 @@ pub(crate) fn apply(store: &Store) -> Result<Vec<u32>> {
             name: migration.name,
             source: Box::new(source),
         };
-        let done = store.write(|db| {
+        let done = store.write_tx(|db| {
             lock(db)?;
             // Checked under the lock: another process may have migrated meanwhile.
             let done: bool = db.query_one(
@@ -108,6 +116,7 @@ pub(crate) fn apply(store: &Store) -> Result<Vec<u32>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::db::Store;
 
     #[test]
     fn embedded_migrations_are_contiguous_and_named() {

@@ -224,6 +224,8 @@ fn analyze_ai_visibility(args: &Args) -> Result<Rendered, PromptError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use audit_core::rules::content::TitleMissing;
+    use audit_core::Rule;
 
     fn args(pairs: &[(&str, &str)]) -> Args {
         pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
@@ -236,7 +238,7 @@ mod tests {
                 .arguments
                 .iter()
                 .filter(|a| a.required)
-                .map(|a| (a.name, if a.name == "url" { "https://e.example/" } else { "title-missing" }))
+                .map(|a| (a.name, if a.name == "url" { "https://e.example/" } else { TitleMissing.meta().id }))
                 .collect();
             let rendered = render(p.name, &args(&given)).unwrap_or_else(|e| panic!("{}: {e}", p.name));
             assert!(!rendered.text.is_empty() && !rendered.description.is_empty());

@@ -526,7 +526,7 @@ mod uri_tests {
     fn escapes_are_decoded_strictly() {
         assert_eq!(percent_decode("canonical%20tag").as_deref(), Some("canonical tag"));
         assert_eq!(percent_decode("caf%C3%A9").as_deref(), Some("café"));
-        assert_eq!(percent_decode("title-missing").as_deref(), Some("title-missing"));
+        assert_eq!(percent_decode("meta-tags").as_deref(), Some("meta-tags"));
         for bad in ["", "%", "%4", "a%zz", "%+F", "%FF", "%C3%A"] {
             assert_eq!(percent_decode(bad), None, "{bad}");
         }

@@ -6,8 +6,7 @@ use std::collections::HashMap;
 
 use serde_json::Value as Json;
 
-use super::{MarkupElement, Source, MAX_DEPTH, MAX_NODES, MAX_VISITS};
-use crate::page::JsonLd;
+use super::{JsonLd, MarkupElement, Source, MAX_DEPTH, MAX_NODES, MAX_VISITS};
 use crate::parse::Budget;
 
 /// A property value.

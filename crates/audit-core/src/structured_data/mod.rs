@@ -8,12 +8,14 @@
 
 pub mod check;
 pub mod graph;
+mod json_ld;
 pub mod types;
 pub mod values;
 
+pub use json_ld::JsonLd;
+
 use serde::{Deserialize, Serialize};
 
-use crate::page::JsonLd;
 use crate::parse::Budget;
 
 /// Nodes (typed items and nested objects) read from one page at most.

@@ -6,6 +6,7 @@ mod corpus;
 mod facts;
 mod lighthouse;
 mod properties;
+mod rule_cases;
 #[path = "../support/rule_fixture.rs"]
 mod rule_fixture;
 mod rule_unit;

@@ -1,9 +1,9 @@
 //! The per-rule fixture cases of `crates/audit-core/tests/fixtures/rules/<rule-id>/`, loaded
 //! into pages (the layout is described in docs/RULES.md, "Rule fixtures").
 //!
-//! Shared by audit-core's own tests (`tests/it/rules.rs`: every case fails or passes its rule)
-//! and by autofix's (`crates/autofix/tests/it/rule_cases.rs`: the insta snapshot of each rule's
-//! findings and fixes), which include this file by path.
+//! Used by audit-core's tests: `tests/it/rules.rs` (every case fails or passes its rule) and
+//! `tests/it/rule_cases.rs` (the insta snapshot of each rule's findings and fixes, beside its
+//! cases).
 //!
 //! A case is `fail.html`, `pass.html`, `fail-<case>.html` or `pass-<case>.html`, with an
 //! optional sidecar `<name>.json` holding what HTTP told the auditor; every field is optional:

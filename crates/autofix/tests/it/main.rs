@@ -4,7 +4,5 @@
 
 mod matching;
 mod placeholders;
-mod rule_cases;
-#[path = "../../../audit-core/tests/support/rule_fixture.rs"]
-mod rule_fixture;
+mod site_rules;
 mod templates;

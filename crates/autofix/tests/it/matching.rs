@@ -146,6 +146,9 @@ const AUDIT_TITLES: &[(&str, &str)] = &[
     ("hreflang without self-reference", "hreflang-no-self-reference"),
     ("hreflang without x-default", "hreflang-no-x-default"),
     ("Relative hreflang URL", "hreflang-relative-url"),
+    // The site rules that offer a fix, as crawl reports name their findings.
+    ("Broken internal links", "broken-internal-link"),
+    ("Orphan pages", "orphan-page"),
     // The extra templates, as the AI-readiness check and header checks phrase them.
     ("GPTBot is blocked by robots.txt", "ai-crawler-blocked"),
     ("llms.txt missing", "llms-txt-missing"),

@@ -1,5 +1,7 @@
 use std::collections::HashMap;
 
+use audit_core::fix::{Difficulty, FixCtx, FixKind, FixTemplate};
+
 use super::prelude::*;
 
 /// The rule: its text is `META`, its check is below.
@@ -15,7 +17,7 @@ static META: SiteRuleMeta = SiteRuleMeta {
     fail_example: "/a links to /gone, which answers 404; /b links to /moved, which answers 301 to /gone",
     pass_example: "every internal link answers 200, or redirects to a page that does",
     reference: "https://developers.google.com/search/docs/crawling-indexing/http-network-errors",
-    phrases: &[],
+    phrases: &["broken internal link", "internal link 404", "dead internal link"],
     excluded: &[],
     glossary: &["http-status-code", "internal-linking"],
 };
@@ -23,6 +25,20 @@ static META: SiteRuleMeta = SiteRuleMeta {
 impl SiteRule for BrokenInternalLink {
     fn meta(&self) -> &'static SiteRuleMeta {
         &META
+    }
+
+    /// A permanent redirect from the broken address (the finding's URL) to the page that
+    /// replaced it, which the site's owner alone knows.
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        let path = if c.known_url { c.url.path().to_string() } else { "TODO: path of the broken link".to_string() };
+        let to = "TODO: address of the page that replaced it";
+        FixTemplate::some(
+            FixKind::ServerConfig,
+            Difficulty::Medium,
+            format!("# nginx\nlocation = {path} {{\n    return 301 {to};\n}}\n\n# Apache\nRedirect 301 {path} {to}"),
+            "Change the links to this address so that they point at a page that answers 200; where the page moved, \
+             this redirect also keeps the links of other sites working.",
+        )
     }
 
     fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {

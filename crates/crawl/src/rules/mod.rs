@@ -2,16 +2,18 @@
 //! the second static rule table beside the page rules of audit-core; `docs/RULES.md`'s
 //! "Site rules" section is generated from it.
 
-mod broken_internal_link;
+/// Internal links to URLs that answer with an error; public so that the crate's example names
+/// the rule through its unit rather than by its id.
+pub mod broken_internal_link;
 mod canonical_chain;
 mod canonical_to_bad_url;
 mod canonical_to_noindex;
 mod canonical_to_redirect;
-mod deep_page;
+pub(crate) mod deep_page;
 mod duplicate_content;
 mod duplicate_h1;
 mod duplicate_meta_description;
-mod duplicate_title;
+pub(crate) mod duplicate_title;
 mod few_inlinks;
 mod hreflang_conflicting_targets;
 mod hreflang_no_return_link;
@@ -21,7 +23,7 @@ mod internal_redirect_chain;
 mod linked_page_blocked_by_robots;
 mod near_duplicate_content;
 mod not_in_sitemap;
-mod orphan_page;
+pub(crate) mod orphan_page;
 mod pagination_broken;
 pub(crate) mod prelude;
 mod redirect_loop;

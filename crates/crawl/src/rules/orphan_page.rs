@@ -1,3 +1,5 @@
+use audit_core::fix::{attr, Difficulty, FixCtx, FixKind, FixTemplate};
+
 use super::prelude::*;
 
 /// The rule: its text is `META`, its check is below.
@@ -14,7 +16,7 @@ static META: SiteRuleMeta = SiteRuleMeta {
     fail_example: "/lonely is in sitemap.xml, and no page links to it",
     pass_example: "every sitemap page is linked from some page",
     reference: "https://developers.google.com/search/docs/crawling-indexing/links-crawlable",
-    phrases: &[],
+    phrases: &["orphan page", "orphan url"],
     excluded: &[],
     glossary: &["internal-linking"],
 };
@@ -22,6 +24,21 @@ static META: SiteRuleMeta = SiteRuleMeta {
 impl SiteRule for OrphanPage {
     fn meta(&self) -> &'static SiteRuleMeta {
         &META
+    }
+
+    /// A link to the page, to place on a related page of the site.
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        FixTemplate::some(
+            FixKind::Html,
+            Difficulty::Easy,
+            format!(
+                "<a href=\"{}\">{}</a>",
+                attr(&c.url_or_todo()),
+                attr(&c.topic_or_todo("words that say what the page is about"))
+            ),
+            "Link to this page from a related page of the site (a category, a hub, an article on the same topic), \
+             so that crawlers and visitors reach it without the sitemap.",
+        )
     }
 
     fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
