@@ -26,6 +26,7 @@
 #![warn(missing_docs)]
 
 mod audit;
+pub mod baseline;
 mod charset;
 mod docs;
 pub mod fix;
