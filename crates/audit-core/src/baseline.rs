@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 /// One element a finding points at (a `locations` entry of a recommendation): only the
 /// selector and the snippet take part in matching.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct Element {
     /// 1-based line in the HTML as served, when known.

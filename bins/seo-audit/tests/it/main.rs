@@ -5,6 +5,7 @@
 mod common;
 
 mod audit_cmd;
+mod baseline;
 mod ci_formats;
 mod crawl_cmd;
 mod crawl_replicas;
