@@ -146,7 +146,7 @@ fn a_baseline_that_is_not_an_audit_result_is_refused_with_what_was_expected() {
         ("notes.txt", "these are notes", "is not JSON"),
         ("sarif.json", r#"{"version": "2.1.0", "runs": []}"#, "is not a seo-audit report"),
         ("compact.json", r#"{"ok": true, "url": "https://example.com/", "top_issues": []}"#, "is the compact form"),
-        ("missing.json", "", "cannot read the baseline"),
+        ("missing.json", "", "Cannot read the baseline missing.json"),
     ];
     for (name, content, says) in cases {
         if !content.is_empty() {
