@@ -6,7 +6,6 @@ use api::compare::{AuditComparison, ComparedFinding, ComparedLocation, RulesetVe
 use audit_core::baseline::{self, AuditFindings, Comparison, Counts, Finding, State};
 use audit_core::AuditResult;
 
-use crate::history::AuditRecord;
 use crate::{App, AppError};
 
 impl App {
@@ -22,18 +21,15 @@ impl App {
         id: String,
         against: String,
     ) -> Result<AuditComparison, AppError> {
-        let not_found =
-            |id: &str| AppError::refused("not_found", format!("No audit of yours has the id {}.", crate::clip(id)));
-        let Some(current) = self.own_audit(user_id.clone(), id.clone()).await? else { return Err(not_found(&id)) };
-        let Some(baseline) = self.own_audit(user_id, against.clone()).await? else { return Err(not_found(&against)) };
-        let (c, b) = (&current.summary, &baseline.summary);
-        if c.url != b.url && c.final_url != b.final_url {
+        let current = self.own_row(&user_id, &id).await?;
+        let baseline = self.own_row(&user_id, &against).await?;
+        if current.url != baseline.url && current.final_url != baseline.final_url {
             return Err(AppError::refused(
                 "invalid_request",
                 format!(
                     "The audits are of different URLs ({} and {}): only two audits of one URL compare.",
-                    crate::clip(&c.url),
-                    crate::clip(&b.url)
+                    crate::clip(&current.url),
+                    crate::clip(&baseline.url)
                 ),
             )
             .with_details(serde_json::json!({ "parameter": "against" })));
@@ -41,14 +37,38 @@ impl App {
         // Reading both results grows with them: the application's work, off the async workers.
         self.compute(move |_| compared(&current, &baseline)).await?
     }
+
+    /// The stored row `id` when it is `user_id`'s; `not_found` otherwise, an unknown id and
+    /// another owner's alike. The row, not the typed result: the comparison reads the result
+    /// as JSON, members this build's types do not know (a newer engine's) included.
+    async fn own_row(&self, user_id: &str, id: &str) -> Result<store::StoredAudit, AppError> {
+        let not_found = || AppError::refused("not_found", format!("No audit of yours has the id {}.", crate::clip(id)));
+        if id.len() > 64 {
+            return Err(not_found());
+        }
+        let key = id.to_string();
+        let found = self
+            .db(move |s| match s.get_audit(&key) {
+                Ok(audit) => Ok(Some(audit)),
+                Err(store::Error::NotFound { .. }) => Ok(None),
+                Err(e) => Err(e),
+            })
+            .await?;
+        found.filter(|a| a.user_id.as_deref() == Some(user_id)).ok_or_else(not_found)
+    }
 }
 
-/// What the comparison reads of a stored result: its findings, read as JSON so that a result
-/// stored by any version of the engine compares.
-fn findings_of(result: &AuditResult) -> Result<AuditFindings, AppError> {
-    let value = serde_json::to_value(result).map_err(AppError::internal)?;
-    let mut read = baseline::audit_findings(&value).map_err(AppError::internal)?;
-    // One page: its findings are matched by rule and element, whatever its redirects did.
+/// What the comparison reads of a stored row's result: its findings, read as JSON so that
+/// a result stored by any version of the engine compares.
+fn row_findings(row: &store::StoredAudit) -> Result<AuditFindings, AppError> {
+    let value: serde_json::Value = serde_json::from_str(&row.result_json).map_err(AppError::internal)?;
+    value_findings(&value)
+}
+
+/// The findings of a result read as JSON, at no URL: one page's findings are matched by rule
+/// and element, whatever its redirects did.
+fn value_findings(value: &serde_json::Value) -> Result<AuditFindings, AppError> {
+    let mut read = baseline::audit_findings(value).map_err(AppError::internal)?;
     for f in &mut read.findings {
         f.url.clear();
     }
@@ -65,16 +85,23 @@ pub fn compare_results(
     current: &AuditResult,
     baseline: &AuditResult,
 ) -> Result<(Counts, Vec<ComparedFinding>), AppError> {
-    let (now, before) = (findings_of(current)?, findings_of(baseline)?);
-    let comparison = baseline::compare(&now.findings, &before.findings);
-    Ok((comparison.counts(), findings(&now.findings, &before.findings, &comparison)))
+    let json = |r: &AuditResult| serde_json::to_value(r).map_err(AppError::internal);
+    let (now, before) = (value_findings(&json(current)?)?, value_findings(&json(baseline)?)?);
+    Ok(compare_findings(&now, &before))
 }
 
-/// `current` against `baseline`, as the route answers it.
-fn compared(current: &AuditRecord, baseline: &AuditRecord) -> Result<AuditComparison, AppError> {
-    let (counts, findings) = compare_results(&current.result, &baseline.result)?;
-    let (rules_now, rules_before) =
-        (current.result.meta.ruleset_version.clone(), baseline.result.meta.ruleset_version.clone());
+/// The counts and the findings with their states, `now` against `before`.
+fn compare_findings(now: &AuditFindings, before: &AuditFindings) -> (Counts, Vec<ComparedFinding>) {
+    let comparison = baseline::compare(&now.findings, &before.findings);
+    (comparison.counts(), findings(&now.findings, &before.findings, &comparison))
+}
+
+/// The stored audit `current` against `baseline`, as the route answers it.
+fn compared(current: &store::StoredAudit, baseline: &store::StoredAudit) -> Result<AuditComparison, AppError> {
+    let (now, before) = (row_findings(current)?, row_findings(baseline)?);
+    let (counts, findings) = compare_findings(&now, &before);
+    let rules_now = now.ruleset_version.unwrap_or_else(|| current.ruleset_version.clone());
+    let rules_before = before.ruleset_version.unwrap_or_else(|| baseline.ruleset_version.clone());
     let mut notes = Vec::new();
     if rules_now != rules_before {
         notes.push(format!(
@@ -82,17 +109,16 @@ fn compared(current: &AuditRecord, baseline: &AuditRecord) -> Result<AuditCompar
              show its findings as new or resolved."
         ));
     }
-    let (score_now, score_before) = (current.result.score.percentage, baseline.result.score.percentage);
     Ok(AuditComparison {
         ok: true,
         api_version: audit_core::API_VERSION,
-        id: current.summary.id.clone(),
-        against: baseline.summary.id.clone(),
-        url: current.summary.url.clone(),
+        id: current.id.clone(),
+        against: baseline.id.clone(),
+        url: current.url.clone(),
         score: ScoreChange {
-            current: score_now,
-            baseline: score_before,
-            change: i64::from(score_now) - i64::from(score_before),
+            current: now.score,
+            baseline: before.score,
+            change: i64::from(now.score) - i64::from(before.score),
         },
         ruleset_version: RulesetVersions { current: rules_now, baseline: rules_before },
         counts,
