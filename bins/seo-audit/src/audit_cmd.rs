@@ -2,18 +2,19 @@
 //! for CI as SARIF 2.1.0 or JUnit XML ([`crate::ci_formats`]).
 
 use std::io::{IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use audit_core::{Audit, HttpFacts};
 use fetch::{FetchConfig, Fetcher};
 
 use app::AppError;
 
-use crate::Global;
+use crate::{baseline, Global};
 
 /// Exit status when the audit ran and the score is at least `--min-score`.
 pub const EXIT_OK: u8 = 0;
-/// Exit status when the score is under `--min-score`.
+/// Exit status when the score is under `--min-score`, or with `--fail-on new` when a finding
+/// is new against the baseline.
 pub const EXIT_BELOW_MIN_SCORE: u8 = 1;
 pub use crate::cli_error::EXIT_FAILED;
 
@@ -49,6 +50,13 @@ pub struct AuditArgs {
     /// Exit with status 1 when the score is under N, 0 to 100 (for CI pipelines).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=100))]
     pub min_score: Option<u32>,
+    /// A previous `--format json` output of `seo-audit audit`: each finding is marked new,
+    /// unchanged or resolved against it (docs/API.md, "Command line audits for CI").
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Exit with status 1 when a finding is new against --baseline (beside --min-score).
+    #[arg(long, value_enum, value_name = "WHAT", requires = "baseline")]
+    pub fail_on: Option<crate::baseline::FailOn>,
     #[command(flatten)]
     pub settings: AuditSettingFlags,
     /// Never colour the text report.
@@ -80,6 +88,11 @@ pub async fn run(args: AuditArgs, global: &Global) -> u8 {
             return EXIT_FAILED;
         }
     };
+    // A baseline that cannot be read fails before the audit, not after it.
+    let baseline = match args.baseline.as_deref().map(|p| baseline::read(p, baseline::Command::Audit)).transpose() {
+        Ok(b) => b,
+        Err(e) => return e.report(),
+    };
     let limits = app::pipeline::AnalysisLimits::cpu_ms(config.analysis_cpu_ms);
     let render = args.render.then(|| config.render_config());
     let (audit, rendering) = match load(&args, config.fetch_config(), render, limits).await {
@@ -90,12 +103,39 @@ pub async fn run(args: AuditArgs, global: &Global) -> u8 {
         }
     };
     let scanned_at = server::now_rfc3339();
+    // The JSON result, with a baseline also what this run's findings are read from: the two
+    // sides of the comparison are read alike.
+    let full = (args.format == Format::Json || baseline.is_some()).then(|| {
+        let mut result = audit.to_result(&scanned_at);
+        result.rendering = rendering.clone();
+        serde_json::to_value(api::FullAnswer::new(result))
+    });
+    let full = match full.transpose() {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: internal: cannot write the result: {e}");
+            return EXIT_FAILED;
+        }
+    };
+    let marks = match (&baseline, &full, &args.baseline) {
+        (Some(b), Some(value), Some(path)) => {
+            let current = baseline::report_of(value, baseline::Command::Audit);
+            let marks = baseline::Marks::new(path, baseline::Command::Audit, current, b.clone());
+            for note in &marks.notes {
+                eprintln!("note: {note}");
+            }
+            Some(marks)
+        }
+        _ => None,
+    };
     let mut out = std::io::stdout().lock();
     let written = match args.format {
         Format::Json => {
-            let mut result = audit.to_result(&scanned_at);
-            result.rendering = rendering;
-            write_json(&mut out, &api::FullAnswer::new(result))
+            let mut value = full.unwrap_or_default();
+            if let Some(marks) = &marks {
+                marks.mark_audit(&mut value);
+            }
+            write_json(&mut out, &value)
         }
         Format::Compact => {
             let mut compact = audit.to_compact(&scanned_at);
@@ -104,12 +144,18 @@ pub async fn run(args: AuditArgs, global: &Global) -> u8 {
         }
         Format::Text => {
             let color = !args.no_color && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-            out.write_all(audit_core::report::text(&audit, color).as_bytes())
+            let mut text = audit_core::report::text(&audit, color);
+            if let Some(marks) = &marks {
+                text.push_str(&marks.text());
+            }
+            out.write_all(text.as_bytes())
         }
-        Format::Sarif => write_json(&mut out, &crate::ci_formats::sarif(&audit, &location(&args, &audit))),
-        Format::Junit => {
-            out.write_all(crate::ci_formats::junit(&audit, &location(&args, &audit), &scanned_at).as_bytes())
+        Format::Sarif => {
+            write_json(&mut out, &crate::ci_formats::sarif(&audit, &location(&args, &audit), marks.as_ref()))
         }
+        Format::Junit => out.write_all(
+            crate::ci_formats::junit(&audit, &location(&args, &audit), &scanned_at, marks.as_ref()).as_bytes(),
+        ),
     };
     if let Err(e) = written {
         // A closed pipe (`| head`) is not a failed audit.
@@ -118,9 +164,12 @@ pub async fn run(args: AuditArgs, global: &Global) -> u8 {
             return EXIT_FAILED;
         }
     }
-    match args.min_score {
-        Some(min) if audit.score().percentage < min => EXIT_BELOW_MIN_SCORE,
-        _ => EXIT_OK,
+    let below = args.min_score.is_some_and(|min| audit.score().percentage < min);
+    let new = args.fail_on == Some(baseline::FailOn::New) && marks.as_ref().is_some_and(baseline::Marks::has_new);
+    if below || new {
+        EXIT_BELOW_MIN_SCORE
+    } else {
+        EXIT_OK
     }
 }
 

@@ -9,6 +9,8 @@ use audit_core::{Audit, Outcome, RuleMeta, Severity};
 use crawl::SiteRuleMeta;
 use serde_json::{json, Value};
 
+use crate::baseline::Marks;
+
 /// The schema address SARIF files name (the OASIS 2.1.0 schema).
 pub const SARIF_SCHEMA: &str =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
@@ -158,24 +160,34 @@ fn message(finding: &audit_core::Finding) -> String {
 /// The SARIF 2.1.0 log of an audit: one run of the tool `seo-audit`, its driver listing every
 /// rule of the audit (id, name, short and full description, help, default level from the
 /// severity), one result per failed rule, located at `location` (the page URL, or the path
-/// of the audited file). The score and ruleset version are run properties.
-pub fn sarif(audit: &Audit, location: &str) -> Value {
+/// of the audited file). The score and ruleset version are run properties. With a baseline,
+/// each result carries its `baselineState` (`new` or `unchanged`) and the baseline's resolved
+/// findings are results too, `absent`.
+pub fn sarif(audit: &Audit, location: &str, marks: Option<&Marks>) -> Value {
     let rules: Vec<Value> = audit.checks.iter().map(|c| descriptor(&RuleDoc::from(c.rule))).collect();
     let results: Vec<Value> = audit
         .checks
         .iter()
         .enumerate()
         .filter_map(|(i, c)| match &c.outcome {
-            Outcome::Fail(f) => Some(json!({
-                "ruleId": c.rule.id,
-                "ruleIndex": i,
-                "level": level(c.rule.severity),
-                "message": { "text": message(f) },
-                "locations": [location_at(location)],
-            })),
+            Outcome::Fail(f) => Some(with_state(
+                json!({
+                    "ruleId": c.rule.id,
+                    "ruleIndex": i,
+                    "level": level(c.rule.severity),
+                    "message": { "text": message(f) },
+                    "locations": [location_at(location)],
+                }),
+                marks.and_then(|m| m.state(c.rule.id, "")),
+            )),
             _ => None,
         })
         .collect();
+    let mut results = results;
+    if let Some(marks) = marks {
+        let index = |id: &str| audit.checks.iter().position(|c| c.rule.id == id);
+        results.extend(marks.resolved().map(|f| resolved_result(f, index(&f.rule), location)));
+    }
     let score = audit.score();
     json!({
         "$schema": SARIF_SCHEMA,
@@ -187,8 +199,54 @@ pub fn sarif(audit: &Audit, location: &str) -> Value {
             "properties": {
                 "score": score.percentage,
                 "rulesetVersion": score.ruleset_version,
+                "baseline": marks.map(Marks::summary),
             },
         }],
+    })
+}
+
+/// `result` with its `baselineState`, when there is a baseline.
+fn with_state(mut result: Value, state: Option<audit_core::baseline::State>) -> Value {
+    if let Some(state) = state {
+        result["baselineState"] = json!(state.sarif());
+    }
+    result
+}
+
+/// A SARIF result for a baseline's finding that is resolved: `baselineState` `absent`, at
+/// `location` (the finding's URL for a crawl), level `none` since it no longer fails.
+fn resolved_result(f: &audit_core::baseline::Finding, index: Option<usize>, location: &str) -> Value {
+    let title = if f.title.is_empty() { f.rule.as_str() } else { f.title.as_str() };
+    let mut result = json!({
+        "ruleId": f.rule,
+        "level": "none",
+        "message": { "text": format!("Resolved since the baseline: {title}") },
+        "locations": [location_at(location)],
+        "baselineState": "absent",
+    });
+    if let Some(i) = index {
+        result["ruleIndex"] = json!(i);
+    }
+    result
+}
+
+/// The JUnit failure message of a finding: its state against the baseline first.
+fn marked(state: Option<audit_core::baseline::State>, text: &str) -> String {
+    match state {
+        Some(state) => format!("[{state}] {text}"),
+        None => text.to_string(),
+    }
+}
+
+/// The suite properties of a comparison with a baseline: its counts.
+fn baseline_properties(marks: Option<&Marks>) -> Vec<(&'static str, String)> {
+    marks.map_or_else(Vec::new, |m| {
+        let c = m.counts();
+        vec![
+            ("baselineNew", c.new.to_string()),
+            ("baselineUnchanged", c.unchanged.to_string()),
+            ("baselineResolved", c.resolved.to_string()),
+        ]
     })
 }
 
@@ -218,8 +276,10 @@ fn xml(text: &str) -> String {
 /// The JUnit XML report of an audit: one `testsuite` named after `location`, one `testcase`
 /// per rule (its id as the name, `seo-audit.` and [`class_of`] its category as the class), a `failure` for each
 /// failed rule carrying the finding's message (its `type` the severity), `skipped` for a
-/// rule that does not apply. The score is a suite property.
-pub fn junit(audit: &Audit, location: &str, timestamp: &str) -> String {
+/// rule that does not apply. The score is a suite property. With a baseline, a failure's
+/// message starts with its state (`[new]`, `[unchanged]`), a rule whose finding was resolved
+/// says so in its `system-out`, and the counts are suite properties.
+pub fn junit(audit: &Audit, location: &str, timestamp: &str, marks: Option<&Marks>) -> String {
     let (mut failures, mut skipped) = (0, 0);
     let mut cases = String::new();
     for c in &audit.checks {
@@ -236,10 +296,13 @@ pub fn junit(audit: &Audit, location: &str, timestamp: &str) -> String {
                 let _ = write!(
                     cases,
                     ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n",
-                    xml(&f.title),
+                    xml(&marked(marks.and_then(|m| m.state(r.id, "")), &f.title)),
                     r.severity.as_str(),
                     xml(&format!("{}: {}\n{}", r.name, message(f), help(&RuleDoc::from(r))))
                 );
+            }
+            _ if marks.is_some_and(|m| m.resolved().any(|f| f.rule == r.id)) => {
+                cases.push_str(">\n      <system-out>resolved since the baseline</system-out>\n    </testcase>\n");
             }
             Outcome::NotApplicable => {
                 skipped += 1;
@@ -254,7 +317,10 @@ pub fn junit(audit: &Audit, location: &str, timestamp: &str) -> String {
         tests: audit.checks.len(),
         failures,
         skipped,
-        properties: vec![("score", score.percentage.to_string()), ("rulesetVersion", score.ruleset_version.clone())],
+        properties: [("score", score.percentage.to_string()), ("rulesetVersion", score.ruleset_version.clone())]
+            .into_iter()
+            .chain(baseline_properties(marks))
+            .collect(),
         cases,
     };
     testsuites(&[suite], timestamp)
@@ -374,8 +440,9 @@ fn failure_text(failure: &PageFailure<'_>, rule: &RuleDoc) -> String {
 /// then the site rules (`properties.kind` `site`); one result per failed page rule per
 /// audited page, located at the page's URL, and one per site-rule finding, located at the
 /// affected URL with the linking page, where there is one, as a related location. The site
-/// score is a run property.
-pub fn crawl_sarif(crawl: &CrawlFailures<'_>) -> Value {
+/// score is a run property. With a baseline, as for an audit: each result's `baselineState`,
+/// and the resolved findings as `absent` results at their URL.
+pub fn crawl_sarif(crawl: &CrawlFailures<'_>, marks: Option<&Marks>) -> Value {
     let docs = crawl_rules();
     let index = |id: &str| docs.iter().position(|d| d.id == id);
     let mut results = Vec::new();
@@ -383,13 +450,16 @@ pub fn crawl_sarif(crawl: &CrawlFailures<'_>) -> Value {
         for failure in &page.failed {
             let Some(i) = index(failure.id) else { continue };
             let r = &docs[i];
-            results.push(json!({
-                "ruleId": r.id,
-                "ruleIndex": i,
-                "level": level(r.severity),
-                "message": { "text": failure_text(failure, r) },
-                "locations": [location_at(page.url)],
-            }));
+            results.push(with_state(
+                json!({
+                    "ruleId": r.id,
+                    "ruleIndex": i,
+                    "level": level(r.severity),
+                    "message": { "text": failure_text(failure, r) },
+                    "locations": [location_at(page.url)],
+                }),
+                marks.and_then(|m| m.state(r.id, page.url)),
+            ));
         }
     }
     for issue in &crawl.site {
@@ -403,6 +473,7 @@ pub fn crawl_sarif(crawl: &CrawlFailures<'_>) -> Value {
                 "message": { "text": site_message(r, hit) },
                 "locations": [location_at(hit.url)],
             });
+            result = with_state(result, marks.and_then(|m| m.state(r.id, hit.url)));
             if let Some(from) = hit.linked_from {
                 let mut related = location_at(from);
                 related["id"] = json!(0);
@@ -411,6 +482,9 @@ pub fn crawl_sarif(crawl: &CrawlFailures<'_>) -> Value {
             }
             results.push(result);
         }
+    }
+    if let Some(marks) = marks {
+        results.extend(marks.resolved().map(|f| resolved_result(f, index(&f.rule), &f.url)));
     }
     json!({
         "$schema": SARIF_SCHEMA,
@@ -422,6 +496,7 @@ pub fn crawl_sarif(crawl: &CrawlFailures<'_>) -> Value {
                 "url": crawl.url,
                 "siteScore": crawl.site_score,
                 "pagesAudited": crawl.pages.len(),
+                "baseline": marks.map(Marks::summary),
             },
         }],
     })
@@ -431,8 +506,10 @@ pub fn crawl_sarif(crawl: &CrawlFailures<'_>) -> Value {
 /// site rule (class `seo-audit.site`; a `failure` listing the affected URLs), then one
 /// `testsuite` per audited page, named after its URL, with one `testcase` per page rule (as
 /// for `audit`; the crawl keeps which rules failed, so a rule that passed or did not apply is
-/// a passing case). The site score and each page's score are suite properties.
-pub fn crawl_junit(crawl: &CrawlFailures<'_>, timestamp: &str) -> String {
+/// a passing case). The site score and each page's score are suite properties. With a
+/// baseline, each failure and each affected URL starts with its state, and the counts are
+/// properties of the site suite.
+pub fn crawl_junit(crawl: &CrawlFailures<'_>, timestamp: &str, marks: Option<&Marks>) -> String {
     let mut suites = Vec::new();
     let (mut cases, mut failures) = (String::new(), 0);
     for rule in crawl::SITE_RULES.iter().map(|r| RuleDoc::from(r.meta())) {
@@ -447,7 +524,8 @@ pub fn crawl_junit(crawl: &CrawlFailures<'_>, timestamp: &str) -> String {
                     if n == 1 { "" } else { "s" }
                 );
                 for hit in &issue.findings {
-                    let _ = writeln!(text, "{}  {}", hit.url, site_message(&rule, hit));
+                    let state = marks.and_then(|m| m.state(rule.id, hit.url));
+                    let _ = writeln!(text, "{}", marked(state, &format!("{}  {}", hit.url, site_message(&rule, hit))));
                 }
                 text.push_str(&help(&rule));
                 let _ = write!(
@@ -471,7 +549,10 @@ pub fn crawl_junit(crawl: &CrawlFailures<'_>, timestamp: &str) -> String {
         tests: crawl::SITE_RULES.len(),
         failures,
         skipped: 0,
-        properties: vec![("url", crawl.url.to_string()), ("siteScore", score)],
+        properties: [("url", crawl.url.to_string()), ("siteScore", score)]
+            .into_iter()
+            .chain(baseline_properties(marks))
+            .collect(),
         cases,
     });
     for page in &crawl.pages {
@@ -490,7 +571,7 @@ pub fn crawl_junit(crawl: &CrawlFailures<'_>, timestamp: &str) -> String {
                 let _ = write!(
                     cases,
                     ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n",
-                    xml(title),
+                    xml(&marked(marks.and_then(|m| m.state(r.id, page.url)), title)),
                     r.severity.as_str(),
                     xml(&format!("{}\n{}", failure_text(failure, &doc), help(&doc)))
                 );

@@ -22,7 +22,7 @@ use store::Store;
 
 use crate::audit_cmd::{AuditSettingFlags, EXIT_BELOW_MIN_SCORE, EXIT_FAILED, EXIT_OK};
 use crate::table::{Align, Table};
-use crate::Global;
+use crate::{baseline, Global};
 
 /// Affected URLs the text report lists per issue; the JSON lists them all.
 const TEXT_URLS_PER_ISSUE: usize = 10;
@@ -58,6 +58,13 @@ pub struct CrawlArgs {
     /// Exit with status 1 when the site score is under N, 0 to 100 (for CI pipelines).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=100))]
     pub min_score: Option<u32>,
+    /// A previous `--format json` output of `seo-audit crawl`: each finding is marked new,
+    /// unchanged or resolved against it (docs/API.md, "Command line audits for CI").
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<std::path::PathBuf>,
+    /// Exit with status 1 when a finding is new against --baseline (beside --min-score).
+    #[arg(long, value_enum, value_name = "WHAT", requires = "baseline")]
+    pub fail_on: Option<crate::baseline::FailOn>,
     /// Requests in flight per host at most (politeness; a robots.txt Crawl-delay makes it 1).
     #[arg(long, value_name = "N", default_value_t = crawl::DEFAULT_MAX_IN_FLIGHT, value_parser = parse_in_flight)]
     pub max_in_flight: usize,
@@ -100,6 +107,8 @@ pub struct Report<'a> {
 #[derive(Serialize)]
 struct CrawlReport<'a> {
     url: String,
+    /// The ruleset the pages were judged with (what a later `--baseline` run compares).
+    ruleset_version: &'static str,
     /// `completed`, `cancelled` or `failed`.
     state: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -387,6 +396,11 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
         eprintln!("error: {code}: {message}");
         EXIT_FAILED
     };
+    // A baseline that cannot be read fails before the crawl, not after it.
+    let baseline = match args.baseline.as_deref().map(|p| baseline::read(p, baseline::Command::Crawl)).transpose() {
+        Ok(b) => b,
+        Err(e) => return e.report(),
+    };
     let fetcher = match Fetcher::new(config.fetch_config()) {
         Ok(f) => f,
         Err(e) => return fail(e.code(), e.to_string()),
@@ -480,20 +494,41 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
         Ok(r) => r,
         Err(e) => return fail("internal", format!("cannot read the crawl back: {e}")),
     };
+    // With a baseline, this run's findings are read from its JSON report, as the baseline's
+    // are: the whole report is then held in memory once, beside the baseline.
+    let mut marked = None;
+    if let (Some(b), Some(path)) = (baseline, &args.baseline) {
+        let mut value = match serde_json::to_value(&report) {
+            Ok(v) => v,
+            Err(e) => return fail("internal", format!("cannot read the crawl back: {e}")),
+        };
+        let current = baseline::report_of(&value, baseline::Command::Crawl);
+        let marks = baseline::Marks::new(path, baseline::Command::Crawl, current, b);
+        for note in &marks.notes {
+            eprintln!("note: {note}");
+        }
+        marks.mark_crawl(&mut value);
+        marked = Some((marks, value));
+    }
+    let marks = marked.as_ref().map(|(m, _)| m);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let written = match args.format {
-        Format::Json => serde_json::to_writer_pretty(&mut out, &report)
-            .map_err(std::io::Error::from)
-            .and_then(|()| out.write_all(b"\n")),
-        Format::Text => text(&report.crawl, &source, &mut out),
+        Format::Json => match &marked {
+            Some((_, value)) => serde_json::to_writer_pretty(&mut out, value),
+            None => serde_json::to_writer_pretty(&mut out, &report),
+        }
+        .map_err(std::io::Error::from)
+        .and_then(|()| out.write_all(b"\n")),
+        Format::Text => text(&report.crawl, &source, &mut out)
+            .and_then(|()| marks.map_or(Ok(()), |m| out.write_all(m.text().as_bytes()))),
         Format::Csv => csv(&source, &mut out),
         Format::Sarif => ci_report(&report.crawl, &source, |failures| {
-            serde_json::to_writer_pretty(&mut out, &crate::ci_formats::crawl_sarif(failures))
+            serde_json::to_writer_pretty(&mut out, &crate::ci_formats::crawl_sarif(failures, marks))
                 .map_err(std::io::Error::from)
                 .and_then(|()| out.write_all(b"\n"))
         }),
         Format::Junit => ci_report(&report.crawl, &source, |failures| {
-            out.write_all(crate::ci_formats::crawl_junit(failures, &server::now_rfc3339()).as_bytes())
+            out.write_all(crate::ci_formats::crawl_junit(failures, &server::now_rfc3339(), marks).as_bytes())
         }),
     }
     .and_then(|()| out.flush());
@@ -505,9 +540,11 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
     if let CrawlEnd::Failed { reason } = &crawled.summary.end {
         return fail("crawl_failed", reason.clone());
     }
+    let new = args.fail_on == Some(baseline::FailOn::New) && marks.is_some_and(baseline::Marks::has_new);
     match (args.min_score, report.crawl.site_score) {
         (Some(min), Some(score)) if score < min => EXIT_BELOW_MIN_SCORE,
         (Some(_), None) => EXIT_BELOW_MIN_SCORE,
+        _ if new => EXIT_BELOW_MIN_SCORE,
         _ => EXIT_OK,
     }
 }
@@ -594,6 +631,7 @@ fn report<'a>(
         ok: !matches!(summary.end, CrawlEnd::Failed { .. }),
         crawl: CrawlReport {
             url: start.to_string(),
+            ruleset_version: audit_core::RULESET_VERSION,
             state,
             reason,
             time_limited: summary.time_limited,

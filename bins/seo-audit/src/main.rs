@@ -23,6 +23,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod admin_cmd;
 mod audit_cmd;
+mod baseline;
 mod ci_formats;
 mod cli_error;
 mod crawl_cmd;

@@ -34,8 +34,15 @@ pub struct Regressions {
     pub current_score: u32,
     /// `currentScore - baselineScore`.
     pub score_delta: i64,
-    /// A rule newly fails, or the score fell.
+    /// A rule newly fails, a finding is new (an element the baseline did not have), or the
+    /// score fell.
     pub regressed: bool,
+    /// Findings in each state, the current page's against the baseline's, matched by rule
+    /// and element as `GET /api/v1/audits/{id}/compare` matches them.
+    pub counts: audit_core::baseline::Counts,
+    /// The current page's findings, each `new` or `unchanged`, then the baseline's that are
+    /// `resolved`; each element with its own state (docs/API.md, "Comparing two audits").
+    pub findings: Vec<api::compare::ComparedFinding>,
     /// Rule ids failing on the current page only, in id order.
     pub newly_failing: Vec<String>,
     /// Rule ids that failed on the baseline and pass on the current page.
@@ -183,6 +190,9 @@ fn facts(done: &Audited) -> Vec<(&'static str, Value)> {
 /// What changed from `baseline` to `current`.
 pub fn regressions(baseline_url: &str, baseline: &Audited, current_url: &str, current: &Audited) -> Regressions {
     let diff = Comparison::of(&baseline.result, &current.result);
+    // Both results were just made by this engine: they serialise.
+    let (counts, findings) =
+        crate::audit_compare::compare_results(&current.result, &baseline.result).unwrap_or_default();
     let changed_facts = facts(baseline)
         .into_iter()
         .zip(facts(current))
@@ -195,7 +205,9 @@ pub fn regressions(baseline_url: &str, baseline: &Audited, current_url: &str, cu
         baseline_score: diff.scores.0,
         current_score: diff.scores.1,
         score_delta: diff.score_delta(),
-        regressed: diff.regressed(),
+        regressed: diff.regressed() || counts.new > 0,
+        counts,
+        findings,
         newly_failing: diff.failing_only_in_b,
         newly_passing: diff.fixed_in_b,
         changed_facts,

@@ -30,6 +30,7 @@ mod accounts;
 pub mod agent;
 pub mod ai;
 mod audit;
+pub mod audit_compare;
 pub mod badges;
 mod compare;
 pub mod competitors;

@@ -27,6 +27,7 @@
 #![warn(missing_docs)]
 
 mod audit;
+pub mod baseline;
 mod charset;
 mod docs;
 pub mod fix;

@@ -80,6 +80,13 @@ pub static ROUTES: &[Route] = &[
     // Stored audits read back (docs/API.md, "Stored audits"): reads consume no quota.
     Route::new(Method::GET, "/api/v1/audits", routes::history::list, FREE, &ops::LIST_AUDITS),
     Route::new(Method::GET, "/api/v1/audits/{id}", routes::history::get, FREE, &ops::GET_AUDIT),
+    Route::new(
+        Method::GET,
+        "/api/v1/audits/{id}/compare",
+        routes::history::compare,
+        FREE,
+        &api::compare::COMPARE_AUDITS,
+    ),
     Route::new(Method::GET, "/api/v1/history", routes::history::history, FREE, &ops::HISTORY),
     Route::new(Method::GET, "/api/v1/usage", routes::usage::get, FREE, &ops::USAGE),
     Route::new(Method::POST, "/api/v1/webhooks", routes::webhooks::create, FREE, &ops::CREATE_WEBHOOK),

@@ -38,7 +38,7 @@ fn failed_rule_ids(result: &Value) -> Vec<String> {
     ids
 }
 
-fn sarif_schema() -> Option<Value> {
+pub fn sarif_schema() -> Option<Value> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../tests/sarif/node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json");
     match std::fs::read(&path) {

@@ -5,12 +5,14 @@
 mod common;
 
 mod audit_cmd;
+mod baseline;
 mod ci_formats;
 mod crawl_cmd;
 mod crawl_replicas;
 mod crawl_restart;
 mod error_log;
 mod key_secrecy;
+mod pre_commit;
 mod prometheus;
 mod render_cmd;
 mod replicas;

@@ -1,6 +1,7 @@
-//! `GET /api/v1/audits`, `GET /api/v1/audits/{id}`, `GET /api/v1/history`: stored audits
-//! read back (docs/API.md, "Stored audits"). Reads of stored data consume no quota, like
-//! the usage snapshot; the listing and one audit need a key with the `audit` scope, the
+//! `GET /api/v1/audits`, `GET /api/v1/audits/{id}`, `GET /api/v1/audits/{id}/compare`,
+//! `GET /api/v1/history`: stored audits read back and compared (docs/API.md, "Stored
+//! audits", "Comparing two audits"). Reads of stored data consume no quota, like the usage
+//! snapshot; the listing, one audit and a comparison need a key with the `audit` scope, the
 //! history also answers anonymous callers with public audits.
 
 use api::{ScoreHistory, StoredAuditAnswer, StoredAuditList};
@@ -19,6 +20,11 @@ pub fn list(ctx: Ctx) -> HandlerFuture {
 /// `GET /api/v1/audits/{id}`.
 pub fn get(ctx: Ctx) -> HandlerFuture {
     Box::pin(get_audit(ctx))
+}
+
+/// `GET /api/v1/audits/{id}/compare?against={id}` (docs/API.md, "Comparing two audits").
+pub fn compare(ctx: Ctx) -> HandlerFuture {
+    Box::pin(compare_audits(ctx))
 }
 
 /// `GET /api/v1/history`.
@@ -63,6 +69,17 @@ async fn get_audit(ctx: Ctx) -> Result<crate::Response, ApiError> {
         })
     };
     Ok(ctx.state.app.compute(work).await?)
+}
+
+async fn compare_audits(ctx: Ctx) -> Result<crate::Response, ApiError> {
+    let user_id = owner(&ctx).await?;
+    let id = ctx.param("id").unwrap_or_default().to_string();
+    let against = match ctx.query("against") {
+        Some(a) if !a.is_empty() => a,
+        _ => return Err(app::AppError::missing_parameter("against").into()),
+    };
+    let comparison = ctx.state.app.compare_audits(user_id, id, against).await?;
+    Ok(ok_json(&comparison))
 }
 
 async fn url_history(ctx: Ctx) -> Result<crate::Response, ApiError> {

@@ -318,3 +318,109 @@ async fn anonymous_history_is_held_by_the_flood_guard_and_keyed_history_is_not()
         assert_eq!(get(&t, path, Some(&alice)).await.status, 200);
     }
 }
+
+/// A row of `user`'s audit of `url` written through the store, with these recommendations
+/// and ruleset.
+fn stored_result(t: &TestServer, user: &str, url: &str, score: i64, ruleset: &str, recommendations: Value) -> String {
+    let result = json!({
+        "ok": true, "api_version": "v1",
+        "page": {"url": url, "final_url": url, "status_code": 200},
+        "score": {"percentage": score, "current": score, "max": 100, "ruleset_version": ruleset},
+        "recommendations": recommendations,
+        "checks": [],
+        "meta": {"ruleset_version": ruleset},
+    });
+    let mut new = store::NewAudit::new(url, url, score, ruleset, result.to_string());
+    new.user_id = Some(user.to_owned());
+    t.db(|s| s.insert_audit(new)).unwrap().id
+}
+
+fn location(line: u64, selector: &str) -> Value {
+    json!({"line": line, "column": 3, "selector": selector, "snippet": format!("<img class=\"{selector}\">")})
+}
+
+#[tokio::test]
+async fn two_audits_of_one_url_compare_finding_by_finding_and_element_by_element() {
+    let t = TestServer::start(|_| {}).await;
+    let (alice, alice_key) = t.key(|_| {});
+    let (bob, _) = t.key(|_| {});
+    let alice_id = alice_key.user_id.clone();
+    let url = "https://shop.example/kettles";
+    let before = stored_result(
+        &t,
+        &alice_id,
+        url,
+        60,
+        "1.0.0",
+        json!([
+            {"id": "title-missing", "type": "critical", "title": "No title"},
+            {"id": "image-alt-missing", "type": "warning", "title": "2 images without alt",
+             "locations": [location(10, "main > img.a"), location(11, "main > img.b")]},
+        ]),
+    );
+    // The image `a` moved down ten lines (unchanged), `b` is gone (resolved), `c` is new; the
+    // title is fixed; the page lost its h1.
+    let after = stored_result(
+        &t,
+        &alice_id,
+        url,
+        70,
+        audit_core::RULESET_VERSION,
+        json!([
+            {"id": "image-alt-missing", "type": "warning", "title": "2 images without alt",
+             "locations": [location(20, "main > img.a"), location(21, "main > img.c")]},
+            {"id": "h1-missing", "type": "warning", "title": "No h1"},
+        ]),
+    );
+    let path = format!("/api/v1/audits/{after}/compare?against={before}");
+    let a = get(&t, &path, Some(&alice)).await;
+    assert_eq!(a.status, 200, "{}", a.raw);
+    validate_documented("GET", "/api/v1/audits/{id}/compare", &a);
+    let body = &a.body;
+    assert_eq!(body["id"], after);
+    assert_eq!(body["against"], before);
+    assert_eq!(body["score"], json!({"current": 70, "baseline": 60, "change": 10}));
+    assert_eq!(body["counts"], json!({"new": 2, "unchanged": 0, "resolved": 1}));
+    let finding = |id: &str| body["findings"].as_array().unwrap().iter().find(|f| f["id"] == id).cloned().unwrap();
+    let images = finding("image-alt-missing");
+    assert_eq!(images["state"], "new", "{images}");
+    let states: Vec<(&str, &str)> = images["locations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["selector"].as_str().unwrap(), l["state"].as_str().unwrap()))
+        .collect();
+    assert_eq!(states, [("main > img.a", "unchanged"), ("main > img.c", "new"), ("main > img.b", "resolved")]);
+    assert_eq!(finding("h1-missing")["state"], "new");
+    assert_eq!(finding("title-missing")["state"], "resolved");
+    assert_eq!(finding("title-missing")["title"], "No title");
+    assert!(body["notes"][0].as_str().unwrap().contains("1.0.0"), "an older ruleset is said");
+
+    // The other way round: what was new is resolved.
+    let back = get(&t, &format!("/api/v1/audits/{before}/compare?against={after}"), Some(&alice)).await;
+    assert_eq!(back.status, 200, "{}", back.raw);
+    assert_eq!(back.body["counts"], json!({"new": 2, "unchanged": 0, "resolved": 1}));
+    assert_eq!(back.body["score"]["change"], -10);
+
+    // Another owner, an unknown id on either side: 404, as a read of one audit.
+    let unknown = "0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b";
+    for (path, key) in [
+        (path.clone(), &bob),
+        (format!("/api/v1/audits/{unknown}/compare?against={before}"), &alice),
+        (format!("/api/v1/audits/{after}/compare?against={unknown}"), &alice),
+    ] {
+        let a = get(&t, &path, Some(key)).await;
+        a.assert_error(404, "not_found");
+        validate_documented("GET", "/api/v1/audits/{id}/compare", &a);
+    }
+    // Audits of two URLs do not compare; `against` is needed; a key is.
+    let other = stored_result(&t, &alice_id, "https://shop.example/pans", 50, "1.0.0", json!([]));
+    let a = get(&t, &format!("/api/v1/audits/{after}/compare?against={other}"), Some(&alice)).await;
+    a.assert_error(400, "invalid_request");
+    assert_eq!(a.body["error"]["details"]["parameter"], "against");
+    validate_documented("GET", "/api/v1/audits/{id}/compare", &a);
+    let a = get(&t, &format!("/api/v1/audits/{after}/compare"), Some(&alice)).await;
+    a.assert_error(400, "missing_parameter");
+    assert_eq!(a.body["error"]["details"]["parameter"], "against");
+    get(&t, &path, None).await.assert_error(401, "unauthorized");
+}

@@ -431,6 +431,13 @@ fn literal_outputs() -> Vec<(&'static str, Value)> {
                 "currentScore": 71,
                 "scoreDelta": -15,
                 "regressed": true,
+                "counts": { "new": 2, "unchanged": 1, "resolved": 1 },
+                "findings": [
+                    { "id": "page-noindex", "state": "new", "title": "Page is set to noindex" },
+                    { "id": "canonical-missing", "state": "new", "title": "No canonical URL" },
+                    { "id": "og-image-missing", "state": "unchanged", "title": "No og:image" },
+                    { "id": "image-alt-missing", "state": "resolved", "title": "1 image without alt text" }
+                ],
                 "newlyFailing": ["page-noindex", "canonical-missing"],
                 "newlyPassing": ["image-alt-missing"],
                 "changedFacts": [

@@ -343,6 +343,13 @@ async fn every_tool_matches_its_output_schema() {
         reg["newlyFailing"].as_array().unwrap().contains(&json!("page-noindex"))
             || !reg["newlyFailing"].as_array().unwrap().is_empty()
     );
+    // The findings are compared as `GET /api/v1/audits/{id}/compare` compares them.
+    let new: Vec<&Value> =
+        reg["findings"].as_array().unwrap().iter().filter(|f| f["state"] == "new").map(|f| &f["id"]).collect();
+    assert_eq!(reg["counts"]["new"].as_u64(), Some(new.len() as u64), "{reg}");
+    for id in reg["newlyFailing"].as_array().unwrap() {
+        assert!(new.contains(&id), "{id} newly fails, so its finding is new: {reg}");
+    }
     let fields: Vec<&str> =
         reg["changedFacts"].as_array().unwrap().iter().map(|c| c["field"].as_str().unwrap()).collect();
     for f in ["title", "meta_description", "robots", "word_count", "lang"] {
