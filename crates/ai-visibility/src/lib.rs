@@ -86,6 +86,7 @@
 //! assert_eq!(generate_queries(&page, "acme.com").len(), 12);
 //! ```
 
+mod agents;
 mod bots;
 mod crawler;
 mod discovery;
@@ -102,6 +103,12 @@ mod scan;
 mod semantic;
 mod signals;
 
+pub use agents::{
+    challenge_marker, discovery_candidates, edge_blocking, is_markdown_answer, llms_links_to_check, markdown_alternate,
+    markdown_twin, parse_link_header, visible_text_bytes, AgentReport, Answer, Candidate, DiscoveredDoc, EdgeBlocking,
+    EdgeBot, EdgeVerdict, FoundBy, LinkCheck, LlmsFullReport, MarkdownReport, BROWSER_USER_AGENT, EDGE_BOTS,
+    MAX_DISCOVERY_FETCHES, MAX_LLMS_LINK_CHECKS,
+};
 pub use bots::{
     ai_bot_access, ai_crawlers, class_summary, find_bot, named_crawlers, scan_check_of, AiBot, BotAccess, ClassSummary,
     CrawlerAccess, CrawlerVerdict, Purpose, RobotsCompliance, RobotsTxtReport, AI_BOTS, NAMED_BOTS, NO_GROUP_APPLIES,

@@ -51,6 +51,11 @@ pub use rendering::Rendering;
 pub use rule::{Category, Finding, Group, Level, Outcome, Rule, RuleMeta, Severity, UnknownName};
 pub use rules::RULES;
 
+/// The `rel` tokens of the `<link>` elements (and `Link` headers) that point an agent at a
+/// document of its own, kept in [`Page::agent_links`]: an AI catalog, an API catalog
+/// (RFC 9727) and a markdown alternate (`alternate` with `type="text/markdown"` only).
+pub const AGENT_LINK_RELS: &[&str] = &["ai-catalog", "api-catalog", "alternate"];
+
 /// The thresholds the rules compare with, for callers that explain or reuse them.
 pub mod thresholds {
     pub use crate::rules::util::{

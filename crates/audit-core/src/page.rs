@@ -364,6 +364,11 @@ pub struct Page {
     pub structured_data: crate::structured_data::StructuredData,
     /// `href` of the first `<link rel~=icon>`.
     pub favicon: Option<String>,
+    /// The `<link>` elements that lead agents to documents of their own (an AI catalog, an
+    /// API catalog, a markdown alternate), in document order: `(rel, href as written,
+    /// type)`, one entry per such `rel` token. Not serialised: the AI-readiness check reads it.
+    #[serde(skip)]
+    pub agent_links: Vec<(String, String, Option<String>)>,
     /// `<meta name="generator">`.
     pub generator: Option<String>,
     /// `src` of every external script.
@@ -836,6 +841,7 @@ struct Walker {
     markup_open: Vec<usize>,
     microdata_types: Vec<String>,
     favicon: Option<String>,
+    agent_links: Vec<(String, String, Option<String>)>,
     generator: Option<String>,
     script_srcs: Vec<String>,
     render_blocking: Vec<String>,
@@ -1380,6 +1386,17 @@ impl Walker {
         if rel.iter().any(|r| r == "icon" || r == "apple-touch-icon") && self.favicon.is_none() {
             self.favicon = href.map(str::to_string);
         }
+        if let Some(href) = href {
+            let kind = attr(attrs, "type").map(|t| t.trim().to_ascii_lowercase());
+            for r in rel.iter().filter(|r| crate::AGENT_LINK_RELS.contains(&r.as_str())) {
+                // Only a markdown alternate is an agent's document; other alternates are
+                // feeds and translations.
+                if r == "alternate" && !kind.as_deref().is_some_and(|k| k.starts_with("text/markdown")) {
+                    continue;
+                }
+                self.agent_links.push((r.clone(), href.to_string(), kind.clone()));
+            }
+        }
         if rel.iter().any(|r| r == "stylesheet") {
             if let Some(href) = href {
                 self.subresources.push(href.to_string());
@@ -1485,6 +1502,7 @@ impl Walker {
             microdata_types: self.microdata_types,
             structured_data: Default::default(),
             favicon: self.favicon,
+            agent_links: self.agent_links,
             generator: self.generator,
             script_srcs: self.script_srcs,
             render_blocking_scripts: self.render_blocking,
