@@ -24,6 +24,10 @@ pub const AGENT_PROBE_BUDGET: Duration = Duration::from_secs(20);
 /// discovery places, two markdown fetches, the browser and eleven crawlers.
 pub const MAX_AGENT_PROBES: u32 = 1 + 3 + 8 + 2 + 12;
 
+/// The `Accept` of the browser and crawler fetches: what browsers send, so that a site which
+/// negotiates markdown answers them its HTML page, as it answers the audit.
+const HTML_ACCEPT: &str = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+
 /// The fetcher with a request count and a deadline.
 struct Probe<'a> {
     fetcher: &'a Fetcher,
@@ -123,14 +127,14 @@ pub(crate) async fn probe(
         Ok(a) => Answer::of(a.status, &a.headers, a.content_type.as_deref(), &a.body),
         Err(e) => Answer::failed(e),
     };
-    let browser = match probe.get(&at, page_max, Some(BROWSER_USER_AGENT), None).await {
+    let browser = match probe.get(&at, page_max, Some(BROWSER_USER_AGENT), Some(HTML_ACCEPT)).await {
         Some(answer) => as_answer(answer),
         None => Answer::failed("the check's time budget ran out"),
     };
     let mut bots = Vec::new();
     let mut not_checked = Vec::new();
     for bot in EDGE_BOTS {
-        match probe.get(&at, page_max, Some(bot.user_agent), None).await {
+        match probe.get(&at, page_max, Some(bot.user_agent), Some(HTML_ACCEPT)).await {
             Some(answer) => bots.push((*bot, as_answer(answer))),
             None => not_checked.push(bot.bot),
         }
