@@ -11,6 +11,15 @@ use crate::discovery::{DocFinding, DocKind};
 use crate::llms::LlmsTxt;
 use crate::robots::Robots;
 
+/// The time all the probes of one readiness check may take together; each request also has
+/// the fetcher's own text timeout. What is left when it runs out is reported as not checked.
+pub const AGENT_PROBE_BUDGET: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// The most requests one check's probes make: llms-full.txt, the llms.txt links, the
+/// discovery places, two markdown fetches, the browser and the crawlers of [`EDGE_BOTS`].
+pub const MAX_AGENT_PROBES: u32 =
+    1 + MAX_LLMS_LINK_CHECKS as u32 + MAX_DISCOVERY_FETCHES as u32 + 2 + 1 + EDGE_BOTS.len() as u32;
+
 /// The user agent of the reference fetch the crawlers' answers are compared with: a current
 /// desktop Chrome, as a visitor's browser sends it.
 pub const BROWSER_USER_AGENT: &str =
@@ -63,12 +72,12 @@ pub const EDGE_BOTS: &[EdgeBot] = &[
 
 /// The markers of the common CDN and bot-manager interstitials: a header (name, value
 /// fragment; empty for any value) or a body fragment, each with the name reported.
-const CHALLENGE_HEADERS: &[(&str, &str, &str)] = &[
+pub(crate) const CHALLENGE_HEADERS: &[(&str, &str, &str)] = &[
     ("cf-mitigated", "challenge", "Cloudflare challenge (cf-mitigated header)"),
     ("x-datadome", "", "DataDome (x-datadome header)"),
     ("x-amzn-waf-action", "", "AWS WAF (x-amzn-waf-action header)"),
 ];
-const CHALLENGE_BODIES: &[(&str, &str)] = &[
+pub(crate) const CHALLENGE_BODIES: &[(&str, &str)] = &[
     ("challenge-platform", "Cloudflare challenge page"),
     ("cf-chl-", "Cloudflare challenge page"),
     ("<title>just a moment...</title>", "Cloudflare challenge page"),

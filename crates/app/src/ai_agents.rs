@@ -5,24 +5,16 @@
 //! at a time, so a site sees at most one of them at once; all of them share one time budget,
 //! past which the rest is reported as not checked.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use ai_visibility::{
     discovery_candidates, edge_blocking, is_markdown_answer, llms_links_to_check, markdown_alternate, markdown_twin,
-    AgentReport, Answer, DiscoveredDoc, LinkCheck, LlmsFullReport, MarkdownReport, Robots, BROWSER_USER_AGENT,
-    EDGE_BOTS,
+    AgentReport, Answer, DiscoveredDoc, LinkCheck, LlmsFullReport, MarkdownReport, Robots, AGENT_PROBE_BUDGET,
+    BROWSER_USER_AGENT, EDGE_BOTS,
 };
 use audit_core::Page;
 use fetch::{FetchedPage, Fetcher};
 use url::Url;
-
-/// The time all the probes of one check may take together. Each request also has the
-/// fetcher's own text timeout.
-pub const AGENT_PROBE_BUDGET: Duration = Duration::from_secs(20);
-
-/// The most requests one check's probes make: llms-full.txt, three llms.txt links, eight
-/// discovery places, two markdown fetches, the browser and eleven crawlers.
-pub const MAX_AGENT_PROBES: u32 = 1 + 3 + 8 + 2 + 12;
 
 /// The `Accept` of the browser and crawler fetches: what browsers send, so that a site which
 /// negotiates markdown answers them its HTML page, as it answers the audit.

@@ -64,7 +64,7 @@ pub mod workflows;
 mod writers;
 
 pub use accounts::{SubscribeError, UsageFacts, MAX_WEBHOOKS_PER_USER};
-pub use ai_agents::{AGENT_PROBE_BUDGET, MAX_AGENT_PROBES};
+pub use ai_visibility::{AGENT_PROBE_BUDGET, MAX_AGENT_PROBES};
 pub use audit::{audit_record, page_text, App, AuditOptions, Audited, Events, Paid, MAX_STORED_TEXT, RENDER_UNITS};
 pub use badges::BadgeQueue;
 pub use compare::Comparison;

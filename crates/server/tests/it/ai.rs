@@ -719,10 +719,8 @@ const GOOD_CATALOG: &str = r#"{"specVersion": "1.0", "entries": [{"identifier": 
 const BROKEN_CATALOG: &str = r#"{"specVersion": "1.0", "entries": [{"identifier": "oakwright-quote",
     "displayName": "Quotes", "type": "mcp-server", "url": "https://oakwright.example/mcp",
     "representativeQueries": ["q"], "trustManifest": {"identity": "did:web:oakwright.example"}}]}"#;
-const GOOD_MCP_CARD: &str =
-    r#"{"name": "oakwright", "version": "1", "remotes": [{"type": "streamable-http", "url": "https://oakwright.example/mcp"}]}"#;
-const GOOD_API_CATALOG: &str =
-    r#"{"linkset": [{"anchor": "https://oakwright.example/api", "service-desc": [{"href": "https://oakwright.example/openapi.json"}]}]}"#;
+const GOOD_MCP_CARD: &str = r#"{"name": "oakwright", "version": "1", "remotes": [{"type": "streamable-http", "url": "https://oakwright.example/mcp"}]}"#;
+const GOOD_API_CATALOG: &str = r#"{"linkset": [{"anchor": "https://oakwright.example/api", "service-desc": [{"href": "https://oakwright.example/openapi.json"}]}]}"#;
 
 /// A site whose edge answers differently per user agent, as a CDN's bot rules do: GPTBot
 /// 403, OAI-SearchBot 402 (pay per crawl), ClaudeBot a challenge page, PerplexityBot a
@@ -747,7 +745,9 @@ async fn agent_site() -> Pages {
             "/" if agent.contains("Bytespider") => respond(429, "text/html", "slow down"),
             "/" => respond(200, "text/html; charset=utf-8", agent_page())
                 .insert_header("link", r#"</apis>; rel="api-catalog""#),
-            "/robots.txt" => respond(200, "text/plain", "User-agent: *\nAllow: /\nAgentmap: /.well-known/ai-catalog.json\n"),
+            "/robots.txt" => {
+                respond(200, "text/plain", "User-agent: *\nAllow: /\nAgentmap: /.well-known/ai-catalog.json\n")
+            }
             "/llms.txt" => respond(
                 200,
                 "text/plain",
@@ -884,7 +884,11 @@ async fn the_services_own_discovery_documents_pass_its_checks() {
     }
     let catalog = t.get("/.well-known/ai-catalog.json").await;
     validate_documented("GET", "/.well-known/ai-catalog.json", &catalog);
-    let urls: Vec<&str> = catalog.body["entries"].as_array().unwrap().iter().map(|e| e["url"].as_str().unwrap()).collect();
-    assert!(urls[0].ends_with("/.well-known/mcp.json") && urls[1].ends_with("/.well-known/agent-card.json"), "{urls:?}");
+    let urls: Vec<&str> =
+        catalog.body["entries"].as_array().unwrap().iter().map(|e| e["url"].as_str().unwrap()).collect();
+    assert!(
+        urls[0].ends_with("/.well-known/mcp.json") && urls[1].ends_with("/.well-known/agent-card.json"),
+        "{urls:?}"
+    );
     assert_eq!(catalog.header("access-control-allow-origin"), Some("*"));
 }
