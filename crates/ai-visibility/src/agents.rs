@@ -71,15 +71,15 @@ pub const EDGE_BOTS: &[EdgeBot] = &[
 ];
 
 /// The markers of the common CDN and bot-manager interstitials: a header (name, value
-/// fragment; empty for any value) or a body fragment, each with the name reported.
+/// fragment; empty for any value) or a body fragment, each with the name reported. Only
+/// markers of the interstitial itself: Cloudflare injects its `challenge-platform` script
+/// and DataDome its `x-datadome` header into pages it lets through, so neither counts.
 pub(crate) const CHALLENGE_HEADERS: &[(&str, &str, &str)] = &[
     ("cf-mitigated", "challenge", "Cloudflare challenge (cf-mitigated header)"),
-    ("x-datadome", "", "DataDome (x-datadome header)"),
     ("x-amzn-waf-action", "", "AWS WAF (x-amzn-waf-action header)"),
 ];
 pub(crate) const CHALLENGE_BODIES: &[(&str, &str)] = &[
-    ("challenge-platform", "Cloudflare challenge page"),
-    ("cf-chl-", "Cloudflare challenge page"),
+    ("_cf_chl_opt", "Cloudflare challenge page"),
     ("<title>just a moment...</title>", "Cloudflare challenge page"),
     ("attention required! | cloudflare", "Cloudflare block page"),
     ("captcha-delivery.com", "DataDome captcha"),
@@ -630,6 +630,10 @@ mod tests {
         assert_eq!(challenge_marker(&cf, b""), Some("Cloudflare challenge (cf-mitigated header)"));
         let page = b"<html><head><title>Just a moment...</title></head></html>";
         assert_eq!(challenge_marker(&[], page), Some("Cloudflare challenge page"));
+        // What Cloudflare and DataDome add to pages they let through is no challenge.
+        let passed = b"<p>Hi</p><script src=\"/cdn-cgi/challenge-platform/scripts/jsd/main.js\"></script>";
+        let datadome = vec![("x-datadome".to_owned(), "protected".to_owned())];
+        assert_eq!(challenge_marker(&datadome, passed), None);
         assert_eq!(challenge_marker(&[], b"<p>Welcome</p>"), None);
     }
 
