@@ -772,7 +772,10 @@ async fn readiness_probes_what_agents_meet() {
     let site = agent_site().await;
     let base = format!("http://{}", site.addr());
     let at = |path: &str| format!("{base}{path}");
+    // The wall time is printed, not asserted (`--nocapture`): the figure of docs/PERFORMANCE.md.
+    let started = std::time::Instant::now();
     let b = ok(&t, READINESS, &at("/")).await;
+    println!("readiness with agent probes on loopback: {} ms", started.elapsed().as_millis());
     let agents = &b["agents"];
 
     // llms-full.txt and the llms.txt links.
