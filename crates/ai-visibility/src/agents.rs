@@ -589,6 +589,72 @@ pub fn llms_links_to_check(llms_url: &Url, body: &str) -> Vec<Url> {
     out
 }
 
+/// One problem of a WebMCP form, as Lighthouse's `webmcp-schema-validity` audit names them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(deny_unknown_fields))]
+pub struct WebMcpFinding {
+    /// `error` (agents cannot call the tool as declared) or `warning`.
+    pub severity: &'static str,
+    /// The form's `toolname`, or `form <n>` (1-based, in document order) without one.
+    pub form: String,
+    /// What is wrong, in a sentence.
+    pub message: String,
+}
+
+/// The `agents.webmcp` object: the page's WebMCP declarative forms, checked statically.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(deny_unknown_fields))]
+pub struct WebMcpReport {
+    /// Forms that declare a tool (`toolname` or `tooldescription`).
+    pub forms: usize,
+    /// Forms declared, without error-level findings.
+    pub valid: bool,
+    /// What is wrong, errors first.
+    pub findings: Vec<WebMcpFinding>,
+}
+
+impl WebMcpReport {
+    /// Checks the forms as Lighthouse's `webmcp-schema-validity` does, without a browser: a
+    /// form needs `toolname` and `tooldescription` (errors), a required field a `name`
+    /// (error), any other field a `name` and each field a description (warnings).
+    pub fn of(forms: &[audit_core::WebMcpForm]) -> WebMcpReport {
+        let mut findings = Vec::new();
+        for (i, form) in forms.iter().enumerate() {
+            let id = form
+                .toolname
+                .as_deref()
+                .filter(|n| !n.trim().is_empty())
+                .map_or_else(|| format!("form {}", i + 1), str::to_owned);
+            let mut push =
+                |severity, message: String| findings.push(WebMcpFinding { severity, form: id.clone(), message });
+            if form.toolname.as_deref().is_none_or(|n| n.trim().is_empty()) {
+                push("error", "the form has no `toolname`: agents cannot name the tool".to_owned());
+            }
+            if form.tooldescription.as_deref().is_none_or(|d| d.trim().is_empty()) {
+                push("error", "the form has no `tooldescription`: agents cannot tell what the tool does".to_owned());
+            }
+            for (n, field) in form.fields.iter().enumerate() {
+                match (&field.name, field.required) {
+                    (None, true) => {
+                        push("error", format!("required field {} has no `name`: the parameter has none", n + 1))
+                    }
+                    (None, false) => push("warning", format!("field {} has no `name`", n + 1)),
+                    (Some(name), _) if !field.described => push(
+                        "warning",
+                        format!("field `{name}` has no `toolparamdescription` or `title` to tell agents what it takes"),
+                    ),
+                    _ => {}
+                }
+            }
+        }
+        findings.sort_by_key(|f| f.severity != "error");
+        let valid = !forms.is_empty() && findings.iter().all(|f| f.severity != "error");
+        WebMcpReport { forms: forms.len(), valid, findings }
+    }
+}
+
 /// The `agents` object of the AI-readiness answer (docs/API.md, "POST /api/ai-readiness").
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -605,6 +671,8 @@ pub struct AgentReport {
     pub markdown: MarkdownReport,
     /// What the server answers the main AI crawlers, against a browser.
     pub edge_blocking: EdgeBlocking,
+    /// The page's WebMCP declarative forms.
+    pub webmcp: WebMcpReport,
     /// Requests this report cost (the page, robots.txt and llms.txt not counted).
     pub requests: u32,
 }
@@ -700,6 +768,27 @@ mod tests {
             markdown_twin(&Url::parse("https://a.example/?q=1").unwrap()).as_str(),
             "https://a.example/index.md"
         );
+    }
+
+    #[test]
+    fn webmcp_forms_are_checked_like_lighthouse() {
+        let html = r#"<html><body>
+            <form toolname="quote" tooldescription="Prices a frame">
+              <input name="width" required title="Width in metres"><input name="note"><input required>
+              <input type="submit"><input type="hidden" name="csrf"></form>
+            <form tooldescription="No name"><textarea name="q" toolparamdescription="Query"></textarea></form>
+            <form><input name="plain"></form>
+            <input name="outside" required></body></html>"#;
+        let page = audit_core::Page::parse("https://a.example/", html.as_bytes(), audit_core::HttpFacts::default());
+        assert_eq!(page.webmcp_forms.len(), 2);
+        assert_eq!(page.webmcp_forms[0].fields.len(), 3);
+        let report = WebMcpReport::of(&page.webmcp_forms);
+        let got: Vec<(&str, &str)> = report.findings.iter().map(|f| (f.severity, f.form.as_str())).collect();
+        assert_eq!(got, [("error", "quote"), ("error", "form 2"), ("warning", "quote")]);
+        assert!(report.findings[0].message.starts_with("required field 3"));
+        assert!(report.findings[2].message.contains("`note`"));
+        assert!(!report.valid);
+        assert!(!WebMcpReport::of(&[]).valid);
     }
 
     #[test]

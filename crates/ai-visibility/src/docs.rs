@@ -133,6 +133,15 @@ fn agents(out: &mut String) {
     );
     let _ = writeln!(
         out,
+        "### WebMCP forms\n\n\
+         A `<form>` with `toolname` or `tooldescription` declares a tool agents may call. It is checked without \
+         running the page, as Lighthouse's `webmcp-schema-validity` audit names the problems: no `toolname` or \
+         no `tooldescription` (errors), a `required` field without `name` (error), a field without `name`, or \
+         without `toolparamdescription` or `title` (warnings). Buttons and hidden inputs are no parameters. \
+         The first error adds a recommendation.\n"
+    );
+    let _ = writeln!(
+        out,
         "### Edge blocking\n\n\
          The page is fetched with a browser's user agent, then with each crawler's below, all with a browser's \
          `Accept`. A crawler is `blocked` when the browser got the page (2xx, no challenge) and it did not: \

@@ -9,8 +9,8 @@ use std::time::Instant;
 
 use ai_visibility::{
     discovery_candidates, edge_blocking, is_markdown_answer, llms_links_to_check, markdown_alternate, markdown_twin,
-    AgentReport, Answer, DiscoveredDoc, LinkCheck, LlmsFullReport, MarkdownReport, Robots, AGENT_PROBE_BUDGET,
-    BROWSER_USER_AGENT, EDGE_BOTS,
+    AgentReport, Answer, DiscoveredDoc, LinkCheck, LlmsFullReport, MarkdownReport, Robots, WebMcpReport,
+    AGENT_PROBE_BUDGET, BROWSER_USER_AGENT, EDGE_BOTS,
 };
 use audit_core::Page;
 use fetch::{FetchedPage, Fetcher};
@@ -132,7 +132,8 @@ pub(crate) async fn probe(
         }
     }
     let edge_blocking = edge_blocking(browser, bots, not_checked);
-    AgentReport { llms_full_txt, llms_links, discovery, markdown, edge_blocking, requests: probe.requests }
+    let webmcp = WebMcpReport::of(&page.webmcp_forms);
+    AgentReport { llms_full_txt, llms_links, discovery, markdown, edge_blocking, webmcp, requests: probe.requests }
 }
 
 fn empty_report(llms_url: &str) -> AgentReport {
@@ -142,6 +143,7 @@ fn empty_report(llms_url: &str) -> AgentReport {
         discovery: Vec::new(),
         markdown: MarkdownReport::default(),
         edge_blocking: edge_blocking(Answer::failed("the page has no URL to probe"), Vec::new(), Vec::new()),
+        webmcp: WebMcpReport::default(),
         requests: 0,
     }
 }
@@ -168,6 +170,14 @@ pub(crate) fn recommendations(report: &AgentReport, allowed_by_robots: impl Fn(&
     for doc in report.discovery.iter().filter(|d| d.present && !d.valid) {
         let first = doc.findings.iter().find(|f| f.severity == "error").map(|f| f.message.as_str()).unwrap_or("");
         out.push(format!("Fix the {} at {}: {first}.", doc_name(doc.kind), doc.url));
+    }
+    if let Some(first) = report.webmcp.findings.iter().find(|f| f.severity == "error") {
+        out.push(format!(
+            "Fix the WebMCP form {}: {} ({} error(s) in the page's tool forms).",
+            first.form,
+            first.message,
+            report.webmcp.findings.iter().filter(|f| f.severity == "error").count()
+        ));
     }
     if report.llms_full_txt.present && !report.llms_full_txt.valid {
         out.push(format!(

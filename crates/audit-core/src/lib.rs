@@ -45,7 +45,9 @@ pub use audit::{
 };
 pub use charset::{decode, Charset, CharsetSource, META_PRESCAN_BYTES};
 pub use docs::{rule_markdown, rules_markdown};
-pub use page::{Heading, Hreflang, HttpFacts, Image, JsonLd, Link, LinkKind, Page, RobotsTxtFact, Semantic};
+pub use page::{
+    Heading, Hreflang, HttpFacts, Image, JsonLd, Link, LinkKind, Page, RobotsTxtFact, Semantic, WebMcpField, WebMcpForm,
+};
 pub use parse::{Analysis, Budget, Stop, Unlimited};
 pub use rendering::Rendering;
 pub use rule::{Category, Finding, Group, Level, Outcome, Rule, RuleMeta, Severity, UnknownName};

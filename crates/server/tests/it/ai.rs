@@ -709,7 +709,9 @@ fn agent_page() -> String {
         "<!doctype html><html lang=en><head><title>Oakwright timber frames</title>\
          <link rel=\"ai-catalog\" href=\"/agents/catalog.json\">\
          <link rel=\"alternate\" type=\"text/markdown\" href=\"/page.md\"></head>\
-         <body><main><h1>Timber frames</h1><p>{text}</p></main></body></html>"
+         <body><main><h1>Timber frames</h1><p>{text}</p>\
+         <form toolname=\"quote\" tooldescription=\"Prices a frame\"><input name=\"width\" required \
+         title=\"Width in metres\"><input required></form></main></body></html>"
     )
 }
 
@@ -819,6 +821,11 @@ async fn readiness_probes_what_agents_meet() {
     let broken = &agents["discovery"][5]["findings"][0];
     assert_eq!(broken["path"], "entries[0].identifier", "{broken}");
 
+    // The WebMCP form: a required field without a name.
+    let webmcp = &agents["webmcp"];
+    assert_eq!((webmcp["forms"].as_u64(), webmcp["valid"].as_bool()), (Some(1), Some(false)), "{webmcp}");
+    assert_eq!(webmcp["findings"][0]["form"], "quote");
+
     // Markdown on request and at the named alternate.
     let md = &agents["markdown"];
     assert_eq!((md["negotiated"].as_bool(), md["alternate_served"].as_bool()), (Some(true), Some(true)), "{md}");
@@ -864,6 +871,7 @@ async fn readiness_probes_what_agents_meet() {
     }
     assert!(recs.iter().any(|r| r.starts_with("Fix the AI catalog at") && r.contains("/agents/catalog.json")));
     assert!(recs.iter().any(|r| r.starts_with("Fix the A2A agent card")));
+    assert!(recs.iter().any(|r| r.starts_with("Fix the WebMCP form quote")), "{recs:#?}");
 }
 
 /// The service is agent-ready itself: its AI catalog, MCP server card and A2A agent card
