@@ -52,7 +52,115 @@ pub fn scan_methodology_markdown() -> String {
     for i in READINESS_POINTS {
         let _ = writeln!(out, "| `{}` | {} | {} |", i.id, i.points, escape(i.earns));
     }
+    let _ = writeln!(out);
+    agents(&mut out);
     out
+}
+
+/// The `agents` object of the readiness answer: what is fetched, how it is judged, and
+/// where the llms.txt verdict departs from Lighthouse's.
+fn agents(out: &mut String) {
+    use crate::agents::{
+        AGENT_PROBE_BUDGET, CHALLENGE_BODIES, CHALLENGE_HEADERS, EDGE_BOTS, MAX_AGENT_PROBES, MAX_DISCOVERY_FETCHES,
+        MAX_LLMS_LINK_CHECKS,
+    };
+    let _ = writeln!(
+        out,
+        "## What agents meet (`agents` of `/api/ai-readiness`)\n\n\
+         After the page, robots.txt and llms.txt, the readiness check makes at most {MAX_AGENT_PROBES} more requests: \
+         llms-full.txt, the first {MAX_LLMS_LINK_CHECKS} llms.txt links, up to {MAX_DISCOVERY_FETCHES} places of \
+         discovery documents, two markdown fetches, and the page as a browser and as {} AI crawlers. They go \
+         through the address guard with the fetcher's size and time limits, one at a time (a site never sees two \
+         of them at once), within {} s for all of them; what the budget leaves out is listed as not checked. \
+         The check is still charged one unit, and `agents.requests` says how many were made. None of it changes \
+         the score: the items above keep their meaning. A crawler the edge turns away although robots.txt lets \
+         it in, and a discovery document or llms-full.txt served broken, each add a recommendation; a document \
+         a site does not publish is no defect.\n",
+        EDGE_BOTS.len(),
+        AGENT_PROBE_BUDGET.as_secs()
+    );
+    let _ = writeln!(
+        out,
+        "### llms.txt\n\n\
+         The file is read as llmstxt.org defines it: one `# H1` title first, an optional `> blockquote` summary, \
+         free Markdown without headings, then `## H2` sections of `[name](url): notes` list items, `## Optional` \
+         being the one a reader may skip. Each departure is an issue with its line (`llms_txt.issues`). \
+         llms-full.txt, which holds the documentation itself, is only checked for being Markdown with a title.\n\n\
+         Lighthouse's `llms-txt` audit passes a file with a line starting `# `, a `[text](target)` and 50 \
+         characters. A file it passes never fails the basic shape here (`empty_file`, `html_not_markdown`, \
+         `missing_h1`, `no_links`), but where the two still part:\n\n\
+         - A `# ` line inside a fenced code block is code here, not a title: a file with no other title is \
+         `missing_h1`, where Lighthouse sees one.\n\
+         - An HTML page served at `/llms.txt` is `html_not_markdown` here whatever it holds.\n\
+         - Links only in prose pass Lighthouse; here they are `no_link_list`, a warning (the file stays valid).\n\
+         - Lighthouse fails a file under 50 characters; here a short file with a title and a link is valid.\n\
+         - The format's sections are link lists: a section of prose without a listed link \
+         (`section_without_links`) or a second H1 (`multiple_h1`) makes a file invalid here, which Lighthouse \
+         passes.\n\n\
+         On the eight real files of the test corpus the two verdicts differ once: python.useinstructor.com's \
+         file, full documentation with prose sections, H3 headings and in-page anchors, which Lighthouse passes \
+         and which is invalid here for its sections without links. blog.airat.top's file, a usage policy \
+         without links, fails both; the six others pass both.\n"
+    );
+    let _ = writeln!(
+        out,
+        "### Discovery documents\n\n\
+         Each kind is looked for at its well-known path; the AI and API catalogs also where the page's \
+         `<link rel=\"ai-catalog\">` / `<link rel=\"api-catalog\">`, its `Link` headers of those relations, and \
+         robots.txt `Agentmap:` lines point. One fetch per URL (`found_by` lists every way that led there), at \
+         most {MAX_DISCOVERY_FETCHES}. A 2xx answer is validated (`findings`, each with its JSON path); \
+         any other answer means the site does not publish it.\n\n\
+         | kind | well-known path | also found by |\n|---|---|---|"
+    );
+    for kind in crate::DocKind::ALL {
+        let also = match kind {
+            crate::DocKind::AiCatalog => {
+                "`<link rel=\"ai-catalog\">`, `Link: rel=\"ai-catalog\"`, robots.txt `Agentmap:`"
+            }
+            crate::DocKind::ApiCatalog => "`<link rel=\"api-catalog\">`, `Link: rel=\"api-catalog\"`",
+            _ => "",
+        };
+        let key = serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+        let _ = writeln!(out, "| `{key}` | `{}` | {also} |", kind.well_known_path());
+    }
+    let _ = writeln!(
+        out,
+        "\n### Markdown for agents\n\n\
+         `negotiated`: the page's URL fetched with `Accept: text/markdown` answers 2xx Markdown (`text/markdown`, \
+         or `text/plain` that is no HTML page). `alternate_served`: the markdown alternate a \
+         `<link rel=\"alternate\" type=\"text/markdown\">` or a `Link` header names, or else the `.md` twin \
+         (`/docs/page` → `/docs/page.md`, `/docs/` → `/docs/index.md`), answers Markdown. `available` is either.\n"
+    );
+    let _ = writeln!(
+        out,
+        "### WebMCP forms\n\n\
+         A `<form>` with `toolname` or `tooldescription` declares a tool agents may call. It is checked without \
+         running the page, as Lighthouse's `webmcp-schema-validity` audit names the problems: no `toolname` or \
+         no `tooldescription` (errors), a `required` field without `name` (error), a field without `name`, or \
+         without `toolparamdescription` or `title` (warnings). Buttons and hidden inputs are no parameters. \
+         The first error adds a recommendation.\n"
+    );
+    let _ = writeln!(
+        out,
+        "### Edge blocking\n\n\
+         The page is fetched with a browser's user agent, then with each crawler's below, all with a browser's \
+         `Accept`. A crawler is `blocked` when the browser got the page (2xx, no challenge) and it did not: \
+         another status (402 is pay per crawl), a challenge page, no answer, or less than half the browser's \
+         visible text when that is at least 200 bytes. `evidence` says which. When the browser is turned \
+         away too (`comparable: false`), no crawler is judged.\n\n\
+         | crawler | user agent sent |\n|---|---|"
+    );
+    for bot in EDGE_BOTS {
+        let _ = writeln!(out, "| `{}` | `{}` |", bot.bot, bot.user_agent);
+    }
+    let _ = writeln!(out, "\nA challenge page is recognised by these markers:\n");
+    for (name, value, what) in CHALLENGE_HEADERS {
+        let value = if value.is_empty() { "any value".to_owned() } else { format!("containing `{value}`") };
+        let _ = writeln!(out, "- {what}: the `{name}` header, {value}");
+    }
+    for (fragment, what) in CHALLENGE_BODIES {
+        let _ = writeln!(out, "- {what}: `{}` in the body", escape(fragment));
+    }
 }
 
 /// The registry's classes, what each counts for, and how many crawlers of each ignore

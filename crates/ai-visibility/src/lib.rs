@@ -86,6 +86,7 @@
 //! assert_eq!(generate_queries(&page, "acme.com").len(), 12);
 //! ```
 
+mod agents;
 mod bots;
 mod crawler;
 mod discovery;
@@ -102,6 +103,12 @@ mod scan;
 mod semantic;
 mod signals;
 
+pub use agents::{
+    challenge_marker, discovery_candidates, edge_blocking, is_markdown_answer, llms_links_to_check, markdown_alternate,
+    markdown_twin, parse_link_header, visible_text_bytes, AgentReport, Answer, Candidate, DiscoveredDoc, EdgeBlocking,
+    EdgeBot, EdgeVerdict, FoundBy, LinkCheck, LlmsFullReport, MarkdownReport, WebMcpFinding, WebMcpReport,
+    AGENT_PROBE_BUDGET, BROWSER_USER_AGENT, EDGE_BOTS, MAX_AGENT_PROBES, MAX_DISCOVERY_FETCHES, MAX_LLMS_LINK_CHECKS,
+};
 pub use bots::{
     ai_bot_access, ai_crawlers, class_summary, find_bot, named_crawlers, scan_check_of, AiBot, BotAccess, ClassSummary,
     CrawlerAccess, CrawlerVerdict, Purpose, RobotsCompliance, RobotsTxtReport, AI_BOTS, NAMED_BOTS, NO_GROUP_APPLIES,
@@ -115,7 +122,7 @@ pub use geo::{
     GeoReport, ProviderAnswer, ProviderError, ProviderFuture, QueryKind, DEFAULT_GEO_CONCURRENCY,
     DEFAULT_GEO_TOTAL_TIMEOUT, DEFAULT_PROVIDER_TIMEOUT, GEO_QUERY_COUNT,
 };
-pub use llms::{Issue, IssueCode, Link, LlmsTxt, LlmsTxtReport, Section, Severity};
+pub use llms::{lighthouse_llms_txt_passes, Issue, IssueCode, Link, LlmsTxt, LlmsTxtReport, Section, Severity};
 #[cfg(feature = "provider")]
 pub use provider::{geo_check, OpenAiCompatibleProvider};
 pub use readiness::{ai_readiness, default_llms_url, AiReadiness, ReadinessItem, READINESS_POINTS};

@@ -153,6 +153,11 @@ pub struct AiReadiness {
     pub crawler_classes: Vec<ClassSummary>,
     /// The robots.txt `Content-Signal:` lines, per group, explained (additive).
     pub content_signals: ContentSignalReport,
+    /// What agents meet beyond robots.txt: llms-full.txt, the discovery documents, markdown
+    /// on request and what the server answers the main AI crawlers (additive; `None` when
+    /// the caller did not probe the site: the pure engine fetches nothing).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agents: Option<crate::agents::AgentReport>,
 }
 
 /// Builds the AI-readiness response for `url` (the page as fetched in `page`).
@@ -250,6 +255,7 @@ pub fn ai_readiness(
         ai_crawlers: all_crawlers,
         crawler_classes,
         content_signals,
+        agents: None,
     }
 }
 

@@ -251,6 +251,7 @@ pub struct Verdict {
 pub struct Robots {
     groups: Vec<Group>,
     sitemaps: Vec<String>,
+    agentmaps: Vec<String>,
     default_crawl_delay: Option<f64>,
     stats: ParseStats,
     unreachable: Option<String>,
@@ -421,6 +422,12 @@ impl Robots {
         &self.sitemaps
     }
 
+    /// `Agentmap:` URLs in file order: where the site's AI catalog is (they belong to no
+    /// group, as `Sitemap:` lines do).
+    pub fn agentmaps(&self) -> &[String] {
+        &self.agentmaps
+    }
+
     /// The groups in file order.
     pub fn groups(&self) -> &[Group] {
         &self.groups
@@ -518,6 +525,7 @@ enum Key {
 struct Builder {
     groups: Vec<Group>,
     sitemaps: Vec<String>,
+    agentmaps: Vec<String>,
     default_crawl_delay: Option<f64>,
     stats: ParseStats,
 }
@@ -570,6 +578,12 @@ impl Builder {
             }
             Key::Unknown => {
                 self.stats.unknown_directives += 1;
+                // `Agentmap:` names the site's AI catalog; like `Sitemap:` it belongs to no
+                // group.
+                if key.eq_ignore_ascii_case(b"agentmap") {
+                    self.agentmaps.push(String::from_utf8_lossy(value).into_owned());
+                    return;
+                }
                 if key.eq_ignore_ascii_case(b"content-signal") {
                     // Before any group it applies to no one, as a rule there does.
                     match self.groups.last_mut() {
@@ -597,6 +611,7 @@ impl Builder {
         Robots {
             groups: self.groups,
             sitemaps: self.sitemaps,
+            agentmaps: self.agentmaps,
             default_crawl_delay: self.default_crawl_delay,
             stats: self.stats,
             unreachable: None,

@@ -1266,6 +1266,35 @@ pub static AGENT_CARD: Operation = Operation {
     ],
 };
 
+/// `GET /.well-known/ai-catalog.json`.
+pub static AI_CATALOG: Operation = Operation {
+    id: "aiCatalog",
+    summary: "AI catalog",
+    description: "The AI catalog of the service: its MCP server card (`/.well-known/mcp.json`) and its A2A agent \
+                  card as entries, each with a `urn:air:` identifier, example queries and a `did:web` identity. \
+                  No key, no quota, readable from any origin.",
+    tag: "agent-tools",
+    access: Access::Unlisted,
+    params: &[],
+    body: None,
+    responses: &[
+        Response {
+            status: "200",
+            description: "The document.",
+            headers: &[Header::Own { name: "Access-Control-Allow-Origin", description: "`*`" }],
+            content: Content::Json(answer::<mcp_protocol::discovery::AiCatalog>),
+        },
+        Response {
+            status: "4XX",
+            description: "429 `rate_limited` (JSON error body, `Retry-After` header) from the per-IP flood guard \
+        shared by the badge, report and discovery routes (default 120 requests per minute per IP). \
+        It is not the audit quota: no `x-ratelimit-*` headers.",
+            headers: &[Header::RetryAfter],
+            content: Content::Json(answer::<crate::ErrorBody>),
+        },
+    ],
+};
+
 /// For routing tables the document does not describe (tests of the dispatcher itself).
 pub static UNDOCUMENTED: Operation = Operation {
     id: "undocumented",

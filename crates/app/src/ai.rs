@@ -27,10 +27,26 @@ impl App {
         charge: impl FnOnce(u32) -> F,
     ) -> Result<AiReadiness, E> {
         let (page, llms) = self.audit_with_llms(url, owner, charge).await?;
+        // The probes run after the audit, so the site meets at most one of our requests at a
+        // time (docs/AI-VISIBILITY.md, "What agents meet").
+        let agents = crate::ai_agents::probe(
+            &self.fetcher,
+            &page.audit.page,
+            page.robots_txt.as_ref(),
+            (llms.url.as_str(), llms.body.as_deref()),
+        )
+        .await;
         let requested = url.to_string();
         Ok(blocking(move || {
             let llms = Some((llms.url.as_str(), llms.body.as_deref()));
-            ai_readiness(&requested, &page.audit.page, llms, page.robots_txt.as_ref())
+            let mut report = ai_readiness(&requested, &page.audit.page, llms, page.robots_txt.as_ref());
+            let allowed = |bot: &str| {
+                report.ai_crawlers.iter().any(|c| c.bot == bot && c.verdict == ai_visibility::CrawlerAccess::Allowed)
+            };
+            let extra = crate::ai_agents::recommendations(&agents, allowed);
+            report.recommendations.extend(extra);
+            report.agents = Some(agents);
+            report
         })
         .await?)
     }

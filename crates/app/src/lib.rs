@@ -29,6 +29,7 @@
 mod accounts;
 pub mod agent;
 pub mod ai;
+mod ai_agents;
 mod audit;
 pub mod audit_compare;
 pub mod badges;
@@ -64,6 +65,7 @@ pub mod workflows;
 mod writers;
 
 pub use accounts::{SubscribeError, UsageFacts, MAX_WEBHOOKS_PER_USER};
+pub use ai_visibility::{AGENT_PROBE_BUDGET, MAX_AGENT_PROBES};
 pub use audit::{audit_record, page_text, App, AuditOptions, Audited, Events, Paid, MAX_STORED_TEXT, RENDER_UNITS};
 pub use badges::BadgeQueue;
 pub use compare::Comparison;

@@ -253,6 +253,31 @@ pub struct Hreflang {
     pub in_head: bool,
 }
 
+/// A `<form>` that declares a WebMCP tool (it carries `toolname` or `tooldescription`), as
+/// agents read it without running the page.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct WebMcpForm {
+    /// `toolname`, as written.
+    pub toolname: Option<String>,
+    /// `tooldescription`, as written.
+    pub tooldescription: Option<String>,
+    /// Its fields (`input` other than buttons and hidden ones, `select`, `textarea`), in order.
+    pub fields: Vec<WebMcpField>,
+}
+
+/// A field of a [`WebMcpForm`]: a parameter of the tool.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct WebMcpField {
+    /// `name`, the parameter's name; `None` when absent or empty.
+    pub name: Option<String>,
+    /// Whether it carries `required`.
+    pub required: bool,
+    /// Whether it carries a description an agent reads (`toolparamdescription` or `title`).
+    pub described: bool,
+}
+
 /// Landmark and sectioning elements, counted.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
@@ -345,6 +370,15 @@ pub struct Page {
     pub structured_data: crate::structured_data::StructuredData,
     /// `href` of the first `<link rel~=icon>`.
     pub favicon: Option<String>,
+    /// The `<link>` elements that lead agents to documents of their own (an AI catalog, an
+    /// API catalog, a markdown alternate), in document order: `(rel, href as written,
+    /// type)`, one entry per such `rel` token. Not serialised: the AI-readiness check reads it.
+    #[serde(skip)]
+    pub agent_links: Vec<(String, String, Option<String>)>,
+    /// The forms that declare WebMCP tools, in document order. Not serialised: the
+    /// AI-readiness check reads it.
+    #[serde(skip)]
+    pub webmcp_forms: Vec<WebMcpForm>,
     /// `<meta name="generator">`.
     pub generator: Option<String>,
     /// `src` of every external script.
@@ -777,6 +811,7 @@ enum Exit {
     Svg,
     Boilerplate,
     Markup,
+    WebMcpForm,
     Collector(Collector),
 }
 
@@ -817,6 +852,10 @@ struct Walker {
     markup_open: Vec<usize>,
     microdata_types: Vec<String>,
     favicon: Option<String>,
+    agent_links: Vec<(String, String, Option<String>)>,
+    webmcp_forms: Vec<WebMcpForm>,
+    /// Whether a WebMCP form is open (its fields are the tool's parameters).
+    webmcp_open: bool,
     generator: Option<String>,
     script_srcs: Vec<String>,
     render_blocking: Vec<String>,
@@ -904,6 +943,7 @@ impl Walker {
             Exit::Markup => {
                 self.markup_open.pop();
             }
+            Exit::WebMcpForm => self.webmcp_open = false,
             Exit::Block => self.space(),
             Exit::Collector(kind) => {
                 let Some(pos) = self.open.iter().rposition(|(k, _)| *k == kind) else { return };
@@ -1087,6 +1127,32 @@ impl Walker {
                         }
                     }
                     local_name!("meta") => self.meta(&attrs),
+                    local_name!("form")
+                        if attr(&attrs, "toolname").is_some() || attr(&attrs, "tooldescription").is_some() =>
+                    {
+                        self.webmcp_forms.push(WebMcpForm {
+                            toolname: attr(&attrs, "toolname").map(str::to_string),
+                            tooldescription: attr(&attrs, "tooldescription").map(str::to_string),
+                            fields: Vec::new(),
+                        });
+                        self.webmcp_open = true;
+                        stack.push(Step::Exit(Exit::WebMcpForm));
+                    }
+                    local_name!("input") | local_name!("select") | local_name!("textarea") if self.webmcp_open => {
+                        let kind = attr(&attrs, "type").map(|t| t.trim().to_ascii_lowercase()).unwrap_or_default();
+                        // Buttons and hidden inputs are no parameters an agent fills in.
+                        let parameter = name.local != local_name!("input")
+                            || !matches!(kind.as_str(), "submit" | "button" | "reset" | "image" | "hidden");
+                        if let (true, Some(form)) = (parameter, self.webmcp_forms.last_mut()) {
+                            form.fields.push(WebMcpField {
+                                name: attr(&attrs, "name").map(str::trim).filter(|n| !n.is_empty()).map(str::to_string),
+                                required: attr(&attrs, "required").is_some(),
+                                described: ["toolparamdescription", "title"]
+                                    .iter()
+                                    .any(|a| attr(&attrs, a).is_some_and(|v| !v.trim().is_empty())),
+                            });
+                        }
+                    }
                     local_name!("link") => self.link_element(&attrs),
                     local_name!("script") => {
                         let ty = attr(&attrs, "type").map(|t| t.trim().to_ascii_lowercase());
@@ -1361,6 +1427,17 @@ impl Walker {
         if rel.iter().any(|r| r == "icon" || r == "apple-touch-icon") && self.favicon.is_none() {
             self.favicon = href.map(str::to_string);
         }
+        if let Some(href) = href {
+            let kind = attr(attrs, "type").map(|t| t.trim().to_ascii_lowercase());
+            for r in rel.iter().filter(|r| crate::AGENT_LINK_RELS.contains(&r.as_str())) {
+                // Only a markdown alternate is an agent's document; other alternates are
+                // feeds and translations.
+                if r == "alternate" && !kind.as_deref().is_some_and(|k| k.starts_with("text/markdown")) {
+                    continue;
+                }
+                self.agent_links.push((r.clone(), href.to_string(), kind.clone()));
+            }
+        }
         if rel.iter().any(|r| r == "stylesheet") {
             if let Some(href) = href {
                 self.subresources.push(href.to_string());
@@ -1466,6 +1543,8 @@ impl Walker {
             microdata_types: self.microdata_types,
             structured_data: Default::default(),
             favicon: self.favicon,
+            agent_links: self.agent_links,
+            webmcp_forms: self.webmcp_forms,
             generator: self.generator,
             script_srcs: self.script_srcs,
             render_blocking_scripts: self.render_blocking,

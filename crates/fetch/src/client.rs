@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::{Bytes, BytesMut};
-use reqwest::header::{HeaderMap, HeaderName, HeaderValue, ACCEPT, CONTENT_TYPE, LOCATION};
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue, ACCEPT, CONTENT_TYPE, LOCATION, USER_AGENT};
 use reqwest::redirect::Policy;
 use url::Url;
 
@@ -146,6 +146,13 @@ impl std::fmt::Debug for Fetcher {
     }
 }
 
+/// Request headers a caller sets instead of the service's own.
+#[derive(Default)]
+struct Headers {
+    user_agent: Option<HeaderValue>,
+    accept: Option<HeaderValue>,
+}
+
 /// What kind of body a fetch expects.
 #[derive(Clone, Copy)]
 enum Expect {
@@ -234,6 +241,30 @@ impl Fetcher {
     pub async fn fetch_text(&self, url: &Url, max_bytes: usize) -> Result<FetchedPage, Error> {
         let timeout = self.inner.config.text_timeout;
         self.fetch(url, Expect::AnyText, max_bytes, timeout).await
+    }
+
+    /// Fetches a text resource like [`Fetcher::fetch_text`], with a `User-Agent` and an
+    /// `Accept` of the caller's instead of the service's: the AI-readiness check asks for a
+    /// page as an AI crawler would, and for markdown. Guarded and bounded like every fetch.
+    ///
+    /// # Errors
+    /// As [`Fetcher::fetch_text`]; [`Error::Config`] when a value is not a valid header value.
+    pub async fn fetch_text_as(
+        &self,
+        url: &Url,
+        max_bytes: usize,
+        user_agent: Option<&str>,
+        accept: Option<&str>,
+    ) -> Result<FetchedPage, Error> {
+        let value = |v: &str| HeaderValue::from_str(v).map_err(|e| Error::Config(format!("header value: {e}")));
+        let headers =
+            Headers { user_agent: user_agent.map(value).transpose()?, accept: accept.map(value).transpose()? };
+        check_shape(url)?;
+        let timeout = self.inner.config.text_timeout;
+        let started = Instant::now();
+        tokio::time::timeout(timeout, self.follow(url, Expect::AnyText, max_bytes, started, &headers))
+            .await
+            .unwrap_or_else(|_| Err(Error::timeout(url, timeout)))
     }
 
     /// Fetches `/robots.txt` at the origin of `page_url`, with `text_max_bytes` and
@@ -331,7 +362,7 @@ impl Fetcher {
     async fn fetch(&self, url: &Url, expect: Expect, limit: usize, timeout: Duration) -> Result<FetchedPage, Error> {
         check_shape(url)?;
         let started = Instant::now();
-        tokio::time::timeout(timeout, self.follow(url, expect, limit, started))
+        tokio::time::timeout(timeout, self.follow(url, expect, limit, started, &Headers::default()))
             .await
             .unwrap_or_else(|_| Err(Error::timeout(url, timeout)))
     }
@@ -342,26 +373,30 @@ impl Fetcher {
     }
 
     /// Walks the redirect chain hop by hop, guarding each, then reads the final body.
-    async fn follow(&self, url: &Url, expect: Expect, limit: usize, started: Instant) -> Result<FetchedPage, Error> {
+    async fn follow(
+        &self,
+        url: &Url,
+        expect: Expect,
+        limit: usize,
+        started: Instant,
+        headers: &Headers,
+    ) -> Result<FetchedPage, Error> {
         let max_redirects = self.inner.config.max_redirects;
-        let accept = match expect {
+        let accept = headers.accept.clone().unwrap_or(HeaderValue::from_static(match expect {
             Expect::Html | Expect::Hop => PAGE_ACCEPT,
             Expect::AnyText => TEXT_ACCEPT,
-        };
+        }));
         let mut current = url.clone();
         let mut chain: Vec<RedirectHop> = Vec::new();
         let mut seen: HashSet<String> = HashSet::from([visit_key(&current)]);
         loop {
             self.inner.guard.check_url(&current)?;
             let hop_started = Instant::now();
-            let response = self
-                .inner
-                .client
-                .get(current.clone())
-                .header(ACCEPT, accept)
-                .send()
-                .await
-                .map_err(|e| self.classify(e))?;
+            let mut request = self.inner.client.get(current.clone()).header(ACCEPT, accept.clone());
+            if let Some(agent) = &headers.user_agent {
+                request = request.header(USER_AGENT, agent.clone());
+            }
+            let response = request.send().await.map_err(|e| self.classify(e))?;
             let ttfb = hop_started.elapsed();
             let status = response.status().as_u16();
             let headers_only = |current: Url, response: &reqwest::Response| FetchedPage {

@@ -23,6 +23,11 @@ pub const AGENT_CARD_PATH: &str = "/.well-known/agent-card.json";
 pub const SERVER_CARD_SCHEMA: &str = "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json";
 /// A2A protocol version the agent card follows.
 pub const A2A_VERSION: &str = "1.0";
+/// Where the AI catalog is served (Lighthouse's agentic-browsing audits look there).
+pub const AI_CATALOG_PATH: &str = "/.well-known/ai-catalog.json";
+/// The AI catalog format version written.
+pub const AI_CATALOG_VERSION: &str = "1.0";
+
 /// The header that carries an API key.
 const KEY_HEADER: &str = "x-api-key";
 
@@ -39,6 +44,97 @@ pub struct Identity<'a> {
     pub description: &'a str,
     /// Example requests of a tool's skill in the agent card.
     pub skill_examples: fn(&str) -> &'static [&'static str],
+}
+
+/// `/.well-known/ai-catalog.json`: the agent-facing artifacts of the server, each an entry an
+/// agent can fetch (the MCP server card and the A2A agent card).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(rename = "AiCatalog")]
+pub struct AiCatalog {
+    /// The catalog format version ([`AI_CATALOG_VERSION`]).
+    pub spec_version: String,
+    /// One entry per artifact.
+    pub entries: Vec<AiCatalogEntry>,
+}
+
+/// One artifact of the AI catalog.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(rename = "AiCatalogEntry")]
+pub struct AiCatalogEntry {
+    /// `urn:air:<publisher>:<namespace>:<name>`: the publisher is the server's host.
+    pub identifier: String,
+    /// Human name.
+    pub display_name: String,
+    /// What it is for.
+    pub description: String,
+    /// The kind of artifact (`mcp-server`, `a2a-agent`).
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Where the artifact's document is.
+    pub url: String,
+    /// Requests it answers, as a user would word them.
+    pub representative_queries: Vec<String>,
+    /// Who stands behind it.
+    pub trust_manifest: TrustManifest,
+}
+
+/// The trust manifest of an AI catalog entry.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "AiCatalogTrustManifest")]
+pub struct TrustManifest {
+    /// The publisher's identity: `did:web:<host>` of the server.
+    pub identity: String,
+}
+
+impl AiCatalog {
+    /// The AI catalog of the server `who` at `base_url`: its MCP server card and its A2A
+    /// agent card, with the first examples of the catalog's tools as representative queries.
+    pub fn new(base_url: &str, who: &Identity<'_>, catalog: &Catalog) -> AiCatalog {
+        let base = base_url.trim_end_matches('/');
+        let authority = base.split_once("://").map_or(base, |(_, rest)| rest);
+        let authority = authority.split('/').next().unwrap_or(authority);
+        // A URN part and a did:web name carry no `:`; a port or an IPv6 address does, so it
+        // is written as `-` in the URN and percent-encoded in the DID, as did:web says.
+        let publisher: String = authority.trim_matches(|c| c == '[' || c == ']').replace(':', "-");
+        let did = format!("did:web:{}", authority.replace(':', "%3A"));
+        let queries: Vec<String> = catalog
+            .tools
+            .iter()
+            .filter_map(|t| (who.skill_examples)(&t.name).first())
+            .take(5)
+            .map(|q| q.to_string())
+            .collect();
+        let entry = |name: &str, display: &str, kind: &str, path: &str, description: String| AiCatalogEntry {
+            identifier: format!("urn:air:{publisher}:{}:{name}", who.name),
+            display_name: display.into(),
+            description,
+            kind: kind.into(),
+            url: format!("{base}{path}"),
+            representative_queries: queries.clone(),
+            trust_manifest: TrustManifest { identity: did.clone() },
+        };
+        AiCatalog {
+            spec_version: AI_CATALOG_VERSION.into(),
+            entries: vec![
+                entry(
+                    "mcp",
+                    who.title,
+                    "mcp-server",
+                    DISCOVERY_PATH,
+                    format!("{} MCP endpoint {base}{ENDPOINT_PATH}.", who.description),
+                ),
+                entry(
+                    "agent-card",
+                    who.title,
+                    "a2a-agent",
+                    AGENT_CARD_PATH,
+                    format!("{} Its A2A agent card: one skill per tool.", who.description),
+                ),
+            ],
+        }
+    }
 }
 
 /// An empty JSON object (`{}`): a capability without options.

@@ -81,6 +81,11 @@ pub fn render_bot_page(facts: &BotFacts) -> String {
                     "The pages of a site a user asks it to crawl: it starts at the address given, follows the links it finds on that site's own pages and reads the site's sitemaps, and audits each page it reaches. It stays on that site (its "
                     code { "www." } " twin included) and stops at the user's page limit."
                 } "\n"
+                li {
+                    "For an AI-readiness check a user asks for, on that page's site: " code { "/llms-full.txt" }
+                    ", the first three links of its llms.txt, the agent discovery documents (" code { "/.well-known/ai-catalog.json" }
+                    " and the other well-known ones, and those the page or robots.txt points to), the page as markdown, and the page again with a browser's user agent and with the user agents of eleven AI crawlers, to tell the user whether the site's server or CDN turns those crawlers away. At most 26 requests, one at a time."
+                } "\n"
                 li { "Competitor pages a user names to compare with their own." } "\n"
                 @if let Some(rest) = facts.badge_audits { (badge_item(rest)) "\n" }
                 li { "Pages a user of this instance monitors, checked again every " (interval(facts.monitor_interval_s)) "." } "\n"

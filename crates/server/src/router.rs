@@ -135,6 +135,7 @@ pub static ROUTES: &[Route] = &[
     Route::new(Method::DELETE, "/api/mcp", routes::mcp::not_allowed, FREE, &ops::MCP_DELETE),
     Route::new(Method::GET, "/.well-known/mcp.json", routes::mcp::discovery, FREE, &ops::MCP_DISCOVERY),
     Route::new(Method::GET, "/.well-known/agent-card.json", routes::mcp::card, FREE, &ops::AGENT_CARD),
+    Route::new(Method::GET, "/.well-known/ai-catalog.json", routes::mcp::ai_catalog, FREE, &ops::AI_CATALOG),
     Route::new(Method::GET, "/openapi.json", routes::openapi::get, FREE, &ops::OPENAPI),
     Route::new(Method::GET, "/api/widget", routes::web::widget, FREE, &ops::WIDGET),
     Route::new(Method::GET, "/widget.js", routes::web::widget_js, FREE, &ops::WIDGET_SCRIPT),

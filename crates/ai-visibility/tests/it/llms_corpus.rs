@@ -85,3 +85,31 @@ fn real_files_get_the_expected_verdicts() {
     // Misused as a usage-policy file: no links at all.
     check(&dir, "blog.airat.top.llms.txt", false, 0, &[NoLinks]);
 }
+
+/// Every real file Lighthouse's `llms-txt` audit passes has no basic-shape error here, and
+/// every disagreement on the whole verdict is one docs/AI-VISIBILITY.md ("llms.txt") explains:
+/// Lighthouse checks a title, a link and a length, the format asks for more.
+#[test]
+fn lighthouse_passes_never_fail_the_basic_shape() {
+    let Some(dir) = corpus() else { return };
+    let mut files: Vec<_> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.retain(|p| p.extension().is_some_and(|e| e == "txt"));
+    files.sort();
+    assert_eq!(files.len(), 8);
+    let mut disagreements = Vec::new();
+    for path in &files {
+        let text = fs::read_to_string(path).unwrap();
+        let doc = LlmsTxt::parse(&text);
+        let lighthouse = ai_visibility::lighthouse_llms_txt_passes(&text);
+        if lighthouse {
+            let basic: Vec<_> = doc.issues.iter().filter(|i| i.code.is_basic_shape()).collect();
+            assert!(basic.is_empty(), "{}: {basic:#?}", path.display());
+        }
+        if lighthouse != doc.valid() {
+            disagreements.push(path.file_name().unwrap().to_string_lossy().into_owned());
+        }
+    }
+    // Lighthouse passes both; here one lists prose sections without links (errors) and the
+    // other has no link at all, which Lighthouse also fails: only the first disagrees.
+    assert_eq!(disagreements, ["python.useinstructor.com.llms.txt"]);
+}

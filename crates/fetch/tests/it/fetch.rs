@@ -72,6 +72,36 @@ async fn fetches_an_allowed_loopback_page() {
     assert!(request.header("accept-encoding").unwrap_or_default().contains("gzip"));
 }
 
+/// The AI-readiness check asks as a crawler and for markdown: the caller's `User-Agent` and
+/// `Accept` replace the service's, on every hop, and the guard still applies.
+#[tokio::test]
+async fn fetch_text_as_sends_the_callers_agent_and_accept_on_every_hop() {
+    let server = RawServer::start(
+        "127.0.0.1",
+        vec![("/old", redirect(301, "/page")), ("/page", typed("text/markdown", b"# Page"))],
+    )
+    .await;
+    let fetcher = loopback_fetcher(|_| {});
+    let page =
+        fetcher.fetch_text_as(&server.url("/old"), 1024, Some("GPTBot/1.2"), Some("text/markdown")).await.unwrap();
+    assert_eq!((page.status, page.body.as_ref()), (200, &b"# Page"[..]));
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2);
+    for request in &requests {
+        assert_eq!(request.header("user-agent"), Some("GPTBot/1.2"));
+        assert_eq!(request.header("accept"), Some("text/markdown"));
+    }
+    // Without overrides it is the service's own request.
+    fetcher.fetch_text_as(&server.url("/page"), 1024, None, None).await.unwrap();
+    let last = server.requests().pop().unwrap();
+    assert!(last.header("user-agent").unwrap_or_default().starts_with("SeoAuditBot/"));
+    // A value that is no header value is the caller's error, not a request.
+    let err = fetcher.fetch_text_as(&server.url("/page"), 1024, Some("bad\nagent"), None).await.unwrap_err();
+    assert_eq!(err.code(), "internal", "{err}");
+    let strict = Fetcher::new(FetchConfig::default()).unwrap();
+    blocked(strict.fetch_text_as(&server.url("/page"), 1024, Some("GPTBot/1.2"), None).await);
+}
+
 #[tokio::test]
 async fn loopback_is_refused_without_the_allow_list() {
     let server = RawServer::start("127.0.0.1", vec![("/", html("x"))]).await;

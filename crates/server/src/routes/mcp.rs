@@ -60,6 +60,14 @@ pub fn card(ctx: Ctx) -> HandlerFuture {
     })
 }
 
+/// `GET /.well-known/ai-catalog.json`, flood-guarded like [`discovery`].
+pub fn ai_catalog(ctx: Ctx) -> HandlerFuture {
+    Box::pin(async move {
+        crate::routes::web::flood_guard(&ctx)?;
+        Ok(public_json(&crate::mcp::discovery::ai_catalog(&ctx.state.config.base_url)))
+    })
+}
+
 /// A discovery document: readable from any origin (browser-based agents fetch it).
 fn public_json(value: &Value) -> Response {
     let mut resp = json_response(StatusCode::OK, value);

@@ -700,3 +700,206 @@ async fn crawlers_name_the_group_and_line_that_decided() {
     let gpt = all.iter().find(|c| c.0 == "GPTBot").unwrap();
     assert_eq!(gpt, &traced("GPTBot", "allowed", shared_group, None, no_rule));
 }
+
+/// The browser's page of the agent site: enough visible text for the size comparison, an
+/// AI catalog and a markdown alternate named by `<link>` elements.
+fn agent_page() -> String {
+    let text = "Oakwright builds timber frames for homes and barns. ".repeat(12);
+    format!(
+        "<!doctype html><html lang=en><head><title>Oakwright timber frames</title>\
+         <link rel=\"ai-catalog\" href=\"/agents/catalog.json\">\
+         <link rel=\"alternate\" type=\"text/markdown\" href=\"/page.md\"></head>\
+         <body><main><h1>Timber frames</h1><p>{text}</p>\
+         <form toolname=\"quote\" tooldescription=\"Prices a frame\"><input name=\"width\" required \
+         title=\"Width in metres\"><input required></form></main></body></html>"
+    )
+}
+
+const GOOD_CATALOG: &str = r#"{"specVersion": "1.0", "entries": [{"identifier": "urn:air:oakwright:tools:quote",
+    "displayName": "Quotes", "type": "mcp-server", "url": "https://oakwright.example/mcp",
+    "representativeQueries": ["price of a barn frame"], "trustManifest": {"identity": "did:web:oakwright.example"}}]}"#;
+const BROKEN_CATALOG: &str = r#"{"specVersion": "1.0", "entries": [{"identifier": "oakwright-quote",
+    "displayName": "Quotes", "type": "mcp-server", "url": "https://oakwright.example/mcp",
+    "representativeQueries": ["q"], "trustManifest": {"identity": "did:web:oakwright.example"}}]}"#;
+const GOOD_MCP_CARD: &str = r#"{"name": "oakwright", "version": "1", "remotes": [{"type": "streamable-http", "url": "https://oakwright.example/mcp"}]}"#;
+const GOOD_API_CATALOG: &str = r#"{"linkset": [{"anchor": "https://oakwright.example/api", "service-desc": [{"href": "https://oakwright.example/openapi.json"}]}]}"#;
+
+/// A site whose edge answers differently per user agent, as a CDN's bot rules do: GPTBot
+/// 403, OAI-SearchBot 402 (pay per crawl), ClaudeBot a challenge page, PerplexityBot a
+/// smaller body, Bytespider no answer worth a page (429); everyone else, browsers and the
+/// service's own bot, the page. It serves markdown on `Accept: text/markdown` and at
+/// `/page.md`, an llms-full.txt, and each discovery document valid or broken, found by each
+/// way agents look.
+async fn agent_site() -> Pages {
+    Pages::serve(|req: &wiremock::Request| {
+        let header = |name: &str| req.headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
+        let agent = header("user-agent");
+        let md = "text/markdown; charset=utf-8";
+        let json = "application/json";
+        match req.url.path() {
+            "/" if header("accept").starts_with("text/markdown") => respond(200, md, "# Timber frames\n\nOakwright."),
+            "/" if agent.contains("GPTBot") => respond(403, "text/html", "<h1>Forbidden</h1>"),
+            "/" if agent.contains("OAI-SearchBot") => respond(402, "text/html", "<h1>Payment required</h1>"),
+            "/" if agent.contains("ClaudeBot") => ResponseTemplate::new(403)
+                .insert_header("cf-mitigated", "challenge")
+                .set_body_raw("<title>Just a moment...</title>", "text/html"),
+            "/" if agent.contains("PerplexityBot") => respond(200, "text/html", "<html><p>Welcome.</p></html>"),
+            "/" if agent.contains("Bytespider") => respond(429, "text/html", "slow down"),
+            "/" => respond(200, "text/html; charset=utf-8", agent_page())
+                .insert_header("link", r#"</apis>; rel="api-catalog""#),
+            "/robots.txt" => {
+                respond(200, "text/plain", "User-agent: *\nAllow: /\nAgentmap: /.well-known/ai-catalog.json\n")
+            }
+            "/llms.txt" => respond(
+                200,
+                "text/plain",
+                "# Oakwright\n\n> Timber frames.\n\n## Docs\n- [Frames](/page.md)\n- [Gone](/gone)\n",
+            ),
+            "/llms-full.txt" => respond(200, "text/plain", "# Oakwright, everything\n\nAll the docs in one file.\n"),
+            "/page.md" => respond(200, md, "# Timber frames\n"),
+            "/.well-known/ai-catalog.json" => respond(200, json, GOOD_CATALOG),
+            "/agents/catalog.json" => respond(200, json, BROKEN_CATALOG),
+            "/.well-known/mcp.json" => respond(200, json, GOOD_MCP_CARD),
+            "/.well-known/agent-card.json" => respond(200, json, r#"{"name": "A", "skills": [{"id": "s"}]}"#),
+            "/apis" => respond(200, "application/linkset+json", GOOD_API_CATALOG),
+            _ => respond(404, "text/html", "<h1>Not found</h1>"),
+        }
+    })
+    .await
+}
+
+#[tokio::test]
+async fn readiness_probes_what_agents_meet() {
+    let t = TestServer::start(|_| {}).await;
+    let site = agent_site().await;
+    let base = format!("http://{}", site.addr());
+    let at = |path: &str| format!("{base}{path}");
+    // The wall time is printed, not asserted (`--nocapture`): the figure of docs/PERFORMANCE.md.
+    let started = std::time::Instant::now();
+    let b = ok(&t, READINESS, &at("/")).await;
+    println!("readiness with agent probes on loopback: {} ms", started.elapsed().as_millis());
+    let agents = &b["agents"];
+
+    // llms-full.txt and the llms.txt links.
+    assert_eq!(agents["llms_full_txt"]["valid"], true, "{agents:#}");
+    assert_eq!(agents["llms_full_txt"]["title"], "Oakwright, everything");
+    let links: Vec<(&str, bool)> = agents["llms_links"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["url"].as_str().unwrap(), l["ok"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(links, [(at("/page.md").as_str(), true), (at("/gone").as_str(), false)]);
+
+    // Discovery: where each document was found, and the validator's verdict.
+    let docs: Vec<(String, String, Vec<String>, bool, bool)> = agents["discovery"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            let by = d["found_by"].as_array().unwrap().iter().map(|b| b.as_str().unwrap().to_owned()).collect();
+            let path = d["url"].as_str().unwrap().trim_start_matches(&base).to_owned();
+            (d["kind"].as_str().unwrap().to_owned(), path, by, d["present"] == true, d["valid"] == true)
+        })
+        .collect();
+    let row = |kind: &str, path: &str, by: &[&str], present: bool, valid: bool| {
+        (kind.to_owned(), path.to_owned(), by.iter().map(|s| s.to_string()).collect::<Vec<_>>(), present, valid)
+    };
+    assert_eq!(
+        docs,
+        [
+            row("ai_catalog", "/.well-known/ai-catalog.json", &["well_known", "robots_agentmap"], true, true),
+            row("mcp_server_card", "/.well-known/mcp.json", &["well_known"], true, true),
+            row("a2a_agent_card", "/.well-known/agent-card.json", &["well_known"], true, false),
+            row("api_catalog", "/.well-known/api-catalog", &["well_known"], false, false),
+            row("protected_resource", "/.well-known/oauth-protected-resource", &["well_known"], false, false),
+            row("ai_catalog", "/agents/catalog.json", &["link_element"], true, false),
+            row("api_catalog", "/apis", &["link_header"], true, true),
+        ],
+        "{agents:#}"
+    );
+    let broken = &agents["discovery"][5]["findings"][0];
+    assert_eq!(broken["path"], "entries[0].identifier", "{broken}");
+
+    // The WebMCP form: a required field without a name.
+    let webmcp = &agents["webmcp"];
+    assert_eq!((webmcp["forms"].as_u64(), webmcp["valid"].as_bool()), (Some(1), Some(false)), "{webmcp}");
+    assert_eq!(webmcp["findings"][0]["form"], "quote");
+
+    // Markdown on request and at the named alternate.
+    let md = &agents["markdown"];
+    assert_eq!((md["negotiated"].as_bool(), md["alternate_served"].as_bool()), (Some(true), Some(true)), "{md}");
+    assert_eq!(md["alternate"], at("/page.md"));
+    assert_eq!(md["available"], true);
+
+    // The edge: five crawlers turned away, each with its evidence; the rest get the page.
+    let edge = &agents["edge_blocking"];
+    assert_eq!(edge["comparable"], true, "{edge:#}");
+    assert_eq!(edge["blocked"], json!(["GPTBot", "OAI-SearchBot", "ClaudeBot", "PerplexityBot", "Bytespider"]));
+    let evidence = |bot: &str| {
+        let v = edge["bots"].as_array().unwrap().iter().find(|v| v["bot"] == bot).unwrap();
+        v["evidence"].as_str().unwrap_or("").to_owned()
+    };
+    assert!(evidence("GPTBot").starts_with("status 403"), "{edge:#}");
+    assert!(evidence("OAI-SearchBot").contains("pay per crawl"), "{edge:#}");
+    assert!(evidence("ClaudeBot").contains("Cloudflare challenge"), "{edge:#}");
+    assert!(evidence("PerplexityBot").starts_with("a smaller page"), "{edge:#}");
+    assert!(evidence("Bytespider").starts_with("status 429"), "{edge:#}");
+    assert_eq!(evidence("ChatGPT-User"), "");
+    assert_eq!(edge["bots"].as_array().unwrap().len(), 11);
+
+    // Every probe is counted, within the documented bound, and each reached the site.
+    let requests = agents["requests"].as_u64().unwrap();
+    assert_eq!(requests, 1 + 2 + 7 + 2 + 12, "{agents:#}");
+    assert!(requests <= u64::from(app::MAX_AGENT_PROBES));
+    let seen: Vec<String> = site
+        .requests()
+        .await
+        .iter()
+        .filter_map(|r| r.headers.get("user-agent").and_then(|v| v.to_str().ok()).map(str::to_owned))
+        .collect();
+    for bot in ai_visibility::EDGE_BOTS {
+        assert_eq!(seen.iter().filter(|a| a.as_str() == bot.user_agent).count(), 1, "{}", bot.bot);
+    }
+
+    // The recommendations name what robots.txt allows but the edge blocks, and the broken
+    // documents; the score's items keep their meaning.
+    let recs: Vec<&str> = b["recommendations"].as_array().unwrap().iter().map(|r| r.as_str().unwrap()).collect();
+    let edge_rec = recs.iter().find(|r| r.contains("turns them away")).expect("an edge recommendation");
+    for bot in ["GPTBot", "OAI-SearchBot", "ClaudeBot", "PerplexityBot", "Bytespider"] {
+        assert!(edge_rec.contains(bot), "{edge_rec}");
+    }
+    assert!(recs.iter().any(|r| r.starts_with("Fix the AI catalog at") && r.contains("/agents/catalog.json")));
+    assert!(recs.iter().any(|r| r.starts_with("Fix the A2A agent card")));
+    assert!(recs.iter().any(|r| r.starts_with("Fix the WebMCP form quote")), "{recs:#?}");
+}
+
+/// The service is agent-ready itself: its AI catalog, MCP server card and A2A agent card
+/// pass the validators its readiness check applies to every site, and the catalog names
+/// the other two.
+#[tokio::test]
+async fn the_services_own_discovery_documents_pass_its_checks() {
+    let t = TestServer::start(|_| {}).await;
+    for kind in ai_visibility::DocKind::ALL {
+        let answer = t.get(kind.well_known_path()).await;
+        use ai_visibility::DocKind::*;
+        match kind {
+            AiCatalog | McpServerCard | A2aAgentCard => {
+                assert_eq!(answer.status, 200, "{kind:?}");
+                let findings = kind.validate(&answer.raw);
+                assert!(findings.iter().all(|f| f.severity != "error"), "{kind:?}: {findings:#?}");
+            }
+            // The service offers no REST API catalog or OAuth resource: nothing claims one.
+            ApiCatalog | ProtectedResource => assert_eq!(answer.status, 404, "{kind:?}"),
+        }
+    }
+    let catalog = t.get("/.well-known/ai-catalog.json").await;
+    validate_documented("GET", "/.well-known/ai-catalog.json", &catalog);
+    let urls: Vec<&str> =
+        catalog.body["entries"].as_array().unwrap().iter().map(|e| e["url"].as_str().unwrap()).collect();
+    assert!(
+        urls[0].ends_with("/.well-known/mcp.json") && urls[1].ends_with("/.well-known/agent-card.json"),
+        "{urls:?}"
+    );
+    assert_eq!(catalog.header("access-control-allow-origin"), Some("*"));
+}
