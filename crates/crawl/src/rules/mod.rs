@@ -25,7 +25,7 @@ mod orphan_page;
 mod pagination_broken;
 pub(crate) mod prelude;
 mod redirect_loop;
-mod sitemap_bad_url;
+mod sitemap_non_indexable_url;
 mod sitemap_error;
 mod soft_404;
 mod url_variant_duplicate;
@@ -115,7 +115,7 @@ pub static SITE_RULES: &[&dyn SiteRule] = &[
     &url_variant_duplicate::UrlVariantDuplicate,
     &soft_404::Soft404,
     &orphan_page::OrphanPage,
-    &sitemap_bad_url::SitemapBadUrl,
+    &sitemap_non_indexable_url::SitemapNonIndexableUrl,
     &sitemap_error::SitemapErrorRule,
     &hreflang_no_return_link::HreflangNoReturnLink,
     &hreflang_to_bad_url::HreflangToBadUrl,
