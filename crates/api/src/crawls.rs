@@ -38,6 +38,10 @@ pub struct CrawlRequest {
     /// (docs/API.md, "Rendered audits"): 5 quota units instead of 1.
     #[schemars(extend("default" = false))]
     pub render: Option<bool>,
+    /// The similarity in percent from which `near-duplicate-content` reports two pages
+    /// (docs/RULES.md, "near-duplicate-content").
+    #[schemars(range(min = 50, max = 100), extend("default" = 90))]
+    pub near_duplicate_threshold: Option<u32>,
 }
 
 /// `sitemaps` of a crawl request: whether they are read, or which to read besides.

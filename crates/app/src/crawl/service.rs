@@ -492,6 +492,10 @@ impl Crawls {
             time_limit: time_left(self.time_limit, crawl.started_at.as_deref(), time::OffsetDateTime::now_utc()),
             sitemaps: stored.request.sitemaps,
             named_sitemaps: super::request::check_named_sitemaps(&stored.request, &scope)?,
+            near_duplicate_threshold: stored
+                .request
+                .near_duplicate_threshold
+                .unwrap_or(crawl::NEAR_DUPLICATE_SIMILARITY),
             sitemap_limits: sitemap_limits(stored.max_pages),
             slots: Some(self.app.slots.clone()),
             renderer: self.app.renderer_for(crate::AuditOptions { render: stored.request.render })?.cloned(),

@@ -44,7 +44,11 @@ impl SiteRule for SitemapNonIndexableUrl {
         // A URL robots.txt keeps out is never fetched: it is among the skipped ones.
         site.robots_blocked(&mut |url, reason| {
             if site.in_sitemap(url)? {
-                out.push(SiteFinding { url: url.to_string(), linked_from: None, detail: format!("skipped for {reason}") });
+                out.push(SiteFinding {
+                    url: url.to_string(),
+                    linked_from: None,
+                    detail: format!("skipped for {reason}"),
+                });
             }
             Ok(())
         })

@@ -792,11 +792,21 @@ async fn named_sitemaps_are_read_over_rest_and_the_agent_tool() {
     assert!(crawled(&t, &id).contains(&hidden), "{:?}", crawled(&t, &id));
 
     // Off the site, relative, or too many: refused, naming the member.
-    for bad in [json!(["https://elsewhere.test/sitemap.xml"]), json!(["/en/sitemap.xml"]), json!(vec![hidden.clone(); 11])] {
+    for bad in
+        [json!(["https://elsewhere.test/sitemap.xml"]), json!(["/en/sitemap.xml"]), json!(vec![hidden.clone(); 11])]
+    {
         let a = start(&t, None, json!({"url": home, "sitemaps": bad})).await;
         assert_eq!((a.status, a.body["error"]["code"].as_str()), (400, Some("invalid_request")), "{}", a.raw);
         assert_eq!(a.body["error"]["details"]["parameter"], "sitemaps", "{}", a.raw);
     }
+
+    // The near-duplicate threshold is a percentage from 50.
+    let a = start(&t, None, json!({"url": home, "near_duplicate_threshold": 49})).await;
+    assert_eq!((a.status, a.body["error"]["details"]["parameter"].as_str()), (400, Some("near_duplicate_threshold")));
+    let a = start(&t, None, json!({"url": home, "near_duplicate_threshold": 75})).await;
+    assert_eq!(a.status, 202, "{}", a.raw);
+    let id = a.body["crawl"]["id"].as_str().unwrap().to_string();
+    assert_eq!(ended(&t, &id, None).await["state"], "completed");
 
     // The agent tool takes the same list.
     let (key, _) = t.key(|_| {});

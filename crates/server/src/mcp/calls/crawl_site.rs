@@ -51,6 +51,7 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
         exclude: Vec::new(),
         sitemaps: true,
         named_sitemaps: args.sitemaps,
+        near_duplicate_threshold: None,
         render: args.render,
     };
     if args.render {
