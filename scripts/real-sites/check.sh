@@ -4,13 +4,24 @@
 # compares the crawl with the independent walk of the same files (walk.py). It fetches
 # nothing from elsewhere: bring the site's files first (see the docs).
 #
-#   scripts/real-sites/check.sh SITE_DIR [SEO_AUDIT_BINARY] [MAX_IN_FLIGHT]
+#   [SITE_ORIGIN=https://www.example.org/] scripts/real-sites/check.sh SITE_DIR [SEO_AUDIT_BINARY] [MAX_IN_FLIGHT]
+#
+# A generated site's sitemap names its public origin, which is not the loopback address it is
+# served at here, nor are its absolute canonicals: with SITE_ORIGIN set, the site is served
+# from a scratch copy whose sitemap*.xml and HTML files name the served address instead of
+# that origin (nothing else changes).
 set -euo pipefail
 site=$1
 bin=${2:-target/debug/seo-audit}
 in_flight=${3:-4}
 here=$(cd "$(dirname "$0")" && pwd)
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+if [ -n "${SITE_ORIGIN:-}" ]; then
+    copy=$(mktemp -d)
+    cp -a "$site/." "$copy/"
+    find "$copy" \( -name '*.html' -o -name 'sitemap*.xml' \) -exec sed -i "s#${SITE_ORIGIN%/}/#http://127.0.0.1:$port/#g" {} +
+    site=$copy
+fi
 python3 -m http.server "$port" --bind 127.0.0.1 --directory "$site" >/dev/null 2>&1 &
 server=$!
 trap 'kill "$server"' EXIT

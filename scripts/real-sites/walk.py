@@ -5,7 +5,8 @@ Reads a generated static site's files directly, as `python3 -m http.server` woul
 them, and works out what `seo-audit crawl` should find over that server, without any of
 the crawler's code: the URLs reached from the start page through <a href> links, their
 status (200 for a file, 301 for a directory named without its slash, 404 for the rest),
-their click depth, and per rule the URLs affected. Then it compares that with the JSON of
+their click depth, the URLs /sitemap.xml lists (a urlset; a site whose sitemap names its public
+origin is served with that origin rewritten, see check.sh), and per rule the URLs affected. Then it compares that with the JSON of
 `seo-audit crawl --format json` and prints every disagreement.
 
     python3 scripts/real-sites/walk.py SITE_DIR BASE_URL CRAWL_JSON
@@ -16,6 +17,7 @@ nothing: it reads SITE_DIR and CRAWL_JSON only.
 
 import collections
 import html.parser
+import xml.etree.ElementTree as ElementTree
 import json
 import os
 import posixpath
@@ -75,12 +77,30 @@ def normalise(url):
     return urllib.parse.urlunsplit((p.scheme, p.netloc.lower(), path, p.query, ""))
 
 
-def walk(root, base):
+def sitemap_urls(root):
+    """The <loc>s of SITE_DIR/sitemap.xml, normalised (None: no sitemap)."""
+    path = os.path.join(root, "sitemap.xml")
+    if not os.path.isfile(path):
+        return None
+    tree = ElementTree.parse(path)
+    return {normalise(loc.text.strip()) for loc in tree.iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")}
+
+
+def walk(root, base, sitemap=None):
+    """The breadth-first walk from BASE, then from the sitemap's URLs no link reached: those
+    and what only they link to have no click depth (None), as in the crawl."""
     host = urllib.parse.urlsplit(base).netloc
     start = normalise(base)
     depth, status, redirect, html_page, info, inlinks = {start: 0}, {}, {}, {}, {}, collections.defaultdict(list)
     queue = collections.deque([start])
-    while queue:
+    later = sorted(u for u in (sitemap or ()) if urllib.parse.urlsplit(u).netloc == host)
+    while queue or later:
+        if not queue:
+            url = later.pop(0)
+            if url not in depth:
+                depth[url] = None
+                queue.append(url)
+            continue
         url = queue.popleft()
         path = urllib.parse.urlsplit(url).path or "/"
         code, local, location = answer(root, path)
@@ -116,14 +136,46 @@ def walk(root, base):
             if target != url and url not in inlinks[target]:
                 inlinks[target].append(url)
             if follow and not page.nofollow_page and target not in depth:
-                depth[target] = depth[url] + 1
+                depth[target] = None if depth[url] is None else depth[url] + 1
                 queue.append(target)
         if page.canonical:
             target = normalise(urllib.parse.urljoin(url, page.canonical))
             if urllib.parse.urlsplit(target).netloc == host and target not in depth:
-                depth[target] = depth[url] + 1
+                depth[target] = None if depth[url] is None else depth[url] + 1
                 queue.append(target)
     return start, depth, status, redirect, html_page, info, inlinks
+
+
+def indexable(url, status, html_page, info):
+    page = info.get(url)
+    if status.get(url) != 200 or not html_page.get(url) or page is None or page.noindex:
+        return False
+    canonical = page.canonical and normalise(urllib.parse.urljoin(url, page.canonical))
+    return not canonical or canonical == url
+
+
+def sitemap_findings(root, sitemap, status, html_page, info):
+    """not-in-sitemap and sitemap-non-indexable-url: the pages reached that the sitemap
+    omits, and the URLs it lists that are not indexable (answered as python's server
+    answers them, reached by links or not)."""
+    found = collections.defaultdict(set)
+    for url in status:
+        if indexable(url, status, html_page, info) and url not in sitemap:
+            found["not-in-sitemap"].add(url)
+    for url in sitemap:
+        if url in status:
+            ok = indexable(url, status, html_page, info) or (status[url] == 200 and not html_page.get(url))
+        else:
+            code, local, _ = answer(root, urllib.parse.urlsplit(url).path or "/")
+            page = Links()
+            if code == 200 and local.endswith((".html", ".htm")):
+                with open(local, encoding="utf-8", errors="replace") as f:
+                    page.feed(f.read())
+            canonical = page.canonical and normalise(urllib.parse.urljoin(url, page.canonical))
+            ok = code == 200 and not page.noindex and (not canonical or canonical == url)
+        if not ok:
+            found["sitemap-non-indexable-url"].add(url)
+    return found
 
 
 def expected_findings(depth, status, redirect, html_page, info, inlinks):
@@ -143,7 +195,7 @@ def expected_findings(depth, status, redirect, html_page, info, inlinks):
         if 300 <= status[target] < 400:
             found["internal-redirect"].add(target)
     for url, d in depth.items():
-        if status.get(url) == 200 and html_page.get(url) and d > 3:
+        if status.get(url) == 200 and html_page.get(url) and d is not None and d > 3:
             found["deep-page"].add(url)
     titles = collections.defaultdict(list)
     for url, page in info.items():
@@ -164,7 +216,8 @@ def expected_findings(depth, status, redirect, html_page, info, inlinks):
 
 def main():
     root, base, report = sys.argv[1], sys.argv[2], sys.argv[3]
-    start, depth, status, redirect, html_page, info, inlinks = walk(root, base)
+    sitemap = sitemap_urls(root)
+    start, depth, status, redirect, html_page, info, inlinks = walk(root, base, sitemap)
     with open(report, encoding="utf-8") as f:
         crawl = json.load(f)["crawl"]
     pages = {p["url"]: p for p in crawl["pages"]}
@@ -180,13 +233,17 @@ def main():
         elif p.get("depth") != depth.get(url):
             disagreements.append(f"{url}: walk depth {depth.get(url)}, crawl depth {p.get('depth')}")
     expected = expected_findings(depth, status, redirect, html_page, info, inlinks)
+    judged_rules = {"broken-internal-link", "internal-redirect", "deep-page", "duplicate-title", "canonical-to-bad-url"}
+    if sitemap is not None:
+        expected.update(sitemap_findings(root, sitemap, status, html_page, info))
+        judged_rules |= {"not-in-sitemap", "sitemap-non-indexable-url"}
     got = collections.defaultdict(set)
     for issue in crawl["issues"]:
         if issue["kind"] == "site":
             got[issue["id"]].update(u["url"] for u in issue["urls"])
-    judged = sorted(set(expected) | {"broken-internal-link", "internal-redirect", "deep-page", "duplicate-title", "canonical-to-bad-url"})
+    judged = sorted(set(expected) | judged_rules)
     print(f"site {root}: {len(status)} URLs walked ({sum(1 for u in status if html_page.get(u))} HTML pages), "
-          f"{len(pages)} crawled")
+          f"{len(pages)} crawled" + ("" if sitemap is None else f", {len(sitemap)} in /sitemap.xml"))
     for rule in sorted(set(judged) | set(got)):
         e, g = expected.get(rule, set()), got.get(rule, set())
         mark = "" if rule in judged else "  (not judged by the walk)"

@@ -78,6 +78,11 @@ pub struct CrawlArgs {
     /// crawled site; repeatable).
     #[arg(long = "sitemap", value_name = "URL", conflicts_with = "no_sitemaps")]
     pub sitemaps: Vec<String>,
+    /// The similarity in percent (50-100) from which near-duplicate-content reports two
+    /// pages.
+    #[arg(long, value_name = "PERCENT", default_value_t = crawl::NEAR_DUPLICATE_SIMILARITY,
+          value_parser = clap::value_parser!(u32).range(50..=100))]
+    pub near_duplicate_threshold: u32,
     /// Render every HTML page in headless Chromium and audit the rendered DOM (docs/API.md,
     /// "Rendered audits").
     #[arg(long)]
@@ -439,6 +444,7 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
     let limits = Limits { max_in_flight: args.max_in_flight, ..Limits::default() };
     let options = CrawlOptions {
         named_sitemaps,
+        near_duplicate_threshold: args.near_duplicate_threshold,
         limits: app::pipeline::AnalysisLimits::cpu_ms(config.analysis_cpu_ms),
         time_limit: Duration::from_secs(args.time_limit),
         sitemaps: !args.no_sitemaps,

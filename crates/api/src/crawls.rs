@@ -29,13 +29,29 @@ pub struct CrawlRequest {
     pub include: Option<Vec<String>>,
     /// Path prefixes (starting with `/`, at most 20) never visited.
     pub exclude: Option<Vec<String>>,
-    /// Whether sitemaps are read (`Sitemap:` lines of robots.txt and `/sitemap.xml`).
+    /// Whether sitemaps are read (`Sitemap:` lines of robots.txt and `/sitemap.xml`), or the
+    /// sitemaps to read beside those (absolute http(s) URLs on the crawled site, at most 10):
+    /// a list reads them all.
     #[schemars(extend("default" = true))]
-    pub sitemaps: Option<bool>,
+    pub sitemaps: Option<Sitemaps>,
     /// Whether each HTML page is rendered in headless Chromium and its rendered DOM audited
     /// (docs/API.md, "Rendered audits"): 5 quota units instead of 1.
     #[schemars(extend("default" = false))]
     pub render: Option<bool>,
+    /// The similarity in percent from which `near-duplicate-content` reports two pages
+    /// (docs/RULES.md, "near-duplicate-content").
+    #[schemars(range(min = 50, max = 100), extend("default" = 90))]
+    pub near_duplicate_threshold: Option<u32>,
+}
+
+/// `sitemaps` of a crawl request: whether they are read, or which to read besides.
+#[derive(JsonSchema)]
+#[serde(untagged)]
+pub enum Sitemaps {
+    /// Whether sitemaps are read.
+    Read(bool),
+    /// Sitemaps to read beside `/sitemap.xml` and robots.txt's.
+    Named(#[schemars(length(min = 1, max = 10))] Vec<String>),
 }
 
 /// How far a crawl got.
@@ -210,6 +226,13 @@ pub struct CrawlIssue {
     pub rule: CrawlRule,
     /// The affected URLs (none: the rule passed, or the crawl has not ended).
     pub urls: Vec<CrawlFinding>,
+    /// Findings of the rule in all, those stored and those left out.
+    pub total_findings: u64,
+    /// Distinct URLs of all the findings (what the site score counts).
+    pub total_urls: u64,
+    /// Whether fewer findings are stored, and so listed page by page, than `total_findings`:
+    /// a site rule keeps its first 10,000 in URL order (docs/RULES.md, "Site rules").
+    pub truncated: bool,
     /// Pass as `cursor` for the next page; `null` on the last.
     pub next_cursor: Option<String>,
 }

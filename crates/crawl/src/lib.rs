@@ -93,7 +93,7 @@ pub use page::{
 pub use rules::{
     check_site, run_site_rules, site_rule_by_id, Answer, CrawledSite, DuplicateGroup, DuplicateKey, Findings,
     SiteError, SiteFinding, SiteIndex, SiteResult, SiteRule, SiteRuleMeta, SiteRuleResult, SiteTotals, DUPLICATE_HEAD,
-    MAX_FINDINGS_PER_RULE, ROBOTS_REASON_PREFIX, SITE_RULES,
+    MAX_FINDINGS_PER_RULE, NEAR_DUPLICATE_SIMILARITY, NEAR_DUPLICATE_THRESHOLDS, ROBOTS_REASON_PREFIX, SITE_RULES,
 };
 pub use score::{site_score, site_score_of, SiteScore, SEVERITY_PENALTY};
 pub use sitemap::{

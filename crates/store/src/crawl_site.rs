@@ -80,6 +80,7 @@ pub struct CrawlSite {
     crawl_id: String,
     sitemaps_read: bool,
     sitemap_problems: Vec<SitemapProblem>,
+    near_duplicate_threshold: u32,
 }
 
 impl Store {
@@ -106,6 +107,7 @@ impl Store {
             crawl_id: crawl_id.to_string(),
             sitemaps_read,
             sitemap_problems: Vec::new(),
+            near_duplicate_threshold: crawl::NEAR_DUPLICATE_SIMILARITY,
         })
     }
 }
@@ -117,6 +119,13 @@ impl CrawlSite {
     /// them in memory and hands them here instead of to a table.
     pub fn with_sitemap_problems(mut self, problems: Vec<SitemapProblem>) -> CrawlSite {
         self.sitemap_problems = problems;
+        self
+    }
+
+    /// The same, with `near-duplicate-content` reporting from `threshold` percent (the
+    /// crawl's option; kept with the crawl's request, not in a table).
+    pub fn with_near_duplicate_threshold(mut self, threshold: u32) -> CrawlSite {
+        self.near_duplicate_threshold = threshold;
         self
     }
 
@@ -290,6 +299,10 @@ impl CrawledSite for CrawlSite {
 
     fn sitemaps_read(&self) -> bool {
         self.sitemaps_read
+    }
+
+    fn near_duplicate_threshold(&self) -> u32 {
+        self.near_duplicate_threshold
     }
 
     fn sitemap_problems(&self, f: &mut dyn FnMut(&SitemapProblem) -> SiteResult<()>) -> SiteResult<()> {

@@ -512,3 +512,36 @@ fn a_redirect_to_an_inner_address_is_blocked_and_listed() {
     assert!(line.starts_with(&format!("{target},skipped,")) && line.contains("blocked_target: "), "{line}");
     assert!(inner.requested().is_empty());
 }
+
+/// `--near-duplicate-threshold` chooses the similarity from which near-duplicate-content
+/// reports two pages (50 to 100): two pages that share most of their text are near
+/// duplicates at 50%, each named with a similarity of at least it; 49 is refused.
+#[test]
+fn the_near_duplicate_threshold_is_an_option() {
+    let shared: String = (0..150).map(|i| format!("kettle{i} ")).collect();
+    let site = Site::start(move |_| {
+        let text = |extra: &str| {
+            html(&format!(
+                "<!DOCTYPE html><html lang=\"en\"><head><title>{extra} kettles</title></head>\
+                 <body><h1>{extra}</h1><p>{shared} {extra} copper brass steel</p><a href=\"/a\">a</a> <a href=\"/b\">b</a></body></html>"
+            ))
+        };
+        HashMap::from([
+            ("/".to_string(), page("Home", &["/a", "/b"])),
+            ("/a".to_string(), text("Copper")),
+            ("/b".to_string(), text("Brass")),
+        ])
+    });
+    let out = crawl(&[&site.url("/"), "--format", "json", "--near-duplicate-threshold", "50"]);
+    let report = json(&out);
+    let urls = issue(&report, "near-duplicate-content")["urls"].as_array().expect("urls").clone();
+    let named: Vec<&str> = urls.iter().filter_map(|u| u["url"].as_str()).collect();
+    assert!(named.contains(&site.url("/a").as_str()) && named.contains(&site.url("/b").as_str()), "{report:#}");
+    for u in &urls {
+        let similarity: u32 = u["detail"].as_str().and_then(|d| d.split('%').next()?.parse().ok()).expect("N%");
+        assert!(similarity >= 50, "{u}");
+    }
+    let out = crawl(&[&site.url("/"), "--near-duplicate-threshold", "49"]);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stdout.is_empty());
+}

@@ -16,7 +16,7 @@ mod service;
 pub mod summary;
 pub mod views;
 
-pub use request::{parse_start, CrawlRequest};
+pub use request::{check_named_sitemaps, parse_start, CrawlRequest, MAX_NAMED_SITEMAPS};
 pub use service::{
     issue_summary, parse_limit, tier_max_pages, Crawls, IssuePage, Started, ANONYMOUS_MAX_PAGES, DEFAULT_MAX_RUNNING,
     DEFAULT_MAX_RUNNING_PER_CALLER, DEFAULT_PAGE_LIMIT, FREE_MAX_PAGES, MAX_PAGE_LIMIT, PRO_MAX_PAGES,

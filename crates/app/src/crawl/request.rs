@@ -9,6 +9,11 @@ use crate::AppError;
 /// Include and exclude prefixes a crawl takes at most (each list).
 pub const MAX_PREFIXES: usize = 20;
 
+/// Sitemaps a crawl request names at most (`sitemaps: [urls]`, docs/API.md, "Site crawl"):
+/// each is read beside `/sitemap.xml` and robots.txt's, within the same bounds of sitemap
+/// reading, so a handful is what a site needs and a longer list only costs fetches.
+pub const MAX_NAMED_SITEMAPS: usize = 10;
+
 /// A crawl as asked for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CrawlRequest {
@@ -29,6 +34,16 @@ pub struct CrawlRequest {
     /// Whether sitemaps are read (default true).
     #[serde(default = "yes")]
     pub sitemaps: bool,
+    /// Sitemaps named by the caller (`sitemaps: [urls]` on the wire), read beside
+    /// `/sitemap.xml` and robots.txt's: absolute http(s) URLs, at most
+    /// [`MAX_NAMED_SITEMAPS`]. Whether they are on the crawled site is checked when the
+    /// crawl starts ([`check_named_sitemaps`]), once the start URL is known after redirects.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub named_sitemaps: Vec<String>,
+    /// The similarity in percent from which `near-duplicate-content` reports two pages
+    /// (`crawl::NEAR_DUPLICATE_THRESHOLDS`; default `crawl::NEAR_DUPLICATE_SIMILARITY`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub near_duplicate_threshold: Option<u32>,
     /// Whether each HTML page is rendered before it is audited (docs/API.md, "Rendered
     /// audits"; default false).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -50,7 +65,17 @@ pub fn parse_start(body: &Value) -> Result<CrawlRequest, AppError> {
         return Err(AppError::body_not_object("`url`"));
     };
     if let Some(unknown) = obj.keys().find(|k| {
-        !matches!(k.as_str(), "url" | "max_pages" | "max_depth" | "include" | "exclude" | "sitemaps" | "render")
+        !matches!(
+            k.as_str(),
+            "url"
+                | "max_pages"
+                | "max_depth"
+                | "include"
+                | "exclude"
+                | "sitemaps"
+                | "render"
+                | "near_duplicate_threshold"
+        )
     }) {
         return Err(AppError::unknown_field(unknown));
     }
@@ -83,25 +108,80 @@ pub fn parse_start(body: &Value) -> Result<CrawlRequest, AppError> {
             Some(_) => Err(bad()),
         }
     };
-    let sitemaps = match obj.get("sitemaps") {
-        None | Some(Value::Null) => true,
-        Some(Value::Bool(b)) => *b,
-        Some(_) => return Err(AppError::invalid_field("sitemaps", "true or false")),
+    // `sitemaps` is either whether sitemaps are read at all, or the list of sitemaps to read
+    // beside the usual ones (which reads them all).
+    let sitemaps_bad = || {
+        AppError::invalid_field(
+            "sitemaps",
+            format!("true, false, or an array of at most {MAX_NAMED_SITEMAPS} absolute http(s) sitemap URLs"),
+        )
+    };
+    let (sitemaps, named_sitemaps) = match obj.get("sitemaps") {
+        None | Some(Value::Null) => (true, Vec::new()),
+        Some(Value::Bool(b)) => (*b, Vec::new()),
+        Some(Value::Array(items)) if items.len() <= MAX_NAMED_SITEMAPS => {
+            let named = items
+                .iter()
+                .map(|i| {
+                    let s = i.as_str().map(str::trim).ok_or_else(sitemaps_bad)?;
+                    match url::Url::parse(s) {
+                        Ok(u) if matches!(u.scheme(), "http" | "https") && u.host().is_some() => Ok(s.to_string()),
+                        _ => Err(sitemaps_bad()),
+                    }
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            (true, named)
+        }
+        Some(_) => return Err(sitemaps_bad()),
     };
     let render = match obj.get("render") {
         None | Some(Value::Null) => false,
         Some(Value::Bool(b)) => *b,
         Some(_) => return Err(AppError::invalid_field("render", "true or false")),
     };
+    let thresholds = crawl::NEAR_DUPLICATE_THRESHOLDS;
+    let near_duplicate_threshold = match obj.get("near_duplicate_threshold") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(v.as_u64().and_then(|n| u32::try_from(n).ok()).filter(|n| thresholds.contains(n)).ok_or_else(
+            || {
+                AppError::invalid_field(
+                    "near_duplicate_threshold",
+                    format!("a whole number from {} to {}", thresholds.start(), thresholds.end()),
+                )
+            },
+        )?),
+    };
     Ok(CrawlRequest {
         url,
+        near_duplicate_threshold,
         render,
         max_pages: count("max_pages", 1)?,
         max_depth: count("max_depth", 0)?,
         include: prefixes("include")?,
         exclude: prefixes("exclude")?,
         sitemaps,
+        named_sitemaps,
     })
+}
+
+/// The sitemaps `request` names, normalised, each checked to be on the site of `scope` (the
+/// crawl's, its start URL known after redirects): a sitemap off the site would be ignored as
+/// robots.txt's are, so it is refused instead (`invalid_request` naming `sitemaps`).
+///
+/// # Errors
+/// That refusal.
+pub fn check_named_sitemaps(request: &CrawlRequest, scope: &crawl::Scope) -> Result<Vec<String>, AppError> {
+    request
+        .named_sitemaps
+        .iter()
+        .map(|named| match crawl::normalize(named) {
+            Ok(url) if scope.same_site(&url) => Ok(url.to_string()),
+            Ok(_) => {
+                Err(AppError::invalid_field("sitemaps", format!("sitemap URLs of the crawled site ({named} is not)")))
+            }
+            Err(e) => Err(AppError::invalid_field("sitemaps", format!("sitemap URLs that parse ({named}: {e})"))),
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -130,5 +210,45 @@ mod tests {
         assert_eq!(code(parse_start(&json!({"url": "x", "render": "yes"})).unwrap_err()), "invalid_request");
         assert!(parse_start(&json!({"url": "x", "render": true})).unwrap().render);
         assert!(!parse_start(&json!({"url": "x"})).unwrap().render);
+        let named = parse_start(&json!({"url": "x", "sitemaps": ["https://a.test/en/sitemap.xml"]})).unwrap();
+        assert_eq!(
+            (named.sitemaps, named.named_sitemaps.as_slice()),
+            (true, &["https://a.test/en/sitemap.xml".to_string()][..])
+        );
+        for bad in [
+            json!(["/sitemap.xml"]),
+            json!(["ftp://a.test/s.xml"]),
+            json!([1]),
+            json!(vec!["https://a.test/s.xml"; 11]),
+        ] {
+            assert_eq!(
+                code(parse_start(&json!({"url": "x", "sitemaps": bad})).unwrap_err()),
+                "invalid_request",
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_near_duplicate_threshold_is_a_percentage_from_50() {
+        assert_eq!(parse_start(&json!({"url": "x"})).unwrap().near_duplicate_threshold, None);
+        for ok in [50, 75, 100] {
+            let r = parse_start(&json!({"url": "x", "near_duplicate_threshold": ok})).unwrap();
+            assert_eq!(r.near_duplicate_threshold, Some(ok));
+        }
+        for bad in [json!(49), json!(101), json!(90.5), json!("90"), json!(-1)] {
+            let e = parse_start(&json!({"url": "x", "near_duplicate_threshold": bad})).unwrap_err();
+            assert_eq!(code(e), "invalid_request", "{bad}");
+        }
+    }
+
+    #[test]
+    fn named_sitemaps_must_be_on_the_crawled_site() {
+        let scope = crawl::Scope::new("https://a.test/", crawl::ScopeConfig::default()).unwrap();
+        let ok =
+            parse_start(&json!({"url": "https://a.test/", "sitemaps": ["https://a.test/en/sitemap.xml"]})).unwrap();
+        assert_eq!(check_named_sitemaps(&ok, &scope).unwrap(), ["https://a.test/en/sitemap.xml"]);
+        let off = parse_start(&json!({"url": "https://a.test/", "sitemaps": ["https://b.test/sitemap.xml"]})).unwrap();
+        assert_eq!(code(check_named_sitemaps(&off, &scope).unwrap_err()), "invalid_request");
     }
 }

@@ -66,6 +66,9 @@ pub struct CrawlOptions {
     /// Sitemaps named by the caller (the command line's `--sitemap`), read as those
     /// robots.txt names are; only those on the crawled site.
     pub named_sitemaps: Vec<String>,
+    /// The similarity in percent from which `near-duplicate-content` reports two pages
+    /// (`crawl::NEAR_DUPLICATE_THRESHOLDS`; default `crawl::NEAR_DUPLICATE_SIMILARITY`).
+    pub near_duplicate_threshold: u32,
     /// Set by the caller to cancel: no fetch starts after it, the pages done are kept.
     pub cancel: Arc<AtomicBool>,
     /// How often [`CrawlSink::progress`] is told, at most.
@@ -92,6 +95,7 @@ impl Default for CrawlOptions {
             sitemaps: true,
             sitemap_limits: SitemapLimits::default(),
             named_sitemaps: Vec::new(),
+            near_duplicate_threshold: crawl::NEAR_DUPLICATE_SIMILARITY,
             cancel: Arc::default(),
             progress_every: DEFAULT_PROGRESS_EVERY,
             slots: None,
@@ -184,6 +188,9 @@ pub struct CrawlSummary {
     /// [`MAX_SITEMAP_PROBLEMS`], the last of them saying how many more there were).
     #[serde(skip)]
     pub sitemap_problems: Vec<crawl::SitemapProblem>,
+    /// [`CrawlOptions::near_duplicate_threshold`], for the judging.
+    #[serde(skip)]
+    pub near_duplicate_threshold: u32,
 }
 
 /// Sitemap problems a crawl keeps at most: its sitemaps are bounded in number
@@ -569,6 +576,7 @@ where
         sitemaps_read: sitemaps.any_read(),
         pages_audited: audited,
         sitemap_problems,
+        near_duplicate_threshold: options.near_duplicate_threshold,
     };
     Ok(Crawled { summary, store: frontier.into_store(), sink })
 }

@@ -110,6 +110,12 @@ pub struct IssuePage {
     pub findings: Vec<store::CrawlIssue>,
     /// The cursor of the next page.
     pub next_cursor: Option<String>,
+    /// The rule's findings in all, stored or left out.
+    pub total_findings: u64,
+    /// The distinct URLs of all of them.
+    pub total_urls: u64,
+    /// Whether fewer findings were stored than found.
+    pub truncated: bool,
 }
 
 /// The site crawl engine (see the module documentation).
@@ -186,7 +192,11 @@ impl Crawls {
         let max_pages = asked.min(tier_limit);
         let cut_from = (asked > tier_limit).then_some(asked);
         let request = CrawlRequest { url: url.to_string(), max_pages: Some(max_pages), ..request };
-        scope_of(&request, max_pages)?;
+        let scope = scope_of(&request, max_pages)?;
+        // Named sitemaps off the site are refused now, before a crawl exists, and kept
+        // normalised.
+        let named_sitemaps = super::request::check_named_sitemaps(&request, &scope)?;
+        let request = CrawlRequest { named_sitemaps, ..request };
         let requester = owner.is_none().then(|| caller.to_string());
         let options_json = serde_json::to_string(&StoredOptions { request: request.clone(), max_pages, requester })
             .map_err(AppError::internal)?;
@@ -290,7 +300,24 @@ impl Crawls {
         let after = cursor(after)?;
         let (key, rule) = (crawl.id.clone(), rule_id.to_string());
         let limit = limit.clamp(1, MAX_PAGE_LIMIT);
-        let (findings, next) = self.app.db(move |s| s.crawl_issues(&key, &rule, after, limit)).await?;
+        let (findings, next, stored) = self
+            .app
+            .db(move |s| {
+                let (findings, next) = s.crawl_issues(&key, &rule, after, limit)?;
+                let stored = s.crawl_issue_counts(&key)?.into_iter().find(|c| c.rule_id == rule).map_or(0, |c| c.count);
+                Ok((findings, next, stored))
+            })
+            .await?;
+        // The store keeps a site rule's first findings only; the summary has the totals of
+        // every site rule with findings. A page rule's findings are all stored, one per URL.
+        let totals = (kind == "site")
+            .then(|| super::summary::StoredSummary::of(&crawl))
+            .flatten()
+            .and_then(|s| s.site_rules.get(rule_id).copied());
+        let (total_findings, total_urls, truncated) = match totals {
+            Some(t) => (t.findings, t.urls.max(stored), t.truncated),
+            None => (stored, stored, false),
+        };
         Ok(IssuePage {
             rule_id: rule_id.to_string(),
             kind,
@@ -298,6 +325,9 @@ impl Crawls {
             name,
             findings,
             next_cursor: next.map(|n| n.to_string()),
+            total_findings,
+            total_urls,
+            truncated,
         })
     }
 
@@ -461,6 +491,11 @@ impl Crawls {
             limits: self.app.limits,
             time_limit: time_left(self.time_limit, crawl.started_at.as_deref(), time::OffsetDateTime::now_utc()),
             sitemaps: stored.request.sitemaps,
+            named_sitemaps: super::request::check_named_sitemaps(&stored.request, &scope)?,
+            near_duplicate_threshold: stored
+                .request
+                .near_duplicate_threshold
+                .unwrap_or(crawl::NEAR_DUPLICATE_SIMILARITY),
             sitemap_limits: sitemap_limits(stored.max_pages),
             slots: Some(self.app.slots.clone()),
             renderer: self.app.renderer_for(crate::AuditOptions { render: stored.request.render })?.cloned(),

@@ -119,6 +119,9 @@ pub fn wire_issue(crawl_id: String, page: IssuePage) -> api::crawls::CrawlIssue 
             .map(|f| api::crawls::CrawlFinding { url: f.url, linked_from: f.linked_from, detail: f.detail })
             .collect(),
         next_cursor: page.next_cursor,
+        total_findings: page.total_findings,
+        total_urls: page.total_urls,
+        truncated: page.truncated,
     }
 }
 

@@ -22,13 +22,14 @@ mod internal_redirect;
 mod internal_redirect_chain;
 mod linked_page_blocked_by_robots;
 mod near_duplicate_content;
+pub use near_duplicate_content::{NEAR_DUPLICATE_SIMILARITY, NEAR_DUPLICATE_THRESHOLDS};
 mod not_in_sitemap;
 pub(crate) mod orphan_page;
 mod pagination_broken;
 pub(crate) mod prelude;
 mod redirect_loop;
-mod sitemap_bad_url;
 mod sitemap_error;
+mod sitemap_non_indexable_url;
 mod soft_404;
 mod url_variant_duplicate;
 
@@ -117,7 +118,7 @@ pub static SITE_RULES: &[&dyn SiteRule] = &[
     &url_variant_duplicate::UrlVariantDuplicate,
     &soft_404::Soft404,
     &orphan_page::OrphanPage,
-    &sitemap_bad_url::SitemapBadUrl,
+    &sitemap_non_indexable_url::SitemapNonIndexableUrl,
     &sitemap_error::SitemapErrorRule,
     &hreflang_no_return_link::HreflangNoReturnLink,
     &hreflang_to_bad_url::HreflangToBadUrl,
@@ -254,6 +255,11 @@ pub trait CrawledSite {
     fn in_sitemap(&self, url: &str) -> SiteResult<bool>;
     /// Whether any sitemap was read (`not-in-sitemap` applies only then).
     fn sitemaps_read(&self) -> bool;
+    /// The similarity in percent from which `near-duplicate-content` reports two pages (the
+    /// crawl's `near_duplicate_threshold`, [`NEAR_DUPLICATE_THRESHOLDS`]).
+    fn near_duplicate_threshold(&self) -> u32 {
+        NEAR_DUPLICATE_SIMILARITY
+    }
     /// Every problem of the site's sitemaps ([`SitemapRead::problems`](crate::SitemapRead::problems);
     /// any order). None by default: a site that kept none.
     fn sitemap_problems(&self, f: &mut dyn FnMut(&SitemapProblem) -> SiteResult<()>) -> SiteResult<()> {
@@ -384,6 +390,8 @@ pub struct SiteIndex<'a> {
     /// The URLs skipped for robots.txt, with the frontier's reason
     /// ([`SiteIndex::with_robots_blocked`]; none unless given).
     pub robots_blocked: &'a [(String, String)],
+    /// [`CrawledSite::near_duplicate_threshold`].
+    pub near_duplicate_threshold: u32,
 }
 
 impl<'a> SiteIndex<'a> {
@@ -399,7 +407,16 @@ impl<'a> SiteIndex<'a> {
                 }
             }
         }
-        SiteIndex { pages, by_url, inlinks, sitemap_urls, sitemaps_read, sitemap_problems: &[], robots_blocked: &[] }
+        SiteIndex {
+            pages,
+            by_url,
+            inlinks,
+            sitemap_urls,
+            sitemaps_read,
+            sitemap_problems: &[],
+            robots_blocked: &[],
+            near_duplicate_threshold: NEAR_DUPLICATE_SIMILARITY,
+        }
     }
 
     /// The same, with the problems the sitemaps' reading found.
@@ -412,6 +429,11 @@ impl<'a> SiteIndex<'a> {
     /// each ([`CrawledSite::robots_blocked`]).
     pub fn with_robots_blocked(self, robots_blocked: &'a [(String, String)]) -> SiteIndex<'a> {
         SiteIndex { robots_blocked, ..self }
+    }
+
+    /// The same index, with `near-duplicate-content` reporting from `threshold` percent.
+    pub fn with_near_duplicate_threshold(self, threshold: u32) -> SiteIndex<'a> {
+        SiteIndex { near_duplicate_threshold: threshold, ..self }
     }
 }
 
@@ -461,6 +483,10 @@ impl CrawledSite for SiteIndex<'_> {
 
     fn sitemaps_read(&self) -> bool {
         self.sitemaps_read
+    }
+
+    fn near_duplicate_threshold(&self) -> u32 {
+        self.near_duplicate_threshold
     }
 
     fn sitemap_problems(&self, f: &mut dyn FnMut(&SitemapProblem) -> SiteResult<()>) -> SiteResult<()> {

@@ -9,15 +9,21 @@ use crate::rules::DUPLICATE_HEAD;
 pub struct NearDuplicateContent;
 
 /// The similarity (percent of the signatures' bits that agree) from which two pages are
-/// near duplicates.
+/// near duplicates, by default ([`CrawledSite::near_duplicate_threshold`]).
 pub const NEAR_DUPLICATE_SIMILARITY: u32 = 90;
+
+/// The thresholds a crawl may choose (`near_duplicate_threshold`, docs/API.md, "Site
+/// crawl"). Below 50% two unrelated texts agree on about half their bits by chance, so a
+/// lower threshold would only report noise; and the banded lookup compares every pair of a
+/// band's pages, whose bands get narrower as the threshold falls.
+pub const NEAR_DUPLICATE_THRESHOLDS: std::ops::RangeInclusive<u32> = 50..=100;
 
 static META: SiteRuleMeta = SiteRuleMeta {
     id: "near-duplicate-content",
     name: "Pages are not near copies of each other",
     severity: Severity::Warning,
     threshold: "the own text of two or more indexable pages (navigation, header and footer left out) is at least 90% \
-                similar by SimHash, without being the exact same text (that is `duplicate-content`'s); each page is \
+                similar by SimHash (a crawl may choose 50-100%: `near_duplicate_threshold`), without being the exact same text (that is `duplicate-content`'s); each page is \
                 named with its cluster and its highest similarity",
     why: "Search engines pick one page of a group of near copies to show and leave the others out; the pages \
           compete with each other, and the crawl budget goes to copies.",
@@ -29,19 +35,23 @@ static META: SiteRuleMeta = SiteRuleMeta {
     glossary: &["duplicate-content"],
 };
 
-/// The most bits two near duplicates' signatures differ in.
-const MAX_DIFFERENT_BITS: u32 = 64 - (NEAR_DUPLICATE_SIMILARITY * 64).div_ceil(100);
+/// The most bits two near duplicates' signatures differ in, at similarity `threshold`.
+fn max_different_bits(threshold: u32) -> u32 {
+    64 - (threshold.min(100) * 64).div_ceil(100)
+}
 
-/// The signature's bits cut into `MAX_DIFFERENT_BITS + 1` bands: two signatures that differ
-/// in at most `MAX_DIFFERENT_BITS` bits agree on a whole band (pigeonhole), so comparing the
+/// The signature's bits cut into `max_different_bits + 1` bands: two signatures that differ
+/// in at most `max_different_bits` bits agree on a whole band (pigeonhole), so comparing the
 /// pages that share a band's value finds every pair.
-fn bands() -> Vec<(u32, u32)> {
-    let n = MAX_DIFFERENT_BITS + 1;
+fn bands(max_different_bits: u32) -> Vec<(u32, u32)> {
+    let n = max_different_bits + 1;
     (0..n).map(|i| (i * 64 / n, (i + 1) * 64 / n)).collect()
 }
 
 fn band(sig: u64, (from, to): (u32, u32)) -> u64 {
-    (sig >> from) & ((1u64 << (to - from)) - 1)
+    // A mask of the band's width; at 100% the one band is all 64 bits, which a shift of
+    // `1 << 64` could not make.
+    (sig >> from) & (u64::MAX >> (64 - (to - from)))
 }
 
 fn root(parent: &mut [u32], mut i: u32) -> u32 {
@@ -70,10 +80,11 @@ impl SiteRule for NearDuplicateContent {
             Ok(())
         })?;
         let n = u32::try_from(signed.len()).map_err(|_| "too many pages to compare")?;
+        let threshold = site.near_duplicate_threshold().clamp(*NEAR_DUPLICATE_THRESHOLDS.start(), 100);
         let mut parent: Vec<u32> = (0..n).collect();
         // Each page's most similar other page, and the similarity.
         let mut best: Vec<(u32, u32)> = vec![(0, u32::MAX); signed.len()];
-        for b in bands() {
+        for b in bands(max_different_bits(threshold)) {
             let mut buckets: HashMap<u64, Vec<u32>> = HashMap::new();
             for (i, (sig, _)) in signed.iter().enumerate() {
                 buckets.entry(band(*sig, b)).or_default().push(i as u32);
@@ -83,7 +94,7 @@ impl SiteRule for NearDuplicateContent {
                     for &j in &members[k + 1..] {
                         let ((a, ea), (c, ec)) = (signed[i as usize], signed[j as usize]);
                         let similarity = signature_similarity(a, c);
-                        if similarity < NEAR_DUPLICATE_SIMILARITY || (ea == ec && ea != 0) {
+                        if similarity < threshold || (ea == ec && ea != 0) {
                             continue;
                         }
                         let (ri, rj) = (root(&mut parent, i), root(&mut parent, j));
@@ -154,14 +165,18 @@ mod tests {
 
     #[test]
     fn the_bands_cover_the_bits_once_and_outnumber_the_differences() {
-        let bands = bands();
-        assert_eq!(MAX_DIFFERENT_BITS, 6);
-        assert_eq!(bands.len() as u32, MAX_DIFFERENT_BITS + 1);
-        assert_eq!(bands.first().map(|b| b.0), Some(0));
-        assert_eq!(bands.last().map(|b| b.1), Some(64));
-        assert!(bands.windows(2).all(|w| w[0].1 == w[1].0));
-        let sig = 0xF0F0_1234_5678_9ABC;
-        let rebuilt = bands.iter().fold(0u64, |acc, b| acc | band(sig, *b) << b.0);
-        assert_eq!(rebuilt, sig);
+        assert_eq!(max_different_bits(NEAR_DUPLICATE_SIMILARITY), 6);
+        assert_eq!((max_different_bits(50), max_different_bits(100)), (32, 0));
+        for threshold in NEAR_DUPLICATE_THRESHOLDS {
+            let bits = max_different_bits(threshold);
+            let bands = bands(bits);
+            assert_eq!(bands.len() as u32, bits + 1);
+            assert_eq!(bands.first().map(|b| b.0), Some(0));
+            assert_eq!(bands.last().map(|b| b.1), Some(64));
+            assert!(bands.windows(2).all(|w| w[0].1 == w[1].0 && w[0].1 > w[0].0));
+            let sig = 0xF0F0_1234_5678_9ABC;
+            let rebuilt = bands.iter().fold(0u64, |acc, b| acc | band(sig, *b) << b.0);
+            assert_eq!(rebuilt, sig);
+        }
     }
 }

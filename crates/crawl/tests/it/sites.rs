@@ -177,3 +177,39 @@ fn a_relative_sitemap_loc_is_read_and_reported_with_its_line() {
         ]
     );
 }
+
+/// `near_duplicate_threshold` chooses the similarity from which near duplicates are reported:
+/// each finding names a similarity of at least it, a lower threshold reports every page a
+/// higher one does, and the default is 90%.
+#[test]
+fn the_near_duplicate_threshold_chooses_what_is_reported() {
+    let mut fail = crawl("crawl-near-duplicate-content-fail");
+    let blocked = fail.robots_blocked();
+    let at = |threshold: u32| -> Vec<(String, u32)> {
+        let site = SiteIndex::new(&fail.pages, &fail.sitemap_urls, fail.sitemaps_read)
+            .with_robots_blocked(&blocked)
+            .with_near_duplicate_threshold(threshold);
+        let results = check_site(&site).unwrap();
+        findings_of(&results, "near-duplicate-content")
+            .findings
+            .iter()
+            .map(|f| {
+                let similarity = f.detail.split('%').next().and_then(|n| n.parse().ok()).expect("N% similar");
+                (f.url.clone(), similarity)
+            })
+            .collect()
+    };
+    let default = run(&mut crawl("crawl-near-duplicate-content-fail"));
+    let default: Vec<String> =
+        findings_of(&default, "near-duplicate-content").findings.iter().map(|f| f.url.clone()).collect();
+    assert_eq!(at(crawl::NEAR_DUPLICATE_SIMILARITY).into_iter().map(|f| f.0).collect::<Vec<_>>(), default);
+    let mut higher: BTreeSet<String> = BTreeSet::new();
+    for threshold in crawl::NEAR_DUPLICATE_THRESHOLDS.rev() {
+        let found = at(threshold);
+        assert!(found.iter().all(|(_, s)| *s >= threshold), "{threshold}: {found:?}");
+        let urls: BTreeSet<String> = found.into_iter().map(|f| f.0).collect();
+        assert!(urls.is_superset(&higher), "{threshold}: {urls:?} misses some of {higher:?}");
+        higher = urls;
+    }
+    assert!(higher.len() >= default.len());
+}

@@ -111,6 +111,9 @@ async fn a_site_is_crawled_and_read_back() {
     assert_eq!(a.status, 200, "{}", a.raw);
     validate_documented("GET", "/api/v1/crawls/{id}/issues/{rule_id}", &a);
     assert_eq!(a.body["rule"]["kind"], "site");
+    // Every finding stored: the totals are those listed, and nothing is cut.
+    assert_eq!((a.body["total_urls"].as_u64(), a.body["truncated"].as_bool()), (Some(2), Some(false)), "{}", a.raw);
+    assert!(a.body["total_findings"].as_u64() >= Some(2), "{}", a.raw);
     let gone = a.body["urls"].as_array().unwrap().iter().find(|u| u["url"] == site.url("/gone.html")).cloned();
     assert_eq!(gone.unwrap()["linked_from"], site.url("/"), "{}", a.raw);
     // A page rule's, and an unknown rule.
@@ -742,4 +745,78 @@ async fn a_crawl_keeps_sitemap_urls_in_proportion_to_its_pages() {
     // The frontier holds the start page and what the sitemap gave, no more.
     let listed = t.db(|s| s.crawl_pages(&id, None, 500).unwrap().0.len());
     assert!(listed <= 1 + kept, "{listed} URLs in the frontier");
+}
+
+/// A site whose only route to `/en/hidden` is a sitemap at `/en/sitemap.xml`, named by
+/// neither robots.txt nor `/sitemap.xml`: a crawl reads it when the body names it
+/// (`sitemaps: [urls]`), over REST and from the agent tool, and refuses one off the site.
+#[tokio::test]
+async fn named_sitemaps_are_read_over_rest_and_the_agent_tool() {
+    let t = TestServer::start(|_| {}).await;
+    let site = test_support::Pages::serve(move |request: &test_support::wiremock::Request| {
+        let authority = request.headers.get("host").and_then(|h| h.to_str().ok()).unwrap_or_default().to_string();
+        match request.url.path() {
+            "/robots.txt" | "/sitemap.xml" => test_support::ResponseTemplate::new(404),
+            "/en/sitemap.xml" => {
+                let body = format!(
+                    "<?xml version='1.0'?><urlset xmlns='http://www.sitemaps.org/schemas/sitemap/0.9'>\
+                     <url><loc>http://{authority}/en/hidden</loc></url></urlset>"
+                );
+                test_support::ResponseTemplate::new(200).set_body_raw(body, "application/xml")
+            }
+            path => {
+                let body = format!("<html lang=en><title>The page {path}</title><a href='/'>Home</a></html>");
+                test_support::ResponseTemplate::new(200).set_body_raw(body, "text/html")
+            }
+        }
+    })
+    .await;
+    let home = format!("http://{}/", site.addr());
+    let hidden = format!("http://{}/en/hidden", site.addr());
+    let crawled = |t: &TestServer, id: &str| {
+        let id = id.to_string();
+        t.db(move |s| s.crawl_pages(&id, None, 50).unwrap().0.into_iter().map(|p| p.url).collect::<Vec<_>>())
+    };
+
+    // Without the name, the page is never found.
+    let a = start(&t, None, json!({"url": home})).await;
+    let id = a.body["crawl"]["id"].as_str().unwrap().to_string();
+    assert_eq!(ended(&t, &id, None).await["state"], "completed");
+    assert!(!crawled(&t, &id).contains(&hidden));
+
+    let a = start(&t, None, json!({"url": home, "sitemaps": [format!("http://{}/en/sitemap.xml", site.addr())]})).await;
+    assert_eq!(a.status, 202, "{}", a.raw);
+    validate_documented("POST", "/api/v1/crawls", &a);
+    let id = a.body["crawl"]["id"].as_str().unwrap().to_string();
+    assert_eq!(ended(&t, &id, None).await["state"], "completed");
+    assert!(crawled(&t, &id).contains(&hidden), "{:?}", crawled(&t, &id));
+
+    // Off the site, relative, or too many: refused, naming the member.
+    for bad in
+        [json!(["https://elsewhere.test/sitemap.xml"]), json!(["/en/sitemap.xml"]), json!(vec![hidden.clone(); 11])]
+    {
+        let a = start(&t, None, json!({"url": home, "sitemaps": bad})).await;
+        assert_eq!((a.status, a.body["error"]["code"].as_str()), (400, Some("invalid_request")), "{}", a.raw);
+        assert_eq!(a.body["error"]["details"]["parameter"], "sitemaps", "{}", a.raw);
+    }
+
+    // The near-duplicate threshold is a percentage from 50.
+    let a = start(&t, None, json!({"url": home, "near_duplicate_threshold": 49})).await;
+    assert_eq!((a.status, a.body["error"]["details"]["parameter"].as_str()), (400, Some("near_duplicate_threshold")));
+    let a = start(&t, None, json!({"url": home, "near_duplicate_threshold": 75})).await;
+    assert_eq!(a.status, 202, "{}", a.raw);
+    let id = a.body["crawl"]["id"].as_str().unwrap().to_string();
+    assert_eq!(ended(&t, &id, None).await["state"], "completed");
+
+    // The agent tool takes the same list.
+    let (key, _) = t.key(|_| {});
+    let args = json!({ "url": home, "sitemaps": [format!("http://{}/en/sitemap.xml", site.addr())] });
+    let a = tool_call(&t, &key, "crawl_site", args).await;
+    assert_eq!(a.body["result"]["isError"], false, "{}", a.raw);
+    let id = a.body["result"]["structuredContent"]["crawl_id"].as_str().unwrap().to_string();
+    assert_eq!(ended(&t, &id, Some(&key)).await["state"], "completed");
+    assert!(crawled(&t, &id).contains(&hidden));
+    let args = json!({ "url": home, "sitemaps": ["https://elsewhere.test/sitemap.xml"] });
+    let a = tool_call(&t, &key, "crawl_site", args).await;
+    assert_eq!(a.body["result"]["isError"], true, "{}", a.raw);
 }

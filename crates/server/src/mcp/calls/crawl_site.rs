@@ -5,7 +5,7 @@ use mcp_protocol::ToolResult;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::{charge_rest, from_app_error, owner, url_arg, ToolEnv};
+use super::{charge_rest, from_app_error, owner, tool_error, url_arg, ToolEnv};
 
 /// Arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -21,6 +21,11 @@ pub struct Args {
     /// for the call instead of 1)
     #[serde(default)]
     pub render: bool,
+    /// Sitemaps to read beside /sitemap.xml and those robots.txt names: absolute http(s)
+    /// URLs on the crawled site, at most 10 (`app::crawl::MAX_NAMED_SITEMAPS`)
+    #[serde(default)]
+    #[schemars(length(max = 10))]
+    pub sitemaps: Vec<String>,
 }
 
 /// Result: the crawl just created.
@@ -30,6 +35,13 @@ pub type Output = app::crawl::views::StartedView;
 pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
     let user_id = owner(env)?;
     url_arg(&args.url, "url")?;
+    if args.sitemaps.len() > app::crawl::MAX_NAMED_SITEMAPS {
+        let message = format!("argument sitemaps: at most {} sitemap URLs", app::crawl::MAX_NAMED_SITEMAPS);
+        return Err(tool_error("invalid_request", message));
+    }
+    for sitemap in &args.sitemaps {
+        url_arg(sitemap, "sitemaps")?;
+    }
     let tier = env.identity.key().map(|k| k.tier);
     let request = app::crawl::CrawlRequest {
         url: args.url,
@@ -38,6 +50,8 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
         include: Vec::new(),
         exclude: Vec::new(),
         sitemaps: true,
+        named_sitemaps: args.sitemaps,
+        near_duplicate_threshold: None,
         render: args.render,
     };
     if args.render {
