@@ -292,6 +292,7 @@ pub async fn run<S, K>(
 where
     S: FrontierStore + Send + 'static,
     S::Error: Display,
+    AppError: From<S::Error>,
     K: CrawlSink + 'static,
 {
     let (jobs_tx, mut jobs_rx) = tokio::sync::mpsc::unbounded_channel::<Job>();
@@ -338,9 +339,12 @@ fn drive<S, K>(
 where
     S: FrontierStore,
     S::Error: Display,
+    AppError: From<S::Error>,
     K: CrawlSink,
 {
-    let store_error = |e: S::Error| AppError::internal(format!("crawl frontier store: {e}"));
+    // The store's own error is kept (not flattened to text): the service tells a database
+    // that went away, after which the crawl is resumed, from a failure of the crawl.
+    let store_error = |e: S::Error| AppError::from(e);
     let started = Instant::now();
     let deadline = started + options.time_limit;
     let mut frontier = Frontier::resume(store, scope.clone(), limits).map_err(store_error)?;

@@ -415,24 +415,39 @@ impl Crawls {
         self.app.observer.crawl_running(1);
         let driven = self.drive(id).await;
         self.app.observer.crawl_running(-1);
-        if let Err(e) = driven {
-            tracing::error!(crawl = %id, error = %e, "crawl stopped");
-            let end = store::CrawlEnd {
-                state: store::CrawlState::Failed,
-                site_score: None,
-                summary_json: None,
-                error: Some(e.to_string()),
-                site_issues: Vec::new(),
-                event: None,
-            };
-            let (key, worker) = (id.to_string(), self.worker.clone());
-            let _ = self.app.db(move |s| s.finish_crawl(&key, &worker, &end)).await;
+        match driven {
+            // The database went away under the crawl (or could not be written for a
+            // while): the crawl is not at fault, so it is not ended. Its lease is given up
+            // below (or, while the database is still away, runs out), and the sweep of this
+            // replica or another resumes it from its frontier once the database answers;
+            // the resumed run puts back in the queue the pages this run left `fetching`
+            // (docs/ARCHITECTURE.md, "Replicas").
+            Err(e) if e.is_store_unavailable() => {
+                tracing::warn!(crawl = %id, error = %e, "crawl interrupted: the database is away; it resumes when it is back");
+            }
+            Err(e) => self.record_failure(id, &e).await,
+            Ok(()) => {}
         }
         heartbeat.stop().await;
         let (key, worker) = (id.to_string(), self.worker.clone());
         if let Err(e) = self.app.db(move |s| s.release_crawl(&key, &worker)).await {
             tracing::warn!(crawl = %id, error = %e, "crawl lease not given up (it runs out)");
         }
+    }
+
+    /// Ends crawl `id` as `failed` with the error that stopped it.
+    async fn record_failure(&self, id: &str, e: &AppError) {
+        tracing::error!(crawl = %id, error = %e, "crawl stopped");
+        let end = store::CrawlEnd {
+            state: store::CrawlState::Failed,
+            site_score: None,
+            summary_json: None,
+            error: Some(e.to_string()),
+            site_issues: Vec::new(),
+            event: None,
+        };
+        let (key, worker) = (id.to_string(), self.worker.clone());
+        let _ = self.app.db(move |s| s.finish_crawl(&key, &worker, &end)).await;
     }
 
     async fn drive(&self, id: &str) -> Result<(), AppError> {
