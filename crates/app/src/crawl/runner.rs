@@ -180,6 +180,9 @@ pub struct CrawlSummary {
     pub sitemaps_read: bool,
     /// HTML pages audited.
     pub pages_audited: u64,
+    /// Links to URLs left out because the frontier held its bound of URLs
+    /// ([`crawl::Limits::max_known_urls`]; [`crawl::Frontier::links_not_queued`]).
+    pub links_not_queued: u64,
     /// The problems of the site's sitemaps, for `sitemap-error` (at most
     /// [`MAX_SITEMAP_PROBLEMS`], the last of them saying how many more there were).
     #[serde(skip)]
@@ -572,6 +575,7 @@ where
         progress,
         sitemaps_read: sitemaps.any_read(),
         pages_audited: audited,
+        links_not_queued: frontier.links_not_queued(),
         sitemap_problems,
     };
     Ok(Crawled { summary, store: frontier.into_store(), sink })

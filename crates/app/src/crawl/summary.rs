@@ -16,6 +16,10 @@ pub struct StoredSummary {
     pub sitemaps_read: bool,
     /// Pages audited.
     pub pages_audited: u64,
+    /// Links to URLs the crawl left out because it had recorded its bound of URLs
+    /// ([`super::QUEUED_URLS_PER_PAGE`] per page of `max_pages`), counted by the run that
+    /// ended the crawl (docs/API.md, "Site crawl").
+    pub links_not_queued: u64,
     /// The mean of the pages' scores, when the crawl was scored.
     pub mean_page_score: Option<f64>,
     /// What the site-wide issues took off that mean, when the crawl was scored.
