@@ -79,6 +79,7 @@ mod tests {
             time_limited: true,
             sitemaps_read: false,
             pages_audited: 3,
+            links_not_queued: 7,
             mean_page_score: Some(81.5),
             penalty: None,
             site_rules: BTreeMap::from([(
@@ -88,7 +89,7 @@ mod tests {
         };
         assert_eq!(
             serde_json::to_string(&written).expect("json"),
-            r#"{"time_limited":true,"sitemaps_read":false,"pages_audited":3,"mean_page_score":81.5,"penalty":null,"site_rules":{"internal-redirect":{"urls":825,"findings":12000,"truncated":true}}}"#
+            r#"{"time_limited":true,"sitemaps_read":false,"pages_audited":3,"links_not_queued":7,"mean_page_score":81.5,"penalty":null,"site_rules":{"internal-redirect":{"urls":825,"findings":12000,"truncated":true}}}"#
         );
         let old: StoredSummary = serde_json::from_str(r#"{"time_limited":true}"#).expect("an older row reads");
         assert_eq!(old, StoredSummary { time_limited: true, ..StoredSummary::default() });
