@@ -126,6 +126,10 @@ pub struct Crawl {
     /// Whether its time limit ended it: it ended with what it had
     /// (docs/API.md, "Site crawl", "Ends").
     pub time_limited: bool,
+    /// Links to URLs the crawl left out because it had recorded as many URLs as it keeps
+    /// (50 per page of `max_pages`; docs/API.md, "Site crawl", "Bounds"): counted, never
+    /// queued; 0 while it runs.
+    pub links_not_queued: u64,
     /// The rules with findings: site rules first, then by severity and count.
     pub issues: Vec<CrawlIssueCount>,
     /// The human report page of the crawl.

@@ -88,6 +88,13 @@ impl From<render::RenderError> for AppError {
     }
 }
 
+impl From<std::convert::Infallible> for AppError {
+    /// A store that cannot fail (the command line's in-memory crawl frontier).
+    fn from(e: std::convert::Infallible) -> AppError {
+        match e {}
+    }
+}
+
 /// `10 s` → `10 seconds`, `1 s` → `1 second`, `800 ms` → `0.8 seconds` (the fetcher's
 /// wording of its own limits).
 fn seconds(d: std::time::Duration) -> String {
@@ -109,6 +116,13 @@ impl AppError {
     /// An internal error from anything displayable.
     pub fn internal(e: impl std::fmt::Display) -> AppError {
         AppError::Internal(e.to_string())
+    }
+
+    /// The database went away or cannot be written for now (a PostgreSQL server stopped, a
+    /// SQLite file locked past its busy timeout or unwritable): work that failed with this
+    /// is tried again once the database answers, rather than recorded as failed.
+    pub fn is_store_unavailable(&self) -> bool {
+        matches!(self, AppError::Store(e) if e.is_unavailable() && !e.is_damaged())
     }
 
     /// A refusal with `code` (see [`AppError::Refused`]).

@@ -50,7 +50,7 @@ fn crawl_rules(out: &mut String) {
          sitemap, over a bound, a wrong namespace, a relative `<loc>`, an index loop) is a `sitemap-error` \
          finding naming the sitemap and the line. A missing `/sitemap.xml` that robots.txt does not name is \
          no error. The command line reads further sitemaps named with `--sitemap URL` (repeatable).\n\
-         - **Bounds.** A crawl records at most {DEFAULT_MAX_KNOWN_URLS} distinct URLs; links to more are dropped. \
+         - **Bounds.** A crawl records at most {DEFAULT_MAX_KNOWN_URLS} distinct URLs (the service: 50 per page of `max_pages`); links to more are not recorded but counted (`links_not_queued`). \
          A site rule lists at most {MAX_FINDINGS_PER_RULE} findings (the first in URL order); the others \
          are counted, not cut silently: each rule's result gives `total_findings` and `total_urls` (its \
          distinct affected URLs, all of them), with `truncated` true when it lists fewer, and the site \

@@ -346,6 +346,9 @@ pub struct Frontier<S> {
     limits: Limits,
     robots: HashMap<String, HostRobots>,
     known: u64,
+    /// Links to URLs left out because the frontier had recorded [`Limits::max_known_urls`]
+    /// already (see [`Frontier::links_not_queued`]).
+    not_queued: u64,
     seen: HashMap<String, u32>,
     in_flight: BTreeMap<u32, usize>,
 }
@@ -371,9 +374,19 @@ impl<S: FrontierStore> Frontier<S> {
             limits,
             robots: HashMap::new(),
             known,
+            not_queued: 0,
             seen: HashMap::new(),
             in_flight: BTreeMap::new(),
         })
+    }
+
+    /// Links this run found to URLs it did not record because the frontier holds
+    /// [`Limits::max_known_urls`] URLs already: the URLs a crawl leaves out, counted rather
+    /// than cut silently. A URL is counted once while the frontier remembers handling a
+    /// link to it ([`SEEN_CACHE`]), so once in most crawls, again when a shallower link
+    /// reaches it or after the cache was emptied.
+    pub fn links_not_queued(&self) -> u64 {
+        self.not_queued
     }
 
     /// The store.
@@ -656,8 +669,15 @@ impl<S: FrontierStore> Frontier<S> {
         }
         let in_scope = entry.state == State::Queued;
         let (url, found_from) = (entry.url.clone(), entry.found_from.clone());
-        if self.known < self.limits.max_known_urls && self.store.insert(entry)? {
-            self.known += 1;
+        if self.known < self.limits.max_known_urls {
+            if self.store.insert(entry)? {
+                self.known += 1;
+                return Ok(());
+            }
+        } else if self.store.get(&url)?.is_none() {
+            // Past the bound: a URL the store does not hold is left out, and counted. The
+            // look-up is by the store's key (crawl, URL), never a scan.
+            self.not_queued += 1;
             return Ok(());
         }
         // Known already: a sitemap URL a link reaches before it is fetched gets the link's
@@ -1059,6 +1079,8 @@ mod tests {
         let refs: Vec<&str> = links.iter().map(String::as_str).collect();
         f.record(start[0].clone(), Outcome::Answered(&page("https://site.test/", &refs))).unwrap();
         assert_eq!(f.counts().unwrap().total(), 3);
+        // The start and two links are recorded; the other eight are counted.
+        assert_eq!(f.links_not_queued(), 8);
     }
 
     #[test]

@@ -184,6 +184,9 @@ pub struct CrawlSummary {
     pub sitemaps_read: bool,
     /// HTML pages audited.
     pub pages_audited: u64,
+    /// Links to URLs left out because the frontier held its bound of URLs
+    /// ([`crawl::Limits::max_known_urls`]; [`crawl::Frontier::links_not_queued`]).
+    pub links_not_queued: u64,
     /// The problems of the site's sitemaps, for `sitemap-error` (at most
     /// [`MAX_SITEMAP_PROBLEMS`], the last of them saying how many more there were).
     #[serde(skip)]
@@ -299,6 +302,7 @@ pub async fn run<S, K>(
 where
     S: FrontierStore + Send + 'static,
     S::Error: Display,
+    AppError: From<S::Error>,
     K: CrawlSink + 'static,
 {
     let (jobs_tx, mut jobs_rx) = tokio::sync::mpsc::unbounded_channel::<Job>();
@@ -345,9 +349,12 @@ fn drive<S, K>(
 where
     S: FrontierStore,
     S::Error: Display,
+    AppError: From<S::Error>,
     K: CrawlSink,
 {
-    let store_error = |e: S::Error| AppError::internal(format!("crawl frontier store: {e}"));
+    // The store's own error is kept (not flattened to text): the service tells a database
+    // that went away, after which the crawl is resumed, from a failure of the crawl.
+    let store_error = |e: S::Error| AppError::from(e);
     let started = Instant::now();
     let deadline = started + options.time_limit;
     let mut frontier = Frontier::resume(store, scope.clone(), limits).map_err(store_error)?;
@@ -575,6 +582,7 @@ where
         progress,
         sitemaps_read: sitemaps.any_read(),
         pages_audited: audited,
+        links_not_queued: frontier.links_not_queued(),
         sitemap_problems,
         near_duplicate_threshold: options.near_duplicate_threshold,
     };

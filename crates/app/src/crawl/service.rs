@@ -445,24 +445,39 @@ impl Crawls {
         self.app.observer.crawl_running(1);
         let driven = self.drive(id).await;
         self.app.observer.crawl_running(-1);
-        if let Err(e) = driven {
-            tracing::error!(crawl = %id, error = %e, "crawl stopped");
-            let end = store::CrawlEnd {
-                state: store::CrawlState::Failed,
-                site_score: None,
-                summary_json: None,
-                error: Some(e.to_string()),
-                site_issues: Vec::new(),
-                event: None,
-            };
-            let (key, worker) = (id.to_string(), self.worker.clone());
-            let _ = self.app.db(move |s| s.finish_crawl(&key, &worker, &end)).await;
+        match driven {
+            // The database went away under the crawl (or could not be written for a
+            // while): the crawl is not at fault, so it is not ended. Its lease is given up
+            // below (or, while the database is still away, runs out), and the sweep of this
+            // replica or another resumes it from its frontier once the database answers;
+            // the resumed run puts back in the queue the pages this run left `fetching`
+            // (docs/ARCHITECTURE.md, "Replicas").
+            Err(e) if e.is_store_unavailable() => {
+                tracing::warn!(crawl = %id, error = %e, "crawl interrupted: the database is away; it resumes when it is back");
+            }
+            Err(e) => self.record_failure(id, &e).await,
+            Ok(()) => {}
         }
         heartbeat.stop().await;
         let (key, worker) = (id.to_string(), self.worker.clone());
         if let Err(e) = self.app.db(move |s| s.release_crawl(&key, &worker)).await {
             tracing::warn!(crawl = %id, error = %e, "crawl lease not given up (it runs out)");
         }
+    }
+
+    /// Ends crawl `id` as `failed` with the error that stopped it.
+    async fn record_failure(&self, id: &str, e: &AppError) {
+        tracing::error!(crawl = %id, error = %e, "crawl stopped");
+        let end = store::CrawlEnd {
+            state: store::CrawlState::Failed,
+            site_score: None,
+            summary_json: None,
+            error: Some(e.to_string()),
+            site_issues: Vec::new(),
+            event: None,
+        };
+        let (key, worker) = (id.to_string(), self.worker.clone());
+        let _ = self.app.db(move |s| s.finish_crawl(&key, &worker, &end)).await;
     }
 
     async fn drive(&self, id: &str) -> Result<(), AppError> {
@@ -501,7 +516,8 @@ impl Crawls {
             renderer: self.app.renderer_for(crate::AuditOptions { render: stored.request.render })?.cloned(),
             ..CrawlOptions::default()
         };
-        let crawled = runner::run(&self.app.fetcher, frontier, scope, Limits::default(), sink, options).await?;
+        let limits = Limits { max_known_urls: known_urls(stored.max_pages), ..Limits::default() };
+        let crawled = runner::run(&self.app.fetcher, frontier, scope, limits, sink, options).await?;
         let summary = crawled.summary;
         let (key, worker) = (id.to_string(), self.worker.clone());
         let url = crawl.url.clone();
@@ -525,6 +541,7 @@ impl Crawls {
                     time_limited: summary.time_limited,
                     sitemaps_read: summary.sitemaps_read,
                     pages_audited: summary.pages_audited,
+                    links_not_queued: summary.links_not_queued,
                     mean_page_score: score.as_ref().map(|s| s.mean_page_score),
                     penalty: score.as_ref().map(|s| s.penalty),
                     site_rules: super::summary::SiteRuleTotals::of(&judged.results),
@@ -580,6 +597,19 @@ fn time_left(limit: Duration, started_at: Option<&str>, now: time::OffsetDateTim
 /// one crawl stores is bounded by its `max_pages`, not by the site's sitemaps (docs/API.md,
 /// "Site crawl"; docs/SECURITY.md).
 pub const SITEMAP_URLS_PER_PAGE: usize = 20;
+
+/// URLs a crawl of the service records at most per page of its `max_pages` (queued,
+/// fetched, skipped, sitemap URLs included): a page's links to further URLs are counted in
+/// the summary's `links_not_queued`, not recorded. Without it a crawl kept a row for every
+/// distinct link it found, `max_pages` times the links of a page (docs/SECURITY.md, "What
+/// one caller can start and store").
+pub const QUEUED_URLS_PER_PAGE: u64 = 50;
+
+/// The URLs a crawl of `max_pages` pages records at most: [`QUEUED_URLS_PER_PAGE`] per page,
+/// and never more than the engine's own bound.
+pub fn known_urls(max_pages: u32) -> u64 {
+    (u64::from(max_pages) * QUEUED_URLS_PER_PAGE).min(crawl::DEFAULT_MAX_KNOWN_URLS)
+}
 
 /// The sitemap limits of a crawl of at most `max_pages` pages: the engine's defaults, with
 /// at most [`SITEMAP_URLS_PER_PAGE`] URLs per page in all (and so per file).

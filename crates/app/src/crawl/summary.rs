@@ -16,6 +16,10 @@ pub struct StoredSummary {
     pub sitemaps_read: bool,
     /// Pages audited.
     pub pages_audited: u64,
+    /// Links to URLs the crawl left out because it had recorded its bound of URLs
+    /// ([`super::QUEUED_URLS_PER_PAGE`] per page of `max_pages`), counted by the run that
+    /// ended the crawl (docs/API.md, "Site crawl").
+    pub links_not_queued: u64,
     /// The mean of the pages' scores, when the crawl was scored.
     pub mean_page_score: Option<f64>,
     /// What the site-wide issues took off that mean, when the crawl was scored.
@@ -75,6 +79,7 @@ mod tests {
             time_limited: true,
             sitemaps_read: false,
             pages_audited: 3,
+            links_not_queued: 7,
             mean_page_score: Some(81.5),
             penalty: None,
             site_rules: BTreeMap::from([(
@@ -84,7 +89,7 @@ mod tests {
         };
         assert_eq!(
             serde_json::to_string(&written).expect("json"),
-            r#"{"time_limited":true,"sitemaps_read":false,"pages_audited":3,"mean_page_score":81.5,"penalty":null,"site_rules":{"a-site-rule":{"urls":825,"findings":12000,"truncated":true}}}"#
+            r#"{"time_limited":true,"sitemaps_read":false,"pages_audited":3,"links_not_queued":7,"mean_page_score":81.5,"penalty":null,"site_rules":{"a-site-rule":{"urls":825,"findings":12000,"truncated":true}}}"#
         );
         let old: StoredSummary = serde_json::from_str(r#"{"time_limited":true}"#).expect("an older row reads");
         assert_eq!(old, StoredSummary { time_limited: true, ..StoredSummary::default() });

@@ -50,6 +50,7 @@ pub fn wire_crawl(crawl: &store::Crawl, issues: &[store::IssueCount]) -> api::cr
         site_score: crawl.site_score,
         error: crawl.error.clone(),
         time_limited: time_limited(crawl),
+        links_not_queued: StoredSummary::of(crawl).map_or(0, |s| s.links_not_queued),
         issues: issues
             .iter()
             .map(|c| api::crawls::CrawlIssueCount {

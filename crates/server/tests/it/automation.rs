@@ -527,3 +527,71 @@ async fn rest_audits_reach_keyword_history() {
         assert_eq!(entry["bodyCount"], 4, "{entry}");
     }
 }
+
+/// The per-owner caps on monitors and experiments (docs/SECURITY.md, "What one caller can
+/// start and store"): the owner's 100th is made, the 101st is refused with
+/// `invalid_request` before its page is fetched, and nothing more is stored; another owner
+/// is not held by the first one's count, and stopping a monitor makes room again.
+#[tokio::test]
+async fn monitors_and_experiments_stop_at_the_per_owner_cap() {
+    use app::experiments::MAX_EXPERIMENTS_PER_USER;
+    use app::monitors::MAX_MONITORS_PER_USER;
+
+    let site = Site::start().await;
+    let t = TestServer::start(|_| {}).await;
+    let (alice, bob) = two_owners(&t);
+    let owner = owner_of(&t, &alice);
+    // All but the last allowed are made in the store: 99 audits through the tool would only
+    // make the test slower, the count is what the cap reads.
+    let later = time::OffsetDateTime::now_utc() + time::Duration::days(1);
+    for i in 1..MAX_MONITORS_PER_USER {
+        t.db(|s| s.create_monitor(&owner, &site.url(&format!("/m{i}")), 86_400, later)).unwrap();
+    }
+    for i in 1..MAX_EXPERIMENTS_PER_USER {
+        let new = store::NewExperiment {
+            user_id: owner.clone(),
+            title: format!("E{i}"),
+            hypothesis: "H".into(),
+            url: site.url(&format!("/e{i}")),
+            experiment_type: None,
+            metric_target: Some("score".into()),
+            baseline_audit_id: None,
+            baseline_value: Some(50.0),
+        };
+        t.db(|s| s.create_experiment(new)).unwrap();
+    }
+
+    // The last allowed monitor is made through the tool, and audits its page.
+    let last = site.url("/m-last");
+    assert_eq!(ok(&t, &alice, "monitor_site", json!({ "url": last })).await["created"], true);
+    assert_eq!(t.db(|s| s.list_monitors(&owner)).unwrap().len(), MAX_MONITORS_PER_USER);
+    // One more is refused before anything is fetched or stored.
+    let hits = *site.page_hits.lock().unwrap();
+    let over = site.url("/m-over");
+    let text = err(&t, &alice, "monitor_site", json!({ "url": over })).await;
+    assert!(text.starts_with("invalid_request") && text.contains("at most 100 monitors"), "{text}");
+    assert_eq!(*site.page_hits.lock().unwrap(), hits, "the refused monitor's page was fetched");
+    assert_eq!(t.db(|s| s.list_monitors(&owner)).unwrap().len(), MAX_MONITORS_PER_USER);
+    assert!(t.db(|s| s.latest_audit_for_url(&over)).unwrap().is_none(), "the refused monitor's page was audited");
+    // A monitor the owner holds already is still reported at the cap.
+    assert_eq!(ok(&t, &alice, "monitor_site", json!({ "url": last })).await["created"], false);
+    // Another owner is not held by Alice's count.
+    assert_eq!(ok(&t, &bob, "monitor_site", json!({ "url": over })).await["created"], true);
+    // Stopping one makes room for one.
+    ok(&t, &alice, "monitor_site", json!({ "url": last, "action": "stop" })).await;
+    assert_eq!(ok(&t, &alice, "monitor_site", json!({ "url": over })).await["created"], true);
+    let text = err(&t, &alice, "monitor_site", json!({ "url": site.url("/m-over-again") })).await;
+    assert!(text.starts_with("invalid_request"), "{text}");
+
+    // Experiments: the 100th is made (with its baseline audit), the 101st refused.
+    let create = |title: &str, path: &str| json!({ "action": "create", "title": title, "hypothesis": "H", "url": site.url(path) });
+    let made = ok(&t, &alice, "run_experiment", create("Last", "/e-last")).await;
+    assert_eq!(made["experiments"].as_array().map(Vec::len), Some(MAX_EXPERIMENTS_PER_USER));
+    let hits = *site.page_hits.lock().unwrap();
+    let text = err(&t, &alice, "run_experiment", create("Over", "/e-over")).await;
+    assert!(text.starts_with("invalid_request") && text.contains("at most 100 experiments"), "{text}");
+    assert_eq!(*site.page_hits.lock().unwrap(), hits, "the refused experiment's page was fetched");
+    assert_eq!(t.db(|s| s.list_experiments(&owner)).unwrap().len(), MAX_EXPERIMENTS_PER_USER);
+    let made = ok(&t, &bob, "run_experiment", create("Bob's", "/e-over")).await;
+    assert_eq!(made["experiments"].as_array().map(Vec::len), Some(1));
+}

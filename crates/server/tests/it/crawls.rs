@@ -820,3 +820,44 @@ async fn named_sitemaps_are_read_over_rest_and_the_agent_tool() {
     let a = tool_call(&t, &key, "crawl_site", args).await;
     assert_eq!(a.body["result"]["isError"], true, "{}", a.raw);
 }
+
+/// A site whose every page links to 200 URLs no other page links to: the crawl records at
+/// most `QUEUED_URLS_PER_PAGE` URLs per page of `max_pages` and counts every link past that
+/// in `links_not_queued`, so the rows one crawl writes do not grow with the links it finds
+/// (docs/API.md, "Site crawl", "What a crawl keeps"). Runs on both databases.
+#[tokio::test]
+async fn a_crawl_records_urls_in_proportion_to_its_pages_and_counts_the_rest() {
+    const LINKS: usize = 200;
+    let t = TestServer::start(|_| {}).await;
+    // Any path answers: `/a/b` links to `/a/b/0` ... `/a/b/199`.
+    let site = test_support::Pages::serve(move |request: &test_support::wiremock::Request| {
+        let path = request.url.path().trim_end_matches('/').to_string();
+        if path == "/robots.txt" {
+            return test_support::ResponseTemplate::new(404);
+        }
+        let links: String = (0..LINKS).map(|i| format!("<a href='{path}/{i}'>{i}</a>")).collect();
+        let body = format!("<html lang=en><title>The page {path}/ of the site</title>{links}</html>");
+        test_support::ResponseTemplate::new(200).set_body_raw(body, "text/html")
+    })
+    .await;
+    let max_pages = 5u32;
+    let a =
+        start(&t, None, json!({"url": format!("http://{}/", site.addr()), "max_pages": max_pages, "sitemaps": false}))
+            .await;
+    assert_eq!(a.status, 202, "{}", a.raw);
+    let id = a.body["crawl"]["id"].as_str().unwrap().to_string();
+    let done = ended(&t, &id, None).await;
+    assert_eq!(done["state"], "completed", "{done}");
+    assert_eq!(done["progress"]["pages_done"], max_pages, "{done}");
+
+    let bound = usize::try_from(app::crawl::QUEUED_URLS_PER_PAGE).unwrap() * max_pages as usize;
+    // The progress counts the crawl's rows by state: every URL it recorded.
+    let p = &done["progress"];
+    let counted: u64 =
+        ["pages_done", "pages_queued", "pages_failed", "pages_skipped"].iter().map(|k| p[k].as_u64().unwrap()).sum();
+    assert_eq!(counted, bound as u64, "{done}");
+    // The start page and its 200 links, then 200 links on each of the four pages fetched
+    // after it: every URL the crawl found is either recorded or counted, once.
+    let found = 1 + LINKS * max_pages as usize;
+    assert_eq!(done["links_not_queued"].as_u64(), Some((found - bound) as u64), "{done}");
+}

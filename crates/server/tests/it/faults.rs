@@ -323,3 +323,78 @@ async fn postgres_going_away_and_coming_back() {
     assert_eq!(t.db(|s| s.count_audits()).unwrap(), 1, "nothing was stored while the database was away");
     check_audit_works(&t, &page).await;
 }
+
+/// A crawl whose PostgreSQL goes away while it runs, for longer than a pooled connection is
+/// waited for, and comes back: the crawl is not ended as failed (the database, not the
+/// site, was at fault); the sweep resumes it from its frontier once its lease has run out,
+/// the resumed run puts back in the queue the pages the interrupted run left `fetching`,
+/// and the crawl completes with every page recorded and audited once (docs/ARCHITECTURE.md,
+/// "Replicas"). The server's pool waits 5 s for a connection, so with the database away
+/// for 7 s the interrupted run's last write meets a database that is back: ended there as
+/// `failed`, the crawl would stay so.
+#[tokio::test]
+async fn a_crawl_goes_on_after_its_postgres_goes_away_and_comes_back() {
+    const PAGES: usize = 20;
+    let Some(pg) = tokio::task::spawn_blocking(test_support::TempPostgres::start).await.unwrap() else { return };
+    let pg = std::sync::Arc::new(pg);
+    let url = pg.fresh_database();
+    // `/` links to every other page, each back home; every page answers after a pause, so
+    // that fetches are in flight when the database goes.
+    let site = test_support::Pages::serve(move |request: &test_support::wiremock::Request| {
+        let path = request.url.path();
+        if path == "/robots.txt" || path.starts_with("/sitemap") {
+            return test_support::ResponseTemplate::new(404);
+        }
+        let links: String = (1..PAGES).map(|n| format!("<a href='/p{n}'>Page {n}</a>")).collect();
+        let body = format!("<html lang=en><title>The page {path} of the shop</title><h1>Shop</h1>{links}</html>");
+        test_support::ResponseTemplate::new(200).set_body_raw(body, "text/html").set_delay(Duration::from_millis(200))
+    })
+    .await;
+    let t = TestServer::start(|c| {
+        c.database_url = url.clone();
+        c.lease_ms = 1_000;
+    })
+    .await;
+    let a = Answer::from(
+        t.client
+            .post(t.url("/api/v1/crawls"))
+            .json(&serde_json::json!({ "url": format!("http://{}/", site.addr()), "sitemaps": false }))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(a.status, 202, "{}", a.raw);
+    let id = a.body["crawl"]["id"].as_str().unwrap().to_string();
+    let crawl_of = |id: String| t.db(move |s| s.get_crawl(&id)).unwrap();
+    let counts = |state: &str| {
+        let sql = format!("SELECT count(*) FROM crawl_pages WHERE crawl_id = '{id}' AND state = '{state}'");
+        pg.psql(&url, &sql).trim().parse::<usize>().unwrap()
+    };
+    for _ in 0..600 {
+        if counts("done") >= 3 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(counts("done") >= 3 && counts("done") < PAGES, "the crawl should be under way");
+
+    let down = pg.clone();
+    tokio::task::spawn_blocking(move || down.restart_after(Duration::from_secs(7))).await.unwrap();
+
+    let mut crawl = crawl_of(id.clone());
+    for _ in 0..600 {
+        if crawl.finished_at.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        crawl = crawl_of(id.clone());
+    }
+    assert_eq!(crawl.state, store::CrawlState::Completed, "{crawl:?}");
+    assert!(crawl.resumes >= 1, "the outage should have interrupted the run: {crawl:?}");
+    // Every page once, done and audited; none left queued or `fetching`.
+    assert_eq!((counts("done"), counts("queued"), counts("fetching"), counts("failed")), (PAGES, 0, 0, 0));
+    let sql = format!("SELECT count(DISTINCT url), count(*), count(score) FROM crawl_pages WHERE crawl_id = '{id}'");
+    assert_eq!(pg.psql(&url, &sql).trim(), format!("{PAGES}|{PAGES}|{PAGES}"));
+    check_status(&t, true).await;
+}
