@@ -334,12 +334,12 @@ async fn postgres_going_away_and_coming_back() {
 /// `failed`, the crawl would stay so.
 #[tokio::test]
 async fn a_crawl_goes_on_after_its_postgres_goes_away_and_comes_back() {
-    const PAGES: usize = 20;
+    const PAGES: usize = 24;
     let Some(pg) = tokio::task::spawn_blocking(test_support::TempPostgres::start).await.unwrap() else { return };
     let pg = std::sync::Arc::new(pg);
     let url = pg.fresh_database();
-    // `/` links to every other page, each back home; every page answers after a pause, so
-    // that fetches are in flight when the database goes.
+    // `/` links to every other page; every page answers after 0.6 s, so that with 4 fetches
+    // in flight the crawl takes about 4 s, and fetches are in flight when the database goes.
     let site = test_support::Pages::serve(move |request: &test_support::wiremock::Request| {
         let path = request.url.path();
         if path == "/robots.txt" || path.starts_with("/sitemap") {
@@ -347,7 +347,7 @@ async fn a_crawl_goes_on_after_its_postgres_goes_away_and_comes_back() {
         }
         let links: String = (1..PAGES).map(|n| format!("<a href='/p{n}'>Page {n}</a>")).collect();
         let body = format!("<html lang=en><title>The page {path} of the shop</title><h1>Shop</h1>{links}</html>");
-        test_support::ResponseTemplate::new(200).set_body_raw(body, "text/html").set_delay(Duration::from_millis(200))
+        test_support::ResponseTemplate::new(200).set_body_raw(body, "text/html").set_delay(Duration::from_millis(600))
     })
     .await;
     let t = TestServer::start(|c| {
