@@ -29,6 +29,7 @@ mod audit;
 mod charset;
 mod docs;
 pub mod fix;
+pub mod locate;
 mod page;
 mod parse;
 pub mod rendering;
@@ -45,7 +46,8 @@ pub use audit::{
 };
 pub use charset::{decode, Charset, CharsetSource, META_PRESCAN_BYTES};
 pub use docs::{rule_markdown, rules_markdown};
-pub use page::{Heading, Hreflang, HttpFacts, Image, JsonLd, Link, LinkKind, Page, RobotsTxtFact, Semantic};
+pub use locate::{Location, Spot};
+pub use page::{Heading, Hreflang, HttpFacts, Image, JsonLd, Link, LinkKind, Page, RobotsTxtFact, Semantic, Spots};
 pub use parse::{Analysis, Budget, Stop, Unlimited};
 pub use rendering::Rendering;
 pub use rule::{Category, Finding, Group, Level, Outcome, Rule, RuleMeta, Severity, UnknownName};

@@ -5,6 +5,7 @@
 mod corpus;
 mod facts;
 mod lighthouse;
+mod locations;
 mod properties;
 #[path = "../support/rule_fixture.rs"]
 mod rule_fixture;
