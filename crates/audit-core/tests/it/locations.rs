@@ -55,7 +55,7 @@ fn check_page(name: &str, html: &str) -> Vec<String> {
     // Each selector is run over the whole document: a sample of a large page's elements,
     // spread over it, keeps the test quick.
     let all = spots(&page);
-    let step = all.len().div_ceil(30).max(1);
+    let step = all.len().div_ceil(20).max(1);
     for (element, spot) in all.into_iter().step_by(step) {
         let Some(at) = page.locate(spot) else {
             problems.push(format!("{name}: a {element} spot gives no location"));
