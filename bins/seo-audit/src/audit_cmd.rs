@@ -144,7 +144,7 @@ pub async fn run(args: AuditArgs, global: &Global) -> u8 {
         }
         Format::Text => {
             let color = !args.no_color && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-            let mut text = audit_core::report::text(&audit, color);
+            let mut text = audit_core::report::text_of(&audit, color, &location(&args, &audit));
             if let Some(marks) = &marks {
                 text.push_str(&marks.text());
             }
@@ -173,11 +173,12 @@ pub async fn run(args: AuditArgs, global: &Global) -> u8 {
     }
 }
 
-/// Where the CI formats locate the findings: the audited file's path as given, else the
-/// page's URL after redirects.
+/// Where the text report and the CI formats locate the findings: the audited file's path
+/// relative to the working directory (as given when it lies outside it), else the page's URL
+/// after redirects.
 fn location(args: &AuditArgs, audit: &Audit) -> String {
     if !args.target.contains("://") && Path::new(&args.target).is_file() {
-        return args.target.replace('\\', "/");
+        return relative_to_cwd(Path::new(&args.target)).replace('\\', "/");
     }
     let page = &audit.page;
     if page.final_url.is_empty() {
@@ -185,6 +186,25 @@ fn location(args: &AuditArgs, audit: &Audit) -> String {
     } else {
         page.final_url.clone()
     }
+}
+
+/// A path relative to the working directory, as code scanning matches it against the files
+/// of the repository: an absolute path inside the working directory loses that prefix, and a
+/// leading `./` goes.
+fn relative_to_cwd(path: &Path) -> String {
+    let cwd = std::env::current_dir().ok().and_then(|d| d.canonicalize().ok());
+    if path.is_absolute() {
+        let inside = cwd.as_ref().and_then(|cwd| {
+            let path = path.canonicalize().ok()?;
+            path.strip_prefix(cwd).ok().map(Path::to_path_buf)
+        });
+        if let Some(inside) = inside {
+            return inside.display().to_string();
+        }
+        return path.display().to_string();
+    }
+    let text = path.display().to_string();
+    text.strip_prefix("./").map_or(text.clone(), str::to_string)
 }
 
 fn write_json(out: &mut impl Write, value: &impl serde::Serialize) -> std::io::Result<()> {

@@ -132,6 +132,42 @@ fn location_at(uri: &str) -> Value {
     json!({ "physicalLocation": { "artifactLocation": { "uri": uri } } })
 }
 
+/// A SARIF location of an element in the HTML at `uri`: the region of its start tag (line,
+/// column, the tag as snippet), and its selector as a logical location, so that code scanning
+/// annotates the line.
+fn element_at(uri: &str, at: &audit_core::Location) -> Value {
+    json!({
+        "physicalLocation": {
+            "artifactLocation": { "uri": uri },
+            "region": {
+                "startLine": at.line,
+                "startColumn": at.column,
+                "snippet": { "text": at.snippet },
+            },
+        },
+        "logicalLocations": [{ "fullyQualifiedName": at.selector, "kind": "element" }],
+    })
+}
+
+/// The SARIF results of one finding: one per element it lists (each annotates its own line),
+/// or one located at the artifact when it points at no element.
+fn finding_results(uri: &str, result: &Value, finding: &audit_core::Finding) -> Vec<Value> {
+    if finding.locations.is_empty() {
+        let mut r = result.clone();
+        r["locations"] = json!([location_at(uri)]);
+        return vec![r];
+    }
+    finding
+        .locations
+        .iter()
+        .map(|at| {
+            let mut r = result.clone();
+            r["locations"] = json!([element_at(uri, at)]);
+            r
+        })
+        .collect()
+}
+
 /// The tool part of a SARIF run, listing `rules`.
 fn driver(rules: Vec<Value>) -> Value {
     json!({ "driver": {
@@ -159,28 +195,30 @@ fn message(finding: &audit_core::Finding) -> String {
 
 /// The SARIF 2.1.0 log of an audit: one run of the tool `seo-audit`, its driver listing every
 /// rule of the audit (id, name, short and full description, help, default level from the
-/// severity), one result per failed rule, located at `location` (the page URL, or the path
-/// of the audited file). The score and ruleset version are run properties. With a baseline,
-/// each result carries its `baselineState` (`new` or `unchanged`) and the baseline's resolved
-/// findings are results too, `absent`.
+/// severity), and for each failed rule one result per element its finding lists, with the
+/// region of the element's start tag in `location` (the path of the audited file, or the
+/// page URL), or one result located at `location` when the finding points at no element.
+/// Columns count Unicode characters (`columnKind`). The score and ruleset version are run
+/// properties. With a baseline, each result carries its finding's `baselineState` (`new` or
+/// `unchanged`) and the baseline's resolved findings are results too, `absent`.
 pub fn sarif(audit: &Audit, location: &str, marks: Option<&Marks>) -> Value {
     let rules: Vec<Value> = audit.checks.iter().map(|c| descriptor(&RuleDoc::from(c.rule))).collect();
     let results: Vec<Value> = audit
         .checks
         .iter()
         .enumerate()
-        .filter_map(|(i, c)| match &c.outcome {
-            Outcome::Fail(f) => Some(with_state(
-                json!({
+        .flat_map(|(i, c)| match &c.outcome {
+            Outcome::Fail(f) => {
+                let result = json!({
                     "ruleId": c.rule.id,
                     "ruleIndex": i,
                     "level": level(c.rule.severity),
                     "message": { "text": message(f) },
-                    "locations": [location_at(location)],
-                }),
-                marks.and_then(|m| m.state(c.rule.id, "")),
-            )),
-            _ => None,
+                });
+                let result = with_state(result, marks.and_then(|m| m.state(c.rule.id, "")));
+                finding_results(location, &result, f)
+            }
+            _ => Vec::new(),
         })
         .collect();
     let mut results = results;
@@ -195,6 +233,7 @@ pub fn sarif(audit: &Audit, location: &str, marks: Option<&Marks>) -> Value {
         "runs": [{
             "tool": driver(rules),
             "artifacts": [{ "location": { "uri": location } }],
+            "columnKind": "unicodeCodePoints",
             "results": results,
             "properties": {
                 "score": score.percentage,
@@ -273,6 +312,20 @@ fn xml(text: &str) -> String {
     out
 }
 
+/// The elements a finding lists, one line each, `LOCATION:LINE:COLUMN SELECTOR`, and how
+/// many more there are; empty when it lists none.
+fn elements(finding: &audit_core::Finding, location: &str) -> String {
+    let mut text = String::new();
+    for at in &finding.locations {
+        let _ = writeln!(text, "{location}:{}:{} {}", at.line, at.column, at.selector);
+    }
+    let more = (finding.locations_total as usize).saturating_sub(finding.locations.len());
+    if more > 0 {
+        let _ = writeln!(text, "... and {more} more");
+    }
+    text
+}
+
 /// The JUnit XML report of an audit: one `testsuite` named after `location`, one `testcase`
 /// per rule (its id as the name, `seo-audit.` and [`class_of`] its category as the class), a `failure` for each
 /// failed rule carrying the finding's message (its `type` the severity), `skipped` for a
@@ -298,7 +351,7 @@ pub fn junit(audit: &Audit, location: &str, timestamp: &str, marks: Option<&Mark
                     ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n",
                     xml(&marked(marks.and_then(|m| m.state(r.id, "")), &f.title)),
                     r.severity.as_str(),
-                    xml(&format!("{}: {}\n{}", r.name, message(f), help(&RuleDoc::from(r))))
+                    xml(&format!("{}: {}\n{}{}", r.name, message(f), elements(f, location), help(&RuleDoc::from(r))))
                 );
             }
             _ if marks.is_some_and(|m| m.resolved().any(|f| f.rule == r.id)) => {

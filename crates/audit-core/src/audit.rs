@@ -211,6 +211,8 @@ impl Audit {
                 confidence: r.confidence,
                 current_value: f.current_value.clone(),
                 suggested_value: f.suggested_value.clone(),
+                locations: f.locations.clone(),
+                locations_total: f.locations_total,
             })
             .collect()
     }

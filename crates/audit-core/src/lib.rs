@@ -31,6 +31,7 @@ pub mod baseline;
 mod charset;
 mod docs;
 pub mod fix;
+pub mod locate;
 mod page;
 mod parse;
 mod recommendation;
@@ -48,8 +49,9 @@ pub use audit::{
 };
 pub use charset::{decode, Charset, CharsetSource, META_PRESCAN_BYTES};
 pub use docs::{rule_markdown, rules_markdown};
+pub use locate::{Location, Spot};
 pub use page::{
-    Heading, Hreflang, HttpFacts, Image, Link, LinkKind, Page, RobotsTxtFact, Semantic, WebMcpField, WebMcpForm,
+    Heading, Hreflang, HttpFacts, Image, Link, LinkKind, Page, RobotsTxtFact, Semantic, Spots, WebMcpField, WebMcpForm,
 };
 pub use parse::{Analysis, Budget, Stop, Unlimited};
 pub use recommendation::{LinkCounts, Recommendation};

@@ -13,7 +13,8 @@ use serde::Serialize;
 use url::Url;
 
 use crate::charset::{self, Charset};
-use crate::parse::{Analysis, Budget, HeadNoscript};
+use crate::locate::{Location, Locator, PathNode, Spot};
+use crate::parse::{Analysis, Budget, HeadNoscript, Spans};
 use crate::structured_data::JsonLd;
 
 /// What the HTTP exchange told us about the page. Everything is optional, so a local file
@@ -143,6 +144,9 @@ pub struct Heading {
     pub text: String,
     /// Visible words between this heading and the next one.
     pub section_words: usize,
+    /// Where it is (see [`Page::locate`]).
+    #[serde(skip)]
+    pub spot: Spot,
 }
 
 /// An `<img>` element.
@@ -171,6 +175,9 @@ pub struct Image {
     /// Whether it sits inside `<noscript>`: markup here (the parser runs with scripting off),
     /// text in a browser that runs scripts, as Googlebot's renderer does.
     pub in_noscript: bool,
+    /// Where it is (see [`Page::locate`]).
+    #[serde(skip)]
+    pub spot: Spot,
 }
 
 /// What kind of target an `<a>` element has.
@@ -236,6 +243,9 @@ pub struct Link {
     pub event_handlers: bool,
     /// Whether it sits inside `<noscript>` (see [`Image::in_noscript`]).
     pub in_noscript: bool,
+    /// Where it is (see [`Page::locate`]).
+    #[serde(skip)]
+    pub spot: Spot,
 }
 
 /// A `<link rel="alternate" hreflang>` element.
@@ -251,6 +261,9 @@ pub struct Hreflang {
     /// Whether it is in the head, as a browser running scripts builds it (see
     /// [`Page::head_meta_description`]): search engines read hreflang links there only.
     pub in_head: bool,
+    /// Where it is (see [`Page::locate`]).
+    #[serde(skip)]
+    pub spot: Spot,
 }
 
 /// A `<form>` that declares a WebMCP tool (it carries `toolname` or `tooldescription`), as
@@ -276,6 +289,48 @@ pub struct WebMcpField {
     pub required: bool,
     /// Whether it carries a description an agent reads (`toolparamdescription` or `title`).
     pub described: bool,
+}
+
+/// Where the elements behind the page's facts are, for the facts kept as plain values (see
+/// [`Page::locate`]); the facts kept as structs ([`Image`], [`Link`] ...) carry their own.
+/// A fact without an element has [`Spot::NONE`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Spots {
+    /// `<html>`, when the markup writes it.
+    pub html: Spot,
+    /// `<head>`, when the markup writes it: where a missing head element goes.
+    pub head: Spot,
+    /// The `<title>` that [`Page::title`] comes from.
+    pub title: Spot,
+    /// Every `<title>` inside `<head>` (SVG titles excluded).
+    pub head_titles: Vec<Spot>,
+    /// Each `<meta name="description">` of [`Page::meta_descriptions`].
+    pub meta_descriptions: Vec<Spot>,
+    /// Each `<link rel=canonical>` of [`Page::canonicals`].
+    pub canonicals: Vec<Spot>,
+    /// Each `<link rel=canonical>` of [`Page::head_canonicals`].
+    pub head_canonicals: Vec<Spot>,
+    /// Each `<meta name="robots">` and `<meta name="googlebot">` with a `content`, in order.
+    pub meta_robots: Vec<Spot>,
+    /// Those of them whose directives forbid indexing (`noindex`, `none`).
+    pub noindex: Vec<Spot>,
+    /// Those of them whose directives forbid following links (`nofollow`, `none`).
+    pub nofollow: Vec<Spot>,
+    /// The `<meta name="viewport">` of [`Page::viewport`].
+    pub viewport: Spot,
+    /// The `<meta>` of [`Page::meta_charset`].
+    pub meta_charset: Spot,
+    /// The `<meta>` of each Open Graph property of [`Page::og`] and Twitter field of
+    /// [`Page::twitter`] (the first of each).
+    pub social: BTreeMap<String, Spot>,
+    /// Each script of [`Page::render_blocking_scripts`].
+    pub render_blocking_scripts: Vec<Spot>,
+    /// The element of each subresource of [`Page::mixed_content`].
+    pub mixed_content: Vec<Spot>,
+    /// Elements with microdata or RDFa attributes, each with the line structured data
+    /// reports for it.
+    pub markup: Vec<(u32, Spot)>,
 }
 
 /// Landmark and sectioning elements, counted.
@@ -422,6 +477,12 @@ pub struct Page {
     pub parse_errors: usize,
     /// How much of the document the analysis covered (the parser's limits).
     pub analysis: Analysis,
+    /// Where the elements behind the plain facts are. Not serialised.
+    #[serde(skip)]
+    pub spots: Spots,
+    /// What turns spots into locations.
+    #[serde(skip)]
+    locator: Locator,
 }
 
 impl Page {
@@ -441,11 +502,16 @@ impl Page {
         let (text, charset) = charset::decode(bytes, http.header("content-type"));
         // Scripts are not run, so `<noscript>` content is markup, as in a browser with
         // scripting off: its images and links count (the corpus reference agrees).
-        let parsed = crate::parse::parse(StrTendril::from(text), budget);
-        let mut walker = Walker { head_noscript: parsed.head_noscript, lines: parsed.lines, ..Walker::default() };
+        let parsed = crate::parse::parse(StrTendril::from_slice(&text), budget);
+        let mut walker = Walker {
+            head_noscript: parsed.head_noscript,
+            lines: parsed.lines,
+            spans: parsed.spans,
+            ..Walker::default()
+        };
         walker.walk(&parsed.dom.document);
         let markup = std::mem::take(&mut walker.markup);
-        let mut page = walker.finish(url, final_url, http, charset, bytes.len(), parsed.parse_errors);
+        let mut page = walker.finish(url, final_url, http, charset, bytes.len(), parsed.parse_errors, text);
         page.analysis = parsed.analysis;
         page.structured_data = crate::structured_data::read(&page.json_ld, &markup, budget);
         if page.structured_data.stopped && page.analysis.stopped.is_none() {
@@ -454,6 +520,12 @@ impl Page {
             page.analysis.stopped = Some(crate::parse::Stop::Budget);
         }
         page
+    }
+
+    /// Where an element is: its line, column, selector and start tag; `None` for a spot
+    /// that points at nothing. A finding lists these with [`Finding::at`](crate::Finding::at).
+    pub fn locate(&self, spot: Spot) -> Option<Location> {
+        self.locator.locate(spot)
     }
 
     /// The title text of the first `<h1>`, or `""`.
@@ -797,11 +869,14 @@ enum Collector {
 }
 
 enum Step {
-    Enter(Handle, usize),
+    /// An element to enter, its depth, and its position among its siblings of the same name
+    /// (1-based; 0 when it has none).
+    Enter(Handle, usize, u32),
     Exit(Exit),
 }
 
 enum Exit {
+    Path,
     Hidden,
     Noscript,
     Inert,
@@ -824,6 +899,8 @@ struct Walker {
     images: Vec<Image>,
     title: Option<String>,
     titles_in_head: usize,
+    /// HTML `<title>` elements met so far, anywhere.
+    titles_seen: usize,
     meta_descriptions: Vec<String>,
     canonicals: Vec<String>,
     head_canonicals: Vec<String>,
@@ -836,12 +913,25 @@ struct Walker {
     viewport: Option<String>,
     meta_charset: Option<String>,
     lang: Option<String>,
-    hreflang_raw: Vec<(String, String, bool)>,
+    hreflang_raw: Vec<(String, String, bool, Spot)>,
     og: BTreeMap<String, String>,
     twitter: BTreeMap<String, String>,
     json_ld_raw: Vec<String>,
-    /// The line where each JSON-LD block's `<script>` starts.
-    json_ld_lines: Vec<u32>,
+    /// The line where each JSON-LD block's `<script>` starts, and where it is.
+    json_ld_lines: Vec<(u32, Spot)>,
+    /// Start-tag spans of the elements findings may point at (see [`crate::parse::Parsed`]).
+    spans: Spans,
+    /// The open elements, innermost last: each with its position among the siblings of the
+    /// same name, and its index in `nodes` once recorded (`u32::MAX` before).
+    open_path: Vec<(Handle, u32, u32)>,
+    /// The elements spots point at and their ancestors, for selectors.
+    nodes: Vec<PathNode>,
+    /// Hashes of the ids of every element: an id is used in a selector only when unique.
+    id_hashes: Vec<u64>,
+    /// The names of the children of one element, with their counts (a buffer kept between
+    /// elements).
+    sibling_names: Vec<(html5ever::LocalName, u32, u32)>,
+    spots: Spots,
     /// Start-tag lines of the elements structured data is read from (see
     /// [`crate::parse::Parsed`]).
     lines: std::collections::HashMap<usize, u32>,
@@ -859,7 +949,8 @@ struct Walker {
     generator: Option<String>,
     script_srcs: Vec<String>,
     render_blocking: Vec<String>,
-    subresources: Vec<String>,
+    /// Subresource URLs as written, each with its element.
+    subresources: Vec<(String, Spot)>,
     base_href: Option<String>,
     has_doctype: bool,
     dom_nodes: usize,
@@ -910,22 +1001,92 @@ fn attr<'a>(attrs: &'a [html5ever::Attribute], name: &str) -> Option<&'a str> {
 
 impl Walker {
     fn walk(&mut self, root: &Handle) {
-        let mut stack = vec![Step::Enter(root.clone(), 0)];
+        let mut stack = vec![Step::Enter(root.clone(), 0, 0)];
         while let Some(step) = stack.pop() {
             match step {
                 Step::Exit(exit) => self.exit(exit),
-                Step::Enter(node, depth) => {
-                    self.enter(&node, depth, &mut stack);
-                    for child in node.children.borrow().iter().rev() {
-                        stack.push(Step::Enter(child.clone(), depth + 1));
-                    }
+                Step::Enter(node, depth, nth) => {
+                    self.enter(&node, depth, nth, &mut stack);
+                    self.push_children(&node.children.borrow(), depth + 1, &mut stack);
                 }
             }
         }
     }
 
+    /// Pushes the children of an element to enter, each with its position among the siblings
+    /// of the same name (what a selector's `:nth-of-type` counts).
+    fn push_children(&mut self, children: &[Handle], depth: usize, stack: &mut Vec<Step>) {
+        let element_name = |node: &Handle| match &node.data {
+            NodeData::Element { name, .. } => Some(name.local.clone()),
+            _ => None,
+        };
+        if children.len() > 64 {
+            // Many siblings may have many names: count them in a map, not a list.
+            let mut counts: std::collections::HashMap<html5ever::LocalName, (u32, u32)> = Default::default();
+            for name in children.iter().filter_map(element_name) {
+                counts.entry(name).or_default().0 += 1;
+            }
+            for child in children.iter().rev() {
+                let nth = element_name(child).and_then(|n| counts.get_mut(&n)).map_or(0, |(total, seen)| {
+                    *seen += 1;
+                    if *total > 1 {
+                        *total + 1 - *seen
+                    } else {
+                        0
+                    }
+                });
+                stack.push(Step::Enter(child.clone(), depth, nth));
+            }
+            return;
+        }
+        let names = &mut self.sibling_names;
+        names.clear();
+        for name in children.iter().filter_map(element_name) {
+            match names.iter_mut().find(|(n, _, _)| *n == name) {
+                Some((_, total, _)) => *total += 1,
+                None => names.push((name, 1, 0)),
+            }
+        }
+        for child in children.iter().rev() {
+            let nth = match &child.data {
+                NodeData::Element { name, .. } => {
+                    names.iter_mut().find(|(n, _, _)| *n == name.local).map_or(0, |(_, total, seen)| {
+                        *seen += 1;
+                        if *total > 1 {
+                            *total + 1 - *seen
+                        } else {
+                            0
+                        }
+                    })
+                }
+                _ => 0,
+            };
+            stack.push(Step::Enter(child.clone(), depth, nth));
+        }
+    }
+
+    /// Where the element being entered is: its start-tag span, and its entry in the table of
+    /// elements with the open elements above it (recorded once, when a spot first needs them).
+    fn spot(&mut self, node: &Handle) -> Spot {
+        let Some(&(start, end)) = self.spans.get(&(std::rc::Rc::as_ptr(node) as usize)) else { return Spot::NONE };
+        let first = self.open_path.iter().rposition(|(_, _, i)| *i != u32::MAX).map_or(0, |k| k + 1);
+        for k in first..self.open_path.len() {
+            let parent = if k == 0 { u32::MAX } else { self.open_path[k - 1].2 };
+            let (handle, nth, _) = &self.open_path[k];
+            let NodeData::Element { name, attrs, .. } = &handle.data else { continue };
+            // An empty id names nothing (`#` is no selector).
+            let id = attr(&attrs.borrow(), "id").filter(|id| !id.is_empty()).map(Box::from);
+            self.nodes.push(PathNode { parent, name: name.local.clone(), nth: *nth, id });
+            self.open_path[k].2 = u32::try_from(self.nodes.len() - 1).unwrap_or(u32::MAX);
+        }
+        Spot::new(start, end, self.open_path.last().map_or(u32::MAX, |e| e.2))
+    }
+
     fn exit(&mut self, exit: Exit) {
         match exit {
+            Exit::Path => {
+                self.open_path.pop();
+            }
             Exit::Hidden => self.hidden_depth -= 1,
             Exit::Noscript => self.noscript_depth -= 1,
             Exit::Inert => self.inert_depth -= 1,
@@ -994,7 +1155,7 @@ impl Walker {
 
     /// Handles a node on the way down, pushing what to undo on the way up onto the stack
     /// (before the children, so it runs after them).
-    fn enter(&mut self, node: &Handle, depth: usize, stack: &mut Vec<Step>) {
+    fn enter(&mut self, node: &Handle, depth: usize, nth: u32, stack: &mut Vec<Step>) {
         match &node.data {
             NodeData::Doctype { .. } => {
                 self.has_doctype = true;
@@ -1029,7 +1190,12 @@ impl Walker {
             NodeData::Element { name, attrs, .. } => {
                 self.dom_nodes += 1;
                 self.dom_depth = self.dom_depth.max(depth);
+                self.open_path.push((node.clone(), nth, u32::MAX));
+                stack.push(Step::Exit(Exit::Path));
                 let attrs = attrs.borrow();
+                if let Some(id) = attr(&attrs, "id") {
+                    self.id_hashes.push(hash_id(id));
+                }
                 let local: &str = &name.local;
                 if name.ns == ns!(svg) {
                     // SVG content: neither its <title> nor its <a> are HTML elements.
@@ -1095,8 +1261,14 @@ impl Walker {
                         if self.lang.is_none() {
                             self.lang = attr(&attrs, "lang").map(str::to_string);
                         }
+                        if !self.spots.html.is_some() {
+                            self.spots.html = self.spot(node);
+                        }
                     }
                     local_name!("head") => {
+                        if !self.spots.head.is_some() {
+                            self.spots.head = self.spot(node);
+                        }
                         self.head_depth += 1;
                         stack.push(Step::Exit(Exit::Head));
                     }
@@ -1116,9 +1288,15 @@ impl Walker {
                         stack.push(Step::Exit(Exit::Boilerplate));
                     }
                     local_name!("title") => {
+                        let spot = self.spot(node);
                         if self.head_depth > 0 {
                             self.titles_in_head += 1;
+                            self.spots.head_titles.push(spot);
                         }
+                        if self.titles_seen == 0 {
+                            self.spots.title = spot;
+                        }
+                        self.titles_seen += 1;
                         stack.push(Step::Exit(self.open_collector(Collector::Title)));
                     }
                     local_name!("base") => {
@@ -1126,7 +1304,10 @@ impl Walker {
                             self.base_href = attr(&attrs, "href").map(str::to_string);
                         }
                     }
-                    local_name!("meta") => self.meta(&attrs),
+                    local_name!("meta") => {
+                        let spot = self.spot(node);
+                        self.meta(&attrs, spot);
+                    }
                     local_name!("form")
                         if attr(&attrs, "toolname").is_some() || attr(&attrs, "tooldescription").is_some() =>
                     {
@@ -1153,21 +1334,26 @@ impl Walker {
                             });
                         }
                     }
-                    local_name!("link") => self.link_element(&attrs),
+                    local_name!("link") => {
+                        let spot = self.spot(node);
+                        self.link_element(&attrs, spot);
+                    }
                     local_name!("script") => {
+                        let spot = self.spot(node);
                         let ty = attr(&attrs, "type").map(|t| t.trim().to_ascii_lowercase());
                         if ty.as_deref() == Some("application/ld+json") {
-                            self.json_ld_lines.push(self.line_of(node));
+                            self.json_ld_lines.push((self.line_of(node), spot));
                             stack.push(Step::Exit(self.open_collector(Collector::JsonLd)));
                         }
                         if let Some(src) = attr(&attrs, "src") {
                             self.script_srcs.push(src.to_string());
-                            self.subresources.push(src.to_string());
+                            self.subresources.push((src.to_string(), spot));
                             let deferred = attr(&attrs, "async").is_some()
                                 || attr(&attrs, "defer").is_some()
                                 || ty.as_deref() == Some("module");
                             if self.head_depth > 0 && !deferred {
                                 self.render_blocking.push(src.to_string());
+                                self.spots.render_blocking_scripts.push(spot);
                             }
                         }
                     }
@@ -1179,15 +1365,17 @@ impl Walker {
                     | local_name!("h6") => {
                         let level = local.as_bytes()[1] - b'0';
                         let i = self.headings.len();
-                        self.headings.push(Heading { level, text: String::new(), section_words: 0 });
+                        let spot = self.spot(node);
+                        self.headings.push(Heading { level, text: String::new(), section_words: 0, spot });
                         self.heading_start.push(self.visible.len());
                         self.heading_text_end.push(self.visible.len());
                         stack.push(Step::Exit(self.open_collector(Collector::Heading(i))));
                     }
                     local_name!("img") => {
+                        let spot = self.spot(node);
                         let src = attr(&attrs, "src").unwrap_or_default().to_string();
                         if !src.is_empty() {
-                            self.subresources.push(src.clone());
+                            self.subresources.push((src.clone(), spot));
                         }
                         let alt = attr(&attrs, "alt").map(str::to_string);
                         if let Some(alt) = alt.as_deref().filter(|a| !a.trim().is_empty()) {
@@ -1216,10 +1404,12 @@ impl Walker {
                                 .any(|a| attr(&attrs, a).is_some_and(|v| !v.trim().is_empty())),
                             hidden: self.inert_depth > 0,
                             in_noscript: self.noscript_depth > 0,
+                            spot,
                         });
                     }
                     local_name!("a") => {
                         let i = self.page_links.len();
+                        let spot = self.spot(node);
                         self.page_links.push(Link {
                             href: attr(&attrs, "href").map(str::to_string),
                             url: None,
@@ -1246,6 +1436,7 @@ impl Walker {
                             }),
                             event_handlers: attrs.iter().any(|a| a.name.ns == ns!() && a.name.local.starts_with("on")),
                             in_noscript: self.noscript_depth > 0,
+                            spot,
                         });
                         stack.push(Step::Exit(self.open_collector(Collector::Link(i))));
                     }
@@ -1262,12 +1453,14 @@ impl Walker {
                     | local_name!("source")
                     | local_name!("embed") => {
                         if let Some(src) = attr(&attrs, "src") {
-                            self.subresources.push(src.to_string());
+                            let spot = self.spot(node);
+                            self.subresources.push((src.to_string(), spot));
                         }
                     }
                     local_name!("object") => {
                         if let Some(src) = attr(&attrs, "data") {
-                            self.subresources.push(src.to_string());
+                            let spot = self.spot(node);
+                            self.subresources.push((src.to_string(), spot));
                         }
                     }
                     local_name!("main") => self.semantic.main += 1,
@@ -1334,6 +1527,10 @@ impl Walker {
             && element.content.is_none()
             && ((element.itemprop.is_some() && !element.itemscope)
                 || (element.property.is_some() && element.typeof_.is_none() && element.href.is_none()));
+        if element.itemscope || element.itemprop.is_some() || element.typeof_.is_some() || element.property.is_some() {
+            let spot = self.spot(node);
+            self.spots.markup.push((element.line, spot));
+        }
         let i = self.markup.len();
         self.markup.push(element);
         self.markup_open.push(i);
@@ -1355,7 +1552,7 @@ impl Walker {
         self.head_depth > 0 || (self.head_noscript.opened_body && !self.body_content_seen)
     }
 
-    fn meta(&mut self, attrs: &[html5ever::Attribute]) {
+    fn meta(&mut self, attrs: &[html5ever::Attribute], spot: Spot) {
         if self.in_head()
             && self.head_meta_description.is_none()
             && attr(attrs, "name").is_some_and(|n| n.trim().eq_ignore_ascii_case("description"))
@@ -1363,13 +1560,19 @@ impl Walker {
             self.head_meta_description = Some(attr(attrs, "content").unwrap_or_default().to_string());
         }
         if let Some(cs) = attr(attrs, "charset") {
-            self.meta_charset.get_or_insert_with(|| cs.trim().to_string());
+            if self.meta_charset.is_none() {
+                self.meta_charset = Some(cs.trim().to_string());
+                self.spots.meta_charset = spot;
+            }
         }
         let content = attr(attrs, "content");
         if let (Some(equiv), Some(content)) = (attr(attrs, "http-equiv"), content) {
             if equiv.eq_ignore_ascii_case("content-type") {
                 if let Some(cs) = charset::charset_param(content) {
-                    self.meta_charset.get_or_insert(cs);
+                    if self.meta_charset.is_none() {
+                        self.meta_charset = Some(cs);
+                        self.spots.meta_charset = spot;
+                    }
                 }
             }
         }
@@ -1377,32 +1580,66 @@ impl Walker {
         if let Some(name) = attr(attrs, "name") {
             let name = name.trim().to_ascii_lowercase();
             match name.as_str() {
-                "description" => self.meta_descriptions.push(content.to_string()),
-                "robots" => self.meta_robots.push(content.to_string()),
-                "googlebot" => self.meta_googlebot.push(content.to_string()),
+                "description" => {
+                    self.meta_descriptions.push(content.to_string());
+                    self.spots.meta_descriptions.push(spot);
+                }
+                "robots" | "googlebot" => {
+                    if name == "robots" {
+                        self.meta_robots.push(content.to_string());
+                    } else {
+                        self.meta_googlebot.push(content.to_string());
+                    }
+                    self.spots.meta_robots.push(spot);
+                    let says = |what: &str| {
+                        content
+                            .split(',')
+                            .any(|d| d.trim().eq_ignore_ascii_case(what) || d.trim().eq_ignore_ascii_case("none"))
+                    };
+                    if says("noindex") {
+                        self.spots.noindex.push(spot);
+                    }
+                    if says("nofollow") {
+                        self.spots.nofollow.push(spot);
+                    }
+                }
                 "viewport" => {
-                    self.viewport.get_or_insert_with(|| content.to_string());
+                    if self.viewport.is_none() {
+                        self.viewport = Some(content.to_string());
+                        self.spots.viewport = spot;
+                    }
                 }
                 "generator" => {
                     self.generator.get_or_insert_with(|| content.to_string());
                 }
                 n if n.starts_with("twitter:") => {
-                    self.twitter.entry(n.to_string()).or_insert_with(|| content.to_string());
+                    if !self.twitter.contains_key(n) {
+                        self.twitter.insert(n.to_string(), content.to_string());
+                        self.spots.social.insert(n.to_string(), spot);
+                    }
                 }
                 _ => {}
             }
         }
         if let Some(prop) = attr(attrs, "property") {
             let prop = prop.trim().to_ascii_lowercase();
-            if prop.starts_with("og:") {
-                self.og.entry(prop).or_insert_with(|| content.to_string());
+            let map = if prop.starts_with("og:") {
+                Some(&mut self.og)
             } else if prop.starts_with("twitter:") {
-                self.twitter.entry(prop).or_insert_with(|| content.to_string());
+                Some(&mut self.twitter)
+            } else {
+                None
+            };
+            if let Some(map) = map {
+                if !map.contains_key(&prop) {
+                    map.insert(prop.clone(), content.to_string());
+                    self.spots.social.insert(prop, spot);
+                }
             }
         }
     }
 
-    fn link_element(&mut self, attrs: &[html5ever::Attribute]) {
+    fn link_element(&mut self, attrs: &[html5ever::Attribute], spot: Spot) {
         let Some(rel) = attr(attrs, "rel") else { return };
         let rel: Vec<String> = rel.split_ascii_whitespace().map(|t| t.to_ascii_lowercase()).collect();
         let href = attr(attrs, "href");
@@ -1410,8 +1647,10 @@ impl Walker {
         if rel.iter().any(|r| r == "canonical") {
             if let Some(href) = href {
                 self.canonicals.push(href.to_string());
+                self.spots.canonicals.push(spot);
                 if in_head {
                     self.head_canonicals.push(href.to_string());
+                    self.spots.head_canonicals.push(spot);
                 }
             }
         }
@@ -1440,12 +1679,12 @@ impl Walker {
         }
         if rel.iter().any(|r| r == "stylesheet") {
             if let Some(href) = href {
-                self.subresources.push(href.to_string());
+                self.subresources.push((href.to_string(), spot));
             }
         }
         if rel.iter().any(|r| r == "alternate") {
             if let (Some(lang), Some(href)) = (attr(attrs, "hreflang"), href) {
-                self.hreflang_raw.push((lang.trim().to_string(), href.to_string(), in_head));
+                self.hreflang_raw.push((lang.trim().to_string(), href.to_string(), in_head, spot));
             }
         }
     }
@@ -1458,6 +1697,7 @@ impl Walker {
         charset: Charset,
         html_bytes: usize,
         parse_errors: usize,
+        text: String,
     ) -> Page {
         let doc_url = Url::parse(&final_url).ok();
         let base = match (&doc_url, &self.base_href) {
@@ -1469,22 +1709,36 @@ impl Walker {
             classify_link(link, base.as_ref(), page_host.as_deref());
         }
         let https = doc_url.as_ref().is_some_and(|u| u.scheme() == "https");
-        let mixed_content = if https {
+        let (mixed_content, mixed_spots) = if https {
             self.subresources
                 .iter()
-                .filter_map(|s| base.as_ref()?.join(s.trim()).ok())
-                .filter(|u| u.scheme() == "http")
-                .map(String::from)
-                .collect()
+                .filter_map(|(s, spot)| Some((base.as_ref()?.join(s.trim()).ok()?, *spot)))
+                .filter(|(u, _)| u.scheme() == "http")
+                .map(|(u, spot)| (String::from(u), spot))
+                .unzip()
         } else {
-            Vec::new()
+            (Vec::new(), Vec::new())
         };
+        self.spots.mixed_content = mixed_spots;
+        // An id names an element in a selector only when no other element has it.
+        self.id_hashes.sort_unstable();
+        let unique = |id: &str| {
+            let h = hash_id(id);
+            let from = self.id_hashes.partition_point(|&x| x < h);
+            self.id_hashes.get(from + 1) != Some(&h)
+        };
+        for node in &mut self.nodes {
+            if node.id.as_deref().is_some_and(|id| !unique(id)) {
+                node.id = None;
+            }
+        }
+        let locator = Locator::new(text, std::mem::take(&mut self.nodes));
         let hreflang = self
             .hreflang_raw
             .into_iter()
-            .map(|(lang, href, in_head)| {
+            .map(|(lang, href, in_head, spot)| {
                 let url = base.as_ref().and_then(|b| b.join(href.trim()).ok()).map(String::from);
-                Hreflang { lang, href, url, in_head }
+                Hreflang { lang, href, url, in_head, spot }
             })
             .collect();
         // One pass over the visible text counts its words and, at each marked offset (all at
@@ -1537,8 +1791,8 @@ impl Walker {
             json_ld: self
                 .json_ld_raw
                 .iter()
-                .zip(self.json_ld_lines.iter().copied().chain(std::iter::repeat(1)))
-                .map(|(raw, line)| parse_json_ld(raw, line))
+                .zip(self.json_ld_lines.iter().copied().chain(std::iter::repeat((1, Spot::NONE))))
+                .map(|(raw, (line, spot))| parse_json_ld(raw, line, spot))
                 .collect(),
             microdata_types: self.microdata_types,
             structured_data: Default::default(),
@@ -1565,6 +1819,8 @@ impl Walker {
             parse_errors,
             analysis: Analysis::default(),
             http,
+            spots: self.spots,
+            locator,
         }
     }
 }
@@ -1644,7 +1900,12 @@ fn fast_resolve<'a>(href: &'a str, base: &'a Url) -> Option<(String, &'a str)> {
     None
 }
 
-fn parse_json_ld(raw: &str, line: u32) -> JsonLd {
+/// A hash of an id, to tell unique ids (FNV-1a: ids are short).
+fn hash_id(id: &str) -> u64 {
+    id.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+}
+
+fn parse_json_ld(raw: &str, line: u32, spot: Spot) -> JsonLd {
     let mut text = raw.trim();
     // XHTML leftovers: `//<![CDATA[ ... //]]>` or `<!--...-->` around the JSON.
     for (open, close) in [("//<![CDATA[", "//]]>"), ("<![CDATA[", "]]>"), ("<!--", "-->")] {
@@ -1666,7 +1927,7 @@ fn parse_json_ld(raw: &str, line: u32) -> JsonLd {
                 }
                 _ => false,
             };
-            JsonLd { value: Some(value), error: None, types, has_context, line, error_line: None }
+            JsonLd { value: Some(value), error: None, types, has_context, line, error_line: None, spot }
         }
         Err(e) => {
             // serde_json counts lines from the start of the JSON text; the page's count adds
@@ -1682,6 +1943,7 @@ fn parse_json_ld(raw: &str, line: u32) -> JsonLd {
                 has_context: false,
                 line,
                 error_line: Some(error_line),
+                spot,
             }
         }
     }
@@ -1716,7 +1978,8 @@ fn collect_types(value: &serde_json::Value, out: &mut Vec<String>, depth: usize)
 #[cfg(test)]
 pub(crate) fn markup_of(html: &str) -> Vec<crate::structured_data::MarkupElement> {
     let parsed = crate::parse::parse(StrTendril::from(html), &crate::parse::Unlimited);
-    let mut walker = Walker { head_noscript: parsed.head_noscript, lines: parsed.lines, ..Walker::default() };
+    let mut walker =
+        Walker { head_noscript: parsed.head_noscript, lines: parsed.lines, spans: parsed.spans, ..Walker::default() };
     walker.walk(&parsed.dom.document);
     walker.markup
 }

@@ -119,6 +119,34 @@ pub(crate) struct Parsed {
     /// The line of the start tag of each element that structured data is read from
     /// (`<script>`, and elements with microdata or RDFa attributes or an `id`), by address.
     pub lines: HashMap<usize, u32>,
+    /// Where the start tag of each element that findings point at ([`is_located`]) is in the
+    /// decoded text, by address: the byte offset of its `<` and the offset just past its `>`.
+    pub spans: Spans,
+}
+
+/// Start-tag spans by element address (see [`Parsed::spans`]).
+pub(crate) type Spans = HashMap<usize, (u32, u32), std::hash::BuildHasherDefault<AddressHasher>>;
+
+/// A hasher for element addresses: they are distinct and aligned, so a multiplication mixes
+/// them well enough, at a fraction of SipHash's cost (the walk looks one up per element that
+/// findings may point at).
+#[derive(Default)]
+pub(crate) struct AddressHasher(u64);
+
+impl std::hash::Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (n as u64 >> 3).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
 }
 
 /// The parser runs with scripting off, so the content of `<noscript>` is markup. In the head
@@ -149,9 +177,9 @@ pub(crate) fn parse(text: StrTendril, budget: &dyn Budget) -> Parsed {
     let total = text.len();
     let opts = TreeBuilderOpts { scripting_enabled: false, ..TreeBuilderOpts::default() };
     let sink = BoundedSink::default();
-    let filter = Filter::new(TreeBuilder::new(sink, opts), budget);
-    let tokenizer = Tokenizer::new(filter, TokenizerOpts::default());
     let queue = BufferQueue::default();
+    let filter = Filter::new(TreeBuilder::new(sink, opts), budget, &queue, &text);
+    let tokenizer = Tokenizer::new(filter, TokenizerOpts::default());
     let mut offset = 0usize;
     while offset < total {
         if tokenizer.sink.check_stop() {
@@ -163,6 +191,7 @@ pub(crate) fn parse(text: StrTendril, budget: &dyn Budget) -> Parsed {
         }
         queue.push_back(text.subtendril(offset as u32, (end - offset) as u32));
         offset = end;
+        tokenizer.sink.fed_end.set(end);
         while let TokenizerResult::Script(_) = tokenizer.feed(&queue) {}
     }
     // Once stopped, the rest of the chunk was tokenized but dropped.
@@ -170,6 +199,7 @@ pub(crate) fn parse(text: StrTendril, budget: &dyn Budget) -> Parsed {
     tokenizer.end();
     let filter = tokenizer.sink;
     let flattened = filter.flattened.get();
+    let spans = filter.spans.into_inner();
     let sink = filter.builder.sink;
     let parse_errors = sink.errors.get();
     let head_noscript = sink.head_noscript.into_inner();
@@ -177,6 +207,7 @@ pub(crate) fn parse(text: StrTendril, budget: &dyn Budget) -> Parsed {
     Parsed {
         head_noscript,
         lines,
+        spans,
         dom: sink.dom,
         analysis: Analysis {
             stopped,
@@ -227,6 +258,41 @@ struct BoundedSink {
     line: Cell<u64>,
     /// See [`Parsed::lines`].
     lines: RefCell<HashMap<usize, u32>>,
+    /// The address of the element created last when it is one findings point at
+    /// ([`is_located`]), else 0.
+    last_located: Cell<usize>,
+}
+
+/// Whether findings may point at an element with this name and these attributes: the
+/// elements the page walk records as facts (and those structured data is read from). Only
+/// their start tags' spans are kept.
+fn is_located(name: &QualName, attrs: &[Attribute]) -> bool {
+    if name.ns != html5ever::ns!(html) {
+        return false;
+    }
+    matches!(
+        name.local,
+        local_name!("html")
+            | local_name!("head")
+            | local_name!("title")
+            | local_name!("meta")
+            | local_name!("link")
+            | local_name!("script")
+            | local_name!("img")
+            | local_name!("a")
+            | local_name!("h1")
+            | local_name!("h2")
+            | local_name!("h3")
+            | local_name!("h4")
+            | local_name!("h5")
+            | local_name!("h6")
+            | local_name!("iframe")
+            | local_name!("audio")
+            | local_name!("video")
+            | local_name!("source")
+            | local_name!("embed")
+            | local_name!("object")
+    ) || is_structured_data_element(name, attrs)
 }
 
 /// Whether structured data may be read from an element with these attributes (see
@@ -288,11 +354,14 @@ impl TreeSink for BoundedSink {
             && matches!(name.local, local_name!("html") | local_name!("head") | local_name!("body"));
         let is_body = name.ns == html5ever::ns!(html) && name.local == local_name!("body");
         let keep_line = is_structured_data_element(&name, &attrs);
+        let located = keep_line || is_located(&name, &attrs);
         let element = self.dom.create_element(name, attrs, flags);
+        let address = std::rc::Rc::as_ptr(&element) as usize;
         if keep_line {
             let line = u32::try_from(self.line.get().max(1)).unwrap_or(u32::MAX);
-            self.lines.borrow_mut().insert(std::rc::Rc::as_ptr(&element) as usize, line);
+            self.lines.borrow_mut().insert(address, line);
         }
+        self.last_located.set(if located { address } else { 0 });
         if self.in_head_noscript.get() {
             let mut record = self.head_noscript.borrow_mut();
             if !structural {
@@ -412,6 +481,16 @@ struct Held {
 struct Filter<'b> {
     builder: TreeBuilder<Handle, BoundedSink>,
     budget: &'b dyn Budget,
+    /// The tokenizer's input: what it still holds tells where in the text a token ended.
+    queue: &'b BufferQueue,
+    /// The decoded text being parsed.
+    text: &'b str,
+    /// The offset in `text` just past the input given to the tokenizer so far.
+    fed_end: Cell<usize>,
+    /// The offset in `text` where the last token ended.
+    last_end: Cell<usize>,
+    /// See [`Parsed::spans`].
+    spans: RefCell<Spans>,
     stopped: Cell<Option<Stop>>,
     tokens: Cell<u32>,
     flattened: Cell<usize>,
@@ -429,10 +508,20 @@ struct Filter<'b> {
 }
 
 impl<'b> Filter<'b> {
-    fn new(builder: TreeBuilder<Handle, BoundedSink>, budget: &'b dyn Budget) -> Self {
+    fn new(
+        builder: TreeBuilder<Handle, BoundedSink>,
+        budget: &'b dyn Budget,
+        queue: &'b BufferQueue,
+        text: &'b str,
+    ) -> Self {
         Filter {
             builder,
             budget,
+            queue,
+            text,
+            fed_end: Cell::new(0),
+            last_end: Cell::new(0),
+            spans: RefCell::new(Spans::default()),
             stopped: Cell::new(None),
             tokens: Cell::new(0),
             flattened: Cell::new(0),
@@ -540,6 +629,25 @@ impl<'b> Filter<'b> {
         result
     }
 
+    /// The offset of the `<` of a start tag that ended at `end`: text before it was emitted as
+    /// tokens of its own, so it is the first `<` after the previous token, followed by a
+    /// letter; failing that (input the tokenizer took back and gave again), the last `<`
+    /// before `end` followed by a letter.
+    fn tag_start(&self, previous_end: usize, end: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        let end = end.min(bytes.len());
+        let opens_tag = |i: usize| bytes[i] == b'<' && bytes.get(i + 1).is_some_and(u8::is_ascii_alphabetic);
+        if previous_end < end {
+            if let Some(i) = bytes[previous_end..end].iter().position(|&b| b == b'<') {
+                if opens_tag(previous_end + i) {
+                    return previous_end + i;
+                }
+            }
+        }
+        // Bounded: a start tag longer than this is a page of its own.
+        (end.saturating_sub(1 << 16)..end).rev().find(|&i| opens_tag(i)).unwrap_or(end)
+    }
+
     /// Whether `node` is the builder's current node.
     fn is_current(&self, node: &Handle) -> bool {
         let sink = &self.builder.sink;
@@ -622,8 +730,23 @@ impl TokenSink for Filter<'_> {
                 }
             }
         }
+        // Where this token ended in the text: past what the tokenizer has taken from its
+        // input (it takes one chunk at a time, and a start tag is emitted on its `>`).
+        let rest = self.queue.peek_front_chunk_mut().map_or(0, |chunk| chunk.len());
+        let end = self.fed_end.get().saturating_sub(rest);
+        let previous_end = self.last_end.replace(end);
         match token {
-            TagToken(tag) if tag.kind == StartTag => self.start_tag(tag, line),
+            TagToken(tag) if tag.kind == StartTag => {
+                self.builder.sink.last_located.set(0);
+                let result = self.start_tag(tag, line);
+                let element = self.builder.sink.last_located.replace(0);
+                if element != 0 {
+                    let start = self.tag_start(previous_end, end);
+                    let span = (u32::try_from(start).unwrap_or(u32::MAX), u32::try_from(end).unwrap_or(u32::MAX));
+                    self.spans.borrow_mut().insert(element, span);
+                }
+                result
+            }
             TagToken(tag) if tag.kind == EndTag && self.end_tag_matches_flattened(&tag.name) => {
                 TokenSinkResult::Continue
             }

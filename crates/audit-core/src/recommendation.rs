@@ -35,6 +35,20 @@ pub struct Recommendation {
     pub current_value: Option<String>,
     /// What the page should have, when the engine can say.
     pub suggested_value: Option<String>,
+    /// The elements the finding is about, in document order, at most 50: line and column of
+    /// each start tag in the HTML as served, a selector that matches exactly it, and a snippet
+    /// of the tag. Absent when the finding is about the page as a whole.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "schema", schemars(length(max = 50)))]
+    pub locations: Vec<crate::locate::Location>,
+    /// How many elements the finding is about (`locations` lists the first 50). Absent when
+    /// it points at none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub locations_total: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// An empty recommendation: no id or text, a `notice` of category `SEO Technical` with low
@@ -52,6 +66,8 @@ impl Default for Recommendation {
             confidence: 0,
             current_value: None,
             suggested_value: None,
+            locations: Vec::new(),
+            locations_total: 0,
         }
     }
 }

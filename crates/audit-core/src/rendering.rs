@@ -305,6 +305,7 @@ fn removed_finding(names: &[&str]) -> Recommendation {
         confidence: 90,
         current_value: Some(format!("removed by rendering: {}", names.join(", "))),
         suggested_value: None,
+        ..Recommendation::default()
     }
 }
 
@@ -325,6 +326,7 @@ fn content_finding(what: &[String]) -> Recommendation {
         confidence: 90,
         current_value: None,
         suggested_value: None,
+        ..Recommendation::default()
     }
 }
 
@@ -367,6 +369,7 @@ fn robots_finding(s: &View, r: &View) -> Option<Recommendation> {
         confidence: 95,
         current_value: Some(format!("served: {}; rendered: {}", listed(s), listed(r))),
         suggested_value: None,
+        ..Recommendation::default()
     })
 }
 

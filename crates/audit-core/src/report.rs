@@ -32,6 +32,22 @@ impl Paint {
 /// assert!(text.contains("[title-too-short]"));
 /// ```
 pub fn text(audit: &Audit, color: bool) -> String {
+    let source = if audit.page.final_url.is_empty() { &audit.page.url } else { &audit.page.final_url };
+    text_of(audit, color, source)
+}
+
+/// [`text`], with each element a finding points at listed as `SOURCE:LINE:COLUMN SELECTOR`
+/// (the form editors and terminals turn into a link): `source` names the HTML, the path of
+/// an audited file (relative to the working directory) or the page's URL.
+///
+/// ```
+/// use audit_core::{audit, report, HttpFacts, Page};
+///
+/// let page = Page::parse("file:///site/index.html", b"<title>Hi</title>\n<img src=a.png>", HttpFacts::new());
+/// let text = report::text_of(&audit(page), false, "site/index.html");
+/// assert!(text.contains("site/index.html:2:1 html > body > img"));
+/// ```
+pub fn text_of(audit: &Audit, color: bool, source: &str) -> String {
     let paint = Paint(color);
     let score = audit.score();
     let grade = match score.percentage {
@@ -78,6 +94,13 @@ pub fn text(audit: &Audit, color: bool) -> String {
             let _ = writeln!(out, "           {}", finding.description);
             if let Some(s) = &finding.suggested_value {
                 let _ = writeln!(out, "           fix: {s}");
+            }
+            for at in &finding.locations {
+                let _ = writeln!(out, "           {source}:{}:{} {}", at.line, at.column, at.selector);
+            }
+            let more = finding.locations_total as usize - finding.locations.len().min(finding.locations_total as usize);
+            if more > 0 {
+                let _ = writeln!(out, "           ... and {more} more");
             }
         }
     }

@@ -6,6 +6,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::fix::{FixCtx, FixTemplate};
+use crate::locate::{Location, Spot};
 use crate::page::Page;
 
 /// A name that names no variant: the error of the [`FromStr`] implementations of
@@ -276,12 +277,39 @@ pub struct Finding {
     pub current_value: Option<String>,
     /// What the page should have, when the engine can say.
     pub suggested_value: Option<String>,
+    /// The elements the finding is about, in document order: the first
+    /// [`MAX_LOCATIONS`](crate::locate::MAX_LOCATIONS) of them.
+    pub locations: Vec<Location>,
+    /// How many elements the finding is about (`locations` lists at most 50 of them).
+    pub locations_total: u32,
 }
 
 impl Finding {
     /// A finding with a title and description and no values.
     pub fn new(title: impl Into<String>, description: impl Into<String>) -> Finding {
-        Finding { title: title.into(), description: description.into(), current_value: None, suggested_value: None }
+        Finding {
+            title: title.into(),
+            description: description.into(),
+            current_value: None,
+            suggested_value: None,
+            locations: Vec::new(),
+            locations_total: 0,
+        }
+    }
+
+    /// Points the finding at elements of the page, in document order: each spot that
+    /// points at an element counts, and the first
+    /// [`MAX_LOCATIONS`](crate::locate::MAX_LOCATIONS) are listed.
+    pub fn at(mut self, page: &Page, spots: impl IntoIterator<Item = Spot>) -> Finding {
+        for spot in spots.into_iter().filter(|s| s.is_some()) {
+            self.locations_total = self.locations_total.saturating_add(1);
+            if self.locations.len() < crate::locate::MAX_LOCATIONS {
+                if let Some(location) = page.locate(spot) {
+                    self.locations.push(location);
+                }
+            }
+        }
+        self
     }
 
     /// Sets what the page has now.

@@ -514,9 +514,36 @@ fn recommendation(rec: &Recommendation, fixes: &[(String, String)]) -> Markup {
                     }
                 }
             }
+            @if !rec.locations.is_empty() {
+                (locations(rec))
+            }
             @if let Some((_, code)) = fix {
                 h4 { "How to fix" }
                 pre { code { (code) } }
+            }
+        }
+    }
+}
+
+/// The elements a recommendation points at: line and column in the HTML, the selector and
+/// the start tag of each, and how many more there are.
+fn locations(rec: &Recommendation) -> Markup {
+    let total = (rec.locations_total as usize).max(rec.locations.len());
+    let more = total - rec.locations.len();
+    html! {
+        details class="locations" {
+            summary { "Where: " (total) (if total == 1 { " element" } else { " elements" }) }
+            ol {
+                @for at in &rec.locations {
+                    li {
+                        "line " (at.line) ", column " (at.column) " "
+                        code { (value_text(&at.selector)) } " "
+                        code class="snippet" { (value_text(&at.snippet)) }
+                    }
+                }
+            }
+            @if more > 0 {
+                p class="muted" { "and " (more) " more" }
             }
         }
     }

@@ -72,14 +72,37 @@ fn sarif_lists_each_failed_rule_with_its_metadata_and_validates_against_the_sche
     let run0 = &log["runs"][0];
     assert_eq!(run0["tool"]["driver"]["name"], "seo-audit");
 
-    // Every rule of the table is described; one result per failed rule, at the file.
+    // Every rule of the table is described; one result per element of each failed rule's
+    // finding (one at the file for a finding about the whole page).
     let rules = run0["tool"]["driver"]["rules"].as_array().expect("rules");
     assert_eq!(rules.len(), audit_core::RULES.len());
     let results = run0["results"].as_array().expect("results");
     let mut ids: Vec<String> = results.iter().map(|r| r["ruleId"].as_str().unwrap().to_string()).collect();
     ids.sort();
+    ids.dedup();
     assert!(!ids.is_empty(), "the broken page fails rules");
-    assert_eq!(ids, failed_rule_ids(&full_result(file)));
+    let full = full_result(file);
+    assert_eq!(ids, failed_rule_ids(&full));
+    let mut regions = 0;
+    for rec in full["recommendations"].as_array().unwrap() {
+        let of_rule: Vec<&Value> = results.iter().filter(|r| r["ruleId"] == rec["id"]).collect();
+        let Some(locations) = rec["locations"].as_array() else {
+            assert_eq!(of_rule.len(), 1, "{}", rec["id"]);
+            assert!(of_rule[0]["locations"][0]["physicalLocation"].get("region").is_none());
+            continue;
+        };
+        assert_eq!(of_rule.len(), locations.len(), "{}", rec["id"]);
+        for (r, at) in of_rule.iter().zip(locations) {
+            let physical = &r["locations"][0]["physicalLocation"];
+            assert_eq!(physical["region"]["startLine"], at["line"]);
+            assert_eq!(physical["region"]["startColumn"], at["column"]);
+            assert_eq!(physical["region"]["snippet"]["text"], at["snippet"]);
+            assert_eq!(r["locations"][0]["logicalLocations"][0]["fullyQualifiedName"], at["selector"]);
+            regions += 1;
+        }
+    }
+    assert!(regions > 0, "the broken page's findings point at elements");
+    assert_eq!(run0["columnKind"], "unicodeCodePoints");
     for result in results {
         let index = result["ruleIndex"].as_u64().unwrap() as usize;
         let rule = &rules[index];
@@ -110,6 +133,41 @@ fn sarif_lists_each_failed_rule_with_its_metadata_and_validates_against_the_sche
     assert!(!validator.is_valid(&broken));
 }
 
+/// An audited file is named relative to the working directory (as code scanning names the
+/// files of a repository), in SARIF, JUnit and the text report alike.
+#[test]
+fn file_findings_are_located_relative_to_the_working_directory() {
+    let dir = fixture("");
+    let file = fixture("pages/broken.html");
+    let run_in = |format: &str| {
+        let data = tempfile::tempdir().expect("tempdir");
+        let args = ["audit", file.to_str().unwrap(), "--url", "https://example.com/kettles", "--format", format];
+        let out = crate::common::command()
+            .args(args)
+            .current_dir(&dir)
+            .env("SEO_AUDIT_DATA", data.path())
+            .output()
+            .expect("run seo-audit");
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).expect("utf-8")
+    };
+    let log: Value = serde_json::from_str(&run_in("sarif")).expect("SARIF is JSON");
+    let results = log["runs"][0]["results"].as_array().expect("results");
+    let alt = results.iter().find(|r| r["ruleId"] == "image-alt-missing").expect("image-alt-missing");
+    let physical = &alt["locations"][0]["physicalLocation"];
+    assert_eq!(physical["artifactLocation"]["uri"], "pages/broken.html");
+    let (line, column) =
+        (physical["region"]["startLine"].as_u64().unwrap(), physical["region"]["startColumn"].as_u64().unwrap());
+    let selector = alt["locations"][0]["logicalLocations"][0]["fullyQualifiedName"].as_str().unwrap();
+    // The line and column are those of the image's start tag in the file.
+    let source = std::fs::read_to_string(&file).unwrap();
+    let at: String = source.lines().nth(line as usize - 1).unwrap().chars().skip(column as usize - 1).take(4).collect();
+    assert_eq!(at, "<img");
+    let element = format!("pages/broken.html:{line}:{column} {selector}");
+    assert!(run_in("text").contains(&element), "the text report lists {element}");
+    assert!(run_in("junit").contains(&element.replace('>', "&gt;")), "the JUnit failure names {element}");
+}
+
 #[test]
 fn sarif_of_a_live_page_is_located_at_its_url() {
     let site = test_support::ThreadServer::start(|_| {
@@ -127,6 +185,11 @@ fn sarif_of_a_live_page_is_located_at_its_url() {
     for r in results {
         assert_eq!(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], url.as_str());
     }
+    // The short title is pointed at in the page as served.
+    let title = results.iter().find(|r| r["ruleId"] == "title-too-short").expect("title-too-short");
+    let region = &title["locations"][0]["physicalLocation"]["region"];
+    assert_eq!((region["startLine"].as_u64(), region["startColumn"].as_u64()), (Some(1), Some(36)));
+    assert_eq!(region["snippet"]["text"], "<title>");
 }
 
 #[test]

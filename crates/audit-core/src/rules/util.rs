@@ -2,6 +2,7 @@
 
 use url::Url;
 
+use crate::locate::Spot;
 use crate::page::Page;
 
 /// Titles shorter than this many characters fail `title-too-short`.
@@ -30,6 +31,34 @@ pub const URL_MAX_CHARS: usize = 100;
 pub const URL_MAX_PARAMS: usize = 3;
 /// The viewport every mobile rule suggests.
 pub const VIEWPORT: &str = "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">";
+
+/// Where a finding about a missing head element points: at the misplaced elements of that
+/// kind when there are some (outside the head, or empty), else at `<head>`, where it goes.
+pub fn misplaced_or_head(page: &Page, elements: &[Spot]) -> Vec<Spot> {
+    if elements.is_empty() {
+        vec![page.spots.head]
+    } else {
+        elements.to_vec()
+    }
+}
+
+/// The elements structured data at these lines was read from (a `<script>` of JSON-LD, or an
+/// element with microdata or RDFa attributes), each once, in the order of the lines given.
+pub fn structured_spots(page: &Page, lines: impl IntoIterator<Item = u32>) -> Vec<Spot> {
+    let mut out: Vec<Spot> = Vec::new();
+    for line in lines {
+        let spot = page
+            .json_ld
+            .iter()
+            .find(|b| b.line == line)
+            .map(|b| b.spot)
+            .or_else(|| page.spots.markup.iter().find(|(l, _)| *l == line).map(|(_, s)| *s));
+        if let Some(spot) = spot.filter(|s| !out.contains(s)) {
+            out.push(spot);
+        }
+    }
+    out
+}
 
 /// Whether a reference is an absolute http(s) URL.
 pub fn is_absolute_url(s: &str) -> bool {

@@ -21,4 +21,7 @@ pub struct JsonLd {
     /// The line of the page the JSON parse error points at, when the block is not valid JSON.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error_line: Option<u32>,
+    /// Where its `<script>` element is (see [`crate::Page::locate`]).
+    #[serde(skip)]
+    pub spot: crate::locate::Spot,
 }

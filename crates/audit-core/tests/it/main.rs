@@ -5,6 +5,7 @@
 mod corpus;
 mod facts;
 mod lighthouse;
+mod locations;
 mod properties;
 mod rule_cases;
 #[path = "../support/rule_fixture.rs"]

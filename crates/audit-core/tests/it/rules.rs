@@ -102,3 +102,57 @@ fn fixtures_fail_only_what_they_declare() {
         problems.join("\n")
     );
 }
+
+/// Rules whose findings are about the page as a whole and have no element to point at (its
+/// status, address, size or text as a whole): every other rule's finding lists the elements
+/// it is about, or `<head>` where a missing element goes (docs/API.md, "The audit result").
+const PAGE_AS_A_WHOLE: &[&str] = &[
+    "http-status-error",
+    "redirect-chain",
+    "not-https",
+    "robots-txt-blocked",
+    "url-too-long",
+    "url-uppercase",
+    "url-underscores",
+    "url-many-parameters",
+    "h1-missing",
+    "thin-content",
+    "low-text-ratio",
+    "links-too-many",
+    "html-too-large",
+    "slow-response",
+    "dom-too-large",
+    "html-too-complex",
+];
+
+#[test]
+fn every_finding_about_elements_points_at_them() {
+    let mut problems = Vec::new();
+    for rule in RULES {
+        let id = rule.meta().id;
+        let dir = fixtures_dir().join(id);
+        for name in cases(&dir).into_iter().filter(|n| n.starts_with("fail")) {
+            let Ok(f) = load(&dir, &name) else { continue };
+            let Outcome::Fail(finding) = rule.check(&f.page) else { continue };
+            let listed = finding.locations.len() as u32;
+            if listed > 50 || listed > finding.locations_total || (listed < 50 && listed != finding.locations_total) {
+                problems.push(format!("{id}/{name}: {listed} locations listed of {}", finding.locations_total));
+            }
+            // A robots directive may come from the `X-Robots-Tag` header alone: no element then.
+            let from_header = matches!(id, "page-noindex" | "page-nofollow") && f.page.spots.meta_robots.is_empty();
+            match (PAGE_AS_A_WHOLE.contains(&id) || from_header, finding.locations.is_empty()) {
+                (false, true) => problems.push(format!("{id}/{name}: the finding points at no element")),
+                (true, false) if !from_header => {
+                    problems.push(format!("{id}/{name}: a finding about the whole page has locations"))
+                }
+                _ => {}
+            }
+            for at in &finding.locations {
+                if at.line == 0 || at.column == 0 || at.selector.is_empty() || !at.snippet.starts_with('<') {
+                    problems.push(format!("{id}/{name}: incomplete location {at:?}"));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{} problem(s):\n{}", problems.len(), problems.join("\n"));
+}

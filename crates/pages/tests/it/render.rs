@@ -546,6 +546,12 @@ fn report_lists_recommendations_worst_first_with_fixes() {
     // The image without alt text is among them, with its description.
     let alt = recs.iter().find(|r| r["id"] == "image-alt-missing").expect("image-alt-missing");
     assert!(page.contains(&pages::escape(alt["description"].as_str().unwrap())));
+    // And where the image is: its line and column, its selector and its start tag.
+    assert_eq!(alt["locations_total"], 1);
+    assert!(page.contains("Where: 1 element"), "{page}");
+    assert!(page.contains(
+        "line 5, column 9 <code>html &gt; body &gt; img:nth-of-type(1)</code> <code class=\"snippet\">&lt;img src=&quot;a.jpg&quot;&gt;</code>"
+    ));
 
     // Out-of-order input is put worst first too.
     let shuffled = json!({"recommendations": [

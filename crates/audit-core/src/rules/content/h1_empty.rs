@@ -36,7 +36,8 @@ impl Rule for H1Empty {
         Outcome::Fail(
             Finding::new("H1 heading is empty", "The first <h1> has no text.")
                 .current("")
-                .suggested(util::suggest_h1(page)),
+                .suggested(util::suggest_h1(page))
+                .at(page, page.headings.iter().find(|h| h.level == 1).map(|h| h.spot)),
         )
     }
 

@@ -38,7 +38,8 @@ impl Rule for H1Multiple {
                 format!("The page has {} <h1> headings; keep one and demote the rest to <h2>.", page.h1s.len()),
             )
             .current(page.h1s.join(" | "))
-            .suggested("1"),
+            .suggested("1")
+            .at(page, page.headings.iter().filter(|h| h.level == 1).map(|h| h.spot)),
         )
     }
 

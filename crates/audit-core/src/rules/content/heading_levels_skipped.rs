@@ -40,7 +40,8 @@ impl Rule for HeadingLevelsSkipped {
                 format!("An <h{}> follows an <h{}>; do not skip heading levels.", w[1].level, w[0].level),
             )
             .current(format!("h{} -> h{}", w[0].level, w[1].level))
-            .suggested(format!("h{} -> h{}", w[0].level, w[0].level + 1)),
+            .suggested(format!("h{} -> h{}", w[0].level, w[0].level + 1))
+            .at(page, page.headings.windows(2).filter(|w| w[1].level > w[0].level + 1).map(|w| w[1].spot)),
         )
     }
 

@@ -46,7 +46,7 @@ impl Rule for MetaDescriptionMissing {
         if let Some(s) = util::suggest_description(page) {
             f = f.suggested(s);
         }
-        Outcome::Fail(f)
+        Outcome::Fail(f.at(page, util::misplaced_or_head(page, &page.spots.meta_descriptions)))
     }
 
     fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {

@@ -38,7 +38,8 @@ impl Rule for MetaDescriptionMultiple {
                 format!("The page has {} meta descriptions; keep one.", page.meta_descriptions.len()),
             )
             .current(page.meta_descriptions.len().to_string())
-            .suggested("1"),
+            .suggested("1")
+            .at(page, page.spots.meta_descriptions.iter().copied()),
         )
     }
 

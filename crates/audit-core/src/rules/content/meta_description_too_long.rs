@@ -45,7 +45,8 @@ impl Rule for MetaDescriptionTooLong {
                 ),
             )
             .current(d)
-            .suggested(util::trim_at_word(d, util::DESCRIPTION_MAX_CHARS)),
+            .suggested(util::trim_at_word(d, util::DESCRIPTION_MAX_CHARS))
+            .at(page, page.spots.meta_descriptions.first().copied()),
         )
     }
 

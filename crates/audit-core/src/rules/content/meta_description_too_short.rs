@@ -48,7 +48,7 @@ impl Rule for MetaDescriptionTooShort {
         if let Some(s) = util::suggest_description(page) {
             f = f.suggested(s);
         }
-        Outcome::Fail(f)
+        Outcome::Fail(f.at(page, page.spots.meta_descriptions.first().copied()))
     }
 
     fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {

@@ -37,7 +37,8 @@ impl Rule for TitleMissing {
                 "Title tag missing",
                 "The page has no <title> or an empty one; search engines will make one up.",
             )
-            .suggested(util::suggest_title(page)),
+            .suggested(util::suggest_title(page))
+            .at(page, [if page.spots.title.is_some() { page.spots.title } else { page.spots.head }]),
         )
     }
 

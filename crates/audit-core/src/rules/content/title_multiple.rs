@@ -38,7 +38,8 @@ impl Rule for TitleMultiple {
                 format!("The <head> holds {} <title> elements; keep one.", page.titles_in_head),
             )
             .current(page.titles_in_head.to_string())
-            .suggested("1"),
+            .suggested("1")
+            .at(page, page.spots.head_titles.iter().copied()),
         )
     }
 

@@ -42,7 +42,8 @@ impl Rule for TitleTooLong {
                 format!("The title has {len} characters; search results show about {}.", util::TITLE_MAX_CHARS),
             )
             .current(page.title.clone())
-            .suggested(util::trim_at_word(&page.title, util::TITLE_MAX_CHARS)),
+            .suggested(util::trim_at_word(&page.title, util::TITLE_MAX_CHARS))
+            .at(page, [page.spots.title]),
         )
     }
 

@@ -42,7 +42,8 @@ impl Rule for TitleTooShort {
                 format!("The title has {len} characters; aim for {}-{}.", util::TITLE_MIN_CHARS, util::TITLE_MAX_CHARS),
             )
             .current(page.title.clone())
-            .suggested(format!("{}-{} characters", util::TITLE_MIN_CHARS, util::TITLE_MAX_CHARS)),
+            .suggested(format!("{}-{} characters", util::TITLE_MIN_CHARS, util::TITLE_MAX_CHARS))
+            .at(page, [page.spots.title]),
         )
     }
 

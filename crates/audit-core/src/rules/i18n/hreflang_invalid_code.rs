@@ -48,7 +48,8 @@ impl Rule for HreflangInvalidCode {
                 format!("{} hreflang value(s) are not valid language-region codes.", bad.len()),
             )
             .current(first.to_string())
-            .suggested("ISO 639-1 language, optional ISO 3166-1 region: en, en-GB, x-default"),
+            .suggested("ISO 639-1 language, optional ISO 3166-1 region: en, en-GB, x-default")
+            .at(page, page.head_hreflang().filter(|h| !util::is_valid_hreflang(&h.lang)).map(|h| h.spot)),
         )
     }
 

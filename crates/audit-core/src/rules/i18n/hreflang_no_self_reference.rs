@@ -44,7 +44,8 @@ impl Rule for HreflangNoSelfReference {
                 "<link rel=\"alternate\" hreflang=\"{}\" href=\"{}\">",
                 page.lang.as_deref().unwrap_or("en"),
                 page.final_url
-            )),
+            ))
+            .at(page, page.head_hreflang().map(|h| h.spot)),
         )
     }
 

@@ -37,7 +37,8 @@ impl Rule for HreflangNoXDefault {
         }
         Outcome::Fail(
             Finding::new("hreflang without x-default", "The hreflang set has no x-default alternate.")
-                .suggested("<link rel=\"alternate\" hreflang=\"x-default\" href=\"https://example.com/\">"),
+                .suggested("<link rel=\"alternate\" hreflang=\"x-default\" href=\"https://example.com/\">")
+                .at(page, page.head_hreflang().map(|h| h.spot)),
         )
     }
 

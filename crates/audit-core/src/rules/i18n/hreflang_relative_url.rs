@@ -36,7 +36,8 @@ impl Rule for HreflangRelativeUrl {
         Outcome::Fail(
             Finding::new("Relative hreflang URL", "An hreflang alternate uses a relative URL; use absolute URLs.")
                 .current(bad.href.clone())
-                .suggested(bad.url.clone().unwrap_or_default()),
+                .suggested(bad.url.clone().unwrap_or_default())
+                .at(page, page.head_hreflang().filter(|h| !util::is_absolute_url(&h.href)).map(|h| h.spot)),
         )
     }
 

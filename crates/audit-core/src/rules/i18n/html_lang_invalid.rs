@@ -39,7 +39,8 @@ impl Rule for HtmlLangInvalid {
         Outcome::Fail(
             Finding::new("Invalid language tag", format!("\"{lang}\" is not a valid BCP 47 language tag."))
                 .current(lang)
-                .suggested("en, en-GB, de-AT, ..."),
+                .suggested("en, en-GB, de-AT, ...")
+                .at(page, [page.spots.html]),
         )
     }
 

@@ -35,7 +35,8 @@ impl Rule for HtmlLangMissing {
         }
         Outcome::Fail(
             Finding::new("Language not declared", "The <html> element has no lang attribute.")
-                .suggested("<html lang=\"en\">"),
+                .suggested("<html lang=\"en\">")
+                .at(page, [page.spots.html]),
         )
     }
 

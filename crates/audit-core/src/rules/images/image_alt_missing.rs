@@ -41,23 +41,24 @@ impl Rule for ImageAltMissing {
         if counted.is_empty() {
             return Outcome::NotApplicable;
         }
-        let missing: Vec<&str> = counted
+        let missing: Vec<_> = counted
             .iter()
             .filter(|i| {
                 let blank = i.alt.as_deref().is_some_and(|a| !a.is_empty() && a.trim().is_empty());
                 let presentational = matches!(i.role.as_deref(), Some("presentation" | "none"));
                 blank || (i.alt.is_none() && !presentational && !i.labelled)
             })
-            .map(|i| i.src.as_str())
             .collect();
         let Some(first) = missing.first() else { return Outcome::Pass };
+        let spots = missing.iter().map(|i| i.spot);
         Outcome::Fail(
             Finding::new(
                 "Images without alt text",
                 format!("{} of {} images have no alt text.", missing.len(), counted.len()),
             )
-            .current(first.to_string())
-            .suggested("alt=\"describe the image\" (alt=\"\" for decorative images)"),
+            .current(first.src.clone())
+            .suggested("alt=\"describe the image\" (alt=\"\" for decorative images)")
+            .at(page, spots),
         )
     }
 

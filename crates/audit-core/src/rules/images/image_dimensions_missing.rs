@@ -41,7 +41,8 @@ impl Rule for ImageDimensionsMissing {
                 format!("{} of {} images lack width or height attributes.", missing.len(), page.images.len()),
             )
             .current(first.to_string())
-            .suggested("width=\"W\" height=\"H\""),
+            .suggested("width=\"W\" height=\"H\"")
+            .at(page, page.images.iter().filter(|i| i.width.is_none() || i.height.is_none()).map(|i| i.spot)),
         )
     }
 

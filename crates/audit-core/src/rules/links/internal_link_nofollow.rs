@@ -41,7 +41,8 @@ impl Rule for InternalLinkNofollow {
                 format!("{} internal link(s) carry rel=nofollow.", bad.len()),
             )
             .current(first.url.clone().unwrap_or_default())
-            .suggested("remove rel=\"nofollow\" from internal links"),
+            .suggested("remove rel=\"nofollow\" from internal links")
+            .at(page, bad.iter().map(|l| l.spot)),
         )
     }
 

@@ -41,7 +41,8 @@ impl Rule for LinkEmptyText {
                 format!("{} link(s) have neither text nor an accessible name.", bad.len()),
             )
             .current(first.url.clone().unwrap_or_default())
-            .suggested("link text, an aria-label, or alt text on the image inside"),
+            .suggested("link text, an aria-label, or alt text on the image inside")
+            .at(page, bad.iter().map(|l| l.spot)),
         )
     }
 

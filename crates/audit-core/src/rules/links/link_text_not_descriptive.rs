@@ -45,19 +45,18 @@ impl Rule for LinkTextNotDescriptive {
         if counted.is_empty() {
             return Outcome::NotApplicable;
         }
-        let bad: Vec<&str> = counted
-            .iter()
-            .filter(|l| util::is_generic_link_text_in(&l.text, l.lang.as_deref()))
-            .map(|l| l.text.as_str())
-            .collect();
-        let Some(first) = bad.first() else { return Outcome::Pass };
+        let bad: Vec<_> =
+            counted.iter().filter(|l| util::is_generic_link_text_in(&l.text, l.lang.as_deref())).collect();
+        let Some(first) = bad.first().map(|l| l.text.as_str()) else { return Outcome::Pass };
+        let spots = bad.iter().map(|l| l.spot);
         Outcome::Fail(
             Finding::new(
                 "Links without descriptive text",
                 format!("{} link(s) use generic text such as \"{first}\".", bad.len()),
             )
             .current(first.to_string())
-            .suggested("text that names the target, e.g. \"Compare pricing plans\""),
+            .suggested("text that names the target, e.g. \"Compare pricing plans\"")
+            .at(page, spots),
         )
     }
 

@@ -52,7 +52,8 @@ impl Rule for LinkUncrawlable {
                 ),
             )
             .current(first.href.clone().map_or_else(|| format!("<a>{}</a>", first.text), |h| format!("href=\"{h}\"")))
-            .suggested("<a href=\"/real-url\">"),
+            .suggested("<a href=\"/real-url\">")
+            .at(page, bad.iter().map(|l| l.spot)),
         )
     }
 

@@ -37,7 +37,8 @@ impl Rule for ViewportMissing {
                 "Viewport meta tag missing",
                 "The page has no viewport meta tag, so phones render it at desktop width.",
             )
-            .suggested(util::VIEWPORT),
+            .suggested(util::VIEWPORT)
+            .at(page, [page.spots.head]),
         )
     }
 

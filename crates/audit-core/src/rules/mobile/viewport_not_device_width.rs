@@ -36,7 +36,8 @@ impl Rule for ViewportNotDeviceWidth {
         Outcome::Fail(
             Finding::new("Viewport not set to device width", "The viewport does not use width=device-width.")
                 .current(v.clone())
-                .suggested(util::VIEWPORT),
+                .suggested(util::VIEWPORT)
+                .at(page, [page.spots.viewport]),
         )
     }
 

@@ -38,7 +38,8 @@ impl Rule for ViewportNotScalable {
         Outcome::Fail(
             Finding::new("Zoom is disabled", "The viewport stops users from zooming.")
                 .current(v.clone())
-                .suggested(util::VIEWPORT),
+                .suggested(util::VIEWPORT)
+                .at(page, [page.spots.viewport]),
         )
     }
 

@@ -36,7 +36,8 @@ impl Rule for RenderBlockingScripts {
                 format!("{} script(s) in <head> block rendering.", page.render_blocking_scripts.len()),
             )
             .current(first.clone())
-            .suggested(format!("<script src=\"{first}\" defer></script>")),
+            .suggested(format!("<script src=\"{first}\" defer></script>"))
+            .at(page, page.spots.render_blocking_scripts.iter().copied()),
         )
     }
 

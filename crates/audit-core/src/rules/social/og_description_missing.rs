@@ -36,7 +36,7 @@ impl Rule for OgDescriptionMissing {
         if let Some(s) = util::suggest_og(page, "og:description") {
             f = f.suggested(s);
         }
-        Outcome::Fail(f)
+        Outcome::Fail(f.at(page, [page.spots.head]))
     }
 
     fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {

@@ -36,7 +36,7 @@ impl Rule for OgImageMissing {
         if let Some(s) = util::suggest_og(page, "og:image") {
             f = f.suggested(s);
         }
-        Outcome::Fail(f)
+        Outcome::Fail(f.at(page, [page.spots.head]))
     }
 
     fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {

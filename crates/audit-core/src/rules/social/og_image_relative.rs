@@ -38,7 +38,8 @@ impl Rule for OgImageRelative {
         Outcome::Fail(
             Finding::new("og:image is a relative URL", "Open Graph requires an absolute image URL.")
                 .current(image.clone())
-                .suggested(page.resolve(image).unwrap_or_default()),
+                .suggested(page.resolve(image).unwrap_or_default())
+                .at(page, page.spots.social.get("og:image").copied()),
         )
     }
 

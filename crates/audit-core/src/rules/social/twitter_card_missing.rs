@@ -34,7 +34,8 @@ impl Rule for TwitterCardMissing {
         }
         Outcome::Fail(
             Finding::new("Twitter card missing", "The page has no twitter:card meta tag.")
-                .suggested("<meta name=\"twitter:card\" content=\"summary_large_image\">"),
+                .suggested("<meta name=\"twitter:card\" content=\"summary_large_image\">")
+                .at(page, [page.spots.head]),
         )
     }
 

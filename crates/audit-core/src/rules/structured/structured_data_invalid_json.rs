@@ -41,7 +41,8 @@ impl Rule for StructuredDataInvalidJson {
                 format!("{} of {} JSON-LD blocks are not valid JSON.", bad.len(), page.json_ld.len()),
             )
             .current(first.to_string())
-            .suggested("valid JSON"),
+            .suggested("valid JSON")
+            .at(page, page.json_ld.iter().filter(|b| b.error.is_some()).map(|b| b.spot)),
         )
     }
 

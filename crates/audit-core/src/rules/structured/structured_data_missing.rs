@@ -45,7 +45,8 @@ impl Rule for StructuredDataMissing {
                 "No structured data",
                 "The page has no JSON-LD or microdata; add schema.org markup for its main entity.",
             )
-            .suggested("JSON-LD with @context https://schema.org"),
+            .suggested("JSON-LD with @context https://schema.org")
+            .at(page, [page.spots.head]),
         )
     }
 

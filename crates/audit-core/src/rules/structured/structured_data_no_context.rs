@@ -41,7 +41,8 @@ impl Rule for StructuredDataNoContext {
         }
         Outcome::Fail(
             Finding::new("JSON-LD without @context", format!("{n} JSON-LD block(s) lack @context."))
-                .suggested("\"@context\": \"https://schema.org\""),
+                .suggested("\"@context\": \"https://schema.org\"")
+                .at(page, valid.iter().filter(|b| !b.has_context).map(|b| b.spot)),
         )
     }
 

@@ -48,7 +48,8 @@ impl Rule for StructuredDataRecommendedProperties {
                 ),
             )
             .current(first.path.clone())
-            .suggested(first.message.clone()),
+            .suggested(first.message.clone())
+            .at(page, util::structured_spots(page, warnings.iter().map(|(_, p)| p.line))),
         )
     }
 

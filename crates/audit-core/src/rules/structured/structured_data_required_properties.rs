@@ -50,7 +50,8 @@ impl Rule for StructuredDataRequiredProperties {
                 ),
             )
             .current(first.path.clone())
-            .suggested(first.message.clone()),
+            .suggested(first.message.clone())
+            .at(page, util::structured_spots(page, errors.iter().map(|(_, p)| p.line))),
         )
     }
 

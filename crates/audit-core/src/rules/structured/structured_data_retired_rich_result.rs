@@ -41,7 +41,8 @@ impl Rule for StructuredDataRetiredRichResult {
                 format!("{} item(s) earn no rich result any more. {notice} (line {})", retired.len(), item.line),
             )
             .current(item.type_.clone())
-            .suggested("keep the markup only if another consumer reads it"),
+            .suggested("keep the markup only if another consumer reads it")
+            .at(page, util::structured_spots(page, retired.iter().map(|(i, _)| i.line))),
         )
     }
 

@@ -42,7 +42,8 @@ impl Rule for CanonicalMissing {
         };
         Outcome::Fail(
             Finding::new("Canonical tag missing", description)
-                .suggested(format!("<link rel=\"canonical\" href=\"{}\">", page.final_url)),
+                .suggested(format!("<link rel=\"canonical\" href=\"{}\">", page.final_url))
+                .at(page, util::misplaced_or_head(page, &page.spots.canonicals)),
         )
     }
 

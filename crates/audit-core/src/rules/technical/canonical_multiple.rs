@@ -54,7 +54,8 @@ impl Rule for CanonicalMultiple {
                 ),
             )
             .current(page.head_canonicals.join(", "))
-            .suggested(page.head_canonical()),
+            .suggested(page.head_canonical())
+            .at(page, page.spots.head_canonicals.iter().copied()),
         )
     }
 

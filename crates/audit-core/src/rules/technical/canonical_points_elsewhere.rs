@@ -49,7 +49,8 @@ impl Rule for CanonicalPointsElsewhere {
                 "The canonical URL differs from this page's URL, so search engines will index the other URL instead.",
             )
             .current(canonical)
-            .suggested(page.final_url.clone()),
+            .suggested(page.final_url.clone())
+            .at(page, page.spots.head_canonicals.first().copied()),
         )
     }
 

@@ -36,7 +36,8 @@ impl Rule for CanonicalRelative {
         Outcome::Fail(
             Finding::new("Canonical URL is relative", "The canonical link uses a relative URL; use an absolute one.")
                 .current(href.clone())
-                .suggested(page.head_canonical()),
+                .suggested(page.head_canonical())
+                .at(page, page.spots.head_canonicals.first().copied()),
         )
     }
 

@@ -41,7 +41,8 @@ impl Rule for CanonicalWithNoindex {
                 "The page has a canonical URL and a noindex directive; keep only the one you mean.",
             )
             .current("canonical + noindex")
-            .suggested("remove noindex, or remove the canonical"),
+            .suggested("remove noindex, or remove the canonical")
+            .at(page, page.spots.head_canonicals.iter().chain(&page.spots.noindex).copied()),
         )
     }
 

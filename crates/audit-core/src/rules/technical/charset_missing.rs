@@ -40,7 +40,8 @@ impl Rule for CharsetMissing {
                 "Character encoding not declared",
                 "Neither the Content-Type header nor a <meta charset> declares the encoding.",
             )
-            .suggested("<meta charset=\"utf-8\">"),
+            .suggested("<meta charset=\"utf-8\">")
+            .at(page, [page.spots.head]),
         )
     }
 

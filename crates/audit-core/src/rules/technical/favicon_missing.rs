@@ -34,7 +34,8 @@ impl Rule for FaviconMissing {
         }
         Outcome::Fail(
             Finding::new("Favicon missing", "The page declares no <link rel=\"icon\">.")
-                .suggested("<link rel=\"icon\" href=\"/favicon.ico\">"),
+                .suggested("<link rel=\"icon\" href=\"/favicon.ico\">")
+                .at(page, [page.spots.head]),
         )
     }
 

@@ -39,7 +39,8 @@ impl Rule for MixedContent {
                 format!("{} subresource(s) load over plain HTTP on this HTTPS page.", page.mixed_content.len()),
             )
             .current(first.clone())
-            .suggested(first.replacen("http://", "https://", 1)),
+            .suggested(first.replacen("http://", "https://", 1))
+            .at(page, page.spots.mixed_content.iter().copied()),
         )
     }
 

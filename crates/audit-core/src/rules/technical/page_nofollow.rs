@@ -38,7 +38,8 @@ impl Rule for PageNofollow {
                 "A robots directive tells crawlers not to follow any link on this page.",
             )
             .current(page.robots_directives().join(", "))
-            .suggested("follow"),
+            .suggested("follow")
+            .at(page, page.spots.nofollow.iter().copied()),
         )
     }
 

@@ -38,7 +38,8 @@ impl Rule for PageNoindex {
                 "A robots directive (meta tag or X-Robots-Tag header) tells search engines not to index this page.",
             )
             .current(page.robots_directives().join(", "))
-            .suggested("index, follow"),
+            .suggested("index, follow")
+            .at(page, page.spots.noindex.iter().copied()),
         )
     }
 

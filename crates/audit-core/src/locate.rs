@@ -1,0 +1,295 @@
+//! Where a finding's elements are in the HTML as served: line, column, a CSS selector and a
+//! snippet of the start tag (docs/API.md, "The audit result").
+//!
+//! The work is split so that pages nobody asks about cost little: the parser keeps the span
+//! of each start tag findings may point at (an offset pair), the page walk keeps a [`Spot`]
+//! per fact and a table of the elements on the way to them; lines, columns, selectors and
+//! snippets are only computed for the (at most [`MAX_LOCATIONS`]) elements a finding lists.
+
+use std::fmt::Write as _;
+use std::sync::{Arc, OnceLock};
+
+use html5ever::LocalName;
+use serde::{Deserialize, Serialize};
+
+/// Elements a finding lists at most; [`Finding::locations_total`](crate::Finding) counts
+/// them all.
+pub const MAX_LOCATIONS: usize = 50;
+/// Characters of a snippet at most.
+pub const SNIPPET_MAX_CHARS: usize = 200;
+/// Characters of one attribute value kept in a snippet; a longer value is cut and ends
+/// with `…`.
+pub const SNIPPET_VALUE_MAX_CHARS: usize = 60;
+
+/// One element a finding is about, in the HTML as served.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(default)]
+pub struct Location {
+    /// The line of the element's start tag, 1 for the first (a line ends at LF, CR LF or a
+    /// lone CR, as the HTML parser counts them).
+    #[cfg_attr(feature = "schema", schemars(range(min = 1)))]
+    pub line: u32,
+    /// The column of the start tag's `<` on that line, 1 for the first character (counted
+    /// in Unicode characters).
+    #[cfg_attr(feature = "schema", schemars(range(min = 1)))]
+    pub column: u32,
+    /// A CSS selector that matches exactly this element in the document: `#id` when its id
+    /// is unique, else a child path from the nearest ancestor with a unique id (or from
+    /// `html`) with `:nth-of-type` where siblings share the element's name.
+    pub selector: String,
+    /// The start tag as written, white space runs collapsed, attribute values longer than 60
+    /// characters cut with `…`, at most 200 characters. Never the element's content.
+    pub snippet: String,
+}
+
+/// Where an element of the page is: what a finding needs to list it as a [`Location`] (see
+/// [`Page::locate`](crate::Page::locate)). The default spot points at nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Spot {
+    /// Offset of the start tag's `<` in the decoded text.
+    start: u32,
+    /// Offset just past its `>`.
+    end: u32,
+    /// The element in the [`Locator`]'s table.
+    node: u32,
+}
+
+impl Default for Spot {
+    fn default() -> Spot {
+        Spot::NONE
+    }
+}
+
+impl Spot {
+    /// A spot that points at nothing: an element the markup does not write (an implied
+    /// `<head>`), or a fact without an element.
+    pub const NONE: Spot = Spot { start: u32::MAX, end: u32::MAX, node: u32::MAX };
+
+    pub(crate) fn new(start: u32, end: u32, node: u32) -> Spot {
+        Spot { start, end, node }
+    }
+
+    /// Whether the spot points at an element.
+    pub fn is_some(self) -> bool {
+        self.node != u32::MAX && self.start != u32::MAX
+    }
+}
+
+/// One element of the locator's table: the located elements and their ancestors.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct PathNode {
+    /// The parent's index, `u32::MAX` for the root.
+    pub parent: u32,
+    /// The element's local name.
+    pub name: LocalName,
+    /// Its position among the siblings of the same name (1-based), 0 when it has none.
+    pub nth: u32,
+    /// Its id, kept only when no other element of the document has it.
+    pub id: Option<Box<str>>,
+}
+
+/// What the page keeps to turn [`Spot`]s into [`Location`]s: the decoded text and the table
+/// of elements. Shared, so that cloning a page does not copy the text.
+#[derive(Clone, Default)]
+pub struct Locator(Arc<Inner>);
+
+#[derive(Default)]
+struct Inner {
+    text: String,
+    nodes: Vec<PathNode>,
+    /// Offsets where each line starts, computed the first time a line is asked for.
+    line_starts: OnceLock<Vec<u32>>,
+}
+
+impl std::fmt::Debug for Locator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Locator").field("text_bytes", &self.0.text.len()).field("nodes", &self.0.nodes.len()).finish()
+    }
+}
+
+impl PartialEq for Locator {
+    fn eq(&self, other: &Locator) -> bool {
+        Arc::ptr_eq(&self.0, &other.0) || (self.0.text == other.0.text && self.0.nodes == other.0.nodes)
+    }
+}
+
+impl Locator {
+    pub(crate) fn new(text: String, nodes: Vec<PathNode>) -> Locator {
+        Locator(Arc::new(Inner { text, nodes, line_starts: OnceLock::new() }))
+    }
+
+    /// The location of the element at `spot`; `None` for [`Spot::NONE`].
+    pub fn locate(&self, spot: Spot) -> Option<Location> {
+        if !spot.is_some() {
+            return None;
+        }
+        let text = &self.0.text;
+        let (start, end) = (spot.start as usize, (spot.end as usize).min(text.len()));
+        if start >= end || !text.is_char_boundary(start) || !text.is_char_boundary(end) {
+            return None;
+        }
+        let (line, line_start) = self.line_of(start);
+        let column = text[line_start..start].chars().count() + 1;
+        Some(Location {
+            line,
+            column: u32::try_from(column).unwrap_or(u32::MAX),
+            selector: self.selector(spot.node),
+            snippet: snippet(&text[start..end]),
+        })
+    }
+
+    /// The 1-based line of an offset and the offset where that line starts.
+    fn line_of(&self, offset: usize) -> (u32, usize) {
+        let starts = self.0.line_starts.get_or_init(|| line_starts(&self.0.text));
+        let k = starts.partition_point(|&s| s as usize <= offset);
+        (u32::try_from(k).unwrap_or(u32::MAX), starts[k.saturating_sub(1)] as usize)
+    }
+
+    /// A selector for the element at `node` (see [`Location::selector`]).
+    fn selector(&self, node: u32) -> String {
+        let nodes = &self.0.nodes;
+        let mut parts = Vec::new();
+        let mut at = node;
+        while let Some(n) = nodes.get(at as usize) {
+            if let Some(id) = &n.id {
+                parts.push(format!("#{}", css_identifier(id)));
+                break;
+            }
+            let mut part = css_identifier(&n.name);
+            if n.nth > 0 {
+                let _ = write!(part, ":nth-of-type({})", n.nth);
+            }
+            parts.push(part);
+            at = n.parent;
+        }
+        parts.reverse();
+        parts.join(" > ")
+    }
+}
+
+/// Offsets where lines start: 0, and after each LF, CR LF or lone CR.
+fn line_starts(text: &str) -> Vec<u32> {
+    let bytes = text.as_bytes();
+    let mut starts = vec![0u32];
+    let mut i = 0;
+    while let Some(k) = bytes[i..].iter().position(|&b| b == b'\n' || b == b'\r') {
+        let at = i + k;
+        i = if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') { at + 2 } else { at + 1 };
+        starts.push(u32::try_from(i).unwrap_or(u32::MAX));
+    }
+    starts
+}
+
+/// A CSS identifier for `s`, escaped as CSSOM's "serialize an identifier" does.
+pub(crate) fn css_identifier(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let first_is_dash = s.starts_with('-');
+    for (i, c) in s.chars().enumerate() {
+        match c {
+            '\0' => out.push('\u{FFFD}'),
+            '\u{1}'..='\u{1f}' | '\u{7f}' => {
+                let _ = write!(out, "\\{:x} ", c as u32);
+            }
+            '0'..='9' if i == 0 || (i == 1 && first_is_dash) => {
+                let _ = write!(out, "\\{:x} ", c as u32);
+            }
+            '-' if i == 0 && s.len() == 1 => out.push_str("\\-"),
+            c if c >= '\u{80}' || c == '-' || c == '_' || c.is_ascii_alphanumeric() => out.push(c),
+            c => {
+                out.push('\\');
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+/// The snippet of a start tag (see [`Location::snippet`]).
+fn snippet(tag: &str) -> String {
+    let mut out = String::with_capacity(tag.len().min(SNIPPET_MAX_CHARS * 2));
+    let mut chars = tag.chars().peekable();
+    // Outside a quoted value, white space runs are one space; inside one, the value is cut.
+    let mut quote: Option<char> = None;
+    let mut value_chars = 0usize;
+    let mut cut = false;
+    let mut after_equals = false;
+    while let Some(c) = chars.next() {
+        match quote {
+            Some(q) if c == q => {
+                if cut {
+                    out.push('…');
+                }
+                out.push(c);
+                quote = None;
+            }
+            Some(_) => {
+                value_chars += 1;
+                if value_chars <= SNIPPET_VALUE_MAX_CHARS {
+                    out.push(if c.is_whitespace() { ' ' } else { c });
+                } else {
+                    cut = true;
+                }
+            }
+            None if after_equals && (c == '"' || c == '\'') => {
+                quote = Some(c);
+                value_chars = 0;
+                cut = false;
+                after_equals = false;
+                out.push(c);
+            }
+            None if c.is_whitespace() => {
+                while chars.peek().is_some_and(|c| c.is_whitespace()) {
+                    chars.next();
+                }
+                if !after_equals && chars.peek() != Some(&'=') && !out.ends_with('=') {
+                    out.push(' ');
+                }
+            }
+            None => {
+                after_equals = c == '=';
+                out.push(c);
+            }
+        }
+    }
+    if out.chars().count() > SNIPPET_MAX_CHARS {
+        let mut cut: String = out.chars().take(SNIPPET_MAX_CHARS - 2).collect();
+        cut.push_str("…>");
+        return cut;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_end_at_lf_crlf_and_lone_cr() {
+        assert_eq!(line_starts("a\nb\r\nc\rd"), vec![0, 2, 5, 7]);
+        assert_eq!(line_starts(""), vec![0]);
+    }
+
+    #[test]
+    fn snippets_collapse_space_and_cut_long_values() {
+        assert_eq!(snippet("<img\n   src=\"a.png\"\n   alt=x>"), "<img src=\"a.png\" alt=x>");
+        let long = "x".repeat(100);
+        let s = snippet(&format!("<img src='{long}' alt=\"\">"));
+        assert_eq!(s, format!("<img src='{}…' alt=\"\">", "x".repeat(SNIPPET_VALUE_MAX_CHARS)));
+        let many: String = (0..40).map(|i| format!(" data-a{i}=\"v\"")).collect();
+        let s = snippet(&format!("<div{many}>"));
+        assert_eq!(s.chars().count(), SNIPPET_MAX_CHARS);
+        assert!(s.ends_with("…>"));
+        assert_eq!(snippet("<a href = \"x\" >"), "<a href=\"x\" >");
+    }
+
+    #[test]
+    fn identifiers_are_escaped() {
+        assert_eq!(css_identifier("main"), "main");
+        assert_eq!(css_identifier("1a"), "\\31 a");
+        assert_eq!(css_identifier("-2"), "-\\32 ");
+        assert_eq!(css_identifier("a b.c"), "a\\ b\\.c");
+        assert_eq!(css_identifier("-"), "\\-");
+        assert_eq!(css_identifier("é_x-y"), "é_x-y");
+    }
+}
