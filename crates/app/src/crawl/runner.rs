@@ -263,7 +263,8 @@ enum Done {
     Robots {
         url: String,
         crawl: Robots,
-        audit: Option<Robots>,
+        // Boxed: two parsed files inline made this variant far larger than the others.
+        audit: Option<Box<Robots>>,
     },
     Sitemap {
         url: String,
@@ -477,7 +478,7 @@ where
                 Done::Robots { url, crawl, audit } => {
                     other_in_flight -= 1;
                     if let Ok(u) = Url::parse(&url) {
-                        audit_robots.insert(u.origin().ascii_serialization(), audit.map(Arc::new));
+                        audit_robots.insert(u.origin().ascii_serialization(), audit.map(|r| Arc::new(*r)));
                     }
                     for sitemap in frontier.set_robots(&url, crawl) {
                         sitemaps.add_source(&sitemap);
@@ -660,7 +661,7 @@ async fn execute(
                 // guard): no rules, as for a single audit.
                 _ => Robots::parse(b""),
             };
-            Done::Robots { url, crawl, audit: site_robots(answer) }
+            Done::Robots { url, crawl, audit: site_robots(answer).map(Box::new) }
         }
         Job::Sitemap { url, not_before } => {
             if let Some(at) = not_before {
