@@ -47,7 +47,7 @@ pub use audit::{
 };
 pub use charset::{decode, Charset, CharsetSource, META_PRESCAN_BYTES};
 pub use docs::{rule_markdown, rules_markdown};
-pub use page::{Heading, Hreflang, HttpFacts, Image, Link, LinkKind, Page, RobotsTxtFact, Semantic};
+pub use page::{markup_of, Heading, Hreflang, HttpFacts, Image, Link, LinkKind, Page, RobotsTxtFact, Semantic};
 pub use parse::{Analysis, Budget, Stop, Unlimited};
 pub use recommendation::{LinkCounts, Recommendation};
 pub use rendering::Rendering;
