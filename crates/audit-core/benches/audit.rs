@@ -1,5 +1,7 @@
 //! html5ever parse alone against the full audit (decode, parse, facts, rules, JSON), over the
-//! fixture pages and, when `../shared` is present, the 97 corpus pages.
+//! fixture pages and, when `../shared` is present, the corpus pages; and the structured-data
+//! reader alone (`structured_data::read` over each page's JSON-LD blocks and microdata/RDFa
+//! elements, taken from the page beforehand).
 //!
 //! `cargo bench -p seo-audit-core`; figures go to docs/PERFORMANCE.md. The target: the full audit
 //! costs at most 1.3x the parse alone.
@@ -7,7 +9,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use audit_core::{audit, HttpFacts, Page};
+use audit_core::structured_data::{self, MarkupElement};
+use audit_core::{audit, markup_of, HttpFacts, JsonLd, Page, Unlimited};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use html5ever::tendril::TendrilSink;
 use markup5ever_rcdom::RcDom;
@@ -67,6 +70,18 @@ fn bench_set(c: &mut Criterion, name: &str, set: &[(String, Vec<u8>)]) {
     });
     group.bench_function("full_audit", |b| {
         b.iter_batched(|| (), |()| set.iter().map(|(u, p)| full(u, p)).sum::<usize>(), BatchSize::SmallInput)
+    });
+    // The reader's input is taken from each page once, outside the measurement.
+    let inputs: Vec<(Vec<JsonLd>, Vec<MarkupElement>)> = set
+        .iter()
+        .map(|(u, p)| {
+            let page = Page::parse(u, p, HttpFacts::new().with_status(200));
+            let (text, _) = audit_core::decode(p, None);
+            (page.json_ld, markup_of(&text))
+        })
+        .collect();
+    group.bench_function("structured_data_read", |b| {
+        b.iter(|| inputs.iter().map(|(j, m)| structured_data::read(j, m, &Unlimited).items.len()).sum::<usize>())
     });
     group.finish();
 }

@@ -51,7 +51,8 @@ pub use charset::{decode, Charset, CharsetSource, META_PRESCAN_BYTES};
 pub use docs::{rule_markdown, rules_markdown};
 pub use locate::{Location, Spot};
 pub use page::{
-    Heading, Hreflang, HttpFacts, Image, Link, LinkKind, Page, RobotsTxtFact, Semantic, Spots, WebMcpField, WebMcpForm,
+    markup_of, Heading, Hreflang, HttpFacts, Image, Link, LinkKind, Page, RobotsTxtFact, Semantic, Spots, WebMcpField,
+    WebMcpForm,
 };
 pub use parse::{Analysis, Budget, Stop, Unlimited};
 pub use recommendation::{LinkCounts, Recommendation};

@@ -1974,9 +1974,10 @@ fn collect_types(value: &serde_json::Value, out: &mut Vec<String>, depth: usize)
     }
 }
 
-/// The markup elements the walk records from a document (for the structured data tests).
-#[cfg(test)]
-pub(crate) fn markup_of(html: &str) -> Vec<crate::structured_data::MarkupElement> {
+/// The elements with microdata or RDFa attributes that the page walk records from a document,
+/// unbounded: the input of [`structured_data::read`](crate::structured_data::read) beside the
+/// page's [`JsonLd`] blocks, for the structured data tests and the reader's benchmark.
+pub fn markup_of(html: &str) -> Vec<crate::structured_data::MarkupElement> {
     let parsed = crate::parse::parse(StrTendril::from(html), &crate::parse::Unlimited);
     let mut walker =
         Walker { head_noscript: parsed.head_noscript, lines: parsed.lines, spans: parsed.spans, ..Walker::default() };
