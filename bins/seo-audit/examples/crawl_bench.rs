@@ -353,9 +353,6 @@ fn run(pages: usize, in_flight: usize, engine_for: Duration, over_store: bool) {
             .filter_map(|f| std::fs::metadata(dir.path().join(f)).ok())
             .map(|m| m.len())
             .sum();
-        println!(
-            "store_bytes      {bytes} ({:.1} KiB a page)",
-            bytes as f64 / 1024.0 / sink.pages.max(1) as f64
-        );
+        println!("store_bytes      {bytes} ({:.1} KiB a page)", bytes as f64 / 1024.0 / sink.pages.max(1) as f64);
     }
 }

@@ -373,10 +373,10 @@ mod tests {
     #[test]
     fn a_crawl_reports_site_findings_at_one_url_are_one_finding_with_its_linking_pages() {
         let report = json!({ "crawl": { "url": "https://example.com/", "ruleset_version": "1.4.0", "issues": [
-            { "id": "broken-internal-link", "kind": "site", "urls": [
+            { "id": "a-site-rule", "kind": "site", "urls": [
                 { "url": "https://example.com/gone", "linked_from": "https://example.com/a" },
                 { "url": "https://example.com/gone", "linked_from": "https://example.com/b" } ] },
-            { "id": "title-missing", "kind": "page", "urls": [{ "url": "https://example.com/a" }] } ] } });
+            { "id": "a-page-rule", "kind": "page", "urls": [{ "url": "https://example.com/a" }] } ] } });
         let r = crawl_report(&report);
         assert_eq!(r.findings.len(), 2);
         assert_eq!(r.findings[0].elements.len(), 2);

@@ -38,8 +38,8 @@ pub struct CrawlRequest {
     /// (docs/API.md, "Rendered audits"): 5 quota units instead of 1.
     #[schemars(extend("default" = false))]
     pub render: Option<bool>,
-    /// The similarity in percent from which `near-duplicate-content` reports two pages
-    /// (docs/RULES.md, "near-duplicate-content").
+    /// The similarity in percent from which the near-duplicate site rule reports two pages
+    /// (docs/RULES.md, its site rules).
     #[schemars(range(min = 50, max = 100), extend("default" = 90))]
     pub near_duplicate_threshold: Option<u32>,
 }

@@ -326,10 +326,9 @@ mod tests {
 
     #[test]
     fn a_finding_only_now_is_new_and_one_only_before_is_resolved() {
-        let now =
-            [Finding::new("title-missing", "https://example.com/"), Finding::new("h1-missing", "https://example.com/")];
+        let now = [Finding::new("rule-a", "https://example.com/"), Finding::new("rule-b", "https://example.com/")];
         let before =
-            [Finding::new("h1-missing", "https://example.com/"), Finding::new("lang-missing", "https://example.com/")];
+            [Finding::new("rule-b", "https://example.com/"), Finding::new("lang-missing", "https://example.com/")];
         let c = compare(&now, &before);
         assert_eq!(c.current[0].state, State::New);
         assert_eq!(c.current[1].state, State::Unchanged);
@@ -345,8 +344,8 @@ mod tests {
 
     #[test]
     fn the_same_rule_at_another_url_is_another_finding() {
-        let now = [Finding::new("title-missing", "https://example.com/b")];
-        let before = [Finding::new("title-missing", "https://example.com/a")];
+        let now = [Finding::new("rule-a", "https://example.com/b")];
+        let before = [Finding::new("rule-a", "https://example.com/a")];
         let c = compare(&now, &before);
         assert_eq!(c.current[0].state, State::New);
         assert_eq!(c.resolved, vec![0]);
@@ -354,8 +353,8 @@ mod tests {
 
     #[test]
     fn elements_that_moved_lines_are_unchanged() {
-        let before = [with("image-alt-missing", vec![el("main > img:nth-of-type(1)", "<img src=a.jpg>", 10)])];
-        let now = [with("image-alt-missing", vec![el("main > img:nth-of-type(1)", "<img src=a.jpg>", 42)])];
+        let before = [with("rule-images", vec![el("main > img:nth-of-type(1)", "<img src=a.jpg>", 10)])];
+        let now = [with("rule-images", vec![el("main > img:nth-of-type(1)", "<img src=a.jpg>", 42)])];
         let c = compare(&now, &before);
         assert_eq!(c.current[0].state, State::Unchanged);
         assert_eq!(c.current[0].elements, vec![State::Unchanged]);
@@ -364,22 +363,22 @@ mod tests {
 
     #[test]
     fn an_element_whose_selector_changed_matches_by_its_snippet() {
-        let before = [with("image-alt-missing", vec![el("body > img:nth-of-type(2)", "<img src=a.jpg>", 10)])];
-        let now = [with("image-alt-missing", vec![el("body > div > img", "<img src=a.jpg>", 12)])];
+        let before = [with("rule-images", vec![el("body > img:nth-of-type(2)", "<img src=a.jpg>", 10)])];
+        let now = [with("rule-images", vec![el("body > div > img", "<img src=a.jpg>", 12)])];
         let c = compare(&now, &before);
         assert_eq!(c.current[0].elements, vec![State::Unchanged]);
     }
 
     #[test]
     fn a_new_element_makes_the_finding_new_and_a_gone_one_is_resolved() {
-        let before = [with("image-alt-missing", vec![el("#a", "<img id=a>", 1), el("#b", "<img id=b>", 2)])];
-        let now = [with("image-alt-missing", vec![el("#a", "<img id=a>", 1), el("#c", "<img id=c>", 3)])];
+        let before = [with("rule-images", vec![el("#a", "<img id=a>", 1), el("#b", "<img id=b>", 2)])];
+        let now = [with("rule-images", vec![el("#a", "<img id=a>", 1), el("#c", "<img id=c>", 3)])];
         let c = compare(&now, &before);
         assert_eq!(c.current[0].state, State::New);
         assert_eq!(c.current[0].elements, vec![State::Unchanged, State::New]);
         assert_eq!(c.current[0].resolved_elements, vec![1]);
         // Fewer elements than before is no new finding.
-        let fewer = compare(&[with("image-alt-missing", vec![el("#a", "<img id=a>", 1)])], &before);
+        let fewer = compare(&[with("rule-images", vec![el("#a", "<img id=a>", 1)])], &before);
         assert_eq!(fewer.current[0].state, State::Unchanged);
         assert_eq!(fewer.current[0].resolved_elements, vec![1]);
         assert!(fewer.resolved.is_empty());
@@ -388,8 +387,8 @@ mod tests {
     #[test]
     fn a_side_without_elements_matches_on_rule_and_url() {
         // A baseline written before findings listed elements.
-        let before = [Finding::new("image-alt-missing", "https://example.com/")];
-        let now = [with("image-alt-missing", vec![el("#a", "<img id=a>", 1)])];
+        let before = [Finding::new("rule-images", "https://example.com/")];
+        let now = [with("rule-images", vec![el("#a", "<img id=a>", 1)])];
         let c = compare(&now, &before);
         assert_eq!(c.current[0].state, State::Unchanged);
         assert_eq!(c.current[0].elements, vec![State::Unchanged]);
@@ -402,9 +401,9 @@ mod tests {
     fn elements_a_cut_list_left_out_are_neither_new_nor_resolved() {
         // The baseline had 3 elements and listed 1: two unmatched ones now may be the two it
         // left out; a third is new.
-        let mut before = with("image-alt-missing", vec![el("#a", "", 1)]);
+        let mut before = with("rule-images", vec![el("#a", "", 1)]);
         before.elements_total = 3;
-        let now = with("image-alt-missing", vec![el("#a", "", 1), el("#x", "", 2), el("#y", "", 3)]);
+        let now = with("rule-images", vec![el("#a", "", 1), el("#x", "", 2), el("#y", "", 3)]);
         let c = compare(std::slice::from_ref(&now), std::slice::from_ref(&before));
         assert_eq!(c.current[0].state, State::Unchanged);
         let mut more = now.clone();
@@ -412,9 +411,9 @@ mod tests {
         let c = compare(&[more], std::slice::from_ref(&before));
         assert_eq!(c.current[0].elements, vec![State::Unchanged, State::Unchanged, State::Unchanged, State::New]);
         // The current report cut its list: a baseline element it does not list is not resolved.
-        let mut cut = with("image-alt-missing", vec![el("#q", "", 1)]);
+        let mut cut = with("rule-images", vec![el("#q", "", 1)]);
         cut.elements_total = 2;
-        let c = compare(&[cut], &[with("image-alt-missing", vec![el("#a", "", 1)])]);
+        let c = compare(&[cut], &[with("rule-images", vec![el("#a", "", 1)])]);
         assert!(c.current[0].resolved_elements.is_empty());
     }
 
@@ -433,10 +432,10 @@ mod tests {
             "page": { "url": "https://example.com/" },
             "score": { "percentage": 71 },
             "recommendations": [
-                { "id": "image-alt-missing", "title": "2 images without alt",
+                { "id": "rule-images", "title": "2 images without alt",
                   "locations": [{ "line": 3, "column": 5, "selector": "#a", "snippet": "<img id=a>" }],
                   "locations_total": 2 },
-                { "id": "title-missing", "title": "No title" }
+                { "id": "rule-a", "title": "No title" }
             ],
             "checks": [],
             "meta": { "ruleset_version": "1.3.0" }

@@ -52,7 +52,7 @@ pub use docs::{rule_markdown, rules_markdown};
 pub use locate::{Location, Spot};
 pub use page::{
     markup_of, Heading, Hreflang, HttpFacts, Image, Link, LinkKind, Page, RobotsTxtFact, Semantic, Spots, WebMcpField,
-    WebMcpForm,
+    WebMcpForm, AGENT_LINK_RELS,
 };
 pub use parse::{Analysis, Budget, Stop, Unlimited};
 pub use recommendation::{LinkCounts, Recommendation};
@@ -60,11 +60,6 @@ pub use rendering::Rendering;
 pub use rule::{Category, Finding, Group, Level, Outcome, Rule, RuleMeta, Severity, UnknownName};
 pub use rules::RULES;
 pub use structured_data::JsonLd;
-
-/// The `rel` tokens of the `<link>` elements (and `Link` headers) that point an agent at a
-/// document of its own, kept in [`Page::agent_links`]: an AI catalog, an API catalog
-/// (RFC 9727) and a markdown alternate (`alternate` with `type="text/markdown"` only).
-pub const AGENT_LINK_RELS: &[&str] = &["ai-catalog", "api-catalog", "alternate"];
 
 /// The thresholds the rules compare with, for callers that explain or reuse them.
 pub mod thresholds {

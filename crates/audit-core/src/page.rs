@@ -17,6 +17,11 @@ use crate::locate::{Location, Locator, PathNode, Spot};
 use crate::parse::{Analysis, Budget, HeadNoscript, Spans};
 use crate::structured_data::JsonLd;
 
+/// The `rel` tokens of the `<link>` elements (and `Link` headers) that point an agent at a
+/// document of its own, kept in [`Page::agent_links`]: an AI catalog, an API catalog
+/// (RFC 9727) and a markdown alternate (`alternate` with `type="text/markdown"` only).
+pub const AGENT_LINK_RELS: &[&str] = &["ai-catalog", "api-catalog", "alternate"];
+
 /// What the HTTP exchange told us about the page. Everything is optional, so a local file
 /// (audited before it is deployed) is a page without HTTP facts: [`HttpFacts::new`]. The
 /// `with_` methods set one fact each:
@@ -1668,7 +1673,7 @@ impl Walker {
         }
         if let Some(href) = href {
             let kind = attr(attrs, "type").map(|t| t.trim().to_ascii_lowercase());
-            for r in rel.iter().filter(|r| crate::AGENT_LINK_RELS.contains(&r.as_str())) {
+            for r in rel.iter().filter(|r| AGENT_LINK_RELS.contains(&r.as_str())) {
                 // Only a markdown alternate is an agent's document; other alternates are
                 // feeds and translations.
                 if r == "alternate" && !kind.as_deref().is_some_and(|k| k.starts_with("text/markdown")) {
