@@ -46,7 +46,7 @@ pub fn presented_key(ctx: &Ctx) -> Option<String> {
 
 /// Resolves the identity of the request: 401 for an unknown key or a missing required
 /// one, 403 for a disabled or expired key or one lacking `scope`.
-pub async fn authenticate(ctx: &Ctx, rule: KeyRule, scope: Option<&'static str>) -> Result<Identity, ApiError> {
+pub async fn authenticate(ctx: &Ctx, rule: KeyRule, scope: Option<app::Scope>) -> Result<Identity, ApiError> {
     match identify(ctx, scope).await? {
         Ok(Identity::Anonymous { .. }) if rule == KeyRule::Required => Err(ApiError::unauthorized(
             "This endpoint needs an API key in the x-api-key header; ask the operator of this service for one.",
@@ -65,7 +65,7 @@ pub async fn authenticate(ctx: &Ctx, rule: KeyRule, scope: Option<&'static str>)
 /// The identity of the request (anonymous without a key), or why the key it sent cannot act
 /// for `scope` ([`app::quota::check_key`]); the log line names the key once it is known.
 /// Fails only when the database cannot answer.
-pub async fn identify(ctx: &Ctx, scope: Option<&'static str>) -> Result<Result<Identity, KeyRefusal>, ApiError> {
+pub async fn identify(ctx: &Ctx, scope: Option<app::Scope>) -> Result<Result<Identity, KeyRefusal>, ApiError> {
     let anonymous = anonymous_identity(ctx);
     ctx.set_identity(anonymous.label());
     // Without its database the service can neither count quota nor keep results: refuse
@@ -88,7 +88,7 @@ pub async fn identify(ctx: &Ctx, scope: Option<&'static str>) -> Result<Result<I
 /// answer carries its `x-ratelimit-*` headers (docs/API.md, Quota), so a request refused for a
 /// bad parameter or a full server still tells the caller where its quota stands. Nothing
 /// is consumed here; [`consume_quota`] charges and rewrites the headers.
-pub async fn authenticate_metered(ctx: &Ctx, rule: KeyRule, scope: Option<&'static str>) -> Result<Identity, ApiError> {
+pub async fn authenticate_metered(ctx: &Ctx, rule: KeyRule, scope: Option<app::Scope>) -> Result<Identity, ApiError> {
     let identity = authenticate(ctx, rule, scope).await?;
     let limit = identity.rate_limit(&ctx.state.config.rate_limits);
     write_rate_headers(&ctx.state.limiter.consume(&identity.label(), 0, limit).await, &mut ctx.outgoing().headers);

@@ -184,7 +184,7 @@ async fn render_stored(ctx: &Ctx, base: String, audit: app::StoredAudit) -> Resu
 }
 
 async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
-    let identity = authenticate(ctx, KeyRule::Optional, Some("audit")).await?;
+    let identity = authenticate(ctx, KeyRule::Optional, Some(app::Scope::Audit)).await?;
     let raw = ctx.query("url").filter(|u| !u.trim().is_empty()).ok_or_else(|| ApiError::missing_parameter("url"))?;
     let url = app::validate_url(&raw)?;
     // The one audit path, as the audit endpoint: admission first, so a full server answers
