@@ -4,7 +4,7 @@
 use std::net::IpAddr;
 use std::sync::Arc;
 
-use http::{HeaderMap, HeaderValue, StatusCode};
+use http::{HeaderMap, HeaderValue};
 use time::OffsetDateTime;
 
 use crate::ctx::Ctx;
@@ -118,7 +118,7 @@ pub async fn consume_quota(ctx: &Ctx, identity: &Identity, units: u32) -> Result
     } else {
         format!("Rate limit of {limit} requests per minute reached; retry in {} seconds.{hint}", decision.reset_s)
     };
-    Err(ApiError::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", message).with_details(serde_json::json!({
+    Err(ApiError::new(app::ErrorCode::RateLimited, message).with_details(serde_json::json!({
         "limit": limit,
         "requested": units,
         "remaining": decision.remaining,

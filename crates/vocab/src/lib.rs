@@ -7,7 +7,9 @@
 //! the order the OpenAPI document and the docs print them in.
 
 mod names;
+mod refusal;
 mod time_stamp;
 
 pub use names::{ErrorCode, Scope, Tier, WebhookEvent, DEFAULT_SCOPES, FREE_RATE_LIMIT, PRO_RATE_LIMIT};
+pub use refusal::Refusal;
 pub use time_stamp::Timestamp;

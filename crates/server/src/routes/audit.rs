@@ -95,7 +95,7 @@ async fn audit_batch(ctx: Ctx) -> Result<crate::Response, ApiError> {
             }
             Err(e) => {
                 match &e.cause {
-                    Some(cause) if e.code == "internal" => {
+                    Some(cause) if e.code == app::ErrorCode::Internal => {
                         tracing::error!(request_id = %ctx.request_id, url = %raw, cause = %cause, "batch item failed")
                     }
                     Some(cause) => {
@@ -106,7 +106,7 @@ async fn audit_batch(ctx: Ctx) -> Result<crate::Response, ApiError> {
                 BatchItem::Failed {
                     url: raw.clone(),
                     ok: false,
-                    error: BatchError { code: e.code, message: e.message },
+                    error: BatchError { code: e.code.as_str(), message: e.message },
                 }
             }
         })

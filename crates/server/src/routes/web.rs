@@ -110,8 +110,7 @@ pub(crate) fn flood_guard(ctx: &Ctx) -> Result<(), ApiError> {
         return Ok(());
     }
     Err(ApiError::new(
-        StatusCode::TOO_MANY_REQUESTS,
-        "rate_limited",
+        app::ErrorCode::RateLimited,
         format!(
             "Too many badge, report, discovery and history requests from this address; retry in {} seconds.",
             decision.reset_s
@@ -257,12 +256,12 @@ pub(crate) fn html(status: StatusCode, body: String, cache: &'static str) -> Res
 /// other headers of the error kept; the code in `x-error-code`).
 pub(crate) fn html_error(ctx: &Ctx, e: ApiError) -> Response {
     if let Some(cause) = &e.cause {
-        tracing::error!(request_id = %ctx.request_id, cause = %cause, code = e.code, "request failed");
+        tracing::error!(request_id = %ctx.request_id, cause = %cause, code = e.code.as_str(), "request failed");
     }
-    let mut resp = html(e.status, pages::error_page(e.status.as_u16(), e.code, &e.message), NO_STORE);
+    let mut resp = html(e.status, pages::error_page(e.status.as_u16(), e.code.as_str(), &e.message), NO_STORE);
     for (name, value) in &e.headers {
         resp.headers_mut().insert(name.clone(), value.clone());
     }
-    resp.headers_mut().insert("x-error-code", HeaderValue::from_static(e.code));
+    resp.headers_mut().insert("x-error-code", HeaderValue::from_static(e.code.as_str()));
     resp
 }
