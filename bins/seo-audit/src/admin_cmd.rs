@@ -70,7 +70,7 @@ pub enum KeysCommand {
 }
 
 fn parse_tier(s: &str) -> Result<Tier, String> {
-    Tier::parse_name(s).map_err(|e| e.to_string())
+    store::parse_tier(s).map_err(|e| e.to_string())
 }
 
 /// `90d`, `12h`, `30m`, `45s`, `2w` (a bare number is days).

@@ -6,42 +6,7 @@ use serde_json::{json, Value};
 
 use crate::{Format, MAX_BATCH_URLS};
 
-/// Why a request is refused as sent (HTTP 400): the error code of docs/API.md "Errors",
-/// one sentence, and machine-readable details.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Refusal {
-    /// `invalid_request` or `missing_parameter`.
-    pub code: &'static str,
-    /// What is wrong, as a sentence.
-    pub message: String,
-    /// Machine-readable details (`{"parameter": "urls"}`).
-    pub details: Option<Value>,
-}
-
-impl Refusal {
-    /// `invalid_request`.
-    pub fn invalid_request(message: impl Into<String>) -> Refusal {
-        Refusal { code: "invalid_request", message: message.into(), details: None }
-    }
-
-    /// `missing_parameter` naming the parameter in `details.parameter`.
-    pub fn missing_parameter(name: &str) -> Refusal {
-        Refusal::invalid_request(format!("The parameter `{name}` is required."))
-            .with_details(json!({ "parameter": name }))
-            .coded("missing_parameter")
-    }
-
-    /// Adds machine-readable details.
-    pub fn with_details(mut self, details: Value) -> Refusal {
-        self.details = Some(details);
-        self
-    }
-
-    fn coded(mut self, code: &'static str) -> Refusal {
-        self.code = code;
-        self
-    }
-}
+pub use vocab::Refusal;
 
 /// The `format` of an audit request.
 ///
@@ -171,7 +136,7 @@ mod tests {
     use super::*;
 
     fn check(body: Value, expected: Result<(usize, Format), &str>) {
-        let got = parse_batch(&body).map(|(u, f)| (u.len(), f)).map_err(|e| e.code);
+        let got = parse_batch(&body).map(|(u, f)| (u.len(), f)).map_err(|e| e.code.as_str());
         assert_eq!(got, expected, "{body}");
     }
 
@@ -199,7 +164,7 @@ mod url_tests {
 
     fn check(body: Value, expected: Result<&str, &str>) {
         let got = url_body(&body);
-        assert_eq!(got.as_deref().map_err(|e| e.code), expected, "{body}");
+        assert_eq!(got.as_deref().map_err(|e| e.code.as_str()), expected, "{body}");
     }
 
     #[test]

@@ -14,40 +14,18 @@ use serde_json::Value;
 /// two agree).
 pub const MAX_URL_LEN: usize = 2048;
 
-/// The scopes a key may hold (the key store's `SCOPES`; a server test checks the two agree).
-pub const SCOPES: &[&str] = &["audit", "mcp", "webhooks"];
+/// The scopes a key may hold ([`vocab::Scope`]).
+pub const SCOPES: &[&str] = vocab::Scope::NAMES;
 
-/// The events a webhook may subscribe to (the webhook store's `WEBHOOK_EVENTS`; a server
-/// test checks the two agree).
-pub const WEBHOOK_EVENTS: &[&str] =
-    &["audit.completed", "crawl.completed", "monitor.alert", "workflow.awaiting_approval", "workflow.completed"];
+/// The events a webhook may subscribe to ([`vocab::WebhookEvent::SUBSCRIBABLE`]).
+pub const WEBHOOK_EVENTS: &[&str] = vocab::WebhookEvent::SUBSCRIBABLE;
 
 /// URLs per batch request (docs/API.md, "POST /api/v1/audit/batch").
 pub const MAX_BATCH_URLS: usize = 10;
 
-/// Every error code of the REST API (docs/API.md, "Conventions of every endpoint").
-pub const ERROR_CODES: &[&str] = &[
-    "invalid_request",
-    "missing_parameter",
-    "invalid_url",
-    "unauthorized",
-    "forbidden",
-    "not_found",
-    "method_not_allowed",
-    "conflict",
-    "payload_too_large",
-    "unsupported_media_type",
-    "blocked_target",
-    "not_html",
-    "target_too_large",
-    "rate_limited",
-    "target_unreachable",
-    "upstream_error",
-    "not_configured",
-    "overloaded",
-    "target_timeout",
-    "internal",
-];
+/// Every error code of the REST API (docs/API.md, "Conventions of every endpoint"):
+/// [`vocab::ErrorCode::ANSWER_CODES`].
+pub const ERROR_CODES: &[&str] = vocab::ErrorCode::ANSWER_CODES;
 
 /// The body of every REST error answer (every route but `/api/mcp`).
 #[derive(Debug, Serialize, JsonSchema)]
@@ -620,15 +598,9 @@ pub const WORKFLOW_STATES: &[&str] = &["queued", "running", "awaiting_approval",
 /// The states of a webhook delivery (the outbox's `OutboxState`).
 pub const DELIVERY_STATES: &[&str] = &["pending", "delivered", "failed", "dropped"];
 
-/// The events a delivery may carry: [`WEBHOOK_EVENTS`] and the test event `ping`.
-pub const DELIVERED_EVENTS: &[&str] = &[
-    "audit.completed",
-    "crawl.completed",
-    "monitor.alert",
-    "workflow.awaiting_approval",
-    "workflow.completed",
-    "ping",
-];
+/// The events a delivery may carry: [`WEBHOOK_EVENTS`] and the test event `ping`
+/// ([`vocab::WebhookEvent::NAMES`]).
+pub const DELIVERED_EVENTS: &[&str] = vocab::WebhookEvent::NAMES;
 
 /// An alert a monitor raised.
 #[derive(Debug, Serialize, JsonSchema)]

@@ -181,7 +181,7 @@ impl App {
 /// input"). The request is refused whole rather than answered from part of the pages.
 fn too_complex() -> AppError {
     AppError::refused(
-        "invalid_request",
+        crate::ErrorCode::InvalidRequest,
         "The page and its competitors hold too many headings and links to compare within the analysis time limit.",
     )
 }

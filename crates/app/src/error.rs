@@ -4,6 +4,7 @@
 
 use ai_visibility::ProviderError;
 use serde_json::{json, Value};
+use vocab::{ErrorCode, Refusal};
 
 /// The settings geo-check needs, named in the `not_configured` answer.
 pub const GEO_SETTINGS: [&str; 2] = ["SEO_AUDIT_GEO_BASE_URL", "SEO_AUDIT_GEO_MODEL"];
@@ -27,18 +28,11 @@ pub enum AppError {
     /// The database failed.
     #[error(transparent)]
     Store(#[from] store::Error),
-    /// The use case refuses the request as asked and changes nothing: `code` is the error
-    /// code of docs/API.md "Errors" (`invalid_request`, `missing_parameter`, `not_found`,
-    /// `conflict`).
-    #[error("{message}")]
-    Refused {
-        /// The stable error code.
-        code: &'static str,
-        /// What is wrong, as a sentence.
-        message: String,
-        /// Machine-readable details (`{"parameter": "url"}`), if any.
-        details: Option<Box<Value>>,
-    },
+    /// The use case refuses the request as asked and changes nothing: its code is one of
+    /// docs/API.md "Errors" (`invalid_request`, `missing_parameter`, `invalid_url`,
+    /// `not_found`, `conflict`).
+    #[error(transparent)]
+    Refused(#[from] Refusal),
     /// A bug: the engine panicked, a task failed, a result did not serialise.
     #[error("internal error: {0}")]
     Internal(String),
@@ -126,66 +120,70 @@ impl AppError {
     }
 
     /// A refusal with `code` (see [`AppError::Refused`]).
-    pub fn refused(code: &'static str, message: impl Into<String>) -> AppError {
-        AppError::Refused { code, message: message.into(), details: None }
+    pub fn refused(code: ErrorCode, message: impl Into<String>) -> AppError {
+        AppError::Refused(Refusal::new(code, message))
     }
 
     /// `missing_parameter` naming the parameter in `details.parameter`.
     pub fn missing_parameter(name: &str) -> AppError {
-        AppError::refused("missing_parameter", format!("The parameter `{name}` is required."))
-            .with_details(json!({ "parameter": name }))
+        AppError::Refused(Refusal::missing_parameter(name))
     }
 
     /// `invalid_request` for a query parameter whose value is malformed, naming it in
     /// `details.parameter`: "The parameter `limit` must be `expected`." Every route words
     /// the fault this one way (docs/API.md, "Errors").
     pub fn invalid_parameter(name: &str, expected: impl std::fmt::Display) -> AppError {
-        AppError::refused("invalid_request", format!("The parameter `{name}` must be {expected}."))
+        AppError::refused(ErrorCode::InvalidRequest, format!("The parameter `{name}` must be {expected}."))
             .with_details(json!({ "parameter": name }))
     }
 
     /// `invalid_request` for a field of a JSON body with a value of the wrong type or
     /// range, naming it in `details.parameter`: "The field `render` must be `expected`."
     pub fn invalid_field(name: &str, expected: impl std::fmt::Display) -> AppError {
-        AppError::refused("invalid_request", format!("The field `{name}` must be {expected}."))
+        AppError::refused(ErrorCode::InvalidRequest, format!("The field `{name}` must be {expected}."))
             .with_details(json!({ "parameter": name }))
     }
 
     /// `invalid_request` for a JSON body that is not an object of the documented kind.
     pub fn body_not_object(members: &str) -> AppError {
-        AppError::refused("invalid_request", format!("The request body must be a JSON object with {members}."))
+        AppError::refused(ErrorCode::InvalidRequest, format!("The request body must be a JSON object with {members}."))
     }
 
     /// `invalid_request` for a member of a JSON body that the route does not know.
     pub fn unknown_field(name: &str) -> AppError {
-        AppError::refused("invalid_request", format!("The field `{name}` is not one this route takes."))
+        AppError::refused(ErrorCode::InvalidRequest, format!("The field `{name}` is not one this route takes."))
             .with_details(json!({ "parameter": name }))
     }
 
     /// A refusal with machine-readable details (other failures are returned unchanged).
     pub fn with_details(self, details: Value) -> AppError {
         match self {
-            AppError::Refused { code, message, .. } => {
-                AppError::Refused { code, message, details: Some(Box::new(details)) }
-            }
+            AppError::Refused(refusal) => AppError::Refused(refusal.with_details(details)),
             other => other,
         }
     }
 
-    /// The stable error code (docs/API.md "Errors") this failure is reported with.
-    pub fn code(&self) -> &'static str {
+    /// The stable error code (docs/API.md "Errors") this failure is reported with; each
+    /// protocol maps it to its own status in its own layer.
+    pub fn error_code(&self) -> ErrorCode {
         match self {
-            AppError::Fetch(e) => e.code(),
-            AppError::Overloaded => "overloaded",
-            AppError::Refused { code, .. } => code,
-            AppError::Store(_) | AppError::Internal(_) => "internal",
-            AppError::NotConfigured { .. } => "not_configured",
-            AppError::Provider(e) => e.code(),
-            AppError::CompetitorStatus(_) => "target_status",
-            AppError::RenderNotConfigured(_) => "not_configured",
-            AppError::RenderTimeout(_) => "target_timeout",
-            AppError::RenderFailed(_) | AppError::RenderStartFailed(_) => "upstream_error",
+            AppError::Fetch(e) => e.error_code(),
+            AppError::Overloaded => ErrorCode::Overloaded,
+            AppError::Refused(refusal) => refusal.code,
+            AppError::Store(_) | AppError::Internal(_) => ErrorCode::Internal,
+            AppError::NotConfigured { .. } => ErrorCode::NotConfigured,
+            // The provider's failures are all the service's upstream failing (its `code`).
+            AppError::Provider(_) => ErrorCode::UpstreamError,
+            AppError::CompetitorStatus(_) => ErrorCode::TargetStatus,
+            AppError::RenderNotConfigured(_) => ErrorCode::NotConfigured,
+            AppError::RenderTimeout(_) => ErrorCode::TargetTimeout,
+            AppError::RenderFailed(_) | AppError::RenderStartFailed(_) => ErrorCode::UpstreamError,
         }
+    }
+
+    /// The wire name of [`AppError::error_code`].
+    pub fn code(&self) -> &'static str {
+        self.error_code().as_str()
     }
 
     /// The one sentence this failure is reported with (the API's `error.message`, a
@@ -193,11 +191,11 @@ impl AppError {
     /// answer, address or key.
     pub fn message(&self) -> String {
         match self {
-            AppError::Fetch(e) if e.code() == "internal" => INTERNAL_MESSAGE.to_string(),
+            AppError::Fetch(e) if e.error_code() == ErrorCode::Internal => INTERNAL_MESSAGE.to_string(),
             // The fetcher's sentences are ours already (docs/API.md, "Errors").
             AppError::Fetch(e) => e.to_string(),
             AppError::Overloaded => OVERLOADED_MESSAGE.to_string(),
-            AppError::Refused { message, .. } => message.clone(),
+            AppError::Refused(refusal) => refusal.message.clone(),
             AppError::Store(_) | AppError::Internal(_) => INTERNAL_MESSAGE.to_string(),
             AppError::NotConfigured { invalid: false } => "geo-check needs an AI search provider; the operator sets SEO_AUDIT_GEO_BASE_URL, SEO_AUDIT_GEO_MODEL and SEO_AUDIT_GEO_API_KEY.".to_string(),
             AppError::NotConfigured { invalid: true } => {
@@ -247,7 +245,7 @@ impl AppError {
             })),
             AppError::RenderFailed(_) => Some(json!({ "reason": "browser" })),
             AppError::RenderStartFailed(_) => Some(json!({ "reason": "browser_start" })),
-            AppError::Refused { details, .. } => details.as_deref().cloned(),
+            AppError::Refused(refusal) => refusal.details.as_deref().cloned(),
             _ => None,
         }
     }

@@ -97,7 +97,7 @@ impl App {
     pub async fn create_experiment(&self, owner: &str, new: NewExperiment) -> Result<(), AppError> {
         if !is_metric(&new.metric) {
             return Err(AppError::refused(
-                "invalid_request",
+                crate::ErrorCode::InvalidRequest,
                 format!(
                     "metricTarget must be score, word_count or a rule id (see get_audit_methodology), not {:?}. \
                      Nothing was created.",
@@ -109,7 +109,7 @@ impl App {
         let held = on_store(self, move |s| s.list_experiments(&user)).await?.len();
         if held >= MAX_EXPERIMENTS_PER_USER {
             return Err(AppError::refused(
-                "invalid_request",
+                crate::ErrorCode::InvalidRequest,
                 format!("An owner may hold at most {MAX_EXPERIMENTS_PER_USER} experiments. Nothing was created."),
             ));
         }

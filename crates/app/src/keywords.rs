@@ -108,7 +108,7 @@ where
 }
 
 fn too_many() -> AppError {
-    AppError::refused("invalid_request", format!("An owner may track at most {MAX_KEYWORDS} keywords."))
+    AppError::refused(crate::ErrorCode::InvalidRequest, format!("An owner may track at most {MAX_KEYWORDS} keywords."))
 }
 
 impl App {
@@ -159,7 +159,7 @@ impl App {
         match on_store(self, move |s| Ok(s.remove_keyword(&u, &k))).await? {
             Ok(_) => Ok(()),
             Err(e) if e.is_not_found() => {
-                Err(AppError::refused("not_found", format!("The keyword {keyword:?} is not tracked.")))
+                Err(AppError::refused(crate::ErrorCode::NotFound, format!("The keyword {keyword:?} is not tracked.")))
             }
             Err(e) => Err(e.into()),
         }

@@ -290,7 +290,7 @@ pub const MAX_MONITORS_PER_USER: usize = 100;
 /// The refusal of a monitor over [`MAX_MONITORS_PER_USER`].
 fn too_many_monitors() -> AppError {
     AppError::refused(
-        "invalid_request",
+        crate::ErrorCode::InvalidRequest,
         format!("An owner may hold at most {MAX_MONITORS_PER_USER} monitors; stop one first (DELETE /api/v1/monitors/{{id}})."),
     )
 }

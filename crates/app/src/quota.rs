@@ -99,7 +99,7 @@ pub enum KeyRefusal {
     /// The key has expired.
     Expired,
     /// The key lacks this scope.
-    MissingScope(&'static str),
+    MissingScope(vocab::Scope),
 }
 
 /// Whether `record` may act now for an operation that needs `scope` (none: any key that is
@@ -107,7 +107,7 @@ pub enum KeyRefusal {
 ///
 /// # Errors
 /// Why it may not: disabled, expired, or lacking the scope, in that order.
-pub fn check_key(record: &KeyRecord, scope: Option<&'static str>, now: OffsetDateTime) -> Result<(), KeyRefusal> {
+pub fn check_key(record: &KeyRecord, scope: Option<vocab::Scope>, now: OffsetDateTime) -> Result<(), KeyRefusal> {
     if !record.enabled {
         return Err(KeyRefusal::Disabled);
     }

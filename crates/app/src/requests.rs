@@ -20,7 +20,10 @@ fn wrong_type(field: &str, expected: &str) -> AppError {
 /// The body is not such a request.
 pub fn parse_gap(body: &Value) -> Result<GapRequest, AppError> {
     let Some(obj) = body.as_object() else {
-        return Err(AppError::refused("invalid_request", "The request body must be a JSON object with `url`."));
+        return Err(AppError::refused(
+            crate::ErrorCode::InvalidRequest,
+            "The request body must be a JSON object with `url`.",
+        ));
     };
     let field = |name: &str| obj.get(name).filter(|v| !v.is_null());
     let raw = match field("url") {
@@ -53,7 +56,7 @@ pub fn parse_gap(body: &Value) -> Result<GapRequest, AppError> {
     };
     if competitors.len() > content_gap::MAX_COMPETITORS {
         return Err(AppError::refused(
-            "invalid_request",
+            crate::ErrorCode::InvalidRequest,
             format!("`competitors` may hold at most {} URLs, not {}.", content_gap::MAX_COMPETITORS, competitors.len()),
         )
         .with_details(json!({ "parameter": "competitors", "max": content_gap::MAX_COMPETITORS })));
@@ -63,7 +66,7 @@ pub fn parse_gap(body: &Value) -> Result<GapRequest, AppError> {
     for (index, raw) in competitors.iter().enumerate() {
         let competitor = crate::validate_url(raw).map_err(|e| {
             let e = AppError::from(e);
-            AppError::refused(e.code(), format!("Competitor {index} ({raw:?}): {}", e.message()))
+            AppError::refused(e.error_code(), format!("Competitor {index} ({raw:?}): {}", e.message()))
                 .with_details(json!({ "parameter": "competitors", "index": index, "url": raw }))
         })?;
         if seen.insert(competitor.to_string()) {
@@ -84,7 +87,10 @@ fn strings(v: &Value) -> Option<Vec<String>> {
 /// The body is not such a request.
 pub fn parse_issues(body: &Value) -> Result<Vec<autofix::Issue<'static>>, AppError> {
     let Some(obj) = body.as_object() else {
-        return Err(AppError::refused("invalid_request", "The request body must be a JSON object with `issues`."));
+        return Err(AppError::refused(
+            crate::ErrorCode::InvalidRequest,
+            "The request body must be a JSON object with `issues`.",
+        ));
     };
     let items = match obj.get("issues") {
         None | Some(Value::Null) => return Err(AppError::missing_parameter("issues")),
@@ -93,7 +99,7 @@ pub fn parse_issues(body: &Value) -> Result<Vec<autofix::Issue<'static>>, AppErr
     };
     if items.is_empty() || items.len() > autofix::MAX_BATCH {
         return Err(AppError::refused(
-            "invalid_request",
+            crate::ErrorCode::InvalidRequest,
             format!("The field `issues` must hold 1 to {} issues, not {}.", autofix::MAX_BATCH, items.len()),
         )
         .with_details(json!({ "parameter": "issues", "max": autofix::MAX_BATCH })));
@@ -103,7 +109,7 @@ pub fn parse_issues(body: &Value) -> Result<Vec<autofix::Issue<'static>>, AppErr
         .enumerate()
         .map(|(index, item)| {
             let bad = |why: String| {
-                AppError::refused("invalid_request", format!("Issue {index} is not valid: {why}."))
+                AppError::refused(crate::ErrorCode::InvalidRequest, format!("Issue {index} is not valid: {why}."))
                     .with_details(json!({ "parameter": "issues", "index": index }))
             };
             if !item.is_object() {

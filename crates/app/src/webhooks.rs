@@ -274,7 +274,7 @@ impl crate::App {
         let Some(hook) = self.owned_subscription(&user_id, &id).await? else { return Ok(None) };
         if !hook.enabled {
             return Err(crate::AppError::refused(
-                "conflict",
+                crate::ErrorCode::Conflict,
                 format!("The webhook subscription {id} is disabled; enable it (PATCH {{\"enabled\": true}}) first."),
             ));
         }

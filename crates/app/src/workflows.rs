@@ -194,8 +194,12 @@ impl Workflows {
     /// # Errors
     /// `not_found`, or the database could not be read.
     pub async fn owned_run(&self, user_id: &str, run_id: &str) -> Result<store::WorkflowRun, AppError> {
-        let not_found =
-            || AppError::refused("not_found", format!("No workflow run {run_id:?} of this API key's owner."));
+        let not_found = || {
+            AppError::refused(
+                crate::ErrorCode::NotFound,
+                format!("No workflow run {run_id:?} of this API key's owner."),
+            )
+        };
         match self.run(run_id.to_string()).await? {
             Ok(run) if run.user_id.as_deref() == Some(user_id) => Ok(run),
             Ok(_) => Err(not_found()),

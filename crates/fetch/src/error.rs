@@ -6,6 +6,7 @@ use std::error::Error as StdError;
 use std::fmt;
 use std::net::IpAddr;
 use std::time::Duration;
+use vocab::ErrorCode;
 
 use url::Url;
 
@@ -330,32 +331,37 @@ impl fmt::Display for Sentence<'_> {
 
 impl Error {
     /// The API error code of this error (docs/API.md, "Errors").
-    pub fn code(&self) -> &'static str {
+    pub fn error_code(&self) -> ErrorCode {
         match self {
-            Error::InvalidUrl(_) => "invalid_url",
-            Error::Blocked { .. } => "blocked_target",
+            Error::InvalidUrl(_) => ErrorCode::InvalidUrl,
+            Error::Blocked { .. } => ErrorCode::BlockedTarget,
             Error::Dns { .. }
             | Error::Connect { .. }
             | Error::Tls { .. }
             | Error::TooManyRedirects { .. }
             | Error::RedirectLoop { .. }
             | Error::InvalidRedirect { .. }
-            | Error::Http { .. } => "target_unreachable",
-            Error::Timeout { .. } => "target_timeout",
-            Error::NotHtml { .. } | Error::Encoding { .. } => "not_html",
-            Error::TooLarge { .. } => "target_too_large",
-            Error::Config(_) => "internal",
+            | Error::Http { .. } => ErrorCode::TargetUnreachable,
+            Error::Timeout { .. } => ErrorCode::TargetTimeout,
+            Error::NotHtml { .. } | Error::Encoding { .. } => ErrorCode::NotHtml,
+            Error::TooLarge { .. } => ErrorCode::TargetTooLarge,
+            Error::Config(_) => ErrorCode::Internal,
         }
+    }
+
+    /// The wire name of [`Error::error_code`].
+    pub fn code(&self) -> &'static str {
+        self.error_code().as_str()
     }
 
     /// The HTTP status the API answers with for this error (400, 422, 502, 504; 500 for
     /// [`Error::Config`]).
     pub fn http_status(&self) -> u16 {
-        match self.code() {
-            "invalid_url" => 400,
-            "blocked_target" | "not_html" | "target_too_large" => 422,
-            "target_unreachable" => 502,
-            "target_timeout" => 504,
+        match self.error_code() {
+            ErrorCode::InvalidUrl => 400,
+            ErrorCode::BlockedTarget | ErrorCode::NotHtml | ErrorCode::TargetTooLarge => 422,
+            ErrorCode::TargetUnreachable => 502,
+            ErrorCode::TargetTimeout => 504,
             _ => 500,
         }
     }

@@ -13,7 +13,7 @@ use crate::error::KeyRejection;
 use crate::version::Era;
 
 /// The scope a key needs for write tools.
-pub const MCP_SCOPE: &str = "mcp";
+pub const MCP_SCOPE: &str = vocab::Scope::Mcp.name();
 
 /// How a caller gets a key that unlocks write tools and raises limits; quoted in the
 /// tool results that refuse a call for want of a key or of quota.

@@ -4,7 +4,7 @@
 use std::net::IpAddr;
 use std::sync::Arc;
 
-use http::{HeaderMap, HeaderValue, StatusCode};
+use http::{HeaderMap, HeaderValue};
 use time::OffsetDateTime;
 
 use crate::ctx::Ctx;
@@ -46,7 +46,7 @@ pub fn presented_key(ctx: &Ctx) -> Option<String> {
 
 /// Resolves the identity of the request: 401 for an unknown key or a missing required
 /// one, 403 for a disabled or expired key or one lacking `scope`.
-pub async fn authenticate(ctx: &Ctx, rule: KeyRule, scope: Option<&'static str>) -> Result<Identity, ApiError> {
+pub async fn authenticate(ctx: &Ctx, rule: KeyRule, scope: Option<app::Scope>) -> Result<Identity, ApiError> {
     match identify(ctx, scope).await? {
         Ok(Identity::Anonymous { .. }) if rule == KeyRule::Required => Err(ApiError::unauthorized(
             "This endpoint needs an API key in the x-api-key header; ask the operator of this service for one.",
@@ -65,7 +65,7 @@ pub async fn authenticate(ctx: &Ctx, rule: KeyRule, scope: Option<&'static str>)
 /// The identity of the request (anonymous without a key), or why the key it sent cannot act
 /// for `scope` ([`app::quota::check_key`]); the log line names the key once it is known.
 /// Fails only when the database cannot answer.
-pub async fn identify(ctx: &Ctx, scope: Option<&'static str>) -> Result<Result<Identity, KeyRefusal>, ApiError> {
+pub async fn identify(ctx: &Ctx, scope: Option<app::Scope>) -> Result<Result<Identity, KeyRefusal>, ApiError> {
     let anonymous = anonymous_identity(ctx);
     ctx.set_identity(anonymous.label());
     // Without its database the service can neither count quota nor keep results: refuse
@@ -88,7 +88,7 @@ pub async fn identify(ctx: &Ctx, scope: Option<&'static str>) -> Result<Result<I
 /// answer carries its `x-ratelimit-*` headers (docs/API.md, Quota), so a request refused for a
 /// bad parameter or a full server still tells the caller where its quota stands. Nothing
 /// is consumed here; [`consume_quota`] charges and rewrites the headers.
-pub async fn authenticate_metered(ctx: &Ctx, rule: KeyRule, scope: Option<&'static str>) -> Result<Identity, ApiError> {
+pub async fn authenticate_metered(ctx: &Ctx, rule: KeyRule, scope: Option<app::Scope>) -> Result<Identity, ApiError> {
     let identity = authenticate(ctx, rule, scope).await?;
     let limit = identity.rate_limit(&ctx.state.config.rate_limits);
     write_rate_headers(&ctx.state.limiter.consume(&identity.label(), 0, limit).await, &mut ctx.outgoing().headers);
@@ -118,7 +118,7 @@ pub async fn consume_quota(ctx: &Ctx, identity: &Identity, units: u32) -> Result
     } else {
         format!("Rate limit of {limit} requests per minute reached; retry in {} seconds.{hint}", decision.reset_s)
     };
-    Err(ApiError::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", message).with_details(serde_json::json!({
+    Err(ApiError::new(app::ErrorCode::RateLimited, message).with_details(serde_json::json!({
         "limit": limit,
         "requested": units,
         "remaining": decision.remaining,

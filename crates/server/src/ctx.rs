@@ -133,8 +133,7 @@ impl Ctx {
 /// received (`body_budget_mb`).
 pub(crate) fn body_budget_spent() -> ApiError {
     ApiError::new(
-        http::StatusCode::SERVICE_UNAVAILABLE,
-        "overloaded",
+        app::ErrorCode::Overloaded,
         "The service is receiving too many request bodies at once; retry in a few seconds.",
     )
     .with_header(http::header::RETRY_AFTER, http::HeaderValue::from_static("5"))

@@ -3,6 +3,7 @@
 //! "Conventions of every endpoint").
 
 pub use api::{ErrorBody, ErrorDetail, ERROR_CODES};
+use app::ErrorCode;
 use http::{HeaderValue, StatusCode};
 use serde_json::{json, Value};
 
@@ -18,7 +19,7 @@ pub struct ApiError {
     /// HTTP status.
     pub status: StatusCode,
     /// Stable snake_case error code; docs/API.md lists each endpoint's.
-    pub code: &'static str,
+    pub code: ErrorCode,
     /// One human sentence.
     pub message: String,
     /// Optional machine-readable details (`{"parameter": "url"}`).
@@ -30,9 +31,16 @@ pub struct ApiError {
 }
 
 impl ApiError {
-    /// An error with a status, code and message.
-    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
-        ApiError { status, code, message: message.into(), details: None, headers: Vec::new(), cause: None }
+    /// An error with a code and message; its status is the code's ([`status_of`]).
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status: status_of(code),
+            code,
+            message: message.into(),
+            details: None,
+            headers: Vec::new(),
+            cause: None,
+        }
     }
 
     /// Adds machine-readable details.
@@ -49,66 +57,60 @@ impl ApiError {
 
     /// 400 `invalid_request`.
     pub fn invalid_request(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::BAD_REQUEST, "invalid_request", message)
+        ApiError::new(ErrorCode::InvalidRequest, message)
     }
 
     /// 400 `missing_parameter` naming the parameter in `details.parameter`.
     pub fn missing_parameter(name: &str) -> ApiError {
-        ApiError::new(StatusCode::BAD_REQUEST, "missing_parameter", format!("The parameter `{name}` is required."))
-            .with_details(json!({ "parameter": name }))
+        app::Refusal::missing_parameter(name).into()
     }
 
     /// 401 `unauthorized`.
     pub fn unauthorized(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", message)
+        ApiError::new(ErrorCode::Unauthorized, message)
     }
 
     /// 403 `forbidden` with `details.reason` (`disabled`, `expired`, `scope`).
     pub fn forbidden(reason: &'static str, message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::FORBIDDEN, "forbidden", message).with_details(json!({ "reason": reason }))
+        ApiError::new(ErrorCode::Forbidden, message).with_details(json!({ "reason": reason }))
     }
 
     /// 404 `not_found`.
     pub fn not_found(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::NOT_FOUND, "not_found", message)
+        ApiError::new(ErrorCode::NotFound, message)
     }
 
     /// 405 `method_not_allowed` with the `Allow` header.
     pub fn method_not_allowed(allow: &[&str]) -> ApiError {
         let allow = allow.join(", ");
         let value = HeaderValue::from_str(&allow).unwrap_or_else(|_| HeaderValue::from_static("GET"));
-        ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", format!("This route answers only {allow}."))
+        ApiError::new(ErrorCode::MethodNotAllowed, format!("This route answers only {allow}."))
             .with_header(http::header::ALLOW, value)
     }
 
     /// 413 `payload_too_large`.
     pub fn payload_too_large(limit: usize) -> ApiError {
-        ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "payload_too_large",
-            format!("The request body is larger than {limit} bytes."),
-        )
-        .with_details(json!({ "limit_bytes": limit }))
+        ApiError::new(ErrorCode::PayloadTooLarge, format!("The request body is larger than {limit} bytes."))
+            .with_details(json!({ "limit_bytes": limit }))
     }
 
     /// 415 `unsupported_media_type`.
     pub fn unsupported_media_type() -> ApiError {
         ApiError::new(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "unsupported_media_type",
+            ErrorCode::UnsupportedMediaType,
             "The request body must be JSON, sent with Content-Type: application/json.",
         )
     }
 
     /// 503 `overloaded`.
     pub fn overloaded() -> ApiError {
-        ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "overloaded", app::OVERLOADED_MESSAGE)
+        ApiError::new(ErrorCode::Overloaded, app::OVERLOADED_MESSAGE)
             .with_header(http::header::RETRY_AFTER, HeaderValue::from_static("5"))
     }
 
     /// 500 `internal`: the cause goes to the log, never to the client.
     pub fn internal(cause: impl std::fmt::Display) -> ApiError {
-        let mut e = ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", app::INTERNAL_MESSAGE);
+        let mut e = ApiError::new(ErrorCode::Internal, app::INTERNAL_MESSAGE);
         e.cause = Some(cause.to_string());
         e
     }
@@ -127,7 +129,7 @@ impl ApiError {
         let body = ErrorBody {
             ok: false,
             api_version: audit_core::API_VERSION,
-            error: ErrorDetail { code: self.code, message: &self.message, details: self.details.as_deref() },
+            error: ErrorDetail { code: self.code.as_str(), message: &self.message, details: self.details.as_deref() },
         };
         serde_json::to_value(body).unwrap_or(Value::Null)
     }
@@ -153,21 +155,10 @@ impl From<app::AppError> for ApiError {
     /// code, sentence and details are the application's, the status is chosen here.
     fn from(e: app::AppError) -> ApiError {
         use app::AppError;
-        let status = match &e {
-            AppError::Fetch(f) => StatusCode::from_u16(f.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
-            AppError::Overloaded => return ApiError::overloaded(),
-            AppError::Refused { code: "not_found", .. } => StatusCode::NOT_FOUND,
-            AppError::Refused { code: "conflict", .. } => StatusCode::CONFLICT,
-            AppError::Refused { .. } => StatusCode::BAD_REQUEST,
-            AppError::NotConfigured { .. } => StatusCode::SERVICE_UNAVAILABLE,
-            AppError::Provider(p) => StatusCode::from_u16(p.http_status()).unwrap_or(StatusCode::BAD_GATEWAY),
-            AppError::CompetitorStatus(_) => StatusCode::BAD_GATEWAY,
-            AppError::RenderNotConfigured(_) => StatusCode::SERVICE_UNAVAILABLE,
-            AppError::RenderTimeout(_) => StatusCode::GATEWAY_TIMEOUT,
-            AppError::RenderFailed(_) | AppError::RenderStartFailed(_) => StatusCode::BAD_GATEWAY,
-            AppError::Store(_) | AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
-        };
-        if e.code() == "internal" {
+        if let AppError::Overloaded = e {
+            return ApiError::overloaded();
+        }
+        if e.error_code() == app::ErrorCode::Internal {
             return ApiError::internal(e);
         }
         // The answer never names the address a name resolved to (docs/SECURITY.md, "The
@@ -175,7 +166,7 @@ impl From<app::AppError> for ApiError {
         if let AppError::Fetch(app::FetchError::Blocked { host, addr: Some(addr), reason }) = &e {
             tracing::info!(host = %app::clip(host), %addr, reason, "target blocked by the address guard");
         }
-        let mut error = ApiError::new(status, e.code(), e.message());
+        let mut error = ApiError::new(e.error_code(), e.message());
         // The libraries' cause chain goes to the log with the request id (the router logs
         // `cause`), never to the client.
         error.cause = e.log_detail();
@@ -186,12 +177,34 @@ impl From<app::AppError> for ApiError {
     }
 }
 
-impl From<api::request::Refusal> for ApiError {
-    /// A request refused as sent: 400 with the refusal's code and details.
-    fn from(r: api::request::Refusal) -> ApiError {
-        let e = ApiError::new(StatusCode::BAD_REQUEST, r.code, r.message);
+/// The HTTP status of each error code: the one place a failure's status is chosen
+/// (docs/API.md, "Errors"); the code is the application's, the agent tools and the command
+/// line map it to statuses of their own.
+pub fn status_of(code: ErrorCode) -> StatusCode {
+    match code {
+        ErrorCode::InvalidRequest | ErrorCode::MissingParameter | ErrorCode::InvalidUrl => StatusCode::BAD_REQUEST,
+        ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
+        ErrorCode::Forbidden => StatusCode::FORBIDDEN,
+        ErrorCode::NotFound => StatusCode::NOT_FOUND,
+        ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+        ErrorCode::Conflict => StatusCode::CONFLICT,
+        ErrorCode::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+        ErrorCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        ErrorCode::BlockedTarget | ErrorCode::NotHtml | ErrorCode::TargetTooLarge => StatusCode::UNPROCESSABLE_ENTITY,
+        ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+        ErrorCode::TargetUnreachable | ErrorCode::UpstreamError | ErrorCode::TargetStatus => StatusCode::BAD_GATEWAY,
+        ErrorCode::NotConfigured | ErrorCode::Overloaded => StatusCode::SERVICE_UNAVAILABLE,
+        ErrorCode::TargetTimeout => StatusCode::GATEWAY_TIMEOUT,
+        ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+impl From<app::Refusal> for ApiError {
+    /// A request refused as sent, with the refusal's code and details.
+    fn from(r: app::Refusal) -> ApiError {
+        let e = ApiError::new(r.code, r.message);
         match r.details {
-            Some(details) => e.with_details(details),
+            Some(details) => ApiError { details: Some(details), ..e },
             None => e,
         }
     }
@@ -210,7 +223,7 @@ mod tests {
 
     fn check(e: ApiError, status: u16, code: &str) {
         assert_eq!(e.status.as_u16(), status, "{e:?}");
-        assert_eq!(e.code, code);
+        assert_eq!(e.code.as_str(), code);
         let body = e.body();
         assert_eq!(body["ok"], false);
         assert_eq!(body["api_version"], "v1");
@@ -226,7 +239,7 @@ mod tests {
         check(ApiError::forbidden("disabled", "No."), 403, "forbidden");
         check(ApiError::not_found("No."), 404, "not_found");
         check(ApiError::method_not_allowed(&["GET"]), 405, "method_not_allowed");
-        check(app::AppError::refused("conflict", "Not now.").into(), 409, "conflict");
+        check(app::AppError::refused(app::ErrorCode::Conflict, "Not now.").into(), 409, "conflict");
         check(ApiError::payload_too_large(10), 413, "payload_too_large");
         check(ApiError::unsupported_media_type(), 415, "unsupported_media_type");
         check(ApiError::overloaded(), 503, "overloaded");

@@ -242,19 +242,19 @@ where
         Ok(resp) => resp,
         Err(e) => {
             match &e.cause {
-                Some(cause) if e.code == "internal" => {
-                    tracing::error!(request_id = %request_id, cause = %cause, code = e.code, "request failed")
+                Some(cause) if e.code == app::ErrorCode::Internal => {
+                    tracing::error!(request_id = %request_id, cause = %cause, code = e.code.as_str(), "request failed")
                 }
                 // A target's failure: the libraries' cause chain, for the operator.
                 Some(cause) => {
-                    tracing::info!(request_id = %request_id, cause = %cause, code = e.code, "request failed")
+                    tracing::info!(request_id = %request_id, cause = %cause, code = e.code.as_str(), "request failed")
                 }
                 None => {}
             }
             // A 500 says nothing of its cause, so the one thing a client can bring to the
             // operator is the id the cause was logged with: the body carries it too, for
             // clients that keep bodies and drop headers.
-            let e = if e.code == "internal" { e.with_request_id(&request_id) } else { e };
+            let e = if e.code == app::ErrorCode::Internal { e.with_request_id(&request_id) } else { e };
             e.into_response()
         }
     };

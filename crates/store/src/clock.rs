@@ -1,37 +1,26 @@
+//! The store's timestamps: the one format of [`vocab::Timestamp`] (RFC 3339, UTC,
+//! milliseconds, `Z`), fixed width so that text order is time order and SQL range queries
+//! compare strings.
+
 use serde::Serializer;
-use time::format_description::well_known::Rfc3339;
-use time::macros::format_description;
-use time::{OffsetDateTime, UtcOffset};
+use time::OffsetDateTime;
+use vocab::Timestamp;
 
 use crate::error::{Error, Result};
 
-/// The one timestamp format of the store: RFC 3339, UTC, milliseconds, `Z`.
-/// Fixed width (for years 0..=9999), so text order is time order and SQL range queries
-/// compare strings.
-const FORMAT: &[time::format_description::FormatItem<'static>] =
-    format_description!("[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z");
-
 /// The current time as stored: `2025-01-02T03:04:05.678Z`.
 pub fn now_rfc3339() -> String {
-    format_rfc3339(OffsetDateTime::now_utc())
+    Timestamp::now().to_string()
 }
 
 /// Formats any instant as the store does: converted to UTC, truncated to milliseconds.
 pub fn format_rfc3339(at: OffsetDateTime) -> String {
-    let utc = at.to_offset(UtcOffset::UTC);
-    // Years outside 0..=9999 cannot come from a clock; clamp rather than fail.
-    utc.format(FORMAT).unwrap_or_else(|_| {
-        if utc.year() < 0 {
-            "0000-01-01T00:00:00.000Z".to_owned()
-        } else {
-            "9999-12-31T23:59:59.999Z".to_owned()
-        }
-    })
+    Timestamp::format(at)
 }
 
 /// Parses any RFC 3339 timestamp (any offset, any sub-second precision).
 pub fn parse_rfc3339(text: &str) -> Option<OffsetDateTime> {
-    OffsetDateTime::parse(text, &Rfc3339).ok()
+    OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339).ok()
 }
 
 /// Decodes a stored timestamp, naming the table when it is not one.
@@ -46,9 +35,7 @@ pub(crate) fn decode_opt(table: &'static str, text: Option<String>) -> Result<Op
 /// Milliseconds are all the store keeps; values in memory are truncated the same way, so a
 /// record read back equals the one written.
 pub(crate) fn truncate_ms(at: OffsetDateTime) -> OffsetDateTime {
-    let at = at.to_offset(UtcOffset::UTC);
-    let ms = at.millisecond();
-    at.replace_millisecond(ms).unwrap_or(at)
+    Timestamp::truncate(at)
 }
 
 /// Serde helpers that write timestamps in the store's format.

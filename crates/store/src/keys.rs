@@ -19,10 +19,9 @@ pub const KEY_RANDOM_LEN: usize = 32;
 /// Length of `key_prefix`: the tag and the first seven random characters, enough to tell
 /// keys apart in listings and logs while revealing 42 of the key's 190 bits.
 pub const KEY_PREFIX_LEN: usize = 10;
-/// Every scope a key can hold (docs/SECURITY.md, "Who may do what").
-pub const SCOPES: &[&str] = &["audit", "mcp", "webhooks"];
-/// Scopes of a key created without an explicit list.
-pub const DEFAULT_SCOPES: &[&str] = &["audit", "mcp"];
+/// Every scope a key can hold (docs/SECURITY.md, "Who may do what"), by name.
+pub const SCOPES: &[&str] = vocab::Scope::NAMES;
+pub use vocab::DEFAULT_SCOPES;
 /// Longest key name accepted.
 pub const MAX_KEY_NAME_LEN: usize = 100;
 
@@ -51,7 +50,7 @@ impl NewKey {
             user_id: None,
             name: name.into(),
             tier,
-            scopes: DEFAULT_SCOPES.iter().map(|s| (*s).to_owned()).collect(),
+            scopes: DEFAULT_SCOPES.iter().map(|s| s.as_str().to_owned()).collect(),
             expires_at: None,
             rate_limit: None,
         }
@@ -101,8 +100,8 @@ impl KeyRecord {
     }
 
     /// The key grants `scope`.
-    pub fn has_scope(&self, scope: &str) -> bool {
-        self.scopes.iter().any(|s| s == scope)
+    pub fn has_scope(&self, scope: vocab::Scope) -> bool {
+        self.scopes.iter().any(|s| s == scope.as_str())
     }
 
     /// Requests per minute: the key's own limit, else the built-in default of its tier.

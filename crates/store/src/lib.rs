@@ -106,7 +106,7 @@ pub use migrations::{Migration, MIGRATIONS, PG_MIGRATIONS};
 pub use retention::{Pruned, Retention};
 pub use tracking::{Alert, Experiment, Keyword, Monitor, NewExperiment, DEFAULT_MONITOR_INTERVAL_S};
 pub use usage::{ip_identity, minute_bucket, Consumption, UsageCounts, USAGE_RETENTION_MINUTES, USAGE_WINDOW_MINUTES};
-pub use users::{Tier, User, ANONYMOUS_RATE_LIMIT, FREE_RATE_LIMIT, PRO_RATE_LIMIT};
+pub use users::{parse_tier, Tier, User, ANONYMOUS_RATE_LIMIT, FREE_RATE_LIMIT, PRO_RATE_LIMIT};
 pub use webhooks::{
     webhook_backoff, webhook_retry_delay, AttemptOutcome, AttemptRecorded, ClaimLimits, ClaimedDelivery, Delivery,
     Enqueued, LoggedDelivery, NewDelivery, NewWebhook, OutboxEntry, OutboxState, OutboxStats, Webhook, WebhookPayload,

@@ -8,56 +8,15 @@ use crate::error::{Error, Result};
 
 /// Requests per minute of anonymous use (per client network; docs/API.md, Quota).
 pub const ANONYMOUS_RATE_LIMIT: u32 = 10;
-/// Requests per minute of a free key without its own `rate_limit`.
-pub const FREE_RATE_LIMIT: u32 = 30;
-/// Requests per minute of a pro key without its own `rate_limit`.
-pub const PRO_RATE_LIMIT: u32 = 60;
+pub use vocab::{Tier, FREE_RATE_LIMIT, PRO_RATE_LIMIT};
 
-/// Account tier of a user or key. Anonymous use has no row and so no tier here.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Serialize,
-    strum::EnumString,
-    strum::IntoStaticStr,
-    strum::Display,
-    strum::VariantArray,
-)]
-#[strum(serialize_all = "lowercase")]
-#[serde(rename_all = "lowercase")]
-pub enum Tier {
-    /// The free account tier.
-    Free,
-    /// The paid tier.
-    Pro,
-}
-
-impl Tier {
-    /// The name stored and shown: `free` or `pro`.
-    pub fn as_str(self) -> &'static str {
-        self.into()
-    }
-
-    /// The tier named `s`, refused with the store's `invalid` error (what the admin
-    /// command shows).
-    ///
-    /// # Errors
-    /// `s` is not `free` or `pro`.
-    pub fn parse_name(s: &str) -> Result<Tier> {
-        s.parse().map_err(|_| Error::invalid("tier", format!("{s:?} is not free or pro")))
-    }
-
-    /// Requests per minute of the tier when a key has no limit of its own.
-    pub fn default_rate_limit(self) -> u32 {
-        match self {
-            Tier::Free => FREE_RATE_LIMIT,
-            Tier::Pro => PRO_RATE_LIMIT,
-        }
-    }
+/// The tier named `s`, refused with the store's `invalid` error (what the admin command
+/// shows).
+///
+/// # Errors
+/// `s` is not `free` or `pro`.
+pub fn parse_tier(s: &str) -> Result<Tier> {
+    s.parse().map_err(|_| Error::invalid("tier", format!("{s:?} is not free or pro")))
 }
 
 /// An account: the owner of keys, audits, webhooks, monitors.
@@ -128,19 +87,18 @@ impl Store {
 
 #[cfg(test)]
 mod name_tests {
-    use super::Tier;
-    use strum::VariantArray as _;
+    use super::{parse_tier, Tier};
 
     #[test]
     fn tiers_round_trip_by_their_stored_names() {
-        let names: Vec<&str> = Tier::VARIANTS.iter().map(|t| t.as_str()).collect();
+        let names: Vec<&str> = Tier::ALL.iter().map(|t| t.as_str()).collect();
         assert_eq!(names, ["free", "pro"]);
-        for &t in Tier::VARIANTS {
-            assert_eq!(Tier::parse_name(t.as_str()).ok(), Some(t));
+        for &t in Tier::ALL {
+            assert_eq!(parse_tier(t.as_str()).ok(), Some(t));
             assert_eq!(t.to_string(), t.as_str());
             assert_eq!(serde_json::to_value(t).ok(), Some(serde_json::Value::from(t.as_str())));
         }
-        let refused = Tier::parse_name("gold").expect_err("no such tier");
+        let refused = parse_tier("gold").expect_err("no such tier");
         assert_eq!(refused.to_string(), r#"invalid tier: "gold" is not free or pro"#);
     }
 }

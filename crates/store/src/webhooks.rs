@@ -14,21 +14,13 @@ use crate::db::{new_id, Store};
 use crate::error::{Error, Result};
 use crate::users::user_exists;
 
-/// Every webhook event (docs/API.md, "Webhooks").
-pub const WEBHOOK_EVENTS: &[&str] =
-    &["audit.completed", "crawl.completed", "monitor.alert", "workflow.awaiting_approval", "workflow.completed"];
+/// Every webhook event a subscription may name (docs/API.md, "Webhooks").
+pub const WEBHOOK_EVENTS: &[&str] = vocab::WebhookEvent::SUBSCRIBABLE;
 /// The event of a test delivery (`POST /api/v1/webhooks/{id}/test`): sent to that one
 /// subscription whatever events it subscribed to; nobody subscribes to it.
-pub const WEBHOOK_TEST_EVENT: &str = "ping";
+pub const WEBHOOK_TEST_EVENT: &str = vocab::WebhookEvent::Ping.name();
 /// Every event a delivery may carry: [`WEBHOOK_EVENTS`] and [`WEBHOOK_TEST_EVENT`].
-pub const WEBHOOK_DELIVERED_EVENTS: &[&str] = &[
-    "audit.completed",
-    "crawl.completed",
-    "monitor.alert",
-    "workflow.awaiting_approval",
-    "workflow.completed",
-    WEBHOOK_TEST_EVENT,
-];
+pub const WEBHOOK_DELIVERED_EVENTS: &[&str] = vocab::WebhookEvent::NAMES;
 /// Tag of generated signing secrets.
 pub const WEBHOOK_SECRET_TAG: &str = "whsec_";
 

@@ -67,7 +67,7 @@ impl BadgeParams {
 }
 
 fn invalid(parameter: &str, message: &str) -> AppError {
-    AppError::refused("invalid_request", message).with_details(json!({ "parameter": parameter }))
+    AppError::refused(crate::ErrorCode::InvalidRequest, message).with_details(json!({ "parameter": parameter }))
 }
 
 #[cfg(test)]

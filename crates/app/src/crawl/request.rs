@@ -191,7 +191,7 @@ mod tests {
 
     fn code(e: AppError) -> &'static str {
         match e {
-            AppError::Refused { code, .. } => code,
+            AppError::Refused(refusal) => refusal.code.as_str(),
             other => panic!("not a refusal: {other:?}"),
         }
     }

@@ -131,7 +131,7 @@ pub struct Crawls {
 }
 
 fn not_found(id: &str) -> AppError {
-    AppError::refused("not_found", format!("No crawl {id:?} of this caller."))
+    AppError::refused(crate::ErrorCode::NotFound, format!("No crawl {id:?} of this caller."))
 }
 
 /// Reads a paging cursor (`invalid_request` naming `cursor` when it is not one this API gave).
@@ -295,7 +295,7 @@ impl Crawls {
         } else if let Some(meta) = audit_core::rule_by_id(rule_id) {
             ("page", meta.severity.as_str().to_string(), meta.name.to_string())
         } else {
-            return Err(AppError::refused("not_found", format!("No rule {rule_id:?}.")));
+            return Err(AppError::refused(crate::ErrorCode::NotFound, format!("No rule {rule_id:?}.")));
         };
         let after = cursor(after)?;
         let (key, rule) = (crawl.id.clone(), rule_id.to_string());
@@ -627,7 +627,7 @@ fn scope_of(request: &CrawlRequest, max_pages: u32) -> Result<Scope, AppError> {
         include: request.include.clone(),
         exclude: request.exclude.clone(),
     };
-    Scope::new(&request.url, config).map_err(|e| AppError::refused("invalid_url", e.to_string()))
+    Scope::new(&request.url, config).map_err(|e| AppError::refused(crate::ErrorCode::InvalidUrl, e.to_string()))
 }
 
 /// The service's [`CrawlSink`]: every page, its links and failed page rules written to the

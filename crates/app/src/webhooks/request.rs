@@ -8,7 +8,10 @@ use crate::AppError;
 /// `{enabled: boolean}` (documented as `api::WebhookUpdate`); other fields are ignored.
 pub fn parse_update(body: &Value) -> Result<bool, AppError> {
     let Some(obj) = body.as_object() else {
-        return Err(AppError::refused("invalid_request", "The request body must be a JSON object with `enabled`."));
+        return Err(AppError::refused(
+            crate::ErrorCode::InvalidRequest,
+            "The request body must be a JSON object with `enabled`.",
+        ));
     };
     match obj.get("enabled") {
         None | Some(Value::Null) => Err(AppError::missing_parameter("enabled")),
@@ -26,7 +29,7 @@ pub fn parse_update(body: &Value) -> Result<bool, AppError> {
 pub fn webhook_url(raw: &str) -> Result<url::Url, AppError> {
     let invalid = |why: &str| {
         AppError::refused(
-            "invalid_url",
+            crate::ErrorCode::InvalidUrl,
             format!(
                 "The webhook URL {why}: it must be an absolute http:// or https:// URL whose host is a \
                  DNS name such as hooks.example.com or a public IP address."
@@ -57,7 +60,7 @@ pub fn webhook_url(raw: &str) -> Result<url::Url, AppError> {
 pub fn parse_create(body: &Value) -> Result<(String, Vec<String>), AppError> {
     let Some(obj) = body.as_object() else {
         return Err(AppError::refused(
-            "invalid_request",
+            crate::ErrorCode::InvalidRequest,
             "The request body must be a JSON object with `url` and `events`.",
         ));
     };
@@ -78,11 +81,14 @@ pub fn parse_create(body: &Value) -> Result<(String, Vec<String>), AppError> {
     };
     let allowed = crate::WEBHOOK_EVENTS;
     if events.is_empty() {
-        return Err(AppError::refused("invalid_request", "The field `events` must name at least one event.")
-            .with_details(json!({ "parameter": "events", "allowed": allowed })));
+        return Err(AppError::refused(
+            crate::ErrorCode::InvalidRequest,
+            "The field `events` must name at least one event.",
+        )
+        .with_details(json!({ "parameter": "events", "allowed": allowed })));
     }
     if let Some(unknown) = events.iter().find(|e| !allowed.contains(&e.as_str())) {
-        return Err(AppError::refused("invalid_request", format!("Unknown event {unknown:?}."))
+        return Err(AppError::refused(crate::ErrorCode::InvalidRequest, format!("Unknown event {unknown:?}."))
             .with_details(json!({ "parameter": "events", "allowed": allowed })));
     }
     Ok((url, events))

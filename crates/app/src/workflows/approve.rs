@@ -77,10 +77,10 @@ pub enum GateRefusal {
 
 impl GateRefusal {
     /// The machine-readable code: `not_found` or `conflict`.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> crate::ErrorCode {
         match self {
-            GateRefusal::NotFound(_) => "not_found",
-            GateRefusal::Conflict(_) => "conflict",
+            GateRefusal::NotFound(_) => crate::ErrorCode::NotFound,
+            GateRefusal::Conflict(_) => crate::ErrorCode::Conflict,
         }
     }
 

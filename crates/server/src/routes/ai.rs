@@ -54,7 +54,7 @@ async fn geo_inner(ctx: Ctx) -> Result<crate::Response, ApiError> {
 /// The identity and the validated target of a `{url}` request: 401/403 for a bad key,
 /// 415/413/400 for the body, 400 `invalid_url`.
 async fn request(ctx: &Ctx) -> Result<(Identity, Url), ApiError> {
-    let identity = authenticate_metered(ctx, KeyRule::Optional, Some("audit")).await?;
+    let identity = authenticate_metered(ctx, KeyRule::Optional, Some(app::Scope::Audit)).await?;
     let body = ctx.json_body().await?;
     let raw = api::request::url_body(&body)?;
     Ok((identity, app::validate_url(&raw)?))

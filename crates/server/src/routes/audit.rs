@@ -22,7 +22,7 @@ pub fn batch(ctx: Ctx) -> HandlerFuture {
 }
 
 async fn audit_one(ctx: Ctx) -> Result<crate::Response, ApiError> {
-    let identity = authenticate_metered(&ctx, KeyRule::Optional, Some("audit")).await?;
+    let identity = authenticate_metered(&ctx, KeyRule::Optional, Some(app::Scope::Audit)).await?;
     let raw = ctx.query("url").filter(|u| !u.trim().is_empty()).ok_or_else(|| ApiError::missing_parameter("url"))?;
     let format = api::request::parse_format(ctx.query("format").as_deref())?;
     let options = app::AuditOptions { render: api::request::parse_render(ctx.query("render").as_deref())? };
@@ -46,7 +46,7 @@ fn render(audited: &app::Audited, format: Format) -> AuditAnswer {
 }
 
 async fn audit_batch(ctx: Ctx) -> Result<crate::Response, ApiError> {
-    let identity = authenticate_metered(&ctx, KeyRule::Optional, Some("audit")).await?;
+    let identity = authenticate_metered(&ctx, KeyRule::Optional, Some(app::Scope::Audit)).await?;
     let body = ctx.json_body().await?;
     let (urls, format) = api::request::parse_batch(&body)?;
     let options = app::AuditOptions { render: api::request::body_render(&body)? };
@@ -95,7 +95,7 @@ async fn audit_batch(ctx: Ctx) -> Result<crate::Response, ApiError> {
             }
             Err(e) => {
                 match &e.cause {
-                    Some(cause) if e.code == "internal" => {
+                    Some(cause) if e.code == app::ErrorCode::Internal => {
                         tracing::error!(request_id = %ctx.request_id, url = %raw, cause = %cause, "batch item failed")
                     }
                     Some(cause) => {
@@ -106,7 +106,7 @@ async fn audit_batch(ctx: Ctx) -> Result<crate::Response, ApiError> {
                 BatchItem::Failed {
                     url: raw.clone(),
                     ok: false,
-                    error: BatchError { code: e.code, message: e.message },
+                    error: BatchError { code: e.code.as_str(), message: e.message },
                 }
             }
         })

@@ -27,7 +27,7 @@ pub fn auto_fix_batch(ctx: Ctx) -> HandlerFuture {
 }
 
 async fn gap(ctx: Ctx) -> Result<crate::Response, ApiError> {
-    let identity = authenticate_metered(&ctx, KeyRule::Optional, Some("audit")).await?;
+    let identity = authenticate_metered(&ctx, KeyRule::Optional, Some(app::Scope::Audit)).await?;
     let body = ctx.json_body().await?;
     let req = app::requests::parse_gap(&body)?;
     let url = req.url.clone();
@@ -36,7 +36,7 @@ async fn gap(ctx: Ctx) -> Result<crate::Response, ApiError> {
 }
 
 async fn fixes(ctx: Ctx) -> Result<crate::Response, ApiError> {
-    let identity = authenticate_metered(&ctx, KeyRule::Optional, Some("audit")).await?;
+    let identity = authenticate_metered(&ctx, KeyRule::Optional, Some(app::Scope::Audit)).await?;
     let body = ctx.json_body().await?;
     let issues = app::requests::parse_issues(&body)?;
     consume_quota(&ctx, &identity, 1).await?;

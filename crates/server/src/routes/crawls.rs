@@ -46,7 +46,7 @@ pub fn cancel(ctx: Ctx) -> HandlerFuture {
 }
 
 async fn caller(ctx: &Ctx) -> Result<Identity, ApiError> {
-    authenticate(ctx, KeyRule::Optional, Some("audit")).await
+    authenticate(ctx, KeyRule::Optional, Some(app::Scope::Audit)).await
 }
 
 fn id_of(ctx: &Ctx) -> String {
@@ -58,7 +58,7 @@ fn limit_of(ctx: &Ctx) -> Result<usize, ApiError> {
 }
 
 async fn create_crawl(ctx: Ctx) -> Result<crate::Response, ApiError> {
-    let identity = authenticate_metered(&ctx, KeyRule::Optional, Some("audit")).await?;
+    let identity = authenticate_metered(&ctx, KeyRule::Optional, Some(app::Scope::Audit)).await?;
     let body = ctx.json_body().await?;
     let request = app::crawl::parse_start(&body)?;
     app::validate_url(&request.url)?;

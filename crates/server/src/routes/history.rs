@@ -33,7 +33,7 @@ pub fn history(ctx: Ctx) -> HandlerFuture {
 }
 
 async fn owner(ctx: &Ctx) -> Result<String, ApiError> {
-    let identity = authenticate(ctx, KeyRule::Required, Some("audit")).await?;
+    let identity = authenticate(ctx, KeyRule::Required, Some(app::Scope::Audit)).await?;
     identity
         .user_id()
         .map(str::to_string)
@@ -83,7 +83,7 @@ async fn compare_audits(ctx: Ctx) -> Result<crate::Response, ApiError> {
 }
 
 async fn url_history(ctx: Ctx) -> Result<crate::Response, ApiError> {
-    let identity = authenticate(&ctx, KeyRule::Optional, Some("audit")).await?;
+    let identity = authenticate(&ctx, KeyRule::Optional, Some(app::Scope::Audit)).await?;
     if identity.user_id().is_none() {
         // Anonymous reads of public data, as the report page: the same per-IP guard.
         crate::routes::web::flood_guard(&ctx)?;

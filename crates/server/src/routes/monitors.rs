@@ -23,7 +23,7 @@ pub fn stop(ctx: Ctx) -> HandlerFuture {
 
 /// The key owner of a route that needs the `mcp` scope.
 pub(crate) async fn mcp_owner(ctx: &Ctx) -> Result<String, ApiError> {
-    let identity = authenticate(ctx, KeyRule::Required, Some("mcp")).await?;
+    let identity = authenticate(ctx, KeyRule::Required, Some(app::Scope::Mcp)).await?;
     identity
         .user_id()
         .map(str::to_string)

@@ -110,8 +110,7 @@ pub(crate) fn flood_guard(ctx: &Ctx) -> Result<(), ApiError> {
         return Ok(());
     }
     Err(ApiError::new(
-        StatusCode::TOO_MANY_REQUESTS,
-        "rate_limited",
+        app::ErrorCode::RateLimited,
         format!(
             "Too many badge, report, discovery and history requests from this address; retry in {} seconds.",
             decision.reset_s
@@ -184,7 +183,7 @@ async fn render_stored(ctx: &Ctx, base: String, audit: app::StoredAudit) -> Resu
 }
 
 async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
-    let identity = authenticate(ctx, KeyRule::Optional, Some("audit")).await?;
+    let identity = authenticate(ctx, KeyRule::Optional, Some(app::Scope::Audit)).await?;
     let raw = ctx.query("url").filter(|u| !u.trim().is_empty()).ok_or_else(|| ApiError::missing_parameter("url"))?;
     let url = app::validate_url(&raw)?;
     // The one audit path, as the audit endpoint: admission first, so a full server answers
@@ -257,12 +256,12 @@ pub(crate) fn html(status: StatusCode, body: String, cache: &'static str) -> Res
 /// other headers of the error kept; the code in `x-error-code`).
 pub(crate) fn html_error(ctx: &Ctx, e: ApiError) -> Response {
     if let Some(cause) = &e.cause {
-        tracing::error!(request_id = %ctx.request_id, cause = %cause, code = e.code, "request failed");
+        tracing::error!(request_id = %ctx.request_id, cause = %cause, code = e.code.as_str(), "request failed");
     }
-    let mut resp = html(e.status, pages::error_page(e.status.as_u16(), e.code, &e.message), NO_STORE);
+    let mut resp = html(e.status, pages::error_page(e.status.as_u16(), e.code.as_str(), &e.message), NO_STORE);
     for (name, value) in &e.headers {
         resp.headers_mut().insert(name.clone(), value.clone());
     }
-    resp.headers_mut().insert("x-error-code", HeaderValue::from_static(e.code));
+    resp.headers_mut().insert("x-error-code", HeaderValue::from_static(e.code.as_str()));
     resp
 }

@@ -38,7 +38,7 @@ pub fn delete(ctx: Ctx) -> HandlerFuture {
 }
 
 async fn owner(ctx: &Ctx) -> Result<String, ApiError> {
-    let identity = authenticate(ctx, KeyRule::Required, Some("webhooks")).await?;
+    let identity = authenticate(ctx, KeyRule::Required, Some(app::Scope::Webhooks)).await?;
     identity
         .user_id()
         .map(str::to_string)
@@ -118,7 +118,7 @@ async fn update_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
 }
 
 async fn test_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
-    let identity = authenticate_metered(&ctx, KeyRule::Required, Some("webhooks")).await?;
+    let identity = authenticate_metered(&ctx, KeyRule::Required, Some(app::Scope::Webhooks)).await?;
     let user_id = identity
         .user_id()
         .map(str::to_string)

@@ -44,19 +44,21 @@ pub use crate::mcp::tools::{tool_error, ToolEnv};
 /// An [`ApiError`] as a tool result; internal causes are logged, never shown.
 pub fn from_api_error(e: ApiError, what: &str) -> ToolResult {
     match &e.cause {
-        Some(cause) if e.code == "internal" => tracing::error!(cause = %cause, code = e.code, "agent tool failed"),
-        Some(cause) => tracing::info!(cause = %cause, code = e.code, "agent tool failed"),
+        Some(cause) if e.code == app::ErrorCode::Internal => {
+            tracing::error!(cause = %cause, code = e.code.as_str(), "agent tool failed")
+        }
+        Some(cause) => tracing::info!(cause = %cause, code = e.code.as_str(), "agent tool failed"),
         None => {}
     }
     let message = e.message.trim_end_matches('.');
-    tool_error(e.code, format!("{message} ({what})."))
+    tool_error(e.code.as_str(), format!("{message} ({what})."))
 }
 
 /// An [`app::AppError`] as a tool result: a refusal names its own code and sentence;
 /// anything else is mapped as the REST API maps it, `what` saying what it concerned.
 pub fn from_app_error(e: app::AppError, what: &str) -> ToolResult {
     match e {
-        app::AppError::Refused { code, message, .. } => tool_error(code, message),
+        app::AppError::Refused(refusal) => tool_error(refusal.code.as_str(), refusal.message),
         other => from_api_error(other.into(), what),
     }
 }
@@ -109,7 +111,7 @@ pub async fn charge_rest(env: &ToolEnv<'_>, units: u32) -> Result<(), app::AppEr
         return Ok(());
     }
     Err(app::AppError::refused(
-        "rate_limited",
+        app::ErrorCode::RateLimited,
         format!(
             "Rendering needs {} requests of quota but only {} of {limit} per minute remain; retry in {} \
              seconds, or audit without render.",
