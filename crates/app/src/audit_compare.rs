@@ -25,7 +25,7 @@ impl App {
         let baseline = self.own_row(&user_id, &against).await?;
         if current.url != baseline.url && current.final_url != baseline.final_url {
             return Err(AppError::refused(
-                "invalid_request",
+                crate::ErrorCode::InvalidRequest,
                 format!(
                     "The audits are of different URLs ({} and {}): only two audits of one URL compare.",
                     crate::clip(&current.url),
@@ -42,7 +42,9 @@ impl App {
     /// another owner's alike. The row, not the typed result: the comparison reads the result
     /// as JSON, members this build's types do not know (a newer engine's) included.
     async fn own_row(&self, user_id: &str, id: &str) -> Result<store::StoredAudit, AppError> {
-        let not_found = || AppError::refused("not_found", format!("No audit of yours has the id {}.", crate::clip(id)));
+        let not_found = || {
+            AppError::refused(crate::ErrorCode::NotFound, format!("No audit of yours has the id {}.", crate::clip(id)))
+        };
         if id.len() > 64 {
             return Err(not_found());
         }
