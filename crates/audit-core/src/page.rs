@@ -516,7 +516,8 @@ impl Page {
         };
         walker.walk(&parsed.dom.document);
         let markup = std::mem::take(&mut walker.markup);
-        let mut page = walker.finish(url, final_url, http, charset, bytes.len(), parsed.parse_errors, text);
+        walker.source = text;
+        let mut page = walker.finish(url, final_url, http, charset, bytes.len(), parsed.parse_errors);
         page.analysis = parsed.analysis;
         page.structured_data = crate::structured_data::read(&page.json_ld, &markup, budget);
         if page.structured_data.stopped && page.analysis.stopped.is_none() {
@@ -937,6 +938,8 @@ struct Walker {
     /// elements).
     sibling_names: Vec<(html5ever::LocalName, u32, u32)>,
     spots: Spots,
+    /// The decoded text, handed to the page's locator at the end.
+    source: String,
     /// Start-tag lines of the elements structured data is read from (see
     /// [`crate::parse::Parsed`]).
     lines: std::collections::HashMap<usize, u32>,
@@ -1608,20 +1611,16 @@ impl Walker {
                         self.spots.nofollow.push(spot);
                     }
                 }
-                "viewport" => {
-                    if self.viewport.is_none() {
-                        self.viewport = Some(content.to_string());
-                        self.spots.viewport = spot;
-                    }
+                "viewport" if self.viewport.is_none() => {
+                    self.viewport = Some(content.to_string());
+                    self.spots.viewport = spot;
                 }
                 "generator" => {
                     self.generator.get_or_insert_with(|| content.to_string());
                 }
-                n if n.starts_with("twitter:") => {
-                    if !self.twitter.contains_key(n) {
-                        self.twitter.insert(n.to_string(), content.to_string());
-                        self.spots.social.insert(n.to_string(), spot);
-                    }
+                n if n.starts_with("twitter:") && !self.twitter.contains_key(n) => {
+                    self.twitter.insert(n.to_string(), content.to_string());
+                    self.spots.social.insert(n.to_string(), spot);
                 }
                 _ => {}
             }
@@ -1702,8 +1701,8 @@ impl Walker {
         charset: Charset,
         html_bytes: usize,
         parse_errors: usize,
-        text: String,
     ) -> Page {
+        let text = std::mem::take(&mut self.source);
         let doc_url = Url::parse(&final_url).ok();
         let base = match (&doc_url, &self.base_href) {
             (Some(u), Some(b)) => u.join(b.trim()).ok().or_else(|| doc_url.clone()),
