@@ -262,7 +262,7 @@ fn env_text(layers: &Figment, path: &[String]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use server::{FetchSettings, GeoSettings, RateLimits};
+    use server::{FetchSettings, GeoSettings, MaxPages, RateLimits};
 
     /// Defaults overlaid by TOML text.
     fn from_toml(text: &str) -> Result<Config, String> {
@@ -402,6 +402,7 @@ mod tests {
             trusted_proxies: vec!["10.0.0.1".parse().unwrap(), "::1".parse().unwrap()],
             anonymous_ipv6_prefix: 48,
             rate_limits: RateLimits { anonymous: 1, free: 2, pro: 3 },
+            max_pages: MaxPages { anonymous: 35, free: 36, pro: 37 },
             max_concurrent_audits: 4,
             audit_queue: 5,
             analysis_cpu_ms: 6,
@@ -446,6 +447,7 @@ mod tests {
             retain_keyed_crawls_days: 32,
             retain_anonymous_crawls: 33,
             retain_keyed_crawls_per_owner: 34,
+            retain_crawl_pages_days: 38,
         }
     }
 

@@ -130,6 +130,12 @@ pub struct Crawl {
     /// (50 per page of `max_pages`; docs/API.md, "Site crawl", "Bounds"): counted, never
     /// queued; 0 while it runs.
     pub links_not_queued: u64,
+    /// When the retention sweep deleted its pages, long after its end (setting
+    /// `retain_crawl_pages_days`; docs/API.md, "Running the service", "Retention"): its
+    /// summary, progress and issues stay, its pages listing is empty. Absent while kept.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("format" = "date-time"))]
+    pub pages_pruned_at: Option<String>,
     /// The rules with findings: site rules first, then by severity and count.
     pub issues: Vec<CrawlIssueCount>,
     /// The human report page of the crawl.

@@ -103,7 +103,7 @@ impl App {
         crate::lease::spawn_sweeper(INTEGRITY_CHECK_EVERY, stop, check);
     }
 
-    /// Deletes the audits, crawls and geo-check answers `policy` no longer keeps, in small
+    /// Deletes the audits, crawls, old crawls' pages and geo-check answers `policy` no longer keeps, in small
     /// transactions, now and then every [`RETENTION_EVERY`], until `stop` (docs/API.md,
     /// "Running the service"). A failed sweep is tried again at the next one.
     pub fn spawn_retention(&self, policy: Retention, stop: tokio::sync::watch::Receiver<bool>) {
@@ -117,6 +117,7 @@ impl App {
                         audits = pruned.audits,
                         crawls = pruned.crawls,
                         geo_answers = pruned.geo_answers,
+                        crawl_pages = pruned.crawl_pages,
                         "retention: deleted what is kept no longer"
                     ),
                     Err(e) => tracing::warn!(error = %e, "retention sweep failed"),

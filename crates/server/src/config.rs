@@ -28,6 +28,10 @@ pub const DEFAULT_ANONYMOUS_IPV6_PREFIX: u8 = 64;
 /// Requests (quota units) per minute of each kind of identity: the application's settings.
 pub use app::RateLimits;
 
+/// Pages per site crawl of each kind of identity: the application's settings (the
+/// `[max_pages]` section).
+pub use app::crawl::MaxPages;
+
 /// How targets are fetched: the application's settings (the `[fetch]` section).
 pub use app::FetchSettings;
 
@@ -67,6 +71,8 @@ pub struct Config {
     pub anonymous_ipv6_prefix: u8,
     /// Per-minute quota of each kind of identity.
     pub rate_limits: RateLimits,
+    /// Pages per site crawl of each kind of identity (a request's `max_pages` is cut to it).
+    pub max_pages: MaxPages,
     /// Audits fetched and analysed at once, server-wide.
     pub max_concurrent_audits: usize,
     /// Audits waiting for a slot; past that, 503 `overloaded`.
@@ -159,6 +165,9 @@ pub struct Config {
     pub retain_anonymous_crawls: usize,
     /// Ended crawls kept at most per key owner (the newest).
     pub retain_keyed_crawls_per_owner: usize,
+    /// Days after its end an ended crawl keeps its pages (anonymous or keyed); then the
+    /// retention sweep deletes its page rows and keeps the crawl, its summary and issues.
+    pub retain_crawl_pages_days: u32,
 }
 
 impl Default for Config {
@@ -174,6 +183,7 @@ impl Default for Config {
             trusted_proxies: Vec::new(),
             anonymous_ipv6_prefix: DEFAULT_ANONYMOUS_IPV6_PREFIX,
             rate_limits: RateLimits::default(),
+            max_pages: MaxPages::default(),
             max_concurrent_audits: 16,
             audit_queue: 64,
             fetch: FetchSettings::default(),
@@ -207,6 +217,7 @@ impl Default for Config {
             retain_keyed_crawls_days: 180,
             retain_anonymous_crawls: 1_000,
             retain_keyed_crawls_per_owner: 200,
+            retain_crawl_pages_days: 90,
         }
     }
 }
@@ -222,6 +233,7 @@ impl Config {
             keyed_crawl_age: days(self.retain_keyed_crawls_days),
             anonymous_crawls: self.retain_anonymous_crawls,
             keyed_crawls_per_owner: self.retain_keyed_crawls_per_owner,
+            crawl_pages_age: days(self.retain_crawl_pages_days),
         }
     }
 

@@ -71,7 +71,7 @@ pub use auth::{
     API_KEY_HEADER, DEFAULT_ANONYMOUS_IPV6_PREFIX,
 };
 pub use config::{
-    Config, FetchSettings, GeoSettings, RateLimits, BATCH_CONCURRENCY, DEFAULT_ANALYSIS_CPU, MAX_BATCH_URLS,
+    Config, FetchSettings, GeoSettings, MaxPages, RateLimits, BATCH_CONCURRENCY, DEFAULT_ANALYSIS_CPU, MAX_BATCH_URLS,
     MAX_REQUEST_BODY_BYTES,
 };
 pub use ctx::{Body, BodyError, BodyReadError, BoxError, Ctx, Handler, HandlerFuture, PeerAddr};

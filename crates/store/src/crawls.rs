@@ -109,8 +109,9 @@ pub struct CrawlCaps {
     pub per_requester: usize,
 }
 
-/// How far a crawl got, counted from its frontier.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+/// How far a crawl got, counted from its frontier (or, once its pages were pruned, as it
+/// was counted then).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct CrawlProgress {
     /// URLs fetched that answered (any status).
     pub pages_done: u64,
@@ -153,6 +154,9 @@ pub struct Crawl {
     pub finished_at: Option<String>,
     /// Its frontier's counts.
     pub progress: CrawlProgress,
+    /// When the retention sweep deleted its page rows (pages, inlinks, sitemap URLs), the
+    /// crawl, its summary and its issues kept; `None` while they are kept.
+    pub pages_pruned_at: Option<String>,
 }
 
 /// One URL of a crawl as listed (`GET /api/v1/crawls/{id}/pages`).
@@ -247,7 +251,7 @@ pub struct CrawlEnd {
 }
 
 const CRAWL_COLUMNS: &str = "id, user_id, url, state, options_json, max_pages, site_score, summary_json, error, \
-                             resumes, created_at, started_at, finished_at";
+                             resumes, created_at, started_at, finished_at, pages_pruned_at, pruned_progress";
 
 fn crawl_from_row(row: &Row<'_>) -> Result<Crawl> {
     let state: String = row.get(3)?;
@@ -265,7 +269,12 @@ fn crawl_from_row(row: &Row<'_>) -> Result<Crawl> {
         created_at: row.get(10)?,
         started_at: row.get(11)?,
         finished_at: row.get(12)?,
-        progress: CrawlProgress::default(),
+        pages_pruned_at: row.get(13)?,
+        progress: match row.get::<Option<String>>(14)? {
+            Some(json) => serde_json::from_str(&json)
+                .map_err(|e| Error::corrupt("crawls", format!("bad pruned_progress: {e}")))?,
+            None => CrawlProgress::default(),
+        },
     })
 }
 
@@ -301,6 +310,10 @@ fn load_crawl(db: &Db<'_>, id: &str) -> Result<Crawl> {
     let mut crawl = db
         .query_opt(&format!("SELECT {CRAWL_COLUMNS} FROM crawls WHERE id = ?1"), args![id], crawl_from_row)?
         .ok_or_else(|| Error::not_found("crawl", id))?;
+    if crawl.pages_pruned_at.is_some() {
+        // Its pages are gone: the counts are those kept when they were pruned.
+        return Ok(crawl);
+    }
     let c = counts_of(db, id)?;
     crawl.progress = CrawlProgress {
         pages_done: c.done,
@@ -309,6 +322,16 @@ fn load_crawl(db: &Db<'_>, id: &str) -> Result<Crawl> {
         pages_skipped: c.skipped,
     };
     Ok(crawl)
+}
+
+/// Crawl `id` with its progress when it has ended (`None`: gone or not ended), for the
+/// retention sweep, which keeps its counts before deleting its pages.
+pub(crate) fn load_ended(db: &Db<'_>, id: &str) -> Result<Option<Crawl>> {
+    match load_crawl(db, id) {
+        Ok(crawl) if crawl.finished_at.is_some() && crawl.pages_pruned_at.is_none() => Ok(Some(crawl)),
+        Ok(_) | Err(Error::NotFound { .. }) => Ok(None),
+        Err(e) => Err(e),
+    }
 }
 
 const ENTRY_COLUMNS: &str = "url, depth, found_from, source, state, status, reason";

@@ -1,6 +1,7 @@
 //! Retention (docs/API.md, "Running the service", retention settings; docs/SECURITY.md,
 //! "What one caller can store"): audits and crawls older than their age limit, and crawls
-//! past the count kept per owner, are deleted with their rows, a bounded batch per
+//! past the count kept per owner, are deleted with their rows, and older ended crawls lose
+//! their page rows (the crawl, its summary and its issues kept), a bounded batch per
 //! transaction so that other writers never wait long for the write lock.
 
 use time::OffsetDateTime;
@@ -29,6 +30,11 @@ pub struct Retention {
     pub anonymous_crawls: usize,
     /// Ended crawls kept at most per key owner (the newest).
     pub keyed_crawls_per_owner: usize,
+    /// Age (from its end) past which an ended crawl's page rows are deleted, anonymous or
+    /// keyed: its pages, their inlinks and its sitemap URLs. The crawl row, its summary,
+    /// its progress counts and its issues stay, so its `GET` still answers (and says its
+    /// pages were pruned). A crawl is deleted whole by the ages and counts above.
+    pub crawl_pages_age: time::Duration,
 }
 
 /// What one sweep deleted.
@@ -40,6 +46,8 @@ pub struct Pruned {
     pub crawls: u64,
     /// Geo-check answers deleted (older than their time to live).
     pub geo_answers: u64,
+    /// Crawls whose page rows were deleted, the crawl kept.
+    pub crawl_pages: u64,
 }
 
 impl Store {
@@ -115,6 +123,37 @@ impl Store {
         for id in doomed {
             let n = self.write(|tx| tx.execute(&format!("DELETE FROM crawls WHERE id = ?1 AND {ended}"), args![id]))?;
             pruned.crawls += n as u64;
+        }
+
+        // Old ended crawls' pages, one crawl per transaction: the counts the crawl answers
+        // with are read from its pages, so they are kept on the crawl row first.
+        let ended_before = format_rfc3339(now - policy.crawl_pages_age);
+        let old = self.read(|db| {
+            db.query_map(
+                &format!(
+                    "SELECT id FROM crawls WHERE {ended} AND pages_pruned_at IS NULL AND finished_at IS NOT NULL \
+                     AND finished_at < ?1"
+                ),
+                args![ended_before],
+                |row| row.get::<String>(0),
+            )
+        })?;
+        let at = format_rfc3339(now);
+        for id in old {
+            let n = self.write(|tx| {
+                let Some(crawl) = crate::crawls::load_ended(tx, &id)? else { return Ok(0) };
+                let progress = serde_json::to_string(&crawl.progress)
+                    .map_err(|e| crate::error::Error::corrupt("crawls", e.to_string()))?;
+                let n = tx.execute(
+                    "UPDATE crawls SET pages_pruned_at = ?2, pruned_progress = ?3 WHERE id = ?1 AND pages_pruned_at IS NULL",
+                    args![id, at, progress],
+                )?;
+                for table in ["crawl_inlinks", "crawl_sitemap_urls", "crawl_pages"] {
+                    tx.execute(&format!("DELETE FROM {table} WHERE crawl_id = ?1"), args![id])?;
+                }
+                Ok(n)
+            })?;
+            pruned.crawl_pages += n as u64;
         }
 
         let stale = format_rfc3339(now - crate::GEO_CACHE_TTL);

@@ -52,12 +52,45 @@ pub fn parse_limit(raw: Option<&str>) -> Result<usize, AppError> {
 /// taken, at most.
 const CANCEL_CHECK_EVERY: Duration = Duration::from_millis(500);
 
-/// The pages per crawl of a tier (`None`: anonymous).
+/// The default pages per crawl of a tier (`None`: anonymous); an operator may set others
+/// ([`MaxPages`]).
 pub fn tier_max_pages(tier: Option<store::Tier>) -> u32 {
-    match tier {
-        None => ANONYMOUS_MAX_PAGES,
-        Some(store::Tier::Free) => FREE_MAX_PAGES,
-        Some(store::Tier::Pro) => PRO_MAX_PAGES,
+    MaxPages::default().for_tier(tier)
+}
+
+/// Pages per crawl of each kind of identity (the `[max_pages]` section of the service's
+/// settings, docs/API.md, "Running the service"): the defaults are the public service's
+/// ([`ANONYMOUS_MAX_PAGES`], [`FREE_MAX_PAGES`], [`PRO_MAX_PAGES`]); an operator crawling
+/// their own sites raises them. What a crawl stores grows with its `max_pages` (sitemap
+/// URLs and queued URLs are kept in proportion to it), so a raised cap raises those bounds
+/// too (docs/SECURITY.md, "What a crawl keeps").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MaxPages {
+    /// Per crawl without a key.
+    pub anonymous: u32,
+    /// Per crawl of a key of tier `free`.
+    pub free: u32,
+    /// Per crawl of a key of tier `pro`.
+    pub pro: u32,
+}
+
+impl Default for MaxPages {
+    fn default() -> Self {
+        MaxPages { anonymous: ANONYMOUS_MAX_PAGES, free: FREE_MAX_PAGES, pro: PRO_MAX_PAGES }
+    }
+}
+
+impl MaxPages {
+    /// The pages per crawl of a tier (`None`: anonymous), at least 1: a cap of 0 would
+    /// make every crawl end before its start page.
+    pub fn for_tier(&self, tier: Option<store::Tier>) -> u32 {
+        let cap = match tier {
+            None => self.anonymous,
+            Some(store::Tier::Free) => self.free,
+            Some(store::Tier::Pro) => self.pro,
+        };
+        cap.max(1)
     }
 }
 
@@ -128,6 +161,8 @@ pub struct Crawls {
     time_limit: Duration,
     /// How many crawls run at once.
     caps: store::CrawlCaps,
+    /// Pages per crawl of each tier.
+    max_pages: MaxPages,
 }
 
 fn not_found(id: &str) -> AppError {
@@ -150,7 +185,19 @@ impl Crawls {
     pub fn new(app: App) -> Crawls {
         let worker = format!("{}-{}", std::process::id(), uuid::Uuid::new_v4());
         let caps = store::CrawlCaps { running: DEFAULT_MAX_RUNNING, per_requester: DEFAULT_MAX_RUNNING_PER_CALLER };
-        Crawls { app, worker: worker.into(), time_limit: runner::DEFAULT_TIME_LIMIT, caps }
+        Crawls {
+            app,
+            worker: worker.into(),
+            time_limit: runner::DEFAULT_TIME_LIMIT,
+            caps,
+            max_pages: MaxPages::default(),
+        }
+    }
+
+    /// The same engine with the operator's pages per crawl of each tier.
+    pub fn with_max_pages(mut self, max_pages: MaxPages) -> Crawls {
+        self.max_pages = max_pages;
+        self
     }
 
     /// The same engine with other caps on the crawls running at once (each at least 1).
@@ -173,7 +220,7 @@ impl Crawls {
     /// caller's identity label, against the per-caller cap) of `tier`: the start URL is
     /// checked exactly as an audit checks its URL (invalid, refused by the address guard, not
     /// HTML: the audit's errors) before anything is created; `max_pages` is cut to the tier's
-    /// limit ([`tier_max_pages`]); the crawl is queued and runs in the background as soon as
+    /// limit (the engine's [`MaxPages`]); the crawl is queued and runs in the background as soon as
     /// the caps on running crawls allow, in the order crawls were started.
     ///
     /// # Errors
@@ -187,7 +234,7 @@ impl Crawls {
     ) -> Result<Started, AppError> {
         self.app.renderer_for(crate::AuditOptions { render: request.render })?;
         let url = runner::check_start(&self.app.fetcher, &request.url).await?;
-        let tier_limit = tier_max_pages(tier);
+        let tier_limit = self.max_pages.for_tier(tier);
         let asked = request.max_pages.unwrap_or(tier_limit);
         let max_pages = asked.min(tier_limit);
         let cut_from = (asked > tier_limit).then_some(asked);

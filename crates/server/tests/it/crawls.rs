@@ -210,6 +210,78 @@ async fn a_key_sees_only_its_own_crawls_and_bad_starts_create_nothing() {
     assert_eq!(t.db(|s| s.list_crawls(&record.user_id, 100).unwrap().len()), before);
 }
 
+/// The operator's `[max_pages]` settings replace the tier caps: a `pro` key under a raised
+/// cap gets the raised `max_pages` and is cut to it past it, while the tiers left at their
+/// defaults keep them (docs/API.md, "Running the service").
+#[tokio::test]
+async fn an_operator_raises_a_tiers_pages_per_crawl() {
+    let t = TestServer::start(|c| c.max_pages.pro = 2_000).await;
+    let site = fixture_site("site-crawl-rest").await;
+    let (pro, _) = t.key(|k| k.tier = store::Tier::Pro);
+    let (free, _) = t.key(|_| {});
+    let mut ids = Vec::new();
+
+    let a = start(&t, Some(&pro), json!({"url": site.url("/"), "max_pages": 1_500, "sitemaps": false})).await;
+    assert_eq!(a.status, 202, "{}", a.raw);
+    assert_eq!(a.body["crawl"]["max_pages"], 1_500, "past the default 500 of pro: {}", a.raw);
+    assert!(a.body["crawl"].get("max_pages_cut").is_none(), "{}", a.raw);
+    ids.push((a.body["crawl"]["id"].as_str().unwrap().to_string(), pro.clone()));
+
+    let a = start(&t, Some(&pro), json!({"url": site.url("/"), "max_pages": 5_000, "sitemaps": false})).await;
+    assert_eq!(a.status, 202, "{}", a.raw);
+    assert_eq!(a.body["crawl"]["max_pages"], 2_000, "{}", a.raw);
+    let cut = &a.body["crawl"]["max_pages_cut"];
+    assert_eq!((cut["asked"].as_u64(), cut["limit"].as_u64()), (Some(5_000), Some(2_000)), "{cut}");
+    ids.push((a.body["crawl"]["id"].as_str().unwrap().to_string(), pro.clone()));
+
+    let a = start(&t, Some(&free), json!({"url": site.url("/"), "max_pages": 1_500, "sitemaps": false})).await;
+    assert_eq!(a.status, 202, "{}", a.raw);
+    let cut = &a.body["crawl"]["max_pages_cut"];
+    assert_eq!((cut["asked"].as_u64(), cut["limit"].as_u64()), (Some(1_500), Some(100)), "{cut}");
+    ids.push((a.body["crawl"]["id"].as_str().unwrap().to_string(), free.clone()));
+
+    // The stored crawl runs with the raised cap, not the default one.
+    let done = ended(&t, &ids[0].0, Some(&pro)).await;
+    assert_eq!(done["max_pages"], 1_500, "{done}");
+    for (id, key) in &ids[1..] {
+        send(&t, reqwest::Method::DELETE, &format!("/api/v1/crawls/{id}"), Some(key), None).await;
+    }
+}
+
+/// An ended crawl whose pages the retention sweep pruned still answers its `GET` with its
+/// summary, says when its pages went, and lists none (docs/API.md, "Retention").
+#[tokio::test]
+async fn a_crawl_whose_pages_were_pruned_answers_with_its_summary() {
+    let t = TestServer::start(|_| {}).await;
+    let site = fixture_site("site-crawl-rest").await;
+    let a = start(&t, None, json!({"url": site.url("/"), "max_pages": 5, "sitemaps": false})).await;
+    assert_eq!(a.status, 202, "{}", a.raw);
+    let id = a.body["crawl"]["id"].as_str().unwrap().to_string();
+    let before = ended(&t, &id, None).await;
+    assert!(before.get("pages_pruned_at").is_none(), "{before}");
+    let listed = get(&t, &format!("/api/v1/crawls/{id}/pages"), None).await;
+    assert!(!listed.body["pages"].as_array().unwrap().is_empty(), "{}", listed.raw);
+
+    // The sweep as it runs two days later, pages kept one day after a crawl's end.
+    let mut policy = t.server.state().config.retention();
+    policy.crawl_pages_age = time::Duration::days(1);
+    let later = time::OffsetDateTime::now_utc() + time::Duration::days(2);
+    let pruned = t.db(move |s| s.prune(&policy, later).unwrap());
+    assert_eq!(pruned.crawl_pages, 1, "{pruned:?}");
+
+    let a = get(&t, &format!("/api/v1/crawls/{id}"), None).await;
+    assert_eq!(a.status, 200, "{}", a.raw);
+    validate_documented("GET", "/api/v1/crawls/{id}", &a);
+    let after = &a.body["crawl"];
+    assert!(after["pages_pruned_at"].is_string(), "{after}");
+    for member in ["state", "progress", "site_score", "issues", "links_not_queued", "finished_at"] {
+        assert_eq!(after[member], before[member], "{member}");
+    }
+    let listed = get(&t, &format!("/api/v1/crawls/{id}/pages"), None).await;
+    assert_eq!(listed.status, 200, "{}", listed.raw);
+    assert!(listed.body["pages"].as_array().unwrap().is_empty(), "{}", listed.raw);
+}
+
 /// A site whose `/held` page answers only once the test adds a permit to `gate`.
 async fn held_site(gate: std::sync::Arc<tokio::sync::Semaphore>) -> std::net::SocketAddr {
     // The threaded server: its answers may block.

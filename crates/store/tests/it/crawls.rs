@@ -552,6 +552,7 @@ both! {
             keyed_crawl_age: 30 * day,
             anonymous_crawls: 2,
             keyed_crawls_per_owner: 1,
+            crawl_pages_age: 1000 * day,
         };
         let pruned = s.prune(&policy, OffsetDateTime::now_utc()).unwrap();
         assert_eq!((pruned.audits, pruned.crawls), (1, 4), "{pruned:?}");
@@ -566,6 +567,69 @@ both! {
             too_old, keyed[0]
         ));
         assert_eq!(left, 0, "a crawl's pages go with it");
+        assert_eq!(s.prune(&policy, OffsetDateTime::now_utc()).unwrap(), store::Pruned::default(), "nothing more");
+    }
+}
+
+both! {
+    fn retention_prunes_old_ended_crawls_pages_and_keeps_the_crawl(backend) {
+        let Some(f) = fresh(backend) else { return };
+        let s = &f.store;
+        let raw = f.raw();
+        let ended = || {
+            let crawl = s.queue_crawl(new_crawl(None, 30)).unwrap();
+            drive(s, &crawl.id, "w", None);
+            s.cancel_crawl(&crawl.id).unwrap();
+            crawl.id
+        };
+        let ended_days_ago = |id: &str, days: i64| {
+            let at = store::format_rfc3339(OffsetDateTime::now_utc() - time::Duration::days(days));
+            raw.exec(&format!("UPDATE crawls SET finished_at = '{at}' WHERE id = '{id}'"));
+        };
+        let rows = |table: &str, id: &str| -> i64 {
+            raw.int(&format!("SELECT CAST(COUNT(*) AS BIGINT) FROM {table} WHERE crawl_id = '{id}'"))
+        };
+        let (old, recent) = (ended(), ended());
+        ended_days_ago(&old, 40);
+        ended_days_ago(&recent, 10);
+        // A crawl that has not ended keeps its pages, however old.
+        let running = s.queue_crawl(new_crawl(None, 30)).unwrap().id;
+        drive(s, &running, "w", Some(1));
+        raw.exec(&format!("UPDATE crawls SET created_at = '2000-01-01T00:00:00Z' WHERE id = '{running}'"));
+        let before = s.get_crawl(&old).unwrap();
+        let issues_before = s.crawl_issue_counts(&old).unwrap();
+        assert!(before.progress.pages_done > 1 && !issues_before.is_empty(), "{before:?}");
+        assert!(rows("crawl_inlinks", &old) > 0 && rows("crawl_sitemap_urls", &old) > 0);
+        let recent_pages = rows("crawl_pages", &recent);
+        let running_pages = rows("crawl_pages", &running);
+
+        let day = time::Duration::days(1);
+        let policy = store::Retention {
+            anonymous_audit_age: 1000 * day,
+            keyed_audit_age: 1000 * day,
+            anonymous_crawl_age: 1000 * day,
+            keyed_crawl_age: 1000 * day,
+            anonymous_crawls: 100,
+            keyed_crawls_per_owner: 100,
+            crawl_pages_age: 30 * day,
+        };
+        let pruned = s.prune(&policy, OffsetDateTime::now_utc()).unwrap();
+        assert_eq!(pruned, store::Pruned { crawl_pages: 1, ..store::Pruned::default() });
+
+        // The old crawl answers as before, its counts and issues kept, and says its pages went.
+        let after = s.get_crawl(&old).unwrap();
+        assert!(after.pages_pruned_at.is_some(), "{after:?}");
+        assert_eq!(after.progress, before.progress);
+        assert_eq!((after.state, after.summary_json.clone()), (before.state, before.summary_json.clone()));
+        assert_eq!(s.crawl_issue_counts(&old).unwrap(), issues_before);
+        for table in ["crawl_pages", "crawl_inlinks", "crawl_sitemap_urls"] {
+            assert_eq!(rows(table, &old), 0, "{table}");
+        }
+        assert!(s.crawl_pages(&old, None, 100).unwrap().0.is_empty());
+        // The others keep theirs.
+        assert_eq!(rows("crawl_pages", &recent), recent_pages);
+        assert_eq!(rows("crawl_pages", &running), running_pages);
+        assert!(s.get_crawl(&recent).unwrap().pages_pruned_at.is_none());
         assert_eq!(s.prune(&policy, OffsetDateTime::now_utc()).unwrap(), store::Pruned::default(), "nothing more");
     }
 }
