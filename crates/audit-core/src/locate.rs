@@ -168,15 +168,25 @@ impl Locator {
     }
 }
 
-/// Offsets where lines start: 0, and after each LF, CR LF or lone CR.
+/// Offsets where lines start: 0, and after each LF, CR LF or lone CR. memchr's vectorised
+/// search finds the breaks: this scan of the whole page is most of what locating costs (a
+/// byte-by-byte scan was 5% of a full audit's instructions over the corpus).
 fn line_starts(text: &str) -> Vec<u32> {
     let bytes = text.as_bytes();
     let mut starts = vec![0u32];
-    let mut i = 0;
-    while let Some(k) = bytes[i..].iter().position(|&b| b == b'\n' || b == b'\r') {
-        let at = i + k;
-        i = if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') { at + 2 } else { at + 1 };
-        starts.push(u32::try_from(i).unwrap_or(u32::MAX));
+    // The LF of a CR LF pair, already counted with its CR.
+    let mut paired_lf = usize::MAX;
+    for at in memchr::memchr2_iter(b'\n', b'\r', bytes) {
+        if at == paired_lf {
+            continue;
+        }
+        let next = if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') {
+            paired_lf = at + 1;
+            at + 2
+        } else {
+            at + 1
+        };
+        starts.push(u32::try_from(next).unwrap_or(u32::MAX));
     }
     starts
 }
@@ -268,6 +278,7 @@ mod tests {
     fn lines_end_at_lf_crlf_and_lone_cr() {
         assert_eq!(line_starts("a\nb\r\nc\rd"), vec![0, 2, 5, 7]);
         assert_eq!(line_starts(""), vec![0]);
+        assert_eq!(line_starts("\r\n\r\n\n\r"), vec![0, 2, 4, 5, 6]);
     }
 
     #[test]
