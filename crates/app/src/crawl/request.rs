@@ -113,13 +113,13 @@ pub fn parse_start(body: &Value) -> Result<CrawlRequest, AppError> {
     let sitemaps_bad = || {
         AppError::invalid_field(
             "sitemaps",
-            format!("true, false, or an array of at most {MAX_NAMED_SITEMAPS} absolute http(s) sitemap URLs"),
+            format!("true, false, or an array of 1 to {MAX_NAMED_SITEMAPS} absolute http(s) sitemap URLs"),
         )
     };
     let (sitemaps, named_sitemaps) = match obj.get("sitemaps") {
         None | Some(Value::Null) => (true, Vec::new()),
         Some(Value::Bool(b)) => (*b, Vec::new()),
-        Some(Value::Array(items)) if items.len() <= MAX_NAMED_SITEMAPS => {
+        Some(Value::Array(items)) if !items.is_empty() && items.len() <= MAX_NAMED_SITEMAPS => {
             let named = items
                 .iter()
                 .map(|i| {

@@ -863,10 +863,13 @@ async fn named_sitemaps_are_read_over_rest_and_the_agent_tool() {
     assert_eq!(ended(&t, &id, None).await["state"], "completed");
     assert!(crawled(&t, &id).contains(&hidden), "{:?}", crawled(&t, &id));
 
-    // Off the site, relative, or too many: refused, naming the member.
-    for bad in
-        [json!(["https://elsewhere.test/sitemap.xml"]), json!(["/en/sitemap.xml"]), json!(vec![hidden.clone(); 11])]
-    {
+    // Off the site, relative, none, or too many: refused, naming the member.
+    for bad in [
+        json!(["https://elsewhere.test/sitemap.xml"]),
+        json!(["/en/sitemap.xml"]),
+        json!([]),
+        json!(vec![hidden.clone(); 11]),
+    ] {
         let a = start(&t, None, json!({"url": home, "sitemaps": bad})).await;
         assert_eq!((a.status, a.body["error"]["code"].as_str()), (400, Some("invalid_request")), "{}", a.raw);
         assert_eq!(a.body["error"]["details"]["parameter"], "sitemaps", "{}", a.raw);
