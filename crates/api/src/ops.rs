@@ -1209,6 +1209,17 @@ const fn mcp_not_allowed(id: &'static str) -> Operation {
     }
 }
 
+/// The 429 of the discovery documents (`/.well-known/...`): the per-IP flood guard, not the
+/// audit quota.
+const DISCOVERY_FLOOD_GUARD: Response = Response {
+    status: "4XX",
+    description: "429 `rate_limited` (JSON error body, `Retry-After` header) from the per-IP flood guard \
+        shared by the badge, report and discovery routes (default 120 requests per minute per IP). \
+        It is not the audit quota: no `x-ratelimit-*` headers.",
+    headers: &[Header::RetryAfter],
+    content: Content::Json(answer::<crate::ErrorBody>),
+};
+
 /// `GET /.well-known/mcp.json`.
 pub static MCP_DISCOVERY: Operation = Operation {
     id: "mcpDiscovery",
@@ -1226,14 +1237,7 @@ pub static MCP_DISCOVERY: Operation = Operation {
             headers: &[Header::Own { name: "Access-Control-Allow-Origin", description: "`*`" }],
             content: Content::Json(answer::<mcp_protocol::discovery::McpDiscovery>),
         },
-        Response {
-            status: "4XX",
-            description: "429 `rate_limited` (JSON error body, `Retry-After` header) from the per-IP flood guard \
-        shared by the badge, report and discovery routes (default 120 requests per minute per IP). \
-        It is not the audit quota: no `x-ratelimit-*` headers.",
-            headers: &[Header::RetryAfter],
-            content: Content::Json(answer::<crate::ErrorBody>),
-        },
+        DISCOVERY_FLOOD_GUARD,
     ],
 };
 
@@ -1255,14 +1259,7 @@ pub static AGENT_CARD: Operation = Operation {
             headers: &[Header::Own { name: "Access-Control-Allow-Origin", description: "`*`" }],
             content: Content::Json(answer::<mcp_protocol::discovery::AgentCard>),
         },
-        Response {
-            status: "4XX",
-            description: "429 `rate_limited` (JSON error body, `Retry-After` header) from the per-IP flood guard \
-        shared by the badge, report and discovery routes (default 120 requests per minute per IP). \
-        It is not the audit quota: no `x-ratelimit-*` headers.",
-            headers: &[Header::RetryAfter],
-            content: Content::Json(answer::<crate::ErrorBody>),
-        },
+        DISCOVERY_FLOOD_GUARD,
     ],
 };
 
@@ -1284,14 +1281,7 @@ pub static AI_CATALOG: Operation = Operation {
             headers: &[Header::Own { name: "Access-Control-Allow-Origin", description: "`*`" }],
             content: Content::Json(answer::<mcp_protocol::discovery::AiCatalog>),
         },
-        Response {
-            status: "4XX",
-            description: "429 `rate_limited` (JSON error body, `Retry-After` header) from the per-IP flood guard \
-        shared by the badge, report and discovery routes (default 120 requests per minute per IP). \
-        It is not the audit quota: no `x-ratelimit-*` headers.",
-            headers: &[Header::RetryAfter],
-            content: Content::Json(answer::<crate::ErrorBody>),
-        },
+        DISCOVERY_FLOOD_GUARD,
     ],
 };
 
