@@ -1792,12 +1792,14 @@ impl Walker {
             hreflang,
             og: self.og,
             twitter: self.twitter,
-            json_ld: self
-                .json_ld_raw
-                .iter()
-                .zip(self.json_ld_lines.iter().copied().chain(std::iter::repeat((1, Spot::NONE))))
-                .map(|(raw, (line, spot))| parse_json_ld(raw, line, spot))
-                .collect(),
+            json_ld: {
+                let mut left = crate::structured_data::MAX_JSON_LD_BYTES;
+                self.json_ld_raw
+                    .iter()
+                    .zip(self.json_ld_lines.iter().copied().chain(std::iter::repeat((1, Spot::NONE))))
+                    .map(|(raw, (line, spot))| parse_json_ld(raw, line, spot, &mut left))
+                    .collect()
+            },
             microdata_types: self.microdata_types,
             structured_data: Default::default(),
             favicon: self.favicon,
@@ -1909,7 +1911,9 @@ fn hash_id(id: &str) -> u64 {
     id.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
 }
 
-fn parse_json_ld(raw: &str, line: u32, spot: Spot) -> JsonLd {
+/// Parses one JSON-LD block if it fits in `left`, the page's JSON-LD bytes still to parse
+/// (see [`MAX_JSON_LD_BYTES`](crate::structured_data::MAX_JSON_LD_BYTES)).
+fn parse_json_ld(raw: &str, line: u32, spot: Spot, left: &mut usize) -> JsonLd {
     let mut text = raw.trim();
     // XHTML leftovers: `//<![CDATA[ ... //]]>` or `<!--...-->` around the JSON.
     for (open, close) in [("//<![CDATA[", "//]]>"), ("<![CDATA[", "]]>"), ("<!--", "-->")] {
@@ -1920,6 +1924,20 @@ fn parse_json_ld(raw: &str, line: u32, spot: Spot) -> JsonLd {
             }
         }
     }
+    let Some(rest) = left.checked_sub(text.len()) else {
+        let types = Vec::new();
+        return JsonLd {
+            value: None,
+            error: None,
+            types,
+            has_context: false,
+            line,
+            error_line: None,
+            not_read: true,
+            spot,
+        };
+    };
+    *left = rest;
     match serde_json::from_str::<serde_json::Value>(text) {
         Ok(value) => {
             let mut types = Vec::new();
@@ -1931,7 +1949,16 @@ fn parse_json_ld(raw: &str, line: u32, spot: Spot) -> JsonLd {
                 }
                 _ => false,
             };
-            JsonLd { value: Some(value), error: None, types, has_context, line, error_line: None, spot }
+            JsonLd {
+                value: Some(value),
+                error: None,
+                types,
+                has_context,
+                line,
+                error_line: None,
+                not_read: false,
+                spot,
+            }
         }
         Err(e) => {
             // serde_json counts lines from the start of the JSON text; the page's count adds
@@ -1947,6 +1974,7 @@ fn parse_json_ld(raw: &str, line: u32, spot: Spot) -> JsonLd {
                 has_context: false,
                 line,
                 error_line: Some(error_line),
+                not_read: false,
                 spot,
             }
         }

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use serde_json::Value as Json;
 
-use super::{JsonLd, MarkupElement, Source, MAX_DEPTH, MAX_NODES, MAX_VISITS};
+use super::{JsonLd, MarkupElement, Source, MAX_DEPTH, MAX_ITEMS, MAX_NODES, MAX_PROPERTIES, MAX_VALUES, MAX_VISITS};
 use crate::parse::Budget;
 
 /// A property value.
@@ -47,11 +47,29 @@ impl Node {
         self.props.iter().find(|(n, _, _)| n == name).map_or(self.line, |(_, _, l)| *l)
     }
 
-    fn push(&mut self, name: String, value: Val, line: u32) {
-        match self.props.iter_mut().find(|(n, _, _)| *n == name) {
-            Some((_, values, _)) => values.push(value),
-            None => self.props.push((name, vec![value], line)),
+    /// How many more values of a property the node keeps.
+    fn room(&self, name: &str) -> usize {
+        match self.props.iter().find(|(n, _, _)| n == name) {
+            Some((_, values, _)) => MAX_VALUES - values.len(),
+            None if self.props.len() < MAX_PROPERTIES => MAX_VALUES,
+            None => 0,
         }
+    }
+
+    /// Adds a value to a property; `false` when it is not kept, past [`MAX_PROPERTIES`] or
+    /// [`MAX_VALUES`].
+    fn push(&mut self, name: &str, value: Val, line: u32) -> bool {
+        // The last property first: a JSON array or repeated microdata adds to it in a row.
+        let at = match self.props.last() {
+            Some((n, _, _)) if n == name => Some(self.props.len() - 1),
+            _ => self.props.iter().position(|(n, _, _)| n == name),
+        };
+        match at {
+            Some(i) if self.props[i].1.len() < MAX_VALUES => self.props[i].1.push(value),
+            None if self.props.len() < MAX_PROPERTIES => self.props.push((name.to_string(), vec![value], line)),
+            _ => return false,
+        }
+        true
     }
 }
 
@@ -106,10 +124,16 @@ impl Graph {
         g
     }
 
-    /// Whether to stop reading: asked every [`ASK_EVERY`] top-level items, so that a page of
-    /// tens of thousands of items stays within the caller's budget. Once it says stop, every
-    /// item not read is counted in [`Graph::not_read`].
+    /// Whether to stop reading: past [`MAX_ITEMS`] top-level items, or when the budget (asked
+    /// every [`ASK_EVERY`] top-level items, so that a page of tens of thousands of items stays
+    /// within the caller's budget) says so. Every item not read is counted in
+    /// [`Graph::not_read`].
     fn out_of_budget(&mut self, budget: &dyn Budget) -> bool {
+        if self.top.len() >= MAX_ITEMS {
+            // Past the items checked: count, do not read.
+            self.not_read += 1;
+            return true;
+        }
         if !self.stopped {
             self.asked += 1;
             if self.asked % ASK_EVERY == 0 && budget.exhausted() {
@@ -244,14 +268,20 @@ impl Graph {
                     if key.starts_with('@') {
                         continue;
                     }
-                    let name = short_name(key).to_string();
+                    let name = short_name(key);
                     let values: &[Json] = match v {
                         Json::Array(a) => a,
                         other => std::slice::from_ref(other),
                     };
-                    for v in values {
+                    // Values the node would not keep are counted before their nested objects
+                    // are built.
+                    let room = self.nodes[i].room(name);
+                    self.not_read += values.len().saturating_sub(room);
+                    for v in values.iter().take(room) {
                         if let Some(val) = self.json_value(v, line, depth + 1) {
-                            self.nodes[i].push(name.clone(), val, line);
+                            if !self.nodes[i].push(name, val, line) {
+                                self.not_read += 1;
+                            }
                         }
                     }
                 }
@@ -326,7 +356,9 @@ impl Graph {
                 };
                 if let Some(value) = value {
                     for p in props.split_whitespace() {
-                        self.nodes[node].push(short_name(p).to_string(), value.clone(), el.line);
+                        if !self.nodes[node].push(short_name(p), value.clone(), el.line) {
+                            self.not_read += 1;
+                        }
                     }
                 }
             }
@@ -389,7 +421,9 @@ impl Graph {
                 };
                 if let Some(value) = value {
                     for p in props.split_whitespace() {
-                        self.nodes[node].push(short_name(p).to_string(), value.clone(), el.line);
+                        if !self.nodes[node].push(short_name(p), value.clone(), el.line) {
+                            self.not_read += 1;
+                        }
                     }
                 }
             }
@@ -524,22 +558,76 @@ mod tests {
         assert_eq!(g.nodes[g.top[1]].id.as_deref(), Some("#me"));
     }
 
-    #[test]
-    fn reading_is_bounded() {
-        let items: String = (0..MAX_NODES + 50).map(|i| format!("{{\"@type\":\"Thing\",\"name\":\"{i}\"}},")).collect();
-        let html = format!("<script type=\"application/ld+json\">[{}{{}}]</script>", items);
-        let (_, g) = graph(&html);
-        assert_eq!(g.nodes.len(), MAX_NODES);
-        assert!(g.not_read >= 50, "{}", g.not_read);
+    fn json_ld_page(json: &str) -> String {
+        format!("<script type=\"application/ld+json\">{json}</script>")
     }
 
     #[test]
-    fn ten_thousand_microdata_items_are_read_and_itemref_fan_out_is_bounded() {
-        let item = "<div itemscope itemtype=https://schema.org/Product><span itemprop=name>p</span></div>";
+    fn reading_is_bounded() {
+        // Items: the first MAX_ITEMS are read, the rest counted.
+        let items: String = (0..MAX_ITEMS + 50).map(|i| format!("{{\"@type\":\"Thing\",\"name\":\"{i}\"}},")).collect();
+        let (_, g) = graph(&json_ld_page(&format!("[{items}{{}}]")));
+        assert_eq!(g.top.len(), MAX_ITEMS);
+        assert_eq!(g.not_read, 51, "50 items and the empty object past the bound");
+        // Nodes: 30 items of 1,000 offers each want 30,030 nodes.
+        let offers = format!("[{}{{}}]", "{\"@type\":\"Offer\",\"price\":\"1\"},".repeat(999));
+        let items = vec![format!("{{\"@type\":\"Product\",\"offers\":{offers}}}"); 30].join(",");
+        let (_, g) = graph(&json_ld_page(&format!("[{items}]")));
+        assert_eq!(g.nodes.len(), MAX_NODES);
+        // Counted per object where reading stopped (its nested objects are not built).
+        assert!(g.not_read >= 10, "{}", g.not_read);
+        // Properties of one node: 5,000 distinct names, and 3,000 values of one.
+        let keys: String = (0..5_000).map(|i| format!(",\"p{i}\":1")).collect();
+        let (_, g) = graph(&json_ld_page(&format!("{{\"@type\":\"Thing\"{keys}}}")));
+        assert_eq!(g.nodes[0].props.len(), MAX_PROPERTIES);
+        assert_eq!(g.not_read, 5_000 - MAX_PROPERTIES);
+        let values = vec!["\"n\""; 3_000].join(",");
+        let (_, g) = graph(&json_ld_page(&format!("{{\"@type\":\"Thing\",\"name\":[{values}]}}")));
+        assert_eq!(g.nodes[0].get("name").len(), MAX_VALUES);
+        assert_eq!(g.not_read, 3_000 - MAX_VALUES);
+        // The same bounds hold for microdata: one item of 5,000 distinct properties.
+        let props: String = (0..5_000).map(|i| format!("<b itemprop=p{i}>x</b>")).collect();
+        let (_, g) = graph(&format!("<div itemscope itemtype=https://schema.org/Thing>{props}</div>"));
+        assert_eq!(g.nodes[0].props.len(), MAX_PROPERTIES);
+        assert_eq!(g.not_read, 5_000 - MAX_PROPERTIES);
+    }
+
+    #[test]
+    fn json_ld_past_the_byte_bound_is_counted_not_parsed() {
+        use crate::rule::{Outcome, Rule};
+        use crate::rules::structured::{StructuredDataInvalidJson, StructuredDataMissing};
+        let big = format!("[{}{{}}]", "{\"@type\":\"Thing\",\"name\":\"a thing\"},".repeat(30_000));
+        assert!(big.len() > super::super::MAX_JSON_LD_BYTES);
+        let small = "{\"@context\":\"https://schema.org\",\"@type\":\"Organization\",\"name\":\"Oak\"}";
+        let (page, _) = graph(&format!("{}{}", json_ld_page(&big), json_ld_page(small)));
+        let blocks: Vec<_> = page.json_ld.iter().map(|b| (b.not_read, b.value.is_some(), b.error.is_some())).collect();
+        assert_eq!(blocks, [(true, false, false), (false, true, false)], "the smaller block after it still fits");
+        let sd = &page.structured_data;
+        assert_eq!((sd.blocks_not_read, sd.items.len(), sd.invalid_blocks.len()), (1, 1, 0));
+        assert_eq!(sd.items[0].type_, "Organization");
+        // Unread is neither missing nor invalid.
+        assert!(matches!(StructuredDataMissing.check(&page), Outcome::Pass));
+        assert!(!matches!(StructuredDataInvalidJson.check(&page), Outcome::Fail(_)));
+        let (alone, _) = graph(&json_ld_page(&big));
+        assert!(matches!(StructuredDataMissing.check(&alone), Outcome::Pass));
+        assert_eq!(alone.structured_data.blocks_not_read, 1);
+    }
+
+    #[test]
+    fn ten_thousand_microdata_items_are_counted_and_itemref_fan_out_is_bounded() {
+        let item = "<div itemscope itemtype=https://schema.org/Product><span itemprop=name>p</span>\
+            <div itemprop=offers itemscope itemtype=https://schema.org/Offer><span itemprop=price>free</span></div></div>";
         let (page, g) = graph(&item.repeat(10_000));
-        assert_eq!(g.top.len(), 10_000);
-        assert_eq!(page.structured_data.items.len(), 10_000);
-        assert_eq!(page.structured_data.nodes_not_read, 0);
+        assert_eq!(g.top.len(), MAX_ITEMS);
+        assert_eq!(page.structured_data.items.len(), MAX_ITEMS);
+        assert_eq!(page.structured_data.nodes_not_read, 10_000 - MAX_ITEMS);
+        // Each Product lacks what its two rich results require: the list stops at the bound,
+        // eligibility does not.
+        let sd = &page.structured_data;
+        let listed: usize = sd.items.iter().map(|i| i.errors.len() + i.warnings.len()).sum();
+        assert_eq!(listed, super::super::MAX_PROBLEMS);
+        assert!(sd.problems_not_listed > 0);
+        assert!(sd.items.iter().all(|i| i.eligible.is_empty() && !i.not_eligible.is_empty()));
         // 500 items each naming a block of 2,000 properties: a million visits unbounded.
         let html = format!(
             "<div id=s>{}</div>{}",

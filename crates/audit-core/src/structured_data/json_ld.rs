@@ -21,6 +21,10 @@ pub struct JsonLd {
     /// The line of the page the JSON parse error points at, when the block is not valid JSON.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error_line: Option<u32>,
+    /// Whether the block was left unparsed: it did not fit in the page's
+    /// [`MAX_JSON_LD_BYTES`](super::MAX_JSON_LD_BYTES) (`value` and `error` are then `None`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub not_read: bool,
     /// Where its `<script>` element is (see [`crate::Page::locate`]).
     #[serde(skip)]
     pub spot: crate::locate::Spot,

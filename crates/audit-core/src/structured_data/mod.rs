@@ -2,9 +2,13 @@
 //! graph of typed items ([`graph`]), each item checked against Google's documented
 //! requirements for the rich results its type can earn ([`types`], [`values`], [`check`]).
 //!
-//! The reading is bounded: at most [`MAX_NODES`] nodes are built and [`MAX_VISITS`] markup
-//! elements visited per page, and what was left unread is counted in
-//! [`StructuredData::nodes_not_read`], never dropped silently.
+//! The reading is bounded, so that a page of nothing but structured data stays within the
+//! analysis budget (docs/API.md, "Structured data"): at most [`MAX_JSON_LD_BYTES`] of JSON-LD
+//! are parsed, [`MAX_ITEMS`] items read and checked, [`MAX_NODES`] nodes built,
+//! [`MAX_PROPERTIES`] properties of [`MAX_VALUES`] values kept per node, [`MAX_VISITS`]
+//! markup elements visited and [`MAX_PROBLEMS`] problems listed per page. What a bound left
+//! out is counted ([`StructuredData::blocks_not_read`], [`StructuredData::nodes_not_read`],
+//! [`StructuredData::problems_not_listed`]), never dropped silently.
 
 pub mod check;
 pub mod graph;
@@ -18,8 +22,26 @@ use serde::{Deserialize, Serialize};
 
 use crate::parse::Budget;
 
+/// Bytes of JSON-LD parsed per page at most, blocks in page order: a block that does not fit
+/// in what is left is not parsed (and counted), a later smaller one still can be. The largest
+/// block of the corpus's 97 pages is 30 KB; JSON parsing is the reader's largest cost (a 5 MB
+/// block of products took a third of the analysis budget before this bound).
+pub const MAX_JSON_LD_BYTES: usize = 1024 * 1024;
+/// Top-level items (and main entities) read and checked per page at most: checking is the
+/// reader's other large cost, and each item is a member of the audit result.
+pub const MAX_ITEMS: usize = 1_000;
 /// Nodes (typed items and nested objects) read from one page at most.
 pub const MAX_NODES: usize = 20_000;
+/// Distinct properties kept per node at most (schema.org's largest types have about a hundred):
+/// a property is found by a scan of the node's, so thousands of distinct names in one object
+/// would make reading quadratic.
+pub const MAX_PROPERTIES: usize = 128;
+/// Values kept per property of a node at most (every value of a required property is checked
+/// and may be a problem).
+pub const MAX_VALUES: usize = 1_000;
+/// Problems (errors and warnings) listed per page at most; the eligibility of every checked
+/// item still counts all of its problems.
+pub const MAX_PROBLEMS: usize = 2_000;
 /// Markup elements visited while reading microdata and RDFa at most (`itemref` can make an
 /// element part of many items).
 pub const MAX_VISITS: usize = 200_000;
@@ -161,9 +183,15 @@ pub struct StructuredData {
     pub items: Vec<Item>,
     /// JSON-LD blocks that are not valid JSON.
     pub invalid_blocks: Vec<InvalidBlock>,
-    /// Nodes (and items) not read or not checked because the page reached [`MAX_NODES`] or
-    /// [`MAX_VISITS`], or the analysis budget ran out.
+    /// Nodes, items and property values not read or not checked because the page reached
+    /// [`MAX_ITEMS`], [`MAX_NODES`], [`MAX_PROPERTIES`], [`MAX_VALUES`] or [`MAX_VISITS`], or
+    /// the analysis budget ran out.
     pub nodes_not_read: usize,
+    /// JSON-LD blocks not parsed because they did not fit in the page's [`MAX_JSON_LD_BYTES`]
+    /// (they are neither items nor invalid blocks).
+    pub blocks_not_read: usize,
+    /// Problems of checked items past the page's [`MAX_PROBLEMS`], not listed.
+    pub problems_not_listed: usize,
     /// Whether the analysis budget ran out while reading or checking (the page's
     /// `analysis.stopped` says `budget` then too).
     pub stopped: bool,
@@ -185,6 +213,7 @@ impl StructuredData {
 pub fn read(json_ld: &[JsonLd], markup: &[MarkupElement], budget: &dyn Budget) -> StructuredData {
     let mut graph = graph::Graph::read(json_ld, markup, budget);
     let mut items = Vec::new();
+    let (mut listed, mut problems_not_listed) = (0, 0);
     for (k, n) in graph.items().into_iter().enumerate() {
         // Checking costs more than reading: ask the budget as often.
         if graph.stopped || (k % 64 == 63 && budget.exhausted()) {
@@ -192,7 +221,19 @@ pub fn read(json_ld: &[JsonLd], markup: &[MarkupElement], budget: &dyn Budget) -
             graph.not_read += 1;
             continue;
         }
-        items.push(check::check_item(&graph, n));
+        if k >= MAX_ITEMS {
+            graph.not_read += 1;
+            continue;
+        }
+        let mut item = check::check_item(&graph, n);
+        // Eligibility is decided on every problem; only the list is cut.
+        for list in [&mut item.errors, &mut item.warnings] {
+            let keep = list.len().min(MAX_PROBLEMS - listed);
+            problems_not_listed += list.len() - keep;
+            list.truncate(keep);
+            listed += keep;
+        }
+        items.push(item);
     }
     let invalid_blocks = json_ld
         .iter()
@@ -200,5 +241,12 @@ pub fn read(json_ld: &[JsonLd], markup: &[MarkupElement], budget: &dyn Budget) -
             b.error.as_ref().map(|e| InvalidBlock { line: b.error_line.unwrap_or(b.line), message: e.clone() })
         })
         .collect();
-    StructuredData { items, invalid_blocks, nodes_not_read: graph.not_read, stopped: graph.stopped }
+    StructuredData {
+        items,
+        invalid_blocks,
+        nodes_not_read: graph.not_read,
+        blocks_not_read: json_ld.iter().filter(|b| b.not_read).count(),
+        problems_not_listed,
+        stopped: graph.stopped,
+    }
 }

@@ -80,6 +80,38 @@ pub const SHAPES: &[Shape] = &[
             repeat_to(n, &shared, |_| "<div itemscope itemtype=https://schema.org/Thing itemref=s></div>".into(), "")
         },
     },
+    // JSON-LD blocks of 100 products each, to the page's size: parsing, the graph and the
+    // checks grow with the items until the reader's bounds (bytes parsed, items checked).
+    Shape {
+        name: "json-ld-flood",
+        generate: |n| {
+            let product = |i: usize| {
+                format!(
+                    "{{\"@context\":\"https://schema.org\",\"@type\":\"Product\",\"name\":\"Chair {i}\",\
+                     \"offers\":{{\"@type\":\"Offer\",\"price\":\"49.50\",\"priceCurrency\":\"EUR\"}}}}"
+                )
+            };
+            let block = |b: usize| {
+                let items: Vec<String> = (b * 100..(b + 1) * 100).map(product).collect();
+                format!("<script type=\"application/ld+json\">[{}]</script>", items.join(","))
+            };
+            repeat_to(n, HEAD, block, "")
+        },
+    },
+    // Microdata products to the page's size, each with a nested offer.
+    Shape {
+        name: "microdata-flood",
+        generate: |n| {
+            let item = |i| {
+                format!(
+                    "<div itemscope itemtype=https://schema.org/Product><span itemprop=name>Chair {i}</span>\
+                     <div itemprop=offers itemscope itemtype=https://schema.org/Offer><meta itemprop=price content=49.50>\
+                     <meta itemprop=priceCurrency content=EUR></div></div>"
+                )
+            };
+            repeat_to(n, HEAD, item, "")
+        },
+    },
 ];
 
 /// CPU time of the calling thread: what the analysis budget counts, unaffected by what the

@@ -1,5 +1,6 @@
 use crate::fix::json_ld_script;
 use crate::rules::prelude::*;
+use crate::structured_data::Source;
 
 /// The rule: its text is `META`, its check and its fix are below.
 #[derive(Debug, Clone, Copy)]
@@ -14,7 +15,7 @@ static META: RuleMeta = RuleMeta {
     effort: Level::Medium,
     confidence: 70,
     weight: 1,
-    threshold: "no JSON-LD and no microdata",
+    threshold: "no JSON-LD, no microdata and no RDFa",
     why: "Structured data makes a page eligible for rich results and tells machines what its entities are.",
     fail_example: "no JSON-LD",
     pass_example:
@@ -37,13 +38,17 @@ impl Rule for StructuredDataMissing {
     }
 
     fn check(&self, page: &Page) -> Outcome {
-        if page.json_ld.iter().any(|b| b.value.is_some()) || !page.microdata_types.is_empty() {
+        // A JSON-LD block left unread past the reader's byte bound is structured data all the
+        // same; RDFa counts when an item of it was read (RDFa attributes of other vocabularies,
+        // such as Open Graph's `property`, do not).
+        let rdfa = page.structured_data.items.iter().any(|i| i.source == Source::Rdfa);
+        if page.json_ld.iter().any(|b| b.value.is_some() || b.not_read) || !page.microdata_types.is_empty() || rdfa {
             return Outcome::Pass;
         }
         Outcome::Fail(
             Finding::new(
                 "No structured data",
-                "The page has no JSON-LD or microdata; add schema.org markup for its main entity.",
+                "The page has no JSON-LD, microdata or RDFa; add schema.org markup for its main entity.",
             )
             .suggested("JSON-LD with @context https://schema.org")
             .at(page, [page.spots.head]),
