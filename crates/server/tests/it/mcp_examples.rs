@@ -148,7 +148,10 @@ fn literal_outputs() -> Vec<(&'static str, Value)> {
                     "engine_version": "0.1.0", "ruleset_version": "1.0.0",
                     "ruleset_fingerprint": "3f0c9a2d1e4b5c6a", "checks_executed": 62
                   },
-                  "structured_data": { "items": [], "invalid_blocks": [], "nodes_not_read": 0, "stopped": false }
+                  "structured_data": {
+                    "items": [], "invalid_blocks": [], "nodes_not_read": 0, "blocks_not_read": 0,
+                    "problems_not_listed": 0, "stopped": false
+                  }
                 }
             ),
         ),
