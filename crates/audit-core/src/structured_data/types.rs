@@ -507,6 +507,9 @@ pub static SPECS: &[Spec] = &[
 
 /// Rich results Google retired: the markup may be valid, it earns nothing in Search.
 pub static RETIRED: &[Retired] = &[
+    // The date is Google's: the caution note at the top of its FAQPage page (read 2026-11-28)
+    // says FAQ rich results stopped appearing in Search as of May 7, 2026, the Rich Results
+    // Test drops them in June 2026 and the Search Console API in August 2026.
     Retired {
         rich_result: "FAQ",
         types: &["FAQPage"],
