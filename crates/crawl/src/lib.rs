@@ -88,7 +88,8 @@ pub use frontier::{
     DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_KNOWN_URLS, MAX_CRAWL_DELAY, SEEN_CACHE, USER_AGENT_TOKEN,
 };
 pub use page::{
-    content_signature, outlinks, signature_similarity, text_hash, CrawledPage, Outlink, MIN_SIGNATURE_WORDS,
+    content_signature, outlinks, signature_similarity, text_hash, CrawledPage, Outlink, RichResultError,
+    MAX_RICH_RESULT_ERRORS, MIN_SIGNATURE_WORDS,
 };
 pub use rules::{
     check_site, run_site_rules, site_rule_by_id, Answer, CrawledSite, DuplicateGroup, DuplicateKey, Findings,

@@ -103,6 +103,59 @@ pub struct CrawledPage {
     pub outlinks: Vec<Outlink>,
     /// The page score of the audit (0-100), for HTML pages.
     pub score: Option<u32>,
+    /// The rich results an item of the page's structured data is not eligible for, each with
+    /// the path of its first error without indexes (`Product.offers.price`); at most
+    /// [`MAX_RICH_RESULT_ERRORS`], in page order. Kept in the record only (records written
+    /// before it have none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rich_result_errors: Vec<RichResultError>,
+}
+
+/// A rich result an item of a page is not eligible for (see
+/// [`CrawledPage::rich_result_errors`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RichResultError {
+    /// The rich result (`Product snippet`).
+    pub rich_result: String,
+    /// The path of the first error that costs it, without indexes (`Product.offers.price`).
+    pub path: String,
+}
+
+/// Rich results a record keeps per page at most: the structured data of one page may list
+/// thousands of items, a record stays small.
+pub const MAX_RICH_RESULT_ERRORS: usize = 8;
+
+/// The distinct rich results the page's items are not eligible for, with the first error
+/// of each (see [`CrawledPage::rich_result_errors`]).
+fn rich_result_errors(page: &Page) -> Vec<RichResultError> {
+    let mut out: Vec<RichResultError> = Vec::new();
+    for item in &page.structured_data.items {
+        for rich_result in &item.not_eligible {
+            if out.len() == MAX_RICH_RESULT_ERRORS || out.iter().any(|e| e.rich_result == *rich_result) {
+                continue;
+            }
+            let first = item.errors.iter().find(|p| p.rich_result == *rich_result);
+            // `Product.offers[0].price` and `Product.offers[3].price` are one fault of a
+            // template: the indexes go.
+            let path = first.map(|p| strip_indexes(&p.path)).unwrap_or_else(|| item.type_.clone());
+            out.push(RichResultError { rich_result: rich_result.clone(), path });
+        }
+    }
+    out
+}
+
+fn strip_indexes(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    let mut depth = 0usize;
+    for c in path.chars() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
 }
 
 impl CrawledPage {
@@ -152,6 +205,7 @@ impl CrawledPage {
             noindex: page.is_noindex(),
             outlinks: outlinks(page, scope),
             score,
+            rich_result_errors: rich_result_errors(page),
         }
     }
 

@@ -31,6 +31,7 @@ mod redirect_loop;
 mod sitemap_error;
 mod sitemap_non_indexable_url;
 mod soft_404;
+mod structured_data_errors_across_pages;
 mod url_variant_duplicate;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -130,6 +131,7 @@ pub static SITE_RULES: &[&dyn SiteRule] = &[
     &deep_page::DeepPage,
     &few_inlinks::FewInlinks,
     &pagination_broken::PaginationBroken,
+    &structured_data_errors_across_pages::StructuredDataErrorsAcrossPages,
 ];
 
 /// Looks a site rule up by id.

@@ -213,3 +213,17 @@ fn the_near_duplicate_threshold_chooses_what_is_reported() {
     }
     assert!(higher.len() >= default.len());
 }
+
+#[test]
+fn a_rich_result_lost_on_several_pages_names_its_error_and_the_other_pages() {
+    let mut c = crawl("crawl-structured-data-errors-across-pages-fail");
+    let oak = c.pages.iter().find(|p| p.url == "http://site.test/oak-chair").unwrap();
+    assert!(!oak.rich_result_errors.is_empty(), "the record keeps the rich results lost");
+    assert!(c.pages.iter().find(|p| p.url == "http://site.test/beech-chair").unwrap().rich_result_errors.is_empty());
+    let results = run(&mut c);
+    let found = findings_of(&results, "structured-data-errors-across-pages");
+    let oak = found.findings.iter().find(|f| f.url == "http://site.test/oak-chair").unwrap();
+    println!("{}", oak.detail);
+    assert!(oak.detail.contains("not eligible (error at Product.offers.price)"), "{}", oak.detail);
+    assert!(oak.detail.ends_with("as on http://site.test/pine-chair"), "{}", oak.detail);
+}
