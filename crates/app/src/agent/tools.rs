@@ -187,8 +187,14 @@ pub const CHECK_AI_READINESS: ToolCard = ToolCard {
          it is for AI assistants and AI search. The result is exactly the REST answer of POST /api/ai-readiness: \
          a 0-100 score, the llms.txt report (present, valid), what robots.txt says to GPTBot, ClaudeBot and \
          PerplexityBot (each with the group and line that decides), the semantic HTML (landmarks, heading \
-         outline) and one recommendation per failed item. Needs an API key with the mcp scope; one quota unit, like the REST endpoint. Use it for \
-         a quick verdict; scan_ai_visibility gives the detailed four-pillar scan.",
+         outline) and one recommendation per failed item, and `agents`: what AI agents meet there (the \
+         discovery documents found at their well-known paths or through links, robots.txt Agentmap and Link \
+         headers, each validated: AI catalog, MCP server card, A2A agent card, API catalog, OAuth resource \
+         metadata; the page's WebMCP forms; markdown for agents (Accept: text/markdown, a markdown alternate, \
+         .md twins); edge blocking: the page fetched as a browser and as 11 AI crawlers and fetchers, with \
+         the status, challenge page or smaller body each got; llms-full.txt and the first llms.txt links). \
+         Needs an API key with the mcp scope; one quota unit, like the REST endpoint. Use it for a quick \
+         verdict; scan_ai_visibility gives the detailed four-pillar scan.",
     examples: &["Is https://example.com/ ready for AI search?", "Does https://example.com/ have a valid llms.txt?"],
 };
 
