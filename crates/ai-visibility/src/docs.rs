@@ -161,6 +161,19 @@ fn agents(out: &mut String) {
     for (fragment, what) in CHALLENGE_BODIES {
         let _ = writeln!(out, "- {what}: `{}` in the body", escape(fragment));
     }
+    let _ = writeln!(
+        out,
+        "\n### Edge blocking across a site (crawls): not built\n\n\
+         A crawl fetches each page once, as seo-audit's own crawler, so it cannot tell which pages an edge \
+         turns AI crawlers away from, and no site rule reports it yet. Such a rule needs crawler fetches inside \
+         the crawl, bounded as the readiness check is: a fixed sample of the crawled HTML pages (for instance \
+         one per directory, at most 5), each fetched as a browser and as the main crawlers (GPTBot, ClaudeBot, \
+         PerplexityBot, the user-triggered fetchers), one at a time and under the crawl's delay per host, \
+         through the address guard, counted in the crawl's requests; and a place in the crawl record for each \
+         sampled page's verdicts (a new field, read by the rule as the other site rules read theirs). It was \
+         left for a later session, not ruled out. Meanwhile, the readiness check above on one page of each \
+         template gives the same verdicts page by page."
+    );
 }
 
 /// The registry's classes, what each counts for, and how many crawlers of each ignore
