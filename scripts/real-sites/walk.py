@@ -92,6 +92,9 @@ def walk(root, base, sitemap=None):
     host = urllib.parse.urlsplit(base).netloc
     start = normalise(base)
     depth, status, redirect, html_page, info, inlinks = {start: 0}, {}, {}, {}, {}, collections.defaultdict(list)
+    # The pages that link to a URL with a link a search engine follows (no rel nofollow, ugc
+    # or sponsored on it, no page-wide nofollow): nofollow-only-inlinks.
+    followed_inlinks = collections.defaultdict(set)
     queue = collections.deque([start])
     later = sorted(u for u in (sitemap or ()) if urllib.parse.urlsplit(u).netloc == host)
     while queue or later:
@@ -135,6 +138,8 @@ def walk(root, base, sitemap=None):
                 continue
             if target != url and url not in inlinks[target]:
                 inlinks[target].append(url)
+            if target != url and follow and not page.nofollow_page:
+                followed_inlinks[target].add(url)
             if follow and not page.nofollow_page and target not in depth:
                 depth[target] = None if depth[url] is None else depth[url] + 1
                 queue.append(target)
@@ -143,7 +148,7 @@ def walk(root, base, sitemap=None):
             if urllib.parse.urlsplit(target).netloc == host and target not in depth:
                 depth[target] = None if depth[url] is None else depth[url] + 1
                 queue.append(target)
-    return start, depth, status, redirect, html_page, info, inlinks
+    return start, depth, status, redirect, html_page, info, inlinks, followed_inlinks
 
 
 def indexable(url, status, html_page, info):
@@ -178,7 +183,7 @@ def sitemap_findings(root, sitemap, status, html_page, info):
     return found
 
 
-def expected_findings(depth, status, redirect, html_page, info, inlinks):
+def expected_findings(depth, status, redirect, html_page, info, inlinks, followed_inlinks):
     """What each rule this walk can judge should find: rule id -> set of affected URLs."""
     found = collections.defaultdict(set)
 
@@ -197,6 +202,10 @@ def expected_findings(depth, status, redirect, html_page, info, inlinks):
     for url, d in depth.items():
         if status.get(url) == 200 and html_page.get(url) and d is not None and d > 3:
             found["deep-page"].add(url)
+    for target, froms in inlinks.items():
+        if froms and depth.get(target) != 0 and not followed_inlinks.get(target) \
+                and indexable(target, status, html_page, info):
+            found["nofollow-only-inlinks"].add(target)
     titles = collections.defaultdict(list)
     for url, page in info.items():
         if status.get(url) == 200 and not page.noindex and page.title and page.title.strip():
@@ -217,7 +226,7 @@ def expected_findings(depth, status, redirect, html_page, info, inlinks):
 def main():
     root, base, report = sys.argv[1], sys.argv[2], sys.argv[3]
     sitemap = sitemap_urls(root)
-    start, depth, status, redirect, html_page, info, inlinks = walk(root, base, sitemap)
+    start, depth, status, redirect, html_page, info, inlinks, followed_inlinks = walk(root, base, sitemap)
     with open(report, encoding="utf-8") as f:
         crawl = json.load(f)["crawl"]
     pages = {p["url"]: p for p in crawl["pages"]}
@@ -232,8 +241,9 @@ def main():
             disagreements.append(f"{url}: walk HTTP {status[url]}, crawl HTTP {p.get('status_code')}")
         elif p.get("depth") != depth.get(url):
             disagreements.append(f"{url}: walk depth {depth.get(url)}, crawl depth {p.get('depth')}")
-    expected = expected_findings(depth, status, redirect, html_page, info, inlinks)
-    judged_rules = {"broken-internal-link", "internal-redirect", "deep-page", "duplicate-title", "canonical-to-bad-url"}
+    expected = expected_findings(depth, status, redirect, html_page, info, inlinks, followed_inlinks)
+    judged_rules = {"broken-internal-link", "internal-redirect", "deep-page", "duplicate-title", "canonical-to-bad-url",
+                   "nofollow-only-inlinks"}
     if sitemap is not None:
         expected.update(sitemap_findings(root, sitemap, status, html_page, info))
         judged_rules |= {"not-in-sitemap", "sitemap-non-indexable-url"}

@@ -25,11 +25,12 @@ pub struct Outlink {
 }
 
 /// The links of a parsed page: `<a href>` elements with an http(s) target, one per target
-/// (the first anchor kept), normalised, in document order.
+/// (the first anchor kept; followed when any of its links is), normalised, in document order.
 pub fn outlinks(page: &Page, scope: &Scope) -> Vec<Outlink> {
     let page_nofollow = page.is_nofollow();
-    let mut seen = std::collections::HashSet::new();
-    let mut out = Vec::new();
+    // Each target's place in `out`.
+    let mut seen = std::collections::HashMap::new();
+    let mut out: Vec<Outlink> = Vec::new();
     for link in &page.links {
         if link.kind != LinkKind::Web {
             continue;
@@ -45,10 +46,18 @@ pub fn outlinks(page: &Page, scope: &Scope) -> Vec<Outlink> {
                 Err(_) => continue,
             },
         };
-        if !seen.insert(url.clone()) {
+        let nofollow = link.rel.iter().any(|r| matches!(r.as_str(), "nofollow" | "ugc" | "sponsored"));
+        if let Some(&at) = seen.get(&url) {
+            // A target linked twice is followed when either link is: a search engine follows
+            // the followed one, whatever the other says.
+            if !nofollow {
+                let first: &mut Outlink = &mut out[at];
+                first.nofollow = false;
+                first.follow = internal && !page_nofollow;
+            }
             continue;
         }
-        let nofollow = link.rel.iter().any(|r| matches!(r.as_str(), "nofollow" | "ugc" | "sponsored"));
+        seen.insert(url.clone(), out.len());
         let anchor = if link.text.is_empty() { link.label.clone().unwrap_or_default() } else { link.text.clone() };
         out.push(Outlink { url, anchor, internal, nofollow, follow: internal && !nofollow && !page_nofollow });
     }
@@ -411,6 +420,19 @@ mod tests {
                 ("https://other.test/", "Other", false, false),
             ]
         );
+    }
+
+    #[test]
+    fn a_target_is_followed_when_any_of_its_links_is() {
+        let html = br#"<html><body><a href="/a" rel="nofollow">A</a><a href="/a">again</a>
+            <a href="/b">B</a><a href="/b" rel="ugc">again</a><a href="/c" rel="sponsored">C</a></body></html>"#;
+        let scope = Scope::new("https://shop.test/", ScopeConfig::default()).unwrap();
+        let page = audit_core::Page::parse("https://shop.test/", html, HttpFacts::new().with_status(200));
+        let links: Vec<_> =
+            outlinks(&page, &scope).into_iter().map(|l| (l.url, l.anchor, l.nofollow, l.follow)).collect();
+        let link =
+            |u: &str, a: &str, nofollow, follow| (format!("https://shop.test/{u}"), a.to_string(), nofollow, follow);
+        assert_eq!(links, vec![link("a", "A", false, true), link("b", "B", false, true), link("c", "C", true, false)]);
     }
 
     #[test]

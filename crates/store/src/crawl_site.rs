@@ -250,6 +250,19 @@ impl CrawledSite for CrawlSite {
             .unwrap_or(0))
     }
 
+    fn followed_inlink_count(&self, url: &str) -> SiteResult<u64> {
+        Ok(self
+            .store
+            .read(|db| {
+                db.query_opt(
+                    "SELECT followed FROM crawl_inlinks WHERE crawl_id = ?1 AND url = ?2",
+                    args![self.crawl_id, url],
+                    |row| row.get::<u64>(0),
+                )
+            })?
+            .unwrap_or(0))
+    }
+
     fn redirected_to(&self, url: &str) -> SiteResult<bool> {
         Ok(self
             .store

@@ -824,10 +824,23 @@ pub(crate) fn in_list<'v>(head: &str, tail: &str, args: &[Value<'v>], values: &[
     (sql, all)
 }
 
-/// The URLs `page` links to, other than itself, each once: its inlinks' targets.
-fn linked_urls(page: &CrawledPage) -> Vec<&str> {
-    let mut seen = std::collections::HashSet::new();
-    page.outlinks.iter().map(|l| l.url.as_str()).filter(|u| *u != page.url && seen.insert(*u)).collect()
+/// The URLs `page` links to, other than itself, each once: its inlinks' targets, each with
+/// whether the crawl follows it there.
+fn linked_urls(page: &CrawledPage) -> Vec<(&str, bool)> {
+    // A record lists each target once; one written otherwise counts each target once too,
+    // followed when any of its links is.
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    let mut out: Vec<(&str, bool)> = Vec::new();
+    for link in page.outlinks.iter().filter(|l| l.url != page.url) {
+        match seen.get(link.url.as_str()) {
+            Some(&at) => out[at].1 |= link.follow,
+            None => {
+                seen.insert(&link.url, out.len());
+                out.push((&link.url, link.follow));
+            }
+        }
+    }
+    out
 }
 
 /// The inlinks the pages recorded in a batch add (and, for a page recorded again, take
@@ -840,16 +853,18 @@ fn linked_urls(page: &CrawledPage) -> Vec<&str> {
 #[derive(Debug, Default)]
 struct Inlinks(HashMap<String, Inlink>);
 
-/// A linked URL's change of count, and its first linking page with that page's rowid.
-type Inlink = (i64, Option<(i64, String)>);
+/// A linked URL's change of count, of followed count, and its first linking page with that
+/// page's rowid.
+type Inlink = (i64, i64, Option<(i64, String)>);
 
 impl Inlinks {
     /// Counts the links of `page` (crawl_pages rowid `seq`): each URL it links to, other than
     /// itself, once.
     fn link(&mut self, page: &CrawledPage, seq: i64) {
-        for url in linked_urls(page) {
-            let (n, first) = self.0.entry(url.to_string()).or_default();
+        for (url, follow) in linked_urls(page) {
+            let (n, followed, first) = self.0.entry(url.to_string()).or_default();
             *n += 1;
+            *followed += i64::from(follow);
             if first.as_ref().is_none_or(|(s, _)| seq < *s) {
                 *first = Some((seq, page.url.clone()));
             }
@@ -858,8 +873,10 @@ impl Inlinks {
 
     /// Takes back the links of `page` as recorded before.
     fn unlink(&mut self, page: &CrawledPage) {
-        for url in linked_urls(page) {
-            self.0.entry(url.to_string()).or_default().0 -= 1;
+        for (url, follow) in linked_urls(page) {
+            let (n, followed, _) = self.0.entry(url.to_string()).or_default();
+            *n -= 1;
+            *followed -= i64::from(follow);
         }
     }
 
@@ -873,19 +890,22 @@ impl Inlinks {
             let n = if rest.len() >= IN_ROWS { IN_ROWS } else { 1 << rest.len().ilog2() };
             let (chunk, more) = rest.split_at(n);
             rest = more;
-            let mut sql = String::from("INSERT INTO crawl_inlinks (crawl_id, url, n, first_seq, first_from) VALUES ");
+            let mut sql =
+                String::from("INSERT INTO crawl_inlinks (crawl_id, url, n, followed, first_seq, first_from) VALUES ");
             let mut values: Vec<Value<'_>> = args![crawl_id].to_vec();
-            for (i, (url, (count, first))) in chunk.iter().enumerate() {
-                let p = 2 + 4 * i;
+            for (i, (url, (count, followed, first))) in chunk.iter().enumerate() {
+                let p = 2 + 5 * i;
                 sql.push_str(&format!(
-                    "{}(?1, ?{p}, ?{}, ?{}, ?{})",
+                    "{}(?1, ?{p}, ?{}, ?{}, ?{}, ?{})",
                     if i == 0 { "" } else { ", " },
                     p + 1,
                     p + 2,
-                    p + 3
+                    p + 3,
+                    p + 4
                 ));
                 values.push(Value::Text(url.as_str().into()));
                 values.push(Value::Int(*count));
+                values.push(Value::Int(*followed));
                 match first {
                     Some((seq, from)) => values.extend([Value::Int(*seq), Value::Text(from.as_str().into())]),
                     None => values.extend([Value::Null, Value::Null]),
@@ -893,6 +913,7 @@ impl Inlinks {
             }
             sql.push_str(
                 " ON CONFLICT (crawl_id, url) DO UPDATE SET n = crawl_inlinks.n + excluded.n, \
+                 followed = crawl_inlinks.followed + excluded.followed, \
                  first_from = CASE WHEN crawl_inlinks.first_seq IS NULL OR excluded.first_seq < crawl_inlinks.first_seq \
                  THEN excluded.first_from ELSE crawl_inlinks.first_from END, \
                  first_seq = CASE WHEN crawl_inlinks.first_seq IS NULL OR excluded.first_seq < crawl_inlinks.first_seq \

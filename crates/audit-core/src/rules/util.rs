@@ -13,6 +13,16 @@ pub const TITLE_MAX_CHARS: usize = 60;
 pub const DESCRIPTION_MIN_CHARS: usize = 70;
 /// Meta descriptions longer than this fail `meta-description-too-long`.
 pub const DESCRIPTION_MAX_CHARS: usize = 160;
+/// The font size, in CSS pixels, of a desktop search result's title (Arial).
+pub const TITLE_FONT_PX: u32 = 20;
+/// Titles wider than this many pixels at [`TITLE_FONT_PX`] fail `title-too-wide`: the
+/// width of a desktop search result's title line.
+pub const TITLE_MAX_PX: u32 = 600;
+/// The font size, in CSS pixels, of a desktop search result's description (Arial).
+pub const DESCRIPTION_FONT_PX: u32 = 14;
+/// Meta descriptions wider than this many pixels at [`DESCRIPTION_FONT_PX`] fail
+/// `meta-description-too-wide`: about what a desktop search result shows of a snippet.
+pub const DESCRIPTION_MAX_PX: u32 = 990;
 /// Pages with fewer visible words fail `thin-content`.
 pub const THIN_CONTENT_WORDS: usize = 300;
 /// Text/HTML ratio in percent under which `low-text-ratio` fails.
@@ -91,6 +101,67 @@ pub fn trim_at_word(text: &str, max: usize) -> String {
     trimmed
         .trim_end_matches(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | ':' | '-' | '|' | '–' | '—'))
         .to_string()
+}
+
+/// Advance widths of the printable ASCII characters U+0020 to U+007E, in thousandths of the
+/// font size: the `WX` values of Adobe's Helvetica font metrics (`Helvetica.afm` of the Core
+/// 14 fonts, AFM version 002.000). Arial was drawn to the same advance widths as Helvetica,
+/// so they are Arial's too, the font search results use.
+const ARIAL_WIDTHS: [u16; 95] = [
+    278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278, // space to /
+    556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 278, 278, 584, 584, 584, 556, // 0 to ?
+    1015, 667, 667, 722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833, 722, 778, // @ to O
+    667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 278, 278, 278, 469, 556, // P to _
+    333, 556, 556, 500, 556, 556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556, // ` to o
+    556, 556, 333, 500, 278, 556, 500, 722, 500, 500, 500, 334, 260, 334, 584, // p to ~
+];
+
+/// The width the table gives a character outside printable ASCII, in thousandths of the font
+/// size: a lowercase letter's (Latin letters with accents, Greek, Cyrillic, Arabic and the
+/// rest are counted as an average letter, which is what they are within a few percent).
+const OTHER_CHAR_WIDTH: u16 = 556;
+/// The width of a character East Asian scripts set on a full em (CJK ideographs, kana,
+/// Hangul, full-width forms: two columns for `unicode-width`).
+const WIDE_CHAR_WIDTH: u16 = 1000;
+
+/// The width of one character, in thousandths of the font size: printable ASCII from
+/// [`ARIAL_WIDTHS`], a no-break space as a space, combining marks and other zero-width
+/// characters nothing, East Asian wide characters [`WIDE_CHAR_WIDTH`], any other
+/// [`OTHER_CHAR_WIDTH`].
+fn char_width(c: char) -> u16 {
+    match c {
+        ' '..='~' => ARIAL_WIDTHS[c as usize - 0x20],
+        '\u{a0}' => ARIAL_WIDTHS[0],
+        _ => match unicode_width::UnicodeWidthChar::width(c) {
+            Some(0) | None => 0,
+            Some(2) => WIDE_CHAR_WIDTH,
+            Some(_) => OTHER_CHAR_WIDTH,
+        },
+    }
+}
+
+/// The width of `text` in Arial at `font_px` pixels, rounded to the nearest pixel
+/// (`title-too-wide`, `meta-description-too-wide`). Kerning is left out: Arial's kerning
+/// pairs change a line's width by less than one percent.
+pub fn text_width_px(text: &str, font_px: u32) -> u32 {
+    let units: u64 = text.chars().map(|c| u64::from(char_width(c))).sum();
+    u32::try_from((units * u64::from(font_px) + 500) / 1000).unwrap_or(u32::MAX)
+}
+
+/// `text` cut at a word so that it is at most `max_px` wide at `font_px` ([`trim_at_word`]
+/// at the most characters that fit).
+pub fn trim_to_width(text: &str, font_px: u32, max_px: u32) -> String {
+    let text = text.trim();
+    let mut units: u64 = 0;
+    let mut fit = 0;
+    for c in text.chars() {
+        units += u64::from(char_width(c));
+        if (units * u64::from(font_px) + 500) / 1000 > u64::from(max_px) {
+            break;
+        }
+        fit += 1;
+    }
+    trim_at_word(text, fit)
 }
 
 /// A title suggestion built from what the page says about itself.
@@ -341,6 +412,32 @@ pub fn is_valid_hreflang(value: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn widths_follow_the_font_table_and_count_other_scripts_as_documented() {
+        // Helvetica.afm: "W" is 944, "i" 222, space 278 thousandths of an em.
+        assert_eq!(text_width_px("W", 1000), 944);
+        assert_eq!(text_width_px("i i", 1000), 222 + 278 + 222);
+        assert_eq!(text_width_px("Wi", 20), 23, "(944 + 222) * 20 / 1000 = 23.32");
+        assert_eq!(text_width_px("\u{a0}", 1000), 278);
+        assert_eq!(text_width_px("é", 1000), 556, "outside ASCII: an average letter");
+        assert_eq!(text_width_px("e\u{301}", 1000), 556, "a combining accent adds nothing");
+        assert_eq!(text_width_px("東京", 1000), 2000, "CJK: a full em each");
+        assert_eq!(text_width_px("", 20), 0);
+        // Sixty narrow letters fit where sixty wide ones do not: what the rules add to the
+        // character count.
+        assert!(text_width_px(&"i".repeat(60), TITLE_FONT_PX) < TITLE_MAX_PX);
+        assert!(text_width_px(&"W".repeat(40), TITLE_FONT_PX) > TITLE_MAX_PX);
+    }
+
+    #[test]
+    fn trim_to_width_cuts_at_a_word_within_the_width() {
+        let title = "Winter Weather Wear: Waterproof Walking Wellies With Warm Wool Wadding";
+        let cut = trim_to_width(title, TITLE_FONT_PX, TITLE_MAX_PX);
+        assert!(text_width_px(&cut, TITLE_FONT_PX) <= TITLE_MAX_PX, "{cut}");
+        assert!(title.starts_with(&cut) && title[cut.len()..].starts_with(' '), "cut at a word: {cut}");
+        assert_eq!(trim_to_width("short", TITLE_FONT_PX, TITLE_MAX_PX), "short");
+    }
 
     #[test]
     fn bcp47() {

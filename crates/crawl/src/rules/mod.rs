@@ -23,6 +23,7 @@ mod internal_redirect_chain;
 mod linked_page_blocked_by_robots;
 mod near_duplicate_content;
 pub use near_duplicate_content::{NEAR_DUPLICATE_SIMILARITY, NEAR_DUPLICATE_THRESHOLDS};
+mod nofollow_only_inlinks;
 mod not_in_sitemap;
 pub(crate) mod orphan_page;
 mod pagination_broken;
@@ -130,6 +131,7 @@ pub static SITE_RULES: &[&dyn SiteRule] = &[
     &linked_page_blocked_by_robots::LinkedPageBlockedByRobots,
     &deep_page::DeepPage,
     &few_inlinks::FewInlinks,
+    &nofollow_only_inlinks::NofollowOnlyInlinks,
     &pagination_broken::PaginationBroken,
     &structured_data_errors_across_pages::StructuredDataErrorsAcrossPages,
 ];
@@ -249,6 +251,9 @@ pub trait CrawledSite {
     fn first_inlink(&self, url: &str) -> SiteResult<Option<String>>;
     /// How many fetched pages link to `url` (each page once, itself excluded).
     fn inlink_count(&self, url: &str) -> SiteResult<u64>;
+    /// How many of them link to it with a link the crawl follows ([`Outlink::follow`]: no
+    /// `nofollow`-like `rel` and no page-wide `nofollow`).
+    fn followed_inlink_count(&self, url: &str) -> SiteResult<u64>;
     /// Whether a fetched page redirects to `url`.
     fn redirected_to(&self, url: &str) -> SiteResult<bool>;
     /// Every page URL the site's sitemaps list (normalised; any order).
@@ -469,6 +474,10 @@ impl CrawledSite for SiteIndex<'_> {
 
     fn inlink_count(&self, url: &str) -> SiteResult<u64> {
         Ok(self.inlinks.get(url).map_or(0, |l| l.len() as u64))
+    }
+
+    fn followed_inlink_count(&self, url: &str) -> SiteResult<u64> {
+        Ok(self.inlinks.get(url).map_or(0, |l| l.iter().filter(|(_, link)| link.follow).count() as u64))
     }
 
     fn redirected_to(&self, url: &str) -> SiteResult<bool> {

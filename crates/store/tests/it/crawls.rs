@@ -440,6 +440,20 @@ both! {
         assert_eq!(inlinks("https://site.test/b"), Some(2), "{backend:?}: home and /a, each once");
         assert_eq!(inlinks("https://site.test/a"), Some(1), "{backend:?}: a link to itself is none");
         assert_eq!(site.inlink_count("https://site.test/b").unwrap(), 2);
+        assert_eq!(site.followed_inlink_count("https://site.test/b").unwrap(), 2);
+
+        // /a recorded once more with its links to /b nofollow: still an inlink, no longer a
+        // followed one (nofollow-only-inlinks); then as before, for the pairs below.
+        let mut nofollow = again.clone();
+        for link in &mut nofollow.outlinks {
+            link.nofollow = true;
+            link.follow = false;
+        }
+        s.record_crawl_page(&crawl.id, &nofollow, &[]).unwrap();
+        assert_eq!(site.inlink_count("https://site.test/b").unwrap(), 2, "{backend:?}");
+        assert_eq!(site.followed_inlink_count("https://site.test/b").unwrap(), 1, "{backend:?}: home's link only");
+        s.record_crawl_page(&crawl.id, &again, &[]).unwrap();
+        assert_eq!(site.followed_inlink_count("https://site.test/b").unwrap(), 2, "{backend:?}");
         let mut links = Vec::new();
         site.internal_links(&mut |from, to| {
             links.push((from.to_string(), to.url.clone()));

@@ -9,11 +9,13 @@ mod meta_description_missing;
 mod meta_description_multiple;
 mod meta_description_too_long;
 mod meta_description_too_short;
+mod meta_description_too_wide;
 mod thin_content;
 mod title_missing;
 mod title_multiple;
 mod title_too_long;
 mod title_too_short;
+mod title_too_wide;
 
 pub use h1_empty::H1Empty;
 pub use h1_missing::H1Missing;
@@ -24,14 +26,19 @@ pub use meta_description_missing::MetaDescriptionMissing;
 pub use meta_description_multiple::MetaDescriptionMultiple;
 pub use meta_description_too_long::MetaDescriptionTooLong;
 pub use meta_description_too_short::MetaDescriptionTooShort;
+pub use meta_description_too_wide::MetaDescriptionTooWide;
 pub use thin_content::ThinContent;
 pub use title_missing::TitleMissing;
 pub use title_multiple::TitleMultiple;
 pub use title_too_long::TitleTooLong;
 pub use title_too_short::TitleTooShort;
+pub use title_too_wide::TitleTooWide;
 
 use crate::fix::{attr, cut, Difficulty, FixCtx, FixKind, FixTemplate};
-use crate::rules::util::{trim_at_word, TITLE_MAX_CHARS, TITLE_MIN_CHARS};
+use crate::rules::util::{
+    trim_at_word, trim_to_width, DESCRIPTION_FONT_PX, DESCRIPTION_MAX_PX, TITLE_FONT_PX, TITLE_MAX_CHARS, TITLE_MAX_PX,
+    TITLE_MIN_CHARS,
+};
 
 /// Which problem of a title (or meta description) a fix repairs: the rules of the two share
 /// one fix each, worded for the problem.
@@ -40,17 +47,19 @@ enum Problem {
     Missing,
     TooShort,
     TooLong,
+    /// Wider than a search result shows (the pixel-width rules).
+    TooWide,
     Multiple,
 }
 
 /// The fix of the title rules: one title, the page's own (cut, or lengthened) or drafted from
 /// its h1.
 fn title_fix(c: &FixCtx, problem: Problem) -> Option<FixTemplate> {
-    use Problem::{Multiple, TooLong, TooShort};
+    use Problem::{Multiple, TooLong, TooShort, TooWide};
     // A title that is too short or too long is the current value, when the
     // context has none.
     let with_current;
-    let c = if c.title.is_empty() && matches!(problem, TooShort | TooLong) && c.current.is_some() {
+    let c = if c.title.is_empty() && matches!(problem, TooShort | TooLong | TooWide) && c.current.is_some() {
         with_current = FixCtx { title: c.current.clone().unwrap_or_default(), ..c.clone() };
         &with_current
     } else {
@@ -59,6 +68,7 @@ fn title_fix(c: &FixCtx, problem: Problem) -> Option<FixTemplate> {
     let title = match problem {
         _ if c.title.is_empty() && c.known_topic().is_none() => c.topic_or_todo("name the page in 30 to 60 characters"),
         TooShort => lengthen_title(c),
+        TooWide => trim_to_width(&c.suggested_title(), TITLE_FONT_PX, TITLE_MAX_PX),
         _ => c.suggested_title(),
     };
     let drafted = if !c.title.is_empty() {
@@ -73,6 +83,7 @@ fn title_fix(c: &FixCtx, problem: Problem) -> Option<FixTemplate> {
         TooLong if c.title.is_empty() => "Titles over 60 characters are cut in search results; keep it under 60.",
         TooLong => "Titles over 60 characters are cut in search results; this keeps the front.",
         TooShort => "A title of 30 to 60 characters says more about the page.",
+        TooWide => "Titles wider than about 600 px (Arial 20 px) are cut in search results; this keeps the front.",
         Problem::Missing => "Every page needs a unique title in <head>.",
     };
     FixTemplate::some(
@@ -101,9 +112,16 @@ fn lengthen_title(c: &FixCtx) -> String {
 /// The fix of the meta description rules: one description, the page's own cut to length
 /// when it is too long or repeated, else written from the page's text.
 fn description_fix(c: &FixCtx, problem: Problem) -> Option<FixTemplate> {
-    use Problem::{Multiple, TooLong};
-    let current = c.current.as_deref().filter(|_| problem == TooLong);
+    use Problem::{Multiple, TooLong, TooWide};
+    let current = c.current.as_deref().filter(|_| matches!(problem, TooLong | TooWide));
     let written = match problem {
+        TooWide => c
+            .description
+            .as_deref()
+            .or(current)
+            .map(|d| trim_to_width(&cut(d, 160), DESCRIPTION_FONT_PX, DESCRIPTION_MAX_PX))
+            .filter(|d| d.chars().count() >= 70)
+            .or_else(|| c.suggested_description()),
         TooLong | Multiple => c
             .description
             .as_deref()

@@ -12,7 +12,7 @@ static META: RuleMeta = RuleMeta {
     impact: Level::Medium,
     effort: Level::Low,
     confidence: 80,
-    weight: 2,
+    weight: 1,
     threshold: "> 60 characters",
     why: "Search engines truncate long titles, cutting off what comes last.",
     fail_example: "a 90-character title",
