@@ -1,9 +1,9 @@
 //! The wire types and operations of the site crawl (docs/API.md, "Site crawl"):
 //! `POST /api/v1/crawls`, `GET /api/v1/crawls/{id}`, `.../pages`, `.../issues/{rule_id}`,
-//! `.../export`, `DELETE /api/v1/crawls/{id}`.
+//! `.../export`, `DELETE /api/v1/crawls/{id}`, `GET /api/v1/crawls` (the listing).
 
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::{answer, request, Access, Content, Header, In, Operation, Param, Response, MAX_URL_LEN};
@@ -260,6 +260,87 @@ pub struct CrawlExport {
     pub pages: Vec<CrawlPage>,
 }
 
+/// Crawls per page of `GET /api/v1/crawls` when the caller does not say.
+pub const DEFAULT_CRAWLS_PAGE: u32 = 20;
+/// The most crawls per page of `GET /api/v1/crawls`.
+pub const MAX_CRAWLS_PAGE: u32 = 100;
+/// The longest `site` filter: a host name (253) and a port.
+pub const MAX_SITE_LEN: usize = 253 + 6;
+
+/// Which of the key owner's crawls to list: the query of `GET /api/v1/crawls` and the
+/// arguments of the list_crawls agent tool (one request, read by both).
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ListCrawls {
+    /// Only crawls in this state
+    #[schemars(extend("enum" = CRAWL_STATES))]
+    pub state: Option<String>,
+    /// Only crawls whose start URL is on this site: a host name such as example.com, or a
+    /// host and port such as example.com:8080 (a host alone matches every port of it)
+    #[schemars(length(min = 1, max = MAX_SITE_LEN))]
+    pub site: Option<String>,
+    /// The next_cursor of the previous page, as it was given (send the same filters with it)
+    #[schemars(length(min = 1, max = 200))]
+    pub cursor: Option<String>,
+    /// Crawls per page, 1 to 100 (default 20)
+    #[schemars(range(min = 1, max = MAX_CRAWLS_PAGE))]
+    pub limit: Option<u32>,
+}
+
+/// A crawl as listed: what it is and where it got, without its issues (its status route
+/// has them).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct CrawlListItem {
+    /// The crawl id.
+    pub id: String,
+    /// The start URL, normalised.
+    pub url: String,
+    /// Its site: the start URL's host, with its port when not the scheme's default (what the
+    /// `site` filter and a comparison match).
+    pub site: String,
+    /// Where it is.
+    #[schemars(extend("enum" = CRAWL_STATES))]
+    pub state: String,
+    /// Pages fetched at most.
+    pub max_pages: u32,
+    /// URLs fetched that answered.
+    pub pages_done: u64,
+    /// URLs whose fetch failed.
+    pub pages_failed: u64,
+    /// 0-100 once ended with pages audited.
+    pub site_score: Option<u32>,
+    /// When it was created (RFC 3339, UTC).
+    pub created_at: String,
+    /// When it ended (RFC 3339, UTC).
+    pub finished_at: Option<String>,
+    /// Its status route.
+    pub status_url: String,
+    /// Its human report page.
+    pub report_url: String,
+}
+
+/// A page of the key owner's crawls, newest first.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct CrawlListing {
+    /// The crawls, newest first.
+    pub crawls: Vec<CrawlListItem>,
+    /// Pass as `cursor` for the next page; `null` on the last.
+    pub next_cursor: Option<String>,
+}
+
+/// The answer of `GET /api/v1/crawls`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CrawlList {
+    #[schemars(extend("const" = true))]
+    pub ok: bool,
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: &'static str,
+    /// The crawls, newest first.
+    pub crawls: Vec<CrawlListItem>,
+    /// Pass as `cursor` for the next page; `null` on the last.
+    pub next_cursor: Option<String>,
+}
+
 const fn error(status: &'static str, description: &'static str) -> Response {
     Response { status, description, headers: &[], content: Content::Json(answer::<crate::ErrorBody>) }
 }
@@ -335,6 +416,65 @@ pub static CREATE_CRAWL: Operation = Operation {
         error("502", "`target_unreachable`: DNS failure, refused connection, TLS failure, too many redirects."),
         error("503", "`not_configured`: `render` was asked for and the service has no browser; nothing is charged."),
         error("504", "`target_timeout`: the target did not answer in time."),
+    ],
+};
+
+/// `GET /api/v1/crawls`.
+pub static LIST_CRAWLS: Operation = Operation {
+    id: "listCrawls",
+    summary: "The key owner's crawls",
+    description: "The crawls made with the keys of the key's owner, newest first, a page at a time (follow \
+        `next_cursor`), filtered by `state` and `site`. Crawls made without a key belong to no one and are \
+        never listed. Requires a key with the `audit` scope; consumes no quota (it reads stored data). The \
+        agent tool list_crawls answers the same listing.",
+    tag: "crawl",
+    access: Access::KeyRequired,
+    params: &[
+        Param::Own {
+            name: "state",
+            at: In::Query,
+            required: false,
+            description: "Only crawls in this state.",
+            schema: |_| json!({"type": "string", "enum": CRAWL_STATES}),
+        },
+        Param::Own {
+            name: "site",
+            at: In::Query,
+            required: false,
+            description: "Only crawls whose start URL is on this site: a host name (`example.com`; case and a \
+        final dot do not matter, `www.` is another site) matching every port of it, or a host and port \
+        (`example.com:8080`).",
+            schema: |_| json!({"type": "string", "minLength": 1, "maxLength": MAX_SITE_LEN}),
+        },
+        Param::Own {
+            name: "cursor",
+            at: In::Query,
+            required: false,
+            description: "The `next_cursor` of the previous page, as it was given (opaque). Send the same filters \
+        with it.",
+            schema: |_| json!({"type": "string", "minLength": 1, "maxLength": 200}),
+        },
+        Param::Own {
+            name: "limit",
+            at: In::Query,
+            required: false,
+            description: "Crawls per page.",
+            schema: |_| json!({"type": "integer", "minimum": 1, "maximum": MAX_CRAWLS_PAGE, "default": DEFAULT_CRAWLS_PAGE}),
+        },
+        Param::ApiKeyQuery,
+    ],
+    body: None,
+    responses: &[
+        Response {
+            status: "200",
+            description: "A page of crawls.",
+            headers: &[],
+            content: Content::Json(answer::<CrawlList>),
+        },
+        error("400", "`invalid_request` (`details.parameter`): `state`, `site`, `cursor` or `limit` is malformed."),
+        error("401", "`unauthorized`: no key, or an unknown key."),
+        E403,
+        E500,
     ],
 };
 

@@ -100,6 +100,19 @@ pub struct NewCrawl {
     pub max_pages: u32,
 }
 
+/// Which of an owner's crawls to list ([`Store::list_user_crawls`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CrawlFilter {
+    /// Only crawls in this state.
+    pub state: Option<CrawlState>,
+    /// Only crawls whose start URL is on this site: a lower-case host, with `:port` when the
+    /// port is not the scheme's default. The caller checks that it holds only letters,
+    /// digits, `.`, `-` and one `:` before digits (no `LIKE` wildcard).
+    pub site: Option<String>,
+    /// Only crawls listed after this one (its `created_at` and id): the paging cursor.
+    pub before: Option<(String, String)>,
+}
+
 /// How many crawls may run at once ([`Store::start_queued_crawls`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CrawlCaps {
@@ -456,6 +469,41 @@ impl Store {
                 args![user_id, limit],
                 |row| row.get::<String>(0),
             )?;
+            ids.iter().map(|id| load_crawl(db, id)).collect()
+        })
+    }
+
+    /// Up to `limit` crawls of `user_id` that pass `filter`, newest first (by creation, then
+    /// id, both descending): a page of `GET /api/v1/crawls`.
+    pub fn list_user_crawls(&self, user_id: &str, filter: &CrawlFilter, limit: usize) -> Result<Vec<Crawl>> {
+        let mut clauses = vec!["user_id = ?".to_owned()];
+        let mut values: Vec<Value<'_>> = vec![Value::Text(user_id.into())];
+        if let Some(state) = filter.state {
+            clauses.push("state = ?".to_owned());
+            values.push(Value::Text(state.as_str().into()));
+        }
+        if let Some(site) = &filter.site {
+            // The start URL is stored normalised (lower-case host, no default port), so a
+            // site is a prefix of it; the caller's `site` holds no `%`, `_` or `\`
+            // ([`CrawlFilter::site`]), so the patterns match literally up to their last `%`.
+            let mut patterns = vec![format!("http://{site}/%"), format!("https://{site}/%")];
+            if !site.contains(':') {
+                patterns.push(format!("http://{site}:%"));
+                patterns.push(format!("https://{site}:%"));
+            }
+            clauses.push(format!("({})", vec!["url LIKE ?"; patterns.len()].join(" OR ")));
+            values.extend(patterns.into_iter().map(|p| Value::Text(p.into())));
+        }
+        if let Some((created_at, id)) = &filter.before {
+            clauses.push("(created_at, id) < (?, ?)".to_owned());
+            values.push(Value::Text(created_at.clone().into()));
+            values.push(Value::Text(id.clone().into()));
+        }
+        values.push(Value::Int(i64::try_from(limit).unwrap_or(i64::MAX)));
+        let sql =
+            format!("SELECT id FROM crawls WHERE {} ORDER BY created_at DESC, id DESC LIMIT ?", clauses.join(" AND "));
+        self.read(|db| {
+            let ids = db.query_map(&sql, &values, |row| row.get::<String>(0))?;
             ids.iter().map(|id| load_crawl(db, id)).collect()
         })
     }

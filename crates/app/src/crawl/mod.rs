@@ -11,6 +11,7 @@ pub use runner::{
 pub use stored_crawl::{failed_rule_rows, judge, Judged, StoreSink};
 
 pub mod export;
+pub mod list;
 pub mod request;
 mod service;
 pub mod summary;

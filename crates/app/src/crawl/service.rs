@@ -154,7 +154,7 @@ pub struct IssuePage {
 /// The site crawl engine (see the module documentation).
 #[derive(Debug, Clone)]
 pub struct Crawls {
-    app: App,
+    pub(super) app: App,
     /// This engine's name on the leases of the crawls it drives, unique per process.
     worker: Arc<str>,
     /// How long a crawl runs at most.

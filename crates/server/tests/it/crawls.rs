@@ -936,3 +936,84 @@ async fn a_crawl_records_urls_in_proportion_to_its_pages_and_counts_the_rest() {
     let found = 1 + LINKS * max_pages as usize;
     assert_eq!(done["links_not_queued"].as_u64(), Some((found - bound) as u64), "{done}");
 }
+
+/// `GET /api/v1/crawls` and the list_crawls agent tool: a key owner's crawls, newest first,
+/// a page at a time, by state and site; another owner's and anonymous crawls are not listed,
+/// and each malformed parameter is named.
+#[tokio::test]
+async fn a_key_lists_its_own_crawls_by_state_and_site() {
+    let t = TestServer::start(|_| {}).await;
+    let (one, two) = (fixture_site("site-crawl-rest").await, fixture_site("site-crawl-rest").await);
+    let (key, _) = t.key(|_| {});
+    let (other, _) = t.key(|_| {});
+    let body = |site: &test_support::FixtureSite| json!({"url": site.url("/"), "max_pages": 2, "sitemaps": false});
+    let mut mine = Vec::new();
+    for site in [&one, &two, &one] {
+        let a = start(&t, Some(&key), body(site)).await;
+        assert_eq!(a.status, 202, "{}", a.raw);
+        let id = a.body["crawl"]["id"].as_str().unwrap().to_string();
+        ended(&t, &id, Some(&key)).await;
+        mine.push(id);
+    }
+    let theirs = start(&t, Some(&other), body(&one)).await.body["crawl"]["id"].as_str().unwrap().to_string();
+    start(&t, None, body(&one)).await;
+    let newest_first: Vec<String> = mine.iter().rev().cloned().collect();
+
+    let ids = |a: &Answer| -> Vec<String> {
+        a.body["crawls"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap().to_string()).collect()
+    };
+    let a = get(&t, "/api/v1/crawls", Some(&key)).await;
+    assert_eq!(a.status, 200, "{}", a.raw);
+    validate_documented("GET", "/api/v1/crawls", &a);
+    assert_eq!(ids(&a), newest_first);
+    assert_eq!(a.body["next_cursor"], Value::Null);
+    let first = &a.body["crawls"][0];
+    assert_eq!((first["state"].as_str(), first["url"].as_str()), (Some("completed"), Some(one.url("/").as_str())));
+    let site_one = one.url("/").trim_start_matches("http://").trim_end_matches('/').to_string();
+    assert_eq!(first["site"], site_one.as_str());
+    assert_eq!(first["status_url"], format!("/api/v1/crawls/{}", mine[2]));
+    assert!(!ids(&a).contains(&theirs), "another owner's crawl is not listed");
+
+    // Two at a time: the same crawls in the same order.
+    let a = get(&t, "/api/v1/crawls?limit=2", Some(&key)).await;
+    let cursor = a.body["next_cursor"].as_str().unwrap().to_string();
+    let b = get(&t, &format!("/api/v1/crawls?limit=2&cursor={cursor}"), Some(&key)).await;
+    assert_eq!(b.status, 200, "{}", b.raw);
+    assert_eq!([ids(&a), ids(&b)].concat(), newest_first);
+    assert_eq!(b.body["next_cursor"], Value::Null);
+
+    // Filters.
+    let a = get(&t, &format!("/api/v1/crawls?site={site_one}"), Some(&key)).await;
+    assert_eq!(ids(&a), [mine[2].clone(), mine[0].clone()]);
+    let a =
+        get(&t, &format!("/api/v1/crawls?site={}&state=completed", site_one.split(':').next().unwrap()), Some(&key))
+            .await;
+    assert_eq!(ids(&a), newest_first, "a host alone matches every port of it");
+    assert!(ids(&get(&t, "/api/v1/crawls?state=running", Some(&key)).await).is_empty());
+
+    // The agent tool answers the same listing.
+    let a = tool_call(&t, &key, "list_crawls", json!({ "site": site_one, "limit": 1 })).await;
+    let listed = &a.body["result"]["structuredContent"];
+    assert_eq!(listed["crawls"][0]["id"], mine[2].as_str(), "{}", a.raw);
+    assert!(listed["next_cursor"].is_string(), "{}", a.raw);
+    assert!(a.header("x-ratelimit-remaining").is_none(), "list_crawls is free of quota");
+    let a = tool_call(&t, &key, "list_crawls", json!({ "site": "not a site" })).await;
+    assert_eq!(a.body["result"]["isError"], true, "{}", a.raw);
+    assert!(a.body["result"]["content"][0]["text"].as_str().unwrap().starts_with("invalid_request"), "{}", a.raw);
+
+    // Bad parameters are named; without a key there is no owner to list.
+    for (query, parameter) in [
+        ("state=done", "state"),
+        ("site=a_b.example", "site"),
+        ("site=example.com:99999", "site"),
+        ("cursor=nope", "cursor"),
+        ("limit=0", "limit"),
+        ("limit=101", "limit"),
+        ("limit=ten", "limit"),
+    ] {
+        let a = get(&t, &format!("/api/v1/crawls?{query}"), Some(&key)).await;
+        a.assert_error(400, "invalid_request");
+        assert_eq!(a.body["error"]["details"]["parameter"], parameter, "{query}");
+    }
+    get(&t, "/api/v1/crawls", None).await.assert_error(401, "unauthorized");
+}
