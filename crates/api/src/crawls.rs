@@ -341,6 +341,113 @@ pub struct CrawlList {
     pub next_cursor: Option<String>,
 }
 
+/// URLs a comparison lists at most in each of its lists (each with its total).
+pub const MAX_COMPARED_URLS: usize = 100;
+
+/// URLs of one kind of change: the first [`MAX_COMPARED_URLS`] in URL order, and how many
+/// there are in all.
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
+pub struct UrlList {
+    /// How many in all.
+    pub total: u64,
+    /// The first 100, in URL order.
+    pub urls: Vec<String>,
+}
+
+/// How one rule's findings changed between two crawls.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct RuleChange {
+    /// The rule id.
+    pub id: String,
+    /// `site` or `page`.
+    #[schemars(extend("enum" = ["site", "page"]))]
+    pub kind: String,
+    /// `critical`, `warning` or `notice`.
+    pub severity: String,
+    /// URLs the rule finds in the crawl and did not find in the one it is compared against.
+    pub new: UrlList,
+    /// URLs the rule found in the crawl compared against and no longer finds.
+    pub fixed: UrlList,
+    /// URLs the rule finds in both.
+    pub still_failing: UrlList,
+}
+
+/// A URL fetched by both crawls whose status changed.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct StatusChange {
+    /// The URL.
+    pub url: String,
+    /// Its status in the crawl compared against (`null`: no answer).
+    pub before: Option<u16>,
+    /// Its status in the crawl (`null`: no answer).
+    pub after: Option<u16>,
+}
+
+/// A URL fetched by both crawls that became indexable or stopped being so (indexable:
+/// answered 2xx with HTML and no `noindex`).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct IndexabilityChange {
+    /// The URL.
+    pub url: String,
+    /// Whether it was indexable in the crawl compared against.
+    pub before: bool,
+    /// Whether it is in the crawl.
+    pub after: bool,
+}
+
+/// One side of a comparison.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ComparedCrawl {
+    /// The crawl id.
+    pub id: String,
+    /// When it ended (RFC 3339, UTC).
+    pub finished_at: Option<String>,
+    /// Its site score.
+    pub site_score: Option<u32>,
+    /// URLs it fetched (answered or failed).
+    pub pages: u64,
+}
+
+/// How a crawl differs from an earlier crawl of the same site.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct CrawlChange {
+    /// The crawl (`{id}` of the route).
+    pub crawl: ComparedCrawl,
+    /// The crawl it is compared against (`against`).
+    pub against: ComparedCrawl,
+    /// The crawl's site score less the other's (`null` when either has none).
+    pub site_score_change: Option<i64>,
+    /// Rules with findings in either crawl, in rule id order.
+    pub rules: Vec<RuleChange>,
+    /// Findings new in the crawl, over every rule.
+    pub new_findings: u64,
+    /// Findings of the other crawl gone from this one, over every rule.
+    pub fixed_findings: u64,
+    /// URLs the crawl fetched that the other did not.
+    pub pages_added: UrlList,
+    /// URLs the other crawl fetched that this one did not.
+    pub pages_gone: UrlList,
+    /// How many URLs fetched by both changed status.
+    pub status_changes_total: u64,
+    /// The first 100 of them, in URL order.
+    pub status_changes: Vec<StatusChange>,
+    /// How many URLs fetched by both changed indexability.
+    pub indexability_changes_total: u64,
+    /// The first 100 of them, in URL order.
+    pub indexability_changes: Vec<IndexabilityChange>,
+}
+
+/// The answer of `GET /api/v1/crawls/{id}/compare`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CrawlComparison {
+    #[schemars(extend("const" = true))]
+    pub ok: bool,
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: &'static str,
+    /// The change.
+    pub comparison: CrawlChange,
+}
+
 const fn error(status: &'static str, description: &'static str) -> Response {
     Response { status, description, headers: &[], content: Content::Json(answer::<crate::ErrorBody>) }
 }
@@ -498,6 +605,47 @@ pub static GET_CRAWL: Operation = Operation {
         E401,
         E403,
         E404,
+        E500,
+    ],
+};
+
+/// `GET /api/v1/crawls/{id}/compare`.
+pub static COMPARE_CRAWLS: Operation = Operation {
+    id: "compareCrawls",
+    summary: "How a crawl differs from an earlier crawl of the same site",
+    description: "Per rule, the URLs new, fixed and still failing; the URLs added and gone; the status and \
+        indexability changes of the URLs both fetched; the site score change. Each list holds its first 100 \
+        URLs in URL order beside its total. Both crawls must be the caller's, of one site (the start URL's \
+        host and port), ended, and keep their pages. Consumes no quota.",
+    tag: "crawl",
+    access: Access::KeyOptional,
+    params: &[
+        ID,
+        Param::Own {
+            name: "against",
+            at: In::Query,
+            required: true,
+            description: "The id of the crawl to compare with (usually the earlier one).",
+            schema: |_| json!({"type": "string", "minLength": 1}),
+        },
+        Param::ApiKeyQuery,
+    ],
+    body: None,
+    responses: &[
+        Response {
+            status: "200",
+            description: "The comparison.",
+            headers: &[],
+            content: Content::Json(answer::<CrawlComparison>),
+        },
+        error(
+            "400",
+            "`missing_parameter` (`against`), or `invalid_request` naming `against`: a crawl of another site.",
+        ),
+        E401,
+        E403,
+        error("404", "`not_found`: either crawl is unknown, or another caller's."),
+        error("409", "`conflict`: either crawl has not ended, or its pages were deleted by retention."),
         E500,
     ],
 };

@@ -112,6 +112,7 @@ pub static ROUTES: &[Route] = &[
     Route::new(Method::GET, "/api/v1/crawls/{id}", routes::crawls::get, FREE, &api::crawls::GET_CRAWL),
     Route::new(Method::DELETE, "/api/v1/crawls/{id}", routes::crawls::cancel, FREE, &api::crawls::CANCEL_CRAWL),
     Route::new(Method::GET, "/api/v1/crawls/{id}/pages", routes::crawls::pages, FREE, &api::crawls::CRAWL_PAGES),
+    Route::new(Method::GET, "/api/v1/crawls/{id}/compare", routes::crawls::compare, FREE, &api::crawls::COMPARE_CRAWLS),
     Route::new(
         Method::GET,
         "/api/v1/crawls/{id}/issues/{rule_id}",

@@ -205,6 +205,17 @@ pub struct CrawlPage {
     pub records: u32,
 }
 
+/// A fetched URL of a crawl as a comparison reads it ([`Store::crawl_page_facts`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageFact {
+    /// The normalised URL.
+    pub url: String,
+    /// The HTTP status (`None`: no answer).
+    pub status: Option<u16>,
+    /// Answered 2xx with HTML and without `noindex`.
+    pub indexable: bool,
+}
+
 /// Whether an issue comes from a page rule or a site rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, strum::EnumString, strum::IntoStaticStr)]
 #[serde(rename_all = "snake_case")]
@@ -747,6 +758,48 @@ impl Store {
                 .collect(),
             next.filter(|_| limit > 0),
         ))
+    }
+
+    /// What a comparison of crawl `crawl_id` with another reads of its pages: every URL
+    /// fetched (answered or failed), in URL order, with its status and whether it is
+    /// indexable (answered 2xx with HTML and no `noindex`).
+    pub fn crawl_page_facts(&self, crawl_id: &str) -> Result<Vec<PageFact>> {
+        self.read(|db| {
+            db.query_map(
+                "SELECT url, status, html, record_json FROM crawl_pages \
+                 WHERE crawl_id = ?1 AND state IN ('done', 'failed') ORDER BY url",
+                args![crawl_id],
+                |row| {
+                    let (url, status, html): (String, Option<u16>, bool) = (row.get(0)?, row.get(1)?, row.get(2)?);
+                    let record: Option<String> = row.get(3)?;
+                    let noindex =
+                        record.and_then(|r| serde_json::from_str::<CrawledPage>(&r).ok()).is_some_and(|r| r.noindex);
+                    let indexable = html && status.is_some_and(|s| (200..300).contains(&s)) && !noindex;
+                    Ok(PageFact { url, status, indexable })
+                },
+            )
+        })
+    }
+
+    /// Every distinct (rule, kind, severity, URL) finding of crawl `crawl_id`, page and site
+    /// rules alike, in rule and URL order: what a comparison reads of its issues.
+    pub fn crawl_finding_urls(&self, crawl_id: &str) -> Result<Vec<(String, IssueKind, String, String)>> {
+        self.read(|db| {
+            db.query_map(
+                "SELECT DISTINCT rule_id, kind, severity, url FROM crawl_issues WHERE crawl_id = ?1 \
+                 ORDER BY rule_id, url",
+                args![crawl_id],
+                |row| {
+                    let kind: String = row.get(1)?;
+                    Ok((
+                        row.get(0)?,
+                        kind.parse().map_err(|_| Error::corrupt("crawl_issues", format!("bad kind {kind:?}")))?,
+                        row.get(2)?,
+                        row.get(3)?,
+                    ))
+                },
+            )
+        })
     }
 
     /// The rules with findings in crawl `crawl_id`, with the distinct URLs each affects:
