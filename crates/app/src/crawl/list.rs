@@ -6,6 +6,7 @@ use api::crawls::{CrawlListItem, CrawlListing, ListCrawls, DEFAULT_CRAWLS_PAGE, 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 
+pub use super::change::site_of;
 use super::views::crawl_path;
 use super::Crawls;
 use crate::AppError;
@@ -41,20 +42,6 @@ impl CrawlCursor {
             && id[store::CRAWL_ID_TAG.len()..].bytes().all(|b| b.is_ascii_alphanumeric());
         (id_ok && store::parse_rfc3339(at).is_some())
             .then(|| CrawlCursor { created_at: at.to_owned(), id: id.to_owned() })
-    }
-}
-
-/// The site of a start URL: its host, with `:port` when the port is not the scheme's
-/// default (`url` normalises the default away). Two crawls of one site are compared; the
-/// listing filters on it.
-pub fn site_of(url: &str) -> String {
-    match url::Url::parse(url) {
-        Ok(u) => match (u.host_str(), u.port()) {
-            (Some(host), Some(port)) => format!("{host}:{port}"),
-            (Some(host), None) => host.to_string(),
-            (None, _) => String::new(),
-        },
-        Err(_) => String::new(),
     }
 }
 
@@ -197,7 +184,7 @@ mod tests {
         for bad in ["", "a_b.com", "a%.com", "example.com:", "example.com:0", "example.com:70000", "x:+1", "..", "a/b"]
         {
             let e = site_param(bad).unwrap_err();
-            assert_eq!(e.to_string().contains("site"), true, "{bad}: {e}");
+            assert!(e.to_string().contains("site"), "{bad}: {e}");
         }
         assert_eq!(site_of("https://example.com/a"), "example.com");
         assert_eq!(site_of("http://127.0.0.1:8080/"), "127.0.0.1:8080");

@@ -10,6 +10,7 @@ pub use runner::{
 };
 pub use stored_crawl::{failed_rule_rows, judge, Judged, StoreSink};
 
+pub mod change;
 pub mod compare;
 pub mod export;
 pub mod list;

@@ -643,8 +643,8 @@ fn change_since_previous(
     site_issues: &[store::CrawlIssue],
 ) -> store::Result<Option<Value>> {
     let crawl = s.get_crawl(id)?;
-    let Some(previous) = super::compare::previous_completed(s, &crawl)? else { return Ok(None) };
-    let mut current = super::compare::CrawlFacts::read(s, crawl)?;
+    let Some(previous) = super::change::previous_completed(s, &crawl)? else { return Ok(None) };
+    let mut current = super::change::CrawlFacts::read(s, crawl)?;
     // Site findings are written with the end; a resumed crawl's earlier ones are replaced.
     current.findings.retain(|f| f.1 != store::IssueKind::Site);
     current.findings.extend(
@@ -652,8 +652,8 @@ fn change_since_previous(
     );
     // Its site score is written with the end too.
     current.crawl.site_score = site_score;
-    let against = super::compare::CrawlFacts::read(s, previous)?;
-    Ok(Some(super::compare::change_summary(&super::compare::compare(&current, &against))))
+    let against = super::change::CrawlFacts::read(s, previous)?;
+    Ok(Some(super::change::change_summary(&super::change::compare(&current, &against))))
 }
 
 /// What is left of a crawl's time limit `limit` at `now`: the limit counts in wall-clock time
