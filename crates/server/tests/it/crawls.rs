@@ -350,8 +350,14 @@ async fn a_running_crawl_lists_its_pages_with_their_inlinks() {
     let a = get(&t, &format!("/api/v1/crawls/{id}"), None).await;
     assert_eq!(a.body["crawl"]["state"], "running", "{}", a.raw);
     assert_eq!(running, expected, "{running:?}");
+    // A running crawl is compared once it has ended.
+    let a = get(&t, &format!("/api/v1/crawls/{id}/compare?against={id}"), None).await;
+    a.assert_error(409, "conflict");
     gate.add_permits(100);
     ended(&t, &id, None).await;
+    let a = get(&t, &format!("/api/v1/crawls/{id}/compare?against={id}"), None).await;
+    assert_eq!(a.status, 200, "{}", a.raw);
+    assert_eq!(a.body["comparison"]["new_findings"], 0, "a crawl against itself: nothing new");
     let done = inlinks(&t, &id).await;
     let held = format!("http://{addr}/held");
     assert_eq!(done, [(home, 1), (other, 1), (held, 1)].into_iter().collect(), "{done:?}");
