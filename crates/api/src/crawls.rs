@@ -1,9 +1,9 @@
 //! The wire types and operations of the site crawl (docs/API.md, "Site crawl"):
 //! `POST /api/v1/crawls`, `GET /api/v1/crawls/{id}`, `.../pages`, `.../issues/{rule_id}`,
-//! `.../export`, `DELETE /api/v1/crawls/{id}`.
+//! `.../export`, `DELETE /api/v1/crawls/{id}`, `GET /api/v1/crawls` (the listing).
 
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::{answer, request, Access, Content, Header, In, Operation, Param, Response, MAX_URL_LEN};
@@ -260,6 +260,194 @@ pub struct CrawlExport {
     pub pages: Vec<CrawlPage>,
 }
 
+/// Crawls per page of `GET /api/v1/crawls` when the caller does not say.
+pub const DEFAULT_CRAWLS_PAGE: u32 = 20;
+/// The most crawls per page of `GET /api/v1/crawls`.
+pub const MAX_CRAWLS_PAGE: u32 = 100;
+/// The longest `site` filter: a host name (253) and a port.
+pub const MAX_SITE_LEN: usize = 253 + 6;
+
+/// Which of the key owner's crawls to list: the query of `GET /api/v1/crawls` and the
+/// arguments of the list_crawls agent tool (one request, read by both).
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ListCrawls {
+    /// Only crawls in this state
+    #[schemars(extend("enum" = CRAWL_STATES))]
+    pub state: Option<String>,
+    /// Only crawls whose start URL is on this site: a host name such as example.com, or a
+    /// host and port such as example.com:8080 (a host alone matches every port of it)
+    #[schemars(length(min = 1, max = MAX_SITE_LEN))]
+    pub site: Option<String>,
+    /// The next_cursor of the previous page, as it was given (send the same filters with it)
+    #[schemars(length(min = 1, max = 200))]
+    pub cursor: Option<String>,
+    /// Crawls per page, 1 to 100 (default 20)
+    #[schemars(range(min = 1, max = MAX_CRAWLS_PAGE))]
+    pub limit: Option<u32>,
+}
+
+/// A crawl as listed: what it is and where it got, without its issues (its status route
+/// has them).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct CrawlListItem {
+    /// The crawl id.
+    pub id: String,
+    /// The start URL, normalised.
+    pub url: String,
+    /// Its site: the start URL's host, with its port when not the scheme's default (what the
+    /// `site` filter and a comparison match).
+    pub site: String,
+    /// Where it is.
+    #[schemars(extend("enum" = CRAWL_STATES))]
+    pub state: String,
+    /// Pages fetched at most.
+    pub max_pages: u32,
+    /// URLs fetched that answered.
+    pub pages_done: u64,
+    /// URLs whose fetch failed.
+    pub pages_failed: u64,
+    /// 0-100 once ended with pages audited.
+    pub site_score: Option<u32>,
+    /// When it was created (RFC 3339, UTC).
+    pub created_at: String,
+    /// When it ended (RFC 3339, UTC).
+    pub finished_at: Option<String>,
+    /// Its status route.
+    pub status_url: String,
+    /// Its human report page.
+    pub report_url: String,
+}
+
+/// A page of the key owner's crawls, newest first.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct CrawlListing {
+    /// The crawls, newest first.
+    pub crawls: Vec<CrawlListItem>,
+    /// Pass as `cursor` for the next page; `null` on the last.
+    pub next_cursor: Option<String>,
+}
+
+/// The answer of `GET /api/v1/crawls`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CrawlList {
+    #[schemars(extend("const" = true))]
+    pub ok: bool,
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: &'static str,
+    /// The crawls, newest first.
+    pub crawls: Vec<CrawlListItem>,
+    /// Pass as `cursor` for the next page; `null` on the last.
+    pub next_cursor: Option<String>,
+}
+
+/// URLs a comparison lists at most in each of its lists (each with its total).
+pub const MAX_COMPARED_URLS: usize = 100;
+
+/// URLs of one kind of change: the first [`MAX_COMPARED_URLS`] in URL order, and how many
+/// there are in all.
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
+pub struct UrlList {
+    /// How many in all.
+    pub total: u64,
+    /// The first 100, in URL order.
+    pub urls: Vec<String>,
+}
+
+/// How one rule's findings changed between two crawls.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct RuleChange {
+    /// The rule id.
+    pub id: String,
+    /// `site` or `page`.
+    #[schemars(extend("enum" = ["site", "page"]))]
+    pub kind: String,
+    /// `critical`, `warning` or `notice`.
+    pub severity: String,
+    /// URLs the rule finds in the crawl and did not find in the one it is compared against.
+    pub new: UrlList,
+    /// URLs the rule found in the crawl compared against and no longer finds.
+    pub fixed: UrlList,
+    /// URLs the rule finds in both.
+    pub still_failing: UrlList,
+}
+
+/// A URL fetched by both crawls whose status changed.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct StatusChange {
+    /// The URL.
+    pub url: String,
+    /// Its status in the crawl compared against (`null`: no answer).
+    pub before: Option<u16>,
+    /// Its status in the crawl (`null`: no answer).
+    pub after: Option<u16>,
+}
+
+/// A URL fetched by both crawls that became indexable or stopped being so (indexable:
+/// answered 2xx with HTML and no `noindex`).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct IndexabilityChange {
+    /// The URL.
+    pub url: String,
+    /// Whether it was indexable in the crawl compared against.
+    pub before: bool,
+    /// Whether it is in the crawl.
+    pub after: bool,
+}
+
+/// One side of a comparison.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ComparedCrawl {
+    /// The crawl id.
+    pub id: String,
+    /// When it ended (RFC 3339, UTC).
+    pub finished_at: Option<String>,
+    /// Its site score.
+    pub site_score: Option<u32>,
+    /// URLs it fetched (answered or failed).
+    pub pages: u64,
+}
+
+/// How a crawl differs from an earlier crawl of the same site.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct CrawlChange {
+    /// The crawl (`{id}` of the route).
+    pub crawl: ComparedCrawl,
+    /// The crawl it is compared against (`against`).
+    pub against: ComparedCrawl,
+    /// The crawl's site score less the other's (`null` when either has none).
+    pub site_score_change: Option<i64>,
+    /// Rules with findings in either crawl, in rule id order.
+    pub rules: Vec<RuleChange>,
+    /// Findings new in the crawl, over every rule.
+    pub new_findings: u64,
+    /// Findings of the other crawl gone from this one, over every rule.
+    pub fixed_findings: u64,
+    /// URLs the crawl fetched that the other did not.
+    pub pages_added: UrlList,
+    /// URLs the other crawl fetched that this one did not.
+    pub pages_gone: UrlList,
+    /// How many URLs fetched by both changed status.
+    pub status_changes_total: u64,
+    /// The first 100 of them, in URL order.
+    pub status_changes: Vec<StatusChange>,
+    /// How many URLs fetched by both changed indexability.
+    pub indexability_changes_total: u64,
+    /// The first 100 of them, in URL order.
+    pub indexability_changes: Vec<IndexabilityChange>,
+}
+
+/// The answer of `GET /api/v1/crawls/{id}/compare`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CrawlComparison {
+    #[schemars(extend("const" = true))]
+    pub ok: bool,
+    #[schemars(extend("const" = "v1"))]
+    pub api_version: &'static str,
+    /// The change.
+    pub comparison: CrawlChange,
+}
+
 const fn error(status: &'static str, description: &'static str) -> Response {
     Response { status, description, headers: &[], content: Content::Json(answer::<crate::ErrorBody>) }
 }
@@ -338,6 +526,65 @@ pub static CREATE_CRAWL: Operation = Operation {
     ],
 };
 
+/// `GET /api/v1/crawls`.
+pub static LIST_CRAWLS: Operation = Operation {
+    id: "listCrawls",
+    summary: "The key owner's crawls",
+    description: "The crawls made with the keys of the key's owner, newest first, a page at a time (follow \
+        `next_cursor`), filtered by `state` and `site`. Crawls made without a key belong to no one and are \
+        never listed. Requires a key with the `audit` scope; consumes no quota (it reads stored data). The \
+        agent tool list_crawls answers the same listing.",
+    tag: "crawl",
+    access: Access::KeyRequired,
+    params: &[
+        Param::Own {
+            name: "state",
+            at: In::Query,
+            required: false,
+            description: "Only crawls in this state.",
+            schema: |_| json!({"type": "string", "enum": CRAWL_STATES}),
+        },
+        Param::Own {
+            name: "site",
+            at: In::Query,
+            required: false,
+            description: "Only crawls whose start URL is on this site: a host name (`example.com`; case and a \
+        final dot do not matter, `www.` is another site) matching every port of it, or a host and port \
+        (`example.com:8080`).",
+            schema: |_| json!({"type": "string", "minLength": 1, "maxLength": MAX_SITE_LEN}),
+        },
+        Param::Own {
+            name: "cursor",
+            at: In::Query,
+            required: false,
+            description: "The `next_cursor` of the previous page, as it was given (opaque). Send the same filters \
+        with it.",
+            schema: |_| json!({"type": "string", "minLength": 1, "maxLength": 200}),
+        },
+        Param::Own {
+            name: "limit",
+            at: In::Query,
+            required: false,
+            description: "Crawls per page.",
+            schema: |_| json!({"type": "integer", "minimum": 1, "maximum": MAX_CRAWLS_PAGE, "default": DEFAULT_CRAWLS_PAGE}),
+        },
+        Param::ApiKeyQuery,
+    ],
+    body: None,
+    responses: &[
+        Response {
+            status: "200",
+            description: "A page of crawls.",
+            headers: &[],
+            content: Content::Json(answer::<CrawlList>),
+        },
+        error("400", "`invalid_request` (`details.parameter`): `state`, `site`, `cursor` or `limit` is malformed."),
+        error("401", "`unauthorized`: no key, or an unknown key."),
+        E403,
+        E500,
+    ],
+};
+
 /// `GET /api/v1/crawls/{id}`.
 pub static GET_CRAWL: Operation = Operation {
     id: "getCrawl",
@@ -358,6 +605,47 @@ pub static GET_CRAWL: Operation = Operation {
         E401,
         E403,
         E404,
+        E500,
+    ],
+};
+
+/// `GET /api/v1/crawls/{id}/compare`.
+pub static COMPARE_CRAWLS: Operation = Operation {
+    id: "compareCrawls",
+    summary: "How a crawl differs from an earlier crawl of the same site",
+    description: "Per rule, the URLs new, fixed and still failing; the URLs added and gone; the status and \
+        indexability changes of the URLs both fetched; the site score change. Each list holds its first 100 \
+        URLs in URL order beside its total. Both crawls must be the caller's, of one site (the start URL's \
+        host and port), ended, and keep their pages. Consumes no quota.",
+    tag: "crawl",
+    access: Access::KeyOptional,
+    params: &[
+        ID,
+        Param::Own {
+            name: "against",
+            at: In::Query,
+            required: true,
+            description: "The id of the crawl to compare with (usually the earlier one).",
+            schema: |_| json!({"type": "string", "minLength": 1}),
+        },
+        Param::ApiKeyQuery,
+    ],
+    body: None,
+    responses: &[
+        Response {
+            status: "200",
+            description: "The comparison.",
+            headers: &[],
+            content: Content::Json(answer::<CrawlComparison>),
+        },
+        error(
+            "400",
+            "`missing_parameter` (`against`), or `invalid_request` naming `against`: a crawl of another site.",
+        ),
+        E401,
+        E403,
+        error("404", "`not_found`: either crawl is unknown, or another caller's."),
+        error("409", "`conflict`: either crawl has not ended, or its pages were deleted by retention."),
         E500,
     ],
 };

@@ -108,9 +108,11 @@ pub static ROUTES: &[Route] = &[
     Route::new(Method::GET, "/api/v1/workflows", routes::workflows::list, FREE, &ops::LIST_WORKFLOWS),
     // Site crawls (docs/API.md, "Site crawl"): starting one costs 1 unit, reading is free.
     Route::new(Method::POST, "/api/v1/crawls", routes::crawls::create, QUOTA, &api::crawls::CREATE_CRAWL),
+    Route::new(Method::GET, "/api/v1/crawls", routes::crawls::list, FREE, &api::crawls::LIST_CRAWLS),
     Route::new(Method::GET, "/api/v1/crawls/{id}", routes::crawls::get, FREE, &api::crawls::GET_CRAWL),
     Route::new(Method::DELETE, "/api/v1/crawls/{id}", routes::crawls::cancel, FREE, &api::crawls::CANCEL_CRAWL),
     Route::new(Method::GET, "/api/v1/crawls/{id}/pages", routes::crawls::pages, FREE, &api::crawls::CRAWL_PAGES),
+    Route::new(Method::GET, "/api/v1/crawls/{id}/compare", routes::crawls::compare, FREE, &api::crawls::COMPARE_CRAWLS),
     Route::new(
         Method::GET,
         "/api/v1/crawls/{id}/issues/{rule_id}",

@@ -100,6 +100,19 @@ pub struct NewCrawl {
     pub max_pages: u32,
 }
 
+/// Which of an owner's crawls to list ([`Store::list_user_crawls`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CrawlFilter {
+    /// Only crawls in this state.
+    pub state: Option<CrawlState>,
+    /// Only crawls whose start URL is on this site: a lower-case host, with `:port` when the
+    /// port is not the scheme's default. The caller checks that it holds only letters,
+    /// digits, `.`, `-` and one `:` before digits (no `LIKE` wildcard).
+    pub site: Option<String>,
+    /// Only crawls listed after this one (its `created_at` and id): the paging cursor.
+    pub before: Option<(String, String)>,
+}
+
 /// How many crawls may run at once ([`Store::start_queued_crawls`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CrawlCaps {
@@ -190,6 +203,17 @@ pub struct CrawlPage {
     /// How many times the crawl recorded this URL's fetch result (with its audit, for an
     /// HTML page): 1 for a URL fetched once, 0 for one never fetched (skipped).
     pub records: u32,
+}
+
+/// A fetched URL of a crawl as a comparison reads it ([`Store::crawl_page_facts`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageFact {
+    /// The normalised URL.
+    pub url: String,
+    /// The HTTP status (`None`: no answer).
+    pub status: Option<u16>,
+    /// Answered 2xx with HTML and without `noindex`.
+    pub indexable: bool,
 }
 
 /// Whether an issue comes from a page rule or a site rule.
@@ -460,6 +484,41 @@ impl Store {
         })
     }
 
+    /// Up to `limit` crawls of `user_id` that pass `filter`, newest first (by creation, then
+    /// id, both descending): a page of `GET /api/v1/crawls`.
+    pub fn list_user_crawls(&self, user_id: &str, filter: &CrawlFilter, limit: usize) -> Result<Vec<Crawl>> {
+        let mut clauses = vec!["user_id = ?".to_owned()];
+        let mut values: Vec<Value<'_>> = vec![Value::Text(user_id.into())];
+        if let Some(state) = filter.state {
+            clauses.push("state = ?".to_owned());
+            values.push(Value::Text(state.as_str().into()));
+        }
+        if let Some(site) = &filter.site {
+            // The start URL is stored normalised (lower-case host, no default port), so a
+            // site is a prefix of it; the caller's `site` holds no `%`, `_` or `\`
+            // ([`CrawlFilter::site`]), so the patterns match literally up to their last `%`.
+            let mut patterns = vec![format!("http://{site}/%"), format!("https://{site}/%")];
+            if !site.contains(':') {
+                patterns.push(format!("http://{site}:%"));
+                patterns.push(format!("https://{site}:%"));
+            }
+            clauses.push(format!("({})", vec!["url LIKE ?"; patterns.len()].join(" OR ")));
+            values.extend(patterns.into_iter().map(|p| Value::Text(p.into())));
+        }
+        if let Some((created_at, id)) = &filter.before {
+            clauses.push("(created_at, id) < (?, ?)".to_owned());
+            values.push(Value::Text(created_at.clone().into()));
+            values.push(Value::Text(id.clone().into()));
+        }
+        values.push(Value::Int(i64::try_from(limit).unwrap_or(i64::MAX)));
+        let sql =
+            format!("SELECT id FROM crawls WHERE {} ORDER BY created_at DESC, id DESC LIMIT ?", clauses.join(" AND "));
+        self.read(|db| {
+            let ids = db.query_map(&sql, &values, |row| row.get::<String>(0))?;
+            ids.iter().map(|id| load_crawl(db, id)).collect()
+        })
+    }
+
     /// The newest completed crawl made without a key (a public one, as audits made without a
     /// key are) whose start URL is on one of `hosts` (lower case, e.g. a domain and its
     /// `www.` form), for the domain's report page. Crawls made with a key are never returned,
@@ -699,6 +758,48 @@ impl Store {
                 .collect(),
             next.filter(|_| limit > 0),
         ))
+    }
+
+    /// What a comparison of crawl `crawl_id` with another reads of its pages: every URL
+    /// fetched (answered or failed), in URL order, with its status and whether it is
+    /// indexable (answered 2xx with HTML and no `noindex`).
+    pub fn crawl_page_facts(&self, crawl_id: &str) -> Result<Vec<PageFact>> {
+        self.read(|db| {
+            db.query_map(
+                "SELECT url, status, html, record_json FROM crawl_pages \
+                 WHERE crawl_id = ?1 AND state IN ('done', 'failed') ORDER BY url",
+                args![crawl_id],
+                |row| {
+                    let (url, status, html): (String, Option<u16>, bool) = (row.get(0)?, row.get(1)?, row.get(2)?);
+                    let record: Option<String> = row.get(3)?;
+                    let noindex =
+                        record.and_then(|r| serde_json::from_str::<CrawledPage>(&r).ok()).is_some_and(|r| r.noindex);
+                    let indexable = html && status.is_some_and(|s| (200..300).contains(&s)) && !noindex;
+                    Ok(PageFact { url, status, indexable })
+                },
+            )
+        })
+    }
+
+    /// Every distinct (rule, kind, severity, URL) finding of crawl `crawl_id`, page and site
+    /// rules alike, in rule and URL order: what a comparison reads of its issues.
+    pub fn crawl_finding_urls(&self, crawl_id: &str) -> Result<Vec<(String, IssueKind, String, String)>> {
+        self.read(|db| {
+            db.query_map(
+                "SELECT DISTINCT rule_id, kind, severity, url FROM crawl_issues WHERE crawl_id = ?1 \
+                 ORDER BY rule_id, url",
+                args![crawl_id],
+                |row| {
+                    let kind: String = row.get(1)?;
+                    Ok((
+                        row.get(0)?,
+                        kind.parse().map_err(|_| Error::corrupt("crawl_issues", format!("bad kind {kind:?}")))?,
+                        row.get(2)?,
+                        row.get(3)?,
+                    ))
+                },
+            )
+        })
     }
 
     /// The rules with findings in crawl `crawl_id`, with the distinct URLs each affects:

@@ -90,8 +90,9 @@ pub use audits::{host_and_path, AuditFilter, EventData, NewAudit, StoredAudit, B
 pub use clock::{format_rfc3339, now_rfc3339, parse_rfc3339};
 pub use crawl_site::{CrawlSite, BATCH as CRAWL_SITE_BATCH};
 pub use crawls::{
-    generate_crawl_id, Crawl, CrawlCaps, CrawlEnd, CrawlFrontier, CrawlIssue, CrawlPage, CrawlProgress, CrawlState,
-    CrawlWriter, IssueCount, IssueKind, NewCrawl, CRAWL_ID_RANDOM_LEN, CRAWL_ID_TAG, CRAWL_MAX_RESUMES,
+    generate_crawl_id, Crawl, CrawlCaps, CrawlEnd, CrawlFilter, CrawlFrontier, CrawlIssue, CrawlPage, CrawlProgress,
+    CrawlState, CrawlWriter, IssueCount, IssueKind, NewCrawl, PageFact, CRAWL_ID_RANDOM_LEN, CRAWL_ID_TAG,
+    CRAWL_MAX_RESUMES,
 };
 pub use db::{
     Database, Store, StoreOptions, BUSY_TIMEOUT, DB_FILE_NAME, DEFAULT_POOL_SIZE, PG_CONNECT_TIMEOUT, POOL_TIMEOUT,

@@ -82,6 +82,7 @@ pub static CARDS: &[(&str, ToolCard)] = &[
     ("run_experiment", RUN_EXPERIMENT),
     ("crawl_site", CRAWL_SITE),
     ("crawl_status", CRAWL_STATUS),
+    ("list_crawls", LIST_CRAWLS),
 ];
 
 /// get_site_info.
@@ -399,4 +400,18 @@ pub const CRAWL_STATUS: ToolCard = ToolCard {
          route that lists every page. Needs an API key with the mcp scope; polls are free. Call it after \
          crawl_site until the state is completed, cancelled or failed.",
     examples: &["What is the status of crawl cr_4mJ2?", "Which issues did the crawl of my site find?"],
+};
+
+/// list_crawls.
+pub const LIST_CRAWLS: ToolCard = ToolCard {
+    title: "List crawls",
+    needs_key: true,
+    free_of_quota: true,
+    hints: READ_ONLY_LOCAL,
+    description: "Lists the site crawls made with the keys of the caller's owner, newest first, a page at a time \
+         (pass next_cursor back as cursor): each with its id, start URL, site, state, pages done and failed, site \
+         score, when it was created and ended, and its status and report routes. Filter by state (queued, running, \
+         completed, cancelled, failed) and by site (a host such as example.com, or host:port). Needs an API key with \
+         the mcp scope; free of quota. Use it to find a crawl whose id was lost, or the previous crawl of a site.",
+    examples: &["Which crawls of example.com did I run?", "List my completed crawls"],
 };

@@ -10,7 +10,10 @@ pub use runner::{
 };
 pub use stored_crawl::{failed_rule_rows, judge, Judged, StoreSink};
 
+pub mod change;
+pub mod compare;
 pub mod export;
+pub mod list;
 pub mod request;
 mod service;
 pub mod summary;

@@ -154,7 +154,7 @@ pub struct IssuePage {
 /// The site crawl engine (see the module documentation).
 #[derive(Debug, Clone)]
 pub struct Crawls {
-    app: App,
+    pub(super) app: App,
     /// This engine's name on the leases of the crawls it drives, unique per process.
     worker: Arc<str>,
     /// How long a crawl runs at most.
@@ -598,7 +598,7 @@ impl Crawls {
                 // camelCase like every other event's data (docs/API.md, "Webhooks"); the
                 // snake_case names this event was first sent with stay beside them for one
                 // version, for receivers written against them.
-                let event = json!({
+                let mut event = json!({
                     "crawlId": key,
                     "url": url,
                     "state": state.as_str(),
@@ -610,6 +610,15 @@ impl Crawls {
                     "pages_done": summary.progress.done,
                     "pages_failed": summary.progress.failed,
                 });
+                // The change since the owner's previous completed crawl of the site, when
+                // there is one: the comparison `GET /api/v1/crawls/{id}/compare` answers,
+                // over this crawl's pages and page findings as stored and its site findings
+                // about to be (docs/API.md, "Comparing two crawls").
+                if state == store::CrawlState::Completed {
+                    if let Some(change) = change_since_previous(s, &key, site_score, &site_issues)? {
+                        event["change"] = change;
+                    }
+                }
                 let end = store::CrawlEnd {
                     state,
                     site_score,
@@ -623,6 +632,28 @@ impl Crawls {
             .await?;
         Ok(())
     }
+}
+
+/// The counts of how crawl `id`, about to end with `site_score` and `site_issues`, differs from its owner's
+/// previous completed crawl of the site; `None` without one.
+fn change_since_previous(
+    s: &store::Store,
+    id: &str,
+    site_score: Option<u32>,
+    site_issues: &[store::CrawlIssue],
+) -> store::Result<Option<Value>> {
+    let crawl = s.get_crawl(id)?;
+    let Some(previous) = super::change::previous_completed(s, &crawl)? else { return Ok(None) };
+    let mut current = super::change::CrawlFacts::read(s, crawl)?;
+    // Site findings are written with the end; a resumed crawl's earlier ones are replaced.
+    current.findings.retain(|f| f.1 != store::IssueKind::Site);
+    current.findings.extend(
+        site_issues.iter().map(|i| (i.rule_id.clone(), store::IssueKind::Site, i.severity.clone(), i.url.clone())),
+    );
+    // Its site score is written with the end too.
+    current.crawl.site_score = site_score;
+    let against = super::change::CrawlFacts::read(s, previous)?;
+    Ok(Some(super::change::change_summary(&super::change::compare(&current, &against))))
 }
 
 /// What is left of a crawl's time limit `limit` at `now`: the limit counts in wall-clock time

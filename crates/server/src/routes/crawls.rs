@@ -1,12 +1,12 @@
 //! `POST /api/v1/crawls`, `GET /api/v1/crawls/{id}`, `.../pages`, `.../issues/{rule_id}`,
-//! `.../export`, `DELETE /api/v1/crawls/{id}`: site crawls (docs/API.md, "Site crawl"; wire
+//! `.../export`, `.../compare`, `DELETE /api/v1/crawls/{id}`, `GET /api/v1/crawls`: site crawls (docs/API.md, "Site crawl"; wire
 //! types: `api::crawls`).
 //!
 //! Scope `audit`; anonymous use allowed (counted by IP). Starting a crawl costs 1 quota unit;
 //! reading one costs nothing. A crawl made with a key is seen only by that key's owner, one
 //! made without a key only without one (404 otherwise, as for an unknown id).
 
-use api::crawls::{CrawlAnswer, CrawlExport, CrawlPages};
+use api::crawls::{CrawlAnswer, CrawlComparison, CrawlExport, CrawlList, CrawlPages};
 use app::crawl::views::{wire_crawl, wire_issue, wire_page, wire_started};
 use http::{header, HeaderValue, StatusCode};
 
@@ -18,6 +18,16 @@ use crate::response::{json_response, ok_json};
 /// `POST /api/v1/crawls`.
 pub fn create(ctx: Ctx) -> HandlerFuture {
     Box::pin(create_crawl(ctx))
+}
+
+/// `GET /api/v1/crawls`.
+pub fn list(ctx: Ctx) -> HandlerFuture {
+    Box::pin(list_crawls(ctx))
+}
+
+/// `GET /api/v1/crawls/{id}/compare?against={id}`.
+pub fn compare(ctx: Ctx) -> HandlerFuture {
+    Box::pin(compare_crawls(ctx))
 }
 
 /// `GET /api/v1/crawls/{id}`.
@@ -76,6 +86,32 @@ async fn create_crawl(ctx: Ctx) -> Result<crate::Response, ApiError> {
         resp.headers_mut().insert(header::LOCATION, v);
     }
     Ok(resp)
+}
+
+async fn list_crawls(ctx: Ctx) -> Result<crate::Response, ApiError> {
+    let identity = authenticate(&ctx, KeyRule::Required, Some(app::Scope::Audit)).await?;
+    let owner = identity
+        .user_id()
+        .map(str::to_string)
+        .ok_or_else(|| ApiError::unauthorized("This endpoint needs an API key with the `audit` scope."))?;
+    let request = app::crawl::list::list_query(|name| ctx.query(name))?;
+    let listing = ctx.state.crawls.list(owner, request).await?;
+    Ok(ok_json(&CrawlList {
+        ok: true,
+        api_version: audit_core::API_VERSION,
+        crawls: listing.crawls,
+        next_cursor: listing.next_cursor,
+    }))
+}
+
+async fn compare_crawls(ctx: Ctx) -> Result<crate::Response, ApiError> {
+    let identity = caller(&ctx).await?;
+    let against = match ctx.query("against") {
+        Some(a) if !a.trim().is_empty() => a,
+        _ => return Err(app::AppError::missing_parameter("against").into()),
+    };
+    let comparison = ctx.state.crawls.compare(identity.user_id(), &id_of(&ctx), against.trim()).await?;
+    Ok(ok_json(&CrawlComparison { ok: true, api_version: audit_core::API_VERSION, comparison }))
 }
 
 async fn get_crawl(ctx: Ctx) -> Result<crate::Response, ApiError> {

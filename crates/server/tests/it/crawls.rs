@@ -350,8 +350,14 @@ async fn a_running_crawl_lists_its_pages_with_their_inlinks() {
     let a = get(&t, &format!("/api/v1/crawls/{id}"), None).await;
     assert_eq!(a.body["crawl"]["state"], "running", "{}", a.raw);
     assert_eq!(running, expected, "{running:?}");
+    // A running crawl is compared once it has ended.
+    let a = get(&t, &format!("/api/v1/crawls/{id}/compare?against={id}"), None).await;
+    a.assert_error(409, "conflict");
     gate.add_permits(100);
     ended(&t, &id, None).await;
+    let a = get(&t, &format!("/api/v1/crawls/{id}/compare?against={id}"), None).await;
+    assert_eq!(a.status, 200, "{}", a.raw);
+    assert_eq!(a.body["comparison"]["new_findings"], 0, "a crawl against itself: nothing new");
     let done = inlinks(&t, &id).await;
     let held = format!("http://{addr}/held");
     assert_eq!(done, [(home, 1), (other, 1), (held, 1)].into_iter().collect(), "{done:?}");
@@ -935,4 +941,232 @@ async fn a_crawl_records_urls_in_proportion_to_its_pages_and_counts_the_rest() {
     // after it: every URL the crawl found is either recorded or counted, once.
     let found = 1 + LINKS * max_pages as usize;
     assert_eq!(done["links_not_queued"].as_u64(), Some((found - bound) as u64), "{done}");
+}
+
+/// `GET /api/v1/crawls` and the list_crawls agent tool: a key owner's crawls, newest first,
+/// a page at a time, by state and site; another owner's and anonymous crawls are not listed,
+/// and each malformed parameter is named.
+#[tokio::test]
+async fn a_key_lists_its_own_crawls_by_state_and_site() {
+    let t = TestServer::start(|_| {}).await;
+    let (one, two) = (fixture_site("site-crawl-rest").await, fixture_site("site-crawl-rest").await);
+    let (key, _) = t.key(|_| {});
+    let (other, _) = t.key(|_| {});
+    let body = |site: &test_support::FixtureSite| json!({"url": site.url("/"), "max_pages": 2, "sitemaps": false});
+    let mut mine = Vec::new();
+    for site in [&one, &two, &one] {
+        let a = start(&t, Some(&key), body(site)).await;
+        assert_eq!(a.status, 202, "{}", a.raw);
+        let id = a.body["crawl"]["id"].as_str().unwrap().to_string();
+        ended(&t, &id, Some(&key)).await;
+        mine.push(id);
+    }
+    let theirs = start(&t, Some(&other), body(&one)).await.body["crawl"]["id"].as_str().unwrap().to_string();
+    start(&t, None, body(&one)).await;
+    let newest_first: Vec<String> = mine.iter().rev().cloned().collect();
+
+    let ids = |a: &Answer| -> Vec<String> {
+        a.body["crawls"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap().to_string()).collect()
+    };
+    let a = get(&t, "/api/v1/crawls", Some(&key)).await;
+    assert_eq!(a.status, 200, "{}", a.raw);
+    validate_documented("GET", "/api/v1/crawls", &a);
+    assert_eq!(ids(&a), newest_first);
+    assert_eq!(a.body["next_cursor"], Value::Null);
+    let first = &a.body["crawls"][0];
+    assert_eq!((first["state"].as_str(), first["url"].as_str()), (Some("completed"), Some(one.url("/").as_str())));
+    let site_one = one.url("/").trim_start_matches("http://").trim_end_matches('/').to_string();
+    assert_eq!(first["site"], site_one.as_str());
+    assert_eq!(first["status_url"], format!("/api/v1/crawls/{}", mine[2]));
+    assert!(!ids(&a).contains(&theirs), "another owner's crawl is not listed");
+
+    // Two at a time: the same crawls in the same order.
+    let a = get(&t, "/api/v1/crawls?limit=2", Some(&key)).await;
+    let cursor = a.body["next_cursor"].as_str().unwrap().to_string();
+    let b = get(&t, &format!("/api/v1/crawls?limit=2&cursor={cursor}"), Some(&key)).await;
+    assert_eq!(b.status, 200, "{}", b.raw);
+    assert_eq!([ids(&a), ids(&b)].concat(), newest_first);
+    assert_eq!(b.body["next_cursor"], Value::Null);
+
+    // Filters.
+    let a = get(&t, &format!("/api/v1/crawls?site={site_one}"), Some(&key)).await;
+    assert_eq!(ids(&a), [mine[2].clone(), mine[0].clone()]);
+    let a =
+        get(&t, &format!("/api/v1/crawls?site={}&state=completed", site_one.split(':').next().unwrap()), Some(&key))
+            .await;
+    assert_eq!(ids(&a), newest_first, "a host alone matches every port of it");
+    assert!(ids(&get(&t, "/api/v1/crawls?state=running", Some(&key)).await).is_empty());
+
+    // The agent tool answers the same listing.
+    let a = tool_call(&t, &key, "list_crawls", json!({ "site": site_one, "limit": 1 })).await;
+    let listed = &a.body["result"]["structuredContent"];
+    assert_eq!(listed["crawls"][0]["id"], mine[2].as_str(), "{}", a.raw);
+    assert!(listed["next_cursor"].is_string(), "{}", a.raw);
+    assert!(a.header("x-ratelimit-remaining").is_none(), "list_crawls is free of quota");
+    let a = tool_call(&t, &key, "list_crawls", json!({ "site": "not a site" })).await;
+    assert_eq!(a.body["result"]["isError"], true, "{}", a.raw);
+    assert!(a.body["result"]["content"][0]["text"].as_str().unwrap().starts_with("invalid_request"), "{}", a.raw);
+
+    // Bad parameters are named; without a key there is no owner to list.
+    for (query, parameter) in [
+        ("state=done", "state"),
+        ("site=a_b.example", "site"),
+        ("site=example.com:99999", "site"),
+        ("cursor=nope", "cursor"),
+        ("limit=0", "limit"),
+        ("limit=101", "limit"),
+        ("limit=ten", "limit"),
+    ] {
+        let a = get(&t, &format!("/api/v1/crawls?{query}"), Some(&key)).await;
+        a.assert_error(400, "invalid_request");
+        assert_eq!(a.body["error"]["details"]["parameter"], parameter, "{query}");
+    }
+    get(&t, "/api/v1/crawls", None).await.assert_error(401, "unauthorized");
+}
+
+/// A loopback site that changes when `changed` is set: `/a` answers 404 instead of a page,
+/// `/b` gains `noindex`, `/old` is no longer linked and `/new` is.
+async fn changing_site(changed: std::sync::Arc<std::sync::atomic::AtomicBool>) -> test_support::Pages {
+    test_support::Pages::serve(move |request: &test_support::wiremock::Request| {
+        let after = changed.load(std::sync::atomic::Ordering::SeqCst);
+        let page = |title: &str, extra: &str| {
+            let body = format!(
+                "<html lang=en><head><title>{title} of the oak furniture workshop</title>{extra}</head>\
+                 <body><h1>{title}</h1><a href=/>Home</a></body></html>"
+            );
+            test_support::ResponseTemplate::new(200).set_body_raw(body, "text/html")
+        };
+        match (request.url.path(), after) {
+            ("/", false) => page("Home", "").set_body_raw(
+                "<html lang=en><head><title>Home of the oak furniture workshop</title></head><body><h1>Home</h1>\
+                 <a href=/a>A</a><a href=/b>B</a><a href=/old>Old</a></body></html>",
+                "text/html",
+            ),
+            ("/", true) => page("Home", "").set_body_raw(
+                "<html lang=en><head><title>Home of the oak furniture workshop</title></head><body><h1>Home</h1>\
+                 <a href=/a>A</a><a href=/b>B</a><a href=/new>New</a></body></html>",
+                "text/html",
+            ),
+            ("/a", false) => page("Tables", ""),
+            ("/b", false) => page("Chairs", ""),
+            ("/b", true) => page("Chairs", "<meta name=robots content=noindex>"),
+            ("/old", false) => page("Old page", ""),
+            ("/new", true) => page("New page", ""),
+            _ => test_support::ResponseTemplate::new(404),
+        }
+    })
+    .await
+}
+
+/// A loopback site's URLs by path.
+struct Site(std::net::SocketAddr);
+
+impl Site {
+    fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.0)
+    }
+}
+
+/// Two crawls of a site changed between them, compared (`GET /api/v1/crawls/{id}/compare`):
+/// per rule the URLs new, fixed and still failing, the pages added and gone, the status and
+/// indexability changes, the site score change; the second crawl's `crawl.completed` event
+/// carries the counts of the change, the first's none. Bad comparisons are refused.
+#[tokio::test]
+async fn two_crawls_of_a_changed_site_are_compared() {
+    let t = TestServer::start(|c| c.webhook_retry_base_ms = 50).await;
+    let changed = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let pages = changing_site(changed.clone()).await;
+    let addr = pages.addr();
+    let site = Site(addr);
+    let (key, _) = t.key(|k| k.scopes = vec!["audit".into(), "mcp".into(), "webhooks".into()]);
+    let (other, _) = t.key(|_| {});
+    let got: std::sync::Arc<std::sync::Mutex<Vec<Value>>> = Default::default();
+    let log = got.clone();
+    let receiver = Pages::serve(move |req: &wiremock::Request| {
+        log.lock().unwrap().push(serde_json::from_slice(&req.body).unwrap_or(Value::Null));
+        ResponseTemplate::new(200).set_body_bytes(b"{}".to_vec())
+    })
+    .await
+    .leak();
+    let hook = json!({ "url": format!("http://{receiver}/hook"), "events": ["crawl.completed"] });
+    assert_eq!(send(&t, reqwest::Method::POST, "/api/v1/webhooks", Some(&key), Some(hook)).await.status, 201);
+
+    let body = json!({"url": site.url("/"), "sitemaps": false});
+    let a = start(&t, Some(&key), body.clone()).await;
+    assert_eq!(a.status, 202, "{}", a.raw);
+    let first = a.body["crawl"]["id"].as_str().unwrap().to_string();
+    let before = ended(&t, &first, Some(&key)).await;
+    changed.store(true, std::sync::atomic::Ordering::SeqCst);
+    let second = start(&t, Some(&key), body.clone()).await.body["crawl"]["id"].as_str().unwrap().to_string();
+    let after = ended(&t, &second, Some(&key)).await;
+
+    let a = get(&t, &format!("/api/v1/crawls/{second}/compare?against={first}"), Some(&key)).await;
+    assert_eq!(a.status, 200, "{}", a.raw);
+    validate_documented("GET", "/api/v1/crawls/{id}/compare", &a);
+    let c = &a.body["comparison"];
+    eprintln!("the comparison: {}", serde_json::to_string_pretty(c).unwrap());
+    assert_eq!((c["crawl"]["id"].as_str(), c["against"]["id"].as_str()), (Some(second.as_str()), Some(first.as_str())));
+    let score_change = after["site_score"].as_i64().unwrap() - before["site_score"].as_i64().unwrap();
+    assert_eq!(c["site_score_change"], score_change);
+    assert_eq!(c["pages_added"], json!({"total": 1, "urls": [site.url("/new")]}));
+    assert_eq!(c["pages_gone"], json!({"total": 1, "urls": [site.url("/old")]}));
+    assert_eq!(c["status_changes"], json!([{"url": site.url("/a"), "before": 200, "after": 404}]));
+    let flips: Vec<(&str, bool)> = c["indexability_changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| (x["url"].as_str().unwrap(), x["after"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(flips, [(site.url("/a").as_str(), false), (site.url("/b").as_str(), false)]);
+    let rule = |id: &str| c["rules"].as_array().unwrap().iter().find(|r| r["id"] == id).cloned();
+    let broken = rule("broken-internal-link").expect("the broken link to /a is a new finding");
+    assert_eq!(broken["new"]["urls"], json!([site.url("/a")]), "{broken}");
+    assert_eq!(broken["fixed"]["total"], 0);
+    // A page rule failing on /old before and on /new now: fixed on one, new on the other,
+    // still failing on the pages both crawls have.
+    let moved = c["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["kind"] == "page" && r["fixed"]["urls"].as_array().unwrap().contains(&json!(site.url("/old"))));
+    let moved = moved.expect("a page rule failing on /old");
+    assert!(moved["new"]["urls"].as_array().unwrap().contains(&json!(site.url("/new"))), "{moved}");
+    assert!(moved["still_failing"]["total"].as_u64().unwrap() >= 1, "{moved}");
+    assert!(c["new_findings"].as_u64().unwrap() >= 2 && c["fixed_findings"].as_u64().unwrap() >= 1, "{c}");
+
+    // The second crawl's crawl.completed event carries the counts of the change; the
+    // first, without a previous crawl, none.
+    let mut events = Vec::new();
+    for _ in 0..600 {
+        events = got.lock().unwrap().clone();
+        if events.len() >= 2 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let event = |id: &str| events.iter().find(|e| e["data"]["crawlId"] == id).cloned().expect("its event");
+    assert!(event(&first)["data"].get("change").is_none(), "{:?}", event(&first));
+    let change = &event(&second)["data"]["change"];
+    assert_eq!(change["againstCrawlId"], first.as_str(), "{change}");
+    assert_eq!((change["pagesAdded"].as_u64(), change["pagesGone"].as_u64()), (Some(1), Some(1)));
+    assert_eq!((change["statusChanges"].as_u64(), change["indexabilityChanges"].as_u64()), (Some(1), Some(2)));
+    assert_eq!(change["siteScoreChange"], score_change);
+    assert_eq!(change["newFindings"], c["new_findings"]);
+
+    // Refusals: no `against`, another site, unknown or another owner's crawl.
+    get(&t, &format!("/api/v1/crawls/{second}/compare"), Some(&key)).await.assert_error(400, "missing_parameter");
+    let elsewhere = fixture_site("site-crawl-rest").await;
+    let third = start(&t, Some(&key), json!({"url": elsewhere.url("/"), "max_pages": 2, "sitemaps": false})).await;
+    let third = third.body["crawl"]["id"].as_str().unwrap().to_string();
+    ended(&t, &third, Some(&key)).await;
+    let a = get(&t, &format!("/api/v1/crawls/{second}/compare?against={third}"), Some(&key)).await;
+    a.assert_error(400, "invalid_request");
+    assert_eq!(a.body["error"]["details"]["parameter"], "against");
+    let unknown = "cr_0000000000000000000000";
+    get(&t, &format!("/api/v1/crawls/{second}/compare?against={unknown}"), Some(&key))
+        .await
+        .assert_error(404, "not_found");
+    get(&t, &format!("/api/v1/crawls/{second}/compare?against={first}"), Some(&other))
+        .await
+        .assert_error(404, "not_found");
 }

@@ -577,5 +577,25 @@ fn literal_outputs() -> Vec<(&'static str, Value)> {
                 "pages_url": "/api/v1/crawls/cr_4mJ2xQ9sLk0PzR7vNc3aB1/pages"
             }),
         ),
+        (
+            "list_crawls",
+            json!({
+                "crawls": [{
+                    "id": "cr_4mJ2xQ9sLk0PzR7vNc3aB1",
+                    "url": "https://example.com/",
+                    "site": "example.com",
+                    "state": "completed",
+                    "max_pages": 100,
+                    "pages_done": 42,
+                    "pages_failed": 1,
+                    "site_score": 71,
+                    "created_at": "2026-05-01T09:59:58.000Z",
+                    "finished_at": "2026-05-01T10:00:09.000Z",
+                    "status_url": "/api/v1/crawls/cr_4mJ2xQ9sLk0PzR7vNc3aB1",
+                    "report_url": "/crawls/cr_4mJ2xQ9sLk0PzR7vNc3aB1"
+                }],
+                "next_cursor": null
+            }),
+        ),
     ]
 }

@@ -647,3 +647,91 @@ both! {
         assert_eq!(s.prune(&policy, OffsetDateTime::now_utc()).unwrap(), store::Pruned::default(), "nothing more");
     }
 }
+
+both! {
+    fn an_owners_crawls_are_listed_newest_first_by_state_and_site(backend) {
+        let Some(f) = fresh(backend) else { return };
+        let s = &f.store;
+        let owner = s.create_user(Tier::Free).unwrap().id;
+        let other = s.create_user(Tier::Free).unwrap().id;
+        let made = |user: &str, url: &str| {
+            let new = NewCrawl { user_id: Some(user.to_string()), url: url.into(), options_json: "{}".into(), max_pages: 5 };
+            s.create_crawl(new, "w", lease()).unwrap().id
+        };
+        let a = made(&owner, "https://site.test/");
+        let b = made(&owner, "https://site.test:8443/shop/");
+        let c = made(&owner, "http://other.test/");
+        // Not a prefix match: `site.test.evil` is another host.
+        let d = made(&owner, "https://site.test.evil/");
+        made(&other, "https://site.test/");
+        s.cancel_crawl(&c).unwrap();
+
+        let list = |filter: &store::CrawlFilter, limit: usize| -> Vec<String> {
+            s.list_user_crawls(&owner, filter, limit).unwrap().into_iter().map(|c| c.id).collect()
+        };
+        let all = list(&store::CrawlFilter::default(), 10);
+        assert_eq!(all.len(), 4, "another owner's crawl is not listed");
+        // Newest first: created in the order a, b, c, d (ties of the same millisecond go by id).
+        let crawls = s.list_user_crawls(&owner, &store::CrawlFilter::default(), 10).unwrap();
+        assert!(crawls.windows(2).all(|w| (&w[0].created_at, &w[0].id) > (&w[1].created_at, &w[1].id)));
+
+        let cancelled = store::CrawlFilter { state: Some(CrawlState::Cancelled), ..Default::default() };
+        assert_eq!(list(&cancelled, 10), [c]);
+        let site = |site: &str| store::CrawlFilter { site: Some(site.into()), ..Default::default() };
+        let mut on_site = list(&site("site.test"), 10);
+        on_site.sort();
+        let mut expected = vec![a.clone(), b.clone()];
+        expected.sort();
+        assert_eq!(on_site, expected, "a host matches every port of it");
+        assert_eq!(list(&site("site.test:8443"), 10), std::slice::from_ref(&b));
+        assert_eq!(list(&site("site.test.evil"), 10), [d]);
+        assert!(list(&site("nowhere.test"), 10).is_empty());
+
+        // Two at a time, each crawl once, in the order of the whole listing.
+        let (mut paged, mut before) = (Vec::new(), None);
+        loop {
+            let filter = store::CrawlFilter { before: before.clone(), ..Default::default() };
+            let page = s.list_user_crawls(&owner, &filter, 2).unwrap();
+            if page.is_empty() {
+                break;
+            }
+            let last = page.last().unwrap();
+            before = Some((last.created_at.clone(), last.id.clone()));
+            paged.extend(page.into_iter().map(|c| c.id));
+        }
+        assert_eq!(paged, all);
+    }
+}
+
+both! {
+    fn a_comparison_reads_each_fetched_page_and_each_distinct_finding(backend) {
+        let Some(f) = fresh(backend) else { return };
+        let s = &f.store;
+        let crawl = s.create_crawl(new_crawl(None, 30), "w1", lease()).unwrap();
+        assert!(s.start_crawl(&crawl.id).unwrap());
+        drive(s, &crawl.id, "w1", None);
+        assert!(finish(s, &crawl.id, "w1"));
+        // A page recorded twice (fetched and audited again) is one page with one finding each.
+        s.record_crawl_page(&crawl.id, &page("https://site.test/a", &["/"]), &[]).unwrap();
+
+        let facts = s.crawl_page_facts(&crawl.id).unwrap();
+        let seen: Vec<(&str, Option<u16>, bool)> =
+            facts.iter().map(|p| (p.url.as_str(), p.status, p.indexable)).collect();
+        assert_eq!(
+            seen,
+            [
+                ("https://site.test/", Some(200), true),
+                ("https://site.test/a", Some(200), true),
+                ("https://site.test/b", Some(200), true),
+                ("https://site.test/gone", Some(404), false),
+            ]
+        );
+        let findings = s.crawl_finding_urls(&crawl.id).unwrap();
+        let broken = ("broken-internal-link".to_string(), IssueKind::Site, "critical".to_string(), "https://site.test/gone".to_string());
+        assert!(findings.contains(&broken), "{findings:?}");
+        let mut distinct = findings.clone();
+        distinct.dedup();
+        assert_eq!(distinct, findings, "each finding once, in rule and URL order");
+        assert!(findings.windows(2).all(|w| (&w[0].0, &w[0].3) <= (&w[1].0, &w[1].3)));
+    }
+}

@@ -32,6 +32,7 @@ crate::mcp::tools::table! {
     run_experiment,
     crawl_site,
     crawl_status,
+    list_crawls,
 }
 
 use mcp_protocol::{ToolDef, ToolResult};
