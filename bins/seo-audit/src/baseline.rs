@@ -3,7 +3,7 @@
 //! findings compared with it by [`audit_core::baseline::compare`]. [`Marks`] is what every
 //! output format reads of the comparison.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use audit_core::baseline::{self, Comparison, Counts, Element, Finding, State};
@@ -50,6 +50,9 @@ pub struct Report {
     pub ruleset_version: Option<String>,
     /// Its findings.
     pub findings: Vec<Finding>,
+    /// The rules whose list of findings the report cut (a site rule lists at most 10,000):
+    /// how many findings it lists and how many there were.
+    pub cut: HashMap<String, (usize, u64)>,
 }
 
 /// Reads the baseline at `path`, which must be the JSON output of `command`.
@@ -100,7 +103,12 @@ pub fn report_of(value: &Value, command: Command) -> Report {
     match command {
         Command::Audit => {
             let read = baseline::audit_findings(value).unwrap_or_default();
-            Report { url: read.url, ruleset_version: read.ruleset_version, findings: read.findings }
+            Report {
+                url: read.url,
+                ruleset_version: read.ruleset_version,
+                findings: read.findings,
+                cut: HashMap::new(),
+            }
         }
         Command::Crawl => crawl_report(value),
     }
@@ -113,8 +121,13 @@ fn crawl_report(value: &Value) -> Report {
     let crawl = &value["crawl"];
     let mut findings: Vec<Finding> = Vec::new();
     let mut at: HashMap<(String, String), usize> = HashMap::new();
+    let mut cut = HashMap::new();
     for issue in crawl["issues"].as_array().into_iter().flatten() {
         let rule = issue["id"].as_str().unwrap_or_default();
+        if issue["truncated"].as_bool() == Some(true) {
+            let listed = issue["urls"].as_array().map_or(0, Vec::len);
+            cut.insert(rule.to_string(), (listed, issue["findings"].as_u64().unwrap_or_default()));
+        }
         for hit in issue["urls"].as_array().into_iter().flatten() {
             let url = hit["url"].as_str().unwrap_or_default();
             let key = (rule.to_string(), url.to_string());
@@ -134,7 +147,34 @@ fn crawl_report(value: &Value) -> Report {
         url: crawl["url"].as_str().unwrap_or_default().to_string(),
         ruleset_version: crawl["ruleset_version"].as_str().map(str::to_string),
         findings,
+        cut,
     }
+}
+
+/// Leaves out of a crawl comparison what only one side could list: when a report cut a
+/// rule's list, a finding of that rule that the other report has at a URL past the cut is
+/// neither new nor resolved (it may be among those not listed). A note says so per rule.
+fn leave_out_past_cuts(current: &mut Report, baseline: &mut Report, notes: &mut Vec<String>) {
+    /// Leaves out of `keep_in` the findings of each rule `by` cut at URLs `by` does not list.
+    fn leave_out(keep_in: &mut Vec<Finding>, by: &Report, side: &str, other: &str, notes: &mut Vec<String>) {
+        let mut rules: Vec<(&String, &(usize, u64))> = by.cut.iter().collect();
+        rules.sort();
+        for (rule, &(listed, total)) in rules {
+            let urls: HashSet<&str> = by.findings.iter().filter(|f| &f.rule == rule).map(|f| f.url.as_str()).collect();
+            let before = keep_in.len();
+            keep_in.retain(|f| &f.rule != rule || urls.contains(f.url.as_str()));
+            let left_out = before - keep_in.len();
+            notes.push(format!(
+                "{rule}: {side} lists {listed} of its {total} findings; {left_out} of {other} at URLs it does not \
+                 list are left out of the comparison, which covers only what both list"
+            ));
+        }
+    }
+    // Each side is judged against what the other listed before anything was left out.
+    let mut kept_current = current.findings.clone();
+    leave_out(&mut kept_current, baseline, "the baseline", "this run's", notes);
+    leave_out(&mut baseline.findings, current, "this run", "the baseline's", notes);
+    current.findings = kept_current;
 }
 
 /// The comparison of this run with its baseline, as the output formats read it.
@@ -173,8 +213,11 @@ impl Marks {
             for f in current.findings.iter_mut().chain(baseline.findings.iter_mut()) {
                 f.url.clear();
             }
-        } else if current.url != baseline.url {
-            notes.push(format!("the baseline crawled from {}, this run from {}", baseline.url, current.url));
+        } else {
+            if current.url != baseline.url {
+                notes.push(format!("the baseline crawled from {}, this run from {}", baseline.url, current.url));
+            }
+            leave_out_past_cuts(&mut current, &mut baseline, &mut notes);
         }
         let comparison = baseline::compare(&current.findings, &baseline.findings);
         Marks {
@@ -382,5 +425,44 @@ mod tests {
         assert_eq!(r.findings[0].elements.len(), 2);
         assert_eq!(r.findings[1].url, "https://example.com/a");
         assert_eq!(r.ruleset_version.as_deref(), Some("1.4.0"));
+    }
+
+    /// A site rule cut at 10,000 on one side: a URL past the cut is neither new nor resolved,
+    /// what both list is compared, and a note says so.
+    #[test]
+    fn urls_past_a_cut_list_are_left_out_of_the_comparison() {
+        let report = |urls: &[&str], truncated: bool| {
+            let urls: Vec<Value> = urls
+                .iter()
+                .map(|u| json!({ "url": format!("https://example.com/{u}"), "linked_from": "https://example.com/" }))
+                .collect();
+            json!({ "crawl": { "url": "https://example.com/", "issues": [
+                { "id": "a-site-rule", "kind": "site", "findings": 12_000, "truncated": truncated, "urls": urls },
+                { "id": "a-page-rule", "kind": "page", "urls": [{ "url": "https://example.com/p" }] } ] } })
+        };
+        // The baseline listed a and b of its 12,000; this run lists a, c and d, uncut.
+        let baseline = crawl_report(&report(&["a", "b"], true));
+        let current = crawl_report(&report(&["a", "c", "d"], false));
+        let marks = Marks::new(Path::new("base.json"), Command::Crawl, current, baseline);
+        let counts = marks.counts();
+        assert_eq!((counts.new, counts.unchanged, counts.resolved), (0, 2, 1), "{:?}", marks.notes);
+        assert_eq!(marks.state("a-site-rule", "https://example.com/a"), Some(State::Unchanged));
+        assert_eq!(marks.state("a-site-rule", "https://example.com/c"), None, "past the baseline's cut");
+        assert_eq!(marks.resolved().map(|f| f.url.as_str()).collect::<Vec<_>>(), ["https://example.com/b"]);
+        assert!(
+            marks
+                .notes
+                .iter()
+                .any(|n| n.contains("a-site-rule: the baseline lists 2 of its 12000 findings; 2 of this run's")),
+            "{:?}",
+            marks.notes
+        );
+        // Cut on this run's side: the baseline's URLs past it are not resolved.
+        let baseline = crawl_report(&report(&["a", "b"], false));
+        let current = crawl_report(&report(&["a"], true));
+        let marks = Marks::new(Path::new("base.json"), Command::Crawl, current, baseline);
+        let counts = marks.counts();
+        assert_eq!((counts.new, counts.unchanged, counts.resolved), (0, 2, 0), "{:?}", marks.notes);
+        assert!(marks.notes.iter().any(|n| n.contains("this run lists 1 of its 12000 findings")), "{:?}", marks.notes);
     }
 }

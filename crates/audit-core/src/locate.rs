@@ -7,7 +7,7 @@
 //! snippets are only computed for the (at most [`MAX_LOCATIONS`]) elements a finding lists.
 
 use std::fmt::Write as _;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use html5ever::LocalName;
 use serde::{Deserialize, Serialize};
@@ -51,6 +51,8 @@ pub struct Spot {
     start: u32,
     /// Offset just past its `>`.
     end: u32,
+    /// The line of its `>`, as the parser's tokenizer counted lines.
+    end_line: u32,
     /// The element in the [`Locator`]'s table.
     node: u32,
 }
@@ -64,10 +66,10 @@ impl Default for Spot {
 impl Spot {
     /// A spot that points at nothing: an element the markup does not write (an implied
     /// `<head>`), or a fact without an element.
-    pub const NONE: Spot = Spot { start: u32::MAX, end: u32::MAX, node: u32::MAX };
+    pub const NONE: Spot = Spot { start: u32::MAX, end: u32::MAX, end_line: 0, node: u32::MAX };
 
-    pub(crate) fn new(start: u32, end: u32, node: u32) -> Spot {
-        Spot { start, end, node }
+    pub(crate) fn new(start: u32, end: u32, end_line: u32, node: u32) -> Spot {
+        Spot { start, end, end_line, node }
     }
 
     /// Whether the spot points at an element.
@@ -98,10 +100,21 @@ pub struct Locator(Arc<Inner>);
 struct Inner {
     text: String,
     nodes: Vec<PathNode>,
-    /// Offsets where each line starts, computed the first time a line is asked for.
-    line_starts: OnceLock<Vec<u32>>,
-    /// The last column counted: its line's start, its offset and the characters before it.
-    last_column: std::sync::Mutex<(usize, usize, usize)>,
+    /// The line located last: what lets the next element on the same line skip the search
+    /// for its start and count its column on from there.
+    last: std::sync::Mutex<LastLine>,
+}
+
+/// The line of the element located last (see [`Inner::last`]).
+#[derive(Debug, Default, Clone, Copy)]
+struct LastLine {
+    /// Its number, 0 before anything was located.
+    line: u32,
+    /// The offset where it starts.
+    start: usize,
+    /// The offset whose column was counted last on it, and the characters before it there.
+    counted_to: usize,
+    chars: usize,
 }
 
 impl std::fmt::Debug for Locator {
@@ -118,7 +131,7 @@ impl PartialEq for Locator {
 
 impl Locator {
     pub(crate) fn new(text: String, nodes: Vec<PathNode>) -> Locator {
-        Locator(Arc::new(Inner { text, nodes, line_starts: OnceLock::new(), last_column: Default::default() }))
+        Locator(Arc::new(Inner { text, nodes, last: Default::default() }))
     }
 
     /// The location of the element at `spot`; `None` for [`Spot::NONE`].
@@ -131,8 +144,8 @@ impl Locator {
         if start >= end || !text.is_char_boundary(start) || !text.is_char_boundary(end) {
             return None;
         }
-        let (line, line_start) = self.line_of(start);
-        let column = self.column_of(line_start, start);
+        let line = spot.end_line.saturating_sub(line_breaks(&text.as_bytes()[start..end])).max(1);
+        let column = self.column_of(line, start);
         Some(Location {
             line,
             column: u32::try_from(column).unwrap_or(u32::MAX),
@@ -141,77 +154,114 @@ impl Locator {
         })
     }
 
-    /// The 1-based column (in characters) of `offset` on the line starting at `line_start`.
-    /// Minified pages put most of their markup on one line, and a rule asks for its elements
-    /// in document order: counting on from the last offset counted on the same line keeps
-    /// locating linear in the line instead of in the line times the elements.
-    fn column_of(&self, line_start: usize, offset: usize) -> usize {
-        let text = &self.0.text;
-        let mut last = self.0.last_column.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let (from, counted) = match *last {
-            (start, at, n) if start == line_start && at <= offset => (at, n),
-            _ => (line_start, 0),
-        };
-        let count = counted + text[from..offset].chars().count();
-        *last = (line_start, offset, count);
+    /// The 1-based column (in characters) of `offset`, which is on line `line`.
+    ///
+    /// The parser counted the lines; the line's start is the last line break before
+    /// `offset`. Minified pages put most of their markup on one line, and a rule asks for its
+    /// elements in document order: on the line located last, the search for the start is
+    /// skipped and the count goes on from the last offset counted, which keeps locating
+    /// linear in the line instead of in the line times the elements.
+    fn column_of(&self, line: u32, offset: usize) -> usize {
+        let bytes = self.0.text.as_bytes();
+        let mut last = self.0.last.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if last.line != line || last.start > offset {
+            let start = memchr::memrchr2(b'\n', b'\r', &bytes[..offset]).map_or(0, |at| at + 1);
+            *last = LastLine { line, start, counted_to: start, chars: 0 };
+        }
+        let (from, counted) = if last.counted_to <= offset { (last.counted_to, last.chars) } else { (last.start, 0) };
+        let count = counted + self.0.text[from..offset].chars().count();
+        last.counted_to = offset;
+        last.chars = count;
         count + 1
-    }
-
-    /// The 1-based line of an offset and the offset where that line starts.
-    fn line_of(&self, offset: usize) -> (u32, usize) {
-        let starts = self.0.line_starts.get_or_init(|| line_starts(&self.0.text));
-        let k = starts.partition_point(|&s| s as usize <= offset);
-        (u32::try_from(k).unwrap_or(u32::MAX), starts[k.saturating_sub(1)] as usize)
     }
 
     /// A selector for the element at `node` (see [`Location::selector`]).
     fn selector(&self, node: u32) -> String {
         let nodes = &self.0.nodes;
-        let mut parts = Vec::new();
+        // The path is found from the element up and written from the top down, into one
+        // string (a string per step was most of what a selector cost).
+        let mut path: Vec<&PathNode> = Vec::new();
         let mut at = node;
         while let Some(n) = nodes.get(at as usize) {
-            if let Some(id) = &n.id {
-                parts.push(format!("#{}", css_identifier(id)));
+            path.push(n);
+            if n.id.is_some() {
                 break;
             }
-            let mut part = css_identifier(&n.name);
-            if n.nth > 0 {
-                let _ = write!(part, ":nth-of-type({})", n.nth);
-            }
-            parts.push(part);
             at = n.parent;
         }
-        parts.reverse();
-        parts.join(" > ")
+        let mut out = String::with_capacity(16 * path.len());
+        for (k, n) in path.iter().rev().enumerate() {
+            if k > 0 {
+                out.push_str(" > ");
+            }
+            if let Some(id) = &n.id {
+                out.push('#');
+                push_css_identifier(&mut out, id);
+                continue;
+            }
+            push_css_identifier(&mut out, &n.name);
+            if n.nth > 0 {
+                out.push_str(":nth-of-type(");
+                push_number(&mut out, n.nth);
+                out.push(')');
+            }
+        }
+        out
     }
 }
 
-/// Offsets where lines start: 0, and after each LF, CR LF or lone CR. memchr's vectorised
-/// search finds the breaks: this scan of the whole page is most of what locating costs (a
-/// byte-by-byte scan was 5% of a full audit's instructions over the corpus).
-fn line_starts(text: &str) -> Vec<u32> {
-    let bytes = text.as_bytes();
-    let mut starts = vec![0u32];
-    // The LF of a CR LF pair, already counted with its CR.
-    let mut paired_lf = usize::MAX;
-    for at in memchr::memchr2_iter(b'\n', b'\r', bytes) {
-        if at == paired_lf {
-            continue;
+/// Appends `n` in decimal (what `write!` does, without the formatting machinery, which was
+/// a tenth of what a selector cost).
+fn push_number(out: &mut String, mut n: u32) {
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
         }
-        let next = if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') {
-            paired_lf = at + 1;
-            at + 2
-        } else {
-            at + 1
-        };
-        starts.push(u32::try_from(next).unwrap_or(u32::MAX));
     }
-    starts
+    out.extend(digits[at..].iter().map(|&d| char::from(d)));
+}
+
+/// The line breaks in `bytes`: each LF, CR LF or lone CR (as the parser counts them).
+fn line_breaks(bytes: &[u8]) -> u32 {
+    // Start tags rarely span lines: most have no break to count.
+    if memchr::memchr2(b'\n', b'\r', bytes).is_none() {
+        return 0;
+    }
+    let mut breaks = 0u32;
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'\n' && (i == 0 || bytes[i - 1] != b'\r') || b == b'\r' {
+            breaks = breaks.saturating_add(1);
+        }
+    }
+    breaks
 }
 
 /// A CSS identifier for `s`, escaped as CSSOM's "serialize an identifier" does.
-pub(crate) fn css_identifier(s: &str) -> String {
+#[cfg(test)]
+fn css_identifier(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
+    push_css_identifier(&mut out, s);
+    out
+}
+
+/// Appends `s` to `out` as a CSS identifier, escaped as CSSOM's "serialize an identifier"
+/// does.
+fn push_css_identifier(out: &mut String, s: &str) {
+    // Most names and ids need no escape: letters, digits, `-` and `_`, not starting with a
+    // digit or a dash and a digit, and not a lone dash.
+    let bytes = s.as_bytes();
+    let plain = bytes.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        && bytes.first().is_some_and(|b| !b.is_ascii_digit())
+        && !(bytes[0] == b'-' && bytes.get(1).is_none_or(u8::is_ascii_digit));
+    if plain {
+        out.push_str(s);
+        return;
+    }
     let first_is_dash = s.starts_with('-');
     for (i, c) in s.chars().enumerate() {
         match c {
@@ -230,11 +280,13 @@ pub(crate) fn css_identifier(s: &str) -> String {
             }
         }
     }
-    out
 }
 
 /// The snippet of a start tag (see [`Location::snippet`]).
 fn snippet(tag: &str) -> String {
+    if tag.is_ascii() {
+        return ascii_snippet(tag.as_bytes());
+    }
     let mut out = String::with_capacity(tag.len().min(SNIPPET_MAX_CHARS * 2));
     let mut chars = tag.chars().peekable();
     // Outside a quoted value, white space runs are one space; inside one, the value is cut.
@@ -288,6 +340,68 @@ fn snippet(tag: &str) -> String {
     out
 }
 
+/// [`snippet`] of a start tag written in ASCII (almost every one), byte by byte: the same
+/// steps without decoding characters, which made most of what a snippet cost.
+fn ascii_snippet(tag: &[u8]) -> String {
+    // The white space of `char::is_whitespace` in ASCII (`u8::is_ascii_whitespace` leaves
+    // out the vertical tab).
+    let white = |b: u8| matches!(b, b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ');
+    let mut out: Vec<u8> = Vec::with_capacity(tag.len().min(SNIPPET_MAX_CHARS * 2));
+    let mut quote: Option<u8> = None;
+    let mut value_chars = 0usize;
+    let mut cut = false;
+    let mut after_equals = false;
+    let mut i = 0;
+    while i < tag.len() {
+        let c = tag[i];
+        i += 1;
+        match quote {
+            Some(q) if c == q => {
+                if cut {
+                    out.extend_from_slice("…".as_bytes());
+                }
+                out.push(c);
+                quote = None;
+            }
+            Some(_) => {
+                value_chars += 1;
+                if value_chars <= SNIPPET_VALUE_MAX_CHARS {
+                    out.push(if white(c) { b' ' } else { c });
+                } else {
+                    cut = true;
+                }
+            }
+            None if after_equals && (c == b'"' || c == b'\'') => {
+                quote = Some(c);
+                value_chars = 0;
+                cut = false;
+                after_equals = false;
+                out.push(c);
+            }
+            None if white(c) => {
+                while tag.get(i).is_some_and(|&b| white(b)) {
+                    i += 1;
+                }
+                if !after_equals && tag.get(i) != Some(&b'=') && out.last() != Some(&b'=') {
+                    out.push(b' ');
+                }
+            }
+            None => {
+                after_equals = c == b'=';
+                out.push(c);
+            }
+        }
+    }
+    // Only the cut mark `…` is not ASCII.
+    let out = String::from_utf8(out).unwrap_or_default();
+    if out.len() > SNIPPET_MAX_CHARS && out.chars().count() > SNIPPET_MAX_CHARS {
+        let mut cut: String = out.chars().take(SNIPPET_MAX_CHARS - 2).collect();
+        cut.push_str("…>");
+        return cut;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -298,8 +412,8 @@ mod tests {
     fn columns_count_characters_in_any_order() {
         let locator = Locator::new("ab\néé<a><b>\r\nx<c>".to_string(), Vec::new());
         let col = |offset: usize| {
-            let (_, start) = locator.line_of(offset);
-            locator.column_of(start, offset)
+            let line = line_breaks(&locator.0.text.as_bytes()[..offset]) + 1;
+            locator.column_of(line, offset)
         };
         let a = "ab\néé".len();
         assert_eq!(col(a), 3);
@@ -314,9 +428,10 @@ mod tests {
 
     #[test]
     fn lines_end_at_lf_crlf_and_lone_cr() {
-        assert_eq!(line_starts("a\nb\r\nc\rd"), vec![0, 2, 5, 7]);
-        assert_eq!(line_starts(""), vec![0]);
-        assert_eq!(line_starts("\r\n\r\n\n\r"), vec![0, 2, 4, 5, 6]);
+        assert_eq!(line_breaks(b"a\nb\r\nc\rd"), 3);
+        assert_eq!(line_breaks(b""), 0);
+        assert_eq!(line_breaks(b"<a>"), 0);
+        assert_eq!(line_breaks(b"\r\n\r\n\n\r"), 4);
     }
 
     #[test]

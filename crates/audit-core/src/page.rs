@@ -1076,7 +1076,9 @@ impl Walker {
     /// Where the element being entered is: its start-tag span, and its entry in the table of
     /// elements with the open elements above it (recorded once, when a spot first needs them).
     fn spot(&mut self, node: &Handle) -> Spot {
-        let Some(&(start, end)) = self.spans.get(&(std::rc::Rc::as_ptr(node) as usize)) else { return Spot::NONE };
+        let Some(&(start, end, end_line)) = self.spans.get(&(std::rc::Rc::as_ptr(node) as usize)) else {
+            return Spot::NONE;
+        };
         let first = self.open_path.iter().rposition(|(_, _, i)| *i != u32::MAX).map_or(0, |k| k + 1);
         for k in first..self.open_path.len() {
             let parent = if k == 0 { u32::MAX } else { self.open_path[k - 1].2 };
@@ -1087,7 +1089,7 @@ impl Walker {
             self.nodes.push(PathNode { parent, name: name.local.clone(), nth: *nth, id });
             self.open_path[k].2 = u32::try_from(self.nodes.len() - 1).unwrap_or(u32::MAX);
         }
-        Spot::new(start, end, self.open_path.last().map_or(u32::MAX, |e| e.2))
+        Spot::new(start, end, end_line, self.open_path.last().map_or(u32::MAX, |e| e.2))
     }
 
     fn exit(&mut self, exit: Exit) {

@@ -120,12 +120,14 @@ pub(crate) struct Parsed {
     /// (`<script>`, and elements with microdata or RDFa attributes or an `id`), by address.
     pub lines: HashMap<usize, u32>,
     /// Where the start tag of each element that findings point at ([`is_located`]) is in the
-    /// decoded text, by address: the byte offset of its `<` and the offset just past its `>`.
+    /// decoded text, by address: the byte offset of its `<`, the offset just past its `>`, and
+    /// the line of that `>` as the tokenizer counted it (the tokenizer counts lines anyway, so
+    /// locating an element needs no scan of the page for line breaks).
     pub spans: Spans,
 }
 
 /// Start-tag spans by element address (see [`Parsed::spans`]).
-pub(crate) type Spans = HashMap<usize, (u32, u32), std::hash::BuildHasherDefault<AddressHasher>>;
+pub(crate) type Spans = HashMap<usize, (u32, u32, u32), std::hash::BuildHasherDefault<AddressHasher>>;
 
 /// A hasher for element addresses: they are distinct and aligned, so a multiplication mixes
 /// them well enough, at a fraction of SipHash's cost (the walk looks one up per element that
@@ -263,10 +265,10 @@ struct BoundedSink {
     last_located: Cell<usize>,
 }
 
-/// Whether findings may point at an element with this name and these attributes: the
-/// elements the page walk records as facts (and those structured data is read from). Only
-/// their start tags' spans are kept.
-fn is_located(name: &QualName, attrs: &[Attribute]) -> bool {
+/// Whether findings may point at an element with this name whatever its attributes: the
+/// elements the page walk records as facts. Only their start tags' spans are kept, and
+/// those of the elements structured data is read from ([`is_structured_data_element`]).
+fn is_located(name: &QualName) -> bool {
     if name.ns != html5ever::ns!(html) {
         return false;
     }
@@ -292,7 +294,7 @@ fn is_located(name: &QualName, attrs: &[Attribute]) -> bool {
             | local_name!("source")
             | local_name!("embed")
             | local_name!("object")
-    ) || is_structured_data_element(name, attrs)
+    )
 }
 
 /// Whether structured data may be read from an element with these attributes (see
@@ -354,7 +356,7 @@ impl TreeSink for BoundedSink {
             && matches!(name.local, local_name!("html") | local_name!("head") | local_name!("body"));
         let is_body = name.ns == html5ever::ns!(html) && name.local == local_name!("body");
         let keep_line = is_structured_data_element(&name, &attrs);
-        let located = keep_line || is_located(&name, &attrs);
+        let located = keep_line || is_located(&name);
         let element = self.dom.create_element(name, attrs, flags);
         let address = std::rc::Rc::as_ptr(&element) as usize;
         if keep_line {
@@ -521,7 +523,9 @@ impl<'b> Filter<'b> {
             text,
             fed_end: Cell::new(0),
             last_end: Cell::new(0),
-            spans: RefCell::new(Spans::default()),
+            // The corpus's pages have about one located element per 450 bytes: room for one
+            // per 200 at once spares growing the table step by step on all but the densest.
+            spans: RefCell::new(Spans::with_capacity_and_hasher(text.len() / 200, Default::default())),
             stopped: Cell::new(None),
             tokens: Cell::new(0),
             flattened: Cell::new(0),
@@ -742,7 +746,11 @@ impl TokenSink for Filter<'_> {
                 let element = self.builder.sink.last_located.replace(0);
                 if element != 0 {
                     let start = self.tag_start(previous_end, end);
-                    let span = (u32::try_from(start).unwrap_or(u32::MAX), u32::try_from(end).unwrap_or(u32::MAX));
+                    let span = (
+                        u32::try_from(start).unwrap_or(u32::MAX),
+                        u32::try_from(end).unwrap_or(u32::MAX),
+                        u32::try_from(line).unwrap_or(u32::MAX),
+                    );
                     self.spans.borrow_mut().insert(element, span);
                 }
                 result
