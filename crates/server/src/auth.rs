@@ -154,6 +154,24 @@ pub fn write_rate_headers(decision: &Decision, headers: &mut HeaderMap) {
     }
 }
 
+/// The payer of a request of `identity`: the use case charges it itself
+/// ([`app::App::charge`]) on the shared limiter, within the identity's limit.
+pub fn payer(ctx: &Ctx, identity: &Identity) -> app::quota::Payer {
+    app::quota::Payer::new(identity.clone(), Arc::clone(&ctx.state.limiter), &ctx.state.config.rate_limits)
+}
+
+/// `result` of a use case `payer` paid for, its charge written as the answer's
+/// `x-ratelimit-*` headers (and `Retry-After` when refused) whatever the use case answered.
+///
+/// # Errors
+/// The use case's error, as an [`ApiError`].
+pub fn billed<T>(ctx: &Ctx, payer: &app::quota::Payer, result: Result<T, app::AppError>) -> Result<T, ApiError> {
+    if let Some(decision) = payer.decision() {
+        write_rate_headers(&decision, &mut ctx.outgoing().headers);
+    }
+    Ok(result?)
+}
+
 /// [`consume_quota`] as the charge of the application's use cases (which run it once the
 /// request is admitted): the refusal, or nothing.
 pub async fn charge_quota(ctx: &Ctx, identity: &Identity, units: u32) -> Result<(), ApiError> {
