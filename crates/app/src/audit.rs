@@ -364,17 +364,13 @@ impl App {
     /// Admission and the charge for a use case that audits one page amid work of its own
     /// (AI readiness and visibility fetch llms.txt beside it, geo-check may answer from its
     /// cache instead, content gaps fetch competitors): places for the page and for `beside`
-    /// pages fetched with it, then `charge(1)` (one unit for the request). The page's audit
+    /// pages fetched with it, then one unit charged to `payer` for the request. The page's audit
     /// then runs through [`App::audit_paid`]; dropping the [`Paid`] gives the places back.
     ///
     /// # Errors
     /// `overloaded` before anything is charged, or the charge's refusal.
-    pub async fn admit_paid<E: From<AppError>, F: std::future::Future<Output = Result<(), E>>>(
-        &self,
-        beside: usize,
-        charge: impl FnOnce(u32) -> F,
-    ) -> Result<Paid, E> {
-        let mut tickets = self.admit_charged(1 + beside, |_| charge(1)).await?;
+    pub async fn admit_paid(&self, beside: usize, payer: &crate::quota::Payer) -> Result<Paid, AppError> {
+        let mut tickets = self.admit_charged(1 + beside, |_| self.charge(payer, 1)).await?;
         let beside = tickets.split_off(1);
         let ticket = tickets.pop().ok_or_else(|| AppError::internal("no audit ticket"))?;
         Ok(Paid { ticket, beside })

@@ -113,12 +113,6 @@ pub fn payer(env: &ToolEnv<'_>) -> app::quota::Payer {
     .prepaid(1)
 }
 
-/// The charge handed to an application use case whose REST twin charges its own unit: a
-/// tool call's unit was already taken by the protocol layer, once per call.
-pub async fn uncharged(_units: u32) -> Result<(), app::AppError> {
-    Ok(())
-}
-
 /// The tool called `name`.
 pub fn find(name: &str) -> Option<&'static crate::mcp::tools::Tool> {
     TOOLS.iter().find(|t| t.name == name)
