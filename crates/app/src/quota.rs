@@ -1,5 +1,6 @@
-//! The one quota counter of the service: fixed one-minute windows per identity (the server
-//! charges every quota-consuming request here and answers its `x-ratelimit-*` headers).
+//! The one quota counter of the service: fixed one-minute windows per identity. The use
+//! cases charge it themselves through the caller's [`Payer`] ([`App::charge`]), once the
+//! request is admitted; the server writes the decision as the `x-ratelimit-*` headers.
 //!
 //! Counting happens in memory under one mutex, so the check-and-add is exact under any
 //! concurrency and costs no I/O. Every unit let through is also written to the store's
