@@ -37,7 +37,7 @@ impl App {
         )
         .await;
         let requested = url.to_string();
-        Ok(blocking(move || {
+        blocking(move || {
             let llms = Some((llms.url.as_str(), llms.body.as_deref()));
             let mut report = ai_readiness(&requested, &page.audit.page, llms, page.robots_txt.as_ref());
             let allowed = |bot: &str| {
@@ -48,7 +48,7 @@ impl App {
             report.agents = Some(agents);
             report
         })
-        .await?)
+        .await
     }
 
     /// The AI visibility scan of `url` for `owner`, charged one unit to `payer` once admitted.
@@ -62,8 +62,7 @@ impl App {
         payer: &crate::quota::Payer,
     ) -> Result<AiVisibilityScan, AppError> {
         let (page, llms) = self.audit_with_llms(url, owner, payer).await?;
-        Ok(blocking(move || ai_visibility_scan(&page.audit.page, llms.body.as_deref(), page.robots_txt.as_ref()))
-            .await?)
+        blocking(move || ai_visibility_scan(&page.audit.page, llms.body.as_deref(), page.robots_txt.as_ref())).await
     }
 
     /// Takes an audit slot and a quota unit, then audits the page (stored like every audit)

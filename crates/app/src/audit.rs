@@ -6,7 +6,8 @@
 //!
 //! 1. **admission** ([`AuditSlots`]): a client gets a slot or a queue place, or
 //!    `overloaded` at once; background work is deferred while the queue is half full;
-//! 2. **quota**, charged only once admitted, so a full server charges nothing;
+//! 2. **quota**, charged only once admitted, so a full server charges nothing: the caller's
+//!    [`crate::quota::Payer`], charged by [`App::charge`] here, not by the protocol layer;
 //! 3. **fetch and analysis** ([`crate::pipeline::audit_url`]), the slot held until the
 //!    analysis ends;
 //! 4. **result and record**: the stored row keeps the result and the page's visible text
