@@ -11,11 +11,13 @@ pub use runner::{
 pub use stored_crawl::{failed_rule_rows, judge, Judged, StoreSink};
 
 pub mod export;
+mod local;
 pub mod request;
 mod service;
 pub mod summary;
 pub mod views;
 
+pub use local::{run_local, LocalCrawl, LocalCrawlError, LocalRun};
 pub use request::{check_named_sitemaps, parse_start, CrawlRequest, MAX_NAMED_SITEMAPS};
 pub use service::{
     issue_summary, parse_limit, tier_max_pages, Crawls, IssuePage, MaxPages, Started, ANONYMOUS_MAX_PAGES,
