@@ -5,4 +5,5 @@
 
 mod audit;
 mod crawl;
+mod local_crawl;
 mod support;
