@@ -8,11 +8,9 @@
 //! CSV; [`ReportSource`] yields its parts.
 
 use std::io::{IsTerminal, Write};
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::Duration;
 
-use app::crawl::{CrawlEnd, CrawlOptions, CrawlSummary, Judged, Progress, StoreSink};
+use app::crawl::{CrawlEnd, CrawlOptions, CrawlSummary, Judged, LocalCrawl, LocalCrawlError, LocalRun, Progress};
 use audit_core::Severity;
 use crawl::{Limits, Scope, ScopeConfig};
 use fetch::Fetcher;
@@ -97,9 +95,6 @@ fn parse_in_flight(s: &str) -> Result<usize, String> {
         _ => Err("a number from 1 to 256".to_string()),
     }
 }
-
-/// The worker named on the temporary crawl's lease and claims.
-const WORKER: &str = "command-line";
 
 /// The report of a crawl, as `--format json` prints it: its pages and the URLs of its page
 /// issues are read from the store as it is written.
@@ -280,35 +275,14 @@ pub struct ReportSource {
 }
 
 impl ReportSource {
-    /// A temporary store with a crawl of `url` in it, running.
-    fn open(url: &str, max_pages: u32) -> Result<ReportSource, String> {
+    /// A temporary store, empty, and its directory (removed when it is dropped).
+    fn scratch() -> Result<(Store, tempfile::TempDir), String> {
         let dir = tempfile::Builder::new().prefix("seo-audit-crawl-").tempdir().map_err(|e| e.to_string())?;
         // A scratch store: it goes when the command ends, so its commits need not survive a
         // power loss (no syncs).
         let options = store::StoreOptions { durable: false, ..store::StoreOptions::default() };
         let store = Store::open_with(dir.path().join("crawl.db"), options).map_err(|e| e.to_string())?;
-        let new = store::NewCrawl { user_id: None, url: url.to_string(), options_json: "{}".into(), max_pages };
-        // The lease is this process's for as long as it runs.
-        let until = time::OffsetDateTime::now_utc() + time::Duration::days(365);
-        let crawl = store.create_crawl(new, WORKER, until).map_err(|e| e.to_string())?;
-        store.start_crawl(&crawl.id).map_err(|e| e.to_string())?;
-        Ok(ReportSource { store, crawl_id: crawl.id, _dir: dir })
-    }
-
-    /// Judges the crawl (site rules, site score) and ends it in the store, which counts each
-    /// page's inlinks.
-    fn finish(&self, summary: &CrawlSummary) -> Result<Judged, store::Error> {
-        let judged = app::crawl::judge(&self.store, &self.crawl_id, summary)?;
-        let end = store::CrawlEnd {
-            state: store::CrawlState::Completed,
-            site_score: judged.score.as_ref().map(|s| s.score),
-            summary_json: None,
-            error: None,
-            site_issues: judged.site_issues(),
-            event: None,
-        };
-        self.store.finish_crawl(&self.crawl_id, WORKER, &end)?;
-        Ok(judged)
+        Ok((store, dir))
     }
 
     /// The page rules that failed on some page: `(rule id, severity, pages)`.
@@ -448,55 +422,38 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
         limits: app::pipeline::AnalysisLimits::cpu_ms(config.analysis_cpu_ms),
         time_limit: Duration::from_secs(args.time_limit),
         sitemaps: !args.no_sitemaps,
-        cancel: Arc::new(AtomicBool::new(false)),
         renderer,
         ..CrawlOptions::default()
     };
-    // Ctrl-C (SIGINT) or SIGTERM cancels: no fetch starts after it, the pages done are
-    // reported, and the temporary store is removed on the way out.
-    let cancel = Arc::clone(&options.cancel);
-    let interrupt = tokio::spawn(async move {
-        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
-        let terminated = async {
-            match term.as_mut() {
-                Some(t) => t.recv().await,
-                None => std::future::pending().await,
-            }
-        };
-        tokio::select! {
-            r = tokio::signal::ctrl_c() => if r.is_err() { return },
-            _ = terminated => {}
-        }
-        cancel.store(true, std::sync::atomic::Ordering::Relaxed);
-    });
-    let source = match ReportSource::open(start.as_str(), args.max_pages) {
+    let (store, dir) = match ReportSource::scratch() {
         Ok(s) => s,
         Err(e) => return fail("internal", format!("cannot open the crawl's temporary store: {e}")),
     };
     let bar = progress_bar();
-    // The command is the crawl's only worker: its frontier keeps the counts in memory.
-    let frontier = source.store.driving_crawl(&source.crawl_id, WORKER);
-    let mut sink = StoreSink { writer: frontier.writer(), on_progress: None };
-    if let Some(bar) = bar.clone() {
-        sink.on_progress = Some(Box::new(move |p: &Progress| {
+    let on_progress: Option<app::crawl::ProgressFn> = bar.clone().map(|bar| {
+        Box::new(move |p: &Progress| {
             bar.set_message(progress_line(p));
             bar.tick();
-        }));
-    }
-    let crawled = app::crawl::run(&fetcher, frontier, scope, limits, sink, options).await;
-    interrupt.abort();
+        }) as app::crawl::ProgressFn
+    });
+    let crawl = LocalCrawl { start: start.clone(), scope, limits, options, on_progress };
+    // Ctrl-C (SIGINT) or SIGTERM, the signal that stops the service, cancels: no fetch
+    // starts after it, the pages done are reported, and the temporary store is removed on
+    // the way out.
+    let ran = app::crawl::run_local(&fetcher, &store, crawl, server::shutdown_signal()).await;
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let crawled = match crawled {
-        Ok(c) => c,
-        Err(e) => return fail(e.code(), e.message()),
+    let LocalRun { crawl_id, summary, judged } = match ran {
+        Ok(r) => r,
+        Err(LocalCrawlError::Create(e)) => {
+            return fail("internal", format!("cannot open the crawl's temporary store: {e}"))
+        }
+        Err(LocalCrawlError::Run(e)) => return fail(e.code(), e.message()),
+        Err(LocalCrawlError::ReadBack(e)) => return fail("internal", format!("cannot read the crawl back: {e}")),
     };
-    let judged = match source.finish(&crawled.summary) {
-        Ok(j) => j,
-        Err(e) => return fail("internal", format!("cannot read the crawl back: {e}")),
-    };
-    let report = match report(start.as_str(), args.max_pages, &crawled.summary, &judged, &source) {
+    let source = ReportSource { store, crawl_id, _dir: dir };
+    let report = match report(start.as_str(), args.max_pages, &summary, &judged, &source) {
         Ok(r) => r,
         Err(e) => return fail("internal", format!("cannot read the crawl back: {e}")),
     };
@@ -543,7 +500,7 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
             return fail("internal", format!("cannot write the report: {e}"));
         }
     }
-    if let CrawlEnd::Failed { reason } = &crawled.summary.end {
+    if let CrawlEnd::Failed { reason } = &summary.end {
         return fail("crawl_failed", reason.clone());
     }
     let new = args.fail_on == Some(baseline::FailOn::New) && marks.is_some_and(baseline::Marks::has_new);

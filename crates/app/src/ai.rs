@@ -16,17 +16,17 @@ struct Llms {
 }
 
 impl App {
-    /// The AI readiness report of `url` for `owner`, charged with `charge(1)` once admitted.
+    /// The AI readiness report of `url` for `owner`, charged one unit to `payer` once admitted.
     ///
     /// # Errors
     /// `overloaded`, the charge's refusal, what the audit met, or an engine failure.
-    pub async fn ai_readiness<E: From<AppError>, F: std::future::Future<Output = Result<(), E>>>(
+    pub async fn ai_readiness(
         &self,
         url: &Url,
         owner: Option<&str>,
-        charge: impl FnOnce(u32) -> F,
-    ) -> Result<AiReadiness, E> {
-        let (page, llms) = self.audit_with_llms(url, owner, charge).await?;
+        payer: &crate::quota::Payer,
+    ) -> Result<AiReadiness, AppError> {
+        let (page, llms) = self.audit_with_llms(url, owner, payer).await?;
         // The probes run after the audit, so the site meets at most one of our requests at a
         // time (docs/AI-VISIBILITY.md, "What agents meet").
         let agents = crate::ai_agents::probe(
@@ -37,7 +37,7 @@ impl App {
         )
         .await;
         let requested = url.to_string();
-        Ok(blocking(move || {
+        blocking(move || {
             let llms = Some((llms.url.as_str(), llms.body.as_deref()));
             let mut report = ai_readiness(&requested, &page.audit.page, llms, page.robots_txt.as_ref());
             let allowed = |bot: &str| {
@@ -48,34 +48,33 @@ impl App {
             report.agents = Some(agents);
             report
         })
-        .await?)
+        .await
     }
 
-    /// The AI visibility scan of `url` for `owner`, charged with `charge(1)` once admitted.
+    /// The AI visibility scan of `url` for `owner`, charged one unit to `payer` once admitted.
     ///
     /// # Errors
     /// `overloaded`, the charge's refusal, what the audit met, or an engine failure.
-    pub async fn ai_visibility_scan<E: From<AppError>, F: std::future::Future<Output = Result<(), E>>>(
+    pub async fn ai_visibility_scan(
         &self,
         url: &Url,
         owner: Option<&str>,
-        charge: impl FnOnce(u32) -> F,
-    ) -> Result<AiVisibilityScan, E> {
-        let (page, llms) = self.audit_with_llms(url, owner, charge).await?;
-        Ok(blocking(move || ai_visibility_scan(&page.audit.page, llms.body.as_deref(), page.robots_txt.as_ref()))
-            .await?)
+        payer: &crate::quota::Payer,
+    ) -> Result<AiVisibilityScan, AppError> {
+        let (page, llms) = self.audit_with_llms(url, owner, payer).await?;
+        blocking(move || ai_visibility_scan(&page.audit.page, llms.body.as_deref(), page.robots_txt.as_ref())).await
     }
 
     /// Takes an audit slot and a quota unit, then audits the page (stored like every audit)
     /// while fetching the site's llms.txt.
-    async fn audit_with_llms<E: From<AppError>, F: std::future::Future<Output = Result<(), E>>>(
+    async fn audit_with_llms(
         &self,
         url: &Url,
         owner: Option<&str>,
-        charge: impl FnOnce(u32) -> F,
-    ) -> Result<(Audited, Llms), E> {
+        payer: &crate::quota::Payer,
+    ) -> Result<(Audited, Llms), AppError> {
         // Admitted and charged before anything is fetched, llms.txt included.
-        let paid = self.admit_paid(0, charge).await?;
+        let paid = self.admit_paid(0, payer).await?;
         let (page, llms) = tokio::join!(self.audit_paid(paid, url, owner), self.fetch_llms(url));
         Ok((page?, llms))
     }

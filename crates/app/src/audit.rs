@@ -6,7 +6,8 @@
 //!
 //! 1. **admission** ([`AuditSlots`]): a client gets a slot or a queue place, or
 //!    `overloaded` at once; background work is deferred while the queue is half full;
-//! 2. **quota**, charged only once admitted, so a full server charges nothing;
+//! 2. **quota**, charged only once admitted, so a full server charges nothing: the caller's
+//!    [`crate::quota::Payer`], charged by [`App::charge`] here, not by the protocol layer;
 //! 3. **fetch and analysis** ([`crate::pipeline::audit_url`]), the slot held until the
 //!    analysis ends;
 //! 4. **result and record**: the stored row keeps the result and the page's visible text
@@ -22,6 +23,7 @@
 //! pages through the same gate (`pipeline::analyse_blocking`, in the App's audit slots)
 //! and is charged once per crawl, not per page (docs/API.md, "Site crawl").
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -127,6 +129,39 @@ pub struct Paid {
     /// Places of the pages fetched beside the audited one (content-gap competitors, each
     /// fetched and parsed in its place, never audited or stored).
     pub beside: Vec<Ticket>,
+}
+
+/// The outcomes of a batch ([`App::audit_batch`]): one per URL as sent, a URL sent twice
+/// audited once.
+#[derive(Debug)]
+pub struct BatchAudits {
+    /// Per URL as sent: the index of its audit in `audits`, or why it is not a URL to audit.
+    positions: Vec<Result<usize, AppError>>,
+    /// One per distinct URL.
+    audits: Vec<Result<Audited, AppError>>,
+}
+
+impl BatchAudits {
+    /// The outcome of each URL as sent, in order.
+    pub fn iter(&self) -> impl Iterator<Item = Result<&Audited, &AppError>> {
+        self.positions.iter().map(|p| match p {
+            Ok(i) => self.audits[*i].as_ref(),
+            Err(e) => Err(e),
+        })
+    }
+
+    /// The outcome of each URL as sent, in order, made by `f` once per distinct URL (a URL
+    /// sent twice gets a copy of the first's).
+    pub fn into_each<T: Clone>(self, mut f: impl FnMut(Result<Audited, AppError>) -> T) -> Vec<T> {
+        let done: Vec<T> = self.audits.into_iter().map(&mut f).collect();
+        self.positions
+            .into_iter()
+            .map(|p| match p {
+                Ok(i) => done[i].clone(),
+                Err(e) => f(Err(e)),
+            })
+            .collect()
+    }
 }
 
 /// A fetched, audited and (when the store answered) stored page.
@@ -236,50 +271,69 @@ impl App {
         &*self.observer
     }
 
-    /// Audits `url` for a client who waits: admission, then `charge(units)` (the caller's
-    /// quota, [`AuditOptions::units`]; its refusal is returned as it is and nothing else
-    /// happens), then [`App::run_audit`].
+    /// Audits `url` for a client who waits: admission, then the charge of `payer`
+    /// ([`AuditOptions::units`]; its refusal is returned as it is and nothing else happens),
+    /// then [`App::run_audit`]. The audit is the payer's key owner's.
     ///
     /// # Errors
     /// `not_configured` (rendering without a browser) or `overloaded` before anything is
-    /// charged, the charge's own refusal, or what the audit met.
-    pub async fn audit_for_client<E: From<AppError>, F: std::future::Future<Output = Result<(), E>>>(
+    /// charged, `rate_limited`, or what the audit met.
+    pub async fn audit_for_client(
         &self,
         url: &Url,
-        owner: Option<&str>,
         options: AuditOptions,
-        charge: impl FnOnce(u32) -> F,
-    ) -> Result<Audited, E> {
+        payer: &crate::quota::Payer,
+    ) -> Result<Audited, AppError> {
         let place = self.reserve_renders(options, 1)?.pop().flatten();
         let units = options.units();
-        let mut tickets = self.admit_charged(1, |_| charge(units)).await?;
+        let mut tickets = self.admit_charged(1, |_| self.charge(payer, units)).await?;
         let ticket = tickets.pop().ok_or_else(|| AppError::internal("no audit ticket"))?;
-        Ok(self.run_audit_in(url, owner, options, ticket, place).await?)
+        self.run_audit_in(url, payer.owner(), options, ticket, place).await
     }
 
-    /// Audits the distinct `urls` of a batch: a place for each, all or none, then one
-    /// `charge` for all of them ([`AuditOptions::units`] each), then `concurrency` audits at
-    /// a time. The outcomes are in the order of `urls`.
+    /// Audits the URLs of a batch as sent (docs/API.md, "POST /api/v1/audit/batch"): each
+    /// checked on its own (an invalid one is its own outcome), the distinct ones audited
+    /// once each. A batch whose distinct URLs need more units than the caller's whole
+    /// per-minute limit can never pass and is refused (`invalid_request`, nothing charged).
+    /// Otherwise a place for each distinct URL, all or none, then one charge for all of them
+    /// ([`AuditOptions::units`] each), then `concurrency` audits at a time.
     ///
     /// # Errors
-    /// `not_configured` (rendering without a browser), `overloaded` when the queue cannot
-    /// hold them all, or the charge's refusal; nothing is charged or audited then.
-    pub async fn audit_batch<E: From<AppError>, F: std::future::Future<Output = Result<(), E>>>(
+    /// That refusal, `not_configured` (rendering without a browser), `overloaded` when the
+    /// queue cannot hold them all, or `rate_limited`; nothing is charged or audited then.
+    pub async fn audit_batch(
         &self,
-        urls: Vec<Url>,
-        owner: Option<&str>,
+        urls: &[String],
         options: AuditOptions,
         concurrency: usize,
-        charge: impl FnOnce(u32) -> F,
-    ) -> Result<Vec<Result<Audited, AppError>>, E> {
-        let places = self.reserve_renders(options, urls.len())?;
-        let units = options.units();
-        let tickets = self.admit_charged(urls.len(), |n| charge(n.saturating_mul(units))).await?;
-        Ok(futures_util::stream::iter(urls.into_iter().zip(tickets).zip(places))
+        payer: &crate::quota::Payer,
+    ) -> Result<BatchAudits, AppError> {
+        let mut distinct: Vec<Url> = Vec::new();
+        let mut index: HashMap<String, usize> = HashMap::new();
+        let positions: Vec<Result<usize, AppError>> = urls
+            .iter()
+            .map(|raw| {
+                let url = crate::validate_url(raw)?;
+                Ok(*index.entry(url.to_string()).or_insert_with(|| {
+                    distinct.push(url);
+                    distinct.len() - 1
+                }))
+            })
+            .collect();
+        let (units, limit) = (options.units(), payer.limit());
+        if distinct.len().saturating_mul(units as usize) > limit as usize {
+            let keyed = payer.identity().key().is_some();
+            return Err(api::request::larger_than_limit_each(distinct.len(), units, limit, keyed).into());
+        }
+        let places = self.reserve_renders(options, distinct.len())?;
+        let tickets = self.admit_charged(distinct.len(), |n| self.charge(payer, n.saturating_mul(units))).await?;
+        let owner = payer.owner();
+        let audits = futures_util::stream::iter(distinct.into_iter().zip(tickets).zip(places))
             .map(|((url, ticket), place)| async move { self.run_audit_in(&url, owner, options, ticket, place).await })
             .buffered(concurrency.max(1))
             .collect()
-            .await)
+            .await;
+        Ok(BatchAudits { positions, audits })
     }
 
     /// Audits `url` for a caller whose quota was charged already (an agent-tool call is
@@ -311,17 +365,13 @@ impl App {
     /// Admission and the charge for a use case that audits one page amid work of its own
     /// (AI readiness and visibility fetch llms.txt beside it, geo-check may answer from its
     /// cache instead, content gaps fetch competitors): places for the page and for `beside`
-    /// pages fetched with it, then `charge(1)` (one unit for the request). The page's audit
+    /// pages fetched with it, then one unit charged to `payer` for the request. The page's audit
     /// then runs through [`App::audit_paid`]; dropping the [`Paid`] gives the places back.
     ///
     /// # Errors
     /// `overloaded` before anything is charged, or the charge's refusal.
-    pub async fn admit_paid<E: From<AppError>, F: std::future::Future<Output = Result<(), E>>>(
-        &self,
-        beside: usize,
-        charge: impl FnOnce(u32) -> F,
-    ) -> Result<Paid, E> {
-        let mut tickets = self.admit_charged(1 + beside, |_| charge(1)).await?;
+    pub async fn admit_paid(&self, beside: usize, payer: &crate::quota::Payer) -> Result<Paid, AppError> {
+        let mut tickets = self.admit_charged(1 + beside, |_| self.charge(payer, 1)).await?;
         let beside = tickets.split_off(1);
         let ticket = tickets.pop().ok_or_else(|| AppError::internal("no audit ticket"))?;
         Ok(Paid { ticket, beside })

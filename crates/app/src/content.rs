@@ -81,21 +81,21 @@ pub struct Skipped {
 
 impl App {
     /// Compares the page of `req` with its competitors: admission for every page first,
-    /// then `charge(1)` (one unit for the whole request), then the page through the one
+    /// then one unit charged to `payer` for the whole request, then the page through the one
     /// audit path while the competitors are fetched and parsed, each in its own slot.
     ///
     /// # Errors
     /// `overloaded` before anything is charged, the charge's refusal, or what the page's
     /// audit met.
-    pub async fn content_gap<E: From<AppError>, F: std::future::Future<Output = Result<(), E>>>(
+    pub async fn content_gap(
         &self,
         req: GapRequest,
         owner: Option<&str>,
-        charge: impl FnOnce(u32) -> F,
-    ) -> Result<GapAnswer, E> {
+        payer: &crate::quota::Payer,
+    ) -> Result<GapAnswer, AppError> {
         // One place more than the pages: the comparison itself, whose cost grows with the
         // headings and links of every page, runs in a slot of its own like an analysis.
-        let mut paid = self.admit_paid(req.competitors.len() + 1, charge).await?;
+        let mut paid = self.admit_paid(req.competitors.len() + 1, payer).await?;
         let comparing = paid.beside.pop().ok_or_else(|| AppError::internal("no comparison ticket"))?;
         let competitor_tickets = std::mem::take(&mut paid.beside);
         let (page, competitors) = tokio::join!(

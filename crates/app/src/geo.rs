@@ -93,7 +93,7 @@ impl GeoService {
 
     /// The geo-check of `url` for `owner` (`None`: an anonymous caller, then named by
     /// `caller`, its identity label): without a provider nothing is charged (the request
-    /// could never succeed); then a place among the audit slots and `charge(1)`; then the
+    /// could never succeed); then a place among the audit slots and one unit charged to `payer`; then the
     /// caller's own cached answer for the domain (younger than [`store::GEO_CACHE_TTL`]; an
     /// answer is never served to another caller), which asks neither the page nor the
     /// provider; otherwise the page is audited through the one
@@ -105,17 +105,17 @@ impl GeoService {
     /// # Errors
     /// `not_configured`, `overloaded`, the charge's refusal, what the audit met, or the
     /// provider's failure.
-    pub async fn check<E: From<AppError>, F: std::future::Future<Output = Result<(), E>>>(
+    pub async fn check(
         &self,
         app: &App,
         url: &Url,
         owner: Option<&str>,
         caller: &str,
-        charge: impl FnOnce(u32) -> F,
-    ) -> Result<GeoCheckResult, E> {
+        payer: &crate::quota::Payer,
+    ) -> Result<GeoCheckResult, AppError> {
         let provider = self.provider()?;
         let domain = normalize_domain(url.host_str().unwrap_or_default());
-        let paid = app.admit_paid(0, charge).await?;
+        let paid = app.admit_paid(0, payer).await?;
 
         let whose = owner.map_or_else(|| caller.to_string(), |user| format!("user:{user}"));
         let (lookup, lookup_whose) = (domain.clone(), whose.clone());

@@ -66,7 +66,9 @@ mod writers;
 
 pub use accounts::{SubscribeError, UsageFacts, MAX_WEBHOOKS_PER_USER};
 pub use ai_visibility::{AGENT_PROBE_BUDGET, MAX_AGENT_PROBES};
-pub use audit::{audit_record, page_text, App, AuditOptions, Audited, Events, Paid, MAX_STORED_TEXT, RENDER_UNITS};
+pub use audit::{
+    audit_record, page_text, App, AuditOptions, Audited, BatchAudits, Events, Paid, MAX_STORED_TEXT, RENDER_UNITS,
+};
 pub use badges::BadgeQueue;
 pub use compare::Comparison;
 pub use error::{AppError, CURSOR_EXPECTED, GEO_SETTINGS, INTERNAL_MESSAGE, OVERLOADED_MESSAGE, RENDER_INSTALL};

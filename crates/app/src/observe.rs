@@ -72,6 +72,9 @@ pub trait Observer: std::fmt::Debug + Send + Sync {
     fn crawl_page(&self, _outcome: &'static str) {}
     /// This process started (`+1`) or stopped (`-1`) driving a crawl.
     fn crawl_running(&self, _delta: i64) {}
+    /// The rate limiter refused a request of an identity of this tier (`anonymous`, `free`
+    /// or `pro`).
+    fn rate_limited(&self, _tier: &'static str) {}
 }
 
 /// What a crawl's fetch of one URL gave: `audited` (an HTML page that answered 2xx, audited

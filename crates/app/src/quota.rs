@@ -1,5 +1,6 @@
-//! The one quota counter of the service: fixed one-minute windows per identity (the server
-//! charges every quota-consuming request here and answers its `x-ratelimit-*` headers).
+//! The one quota counter of the service: fixed one-minute windows per identity. The use
+//! cases charge it themselves through the caller's [`Payer`] ([`App::charge`]), once the
+//! request is admitted; the server writes the decision as the `x-ratelimit-*` headers.
 //!
 //! Counting happens in memory under one mutex, so the check-and-add is exact under any
 //! concurrency and costs no I/O. Every unit let through is also written to the store's
@@ -22,7 +23,7 @@ use std::sync::{Arc, Mutex};
 
 use time::OffsetDateTime;
 
-use crate::{App, KeyRecord, RateLimits};
+use crate::{App, AppError, ErrorCode, KeyRecord, RateLimits};
 
 /// Past this many identities the map is swept of windows that ended.
 const SWEEP_THRESHOLD: usize = 10_000;
@@ -117,6 +118,106 @@ pub fn check_key(record: &KeyRecord, scope: Option<vocab::Scope>, now: OffsetDat
     match scope {
         Some(scope) if !record.has_scope(scope) => Err(KeyRefusal::MissingScope(scope)),
         _ => Ok(()),
+    }
+}
+
+/// Who pays for one request and with what: the caller's identity, the shared limiter and
+/// the caller's units per minute. A use case charges through it itself ([`App::charge`]),
+/// after admission (docs/ARCHITECTURE.md, "One audit path"), so no layer above the
+/// application decides on quota. The last [`Decision`] is kept for the protocol layer,
+/// which reports it (the REST API as `x-ratelimit-*` headers) whatever the use case answered.
+#[derive(Debug)]
+pub struct Payer {
+    identity: Identity,
+    limiter: Arc<Limiter>,
+    limit: u32,
+    /// Units the caller paid before the use case ran (an agent-tool call pays one unit per
+    /// call in the protocol layer), deducted from the use case's charge.
+    prepaid: u32,
+    decision: Mutex<Option<Decision>>,
+}
+
+impl Payer {
+    /// `identity` paying on `limiter` within its limit of `limits`.
+    pub fn new(identity: Identity, limiter: Arc<Limiter>, limits: &RateLimits) -> Payer {
+        let limit = identity.rate_limit(limits);
+        Payer { identity, limiter, limit, prepaid: 0, decision: Mutex::new(None) }
+    }
+
+    /// The same payer, `units` already paid (an agent-tool call's unit).
+    pub fn prepaid(mut self, units: u32) -> Payer {
+        self.prepaid = units;
+        self
+    }
+
+    /// Who is asking.
+    pub fn identity(&self) -> &Identity {
+        &self.identity
+    }
+
+    /// Owner of the caller's key, if any.
+    pub fn owner(&self) -> Option<&str> {
+        self.identity.user_id()
+    }
+
+    /// The caller's units per minute.
+    pub fn limit(&self) -> u32 {
+        self.limit
+    }
+
+    /// The limiter's last answer to this payer's charge, if it charged.
+    pub fn decision(&self) -> Option<Decision> {
+        *self.decision.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl App {
+    /// Charges `units` to `payer` (less what it paid beforehand): granted, or 429
+    /// `rate_limited` naming the limit, what was asked and what remains, with nothing
+    /// consumed (docs/API.md, "Quota"). A refusal is counted by the observer.
+    ///
+    /// # Errors
+    /// That refusal.
+    pub async fn charge(&self, payer: &Payer, units: u32) -> Result<(), AppError> {
+        let due = units.saturating_sub(payer.prepaid);
+        if due == 0 && payer.prepaid > 0 {
+            return Ok(());
+        }
+        let limit = payer.limit;
+        let decision = payer.limiter.consume(&payer.identity.label(), due, limit).await;
+        *payer.decision.lock().unwrap_or_else(|p| p.into_inner()) = Some(decision);
+        if decision.allowed {
+            return Ok(());
+        }
+        self.observer().rate_limited(payer.identity.tier_label());
+        if payer.prepaid > 0 {
+            // An agent tool's extra units are a rendered audit's or crawl's.
+            let message = format!(
+                "Rendering needs {} requests of quota but only {} of {limit} per minute remain; retry in {} \
+                 seconds, or audit without render.",
+                due + payer.prepaid,
+                decision.remaining + payer.prepaid,
+                decision.reset_s
+            );
+            return Err(AppError::refused(ErrorCode::RateLimited, message));
+        }
+        let hint = if payer.identity.key().is_some() { "" } else { " An API key raises the limit." };
+        let message = if due > 1 && decision.remaining > 0 {
+            format!(
+                "This request needs {due} requests of quota but only {} of {limit} per minute remain; retry in {} \
+                 seconds, or send fewer URLs.{hint}",
+                decision.remaining, decision.reset_s
+            )
+        } else {
+            format!("Rate limit of {limit} requests per minute reached; retry in {} seconds.{hint}", decision.reset_s)
+        };
+        let details = serde_json::json!({
+            "limit": limit,
+            "requested": due,
+            "remaining": decision.remaining,
+            "retry_after_s": decision.reset_s,
+        });
+        Err(AppError::Refused(vocab::Refusal::new(ErrorCode::RateLimited, message).with_details(details)))
     }
 }
 

@@ -264,13 +264,20 @@ impl crate::App {
     }
 
     /// Sends a test event ([`store::WEBHOOK_TEST_EVENT`], `ping`) through the outbox to
-    /// subscription `id` of `user_id` only, signed and retried like any event. `None` when
-    /// `user_id` holds no such subscription.
+    /// subscription `id` of `user_id` only, signed and retried like any event, for one unit
+    /// of `payer`'s quota (charged first, whatever the subscription). `None` when `user_id`
+    /// holds no such subscription.
     ///
     /// # Errors
-    /// `conflict` when the subscription is disabled (the test would wait for it to be
-    /// enabled), or the store failed.
-    pub async fn test_subscription(&self, user_id: String, id: String) -> Result<Option<TestQueued>, crate::AppError> {
+    /// `rate_limited`, `conflict` when the subscription is disabled (the test would wait for
+    /// it to be enabled), or the store failed.
+    pub async fn test_subscription(
+        &self,
+        payer: &crate::quota::Payer,
+        user_id: String,
+        id: String,
+    ) -> Result<Option<TestQueued>, crate::AppError> {
+        self.charge(payer, 1).await?;
         let Some(hook) = self.owned_subscription(&user_id, &id).await? else { return Ok(None) };
         if !hook.enabled {
             return Err(crate::AppError::refused(

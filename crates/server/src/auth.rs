@@ -95,35 +95,12 @@ pub async fn authenticate_metered(ctx: &Ctx, rule: KeyRule, scope: Option<app::S
     Ok(identity)
 }
 
-/// Charges `units` to the identity on the shared limiter and sets the `x-ratelimit-*`
-/// headers of the answer; 429 `rate_limited` (with `Retry-After`) when too few remain,
-/// in which case nothing is consumed.
-pub async fn consume_quota(ctx: &Ctx, identity: &Identity, units: u32) -> Result<Decision, ApiError> {
-    let limit = identity.rate_limit(&ctx.state.config.rate_limits);
-    let decision = ctx.state.limiter.consume(&identity.label(), units, limit).await;
-    write_rate_headers(&decision, &mut ctx.outgoing().headers);
-    if decision.allowed {
-        return Ok(decision);
-    }
-    if let Some(metrics) = &ctx.state.metrics {
-        metrics.rate_limited(identity.tier_label());
-    }
-    let hint = if identity.key().is_some() { "" } else { " An API key raises the limit." };
-    let message = if units > 1 && decision.remaining > 0 {
-        format!(
-            "This request needs {units} requests of quota but only {} of {limit} per minute remain; retry in {} \
-             seconds, or send fewer URLs.{hint}",
-            decision.remaining, decision.reset_s
-        )
-    } else {
-        format!("Rate limit of {limit} requests per minute reached; retry in {} seconds.{hint}", decision.reset_s)
-    };
-    Err(ApiError::new(app::ErrorCode::RateLimited, message).with_details(serde_json::json!({
-        "limit": limit,
-        "requested": units,
-        "remaining": decision.remaining,
-        "retry_after_s": decision.reset_s,
-    })))
+/// Charges `units` to the identity ([`app::App::charge`], the use cases' own charge) and
+/// sets the `x-ratelimit-*` headers of the answer; 429 `rate_limited` (with `Retry-After`)
+/// when too few remain, in which case nothing is consumed.
+pub async fn consume_quota(ctx: &Ctx, identity: &Identity, units: u32) -> Result<(), ApiError> {
+    let payer = payer(ctx, identity);
+    billed(ctx, &payer, ctx.state.app.charge(&payer, units).await)
 }
 
 /// The anonymous identity of the request's client (its address as [`client_ip`] finds
@@ -154,10 +131,22 @@ pub fn write_rate_headers(decision: &Decision, headers: &mut HeaderMap) {
     }
 }
 
-/// [`consume_quota`] as the charge of the application's use cases (which run it once the
-/// request is admitted): the refusal, or nothing.
-pub async fn charge_quota(ctx: &Ctx, identity: &Identity, units: u32) -> Result<(), ApiError> {
-    consume_quota(ctx, identity, units).await.map(drop)
+/// The payer of a request of `identity`: the use case charges it itself
+/// ([`app::App::charge`]) on the shared limiter, within the identity's limit.
+pub fn payer(ctx: &Ctx, identity: &Identity) -> app::quota::Payer {
+    app::quota::Payer::new(identity.clone(), Arc::clone(&ctx.state.limiter), &ctx.state.config.rate_limits)
+}
+
+/// `result` of a use case `payer` paid for, its charge written as the answer's
+/// `x-ratelimit-*` headers (and `Retry-After` when refused) whatever the use case answered.
+///
+/// # Errors
+/// The use case's error, as an [`ApiError`].
+pub fn billed<T>(ctx: &Ctx, payer: &app::quota::Payer, result: Result<T, app::AppError>) -> Result<T, ApiError> {
+    if let Some(decision) = payer.decision() {
+        write_rate_headers(&decision, &mut ctx.outgoing().headers);
+    }
+    Ok(result?)
 }
 
 #[cfg(test)]

@@ -302,6 +302,10 @@ fn status_class(s: StatusCode) -> &'static str {
 }
 
 impl app::Observer for Metrics {
+    fn rate_limited(&self, tier: &'static str) {
+        Metrics::rate_limited(self, tier);
+    }
+
     fn audit_phase(&self, phase: app::Phase, took: Duration) {
         if let Some((_, h)) = self.phases.iter().find(|(p, _)| *p == phase) {
             h.record(took.as_secs_f64());

@@ -14,11 +14,13 @@ pub mod change;
 pub mod compare;
 pub mod export;
 pub mod list;
+mod local;
 pub mod request;
 mod service;
 pub mod summary;
 pub mod views;
 
+pub use local::{run_local, LocalCrawl, LocalCrawlError, LocalRun};
 pub use request::{check_named_sitemaps, parse_start, CrawlRequest, MAX_NAMED_SITEMAPS};
 pub use service::{
     issue_summary, parse_limit, tier_max_pages, Crawls, IssuePage, MaxPages, Started, ANONYMOUS_MAX_PAGES,

@@ -231,8 +231,17 @@ pub struct Crawled<S, K> {
 /// The audit's errors: `invalid_url`, `blocked_target`, `not_html`, `unreachable`...
 pub async fn check_start(fetcher: &Fetcher, url: &str) -> Result<Url, AppError> {
     let url = fetch::validate_url(url)?;
-    fetcher.fetch_page(&url).await?;
+    check_start_page(fetcher, &url).await?;
     Ok(url)
+}
+
+/// [`check_start`] of a URL validated already: that it answers an HTML page.
+///
+/// # Errors
+/// As [`check_start`], `invalid_url` aside.
+pub async fn check_start_page(fetcher: &Fetcher, url: &Url) -> Result<(), AppError> {
+    fetcher.fetch_page(url).await?;
+    Ok(())
 }
 
 /// Results recorded in one batch of the frontier's store at most

@@ -216,12 +216,36 @@ impl Crawls {
         time::OffsetDateTime::now_utc() + self.app.lease
     }
 
+    /// Starts a crawl for the caller `payer` pays for: the one start of the REST route and
+    /// the agent tool. `url` is `request.url` as [`crate::validate_url`] checked it (by the
+    /// caller, which words that refusal in its own protocol). Rendering without a browser is
+    /// refused before anything is charged; then one charge for the whole crawl
+    /// ([`crate::AuditOptions::units`]); then the start page is checked and the crawl queued
+    /// as [`Crawls::start`] says. A key's crawl is its owner's, cut to its tier's pages; an
+    /// anonymous one counts against its network's cap of running crawls.
+    ///
+    /// # Errors
+    /// `not_configured`, `rate_limited`, then as [`Crawls::start`].
+    pub async fn start_for(
+        &self,
+        payer: &crate::quota::Payer,
+        url: url::Url,
+        request: CrawlRequest,
+    ) -> Result<Started, AppError> {
+        self.app.check_render(request.render)?;
+        self.app.charge(payer, crate::AuditOptions { render: request.render }.units()).await?;
+        let identity = payer.identity();
+        let (owner, tier) = (identity.user_id().map(str::to_string), identity.key().map(|k| k.tier));
+        self.start_at(url, request, owner, tier, &identity.label()).await
+    }
+
     /// Starts a crawl for `owner` (`None`: anonymous, then counted as `caller`, the
     /// caller's identity label, against the per-caller cap) of `tier`: the start URL is
     /// checked exactly as an audit checks its URL (invalid, refused by the address guard, not
     /// HTML: the audit's errors) before anything is created; `max_pages` is cut to the tier's
     /// limit (the engine's [`MaxPages`]); the crawl is queued and runs in the background as soon as
-    /// the caps on running crawls allow, in the order crawls were started.
+    /// the caps on running crawls allow, in the order crawls were started. Nothing is charged
+    /// here ([`Crawls::start_for`] charges).
     ///
     /// # Errors
     /// The audit's URL and fetch errors, `invalid_request` for bad prefixes, or the store.
@@ -232,8 +256,21 @@ impl Crawls {
         tier: Option<store::Tier>,
         caller: &str,
     ) -> Result<Started, AppError> {
+        let url = crate::validate_url(&request.url)?;
+        self.start_at(url, request, owner, tier, caller).await
+    }
+
+    /// [`Crawls::start`] from its validated start URL.
+    async fn start_at(
+        &self,
+        url: url::Url,
+        request: CrawlRequest,
+        owner: Option<String>,
+        tier: Option<store::Tier>,
+        caller: &str,
+    ) -> Result<Started, AppError> {
         self.app.renderer_for(crate::AuditOptions { render: request.render })?;
-        let url = runner::check_start(&self.app.fetcher, &request.url).await?;
+        runner::check_start_page(&self.app.fetcher, &url).await?;
         let tier_limit = self.max_pages.for_tier(tier);
         let asked = request.max_pages.unwrap_or(tier_limit);
         let max_pages = asked.min(tier_limit);

@@ -8,7 +8,7 @@
 
 use url::Url;
 
-use crate::auth::{authenticate_metered, charge_quota, Identity, KeyRule};
+use crate::auth::{authenticate_metered, billed, payer, Identity, KeyRule};
 use crate::ctx::{Ctx, HandlerFuture};
 use crate::error::ApiError;
 use crate::response::ok_json;
@@ -30,24 +30,25 @@ pub fn geo(ctx: Ctx) -> HandlerFuture {
 
 async fn readiness_inner(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let (identity, url) = request(&ctx).await?;
-    let charge = |n| charge_quota(&ctx, &identity, n);
-    let report = ctx.state.app.ai_readiness(&url, identity.user_id(), charge).await?;
+    let payer = payer(&ctx, &identity);
+    let report = billed(&ctx, &payer, ctx.state.app.ai_readiness(&url, identity.user_id(), &payer).await)?;
     Ok(ok_json(&api::AiReadinessAnswer { api_version: audit_core::API_VERSION, report }))
 }
 
 async fn scan_inner(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let (identity, url) = request(&ctx).await?;
-    let charge = |n| charge_quota(&ctx, &identity, n);
-    let scan = ctx.state.app.ai_visibility_scan(&url, identity.user_id(), charge).await?;
+    let payer = payer(&ctx, &identity);
+    let scan = billed(&ctx, &payer, ctx.state.app.ai_visibility_scan(&url, identity.user_id(), &payer).await)?;
     Ok(ok_json(&api::AiVisibilityScanAnswer { api_version: audit_core::API_VERSION, url: url.to_string(), scan }))
 }
 
 async fn geo_inner(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let (identity, url) = request(&ctx).await?;
-    let charge = |n| charge_quota(&ctx, &identity, n);
+    let payer = payer(&ctx, &identity);
     // A provider failure is logged by the use case (502 `upstream_error` here).
     let caller = identity.label();
-    let body = ctx.state.geo.check(&ctx.state.app, &url, identity.user_id(), &caller, charge).await?;
+    let checked = ctx.state.geo.check(&ctx.state.app, &url, identity.user_id(), &caller, &payer).await;
+    let body = billed(&ctx, &payer, checked)?;
     Ok(ok_json(&body))
 }
 

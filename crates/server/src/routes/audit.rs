@@ -1,11 +1,8 @@
 //! `GET /api/v1/audit` and `POST /api/v1/audit/batch` (wire types: `api::wire`).
 
-use std::collections::HashMap;
-
 use api::{AuditAnswer, BatchError, BatchItem, BatchResult, Format};
-use url::Url;
 
-use crate::auth::{authenticate_metered, charge_quota, KeyRule};
+use crate::auth::{authenticate_metered, billed, payer, KeyRule};
 use crate::config::BATCH_CONCURRENCY;
 use crate::ctx::{Ctx, HandlerFuture};
 use crate::error::ApiError;
@@ -28,8 +25,8 @@ async fn audit_one(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let options = app::AuditOptions { render: api::request::parse_render(ctx.query("render").as_deref())? };
     let url = app::validate_url(&raw)?;
     // The one audit path: admission first, then this quota, then fetch, analysis, record.
-    let audited =
-        ctx.state.app.audit_for_client(&url, identity.user_id(), options, |n| charge_quota(&ctx, &identity, n)).await?;
+    let payer = payer(&ctx, &identity);
+    let audited = billed(&ctx, &payer, ctx.state.app.audit_for_client(&url, options, &payer).await)?;
     Ok(ok_json(&render(&audited, format)))
 }
 
@@ -51,44 +48,17 @@ async fn audit_batch(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let (urls, format) = api::request::parse_batch(&body)?;
     let options = app::AuditOptions { render: api::request::body_render(&body)? };
 
-    // Each position is a valid URL (an index into `distinct`) or its own error.
-    let mut distinct: Vec<Url> = Vec::new();
-    let mut index: HashMap<String, usize> = HashMap::new();
-    let positions: Vec<Result<usize, ApiError>> = urls
-        .iter()
-        .map(|raw| {
-            let url = app::validate_url(raw)?;
-            Ok(*index.entry(url.to_string()).or_insert_with(|| {
-                distinct.push(url);
-                distinct.len() - 1
-            }))
-        })
-        .collect();
-
-    // A batch that needs more units than the caller's whole per-minute limit can never pass:
-    // 400, no Retry-After, nothing charged (docs/API.md, "POST /api/v1/audit/batch").
-    let limit = identity.rate_limit(&ctx.state.config.rate_limits);
-    if distinct.len().saturating_mul(options.units() as usize) > limit as usize {
-        let keyed = identity.key().is_some();
-        return Err(api::request::larger_than_limit_each(distinct.len(), options.units(), limit, keyed).into());
-    }
-
     // Every item takes its place in the audit queue before anything is charged: a batch the
     // queue cannot hold is refused whole (503) and waits nowhere else.
-    let outcomes: Vec<Result<AuditAnswer, ApiError>> = ctx
-        .state
-        .app
-        .audit_batch(distinct, identity.user_id(), options, BATCH_CONCURRENCY, |n| charge_quota(&ctx, &identity, n))
-        .await?
-        .into_iter()
-        .map(|outcome| outcome.map(|audited| render(&audited, format)).map_err(ApiError::from))
-        .collect();
+    let payer = payer(&ctx, &identity);
+    let audits = billed(&ctx, &payer, ctx.state.app.audit_batch(&urls, options, BATCH_CONCURRENCY, &payer).await)?;
+    let outcomes = audits.into_each(|outcome| outcome.map(|audited| render(&audited, format)).map_err(ApiError::from));
 
     let mut succeeded = 0;
     let results: Vec<BatchItem> = urls
         .iter()
-        .zip(positions)
-        .map(|(raw, position)| match position.and_then(|i| outcomes[i].clone()) {
+        .zip(outcomes)
+        .map(|(raw, outcome)| match outcome {
             Ok(result) => {
                 succeeded += 1;
                 BatchItem::Audited { url: raw.clone(), ok: true, result }

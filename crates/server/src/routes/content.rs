@@ -11,7 +11,7 @@
 
 use api::AutoFixResult;
 
-use crate::auth::{authenticate_metered, charge_quota, consume_quota, KeyRule};
+use crate::auth::{authenticate_metered, billed, consume_quota, payer, KeyRule};
 use crate::ctx::{Ctx, HandlerFuture};
 use crate::error::ApiError;
 use crate::response::ok_json;
@@ -31,7 +31,8 @@ async fn gap(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let body = ctx.json_body().await?;
     let req = app::requests::parse_gap(&body)?;
     let url = req.url.clone();
-    let answer = ctx.state.app.content_gap(req, identity.user_id(), |n| charge_quota(&ctx, &identity, n)).await?;
+    let payer = payer(&ctx, &identity);
+    let answer = billed(&ctx, &payer, ctx.state.app.content_gap(req, identity.user_id(), &payer).await)?;
     Ok(ok_json(&answer.wire(&url)))
 }
 

@@ -10,7 +10,7 @@ use api::crawls::{CrawlAnswer, CrawlComparison, CrawlExport, CrawlList, CrawlPag
 use app::crawl::views::{wire_crawl, wire_issue, wire_page, wire_started};
 use http::{header, HeaderValue, StatusCode};
 
-use crate::auth::{authenticate, authenticate_metered, charge_quota, Identity, KeyRule};
+use crate::auth::{authenticate, authenticate_metered, billed, payer, Identity, KeyRule};
 use crate::ctx::{Ctx, HandlerFuture};
 use crate::error::ApiError;
 use crate::response::{json_response, ok_json};
@@ -71,13 +71,9 @@ async fn create_crawl(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let identity = authenticate_metered(&ctx, KeyRule::Optional, Some(app::Scope::Audit)).await?;
     let body = ctx.json_body().await?;
     let request = app::crawl::parse_start(&body)?;
-    app::validate_url(&request.url)?;
-    // A rendered crawl: not_configured before anything is charged, then 5 units.
-    ctx.state.app.check_render(request.render)?;
-    charge_quota(&ctx, &identity, app::AuditOptions { render: request.render }.units()).await?;
-    let tier = identity.key().map(|k| k.tier);
-    let owner = identity.user_id().map(str::to_string);
-    let started = ctx.state.crawls.start(request, owner, tier, &identity.label()).await?;
+    let url = app::validate_url(&request.url)?;
+    let payer = payer(&ctx, &identity);
+    let started = billed(&ctx, &payer, ctx.state.crawls.start_for(&payer, url, request).await)?;
     let crawl = wire_started(&started);
     let location = app::crawl::views::crawl_path(&crawl.id);
     let mut resp =

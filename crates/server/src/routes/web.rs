@@ -15,7 +15,7 @@ use http::{header, HeaderValue, StatusCode};
 use pages::badge;
 use serde_json::json;
 
-use crate::auth::{anonymous_identity, authenticate, charge_quota, KeyRule};
+use crate::auth::{anonymous_identity, authenticate, billed, payer, KeyRule};
 use crate::ctx::{Ctx, HandlerFuture};
 use crate::error::ApiError;
 use crate::response::Response;
@@ -188,11 +188,9 @@ async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
     let url = app::validate_url(&raw)?;
     // The one audit path, as the audit endpoint: admission first, so a full server answers
     // 503 without charging quota.
-    let audited = ctx
-        .state
-        .app
-        .audit_for_client(&url, identity.user_id(), app::AuditOptions::default(), |n| charge_quota(ctx, &identity, n))
-        .await?;
+    let payer = payer(ctx, &identity);
+    let audited =
+        billed(ctx, &payer, ctx.state.app.audit_for_client(&url, app::AuditOptions::default(), &payer).await)?;
     let result = &audited.result;
     let base = base_url(ctx);
     match audited.stored {

@@ -15,7 +15,7 @@ use api::{
 use app::webhooks::wire::{wire_delivery, wire_webhook};
 use http::StatusCode;
 
-use crate::auth::{authenticate, authenticate_metered, charge_quota, KeyRule};
+use crate::auth::{authenticate, authenticate_metered, billed, payer, KeyRule};
 use crate::ctx::{Ctx, HandlerFuture};
 use crate::error::ApiError;
 use crate::response::{json_response, ok_json};
@@ -133,8 +133,8 @@ async fn test_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
     if sends_body {
         ctx.json_body().await?;
     }
-    charge_quota(&ctx, &identity, 1).await?;
-    match ctx.state.app.test_subscription(user_id, id.clone()).await? {
+    let payer = payer(&ctx, &identity);
+    match billed(&ctx, &payer, ctx.state.app.test_subscription(&payer, user_id, id.clone()).await)? {
         Some(queued) => Ok(json_response(
             StatusCode::ACCEPTED,
             &WebhookTestQueued {

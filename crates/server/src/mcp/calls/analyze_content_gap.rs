@@ -7,7 +7,7 @@ use mcp_protocol::ToolResult;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::{from_app_error, text, uncharged, url_arg, ToolEnv};
+use super::{from_app_error, text, payer, url_arg, ToolEnv};
 
 /// Arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -58,6 +58,6 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
         headings: args.headings,
         competitors,
     };
-    let answer = env.state.app.content_gap(req, env.identity.user_id(), uncharged).await;
+    let answer = env.state.app.content_gap(req, env.identity.user_id(), &payer(env)).await;
     Ok(answer.map_err(|e| from_app_error(e, url.as_str()))?.wire(&url))
 }

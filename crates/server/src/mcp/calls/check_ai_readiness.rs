@@ -6,7 +6,7 @@ use mcp_protocol::ToolResult;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::{from_app_error, uncharged, url_arg, ToolEnv};
+use super::{from_app_error, payer, url_arg, ToolEnv};
 
 /// Arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -24,7 +24,7 @@ pub type Output = api::AiReadinessAnswer;
 /// quota unit of the REST endpoint is the one the protocol layer charged for the call.
 pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
     let url = url_arg(&args.url, "url")?;
-    let report = env.state.app.ai_readiness(&url, env.identity.user_id(), uncharged).await;
+    let report = env.state.app.ai_readiness(&url, env.identity.user_id(), &payer(env)).await;
     let report = report.map_err(|e| from_app_error(e, url.as_str()))?;
     Ok(api::AiReadinessAnswer { api_version: audit_core::API_VERSION, report })
 }

@@ -5,7 +5,7 @@ use mcp_protocol::ToolResult;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::{charge_rest, from_app_error, owner, tool_error, url_arg, ToolEnv};
+use super::{from_app_error, owner, payer, tool_error, url_arg, ToolEnv};
 
 /// Arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -33,8 +33,9 @@ pub type Output = app::crawl::views::StartedView;
 
 /// Runs the tool.
 pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
-    let user_id = owner(env)?;
-    url_arg(&args.url, "url")?;
+    // Only a key's owner crawls through the agent tools.
+    owner(env)?;
+    let url = url_arg(&args.url, "url")?;
     if args.sitemaps.len() > app::crawl::MAX_NAMED_SITEMAPS {
         let message = format!("argument sitemaps: at most {} sitemap URLs", app::crawl::MAX_NAMED_SITEMAPS);
         return Err(tool_error("invalid_request", message));
@@ -42,7 +43,6 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
     for sitemap in &args.sitemaps {
         url_arg(sitemap, "sitemaps")?;
     }
-    let tier = env.identity.key().map(|k| k.tier);
     let request = app::crawl::CrawlRequest {
         url: args.url,
         max_pages: args.max_pages,
@@ -54,16 +54,7 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
         near_duplicate_threshold: None,
         render: args.render,
     };
-    if args.render {
-        env.state.app.check_render(true).map_err(|e| from_app_error(e, "crawl not started"))?;
-        charge_rest(env, app::RENDER_UNITS - 1).await.map_err(|e| from_app_error(e, "crawl not started"))?;
-    }
-    let caller = env.identity.label();
-    let started = env
-        .state
-        .crawls
-        .start(request, Some(user_id), tier, &caller)
-        .await
-        .map_err(|e| from_app_error(e, "crawl not started"))?;
+    let started =
+        env.state.crawls.start_for(&payer(env), url, request).await.map_err(|e| from_app_error(e, "crawl not started"))?;
     Ok(Output::of(started))
 }

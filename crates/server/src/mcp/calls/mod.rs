@@ -103,30 +103,15 @@ pub async fn audit_url_arg(env: &ToolEnv<'_>, url: &str) -> Result<(Url, app::Au
     Ok((url, done))
 }
 
-/// Charges `units` more to the caller of a rendered audit or crawl (whose first unit the
-/// protocol layer took), on the same limiter (docs/API.md, "Rendered audits").
-pub async fn charge_rest(env: &ToolEnv<'_>, units: u32) -> Result<(), app::AppError> {
-    let limit = env.identity.rate_limit(&env.state.config.rate_limits);
-    let d = env.state.limiter.consume(&env.identity.label(), units, limit).await;
-    if d.allowed {
-        return Ok(());
-    }
-    Err(app::AppError::refused(
-        app::ErrorCode::RateLimited,
-        format!(
-            "Rendering needs {} requests of quota but only {} of {limit} per minute remain; retry in {} \
-             seconds, or audit without render.",
-            units + 1,
-            d.remaining + 1,
-            d.reset_s
-        ),
-    ))
-}
-
-/// The charge handed to an application use case whose REST twin charges its own unit: a
-/// tool call's unit was already taken by the protocol layer, once per call.
-pub async fn uncharged(_units: u32) -> Result<(), app::AppError> {
-    Ok(())
+/// The payer of a tool call's use case: the call's first unit was taken by the protocol
+/// layer, once per call; a use case that costs more (a render) charges the rest itself.
+pub fn payer(env: &ToolEnv<'_>) -> app::quota::Payer {
+    app::quota::Payer::new(
+        env.identity.clone(),
+        std::sync::Arc::clone(&env.state.limiter),
+        &env.state.config.rate_limits,
+    )
+    .prepaid(1)
 }
 
 /// The tool called `name`.

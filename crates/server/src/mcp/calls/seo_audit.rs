@@ -7,7 +7,7 @@ use mcp_protocol::ToolResult;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::{charge_rest, from_app_error, url_arg, ToolEnv};
+use super::{from_app_error, payer, url_arg, ToolEnv};
 
 /// Arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -33,7 +33,7 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
         // The call's first unit was taken by the protocol layer; a render takes the rest of
         // its units once admitted, as the REST audit does.
         let options = app::AuditOptions::RENDERED;
-        env.state.app.audit_for_client(&url, owner, options, |units| charge_rest(env, units - 1)).await
+        env.state.app.audit_for_client(&url, options, &payer(env)).await
     } else {
         env.state.app.audit_charged(&url, owner).await
     };
