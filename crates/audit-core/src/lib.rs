@@ -45,7 +45,7 @@ pub use audit::{
     audit, audit_with, ruleset_fingerprint, Audit, AuditResult, Check, CheckStatus, CheckSummary, CompactRendering,
     CompactResult, CompactScore, HeadingSummary, HreflangSummary, ImageCounts, IssueCounts, OgSummary, PageSummary,
     ResultMeta, Score, TopIssue, API_VERSION, COMPACT_TOP_ISSUES, ENGINE_VERSION, MAX_LISTED_HEADINGS,
-    MAX_LISTED_HREFLANG, RULESET_VERSION,
+    MAX_LISTED_HREFLANG, MAX_LISTED_SCHEMA_TYPES, RULESET_VERSION,
 };
 pub use charset::{decode, Charset, CharsetSource, META_PRESCAN_BYTES};
 pub use docs::{rule_markdown, rules_markdown};
