@@ -71,7 +71,9 @@ pub mod thresholds {
 
 /// The bounds on the work one page may cost (see `Page::parse_within`).
 pub mod limits {
-    pub use crate::parse::{CHECK_EVERY_TOKENS, CHUNK_BYTES, MAX_FORMATTING, MAX_NODES, MAX_OPEN_ELEMENTS};
+    pub use crate::parse::{
+        CHECK_EVERY_TOKENS, CHUNK_BYTES, MAX_FORMATTING, MAX_NODES, MAX_OPEN_ELEMENTS, WALK_CHECK_EVERY_NODES,
+    };
 }
 
 /// Text helpers the other engines share with the rules (same definitions everywhere).
