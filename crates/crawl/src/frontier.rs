@@ -16,7 +16,7 @@ use ai_visibility::Robots;
 use serde::{Deserialize, Serialize};
 use url::Url;
 
-use crate::page::CrawledPage;
+use crate::page::{CrawledPage, MAX_RECORDED_URL_BYTES};
 use crate::urls::{normalize, normalize_relative, OutOfScope, Scope};
 
 /// The product token the crawl obeys robots.txt for.
@@ -347,7 +347,8 @@ pub struct Frontier<S> {
     robots: HashMap<String, HostRobots>,
     known: u64,
     /// Links to URLs left out because the frontier had recorded [`Limits::max_known_urls`]
-    /// already (see [`Frontier::links_not_queued`]).
+    /// already, or because they are longer than [`MAX_RECORDED_URL_BYTES`] (see
+    /// [`Frontier::links_not_queued`]).
     not_queued: u64,
     seen: HashMap<String, u32>,
     in_flight: BTreeMap<u32, usize>,
@@ -381,8 +382,10 @@ impl<S: FrontierStore> Frontier<S> {
     }
 
     /// Links this run found to URLs it did not record because the frontier holds
-    /// [`Limits::max_known_urls`] URLs already: the URLs a crawl leaves out, counted rather
-    /// than cut silently. A URL is counted once while the frontier remembers handling a
+    /// [`Limits::max_known_urls`] URLs already, or because the URL (from a sitemap or a
+    /// redirect; a page's links are cut at the record) is longer than
+    /// [`MAX_RECORDED_URL_BYTES`]: the URLs a crawl leaves out, counted rather than cut
+    /// silently. A URL is counted once while the frontier remembers handling a
     /// link to it ([`SEEN_CACHE`]), so once in most crawls, again when a shallower link
     /// reaches it or after the cache was emptied.
     pub fn links_not_queued(&self) -> u64 {
@@ -616,6 +619,11 @@ impl<S: FrontierStore> Frontier<S> {
         let Ok(url) = normalize(url) else {
             return Ok(false);
         };
+        if url.as_str().len() > MAX_RECORDED_URL_BYTES {
+            // As for a queued URL (see `enqueue_new`): counted, not recorded.
+            self.not_queued += 1;
+            return Ok(false);
+        }
         if self.known >= self.limits.max_known_urls {
             return Ok(false);
         }
@@ -657,6 +665,14 @@ impl<S: FrontierStore> Frontier<S> {
         let Ok(url) = normalize(url) else {
             return Ok(());
         };
+        if url.as_str().len() > MAX_RECORDED_URL_BYTES {
+            // A page's links are kept within this length already, but a sitemap or a
+            // redirect's `Location` can name any URL: one longer is not recorded (no server
+            // is bound to answer it, and a row must not grow with a hostile site's input),
+            // and is counted with the URLs left out.
+            self.not_queued += 1;
+            return Ok(());
+        }
         let from = Some(from.to_string()).filter(|f| !f.is_empty());
         let mut entry = Entry::new(url.to_string(), depth, from, source);
         match self.scope.check(&url, depth) {
@@ -1011,6 +1027,31 @@ mod tests {
         assert_eq!((c.done, c.skipped, c.handed_out()), (1, 1, 1), "not fetched: max_pages is not used by it");
         assert!(f.next_work().unwrap().is_empty());
         assert!(f.is_finished().unwrap());
+    }
+
+    #[test]
+    fn urls_longer_than_a_record_keeps_are_counted_not_recorded() {
+        let mut f = frontier(ScopeConfig::default());
+        let start = allow(&mut f, b"");
+        // The longest URL kept, and one byte more, from a sitemap.
+        let at = |len: usize| {
+            let base = "https://site.test/";
+            format!("{base}{}", "a".repeat(len - base.len()))
+        };
+        f.add_sitemap_url(&at(MAX_RECORDED_URL_BYTES)).unwrap();
+        f.add_sitemap_url(&at(MAX_RECORDED_URL_BYTES + 1)).unwrap();
+        assert!(f.store().get(&at(MAX_RECORDED_URL_BYTES)).unwrap().is_some(), "a URL at the bound is kept");
+        assert!(f.store().get(&at(MAX_RECORDED_URL_BYTES + 1)).unwrap().is_none());
+        assert_eq!(f.links_not_queued(), 1);
+        // A redirect's target past the bound: not queued, counted.
+        let long = at(MAX_RECORDED_URL_BYTES + 100);
+        f.record(start[0].clone(), Outcome::Redirected { status: 301, location: Some(&long) }).unwrap();
+        assert!(f.store().get(&long).unwrap().is_none());
+        assert_eq!(f.links_not_queued(), 2);
+        // Nor is it listed as refused.
+        assert!(!f.record_refused(&long, Some(0), "https://site.test/", "blocked_target: inner").unwrap());
+        assert!(f.store().get(&long).unwrap().is_none());
+        assert_eq!(f.links_not_queued(), 3);
     }
 
     #[test]
