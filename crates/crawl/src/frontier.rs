@@ -129,6 +129,24 @@ pub struct Entry {
     pub reason: Option<String>,
 }
 
+/// Bytes of an entry's [`Entry::reason`] kept: a reason can quote a robots.txt rule, a
+/// file of up to 500 KiB written by the crawled site, so a stored row must not grow with it.
+/// A longer reason is cut at a character boundary and ends with `…`, so that the cut shows.
+pub const MAX_REASON_BYTES: usize = 512;
+
+/// `reason` within [`MAX_REASON_BYTES`] (the `…` that marks a cut included).
+fn bounded_reason(mut reason: String) -> String {
+    if reason.len() > MAX_REASON_BYTES {
+        let mut end = MAX_REASON_BYTES - '…'.len_utf8();
+        while !reason.is_char_boundary(end) {
+            end -= 1;
+        }
+        reason.truncate(end);
+        reason.push('…');
+    }
+    reason
+}
+
 impl Entry {
     fn new(url: String, depth: Option<u32>, found_from: Option<String>, source: Source) -> Entry {
         Entry { url, depth, found_from, source, state: State::Queued, status: None, reason: None }
@@ -517,7 +535,7 @@ impl<S: FrontierStore> Frontier<S> {
                                 .or_else(|| verdict.matched_rule.map(|r| format!("robots.txt: {r}")))
                                 .unwrap_or_else(|| "robots.txt".to_string());
                             entry.state = State::Skipped;
-                            entry.reason = Some(why);
+                            entry.reason = Some(bounded_reason(why));
                             self.store.update(&entry)?;
                         }
                     }
@@ -596,7 +614,7 @@ impl<S: FrontierStore> Frontier<S> {
             }
             Outcome::Failed { reason } => {
                 entry.state = State::Failed;
-                entry.reason = Some(reason.to_string());
+                entry.reason = Some(bounded_reason(reason.to_string()));
                 self.store.update(&entry)?;
             }
         }
@@ -630,7 +648,7 @@ impl<S: FrontierStore> Frontier<S> {
         let mut entry =
             Entry::new(url.to_string(), depth, Some(from.to_string()).filter(|f| !f.is_empty()), Source::Redirect);
         entry.state = State::Skipped;
-        entry.reason = Some(reason.to_string());
+        entry.reason = Some(bounded_reason(reason.to_string()));
         let added = self.store.insert(entry)?;
         self.known += u64::from(added);
         Ok(added)
@@ -680,7 +698,7 @@ impl<S: FrontierStore> Frontier<S> {
             Err(OutOfScope::OtherSite) => return Ok(()),
             Err(out) => {
                 entry.state = State::Skipped;
-                entry.reason = Some(out.reason());
+                entry.reason = Some(bounded_reason(out.reason()));
             }
         }
         let in_scope = entry.state == State::Queued;
@@ -940,6 +958,27 @@ mod tests {
         let skipped = f.store().get("https://site.test/private/x").unwrap().unwrap();
         assert_eq!(skipped.state, State::Skipped);
         assert_eq!(skipped.reason.as_deref(), Some("robots.txt: Disallow: /private"));
+    }
+
+    #[test]
+    fn a_long_robots_txt_rule_is_cut_in_the_reason_kept() {
+        let mut f = frontier(ScopeConfig::default());
+        // A rule of 10,000 bytes (wildcards match any path) in a robots.txt of the site's own.
+        let rule = format!("/private{}", "*".repeat(10_000));
+        let start = allow(&mut f, format!("User-agent: *\nDisallow: {rule}\n").as_bytes());
+        let p = page("https://site.test/", &["https://site.test/private/x"]);
+        f.record(start[0].clone(), Outcome::Answered(&p)).unwrap();
+        assert!(f.next_work().unwrap().is_empty());
+        let skipped = f.store().get("https://site.test/private/x").unwrap().unwrap();
+        assert_eq!(skipped.state, State::Skipped);
+        let reason = skipped.reason.unwrap();
+        assert_eq!(reason.len(), MAX_REASON_BYTES, "{reason}");
+        assert!(reason.starts_with("robots.txt: Disallow: /private**"), "{reason}");
+        assert!(reason.ends_with('…'), "the cut shows: {reason}");
+        // A reason within the bound is kept whole, and a cut never splits a character.
+        assert_eq!(bounded_reason("robots.txt: Disallow: /a".into()), "robots.txt: Disallow: /a");
+        let wide = bounded_reason("é".repeat(MAX_REASON_BYTES));
+        assert!(wide.len() <= MAX_REASON_BYTES && wide.ends_with('…'), "{}", wide.len());
     }
 
     #[test]
