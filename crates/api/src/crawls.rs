@@ -127,9 +127,14 @@ pub struct Crawl {
     /// (docs/API.md, "Site crawl", "Ends").
     pub time_limited: bool,
     /// Links to URLs the crawl left out because it had recorded as many URLs as it keeps
-    /// (50 per page of `max_pages`; docs/API.md, "Site crawl", "Bounds"): counted, never
-    /// queued; 0 while it runs.
+    /// (50 per page of `max_pages`; docs/API.md, "Site crawl", "Bounds"), or because the URL,
+    /// from a sitemap or a redirect, is longer than 2,048 bytes: counted, never queued; 0
+    /// while it runs.
     pub links_not_queued: u64,
+    /// Links from its pages to URLs it did not record (other sites, out of its scope, past
+    /// its bound of URLs): counted, not kept as inlinks, which the crawl keeps only for the
+    /// URLs it recorded (docs/API.md, "What a crawl keeps"); 0 while it runs.
+    pub links_to_unrecorded_urls: u64,
     /// When the retention sweep deleted its pages, long after its end (setting
     /// `retain_crawl_pages_days`; docs/API.md, "Running the service", "Retention"): its
     /// summary, progress and issues stay, its pages listing is empty. Absent while kept.

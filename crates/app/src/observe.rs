@@ -103,7 +103,8 @@ impl Observer for NoObserver {}
 pub fn analysed_outcome(audit: &audit_core::Audit) -> Outcome {
     match audit.page.analysis.stopped {
         None => "ok",
-        Some(audit_core::Stop::Budget) => "budget_exhausted",
+        // The CPU budget ran out, in the parse or in the work after it.
+        Some(audit_core::Stop::Budget | audit_core::Stop::AfterParse) => "budget_exhausted",
         Some(audit_core::Stop::Nodes) => "too_many_nodes",
         // A limit added to the parser later.
         Some(_) => "analysis_stopped",

@@ -249,6 +249,14 @@ impl AnalysisLimits {
 /// 70% on a loaded machine, past the budget; 60% leaves 800 ms (docs/SECURITY.md).
 const PARSE_SHARE_PERCENT: u32 = 60;
 
+/// Share of the CPU budget, counted from the start of the analysis, by which the work after
+/// the parse (the walk over the tree that reads elements and records their locations, and the
+/// structured-data reader) must have ended; facts, rules and the result take the rest. That
+/// work grows with the tree the parser left, so it is checked every
+/// [`audit_core::limits::WALK_CHECK_EVERY_NODES`] nodes rather than trusted to be small; a page
+/// cut there is reported as the parse cut is (docs/API.md "Analysis limits").
+const AFTER_PARSE_SHARE_PERCENT: u32 = 80;
+
 /// Sets its flag when dropped: the analysis of a request that went away stops.
 #[derive(Debug, Default)]
 struct CancelOnDrop(Arc<AtomicBool>);
@@ -262,21 +270,37 @@ impl Drop for CancelOnDrop {
 /// The analysis budget of one page: the analysing thread's CPU time against a deadline, and
 /// the caller's cancellation.
 struct CpuBudget<'a> {
+    /// When the parse must stop.
     deadline: Option<Duration>,
+    /// When the work after the parse must stop.
+    after_parse_deadline: Option<Duration>,
     cancelled: &'a AtomicBool,
 }
 
 impl<'a> CpuBudget<'a> {
     /// A budget that starts now, on the calling thread.
     fn start(limits: AnalysisLimits, cancelled: &'a AtomicBool) -> CpuBudget<'a> {
-        let deadline = limits.cpu.map(|cpu| thread_cpu_time() + cpu * PARSE_SHARE_PERCENT / 100);
-        CpuBudget { deadline, cancelled }
+        let now = thread_cpu_time();
+        let share = |percent: u32| limits.cpu.map(|cpu| now + cpu * percent / 100);
+        CpuBudget {
+            deadline: share(PARSE_SHARE_PERCENT),
+            after_parse_deadline: share(AFTER_PARSE_SHARE_PERCENT),
+            cancelled,
+        }
+    }
+
+    fn past(&self, deadline: Option<Duration>) -> bool {
+        self.cancelled.load(Ordering::Relaxed) || deadline.is_some_and(|d| thread_cpu_time() >= d)
     }
 }
 
 impl audit_core::Budget for CpuBudget<'_> {
     fn exhausted(&self) -> bool {
-        self.cancelled.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| thread_cpu_time() >= d)
+        self.past(self.deadline)
+    }
+
+    fn after_parse_exhausted(&self) -> bool {
+        self.past(self.after_parse_deadline)
     }
 }
 
@@ -297,8 +321,9 @@ pub fn thread_cpu_time() -> Duration {
 }
 
 /// Parses and audits a page on the calling thread within `limits`: the parser stops when
-/// [`PARSE_SHARE_PERCENT`] of the CPU budget is used or `cancelled` is set, and the page is
-/// audited as far as it was parsed (the `html-too-complex` finding says so).
+/// [`PARSE_SHARE_PERCENT`] of the CPU budget is used or `cancelled` is set, the walk over the
+/// parsed tree and the structured-data reader when [`AFTER_PARSE_SHARE_PERCENT`] is, and the
+/// page is audited as far as it was read (the `html-too-complex` finding says so).
 pub fn analyse(url: &str, html: &[u8], http: HttpFacts, limits: AnalysisLimits, cancelled: &AtomicBool) -> Audit {
     let budget = CpuBudget::start(limits, cancelled);
     audit_core::audit(Page::parse_within(url, html, http, &budget))
@@ -363,6 +388,35 @@ pub fn http_facts(requested: &str, page: &FetchedPage, robots: Option<&Robots>) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use audit_core::Budget as _;
+
+    #[test]
+    fn the_work_after_the_parse_has_a_share_of_its_own() {
+        let cancelled = AtomicBool::new(false);
+        // A budget whose parse share is spent and whose after-parse share is not: the parse
+        // stops, the walk goes on.
+        let now = thread_cpu_time();
+        let budget = CpuBudget {
+            deadline: Some(now),
+            after_parse_deadline: Some(now + Duration::from_secs(3600)),
+            cancelled: &cancelled,
+        };
+        assert!(budget.exhausted());
+        assert!(!budget.after_parse_exhausted());
+        // Both shares are counted from the start, the later one last.
+        let started = CpuBudget::start(AnalysisLimits::cpu_ms(2_000), &cancelled);
+        let (parse, after) = (started.deadline.unwrap(), started.after_parse_deadline.unwrap());
+        assert_eq!(
+            after - parse,
+            Duration::from_millis(2_000 * u64::from(AFTER_PARSE_SHARE_PERCENT - PARSE_SHARE_PERCENT) / 100)
+        );
+        // A caller that went away stops both.
+        cancelled.store(true, Ordering::Relaxed);
+        assert!(budget.after_parse_exhausted());
+        // No CPU limit: only cancellation stops the work.
+        let unlimited = CpuBudget::start(AnalysisLimits::cpu_ms(0), &cancelled);
+        assert_eq!((unlimited.deadline, unlimited.after_parse_deadline), (None, None));
+    }
 
     #[test]
     fn a_rendered_dom_resolves_links_against_the_browsers_address() {

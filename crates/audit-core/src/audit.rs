@@ -249,6 +249,7 @@ impl Audit {
     pub fn to_result(&self, scanned_at: &str) -> AuditResult {
         let p = &self.page;
         let (internal, external) = p.link_counts();
+        let types = p.json_ld_types();
         AuditResult {
             scanned_at: scanned_at.to_string(),
             target_type: "public".to_string(),
@@ -291,7 +292,8 @@ impl Audit {
                     })
                     .collect(),
                 hreflang_total: (p.hreflang.len() > MAX_LISTED_HREFLANG).then_some(p.hreflang.len()),
-                schema_types: p.json_ld_types().into_iter().map(str::to_string).collect(),
+                schema_types: types.iter().take(MAX_LISTED_SCHEMA_TYPES).map(|t| t.to_string()).collect(),
+                schema_types_total: (types.len() > MAX_LISTED_SCHEMA_TYPES).then_some(types.len()),
             },
             score: self.score(),
             recommendations: self.recommendations(),
@@ -514,8 +516,13 @@ pub struct PageSummary {
     /// [`MAX_LISTED_HREFLANG`] of more.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hreflang_total: Option<usize>,
-    /// Every JSON-LD `@type`.
+    /// The distinct JSON-LD `@type`s in document order: every one, or the first
+    /// [`MAX_LISTED_SCHEMA_TYPES`].
     pub schema_types: Vec<String>,
+    /// How many distinct JSON-LD `@type`s the page has, present only when `schema_types`
+    /// lists the first [`MAX_LISTED_SCHEMA_TYPES`] of more.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schema_types_total: Option<usize>,
 }
 
 /// Headings listed in the audit result at most (`page.headings`; `page.headings_total` then
@@ -526,6 +533,12 @@ pub const MAX_LISTED_HEADINGS: usize = 500;
 /// Hreflang links listed in the audit result at most (`page.hreflang`;
 /// `page.hreflang_total` then counts them all).
 pub const MAX_LISTED_HREFLANG: usize = 500;
+
+/// Distinct JSON-LD types listed in the audit result at most (`page.schema_types`;
+/// `page.schema_types_total` then counts them all). The page of the shared corpus of real
+/// pages with the most has 12; a page of thousands of blocks of made-up types would
+/// otherwise store every one.
+pub const MAX_LISTED_SCHEMA_TYPES: usize = 50;
 
 /// `meta` of the audit result.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

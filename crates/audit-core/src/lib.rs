@@ -45,7 +45,7 @@ pub use audit::{
     audit, audit_with, ruleset_fingerprint, Audit, AuditResult, Check, CheckStatus, CheckSummary, CompactRendering,
     CompactResult, CompactScore, HeadingSummary, HreflangSummary, ImageCounts, IssueCounts, OgSummary, PageSummary,
     ResultMeta, Score, TopIssue, API_VERSION, COMPACT_TOP_ISSUES, ENGINE_VERSION, MAX_LISTED_HEADINGS,
-    MAX_LISTED_HREFLANG, RULESET_VERSION,
+    MAX_LISTED_HREFLANG, MAX_LISTED_SCHEMA_TYPES, RULESET_VERSION,
 };
 pub use charset::{decode, Charset, CharsetSource, META_PRESCAN_BYTES};
 pub use docs::{rule_markdown, rules_markdown};
@@ -71,7 +71,9 @@ pub mod thresholds {
 
 /// The bounds on the work one page may cost (see `Page::parse_within`).
 pub mod limits {
-    pub use crate::parse::{CHECK_EVERY_TOKENS, CHUNK_BYTES, MAX_FORMATTING, MAX_NODES, MAX_OPEN_ELEMENTS};
+    pub use crate::parse::{
+        CHECK_EVERY_TOKENS, CHUNK_BYTES, MAX_FORMATTING, MAX_NODES, MAX_OPEN_ELEMENTS, WALK_CHECK_EVERY_NODES,
+    };
 }
 
 /// Text helpers the other engines share with the rules (same definitions everywhere).

@@ -514,16 +514,20 @@ impl Page {
             spans: parsed.spans,
             ..Walker::default()
         };
-        walker.walk(&parsed.dom.document);
+        // The walk and the structured-data reader run under the budget of the work after the
+        // parse: a cut parse can still leave a large tree, and that work must not take the
+        // share of the budget kept for the rules.
+        let after_parse = AfterParse(budget);
+        let walk_cut = walker.walk(&parsed.dom.document, &after_parse);
         let markup = std::mem::take(&mut walker.markup);
         walker.source = text;
         let mut page = walker.finish(url, final_url, http, charset, bytes.len(), parsed.parse_errors);
         page.analysis = parsed.analysis;
-        page.structured_data = crate::structured_data::read(&page.json_ld, &markup, budget);
-        if page.structured_data.stopped && page.analysis.stopped.is_none() {
-            // The budget ran out reading structured data: the page says so as it does for a
-            // parse cut short (the rule html-too-complex reports it).
-            page.analysis.stopped = Some(crate::parse::Stop::Budget);
+        page.structured_data = crate::structured_data::read(&page.json_ld, &markup, &after_parse);
+        if (walk_cut || page.structured_data.stopped) && page.analysis.stopped.is_none() {
+            // The budget ran out after the parse: the page says so as it does for a parse cut
+            // short (the rule html-too-complex reports it), never silently.
+            page.analysis.stopped = Some(crate::parse::Stop::AfterParse);
         }
         page
     }
@@ -1007,18 +1011,45 @@ fn attr<'a>(attrs: &'a [html5ever::Attribute], name: &str) -> Option<&'a str> {
     attrs.iter().find(|a| a.name.ns == ns!() && &*a.name.local == name).map(|a| &*a.value)
 }
 
+/// The budget of the work after the parse, seen as a [`Budget`] of its own by the code that
+/// does that work (the structured-data reader asks `exhausted`).
+struct AfterParse<'a>(&'a dyn Budget);
+
+impl Budget for AfterParse<'_> {
+    fn exhausted(&self) -> bool {
+        self.0.after_parse_exhausted()
+    }
+}
+
 impl Walker {
-    fn walk(&mut self, root: &Handle) {
+    /// Walks the tree in document order, asking `budget` every
+    /// [`WALK_CHECK_EVERY_NODES`](crate::parse::WALK_CHECK_EVERY_NODES) nodes whether to go
+    /// on. Once it says stop, no further node is entered, but the elements already entered
+    /// are still exited (their text collected, their depth counters undone), so the page is
+    /// what the walk read up to that point. Returns whether the walk was cut.
+    fn walk(&mut self, root: &Handle, budget: &dyn Budget) -> bool {
         let mut stack = vec![Step::Enter(root.clone(), 0, 0)];
+        let mut until_check = crate::parse::WALK_CHECK_EVERY_NODES;
+        let mut cut = false;
         while let Some(step) = stack.pop() {
             match step {
                 Step::Exit(exit) => self.exit(exit),
+                Step::Enter(..) if cut => {}
                 Step::Enter(node, depth, nth) => {
+                    until_check -= 1;
+                    if until_check == 0 {
+                        until_check = crate::parse::WALK_CHECK_EVERY_NODES;
+                        if budget.exhausted() {
+                            cut = true;
+                            continue;
+                        }
+                    }
                     self.enter(&node, depth, nth, &mut stack);
                     self.push_children(&node.children.borrow(), depth + 1, &mut stack);
                 }
             }
         }
+        cut
     }
 
     /// Pushes the children of an element to enter, each with its position among the siblings
@@ -2015,7 +2046,7 @@ pub fn markup_of(html: &str) -> Vec<crate::structured_data::MarkupElement> {
     let parsed = crate::parse::parse(StrTendril::from(html), &crate::parse::Unlimited);
     let mut walker =
         Walker { head_noscript: parsed.head_noscript, lines: parsed.lines, spans: parsed.spans, ..Walker::default() };
-    walker.walk(&parsed.dom.document);
+    walker.walk(&parsed.dom.document, &crate::parse::Unlimited);
     walker.markup
 }
 

@@ -58,7 +58,21 @@ pub trait Budget {
     /// Whether the analysis must stop now. Called between input chunks and every few hundred
     /// tokens, so it should be cheap (a clock read, an atomic load).
     fn exhausted(&self) -> bool;
+
+    /// Whether the work after the parse must stop now: the walk over the tree that reads the
+    /// page's elements and records where they are, and the reading of its structured data.
+    /// That work grows with the tree the parser left, which can be large even when the parse
+    /// was cut, so it has a budget of its own rather than being trusted to be small; asked
+    /// every [`WALK_CHECK_EVERY_NODES`] nodes. By default the same answer as
+    /// [`Budget::exhausted`].
+    fn after_parse_exhausted(&self) -> bool {
+        self.exhausted()
+    }
 }
+
+/// Nodes the walk over the tree visits between two questions to
+/// [`Budget::after_parse_exhausted`].
+pub const WALK_CHECK_EVERY_NODES: u32 = 1024;
 
 /// No budget: parse to the end (the structural limits still apply).
 #[derive(Debug, Clone, Copy, Default)]
@@ -85,6 +99,10 @@ pub enum Stop {
     Budget,
     /// The page built [`MAX_NODES`] nodes.
     Nodes,
+    /// The page was parsed as far as [`Analysis::parsed_bytes`] says, but the budget of the
+    /// work after the parse ([`Budget::after_parse_exhausted`]) ran out while reading its
+    /// elements or its structured data: what comes after that point is not audited.
+    AfterParse,
 }
 
 /// How much of the page the analysis covered.

@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 
 use crate::frontier::{DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_KNOWN_URLS, MAX_CRAWL_DELAY, USER_AGENT_TOKEN};
+use crate::page::{MAX_RECORDED_LINKS, MAX_RECORDED_LINK_BYTES};
 use crate::rules::{MAX_FINDINGS_PER_RULE, SITE_RULES};
 use crate::score::{site_score, worked_example, MIN_PENALTY_SHARE, SEVERITY_PENALTY};
 use crate::sitemap::SitemapLimits;
@@ -10,6 +11,7 @@ use crate::sitemap::SitemapLimits;
 /// How the crawl decides what it visits: the engine's choices and bounds, from its constants.
 fn crawl_rules(out: &mut String) {
     let maps = SitemapLimits::default();
+    let link_kib = MAX_RECORDED_LINK_BYTES / 1024;
     let _ = writeln!(out, "### What a crawl visits\n");
     let _ = writeln!(
         out,
@@ -51,6 +53,10 @@ fn crawl_rules(out: &mut String) {
          finding naming the sitemap and the line. A missing `/sitemap.xml` that robots.txt does not name is \
          no error. The command line reads further sitemaps named with `--sitemap URL` (repeatable).\n\
          - **Bounds.** A crawl records at most {DEFAULT_MAX_KNOWN_URLS} distinct URLs (the service: 50 per page of `max_pages`); links to more are not recorded but counted (`links_not_queued`). \
+         A page's record keeps its first {MAX_RECORDED_LINKS} distinct link targets (within {link_kib} KiB of JSON; \
+         `outlinks_total` counts them all), and the crawl follows and counts as inlinks those only; inlinks are \
+         kept for the URLs the crawl recorded, links to others counted (`links_to_unrecorded_urls`; docs/API.md, \
+         \"What a crawl keeps\"). \
          A site rule lists at most {MAX_FINDINGS_PER_RULE} findings (the first in URL order); the others \
          are counted, not cut silently: each rule's result gives `total_findings` and `total_urls` (its \
          distinct affected URLs, all of them), with `truncated` true when it lists fewer, and the site \

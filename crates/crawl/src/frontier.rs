@@ -16,7 +16,7 @@ use ai_visibility::Robots;
 use serde::{Deserialize, Serialize};
 use url::Url;
 
-use crate::page::CrawledPage;
+use crate::page::{CrawledPage, MAX_RECORDED_URL_BYTES};
 use crate::urls::{normalize, normalize_relative, OutOfScope, Scope};
 
 /// The product token the crawl obeys robots.txt for.
@@ -127,6 +127,24 @@ pub struct Entry {
     pub status: Option<u16>,
     /// Why it failed or was skipped.
     pub reason: Option<String>,
+}
+
+/// Bytes of an entry's [`Entry::reason`] kept: a reason can quote a robots.txt rule, a
+/// file of up to 500 KiB written by the crawled site, so a stored row must not grow with it.
+/// A longer reason is cut at a character boundary and ends with `…`, so that the cut shows.
+pub const MAX_REASON_BYTES: usize = 512;
+
+/// `reason` within [`MAX_REASON_BYTES`] (the `…` that marks a cut included).
+fn bounded_reason(mut reason: String) -> String {
+    if reason.len() > MAX_REASON_BYTES {
+        let mut end = MAX_REASON_BYTES - '…'.len_utf8();
+        while !reason.is_char_boundary(end) {
+            end -= 1;
+        }
+        reason.truncate(end);
+        reason.push('…');
+    }
+    reason
 }
 
 impl Entry {
@@ -347,7 +365,8 @@ pub struct Frontier<S> {
     robots: HashMap<String, HostRobots>,
     known: u64,
     /// Links to URLs left out because the frontier had recorded [`Limits::max_known_urls`]
-    /// already (see [`Frontier::links_not_queued`]).
+    /// already, or because they are longer than [`MAX_RECORDED_URL_BYTES`] (see
+    /// [`Frontier::links_not_queued`]).
     not_queued: u64,
     seen: HashMap<String, u32>,
     in_flight: BTreeMap<u32, usize>,
@@ -381,8 +400,10 @@ impl<S: FrontierStore> Frontier<S> {
     }
 
     /// Links this run found to URLs it did not record because the frontier holds
-    /// [`Limits::max_known_urls`] URLs already: the URLs a crawl leaves out, counted rather
-    /// than cut silently. A URL is counted once while the frontier remembers handling a
+    /// [`Limits::max_known_urls`] URLs already, or because the URL (from a sitemap or a
+    /// redirect; a page's links are cut at the record) is longer than
+    /// [`MAX_RECORDED_URL_BYTES`]: the URLs a crawl leaves out, counted rather than cut
+    /// silently. A URL is counted once while the frontier remembers handling a
     /// link to it ([`SEEN_CACHE`]), so once in most crawls, again when a shallower link
     /// reaches it or after the cache was emptied.
     pub fn links_not_queued(&self) -> u64 {
@@ -514,7 +535,7 @@ impl<S: FrontierStore> Frontier<S> {
                                 .or_else(|| verdict.matched_rule.map(|r| format!("robots.txt: {r}")))
                                 .unwrap_or_else(|| "robots.txt".to_string());
                             entry.state = State::Skipped;
-                            entry.reason = Some(why);
+                            entry.reason = Some(bounded_reason(why));
                             self.store.update(&entry)?;
                         }
                     }
@@ -593,7 +614,7 @@ impl<S: FrontierStore> Frontier<S> {
             }
             Outcome::Failed { reason } => {
                 entry.state = State::Failed;
-                entry.reason = Some(reason.to_string());
+                entry.reason = Some(bounded_reason(reason.to_string()));
                 self.store.update(&entry)?;
             }
         }
@@ -616,13 +637,18 @@ impl<S: FrontierStore> Frontier<S> {
         let Ok(url) = normalize(url) else {
             return Ok(false);
         };
+        if url.as_str().len() > MAX_RECORDED_URL_BYTES {
+            // As for a queued URL (see `enqueue_new`): counted, not recorded.
+            self.not_queued += 1;
+            return Ok(false);
+        }
         if self.known >= self.limits.max_known_urls {
             return Ok(false);
         }
         let mut entry =
             Entry::new(url.to_string(), depth, Some(from.to_string()).filter(|f| !f.is_empty()), Source::Redirect);
         entry.state = State::Skipped;
-        entry.reason = Some(reason.to_string());
+        entry.reason = Some(bounded_reason(reason.to_string()));
         let added = self.store.insert(entry)?;
         self.known += u64::from(added);
         Ok(added)
@@ -657,6 +683,14 @@ impl<S: FrontierStore> Frontier<S> {
         let Ok(url) = normalize(url) else {
             return Ok(());
         };
+        if url.as_str().len() > MAX_RECORDED_URL_BYTES {
+            // A page's links are kept within this length already, but a sitemap or a
+            // redirect's `Location` can name any URL: one longer is not recorded (no server
+            // is bound to answer it, and a row must not grow with a hostile site's input),
+            // and is counted with the URLs left out.
+            self.not_queued += 1;
+            return Ok(());
+        }
         let from = Some(from.to_string()).filter(|f| !f.is_empty());
         let mut entry = Entry::new(url.to_string(), depth, from, source);
         match self.scope.check(&url, depth) {
@@ -664,7 +698,7 @@ impl<S: FrontierStore> Frontier<S> {
             Err(OutOfScope::OtherSite) => return Ok(()),
             Err(out) => {
                 entry.state = State::Skipped;
-                entry.reason = Some(out.reason());
+                entry.reason = Some(bounded_reason(out.reason()));
             }
         }
         let in_scope = entry.state == State::Queued;
@@ -927,6 +961,27 @@ mod tests {
     }
 
     #[test]
+    fn a_long_robots_txt_rule_is_cut_in_the_reason_kept() {
+        let mut f = frontier(ScopeConfig::default());
+        // A rule of 10,000 bytes (wildcards match any path) in a robots.txt of the site's own.
+        let rule = format!("/private{}", "*".repeat(10_000));
+        let start = allow(&mut f, format!("User-agent: *\nDisallow: {rule}\n").as_bytes());
+        let p = page("https://site.test/", &["https://site.test/private/x"]);
+        f.record(start[0].clone(), Outcome::Answered(&p)).unwrap();
+        assert!(f.next_work().unwrap().is_empty());
+        let skipped = f.store().get("https://site.test/private/x").unwrap().unwrap();
+        assert_eq!(skipped.state, State::Skipped);
+        let reason = skipped.reason.unwrap();
+        assert_eq!(reason.len(), MAX_REASON_BYTES, "{reason}");
+        assert!(reason.starts_with("robots.txt: Disallow: /private**"), "{reason}");
+        assert!(reason.ends_with('…'), "the cut shows: {reason}");
+        // A reason within the bound is kept whole, and a cut never splits a character.
+        assert_eq!(bounded_reason("robots.txt: Disallow: /a".into()), "robots.txt: Disallow: /a");
+        let wide = bounded_reason("é".repeat(MAX_REASON_BYTES));
+        assert!(wide.len() <= MAX_REASON_BYTES && wide.ends_with('…'), "{}", wide.len());
+    }
+
+    #[test]
     fn an_unreachable_robots_txt_disallows_everything() {
         let mut f = frontier(ScopeConfig::default());
         assert!(matches!(f.next_work().unwrap()[..], [Work::Robots { .. }]));
@@ -1011,6 +1066,31 @@ mod tests {
         assert_eq!((c.done, c.skipped, c.handed_out()), (1, 1, 1), "not fetched: max_pages is not used by it");
         assert!(f.next_work().unwrap().is_empty());
         assert!(f.is_finished().unwrap());
+    }
+
+    #[test]
+    fn urls_longer_than_a_record_keeps_are_counted_not_recorded() {
+        let mut f = frontier(ScopeConfig::default());
+        let start = allow(&mut f, b"");
+        // The longest URL kept, and one byte more, from a sitemap.
+        let at = |len: usize| {
+            let base = "https://site.test/";
+            format!("{base}{}", "a".repeat(len - base.len()))
+        };
+        f.add_sitemap_url(&at(MAX_RECORDED_URL_BYTES)).unwrap();
+        f.add_sitemap_url(&at(MAX_RECORDED_URL_BYTES + 1)).unwrap();
+        assert!(f.store().get(&at(MAX_RECORDED_URL_BYTES)).unwrap().is_some(), "a URL at the bound is kept");
+        assert!(f.store().get(&at(MAX_RECORDED_URL_BYTES + 1)).unwrap().is_none());
+        assert_eq!(f.links_not_queued(), 1);
+        // A redirect's target past the bound: not queued, counted.
+        let long = at(MAX_RECORDED_URL_BYTES + 100);
+        f.record(start[0].clone(), Outcome::Redirected { status: 301, location: Some(&long) }).unwrap();
+        assert!(f.store().get(&long).unwrap().is_none());
+        assert_eq!(f.links_not_queued(), 2);
+        // Nor is it listed as refused.
+        assert!(!f.record_refused(&long, Some(0), "https://site.test/", "blocked_target: inner").unwrap());
+        assert!(f.store().get(&long).unwrap().is_none());
+        assert_eq!(f.links_not_queued(), 3);
     }
 
     #[test]

@@ -85,11 +85,13 @@ mod urls;
 pub use docs::site_rules_markdown;
 pub use frontier::{
     robots_from_answer, Counts, Entry, Frontier, FrontierStore, Limits, MemoryStore, Outcome, Source, State, Work,
-    DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_KNOWN_URLS, MAX_CRAWL_DELAY, SEEN_CACHE, USER_AGENT_TOKEN,
+    DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_KNOWN_URLS, MAX_CRAWL_DELAY, MAX_REASON_BYTES, SEEN_CACHE, USER_AGENT_TOKEN,
 };
 pub use page::{
-    content_signature, outlinks, signature_similarity, text_hash, CrawledPage, Outlink, RichResultError,
-    MAX_RICH_RESULT_ERRORS, MIN_SIGNATURE_WORDS,
+    content_signature, outlinks, recorded_outlinks, signature_similarity, text_hash, CrawledPage, Outlink,
+    RichResultError, MAX_RECORDED_ANCHOR_BYTES, MAX_RECORDED_HREFLANG, MAX_RECORDED_HREFLANG_BYTES,
+    MAX_RECORDED_LANG_BYTES, MAX_RECORDED_LINKS, MAX_RECORDED_LINK_BYTES, MAX_RECORDED_TEXT_BYTES,
+    MAX_RECORDED_URL_BYTES, MAX_RECORD_BYTES, MAX_RICH_RESULT_ERRORS, MIN_SIGNATURE_WORDS,
 };
 pub use rules::{
     check_site, run_site_rules, site_rule_by_id, Answer, CrawledSite, DuplicateGroup, DuplicateKey, Findings,

@@ -26,9 +26,122 @@ pub struct Outlink {
 
 /// The links of a parsed page: `<a href>` elements with an http(s) target, one per target
 /// (the first anchor kept; followed when any of its links is), normalised, in document order.
+/// Every one: a crawl record keeps the first [`MAX_RECORDED_LINKS`] of them
+/// ([`recorded_outlinks`]).
 pub fn outlinks(page: &Page, scope: &Scope) -> Vec<Outlink> {
+    let mut out = Vec::new();
+    each_outlink(page, scope, |link| out.push(link));
+    out
+}
+
+/// Links a crawl record keeps at most ([`CrawledPage::outlinks`]): the first in document
+/// order, within [`MAX_RECORDED_LINK_BYTES`], the others counted in
+/// [`CrawledPage::outlinks_total`]. The page of the shared corpus of real pages (97 news,
+/// shop, documentation and wiki pages) with the most has 3,850 distinct link targets
+/// (`readability-archive-of-our-own.html`; `crates/crawl/tests/it/corpus.rs` finds it), so no
+/// real page of it loses one; Screaming Frog's default is 10,000.
+pub const MAX_RECORDED_LINKS: usize = 5_000;
+
+/// The JSON a crawl record's links take at most, in bytes (each link counted as written:
+/// its URL, its anchor and its flags). The corpus page with the most links makes a record of 461 KB
+/// in all; past the budget links are counted, not kept, so that a page of thousands of long
+/// URLs and anchors cannot make a record of tens of megabytes (docs/SECURITY.md, "The bytes
+/// one caller can add").
+pub const MAX_RECORDED_LINK_BYTES: usize = 768 * 1024;
+
+/// The longest URL a crawl record keeps, in bytes: the longest the fetcher fetches
+/// (`fetch::MAX_URL_LEN`; the corpus's longest link is 1,780 bytes). A link, alternate,
+/// canonical, pagination or redirect target longer than this could never be fetched; a link
+/// or alternate is counted ([`CrawledPage::outlinks_total`], [`CrawledPage::hreflang_total`])
+/// but not kept.
+pub const MAX_RECORDED_URL_BYTES: usize = 2_048;
+
+/// Bytes of a recorded link's anchor text kept (cut at a character boundary). The parser
+/// keeps 4,096 bytes of a link's text; the corpus's longest anchor is 1,752 bytes (a teaser
+/// wrapped in its link), and no site rule reads the anchor.
+pub const MAX_RECORDED_ANCHOR_BYTES: usize = 2_048;
+
+/// Hreflang alternates a crawl record keeps at most (as the audit result lists,
+/// `audit_core::MAX_LISTED_HREFLANG`), within [`MAX_RECORDED_HREFLANG_BYTES`]; the others are
+/// counted in [`CrawledPage::hreflang_total`]. The corpus's most is 84 (`mozilla.org.html`).
+pub const MAX_RECORDED_HREFLANG: usize = 500;
+
+/// The JSON a crawl record's hreflang alternates take at most, in bytes (84 alternates of
+/// real pages take about 7 KB).
+pub const MAX_RECORDED_HREFLANG_BYTES: usize = 128 * 1024;
+
+/// Bytes of an hreflang value kept in a record: a language tag (`de-CH`, `x-default`) is far
+/// shorter; a longer value is no language, counted but not kept.
+pub const MAX_RECORDED_LANG_BYTES: usize = 64;
+
+/// Bytes of the title, meta description and first `<h1>` a crawl record keeps, each (cut at a
+/// character boundary): the duplicate rules compare what is kept. A title of a kilobyte is
+/// already far past what a search result shows (about 60 characters).
+pub const MAX_RECORDED_TEXT_BYTES: usize = 1_024;
+
+/// The largest crawl record, as JSON, in bytes: the links' and alternates' budgets, three
+/// texts of [`MAX_RECORDED_TEXT_BYTES`] written with every byte escaped (6 bytes each), five
+/// URLs of [`MAX_RECORDED_URL_BYTES`] (the page's, canonical, next, previous, redirect) and the
+/// fixed fields, rounded up. `crates/crawl/src/page.rs` tests it on a page built to pass every
+/// other bound.
+pub const MAX_RECORD_BYTES: usize = 1024 * 1024;
+
+/// The first `max` bytes of `s`, cut at a character boundary.
+fn cut(mut s: String, max: usize) -> String {
+    if s.len() > max {
+        let mut end = max;
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        s.truncate(end);
+    }
+    s
+}
+
+/// The bytes `s` takes as a JSON string's contents (quotes not counted): `"` and `\` are
+/// escaped in two, the other control characters in two or six.
+fn json_len(s: &str) -> usize {
+    s.bytes()
+        .map(|b| match b {
+            b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c => 2,
+            0..0x20 => 6,
+            _ => 1,
+        })
+        .sum()
+}
+
+/// The links a crawl record keeps ([`MAX_RECORDED_LINKS`], [`MAX_RECORDED_LINK_BYTES`],
+/// [`MAX_RECORDED_URL_BYTES`], [`MAX_RECORDED_ANCHOR_BYTES`]) and how many distinct targets
+/// the page links to in all.
+pub fn recorded_outlinks(page: &Page, scope: &Scope) -> (Vec<Outlink>, usize) {
+    // A link as JSON, less its URL and anchor: `{"url":"","anchor":"","internal":false,
+    // "nofollow":false,"follow":false}` and the comma before the next.
+    const LINK_JSON: usize = 72;
+    let mut kept = Vec::new();
+    let (mut total, mut bytes, mut full) = (0, 0, false);
+    each_outlink(page, scope, |mut link| {
+        total += 1;
+        // A URL no crawl could fetch is skipped; once the count or the budget is reached
+        // nothing more is kept, so that the links kept are the page's first ones.
+        if full || link.url.len() > MAX_RECORDED_URL_BYTES {
+            return;
+        }
+        link.anchor = cut(link.anchor, MAX_RECORDED_ANCHOR_BYTES);
+        let cost = LINK_JSON + json_len(&link.url) + json_len(&link.anchor);
+        full = kept.len() == MAX_RECORDED_LINKS || bytes + cost > MAX_RECORDED_LINK_BYTES;
+        if !full {
+            bytes += cost;
+            kept.push(link);
+        }
+    });
+    (kept, total)
+}
+
+/// Calls `f` with each of [`outlinks`].
+fn each_outlink(page: &Page, scope: &Scope, mut f: impl FnMut(Outlink)) {
     let page_nofollow = page.is_nofollow();
-    // Each target's place in `out`.
+    // Each target's place in `out`: a later followed link to a target changes its first
+    // entry, so the links are gathered before `f` sees any.
     let mut seen = std::collections::HashMap::new();
     let mut out: Vec<Outlink> = Vec::new();
     for link in &page.links {
@@ -61,7 +174,7 @@ pub fn outlinks(page: &Page, scope: &Scope) -> Vec<Outlink> {
         let anchor = if link.text.is_empty() { link.label.clone().unwrap_or_default() } else { link.text.clone() };
         out.push(Outlink { url, anchor, internal, nofollow, follow: internal && !nofollow && !page_nofollow });
     }
-    out
+    out.into_iter().for_each(f);
 }
 
 /// One URL of the crawl, as the site rules see it.
@@ -97,8 +210,14 @@ pub struct CrawledPage {
     pub content_signature: Option<u64>,
     /// The head's first canonical link, resolved and normalised.
     pub canonical: Option<String>,
-    /// The head's hreflang alternates: language, normalised URL.
+    /// The head's hreflang alternates: language, normalised URL; the first
+    /// [`MAX_RECORDED_HREFLANG`] with a language of at most [`MAX_RECORDED_LANG_BYTES`] and a
+    /// URL of at most [`MAX_RECORDED_URL_BYTES`].
     pub hreflang: Vec<(String, String)>,
+    /// How many hreflang alternates the head names in all, present only when
+    /// [`CrawledPage::hreflang`] keeps fewer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hreflang_total: Option<usize>,
     /// The head's `<link rel=next>`, resolved and normalised. Kept in the record only, as
     /// [`CrawledPage::prev`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -108,8 +227,14 @@ pub struct CrawledPage {
     pub prev: Option<String>,
     /// Whether a robots directive (meta or `X-Robots-Tag`) forbids indexing.
     pub noindex: bool,
-    /// The page's links.
+    /// The page's links ([`outlinks`]): the first [`MAX_RECORDED_LINKS`] with a URL of at most
+    /// [`MAX_RECORDED_URL_BYTES`], their anchors cut at [`MAX_RECORDED_ANCHOR_BYTES`]. The
+    /// crawl follows and counts as inlinks the links kept, no others.
     pub outlinks: Vec<Outlink>,
+    /// How many distinct link targets the page has in all, present only when
+    /// [`CrawledPage::outlinks`] keeps fewer: nothing is left out silently.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outlinks_total: Option<usize>,
     /// The page score of the audit (0-100), for HTML pages.
     pub score: Option<u32>,
     /// The rich results an item of the page's structured data is not eligible for, each with
@@ -175,8 +300,10 @@ impl CrawledPage {
 
     /// A URL that answered 3xx with `Location` `to` (normalised by the caller, or `None`
     /// when it did not resolve), or any non-HTML answer when `to` is `None`.
+    /// A target longer than [`MAX_RECORDED_URL_BYTES`] is not kept (it could not be fetched).
     pub fn answered(url: impl Into<String>, depth: Option<u32>, status: u16, to: Option<String>) -> CrawledPage {
-        CrawledPage { url: url.into(), depth, status: Some(status), redirect_to: to, ..CrawledPage::default() }
+        let redirect_to = to.filter(|u| u.len() <= MAX_RECORDED_URL_BYTES);
+        CrawledPage { url: url.into(), depth, status: Some(status), redirect_to, ..CrawledPage::default() }
     }
 
     /// An HTML answer, from the page audit-core parsed (its `http` facts carry the status
@@ -190,8 +317,37 @@ impl CrawledPage {
         score: Option<u32>,
     ) -> CrawledPage {
         let base = page.base_url.as_deref().or(Some(page.final_url.as_str())).and_then(|b| normalize(b).ok());
-        let resolve = |r: &str| base.as_ref().and_then(|b| normalize_relative(b, r).ok()).map(String::from);
-        let collapse = |s: &str| Some(audit_core::text::collapse(s)).filter(|s| !s.is_empty());
+        let resolve = |r: &str| {
+            base.as_ref()
+                .and_then(|b| normalize_relative(b, r).ok())
+                .map(String::from)
+                .filter(|u| u.len() <= MAX_RECORDED_URL_BYTES)
+        };
+        let collapse =
+            |s: &str| Some(cut(audit_core::text::collapse(s), MAX_RECORDED_TEXT_BYTES)).filter(|s| !s.is_empty());
+        let mut hreflang = Vec::new();
+        let mut hreflang_count = 0;
+        let (mut hreflang_bytes, mut full) = (0, false);
+        for h in page.head_hreflang() {
+            // An alternate that does not resolve is no alternate: neither kept nor counted.
+            let Some(url) = base.as_ref().and_then(|b| normalize_relative(b, &h.href).ok()).map(String::from) else {
+                continue;
+            };
+            hreflang_count += 1;
+            let lang = h.lang.trim().to_ascii_lowercase();
+            // As links: one no language or no fetchable URL is skipped, the count and budget
+            // end the list. `["lang","url"]` and the comma before the next.
+            if full || lang.len() > MAX_RECORDED_LANG_BYTES || url.len() > MAX_RECORDED_URL_BYTES {
+                continue;
+            }
+            let cost = 8 + json_len(&lang) + json_len(&url);
+            full = hreflang.len() == MAX_RECORDED_HREFLANG || hreflang_bytes + cost > MAX_RECORDED_HREFLANG_BYTES;
+            if !full {
+                hreflang_bytes += cost;
+                hreflang.push((lang, url));
+            }
+        }
+        let (outlinks, outlinks_count) = recorded_outlinks(page, scope);
         CrawledPage {
             url: url.into(),
             status: page.http.status,
@@ -205,14 +361,13 @@ impl CrawledPage {
             text_hash: text_hash(&page.visible_text),
             content_signature: content_signature(&page.visible_text, &page.boilerplate),
             canonical: page.head_canonicals.first().and_then(|c| resolve(c)),
-            hreflang: page
-                .head_hreflang()
-                .filter_map(|h| Some((h.lang.trim().to_ascii_lowercase(), resolve(&h.href)?)))
-                .collect(),
+            hreflang_total: (hreflang_count > hreflang.len()).then_some(hreflang_count),
+            hreflang,
             next: page.head_pagination.0.as_deref().and_then(resolve),
             prev: page.head_pagination.1.as_deref().and_then(resolve),
             noindex: page.is_noindex(),
-            outlinks: outlinks(page, scope),
+            outlinks_total: (outlinks_count > outlinks.len()).then_some(outlinks_count),
+            outlinks,
             score,
             rich_result_errors: rich_result_errors(page),
         }
@@ -420,6 +575,128 @@ mod tests {
                 ("https://other.test/", "Other", false, false),
             ]
         );
+    }
+
+    fn record_of(body: &str) -> CrawledPage {
+        let html = format!("<html><head>{body}</head><body>{body}</body></html>");
+        let scope = Scope::new("https://shop.test/", ScopeConfig::default()).unwrap();
+        let page = audit_core::Page::parse("https://shop.test/", html.as_bytes(), HttpFacts::new().with_status(200));
+        CrawledPage::from_page("https://shop.test/", Some(0), &page, &scope, None)
+    }
+
+    /// A page at the cap keeps every link and says nothing more; one link more and the record
+    /// keeps the first ones and the true total.
+    #[test]
+    fn a_record_keeps_links_up_to_the_cap_and_counts_the_rest() {
+        let links = |n: usize| (0..n).map(|i| format!(r#"<a href="/p{i}">page {i}</a>"#)).collect::<String>();
+        let at = record_of(&links(MAX_RECORDED_LINKS));
+        assert_eq!(at.outlinks.len(), MAX_RECORDED_LINKS);
+        assert_eq!(at.outlinks_total, None);
+        let past = record_of(&links(MAX_RECORDED_LINKS + 7));
+        assert_eq!(past.outlinks.len(), MAX_RECORDED_LINKS);
+        assert_eq!(past.outlinks_total, Some(MAX_RECORDED_LINKS + 7));
+        assert_eq!(past.outlinks[0].url, "https://shop.test/p0");
+        assert_eq!(past.outlinks[MAX_RECORDED_LINKS - 1].url, format!("https://shop.test/p{}", MAX_RECORDED_LINKS - 1));
+        // The total is written with the record and read back.
+        let json = serde_json::to_string(&past).unwrap();
+        assert!(json.contains(&format!(r#""outlinks_total":{}"#, MAX_RECORDED_LINKS + 7)));
+        assert_eq!(serde_json::from_str::<CrawledPage>(&json).unwrap(), past);
+        assert!(!serde_json::to_string(&at).unwrap().contains("outlinks_total"));
+    }
+
+    /// A URL no crawl could fetch is counted, not kept; an anchor is cut at its bound.
+    #[test]
+    fn a_record_keeps_no_url_past_the_fetchers_limit_and_cuts_long_anchors() {
+        let long = "x".repeat(MAX_RECORDED_URL_BYTES);
+        let anchor = "é".repeat(MAX_RECORDED_ANCHOR_BYTES);
+        let record = record_of(&format!(r#"<a href="/{long}">long</a><a href="/ok">{anchor}</a>"#));
+        assert_eq!(record.outlinks.len(), 1);
+        assert_eq!(record.outlinks_total, Some(2));
+        assert_eq!(record.outlinks[0].url, "https://shop.test/ok");
+        assert_eq!(record.outlinks[0].anchor, "é".repeat(MAX_RECORDED_ANCHOR_BYTES / 2));
+        let canonical = record_of(&format!(r#"<link rel="canonical" href="/{long}">"#));
+        assert_eq!(canonical.canonical, None);
+    }
+
+    #[test]
+    fn a_record_keeps_hreflang_up_to_the_cap_and_counts_the_rest() {
+        let alternates = |n: usize| {
+            (0..n).map(|i| format!(r#"<link rel="alternate" hreflang="l{i}" href="/l{i}/">"#)).collect::<String>()
+        };
+        let at = record_of(&alternates(MAX_RECORDED_HREFLANG));
+        assert_eq!((at.hreflang.len(), at.hreflang_total), (MAX_RECORDED_HREFLANG, None));
+        let past = record_of(&format!(
+            r#"{}<link rel="alternate" hreflang="{}" href="/x/">"#,
+            alternates(MAX_RECORDED_HREFLANG + 2),
+            "a".repeat(MAX_RECORDED_LANG_BYTES + 1)
+        ));
+        assert_eq!(
+            (past.hreflang.len(), past.hreflang_total),
+            (MAX_RECORDED_HREFLANG, Some(MAX_RECORDED_HREFLANG + 3))
+        );
+        assert_eq!(past.hreflang[0], ("l0".to_string(), "https://shop.test/l0/".to_string()));
+        let long_lang = record_of(&format!(r#"<link rel="alternate" hreflang="{}" href="/x/">"#, "a".repeat(65)));
+        assert_eq!((long_lang.hreflang.len(), long_lang.hreflang_total), (0, Some(1)));
+    }
+
+    /// Links of long URLs and anchors reach the byte budget before the count: the first ones
+    /// are kept, the rest counted.
+    #[test]
+    fn a_record_keeps_links_within_the_byte_budget() {
+        let path = "p".repeat(1_900);
+        let anchor = "a".repeat(MAX_RECORDED_ANCHOR_BYTES);
+        let links: String = (0..400).map(|i| format!(r#"<a href="/{path}{i}">{anchor}</a>"#)).collect();
+        let record = record_of(&links);
+        let kept = record.outlinks.len();
+        assert!(kept > 100 && kept < 400, "{kept}");
+        assert_eq!(record.outlinks_total, Some(400));
+        assert!(record.outlinks.iter().enumerate().all(|(i, l)| l.url.ends_with(&format!("{path}{i}"))));
+        let json = serde_json::to_string(&record.outlinks).unwrap();
+        assert!(
+            json.len() <= MAX_RECORDED_LINK_BYTES && json.len() > MAX_RECORDED_LINK_BYTES - 5_000,
+            "{}",
+            json.len()
+        );
+    }
+
+    /// A page built to pass every bound at once (texts of characters JSON escapes six times,
+    /// URLs at the fetcher's limit, anchors of quotes, more links and alternates than kept)
+    /// makes a record within [`MAX_RECORD_BYTES`].
+    #[test]
+    fn the_largest_record_is_within_its_bound() {
+        let text = "\u{1}".repeat(MAX_RECORDED_TEXT_BYTES * 2);
+        let path = |i: usize| format!("{}{i:05}", "%22".repeat(660));
+        let quotes = "\"".repeat(MAX_RECORDED_ANCHOR_BYTES);
+        let mut head = format!(
+            r#"<title>{text}</title><meta name="description" content="{text}"><link rel="canonical" href="/{c}">
+            <link rel="next" href="/{c}n"><link rel="prev" href="/{c}p">"#,
+            c = path(0)
+        );
+        for i in 0..600 {
+            head.push_str(&format!(r#"<link rel="alternate" hreflang="{}" href="/{}">"#, "\u{1}".repeat(60), path(i)));
+        }
+        let mut body = format!("<h1>{text}</h1>");
+        for i in 0..6_000 {
+            body.push_str(&format!(r#"<a href="/{}">{}</a>"#, path(i), if i < 3_000 { &quotes } else { "x" }));
+        }
+        let html = format!("<html><head>{head}</head><body>{body}</body></html>");
+        let scope = Scope::new("https://shop.test/", ScopeConfig::default()).unwrap();
+        let page = audit_core::Page::parse("https://shop.test/", html.as_bytes(), HttpFacts::new().with_status(200));
+        let mut record = CrawledPage::from_page("https://shop.test/", Some(0), &page, &scope, Some(0));
+        record.redirect_to = record.canonical.clone();
+        assert_eq!(record.outlinks_total, Some(6_000));
+        assert_eq!(record.hreflang_total, Some(600));
+        assert!(record.canonical.as_ref().is_some_and(|c| c.len() > 1_990));
+        let bytes = serde_json::to_string(&record).unwrap().len();
+        assert!(bytes <= MAX_RECORD_BYTES, "{bytes}");
+        assert!(bytes > MAX_RECORDED_LINK_BYTES, "the page reaches the links' budget: {bytes}");
+    }
+
+    #[test]
+    fn a_record_keeps_the_first_kilobyte_of_a_title() {
+        let title = "t".repeat(MAX_RECORDED_TEXT_BYTES * 3);
+        let record = record_of(&format!("<title>{title}</title>"));
+        assert_eq!(record.title.as_deref(), Some(&title[..MAX_RECORDED_TEXT_BYTES]));
     }
 
     #[test]

@@ -981,9 +981,29 @@ impl Inlinks {
         }
     }
 
-    /// Writes the changes, and forgets them.
-    fn write(&mut self, tx: &Db<'_>, crawl_id: &str) -> Result<()> {
-        let all: Vec<(String, Inlink)> = self.0.drain().collect();
+    /// Writes the changes to the URLs the crawl recorded (a row of `crawl_pages`: fetched,
+    /// queued, skipped or from a sitemap), and forgets them all. Returns the links to other
+    /// URLs, which are counted there and get no row: a page's links are bounded
+    /// (`crawl::MAX_RECORDED_LINKS`), but a crawl's pages could otherwise add a row for every
+    /// distinct URL they link to, on other sites or past the frontier's bound, which no site
+    /// rule reads (they ask for the inlinks of URLs the crawl recorded).
+    fn write(&mut self, tx: &Db<'_>, crawl_id: &str) -> Result<u64> {
+        let mut all: Vec<(String, Inlink)> = self.0.drain().collect();
+        let mut recorded = std::collections::HashSet::new();
+        for chunk in all.chunks(IN_ROWS) {
+            let urls: Vec<&str> = chunk.iter().map(|(url, _)| url.as_str()).collect();
+            let (sql, values) =
+                in_list("SELECT url FROM crawl_pages WHERE crawl_id = ?1 AND url IN (", ")", args![crawl_id], &urls);
+            recorded.extend(tx.query_map(&sql, &values, |row| row.get::<String>(0))?);
+        }
+        let mut not_kept = 0;
+        all.retain(|(url, (n, _))| {
+            let keep = recorded.contains(url);
+            if !keep {
+                not_kept += (*n).max(0) as u64;
+            }
+            keep
+        });
         let mut rest = all.as_slice();
         while !rest.is_empty() {
             // Upsert lists are not padded (a row may not be changed twice by one statement):
@@ -1022,7 +1042,7 @@ impl Inlinks {
             );
             tx.execute(&sql, &values)?;
         }
-        Ok(())
+        Ok(not_kept)
     }
 }
 
@@ -1039,7 +1059,7 @@ impl<'a> PageRow<'a> {
         store.write(|tx| {
             let mut inlinks = Inlinks::default();
             self.write(tx, crawl_id, &mut inlinks)?;
-            inlinks.write(tx, crawl_id)
+            inlinks.write(tx, crawl_id).map(|_| ())
         })
     }
 
@@ -1238,6 +1258,8 @@ pub struct CrawlFrontier {
     /// The URLs this frontier claimed and has not updated since, with whether each has no
     /// depth: how a change of state is counted.
     fetching: HashMap<String, bool>,
+    /// [`CrawlFrontier::links_not_counted`].
+    links_not_counted: u64,
 }
 
 impl CrawlFrontier {
@@ -1254,6 +1276,13 @@ impl CrawlFrontier {
     /// The store.
     pub fn store(&self) -> &Store {
         &self.writer.store
+    }
+
+    /// Links from the pages this frontier's batches recorded to URLs the crawl did not
+    /// record (on other sites, out of its scope or past its bound of URLs): counted here as
+    /// they are committed, given no `crawl_inlinks` row.
+    pub fn links_not_counted(&self) -> u64 {
+        self.links_not_counted
     }
 
     /// Writes the crawl's pages in this frontier's batch.
@@ -1297,6 +1326,7 @@ impl Store {
             worker: worker.to_string(),
             counts: None,
             fetching: HashMap::new(),
+            links_not_counted: 0,
         }
     }
 
@@ -1490,16 +1520,21 @@ impl FrontierStore for CrawlFrontier {
             let mut batch = self.tx.lock().unwrap_or_else(|p| p.into_inner());
             let Batch { open, inlinks } = &mut *batch;
             match open.take() {
-                Some(mut open) => open.run(|db| inlinks.write(db, &self.writer.crawl_id)).and_then(|()| open.commit()),
-                None => Ok(()),
+                Some(mut open) => {
+                    open.run(|db| inlinks.write(db, &self.writer.crawl_id)).and_then(|n| open.commit().map(|()| n))
+                }
+                None => Ok(0),
             }
         };
+        if let Ok(n) = written {
+            self.links_not_counted += n;
+        }
         if written.is_err() {
             // What was counted in the batch is gone with it.
             self.tx.lock().unwrap_or_else(|p| p.into_inner()).inlinks = Inlinks::default();
             self.recount();
         }
-        written
+        written.map(|_| ())
     }
 }
 

@@ -603,6 +603,7 @@ impl Crawls {
         let limits = Limits { max_known_urls: known_urls(stored.max_pages), ..Limits::default() };
         let crawled = runner::run(&self.app.fetcher, frontier, scope, limits, sink, options).await?;
         let summary = crawled.summary;
+        let links_to_unrecorded_urls = crawled.store.links_not_counted();
         let (key, worker) = (id.to_string(), self.worker.clone());
         let url = crawl.url.clone();
         self.app
@@ -626,6 +627,7 @@ impl Crawls {
                     sitemaps_read: summary.sitemaps_read,
                     pages_audited: summary.pages_audited,
                     links_not_queued: summary.links_not_queued,
+                    links_to_unrecorded_urls,
                     mean_page_score: score.as_ref().map(|s| s.mean_page_score),
                     penalty: score.as_ref().map(|s| s.penalty),
                     site_rules: super::summary::SiteRuleTotals::of(&judged.results),

@@ -20,6 +20,9 @@ pub struct StoredSummary {
     /// ([`super::QUEUED_URLS_PER_PAGE`] per page of `max_pages`), counted by the run that
     /// ended the crawl (docs/API.md, "Site crawl").
     pub links_not_queued: u64,
+    /// Links from the crawl's pages to URLs it did not record, which get no inlinks row
+    /// (`store::CrawlFrontier::links_not_counted`), counted by the run that ended the crawl.
+    pub links_to_unrecorded_urls: u64,
     /// The mean of the pages' scores, when the crawl was scored.
     pub mean_page_score: Option<f64>,
     /// What the site-wide issues took off that mean, when the crawl was scored.
@@ -80,6 +83,7 @@ mod tests {
             sitemaps_read: false,
             pages_audited: 3,
             links_not_queued: 7,
+            links_to_unrecorded_urls: 40,
             mean_page_score: Some(81.5),
             penalty: None,
             site_rules: BTreeMap::from([(
@@ -89,7 +93,7 @@ mod tests {
         };
         assert_eq!(
             serde_json::to_string(&written).expect("json"),
-            r#"{"time_limited":true,"sitemaps_read":false,"pages_audited":3,"links_not_queued":7,"mean_page_score":81.5,"penalty":null,"site_rules":{"a-site-rule":{"urls":825,"findings":12000,"truncated":true}}}"#
+            r#"{"time_limited":true,"sitemaps_read":false,"pages_audited":3,"links_not_queued":7,"links_to_unrecorded_urls":40,"mean_page_score":81.5,"penalty":null,"site_rules":{"a-site-rule":{"urls":825,"findings":12000,"truncated":true}}}"#
         );
         let old: StoredSummary = serde_json::from_str(r#"{"time_limited":true}"#).expect("an older row reads");
         assert_eq!(old, StoredSummary { time_limited: true, ..StoredSummary::default() });

@@ -51,6 +51,7 @@ pub fn wire_crawl(crawl: &store::Crawl, issues: &[store::IssueCount]) -> api::cr
         error: crawl.error.clone(),
         time_limited: time_limited(crawl),
         links_not_queued: StoredSummary::of(crawl).map_or(0, |s| s.links_not_queued),
+        links_to_unrecorded_urls: StoredSummary::of(crawl).map_or(0, |s| s.links_to_unrecorded_urls),
         pages_pruned_at: crawl.pages_pruned_at.clone(),
         issues: issues
             .iter()

@@ -428,8 +428,12 @@ fn the_result_lists_headings_and_hreflang_up_to_a_bound_with_their_totals() {
     let many: String = (0..1200).map(|i| format!("<h2>Section {i}</h2>")).collect();
     let alternates: String =
         (0..600).map(|i| format!("<link rel=alternate hreflang=x{i} href='https://example.com/{i}'>")).collect();
-    let html =
-        format!("<html lang=en><head><title>Many</title>{alternates}</head><body><h1>Top</h1>{many}</body></html>");
+    let types: String = (0..=audit_core::MAX_LISTED_SCHEMA_TYPES)
+        .map(|i| format!(r#"<script type="application/ld+json">{{"@type": ["T{i}", "Thing"]}}</script>"#))
+        .collect();
+    let html = format!(
+        "<html lang=en><head><title>Many</title>{alternates}{types}</head><body><h1>Top</h1>{many}</body></html>"
+    );
     let page = Page::parse(URL, html.as_bytes(), HttpFacts::default());
     assert_eq!(page.headings.len(), 1201, "the page itself keeps every heading");
     let result = audit_core::audit(page).to_result("2026-01-01T00:00:00Z");
@@ -438,12 +442,24 @@ fn the_result_lists_headings_and_hreflang_up_to_a_bound_with_their_totals() {
     assert_eq!(result.page.headings[0].text, "Top", "the first ones, in document order");
     assert_eq!(result.page.hreflang.len(), audit_core::MAX_LISTED_HREFLANG);
     assert_eq!(result.page.hreflang_total, Some(600));
+    // One type past the bound: the first ones listed, in document order, and the total.
+    assert_eq!(result.page.schema_types.len(), audit_core::MAX_LISTED_SCHEMA_TYPES);
+    assert_eq!(result.page.schema_types[..3], ["T0", "Thing", "T1"]);
+    assert_eq!(result.page.schema_types_total, Some(audit_core::MAX_LISTED_SCHEMA_TYPES + 2));
     let json = serde_json::to_value(&result).unwrap();
     assert_eq!(json["page"]["headings_total"], 1201);
 
     // A page under the bounds lists everything, and the totals are absent.
-    let small = Page::parse(URL, b"<html><title>One</title><h1>One</h1></html>", HttpFacts::default());
+    // At the bound of types, every one is listed and no total given.
+    let at: String = (0..audit_core::MAX_LISTED_SCHEMA_TYPES)
+        .map(|i| format!(r#"<script type="application/ld+json">{{"@type": "T{i}"}}</script>"#))
+        .collect();
+    let small = format!("<html><title>One</title>{at}<h1>One</h1></html>");
+    let small = Page::parse(URL, small.as_bytes(), HttpFacts::default());
     let json = serde_json::to_value(audit_core::audit(small).to_result("2026-01-01T00:00:00Z")).unwrap();
     assert_eq!(json["page"]["headings"].as_array().unwrap().len(), 1);
-    assert!(json["page"].get("headings_total").is_none() && json["page"].get("hreflang_total").is_none(), "{json}");
+    assert_eq!(json["page"]["schema_types"].as_array().unwrap().len(), audit_core::MAX_LISTED_SCHEMA_TYPES);
+    for total in ["headings_total", "hreflang_total", "schema_types_total"] {
+        assert!(json["page"].get(total).is_none(), "{total}: {json}");
+    }
 }

@@ -15,3 +15,4 @@ mod rules;
 mod rules_doc;
 mod snapshots;
 mod table;
+mod walk_budget;

@@ -1,6 +1,7 @@
 //! Integration tests of the crawl engine, one binary (docs/PERFORMANCE.md, "Building and
 //! testing").
 
+mod corpus;
 mod fixture_sites;
 mod properties;
 mod rules_doc;

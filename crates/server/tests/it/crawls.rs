@@ -274,7 +274,9 @@ async fn a_crawl_whose_pages_were_pruned_answers_with_its_summary() {
     validate_documented("GET", "/api/v1/crawls/{id}", &a);
     let after = &a.body["crawl"];
     assert!(after["pages_pruned_at"].is_string(), "{after}");
-    for member in ["state", "progress", "site_score", "issues", "links_not_queued", "finished_at"] {
+    for member in
+        ["state", "progress", "site_score", "issues", "links_not_queued", "links_to_unrecorded_urls", "finished_at"]
+    {
         assert_eq!(after[member], before[member], "{member}");
     }
     let listed = get(&t, &format!("/api/v1/crawls/{id}/pages"), None).await;
@@ -941,6 +943,9 @@ async fn a_crawl_records_urls_in_proportion_to_its_pages_and_counts_the_rest() {
     // after it: every URL the crawl found is either recorded or counted, once.
     let found = 1 + LINKS * max_pages as usize;
     assert_eq!(done["links_not_queued"].as_u64(), Some((found - bound) as u64), "{done}");
+    // Inlinks are kept only for the URLs recorded: the links to the others (here the same
+    // 751, every link of the pages past the bound) are counted, not given a row each.
+    assert_eq!(done["links_to_unrecorded_urls"].as_u64(), Some((found - bound) as u64), "{done}");
 }
 
 /// `GET /api/v1/crawls` and the list_crawls agent tool: a key owner's crawls, newest first,

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use crawl::{
     check_site, run_site_rules, CrawledPage, CrawledSite, Entry, FrontierStore, Outlink, SiteIndex, SitemapProblem,
-    SITE_RULES,
+    Source, State, SITE_RULES,
 };
 use store::{NewCrawl, Store, CRAWL_SITE_BATCH};
 use time::OffsetDateTime;
@@ -23,15 +23,30 @@ fn stored(store: &Store, pages: &[CrawledPage], sitemap: &BTreeSet<String>) -> S
 fn stored_with_skips(store: &Store, pages: &[CrawledPage], sitemap: &BTreeSet<String>, skipped: &[Entry]) -> String {
     let new = NewCrawl { user_id: None, url: "http://site.test/".into(), options_json: "{}".into(), max_pages: 100 };
     let crawl = store.create_crawl(new, "w", OffsetDateTime::now_utc() + time::Duration::minutes(1)).unwrap();
-    for page in pages {
-        store.record_crawl_page(&crawl.id, page, &[]).unwrap();
-    }
+    // As in a crawl, every URL the pages link to that the crawl keeps is in its frontier
+    // before the linking page's record is committed (a followed link queues its target in
+    // the same batch): inlinks are kept only for URLs the frontier holds.
     let mut frontier = store.crawl_frontier(&crawl.id, "w");
     frontier.begin().unwrap();
     for entry in skipped {
         assert!(frontier.insert(entry.clone()).unwrap(), "{} recorded twice", entry.url);
     }
+    for page in pages {
+        let queued = Entry {
+            url: page.url.clone(),
+            depth: page.depth,
+            found_from: None,
+            source: Source::Link,
+            state: State::Queued,
+            status: None,
+            reason: None,
+        };
+        frontier.insert(queued).unwrap();
+    }
     frontier.commit().unwrap();
+    for page in pages {
+        store.record_crawl_page(&crawl.id, page, &[]).unwrap();
+    }
     store.add_crawl_sitemap_urls(&crawl.id, &sitemap.iter().cloned().collect::<Vec<_>>()).unwrap();
     crawl.id
 }

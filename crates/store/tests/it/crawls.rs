@@ -735,3 +735,42 @@ both! {
         assert!(findings.windows(2).all(|w| (&w[0].0, &w[0].3) <= (&w[1].0, &w[1].3)));
     }
 }
+
+both! {
+    /// `crawl_inlinks` gets a row only for a URL the crawl recorded (fetched, queued, skipped
+    /// or from a sitemap): links to other URLs (other sites, URLs left out of the frontier)
+    /// are counted by the frontier that commits them, not kept, so a page of thousands of
+    /// distinct links adds no more inlinks rows than URLs the crawl keeps (docs/API.md,
+    /// "What a crawl keeps"). The inlinks the site rules read stay those of every recorded page.
+    fn inlinks_are_kept_for_recorded_urls_and_the_rest_counted(backend) {
+        let Some(f) = fresh(backend) else { return };
+        let s = &f.store;
+        let raw = f.raw();
+        let id = s.queue_crawl(new_crawl(None, 30)).unwrap().id;
+        drive(s, &id, "w", None);
+        let inlinks = |url: &str| s.crawl_site(&id, true).unwrap().inlink_count(url).unwrap();
+        assert_eq!((inlinks("https://site.test/a"), inlinks("https://site.test/")), (1, 2));
+        let rows = || raw.int(&format!("SELECT CAST(COUNT(*) AS BIGINT) FROM crawl_inlinks WHERE crawl_id = '{id}'"));
+        let before = rows();
+        // A page recorded in a frontier's batch: two links to recorded URLs, 200 to URLs the
+        // crawl never recorded.
+        let mut links = vec!["https://site.test/a".to_string(), "https://site.test/gone".to_string()];
+        links.extend((0..200).map(|i| format!("https://elsewhere.test/{i}")));
+        let links: Vec<&str> = links.iter().map(String::as_str).collect();
+        let mut frontier = s.crawl_frontier(&id, "w");
+        frontier.begin().unwrap();
+        frontier.writer().record_page(&page("https://site.test/b", &links), &[]).unwrap();
+        frontier.commit().unwrap();
+        assert_eq!(frontier.links_not_counted(), 200);
+        assert_eq!(rows(), before, "no row for a URL the crawl did not record");
+        assert_eq!(inlinks("https://site.test/a"), 2, "a recorded URL's inlink is counted");
+        assert_eq!(inlinks("https://elsewhere.test/0"), 0);
+        assert_eq!(
+            raw.int(&format!(
+                "SELECT CAST(COUNT(*) AS BIGINT) FROM crawl_inlinks i WHERE crawl_id = '{id}' AND NOT EXISTS \
+                 (SELECT 1 FROM crawl_pages p WHERE p.crawl_id = i.crawl_id AND p.url = i.url)"
+            )),
+            0
+        );
+    }
+}

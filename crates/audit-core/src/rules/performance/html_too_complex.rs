@@ -32,11 +32,29 @@ impl Rule for HtmlTooComplex {
     fn check(&self, page: &Page) -> Outcome {
         let analysis = &page.analysis;
         if let Some(stop) = analysis.stopped {
+            let kb = |b: usize| b.div_ceil(1024);
             let why = match stop {
                 Stop::Budget => "took more than the analysis budget to parse",
                 Stop::Nodes => "built more than 500,000 nodes",
+                // The parse ended but reading its elements did not: the bytes parsed are not
+                // the part audited, so the finding must not say the whole page was covered.
+                Stop::AfterParse => {
+                    return Outcome::Fail(
+                        Finding::new(
+                            "Analysis stopped before the end of the page",
+                            format!(
+                                "The page's {} KB of HTML were parsed, but reading its elements took more than the \
+                                 analysis budget, so this audit covers only the elements before the point where it \
+                                 stopped. Look for generated markup with very many elements or attributes; crawlers \
+                                 give up on such pages too.",
+                                kb(analysis.parsed_bytes)
+                            ),
+                        )
+                        .current("elements read in part: the analysis budget ran out after parsing")
+                        .suggested("the whole page analysed"),
+                    );
+                }
             };
-            let kb = |b: usize| b.div_ceil(1024);
             return Outcome::Fail(
                 Finding::new(
                     "Analysis stopped before the end of the page",
