@@ -997,7 +997,7 @@ impl Inlinks {
             recorded.extend(tx.query_map(&sql, &values, |row| row.get::<String>(0))?);
         }
         let mut not_kept = 0;
-        all.retain(|(url, (n, _))| {
+        all.retain(|(url, (n, _, _))| {
             let keep = recorded.contains(url);
             if !keep {
                 not_kept += (*n).max(0) as u64;
