@@ -89,7 +89,7 @@ pub use frontier::{
 };
 pub use page::{
     content_signature, outlinks, signature_similarity, text_hash, CrawledPage, Outlink, RichResultError,
-    MAX_RICH_RESULT_ERRORS, MIN_SIGNATURE_WORDS,
+    MAX_RICH_RESULT_ERRORS, MAX_STRUCTURED_DATA_TYPES, MIN_SIGNATURE_WORDS,
 };
 pub use rules::{
     check_site, run_site_rules, site_rule_by_id, Answer, CrawledSite, DuplicateGroup, DuplicateKey, Findings,
