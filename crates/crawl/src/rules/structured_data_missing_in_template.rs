@@ -22,8 +22,8 @@ static META: SiteRuleMeta = SiteRuleMeta {
                 number of segments: /products/* holds /products/oak-chair but not /products/oak/chair, and \
                 every one-segment path is one group /*), at least 60% of the pages carry a structured data \
                 type and this page does not",
-    why: "Pages built from one template that mostly carry a type (Product, Article, Recipe...) and here and there \
-          not usually lost it to a template branch or a missing field: those pages cannot earn the rich result \
+    why: "When most pages built from one template carry a type (Product, Article, Recipe...) and a few do not, \
+          those few usually lost it to a template branch or an empty field, and cannot earn the rich result \
           their siblings earn.",
     fail_example: "/recipes/soup, /recipes/bread and /recipes/cake mark up a Recipe, /recipes/pie and \
                    /recipes/tart mark up nothing",
