@@ -243,6 +243,12 @@ pub struct CrawledPage {
     /// before it have none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rich_result_errors: Vec<RichResultError>,
+    /// The distinct types (schema.org short names, the first of each item) of the page's
+    /// top-level structured data items, whatever their errors; at most
+    /// [`MAX_STRUCTURED_DATA_TYPES`], in page order. Kept in the record only (records
+    /// written before it have none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub structured_data_types: Vec<String>,
 }
 
 /// A rich result an item of a page is not eligible for (see
@@ -258,6 +264,25 @@ pub struct RichResultError {
 /// Rich results a record keeps per page at most: the structured data of one page may list
 /// thousands of items, a record stays small.
 pub const MAX_RICH_RESULT_ERRORS: usize = 8;
+
+/// Types a record keeps per page at most ([`CrawledPage::structured_data_types`]): a page
+/// may list thousands of items, a record stays small.
+pub const MAX_STRUCTURED_DATA_TYPES: usize = 8;
+
+/// The distinct types of the page's top-level items (see
+/// [`CrawledPage::structured_data_types`]).
+fn structured_data_types(page: &Page) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for item in &page.structured_data.items {
+        if out.len() == MAX_STRUCTURED_DATA_TYPES {
+            break;
+        }
+        if !item.type_.is_empty() && !out.contains(&item.type_) {
+            out.push(item.type_.clone());
+        }
+    }
+    out
+}
 
 /// The distinct rich results the page's items are not eligible for, with the first error
 /// of each (see [`CrawledPage::rich_result_errors`]).
@@ -370,6 +395,7 @@ impl CrawledPage {
             outlinks,
             score,
             rich_result_errors: rich_result_errors(page),
+            structured_data_types: structured_data_types(page),
         }
     }
 

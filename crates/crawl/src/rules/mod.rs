@@ -33,6 +33,7 @@ mod sitemap_error;
 mod sitemap_non_indexable_url;
 mod soft_404;
 mod structured_data_errors_across_pages;
+mod structured_data_missing_in_template;
 mod url_variant_duplicate;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -134,6 +135,7 @@ pub static SITE_RULES: &[&dyn SiteRule] = &[
     &nofollow_only_inlinks::NofollowOnlyInlinks,
     &pagination_broken::PaginationBroken,
     &structured_data_errors_across_pages::StructuredDataErrorsAcrossPages,
+    &structured_data_missing_in_template::StructuredDataMissingInTemplate,
 ];
 
 /// Looks a site rule up by id.

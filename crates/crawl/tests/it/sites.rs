@@ -227,3 +227,15 @@ fn a_rich_result_lost_on_several_pages_names_its_error_and_the_other_pages() {
     assert!(oak.detail.contains("not eligible (error at Product.offers.price)"), "{}", oak.detail);
     assert!(oak.detail.ends_with("as on http://site.test/pine-chair"), "{}", oak.detail);
 }
+
+#[test]
+fn pages_of_one_shape_without_the_type_most_of_them_carry_are_named_with_the_share() {
+    let mut c = crawl("crawl-structured-data-missing-in-template-fail");
+    let spring = c.pages.iter().find(|p| p.url == "http://site.test/blog/spring").unwrap();
+    assert_eq!(spring.structured_data_types, vec!["BlogPosting".to_string()], "the record keeps the top-level types");
+    assert!(c.pages.iter().find(|p| p.url == "http://site.test/blog/rain").unwrap().structured_data_types.is_empty());
+    let results = run(&mut c);
+    let found = findings_of(&results, "structured-data-missing-in-template");
+    let rain = found.findings.iter().find(|f| f.url == "http://site.test/blog/rain").unwrap();
+    assert_eq!(rain.detail, "no BlogPosting markup, which 3 of the 5 pages of http://site.test/blog/* carry");
+}
