@@ -269,6 +269,16 @@ pub const MAX_RICH_RESULT_ERRORS: usize = 8;
 /// may list thousands of items, a record stays small.
 pub const MAX_STRUCTURED_DATA_TYPES: usize = 8;
 
+/// The longest type name a record keeps, in bytes: schema.org's longest type names are under
+/// 50 characters; a longer `@type` names no type a rule knows and is left out, so that eight
+/// types of a megabyte each cannot grow a record past [`MAX_RECORD_BYTES`].
+pub const MAX_RECORDED_TYPE_BYTES: usize = 128;
+
+/// Bytes of a rich result error's path a record keeps (cut at a character boundary): a real
+/// path is a few property names (`Product.offers.price`); property names are the page's own
+/// text, so a path is bounded here for [`MAX_RECORD_BYTES`] to hold.
+pub const MAX_RECORDED_PATH_BYTES: usize = 512;
+
 /// The distinct types of the page's top-level items (see
 /// [`CrawledPage::structured_data_types`]).
 fn structured_data_types(page: &Page) -> Vec<String> {
@@ -277,7 +287,7 @@ fn structured_data_types(page: &Page) -> Vec<String> {
         if out.len() == MAX_STRUCTURED_DATA_TYPES {
             break;
         }
-        if !item.type_.is_empty() && !out.contains(&item.type_) {
+        if !item.type_.is_empty() && item.type_.len() <= MAX_RECORDED_TYPE_BYTES && !out.contains(&item.type_) {
             out.push(item.type_.clone());
         }
     }
@@ -297,7 +307,7 @@ fn rich_result_errors(page: &Page) -> Vec<RichResultError> {
             // `Product.offers[0].price` and `Product.offers[3].price` are one fault of a
             // template: the indexes go.
             let path = first.map(|p| strip_indexes(&p.path)).unwrap_or_else(|| item.type_.clone());
-            out.push(RichResultError { rich_result: rich_result.clone(), path });
+            out.push(RichResultError { rich_result: rich_result.clone(), path: cut(path, MAX_RECORDED_PATH_BYTES) });
         }
     }
     out
@@ -716,6 +726,22 @@ mod tests {
         let bytes = serde_json::to_string(&record).unwrap().len();
         assert!(bytes <= MAX_RECORD_BYTES, "{bytes}");
         assert!(bytes > MAX_RECORDED_LINK_BYTES, "the page reaches the links' budget: {bytes}");
+    }
+
+    #[test]
+    fn structured_data_names_in_a_record_are_bounded() {
+        let long = "T".repeat(MAX_RECORDED_TYPE_BYTES + 1);
+        let at_bound = "U".repeat(MAX_RECORDED_TYPE_BYTES);
+        let property = "p".repeat(4_000);
+        let html = format!(
+            r#"<html><head><script type="application/ld+json">[{{"@context":"https://schema.org","@type":"{long}"}},
+            {{"@context":"https://schema.org","@type":"{at_bound}"}},
+            {{"@context":"https://schema.org","@type":"Product","name":"Chair","offers":{{"@type":"Offer","{property}":1}}}}]</script></head></html>"#
+        );
+        let record = record_of(&html);
+        assert!(!record.structured_data_types.contains(&long), "a type past the bound is left out");
+        assert!(record.structured_data_types.contains(&at_bound), "{:?}", record.structured_data_types);
+        assert!(record.rich_result_errors.iter().all(|e| e.path.len() <= MAX_RECORDED_PATH_BYTES));
     }
 
     #[test]
