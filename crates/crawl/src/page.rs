@@ -138,7 +138,7 @@ pub fn recorded_outlinks(page: &Page, scope: &Scope) -> (Vec<Outlink>, usize) {
 }
 
 /// Calls `f` with each of [`outlinks`].
-fn each_outlink(page: &Page, scope: &Scope, mut f: impl FnMut(Outlink)) {
+fn each_outlink(page: &Page, scope: &Scope, f: impl FnMut(Outlink)) {
     let page_nofollow = page.is_nofollow();
     // Each target's place in `out`: a later followed link to a target changes its first
     // entry, so the links are gathered before `f` sees any.
