@@ -30,6 +30,7 @@ mod accounts;
 pub mod agent;
 pub mod ai;
 mod ai_agents;
+mod application;
 mod audit;
 pub mod audit_compare;
 pub mod badges;
@@ -66,9 +67,8 @@ mod writers;
 
 pub use accounts::{SubscribeError, UsageFacts, MAX_WEBHOOKS_PER_USER};
 pub use ai_visibility::{AGENT_PROBE_BUDGET, MAX_AGENT_PROBES};
-pub use audit::{
-    audit_record, page_text, App, AuditOptions, Audited, BatchAudits, Events, Paid, MAX_STORED_TEXT, RENDER_UNITS,
-};
+pub use application::{App, Events};
+pub use audit::{audit_record, page_text, AuditOptions, Audited, BatchAudits, Paid, MAX_STORED_TEXT, RENDER_UNITS};
 pub use badges::BadgeQueue;
 pub use compare::Comparison;
 pub use error::{AppError, CURSOR_EXPECTED, GEO_SETTINGS, INTERNAL_MESSAGE, OVERLOADED_MESSAGE, RENDER_INSTALL};
@@ -76,10 +76,11 @@ pub use geo::{GeoService, GeoSettings};
 pub use lease::DEFAULT_LEASE;
 pub use monitors::{AlertRule, Monitors, OwnedMonitor};
 pub use observe::{NoObserver, Observer, Phase};
+pub use quota::RateLimits;
 /// The settings of rendered audits' browser pool (docs/API.md, "Rendered audits"): the
 /// server reaches the rendering crate only through the application.
 pub use render::{RenderConfig, Renderer, Reservation};
-pub use setup::{FetchSettings, OpenError, RateLimits, Setup};
+pub use setup::{FetchSettings, OpenError, Setup};
 pub use slots::{AuditSlots, Ticket};
 pub use stored::StoredResult;
 pub use workflows::Workflows;

@@ -23,10 +23,40 @@ use std::sync::{Arc, Mutex};
 
 use time::OffsetDateTime;
 
-use crate::{App, AppError, ErrorCode, KeyRecord, RateLimits};
+use crate::application::App;
+use crate::{AppError, ErrorCode, KeyRecord};
 
 /// Past this many identities the map is swept of windows that ended.
 const SWEEP_THRESHOLD: usize = 10_000;
+
+/// Requests (quota units) per minute of each kind of identity (docs/API.md, Quota; the
+/// `[rate_limits]` section of the service's settings).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RateLimits {
+    /// Per client IP, without a key.
+    pub anonymous: u32,
+    /// Keys of tier `free` without their own limit.
+    pub free: u32,
+    /// Keys of tier `pro` without their own limit.
+    pub pro: u32,
+}
+
+impl Default for RateLimits {
+    fn default() -> Self {
+        RateLimits { anonymous: store::ANONYMOUS_RATE_LIMIT, free: store::FREE_RATE_LIMIT, pro: store::PRO_RATE_LIMIT }
+    }
+}
+
+impl RateLimits {
+    /// The per-minute limit of a tier.
+    pub fn for_tier(&self, tier: store::Tier) -> u32 {
+        match tier {
+            store::Tier::Free => self.free,
+            store::Tier::Pro => self.pro,
+        }
+    }
+}
 
 /// The identity a request acts as: what the quota is counted and the usage recorded under.
 #[derive(Debug, Clone)]
