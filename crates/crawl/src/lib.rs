@@ -92,9 +92,10 @@ pub use page::{
     MAX_RICH_RESULT_ERRORS, MIN_SIGNATURE_WORDS,
 };
 pub use rules::{
-    check_site, run_site_rules, site_rule_by_id, Answer, CrawledSite, DuplicateGroup, DuplicateKey, Findings,
-    SiteError, SiteFinding, SiteIndex, SiteResult, SiteRule, SiteRuleMeta, SiteRuleResult, SiteTotals, DUPLICATE_HEAD,
-    MAX_FINDINGS_PER_RULE, NEAR_DUPLICATE_SIMILARITY, NEAR_DUPLICATE_THRESHOLDS, ROBOTS_REASON_PREFIX, SITE_RULES,
+    check_site, not_found_probe_path, run_site_rules, site_rule_by_id, Answer, CrawledSite, DuplicateGroup,
+    DuplicateKey, Findings, NotFoundProbe, SiteError, SiteFinding, SiteIndex, SiteResult, SiteRule, SiteRuleMeta,
+    SiteRuleResult, SiteTotals, DUPLICATE_HEAD, MAX_FINDINGS_PER_RULE, NEAR_DUPLICATE_SIMILARITY,
+    NEAR_DUPLICATE_THRESHOLDS, ROBOTS_REASON_PREFIX, SITE_RULES,
 };
 pub use score::{site_score, site_score_of, SiteScore, SEVERITY_PENALTY};
 pub use sitemap::{
