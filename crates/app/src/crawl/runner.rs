@@ -194,6 +194,11 @@ pub struct CrawlSummary {
     /// [`CrawlOptions::near_duplicate_threshold`], for the judging.
     #[serde(skip)]
     pub near_duplicate_threshold: u32,
+    /// How the site answered the never-existing URL fetched at the start, for `soft-404`
+    /// ([`probe_not_found`]; `None`: the start URL gave no such URL). Made again when a crawl
+    /// resumes, as the sitemaps are read again, so it is kept in no table.
+    #[serde(skip)]
+    pub not_found_probe: Option<crawl::NotFoundProbe>,
 }
 
 /// Sitemap problems a crawl keeps at most: its sitemaps are bounded in number
@@ -313,6 +318,7 @@ where
     let renderer = options.renderer.clone();
     let sitemap_max = options.sitemap_limits.max_bytes;
     let guard = fetcher.guard().clone();
+    let not_found_probe = probe_not_found(fetcher, &scope, analysis).await;
     let driver =
         tokio::task::spawn_blocking(move || drive(store, scope, limits, sink, options, &guard, &jobs_tx, &done_rx));
     let mut tasks = tokio::task::JoinSet::new();
@@ -332,7 +338,43 @@ where
         }
     }
     drop(done_tx);
-    driver.await.map_err(|e| AppError::internal(format!("crawl runner failed: {e}")))?
+    let mut crawled = driver.await.map_err(|e| AppError::internal(format!("crawl runner failed: {e}")))??;
+    crawled.summary.not_found_probe = not_found_probe;
+    Ok(crawled)
+}
+
+/// Fetches, once at a crawl's start, a URL of the start's site that never existed
+/// ([`crawl::not_found_probe_path`] with 64 random bits), through the fetcher and its address
+/// guard as every fetch of the crawl, and keeps how it answered and the content signature
+/// of its page: what the site's own "not found" page looks like, for `soft-404`
+/// (docs/RULES.md, "Site rules"). A failed fetch is kept as such (no status): the rule then
+/// compares nothing.
+async fn probe_not_found(fetcher: &Fetcher, scope: &Scope, limits: AnalysisLimits) -> Option<crawl::NotFoundProbe> {
+    let random = uuid::Uuid::new_v4().as_u64_pair().0;
+    let url = scope.start().join(&crawl::not_found_probe_path(random)).ok()?;
+    let requested = url.to_string();
+    let page = match fetcher.fetch_hop(&url).await {
+        Ok(page) => page,
+        Err(_) => return Some(crawl::NotFoundProbe { url: requested, status: None, content_signature: None }),
+    };
+    let status = page.status;
+    let html = page.content_type.as_deref().is_none_or(is_html_type);
+    let content_signature = if html && !(300..400).contains(&status) {
+        let at = requested.clone();
+        // Parsed as a crawled page is (the same text, boilerplate left out), so that its
+        // signature compares with theirs; on the analysis threads, within their budget.
+        analyse_blocking(None, limits, move |budget| {
+            let http = http_facts(&at, &page, None);
+            let parsed = Page::parse_within(&at, &page.body, http, budget);
+            crawl::content_signature(&parsed.visible_text, &parsed.boilerplate)
+        })
+        .await
+        .ok()
+        .flatten()
+    } else {
+        None
+    };
+    Some(crawl::NotFoundProbe { url: requested, status: Some(status), content_signature })
 }
 
 /// The frontier thread: hands out work, records results, tells the sink.
@@ -586,6 +628,7 @@ where
         links_not_queued: frontier.links_not_queued(),
         sitemap_problems,
         near_duplicate_threshold: options.near_duplicate_threshold,
+        not_found_probe: None,
     };
     Ok(Crawled { summary, store: frontier.into_store(), sink })
 }
