@@ -934,6 +934,72 @@ mod tests {
             .expect("fetcher")
     }
 
+    /// The "not found" text of [`catch_all_site`]: enough words for a content signature.
+    const NOT_FOUND_TEXT: &str = "We looked everywhere for the address you followed, in every aisle of the shop and \
+        in the back room too, and came back with empty hands. The page may have moved when the catalogue was rebuilt \
+        last spring, or the link that brought you here may carry a typing mistake. Try the search box, start again \
+        from the home page, or write to our staff, who answer every message within two working days.";
+
+    /// A site on 127.0.0.1 whose unknown pages answer `unknown_status` with a "not found"
+    /// page; `/` links to `/retired`, a real page that renders that same page with a 200.
+    async fn catch_all_site(unknown_status: u16) -> std::net::SocketAddr {
+        test_support::Pages::serve(move |request: &test_support::wiremock::Request| {
+            let (status, body) = match request.url.path() {
+                "/" => (200, "<title>Home page of the shop</title><a href='/retired'>Retired</a>".to_string()),
+                "/retired" => (200, format!("<title>Retired offer</title><h1>Sorry</h1><p>{NOT_FOUND_TEXT}</p>")),
+                _ => (unknown_status, format!("<title>Oops</title><h1>Sorry</h1><p>{NOT_FOUND_TEXT}</p>")),
+            };
+            test_support::ResponseTemplate::new(status).set_body_raw(body, "text/html")
+        })
+        .await
+        .leak()
+    }
+
+    /// The crawl fetches a never-existing URL of the site at its start and keeps how it
+    /// answered; `soft-404` then finds the real page rendering the "not found" page, and the
+    /// site without real 404s once.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_site_s_own_not_found_page_is_fetched_at_the_start_and_compared() {
+        for (unknown, site_reported) in [(200, true), (404, false)] {
+            let addr = catch_all_site(unknown).await;
+            let scope = Scope::new(&format!("http://{addr}/"), ScopeConfig::default()).expect("scope");
+            let crawled = run(
+                &fetcher(),
+                MemoryStore::new(),
+                scope,
+                Limits::default(),
+                MemorySink::default(),
+                CrawlOptions::default(),
+            )
+            .await
+            .expect("crawl");
+            let probe = crawled.summary.not_found_probe.clone().expect("a probe");
+            let path = probe.url.strip_prefix(&format!("http://{addr}/seo-audit-404-")).expect("the probe's path");
+            assert!(path.len() == 16 && path.chars().all(|c| c.is_ascii_hexdigit()), "{}", probe.url);
+            assert_eq!(probe.status, Some(unknown));
+            assert!(probe.content_signature.is_some());
+            // The probe is no page of the crawl.
+            let pages = &crawled.sink.pages;
+            assert_eq!(pages.len(), 2, "{pages:?}");
+            let sitemap = Default::default();
+            let site = crawl::SiteIndex::new(pages, &sitemap, false).with_not_found_probe(Some(probe.clone()));
+            let results = crawl::check_site(&site).expect("rules");
+            // The rule's id is written in its own file only (.ci/rule_ids.py): found by what it says.
+            let soft = results
+                .iter()
+                .find(|r| r.findings.iter().any(|f| f.detail.contains("similar to the site's own \"not found\" page")))
+                .expect("a soft 404 found by its likeness");
+            let urls: Vec<&str> = soft.findings.iter().map(|f| f.url.as_str()).collect();
+            let retired = format!("http://{addr}/retired");
+            let mut expected = vec![retired.as_str()];
+            if site_reported {
+                expected.push(probe.url.as_str());
+            }
+            expected.sort_unstable();
+            assert_eq!(urls, expected);
+        }
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_blocking_store_and_sink_are_called_off_the_async_workers() {
         let addr = site().await;
