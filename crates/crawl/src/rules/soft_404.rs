@@ -114,6 +114,56 @@ impl SiteRule for Soft404 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::{NotFoundProbe, SiteIndex};
+    use crate::CrawledPage;
+
+    /// A site that serves its home page for every unknown URL (a single-page application's
+    /// fallback): the site is reported once, its home page is not, and an inner page with the
+    /// same text is.
+    #[test]
+    fn a_catch_all_home_page_is_not_a_soft_404_but_the_site_is_reported() {
+        let sig = 0x0123_4567_89ab_cdef_u64;
+        let page = |path: &str, signature: u64| CrawledPage {
+            url: format!("http://site.test{path}"),
+            status: Some(200),
+            html: true,
+            title: Some(format!("Shop {path}")),
+            content_signature: Some(signature),
+            ..CrawledPage::default()
+        };
+        // Four bits differ: 93% similar, above the default 90%.
+        let pages = vec![page("/", sig), page("/copy", sig ^ 0b1111), page("/other", !sig)];
+        let sitemap = Default::default();
+        let probe = NotFoundProbe {
+            url: "http://site.test/seo-audit-404-00000000000000ff".into(),
+            status: Some(200),
+            content_signature: Some(sig),
+        };
+        let site = SiteIndex::new(&pages, &sitemap, false).with_not_found_probe(Some(probe.clone()));
+        let mut out = Findings::default();
+        Soft404.check(&site, &mut out).unwrap();
+        let found: Vec<(String, String)> = out.into_vec().into_iter().map(|f| (f.url, f.detail)).collect();
+        assert_eq!(
+            found,
+            vec![
+                (
+                    "http://site.test/copy".to_string(),
+                    format!("HTTP 200, 93% similar to the site's own \"not found\" page ({})", probe.url)
+                ),
+                (
+                    probe.url.clone(),
+                    "HTTP 200 for a URL that never existed: the site answers no missing page with 404".into()
+                ),
+            ]
+        );
+        // A site whose unknown URLs answer 404 is not reported itself.
+        let real = NotFoundProbe { status: Some(404), ..probe };
+        let site = SiteIndex::new(&pages, &sitemap, false).with_not_found_probe(Some(real));
+        let mut out = Findings::default();
+        Soft404.check(&site, &mut out).unwrap();
+        let urls: Vec<String> = out.into_vec().into_iter().map(|f| f.url).collect();
+        assert_eq!(urls, ["http://site.test/copy"]);
+    }
 
     #[test]
     fn what_says_not_found() {
