@@ -318,7 +318,12 @@ where
     let renderer = options.renderer.clone();
     let sitemap_max = options.sitemap_limits.max_bytes;
     let guard = fetcher.guard().clone();
-    let not_found_probe = probe_not_found(fetcher, &scope, analysis).await;
+    // A crawl resumed with no time left, or cancelled already, fetches nothing at all.
+    let not_found_probe = if options.time_limit.is_zero() || options.cancel.load(Ordering::Relaxed) {
+        None
+    } else {
+        probe_not_found(fetcher, &scope, analysis).await
+    };
     let driver =
         tokio::task::spawn_blocking(move || drive(store, scope, limits, sink, options, &guard, &jobs_tx, &done_rx));
     let mut tasks = tokio::task::JoinSet::new();
