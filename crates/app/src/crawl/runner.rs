@@ -358,6 +358,22 @@ async fn probe_not_found(fetcher: &Fetcher, scope: &Scope, limits: AnalysisLimit
     let random = uuid::Uuid::new_v4().as_u64_pair().0;
     let url = scope.start().join(&crawl::not_found_probe_path(random)).ok()?;
     let requested = url.to_string();
+    // The URL is one of the site's like any other: fetched only where its robots.txt lets
+    // our crawler in, and not at all under a `Crawl-delay` (the frontier spaces the crawl's
+    // fetches from its own first one; this one would come before, unspaced). The service
+    // caches robots.txt answers (`fetch.robots_cache_ttl_s`, 60 s by default), so the
+    // frontier's own read of it is no second request there; with the cache off it is one
+    // more request. Without the probe, soft-404 reads titles and headings only.
+    let robots = match fetcher.fetch_robots_txt(&url).await {
+        Ok(Some(page)) => robots_from_answer(Some(page.status), &page.body),
+        Ok(None) => Robots::parse(b""),
+        Err(_) => return None,
+    };
+    if !robots.is_allowed(crawl::USER_AGENT_TOKEN, url.path())
+        || robots.crawl_delay(crawl::USER_AGENT_TOKEN).is_some_and(|d| d.is_finite() && d > 0.0)
+    {
+        return None;
+    }
     let page = match fetcher.fetch_hop(&url).await {
         Ok(page) => page,
         Err(_) => return Some(crawl::NotFoundProbe { url: requested, status: None, content_signature: None }),
@@ -1002,6 +1018,49 @@ mod tests {
             }
             expected.sort_unstable();
             assert_eq!(urls, expected);
+        }
+    }
+
+    /// The never-existing URL is a URL of the site: not fetched where robots.txt keeps our
+    /// crawler out of it, nor under a `Crawl-delay` (it would come before the frontier's
+    /// spacing starts); the crawl itself goes on.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn robots_txt_keeps_the_never_existing_url_unfetched() {
+        use std::sync::atomic::AtomicUsize;
+        for robots in ["User-agent: *\nDisallow: /seo-audit-404-\n", "User-agent: *\nCrawl-delay: 0.1\n"] {
+            let probes = Arc::new(AtomicUsize::new(0));
+            let seen = probes.clone();
+            let addr = test_support::Pages::serve(move |request: &test_support::wiremock::Request| {
+                let path = request.url.path();
+                if path.starts_with("/seo-audit-404-") {
+                    seen.fetch_add(1, Ordering::SeqCst);
+                }
+                let (status, body) = match path {
+                    "/robots.txt" => {
+                        return test_support::ResponseTemplate::new(200).set_body_raw(robots, "text/plain")
+                    }
+                    "/" => (200, "<title>Home page of the shop</title><a href='/about'>About</a>"),
+                    "/about" => (200, "<title>About the shop</title>"),
+                    _ => (404, "<title>Not found</title>"),
+                };
+                test_support::ResponseTemplate::new(status).set_body_raw(body, "text/html")
+            })
+            .await
+            .leak();
+            let scope = Scope::new(&format!("http://{addr}/"), ScopeConfig::default()).expect("scope");
+            let crawled = run(
+                &fetcher(),
+                MemoryStore::new(),
+                scope,
+                Limits::default(),
+                MemorySink::default(),
+                CrawlOptions::default(),
+            )
+            .await
+            .expect("crawl");
+            assert_eq!(crawled.summary.not_found_probe, None, "{robots}");
+            assert_eq!(probes.load(Ordering::SeqCst), 0, "{robots}");
+            assert_eq!(crawled.sink.pages.len(), 2, "{robots}");
         }
     }
 
