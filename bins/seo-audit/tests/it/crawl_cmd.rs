@@ -463,7 +463,9 @@ fn crawl_delay_spaces_the_fetches() {
     // The first request is the check of the start URL, before the crawl.
     let times = site.page_times()[1..].to_vec();
     assert_eq!(times.len(), 3, "{:?}", site.requested());
-    assert_eq!(site.not_found_probes().len(), 1, "one never-existing URL per crawl: {:?}", site.requested());
+    // soft-404's never-existing URL would come before the frontier's spacing starts: not
+    // fetched under a Crawl-delay.
+    assert!(site.not_found_probes().is_empty(), "{:?}", site.requested());
     for pair in times.windows(2) {
         let gap = pair[1].duration_since(pair[0]);
         assert!(gap >= Duration::from_millis(950), "{gap:?} between two fetches under Crawl-delay: 1");
