@@ -642,7 +642,16 @@ pub fn run_site_rules(
 /// # Errors
 /// The first error of the site's reads.
 pub fn check_site(site: &dyn CrawledSite) -> SiteResult<Vec<SiteRuleResult>> {
-    SITE_RULES
+    check_site_with(site, SITE_RULES)
+}
+
+/// Runs `rules` over `site` as [`check_site`] runs the table: a rule of one's own beside the
+/// built-in ones (`crates/crawl/tests/it/rule_unit.rs` writes one in a test module alone).
+///
+/// # Errors
+/// The first error of the site's reads.
+pub fn check_site_with(site: &dyn CrawledSite, rules: &[&dyn SiteRule]) -> SiteResult<Vec<SiteRuleResult>> {
+    rules
         .iter()
         .map(|rule| {
             let mut findings = Findings::default();

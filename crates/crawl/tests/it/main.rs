@@ -3,5 +3,6 @@
 
 mod fixture_sites;
 mod properties;
+mod rule_unit;
 mod rules_doc;
 mod sites;
