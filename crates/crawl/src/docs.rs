@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use crate::frontier::{DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_KNOWN_URLS, MAX_CRAWL_DELAY, USER_AGENT_TOKEN};
 use crate::page::{MAX_RECORDED_LINKS, MAX_RECORDED_LINK_BYTES};
-use crate::rules::{MAX_FINDINGS_PER_RULE, SITE_RULES};
+use crate::rules::{SiteRuleMeta, MAX_FINDINGS_PER_RULE, SITE_RULES};
 use crate::score::{site_score, worked_example, MIN_PENALTY_SHARE, SEVERITY_PENALTY};
 use crate::sitemap::SitemapLimits;
 
@@ -82,6 +82,20 @@ fn crawl_rules(out: &mut String) {
     );
 }
 
+/// One site rule's section of `docs/RULES.md`, from its [`SiteRuleMeta`] alone.
+pub fn site_rule_markdown(m: &SiteRuleMeta) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "\n### {}\n", m.id);
+    let _ = writeln!(out, "{}.\n", m.name);
+    let _ = writeln!(out, "- Severity `{}`", m.severity);
+    let _ = writeln!(out, "- **What it checks:** fails when {}.", m.threshold.replace('<', "&lt;"));
+    let _ = writeln!(out, "- **Why it matters:** {}", m.why);
+    let _ = writeln!(out, "- **Fails:** {}", m.fail_example);
+    let _ = writeln!(out, "- **Passes:** {}", m.pass_example);
+    let _ = writeln!(out, "- **Reference:** <{}>", m.reference);
+    out
+}
+
 /// Renders the "Site rules" section of `docs/RULES.md` (between its markers; a test of
 /// this crate fails when it is stale, regenerate with
 /// `UPDATE_DOCS=1 cargo test -p crawl --test it rules_doc::`).
@@ -102,15 +116,7 @@ pub fn site_rules_markdown() -> String {
         let _ = writeln!(out, "| [`{}`](#{}) | {} | {} |", m.id, m.id, m.severity, m.threshold.replace('<', "&lt;"));
     }
     for r in SITE_RULES {
-        let m = r.meta();
-        let _ = writeln!(out, "\n### {}\n", m.id);
-        let _ = writeln!(out, "{}.\n", m.name);
-        let _ = writeln!(out, "- Severity `{}`", m.severity);
-        let _ = writeln!(out, "- **What it checks:** fails when {}.", m.threshold.replace('<', "&lt;"));
-        let _ = writeln!(out, "- **Why it matters:** {}", m.why);
-        let _ = writeln!(out, "- **Fails:** {}", m.fail_example);
-        let _ = writeln!(out, "- **Passes:** {}", m.pass_example);
-        let _ = writeln!(out, "- **Reference:** <{}>", m.reference);
+        out.push_str(&site_rule_markdown(r.meta()));
     }
     let _ = writeln!(out, "\n### Site score\n");
     let penalties: Vec<String> = SEVERITY_PENALTY.iter().map(|(s, p)| format!("`{s}` {p}")).collect();

@@ -82,7 +82,7 @@ mod score;
 mod sitemap;
 mod urls;
 
-pub use docs::site_rules_markdown;
+pub use docs::{site_rule_markdown, site_rules_markdown};
 pub use frontier::{
     robots_from_answer, Counts, Entry, Frontier, FrontierStore, Limits, MemoryStore, Outcome, Source, State, Work,
     DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_KNOWN_URLS, MAX_CRAWL_DELAY, MAX_REASON_BYTES, SEEN_CACHE, USER_AGENT_TOKEN,
@@ -95,9 +95,10 @@ pub use page::{
     MAX_STRUCTURED_DATA_TYPES, MIN_SIGNATURE_WORDS,
 };
 pub use rules::{
-    check_site, run_site_rules, site_rule_by_id, Answer, CrawledSite, DuplicateGroup, DuplicateKey, Findings,
-    SiteError, SiteFinding, SiteIndex, SiteResult, SiteRule, SiteRuleMeta, SiteRuleResult, SiteTotals, DUPLICATE_HEAD,
-    MAX_FINDINGS_PER_RULE, NEAR_DUPLICATE_SIMILARITY, NEAR_DUPLICATE_THRESHOLDS, ROBOTS_REASON_PREFIX, SITE_RULES,
+    check_site, check_site_with, not_found_probe_path, run_site_rules, site_rule_by_id, Answer, CrawledSite,
+    DuplicateGroup, DuplicateKey, Findings, NotFoundProbe, SiteError, SiteFinding, SiteIndex, SiteResult, SiteRule,
+    SiteRuleMeta, SiteRuleResult, SiteTotals, DUPLICATE_HEAD, MAX_FINDINGS_PER_RULE, NEAR_DUPLICATE_SIMILARITY,
+    NEAR_DUPLICATE_THRESHOLDS, ROBOTS_REASON_PREFIX, SITE_RULES,
 };
 pub use score::{site_score, site_score_of, SiteScore, SEVERITY_PENALTY};
 pub use sitemap::{

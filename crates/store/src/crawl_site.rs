@@ -81,6 +81,7 @@ pub struct CrawlSite {
     sitemaps_read: bool,
     sitemap_problems: Vec<SitemapProblem>,
     near_duplicate_threshold: u32,
+    not_found_probe: Option<crawl::NotFoundProbe>,
 }
 
 impl Store {
@@ -108,6 +109,7 @@ impl Store {
             sitemaps_read,
             sitemap_problems: Vec::new(),
             near_duplicate_threshold: crawl::NEAR_DUPLICATE_SIMILARITY,
+            not_found_probe: None,
         })
     }
 }
@@ -126,6 +128,14 @@ impl CrawlSite {
     /// crawl's option; kept with the crawl's request, not in a table).
     pub fn with_near_duplicate_threshold(mut self, threshold: u32) -> CrawlSite {
         self.near_duplicate_threshold = threshold;
+        self
+    }
+
+    /// The same, with how the site answered the never-existing URL the crawl fetched at its
+    /// start (`soft-404`). One fetch, made again when a crawl resumes: the runner keeps it in
+    /// memory and hands it here, as the sitemaps' problems.
+    pub fn with_not_found_probe(mut self, probe: Option<crawl::NotFoundProbe>) -> CrawlSite {
+        self.not_found_probe = probe;
         self
     }
 
@@ -316,6 +326,10 @@ impl CrawledSite for CrawlSite {
 
     fn near_duplicate_threshold(&self) -> u32 {
         self.near_duplicate_threshold
+    }
+
+    fn not_found_probe(&self) -> Option<&crawl::NotFoundProbe> {
+        self.not_found_probe.as_ref()
     }
 
     fn sitemap_problems(&self, f: &mut dyn FnMut(&SitemapProblem) -> SiteResult<()>) -> SiteResult<()> {

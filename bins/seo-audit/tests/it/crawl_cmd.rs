@@ -61,10 +61,22 @@ impl Site {
         self.server.requests().into_iter().map(|r| r.path).collect()
     }
 
-    /// When each page (robots.txt and sitemaps left out) was requested.
+    /// When each page (robots.txt, sitemaps and the never-existing URL a crawl fetches at its
+    /// start for `soft-404` left out) was requested.
     fn page_times(&self) -> Vec<Instant> {
         let requests = self.server.requests();
-        requests.iter().filter(|r| !r.path.ends_with(".txt") && !r.path.ends_with(".xml")).map(|r| r.at).collect()
+        requests
+            .iter()
+            .filter(|r| {
+                !r.path.ends_with(".txt") && !r.path.ends_with(".xml") && !r.path.starts_with("/seo-audit-404-")
+            })
+            .map(|r| r.at)
+            .collect()
+    }
+
+    /// The never-existing URLs requested.
+    fn not_found_probes(&self) -> Vec<String> {
+        self.requested().into_iter().filter(|p| p.starts_with("/seo-audit-404-")).collect()
     }
 }
 
@@ -451,6 +463,9 @@ fn crawl_delay_spaces_the_fetches() {
     // The first request is the check of the start URL, before the crawl.
     let times = site.page_times()[1..].to_vec();
     assert_eq!(times.len(), 3, "{:?}", site.requested());
+    // soft-404's never-existing URL would come before the frontier's spacing starts: not
+    // fetched under a Crawl-delay.
+    assert!(site.not_found_probes().is_empty(), "{:?}", site.requested());
     for pair in times.windows(2) {
         let gap = pair[1].duration_since(pair[0]);
         assert!(gap >= Duration::from_millis(950), "{gap:?} between two fetches under Crawl-delay: 1");

@@ -194,6 +194,11 @@ pub struct CrawlSummary {
     /// [`CrawlOptions::near_duplicate_threshold`], for the judging.
     #[serde(skip)]
     pub near_duplicate_threshold: u32,
+    /// How the site answered the never-existing URL fetched at the start, for `soft-404`
+    /// ([`probe_not_found`]; `None`: the start URL gave no such URL). Made again when a crawl
+    /// resumes, as the sitemaps are read again, so it is kept in no table.
+    #[serde(skip)]
+    pub not_found_probe: Option<crawl::NotFoundProbe>,
 }
 
 /// Sitemap problems a crawl keeps at most: its sitemaps are bounded in number
@@ -322,6 +327,12 @@ where
     let renderer = options.renderer.clone();
     let sitemap_max = options.sitemap_limits.max_bytes;
     let guard = fetcher.guard().clone();
+    // A crawl resumed with no time left, or cancelled already, fetches nothing at all.
+    let not_found_probe = if options.time_limit.is_zero() || options.cancel.load(Ordering::Relaxed) {
+        None
+    } else {
+        probe_not_found(fetcher, &scope, analysis).await
+    };
     let driver =
         tokio::task::spawn_blocking(move || drive(store, scope, limits, sink, options, &guard, &jobs_tx, &done_rx));
     let mut tasks = tokio::task::JoinSet::new();
@@ -341,7 +352,59 @@ where
         }
     }
     drop(done_tx);
-    driver.await.map_err(|e| AppError::internal(format!("crawl runner failed: {e}")))?
+    let mut crawled = driver.await.map_err(|e| AppError::internal(format!("crawl runner failed: {e}")))??;
+    crawled.summary.not_found_probe = not_found_probe;
+    Ok(crawled)
+}
+
+/// Fetches, once at a crawl's start, a URL of the start's site that never existed
+/// ([`crawl::not_found_probe_path`] with 64 random bits), through the fetcher and its address
+/// guard as every fetch of the crawl, and keeps how it answered and the content signature
+/// of its page: what the site's own "not found" page looks like, for `soft-404`
+/// (docs/RULES.md, "Site rules"). A failed fetch is kept as such (no status): the rule then
+/// compares nothing.
+async fn probe_not_found(fetcher: &Fetcher, scope: &Scope, limits: AnalysisLimits) -> Option<crawl::NotFoundProbe> {
+    let random = uuid::Uuid::new_v4().as_u64_pair().0;
+    let url = scope.start().join(&crawl::not_found_probe_path(random)).ok()?;
+    let requested = url.to_string();
+    // The URL is one of the site's like any other: fetched only where its robots.txt lets
+    // our crawler in, and not at all under a `Crawl-delay` (the frontier spaces the crawl's
+    // fetches from its own first one; this one would come before, unspaced). The service
+    // caches robots.txt answers (`fetch.robots_cache_ttl_s`, 60 s by default), so the
+    // frontier's own read of it is no second request there; with the cache off it is one
+    // more request. Without the probe, soft-404 reads titles and headings only.
+    let robots = match fetcher.fetch_robots_txt(&url).await {
+        Ok(Some(page)) => robots_from_answer(Some(page.status), &page.body),
+        Ok(None) => Robots::parse(b""),
+        Err(_) => return None,
+    };
+    if !robots.is_allowed(crawl::USER_AGENT_TOKEN, url.path())
+        || robots.crawl_delay(crawl::USER_AGENT_TOKEN).is_some_and(|d| d.is_finite() && d > 0.0)
+    {
+        return None;
+    }
+    let page = match fetcher.fetch_hop(&url).await {
+        Ok(page) => page,
+        Err(_) => return Some(crawl::NotFoundProbe { url: requested, status: None, content_signature: None }),
+    };
+    let status = page.status;
+    let html = page.content_type.as_deref().is_none_or(is_html_type);
+    let content_signature = if html && !(300..400).contains(&status) {
+        let at = requested.clone();
+        // Parsed as a crawled page is (the same text, boilerplate left out), so that its
+        // signature compares with theirs; on the analysis threads, within their budget.
+        analyse_blocking(None, limits, move |budget| {
+            let http = http_facts(&at, &page, None);
+            let parsed = Page::parse_within(&at, &page.body, http, budget);
+            crawl::content_signature(&parsed.visible_text, &parsed.boilerplate)
+        })
+        .await
+        .ok()
+        .flatten()
+    } else {
+        None
+    };
+    Some(crawl::NotFoundProbe { url: requested, status: Some(status), content_signature })
 }
 
 /// The frontier thread: hands out work, records results, tells the sink.
@@ -595,6 +658,7 @@ where
         links_not_queued: frontier.links_not_queued(),
         sitemap_problems,
         near_duplicate_threshold: options.near_duplicate_threshold,
+        not_found_probe: None,
     };
     Ok(Crawled { summary, store: frontier.into_store(), sink })
 }
@@ -898,6 +962,115 @@ mod tests {
     fn fetcher() -> Fetcher {
         Fetcher::new(fetch::FetchConfig { allow_targets: vec!["127.0.0.1".into()], ..fetch::FetchConfig::default() })
             .expect("fetcher")
+    }
+
+    /// The "not found" text of [`catch_all_site`]: enough words for a content signature.
+    const NOT_FOUND_TEXT: &str = "We looked everywhere for the address you followed, in every aisle of the shop and \
+        in the back room too, and came back with empty hands. The page may have moved when the catalogue was rebuilt \
+        last spring, or the link that brought you here may carry a typing mistake. Try the search box, start again \
+        from the home page, or write to our staff, who answer every message within two working days.";
+
+    /// A site on 127.0.0.1 whose unknown pages answer `unknown_status` with a "not found"
+    /// page; `/` links to `/retired`, a real page that renders that same page with a 200.
+    async fn catch_all_site(unknown_status: u16) -> std::net::SocketAddr {
+        test_support::Pages::serve(move |request: &test_support::wiremock::Request| {
+            let (status, body) = match request.url.path() {
+                "/" => (200, "<title>Home page of the shop</title><a href='/retired'>Retired</a>".to_string()),
+                "/retired" => (200, format!("<title>Retired offer</title><h1>Sorry</h1><p>{NOT_FOUND_TEXT}</p>")),
+                _ => (unknown_status, format!("<title>Oops</title><h1>Sorry</h1><p>{NOT_FOUND_TEXT}</p>")),
+            };
+            test_support::ResponseTemplate::new(status).set_body_raw(body, "text/html")
+        })
+        .await
+        .leak()
+    }
+
+    /// The crawl fetches a never-existing URL of the site at its start and keeps how it
+    /// answered; `soft-404` then finds the real page rendering the "not found" page, and the
+    /// site without real 404s once.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_site_s_own_not_found_page_is_fetched_at_the_start_and_compared() {
+        for (unknown, site_reported) in [(200, true), (404, false)] {
+            let addr = catch_all_site(unknown).await;
+            let scope = Scope::new(&format!("http://{addr}/"), ScopeConfig::default()).expect("scope");
+            let crawled = run(
+                &fetcher(),
+                MemoryStore::new(),
+                scope,
+                Limits::default(),
+                MemorySink::default(),
+                CrawlOptions::default(),
+            )
+            .await
+            .expect("crawl");
+            let probe = crawled.summary.not_found_probe.clone().expect("a probe");
+            let path = probe.url.strip_prefix(&format!("http://{addr}/seo-audit-404-")).expect("the probe's path");
+            assert!(path.len() == 16 && path.chars().all(|c| c.is_ascii_hexdigit()), "{}", probe.url);
+            assert_eq!(probe.status, Some(unknown));
+            assert!(probe.content_signature.is_some());
+            // The probe is no page of the crawl.
+            let pages = &crawled.sink.pages;
+            assert_eq!(pages.len(), 2, "{pages:?}");
+            let sitemap = Default::default();
+            let site = crawl::SiteIndex::new(pages, &sitemap, false).with_not_found_probe(Some(probe.clone()));
+            let results = crawl::check_site(&site).expect("rules");
+            // The rule's id is written in its own file only (.ci/rule_ids.py): found by what it says.
+            let soft = results
+                .iter()
+                .find(|r| r.findings.iter().any(|f| f.detail.contains("similar to the site's own \"not found\" page")))
+                .expect("a soft 404 found by its likeness");
+            let urls: Vec<&str> = soft.findings.iter().map(|f| f.url.as_str()).collect();
+            let retired = format!("http://{addr}/retired");
+            let mut expected = vec![retired.as_str()];
+            if site_reported {
+                expected.push(probe.url.as_str());
+            }
+            expected.sort_unstable();
+            assert_eq!(urls, expected);
+        }
+    }
+
+    /// The never-existing URL is a URL of the site: not fetched where robots.txt keeps our
+    /// crawler out of it, nor under a `Crawl-delay` (it would come before the frontier's
+    /// spacing starts); the crawl itself goes on.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn robots_txt_keeps_the_never_existing_url_unfetched() {
+        use std::sync::atomic::AtomicUsize;
+        for robots in ["User-agent: *\nDisallow: /seo-audit-404-\n", "User-agent: *\nCrawl-delay: 0.1\n"] {
+            let probes = Arc::new(AtomicUsize::new(0));
+            let seen = probes.clone();
+            let addr = test_support::Pages::serve(move |request: &test_support::wiremock::Request| {
+                let path = request.url.path();
+                if path.starts_with("/seo-audit-404-") {
+                    seen.fetch_add(1, Ordering::SeqCst);
+                }
+                let (status, body) = match path {
+                    "/robots.txt" => {
+                        return test_support::ResponseTemplate::new(200).set_body_raw(robots, "text/plain")
+                    }
+                    "/" => (200, "<title>Home page of the shop</title><a href='/about'>About</a>"),
+                    "/about" => (200, "<title>About the shop</title>"),
+                    _ => (404, "<title>Not found</title>"),
+                };
+                test_support::ResponseTemplate::new(status).set_body_raw(body, "text/html")
+            })
+            .await
+            .leak();
+            let scope = Scope::new(&format!("http://{addr}/"), ScopeConfig::default()).expect("scope");
+            let crawled = run(
+                &fetcher(),
+                MemoryStore::new(),
+                scope,
+                Limits::default(),
+                MemorySink::default(),
+                CrawlOptions::default(),
+            )
+            .await
+            .expect("crawl");
+            assert_eq!(crawled.summary.not_found_probe, None, "{robots}");
+            assert_eq!(probes.load(Ordering::SeqCst), 0, "{robots}");
+            assert_eq!(crawled.sink.pages.len(), 2, "{robots}");
+        }
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -219,6 +219,36 @@ impl DuplicateKey {
     }
 }
 
+/// How the site answered the URL a crawl fetches once at its start, one that never existed
+/// ([`not_found_probe_path`]): what the site's own "not found" answer looks like, for
+/// `soft-404` (docs/RULES.md, "Site rules").
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct NotFoundProbe {
+    /// The URL fetched.
+    pub url: String,
+    /// The HTTP status (`None`: the fetch failed).
+    #[serde(default)]
+    pub status: Option<u16>,
+    /// The [`content_signature`](crate::content_signature) of its page, when it answered an
+    /// HTML page with enough text.
+    #[serde(default)]
+    pub content_signature: Option<u64>,
+}
+
+impl NotFoundProbe {
+    /// The probe as the crawl recorded `page`, its fetch.
+    pub fn of(page: &CrawledPage) -> NotFoundProbe {
+        NotFoundProbe { url: page.url.clone(), status: page.status, content_signature: page.content_signature }
+    }
+}
+
+/// The path of the URL a crawl fetches to see the site's "not found" answer: a fixed prefix
+/// that names the tool (so that a site's owner reading the logs knows who asked) and 64
+/// random bits, so that no real page has it.
+pub fn not_found_probe_path(random: u64) -> String {
+    format!("/seo-audit-404-{random:016x}")
+}
+
 /// A group of indexable pages sharing a [`DuplicateKey`] value, as [`CrawledSite::duplicates`]
 /// gives it beside each of its members.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -268,6 +298,11 @@ pub trait CrawledSite {
     /// crawl's `near_duplicate_threshold`, [`NEAR_DUPLICATE_THRESHOLDS`]).
     fn near_duplicate_threshold(&self) -> u32 {
         NEAR_DUPLICATE_SIMILARITY
+    }
+    /// How the site answered the never-existing URL the crawl fetched at its start
+    /// ([`NotFoundProbe`]); `None` by default: a crawl that fetched none.
+    fn not_found_probe(&self) -> Option<&NotFoundProbe> {
+        None
     }
     /// Every problem of the site's sitemaps ([`SitemapRead::problems`](crate::SitemapRead::problems);
     /// any order). None by default: a site that kept none.
@@ -401,6 +436,9 @@ pub struct SiteIndex<'a> {
     pub robots_blocked: &'a [(String, String)],
     /// [`CrawledSite::near_duplicate_threshold`].
     pub near_duplicate_threshold: u32,
+    /// [`CrawledSite::not_found_probe`] ([`SiteIndex::with_not_found_probe`]; none unless
+    /// given).
+    pub not_found_probe: Option<NotFoundProbe>,
 }
 
 impl<'a> SiteIndex<'a> {
@@ -425,7 +463,13 @@ impl<'a> SiteIndex<'a> {
             sitemap_problems: &[],
             robots_blocked: &[],
             near_duplicate_threshold: NEAR_DUPLICATE_SIMILARITY,
+            not_found_probe: None,
         }
+    }
+
+    /// The same index, with how the site answered the crawl's never-existing URL.
+    pub fn with_not_found_probe(self, probe: Option<NotFoundProbe>) -> SiteIndex<'a> {
+        SiteIndex { not_found_probe: probe, ..self }
     }
 
     /// The same, with the problems the sitemaps' reading found.
@@ -500,6 +544,10 @@ impl CrawledSite for SiteIndex<'_> {
 
     fn near_duplicate_threshold(&self) -> u32 {
         self.near_duplicate_threshold
+    }
+
+    fn not_found_probe(&self) -> Option<&NotFoundProbe> {
+        self.not_found_probe.as_ref()
     }
 
     fn sitemap_problems(&self, f: &mut dyn FnMut(&SitemapProblem) -> SiteResult<()>) -> SiteResult<()> {
@@ -596,7 +644,16 @@ pub fn run_site_rules(
 /// # Errors
 /// The first error of the site's reads.
 pub fn check_site(site: &dyn CrawledSite) -> SiteResult<Vec<SiteRuleResult>> {
-    SITE_RULES
+    check_site_with(site, SITE_RULES)
+}
+
+/// Runs `rules` over `site` as [`check_site`] runs the table: a rule of one's own beside the
+/// built-in ones (`crates/crawl/tests/it/rule_unit.rs` writes one in a test module alone).
+///
+/// # Errors
+/// The first error of the site's reads.
+pub fn check_site_with(site: &dyn CrawledSite, rules: &[&dyn SiteRule]) -> SiteResult<Vec<SiteRuleResult>> {
+    rules
         .iter()
         .map(|rule| {
             let mut findings = Findings::default();

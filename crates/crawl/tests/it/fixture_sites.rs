@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 
 use audit_core::{audit, HttpFacts, Page};
 use crawl::{
-    robots_from_answer, CrawledPage, Entry, Frontier, Limits, MemoryStore, Outcome, Scope, ScopeConfig, SitemapLimits,
-    SitemapProblem, Sitemaps, State, Work, ROBOTS_REASON_PREFIX, USER_AGENT_TOKEN,
+    not_found_probe_path, robots_from_answer, CrawledPage, Entry, Frontier, Limits, MemoryStore, NotFoundProbe,
+    Outcome, Scope, ScopeConfig, SitemapLimits, SitemapProblem, Sitemaps, State, Work, ROBOTS_REASON_PREFIX,
+    USER_AGENT_TOKEN,
 };
 
 pub const ORIGIN: &str = "http://site.test";
@@ -58,7 +59,14 @@ impl Site {
         };
         match std::fs::read(self.dir.join(&file)) {
             Ok(body) if !file.starts_with('_') => Answer::Body(200, body, file.ends_with(".html")),
-            _ => Answer::Body(404, b"not found".to_vec(), false),
+            // A site's own answer to an unknown page: `_404.html` with a 404, or `_unknown.html`
+            // with a 200 (a site without real 404s).
+            _ if !file.ends_with(".html") => Answer::Body(404, b"not found".to_vec(), false),
+            _ => match (std::fs::read(self.dir.join("_404.html")), std::fs::read(self.dir.join("_unknown.html"))) {
+                (Ok(body), _) => Answer::Body(404, body, true),
+                (_, Ok(body)) => Answer::Body(200, body, true),
+                _ => Answer::Body(404, b"not found".to_vec(), false),
+            },
         }
     }
 }
@@ -70,6 +78,8 @@ pub struct Crawl {
     pub sitemap_problems: Vec<SitemapProblem>,
     pub frontier: Frontier<MemoryStore>,
     pub fetched: Vec<String>,
+    /// How the site answered the never-existing URL fetched at the start.
+    pub not_found_probe: NotFoundProbe,
 }
 
 impl Crawl {
@@ -90,6 +100,24 @@ impl Crawl {
     }
 }
 
+/// The random part of the fixture crawls' never-existing URL (fixed, so that `_expect` can
+/// name it).
+pub const PROBE_RANDOM: u64 = 0x5eed;
+
+/// Fetches the never-existing URL as the application's runner does at a crawl's start.
+fn probe(site: &mut Site, scope: &Scope) -> NotFoundProbe {
+    let url = format!("{ORIGIN}{}", not_found_probe_path(PROBE_RANDOM));
+    let record = match site.get(&url) {
+        Answer::Body(status, body, true) => {
+            let page = Page::parse(&url, &body, HttpFacts::new().with_status(status));
+            CrawledPage::from_page(&url, None, &page, scope, None)
+        }
+        Answer::Body(status, _, false) => CrawledPage::answered(&url, None, status, None),
+        Answer::Redirect(status, to) => CrawledPage::answered(&url, None, status, Some(to)),
+    };
+    NotFoundProbe::of(&record)
+}
+
 /// Crawls a fixture site the way the application's runner does, one fetch at a time.
 pub fn crawl(name: &str) -> Crawl {
     crawl_with(name, Limits::default().max_in_flight, None)
@@ -105,6 +133,7 @@ pub fn crawl_with(name: &str, in_flight: usize, seed: Option<u64>) -> Crawl {
     let scope = Scope::new(&format!("{ORIGIN}/"), ScopeConfig { max_pages: 100, ..ScopeConfig::default() }).unwrap();
     let limits = Limits { max_in_flight: in_flight, ..Limits::default() };
     let mut frontier = Frontier::resume(MemoryStore::new(), scope.clone(), limits).unwrap();
+    let not_found_probe = probe(&mut site, &scope);
     let mut sitemaps = Sitemaps::new(scope.start(), SitemapLimits::default());
     let mut sitemap_urls = BTreeSet::new();
     let mut sitemap_problems = Vec::new();
@@ -179,5 +208,13 @@ pub fn crawl_with(name: &str, in_flight: usize, seed: Option<u64>) -> Crawl {
             }
         }
     }
-    Crawl { pages, sitemap_urls, sitemaps_read: sitemaps.any_read(), sitemap_problems, frontier, fetched: site.fetched }
+    Crawl {
+        pages,
+        sitemap_urls,
+        sitemaps_read: sitemaps.any_read(),
+        sitemap_problems,
+        frontier,
+        fetched: site.fetched,
+        not_found_probe,
+    }
 }

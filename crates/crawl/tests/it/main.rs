@@ -4,5 +4,6 @@
 mod corpus;
 mod fixture_sites;
 mod properties;
+mod rule_unit;
 mod rules_doc;
 mod sites;

@@ -19,7 +19,8 @@ fn run(c: &mut Crawl) -> Vec<SiteRuleResult> {
     let blocked = c.robots_blocked();
     let site = SiteIndex::new(&c.pages, &c.sitemap_urls, c.sitemaps_read)
         .with_sitemap_problems(&c.sitemap_problems)
-        .with_robots_blocked(&blocked);
+        .with_robots_blocked(&blocked)
+        .with_not_found_probe(Some(c.not_found_probe.clone()));
     check_site(&site).unwrap()
 }
 
@@ -238,4 +239,33 @@ fn pages_of_one_shape_without_the_type_most_of_them_carry_are_named_with_the_sha
     let found = findings_of(&results, "structured-data-missing-in-template");
     let rain = found.findings.iter().find(|f| f.url == "http://site.test/blog/rain").unwrap();
     assert_eq!(rain.detail, "no BlogPosting markup, which 3 of the 5 pages of http://site.test/blog/* carry");
+}
+
+/// `soft-404` finds a page by its likeness to the site's own "not found" page, and reports a
+/// site without real 404s once; a site whose unknown URLs answer 404 with the same page has
+/// its short real page left alone.
+#[test]
+fn soft_404_compares_pages_with_the_sites_own_not_found_page() {
+    let mut fail = crawl("crawl-soft-404-fail");
+    assert_eq!(fail.not_found_probe.status, Some(200));
+    assert!(fail.not_found_probe.content_signature.is_some());
+    let results = run(&mut fail);
+    let details: Vec<(&str, &str)> = findings_of(&results, "soft-404")
+        .findings
+        .iter()
+        .map(|f| (f.url.strip_prefix(ORIGIN).unwrap(), f.detail.as_str()))
+        .collect();
+    let probe = "/seo-audit-404-0000000000005eed";
+    assert!(details.contains(&(
+        "/retired",
+        "HTTP 200, 100% similar to the site's own \"not found\" page (http://site.test/seo-audit-404-0000000000005eed)"
+    )));
+    assert!(details.contains(&("/old-offer", "HTTP 200, title \"Page not found\"")));
+    assert_eq!(details.iter().filter(|(u, _)| *u == probe).count(), 1);
+
+    let pass = crawl("crawl-soft-404-pass");
+    assert_eq!(pass.not_found_probe.status, Some(404));
+    assert!(pass.not_found_probe.content_signature.is_some(), "the pass site's 404 page is compared");
+    let old = pass.pages.iter().find(|p| p.url.ends_with("/old-offer")).unwrap();
+    assert_eq!(old.status, Some(404));
 }
