@@ -69,6 +69,23 @@ impl AuditOptions {
     }
 }
 
+/// The budget of a computation that is no parse (a content-gap comparison, a report's
+/// scrub, a comparison of stored results): the analysis budget's parse share (60%) exists to
+/// leave the walk and the rules room after a parse, and such work has no later stage, so it
+/// may run to the share the work after a parse has (80%, counted from its start), the rest
+/// left for writing its answer. Cancellation stops it as it stops an analysis.
+struct Computing<'a>(&'a dyn audit_core::Budget);
+
+impl audit_core::Budget for Computing<'_> {
+    fn exhausted(&self) -> bool {
+        self.0.after_parse_exhausted()
+    }
+
+    fn after_parse_exhausted(&self) -> bool {
+        self.0.after_parse_exhausted()
+    }
+}
+
 /// Places among the audit slots, taken and charged by [`App::admit_paid`]: the page's
 /// (its audit runs through [`App::audit_paid`]) and those of the pages fetched beside it.
 /// Dropped, it gives every place back.
@@ -375,7 +392,7 @@ impl App {
         F: FnOnce(&dyn audit_core::Budget) -> T + Send + 'static,
     {
         let slot = ticket.ready().await?;
-        crate::pipeline::analyse_blocking(Some(slot), self.limits, work).await
+        crate::pipeline::analyse_blocking(Some(slot), self.limits, move |budget| work(&Computing(budget))).await
     }
 
     /// Audits running now (each holds a slot).
