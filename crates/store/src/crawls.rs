@@ -875,12 +875,33 @@ impl Store {
     }
 }
 
+/// Bytes of a finding's `detail` a `crawl_issues` row keeps. A detail is a few words and the
+/// URLs or texts a rule names, each already bounded in the page's record (URLs at
+/// `crawl::MAX_RECORDED_URL_BYTES`, titles at `crawl::MAX_RECORDED_TEXT_BYTES`; a duplicate
+/// rule names three other pages at most); this bound makes the row's size a guarantee rather
+/// than a consequence of every rule's wording (docs/SECURITY.md). A longer detail is cut at a
+/// character boundary and ends with `…`, so that the cut shows.
+pub const MAX_ISSUE_DETAIL_BYTES: usize = 8 * 1024;
+
+/// `detail` within [`MAX_ISSUE_DETAIL_BYTES`] (the `…` that marks a cut included).
+fn bounded_detail(detail: &str) -> std::borrow::Cow<'_, str> {
+    if detail.len() <= MAX_ISSUE_DETAIL_BYTES {
+        return detail.into();
+    }
+    let mut end = MAX_ISSUE_DETAIL_BYTES - '…'.len_utf8();
+    while !detail.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &detail[..end]).into()
+}
+
 fn insert_issue(tx: &Db<'_>, crawl_id: &str, kind: IssueKind, issue: &CrawlIssue) -> Result<()> {
     let kind: &'static str = kind.into();
+    let detail = bounded_detail(&issue.detail);
     tx.execute(
         "INSERT INTO crawl_issues (crawl_id, kind, rule_id, severity, url, linked_from, detail) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        args![crawl_id, kind, issue.rule_id, issue.severity, issue.url, issue.linked_from, issue.detail],
+        args![crawl_id, kind, issue.rule_id, issue.severity, issue.url, issue.linked_from, detail.as_ref()],
     )?;
     Ok(())
 }

@@ -774,3 +774,28 @@ both! {
         );
     }
 }
+
+both! {
+    /// A finding's detail is kept within `MAX_ISSUE_DETAIL_BYTES`, cut at a character
+    /// boundary with a visible `…`; a detail at the bound is kept whole.
+    fn a_findings_detail_is_kept_within_its_bound(backend) {
+        let Some(f) = fresh(backend) else { return };
+        let s = &f.store;
+        let crawl = s.create_crawl(new_crawl(None, 30), "w1", lease()).unwrap();
+        assert!(s.start_crawl(&crawl.id).unwrap());
+        let at_bound = "d".repeat(store::MAX_ISSUE_DETAIL_BYTES);
+        // Two-byte characters, so the cut must step back to a boundary.
+        let past = "é".repeat(store::MAX_ISSUE_DETAIL_BYTES);
+        let failed = [
+            ("x-at-bound".to_string(), "notice".to_string(), at_bound.clone()),
+            ("x-past".to_string(), "notice".to_string(), past.clone()),
+        ];
+        s.record_crawl_page(&crawl.id, &page("https://site.test/a", &["/"]), &failed).unwrap();
+        let (kept, _) = s.crawl_issues(&crawl.id, "x-at-bound", None, 10).unwrap();
+        assert_eq!(kept[0].detail, at_bound);
+        let (cut, _) = s.crawl_issues(&crawl.id, "x-past", None, 10).unwrap();
+        let detail = &cut[0].detail;
+        assert!(detail.len() <= store::MAX_ISSUE_DETAIL_BYTES, "{}", detail.len());
+        assert!(detail.ends_with('…') && past.starts_with(detail.trim_end_matches('…')));
+    }
+}
