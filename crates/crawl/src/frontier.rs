@@ -137,14 +137,23 @@ pub const MAX_REASON_BYTES: usize = 512;
 /// `reason` within [`MAX_REASON_BYTES`] (the `…` that marks a cut included).
 fn bounded_reason(mut reason: String) -> String {
     if reason.len() > MAX_REASON_BYTES {
-        let mut end = MAX_REASON_BYTES - '…'.len_utf8();
-        while !reason.is_char_boundary(end) {
-            end -= 1;
-        }
-        reason.truncate(end);
-        reason.push('…');
+        reason = cut_marked(&reason, MAX_REASON_BYTES);
     }
     reason
+}
+
+/// The start of `s` within `max` bytes, cut at a character boundary and ended with `…` so
+/// that the cut shows (the `…` counted in `max`); `s` itself when it fits. What the crawl and
+/// its store keep of a text they do not bound otherwise (a reason, a finding's detail).
+pub fn cut_marked(s: &str, max: usize) -> String {
+    if s.len() <= max {
+        return s.to_string();
+    }
+    let mut end = max.saturating_sub('…'.len_utf8());
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &s[..end])
 }
 
 impl Entry {

@@ -84,8 +84,9 @@ mod urls;
 
 pub use docs::{site_rule_markdown, site_rules_markdown};
 pub use frontier::{
-    robots_from_answer, Counts, Entry, Frontier, FrontierStore, Limits, MemoryStore, Outcome, Source, State, Work,
-    DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_KNOWN_URLS, MAX_CRAWL_DELAY, MAX_REASON_BYTES, SEEN_CACHE, USER_AGENT_TOKEN,
+    cut_marked, robots_from_answer, Counts, Entry, Frontier, FrontierStore, Limits, MemoryStore, Outcome, Source,
+    State, Work, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_KNOWN_URLS, MAX_CRAWL_DELAY, MAX_REASON_BYTES, SEEN_CACHE,
+    USER_AGENT_TOKEN,
 };
 pub use page::{
     content_signature, outlinks, recorded_outlinks, signature_similarity, text_hash, CrawledPage, Outlink,

@@ -888,11 +888,7 @@ fn bounded_detail(detail: &str) -> std::borrow::Cow<'_, str> {
     if detail.len() <= MAX_ISSUE_DETAIL_BYTES {
         return detail.into();
     }
-    let mut end = MAX_ISSUE_DETAIL_BYTES - '…'.len_utf8();
-    while !detail.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}…", &detail[..end]).into()
+    crawl::cut_marked(detail, MAX_ISSUE_DETAIL_BYTES).into()
 }
 
 fn insert_issue(tx: &Db<'_>, crawl_id: &str, kind: IssueKind, issue: &CrawlIssue) -> Result<()> {
