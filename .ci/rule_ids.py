@@ -12,11 +12,9 @@ is an edit of one file and no list of rules hides outside the tables.
 Every `.rs` file under crates/*/src and bins/*/src is read, its comments included (a doc
 example is code). A literal is `"the-id"`, also inside a raw string (`r#"{"id":"the-id"}"#`).
 
-Glossary slugs are a namespace of their own: a concept such as `duplicate-content` may share
-its spelling with a rule, and a rule lists the concepts that explain it in `glossary: &[...]`
-(checked against the glossary by crates/app's tests). Literals in those places are therefore
-not counted: a rule's `glossary: &[...]`, and the glossary's `slug: "..."` and
-`related: &[...]` (crates/app/src/glossary.rs).
+Glossary slugs count too: a concept that shares its name with a rule (`duplicate-content`,
+`redirect-chain`, ...) takes its slug from the rule's `ID` constant in crates/app/src/glossary.rs,
+so no literal is exempt.
 
 Prints each id written in more than one file with the files, and exits 1; exits 0 and prints
 the number of ids checked otherwise.
@@ -28,12 +26,6 @@ import sys
 
 RULE_DIRS = ("crates/audit-core/src/rules", "crates/crawl/src/rules")
 META_ID = re.compile(r"\b(?:static|const)\s+META\s*:\s*(?:Site)?RuleMeta\s*=\s*(?:Site)?RuleMeta\s*\{\s*id:\s*\"([^\"]+)\"")
-# The places where a literal is a glossary slug, not a rule id.
-SLUG_PLACES = [
-    re.compile(r"\bglossary\s*:\s*&\[[^\]]*\]", re.S),
-    re.compile(r"\brelated\s*:\s*&\[[^\]]*\]", re.S),
-    re.compile(r"\bslug\s*:\s*\"[^\"]*\""),
-]
 
 
 def sources(root):
@@ -66,8 +58,6 @@ def main():
     literal = re.compile(r'"(' + "|".join(re.escape(i) for i in sorted(ids, key=len, reverse=True)) + r')"')
     where = {i: set() for i in ids}
     for path, text in texts.items():
-        for place in SLUG_PLACES:
-            text = place.sub(" ", text)
         for m in literal.finditer(text):
             where[m.group(1)].add(path)
     bad = {i: sorted(files) for i, files in where.items() if len(files) > 1}

@@ -6,6 +6,14 @@
 use audit_core::{rule_by_id, RuleMeta, RULES};
 use serde_json::{json, Value};
 
+/// Concepts that share their name with the rule that checks them take their slug from the
+/// rule, so that a rule's id is written only in its own file (CONTRIBUTING.md, "Adding a
+/// rule").
+const DUPLICATE_CONTENT: &str = crawl::rules::DuplicateContent::ID;
+const MIXED_CONTENT: &str = audit_core::rules::technical::MixedContent::ID;
+const REDIRECT_CHAIN: &str = audit_core::rules::technical::RedirectChain::ID;
+const THIN_CONTENT: &str = audit_core::rules::content::ThinContent::ID;
+
 /// One glossary entry. The audit rules that check the concept name it in their
 /// `RuleMeta::glossary` ([`Entry::rules`]); a rule id resolves to the first entry (in
 /// [`GLOSSARY`] order) that it names.
@@ -28,10 +36,12 @@ pub struct Entry {
 }
 
 impl Entry {
-    /// The ids of the audit rules that check the concept (those whose `RuleMeta::glossary`
-    /// names it), in the order of the rule table.
+    /// The ids of the rules that check the concept (those whose `glossary` names it): the
+    /// page rules in the order of their table, then the site rules of a crawl in theirs.
     pub fn rules(&self) -> impl Iterator<Item = &'static str> + '_ {
-        RULES.iter().map(|r| r.meta()).filter(|m| m.glossary.contains(&self.slug)).map(|m| m.id)
+        let page = RULES.iter().map(|r| (r.meta().id, r.meta().glossary));
+        let site = crawl::rules::SITE_RULES.iter().map(|r| (r.meta().id, r.meta().glossary));
+        page.chain(site).filter(|(_, glossary)| glossary.contains(&self.slug)).map(|(id, _)| id)
     }
 }
 
@@ -351,10 +361,10 @@ pub const GLOSSARY: &[Entry] = &[
         definition: "An HTTP answer that sends clients to another URL. 301 and 308 are permanent (the new URL replaces the old one in the index); 302 and 307 are temporary (the old URL stays indexed).",
         why: "A permanent redirect passes most of the old URL's signals (links, history) to the new one, so moving or renaming pages does not lose rankings. Temporary redirects used for permanent moves keep the wrong URL in the index.",
         how_to_fix: "Use a 301 (or 308) whenever a URL moves for good, point it straight at the final URL, update internal links to the new URL, and keep the redirect in place for at least a year.",
-        related: &["redirect-chain", "http-status-code", "canonical-url"],
+        related: &[REDIRECT_CHAIN, "http-status-code", "canonical-url"],
     },
     Entry {
-        slug: "redirect-chain",
+        slug: REDIRECT_CHAIN,
         title: "Redirect chain",
         aliases: &["redirect chains", "redirect loop", "multiple redirects", "redirect hops"],
         definition: "Two or more redirects in a row before a URL reaches its final page (A redirects to B, which redirects to C). A loop is a chain that never ends.",
@@ -369,10 +379,10 @@ pub const GLOSSARY: &[Entry] = &[
         definition: "HTTP over TLS: the connection between browser and server is encrypted and the server proves its identity with a certificate.",
         why: "Google uses HTTPS as a ranking signal, browsers mark plain-HTTP pages as \"Not secure\", and many browser features (and referrer data) need a secure origin.",
         how_to_fix: "Install a certificate (free from Let's Encrypt), redirect every http:// URL to its https:// twin with a 301, update canonicals, sitemaps and internal links to https, then add an HSTS header.",
-        related: &["mixed-content", "301-redirect", "canonical-url"],
+        related: &[MIXED_CONTENT, "301-redirect", "canonical-url"],
     },
     Entry {
-        slug: "mixed-content",
+        slug: MIXED_CONTENT,
         title: "Mixed content",
         aliases: &["mixed content warning", "insecure content", "http resources"],
         definition: "An HTTPS page that loads scripts, styles, images, frames or other subresources over plain http://.",
@@ -423,7 +433,7 @@ pub const GLOSSARY: &[Entry] = &[
         definition: "The preferred URL of a page that can be reached at several addresses, declared with `<link rel=\"canonical\" href=\"https://example.com/page\">` in the head (or a `Link` HTTP header).",
         why: "Parameters, trailing slashes, http/https and www variants create duplicates of the same page. The canonical tells search engines which one to index, so ranking signals are combined instead of split.",
         how_to_fix: "Give every indexable page exactly one canonical with an absolute URL, pointing to itself unless the page really is a copy of another. Do not combine a canonical with noindex, and keep canonicals consistent with redirects, sitemaps and internal links.",
-        related: &["duplicate-content", "301-redirect", "noindex", "hreflang"],
+        related: &[DUPLICATE_CONTENT, "301-redirect", "noindex", "hreflang"],
     },
     Entry {
         slug: "charset",
@@ -450,7 +460,7 @@ pub const GLOSSARY: &[Entry] = &[
         definition: "How page addresses are built: short, readable, lower-case paths with words separated by hyphens (`/blue-oak-chairs`), few or no query parameters.",
         why: "Readable URLs are shown in results and shared in links; Google treats hyphens as word separators but not underscores, upper-case paths create duplicate variants, and many parameters create endless crawlable combinations.",
         how_to_fix: "Use lower-case, hyphen-separated, descriptive paths under about 100 characters; move tracking and filter parameters out of indexable URLs or canonicalise them; when renaming, 301-redirect old URLs.",
-        related: &["canonical-url", "duplicate-content", "crawl-budget", "301-redirect"],
+        related: &["canonical-url", DUPLICATE_CONTENT, "crawl-budget", "301-redirect"],
     },
     Entry {
         slug: "title-tag",
@@ -489,13 +499,13 @@ pub const GLOSSARY: &[Entry] = &[
         related: &["h1-heading", "semantic-html", "answer-engine"],
     },
     Entry {
-        slug: "thin-content",
+        slug: THIN_CONTENT,
         title: "Thin content",
         aliases: &["word count", "content length", "low word count", "shallow content", "low quality content"],
         definition: "A page with little original, useful text for its purpose: a few sentences, boilerplate, auto-generated or doorway pages.",
         why: "Search engines rank pages that answer the query fully; thin pages rarely rank, and many of them can lower how the whole site is judged (the helpful-content signals).",
         how_to_fix: "Expand pages that should rank with specific, original information (details, examples, data, FAQs), merge near-empty pages into stronger ones, and noindex pages that exist only for navigation. Word count is a proxy: aim for complete answers, not length.",
-        related: &["text-to-html-ratio", "duplicate-content", "eeat", "search-intent"],
+        related: &["text-to-html-ratio", DUPLICATE_CONTENT, "eeat", "search-intent"],
     },
     Entry {
         slug: "text-to-html-ratio",
@@ -504,7 +514,7 @@ pub const GLOSSARY: &[Entry] = &[
         definition: "The share of a page's HTML bytes that is visible text rather than markup, scripts and styles.",
         why: "Not a ranking factor by itself, but a very low ratio usually means bloated markup or little content, which slows the page and can signal thin content.",
         how_to_fix: "Move inline scripts and styles to cached files, remove unused markup, and make sure the main content is in the HTML rather than loaded later.",
-        related: &["thin-content", "html-size", "dom-size"],
+        related: &[THIN_CONTENT, "html-size", "dom-size"],
     },
     Entry {
         slug: "alt-text",
@@ -729,7 +739,7 @@ pub const GLOSSARY: &[Entry] = &[
         definition: "`<link rel=\"alternate\" hreflang=\"de-AT\" href=\"...\">` annotations that list the language and regional versions of the same page, with `x-default` for the fallback.",
         why: "They let search engines show each searcher the right language version and stop translations from competing with each other as duplicates.",
         how_to_fix: "On every version, list all versions including itself with absolute URLs, use ISO 639-1 language codes with optional ISO 3166-1 regions (`en-GB`, not `en-UK`), add an `x-default`, and make the annotations reciprocal.",
-        related: &["html-lang", "canonical-url", "duplicate-content"],
+        related: &["html-lang", "canonical-url", DUPLICATE_CONTENT],
     },
     Entry {
         slug: "indexability",
@@ -756,16 +766,16 @@ pub const GLOSSARY: &[Entry] = &[
         definition: "How many URLs a search engine is able and willing to crawl on a site in a given time, set by how fast the server answers and how much the engine wants the content.",
         why: "It matters for large sites (tens of thousands of URLs or more): budget spent on duplicates, parameters, redirect chains and errors delays the crawling of pages that matter.",
         how_to_fix: "Keep servers fast, remove or canonicalise parameter and duplicate URLs, fix redirect chains and broken links, block endless spaces (faceted filters, calendars) in robots.txt, and keep sitemaps clean.",
-        related: &["robots-txt", "xml-sitemap", "duplicate-content", "redirect-chain"],
+        related: &["robots-txt", "xml-sitemap", DUPLICATE_CONTENT, REDIRECT_CHAIN],
     },
     Entry {
-        slug: "duplicate-content",
+        slug: DUPLICATE_CONTENT,
         title: "Duplicate content",
         aliases: &["duplicate page", "duplicate pages", "near duplicate", "copied content", "content duplication"],
         definition: "The same or nearly the same content reachable at several URLs, on one site (parameters, www/non-www, print versions) or across sites (syndication, scraping).",
         why: "Search engines pick one version to show and split signals among the rest; the one they pick may not be the one you want. It is rarely a penalty, but it wastes crawl budget and ranking strength.",
         how_to_fix: "Choose one URL per piece of content, 301-redirect or canonicalise the others to it, link internally only to that URL, and ask syndication partners for a canonical back to the original.",
-        related: &["canonical-url", "thin-content", "keyword-cannibalization", "url-structure"],
+        related: &["canonical-url", THIN_CONTENT, "keyword-cannibalization", "url-structure"],
     },
     Entry {
         slug: "keyword-cannibalization",
@@ -774,7 +784,7 @@ pub const GLOSSARY: &[Entry] = &[
         definition: "Several pages of the same site targeting the same query and intent, so they compete with each other in search results.",
         why: "Search engines alternate between the pages or rank none of them well, and links and content are split instead of combined.",
         how_to_fix: "Find pages ranking for the same query (Search Console), merge them into the strongest one with 301 redirects, or differentiate their topics and titles, and point internal links for that query at one page.",
-        related: &["duplicate-content", "keyword", "search-intent", "internal-linking"],
+        related: &[DUPLICATE_CONTENT, "keyword", "search-intent", "internal-linking"],
     },
     Entry {
         slug: "keyword",
@@ -792,7 +802,7 @@ pub const GLOSSARY: &[Entry] = &[
         definition: "What a searcher wants to achieve with a query: learn (informational), go to a site (navigational), compare (commercial) or buy or act (transactional).",
         why: "Search engines rank pages that match the intent; a product page rarely ranks for a how-to query, however well optimised.",
         how_to_fix: "Look at what currently ranks for the query and match its type and format (guide, list, product, tool), then answer the intent better and sooner on the page.",
-        related: &["keyword", "serp", "thin-content"],
+        related: &["keyword", "serp", THIN_CONTENT],
     },
     Entry {
         slug: "serp",
@@ -810,7 +820,7 @@ pub const GLOSSARY: &[Entry] = &[
         definition: "Experience, Expertise, Authoritativeness and Trustworthiness: the qualities Google's quality rater guidelines use to judge content and its creators. E-A-T was the earlier name, before Experience was added in December 2022. Trust is the most important of the four.",
         why: "It is not a single ranking factor, but ranking systems aim to reward content that shows these qualities, especially on \"your money or your life\" topics (health, finance, safety).",
         how_to_fix: "Show who wrote the content and why they are qualified (author pages, credentials, first-hand experience), cite sources, keep facts current, publish clear contact, ownership and policy pages, and mark authors and the organisation up with structured data.",
-        related: &["thin-content", "entity", "backlinks", "structured-data"],
+        related: &[THIN_CONTENT, "entity", "backlinks", "structured-data"],
     },
     Entry {
         slug: "semantic-html",
@@ -889,6 +899,23 @@ pub const GLOSSARY: &[Entry] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A concept lists the site rules that name it beside the page rules: duplicate content is
+    /// checked only by crawls, so its concept would otherwise name no rule at all.
+    #[test]
+    fn a_concept_lists_the_site_rules_that_name_it() {
+        let rules: Vec<_> = entry(DUPLICATE_CONTENT).expect("entry").rules().collect();
+        assert!(rules.contains(&crawl::rules::DuplicateContent::ID), "{rules:?}");
+        let site_ids: Vec<_> = crawl::rules::SITE_RULES.iter().map(|r| r.meta().id).collect();
+        assert!(rules.len() >= 2 && rules.iter().all(|id| site_ids.contains(id)), "the near duplicates too: {rules:?}");
+        let chain: Vec<_> = entry(REDIRECT_CHAIN).expect("entry").rules().collect();
+        assert_eq!(
+            chain.first(),
+            Some(&audit_core::rules::technical::RedirectChain::ID),
+            "the page rule first: {chain:?}"
+        );
+        assert!(chain.len() >= 3, "the crawl's chain and loop rules follow: {chain:?}");
+    }
 
     /// A rule names its glossary entries by slug, page rules and site rules alike: a slug that
     /// names no entry is a typo that would leave the rule without its concept.

@@ -4,6 +4,13 @@ use super::prelude::*;
 #[derive(Debug, Clone, Copy)]
 pub struct DuplicateContent;
 
+impl DuplicateContent {
+    /// The rule's id as a constant: the glossary has a concept of the same name
+    /// (crates/app/src/glossary.rs), which takes its slug from here so that the id is
+    /// written once, in this file.
+    pub const ID: &'static str = META.id;
+}
+
 static META: SiteRuleMeta = SiteRuleMeta {
     id: "duplicate-content",
     name: "Pages have content of their own",

@@ -20,7 +20,7 @@ static META: SiteRuleMeta = SiteRuleMeta {
     reference: "https://developers.google.com/search/docs/appearance/title-link",
     phrases: &[],
     excluded: &[],
-    glossary: &["h1-heading", "duplicate-content"],
+    glossary: &["h1-heading", super::DuplicateContent::ID],
 };
 
 /// A fixed-size key of a heading (SipHash-1-3, zero keys): the rule holds one per page, not

@@ -15,7 +15,7 @@ static META: SiteRuleMeta = SiteRuleMeta {
     reference: "https://developers.google.com/search/docs/appearance/snippet",
     phrases: &[],
     excluded: &[],
-    glossary: &["meta-description", "duplicate-content"],
+    glossary: &["meta-description", super::DuplicateContent::ID],
 };
 
 impl SiteRule for DuplicateMetaDescription {

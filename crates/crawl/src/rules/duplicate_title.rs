@@ -15,7 +15,7 @@ static META: SiteRuleMeta = SiteRuleMeta {
     reference: "https://developers.google.com/search/docs/appearance/title-link",
     phrases: &[],
     excluded: &[],
-    glossary: &["title-tag", "duplicate-content"],
+    glossary: &["title-tag", super::DuplicateContent::ID],
 };
 
 impl SiteRule for DuplicateTitle {

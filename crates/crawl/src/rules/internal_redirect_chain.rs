@@ -21,7 +21,7 @@ static META: SiteRuleMeta = SiteRuleMeta {
     reference: "https://developers.google.com/search/docs/crawling-indexing/301-redirects",
     phrases: &[],
     excluded: &[],
-    glossary: &["redirect-chain", "internal-linking"],
+    glossary: &[audit_core::rules::technical::RedirectChain::ID, "internal-linking"],
 };
 
 impl SiteRule for InternalRedirectChain {

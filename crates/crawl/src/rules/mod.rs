@@ -11,6 +11,7 @@ mod canonical_to_noindex;
 mod canonical_to_redirect;
 pub(crate) mod deep_page;
 mod duplicate_content;
+pub use duplicate_content::DuplicateContent;
 mod duplicate_h1;
 mod duplicate_meta_description;
 pub(crate) mod duplicate_title;

@@ -32,7 +32,7 @@ static META: SiteRuleMeta = SiteRuleMeta {
     reference: "https://developers.google.com/search/docs/advanced/guidelines/duplicate-content",
     phrases: &[],
     excluded: &[],
-    glossary: &["duplicate-content"],
+    glossary: &[super::DuplicateContent::ID],
 };
 
 /// The most bits two near duplicates' signatures differ in, at similarity `threshold`.

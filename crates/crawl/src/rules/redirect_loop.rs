@@ -15,7 +15,7 @@ static META: SiteRuleMeta = SiteRuleMeta {
     reference: "https://developers.google.com/search/docs/crawling-indexing/301-redirects",
     phrases: &[],
     excluded: &[],
-    glossary: &["301-redirect", "redirect-chain"],
+    glossary: &["301-redirect", audit_core::rules::technical::RedirectChain::ID],
 };
 
 impl SiteRule for RedirectLoop {

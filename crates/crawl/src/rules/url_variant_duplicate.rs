@@ -19,7 +19,7 @@ static META: SiteRuleMeta = SiteRuleMeta {
     reference: "https://developers.google.com/search/docs/crawling-indexing/consolidate-duplicate-urls",
     phrases: &[],
     excluded: &[],
-    glossary: &["duplicate-content", "canonical-url"],
+    glossary: &[super::DuplicateContent::ID, "canonical-url"],
 };
 
 /// The file names a server answers for a directory.

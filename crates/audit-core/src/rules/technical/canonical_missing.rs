@@ -23,7 +23,7 @@ static META: RuleMeta = RuleMeta {
     reference: "https://developer.chrome.com/docs/lighthouse/seo/canonical",
     phrases: &["canonical missing", "canonical not declar"],
     excluded: &[],
-    glossary: &["canonical-url", "duplicate-content"],
+    glossary: &["canonical-url"],
 };
 
 impl Rule for CanonicalMissing {

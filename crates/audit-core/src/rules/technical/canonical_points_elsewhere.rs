@@ -20,7 +20,7 @@ static META: RuleMeta = RuleMeta {
     reference: "https://developer.chrome.com/docs/lighthouse/seo/canonical",
     phrases: &["canonical point another", "canonical point elsewhere", "canonical point other", "canonical mismatch", "canonical not self", "non self referenc canonical"],
     excluded: &[],
-    glossary: &["canonical-url", "indexability", "duplicate-content"],
+    glossary: &["canonical-url", "indexability"],
 };
 
 impl Rule for CanonicalPointsElsewhere {

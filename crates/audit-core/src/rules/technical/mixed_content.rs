@@ -4,6 +4,13 @@ use crate::rules::prelude::*;
 #[derive(Debug, Clone, Copy)]
 pub struct MixedContent;
 
+impl MixedContent {
+    /// The rule's id as a constant: the glossary has a concept of the same name
+    /// (crates/app/src/glossary.rs), which takes its slug from here so that the id is
+    /// written once, in this file.
+    pub const ID: &'static str = META.id;
+}
+
 static META: RuleMeta = RuleMeta {
     id: "mixed-content",
     name: "HTTPS page loads no subresource over HTTP",
