@@ -966,7 +966,10 @@ async fn the_report_page_shows_the_stored_readiness_answer() {
     }
     // The discovery documents: the broken catalog with its first error.
     assert_eq!(html.matches("<td>AI catalog</td>").count(), 2);
-    assert!(html.contains("no, 1 error: entries[0].identifier"), "{html}");
+    let broken = b["agents"]["discovery"][5]["findings"].as_array().unwrap();
+    let errors = broken.iter().filter(|f| f["severity"] == "error").count();
+    let noun = if errors == 1 { "error" } else { "errors" };
+    assert!(html.contains(&format!("no, {errors} {noun}: entries[0].identifier")), "{html}");
     // llms.txt, and the checked URL without its query string.
     let findings = b["llms_txt"]["issues"].as_array().unwrap().len();
     let noun = if findings == 1 { "finding" } else { "findings" };
