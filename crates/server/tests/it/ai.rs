@@ -976,6 +976,12 @@ async fn the_report_page_shows_the_stored_readiness_answer() {
     assert!(html.contains(&format!("<span class=\"ai-llms-findings\">{findings} {noun}</span>")), "{html}");
     assert!(html.contains("llms-full.txt: served, valid."));
     assert!(!html.contains("hunter2"), "a query string is shown");
+
+    // The stored row: the figure of docs/SECURITY.md (printed with `--nocapture`).
+    let row = t.db(|s| s.latest_public_readiness("localhost", "/")).unwrap().expect("the public answer");
+    assert_eq!(row.score, i64::try_from(score).unwrap());
+    assert!(row.record_json.len() < store::MAX_READINESS_RECORD_BYTES);
+    println!("stored readiness record of the agent site: {} bytes", row.record_json.len());
 }
 
 /// `Purpose::title` as the page shows it.
