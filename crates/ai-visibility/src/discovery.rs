@@ -33,6 +33,17 @@ impl DocKind {
         DocKind::ProtectedResource,
     ];
 
+    /// The document's name for people.
+    pub fn title(self) -> &'static str {
+        match self {
+            DocKind::AiCatalog => "AI catalog",
+            DocKind::McpServerCard => "MCP server card",
+            DocKind::A2aAgentCard => "A2A agent card",
+            DocKind::ApiCatalog => "API catalog",
+            DocKind::ProtectedResource => "OAuth protected-resource metadata",
+        }
+    }
+
     /// The well-known path agents look at.
     pub fn well_known_path(self) -> &'static str {
         match self {

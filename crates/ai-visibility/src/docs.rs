@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 
 use crate::readiness::READINESS_POINTS;
+use crate::record::{MAX_RECORD_ITEMS, MAX_RECORD_TEXT_CHARS};
 use crate::scan::{Pillar, PILLAR_MAX, SCAN_CHECKS};
 
 /// Renders the scoring methodology of `/api/ai-visibility-scan` and `/api/ai-readiness`.
@@ -161,6 +162,18 @@ fn agents(out: &mut String) {
     for (fragment, what) in CHALLENGE_BODIES {
         let _ = writeln!(out, "- {what}: `{}` in the body", escape(fragment));
     }
+    let _ = writeln!(
+        out,
+        "\n### The report page\n\n\
+         Each readiness answer is stored in a bounded form (`ReadinessRecord`): the score, the crawler verdicts \
+         counted per purpose class, the `Content-Signal:` lines, what the server answered each crawler against \
+         the browser, the discovery documents with their first error, and the llms.txt findings. Each list \
+         keeps at most {MAX_RECORD_ITEMS} items and its total, each text at most {MAX_RECORD_TEXT_CHARS} \
+         characters. The report page of a domain (`GET /report/{{domain}}`) shows, under the audit's page \
+         facts, an AI-readiness section made from the newest answer of the audited page that was checked \
+         without a key; an answer made with a key is private to it, as its audit is. Stored answers are \
+         deleted at the audits' ages (docs/API.md, \"Running the service\")."
+    );
     let _ = writeln!(
         out,
         "\n### Edge blocking across a site (crawls): not built\n\n\

@@ -35,7 +35,8 @@
 //!   Pure, like the rest: not yet fetched by the readiness endpoint.
 //! - [`SemanticHtml`]: landmarks and the heading outline of an audit-core [`audit_core::Page`].
 //! - [`ai_readiness`]: the `/api/ai-readiness` body ([`AiReadiness`]), scored by
-//!   [`READINESS_POINTS`].
+//!   [`READINESS_POINTS`]; [`ReadinessRecord::of`] its bounded stored form, which the report
+//!   page shows.
 //! - [`ai_visibility_scan`]: the deterministic four-pillar scan ([`AiVisibilityScan`]);
 //!   every point comes from a named check of [`SCAN_CHECKS`], documented in
 //!   `docs/AI-VISIBILITY.md` ([`scan_methodology_markdown`]).
@@ -97,6 +98,7 @@ mod llms;
 #[cfg(feature = "provider")]
 mod provider;
 mod readiness;
+mod record;
 mod registry;
 mod robots;
 mod scan;
@@ -126,6 +128,10 @@ pub use llms::{lighthouse_llms_txt_passes, Issue, IssueCode, Link, LlmsTxt, Llms
 #[cfg(feature = "provider")]
 pub use provider::{geo_check, OpenAiCompatibleProvider};
 pub use readiness::{ai_readiness, default_llms_url, AiReadiness, ReadinessItem, READINESS_POINTS};
+pub use record::{
+    ClassRecord, DocRecord, EdgeBotRecord, EdgeRecord, LlmsIssueRecord, LlmsRecord, ReadinessRecord, SignalLineRecord,
+    SignalsRecord, MAX_RECORD_ITEMS, MAX_RECORD_TEXT_CHARS,
+};
 pub use registry::{REGISTRY_COMMIT, REGISTRY_DATE, UPSTREAM_USER_AGENTS};
 pub use robots::{
     escape_pattern, get_path_params_query, is_valid_user_agent, AgentLine, ContentSignalLine, Group, MatchedGroup,

@@ -25,6 +25,17 @@ pub enum Severity {
     Error,
 }
 
+impl Severity {
+    /// The name on the wire (`info`, `warning`, `error`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
 /// A problem found in an llms.txt. Codes are stable identifiers (snake_case on the
 /// wire); never reuse one for another meaning.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]

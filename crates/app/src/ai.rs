@@ -1,10 +1,13 @@
 //! The AI-visibility use cases (docs/API.md, "AI visibility"): AI readiness and the AI
 //! visibility scan of a page. Each one audits the page like the audit endpoint does (an
 //! audit slot, one quota unit, the audit stored) while fetching the site's llms.txt, and
-//! hands the page, its robots.txt and its llms.txt to the `ai-visibility` engines.
+//! hands the page, its robots.txt and its llms.txt to the `ai-visibility` engines. A
+//! readiness answer is stored in its bounded form for the report page.
 //! geo-check is [`crate::GeoService::check`].
 
-use ai_visibility::{ai_readiness, ai_visibility_scan, default_llms_url, AiReadiness, AiVisibilityScan};
+use ai_visibility::{
+    ai_readiness, ai_visibility_scan, default_llms_url, AiReadiness, AiVisibilityScan, ReadinessRecord,
+};
 use url::Url;
 
 use crate::{App, AppError, Audited};
@@ -37,7 +40,8 @@ impl App {
         )
         .await;
         let requested = url.to_string();
-        blocking(move || {
+        let final_url = page.audit.page.final_url.clone();
+        let report = blocking(move || {
             let llms = Some((llms.url.as_str(), llms.body.as_deref()));
             let mut report = ai_readiness(&requested, &page.audit.page, llms, page.robots_txt.as_ref());
             let allowed = |bot: &str| {
@@ -48,7 +52,42 @@ impl App {
             report.agents = Some(agents);
             report
         })
-        .await
+        .await?;
+        self.record_readiness(url, &final_url, owner, &report).await;
+        Ok(report)
+    }
+
+    /// Stores the bounded record of a readiness answer ([`ReadinessRecord`]), which the
+    /// report page shows when the check was made without a key (docs/AI-VISIBILITY.md,
+    /// "The report page"). A failure is logged and the caller keeps its answer, as with a
+    /// stored audit.
+    async fn record_readiness(&self, url: &Url, final_url: &str, owner: Option<&str>, report: &AiReadiness) {
+        let record = ReadinessRecord::of(report);
+        let json = match serde_json::to_string(&record) {
+            Ok(json) => json,
+            Err(e) => {
+                tracing::error!(url = %url, error = %e, "readiness record not serialised");
+                return;
+            }
+        };
+        let new =
+            store::NewReadiness::new(url.as_str(), final_url, i64::from(report.score), json, owner.map(str::to_owned));
+        if let Err(e) = self.db(move |s| s.insert_readiness(new)).await {
+            tracing::error!(url = %url, error = %e, "readiness answer not stored");
+        }
+    }
+
+    /// The newest public AI-readiness answer of the page of `audit` (its final URL's host and
+    /// path): the row the report page reads ([`shown_readiness`], within the page's compute).
+    ///
+    /// # Errors
+    /// The store's failures.
+    pub async fn public_readiness_of(
+        &self,
+        audit: &store::StoredAudit,
+    ) -> Result<Option<store::StoredReadiness>, AppError> {
+        let Some((host, path)) = store::host_and_path(&audit.final_url) else { return Ok(None) };
+        self.db(move |s| s.latest_public_readiness(&host, &path)).await
     }
 
     /// The AI visibility scan of `url` for `owner`, charged one unit to `payer` once admitted.
@@ -99,6 +138,23 @@ impl App {
             }
         }
     }
+}
+
+/// A stored readiness answer as the report page shows it: read back typed, its query strings
+/// removed. A row that does not read back is not shown (logged). The record is bounded when
+/// stored (at most `MAX_RECORD_ITEMS` per list, the row at most
+/// `store::MAX_READINESS_RECORD_BYTES`), and the caller runs this with the rest of the page
+/// ([`App::compute`]).
+pub fn shown_readiness(row: &store::StoredReadiness) -> Option<pages::report::ReadinessShown> {
+    let mut record: ReadinessRecord = match serde_json::from_str(&row.record_json) {
+        Ok(record) => record,
+        Err(e) => {
+            tracing::warn!(id = %row.id, error = %e, "stored readiness record does not read back; not shown");
+            return None;
+        }
+    };
+    pages::readiness::strip_query_strings(&mut record);
+    Some(pages::report::ReadinessShown { record, checked_at: crate::format_rfc3339(row.created_at) })
 }
 
 /// Runs an engine on the blocking pool (CPU-bound work never stalls the reactor).

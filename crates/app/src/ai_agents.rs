@@ -169,7 +169,7 @@ pub(crate) fn recommendations(report: &AgentReport, allowed_by_robots: impl Fn(&
     }
     for doc in report.discovery.iter().filter(|d| d.present && !d.valid) {
         let first = doc.findings.iter().find(|f| f.severity == "error").map(|f| f.message.as_str()).unwrap_or("");
-        out.push(format!("Fix the {} at {}: {first}.", doc_name(doc.kind), doc.url));
+        out.push(format!("Fix the {} at {}: {first}.", doc.kind.title(), doc.url));
     }
     if let Some(first) = report.webmcp.findings.iter().find(|f| f.severity == "error") {
         out.push(format!(
@@ -186,15 +186,4 @@ pub(crate) fn recommendations(report: &AgentReport, allowed_by_robots: impl Fn(&
         ));
     }
     out
-}
-
-fn doc_name(kind: ai_visibility::DocKind) -> &'static str {
-    use ai_visibility::DocKind::*;
-    match kind {
-        AiCatalog => "AI catalog",
-        McpServerCard => "MCP server card",
-        A2aAgentCard => "A2A agent card",
-        ApiCatalog => "API catalog",
-        ProtectedResource => "OAuth protected-resource metadata",
-    }
 }

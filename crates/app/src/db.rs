@@ -103,9 +103,10 @@ impl App {
         crate::lease::spawn_sweeper(INTEGRITY_CHECK_EVERY, stop, check);
     }
 
-    /// Deletes the audits, crawls, old crawls' pages and geo-check answers `policy` no longer keeps, in small
-    /// transactions, now and then every [`RETENTION_EVERY`], until `stop` (docs/API.md,
-    /// "Running the service"). A failed sweep is tried again at the next one.
+    /// Deletes the audits (and AI-readiness answers), crawls, old crawls' pages and geo-check
+    /// answers `policy` no longer keeps, in small transactions, now and then every
+    /// [`RETENTION_EVERY`], until `stop` (docs/API.md, "Running the service"). A failed sweep
+    /// is tried again at the next one.
     pub fn spawn_retention(&self, policy: Retention, stop: tokio::sync::watch::Receiver<bool>) {
         let app = self.clone();
         let sweep = move || {
@@ -115,6 +116,7 @@ impl App {
                     Ok(pruned) if pruned == Pruned::default() => {}
                     Ok(pruned) => tracing::info!(
                         audits = pruned.audits,
+                        readiness_answers = pruned.readiness,
                         crawls = pruned.crawls,
                         geo_answers = pruned.geo_answers,
                         crawl_pages = pruned.crawl_pages,

@@ -131,17 +131,20 @@ impl schemars::JsonSchema for TopN {
 
 /// The report page of `result` with the page's score `history`, its query strings removed
 /// first (the auto-fix code is made from the scrubbed values, so it cannot repeat them
-/// either).
+/// either), and the page's newest public AI-readiness answer when it has one (read back
+/// here, so that its cost is the page's: callers run this in [`crate::App::compute`]).
 pub fn report_page(
     base: &str,
     domain: &str,
     mut result: audit_core::AuditResult,
     history: &[pages::report::ScorePoint],
     crawl: Option<&pages::report::CrawlLink>,
+    readiness: Option<&store::StoredReadiness>,
 ) -> String {
     pages::report::strip_query_strings(&mut result);
     let fixes = report_fixes(&result);
-    pages::report::render_report_with_crawl(base, domain, &result, &fixes, history, crawl)
+    let readiness = readiness.and_then(crate::ai::shown_readiness);
+    pages::report::render_report_with_readiness(base, domain, &result, &fixes, history, crawl, readiness.as_ref())
 }
 
 /// `(rule id, fix code)` for every recommendation of a stored result (the report page's

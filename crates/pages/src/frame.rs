@@ -90,6 +90,7 @@ dd,dt,p,li{overflow-wrap:anywhere}\
 .checks{list-style:none;margin:0;padding:0}.check{padding:4px 0;border-top:1px solid var(--line)}.check:first-child{border-top:0}\
 .status{display:inline-block;min-width:8.5em;font-weight:700;font-size:.85rem}.pass .status{color:var(--good)}.fail .status{color:var(--poor)}.na .status{color:var(--muted)}\
 .rule-id{color:var(--muted);font-size:.8em}\
+.ai-table{border-collapse:collapse;width:100%;background:#fff;margin:0 0 12px}.ai-table th,.ai-table td{border:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top;overflow-wrap:anywhere}.ai-row-blocked td:last-child{color:var(--poor)}\
 .audit{background:#fff;border:1px solid var(--line);border-radius:8px;padding:16px;margin:16px 0}.audit label{display:block;font-weight:600;margin-bottom:6px}\
 .row{display:flex;flex-wrap:wrap;gap:8px}.row input{flex:1 1 240px;font:inherit;padding:8px 10px;border:1px solid #6b7280;border-radius:6px}\
 button{font:inherit;font-weight:700;padding:8px 18px;border:0;border-radius:6px;background:#1d4ed8;color:#fff;cursor:pointer}\

@@ -26,6 +26,7 @@ pub mod bot;
 pub mod crawl;
 mod error;
 mod frame;
+pub mod readiness;
 pub mod report;
 mod scrub;
 

@@ -97,6 +97,31 @@ pub fn render_report_with_crawl(
     history: &[ScorePoint],
     crawl: Option<&CrawlLink>,
 ) -> String {
+    render_report_with_readiness(base_url, domain, result, fixes, history, crawl, None)
+}
+
+/// The newest public AI-readiness answer of the audited page, shown in the report's
+/// AI-readiness section.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadinessShown {
+    /// Its bounded stored form, query strings already removed
+    /// ([`crate::readiness::strip_query_strings`]).
+    pub record: ai_visibility::ReadinessRecord,
+    /// When the check was made (RFC 3339; the date is shown).
+    pub checked_at: String,
+}
+
+/// [`render_report_with_crawl`] with an AI-readiness section when the audited page has a
+/// public AI-readiness answer (docs/API.md, "GET /report/{domain}").
+pub fn render_report_with_readiness(
+    base_url: &str,
+    domain: &str,
+    result: &AuditResult,
+    fixes: &[(String, String)],
+    history: &[ScorePoint],
+    crawl: Option<&CrawlLink>,
+    readiness: Option<&ReadinessShown>,
+) -> String {
     let base = base_url.trim_end_matches('/');
     let score = score_of(&result.score);
     let band = Band::of(score);
@@ -150,6 +175,9 @@ pub fn render_report_with_crawl(
             p class="insights" { (value_text(insights)) }
         }
         (facts_section(result))
+        @if let Some(shown) = readiness {
+            (crate::readiness::section(&shown.record, &shown.checked_at))
+        }
         (recommendations_section(&recs, fixes))
         (checks_section(&result.checks))
         // Only a domain has a badge: a report of an address (a public IP audited through

@@ -13,6 +13,8 @@
 //!   serialises as the documented key record and never carries the hash;
 //! - audits: [`Store::insert_audit`], [`Store::latest_audit_for_host`] (the badge),
 //!   [`Store::latest_audit_for_url`], [`Store::audits_for_url`], [`Store::count_audits`];
+//! - AI-readiness answers, in their bounded stored form: [`Store::insert_readiness`],
+//!   [`Store::latest_public_readiness`] (the report page);
 //! - usage: per-identity minute buckets, [`Store::record_usage`], [`Store::usage_counts`],
 //!   [`Store::consume`] (atomic check and record), [`Store::prune_usage`];
 //! - webhooks, their delivery log and their outbox (one row per delivery still to make:
@@ -78,6 +80,7 @@ mod geo_cache;
 mod keys;
 mod lease;
 mod migrations;
+mod readiness;
 mod retention;
 mod sql;
 mod tracking;
@@ -104,6 +107,7 @@ pub use keys::{
     MAX_KEY_NAME_LEN, SCOPES,
 };
 pub use migrations::{Migration, MIGRATIONS, PG_MIGRATIONS};
+pub use readiness::{NewReadiness, StoredReadiness, MAX_READINESS_RECORD_BYTES};
 pub use retention::{Pruned, Retention};
 pub use tracking::{Alert, Experiment, Keyword, Monitor, NewExperiment, DEFAULT_MONITOR_INTERVAL_S};
 pub use usage::{ip_identity, minute_bucket, Consumption, UsageCounts, USAGE_RETENTION_MINUTES, USAGE_WINDOW_MINUTES};

@@ -1,5 +1,5 @@
 //! Retention (docs/API.md, "Running the service", retention settings; docs/SECURITY.md,
-//! "What one caller can store"): audits and crawls older than their age limit, and crawls
+//! "What one caller can store"): audits (and the AI-readiness answers, by the same ages) and crawls older than their age limit, and crawls
 //! past the count kept per owner, are deleted with their rows, and older ended crawls lose
 //! their page rows (the crawl, its summary and its issues kept), a bounded batch per
 //! transaction so that other writers never wait long for the write lock.
@@ -42,6 +42,9 @@ pub struct Retention {
 pub struct Pruned {
     /// Audits deleted.
     pub audits: u64,
+    /// AI-readiness answers deleted (by the audits' ages: an answer is kept as long as the
+    /// audit it was made with).
+    pub readiness: u64,
     /// Crawls deleted (their pages, links, sitemap URLs and issues with them).
     pub crawls: u64,
     /// Geo-check answers deleted (older than their time to live).
@@ -64,6 +67,23 @@ impl Store {
                 );
                 let n = self.write(|tx| tx.execute(&sql, args![before, BATCH]))?;
                 pruned.audits += n as u64;
+                if n < BATCH {
+                    break;
+                }
+            }
+        }
+        // AI-readiness answers go by the audits' ages: each was made with an audit, and the
+        // report page shows the two together.
+        for (keyed, age) in [(false, policy.anonymous_audit_age), (true, policy.keyed_audit_age)] {
+            let before = format_rfc3339(now - age);
+            let owner = if keyed { "user_id IS NOT NULL" } else { "user_id IS NULL" };
+            loop {
+                let sql = format!(
+                    "DELETE FROM ai_readiness WHERE id IN \
+                     (SELECT id FROM ai_readiness WHERE {owner} AND created_at < ?1 LIMIT ?2)"
+                );
+                let n = self.write(|tx| tx.execute(&sql, args![before, BATCH]))?;
+                pruned.readiness += n as u64;
                 if n < BATCH {
                     break;
                 }

@@ -221,3 +221,46 @@ fn an_unreachable_robots_txt_blocks_every_crawler() {
         assert!(!robots.is_allowed(agent, "https://acme.example/"), "{agent}");
     }
 }
+
+/// The stored form of an answer keeps every count and cuts every list and text to its bound.
+#[test]
+fn the_stored_record_is_bounded_and_keeps_its_totals() {
+    use ai_visibility::{ReadinessRecord, MAX_RECORD_ITEMS, MAX_RECORD_TEXT_CHARS};
+    let mut robots = String::from("User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nAllow: /\n");
+    for i in 0..30 {
+        robots.push_str(&format!("Content-Signal: search=yes, ai-train=no, note={}\n", "é".repeat(400 + i)));
+    }
+    // Forty sections without a link: one finding each.
+    let mut llms = String::from("# Acme\n\n> Widgets.\n");
+    for i in 0..40 {
+        llms.push_str(&format!("\n## Empty {i}\n\nNothing here.\n"));
+    }
+    let r = readiness("<main><h1>x</h1></main>", Some(("https://acme.example/llms.txt", Some(&llms))), Some(&robots));
+    let record = ReadinessRecord::of(&r);
+    assert_eq!(record.score, r.score);
+    assert_eq!(record.crawlers, r.ai_crawlers.len());
+    assert!(record.crawlers_blocked >= 1 && record.crawlers_blocked < record.crawlers, "{}", record.crawlers_blocked);
+    assert_eq!(record.classes.len(), 7);
+    assert_eq!(record.classes.iter().map(|c| c.crawlers).sum::<usize>(), record.crawlers);
+    assert_eq!(record.classes.iter().map(|c| c.blocked).sum::<usize>(), record.crawlers_blocked);
+
+    let signals = &record.content_signals;
+    assert!(signals.present);
+    assert_eq!((signals.lines.len(), signals.lines_total), (MAX_RECORD_ITEMS, 30));
+    assert_eq!(signals.lines[0].line, 6);
+    let value = &signals.lines[0].value;
+    assert_eq!(value.chars().count(), MAX_RECORD_TEXT_CHARS + 1, "cut with a visible …");
+    assert!(value.ends_with('…'));
+
+    assert!(r.llms_txt.issues.len() > MAX_RECORD_ITEMS, "{}", r.llms_txt.issues.len());
+    assert_eq!((record.llms.issues.len(), record.llms.issues_total), (MAX_RECORD_ITEMS, r.llms_txt.issues.len()));
+    assert_eq!(record.llms.issues[0].severity, r.llms_txt.issues[0].severity.key());
+    // Without probes there is nothing of the edge or the discovery documents.
+    assert_eq!((record.edge.as_ref(), record.discovery_total, record.llms.full_present), (None, 0, None));
+
+    // It reads back as it was written, and a record of an older build with fewer fields too.
+    let text = serde_json::to_string(&record).unwrap();
+    assert_eq!(serde_json::from_str::<ReadinessRecord>(&text).unwrap(), record);
+    let old: ReadinessRecord = serde_json::from_str(r#"{"url": "https://a.example/", "score": 12}"#).unwrap();
+    assert_eq!((old.score, old.classes.len()), (12, 0));
+}

@@ -1237,3 +1237,113 @@ fn report_links_the_newest_site_crawl_when_there_is_one() {
     let without = pages::report::render_report_with_history("https://svc.example", "shop.example", &typed, &[], &[]);
     assert!(!without.contains("Site crawl") && !without.contains("/crawls/"), "{without}");
 }
+
+/// A stored readiness record as the report page reads it back, with text from a hostile
+/// site in every place the site controls.
+fn hostile_readiness() -> pages::report::ReadinessShown {
+    use ai_visibility::{ClassRecord, DocRecord, EdgeBotRecord, EdgeRecord, LlmsIssueRecord, ReadinessRecord};
+    let payload = "<script>alert(1)</script>";
+    let mut record: ReadinessRecord = serde_json::from_value(json!({
+        "url": "https://shop.example/?token=secret#frag",
+        "score": 47,
+        "crawlers": 130,
+        "crawlers_blocked": 17,
+        "content_signals": {
+            "present": true, "search": "yes", "ai_train": "no",
+            "lines": [{"group": "User-agent: *", "line": 3, "value": format!("search=yes, ai-train=no {payload}")}],
+            "lines_total": 25,
+            "explanation": ["Search engines may index and cite the site."]
+        },
+        "discovery_total": 7,
+        "llms": {"url": "https://shop.example/llms.txt", "present": true, "valid": false, "title": payload,
+                 "sections": 2, "links": 9, "issues_total": 3}
+    }))
+    .unwrap();
+    record.classes = vec![ClassRecord {
+        class: "training".into(),
+        title: "model training".into(),
+        crawlers: 41,
+        blocked: 12,
+        disallow_ignored: 4,
+    }];
+    record.edge = Some(EdgeRecord {
+        comparable: true,
+        browser_status: Some(200),
+        browser_text_bytes: 5120,
+        bots: vec![
+            EdgeBotRecord {
+                bot: "GPTBot".into(),
+                status: Some(403),
+                text_bytes: 9,
+                blocked: true,
+                evidence: Some("status 403 Forbidden where the browser got 200".into()),
+            },
+            EdgeBotRecord {
+                bot: "ChatGPT-User".into(),
+                status: Some(200),
+                text_bytes: 5120,
+                ..EdgeBotRecord::default()
+            },
+        ],
+        blocked: 1,
+        not_checked: 0,
+    });
+    record.discovery = vec![DocRecord {
+        kind: "AI catalog".into(),
+        url: "https://shop.example/.well-known/ai-catalog.json?k=v".into(),
+        status: Some(200),
+        present: true,
+        valid: false,
+        errors: 2,
+        first_error: Some(format!("entries[0].identifier: {payload}")),
+    }];
+    record.llms.issues = vec![LlmsIssueRecord { severity: "error".into(), line: Some(4), message: payload.into() }];
+    pages::readiness::strip_query_strings(&mut record);
+    pages::report::ReadinessShown { record, checked_at: "2026-11-28T10:00:00.000Z".into() }
+}
+
+#[test]
+fn the_ai_readiness_section_shows_the_stored_answer_escaped_and_without_query_strings() {
+    let result: audit_core::AuditResult =
+        serde_json::from_value(json!({"page": {"url": "https://shop.example/", "final_url": "https://shop.example/"}}))
+            .unwrap();
+    let shown = hostile_readiness();
+    let page = pages::report::render_report_with_readiness(
+        "https://svc.example",
+        "shop.example",
+        &result,
+        &[],
+        &[],
+        None,
+        Some(&shown),
+    );
+    html(&page);
+    assert!(page.contains("<h2 id=\"ai-h\">AI readiness</h2>"), "{page}");
+    assert!(page.contains("<strong class=\"ai-score\">47/100</strong>"));
+    assert!(page.contains("<strong class=\"ai-blocked\">17</strong> of the 130 AI crawlers"));
+    assert!(page.contains("<tr data-class=\"training\"><td>model training</td><td>41</td><td>12</td><td>4</td></tr>"));
+    assert!(page.contains("Showing the first 1 of 25."), "a cut list says so");
+    assert!(page.contains("Showing the first 1 of 7."));
+    assert!(page.contains("<strong class=\"ai-edge-blocked\">1</strong> of the 2 crawlers fetched"));
+    assert!(page.contains("status 403 Forbidden where the browser got 200"));
+    assert!(page.contains("<span class=\"ai-llms-findings\">3 findings</span>"));
+    assert!(page.contains("on 2026-11-28"));
+    // The site's text is text, and no query string or fragment is shown.
+    assert!(!page.contains("<script"), "{page}");
+    assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    for secret in ["token=secret", "#frag", "k=v"] {
+        assert!(!page.contains(secret), "{secret} shown");
+    }
+
+    // Without a readiness answer there is no section.
+    let none = pages::report::render_report_with_readiness(
+        "https://svc.example",
+        "shop.example",
+        &result,
+        &[],
+        &[],
+        None,
+        None,
+    );
+    assert!(!none.contains("ai-h"));
+}

@@ -160,12 +160,13 @@ async fn report_domain(ctx: &Ctx) -> Result<Response, ApiError> {
     // "GET /report/{domain}").
     let history = ctx.state.app.public_page_history(&audit).await?;
     let crawl = ctx.state.crawls.newest_public(badge::domain_forms(&domain)).await?;
+    let readiness = ctx.state.app.public_readiness_of(&audit).await?;
     let body = ctx
         .state
         .app
         .compute(move |_| {
             let result = app::StoredResult::of(&audit).result;
-            report_page(&base, &domain, result, &history, crawl.as_ref())
+            report_page(&base, &domain, result, &history, crawl.as_ref(), readiness.as_ref())
         })
         .await?;
     Ok(html(StatusCode::OK, body, PAGE_CACHE_CONTROL))
@@ -176,8 +177,11 @@ async fn report_domain(ctx: &Ctx) -> Result<Response, ApiError> {
 /// it and rendering it cost in proportion to the result, so they run as the application's
 /// work does ([`app::App::compute`]: in an audit slot, off the async workers).
 async fn render_stored(ctx: &Ctx, base: String, audit: app::StoredAudit) -> Result<String, ApiError> {
+    // Only a public audit's page shows the page's public readiness answer; a private
+    // audit's report shows nothing another caller stored.
+    let readiness = if audit.public { ctx.state.app.public_readiness_of(&audit).await? } else { None };
     let work = move |_: &dyn audit_core::Budget| {
-        report_page(&base, &audit.host, app::StoredResult::of(&audit).result, &[], None)
+        report_page(&base, &audit.host, app::StoredResult::of(&audit).result, &[], None, readiness.as_ref())
     };
     Ok(ctx.state.app.compute(work).await?)
 }
@@ -217,7 +221,7 @@ async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
                 .and_then(|u| u.host_str().map(str::to_string))
                 .unwrap_or_default();
             let result = result.clone();
-            let body = ctx.state.app.compute(move |_| report_page(&base, &host, result, &[], None)).await?;
+            let body = ctx.state.app.compute(move |_| report_page(&base, &host, result, &[], None, None)).await?;
             Ok(html(StatusCode::OK, body, NO_STORE))
         }
     }

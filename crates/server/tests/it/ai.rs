@@ -903,3 +903,88 @@ async fn the_services_own_discovery_documents_pass_its_checks() {
     );
     assert_eq!(catalog.header("access-control-allow-origin"), Some("*"));
 }
+
+/// A readiness check is stored, and the report page of the audited page shows its
+/// AI-readiness section with the answer's numbers: crawler verdicts by class, the edge's
+/// evidence, the discovery documents and the llms.txt findings (docs/API.md,
+/// "GET /report/{domain}"). A check made with a key is private: the page of a site only
+/// checked with a key has no such section.
+#[tokio::test]
+async fn the_report_page_shows_the_stored_readiness_answer() {
+    let t = TestServer::start(|c| {
+        c.allow_targets.push("localhost".to_string());
+        c.badge_audit_url = String::new();
+    })
+    .await;
+    let site = agent_site().await;
+    let url = format!("http://localhost:{}/?token=hunter2", site.addr().port());
+
+    // Made with a key first: stored, but private, so the page shows no readiness section.
+    let (key, _) = t.key(|_| {});
+    let keyed = t.client.post(t.url(READINESS)).header("x-api-key", &key).json(&json!({ "url": url })).send();
+    assert_eq!(keyed.await.unwrap().status(), 200);
+    let home: String =
+        url::form_urlencoded::byte_serialize(format!("http://localhost:{}/", site.addr().port()).as_bytes()).collect();
+    assert_eq!(t.get(&format!("/api/v1/audit?url={home}")).await.status, 200, "a public audit of the page");
+    let page = t.get("/report/localhost").await;
+    assert_eq!(page.status, 200, "{}", page.raw);
+    assert!(!page.raw.contains("id=\"ai-h\""), "a keyed check is not public: {}", page.raw);
+
+    let b = ok(&t, READINESS, &url).await;
+    let page = t.get("/report/localhost").await;
+    assert_eq!(page.status, 200, "{}", page.raw);
+    let html = &page.raw;
+    assert!(html.contains("<h2 id=\"ai-h\">AI readiness</h2>"), "{html}");
+    let score = b["score"].as_u64().unwrap();
+    assert!(html.contains(&format!("<strong class=\"ai-score\">{score}/100</strong>")), "{html}");
+    let crawlers = b["ai_crawlers"].as_array().unwrap();
+    let blocked = crawlers.iter().filter(|c| c["verdict"] != "allowed").count();
+    assert!(
+        html.contains(&format!(
+            "<strong class=\"ai-blocked\">{blocked}</strong> of the {} AI crawlers",
+            crawlers.len()
+        )),
+        "{html}"
+    );
+    for class in b["crawler_classes"].as_array().unwrap() {
+        let row = format!(
+            "<tr data-class=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            class["purpose"].as_str().unwrap(),
+            ai_title(class["purpose"].as_str().unwrap()),
+            class["crawlers"],
+            class["blocked"],
+            class["disallow_ignored"]
+        );
+        assert!(html.contains(&row), "{row} missing: {html}");
+    }
+    // The edge: five of the eleven crawlers turned away, each with its evidence.
+    let edge = &b["agents"]["edge_blocking"];
+    assert!(html.contains("<strong class=\"ai-edge-blocked\">5</strong> of the 11 crawlers fetched"), "{html}");
+    for v in edge["bots"].as_array().unwrap().iter().filter(|v| v["blocked"] == true) {
+        let evidence = v["evidence"].as_str().unwrap();
+        assert!(html.contains(&pages::escape(evidence)), "{evidence} missing");
+    }
+    // The discovery documents: the broken catalog with its first error.
+    assert_eq!(html.matches("<td>AI catalog</td>").count(), 2);
+    let broken = b["agents"]["discovery"][5]["findings"].as_array().unwrap();
+    let errors = broken.iter().filter(|f| f["severity"] == "error").count();
+    let noun = if errors == 1 { "error" } else { "errors" };
+    assert!(html.contains(&format!("no, {errors} {noun}: entries[0].identifier")), "{html}");
+    // llms.txt, and the checked URL without its query string.
+    let findings = b["llms_txt"]["issues"].as_array().unwrap().len();
+    let noun = if findings == 1 { "finding" } else { "findings" };
+    assert!(html.contains(&format!("<span class=\"ai-llms-findings\">{findings} {noun}</span>")), "{html}");
+    assert!(html.contains("llms-full.txt: served, valid."));
+    assert!(!html.contains("hunter2"), "a query string is shown");
+
+    // The stored row: the figure of docs/SECURITY.md (printed with `--nocapture`).
+    let row = t.db(|s| s.latest_public_readiness("localhost", "/")).unwrap().expect("the public answer");
+    assert_eq!(row.score, i64::try_from(score).unwrap());
+    assert!(row.record_json.len() < store::MAX_READINESS_RECORD_BYTES);
+    println!("stored readiness record of the agent site: {} bytes", row.record_json.len());
+}
+
+/// `Purpose::title` as the page shows it.
+fn ai_title(class: &str) -> &'static str {
+    ai_visibility::Purpose::ALL.into_iter().find(|p| p.key() == class).map(|p| p.title()).unwrap()
+}

@@ -368,10 +368,21 @@ async fn report_pages_in_chromium() {
     assert_eq!(dom.matches("<script").count(), 0, "the report has no script");
     screenshot(&bin, &reports[1], "report-hostile.png", (1280, 2000)).await;
 
-    // The plain report: its parts are there.
+    // The plain report: its parts are there, with the AI-readiness section of the page's
+    // readiness answer (stored by the check, shown on the report of the page's audit).
+    let checked = client.post(t.url("/api/ai-readiness")).json(&serde_json::json!({ "url": site.url("/") })).send();
+    assert_eq!(checked.await.unwrap().status(), 200);
     let dom = dump_dom(&bin, &reports[0]).await;
-    for part in ["SEO report for", "Localhost Bakery", "Page facts", "Recommendations", "Show this score on your site"]
-    {
+    for part in [
+        "SEO report for",
+        "Localhost Bakery",
+        "Page facts",
+        "AI readiness",
+        "Crawlers by purpose",
+        "What the server answers AI crawlers",
+        "Recommendations",
+        "Show this score on your site",
+    ] {
         assert!(dom.contains(part), "{part} missing from the report");
     }
     let png = screenshot(&bin, &reports[0], "report.png", (1280, 2000)).await;

@@ -14,6 +14,7 @@ mod fixture_sites;
 mod history;
 mod outbox;
 mod pg_migrations;
+mod readiness;
 mod reopen;
 mod replicas;
 mod store;
