@@ -1563,34 +1563,70 @@ impl Walker {
     /// collector when its value is its text.
     fn markup_element(&mut self, node: &Handle, local: &str, attrs: &[html5ever::Attribute], stack: &mut Vec<Step>) {
         use crate::structured_data::MarkupElement;
-        let get = |name: &str| attr_named(attrs, name).map(str::to_string);
+        // One pass over the attributes, the first of each name kept (as [`attr`] takes it):
+        // every element with an id comes here, and ids are common, so a look-up per name
+        // (seventeen of them) was most of what this cost.
+        let (mut id, mut itemscope, mut itemtype, mut itemprop, mut itemref) = (None, false, None, None, None);
+        let (mut itemid, mut vocab, mut typeof_, mut property, mut resource) = (None, None, None, None, None);
+        let (mut content, mut href, mut src, mut data, mut value, mut datetime) = (None, None, None, None, None, None);
+        for a in attrs.iter().filter(|a| a.name.ns == ns!()) {
+            let slot: &mut Option<&str> = match a.name.local {
+                local_name!("id") => &mut id,
+                local_name!("itemscope") => {
+                    itemscope = true;
+                    continue;
+                }
+                local_name!("itemtype") => &mut itemtype,
+                local_name!("itemprop") => &mut itemprop,
+                local_name!("itemref") => &mut itemref,
+                local_name!("itemid") => &mut itemid,
+                local_name!("property") => &mut property,
+                local_name!("content") => &mut content,
+                local_name!("href") => &mut href,
+                local_name!("src") => &mut src,
+                local_name!("data") => &mut data,
+                local_name!("value") => &mut value,
+                local_name!("datetime") => &mut datetime,
+                // Names html5ever has no static atom for, compared as text.
+                ref other => match &**other {
+                    "vocab" => &mut vocab,
+                    "typeof" => &mut typeof_,
+                    "resource" => &mut resource,
+                    _ => continue,
+                },
+            };
+            if slot.is_none() {
+                *slot = Some(&*a.value);
+            }
+        }
+        let owned = |v: Option<&str>| v.map(str::to_string);
         // The value an `itemprop` takes from the element (HTML, "Values" of microdata), when
         // it is not the element's text.
         // Search engines take `content` on any element, as schema.org's own examples write
         // it (`<span itemprop="price" content="34.90">34,90 €</span>`).
-        let micro_value = get("content").or_else(|| match local {
-            "audio" | "embed" | "iframe" | "img" | "source" | "track" | "video" => get("src"),
-            "a" | "area" | "link" => get("href"),
-            "object" => get("data"),
-            "data" | "meter" => get("value"),
-            "time" => get("datetime"),
+        let micro_value = owned(content).or_else(|| match local {
+            "audio" | "embed" | "iframe" | "img" | "source" | "track" | "video" => owned(src),
+            "a" | "area" | "link" => owned(href),
+            "object" => owned(data),
+            "data" | "meter" => owned(value),
+            "time" => owned(datetime),
             _ => None,
         });
         let element = MarkupElement {
             parent: self.markup_open.last().copied(),
             line: self.line_of(node),
-            id: get("id"),
-            itemscope: attr(attrs, &local_name!("itemscope")).is_some(),
-            itemtype: get("itemtype"),
-            itemprop: get("itemprop"),
-            itemref: get("itemref"),
-            itemid: get("itemid"),
-            vocab: get("vocab"),
-            typeof_: get("typeof"),
-            property: get("property"),
-            resource: get("resource"),
-            content: get("content"),
-            href: get("href").or_else(|| get("src")),
+            id: owned(id),
+            itemscope,
+            itemtype: owned(itemtype),
+            itemprop: owned(itemprop),
+            itemref: owned(itemref),
+            itemid: owned(itemid),
+            vocab: owned(vocab),
+            typeof_: owned(typeof_),
+            property: owned(property),
+            resource: owned(resource),
+            content: owned(content),
+            href: owned(href).or_else(|| owned(src)),
             micro_value,
             text: None,
         };
