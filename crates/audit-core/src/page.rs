@@ -747,12 +747,29 @@ fn is_inline(name: &html5ever::LocalName) -> bool {
 
 /// Collapses ASCII white space runs to one space and trims (what `document.title` does).
 pub fn collapse(s: &str) -> String {
+    // Byte by byte: an ASCII byte is never part of a longer UTF-8 sequence, so the words
+    // between white space bytes are whole characters, without decoding any (every title,
+    // link and paragraph text goes through here).
     let mut out = String::with_capacity(s.len());
-    for word in s.split(|c: char| c.is_ascii_whitespace()).filter(|w| !w.is_empty()) {
+    let mut word_start = None;
+    for (i, b) in s.bytes().enumerate() {
+        match (b.is_ascii_whitespace(), word_start) {
+            (true, Some(start)) => {
+                if !out.is_empty() {
+                    out.push(' ');
+                }
+                out.push_str(&s[start..i]);
+                word_start = None;
+            }
+            (false, None) => word_start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(start) = word_start {
         if !out.is_empty() {
             out.push(' ');
         }
-        out.push_str(word);
+        out.push_str(&s[start..]);
     }
     out
 }
@@ -1223,13 +1240,16 @@ impl Walker {
                         }
                     }
                 }
-                if self.head_depth == 0 && self.noscript_depth == 0 && !text.trim().is_empty() {
+                // Indentation between elements is most text nodes of most pages: one scan
+                // tells it (ASCII white space is white space to `trim` too), and only other
+                // text is trimmed to see whether anything is left.
+                let blank = text.bytes().all(|b| b.is_ascii_whitespace());
+                if !blank && self.head_depth == 0 && self.noscript_depth == 0 && !text.trim().is_empty() {
                     self.body_content_seen = true;
                 }
                 if self.hidden_depth == 0 && self.head_depth == 0 {
-                    // Indentation between elements is most text nodes of most pages: keep one
-                    // word break for it instead of the run.
-                    if text.bytes().all(|b| b.is_ascii_whitespace()) {
+                    // Keep one word break for indentation instead of the run.
+                    if blank {
                         self.space();
                     } else {
                         self.visible.push_str(&text);
@@ -2119,6 +2139,17 @@ pub fn markup_of(html: &str) -> Vec<crate::structured_data::MarkupElement> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The byte-wise collapse is the word split it replaced, non-ASCII white space kept.
+    #[test]
+    fn collapse_keeps_words_and_non_ascii_space() {
+        let reference = |s: &str| {
+            s.split(|c: char| c.is_ascii_whitespace()).filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ")
+        };
+        for s in ["", "   ", "a", " a ", "a  b\t\nc\r", "\u{a0}x\u{a0} y\u{2003}", "é  ü\x0cß", "\x0bv\x0b w"] {
+            assert_eq!(collapse(s), reference(s), "{s:?}");
+        }
+    }
 
     /// The scan as first written (one byte at a time, marks checked before each), kept as
     /// the reference the table-driven scan must agree with.
