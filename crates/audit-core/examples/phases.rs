@@ -1,5 +1,9 @@
 //! Where the time of an audit goes, phase by phase, over a directory of HTML pages:
 //! `cargo run --release -p seo-audit-core --example phases -- ../shared/corpus/pages`.
+//!
+//! `PHASE=dump OUT=DIR` writes each page's result JSON (as `PHASE=full` builds it) to
+//! `DIR/<page file name>.json`, so that a change meant to leave the output alone can be checked
+//! byte for byte (`diff -r` of two dumps).
 
 use std::time::Instant;
 
@@ -16,7 +20,10 @@ fn main() {
             if p.is_dir() {
                 dirs.push(p);
             } else if p.extension().is_some_and(|e| e == "html") {
-                pages.push(std::fs::read(&p).expect("read page"));
+                pages.push((
+                    p.file_name().unwrap_or_default().to_string_lossy().into_owned(),
+                    std::fs::read(&p).expect("read page"),
+                ));
             }
         }
     }
@@ -29,7 +36,7 @@ fn main() {
     // `valgrind --tool=callgrind` (load-independent, unlike wall-clock time).
     match std::env::var("PHASE").as_deref() {
         Ok("parse") => {
-            for b in &pages {
+            for (_, b) in &pages {
                 let (text, _) = audit_core::decode(b, None);
                 let dom = html5ever::parse_document(markup5ever_rcdom::RcDom::default(), opts()).one(text);
                 std::hint::black_box(&dom);
@@ -37,15 +44,26 @@ fn main() {
             return;
         }
         Ok("full") => {
-            for b in &pages {
+            for (_, b) in &pages {
                 let page = Page::parse("https://example.com/a/b", b, HttpFacts::new().with_status(200));
                 let json = serde_json::to_vec(&audit(page).to_result("2026-01-01T00:00:00.000Z"));
                 std::hint::black_box(json.map(|j| j.len()).unwrap_or(0));
             }
             return;
         }
+        Ok("dump") => {
+            let out = std::path::PathBuf::from(std::env::var("OUT").expect("OUT=DIR for PHASE=dump"));
+            std::fs::create_dir_all(&out).expect("create OUT");
+            for (name, b) in &pages {
+                let page = Page::parse("https://example.com/a/b", b, HttpFacts::new().with_status(200));
+                let json = serde_json::to_vec(&audit(page).to_result("2026-01-01T00:00:00.000Z")).expect("json");
+                std::fs::write(out.join(format!("{name}.json")), json).expect("write");
+            }
+            return;
+        }
         _ => {}
     }
+    let pages: Vec<Vec<u8>> = pages.into_iter().map(|(_, b)| b).collect();
     let t = Instant::now();
     for _ in 0..rounds {
         for b in &pages {

@@ -287,6 +287,11 @@ fn snippet(tag: &str) -> String {
     if tag.is_ascii() {
         return ascii_snippet(tag.as_bytes());
     }
+    char_snippet(tag)
+}
+
+/// [`snippet`] character by character, for a start tag with characters outside ASCII.
+fn char_snippet(tag: &str) -> String {
     let mut out = String::with_capacity(tag.len().min(SNIPPET_MAX_CHARS * 2));
     let mut chars = tag.chars().peekable();
     // Outside a quoted value, white space runs are one space; inside one, the value is cut.
@@ -347,49 +352,42 @@ fn ascii_snippet(tag: &[u8]) -> String {
     // out the vertical tab).
     let white = |b: u8| matches!(b, b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ');
     let mut out: Vec<u8> = Vec::with_capacity(tag.len().min(SNIPPET_MAX_CHARS * 2));
-    let mut quote: Option<u8> = None;
-    let mut value_chars = 0usize;
-    let mut cut = false;
     let mut after_equals = false;
     let mut i = 0;
     while i < tag.len() {
         let c = tag[i];
         i += 1;
-        match quote {
-            Some(q) if c == q => {
-                if cut {
-                    out.extend_from_slice("…".as_bytes());
+        if after_equals && (c == b'"' || c == b'\'') {
+            after_equals = false;
+            out.push(c);
+            // The value runs to its closing quote (unclosed, to the end of the tag). Its first
+            // characters are kept and the rest is skipped at once, not walked byte by byte:
+            // a `srcset`, a `style` or a `data:` URL may be kilobytes long.
+            let rest = &tag[i..];
+            let close = memchr::memchr(c, rest);
+            let value = &rest[..close.unwrap_or(rest.len())];
+            let kept = &value[..value.len().min(SNIPPET_VALUE_MAX_CHARS)];
+            out.extend(kept.iter().map(|&b| if white(b) { b' ' } else { b }));
+            match close {
+                Some(close) => {
+                    if value.len() > SNIPPET_VALUE_MAX_CHARS {
+                        out.extend_from_slice("…".as_bytes());
+                    }
+                    out.push(c);
+                    i += close + 1;
                 }
-                out.push(c);
-                quote = None;
+                None => i = tag.len(),
             }
-            Some(_) => {
-                value_chars += 1;
-                if value_chars <= SNIPPET_VALUE_MAX_CHARS {
-                    out.push(if white(c) { b' ' } else { c });
-                } else {
-                    cut = true;
-                }
+        } else if white(c) {
+            while tag.get(i).is_some_and(|&b| white(b)) {
+                i += 1;
             }
-            None if after_equals && (c == b'"' || c == b'\'') => {
-                quote = Some(c);
-                value_chars = 0;
-                cut = false;
-                after_equals = false;
-                out.push(c);
+            if !after_equals && tag.get(i) != Some(&b'=') && out.last() != Some(&b'=') {
+                out.push(b' ');
             }
-            None if white(c) => {
-                while tag.get(i).is_some_and(|&b| white(b)) {
-                    i += 1;
-                }
-                if !after_equals && tag.get(i) != Some(&b'=') && out.last() != Some(&b'=') {
-                    out.push(b' ');
-                }
-            }
-            None => {
-                after_equals = c == b'=';
-                out.push(c);
-            }
+        } else {
+            after_equals = c == b'=';
+            out.push(c);
         }
     }
     // Only the cut mark `…` is not ASCII.
@@ -445,6 +443,26 @@ mod tests {
         assert_eq!(s.chars().count(), SNIPPET_MAX_CHARS);
         assert!(s.ends_with("…>"));
         assert_eq!(snippet("<a href = \"x\" >"), "<a href=\"x\" >");
+    }
+
+    /// The byte-wise snippet of an ASCII tag is the character-wise one, whatever its quotes.
+    #[test]
+    fn ascii_snippets_are_the_character_snippets() {
+        let long = "x y".repeat(40);
+        let tags = [
+            "<img src=\"a.png\" alt=x>".to_string(),
+            format!("<img src='{long}' alt=\"\">"),
+            format!("<img srcset=\"{long}\"   data-x = '{long}' >"),
+            format!("<a title=\"{long}>"),
+            format!("<a title='{}'>", "z".repeat(60)),
+            format!("<a title='{}'>", "z".repeat(61)),
+            "<a b=\"'\" c='\"' d=\"\">".to_string(),
+            "<a x\t=\n\"v\r\nw\" \x0b y>".to_string(),
+            format!("<div{}>", (0..40).map(|i| format!(" data-a{i}=\"v\"")).collect::<String>()),
+        ];
+        for tag in &tags {
+            assert_eq!(ascii_snippet(tag.as_bytes()), char_snippet(tag), "{tag}");
+        }
     }
 
     #[test]

@@ -747,12 +747,29 @@ fn is_inline(name: &html5ever::LocalName) -> bool {
 
 /// Collapses ASCII white space runs to one space and trims (what `document.title` does).
 pub fn collapse(s: &str) -> String {
+    // Byte by byte: an ASCII byte is never part of a longer UTF-8 sequence, so the words
+    // between white space bytes are whole characters, without decoding any (every title,
+    // link and paragraph text goes through here).
     let mut out = String::with_capacity(s.len());
-    for word in s.split(|c: char| c.is_ascii_whitespace()).filter(|w| !w.is_empty()) {
+    let mut word_start = None;
+    for (i, b) in s.bytes().enumerate() {
+        match (b.is_ascii_whitespace(), word_start) {
+            (true, Some(start)) => {
+                if !out.is_empty() {
+                    out.push(' ');
+                }
+                out.push_str(&s[start..i]);
+                word_start = None;
+            }
+            (false, None) => word_start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(start) = word_start {
         if !out.is_empty() {
             out.push(' ');
         }
-        out.push_str(word);
+        out.push_str(&s[start..]);
     }
     out
 }
@@ -1007,7 +1024,15 @@ fn push_capped(buf: &mut String, text: &str, cap: usize) {
     buf.push_str(&text[..end]);
 }
 
-fn attr<'a>(attrs: &'a [html5ever::Attribute], name: &str) -> Option<&'a str> {
+/// The value of the first attribute `name` (in no namespace). Names are compared as atoms:
+/// one integer comparison per attribute, where comparing their text cost a table look-up and
+/// a `memcmp` each (this look-up ran for every element of every page).
+fn attr<'a>(attrs: &'a [html5ever::Attribute], name: &html5ever::LocalName) -> Option<&'a str> {
+    attrs.iter().find(|a| a.name.ns == ns!() && a.name.local == *name).map(|a| &*a.value)
+}
+
+/// [`attr`] for a name html5ever has no static atom for (`toolname`, `typeof`, `vocab`...).
+fn attr_named<'a>(attrs: &'a [html5ever::Attribute], name: &str) -> Option<&'a str> {
     attrs.iter().find(|a| a.name.ns == ns!() && &*a.name.local == name).map(|a| &*a.value)
 }
 
@@ -1116,7 +1141,7 @@ impl Walker {
             let (handle, nth, _) = &self.open_path[k];
             let NodeData::Element { name, attrs, .. } = &handle.data else { continue };
             // An empty id names nothing (`#` is no selector).
-            let id = attr(&attrs.borrow(), "id").filter(|id| !id.is_empty()).map(Box::from);
+            let id = attr(&attrs.borrow(), &local_name!("id")).filter(|id| !id.is_empty()).map(Box::from);
             self.nodes.push(PathNode { parent, name: name.local.clone(), nth: *nth, id });
             self.open_path[k].2 = u32::try_from(self.nodes.len() - 1).unwrap_or(u32::MAX);
         }
@@ -1215,13 +1240,16 @@ impl Walker {
                         }
                     }
                 }
-                if self.head_depth == 0 && self.noscript_depth == 0 && !text.trim().is_empty() {
+                // Indentation between elements is most text nodes of most pages: one scan
+                // tells it (ASCII white space is white space to `trim` too), and only other
+                // text is trimmed to see whether anything is left.
+                let blank = text.bytes().all(|b| b.is_ascii_whitespace());
+                if !blank && self.head_depth == 0 && self.noscript_depth == 0 && !text.trim().is_empty() {
                     self.body_content_seen = true;
                 }
                 if self.hidden_depth == 0 && self.head_depth == 0 {
-                    // Indentation between elements is most text nodes of most pages: keep one
-                    // word break for it instead of the run.
-                    if text.bytes().all(|b| b.is_ascii_whitespace()) {
+                    // Keep one word break for indentation instead of the run.
+                    if blank {
                         self.space();
                     } else {
                         self.visible.push_str(&text);
@@ -1234,8 +1262,11 @@ impl Walker {
                 self.open_path.push((node.clone(), nth, u32::MAX));
                 stack.push(Step::Exit(Exit::Path));
                 let attrs = attrs.borrow();
-                if let Some(id) = attr(&attrs, "id") {
-                    self.id_hashes.push(hash_id(id));
+                // The id of an HTML element is taken in the one pass over its attributes below.
+                if name.ns != ns!(html) {
+                    if let Some(id) = attr(&attrs, &local_name!("id")) {
+                        self.id_hashes.push(hash_id(id));
+                    }
                 }
                 let local: &str = &name.local;
                 if name.ns == ns!(svg) {
@@ -1266,22 +1297,35 @@ impl Walker {
                     self.body_content_seen = true;
                 }
                 // One pass over the attributes for what every element may carry.
+                // Names are matched as atoms (an integer comparison each); the few that
+                // html5ever has no static atom for are compared as text, last.
                 let (mut hides, mut lang, mut itemtype, mut itemscope) = (false, None, None, false);
-                let mut markup = false;
+                let (mut markup, mut id) = (false, None);
                 for a in attrs.iter().filter(|a| a.name.ns == ns!()) {
-                    match &*a.name.local {
-                        "hidden" | "inert" => hides = true,
-                        "aria-hidden" => hides |= a.value.trim().eq_ignore_ascii_case("true"),
-                        "style" => hides |= hides_by_style(&a.value),
-                        "lang" => lang = lang.or(Some(&*a.value)),
-                        "itemtype" => itemtype = itemtype.or(Some(&*a.value)),
-                        "itemscope" => {
+                    match a.name.local {
+                        local_name!("hidden") => hides = true,
+                        local_name!("aria-hidden") => hides |= a.value.trim().eq_ignore_ascii_case("true"),
+                        local_name!("style") => hides |= hides_by_style(&a.value),
+                        local_name!("lang") => lang = lang.or(Some(&*a.value)),
+                        local_name!("itemtype") => itemtype = itemtype.or(Some(&*a.value)),
+                        local_name!("itemscope") => {
                             itemscope = true;
                             markup = true;
                         }
-                        "itemprop" | "typeof" | "property" | "vocab" | "id" => markup = true,
-                        _ => {}
+                        local_name!("id") => {
+                            id = id.or(Some(&*a.value));
+                            markup = true;
+                        }
+                        local_name!("itemprop") | local_name!("property") => markup = true,
+                        ref other => match &**other {
+                            "inert" => hides = true,
+                            "typeof" | "vocab" => markup = true,
+                            _ => {}
+                        },
                     }
+                }
+                if let Some(id) = id {
+                    self.id_hashes.push(hash_id(id));
                 }
                 if let (Some(types), true) = (itemtype, itemscope) {
                     self.microdata_types.extend(types.split_whitespace().map(str::to_string));
@@ -1300,7 +1344,7 @@ impl Walker {
                 match name.local {
                     local_name!("html") => {
                         if self.lang.is_none() {
-                            self.lang = attr(&attrs, "lang").map(str::to_string);
+                            self.lang = attr(&attrs, &local_name!("lang")).map(str::to_string);
                         }
                         if !self.spots.html.is_some() {
                             self.spots.html = self.spot(node);
@@ -1342,7 +1386,7 @@ impl Walker {
                     }
                     local_name!("base") => {
                         if self.base_href.is_none() {
-                            self.base_href = attr(&attrs, "href").map(str::to_string);
+                            self.base_href = attr(&attrs, &local_name!("href")).map(str::to_string);
                         }
                     }
                     local_name!("meta") => {
@@ -1350,28 +1394,34 @@ impl Walker {
                         self.meta(&attrs, spot);
                     }
                     local_name!("form")
-                        if attr(&attrs, "toolname").is_some() || attr(&attrs, "tooldescription").is_some() =>
+                        if attr_named(&attrs, "toolname").is_some()
+                            || attr_named(&attrs, "tooldescription").is_some() =>
                     {
                         self.webmcp_forms.push(WebMcpForm {
-                            toolname: attr(&attrs, "toolname").map(str::to_string),
-                            tooldescription: attr(&attrs, "tooldescription").map(str::to_string),
+                            toolname: attr_named(&attrs, "toolname").map(str::to_string),
+                            tooldescription: attr_named(&attrs, "tooldescription").map(str::to_string),
                             fields: Vec::new(),
                         });
                         self.webmcp_open = true;
                         stack.push(Step::Exit(Exit::WebMcpForm));
                     }
                     local_name!("input") | local_name!("select") | local_name!("textarea") if self.webmcp_open => {
-                        let kind = attr(&attrs, "type").map(|t| t.trim().to_ascii_lowercase()).unwrap_or_default();
+                        let kind = attr(&attrs, &local_name!("type"))
+                            .map(|t| t.trim().to_ascii_lowercase())
+                            .unwrap_or_default();
                         // Buttons and hidden inputs are no parameters an agent fills in.
                         let parameter = name.local != local_name!("input")
                             || !matches!(kind.as_str(), "submit" | "button" | "reset" | "image" | "hidden");
                         if let (true, Some(form)) = (parameter, self.webmcp_forms.last_mut()) {
                             form.fields.push(WebMcpField {
-                                name: attr(&attrs, "name").map(str::trim).filter(|n| !n.is_empty()).map(str::to_string),
-                                required: attr(&attrs, "required").is_some(),
+                                name: attr(&attrs, &local_name!("name"))
+                                    .map(str::trim)
+                                    .filter(|n| !n.is_empty())
+                                    .map(str::to_string),
+                                required: attr(&attrs, &local_name!("required")).is_some(),
                                 described: ["toolparamdescription", "title"]
                                     .iter()
-                                    .any(|a| attr(&attrs, a).is_some_and(|v| !v.trim().is_empty())),
+                                    .any(|a| attr_named(&attrs, a).is_some_and(|v| !v.trim().is_empty())),
                             });
                         }
                     }
@@ -1381,16 +1431,16 @@ impl Walker {
                     }
                     local_name!("script") => {
                         let spot = self.spot(node);
-                        let ty = attr(&attrs, "type").map(|t| t.trim().to_ascii_lowercase());
+                        let ty = attr(&attrs, &local_name!("type")).map(|t| t.trim().to_ascii_lowercase());
                         if ty.as_deref() == Some("application/ld+json") {
                             self.json_ld_lines.push((self.line_of(node), spot));
                             stack.push(Step::Exit(self.open_collector(Collector::JsonLd)));
                         }
-                        if let Some(src) = attr(&attrs, "src") {
+                        if let Some(src) = attr(&attrs, &local_name!("src")) {
                             self.script_srcs.push(src.to_string());
                             self.subresources.push((src.to_string(), spot));
-                            let deferred = attr(&attrs, "async").is_some()
-                                || attr(&attrs, "defer").is_some()
+                            let deferred = attr(&attrs, &local_name!("async")).is_some()
+                                || attr(&attrs, &local_name!("defer")).is_some()
                                 || ty.as_deref() == Some("module");
                             if self.head_depth > 0 && !deferred {
                                 self.render_blocking.push(src.to_string());
@@ -1414,11 +1464,11 @@ impl Walker {
                     }
                     local_name!("img") => {
                         let spot = self.spot(node);
-                        let src = attr(&attrs, "src").unwrap_or_default().to_string();
+                        let src = attr(&attrs, &local_name!("src")).unwrap_or_default().to_string();
                         if !src.is_empty() {
                             self.subresources.push((src.clone(), spot));
                         }
-                        let alt = attr(&attrs, "alt").map(str::to_string);
+                        let alt = attr(&attrs, &local_name!("alt")).map(str::to_string);
                         if let Some(alt) = alt.as_deref().filter(|a| !a.trim().is_empty()) {
                             // An image's alt is the accessible name of a link around it.
                             if let Some(link) = self.open.iter().rev().find_map(|(k, _)| {
@@ -1436,11 +1486,11 @@ impl Walker {
                         self.images.push(Image {
                             src,
                             alt,
-                            width: attr(&attrs, "width").map(str::to_string),
-                            height: attr(&attrs, "height").map(str::to_string),
-                            loading: attr(&attrs, "loading").map(str::to_string),
-                            role: attr(&attrs, "role").map(|r| r.trim().to_ascii_lowercase()),
-                            labelled: ["aria-label", "aria-labelledby", "title"]
+                            width: attr(&attrs, &local_name!("width")).map(str::to_string),
+                            height: attr(&attrs, &local_name!("height")).map(str::to_string),
+                            loading: attr(&attrs, &local_name!("loading")).map(str::to_string),
+                            role: attr(&attrs, &local_name!("role")).map(|r| r.trim().to_ascii_lowercase()),
+                            labelled: [local_name!("aria-label"), local_name!("aria-labelledby"), local_name!("title")]
                                 .iter()
                                 .any(|a| attr(&attrs, a).is_some_and(|v| !v.trim().is_empty())),
                             hidden: self.inert_depth > 0,
@@ -1452,22 +1502,22 @@ impl Walker {
                         let i = self.page_links.len();
                         let spot = self.spot(node);
                         self.page_links.push(Link {
-                            href: attr(&attrs, "href").map(str::to_string),
+                            href: attr(&attrs, &local_name!("href")).map(str::to_string),
                             url: None,
                             kind: LinkKind::NoHref,
-                            rel: attr(&attrs, "rel")
+                            rel: attr(&attrs, &local_name!("rel"))
                                 .map(|r| r.split_ascii_whitespace().map(|t| t.to_ascii_lowercase()).collect())
                                 .unwrap_or_default(),
                             text: String::new(),
-                            label: attr(&attrs, "aria-label")
-                                .or_else(|| attr(&attrs, "title"))
+                            label: attr(&attrs, &local_name!("aria-label"))
+                                .or_else(|| attr(&attrs, &local_name!("title")))
                                 .map(|s| s.trim().to_string())
                                 .filter(|s| !s.is_empty()),
                             internal: false,
                             lang: self.langs.last().cloned(),
-                            role: attr(&attrs, "role").map(|r| r.trim().to_string()),
-                            name: attr(&attrs, "name").map(|n| n.trim().to_string()),
-                            id: attr(&attrs, "id").map(str::to_string),
+                            role: attr(&attrs, &local_name!("role")).map(|r| r.trim().to_string()),
+                            name: attr(&attrs, &local_name!("name")).map(|n| n.trim().to_string()),
+                            id: attr(&attrs, &local_name!("id")).map(str::to_string),
                             href_attributes: attrs.iter().any(|a| {
                                 a.name.ns == ns!()
                                     && matches!(
@@ -1493,13 +1543,13 @@ impl Walker {
                     | local_name!("video")
                     | local_name!("source")
                     | local_name!("embed") => {
-                        if let Some(src) = attr(&attrs, "src") {
+                        if let Some(src) = attr(&attrs, &local_name!("src")) {
                             let spot = self.spot(node);
                             self.subresources.push((src.to_string(), spot));
                         }
                     }
                     local_name!("object") => {
-                        if let Some(src) = attr(&attrs, "data") {
+                        if let Some(src) = attr(&attrs, &local_name!("data")) {
                             let spot = self.spot(node);
                             self.subresources.push((src.to_string(), spot));
                         }
@@ -1533,34 +1583,70 @@ impl Walker {
     /// collector when its value is its text.
     fn markup_element(&mut self, node: &Handle, local: &str, attrs: &[html5ever::Attribute], stack: &mut Vec<Step>) {
         use crate::structured_data::MarkupElement;
-        let get = |name: &str| attr(attrs, name).map(str::to_string);
+        // One pass over the attributes, the first of each name kept (as [`attr`] takes it):
+        // every element with an id comes here, and ids are common, so a look-up per name
+        // (seventeen of them) was most of what this cost.
+        let (mut id, mut itemscope, mut itemtype, mut itemprop, mut itemref) = (None, false, None, None, None);
+        let (mut itemid, mut vocab, mut typeof_, mut property, mut resource) = (None, None, None, None, None);
+        let (mut content, mut href, mut src, mut data, mut value, mut datetime) = (None, None, None, None, None, None);
+        for a in attrs.iter().filter(|a| a.name.ns == ns!()) {
+            let slot: &mut Option<&str> = match a.name.local {
+                local_name!("id") => &mut id,
+                local_name!("itemscope") => {
+                    itemscope = true;
+                    continue;
+                }
+                local_name!("itemtype") => &mut itemtype,
+                local_name!("itemprop") => &mut itemprop,
+                local_name!("itemref") => &mut itemref,
+                local_name!("itemid") => &mut itemid,
+                local_name!("property") => &mut property,
+                local_name!("content") => &mut content,
+                local_name!("href") => &mut href,
+                local_name!("src") => &mut src,
+                local_name!("data") => &mut data,
+                local_name!("value") => &mut value,
+                local_name!("datetime") => &mut datetime,
+                // Names html5ever has no static atom for, compared as text.
+                ref other => match &**other {
+                    "vocab" => &mut vocab,
+                    "typeof" => &mut typeof_,
+                    "resource" => &mut resource,
+                    _ => continue,
+                },
+            };
+            if slot.is_none() {
+                *slot = Some(&*a.value);
+            }
+        }
+        let owned = |v: Option<&str>| v.map(str::to_string);
         // The value an `itemprop` takes from the element (HTML, "Values" of microdata), when
         // it is not the element's text.
         // Search engines take `content` on any element, as schema.org's own examples write
         // it (`<span itemprop="price" content="34.90">34,90 €</span>`).
-        let micro_value = get("content").or_else(|| match local {
-            "audio" | "embed" | "iframe" | "img" | "source" | "track" | "video" => get("src"),
-            "a" | "area" | "link" => get("href"),
-            "object" => get("data"),
-            "data" | "meter" => get("value"),
-            "time" => get("datetime"),
+        let micro_value = owned(content).or_else(|| match local {
+            "audio" | "embed" | "iframe" | "img" | "source" | "track" | "video" => owned(src),
+            "a" | "area" | "link" => owned(href),
+            "object" => owned(data),
+            "data" | "meter" => owned(value),
+            "time" => owned(datetime),
             _ => None,
         });
         let element = MarkupElement {
             parent: self.markup_open.last().copied(),
             line: self.line_of(node),
-            id: get("id"),
-            itemscope: attr(attrs, "itemscope").is_some(),
-            itemtype: get("itemtype"),
-            itemprop: get("itemprop"),
-            itemref: get("itemref"),
-            itemid: get("itemid"),
-            vocab: get("vocab"),
-            typeof_: get("typeof"),
-            property: get("property"),
-            resource: get("resource"),
-            content: get("content"),
-            href: get("href").or_else(|| get("src")),
+            id: owned(id),
+            itemscope,
+            itemtype: owned(itemtype),
+            itemprop: owned(itemprop),
+            itemref: owned(itemref),
+            itemid: owned(itemid),
+            vocab: owned(vocab),
+            typeof_: owned(typeof_),
+            property: owned(property),
+            resource: owned(resource),
+            content: owned(content),
+            href: owned(href).or_else(|| owned(src)),
             micro_value,
             text: None,
         };
@@ -1596,18 +1682,18 @@ impl Walker {
     fn meta(&mut self, attrs: &[html5ever::Attribute], spot: Spot) {
         if self.in_head()
             && self.head_meta_description.is_none()
-            && attr(attrs, "name").is_some_and(|n| n.trim().eq_ignore_ascii_case("description"))
+            && attr(attrs, &local_name!("name")).is_some_and(|n| n.trim().eq_ignore_ascii_case("description"))
         {
-            self.head_meta_description = Some(attr(attrs, "content").unwrap_or_default().to_string());
+            self.head_meta_description = Some(attr(attrs, &local_name!("content")).unwrap_or_default().to_string());
         }
-        if let Some(cs) = attr(attrs, "charset") {
+        if let Some(cs) = attr(attrs, &local_name!("charset")) {
             if self.meta_charset.is_none() {
                 self.meta_charset = Some(cs.trim().to_string());
                 self.spots.meta_charset = spot;
             }
         }
-        let content = attr(attrs, "content");
-        if let (Some(equiv), Some(content)) = (attr(attrs, "http-equiv"), content) {
+        let content = attr(attrs, &local_name!("content"));
+        if let (Some(equiv), Some(content)) = (attr(attrs, &local_name!("http-equiv")), content) {
             if equiv.eq_ignore_ascii_case("content-type") {
                 if let Some(cs) = charset::charset_param(content) {
                     if self.meta_charset.is_none() {
@@ -1618,7 +1704,7 @@ impl Walker {
             }
         }
         let Some(content) = content else { return };
-        if let Some(name) = attr(attrs, "name") {
+        if let Some(name) = attr(attrs, &local_name!("name")) {
             let name = name.trim().to_ascii_lowercase();
             match name.as_str() {
                 "description" => {
@@ -1658,7 +1744,7 @@ impl Walker {
                 _ => {}
             }
         }
-        if let Some(prop) = attr(attrs, "property") {
+        if let Some(prop) = attr(attrs, &local_name!("property")) {
             let prop = prop.trim().to_ascii_lowercase();
             let map = if prop.starts_with("og:") {
                 Some(&mut self.og)
@@ -1677,9 +1763,9 @@ impl Walker {
     }
 
     fn link_element(&mut self, attrs: &[html5ever::Attribute], spot: Spot) {
-        let Some(rel) = attr(attrs, "rel") else { return };
+        let Some(rel) = attr(attrs, &local_name!("rel")) else { return };
         let rel: Vec<String> = rel.split_ascii_whitespace().map(|t| t.to_ascii_lowercase()).collect();
-        let href = attr(attrs, "href");
+        let href = attr(attrs, &local_name!("href"));
         let in_head = self.in_head();
         if rel.iter().any(|r| r == "canonical") {
             if let Some(href) = href {
@@ -1704,7 +1790,7 @@ impl Walker {
             self.favicon = href.map(str::to_string);
         }
         if let Some(href) = href {
-            let kind = attr(attrs, "type").map(|t| t.trim().to_ascii_lowercase());
+            let kind = attr(attrs, &local_name!("type")).map(|t| t.trim().to_ascii_lowercase());
             for r in rel.iter().filter(|r| AGENT_LINK_RELS.contains(&r.as_str())) {
                 // Only a markdown alternate is an agent's document; other alternates are
                 // feeds and translations.
@@ -1720,7 +1806,7 @@ impl Walker {
             }
         }
         if rel.iter().any(|r| r == "alternate") {
-            if let (Some(lang), Some(href)) = (attr(attrs, "hreflang"), href) {
+            if let (Some(lang), Some(href)) = (attr(attrs, &local_name!("hreflang")), href) {
                 self.hreflang_raw.push((lang.trim().to_string(), href.to_string(), in_head, spot));
             }
         }
@@ -2053,6 +2139,17 @@ pub fn markup_of(html: &str) -> Vec<crate::structured_data::MarkupElement> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The byte-wise collapse is the word split it replaced, non-ASCII white space kept.
+    #[test]
+    fn collapse_keeps_words_and_non_ascii_space() {
+        let reference = |s: &str| {
+            s.split(|c: char| c.is_ascii_whitespace()).filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ")
+        };
+        for s in ["", "   ", "a", " a ", "a  b\t\nc\r", "\u{a0}x\u{a0} y\u{2003}", "é  ü\x0cß", "\x0bv\x0b w"] {
+            assert_eq!(collapse(s), reference(s), "{s:?}");
+        }
+    }
 
     /// The scan as first written (one byte at a time, marks checked before each), kept as
     /// the reference the table-driven scan must agree with.

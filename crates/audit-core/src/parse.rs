@@ -320,11 +320,17 @@ fn is_located(name: &QualName) -> bool {
 fn is_structured_data_element(name: &QualName, attrs: &[Attribute]) -> bool {
     name.local == local_name!("script")
         || attrs.iter().any(|a| {
+            // Every attribute of every element is asked: names are matched as atoms (an
+            // integer comparison each), the two without a static atom as text, last.
             a.name.ns == html5ever::ns!()
-                && matches!(
-                    &*a.name.local,
-                    "itemscope" | "itemprop" | "itemtype" | "typeof" | "property" | "vocab" | "id"
-                )
+                && match a.name.local {
+                    local_name!("itemscope")
+                    | local_name!("itemprop")
+                    | local_name!("itemtype")
+                    | local_name!("property")
+                    | local_name!("id") => true,
+                    ref other => matches!(&**other, "typeof" | "vocab"),
+                }
         })
 }
 
