@@ -106,4 +106,7 @@ pub use sitemap::{
     parse_sitemap, ParsedSitemap, SitemapError, SitemapKind, SitemapLimits, SitemapProblem, SitemapRead, Sitemaps,
     SITEMAP_NAMESPACE,
 };
-pub use urls::{normalize, normalize_relative, normalize_serialized, OutOfScope, Scope, ScopeConfig, Site, UrlError};
+pub use urls::{
+    normalize, normalize_relative, normalize_serialized, OutOfScope, PatternError, Scope, ScopeConfig, Site, UrlError,
+    UrlPatterns, MAX_URL_PATTERNS, MAX_URL_PATTERN_LEN, URL_PATTERN_SIZE_LIMIT,
+};

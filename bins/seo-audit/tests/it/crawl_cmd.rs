@@ -560,3 +560,56 @@ fn the_near_duplicate_threshold_is_an_option() {
     assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(out.stdout.is_empty());
 }
+
+/// `--include` and `--exclude` are regular expressions over the path and query: the URLs
+/// they leave out are listed as skipped with the pattern and never requested, the start URL
+/// is crawled all the same, and a bad pattern exits 2 before anything is fetched.
+#[test]
+fn include_and_exclude_patterns_choose_the_crawled_urls() {
+    let site = Site::start(|_| {
+        HashMap::from([
+            ("/".to_string(), page("Home", &["/en/a", "/fr/b", "/de/c", "/en/list?sort=price", "/en/guide.pdf"])),
+            ("/en/a".to_string(), page("English", &["/"])),
+            ("/fr/b".to_string(), page("French", &["/"])),
+            ("/de/c".to_string(), page("German", &["/"])),
+        ])
+    });
+    let out = crawl(&[
+        &site.url("/"),
+        "--format",
+        "json",
+        "--no-sitemaps",
+        "--include",
+        "/(en|fr)/",
+        "--exclude",
+        r".*\?(.*&)?sort=",
+        "--exclude",
+        r".*\.pdf$",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = json(&out);
+    for path in ["/", "/en/a", "/fr/b"] {
+        assert_eq!(row(&report, &site.url(path))["state"], "done", "{path}: {report:#}");
+    }
+    for (path, reason) in [
+        ("/de/c", "matched by no include pattern"),
+        ("/en/list?sort=price", r"excluded by .*\?(.*&)?sort="),
+        ("/en/guide.pdf", r"excluded by .*\.pdf$"),
+    ] {
+        let row = row(&report, &site.url(path));
+        assert_eq!((row["state"].as_str(), row["reason"].as_str()), (Some("skipped"), Some(reason)), "{path}");
+    }
+    assert_eq!(report["crawl"]["progress"]["pages_skipped"], 3, "{report:#}");
+    let requested = site.requested();
+    assert!(!requested.iter().any(|p| p == "/de/c" || p.ends_with(".pdf")), "{requested:?}");
+
+    // A bad pattern, or one that compiles too large: exit 2 naming the flag, nothing fetched.
+    let before = site.requested().len();
+    for (flag, pattern) in [("--exclude", "/a("), ("--include", r"\w{1000}")] {
+        let out = crawl(&[&site.url("/"), flag, pattern]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.starts_with(&format!("error: invalid_parameter: {flag}: ")), "{stderr}");
+    }
+    assert_eq!(site.requested().len(), before, "nothing is fetched for a bad pattern");
+}
