@@ -60,6 +60,11 @@ pub struct CrawlArgs {
     /// repeatable, at most 20. They are counted as skipped, with the pattern.
     #[arg(long, value_name = "REGEX")]
     pub exclude: Vec<String>,
+    /// Remove this query parameter from every URL found before it is compared with those
+    /// known: a name (`sessionid`), a prefix ending in `*` (`utm_*`), or `*` for every
+    /// parameter; repeatable, at most 50.
+    #[arg(long = "strip-param", value_name = "NAME")]
+    pub strip_params: Vec<String>,
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
     /// Exit with status 1 when the site score is under N, 0 to 100 (for CI pipelines).
@@ -390,6 +395,9 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
             return fail("invalid_parameter", format!("--{list}: {e}"));
         }
     }
+    if let Err(e) = crawl::StripParams::new(&args.strip_params) {
+        return fail("invalid_parameter", format!("--strip-param: {e}"));
+    }
     // A baseline that cannot be read fails before the crawl, not after it.
     let baseline = match args.baseline.as_deref().map(|p| baseline::read(p, baseline::Command::Crawl)).transpose() {
         Ok(b) => b,
@@ -420,6 +428,7 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
         max_depth: args.max_depth,
         include: args.include.clone(),
         exclude: args.exclude.clone(),
+        strip_params: args.strip_params.clone(),
     };
     let scope = match Scope::new(start.as_str(), scope_config) {
         Ok(s) => s,

@@ -34,6 +34,11 @@ pub struct CrawlRequest {
     /// listed as skipped with the pattern (the start URL is always visited).
     #[schemars(length(max = 20))]
     pub exclude: Option<Vec<String>>,
+    /// Query parameters removed from every URL found before it is compared with those
+    /// known (at most 50 names): a name (`sessionid`), a prefix ending in `*` (`utm_*`), or
+    /// `*` for every parameter. `/p?id=1&utm_source=x` is then crawled once, as `/p?id=1`.
+    #[schemars(length(max = 50))]
+    pub strip_params: Option<Vec<String>>,
     /// Whether sitemaps are read (`Sitemap:` lines of robots.txt and `/sitemap.xml`), or the
     /// sitemaps to read beside those (absolute http(s) URLs on the crawled site, at most 10):
     /// a list reads them all.

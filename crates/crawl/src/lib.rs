@@ -107,6 +107,7 @@ pub use sitemap::{
     SITEMAP_NAMESPACE,
 };
 pub use urls::{
-    normalize, normalize_relative, normalize_serialized, OutOfScope, PatternError, Scope, ScopeConfig, Site, UrlError,
-    UrlPatterns, MAX_URL_PATTERNS, MAX_URL_PATTERN_LEN, URL_PATTERN_SIZE_LIMIT,
+    normalize, normalize_relative, normalize_serialized, OutOfScope, PatternError, Scope, ScopeConfig, Site,
+    StripParams, UrlError, UrlPatterns, MAX_STRIP_PARAMS, MAX_STRIP_PARAM_LEN, MAX_URL_PATTERNS, MAX_URL_PATTERN_LEN,
+    URL_PATTERN_SIZE_LIMIT,
 };

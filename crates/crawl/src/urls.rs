@@ -114,6 +114,8 @@ pub struct ScopeConfig {
     pub include: Vec<String>,
     /// URL patterns never visited (the start URL always is).
     pub exclude: Vec<String>,
+    /// Query parameters removed from every URL found (see [`StripParams`]).
+    pub strip_params: Vec<String>,
 }
 
 /// Patterns a crawl takes at most in each of `include` and `exclude`.
@@ -215,6 +217,95 @@ impl UrlPatterns {
     }
 }
 
+/// Query parameter names a crawl strips at most (`strip_params`).
+pub const MAX_STRIP_PARAMS: usize = 50;
+
+/// The longest query parameter name a crawl strips, in bytes.
+pub const MAX_STRIP_PARAM_LEN: usize = 200;
+
+/// The query parameters a crawl removes from every URL it finds, before the URL is compared
+/// with those known (so `/p?id=1&utm_source=a` and `/p?id=1` are one page): names as written
+/// in the query (case matters, as it does to a server), a name ending in `*` for every name
+/// it begins (`utm_*`), and `*` alone for every parameter (the query dropped).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StripParams {
+    all: bool,
+    names: Vec<String>,
+    prefixes: Vec<String>,
+}
+
+impl StripParams {
+    /// The names of `list` (named `strip_params` in errors): at most [`MAX_STRIP_PARAMS`],
+    /// each 1 to [`MAX_STRIP_PARAM_LEN`] bytes without `&`, `=`, `#` or white space.
+    ///
+    /// # Errors
+    /// Too many names, or one empty, too long or with such a character.
+    pub fn new(list: &[String]) -> Result<StripParams, PatternError> {
+        let refuse = |name: &str, reason: String| {
+            let mut cut = name.len().min(MAX_STRIP_PARAM_LEN);
+            while !name.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            PatternError { list: "strip_params", pattern: name[..cut].to_string(), reason }
+        };
+        if list.len() > MAX_STRIP_PARAMS {
+            return Err(refuse(
+                &list[MAX_STRIP_PARAMS],
+                format!("is one too many: at most {MAX_STRIP_PARAMS} names are taken"),
+            ));
+        }
+        let mut strip = StripParams::default();
+        for given in list {
+            let name = given.trim();
+            if name.is_empty() || name.len() > MAX_STRIP_PARAM_LEN {
+                return Err(refuse(given, format!("must be 1 to {MAX_STRIP_PARAM_LEN} bytes long")));
+            }
+            if name.contains(|c: char| matches!(c, '&' | '=' | '#') || c.is_whitespace()) {
+                return Err(refuse(given, "is not a query parameter name (it holds `&`, `=`, `#` or a space)".into()));
+            }
+            match name.strip_suffix('*') {
+                Some("") => strip.all = true,
+                Some(prefix) => strip.prefixes.push(prefix.to_string()),
+                None => strip.names.push(name.to_string()),
+            }
+        }
+        Ok(strip)
+    }
+
+    /// Whether nothing is stripped.
+    pub fn is_empty(&self) -> bool {
+        !self.all && self.names.is_empty() && self.prefixes.is_empty()
+    }
+
+    /// `url` (normalised) without the parameters stripped; the others are kept as written,
+    /// in their order, and a query left empty is dropped with its `?`.
+    pub fn apply<'a>(&self, url: &'a str) -> std::borrow::Cow<'a, str> {
+        use std::borrow::Cow;
+        let Some((before, query)) = url.split_once('?') else {
+            return Cow::Borrowed(url);
+        };
+        if self.is_empty() {
+            return Cow::Borrowed(url);
+        }
+        if self.all {
+            return Cow::Owned(before.to_string());
+        }
+        let stripped = |pair: &str| {
+            let name = pair.split_once('=').map_or(pair, |(name, _)| name);
+            self.names.iter().any(|n| n == name) || self.prefixes.iter().any(|p| name.starts_with(p.as_str()))
+        };
+        if !query.split('&').any(stripped) {
+            return Cow::Borrowed(url);
+        }
+        let kept: Vec<&str> = query.split('&').filter(|pair| !pair.is_empty() && !stripped(pair)).collect();
+        if kept.is_empty() {
+            Cow::Owned(before.to_string())
+        } else {
+            Cow::Owned(format!("{before}?{}", kept.join("&")))
+        }
+    }
+}
+
 /// A pattern as matched: one that starts with a letter or digit is taken from the root.
 fn rooted(pattern: &str) -> String {
     let pattern = pattern.trim();
@@ -232,7 +323,13 @@ fn one_line(message: &str) -> String {
 
 impl Default for ScopeConfig {
     fn default() -> ScopeConfig {
-        ScopeConfig { max_pages: 500, max_depth: None, include: Vec::new(), exclude: Vec::new() }
+        ScopeConfig {
+            max_pages: 500,
+            max_depth: None,
+            include: Vec::new(),
+            exclude: Vec::new(),
+            strip_params: Vec::new(),
+        }
     }
 }
 
@@ -274,6 +371,7 @@ pub struct Scope {
     config: ScopeConfig,
     include: UrlPatterns,
     exclude: UrlPatterns,
+    strip: StripParams,
 }
 
 /// Two scopes are equal when their start and options are: the compiled patterns follow
@@ -295,9 +393,17 @@ impl Scope {
         let start = normalize(start)?;
         let include = UrlPatterns::new("include", &config.include)?;
         let exclude = UrlPatterns::new("exclude", &config.exclude)?;
+        let strip = StripParams::new(&config.strip_params)?;
         config.include = include.sources().to_vec();
         config.exclude = exclude.sources().to_vec();
-        Ok(Scope { site: Site::of(&start), start, config, include, exclude })
+        Ok(Scope { site: Site::of(&start), start, config, include, exclude, strip })
+    }
+
+    /// `url` (normalised) without the query parameters the crawl strips: applied to every
+    /// URL found before it is compared with those known, and to the links recorded, so that
+    /// inlinks count the one URL.
+    pub fn strip_params<'a>(&self, url: &'a str) -> std::borrow::Cow<'a, str> {
+        self.strip.apply(url)
     }
 
     /// The normalised start URL.
@@ -400,6 +506,7 @@ mod tests {
             max_depth: Some(2),
             include: vec!["/blog".into(), "docs".into()],
             exclude: vec!["/blog/drafts".into()],
+            strip_params: Vec::new(),
         };
         let scope = Scope::new("https://example.com/start", config).unwrap();
         let check = |u: &str, d| scope.check(&normalize(u).unwrap(), d);
@@ -456,5 +563,28 @@ mod tests {
         let e = refused(vec![], vec!["/".repeat(MAX_URL_PATTERN_LEN + 1)]);
         assert_eq!(e.pattern.len(), MAX_URL_PATTERN_LEN, "the pattern is cut in the error");
         assert!(UrlPatterns::new("include", &vec!["/a".into(); MAX_URL_PATTERNS]).is_ok());
+    }
+
+    #[test]
+    fn query_parameters_are_stripped_by_name_prefix_or_all() {
+        let strip = |names: &[&str], url: &str| {
+            let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+            StripParams::new(&names).unwrap().apply(url).into_owned()
+        };
+        let url = "https://a.test/p?utm_source=x&id=1&utm_medium=y&ref=z&sort";
+        assert_eq!(strip(&["utm_*"], url), "https://a.test/p?id=1&ref=z&sort");
+        assert_eq!(strip(&["ref", "sort"], url), "https://a.test/p?utm_source=x&id=1&utm_medium=y");
+        assert_eq!(strip(&["*"], url), "https://a.test/p");
+        assert_eq!(strip(&["utm_*", "id", "ref", "sort"], url), "https://a.test/p", "an empty query goes with its ?");
+        assert_eq!(strip(&["ID"], url), url, "names are compared as written");
+        assert_eq!(strip(&[], url), url);
+        assert_eq!(strip(&["id"], "https://a.test/p"), "https://a.test/p");
+        for bad in [vec!["".to_string()], vec!["a=b".to_string()], vec!["a b".to_string()], vec!["x".to_string(); 51]] {
+            let e = StripParams::new(&bad).unwrap_err();
+            assert_eq!(e.list, "strip_params", "{bad:?}");
+        }
+        let config = ScopeConfig { strip_params: vec!["utm_*".into()], ..ScopeConfig::default() };
+        let scope = Scope::new("https://a.test/", config).unwrap();
+        assert_eq!(scope.strip_params("https://a.test/?utm_campaign=1"), "https://a.test/");
     }
 }

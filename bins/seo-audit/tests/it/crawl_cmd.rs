@@ -613,3 +613,36 @@ fn include_and_exclude_patterns_choose_the_crawled_urls() {
     }
     assert_eq!(site.requested().len(), before, "nothing is fetched for a bad pattern");
 }
+
+/// `--strip-param` (repeatable; a name, a `prefix*` or `*`): links that differ only by the
+/// stripped parameters are one URL, crawled once; a bad name exits 2 naming the flag.
+#[test]
+fn stripped_query_parameters_make_one_url_of_many() {
+    let site = Site::start(|_| {
+        HashMap::from([
+            ("/".to_string(), page("Home", &["/p?utm_source=a&id=1", "/p?id=1&utm_medium=b&sid=9", "/p?id=1"])),
+            ("/p?id=1".to_string(), page("Product", &["/"])),
+        ])
+    });
+    let report = json(&crawl(&[
+        &site.url("/"),
+        "--format",
+        "json",
+        "--no-sitemaps",
+        "--strip-param",
+        "utm_*",
+        "--strip-param",
+        "sid",
+    ]));
+    let urls: Vec<&str> =
+        report["crawl"]["pages"].as_array().unwrap().iter().map(|p| p["url"].as_str().unwrap()).collect();
+    assert_eq!(urls.len(), 2, "{urls:?}");
+    assert_eq!(row(&report, &site.url("/p?id=1"))["state"], "done");
+    let requested = site.requested();
+    assert_eq!(requested.iter().filter(|p| p.starts_with("/p")).count(), 1, "{requested:?}");
+
+    let out = crawl(&[&site.url("/"), "--strip-param", "a=b"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.starts_with("error: invalid_parameter: --strip-param: "), "{stderr}");
+}

@@ -22,7 +22,8 @@ pub mod views;
 
 pub use local::{run_local, LocalCrawl, LocalCrawlError, LocalRun};
 pub use request::{
-    check_named_sitemaps, check_patterns, parse_start, pattern_refusal, CrawlRequest, MAX_NAMED_SITEMAPS,
+    check_named_sitemaps, check_patterns, check_strip_params, parse_start, pattern_refusal, CrawlRequest,
+    MAX_NAMED_SITEMAPS,
 };
 pub use service::{
     issue_summary, parse_limit, tier_max_pages, Crawls, IssuePage, MaxPages, Started, ANONYMOUS_MAX_PAGES,

@@ -32,6 +32,9 @@ pub struct CrawlRequest {
     /// URL patterns a URL must match none of.
     #[serde(default)]
     pub exclude: Vec<String>,
+    /// Query parameters removed from every URL found (`crawl::StripParams`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub strip_params: Vec<String>,
     /// Whether sitemaps are read (default true).
     #[serde(default = "yes")]
     pub sitemaps: bool,
@@ -85,6 +88,9 @@ fn expected(member: &str) -> Option<String> {
             format!(
                 "an array of at most {MAX_PREFIXES} URL patterns (regular expressions, docs/API.md, \"Site crawl\")"
             )
+        }
+        "strip_params" => {
+            format!("an array of at most {} query parameter names (`sessionid`, `utm_*`, `*`)", crawl::MAX_STRIP_PARAMS)
         }
         "sitemaps" => format!("true, false, or an array of 1 to {MAX_NAMED_SITEMAPS} absolute http(s) sitemap URLs"),
         "render" => "true or false".to_string(),
@@ -143,6 +149,8 @@ fn checked(wire: api::crawls::CrawlRequest) -> Result<CrawlRequest, AppError> {
     let exclude = wire.exclude.unwrap_or_default();
     check_patterns("include", &include)?;
     check_patterns("exclude", &exclude)?;
+    let strip_params = wire.strip_params.unwrap_or_default();
+    check_strip_params(&strip_params)?;
     let (sitemaps, named_sitemaps) = match wire.sitemaps {
         None => (true, Vec::new()),
         Some(api::crawls::Sitemaps::Read(read)) => (read, Vec::new()),
@@ -177,6 +185,7 @@ fn checked(wire: api::crawls::CrawlRequest) -> Result<CrawlRequest, AppError> {
         max_depth: count("max_depth", wire.max_depth, 0)?,
         include,
         exclude,
+        strip_params,
         sitemaps,
         named_sitemaps,
         near_duplicate_threshold,
@@ -191,6 +200,14 @@ fn checked(wire: api::crawls::CrawlRequest) -> Result<CrawlRequest, AppError> {
 /// `invalid_request` naming `member`, with the pattern and what is wrong with it.
 pub fn check_patterns(member: &'static str, patterns: &[String]) -> Result<(), AppError> {
     crawl::UrlPatterns::new(member, patterns).map(|_| ()).map_err(|e| pattern_refusal(&e))
+}
+
+/// The `strip_params` names checked (`crawl::StripParams::new`: count, length, characters).
+///
+/// # Errors
+/// `invalid_request` naming `strip_params`, with the name and what is wrong with it.
+pub fn check_strip_params(names: &[String]) -> Result<(), AppError> {
+    crawl::StripParams::new(names).map(|_| ()).map_err(|e| pattern_refusal(&e))
 }
 
 /// The refusal of a pattern: `invalid_request` naming its member in `details.parameter`.
@@ -290,6 +307,8 @@ mod tests {
             (json!({"url": "x", "include": [r"\w{2000}"]}), "include"),
             (json!({"url": "x", "sitemaps": []}), "sitemaps"),
             (json!({"url": "x", "render": 1}), "render"),
+            (json!({"url": "x", "strip_params": ["a=b"]}), "strip_params"),
+            (json!({"url": "x", "strip_params": "utm_*"}), "strip_params"),
             (json!({"url": "x", "near_duplicate_threshold": 20}), "near_duplicate_threshold"),
             (json!({"url": "x", "render": true, "nope": 1}), "nope"),
         ] {
