@@ -72,7 +72,9 @@ pub fn parse_start(body: &Value) -> Result<CrawlRequest, AppError> {
     match obj.get("url") {
         None | Some(Value::Null) => return Err(AppError::missing_parameter("url")),
         Some(Value::String(s)) if s.trim().is_empty() => return Err(AppError::missing_parameter("url")),
-        _ => {}
+        Some(Value::String(_)) => {}
+        // Checked first: [`typed`] finds a member at fault by reading it beside `url`.
+        Some(_) => return Err(AppError::invalid_field("url", expected("url").unwrap_or_default())),
     }
     let wire = typed::<api::crawls::CrawlRequest>(obj)?;
     checked(wire)
@@ -297,6 +299,7 @@ mod tests {
     fn each_refusal_names_the_member_at_fault() {
         for (body, member) in [
             (json!({"url": 5}), "url"),
+            (json!({"url": 5, "include": ["/a"], "render": true}), "url"),
             (json!({"url": "x", "max_pages": "5"}), "max_pages"),
             (json!({"url": "x", "max_pages": 0}), "max_pages"),
             (json!({"url": "x", "max_depth": -1}), "max_depth"),
