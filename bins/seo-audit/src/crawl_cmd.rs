@@ -51,6 +51,20 @@ pub struct CrawlArgs {
     /// The deepest click depth followed (the start URL is depth 0).
     #[arg(long, value_name = "D")]
     pub max_depth: Option<u32>,
+    /// Crawl only URLs this regular expression matches, matched against the path and query
+    /// from its start (`/blog`, `/(en|fr)/`, `.*\.html$`); repeatable, at most 20 (any one
+    /// matching is enough). The start URL is always crawled.
+    #[arg(long, value_name = "REGEX")]
+    pub include: Vec<String>,
+    /// Never fetch URLs this regular expression matches (as --include's: `.*\?`, `/tag/`);
+    /// repeatable, at most 20. They are counted as skipped, with the pattern.
+    #[arg(long, value_name = "REGEX")]
+    pub exclude: Vec<String>,
+    /// Remove this query parameter from every URL found before it is compared with those
+    /// known: a name (`sessionid`), a prefix ending in `*` (`utm_*`), or `*` for every
+    /// parameter; repeatable, at most 50.
+    #[arg(long = "strip-param", value_name = "NAME")]
+    pub strip_params: Vec<String>,
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
     /// Exit with status 1 when the site score is under N, 0 to 100 (for CI pipelines).
@@ -375,6 +389,15 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
         eprintln!("error: {code}: {message}");
         EXIT_FAILED
     };
+    // A bad pattern fails before anything is fetched.
+    for (list, patterns) in [("include", &args.include), ("exclude", &args.exclude)] {
+        if let Err(e) = crawl::UrlPatterns::new(list, patterns) {
+            return fail("invalid_parameter", format!("--{list}: {e}"));
+        }
+    }
+    if let Err(e) = crawl::StripParams::new(&args.strip_params) {
+        return fail("invalid_parameter", format!("--strip-param: {e}"));
+    }
     // A baseline that cannot be read fails before the crawl, not after it.
     let baseline = match args.baseline.as_deref().map(|p| baseline::read(p, baseline::Command::Crawl)).transpose() {
         Ok(b) => b,
@@ -400,10 +423,16 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
         Ok(url) => url,
         Err(e) => return fail(e.code(), e.message()),
     };
-    let scope_config =
-        ScopeConfig { max_pages: args.max_pages, max_depth: args.max_depth, include: Vec::new(), exclude: Vec::new() };
+    let scope_config = ScopeConfig {
+        max_pages: args.max_pages,
+        max_depth: args.max_depth,
+        include: args.include.clone(),
+        exclude: args.exclude.clone(),
+        strip_params: args.strip_params.clone(),
+    };
     let scope = match Scope::new(start.as_str(), scope_config) {
         Ok(s) => s,
+        Err(crawl::UrlError::Pattern(e)) => return fail("invalid_parameter", format!("--{}: {e}", e.list)),
         Err(e) => return fail("invalid_url", e.to_string()),
     };
     // A named sitemap off the site would be ignored as robots.txt's are: say so instead.

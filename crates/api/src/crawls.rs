@@ -11,24 +11,34 @@ use crate::{answer, request, Access, Content, Header, In, Operation, Param, Resp
 /// The states of a crawl.
 pub const CRAWL_STATES: &[&str] = &["queued", "running", "completed", "cancelled", "failed"];
 
-/// The body of `POST /api/v1/crawls`.
-#[derive(JsonSchema)]
-#[schemars(deny_unknown_fields)]
+/// The body of `POST /api/v1/crawls`: read as this type (members of the wrong type or
+/// unknown ones are refused, naming the member), then checked for ranges and patterns.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct CrawlRequest {
     /// The start URL (checked as an audit checks its URL: it must answer an HTML page).
-    #[schemars(length(max = MAX_URL_LEN))]
+    #[schemars(length(min = 1, max = MAX_URL_LEN))]
     pub url: String,
     /// Pages fetched at most; above the caller's tier limit (anonymous 30, free 100, pro
     /// 500) it is cut to it, and the answer says so. Default: the tier limit.
     #[schemars(range(min = 1))]
-    pub max_pages: Option<u32>,
+    pub max_pages: Option<u64>,
     /// Click depth followed at most (the start URL is 0). Default: no limit.
-    pub max_depth: Option<u32>,
-    /// Path prefixes (starting with `/`, at most 20): when given, only URLs under one of them
-    /// are visited (the start URL always is).
+    pub max_depth: Option<u64>,
+    /// URL patterns (regular expressions, at most 20 of at most 1,000 bytes each) matched
+    /// against a URL's path and query from its start (`/blog`, `/(en|fr)/`, `.*\.html$`):
+    /// when given, only URLs one of them matches are visited (the start URL always is).
+    #[schemars(length(max = 20))]
     pub include: Option<Vec<String>>,
-    /// Path prefixes (starting with `/`, at most 20) never visited.
+    /// URL patterns as `include`'s: URLs one of them matches are never fetched, and are
+    /// listed as skipped with the pattern (the start URL is always visited).
+    #[schemars(length(max = 20))]
     pub exclude: Option<Vec<String>>,
+    /// Query parameters removed from every URL found before it is compared with those
+    /// known (at most 50 names): a name (`sessionid`), a prefix ending in `*` (`utm_*`), or
+    /// `*` for every parameter. `/p?id=1&utm_source=x` is then crawled once, as `/p?id=1`.
+    #[schemars(length(max = 50))]
+    pub strip_params: Option<Vec<String>>,
     /// Whether sitemaps are read (`Sitemap:` lines of robots.txt and `/sitemap.xml`), or the
     /// sitemaps to read beside those (absolute http(s) URLs on the crawled site, at most 10):
     /// a list reads them all.
@@ -41,11 +51,11 @@ pub struct CrawlRequest {
     /// The similarity in percent from which the near-duplicate site rule reports two pages
     /// (docs/RULES.md, its site rules).
     #[schemars(range(min = 50, max = 100), extend("default" = 90))]
-    pub near_duplicate_threshold: Option<u32>,
+    pub near_duplicate_threshold: Option<u64>,
 }
 
 /// `sitemaps` of a crawl request: whether they are read, or which to read besides.
-#[derive(JsonSchema)]
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum Sitemaps {
     /// Whether sitemaps are read.

@@ -35,9 +35,12 @@ fn crawl_rules(out: &mut String) {
          fetched, and a queued URL reached by a shorter path (a redirect's target) takes the shorter depth. \
          URLs found only in sitemaps are fetched after every URL the links reach, and have no depth.\n\
          - **Options.** `max_pages` bounds the URLs fetched (the start URL, redirects and failures count); \
-         `max_depth` the click depth followed; `include` path prefixes, when given, are the only paths \
-         visited, and `exclude` prefixes are never visited (the start URL always is). URLs outside them are \
-         listed as skipped with the reason.\n\
+         `max_depth` the click depth followed; `include` patterns (regular expressions matched against the \
+         path and query from its start, so a plain path is a prefix), when given, are the only URLs \
+         visited, and URLs an `exclude` pattern matches are never visited (the start URL always is). URLs \
+         outside them are listed as skipped with the reason. `strip_params` removes query parameters \
+         (by name, `utm_*` prefix, or `*` for all) from every URL found before it is compared with those \
+         known.\n\
          - **robots.txt.** Each host's `/robots.txt` is read before its first page and obeyed for the \
          `{USER_AGENT_TOKEN}` token; a disallowed URL is listed as skipped with the deciding line and never \
          fetched. A robots.txt that answers 4xx allows everything; one that answers 5xx or not at all \

@@ -618,7 +618,8 @@ impl<S: FrontierStore> Frontier<S> {
                     if self.scope.same_site(&to) {
                         self.enqueue(to.as_str(), entry.depth, &entry.url, Source::Redirect)?;
                     }
-                    target = Some(to.into());
+                    // Recorded as queued: without the parameters the crawl strips.
+                    target = Some(self.scope.strip_params(to.as_str()).into_owned());
                 }
             }
             Outcome::Failed { reason } => {
@@ -691,6 +692,15 @@ impl<S: FrontierStore> Frontier<S> {
     fn enqueue_new(&mut self, url: &str, depth: Option<u32>, from: &str, source: Source) -> Result<(), S::Error> {
         let Ok(url) = normalize(url) else {
             return Ok(());
+        };
+        // The query parameters the crawl strips go before the URL is compared with those
+        // known: `/p?id=1&utm_source=a` is `/p?id=1`.
+        let url = match self.scope.strip_params(url.as_str()) {
+            std::borrow::Cow::Borrowed(_) => url,
+            std::borrow::Cow::Owned(stripped) => match normalize(&stripped) {
+                Ok(url) => url,
+                Err(_) => return Ok(()),
+            },
         };
         if url.as_str().len() > MAX_RECORDED_URL_BYTES {
             // A page's links are kept within this length already, but a sitemap or a
@@ -1008,7 +1018,7 @@ mod tests {
     #[test]
     fn caps_and_scope() {
         let config =
-            ScopeConfig { max_pages: 3, max_depth: Some(1), include: Vec::new(), exclude: vec!["/skip".into()] };
+            ScopeConfig { max_pages: 3, max_depth: Some(1), exclude: vec!["/skip".into()], ..ScopeConfig::default() };
         let mut f = frontier(config);
         let start = allow(&mut f, b"");
         let p = page(

@@ -106,4 +106,8 @@ pub use sitemap::{
     parse_sitemap, ParsedSitemap, SitemapError, SitemapKind, SitemapLimits, SitemapProblem, SitemapRead, Sitemaps,
     SITEMAP_NAMESPACE,
 };
-pub use urls::{normalize, normalize_relative, normalize_serialized, OutOfScope, Scope, ScopeConfig, Site, UrlError};
+pub use urls::{
+    normalize, normalize_relative, normalize_serialized, OutOfScope, PatternError, Scope, ScopeConfig, Site,
+    StripParams, UrlError, UrlPatterns, MAX_STRIP_PARAMS, MAX_STRIP_PARAM_LEN, MAX_URL_PATTERNS, MAX_URL_PATTERN_LEN,
+    URL_PATTERN_SIZE_LIMIT,
+};

@@ -159,6 +159,12 @@ fn each_outlink(page: &Page, scope: &Scope, f: impl FnMut(Outlink)) {
                 Err(_) => continue,
             },
         };
+        // Stripped here as the frontier strips what it queues, so a link's target is the
+        // URL crawled and its inlinks count it.
+        let url = match scope.strip_params(&url) {
+            std::borrow::Cow::Owned(stripped) => stripped,
+            std::borrow::Cow::Borrowed(_) => url,
+        };
         let nofollow = link.rel.iter().any(|r| matches!(r.as_str(), "nofollow" | "ugc" | "sponsored"));
         if let Some(&at) = seen.get(&url) {
             // A target linked twice is followed when either link is: a search engine follows

@@ -13,6 +13,9 @@ pub enum UrlError {
     /// Its scheme is neither `http` nor `https`.
     #[error("not an http(s) URL: {0}")]
     NotHttp(String),
+    /// A crawl's `include` or `exclude` pattern is refused ([`Scope::new`]).
+    #[error(transparent)]
+    Pattern(#[from] PatternError),
 }
 
 /// Normalises an absolute URL: the one spelling a crawl stores and compares.
@@ -106,16 +109,227 @@ pub struct ScopeConfig {
     pub max_pages: u32,
     /// The deepest click depth followed (the start URL is depth 0); `None`: no limit.
     pub max_depth: Option<u32>,
-    /// Path prefixes: when any is given, only URLs whose path starts with one are visited
-    /// (the start URL always is).
+    /// URL patterns (regular expressions, see [`UrlPatterns`]): when any is given, only URLs
+    /// one of them matches are visited (the start URL always is).
     pub include: Vec<String>,
-    /// Path prefixes never visited (the start URL always is).
+    /// URL patterns never visited (the start URL always is).
     pub exclude: Vec<String>,
+    /// Query parameters removed from every URL found (see [`StripParams`]).
+    pub strip_params: Vec<String>,
+}
+
+/// Patterns a crawl takes at most in each of `include` and `exclude`.
+pub const MAX_URL_PATTERNS: usize = 20;
+
+/// The longest pattern, in bytes.
+pub const MAX_URL_PATTERN_LEN: usize = 1000;
+
+/// The most memory one compiled pattern may take (`regex::RegexBuilder::size_limit`, and the
+/// same for its lazy DFA's cache): a short pattern can still compile to a large program
+/// (`\w{1000}` with Unicode classes is megabytes), and a caller's pattern must not cost the
+/// service more than a small, known amount.
+pub const URL_PATTERN_SIZE_LIMIT: usize = 256 * 1024;
+
+/// Why a pattern of `include` or `exclude` is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the `{list}` pattern {pattern:?} {reason}")]
+pub struct PatternError {
+    /// `include` or `exclude`.
+    pub list: &'static str,
+    /// The pattern as given (cut to [`MAX_URL_PATTERN_LEN`] bytes).
+    pub pattern: String,
+    /// What is wrong with it, as a sentence's end.
+    pub reason: String,
+}
+
+/// The compiled `include` or `exclude` patterns of a crawl.
+///
+/// Each is a regular expression (the `regex` crate's syntax: matching takes time linear in
+/// the URL whatever the pattern) matched against the URL's path and query, the part from
+/// the `/` after the host (`/blog/post?page=2`), **anchored at its start**: a plain path
+/// such as `/blog` is the prefix it always was, `.*\?` matches every URL with a query and
+/// `.*\.pdf$` every PDF. A pattern that starts with a letter or digit is taken from the
+/// root (`blog` is `/blog`), as a prefix without its slash always was.
+#[derive(Debug, Clone, Default)]
+pub struct UrlPatterns {
+    sources: Vec<String>,
+    compiled: Vec<regex::Regex>,
+}
+
+impl UrlPatterns {
+    /// The patterns `list` (named `name` in errors: `include` or `exclude`), compiled: at most
+    /// [`MAX_URL_PATTERNS`], each at most [`MAX_URL_PATTERN_LEN`] bytes and compiling within
+    /// [`URL_PATTERN_SIZE_LIMIT`].
+    ///
+    /// # Errors
+    /// Too many patterns, or one too long, malformed or too large when compiled.
+    pub fn new(name: &'static str, list: &[String]) -> Result<UrlPatterns, PatternError> {
+        let refuse = |pattern: &str, reason: String| {
+            let mut cut = pattern.len().min(MAX_URL_PATTERN_LEN);
+            while !pattern.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            PatternError { list: name, pattern: pattern[..cut].to_string(), reason }
+        };
+        if list.len() > MAX_URL_PATTERNS {
+            return Err(refuse(
+                &list[MAX_URL_PATTERNS],
+                format!("is one too many: at most {MAX_URL_PATTERNS} patterns are taken"),
+            ));
+        }
+        let mut patterns = UrlPatterns::default();
+        for given in list {
+            let source = rooted(given);
+            if source.len() > MAX_URL_PATTERN_LEN {
+                return Err(refuse(given, format!("is longer than {MAX_URL_PATTERN_LEN} bytes")));
+            }
+            let compiled = regex::RegexBuilder::new(&format!("^(?:{source})"))
+                .size_limit(URL_PATTERN_SIZE_LIMIT)
+                .dfa_size_limit(URL_PATTERN_SIZE_LIMIT)
+                .build()
+                .map_err(|e| match e {
+                    regex::Error::CompiledTooBig(_) => refuse(
+                        given,
+                        format!("compiles larger than {} KiB: write a simpler one", URL_PATTERN_SIZE_LIMIT / 1024),
+                    ),
+                    other => refuse(given, format!("is not a regular expression ({})", one_line(&other.to_string()))),
+                })?;
+            patterns.sources.push(source);
+            patterns.compiled.push(compiled);
+        }
+        Ok(patterns)
+    }
+
+    /// Whether there is no pattern.
+    pub fn is_empty(&self) -> bool {
+        self.compiled.is_empty()
+    }
+
+    /// The patterns as matched (rooted).
+    pub fn sources(&self) -> &[String] {
+        &self.sources
+    }
+
+    /// The first pattern that matches `url`, if any.
+    pub fn first_match(&self, url: &Url) -> Option<&str> {
+        let tail = &url[url::Position::BeforePath..];
+        self.compiled.iter().position(|re| re.is_match(tail)).map(|i| self.sources[i].as_str())
+    }
+}
+
+/// Query parameter names a crawl strips at most (`strip_params`).
+pub const MAX_STRIP_PARAMS: usize = 50;
+
+/// The longest query parameter name a crawl strips, in bytes.
+pub const MAX_STRIP_PARAM_LEN: usize = 200;
+
+/// The query parameters a crawl removes from every URL it finds, before the URL is compared
+/// with those known (so `/p?id=1&utm_source=a` and `/p?id=1` are one page): names as written
+/// in the query (case matters, as it does to a server), a name ending in `*` for every name
+/// it begins (`utm_*`), and `*` alone for every parameter (the query dropped).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StripParams {
+    all: bool,
+    names: Vec<String>,
+    prefixes: Vec<String>,
+}
+
+impl StripParams {
+    /// The names of `list` (named `strip_params` in errors): at most [`MAX_STRIP_PARAMS`],
+    /// each 1 to [`MAX_STRIP_PARAM_LEN`] bytes without `&`, `=`, `#` or white space.
+    ///
+    /// # Errors
+    /// Too many names, or one empty, too long or with such a character.
+    pub fn new(list: &[String]) -> Result<StripParams, PatternError> {
+        let refuse = |name: &str, reason: String| {
+            let mut cut = name.len().min(MAX_STRIP_PARAM_LEN);
+            while !name.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            PatternError { list: "strip_params", pattern: name[..cut].to_string(), reason }
+        };
+        if list.len() > MAX_STRIP_PARAMS {
+            return Err(refuse(
+                &list[MAX_STRIP_PARAMS],
+                format!("is one too many: at most {MAX_STRIP_PARAMS} names are taken"),
+            ));
+        }
+        let mut strip = StripParams::default();
+        for given in list {
+            let name = given.trim();
+            if name.is_empty() || name.len() > MAX_STRIP_PARAM_LEN {
+                return Err(refuse(given, format!("must be 1 to {MAX_STRIP_PARAM_LEN} bytes long")));
+            }
+            if name.contains(|c: char| matches!(c, '&' | '=' | '#') || c.is_whitespace()) {
+                return Err(refuse(given, "is not a query parameter name (it holds `&`, `=`, `#` or a space)".into()));
+            }
+            match name.strip_suffix('*') {
+                Some("") => strip.all = true,
+                Some(prefix) => strip.prefixes.push(prefix.to_string()),
+                None => strip.names.push(name.to_string()),
+            }
+        }
+        Ok(strip)
+    }
+
+    /// Whether nothing is stripped.
+    pub fn is_empty(&self) -> bool {
+        !self.all && self.names.is_empty() && self.prefixes.is_empty()
+    }
+
+    /// `url` (normalised) without the parameters stripped; the others are kept as written,
+    /// in their order, and a query left empty is dropped with its `?`.
+    pub fn apply<'a>(&self, url: &'a str) -> std::borrow::Cow<'a, str> {
+        use std::borrow::Cow;
+        let Some((before, query)) = url.split_once('?') else {
+            return Cow::Borrowed(url);
+        };
+        if self.is_empty() {
+            return Cow::Borrowed(url);
+        }
+        if self.all {
+            return Cow::Owned(before.to_string());
+        }
+        let stripped = |pair: &str| {
+            let name = pair.split_once('=').map_or(pair, |(name, _)| name);
+            self.names.iter().any(|n| n == name) || self.prefixes.iter().any(|p| name.starts_with(p.as_str()))
+        };
+        if !query.split('&').any(stripped) {
+            return Cow::Borrowed(url);
+        }
+        let kept: Vec<&str> = query.split('&').filter(|pair| !pair.is_empty() && !stripped(pair)).collect();
+        if kept.is_empty() {
+            Cow::Owned(before.to_string())
+        } else {
+            Cow::Owned(format!("{before}?{}", kept.join("&")))
+        }
+    }
+}
+
+/// A pattern as matched: one that starts with a letter or digit is taken from the root.
+fn rooted(pattern: &str) -> String {
+    let pattern = pattern.trim();
+    if pattern.starts_with(|c: char| c.is_ascii_alphanumeric()) {
+        format!("/{pattern}")
+    } else {
+        pattern.to_string()
+    }
+}
+
+/// The `regex` crate's multi-line error message on one line.
+fn one_line(message: &str) -> String {
+    message.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 impl Default for ScopeConfig {
     fn default() -> ScopeConfig {
-        ScopeConfig { max_pages: 500, max_depth: None, include: Vec::new(), exclude: Vec::new() }
+        ScopeConfig {
+            max_pages: 500,
+            max_depth: None,
+            include: Vec::new(),
+            exclude: Vec::new(),
+            strip_params: Vec::new(),
+        }
     }
 }
 
@@ -126,12 +340,12 @@ impl Default for ScopeConfig {
 pub enum OutOfScope {
     /// Another host (or port) than the start URL's site.
     OtherSite,
-    /// Its path starts with an `exclude` prefix.
+    /// An `exclude` pattern matches it.
     Excluded {
-        /// The prefix that matched.
+        /// The pattern that matched (rooted, see [`UrlPatterns`]).
         prefix: String,
     },
-    /// `include` prefixes are given and its path starts with none of them.
+    /// `include` patterns are given and none matches it.
     NotIncluded,
     /// Deeper than `max_depth`.
     TooDeep,
@@ -143,27 +357,53 @@ impl OutOfScope {
         match self {
             OutOfScope::OtherSite => "other site".to_string(),
             OutOfScope::Excluded { prefix } => format!("excluded by {prefix}"),
-            OutOfScope::NotIncluded => "not under an include prefix".to_string(),
+            OutOfScope::NotIncluded => "matched by no include pattern".to_string(),
             OutOfScope::TooDeep => "deeper than max_depth".to_string(),
         }
     }
 }
 
 /// The crawl's scope: the start URL's site and the caller's options.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Scope {
     start: Url,
     site: Site,
     config: ScopeConfig,
+    include: UrlPatterns,
+    exclude: UrlPatterns,
+    strip: StripParams,
 }
 
+/// Two scopes are equal when their start and options are: the compiled patterns follow
+/// from the options.
+impl PartialEq for Scope {
+    fn eq(&self, other: &Scope) -> bool {
+        self.start == other.start && self.config == other.config
+    }
+}
+
+impl Eq for Scope {}
+
 impl Scope {
-    /// The scope of a crawl of `start` (normalised here).
+    /// The scope of a crawl of `start` (normalised here), its patterns compiled.
+    ///
+    /// # Errors
+    /// `start` is not a crawlable URL, or a pattern is refused ([`UrlPatterns::new`]).
     pub fn new(start: &str, mut config: ScopeConfig) -> Result<Scope, UrlError> {
         let start = normalize(start)?;
-        config.include = config.include.into_iter().map(prefix).collect();
-        config.exclude = config.exclude.into_iter().map(prefix).collect();
-        Ok(Scope { site: Site::of(&start), start, config })
+        let include = UrlPatterns::new("include", &config.include)?;
+        let exclude = UrlPatterns::new("exclude", &config.exclude)?;
+        let strip = StripParams::new(&config.strip_params)?;
+        config.include = include.sources().to_vec();
+        config.exclude = exclude.sources().to_vec();
+        Ok(Scope { site: Site::of(&start), start, config, include, exclude, strip })
+    }
+
+    /// `url` (normalised) without the query parameters the crawl strips: applied to every
+    /// URL found before it is compared with those known, and to the links recorded, so that
+    /// inlinks count the one URL.
+    pub fn strip_params<'a>(&self, url: &'a str) -> std::borrow::Cow<'a, str> {
+        self.strip.apply(url)
     }
 
     /// The normalised start URL.
@@ -195,11 +435,10 @@ impl Scope {
         if *url == self.start {
             return Ok(());
         }
-        let path = url.path();
-        if let Some(prefix) = self.config.exclude.iter().find(|p| path.starts_with(p.as_str())) {
-            return Err(OutOfScope::Excluded { prefix: prefix.clone() });
+        if let Some(pattern) = self.exclude.first_match(url) {
+            return Err(OutOfScope::Excluded { prefix: pattern.to_string() });
         }
-        if !self.config.include.is_empty() && !self.config.include.iter().any(|p| path.starts_with(p.as_str())) {
+        if !self.include.is_empty() && self.include.first_match(url).is_none() {
             return Err(OutOfScope::NotIncluded);
         }
         if let (Some(max), Some(depth)) = (self.config.max_depth, depth) {
@@ -208,16 +447,6 @@ impl Scope {
             }
         }
         Ok(())
-    }
-}
-
-/// A path prefix as compared: it starts with `/`.
-fn prefix(p: String) -> String {
-    let p = p.trim();
-    if p.starts_with('/') {
-        p.to_string()
-    } else {
-        format!("/{p}")
     }
 }
 
@@ -277,6 +506,7 @@ mod tests {
             max_depth: Some(2),
             include: vec!["/blog".into(), "docs".into()],
             exclude: vec!["/blog/drafts".into()],
+            strip_params: Vec::new(),
         };
         let scope = Scope::new("https://example.com/start", config).unwrap();
         let check = |u: &str, d| scope.check(&normalize(u).unwrap(), d);
@@ -290,5 +520,71 @@ mod tests {
             check("https://example.com/blog/drafts/1", Some(1)),
             Err(OutOfScope::Excluded { prefix: "/blog/drafts".into() })
         );
+    }
+
+    #[test]
+    fn patterns_are_regular_expressions_anchored_at_the_path() {
+        let config = ScopeConfig {
+            include: vec![r"/(en|fr)/".into(), "shop".into()],
+            exclude: vec![r".*\?(.*&)?sort=".into(), r".*\.pdf$".into()],
+            ..ScopeConfig::default()
+        };
+        let scope = Scope::new("https://example.com/", config).unwrap();
+        let check = |u: &str| scope.check(&normalize(u).unwrap(), Some(1));
+        assert_eq!(check("https://example.com/en/a"), Ok(()));
+        assert_eq!(check("https://example.com/fr/b?page=2"), Ok(()));
+        assert_eq!(check("https://example.com/shop/x"), Ok(()), "`shop` is taken from the root");
+        assert_eq!(check("https://example.com/de/en/a"), Err(OutOfScope::NotIncluded), "anchored at the path");
+        assert_eq!(
+            check("https://example.com/en/list?page=2&sort=price"),
+            Err(OutOfScope::Excluded { prefix: r".*\?(.*&)?sort=".into() })
+        );
+        assert_eq!(check("https://example.com/en/guide.pdf"), Err(OutOfScope::Excluded { prefix: r".*\.pdf$".into() }));
+        assert_eq!(check("https://example.com/"), Ok(()), "the start URL is always crawled");
+    }
+
+    #[test]
+    fn bad_too_large_or_too_many_patterns_are_refused_naming_their_list() {
+        let refused = |include: Vec<String>, exclude: Vec<String>| match Scope::new(
+            "https://example.com/",
+            ScopeConfig { include, exclude, ..ScopeConfig::default() },
+        ) {
+            Err(UrlError::Pattern(e)) => e,
+            other => panic!("not refused: {other:?}"),
+        };
+        let e = refused(vec![], vec!["/a(".into()]);
+        assert_eq!((e.list, e.pattern.as_str()), ("exclude", "/a("));
+        assert!(e.reason.starts_with("is not a regular expression"), "{}", e.reason);
+        let e = refused(vec![r"\w{1000}".into()], vec![]);
+        assert_eq!(e.list, "include");
+        assert!(e.reason.contains("compiles larger than 256 KiB"), "{}", e.reason);
+        let e = refused(vec!["/a".into(); MAX_URL_PATTERNS + 1], vec![]);
+        assert!(e.reason.contains("at most 20 patterns"), "{}", e.reason);
+        let e = refused(vec![], vec!["/".repeat(MAX_URL_PATTERN_LEN + 1)]);
+        assert_eq!(e.pattern.len(), MAX_URL_PATTERN_LEN, "the pattern is cut in the error");
+        assert!(UrlPatterns::new("include", &vec!["/a".into(); MAX_URL_PATTERNS]).is_ok());
+    }
+
+    #[test]
+    fn query_parameters_are_stripped_by_name_prefix_or_all() {
+        let strip = |names: &[&str], url: &str| {
+            let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+            StripParams::new(&names).unwrap().apply(url).into_owned()
+        };
+        let url = "https://a.test/p?utm_source=x&id=1&utm_medium=y&ref=z&sort";
+        assert_eq!(strip(&["utm_*"], url), "https://a.test/p?id=1&ref=z&sort");
+        assert_eq!(strip(&["ref", "sort"], url), "https://a.test/p?utm_source=x&id=1&utm_medium=y");
+        assert_eq!(strip(&["*"], url), "https://a.test/p");
+        assert_eq!(strip(&["utm_*", "id", "ref", "sort"], url), "https://a.test/p", "an empty query goes with its ?");
+        assert_eq!(strip(&["ID"], url), url, "names are compared as written");
+        assert_eq!(strip(&[], url), url);
+        assert_eq!(strip(&["id"], "https://a.test/p"), "https://a.test/p");
+        for bad in [vec!["".to_string()], vec!["a=b".to_string()], vec!["a b".to_string()], vec!["x".to_string(); 51]] {
+            let e = StripParams::new(&bad).unwrap_err();
+            assert_eq!(e.list, "strip_params", "{bad:?}");
+        }
+        let config = ScopeConfig { strip_params: vec!["utm_*".into()], ..ScopeConfig::default() };
+        let scope = Scope::new("https://a.test/", config).unwrap();
+        assert_eq!(scope.strip_params("https://a.test/?utm_campaign=1"), "https://a.test/");
     }
 }

@@ -560,3 +560,89 @@ fn the_near_duplicate_threshold_is_an_option() {
     assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(out.stdout.is_empty());
 }
+
+/// `--include` and `--exclude` are regular expressions over the path and query: the URLs
+/// they leave out are listed as skipped with the pattern and never requested, the start URL
+/// is crawled all the same, and a bad pattern exits 2 before anything is fetched.
+#[test]
+fn include_and_exclude_patterns_choose_the_crawled_urls() {
+    let site = Site::start(|_| {
+        HashMap::from([
+            ("/".to_string(), page("Home", &["/en/a", "/fr/b", "/de/c", "/en/list?sort=price", "/en/guide.pdf"])),
+            ("/en/a".to_string(), page("English", &["/"])),
+            ("/fr/b".to_string(), page("French", &["/"])),
+            ("/de/c".to_string(), page("German", &["/"])),
+        ])
+    });
+    let out = crawl(&[
+        &site.url("/"),
+        "--format",
+        "json",
+        "--no-sitemaps",
+        "--include",
+        "/(en|fr)/",
+        "--exclude",
+        r".*\?(.*&)?sort=",
+        "--exclude",
+        r".*\.pdf$",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = json(&out);
+    for path in ["/", "/en/a", "/fr/b"] {
+        assert_eq!(row(&report, &site.url(path))["state"], "done", "{path}: {report:#}");
+    }
+    for (path, reason) in [
+        ("/de/c", "matched by no include pattern"),
+        ("/en/list?sort=price", r"excluded by .*\?(.*&)?sort="),
+        ("/en/guide.pdf", r"excluded by .*\.pdf$"),
+    ] {
+        let row = row(&report, &site.url(path));
+        assert_eq!((row["state"].as_str(), row["reason"].as_str()), (Some("skipped"), Some(reason)), "{path}");
+    }
+    assert_eq!(report["crawl"]["progress"]["pages_skipped"], 3, "{report:#}");
+    let requested = site.requested();
+    assert!(!requested.iter().any(|p| p == "/de/c" || p.ends_with(".pdf")), "{requested:?}");
+
+    // A bad pattern, or one that compiles too large: exit 2 naming the flag, nothing fetched.
+    let before = site.requested().len();
+    for (flag, pattern) in [("--exclude", "/a("), ("--include", r"\w{1000}")] {
+        let out = crawl(&[&site.url("/"), flag, pattern]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.starts_with(&format!("error: invalid_parameter: {flag}: ")), "{stderr}");
+    }
+    assert_eq!(site.requested().len(), before, "nothing is fetched for a bad pattern");
+}
+
+/// `--strip-param` (repeatable; a name, a `prefix*` or `*`): links that differ only by the
+/// stripped parameters are one URL, crawled once; a bad name exits 2 naming the flag.
+#[test]
+fn stripped_query_parameters_make_one_url_of_many() {
+    let site = Site::start(|_| {
+        HashMap::from([
+            ("/".to_string(), page("Home", &["/p?utm_source=a&id=1", "/p?id=1&utm_medium=b&sid=9", "/p?id=1"])),
+            ("/p?id=1".to_string(), page("Product", &["/"])),
+        ])
+    });
+    let report = json(&crawl(&[
+        &site.url("/"),
+        "--format",
+        "json",
+        "--no-sitemaps",
+        "--strip-param",
+        "utm_*",
+        "--strip-param",
+        "sid",
+    ]));
+    let urls: Vec<&str> =
+        report["crawl"]["pages"].as_array().unwrap().iter().map(|p| p["url"].as_str().unwrap()).collect();
+    assert_eq!(urls.len(), 2, "{urls:?}");
+    assert_eq!(row(&report, &site.url("/p?id=1"))["state"], "done");
+    let requested = site.requested();
+    assert_eq!(requested.iter().filter(|p| p.starts_with("/p")).count(), 1, "{requested:?}");
+
+    let out = crawl(&[&site.url("/"), "--strip-param", "a=b"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.starts_with("error: invalid_parameter: --strip-param: "), "{stderr}");
+}

@@ -21,7 +21,10 @@ pub mod summary;
 pub mod views;
 
 pub use local::{run_local, LocalCrawl, LocalCrawlError, LocalRun};
-pub use request::{check_named_sitemaps, parse_start, CrawlRequest, MAX_NAMED_SITEMAPS};
+pub use request::{
+    check_named_sitemaps, check_patterns, check_strip_params, parse_start, pattern_refusal, CrawlRequest,
+    MAX_NAMED_SITEMAPS,
+};
 pub use service::{
     issue_summary, parse_limit, tier_max_pages, Crawls, IssuePage, MaxPages, Started, ANONYMOUS_MAX_PAGES,
     DEFAULT_MAX_RUNNING, DEFAULT_MAX_RUNNING_PER_CALLER, DEFAULT_PAGE_LIMIT, FREE_MAX_PAGES, MAX_PAGE_LIMIT,

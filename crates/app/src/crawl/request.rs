@@ -2,12 +2,12 @@
 //! crawl"), read and checked.
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::AppError;
 
-/// Include and exclude prefixes a crawl takes at most (each list).
-pub const MAX_PREFIXES: usize = 20;
+/// Include and exclude patterns a crawl takes at most (each list).
+pub const MAX_PREFIXES: usize = crawl::MAX_URL_PATTERNS;
 
 /// Sitemaps a crawl request names at most (`sitemaps: [urls]`, docs/API.md, "Site crawl"):
 /// each is read beside `/sitemap.xml` and robots.txt's, within the same bounds of sitemap
@@ -25,12 +25,16 @@ pub struct CrawlRequest {
     /// Click depth at most.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_depth: Option<u32>,
-    /// Path prefixes a URL must start with (one of them), when given.
+    /// URL patterns one of which a URL must match, when given (`crawl::UrlPatterns`; a
+    /// crawl stored when these were path prefixes reads the same: a plain path is a prefix).
     #[serde(default)]
     pub include: Vec<String>,
-    /// Path prefixes a URL must not start with.
+    /// URL patterns a URL must match none of.
     #[serde(default)]
     pub exclude: Vec<String>,
+    /// Query parameters removed from every URL found (`crawl::StripParams`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub strip_params: Vec<String>,
     /// Whether sitemaps are read (default true).
     #[serde(default = "yes")]
     pub sitemaps: bool,
@@ -54,9 +58,10 @@ fn yes() -> bool {
     true
 }
 
-/// Reads a crawl request from a JSON body: `url` required (`missing_parameter`), the other
-/// members optional and typed, unknown members refused (all `invalid_request` naming the
-/// member in `details.parameter`).
+/// Reads a crawl request from a JSON body: read as the wire type
+/// [`api::crawls::CrawlRequest`] (`url` required: `missing_parameter`; a member of the wrong
+/// type or an unknown one: `invalid_request` naming it in `details.parameter`), then checked
+/// ([`checked`]: ranges, patterns, sitemap URLs, each refusal naming its member too).
 ///
 /// # Errors
 /// Those refusals.
@@ -64,104 +69,154 @@ pub fn parse_start(body: &Value) -> Result<CrawlRequest, AppError> {
     let Some(obj) = body.as_object() else {
         return Err(AppError::body_not_object("`url`"));
     };
-    if let Some(unknown) = obj.keys().find(|k| {
-        !matches!(
-            k.as_str(),
-            "url"
-                | "max_pages"
-                | "max_depth"
-                | "include"
-                | "exclude"
-                | "sitemaps"
-                | "render"
-                | "near_duplicate_threshold"
-        )
-    }) {
-        return Err(AppError::unknown_field(unknown));
-    }
-    let url = match obj.get("url") {
+    match obj.get("url") {
         None | Some(Value::Null) => return Err(AppError::missing_parameter("url")),
         Some(Value::String(s)) if s.trim().is_empty() => return Err(AppError::missing_parameter("url")),
-        Some(Value::String(s)) => s.trim().to_string(),
-        Some(_) => return Err(AppError::invalid_field("url", "a string")),
-    };
-    let count = |name: &str, min: u64| -> Result<Option<u32>, AppError> {
-        match obj.get(name) {
-            None | Some(Value::Null) => Ok(None),
-            Some(v) => v
-                .as_u64()
-                .filter(|n| *n >= min)
-                .map(|n| Some(u32::try_from(n).unwrap_or(u32::MAX)))
-                .ok_or_else(|| AppError::invalid_field(name, format!("a whole number of at least {min}"))),
+        Some(Value::String(_)) => {}
+        // Checked first: [`typed`] finds a member at fault by reading it beside `url`.
+        Some(_) => return Err(AppError::invalid_field("url", expected("url").unwrap_or_default())),
+    }
+    let wire = typed::<api::crawls::CrawlRequest>(obj)?;
+    checked(wire)
+}
+
+/// What each member of a crawl request must be, as its refusal says it.
+fn expected(member: &str) -> Option<String> {
+    Some(match member {
+        "url" => "a string".to_string(),
+        "max_pages" => "a whole number of at least 1".to_string(),
+        "max_depth" => "a whole number of at least 0".to_string(),
+        "include" | "exclude" => {
+            format!(
+                "an array of at most {MAX_PREFIXES} URL patterns (regular expressions, docs/API.md, \"Site crawl\")"
+            )
         }
-    };
-    let prefixes = |name: &str| -> Result<Vec<String>, AppError> {
-        let bad = || {
-            AppError::invalid_field(name, format!("an array of at most {MAX_PREFIXES} path prefixes starting with `/`"))
-        };
-        match obj.get(name) {
-            None | Some(Value::Null) => Ok(Vec::new()),
-            Some(Value::Array(items)) if items.len() <= MAX_PREFIXES => items
-                .iter()
-                .map(|i| i.as_str().filter(|s| s.starts_with('/')).map(str::to_string).ok_or_else(bad))
-                .collect(),
-            Some(_) => Err(bad()),
+        "strip_params" => {
+            format!("an array of at most {} query parameter names (`sessionid`, `utm_*`, `*`)", crawl::MAX_STRIP_PARAMS)
         }
+        "sitemaps" => format!("true, false, or an array of 1 to {MAX_NAMED_SITEMAPS} absolute http(s) sitemap URLs"),
+        "render" => "true or false".to_string(),
+        "near_duplicate_threshold" => {
+            let t = crawl::NEAR_DUPLICATE_THRESHOLDS;
+            format!("a whole number from {} to {}", t.start(), t.end())
+        }
+        _ => return None,
+    })
+}
+
+/// `obj` read as `T`. When it does not read, the member at fault is found by reading `url`
+/// with each member alone (only the error path pays for it): serde's error says what was
+/// wrong but not where, and a caller is told which member to fix.
+fn typed<T: serde::de::DeserializeOwned>(obj: &Map<String, Value>) -> Result<T, AppError> {
+    let whole = match T::deserialize(&Value::Object(obj.clone())) {
+        Ok(t) => return Ok(t),
+        Err(e) => e,
     };
-    // `sitemaps` is either whether sitemaps are read at all, or the list of sitemaps to read
-    // beside the usual ones (which reads them all).
-    let sitemaps_bad = || {
-        AppError::invalid_field(
-            "sitemaps",
-            format!("true, false, or an array of 1 to {MAX_NAMED_SITEMAPS} absolute http(s) sitemap URLs"),
-        )
+    for (member, value) in obj {
+        let mut alone = Map::new();
+        if let Some(url) = obj.get("url") {
+            alone.insert("url".to_string(), url.clone());
+        }
+        alone.insert(member.clone(), value.clone());
+        if let Err(e) = T::deserialize(&Value::Object(alone)) {
+            if e.to_string().starts_with("unknown field") {
+                return Err(AppError::unknown_field(member));
+            }
+            return Err(match expected(member) {
+                Some(expected) => AppError::invalid_field(member, expected),
+                None => AppError::invalid_field(member, format!("of its documented type ({e})")),
+            });
+        }
+    }
+    Err(AppError::refused(
+        crate::ErrorCode::InvalidRequest,
+        format!("The request body is not a crawl request: {whole}."),
+    ))
+}
+
+/// The wire request checked: ranges, the count and compiling of the patterns, the sitemap
+/// URLs' shape (whether they are on the site is known at the start: [`check_named_sitemaps`]).
+///
+/// # Errors
+/// `invalid_request` naming the member at fault.
+fn checked(wire: api::crawls::CrawlRequest) -> Result<CrawlRequest, AppError> {
+    let refuse = |member: &str| AppError::invalid_field(member, expected(member).unwrap_or_default());
+    let count = |member: &str, value: Option<u64>, min: u64| match value {
+        None => Ok(None),
+        // Past u32, a count means "as many as allowed", as the tier cap cuts it anyway.
+        Some(n) if n >= min => Ok(Some(u32::try_from(n).unwrap_or(u32::MAX))),
+        Some(_) => Err(refuse(member)),
     };
-    let (sitemaps, named_sitemaps) = match obj.get("sitemaps") {
-        None | Some(Value::Null) => (true, Vec::new()),
-        Some(Value::Bool(b)) => (*b, Vec::new()),
-        Some(Value::Array(items)) if !items.is_empty() && items.len() <= MAX_NAMED_SITEMAPS => {
-            let named = items
+    let include = wire.include.unwrap_or_default();
+    let exclude = wire.exclude.unwrap_or_default();
+    check_patterns("include", &include)?;
+    check_patterns("exclude", &exclude)?;
+    let strip_params = wire.strip_params.unwrap_or_default();
+    check_strip_params(&strip_params)?;
+    let (sitemaps, named_sitemaps) = match wire.sitemaps {
+        None => (true, Vec::new()),
+        Some(api::crawls::Sitemaps::Read(read)) => (read, Vec::new()),
+        Some(api::crawls::Sitemaps::Named(named)) if !named.is_empty() && named.len() <= MAX_NAMED_SITEMAPS => {
+            let named = named
                 .iter()
-                .map(|i| {
-                    let s = i.as_str().map(str::trim).ok_or_else(sitemaps_bad)?;
+                .map(|s| {
+                    let s = s.trim();
                     match url::Url::parse(s) {
                         Ok(u) if matches!(u.scheme(), "http" | "https") && u.host().is_some() => Ok(s.to_string()),
-                        _ => Err(sitemaps_bad()),
+                        _ => Err(refuse("sitemaps")),
                     }
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             (true, named)
         }
-        Some(_) => return Err(sitemaps_bad()),
-    };
-    let render = match obj.get("render") {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(b)) => *b,
-        Some(_) => return Err(AppError::invalid_field("render", "true or false")),
+        Some(api::crawls::Sitemaps::Named(_)) => return Err(refuse("sitemaps")),
     };
     let thresholds = crawl::NEAR_DUPLICATE_THRESHOLDS;
-    let near_duplicate_threshold = match obj.get("near_duplicate_threshold") {
-        None | Some(Value::Null) => None,
-        Some(v) => Some(v.as_u64().and_then(|n| u32::try_from(n).ok()).filter(|n| thresholds.contains(n)).ok_or_else(
-            || {
-                AppError::invalid_field(
-                    "near_duplicate_threshold",
-                    format!("a whole number from {} to {}", thresholds.start(), thresholds.end()),
-                )
-            },
-        )?),
+    let near_duplicate_threshold = match wire.near_duplicate_threshold {
+        None => None,
+        Some(n) => Some(
+            u32::try_from(n)
+                .ok()
+                .filter(|n| thresholds.contains(n))
+                .ok_or_else(|| refuse("near_duplicate_threshold"))?,
+        ),
     };
     Ok(CrawlRequest {
-        url,
-        near_duplicate_threshold,
-        render,
-        max_pages: count("max_pages", 1)?,
-        max_depth: count("max_depth", 0)?,
-        include: prefixes("include")?,
-        exclude: prefixes("exclude")?,
+        url: wire.url.trim().to_string(),
+        max_pages: count("max_pages", wire.max_pages, 1)?,
+        max_depth: count("max_depth", wire.max_depth, 0)?,
+        include,
+        exclude,
+        strip_params,
         sitemaps,
         named_sitemaps,
+        near_duplicate_threshold,
+        render: wire.render.unwrap_or(false),
     })
+}
+
+/// The `include` or `exclude` patterns (`member`) compiled once to check them
+/// (`crawl::UrlPatterns::new`: count, length, syntax and compiled size).
+///
+/// # Errors
+/// `invalid_request` naming `member`, with the pattern and what is wrong with it.
+pub fn check_patterns(member: &'static str, patterns: &[String]) -> Result<(), AppError> {
+    crawl::UrlPatterns::new(member, patterns).map(|_| ()).map_err(|e| pattern_refusal(&e))
+}
+
+/// The `strip_params` names checked (`crawl::StripParams::new`: count, length, characters).
+///
+/// # Errors
+/// `invalid_request` naming `strip_params`, with the name and what is wrong with it.
+pub fn check_strip_params(names: &[String]) -> Result<(), AppError> {
+    crawl::StripParams::new(names).map(|_| ()).map_err(|e| pattern_refusal(&e))
+}
+
+/// The refusal of a pattern: `invalid_request` naming its member in `details.parameter`.
+pub fn pattern_refusal(e: &crawl::PatternError) -> AppError {
+    let message = format!("The field `{}` is refused: {e}.", e.list);
+    AppError::refused(crate::ErrorCode::InvalidRequest, message)
+        .with_details(serde_json::json!({ "parameter": e.list, "pattern": e.pattern }))
 }
 
 /// The sitemaps `request` names, normalised, each checked to be on the site of `scope` (the
@@ -205,7 +260,8 @@ mod tests {
         assert_eq!(code(parse_start(&json!([])).unwrap_err()), "invalid_request");
         assert_eq!(code(parse_start(&json!({"url": "x", "nope": 1})).unwrap_err()), "invalid_request");
         assert_eq!(code(parse_start(&json!({"url": "x", "max_pages": 0})).unwrap_err()), "invalid_request");
-        assert_eq!(code(parse_start(&json!({"url": "x", "include": ["tag"]})).unwrap_err()), "invalid_request");
+        assert_eq!(code(parse_start(&json!({"url": "x", "include": ["/tag("]})).unwrap_err()), "invalid_request");
+        assert_eq!(code(parse_start(&json!({"url": "x", "include": [1]})).unwrap_err()), "invalid_request");
         assert_eq!(code(parse_start(&json!({"url": "x", "sitemaps": "no"})).unwrap_err()), "invalid_request");
         assert_eq!(code(parse_start(&json!({"url": "x", "render": "yes"})).unwrap_err()), "invalid_request");
         assert!(parse_start(&json!({"url": "x", "render": true})).unwrap().render);
@@ -227,6 +283,47 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    fn parameter(e: AppError) -> String {
+        match e {
+            AppError::Refused(refusal) => {
+                assert_eq!(refusal.code.as_str(), "invalid_request", "{refusal:?}");
+                refusal.details.as_ref().and_then(|d| d["parameter"].as_str()).unwrap_or_default().to_string()
+            }
+            other => panic!("not a refusal: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn each_refusal_names_the_member_at_fault() {
+        for (body, member) in [
+            (json!({"url": 5}), "url"),
+            (json!({"url": 5, "include": ["/a"], "render": true}), "url"),
+            (json!({"url": "x", "max_pages": "5"}), "max_pages"),
+            (json!({"url": "x", "max_pages": 0}), "max_pages"),
+            (json!({"url": "x", "max_depth": -1}), "max_depth"),
+            (json!({"url": "x", "include": "/a"}), "include"),
+            (json!({"url": "x", "exclude": ["/a", 2]}), "exclude"),
+            (json!({"url": "x", "exclude": ["/a[", "/b"]}), "exclude"),
+            (json!({"url": "x", "include": vec!["/a"; MAX_PREFIXES + 1]}), "include"),
+            (json!({"url": "x", "include": [r"\w{2000}"]}), "include"),
+            (json!({"url": "x", "sitemaps": []}), "sitemaps"),
+            (json!({"url": "x", "render": 1}), "render"),
+            (json!({"url": "x", "strip_params": ["a=b"]}), "strip_params"),
+            (json!({"url": "x", "strip_params": "utm_*"}), "strip_params"),
+            (json!({"url": "x", "near_duplicate_threshold": 20}), "near_duplicate_threshold"),
+            (json!({"url": "x", "render": true, "nope": 1}), "nope"),
+        ] {
+            assert_eq!(parameter(parse_start(&body).unwrap_err()), member, "{body}");
+        }
+        // A count past u32 is as many as allowed (the tier cap cuts it), as before.
+        let huge = parse_start(&json!({"url": "x", "max_pages": 1_u64 << 40})).unwrap();
+        assert_eq!(huge.max_pages, Some(u32::MAX));
+        let null = parse_start(&json!({"url": "x", "include": null, "sitemaps": null, "render": null})).unwrap();
+        assert_eq!((null.include.len(), null.sitemaps, null.render), (0, true, false));
+        let patterns = parse_start(&json!({"url": "x", "include": ["/(en|fr)/"], "exclude": [".*\\?"]})).unwrap();
+        assert_eq!((patterns.include, patterns.exclude), (vec!["/(en|fr)/".to_string()], vec![".*\\?".to_string()]));
     }
 
     #[test]

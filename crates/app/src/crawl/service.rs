@@ -743,8 +743,12 @@ fn scope_of(request: &CrawlRequest, max_pages: u32) -> Result<Scope, AppError> {
         max_depth: request.max_depth,
         include: request.include.clone(),
         exclude: request.exclude.clone(),
+        strip_params: request.strip_params.clone(),
     };
-    Scope::new(&request.url, config).map_err(|e| AppError::refused(crate::ErrorCode::InvalidUrl, e.to_string()))
+    Scope::new(&request.url, config).map_err(|e| match e {
+        crawl::UrlError::Pattern(e) => super::request::pattern_refusal(&e),
+        e => AppError::refused(crate::ErrorCode::InvalidUrl, e.to_string()),
+    })
 }
 
 /// The service's [`CrawlSink`]: every page, its links and failed page rules written to the

@@ -15,6 +15,7 @@ fn request(url: &str) -> CrawlRequest {
         max_depth: None,
         include: Vec::new(),
         exclude: Vec::new(),
+        strip_params: Vec::new(),
         sitemaps: false,
         named_sitemaps: Vec::new(),
         near_duplicate_threshold: None,

@@ -13,7 +13,7 @@ use crate::support::{open, page};
 /// A local crawl of `url`, at most `max_pages` pages, without sitemaps.
 fn local(url: &str, max_pages: u32) -> LocalCrawl {
     let start = app::validate_url(url).expect("url");
-    let config = ScopeConfig { max_pages, max_depth: None, include: Vec::new(), exclude: Vec::new() };
+    let config = ScopeConfig { max_pages, ..ScopeConfig::default() };
     let scope = Scope::new(start.as_str(), config).expect("scope");
     let options = CrawlOptions { sitemaps: false, ..CrawlOptions::default() };
     LocalCrawl { start, scope, limits: Limits::default(), options, on_progress: None }

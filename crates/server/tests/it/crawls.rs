@@ -1175,3 +1175,168 @@ async fn two_crawls_of_a_changed_site_are_compared() {
         .await
         .assert_error(404, "not_found");
 }
+
+/// A site with sections in three languages, sorted listings and a PDF, every page linked
+/// from the home page: what `include` and `exclude` leave in is crawled, what they leave out
+/// is listed as skipped with its pattern, and a bad pattern is refused naming its member
+/// before a crawl exists (docs/API.md, "Site crawl", "Include and exclude").
+fn sectioned_site() -> impl Fn(&test_support::wiremock::Request) -> test_support::ResponseTemplate + Send + Sync {
+    |request: &test_support::wiremock::Request| match request.url.path() {
+        "/robots.txt" | "/sitemap.xml" => test_support::ResponseTemplate::new(404),
+        "/" => {
+            let links: String = ["/en/a", "/fr/b", "/de/c", "/en/list?page=2&sort=price", "/en/guide.pdf"]
+                .iter()
+                .map(|href| format!("<a href='{href}'>{href}</a>"))
+                .collect();
+            let body = format!("<html lang=en><title>Home</title><body>{links}</body></html>");
+            test_support::ResponseTemplate::new(200).set_body_raw(body, "text/html")
+        }
+        path => {
+            let body = format!("<html lang=en><title>The page {path}</title><a href='/'>Home</a></html>");
+            test_support::ResponseTemplate::new(200).set_body_raw(body, "text/html")
+        }
+    }
+}
+
+#[tokio::test]
+async fn include_and_exclude_patterns_choose_the_crawled_urls_and_count_the_rest() {
+    let t = TestServer::start(|_| {}).await;
+    let site = test_support::Pages::serve(sectioned_site()).await;
+    let home = format!("http://{}/", site.addr());
+    let pages_of = |t: &TestServer, id: &str| {
+        let id = id.to_string();
+        t.db(move |s| s.crawl_pages(&id, None, 50).unwrap().0)
+    };
+    let body = json!({
+        "url": home,
+        "include": ["/(en|fr)/"],
+        "exclude": [".*\\?(.*&)?sort=", ".*\\.pdf$"],
+        "sitemaps": false,
+    });
+    let a = start(&t, None, body).await;
+    assert_eq!(a.status, 202, "{}", a.raw);
+    validate_documented("POST", "/api/v1/crawls", &a);
+    let id = a.body["crawl"]["id"].as_str().unwrap().to_string();
+    let done = ended(&t, &id, None).await;
+    assert_eq!(done["state"], "completed", "{done}");
+    let pages = pages_of(&t, &id);
+    let state = |path: &str| {
+        let url = format!("http://{}{path}", site.addr());
+        let page = pages.iter().find(|p| p.url == url).unwrap_or_else(|| panic!("{url} not listed: {pages:?}"));
+        (page.state.clone(), page.reason.clone().unwrap_or_default())
+    };
+    // The start URL is always crawled, though no include pattern matches `/`.
+    assert_eq!(state("/").0, "done");
+    assert_eq!(state("/en/a").0, "done");
+    assert_eq!(state("/fr/b").0, "done");
+    assert_eq!(state("/de/c"), ("skipped".to_string(), "matched by no include pattern".to_string()));
+    assert_eq!(
+        state("/en/list?page=2&sort=price"),
+        ("skipped".to_string(), "excluded by .*\\?(.*&)?sort=".to_string())
+    );
+    assert_eq!(state("/en/guide.pdf"), ("skipped".to_string(), "excluded by .*\\.pdf$".to_string()));
+    assert_eq!(
+        (done["progress"]["pages_done"].as_u64(), done["progress"]["pages_skipped"].as_u64()),
+        (Some(3), Some(3))
+    );
+    let fetched: Vec<String> = site.requests().await.iter().map(|r| r.url.path().to_string()).collect();
+    assert!(
+        !fetched.iter().any(|p| p == "/de/c" || p.ends_with(".pdf")),
+        "left-out URLs are never fetched: {fetched:?}"
+    );
+
+    // Bad, too large or too many patterns: 400 naming the member, and no crawl is created.
+    let (key, record) = t.key(|_| {});
+    let user = record.user_id.clone();
+    let before = t.db(move |s| s.list_crawls(&user, 100).unwrap().len());
+    for (member, patterns) in [
+        ("exclude", json!(["/a("])),
+        ("include", json!([r"\w{1000}"])),
+        ("include", json!(vec!["/a"; 21])),
+        ("exclude", json!("/a")),
+        ("include", json!([7])),
+    ] {
+        let a = start(&t, Some(&key), json!({"url": home, member: patterns})).await;
+        a.assert_error(400, "invalid_request");
+        assert_eq!(a.body["error"]["details"]["parameter"], member, "{}", a.raw);
+    }
+    let user = record.user_id.clone();
+    assert_eq!(t.db(move |s| s.list_crawls(&user, 100).unwrap().len()), before, "a refused start creates no crawl");
+
+    // The agent tool takes the same patterns, and refuses a bad one.
+    let args = json!({ "url": home, "include": ["/fr/"], "exclude": [".*\\.pdf$"] });
+    let a = tool_call(&t, &key, "crawl_site", args).await;
+    assert_eq!(a.body["result"]["isError"], false, "{}", a.raw);
+    let id = a.body["result"]["structuredContent"]["crawl_id"].as_str().unwrap().to_string();
+    assert_eq!(ended(&t, &id, Some(&key)).await["state"], "completed");
+    let done: Vec<String> = pages_of(&t, &id).into_iter().filter(|p| p.state == "done").map(|p| p.url).collect();
+    assert_eq!(done, [home.clone(), format!("http://{}/fr/b", site.addr())], "{done:?}");
+    let a = tool_call(&t, &key, "crawl_site", json!({ "url": home, "exclude": ["(("] })).await;
+    assert_eq!(a.body["result"]["isError"], true, "{}", a.raw);
+}
+
+/// `strip_params` over REST and the agent tool: links that differ only by tracking
+/// parameters are one URL, crawled once, its inlinks counting every link to it; `*` drops
+/// every query; a bad name is refused naming the member (docs/API.md, "Site crawl").
+#[tokio::test]
+async fn stripped_query_parameters_make_one_url_of_many() {
+    let t = TestServer::start(|_| {}).await;
+    let site = test_support::Pages::serve(|request: &test_support::wiremock::Request| match request.url.path() {
+        "/robots.txt" | "/sitemap.xml" => test_support::ResponseTemplate::new(404),
+        "/" => {
+            let links: String = ["/p?utm_source=a&id=1", "/p?id=1&utm_medium=b", "/p?id=1", "/q?utm_campaign=c"]
+                .iter()
+                .map(|href| format!("<a href='{href}'>{href}</a>"))
+                .collect();
+            let body = format!("<html lang=en><title>Home</title><body>{links}</body></html>");
+            test_support::ResponseTemplate::new(200).set_body_raw(body, "text/html")
+        }
+        path => {
+            let body = format!("<html lang=en><title>The page {path}</title><a href='/'>Home</a></html>");
+            test_support::ResponseTemplate::new(200).set_body_raw(body, "text/html")
+        }
+    })
+    .await;
+    let origin = format!("http://{}", site.addr());
+    let home = format!("{origin}/");
+    let urls = |t: &TestServer, id: &str| {
+        let id = id.to_string();
+        let mut urls: Vec<(String, u32)> =
+            t.db(move |s| s.crawl_pages(&id, None, 50).unwrap().0).into_iter().map(|p| (p.url, p.inlinks)).collect();
+        urls.sort();
+        urls
+    };
+
+    let a = start(&t, None, json!({"url": home, "sitemaps": false, "strip_params": ["utm_*"]})).await;
+    assert_eq!(a.status, 202, "{}", a.raw);
+    let id = a.body["crawl"]["id"].as_str().unwrap().to_string();
+    assert_eq!(ended(&t, &id, None).await["state"], "completed");
+    assert_eq!(
+        urls(&t, &id),
+        [(home.clone(), 2), (format!("{origin}/p?id=1"), 1), (format!("{origin}/q"), 1)],
+        "three links to /p?id=1 are one URL, one inlink from the one page"
+    );
+
+    // Without it, each spelling is its own URL.
+    let a = start(&t, None, json!({"url": home, "sitemaps": false})).await;
+    let id = a.body["crawl"]["id"].as_str().unwrap().to_string();
+    assert_eq!(ended(&t, &id, None).await["state"], "completed");
+    assert_eq!(urls(&t, &id).len(), 5, "{:?}", urls(&t, &id));
+
+    // `*` through the agent tool: every query goes.
+    let (key, _) = t.key(|_| {});
+    let a = tool_call(&t, &key, "crawl_site", json!({ "url": home, "strip_params": ["*"] })).await;
+    assert_eq!(a.body["result"]["isError"], false, "{}", a.raw);
+    let id = a.body["result"]["structuredContent"]["crawl_id"].as_str().unwrap().to_string();
+    assert_eq!(ended(&t, &id, Some(&key)).await["state"], "completed");
+    let got: Vec<String> = urls(&t, &id).into_iter().map(|(u, _)| u).collect();
+    assert_eq!(got, [home.clone(), format!("{origin}/p"), format!("{origin}/q")]);
+
+    for bad in [json!(["a=b"]), json!([""]), json!(vec!["x"; 51]), json!("utm_*")] {
+        let a = start(&t, None, json!({"url": home, "strip_params": bad})).await;
+        a.assert_error(400, "invalid_request");
+        assert_eq!(a.body["error"]["details"]["parameter"], "strip_params", "{}", a.raw);
+    }
+    let a = tool_call(&t, &key, "crawl_site", json!({ "url": home, "strip_params": ["a b"] })).await;
+    assert_eq!(a.body["result"]["isError"], true, "{}", a.raw);
+}

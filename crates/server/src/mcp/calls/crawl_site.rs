@@ -26,6 +26,22 @@ pub struct Args {
     #[serde(default)]
     #[schemars(length(max = 10))]
     pub sitemaps: Vec<String>,
+    /// URL patterns (regular expressions, at most 20) matched against a URL's path and query
+    /// from its start (`/blog`, `/(en|fr)/`): when given, only URLs one of them matches are
+    /// crawled (the start URL always is)
+    #[serde(default)]
+    #[schemars(length(max = 20))]
+    pub include: Vec<String>,
+    /// URL patterns as include's: URLs one of them matches are never fetched (listed as
+    /// skipped)
+    #[serde(default)]
+    #[schemars(length(max = 20))]
+    pub exclude: Vec<String>,
+    /// Query parameters removed from every URL found before it is compared with those known
+    /// (at most 50): a name, a prefix ending in * (utm_*), or * for all
+    #[serde(default)]
+    #[schemars(length(max = 50))]
+    pub strip_params: Vec<String>,
 }
 
 /// Result: the crawl just created.
@@ -43,12 +59,16 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
     for sitemap in &args.sitemaps {
         url_arg(sitemap, "sitemaps")?;
     }
+    app::crawl::check_patterns("include", &args.include).map_err(|e| from_app_error(e, "argument include"))?;
+    app::crawl::check_patterns("exclude", &args.exclude).map_err(|e| from_app_error(e, "argument exclude"))?;
+    app::crawl::check_strip_params(&args.strip_params).map_err(|e| from_app_error(e, "argument strip_params"))?;
     let request = app::crawl::CrawlRequest {
         url: args.url,
         max_pages: args.max_pages,
         max_depth: None,
-        include: Vec::new(),
-        exclude: Vec::new(),
+        include: args.include,
+        exclude: args.exclude,
+        strip_params: args.strip_params,
         sitemaps: true,
         named_sitemaps: args.sitemaps,
         near_duplicate_threshold: None,
