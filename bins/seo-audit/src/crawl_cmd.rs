@@ -531,23 +531,31 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
         for note in &marks.notes {
             eprintln!("note: {note}");
         }
+        // The crawl's own change against the baseline's crawl (score, pages, statuses), for the
+        // text report; the baseline was read and checked above, so this reads it once more.
+        let change = std::fs::read(path)
+            .ok()
+            .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
+            .map(|before| change_text(&before, &value));
         marks.mark_crawl(&mut value);
-        marked = Some((marks, value));
+        marked = Some((marks, value, change));
     }
-    let marks = marked.as_ref().map(|(m, _)| m);
+    let marks = marked.as_ref().map(|(m, _, _)| m);
+    let change = marked.as_ref().and_then(|(_, _, c)| c.as_deref());
     let mut out: std::io::BufWriter<Box<dyn Write>> = std::io::BufWriter::new(match file {
         Some(f) => Box::new(f),
         None => Box::new(std::io::stdout().lock()),
     });
     let written = match format {
         Format::Json => match &marked {
-            Some((_, value)) => serde_json::to_writer_pretty(&mut out, value),
+            Some((_, value, _)) => serde_json::to_writer_pretty(&mut out, value),
             None => serde_json::to_writer_pretty(&mut out, &report),
         }
         .map_err(std::io::Error::from)
         .and_then(|()| out.write_all(b"\n")),
         Format::Text => text(&report.crawl, &source, &mut out)
-            .and_then(|()| marks.map_or(Ok(()), |m| out.write_all(m.text().as_bytes()))),
+            .and_then(|()| marks.map_or(Ok(()), |m| out.write_all(m.text().as_bytes())))
+            .and_then(|()| change.map_or(Ok(()), |c| out.write_all(c.as_bytes()))),
         Format::Csv => {
             let table = args.table.map_or(app::crawl::export::Table::Pages, Into::into);
             app::crawl::export::write_csv(&source.store, &source.crawl_id, table, &|| false, &mut out)
@@ -856,4 +864,65 @@ fn text(r: &CrawlReport<'_>, source: &ReportSource, out: &mut impl Write) -> std
     })?;
     out.write_all(table.header_line().as_bytes())?;
     source.each_page(store_io, |p| out.write_all(table.line(&cells(p)).as_bytes()))
+}
+
+/// URLs the text report lists per kind of page change; the rest are counted.
+const TEXT_CHANGES_LISTED: usize = 10;
+
+/// The text report's section on how the crawl differs from the baseline's crawl (two
+/// `--format json` reports, `before` the baseline): the site score change, the URLs fetched
+/// by only one of them (pages added and gone) and those whose HTTP status changed, each list
+/// with its total and its first [`TEXT_CHANGES_LISTED`] in URL order. The findings' own
+/// changes are the baseline marks' section.
+fn change_text(before: &serde_json::Value, after: &serde_json::Value) -> String {
+    use std::collections::BTreeMap;
+    use std::fmt::Write as _;
+    // A URL fetched (answered or failed), with its status; skipped URLs were never fetched.
+    let fetched = |report: &serde_json::Value| -> BTreeMap<String, Option<u64>> {
+        report["crawl"]["pages"]
+            .as_array()
+            .map(|rows| {
+                rows.iter()
+                    .filter(|r| r["state"] != "skipped")
+                    .filter_map(|r| Some((r["url"].as_str()?.to_string(), r["status_code"].as_u64())))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let (old, new) = (fetched(before), fetched(after));
+    let added: Vec<&String> = new.keys().filter(|u| !old.contains_key(*u)).collect();
+    let gone: Vec<&String> = old.keys().filter(|u| !new.contains_key(*u)).collect();
+    let status = |s: Option<u64>| s.map_or_else(|| "no answer".to_string(), |s| s.to_string());
+    let changed: Vec<String> = new
+        .iter()
+        .filter_map(|(url, now)| match old.get(url) {
+            Some(was) if was != now => Some(format!("{url}  {} -> {}", status(*was), status(*now))),
+            _ => None,
+        })
+        .collect();
+    let mut out = String::from("\nChange since the baseline's crawl:\n");
+    let score = |r: &serde_json::Value| r["crawl"]["site_score"].as_i64();
+    match (score(before), score(after)) {
+        (Some(b), Some(a)) => {
+            let _ = writeln!(out, "  site score {b} -> {a} ({:+})", a - b);
+        }
+        (b, a) => {
+            let shown = |s: Option<i64>| s.map_or_else(|| "-".to_string(), |s| s.to_string());
+            let _ = writeln!(out, "  site score {} -> {}", shown(b), shown(a));
+        }
+    }
+    for (heading, lines) in [
+        ("pages added", added.iter().map(|u| u.to_string()).collect::<Vec<_>>()),
+        ("pages gone", gone.iter().map(|u| u.to_string()).collect()),
+        ("status changes", changed),
+    ] {
+        let _ = writeln!(out, "  {heading}: {}", lines.len());
+        for line in lines.iter().take(TEXT_CHANGES_LISTED) {
+            let _ = writeln!(out, "    {line}");
+        }
+        if lines.len() > TEXT_CHANGES_LISTED {
+            let _ = writeln!(out, "    ... and {} more", lines.len() - TEXT_CHANGES_LISTED);
+        }
+    }
+    out
 }

@@ -661,3 +661,41 @@ fn the_exports_are_the_rest_exports_and_read_back() {
         assert!(err.contains("invalid_parameter") && err.contains(needle), "{err}");
     }
 }
+
+/// With `--baseline`, the text report ends with the crawl's change against the baseline's
+/// crawl: the site score change, pages added and gone, and status changes. The baseline is
+/// this site's own JSON report edited as a site's earlier state would have it: `/orphan` not
+/// yet there, an `/old` page since removed, `/a` answering 500, and a higher score.
+#[test]
+fn the_text_report_shows_the_change_since_the_baseline() {
+    let elsewhere = Site::start(|_| HashMap::from([("/landing".to_string(), page("Elsewhere", &[]))]));
+    let site = shop(elsewhere.port);
+    let mut report = json(&crawl(&[&site.url("/"), "--format", "json"]));
+    let score = report["crawl"]["site_score"].as_i64().expect("score");
+    report["crawl"]["site_score"] = Value::from(score + 3);
+    let pages = report["crawl"]["pages"].as_array_mut().expect("pages");
+    pages.retain(|p| p["url"] != site.url("/orphan"));
+    let mut old = pages[0].clone();
+    old["url"] = Value::from(site.url("/old"));
+    pages.push(old);
+    for p in pages.iter_mut().filter(|p| p["url"] == site.url("/a")) {
+        p["status_code"] = Value::from(500);
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let baseline = dir.path().join("before.json");
+    std::fs::write(&baseline, serde_json::to_vec(&report).expect("json")).expect("write");
+
+    let out = crawl(&[&site.url("/"), "--baseline", baseline.to_str().expect("path")]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let change = &text[text.find("Change since the baseline's crawl:").unwrap_or_else(|| panic!("{text}"))..];
+    for needle in [
+        format!("site score {} -> {score} (-3)", score + 3),
+        format!("pages added: 1\n    {}\n", site.url("/orphan")),
+        format!("pages gone: 1\n    {}\n", site.url("/old")),
+        format!("status changes: 1\n    {}  500 -> 200\n", site.url("/a")),
+    ] {
+        assert!(change.contains(&needle), "{needle:?} missing:\n{change}");
+    }
+    assert!(text.contains("Against the baseline "), "the findings' marks are there too:\n{text}");
+}

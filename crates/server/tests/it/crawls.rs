@@ -1139,6 +1139,28 @@ async fn two_crawls_of_a_changed_site_are_compared() {
     assert!(moved["still_failing"]["total"].as_u64().unwrap() >= 1, "{moved}");
     assert!(c["new_findings"].as_u64().unwrap() >= 2 && c["fixed_findings"].as_u64().unwrap() >= 1, "{c}");
 
+    // The report page shows the change since the previous crawl as a chart of the same numbers.
+    let resp = t.client.get(t.url(&format!("/crawls/{second}"))).header("x-api-key", &key).send().await.unwrap();
+    assert_eq!(resp.status(), 200);
+    let page = resp.text().await.unwrap();
+    for (label, n) in [("pages added", 1), ("pages gone", 1), ("status changes", 1), ("indexability", 2)] {
+        assert!(page.contains(&format!("data-label=\"{label}\" data-value=\"{n}\"")), "{label}: {page}");
+    }
+    let new = c["new_findings"].as_u64().unwrap();
+    assert!(page.contains(&format!("data-label=\"new findings\" data-value=\"{new}\"")), "{page}");
+    let first_page = t.client.get(t.url(&format!("/crawls/{first}"))).header("x-api-key", &key).send().await.unwrap();
+    assert!(first_page.text().await.unwrap().contains("No earlier completed crawl"), "the first crawl has none");
+
+    // The agent tool answers the same comparison from the same use case, free of quota.
+    let a = tool_call(&t, &key, "compare_crawls", json!({ "crawl_id": second, "against": first })).await;
+    assert_eq!(&a.body["result"]["structuredContent"], c, "{}", a.raw);
+    assert!(a.header("x-ratelimit-remaining").is_none(), "compare_crawls is free of quota");
+    let a =
+        tool_call(&t, &key, "compare_crawls", json!({ "crawl_id": second, "against": "cr_0000000000000000000000" }))
+            .await;
+    assert_eq!(a.body["result"]["isError"], true, "{}", a.raw);
+    assert!(a.body["result"]["content"][0]["text"].as_str().unwrap().starts_with("not_found"), "{}", a.raw);
+
     // The second crawl's crawl.completed event carries the counts of the change; the
     // first, without a previous crawl, none.
     let mut events = Vec::new();
