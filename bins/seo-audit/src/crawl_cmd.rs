@@ -31,14 +31,36 @@ pub enum Format {
     Text,
     /// The whole report as one JSON document.
     Json,
-    /// The pages table as CSV (RFC 4180), one row per URL.
+    /// The pages table (or with `--table issues` the findings) as CSV (RFC 4180), one row
+    /// each: the columns of the REST export (docs/API.md, "Exports").
     Csv,
+    /// An XLSX workbook with the sheets `pages` and `issues` (needs `--output`; a FILE
+    /// ending in `.xlsx` chooses it).
+    Xlsx,
     /// SARIF 2.1.0 for code scanning: one result per failed page rule per page, and one
     /// per site-rule finding.
     Sarif,
     /// JUnit XML for test reports: a test suite of the site rules, then one per audited
     /// page with a test case per page rule.
     Junit,
+}
+
+/// The rows of a CSV export.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExportTable {
+    /// One row per URL.
+    Pages,
+    /// One row per finding.
+    Issues,
+}
+
+impl From<ExportTable> for app::crawl::export::Table {
+    fn from(t: ExportTable) -> Self {
+        match t {
+            ExportTable::Pages => app::crawl::export::Table::Pages,
+            ExportTable::Issues => app::crawl::export::Table::Issues,
+        }
+    }
 }
 
 #[derive(Debug, clap::Args)]
@@ -65,8 +87,15 @@ pub struct CrawlArgs {
     /// parameter; repeatable, at most 50.
     #[arg(long = "strip-param", value_name = "NAME")]
     pub strip_params: Vec<String>,
-    #[arg(long, value_enum, default_value = "text")]
-    pub format: Format,
+    /// The output format (default: text, or xlsx when --output names a `.xlsx` file).
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// Which rows `--format csv` writes: `pages` (one per URL) or `issues` (one per finding).
+    #[arg(long, value_enum, value_name = "TABLE")]
+    pub table: Option<ExportTable>,
+    /// Write the report to FILE instead of standard output.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<std::path::PathBuf>,
     /// Exit with status 1 when the site score is under N, 0 to 100 (for CI pipelines).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=100))]
     pub min_score: Option<u32>,
@@ -249,7 +278,8 @@ struct Affected {
     detail: String,
 }
 
-#[derive(Debug, Serialize)]
+/// A row of the text and CI reports' pages.
+#[derive(Debug)]
 struct PageRow {
     url: String,
     /// `done` (answered), `failed` (no answer) or `skipped` (never fetched).
@@ -260,10 +290,8 @@ struct PageRow {
     score: Option<u32>,
     title: Option<String>,
     failed_rules: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     redirect_to: Option<String>,
     /// Why it failed or was skipped.
-    #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<String>,
 }
 
@@ -271,9 +299,22 @@ struct PageRow {
 struct Pages<'a>(&'a ReportSource);
 
 impl Serialize for Pages<'_> {
+    /// Each row has the members of the REST export's pages (the export's columns).
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use app::crawl::export::{each_page, row_json, ExportError, PAGE_COLUMNS};
         let mut seq = serializer.serialize_seq(None)?;
-        self.0.each_page(S::Error::custom, |row| seq.serialize_element(&row))?;
+        let mut failed = None;
+        let read = each_page(&self.0.store, &self.0.crawl_id, &|| false, |p| {
+            seq.serialize_element(&row_json(PAGE_COLUMNS, p)).map_err(|e| {
+                let message = e.to_string();
+                failed = Some(e);
+                ExportError::Io(std::io::Error::other(message))
+            })
+        });
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        read.map_err(S::Error::custom)?;
         seq.end()
     }
 }
@@ -398,6 +439,26 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
     if let Err(e) = crawl::StripParams::new(&args.strip_params) {
         return fail("invalid_parameter", format!("--strip-param: {e}"));
     }
+    // The output is settled before the crawl: a wrong combination or a file that cannot be
+    // made fails at once, not after minutes of crawling.
+    let format = match (args.format, &args.output) {
+        (Some(f), _) => f,
+        (None, Some(path)) if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("xlsx")) => Format::Xlsx,
+        _ => Format::Text,
+    };
+    if format == Format::Xlsx && args.output.is_none() {
+        return fail("invalid_parameter", "--format xlsx: needs --output FILE (a workbook is no text)".to_string());
+    }
+    if args.table.is_some() && format != Format::Csv {
+        return fail("invalid_parameter", "--table: only with --format csv".to_string());
+    }
+    let file = match args.output.as_deref().map(std::fs::File::create).transpose() {
+        Ok(f) => f,
+        Err(e) => {
+            let path = args.output.as_deref().unwrap_or_else(|| std::path::Path::new("")).display();
+            return fail("invalid_parameter", format!("--output {path}: {e}"));
+        }
+    };
     // A baseline that cannot be read fails before the crawl, not after it.
     let baseline = match args.baseline.as_deref().map(|p| baseline::read(p, baseline::Command::Crawl)).transpose() {
         Ok(b) => b,
@@ -499,21 +560,39 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
         for note in &marks.notes {
             eprintln!("note: {note}");
         }
+        // The crawl's own change against the baseline's crawl (score, pages, statuses), for the
+        // text report; the baseline was read and checked above, so this reads it once more.
+        let change = std::fs::read(path)
+            .ok()
+            .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
+            .map(|before| change_text(&before, &value));
         marks.mark_crawl(&mut value);
-        marked = Some((marks, value));
+        marked = Some((marks, value, change));
     }
-    let marks = marked.as_ref().map(|(m, _)| m);
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let written = match args.format {
+    let marks = marked.as_ref().map(|(m, _, _)| m);
+    let change = marked.as_ref().and_then(|(_, _, c)| c.as_deref());
+    let mut out: std::io::BufWriter<Box<dyn Write>> = std::io::BufWriter::new(match file {
+        Some(f) => Box::new(f),
+        None => Box::new(std::io::stdout().lock()),
+    });
+    let written = match format {
         Format::Json => match &marked {
-            Some((_, value)) => serde_json::to_writer_pretty(&mut out, value),
+            Some((_, value, _)) => serde_json::to_writer_pretty(&mut out, value),
             None => serde_json::to_writer_pretty(&mut out, &report),
         }
         .map_err(std::io::Error::from)
         .and_then(|()| out.write_all(b"\n")),
         Format::Text => text(&report.crawl, &source, &mut out)
-            .and_then(|()| marks.map_or(Ok(()), |m| out.write_all(m.text().as_bytes()))),
-        Format::Csv => csv(&source, &mut out),
+            .and_then(|()| marks.map_or(Ok(()), |m| out.write_all(m.text().as_bytes())))
+            .and_then(|()| change.map_or(Ok(()), |c| out.write_all(c.as_bytes()))),
+        Format::Csv => {
+            let table = args.table.map_or(app::crawl::export::Table::Pages, Into::into);
+            app::crawl::export::write_csv(&source.store, &source.crawl_id, table, &|| false, &mut out)
+                .map_err(export_io)
+        }
+        Format::Xlsx => app::crawl::export::xlsx(&source.store, &source.crawl_id, &|| false)
+            .map_err(export_io)
+            .and_then(|book| out.write_all(&book)),
         Format::Sarif => ci_report(&report.crawl, &source, |failures| {
             serde_json::to_writer_pretty(&mut out, &crate::ci_formats::crawl_sarif(failures, marks))
                 .map_err(std::io::Error::from)
@@ -702,6 +781,13 @@ fn ci_report(
     write(&failures)
 }
 
+fn export_io(e: app::crawl::export::ExportError) -> std::io::Error {
+    match e {
+        app::crawl::export::ExportError::Io(e) => e,
+        other => std::io::Error::other(other.to_string()),
+    }
+}
+
 fn store_io(e: store::Error) -> std::io::Error {
     std::io::Error::other(e.to_string())
 }
@@ -809,33 +895,63 @@ fn text(r: &CrawlReport<'_>, source: &ReportSource, out: &mut impl Write) -> std
     source.each_page(store_io, |p| out.write_all(table.line(&cells(p)).as_bytes()))
 }
 
-/// The pages table as CSV, written to `out`: a header row, then one row per URL; fields
-/// quoted when they hold a comma, a quote or a line break; failed rules joined with spaces.
-fn csv(source: &ReportSource, out: &mut impl Write) -> std::io::Result<()> {
-    fn field(s: &str) -> String {
-        if s.contains([',', '"', '\n', '\r']) {
-            format!("\"{}\"", s.replace('"', "\"\""))
-        } else {
-            s.to_string()
+/// URLs the text report lists per kind of page change; the rest are counted.
+const TEXT_CHANGES_LISTED: usize = 10;
+
+/// The text report's section on how the crawl differs from the baseline's crawl (two
+/// `--format json` reports, `before` the baseline): the site score change, the URLs fetched
+/// by only one of them (pages added and gone) and those whose HTTP status changed, each list
+/// with its total and its first [`TEXT_CHANGES_LISTED`] in URL order. The findings' own
+/// changes are the baseline marks' section.
+fn change_text(before: &serde_json::Value, after: &serde_json::Value) -> String {
+    use std::collections::BTreeMap;
+    use std::fmt::Write as _;
+    // A URL fetched (answered or failed), with its status; skipped URLs were never fetched.
+    let fetched = |report: &serde_json::Value| -> BTreeMap<String, Option<u64>> {
+        report["crawl"]["pages"]
+            .as_array()
+            .map(|rows| {
+                rows.iter()
+                    .filter(|r| r["state"] != "skipped")
+                    .filter_map(|r| Some((r["url"].as_str()?.to_string(), r["status_code"].as_u64())))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let (old, new) = (fetched(before), fetched(after));
+    let added: Vec<&String> = new.keys().filter(|u| !old.contains_key(*u)).collect();
+    let gone: Vec<&String> = old.keys().filter(|u| !new.contains_key(*u)).collect();
+    let status = |s: Option<u64>| s.map_or_else(|| "no answer".to_string(), |s| s.to_string());
+    let changed: Vec<String> = new
+        .iter()
+        .filter_map(|(url, now)| match old.get(url) {
+            Some(was) if was != now => Some(format!("{url}  {} -> {}", status(*was), status(*now))),
+            _ => None,
+        })
+        .collect();
+    let mut out = String::from("\nChange since the baseline's crawl:\n");
+    let score = |r: &serde_json::Value| r["crawl"]["site_score"].as_i64();
+    match (score(before), score(after)) {
+        (Some(b), Some(a)) => {
+            let _ = writeln!(out, "  site score {b} -> {a} ({:+})", a - b);
+        }
+        (b, a) => {
+            let shown = |s: Option<i64>| s.map_or_else(|| "-".to_string(), |s| s.to_string());
+            let _ = writeln!(out, "  site score {} -> {}", shown(b), shown(a));
         }
     }
-    let opt = |v: Option<String>| v.unwrap_or_default();
-    out.write_all(b"url,state,status_code,depth,inlinks,score,title,failed_rules,redirect_to,reason\r\n")?;
-    source.each_page(store_io, |p| {
-        let cells = [
-            p.url,
-            p.state,
-            opt(p.status_code.map(|s| s.to_string())),
-            opt(p.depth.map(|d| d.to_string())),
-            p.inlinks.to_string(),
-            opt(p.score.map(|s| s.to_string())),
-            opt(p.title),
-            p.failed_rules.join(" "),
-            opt(p.redirect_to),
-            opt(p.reason),
-        ];
-        let mut line = cells.iter().map(|c| field(c)).collect::<Vec<_>>().join(",");
-        line.push_str("\r\n");
-        out.write_all(line.as_bytes())
-    })
+    for (heading, lines) in [
+        ("pages added", added.iter().map(|u| u.to_string()).collect::<Vec<_>>()),
+        ("pages gone", gone.iter().map(|u| u.to_string()).collect()),
+        ("status changes", changed),
+    ] {
+        let _ = writeln!(out, "  {heading}: {}", lines.len());
+        for line in lines.iter().take(TEXT_CHANGES_LISTED) {
+            let _ = writeln!(out, "    {line}");
+        }
+        if lines.len() > TEXT_CHANGES_LISTED {
+            let _ = writeln!(out, "    ... and {} more", lines.len() - TEXT_CHANGES_LISTED);
+        }
+    }
+    out
 }

@@ -262,7 +262,8 @@ pub struct CrawlIssue {
     pub next_cursor: Option<String>,
 }
 
-/// The JSON export of a crawl.
+/// The JSON export of a crawl: the crawl, and the rows of the table asked for (`pages` by
+/// default, or `issues`).
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct CrawlExport {
     #[schemars(extend("const" = true))]
@@ -271,8 +272,29 @@ pub struct CrawlExport {
     pub api_version: &'static str,
     /// The crawl.
     pub crawl: Crawl,
-    /// Every URL, in crawl order.
-    pub pages: Vec<CrawlPage>,
+    /// With `table=pages` (the default): every URL, in crawl order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pages: Option<Vec<CrawlPage>>,
+    /// With `table=issues`: every finding, one row each.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub issues: Option<Vec<CrawlExportFinding>>,
+}
+
+/// One finding of a crawl, a row of the issues export.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CrawlExportFinding {
+    /// The rule id.
+    pub rule: String,
+    /// `site` (a site rule) or `page` (a page rule failed on the URL).
+    pub kind: String,
+    /// `critical`, `warning` or `notice`.
+    pub severity: String,
+    /// The affected URL.
+    pub url: String,
+    /// What is wrong, in a few words (a page rule's finding title).
+    pub detail: String,
+    /// The page that links to it (or names it), where there is one.
+    pub linked_from: Option<String>,
 }
 
 /// Crawls per page of `GET /api/v1/crawls` when the caller does not say.
@@ -729,9 +751,12 @@ pub static CRAWL_ISSUE: Operation = Operation {
 /// `GET /api/v1/crawls/{id}/export`.
 pub static EXPORT_CRAWL: Operation = Operation {
     id: "exportCrawl",
-    summary: "Every URL of a crawl as CSV or JSON",
-    description: "CSV (RFC 4180, a header line; `failed_rules` joined by `;`) or JSON (the crawl and every \
-        URL). Consumes no quota.",
+    summary: "A crawl's pages or findings as CSV, JSON or XLSX",
+    description: "The pages (one row per URL) or, with `table=issues`, the findings (one row per finding) as \
+        CSV (RFC 4180, CRLF, a header line; lists joined by `;`; a field starting with `=`, `+`, `-` or `@` \
+        prefixed with `'`) or JSON (the crawl and the rows, one member per column), or both as an XLSX \
+        workbook (sheets `pages` and `issues`). The command line's `seo-audit crawl --format csv|json|xlsx` \
+        writes the same columns. Consumes no quota.",
     tag: "crawl",
     access: Access::KeyOptional,
     params: &[
@@ -741,7 +766,14 @@ pub static EXPORT_CRAWL: Operation = Operation {
             at: In::Query,
             required: false,
             description: "",
-            schema: |_| json!({"type": "string", "enum": ["csv", "json"], "default": "json"}),
+            schema: |_| json!({"type": "string", "enum": ["csv", "json", "xlsx"], "default": "json"}),
+        },
+        Param::Own {
+            name: "table",
+            at: In::Query,
+            required: false,
+            description: "Which rows: `pages` or `issues` (not with `format=xlsx`, whose workbook has both).",
+            schema: |_| json!({"type": "string", "enum": ["pages", "issues"], "default": "pages"}),
         },
         Param::ApiKeyQuery,
     ],
@@ -754,9 +786,13 @@ pub static EXPORT_CRAWL: Operation = Operation {
             content: Content::Media(&[
                 ("application/json", answer::<CrawlExport>),
                 ("text/csv", |_| json!({"type": "string"})),
+                (
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                    |_| json!({"type": "string", "format": "binary"}),
+                ),
             ]),
         },
-        error("400", "`invalid_request` (`details.parameter`): `format`."),
+        error("400", "`invalid_request` (`details.parameter`): `format`, `table`; or the export does not fit within the analysis time limit."),
         E401,
         E403,
         E404,

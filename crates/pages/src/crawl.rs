@@ -4,6 +4,7 @@
 
 use maud::html;
 
+use crate::charts::{bar_chart, Bar};
 use crate::frame::document;
 
 /// Affected URLs shown per issue; the rest are counted (the REST route lists them all).
@@ -68,6 +69,36 @@ pub struct CrawlView {
     pub pages: Vec<CrawlPageView>,
     /// Whether more pages exist than are shown.
     pub more_pages: bool,
+    /// The site at a glance, over every URL of the crawl (not only the rows shown).
+    pub charts: CrawlCharts,
+}
+
+/// The crawl report's charts: counts over every URL and finding of the crawl.
+#[derive(Debug, Clone, Default)]
+pub struct CrawlCharts {
+    /// URLs by HTTP status (`no answer`, `skipped` beside the codes).
+    pub status: Vec<Bar>,
+    /// URLs fetched by click depth (`sitemap only` for those no link reached).
+    pub depth: Vec<Bar>,
+    /// Affected URLs by severity, summed over the rules.
+    pub severity: Vec<Bar>,
+    /// Affected URLs by rule category (site rules as `Site-wide`), summed over the rules.
+    pub category: Vec<Bar>,
+    /// Audited pages by score band.
+    pub scores: Vec<Bar>,
+    /// The change since the owner's previous completed crawl of the site, when there is one.
+    pub change: Option<CrawlChangeView>,
+}
+
+/// How the crawl differs from the previous crawl of its site.
+#[derive(Debug, Clone, Default)]
+pub struct CrawlChangeView {
+    /// The previous crawl's id.
+    pub against: String,
+    /// The previous crawl's site score, and this one's.
+    pub site_scores: (Option<u32>, Option<u32>),
+    /// Findings new, fixed; pages added, gone; status and indexability changes.
+    pub counts: [u64; 6],
 }
 
 fn band(score: Option<u32>) -> (&'static str, &'static str) {
@@ -108,12 +139,41 @@ pub fn render_crawl_report(base_url: &str, view: &CrawlView) -> String {
                 }
                 dt { "Data" } dd {
                     a href=(api) { "JSON" } " · "
-                    a href={ (api) "/export?format=csv" } { "CSV export" }
+                    a href={ (api) "/export?format=csv" } { "pages CSV" } " · "
+                    a href={ (api) "/export?format=csv&table=issues" } { "issues CSV" } " · "
+                    a href={ (api) "/export?format=xlsx" } { "XLSX" }
                 }
             }
         }
         @if running {
             p class="muted" { "The crawl is under way: this page reloads every " (RUNNING_REFRESH_SECS) " seconds." }
+        }
+        h2 { "At a glance" }
+        div class="charts" {
+            (bar_chart("status", "URLs by HTTP status", &view.charts.status))
+            (bar_chart("depth", "URLs by click depth", &view.charts.depth))
+            (bar_chart("severity", "Affected URLs by severity", &view.charts.severity))
+            (bar_chart("category", "Affected URLs by category", &view.charts.category))
+            (bar_chart("scores", "Pages by score", &view.charts.scores))
+            @if let Some(change) = &view.charts.change {
+                @let [new, fixed, added, gone, status, indexability] = change.counts;
+                @let shown = |s: Option<u32>| s.map_or_else(|| "–".to_string(), |s| s.to_string());
+                (bar_chart("change", "Change since the previous crawl", &[
+                    Bar { label: "new findings".into(), value: new, class: "bar-poor" },
+                    Bar { label: "fixed findings".into(), value: fixed, class: "bar-good" },
+                    Bar::plain("pages added", added),
+                    Bar::plain("pages gone", gone),
+                    Bar::plain("status changes", status),
+                    Bar::plain("indexability", indexability),
+                ]))
+                p class="muted" {
+                    "Site score " (shown(change.site_scores.0)) " → " (shown(change.site_scores.1))
+                    " against "
+                    a href={ (api) "/compare?against=" (change.against) } { "the previous crawl" } "."
+                }
+            } @else {
+                p class="muted" { "No earlier completed crawl of this site to compare with." }
+            }
         }
         h2 { "Issues" }
         @if view.issues.is_empty() {
@@ -201,5 +261,6 @@ mod tests {
         assert!(page.contains("linked from"));
         assert!(page.contains("&lt;script&gt;") && !page.contains("<script>x"));
         assert!(!page.contains("http-equiv=\"refresh\""), "an ended crawl does not reload");
+        assert!(page.contains("No earlier completed crawl"), "no change without a previous crawl");
     }
 }

@@ -87,6 +87,7 @@ dd,dt,p,li{overflow-wrap:anywhere}\
 .sev{font-weight:700;text-transform:capitalize}.sev-critical{color:var(--poor)}.sev-warning{color:var(--fair)}.sev-notice{color:var(--link)}.sev-none{color:var(--muted)}\
 .values{display:grid;gap:4px;margin:8px 0}.values div{display:grid;grid-template-columns:7em 1fr}.values dt{font-weight:600}.values dd{margin:0}\
 .cat{background:#fff;border:1px solid var(--line);border-radius:6px;padding:12px 16px;margin:0 0 12px}\
+.charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(440px,1fr));gap:8px 24px}.chart{margin:0}.chart figcaption{font-weight:600;margin:8px 0}.chart svg{max-width:100%;height:auto;font-size:12px}.chart text{fill:currentColor}.bar-plain{fill:#3b6ea8}.bar-good{fill:#1a7f37}.bar-fair{fill:#9a6700}.bar-poor{fill:#cf222e}\
 .checks{list-style:none;margin:0;padding:0}.check{padding:4px 0;border-top:1px solid var(--line)}.check:first-child{border-top:0}\
 .status{display:inline-block;min-width:8.5em;font-weight:700;font-size:.85rem}.pass .status{color:var(--good)}.fail .status{color:var(--poor)}.na .status{color:var(--muted)}\
 .rule-id{color:var(--muted);font-size:.8em}\

@@ -23,6 +23,7 @@
 
 pub mod badge;
 pub mod bot;
+pub mod charts;
 pub mod crawl;
 mod error;
 mod frame;

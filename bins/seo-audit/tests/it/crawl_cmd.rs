@@ -232,7 +232,8 @@ fn a_site_is_crawled_and_reported_in_each_format() {
     assert_eq!(out.status.code(), Some(0));
     let csv = String::from_utf8(out.stdout).expect("utf-8");
     let lines: Vec<&str> = csv.lines().collect();
-    assert_eq!(lines[0], "url,state,status_code,depth,inlinks,score,title,failed_rules,redirect_to,reason");
+    let columns: Vec<&str> = app::crawl::export::PAGE_COLUMNS.iter().map(|c| c.name).collect();
+    assert_eq!(lines[0], columns.join(","), "the REST export's columns");
     assert_eq!(lines.len(), pages + 1, "{csv}");
     assert!(lines.iter().any(|l| l.starts_with(&format!("{},skipped,", site.url("/private/secret")))), "{csv}");
 }
@@ -645,4 +646,142 @@ fn stripped_query_parameters_make_one_url_of_many() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.starts_with("error: invalid_parameter: --strip-param: "), "{stderr}");
+}
+
+/// A cell of a JSON row as its CSV field reads.
+fn flat(v: &Value) -> String {
+    match v {
+        Value::Null => String::new(),
+        Value::String(s) => s.clone(),
+        Value::Array(items) => items.iter().map(flat).collect::<Vec<_>>().join(";"),
+        other => other.to_string(),
+    }
+}
+
+/// The header and the rows (sorted: each run crawls anew) of a CSV, read by the csv crate.
+fn read_csv(bytes: &[u8]) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut reader = csv::Reader::from_reader(bytes);
+    let header = reader.headers().expect("header").iter().map(str::to_string).collect();
+    let mut rows: Vec<Vec<String>> =
+        reader.records().map(|r| r.expect("record").iter().map(str::to_string).collect()).collect();
+    rows.sort();
+    (header, rows)
+}
+
+/// The command line writes the REST export's shape (docs/API.md, "Exports"): the pages CSV has
+/// its columns and `;` between failed rules, the JSON report's pages have those members and
+/// values, `--table issues` writes one row per finding, and `--output FILE.xlsx` writes the
+/// workbook with the sheets `pages` and `issues` holding the CSVs' rows (read back with
+/// calamine). `--format xlsx` without `--output`, and `--table` with JSON, are refused before
+/// any crawl.
+#[test]
+fn the_exports_are_the_rest_exports_and_read_back() {
+    use app::crawl::export::{ISSUE_COLUMNS, PAGE_COLUMNS};
+    let elsewhere = Site::start(|_| HashMap::from([("/landing".to_string(), page("Elsewhere", &[]))]));
+    let site = shop(elsewhere.port);
+    let args = |more: &[&str]| -> Output {
+        let mut all = vec![site.url("/"), "--max-in-flight".into(), "1".into()];
+        all.extend(more.iter().map(|s| s.to_string()));
+        let out = crawl(&all.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        out
+    };
+
+    let (header, pages) = read_csv(&args(&["--format", "csv"]).stdout);
+    assert_eq!(header, PAGE_COLUMNS.iter().map(|c| c.name).collect::<Vec<_>>());
+    let report = json(&args(&["--format", "json"]));
+    let mut from_json: Vec<Vec<String>> = report["crawl"]["pages"]
+        .as_array()
+        .expect("pages")
+        .iter()
+        .map(|row| {
+            let members: Vec<&str> = row.as_object().expect("row").keys().map(String::as_str).collect();
+            assert_eq!(members, header.iter().map(String::as_str).collect::<Vec<_>>(), "{row}");
+            row.as_object().expect("row").values().map(flat).collect()
+        })
+        .collect();
+    from_json.sort();
+    assert_eq!(pages, from_json, "the CSV rows are the JSON report's pages");
+    assert!(pages.iter().any(|r| r[7].contains(';')), "failed rules joined by `;`: {pages:?}");
+
+    let (issue_header, issues) = read_csv(&args(&["--format", "csv", "--table", "issues"]).stdout);
+    assert_eq!(issue_header, ISSUE_COLUMNS.iter().map(|c| c.name).collect::<Vec<_>>());
+    let broken = issues.iter().find(|r| r[0] == "broken-internal-link").unwrap_or_else(|| panic!("{issues:?}"));
+    assert_eq!((broken[1].as_str(), broken[3].clone(), broken[5].clone()), ("site", site.url("/gone"), site.url("/")));
+    assert!(issues.iter().any(|r| r[1] == "page" && r[3] == site.url("/a")), "{issues:?}");
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("crawl.xlsx");
+    let out = args(&["--output", file.to_str().expect("path")]);
+    assert!(out.stdout.is_empty(), "the workbook goes to the file only");
+    let mut book: calamine::Xlsx<_> = calamine::open_workbook(&file).expect("a workbook");
+    assert_eq!(calamine::Reader::sheet_names(&book), ["pages", "issues"]);
+    for (sheet, (want_header, want_rows)) in [("pages", (&header, &pages)), ("issues", (&issue_header, &issues))] {
+        let range = calamine::Reader::worksheet_range(&mut book, sheet).expect("sheet");
+        let mut rows: Vec<Vec<String>> = range
+            .rows()
+            .map(|row| {
+                row.iter()
+                    .map(|cell| match cell {
+                        calamine::Data::Empty => String::new(),
+                        calamine::Data::String(s) => s.clone(),
+                        calamine::Data::Float(f) => format!("{f:.0}"),
+                        other => panic!("unexpected cell {other:?}"),
+                    })
+                    .collect()
+            })
+            .collect();
+        assert_eq!(&rows.remove(0), want_header);
+        rows.sort();
+        assert_eq!(&rows, want_rows, "the {sheet} sheet holds the CSV's rows");
+    }
+
+    for (flags, needle) in
+        [(&["--format", "xlsx"][..], "--output"), (&["--format", "json", "--table", "issues"][..], "--table")]
+    {
+        let mut all = vec![site.url("/")];
+        all.extend(flags.iter().map(|s| s.to_string()));
+        let out = crawl(&all.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(out.status.code(), Some(2), "{flags:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("invalid_parameter") && err.contains(needle), "{err}");
+    }
+}
+
+/// With `--baseline`, the text report ends with the crawl's change against the baseline's
+/// crawl: the site score change, pages added and gone, and status changes. The baseline is
+/// this site's own JSON report edited as a site's earlier state would have it: `/orphan` not
+/// yet there, an `/old` page since removed, `/a` answering 500, and a higher score.
+#[test]
+fn the_text_report_shows_the_change_since_the_baseline() {
+    let elsewhere = Site::start(|_| HashMap::from([("/landing".to_string(), page("Elsewhere", &[]))]));
+    let site = shop(elsewhere.port);
+    let mut report = json(&crawl(&[&site.url("/"), "--format", "json"]));
+    let score = report["crawl"]["site_score"].as_i64().expect("score");
+    report["crawl"]["site_score"] = Value::from(score + 3);
+    let pages = report["crawl"]["pages"].as_array_mut().expect("pages");
+    pages.retain(|p| p["url"] != site.url("/orphan"));
+    let mut old = pages[0].clone();
+    old["url"] = Value::from(site.url("/old"));
+    pages.push(old);
+    for p in pages.iter_mut().filter(|p| p["url"] == site.url("/a")) {
+        p["status_code"] = Value::from(500);
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let baseline = dir.path().join("before.json");
+    std::fs::write(&baseline, serde_json::to_vec(&report).expect("json")).expect("write");
+
+    let out = crawl(&[&site.url("/"), "--baseline", baseline.to_str().expect("path")]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let change = &text[text.find("Change since the baseline's crawl:").unwrap_or_else(|| panic!("{text}"))..];
+    for needle in [
+        format!("site score {} -> {score} (-3)", score + 3),
+        format!("pages added: 1\n    {}\n", site.url("/orphan")),
+        format!("pages gone: 1\n    {}\n", site.url("/old")),
+        format!("status changes: 1\n    {}  500 -> 200\n", site.url("/a")),
+    ] {
+        assert!(change.contains(&needle), "{needle:?} missing:\n{change}");
+    }
+    assert!(text.contains("Against the baseline "), "the findings' marks are there too:\n{text}");
 }

@@ -83,6 +83,7 @@ pub static CARDS: &[(&str, ToolCard)] = &[
     ("crawl_site", CRAWL_SITE),
     ("crawl_status", CRAWL_STATUS),
     ("list_crawls", LIST_CRAWLS),
+    ("compare_crawls", COMPARE_CRAWLS),
 ];
 
 /// get_site_info.
@@ -414,4 +415,18 @@ pub const LIST_CRAWLS: ToolCard = ToolCard {
          completed, cancelled, failed) and by site (a host such as example.com, or host:port). Needs an API key with \
          the mcp scope; free of quota. Use it to find a crawl whose id was lost, or the previous crawl of a site.",
     examples: &["Which crawls of example.com did I run?", "List my completed crawls"],
+};
+
+/// compare_crawls.
+pub const COMPARE_CRAWLS: ToolCard = ToolCard {
+    title: "Compare two crawls",
+    needs_key: true,
+    free_of_quota: true,
+    hints: READ_ONLY_LOCAL,
+    description: "Compares two ended crawls of the same site made with the keys of the caller's owner: for each \
+         rule the URLs with new findings, fixed findings and findings still failing (the first 100 of each, with \
+         totals), the pages added and gone, the URLs whose HTTP status or indexability changed, and the site score \
+         change. Pass the newer crawl as crawl_id and the earlier one as against (list_crawls finds them). Needs an \
+         API key with the mcp scope; free of quota. Crawls of different sites, or one still running, are refused.",
+    examples: &["What changed on example.com since my last crawl?", "Did the fixes remove the broken links?"],
 };

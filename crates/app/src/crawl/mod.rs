@@ -26,7 +26,7 @@ pub use request::{
     MAX_NAMED_SITEMAPS,
 };
 pub use service::{
-    issue_summary, parse_limit, tier_max_pages, Crawls, IssuePage, MaxPages, Started, ANONYMOUS_MAX_PAGES,
+    issue_summary, parse_limit, tier_max_pages, Crawls, Export, IssuePage, MaxPages, Started, ANONYMOUS_MAX_PAGES,
     DEFAULT_MAX_RUNNING, DEFAULT_MAX_RUNNING_PER_CALLER, DEFAULT_PAGE_LIMIT, FREE_MAX_PAGES, MAX_PAGE_LIMIT,
     PRO_MAX_PAGES, QUEUED_URLS_PER_PAGE, SITEMAP_URLS_PER_PAGE,
 };

@@ -128,6 +128,17 @@ fn requester_of(user: Option<&str>, options_json: &str) -> String {
         .unwrap_or_else(|| "anonymous".to_string())
 }
 
+/// An export of a crawl ([`Crawls::export`]): the crawl's id, the format and the bytes.
+#[derive(Debug, Clone)]
+pub struct Export {
+    /// The crawl exported (what the file is named after).
+    pub crawl_id: String,
+    /// CSV, JSON or XLSX.
+    pub format: super::export::Format,
+    /// The file.
+    pub body: Vec<u8>,
+}
+
 /// A page of findings of one rule.
 #[derive(Debug, Clone)]
 pub struct IssuePage {
@@ -415,32 +426,54 @@ impl Crawls {
         })
     }
 
-    /// Every URL of `owner`'s crawl `id`, in crawl order (for the export).
+    /// The export of `owner`'s crawl `id` (docs/API.md, "Exports"): its `table` as CSV or
+    /// JSON (the crawl and the rows), or both tables as an XLSX workbook. It grows with the
+    /// crawl, so it is written as the application's work is ([`App::compute`]: in an audit
+    /// slot, off the async workers, within the analysis budget), reading the store a batch
+    /// at a time, and it stops when the caller goes away.
     ///
     /// # Errors
-    /// `not_found`, or the store.
-    pub async fn all_pages(
+    /// `not_found`, `overloaded`, the store, or `invalid_request` when the export does not
+    /// fit within the analysis time limit.
+    pub async fn export(
         &self,
         owner: Option<&str>,
         id: &str,
-    ) -> Result<(store::Crawl, Vec<store::CrawlPage>), AppError> {
+        format: super::export::Format,
+        table: super::export::Table,
+    ) -> Result<Export, AppError> {
+        use super::export::{self, Format};
         let crawl = self.owned(owner, id).await?;
-        let key = crawl.id.clone();
-        let pages = self
+        let issues = if format == Format::Json { self.issue_counts(&crawl.id).await? } else { Vec::new() };
+        let app = self.app.clone();
+        let crawl_id = crawl.id.clone();
+        let body = self
             .app
-            .db(move |s| {
-                let (mut all, mut after) = (Vec::new(), None);
-                loop {
-                    let (page, next) = s.crawl_pages(&key, after, MAX_PAGE_LIMIT)?;
-                    all.extend(page);
-                    match next {
-                        Some(n) => after = Some(n),
-                        None => return Ok(all),
+            .compute(move |budget| -> Result<Vec<u8>, AppError> {
+                app.check_db_file()?;
+                let stop = || budget.exhausted();
+                match format {
+                    Format::Csv => {
+                        let mut out = Vec::new();
+                        export::write_csv(&app.store, &crawl.id, table, &stop, &mut out)?;
+                        Ok(out)
+                    }
+                    Format::Xlsx => Ok(export::xlsx(&app.store, &crawl.id, &stop)?),
+                    Format::Json => {
+                        let rows = export::json_rows(&app.store, &crawl.id, table, &stop)?;
+                        let wire = serde_json::to_value(super::views::wire_crawl(&crawl, &issues))
+                            .map_err(AppError::internal)?;
+                        let mut answer = serde_json::Map::new();
+                        answer.insert("ok".into(), Value::Bool(true));
+                        answer.insert("api_version".into(), Value::from(audit_core::API_VERSION));
+                        answer.insert("crawl".into(), wire);
+                        answer.insert(table.name().into(), Value::Array(rows));
+                        serde_json::to_vec(&Value::Object(answer)).map_err(AppError::internal)
                     }
                 }
             })
-            .await?;
-        Ok((crawl, pages))
+            .await??;
+        Ok(Export { crawl_id, format, body })
     }
 
     /// Cancels `owner`'s crawl `id` (the pages done are kept; a crawl that has ended is

@@ -307,6 +307,149 @@ impl Crawls {
                 })
                 .collect(),
             more_pages: next.is_some(),
+            charts: self.report_charts(owner, &crawl, &counts).await?,
         })
+    }
+
+    /// The report's charts: URLs by status, click depth and score band over every URL of the
+    /// crawl (read from the store a batch at a time), affected URLs by severity and category
+    /// from the issue counts, and the change since the owner's previous completed crawl of
+    /// the site ([`Crawls::compare`], the route's and the agent tool's use case).
+    ///
+    /// # Errors
+    /// The store.
+    async fn report_charts(
+        &self,
+        owner: Option<&str>,
+        crawl: &store::Crawl,
+        counts: &[store::IssueCount],
+    ) -> Result<pages::crawl::CrawlCharts, AppError> {
+        use pages::charts::Bar;
+        use std::collections::BTreeMap;
+        let key = crawl.id.clone();
+        let (status, depth, scores) = self
+            .app
+            .db(move |s| {
+                let (mut status, mut depth, mut scores) =
+                    (BTreeMap::<(u16, String), u64>::new(), BTreeMap::<u32, u64>::new(), [0u64; 5]);
+                let mut sitemap_only = 0;
+                let mut after = None;
+                loop {
+                    let (rows, next) = s.crawl_pages(&key, after, store::CRAWL_SITE_BATCH)?;
+                    for p in &rows {
+                        let label = match (p.status_code, p.state.as_str()) {
+                            (Some(code), _) => (code, code.to_string()),
+                            (None, "skipped") => (u16::MAX, "skipped".to_string()),
+                            (None, _) => (u16::MAX - 1, "no answer".to_string()),
+                        };
+                        *status.entry(label).or_default() += 1;
+                        if p.state != "skipped" {
+                            match p.depth {
+                                Some(d) => *depth.entry(d).or_default() += 1,
+                                None => sitemap_only += 1,
+                            }
+                        }
+                        if let Some(score) = p.score {
+                            let band = match score {
+                                90.. => 0,
+                                75..=89 => 1,
+                                50..=74 => 2,
+                                25..=49 => 3,
+                                _ => 4,
+                            };
+                            scores[band] += 1;
+                        }
+                    }
+                    match next {
+                        Some(n) => after = Some(n),
+                        None => return Ok((status, (depth, sitemap_only), scores)),
+                    }
+                }
+            })
+            .await?;
+        let status = status
+            .into_iter()
+            .map(|((code, label), n)| Bar {
+                label,
+                value: n,
+                class: match code {
+                    200..=299 => "bar-good",
+                    300..=399 => "bar-fair",
+                    400..=599 => "bar-poor",
+                    _ => "bar-plain",
+                },
+            })
+            .collect();
+        let (depths, sitemap_only) = depth;
+        let mut depth: Vec<Bar> = depths.into_iter().map(|(d, n)| Bar::plain(format!("depth {d}"), n)).collect();
+        if sitemap_only > 0 {
+            depth.push(Bar::plain("sitemap only", sitemap_only));
+        }
+        let scores = ["90–100", "75–89", "50–74", "25–49", "0–24"]
+            .into_iter()
+            .zip(scores)
+            .zip(["bar-good", "bar-fair", "bar-fair", "bar-poor", "bar-poor"])
+            .map(|((label, value), class)| Bar { label: label.to_string(), value, class })
+            .collect();
+        let mut severity = [0u64; 3];
+        let mut category = BTreeMap::<String, u64>::new();
+        for c in counts {
+            let i = match c.severity.as_str() {
+                "critical" => 0,
+                "warning" => 1,
+                _ => 2,
+            };
+            severity[i] += c.count;
+            // A page rule's category is its rule's; site rules judge the site as a whole.
+            let name = match c.kind {
+                store::IssueKind::Site => "Site-wide".to_string(),
+                store::IssueKind::Page => audit_core::rule_by_id(&c.rule_id)
+                    .and_then(|m| serde_json::to_value(m.category).ok())
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_else(|| "Other".to_string()),
+            };
+            *category.entry(name).or_default() += c.count;
+        }
+        let severity = ["critical", "warning", "notice"]
+            .into_iter()
+            .zip(severity)
+            .zip(["bar-poor", "bar-fair", "bar-plain"])
+            .map(|((label, value), class)| Bar { label: label.to_string(), value, class })
+            .collect();
+        let category = category.into_iter().map(|(name, n)| Bar::plain(name, n)).collect();
+        let change = self.report_change(owner, crawl).await?;
+        Ok(pages::crawl::CrawlCharts { status, depth, severity, category, scores, change })
+    }
+
+    /// The change since the owner's previous completed crawl of the site, for an ended crawl
+    /// that has one.
+    ///
+    /// # Errors
+    /// The store.
+    async fn report_change(
+        &self,
+        owner: Option<&str>,
+        crawl: &store::Crawl,
+    ) -> Result<Option<pages::crawl::CrawlChangeView>, AppError> {
+        if crawl.state != store::CrawlState::Completed {
+            return Ok(None);
+        }
+        let current = crawl.clone();
+        let Some(previous) = self.app.db(move |s| super::change::previous_completed(s, &current)).await? else {
+            return Ok(None);
+        };
+        let c = self.compare(owner, &crawl.id, &previous.id).await?;
+        Ok(Some(pages::crawl::CrawlChangeView {
+            against: previous.id,
+            site_scores: (c.against.site_score, c.crawl.site_score),
+            counts: [
+                c.new_findings,
+                c.fixed_findings,
+                c.pages_added.total,
+                c.pages_gone.total,
+                c.status_changes_total,
+                c.indexability_changes_total,
+            ],
+        }))
     }
 }

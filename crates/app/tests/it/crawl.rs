@@ -53,8 +53,14 @@ async fn a_crawl_is_charged_once_and_runs_to_its_end() {
     let crawl = ended(&crawls, &started.crawl.id).await;
     assert_eq!(crawl.state, store::CrawlState::Completed, "{:?}", crawl.error);
     assert_eq!(crawl.progress.pages_done, 3);
-    let (_, pages) = crawls.all_pages(None, &crawl.id).await.expect("pages");
-    let mut urls: Vec<String> = pages.into_iter().map(|p| p.url).collect();
+    // The pages export, the use case of the REST export route.
+    let export = crawls
+        .export(None, &crawl.id, app::crawl::export::Format::Json, app::crawl::export::Table::Pages)
+        .await
+        .expect("export");
+    let body: serde_json::Value = serde_json::from_slice(&export.body).expect("JSON");
+    let mut urls: Vec<String> =
+        body["pages"].as_array().expect("pages").iter().map(|p| p["url"].as_str().expect("url").to_string()).collect();
     urls.sort();
     assert_eq!(urls, [site.url("/"), site.url("/a"), site.url("/b")]);
     // A keyless crawl is not another owner's.

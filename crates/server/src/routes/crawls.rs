@@ -6,7 +6,7 @@
 //! reading one costs nothing. A crawl made with a key is seen only by that key's owner, one
 //! made without a key only without one (404 otherwise, as for an unknown id).
 
-use api::crawls::{CrawlAnswer, CrawlComparison, CrawlExport, CrawlList, CrawlPages};
+use api::crawls::{CrawlAnswer, CrawlComparison, CrawlList, CrawlPages};
 use app::crawl::views::{wire_crawl, wire_issue, wire_page, wire_started};
 use http::{header, HeaderValue, StatusCode};
 
@@ -145,34 +145,29 @@ async fn crawl_issue(ctx: Ctx) -> Result<crate::Response, ApiError> {
 }
 
 async fn export_crawl(ctx: Ctx) -> Result<crate::Response, ApiError> {
+    use app::crawl::export::{Format, Table};
     let identity = caller(&ctx).await?;
-    let format = ctx.query("format").unwrap_or_else(|| "json".to_string());
-    if format != "csv" && format != "json" {
-        return Err(app::AppError::invalid_parameter("format", "`csv` or `json`").into());
-    }
-    let (crawl, pages) = ctx.state.crawls.all_pages(identity.user_id(), &id_of(&ctx)).await?;
-    // An export grows with the crawl: it is written as the application's work is done
-    // (app::App::compute: in an audit slot, off the async workers).
-    if format == "csv" {
-        let csv = ctx.state.app.compute(move |_| app::crawl::export::csv(&pages)).await?;
-        let mut resp = http::Response::new(http_body_util::Full::new(bytes::Bytes::from(csv)));
-        resp.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("text/csv; charset=utf-8"));
-        let disposition = format!("attachment; filename=\"{}.csv\"", crawl.id);
+    let format = Format::parse(ctx.query("format").as_deref().unwrap_or("json"))?;
+    let table = match (ctx.query("table"), format) {
+        (None, _) => Table::Pages,
+        (Some(_), Format::Xlsx) => {
+            return Err(
+                app::AppError::invalid_parameter("table", "absent with `format=xlsx` (the workbook has both)").into()
+            )
+        }
+        (Some(t), _) => Table::parse(&t)?,
+    };
+    let export = ctx.state.crawls.export(identity.user_id(), &id_of(&ctx), format, table).await?;
+    let mut resp = http::Response::new(http_body_util::Full::new(bytes::Bytes::from(export.body)));
+    resp.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(format.content_type()));
+    if format != Format::Json {
+        let suffix = if table == Table::Issues { "-issues" } else { "" };
+        let disposition = format!("attachment; filename=\"{}{suffix}.{}\"", export.crawl_id, format.extension());
         if let Ok(v) = HeaderValue::from_str(&disposition) {
             resp.headers_mut().insert(header::CONTENT_DISPOSITION, v);
         }
-        return Ok(resp);
     }
-    let issues = ctx.state.crawls.issue_counts(&crawl.id).await?;
-    let work = move |_: &dyn audit_core::Budget| {
-        ok_json(&CrawlExport {
-            ok: true,
-            api_version: audit_core::API_VERSION,
-            crawl: wire_crawl(&crawl, &issues),
-            pages: pages.iter().map(wire_page).collect(),
-        })
-    };
-    Ok(ctx.state.app.compute(work).await?)
+    Ok(resp)
 }
 
 async fn cancel_crawl(ctx: Ctx) -> Result<crate::Response, ApiError> {

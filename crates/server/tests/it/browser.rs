@@ -392,3 +392,72 @@ async fn report_pages_in_chromium() {
     assert!(landing.contains(r#"action="/report""#));
     screenshot(&bin, &t.url("/"), "landing.png", (1280, 1400)).await;
 }
+
+/// The crawl report in Chromium: its charts are SVG drawn on the server, read with no script
+/// (the page has none), and they carry the crawl's numbers: the status chart's bars count the
+/// rows of the pages export by status, the severity chart's the issue counts. The screenshot
+/// is written to `target/artifacts/crawl-report.png` (docs/crawl-report.png is a copy).
+#[tokio::test]
+async fn the_crawl_report_charts_in_chromium() {
+    let Some(bin) = chromium_or_skip() else { return };
+    let t = TestServer::start(|_| {}).await;
+    let site = common::fixture_site("site-crawl-rest").await;
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    let started: serde_json::Value = client
+        .post(t.url("/api/v1/crawls"))
+        .json(&serde_json::json!({ "url": site.url("/") }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = started["crawl"]["id"].as_str().unwrap().to_string();
+    let mut crawl = serde_json::Value::Null;
+    for _ in 0..600 {
+        crawl = client.get(t.url(&format!("/api/v1/crawls/{id}"))).send().await.unwrap().json().await.unwrap();
+        if crawl["crawl"]["state"] == "completed" && crawl["crawl"]["site_score"].is_u64() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(crawl["crawl"]["state"], "completed", "{crawl}");
+    let export: serde_json::Value =
+        client.get(t.url(&format!("/api/v1/crawls/{id}/export"))).send().await.unwrap().json().await.unwrap();
+    let mut by_status = std::collections::BTreeMap::<String, u64>::new();
+    for p in export["pages"].as_array().unwrap() {
+        let label = match (p["status_code"].as_u64(), p["state"].as_str()) {
+            (Some(code), _) => code.to_string(),
+            (None, Some("skipped")) => "skipped".to_string(),
+            (None, _) => "no answer".to_string(),
+        };
+        *by_status.entry(label).or_default() += 1;
+    }
+
+    let report = t.url(&format!("/crawls/{id}"));
+    let dom = dump_dom(&bin, &report).await;
+    assert_eq!(dom.matches("<script").count(), 0, "the report has no script");
+    let chart = |name: &str| -> &str {
+        let start = dom.find(&format!("data-chart=\"{name}\"")).unwrap_or_else(|| panic!("no {name} chart"));
+        &dom[start..start + dom[start..].find("</figure>").unwrap()]
+    };
+    let status = chart("status");
+    assert!(status.contains("<svg") && status.contains("role=\"img\""), "{status}");
+    for (label, n) in &by_status {
+        assert!(status.contains(&format!("data-label=\"{label}\" data-value=\"{n}\"")), "{label} {n}: {status}");
+    }
+    assert!(by_status.get("200").copied().unwrap_or(0) >= 4 && by_status.contains_key("404"), "{by_status:?}");
+    let critical: u64 = crawl["crawl"]["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["severity"] == "critical")
+        .map(|i| i["count"].as_u64().unwrap())
+        .sum();
+    assert!(chart("severity").contains(&format!("data-label=\"critical\" data-value=\"{critical}\"")), "{critical}");
+    for name in ["depth", "category", "scores"] {
+        assert!(chart(name).contains("<svg"), "{name}");
+    }
+    let png = screenshot(&bin, &report, "crawl-report.png", (1100, 1300)).await;
+    eprintln!("crawl report screenshot: {}", png.display());
+}

@@ -1139,6 +1139,28 @@ async fn two_crawls_of_a_changed_site_are_compared() {
     assert!(moved["still_failing"]["total"].as_u64().unwrap() >= 1, "{moved}");
     assert!(c["new_findings"].as_u64().unwrap() >= 2 && c["fixed_findings"].as_u64().unwrap() >= 1, "{c}");
 
+    // The report page shows the change since the previous crawl as a chart of the same numbers.
+    let resp = t.client.get(t.url(&format!("/crawls/{second}"))).header("x-api-key", &key).send().await.unwrap();
+    assert_eq!(resp.status(), 200);
+    let page = resp.text().await.unwrap();
+    for (label, n) in [("pages added", 1), ("pages gone", 1), ("status changes", 1), ("indexability", 2)] {
+        assert!(page.contains(&format!("data-label=\"{label}\" data-value=\"{n}\"")), "{label}: {page}");
+    }
+    let new = c["new_findings"].as_u64().unwrap();
+    assert!(page.contains(&format!("data-label=\"new findings\" data-value=\"{new}\"")), "{page}");
+    let first_page = t.client.get(t.url(&format!("/crawls/{first}"))).header("x-api-key", &key).send().await.unwrap();
+    assert!(first_page.text().await.unwrap().contains("No earlier completed crawl"), "the first crawl has none");
+
+    // The agent tool answers the same comparison from the same use case, free of quota.
+    let a = tool_call(&t, &key, "compare_crawls", json!({ "crawl_id": second, "against": first })).await;
+    assert_eq!(&a.body["result"]["structuredContent"], c, "{}", a.raw);
+    assert!(a.header("x-ratelimit-remaining").is_none(), "compare_crawls is free of quota");
+    let a =
+        tool_call(&t, &key, "compare_crawls", json!({ "crawl_id": second, "against": "cr_0000000000000000000000" }))
+            .await;
+    assert_eq!(a.body["result"]["isError"], true, "{}", a.raw);
+    assert!(a.body["result"]["content"][0]["text"].as_str().unwrap().starts_with("not_found"), "{}", a.raw);
+
     // The second crawl's crawl.completed event carries the counts of the change; the
     // first, without a previous crawl, none.
     let mut events = Vec::new();
@@ -1339,4 +1361,119 @@ async fn stripped_query_parameters_make_one_url_of_many() {
     }
     let a = tool_call(&t, &key, "crawl_site", json!({ "url": home, "strip_params": ["a b"] })).await;
     assert_eq!(a.body["result"]["isError"], true, "{}", a.raw);
+}
+
+/// A cell of a JSON export row as its CSV field reads.
+fn flat(v: &Value) -> String {
+    match v {
+        Value::Null => String::new(),
+        Value::String(s) => s.clone(),
+        Value::Array(items) => items.iter().map(flat).collect::<Vec<_>>().join(";"),
+        other => other.to_string(),
+    }
+}
+
+/// The header and rows of a CSV export, read by the csv crate.
+fn read_csv(text: &str) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let header = reader.headers().unwrap().iter().map(str::to_string).collect();
+    let rows = reader.records().map(|r| r.unwrap().iter().map(str::to_string).collect()).collect();
+    (header, rows)
+}
+
+/// The rows of one sheet of an XLSX workbook, read by calamine, each cell as its CSV field.
+fn read_sheet(book: &mut calamine::Xlsx<std::io::Cursor<Vec<u8>>>, name: &str) -> Vec<Vec<String>> {
+    use calamine::{Data, Reader};
+    let range = book.worksheet_range(name).unwrap();
+    range
+        .rows()
+        .map(|row| {
+            row.iter()
+                .map(|cell| match cell {
+                    Data::Empty => String::new(),
+                    Data::String(s) => s.clone(),
+                    // Whole numbers of a crawl, kept as sheet numbers.
+                    Data::Float(f) => format!("{f:.0}"),
+                    Data::Int(n) => n.to_string(),
+                    other => panic!("unexpected cell {other:?}"),
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The pages and issues exports have one shape (docs/API.md, "Exports"): the JSON rows' members
+/// are the CSV's header, each CSV row holds the JSON row's values, and the XLSX workbook's two
+/// sheets hold the same rows again (numbers as numbers); each is read back by a reader of its
+/// format. Bad parameters are refused naming them.
+#[tokio::test]
+async fn the_exports_read_back_in_one_shape() {
+    use app::crawl::export::{ISSUE_COLUMNS, PAGE_COLUMNS};
+    let t = TestServer::start(|_| {}).await;
+    let site = fixture_site("site-crawl-rest").await;
+    let a = start(&t, None, json!({"url": site.url("/")})).await;
+    assert_eq!(a.status, 202, "{}", a.raw);
+    let id = a.body["crawl"]["id"].as_str().unwrap().to_string();
+    ended(&t, &id, None).await;
+    let page_names: Vec<String> = PAGE_COLUMNS.iter().map(|c| c.name.to_string()).collect();
+    let issue_names: Vec<String> = ISSUE_COLUMNS.iter().map(|c| c.name.to_string()).collect();
+
+    let mut csv_rows = Vec::new();
+    for (table, names) in [("pages", &page_names), ("issues", &issue_names)] {
+        let a = get(&t, &format!("/api/v1/crawls/{id}/export?format=json&table={table}"), None).await;
+        assert_eq!(a.status, 200, "{}", a.raw);
+        validate_documented("GET", "/api/v1/crawls/{id}/export", &a);
+        let json_rows = a.body[table].as_array().unwrap().clone();
+        assert!(!json_rows.is_empty(), "{}", a.raw);
+        for row in &json_rows {
+            let members: Vec<&String> = row.as_object().unwrap().keys().collect();
+            assert_eq!(members, names.iter().collect::<Vec<_>>(), "{row}");
+        }
+
+        let resp = t.client.get(t.url(&format!("/api/v1/crawls/{id}/export?format=csv&table={table}"))).send().await;
+        let resp = resp.unwrap();
+        assert_eq!(resp.status(), 200);
+        assert!(resp.headers()["content-type"].to_str().unwrap().starts_with("text/csv"));
+        let (header, rows) = read_csv(&resp.text().await.unwrap());
+        assert_eq!(&header, names);
+        let from_json: Vec<Vec<String>> =
+            json_rows.iter().map(|r| r.as_object().unwrap().values().map(flat).collect()).collect();
+        assert_eq!(rows, from_json, "the CSV rows are the JSON rows");
+        csv_rows.push((header, rows));
+    }
+    // The issues export has a row per finding: a broken link once per page linking to it.
+    let (_, issue_rows) = &csv_rows[1];
+    let broken = issue_rows
+        .iter()
+        .find(|r| r[0] == "broken-internal-link" && r[3] == site.url("/gone.html"))
+        .unwrap_or_else(|| panic!("{issue_rows:?}"));
+    assert_eq!((broken[1].as_str(), broken[5].as_str()), ("site", site.url("/").as_str()), "{broken:?}");
+    assert!(issue_rows.iter().any(|r| r[1] == "page"), "page rules' findings too: {issue_rows:?}");
+
+    let resp = t.client.get(t.url(&format!("/api/v1/crawls/{id}/export?format=xlsx"))).send().await.unwrap();
+    assert_eq!(resp.status(), 200);
+    assert_eq!(resp.headers()["content-type"], "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
+    assert_eq!(resp.headers()["content-disposition"], format!("attachment; filename=\"{id}.xlsx\"").as_str());
+    let mut book: calamine::Xlsx<_> =
+        calamine::open_workbook_from_rs(std::io::Cursor::new(resp.bytes().await.unwrap().to_vec())).unwrap();
+    assert_eq!(calamine::Reader::sheet_names(&book), ["pages", "issues"]);
+    for (sheet, (header, rows)) in ["pages", "issues"].into_iter().zip(&csv_rows) {
+        let all = read_sheet(&mut book, sheet);
+        assert_eq!(&all[0], header, "{sheet}");
+        assert_eq!(&all[1..], rows.as_slice(), "the {sheet} sheet holds the CSV's rows");
+    }
+    {
+        use calamine::{Data, Reader};
+        let pages = book.worksheet_range("pages").unwrap();
+        let status = page_names.iter().position(|n| n == "status_code").unwrap();
+        assert_eq!(pages.get((1, status)), Some(&Data::Float(200.0)), "a status is a number in the sheet");
+    }
+
+    for (query, parameter) in [("format=pdf", "format"), ("table=links", "table"), ("format=xlsx&table=pages", "table")]
+    {
+        let a = get(&t, &format!("/api/v1/crawls/{id}/export?{query}"), None).await;
+        a.assert_error(400, "invalid_request");
+        assert_eq!(a.body["error"]["details"]["parameter"], parameter, "{query}");
+    }
+    get(&t, "/api/v1/crawls/cr_nosuchcrawl000000000000/export?format=xlsx", None).await.assert_error(404, "not_found");
 }

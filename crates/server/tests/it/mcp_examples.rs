@@ -597,5 +597,29 @@ fn literal_outputs() -> Vec<(&'static str, Value)> {
                 "next_cursor": null
             }),
         ),
+        (
+            "compare_crawls",
+            json!({
+                "crawl": { "id": "cr_4zYb7QmN2kLp9xRt5vWc8d", "finished_at": "2026-05-08T10:00:07.000Z", "site_score": 59, "pages": 4 },
+                "against": { "id": "cr_4mJ2xQ9sLk0PzR7vNc3aB1", "finished_at": "2026-05-01T10:00:09.000Z", "site_score": 67, "pages": 4 },
+                "site_score_change": -8,
+                "rules": [{
+                    "id": "broken-internal-link",
+                    "kind": "site",
+                    "severity": "critical",
+                    "new": { "total": 1, "urls": ["https://example.com/a"] },
+                    "fixed": { "total": 0, "urls": [] },
+                    "still_failing": { "total": 0, "urls": [] }
+                }],
+                "new_findings": 1,
+                "fixed_findings": 0,
+                "pages_added": { "total": 1, "urls": ["https://example.com/new"] },
+                "pages_gone": { "total": 1, "urls": ["https://example.com/old"] },
+                "status_changes_total": 1,
+                "status_changes": [{ "url": "https://example.com/a", "before": 200, "after": 404 }],
+                "indexability_changes_total": 1,
+                "indexability_changes": [{ "url": "https://example.com/a", "before": true, "after": false }]
+            }),
+        ),
     ]
 }

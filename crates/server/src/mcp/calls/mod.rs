@@ -33,6 +33,7 @@ crate::mcp::tools::table! {
     crawl_site,
     crawl_status,
     list_crawls,
+    compare_crawls,
 }
 
 use mcp_protocol::{ToolDef, ToolResult};
