@@ -48,6 +48,10 @@ pub struct CrawlRequest {
     /// audits"; default false).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub render: bool,
+    /// Whether the links to other sites are checked for `broken-external-link` (default
+    /// true; docs/RULES.md).
+    #[serde(default = "yes")]
+    pub external_links: bool,
 }
 
 fn yes() -> bool {
@@ -75,6 +79,7 @@ pub fn parse_start(body: &Value) -> Result<CrawlRequest, AppError> {
                 | "sitemaps"
                 | "render"
                 | "near_duplicate_threshold"
+                | "external_links"
         )
     }) {
         return Err(AppError::unknown_field(unknown));
@@ -139,6 +144,11 @@ pub fn parse_start(body: &Value) -> Result<CrawlRequest, AppError> {
         Some(Value::Bool(b)) => *b,
         Some(_) => return Err(AppError::invalid_field("render", "true or false")),
     };
+    let external_links = match obj.get("external_links") {
+        None | Some(Value::Null) => true,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(AppError::invalid_field("external_links", "true or false")),
+    };
     let thresholds = crawl::NEAR_DUPLICATE_THRESHOLDS;
     let near_duplicate_threshold = match obj.get("near_duplicate_threshold") {
         None | Some(Value::Null) => None,
@@ -161,6 +171,7 @@ pub fn parse_start(body: &Value) -> Result<CrawlRequest, AppError> {
         exclude: prefixes("exclude")?,
         sitemaps,
         named_sitemaps,
+        external_links,
     })
 }
 
