@@ -128,6 +128,13 @@ pub struct CrawlArgs {
     /// "Rendered audits").
     #[arg(long)]
     pub render: bool,
+    /// Do not check the links to other sites (broken-external-link).
+    #[arg(long)]
+    pub no_external: bool,
+    /// The most external URLs checked (each once, HEAD then GET where HEAD is refused); the
+    /// others are counted as not checked.
+    #[arg(long, value_name = "N", default_value_t = crawl::DEFAULT_EXTERNAL_BUDGET, conflicts_with = "no_external")]
+    pub external_budget: u64,
     #[command(flatten)]
     pub settings: AuditSettingFlags,
 }
@@ -163,6 +170,9 @@ struct CrawlReport<'a> {
     site_penalty: Option<f64>,
     progress: ProgressReport,
     sitemaps_read: bool,
+    /// How the links to other sites were checked (absent with `--no-external`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    external_links: Option<crawl::ExternalLinks>,
     issues: Vec<Issue<'a>>,
     pages: Pages<'a>,
 }
@@ -513,6 +523,7 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
         time_limit: Duration::from_secs(args.time_limit),
         sitemaps: !args.no_sitemaps,
         renderer,
+        external_links: (!args.no_external).then(|| app::crawl::ExternalChecks::with_budget(args.external_budget)),
         ..CrawlOptions::default()
     };
     let (store, dir) = match ReportSource::scratch() {
@@ -721,6 +732,7 @@ fn report<'a>(
                 pages_per_second: (p.pages_per_second * 10.0).round() / 10.0,
             },
             sitemaps_read: summary.sitemaps_read,
+            external_links: summary.external_links.clone(),
             issues,
             pages: Pages(source),
         },
@@ -794,6 +806,23 @@ fn store_io(e: store::Error) -> std::io::Error {
 
 /// The readable report, written to `out`: the issues from `r`, then the pages table, read
 /// from the store twice (once for the columns' widths, once to write it).
+/// The text report's line on the external links: how many were checked and found broken,
+/// and every one not checked, by why (none is left out silently).
+fn external_line(e: &crawl::ExternalLinks) -> String {
+    let mut line = format!("External links: {} URLs checked, {} broken", e.checked, e.broken_count);
+    let reasons = [
+        (e.not_checked_budget, format!("past the budget of {}", e.budget)),
+        (e.not_checked_refused, "refused by the address guard".to_string()),
+        (e.not_checked_timed_out, "out of time".to_string()),
+        (e.not_checked_stopped, "the crawl stopped first".to_string()),
+    ];
+    let not: Vec<String> = reasons.iter().filter(|(n, _)| *n > 0).map(|(n, why)| format!("{n} {why}")).collect();
+    if !not.is_empty() {
+        line.push_str(&format!("; not checked: {}", not.join(", ")));
+    }
+    line
+}
+
 fn text(r: &CrawlReport<'_>, source: &ReportSource, out: &mut impl Write) -> std::io::Result<()> {
     let score = r.site_score.map_or_else(|| "-".to_string(), |s| format!("{s}/100"));
     writeln!(out, "Site score {score}  ({})  {}", r.state, r.url)?;
@@ -816,6 +845,9 @@ fn text(r: &CrawlReport<'_>, source: &ReportSource, out: &mut impl Write) -> std
         writeln!(out, "Stopped at --max-pages: {} URLs found were left unfetched", p.pages_unfetched)?;
     } else if p.pages_unfetched > 0 {
         writeln!(out, "{} URLs found were left unfetched", p.pages_unfetched)?;
+    }
+    if let Some(e) = &r.external_links {
+        writeln!(out, "{}", external_line(e))?;
     }
     for (kind, heading) in [("site", "Site issues"), ("page", "Page issues")] {
         let issues: Vec<&Issue<'_>> = r.issues.iter().filter(|i| i.kind == kind).collect();

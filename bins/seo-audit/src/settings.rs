@@ -439,6 +439,7 @@ mod tests {
             webhook_retry_base_ms: 21,
             lease_ms: 22,
             crawl_time_limit_s: 23,
+            crawl_external_budget: 39,
             max_running_crawls: 27,
             max_running_crawls_per_caller: 28,
             retain_anonymous_audits_days: 29,

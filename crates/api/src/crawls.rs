@@ -52,6 +52,32 @@ pub struct CrawlRequest {
     /// (docs/RULES.md, its site rules).
     #[schemars(range(min = 50, max = 100), extend("default" = 90))]
     pub near_duplicate_threshold: Option<u64>,
+    /// Whether the links to other sites are checked for the broken-external-link site rule
+    /// (docs/RULES.md): each external URL once, HEAD then GET, within the crawl's budget of
+    /// external URLs (one per page of `max_pages`, at most 500); what was not checked is
+    /// counted in the crawl's `external_links`.
+    #[schemars(extend("default" = true))]
+    pub external_links: Option<bool>,
+}
+
+/// How a crawl checked the links to other sites (docs/RULES.md, `broken-external-link`):
+/// every external URL its pages link to is checked or counted as not checked, by why.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ExternalLinks {
+    /// The most external URLs the crawl checks.
+    pub budget: u64,
+    /// External URLs checked (answered, or no answer).
+    pub checked: u64,
+    /// Of them, broken (4xx, 5xx or no answer, after redirects): the rule's URLs.
+    pub broken: u64,
+    /// External URLs not checked because the budget was spent.
+    pub not_checked_budget: u64,
+    /// External URLs the address guard refused (inner addresses): never fetched.
+    pub not_checked_refused: u64,
+    /// External URLs whose check ran out of time (10 s).
+    pub not_checked_timed_out: u64,
+    /// External URLs not checked because the crawl stopped first (cancelled, time limit).
+    pub not_checked_stopped: u64,
 }
 
 /// `sitemaps` of a crawl request: whether they are read, or which to read besides.
@@ -145,6 +171,10 @@ pub struct Crawl {
     /// its bound of URLs): counted, not kept as inlinks, which the crawl keeps only for the
     /// URLs it recorded (docs/API.md, "What a crawl keeps"); 0 while it runs.
     pub links_to_unrecorded_urls: u64,
+    /// How the links to other sites were checked, once the crawl ended; absent while it runs
+    /// and when they were not checked (`external_links: false`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub external_links: Option<ExternalLinks>,
     /// When the retention sweep deleted its pages, long after its end (setting
     /// `retain_crawl_pages_days`; docs/API.md, "Running the service", "Retention"): its
     /// summary, progress and issues stay, its pages listing is empty. Absent while kept.

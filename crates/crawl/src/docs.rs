@@ -22,7 +22,8 @@ fn crawl_rules(out: &mut String) {
          `https` URLs are crawled.\n\
          - **Same site.** The start URL's host and port; `http` and `https` are one site, and so are a host \
          and its `www.` twin (`example.com` and `www.example.com`). Links elsewhere are recorded (they count \
-         as the page's external links) and not fetched; a redirect to another site is recorded, not followed.\n\
+         as the page's external links) and not crawled: only checked, once each, for `broken-external-link` \
+         (HEAD, within the crawl's budget of external URLs); a redirect to another site is recorded, not followed.\n\
          - **Links followed.** `<a href>` links to the site, but not those with `rel` `nofollow`, `ugc` or \
          `sponsored`, nor any link of a page whose robots directives (meta or `X-Robots-Tag`) say `nofollow`: \
          Screaming Frog's default. Links not followed still count as inlinks of their target. The links of a page that answers other than 2xx are not followed. A page's \

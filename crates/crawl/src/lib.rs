@@ -75,6 +75,7 @@
 #![warn(missing_docs)]
 
 mod docs;
+mod external;
 mod frontier;
 mod page;
 pub mod rules;
@@ -83,6 +84,10 @@ mod sitemap;
 mod urls;
 
 pub use docs::{site_rule_markdown, site_rules_markdown};
+pub use external::{
+    ExternalBudget, ExternalLinks, ExternalOutcome, NotChecked, DEFAULT_EXTERNAL_BUDGET, DEFAULT_EXTERNAL_TIMEOUT_SECS,
+    EXTERNAL_IN_FLIGHT, EXTERNAL_PER_HOST,
+};
 pub use frontier::{
     cut_marked, robots_from_answer, Counts, Entry, Frontier, FrontierStore, Limits, MemoryStore, Outcome, Source,
     State, Work, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_KNOWN_URLS, MAX_CRAWL_DELAY, MAX_REASON_BYTES, SEEN_CACHE,

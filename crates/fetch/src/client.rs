@@ -14,9 +14,9 @@ use crate::guard::normalize_name;
 use crate::resolver::GuardedResolver;
 use crate::validate::check_shape;
 use crate::{
-    AddressGuard, Error, FetchedPage, RedirectHop, DEFAULT_BASE_URL, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_BODY_BYTES,
-    DEFAULT_MAX_REDIRECTS, DEFAULT_POST_MAX_BYTES, DEFAULT_ROBOTS_CACHE_ENTRIES, DEFAULT_TEXT_MAX_BYTES,
-    DEFAULT_TEXT_TIMEOUT, DEFAULT_TOTAL_TIMEOUT,
+    AddressGuard, ConnectFailure, Error, FetchedPage, LinkAnswer, RedirectHop, DEFAULT_BASE_URL,
+    DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_REDIRECTS, DEFAULT_POST_MAX_BYTES,
+    DEFAULT_ROBOTS_CACHE_ENTRIES, DEFAULT_TEXT_MAX_BYTES, DEFAULT_TEXT_TIMEOUT, DEFAULT_TOTAL_TIMEOUT,
 };
 
 const PAGE_ACCEPT: &str = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5";
@@ -312,6 +312,79 @@ impl Fetcher {
             }
         }
         Ok(Some(page))
+    }
+
+    /// Checks a link without reading a page: HEAD, hop by hop with each hop guarded as every
+    /// fetch (redirects followed up to `max_redirects`, loops refused), and GET for a hop
+    /// whose HEAD is refused (405, 501, or the connection reset or closed: servers that do
+    /// not implement HEAD), its body never read. The whole check, redirects and GETs
+    /// included, within `timeout`. For a crawl's external links (docs/RULES.md,
+    /// `broken-external-link`).
+    ///
+    /// # Errors
+    /// As [`Fetcher::fetch_hop`]: [`Error::Blocked`] when the guard refuses a hop (nothing is
+    /// sent to it), [`Error::Timeout`] past `timeout`, the redirect errors.
+    pub async fn check_link(&self, url: &Url, timeout: Duration) -> Result<LinkAnswer, Error> {
+        check_shape(url)?;
+        tokio::time::timeout(timeout, self.check_hops(url)).await.unwrap_or_else(|_| Err(Error::timeout(url, timeout)))
+    }
+
+    async fn check_hops(&self, url: &Url) -> Result<LinkAnswer, Error> {
+        let max_redirects = self.inner.config.max_redirects;
+        let accept = HeaderValue::from_static(PAGE_ACCEPT);
+        let mut current = url.clone();
+        let mut chain: Vec<RedirectHop> = Vec::new();
+        let mut seen: HashSet<String> = HashSet::from([visit_key(&current)]);
+        let mut by_get = false;
+        loop {
+            self.inner.guard.check_url(&current)?;
+            let head = self.inner.client.head(current.clone()).header(ACCEPT, accept.clone()).send().await;
+            let head_refused = match &head {
+                Ok(response) => matches!(response.status().as_u16(), 405 | 501),
+                Err(_) => false,
+            };
+            let response = match head {
+                Ok(response) if !head_refused => response,
+                Ok(_) => {
+                    by_get = true;
+                    self.inner
+                        .client
+                        .get(current.clone())
+                        .header(ACCEPT, accept.clone())
+                        .send()
+                        .await
+                        .map_err(|e| self.classify(e))?
+                }
+                Err(e) => match self.classify(e) {
+                    Error::Connect { failure: ConnectFailure::Reset | ConnectFailure::Closed, .. } => {
+                        by_get = true;
+                        self.inner
+                            .client
+                            .get(current.clone())
+                            .header(ACCEPT, accept.clone())
+                            .send()
+                            .await
+                            .map_err(|e| self.classify(e))?
+                    }
+                    other => return Err(other),
+                },
+            };
+            let status = response.status().as_u16();
+            if let Some(location) = redirect_location(&response) {
+                let next = redirect_target(&current, location)?;
+                chain.push(RedirectHop { url: current, status });
+                if !seen.insert(visit_key(&next)) {
+                    return Err(Error::RedirectLoop { url: next.to_string() });
+                }
+                if chain.len() > max_redirects {
+                    return Err(Error::TooManyRedirects { limit: max_redirects });
+                }
+                current = next;
+                continue;
+            }
+            // The body is never read: dropping the answer closes its stream.
+            return Ok(LinkAnswer { status, redirect_chain: chain, final_url: current, by_get });
+        }
     }
 
     /// POSTs a JSON body and returns the status, headers (lowercase names) and body of

@@ -56,7 +56,7 @@ pub use error::{
     clip, ConnectFailure, DnsFailure, Error, TimeoutPhase, TlsFailure, ALLOW_TARGET_SETTING, MAX_ECHO_CHARS,
 };
 pub use guard::{is_public_ip, refusal_reason, AddressGuard};
-pub use page::{FetchedPage, RedirectHop};
+pub use page::{FetchedPage, LinkAnswer, RedirectHop};
 pub use validate::validate_url;
 
 /// Longest accepted target URL, in bytes (docs/API.md, "GET /api/v1/audit").

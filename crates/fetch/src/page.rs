@@ -52,3 +52,18 @@ impl FetchedPage {
         self.headers.iter().filter(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str()).collect()
     }
 }
+
+/// How a link answered ([`Fetcher::check_link`](crate::Fetcher::check_link)): its status
+/// after the redirects, no body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkAnswer {
+    /// The last answer's status (a 3xx without `Location` is a last answer).
+    pub status: u16,
+    /// The redirects followed, in order.
+    pub redirect_chain: Vec<RedirectHop>,
+    /// The URL that gave the last answer.
+    pub final_url: Url,
+    /// Whether a hop was asked with GET because HEAD was refused (405, 501, or the
+    /// connection reset or closed on HEAD).
+    pub by_get: bool,
+}

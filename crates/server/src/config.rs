@@ -146,6 +146,10 @@ pub struct Config {
     /// How long a site crawl runs at most, in seconds, counted from its start across
     /// restarts; then it ends with what it has (docs/API.md, "Site crawl", "Ends").
     pub crawl_time_limit_s: u64,
+    /// External URLs a site crawl checks at most (`broken-external-link`): one per page of
+    /// its `max_pages`, never more than this; 0 turns the checks off (docs/API.md, "Site
+    /// crawl").
+    pub crawl_external_budget: u64,
     /// Site crawls running at once, every replica of the database together (at least 1);
     /// more wait `queued` and start in the order they were made (docs/API.md, "Site crawl").
     pub max_running_crawls: usize,
@@ -209,6 +213,7 @@ impl Default for Config {
             webhook_retry_base_ms: app::webhooks::DEFAULT_RETRY_BASE_MS,
             lease_ms: u64::try_from(app::DEFAULT_LEASE.as_millis()).unwrap_or(u64::MAX),
             crawl_time_limit_s: app::crawl::DEFAULT_TIME_LIMIT.as_secs(),
+            crawl_external_budget: app::crawl::DEFAULT_EXTERNAL_BUDGET,
             max_running_crawls: app::crawl::DEFAULT_MAX_RUNNING,
             max_running_crawls_per_caller: app::crawl::DEFAULT_MAX_RUNNING_PER_CALLER,
             retain_anonymous_audits_days: 90,

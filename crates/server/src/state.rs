@@ -79,6 +79,7 @@ impl AppState {
             workflows: app::Workflows::new(app.clone(), monitors.clone()),
             crawls: app::crawl::Crawls::new(app.clone())
                 .with_time_limit(std::time::Duration::from_secs(config.crawl_time_limit_s.max(1)))
+                .with_external_budget(config.crawl_external_budget)
                 .with_caps(config.max_running_crawls, config.max_running_crawls_per_caller)
                 .with_max_pages(config.max_pages),
             monitors,

@@ -82,6 +82,7 @@ pub struct CrawlSite {
     sitemap_problems: Vec<SitemapProblem>,
     near_duplicate_threshold: u32,
     not_found_probe: Option<crawl::NotFoundProbe>,
+    external_links: Option<crawl::ExternalLinks>,
 }
 
 impl Store {
@@ -110,6 +111,7 @@ impl Store {
             sitemap_problems: Vec::new(),
             near_duplicate_threshold: crawl::NEAR_DUPLICATE_SIMILARITY,
             not_found_probe: None,
+            external_links: None,
         })
     }
 }
@@ -136,6 +138,14 @@ impl CrawlSite {
     /// memory and hands it here, as the sitemaps' problems.
     pub fn with_not_found_probe(mut self, probe: Option<crawl::NotFoundProbe>) -> CrawlSite {
         self.not_found_probe = probe;
+        self
+    }
+
+    /// The same, with the crawl's external links as checked (`broken-external-link`): the
+    /// runner checks them as it crawls and keeps their answers in memory, bounded by the
+    /// crawl's budget of external URLs, and hands them here.
+    pub fn with_external_links(mut self, external_links: Option<crawl::ExternalLinks>) -> CrawlSite {
+        self.external_links = external_links;
         self
     }
 
@@ -330,6 +340,10 @@ impl CrawledSite for CrawlSite {
 
     fn not_found_probe(&self) -> Option<&crawl::NotFoundProbe> {
         self.not_found_probe.as_ref()
+    }
+
+    fn external_links(&self) -> Option<&crawl::ExternalLinks> {
+        self.external_links.as_ref()
     }
 
     fn sitemap_problems(&self, f: &mut dyn FnMut(&SitemapProblem) -> SiteResult<()>) -> SiteResult<()> {

@@ -785,3 +785,48 @@ fn the_text_report_shows_the_change_since_the_baseline() {
     }
     assert!(text.contains("Against the baseline "), "the findings' marks are there too:\n{text}");
 }
+
+/// The links to other sites are checked (each once, within `--external-budget`) and a broken
+/// one is a `broken-external-link` finding on its linking page; the text report counts what
+/// was checked and what was not; `--no-external` asks the other site nothing.
+#[test]
+fn external_links_are_checked_within_the_budget_or_not_at_all() {
+    let other = Site::start(|_| HashMap::from([("/ok".to_string(), page("Elsewhere", &[]))]));
+    let (ok, gone, gone2) = (other.url("/ok"), other.url("/gone"), other.url("/gone-too"));
+    let site = {
+        let (ok, gone, gone2) = (ok.clone(), gone.clone(), gone2.clone());
+        Site::start(move |_| {
+            HashMap::from([
+                ("/".to_string(), page("Home", &["/a", &ok, &gone])),
+                ("/a".to_string(), page("About", &["/", &gone, &gone2])),
+            ])
+        })
+    };
+    let out = crawl(&[&site.url("/"), "--format", "json", "--no-sitemaps"]);
+    let report = json(&out);
+    let e = &report["crawl"]["external_links"];
+    assert_eq!(
+        (e["checked"].as_u64(), e["broken_count"].as_u64(), e["budget"].as_u64()),
+        (Some(3), Some(2), Some(500))
+    );
+    let urls = issue(&report, "broken-external-link")["urls"].as_array().expect("urls").clone();
+    let found: Vec<(&str, &str)> =
+        urls.iter().map(|u| (u["url"].as_str().unwrap(), u["linked_from"].as_str().unwrap())).collect();
+    let (home, a) = (site.url("/"), site.url("/a"));
+    assert_eq!(found.len(), 3, "{report:#}");
+    for pair in [(gone.as_str(), home.as_str()), (gone.as_str(), a.as_str()), (gone2.as_str(), a.as_str())] {
+        assert!(found.contains(&pair), "{pair:?} in {found:?}");
+    }
+    let asked = |path: &str| other.requested().iter().filter(|p| *p == path).count();
+    assert_eq!((asked("/ok"), asked("/gone"), asked("/gone-too")), (1, 1, 1), "{:?}", other.requested());
+
+    let out = crawl(&[&site.url("/"), "--no-sitemaps", "--external-budget", "1"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("External links: 1 URLs checked, 0 broken; not checked: 2 past the budget of 1"), "{text}");
+
+    let before = other.requested().len();
+    let out = crawl(&[&site.url("/"), "--format", "json", "--no-sitemaps", "--no-external"]);
+    let report = json(&out);
+    assert!(report["crawl"].get("external_links").is_none(), "{report:#}");
+    assert_eq!(other.requested().len(), before, "--no-external asks the other site nothing");
+}

@@ -6,7 +6,7 @@ mod stored_crawl;
 
 pub use runner::{
     blocking_threads, check_start, failed_rules, run, CrawlEnd, CrawlOptions, CrawlSink, CrawlSummary, Crawled,
-    MemorySink, Progress, ProgressFn, DEFAULT_TIME_LIMIT, SLOT_PATIENCE,
+    ExternalChecks, MemorySink, Progress, ProgressFn, DEFAULT_TIME_LIMIT, SLOT_PATIENCE,
 };
 pub use stored_crawl::{failed_rule_rows, judge, Judged, StoreSink};
 
@@ -26,9 +26,9 @@ pub use request::{
     MAX_NAMED_SITEMAPS,
 };
 pub use service::{
-    issue_summary, parse_limit, tier_max_pages, Crawls, Export, IssuePage, MaxPages, Started, ANONYMOUS_MAX_PAGES,
-    DEFAULT_MAX_RUNNING, DEFAULT_MAX_RUNNING_PER_CALLER, DEFAULT_PAGE_LIMIT, FREE_MAX_PAGES, MAX_PAGE_LIMIT,
-    PRO_MAX_PAGES, QUEUED_URLS_PER_PAGE, SITEMAP_URLS_PER_PAGE,
+    external_budget, issue_summary, parse_limit, tier_max_pages, Crawls, Export, IssuePage, MaxPages, Started,
+    ANONYMOUS_MAX_PAGES, DEFAULT_EXTERNAL_BUDGET, DEFAULT_MAX_RUNNING, DEFAULT_MAX_RUNNING_PER_CALLER,
+    DEFAULT_PAGE_LIMIT, FREE_MAX_PAGES, MAX_PAGE_LIMIT, PRO_MAX_PAGES, QUEUED_URLS_PER_PAGE, SITEMAP_URLS_PER_PAGE,
 };
 
 /// The stored crawl records the use cases answer with.

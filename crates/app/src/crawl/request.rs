@@ -52,6 +52,10 @@ pub struct CrawlRequest {
     /// audits"; default false).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub render: bool,
+    /// Whether the links to other sites are checked for `broken-external-link` (default
+    /// true; docs/RULES.md).
+    #[serde(default = "yes")]
+    pub external_links: bool,
 }
 
 fn yes() -> bool {
@@ -95,7 +99,7 @@ fn expected(member: &str) -> Option<String> {
             format!("an array of at most {} query parameter names (`sessionid`, `utm_*`, `*`)", crawl::MAX_STRIP_PARAMS)
         }
         "sitemaps" => format!("true, false, or an array of 1 to {MAX_NAMED_SITEMAPS} absolute http(s) sitemap URLs"),
-        "render" => "true or false".to_string(),
+        "render" | "external_links" => "true or false".to_string(),
         "near_duplicate_threshold" => {
             let t = crawl::NEAR_DUPLICATE_THRESHOLDS;
             format!("a whole number from {} to {}", t.start(), t.end())
@@ -171,6 +175,7 @@ fn checked(wire: api::crawls::CrawlRequest) -> Result<CrawlRequest, AppError> {
         }
         Some(api::crawls::Sitemaps::Named(_)) => return Err(refuse("sitemaps")),
     };
+    let external_links = wire.external_links.unwrap_or(true);
     let thresholds = crawl::NEAR_DUPLICATE_THRESHOLDS;
     let near_duplicate_threshold = match wire.near_duplicate_threshold {
         None => None,
@@ -192,6 +197,7 @@ fn checked(wire: api::crawls::CrawlRequest) -> Result<CrawlRequest, AppError> {
         named_sitemaps,
         near_duplicate_threshold,
         render: wire.render.unwrap_or(false),
+        external_links,
     })
 }
 

@@ -81,6 +81,30 @@ pub struct CrawlOptions {
     /// Rendered crawl (docs/API.md, "Rendered audits"): each HTML page that answered 2xx is
     /// rendered by this pool and its rendered DOM audited; `None`: the served HTML.
     pub renderer: Option<render::Renderer>,
+    /// How the external links of the crawled pages are checked, for `broken-external-link`
+    /// ([`ExternalChecks`]); `None` (the default, and `--no-external`): not at all.
+    pub external_links: Option<ExternalChecks>,
+}
+
+/// How a crawl checks its pages' links to other sites (docs/RULES.md,
+/// `broken-external-link`): each distinct external URL once, in the order the crawl finds
+/// them, the first `budget` of them (the others counted), with [`Fetcher::check_link`]
+/// (HEAD, then GET where HEAD is refused; the address guard on every hop), at most
+/// [`crawl::EXTERNAL_PER_HOST`] at once on one host and [`crawl::EXTERNAL_IN_FLIGHT`] in all,
+/// alongside the crawl's own fetches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExternalChecks {
+    /// External URLs checked at most.
+    pub budget: u64,
+    /// How long one URL's check may take (redirects and a GET after HEAD included).
+    pub timeout: Duration,
+}
+
+impl ExternalChecks {
+    /// `budget` URLs at most, each within [`crawl::DEFAULT_EXTERNAL_TIMEOUT_SECS`].
+    pub fn with_budget(budget: u64) -> ExternalChecks {
+        ExternalChecks { budget, timeout: Duration::from_secs(crawl::DEFAULT_EXTERNAL_TIMEOUT_SECS) }
+    }
 }
 
 /// How long a crawled page waits for an audit slot ([`CrawlOptions::slots`]) before it is
@@ -100,6 +124,7 @@ impl Default for CrawlOptions {
             progress_every: DEFAULT_PROGRESS_EVERY,
             slots: None,
             renderer: None,
+            external_links: None,
         }
     }
 }
@@ -199,6 +224,11 @@ pub struct CrawlSummary {
     /// resumes, as the sitemaps are read again, so it is kept in no table.
     #[serde(skip)]
     pub not_found_probe: Option<crawl::NotFoundProbe>,
+    /// The external links as checked, for `broken-external-link` and the summary's counts
+    /// (`None`: not checked, [`CrawlOptions::external_links`]). Like the probe, made by the
+    /// run that ends the crawl: a resumed crawl checks the links of the pages it fetches.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub external_links: Option<crawl::ExternalLinks>,
 }
 
 /// Sitemap problems a crawl keeps at most: its sitemaps are bounded in number
@@ -327,14 +357,21 @@ where
     let renderer = options.renderer.clone();
     let sitemap_max = options.sitemap_limits.max_bytes;
     let guard = fetcher.guard().clone();
+    let (external_tx, external_rx) = tokio::sync::mpsc::unbounded_channel::<String>();
+    let checker = options.external_links.map(|checks| {
+        let stop = (Arc::clone(&options.cancel), Instant::now() + options.time_limit);
+        tokio::spawn(check_external(fetcher.clone(), checks, external_rx, stop))
+    });
+    let external = options.external_links.map(|checks| (crawl::ExternalBudget::new(checks.budget), external_tx));
     // A crawl resumed with no time left, or cancelled already, fetches nothing at all.
     let not_found_probe = if options.time_limit.is_zero() || options.cancel.load(Ordering::Relaxed) {
         None
     } else {
         probe_not_found(fetcher, &scope, analysis).await
     };
-    let driver =
-        tokio::task::spawn_blocking(move || drive(store, scope, limits, sink, options, &guard, &jobs_tx, &done_rx));
+    let driver = tokio::task::spawn_blocking(move || {
+        drive(store, scope, limits, sink, options, &guard, &jobs_tx, &done_rx, external)
+    });
     let mut tasks = tokio::task::JoinSet::new();
     while let Some(job) = jobs_rx.recv().await {
         let (fetcher, done, slots, renderer) = (fetcher.clone(), done_tx.clone(), slots.clone(), renderer.clone());
@@ -354,7 +391,91 @@ where
     drop(done_tx);
     let mut crawled = driver.await.map_err(|e| AppError::internal(format!("crawl runner failed: {e}")))??;
     crawled.summary.not_found_probe = not_found_probe;
+    if let Some(checker) = checker {
+        let over_budget = crawled.summary.external_links.as_ref().map_or(0, |e| e.not_checked_budget);
+        let mut checked =
+            checker.await.map_err(|e| AppError::internal(format!("the external link checks failed: {e}")))?;
+        checked.count_not_checked(crawl::NotChecked::Budget, over_budget);
+        crawled.summary.external_links = Some(checked);
+    }
     Ok(crawled)
+}
+
+/// Checks the external URLs the frontier thread sends (each once, within the budget: it
+/// chose them) as [`ExternalChecks`] says, until the crawl ends and every check started has
+/// ended; a URL that comes once the crawl was cancelled or ran out of time is counted as not
+/// checked (`stopped`).
+async fn check_external(
+    fetcher: Fetcher,
+    checks: ExternalChecks,
+    mut urls: tokio::sync::mpsc::UnboundedReceiver<String>,
+    (cancel, deadline): (Arc<AtomicBool>, Instant),
+) -> crawl::ExternalLinks {
+    let mut links = crawl::ExternalLinks::new(checks.budget);
+    let all = Arc::new(tokio::sync::Semaphore::new(crawl::EXTERNAL_IN_FLIGHT));
+    let mut hosts: std::collections::HashMap<String, Arc<tokio::sync::Semaphore>> = Default::default();
+    let mut tasks = tokio::task::JoinSet::new();
+    let stopped = {
+        let cancel = Arc::clone(&cancel);
+        move || cancel.load(Ordering::Relaxed) || Instant::now() >= deadline
+    };
+    let record = |links: &mut crawl::ExternalLinks, joined: Result<(String, crawl::ExternalOutcome), _>| match joined {
+        Ok((url, outcome)) => links.record(&url, outcome),
+        Err(e) => {
+            tracing::error!(error = %e, "an external link check panicked");
+            links.count_not_checked(crawl::NotChecked::Stopped, 1);
+        }
+    };
+    while let Some(url) = urls.recv().await {
+        while let Some(joined) = tasks.try_join_next() {
+            record(&mut links, joined);
+        }
+        if stopped() {
+            links.count_not_checked(crawl::NotChecked::Stopped, 1);
+            continue;
+        }
+        let host = Url::parse(&url).ok().and_then(|u| u.host_str().map(str::to_ascii_lowercase)).unwrap_or_default();
+        let per_host = Arc::clone(
+            hosts.entry(host).or_insert_with(|| Arc::new(tokio::sync::Semaphore::new(crawl::EXTERNAL_PER_HOST))),
+        );
+        let (all, fetcher, stopped) = (Arc::clone(&all), fetcher.clone(), stopped.clone());
+        tasks.spawn(async move {
+            // The host's place first, then one of all: a check waiting for its busy host
+            // holds no place another host's check could use.
+            let _host = per_host.acquire_owned().await;
+            let _place = all.acquire_owned().await;
+            if stopped() {
+                return (url, crawl::ExternalOutcome::NotChecked(crawl::NotChecked::Stopped));
+            }
+            let outcome = check_one(&fetcher, &url, checks.timeout).await;
+            (url, outcome)
+        });
+    }
+    while let Some(joined) = tasks.join_next().await {
+        record(&mut links, joined);
+    }
+    links
+}
+
+/// How one external URL answered ([`Fetcher::check_link`]): a refusal of the address guard
+/// and a time out are no answer of the site's, so they are counted as not checked, never
+/// reported as broken.
+async fn check_one(fetcher: &Fetcher, url: &str, timeout: Duration) -> crawl::ExternalOutcome {
+    let Ok(parsed) = Url::parse(url) else {
+        return crawl::ExternalOutcome::Failed { error: "not a URL".to_string() };
+    };
+    match fetcher.check_link(&parsed, timeout).await {
+        Ok(answer) => {
+            // Each redirect's status and the URL it led to: the next hop's, or the last.
+            let targets = answer.redirect_chain.iter().skip(1).map(|h| h.url.to_string());
+            let targets = targets.chain(std::iter::once(answer.final_url.to_string()));
+            let redirects = answer.redirect_chain.iter().map(|h| h.status).zip(targets).collect();
+            crawl::ExternalOutcome::Answered { status: answer.status, redirects }
+        }
+        Err(e) if e.is_blocked() => crawl::ExternalOutcome::NotChecked(crawl::NotChecked::Refused),
+        Err(e) if e.is_timeout() => crawl::ExternalOutcome::NotChecked(crawl::NotChecked::TimedOut),
+        Err(e) => crawl::ExternalOutcome::Failed { error: e.to_string() },
+    }
 }
 
 /// Fetches, once at a crawl's start, a URL of the start's site that never existed
@@ -418,6 +539,7 @@ fn drive<S, K>(
     guard: &AddressGuard,
     jobs: &tokio::sync::mpsc::UnboundedSender<Job>,
     done: &Receiver<Done>,
+    mut external: Option<(crawl::ExternalBudget, tokio::sync::mpsc::UnboundedSender<String>)>,
 ) -> Result<Crawled<S, K>, AppError>
 where
     S: FrontierStore,
@@ -585,6 +707,15 @@ where
                             ok_pages += u64::from(matches!(page.status, Some(200..=299)));
                             audited += 1;
                             sink.page(&page, Some(&audit))?;
+                            // Its links to other sites, each new one within the budget, go to
+                            // the checks (which run beside the crawl's fetches).
+                            if let Some((budget, checks)) = external.as_mut() {
+                                for link in page.outlinks.iter().filter(|l| !l.internal) {
+                                    if budget.offer(&link.url) {
+                                        let _ = checks.send(link.url.clone());
+                                    }
+                                }
+                            }
                         }
                         Fetched::Other { status } => {
                             let page = CrawledPage::answered(&url, depth, status, None);
@@ -659,6 +790,11 @@ where
         sitemap_problems,
         near_duplicate_threshold: options.near_duplicate_threshold,
         not_found_probe: None,
+        // The URLs past the budget; the checks' own counts are added once they end (`run`).
+        external_links: external.map(|(budget, _)| crawl::ExternalLinks {
+            not_checked_budget: budget.over_budget(),
+            ..crawl::ExternalLinks::default()
+        }),
     };
     Ok(Crawled { summary, store: frontier.into_store(), sink })
 }

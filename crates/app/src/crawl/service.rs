@@ -174,6 +174,8 @@ pub struct Crawls {
     caps: store::CrawlCaps,
     /// Pages per crawl of each tier.
     max_pages: MaxPages,
+    /// External URLs a crawl checks at most ([`external_budget`]).
+    external_budget: u64,
 }
 
 fn not_found(id: &str) -> AppError {
@@ -202,6 +204,7 @@ impl Crawls {
             time_limit: runner::DEFAULT_TIME_LIMIT,
             caps,
             max_pages: MaxPages::default(),
+            external_budget: DEFAULT_EXTERNAL_BUDGET,
         }
     }
 
@@ -220,6 +223,13 @@ impl Crawls {
     /// The same engine with another time limit per crawl.
     pub fn with_time_limit(mut self, limit: Duration) -> Crawls {
         self.time_limit = limit;
+        self
+    }
+
+    /// The same, checking at most `cap` external URLs per crawl ([`external_budget`]; 0: no
+    /// external link is checked).
+    pub fn with_external_budget(mut self, cap: u64) -> Crawls {
+        self.external_budget = cap;
         self
     }
 
@@ -631,6 +641,12 @@ impl Crawls {
             sitemap_limits: sitemap_limits(stored.max_pages),
             slots: Some(self.app.slots.clone()),
             renderer: self.app.renderer_for(crate::AuditOptions { render: stored.request.render })?.cloned(),
+            external_links: stored
+                .request
+                .external_links
+                .then(|| external_budget(stored.max_pages, self.external_budget))
+                .filter(|budget| *budget > 0)
+                .map(super::ExternalChecks::with_budget),
             ..CrawlOptions::default()
         };
         let limits = Limits { max_known_urls: known_urls(stored.max_pages), ..Limits::default() };
@@ -661,6 +677,7 @@ impl Crawls {
                     pages_audited: summary.pages_audited,
                     links_not_queued: summary.links_not_queued,
                     links_to_unrecorded_urls,
+                    external_links: summary.external_links.clone(),
                     mean_page_score: score.as_ref().map(|s| s.mean_page_score),
                     penalty: score.as_ref().map(|s| s.penalty),
                     site_rules: super::summary::SiteRuleTotals::of(&judged.results),
@@ -740,6 +757,18 @@ fn time_left(limit: Duration, started_at: Option<&str>, now: time::OffsetDateTim
     };
     let ran = Duration::try_from(now - started).unwrap_or(Duration::ZERO);
     limit.saturating_sub(ran)
+}
+
+/// External URLs a crawl of the service checks at most by default (setting
+/// `crawl_external_budget`; 0 turns the checks off).
+pub const DEFAULT_EXTERNAL_BUDGET: u64 = crawl::DEFAULT_EXTERNAL_BUDGET;
+
+/// External URLs a crawl of at most `max_pages` pages checks: one per page of its
+/// `max_pages` (so per tier: 30 anonymous, 100 free, 500 pro by default), at most `cap` (the
+/// setting `crawl_external_budget`). The checks cost the crawl's one quota unit nothing
+/// more; the budget bounds what one crawl sends to other sites (docs/API.md, "Site crawl").
+pub fn external_budget(max_pages: u32, cap: u64) -> u64 {
+    u64::from(max_pages).min(cap)
 }
 
 /// The sitemap page URLs a crawl keeps, per page it may fetch: its sitemap URLs are

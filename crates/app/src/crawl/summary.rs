@@ -23,6 +23,10 @@ pub struct StoredSummary {
     /// Links from the crawl's pages to URLs it did not record, which get no inlinks row
     /// (`store::CrawlFrontier::links_not_counted`), counted by the run that ended the crawl.
     pub links_to_unrecorded_urls: u64,
+    /// How the links to other sites were checked (`None`: not checked), counted by the run
+    /// that ended the crawl.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub external_links: Option<crawl::ExternalLinks>,
     /// The mean of the pages' scores, when the crawl was scored.
     pub mean_page_score: Option<f64>,
     /// What the site-wide issues took off that mean, when the crawl was scored.
@@ -84,6 +88,7 @@ mod tests {
             pages_audited: 3,
             links_not_queued: 7,
             links_to_unrecorded_urls: 40,
+            external_links: None,
             mean_page_score: Some(81.5),
             penalty: None,
             site_rules: BTreeMap::from([(

@@ -52,6 +52,15 @@ pub fn wire_crawl(crawl: &store::Crawl, issues: &[store::IssueCount]) -> api::cr
         time_limited: time_limited(crawl),
         links_not_queued: StoredSummary::of(crawl).map_or(0, |s| s.links_not_queued),
         links_to_unrecorded_urls: StoredSummary::of(crawl).map_or(0, |s| s.links_to_unrecorded_urls),
+        external_links: StoredSummary::of(crawl).and_then(|s| s.external_links).map(|e| api::crawls::ExternalLinks {
+            budget: e.budget,
+            checked: e.checked,
+            broken: e.broken_count,
+            not_checked_budget: e.not_checked_budget,
+            not_checked_refused: e.not_checked_refused,
+            not_checked_timed_out: e.not_checked_timed_out,
+            not_checked_stopped: e.not_checked_stopped,
+        }),
         pages_pruned_at: crawl.pages_pruned_at.clone(),
         issues: issues
             .iter()

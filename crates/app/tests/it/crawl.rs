@@ -20,6 +20,7 @@ fn request(url: &str) -> CrawlRequest {
         named_sitemaps: Vec::new(),
         near_duplicate_threshold: None,
         render: false,
+        external_links: false,
     }
 }
 

@@ -90,3 +90,84 @@ async fn the_stop_signal_cancels_and_the_pages_done_are_kept() {
     assert!(pages.iter().any(|p| p.url == site.url("/") && p.state == "done"), "the pages done are kept");
     assert!(store.get_crawl(&run.crawl_id).expect("the crawl").finished_at.is_some());
 }
+
+/// The answers of the "other site" of the external link tests: HEAD refused (405) on
+/// `/no-head*`, where GET answers; `/moved` redirects to `/gone`; `/ok*` answer 200; the rest
+/// 404.
+fn other_site(request: &test_support::wiremock::Request) -> ResponseTemplate {
+    let head = request.method.as_str() == "HEAD";
+    match request.url.path() {
+        p if p.starts_with("/no-head") && head => ResponseTemplate::new(405),
+        "/no-head-ok" => ResponseTemplate::new(200).set_body_raw("<p>fine</p>", "text/html"),
+        "/moved" => ResponseTemplate::new(301).insert_header("location", "/gone"),
+        p if p.starts_with("/ok") => ResponseTemplate::new(200),
+        _ => ResponseTemplate::new(404),
+    }
+}
+
+/// `broken-external-link` over a real crawl: each external URL checked once (HEAD, then GET
+/// where HEAD answers 405), a redirect to a 404 reported with its chain on every linking
+/// page, and a link to an inner address refused by the guard, never fetched, counted as not
+/// checked; without the checks nothing of the other site is requested.
+#[tokio::test]
+async fn external_links_are_checked_once_through_the_guard() {
+    let t = open(4, 8);
+    let other = Pages::serve(other_site).await;
+    let o = |p: &str| format!("http://127.0.0.1:{}{p}", other.addr().port());
+    let (ok, gone, no_head_ok, no_head_gone, moved) =
+        (o("/ok"), o("/gone"), o("/no-head-ok"), o("/no-head-gone"), o("/moved"));
+    let inner = "http://10.0.0.1/admin";
+    let site = Pages::start(vec![
+        ("/", page("Home", &["/a", &ok, &gone, &no_head_ok, inner])),
+        ("/a", page("A", &["/", &gone, &no_head_gone, &moved])),
+    ])
+    .await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let store = scratch(&dir);
+    let mut crawl = local(&site.url("/"), 100);
+    crawl.options.external_links = Some(app::crawl::ExternalChecks::with_budget(100));
+    let run = run_local(&t.app.fetcher, &store, crawl, std::future::pending()).await.expect("the crawl runs");
+    let e = run.summary.external_links.clone().expect("external links checked");
+    assert_eq!((e.checked, e.broken_count), (5, 3), "{e:?}");
+    assert_eq!((e.not_checked_refused, e.not_checked_budget, e.not_checked_timed_out), (1, 0, 0), "{e:?}");
+    // Each URL once, however many pages link to it; GET only where HEAD was refused.
+    let requests = other.requests().await;
+    let asked = |path: &str, method: &str| {
+        requests.iter().filter(|r| r.url.path() == path && r.method.as_str() == method).count()
+    };
+    assert_eq!((asked("/gone", "HEAD"), asked("/gone", "GET")), (2, 0), "once itself, once after /moved");
+    assert_eq!((asked("/ok", "HEAD"), asked("/ok", "GET")), (1, 0));
+    assert_eq!((asked("/no-head-ok", "HEAD"), asked("/no-head-ok", "GET")), (1, 1));
+    assert_eq!((asked("/no-head-gone", "HEAD"), asked("/no-head-gone", "GET")), (1, 1));
+    let result = run.judged.results.iter().find(|r| r.id == "broken-external-link").expect("the rule ran");
+    let found: Vec<(String, Option<String>, String)> =
+        result.findings.iter().map(|f| (f.url.clone(), f.linked_from.clone(), f.detail.clone())).collect();
+    let (home, a) = (Some(site.url("/")), Some(site.url("/a")));
+    let mut expected = vec![
+        (gone.clone(), home.clone(), "HTTP 404".to_string()),
+        (gone.clone(), a.clone(), "HTTP 404".to_string()),
+        (no_head_gone.clone(), a.clone(), "HTTP 404".to_string()),
+        (moved.clone(), a.clone(), format!("HTTP 301 to {gone}, HTTP 404")),
+    ];
+    expected.sort();
+    assert_eq!(found, expected);
+    // Stored with the crawl's site issues, as every site rule's findings.
+    let stored = store.crawl_issues(&run.crawl_id, "broken-external-link", None, 100).expect("issues").0;
+    assert_eq!(stored.len(), 4);
+
+    // The budget: the first 2 distinct external URLs in crawl order are checked, the other
+    // 4 counted; with no checks at all, nothing of the other site is asked.
+    let before = other.requests().await.len();
+    let mut crawl = local(&site.url("/"), 100);
+    crawl.options.external_links = Some(app::crawl::ExternalChecks::with_budget(2));
+    let run = run_local(&t.app.fetcher, &store, crawl, std::future::pending()).await.expect("the crawl runs");
+    let e = run.summary.external_links.expect("external links checked");
+    assert_eq!((e.checked, e.not_checked_budget), (2, 4), "{e:?}");
+    assert_eq!(other.requests().await.len() - before, 2);
+    let before = other.requests().await.len();
+    let run = run_local(&t.app.fetcher, &store, local(&site.url("/"), 100), std::future::pending())
+        .await
+        .expect("the crawl runs");
+    assert!(run.summary.external_links.is_none());
+    assert_eq!(other.requests().await.len(), before, "no check without external_links");
+}

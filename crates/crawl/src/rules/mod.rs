@@ -2,6 +2,7 @@
 //! the second static rule table beside the page rules of audit-core; `docs/RULES.md`'s
 //! "Site rules" section is generated from it.
 
+mod broken_external_link;
 /// Internal links to URLs that answer with an error; public so that the crate's example names
 /// the rule through its unit rather than by its id.
 pub mod broken_internal_link;
@@ -45,6 +46,7 @@ use audit_core::Severity;
 use serde::Serialize;
 use sha2::Digest;
 
+use crate::external::ExternalLinks;
 use crate::page::{CrawledPage, Outlink};
 use crate::sitemap::SitemapProblem;
 
@@ -109,6 +111,7 @@ pub trait SiteRule: Sync {
 /// Every site rule, in display order (severity of what it finds, then topic).
 pub static SITE_RULES: &[&dyn SiteRule] = &[
     &broken_internal_link::BrokenInternalLink,
+    &broken_external_link::BrokenExternalLink,
     &redirect_loop::RedirectLoop,
     &canonical_to_bad_url::CanonicalToBadUrl,
     &canonical_to_redirect::CanonicalToRedirect,
@@ -305,6 +308,11 @@ pub trait CrawledSite {
     fn not_found_probe(&self) -> Option<&NotFoundProbe> {
         None
     }
+    /// The crawl's external links as checked ([`ExternalLinks`]); `None` by default: a crawl
+    /// that checked none.
+    fn external_links(&self) -> Option<&ExternalLinks> {
+        None
+    }
     /// Every problem of the site's sitemaps ([`SitemapRead::problems`](crate::SitemapRead::problems);
     /// any order). None by default: a site that kept none.
     fn sitemap_problems(&self, f: &mut dyn FnMut(&SitemapProblem) -> SiteResult<()>) -> SiteResult<()> {
@@ -440,6 +448,8 @@ pub struct SiteIndex<'a> {
     /// [`CrawledSite::not_found_probe`] ([`SiteIndex::with_not_found_probe`]; none unless
     /// given).
     pub not_found_probe: Option<NotFoundProbe>,
+    /// [`CrawledSite::external_links`] ([`SiteIndex::with_external_links`]; none unless given).
+    pub external_links: Option<ExternalLinks>,
 }
 
 impl<'a> SiteIndex<'a> {
@@ -465,7 +475,13 @@ impl<'a> SiteIndex<'a> {
             robots_blocked: &[],
             near_duplicate_threshold: NEAR_DUPLICATE_SIMILARITY,
             not_found_probe: None,
+            external_links: None,
         }
+    }
+
+    /// The same index, with the crawl's external links as checked.
+    pub fn with_external_links(self, external_links: Option<ExternalLinks>) -> SiteIndex<'a> {
+        SiteIndex { external_links, ..self }
     }
 
     /// The same index, with how the site answered the crawl's never-existing URL.
@@ -549,6 +565,10 @@ impl CrawledSite for SiteIndex<'_> {
 
     fn not_found_probe(&self) -> Option<&NotFoundProbe> {
         self.not_found_probe.as_ref()
+    }
+
+    fn external_links(&self) -> Option<&ExternalLinks> {
+        self.external_links.as_ref()
     }
 
     fn sitemap_problems(&self, f: &mut dyn FnMut(&SitemapProblem) -> SiteResult<()>) -> SiteResult<()> {

@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 
 use audit_core::{audit, HttpFacts, Page};
 use crawl::{
-    not_found_probe_path, robots_from_answer, CrawledPage, Entry, Frontier, Limits, MemoryStore, NotFoundProbe,
-    Outcome, Scope, ScopeConfig, SitemapLimits, SitemapProblem, Sitemaps, State, Work, ROBOTS_REASON_PREFIX,
-    USER_AGENT_TOKEN,
+    not_found_probe_path, robots_from_answer, CrawledPage, Entry, ExternalBudget, ExternalLinks, ExternalOutcome,
+    Frontier, Limits, MemoryStore, NotChecked, NotFoundProbe, Outcome, Scope, ScopeConfig, SitemapLimits,
+    SitemapProblem, Sitemaps, State, Work, ROBOTS_REASON_PREFIX, USER_AGENT_TOKEN,
 };
 
 pub const ORIGIN: &str = "http://site.test";
@@ -80,6 +80,8 @@ pub struct Crawl {
     pub fetched: Vec<String>,
     /// How the site answered the never-existing URL fetched at the start.
     pub not_found_probe: NotFoundProbe,
+    /// The external links as checked ([`check_external`]).
+    pub external_links: ExternalLinks,
 }
 
 impl Crawl {
@@ -208,7 +210,9 @@ pub fn crawl_with(name: &str, in_flight: usize, seed: Option<u64>) -> Crawl {
             }
         }
     }
+    let external_links = check_external(&fixtures().join(name), &pages);
     Crawl {
+        external_links,
         pages,
         sitemap_urls,
         sitemaps_read: sitemaps.any_read(),
@@ -217,4 +221,43 @@ pub fn crawl_with(name: &str, in_flight: usize, seed: Option<u64>) -> Crawl {
         fetched: site.fetched,
         not_found_probe,
     }
+}
+
+/// The external URLs the fixture crawls check at most: small, so that a fixture site can
+/// spend it.
+pub const FIXTURE_EXTERNAL_BUDGET: u64 = 8;
+
+/// Checks the external links of `pages` as the application's runner does (each URL once, in
+/// crawl order, within [`FIXTURE_EXTERNAL_BUDGET`]), with the answers of the fixture's
+/// `_external` file: `URL STATUS [REDIRECT_STATUS REDIRECT_TO]...` (the last answer first,
+/// then the redirects on the way), `URL fail MESSAGE`, `URL refused` or `URL timeout`. A URL
+/// the file does not name answers 200.
+fn check_external(dir: &Path, pages: &[CrawledPage]) -> ExternalLinks {
+    let answers = std::fs::read_to_string(dir.join("_external")).unwrap_or_default();
+    let answer = |url: &str| -> ExternalOutcome {
+        let Some(line) = answers.lines().find(|l| l.split_whitespace().next() == Some(url)) else {
+            return ExternalOutcome::Answered { status: 200, redirects: Vec::new() };
+        };
+        let fields: Vec<&str> = line.split_whitespace().skip(1).collect();
+        match fields[0] {
+            "fail" => ExternalOutcome::Failed { error: fields[1..].join(" ") },
+            "refused" => ExternalOutcome::NotChecked(NotChecked::Refused),
+            "timeout" => ExternalOutcome::NotChecked(NotChecked::TimedOut),
+            status => ExternalOutcome::Answered {
+                status: status.parse().unwrap(),
+                redirects: fields[1..].chunks(2).map(|c| (c[0].parse().unwrap(), c[1].to_string())).collect(),
+            },
+        }
+    };
+    let mut budget = ExternalBudget::new(FIXTURE_EXTERNAL_BUDGET);
+    let mut links = ExternalLinks::new(FIXTURE_EXTERNAL_BUDGET);
+    for page in pages {
+        for link in page.outlinks.iter().filter(|l| !l.internal) {
+            if budget.offer(&link.url) {
+                links.record(&link.url, answer(&link.url));
+            }
+        }
+    }
+    links.count_not_checked(NotChecked::Budget, budget.over_budget());
+    links
 }

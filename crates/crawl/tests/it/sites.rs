@@ -20,7 +20,8 @@ fn run(c: &mut Crawl) -> Vec<SiteRuleResult> {
     let site = SiteIndex::new(&c.pages, &c.sitemap_urls, c.sitemaps_read)
         .with_sitemap_problems(&c.sitemap_problems)
         .with_robots_blocked(&blocked)
-        .with_not_found_probe(Some(c.not_found_probe.clone()));
+        .with_not_found_probe(Some(c.not_found_probe.clone()))
+        .with_external_links(Some(c.external_links.clone()));
     check_site(&site).unwrap()
 }
 
@@ -268,4 +269,30 @@ fn soft_404_compares_pages_with_the_sites_own_not_found_page() {
     assert!(pass.not_found_probe.content_signature.is_some(), "the pass site's 404 page is compared");
     let old = pass.pages.iter().find(|p| p.url.ends_with("/old-offer")).unwrap();
     assert_eq!(old.status, Some(404));
+}
+
+/// `broken-external-link` reports each linking page of a broken external URL with its answer
+/// (the redirect chain included); what was not checked (refused by the guard, out of time,
+/// past the budget) is counted and never reported.
+#[test]
+fn external_links_not_checked_are_counted_and_not_reported() {
+    let mut c = crawl("crawl-broken-external-link-fail");
+    let e = &c.external_links;
+    assert_eq!(e.budget, crate::fixture_sites::FIXTURE_EXTERNAL_BUDGET);
+    // 11 distinct external URLs: 8 within the budget, of them 1 refused and 1 timed out.
+    assert_eq!((e.checked, e.broken_count), (6, 4));
+    assert_eq!((e.not_checked_refused, e.not_checked_timed_out, e.not_checked_budget), (1, 1, 2));
+    let results = run(&mut c);
+    let found = findings_of(&results, "broken-external-link");
+    let detail = |url: &str| found.findings.iter().find(|f| f.url == url).map(|f| f.detail.as_str());
+    assert_eq!(detail("http://moved.test/old"), Some("HTTP 301 to http://moved.test/new, HTTP 410"));
+    assert_eq!(detail("https://nowhere.test/"), Some("no answer: the name nowhere.test does not resolve"));
+    assert_eq!(detail("http://10.0.0.1/admin"), None);
+    assert_eq!(detail("http://slow.test/"), None);
+    assert_eq!((found.total_findings, found.total_urls), (5, 4));
+    // Without the checks (`--no-external`) the rule finds nothing.
+    let blocked = c.robots_blocked();
+    let site = SiteIndex::new(&c.pages, &c.sitemap_urls, c.sitemaps_read).with_robots_blocked(&blocked);
+    let results = check_site(&site).unwrap();
+    assert!(findings_of(&results, "broken-external-link").findings.is_empty());
 }

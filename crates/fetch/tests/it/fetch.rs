@@ -705,3 +705,45 @@ async fn a_crawl_hop_returns_redirects_unfollowed_and_skips_bodies_that_are_not_
     let page = fetcher.fetch_hop(&server.url("/page")).await.unwrap();
     assert_eq!(page.body.as_ref(), b"<title>page</title>");
 }
+
+/// `check_link` asks HEAD, and GET where HEAD is refused: answered 405 or 501, or the
+/// connection reset; redirects are followed hop by hop, each guarded, and a hop to an inner
+/// address is refused before anything is sent to it.
+#[tokio::test]
+async fn check_link_asks_head_then_get_where_head_is_refused() {
+    let server = test_support::ThreadServer::start(|r| {
+        let head = r.method == "HEAD";
+        Some(match r.path.as_str() {
+            "/no-head" if head => test_support::status(405),
+            "/no-head-501" if head => test_support::status(501),
+            "/reset-head" if head => Reply::Reset,
+            "/moved" => redirect(301, "/gone"),
+            "/inward" => redirect(302, "http://10.0.0.1/admin"),
+            "/gone" => test_support::status(404),
+            _ => html("<p>fine</p>"),
+        })
+    });
+    let fetcher = loopback_fetcher(|_| {});
+    let at = |p: &str| url::Url::parse(&server.url(p)).unwrap();
+    let limit = Duration::from_secs(5);
+    for (path, status, by_get) in
+        [("/ok", 200, false), ("/no-head", 200, true), ("/no-head-501", 200, true), ("/reset-head", 200, true)]
+    {
+        let answer = fetcher.check_link(&at(path), limit).await.unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert_eq!((answer.status, answer.by_get), (status, by_get), "{path}");
+    }
+    let methods = |path: &str| -> Vec<String> {
+        server.requests().into_iter().filter(|r| r.path == path).map(|r| r.method).collect()
+    };
+    assert_eq!(methods("/ok"), ["HEAD"]);
+    assert_eq!(methods("/no-head"), ["HEAD", "GET"]);
+    assert_eq!(methods("/reset-head"), ["HEAD", "GET"]);
+
+    let moved = fetcher.check_link(&at("/moved"), limit).await.unwrap();
+    assert_eq!((moved.status, moved.redirect_chain.len()), (404, 1));
+    assert_eq!((moved.redirect_chain[0].status, moved.final_url.path()), (301, "/gone"));
+    let err = fetcher.check_link(&at("/inward"), limit).await.unwrap_err();
+    assert!(err.is_blocked(), "{err}");
+    let err = fetcher.check_link(&url::Url::parse("http://10.0.0.1/admin").unwrap(), limit).await.unwrap_err();
+    assert!(err.is_blocked(), "{err}");
+}

@@ -1477,3 +1477,58 @@ async fn the_exports_read_back_in_one_shape() {
     }
     get(&t, "/api/v1/crawls/cr_nosuchcrawl000000000000/export?format=xlsx", None).await.assert_error(404, "not_found");
 }
+
+/// `broken-external-link` over REST: with the checks on (`crawl_external_budget`), the crawl
+/// object counts what was checked and what was not (a link to an inner address refused by the
+/// guard, never fetched), the rule lists the broken URL on its linking page; `external_links:
+/// false` checks nothing, and a value that is no boolean is refused naming the member.
+#[tokio::test]
+async fn external_links_are_checked_and_counted_over_rest() {
+    let t = TestServer::start(|c| c.crawl_external_budget = 500).await;
+    let other = test_support::Pages::serve(|r| {
+        test_support::ResponseTemplate::new(if r.url.path() == "/gone" { 404 } else { 200 })
+    })
+    .await;
+    let (ok, gone) = (format!("http://{}/ok", other.addr()), format!("http://{}/gone", other.addr()));
+    let body = format!(
+        "<!doctype html><html lang=en><head><title>Home of the external links</title></head><body><h1>Home</h1>\
+         <a href=\"{ok}\">a</a> <a href=\"{gone}\">b</a> <a href=\"http://10.0.0.1/admin\">c</a></body></html>"
+    );
+    let site = test_support::Pages::start(vec![("/", body)]).await;
+    let home = format!("http://{}/", site.addr());
+
+    let a = start(&t, None, json!({"url": home})).await;
+    assert_eq!(a.status, 202, "{}", a.raw);
+    let id = a.body["crawl"]["id"].as_str().unwrap().to_string();
+    let done = ended(&t, &id, None).await;
+    // An anonymous crawl of 30 pages checks 30 external URLs at most.
+    let counts = json!({"budget": 30, "checked": 2, "broken": 1, "not_checked_budget": 0, "not_checked_refused": 1,
+                        "not_checked_timed_out": 0, "not_checked_stopped": 0});
+    assert_eq!(done["external_links"], counts, "{done}");
+    let a = get(&t, &format!("/api/v1/crawls/{id}/issues/broken-external-link"), None).await;
+    assert_eq!(a.status, 200, "{}", a.raw);
+    validate_documented("GET", "/api/v1/crawls/{id}/issues/{rule_id}", &a);
+    let found = a.body["urls"].as_array().unwrap().clone();
+    assert_eq!(found.len(), 1, "{}", a.raw);
+    assert_eq!(
+        (found[0]["url"].as_str(), found[0]["linked_from"].as_str()),
+        (Some(gone.as_str()), Some(home.as_str()))
+    );
+    assert_eq!(found[0]["detail"], "HTTP 404");
+    let asked = other.requests().await.len();
+    assert_eq!(asked, 2, "each external URL once, HEAD answered");
+
+    let a = start(&t, None, json!({"url": home, "external_links": false})).await;
+    let id = a.body["crawl"]["id"].as_str().unwrap().to_string();
+    let done = ended(&t, &id, None).await;
+    assert!(done.get("external_links").is_none(), "{done}");
+    assert_eq!(other.requests().await.len(), asked, "nothing asked with external_links: false");
+
+    let a = start(&t, None, json!({"url": home, "external_links": "no"})).await;
+    assert_eq!(
+        (a.status, a.body["error"]["details"]["parameter"].as_str()),
+        (400, Some("external_links")),
+        "{}",
+        a.raw
+    );
+}

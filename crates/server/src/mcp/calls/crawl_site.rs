@@ -42,6 +42,15 @@ pub struct Args {
     #[serde(default)]
     #[schemars(length(max = 50))]
     pub strip_params: Vec<String>,
+    /// Check the links to other sites for broken-external-link (default true): each external
+    /// URL once, HEAD then GET, within the crawl's budget of external URLs
+    #[serde(default = "yes")]
+    #[schemars(extend("default" = true))]
+    pub external_links: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// Result: the crawl just created.
@@ -73,6 +82,7 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
         named_sitemaps: args.sitemaps,
         near_duplicate_threshold: None,
         render: args.render,
+        external_links: args.external_links,
     };
     let started =
         env.state.crawls.start_for(&payer(env), url, request).await.map_err(|e| from_app_error(e, "crawl not started"))?;

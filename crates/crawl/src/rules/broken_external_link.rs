@@ -1,0 +1,53 @@
+use super::prelude::*;
+
+/// The rule: its text is `META`, its check is below.
+#[derive(Debug, Clone, Copy)]
+pub struct BrokenExternalLink;
+
+static META: SiteRuleMeta = SiteRuleMeta {
+    id: "broken-external-link",
+    name: "Links to other sites reach a page",
+    severity: Severity::Warning,
+    threshold: "a link to another site answers 4xx or 5xx (after its redirects), or gets no answer (the name does \
+                not resolve, the connection or TLS fails). Each external URL is checked once per crawl with HEAD, \
+                then GET where HEAD is refused (405, 501, or the connection reset), through the address guard (an \
+                inner address is never fetched), at most 2 at once per host and 10 s per check, within a budget of \
+                external URLs per crawl (500 on the command line, `--external-budget`; the service: one per page of \
+                `max_pages`, at most 500). What was not checked (budget spent, refused by the guard, out of time) \
+                is counted in the crawl's summary (`external_links`), never reported as broken. Off with \
+                `--no-external` or `external_links: false`",
+    why: "A link that leads visitors to an error page on another site is a dead end: it costs their trust and tells \
+          search engines the page is not kept up to date.",
+    fail_example: "/resources links to https://other.example/guide, which answers 404",
+    pass_example: "every link to another site answers 2xx, or redirects to a page that does",
+    reference: "https://developers.google.com/search/docs/crawling-indexing/http-network-errors",
+    phrases: &[],
+    excluded: &[],
+    glossary: &["http-status-code"],
+};
+
+impl SiteRule for BrokenExternalLink {
+    fn meta(&self) -> &'static SiteRuleMeta {
+        &META
+    }
+
+    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
+        let Some(external) = site.external_links().filter(|e| !e.broken.is_empty()) else {
+            return Ok(());
+        };
+        // Each linking page of each broken URL: the records keep the links, the checks the
+        // answers, so this reads the pages once.
+        site.pages(&mut |page| {
+            for link in page.outlinks.iter().filter(|l| !l.internal) {
+                if let Some(detail) = external.broken(&link.url) {
+                    out.push(SiteFinding {
+                        url: link.url.clone(),
+                        linked_from: Some(page.url.clone()),
+                        detail: detail.to_string(),
+                    });
+                }
+            }
+            Ok(())
+        })
+    }
+}
