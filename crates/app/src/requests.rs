@@ -118,13 +118,13 @@ mod tests {
         let refused = |body: Value| parse_gap(&body).unwrap_err();
         let e = refused(json!({"headings": "x", "title": 3, "url": "https://a.com/"}));
         assert_eq!(e.message(), "The field `title` must be a string.");
-        assert_eq!(e.details(), Some(&json!({"parameter": "title"})));
+        assert_eq!(e.details(), Some(json!({"parameter": "title"})));
         let e = refused(json!({"url": "https://a.com/", "wordCount": -1}));
         assert_eq!(e.message(), "The field `wordCount` must be a non-negative integer.");
         let e = refused(json!({"url": "https://a.com/", "competitors": [1]}));
         assert_eq!(e.message(), "The field `competitors` must be an array of URL strings.");
         let e = refused(json!({"url": "https://a.com/", "competitors": ["https://b.com/", "ftp://c.com/"]}));
-        assert_eq!(e.details(), Some(&json!({"parameter": "competitors", "index": 1, "url": "ftp://c.com/"})));
+        assert_eq!(e.details(), Some(json!({"parameter": "competitors", "index": 1, "url": "ftp://c.com/"})));
         let e = refused(json!(1));
         assert_eq!(e.message(), "The request body must be a JSON object with `url`.");
     }

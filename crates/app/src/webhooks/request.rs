@@ -108,7 +108,7 @@ mod tests {
         assert_eq!(e.message(), "The field `url` must be a string.");
         let e = parse_create(&json!({"url": "https://h.example/", "events": [1]})).unwrap_err();
         assert_eq!(e.message(), "The field `events` must be an array of event names.");
-        assert_eq!(e.details(), Some(&json!({"parameter": "events"})));
+        assert_eq!(e.details(), Some(json!({"parameter": "events"})));
         let e = parse_create(&json!(["https://h.example/"])).unwrap_err();
         assert_eq!(e.message(), "The request body must be a JSON object with `url` and `events`.");
     }
