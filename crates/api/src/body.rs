@@ -22,20 +22,15 @@ use serde_json::json;
 use vocab::Refusal;
 
 /// One member of a request body as the client sent it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum Field<T> {
     /// Not sent, or sent as `null`.
+    #[default]
     Absent,
     /// A value of the documented type.
     Given(T),
     /// A value of another type.
     Wrong,
-}
-
-impl<T> Default for Field<T> {
-    fn default() -> Self {
-        Field::Absent
-    }
 }
 
 impl<T> Field<T> {
