@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use audit_core::{Audit, HttpFacts};
 use fetch::{FetchConfig, Fetcher};
 
-use app::AppError;
+use app::{AppError, ErrorCode};
 
+use crate::cli_error::{fail, CliError};
 use crate::{baseline, Global};
 
 /// Exit status when the audit ran and the score is at least `--min-score`.
@@ -16,7 +17,6 @@ pub const EXIT_OK: u8 = 0;
 /// Exit status when the score is under `--min-score`, or with `--fail-on new` when a finding
 /// is new against the baseline.
 pub const EXIT_BELOW_MIN_SCORE: u8 = 1;
-pub use crate::cli_error::EXIT_FAILED;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -81,11 +81,7 @@ pub async fn run(args: AuditArgs, global: &Global) -> u8 {
     let config = match global.load_config_with(&args.settings) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!(
-                "{}",
-                crate::cli_error::CliError::new("invalid_request", format!("The settings are not valid: {e}"))
-            );
-            return EXIT_FAILED;
+            return CliError::new(ErrorCode::InvalidRequest, format!("The settings are not valid: {e}")).report();
         }
     };
     // A baseline that cannot be read fails before the audit, not after it.
@@ -97,10 +93,7 @@ pub async fn run(args: AuditArgs, global: &Global) -> u8 {
     let render = args.render.then(|| config.render_config());
     let (audit, rendering) = match load(&args, config.fetch_config(), render, limits).await {
         Ok(loaded) => loaded,
-        Err((code, message)) => {
-            eprintln!("error: {code}: {message}");
-            return EXIT_FAILED;
-        }
+        Err(e) => return e.report(),
     };
     let scanned_at = server::now_rfc3339();
     // The JSON result, with a baseline also what this run's findings are read from: the two
@@ -112,10 +105,7 @@ pub async fn run(args: AuditArgs, global: &Global) -> u8 {
     });
     let full = match full.transpose() {
         Ok(f) => f,
-        Err(e) => {
-            eprintln!("error: internal: cannot write the result: {e}");
-            return EXIT_FAILED;
-        }
+        Err(e) => return fail(ErrorCode::Internal, format!("cannot write the result: {e}")),
     };
     let marks = match (&baseline, &full, &args.baseline) {
         (Some(b), Some(value), Some(path)) => {
@@ -160,8 +150,7 @@ pub async fn run(args: AuditArgs, global: &Global) -> u8 {
     if let Err(e) = written {
         // A closed pipe (`| head`) is not a failed audit.
         if e.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("error: internal: cannot write the result: {e}");
-            return EXIT_FAILED;
+            return fail(ErrorCode::Internal, format!("cannot write the result: {e}"));
         }
     }
     let below = args.min_score.is_some_and(|min| audit.score().percentage < min);
@@ -219,16 +208,19 @@ async fn load(
     fetch_config: FetchConfig,
     render: Option<app::RenderConfig>,
     limits: app::pipeline::AnalysisLimits,
-) -> Result<(Audit, Option<audit_core::Rendering>), (&'static str, String)> {
+) -> Result<(Audit, Option<audit_core::Rendering>), CliError> {
     let is_url = args.target.contains("://");
     let path = Path::new(&args.target);
     if !is_url && path.is_dir() {
-        return Err(("invalid_request", format!("{} is a directory, not an HTML file", path.display())));
+        return Err(CliError::verbatim(
+            ErrorCode::InvalidRequest,
+            format!("{} is a directory, not an HTML file", path.display()),
+        ));
     }
     if !is_url && path.is_file() {
         if render.is_some() {
-            return Err((
-                "invalid_request",
+            return Err(CliError::verbatim(
+                ErrorCode::InvalidRequest,
                 format!(
                     "--render needs a URL: the browser loads pages over HTTP; serve {} (for example with `python3 \
                      -m http.server`) and audit its URL, with --allow-target 127.0.0.1 for a local server",
@@ -236,13 +228,14 @@ async fn load(
                 ),
             ));
         }
-        let html =
-            std::fs::read(path).map_err(|e| ("invalid_request", format!("cannot read {}: {e}", path.display())))?;
+        let html = std::fs::read(path).map_err(|e| {
+            CliError::verbatim(ErrorCode::InvalidRequest, format!("cannot read {}: {e}", path.display()))
+        })?;
         if !looks_like_html(path, &html) {
-            return Err(("not_html", format!("{} is not an HTML file", path.display())));
+            return Err(CliError::verbatim(ErrorCode::NotHtml, format!("{} is not an HTML file", path.display())));
         }
         let url = match &args.url {
-            Some(u) => fetch::validate_url(u).map_err(|e| (e.code(), e.to_string()))?.to_string(),
+            Some(u) => fetch::validate_url(u).map_err(fetch_failure)?.to_string(),
             None => {
                 let abs = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
                 let url = url::Url::from_file_path(&abs)
@@ -258,24 +251,27 @@ async fn load(
         return Ok((app::pipeline::audit_html(&url, &html, HttpFacts::default(), limits), None));
     }
     if args.url.is_some() {
-        return Err(("invalid_request", "--url is for a local file; the target is fetched from its own URL".into()));
+        return Err(CliError::verbatim(
+            ErrorCode::InvalidRequest,
+            "--url is for a local file; the target is fetched from its own URL",
+        ));
     }
     if !is_url && looks_like_path(&args.target) {
-        return Err(("invalid_request", format!("no such file: {}", path.display())));
+        return Err(CliError::verbatim(ErrorCode::InvalidRequest, format!("no such file: {}", path.display())));
     }
-    let url = fetch::validate_url(&args.target).map_err(|e| (e.code(), e.to_string()))?;
-    let fetcher = Fetcher::new(fetch_config).map_err(|e| (e.code(), e.to_string()))?;
+    let url = fetch::validate_url(&args.target).map_err(fetch_failure)?;
+    let fetcher = Fetcher::new(fetch_config).map_err(fetch_failure)?;
     let renderer = match render {
         Some(config) => Some(app::Renderer::new(config, fetcher.clone()).map_err(|e| {
             let e = app::AppError::from(e);
-            (e.code(), format!("{} ({})", e.message(), e.log_detail().unwrap_or_default()))
+            CliError::verbatim(e.error_code(), format!("{} ({})", e.message(), e.log_detail().unwrap_or_default()))
         })?),
         None => None,
     };
     // The only render of this process: the pool has a free place.
     let place = renderer.map(|r| r.reserve()).transpose().map_err(|e| {
         let message = e.to_string();
-        (app::AppError::from(e).code(), message)
+        CliError::verbatim(app::AppError::from(e).error_code(), message)
     })?;
     let observer = app::NoObserver;
     match app::pipeline::audit_page(&fetcher, place, &url, None, limits, &observer).await {
@@ -286,9 +282,14 @@ async fn load(
             | AppError::RenderTimeout(_)
             | AppError::RenderFailed(_)
             | AppError::RenderStartFailed(_)),
-        ) => Err((e.code(), e.message())),
-        Err(e) => Err((e.code(), e.to_string())),
+        ) => Err(CliError::verbatim(e.error_code(), e.message())),
+        Err(e) => Err(CliError::verbatim(e.error_code(), e.to_string())),
     }
+}
+
+/// A fetch's failure in the fetcher's own sentence.
+fn fetch_failure(e: fetch::Error) -> CliError {
+    CliError::verbatim(e.error_code(), e.to_string())
 }
 
 /// Whether a target that is neither a URL with a scheme nor an existing path was meant as a

@@ -9,6 +9,8 @@ use std::path::Path;
 use audit_core::baseline::{self, Comparison, Counts, Element, Finding, State};
 use serde_json::{json, Value};
 
+use app::ErrorCode;
+
 use crate::cli_error::CliError;
 
 /// What `--fail-on` fails the command on.
@@ -63,9 +65,12 @@ pub struct Report {
 pub fn read(path: &Path, command: Command) -> Result<Report, CliError> {
     let shown = path.display();
     let bytes = std::fs::read(path)
-        .map_err(|e| CliError::new("invalid_request", format!("cannot read the baseline {shown}: {e}")))?;
+        .map_err(|e| CliError::new(ErrorCode::InvalidRequest, format!("cannot read the baseline {shown}: {e}")))?;
     let value: Value = serde_json::from_slice(&bytes).map_err(|e| {
-        CliError::new("invalid_request", format!("the baseline {shown} is not JSON ({e}); {}", command.expected()))
+        CliError::new(
+            ErrorCode::InvalidRequest,
+            format!("the baseline {shown} is not JSON ({e}); {}", command.expected()),
+        )
     })?;
     let found = if value.get("crawl").and_then(|c| c.get("issues")).is_some_and(Value::is_array) {
         Some(Command::Crawl)
@@ -74,7 +79,7 @@ pub fn read(path: &Path, command: Command) -> Result<Report, CliError> {
             Ok(_) => Some(Command::Audit),
             Err(baseline::NotAnAudit::Compact) if command == Command::Audit => {
                 return Err(CliError::new(
-                    "invalid_request",
+                    ErrorCode::InvalidRequest,
                     format!(
                         "the baseline {shown} is the compact form, which lists only the worst five findings; {}",
                         command.expected()
@@ -87,11 +92,11 @@ pub fn read(path: &Path, command: Command) -> Result<Report, CliError> {
     match found {
         Some(c) if c == command => Ok(report_of(&value, command)),
         Some(other) => Err(CliError::new(
-            "invalid_request",
+            ErrorCode::InvalidRequest,
             format!("the baseline {shown} is a `seo-audit {}` report; {}", other.name(), command.expected()),
         )),
         None => Err(CliError::new(
-            "invalid_request",
+            ErrorCode::InvalidRequest,
             format!("the baseline {shown} is not a seo-audit report; {}", command.expected()),
         )),
     }
@@ -402,7 +407,7 @@ mod tests {
     fn a_crawl_report_is_refused_as_an_audit_baseline_and_the_other_way_round() {
         let crawl = write(&json!({ "ok": true, "crawl": { "url": "https://example.com/", "issues": [] } }));
         let e = read(crawl.path(), Command::Audit).unwrap_err();
-        assert_eq!(e.code, "invalid_request");
+        assert_eq!(e.code.as_str(), "invalid_request");
         assert!(e.message.contains("is a `seo-audit crawl` report"), "{}", e.message);
         assert!(e.message.contains("`seo-audit audit --format json`"), "{}", e.message);
         let audit = write(&json!({ "recommendations": [], "checks": [], "meta": {} }));

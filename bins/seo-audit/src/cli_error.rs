@@ -5,30 +5,103 @@
 use std::fmt;
 use std::io;
 
+use app::ErrorCode;
+
 /// The exit status of a command that could not run (docs/API.md, "Command line audits for CI").
 pub const EXIT_FAILED: u8 = 2;
+
+/// The code a failed command names: an error code of the service, or one of the failures
+/// only the command line meets (its own database and listener, a flag, a crawl that ended
+/// `failed`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Code {
+    /// An error code of the service (docs/API.md, "Errors").
+    Api(ErrorCode),
+    /// A flag's value the command refuses (`--sitemap` off the crawled site).
+    InvalidParameter,
+    /// The database cannot be reached or opened.
+    DatabaseUnavailable,
+    /// The database refused a request.
+    DatabaseError,
+    /// `serve` cannot bind its address.
+    ListenFailed,
+    /// The crawl ran and ended `failed` (no page answered 2xx).
+    CrawlFailed,
+}
+
+impl Code {
+    /// The code as the error line names it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::Api(code) => code.as_str(),
+            Code::InvalidParameter => "invalid_parameter",
+            Code::DatabaseUnavailable => "database_unavailable",
+            Code::DatabaseError => "database_error",
+            Code::ListenFailed => "listen_failed",
+            Code::CrawlFailed => "crawl_failed",
+        }
+    }
+
+    /// The exit status of a command that failed with this code: the one place it is decided
+    /// (docs/API.md, "Command line audits for CI"). Every failure is 2 ("could not run"), so
+    /// that a CI step tells it from 1 (ran, below `--min-score`) whatever went wrong.
+    pub fn exit_status(self) -> u8 {
+        match self {
+            Code::Api(_)
+            | Code::InvalidParameter
+            | Code::DatabaseUnavailable
+            | Code::DatabaseError
+            | Code::ListenFailed
+            | Code::CrawlFailed => EXIT_FAILED,
+        }
+    }
+}
+
+impl From<ErrorCode> for Code {
+    fn from(code: ErrorCode) -> Code {
+        Code::Api(code)
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// A failure of a command: its code and its sentence.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CliError {
     /// The error code (`invalid_request`, `database_unavailable`, ...).
-    pub code: &'static str,
+    pub code: Code,
     /// One sentence, as [`sentence`] writes it.
     pub message: String,
 }
 
 impl CliError {
     /// A failure with `code` and `message` (made a sentence).
-    pub fn new(code: &'static str, message: impl fmt::Display) -> CliError {
-        CliError { code, message: sentence(&message.to_string()) }
+    pub fn new(code: impl Into<Code>, message: impl fmt::Display) -> CliError {
+        CliError { code: code.into(), message: sentence(&message.to_string()) }
     }
 
-    /// Prints the failure on stderr and returns the exit status of a command that could not
-    /// run.
+    /// A failure whose message is printed as written: the service's own sentence of a
+    /// refused audit or crawl, or a line the command has always written so.
+    pub fn verbatim(code: impl Into<Code>, message: impl Into<String>) -> CliError {
+        CliError { code: code.into(), message: message.into() }
+    }
+
+    /// Prints the failure on stderr and returns the exit status of its code
+    /// ([`Code::exit_status`]).
     pub fn report(&self) -> u8 {
         eprintln!("{self}");
-        EXIT_FAILED
+        self.code.exit_status()
     }
+}
+
+/// Prints `error: CODE: MESSAGE` (the message as written) and returns the exit status of
+/// `code`.
+pub fn fail(code: impl Into<Code>, message: impl Into<String>) -> u8 {
+    CliError::verbatim(code, message).report()
 }
 
 impl fmt::Display for CliError {
@@ -40,7 +113,7 @@ impl fmt::Display for CliError {
 /// A value given on the command line or in the settings that the command refuses.
 impl From<String> for CliError {
     fn from(message: String) -> CliError {
-        CliError::new("invalid_request", message)
+        CliError::new(ErrorCode::InvalidRequest, message)
     }
 }
 
@@ -52,15 +125,15 @@ impl From<store::Error> for CliError {
     fn from(e: store::Error) -> CliError {
         if e.is_unavailable() {
             let why = io_cause(&e).map_or_else(|| e.to_string(), |io| io_words(io).to_string());
-            return CliError::new("database_unavailable", format!("The database cannot be opened: {why}"));
+            return CliError::new(Code::DatabaseUnavailable, format!("The database cannot be opened: {why}"));
         }
         if e.is_not_found() {
-            return CliError::new("not_found", e);
+            return CliError::new(ErrorCode::NotFound, e);
         }
         if e.is_invalid() {
-            return CliError::new("invalid_request", e);
+            return CliError::new(ErrorCode::InvalidRequest, e);
         }
-        CliError::new("database_error", format!("The database refused the request: {e}"))
+        CliError::new(Code::DatabaseError, format!("The database refused the request: {e}"))
     }
 }
 
@@ -69,11 +142,13 @@ impl From<server::ServeError> for CliError {
         match e {
             server::ServeError::State(app::OpenError::Store(e)) => e.into(),
             server::ServeError::State(app::OpenError::Fetch(e)) => {
-                CliError::new("invalid_request", format!("The fetch settings are not valid: {e}"))
+                CliError::new(ErrorCode::InvalidRequest, format!("The fetch settings are not valid: {e}"))
             }
-            server::ServeError::Bind(e) => CliError::new("listen_failed", e),
-            server::ServeError::TlsHalf { .. } | server::ServeError::Tls(_) => CliError::new("invalid_request", e),
-            other => CliError::new("internal", other),
+            server::ServeError::Bind(e) => CliError::new(Code::ListenFailed, e),
+            server::ServeError::TlsHalf { .. } | server::ServeError::Tls(_) => {
+                CliError::new(ErrorCode::InvalidRequest, e)
+            }
+            other => CliError::new(ErrorCode::Internal, other),
         }
     }
 }
@@ -143,8 +218,35 @@ mod tests {
         assert_eq!(sentence("no such file: a.html"), "No such file: a.html.");
         assert_eq!(sentence("Done."), "Done.");
         assert_eq!(sentence("tls_cert is set without tls_key"), "tls_cert is set without tls_key.");
-        assert_eq!(CliError::new("invalid_request", "bad value").to_string(), "error: invalid_request: Bad value.");
+        assert_eq!(
+            CliError::new(ErrorCode::InvalidRequest, "bad value").to_string(),
+            "error: invalid_request: Bad value."
+        );
+        assert_eq!(
+            CliError::verbatim(Code::InvalidParameter, "--sitemap x: y").to_string(),
+            "error: invalid_parameter: --sitemap x: y"
+        );
         let refused = io::Error::from(io::ErrorKind::ConnectionRefused);
         assert!(io_words(&refused).starts_with("the connection was refused"));
+    }
+
+    /// Every failure exits 2, and the codes only the command line has are not codes of the
+    /// service written a second time.
+    #[test]
+    fn every_code_exits_2_and_is_named_once() {
+        let own = [
+            Code::InvalidParameter,
+            Code::DatabaseUnavailable,
+            Code::DatabaseError,
+            Code::ListenFailed,
+            Code::CrawlFailed,
+        ];
+        for code in ErrorCode::ALL.iter().map(|&c| Code::from(c)).chain(own) {
+            assert_eq!(code.exit_status(), EXIT_FAILED, "{code}");
+        }
+        for code in own {
+            assert!(!ErrorCode::NAMES.contains(&code.as_str()), "{code} is a code of the service");
+        }
+        assert_eq!(Code::from(ErrorCode::InvalidUrl).to_string(), "invalid_url");
     }
 }

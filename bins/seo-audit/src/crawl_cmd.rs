@@ -11,6 +11,7 @@ use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
 use app::crawl::{CrawlEnd, CrawlOptions, CrawlSummary, Judged, LocalCrawl, LocalCrawlError, LocalRun, Progress};
+use app::ErrorCode;
 use audit_core::Severity;
 use crawl::{Limits, Scope, ScopeConfig};
 use fetch::Fetcher;
@@ -18,7 +19,8 @@ use serde::ser::{Error as _, SerializeSeq};
 use serde::{Serialize, Serializer};
 use store::Store;
 
-use crate::audit_cmd::{AuditSettingFlags, EXIT_BELOW_MIN_SCORE, EXIT_FAILED, EXIT_OK};
+use crate::audit_cmd::{AuditSettingFlags, EXIT_BELOW_MIN_SCORE, EXIT_OK};
+use crate::cli_error::{fail, CliError, Code};
 use crate::table::{Align, Table};
 use crate::{baseline, Global};
 
@@ -424,30 +426,20 @@ impl ReportSource {
 }
 
 /// Runs the subcommand and returns the process exit status: as `audit`'s, and
-/// [`EXIT_FAILED`] for a crawl that ends `failed` (its report is printed still).
+/// [`crate::cli_error::EXIT_FAILED`] for a crawl that ends `failed` (its report is printed still).
 pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
     let config = match global.load_config_with(&args.settings) {
         Ok(c) => c,
-        Err(e) => {
-            eprintln!(
-                "{}",
-                crate::cli_error::CliError::new("invalid_request", format!("The settings are not valid: {e}"))
-            );
-            return EXIT_FAILED;
-        }
-    };
-    let fail = |code: &str, message: String| {
-        eprintln!("error: {code}: {message}");
-        EXIT_FAILED
+        Err(e) => return CliError::new(ErrorCode::InvalidRequest, format!("The settings are not valid: {e}")).report(),
     };
     // A bad pattern fails before anything is fetched.
     for (list, patterns) in [("include", &args.include), ("exclude", &args.exclude)] {
         if let Err(e) = crawl::UrlPatterns::new(list, patterns) {
-            return fail("invalid_parameter", format!("--{list}: {e}"));
+            return fail(Code::InvalidParameter, format!("--{list}: {e}"));
         }
     }
     if let Err(e) = crawl::StripParams::new(&args.strip_params) {
-        return fail("invalid_parameter", format!("--strip-param: {e}"));
+        return fail(Code::InvalidParameter, format!("--strip-param: {e}"));
     }
     // The output is settled before the crawl: a wrong combination or a file that cannot be
     // made fails at once, not after minutes of crawling.
@@ -457,16 +449,16 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
         _ => Format::Text,
     };
     if format == Format::Xlsx && args.output.is_none() {
-        return fail("invalid_parameter", "--format xlsx: needs --output FILE (a workbook is no text)".to_string());
+        return fail(Code::InvalidParameter, "--format xlsx: needs --output FILE (a workbook is no text)".to_string());
     }
     if args.table.is_some() && format != Format::Csv {
-        return fail("invalid_parameter", "--table: only with --format csv".to_string());
+        return fail(Code::InvalidParameter, "--table: only with --format csv".to_string());
     }
     let file = match args.output.as_deref().map(std::fs::File::create).transpose() {
         Ok(f) => f,
         Err(e) => {
             let path = args.output.as_deref().unwrap_or_else(|| std::path::Path::new("")).display();
-            return fail("invalid_parameter", format!("--output {path}: {e}"));
+            return fail(Code::InvalidParameter, format!("--output {path}: {e}"));
         }
     };
     // A baseline that cannot be read fails before the crawl, not after it.
@@ -476,14 +468,14 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
     };
     let fetcher = match Fetcher::new(config.fetch_config()) {
         Ok(f) => f,
-        Err(e) => return fail(e.code(), e.to_string()),
+        Err(e) => return fail(e.error_code(), e.to_string()),
     };
     let renderer = if args.render {
         match app::Renderer::new(config.render_config(), fetcher.clone()) {
             Ok(r) => Some(r),
             Err(e) => {
                 let e = app::AppError::from(e);
-                return fail(e.code(), format!("{} ({})", e.message(), e.log_detail().unwrap_or_default()));
+                return fail(e.error_code(), format!("{} ({})", e.message(), e.log_detail().unwrap_or_default()));
             }
         }
     } else {
@@ -492,7 +484,7 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
     // The start URL is checked as an audit checks its URL, before anything is crawled.
     let start = match app::crawl::check_start(&fetcher, &args.url).await {
         Ok(url) => url,
-        Err(e) => return fail(e.code(), e.message()),
+        Err(e) => return fail(e.error_code(), e.message()),
     };
     let scope_config = ScopeConfig {
         max_pages: args.max_pages,
@@ -503,16 +495,16 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
     };
     let scope = match Scope::new(start.as_str(), scope_config) {
         Ok(s) => s,
-        Err(crawl::UrlError::Pattern(e)) => return fail("invalid_parameter", format!("--{}: {e}", e.list)),
-        Err(e) => return fail("invalid_url", e.to_string()),
+        Err(crawl::UrlError::Pattern(e)) => return fail(Code::InvalidParameter, format!("--{}: {e}", e.list)),
+        Err(e) => return fail(ErrorCode::InvalidUrl, e.to_string()),
     };
     // A named sitemap off the site would be ignored as robots.txt's are: say so instead.
     let mut named_sitemaps = Vec::with_capacity(args.sitemaps.len());
     for named in &args.sitemaps {
         match crawl::normalize(named) {
             Ok(url) if scope.same_site(&url) => named_sitemaps.push(url.to_string()),
-            Ok(_) => return fail("invalid_parameter", format!("--sitemap {named}: not on the crawled site")),
-            Err(e) => return fail("invalid_parameter", format!("--sitemap {named}: {e}")),
+            Ok(_) => return fail(Code::InvalidParameter, format!("--sitemap {named}: not on the crawled site")),
+            Err(e) => return fail(Code::InvalidParameter, format!("--sitemap {named}: {e}")),
         }
     }
     let limits = Limits { max_in_flight: args.max_in_flight, ..Limits::default() };
@@ -528,7 +520,7 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
     };
     let (store, dir) = match ReportSource::scratch() {
         Ok(s) => s,
-        Err(e) => return fail("internal", format!("cannot open the crawl's temporary store: {e}")),
+        Err(e) => return fail(ErrorCode::Internal, format!("cannot open the crawl's temporary store: {e}")),
     };
     let bar = progress_bar();
     let on_progress: Option<app::crawl::ProgressFn> = bar.clone().map(|bar| {
@@ -548,15 +540,17 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
     let LocalRun { crawl_id, summary, judged } = match ran {
         Ok(r) => r,
         Err(LocalCrawlError::Create(e)) => {
-            return fail("internal", format!("cannot open the crawl's temporary store: {e}"))
+            return fail(ErrorCode::Internal, format!("cannot open the crawl's temporary store: {e}"))
         }
-        Err(LocalCrawlError::Run(e)) => return fail(e.code(), e.message()),
-        Err(LocalCrawlError::ReadBack(e)) => return fail("internal", format!("cannot read the crawl back: {e}")),
+        Err(LocalCrawlError::Run(e)) => return fail(e.error_code(), e.message()),
+        Err(LocalCrawlError::ReadBack(e)) => {
+            return fail(ErrorCode::Internal, format!("cannot read the crawl back: {e}"))
+        }
     };
     let source = ReportSource { store, crawl_id, _dir: dir };
     let report = match report(start.as_str(), args.max_pages, &summary, &judged, &source) {
         Ok(r) => r,
-        Err(e) => return fail("internal", format!("cannot read the crawl back: {e}")),
+        Err(e) => return fail(ErrorCode::Internal, format!("cannot read the crawl back: {e}")),
     };
     // With a baseline, this run's findings are read from its JSON report, as the baseline's
     // are: the whole report is then held in memory once, beside the baseline.
@@ -564,7 +558,7 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
     if let (Some(b), Some(path)) = (baseline, &args.baseline) {
         let mut value = match serde_json::to_value(&report) {
             Ok(v) => v,
-            Err(e) => return fail("internal", format!("cannot read the crawl back: {e}")),
+            Err(e) => return fail(ErrorCode::Internal, format!("cannot read the crawl back: {e}")),
         };
         let current = baseline::report_of(&value, baseline::Command::Crawl);
         let marks = baseline::Marks::new(path, baseline::Command::Crawl, current, b);
@@ -616,11 +610,11 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
     .and_then(|()| out.flush());
     if let Err(e) = written {
         if e.kind() != std::io::ErrorKind::BrokenPipe {
-            return fail("internal", format!("cannot write the report: {e}"));
+            return fail(ErrorCode::Internal, format!("cannot write the report: {e}"));
         }
     }
     if let CrawlEnd::Failed { reason } = &summary.end {
-        return fail("crawl_failed", reason.clone());
+        return fail(Code::CrawlFailed, reason.clone());
     }
     let new = args.fail_on == Some(baseline::FailOn::New) && marks.is_some_and(baseline::Marks::has_new);
     match (args.min_score, report.crawl.site_score) {

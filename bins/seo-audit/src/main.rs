@@ -115,8 +115,8 @@ fn main() -> ExitCode {
     let runtime = match builder.enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("error: internal: cannot start the async runtime: {e}");
-            return ExitCode::from(2);
+            let failed = cli_error::fail(app::ErrorCode::Internal, format!("cannot start the async runtime: {e}"));
+            return ExitCode::from(failed);
         }
     };
     // The administration commands are synchronous and run outside the async runtime: the

@@ -2,9 +2,10 @@
 //! a request into a typed call (docs/API.md, "Conventions of every endpoint"). A malformed
 //! request is a [`Refusal`], which the server answers as 400 with its code and details.
 
-use serde_json::{json, Value};
+use serde_json::json;
 
-use crate::{Format, MAX_BATCH_URLS};
+use crate::body::Field;
+use crate::{BatchRequest, Format, MAX_BATCH_URLS};
 
 pub use vocab::Refusal;
 
@@ -43,27 +44,13 @@ pub fn larger_than_limit_each(urls: usize, each: u32, limit: u32, keyed: bool) -
     .with_details(json!({ "parameter": "urls", "limit": limit, "requested": needed }))
 }
 
-/// `{urls: [1..=10 strings], format?: "json" | "compact"}` (documented as [`crate::BatchRequest`]).
+/// The URLs, format and render switch of a batch body, checked in that order (documented
+/// as [`crate::BatchRequest`]).
 ///
 /// # Errors
 /// The body is not such a request.
-pub fn parse_batch(body: &Value) -> Result<(Vec<String>, Format), Refusal> {
-    let Some(obj) = body.as_object() else {
-        return Err(Refusal::invalid_request("The request body must be a JSON object with `urls`."));
-    };
-    let urls = match obj.get("urls") {
-        None | Some(Value::Null) => return Err(Refusal::missing_parameter("urls")),
-        Some(Value::Array(items)) => {
-            items.iter().map(|v| v.as_str().map(str::to_string)).collect::<Option<Vec<_>>>().ok_or_else(|| {
-                Refusal::invalid_request("The field `urls` must be an array of strings.")
-                    .with_details(json!({ "parameter": "urls" }))
-            })?
-        }
-        Some(_) => {
-            return Err(Refusal::invalid_request("The field `urls` must be an array of strings.")
-                .with_details(json!({ "parameter": "urls" })))
-        }
-    };
+pub fn batch(body: BatchRequest) -> Result<(Vec<String>, Format, bool), Refusal> {
+    let urls = body.urls.required("urls", "an array of strings")?;
     if urls.is_empty() || urls.len() > MAX_BATCH_URLS {
         return Err(Refusal::invalid_request(format!(
             "The field `urls` must hold 1 to {MAX_BATCH_URLS} URLs, not {}.",
@@ -71,15 +58,16 @@ pub fn parse_batch(body: &Value) -> Result<(Vec<String>, Format), Refusal> {
         ))
         .with_details(json!({ "parameter": "urls", "max": MAX_BATCH_URLS })));
     }
-    let format = match obj.get("format") {
-        None | Some(Value::Null) => Format::Json,
-        Some(Value::String(s)) => parse_format(Some(s))?,
-        Some(_) => {
+    let format = match body.format {
+        Field::Absent | Field::Given(None) => Format::Json,
+        Field::Given(Some(name)) => parse_format(Some(&name))?,
+        Field::Wrong => {
             return Err(Refusal::invalid_request("The field `format` must be `json` or `compact`.")
                 .with_details(json!({ "parameter": "format", "allowed": ["json", "compact"] })))
         }
     };
-    Ok((urls, format))
+    let render = body.render.nullable("render", "true or false")?.unwrap_or(false);
+    Ok((urls, format, render))
 }
 
 /// The `render` switch of an audit request (docs/API.md, "Rendered audits"): `true` or
@@ -98,55 +86,28 @@ pub fn parse_render(value: Option<&str>) -> Result<bool, Refusal> {
     }
 }
 
-/// The `render` field of a JSON body (a batch, a crawl): a boolean, `null` or absent
-/// (false).
-///
-/// # Errors
-/// Any other value.
-pub fn body_render(body: &Value) -> Result<bool, Refusal> {
-    match body.get("render") {
-        None | Some(Value::Null) => Ok(false),
-        Some(Value::Bool(b)) => Ok(*b),
-        Some(_) => Err(Refusal::invalid_request("The field `render` must be true or false.")
-            .with_details(json!({ "parameter": "render" }))),
-    }
-}
-
-/// The `url` of a `{url}` body (documented as [`crate::UrlRequest`]).
-///
-/// # Errors
-/// The body is not such a request.
-pub fn url_body(body: &Value) -> Result<String, Refusal> {
-    let Some(obj) = body.as_object() else {
-        return Err(Refusal::invalid_request("The request body must be a JSON object with `url`."));
-    };
-    match obj.get("url") {
-        None | Some(Value::Null) => Err(Refusal::missing_parameter("url")),
-        Some(Value::String(s)) if s.trim().is_empty() => Err(Refusal::missing_parameter("url")),
-        Some(Value::String(s)) => Ok(s.clone()),
-        Some(_) => {
-            Err(Refusal::invalid_request("The field `url` must be a string.")
-                .with_details(json!({ "parameter": "url" })))
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use serde_json::{json, Value};
 
-    fn check(body: Value, expected: Result<(usize, Format), &str>) {
-        let got = parse_batch(&body).map(|(u, f)| (u.len(), f)).map_err(|e| e.code.as_str());
+    use super::*;
+    use crate::body::parse;
+    use crate::UrlRequest;
+
+    fn check(body: Value, expected: Result<(usize, Format, bool), &str>) {
+        let got = parse::<BatchRequest>(body.to_string().as_bytes()).and_then(batch);
+        let got = got.map(|(u, f, r)| (u.len(), f, r)).map_err(|e| e.code.as_str());
         assert_eq!(got, expected, "{body}");
     }
 
     #[test]
     fn batch_bodies() {
-        check(json!({"urls": ["a"]}), Ok((1, Format::Json)));
-        check(json!({"urls": ["a", "a"], "format": "compact"}), Ok((2, Format::Compact)));
-        check(json!({"urls": ["a"], "format": null}), Ok((1, Format::Json)));
+        check(json!({"urls": ["a"]}), Ok((1, Format::Json, false)));
+        check(json!({"urls": ["a", "a"], "format": "compact", "render": true}), Ok((2, Format::Compact, true)));
+        check(json!({"urls": ["a"], "format": null, "render": null}), Ok((1, Format::Json, false)));
         check(json!({"urls": ["a"], "format": "xml"}), Err("invalid_request"));
         check(json!({"urls": ["a"], "format": 1}), Err("invalid_request"));
+        check(json!({"urls": ["a"], "render": "yes"}), Err("invalid_request"));
         check(json!({}), Err("missing_parameter"));
         check(json!({"urls": null}), Err("missing_parameter"));
         check(json!({"urls": "a"}), Err("invalid_request"));
@@ -156,27 +117,59 @@ mod tests {
         check(json!([]), Err("invalid_request"));
         check(json!("x"), Err("invalid_request"));
     }
-}
 
-#[cfg(test)]
-mod url_tests {
-    use super::*;
+    #[test]
+    fn batch_refusals_are_worded_as_before() {
+        let refuse = |body: Value| parse::<BatchRequest>(body.to_string().as_bytes()).and_then(batch).unwrap_err();
+        let r = refuse(json!({"urls": ["a"], "format": "xml", "render": 1}));
+        assert_eq!(r.message, "The parameter `format` must be `json` or `compact`, not \"xml\".");
+        let r = refuse(json!({"urls": ["a"], "format": 2}));
+        assert_eq!(r.message, "The field `format` must be `json` or `compact`.");
+        assert_eq!(r.details.as_deref(), Some(&json!({"parameter": "format", "allowed": ["json", "compact"]})));
+        let r = refuse(json!({"urls": ["a"], "render": "1"}));
+        assert_eq!(r.message, "The field `render` must be true or false.");
+        assert_eq!(r.details.as_deref(), Some(&json!({"parameter": "render"})));
+        let r = refuse(json!({"urls": [true]}));
+        assert_eq!(r.message, "The field `urls` must be an array of strings.");
+        assert_eq!(r.details.as_deref(), Some(&json!({"parameter": "urls"})));
+        let r = refuse(json!(null));
+        assert_eq!(r.message, "The request body must be a JSON object with `urls`.");
+    }
 
-    fn check(body: Value, expected: Result<&str, &str>) {
-        let got = url_body(&body);
-        assert_eq!(got.as_deref().map_err(|e| e.code.as_str()), expected, "{body}");
+    fn url(body: &str) -> Result<String, Refusal> {
+        parse::<UrlRequest>(body.as_bytes()).and_then(|b| b.url.required_text("url"))
     }
 
     #[test]
     fn url_bodies() {
-        check(json!({"url": "https://a.example/"}), Ok("https://a.example/"));
-        check(json!({"url": "a.example", "extra": 1}), Ok("a.example"));
-        check(json!({}), Err("missing_parameter"));
-        check(json!({"url": null}), Err("missing_parameter"));
-        check(json!({"url": "  "}), Err("missing_parameter"));
-        check(json!({"url": 5}), Err("invalid_request"));
-        check(json!({"url": ["a"]}), Err("invalid_request"));
-        check(json!([]), Err("invalid_request"));
-        check(json!("https://a.example/"), Err("invalid_request"));
+        for (body, expected) in [
+            (r#"{"url": "https://a.example/"}"#, Ok("https://a.example/")),
+            (r#"{"url": "a.example", "extra": 1}"#, Ok("a.example")),
+            (r#"{"url": 5, "url": "b.example", "extra": 1, "extra": 2}"#, Ok("b.example")),
+            (r#"{"url": "a.example", "url": null}"#, Err("missing_parameter")),
+            (r#"{}"#, Err("missing_parameter")),
+            (r#"{"url": null}"#, Err("missing_parameter")),
+            (r#"{"url": "  "}"#, Err("missing_parameter")),
+            (r#"{"url": 5}"#, Err("invalid_request")),
+            (r#"{"url": ["a"]}"#, Err("invalid_request")),
+            (r#"[]"#, Err("invalid_request")),
+            (r#""https://a.example/""#, Err("invalid_request")),
+        ] {
+            assert_eq!(url(body).as_deref().map_err(|e| e.code.as_str()), expected, "{body}");
+        }
+        assert_eq!(url(r#"{"url": 5}"#).unwrap_err().message, "The field `url` must be a string.");
+        assert_eq!(url("[1]").unwrap_err().message, "The request body must be a JSON object with `url`.");
+    }
+
+    #[test]
+    fn not_json_is_named_as_such_wherever_the_fault_is() {
+        for body in
+            ["", "{", "[1,", "{\"url\": \"a\",}", "{\"other\": \"\\ud800\", \"url\": \"a\"}", "[\"\\x\"]", "{} x"]
+        {
+            let e = url(body).unwrap_err();
+            assert!(e.message.starts_with("The request body is not valid JSON: "), "{body}: {}", e.message);
+            let old = serde_json::from_str::<Value>(body).unwrap_err();
+            assert_eq!(e.message, format!("The request body is not valid JSON: {old}."), "{body}");
+        }
     }
 }

@@ -2,13 +2,16 @@
 //! body of each request it reads (docs/API.md). The server builds these values and
 //! serialises them; their derived schemas are the document's component schemas.
 //!
-//! The request types document bodies the handlers read field by field, for precise error
-//! answers; they are not deserialised.
+//! The request types are what the server reads: each derives `Deserialize` and `JsonSchema`
+//! once, its members [`Field`]s so that a faulty body is answered field by field in the
+//! documented order ([`crate::body`]).
 
 use audit_core::{AuditResult, CompactResult};
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+use crate::body::{Field, JsonBody};
 
 /// The longest URL accepted anywhere (the fetcher's `MAX_URL_LEN`; a server test checks the
 /// two agree).
@@ -137,20 +140,26 @@ impl CompactAnswer {
 }
 
 /// The body of `POST /api/v1/audit/batch`.
-#[derive(JsonSchema)]
+#[derive(Deserialize, JsonSchema)]
 pub struct BatchRequest {
     /// The pages to audit, in order.
     #[schemars(length(min = 1, max = MAX_BATCH_URLS))]
-    pub urls: Vec<String>,
+    pub urls: Field<Vec<String>>,
     /// `null` is the same as leaving it out.
+    // Read as text so that an unknown format is refused naming the value sent
+    // ([`crate::request::parse_format`]); documented as the formats there are.
     #[serde(default)]
-    #[schemars(extend("default" = "json"))]
-    pub format: Option<Format>,
+    #[schemars(with = "Option<Format>", extend("default" = "json"))]
+    pub format: Field<Option<String>>,
     /// Render every page in headless Chromium first (docs/API.md, "Rendered audits"): 5
     /// quota units per distinct URL; `null` is the same as `false`.
     #[serde(default)]
     #[schemars(extend("default" = false))]
-    pub render: Option<bool>,
+    pub render: Field<Option<bool>>,
+}
+
+impl JsonBody for BatchRequest {
+    const MEMBERS: &'static str = "`urls`";
 }
 
 /// The answer of `POST /api/v1/audit/batch`: one item per input URL, in order.
@@ -206,11 +215,15 @@ pub struct BatchError {
 }
 
 /// The body of the AI-visibility endpoints: the page to check.
-#[derive(JsonSchema)]
+#[derive(Deserialize, JsonSchema)]
 pub struct UrlRequest {
     /// The page (http or https; a bare host gets https://).
     #[schemars(length(min = 1, max = MAX_URL_LEN))]
-    pub url: String,
+    pub url: Field<String>,
+}
+
+impl JsonBody for UrlRequest {
+    const MEMBERS: &'static str = "`url`";
 }
 
 /// The answer of `POST /api/auto-fix-batch`: one fix per issue, in order.
@@ -395,14 +408,18 @@ pub struct WebhookDeleted {
 }
 
 /// The body of `POST /api/v1/webhooks`.
-#[derive(JsonSchema)]
+#[derive(Deserialize, JsonSchema)]
 pub struct WebhookRequest {
     /// http(s) URL receiving the POSTs.
     #[schemars(length(max = MAX_URL_LEN))]
-    pub url: String,
+    pub url: Field<String>,
     /// The events to receive.
     #[schemars(length(min = 1), extend("items" = { "type": "string", "enum": WEBHOOK_EVENTS }))]
-    pub events: Vec<String>,
+    pub events: Field<Vec<String>>,
+}
+
+impl JsonBody for WebhookRequest {
+    const MEMBERS: &'static str = "`url` and `events`";
 }
 
 /// The answer of `POST /api/ai-readiness`: the engine's report with `api_version`.
@@ -431,22 +448,30 @@ pub struct AiVisibilityScanAnswer {
 }
 
 /// The body of `POST /api/content-gap`; `null` counts as absent for the optional fields.
-#[derive(JsonSchema)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(rename = "ContentGapRequest")]
 pub struct ContentGapRequest {
     /// The page to analyse (http or https; a bare host gets https://).
     #[schemars(length(max = MAX_URL_LEN))]
-    pub url: String,
+    pub url: Field<String>,
     /// Overrides the fetched page's title.
-    pub title: Option<String>,
+    #[serde(default)]
+    pub title: Field<Option<String>>,
     /// Overrides the fetched page's word count.
-    pub word_count: Option<u64>,
+    #[serde(default)]
+    pub word_count: Field<Option<u64>>,
     /// Overrides the fetched page's section headings (h2-h6); `[]` means none.
-    pub headings: Option<Vec<String>>,
+    #[serde(default)]
+    pub headings: Field<Option<Vec<String>>>,
     /// Pages to compare with, instead of the built-in model.
+    #[serde(default)]
     #[schemars(length(max = content_gap::MAX_COMPETITORS), inner(length(max = MAX_URL_LEN)))]
-    pub competitors: Option<Vec<String>>,
+    pub competitors: Field<Option<Vec<String>>>,
+}
+
+impl JsonBody for ContentGapRequest {
+    const MEMBERS: &'static str = "`url`";
 }
 
 /// The answer of `POST /api/content-gap`: the engine's report with the page and the
@@ -489,12 +514,55 @@ pub struct SkippedCompetitor {
 }
 
 /// The body of `POST /api/auto-fix-batch`.
-#[derive(JsonSchema)]
+#[derive(Deserialize, JsonSchema)]
 #[schemars(rename = "AutoFixRequest")]
 pub struct AutoFixRequest {
     /// The issues to fix, in order.
     #[schemars(length(min = 1, max = autofix::MAX_BATCH))]
-    pub issues: Vec<autofix::Issue<'static>>,
+    pub issues: Field<Vec<AutoFixItem>>,
+}
+
+impl JsonBody for AutoFixRequest {
+    const MEMBERS: &'static str = "`issues`";
+}
+
+/// One issue of an auto-fix request as sent: the issue, or why it is not one (it is not an
+/// object, its `context` is not an object, or a member has the wrong type, in serde's words).
+#[derive(Debug)]
+pub struct AutoFixItem(pub Result<autofix::Issue<'static>, String>);
+
+impl<'de> Deserialize<'de> for AutoFixItem {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        // The item is held whole so that a faulty one is refused alone, with its index and
+        // serde's sentence about it, rather than failing the body at its first fault.
+        let item = Value::deserialize(deserializer)?;
+        if !item.is_object() {
+            return Ok(AutoFixItem(Err("it must be an object".to_string())));
+        }
+        if !item.get("context").is_none_or(|c| c.is_null() || c.is_object()) {
+            return Ok(AutoFixItem(Err("`context` must be an object".to_string())));
+        }
+        Ok(AutoFixItem(autofix::Issue::deserialize(item).map_err(|e| e.to_string())))
+    }
+}
+
+/// An item is documented as the issue it must be.
+impl JsonSchema for AutoFixItem {
+    fn inline_schema() -> bool {
+        <autofix::Issue<'static>>::inline_schema()
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        <autofix::Issue<'static>>::schema_name()
+    }
+
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        <autofix::Issue<'static>>::schema_id()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        <autofix::Issue<'static>>::json_schema(generator)
+    }
 }
 
 // ---------------------------------------------------------------- stored audits
@@ -702,10 +770,14 @@ pub struct WorkflowList {
 }
 
 /// The body of `PATCH /api/v1/webhooks/{id}`.
-#[derive(JsonSchema)]
+#[derive(Deserialize, JsonSchema)]
 pub struct WebhookUpdate {
     /// `false` disables the subscription, `true` enables it again.
-    pub enabled: bool,
+    pub enabled: Field<bool>,
+}
+
+impl JsonBody for WebhookUpdate {
+    const MEMBERS: &'static str = "`enabled`";
 }
 
 /// The answer of `PATCH /api/v1/webhooks/{id}`.

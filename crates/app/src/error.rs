@@ -140,8 +140,8 @@ impl AppError {
     /// `invalid_request` for a field of a JSON body with a value of the wrong type or
     /// range, naming it in `details.parameter`: "The field `render` must be `expected`."
     pub fn invalid_field(name: &str, expected: impl std::fmt::Display) -> AppError {
-        AppError::refused(ErrorCode::InvalidRequest, format!("The field `{name}` must be {expected}."))
-            .with_details(json!({ "parameter": name }))
+        // The sentence is written once, where typed request bodies are read.
+        AppError::Refused(api::body::wrong_type(name, &expected.to_string()))
     }
 
     /// `invalid_request` for a JSON body that is not an object of the documented kind.

@@ -37,6 +37,7 @@ pub mod badges;
 mod compare;
 pub mod competitors;
 pub mod concept;
+pub mod config;
 pub mod content;
 pub mod crawl;
 mod db;

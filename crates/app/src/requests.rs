@@ -1,59 +1,31 @@
-//! The JSON bodies of `POST /api/content-gap` and `POST /api/auto-fix-batch` (docs/API.md),
-//! checked and typed before the use cases ([`crate::content`], [`crate::fixes`]) run.
+//! The typed bodies of `POST /api/content-gap` and `POST /api/auto-fix-batch` (docs/API.md,
+//! [`api::ContentGapRequest`], [`api::AutoFixRequest`]) checked into the inputs of the use
+//! cases ([`crate::content`], [`crate::fixes`]): each field in the documented order, `null`
+//! counting as absent for the optional ones.
 
 use std::collections::HashSet;
 
-use serde::Deserialize as _;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::content::GapRequest;
 use crate::AppError;
 
-fn wrong_type(field: &str, expected: &str) -> AppError {
-    AppError::invalid_field(field, expected)
-}
-
-/// Validates a content-gap body (documented as `api::ContentGapRequest`); `null` counts as
-/// absent for the optional fields.
+/// Checks a content-gap request.
 ///
 /// # Errors
-/// The body is not such a request.
-pub fn parse_gap(body: &Value) -> Result<GapRequest, AppError> {
-    let Some(obj) = body.as_object() else {
-        return Err(AppError::refused(
-            crate::ErrorCode::InvalidRequest,
-            "The request body must be a JSON object with `url`.",
-        ));
-    };
-    let field = |name: &str| obj.get(name).filter(|v| !v.is_null());
-    let raw = match field("url") {
-        None => return Err(AppError::missing_parameter("url")),
-        Some(Value::String(s)) if s.trim().is_empty() => return Err(AppError::missing_parameter("url")),
-        Some(Value::String(s)) => s,
-        Some(_) => return Err(wrong_type("url", "a string")),
-    };
-    let url = crate::validate_url(raw)?;
-    let title = match field("title") {
-        None => None,
-        Some(Value::String(s)) => Some(s.clone()),
-        Some(_) => return Err(wrong_type("title", "a string")),
-    };
-    let word_count = match field("wordCount") {
-        None => None,
-        Some(v) => Some(
-            v.as_u64()
-                .and_then(|n| usize::try_from(n).ok())
-                .ok_or_else(|| wrong_type("wordCount", "a non-negative integer"))?,
-        ),
-    };
-    let headings = match field("headings") {
-        None => None,
-        Some(v) => Some(strings(v).ok_or_else(|| wrong_type("headings", "an array of strings"))?),
-    };
-    let competitors = match field("competitors") {
-        None => Vec::new(),
-        Some(v) => strings(v).ok_or_else(|| wrong_type("competitors", "an array of URL strings"))?,
-    };
+/// A field is missing, of the wrong type or out of range, or a URL is not one this service
+/// audits.
+pub fn gap(body: api::ContentGapRequest) -> Result<GapRequest, AppError> {
+    let raw = body.url.required_text("url")?;
+    let url = crate::validate_url(&raw)?;
+    let title = body.title.nullable("title", "a string")?;
+    let word_count = body
+        .word_count
+        .nullable("wordCount", "a non-negative integer")?
+        .map(|n| usize::try_from(n).map_err(|_| api::body::wrong_type("wordCount", "a non-negative integer")))
+        .transpose()?;
+    let headings = body.headings.nullable("headings", "an array of strings")?;
+    let competitors = body.competitors.nullable("competitors", "an array of URL strings")?.unwrap_or_default();
     if competitors.len() > content_gap::MAX_COMPETITORS {
         return Err(AppError::refused(
             crate::ErrorCode::InvalidRequest,
@@ -76,27 +48,13 @@ pub fn parse_gap(body: &Value) -> Result<GapRequest, AppError> {
     Ok(GapRequest { url, title, word_count, headings, competitors: distinct })
 }
 
-fn strings(v: &Value) -> Option<Vec<String>> {
-    v.as_array()?.iter().map(|s| s.as_str().map(str::to_string)).collect()
-}
-
-/// `{issues: [1..=MAX_BATCH objects]}` (documented as `api::AutoFixRequest`); an item
-/// that is not an issue names its index.
+/// Checks an auto-fix request: 1 to [`autofix::MAX_BATCH`] issues; an item that is not an
+/// issue names its index.
 ///
 /// # Errors
-/// The body is not such a request.
-pub fn parse_issues(body: &Value) -> Result<Vec<autofix::Issue<'static>>, AppError> {
-    let Some(obj) = body.as_object() else {
-        return Err(AppError::refused(
-            crate::ErrorCode::InvalidRequest,
-            "The request body must be a JSON object with `issues`.",
-        ));
-    };
-    let items = match obj.get("issues") {
-        None | Some(Value::Null) => return Err(AppError::missing_parameter("issues")),
-        Some(Value::Array(items)) => items,
-        Some(_) => return Err(wrong_type("issues", "an array of issue objects")),
-    };
+/// The request is not such a list.
+pub fn issues(body: api::AutoFixRequest) -> Result<Vec<autofix::Issue<'static>>, AppError> {
+    let items = body.issues.required("issues", "an array of issue objects")?;
     if items.is_empty() || items.len() > autofix::MAX_BATCH {
         return Err(AppError::refused(
             crate::ErrorCode::InvalidRequest,
@@ -105,21 +63,13 @@ pub fn parse_issues(body: &Value) -> Result<Vec<autofix::Issue<'static>>, AppErr
         .with_details(json!({ "parameter": "issues", "max": autofix::MAX_BATCH })));
     }
     items
-        .iter()
+        .into_iter()
         .enumerate()
-        .map(|(index, item)| {
-            let bad = |why: String| {
+        .map(|(index, api::AutoFixItem(item))| {
+            item.map_err(|why| {
                 AppError::refused(crate::ErrorCode::InvalidRequest, format!("Issue {index} is not valid: {why}."))
                     .with_details(json!({ "parameter": "issues", "index": index }))
-            };
-            if !item.is_object() {
-                return Err(bad("it must be an object".to_string()));
-            }
-            let context_ok = item.get("context").is_none_or(|c| c.is_null() || c.is_object());
-            if !context_ok {
-                return Err(bad("`context` must be an object".to_string()));
-            }
-            autofix::Issue::deserialize(item).map_err(|e| bad(e.to_string()))
+            })
         })
         .collect()
 }
@@ -129,6 +79,11 @@ mod tests {
     use super::*;
     use audit_core::rules::technical::CanonicalMissing;
     use audit_core::Rule;
+    use serde_json::Value;
+
+    fn parse_gap(body: &Value) -> Result<GapRequest, AppError> {
+        gap(api::body::parse(body.to_string().as_bytes())?)
+    }
 
     fn check_gap(body: Value, expected: Result<(usize, bool), &str>) {
         let got = parse_gap(&body).map(|r| (r.competitors.len(), r.headings.is_some())).map_err(|e| e.code());
@@ -154,7 +109,28 @@ mod tests {
         check_gap(json!({"url": 5}), Err("invalid_request"));
         check_gap(json!({"url": " "}), Err("missing_parameter"));
         check_gap(json!({"title": "x"}), Err("missing_parameter"));
+        check_gap(json!({"title": 3}), Err("missing_parameter"));
         check_gap(json!([]), Err("invalid_request"));
+    }
+
+    #[test]
+    fn gap_refusals_name_the_first_faulty_field_in_the_documented_order() {
+        let refused = |body: Value| parse_gap(&body).unwrap_err();
+        let e = refused(json!({"headings": "x", "title": 3, "url": "https://a.com/"}));
+        assert_eq!(e.message(), "The field `title` must be a string.");
+        assert_eq!(e.details(), Some(json!({"parameter": "title"})));
+        let e = refused(json!({"url": "https://a.com/", "wordCount": -1}));
+        assert_eq!(e.message(), "The field `wordCount` must be a non-negative integer.");
+        let e = refused(json!({"url": "https://a.com/", "competitors": [1]}));
+        assert_eq!(e.message(), "The field `competitors` must be an array of URL strings.");
+        let e = refused(json!({"url": "https://a.com/", "competitors": ["https://b.com/", "ftp://c.com/"]}));
+        assert_eq!(e.details(), Some(json!({"parameter": "competitors", "index": 1, "url": "ftp://c.com/"})));
+        let e = refused(json!(1));
+        assert_eq!(e.message(), "The request body must be a JSON object with `url`.");
+    }
+
+    fn parse_issues(body: &Value) -> Result<Vec<autofix::Issue<'static>>, AppError> {
+        issues(api::body::parse(body.to_string().as_bytes())?)
     }
 
     fn check_issues(body: Value, expected: Result<usize, (&str, Option<u64>)>) {
@@ -182,5 +158,17 @@ mod tests {
         check_issues(json!({"issues": {}}), Err(("invalid_request", None)));
         check_issues(json!({}), Err(("missing_parameter", None)));
         check_issues(json!("x"), Err(("invalid_request", None)));
+    }
+
+    #[test]
+    fn issue_refusals_keep_serdes_sentence() {
+        let e = parse_issues(&json!({"issues": [{}, {"title": 5}]})).unwrap_err();
+        assert_eq!(e.message(), "Issue 1 is not valid: invalid type: integer `5`, expected a string.");
+        let e = parse_issues(&json!({"issues": [[]]})).unwrap_err();
+        assert_eq!(e.message(), "Issue 0 is not valid: it must be an object.");
+        let e = parse_issues(&json!({"issues": [{"context": []}]})).unwrap_err();
+        assert_eq!(e.message(), "Issue 0 is not valid: `context` must be an object.");
+        let e = parse_issues(&json!({"issues": 1})).unwrap_err();
+        assert_eq!(e.message(), "The field `issues` must be an array of issue objects.");
     }
 }

@@ -93,17 +93,38 @@ impl Ctx {
     /// else while reading), 400 `invalid_request` when not JSON or not received within
     /// `body_timeout_ms`.
     pub async fn json_body(&self) -> Result<serde_json::Value, ApiError> {
+        let bytes = self.json_bytes().await?;
+        serde_json::from_slice(&bytes)
+            .map_err(|e| ApiError::invalid_request(format!("The request body is not valid JSON: {e}.")))
+    }
+
+    /// Reads the body as the request type `T` ([`api::body::parse`]): refused as
+    /// [`Ctx::json_body`] refuses, and 400 `invalid_request` when it is not an object (or
+    /// names a member twice). A faulty member is the use case's to refuse.
+    pub async fn body<T: api::body::JsonBody>(&self) -> Result<T, ApiError> {
+        let bytes = self.json_bytes().await?;
+        Ok(api::body::parse(&bytes)?)
+    }
+
+    /// Reads a body the route does not need, refused as [`Ctx::json_body`] refuses when it
+    /// is not JSON, and drops it.
+    pub async fn ignored_body(&self) -> Result<(), ApiError> {
+        let bytes = self.json_bytes().await?;
+        Ok(api::body::check_json(&bytes)?)
+    }
+
+    /// The bytes of a JSON body: 415 unless `Content-Type: application/json`, 413 when
+    /// too large, 400 when not received in time, 503 when the budget of bodies is spent.
+    async fn json_bytes(&self) -> Result<Bytes, ApiError> {
         if !http_serve::request::is_json(&self.headers) {
             return Err(ApiError::unsupported_media_type());
         }
-        let bytes = match self.body_bytes().await {
-            Ok(bytes) => bytes,
-            Err(BodyReadError::TooLarge { limit }) => return Err(ApiError::payload_too_large(limit)),
-            Err(BodyReadError::Busy { .. }) => return Err(body_budget_spent()),
-            Err(e) => return Err(ApiError::invalid_request(format!("The request body could not be read: {e}."))),
-        };
-        serde_json::from_slice(&bytes)
-            .map_err(|e| ApiError::invalid_request(format!("The request body is not valid JSON: {e}.")))
+        match self.body_bytes().await {
+            Ok(bytes) => Ok(bytes),
+            Err(BodyReadError::TooLarge { limit }) => Err(ApiError::payload_too_large(limit)),
+            Err(BodyReadError::Busy { .. }) => Err(body_budget_spent()),
+            Err(e) => Err(ApiError::invalid_request(format!("The request body could not be read: {e}."))),
+        }
     }
 
     /// Takes the body and reads it whole: at most [`crate::MAX_REQUEST_BODY_BYTES`] (refused

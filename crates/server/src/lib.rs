@@ -51,7 +51,6 @@
 #![warn(missing_docs)]
 
 mod auth;
-mod config;
 mod ctx;
 mod error;
 mod host;
@@ -64,6 +63,8 @@ mod scrape;
 mod serve;
 mod state;
 
+// The settings are the application's (`app::config`); `crate::config` names them here too.
+use app::config;
 pub use app::quota::{Decision, Limiter};
 pub use app::{AuditSlots, Ticket};
 pub use auth::{

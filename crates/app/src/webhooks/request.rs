@@ -1,23 +1,17 @@
 //! The body of a webhook subscription request, checked and typed (docs/API.md,
 //! "Webhooks"): what `POST /api/v1/webhooks` and `PATCH /api/v1/webhooks/{id}` accept.
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::AppError;
 
-/// `{enabled: boolean}` (documented as `api::WebhookUpdate`); other fields are ignored.
-pub fn parse_update(body: &Value) -> Result<bool, AppError> {
-    let Some(obj) = body.as_object() else {
-        return Err(AppError::refused(
-            crate::ErrorCode::InvalidRequest,
-            "The request body must be a JSON object with `enabled`.",
-        ));
-    };
-    match obj.get("enabled") {
-        None | Some(Value::Null) => Err(AppError::missing_parameter("enabled")),
-        Some(Value::Bool(enabled)) => Ok(*enabled),
-        Some(_) => Err(AppError::invalid_field("enabled", "true or false")),
-    }
+/// The `enabled` switch of a subscription update (documented as [`api::WebhookUpdate`]);
+/// other fields are ignored.
+///
+/// # Errors
+/// `enabled` is absent or not a boolean.
+pub fn update(body: api::WebhookUpdate) -> Result<bool, AppError> {
+    Ok(body.enabled.required("enabled", "true or false")?)
 }
 
 /// The webhook URL rule of docs/API.md ("Webhooks"): an absolute `http://` or `https://`
@@ -56,29 +50,14 @@ pub fn webhook_url(raw: &str) -> Result<url::Url, AppError> {
     }
 }
 
-/// `{url: string, events: [known event names, at least one]}` (documented as `api::WebhookRequest`).
-pub fn parse_create(body: &Value) -> Result<(String, Vec<String>), AppError> {
-    let Some(obj) = body.as_object() else {
-        return Err(AppError::refused(
-            crate::ErrorCode::InvalidRequest,
-            "The request body must be a JSON object with `url` and `events`.",
-        ));
-    };
-    let url = match obj.get("url") {
-        None | Some(Value::Null) => return Err(AppError::missing_parameter("url")),
-        Some(Value::String(s)) if s.trim().is_empty() => return Err(AppError::missing_parameter("url")),
-        Some(Value::String(s)) => s.clone(),
-        Some(_) => return Err(AppError::invalid_field("url", "a string")),
-    };
-    let events: Vec<String> = match obj.get("events") {
-        None | Some(Value::Null) => return Err(AppError::missing_parameter("events")),
-        Some(Value::Array(items)) => items
-            .iter()
-            .map(|v| v.as_str().map(str::to_string))
-            .collect::<Option<Vec<_>>>()
-            .ok_or_else(|| AppError::invalid_field("events", "an array of event names"))?,
-        Some(_) => return Err(AppError::invalid_field("events", "an array of event names")),
-    };
+/// The URL (as sent) and the events of a subscription request (documented as
+/// [`api::WebhookRequest`]): at least one event, each a known name.
+///
+/// # Errors
+/// A field is missing or of the wrong type, or an event is unknown.
+pub fn create(body: api::WebhookRequest) -> Result<(String, Vec<String>), AppError> {
+    let url = body.url.required_text("url")?;
+    let events = body.events.required("events", "an array of event names")?;
     let allowed = crate::WEBHOOK_EVENTS;
     if events.is_empty() {
         return Err(AppError::refused(
@@ -97,7 +76,15 @@ pub fn parse_create(body: &Value) -> Result<(String, Vec<String>), AppError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::Value;
+
+    fn parse_create(body: &Value) -> Result<(String, Vec<String>), AppError> {
+        create(api::body::parse(body.to_string().as_bytes())?)
+    }
+
+    fn parse_update(body: &Value) -> Result<bool, AppError> {
+        update(api::body::parse(body.to_string().as_bytes())?)
+    }
 
     fn check(body: Value, expected: Result<usize, &str>) {
         let got = parse_create(&body).map(|(_, e)| e.len()).map_err(|e| e.code());
@@ -117,6 +104,13 @@ mod tests {
         check(json!({"url": " ", "events": ["audit.completed"]}), Err("missing_parameter"));
         check(json!({"url": 5, "events": ["audit.completed"]}), Err("invalid_request"));
         check(json!([]), Err("invalid_request"));
+        let e = parse_create(&json!({"url": 5, "events": 1})).unwrap_err();
+        assert_eq!(e.message(), "The field `url` must be a string.");
+        let e = parse_create(&json!({"url": "https://h.example/", "events": [1]})).unwrap_err();
+        assert_eq!(e.message(), "The field `events` must be an array of event names.");
+        assert_eq!(e.details(), Some(json!({"parameter": "events"})));
+        let e = parse_create(&json!(["https://h.example/"])).unwrap_err();
+        assert_eq!(e.message(), "The request body must be a JSON object with `url` and `events`.");
     }
 
     #[test]
@@ -130,6 +124,10 @@ mod tests {
         check(json!({"enabled": null}), Err("missing_parameter"));
         check(json!({}), Err("missing_parameter"));
         check(json!([true]), Err("invalid_request"));
+        let e = parse_update(&json!({"enabled": 1})).unwrap_err();
+        assert_eq!(e.message(), "The field `enabled` must be true or false.");
+        let e = parse_update(&json!(true)).unwrap_err();
+        assert_eq!(e.message(), "The request body must be a JSON object with `enabled`.");
     }
 
     #[test]

@@ -56,7 +56,7 @@ async fn geo_inner(ctx: Ctx) -> Result<crate::Response, ApiError> {
 /// 415/413/400 for the body, 400 `invalid_url`.
 async fn request(ctx: &Ctx) -> Result<(Identity, Url), ApiError> {
     let identity = authenticate_metered(ctx, KeyRule::Optional, Some(app::Scope::Audit)).await?;
-    let body = ctx.json_body().await?;
-    let raw = api::request::url_body(&body)?;
+    let body: api::UrlRequest = ctx.body().await?;
+    let raw = body.url.required_text("url")?;
     Ok((identity, app::validate_url(&raw)?))
 }

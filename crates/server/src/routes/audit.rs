@@ -44,9 +44,8 @@ fn render(audited: &app::Audited, format: Format) -> AuditAnswer {
 
 async fn audit_batch(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let identity = authenticate_metered(&ctx, KeyRule::Optional, Some(app::Scope::Audit)).await?;
-    let body = ctx.json_body().await?;
-    let (urls, format) = api::request::parse_batch(&body)?;
-    let options = app::AuditOptions { render: api::request::body_render(&body)? };
+    let (urls, format, rendered) = api::request::batch(ctx.body().await?)?;
+    let options = app::AuditOptions { render: rendered };
 
     // Every item takes its place in the audit queue before anything is charged: a batch the
     // queue cannot hold is refused whole (503) and waits nowhere else.

@@ -28,8 +28,7 @@ pub fn auto_fix_batch(ctx: Ctx) -> HandlerFuture {
 
 async fn gap(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let identity = authenticate_metered(&ctx, KeyRule::Optional, Some(app::Scope::Audit)).await?;
-    let body = ctx.json_body().await?;
-    let req = app::requests::parse_gap(&body)?;
+    let req = app::requests::gap(ctx.body().await?)?;
     let url = req.url.clone();
     let payer = payer(&ctx, &identity);
     let answer = billed(&ctx, &payer, ctx.state.app.content_gap(req, identity.user_id(), &payer).await)?;
@@ -38,8 +37,7 @@ async fn gap(ctx: Ctx) -> Result<crate::Response, ApiError> {
 
 async fn fixes(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let identity = authenticate_metered(&ctx, KeyRule::Optional, Some(app::Scope::Audit)).await?;
-    let body = ctx.json_body().await?;
-    let issues = app::requests::parse_issues(&body)?;
+    let issues = app::requests::issues(ctx.body().await?)?;
     consume_quota(&ctx, &identity, 1).await?;
     let fixes = app::fixes::fix_batch(issues).await?;
     Ok(ok_json(&AutoFixResult { ok: true, api_version: audit_core::API_VERSION, count: fixes.len(), fixes }))

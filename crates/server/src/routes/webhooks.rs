@@ -47,8 +47,7 @@ async fn owner(ctx: &Ctx) -> Result<String, ApiError> {
 
 async fn create_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let user_id = owner(&ctx).await?;
-    let body = ctx.json_body().await?;
-    let (raw_url, events) = app::webhooks::request::parse_create(&body)?;
+    let (raw_url, events) = app::webhooks::request::create(ctx.body().await?)?;
     let url = app::webhooks::request::webhook_url(&raw_url)?;
     let hook = match ctx.state.app.subscribe(user_id, url, events).await {
         Ok(hook) => hook,
@@ -105,8 +104,7 @@ fn no_such(id: &str) -> ApiError {
 async fn update_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let user_id = owner(&ctx).await?;
     let id = ctx.param("id").unwrap_or_default().to_string();
-    let body = ctx.json_body().await?;
-    let enabled = app::webhooks::request::parse_update(&body)?;
+    let enabled = app::webhooks::request::update(ctx.body().await?)?;
     match ctx.state.app.set_subscription_enabled(user_id, id.clone(), enabled).await? {
         Some(hook) => Ok(ok_json(&WebhookUpdated {
             ok: true,
@@ -131,7 +129,7 @@ async fn test_webhook(ctx: Ctx) -> Result<crate::Response, ApiError> {
         None => ctx.headers.contains_key(http::header::TRANSFER_ENCODING),
     };
     if sends_body {
-        ctx.json_body().await?;
+        ctx.ignored_body().await?;
     }
     let payer = payer(&ctx, &identity);
     match billed(&ctx, &payer, ctx.state.app.test_subscription(&payer, user_id, id.clone()).await)? {

@@ -3,6 +3,8 @@
 //! defaults. The binary reads them from the TOML file, the `SEO_AUDIT_*` variables (each
 //! setting's name derived from its key) and its flags, in that order over the defaults
 //! (docs/API.md, "Running the service"; the layering is `bins/seo-audit/src/settings.rs`).
+//! They are data that the binary, the application and the server all read, so they live
+//! in the application rather than in the server, which reads its listener's part.
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -16,27 +18,27 @@ pub const MAX_REQUEST_BODY_BYTES: usize = 1024 * 1024;
 pub const DEFAULT_BODY_BUDGET_MB: u64 = 32;
 /// Audits of one batch that run at the same time (docs/API.md, "POST /api/v1/audit/batch").
 pub const BATCH_CONCURRENCY: usize = 3;
+use crate::badges::DEFAULT_BADGE_AUDIT_URL;
+/// CPU time one page's analysis (parse, facts, rules) may take: the application's default.
+pub use crate::pipeline::DEFAULT_ANALYSIS_CPU;
 /// Most URLs in one batch (a bound of the REST interface, defined with its wire types).
 pub use api::MAX_BATCH_URLS;
-use app::badges::DEFAULT_BADGE_AUDIT_URL;
-/// CPU time one page's analysis (parse, facts, rules) may take: the application's default.
-pub use app::pipeline::DEFAULT_ANALYSIS_CPU;
-/// Default of [`crate::Config::anonymous_ipv6_prefix`]: an IPv6 client counts as its /64,
+/// Default of [`Config::anonymous_ipv6_prefix`]: an IPv6 client counts as its /64,
 /// the block one subscriber usually gets.
 pub const DEFAULT_ANONYMOUS_IPV6_PREFIX: u8 = 64;
 
 /// Requests (quota units) per minute of each kind of identity: the application's settings.
-pub use app::RateLimits;
+pub use crate::RateLimits;
 
 /// Pages per site crawl of each kind of identity: the application's settings (the
 /// `[max_pages]` section).
-pub use app::crawl::MaxPages;
+pub use crate::crawl::MaxPages;
 
 /// How targets are fetched: the application's settings (the `[fetch]` section).
-pub use app::FetchSettings;
+pub use crate::FetchSettings;
 
 /// The AI search provider of geo-check (`POST /api/geo-check`): the application's settings.
-pub use app::GeoSettings;
+pub use crate::GeoSettings;
 
 /// Every setting of `seo-audit serve`. [`Config::default`] is the no-configuration service.
 /// A field is a setting (a struct field is a `[section]` of settings): adding one here adds
@@ -50,7 +52,7 @@ pub struct Config {
     /// `/readyz`), apart from the public port; port 0 picks a free port. Unset: no metrics
     /// are kept or served (docs/API.md, "Metrics, liveness and readiness").
     pub metrics_listen: Option<SocketAddr>,
-    /// Directory holding the SQLite file ([`app::DB_FILE_NAME`]).
+    /// Directory holding the SQLite file ([`crate::DB_FILE_NAME`]).
     pub data: PathBuf,
     /// A `postgres://` URL: the data lives in that PostgreSQL database, shared by every
     /// replica started with the same URL (docs/DEPLOYMENT.md). Empty: SQLite under `data`.
@@ -61,7 +63,7 @@ pub struct Config {
     pub allow_targets: Vec<String>,
     /// Test and sandbox setting (`SEO_AUDIT_OFFLINE=1`): only `allow_targets` are
     /// reachable, public hosts included in the refusal, and unlisted names are never looked
-    /// up (see `app::FetchConfig::offline`). Off by default.
+    /// up (see `crate::FetchConfig::offline`). Off by default.
     pub offline: bool,
     /// Peers whose `X-Forwarded-For` is believed. Empty: the socket peer is the client.
     pub trusted_proxies: Vec<IpAddr>,
@@ -181,7 +183,7 @@ impl Default for Config {
             metrics_listen: None,
             data: PathBuf::from("./data"),
             database_url: String::new(),
-            base_url: app::DEFAULT_BASE_URL.to_string(),
+            base_url: crate::DEFAULT_BASE_URL.to_string(),
             allow_targets: Vec::new(),
             offline: false,
             trusted_proxies: Vec::new(),
@@ -195,10 +197,10 @@ impl Default for Config {
             header_timeout_ms: 10_000,
             analysis_cpu_ms: u64::try_from(DEFAULT_ANALYSIS_CPU.as_millis()).unwrap_or(u64::MAX),
             chromium: None,
-            render_tabs: app::RenderConfig::default().tabs,
-            render_queue: app::RenderConfig::default().queue,
-            render_timeout_ms: u64::try_from(app::RenderConfig::default().timeout.as_millis()).unwrap_or(u64::MAX),
-            render_memory_mb: app::RenderConfig::default().memory_limit_bytes >> 20,
+            render_tabs: crate::RenderConfig::default().tabs,
+            render_queue: crate::RenderConfig::default().queue,
+            render_timeout_ms: u64::try_from(crate::RenderConfig::default().timeout.as_millis()).unwrap_or(u64::MAX),
+            render_memory_mb: crate::RenderConfig::default().memory_limit_bytes >> 20,
             body_timeout_ms: 30_000,
             body_budget_mb: DEFAULT_BODY_BUDGET_MB,
             shutdown_grace_ms: 30_000,
@@ -209,13 +211,13 @@ impl Default for Config {
             tls_key: None,
             badge_audit_url: DEFAULT_BADGE_AUDIT_URL.to_string(),
             widget_rate_limit: 120,
-            monitor_interval_s: u64::from(app::DEFAULT_MONITOR_INTERVAL_S),
-            webhook_retry_base_ms: app::webhooks::DEFAULT_RETRY_BASE_MS,
-            lease_ms: u64::try_from(app::DEFAULT_LEASE.as_millis()).unwrap_or(u64::MAX),
-            crawl_time_limit_s: app::crawl::DEFAULT_TIME_LIMIT.as_secs(),
-            crawl_external_budget: app::crawl::DEFAULT_EXTERNAL_BUDGET,
-            max_running_crawls: app::crawl::DEFAULT_MAX_RUNNING,
-            max_running_crawls_per_caller: app::crawl::DEFAULT_MAX_RUNNING_PER_CALLER,
+            monitor_interval_s: u64::from(crate::DEFAULT_MONITOR_INTERVAL_S),
+            webhook_retry_base_ms: crate::webhooks::DEFAULT_RETRY_BASE_MS,
+            lease_ms: u64::try_from(crate::DEFAULT_LEASE.as_millis()).unwrap_or(u64::MAX),
+            crawl_time_limit_s: crate::crawl::DEFAULT_TIME_LIMIT.as_secs(),
+            crawl_external_budget: crate::crawl::DEFAULT_EXTERNAL_BUDGET,
+            max_running_crawls: crate::crawl::DEFAULT_MAX_RUNNING,
+            max_running_crawls_per_caller: crate::crawl::DEFAULT_MAX_RUNNING_PER_CALLER,
             retain_anonymous_audits_days: 90,
             retain_keyed_audits_days: 730,
             retain_anonymous_crawls_days: 7,
@@ -229,9 +231,9 @@ impl Default for Config {
 
 impl Config {
     /// What the retention sweep keeps (the `retain_*` settings).
-    pub fn retention(&self) -> app::Retention {
+    pub fn retention(&self) -> crate::Retention {
         let days = |d: u32| time::Duration::days(i64::from(d.max(1)));
-        app::Retention {
+        crate::Retention {
             anonymous_audit_age: days(self.retain_anonymous_audits_days),
             keyed_audit_age: days(self.retain_keyed_audits_days),
             anonymous_crawl_age: days(self.retain_anonymous_crawls_days),
@@ -244,15 +246,15 @@ impl Config {
 
     /// Path of the SQLite file inside [`Config::data`].
     pub fn db_path(&self) -> PathBuf {
-        self.data.join(app::DB_FILE_NAME)
+        self.data.join(crate::DB_FILE_NAME)
     }
 
     /// Where the data lives: the PostgreSQL database of [`Config::database_url`] when it is
     /// set, else the SQLite file under [`Config::data`].
-    pub fn database(&self) -> app::Database {
+    pub fn database(&self) -> crate::Database {
         match self.database_url.trim() {
-            "" => app::Database::Sqlite(self.db_path()),
-            url => app::Database::Postgres(url.to_owned()),
+            "" => crate::Database::Sqlite(self.db_path()),
+            url => crate::Database::Postgres(url.to_owned()),
         }
     }
 
@@ -266,8 +268,8 @@ impl Config {
     }
 
     /// The browser pool these settings describe.
-    pub fn render_config(&self) -> app::RenderConfig {
-        app::RenderConfig {
+    pub fn render_config(&self) -> crate::RenderConfig {
+        crate::RenderConfig {
             chromium: self.chromium.clone(),
             tabs: self.render_tabs.max(1),
             queue: self.render_queue,
@@ -277,7 +279,7 @@ impl Config {
     }
 
     /// The fetcher settings these settings describe.
-    pub fn fetch_config(&self) -> app::FetchConfig {
+    pub fn fetch_config(&self) -> crate::FetchConfig {
         self.fetch.config(&self.base_url, &self.allow_targets, self.offline)
     }
 }
