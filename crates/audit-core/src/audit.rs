@@ -246,7 +246,23 @@ impl Audit {
     /// The full result of `GET /api/v1/audit` (docs/API.md, "The audit result"), without the
     /// envelope (`ok`, `api_version`) the server writes around it. `scanned_at` is the
     /// caller's clock: the engine reads none.
+    ///
+    /// Its texts and lists are within the bounds of [`crate::bound`]: the result is what the
+    /// service sends and stores, the rules read the whole page.
     pub fn to_result(&self, scanned_at: &str) -> AuditResult {
+        self.to_result_with_cuts(scanned_at).0
+    }
+
+    /// [`Audit::to_result`] and what its bounds cut ([`crate::bound::Cuts`]): what the corpus
+    /// test reads to show that no real page loses anything.
+    pub fn to_result_with_cuts(&self, scanned_at: &str) -> (AuditResult, crate::bound::Cuts) {
+        let mut result = self.result_unbounded(scanned_at);
+        let cuts = crate::bound::bound(&mut result);
+        (result, cuts)
+    }
+
+    /// The result before [`crate::bound::bound`] (the lists already cut by count).
+    fn result_unbounded(&self, scanned_at: &str) -> AuditResult {
         let p = &self.page;
         let (internal, external) = p.link_counts();
         let types = p.json_ld_types();
