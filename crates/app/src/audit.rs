@@ -466,7 +466,7 @@ impl App {
         let mut result = page.audit.to_result(&scanned_at);
         result.rendering = page.rendering;
         // The rendering's texts come from the page too: bounded as the rest of the result.
-        audit_core::bound::bound(&mut result);
+        result.bound();
         let storing = Instant::now();
         let stored = match self.record(url, owner, &page.audit, &result).await {
             Ok(stored) => Some(stored),

@@ -11,7 +11,6 @@
 
 use serde::Serialize;
 
-use crate::audit::AuditResult;
 use crate::recommendation::Recommendation;
 
 /// JSON bytes of a short text of the result at most: the title, first `<h1>`, Open Graph
@@ -65,7 +64,7 @@ pub const MAX_RESULT_BYTES: usize = 3 * 1024 * 1024;
 /// within it).
 pub const MAX_RULES_COUNTED: usize = 100;
 
-/// What [`bound`] cut: texts cut and list entries left out.
+/// What [`AuditResult::bound`](crate::AuditResult::bound) cut: texts cut and list entries left out.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Cuts {
     /// Texts cut (each ends with `…`).
@@ -129,7 +128,7 @@ pub fn cut_text(s: &mut String, max: usize, cuts: &mut Cuts) {
     }
 }
 
-fn cut_option(s: &mut Option<String>, max: usize, cuts: &mut Cuts) {
+pub(crate) fn cut_option(s: &mut Option<String>, max: usize, cuts: &mut Cuts) {
     if let Some(s) = s {
         cut_text(s, max, cuts);
     }
@@ -137,7 +136,12 @@ fn cut_option(s: &mut Option<String>, max: usize, cuts: &mut Cuts) {
 
 /// Keeps the first entries of `list` whose JSON fits in `max_bytes` (and at most `max_len`
 /// of them); answers how many it had, when some were left out.
-fn keep_within<T: Serialize>(list: &mut Vec<T>, max_len: usize, max_bytes: usize, cuts: &mut Cuts) -> Option<usize> {
+pub(crate) fn keep_within<T: Serialize>(
+    list: &mut Vec<T>,
+    max_len: usize,
+    max_bytes: usize,
+    cuts: &mut Cuts,
+) -> Option<usize> {
     let total = list.len();
     let mut used = 2;
     let mut keep = 0;
@@ -156,7 +160,7 @@ fn keep_within<T: Serialize>(list: &mut Vec<T>, max_len: usize, max_bytes: usize
 
 /// The texts of a finding within their bounds; its locations within what is `left` of the
 /// locations' budget.
-fn bound_finding(r: &mut Recommendation, left: &mut usize, cuts: &mut Cuts) {
+pub(crate) fn bound_finding(r: &mut Recommendation, left: &mut usize, cuts: &mut Cuts) {
     cut_text(&mut r.title, MAX_RESULT_TEXT_BYTES, cuts);
     cut_text(&mut r.description, MAX_RESULT_FINDING_TEXT_BYTES, cuts);
     cut_option(&mut r.current_value, MAX_RESULT_FINDING_TEXT_BYTES, cuts);
@@ -173,98 +177,6 @@ fn bound_finding(r: &mut Recommendation, left: &mut usize, cuts: &mut Cuts) {
     cuts.entries += listed - r.locations.len();
     // The total counts every element, listed or not.
     r.locations_total = r.locations_total.max(u32::try_from(listed).unwrap_or(u32::MAX));
-}
-
-/// Brings `result` within the bounds of this module; answers what was cut. The lists already
-/// cut by count when the result was built (headings, hreflang links, type names) keep their
-/// totals.
-pub fn bound(result: &mut AuditResult) -> Cuts {
-    let mut cuts = Cuts::default();
-    let p = &mut result.page;
-    for url in [&mut p.url, &mut p.final_url, &mut p.canonical, &mut p.og.image] {
-        cut_text(url, MAX_RESULT_URL_BYTES, &mut cuts);
-    }
-    for text in [&mut p.title, &mut p.h1, &mut p.og.title, &mut p.robots, &mut p.lang, &mut p.charset] {
-        cut_text(text, MAX_RESULT_TEXT_BYTES, &mut cuts);
-    }
-    cut_text(&mut p.og.description, MAX_RESULT_DESCRIPTION_BYTES, &mut cuts);
-    cut_option(&mut p.meta_description, MAX_RESULT_DESCRIPTION_BYTES, &mut cuts);
-    let headings = p.headings_total.unwrap_or(p.headings.len());
-    cuts.entries += headings.saturating_sub(p.headings.len());
-    if keep_within(&mut p.headings, usize::MAX, MAX_LISTED_HEADING_BYTES, &mut cuts).is_some()
-        || headings > p.headings.len()
-    {
-        p.headings_total = Some(headings);
-    }
-    for h in &mut p.hreflang {
-        cut_text(&mut h.lang, MAX_LISTED_TYPE_BYTES, &mut cuts);
-        cut_text(&mut h.href, MAX_RESULT_URL_BYTES, &mut cuts);
-    }
-    let hreflang = p.hreflang_total.unwrap_or(p.hreflang.len());
-    cuts.entries += hreflang.saturating_sub(p.hreflang.len());
-    if keep_within(&mut p.hreflang, usize::MAX, MAX_LISTED_HREFLANG_BYTES, &mut cuts).is_some()
-        || hreflang > p.hreflang.len()
-    {
-        p.hreflang_total = Some(hreflang);
-    }
-    cuts.entries += p.schema_types_total.map_or(0, |total| total.saturating_sub(p.schema_types.len()));
-    for t in &mut p.schema_types {
-        cut_text(t, MAX_LISTED_TYPE_BYTES, &mut cuts);
-    }
-
-    let mut left = MAX_LISTED_LOCATION_BYTES;
-    for r in &mut result.recommendations {
-        bound_finding(r, &mut left, &mut cuts);
-    }
-    cut_text(&mut result.ai_insights, MAX_RESULT_INSIGHTS_BYTES, &mut cuts);
-
-    let sd = &mut result.structured_data;
-    let items = sd.items_total.unwrap_or(sd.items.len());
-    if keep_within(&mut sd.items, usize::MAX, MAX_LISTED_ITEM_BYTES, &mut cuts).is_some() || items > sd.items.len() {
-        sd.items_total = Some(items);
-    }
-    for b in &mut sd.invalid_blocks {
-        cut_text(&mut b.message, MAX_RESULT_TEXT_BYTES, &mut cuts);
-    }
-    let blocks = sd.invalid_blocks_total.unwrap_or(sd.invalid_blocks.len());
-    if keep_within(&mut sd.invalid_blocks, MAX_LISTED_INVALID_BLOCKS, usize::MAX, &mut cuts).is_some()
-        || blocks > sd.invalid_blocks.len()
-    {
-        sd.invalid_blocks_total = Some(blocks);
-    }
-
-    if let Some(r) = &mut result.rendering {
-        cut_text(&mut r.final_url, MAX_RESULT_URL_BYTES, &mut cuts);
-        for b in &mut r.blocked {
-            cut_text(&mut b.url, MAX_RESULT_URL_BYTES, &mut cuts);
-            cut_text(&mut b.reason, MAX_RESULT_TEXT_BYTES, &mut cuts);
-        }
-        for view in [&mut r.served, &mut r.rendered] {
-            cut_text(&mut view.title, MAX_RESULT_TEXT_BYTES, &mut cuts);
-            cut_text(&mut view.h1, MAX_RESULT_TEXT_BYTES, &mut cuts);
-            cut_text(&mut view.canonical, MAX_RESULT_URL_BYTES, &mut cuts);
-            cut_option(&mut view.meta_description, MAX_RESULT_DESCRIPTION_BYTES, &mut cuts);
-            // Each directive is a word of the page's robots content; the flags `noindex` and
-            // `nofollow` are decided on all of them.
-            if view.robots.len() > MAX_LISTED_ROBOTS_DIRECTIVES {
-                cuts.entries += view.robots.len() - MAX_LISTED_ROBOTS_DIRECTIVES;
-                view.robots.truncate(MAX_LISTED_ROBOTS_DIRECTIVES);
-            }
-            for d in &mut view.robots {
-                cut_text(d, MAX_LISTED_TYPE_BYTES, &mut cuts);
-            }
-        }
-        for link in &mut r.links_only_rendered.first {
-            cut_text(link, MAX_RESULT_URL_BYTES, &mut cuts);
-        }
-        // The rendering's findings have their own small budget of locations (they point at
-        // none today): the page's budget is spent already.
-        let mut left = MAX_LISTED_LOCATION_BYTES / 8;
-        for f in &mut r.findings {
-            bound_finding(f, &mut left, &mut cuts);
-        }
-    }
-    cuts
 }
 
 #[cfg(test)]
