@@ -465,6 +465,8 @@ impl App {
         let scanned_at = store::now_rfc3339();
         let mut result = page.audit.to_result(&scanned_at);
         result.rendering = page.rendering;
+        // The rendering's texts come from the page too: bounded as the rest of the result.
+        result.bound();
         let storing = Instant::now();
         let stored = match self.record(url, owner, &page.audit, &result).await {
             Ok(stored) => Some(stored),

@@ -8,6 +8,12 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::bound::{
+    bound_finding, cut_option, cut_text, keep_within, Cuts, MAX_LISTED_HEADING_BYTES, MAX_LISTED_HREFLANG_BYTES,
+    MAX_LISTED_INVALID_BLOCKS, MAX_LISTED_ITEM_BYTES, MAX_LISTED_LOCATION_BYTES, MAX_LISTED_ROBOTS_DIRECTIVES,
+    MAX_LISTED_TYPE_BYTES, MAX_RESULT_DESCRIPTION_BYTES, MAX_RESULT_INSIGHTS_BYTES, MAX_RESULT_TEXT_BYTES,
+    MAX_RESULT_URL_BYTES,
+};
 use crate::page::Page;
 use crate::recommendation::{LinkCounts, Recommendation};
 use crate::rule::{wire_names, Category, Outcome, Rule, RuleMeta, Severity, UnknownName};
@@ -246,7 +252,23 @@ impl Audit {
     /// The full result of `GET /api/v1/audit` (docs/API.md, "The audit result"), without the
     /// envelope (`ok`, `api_version`) the server writes around it. `scanned_at` is the
     /// caller's clock: the engine reads none.
+    ///
+    /// Its texts and lists are within the bounds of [`crate::bound`]: the result is what the
+    /// service sends and stores, the rules read the whole page.
     pub fn to_result(&self, scanned_at: &str) -> AuditResult {
+        self.to_result_with_cuts(scanned_at).0
+    }
+
+    /// [`Audit::to_result`] and what its bounds cut ([`crate::bound::Cuts`]): what the corpus
+    /// test reads to show that no real page loses anything.
+    pub fn to_result_with_cuts(&self, scanned_at: &str) -> (AuditResult, Cuts) {
+        let mut result = self.result_unbounded(scanned_at);
+        let cuts = result.bound();
+        (result, cuts)
+    }
+
+    /// The result before [`AuditResult::bound`] (the lists already cut by count).
+    fn result_unbounded(&self, scanned_at: &str) -> AuditResult {
         let p = &self.page;
         let (internal, external) = p.link_counts();
         let types = p.json_ld_types();
@@ -591,6 +613,103 @@ pub struct AuditResult {
     /// keeps its shape.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rendering: Option<crate::rendering::Rendering>,
+}
+
+impl AuditResult {
+    /// Brings the result within the bounds of [`crate::bound`] (it is sent and stored; the
+    /// rules read the whole page); answers what was cut. The lists already
+    /// cut by count when the result was built (headings, hreflang links, type names) keep their
+    /// totals.
+    pub fn bound(&mut self) -> Cuts {
+        let result = self;
+        let mut cuts = Cuts::default();
+        let p = &mut result.page;
+        for url in [&mut p.url, &mut p.final_url, &mut p.canonical, &mut p.og.image] {
+            cut_text(url, MAX_RESULT_URL_BYTES, &mut cuts);
+        }
+        for text in [&mut p.title, &mut p.h1, &mut p.og.title, &mut p.robots, &mut p.lang, &mut p.charset] {
+            cut_text(text, MAX_RESULT_TEXT_BYTES, &mut cuts);
+        }
+        cut_text(&mut p.og.description, MAX_RESULT_DESCRIPTION_BYTES, &mut cuts);
+        cut_option(&mut p.meta_description, MAX_RESULT_DESCRIPTION_BYTES, &mut cuts);
+        let headings = p.headings_total.unwrap_or(p.headings.len());
+        cuts.entries += headings.saturating_sub(p.headings.len());
+        if keep_within(&mut p.headings, usize::MAX, MAX_LISTED_HEADING_BYTES, &mut cuts).is_some()
+            || headings > p.headings.len()
+        {
+            p.headings_total = Some(headings);
+        }
+        for h in &mut p.hreflang {
+            cut_text(&mut h.lang, MAX_LISTED_TYPE_BYTES, &mut cuts);
+            cut_text(&mut h.href, MAX_RESULT_URL_BYTES, &mut cuts);
+        }
+        let hreflang = p.hreflang_total.unwrap_or(p.hreflang.len());
+        cuts.entries += hreflang.saturating_sub(p.hreflang.len());
+        if keep_within(&mut p.hreflang, usize::MAX, MAX_LISTED_HREFLANG_BYTES, &mut cuts).is_some()
+            || hreflang > p.hreflang.len()
+        {
+            p.hreflang_total = Some(hreflang);
+        }
+        cuts.entries += p.schema_types_total.map_or(0, |total| total.saturating_sub(p.schema_types.len()));
+        for t in &mut p.schema_types {
+            cut_text(t, MAX_LISTED_TYPE_BYTES, &mut cuts);
+        }
+
+        let mut left = MAX_LISTED_LOCATION_BYTES;
+        for r in &mut result.recommendations {
+            bound_finding(r, &mut left, &mut cuts);
+        }
+        cut_text(&mut result.ai_insights, MAX_RESULT_INSIGHTS_BYTES, &mut cuts);
+
+        let sd = &mut result.structured_data;
+        let items = sd.items_total.unwrap_or(sd.items.len());
+        if keep_within(&mut sd.items, usize::MAX, MAX_LISTED_ITEM_BYTES, &mut cuts).is_some() || items > sd.items.len()
+        {
+            sd.items_total = Some(items);
+        }
+        for b in &mut sd.invalid_blocks {
+            cut_text(&mut b.message, MAX_RESULT_TEXT_BYTES, &mut cuts);
+        }
+        let blocks = sd.invalid_blocks_total.unwrap_or(sd.invalid_blocks.len());
+        if keep_within(&mut sd.invalid_blocks, MAX_LISTED_INVALID_BLOCKS, usize::MAX, &mut cuts).is_some()
+            || blocks > sd.invalid_blocks.len()
+        {
+            sd.invalid_blocks_total = Some(blocks);
+        }
+
+        if let Some(r) = &mut result.rendering {
+            cut_text(&mut r.final_url, MAX_RESULT_URL_BYTES, &mut cuts);
+            for b in &mut r.blocked {
+                cut_text(&mut b.url, MAX_RESULT_URL_BYTES, &mut cuts);
+                cut_text(&mut b.reason, MAX_RESULT_TEXT_BYTES, &mut cuts);
+            }
+            for view in [&mut r.served, &mut r.rendered] {
+                cut_text(&mut view.title, MAX_RESULT_TEXT_BYTES, &mut cuts);
+                cut_text(&mut view.h1, MAX_RESULT_TEXT_BYTES, &mut cuts);
+                cut_text(&mut view.canonical, MAX_RESULT_URL_BYTES, &mut cuts);
+                cut_option(&mut view.meta_description, MAX_RESULT_DESCRIPTION_BYTES, &mut cuts);
+                // Each directive is a word of the page's robots content; the flags `noindex` and
+                // `nofollow` are decided on all of them.
+                if view.robots.len() > MAX_LISTED_ROBOTS_DIRECTIVES {
+                    cuts.entries += view.robots.len() - MAX_LISTED_ROBOTS_DIRECTIVES;
+                    view.robots.truncate(MAX_LISTED_ROBOTS_DIRECTIVES);
+                }
+                for d in &mut view.robots {
+                    cut_text(d, MAX_LISTED_TYPE_BYTES, &mut cuts);
+                }
+            }
+            for link in &mut r.links_only_rendered.first {
+                cut_text(link, MAX_RESULT_URL_BYTES, &mut cuts);
+            }
+            // The rendering's findings have their own small budget of locations (they point at
+            // none today): the page's budget is spent already.
+            let mut left = MAX_LISTED_LOCATION_BYTES / 8;
+            for f in &mut r.findings {
+                bound_finding(f, &mut left, &mut cuts);
+            }
+        }
+        cuts
+    }
 }
 
 /// `score` of the compact result.

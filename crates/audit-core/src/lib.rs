@@ -28,6 +28,7 @@
 
 mod audit;
 pub mod baseline;
+pub mod bound;
 mod charset;
 mod docs;
 pub mod fix;

@@ -8,7 +8,10 @@ pub use runner::{
     blocking_threads, check_start, failed_rules, run, CrawlEnd, CrawlOptions, CrawlSink, CrawlSummary, Crawled,
     ExternalChecks, MemorySink, Progress, ProgressFn, DEFAULT_TIME_LIMIT, SLOT_PATIENCE,
 };
-pub use stored_crawl::{failed_rule_rows, judge, Judged, StoreSink};
+pub use stored_crawl::{
+    failed_rule_rows, judge, keep_site_findings_within, site_finding_budget, Judged, StoreSink, ISSUE_ROW_BYTES,
+    SITE_FINDING_BYTES_PER_PAGE,
+};
 
 pub mod change;
 pub mod compare;

@@ -10,16 +10,86 @@ use super::runner::{CrawlSink, Progress, ProgressFn};
 use crate::AppError;
 
 /// The failed page rules of an audit as the store keeps them: `(rule id, severity,
-/// message)`.
+/// message)`, one per page rule that fails (so at most the rule table's length a page), the
+/// message being the finding's title within the audit result's bound
+/// (`audit_core::bound::MAX_RESULT_TEXT_BYTES`, as an audit of the page would store it).
 pub fn failed_rule_rows(audit: Option<&Audit>) -> Vec<(String, String, String)> {
     audit
         .map(|a| {
             a.failures()
                 .into_iter()
-                .map(|(rule, finding)| (rule.id.to_string(), rule.severity.as_str().to_string(), finding.title.clone()))
+                .map(|(rule, finding)| {
+                    let mut title = finding.title.clone();
+                    audit_core::bound::cut_text(
+                        &mut title,
+                        audit_core::bound::MAX_RESULT_TEXT_BYTES,
+                        &mut Default::default(),
+                    );
+                    (rule.id.to_string(), rule.severity.as_str().to_string(), title)
+                })
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// Bytes of site findings a crawl stores per URL it fetched (each finding counted as its URL,
+/// the page linking to it, its detail within `store::MAX_ISSUE_DETAIL_BYTES` and
+/// [`ISSUE_ROW_BYTES`] for the rest of its row): 1.875 MiB for an anonymous crawl of 30
+/// pages. Each rule keeps at most `crawl::MAX_FINDINGS_PER_RULE` findings, but 26 rules of
+/// 10,000 findings of long URLs and details would store gigabytes for 30 pages; past this
+/// budget a rule's findings are counted (its `findings` total, `truncated`), not stored. A
+/// site of real pages stores a few hundred bytes a finding, so the budget cuts only sites
+/// with thousands of findings a page (docs/SECURITY.md, "The bytes one caller can add").
+pub const SITE_FINDING_BYTES_PER_PAGE: usize = 64 * 1024;
+
+/// What a stored finding's row is counted for besides its URL, linking page and detail: the
+/// crawl id, rule id, kind, severity and row id, rounded up.
+pub const ISSUE_ROW_BYTES: usize = 128;
+
+/// The bytes a site finding's row is counted for.
+fn finding_bytes(f: &crawl::SiteFinding) -> usize {
+    f.url.len()
+        + f.linked_from.as_ref().map_or(0, String::len)
+        + f.detail.len().min(store::MAX_ISSUE_DETAIL_BYTES)
+        + ISSUE_ROW_BYTES
+}
+
+/// Keeps the site rules' findings within `budget` bytes in all ([`finding_bytes`]), shared
+/// among the rules: the rules that need least get all they need, the others an equal share of
+/// what is left, each its first findings in its order. A rule cut is `truncated`; its totals
+/// still count every finding. Answers the findings left out.
+pub fn keep_site_findings_within(results: &mut [SiteRuleResult], budget: usize) -> usize {
+    let needs: Vec<usize> = results.iter().map(|r| r.findings.iter().map(finding_bytes).sum()).collect();
+    let mut order: Vec<usize> = (0..results.len()).collect();
+    order.sort_by_key(|&i| needs[i]);
+    let (mut left, mut dropped) = (budget, 0);
+    for (k, &i) in order.iter().enumerate() {
+        let share = left / (order.len() - k);
+        let r = &mut results[i];
+        let (mut used, mut keep) = (0, 0);
+        for f in &r.findings {
+            let len = finding_bytes(f);
+            if used + len > share {
+                break;
+            }
+            used += len;
+            keep += 1;
+        }
+        if keep < r.findings.len() {
+            dropped += r.findings.len() - keep;
+            r.findings.truncate(keep);
+            r.truncated = true;
+        }
+        left -= used;
+    }
+    dropped
+}
+
+/// The site findings' budget of a crawl that fetched `crawled` URLs
+/// ([`SITE_FINDING_BYTES_PER_PAGE`] each; one page's worth when it fetched none, for the
+/// findings about its sitemaps).
+pub fn site_finding_budget(crawled: u64) -> usize {
+    usize::try_from(crawled.max(1)).unwrap_or(usize::MAX).saturating_mul(SITE_FINDING_BYTES_PER_PAGE)
 }
 
 /// A [`CrawlSink`] writing every page, its links and failed page rules, and every sitemap
@@ -97,8 +167,65 @@ pub fn judge(store: &store::Store, crawl_id: &str, summary: &super::CrawlSummary
         .with_near_duplicate_threshold(summary.near_duplicate_threshold)
         .with_not_found_probe(summary.not_found_probe.clone())
         .with_external_links(summary.external_links.clone());
-    let results = check_site(&site).map_err(store::Error::from_site)?;
+    let mut results = check_site(&site).map_err(store::Error::from_site)?;
     let totals = site.totals().map_err(store::Error::from_site)?;
+    // Scored on every finding kept by the rules; what is stored is then cut to the budget.
     let score = site_score_of(&totals, &results);
+    keep_site_findings_within(&mut results, site_finding_budget(totals.crawled));
     Ok(Judged { results, totals, score })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use audit_core::Severity;
+    use crawl::SiteFinding;
+
+    fn rule(id: &'static str, n: usize, detail_bytes: usize) -> SiteRuleResult {
+        let findings = (0..n)
+            .map(|i| SiteFinding {
+                url: format!("https://example.com/{i:04}"),
+                linked_from: None,
+                detail: "d".repeat(detail_bytes),
+            })
+            .collect();
+        SiteRuleResult::of(id, Severity::Warning, findings)
+    }
+
+    #[test]
+    fn site_findings_are_stored_within_the_budget_and_the_rest_counted() {
+        // A small rule fits whole; the two large ones share what is left equally.
+        let mut results = vec![rule("large-a", 1_000, 1_000), rule("small", 3, 10), rule("large-b", 1_000, 1_000)];
+        let budget = 100 * 1024;
+        let needs: usize = results[1].findings.iter().map(finding_bytes).sum();
+        let dropped = keep_site_findings_within(&mut results, budget);
+        let kept: usize = results.iter().flat_map(|r| &r.findings).map(finding_bytes).sum();
+        assert!(kept <= budget, "{kept}");
+        assert_eq!(results[1].findings.len(), 3, "a rule within its share keeps every finding");
+        assert!(!results[1].truncated);
+        let each = (budget - needs) / 2 / finding_bytes(&results[0].findings[0]);
+        for r in [&results[0], &results[2]] {
+            assert!(r.truncated && r.total_findings == 1_000, "the totals still count every finding");
+            assert!(r.findings.len() + 1 >= each && r.findings.len() <= each, "{} of {each}", r.findings.len());
+            assert_eq!(r.findings[0].url, "https://example.com/0000", "the first ones, in the rule's order");
+        }
+        assert_eq!(dropped, 2_000 - results[0].findings.len() - results[2].findings.len());
+        // Within the budget, nothing is cut.
+        let mut results = vec![rule("a", 10, 10)];
+        assert_eq!(keep_site_findings_within(&mut results, site_finding_budget(1)), 0);
+        assert!(!results[0].truncated);
+    }
+
+    #[test]
+    fn a_stored_page_finding_is_the_title_within_the_results_bound() {
+        let title = "t".repeat(100_000);
+        let html = format!("<html><head><title>{title}</title></head><body></body></html>");
+        let audit =
+            audit_core::audit(audit_core::Page::parse("https://example.com/", html.as_bytes(), Default::default()));
+        let rows = failed_rule_rows(Some(&audit));
+        assert!(!rows.is_empty());
+        for (_, _, message) in rows {
+            assert!(message.len() <= audit_core::bound::MAX_RESULT_TEXT_BYTES, "{}", message.len());
+        }
+    }
 }

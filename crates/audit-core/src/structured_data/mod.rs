@@ -179,10 +179,20 @@ pub struct InvalidBlock {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct StructuredData {
-    /// Top-level items (and items that are a page's main entity), in document order by source.
+    /// Top-level items (and items that are a page's main entity), in document order by source:
+    /// every one, or those within the result's bound (`audit_core::bound::MAX_LISTED_ITEM_BYTES`).
     pub items: Vec<Item>,
-    /// JSON-LD blocks that are not valid JSON.
+    /// How many items were read and checked, present only when `items` lists fewer (the
+    /// result, which is stored, stays bounded however large the items are).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub items_total: Option<usize>,
+    /// JSON-LD blocks that are not valid JSON: every one, or the first
+    /// `audit_core::bound::MAX_LISTED_INVALID_BLOCKS`.
     pub invalid_blocks: Vec<InvalidBlock>,
+    /// How many JSON-LD blocks are not valid JSON, present only when `invalid_blocks` lists
+    /// fewer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invalid_blocks_total: Option<usize>,
     /// Nodes, items and property values not read or not checked because the page reached
     /// [`MAX_ITEMS`], [`MAX_NODES`], [`MAX_PROPERTIES`], [`MAX_VALUES`] or [`MAX_VISITS`], or
     /// the analysis budget ran out.
@@ -243,7 +253,9 @@ pub fn read(json_ld: &[JsonLd], markup: &[MarkupElement], budget: &dyn Budget) -
         .collect();
     StructuredData {
         items,
+        items_total: None,
         invalid_blocks,
+        invalid_blocks_total: None,
         nodes_not_read: graph.not_read,
         blocks_not_read: json_ld.iter().filter(|b| b.not_read).count(),
         problems_not_listed,

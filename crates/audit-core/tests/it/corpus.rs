@@ -132,3 +132,31 @@ fn corpus_pages_agree_with_the_browser() {
     assert!(share >= 99.0, "only {share:.2}% of fields agree:\n{}", unexplained.join("\n"));
     assert!(unexplained.is_empty(), "disagreements without a listed reason:\n{}", unexplained.join("\n"));
 }
+
+/// The result's bounds (`audit_core::bound`, docs/SECURITY.md) cut nothing of a real page:
+/// no text, heading, hreflang link, location or structured-data item of the corpus is lost.
+/// Prints the largest result, the figure docs/SECURITY.md gives beside the bound.
+#[test]
+fn no_real_page_loses_anything_to_the_results_bounds() {
+    let Some(dir) = corpus() else { return };
+    let rows = std::fs::read_to_string(dir.join("browser-facts.jsonl")).expect("read browser-facts.jsonl");
+    let mut largest = (0, String::new());
+    let mut cut = Vec::new();
+    for line in rows.lines().filter(|l| !l.trim().is_empty()) {
+        let row: Value = serde_json::from_str(line).expect("valid jsonl row");
+        let (file, url) = (row["file"].as_str().expect("file"), row["url"].as_str().expect("url"));
+        let bytes = std::fs::read(dir.join(file)).expect("read page");
+        let (result, cuts) =
+            audit(Page::parse(url, &bytes, HttpFacts::default())).to_result_with_cuts("2026-01-01T00:00:00.000Z");
+        let len = audit_core::bound::json_len(&result);
+        assert!(len <= audit_core::bound::MAX_RESULT_BYTES, "{file}: {len} bytes");
+        if len > largest.0 {
+            largest = (len, file.to_string());
+        }
+        if !cuts.none() {
+            cut.push(format!("{file}: {cuts:?}"));
+        }
+    }
+    eprintln!("largest audit result of the corpus: {} bytes ({})", largest.0, largest.1);
+    assert!(cut.is_empty(), "real pages cut by the result's bounds:\n{}", cut.join("\n"));
+}

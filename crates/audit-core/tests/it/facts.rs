@@ -463,3 +463,70 @@ fn the_result_lists_headings_and_hreflang_up_to_a_bound_with_their_totals() {
         assert!(json["page"].get(total).is_none(), "{total}: {json}");
     }
 }
+
+/// A page of 5 MiB built to reach every bound of the result (`audit_core::bound`,
+/// docs/SECURITY.md): texts of control characters (six bytes each as JSON), headings and
+/// hreflang links past their byte budgets, long type names, elements with long ids that
+/// findings locate, structured-data items with problems, and invalid JSON-LD blocks. Its
+/// result, as stored, is within `MAX_RESULT_BYTES`; every cut list says its total.
+#[test]
+fn a_hostile_pages_result_is_within_its_bound() {
+    use audit_core::bound::{json_len, MAX_LISTED_INVALID_BLOCKS, MAX_RESULT_BYTES, MAX_RESULT_TEXT_BYTES};
+    let ctl = |n: usize| "\u{1}".repeat(n);
+    let long = |n: usize| "x".repeat(n);
+    let mut html = format!(
+        "<html lang='{l}'><head><title>{t}</title><meta name=description content='{t}'>\
+         <meta property='og:title' content='{t}'><meta property='og:description' content='{t}'>\
+         <meta property='og:image' content='https://example.com/{u}'><meta name=robots content='{t}'>\
+         <link rel=canonical href='https://example.com/{u}'>",
+        l = long(10_000),
+        t = ctl(100_000),
+        u = long(100_000),
+    );
+    for i in 0..600 {
+        html.push_str(&format!(
+            "<link rel=alternate hreflang='{}' href='https://example.com/{i}{}'>",
+            ctl(100),
+            long(1_000)
+        ));
+    }
+    for i in 0..60 {
+        html.push_str(&format!(r#"<script type="application/ld+json">{{"@type": "T{i}{}"}}</script>"#, long(1_000)));
+    }
+    for _ in 0..2_000 {
+        html.push_str(r#"<script type="application/ld+json">{</script>"#);
+    }
+    for i in 0..1_200 {
+        html.push_str(&format!(
+            r#"<script type="application/ld+json">{{"@type": "Product", "name": "p{i}", "offers": {{"@type": "Offer", "{}": 1}}}}</script>"#,
+            long(400)
+        ));
+    }
+    html.push_str("</head><body>");
+    for _ in 0..600 {
+        html.push_str(&format!("<h2>{}</h2>", ctl(1_000)));
+    }
+    for _ in 0..200 {
+        html.push_str(&format!("<img id='{}' src=a.jpg><a id='{}' href='#'></a>", long(3_000), long(3_000)));
+    }
+    html.push_str("</body></html>");
+    assert!(html.len() <= 5 * 1024 * 1024, "{} bytes", html.len());
+
+    let page = Page::parse(URL, html.as_bytes(), HttpFacts::default());
+    let (result, cuts) = audit_core::audit(page).to_result_with_cuts("2026-01-01T00:00:00Z");
+    let len = json_len(&result);
+    eprintln!("hostile page of {} bytes: result of {len} bytes, {cuts:?}", html.len());
+    assert!(len <= MAX_RESULT_BYTES, "{len} bytes");
+    assert!(cuts.texts > 0 && cuts.entries > 0, "{cuts:?}");
+    let p = &result.page;
+    assert!(p.title.ends_with('…') && json_len(&p.title) <= MAX_RESULT_TEXT_BYTES, "{}", p.title.len());
+    assert!(p.headings.len() < 600 && p.headings_total == Some(600), "{} {:?}", p.headings.len(), p.headings_total);
+    assert!(p.hreflang.len() < 600 && p.hreflang_total == Some(600));
+    let sd = &result.structured_data;
+    assert_eq!(sd.invalid_blocks.len(), MAX_LISTED_INVALID_BLOCKS);
+    assert_eq!(sd.invalid_blocks_total, Some(2_000));
+    assert!(sd.items_total.is_some_and(|total| total > sd.items.len()), "{} {:?}", sd.items.len(), sd.items_total);
+    for r in &result.recommendations {
+        assert!(r.locations_total as usize >= r.locations.len(), "{}", r.id);
+    }
+}
