@@ -82,6 +82,7 @@ pub struct CrawlSite {
     sitemap_problems: Vec<SitemapProblem>,
     near_duplicate_threshold: u32,
     not_found_probe: Option<crawl::NotFoundProbe>,
+    edge_probes: Vec<crawl::EdgeProbe>,
 }
 
 impl Store {
@@ -110,6 +111,7 @@ impl Store {
             sitemap_problems: Vec::new(),
             near_duplicate_threshold: crawl::NEAR_DUPLICATE_SIMILARITY,
             not_found_probe: None,
+            edge_probes: Vec::new(),
         })
     }
 }
@@ -136,6 +138,13 @@ impl CrawlSite {
     /// memory and hands it here, as the sitemaps' problems.
     pub fn with_not_found_probe(mut self, probe: Option<crawl::NotFoundProbe>) -> CrawlSite {
         self.not_found_probe = probe;
+        self
+    }
+
+    /// The same, with what the AI crawlers got of the crawl's sample of pages (kept by the
+    /// run, as the never-existing URL's answer is).
+    pub fn with_edge_probes(mut self, edge_probes: Vec<crawl::EdgeProbe>) -> CrawlSite {
+        self.edge_probes = edge_probes;
         self
     }
 
@@ -330,6 +339,10 @@ impl CrawledSite for CrawlSite {
 
     fn not_found_probe(&self) -> Option<&crawl::NotFoundProbe> {
         self.not_found_probe.as_ref()
+    }
+
+    fn edge_probes(&self) -> &[crawl::EdgeProbe] {
+        &self.edge_probes
     }
 
     fn sitemap_problems(&self, f: &mut dyn FnMut(&SitemapProblem) -> SiteResult<()>) -> SiteResult<()> {

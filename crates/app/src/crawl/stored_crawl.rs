@@ -95,7 +95,8 @@ pub fn judge(store: &store::Store, crawl_id: &str, summary: &super::CrawlSummary
         .crawl_site(crawl_id, summary.sitemaps_read)?
         .with_sitemap_problems(summary.sitemap_problems.clone())
         .with_near_duplicate_threshold(summary.near_duplicate_threshold)
-        .with_not_found_probe(summary.not_found_probe.clone());
+        .with_not_found_probe(summary.not_found_probe.clone())
+        .with_edge_probes(summary.edge_probes.clone());
     let results = check_site(&site).map_err(store::Error::from_site)?;
     let totals = site.totals().map_err(store::Error::from_site)?;
     let score = site_score_of(&totals, &results);

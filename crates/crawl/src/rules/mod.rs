@@ -24,6 +24,7 @@ mod internal_redirect_chain;
 mod linked_page_blocked_by_robots;
 mod near_duplicate_content;
 pub use near_duplicate_content::{NEAR_DUPLICATE_SIMILARITY, NEAR_DUPLICATE_THRESHOLDS};
+mod ai_crawlers_blocked_at_edge;
 mod nofollow_only_inlinks;
 mod not_in_sitemap;
 pub(crate) mod orphan_page;
@@ -131,6 +132,7 @@ pub static SITE_RULES: &[&dyn SiteRule] = &[
     &duplicate_h1::DuplicateH1,
     &not_in_sitemap::NotInSitemap,
     &linked_page_blocked_by_robots::LinkedPageBlockedByRobots,
+    &ai_crawlers_blocked_at_edge::AiCrawlersBlockedAtEdge,
     &deep_page::DeepPage,
     &few_inlinks::FewInlinks,
     &nofollow_only_inlinks::NofollowOnlyInlinks,
@@ -220,6 +222,27 @@ impl DuplicateKey {
     }
 }
 
+/// What the AI crawlers got of one page of a crawl's sample, where the edge (the server or
+/// its CDN) was checked for turning them away: the crawl fetches at most
+/// [`MAX_EDGE_SAMPLE`] of its pages again after its end, as a browser and as a few main AI
+/// crawlers, and keeps the crawlers it turned away, for `ai-crawlers-blocked-at-edge`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EdgeProbe {
+    /// The page, as the crawl recorded it.
+    pub url: String,
+    /// The registry token of each crawler turned away, with what shows it (the evidence of
+    /// the AI-readiness check's comparison), in the order they were fetched.
+    pub blocked: Vec<(String, String)>,
+}
+
+/// The pages of a crawl checked for edge blocking at most ([`EdgeProbe`]).
+pub const MAX_EDGE_SAMPLE: usize = 5;
+
+/// The AI crawlers (registry tokens of `ai_visibility::EDGE_BOTS`) each sampled page is
+/// fetched as: one each of the main training, answer-engine and search operators, so that
+/// a sample costs at most 4 requests a page (the browser's and theirs), 20 a crawl.
+pub const EDGE_PROBE_BOTS: &[&str] = &["GPTBot", "ClaudeBot", "PerplexityBot"];
+
 /// How the site answered the URL a crawl fetches once at its start, one that never existed
 /// ([`not_found_probe_path`]): what the site's own "not found" answer looks like, for
 /// `soft-404` (docs/RULES.md, "Site rules").
@@ -304,6 +327,12 @@ pub trait CrawledSite {
     /// ([`NotFoundProbe`]); `None` by default: a crawl that fetched none.
     fn not_found_probe(&self) -> Option<&NotFoundProbe> {
         None
+    }
+
+    /// What the AI crawlers got of the crawl's sample of pages ([`EdgeProbe`]); empty by
+    /// default: a crawl that checked none.
+    fn edge_probes(&self) -> &[EdgeProbe] {
+        &[]
     }
     /// Every problem of the site's sitemaps ([`SitemapRead::problems`](crate::SitemapRead::problems);
     /// any order). None by default: a site that kept none.
@@ -440,6 +469,8 @@ pub struct SiteIndex<'a> {
     /// [`CrawledSite::not_found_probe`] ([`SiteIndex::with_not_found_probe`]; none unless
     /// given).
     pub not_found_probe: Option<NotFoundProbe>,
+    /// [`CrawledSite::edge_probes`] ([`SiteIndex::with_edge_probes`]; none unless given).
+    pub edge_probes: Vec<EdgeProbe>,
 }
 
 impl<'a> SiteIndex<'a> {
@@ -465,7 +496,13 @@ impl<'a> SiteIndex<'a> {
             robots_blocked: &[],
             near_duplicate_threshold: NEAR_DUPLICATE_SIMILARITY,
             not_found_probe: None,
+            edge_probes: Vec::new(),
         }
+    }
+
+    /// The same index, with what the AI crawlers got of the crawl's sample of pages.
+    pub fn with_edge_probes(self, edge_probes: Vec<EdgeProbe>) -> SiteIndex<'a> {
+        SiteIndex { edge_probes, ..self }
     }
 
     /// The same index, with how the site answered the crawl's never-existing URL.
@@ -549,6 +586,10 @@ impl CrawledSite for SiteIndex<'_> {
 
     fn not_found_probe(&self) -> Option<&NotFoundProbe> {
         self.not_found_probe.as_ref()
+    }
+
+    fn edge_probes(&self) -> &[EdgeProbe] {
+        &self.edge_probes
     }
 
     fn sitemap_problems(&self, f: &mut dyn FnMut(&SitemapProblem) -> SiteResult<()>) -> SiteResult<()> {
