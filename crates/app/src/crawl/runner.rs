@@ -440,7 +440,7 @@ async fn probe_not_found(fetcher: &Fetcher, scope: &Scope, limits: AnalysisLimit
 /// budget leaves out are not kept (the rule then says nothing of them). Gives the probes
 /// and the requests made.
 async fn probe_edge(fetcher: &Fetcher, sample: Vec<crawl::EdgeProbe>) -> (Vec<crawl::EdgeProbe>, u32) {
-    use ai_visibility::{edge_blocking, Answer, BROWSER_USER_AGENT, EDGE_BOTS};
+    use ai_visibility::{Answer, BROWSER_USER_AGENT};
     // The `Accept` of a browser: an edge that serves markdown or JSON on request answers
     // each fetch the same HTML page.
     const HTML_ACCEPT: &str = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
@@ -466,11 +466,7 @@ async fn probe_edge(fetcher: &Fetcher, sample: Vec<crawl::EdgeProbe>) -> (Vec<cr
         if robots.crawl_delay(crawl::USER_AGENT_TOKEN).is_some_and(|d| d.is_finite() && d > 0.0) {
             continue;
         }
-        let bots: Vec<_> = EDGE_BOTS
-            .iter()
-            .filter(|b| crawl::EDGE_PROBE_BOTS.contains(&b.bot) && robots.is_allowed(b.bot, url.path()))
-            .copied()
-            .collect();
+        let bots = crawl::EdgeProbe::bots(robots, url.path());
         if bots.is_empty() {
             continue;
         }
@@ -496,14 +492,7 @@ async fn probe_edge(fetcher: &Fetcher, sample: Vec<crawl::EdgeProbe>) -> (Vec<cr
         }
         let mut answers = answers.into_iter();
         let browser = answers.next().unwrap_or_default();
-        let judged = edge_blocking(browser, bots.into_iter().zip(answers).collect(), Vec::new());
-        let blocked = judged
-            .bots
-            .into_iter()
-            .filter(|v| v.blocked)
-            .map(|v| (v.bot.to_owned(), v.evidence.unwrap_or_default()))
-            .collect();
-        probes.push(crawl::EdgeProbe { url: probe.url, blocked });
+        probes.push(crawl::EdgeProbe::judge(probe.url, browser, bots.into_iter().zip(answers).collect()));
     }
     (probes, requests)
 }
@@ -688,7 +677,7 @@ where
                             audited += 1;
                             // The first pages fetched, the start page first: those of
                             // the edge check after the crawl (probe_edge).
-                            if edge_sample.len() < crawl::MAX_EDGE_SAMPLE && page.status == Some(200) && !page.noindex {
+                            if edge_sample.len() < crawl::MAX_EDGE_SAMPLE && crawl::EdgeProbe::samples(&page) {
                                 edge_sample.push(crawl::EdgeProbe { url: page.url.clone(), blocked: Vec::new() });
                             }
                             sink.page(&page, Some(&audit))?;

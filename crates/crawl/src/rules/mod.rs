@@ -235,6 +235,42 @@ pub struct EdgeProbe {
     pub blocked: Vec<(String, String)>,
 }
 
+impl EdgeProbe {
+    /// Whether a page's record puts it in the sample, taken in crawl order until it holds
+    /// [`MAX_EDGE_SAMPLE`]: an HTML page that answered 200 and is not `noindex`.
+    pub fn samples(page: &CrawledPage) -> bool {
+        page.html && page.status == Some(200) && !page.noindex
+    }
+
+    /// The crawlers of [`EDGE_PROBE_BOTS`] that `robots` lets fetch `path`: a `Disallow` is
+    /// the site's choice, not an edge block, so a crawler kept out is not sent.
+    pub fn bots(robots: &ai_visibility::Robots, path: &str) -> Vec<EdgeBot> {
+        ai_visibility::EDGE_BOTS
+            .iter()
+            .filter(|b| EDGE_PROBE_BOTS.contains(&b.bot) && robots.is_allowed(b.bot, path))
+            .copied()
+            .collect()
+    }
+
+    /// Judges page `url` from the browser's answer and each crawler's, with the AI-readiness
+    /// check's comparison ([`ai_visibility::edge_blocking`]): the crawlers turned away where
+    /// the browser got the page.
+    pub fn judge(url: String, browser: EdgeAnswer, bots: Vec<(EdgeBot, EdgeAnswer)>) -> EdgeProbe {
+        let judged = ai_visibility::edge_blocking(browser, bots, Vec::new());
+        let blocked = judged
+            .bots
+            .into_iter()
+            .filter(|v| v.blocked)
+            .map(|v| (v.bot.to_owned(), v.evidence.unwrap_or_default()))
+            .collect();
+        EdgeProbe { url, blocked }
+    }
+}
+
+/// One answer to the edge check's fetches, and a crawler it sends, as the AI-readiness check
+/// has them.
+pub use ai_visibility::{Answer as EdgeAnswer, EdgeBot};
+
 /// The pages of a crawl checked for edge blocking at most ([`EdgeProbe`]).
 pub const MAX_EDGE_SAMPLE: usize = 5;
 
