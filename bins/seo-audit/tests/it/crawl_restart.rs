@@ -31,10 +31,8 @@ pub(crate) fn site(gate: Arc<AtomicBool>) -> (u16, Arc<Mutex<HashMap<String, usi
         let path = request.path.as_str();
         // The crawl's own fetches are counted; the edge check's after the crawl's end (as a
         // browser and as AI crawlers, `ai-crawlers-blocked-at-edge`) fetch no page for it.
-        let ours = request
-            .headers
-            .iter()
-            .any(|(n, v)| n.eq_ignore_ascii_case("user-agent") && v.starts_with("SeoAuditBot/"));
+        let ours =
+            request.headers.iter().any(|(n, v)| n.eq_ignore_ascii_case("user-agent") && v.starts_with("SeoAuditBot/"));
         if ours {
             *log.lock().unwrap().entry(path.to_string()).or_default() += 1;
         }
