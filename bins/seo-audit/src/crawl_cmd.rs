@@ -192,6 +192,9 @@ struct ProgressReport {
     pages_failed: u64,
     pages_skipped: u64,
     pages_audited: u64,
+    /// Requests the edge check made after the crawl's end, beside the pages, robots.txt and
+    /// sitemaps (`ai-crawlers-blocked-at-edge`; 20 at most).
+    edge_requests: u32,
     seconds: f64,
     pages_per_second: f64,
 }
@@ -722,6 +725,7 @@ fn report<'a>(
                 pages_failed: p.failed,
                 pages_skipped: p.skipped,
                 pages_audited: summary.pages_audited,
+                edge_requests: summary.edge_requests,
                 seconds: (p.elapsed.as_secs_f64() * 1000.0).round() / 1000.0,
                 pages_per_second: (p.pages_per_second * 10.0).round() / 10.0,
             },

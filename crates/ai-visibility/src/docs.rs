@@ -176,16 +176,19 @@ fn agents(out: &mut String) {
     );
     let _ = writeln!(
         out,
-        "\n### Edge blocking across a site (crawls): not built\n\n\
-         A crawl fetches each page once, as seo-audit's own crawler, so it cannot tell which pages an edge \
-         turns AI crawlers away from, and no site rule reports it yet. Such a rule needs crawler fetches inside \
-         the crawl, bounded as the readiness check is: a fixed sample of the crawled HTML pages (for instance \
-         one per directory, at most 5), each fetched as a browser and as the main crawlers (GPTBot, ClaudeBot, \
-         PerplexityBot, the user-triggered fetchers), one at a time and under the crawl's delay per host, \
-         through the address guard, counted in the crawl's requests; and a place in the crawl record for each \
-         sampled page's verdicts (a new field, read by the rule as the other site rules read theirs). It was \
-         left for a later session, not ruled out. Meanwhile, the readiness check above on one page of each \
-         template gives the same verdicts page by page."
+        "\n### Edge blocking across a site (crawls)\n\n\
+         A crawl fetches each page once, as seo-audit's own crawler; the site rule `ai-crawlers-blocked-at-edge` \
+         (docs/RULES.md, \"Site rules\") tells which pages an edge turns AI crawlers away from. After the crawl \
+         ends (not when it was cancelled), it fetches a sample of its pages again: the first 5 HTML pages that \
+         answered 200 and are not `noindex`, in crawl order (the start page first), each as a browser and as \
+         GPTBot, ClaudeBot and PerplexityBot, with the user agents and the comparison of the edge check above. \
+         A crawler is sent only where robots.txt lets it in (a `Disallow` is the site's choice, not an edge \
+         block), and nothing is fetched under a `Crawl-delay` for seo-audit or where robots.txt cannot be read. \
+         The requests go one at a time, through the address guard with the fetcher's size and time limits, \
+         within 20 s for all of them: at most 20 a crawl, counted in the crawl summary's `edge_requests`; a page \
+         the budget cut short is not judged. The verdicts are kept with the run's summary, as the answer to the \
+         never-existing URL of `soft-404` is, and made again by a resumed run from the pages it fetches. For the \
+         other crawlers, the readiness check above on one page of each template gives the verdicts page by page."
     );
 }
 

@@ -83,6 +83,7 @@ pub struct CrawlSite {
     near_duplicate_threshold: u32,
     not_found_probe: Option<crawl::NotFoundProbe>,
     external_links: Option<crawl::ExternalLinks>,
+    edge_probes: Vec<crawl::EdgeProbe>,
 }
 
 impl Store {
@@ -112,6 +113,7 @@ impl Store {
             near_duplicate_threshold: crawl::NEAR_DUPLICATE_SIMILARITY,
             not_found_probe: None,
             external_links: None,
+            edge_probes: Vec::new(),
         })
     }
 }
@@ -146,6 +148,13 @@ impl CrawlSite {
     /// crawl's budget of external URLs, and hands them here.
     pub fn with_external_links(mut self, external_links: Option<crawl::ExternalLinks>) -> CrawlSite {
         self.external_links = external_links;
+        self
+    }
+
+    /// The same, with what the AI crawlers got of the crawl's sample of pages (kept by the
+    /// run, as the never-existing URL's answer is).
+    pub fn with_edge_probes(mut self, edge_probes: Vec<crawl::EdgeProbe>) -> CrawlSite {
+        self.edge_probes = edge_probes;
         self
     }
 
@@ -344,6 +353,10 @@ impl CrawledSite for CrawlSite {
 
     fn external_links(&self) -> Option<&crawl::ExternalLinks> {
         self.external_links.as_ref()
+    }
+
+    fn edge_probes(&self) -> &[crawl::EdgeProbe] {
+        &self.edge_probes
     }
 
     fn sitemap_problems(&self, f: &mut dyn FnMut(&SitemapProblem) -> SiteResult<()>) -> SiteResult<()> {

@@ -29,7 +29,13 @@ pub(crate) fn site(gate: Arc<AtomicBool>) -> (u16, Arc<Mutex<HashMap<String, usi
     let log = hits.clone();
     let site = test_support::ThreadServer::start(move |request| {
         let path = request.path.as_str();
-        *log.lock().unwrap().entry(path.to_string()).or_default() += 1;
+        // The crawl's own fetches are counted; the edge check's after the crawl's end (as a
+        // browser and as AI crawlers, `ai-crawlers-blocked-at-edge`) fetch no page for it.
+        let ours =
+            request.headers.iter().any(|(n, v)| n.eq_ignore_ascii_case("user-agent") && v.starts_with("SeoAuditBot/"));
+        if ours {
+            *log.lock().unwrap().entry(path.to_string()).or_default() += 1;
+        }
         let page: Option<usize> = path.strip_prefix("/p").and_then(|n| n.parse().ok());
         let body = match (path, page) {
             ("/", _) => {

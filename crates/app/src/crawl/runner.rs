@@ -229,7 +229,23 @@ pub struct CrawlSummary {
     /// run that ends the crawl: a resumed crawl checks the links of the pages it fetches.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub external_links: Option<crawl::ExternalLinks>,
+    /// The pages of this run checked for edge blocking, in crawl order, for
+    /// `ai-crawlers-blocked-at-edge` ([`probe_edge`]): at most [`crawl::MAX_EDGE_SAMPLE`]
+    /// HTML pages that answered 200 and are not `noindex`. Like the never-existing URL's
+    /// answer, made by each run and kept in no table.
+    #[serde(skip)]
+    pub edge_probes: Vec<crawl::EdgeProbe>,
+    /// The requests the edge check made after the crawl's end (at most
+    /// [`MAX_EDGE_REQUESTS`]), beside the pages, robots.txt and sitemaps the crawl fetched.
+    pub edge_requests: u32,
 }
+
+/// The requests of the edge check at most: the browser's and each crawler's of
+/// [`crawl::EDGE_PROBE_BOTS`], for each page of the sample.
+pub const MAX_EDGE_REQUESTS: u32 = (crawl::MAX_EDGE_SAMPLE * (1 + crawl::EDGE_PROBE_BOTS.len())) as u32;
+
+/// The time the edge check may take at most, all its requests together.
+const EDGE_PROBE_BUDGET: Duration = Duration::from_secs(20);
 
 /// Sitemap problems a crawl keeps at most: its sitemaps are bounded in number
 /// (`crawl::SitemapLimits`), but one file may have a relative `<loc>` on every line.
@@ -398,6 +414,13 @@ where
         checked.count_not_checked(crawl::NotChecked::Budget, over_budget);
         crawled.summary.external_links = Some(checked);
     }
+    // The sample was taken by the frontier thread; a cancelled crawl checks none of it.
+    let sample = std::mem::take(&mut crawled.summary.edge_probes);
+    if !sample.is_empty() && !matches!(crawled.summary.end, CrawlEnd::Cancelled) {
+        let (probes, requests) = probe_edge(fetcher, sample).await;
+        crawled.summary.edge_probes = probes;
+        crawled.summary.edge_requests = requests;
+    }
     Ok(crawled)
 }
 
@@ -528,6 +551,73 @@ async fn probe_not_found(fetcher: &Fetcher, scope: &Scope, limits: AnalysisLimit
     Some(crawl::NotFoundProbe { url: requested, status: Some(status), content_signature })
 }
 
+/// Fetches each page of `sample` (given with no verdicts) again, once the crawl has ended, as
+/// a browser and as each crawler of [`crawl::EDGE_PROBE_BOTS`] that robots.txt lets in, one
+/// request at a time, through the fetcher and its address guard, within
+/// [`EDGE_PROBE_BUDGET`]; and keeps, per page, the crawlers the AI-readiness check's
+/// comparison ([`ai_visibility::edge_blocking`]) finds turned away. A `Disallow` is the
+/// site's choice, not an edge block, so a crawler kept out is not fetched; nothing is
+/// fetched under a `Crawl-delay` for our crawler, as for the never-existing URL. Pages the
+/// budget leaves out are not kept (the rule then says nothing of them). Gives the probes
+/// and the requests made.
+async fn probe_edge(fetcher: &Fetcher, sample: Vec<crawl::EdgeProbe>) -> (Vec<crawl::EdgeProbe>, u32) {
+    use ai_visibility::{Answer, BROWSER_USER_AGENT};
+    // The `Accept` of a browser: an edge that serves markdown or JSON on request answers
+    // each fetch the same HTML page.
+    const HTML_ACCEPT: &str = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+    let deadline = Instant::now() + EDGE_PROBE_BUDGET;
+    let max = fetcher.config().max_body_bytes;
+    let mut requests = 0u32;
+    let mut robots_of: std::collections::HashMap<String, Option<Robots>> = Default::default();
+    let mut probes = Vec::with_capacity(sample.len());
+    for probe in sample {
+        let Ok(url) = Url::parse(&probe.url) else { continue };
+        let origin = url.origin().ascii_serialization();
+        if !robots_of.contains_key(&origin) {
+            // A robots.txt that cannot be read leaves the crawlers' permission unknown: the
+            // origin's pages are not checked.
+            let robots = match fetcher.fetch_robots_txt(&url).await {
+                Ok(Some(page)) => Some(robots_from_answer(Some(page.status), &page.body)),
+                Ok(None) => Some(Robots::parse(b"")),
+                Err(_) => None,
+            };
+            robots_of.insert(origin.clone(), robots);
+        }
+        let Some(robots) = robots_of.get(&origin).and_then(Option::as_ref) else { continue };
+        if robots.crawl_delay(crawl::USER_AGENT_TOKEN).is_some_and(|d| d.is_finite() && d > 0.0) {
+            continue;
+        }
+        let bots = crawl::EdgeProbe::bots(robots, url.path());
+        if bots.is_empty() {
+            continue;
+        }
+        let mut answers = Vec::with_capacity(bots.len() + 1);
+        for agent in std::iter::once(BROWSER_USER_AGENT).chain(bots.iter().map(|b| b.user_agent)) {
+            let Some(left) = deadline.checked_duration_since(Instant::now()).filter(|d| !d.is_zero()) else { break };
+            requests += 1;
+            let answer = match tokio::time::timeout(
+                left,
+                fetcher.fetch_text_as(&url, max, Some(agent), Some(HTML_ACCEPT)),
+            )
+            .await
+            {
+                Ok(Ok(a)) => Answer::of(a.status, &a.headers, a.content_type.as_deref(), &a.body),
+                Ok(Err(e)) => Answer::failed(e.to_string()),
+                Err(_) => Answer::failed("the check's time budget ran out"),
+            };
+            answers.push(answer);
+        }
+        // A page the budget cut short is not judged: a missing answer is no evidence.
+        if answers.len() < bots.len() + 1 {
+            break;
+        }
+        let mut answers = answers.into_iter();
+        let browser = answers.next().unwrap_or_default();
+        probes.push(crawl::EdgeProbe::judge(probe.url, browser, bots.into_iter().zip(answers).collect()));
+    }
+    (probes, requests)
+}
+
 /// The frontier thread: hands out work, records results, tells the sink.
 #[allow(clippy::too_many_arguments)]
 fn drive<S, K>(
@@ -571,6 +661,7 @@ where
     let mut ok_pages = 0u64;
     let mut audited = 0u64;
     let mut first_problem: Option<String> = None;
+    let mut edge_sample: Vec<crawl::EdgeProbe> = Vec::new();
     let mut last_progress: Option<Instant> = None;
     let send = |job: Job| jobs.send(job).map_err(|_| AppError::internal("the crawl's fetch side stopped"));
     // Results are recorded in batches (one transaction of a database store): the results
@@ -706,6 +797,11 @@ where
                             frontier.record(entry, Outcome::Answered(&page)).map_err(store_error)?;
                             ok_pages += u64::from(matches!(page.status, Some(200..=299)));
                             audited += 1;
+                            // The first pages fetched, the start page first: those of
+                            // the edge check after the crawl (probe_edge).
+                            if edge_sample.len() < crawl::MAX_EDGE_SAMPLE && crawl::EdgeProbe::samples(&page) {
+                                edge_sample.push(crawl::EdgeProbe { url: page.url.clone(), blocked: Vec::new() });
+                            }
                             sink.page(&page, Some(&audit))?;
                             // Its links to other sites, each new one within the budget, go to
                             // the checks (which run beside the crawl's fetches).
@@ -795,6 +891,8 @@ where
             not_checked_budget: budget.over_budget(),
             ..crawl::ExternalLinks::default()
         }),
+        edge_probes: edge_sample,
+        edge_requests: 0,
     };
     Ok(Crawled { summary, store: frontier.into_store(), sink })
 }
@@ -1163,6 +1261,98 @@ mod tests {
             }
             expected.sort_unstable();
             assert_eq!(urls, expected);
+        }
+    }
+
+    /// A site whose edge answers GPTBot 403 on `/blog/*` and every other visitor the page;
+    /// `robots` is its robots.txt. Counts the requests each user agent made of page URLs.
+    async fn edge_site(
+        blocks: bool,
+        robots: &'static str,
+    ) -> (std::net::SocketAddr, Arc<std::sync::Mutex<Vec<String>>>) {
+        let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let log = seen.clone();
+        let addr = test_support::Pages::serve(move |request: &test_support::wiremock::Request| {
+            let agent = request.headers.get("user-agent").and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
+            let path = request.url.path().to_owned();
+            if path == "/robots.txt" {
+                return test_support::ResponseTemplate::new(200).set_body_raw(robots, "text/plain");
+            }
+            log.lock().expect("lock").push(format!("{path} {agent}"));
+            if blocks && path.starts_with("/blog/") && agent.contains("GPTBot") {
+                return test_support::ResponseTemplate::new(403).set_body_raw("Forbidden", "text/plain");
+            }
+            let body = match path.as_str() {
+                "/" => {
+                    format!("<title>Home of the shop</title><a href='/blog/launch'>Launch</a><p>{NOT_FOUND_TEXT}</p>")
+                }
+                "/blog/launch" => format!("<title>The launch</title><p>{NOT_FOUND_TEXT}</p>"),
+                _ => return test_support::ResponseTemplate::new(404).set_body_raw("<title>Nope</title>", "text/html"),
+            };
+            test_support::ResponseTemplate::new(200).set_body_raw(body, "text/html")
+        })
+        .await
+        .leak();
+        (addr, seen)
+    }
+
+    /// After the crawl, its pages are fetched as a browser and as GPTBot, ClaudeBot and
+    /// PerplexityBot; the page the edge turns GPTBot away from is reported with the evidence,
+    /// a site that answers all alike is not, and a crawler robots.txt keeps out is not sent.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn pages_the_edge_turns_ai_crawlers_away_from_are_found() {
+        let cases = [
+            (true, "User-agent: *\nAllow: /\n", true),
+            (false, "User-agent: *\nAllow: /\n", false),
+            (true, "User-agent: GPTBot\nDisallow: /blog/\n", false),
+        ];
+        for (blocks, robots, reported) in cases {
+            let (addr, seen) = edge_site(blocks, robots).await;
+            let scope = Scope::new(&format!("http://{addr}/"), ScopeConfig::default()).expect("scope");
+            let crawled = run(
+                &fetcher(),
+                MemoryStore::new(),
+                scope,
+                Limits::default(),
+                MemorySink::default(),
+                CrawlOptions::default(),
+            )
+            .await
+            .expect("crawl");
+            let summary = &crawled.summary;
+            let home = format!("http://{addr}/");
+            let blog = format!("http://{addr}/blog/launch");
+            // The start page first, both checked.
+            let checked: Vec<&str> = summary.edge_probes.iter().map(|p| p.url.as_str()).collect();
+            assert_eq!(checked, [home.as_str(), blog.as_str()], "{robots}");
+            // Each page as a browser and three crawlers, less GPTBot on /blog/ where it is kept out.
+            let gptbot_kept_out = robots.contains("GPTBot");
+            assert_eq!(summary.edge_requests, if gptbot_kept_out { 7 } else { 8 }, "{robots}");
+            let log = seen.lock().expect("lock").clone();
+            let gptbot_on_blog = log.iter().filter(|l| l.starts_with("/blog/") && l.contains("GPTBot")).count();
+            assert_eq!(gptbot_on_blog, usize::from(!gptbot_kept_out), "{log:?}");
+            let sitemap = Default::default();
+            let site = crawl::SiteIndex::new(&crawled.sink.pages, &sitemap, false)
+                .with_edge_probes(summary.edge_probes.clone());
+            let results = crawl::check_site(&site).expect("rules");
+            // The rule's id is written in its own file only (.ci/rule_ids.py): found by what it says.
+            let found: Vec<(&str, &str)> = results
+                .iter()
+                .flat_map(|r| &r.findings)
+                .filter(|f| f.detail.starts_with("AI crawlers turned away at the edge"))
+                .map(|f| (f.url.as_str(), f.detail.as_str()))
+                .collect();
+            if reported {
+                assert_eq!(
+                    found,
+                    [(
+                        blog.as_str(),
+                        "AI crawlers turned away at the edge: GPTBot: status 403 Forbidden where the browser got 200"
+                    )]
+                );
+            } else {
+                assert!(found.is_empty(), "{found:?}");
+            }
         }
     }
 

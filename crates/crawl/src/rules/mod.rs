@@ -25,6 +25,7 @@ mod internal_redirect_chain;
 mod linked_page_blocked_by_robots;
 mod near_duplicate_content;
 pub use near_duplicate_content::{NEAR_DUPLICATE_SIMILARITY, NEAR_DUPLICATE_THRESHOLDS};
+mod ai_crawlers_blocked_at_edge;
 mod nofollow_only_inlinks;
 mod not_in_sitemap;
 pub(crate) mod orphan_page;
@@ -134,6 +135,7 @@ pub static SITE_RULES: &[&dyn SiteRule] = &[
     &duplicate_h1::DuplicateH1,
     &not_in_sitemap::NotInSitemap,
     &linked_page_blocked_by_robots::LinkedPageBlockedByRobots,
+    &ai_crawlers_blocked_at_edge::AiCrawlersBlockedAtEdge,
     &deep_page::DeepPage,
     &few_inlinks::FewInlinks,
     &nofollow_only_inlinks::NofollowOnlyInlinks,
@@ -222,6 +224,63 @@ impl DuplicateKey {
         })
     }
 }
+
+/// What the AI crawlers got of one page of a crawl's sample, where the edge (the server or
+/// its CDN) was checked for turning them away: the crawl fetches at most
+/// [`MAX_EDGE_SAMPLE`] of its pages again after its end, as a browser and as a few main AI
+/// crawlers, and keeps the crawlers it turned away, for `ai-crawlers-blocked-at-edge`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EdgeProbe {
+    /// The page, as the crawl recorded it.
+    pub url: String,
+    /// The registry token of each crawler turned away, with what shows it (the evidence of
+    /// the AI-readiness check's comparison), in the order they were fetched.
+    pub blocked: Vec<(String, String)>,
+}
+
+impl EdgeProbe {
+    /// Whether a page's record puts it in the sample, taken in crawl order until it holds
+    /// [`MAX_EDGE_SAMPLE`]: an HTML page that answered 200 and is not `noindex`.
+    pub fn samples(page: &CrawledPage) -> bool {
+        page.html && page.status == Some(200) && !page.noindex
+    }
+
+    /// The crawlers of [`EDGE_PROBE_BOTS`] that `robots` lets fetch `path`: a `Disallow` is
+    /// the site's choice, not an edge block, so a crawler kept out is not sent.
+    pub fn bots(robots: &ai_visibility::Robots, path: &str) -> Vec<EdgeBot> {
+        ai_visibility::EDGE_BOTS
+            .iter()
+            .filter(|b| EDGE_PROBE_BOTS.contains(&b.bot) && robots.is_allowed(b.bot, path))
+            .copied()
+            .collect()
+    }
+
+    /// Judges page `url` from the browser's answer and each crawler's, with the AI-readiness
+    /// check's comparison ([`ai_visibility::edge_blocking`]): the crawlers turned away where
+    /// the browser got the page.
+    pub fn judge(url: String, browser: EdgeAnswer, bots: Vec<(EdgeBot, EdgeAnswer)>) -> EdgeProbe {
+        let judged = ai_visibility::edge_blocking(browser, bots, Vec::new());
+        let blocked = judged
+            .bots
+            .into_iter()
+            .filter(|v| v.blocked)
+            .map(|v| (v.bot.to_owned(), v.evidence.unwrap_or_default()))
+            .collect();
+        EdgeProbe { url, blocked }
+    }
+}
+
+/// One answer to the edge check's fetches, and a crawler it sends, as the AI-readiness check
+/// has them.
+pub use ai_visibility::{Answer as EdgeAnswer, EdgeBot};
+
+/// The pages of a crawl checked for edge blocking at most ([`EdgeProbe`]).
+pub const MAX_EDGE_SAMPLE: usize = 5;
+
+/// The AI crawlers (registry tokens of `ai_visibility::EDGE_BOTS`) each sampled page is
+/// fetched as: one each of the main training, answer-engine and search operators, so that
+/// a sample costs at most 4 requests a page (the browser's and theirs), 20 a crawl.
+pub const EDGE_PROBE_BOTS: &[&str] = &["GPTBot", "ClaudeBot", "PerplexityBot"];
 
 /// How the site answered the URL a crawl fetches once at its start, one that never existed
 /// ([`not_found_probe_path`]): what the site's own "not found" answer looks like, for
@@ -312,6 +371,12 @@ pub trait CrawledSite {
     /// that checked none.
     fn external_links(&self) -> Option<&ExternalLinks> {
         None
+    }
+
+    /// What the AI crawlers got of the crawl's sample of pages ([`EdgeProbe`]); empty by
+    /// default: a crawl that checked none.
+    fn edge_probes(&self) -> &[EdgeProbe] {
+        &[]
     }
     /// Every problem of the site's sitemaps ([`SitemapRead::problems`](crate::SitemapRead::problems);
     /// any order). None by default: a site that kept none.
@@ -450,6 +515,8 @@ pub struct SiteIndex<'a> {
     pub not_found_probe: Option<NotFoundProbe>,
     /// [`CrawledSite::external_links`] ([`SiteIndex::with_external_links`]; none unless given).
     pub external_links: Option<ExternalLinks>,
+    /// [`CrawledSite::edge_probes`] ([`SiteIndex::with_edge_probes`]; none unless given).
+    pub edge_probes: Vec<EdgeProbe>,
 }
 
 impl<'a> SiteIndex<'a> {
@@ -476,12 +543,18 @@ impl<'a> SiteIndex<'a> {
             near_duplicate_threshold: NEAR_DUPLICATE_SIMILARITY,
             not_found_probe: None,
             external_links: None,
+            edge_probes: Vec::new(),
         }
     }
 
     /// The same index, with the crawl's external links as checked.
     pub fn with_external_links(self, external_links: Option<ExternalLinks>) -> SiteIndex<'a> {
         SiteIndex { external_links, ..self }
+    }
+
+    /// The same index, with what the AI crawlers got of the crawl's sample of pages.
+    pub fn with_edge_probes(self, edge_probes: Vec<EdgeProbe>) -> SiteIndex<'a> {
+        SiteIndex { edge_probes, ..self }
     }
 
     /// The same index, with how the site answered the crawl's never-existing URL.
@@ -569,6 +642,10 @@ impl CrawledSite for SiteIndex<'_> {
 
     fn external_links(&self) -> Option<&ExternalLinks> {
         self.external_links.as_ref()
+    }
+
+    fn edge_probes(&self) -> &[EdgeProbe] {
+        &self.edge_probes
     }
 
     fn sitemap_problems(&self, f: &mut dyn FnMut(&SitemapProblem) -> SiteResult<()>) -> SiteResult<()> {

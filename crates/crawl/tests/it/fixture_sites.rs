@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use audit_core::{audit, HttpFacts, Page};
 use crawl::{
-    not_found_probe_path, robots_from_answer, CrawledPage, Entry, ExternalBudget, ExternalLinks, ExternalOutcome,
-    Frontier, Limits, MemoryStore, NotChecked, NotFoundProbe, Outcome, Scope, ScopeConfig, SitemapLimits,
+    not_found_probe_path, robots_from_answer, CrawledPage, EdgeAnswer, EdgeProbe, Entry, ExternalBudget, ExternalLinks,
+    ExternalOutcome, Frontier, Limits, MemoryStore, NotChecked, NotFoundProbe, Outcome, Scope, ScopeConfig, SitemapLimits,
     SitemapProblem, Sitemaps, State, Work, ROBOTS_REASON_PREFIX, USER_AGENT_TOKEN,
 };
 
@@ -27,6 +27,9 @@ enum Answer {
 struct Site {
     dir: PathBuf,
     redirects: Vec<(String, u16, String)>,
+    /// `_edge` lines (`/path-prefix STATUS Bot`): what the site's edge answers that AI
+    /// crawler on those paths instead of the page.
+    edge: Vec<(String, u16, String)>,
     fetched: Vec<String>,
 }
 
@@ -40,7 +43,15 @@ impl Site {
                 Some((f.next()?.to_string(), f.next()?.parse().ok()?, f.next()?.to_string()))
             })
             .collect();
-        Site { dir, redirects, fetched: Vec::new() }
+        let edge = std::fs::read_to_string(dir.join("_edge"))
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| {
+                let mut f = l.split_whitespace();
+                Some((f.next()?.to_string(), f.next()?.parse().ok()?, f.next()?.to_string()))
+            })
+            .collect();
+        Site { dir, redirects, edge, fetched: Vec::new() }
     }
 
     fn get(&mut self, url: &str) -> Answer {
@@ -71,6 +82,28 @@ impl Site {
     }
 }
 
+impl Site {
+    /// `url` as the edge check fetches it after the crawl: as a browser (`bot` `None`) or
+    /// as an AI crawler, which `_edge` may turn away. Not counted in [`Site::fetched`], the
+    /// crawl's own fetches.
+    fn get_as(&mut self, url: &str, bot: Option<&str>) -> EdgeAnswer {
+        let path = url::Url::parse(url).unwrap().path().to_string();
+        if let Some((_, status, _)) =
+            self.edge.iter().find(|(prefix, _, b)| path.starts_with(prefix.as_str()) && Some(b.as_str()) == bot)
+        {
+            return EdgeAnswer::of(*status, &[], Some("text/plain"), b"Forbidden");
+        }
+        let answer = self.get(url);
+        self.fetched.pop();
+        match answer {
+            Answer::Body(status, body, html) => {
+                EdgeAnswer::of(status, &[], Some(if html { "text/html" } else { "text/plain" }), &body)
+            }
+            Answer::Redirect(status, _) => EdgeAnswer::of(status, &[], None, b""),
+        }
+    }
+}
+
 pub struct Crawl {
     pub pages: Vec<CrawledPage>,
     pub sitemap_urls: BTreeSet<String>,
@@ -82,6 +115,8 @@ pub struct Crawl {
     pub not_found_probe: NotFoundProbe,
     /// The external links as checked ([`check_external`]).
     pub external_links: ExternalLinks,
+    /// What the AI crawlers got of the crawl's sample of pages, checked after its end.
+    pub edge_probes: Vec<EdgeProbe>,
 }
 
 impl Crawl {
@@ -211,6 +246,21 @@ pub fn crawl_with(name: &str, in_flight: usize, seed: Option<u64>) -> Crawl {
         }
     }
     let external_links = check_external(&fixtures().join(name), &pages);
+    // The edge check after the crawl, as the application's runner makes it (its robots.txt
+    // is the site's one origin's).
+    let robots = robots_seen.last().cloned().unwrap_or_else(|| robots_from_answer(Some(404), b""));
+    let edge_probes = pages
+        .iter()
+        .filter(|p| EdgeProbe::samples(p))
+        .take(crawl::MAX_EDGE_SAMPLE)
+        .map(|p| {
+            let path = url::Url::parse(&p.url).unwrap().path().to_string();
+            let bots = EdgeProbe::bots(&robots, &path);
+            let browser = site.get_as(&p.url, None);
+            let answers = bots.iter().map(|b| (*b, site.get_as(&p.url, Some(b.bot)))).collect();
+            EdgeProbe::judge(p.url.clone(), browser, answers)
+        })
+        .collect();
     Crawl {
         external_links,
         pages,
@@ -220,6 +270,7 @@ pub fn crawl_with(name: &str, in_flight: usize, seed: Option<u64>) -> Crawl {
         frontier,
         fetched: site.fetched,
         not_found_probe,
+        edge_probes,
     }
 }
 

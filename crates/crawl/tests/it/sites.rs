@@ -21,7 +21,8 @@ fn run(c: &mut Crawl) -> Vec<SiteRuleResult> {
         .with_sitemap_problems(&c.sitemap_problems)
         .with_robots_blocked(&blocked)
         .with_not_found_probe(Some(c.not_found_probe.clone()))
-        .with_external_links(Some(c.external_links.clone()));
+        .with_external_links(Some(c.external_links.clone()))
+        .with_edge_probes(c.edge_probes.clone());
     check_site(&site).unwrap()
 }
 
@@ -295,4 +296,37 @@ fn external_links_not_checked_are_counted_and_not_reported() {
     let site = SiteIndex::new(&c.pages, &c.sitemap_urls, c.sitemaps_read).with_robots_blocked(&blocked);
     let results = check_site(&site).unwrap();
     assert!(findings_of(&results, "broken-external-link").findings.is_empty());
+}
+
+/// `ai-crawlers-blocked-at-edge` names each crawler turned away with its evidence; a crawler
+/// robots.txt keeps out of a directory is never sent there, so the edge's answer to it is no
+/// finding (PerplexityBot on the fail site, GPTBot on the pass site).
+#[test]
+fn edge_blocking_names_each_crawler_robots_txt_lets_in() {
+    let mut fail = crawl("crawl-ai-crawlers-blocked-at-edge-fail");
+    let sampled: Vec<&str> = fail.edge_probes.iter().map(|p| p.url.strip_prefix(ORIGIN).unwrap()).collect();
+    assert_eq!(sampled, ["/", "/blog/launch", "/blog/spring", "/about"], "the start page first");
+    let results = run(&mut fail);
+    let details: Vec<(&str, &str)> = findings_of(&results, "ai-crawlers-blocked-at-edge")
+        .findings
+        .iter()
+        .map(|f| (f.url.strip_prefix(ORIGIN).unwrap(), f.detail.as_str()))
+        .collect();
+    assert_eq!(
+        details,
+        [
+            (
+                "/blog/launch",
+                "AI crawlers turned away at the edge: GPTBot: status 403 Forbidden where the browser got 200"
+            ),
+            (
+                "/blog/spring",
+                "AI crawlers turned away at the edge: GPTBot: status 403 Forbidden where the browser got 200; \
+                 ClaudeBot: status 402 Payment Required (pay per crawl) where the browser got 200"
+            ),
+        ]
+    );
+    let pass = crawl("crawl-ai-crawlers-blocked-at-edge-pass");
+    let launch = pass.edge_probes.iter().find(|p| p.url.ends_with("/blog/launch")).unwrap();
+    assert!(launch.blocked.is_empty(), "{launch:?}");
 }

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use crawl::{
-    check_site, run_site_rules, CrawledPage, CrawledSite, Entry, ExternalLinks, FrontierStore, NotFoundProbe, Outlink,
+    check_site, run_site_rules, CrawledPage, CrawledSite, EdgeProbe, Entry, ExternalLinks, FrontierStore, NotFoundProbe, Outlink,
     SiteIndex, SitemapProblem, Source, State, SITE_RULES,
 };
 use store::{NewCrawl, Store, CRAWL_SITE_BATCH};
@@ -53,7 +53,7 @@ fn stored_with_skips(store: &Store, pages: &[CrawledPage], sitemap: &BTreeSet<St
 
 /// The store's results equal the in-memory ones, rule by rule, and so do the totals.
 fn assert_same(store: &Store, pages: &[CrawledPage], sitemap: &BTreeSet<String>, sitemaps_read: bool, what: &str) {
-    assert_same_with(store, pages, sitemap, sitemaps_read, &[], &[], None, None, what);
+    assert_same_with(store, pages, sitemap, sitemaps_read, &[], &[], None, None, &[], what);
 }
 
 /// [`assert_same`] with the problems of the sitemaps' reading, the URLs the crawl skipped
@@ -68,6 +68,7 @@ fn assert_same_with(
     skipped: &[Entry],
     probe: Option<NotFoundProbe>,
     external: Option<ExternalLinks>,
+    edge: &[EdgeProbe],
     what: &str,
 ) {
     let id = stored_with_skips(store, pages, sitemap, skipped);
@@ -76,16 +77,18 @@ fn assert_same_with(
         .unwrap()
         .with_sitemap_problems(problems.to_vec())
         .with_not_found_probe(probe.clone())
-        .with_external_links(external.clone());
+        .with_external_links(external.clone())
+        .with_edge_probes(edge.to_vec());
     let blocked: Vec<(String, String)> =
         skipped.iter().map(|e| (e.url.clone(), e.reason.clone().unwrap_or_default())).collect();
     let memory = SiteIndex::new(pages, sitemap, sitemaps_read)
         .with_sitemap_problems(problems)
         .with_robots_blocked(&blocked)
         .with_not_found_probe(probe.clone())
-        .with_external_links(external.clone());
+        .with_external_links(external.clone())
+        .with_edge_probes(edge.to_vec());
     assert_eq!(check_site(&site).unwrap(), check_site(&memory).unwrap(), "{what}");
-    if problems.is_empty() && skipped.is_empty() && probe.is_none() && external.is_none() {
+    if problems.is_empty() && skipped.is_empty() && probe.is_none() && external.is_none() && edge.is_empty() {
         assert_eq!(check_site(&memory).unwrap(), run_site_rules(pages, sitemap, sitemaps_read), "{what}");
     }
     assert_eq!(site.totals().unwrap(), memory.totals().unwrap(), "{what}: totals");
@@ -108,6 +111,7 @@ both! {
                     &skipped,
                     Some(c.not_found_probe.clone()),
                     Some(c.external_links.clone()),
+                    &c.edge_probes,
                     &name,
                 );
             }
