@@ -9,14 +9,23 @@ use crawl::{check_site, site_score_of, CrawledPage, CrawledSite, SiteRuleResult,
 use super::runner::{CrawlSink, Progress, ProgressFn};
 use crate::AppError;
 
-/// The failed page rules of an audit as the store keeps them: `(rule id, severity,
-/// message)`.
-pub fn failed_rule_rows(audit: Option<&Audit>) -> Vec<(String, String, String)> {
+/// The failed page rules of an audit as the store keeps them: rule id, severity, message and
+/// the elements the finding points at (the first 50 and how many in all, as the audit lists
+/// them; docs/API.md, "Site crawl").
+pub fn failed_rule_rows(audit: Option<&Audit>) -> Vec<store::FailedRule> {
     audit
         .map(|a| {
             a.failures()
                 .into_iter()
-                .map(|(rule, finding)| (rule.id.to_string(), rule.severity.as_str().to_string(), finding.title.clone()))
+                .map(|(rule, finding)| store::FailedRule {
+                    rule_id: rule.id.to_string(),
+                    severity: rule.severity.as_str().to_string(),
+                    detail: finding.title.clone(),
+                    locations: (!finding.locations.is_empty()).then(|| store::IssueLocations {
+                        total: finding.locations_total,
+                        items: finding.locations.iter().filter_map(|l| serde_json::to_value(l).ok()).collect(),
+                    }),
+                })
                 .collect()
         })
         .unwrap_or_default()
@@ -78,6 +87,7 @@ impl Judged {
                     url: f.url.clone(),
                     linked_from: f.linked_from.clone(),
                     detail: f.detail.clone(),
+                    locations: None,
                 })
             })
             .collect()
