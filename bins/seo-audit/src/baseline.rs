@@ -114,7 +114,8 @@ pub fn report_of(value: &Value, command: Command) -> Report {
     }
 }
 
-/// A crawl report's findings: a page issue is one finding per URL; a site issue's findings
+/// A crawl report's findings: a page issue is one finding per URL, whose elements are those
+/// its `locations` list; a site issue's findings
 /// at one URL are one finding whose elements are the pages linking to it (`linked_from`
 /// stands as the element's selector), so a new link to a broken URL is a new element.
 fn crawl_report(value: &Value) -> Report {
@@ -140,6 +141,13 @@ fn crawl_report(value: &Value) -> Report {
             });
             if let Some(from) = hit["linked_from"].as_str() {
                 findings[i].elements.push(Element { selector: Some(from.to_string()), ..Element::default() });
+            }
+            // A page rule's finding lists the elements it points at, as an audit does: they
+            // are matched by selector, then snippet.
+            let elements = hit["locations"].as_array().into_iter().flatten();
+            findings[i].elements.extend(elements.filter_map(|l| serde_json::from_value::<Element>(l.clone()).ok()));
+            if let Some(total) = hit["locations_total"].as_u64() {
+                findings[i].elements_total = usize::try_from(total).unwrap_or(usize::MAX);
             }
         }
     }
