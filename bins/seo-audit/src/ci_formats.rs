@@ -647,7 +647,12 @@ pub fn crawl_junit(crawl: &CrawlFailures<'_>, timestamp: &str, marks: Option<&Ma
                     ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n",
                     xml(&marked(marks.and_then(|m| m.state(r.id, page.url)), title)),
                     r.severity.as_str(),
-                    xml(&format!("{}\n{}{}", failure_text(failure, &doc), elements_text(failure.locations), help(&doc)))
+                    xml(&format!(
+                        "{}\n{}{}",
+                        failure_text(failure, &doc),
+                        elements_text(failure.locations),
+                        help(&doc)
+                    ))
                 );
             } else {
                 cases.push_str("/>\n");
