@@ -442,7 +442,7 @@ mod tests {
     fn a_crawl_reports_page_findings_elements_are_matched_by_selector_then_snippet() {
         let report = |locations: Value, total: u64| {
             crawl_report(&json!({ "crawl": { "url": "https://example.com/", "issues": [
-                { "id": "image-alt-missing", "kind": "page", "urls": [
+                { "id": "a-page-rule", "kind": "page", "urls": [
                     { "url": "https://example.com/a", "locations": locations, "locations_total": total } ] } ] } }))
         };
         let hero = json!({ "line": 12, "column": 1, "selector": "#hero", "snippet": "<img id=\"hero\">" });
