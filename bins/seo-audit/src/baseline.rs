@@ -119,7 +119,8 @@ pub fn report_of(value: &Value, command: Command) -> Report {
     }
 }
 
-/// A crawl report's findings: a page issue is one finding per URL; a site issue's findings
+/// A crawl report's findings: a page issue is one finding per URL, whose elements are those
+/// its `locations` list; a site issue's findings
 /// at one URL are one finding whose elements are the pages linking to it (`linked_from`
 /// stands as the element's selector), so a new link to a broken URL is a new element.
 fn crawl_report(value: &Value) -> Report {
@@ -145,6 +146,13 @@ fn crawl_report(value: &Value) -> Report {
             });
             if let Some(from) = hit["linked_from"].as_str() {
                 findings[i].elements.push(Element { selector: Some(from.to_string()), ..Element::default() });
+            }
+            // A page rule's finding lists the elements it points at, as an audit does: they
+            // are matched by selector, then snippet.
+            let elements = hit["locations"].as_array().into_iter().flatten();
+            findings[i].elements.extend(elements.filter_map(|l| serde_json::from_value::<Element>(l.clone()).ok()));
+            if let Some(total) = hit["locations_total"].as_u64() {
+                findings[i].elements_total = usize::try_from(total).unwrap_or(usize::MAX);
             }
         }
     }
@@ -430,6 +438,32 @@ mod tests {
         assert_eq!(r.findings[0].elements.len(), 2);
         assert_eq!(r.findings[1].url, "https://example.com/a");
         assert_eq!(r.ruleset_version.as_deref(), Some("1.4.0"));
+    }
+
+    /// A page rule's finding lists its elements as an audit does: they are read as the
+    /// finding's elements, so an image without alt added to a page that already had one is a
+    /// new finding, and the same image moved down the page is not.
+    #[test]
+    fn a_crawl_reports_page_findings_elements_are_matched_by_selector_then_snippet() {
+        let report = |locations: Value, total: u64| {
+            crawl_report(&json!({ "crawl": { "url": "https://example.com/", "issues": [
+                { "id": "a-page-rule", "kind": "page", "urls": [
+                    { "url": "https://example.com/a", "locations": locations, "locations_total": total } ] } ] } }))
+        };
+        let hero = json!({ "line": 12, "column": 1, "selector": "#hero", "snippet": "<img id=\"hero\">" });
+        let baseline = report(json!([hero.clone()]), 1);
+        assert_eq!(baseline.findings[0].elements.len(), 1);
+        assert_eq!(baseline.findings[0].elements[0].selector.as_deref(), Some("#hero"));
+        assert_eq!(baseline.findings[0].elements[0].line, Some(12));
+        assert_eq!(baseline.findings[0].elements_total, 1);
+
+        let moved = json!({ "line": 40, "column": 3, "selector": "#hero", "snippet": "<img id=\"hero\">" });
+        let same = audit_core::baseline::compare(&report(json!([moved]), 1).findings, &baseline.findings);
+        assert_eq!(same.counts().new, 0, "a moved element is the same element");
+
+        let added = json!({ "line": 13, "column": 1, "selector": "#side", "snippet": "<img id=\"side\">" });
+        let more = audit_core::baseline::compare(&report(json!([hero, added]), 2).findings, &baseline.findings);
+        assert_eq!(more.counts().new, 1, "an element the baseline did not list makes the finding new");
     }
 
     /// A site rule cut at 10,000 on one side: a URL past the cut is neither new nor resolved,

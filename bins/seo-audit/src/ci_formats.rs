@@ -444,6 +444,9 @@ pub struct PageFailure<'a> {
     /// The finding's title on this page ("Page is not served over HTTPS"), which names the
     /// problem; empty when the store has none, and then the rule's reason is said alone.
     pub title: &'a str,
+    /// The elements the finding points at on the page (the first of them), as the audit
+    /// lists them; empty when it points at none.
+    pub locations: &'a [audit_core::Location],
 }
 
 /// What one site rule found.
@@ -489,9 +492,19 @@ fn failure_text(failure: &PageFailure<'_>, rule: &RuleDoc) -> String {
     format!("{}. {}", failure.title.trim_end_matches('.'), rule.why)
 }
 
+/// The elements of a failed page rule as JUnit failure text lists them: one line each,
+/// `line:col selector`.
+fn elements_text(locations: &[audit_core::Location]) -> String {
+    locations.iter().fold(String::new(), |mut text, at| {
+        let _ = writeln!(text, "{}:{} {}", at.line, at.column, at.selector);
+        text
+    })
+}
+
 /// The SARIF 2.1.0 log of a crawl: one run whose driver lists the page rules of the table,
 /// then the site rules (`properties.kind` `site`); one result per failed page rule per
-/// audited page, located at the page's URL, and one per site-rule finding, located at the
+/// audited page and element it points at (the region of the element's start tag, as for an
+/// audit), located at the page's URL, and one per site-rule finding, located at the
 /// affected URL with the linking page, where there is one, as a related location. The site
 /// score is a run property. With a baseline, as for an audit: each result's `baselineState`,
 /// and the resolved findings as `absent` results at their URL.
@@ -503,16 +516,24 @@ pub fn crawl_sarif(crawl: &CrawlFailures<'_>, marks: Option<&Marks>) -> Value {
         for failure in &page.failed {
             let Some(i) = index(failure.id) else { continue };
             let r = &docs[i];
-            results.push(with_state(
-                json!({
-                    "ruleId": r.id,
-                    "ruleIndex": i,
-                    "level": level(r.severity),
-                    "message": { "text": failure_text(failure, r) },
-                    "locations": [location_at(page.url)],
-                }),
-                marks.and_then(|m| m.state(r.id, page.url)),
-            ));
+            let result = json!({
+                "ruleId": r.id,
+                "ruleIndex": i,
+                "level": level(r.severity),
+                "message": { "text": failure_text(failure, r) },
+            });
+            let state = marks.and_then(|m| m.state(r.id, page.url));
+            // As for an audit: one result per element, each annotating its own line.
+            let located: Vec<Value> = if failure.locations.is_empty() {
+                vec![location_at(page.url)]
+            } else {
+                failure.locations.iter().map(|at| element_at(page.url, at)).collect()
+            };
+            for location in located {
+                let mut r = result.clone();
+                r["locations"] = json!([location]);
+                results.push(with_state(r, state));
+            }
         }
     }
     for issue in &crawl.site {
@@ -626,7 +647,12 @@ pub fn crawl_junit(crawl: &CrawlFailures<'_>, timestamp: &str, marks: Option<&Ma
                     ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n",
                     xml(&marked(marks.and_then(|m| m.state(r.id, page.url)), title)),
                     r.severity.as_str(),
-                    xml(&format!("{}\n{}", failure_text(failure, &doc), help(&doc)))
+                    xml(&format!(
+                        "{}\n{}{}",
+                        failure_text(failure, &doc),
+                        elements_text(failure.locations),
+                        help(&doc)
+                    ))
                 );
             } else {
                 cases.push_str("/>\n");

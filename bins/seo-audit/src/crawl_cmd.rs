@@ -250,10 +250,7 @@ impl Urls<'_> {
             Urls::Listed(all) => Ok(all.iter().take(n).cloned().collect()),
             Urls::Stored(source, rule) => {
                 let (issues, _) = source.store.crawl_issues(&source.crawl_id, rule, None, n)?;
-                Ok(issues
-                    .into_iter()
-                    .map(|i| Affected { url: i.url, linked_from: None, detail: String::new() })
-                    .collect())
+                Ok(issues.into_iter().map(Affected::of_page).collect())
             }
         }
     }
@@ -272,7 +269,7 @@ impl Serialize for Urls<'_> {
                         .crawl_issues(&source.crawl_id, rule, after, store::CRAWL_SITE_BATCH)
                         .map_err(S::Error::custom)?;
                     for i in issues {
-                        seq.serialize_element(&Affected { url: i.url, linked_from: None, detail: String::new() })?;
+                        seq.serialize_element(&Affected::of_page(i))?;
                     }
                     match next {
                         Some(n) => after = Some(n),
@@ -291,6 +288,45 @@ struct Affected {
     linked_from: Option<String>,
     #[serde(skip_serializing_if = "String::is_empty")]
     detail: String,
+    /// The elements a page rule's finding points at on the page, as an audit lists them
+    /// (docs/API.md, "Site crawl").
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    locations: Vec<serde_json::Value>,
+    /// How many elements in all (`locations` lists the first of them).
+    #[serde(skip_serializing_if = "is_zero")]
+    locations_total: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+impl Affected {
+    /// The affected URL of a site rule's finding (it points at no element).
+    fn of_site(url: String, linked_from: Option<String>, detail: String) -> Affected {
+        Affected { url, linked_from, detail, locations: Vec::new(), locations_total: 0 }
+    }
+
+    /// The page of a page rule's finding, with the elements it points at.
+    fn of_page(issue: store::CrawlIssue) -> Affected {
+        let (locations, locations_total) = issue.locations.map_or((Vec::new(), 0), |l| (l.items, l.total));
+        Affected { url: issue.url, linked_from: None, detail: String::new(), locations, locations_total }
+    }
+
+    /// The first element's `:line:col`, or nothing when it points at none.
+    fn at(&self) -> String {
+        self.locations
+            .first()
+            .and_then(|l| Some(format!(":{}:{}", l["line"].as_u64()?, l["column"].as_u64()?)))
+            .unwrap_or_default()
+    }
+}
+
+/// What the CI formats show of a failed page rule on a page.
+#[derive(Debug, Default)]
+struct FindingDetail {
+    title: String,
+    locations: Vec<audit_core::Location>,
 }
 
 /// A row of the text and CI reports' pages.
@@ -371,9 +407,9 @@ impl ReportSource {
             .collect())
     }
 
-    /// The title of each failed page rule's finding, by `(page URL, rule id)`: the store
-    /// keeps it as the finding's detail.
-    fn finding_titles(&self) -> Result<std::collections::HashMap<(String, String), String>, store::Error> {
+    /// The title of each failed page rule's finding (the store keeps it as the finding's
+    /// detail) and the elements it points at, by `(page URL, rule id)`.
+    fn finding_details(&self) -> Result<std::collections::HashMap<(String, String), FindingDetail>, store::Error> {
         let mut titles = std::collections::HashMap::new();
         for count in self.store.crawl_issue_counts(&self.crawl_id)? {
             if count.kind != store::IssueKind::Page {
@@ -384,7 +420,13 @@ impl ReportSource {
                 let (issues, next) =
                     self.store.crawl_issues(&self.crawl_id, &count.rule_id, after, store::CRAWL_SITE_BATCH)?;
                 for issue in issues.into_iter().filter(|i| i.kind == store::IssueKind::Page) {
-                    titles.insert((issue.url, issue.rule_id), issue.detail);
+                    // An element the store cannot read as a location is left out rather than
+                    // shown at line 0.
+                    let locations = issue
+                        .locations
+                        .map(|l| l.items.into_iter().filter_map(|v| serde_json::from_value(v).ok()).collect())
+                        .unwrap_or_default();
+                    titles.insert((issue.url, issue.rule_id), FindingDetail { title: issue.detail, locations });
                 }
                 match next {
                     Some(n) => after = Some(n),
@@ -671,11 +713,7 @@ fn report<'a>(
             urls: Urls::Listed(
                 r.findings
                     .iter()
-                    .map(|f| Affected {
-                        url: f.url.clone(),
-                        linked_from: f.linked_from.clone(),
-                        detail: f.detail.clone(),
-                    })
+                    .map(|f| Affected::of_site(f.url.clone(), f.linked_from.clone(), f.detail.clone()))
                     .collect(),
             ),
         })
@@ -753,7 +791,8 @@ fn ci_report(
         }
         Ok(())
     })?;
-    let titles = source.finding_titles().map_err(store_io)?;
+    let details = source.finding_details().map_err(store_io)?;
+    let none = FindingDetail::default();
     let site = r
         .issues
         .iter()
@@ -779,9 +818,9 @@ fn ci_report(
                 score: *score,
                 failed: failed
                     .iter()
-                    .map(|id| PageFailure {
-                        id,
-                        title: titles.get(&(url.clone(), id.clone())).map_or("", String::as_str),
+                    .map(|id| {
+                        let detail = details.get(&(url.clone(), id.clone())).unwrap_or(&none);
+                        PageFailure { id, title: &detail.title, locations: &detail.locations }
                     })
                     .collect(),
             })
@@ -866,7 +905,7 @@ fn text(r: &CrawlReport<'_>, source: &ReportSource, out: &mut impl Write) -> std
             // One line per affected URL, however many pages link to it.
             let shown = issue.urls.first_urls(TEXT_URLS_PER_ISSUE).map_err(store_io)?;
             for (a, n) in &shown {
-                let mut line = format!("    {}", a.url);
+                let mut line = format!("    {}{}", a.url, a.at());
                 if !a.detail.is_empty() {
                     line.push_str(&format!("  {}", a.detail));
                 }

@@ -242,6 +242,33 @@ pub struct CrawlIssue {
     pub linked_from: Option<String>,
     /// What is wrong, in a few words.
     pub detail: String,
+    /// The elements a page rule's finding points at on the page, when it points at any.
+    pub locations: Option<IssueLocations>,
+}
+
+/// The elements a page rule's finding points at, as a crawl keeps them: the first ones, each
+/// a location as an audit lists it (docs/API.md, "The audit result"), and how many there are
+/// in all. The store does not read the items; it keeps them within
+/// [`MAX_ISSUE_LOCATIONS_BYTES`].
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct IssueLocations {
+    /// How many elements the finding is about (at least as many as `items`).
+    pub total: u32,
+    /// The first of them.
+    pub items: Vec<serde_json::Value>,
+}
+
+/// A page rule a recorded page failed, as [`Store::record_crawl_page`] writes it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FailedRule {
+    /// The rule id.
+    pub rule_id: String,
+    /// `critical`, `warning` or `notice`.
+    pub severity: String,
+    /// The finding's title on the page.
+    pub detail: String,
+    /// The elements it points at, when it points at any.
+    pub locations: Option<IssueLocations>,
 }
 
 /// A rule and how many URLs it affects in a crawl.
@@ -684,16 +711,11 @@ impl Store {
     }
 
     /// Writes what the crawl keeps of a fetched URL (its record, with its links), and the
-    /// page rules it failed (`(rule id, severity, message)`), in one transaction; writing a
+    /// page rules it failed (each with its message and the elements it points at), in one transaction; writing a
     /// URL again (a page fetched again after a restart) replaces its facts and counts one
     /// more record ([`CrawlPage::records`]). A crawl's runner writes through its frontier's
     /// [`CrawlWriter`] instead, in the frontier's batch.
-    pub fn record_crawl_page(
-        &self,
-        crawl_id: &str,
-        record: &CrawledPage,
-        failed_rules: &[(String, String, String)],
-    ) -> Result<()> {
+    pub fn record_crawl_page(&self, crawl_id: &str, record: &CrawledPage, failed_rules: &[FailedRule]) -> Result<()> {
         PageRow::of(record, failed_rules)?.write_alone(self, crawl_id)
     }
 
@@ -848,7 +870,7 @@ impl Store {
     ) -> Result<(Vec<CrawlIssue>, Option<i64>)> {
         let mut rows: Vec<(i64, CrawlIssue)> = self.read(|db| {
             db.query_map(
-                "SELECT rowid, kind, rule_id, severity, url, linked_from, detail FROM crawl_issues \
+                "SELECT rowid, kind, rule_id, severity, url, linked_from, detail, locations FROM crawl_issues \
                  WHERE crawl_id = ?1 AND rule_id = ?2 AND rowid > ?3 ORDER BY rowid LIMIT ?4",
                 args![crawl_id, rule_id, after.unwrap_or(-1), limit + 1],
                 |row| {
@@ -864,6 +886,13 @@ impl Store {
                             url: row.get(4)?,
                             linked_from: row.get(5)?,
                             detail: row.get(6)?,
+                            locations: row
+                                .get::<Option<String>>(7)?
+                                .map(|text| {
+                                    serde_json::from_str(&text)
+                                        .map_err(|e| Error::corrupt("crawl_issues", format!("bad locations: {e}")))
+                                })
+                                .transpose()?,
                         },
                     ))
                 },
@@ -891,13 +920,41 @@ fn bounded_detail(detail: &str) -> std::borrow::Cow<'_, str> {
     crawl::cut_marked(detail, MAX_ISSUE_DETAIL_BYTES).into()
 }
 
+/// Bytes of JSON of a finding's locations a `crawl_issues` row keeps. An audit lists at most
+/// 50 elements, each a snippet of at most 200 characters and a selector; this bound makes
+/// the row's size a guarantee (docs/SECURITY.md). Past it, the last items are left out, and
+/// `total` still says how many there are, so that the cut shows.
+pub const MAX_ISSUE_LOCATIONS_BYTES: usize = 16 * 1024;
+
+/// `locations` as the JSON a row keeps, within [`MAX_ISSUE_LOCATIONS_BYTES`]; `None` when
+/// there are none.
+fn bounded_locations(locations: Option<&IssueLocations>) -> Result<Option<String>> {
+    let Some(locations) = locations.filter(|l| l.total > 0 || !l.items.is_empty()) else {
+        return Ok(None);
+    };
+    let encode = |l: &IssueLocations| serde_json::to_string(l).map_err(|e| Error::invalid("locations", e.to_string()));
+    let total = locations.total.max(u32::try_from(locations.items.len()).unwrap_or(u32::MAX));
+    let mut kept = IssueLocations { total, items: locations.items.clone() };
+    let mut text = encode(&kept)?;
+    while text.len() > MAX_ISSUE_LOCATIONS_BYTES && !kept.items.is_empty() {
+        // Items are about the same size: drop as many as the excess suggests, one at least.
+        let excess = text.len() - MAX_ISSUE_LOCATIONS_BYTES;
+        let each = text.len() / kept.items.len().max(1);
+        let drop = (excess / each.max(1)).max(1).min(kept.items.len());
+        kept.items.truncate(kept.items.len() - drop);
+        text = encode(&kept)?;
+    }
+    Ok(Some(text))
+}
+
 fn insert_issue(tx: &Db<'_>, crawl_id: &str, kind: IssueKind, issue: &CrawlIssue) -> Result<()> {
     let kind: &'static str = kind.into();
     let detail = bounded_detail(&issue.detail);
+    let locations = bounded_locations(issue.locations.as_ref())?;
     tx.execute(
-        "INSERT INTO crawl_issues (crawl_id, kind, rule_id, severity, url, linked_from, detail) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        args![crawl_id, kind, issue.rule_id, issue.severity, issue.url, issue.linked_from, detail.as_ref()],
+        "INSERT INTO crawl_issues (crawl_id, kind, rule_id, severity, url, linked_from, detail, locations) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        args![crawl_id, kind, issue.rule_id, issue.severity, issue.url, issue.linked_from, detail.as_ref(), locations],
     )?;
     Ok(())
 }
@@ -916,7 +973,7 @@ fn insert_sitemap_urls(db: &Db<'_>, crawl_id: &str, urls: &[String]) -> Result<(
 /// The rows of one recorded page, encoded before any transaction opens.
 struct PageRow<'a> {
     record: &'a CrawledPage,
-    failed_rules: &'a [(String, String, String)],
+    failed_rules: &'a [FailedRule],
     record_json: String,
     failed_json: String,
 }
@@ -1064,9 +1121,9 @@ impl Inlinks {
 }
 
 impl<'a> PageRow<'a> {
-    fn of(record: &'a CrawledPage, failed_rules: &'a [(String, String, String)]) -> Result<PageRow<'a>> {
+    fn of(record: &'a CrawledPage, failed_rules: &'a [FailedRule]) -> Result<PageRow<'a>> {
         let record_json = serde_json::to_string(record).map_err(|e| Error::invalid("record", e.to_string()))?;
-        let ids: Vec<&str> = failed_rules.iter().map(|(id, _, _)| id.as_str()).collect();
+        let ids: Vec<&str> = failed_rules.iter().map(|f| f.rule_id.as_str()).collect();
         let failed_json = serde_json::to_string(&ids).map_err(|e| Error::invalid("failed_rules", e.to_string()))?;
         Ok(PageRow { record, failed_rules, record_json, failed_json })
     }
@@ -1135,14 +1192,15 @@ impl<'a> PageRow<'a> {
             "DELETE FROM crawl_issues WHERE crawl_id = ?1 AND kind = 'page' AND url = ?2",
             args![crawl_id, record.url],
         )?;
-        for (rule_id, severity, detail) in self.failed_rules {
+        for failed in self.failed_rules {
             let issue = CrawlIssue {
                 kind: IssueKind::Page,
-                rule_id: rule_id.clone(),
-                severity: severity.clone(),
+                rule_id: failed.rule_id.clone(),
+                severity: failed.severity.clone(),
                 url: record.url.clone(),
                 linked_from: None,
-                detail: detail.clone(),
+                detail: failed.detail.clone(),
+                locations: failed.locations.clone(),
             };
             insert_issue(tx, crawl_id, IssueKind::Page, &issue)?;
         }
@@ -1208,7 +1266,7 @@ impl CrawlWriter {
     }
 
     /// [`Store::record_crawl_page`] in the batch.
-    pub fn record_page(&self, record: &CrawledPage, failed_rules: &[(String, String, String)]) -> Result<()> {
+    pub fn record_page(&self, record: &CrawledPage, failed_rules: &[FailedRule]) -> Result<()> {
         let page = PageRow::of(record, failed_rules)?;
         if let Some(shared) = self.tx.upgrade() {
             let mut batch = shared.lock().unwrap_or_else(|p| p.into_inner());

@@ -94,8 +94,8 @@ pub use clock::{format_rfc3339, now_rfc3339, parse_rfc3339};
 pub use crawl_site::{CrawlSite, BATCH as CRAWL_SITE_BATCH};
 pub use crawls::{
     generate_crawl_id, Crawl, CrawlCaps, CrawlEnd, CrawlFilter, CrawlFrontier, CrawlIssue, CrawlPage, CrawlProgress,
-    CrawlState, CrawlWriter, IssueCount, IssueKind, NewCrawl, PageFact, CRAWL_ID_RANDOM_LEN, CRAWL_ID_TAG,
-    CRAWL_MAX_RESUMES, MAX_ISSUE_DETAIL_BYTES,
+    CrawlState, CrawlWriter, FailedRule, IssueCount, IssueKind, IssueLocations, NewCrawl, PageFact,
+    CRAWL_ID_RANDOM_LEN, CRAWL_ID_TAG, CRAWL_MAX_RESUMES, MAX_ISSUE_DETAIL_BYTES, MAX_ISSUE_LOCATIONS_BYTES,
 };
 pub use db::{
     Database, Store, StoreOptions, BUSY_TIMEOUT, DB_FILE_NAME, DEFAULT_POOL_SIZE, PG_CONNECT_TIMEOUT, POOL_TIMEOUT,

@@ -430,3 +430,70 @@ async fn crawl_junit_has_a_site_rules_suite_and_a_suite_per_audited_page() {
     }
     assert!(failures > 2, "page rules and the broken link fail: {xml}");
 }
+
+/// A crawl's page-rule finding names its element in every format (fixture site
+/// `crawl-regions`: one page, its image without alt is the start tag at line 12, column 1,
+/// id `hero`): the JSON's page issue lists the location as an audit does, the SARIF result
+/// has the element's region (and validates), JUnit's failure names `line:col selector`, the
+/// text report `url:line:col`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn crawl_formats_locate_a_page_findings_elements() {
+    let site = test_support::fixture_site("crawl-regions").await;
+    let url = site.url("/");
+    let home = url.clone();
+    let (json, sarif, junit, text) = tokio::task::spawn_blocking(move || {
+        (
+            crawl_fixture(&url, "json", &[]),
+            crawl_fixture(&url, "sarif", &[]),
+            crawl_fixture(&url, "junit", &[]),
+            crawl_fixture(&url, "text", &[]),
+        )
+    })
+    .await
+    .expect("crawl");
+
+    let report: Value = serde_json::from_slice(&json.stdout).expect("json");
+    let issue = report["crawl"]["issues"]
+        .as_array()
+        .expect("issues")
+        .iter()
+        .find(|i| i["id"] == "image-alt-missing")
+        .unwrap_or_else(|| panic!("image-alt-missing fails: {report:#}"));
+    let hit = &issue["urls"][0];
+    assert_eq!(hit["url"], home.as_str());
+    assert_eq!(hit["locations_total"], 1);
+    let at = &hit["locations"][0];
+    assert_eq!(
+        (at["line"].as_u64(), at["column"].as_u64(), at["selector"].as_str()),
+        (Some(12), Some(1), Some("#hero"))
+    );
+    assert!(at["snippet"].as_str().unwrap().starts_with("<img id=\"hero\""), "{at}");
+
+    let log: Value = serde_json::from_slice(&sarif.stdout).expect("SARIF is JSON");
+    let results: Vec<&Value> =
+        log["runs"][0]["results"].as_array().unwrap().iter().filter(|r| r["ruleId"] == "image-alt-missing").collect();
+    assert_eq!(results.len(), 1, "one result per element");
+    let physical = &results[0]["locations"][0]["physicalLocation"];
+    assert_eq!(physical["artifactLocation"]["uri"], home.as_str());
+    assert_eq!(physical["region"]["startLine"], 12);
+    assert_eq!(physical["region"]["startColumn"], 1);
+    assert_eq!(physical["region"]["snippet"]["text"], at["snippet"]);
+    assert_eq!(results[0]["locations"][0]["logicalLocations"][0]["fullyQualifiedName"], "#hero");
+
+    let xml = String::from_utf8(junit.stdout).expect("utf-8");
+    let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("{e}: {xml}"));
+    let failure = doc
+        .descendants()
+        .find(|n| n.has_tag_name("testcase") && n.attribute("name") == Some("image-alt-missing"))
+        .and_then(|c| c.children().find(|n| n.has_tag_name("failure")))
+        .expect("a failure for image-alt-missing");
+    assert!(failure.text().unwrap_or_default().lines().any(|l| l == "12:1 #hero"), "{xml}");
+
+    let text = String::from_utf8(text.stdout).expect("utf-8");
+    assert!(text.lines().any(|l| l.trim() == format!("{home}:12:1")), "{text}");
+
+    let Some(schema) = sarif_schema() else { return };
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    let errors: Vec<String> = validator.iter_errors(&log).map(|e| format!("{e} at {}", e.instance_path)).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+}

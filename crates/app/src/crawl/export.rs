@@ -475,6 +475,7 @@ mod tests {
             url: "https://a.test/x".into(),
             linked_from: Some("https://a.test/".into()),
             detail: "HTTP 404".into(),
+            locations: None,
         };
         let wire = api::crawls::CrawlExportFinding {
             rule: issue.rule_id.clone(),

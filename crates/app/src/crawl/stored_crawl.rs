@@ -9,11 +9,21 @@ use crawl::{check_site, site_score_of, CrawledPage, CrawledSite, SiteRuleResult,
 use super::runner::{CrawlSink, Progress, ProgressFn};
 use crate::AppError;
 
-/// The failed page rules of an audit as the store keeps them: `(rule id, severity,
-/// message)`, one per page rule that fails (so at most the rule table's length a page), the
-/// message being the finding's title within the audit result's bound
-/// (`audit_core::bound::MAX_RESULT_TEXT_BYTES`, as an audit of the page would store it).
-pub fn failed_rule_rows(audit: Option<&Audit>) -> Vec<(String, String, String)> {
+/// The failed page rules of an audit as the store keeps them: rule id, severity, message and
+/// the elements the finding points at, one row per page rule that fails (so at most the rule
+/// table's length a page). The message is the finding's title within the audit result's bound
+/// (`audit_core::bound::MAX_RESULT_TEXT_BYTES`, as an audit of the page would store it); the
+/// elements are the first 50 and how many in all, as the audit lists them (docs/API.md, "Site
+/// crawl"), within [`PAGE_LOCATIONS_BYTES`] for the whole page (a row's own bound,
+/// `store::MAX_ISSUE_LOCATIONS_BYTES`, is applied by the store): past it a finding keeps its
+/// `total` and lists fewer elements.
+pub fn failed_rule_rows(audit: Option<&Audit>) -> Vec<store::FailedRule> {
+    failed_rule_rows_within(audit, PAGE_LOCATIONS_BYTES)
+}
+
+/// [`failed_rule_rows`] with `budget` bytes of locations for the page.
+fn failed_rule_rows_within(audit: Option<&Audit>, budget: usize) -> Vec<store::FailedRule> {
+    let mut left = budget;
     audit
         .map(|a| {
             a.failures()
@@ -25,12 +35,35 @@ pub fn failed_rule_rows(audit: Option<&Audit>) -> Vec<(String, String, String)> 
                         audit_core::bound::MAX_RESULT_TEXT_BYTES,
                         &mut Default::default(),
                     );
-                    (rule.id.to_string(), rule.severity.as_str().to_string(), title)
+                    let mut items = Vec::new();
+                    for location in &finding.locations {
+                        let Ok(item) = serde_json::to_value(location) else { continue };
+                        let bytes = item.to_string().len();
+                        if bytes > left {
+                            left = 0;
+                            break;
+                        }
+                        left -= bytes;
+                        items.push(item);
+                    }
+                    store::FailedRule {
+                        rule_id: rule.id.to_string(),
+                        severity: rule.severity.as_str().to_string(),
+                        detail: title,
+                        locations: (!finding.locations.is_empty())
+                            .then_some(store::IssueLocations { total: finding.locations_total, items }),
+                    }
                 })
                 .collect()
         })
         .unwrap_or_default()
 }
+
+/// Bytes of the elements a page's findings point at that a crawl stores for one page (their
+/// JSON): 3.75 MiB for an anonymous crawl of 30 pages (docs/SECURITY.md, "The bytes one caller
+/// can add"). A real page's findings need a few KiB; a page of thousands of images without alt
+/// text lists its first elements and counts the rest.
+pub const PAGE_LOCATIONS_BYTES: usize = 128 * 1024;
 
 /// Bytes of site findings a crawl stores per URL it fetched (each finding counted as its URL,
 /// the page linking to it, its detail within `store::MAX_ISSUE_DETAIL_BYTES` and
@@ -148,6 +181,7 @@ impl Judged {
                     url: f.url.clone(),
                     linked_from: f.linked_from.clone(),
                     detail: f.detail.clone(),
+                    locations: None,
                 })
             })
             .collect()
@@ -225,8 +259,36 @@ mod tests {
             audit_core::audit(audit_core::Page::parse("https://example.com/", html.as_bytes(), Default::default()));
         let rows = failed_rule_rows(Some(&audit));
         assert!(!rows.is_empty());
-        for (_, _, message) in rows {
-            assert!(message.len() <= audit_core::bound::MAX_RESULT_TEXT_BYTES, "{}", message.len());
+        for row in rows {
+            assert!(row.detail.len() <= audit_core::bound::MAX_RESULT_TEXT_BYTES, "{}", row.detail.len());
         }
+    }
+
+    /// A page's findings keep their locations within the page's budget, in the order of the
+    /// findings, each finding keeping its true total when fewer are listed.
+    #[test]
+    fn a_pages_stored_locations_are_within_the_page_budget() {
+        let images: String = (0..200).map(|i| format!("<img src=/{i}.png class=c{i} width=1 height=1>\n")).collect();
+        let html = format!("<html><head><title>t</title></head><body>{images}</body></html>");
+        let audit =
+            audit_core::audit(audit_core::Page::parse("https://example.com/", html.as_bytes(), Default::default()));
+        let size = |rows: &[store::FailedRule]| -> usize {
+            rows.iter()
+                .filter_map(|r| r.locations.as_ref())
+                .flat_map(|l| l.items.iter())
+                .map(|i| i.to_string().len())
+                .sum()
+        };
+        let whole = failed_rule_rows(Some(&audit));
+        let alt = |rows: &[store::FailedRule]| {
+            rows.iter().find_map(|r| r.locations.clone().filter(|l| l.total == 200)).expect("the 200 images")
+        };
+        assert_eq!(alt(&whole).items.len(), 50, "the whole budget keeps the audit's first 50");
+        let budget = size(&whole) / 2;
+        let cut = failed_rule_rows_within(Some(&audit), budget);
+        assert!(size(&cut) <= budget, "{} > {budget}", size(&cut));
+        assert!(size(&cut) > 0);
+        assert!(alt(&cut).items.len() < 50, "fewer listed, the total kept");
+        assert_eq!(cut.len(), whole.len(), "every failing rule keeps its row");
     }
 }

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use audit_core::{audit, HttpFacts, Page};
 use crawl::{
     not_found_probe_path, robots_from_answer, CrawledPage, EdgeAnswer, EdgeProbe, Entry, ExternalBudget, ExternalLinks,
-    ExternalOutcome, Frontier, Limits, MemoryStore, NotChecked, NotFoundProbe, Outcome, Scope, ScopeConfig, SitemapLimits,
-    SitemapProblem, Sitemaps, State, Work, ROBOTS_REASON_PREFIX, USER_AGENT_TOKEN,
+    ExternalOutcome, Frontier, Limits, MemoryStore, NotChecked, NotFoundProbe, Outcome, Scope, ScopeConfig,
+    SitemapLimits, SitemapProblem, Sitemaps, State, Work, ROBOTS_REASON_PREFIX, USER_AGENT_TOKEN,
 };
 
 pub const ORIGIN: &str = "http://site.test";

@@ -5,8 +5,8 @@
 use std::collections::BTreeSet;
 
 use crawl::{
-    check_site, run_site_rules, CrawledPage, CrawledSite, EdgeProbe, Entry, ExternalLinks, FrontierStore, NotFoundProbe, Outlink,
-    SiteIndex, SitemapProblem, Source, State, SITE_RULES,
+    check_site, run_site_rules, CrawledPage, CrawledSite, EdgeProbe, Entry, ExternalLinks, FrontierStore,
+    NotFoundProbe, Outlink, SiteIndex, SitemapProblem, Source, State, SITE_RULES,
 };
 use store::{NewCrawl, Store, CRAWL_SITE_BATCH};
 use time::OffsetDateTime;

@@ -8,7 +8,9 @@ use std::sync::{Arc, Barrier};
 use crawl::{
     CrawledPage, CrawledSite, Frontier, FrontierStore, Limits, Outcome, Outlink, Scope, ScopeConfig, State, Work,
 };
-use store::{CrawlEnd, CrawlIssue, CrawlState, IssueKind, NewCrawl, NewWebhook, Store, Tier};
+use store::{
+    CrawlEnd, CrawlIssue, CrawlState, FailedRule, IssueKind, IssueLocations, NewCrawl, NewWebhook, Store, Tier,
+};
 use time::OffsetDateTime;
 
 use crate::backend::{both, fresh};
@@ -19,6 +21,11 @@ fn new_crawl(user_id: Option<String>, max_pages: u32) -> NewCrawl {
 
 fn lease() -> OffsetDateTime {
     OffsetDateTime::now_utc() + time::Duration::seconds(60)
+}
+
+/// A failed page rule that points at no element.
+fn failed_rule(rule_id: &str, severity: &str, detail: &str) -> FailedRule {
+    FailedRule { rule_id: rule_id.into(), severity: severity.into(), detail: detail.into(), locations: None }
 }
 
 fn page(url: &str, links: &[&str]) -> CrawledPage {
@@ -80,7 +87,7 @@ fn drive(store: &Store, id: &str, worker: &str, stop_after: Option<usize>) -> us
                         record.html = false;
                     }
                     frontier.record(entry, Outcome::Answered(&record)).unwrap();
-                    let failed = vec![("meta-description".to_string(), "warning".to_string(), "missing".to_string())];
+                    let failed = vec![failed_rule("meta-description", "warning", "missing")];
                     store.record_crawl_page(id, &record, if record.html { &failed } else { &[] }).unwrap();
                     fetched += 1;
                 }
@@ -103,6 +110,7 @@ fn finish(store: &Store, id: &str, worker: &str) -> bool {
                 url: f.url.clone(),
                 linked_from: f.linked_from.clone(),
                 detail: f.detail.clone(),
+                locations: None,
             })
         })
         .collect();
@@ -786,10 +794,7 @@ both! {
         let at_bound = "d".repeat(store::MAX_ISSUE_DETAIL_BYTES);
         // Two-byte characters, so the cut must step back to a boundary.
         let past = "é".repeat(store::MAX_ISSUE_DETAIL_BYTES);
-        let failed = [
-            ("x-at-bound".to_string(), "notice".to_string(), at_bound.clone()),
-            ("x-past".to_string(), "notice".to_string(), past.clone()),
-        ];
+        let failed = [failed_rule("x-at-bound", "notice", &at_bound), failed_rule("x-past", "notice", &past)];
         s.record_crawl_page(&crawl.id, &page("https://site.test/a", &["/"]), &failed).unwrap();
         let (kept, _) = s.crawl_issues(&crawl.id, "x-at-bound", None, 10).unwrap();
         assert_eq!(kept[0].detail, at_bound);
@@ -797,5 +802,40 @@ both! {
         let detail = &cut[0].detail;
         assert!(detail.len() <= store::MAX_ISSUE_DETAIL_BYTES, "{}", detail.len());
         assert!(detail.ends_with('…') && past.starts_with(detail.trim_end_matches('…')));
+    }
+}
+
+both! {
+    /// A failed page rule's elements come back as written, with their total; a finding
+    /// without elements has none; and elements past `MAX_ISSUE_LOCATIONS_BYTES` are left out
+    /// from the end while the total still counts them all.
+    fn a_findings_locations_are_kept_within_their_bound(backend) {
+        let Some(f) = fresh(backend) else { return };
+        let s = &f.store;
+        let crawl = s.create_crawl(new_crawl(None, 30), "w1", lease()).unwrap();
+        assert!(s.start_crawl(&crawl.id).unwrap());
+        let item = |i: usize, snippet: &str| {
+            serde_json::json!({ "line": i + 1, "column": 3, "selector": format!("img:nth-of-type({})", i + 1), "snippet": snippet })
+        };
+        let small = IssueLocations { total: 120, items: (0..2).map(|i| item(i, "<img src=a.png>")).collect() };
+        // 50 snippets of 200 three-byte characters: about 30 KiB, past the bound.
+        let wide = "€".repeat(200);
+        let big = IssueLocations { total: 50, items: (0..50).map(|i| item(i, &wide)).collect() };
+        let failed = [
+            FailedRule { locations: Some(small.clone()), ..failed_rule("img-alt", "warning", "2 images without alt") },
+            FailedRule { locations: Some(big.clone()), ..failed_rule("x-big", "notice", "many") },
+            failed_rule("x-none", "notice", "none"),
+        ];
+        s.record_crawl_page(&crawl.id, &page("https://site.test/a", &["/"]), &failed).unwrap();
+        let (kept, _) = s.crawl_issues(&crawl.id, "img-alt", None, 10).unwrap();
+        assert_eq!(kept[0].locations.as_ref(), Some(&small));
+        let (none, _) = s.crawl_issues(&crawl.id, "x-none", None, 10).unwrap();
+        assert_eq!(none[0].locations, None);
+        let (cut, _) = s.crawl_issues(&crawl.id, "x-big", None, 10).unwrap();
+        let cut = cut[0].locations.clone().unwrap();
+        assert_eq!(cut.total, 50);
+        assert!(!cut.items.is_empty() && cut.items.len() < 50, "{} items", cut.items.len());
+        assert_eq!(cut.items[..], big.items[..cut.items.len()]);
+        assert!(serde_json::to_string(&cut).unwrap().len() <= store::MAX_ISSUE_LOCATIONS_BYTES);
     }
 }
