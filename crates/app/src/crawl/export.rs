@@ -104,7 +104,7 @@ pub const PAGE_COLUMNS: &[Column<store::CrawlPage>] = &[
 /// page, or a site rule's finding), site rules first, then by severity.
 pub const ISSUE_COLUMNS: &[Column<store::CrawlIssue>] = &[
     Column { name: "rule", cell: |i| Cell::Text(i.rule_id.clone()) },
-    Column { name: "kind", cell: |i| Cell::Text(crate::crawl::views::kind_name(i.kind).to_string()) },
+    Column { name: "kind", cell: |i| Cell::Text(super::wire::kind_name(i.kind).to_string()) },
     Column { name: "severity", cell: |i| Cell::Text(i.severity.clone()) },
     Column { name: "url", cell: |i| Cell::Text(i.url.clone()) },
     Column { name: "detail", cell: |i| Cell::Text(i.detail.clone()) },

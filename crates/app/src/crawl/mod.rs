@@ -22,6 +22,7 @@ pub mod request;
 mod service;
 pub mod summary;
 pub mod views;
+mod wire;
 
 pub use local::{run_local, LocalCrawl, LocalCrawlError, LocalRun};
 pub use request::{

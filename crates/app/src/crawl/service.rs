@@ -471,7 +471,7 @@ impl Crawls {
                     Format::Xlsx => Ok(export::xlsx(&app.store, &crawl.id, &stop)?),
                     Format::Json => {
                         let rows = export::json_rows(&app.store, &crawl.id, table, &stop)?;
-                        let wire = serde_json::to_value(super::views::wire_crawl(&crawl, &issues))
+                        let wire = serde_json::to_value(super::wire::wire_crawl(&crawl, &issues))
                             .map_err(AppError::internal)?;
                         let mut answer = serde_json::Map::new();
                         answer.insert("ok".into(), Value::Bool(true));

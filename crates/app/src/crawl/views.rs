@@ -5,7 +5,7 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::summary::StoredSummary;
+pub use super::wire::{kind_name, time_limited, wire_crawl};
 use super::{Crawls, IssuePage, Started};
 use crate::AppError;
 
@@ -19,66 +19,6 @@ const REPORT_PAGES: usize = 500;
 /// The path of crawl `id`'s status.
 pub fn crawl_path(id: &str) -> String {
     format!("/api/v1/crawls/{id}")
-}
-
-/// The wire name of an issue's kind: `site` or `page`.
-pub fn kind_name(k: store::IssueKind) -> &'static str {
-    match k {
-        store::IssueKind::Site => "site",
-        store::IssueKind::Page => "page",
-    }
-}
-
-/// A stored crawl on the wire, with its issue summary.
-pub fn wire_crawl(crawl: &store::Crawl, issues: &[store::IssueCount]) -> api::crawls::Crawl {
-    let p = crawl.progress;
-    api::crawls::Crawl {
-        id: crawl.id.clone(),
-        url: crawl.url.clone(),
-        state: crawl.state.as_str().to_string(),
-        max_pages: crawl.max_pages,
-        max_pages_cut: None,
-        progress: api::crawls::CrawlProgress {
-            pages_done: p.pages_done,
-            pages_queued: p.pages_queued,
-            pages_failed: p.pages_failed,
-            pages_skipped: p.pages_skipped,
-        },
-        created_at: crawl.created_at.clone(),
-        started_at: crawl.started_at.clone(),
-        finished_at: crawl.finished_at.clone(),
-        site_score: crawl.site_score,
-        error: crawl.error.clone(),
-        time_limited: time_limited(crawl),
-        links_not_queued: StoredSummary::of(crawl).map_or(0, |s| s.links_not_queued),
-        links_to_unrecorded_urls: StoredSummary::of(crawl).map_or(0, |s| s.links_to_unrecorded_urls),
-        external_links: StoredSummary::of(crawl).and_then(|s| s.external_links).map(|e| api::crawls::ExternalLinks {
-            budget: e.budget,
-            checked: e.checked,
-            broken: e.broken_count,
-            not_checked_budget: e.not_checked_budget,
-            not_checked_refused: e.not_checked_refused,
-            not_checked_timed_out: e.not_checked_timed_out,
-            not_checked_stopped: e.not_checked_stopped,
-        }),
-        pages_pruned_at: crawl.pages_pruned_at.clone(),
-        issues: issues
-            .iter()
-            .map(|c| api::crawls::CrawlIssueCount {
-                id: c.rule_id.clone(),
-                kind: kind_name(c.kind).to_string(),
-                severity: c.severity.clone(),
-                count: c.count,
-            })
-            .collect(),
-        report_url: format!("/crawls/{}", crawl.id),
-        pages_url: format!("/api/v1/crawls/{}/pages", crawl.id),
-    }
-}
-
-/// Whether the time limit ended `crawl`, as its summary records it (`false` while it runs).
-pub fn time_limited(crawl: &store::Crawl) -> bool {
-    StoredSummary::of(crawl).is_some_and(|s| s.time_limited)
 }
 
 /// A crawl just started on the wire: with `max_pages_cut` when `max_pages` was cut to the tier.
