@@ -432,13 +432,13 @@ async fn crawl_junit_has_a_site_rules_suite_and_a_suite_per_audited_page() {
 }
 
 /// A crawl's page-rule finding names its element in every format (fixture site
-/// `crawl-regions`: one page, its image without alt is the start tag at line 12, column 1,
+/// `located-findings`: one page, its image without alt is the start tag at line 12, column 1,
 /// id `hero`): the JSON's page issue lists the location as an audit does, the SARIF result
 /// has the element's region (and validates), JUnit's failure names `line:col selector`, the
 /// text report `url:line:col`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn crawl_formats_locate_a_page_findings_elements() {
-    let site = test_support::fixture_site("crawl-regions").await;
+    let site = test_support::fixture_site("located-findings").await;
     let url = site.url("/");
     let home = url.clone();
     let (json, sarif, junit, text) = tokio::task::spawn_blocking(move || {
