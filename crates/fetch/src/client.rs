@@ -371,15 +371,7 @@ impl Fetcher {
             };
             let status = response.status().as_u16();
             if let Some(location) = redirect_location(&response) {
-                let next = redirect_target(&current, location)?;
-                chain.push(RedirectHop { url: current, status });
-                if !seen.insert(visit_key(&next)) {
-                    return Err(Error::RedirectLoop { url: next.to_string() });
-                }
-                if chain.len() > max_redirects {
-                    return Err(Error::TooManyRedirects { limit: max_redirects });
-                }
-                current = next;
+                current = next_hop(current, status, location, &mut chain, &mut seen, max_redirects)?;
                 continue;
             }
             // The body is never read: dropping the answer closes its stream.
@@ -492,15 +484,7 @@ impl Fetcher {
                 return Ok(headers_only(current, &response));
             }
             if let Some(location) = redirect_location(&response) {
-                let next = redirect_target(&current, location)?;
-                chain.push(RedirectHop { url: current, status });
-                if !seen.insert(visit_key(&next)) {
-                    return Err(Error::RedirectLoop { url: next.to_string() });
-                }
-                if chain.len() > max_redirects {
-                    return Err(Error::TooManyRedirects { limit: max_redirects });
-                }
-                current = next;
+                current = next_hop(current, status, location, &mut chain, &mut seen, max_redirects)?;
                 continue;
             }
 
@@ -557,6 +541,27 @@ fn redirect_target(base: &Url, location: &HeaderValue) -> Result<Url, Error> {
 }
 
 /// Two URLs that differ only in their fragment are the same visit.
+/// One redirect followed: the hop recorded in `chain`, its target checked against the URLs
+/// already visited (a loop) and the number of hops against `max_redirects`.
+fn next_hop(
+    current: Url,
+    status: u16,
+    location: &HeaderValue,
+    chain: &mut Vec<RedirectHop>,
+    seen: &mut HashSet<String>,
+    max_redirects: usize,
+) -> Result<Url, Error> {
+    let next = redirect_target(&current, location)?;
+    chain.push(RedirectHop { url: current, status });
+    if !seen.insert(visit_key(&next)) {
+        return Err(Error::RedirectLoop { url: next.to_string() });
+    }
+    if chain.len() > max_redirects {
+        return Err(Error::TooManyRedirects { limit: max_redirects });
+    }
+    Ok(next)
+}
+
 fn visit_key(url: &Url) -> String {
     let mut key = url.clone();
     key.set_fragment(None);
