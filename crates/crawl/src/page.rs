@@ -467,31 +467,49 @@ pub fn content_signature(visible_text: &str, boilerplate: &[(usize, usize)]) -> 
         at = at.max(end);
     }
     pieces.push(visible_text.get(at..).unwrap_or_default());
-    for piece in pieces {
-        for word in piece.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
-            lower.clear();
-            if word.is_ascii() {
-                lower.push_str(word);
-                lower.make_ascii_lowercase();
-            } else {
-                lower.push_str(&word.to_lowercase());
+    let mut push = |word: &str, ring: &mut [String; 3]| {
+        let slot = &mut ring[words % 3];
+        slot.clear();
+        slot.push_str(word);
+        words += 1;
+        if words >= 3 {
+            let mut hasher = siphasher::sip::SipHasher13::new_with_keys(0, 0);
+            for back in (1..=3).rev() {
+                std::hash::Hash::hash(ring[(words - back) % 3].as_str(), &mut hasher);
             }
-            // Lower-casing can yield a character that is not alphanumeric (`İ` gives `i` and a
-            // combining dot), which splits the word as it split the lower-cased text.
-            for sub in lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
-                let slot = &mut ring[words % 3];
-                slot.clear();
-                slot.push_str(sub);
-                words += 1;
-                if words >= 3 {
-                    let mut hasher = siphasher::sip::SipHasher13::new_with_keys(0, 0);
-                    for back in (1..=3).rev() {
-                        std::hash::Hash::hash(ring[(words - back) % 3].as_str(), &mut hasher);
-                    }
-                    let h = std::hash::Hasher::finish(&hasher);
-                    for (bit, vote) in votes.iter_mut().enumerate() {
-                        *vote += if h >> bit & 1 == 1 { 1 } else { -1 };
-                    }
+            let h = std::hash::Hasher::finish(&hasher);
+            for (bit, vote) in votes.iter_mut().enumerate() {
+                // +1 where the bit is set, -1 where it is not, without a branch.
+                *vote += ((h >> bit & 1) as i32) * 2 - 1;
+            }
+        }
+    };
+    for piece in pieces {
+        // Split on the ASCII characters that are not alphanumeric first, a byte at a time
+        // (a UTF-8 sequence never holds an ASCII byte, so no character is cut): an ASCII
+        // segment is then a whole word, and only a segment holding other characters is
+        // split and lower-cased character by character. Most text is ASCII; decoding every
+        // character of it was most of this function's time.
+        for segment in piece.as_bytes().split(|b| b.is_ascii() && !b.is_ascii_alphanumeric()) {
+            if segment.is_empty() {
+                continue;
+            }
+            // Cut at ASCII bytes only, so each segment is still UTF-8.
+            let segment = std::str::from_utf8(segment).unwrap_or_default();
+            if segment.is_ascii() {
+                lower.clear();
+                lower.push_str(segment);
+                lower.make_ascii_lowercase();
+                push(&lower, &mut ring);
+                continue;
+            }
+            for word in segment.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+                lower.clear();
+                lower.push_str(&word.to_lowercase());
+                // Lower-casing can yield a character that is not alphanumeric (`İ` gives `i`
+                // and a combining dot), which splits the word as it split the lower-cased text.
+                for sub in lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+                    push(sub, &mut ring);
                 }
             }
         }
