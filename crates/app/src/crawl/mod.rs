@@ -1,6 +1,7 @@
 //! Site crawls (docs/API.md, "Site crawl"): the runner that drives the crawl engine with
 //! the fetcher and the audit pipeline.
 
+pub mod pacer;
 pub mod runner;
 mod stored_crawl;
 
@@ -8,6 +9,7 @@ pub use runner::{
     blocking_threads, check_start, failed_rules, run, CrawlEnd, CrawlOptions, CrawlSink, CrawlSummary, Crawled,
     ExternalChecks, MemorySink, Progress, ProgressFn, DEFAULT_TIME_LIMIT, SLOT_PATIENCE,
 };
+pub use pacer::HostPacer;
 pub use stored_crawl::{
     failed_rule_rows, judge, keep_site_findings_within, site_finding_budget, Judged, StoreSink, ISSUE_ROW_BYTES,
     SITE_FINDING_BYTES_PER_PAGE,
