@@ -5,11 +5,11 @@ pub mod pacer;
 pub mod runner;
 mod stored_crawl;
 
+pub use pacer::HostPacer;
 pub use runner::{
     blocking_threads, check_start, failed_rules, run, CrawlEnd, CrawlOptions, CrawlSink, CrawlSummary, Crawled,
     ExternalChecks, MemorySink, Progress, ProgressFn, DEFAULT_TIME_LIMIT, SLOT_PATIENCE,
 };
-pub use pacer::HostPacer;
 pub use stored_crawl::{
     failed_rule_rows, judge, keep_site_findings_within, site_finding_budget, Judged, StoreSink, ISSUE_ROW_BYTES,
     SITE_FINDING_BYTES_PER_PAGE,
