@@ -166,6 +166,12 @@ struct CrawlReport<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<String>,
     time_limited: bool,
+    /// Times the crawl paused because the site's recent answers were mostly errors.
+    error_pauses: u32,
+    /// Why the crawl ended early: the site's answers were still mostly errors after its
+    /// pauses (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped_for_errors: Option<String>,
     /// `None` when no page was audited.
     site_score: Option<u32>,
     mean_page_score: Option<f64>,
@@ -685,8 +691,13 @@ fn progress_bar() -> Option<indicatif::ProgressBar> {
 
 fn progress_line(p: &Progress) -> String {
     format!(
-        "{} done, {} queued, {} failed, {} skipped, {:.1} pages/s",
-        p.done, p.queued, p.failed, p.skipped, p.pages_per_second
+        "{} done, {} queued, {} failed, {} skipped, {:.1} pages/s{}",
+        p.done,
+        p.queued,
+        p.failed,
+        p.skipped,
+        p.pages_per_second,
+        if p.paused_for_errors { "; paused: the site answers mostly errors" } else { "" }
     )
 }
 
@@ -752,6 +763,8 @@ fn report<'a>(
             state,
             reason,
             time_limited: summary.time_limited,
+            error_pauses: summary.error_pauses,
+            stopped_for_errors: summary.stopped_for_errors.clone(),
             site_score: score.map(|s| s.score),
             mean_page_score: score.map(|s| (s.mean_page_score * 10.0).round() / 10.0),
             site_penalty: score.map(|s| (s.penalty * 10.0).round() / 10.0),
@@ -878,6 +891,11 @@ fn text(r: &CrawlReport<'_>, source: &ReportSource, out: &mut impl Write) -> std
         p.pages_per_second,
         if r.time_limited { "; stopped at the time limit" } else { "" }
     )?;
+    if let Some(why) = &r.stopped_for_errors {
+        writeln!(out, "Stopped early, the site answering mostly errors: {why}")?;
+    } else if r.error_pauses > 0 {
+        writeln!(out, "Paused {} times, the site answering mostly errors", r.error_pauses)?;
+    }
     if p.max_pages_reached {
         writeln!(out, "Stopped at --max-pages: {} URLs found were left unfetched", p.pages_unfetched)?;
     } else if p.pages_unfetched > 0 {

@@ -162,6 +162,14 @@ pub struct Crawl {
     /// Whether its time limit ended it: it ended with what it had
     /// (docs/API.md, "Site crawl", "Ends").
     pub time_limited: bool,
+    /// Times it paused because the site's recent answers were mostly errors: more than half
+    /// of the last 20 (at least 10) were `5xx`, `429` or no answer (docs/API.md, "Site
+    /// crawl", "Politeness"); 0 while it runs.
+    pub error_pauses: u32,
+    /// Why it ended early: the site's answers were still mostly errors after 2 pauses (the
+    /// pages done are kept). Absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped_for_errors: Option<String>,
     /// Links to URLs the crawl left out because it had recorded as many URLs as it keeps
     /// (50 per page of `max_pages`; docs/API.md, "Site crawl", "Bounds"), or because the URL,
     /// from a sitemap or a redirect, is longer than 2,048 bytes: counted, never queued; 0

@@ -28,6 +28,9 @@
 //!   caps), the frontier of each ([`Store::crawl_frontier`],
 //!   a `crawl::FrontierStore`), its pages, inlinks, sitemap URLs and issues, leases
 //!   ([`Store::adopt_crawls`]);
+//! - politeness shared by the crawls of every replica: the request slots of each host
+//!   ([`Store::claim_host_slot`], [`Store::release_host_slot`]) and its next allowed start
+//!   ([`Store::reserve_host_start`], [`Store::hold_host`]);
 //! - [`Store::ping`] for the status endpoint.
 //!
 //! Every connection runs with WAL, `busy_timeout` 5 s, `foreign_keys` on and
@@ -77,6 +80,7 @@ mod crawls;
 mod db;
 mod error;
 mod geo_cache;
+mod host_pacing;
 mod keys;
 mod lease;
 mod migrations;

@@ -1,7 +1,8 @@
 //! The threaded recording server: a blocking HTTP/1.1 server on threads of its own, for
 //! tests that have no async runtime (the command-line tests drive a child process), that
 //! answer from code that blocks (a page held until the test opens a gate), that count the
-//! requests of each path, or that stop a peer and start it again on the same port.
+//! requests of each path or the requests in flight at once, or that stop a peer and start it
+//! again on the same port.
 
 use std::io::{Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
@@ -17,6 +18,8 @@ struct Shared {
     answer: Box<Answer>,
     requests: Mutex<Vec<Recorded>>,
     served: Arc<AtomicUsize>,
+    in_flight: AtomicUsize,
+    max_in_flight: AtomicUsize,
 }
 
 /// The server: see the module documentation. One thread per connection and one request per
@@ -42,8 +45,13 @@ impl ThreadServer {
     where
         F: Fn(&Recorded) -> Option<Reply> + Send + Sync + 'static,
     {
-        let shared =
-            Arc::new(Shared { answer: Box::new(answer), requests: Mutex::new(Vec::new()), served: Arc::default() });
+        let shared = Arc::new(Shared {
+            answer: Box::new(answer),
+            requests: Mutex::new(Vec::new()),
+            served: Arc::default(),
+            in_flight: AtomicUsize::new(0),
+            max_in_flight: AtomicUsize::new(0),
+        });
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind loopback");
         let port = listener.local_addr().expect("local addr").port();
         let mut server = ThreadServer { port, shared, running: None };
@@ -74,6 +82,14 @@ impl ThreadServer {
     /// Answers of status 200 written out whole so far.
     pub fn served(&self) -> usize {
         self.shared.served.load(Ordering::SeqCst)
+    }
+
+    /// The most requests that were in flight at once so far: received and not yet answered
+    /// (from the end of a request's head to the moment its answer is ready, before it is
+    /// written, so that a client that has read its answer and sent the next request is never
+    /// counted twice).
+    pub fn max_in_flight(&self) -> usize {
+        self.shared.max_in_flight.load(Ordering::SeqCst)
     }
 
     /// The counter behind [`served`](ThreadServer::served), to watch from elsewhere.
@@ -128,7 +144,11 @@ impl ThreadServer {
 fn serve(mut stream: TcpStream, shared: &Shared) {
     let Some(request) = read_request(&mut stream) else { return };
     shared.requests.lock().expect("lock").push(request.clone());
-    let Some(reply) = (shared.answer)(&request) else { return };
+    let now = shared.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+    shared.max_in_flight.fetch_max(now, Ordering::SeqCst);
+    let reply = (shared.answer)(&request);
+    shared.in_flight.fetch_sub(1, Ordering::SeqCst);
+    let Some(reply) = reply else { return };
     match reply {
         Reply::Full { status, headers, body } => {
             let reason = match status {

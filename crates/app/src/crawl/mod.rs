@@ -1,9 +1,11 @@
 //! Site crawls (docs/API.md, "Site crawl"): the runner that drives the crawl engine with
 //! the fetcher and the audit pipeline.
 
+pub mod pacer;
 pub mod runner;
 mod stored_crawl;
 
+pub use pacer::HostPacer;
 pub use runner::{
     blocking_threads, check_start, failed_rules, run, CrawlEnd, CrawlOptions, CrawlSink, CrawlSummary, Crawled,
     ExternalChecks, MemorySink, Progress, ProgressFn, DEFAULT_TIME_LIMIT, SLOT_PATIENCE,

@@ -14,8 +14,13 @@
 //!   page's crawl record ([`CrawledPage::from_page`]) is built on the frontier thread, off
 //!   the analysis threads, which are for parsing and auditing (docs/PERFORMANCE.md,
 //!   "Site crawl").
-//! - Politeness is the frontier's: requests in flight per host ([`crawl::Limits`]), and
-//!   between the starts of two fetches the robots.txt `Crawl-delay`.
+//! - Politeness: the frontier bounds the crawl's own requests in flight ([`crawl::Limits`]);
+//!   the [`HostPacer`] of [`CrawlOptions::pacer`] bounds those of every crawl of the
+//!   process (or of every replica, on PostgreSQL) to one host, spaces their starts by the
+//!   robots.txt `Crawl-delay`, and holds the host back after a `429` or `503`, whose page is
+//!   asked for again up to [`pacer::MAX_RETRIES`] times. A crawl whose recent answers are
+//!   mostly errors ([`ErrorWindow`]) pauses, and after [`MAX_ERROR_PAUSES`] pauses ends,
+//!   saying why ([`CrawlSummary::stopped_for_errors`]).
 //! - It ends on its own (nothing left, or `max_pages`), at the time limit
 //!   ([`CrawlOptions::time_limit`], with what it has), when cancelled
 //!   ([`CrawlOptions::cancel`] or [`CrawlSink::cancelled`]; the pages done are kept), and as
@@ -26,11 +31,12 @@
 //! reads their results from another. The runner is generic over where the state lives:
 //! [`crawl::MemoryStore`] for the command line, a database-backed store for the service.
 
+use std::collections::VecDeque;
 use std::fmt::Display;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use ai_visibility::Robots;
 use audit_core::{Audit, Page};
@@ -42,6 +48,7 @@ use fetch::{AddressGuard, FetchedPage, Fetcher};
 use serde::Serialize;
 use url::Url;
 
+use super::pacer::{self, HostPacer};
 use crate::pipeline::{analyse_blocking, http_facts, site_robots, AnalysisLimits};
 use crate::{AppError, AuditSlots};
 
@@ -84,6 +91,67 @@ pub struct CrawlOptions {
     /// How the external links of the crawled pages are checked, for `broken-external-link`
     /// ([`ExternalChecks`]); `None` (the default, and `--no-external`): not at all.
     pub external_links: Option<ExternalChecks>,
+    /// The pacing of hosts this crawl shares with the others of the process or of every
+    /// replica (the service's); `None` (the command line): a pacer of this crawl alone,
+    /// with its [`Limits::max_in_flight`] per host.
+    pub pacer: Option<HostPacer>,
+}
+
+/// The answers a crawl's error rate is judged over: the last this many.
+pub const ERROR_WINDOW: usize = 20;
+
+/// Answers the window holds at least before it is judged.
+pub const ERROR_WINDOW_MIN: usize = 10;
+
+/// How long a crawl whose recent answers are mostly errors pauses when no answer gave a
+/// `Retry-After` (otherwise the longest of those, at most [`pacer::MAX_BACKOFF`]).
+pub const ERROR_PAUSE: Duration = Duration::from_secs(30);
+
+/// Pauses for errors a crawl takes at most: when its answers are mostly errors once more
+/// after them, it ends ([`CrawlSummary::stopped_for_errors`]).
+pub const MAX_ERROR_PAUSES: u32 = 2;
+
+/// The last [`ERROR_WINDOW`] answers of a crawl's pages, each an error or not: a `5xx`, a
+/// `429` or no answer at all (a time out, a refused connection) is an error; a page asked
+/// for again after a `429` or `503` counts each answer.
+#[derive(Debug, Default)]
+pub struct ErrorWindow {
+    recent: VecDeque<bool>,
+    longest_wait: Option<Duration>,
+}
+
+impl ErrorWindow {
+    /// Adds an answer.
+    pub fn push(&mut self, error: bool) {
+        if self.recent.len() == ERROR_WINDOW {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(error);
+    }
+
+    /// Notes that an answer asked (or a back-off chose) to wait `wait` before asking again.
+    pub fn asked_to_wait(&mut self, wait: Duration) {
+        self.longest_wait = Some(self.longest_wait.map_or(wait, |w| w.max(wait)));
+    }
+
+    /// `(errors, answers)` when more than half of at least [`ERROR_WINDOW_MIN`] answers are
+    /// errors.
+    pub fn tripped(&self) -> Option<(usize, usize)> {
+        let (errors, answers) = (self.recent.iter().filter(|e| **e).count(), self.recent.len());
+        (answers >= ERROR_WINDOW_MIN && errors * 2 > answers).then_some((errors, answers))
+    }
+
+    /// How long to pause: the longest wait asked for since the last pause, or
+    /// [`ERROR_PAUSE`].
+    pub fn pause(&self) -> Duration {
+        self.longest_wait.unwrap_or(ERROR_PAUSE).min(pacer::MAX_BACKOFF)
+    }
+
+    /// Starts again empty (after a pause).
+    pub fn clear(&mut self) {
+        self.recent.clear();
+        self.longest_wait = None;
+    }
 }
 
 /// How a crawl checks its pages' links to other sites (docs/RULES.md,
@@ -125,6 +193,7 @@ impl Default for CrawlOptions {
             slots: None,
             renderer: None,
             external_links: None,
+            pacer: None,
         }
     }
 }
@@ -145,6 +214,9 @@ pub struct Progress {
     /// Time since the start.
     #[serde(serialize_with = "seconds")]
     pub elapsed: Duration,
+    /// Whether the crawl is pausing now because the site's recent answers were mostly
+    /// errors ([`ErrorWindow`]).
+    pub paused_for_errors: bool,
 }
 
 fn seconds<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
@@ -176,6 +248,12 @@ pub trait CrawlSink: Send {
     /// Whether the crawl should stop (asked between results); the pages done are kept.
     fn cancelled(&mut self) -> bool {
         false
+    }
+
+    /// The crawl pauses for `pause` because its recent answers were mostly errors
+    /// (`why`, in words; [`ErrorWindow`]).
+    fn paused(&mut self, why: &str, pause: Duration) {
+        let _ = (why, pause);
     }
 }
 
@@ -238,6 +316,13 @@ pub struct CrawlSummary {
     /// The requests the edge check made after the crawl's end (at most
     /// [`MAX_EDGE_REQUESTS`]), beside the pages, robots.txt and sitemaps the crawl fetched.
     pub edge_requests: u32,
+    /// Times the crawl paused because its recent answers were mostly errors
+    /// ([`ErrorWindow`]).
+    pub error_pauses: u32,
+    /// Why the crawl ended early, when its answers were still mostly errors after
+    /// [`MAX_ERROR_PAUSES`] pauses (the pages done are kept).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped_for_errors: Option<String>,
 }
 
 /// The requests of the edge check at most: the browser's and each crawler's of
@@ -313,8 +398,8 @@ pub fn blocking_threads() -> usize {
 /// A job handed from the frontier thread to the async side.
 enum Job {
     Robots { url: String },
-    Sitemap { url: String, not_before: Option<Instant> },
-    Page { entry: Entry, not_before: Option<Instant>, robots: Option<Arc<Robots>> },
+    Sitemap { url: String, delay: Option<Duration> },
+    Page { entry: Entry, delay: Option<Duration>, robots: Option<Arc<Robots>> },
 }
 
 /// What a job gave.
@@ -334,6 +419,7 @@ enum Done {
     Page {
         entry: Entry,
         fetched: Fetched,
+        tally: Tally,
     },
 }
 
@@ -342,7 +428,26 @@ enum Fetched {
     Html(Box<(u32, Audit)>),
     Other { status: u16 },
     Redirected { status: u16, location: Option<String> },
-    Failed { reason: String },
+    Failed { reason: String, no_answer: bool },
+}
+
+impl Fetched {
+    /// Whether the last answer counts as an error in the [`ErrorWindow`].
+    fn is_error(&self) -> bool {
+        match self {
+            Fetched::Other { status } => *status >= 500 || *status == 429,
+            Fetched::Failed { no_answer, .. } => *no_answer,
+            Fetched::Html(_) | Fetched::Redirected { .. } => false,
+        }
+    }
+}
+
+/// What a page's fetch met before its last answer: the `429` and `503` answers it was
+/// asked for again after, and the longest wait they asked for.
+#[derive(Debug, Default, Clone, Copy)]
+struct Tally {
+    retried: u32,
+    longest_wait: Option<Duration>,
 }
 
 /// Runs a crawl of `scope` over the frontier kept in `store` (resumed from it: a store that
@@ -379,11 +484,14 @@ where
         tokio::spawn(check_external(fetcher.clone(), checks, external_rx, stop))
     });
     let external = options.external_links.map(|checks| (crawl::ExternalBudget::new(checks.budget), external_tx));
+    let pacer = options.pacer.clone().unwrap_or_else(|| HostPacer::local_with(limits.max_in_flight));
+    // Retries after a 429 or 503 stop once the crawl is cancelled or out of time.
+    let stop = (Arc::clone(&options.cancel), Instant::now() + options.time_limit);
     // A crawl resumed with no time left, or cancelled already, fetches nothing at all.
     let not_found_probe = if options.time_limit.is_zero() || options.cancel.load(Ordering::Relaxed) {
         None
     } else {
-        probe_not_found(fetcher, &scope, analysis).await
+        probe_not_found(fetcher, &pacer, &scope, analysis).await
     };
     let driver = tokio::task::spawn_blocking(move || {
         drive(store, scope, limits, sink, options, &guard, &jobs_tx, &done_rx, external)
@@ -391,8 +499,12 @@ where
     let mut tasks = tokio::task::JoinSet::new();
     while let Some(job) = jobs_rx.recv().await {
         let (fetcher, done, slots, renderer) = (fetcher.clone(), done_tx.clone(), slots.clone(), renderer.clone());
+        let (pacer, stop) = (pacer.clone(), stop.clone());
         tasks.spawn(async move {
-            let result = execute(&fetcher, job, analysis, slots.as_deref(), renderer.as_ref(), sitemap_max).await;
+            let stopped = move || stop.0.load(Ordering::Relaxed) || Instant::now() >= stop.1;
+            let paced = Paced { pacer: &pacer, stopped: &stopped };
+            let result =
+                execute(&fetcher, &paced, job, analysis, slots.as_deref(), renderer.as_ref(), sitemap_max).await;
             // The frontier thread stopped (an error): nobody waits for this any more.
             let _ = done.send(result);
         });
@@ -417,7 +529,7 @@ where
     // The sample was taken by the frontier thread; a cancelled crawl checks none of it.
     let sample = std::mem::take(&mut crawled.summary.edge_probes);
     if !sample.is_empty() && !matches!(crawled.summary.end, CrawlEnd::Cancelled) {
-        let (probes, requests) = probe_edge(fetcher, sample).await;
+        let (probes, requests) = probe_edge(fetcher, &pacer, sample).await;
         crawled.summary.edge_probes = probes;
         crawled.summary.edge_requests = requests;
     }
@@ -507,7 +619,12 @@ async fn check_one(fetcher: &Fetcher, url: &str, timeout: Duration) -> crawl::Ex
 /// of its page: what the site's own "not found" page looks like, for `soft-404`
 /// (docs/RULES.md, "Site rules"). A failed fetch is kept as such (no status): the rule then
 /// compares nothing.
-async fn probe_not_found(fetcher: &Fetcher, scope: &Scope, limits: AnalysisLimits) -> Option<crawl::NotFoundProbe> {
+async fn probe_not_found(
+    fetcher: &Fetcher,
+    pacer: &HostPacer,
+    scope: &Scope,
+    limits: AnalysisLimits,
+) -> Option<crawl::NotFoundProbe> {
     let random = uuid::Uuid::new_v4().as_u64_pair().0;
     let url = scope.start().join(&crawl::not_found_probe_path(random)).ok()?;
     let requested = url.to_string();
@@ -517,7 +634,11 @@ async fn probe_not_found(fetcher: &Fetcher, scope: &Scope, limits: AnalysisLimit
     // caches robots.txt answers (`fetch.robots_cache_ttl_s`, 60 s by default), so the
     // frontier's own read of it is no second request there; with the cache off it is one
     // more request. Without the probe, soft-404 reads titles and headings only.
-    let robots = match fetcher.fetch_robots_txt(&url).await {
+    let answer = {
+        let _place = pacer.acquire(&url, None).await;
+        fetcher.fetch_robots_txt(&url).await
+    };
+    let robots = match answer {
         Ok(Some(page)) => robots_from_answer(Some(page.status), &page.body),
         Ok(None) => Robots::parse(b""),
         Err(_) => return None,
@@ -527,7 +648,11 @@ async fn probe_not_found(fetcher: &Fetcher, scope: &Scope, limits: AnalysisLimit
     {
         return None;
     }
-    let page = match fetcher.fetch_hop(&url).await {
+    let answer = {
+        let _place = pacer.acquire(&url, None).await;
+        fetcher.fetch_hop(&url).await
+    };
+    let page = match answer {
         Ok(page) => page,
         Err(_) => return Some(crawl::NotFoundProbe { url: requested, status: None, content_signature: None }),
     };
@@ -560,7 +685,11 @@ async fn probe_not_found(fetcher: &Fetcher, scope: &Scope, limits: AnalysisLimit
 /// fetched under a `Crawl-delay` for our crawler, as for the never-existing URL. Pages the
 /// budget leaves out are not kept (the rule then says nothing of them). Gives the probes
 /// and the requests made.
-async fn probe_edge(fetcher: &Fetcher, sample: Vec<crawl::EdgeProbe>) -> (Vec<crawl::EdgeProbe>, u32) {
+async fn probe_edge(
+    fetcher: &Fetcher,
+    pacer: &HostPacer,
+    sample: Vec<crawl::EdgeProbe>,
+) -> (Vec<crawl::EdgeProbe>, u32) {
     use ai_visibility::{Answer, BROWSER_USER_AGENT};
     // The `Accept` of a browser: an edge that serves markdown or JSON on request answers
     // each fetch the same HTML page.
@@ -576,7 +705,11 @@ async fn probe_edge(fetcher: &Fetcher, sample: Vec<crawl::EdgeProbe>) -> (Vec<cr
         if !robots_of.contains_key(&origin) {
             // A robots.txt that cannot be read leaves the crawlers' permission unknown: the
             // origin's pages are not checked.
-            let robots = match fetcher.fetch_robots_txt(&url).await {
+            let answer = {
+                let _place = pacer.acquire(&url, None).await;
+                fetcher.fetch_robots_txt(&url).await
+            };
+            let robots = match answer {
                 Ok(Some(page)) => Some(robots_from_answer(Some(page.status), &page.body)),
                 Ok(None) => Some(Robots::parse(b"")),
                 Err(_) => None,
@@ -595,12 +728,11 @@ async fn probe_edge(fetcher: &Fetcher, sample: Vec<crawl::EdgeProbe>) -> (Vec<cr
         for agent in std::iter::once(BROWSER_USER_AGENT).chain(bots.iter().map(|b| b.user_agent)) {
             let Some(left) = deadline.checked_duration_since(Instant::now()).filter(|d| !d.is_zero()) else { break };
             requests += 1;
-            let answer = match tokio::time::timeout(
-                left,
-                fetcher.fetch_text_as(&url, max, Some(agent), Some(HTML_ACCEPT)),
-            )
-            .await
-            {
+            let fetched = async {
+                let _place = pacer.acquire(&url, None).await;
+                fetcher.fetch_text_as(&url, max, Some(agent), Some(HTML_ACCEPT)).await
+            };
+            let answer = match tokio::time::timeout(left, fetched).await {
                 Ok(Ok(a)) => Answer::of(a.status, &a.headers, a.content_type.as_deref(), &a.body),
                 Ok(Err(e)) => Answer::failed(e.to_string()),
                 Err(_) => Answer::failed("the check's time budget ran out"),
@@ -657,7 +789,10 @@ where
     let mut other_in_flight = 0usize;
     let mut stop: Option<CrawlEnd> = None;
     let mut time_limited = false;
-    let mut last_start: Option<Instant> = None;
+    let mut errors = ErrorWindow::default();
+    let mut error_pauses = 0u32;
+    let mut paused_until: Option<Instant> = None;
+    let mut stopped_for_errors: Option<String> = None;
     let mut ok_pages = 0u64;
     let mut audited = 0u64;
     let mut first_problem: Option<String> = None;
@@ -679,7 +814,12 @@ where
                 time_limited = true;
             }
         }
-        if stop.is_none() {
+        // A pause for errors hands out nothing until it is over.
+        if paused_until.is_some_and(|until| Instant::now() >= until) {
+            paused_until = None;
+        }
+        let paused = paused_until.is_some();
+        if stop.is_none() && !paused {
             // Robots.txt files and sitemaps count against the in-flight limit as page fetches
             // do (docs/API.md, "Site crawl"): a sitemap, one at a time, takes a place when
             // there is one, before the pages, once the start host's robots.txt is read (so
@@ -687,10 +827,7 @@ where
             // read before any page of their host.
             let robots_read = audit_robots.contains_key(&start_origin);
             if robots_read && in_flight < frontier.max_in_flight() {
-                let mut next_start_at = |delay| next_start(&mut last_start, delay);
-                if let Some(job) =
-                    sitemap_job(&options, &sitemaps, sitemap_busy, frontier.crawl_delay(), &mut next_start_at)
-                {
+                if let Some(job) = sitemap_job(&options, &sitemaps, sitemap_busy, frontier.crawl_delay()) {
                     send(job)?;
                     sitemap_busy = true;
                     in_flight += 1;
@@ -704,23 +841,20 @@ where
                         other_in_flight += 1;
                     }
                     Work::Fetch(entry) => {
-                        let not_before = frontier.crawl_delay().map(|delay| next_start(&mut last_start, delay));
+                        let delay = frontier.crawl_delay();
                         let robots = Url::parse(&entry.url)
                             .ok()
                             .and_then(|u| audit_robots.get(&u.origin().ascii_serialization()).cloned().flatten());
-                        send(Job::Page { entry, not_before, robots })?;
+                        send(Job::Page { entry, delay, robots })?;
                     }
                 }
                 in_flight += 1;
             }
         }
-        if in_flight == 0 && stop.is_none() {
+        if in_flight == 0 && stop.is_none() && !paused {
             // Nothing to fetch before the start host's robots.txt (a resumed crawl whose queue
             // is empty): the sitemaps are read anyway, and may queue pages.
-            let mut next_start_at = |delay| next_start(&mut last_start, delay);
-            if let Some(job) =
-                sitemap_job(&options, &sitemaps, sitemap_busy, frontier.crawl_delay(), &mut next_start_at)
-            {
+            if let Some(job) = sitemap_job(&options, &sitemaps, sitemap_busy, frontier.crawl_delay()) {
                 send(job)?;
                 sitemap_busy = true;
                 in_flight += 1;
@@ -733,8 +867,12 @@ where
             if stop.is_some() || frontier.is_finished().map_err(store_error)? {
                 break;
             }
-            // Other workers on a shared store hold the host's places: wait for them.
-            std::thread::sleep(Duration::from_millis(50));
+            // Paused for errors (checking for a cancel or the time limit meanwhile), or other
+            // workers on a shared store hold the host's places: wait for them.
+            let wait = paused_until.map_or(Duration::from_millis(50), |until| {
+                until.saturating_duration_since(Instant::now()).min(Duration::from_millis(250))
+            });
+            std::thread::sleep(wait);
             frontier.store().begin().map_err(store_error)?;
             continue;
         }
@@ -786,8 +924,15 @@ where
                         sink.sitemap_url(&page_url)?;
                     }
                 }
-                Done::Page { entry, fetched } => {
+                Done::Page { entry, fetched, tally } => {
                     let (url, depth) = (entry.url.clone(), entry.depth);
+                    for _ in 0..tally.retried {
+                        errors.push(true);
+                    }
+                    errors.push(fetched.is_error());
+                    if let Some(wait) = tally.longest_wait {
+                        errors.asked_to_wait(wait);
+                    }
                     match fetched {
                         Fetched::Html(analysed) => {
                             let (score, audit) = *analysed;
@@ -832,7 +977,7 @@ where
                             }
                             sink.page(&CrawledPage::answered(&url, depth, status, to), None)?;
                         }
-                        Fetched::Failed { reason } => {
+                        Fetched::Failed { reason, .. } => {
                             if first_problem.is_none() {
                                 first_problem = Some(format!("{url}: {reason}"));
                             }
@@ -843,9 +988,28 @@ where
                 }
             }
         }
+        if stop.is_none() && paused_until.is_none() {
+            if let Some((errors_seen, answers)) = errors.tripped() {
+                let why = format!("{errors_seen} of the last {answers} answers were errors (5xx, 429 or no answer)");
+                if error_pauses >= MAX_ERROR_PAUSES {
+                    tracing::warn!(site = %scope.start(), "crawl stopped: {why}, after {error_pauses} pauses");
+                    stopped_for_errors = Some(format!("{why}, after {error_pauses} pauses"));
+                    stop = Some(CrawlEnd::Completed);
+                } else {
+                    let pause = errors.pause();
+                    error_pauses += 1;
+                    tracing::warn!(site = %scope.start(), pause_s = pause.as_secs_f64(), "crawl paused: {why}");
+                    sink.paused(&why, pause);
+                    paused_until = Some(Instant::now() + pause);
+                    errors.clear();
+                }
+            }
+        }
         if last_progress.is_none_or(|at| at.elapsed() >= options.progress_every) {
             last_progress = Some(Instant::now());
-            sink.progress(&progress(&mut frontier, started).map_err(store_error)?);
+            let mut now = progress(&mut frontier, started).map_err(store_error)?;
+            now.paused_for_errors = paused_until.is_some();
+            sink.progress(&now);
         }
     }
 
@@ -856,7 +1020,9 @@ where
         _ if ok_pages == 0 => {
             let start = frontier.store().get(scope.start().as_str()).map_err(store_error)?;
             let skipped = start.filter(|e| e.state == State::Skipped).and_then(|e| e.reason);
-            let reason = first_problem
+            let reason = stopped_for_errors
+                .clone()
+                .or(first_problem)
                 .or(skipped.map(|r| format!("{} was not fetched: {r}", scope.start())))
                 .unwrap_or_else(|| {
                     if time_limited {
@@ -893,6 +1059,8 @@ where
         }),
         edge_probes: edge_sample,
         edge_requests: 0,
+        error_pauses,
+        stopped_for_errors,
     };
     Ok(Crawled { summary, store: frontier.into_store(), sink })
 }
@@ -908,30 +1076,17 @@ fn progress<S: FrontierStore>(frontier: &mut Frontier<S>, started: Instant) -> R
         skipped: c.skipped,
         pages_per_second: if elapsed.is_zero() { 0.0 } else { fetched / elapsed.as_secs_f64() },
         elapsed,
+        paused_for_errors: false,
     })
 }
 
 /// The fetch of the next sitemap, when sitemaps are read and none is being fetched.
-fn sitemap_job(
-    options: &CrawlOptions,
-    sitemaps: &Sitemaps,
-    busy: bool,
-    crawl_delay: Option<Duration>,
-    next_start_at: &mut dyn FnMut(Duration) -> Instant,
-) -> Option<Job> {
+fn sitemap_job(options: &CrawlOptions, sitemaps: &Sitemaps, busy: bool, crawl_delay: Option<Duration>) -> Option<Job> {
     if !options.sitemaps || busy {
         return None;
     }
     let url = sitemaps.next_url()?.to_string();
-    Some(Job::Sitemap { url, not_before: crawl_delay.map(next_start_at) })
-}
-
-/// When the next request may start under a `Crawl-delay` of `delay`: `delay` after the start
-/// of the last one (`last`, then set to it), or now. Pages and sitemaps share it.
-fn next_start(last: &mut Option<Instant>, delay: Duration) -> Instant {
-    let at = last.map_or_else(Instant::now, |l| (l + delay).max(Instant::now()));
-    *last = Some(at);
-    at
+    Some(Job::Sitemap { url, delay: crawl_delay })
 }
 
 /// Why the address guard refuses `to`, a redirect's target on another site (which the crawl
@@ -946,9 +1101,17 @@ fn refused_elsewhere(guard: &AddressGuard, scope: &Scope, to: &str) -> Option<St
     guard.check_url(&to).err().map(|e| format!("{}: {e}", e.code()))
 }
 
+/// The politeness a job's requests go through: the shared pacer, and whether the crawl was
+/// cancelled or ran out of time (then a page is not asked for again).
+struct Paced<'a> {
+    pacer: &'a HostPacer,
+    stopped: &'a (dyn Fn() -> bool + Send + Sync),
+}
+
 /// Does one job on the async side.
 async fn execute(
     fetcher: &Fetcher,
+    paced: &Paced<'_>,
     job: Job,
     limits: AnalysisLimits,
     slots: Option<&AuditSlots>,
@@ -958,7 +1121,10 @@ async fn execute(
     match job {
         Job::Robots { url } => {
             let answer = match Url::parse(&url) {
-                Ok(u) => fetcher.fetch_robots_txt(&u).await,
+                Ok(u) => {
+                    let _place = paced.pacer.acquire(&u, None).await;
+                    fetcher.fetch_robots_txt(&u).await
+                }
                 Err(_) => Ok(None),
             };
             let crawl = match &answer {
@@ -970,12 +1136,14 @@ async fn execute(
             };
             Done::Robots { url, crawl, audit: site_robots(answer).map(Box::new) }
         }
-        Job::Sitemap { url, not_before } => {
-            if let Some(at) = not_before {
-                tokio::time::sleep_until(at.into()).await;
-            }
+        Job::Sitemap { url, delay } => {
             let (status, body) = match Url::parse(&url) {
-                Ok(u) => match fetcher.fetch_text(&u, sitemap_max).await {
+                Ok(u) => match async {
+                    let _place = paced.pacer.acquire(&u, delay).await;
+                    fetcher.fetch_text(&u, sitemap_max).await
+                }
+                .await
+                {
                     Ok(page) => (Some(page.status), page.body.to_vec()),
                     Err(_) => (None, Vec::new()),
                 },
@@ -983,19 +1151,55 @@ async fn execute(
             };
             Done::Sitemap { url, status, body }
         }
-        Job::Page { entry, not_before, robots } => {
-            if let Some(at) = not_before {
-                tokio::time::sleep_until(at.into()).await;
-            }
-            let fetched = fetch_page(fetcher, &entry, limits, slots, renderer, robots).await;
-            Done::Page { entry, fetched }
+        Job::Page { entry, delay, robots } => {
+            let mut tally = Tally::default();
+            let fetched =
+                fetch_page(fetcher, (paced, delay, &mut tally), &entry, limits, slots, renderer, robots).await;
+            Done::Page { entry, fetched, tally }
         }
     }
 }
 
-/// Fetches one page (one hop) and audits it when it is HTML that answered 2xx.
+/// Fetches `url` (one hop) in its turn among the requests to its host ([`HostPacer`]),
+/// giving the host's place back once answered; a `429` or `503` holds the host back
+/// ([`pacer::retry_wait`]) and the page is asked for again, up to [`pacer::MAX_RETRIES`]
+/// times while the crawl goes on. The last answer is given, whatever it is; `tally` counts
+/// the others.
+async fn fetch_politely(
+    fetcher: &Fetcher,
+    paced: &Paced<'_>,
+    delay: Option<Duration>,
+    tally: &mut Tally,
+    url: &Url,
+) -> Result<FetchedPage, fetch::Error> {
+    let mut attempt = 0;
+    loop {
+        let answer = {
+            let _place = paced.pacer.acquire(url, delay).await;
+            fetcher.fetch_hop(url).await
+        };
+        match answer {
+            Ok(page) if matches!(page.status, 429 | 503) => {
+                let wait = pacer::retry_wait(page.header("retry-after"), attempt, SystemTime::now());
+                paced.pacer.hold(url, wait).await;
+                tally.longest_wait = Some(tally.longest_wait.map_or(wait, |w| w.max(wait)));
+                if attempt >= pacer::MAX_RETRIES || (paced.stopped)() {
+                    return Ok(page);
+                }
+                tracing::debug!(%url, status = page.status, wait_s = wait.as_secs_f64(), "asked to slow down");
+                tally.retried += 1;
+                attempt += 1;
+            }
+            other => return other,
+        }
+    }
+}
+
+/// Fetches one page (one hop, [`fetch_politely`]) and audits it when it is HTML that
+/// answered 2xx.
 async fn fetch_page(
     fetcher: &Fetcher,
+    (paced, delay, tally): (&Paced<'_>, Option<Duration>, &mut Tally),
     entry: &Entry,
     limits: AnalysisLimits,
     slots: Option<&AuditSlots>,
@@ -1003,11 +1207,14 @@ async fn fetch_page(
     robots: Option<Arc<Robots>>,
 ) -> Fetched {
     let Ok(url) = Url::parse(&entry.url) else {
-        return Fetched::Failed { reason: "not a URL".to_string() };
+        return Fetched::Failed { reason: "not a URL".to_string(), no_answer: false };
     };
-    let page: FetchedPage = match fetcher.fetch_hop(&url).await {
+    let page: FetchedPage = match fetch_politely(fetcher, paced, delay, tally, &url).await {
         Ok(page) => page,
-        Err(e) => return Fetched::Failed { reason: format!("{}: {e}", e.code()) },
+        Err(e) => {
+            let no_answer = e.is_no_answer();
+            return Fetched::Failed { reason: format!("{}: {e}", e.code()), no_answer };
+        }
     };
     let status = page.status;
     if (300..400).contains(&status) {
@@ -1023,9 +1230,11 @@ async fn fetch_page(
         Some(slots) => match slots.admit_background_within(SLOT_PATIENCE).await {
             Ok(ticket) => match ticket.ready().await {
                 Ok(permit) => Some(permit),
-                Err(e) => return Fetched::Failed { reason: format!("{}: {}", e.code(), e.message()) },
+                Err(e) => {
+                    return Fetched::Failed { reason: format!("{}: {}", e.code(), e.message()), no_answer: false }
+                }
             },
-            Err(e) => return Fetched::Failed { reason: format!("{}: {}", e.code(), e.message()) },
+            Err(e) => return Fetched::Failed { reason: format!("{}: {}", e.code(), e.message()), no_answer: false },
         },
         None => None,
     };
@@ -1035,7 +1244,7 @@ async fn fetch_page(
             Ok(rendered) => Some((rendered.html, rendered.final_url)),
             Err(e) => {
                 let e = AppError::from(e);
-                return Fetched::Failed { reason: format!("{}: {}", e.code(), e.message()) };
+                return Fetched::Failed { reason: format!("{}: {}", e.code(), e.message()), no_answer: false };
             }
         },
         None => None,
@@ -1057,7 +1266,7 @@ async fn fetch_page(
     .await;
     match analysed {
         Ok((score, audit)) => Fetched::Html(Box::new((score, audit))),
-        Err(e) => Fetched::Failed { reason: format!("analysis failed: {e}") },
+        Err(e) => Fetched::Failed { reason: format!("analysis failed: {e}"), no_answer: false },
     }
 }
 
@@ -1122,6 +1331,33 @@ impl std::fmt::Debug for MemorySink {
 mod tests {
     use super::*;
     use crawl::{Counts, MemoryStore, ScopeConfig, State};
+
+    #[test]
+    fn the_error_window_trips_on_more_than_half_errors_among_enough_answers() {
+        let mut w = ErrorWindow::default();
+        for _ in 0..ERROR_WINDOW_MIN - 1 {
+            w.push(true);
+        }
+        assert_eq!(w.tripped(), None, "too few answers to judge");
+        w.push(false);
+        assert_eq!(w.tripped(), Some((9, 10)));
+        w.clear();
+        // Alternating answers: half are errors, which is not more than half.
+        for i in 0..30 {
+            w.push(i % 2 == 0);
+        }
+        assert_eq!(w.tripped(), None);
+        w.push(true);
+        assert_eq!(w.tripped(), None, "10 of the last 20");
+        w.push(true);
+        assert_eq!(w.tripped(), Some((11, ERROR_WINDOW)), "only the last 20 count");
+        assert_eq!(w.pause(), ERROR_PAUSE, "no answer asked for a wait");
+        w.asked_to_wait(Duration::from_secs(5));
+        w.asked_to_wait(Duration::from_secs(2));
+        assert_eq!(w.pause(), Duration::from_secs(5), "the longest wait asked for");
+        w.asked_to_wait(Duration::from_secs(600));
+        assert_eq!(w.pause(), pacer::MAX_BACKOFF);
+    }
 
     /// Blocks as the PostgreSQL client does: a runtime of its own, which panics on a thread
     /// that drives async tasks. The runner must call the store and the sink elsewhere.

@@ -176,6 +176,9 @@ pub struct Crawls {
     max_pages: MaxPages,
     /// External URLs a crawl checks at most ([`external_budget`]).
     external_budget: u64,
+    /// The pacing of hosts every crawl of this engine shares, and on PostgreSQL every
+    /// replica's (docs/API.md, "Site crawl", "Politeness").
+    pacer: super::HostPacer,
 }
 
 fn not_found(id: &str) -> AppError {
@@ -198,8 +201,12 @@ impl Crawls {
     pub fn new(app: App) -> Crawls {
         let worker = format!("{}-{}", std::process::id(), uuid::Uuid::new_v4());
         let caps = store::CrawlCaps { running: DEFAULT_MAX_RUNNING, per_requester: DEFAULT_MAX_RUNNING_PER_CALLER };
+        let config = app.fetcher.config();
+        let request_limit = config.total_timeout.max(config.text_timeout);
+        let pacer = super::HostPacer::for_store(&app.store, &worker, request_limit);
         Crawls {
             app,
+            pacer,
             worker: worker.into(),
             time_limit: runner::DEFAULT_TIME_LIMIT,
             caps,
@@ -291,7 +298,11 @@ impl Crawls {
         caller: &str,
     ) -> Result<Started, AppError> {
         self.app.renderer_for(crate::AuditOptions { render: request.render })?;
-        runner::check_start_page(&self.app.fetcher, &url).await?;
+        {
+            // The start page's request is one of the host's like the crawl's own.
+            let _place = self.pacer.acquire(&url, None).await;
+            runner::check_start_page(&self.app.fetcher, &url).await?;
+        }
         let tier_limit = self.max_pages.for_tier(tier);
         let asked = request.max_pages.unwrap_or(tier_limit);
         let max_pages = asked.min(tier_limit);
@@ -647,6 +658,7 @@ impl Crawls {
                 .then(|| external_budget(stored.max_pages, self.external_budget))
                 .filter(|budget| *budget > 0)
                 .map(super::ExternalChecks::with_budget),
+            pacer: Some(self.pacer.clone()),
             ..CrawlOptions::default()
         };
         let limits = Limits { max_known_urls: known_urls(stored.max_pages), ..Limits::default() };
@@ -673,6 +685,8 @@ impl Crawls {
                 let site_score = score.as_ref().map(|s| s.score);
                 let stored_summary = super::summary::StoredSummary {
                     time_limited: summary.time_limited,
+                    error_pauses: summary.error_pauses,
+                    stopped_for_errors: summary.stopped_for_errors.clone(),
                     sitemaps_read: summary.sitemaps_read,
                     pages_audited: summary.pages_audited,
                     links_not_queued: summary.links_not_queued,

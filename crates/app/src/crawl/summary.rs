@@ -12,6 +12,13 @@ use serde::{Deserialize, Serialize};
 pub struct StoredSummary {
     /// Whether the time limit ended the crawl.
     pub time_limited: bool,
+    /// Times the crawl paused because the site's recent answers were mostly errors
+    /// (docs/API.md, "Site crawl", "Politeness").
+    pub error_pauses: u32,
+    /// Why the crawl ended early, when the site's answers were still mostly errors after
+    /// its pauses.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped_for_errors: Option<String>,
     /// Whether the crawl read the site's sitemaps.
     pub sitemaps_read: bool,
     /// Pages audited.
@@ -84,6 +91,8 @@ mod tests {
     fn a_crawl_summary_keeps_its_names_and_old_rows_still_read() {
         let written = StoredSummary {
             time_limited: true,
+            error_pauses: 1,
+            stopped_for_errors: None,
             sitemaps_read: false,
             pages_audited: 3,
             links_not_queued: 7,
@@ -98,7 +107,7 @@ mod tests {
         };
         assert_eq!(
             serde_json::to_string(&written).expect("json"),
-            r#"{"time_limited":true,"sitemaps_read":false,"pages_audited":3,"links_not_queued":7,"links_to_unrecorded_urls":40,"mean_page_score":81.5,"penalty":null,"site_rules":{"a-site-rule":{"urls":825,"findings":12000,"truncated":true}}}"#
+            r#"{"time_limited":true,"error_pauses":1,"sitemaps_read":false,"pages_audited":3,"links_not_queued":7,"links_to_unrecorded_urls":40,"mean_page_score":81.5,"penalty":null,"site_rules":{"a-site-rule":{"urls":825,"findings":12000,"truncated":true}}}"#
         );
         let old: StoredSummary = serde_json::from_str(r#"{"time_limited":true}"#).expect("an older row reads");
         assert_eq!(old, StoredSummary { time_limited: true, ..StoredSummary::default() });

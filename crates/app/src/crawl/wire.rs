@@ -33,6 +33,8 @@ pub fn wire_crawl(crawl: &store::Crawl, issues: &[store::IssueCount]) -> api::cr
         site_score: crawl.site_score,
         error: crawl.error.clone(),
         time_limited: time_limited(crawl),
+        error_pauses: StoredSummary::of(crawl).map_or(0, |s| s.error_pauses),
+        stopped_for_errors: StoredSummary::of(crawl).and_then(|s| s.stopped_for_errors),
         links_not_queued: StoredSummary::of(crawl).map_or(0, |s| s.links_not_queued),
         links_to_unrecorded_urls: StoredSummary::of(crawl).map_or(0, |s| s.links_to_unrecorded_urls),
         external_links: StoredSummary::of(crawl).and_then(|s| s.external_links).map(|e| api::crawls::ExternalLinks {

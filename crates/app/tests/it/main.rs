@@ -6,4 +6,5 @@
 mod audit;
 mod crawl;
 mod local_crawl;
+mod politeness;
 mod support;

@@ -18,12 +18,19 @@ pub struct TestApp {
 /// from 127.0.0.1 and `localhost` (the fixture servers), rendering off.
 pub fn open(slots: usize, queue: usize) -> TestApp {
     let dir = tempfile::tempdir().expect("temporary directory");
+    let database = store::Database::Sqlite(dir.path().join("seo-audit.db"));
+    open_on(dir, database, slots, queue)
+}
+
+/// [`open`] over `database` (a replica of a PostgreSQL database, when several open the
+/// same one).
+pub fn open_on(dir: tempfile::TempDir, database: store::Database, slots: usize, queue: usize) -> TestApp {
     let fetch = fetch::FetchConfig {
         allow_targets: vec!["127.0.0.1".to_string(), "localhost".to_string()],
         ..fetch::FetchConfig::default()
     };
     let (app, _webhooks) = App::open(app::Setup {
-        database: store::Database::Sqlite(dir.path().join("seo-audit.db")),
+        database,
         fetch,
         max_concurrent_audits: slots,
         audit_queue: queue,

@@ -1532,3 +1532,34 @@ async fn external_links_are_checked_and_counted_over_rest() {
         a.raw
     );
 }
+
+#[tokio::test]
+async fn a_site_answering_mostly_errors_ends_its_crawl_with_the_reason_on_the_crawl_object() {
+    // docs/API.md, "Site crawl", "Politeness": the home page answers, every page it links to
+    // answers 503 asking for a second; the crawl pauses twice, then ends with its reason.
+    let t = TestServer::start(|_| {}).await;
+    let site = test_support::ThreadServer::start(|req| match req.path.as_str() {
+        "/" => {
+            let links: String = (0..60).map(|i| format!("<a href=/p{i}>Page {i}</a>")).collect();
+            Some(test_support::html(&format!("<html lang=en><title>Home</title>{links}</html>")))
+        }
+        "/robots.txt" => Some(test_support::status(404)),
+        _ => Some(test_support::Reply::Full {
+            status: 503,
+            headers: vec![("Retry-After".into(), "1".into())],
+            body: Vec::new(),
+        }),
+    });
+    let a = start(&t, None, json!({"url": site.url("/"), "sitemaps": false})).await;
+    assert_eq!(a.status, 202, "{}", a.raw);
+    let id = a.body["crawl"]["id"].as_str().unwrap().to_string();
+    let done = ended(&t, &id, None).await;
+    assert_eq!(done["state"], "completed", "{done}");
+    assert_eq!(done["error_pauses"], 2, "{done}");
+    let why = done["stopped_for_errors"].as_str().unwrap_or_default();
+    assert!(why.contains("answers were errors") && why.contains("after 2 pauses"), "{done}");
+    // Stopped well before its 30 pages: each page asked for 3 times at most.
+    let asked = site.requests().iter().filter(|r| r.path.starts_with("/p")).count();
+    assert!(asked <= 60, "{asked} requests to a site answering only errors");
+    assert!(done["progress"]["pages_done"].as_u64().unwrap() < 30, "{done}");
+}

@@ -268,3 +268,53 @@ both! {
         }
     }
 }
+
+both! {
+    fn a_host_has_four_request_slots_among_all_stores_and_an_expired_slot_is_taken_over(backend) {
+        let Some((_f, a, b)) = pair(backend) else { return };
+        let (now, until) = (1_000_000, 1_060_000);
+        // 16 claimers at once, half on each handle: exactly 4 get a slot, each a different one.
+        let got = at_once(&a, &b, 16, move |store, i| {
+            (i, store.claim_host_slot("example.com", &format!("r{i}"), 4, now, until).unwrap())
+        });
+        let mut slots: Vec<u32> = got.iter().filter_map(|(_, slot)| *slot).collect();
+        slots.sort_unstable();
+        assert_eq!(slots, [0, 1, 2, 3], "{backend:?}");
+        assert_eq!(a.host_slots_held("example.com", now).unwrap(), 4);
+        assert_eq!(b.claim_host_slot("example.com", "late", 4, now, until).unwrap(), None, "{backend:?}");
+        // Another host has its own.
+        assert_eq!(b.claim_host_slot("example.org", "late", 4, now, until).unwrap(), Some(0));
+        // A slot is given back by its holder only.
+        let first = got.iter().find(|(_, slot)| *slot == Some(0)).map(|(i, _)| format!("r{i}")).unwrap();
+        a.release_host_slot("example.com", 0, "nobody").unwrap();
+        assert_eq!(a.host_slots_held("example.com", now).unwrap(), 4, "{backend:?}");
+        b.release_host_slot("example.com", 0, &first).unwrap();
+        assert_eq!(a.claim_host_slot("example.com", "again", 4, now, until).unwrap(), Some(0), "{backend:?}");
+        // Once expired (a replica died mid-request), the slots are taken over.
+        let later = until + 1;
+        assert_eq!(a.host_slots_held("example.com", later).unwrap(), 0);
+        assert_eq!(b.claim_host_slot("example.com", "heir", 4, later, later + 60_000).unwrap(), Some(0), "{backend:?}");
+        b.release_host_slot("example.com", 0, "heir").unwrap();
+        assert_eq!(a.claim_host_slot("example.com", "next", 4, later, later + 60_000).unwrap(), Some(0));
+    }
+}
+
+both! {
+    fn a_hosts_next_start_is_reserved_in_turn_and_held_back(backend) {
+        let Some((_f, a, b)) = pair(backend) else { return };
+        assert_eq!(a.host_next_start("example.com").unwrap(), None);
+        // A Crawl-delay of 2 s: each store gets the next start in turn.
+        assert_eq!(a.reserve_host_start("example.com", 10_000, 2_000).unwrap(), 10_000);
+        assert_eq!(b.reserve_host_start("example.com", 10_500, 2_000).unwrap(), 12_000, "{backend:?}");
+        assert_eq!(a.reserve_host_start("example.com", 20_000, 2_000).unwrap(), 20_000, "a start long past waits for nothing");
+        assert_eq!(b.host_next_start("example.com").unwrap(), Some(22_000));
+        // A 429's back-off holds the host back; an earlier hold never shortens it.
+        b.hold_host("example.com", 60_000, 21_000).unwrap();
+        a.hold_host("example.com", 30_000, 21_000).unwrap();
+        assert_eq!(a.host_next_start("example.com").unwrap(), Some(60_000), "{backend:?}");
+        assert_eq!(b.reserve_host_start("example.com", 21_000, 2_000).unwrap(), 60_000);
+        // Rows long past are deleted by a later hold.
+        a.hold_host("other.example", 10_000_000, 10_000_000).unwrap();
+        assert_eq!(a.host_next_start("example.com").unwrap(), None, "{backend:?}");
+    }
+}
