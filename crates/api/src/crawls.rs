@@ -57,7 +57,12 @@ pub struct CrawlRequest {
     /// external URLs (one per page of `max_pages`, at most 500); what was not checked is
     /// counted in the crawl's `external_links`.
     #[schemars(extend("default" = true))]
-    pub external_links: Option<bool>,
+    pub external_links: Option<bool>,    /// List mode (docs/RULES.md, "List mode"): the URLs to crawl beside the start URL `url`
+    /// (fetched first), and no other: their links are recorded, not followed, no sitemap is
+    /// read, and the site rules that need the whole site are skipped. Absolute http(s) URLs
+    /// on the start URL's site (a URL off it is refused naming its index), at most the
+    /// crawl's `max_pages` with the start URL (a longer list is refused, never cut).
+    pub urls: Option<Vec<String>>,
 }
 
 /// How a crawl checked the links to other sites (docs/RULES.md, `broken-external-link`):
@@ -175,6 +180,14 @@ pub struct Crawl {
     /// and when they were not checked (`external_links: false`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub external_links: Option<ExternalLinks>,
+    /// Present and true for a list-mode crawl (`urls` in its request): it fetched the start
+    /// URL and the list only (docs/RULES.md, "List mode").
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub list_mode: bool,
+    /// The site rules a list-mode crawl skipped because they need the whole site, once it
+    /// ended (docs/RULES.md, "List mode"); absent otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub site_rules_skipped: Vec<String>,
     /// When the retention sweep deleted its pages, long after its end (setting
     /// `retain_crawl_pages_days`; docs/API.md, "Running the service", "Retention"): its
     /// summary, progress and issues stay, its pages listing is empty. Absent while kept.

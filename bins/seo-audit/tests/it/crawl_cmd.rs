@@ -833,3 +833,83 @@ fn external_links_are_checked_within_the_budget_or_not_at_all() {
     assert!(report["crawl"].get("external_links").is_none(), "{report:#}");
     assert_eq!(other.requested().len(), before, "--no-external asks the other site nothing");
 }
+
+/// `--list FILE` and `--list SITEMAP-URL` (docs/API.md, "List mode"): the start URL and the
+/// listed URLs are fetched, nothing they link to and no other sitemap; the site rules that
+/// need the whole site are skipped and named; a URL off the site, a list over --max-pages or
+/// a file that cannot be read exits 2 before anything is crawled.
+#[test]
+fn a_list_is_crawled_and_nothing_else() {
+    let site = Site::start(|port| {
+        let origin = format!("http://127.0.0.1:{port}");
+        let urlset = |paths: &[&str]| {
+            let locs: String = paths.iter().map(|p| format!("<url><loc>{origin}{p}</loc></url>")).collect();
+            typed(
+                "application/xml",
+                &format!("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">{locs}</urlset>"),
+            )
+        };
+        HashMap::from([
+            ("/robots.txt".to_string(), typed("text/plain", "User-agent: *\nAllow: /\n")),
+            ("/sitemap.xml".to_string(), urlset(&["/b"])),
+            ("/products.xml".to_string(), urlset(&["/a", "/c"])),
+            ("/".to_string(), page("Home", &["/a", "/b", "/c"])),
+            ("/a".to_string(), page("Kettles", &["/b", "/c", "/d"])),
+            ("/b".to_string(), page("Pans", &["/a"])),
+            ("/c".to_string(), page("Pots", &["/"])),
+        ])
+    });
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("urls.txt");
+    std::fs::write(&file, format!("# the kettles\n{}\n\n  {}  \n", site.url("/a"), site.url("/b"))).unwrap();
+    let file = file.to_str().unwrap();
+
+    // A file, without a start URL: its first URL is the start.
+    let out = crawl(&["--list", file, "--format", "json", "--no-external"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = json(&out);
+    let mut urls: Vec<&str> =
+        report["crawl"]["pages"].as_array().unwrap().iter().map(|p| p["url"].as_str().unwrap()).collect();
+    urls.sort_unstable();
+    assert_eq!(urls, [site.url("/a"), site.url("/b")], "{report:#}");
+    assert_eq!(row(&report, &site.url("/b"))["inlinks"], 1, "/a's link to /b counts: {report:#}");
+    assert_eq!(report["crawl"]["list_mode"], true);
+    let skipped = report["crawl"]["site_rules_skipped"].as_array().unwrap();
+    assert!(skipped.iter().any(|r| r == "orphan-page") && skipped.iter().any(|r| r == "deep-page"), "{skipped:?}");
+    let requested = site.requested();
+    for never in ["/", "/c", "/d", "/sitemap.xml", "/products.xml"] {
+        assert!(!requested.iter().any(|p| p == never), "{never}: {requested:?}");
+    }
+
+    // A sitemap's URLs, from a start URL; the text report says what was skipped.
+    let out = crawl(&[&site.url("/"), "--list", &site.url("/products.xml"), "--format", "csv", "--no-external"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut reader = csv::Reader::from_reader(out.stdout.as_slice());
+    let mut urls: Vec<String> = reader.records().map(|r| r.unwrap()[0].to_string()).collect();
+    urls.sort();
+    assert_eq!(urls, [site.url("/"), site.url("/a"), site.url("/c")]);
+    let requested = site.requested();
+    assert!(!requested.iter().any(|p| p == "/b" || p == "/sitemap.xml" || p == "/d"), "{requested:?}");
+    let out = crawl(&["--list", file, "--no-external"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("List mode: the listed URLs only; site rules that need the whole site skipped: "), "{text}");
+
+    // Refused before anything is fetched.
+    let off = dir.path().join("off.txt");
+    std::fs::write(&off, format!("{}\nhttps://elsewhere.test/x\n", site.url("/a"))).unwrap();
+    let before = site.requested().len();
+    for args in [
+        vec![site.url("/"), "--list".to_string(), off.to_str().unwrap().to_string()],
+        vec!["--list".to_string(), file.to_string(), "--max-pages".to_string(), "1".to_string()],
+        vec!["--list".to_string(), dir.path().join("none.txt").to_str().unwrap().to_string()],
+    ] {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = crawl(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.starts_with("error: invalid_parameter: --list"), "{stderr}");
+    }
+    // Only the start URL's check, made before the list is compared with its site; no crawl.
+    let after = site.requested()[before..].to_vec();
+    assert!(after.iter().all(|p| p == "/" || p == "/a"), "{after:?}");
+}

@@ -56,6 +56,12 @@ pub struct CrawlRequest {
     /// true; docs/RULES.md).
     #[serde(default = "yes")]
     pub external_links: bool,
+    /// List mode (docs/RULES.md, "List mode"): the URLs crawled beside the start URL, and
+    /// no other; empty: a crawl that follows the site's links. Absolute http(s) URLs; that
+    /// they are on the crawled site, and no more than its `max_pages`, is checked when the
+    /// crawl starts ([`check_list`]), which keeps them normalised.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub urls: Vec<String>,
 }
 
 fn yes() -> bool {
@@ -100,6 +106,9 @@ fn expected(member: &str) -> Option<String> {
         }
         "sitemaps" => format!("true, false, or an array of 1 to {MAX_NAMED_SITEMAPS} absolute http(s) sitemap URLs"),
         "render" | "external_links" => "true or false".to_string(),
+        "urls" => "an array of absolute http(s) URLs of the crawled site, at most the caller's pages per crawl \
+                   (list mode, docs/RULES.md)"
+            .to_string(),
         "near_duplicate_threshold" => {
             let t = crawl::NEAR_DUPLICATE_THRESHOLDS;
             format!("a whole number from {} to {}", t.start(), t.end())
@@ -176,6 +185,12 @@ fn checked(wire: api::crawls::CrawlRequest) -> Result<CrawlRequest, AppError> {
         Some(api::crawls::Sitemaps::Named(_)) => return Err(refuse("sitemaps")),
     };
     let external_links = wire.external_links.unwrap_or(true);
+    let urls = wire.urls.unwrap_or_default();
+    for (index, listed) in urls.iter().enumerate() {
+        if let Err(e) = crawl::normalize(listed) {
+            return Err(list_refusal(index, listed, &format!("not an absolute http(s) URL ({e})")));
+        }
+    }
     let thresholds = crawl::NEAR_DUPLICATE_THRESHOLDS;
     let near_duplicate_threshold = match wire.near_duplicate_threshold {
         None => None,
@@ -198,7 +213,49 @@ fn checked(wire: api::crawls::CrawlRequest) -> Result<CrawlRequest, AppError> {
         near_duplicate_threshold,
         render: wire.render.unwrap_or(false),
         external_links,
+        urls: urls.iter().map(|u| u.trim().to_string()).collect(),
     })
+}
+
+/// The refusal of `listed`, the URL at `index` of a crawl's `urls`: `invalid_request` naming
+/// the member and the index in `details`.
+fn list_refusal(index: usize, listed: &str, why: &str) -> AppError {
+    let shown = crawl::cut_marked(listed, 200);
+    AppError::refused(crate::ErrorCode::InvalidRequest, format!("The field `urls` is refused: urls[{index}] ({shown}) is {why}."))
+        .with_details(serde_json::json!({ "parameter": "urls", "index": index }))
+}
+
+/// The list of a list-mode crawl (`request.urls`, docs/RULES.md "List mode") checked against
+/// its `scope` (the start URL known after redirects) and `max_pages`: each URL normalised and
+/// on the crawled site, each once, and no more URLs, the start URL counted, than `max_pages`
+/// (a longer list is refused, never cut). Empty for a crawl that follows links.
+///
+/// # Errors
+/// `invalid_request` naming `urls`: with the index of a URL that does not parse or is off the
+/// site, or with the limit when the list is too long.
+pub fn check_list(request: &CrawlRequest, scope: &crawl::Scope, max_pages: u32) -> Result<Vec<String>, AppError> {
+    let mut seen = std::collections::HashSet::from([scope.start().to_string()]);
+    let mut list = Vec::with_capacity(request.urls.len());
+    for (index, listed) in request.urls.iter().enumerate() {
+        let url = match crawl::normalize(listed) {
+            Ok(url) if scope.same_site(&url) => url,
+            Ok(_) => return Err(list_refusal(index, listed, &format!("not on the crawled site ({})", scope.start()))),
+            Err(e) => return Err(list_refusal(index, listed, &format!("not an absolute http(s) URL ({e})"))),
+        };
+        if seen.insert(url.to_string()) {
+            list.push(url.to_string());
+        }
+    }
+    if !list.is_empty() && seen.len() > max_pages as usize {
+        let message = format!(
+            "The field `urls` is refused: the list and the start URL are {} URLs, over this crawl's limit of {max_pages} \
+             pages (a list is crawled whole or not at all).",
+            seen.len()
+        );
+        return Err(AppError::refused(crate::ErrorCode::InvalidRequest, message)
+            .with_details(serde_json::json!({ "parameter": "urls", "limit": max_pages })));
+    }
+    Ok(list)
 }
 
 /// The `include` or `exclude` patterns (`member`) compiled once to check them
@@ -343,6 +400,27 @@ mod tests {
             let e = parse_start(&json!({"url": "x", "near_duplicate_threshold": bad})).unwrap_err();
             assert_eq!(code(e), "invalid_request", "{bad}");
         }
+    }
+
+    #[test]
+    fn a_list_is_on_the_site_and_within_max_pages() {
+        let scope = crawl::Scope::new("https://a.test/", crawl::ScopeConfig::default()).unwrap();
+        let r = parse_start(&json!({"url": "https://a.test/", "urls": ["https://a.test/x#top", " https://www.a.test/y", "https://a.test/x", "https://a.test/"]}))
+            .unwrap();
+        assert_eq!(check_list(&r, &scope, 3).unwrap(), ["https://a.test/x", "https://www.a.test/y"], "normalised, each once");
+        let e = check_list(&r, &scope, 2).unwrap_err();
+        let AppError::Refused(refusal) = e else { panic!("not a refusal") };
+        assert_eq!(refusal.details.as_ref().unwrap()["limit"], 2);
+        let off = parse_start(&json!({"url": "https://a.test/", "urls": ["https://a.test/1", "https://b.test/2"]})).unwrap();
+        let AppError::Refused(refusal) = check_list(&off, &scope, 10).unwrap_err() else { panic!("not a refusal") };
+        assert_eq!(refusal.code.as_str(), "invalid_request");
+        assert_eq!(refusal.details.as_ref().unwrap()["index"], 1);
+        assert!(refusal.message.contains("urls[1]"), "{}", refusal.message);
+        for bad in [json!(["/relative"]), json!(["ftp://a.test/x"]), json!([1]), json!("https://a.test/")] {
+            let e = parse_start(&json!({"url": "https://a.test/", "urls": bad})).unwrap_err();
+            assert_eq!(parameter(e), "urls", "{bad}");
+        }
+        assert!(check_list(&parse_start(&json!({"url": "https://a.test/"})).unwrap(), &scope, 1).unwrap().is_empty());
     }
 
     #[test]

@@ -83,7 +83,10 @@ pub struct CrawlOptions {
     pub renderer: Option<render::Renderer>,
     /// How the external links of the crawled pages are checked, for `broken-external-link`
     /// ([`ExternalChecks`]); `None` (the default, and `--no-external`): not at all.
-    pub external_links: Option<ExternalChecks>,
+    pub external_links: Option<ExternalChecks>,    /// List mode (docs/RULES.md, "List mode"): the URLs fetched beside the start URL, and no
+    /// other ([`crawl::Frontier::add_listed_url`]): links are recorded, not followed, and no
+    /// sitemap is read. `None` (the default): the crawl follows the site's links.
+    pub list: Option<Vec<String>>,
 }
 
 /// How a crawl checks its pages' links to other sites (docs/RULES.md,
@@ -125,6 +128,7 @@ impl Default for CrawlOptions {
             slots: None,
             renderer: None,
             external_links: None,
+            list: None,
         }
     }
 }
@@ -237,7 +241,10 @@ pub struct CrawlSummary {
     pub edge_probes: Vec<crawl::EdgeProbe>,
     /// The requests the edge check made after the crawl's end (at most
     /// [`MAX_EDGE_REQUESTS`]), beside the pages, robots.txt and sitemaps the crawl fetched.
-    pub edge_requests: u32,
+    pub edge_requests: u32,    /// Whether it was a list-mode crawl ([`CrawlOptions::list`]): the site rules that need
+    /// the whole site are then skipped.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub list_mode: bool,
 }
 
 /// The requests of the edge check at most: the browser's and each crawler's of
@@ -625,7 +632,7 @@ fn drive<S, K>(
     scope: Scope,
     limits: Limits,
     mut sink: K,
-    options: CrawlOptions,
+    mut options: CrawlOptions,
     guard: &AddressGuard,
     jobs: &tokio::sync::mpsc::UnboundedSender<Job>,
     done: &Receiver<Done>,
@@ -643,6 +650,15 @@ where
     let started = Instant::now();
     let deadline = started + options.time_limit;
     let mut frontier = Frontier::resume(store, scope.clone(), limits).map_err(store_error)?;
+    // A list-mode crawl queues its list (again when it resumes: a URL known is left alone)
+    // and reads no sitemap: its pages are the list's.
+    let list_mode = options.list.is_some();
+    for url in options.list.take().unwrap_or_default() {
+        frontier.add_listed_url(&url).map_err(store_error)?;
+    }
+    if list_mode {
+        options.sitemaps = false;
+    }
     let mut sitemaps = Sitemaps::new(scope.start(), options.sitemap_limits.clone());
     for named in &options.named_sitemaps {
         sitemaps.add_source(named);
@@ -893,6 +909,7 @@ where
         }),
         edge_probes: edge_sample,
         edge_requests: 0,
+        list_mode,
     };
     Ok(Crawled { summary, store: frontier.into_store(), sink })
 }

@@ -44,6 +44,8 @@ pub fn wire_crawl(crawl: &store::Crawl, issues: &[store::IssueCount]) -> api::cr
             not_checked_timed_out: e.not_checked_timed_out,
             not_checked_stopped: e.not_checked_stopped,
         }),
+        list_mode: list_mode(&crawl.options_json),
+        site_rules_skipped: StoredSummary::of(crawl).map(|s| s.site_rules_skipped).unwrap_or_default(),
         pages_pruned_at: crawl.pages_pruned_at.clone(),
         issues: issues
             .iter()
@@ -57,6 +59,15 @@ pub fn wire_crawl(crawl: &store::Crawl, issues: &[store::IssueCount]) -> api::cr
         report_url: format!("/crawls/{}", crawl.id),
         pages_url: format!("/api/v1/crawls/{}/pages", crawl.id),
     }
+}
+
+/// Whether a crawl's stored options (`store::Crawl::options_json`) ask for a list-mode crawl:
+/// a request with `urls` (docs/RULES.md, "List mode").
+pub fn list_mode(options_json: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(options_json)
+        .ok()
+        .and_then(|o| o["request"]["urls"].as_array().map(|urls| !urls.is_empty()))
+        .unwrap_or(false)
 }
 
 /// Whether the time limit ended `crawl`, as its summary records it (`false` while it runs).

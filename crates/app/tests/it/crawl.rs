@@ -21,6 +21,7 @@ fn request(url: &str) -> CrawlRequest {
         near_duplicate_threshold: None,
         render: false,
         external_links: false,
+        urls: Vec::new(),
     }
 }
 

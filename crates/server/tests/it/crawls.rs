@@ -1532,3 +1532,86 @@ async fn external_links_are_checked_and_counted_over_rest() {
         a.raw
     );
 }
+
+/// List mode over REST and the agent tool (docs/API.md, "List mode"): the start URL and the
+/// listed URLs are fetched, nothing they link to and no sitemap; their links still count as
+/// inlinks among them; the site rules that need the whole site are reported as skipped; a URL
+/// off the site is refused naming its index, and a list over the crawl's pages its limit.
+#[tokio::test]
+async fn a_list_mode_crawl_fetches_the_list_only() {
+    let t = TestServer::start(|_| {}).await;
+    let asked = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let seen = std::sync::Arc::clone(&asked);
+    let site = test_support::Pages::serve(move |request: &test_support::wiremock::Request| {
+        let path = request.url.path().to_string();
+        seen.lock().unwrap().push(path.clone());
+        let links: &[&str] = match path.as_str() {
+            "/robots.txt" => return test_support::ResponseTemplate::new(404),
+            "/sitemap.xml" => {
+                let body = "<urlset><url><loc>/orphan</loc></url></urlset>";
+                return test_support::ResponseTemplate::new(200).set_body_raw(body, "application/xml");
+            }
+            "/" => &["/a", "/c"],
+            "/a" => &["/b", "/c"],
+            "/b" => &["/", "/missing"],
+            "/c" | "/orphan" => &[],
+            _ => return test_support::ResponseTemplate::new(404),
+        };
+        let links: String = links.iter().map(|href| format!("<a href='{href}'>{href}</a>")).collect();
+        let body = format!("<html lang=en><title>The page {path}</title><body><h1>{path}</h1>{links}</body></html>");
+        test_support::ResponseTemplate::new(200).set_body_raw(body, "text/html")
+    })
+    .await;
+    let origin = format!("http://{}", site.addr());
+    let home = format!("{origin}/");
+
+    let body = json!({"url": home, "urls": [format!("{origin}/a"), format!("{origin}/b#top"), home], "external_links": false});
+    let a = start(&t, None, body).await;
+    assert_eq!(a.status, 202, "{}", a.raw);
+    validate_documented("POST", "/api/v1/crawls", &a);
+    assert_eq!(a.body["crawl"]["list_mode"], true, "{}", a.raw);
+    let id = a.body["crawl"]["id"].as_str().unwrap().to_string();
+    let crawl = ended(&t, &id, None).await;
+    assert_eq!(crawl["state"], "completed", "{crawl}");
+    assert_eq!(crawl["list_mode"], true);
+    let skipped: Vec<&str> = crawl["site_rules_skipped"].as_array().unwrap().iter().map(|r| r.as_str().unwrap()).collect();
+    for whole_site in ["orphan-page", "deep-page", "not-in-sitemap", "few-inlinks"] {
+        assert!(skipped.contains(&whole_site), "{whole_site} is skipped: {skipped:?}");
+    }
+    assert!(!skipped.contains(&"broken-internal-link"), "the link rules run over the list: {skipped:?}");
+    let urls = inlinks(&t, &id).await;
+    let want: std::collections::BTreeMap<String, u64> =
+        [(home.clone(), 1), (format!("{origin}/a"), 1), (format!("{origin}/b"), 1)].into_iter().collect();
+    assert_eq!(urls, want, "the start URL and the list, with their inlinks among them");
+    let fetched = asked.lock().unwrap().clone();
+    for never in ["/c", "/missing", "/sitemap.xml", "/orphan"] {
+        assert!(!fetched.iter().any(|p| p == never), "{never} was fetched: {fetched:?}");
+    }
+
+    // A URL off the site, one that does not parse, and a list over the crawl's pages.
+    let a = start(&t, None, json!({"url": home, "urls": [format!("{origin}/a"), "https://elsewhere.test/x"]})).await;
+    a.assert_error(400, "invalid_request");
+    assert_eq!((&a.body["error"]["details"]["parameter"], &a.body["error"]["details"]["index"]), (&json!("urls"), &json!(1)));
+    let a = start(&t, None, json!({"url": home, "urls": ["/relative"]})).await;
+    a.assert_error(400, "invalid_request");
+    assert_eq!(a.body["error"]["details"]["index"], 0, "{}", a.raw);
+    let many: Vec<String> = (0..30).map(|i| format!("{origin}/p{i}")).collect();
+    let a = start(&t, None, json!({"url": home, "urls": many})).await;
+    a.assert_error(400, "invalid_request");
+    assert_eq!(a.body["error"]["details"]["limit"], 30, "30 pages and the start URL: {}", a.raw);
+    let a = start(&t, None, json!({"url": home, "max_pages": 2, "urls": [format!("{origin}/a"), format!("{origin}/b")]})).await;
+    assert_eq!(a.body["error"]["details"]["limit"], 2, "{}", a.raw);
+
+    // The agent tool takes `urls` alike.
+    let (key, _) = t.key(|_| {});
+    let a = tool_call(&t, &key, "crawl_site", json!({ "url": home, "urls": [format!("{origin}/c")], "external_links": false })).await;
+    assert_eq!(a.body["result"]["isError"], false, "{}", a.raw);
+    let id = a.body["result"]["structuredContent"]["crawl_id"].as_str().unwrap().to_string();
+    assert_eq!(ended(&t, &id, Some(&key)).await["state"], "completed");
+    let id2 = id.clone();
+    let mut got: Vec<String> = t.db(move |s| s.crawl_pages(&id2, None, 50).unwrap().0).into_iter().map(|p| p.url).collect();
+    got.sort();
+    assert_eq!(got, [home.clone(), format!("{origin}/c")]);
+    let a = tool_call(&t, &key, "crawl_site", json!({ "url": home, "urls": ["https://elsewhere.test/"] })).await;
+    assert_eq!(a.body["result"]["isError"], true, "{}", a.raw);
+}

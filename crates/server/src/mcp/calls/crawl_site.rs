@@ -46,7 +46,12 @@ pub struct Args {
     /// URL once, HEAD then GET, within the crawl's budget of external URLs
     #[serde(default = "yes")]
     #[schemars(extend("default" = true))]
-    pub external_links: bool,
+    pub external_links: bool,    /// List mode: the URLs to crawl beside url (fetched first), and no other (their links
+    /// are recorded, not followed; no sitemap is read; the site rules that need the whole
+    /// site are skipped): absolute http(s) URLs on url's site, at most the key's pages per
+    /// crawl with url
+    #[serde(default)]
+    pub urls: Vec<String>,
 }
 
 fn yes() -> bool {
@@ -83,6 +88,7 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
         near_duplicate_threshold: None,
         render: args.render,
         external_links: args.external_links,
+        urls: args.urls,
     };
     let started =
         env.state.crawls.start_for(&payer(env), url, request).await.map_err(|e| from_app_error(e, "crawl not started"))?;
