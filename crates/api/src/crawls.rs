@@ -57,7 +57,8 @@ pub struct CrawlRequest {
     /// external URLs (one per page of `max_pages`, at most 500); what was not checked is
     /// counted in the crawl's `external_links`.
     #[schemars(extend("default" = true))]
-    pub external_links: Option<bool>,    /// List mode (docs/RULES.md, "List mode"): the URLs to crawl beside the start URL `url`
+    pub external_links: Option<bool>,
+    /// List mode (docs/RULES.md, "List mode"): the URLs to crawl beside the start URL `url`
     /// (fetched first), and no other: their links are recorded, not followed, no sitemap is
     /// read, and the site rules that need the whole site are skipped. Absolute http(s) URLs
     /// on the start URL's site (a URL off it is refused naming its index), at most the

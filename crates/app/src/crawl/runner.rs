@@ -83,7 +83,8 @@ pub struct CrawlOptions {
     pub renderer: Option<render::Renderer>,
     /// How the external links of the crawled pages are checked, for `broken-external-link`
     /// ([`ExternalChecks`]); `None` (the default, and `--no-external`): not at all.
-    pub external_links: Option<ExternalChecks>,    /// List mode (docs/RULES.md, "List mode"): the URLs fetched beside the start URL, and no
+    pub external_links: Option<ExternalChecks>,
+    /// List mode (docs/RULES.md, "List mode"): the URLs fetched beside the start URL, and no
     /// other ([`crawl::Frontier::add_listed_url`]): links are recorded, not followed, and no
     /// sitemap is read. `None` (the default): the crawl follows the site's links.
     pub list: Option<Vec<String>>,
@@ -241,7 +242,8 @@ pub struct CrawlSummary {
     pub edge_probes: Vec<crawl::EdgeProbe>,
     /// The requests the edge check made after the crawl's end (at most
     /// [`MAX_EDGE_REQUESTS`]), beside the pages, robots.txt and sitemaps the crawl fetched.
-    pub edge_requests: u32,    /// Whether it was a list-mode crawl ([`CrawlOptions::list`]): the site rules that need
+    pub edge_requests: u32,
+    /// Whether it was a list-mode crawl ([`CrawlOptions::list`]): the site rules that need
     /// the whole site are then skipped.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub list_mode: bool,

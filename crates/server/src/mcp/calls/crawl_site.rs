@@ -46,7 +46,8 @@ pub struct Args {
     /// URL once, HEAD then GET, within the crawl's budget of external URLs
     #[serde(default = "yes")]
     #[schemars(extend("default" = true))]
-    pub external_links: bool,    /// List mode: the URLs to crawl beside url (fetched first), and no other (their links
+    pub external_links: bool,
+    /// List mode: the URLs to crawl beside url (fetched first), and no other (their links
     /// are recorded, not followed; no sitemap is read; the site rules that need the whole
     /// site are skipped): absolute http(s) URLs on url's site, at most the key's pages per
     /// crawl with url
