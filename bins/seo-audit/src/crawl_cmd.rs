@@ -79,6 +79,13 @@ pub struct CrawlArgs {
     /// than --max-pages with the start URL (else exit 2, nothing crawled).
     #[arg(long, value_name = "FILE|SITEMAP-URL", conflicts_with_all = ["no_sitemaps", "sitemaps"])]
     pub list: Option<String>,
+    /// Custom extraction (docs/API.md, "Custom extraction"): a value of every HTML page, as
+    /// the column `extract:NAME` of the pages table and exports. `NAME=css:SELECTOR` (the
+    /// first match's text), `NAME=css:SELECTOR@ATTRIBUTE`, `NAME=css-all:SELECTOR[@ATTRIBUTE]`
+    /// (every match, joined by ` | `) or `NAME=regex:PATTERN` (its first capture group);
+    /// repeatable, at most 10. A bad one exits 2 before anything is fetched.
+    #[arg(long = "extract", value_name = "NAME=css:SELECTOR|NAME=regex:PATTERN")]
+    pub extract: Vec<String>,
     /// The most URLs fetched (the start URL, redirects and failures count).
     #[arg(long, value_name = "N", default_value_t = 500, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_pages: u32,
@@ -368,11 +375,12 @@ struct Pages<'a>(&'a ReportSource);
 impl Serialize for Pages<'_> {
     /// Each row has the members of the REST export's pages (the export's columns).
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use app::crawl::export::{each_page, row_json, ExportError, PAGE_COLUMNS};
+        use app::crawl::export::{crawl_extractor_names, each_page, row_json, ExportError, PAGE_COLUMNS};
+        let names = crawl_extractor_names(&self.0.store, &self.0.crawl_id).map_err(S::Error::custom)?;
         let mut seq = serializer.serialize_seq(None)?;
         let mut failed = None;
         let read = each_page(&self.0.store, &self.0.crawl_id, &|| false, |p| {
-            seq.serialize_element(&row_json(PAGE_COLUMNS, p)).map_err(|e| {
+            seq.serialize_element(&row_json(PAGE_COLUMNS, &names, p)).map_err(|e| {
                 let message = e.to_string();
                 failed = Some(e);
                 ExportError::Io(std::io::Error::other(message))
@@ -555,6 +563,7 @@ fn checked_list(list: &[String], scope: &Scope, max_pages: u32) -> Result<Vec<St
         render: false,
         external_links: false,
         urls: list.to_vec(),
+        extract: Vec::new(),
     };
     app::crawl::check_list(&request, scope, max_pages).map_err(|e| format!("--list: {}", e.message()))
 }
@@ -575,6 +584,18 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
     if let Err(e) = crawl::StripParams::new(&args.strip_params) {
         return fail(Code::InvalidParameter, format!("--strip-param: {e}"));
     }
+    let mut specs = Vec::with_capacity(args.extract.len());
+    for flag in &args.extract {
+        match crawl::ExtractorSpec::parse_flag(flag) {
+            Ok(spec) => specs.push(spec),
+            Err(e) => return fail(Code::InvalidParameter, format!("--extract: {e}")),
+        }
+    }
+    let extractors = match crawl::Extractors::new(&specs) {
+        Ok(x) if x.is_empty() => None,
+        Ok(x) => Some(std::sync::Arc::new(x)),
+        Err(e) => return fail(Code::InvalidParameter, format!("--extract: {e}")),
+    };
     // The output is settled before the crawl: a wrong combination or a file that cannot be
     // made fails at once, not after minutes of crawling.
     let format = match (args.format, &args.output) {
@@ -672,6 +693,7 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
         renderer,
         external_links: (!args.no_external).then(|| app::crawl::ExternalChecks::with_budget(args.external_budget)),
         list,
+        extractors,
         ..CrawlOptions::default()
     };
     let (store, dir) = match ReportSource::scratch() {

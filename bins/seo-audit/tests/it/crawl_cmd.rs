@@ -913,3 +913,82 @@ fn a_list_is_crawled_and_nothing_else() {
     let after = site.requested()[before..].to_vec();
     assert!(after.iter().all(|p| p == "/" || p == "/a"), "{after:?}");
 }
+
+/// `--extract` (docs/API.md, "Custom extraction"): each HTML page's values are the columns
+/// `extract:NAME` after the fixed ones, in the CSV, the JSON report and the XLSX workbook,
+/// each read back; a bad selector or pattern exits 2 naming the extractor, before anything is
+/// fetched.
+#[test]
+fn extracted_values_are_columns_of_every_export() {
+    let site = Site::start(|_| {
+        HashMap::from([
+            ("/".to_string(), page("Home", &["/kettle"])),
+            (
+                "/kettle".to_string(),
+                html(
+                    "<!DOCTYPE html><html lang=\"en\"><head><title>The copper kettle</title>\
+                     <meta itemprop=\"price\" content=\"42.50\"></head><body><h1>Copper kettle</h1>\
+                     <p>SKU-12345</p><a href=\"/\">Home</a></body></html>",
+                ),
+            ),
+        ])
+    });
+    let flags = [
+        "--extract",
+        "title=css:h1",
+        "--extract",
+        "price=css:meta[itemprop=price]@content",
+        "--extract",
+        r"sku=regex:SKU-(\d+)",
+    ];
+    let run = |more: &[&str]| -> Output {
+        let mut all = vec![site.url("/"), "--no-sitemaps".into(), "--no-external".into()];
+        all.extend(flags.iter().chain(more).map(|s| s.to_string()));
+        let out = crawl(&all.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        out
+    };
+    let names = ["extract:title", "extract:price", "extract:sku"];
+
+    let (header, rows) = read_csv(&run(&["--format", "csv"]).stdout);
+    assert_eq!(&header[header.len() - 3..], names.as_slice(), "{header:?}");
+    let kettle = rows.iter().find(|r| r[0] == site.url("/kettle")).expect("the kettle's row");
+    assert_eq!(&kettle[kettle.len() - 3..], ["Copper kettle", "42.50", "12345"]);
+    let home = rows.iter().find(|r| r[0] == site.url("/")).expect("the home row");
+    assert_eq!(&home[home.len() - 3..], ["Home", "", ""], "no match: an empty field");
+
+    let report = json(&run(&["--format", "json"]));
+    let row = row(&report, &site.url("/kettle"));
+    assert_eq!((&row["extract:title"], &row["extract:price"], &row["extract:sku"]), (&Value::from("Copper kettle"), &Value::from("42.50"), &Value::from("12345")));
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("crawl.xlsx");
+    run(&["--output", file.to_str().unwrap()]);
+    let mut book: calamine::Xlsx<_> = calamine::open_workbook(&file).expect("a workbook");
+    let range = calamine::Reader::worksheet_range(&mut book, "pages").expect("sheet");
+    let sheet: Vec<Vec<String>> = range
+        .rows()
+        .map(|r| {
+            r.iter()
+                .map(|c| match c {
+                    calamine::Data::Empty => String::new(),
+                    calamine::Data::String(s) => s.clone(),
+                    other => other.to_string(),
+                })
+                .collect()
+        })
+        .collect();
+    assert_eq!(sheet[0], header);
+    let kettle_row = sheet.iter().find(|r| r[0] == site.url("/kettle")).expect("the kettle's row");
+    assert_eq!(&kettle_row[kettle_row.len() - 3..], ["Copper kettle", "42.50", "12345"]);
+
+    let before = site.requested().len();
+    for (flag, name) in [("a=css:h1[[", "a"), ("b=regex:(", "b"), ("c=xpath://h1", "")] {
+        let out = crawl(&[&site.url("/"), "--extract", flag]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.starts_with("error: invalid_parameter: --extract: "), "{stderr}");
+        assert!(stderr.contains(&format!("extractor `{name}`")) || name.is_empty(), "{stderr}");
+    }
+    assert_eq!(site.requested().len(), before, "nothing is fetched for a bad extractor");
+}

@@ -26,7 +26,7 @@ mod wire;
 
 pub use local::{run_local, LocalCrawl, LocalCrawlError, LocalRun};
 pub use request::{
-    check_list, check_named_sitemaps, check_patterns, check_strip_params, parse_start, pattern_refusal, CrawlRequest,
+    check_extractors, check_list, extractor_specs, check_named_sitemaps, check_patterns, check_strip_params, parse_start, pattern_refusal, CrawlRequest,
     MAX_NAMED_SITEMAPS,
 };
 pub use service::{

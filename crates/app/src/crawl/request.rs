@@ -62,6 +62,10 @@ pub struct CrawlRequest {
     /// crawl starts ([`check_list`]), which keeps them normalised.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub urls: Vec<String>,
+    /// Custom extraction (docs/API.md, "Custom extraction"): the extractors, checked
+    /// ([`check_extractors`]); empty: none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extract: Vec<crawl::ExtractorSpec>,
 }
 
 fn yes() -> bool {
@@ -106,6 +110,11 @@ fn expected(member: &str) -> Option<String> {
         }
         "sitemaps" => format!("true, false, or an array of 1 to {MAX_NAMED_SITEMAPS} absolute http(s) sitemap URLs"),
         "render" | "external_links" => "true or false".to_string(),
+        "extract" => format!(
+            "an array of at most {} extractors, each {{name, css, attribute?, all?}} or {{name, regex}} \
+             (docs/API.md, \"Custom extraction\")",
+            crawl::MAX_EXTRACTORS
+        ),
         "urls" => "an array of absolute http(s) URLs of the crawled site, at most the caller's pages per crawl \
                    (list mode, docs/RULES.md)"
             .to_string(),
@@ -185,6 +194,8 @@ fn checked(wire: api::crawls::CrawlRequest) -> Result<CrawlRequest, AppError> {
         Some(api::crawls::Sitemaps::Named(_)) => return Err(refuse("sitemaps")),
     };
     let external_links = wire.external_links.unwrap_or(true);
+    let extract = extractor_specs(wire.extract.unwrap_or_default());
+    check_extractors(&extract)?;
     let urls = wire.urls.unwrap_or_default();
     for (index, listed) in urls.iter().enumerate() {
         if let Err(e) = crawl::normalize(listed) {
@@ -214,6 +225,33 @@ fn checked(wire: api::crawls::CrawlRequest) -> Result<CrawlRequest, AppError> {
         render: wire.render.unwrap_or(false),
         external_links,
         urls: urls.iter().map(|u| u.trim().to_string()).collect(),
+        extract,
+    })
+}
+
+/// The extractors of a request on the wire (the REST body's and the `crawl_site` tool's
+/// `extract`) as the crawl engine takes them.
+pub fn extractor_specs(wire: Vec<api::crawls::Extractor>) -> Vec<crawl::ExtractorSpec> {
+    wire.into_iter()
+        .map(|e| crawl::ExtractorSpec {
+            name: e.name,
+            css: e.css,
+            attribute: e.attribute,
+            all: e.all.unwrap_or(false),
+            regex: e.regex,
+        })
+        .collect()
+}
+
+/// The extractors `specs` checked and compiled (`crawl::Extractors::new`).
+///
+/// # Errors
+/// `invalid_request` naming `extract` in `details.parameter` and the extractor at fault in
+/// `details.extractor`.
+pub fn check_extractors(specs: &[crawl::ExtractorSpec]) -> Result<crawl::Extractors, AppError> {
+    crawl::Extractors::new(specs).map_err(|e| {
+        AppError::refused(crate::ErrorCode::InvalidRequest, format!("The field `extract` is refused: {e}."))
+            .with_details(serde_json::json!({ "parameter": "extract", "extractor": e.name }))
     })
 }
 
@@ -421,6 +459,31 @@ mod tests {
             assert_eq!(parameter(e), "urls", "{bad}");
         }
         assert!(check_list(&parse_start(&json!({"url": "https://a.test/"})).unwrap(), &scope, 1).unwrap().is_empty());
+    }
+
+    #[test]
+    fn extractors_are_checked_naming_the_one_at_fault() {
+        let r = parse_start(&json!({"url": "x", "extract": [{"name": "h1", "css": "h1"}, {"name": "sku", "regex": "SKU-(\\d+)"}]}))
+            .unwrap();
+        assert_eq!(r.extract.len(), 2);
+        for (extract, name) in [
+            (json!([{"name": "a", "css": "h1["}]), "a"),
+            (json!([{"name": "a", "css": "h1"}, {"name": "b", "regex": "("}]), "b"),
+            (json!([{"name": "a", "regex": "\\w{1000}"}]), "a"),
+            (json!([{"name": "a"}]), "a"),
+        ] {
+            let AppError::Refused(refusal) = parse_start(&json!({"url": "x", "extract": extract})).unwrap_err() else {
+                panic!("not a refusal")
+            };
+            assert_eq!(refusal.code.as_str(), "invalid_request");
+            let details = refusal.details.as_ref().unwrap();
+            assert_eq!((details["parameter"].as_str(), details["extractor"].as_str()), (Some("extract"), Some(name)));
+        }
+        for bad in [json!([{"name": "a", "css": "h1", "xpath": "//h1"}]), json!({"name": "a"}), json!([1])] {
+            assert_eq!(parameter(parse_start(&json!({"url": "x", "extract": bad})).unwrap_err()), "extract");
+        }
+        let eleven: Vec<_> = (0..11).map(|i| json!({"name": format!("e{i}"), "css": "h1"})).collect();
+        assert_eq!(parameter(parse_start(&json!({"url": "x", "extract": eleven})).unwrap_err()), "extract");
     }
 
     #[test]

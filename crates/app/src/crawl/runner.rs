@@ -88,6 +88,9 @@ pub struct CrawlOptions {
     /// other ([`crawl::Frontier::add_listed_url`]): links are recorded, not followed, and no
     /// sitemap is read. `None` (the default): the crawl follows the site's links.
     pub list: Option<Vec<String>>,
+    /// Custom extraction (docs/API.md, "Custom extraction"): each HTML page's values, kept
+    /// in its record ([`CrawledPage::extracted`]); `None` (the default): none.
+    pub extractors: Option<Arc<crawl::Extractors>>,
 }
 
 /// How a crawl checks its pages' links to other sites (docs/RULES.md,
@@ -130,6 +133,7 @@ impl Default for CrawlOptions {
             renderer: None,
             external_links: None,
             list: None,
+            extractors: None,
         }
     }
 }
@@ -348,7 +352,7 @@ enum Done {
 
 /// A fetch of a page.
 enum Fetched {
-    Html(Box<(u32, Audit)>),
+    Html(Box<(u32, Audit, Vec<(String, Option<String>)>)>),
     Other { status: u16 },
     Redirected { status: u16, location: Option<String> },
     Failed { reason: String },
@@ -380,6 +384,7 @@ where
     let analysis = options.limits;
     let slots = options.slots.clone();
     let renderer = options.renderer.clone();
+    let extractors = options.extractors.clone();
     let sitemap_max = options.sitemap_limits.max_bytes;
     let guard = fetcher.guard().clone();
     let (external_tx, external_rx) = tokio::sync::mpsc::unbounded_channel::<String>();
@@ -400,8 +405,10 @@ where
     let mut tasks = tokio::task::JoinSet::new();
     while let Some(job) = jobs_rx.recv().await {
         let (fetcher, done, slots, renderer) = (fetcher.clone(), done_tx.clone(), slots.clone(), renderer.clone());
+        let extractors = extractors.clone();
         tasks.spawn(async move {
-            let result = execute(&fetcher, job, analysis, slots.as_deref(), renderer.as_ref(), sitemap_max).await;
+            let page_work = PageWork { limits: analysis, slots: slots.as_deref(), renderer: renderer.as_ref(), extractors };
+            let result = execute(&fetcher, job, page_work, sitemap_max).await;
             // The frontier thread stopped (an error): nobody waits for this any more.
             let _ = done.send(result);
         });
@@ -808,10 +815,11 @@ where
                     let (url, depth) = (entry.url.clone(), entry.depth);
                     match fetched {
                         Fetched::Html(analysed) => {
-                            let (score, audit) = *analysed;
+                            let (score, audit, extracted) = *analysed;
                             // The page's record is built here, off the analysis threads: the
                             // cores' places are for parsing and auditing.
-                            let page = CrawledPage::from_page(&url, depth, &audit.page, &scope, Some(score));
+                            let mut page = CrawledPage::from_page(&url, depth, &audit.page, &scope, Some(score));
+                            page.extracted = extracted;
                             frontier.record(entry, Outcome::Answered(&page)).map_err(store_error)?;
                             ok_pages += u64::from(matches!(page.status, Some(200..=299)));
                             audited += 1;
@@ -966,14 +974,16 @@ fn refused_elsewhere(guard: &AddressGuard, scope: &Scope, to: &str) -> Option<St
 }
 
 /// Does one job on the async side.
-async fn execute(
-    fetcher: &Fetcher,
-    job: Job,
+/// What a page's analysis uses beside its fetch: the CPU budget, the audit slots, the
+/// renderer and the extractors of [`CrawlOptions`].
+struct PageWork<'a> {
     limits: AnalysisLimits,
-    slots: Option<&AuditSlots>,
-    renderer: Option<&render::Renderer>,
-    sitemap_max: usize,
-) -> Done {
+    slots: Option<&'a AuditSlots>,
+    renderer: Option<&'a render::Renderer>,
+    extractors: Option<Arc<crawl::Extractors>>,
+}
+
+async fn execute(fetcher: &Fetcher, job: Job, work: PageWork<'_>, sitemap_max: usize) -> Done {
     match job {
         Job::Robots { url } => {
             let answer = match Url::parse(&url) {
@@ -1006,21 +1016,15 @@ async fn execute(
             if let Some(at) = not_before {
                 tokio::time::sleep_until(at.into()).await;
             }
-            let fetched = fetch_page(fetcher, &entry, limits, slots, renderer, robots).await;
+            let fetched = fetch_page(fetcher, &entry, work, robots).await;
             Done::Page { entry, fetched }
         }
     }
 }
 
 /// Fetches one page (one hop) and audits it when it is HTML that answered 2xx.
-async fn fetch_page(
-    fetcher: &Fetcher,
-    entry: &Entry,
-    limits: AnalysisLimits,
-    slots: Option<&AuditSlots>,
-    renderer: Option<&render::Renderer>,
-    robots: Option<Arc<Robots>>,
-) -> Fetched {
+async fn fetch_page(fetcher: &Fetcher, entry: &Entry, work: PageWork<'_>, robots: Option<Arc<Robots>>) -> Fetched {
+    let PageWork { limits, slots, renderer, extractors } = work;
     let Ok(url) = Url::parse(&entry.url) else {
         return Fetched::Failed { reason: "not a URL".to_string() };
     };
@@ -1071,11 +1075,17 @@ async fn fetch_page(
             None => audit_core::audit(Page::parse_within(&requested, &page.body, http, budget)),
         };
         let score = audit.score().percentage;
-        (score, audit)
+        // The extractors read the HTML audited: the rendered DOM, or the served page decoded
+        // as the audit decoded it.
+        let extracted = extractors.as_deref().map_or_else(Vec::new, |x| match &dom {
+            Some((html, _)) => x.extract(html),
+            None => x.extract(&audit_core::decode(&page.body, page.content_type.as_deref()).0),
+        });
+        (score, audit, extracted)
     })
     .await;
     match analysed {
-        Ok((score, audit)) => Fetched::Html(Box::new((score, audit))),
+        Ok(analysed) => Fetched::Html(Box::new(analysed)),
         Err(e) => Fetched::Failed { reason: format!("analysis failed: {e}") },
     }
 }

@@ -637,6 +637,11 @@ impl Crawls {
             sitemaps: stored.request.sitemaps,
             named_sitemaps: super::request::check_named_sitemaps(&stored.request, &scope)?,
             list: (!stored.request.urls.is_empty()).then(|| stored.request.urls.clone()),
+            extractors: if stored.request.extract.is_empty() {
+                None
+            } else {
+                Some(Arc::new(super::request::check_extractors(&stored.request.extract)?))
+            },
             near_duplicate_threshold: stored
                 .request
                 .near_duplicate_threshold

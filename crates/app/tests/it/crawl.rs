@@ -22,6 +22,7 @@ fn request(url: &str) -> CrawlRequest {
         render: false,
         external_links: false,
         urls: Vec::new(),
+        extract: Vec::new(),
     }
 }
 
