@@ -973,7 +973,6 @@ fn refused_elsewhere(guard: &AddressGuard, scope: &Scope, to: &str) -> Option<St
     guard.check_url(&to).err().map(|e| format!("{}: {e}", e.code()))
 }
 
-/// Does one job on the async side.
 /// What a page's analysis uses beside its fetch: the CPU budget, the audit slots, the
 /// renderer and the extractors of [`CrawlOptions`].
 struct PageWork<'a> {
@@ -983,6 +982,7 @@ struct PageWork<'a> {
     extractors: Option<Arc<crawl::Extractors>>,
 }
 
+/// Does one job on the async side.
 async fn execute(fetcher: &Fetcher, job: Job, work: PageWork<'_>, sitemap_max: usize) -> Done {
     match job {
         Job::Robots { url } => {
