@@ -141,7 +141,8 @@ fn typed<T: serde::de::DeserializeOwned>(obj: &Map<String, Value>) -> Result<T, 
         }
         alone.insert(member.clone(), value.clone());
         if let Err(e) = T::deserialize(&Value::Object(alone)) {
-            if e.to_string().starts_with("unknown field") {
+            // A known member holding an unknown field (an extractor's) is that member's fault.
+            if e.to_string().starts_with("unknown field") && expected(member).is_none() {
                 return Err(AppError::unknown_field(member));
             }
             return Err(match expected(member) {
