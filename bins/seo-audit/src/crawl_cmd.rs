@@ -503,12 +503,8 @@ impl ReportSource {
 async fn read_list(fetcher: &Fetcher, source: &str) -> Result<Vec<String>, String> {
     if !(source.starts_with("http://") || source.starts_with("https://")) {
         let text = std::fs::read_to_string(source).map_err(|e| format!("--list {source}: {e}"))?;
-        let urls: Vec<String> = text
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .map(str::to_string)
-            .collect();
+        let urls: Vec<String> =
+            text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).map(str::to_string).collect();
         if urls.is_empty() {
             return Err(format!("--list {source}: the file lists no URL"));
         }

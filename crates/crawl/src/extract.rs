@@ -162,8 +162,8 @@ impl Extractors {
                     if long(css) || css.trim().is_empty() {
                         return Err(refuse(format!("a selector is 1 to {MAX_EXTRACTOR_PATTERN_BYTES} bytes")));
                     }
-                    let selector =
-                        Selector::parse(css).map_err(|e| refuse(format!("the CSS selector `{css}` does not parse ({e})")))?;
+                    let selector = Selector::parse(css)
+                        .map_err(|e| refuse(format!("the CSS selector `{css}` does not parse ({e})")))?;
                     let attribute = match &spec.attribute {
                         Some(a) if a.is_empty() || long(a) || a.chars().any(|c| c.is_whitespace()) => {
                             return Err(refuse(format!("the attribute name `{a}` is not one")));
@@ -211,9 +211,10 @@ impl Extractors {
             .iter()
             .map(|e| {
                 let value = match &e.how {
-                    How::Regex(regex) => regex.captures(html).and_then(|c| c.get(1).or_else(|| c.get(0))).map(|m| {
-                        bounded(m.as_str().trim())
-                    }),
+                    How::Regex(regex) => regex
+                        .captures(html)
+                        .and_then(|c| c.get(1).or_else(|| c.get(0)))
+                        .map(|m| bounded(m.as_str().trim())),
                     How::Css { selector, attribute, all } => {
                         let document = document.get_or_insert_with(|| Html::parse_document(html));
                         let mut values = document.select(selector).filter_map(|el| match attribute {

@@ -938,7 +938,8 @@ mod tests {
     fn a_list_mode_crawl_fetches_its_list_and_follows_nothing() {
         let config = ScopeConfig { exclude: vec!["/private".into()], ..ScopeConfig::default() };
         let mut f = frontier(config);
-        for url in ["https://site.test/a", "https://site.test/b#x", "https://site.test/", "https://site.test/private/c"] {
+        for url in ["https://site.test/a", "https://site.test/b#x", "https://site.test/", "https://site.test/private/c"]
+        {
             f.add_listed_url(url).unwrap();
         }
         assert!(f.is_list_mode());
@@ -952,7 +953,10 @@ mod tests {
         let p = page("https://site.test/", &["https://site.test/linked", "https://site.test/a"]);
         f.record(start[0].clone(), Outcome::Answered(&p)).unwrap();
         let listed = fetches(f.next_work().unwrap());
-        assert_eq!(listed.iter().map(|e| e.url.as_str()).collect::<Vec<_>>(), ["https://site.test/a", "https://site.test/b"]);
+        assert_eq!(
+            listed.iter().map(|e| e.url.as_str()).collect::<Vec<_>>(),
+            ["https://site.test/a", "https://site.test/b"]
+        );
         assert!(listed.iter().all(|e| e.depth.is_none() && e.source == Source::List));
         assert!(f.store().get("https://site.test/linked").unwrap().is_none(), "links are not followed");
         let to = f.record(listed[0].clone(), Outcome::Redirected { status: 301, location: Some("/moved") }).unwrap();

@@ -735,9 +735,18 @@ mod tests {
         record.redirect_to = record.canonical.clone();
         // The most a crawl's extractors add: each value at its bound, of characters JSON
         // escapes six times, under a name at its bound.
-        let value = crate::frontier::cut_marked(&"\u{1}".repeat(crate::MAX_EXTRACT_VALUE_BYTES * 2), crate::MAX_EXTRACT_VALUE_BYTES);
+        let value = crate::frontier::cut_marked(
+            &"\u{1}".repeat(crate::MAX_EXTRACT_VALUE_BYTES * 2),
+            crate::MAX_EXTRACT_VALUE_BYTES,
+        );
         record.extracted = (0..crate::MAX_EXTRACTORS)
-            .map(|i| (format!("{i}").repeat(crate::MAX_EXTRACTOR_NAME_BYTES)[..crate::MAX_EXTRACTOR_NAME_BYTES].to_string(), Some(value.clone())))
+            .map(|i| {
+                (
+                    format!("{i}").repeat(crate::MAX_EXTRACTOR_NAME_BYTES)[..crate::MAX_EXTRACTOR_NAME_BYTES]
+                        .to_string(),
+                    Some(value.clone()),
+                )
+            })
             .collect();
         assert_eq!(record.outlinks_total, Some(6_000));
         assert_eq!(record.hreflang_total, Some(600));

@@ -270,7 +270,10 @@ mod tests {
         assert!(page.contains("a-site-rule") && page.contains("11 more"));
         assert!(page.contains("linked from"));
         assert!(page.contains("&lt;script&gt;") && !page.contains("<script>x"));
-        assert!(page.contains("extract:price") && page.contains("&lt;b&gt;42&lt;/b&gt;"), "an extractor's column, escaped");
+        assert!(
+            page.contains("extract:price") && page.contains("&lt;b&gt;42&lt;/b&gt;"),
+            "an extractor's column, escaped"
+        );
         assert!(!page.contains("http-equiv=\"refresh\""), "an ended crawl does not reload");
         assert!(page.contains("No earlier completed crawl"), "no change without a previous crawl");
     }

@@ -959,7 +959,10 @@ fn extracted_values_are_columns_of_every_export() {
 
     let report = json(&run(&["--format", "json"]));
     let row = row(&report, &site.url("/kettle"));
-    assert_eq!((&row["extract:title"], &row["extract:price"], &row["extract:sku"]), (&Value::from("Copper kettle"), &Value::from("42.50"), &Value::from("12345")));
+    assert_eq!(
+        (&row["extract:title"], &row["extract:price"], &row["extract:sku"]),
+        (&Value::from("Copper kettle"), &Value::from("42.50"), &Value::from("12345"))
+    );
 
     let dir = tempfile::tempdir().expect("tempdir");
     let file = dir.path().join("crawl.xlsx");

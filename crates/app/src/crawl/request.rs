@@ -260,8 +260,11 @@ pub fn check_extractors(specs: &[crawl::ExtractorSpec]) -> Result<crawl::Extract
 /// the member and the index in `details`.
 fn list_refusal(index: usize, listed: &str, why: &str) -> AppError {
     let shown = crawl::cut_marked(listed, 200);
-    AppError::refused(crate::ErrorCode::InvalidRequest, format!("The field `urls` is refused: urls[{index}] ({shown}) is {why}."))
-        .with_details(serde_json::json!({ "parameter": "urls", "index": index }))
+    AppError::refused(
+        crate::ErrorCode::InvalidRequest,
+        format!("The field `urls` is refused: urls[{index}] ({shown}) is {why}."),
+    )
+    .with_details(serde_json::json!({ "parameter": "urls", "index": index }))
 }
 
 /// The list of a list-mode crawl (`request.urls`, docs/RULES.md "List mode") checked against
@@ -446,11 +449,16 @@ mod tests {
         let scope = crawl::Scope::new("https://a.test/", crawl::ScopeConfig::default()).unwrap();
         let r = parse_start(&json!({"url": "https://a.test/", "urls": ["https://a.test/x#top", " https://www.a.test/y", "https://a.test/x", "https://a.test/"]}))
             .unwrap();
-        assert_eq!(check_list(&r, &scope, 3).unwrap(), ["https://a.test/x", "https://www.a.test/y"], "normalised, each once");
+        assert_eq!(
+            check_list(&r, &scope, 3).unwrap(),
+            ["https://a.test/x", "https://www.a.test/y"],
+            "normalised, each once"
+        );
         let e = check_list(&r, &scope, 2).unwrap_err();
         let AppError::Refused(refusal) = e else { panic!("not a refusal") };
         assert_eq!(refusal.details.as_ref().unwrap()["limit"], 2);
-        let off = parse_start(&json!({"url": "https://a.test/", "urls": ["https://a.test/1", "https://b.test/2"]})).unwrap();
+        let off =
+            parse_start(&json!({"url": "https://a.test/", "urls": ["https://a.test/1", "https://b.test/2"]})).unwrap();
         let AppError::Refused(refusal) = check_list(&off, &scope, 10).unwrap_err() else { panic!("not a refusal") };
         assert_eq!(refusal.code.as_str(), "invalid_request");
         assert_eq!(refusal.details.as_ref().unwrap()["index"], 1);
@@ -464,8 +472,10 @@ mod tests {
 
     #[test]
     fn extractors_are_checked_naming_the_one_at_fault() {
-        let r = parse_start(&json!({"url": "x", "extract": [{"name": "h1", "css": "h1"}, {"name": "sku", "regex": "SKU-(\\d+)"}]}))
-            .unwrap();
+        let r = parse_start(
+            &json!({"url": "x", "extract": [{"name": "h1", "css": "h1"}, {"name": "sku", "regex": "SKU-(\\d+)"}]}),
+        )
+        .unwrap();
         assert_eq!(r.extract.len(), 2);
         for (extract, name) in [
             (json!([{"name": "a", "css": "h1["}]), "a"),

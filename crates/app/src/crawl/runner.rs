@@ -407,7 +407,8 @@ where
         let (fetcher, done, slots, renderer) = (fetcher.clone(), done_tx.clone(), slots.clone(), renderer.clone());
         let extractors = extractors.clone();
         tasks.spawn(async move {
-            let page_work = PageWork { limits: analysis, slots: slots.as_deref(), renderer: renderer.as_ref(), extractors };
+            let page_work =
+                PageWork { limits: analysis, slots: slots.as_deref(), renderer: renderer.as_ref(), extractors };
             let result = execute(&fetcher, job, page_work, sitemap_max).await;
             // The frontier thread stopped (an error): nobody waits for this any more.
             let _ = done.send(result);

@@ -1565,7 +1565,8 @@ async fn a_list_mode_crawl_fetches_the_list_only() {
     let origin = format!("http://{}", site.addr());
     let home = format!("{origin}/");
 
-    let body = json!({"url": home, "urls": [format!("{origin}/a"), format!("{origin}/b#top"), home], "external_links": false});
+    let body =
+        json!({"url": home, "urls": [format!("{origin}/a"), format!("{origin}/b#top"), home], "external_links": false});
     let a = start(&t, None, body).await;
     assert_eq!(a.status, 202, "{}", a.raw);
     validate_documented("POST", "/api/v1/crawls", &a);
@@ -1574,7 +1575,8 @@ async fn a_list_mode_crawl_fetches_the_list_only() {
     let crawl = ended(&t, &id, None).await;
     assert_eq!(crawl["state"], "completed", "{crawl}");
     assert_eq!(crawl["list_mode"], true);
-    let skipped: Vec<&str> = crawl["site_rules_skipped"].as_array().unwrap().iter().map(|r| r.as_str().unwrap()).collect();
+    let skipped: Vec<&str> =
+        crawl["site_rules_skipped"].as_array().unwrap().iter().map(|r| r.as_str().unwrap()).collect();
     for whole_site in ["orphan-page", "deep-page", "not-in-sitemap", "few-inlinks"] {
         assert!(skipped.contains(&whole_site), "{whole_site} is skipped: {skipped:?}");
     }
@@ -1591,7 +1593,10 @@ async fn a_list_mode_crawl_fetches_the_list_only() {
     // A URL off the site, one that does not parse, and a list over the crawl's pages.
     let a = start(&t, None, json!({"url": home, "urls": [format!("{origin}/a"), "https://elsewhere.test/x"]})).await;
     a.assert_error(400, "invalid_request");
-    assert_eq!((&a.body["error"]["details"]["parameter"], &a.body["error"]["details"]["index"]), (&json!("urls"), &json!(1)));
+    assert_eq!(
+        (&a.body["error"]["details"]["parameter"], &a.body["error"]["details"]["index"]),
+        (&json!("urls"), &json!(1))
+    );
     let a = start(&t, None, json!({"url": home, "urls": ["/relative"]})).await;
     a.assert_error(400, "invalid_request");
     assert_eq!(a.body["error"]["details"]["index"], 0, "{}", a.raw);
@@ -1599,17 +1604,26 @@ async fn a_list_mode_crawl_fetches_the_list_only() {
     let a = start(&t, None, json!({"url": home, "urls": many})).await;
     a.assert_error(400, "invalid_request");
     assert_eq!(a.body["error"]["details"]["limit"], 30, "30 pages and the start URL: {}", a.raw);
-    let a = start(&t, None, json!({"url": home, "max_pages": 2, "urls": [format!("{origin}/a"), format!("{origin}/b")]})).await;
+    let a =
+        start(&t, None, json!({"url": home, "max_pages": 2, "urls": [format!("{origin}/a"), format!("{origin}/b")]}))
+            .await;
     assert_eq!(a.body["error"]["details"]["limit"], 2, "{}", a.raw);
 
     // The agent tool takes `urls` alike.
     let (key, _) = t.key(|_| {});
-    let a = tool_call(&t, &key, "crawl_site", json!({ "url": home, "urls": [format!("{origin}/c")], "external_links": false })).await;
+    let a = tool_call(
+        &t,
+        &key,
+        "crawl_site",
+        json!({ "url": home, "urls": [format!("{origin}/c")], "external_links": false }),
+    )
+    .await;
     assert_eq!(a.body["result"]["isError"], false, "{}", a.raw);
     let id = a.body["result"]["structuredContent"]["crawl_id"].as_str().unwrap().to_string();
     assert_eq!(ended(&t, &id, Some(&key)).await["state"], "completed");
     let id2 = id.clone();
-    let mut got: Vec<String> = t.db(move |s| s.crawl_pages(&id2, None, 50).unwrap().0).into_iter().map(|p| p.url).collect();
+    let mut got: Vec<String> =
+        t.db(move |s| s.crawl_pages(&id2, None, 50).unwrap().0).into_iter().map(|p| p.url).collect();
     got.sort();
     assert_eq!(got, [home.clone(), format!("{origin}/c")]);
     let a = tool_call(&t, &key, "crawl_site", json!({ "url": home, "urls": ["https://elsewhere.test/"] })).await;
@@ -1646,7 +1660,12 @@ async fn extracted_values_are_columns_of_the_pages_and_exports() {
         {"name": "sku", "regex": "SKU-(\\d+)"},
         {"name": "long", "regex": "<p>(x+)</p>"},
     ]);
-    let a = start(&t, None, json!({"url": format!("{origin}/"), "sitemaps": false, "external_links": false, "extract": extract})).await;
+    let a = start(
+        &t,
+        None,
+        json!({"url": format!("{origin}/"), "sitemaps": false, "external_links": false, "extract": extract}),
+    )
+    .await;
     assert_eq!(a.status, 202, "{}", a.raw);
     let id = a.body["crawl"]["id"].as_str().unwrap().to_string();
     assert_eq!(ended(&t, &id, None).await["state"], "completed");
@@ -1660,7 +1679,10 @@ async fn extracted_values_are_columns_of_the_pages_and_exports() {
     let kettle = rows.iter().find(|r| r["url"] == format!("{origin}/kettle")).unwrap();
     let members: Vec<&str> = kettle.as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(&members[members.len() - 4..], names.as_slice(), "after the fixed columns: {members:?}");
-    assert_eq!((&kettle["extract:title"], &kettle["extract:price"], &kettle["extract:sku"]), (&json!("Copper kettle"), &json!("42.50"), &json!("12345")));
+    assert_eq!(
+        (&kettle["extract:title"], &kettle["extract:price"], &kettle["extract:sku"]),
+        (&json!("Copper kettle"), &json!("42.50"), &json!("12345"))
+    );
     let long_value = kettle["extract:long"].as_str().unwrap();
     assert!(long_value.len() <= crawl::MAX_EXTRACT_VALUE_BYTES && long_value.ends_with('…'), "{}", long_value.len());
     let plain = rows.iter().find(|r| r["url"] == format!("{origin}/plain")).unwrap();
@@ -1687,7 +1709,8 @@ async fn extracted_values_are_columns_of_the_pages_and_exports() {
     // The pages listing has them as members too.
     let a = get(&t, &format!("/api/v1/crawls/{id}/pages"), None).await;
     validate_documented("GET", "/api/v1/crawls/{id}/pages", &a);
-    let listed = a.body["pages"].as_array().unwrap().iter().find(|p| p["url"] == format!("{origin}/kettle")).unwrap().clone();
+    let listed =
+        a.body["pages"].as_array().unwrap().iter().find(|p| p["url"] == format!("{origin}/kettle")).unwrap().clone();
     assert_eq!(listed["extract:price"], "42.50", "{listed}");
 
     // Refused, naming the extractor: over REST and through the tool.
@@ -1702,9 +1725,21 @@ async fn extracted_values_are_columns_of_the_pages_and_exports() {
         assert_eq!(a.body["error"]["details"]["extractor"], name, "{}", a.raw);
     }
     let (key, _) = t.key(|_| {});
-    let a = tool_call(&t, &key, "crawl_site", json!({ "url": format!("{origin}/"), "extract": [{"name": "x", "regex": "("}] })).await;
+    let a = tool_call(
+        &t,
+        &key,
+        "crawl_site",
+        json!({ "url": format!("{origin}/"), "extract": [{"name": "x", "regex": "("}] }),
+    )
+    .await;
     assert_eq!(a.body["result"]["isError"], true, "{}", a.raw);
-    let a = tool_call(&t, &key, "crawl_site", json!({ "url": format!("{origin}/"), "external_links": false, "extract": [{"name": "h", "css": "h1"}] })).await;
+    let a = tool_call(
+        &t,
+        &key,
+        "crawl_site",
+        json!({ "url": format!("{origin}/"), "external_links": false, "extract": [{"name": "h", "css": "h1"}] }),
+    )
+    .await;
     assert_eq!(a.body["result"]["isError"], false, "{}", a.raw);
     let id = a.body["result"]["structuredContent"]["crawl_id"].as_str().unwrap().to_string();
     assert_eq!(ended(&t, &id, Some(&key)).await["state"], "completed");
