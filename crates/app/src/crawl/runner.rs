@@ -350,9 +350,12 @@ enum Done {
     },
 }
 
+/// Each extractor's name and value on a page ([`crawl::Extractors::extract`]).
+type Extracted = Vec<(String, Option<String>)>;
+
 /// A fetch of a page.
 enum Fetched {
-    Html(Box<(u32, Audit, Vec<(String, Option<String>)>)>),
+    Html(Box<(u32, Audit, Extracted)>),
     Other { status: u16 },
     Redirected { status: u16, location: Option<String> },
     Failed { reason: String },
