@@ -67,8 +67,25 @@ impl From<ExportTable> for app::crawl::export::Table {
 
 #[derive(Debug, clap::Args)]
 pub struct CrawlArgs {
-    /// The start URL (http or https); the crawl stays on its site.
-    pub url: String,
+    /// The start URL (http or https); the crawl stays on its site. With --list it may be left
+    /// out: the list's first URL is then the start.
+    #[arg(required_unless_present = "list")]
+    pub url: Option<String>,
+    /// List mode (docs/RULES.md, "List mode"): crawl the start URL and the URLs of FILE, one a
+    /// line (empty lines and lines starting with `#` left out), or those of the sitemap at an
+    /// http(s) URL given instead (and of the sitemaps it indexes), and no other: their links
+    /// are recorded, not followed, no sitemap is read, and the site rules that need the whole
+    /// site are skipped. Every URL must be on the start URL's site, and they must be no more
+    /// than --max-pages with the start URL (else exit 2, nothing crawled).
+    #[arg(long, value_name = "FILE|SITEMAP-URL", conflicts_with_all = ["no_sitemaps", "sitemaps"])]
+    pub list: Option<String>,
+    /// Custom extraction (docs/API.md, "Custom extraction"): a value of every HTML page, as
+    /// the column `extract:NAME` of the pages table and exports. `NAME=css:SELECTOR` (the
+    /// first match's text), `NAME=css:SELECTOR@ATTRIBUTE`, `NAME=css-all:SELECTOR[@ATTRIBUTE]`
+    /// (every match, joined by ` | `) or `NAME=regex:PATTERN` (its first capture group);
+    /// repeatable, at most 10. A bad one exits 2 before anything is fetched.
+    #[arg(long = "extract", value_name = "NAME=css:SELECTOR|NAME=regex:PATTERN")]
+    pub extract: Vec<String>,
     /// The most URLs fetched (the start URL, redirects and failures count).
     #[arg(long, value_name = "N", default_value_t = 500, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_pages: u32,
@@ -178,6 +195,12 @@ struct CrawlReport<'a> {
     site_penalty: Option<f64>,
     progress: ProgressReport,
     sitemaps_read: bool,
+    /// Present and true for a `--list` crawl (docs/RULES.md, "List mode").
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    list_mode: bool,
+    /// The site rules a `--list` crawl skipped because they need the whole site.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    site_rules_skipped: Vec<String>,
     /// How the links to other sites were checked (absent with `--no-external`).
     #[serde(skip_serializing_if = "Option::is_none")]
     external_links: Option<crawl::ExternalLinks>,
@@ -358,11 +381,12 @@ struct Pages<'a>(&'a ReportSource);
 impl Serialize for Pages<'_> {
     /// Each row has the members of the REST export's pages (the export's columns).
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use app::crawl::export::{each_page, row_json, ExportError, PAGE_COLUMNS};
+        use app::crawl::export::{crawl_extractor_names, each_page, row_json, ExportError, PAGE_COLUMNS};
+        let names = crawl_extractor_names(&self.0.store, &self.0.crawl_id).map_err(S::Error::custom)?;
         let mut seq = serializer.serialize_seq(None)?;
         let mut failed = None;
         let read = each_page(&self.0.store, &self.0.crawl_id, &|| false, |p| {
-            seq.serialize_element(&row_json(PAGE_COLUMNS, p)).map_err(|e| {
+            seq.serialize_element(&row_json(PAGE_COLUMNS, &names, p)).map_err(|e| {
                 let message = e.to_string();
                 failed = Some(e);
                 ExportError::Io(std::io::Error::other(message))
@@ -476,6 +500,76 @@ impl ReportSource {
     }
 }
 
+/// The URLs `--list` names: the lines of a file (trimmed; empty lines and `#` comments left
+/// out), or the page URLs of the sitemap at an http(s) URL (and of the sitemaps it indexes,
+/// within the engine's sitemap bounds), fetched through the fetcher and its address guard.
+///
+/// # Errors
+/// What to print: a file that cannot be read, a sitemap that cannot be read or lists no URL.
+async fn read_list(fetcher: &Fetcher, source: &str) -> Result<Vec<String>, String> {
+    if !(source.starts_with("http://") || source.starts_with("https://")) {
+        let text = std::fs::read_to_string(source).map_err(|e| format!("--list {source}: {e}"))?;
+        let urls: Vec<String> =
+            text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).map(str::to_string).collect();
+        if urls.is_empty() {
+            return Err(format!("--list {source}: the file lists no URL"));
+        }
+        return Ok(urls);
+    }
+    let url = crawl::normalize(source).map_err(|e| format!("--list {source}: {e}"))?;
+    let limits = crawl::SitemapLimits::default();
+    let max_bytes = limits.max_bytes;
+    let mut sitemaps = crawl::Sitemaps::only(&url, limits);
+    let mut urls = Vec::new();
+    let mut first_error = None;
+    while let Some(next) = sitemaps.next_url().map(str::to_string) {
+        let (status, body) = match url::Url::parse(&next) {
+            Ok(u) => match fetcher.fetch_text(&u, max_bytes).await {
+                Ok(page) => (Some(page.status), page.body.to_vec()),
+                Err(e) => {
+                    first_error.get_or_insert_with(|| format!("{next}: {e}"));
+                    (None, Vec::new())
+                }
+            },
+            Err(_) => (None, Vec::new()),
+        };
+        let read = sitemaps.record(&next, status, &body);
+        if let Some(error) = read.error {
+            first_error.get_or_insert_with(|| format!("{next}: {error}"));
+        }
+        urls.extend(read.urls);
+    }
+    if urls.is_empty() {
+        let why = first_error.unwrap_or_else(|| "it lists no URL of its site".to_string());
+        return Err(format!("--list {source}: the sitemap gives no URL to crawl ({why})"));
+    }
+    Ok(urls)
+}
+
+/// The `--list` URLs checked against the crawl's `scope` and `max_pages`, as the service
+/// checks a crawl's `urls` (`app::crawl::check_list`): normalised, on the site, each once.
+///
+/// # Errors
+/// What to print, naming the line's URL or the limit.
+fn checked_list(list: &[String], scope: &Scope, max_pages: u32) -> Result<Vec<String>, String> {
+    let request = app::crawl::CrawlRequest {
+        url: scope.start().to_string(),
+        max_pages: Some(max_pages),
+        max_depth: None,
+        include: Vec::new(),
+        exclude: Vec::new(),
+        strip_params: Vec::new(),
+        sitemaps: false,
+        named_sitemaps: Vec::new(),
+        near_duplicate_threshold: None,
+        render: false,
+        external_links: false,
+        urls: list.to_vec(),
+        extract: Vec::new(),
+    };
+    app::crawl::check_list(&request, scope, max_pages).map_err(|e| format!("--list: {}", e.message()))
+}
+
 /// Runs the subcommand and returns the process exit status: as `audit`'s, and
 /// [`crate::cli_error::EXIT_FAILED`] for a crawl that ends `failed` (its report is printed still).
 pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
@@ -492,6 +586,18 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
     if let Err(e) = crawl::StripParams::new(&args.strip_params) {
         return fail(Code::InvalidParameter, format!("--strip-param: {e}"));
     }
+    let mut specs = Vec::with_capacity(args.extract.len());
+    for flag in &args.extract {
+        match crawl::ExtractorSpec::parse_flag(flag) {
+            Ok(spec) => specs.push(spec),
+            Err(e) => return fail(Code::InvalidParameter, format!("--extract: {e}")),
+        }
+    }
+    let extractors = match crawl::Extractors::new(&specs) {
+        Ok(x) if x.is_empty() => None,
+        Ok(x) => Some(std::sync::Arc::new(x)),
+        Err(e) => return fail(Code::InvalidParameter, format!("--extract: {e}")),
+    };
     // The output is settled before the crawl: a wrong combination or a file that cannot be
     // made fails at once, not after minutes of crawling.
     let format = match (args.format, &args.output) {
@@ -532,8 +638,20 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
     } else {
         None
     };
+    // The list of a list-mode crawl is read before anything is crawled; its first URL is the
+    // start when no start URL is given.
+    let list = match &args.list {
+        Some(source) => match read_list(&fetcher, source).await {
+            Ok(list) => Some(list),
+            Err(message) => return fail(Code::InvalidParameter, message),
+        },
+        None => None,
+    };
+    let Some(start_url) = args.url.clone().or_else(|| list.as_ref().and_then(|l| l.first().cloned())) else {
+        return fail(Code::InvalidParameter, "--list: the list names no URL".to_string());
+    };
     // The start URL is checked as an audit checks its URL, before anything is crawled.
-    let start = match app::crawl::check_start(&fetcher, &args.url).await {
+    let start = match app::crawl::check_start(&fetcher, &start_url).await {
         Ok(url) => url,
         Err(e) => return fail(e.error_code(), e.message()),
     };
@@ -558,6 +676,15 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
             Err(e) => return fail(Code::InvalidParameter, format!("--sitemap {named}: {e}")),
         }
     }
+    // Each URL of the list on the site, each once, and no more than --max-pages with the start
+    // URL: a list is crawled whole or not at all.
+    let list = match list {
+        Some(list) => match checked_list(&list, &scope, args.max_pages) {
+            Ok(list) => Some(list),
+            Err(message) => return fail(Code::InvalidParameter, message),
+        },
+        None => None,
+    };
     let limits = Limits { max_in_flight: args.max_in_flight, ..Limits::default() };
     let options = CrawlOptions {
         named_sitemaps,
@@ -567,6 +694,8 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
         sitemaps: !args.no_sitemaps,
         renderer,
         external_links: (!args.no_external).then(|| app::crawl::ExternalChecks::with_budget(args.external_budget)),
+        list,
+        extractors,
         ..CrawlOptions::default()
     };
     let (store, dir) = match ReportSource::scratch() {
@@ -781,6 +910,8 @@ fn report<'a>(
                 pages_per_second: (p.pages_per_second * 10.0).round() / 10.0,
             },
             sitemaps_read: summary.sitemaps_read,
+            list_mode: summary.list_mode,
+            site_rules_skipped: app::crawl::summary::skipped_rules(&judged.results),
             external_links: summary.external_links.clone(),
             issues,
             pages: Pages(source),
@@ -903,6 +1034,13 @@ fn text(r: &CrawlReport<'_>, source: &ReportSource, out: &mut impl Write) -> std
     }
     if let Some(e) = &r.external_links {
         writeln!(out, "{}", external_line(e))?;
+    }
+    if r.list_mode {
+        writeln!(
+            out,
+            "List mode: the listed URLs only; site rules that need the whole site skipped: {}",
+            r.site_rules_skipped.join(", ")
+        )?;
     }
     for (kind, heading) in [("site", "Site issues"), ("page", "Page issues")] {
         let issues: Vec<&Issue<'_>> = r.issues.iter().filter(|i| i.kind == kind).collect();

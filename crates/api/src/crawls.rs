@@ -58,6 +58,40 @@ pub struct CrawlRequest {
     /// counted in the crawl's `external_links`.
     #[schemars(extend("default" = true))]
     pub external_links: Option<bool>,
+    /// List mode (docs/RULES.md, "List mode"): the URLs to crawl beside the start URL `url`
+    /// (fetched first), and no other: their links are recorded, not followed, no sitemap is
+    /// read, and the site rules that need the whole site are skipped. Absolute http(s) URLs
+    /// on the start URL's site (a URL off it is refused naming its index), at most the
+    /// crawl's `max_pages` with the start URL (a longer list is refused, never cut).
+    pub urls: Option<Vec<String>>,
+    /// Custom extraction (docs/API.md, "Custom extraction"): at most 10 extractors, each
+    /// giving every HTML page a value, shown as a column `extract:<name>` of the pages
+    /// listing and the exports.
+    #[schemars(length(max = 10))]
+    pub extract: Option<Vec<Extractor>>,
+}
+
+/// A custom extractor of a crawl: a name and either `css` (with `attribute` and `all`) or
+/// `regex`. Each value is at most 1,024 bytes (a longer one is cut and ends with `…`).
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Extractor {
+    /// 1 to 64 letters, digits, `_`, `-` or `.`; unique in the crawl.
+    #[schemars(length(min = 1, max = 64))]
+    pub name: String,
+    /// A CSS selector: the text of the first element it matches (white space collapsed), or
+    /// its `attribute`.
+    #[schemars(length(min = 1, max = 1000))]
+    pub css: Option<String>,
+    /// The attribute read instead of the text (with `css`).
+    pub attribute: Option<String>,
+    /// Every element the selector matches, their values joined by ` | ` (with `css`).
+    #[schemars(extend("default" = false))]
+    pub all: Option<bool>,
+    /// A regular expression over the page's HTML (the `regex` crate's syntax, compiled size
+    /// at most 256 KiB): its first capture group, or the whole match.
+    #[schemars(length(min = 1, max = 1000))]
+    pub regex: Option<String>,
 }
 
 /// How a crawl checked the links to other sites (docs/RULES.md, `broken-external-link`):
@@ -183,6 +217,14 @@ pub struct Crawl {
     /// and when they were not checked (`external_links: false`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub external_links: Option<ExternalLinks>,
+    /// Present and true for a list-mode crawl (`urls` in its request): it fetched the start
+    /// URL and the list only (docs/RULES.md, "List mode").
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub list_mode: bool,
+    /// The site rules a list-mode crawl skipped because they need the whole site, once it
+    /// ended (docs/RULES.md, "List mode"); absent otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub site_rules_skipped: Vec<String>,
     /// When the retention sweep deleted its pages, long after its end (setting
     /// `retain_crawl_pages_days`; docs/API.md, "Running the service", "Retention"): its
     /// summary, progress and issues stay, its pages listing is empty. Absent while kept.
@@ -233,6 +275,11 @@ pub struct CrawlPage {
     pub found_from: Option<String>,
     /// Where a redirect pointed.
     pub redirect_to: Option<String>,
+    /// The values of the crawl's custom extractors on this page (docs/API.md, "Custom
+    /// extraction"): one member `extract:<name>` each, `null` where it matched nothing;
+    /// none for a crawl without extractors or a URL that was no HTML page.
+    #[serde(flatten)]
+    pub extracted: std::collections::BTreeMap<String, Option<String>>,
 }
 
 /// The answer of `GET /api/v1/crawls/{id}/pages`.

@@ -76,6 +76,7 @@ fn crawl_rules(out: &mut String) {
         maps.max_sitemaps,
         maps.max_total_urls
     );
+    list_mode(out);
     let _ = writeln!(out, "### The rules\n");
     let _ = writeln!(
         out,
@@ -84,6 +85,28 @@ fn crawl_rules(out: &mut String) {
          `crates/crawl` crawl them end to end without a network (robots.txt, sitemaps, redirects and 404s \
          included) and audit every page with the page rules.\n"
     );
+}
+
+/// What a list-mode crawl fetches, and the rules it skips with why, from the rule table.
+fn list_mode(out: &mut String) {
+    let _ = writeln!(out, "### List mode\n");
+    let _ = writeln!(
+        out,
+        "A list-mode crawl fetches a list of URLs of the site and nothing else (REST `urls`, the \
+         `crawl_site` tool's `urls`, the command line's `--list FILE` or `--list SITEMAP-URL`): the start \
+         URL first, then the list in its order, none with a click depth. Each page's links are recorded (they \
+         are its outlinks and the listed pages' inlinks) but not followed; a redirect's target is recorded, \
+         not fetched; no sitemap is read. The scope (`include`, `exclude`), robots.txt and politeness apply as \
+         in any crawl. Every page rule runs on each HTML page, and the site rules run over the list's pages, \
+         judging only what the list holds (a canonical or hreflang target outside the list is not judged), \
+         except these, which need the whole site and are reported as skipped (`skipped: true`, no findings):\n"
+    );
+    for r in SITE_RULES {
+        if let Some(why) = r.skipped_in_list_mode() {
+            let _ = writeln!(out, "- `{}`: {why}.", r.meta().id);
+        }
+    }
+    let _ = writeln!(out);
 }
 
 /// One site rule's section of `docs/RULES.md`, from its [`SiteRuleMeta`] alone.

@@ -101,6 +101,9 @@ pub enum Source {
     Redirect,
     /// A sitemap, before any crawled page linked to it.
     Sitemap,
+    /// The list of a list-mode crawl ([`Frontier::add_listed_url`]): a URL the caller named,
+    /// with no click depth.
+    List,
 }
 
 impl Source {
@@ -379,6 +382,8 @@ pub struct Frontier<S> {
     not_queued: u64,
     seen: HashMap<String, u32>,
     in_flight: BTreeMap<u32, usize>,
+    /// A list-mode crawl ([`Frontier::add_listed_url`]): nothing is queued but the list.
+    list_mode: bool,
 }
 
 impl<S> fmt::Debug for Frontier<S> {
@@ -405,7 +410,26 @@ impl<S: FrontierStore> Frontier<S> {
             not_queued: 0,
             seen: HashMap::new(),
             in_flight: BTreeMap::new(),
+            list_mode: false,
         })
+    }
+
+    /// Makes this a list-mode crawl, if it is not one already, and queues `url`, one of the
+    /// caller's list (docs/RULES.md, "List mode"): without a click depth, after the start
+    /// URL, as [`Source::List`]. From then on the frontier queues nothing else: a fetched
+    /// page's links are recorded with its record (for the link graph and the link rules) but
+    /// not followed, a redirect's target is recorded but not fetched, and sitemap URLs are
+    /// not queued. The scope still applies (`include`, `exclude`, `max_pages`), and so does
+    /// robots.txt. Called again for each URL of the list when a crawl resumes: a URL known
+    /// already is left alone.
+    pub fn add_listed_url(&mut self, url: &str) -> Result<(), S::Error> {
+        self.list_mode = true;
+        self.enqueue_new(url, None, "", Source::List)
+    }
+
+    /// Whether this is a list-mode crawl ([`Frontier::add_listed_url`]).
+    pub fn is_list_mode(&self) -> bool {
+        self.list_mode
     }
 
     /// Links this run found to URLs it did not record because the frontier holds
@@ -592,6 +616,10 @@ impl<S: FrontierStore> Frontier<S> {
                 if !matches!(page.status, Some(200..=299)) {
                     return Ok(None);
                 }
+                // A list-mode crawl fetches its list only: the links stay in the page's record.
+                if self.list_mode {
+                    return Ok(None);
+                }
                 let depth = entry.depth.map(|d| d.saturating_add(1));
                 for link in page.outlinks.iter().filter(|l| l.follow) {
                     self.enqueue(&link.url, depth, &entry.url, Source::Link)?;
@@ -615,7 +643,7 @@ impl<S: FrontierStore> Frontier<S> {
                 let base = normalize(&entry.url).ok();
                 let to = location.zip(base).and_then(|(l, b)| normalize_relative(&b, l).ok());
                 if let Some(to) = to {
-                    if self.scope.same_site(&to) {
+                    if self.scope.same_site(&to) && !self.list_mode {
                         self.enqueue(to.as_str(), entry.depth, &entry.url, Source::Redirect)?;
                     }
                     // Recorded as queued: without the parameters the crawl strips.
@@ -665,7 +693,11 @@ impl<S: FrontierStore> Frontier<S> {
     }
 
     /// Queues a URL listed in a sitemap (without a depth unless a link reaches it first).
+    /// A list-mode crawl queues none.
     pub fn add_sitemap_url(&mut self, url: &str) -> Result<(), S::Error> {
+        if self.list_mode {
+            return Ok(());
+        }
         self.enqueue(url, None, "", Source::Sitemap)
     }
 
@@ -900,6 +932,41 @@ mod tests {
         assert!(f.next_work().unwrap().is_empty(), "nothing is fetched before robots.txt is read");
         f.set_robots("https://site.test/robots.txt", robots_from_answer(Some(200), body));
         fetches(f.next_work().unwrap())
+    }
+
+    #[test]
+    fn a_list_mode_crawl_fetches_its_list_and_follows_nothing() {
+        let config = ScopeConfig { exclude: vec!["/private".into()], ..ScopeConfig::default() };
+        let mut f = frontier(config);
+        for url in ["https://site.test/a", "https://site.test/b#x", "https://site.test/", "https://site.test/private/c"]
+        {
+            f.add_listed_url(url).unwrap();
+        }
+        assert!(f.is_list_mode());
+        f.add_sitemap_url("https://site.test/from-sitemap").unwrap();
+        assert!(f.store().get("https://site.test/from-sitemap").unwrap().is_none(), "no sitemap URL is queued");
+        let excluded = f.store().get("https://site.test/private/c").unwrap().unwrap();
+        assert_eq!((excluded.state, excluded.source), (State::Skipped, Source::List), "the scope still applies");
+        // The start URL first (it is listed once), then the list, none with a click depth.
+        let start = allow(&mut f, b"");
+        assert_eq!(start.iter().map(|e| e.url.as_str()).collect::<Vec<_>>(), ["https://site.test/"]);
+        let p = page("https://site.test/", &["https://site.test/linked", "https://site.test/a"]);
+        f.record(start[0].clone(), Outcome::Answered(&p)).unwrap();
+        let listed = fetches(f.next_work().unwrap());
+        assert_eq!(
+            listed.iter().map(|e| e.url.as_str()).collect::<Vec<_>>(),
+            ["https://site.test/a", "https://site.test/b"]
+        );
+        assert!(listed.iter().all(|e| e.depth.is_none() && e.source == Source::List));
+        assert!(f.store().get("https://site.test/linked").unwrap().is_none(), "links are not followed");
+        let to = f.record(listed[0].clone(), Outcome::Redirected { status: 301, location: Some("/moved") }).unwrap();
+        assert_eq!(to.as_deref(), Some("https://site.test/moved"), "a redirect's target is recorded");
+        assert!(f.store().get("https://site.test/moved").unwrap().is_none(), "and not fetched");
+        f.record(listed[1].clone(), Outcome::Answered(&page("https://site.test/b", &["https://site.test/c"]))).unwrap();
+        assert!(f.next_work().unwrap().is_empty());
+        assert!(f.is_finished().unwrap());
+        let c = f.counts().unwrap();
+        assert_eq!((c.done, c.skipped, c.queued), (3, 1, 0));
     }
 
     #[test]
@@ -1194,7 +1261,7 @@ mod tests {
         let names: Vec<&str> = State::VARIANTS.iter().map(|s| s.as_str()).collect();
         assert_eq!(names, ["queued", "fetching", "done", "failed", "skipped"]);
         let names: Vec<&str> = Source::VARIANTS.iter().map(|s| s.as_str()).collect();
-        assert_eq!(names, ["start", "link", "redirect", "sitemap"]);
+        assert_eq!(names, ["start", "link", "redirect", "sitemap", "list"]);
         assert!("nope".parse::<State>().is_err());
     }
 }

@@ -7,6 +7,7 @@
 //!   [`USER_AGENT_TOKEN`], politeness as data; [`MemoryStore`] keeps it in memory.
 //! - [`Sitemaps`] and [`parse_sitemap`]: sitemap discovery and bounded parsing.
 //! - [`SITE_RULES`], [`run_site_rules`] and [`site_score`]: what only a crawl can see.
+//! - [`Extractors`]: the values a crawl pulls out of each page (custom extraction).
 //!
 //! A runner drives a crawl like this (the application layer does the same with real
 //! fetches, its database as the [`FrontierStore`], several fetches at once, and the page
@@ -76,6 +77,7 @@
 
 mod docs;
 mod external;
+mod extract;
 mod frontier;
 mod page;
 pub mod rules;
@@ -87,6 +89,10 @@ pub use docs::{site_rule_markdown, site_rules_markdown};
 pub use external::{
     ExternalBudget, ExternalLinks, ExternalOutcome, NotChecked, DEFAULT_EXTERNAL_BUDGET, DEFAULT_EXTERNAL_TIMEOUT_SECS,
     EXTERNAL_IN_FLIGHT, EXTERNAL_PER_HOST,
+};
+pub use extract::{
+    ExtractorError, ExtractorSpec, Extractors, EXTRACT_ALL_SEPARATOR, EXTRACT_REGEX_SIZE_LIMIT, MAX_EXTRACTORS,
+    MAX_EXTRACTOR_NAME_BYTES, MAX_EXTRACTOR_PATTERN_BYTES, MAX_EXTRACT_VALUE_BYTES,
 };
 pub use frontier::{
     cut_marked, robots_from_answer, Counts, Entry, Frontier, FrontierStore, Limits, MemoryStore, Outcome, Source,

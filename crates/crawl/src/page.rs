@@ -81,8 +81,9 @@ pub const MAX_RECORDED_TEXT_BYTES: usize = 1_024;
 
 /// The largest crawl record, as JSON, in bytes: the links' and alternates' budgets, three
 /// texts of [`MAX_RECORDED_TEXT_BYTES`] written with every byte escaped (6 bytes each), five
-/// URLs of [`MAX_RECORDED_URL_BYTES`] (the page's, canonical, next, previous, redirect) and the
-/// fixed fields, rounded up. `crates/crawl/src/page.rs` tests it on a page built to pass every
+/// URLs of [`MAX_RECORDED_URL_BYTES`] (the page's, canonical, next, previous, redirect), the
+/// values of a crawl's extractors ([`crate::MAX_EXTRACTORS`] of
+/// [`crate::MAX_EXTRACT_VALUE_BYTES`], escaped likewise) and the fixed fields, rounded up. `crates/crawl/src/page.rs` tests it on a page built to pass every
 /// other bound.
 pub const MAX_RECORD_BYTES: usize = 1024 * 1024;
 
@@ -255,6 +256,11 @@ pub struct CrawledPage {
     /// written before it have none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub structured_data_types: Vec<String>,
+    /// The values of the crawl's extractors on this page ([`crate::Extractors::extract`]):
+    /// each extractor's name and value (`None`: it matched nothing), in the crawl's order, each
+    /// within [`crate::MAX_EXTRACT_VALUE_BYTES`]; empty for a crawl without extractors.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extracted: Vec<(String, Option<String>)>,
 }
 
 /// A rich result an item of a page is not eligible for (see
@@ -412,6 +418,7 @@ impl CrawledPage {
             score,
             rich_result_errors: rich_result_errors(page),
             structured_data_types: structured_data_types(page),
+            extracted: Vec::new(),
         }
     }
 
@@ -744,6 +751,21 @@ mod tests {
         let page = audit_core::Page::parse("https://shop.test/", html.as_bytes(), HttpFacts::new().with_status(200));
         let mut record = CrawledPage::from_page("https://shop.test/", Some(0), &page, &scope, Some(0));
         record.redirect_to = record.canonical.clone();
+        // The most a crawl's extractors add: each value at its bound, of characters JSON
+        // escapes six times, under a name at its bound.
+        let value = crate::frontier::cut_marked(
+            &"\u{1}".repeat(crate::MAX_EXTRACT_VALUE_BYTES * 2),
+            crate::MAX_EXTRACT_VALUE_BYTES,
+        );
+        record.extracted = (0..crate::MAX_EXTRACTORS)
+            .map(|i| {
+                (
+                    format!("{i}").repeat(crate::MAX_EXTRACTOR_NAME_BYTES)[..crate::MAX_EXTRACTOR_NAME_BYTES]
+                        .to_string(),
+                    Some(value.clone()),
+                )
+            })
+            .collect();
         assert_eq!(record.outlinks_total, Some(6_000));
         assert_eq!(record.hreflang_total, Some(600));
         assert!(record.canonical.as_ref().is_some_and(|c| c.len() > 1_990));

@@ -295,19 +295,32 @@ impl Sitemaps {
     /// The discovery for the site of `start`; `/sitemap.xml` of the start URL's origin is
     /// its first source.
     pub fn new(start: &Url, limits: SitemapLimits) -> Sitemaps {
-        let mut sitemaps = Sitemaps {
-            site: Site::of(start),
+        let mut sitemaps = Sitemaps::none(start, limits);
+        if let Ok(default) = start.join("/sitemap.xml") {
+            sitemaps.push(default.as_str(), 0, false);
+        }
+        sitemaps
+    }
+
+    /// The reading of the one sitemap at `url` (and of the sitemaps it indexes, on its
+    /// site), without the site's `/sitemap.xml`: the URLs of a list-mode crawl given as a
+    /// sitemap (the command line's `--list URL`, docs/RULES.md "List mode").
+    pub fn only(url: &Url, limits: SitemapLimits) -> Sitemaps {
+        let mut sitemaps = Sitemaps::none(url, limits);
+        sitemaps.push(url.as_str(), 0, true);
+        sitemaps
+    }
+
+    fn none(site: &Url, limits: SitemapLimits) -> Sitemaps {
+        Sitemaps {
+            site: Site::of(site),
             limits,
             queue: VecDeque::new(),
             seen: HashSet::new(),
             urls_taken: 0,
             read_ok: 0,
             indexes: HashSet::new(),
-        };
-        if let Ok(default) = start.join("/sitemap.xml") {
-            sitemaps.push(default.as_str(), 0, false);
         }
-        sitemaps
     }
 
     /// Adds a sitemap named by robots.txt (`Sitemap:` lines; only those on the crawled
@@ -527,6 +540,20 @@ mod tests {
         assert_eq!(read.urls, ["https://example.com/p"]);
         assert!(maps.any_read());
         assert_eq!(maps.next_url(), None);
+    }
+
+    #[test]
+    fn one_sitemap_alone_is_read_without_the_sites_default() {
+        let url = normalize("https://example.com/maps/products.xml").unwrap();
+        let mut maps = Sitemaps::only(&url, SitemapLimits::default());
+        assert_eq!(maps.next_url(), Some("https://example.com/maps/products.xml"));
+        let set = br#"<urlset><url><loc>https://example.com/p1</loc></url><url><loc>https://example.com/p2</loc></url></urlset>"#;
+        let read = maps.record("https://example.com/maps/products.xml", Some(200), set);
+        assert_eq!(read.urls, ["https://example.com/p1", "https://example.com/p2"]);
+        assert_eq!(maps.next_url(), None, "no /sitemap.xml");
+        // A sitemap that fails is an error of its own (it was named).
+        let mut maps = Sitemaps::only(&url, SitemapLimits::default());
+        assert!(maps.record("https://example.com/maps/products.xml", Some(404), b"").error.is_some());
     }
 
     #[test]

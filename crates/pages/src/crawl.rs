@@ -46,6 +46,9 @@ pub struct CrawlPageView {
     pub failed: usize,
     /// Why it failed or was skipped.
     pub reason: Option<String>,
+    /// The values of the crawl's extractors ([`CrawlView::extractors`], in their order;
+    /// `None`: no match, or no HTML page).
+    pub extracted: Vec<Option<String>>,
 }
 
 /// What the crawl report shows.
@@ -69,6 +72,8 @@ pub struct CrawlView {
     pub pages: Vec<CrawlPageView>,
     /// Whether more pages exist than are shown.
     pub more_pages: bool,
+    /// The names of the crawl's custom extractors: a column each, after the fixed ones.
+    pub extractors: Vec<String>,
     /// The site at a glance, over every URL of the crawl (not only the rows shown).
     pub charts: CrawlCharts,
 }
@@ -201,7 +206,7 @@ pub fn render_crawl_report(base_url: &str, view: &CrawlView) -> String {
         }
         h2 { "Pages" }
         table class="pages" {
-            thead { tr { th scope="col" { "URL" } th scope="col" { "Status" } th scope="col" { "Depth" } th scope="col" { "Inlinks" } th scope="col" { "Score" } th scope="col" { "Failed rules" } th scope="col" { "Title" } } }
+            thead { tr { th scope="col" { "URL" } th scope="col" { "Status" } th scope="col" { "Depth" } th scope="col" { "Inlinks" } th scope="col" { "Score" } th scope="col" { "Failed rules" } th scope="col" { "Title" } @for name in &view.extractors { th scope="col" { "extract:" (name) } } } }
             tbody {
                 @for p in &view.pages {
                     tr {
@@ -212,6 +217,9 @@ pub fn render_crawl_report(base_url: &str, view: &CrawlView) -> String {
                         td { @if let Some(s) = p.score { (s) } @else { "–" } }
                         td { (p.failed) }
                         td { (p.title.as_deref().unwrap_or("")) }
+                        @for i in 0..view.extractors.len() {
+                            td { (p.extracted.get(i).cloned().flatten().unwrap_or_default()) }
+                        }
                     }
                 }
             }
@@ -252,7 +260,9 @@ mod tests {
                 title: Some("<script>x</script>".into()),
                 failed: 3,
                 reason: None,
+                extracted: vec![Some("<b>42</b>".into())],
             }],
+            extractors: vec!["price".into()],
             ..CrawlView::default()
         };
         let page = render_crawl_report("http://127.0.0.1", &view);
@@ -260,6 +270,10 @@ mod tests {
         assert!(page.contains("a-site-rule") && page.contains("11 more"));
         assert!(page.contains("linked from"));
         assert!(page.contains("&lt;script&gt;") && !page.contains("<script>x"));
+        assert!(
+            page.contains("extract:price") && page.contains("&lt;b&gt;42&lt;/b&gt;"),
+            "an extractor's column, escaped"
+        );
         assert!(!page.contains("http-equiv=\"refresh\""), "an ended crawl does not reload");
         assert!(page.contains("No earlier completed crawl"), "no change without a previous crawl");
     }

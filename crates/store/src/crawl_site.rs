@@ -84,6 +84,7 @@ pub struct CrawlSite {
     not_found_probe: Option<crawl::NotFoundProbe>,
     external_links: Option<crawl::ExternalLinks>,
     edge_probes: Vec<crawl::EdgeProbe>,
+    list_mode: bool,
 }
 
 impl Store {
@@ -114,11 +115,19 @@ impl Store {
             not_found_probe: None,
             external_links: None,
             edge_probes: Vec::new(),
+            list_mode: false,
         })
     }
 }
 
 impl CrawlSite {
+    /// The same, of a list-mode crawl when `list_mode` is true (the crawl's option; kept with
+    /// the crawl's request, not in a table): the rules that need the whole site are skipped.
+    pub fn with_list_mode(mut self, list_mode: bool) -> CrawlSite {
+        self.list_mode = list_mode;
+        self
+    }
+
     /// The same, with the problems the crawl found reading the site's sitemaps. They are
     /// few (a crawl reads a bounded number of sitemaps, see `crawl::SitemapLimits`) and
     /// found again when a crawl resumes, which reads the sitemaps again: the runner keeps
@@ -345,6 +354,10 @@ impl CrawledSite for CrawlSite {
 
     fn near_duplicate_threshold(&self) -> u32 {
         self.near_duplicate_threshold
+    }
+
+    fn list_mode(&self) -> bool {
+        self.list_mode
     }
 
     fn not_found_probe(&self) -> Option<&crawl::NotFoundProbe> {

@@ -203,6 +203,10 @@ pub struct CrawlPage {
     /// How many times the crawl recorded this URL's fetch result (with its audit, for an
     /// HTML page): 1 for a URL fetched once, 0 for one never fetched (skipped).
     pub records: u32,
+    /// The values of the crawl's extractors on this page, from its record
+    /// (`crawl::CrawledPage::extracted`): empty for a page with none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub extracted: Vec<(String, Option<String>)>,
 }
 
 /// A fetched URL of a crawl as a comparison reads it ([`Store::crawl_page_facts`]).
@@ -762,6 +766,7 @@ impl Store {
                             found_from: row.get(10)?,
                             redirect_to: None,
                             records: row.get(12)?,
+                            extracted: Vec::new(),
                         },
                         row.get(11)?,
                     ))
@@ -773,8 +778,10 @@ impl Store {
         Ok((
             rows.into_iter()
                 .map(|(mut page, record)| {
-                    page.redirect_to =
-                        record.and_then(|r| serde_json::from_str::<CrawledPage>(&r).ok()).and_then(|r| r.redirect_to);
+                    if let Some(record) = record.and_then(|r| serde_json::from_str::<CrawledPage>(&r).ok()) {
+                        page.redirect_to = record.redirect_to;
+                        page.extracted = record.extracted;
+                    }
                     page
                 })
                 .collect(),

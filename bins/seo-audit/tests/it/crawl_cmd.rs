@@ -833,3 +833,167 @@ fn external_links_are_checked_within_the_budget_or_not_at_all() {
     assert!(report["crawl"].get("external_links").is_none(), "{report:#}");
     assert_eq!(other.requested().len(), before, "--no-external asks the other site nothing");
 }
+
+/// `--list FILE` and `--list SITEMAP-URL` (docs/API.md, "List mode"): the start URL and the
+/// listed URLs are fetched, nothing they link to and no other sitemap; the site rules that
+/// need the whole site are skipped and named; a URL off the site, a list over --max-pages or
+/// a file that cannot be read exits 2 before anything is crawled.
+#[test]
+fn a_list_is_crawled_and_nothing_else() {
+    let site = Site::start(|port| {
+        let origin = format!("http://127.0.0.1:{port}");
+        let urlset = |paths: &[&str]| {
+            let locs: String = paths.iter().map(|p| format!("<url><loc>{origin}{p}</loc></url>")).collect();
+            typed(
+                "application/xml",
+                &format!("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">{locs}</urlset>"),
+            )
+        };
+        HashMap::from([
+            ("/robots.txt".to_string(), typed("text/plain", "User-agent: *\nAllow: /\n")),
+            ("/sitemap.xml".to_string(), urlset(&["/b"])),
+            ("/products.xml".to_string(), urlset(&["/a", "/c"])),
+            ("/".to_string(), page("Home", &["/a", "/b", "/c"])),
+            ("/a".to_string(), page("Kettles", &["/b", "/c", "/d"])),
+            ("/b".to_string(), page("Pans", &["/a"])),
+            ("/c".to_string(), page("Pots", &["/"])),
+        ])
+    });
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("urls.txt");
+    std::fs::write(&file, format!("# the kettles\n{}\n\n  {}  \n", site.url("/a"), site.url("/b"))).unwrap();
+    let file = file.to_str().unwrap();
+
+    // A file, without a start URL: its first URL is the start.
+    let out = crawl(&["--list", file, "--format", "json", "--no-external"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = json(&out);
+    let mut urls: Vec<&str> =
+        report["crawl"]["pages"].as_array().unwrap().iter().map(|p| p["url"].as_str().unwrap()).collect();
+    urls.sort_unstable();
+    assert_eq!(urls, [site.url("/a"), site.url("/b")], "{report:#}");
+    assert_eq!(row(&report, &site.url("/b"))["inlinks"], 1, "/a's link to /b counts: {report:#}");
+    assert_eq!(report["crawl"]["list_mode"], true);
+    let skipped = report["crawl"]["site_rules_skipped"].as_array().unwrap();
+    assert!(skipped.iter().any(|r| r == "orphan-page") && skipped.iter().any(|r| r == "deep-page"), "{skipped:?}");
+    let requested = site.requested();
+    for never in ["/", "/c", "/d", "/sitemap.xml", "/products.xml"] {
+        assert!(!requested.iter().any(|p| p == never), "{never}: {requested:?}");
+    }
+
+    // A sitemap's URLs, from a start URL; the text report says what was skipped.
+    let first = site.requested().len();
+    let out = crawl(&[&site.url("/"), "--list", &site.url("/products.xml"), "--format", "csv", "--no-external"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut reader = csv::Reader::from_reader(out.stdout.as_slice());
+    let mut urls: Vec<String> = reader.records().map(|r| r.unwrap()[0].to_string()).collect();
+    urls.sort();
+    assert_eq!(urls, [site.url("/"), site.url("/a"), site.url("/c")]);
+    let requested = site.requested()[first..].to_vec();
+    assert!(requested.iter().any(|p| p == "/products.xml"), "{requested:?}");
+    assert!(!requested.iter().any(|p| p == "/b" || p == "/sitemap.xml" || p == "/d"), "{requested:?}");
+    let out = crawl(&["--list", file, "--no-external"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("List mode: the listed URLs only; site rules that need the whole site skipped: "), "{text}");
+
+    // Refused before anything is fetched.
+    let off = dir.path().join("off.txt");
+    std::fs::write(&off, format!("{}\nhttps://elsewhere.test/x\n", site.url("/a"))).unwrap();
+    let before = site.requested().len();
+    for args in [
+        vec![site.url("/"), "--list".to_string(), off.to_str().unwrap().to_string()],
+        vec!["--list".to_string(), file.to_string(), "--max-pages".to_string(), "1".to_string()],
+        vec!["--list".to_string(), dir.path().join("none.txt").to_str().unwrap().to_string()],
+    ] {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = crawl(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.starts_with("error: invalid_parameter: --list"), "{stderr}");
+    }
+    // Only the start URL's check, made before the list is compared with its site; no crawl.
+    let after = site.requested()[before..].to_vec();
+    assert!(after.iter().all(|p| p == "/" || p == "/a"), "{after:?}");
+}
+
+/// `--extract` (docs/API.md, "Custom extraction"): each HTML page's values are the columns
+/// `extract:NAME` after the fixed ones, in the CSV, the JSON report and the XLSX workbook,
+/// each read back; a bad selector or pattern exits 2 naming the extractor, before anything is
+/// fetched.
+#[test]
+fn extracted_values_are_columns_of_every_export() {
+    let site = Site::start(|_| {
+        HashMap::from([
+            ("/".to_string(), page("Home", &["/kettle"])),
+            (
+                "/kettle".to_string(),
+                html(
+                    "<!DOCTYPE html><html lang=\"en\"><head><title>The copper kettle</title>\
+                     <meta itemprop=\"price\" content=\"42.50\"></head><body><h1>Copper kettle</h1>\
+                     <p>SKU-12345</p><a href=\"/\">Home</a></body></html>",
+                ),
+            ),
+        ])
+    });
+    let flags = [
+        "--extract",
+        "title=css:h1",
+        "--extract",
+        "price=css:meta[itemprop=price]@content",
+        "--extract",
+        r"sku=regex:SKU-(\d+)",
+    ];
+    let run = |more: &[&str]| -> Output {
+        let mut all = vec![site.url("/"), "--no-sitemaps".into(), "--no-external".into()];
+        all.extend(flags.iter().chain(more).map(|s| s.to_string()));
+        let out = crawl(&all.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        out
+    };
+    let names = ["extract:title", "extract:price", "extract:sku"];
+
+    let (header, rows) = read_csv(&run(&["--format", "csv"]).stdout);
+    assert_eq!(&header[header.len() - 3..], names.as_slice(), "{header:?}");
+    let kettle = rows.iter().find(|r| r[0] == site.url("/kettle")).expect("the kettle's row");
+    assert_eq!(&kettle[kettle.len() - 3..], ["Copper kettle", "42.50", "12345"]);
+    let home = rows.iter().find(|r| r[0] == site.url("/")).expect("the home row");
+    assert_eq!(&home[home.len() - 3..], ["Home", "", ""], "no match: an empty field");
+
+    let report = json(&run(&["--format", "json"]));
+    let row = row(&report, &site.url("/kettle"));
+    assert_eq!(
+        (&row["extract:title"], &row["extract:price"], &row["extract:sku"]),
+        (&Value::from("Copper kettle"), &Value::from("42.50"), &Value::from("12345"))
+    );
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("crawl.xlsx");
+    run(&["--output", file.to_str().unwrap()]);
+    let mut book: calamine::Xlsx<_> = calamine::open_workbook(&file).expect("a workbook");
+    let range = calamine::Reader::worksheet_range(&mut book, "pages").expect("sheet");
+    let sheet: Vec<Vec<String>> = range
+        .rows()
+        .map(|r| {
+            r.iter()
+                .map(|c| match c {
+                    calamine::Data::Empty => String::new(),
+                    calamine::Data::String(s) => s.clone(),
+                    other => other.to_string(),
+                })
+                .collect()
+        })
+        .collect();
+    assert_eq!(sheet[0], header);
+    let kettle_row = sheet.iter().find(|r| r[0] == site.url("/kettle")).expect("the kettle's row");
+    assert_eq!(&kettle_row[kettle_row.len() - 3..], ["Copper kettle", "42.50", "12345"]);
+
+    let before = site.requested().len();
+    for (flag, name) in [("a=css:h1[[", "a"), ("b=regex:(", "b"), ("c=xpath://h1", "")] {
+        let out = crawl(&[&site.url("/"), "--extract", flag]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.starts_with("error: invalid_parameter: --extract: "), "{stderr}");
+        assert!(stderr.contains(&format!("extractor `{name}`")) || name.is_empty(), "{stderr}");
+    }
+    assert_eq!(site.requested().len(), before, "nothing is fetched for a bad extractor");
+}

@@ -100,6 +100,50 @@ pub const PAGE_COLUMNS: &[Column<store::CrawlPage>] = &[
     Column { name: "redirect_to", cell: |p| Cell::text(&p.redirect_to) },
 ];
 
+/// What names a custom extractor's column, after those of [`PAGE_COLUMNS`].
+pub use super::wire::EXTRACT_COLUMN_PREFIX;
+
+/// The cells a row has after its table's fixed columns: a page's extractor values, one per
+/// extractor of the crawl (`names`, in order; empty where it matched nothing), a finding none.
+pub trait ExtraCells {
+    /// The cells of the extractors `names`.
+    fn extra_cells(&self, names: &[String]) -> Vec<Cell>;
+}
+
+impl ExtraCells for store::CrawlPage {
+    fn extra_cells(&self, names: &[String]) -> Vec<Cell> {
+        names
+            .iter()
+            .map(|name| {
+                let value = self.extracted.iter().find(|(n, _)| n == name).and_then(|(_, v)| v.clone());
+                value.map_or(Cell::Empty, Cell::Text)
+            })
+            .collect()
+    }
+}
+
+impl ExtraCells for store::CrawlIssue {
+    fn extra_cells(&self, _names: &[String]) -> Vec<Cell> {
+        Vec::new()
+    }
+}
+
+pub use super::wire::extractor_names;
+
+/// The header of a table of `columns` and the extractors `names`.
+fn header<R>(columns: &[Column<R>], names: &[String]) -> Vec<String> {
+    columns
+        .iter()
+        .map(|c| c.name.to_string())
+        .chain(names.iter().map(|n| format!("{EXTRACT_COLUMN_PREFIX}{n}")))
+        .collect()
+}
+
+/// A row's cells: those of `columns`, then its extractor values.
+fn cells<R: ExtraCells>(columns: &[Column<R>], names: &[String], row: &R) -> Vec<Cell> {
+    columns.iter().map(|c| (c.cell)(row)).chain(row.extra_cells(names)).collect()
+}
+
 /// The columns of the issues export, in order: one row per finding (a page rule failed on a
 /// page, or a site rule's finding), site rules first, then by severity.
 pub const ISSUE_COLUMNS: &[Column<store::CrawlIssue>] = &[
@@ -226,9 +270,10 @@ impl From<rust_xlsxwriter::XlsxError> for ExportError {
     }
 }
 
-/// The row's cells as a JSON object, one member per column.
-pub fn row_json<R>(columns: &[Column<R>], row: &R) -> Map<String, Value> {
-    columns.iter().map(|c| (c.name.to_string(), (c.cell)(row).json())).collect()
+/// The row's cells as a JSON object, one member per column, then one per extractor of
+/// `names` (`extract:<name>`).
+pub fn row_json<R: ExtraCells>(columns: &[Column<R>], names: &[String], row: &R) -> Map<String, Value> {
+    header(columns, names).into_iter().zip(cells(columns, names, row)).map(|(name, cell)| (name, cell.json())).collect()
 }
 
 /// Calls `f` with each URL of crawl `crawl_id` in crawl order (the pages export's rows), a
@@ -304,20 +349,32 @@ fn guarded(value: String) -> String {
 /// Writes the CSV of `columns` over `rows` (see [`each_page`], [`each_finding`]) to `out`:
 /// a header line, then one line per row, CRLF line ends, fields quoted where RFC 4180
 /// needs it.
-fn csv_of<R>(
+fn csv_of<R: ExtraCells>(
     columns: &[Column<R>],
+    names: &[String],
     out: impl Write,
     rows: impl FnOnce(&mut dyn FnMut(&R) -> Result<(), ExportError>) -> Result<(), ExportError>,
 ) -> Result<(), ExportError> {
     let mut writer = csv::WriterBuilder::new().terminator(csv::Terminator::CRLF).from_writer(out);
     let csv_error = |e: csv::Error| ExportError::Io(std::io::Error::other(e));
-    writer.write_record(columns.iter().map(|c| c.name)).map_err(csv_error)?;
-    rows(&mut |row| writer.write_record(columns.iter().map(|c| guarded((c.cell)(row).flat()))).map_err(csv_error))?;
+    writer.write_record(header(columns, names)).map_err(csv_error)?;
+    rows(&mut |row| {
+        writer.write_record(cells(columns, names, row).iter().map(|c| guarded(c.flat()))).map_err(csv_error)
+    })?;
     writer.flush()?;
     Ok(())
 }
 
-/// Writes crawl `crawl_id`'s `table` as CSV to `out`.
+/// The names of crawl `crawl_id`'s extractors ([`extractor_names`]), read from the store.
+///
+/// # Errors
+/// The store's.
+pub fn crawl_extractor_names(store: &store::Store, crawl_id: &str) -> Result<Vec<String>, ExportError> {
+    Ok(extractor_names(&store.get_crawl(crawl_id)?.options_json))
+}
+
+/// Writes crawl `crawl_id`'s `table` as CSV to `out` (the pages with a column per extractor
+/// of the crawl after the fixed ones).
 ///
 /// # Errors
 /// The store's, writing's, or [`ExportError::Stopped`].
@@ -329,8 +386,11 @@ pub fn write_csv(
     out: impl Write,
 ) -> Result<(), ExportError> {
     match table {
-        Table::Pages => csv_of(PAGE_COLUMNS, out, |f| each_page(store, crawl_id, stop, f)),
-        Table::Issues => csv_of(ISSUE_COLUMNS, out, |f| each_finding(store, crawl_id, stop, f)),
+        Table::Pages => {
+            let names = crawl_extractor_names(store, crawl_id)?;
+            csv_of(PAGE_COLUMNS, &names, out, |f| each_page(store, crawl_id, stop, f))
+        }
+        Table::Issues => csv_of(ISSUE_COLUMNS, &[], out, |f| each_finding(store, crawl_id, stop, f)),
     }
 }
 
@@ -346,12 +406,15 @@ pub fn json_rows(
 ) -> Result<Vec<Value>, ExportError> {
     let mut rows = Vec::new();
     match table {
-        Table::Pages => each_page(store, crawl_id, stop, |p| {
-            rows.push(Value::Object(row_json(PAGE_COLUMNS, p)));
-            Ok(())
-        })?,
+        Table::Pages => {
+            let names = crawl_extractor_names(store, crawl_id)?;
+            each_page(store, crawl_id, stop, |p| {
+                rows.push(Value::Object(row_json(PAGE_COLUMNS, &names, p)));
+                Ok(())
+            })?;
+        }
         Table::Issues => each_finding(store, crawl_id, stop, |i| {
-            rows.push(Value::Object(row_json(ISSUE_COLUMNS, i)));
+            rows.push(Value::Object(row_json(ISSUE_COLUMNS, &[], i)));
             Ok(())
         })?,
     }
@@ -360,17 +423,18 @@ pub fn json_rows(
 
 /// Writes `columns` over `rows` into a new sheet `name` of `workbook`: a bold header row,
 /// then one row per row (numbers as numbers).
-fn sheet_of<R>(
+fn sheet_of<R: ExtraCells>(
     workbook: &mut rust_xlsxwriter::Workbook,
     name: &'static str,
     columns: &[Column<R>],
+    names: &[String],
     rows: impl FnOnce(&mut dyn FnMut(&R) -> Result<(), ExportError>) -> Result<(), ExportError>,
 ) -> Result<(), ExportError> {
     let sheet = workbook.add_worksheet();
     sheet.set_name(name)?;
     let bold = rust_xlsxwriter::Format::new().set_bold();
-    for (c, column) in (0u16..).zip(columns) {
-        sheet.write_string_with_format(0, c, column.name, &bold)?;
+    for (c, column) in (0u16..).zip(header(columns, names)) {
+        sheet.write_string_with_format(0, c, column, &bold)?;
     }
     let mut r: u32 = 0;
     rows(&mut |row| {
@@ -378,8 +442,8 @@ fn sheet_of<R>(
         if usize::try_from(r).unwrap_or(usize::MAX) >= XLSX_MAX_ROWS {
             return Err(ExportError::TooManyRows(name));
         }
-        for (c, column) in (0u16..).zip(columns) {
-            match (column.cell)(row) {
+        for (c, cell) in (0u16..).zip(cells(columns, names, row)) {
+            match cell {
                 Cell::Empty => {}
                 Cell::Int(n) => {
                     // Whole numbers of a crawl (statuses, depths, counts, scores) are far
@@ -406,8 +470,9 @@ fn sheet_of<R>(
 /// The store's, the workbook's, [`ExportError::TooManyRows`] or [`ExportError::Stopped`].
 pub fn xlsx(store: &store::Store, crawl_id: &str, stop: &dyn Fn() -> bool) -> Result<Vec<u8>, ExportError> {
     let mut workbook = rust_xlsxwriter::Workbook::new();
-    sheet_of(&mut workbook, PAGES_SHEET, PAGE_COLUMNS, |f| each_page(store, crawl_id, stop, f))?;
-    sheet_of(&mut workbook, ISSUES_SHEET, ISSUE_COLUMNS, |f| each_finding(store, crawl_id, stop, f))?;
+    let names = crawl_extractor_names(store, crawl_id)?;
+    sheet_of(&mut workbook, PAGES_SHEET, PAGE_COLUMNS, &names, |f| each_page(store, crawl_id, stop, f))?;
+    sheet_of(&mut workbook, ISSUES_SHEET, ISSUE_COLUMNS, &[], |f| each_finding(store, crawl_id, stop, f))?;
     if stop() {
         return Err(ExportError::Stopped);
     }
@@ -433,6 +498,7 @@ mod tests {
             found_from: None,
             redirect_to: None,
             records: 1,
+            extracted: Vec::new(),
         }
     }
 
@@ -441,7 +507,7 @@ mod tests {
         let mut formula = page();
         formula.title = Some("=1+1".into());
         let mut out = Vec::new();
-        csv_of(PAGE_COLUMNS, &mut out, |f| {
+        csv_of(PAGE_COLUMNS, &[], &mut out, |f| {
             f(&page())?;
             f(&formula)
         })
@@ -462,7 +528,7 @@ mod tests {
         let wire_names: Vec<&str> = wire.as_object().unwrap().keys().map(String::as_str).collect();
         let column_names: Vec<&str> = PAGE_COLUMNS.iter().map(|c| c.name).collect();
         assert_eq!(wire_names, column_names);
-        assert_eq!(Value::Object(row_json(PAGE_COLUMNS, &page())), wire);
+        assert_eq!(Value::Object(row_json(PAGE_COLUMNS, &[], &page())), wire);
     }
 
     /// Likewise for the issues export and the JSON export's schema of a finding.
@@ -485,7 +551,25 @@ mod tests {
             detail: issue.detail.clone(),
             linked_from: issue.linked_from.clone(),
         };
-        assert_eq!(Value::Object(row_json(ISSUE_COLUMNS, &issue)), serde_json::to_value(wire).unwrap());
+        assert_eq!(Value::Object(row_json(ISSUE_COLUMNS, &[], &issue)), serde_json::to_value(wire).unwrap());
+    }
+
+    #[test]
+    fn extractor_columns_follow_the_fixed_ones() {
+        let mut with = page();
+        with.extracted = vec![("price".into(), Some("=42".into())), ("sku".into(), None)];
+        let names = vec!["sku".to_string(), "price".to_string(), "gone".to_string()];
+        let mut out = Vec::new();
+        csv_of(PAGE_COLUMNS, &names, &mut out, |f| f(&with)).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.split("\r\n").collect();
+        assert!(lines[0].ends_with(",redirect_to,extract:sku,extract:price,extract:gone"), "{}", lines[0]);
+        assert!(lines[1].ends_with(",,'=42,"), "the order of the names, a formula guarded: {}", lines[1]);
+        let json = row_json(PAGE_COLUMNS, &names, &with);
+        assert_eq!((&json["extract:price"], &json["extract:sku"]), (&Value::from("=42"), &Value::Null));
+        let options = r#"{"request":{"url":"https://a.test/","extract":[{"name":"sku","regex":"x"},{"name":"price","css":"b"}]}}"#;
+        assert_eq!(extractor_names(options), ["sku", "price"]);
+        assert!(extractor_names("{}").is_empty());
     }
 
     #[test]

@@ -79,7 +79,12 @@ pub async fn run_local(
 ) -> Result<LocalRun, LocalCrawlError> {
     let LocalCrawl { start, scope, limits, options, on_progress } = crawl;
     let max_pages = scope.config().max_pages;
-    let new = store::NewCrawl { user_id: None, url: start.to_string(), options_json: "{}".into(), max_pages };
+    // The extractors' names are kept as the service keeps a crawl's request, so that the
+    // exports read their columns alike (`super::export::extractor_names`).
+    let names = options.extractors.as_ref().map(|x| x.names()).unwrap_or_default();
+    let extract: Vec<serde_json::Value> = names.iter().map(|name| serde_json::json!({ "name": name })).collect();
+    let options_json = serde_json::json!({ "request": { "extract": extract } }).to_string();
+    let new = store::NewCrawl { user_id: None, url: start.to_string(), options_json, max_pages };
     // The lease is this process's for as long as it runs.
     let until = time::OffsetDateTime::now_utc() + time::Duration::days(365);
     let created = store.create_crawl(new, WORKER, until).map_err(LocalCrawlError::Create)?;

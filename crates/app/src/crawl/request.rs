@@ -56,6 +56,16 @@ pub struct CrawlRequest {
     /// true; docs/RULES.md).
     #[serde(default = "yes")]
     pub external_links: bool,
+    /// List mode (docs/RULES.md, "List mode"): the URLs crawled beside the start URL, and
+    /// no other; empty: a crawl that follows the site's links. Absolute http(s) URLs; that
+    /// they are on the crawled site, and no more than its `max_pages`, is checked when the
+    /// crawl starts ([`check_list`]), which keeps them normalised.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub urls: Vec<String>,
+    /// Custom extraction (docs/API.md, "Custom extraction"): the extractors, checked
+    /// ([`check_extractors`]); empty: none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extract: Vec<crawl::ExtractorSpec>,
 }
 
 fn yes() -> bool {
@@ -100,6 +110,14 @@ fn expected(member: &str) -> Option<String> {
         }
         "sitemaps" => format!("true, false, or an array of 1 to {MAX_NAMED_SITEMAPS} absolute http(s) sitemap URLs"),
         "render" | "external_links" => "true or false".to_string(),
+        "extract" => format!(
+            "an array of at most {} extractors, each {{name, css, attribute?, all?}} or {{name, regex}} \
+             (docs/API.md, \"Custom extraction\")",
+            crawl::MAX_EXTRACTORS
+        ),
+        "urls" => "an array of absolute http(s) URLs of the crawled site, at most the caller's pages per crawl \
+                   (list mode, docs/RULES.md)"
+            .to_string(),
         "near_duplicate_threshold" => {
             let t = crawl::NEAR_DUPLICATE_THRESHOLDS;
             format!("a whole number from {} to {}", t.start(), t.end())
@@ -123,7 +141,8 @@ fn typed<T: serde::de::DeserializeOwned>(obj: &Map<String, Value>) -> Result<T, 
         }
         alone.insert(member.clone(), value.clone());
         if let Err(e) = T::deserialize(&Value::Object(alone)) {
-            if e.to_string().starts_with("unknown field") {
+            // A known member holding an unknown field (an extractor's) is that member's fault.
+            if e.to_string().starts_with("unknown field") && expected(member).is_none() {
                 return Err(AppError::unknown_field(member));
             }
             return Err(match expected(member) {
@@ -176,6 +195,14 @@ fn checked(wire: api::crawls::CrawlRequest) -> Result<CrawlRequest, AppError> {
         Some(api::crawls::Sitemaps::Named(_)) => return Err(refuse("sitemaps")),
     };
     let external_links = wire.external_links.unwrap_or(true);
+    let extract = extractor_specs(wire.extract.unwrap_or_default());
+    check_extractors(&extract)?;
+    let urls = wire.urls.unwrap_or_default();
+    for (index, listed) in urls.iter().enumerate() {
+        if let Err(e) = crawl::normalize(listed) {
+            return Err(list_refusal(index, listed, &format!("not an absolute http(s) URL ({e})")));
+        }
+    }
     let thresholds = crawl::NEAR_DUPLICATE_THRESHOLDS;
     let near_duplicate_threshold = match wire.near_duplicate_threshold {
         None => None,
@@ -198,7 +225,79 @@ fn checked(wire: api::crawls::CrawlRequest) -> Result<CrawlRequest, AppError> {
         near_duplicate_threshold,
         render: wire.render.unwrap_or(false),
         external_links,
+        urls: urls.iter().map(|u| u.trim().to_string()).collect(),
+        extract,
     })
+}
+
+/// The extractors of a request on the wire (the REST body's and the `crawl_site` tool's
+/// `extract`) as the crawl engine takes them.
+pub fn extractor_specs(wire: Vec<api::crawls::Extractor>) -> Vec<crawl::ExtractorSpec> {
+    wire.into_iter()
+        .map(|e| crawl::ExtractorSpec {
+            name: e.name,
+            css: e.css,
+            attribute: e.attribute,
+            all: e.all.unwrap_or(false),
+            regex: e.regex,
+        })
+        .collect()
+}
+
+/// The extractors `specs` checked and compiled (`crawl::Extractors::new`).
+///
+/// # Errors
+/// `invalid_request` naming `extract` in `details.parameter` and the extractor at fault in
+/// `details.extractor`.
+pub fn check_extractors(specs: &[crawl::ExtractorSpec]) -> Result<crawl::Extractors, AppError> {
+    crawl::Extractors::new(specs).map_err(|e| {
+        AppError::refused(crate::ErrorCode::InvalidRequest, format!("The field `extract` is refused: {e}."))
+            .with_details(serde_json::json!({ "parameter": "extract", "extractor": e.name }))
+    })
+}
+
+/// The refusal of `listed`, the URL at `index` of a crawl's `urls`: `invalid_request` naming
+/// the member and the index in `details`.
+fn list_refusal(index: usize, listed: &str, why: &str) -> AppError {
+    let shown = crawl::cut_marked(listed, 200);
+    AppError::refused(
+        crate::ErrorCode::InvalidRequest,
+        format!("The field `urls` is refused: urls[{index}] ({shown}) is {why}."),
+    )
+    .with_details(serde_json::json!({ "parameter": "urls", "index": index }))
+}
+
+/// The list of a list-mode crawl (`request.urls`, docs/RULES.md "List mode") checked against
+/// its `scope` (the start URL known after redirects) and `max_pages`: each URL normalised and
+/// on the crawled site, each once, and no more URLs, the start URL counted, than `max_pages`
+/// (a longer list is refused, never cut). Empty for a crawl that follows links.
+///
+/// # Errors
+/// `invalid_request` naming `urls`: with the index of a URL that does not parse or is off the
+/// site, or with the limit when the list is too long.
+pub fn check_list(request: &CrawlRequest, scope: &crawl::Scope, max_pages: u32) -> Result<Vec<String>, AppError> {
+    let mut seen = std::collections::HashSet::from([scope.start().to_string()]);
+    let mut list = Vec::with_capacity(request.urls.len());
+    for (index, listed) in request.urls.iter().enumerate() {
+        let url = match crawl::normalize(listed) {
+            Ok(url) if scope.same_site(&url) => url,
+            Ok(_) => return Err(list_refusal(index, listed, &format!("not on the crawled site ({})", scope.start()))),
+            Err(e) => return Err(list_refusal(index, listed, &format!("not an absolute http(s) URL ({e})"))),
+        };
+        if seen.insert(url.to_string()) {
+            list.push(url.to_string());
+        }
+    }
+    if !list.is_empty() && seen.len() > max_pages as usize {
+        let message = format!(
+            "The field `urls` is refused: the list and the start URL are {} URLs, over this crawl's limit of {max_pages} \
+             pages (a list is crawled whole or not at all).",
+            seen.len()
+        );
+        return Err(AppError::refused(crate::ErrorCode::InvalidRequest, message)
+            .with_details(serde_json::json!({ "parameter": "urls", "limit": max_pages })));
+    }
+    Ok(list)
 }
 
 /// The `include` or `exclude` patterns (`member`) compiled once to check them
@@ -343,6 +442,59 @@ mod tests {
             let e = parse_start(&json!({"url": "x", "near_duplicate_threshold": bad})).unwrap_err();
             assert_eq!(code(e), "invalid_request", "{bad}");
         }
+    }
+
+    #[test]
+    fn a_list_is_on_the_site_and_within_max_pages() {
+        let scope = crawl::Scope::new("https://a.test/", crawl::ScopeConfig::default()).unwrap();
+        let r = parse_start(&json!({"url": "https://a.test/", "urls": ["https://a.test/x#top", " https://www.a.test/y", "https://a.test/x", "https://a.test/"]}))
+            .unwrap();
+        assert_eq!(
+            check_list(&r, &scope, 3).unwrap(),
+            ["https://a.test/x", "https://www.a.test/y"],
+            "normalised, each once"
+        );
+        let e = check_list(&r, &scope, 2).unwrap_err();
+        let AppError::Refused(refusal) = e else { panic!("not a refusal") };
+        assert_eq!(refusal.details.as_ref().unwrap()["limit"], 2);
+        let off =
+            parse_start(&json!({"url": "https://a.test/", "urls": ["https://a.test/1", "https://b.test/2"]})).unwrap();
+        let AppError::Refused(refusal) = check_list(&off, &scope, 10).unwrap_err() else { panic!("not a refusal") };
+        assert_eq!(refusal.code.as_str(), "invalid_request");
+        assert_eq!(refusal.details.as_ref().unwrap()["index"], 1);
+        assert!(refusal.message.contains("urls[1]"), "{}", refusal.message);
+        for bad in [json!(["/relative"]), json!(["ftp://a.test/x"]), json!([1]), json!("https://a.test/")] {
+            let e = parse_start(&json!({"url": "https://a.test/", "urls": bad})).unwrap_err();
+            assert_eq!(parameter(e), "urls", "{bad}");
+        }
+        assert!(check_list(&parse_start(&json!({"url": "https://a.test/"})).unwrap(), &scope, 1).unwrap().is_empty());
+    }
+
+    #[test]
+    fn extractors_are_checked_naming_the_one_at_fault() {
+        let r = parse_start(
+            &json!({"url": "x", "extract": [{"name": "h1", "css": "h1"}, {"name": "sku", "regex": "SKU-(\\d+)"}]}),
+        )
+        .unwrap();
+        assert_eq!(r.extract.len(), 2);
+        for (extract, name) in [
+            (json!([{"name": "a", "css": "h1["}]), "a"),
+            (json!([{"name": "a", "css": "h1"}, {"name": "b", "regex": "("}]), "b"),
+            (json!([{"name": "a", "regex": "\\w{1000}"}]), "a"),
+            (json!([{"name": "a"}]), "a"),
+        ] {
+            let AppError::Refused(refusal) = parse_start(&json!({"url": "x", "extract": extract})).unwrap_err() else {
+                panic!("not a refusal")
+            };
+            assert_eq!(refusal.code.as_str(), "invalid_request");
+            let details = refusal.details.as_ref().unwrap();
+            assert_eq!((details["parameter"].as_str(), details["extractor"].as_str()), (Some("extract"), Some(name)));
+        }
+        for bad in [json!([{"name": "a", "css": "h1", "xpath": "//h1"}]), json!({"name": "a"}), json!([1])] {
+            assert_eq!(parameter(parse_start(&json!({"url": "x", "extract": bad})).unwrap_err()), "extract");
+        }
+        let eleven: Vec<_> = (0..11).map(|i| json!({"name": format!("e{i}"), "css": "h1"})).collect();
+        assert_eq!(parameter(parse_start(&json!({"url": "x", "extract": eleven})).unwrap_err()), "extract");
     }
 
     #[test]

@@ -95,6 +95,13 @@ pub struct CrawlOptions {
     /// replica (the service's); `None` (the command line): a pacer of this crawl alone,
     /// with its [`Limits::max_in_flight`] per host.
     pub pacer: Option<HostPacer>,
+    /// List mode (docs/RULES.md, "List mode"): the URLs fetched beside the start URL, and no
+    /// other ([`crawl::Frontier::add_listed_url`]): links are recorded, not followed, and no
+    /// sitemap is read. `None` (the default): the crawl follows the site's links.
+    pub list: Option<Vec<String>>,
+    /// Custom extraction (docs/API.md, "Custom extraction"): each HTML page's values, kept
+    /// in its record ([`CrawledPage::extracted`]); `None` (the default): none.
+    pub extractors: Option<Arc<crawl::Extractors>>,
 }
 
 /// The answers a crawl's error rate is judged over: the last this many.
@@ -194,6 +201,8 @@ impl Default for CrawlOptions {
             renderer: None,
             external_links: None,
             pacer: None,
+            list: None,
+            extractors: None,
         }
     }
 }
@@ -323,6 +332,10 @@ pub struct CrawlSummary {
     /// [`MAX_ERROR_PAUSES`] pauses (the pages done are kept).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped_for_errors: Option<String>,
+    /// Whether it was a list-mode crawl ([`CrawlOptions::list`]): the site rules that need
+    /// the whole site are then skipped.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub list_mode: bool,
 }
 
 /// The requests of the edge check at most: the browser's and each crawler's of
@@ -423,9 +436,12 @@ enum Done {
     },
 }
 
+/// Each extractor's name and value on a page ([`crawl::Extractors::extract`]).
+type Extracted = Vec<(String, Option<String>)>;
+
 /// A fetch of a page.
 enum Fetched {
-    Html(Box<(u32, Audit)>),
+    Html(Box<(u32, Audit, Extracted)>),
     Other { status: u16 },
     Redirected { status: u16, location: Option<String> },
     Failed { reason: String, no_answer: bool },
@@ -476,6 +492,7 @@ where
     let analysis = options.limits;
     let slots = options.slots.clone();
     let renderer = options.renderer.clone();
+    let extractors = options.extractors.clone();
     let sitemap_max = options.sitemap_limits.max_bytes;
     let guard = fetcher.guard().clone();
     let (external_tx, external_rx) = tokio::sync::mpsc::unbounded_channel::<String>();
@@ -500,11 +517,13 @@ where
     while let Some(job) = jobs_rx.recv().await {
         let (fetcher, done, slots, renderer) = (fetcher.clone(), done_tx.clone(), slots.clone(), renderer.clone());
         let (pacer, stop) = (pacer.clone(), stop.clone());
+        let extractors = extractors.clone();
         tasks.spawn(async move {
             let stopped = move || stop.0.load(Ordering::Relaxed) || Instant::now() >= stop.1;
             let paced = Paced { pacer: &pacer, stopped: &stopped };
-            let result =
-                execute(&fetcher, &paced, job, analysis, slots.as_deref(), renderer.as_ref(), sitemap_max).await;
+            let page_work =
+                PageWork { limits: analysis, slots: slots.as_deref(), renderer: renderer.as_ref(), extractors };
+            let result = execute(&fetcher, &paced, job, page_work, sitemap_max).await;
             // The frontier thread stopped (an error): nobody waits for this any more.
             let _ = done.send(result);
         });
@@ -757,7 +776,7 @@ fn drive<S, K>(
     scope: Scope,
     limits: Limits,
     mut sink: K,
-    options: CrawlOptions,
+    mut options: CrawlOptions,
     guard: &AddressGuard,
     jobs: &tokio::sync::mpsc::UnboundedSender<Job>,
     done: &Receiver<Done>,
@@ -775,6 +794,15 @@ where
     let started = Instant::now();
     let deadline = started + options.time_limit;
     let mut frontier = Frontier::resume(store, scope.clone(), limits).map_err(store_error)?;
+    // A list-mode crawl queues its list (again when it resumes: a URL known is left alone)
+    // and reads no sitemap: its pages are the list's.
+    let list_mode = options.list.is_some();
+    for url in options.list.take().unwrap_or_default() {
+        frontier.add_listed_url(&url).map_err(store_error)?;
+    }
+    if list_mode {
+        options.sitemaps = false;
+    }
     let mut sitemaps = Sitemaps::new(scope.start(), options.sitemap_limits.clone());
     for named in &options.named_sitemaps {
         sitemaps.add_source(named);
@@ -935,10 +963,11 @@ where
                     }
                     match fetched {
                         Fetched::Html(analysed) => {
-                            let (score, audit) = *analysed;
+                            let (score, audit, extracted) = *analysed;
                             // The page's record is built here, off the analysis threads: the
                             // cores' places are for parsing and auditing.
-                            let page = CrawledPage::from_page(&url, depth, &audit.page, &scope, Some(score));
+                            let mut page = CrawledPage::from_page(&url, depth, &audit.page, &scope, Some(score));
+                            page.extracted = extracted;
                             frontier.record(entry, Outcome::Answered(&page)).map_err(store_error)?;
                             ok_pages += u64::from(matches!(page.status, Some(200..=299)));
                             audited += 1;
@@ -1061,6 +1090,7 @@ where
         edge_requests: 0,
         error_pauses,
         stopped_for_errors,
+        list_mode,
     };
     Ok(Crawled { summary, store: frontier.into_store(), sink })
 }
@@ -1108,16 +1138,17 @@ struct Paced<'a> {
     stopped: &'a (dyn Fn() -> bool + Send + Sync),
 }
 
-/// Does one job on the async side.
-async fn execute(
-    fetcher: &Fetcher,
-    paced: &Paced<'_>,
-    job: Job,
+/// What a page's analysis uses beside its fetch: the CPU budget, the audit slots, the
+/// renderer and the extractors of [`CrawlOptions`].
+struct PageWork<'a> {
     limits: AnalysisLimits,
-    slots: Option<&AuditSlots>,
-    renderer: Option<&render::Renderer>,
-    sitemap_max: usize,
-) -> Done {
+    slots: Option<&'a AuditSlots>,
+    renderer: Option<&'a render::Renderer>,
+    extractors: Option<Arc<crawl::Extractors>>,
+}
+
+/// Does one job on the async side.
+async fn execute(fetcher: &Fetcher, paced: &Paced<'_>, job: Job, work: PageWork<'_>, sitemap_max: usize) -> Done {
     match job {
         Job::Robots { url } => {
             let answer = match Url::parse(&url) {
@@ -1153,8 +1184,7 @@ async fn execute(
         }
         Job::Page { entry, delay, robots } => {
             let mut tally = Tally::default();
-            let fetched =
-                fetch_page(fetcher, (paced, delay, &mut tally), &entry, limits, slots, renderer, robots).await;
+            let fetched = fetch_page(fetcher, (paced, delay, &mut tally), &entry, work, robots).await;
             Done::Page { entry, fetched, tally }
         }
     }
@@ -1201,11 +1231,10 @@ async fn fetch_page(
     fetcher: &Fetcher,
     (paced, delay, tally): (&Paced<'_>, Option<Duration>, &mut Tally),
     entry: &Entry,
-    limits: AnalysisLimits,
-    slots: Option<&AuditSlots>,
-    renderer: Option<&render::Renderer>,
+    work: PageWork<'_>,
     robots: Option<Arc<Robots>>,
 ) -> Fetched {
+    let PageWork { limits, slots, renderer, extractors } = work;
     let Ok(url) = Url::parse(&entry.url) else {
         return Fetched::Failed { reason: "not a URL".to_string(), no_answer: false };
     };
@@ -1261,11 +1290,17 @@ async fn fetch_page(
             None => audit_core::audit(Page::parse_within(&requested, &page.body, http, budget)),
         };
         let score = audit.score().percentage;
-        (score, audit)
+        // The extractors read the HTML audited: the rendered DOM, or the served page decoded
+        // as the audit decoded it.
+        let extracted = extractors.as_deref().map_or_else(Vec::new, |x| match &dom {
+            Some((html, _)) => x.extract(html),
+            None => x.extract(&audit_core::decode(&page.body, page.content_type.as_deref()).0),
+        });
+        (score, audit, extracted)
     })
     .await;
     match analysed {
-        Ok((score, audit)) => Fetched::Html(Box::new((score, audit))),
+        Ok(analysed) => Fetched::Html(Box::new(analysed)),
         Err(e) => Fetched::Failed { reason: format!("analysis failed: {e}"), no_answer: false },
     }
 }

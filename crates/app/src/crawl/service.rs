@@ -312,7 +312,9 @@ impl Crawls {
         // Named sitemaps off the site are refused now, before a crawl exists, and kept
         // normalised.
         let named_sitemaps = super::request::check_named_sitemaps(&request, &scope)?;
-        let request = CrawlRequest { named_sitemaps, ..request };
+        // A list-mode crawl's list likewise: on the site, within `max_pages`, normalised.
+        let urls = super::request::check_list(&request, &scope, max_pages)?;
+        let request = CrawlRequest { named_sitemaps, urls, ..request };
         let requester = owner.is_none().then(|| caller.to_string());
         let options_json = serde_json::to_string(&StoredOptions { request: request.clone(), max_pages, requester })
             .map_err(AppError::internal)?;
@@ -645,6 +647,12 @@ impl Crawls {
             time_limit: time_left(self.time_limit, crawl.started_at.as_deref(), time::OffsetDateTime::now_utc()),
             sitemaps: stored.request.sitemaps,
             named_sitemaps: super::request::check_named_sitemaps(&stored.request, &scope)?,
+            list: (!stored.request.urls.is_empty()).then(|| stored.request.urls.clone()),
+            extractors: if stored.request.extract.is_empty() {
+                None
+            } else {
+                Some(Arc::new(super::request::check_extractors(&stored.request.extract)?))
+            },
             near_duplicate_threshold: stored
                 .request
                 .near_duplicate_threshold
@@ -695,6 +703,7 @@ impl Crawls {
                     mean_page_score: score.as_ref().map(|s| s.mean_page_score),
                     penalty: score.as_ref().map(|s| s.penalty),
                     site_rules: super::summary::SiteRuleTotals::of(&judged.results),
+                    site_rules_skipped: super::summary::skipped_rules(&judged.results),
                 };
                 // Serialising plain numbers and flags cannot fail.
                 let summary_json = serde_json::to_string(&stored_summary).ok();

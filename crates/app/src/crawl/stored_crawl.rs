@@ -201,7 +201,8 @@ pub fn judge(store: &store::Store, crawl_id: &str, summary: &super::CrawlSummary
         .with_near_duplicate_threshold(summary.near_duplicate_threshold)
         .with_not_found_probe(summary.not_found_probe.clone())
         .with_external_links(summary.external_links.clone())
-        .with_edge_probes(summary.edge_probes.clone());
+        .with_edge_probes(summary.edge_probes.clone())
+        .with_list_mode(summary.list_mode);
     let mut results = check_site(&site).map_err(store::Error::from_site)?;
     let totals = site.totals().map_err(store::Error::from_site)?;
     // Scored on every finding kept by the rules; what is stored is then cut to the budget.

@@ -42,6 +42,10 @@ pub struct StoredSummary {
     /// most `crawl::MAX_FINDINGS_PER_RULE` findings of a rule; these are the true totals the
     /// views show (docs/RULES.md, "Site rules": no silent cut).
     pub site_rules: BTreeMap<String, SiteRuleTotals>,
+    /// The site rules a list-mode crawl skipped because they need the whole site
+    /// (docs/RULES.md, "List mode"), in table order; empty otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub site_rules_skipped: Vec<String>,
 }
 
 /// How many findings a site rule had in all ([`StoredSummary::site_rules`]).
@@ -68,6 +72,11 @@ impl SiteRuleTotals {
             })
             .collect()
     }
+}
+
+/// The ids of the site rules `results` skipped ([`crawl::SiteRuleResult::skipped`]), in order.
+pub fn skipped_rules(results: &[crawl::SiteRuleResult]) -> Vec<String> {
+    results.iter().filter(|r| r.skipped).map(|r| r.id.to_string()).collect()
 }
 
 impl StoredSummary {
@@ -104,6 +113,7 @@ mod tests {
                 "a-site-rule".to_string(),
                 SiteRuleTotals { urls: 825, findings: 12_000, truncated: true },
             )]),
+            site_rules_skipped: Vec::new(),
         };
         assert_eq!(
             serde_json::to_string(&written).expect("json"),

@@ -49,6 +49,11 @@ pub fn wire_page(p: &store::CrawlPage) -> api::crawls::CrawlPage {
         reason: p.reason.clone(),
         found_from: p.found_from.clone(),
         redirect_to: p.redirect_to.clone(),
+        extracted: p
+            .extracted
+            .iter()
+            .map(|(name, value)| (format!("{}{name}", super::wire::EXTRACT_COLUMN_PREFIX), value.clone()))
+            .collect(),
     }
 }
 
@@ -233,6 +238,7 @@ impl Crawls {
             });
         }
         let (_, rows, next) = self.pages(owner, &crawl.id, None, REPORT_PAGES).await?;
+        let extractors = super::wire::extractor_names(&crawl.options_json);
         let p = crawl.progress;
         Ok(pages::crawl::CrawlView {
             id: crawl.id.clone(),
@@ -253,9 +259,14 @@ impl Crawls {
                     title: r.title.clone(),
                     failed: r.failed_rules.len(),
                     reason: r.reason.clone(),
+                    extracted: extractors
+                        .iter()
+                        .map(|name| r.extracted.iter().find(|(n, _)| n == name).and_then(|(_, v)| v.clone()))
+                        .collect(),
                 })
                 .collect(),
             more_pages: next.is_some(),
+            extractors,
             charts: self.report_charts(owner, &crawl, &counts).await?,
         })
     }

@@ -4,6 +4,10 @@
 
 use super::summary::StoredSummary;
 
+/// What names a custom extractor's column in the pages export and member in the pages
+/// listing (docs/API.md, "Custom extraction"): `extract:<name>`.
+pub const EXTRACT_COLUMN_PREFIX: &str = "extract:";
+
 /// The wire name of an issue's kind: `site` or `page`.
 pub fn kind_name(k: store::IssueKind) -> &'static str {
     match k {
@@ -46,6 +50,8 @@ pub fn wire_crawl(crawl: &store::Crawl, issues: &[store::IssueCount]) -> api::cr
             not_checked_timed_out: e.not_checked_timed_out,
             not_checked_stopped: e.not_checked_stopped,
         }),
+        list_mode: list_mode(&crawl.options_json),
+        site_rules_skipped: StoredSummary::of(crawl).map(|s| s.site_rules_skipped).unwrap_or_default(),
         pages_pruned_at: crawl.pages_pruned_at.clone(),
         issues: issues
             .iter()
@@ -59,6 +65,29 @@ pub fn wire_crawl(crawl: &store::Crawl, issues: &[store::IssueCount]) -> api::cr
         report_url: format!("/crawls/{}", crawl.id),
         pages_url: format!("/api/v1/crawls/{}/pages", crawl.id),
     }
+}
+
+/// The names of the extractors of a crawl whose stored options are `options_json`
+/// (`store::Crawl::options_json`: its request's `extract`), in order; none for a crawl
+/// without extractors.
+pub fn extractor_names(options_json: &str) -> Vec<String> {
+    serde_json::from_str::<serde_json::Value>(options_json)
+        .ok()
+        .and_then(|o| {
+            o["request"]["extract"]
+                .as_array()
+                .map(|all| all.iter().filter_map(|e| e["name"].as_str().map(str::to_string)).collect())
+        })
+        .unwrap_or_default()
+}
+
+/// Whether a crawl's stored options (`store::Crawl::options_json`) ask for a list-mode crawl:
+/// a request with `urls` (docs/RULES.md, "List mode").
+pub fn list_mode(options_json: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(options_json)
+        .ok()
+        .and_then(|o| o["request"]["urls"].as_array().map(|urls| !urls.is_empty()))
+        .unwrap_or(false)
 }
 
 /// Whether the time limit ended `crawl`, as its summary records it (`false` while it runs).

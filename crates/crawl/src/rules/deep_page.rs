@@ -26,6 +26,10 @@ impl SiteRule for DeepPage {
         &META
     }
 
+    fn skipped_in_list_mode(&self) -> Option<&'static str> {
+        Some("a list-mode crawl follows no link, so its pages have no click depth")
+    }
+
     fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
         site.pages(&mut |p| {
             if p.status == Some(200) && p.html && p.depth.is_some_and(|d| d > MAX_DEPTH) {

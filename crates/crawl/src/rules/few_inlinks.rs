@@ -24,6 +24,10 @@ impl SiteRule for FewInlinks {
         &META
     }
 
+    fn skipped_in_list_mode(&self) -> Option<&'static str> {
+        Some("it counts every page's links to each page, and a list-mode crawl fetches only the list's pages")
+    }
+
     fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
         site.pages(&mut |page| {
             // A page linked from none is `orphan-page`'s (or reached by a redirect only).

@@ -107,6 +107,14 @@ pub trait SiteRule: Sync {
         let _ = ctx;
         None
     }
+    /// Why the rule is not checked in a list-mode crawl ([`CrawledSite::list_mode`]), which
+    /// fetches only the caller's URLs and follows no link: a rule that needs the whole site
+    /// (every link to a page, click depths, the sitemaps) would report what the list leaves
+    /// out as the site's fault. `None` (the default): the rule is checked over the list's
+    /// pages. Its result then says it was skipped ([`SiteRuleResult::skipped`]).
+    fn skipped_in_list_mode(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 /// Every site rule, in display order (severity of what it finds, then topic).
@@ -357,6 +365,12 @@ pub trait CrawledSite {
     fn in_sitemap(&self, url: &str) -> SiteResult<bool>;
     /// Whether any sitemap was read (`not-in-sitemap` applies only then).
     fn sitemaps_read(&self) -> bool;
+    /// Whether the crawl fetched a list of URLs only, following no link (docs/RULES.md, "List
+    /// mode"): the rules that need the whole site are then skipped
+    /// ([`SiteRule::skipped_in_list_mode`]). `false` by default.
+    fn list_mode(&self) -> bool {
+        false
+    }
     /// The similarity in percent from which `near-duplicate-content` reports two pages (the
     /// crawl's `near_duplicate_threshold`, [`NEAR_DUPLICATE_THRESHOLDS`]).
     fn near_duplicate_threshold(&self) -> u32 {
@@ -485,6 +499,7 @@ impl Findings {
             total_findings,
             total_urls,
             truncated,
+            skipped: false,
         }
     }
 }
@@ -517,6 +532,8 @@ pub struct SiteIndex<'a> {
     pub external_links: Option<ExternalLinks>,
     /// [`CrawledSite::edge_probes`] ([`SiteIndex::with_edge_probes`]; none unless given).
     pub edge_probes: Vec<EdgeProbe>,
+    /// [`CrawledSite::list_mode`] ([`SiteIndex::with_list_mode`]; `false` unless given).
+    pub list_mode: bool,
 }
 
 impl<'a> SiteIndex<'a> {
@@ -544,7 +561,13 @@ impl<'a> SiteIndex<'a> {
             not_found_probe: None,
             external_links: None,
             edge_probes: Vec::new(),
+            list_mode: false,
         }
+    }
+
+    /// The same index, of a list-mode crawl when `list_mode` is true.
+    pub fn with_list_mode(self, list_mode: bool) -> SiteIndex<'a> {
+        SiteIndex { list_mode, ..self }
     }
 
     /// The same index, with the crawl's external links as checked.
@@ -636,6 +659,10 @@ impl CrawledSite for SiteIndex<'_> {
         self.near_duplicate_threshold
     }
 
+    fn list_mode(&self) -> bool {
+        self.list_mode
+    }
+
     fn not_found_probe(&self) -> Option<&NotFoundProbe> {
         self.not_found_probe.as_ref()
     }
@@ -706,13 +733,25 @@ pub struct SiteRuleResult {
     pub total_urls: u64,
     /// Whether `findings` lists fewer than `total_findings`.
     pub truncated: bool,
+    /// Whether the rule was not checked: a list-mode crawl, and a rule that needs the whole
+    /// site ([`SiteRule::skipped_in_list_mode`]). It then has no findings.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub skipped: bool,
 }
 
 impl SiteRuleResult {
     /// The result of the findings `findings`, all of them (none left out).
     pub fn of(id: &'static str, severity: Severity, findings: Vec<SiteFinding>) -> SiteRuleResult {
         let total_urls = findings.iter().map(|f| f.url.as_str()).collect::<BTreeSet<_>>().len() as u64;
-        SiteRuleResult { id, severity, total_findings: findings.len() as u64, total_urls, truncated: false, findings }
+        SiteRuleResult {
+            id,
+            severity,
+            total_findings: findings.len() as u64,
+            total_urls,
+            truncated: false,
+            skipped: false,
+            findings,
+        }
     }
 
     /// The distinct affected URLs, every one of them ([`SiteRuleResult::total_urls`]).
@@ -746,7 +785,9 @@ pub fn check_site(site: &dyn CrawledSite) -> SiteResult<Vec<SiteRuleResult>> {
 }
 
 /// Runs `rules` over `site` as [`check_site`] runs the table: a rule of one's own beside the
-/// built-in ones (`crates/crawl/tests/it/rule_unit.rs` writes one in a test module alone).
+/// built-in ones (`crates/crawl/tests/it/rule_unit.rs` writes one in a test module alone). In
+/// a list-mode crawl ([`CrawledSite::list_mode`]) a rule that needs the whole site is not run:
+/// its result is [`SiteRuleResult::skipped`], with no findings.
 ///
 /// # Errors
 /// The first error of the site's reads.
@@ -755,6 +796,9 @@ pub fn check_site_with(site: &dyn CrawledSite, rules: &[&dyn SiteRule]) -> SiteR
         .iter()
         .map(|rule| {
             let mut findings = Findings::default();
+            if site.list_mode() && rule.skipped_in_list_mode().is_some() {
+                return Ok(SiteRuleResult { skipped: true, ..findings.into_result(rule.meta()) });
+            }
             rule.check(site, &mut findings)?;
             Ok(findings.into_result(rule.meta()))
         })
@@ -789,6 +833,34 @@ pub(crate) fn answer(page: &Answer) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_list_mode_crawl_skips_the_rules_that_need_the_whole_site() {
+        let deep = CrawledPage {
+            url: "https://s.test/a/b/c/d/e".into(),
+            status: Some(200),
+            html: true,
+            depth: Some(5),
+            ..CrawledPage::default()
+        };
+        let pages = vec![deep];
+        let sitemap = BTreeSet::new();
+        let deep_id = deep_page::DeepPage.meta().id;
+        let whole = check_site(&SiteIndex::new(&pages, &sitemap, false)).unwrap();
+        assert!(whole.iter().all(|r| !r.skipped));
+        assert_eq!(whole.iter().find(|r| r.id == deep_id).unwrap().total_findings, 1);
+        let listed = check_site(&SiteIndex::new(&pages, &sitemap, false).with_list_mode(true)).unwrap();
+        assert_eq!(listed.len(), SITE_RULES.len(), "every rule has a result");
+        let skipped: Vec<&str> = listed.iter().filter(|r| r.skipped).map(|r| r.id).collect();
+        let expected: Vec<&str> =
+            SITE_RULES.iter().filter(|r| r.skipped_in_list_mode().is_some()).map(|r| r.meta().id).collect();
+        assert_eq!(skipped, expected);
+        assert!(skipped.contains(&deep_id) && skipped.contains(&orphan_page::OrphanPage.meta().id));
+        assert!(listed.iter().filter(|r| r.skipped).all(|r| r.findings.is_empty() && r.total_findings == 0));
+        let json = serde_json::to_value(listed.iter().find(|r| r.id == deep_id).unwrap()).unwrap();
+        assert_eq!(json["skipped"], true);
+        assert!(serde_json::to_value(&whole[0]).unwrap().get("skipped").is_none(), "said only when true");
+    }
 
     #[test]
     fn findings_keep_the_first_in_order_up_to_the_cap() {

@@ -26,6 +26,10 @@ impl SiteRule for NofollowOnlyInlinks {
         &META
     }
 
+    fn skipped_in_list_mode(&self) -> Option<&'static str> {
+        Some("it reads every page's links to each page, and a list-mode crawl fetches only the list's pages")
+    }
+
     fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
         site.pages(&mut |page| {
             // The crawl follows no nofollow link, so such a page is fetched only when a sitemap,

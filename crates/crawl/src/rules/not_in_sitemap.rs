@@ -23,6 +23,10 @@ impl SiteRule for NotInSitemap {
         &META
     }
 
+    fn skipped_in_list_mode(&self) -> Option<&'static str> {
+        Some("a list-mode crawl reads no sitemap")
+    }
+
     fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
         if !site.sitemaps_read() {
             return Ok(());

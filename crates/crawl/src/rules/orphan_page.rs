@@ -26,6 +26,10 @@ impl SiteRule for OrphanPage {
         &META
     }
 
+    fn skipped_in_list_mode(&self) -> Option<&'static str> {
+        Some("it needs every page's links to each page, and a list-mode crawl fetches only the list's pages")
+    }
+
     /// A link to the page, to place on a related page of the site.
     fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
         FixTemplate::some(

@@ -23,6 +23,10 @@ impl SiteRule for SitemapNonIndexableUrl {
         &META
     }
 
+    fn skipped_in_list_mode(&self) -> Option<&'static str> {
+        Some("a list-mode crawl reads no sitemap")
+    }
+
     fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
         // The pages are streamed and the sitemap asked only about those that are not
         // indexable: most pages are, and a store answers `in_sitemap` with one query.

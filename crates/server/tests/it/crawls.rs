@@ -1563,3 +1563,218 @@ async fn a_site_answering_mostly_errors_ends_its_crawl_with_the_reason_on_the_cr
     assert!(asked <= 60, "{asked} requests to a site answering only errors");
     assert!(done["progress"]["pages_done"].as_u64().unwrap() < 30, "{done}");
 }
+
+/// List mode over REST and the agent tool (docs/API.md, "List mode"): the start URL and the
+/// listed URLs are fetched, nothing they link to and no sitemap; their links still count as
+/// inlinks among them; the site rules that need the whole site are reported as skipped; a URL
+/// off the site is refused naming its index, and a list over the crawl's pages its limit.
+#[tokio::test]
+async fn a_list_mode_crawl_fetches_the_list_only() {
+    let t = TestServer::start(|_| {}).await;
+    let asked = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let seen = std::sync::Arc::clone(&asked);
+    let site = test_support::Pages::serve(move |request: &test_support::wiremock::Request| {
+        let path = request.url.path().to_string();
+        seen.lock().unwrap().push(path.clone());
+        let links: &[&str] = match path.as_str() {
+            "/robots.txt" => return test_support::ResponseTemplate::new(404),
+            "/sitemap.xml" => {
+                let body = "<urlset><url><loc>/orphan</loc></url></urlset>";
+                return test_support::ResponseTemplate::new(200).set_body_raw(body, "application/xml");
+            }
+            "/" => &["/a", "/c"],
+            "/a" => &["/b", "/c"],
+            "/b" => &["/", "/missing"],
+            "/c" | "/orphan" => &[],
+            _ => return test_support::ResponseTemplate::new(404),
+        };
+        let links: String = links.iter().map(|href| format!("<a href='{href}'>{href}</a>")).collect();
+        let body = format!("<html lang=en><title>The page {path}</title><body><h1>{path}</h1>{links}</body></html>");
+        test_support::ResponseTemplate::new(200).set_body_raw(body, "text/html")
+    })
+    .await;
+    let origin = format!("http://{}", site.addr());
+    let home = format!("{origin}/");
+
+    let body =
+        json!({"url": home, "urls": [format!("{origin}/a"), format!("{origin}/b#top"), home], "external_links": false});
+    let a = start(&t, None, body).await;
+    assert_eq!(a.status, 202, "{}", a.raw);
+    validate_documented("POST", "/api/v1/crawls", &a);
+    assert_eq!(a.body["crawl"]["list_mode"], true, "{}", a.raw);
+    let id = a.body["crawl"]["id"].as_str().unwrap().to_string();
+    let crawl = ended(&t, &id, None).await;
+    assert_eq!(crawl["state"], "completed", "{crawl}");
+    assert_eq!(crawl["list_mode"], true);
+    let skipped: Vec<&str> =
+        crawl["site_rules_skipped"].as_array().unwrap().iter().map(|r| r.as_str().unwrap()).collect();
+    for whole_site in ["orphan-page", "deep-page", "not-in-sitemap", "few-inlinks"] {
+        assert!(skipped.contains(&whole_site), "{whole_site} is skipped: {skipped:?}");
+    }
+    assert!(!skipped.contains(&"broken-internal-link"), "the link rules run over the list: {skipped:?}");
+    let urls = inlinks(&t, &id).await;
+    let want: std::collections::BTreeMap<String, u64> =
+        [(home.clone(), 1), (format!("{origin}/a"), 1), (format!("{origin}/b"), 1)].into_iter().collect();
+    assert_eq!(urls, want, "the start URL and the list, with their inlinks among them");
+    let fetched = asked.lock().unwrap().clone();
+    for never in ["/c", "/missing", "/sitemap.xml", "/orphan"] {
+        assert!(!fetched.iter().any(|p| p == never), "{never} was fetched: {fetched:?}");
+    }
+
+    // A URL off the site, one that does not parse, and a list over the crawl's pages.
+    let a = start(&t, None, json!({"url": home, "urls": [format!("{origin}/a"), "https://elsewhere.test/x"]})).await;
+    a.assert_error(400, "invalid_request");
+    assert_eq!(
+        (&a.body["error"]["details"]["parameter"], &a.body["error"]["details"]["index"]),
+        (&json!("urls"), &json!(1))
+    );
+    let a = start(&t, None, json!({"url": home, "urls": ["/relative"]})).await;
+    a.assert_error(400, "invalid_request");
+    assert_eq!(a.body["error"]["details"]["index"], 0, "{}", a.raw);
+    let many: Vec<String> = (0..30).map(|i| format!("{origin}/p{i}")).collect();
+    let a = start(&t, None, json!({"url": home, "urls": many})).await;
+    a.assert_error(400, "invalid_request");
+    assert_eq!(a.body["error"]["details"]["limit"], 30, "30 pages and the start URL: {}", a.raw);
+    let a =
+        start(&t, None, json!({"url": home, "max_pages": 2, "urls": [format!("{origin}/a"), format!("{origin}/b")]}))
+            .await;
+    assert_eq!(a.body["error"]["details"]["limit"], 2, "{}", a.raw);
+
+    // The agent tool takes `urls` alike.
+    let (key, _) = t.key(|_| {});
+    let a = tool_call(
+        &t,
+        &key,
+        "crawl_site",
+        json!({ "url": home, "urls": [format!("{origin}/c")], "external_links": false }),
+    )
+    .await;
+    assert_eq!(a.body["result"]["isError"], false, "{}", a.raw);
+    let id = a.body["result"]["structuredContent"]["crawl_id"].as_str().unwrap().to_string();
+    assert_eq!(ended(&t, &id, Some(&key)).await["state"], "completed");
+    let id2 = id.clone();
+    let mut got: Vec<String> =
+        t.db(move |s| s.crawl_pages(&id2, None, 50).unwrap().0).into_iter().map(|p| p.url).collect();
+    got.sort();
+    assert_eq!(got, [home.clone(), format!("{origin}/c")]);
+    let a = tool_call(&t, &key, "crawl_site", json!({ "url": home, "urls": ["https://elsewhere.test/"] })).await;
+    assert_eq!(a.body["result"]["isError"], true, "{}", a.raw);
+}
+
+/// Custom extraction over REST and the agent tool (docs/API.md, "Custom extraction"): each
+/// HTML page's values are the columns `extract:<name>` after the fixed ones, in the pages
+/// listing and in the CSV, JSON and XLSX exports, each read back; a long value is cut
+/// visibly; a bad selector or pattern is refused naming the extractor.
+#[tokio::test]
+async fn extracted_values_are_columns_of_the_pages_and_exports() {
+    let t = TestServer::start(|_| {}).await;
+    let long = "x".repeat(3000);
+    let site = test_support::Pages::serve(move |request: &test_support::wiremock::Request| {
+        let body = match request.url.path() {
+            "/" => "<html lang=en><head><title>Home</title></head><body><h1>The  shop</h1>\
+                    <a href='/kettle'>Kettle</a><a href='/plain'>Plain</a></body></html>"
+                .to_string(),
+            "/kettle" => format!(
+                "<html lang=en><head><title>Kettle</title><meta itemprop=price content='42.50'></head>\
+                 <body><h1>Copper kettle</h1><p>SKU-12345</p><p>{long}</p><a href='/'>Home</a></body></html>"
+            ),
+            "/plain" => "<html lang=en><title>Plain</title><p>Nothing to see</p></html>".to_string(),
+            _ => return test_support::ResponseTemplate::new(404),
+        };
+        test_support::ResponseTemplate::new(200).set_body_raw(body, "text/html")
+    })
+    .await;
+    let origin = format!("http://{}", site.addr());
+    let extract = json!([
+        {"name": "title", "css": "h1"},
+        {"name": "price", "css": "meta[itemprop=price]", "attribute": "content"},
+        {"name": "sku", "regex": "SKU-(\\d+)"},
+        {"name": "long", "regex": "<p>(x+)</p>"},
+    ]);
+    let a = start(
+        &t,
+        None,
+        json!({"url": format!("{origin}/"), "sitemaps": false, "external_links": false, "extract": extract}),
+    )
+    .await;
+    assert_eq!(a.status, 202, "{}", a.raw);
+    let id = a.body["crawl"]["id"].as_str().unwrap().to_string();
+    assert_eq!(ended(&t, &id, None).await["state"], "completed");
+    let names = ["extract:title", "extract:price", "extract:sku", "extract:long"];
+
+    // JSON export: the members after the fixed columns.
+    let a = get(&t, &format!("/api/v1/crawls/{id}/export?format=json&table=pages"), None).await;
+    assert_eq!(a.status, 200, "{}", a.raw);
+    validate_documented("GET", "/api/v1/crawls/{id}/export", &a);
+    let rows = a.body["pages"].as_array().unwrap().clone();
+    let kettle = rows.iter().find(|r| r["url"] == format!("{origin}/kettle")).unwrap();
+    let members: Vec<&str> = kettle.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(&members[members.len() - 4..], names.as_slice(), "after the fixed columns: {members:?}");
+    assert_eq!(
+        (&kettle["extract:title"], &kettle["extract:price"], &kettle["extract:sku"]),
+        (&json!("Copper kettle"), &json!("42.50"), &json!("12345"))
+    );
+    let long_value = kettle["extract:long"].as_str().unwrap();
+    assert!(long_value.len() <= crawl::MAX_EXTRACT_VALUE_BYTES && long_value.ends_with('…'), "{}", long_value.len());
+    let plain = rows.iter().find(|r| r["url"] == format!("{origin}/plain")).unwrap();
+    assert_eq!((&plain["extract:title"], &plain["extract:sku"]), (&Value::Null, &Value::Null), "no match: empty");
+    let home = rows.iter().find(|r| r["url"] == format!("{origin}/")).unwrap();
+    assert_eq!(home["extract:title"], "The shop", "white space collapsed");
+
+    // CSV: the same header and values.
+    let resp = t.client.get(t.url(&format!("/api/v1/crawls/{id}/export?format=csv&table=pages"))).send().await.unwrap();
+    let (header, csv_rows) = read_csv(&resp.text().await.unwrap());
+    assert_eq!(&header[header.len() - 4..], names.as_slice());
+    let url_at = header.iter().position(|h| h == "url").unwrap();
+    let row = csv_rows.iter().find(|r| r[url_at] == format!("{origin}/kettle")).unwrap();
+    assert_eq!(&row[row.len() - 4..row.len() - 1], ["Copper kettle", "42.50", "12345"]);
+
+    // XLSX: the pages sheet holds the CSV's rows.
+    let resp = t.client.get(t.url(&format!("/api/v1/crawls/{id}/export?format=xlsx"))).send().await.unwrap();
+    let mut book: calamine::Xlsx<_> =
+        calamine::open_workbook_from_rs(std::io::Cursor::new(resp.bytes().await.unwrap().to_vec())).unwrap();
+    let sheet = read_sheet(&mut book, "pages");
+    assert_eq!(sheet[0], header);
+    assert_eq!(&sheet[1..], csv_rows.as_slice());
+
+    // The pages listing has them as members too.
+    let a = get(&t, &format!("/api/v1/crawls/{id}/pages"), None).await;
+    validate_documented("GET", "/api/v1/crawls/{id}/pages", &a);
+    let listed =
+        a.body["pages"].as_array().unwrap().iter().find(|p| p["url"] == format!("{origin}/kettle")).unwrap().clone();
+    assert_eq!(listed["extract:price"], "42.50", "{listed}");
+
+    // Refused, naming the extractor: over REST and through the tool.
+    for (extract, name) in [
+        (json!([{"name": "ok", "css": "h1"}, {"name": "bad", "css": "h1[["}]), "bad"),
+        (json!([{"name": "re", "regex": "(unclosed"}]), "re"),
+        (json!([{"name": "big", "regex": "\\w{1000}"}]), "big"),
+    ] {
+        let a = start(&t, None, json!({"url": format!("{origin}/"), "extract": extract})).await;
+        a.assert_error(400, "invalid_request");
+        assert_eq!(a.body["error"]["details"]["parameter"], "extract", "{}", a.raw);
+        assert_eq!(a.body["error"]["details"]["extractor"], name, "{}", a.raw);
+    }
+    let (key, _) = t.key(|_| {});
+    let a = tool_call(
+        &t,
+        &key,
+        "crawl_site",
+        json!({ "url": format!("{origin}/"), "extract": [{"name": "x", "regex": "("}] }),
+    )
+    .await;
+    assert_eq!(a.body["result"]["isError"], true, "{}", a.raw);
+    let a = tool_call(
+        &t,
+        &key,
+        "crawl_site",
+        json!({ "url": format!("{origin}/"), "external_links": false, "extract": [{"name": "h", "css": "h1"}] }),
+    )
+    .await;
+    assert_eq!(a.body["result"]["isError"], false, "{}", a.raw);
+    let id = a.body["result"]["structuredContent"]["crawl_id"].as_str().unwrap().to_string();
+    assert_eq!(ended(&t, &id, Some(&key)).await["state"], "completed");
+    let a = get(&t, &format!("/api/v1/crawls/{id}/export?format=json&table=pages"), Some(&key)).await;
+    let home = a.body["pages"].as_array().unwrap().iter().find(|r| r["url"] == format!("{origin}/")).unwrap().clone();
+    assert_eq!(home["extract:h"], "The shop", "{home}");
+}

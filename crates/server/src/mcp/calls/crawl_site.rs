@@ -47,6 +47,19 @@ pub struct Args {
     #[serde(default = "yes")]
     #[schemars(extend("default" = true))]
     pub external_links: bool,
+    /// List mode: the URLs to crawl beside url (fetched first), and no other (their links
+    /// are recorded, not followed; no sitemap is read; the site rules that need the whole
+    /// site are skipped): absolute http(s) URLs on url's site, at most the key's pages per
+    /// crawl with url
+    #[serde(default)]
+    pub urls: Vec<String>,
+    /// Custom extraction: at most 10 extractors, each {name, css, attribute?, all?} (the
+    /// first match's text or attribute, or every match's joined by " | ") or {name, regex}
+    /// (its first capture group over the page's HTML); their values are the columns
+    /// extract:<name> of the crawl's pages and exports
+    #[serde(default)]
+    #[schemars(length(max = 10))]
+    pub extract: Vec<api::crawls::Extractor>,
 }
 
 fn yes() -> bool {
@@ -71,6 +84,8 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
     app::crawl::check_patterns("include", &args.include).map_err(|e| from_app_error(e, "argument include"))?;
     app::crawl::check_patterns("exclude", &args.exclude).map_err(|e| from_app_error(e, "argument exclude"))?;
     app::crawl::check_strip_params(&args.strip_params).map_err(|e| from_app_error(e, "argument strip_params"))?;
+    let extract = app::crawl::extractor_specs(args.extract);
+    app::crawl::check_extractors(&extract).map_err(|e| from_app_error(e, "argument extract"))?;
     let request = app::crawl::CrawlRequest {
         url: args.url,
         max_pages: args.max_pages,
@@ -83,6 +98,8 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
         near_duplicate_threshold: None,
         render: args.render,
         external_links: args.external_links,
+        urls: args.urls,
+        extract,
     };
     let started =
         env.state.crawls.start_for(&payer(env), url, request).await.map_err(|e| from_app_error(e, "crawl not started"))?;
