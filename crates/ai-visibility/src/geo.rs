@@ -665,7 +665,9 @@ mod tests {
         let first = &queries[0].query;
         assert!(first.starts_with("What is Brand") && first.ends_with("…?"), "{first}");
         // A brand within the bound is kept whole (and counted in answers); one past it is not.
-        assert!(brand_is_whole(&"b".repeat(MAX_GEO_PART_CHARS)) && !brand_is_whole(&"b".repeat(MAX_GEO_PART_CHARS + 1)));
+        assert!(
+            brand_is_whole(&"b".repeat(MAX_GEO_PART_CHARS)) && !brand_is_whole(&"b".repeat(MAX_GEO_PART_CHARS + 1))
+        );
         assert_eq!(cut_part(&"b".repeat(MAX_GEO_PART_CHARS)), "b".repeat(MAX_GEO_PART_CHARS));
         assert_eq!(cut_part(&"é".repeat(MAX_GEO_PART_CHARS + 1)), format!("{}…", "é".repeat(MAX_GEO_PART_CHARS)));
     }

@@ -13,8 +13,8 @@ use url::Url;
 
 use crate::entity::normalize_domain;
 use crate::geo::{
-    brand_is_whole, count_mentions, generate_queries, geo_brand, parse_answer, AiSearchProvider, GeoOptions, GeoQueryResult, GeoReport,
-    ProviderAnswer, ProviderError, ProviderFuture, DEFAULT_PROVIDER_TIMEOUT,
+    brand_is_whole, count_mentions, generate_queries, geo_brand, parse_answer, AiSearchProvider, GeoOptions,
+    GeoQueryResult, GeoReport, ProviderAnswer, ProviderError, ProviderFuture, DEFAULT_PROVIDER_TIMEOUT,
 };
 
 /// The instruction sent with every query. It asks for sources so that citations and

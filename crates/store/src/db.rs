@@ -410,6 +410,9 @@ impl Store {
     /// Writes a consistent copy of the whole SQLite database (including what is still in
     /// the write-ahead log) to a new file at `dest`: a backup to restore from. PostgreSQL
     /// is backed up with its own tools (`pg_dump`), and this refuses.
+    // The `let copied` binding is needed: the statement borrows the connection, which must
+    // outlive it.
+    #[allow(clippy::let_and_return)]
     pub fn backup(&self, dest: impl AsRef<Path>) -> Result<()> {
         if self.is_postgres() {
             return Err(Error::invalid("backup", "the database is PostgreSQL: back it up with pg_dump"));
@@ -422,7 +425,8 @@ impl Store {
         self.noting((|| {
             let conn = Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE)?;
             configure(&conn, self.options.busy_timeout, self.options.durable)?;
-            Db::Lite(&conn).execute("VACUUM INTO ?1", args![dest]).map(drop)
+            let copied = Db::Lite(&conn).execute("VACUUM INTO ?1", args![dest]).map(drop);
+            copied
         })())
     }
 
@@ -474,7 +478,12 @@ impl Store {
     }
 
     /// The writer's turn (SQLite), after the other writes of the process that asked first.
-    fn turn(&self, writer: &Arc<Writer>, pool: &RwLock<Option<Pool<SqliteConnectionManager>>>, path: &Path) -> Result<Turn> {
+    fn turn(
+        &self,
+        writer: &Arc<Writer>,
+        pool: &RwLock<Option<Pool<SqliteConnectionManager>>>,
+        path: &Path,
+    ) -> Result<Turn> {
         // A store whose file was replaced and refused writes nothing, as it reads nothing.
         Store::sqlite_pool(pool, path)?;
         writer.take(self.options.write_wait)

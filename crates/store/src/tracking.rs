@@ -251,8 +251,9 @@ impl Store {
 
     /// Stops a monitor of this user (its alerts go with it).
     pub fn delete_monitor(&self, user_id: &str, id: &str) -> Result<()> {
-        let n =
-            self.write_each(|conn| conn.execute("DELETE FROM monitors WHERE id = ?1 AND user_id = ?2", args![id, user_id]))?;
+        let n = self.write_each(|conn| {
+            conn.execute("DELETE FROM monitors WHERE id = ?1 AND user_id = ?2", args![id, user_id])
+        })?;
         changed(n, "monitor", id)
     }
 

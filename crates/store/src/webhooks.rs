@@ -217,8 +217,9 @@ impl Store {
     /// Deletes a subscription of this user (and its delivery log); [`Error::NotFound`] when
     /// the user has no subscription with that id.
     pub fn delete_webhook(&self, user_id: &str, id: &str) -> Result<()> {
-        let n =
-            self.write_each(|conn| conn.execute("DELETE FROM webhooks WHERE id = ?1 AND user_id = ?2", args![id, user_id]))?;
+        let n = self.write_each(|conn| {
+            conn.execute("DELETE FROM webhooks WHERE id = ?1 AND user_id = ?2", args![id, user_id])
+        })?;
         if n == 0 {
             return Err(Error::not_found("webhook", id));
         }

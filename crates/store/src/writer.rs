@@ -109,14 +109,15 @@ impl Writer {
 
     /// Ends a turn: the connection back in its place, the turn to the next writer waiting.
     fn give_back(&self, conn: Option<Connection>) {
-        let mut queue = self.queue();
+        let mut guard = self.queue();
+        let queue = &mut *guard;
         queue.conn = conn;
         queue.holder = None;
         queue.serving += 1;
         while queue.abandoned.remove(&queue.serving) {
             queue.serving += 1;
         }
-        drop(queue);
+        drop(guard);
         self.turn.notify_all();
     }
 }
@@ -157,7 +158,6 @@ impl Drop for Turn {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::{AtomicUsize, Ordering};
 
     fn memory() -> Arc<Writer> {
         Arc::new(Writer::new(Box::new(Connection::open_in_memory)))
@@ -168,17 +168,15 @@ mod tests {
         let writer = memory();
         let first = writer.take(Duration::from_secs(5)).unwrap();
         let order = Arc::new(Mutex::new(Vec::new()));
-        let waiting = Arc::new(AtomicUsize::new(0));
         let mut threads = Vec::new();
-        for n in 0..5 {
-            // Each waits before the next comes: the order they came is 0, 1, 2, 3, 4.
-            let (writer, order, waiting) = (writer.clone(), order.clone(), waiting.clone());
+        for n in 0..5u64 {
+            let (mine, log) = (writer.clone(), order.clone());
             threads.push(std::thread::spawn(move || {
-                waiting.fetch_add(1, Ordering::SeqCst);
-                let _turn = writer.take(Duration::from_secs(30)).unwrap();
-                order.lock().unwrap().push(n);
+                let _turn = mine.take(Duration::from_secs(30)).unwrap();
+                log.lock().unwrap().push(n);
             }));
-            while waiting.load(Ordering::SeqCst) <= n || writer.queue().next <= n as u64 + 1 {
+            // Each has its ticket before the next comes: the order they came is 0 to 4.
+            while writer.queue().next <= n + 1 {
                 std::thread::yield_now();
             }
         }

@@ -188,7 +188,8 @@ async fn crawls_of_large_records_beside_audits_quota_and_webhooks_lose_nothing()
     // Four crawls from two addresses (two each: all four run at once).
     let mut crawls = Vec::new();
     for last in [2u8, 2, 3, 3] {
-        let client = reqwest::Client::builder().no_proxy().local_address(IpAddr::from([127, 0, 0, last])).build().unwrap();
+        let client =
+            reqwest::Client::builder().no_proxy().local_address(IpAddr::from([127, 0, 0, last])).build().unwrap();
         let body = json!({"url": format!("http://{}/", site.addr()), "sitemaps": false});
         let a = Answer::from(client.post(t.url("/api/v1/crawls")).json(&body).send().await.unwrap()).await;
         assert_eq!(a.status, 202, "{}", a.raw);
@@ -198,7 +199,8 @@ async fn crawls_of_large_records_beside_audits_quota_and_webhooks_lose_nothing()
     const AUDITS: u64 = 24;
     for n in 0..AUDITS {
         let page = format!("http://{}/page-{n}", small.addr());
-        let a = Answer::from(t.client.get(t.audit_url(&page, "")).header("x-api-key", &key).send().await.unwrap()).await;
+        let a =
+            Answer::from(t.client.get(t.audit_url(&page, "")).header("x-api-key", &key).send().await.unwrap()).await;
         assert_eq!(a.status, 200, "audit {n}: {}", &a.raw[..a.raw.len().min(500)]);
     }
 

@@ -8,7 +8,7 @@ use std::sync::{Arc, Barrier};
 
 use crawl::{CrawledPage, FrontierStore, Outlink};
 use serde_json::json;
-use store::{Consumption, NewAudit, NewCrawl, NewDelivery, NewWebhook, Retention, Store, Tier};
+use store::{Consumption, NewAudit, NewCrawl, NewDelivery, NewWebhook, Retention, Tier};
 use time::OffsetDateTime;
 
 use crate::backend::{both, fresh};
