@@ -653,7 +653,7 @@ mod tests {
         // five content words of 10,000 letters each: every query within its bound, the cut
         // shown.
         let brand = "Brand".repeat(40_000);
-        let heading = format!("{} {}", "the ".repeat(50_000), ["w".repeat(10_000); 5].join(" of the "));
+        let heading = format!("{} {}", "the ".repeat(50_000), vec!["w".repeat(10_000); 5].join(" of the "));
         let html = format!(r#"<meta property="og:site_name" content="{brand}"><h1>{heading}</h1>"#);
         let p = page("https://long.example/", &html);
         let queries = generate_queries(&p, "long.example");

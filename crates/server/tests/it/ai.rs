@@ -421,7 +421,7 @@ async fn geo_check_counts_mentions_and_caches_per_domain() {
 #[tokio::test]
 async fn geo_check_queries_and_cache_cut_an_overlong_brand() {
     let brand = format!("{BRAND}{}", "wright".repeat(20_000));
-    let heading = ["Oak".repeat(5_000); 4].join(" tables ");
+    let heading = vec!["Oak".repeat(5_000); 4].join(" tables ");
     let body = format!(
         r#"<html lang="en"><head><title>Tables</title><meta property="og:site_name" content="{brand}"></head><body><h1>{heading}</h1></body></html>"#
     );

@@ -165,19 +165,22 @@ async fn crawls_of_large_records_beside_audits_quota_and_webhooks_lose_nothing()
     let now = || time::OffsetDateTime::now_utc();
     let units_before = t.db(|s| s.usage_counts(&record.identity(), now())).unwrap().last_24h;
 
-    // /api/status is asked every 50 ms from an address of its own while the rest runs.
+    // /api/status is asked every 50 ms from an address of its own while the rest runs; the
+    // slowest answer is kept, and the slowest database round trip the service reported.
     let (done, slowest) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicU64::new(0)));
+    let slowest_ping = Arc::new(AtomicU64::new(0));
     let watcher = {
-        let (done, slowest) = (done.clone(), slowest.clone());
+        let (done, slowest, slowest_ping) = (done.clone(), slowest.clone(), slowest_ping.clone());
         let client = reqwest::Client::builder().no_proxy().local_address(IpAddr::from([127, 0, 0, 6])).build().unwrap();
         let url = t.url("/api/status");
         tokio::spawn(async move {
             let mut asked = 0u32;
             while !done.load(Ordering::SeqCst) {
                 let at = Instant::now();
-                let a = client.get(&url).timeout(Duration::from_secs(30)).send().await.unwrap();
-                assert_eq!(a.status(), 200);
+                let a = Answer::from(client.get(&url).timeout(Duration::from_secs(30)).send().await.unwrap()).await;
+                assert_eq!(a.status, 200, "{}", a.raw);
                 slowest.fetch_max(at.elapsed().as_millis() as u64, Ordering::SeqCst);
+                slowest_ping.fetch_max(a.body["latency_ms"].as_u64().unwrap(), Ordering::SeqCst);
                 asked += 1;
                 tokio::time::sleep(Duration::from_millis(50)).await;
             }
@@ -235,6 +238,10 @@ async fn crawls_of_large_records_beside_audits_quota_and_webhooks_lose_nothing()
         assert!(Instant::now() < deadline, "{delivered} deliveries and {units} units of {AUDITS}");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    let slowest = slowest.load(Ordering::SeqCst);
-    assert!(asked >= 5 && slowest < 1_000, "/api/status took {slowest} ms at worst over {asked} requests");
+    let (slowest, slowest_ping) = (slowest.load(Ordering::SeqCst), slowest_ping.load(Ordering::SeqCst));
+    eprintln!("/api/status: {slowest} ms at worst over {asked} requests, its database round trip {slowest_ping} ms");
+    assert!(
+        asked >= 5 && slowest < 1_000,
+        "/api/status took {slowest} ms at worst over {asked} requests (its database round trip {slowest_ping} ms)"
+    );
 }
