@@ -166,6 +166,34 @@ const STOP_WORDS: &[&str] = &[
 /// Most keywords kept for the topic.
 const MAX_TOPIC_WORDS: usize = 5;
 
+/// Characters of the brand and of the topic phrase a query is built from, at most: past it
+/// the text is cut, with a visible `…`. A page names itself with whatever it likes (an
+/// `og:site_name` of a megabyte, a heading of thousands of words), and each of the twelve
+/// queries repeats the brand or the topic: unbounded, they would be sent to the provider,
+/// sent back and cached as they are (docs/SECURITY.md, "What one caller can start and
+/// store"). A name or phrase that long is none a searcher types.
+pub const MAX_GEO_PART_CHARS: usize = 100;
+
+/// Characters of one query at most: the longest template around a brand and a topic (or a
+/// category as long as the topic), each within [`MAX_GEO_PART_CHARS`] and its `…`.
+pub const MAX_GEO_QUERY_CHARS: usize = 300;
+
+/// `text` cut to [`MAX_GEO_PART_CHARS`] characters, with a visible `…` when cut.
+fn cut_part(text: &str) -> String {
+    match text.char_indices().nth(MAX_GEO_PART_CHARS) {
+        Some((at, _)) => format!("{}…", text[..at].trim_end()),
+        None => text.to_owned(),
+    }
+}
+
+/// Whether `brand` is within [`MAX_GEO_PART_CHARS`], so that the queries name it whole and
+/// an answer can name it back: only such a brand is counted in the answers (by `geo_check`,
+/// behind the `provider` feature).
+#[cfg_attr(not(feature = "provider"), allow(dead_code))]
+pub(crate) fn brand_is_whole(brand: &str) -> bool {
+    brand.chars().nth(MAX_GEO_PART_CHARS).is_none()
+}
+
 /// Schema.org types and the category phrase a searcher would use for them. Generic
 /// types (Organization, Person, WebPage) name no category and are skipped.
 const CATEGORY_TYPES: &[(&str, &str)] = &[
@@ -302,11 +330,12 @@ pub(crate) fn geo_brand(page: &Page, domain: &str) -> String {
 /// Brand: og:site_name, the JSON-LD entity name, else the domain label. Topic: the h1
 /// (else the title without the brand) as a phrase of up to five content words. Category: the
 /// JSON-LD or microdata type's everyday name (`Restaurant` -> `restaurant`), else the
-/// topic.
+/// topic. Brand and topic are cut at [`MAX_GEO_PART_CHARS`] (with a visible `…`), so each
+/// query is at most [`MAX_GEO_QUERY_CHARS`] characters.
 pub fn generate_queries(page: &Page, domain: &str) -> Vec<GeoQuery> {
-    let brand = geo_brand(page, domain);
+    let brand = cut_part(&geo_brand(page, domain));
     let brand = if brand.is_empty() { "this website".to_owned() } else { brand };
-    let topic = match topic(page, &brand) {
+    let topic = match cut_part(&topic(page, &brand)) {
         t if t.is_empty() => page_category(page).map_or_else(|| brand.clone(), str::to_owned),
         t => t,
     };
@@ -616,6 +645,31 @@ mod tests {
         for (query, kind) in expected {
             assert!(q.iter().any(|g| g.query == *query && g.kind == *kind), "{query:?} ({kind:?}) in {q:#?}");
         }
+    }
+
+    #[test]
+    fn a_brand_and_a_topic_past_their_bound_are_cut_visibly() {
+        // A site name of 200,000 characters and a heading of 50,000 function words around
+        // five content words of 10,000 letters each: every query within its bound, the cut
+        // shown.
+        let brand = "Brand".repeat(40_000);
+        let heading = format!("{} {}", "the ".repeat(50_000), vec!["w".repeat(10_000); 5].join(" of the "));
+        let html = format!(r#"<meta property="og:site_name" content="{brand}"><h1>{heading}</h1>"#);
+        let p = page("https://long.example/", &html);
+        let queries = generate_queries(&p, "long.example");
+        assert_eq!(queries.len(), GEO_QUERY_COUNT);
+        for q in &queries {
+            assert!(q.query.chars().count() <= MAX_GEO_QUERY_CHARS, "{} characters", q.query.chars().count());
+            assert!(q.query.contains('…'), "{}", q.query);
+        }
+        let first = &queries[0].query;
+        assert!(first.starts_with("What is Brand") && first.ends_with("…?"), "{first}");
+        // A brand within the bound is kept whole (and counted in answers); one past it is not.
+        assert!(
+            brand_is_whole(&"b".repeat(MAX_GEO_PART_CHARS)) && !brand_is_whole(&"b".repeat(MAX_GEO_PART_CHARS + 1))
+        );
+        assert_eq!(cut_part(&"b".repeat(MAX_GEO_PART_CHARS)), "b".repeat(MAX_GEO_PART_CHARS));
+        assert_eq!(cut_part(&"é".repeat(MAX_GEO_PART_CHARS + 1)), format!("{}…", "é".repeat(MAX_GEO_PART_CHARS)));
     }
 
     #[test]

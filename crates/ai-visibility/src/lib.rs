@@ -122,7 +122,7 @@ pub use entity::{brand_name, domain_label, normalize_domain, ENTITY_TYPES};
 pub use geo::{
     count_mentions, generate_queries, AiSearchProvider, GeoCheckResult, GeoOptions, GeoQuery, GeoQueryResult,
     GeoReport, ProviderAnswer, ProviderError, ProviderFuture, QueryKind, DEFAULT_GEO_CONCURRENCY,
-    DEFAULT_GEO_TOTAL_TIMEOUT, DEFAULT_PROVIDER_TIMEOUT, GEO_QUERY_COUNT,
+    DEFAULT_GEO_TOTAL_TIMEOUT, DEFAULT_PROVIDER_TIMEOUT, GEO_QUERY_COUNT, MAX_GEO_PART_CHARS, MAX_GEO_QUERY_CHARS,
 };
 pub use llms::{lighthouse_llms_txt_passes, Issue, IssueCode, Link, LlmsTxt, LlmsTxtReport, Section, Severity};
 #[cfg(feature = "provider")]

@@ -13,8 +13,8 @@ use url::Url;
 
 use crate::entity::normalize_domain;
 use crate::geo::{
-    count_mentions, generate_queries, geo_brand, parse_answer, AiSearchProvider, GeoOptions, GeoQueryResult, GeoReport,
-    ProviderAnswer, ProviderError, ProviderFuture, DEFAULT_PROVIDER_TIMEOUT,
+    brand_is_whole, count_mentions, generate_queries, geo_brand, parse_answer, AiSearchProvider, GeoOptions,
+    GeoQueryResult, GeoReport, ProviderAnswer, ProviderError, ProviderFuture, DEFAULT_PROVIDER_TIMEOUT,
 };
 
 /// The instruction sent with every query. It asks for sources so that citations and
@@ -142,7 +142,8 @@ pub async fn geo_check<P: AiSearchProvider + ?Sized>(
 ) -> Result<GeoReport, ProviderError> {
     let queries = generate_queries(page, domain);
     let brand = geo_brand(page, domain);
-    let brand = Some(brand).filter(|b| !b.is_empty());
+    // A brand the queries had to cut is not counted: no answer names it back whole.
+    let brand = Some(brand).filter(|b| !b.is_empty() && brand_is_whole(b));
     let domain_norm = normalize_domain(domain);
     let per_query = options.query_timeout;
     // The futures are built eagerly from owned queries (not inside a stream combinator's

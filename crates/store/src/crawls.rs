@@ -591,7 +591,7 @@ impl Store {
     /// Moves a `queued` crawl to `running` (its start time set once); `false` when it was not
     /// `queued` or `running` (cancelled meanwhile).
     pub fn start_crawl(&self, id: &str) -> Result<bool> {
-        let n = self.read(|db| {
+        let n = self.write_each(|db| {
             db.execute(
                 "UPDATE crawls SET state = 'running', started_at = COALESCE(started_at, ?2) \
                  WHERE id = ?1 AND state IN ('queued', 'running')",
@@ -604,12 +604,12 @@ impl Store {
     /// Extends `worker`'s lease on crawl `id` (the driver's heartbeat); `false` when the
     /// worker no longer holds it or the crawl ended: the worker must stop driving it.
     pub fn renew_crawl_lease(&self, id: &str, worker: &str, lease_until: OffsetDateTime) -> Result<bool> {
-        self.read(|db| crate::lease::CRAWLS.renew(db, id, worker, lease_until))
+        self.write_each(|db| crate::lease::CRAWLS.renew(db, id, worker, lease_until))
     }
 
     /// Gives up `worker`'s lease on crawl `id`.
     pub fn release_crawl(&self, id: &str, worker: &str) -> Result<()> {
-        self.read(|db| crate::lease::CRAWLS.release(db, id, worker))
+        self.write_each(|db| crate::lease::CRAWLS.release(db, id, worker))
     }
 
     /// Who holds crawl `id`'s lease and until when (`None`: nobody).
@@ -1372,8 +1372,15 @@ impl CrawlFrontier {
         self.writer.clone()
     }
 
-    /// Runs one statement (or a few that need no transaction) in the batch, or alone.
+    /// Runs one statement that writes (or a few that need no transaction) in the batch, or
+    /// alone in the writer's turn.
     fn db<T>(&self, f: impl FnMut(&Db<'_>) -> Result<T>) -> Result<T> {
+        in_batch(&self.tx, f, |mut f| self.writer.store.write_each(|db| f(db)))
+    }
+
+    /// Runs a read in the batch (which sees the batch's own writes), or alone on a pooled
+    /// connection.
+    fn look<T>(&self, f: impl FnMut(&Db<'_>) -> Result<T>) -> Result<T> {
         in_batch(&self.tx, f, |mut f| self.writer.store.read(|db| f(db)))
     }
 
@@ -1425,7 +1432,7 @@ impl FrontierStore for CrawlFrontier {
 
     fn get(&mut self, url: &str) -> Result<Option<Entry>> {
         let crawl_id = self.crawl_id().to_string();
-        self.db(|db| {
+        self.look(|db| {
             db.query_opt(
                 &format!("SELECT {ENTRY_COLUMNS} FROM crawl_pages WHERE crawl_id = ?1 AND url = ?2"),
                 args![crawl_id, url],
@@ -1565,7 +1572,7 @@ impl FrontierStore for CrawlFrontier {
             return Ok(c);
         }
         let crawl_id = self.crawl_id().to_string();
-        let c = self.db(|db| counts_of(db, &crawl_id))?;
+        let c = self.look(|db| counts_of(db, &crawl_id))?;
         if let Some(kept) = self.counts.as_mut() {
             *kept = Some(c);
         }

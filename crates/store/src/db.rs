@@ -12,9 +12,17 @@ use rusqlite::{Connection, TransactionBehavior};
 use crate::error::{Error, Result};
 use crate::migrations;
 use crate::sql::{args, Db, PgConn, PgHandle, PgSession};
+use crate::writer::{Turn, Writer};
 
-/// How long a connection waits for another writer before giving up with `SQLITE_BUSY`.
+/// How long a connection waits for another writer before giving up with `SQLITE_BUSY`: on
+/// SQLite, the writers of this process queue for their turn instead ([`WRITE_WAIT`]), so this
+/// is how long a write waits for another process on the same file.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long an SQLite write waits for its turn behind the other writes of the process
+/// (`crate::writer`): far more than a queue of short transactions needs (a crawl commits its
+/// batch within a quarter of a second, docs/ARCHITECTURE.md), so that reaching it means the
+/// database is stuck, not busy.
+pub const WRITE_WAIT: Duration = Duration::from_secs(60);
 /// Default number of pooled connections.
 pub const DEFAULT_POOL_SIZE: u32 = 8;
 /// How long a caller waits for a free pooled connection.
@@ -40,8 +48,12 @@ pub struct StoreOptions {
     pub pool_size: u32,
     /// How long a caller waits for a free connection.
     pub pool_timeout: Duration,
-    /// How long a statement waits for a lock held by another connection.
+    /// How long a statement waits for a lock held by another connection (SQLite: another
+    /// process's; this process's writers queue, [`StoreOptions::write_wait`]).
     pub busy_timeout: Duration,
+    /// SQLite: how long a write waits for its turn behind the other writes of this process.
+    /// No effect on PostgreSQL, whose writers take row locks.
+    pub write_wait: Duration,
     /// SQLite: whether a commit survives a power loss or an operating system crash
     /// (`synchronous = NORMAL`, the default: the file is synced at each checkpoint). `false`
     /// (`synchronous = OFF`) is for a scratch database thrown away when the process ends, the
@@ -56,6 +68,7 @@ impl Default for StoreOptions {
             pool_size: DEFAULT_POOL_SIZE,
             pool_timeout: POOL_TIMEOUT,
             busy_timeout: BUSY_TIMEOUT,
+            write_wait: WRITE_WAIT,
             durable: true,
         }
     }
@@ -104,7 +117,8 @@ fn redact(url: &str) -> String {
 /// Cheap to clone.
 ///
 /// Every method is synchronous and may block on disk or network I/O or on another writer
-/// (up to the busy timeout): async callers run them through `tokio::task::spawn_blocking`.
+/// (on SQLite for its turn, up to [`StoreOptions::write_wait`]): async callers run them
+/// through `tokio::task::spawn_blocking`.
 #[derive(Clone)]
 pub struct Store {
     backend: Arc<Backend>,
@@ -119,6 +133,9 @@ enum Backend {
         /// Shared by every clone, so [`Store::reopen`] switches them all at once; `None`
         /// while no database of ours is at the path.
         pool: RwLock<Option<Pool<SqliteConnectionManager>>>,
+        /// Every write's connection, one writer at a time in the order they came (the pool's
+        /// connections only read: `query_only`).
+        writer: Arc<Writer>,
         path: PathBuf,
     },
     Postgres {
@@ -133,14 +150,31 @@ impl std::fmt::Debug for Store {
     }
 }
 
+/// The pool of reading connections: each `query_only`, so that a write can only be made on
+/// the writer's connection, in its turn (a write slipped onto a pooled connection would
+/// contend for SQLite's lock by polling again, and fails instead).
 fn build_pool(path: &Path, options: &StoreOptions) -> Result<Pool<SqliteConnectionManager>> {
     let (busy, durable) = (options.busy_timeout, options.durable);
-    let manager = SqliteConnectionManager::file(path).with_init(move |conn| configure(conn, busy, durable));
+    let manager = SqliteConnectionManager::file(path).with_init(move |conn| {
+        configure(conn, busy, durable)?;
+        conn.pragma_update(None, "query_only", "ON")
+    });
     Ok(Pool::builder()
         .max_size(options.pool_size.max(1))
         .min_idle(Some(1))
         .connection_timeout(options.pool_timeout)
         .build(manager)?)
+}
+
+/// The writers' queue of the file at `path`, whose connection is opened when first needed
+/// (and again after one was given up).
+fn writer_of(path: &Path, options: &StoreOptions) -> Writer {
+    let (path, busy, durable) = (path.to_path_buf(), options.busy_timeout, options.durable);
+    Writer::new(Box::new(move || {
+        let conn = Connection::open(&path)?;
+        configure(&conn, busy, durable)?;
+        Ok(conn)
+    }))
 }
 
 /// Applies the connection settings every connection needs. Foreign keys and the busy
@@ -234,7 +268,11 @@ impl Store {
                 let first = Connection::open(path)?;
                 configure(&first, options.busy_timeout, options.durable)?;
                 drop(first);
-                Backend::Sqlite { pool: RwLock::new(Some(build_pool(path, &options)?)), path: path.clone() }
+                Backend::Sqlite {
+                    pool: RwLock::new(Some(build_pool(path, &options)?)),
+                    writer: Arc::new(writer_of(path, &options)),
+                    path: path.clone(),
+                }
             }
             Database::Postgres(url) => {
                 let config = pg_config(url)?;
@@ -279,9 +317,14 @@ impl Store {
     /// disconnected until a good one is there. On PostgreSQL there is no file: the pool
     /// reconnects by itself, and this does nothing.
     pub fn reopen(&self) -> Result<()> {
-        let Backend::Sqlite { pool, path } = &*self.backend else {
+        let Backend::Sqlite { pool, writer, path } = &*self.backend else {
             return Ok(());
         };
+        // The writer's turn first (no write is under way while the files change; its
+        // connection to the old file is closed with the turn), then the pool: a writer holding
+        // its turn may still read from the pool meanwhile.
+        let mut turn = writer.take(self.options.write_wait)?;
+        turn.discard();
         let mut pool = pool.write().unwrap_or_else(|p| p.into_inner());
         *pool = None;
         for suffix in ["-wal", "-shm"] {
@@ -367,12 +410,24 @@ impl Store {
     /// Writes a consistent copy of the whole SQLite database (including what is still in
     /// the write-ahead log) to a new file at `dest`: a backup to restore from. PostgreSQL
     /// is backed up with its own tools (`pg_dump`), and this refuses.
+    // The `let copied` binding is needed: the statement borrows the connection, which must
+    // outlive it.
+    #[allow(clippy::let_and_return)]
     pub fn backup(&self, dest: impl AsRef<Path>) -> Result<()> {
         if self.is_postgres() {
             return Err(Error::invalid("backup", "the database is PostgreSQL: back it up with pg_dump"));
         }
         let dest = dest.as_ref().to_string_lossy().into_owned();
-        self.read(|db| db.execute("VACUUM INTO ?1", args![dest]).map(drop))
+        // On a connection of its own: `VACUUM INTO` writes (the copy), which the pooled
+        // connections may not, and it only reads the database, so it need not wait for the
+        // writer's turn nor hold it.
+        let Backend::Sqlite { path, .. } = &*self.backend else { unreachable!("PostgreSQL refused above") };
+        self.noting((|| {
+            let conn = Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE)?;
+            configure(&conn, self.options.busy_timeout, self.options.durable)?;
+            let copied = Db::Lite(&conn).execute("VACUUM INTO ?1", args![dest]).map(drop);
+            copied
+        })())
     }
 
     /// Path of the SQLite database file; `None` on PostgreSQL.
@@ -422,20 +477,34 @@ impl Store {
         })
     }
 
+    /// The writer's turn (SQLite), after the other writes of the process that asked first.
+    fn turn(
+        &self,
+        writer: &Arc<Writer>,
+        pool: &RwLock<Option<Pool<SqliteConnectionManager>>>,
+        path: &Path,
+    ) -> Result<Turn> {
+        // A store whose file was replaced and refused writes nothing, as it reads nothing.
+        Store::sqlite_pool(pool, path)?;
+        writer.take(self.options.write_wait)
+    }
+
     /// Runs `f` inside one write transaction, committed only when `f` succeeds.
     ///
-    /// SQLite: `BEGIN IMMEDIATE` takes the write lock up front (a deferred transaction that
-    /// reads first and then writes fails at once with `SQLITE_BUSY` when another writer got
-    /// in between, without honouring the busy timeout), so `f` runs alone. PostgreSQL: a
+    /// SQLite: on the writer's connection in its turn (`crate::writer`: the writes of the
+    /// process one at a time, in the order they came), `BEGIN IMMEDIATE`, which takes
+    /// SQLite's write lock up front (a deferred transaction that reads first and then writes
+    /// fails at once with `SQLITE_BUSY` when another process's writer got in between, without
+    /// honouring the busy timeout), so `f` runs alone. PostgreSQL: a
     /// `SERIALIZABLE` transaction, which gives `f` the same guarantee (its reads and writes
     /// act as if no other transaction ran at the same time); one that loses a race with
     /// another replica is rolled back and `f` runs again, a few times, after a short
     /// random pause. So `f` may run more than once and must not act outside the database.
     pub(crate) fn write<T>(&self, mut f: impl FnMut(&Db<'_>) -> Result<T>) -> Result<T> {
         match &*self.backend {
-            Backend::Sqlite { pool, path } => self.noting((|| {
-                let mut conn = Store::sqlite_pool(pool, path)?.get()?;
-                let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            Backend::Sqlite { pool, writer, path } => self.noting((|| {
+                let mut turn = self.turn(writer, pool, path)?;
+                let tx = turn.conn().transaction_with_behavior(TransactionBehavior::Immediate)?;
                 let out = f(&Db::Lite(&tx))?;
                 tx.commit()?;
                 Ok(out)
@@ -456,14 +525,33 @@ impl Store {
         }
     }
 
-    /// Runs `f` on a pooled connection, each statement on its own (reads and
-    /// single-statement writes).
+    /// Runs `f`'s writes each as a statement of its own (a single-statement write needs no
+    /// transaction): on SQLite on the writer's connection, in its turn; on PostgreSQL on a
+    /// pooled connection, as [`Store::read`].
+    // The `let out` bindings are needed: `db` borrows the connection and must be dropped
+    // before it.
+    #[allow(clippy::let_and_return)]
+    pub(crate) fn write_each<T>(&self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T> {
+        match &*self.backend {
+            Backend::Sqlite { pool, writer, path } => self.noting((|| {
+                let mut turn = self.turn(writer, pool, path)?;
+                let db = Db::Lite(turn.conn());
+                let out = f(&db);
+                out
+            })()),
+            Backend::Postgres { .. } => self.read(f),
+        }
+    }
+
+    /// Runs `f` on a pooled connection, each statement on its own: reads only (SQLite's
+    /// pooled connections are `query_only`; a write goes through [`Store::write`] or
+    /// [`Store::write_each`]).
     // The `let out` bindings are needed: `db` borrows the pooled connection and must be
     // dropped before it.
     #[allow(clippy::let_and_return)]
     pub(crate) fn read<T>(&self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T> {
         match &*self.backend {
-            Backend::Sqlite { pool, path } => self.noting((|| {
+            Backend::Sqlite { pool, path, .. } => self.noting((|| {
                 let conn = Store::sqlite_pool(pool, path)?.get()?;
                 let db = Db::Lite(&conn);
                 let out = f(&db);
@@ -484,8 +572,8 @@ impl Store {
 /// pages are written in batches ([`crate::CrawlFrontier`]). Committed by
 /// [`OpenTx::commit`]; rolled back when dropped without it.
 ///
-/// SQLite: `BEGIN IMMEDIATE` on a pooled connection, so the batch holds the write lock (other
-/// writers wait, up to the busy timeout: keep batches short). PostgreSQL: a `READ
+/// SQLite: `BEGIN IMMEDIATE` on the writer's connection, in its turn, held until the commit
+/// (the other writers wait in line meanwhile: keep batches short). PostgreSQL: a `READ
 /// COMMITTED` transaction (row locks, no serialization failures to re-run: the batch's
 /// statements are upserts and claims `FOR UPDATE SKIP LOCKED`, right at any isolation).
 pub(crate) struct OpenTx {
@@ -504,14 +592,24 @@ impl migrations::Transactions for Store {
 }
 
 enum Held {
-    Lite(r2d2::PooledConnection<SqliteConnectionManager>),
+    Lite(Turn),
     Pg(Box<r2d2::PooledConnection<PgManager>>),
 }
 
 impl Held {
+    /// Rolls the transaction back; an SQLite writer's connection whose rollback failed is
+    /// closed at the end of the turn, so the next writer does not inherit a transaction.
+    fn roll_back(&mut self) {
+        if self.batch("ROLLBACK").is_err() {
+            if let Held::Lite(turn) = self {
+                turn.discard();
+            }
+        }
+    }
+
     fn batch(&mut self, sql: &str) -> Result<()> {
         match self {
-            Held::Lite(conn) => Db::Lite(conn).execute_batch(sql),
+            Held::Lite(turn) => Db::Lite(turn.conn()).execute_batch(sql),
             Held::Pg(conn) => conn.db().execute_batch(sql),
         }
     }
@@ -521,7 +619,7 @@ impl Store {
     /// Opens an [`OpenTx`].
     pub(crate) fn begin(&self) -> Result<OpenTx> {
         let mut held = match &*self.backend {
-            Backend::Sqlite { pool, path } => Held::Lite(Store::sqlite_pool(pool, path)?.get()?),
+            Backend::Sqlite { pool, writer, path } => Held::Lite(self.turn(writer, pool, path)?),
             Backend::Postgres { pool, .. } => Held::Pg(Box::new(pool.get()?)),
         };
         held.batch(match held {
@@ -539,7 +637,7 @@ impl OpenTx {
     #[allow(clippy::let_and_return)]
     pub(crate) fn run<T>(&mut self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T> {
         match self.held.as_mut().expect("an open transaction holds its connection") {
-            Held::Lite(conn) => f(&Db::Lite(conn)),
+            Held::Lite(turn) => f(&Db::Lite(turn.conn())),
             Held::Pg(conn) => {
                 let db = conn.db();
                 let out = f(&db);
@@ -553,7 +651,7 @@ impl OpenTx {
         let mut held = self.held.take().expect("an open transaction holds its connection");
         let out = held.batch("COMMIT");
         if out.is_err() {
-            let _ = held.batch("ROLLBACK");
+            held.roll_back();
         }
         out
     }
@@ -568,9 +666,9 @@ impl std::fmt::Debug for OpenTx {
 impl Drop for OpenTx {
     fn drop(&mut self) {
         if let Some(mut held) = self.held.take() {
-            // Nothing to tell anyone: the connection goes back to the pool without the
-            // transaction, or, when even the rollback fails, is closed by the pool's check.
-            let _ = held.batch("ROLLBACK");
+            // Nothing to tell anyone: the connection goes back without the transaction, or,
+            // when even the rollback fails, is closed (by the pool's check on PostgreSQL).
+            held.roll_back();
         }
     }
 }
@@ -612,32 +710,41 @@ pub(crate) fn new_time_ordered_id() -> String {
 mod tests {
     use super::*;
 
+    /// A pragma's value on `conn`, as text.
+    fn pragma(conn: &Connection, pragma: &str) -> String {
+        conn.query_row(&format!("PRAGMA {pragma}"), [], |r| r.get::<_, rusqlite::types::Value>(0))
+            .map(|v| match v {
+                rusqlite::types::Value::Integer(n) => n.to_string(),
+                rusqlite::types::Value::Text(t) => t.to_ascii_lowercase(),
+                other => format!("{other:?}"),
+            })
+            .unwrap()
+    }
+
     #[test]
-    fn every_pooled_connection_carries_the_pragmas() {
+    fn every_connection_carries_the_pragmas_and_only_the_writer_writes() {
         for durable in [true, false] {
             let dir = tempfile::tempdir().unwrap();
             let options = StoreOptions { durable, ..StoreOptions::default() };
             let store = Store::open_with(dir.path().join("x.db"), options).unwrap();
             // Hold several connections at once so that more than the first one is checked.
-            let Backend::Sqlite { pool, path } = &*store.backend else { unreachable!() };
+            let Backend::Sqlite { pool, writer, path } = &*store.backend else { unreachable!() };
             let pool = Store::sqlite_pool(pool, path).unwrap();
             let conns: Vec<_> = (0..3).map(|_| pool.get().unwrap()).collect();
-            for conn in &conns {
-                let get = |pragma: &str| -> String {
-                    conn.query_row(&format!("PRAGMA {pragma}"), [], |r| r.get::<_, rusqlite::types::Value>(0))
-                        .map(|v| match v {
-                            rusqlite::types::Value::Integer(n) => n.to_string(),
-                            rusqlite::types::Value::Text(t) => t.to_ascii_lowercase(),
-                            other => format!("{other:?}"),
-                        })
-                        .unwrap()
-                };
-                assert_eq!(get("journal_mode"), "wal");
-                assert_eq!(get("foreign_keys"), "1");
+            let mut turn = writer.take(WRITE_WAIT).unwrap();
+            for (conn, reads_only) in conns.iter().map(|c| (&**c, true)).chain([(&*turn.conn(), false)]) {
+                assert_eq!(pragma(conn, "journal_mode"), "wal");
+                assert_eq!(pragma(conn, "foreign_keys"), "1");
                 // NORMAL (1) for a database kept, OFF (0) for a scratch one.
-                assert_eq!(get("synchronous"), if durable { "1" } else { "0" });
-                assert_eq!(get("busy_timeout"), "5000");
+                assert_eq!(pragma(conn, "synchronous"), if durable { "1" } else { "0" });
+                assert_eq!(pragma(conn, "busy_timeout"), "5000");
+                assert_eq!(pragma(conn, "query_only"), if reads_only { "1" } else { "0" });
             }
+            drop(turn);
+            // A write slipped onto a pooled connection is refused, not raced for the lock.
+            let err = store.read(|db| db.execute("CREATE TABLE t (x INTEGER)", args![])).unwrap_err();
+            assert!(err.to_string().contains("readonly"), "{err}");
+            store.write_each(|db| db.execute("CREATE TABLE t (x INTEGER)", args![])).unwrap();
         }
     }
 }

@@ -68,6 +68,11 @@ pub enum Error {
     /// connection stayed busy past the pool timeout).
     #[error("database connection pool: {0}")]
     Pool(#[from] r2d2::Error),
+    /// An SQLite write waited for the other writes of the process past the store's
+    /// `write_wait` ([`crate::StoreOptions::write_wait`]), or was asked for by the thread
+    /// that holds the writer's turn.
+    #[error("database busy: {0}")]
+    Busy(String),
     /// Any other SQLite error.
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
@@ -113,7 +118,7 @@ impl Error {
     /// server reports `degraded` on the status endpoint and 503/500 elsewhere.
     pub fn is_unavailable(&self) -> bool {
         match self {
-            Error::Io { .. } | Error::Pool(_) | Error::Damaged(_) => true,
+            Error::Io { .. } | Error::Pool(_) | Error::Damaged(_) | Error::Busy(_) => true,
             Error::Sqlite(e) => sqlite_unavailable(e),
             Error::Postgres(e) => pg_unavailable(e),
             Error::Migration { source, .. } => source.is_unavailable(),

@@ -54,7 +54,7 @@ impl Store {
 
     /// Stores (or replaces) `caller`'s result for `domain`, made at `at`.
     pub fn put_geo_cache(&self, domain: &str, caller: &str, result_json: &str, at: OffsetDateTime) -> Result<()> {
-        self.read(|conn| {
+        self.write_each(|conn| {
             conn.execute(
                 "INSERT INTO geo_cache (domain, result_json, created_at) VALUES (?1, ?2, ?3) \
                  ON CONFLICT (domain) DO UPDATE SET result_json = excluded.result_json, \

@@ -362,7 +362,7 @@ impl Store {
 
     /// [`Store::touch_last_used`] with an explicit time.
     pub fn touch_last_used_at(&self, id: &str, at: OffsetDateTime) -> Result<()> {
-        let changed = self.read(|conn| {
+        let changed = self.write_each(|conn| {
             conn.execute(
                 "UPDATE api_keys SET last_used_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
                 args![id, format_rfc3339(at)],

@@ -35,10 +35,13 @@
 //!
 //! Every connection runs with WAL, `busy_timeout` 5 s, `foreign_keys` on and
 //! `synchronous = NORMAL` (`OFF` for a scratch database: [`StoreOptions::durable`]). Changes that touch several rows run in one `BEGIN IMMEDIATE`
-//! transaction, so a failure leaves nothing half-written.
+//! transaction, so a failure leaves nothing half-written. On SQLite the pooled connections
+//! only read; every write runs on one writing connection, the writers taking turns in the
+//! order they came (up to [`WRITE_WAIT`]), so none fails for a lock another write of the
+//! process holds.
 //!
-//! **All methods are synchronous** and may block on disk or on another writer for up to the
-//! busy timeout: async code calls them through `tokio::task::spawn_blocking`.
+//! **All methods are synchronous** and may block on disk or on another writer (for its turn,
+//! up to [`WRITE_WAIT`]): async code calls them through `tokio::task::spawn_blocking`.
 //!
 //! Errors are one [`Error`] enum; callers use its predicates: [`Error::is_not_found`],
 //! [`Error::is_unavailable`] (the database cannot be opened, read or written: status
@@ -92,6 +95,7 @@ mod usage;
 mod users;
 mod webhooks;
 mod workflows;
+mod writer;
 
 pub use audits::{host_and_path, AuditFilter, EventData, NewAudit, StoredAudit, BADGE_MAX_AGE};
 pub use clock::{format_rfc3339, now_rfc3339, parse_rfc3339};
@@ -103,6 +107,7 @@ pub use crawls::{
 };
 pub use db::{
     Database, Store, StoreOptions, BUSY_TIMEOUT, DB_FILE_NAME, DEFAULT_POOL_SIZE, PG_CONNECT_TIMEOUT, POOL_TIMEOUT,
+    WRITE_WAIT,
 };
 pub use error::{Error, Result};
 pub use geo_cache::{GeoCacheEntry, GEO_CACHE_TTL};

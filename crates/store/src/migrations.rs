@@ -138,7 +138,7 @@ mod tests {
         assert_eq!(store.migrate().unwrap(), Vec::<u32>::new());
         assert_eq!(store.schema_version().unwrap(), latest());
         store
-            .read(|db| {
+            .write_each(|db| {
                 db.execute(
                     "INSERT INTO schema_migrations (version, name, applied_at) VALUES (9999, 'future', 'x')",
                     args![],

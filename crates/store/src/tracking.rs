@@ -182,7 +182,7 @@ impl Store {
             next_run_at: clock::truncate_ms(next_run_at),
             created_at: clock::truncate_ms(OffsetDateTime::now_utc()),
         };
-        self.read(|conn| {
+        self.write_each(|conn| {
             conn.execute(
                 "INSERT INTO monitors (id, user_id, url, interval_s, next_run_at, created_at) \
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -231,7 +231,7 @@ impl Store {
         // One statement in autocommit: atomic on both databases (SQLite runs a statement
         // under its write lock; PostgreSQL's row locks and its re-check of the condition on
         // the newest row version keep two claimers apart).
-        self.read(|conn| {
+        self.write_each(|conn| {
             let lock = if conn.is_postgres() { " FOR UPDATE SKIP LOCKED" } else { "" };
             let sql = format!(
                 "UPDATE monitors SET next_run_at = ?2 WHERE id IN (SELECT id FROM monitors \
@@ -243,7 +243,7 @@ impl Store {
 
     /// Sets when the monitor's next audit is due.
     pub fn reschedule_monitor(&self, id: &str, next_run_at: OffsetDateTime) -> Result<()> {
-        let n = self.read(|conn| {
+        let n = self.write_each(|conn| {
             conn.execute("UPDATE monitors SET next_run_at = ?2 WHERE id = ?1", args![id, format_rfc3339(next_run_at)])
         })?;
         changed(n, "monitor", id)
@@ -251,15 +251,16 @@ impl Store {
 
     /// Stops a monitor of this user (its alerts go with it).
     pub fn delete_monitor(&self, user_id: &str, id: &str) -> Result<()> {
-        let n =
-            self.read(|conn| conn.execute("DELETE FROM monitors WHERE id = ?1 AND user_id = ?2", args![id, user_id]))?;
+        let n = self.write_each(|conn| {
+            conn.execute("DELETE FROM monitors WHERE id = ?1 AND user_id = ?2", args![id, user_id])
+        })?;
         changed(n, "monitor", id)
     }
 
     /// Records an alert of a monitor.
     pub fn insert_alert(&self, monitor_id: &str, rule: &str, severity: &str, message: &str) -> Result<Alert> {
         let alert = new_alert(monitor_id, rule, severity, message);
-        self.read(|conn| insert_alert_row(conn, &alert))?;
+        self.write_each(|conn| insert_alert_row(conn, &alert))?;
         Ok(alert)
     }
 
@@ -320,7 +321,7 @@ impl Store {
             target_url: target_url.to_owned(),
             created_at: clock::truncate_ms(OffsetDateTime::now_utc()),
         };
-        self.read(|conn| {
+        self.write_each(|conn| {
             conn.execute(
                 "INSERT INTO keywords (id, user_id, keyword, target_url, created_at) \
                  VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -334,7 +335,7 @@ impl Store {
     /// Stops tracking `keyword` (on every target URL of the user), matched as adding it
     /// matches duplicates: ignoring ASCII case. Returns how many rows went.
     pub fn remove_keyword(&self, user_id: &str, keyword: &str) -> Result<usize> {
-        let n = self.read(|conn| {
+        let n = self.write_each(|conn| {
             conn.execute(
                 "DELETE FROM keywords WHERE user_id = ?1 AND LOWER(keyword) = LOWER(?2)",
                 args![user_id, keyword.trim()],
@@ -381,7 +382,7 @@ impl Store {
             baseline_value: new.baseline_value,
             created_at: clock::truncate_ms(OffsetDateTime::now_utc()),
         };
-        self.read(|conn| {
+        self.write_each(|conn| {
             conn.execute(
                 "INSERT INTO experiments (id, user_id, title, hypothesis, url, experiment_type, \
                  metric_target, baseline_audit_id, baseline_value, created_at) \

@@ -76,7 +76,7 @@ impl Store {
         if units == 0 {
             return Ok(());
         }
-        self.read(|conn| add(conn, identity, units, minute_bucket(at)))
+        self.write_each(|conn| add(conn, identity, units, minute_bucket(at)))
     }
 
     /// [`Store::record_usage`] for many grants in one transaction: all are counted or none.
@@ -124,10 +124,10 @@ impl Store {
             let into_minute = u64::try_from(at.unix_timestamp().rem_euclid(60)).unwrap_or(0);
             Consumption::Denied { this_minute, retry_after_s: 60 - into_minute }
         };
-        self.read(|conn| {
-            if units == 0 {
-                return Ok(Consumption::Allowed { this_minute: used(conn)? });
-            }
+        if units == 0 {
+            return self.read(|conn| Ok(Consumption::Allowed { this_minute: used(conn)? }));
+        }
+        self.write_each(|conn| {
             if units > limit_per_minute {
                 // The first insert of a minute is not checked by the upsert's condition.
                 return Ok(denied(used(conn)?));
@@ -150,7 +150,7 @@ impl Store {
     /// many. The server calls it now and then (it is cheap: the minute column is indexed).
     pub fn prune_usage(&self, now: OffsetDateTime) -> Result<usize> {
         let cutoff = minute_bucket(now) - USAGE_RETENTION_MINUTES;
-        self.read(|conn| conn.execute("DELETE FROM usage_buckets WHERE minute < ?1", args![cutoff]))
+        self.write_each(|conn| conn.execute("DELETE FROM usage_buckets WHERE minute < ?1", args![cutoff]))
     }
 }
 

@@ -63,7 +63,7 @@ pub(crate) fn user_exists(conn: &Db<'_>, id: &str) -> Result<bool> {
 impl Store {
     /// Creates a user of the given tier.
     pub fn create_user(&self, tier: Tier) -> Result<User> {
-        self.read(|conn| insert_user(conn, tier, OffsetDateTime::now_utc()))
+        self.write_each(|conn| insert_user(conn, tier, OffsetDateTime::now_utc()))
     }
 
     /// The user with this id, or [`Error::NotFound`].

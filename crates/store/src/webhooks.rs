@@ -217,8 +217,9 @@ impl Store {
     /// Deletes a subscription of this user (and its delivery log); [`Error::NotFound`] when
     /// the user has no subscription with that id.
     pub fn delete_webhook(&self, user_id: &str, id: &str) -> Result<()> {
-        let n =
-            self.read(|conn| conn.execute("DELETE FROM webhooks WHERE id = ?1 AND user_id = ?2", args![id, user_id]))?;
+        let n = self.write_each(|conn| {
+            conn.execute("DELETE FROM webhooks WHERE id = ?1 AND user_id = ?2", args![id, user_id])
+        })?;
         if n == 0 {
             return Err(Error::not_found("webhook", id));
         }
@@ -227,7 +228,7 @@ impl Store {
 
     /// Enables or disables a subscription of this user.
     pub fn set_webhook_enabled(&self, user_id: &str, id: &str, enabled: bool) -> Result<()> {
-        let n = self.read(|conn| {
+        let n = self.write_each(|conn| {
             conn.execute("UPDATE webhooks SET enabled = ?3 WHERE id = ?1 AND user_id = ?2", args![id, user_id, enabled])
         })?;
         if n == 0 {
@@ -259,7 +260,7 @@ impl Store {
             error: new.error,
             created_at: clock::truncate_ms(OffsetDateTime::now_utc()),
         };
-        self.read(|conn| insert_delivery(conn, &delivery))?;
+        self.write_each(|conn| insert_delivery(conn, &delivery))?;
         Ok(delivery)
     }
 
@@ -968,7 +969,7 @@ impl Store {
     /// Deletes finished rows (delivered, failed, dropped) last changed before `before`; the
     /// number deleted. Pending rows are never pruned. The delivery log keeps every attempt.
     pub fn prune_webhook_outbox(&self, before: OffsetDateTime) -> Result<usize> {
-        self.read(|conn| {
+        self.write_each(|conn| {
             conn.execute(
                 "DELETE FROM webhook_outbox WHERE state <> 'pending' AND updated_at < ?1",
                 args![format_rfc3339(before)],

@@ -365,12 +365,12 @@ impl Store {
     /// `false` when the worker no longer holds it (another replica adopted the run after the
     /// lease ran out, or the run left `queued`/`running`): the worker must stop driving it.
     pub fn renew_run_lease(&self, id: &str, worker: &str, lease_until: OffsetDateTime) -> Result<bool> {
-        self.read(|db| crate::lease::RUNS.renew(db, id, worker, lease_until))
+        self.write_each(|db| crate::lease::RUNS.renew(db, id, worker, lease_until))
     }
 
     /// Gives up `worker`'s lease on run `id` (the run ended or waits for approval).
     pub fn release_run(&self, id: &str, worker: &str) -> Result<()> {
-        self.read(|db| crate::lease::RUNS.release(db, id, worker))
+        self.write_each(|db| crate::lease::RUNS.release(db, id, worker))
     }
 
     /// Who holds run `id`'s lease and until when (`None`: nobody).
@@ -385,7 +385,7 @@ impl Store {
 
     /// Moves a run to `state` (the engine owns the transition rules).
     pub fn set_run_state(&self, id: &str, state: RunState) -> Result<()> {
-        self.read(|conn| update_state(conn, id, state))
+        self.write_each(|conn| update_state(conn, id, state))
     }
 
     /// [`Store::set_run_state`] that writes the run owner's webhook `event` (one of
@@ -409,7 +409,7 @@ impl Store {
 
     /// Marks a run failed at `step` for `reason`.
     pub fn fail_run(&self, id: &str, step: &str, reason: &str) -> Result<()> {
-        let n = self.read(|conn| {
+        let n = self.write_each(|conn| {
             conn.execute(
                 "UPDATE workflow_runs SET state = 'failed', error_step = ?2, error_reason = ?3, \
                  updated_at = ?4 WHERE id = ?1",

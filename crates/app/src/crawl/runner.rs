@@ -397,6 +397,15 @@ pub async fn check_start_page(fetcher: &Fetcher, url: &Url) -> Result<(), AppErr
 /// ([`crawl::FrontierStore::begin`]).
 const MAX_BATCH: usize = 64;
 
+/// How long a batch takes results in before it is committed, however many are ready: an
+/// SQLite batch holds the writer's turn, and the other writes of the service (a crawl
+/// queued, an audit stored, the quota counted) wait in line behind it. Sixty-four results of
+/// pages as large as a record keeps (1 MiB each) took seconds to write; a batch now ends
+/// after the first result that finds this spent, and the next one waits its turn behind
+/// the writers that came meanwhile (docs/ARCHITECTURE.md, "Site crawl: the site rules over
+/// the store").
+const MAX_BATCH_TIME: Duration = Duration::from_millis(200);
+
 /// The blocking threads a runtime that runs crawls needs: the frontier thread, one for the
 /// rest (name resolution), and one per core for the store calls of the pages analysed at
 /// once (the analyses themselves run on their own threads). A command that only
@@ -828,10 +837,12 @@ where
     let mut last_progress: Option<Instant> = None;
     let send = |job: Job| jobs.send(job).map_err(|_| AppError::internal("the crawl's fetch side stopped"));
     // Results are recorded in batches (one transaction of a database store): the results
-    // ready at once, up to MAX_BATCH, with the work handed out after them; a batch is
-    // written before the thread waits for the next result, so nothing waits in it.
+    // ready at once, up to MAX_BATCH and for MAX_BATCH_TIME, with the work handed out after
+    // them; a batch is written before the thread waits for the next result, so nothing waits
+    // in it.
     let mut batched = 0usize;
     frontier.store().begin().map_err(store_error)?;
+    let mut batch_opened = Instant::now();
 
     loop {
         if stop.is_none() {
@@ -902,9 +913,11 @@ where
             });
             std::thread::sleep(wait);
             frontier.store().begin().map_err(store_error)?;
+            batch_opened = Instant::now();
             continue;
         }
-        let ready = if batched < MAX_BATCH { done.try_recv().ok() } else { None };
+        let ready =
+            if batched < MAX_BATCH && batch_opened.elapsed() < MAX_BATCH_TIME { done.try_recv().ok() } else { None };
         let result = match ready {
             Some(result) => Some(result),
             None => {
@@ -919,6 +932,7 @@ where
                     }
                 };
                 frontier.store().begin().map_err(store_error)?;
+                batch_opened = Instant::now();
                 result
             }
         };

@@ -414,6 +414,39 @@ async fn geo_check_counts_mentions_and_caches_per_domain() {
     assert!(t.db(|s| s.get_geo_cache("127.0.0.1", "ip:127.0.0.1", time::OffsetDateTime::now_utc())).unwrap().is_some());
 }
 
+/// A page naming itself with a site name of 120,000 characters and a heading of 60,000: the
+/// twelve queries sent to the provider, answered and cached cut the brand and the topic with
+/// a visible `…`, so the cached answer stays within its bound (docs/SECURITY.md, "What one
+/// caller can start and store", geo-check answers).
+#[tokio::test]
+async fn geo_check_queries_and_cache_cut_an_overlong_brand() {
+    let brand = format!("{BRAND}{}", "wright".repeat(20_000));
+    let heading = vec!["Oak".repeat(5_000); 4].join(" tables ");
+    let body = format!(
+        r#"<html lang="en"><head><title>Tables</title><meta property="og:site_name" content="{brand}"></head><body><h1>{heading}</h1></body></html>"#
+    );
+    let page = Pages::serve(move |_: &wiremock::Request| respond(200, "text/html", body.clone())).await;
+    let url = format!("http://{}/", page.addr());
+    let provider = fake_provider(Mode::Answers, &url).await;
+    let t = server_with(Some(&provider), |c| c.fetch.max_body_bytes = 1024 * 1024).await;
+
+    let b = ok(&t, GEO, &url).await;
+    let queries = b["queries"].as_array().unwrap();
+    assert_eq!(queries.len(), 12);
+    for q in queries {
+        let text = q["query"].as_str().unwrap();
+        assert!(text.chars().count() <= ai_visibility::MAX_GEO_QUERY_CHARS, "{} characters", text.chars().count());
+        assert!(text.contains('…'), "{text}");
+    }
+    // What the provider was asked is what was answered.
+    for (_, _, _, query) in provider.seen.lock().unwrap().iter() {
+        assert!(queries.iter().any(|q| q["query"] == query.as_str()), "{query}");
+    }
+    let now = time::OffsetDateTime::now_utc();
+    let cached = t.db(|s| s.get_geo_cache("127.0.0.1", "ip:127.0.0.1", now)).unwrap().expect("cached");
+    assert!(cached.result_json.len() <= 32 * 1024, "{} bytes cached", cached.result_json.len());
+}
+
 #[tokio::test]
 async fn geo_check_provider_failures() {
     let ready = site("ai-ready").await;

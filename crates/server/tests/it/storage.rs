@@ -115,3 +115,133 @@ async fn one_anonymous_address_at_its_quota_stores_within_the_documented_bound()
     );
     assert!(grown <= DOCUMENTED_BYTES_PER_MINUTE, "{grown} bytes");
 }
+
+/// Crawls of pages about as large as a record keeps, beside a keyed client's audits, their
+/// webhook deliveries and the quota counters, on one SQLite file: every request is answered,
+/// every crawl completes, every audit, delivery and quota unit is there, and `/api/status`
+/// answers within a second at each probe. Before the writers took turns in one queue, such
+/// crawls made the other writes fail with "database is locked" (docs/SECURITY.md, "Writes
+/// beside running crawls").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn crawls_of_large_records_beside_audits_quota_and_webhooks_lose_nothing() {
+    use std::net::IpAddr;
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+
+    let _ = tracing_subscriber::fmt().with_test_writer().with_max_level(tracing::Level::WARN).try_init();
+    let dir = Arc::new(tempfile::tempdir().unwrap());
+    if test_database(dir.path()).is_some() {
+        eprintln!("skipped: the writers' queue is SQLite's");
+        return;
+    }
+    let t = TestServer::start_in(dir.clone(), |c| {
+        c.fetch.max_body_bytes = 5 * 1024 * 1024;
+        c.fetch.total_timeout_ms = 20_000;
+        c.max_pages.anonymous = 20;
+        c.webhook_retry_base_ms = 50;
+    })
+    .await;
+    let site = heavy_site().await;
+    let small = test_support::Pages::serve(|request: &test_support::wiremock::Request| {
+        let body = format!("<html lang=en><title>Page {}</title><h1>A page</h1></html>", request.url);
+        test_support::ResponseTemplate::new(200).set_body_raw(body, "text/html")
+    })
+    .await;
+    let receiver = test_support::Pages::serve(|_: &test_support::wiremock::Request| {
+        test_support::ResponseTemplate::new(200).set_body_raw("{}", "application/json")
+    })
+    .await;
+    let (key, record) = t.key(|k| k.scopes = vec!["audit".into(), "webhooks".into()]);
+    let hook = t
+        .client
+        .post(t.url("/api/v1/webhooks"))
+        .header("x-api-key", &key)
+        .json(&json!({"url": format!("http://{}/hook", receiver.addr()), "events": ["audit.completed"]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(hook.status(), 201);
+    let now = || time::OffsetDateTime::now_utc();
+    let units_before = t.db(|s| s.usage_counts(&record.identity(), now())).unwrap().last_24h;
+
+    // /api/status is asked every 50 ms from an address of its own while the rest runs; the
+    // slowest answer is kept, and the slowest database round trip the service reported.
+    let (done, slowest) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicU64::new(0)));
+    let slowest_ping = Arc::new(AtomicU64::new(0));
+    let watcher = {
+        let (done, slowest, slowest_ping) = (done.clone(), slowest.clone(), slowest_ping.clone());
+        let client = reqwest::Client::builder().no_proxy().local_address(IpAddr::from([127, 0, 0, 6])).build().unwrap();
+        let url = t.url("/api/status");
+        tokio::spawn(async move {
+            let mut asked = 0u32;
+            while !done.load(Ordering::SeqCst) {
+                let at = Instant::now();
+                let a = Answer::from(client.get(&url).timeout(Duration::from_secs(30)).send().await.unwrap()).await;
+                assert_eq!(a.status, 200, "{}", a.raw);
+                slowest.fetch_max(at.elapsed().as_millis() as u64, Ordering::SeqCst);
+                slowest_ping.fetch_max(a.body["latency_ms"].as_u64().unwrap(), Ordering::SeqCst);
+                asked += 1;
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            asked
+        })
+    };
+
+    // Four crawls from two addresses (two each: all four run at once).
+    let mut crawls = Vec::new();
+    for last in [2u8, 2, 3, 3] {
+        let client =
+            reqwest::Client::builder().no_proxy().local_address(IpAddr::from([127, 0, 0, last])).build().unwrap();
+        let body = json!({"url": format!("http://{}/", site.addr()), "sitemaps": false});
+        let a = Answer::from(client.post(t.url("/api/v1/crawls")).json(&body).send().await.unwrap()).await;
+        assert_eq!(a.status, 202, "{}", a.raw);
+        crawls.push(a.body["crawl"]["id"].as_str().unwrap().to_string());
+    }
+    // The keyed client's audits while they run, one after the other.
+    const AUDITS: u64 = 24;
+    for n in 0..AUDITS {
+        let page = format!("http://{}/page-{n}", small.addr());
+        let a =
+            Answer::from(t.client.get(t.audit_url(&page, "")).header("x-api-key", &key).send().await.unwrap()).await;
+        assert_eq!(a.status, 200, "audit {n}: {}", &a.raw[..a.raw.len().min(500)]);
+    }
+
+    let deadline = Instant::now() + Duration::from_secs(900);
+    loop {
+        let states: Vec<String> =
+            t.db(|s| crawls.iter().map(|id| s.get_crawl(id).unwrap().state.as_str().to_string()).collect());
+        if states.iter().all(|s| s != "running" && s != "queued") {
+            assert!(states.iter().all(|s| s == "completed"), "{states:?}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "the crawls did not end: {states:?}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    for id in &crawls {
+        let c = t.db(|s| s.get_crawl(id).unwrap());
+        assert_eq!(c.progress.pages_done, 20, "every crawl fetched its 20 pages: {c:?}");
+    }
+    done.store(true, Ordering::SeqCst);
+    let asked = watcher.await.unwrap();
+
+    // Nothing lost: every audit stored, delivered and counted.
+    assert_eq!(t.db(|s| s.count_audits()).unwrap(), AUDITS);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let delivered = receiver.requests().await.len() as u64;
+        let units = t.db(|s| s.usage_counts(&record.identity(), now())).unwrap().last_24h - units_before;
+        if delivered == AUDITS && units == AUDITS {
+            break;
+        }
+        assert!(delivered <= AUDITS && units <= AUDITS, "{delivered} deliveries, {units} units");
+        assert!(Instant::now() < deadline, "{delivered} deliveries and {units} units of {AUDITS}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let (slowest, slowest_ping) = (slowest.load(Ordering::SeqCst), slowest_ping.load(Ordering::SeqCst));
+    eprintln!("/api/status: {slowest} ms at worst over {asked} requests, its database round trip {slowest_ping} ms");
+    assert!(
+        asked >= 5 && slowest < 1_000,
+        "/api/status took {slowest} ms at worst over {asked} requests (its database round trip {slowest_ping} ms)"
+    );
+}

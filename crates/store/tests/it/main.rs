@@ -18,3 +18,4 @@ mod readiness;
 mod reopen;
 mod replicas;
 mod store;
+mod writers;
