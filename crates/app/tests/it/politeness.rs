@@ -50,6 +50,8 @@ fn request(url: &str) -> CrawlRequest {
         near_duplicate_threshold: None,
         render: false,
         external_links: false,
+        urls: Vec::new(),
+        extract: Vec::new(),
     }
 }
 
