@@ -95,10 +95,10 @@ pub use frontier::{
 };
 pub use page::{
     content_signature, outlinks, recorded_outlinks, signature_similarity, text_hash, CrawledPage, Outlink,
-    RichResultError, MAX_RECORDED_ANCHOR_BYTES, MAX_RECORDED_HREFLANG, MAX_RECORDED_HREFLANG_BYTES,
+    RichResultError, TextFacts, MAX_RECORDED_ANCHOR_BYTES, MAX_RECORDED_HREFLANG, MAX_RECORDED_HREFLANG_BYTES,
     MAX_RECORDED_LANG_BYTES, MAX_RECORDED_LINKS, MAX_RECORDED_LINK_BYTES, MAX_RECORDED_PATH_BYTES,
     MAX_RECORDED_TEXT_BYTES, MAX_RECORDED_TYPE_BYTES, MAX_RECORDED_URL_BYTES, MAX_RECORD_BYTES, MAX_RICH_RESULT_ERRORS,
-    MAX_STRUCTURED_DATA_TYPES, MIN_SIGNATURE_WORDS, TextFacts,
+    MAX_STRUCTURED_DATA_TYPES, MIN_SIGNATURE_WORDS,
 };
 pub use rules::{
     check_site, check_site_with, not_found_probe_path, run_site_rules, site_rule_by_id, Answer, CrawledSite,

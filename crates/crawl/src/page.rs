@@ -677,7 +677,8 @@ mod tests {
              <p id=first>{words}</p><a href='/a'>A</a><a href='https://other.test/'>B</a></body></html>"
         );
         let scope = Scope::new("https://shop.test/", ScopeConfig::default()).unwrap();
-        let parse = || audit_core::Page::parse("https://shop.test/", html.as_bytes(), HttpFacts::new().with_status(200));
+        let parse =
+            || audit_core::Page::parse("https://shop.test/", html.as_bytes(), HttpFacts::new().with_status(200));
         let whole = parse();
         let expected = CrawledPage::from_page("https://shop.test/", Some(0), &whole, &scope, Some(70));
         assert!(expected.text_hash.is_some() && expected.content_signature.is_some());

@@ -342,9 +342,16 @@ enum Fetched {
     /// The page's score, its audit (its page without the visible text and the decoded
     /// document: [`crawl::TextFacts::take`]) and the facts of its text.
     Html(Box<(u32, Audit, crawl::TextFacts)>),
-    Other { status: u16 },
-    Redirected { status: u16, location: Option<String> },
-    Failed { reason: String },
+    Other {
+        status: u16,
+    },
+    Redirected {
+        status: u16,
+        location: Option<String>,
+    },
+    Failed {
+        reason: String,
+    },
 }
 
 /// Runs a crawl of `scope` over the frontier kept in `store` (resumed from it: a store that

@@ -278,7 +278,8 @@ async fn an_operator_raises_one_keys_pages_per_crawl() {
 
     let mut done = Vec::new();
     for (key, limit) in [(&raised, 8), (&other, 3)] {
-        let a = start(&t, Some(key), json!({"url": format!("http://{site}/"), "max_pages": 20, "sitemaps": false})).await;
+        let a =
+            start(&t, Some(key), json!({"url": format!("http://{site}/"), "max_pages": 20, "sitemaps": false})).await;
         assert_eq!(a.status, 202, "{}", a.raw);
         assert_eq!(a.body["crawl"]["max_pages"], limit, "{}", a.raw);
         let cut = &a.body["crawl"]["max_pages_cut"];
@@ -293,7 +294,8 @@ async fn an_operator_raises_one_keys_pages_per_crawl() {
     let id = record.id.clone();
     let back = t.db(move |s| s.set_key_max_pages(&id, None).unwrap());
     assert_eq!(back.max_pages, None);
-    let a = start(&t, Some(&raised), json!({"url": format!("http://{site}/"), "max_pages": 20, "sitemaps": false})).await;
+    let a =
+        start(&t, Some(&raised), json!({"url": format!("http://{site}/"), "max_pages": 20, "sitemaps": false})).await;
     assert_eq!(a.status, 202, "{}", a.raw);
     assert_eq!(a.body["crawl"]["max_pages"], 3, "{}", a.raw);
     let id = a.body["crawl"]["id"].as_str().unwrap().to_string();
