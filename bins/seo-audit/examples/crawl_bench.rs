@@ -17,6 +17,9 @@
 //! CRAWL_BENCH_THREADS=1 $T run 2000 16 5
 //! # serve a PAGES-page site until stopped (for `seo-audit crawl` and python-seo-analyzer)
 //! $T serve 200
+//! # serve PAGES pages of about KB kilobytes each, long texts with a link every 60 words
+//! # (docs/SCALING.md, "Large pages": the command line's peak RSS with pages at the size limit)
+//! $T serve-large 8 4900
 //! ```
 //!
 //! The pages are written to a temporary directory at start and served from it by wiremock
@@ -58,7 +61,20 @@ fn main() {
                 std::thread::sleep(Duration::from_secs(3600));
             }
         }
-        _ => eprintln!("usage:\n  crawl_bench run PAGES IN_FLIGHT ENGINE_SECONDS [store]\n  crawl_bench serve PAGES"),
+        Some("serve-large") => {
+            let dir = tempfile::tempdir().expect("temp dir");
+            let (pages, kb) = (arg(1, 8) as usize, arg(2, 4900) as usize);
+            generate_large(dir.path(), pages, kb * 1000);
+            let port = serve(dir.path().to_path_buf());
+            println!("http://127.0.0.1:{port}/ ({pages} pages of about {kb} KB)");
+            loop {
+                std::thread::sleep(Duration::from_secs(3600));
+            }
+        }
+        _ => eprintln!(
+            "usage:\n  crawl_bench run PAGES IN_FLIGHT ENGINE_SECONDS [store]\n  crawl_bench serve PAGES\n  \
+             crawl_bench serve-large PAGES KB"
+        ),
     }
 }
 
@@ -109,6 +125,35 @@ fn generate(dir: &Path, pages: usize) {
         }
         out.push_str(rest);
         std::fs::write(dir.join(format!("p/{i}.html")), out).expect("write page");
+    }
+}
+
+/// Writes `pages` pages of about `bytes` bytes each, as [`generate`] names them: a title, a
+/// heading and one long text (distinct words per page, a paragraph every 300 words) with a
+/// link to another page of the site every 60 words, the shape of the large real pages of
+/// docs/SCALING.md ("Large pages"): every page holds thousands of links and megabytes of
+/// visible text.
+fn generate_large(dir: &Path, pages: usize, bytes: usize) {
+    std::fs::create_dir_all(dir.join("p")).expect("mkdir");
+    let path = |n: usize| if n == 0 { "/".to_string() } else { format!("/p/{n}") };
+    for i in 0..pages {
+        let mut html = format!(
+            "<!doctype html><html lang=en><head><meta charset=utf-8><title>Large page {i} of {pages}</title>\
+             <meta name=description content=\"A long page, number {i}.\"></head><body><h1>Large page {i}</h1><p>"
+        );
+        let mut word = 0usize;
+        while html.len() < bytes.saturating_sub(32) {
+            word += 1;
+            html.push_str(&format!("w{} ", (word * 7919 + i * 104_729) % 50_000));
+            if word % 60 == 0 {
+                html.push_str(&format!("<a href=\"{}\">link {word}</a> ", path((i + word / 60) % pages)));
+            }
+            if word % 300 == 0 {
+                html.push_str("</p>\n<p>");
+            }
+        }
+        html.push_str("</p></body></html>\n");
+        std::fs::write(dir.join(format!("p/{i}.html")), html).expect("write page");
     }
 }
 

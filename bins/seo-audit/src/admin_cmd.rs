@@ -42,6 +42,19 @@ pub enum KeysCommand {
         /// Requests per minute (at least 1), overriding the tier's limit.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
         rate_limit: Option<u32>,
+        /// Pages per site crawl (at least 1), overriding the tier's cap (the `[max_pages]`
+        /// settings) for this key alone.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+        max_pages: Option<u32>,
+    },
+    /// Change a key's own limits (it keeps its secret, tier and scopes).
+    Set {
+        /// Key id or prefix.
+        id_or_prefix: String,
+        /// Pages per site crawl (at least 1) for this key alone, or `tier` for its tier's cap
+        /// again. Crawls started from now on use it.
+        #[arg(long, value_name = "N|tier", value_parser = parse_max_pages)]
+        max_pages: PagesCap,
     },
     /// List live keys (never their secrets).
     List {
@@ -67,6 +80,25 @@ pub enum KeysCommand {
         /// Key id or prefix.
         id_or_prefix: String,
     },
+}
+
+/// A key's pages per crawl as `keys set` takes it: its own, or its tier's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PagesCap {
+    /// The key's own cap.
+    Own(u32),
+    /// The tier's cap (the key's own removed).
+    Tier,
+}
+
+fn parse_max_pages(s: &str) -> Result<PagesCap, String> {
+    match s {
+        "tier" => Ok(PagesCap::Tier),
+        _ => match s.parse::<u32>() {
+            Ok(n) if n >= 1 => Ok(PagesCap::Own(n)),
+            _ => Err(format!("{s:?} is neither a whole number of at least 1 nor `tier`")),
+        },
+    }
 }
 
 fn parse_tier(s: &str) -> Result<Tier, String> {
@@ -132,7 +164,7 @@ pub fn keys(cmd: KeysCommand, global: &Global) -> u8 {
         Err(e) => return fail(e),
     };
     match cmd {
-        KeysCommand::Create { name, tier, scopes, expires_in, user, rate_limit } => {
+        KeysCommand::Create { name, tier, scopes, expires_in, user, rate_limit, max_pages } => {
             let scopes = match store::parse_scopes(&scopes) {
                 Ok(s) => s,
                 Err(e) => return fail(e),
@@ -141,18 +173,21 @@ pub fn keys(cmd: KeysCommand, global: &Global) -> u8 {
             new.scopes = scopes;
             new.user_id = user;
             new.rate_limit = rate_limit;
+            new.max_pages = max_pages;
             new.expires_at = expires_in.map(|d| OffsetDateTime::now_utc() + d);
             match store.create_key(new) {
                 Ok((plaintext, key)) => {
                     println!("{plaintext}");
                     eprintln!(
-                        "created key {} ({}) for user {}: tier {}, scopes {}, {} requests/min, expires {}",
+                        "created key {} ({}) for user {}: tier {}, scopes {}, {} requests/min, {} pages a crawl, \
+                         expires {}",
                         key.id,
                         key.key_prefix,
                         key.user_id,
                         key.tier,
                         key.scopes.join(","),
                         key.rate_limit_or(config.rate_limits.for_tier(key.tier)),
+                        config.max_pages.for_key(Some(&key)),
                         key.expires_at.map_or_else(|| "never".to_string(), store::format_rfc3339),
                     );
                     eprintln!("the key is shown only now; only its SHA-256 is stored");
@@ -170,6 +205,8 @@ pub fn keys(cmd: KeysCommand, global: &Global) -> u8 {
                         v["tier"] = serde_json::json!(k.tier.as_str());
                         // The limit the service applies: the key's own, else its tier's as configured.
                         v["rate_limit"] = serde_json::json!(k.rate_limit_or(config.rate_limits.for_tier(k.tier)));
+                        // The same for pages per crawl: the key's own cap, else its tier's.
+                        v["max_pages"] = serde_json::json!(config.max_pages.for_key(Some(k)));
                         println!("{v}");
                     }
                 } else {
@@ -190,6 +227,7 @@ pub fn keys(cmd: KeysCommand, global: &Global) -> u8 {
                                 k.tier.to_string(),
                                 k.scopes.join(","),
                                 k.rate_limit_or(config.rate_limits.for_tier(k.tier)).to_string(),
+                                config.max_pages.for_key(Some(k)).to_string(),
                                 state.to_string(),
                                 k.expires_at.map_or_else(|| "never".to_string(), store::format_rfc3339),
                                 k.name.clone(),
@@ -203,6 +241,7 @@ pub fn keys(cmd: KeysCommand, global: &Global) -> u8 {
                         ("TIER", Left),
                         ("SCOPES", Left),
                         ("RPM", Right),
+                        ("PAGES", Right),
                         ("STATE", Left),
                         ("EXPIRES", Left),
                         ("NAME", Left),
@@ -213,6 +252,25 @@ pub fn keys(cmd: KeysCommand, global: &Global) -> u8 {
             }
             Err(e) => fail(e),
         },
+        KeysCommand::Set { id_or_prefix, max_pages } => {
+            let own = match max_pages {
+                PagesCap::Own(n) => Some(n),
+                PagesCap::Tier => None,
+            };
+            match store.set_key_max_pages(&id_or_prefix, own) {
+                Ok(key) => {
+                    let source = if own.is_some() { "its own" } else { "its tier's" };
+                    eprintln!(
+                        "key {} ({}): {} pages a crawl ({source})",
+                        key.id,
+                        key.key_prefix,
+                        config.max_pages.for_key(Some(&key))
+                    );
+                    0
+                }
+                Err(e) => fail(e),
+            }
+        }
         KeysCommand::Disable { id_or_prefix } => report(store.set_enabled(&id_or_prefix, false), "disabled"),
         KeysCommand::Enable { id_or_prefix } => report(store.set_enabled(&id_or_prefix, true), "enabled"),
         KeysCommand::Revoke { id_or_prefix } => report(store.revoke(&id_or_prefix), "revoked"),

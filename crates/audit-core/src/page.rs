@@ -538,6 +538,15 @@ impl Page {
         self.locator.locate(spot)
     }
 
+    /// Frees what [`Page::locate`] reads: the decoded document (as large as the page) and
+    /// its table of elements. An audit locates its findings as it runs, so a caller that
+    /// keeps the page after its audit (a crawl, until the page's record is written) calls
+    /// this to keep the facts without a second copy of the document; [`Page::locate`]
+    /// answers `None` afterwards.
+    pub fn release_source(&mut self) {
+        self.locator = Locator::default();
+    }
+
     /// The title text of the first `<h1>`, or `""`.
     pub fn h1(&self) -> &str {
         self.h1s.first().map_or("", String::as_str)

@@ -363,6 +363,20 @@ impl CrawledPage {
         scope: &Scope,
         score: Option<u32>,
     ) -> CrawledPage {
+        CrawledPage::from_page_with(url, depth, page, TextFacts::of(page), scope, score)
+    }
+
+    /// [`CrawledPage::from_page`] with the facts of the page's visible text computed before
+    /// ([`TextFacts::take`], which frees the text): the crawl computes them where the page
+    /// was audited and keeps the page without its text until its record is built.
+    pub fn from_page_with(
+        url: impl Into<String>,
+        depth: Option<u32>,
+        page: &Page,
+        text: TextFacts,
+        scope: &Scope,
+        score: Option<u32>,
+    ) -> CrawledPage {
         let base = page.base_url.as_deref().or(Some(page.final_url.as_str())).and_then(|b| normalize(b).ok());
         let resolve = |r: &str| {
             base.as_ref()
@@ -405,8 +419,8 @@ impl CrawledPage {
             title: collapse(&page.title),
             meta_description: page.head_meta_description.as_deref().and_then(collapse),
             h1: page.h1s.first().and_then(|h| collapse(h)),
-            text_hash: text_hash(&page.visible_text),
-            content_signature: content_signature(&page.visible_text, &page.boilerplate),
+            text_hash: text.text_hash,
+            content_signature: text.content_signature,
             canonical: page.head_canonicals.first().and_then(|c| resolve(c)),
             hreflang_total: (hreflang_count > hreflang.len()).then_some(hreflang_count),
             hreflang,
@@ -429,6 +443,39 @@ impl CrawledPage {
             && self.html
             && !self.noindex
             && self.canonical.as_deref().is_none_or(|c| c == self.url)
+    }
+}
+
+/// What a crawl record keeps of a page's visible text: its [`text_hash`] and its
+/// [`content_signature`], 24 bytes whatever the page's size (docs/SCALING.md, "Large pages").
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TextFacts {
+    /// [`text_hash`] of the visible text.
+    pub text_hash: Option<String>,
+    /// [`content_signature`] of the page's own text.
+    pub content_signature: Option<u64>,
+}
+
+impl TextFacts {
+    /// The facts of `page`'s visible text.
+    pub fn of(page: &Page) -> TextFacts {
+        TextFacts {
+            text_hash: text_hash(&page.visible_text),
+            content_signature: content_signature(&page.visible_text, &page.boilerplate),
+        }
+    }
+
+    /// The facts of `page`'s visible text, then the text and the decoded document freed
+    /// ([`Page::release_source`]): a crawl keeps an audited page until the frontier thread
+    /// has built its record, and a page of 5 MB would otherwise keep two copies of its size
+    /// (the visible text and the document) all that time. What the record reads besides the
+    /// text (links, head facts, structured data) stays.
+    pub fn take(page: &mut Page) -> TextFacts {
+        let facts = TextFacts::of(page);
+        page.visible_text = String::new();
+        page.boilerplate = Vec::new();
+        page.release_source();
+        facts
     }
 }
 
@@ -642,6 +689,34 @@ mod tests {
                 ("https://other.test/", "Other", false, false),
             ]
         );
+    }
+
+    /// What a crawl keeps of an audited page until its record is written: no visible text
+    /// and no document (nothing that grows with the page's text), and the same record as
+    /// from the whole page.
+    #[test]
+    fn a_page_kept_for_its_record_holds_no_text_and_gives_the_same_record() {
+        let words: String = (0..400).map(|i| format!("word{} ", i % 97)).collect();
+        let html = format!(
+            "<html><head><title>Oak chairs</title></head><body><nav>Home Shop</nav><h1>Oak</h1>\
+             <p id=first>{words}</p><a href='/a'>A</a><a href='https://other.test/'>B</a></body></html>"
+        );
+        let scope = Scope::new("https://shop.test/", ScopeConfig::default()).unwrap();
+        let parse =
+            || audit_core::Page::parse("https://shop.test/", html.as_bytes(), HttpFacts::new().with_status(200));
+        let whole = parse();
+        let expected = CrawledPage::from_page("https://shop.test/", Some(0), &whole, &scope, Some(70));
+        assert!(expected.text_hash.is_some() && expected.content_signature.is_some());
+        let h1 = whole.headings.first().expect("a heading").spot;
+        assert!(whole.locate(h1).is_some(), "a parsed page locates its elements");
+
+        let mut kept = parse();
+        let text = TextFacts::take(&mut kept);
+        assert_eq!(kept.visible_text.capacity(), 0, "the visible text is freed");
+        assert!(kept.boilerplate.is_empty());
+        assert_eq!(kept.locate(h1), None, "the decoded document is freed");
+        let record = CrawledPage::from_page_with("https://shop.test/", Some(0), &kept, text, &scope, Some(70));
+        assert_eq!(record, expected);
     }
 
     fn record_of(body: &str) -> CrawledPage {

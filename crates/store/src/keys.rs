@@ -40,6 +40,8 @@ pub struct NewKey {
     pub expires_at: Option<OffsetDateTime>,
     /// Requests per minute overriding the tier's default.
     pub rate_limit: Option<u32>,
+    /// Pages per site crawl overriding the tier's cap (at least 1).
+    pub max_pages: Option<u32>,
 }
 
 impl NewKey {
@@ -53,6 +55,7 @@ impl NewKey {
             scopes: DEFAULT_SCOPES.iter().map(|s| s.as_str().to_owned()).collect(),
             expires_at: None,
             rate_limit: None,
+            max_pages: None,
         }
     }
 }
@@ -78,6 +81,9 @@ pub struct KeyRecord {
     pub tier: Tier,
     /// Own requests-per-minute limit; `None` means the tier default.
     pub rate_limit: Option<u32>,
+    /// Own pages per site crawl, set by the operator; `None` means the tier's cap (the
+    /// service's `[max_pages]` settings).
+    pub max_pages: Option<u32>,
     /// Disabled keys are known but refused (403).
     pub enabled: bool,
     /// Last successful authentication.
@@ -172,8 +178,17 @@ fn validate_scopes<'a>(scopes: impl IntoIterator<Item = &'a str>) -> Result<Vec<
     Ok(out)
 }
 
+/// A key's own pages per crawl is at least 1: a cap of 0 would end every crawl before its
+/// start page.
+fn check_max_pages(max_pages: Option<u32>) -> Result<()> {
+    if max_pages == Some(0) {
+        return Err(Error::invalid("max_pages", "a key's pages per crawl must be at least 1"));
+    }
+    Ok(())
+}
+
 const COLUMNS: &str = "id, user_id, name, key_prefix, scopes, tier, rate_limit, enabled, \
-                       last_used_at, expires_at, created_at";
+                       last_used_at, expires_at, created_at, max_pages";
 
 struct RawKey {
     id: String,
@@ -187,6 +202,7 @@ struct RawKey {
     last_used_at: Option<String>,
     expires_at: Option<String>,
     created_at: String,
+    max_pages: Option<i64>,
 }
 
 impl RawKey {
@@ -203,6 +219,7 @@ impl RawKey {
             last_used_at: row.get(8)?,
             expires_at: row.get(9)?,
             created_at: row.get(10)?,
+            max_pages: row.get(11)?,
         })
     }
 
@@ -222,6 +239,10 @@ impl RawKey {
             rate_limit: self
                 .rate_limit
                 .map(|n| u32::try_from(n).map_err(|_| Error::corrupt(T, "bad rate_limit")))
+                .transpose()?,
+            max_pages: self
+                .max_pages
+                .map(|n| u32::try_from(n).ok().filter(|n| *n >= 1).ok_or_else(|| Error::corrupt(T, "bad max_pages")))
                 .transpose()?,
             enabled: self.enabled,
             last_used_at: clock::decode_opt(T, self.last_used_at)?,
@@ -258,6 +279,7 @@ impl Store {
             return Err(Error::invalid("name", format!("must be 1 to {MAX_KEY_NAME_LEN} characters")));
         }
         let scopes = validate_scopes(new.scopes.iter().map(String::as_str))?;
+        check_max_pages(new.max_pages)?;
         let now = clock::truncate_ms(OffsetDateTime::now_utc());
         let plaintext = generate_key();
         let hash = hash_key(&plaintext);
@@ -275,6 +297,7 @@ impl Store {
                 scopes: scopes.clone(),
                 tier: new.tier,
                 rate_limit: new.rate_limit,
+                max_pages: new.max_pages,
                 enabled: true,
                 last_used_at: None,
                 expires_at: new.expires_at.map(clock::truncate_ms),
@@ -282,8 +305,8 @@ impl Store {
             };
             tx.execute(
                 "INSERT INTO api_keys (id, user_id, name, key_prefix, key_hash, scopes, tier, \
-                 rate_limit, enabled, expires_at, created_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 1, ?9, ?10)",
+                 rate_limit, enabled, expires_at, created_at, max_pages) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 1, ?9, ?10, ?11)",
                 args![
                     record.id,
                     record.user_id,
@@ -295,6 +318,7 @@ impl Store {
                     record.rate_limit,
                     record.expires_at.map(format_rfc3339),
                     format_rfc3339(record.created_at),
+                    record.max_pages,
                 ],
             )?;
             Ok(record)
@@ -313,6 +337,19 @@ impl Store {
     /// The live key named by id or prefix, or [`Error::NotFound`].
     pub fn get_key(&self, id_or_prefix: &str) -> Result<KeyRecord> {
         self.read(|conn| resolve(conn, id_or_prefix))
+    }
+
+    /// Sets a key's own pages per site crawl (`None`: back to its tier's cap); returns the
+    /// updated record. Crawls started after it use the new cap; crawls already started keep
+    /// theirs.
+    pub fn set_key_max_pages(&self, id_or_prefix: &str, max_pages: Option<u32>) -> Result<KeyRecord> {
+        check_max_pages(max_pages)?;
+        self.write(|tx| {
+            let mut key = resolve(tx, id_or_prefix)?;
+            tx.execute("UPDATE api_keys SET max_pages = ?2 WHERE id = ?1", args![key.id, max_pages])?;
+            key.max_pages = max_pages;
+            Ok(key)
+        })
     }
 
     /// Enables or disables a key; returns the updated record.

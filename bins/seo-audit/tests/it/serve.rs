@@ -166,6 +166,28 @@ async fn administer_then_serve() {
     let pro: Vec<u64> = rows.iter().filter(|r| r["tier"] == "pro").map(|r| r["rate_limit"].as_u64().unwrap()).collect();
     assert_eq!(pro, [100], "{rows:#?}");
 
+    // A key's own pages per crawl: its tier's cap until the operator sets one, its own
+    // after, its tier's again with `tier`; 0 and words are refused.
+    let pages = |data: &std::path::Path| -> u64 {
+        let out = run(data, &["keys", "list", "--json", "--user", &user]);
+        let row: serde_json::Value = serde_json::from_str(stdout(&out).lines().next().unwrap()).unwrap();
+        row["max_pages"].as_u64().unwrap()
+    };
+    assert_eq!(pages(data), 100, "the free tier's default");
+    let out = run(data, &["keys", "set", prefix, "--max-pages", "2000"]);
+    assert!(out.status.success() && out.stdout.is_empty(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("2000 pages a crawl (its own)"), "{out:?}");
+    assert_eq!(pages(data), 2000);
+    assert!(run(data, &["keys", "list"]).status.success());
+    for bad in ["0", "many", "-5"] {
+        let out = run(data, &["keys", "set", prefix, "--max-pages", bad]);
+        assert!(!out.status.success(), "--max-pages {bad} succeeded");
+    }
+    assert!(!run(data, &["keys", "set", "sa_nothing", "--max-pages", "9"]).status.success());
+    assert_eq!(pages(data), 2000, "a refused change changes nothing");
+    assert!(run(data, &["keys", "set", prefix, "--max-pages", "tier"]).status.success());
+    assert_eq!(pages(data), 100);
+
     let server = Serving::start(data);
     let client = reqwest::Client::builder().no_proxy().build().unwrap();
     let get = |path: &str, key: Option<&str>| {

@@ -450,10 +450,20 @@ type Extracted = Vec<(String, Option<String>)>;
 
 /// A fetch of a page.
 enum Fetched {
-    Html(Box<(u32, Audit, Extracted)>),
-    Other { status: u16 },
-    Redirected { status: u16, location: Option<String> },
-    Failed { reason: String, no_answer: bool },
+    /// The page's score, its audit (its page without the visible text and the decoded
+    /// document: [`crawl::TextFacts::take`]), its extracted values and the facts of its text.
+    Html(Box<(u32, Audit, Extracted, crawl::TextFacts)>),
+    Other {
+        status: u16,
+    },
+    Redirected {
+        status: u16,
+        location: Option<String>,
+    },
+    Failed {
+        reason: String,
+        no_answer: bool,
+    },
 }
 
 impl Fetched {
@@ -977,10 +987,11 @@ where
                     }
                     match fetched {
                         Fetched::Html(analysed) => {
-                            let (score, audit, extracted) = *analysed;
+                            let (score, audit, extracted, text) = *analysed;
                             // The page's record is built here, off the analysis threads: the
                             // cores' places are for parsing and auditing.
-                            let mut page = CrawledPage::from_page(&url, depth, &audit.page, &scope, Some(score));
+                            let mut page =
+                                CrawledPage::from_page_with(&url, depth, &audit.page, text, &scope, Some(score));
                             page.extracted = extracted;
                             frontier.record(entry, Outcome::Answered(&page)).map_err(store_error)?;
                             ok_pages += u64::from(matches!(page.status, Some(200..=299)));
@@ -1269,6 +1280,19 @@ async fn fetch_page(
     if !(200..300).contains(&status) || !html {
         return Fetched::Other { status };
     }
+    // A large page is analysed alone, in the whole process: its analysis holds several
+    // copies of its size at once (the decoded document, the parser's tree, the visible text),
+    // so two pages of 5 MB analysed side by side double the peak; pages under the bound
+    // (nearly every real page) are analysed as before, one per core (docs/SCALING.md, "Large
+    // pages"). Taken before an analysis place, so that no place waits on it.
+    let _large = if page.body.len() > LARGE_PAGE_BYTES {
+        match LARGE_PAGE_ANALYSES.acquire().await {
+            Ok(permit) => Some(permit),
+            Err(_) => return Fetched::Failed { reason: "the large-page gate is closed".to_string(), no_answer: false },
+        }
+    } else {
+        None
+    };
     let slot = match slots {
         Some(slots) => match slots.admit_background_within(SLOT_PATIENCE).await {
             Ok(ticket) => match ticket.ready().await {
@@ -1295,22 +1319,30 @@ async fn fetch_page(
     let requested = entry.url.clone();
     let analysed = analyse_blocking(slot, limits, move |budget| {
         let http = http_facts(&requested, &page, robots.as_deref());
-        let audit = match &dom {
+        let parsed = match &dom {
             // Links of the DOM resolve against the browser's address (docs/API.md, "Rendered audits").
             Some((html, final_url)) => {
                 let http = crate::pipeline::rendered_http(http, &requested, final_url);
-                audit_core::audit(Page::parse_within(&requested, html.as_bytes(), http, budget))
+                Page::parse_within(&requested, html.as_bytes(), http, budget)
             }
-            None => audit_core::audit(Page::parse_within(&requested, &page.body, http, budget)),
+            None => Page::parse_within(&requested, &page.body, http, budget),
         };
-        let score = audit.score().percentage;
         // The extractors read the HTML audited: the rendered DOM, or the served page decoded
         // as the audit decoded it.
         let extracted = extractors.as_deref().map_or_else(Vec::new, |x| match &dom {
             Some((html, _)) => x.extract(html),
             None => x.extract(&audit_core::decode(&page.body, page.content_type.as_deref()).0),
         });
-        (score, audit, extracted)
+        // The response's bytes are not read again once parsed: freed before the rules run.
+        drop((page, dom));
+        let mut audit = audit_core::audit(parsed);
+        let score = audit.score().percentage;
+        // The text's facts are taken here and the text and the document freed, on the thread
+        // that allocated them: until the frontier thread has written the page's record the
+        // audit waits in a channel, and a page of 5 MB would keep two copies of its size
+        // there (docs/SCALING.md, "Large pages").
+        let text = crawl::TextFacts::take(&mut audit.page);
+        (score, audit, extracted, text)
     })
     .await;
     match analysed {
@@ -1318,6 +1350,15 @@ async fn fetch_page(
         Err(e) => Fetched::Failed { reason: format!("analysis failed: {e}"), no_answer: false },
     }
 }
+
+/// Bytes of a response from which its page is a large one, analysed alone
+/// ([`LARGE_PAGE_ANALYSES`]): the pages of real sites measured for docs/SCALING.md are mostly
+/// under 200 KB; the fetch's limit is 5 MiB.
+pub const LARGE_PAGE_BYTES: usize = 1024 * 1024;
+
+/// One large page ([`LARGE_PAGE_BYTES`]) analysed at a time in the process, whatever the
+/// crawls running.
+static LARGE_PAGE_ANALYSES: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(1);
 
 /// Whether a `Content-Type` names an HTML document.
 fn is_html_type(content_type: &str) -> bool {
@@ -1713,6 +1754,52 @@ mod tests {
         assert_eq!(home.outlinks.len(), 2, "its links are given with it");
         assert!(crawled.sink.0.failed.iter().any(|f| !f.is_empty()), "the page rules ran");
         assert_eq!(crawled.summary.progress.done, 3);
+    }
+
+    /// Keeps each record and what the audit handed with it holds of the page's text.
+    #[derive(Default)]
+    struct TextSink {
+        pages: Vec<CrawledPage>,
+        /// Per audited page: the bytes of visible text and text ranges it still holds, and
+        /// whether its elements can still be located (the decoded document).
+        kept: Vec<(usize, bool)>,
+    }
+
+    impl CrawlSink for TextSink {
+        fn page(&mut self, page: &CrawledPage, audit: Option<&Audit>) -> Result<(), AppError> {
+            if let Some(audit) = audit {
+                let text = audit.page.visible_text.capacity() + audit.page.boilerplate.capacity();
+                let locatable = audit.page.headings.iter().any(|h| audit.page.locate(h.spot).is_some());
+                self.kept.push((text, locatable));
+            }
+            self.pages.push(page.clone());
+            Ok(())
+        }
+        fn sitemap_url(&mut self, _url: &str) -> Result<(), AppError> {
+            Ok(())
+        }
+    }
+
+    /// What waits for the frontier thread after a page's audit holds nothing that grows with
+    /// the page's text (docs/SCALING.md, "Large pages"): no visible text and no decoded
+    /// document; the record still has the text's hash and signature.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_audited_page_is_handed_on_without_its_text() {
+        let words: String = (0..200).map(|i| format!("word{i} ")).collect();
+        let body = format!("<title>A long page of the shop</title><h1>Long</h1><nav>Home</nav><p>{words}</p>");
+        let addr = test_support::Pages::serve(move |_: &test_support::wiremock::Request| {
+            test_support::ResponseTemplate::new(200).set_body_raw(body.clone(), "text/html")
+        })
+        .await
+        .leak();
+        let scope = Scope::new(&format!("http://{addr}/"), ScopeConfig::default()).expect("scope");
+        let crawled =
+            run(&fetcher(), MemoryStore::new(), scope, Limits::default(), TextSink::default(), CrawlOptions::default())
+                .await
+                .expect("crawl");
+        assert_eq!(crawled.sink.kept, [(0, false)], "the text and the document were freed");
+        let page = &crawled.sink.pages[0];
+        assert!(page.text_hash.is_some() && page.content_signature.is_some(), "{page:?}");
     }
 
     /// `shop.test` on 127.0.0.1: `/` links to `/r`, which redirects to `location`; every

@@ -92,6 +92,15 @@ impl MaxPages {
         };
         cap.max(1)
     }
+
+    /// The pages per crawl of a caller: its key's own cap when the operator set one
+    /// (`seo-audit keys set ID --max-pages N`), else its tier's; anonymous without a key.
+    pub fn for_key(&self, key: Option<&store::KeyRecord>) -> u32 {
+        match key {
+            Some(key) => key.max_pages.unwrap_or_else(|| self.for_tier(Some(key.tier))).max(1),
+            None => self.for_tier(None),
+        }
+    }
 }
 
 /// A crawl just created.
@@ -99,9 +108,9 @@ impl MaxPages {
 pub struct Started {
     /// The crawl (state `queued`).
     pub crawl: store::Crawl,
-    /// `max_pages` asked for when it was cut to the tier's limit.
+    /// `max_pages` asked for when it was cut to the caller's limit.
     pub cut_from: Option<u32>,
-    /// The tier's pages per crawl.
+    /// The caller's pages per crawl ([`MaxPages::for_key`]: its key's own, else its tier's).
     pub tier_limit: u32,
 }
 
@@ -249,7 +258,8 @@ impl Crawls {
     /// caller, which words that refusal in its own protocol). Rendering without a browser is
     /// refused before anything is charged; then one charge for the whole crawl
     /// ([`crate::AuditOptions::units`]); then the start page is checked and the crawl queued
-    /// as [`Crawls::start`] says. A key's crawl is its owner's, cut to its tier's pages; an
+    /// as [`Crawls::start`] says. A key's crawl is its owner's, cut to the key's own pages
+    /// per crawl when the operator set them, else to its tier's ([`MaxPages::for_key`]); an
     /// anonymous one counts against its network's cap of running crawls.
     ///
     /// # Errors
@@ -263,8 +273,9 @@ impl Crawls {
         self.app.check_render(request.render)?;
         self.app.charge(payer, crate::AuditOptions { render: request.render }.units()).await?;
         let identity = payer.identity();
-        let (owner, tier) = (identity.user_id().map(str::to_string), identity.key().map(|k| k.tier));
-        self.start_at(url, request, owner, tier, &identity.label()).await
+        let owner = identity.user_id().map(str::to_string);
+        let limit = self.max_pages.for_key(identity.key());
+        self.start_at(url, request, owner, limit, &identity.label()).await
     }
 
     /// Starts a crawl for `owner` (`None`: anonymous, then counted as `caller`, the
@@ -285,16 +296,18 @@ impl Crawls {
         caller: &str,
     ) -> Result<Started, AppError> {
         let url = crate::validate_url(&request.url)?;
-        self.start_at(url, request, owner, tier, caller).await
+        let limit = self.max_pages.for_tier(tier);
+        self.start_at(url, request, owner, limit, caller).await
     }
 
-    /// [`Crawls::start`] from its validated start URL.
+    /// [`Crawls::start`] from its validated start URL, with the caller's pages per crawl
+    /// (`tier_limit`).
     async fn start_at(
         &self,
         url: url::Url,
         request: CrawlRequest,
         owner: Option<String>,
-        tier: Option<store::Tier>,
+        tier_limit: u32,
         caller: &str,
     ) -> Result<Started, AppError> {
         self.app.renderer_for(crate::AuditOptions { render: request.render })?;
@@ -303,7 +316,6 @@ impl Crawls {
             let _place = self.pacer.acquire(&url, None).await;
             runner::check_start_page(&self.app.fetcher, &url).await?;
         }
-        let tier_limit = self.max_pages.for_tier(tier);
         let asked = request.max_pages.unwrap_or(tier_limit);
         let max_pages = asked.min(tier_limit);
         let cut_from = (asked > tier_limit).then_some(asked);

@@ -248,6 +248,60 @@ async fn an_operator_raises_a_tiers_pages_per_crawl() {
     }
 }
 
+/// A key's own pages per crawl (set by the operator: `seo-audit keys set ID --max-pages N`)
+/// replaces its tier's cap for that key alone: a key raised to 8 crawls 8 pages of a
+/// 40-page site, another key of the same tier keeps the tier's cap (3 here) and crawls 3
+/// (docs/API.md, "Running the service").
+#[tokio::test]
+async fn an_operator_raises_one_keys_pages_per_crawl() {
+    let t = TestServer::start(|c| c.max_pages.free = 3).await;
+    // Page n links to the next three; 40 pages in all.
+    let site = Pages::serve(|req: &wiremock::Request| {
+        let n: Option<usize> = match req.url.path() {
+            "/" => Some(0),
+            p => p.strip_prefix("/p/").and_then(|n| n.parse().ok()).filter(|n| *n < 40),
+        };
+        match n {
+            Some(n) => {
+                let links: String = (n + 1..(n + 4).min(40)).map(|m| format!("<a href='/p/{m}'>page {m}</a>")).collect();
+                let body = format!("<html><head><title>Page {n} of the shop</title></head><body><h1>Page {n}</h1>{links}</body></html>");
+                ResponseTemplate::new(200).set_body_raw(body, "text/html")
+            }
+            None => ResponseTemplate::new(404).set_body_raw("not found", "text/plain"),
+        }
+    })
+    .await
+    .leak();
+    let (raised, record) = t.key(|k| k.max_pages = Some(8));
+    let (other, _) = t.key(|_| {});
+    assert_eq!(record.max_pages, Some(8));
+
+    let mut done = Vec::new();
+    for (key, limit) in [(&raised, 8), (&other, 3)] {
+        let a =
+            start(&t, Some(key), json!({"url": format!("http://{site}/"), "max_pages": 20, "sitemaps": false})).await;
+        assert_eq!(a.status, 202, "{}", a.raw);
+        assert_eq!(a.body["crawl"]["max_pages"], limit, "{}", a.raw);
+        let cut = &a.body["crawl"]["max_pages_cut"];
+        assert_eq!((cut["asked"].as_u64(), cut["limit"].as_u64()), (Some(20), Some(limit)), "{cut}");
+        let id = a.body["crawl"]["id"].as_str().unwrap().to_string();
+        done.push(ended(&t, &id, Some(key)).await);
+    }
+    assert_eq!((done[0]["state"].as_str(), done[0]["progress"]["pages_done"].as_u64()), (Some("completed"), Some(8)));
+    assert_eq!((done[1]["state"].as_str(), done[1]["progress"]["pages_done"].as_u64()), (Some("completed"), Some(3)));
+
+    // Back to the tier's cap: the key's next crawl is cut to 3 again.
+    let id = record.id.clone();
+    let back = t.db(move |s| s.set_key_max_pages(&id, None).unwrap());
+    assert_eq!(back.max_pages, None);
+    let a =
+        start(&t, Some(&raised), json!({"url": format!("http://{site}/"), "max_pages": 20, "sitemaps": false})).await;
+    assert_eq!(a.status, 202, "{}", a.raw);
+    assert_eq!(a.body["crawl"]["max_pages"], 3, "{}", a.raw);
+    let id = a.body["crawl"]["id"].as_str().unwrap().to_string();
+    send(&t, reqwest::Method::DELETE, &format!("/api/v1/crawls/{id}"), Some(&raised), None).await;
+}
+
 /// An ended crawl whose pages the retention sweep pruned still answers its `GET` with its
 /// summary, says when its pages went, and lists none (docs/API.md, "Retention").
 #[tokio::test]
