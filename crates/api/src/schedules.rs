@@ -177,6 +177,10 @@ const ID: Param = Param::Own {
     schema: |_| json!({"type": "string"}),
 };
 
+const E400_BODY: Response = error("400", "`invalid_request`: a body was sent that is not JSON.");
+const E413: Response = error("413", "`payload_too_large`: body over 1 MiB.");
+const E415: Response = error("415", "`unsupported_media_type`: a body was sent that is not `application/json`.");
+
 const fn one(status: &'static str, description: &'static str) -> Response {
     Response { status, description, headers: &[], content: Content::Json(answer::<ScheduleAnswer>) }
 }
@@ -258,12 +262,13 @@ pub static PAUSE_SCHEDULE: Operation = Operation {
     id: "pauseCrawlSchedule",
     summary: "Pause a crawl schedule",
     description: "No run starts while it is paused (a run already started goes on). Pausing a paused schedule \
-        answers it as it is. Requires a key with the `audit` scope; consumes no quota.",
+        answers it as it is. No body is needed; one that is sent must be JSON and is ignored. Requires a key with \
+        the `audit` scope; consumes no quota.",
     tag: "crawl",
     access: Access::KeyRequired,
     params: &[ID, Param::ApiKeyQuery],
     body: None,
-    responses: &[one("200", "The schedule, `paused`."), E401, E403, E404, E500],
+    responses: &[one("200", "The schedule, `paused`."), E400_BODY, E401, E403, E404, E413, E415, E500],
 };
 
 /// `POST /api/v1/crawl-schedules/{id}/resume`.
@@ -271,12 +276,13 @@ pub static RESUME_SCHEDULE: Operation = Operation {
     id: "resumeCrawlSchedule",
     summary: "Resume a paused crawl schedule",
     description: "The next run is the schedule's next time from now: runs missed while it was paused are not \
-        made up. Requires a key with the `audit` scope; consumes no quota.",
+        made up. No body is needed; one that is sent must be JSON and is ignored. Requires a key with the `audit` \
+        scope; consumes no quota.",
     tag: "crawl",
     access: Access::KeyRequired,
     params: &[ID, Param::ApiKeyQuery],
     body: None,
-    responses: &[one("200", "The schedule, `active`."), E401, E403, E404, E500],
+    responses: &[one("200", "The schedule, `active`."), E400_BODY, E401, E403, E404, E413, E415, E500],
 };
 
 /// `DELETE /api/v1/crawl-schedules/{id}`.

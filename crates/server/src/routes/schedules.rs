@@ -36,6 +36,7 @@ pub fn get(ctx: Ctx) -> HandlerFuture {
 pub fn pause(ctx: Ctx) -> HandlerFuture {
     Box::pin(async move {
         let (owner, id) = (owner(&ctx).await?, id_of(&ctx));
+        no_body(&ctx).await?;
         answer(StatusCode::OK, &ctx.state.schedules.pause(owner, id).await?)
     })
 }
@@ -44,6 +45,7 @@ pub fn pause(ctx: Ctx) -> HandlerFuture {
 pub fn resume(ctx: Ctx) -> HandlerFuture {
     Box::pin(async move {
         let (owner, id) = (owner(&ctx).await?, id_of(&ctx));
+        no_body(&ctx).await?;
         answer(StatusCode::OK, &ctx.state.schedules.resume(owner, id).await?)
     })
 }
@@ -55,6 +57,19 @@ pub fn end(ctx: Ctx) -> HandlerFuture {
         ctx.state.schedules.end(owner, id.clone()).await?;
         Ok(ok_json(&ScheduleEnded { ok: true, api_version: audit_core::API_VERSION, deleted: id }))
     })
+}
+
+/// Pause and resume need no body; one that is sent is read as every POST body is (JSON, at
+/// most 1 MiB), and ignored.
+async fn no_body(ctx: &Ctx) -> Result<(), ApiError> {
+    let sends_body = match ctx.headers.get(http::header::CONTENT_LENGTH) {
+        Some(len) => len.as_bytes() != b"0",
+        None => ctx.headers.contains_key(http::header::TRANSFER_ENCODING),
+    };
+    if sends_body {
+        ctx.ignored_body().await?;
+    }
+    Ok(())
 }
 
 fn id_of(ctx: &Ctx) -> String {
