@@ -59,8 +59,8 @@ pub struct Args {
 pub enum Output {
     /// create, pause, resume.
     Schedule {
-        /// The schedule.
-        schedule: api::schedules::CrawlSchedule,
+        /// The schedule (boxed: the variants differ in size).
+        schedule: Box<api::schedules::CrawlSchedule>,
     },
     /// list.
     List {
@@ -87,7 +87,7 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
         super::text(&args.schedule_id)
             .ok_or_else(|| tool_error("missing_parameter", "The argument schedule_id is needed for this action."))
     };
-    let one = |s: &app::crawl::stored::CrawlSchedule| Output::Schedule { schedule: app::crawl::schedules::wire(s) };
+    let one = |s: &app::crawl::stored::CrawlSchedule| Output::Schedule { schedule: Box::new(app::crawl::schedules::wire(s)) };
     match args.action {
         Action::Create => {
             let app::quota::Identity::Key(key) = env.identity else {
