@@ -11,6 +11,7 @@ pub mod compare;
 pub mod crawls;
 pub mod ops;
 pub mod request;
+pub mod schedules;
 pub mod wire;
 
 pub use wire::*;

@@ -122,6 +122,43 @@ pub static ROUTES: &[Route] = &[
     ),
     Route::new(Method::GET, "/api/v1/crawls/{id}/export", routes::crawls::export, FREE, &api::crawls::EXPORT_CRAWL),
     Route::new(Method::GET, "/crawls/{id}", routes::crawls::report, FREE, &api::crawls::CRAWL_REPORT),
+    // Scheduled crawls (docs/API.md, "Scheduled crawls"): each run is charged when it starts.
+    Route::new(
+        Method::POST,
+        "/api/v1/crawl-schedules",
+        routes::schedules::create,
+        FREE,
+        &api::schedules::CREATE_SCHEDULE,
+    ),
+    Route::new(Method::GET, "/api/v1/crawl-schedules", routes::schedules::list, FREE, &api::schedules::LIST_SCHEDULES),
+    Route::new(
+        Method::GET,
+        "/api/v1/crawl-schedules/{id}",
+        routes::schedules::get,
+        FREE,
+        &api::schedules::GET_SCHEDULE,
+    ),
+    Route::new(
+        Method::DELETE,
+        "/api/v1/crawl-schedules/{id}",
+        routes::schedules::end,
+        FREE,
+        &api::schedules::END_SCHEDULE,
+    ),
+    Route::new(
+        Method::POST,
+        "/api/v1/crawl-schedules/{id}/pause",
+        routes::schedules::pause,
+        FREE,
+        &api::schedules::PAUSE_SCHEDULE,
+    ),
+    Route::new(
+        Method::POST,
+        "/api/v1/crawl-schedules/{id}/resume",
+        routes::schedules::resume,
+        FREE,
+        &api::schedules::RESUME_SCHEDULE,
+    ),
     Route::new(Method::GET, "/api/status", routes::status::get, FREE, &ops::STATUS),
     // For load balancers and orchestrators (docs/API.md, "Metrics, liveness and readiness").
     Route::new(Method::GET, "/livez", routes::status::livez, FREE, &ops::LIVEZ),

@@ -168,6 +168,8 @@ async fn serve_listener(state: AppState, listener: http_serve::Listener) -> Resu
     // Crawls likewise: resumed from their frontier at start-up, adopted when a lease runs out.
     state.crawls.recover().await;
     state.crawls.spawn_sweeper(rx.clone());
+    // Crawl schedules live in the database: a run due while no replica ran starts now, once.
+    state.schedules.spawn(rx.clone());
     state.monitors.spawn(rx.clone());
     // The SQLite file is checked now and then, so a damaged one is reported by the status
     // endpoints even when no request has read a damaged page yet.

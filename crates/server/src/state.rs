@@ -39,6 +39,9 @@ pub struct AppState {
     pub draining: Arc<AtomicBool>,
     /// Site crawls (docs/API.md, "Site crawl").
     pub crawls: app::crawl::Crawls,
+    /// Scheduled crawls (docs/API.md, "Scheduled crawls"): the scheduler [`crate::serve`]
+    /// starts, and the schedules' routes.
+    pub schedules: app::crawl::Schedules,
     /// The bytes of request bodies being received, all requests together
     /// (`body_budget_mb`).
     pub bodies: http_serve::request::BodyBudget,
@@ -70,18 +73,24 @@ impl AppState {
         // Background audits of all domains together share one budget per minute.
         let budget = Limiter::new(None);
         let budget = Box::new(move |per_minute| budget.consume_in_memory("badge-audits", 1, per_minute).allowed);
+        let limiter = Arc::new(Limiter::new(Some(app.clone())));
+        let crawls = app::crawl::Crawls::new(app.clone())
+            .with_time_limit(std::time::Duration::from_secs(config.crawl_time_limit_s.max(1)))
+            .with_external_budget(config.crawl_external_budget)
+            .with_caps(config.max_running_crawls, config.max_running_crawls_per_caller)
+            .with_max_pages(config.max_pages);
+        // A scheduled run is charged on the service's one limiter, as a crawl started with
+        // its key is.
+        let schedules = app::crawl::Schedules::new(crawls.clone(), limiter.clone(), config.rate_limits);
         Ok(AppState {
             geo: Arc::new(app::GeoService::new(&config.geo, config.fetch_config())),
             webhooks,
-            limiter: Arc::new(Limiter::new(Some(app.clone()))),
+            limiter,
             badges: Arc::new(app::BadgeQueue::new(app.clone(), config.badge_audit_url.clone(), budget)),
             widget_guard: Arc::new(Limiter::new(None)),
             workflows: app::Workflows::new(app.clone(), monitors.clone()),
-            crawls: app::crawl::Crawls::new(app.clone())
-                .with_time_limit(std::time::Duration::from_secs(config.crawl_time_limit_s.max(1)))
-                .with_external_budget(config.crawl_external_budget)
-                .with_caps(config.max_running_crawls, config.max_running_crawls_per_caller)
-                .with_max_pages(config.max_pages),
+            crawls,
+            schedules,
             monitors,
             app,
             config: Arc::new(config),

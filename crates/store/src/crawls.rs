@@ -361,7 +361,7 @@ fn counts_of(db: &Db<'_>, crawl_id: &str) -> Result<Counts> {
     Ok(c)
 }
 
-fn load_crawl(db: &Db<'_>, id: &str) -> Result<Crawl> {
+pub(crate) fn load_crawl(db: &Db<'_>, id: &str) -> Result<Crawl> {
     let mut crawl = db
         .query_opt(&format!("SELECT {CRAWL_COLUMNS} FROM crawls WHERE id = ?1"), args![id], crawl_from_row)?
         .ok_or_else(|| Error::not_found("crawl", id))?;

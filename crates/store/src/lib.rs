@@ -24,6 +24,9 @@
 //! - workflow runs with steps and approval gates ([`Store::create_run`],
 //!   [`Store::decide_approval`], [`Store::recover_interrupted_runs`]); monitors and alerts;
 //!   tracked keywords; experiments;
+//! - crawl schedules: [`Store::create_crawl_schedule`] (within a per-owner cap),
+//!   [`Store::claim_due_crawl_schedules`] (one replica per run), [`Store::queue_scheduled_crawl`]
+//!   and [`Store::record_schedule_comparison`] (each run judged once);
 //! - site crawls: [`Store::queue_crawl`] and [`Store::start_queued_crawls`] (in order, within
 //!   caps), the frontier of each ([`Store::crawl_frontier`],
 //!   a `crawl::FrontierStore`), its pages, inlinks, sitemap URLs and issues, leases
@@ -89,6 +92,7 @@ mod lease;
 mod migrations;
 mod readiness;
 mod retention;
+mod schedules;
 mod sql;
 mod tracking;
 mod usage;
@@ -118,6 +122,7 @@ pub use keys::{
 pub use migrations::{Migration, MIGRATIONS, PG_MIGRATIONS};
 pub use readiness::{NewReadiness, StoredReadiness, MAX_READINESS_RECORD_BYTES};
 pub use retention::{Pruned, Retention};
+pub use schedules::{CrawlSchedule, NewCrawlSchedule};
 pub use tracking::{Alert, Experiment, Keyword, Monitor, NewExperiment, DEFAULT_MONITOR_INTERVAL_S};
 pub use usage::{ip_identity, minute_bucket, Consumption, UsageCounts, USAGE_RETENTION_MINUTES, USAGE_WINDOW_MINUTES};
 pub use users::{parse_tier, Tier, User, ANONYMOUS_RATE_LIMIT, FREE_RATE_LIMIT, PRO_RATE_LIMIT};

@@ -134,6 +134,9 @@ pub enum WebhookEvent {
     /// A monitor raised an alert.
     #[strum(serialize = "monitor.alert")]
     MonitorAlert,
+    /// A scheduled crawl's run raised an alert (new critical findings, or a site score drop).
+    #[strum(serialize = "crawl.alert")]
+    CrawlAlert,
     /// A workflow run waits for its owner's approval.
     #[strum(serialize = "workflow.awaiting_approval")]
     WorkflowAwaitingApproval,
@@ -261,12 +264,13 @@ mod tests {
                 "audit.completed",
                 "crawl.completed",
                 "monitor.alert",
+                "crawl.alert",
                 "workflow.awaiting_approval",
                 "workflow.completed",
                 "ping",
             ],
         );
-        assert_eq!(WebhookEvent::SUBSCRIBABLE.len(), 5);
+        assert_eq!(WebhookEvent::SUBSCRIBABLE.len(), 6);
         assert!(!WebhookEvent::SUBSCRIBABLE.contains(&"ping"));
         assert_eq!(ErrorCode::NAMES.len(), ErrorCode::ALL.len());
         assert_eq!(ErrorCode::InvalidRequest.as_str(), "invalid_request");

@@ -17,6 +17,7 @@ mod prometheus;
 mod render_cmd;
 mod replicas;
 mod restart;
+mod schedule_replicas;
 mod serve;
 mod sigterm;
 mod webhook_restart;

@@ -84,6 +84,7 @@ pub static CARDS: &[(&str, ToolCard)] = &[
     ("crawl_status", CRAWL_STATUS),
     ("list_crawls", LIST_CRAWLS),
     ("compare_crawls", COMPARE_CRAWLS),
+    ("schedule_crawl", SCHEDULE_CRAWL),
 ];
 
 /// get_site_info.
@@ -429,4 +430,23 @@ pub const COMPARE_CRAWLS: ToolCard = ToolCard {
          change. Pass the newer crawl as crawl_id and the earlier one as against (list_crawls finds them). Needs an \
          API key with the mcp scope; free of quota. Crawls of different sites, or one still running, are refused.",
     examples: &["What changed on example.com since my last crawl?", "Did the fixes remove the broken links?"],
+};
+
+/// schedule_crawl.
+pub const SCHEDULE_CRAWL: ToolCard = ToolCard {
+    title: "Schedule crawls",
+    needs_key: true,
+    free_of_quota: false,
+    hints: Hints { read_only: false, open_world: true, destructive: Some(true), idempotent: Some(false) },
+    description: "Schedules a site crawl for the caller's owner, run every day or every week at a time of day (UTC), \
+         and manages the schedules: action create (crawl: the crawl_site request with url; frequency daily or \
+         weekly; time HH:MM; weekday for weekly; alert_score_drop, default 5), list, pause, resume or end \
+         (schedule_id). Each run is a crawl of the owner's, charged to the key as crawl_site is; each run that \
+         completes is compared with the previous completed run, and new findings of a critical rule or a site \
+         score drop of alert_score_drop points or more raise a crawl.alert webhook event; the schedule shows the \
+         last change and alerts. At most 20 schedules per owner. Needs an API key with the mcp and audit scopes.",
+    examples: &[
+        "Crawl https://example.com/ every Monday at 03:00 and alert me on regressions",
+        "Pause my weekly crawl",
+    ],
 };

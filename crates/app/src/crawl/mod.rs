@@ -21,6 +21,7 @@ pub mod export;
 pub mod list;
 mod local;
 pub mod request;
+pub mod schedules;
 mod service;
 pub mod summary;
 pub mod views;
@@ -31,6 +32,7 @@ pub use request::{
     check_extractors, check_list, check_named_sitemaps, check_patterns, check_strip_params, extractor_specs,
     parse_start, pattern_refusal, CrawlRequest, MAX_NAMED_SITEMAPS,
 };
+pub use schedules::{parse_schedule, Schedules};
 pub use service::{
     external_budget, issue_summary, parse_limit, tier_max_pages, Crawls, Export, IssuePage, MaxPages, Started,
     ANONYMOUS_MAX_PAGES, DEFAULT_EXTERNAL_BUDGET, DEFAULT_MAX_RUNNING, DEFAULT_MAX_RUNNING_PER_CALLER,
@@ -39,5 +41,5 @@ pub use service::{
 
 /// The stored crawl records the use cases answer with.
 pub mod stored {
-    pub use store::{Crawl, CrawlIssue, CrawlPage, CrawlProgress, CrawlState, IssueCount, IssueKind};
+    pub use store::{Crawl, CrawlIssue, CrawlPage, CrawlProgress, CrawlSchedule, CrawlState, IssueCount, IssueKind};
 }

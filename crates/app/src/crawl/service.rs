@@ -114,6 +114,16 @@ pub struct Started {
     pub tier_limit: u32,
 }
 
+/// A crawl checked and ready to queue ([`Crawls::prepare`]).
+pub(super) struct Prepared {
+    /// The crawl to queue.
+    pub(super) new: store::NewCrawl,
+    /// `max_pages` asked for when it was cut to the tier's limit.
+    cut_from: Option<u32>,
+    /// The tier's pages per crawl.
+    tier_limit: u32,
+}
+
 /// What a crawl keeps of its start as options (its `options_json`).
 #[derive(Debug, Clone, Serialize, serde::Deserialize)]
 struct StoredOptions {
@@ -310,6 +320,23 @@ impl Crawls {
         tier_limit: u32,
         caller: &str,
     ) -> Result<Started, AppError> {
+        let Prepared { new, cut_from, tier_limit } = self.prepare(url, request, owner, tier, caller).await?;
+        let crawl = self.app.db(move |s| s.queue_crawl(new)).await?;
+        self.dispatch().await;
+        Ok(Started { crawl, cut_from, tier_limit })
+    }
+
+    /// What [`Crawls::start_at`] checks before a crawl is queued, and the crawl to queue: the
+    /// one start of a crawl asked for now and of a scheduled run (`super::schedules`, which
+    /// queues it with the schedule's move to its next run).
+    pub(super) async fn prepare(
+        &self,
+        url: url::Url,
+        request: CrawlRequest,
+        owner: Option<String>,
+        tier: Option<store::Tier>,
+        caller: &str,
+    ) -> Result<Prepared, AppError> {
         self.app.renderer_for(crate::AuditOptions { render: request.render })?;
         {
             // The start page's request is one of the host's like the crawl's own.
@@ -331,9 +358,7 @@ impl Crawls {
         let options_json = serde_json::to_string(&StoredOptions { request: request.clone(), max_pages, requester })
             .map_err(AppError::internal)?;
         let new = store::NewCrawl { user_id: owner, url: request.url.clone(), options_json, max_pages };
-        let crawl = self.app.db(move |s| s.queue_crawl(new)).await?;
-        self.dispatch().await;
-        Ok(Started { crawl, cut_from, tier_limit })
+        Ok(Prepared { new, cut_from, tier_limit })
     }
 
     /// Crawl `id` when `owner` may see it: a key's crawl by that key's owner, an anonymous
@@ -562,7 +587,7 @@ impl Crawls {
 
     /// Starts the queued crawls the caps let run now, oldest first (a crawl that cannot start
     /// yet stays `queued`; it is started when a running crawl ends, or by the next sweep).
-    async fn dispatch(&self) {
+    pub(super) async fn dispatch(&self) {
         let (worker, until, caps) = (self.worker.clone(), self.lease_until(), self.caps);
         match self.app.db(move |s| s.start_queued_crawls(&worker, until, caps, &requester_of)).await {
             Ok(ids) => ids.into_iter().for_each(|id| self.spawn_drive(id)),

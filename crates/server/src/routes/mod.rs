@@ -9,6 +9,7 @@ pub mod history;
 pub mod mcp;
 pub mod monitors;
 pub mod openapi;
+pub mod schedules;
 pub mod status;
 pub mod usage;
 pub mod web;

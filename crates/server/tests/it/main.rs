@@ -29,6 +29,7 @@ mod mcp_parity;
 mod metrics;
 mod on_postgres;
 mod render;
+mod schedules;
 mod storage;
 mod tls;
 mod web;

@@ -621,5 +621,43 @@ fn literal_outputs() -> Vec<(&'static str, Value)> {
                 "indexability_changes": [{ "url": "https://example.com/a", "before": true, "after": false }]
             }),
         ),
+        (
+            "schedule_crawl",
+            json!({
+                "schedule": {
+                    "id": "cs_5f0c2a7e9b3d4c1a8e6f0b2d4c6a8e1f",
+                    "url": "https://example.com/",
+                    "frequency": "weekly",
+                    "weekday": "monday",
+                    "time": "03:00",
+                    "alert_score_drop": 5,
+                    "state": "active",
+                    "next_run_at": "2026-05-11T03:00:00.000Z",
+                    "created_at": "2026-05-01T09:00:00.000Z",
+                    "runs": 2,
+                    "last_run_at": "2026-05-04T03:00:00.000Z",
+                    "last_crawl_id": "cr_4zYb7QmN2kLp9xRt5vWc8d",
+                    "last_error": null,
+                    "last_change": {
+                        "crawl_id": "cr_4zYb7QmN2kLp9xRt5vWc8d",
+                        "against_crawl_id": "cr_4mJ2xQ9sLk0PzR7vNc3aB1",
+                        "site_score_change": -8,
+                        "new_findings": 1,
+                        "new_critical_findings": 1,
+                        "fixed_findings": 0,
+                        "pages_added": 1,
+                        "pages_gone": 1
+                    },
+                    "last_alerts": [{
+                        "rule": "new_critical",
+                        "severity": "critical",
+                        "message": "New critical findings since the previous run: broken-internal-link (1 URL).",
+                        "crawl_id": "cr_4zYb7QmN2kLp9xRt5vWc8d",
+                        "against_crawl_id": "cr_4mJ2xQ9sLk0PzR7vNc3aB1",
+                        "created_at": "2026-05-04T03:00:09.000Z"
+                    }]
+                }
+            }),
+        ),
     ]
 }
