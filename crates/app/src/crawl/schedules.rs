@@ -433,11 +433,12 @@ impl Schedules {
         }
         let request: CrawlRequest = serde_json::from_str(&schedule.options_json).map_err(AppError::internal)?;
         let url = crate::validate_url(&request.url)?;
-        let (owner, tier) = (key.user_id.clone(), key.tier);
+        let owner = key.user_id.clone();
         let payer = Payer::new(Identity::Key(Arc::new(key)), self.limiter.clone(), &self.limits);
         self.app().check_render(request.render)?;
         self.app().charge(&payer, crate::AuditOptions { render: request.render }.units()).await?;
-        let prepared = self.crawls.prepare(url, request, Some(owner), Some(tier), &payer.identity().label()).await?;
+        let limit = self.crawls.pages_limit(payer.identity().key());
+        let prepared = self.crawls.prepare(url, request, Some(owner), limit, &payer.identity().label()).await?;
         let (id, worker) = (schedule.id.clone(), self.worker.clone());
         let crawl = self.app().db(move |s| s.queue_scheduled_crawl(&id, &worker, next, prepared.new)).await?;
         if crawl.is_some() {

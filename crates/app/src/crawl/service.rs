@@ -320,10 +320,16 @@ impl Crawls {
         tier_limit: u32,
         caller: &str,
     ) -> Result<Started, AppError> {
-        let Prepared { new, cut_from, tier_limit } = self.prepare(url, request, owner, tier, caller).await?;
+        let Prepared { new, cut_from, tier_limit } = self.prepare(url, request, owner, tier_limit, caller).await?;
         let crawl = self.app.db(move |s| s.queue_crawl(new)).await?;
         self.dispatch().await;
         Ok(Started { crawl, cut_from, tier_limit })
+    }
+
+    /// The pages per crawl of a caller with `key` (none: anonymous): the key's own cap when
+    /// the operator set one, else its tier's ([`MaxPages::for_key`]).
+    pub(super) fn pages_limit(&self, key: Option<&store::KeyRecord>) -> u32 {
+        self.max_pages.for_key(key)
     }
 
     /// What [`Crawls::start_at`] checks before a crawl is queued, and the crawl to queue: the
@@ -334,7 +340,7 @@ impl Crawls {
         url: url::Url,
         request: CrawlRequest,
         owner: Option<String>,
-        tier: Option<store::Tier>,
+        tier_limit: u32,
         caller: &str,
     ) -> Result<Prepared, AppError> {
         self.app.renderer_for(crate::AuditOptions { render: request.render })?;
