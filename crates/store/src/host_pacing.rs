@@ -29,7 +29,7 @@ impl Store {
         now_ms: i64,
         until_ms: i64,
     ) -> Result<Option<u32>> {
-        self.read(|db| {
+        self.write_each(|db| {
             for slot in 0..max {
                 let taken = db.query_opt(
                     "INSERT INTO host_slots (host, slot, holder, expires_at) VALUES (?1, ?2, ?3, ?4) \
@@ -49,7 +49,7 @@ impl Store {
     /// Gives back `holder`'s slot `slot` of `host` (nothing when another holder took it
     /// over after it expired).
     pub fn release_host_slot(&self, host: &str, slot: u32, holder: &str) -> Result<()> {
-        self.read(|db| {
+        self.write_each(|db| {
             db.execute(
                 "DELETE FROM host_slots WHERE host = ?1 AND slot = ?2 AND holder = ?3",
                 args![host, slot, holder],
@@ -81,7 +81,7 @@ impl Store {
     /// starts: the later of `now_ms` and the host's next start, which moves on to that time
     /// plus the delay. Gives the reserved start.
     pub fn reserve_host_start(&self, host: &str, now_ms: i64, delay_ms: i64) -> Result<i64> {
-        self.read(|db| {
+        self.write_each(|db| {
             let next: i64 = db.query_one(
                 "INSERT INTO host_pacing (host, next_at) VALUES (?1, CAST(?2 AS BIGINT) + CAST(?3 AS BIGINT)) \
                  ON CONFLICT (host) DO UPDATE SET next_at = \
@@ -98,7 +98,7 @@ impl Store {
     /// Holds `host` back: no request to it starts before `until_ms` (a later time already
     /// set stays). Rows of other hosts long past are deleted on the way.
     pub fn hold_host(&self, host: &str, until_ms: i64, now_ms: i64) -> Result<()> {
-        self.read(|db| {
+        self.write_each(|db| {
             db.execute(
                 "INSERT INTO host_pacing (host, next_at) VALUES (?1, CAST(?2 AS BIGINT)) \
                  ON CONFLICT (host) DO UPDATE SET next_at = \

@@ -187,7 +187,7 @@ impl Store {
 
     /// Schedule `id` of `user_id` (not found for another owner's).
     pub fn get_crawl_schedule(&self, user_id: &str, id: &str) -> Result<CrawlSchedule> {
-        self.read(|db| load_owned(db, user_id, id))
+        self.write_each(|db| load_owned(db, user_id, id))
     }
 
     /// Pauses (`next_run_at: None`) or resumes (the next run's time) schedule `id` of
@@ -224,7 +224,7 @@ impl Store {
     /// Sets when schedule `id` runs next, whatever its owner: what the service's tests use
     /// to make a run due without waiting for its time of day.
     pub fn set_crawl_schedule_next_run(&self, id: &str, at: OffsetDateTime) -> Result<()> {
-        let n = self.read(|db| {
+        let n = self.write_each(|db| {
             db.execute("UPDATE crawl_schedules SET next_run_at = ?2 WHERE id = ?1", args![id, format_rfc3339(at)])
         })?;
         if n == 0 {
@@ -248,7 +248,7 @@ impl Store {
         limit: usize,
     ) -> Result<Vec<CrawlSchedule>> {
         let (now, until) = (format_rfc3339(now), format_rfc3339(lease_until));
-        self.read(|db| {
+        self.write_each(|db| {
             let lock = if db.is_postgres() { " FOR UPDATE SKIP LOCKED" } else { "" };
             let sql = format!(
                 "UPDATE crawl_schedules SET claimed_by = ?2, claimed_until = ?3 WHERE id IN (SELECT s.id FROM \
@@ -264,7 +264,7 @@ impl Store {
     /// Extends `worker`'s claim on schedule `id` to `lease_until`; `false` when the claim is
     /// no longer `worker`'s.
     pub fn renew_crawl_schedule(&self, id: &str, worker: &str, lease_until: OffsetDateTime) -> Result<bool> {
-        let n = self.read(|db| {
+        let n = self.write_each(|db| {
             db.execute(
                 "UPDATE crawl_schedules SET claimed_until = ?3 WHERE id = ?1 AND claimed_by = ?2",
                 args![id, worker, format_rfc3339(lease_until)],
@@ -310,7 +310,7 @@ impl Store {
     /// longer `worker`'s (nothing written).
     pub fn skip_scheduled_run(&self, id: &str, worker: &str, next_run_at: OffsetDateTime, error: &str) -> Result<bool> {
         let (now, next) = (clock::now_rfc3339(), format_rfc3339(next_run_at));
-        let n = self.read(|db| {
+        let n = self.write_each(|db| {
             db.execute(
                 "UPDATE crawl_schedules SET next_run_at = ?3, last_run_at = ?4, last_error = ?5, \
                  claimed_by = NULL, claimed_until = NULL WHERE id = ?1 AND claimed_by = ?2",
@@ -322,7 +322,7 @@ impl Store {
 
     /// Gives up `worker`'s claim on schedule `id` without running it.
     pub fn release_crawl_schedule(&self, id: &str, worker: &str) -> Result<()> {
-        self.read(|db| {
+        self.write_each(|db| {
             db.execute(
                 "UPDATE crawl_schedules SET claimed_by = NULL, claimed_until = NULL WHERE id = ?1 AND claimed_by = ?2",
                 args![id, worker],
