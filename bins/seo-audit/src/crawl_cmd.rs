@@ -137,8 +137,52 @@ pub struct CrawlArgs {
     /// others are counted as not checked.
     #[arg(long, value_name = "N", default_value_t = crawl::DEFAULT_EXTERNAL_BUDGET, conflicts_with = "no_external")]
     pub external_budget: u64,
+    /// Send this request header, `'Name: value'`, to the crawled site's host (a staging
+    /// site); repeatable. It goes with every page, robots.txt and sitemap request to that
+    /// host, never to another host (not a redirect's target elsewhere, not a link check),
+    /// and is never printed. Host, Content-Length, hop-by-hop headers, Accept-Encoding,
+    /// User-Agent and Cookie are refused; at most 20 headers, cookies and basic auth
+    /// together, 8 KiB in all.
+    #[arg(long = "header", value_name = "'NAME: VALUE'")]
+    pub headers: Vec<String>,
+    /// Send this cookie, `name=value`, to the crawled site's host, as --header is sent;
+    /// repeatable.
+    #[arg(long = "cookie", value_name = "NAME=VALUE")]
+    pub cookies: Vec<String>,
+    /// HTTP basic auth for the crawled site's host, `user:password`, sent as --header is.
+    /// Other users of the machine may see a command line: the environment variable
+    /// SEO_AUDIT_BASIC_AUTH gives it unseen.
+    #[arg(long, value_name = "USER:PASSWORD", env = "SEO_AUDIT_BASIC_AUTH", hide_env_values = true)]
+    pub basic_auth: Option<String>,
     #[command(flatten)]
     pub settings: AuditSettingFlags,
+}
+
+/// The staging site's headers of `--header`, `--cookie` and `--basic-auth`, checked as the
+/// service checks them; `None` when none is given. A refusal names the flag and the
+/// header, never a value.
+fn site_headers(args: &CrawlArgs) -> Result<Option<fetch::SiteHeaders>, String> {
+    let mut headers = Vec::with_capacity(args.headers.len());
+    for given in &args.headers {
+        match given.split_once(':') {
+            Some((name, value)) if !name.trim().is_empty() => headers.push((name.trim(), value.trim())),
+            _ => return Err("--header: a header is given as 'Name: value'".to_string()),
+        }
+    }
+    let basic_auth = match args.basic_auth.as_deref().map(|b| b.split_once(':')) {
+        None => None,
+        Some(Some((user, password))) => Some((user, password)),
+        Some(None) => return Err("--basic-auth: give user:password".to_string()),
+    };
+    app::crawl::site_headers(headers, args.cookies.iter().map(String::as_str), basic_auth).map_err(|e| {
+        let parameter = e.details().and_then(|d| d["parameter"].as_str().map(str::to_string));
+        let flag = match parameter.as_deref() {
+            Some("cookies") => "--cookie",
+            Some("basic_auth") => "--basic-auth",
+            _ => "--header",
+        };
+        format!("{flag}: {}", e.message())
+    })
 }
 
 fn parse_in_flight(s: &str) -> Result<usize, String> {
@@ -486,6 +530,15 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
     if let Err(e) = crawl::StripParams::new(&args.strip_params) {
         return fail(Code::InvalidParameter, format!("--strip-param: {e}"));
     }
+    let site_headers = match site_headers(&args) {
+        Ok(h) => h,
+        Err(message) => return fail(Code::InvalidParameter, message),
+    };
+    if args.render && site_headers.is_some() {
+        let message = "--render: not with --header, --cookie or --basic-auth (the browser would fetch the pages \
+                       without them)";
+        return fail(Code::InvalidParameter, message.to_string());
+    }
     // The output is settled before the crawl: a wrong combination or a file that cannot be
     // made fails at once, not after minutes of crawling.
     let format = match (args.format, &args.output) {
@@ -514,6 +567,15 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
     let fetcher = match Fetcher::new(config.fetch_config()) {
         Ok(f) => f,
         Err(e) => return fail(e.error_code(), e.to_string()),
+    };
+    // A staging site's headers go with every request to the start URL's host, and only
+    // there; the link checks of the crawl drop them (`Fetcher::for_site`).
+    let fetcher = match site_headers {
+        Some(headers) => match app::validate_url(&args.url) {
+            Ok(start) => fetcher.for_site(&start, headers),
+            Err(e) => return fail(e.error_code(), e.message()),
+        },
+        None => fetcher,
     };
     let renderer = if args.render {
         match app::Renderer::new(config.render_config(), fetcher.clone()) {

@@ -833,3 +833,74 @@ fn external_links_are_checked_within_the_budget_or_not_at_all() {
     assert!(report["crawl"].get("external_links").is_none(), "{report:#}");
     assert_eq!(other.requested().len(), before, "--no-external asks the other site nothing");
 }
+
+/// The secrets of the staging site below: a header's value and the basic auth password.
+const STAGING_SECRETS: [&str; 2] = ["tok-123-secret", "pass-789-secret"];
+
+/// A staging site answers 401 without its header and basic auth: crawled with `--header`
+/// and the basic auth from `SEO_AUDIT_BASIC_AUTH`, every request to it carries them, the
+/// check of its link to another host carries neither, and the output shows neither.
+#[test]
+fn a_staging_site_is_crawled_with_its_header_and_basic_auth_and_they_go_nowhere_else() {
+    let elsewhere = Site::start(|_| HashMap::from([("/landing".to_string(), page("Elsewhere", &[]))]));
+    let landing = format!("http://localhost:{}/landing", elsewhere.port);
+    let staging = ThreadServer::start(move |request| {
+        // base64("team:pass-789-secret")
+        let authorised = request.header("authorization") == Some("Basic dGVhbTpwYXNzLTc4OS1zZWNyZXQ=")
+            && request.header("x-preview") == Some(STAGING_SECRETS[0]);
+        let (status, headers, body) = match request.path.as_str() {
+            _ if !authorised => (401, vec![("WWW-Authenticate".into(), "Basic realm=\"staging\"".into())], Vec::new()),
+            "/" => page("Home", &["/a", &landing]),
+            "/a" => page("Kettles", &["/"]),
+            _ => (404, Vec::new(), Vec::new()),
+        };
+        Some(Reply::Full { status, headers, body })
+    });
+    let url = format!("http://127.0.0.1:{}/", staging.port());
+    let run = |extra: &[&str], basic_auth: Option<&str>| {
+        let data = tempfile::tempdir().expect("tempdir");
+        let mut command = crate::common::command();
+        command.arg("crawl").arg(&url).args(extra).args(["--format", "json", "--allow-target", "127.0.0.1"]);
+        command.env("SEO_AUDIT_DATA", data.path()).env_remove("SEO_AUDIT_BASIC_AUTH");
+        if let Some(auth) = basic_auth {
+            command.env("SEO_AUDIT_BASIC_AUTH", auth);
+        }
+        command.output().expect("run seo-audit")
+    };
+    let header = format!("X-Preview: {}", STAGING_SECRETS[0]);
+    let out = run(&["--header", &header], Some("team:pass-789-secret"));
+    let printed = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{printed}");
+    assert!(STAGING_SECRETS.iter().all(|s| !printed.contains(s)), "a secret was printed: {printed}");
+    let report = json(&out);
+    assert_eq!(row(&report, &url)["status_code"], 200, "{report:#}");
+    assert_eq!(row(&report, &format!("{url}a"))["status_code"], 200, "{report:#}");
+    let requests = staging.requests();
+    assert!(requests.iter().any(|r| r.path == "/robots.txt"), "robots.txt was asked for with them too");
+    assert!(requests.iter().all(|r| r.header("authorization").is_some()), "every request carried them");
+    let away = elsewhere.server.requests();
+    assert!(away.iter().any(|r| r.path == "/landing"), "the external link was checked");
+    assert!(
+        away.iter().all(|r| r.header("authorization").is_none() && r.header("x-preview").is_none()),
+        "another host never gets them"
+    );
+
+    // Without them the site answers 401 only: the crawl fails, saying so.
+    let out = run(&[], None);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(json(&out)["crawl"]["reason"].as_str().expect("reason").contains("HTTP 401"));
+
+    // A header the service sets itself is refused before anything is fetched, by name.
+    let before = staging.requests().len();
+    for (flag, value, names) in [
+        ("--header", "Host: hidden-value", "--header: The field `headers` is refused: Host"),
+        ("--header", "no colon", "--header: "),
+        ("--cookie", "hidden-value", "--cookie: "),
+    ] {
+        let out = run(&[flag, value], None);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(names) && !stderr.contains("hidden-value"), "{stderr}");
+    }
+    assert_eq!(staging.requests().len(), before, "nothing fetched");
+}

@@ -26,8 +26,8 @@ mod wire;
 
 pub use local::{run_local, LocalCrawl, LocalCrawlError, LocalRun};
 pub use request::{
-    check_named_sitemaps, check_patterns, check_strip_params, parse_start, pattern_refusal, CrawlRequest,
-    MAX_NAMED_SITEMAPS,
+    check_named_sitemaps, check_patterns, check_strip_params, parse_start, pattern_refusal, site_header_refusal,
+    site_headers, CrawlRequest, MAX_NAMED_SITEMAPS,
 };
 pub use service::{
     external_budget, issue_summary, parse_limit, tier_max_pages, Crawls, Export, IssuePage, MaxPages, Started,

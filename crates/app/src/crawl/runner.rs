@@ -376,7 +376,9 @@ where
     let (external_tx, external_rx) = tokio::sync::mpsc::unbounded_channel::<String>();
     let checker = options.external_links.map(|checks| {
         let stop = (Arc::clone(&options.cancel), Instant::now() + options.time_limit);
-        tokio::spawn(check_external(fetcher.clone(), checks, external_rx, stop))
+        // A staging site's headers are the site's alone: its links to other sites are
+        // checked without them.
+        tokio::spawn(check_external(fetcher.without_site(), checks, external_rx, stop))
     });
     let external = options.external_links.map(|checks| (crawl::ExternalBudget::new(checks.budget), external_tx));
     // A crawl resumed with no time left, or cancelled already, fetches nothing at all.

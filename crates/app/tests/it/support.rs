@@ -43,6 +43,11 @@ pub fn open(slots: usize, queue: usize) -> TestApp {
 }
 
 impl TestApp {
+    /// The directory of its database (the SQLite file and its journal).
+    pub fn dir(&self) -> &std::path::Path {
+        self._dir.path()
+    }
+
     /// An anonymous caller from `ip` with `per_minute` units.
     pub fn anonymous(&self, ip: &str, per_minute: u32) -> Payer {
         let identity = Identity::Anonymous { ip: ip.parse().expect("an address"), prefix: 32 };

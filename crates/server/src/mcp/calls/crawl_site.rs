@@ -47,6 +47,17 @@ pub struct Args {
     #[serde(default = "yes")]
     #[schemars(extend("default" = true))]
     pub external_links: bool,
+    /// Request headers (name to value) sent to the crawled site's host only, for a staging
+    /// site: at most 20 with cookies and basic auth, 8 KiB in all; Host, Content-Length,
+    /// hop-by-hop headers, Accept-Encoding, User-Agent and Cookie refused. Never stored,
+    /// logged or answered
+    #[serde(default)]
+    pub headers: std::collections::BTreeMap<String, api::crawls::Secret>,
+    /// Cookies (name=value) sent to the crawled site's host only, as headers are
+    #[serde(default)]
+    pub cookies: Vec<api::crawls::Secret>,
+    /// HTTP basic auth sent to the crawled site's host only, as headers are
+    pub basic_auth: Option<api::crawls::BasicAuth>,
 }
 
 fn yes() -> bool {
@@ -71,6 +82,17 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
     app::crawl::check_patterns("include", &args.include).map_err(|e| from_app_error(e, "argument include"))?;
     app::crawl::check_patterns("exclude", &args.exclude).map_err(|e| from_app_error(e, "argument exclude"))?;
     app::crawl::check_strip_params(&args.strip_params).map_err(|e| from_app_error(e, "argument strip_params"))?;
+    let site_headers = app::crawl::site_headers(
+        args.headers.iter().map(|(name, value)| (name.as_str(), value.0.as_str())),
+        args.cookies.iter().map(|c| c.0.as_str()),
+        args.basic_auth.as_ref().map(|b| (b.user.as_str(), b.password.0.as_str())),
+    )
+    .map_err(|e| from_app_error(e, "a staging site's header refused"))?;
+    if args.render && site_headers.is_some() {
+        let message = "argument render: false when headers, cookies or basic_auth are given (the browser would fetch \
+                       the pages without them)";
+        return Err(tool_error("invalid_request", message.to_string()));
+    }
     let request = app::crawl::CrawlRequest {
         url: args.url,
         max_pages: args.max_pages,
@@ -83,6 +105,7 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
         near_duplicate_threshold: None,
         render: args.render,
         external_links: args.external_links,
+        site_headers,
     };
     let started =
         env.state.crawls.start_for(&payer(env), url, request).await.map_err(|e| from_app_error(e, "crawl not started"))?;
