@@ -65,6 +65,24 @@ impl From<ExportTable> for app::crawl::export::Table {
     }
 }
 
+/// The user agent profiles of `--user-agent`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum UserAgentArg {
+    /// SeoAuditBot, obeying robots.txt's `SeoAuditBot` group.
+    Default,
+    /// Google's smartphone crawler's user agent, obeying the `Googlebot` group.
+    Smartphone,
+}
+
+impl From<UserAgentArg> for crawl::CrawlerProfile {
+    fn from(a: UserAgentArg) -> Self {
+        match a {
+            UserAgentArg::Default => crawl::CrawlerProfile::SeoAuditBot,
+            UserAgentArg::Smartphone => crawl::CrawlerProfile::Smartphone,
+        }
+    }
+}
+
 #[derive(Debug, clap::Args)]
 pub struct CrawlArgs {
     /// The start URL (http or https); the crawl stays on its site.
@@ -154,6 +172,17 @@ pub struct CrawlArgs {
     /// SEO_AUDIT_BASIC_AUTH gives it unseen.
     #[arg(long, value_name = "USER:PASSWORD", env = "SEO_AUDIT_BASIC_AUTH", hide_env_values = true)]
     pub basic_auth: Option<String>,
+    /// Who the crawl says it is: `default` sends `SeoAuditBot/<version> (+<bot page>)` and
+    /// obeys robots.txt's `SeoAuditBot` group; `smartphone` sends Google's smartphone
+    /// crawler's user agent (Android, Chrome, `Googlebot/2.1`) and obeys the `Googlebot`
+    /// group. Either falls back to the `*` group (docs/API.md, "User agent").
+    #[arg(long, value_enum, value_name = "PROFILE", default_value = "default")]
+    pub user_agent: UserAgentArg,
+    /// Do not obey the crawled site's robots.txt `Disallow` rules (for a site you run, such
+    /// as a staging site that disallows everything); its `Crawl-delay` is still honoured.
+    /// The report says so. Only the command line can do this.
+    #[arg(long)]
+    pub ignore_robots: bool,
     #[command(flatten)]
     pub settings: AuditSettingFlags,
 }
@@ -216,11 +245,24 @@ struct CrawlReport<'a> {
     site_penalty: Option<f64>,
     progress: ProgressReport,
     sitemaps_read: bool,
+    /// Who the crawl said it was, and whether robots.txt was obeyed.
+    robots: RobotsReport,
     /// How the links to other sites were checked (absent with `--no-external`).
     #[serde(skip_serializing_if = "Option::is_none")]
     external_links: Option<crawl::ExternalLinks>,
     issues: Vec<Issue<'a>>,
     pages: Pages<'a>,
+}
+
+/// The crawl's user agent profile and how robots.txt was treated.
+#[derive(Debug, Serialize)]
+struct RobotsReport {
+    /// `default` or `smartphone` (`--user-agent`).
+    user_agent: &'static str,
+    /// The robots.txt product token whose group was obeyed.
+    obeyed_for: &'static str,
+    /// Whether `--ignore-robots` turned its `Disallow` rules off.
+    ignored: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -573,10 +615,18 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
     let fetcher = match site_headers {
         Some(headers) => match app::validate_url(&args.url) {
             Ok(start) => fetcher.for_site(&start, headers),
-            Err(e) => return fail(e.error_code(), e.message()),
+            Err(e) => return fail(e.error_code(), e.to_string()),
         },
         None => fetcher,
     };
+    let profile = crawl::CrawlerProfile::from(args.user_agent);
+    let fetcher = match fetcher.with_user_agent(profile.user_agent()) {
+        Ok(f) => f,
+        Err(e) => return fail(e.error_code(), e.to_string()),
+    };
+    if args.ignore_robots {
+        eprintln!("warning: --ignore-robots: the robots.txt Disallow rules of {} are not obeyed", args.url);
+    }
     let renderer = if args.render {
         match app::Renderer::new(config.render_config(), fetcher.clone()) {
             Ok(r) => Some(r),
@@ -614,7 +664,8 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
             Err(e) => return fail(Code::InvalidParameter, format!("--sitemap {named}: {e}")),
         }
     }
-    let limits = Limits { max_in_flight: args.max_in_flight, ..Limits::default() };
+    let limits =
+        Limits { max_in_flight: args.max_in_flight, profile, ignore_robots: args.ignore_robots, ..Limits::default() };
     let options = CrawlOptions {
         named_sitemaps,
         near_duplicate_threshold: args.near_duplicate_threshold,
@@ -656,7 +707,14 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
     };
     let source = ReportSource { store, crawl_id, _dir: dir };
     let report = match report(start.as_str(), args.max_pages, &summary, &judged, &source) {
-        Ok(r) => r,
+        Ok(mut r) => {
+            r.crawl.robots = RobotsReport {
+                user_agent: profile.name(),
+                obeyed_for: profile.robots_token(),
+                ignored: args.ignore_robots,
+            };
+            r
+        }
         Err(e) => return fail(ErrorCode::Internal, format!("cannot read the crawl back: {e}")),
     };
     // With a baseline, this run's findings are read from its JSON report, as the baseline's
@@ -830,6 +888,11 @@ fn report<'a>(
                 pages_per_second: (p.pages_per_second * 10.0).round() / 10.0,
             },
             sitemaps_read: summary.sitemaps_read,
+            robots: RobotsReport {
+                user_agent: crawl::CrawlerProfile::default().name(),
+                obeyed_for: crawl::CrawlerProfile::default().robots_token(),
+                ignored: false,
+            },
             external_links: summary.external_links.clone(),
             issues,
             pages: Pages(source),
@@ -927,6 +990,12 @@ fn text(r: &CrawlReport<'_>, source: &ReportSource, out: &mut impl Write) -> std
     writeln!(out, "Site score {score}  ({})  {}", r.state, r.url)?;
     if let Some(reason) = &r.reason {
         writeln!(out, "Reason: {reason}")?;
+    }
+    if r.robots.ignored {
+        writeln!(out, "robots.txt IGNORED (--ignore-robots): its Disallow rules were not obeyed")?;
+    }
+    if r.robots.user_agent != crawl::CrawlerProfile::default().name() {
+        writeln!(out, "User agent: {} (robots.txt obeyed for {})", r.robots.user_agent, r.robots.obeyed_for)?;
     }
     let p = &r.progress;
     writeln!(

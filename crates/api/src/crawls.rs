@@ -70,6 +70,21 @@ pub struct CrawlRequest {
     pub cookies: Option<Vec<Secret>>,
     /// HTTP basic auth sent to the crawled site's host, as `headers` are.
     pub basic_auth: Option<BasicAuth>,
+    /// Who the crawl says it is (docs/API.md, "User agent"): `default`, SeoAuditBot obeying
+    /// robots.txt's `SeoAuditBot` group; `smartphone`, Google's smartphone crawler's user
+    /// agent obeying the `Googlebot` group (either falls back to `*`).
+    #[schemars(extend("default" = "default"))]
+    pub user_agent: Option<UserAgent>,
+}
+
+/// The `user_agent` of a crawl request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum UserAgent {
+    /// `SeoAuditBot/<version> (+<bot page>)`, robots.txt group `SeoAuditBot`.
+    Default,
+    /// Google's smartphone crawler's user agent, robots.txt group `Googlebot`.
+    Smartphone,
 }
 
 /// A value that is a secret: read as a string, never shown by `Debug`.

@@ -78,6 +78,7 @@ mod docs;
 mod external;
 mod frontier;
 mod page;
+mod profile;
 pub mod rules;
 mod score;
 mod sitemap;
@@ -100,6 +101,7 @@ pub use page::{
     MAX_RECORDED_TEXT_BYTES, MAX_RECORDED_TYPE_BYTES, MAX_RECORDED_URL_BYTES, MAX_RECORD_BYTES, MAX_RICH_RESULT_ERRORS,
     MAX_STRUCTURED_DATA_TYPES, MIN_SIGNATURE_WORDS,
 };
+pub use profile::{CrawlerProfile, SMARTPHONE_TOKEN, SMARTPHONE_USER_AGENT};
 pub use rules::{
     check_site, check_site_with, not_found_probe_path, run_site_rules, site_rule_by_id, Answer, CrawledSite,
     DuplicateGroup, DuplicateKey, EdgeAnswer, EdgeBot, EdgeProbe, Findings, NotFoundProbe, SiteError, SiteFinding,

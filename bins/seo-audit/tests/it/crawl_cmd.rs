@@ -843,7 +843,7 @@ const STAGING_SECRETS: [&str; 2] = ["tok-123-secret", "pass-789-secret"];
 #[test]
 fn a_staging_site_is_crawled_with_its_header_and_basic_auth_and_they_go_nowhere_else() {
     let elsewhere = Site::start(|_| HashMap::from([("/landing".to_string(), page("Elsewhere", &[]))]));
-    let landing = format!("http://localhost:{}/landing", elsewhere.port);
+    let landing = format!("http://127.0.0.1:{}/landing", elsewhere.port);
     let staging = ThreadServer::start(move |request| {
         // base64("team:pass-789-secret")
         let authorised = request.header("authorization") == Some("Basic dGVhbTpwYXNzLTc4OS1zZWNyZXQ=")
@@ -903,4 +903,52 @@ fn a_staging_site_is_crawled_with_its_header_and_basic_auth_and_they_go_nowhere_
         assert!(stderr.contains(names) && !stderr.contains("hidden-value"), "{stderr}");
     }
     assert_eq!(staging.requests().len(), before, "nothing fetched");
+}
+
+/// `--user-agent smartphone` sends Google's smartphone crawler's user agent and obeys
+/// robots.txt's `Googlebot` group (the default obeys `*` here, having no group of its own);
+/// `--ignore-robots` fetches what robots.txt disallows, and the report says so.
+#[test]
+fn the_user_agent_profile_chooses_the_robots_group_and_ignore_robots_says_so() {
+    let site = Site::start(|_| {
+        HashMap::from([
+            (
+                "/robots.txt".to_string(),
+                typed("text/plain", "User-agent: Googlebot\nDisallow: /desktop\n\nUser-agent: *\nDisallow: /mobile\n"),
+            ),
+            ("/".to_string(), page("Home", &["/desktop", "/mobile"])),
+            ("/desktop".to_string(), page("Desktop", &["/"])),
+            ("/mobile".to_string(), page("Mobile", &["/"])),
+        ])
+    });
+    let state =
+        |report: &Value, path: &str| row(report, &site.url(path))["state"].as_str().unwrap_or_default().to_string();
+
+    let out = crawl(&[&site.url("/"), "--format", "json", "--no-external", "--user-agent", "smartphone"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = json(&out);
+    assert_eq!((state(&report, "/desktop"), state(&report, "/mobile")), ("skipped".into(), "done".into()));
+    assert_eq!(
+        report["crawl"]["robots"],
+        serde_json::json!({"user_agent": "smartphone", "obeyed_for": "Googlebot", "ignored": false})
+    );
+    let requests = site.server.requests();
+    let robots = requests.iter().find(|r| r.path == "/robots.txt").expect("robots.txt");
+    let agent = robots.header("user-agent").unwrap_or_default();
+    assert!(agent.contains("Googlebot/2.1") && agent.contains("Mobile"), "{agent}");
+    assert!(requests.iter().all(|r| !r.header("user-agent").unwrap_or_default().contains("SeoAuditBot")));
+
+    let out = crawl(&[&site.url("/"), "--format", "json", "--no-external"]);
+    let report = json(&out);
+    assert_eq!((state(&report, "/desktop"), state(&report, "/mobile")), ("done".into(), "skipped".into()));
+    assert_eq!(report["crawl"]["robots"]["obeyed_for"], "SeoAuditBot");
+
+    let before = site.requested().len();
+    let out = crawl(&[&site.url("/"), "--no-external", "--ignore-robots"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("robots.txt IGNORED (--ignore-robots)"), "{stdout}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("warning: --ignore-robots"));
+    let asked = &site.requested()[before..];
+    assert!(asked.iter().any(|p| p == "/desktop") && asked.iter().any(|p| p == "/mobile"), "{asked:?}");
 }

@@ -61,6 +61,17 @@ pub struct CrawlRequest {
     /// crawl service holds them in memory for the crawl's life only.
     #[serde(skip)]
     pub site_headers: Option<fetch::SiteHeaders>,
+    /// Who the crawl says it is: a name of `crawl::CrawlerProfile::NAMES`; absent is
+    /// `default` (docs/API.md, "User agent").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_agent: Option<String>,
+}
+
+impl CrawlRequest {
+    /// Who the crawl says it is (a name this code does not know reads as the default).
+    pub fn profile(&self) -> crawl::CrawlerProfile {
+        self.user_agent.as_deref().and_then(crawl::CrawlerProfile::from_name).unwrap_or_default()
+    }
 }
 
 fn yes() -> bool {
@@ -111,6 +122,7 @@ fn expected(member: &str) -> Option<String> {
         ),
         "cookies" => "an array of name=value strings".to_string(),
         "basic_auth" => "an object with the strings user and password".to_string(),
+        "user_agent" => "\"default\" or \"smartphone\"".to_string(),
         "near_duplicate_threshold" => {
             let t = crawl::NEAR_DUPLICATE_THRESHOLDS;
             format!("a whole number from {} to {}", t.start(), t.end())
@@ -225,6 +237,10 @@ fn checked(wire: api::crawls::CrawlRequest) -> Result<CrawlRequest, AppError> {
         render,
         external_links,
         site_headers,
+        user_agent: match wire.user_agent {
+            None | Some(api::crawls::UserAgent::Default) => None,
+            Some(api::crawls::UserAgent::Smartphone) => Some(crawl::CrawlerProfile::Smartphone.name().to_string()),
+        },
     })
 }
 
@@ -419,6 +435,8 @@ mod tests {
             (json!({"url": "x", "basic_auth": {"user": "a"}}), "basic_auth"),
             (json!({"url": "x", "basic_auth": {"user": "a:b", "password": "c"}}), "basic_auth"),
             (json!({"url": "x", "render": true, "cookies": ["a=b"]}), "render"),
+            (json!({"url": "x", "user_agent": "desktop"}), "user_agent"),
+            (json!({"url": "x", "user_agent": 1}), "user_agent"),
         ] {
             assert_eq!(parameter(parse_start(&body).unwrap_err()), member, "{body}");
         }
@@ -428,6 +446,15 @@ mod tests {
         // A refusal names the header, never its value.
         let e = parse_start(&json!({"url": "x", "headers": {"Host": "hidden-value"}})).unwrap_err();
         assert!(!format!("{e:?}").contains("hidden-value"), "{e:?}");
+    }
+
+    #[test]
+    fn the_user_agent_is_a_profile_kept_with_the_crawl() {
+        let phone = parse_start(&json!({"url": "x", "user_agent": "smartphone"})).unwrap();
+        assert_eq!(phone.profile(), crawl::CrawlerProfile::Smartphone);
+        assert!(serde_json::to_string(&phone).unwrap().contains(r#""user_agent":"smartphone""#));
+        let default = parse_start(&json!({"url": "x", "user_agent": "default"})).unwrap();
+        assert_eq!((default.profile(), default.user_agent), (crawl::CrawlerProfile::SeoAuditBot, None));
     }
 
     #[test]

@@ -385,8 +385,9 @@ where
     let not_found_probe = if options.time_limit.is_zero() || options.cancel.load(Ordering::Relaxed) {
         None
     } else {
-        probe_not_found(fetcher, &scope, analysis).await
+        probe_not_found(fetcher, &scope, analysis, &limits).await
     };
+    let token = limits.profile.robots_token();
     let driver = tokio::task::spawn_blocking(move || {
         drive(store, scope, limits, sink, options, &guard, &jobs_tx, &done_rx, external)
     });
@@ -419,7 +420,7 @@ where
     // The sample was taken by the frontier thread; a cancelled crawl checks none of it.
     let sample = std::mem::take(&mut crawled.summary.edge_probes);
     if !sample.is_empty() && !matches!(crawled.summary.end, CrawlEnd::Cancelled) {
-        let (probes, requests) = probe_edge(fetcher, sample).await;
+        let (probes, requests) = probe_edge(fetcher, sample, token).await;
         crawled.summary.edge_probes = probes;
         crawled.summary.edge_requests = requests;
     }
@@ -509,7 +510,13 @@ async fn check_one(fetcher: &Fetcher, url: &str, timeout: Duration) -> crawl::Ex
 /// of its page: what the site's own "not found" page looks like, for `soft-404`
 /// (docs/RULES.md, "Site rules"). A failed fetch is kept as such (no status): the rule then
 /// compares nothing.
-async fn probe_not_found(fetcher: &Fetcher, scope: &Scope, limits: AnalysisLimits) -> Option<crawl::NotFoundProbe> {
+async fn probe_not_found(
+    fetcher: &Fetcher,
+    scope: &Scope,
+    limits: AnalysisLimits,
+    robots_limits: &Limits,
+) -> Option<crawl::NotFoundProbe> {
+    let token = robots_limits.profile.robots_token();
     let random = uuid::Uuid::new_v4().as_u64_pair().0;
     let url = scope.start().join(&crawl::not_found_probe_path(random)).ok()?;
     let requested = url.to_string();
@@ -524,8 +531,8 @@ async fn probe_not_found(fetcher: &Fetcher, scope: &Scope, limits: AnalysisLimit
         Ok(None) => Robots::parse(b""),
         Err(_) => return None,
     };
-    if !robots.is_allowed(crawl::USER_AGENT_TOKEN, url.path())
-        || robots.crawl_delay(crawl::USER_AGENT_TOKEN).is_some_and(|d| d.is_finite() && d > 0.0)
+    if !(robots_limits.ignore_robots || robots.is_allowed(token, url.path()))
+        || robots.crawl_delay(token).is_some_and(|d| d.is_finite() && d > 0.0)
     {
         return None;
     }
@@ -562,7 +569,7 @@ async fn probe_not_found(fetcher: &Fetcher, scope: &Scope, limits: AnalysisLimit
 /// fetched under a `Crawl-delay` for our crawler, as for the never-existing URL. Pages the
 /// budget leaves out are not kept (the rule then says nothing of them). Gives the probes
 /// and the requests made.
-async fn probe_edge(fetcher: &Fetcher, sample: Vec<crawl::EdgeProbe>) -> (Vec<crawl::EdgeProbe>, u32) {
+async fn probe_edge(fetcher: &Fetcher, sample: Vec<crawl::EdgeProbe>, token: &str) -> (Vec<crawl::EdgeProbe>, u32) {
     use ai_visibility::{Answer, BROWSER_USER_AGENT};
     // The `Accept` of a browser: an edge that serves markdown or JSON on request answers
     // each fetch the same HTML page.
@@ -586,7 +593,7 @@ async fn probe_edge(fetcher: &Fetcher, sample: Vec<crawl::EdgeProbe>) -> (Vec<cr
             robots_of.insert(origin.clone(), robots);
         }
         let Some(robots) = robots_of.get(&origin).and_then(Option::as_ref) else { continue };
-        if robots.crawl_delay(crawl::USER_AGENT_TOKEN).is_some_and(|d| d.is_finite() && d > 0.0) {
+        if robots.crawl_delay(token).is_some_and(|d| d.is_finite() && d > 0.0) {
             continue;
         }
         let bots = crawl::EdgeProbe::bots(robots, url.path());

@@ -330,6 +330,8 @@ impl Crawls {
             Some(headers) => self.app.fetcher.for_site(&url, headers.clone()),
             None => self.app.fetcher.clone(),
         };
+        // The start page is asked for as the crawl will ask for it.
+        let fetcher = fetcher.with_user_agent(request.profile().user_agent())?;
         runner::check_start_page(&fetcher, &url).await?;
         let tier_limit = self.max_pages.for_tier(tier);
         let asked = request.max_pages.unwrap_or(tier_limit);
@@ -713,7 +715,9 @@ impl Crawls {
                 .map(super::ExternalChecks::with_budget),
             ..CrawlOptions::default()
         };
-        let limits = Limits { max_known_urls: known_urls(stored.max_pages), ..Limits::default() };
+        let profile = stored.request.profile();
+        let fetcher = fetcher.with_user_agent(profile.user_agent())?;
+        let limits = Limits { max_known_urls: known_urls(stored.max_pages), profile, ..Limits::default() };
         let crawled = runner::run(&fetcher, frontier, scope, limits, sink, options).await?;
         let summary = crawled.summary;
         let links_to_unrecorded_urls = crawled.store.links_not_counted();

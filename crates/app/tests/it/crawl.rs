@@ -22,6 +22,7 @@ fn request(url: &str) -> CrawlRequest {
         render: false,
         external_links: false,
         site_headers: None,
+        user_agent: None,
     }
 }
 
@@ -176,4 +177,38 @@ async fn a_staging_site_is_crawled_with_its_headers_and_they_reach_no_other_host
         let text = String::from_utf8_lossy(&bytes);
         assert!(SECRETS.iter().all(|s| !text.contains(s)), "a secret was written to the database's files");
     }
+}
+
+/// A crawl with `user_agent: smartphone` asks for every page, robots.txt included, with
+/// Google's smartphone crawler's user agent, and obeys robots.txt's `Googlebot` group.
+#[tokio::test]
+async fn the_smartphone_profile_is_sent_and_obeyed_by_the_service() {
+    let t = open(4, 8);
+    let site = Pages::start(vec![
+        ("/", page("Home", &["/desktop", "/mobile"])),
+        ("/desktop", page("Desktop", &["/"])),
+        ("/mobile", page("Mobile", &["/"])),
+        ("/robots.txt", "User-agent: Googlebot\nDisallow: /desktop\n\nUser-agent: *\nDisallow: /mobile\n".to_string()),
+    ])
+    .await;
+    let crawls = Crawls::new(t.app.clone());
+    let payer = t.anonymous("198.51.100.15", 10);
+    let url = app::validate_url(&site.url("/")).expect("url");
+    let request = CrawlRequest { user_agent: Some("smartphone".to_string()), ..request(&site.url("/")) };
+    let started = crawls.start_for(&payer, url, request).await.expect("started");
+    let crawl = ended(&crawls, &started.crawl.id).await;
+    assert_eq!(crawl.state, store::CrawlState::Completed, "{:?}", crawl.error);
+    assert_eq!((crawl.progress.pages_done, crawl.progress.pages_skipped), (2, 1), "/ and /mobile; /desktop skipped");
+    assert_eq!(site.hits("/desktop").await, 0);
+    let requests = site.requests().await;
+    let agents: Vec<String> = requests
+        .iter()
+        .filter(|r| ["/", "/robots.txt", "/mobile"].contains(&r.url.path()))
+        .map(|r| r.headers.get("user-agent").and_then(|v| v.to_str().ok()).unwrap_or_default().to_string())
+        .collect();
+    assert!(!agents.is_empty());
+    // The edge check fetches pages again as a browser and as AI crawlers; every other request
+    // is the profile's.
+    assert!(agents.iter().any(|a| a == crawl::SMARTPHONE_USER_AGENT), "{agents:?}");
+    assert!(agents.iter().all(|a| !a.starts_with("SeoAuditBot")), "{agents:?}");
 }

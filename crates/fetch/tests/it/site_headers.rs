@@ -87,3 +87,29 @@ async fn site_headers_reach_the_site_host_only() {
     let robots = site.requests().iter().filter(|r| r.path == "/robots.txt").count();
     assert_eq!(robots, 3, "each read of the staging fetcher, and the plain one's");
 }
+
+/// A fetcher made with another user agent sends it with pages, robots.txt and link checks;
+/// a caller's own agent still wins.
+#[tokio::test]
+async fn a_chosen_user_agent_goes_with_every_request() {
+    let site = RawServer::start("127.0.0.1", vec![("/", html("<title>x</title>"))]).await;
+    let plain =
+        Fetcher::new(FetchConfig { allow_targets: vec!["127.0.0.1".into()], ..FetchConfig::default() }).unwrap();
+    let phone = plain.with_user_agent(Some(crawl_like_agent())).unwrap();
+    let url = site.url("/");
+    phone.fetch_page(&url).await.unwrap();
+    phone.fetch_robots_txt(&url).await.unwrap();
+    phone.check_link(&url, std::time::Duration::from_secs(5)).await.unwrap();
+    phone.fetch_text_as(&url, 1024, Some("OtherBot/1.0"), None).await.unwrap();
+    plain.fetch_page(&url).await.unwrap();
+    let agents: Vec<String> =
+        site.requests().iter().map(|r| r.header("user-agent").unwrap_or_default().to_string()).collect();
+    assert_eq!(agents[..3], [crawl_like_agent(), crawl_like_agent(), crawl_like_agent()]);
+    assert_eq!(agents[3], "OtherBot/1.0");
+    assert!(agents[4].starts_with("SeoAuditBot/"), "{agents:?}");
+    assert!(plain.with_user_agent(Some("bad\nagent")).is_err());
+}
+
+fn crawl_like_agent() -> &'static str {
+    "Mozilla/5.0 (Linux; Android 6.0.1) Mobile (compatible; Googlebot/2.1)"
+}

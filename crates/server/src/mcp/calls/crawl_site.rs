@@ -58,6 +58,10 @@ pub struct Args {
     pub cookies: Vec<api::crawls::Secret>,
     /// HTTP basic auth sent to the crawled site's host only, as headers are
     pub basic_auth: Option<api::crawls::BasicAuth>,
+    /// Who the crawl says it is: default (SeoAuditBot, obeying robots.txt's SeoAuditBot
+    /// group) or smartphone (Google's smartphone crawler's user agent, obeying the Googlebot
+    /// group)
+    pub user_agent: Option<api::crawls::UserAgent>,
 }
 
 fn yes() -> bool {
@@ -106,6 +110,10 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
         render: args.render,
         external_links: args.external_links,
         site_headers,
+        user_agent: match args.user_agent {
+            Some(api::crawls::UserAgent::Smartphone) => Some("smartphone".to_string()),
+            _ => None,
+        },
     };
     let started =
         env.state.crawls.start_for(&payer(env), url, request).await.map_err(|e| from_app_error(e, "crawl not started"))?;
