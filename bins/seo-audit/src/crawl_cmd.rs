@@ -65,6 +65,24 @@ impl From<ExportTable> for app::crawl::export::Table {
     }
 }
 
+/// The user agent profiles of `--user-agent`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum UserAgentArg {
+    /// SeoAuditBot, obeying robots.txt's `SeoAuditBot` group.
+    Default,
+    /// Google's smartphone crawler's user agent, obeying the `Googlebot` group.
+    Smartphone,
+}
+
+impl From<UserAgentArg> for crawl::CrawlerProfile {
+    fn from(a: UserAgentArg) -> Self {
+        match a {
+            UserAgentArg::Default => crawl::CrawlerProfile::SeoAuditBot,
+            UserAgentArg::Smartphone => crawl::CrawlerProfile::Smartphone,
+        }
+    }
+}
+
 #[derive(Debug, clap::Args)]
 pub struct CrawlArgs {
     /// The start URL (http or https); the crawl stays on its site. With --list it may be left
@@ -154,8 +172,63 @@ pub struct CrawlArgs {
     /// others are counted as not checked.
     #[arg(long, value_name = "N", default_value_t = crawl::DEFAULT_EXTERNAL_BUDGET, conflicts_with = "no_external")]
     pub external_budget: u64,
+    /// Send this request header, `'Name: value'`, to the crawled site's host (a staging
+    /// site); repeatable. It goes with every page, robots.txt and sitemap request to that
+    /// host, never to another host (not a redirect's target elsewhere, not a link check),
+    /// and is never printed. Host, Content-Length, hop-by-hop headers, Accept-Encoding,
+    /// User-Agent and Cookie are refused; at most 20 headers, cookies and basic auth
+    /// together, 8 KiB in all.
+    #[arg(long = "header", value_name = "'NAME: VALUE'")]
+    pub headers: Vec<String>,
+    /// Send this cookie, `name=value`, to the crawled site's host, as --header is sent;
+    /// repeatable.
+    #[arg(long = "cookie", value_name = "NAME=VALUE")]
+    pub cookies: Vec<String>,
+    /// HTTP basic auth for the crawled site's host, `user:password`, sent as --header is.
+    /// Other users of the machine may see a command line: the environment variable
+    /// SEO_AUDIT_BASIC_AUTH gives it unseen.
+    #[arg(long, value_name = "USER:PASSWORD", env = "SEO_AUDIT_BASIC_AUTH", hide_env_values = true)]
+    pub basic_auth: Option<String>,
+    /// Who the crawl says it is: `default` sends `SeoAuditBot/<version> (+<bot page>)` and
+    /// obeys robots.txt's `SeoAuditBot` group; `smartphone` sends Google's smartphone
+    /// crawler's user agent (Android, Chrome, `Googlebot/2.1`) and obeys the `Googlebot`
+    /// group. Either falls back to the `*` group (docs/API.md, "User agent").
+    #[arg(long, value_enum, value_name = "PROFILE", default_value = "default")]
+    pub user_agent: UserAgentArg,
+    /// Do not obey the crawled site's robots.txt `Disallow` rules (for a site you run, such
+    /// as a staging site that disallows everything); its `Crawl-delay` is still honoured.
+    /// The report says so. Only the command line can do this.
+    #[arg(long)]
+    pub ignore_robots: bool,
     #[command(flatten)]
     pub settings: AuditSettingFlags,
+}
+
+/// The staging site's headers of `--header`, `--cookie` and `--basic-auth`, checked as the
+/// service checks them; `None` when none is given. A refusal names the flag and the
+/// header, never a value.
+fn site_headers(args: &CrawlArgs) -> Result<Option<fetch::SiteHeaders>, String> {
+    let mut headers = Vec::with_capacity(args.headers.len());
+    for given in &args.headers {
+        match given.split_once(':') {
+            Some((name, value)) if !name.trim().is_empty() => headers.push((name.trim(), value.trim())),
+            _ => return Err("--header: a header is given as 'Name: value'".to_string()),
+        }
+    }
+    let basic_auth = match args.basic_auth.as_deref().map(|b| b.split_once(':')) {
+        None => None,
+        Some(Some((user, password))) => Some((user, password)),
+        Some(None) => return Err("--basic-auth: give user:password".to_string()),
+    };
+    app::crawl::site_headers(headers, args.cookies.iter().map(String::as_str), basic_auth).map_err(|e| {
+        let parameter = e.details().and_then(|d| d["parameter"].as_str().map(str::to_string));
+        let flag = match parameter.as_deref() {
+            Some("cookies") => "--cookie",
+            Some("basic_auth") => "--basic-auth",
+            _ => "--header",
+        };
+        format!("{flag}: {}", e.message())
+    })
 }
 
 fn parse_in_flight(s: &str) -> Result<usize, String> {
@@ -201,11 +274,24 @@ struct CrawlReport<'a> {
     /// The site rules a `--list` crawl skipped because they need the whole site.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     site_rules_skipped: Vec<String>,
+    /// Who the crawl said it was, and whether robots.txt was obeyed.
+    robots: RobotsReport,
     /// How the links to other sites were checked (absent with `--no-external`).
     #[serde(skip_serializing_if = "Option::is_none")]
     external_links: Option<crawl::ExternalLinks>,
     issues: Vec<Issue<'a>>,
     pages: Pages<'a>,
+}
+
+/// The crawl's user agent profile and how robots.txt was treated.
+#[derive(Debug, Serialize)]
+struct RobotsReport {
+    /// `default` or `smartphone` (`--user-agent`).
+    user_agent: &'static str,
+    /// The robots.txt product token whose group was obeyed.
+    obeyed_for: &'static str,
+    /// Whether `--ignore-robots` turned its `Disallow` rules off.
+    ignored: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -566,6 +652,8 @@ fn checked_list(list: &[String], scope: &Scope, max_pages: u32) -> Result<Vec<St
         external_links: false,
         urls: list.to_vec(),
         extract: Vec::new(),
+        site_headers: None,
+        user_agent: None,
     };
     app::crawl::check_list(&request, scope, max_pages).map_err(|e| format!("--list: {}", e.message()))
 }
@@ -598,6 +686,15 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
         Ok(x) => Some(std::sync::Arc::new(x)),
         Err(e) => return fail(Code::InvalidParameter, format!("--extract: {e}")),
     };
+    let site_headers = match site_headers(&args) {
+        Ok(h) => h,
+        Err(message) => return fail(Code::InvalidParameter, message),
+    };
+    if args.render && site_headers.is_some() {
+        let message = "--render: not with --header, --cookie or --basic-auth (the browser would fetch the pages \
+                       without them)";
+        return fail(Code::InvalidParameter, message.to_string());
+    }
     // The output is settled before the crawl: a wrong combination or a file that cannot be
     // made fails at once, not after minutes of crawling.
     let format = match (args.format, &args.output) {
@@ -627,6 +724,18 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
         Ok(f) => f,
         Err(e) => return fail(e.error_code(), e.to_string()),
     };
+    let profile = crawl::CrawlerProfile::from(args.user_agent);
+    let fetcher = match fetcher.with_user_agent(profile.user_agent()) {
+        Ok(f) => f,
+        Err(e) => return fail(e.error_code(), e.to_string()),
+    };
+    // A staging site's headers go with every request to the start URL's host, and only
+    // there; the link checks of the crawl drop them (`Fetcher::for_site`).
+    let for_site = |fetcher: &Fetcher, url: &str| match (&site_headers, app::validate_url(url)) {
+        (Some(headers), Ok(start)) => Ok(fetcher.for_site(&start, headers.clone())),
+        (Some(_), Err(e)) => Err(fail(e.error_code(), e.to_string())),
+        (None, _) => Ok(fetcher.clone()),
+    };
     let renderer = if args.render {
         match app::Renderer::new(config.render_config(), fetcher.clone()) {
             Ok(r) => Some(r),
@@ -640,8 +749,14 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
     };
     // The list of a list-mode crawl is read before anything is crawled; its first URL is the
     // start when no start URL is given.
+    // A list read from the site (a sitemap) carries the site's headers when the start URL
+    // is given.
+    let list_fetcher = match args.url.as_deref().map(|url| for_site(&fetcher, url)).transpose() {
+        Ok(f) => f.unwrap_or_else(|| fetcher.clone()),
+        Err(status) => return status,
+    };
     let list = match &args.list {
-        Some(source) => match read_list(&fetcher, source).await {
+        Some(source) => match read_list(&list_fetcher, source).await {
             Ok(list) => Some(list),
             Err(message) => return fail(Code::InvalidParameter, message),
         },
@@ -650,6 +765,13 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
     let Some(start_url) = args.url.clone().or_else(|| list.as_ref().and_then(|l| l.first().cloned())) else {
         return fail(Code::InvalidParameter, "--list: the list names no URL".to_string());
     };
+    let fetcher = match for_site(&fetcher, &start_url) {
+        Ok(f) => f,
+        Err(status) => return status,
+    };
+    if args.ignore_robots {
+        eprintln!("warning: --ignore-robots: the robots.txt Disallow rules of {start_url} are not obeyed");
+    }
     // The start URL is checked as an audit checks its URL, before anything is crawled.
     let start = match app::crawl::check_start(&fetcher, &start_url).await {
         Ok(url) => url,
@@ -685,7 +807,8 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
         },
         None => None,
     };
-    let limits = Limits { max_in_flight: args.max_in_flight, ..Limits::default() };
+    let limits =
+        Limits { max_in_flight: args.max_in_flight, profile, ignore_robots: args.ignore_robots, ..Limits::default() };
     let options = CrawlOptions {
         named_sitemaps,
         near_duplicate_threshold: args.near_duplicate_threshold,
@@ -729,7 +852,14 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
     };
     let source = ReportSource { store, crawl_id, _dir: dir };
     let report = match report(start.as_str(), args.max_pages, &summary, &judged, &source) {
-        Ok(r) => r,
+        Ok(mut r) => {
+            r.crawl.robots = RobotsReport {
+                user_agent: profile.name(),
+                obeyed_for: profile.robots_token(),
+                ignored: args.ignore_robots,
+            };
+            r
+        }
         Err(e) => return fail(ErrorCode::Internal, format!("cannot read the crawl back: {e}")),
     };
     // With a baseline, this run's findings are read from its JSON report, as the baseline's
@@ -912,6 +1042,11 @@ fn report<'a>(
             sitemaps_read: summary.sitemaps_read,
             list_mode: summary.list_mode,
             site_rules_skipped: app::crawl::summary::skipped_rules(&judged.results),
+            robots: RobotsReport {
+                user_agent: crawl::CrawlerProfile::default().name(),
+                obeyed_for: crawl::CrawlerProfile::default().robots_token(),
+                ignored: false,
+            },
             external_links: summary.external_links.clone(),
             issues,
             pages: Pages(source),
@@ -1009,6 +1144,12 @@ fn text(r: &CrawlReport<'_>, source: &ReportSource, out: &mut impl Write) -> std
     writeln!(out, "Site score {score}  ({})  {}", r.state, r.url)?;
     if let Some(reason) = &r.reason {
         writeln!(out, "Reason: {reason}")?;
+    }
+    if r.robots.ignored {
+        writeln!(out, "robots.txt IGNORED (--ignore-robots): its Disallow rules were not obeyed")?;
+    }
+    if r.robots.user_agent != crawl::CrawlerProfile::default().name() {
+        writeln!(out, "User agent: {} (robots.txt obeyed for {})", r.robots.user_agent, r.robots.obeyed_for)?;
     }
     let p = &r.progress;
     writeln!(

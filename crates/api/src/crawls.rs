@@ -69,6 +69,23 @@ pub struct CrawlRequest {
     /// listing and the exports.
     #[schemars(length(max = 10))]
     pub extract: Option<Vec<Extractor>>,
+    /// Request headers sent to the crawled site's host with every page, robots.txt and
+    /// sitemap request, never to another host (docs/API.md, "Staging sites"): names and
+    /// values, at most 20 headers (cookies and basic auth included) of 8 KiB in all. `Host`,
+    /// `Content-Length`, the hop-by-hop headers, `Accept-Encoding`, `User-Agent` and `Cookie`
+    /// are refused. Kept in memory for the crawl's life only; never stored, logged or
+    /// answered.
+    pub headers: Option<std::collections::BTreeMap<String, Secret>>,
+    /// Cookies (`name=value`) sent to the crawled site's host in one `Cookie` header, as
+    /// `headers` are.
+    pub cookies: Option<Vec<Secret>>,
+    /// HTTP basic auth sent to the crawled site's host, as `headers` are.
+    pub basic_auth: Option<BasicAuth>,
+    /// Who the crawl says it is (docs/API.md, "User agent"): `default`, SeoAuditBot obeying
+    /// robots.txt's `SeoAuditBot` group; `smartphone`, Google's smartphone crawler's user
+    /// agent obeying the `Googlebot` group (either falls back to `*`).
+    #[schemars(extend("default" = "default"))]
+    pub user_agent: Option<UserAgent>,
 }
 
 /// A custom extractor of a crawl: a name and either `css` (with `attribute` and `all`) or
@@ -92,6 +109,38 @@ pub struct Extractor {
     /// at most 256 KiB): its first capture group, or the whole match.
     #[schemars(length(min = 1, max = 1000))]
     pub regex: Option<String>,
+}
+
+/// The `user_agent` of a crawl request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum UserAgent {
+    /// `SeoAuditBot/<version> (+<bot page>)`, robots.txt group `SeoAuditBot`.
+    Default,
+    /// Google's smartphone crawler's user agent, robots.txt group `Googlebot`.
+    Smartphone,
+}
+
+/// A value that is a secret: read as a string, never shown by `Debug`.
+#[derive(Clone, Deserialize, JsonSchema)]
+#[serde(transparent)]
+pub struct Secret(pub String);
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("\"[hidden]\"")
+    }
+}
+
+/// HTTP basic auth (RFC 7617) of a crawl of a staging site.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BasicAuth {
+    /// The user name (no `:`).
+    #[schemars(length(min = 1))]
+    pub user: String,
+    /// The password.
+    pub password: Secret,
 }
 
 /// How a crawl checked the links to other sites (docs/RULES.md, `broken-external-link`):

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use url::Url;
 
 use crate::page::{CrawledPage, MAX_RECORDED_URL_BYTES};
+use crate::profile::CrawlerProfile;
 use crate::urls::{normalize, normalize_relative, OutOfScope, Scope};
 
 /// The product token the crawl obeys robots.txt for.
@@ -307,11 +308,23 @@ pub struct Limits {
     pub max_in_flight: usize,
     /// URLs recorded at most ([`DEFAULT_MAX_KNOWN_URLS`]).
     pub max_known_urls: u64,
+    /// Who the crawl says it is: robots.txt is obeyed for its token
+    /// ([`CrawlerProfile::robots_token`]), `Disallow` and `Crawl-delay` alike.
+    pub profile: CrawlerProfile,
+    /// Whether robots.txt's `Disallow` rules (and a robots.txt that cannot be read) are
+    /// ignored: only for the command line's `--ignore-robots`, for the site its operator
+    /// names. `Crawl-delay` is honoured all the same.
+    pub ignore_robots: bool,
 }
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { max_in_flight: DEFAULT_MAX_IN_FLIGHT, max_known_urls: DEFAULT_MAX_KNOWN_URLS }
+        Limits {
+            max_in_flight: DEFAULT_MAX_IN_FLIGHT,
+            max_known_urls: DEFAULT_MAX_KNOWN_URLS,
+            profile: CrawlerProfile::default(),
+            ignore_robots: false,
+        }
     }
 }
 
@@ -459,13 +472,13 @@ impl<S: FrontierStore> Frontier<S> {
     }
 
     /// The delay between the starts of two fetches that robots.txt asks for
-    /// (`Crawl-delay` for [`USER_AGENT_TOKEN`], at most [`MAX_CRAWL_DELAY`]; the longest of
+    /// (`Crawl-delay` for the profile's token, [`Limits::profile`], at most [`MAX_CRAWL_DELAY`]; the longest of
     /// the crawl's hosts).
     pub fn crawl_delay(&self) -> Option<Duration> {
         self.robots
             .values()
             .filter_map(|r| match r {
-                HostRobots::Known(r) => r.crawl_delay(USER_AGENT_TOKEN),
+                HostRobots::Known(r) => r.crawl_delay(self.limits.profile.robots_token()),
                 HostRobots::Pending => None,
             })
             .filter(|d| d.is_finite() && *d > 0.0)
@@ -555,8 +568,8 @@ impl<S: FrontierStore> Frontier<S> {
                         waiting = true;
                     }
                     Some(HostRobots::Known(robots)) => {
-                        let verdict = robots.verdict(USER_AGENT_TOKEN, url.as_str());
-                        if verdict.allowed {
+                        let verdict = robots.verdict(self.limits.profile.robots_token(), url.as_str());
+                        if verdict.allowed || self.limits.ignore_robots {
                             if let Some(depth) = entry.depth {
                                 *self.in_flight.entry(depth).or_default() += 1;
                             }
@@ -1044,6 +1057,36 @@ mod tests {
         let skipped = f.store().get("https://site.test/private/x").unwrap().unwrap();
         assert_eq!(skipped.state, State::Skipped);
         assert_eq!(skipped.reason.as_deref(), Some("robots.txt: Disallow: /private"));
+    }
+
+    #[test]
+    fn robots_txt_is_obeyed_for_the_profiles_token_and_ignored_only_when_asked() {
+        let robots = b"User-agent: Googlebot\nDisallow: /mobile-only\n\nUser-agent: *\nDisallow: /private\n";
+        let outcome = |limits: Limits| {
+            let scope = Scope::new("https://site.test/", ScopeConfig::default()).unwrap();
+            let mut f = Frontier::resume(MemoryStore::new(), scope, limits).unwrap();
+            let home = allow(&mut f, robots).remove(0);
+            let links = page("https://site.test/", &["https://site.test/mobile-only", "https://site.test/private"]);
+            f.record(home, Outcome::Answered(&links)).unwrap();
+            let fetched: Vec<String> = fetches(f.next_work().unwrap()).into_iter().map(|e| e.url).collect();
+            let skipped: Vec<String> =
+                f.store().entries().into_iter().filter(|e| e.state == State::Skipped).map(|e| e.url).collect();
+            (fetched, skipped)
+        };
+        let default = outcome(Limits::default());
+        assert_eq!(
+            default,
+            (vec!["https://site.test/mobile-only".to_string()], vec!["https://site.test/private".to_string()])
+        );
+        let phone = outcome(Limits { profile: CrawlerProfile::Smartphone, ..Limits::default() });
+        assert_eq!(
+            phone,
+            (vec!["https://site.test/private".to_string()], vec!["https://site.test/mobile-only".to_string()])
+        );
+        let (mut fetched, skipped) = outcome(Limits { ignore_robots: true, ..Limits::default() });
+        fetched.sort();
+        assert_eq!(fetched, ["https://site.test/mobile-only", "https://site.test/private"]);
+        assert!(skipped.is_empty());
     }
 
     #[test]

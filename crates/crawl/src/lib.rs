@@ -80,6 +80,7 @@ mod external;
 mod extract;
 mod frontier;
 mod page;
+mod profile;
 pub mod rules;
 mod score;
 mod sitemap;
@@ -106,6 +107,7 @@ pub use page::{
     MAX_RECORDED_TEXT_BYTES, MAX_RECORDED_TYPE_BYTES, MAX_RECORDED_URL_BYTES, MAX_RECORD_BYTES, MAX_RICH_RESULT_ERRORS,
     MAX_STRUCTURED_DATA_TYPES, MIN_SIGNATURE_WORDS,
 };
+pub use profile::{CrawlerProfile, SMARTPHONE_TOKEN, SMARTPHONE_USER_AGENT};
 pub use rules::{
     check_site, check_site_with, not_found_probe_path, run_site_rules, site_rule_by_id, Answer, CrawledSite,
     DuplicateGroup, DuplicateKey, EdgeAnswer, EdgeBot, EdgeProbe, Findings, NotFoundProbe, SiteError, SiteFinding,

@@ -12,6 +12,7 @@ use url::Url;
 
 use crate::guard::normalize_name;
 use crate::resolver::GuardedResolver;
+use crate::site::{BoundSite, SiteHeaders};
 use crate::validate::check_shape;
 use crate::{
     AddressGuard, ConnectFailure, Error, FetchedPage, LinkAnswer, RedirectHop, DEFAULT_BASE_URL,
@@ -128,6 +129,10 @@ fn reachable_from_outside(base: &str) -> bool {
 #[derive(Clone)]
 pub struct Fetcher {
     inner: Arc<Inner>,
+    /// The headers of a staging site's crawl and the site they go to ([`Fetcher::for_site`]).
+    site: Option<Arc<BoundSite>>,
+    /// The `User-Agent` sent instead of the service's own ([`Fetcher::with_user_agent`]).
+    user_agent: Option<HeaderValue>,
 }
 
 struct Inner {
@@ -142,7 +147,7 @@ struct Inner {
 
 impl std::fmt::Debug for Fetcher {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Fetcher").field("config", &self.inner.config).finish_non_exhaustive()
+        f.debug_struct("Fetcher").field("config", &self.inner.config).field("site", &self.site).finish_non_exhaustive()
     }
 }
 
@@ -182,7 +187,43 @@ impl Fetcher {
             .use_rustls_tls()
             .build()
             .map_err(|e| Error::Config(e.to_string()))?;
-        Ok(Fetcher { inner: Arc::new(Inner { client, guard, overrides, config, robots_cache: Default::default() }) })
+        let inner = Arc::new(Inner { client, guard, overrides, config, robots_cache: Default::default() });
+        Ok(Fetcher { inner, site: None, user_agent: None })
+    }
+
+    /// This fetcher (its client, guard and limits shared) sending `headers` with every
+    /// request to the host of `start` (docs/API.md, "Staging sites"): pages, robots.txt,
+    /// sitemaps and the hops of their redirects that stay on that host
+    /// ([`crate::applies_to`]); a hop to another host goes without them. Link checks
+    /// ([`Fetcher::check_link`]) and posts ([`Fetcher::post_json`]) never carry them, and
+    /// the robots.txt it reads with them is neither taken from nor put in the shared cache.
+    pub fn for_site(&self, start: &Url, headers: SiteHeaders) -> Fetcher {
+        let site = (!headers.is_empty()).then(|| Arc::new(BoundSite { start: start.clone(), headers }));
+        Fetcher { inner: Arc::clone(&self.inner), site, user_agent: self.user_agent.clone() }
+    }
+
+    /// This fetcher sending `agent` as its `User-Agent` on every request (pages, robots.txt,
+    /// sitemaps, link checks) instead of the service's own: a crawl's user agent profile
+    /// (docs/API.md, "User agent"). `None` keeps the service's. A caller's own agent
+    /// ([`Fetcher::fetch_text_as`]) still wins.
+    ///
+    /// # Errors
+    /// [`Error::Config`] when `agent` is no valid header value.
+    pub fn with_user_agent(&self, agent: Option<&str>) -> Result<Fetcher, Error> {
+        let user_agent = agent
+            .map(|a| HeaderValue::from_str(a).map_err(|e| Error::Config(format!("user agent: {e}"))))
+            .transpose()?;
+        Ok(Fetcher { inner: Arc::clone(&self.inner), site: self.site.clone(), user_agent })
+    }
+
+    /// This fetcher without the headers of [`Fetcher::for_site`].
+    pub fn without_site(&self) -> Fetcher {
+        Fetcher { inner: Arc::clone(&self.inner), site: None, user_agent: self.user_agent.clone() }
+    }
+
+    /// Whether this fetcher sends a site's headers ([`Fetcher::for_site`]).
+    pub fn has_site_headers(&self) -> bool {
+        self.site.is_some()
     }
 
     /// The settings this fetcher was built with.
@@ -284,7 +325,9 @@ impl Fetcher {
         let Ok(robots) = page_url.join("/robots.txt") else {
             return Ok(None);
         };
-        let ttl = self.inner.config.robots_cache_ttl;
+        // A robots.txt read with a staging site's headers is that caller's alone.
+        let private = self.site.as_deref().is_some_and(|site| site.applies_to(&robots));
+        let ttl = if private { Duration::ZERO } else { self.inner.config.robots_cache_ttl };
         let origin = page_url.origin().ascii_serialization();
         if !ttl.is_zero() {
             let cache = self.inner.robots_cache.lock().unwrap_or_else(|p| p.into_inner());
@@ -338,7 +381,9 @@ impl Fetcher {
         let mut by_get = false;
         loop {
             self.inner.guard.check_url(&current)?;
-            let head = self.inner.client.head(current.clone()).header(ACCEPT, accept.clone()).send().await;
+            let head =
+                self.inner.client.head(current.clone()).header(ACCEPT, accept.clone()).headers(self.agent_header());
+            let head = head.send().await;
             let head_refused = match &head {
                 Ok(response) => matches!(response.status().as_u16(), 405 | 501),
                 Err(_) => false,
@@ -351,6 +396,7 @@ impl Fetcher {
                         .client
                         .get(current.clone())
                         .header(ACCEPT, accept.clone())
+                        .headers(self.agent_header())
                         .send()
                         .await
                         .map_err(|e| self.classify(e))?
@@ -362,6 +408,7 @@ impl Fetcher {
                             .client
                             .get(current.clone())
                             .header(ACCEPT, accept.clone())
+                            .headers(self.agent_header())
                             .send()
                             .await
                             .map_err(|e| self.classify(e))?
@@ -377,6 +424,16 @@ impl Fetcher {
             // The body is never read: dropping the answer closes its stream.
             return Ok(LinkAnswer { status, redirect_chain: chain, final_url: current, by_get });
         }
+    }
+
+    /// The `User-Agent` of [`Fetcher::with_user_agent`], as headers to add (none: the
+    /// client's own).
+    fn agent_header(&self) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        if let Some(agent) = &self.user_agent {
+            map.insert(USER_AGENT, agent.clone());
+        }
+        map
     }
 
     /// POSTs a JSON body and returns the status, headers (lowercase names) and body of
@@ -458,8 +515,12 @@ impl Fetcher {
             self.inner.guard.check_url(&current)?;
             let hop_started = Instant::now();
             let mut request = self.inner.client.get(current.clone()).header(ACCEPT, accept.clone());
-            if let Some(agent) = &headers.user_agent {
+            if let Some(agent) = headers.user_agent.as_ref().or(self.user_agent.as_ref()) {
                 request = request.header(USER_AGENT, agent.clone());
+            }
+            // Checked at every hop: a redirect to another host goes without them.
+            if let Some(site) = self.site.as_deref().filter(|site| site.applies_to(&current)) {
+                request = site.headers.apply(request);
             }
             let response = request.send().await.map_err(|e| self.classify(e))?;
             let ttfb = hop_started.elapsed();

@@ -12,6 +12,8 @@
 //!   unless the operator's allow-list names them (docs/SECURITY.md). It runs before every
 //!   hop on the URL and, through a custom DNS resolver, at connection time on every
 //!   resolved address, which defeats DNS rebinding. [`is_public_ip`] is its address rule.
+//! - [`SiteHeaders`]: the request headers, cookies and basic auth of a staging site's crawl,
+//!   sent by [`Fetcher::for_site`] to that site's host only, never to another.
 //! - [`Error`] is the single error type; [`Error::code`] and [`Error::http_status`] give
 //!   the API's error code and status for each failure.
 //!
@@ -47,6 +49,7 @@ mod guard;
 mod page;
 pub mod proxy;
 mod resolver;
+mod site;
 mod validate;
 
 use std::time::Duration;
@@ -57,6 +60,9 @@ pub use error::{
 };
 pub use guard::{is_public_ip, refusal_reason, AddressGuard};
 pub use page::{FetchedPage, LinkAnswer, RedirectHop};
+pub use site::{
+    applies_to, SiteHeaderError, SiteHeaders, MAX_SITE_HEADERS, MAX_SITE_HEADER_BYTES, REFUSED_SITE_HEADERS,
+};
 pub use validate::validate_url;
 
 /// Longest accepted target URL, in bytes (docs/API.md, "GET /api/v1/audit").

@@ -997,3 +997,122 @@ fn extracted_values_are_columns_of_every_export() {
     }
     assert_eq!(site.requested().len(), before, "nothing is fetched for a bad extractor");
 }
+
+/// The secrets of the staging site below: a header's value and the basic auth password.
+const STAGING_SECRETS: [&str; 2] = ["tok-123-secret", "pass-789-secret"];
+
+/// A staging site answers 401 without its header and basic auth: crawled with `--header`
+/// and the basic auth from `SEO_AUDIT_BASIC_AUTH`, every request to it carries them, the
+/// check of its link to another host carries neither, and the output shows neither.
+#[test]
+fn a_staging_site_is_crawled_with_its_header_and_basic_auth_and_they_go_nowhere_else() {
+    let elsewhere = Site::start(|_| HashMap::from([("/landing".to_string(), page("Elsewhere", &[]))]));
+    let landing = format!("http://127.0.0.1:{}/landing", elsewhere.port);
+    let staging = ThreadServer::start(move |request| {
+        // base64("team:pass-789-secret")
+        let authorised = request.header("authorization") == Some("Basic dGVhbTpwYXNzLTc4OS1zZWNyZXQ=")
+            && request.header("x-preview") == Some(STAGING_SECRETS[0]);
+        let (status, headers, body) = match request.path.as_str() {
+            _ if !authorised => (401, vec![("WWW-Authenticate".into(), "Basic realm=\"staging\"".into())], Vec::new()),
+            "/" => page("Home", &["/a", &landing]),
+            "/a" => page("Kettles", &["/"]),
+            _ => (404, Vec::new(), Vec::new()),
+        };
+        Some(Reply::Full { status, headers, body })
+    });
+    let url = format!("http://127.0.0.1:{}/", staging.port());
+    let run = |extra: &[&str], basic_auth: Option<&str>| {
+        let data = tempfile::tempdir().expect("tempdir");
+        let mut command = crate::common::command();
+        command.arg("crawl").arg(&url).args(extra).args(["--format", "json", "--allow-target", "127.0.0.1"]);
+        command.env("SEO_AUDIT_DATA", data.path()).env_remove("SEO_AUDIT_BASIC_AUTH");
+        if let Some(auth) = basic_auth {
+            command.env("SEO_AUDIT_BASIC_AUTH", auth);
+        }
+        command.output().expect("run seo-audit")
+    };
+    let header = format!("X-Preview: {}", STAGING_SECRETS[0]);
+    let out = run(&["--header", &header], Some("team:pass-789-secret"));
+    let printed = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{printed}");
+    assert!(STAGING_SECRETS.iter().all(|s| !printed.contains(s)), "a secret was printed: {printed}");
+    let report = json(&out);
+    assert_eq!(row(&report, &url)["status_code"], 200, "{report:#}");
+    assert_eq!(row(&report, &format!("{url}a"))["status_code"], 200, "{report:#}");
+    let requests = staging.requests();
+    assert!(requests.iter().any(|r| r.path == "/robots.txt"), "robots.txt was asked for with them too");
+    assert!(requests.iter().all(|r| r.header("authorization").is_some()), "every request carried them");
+    let away = elsewhere.server.requests();
+    assert!(away.iter().any(|r| r.path == "/landing"), "the external link was checked");
+    assert!(
+        away.iter().all(|r| r.header("authorization").is_none() && r.header("x-preview").is_none()),
+        "another host never gets them"
+    );
+
+    // Without them the site answers 401 only: the crawl fails, saying so.
+    let out = run(&[], None);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(json(&out)["crawl"]["reason"].as_str().expect("reason").contains("HTTP 401"));
+
+    // A header the service sets itself is refused before anything is fetched, by name.
+    let before = staging.requests().len();
+    for (flag, value, names) in [
+        ("--header", "Host: hidden-value", "--header: The field `headers` is refused: Host"),
+        ("--header", "no colon", "--header: "),
+        ("--cookie", "hidden-value", "--cookie: "),
+    ] {
+        let out = run(&[flag, value], None);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(names) && !stderr.contains("hidden-value"), "{stderr}");
+    }
+    assert_eq!(staging.requests().len(), before, "nothing fetched");
+}
+
+/// `--user-agent smartphone` sends Google's smartphone crawler's user agent and obeys
+/// robots.txt's `Googlebot` group (the default obeys `*` here, having no group of its own);
+/// `--ignore-robots` fetches what robots.txt disallows, and the report says so.
+#[test]
+fn the_user_agent_profile_chooses_the_robots_group_and_ignore_robots_says_so() {
+    let site = Site::start(|_| {
+        HashMap::from([
+            (
+                "/robots.txt".to_string(),
+                typed("text/plain", "User-agent: Googlebot\nDisallow: /desktop\n\nUser-agent: *\nDisallow: /mobile\n"),
+            ),
+            ("/".to_string(), page("Home", &["/desktop", "/mobile"])),
+            ("/desktop".to_string(), page("Desktop", &["/"])),
+            ("/mobile".to_string(), page("Mobile", &["/"])),
+        ])
+    });
+    let state =
+        |report: &Value, path: &str| row(report, &site.url(path))["state"].as_str().unwrap_or_default().to_string();
+
+    let out = crawl(&[&site.url("/"), "--format", "json", "--no-external", "--user-agent", "smartphone"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = json(&out);
+    assert_eq!((state(&report, "/desktop"), state(&report, "/mobile")), ("skipped".into(), "done".into()));
+    assert_eq!(
+        report["crawl"]["robots"],
+        serde_json::json!({"user_agent": "smartphone", "obeyed_for": "Googlebot", "ignored": false})
+    );
+    let requests = site.server.requests();
+    let robots = requests.iter().find(|r| r.path == "/robots.txt").expect("robots.txt");
+    let agent = robots.header("user-agent").unwrap_or_default();
+    assert!(agent.contains("Googlebot/2.1") && agent.contains("Mobile"), "{agent}");
+    assert!(requests.iter().all(|r| !r.header("user-agent").unwrap_or_default().contains("SeoAuditBot")));
+
+    let out = crawl(&[&site.url("/"), "--format", "json", "--no-external"]);
+    let report = json(&out);
+    assert_eq!((state(&report, "/desktop"), state(&report, "/mobile")), ("done".into(), "skipped".into()));
+    assert_eq!(report["crawl"]["robots"]["obeyed_for"], "SeoAuditBot");
+
+    let before = site.requested().len();
+    let out = crawl(&[&site.url("/"), "--no-external", "--ignore-robots"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("robots.txt IGNORED (--ignore-robots)"), "{stdout}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("warning: --ignore-robots"));
+    let asked = &site.requested()[before..];
+    assert!(asked.iter().any(|p| p == "/desktop") && asked.iter().any(|p| p == "/mobile"), "{asked:?}");
+}

@@ -66,6 +66,22 @@ pub struct CrawlRequest {
     /// ([`check_extractors`]); empty: none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub extract: Vec<crawl::ExtractorSpec>,
+    /// The staging site's request headers, cookies and basic auth (docs/API.md, "Staging
+    /// sites"), checked. Never serialised, so never part of a stored crawl's options: the
+    /// crawl service holds them in memory for the crawl's life only.
+    #[serde(skip)]
+    pub site_headers: Option<fetch::SiteHeaders>,
+    /// Who the crawl says it is: a name of `crawl::CrawlerProfile::NAMES`; absent is
+    /// `default` (docs/API.md, "User agent").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_agent: Option<String>,
+}
+
+impl CrawlRequest {
+    /// Who the crawl says it is (a name this code does not know reads as the default).
+    pub fn profile(&self) -> crawl::CrawlerProfile {
+        self.user_agent.as_deref().and_then(crawl::CrawlerProfile::from_name).unwrap_or_default()
+    }
 }
 
 fn yes() -> bool {
@@ -118,6 +134,13 @@ fn expected(member: &str) -> Option<String> {
         "urls" => "an array of absolute http(s) URLs of the crawled site, at most the caller's pages per crawl \
                    (list mode, docs/RULES.md)"
             .to_string(),
+        "headers" => format!(
+            "an object of at most {} header names and their string values (docs/API.md, \"Staging sites\")",
+            fetch::MAX_SITE_HEADERS
+        ),
+        "cookies" => "an array of name=value strings".to_string(),
+        "basic_auth" => "an object with the strings user and password".to_string(),
+        "user_agent" => "\"default\" or \"smartphone\"".to_string(),
         "near_duplicate_threshold" => {
             let t = crawl::NEAR_DUPLICATE_THRESHOLDS;
             format!("a whole number from {} to {}", t.start(), t.end())
@@ -203,6 +226,21 @@ fn checked(wire: api::crawls::CrawlRequest) -> Result<CrawlRequest, AppError> {
             return Err(list_refusal(index, listed, &format!("not an absolute http(s) URL ({e})")));
         }
     }
+    let headers = wire.headers.unwrap_or_default();
+    let cookies = wire.cookies.unwrap_or_default();
+    let site_headers = site_headers(
+        headers.iter().map(|(name, value)| (name.as_str(), value.0.as_str())),
+        cookies.iter().map(|c| c.0.as_str()),
+        wire.basic_auth.as_ref().map(|b| (b.user.as_str(), b.password.0.as_str())),
+    )?;
+    let render = wire.render.unwrap_or(false);
+    if render && site_headers.is_some() {
+        return Err(AppError::invalid_field(
+            "render",
+            "false when headers, cookies or basic_auth are given (the browser of a rendered crawl would fetch \
+             the pages without them)",
+        ));
+    }
     let thresholds = crawl::NEAR_DUPLICATE_THRESHOLDS;
     let near_duplicate_threshold = match wire.near_duplicate_threshold {
         None => None,
@@ -223,11 +261,50 @@ fn checked(wire: api::crawls::CrawlRequest) -> Result<CrawlRequest, AppError> {
         sitemaps,
         named_sitemaps,
         near_duplicate_threshold,
-        render: wire.render.unwrap_or(false),
+        render,
         external_links,
         urls: urls.iter().map(|u| u.trim().to_string()).collect(),
         extract,
+        site_headers,
+        user_agent: match wire.user_agent {
+            None | Some(api::crawls::UserAgent::Default) => None,
+            Some(api::crawls::UserAgent::Smartphone) => Some(crawl::CrawlerProfile::Smartphone.name().to_string()),
+        },
     })
+}
+
+/// The headers, cookies and basic auth of a crawl of a staging site, checked
+/// ([`fetch::SiteHeaders`]: names, values, the names refused, the bounds); `None` when none
+/// is given.
+///
+/// # Errors
+/// `invalid_request` naming the field (`headers`, `cookies` or `basic_auth`) and the header
+/// in `details`, never the value.
+pub fn site_headers<'a>(
+    headers: impl IntoIterator<Item = (&'a str, &'a str)>,
+    cookies: impl IntoIterator<Item = &'a str>,
+    basic_auth: Option<(&str, &str)>,
+) -> Result<Option<fetch::SiteHeaders>, AppError> {
+    let mut site = fetch::SiteHeaders::new();
+    for (name, value) in headers {
+        site.header(name, value).map_err(|e| site_header_refusal(&e))?;
+    }
+    for cookie in cookies {
+        site.cookie(cookie).map_err(|e| site_header_refusal(&e))?;
+    }
+    if let Some((user, password)) = basic_auth {
+        site.basic_auth(user, password).map_err(|e| site_header_refusal(&e))?;
+    }
+    Ok((!site.is_empty()).then_some(site))
+}
+
+/// The refusal of a staging site's header: `invalid_request` naming its field in
+/// `details.parameter` and the header's name in `details.header` (its value is a secret and
+/// is never echoed).
+pub fn site_header_refusal(e: &fetch::SiteHeaderError) -> AppError {
+    let message = format!("The field `{}` is refused: {e}.", e.field);
+    AppError::refused(crate::ErrorCode::InvalidRequest, message)
+        .with_details(serde_json::json!({ "parameter": e.field, "header": e.header }))
 }
 
 /// The extractors of a request on the wire (the REST body's and the `crawl_site` tool's
@@ -429,6 +506,54 @@ mod tests {
         assert_eq!((null.include.len(), null.sitemaps, null.render), (0, true, false));
         let patterns = parse_start(&json!({"url": "x", "include": ["/(en|fr)/"], "exclude": [".*\\?"]})).unwrap();
         assert_eq!((patterns.include, patterns.exclude), (vec!["/(en|fr)/".to_string()], vec![".*\\?".to_string()]));
+    }
+
+    #[test]
+    fn staging_headers_are_checked_and_never_serialised() {
+        let body = json!({
+            "url": "https://staging.a.test/",
+            "headers": {"X-Preview": "tok-123"},
+            "cookies": ["session=cookie-456"],
+            "basic_auth": {"user": "team", "password": "pass-789"},
+        });
+        let r = parse_start(&body).unwrap();
+        let site = r.site_headers.as_ref().unwrap();
+        assert_eq!(site.names(), ["x-preview", "cookie", "authorization"]);
+        // What a crawl stores of its request, and what its Debug shows, carry none of them.
+        for shown in [serde_json::to_string(&r).unwrap(), format!("{r:?}")] {
+            assert!(["tok-123", "cookie-456", "pass-789"].iter().all(|s| !shown.contains(s)), "{shown}");
+        }
+        for (body, member) in [
+            (json!({"url": "x", "headers": {"Host": "evil.test"}}), "headers"),
+            (json!({"url": "x", "headers": {"Content-Length": "5"}}), "headers"),
+            (json!({"url": "x", "headers": {"Connection": "close"}}), "headers"),
+            (json!({"url": "x", "headers": {"X-A": 1}}), "headers"),
+            (json!({"url": "x", "headers": ["X-A: b"]}), "headers"),
+            (json!({"url": "x", "cookies": ["no-value"]}), "cookies"),
+            (json!({"url": "x", "cookies": "a=b"}), "cookies"),
+            (json!({"url": "x", "basic_auth": {"user": "a"}}), "basic_auth"),
+            (json!({"url": "x", "basic_auth": {"user": "a:b", "password": "c"}}), "basic_auth"),
+            (json!({"url": "x", "render": true, "cookies": ["a=b"]}), "render"),
+            (json!({"url": "x", "user_agent": "desktop"}), "user_agent"),
+            (json!({"url": "x", "user_agent": 1}), "user_agent"),
+        ] {
+            assert_eq!(parameter(parse_start(&body).unwrap_err()), member, "{body}");
+        }
+        let many: serde_json::Map<String, Value> =
+            (0..=fetch::MAX_SITE_HEADERS).map(|i| (format!("x-h{i}"), json!("v"))).collect();
+        assert_eq!(parameter(parse_start(&json!({"url": "x", "headers": many})).unwrap_err()), "headers");
+        // A refusal names the header, never its value.
+        let e = parse_start(&json!({"url": "x", "headers": {"Host": "hidden-value"}})).unwrap_err();
+        assert!(!format!("{e:?}").contains("hidden-value"), "{e:?}");
+    }
+
+    #[test]
+    fn the_user_agent_is_a_profile_kept_with_the_crawl() {
+        let phone = parse_start(&json!({"url": "x", "user_agent": "smartphone"})).unwrap();
+        assert_eq!(phone.profile(), crawl::CrawlerProfile::Smartphone);
+        assert!(serde_json::to_string(&phone).unwrap().contains(r#""user_agent":"smartphone""#));
+        let default = parse_start(&json!({"url": "x", "user_agent": "default"})).unwrap();
+        assert_eq!((default.profile(), default.user_agent), (crawl::CrawlerProfile::SeoAuditBot, None));
     }
 
     #[test]

@@ -517,7 +517,9 @@ where
     let (external_tx, external_rx) = tokio::sync::mpsc::unbounded_channel::<String>();
     let checker = options.external_links.map(|checks| {
         let stop = (Arc::clone(&options.cancel), Instant::now() + options.time_limit);
-        tokio::spawn(check_external(fetcher.clone(), checks, external_rx, stop))
+        // A staging site's headers are the site's alone: its links to other sites are
+        // checked without them.
+        tokio::spawn(check_external(fetcher.without_site(), checks, external_rx, stop))
     });
     let external = options.external_links.map(|checks| (crawl::ExternalBudget::new(checks.budget), external_tx));
     let pacer = options.pacer.clone().unwrap_or_else(|| HostPacer::local_with(limits.max_in_flight));
@@ -527,8 +529,9 @@ where
     let not_found_probe = if options.time_limit.is_zero() || options.cancel.load(Ordering::Relaxed) {
         None
     } else {
-        probe_not_found(fetcher, &pacer, &scope, analysis).await
+        probe_not_found(fetcher, &pacer, &scope, analysis, &limits).await
     };
+    let token = limits.profile.robots_token();
     let driver = tokio::task::spawn_blocking(move || {
         drive(store, scope, limits, sink, options, &guard, &jobs_tx, &done_rx, external)
     });
@@ -567,7 +570,7 @@ where
     // The sample was taken by the frontier thread; a cancelled crawl checks none of it.
     let sample = std::mem::take(&mut crawled.summary.edge_probes);
     if !sample.is_empty() && !matches!(crawled.summary.end, CrawlEnd::Cancelled) {
-        let (probes, requests) = probe_edge(fetcher, &pacer, sample).await;
+        let (probes, requests) = probe_edge(fetcher, &pacer, sample, token).await;
         crawled.summary.edge_probes = probes;
         crawled.summary.edge_requests = requests;
     }
@@ -662,7 +665,9 @@ async fn probe_not_found(
     pacer: &HostPacer,
     scope: &Scope,
     limits: AnalysisLimits,
+    robots_limits: &Limits,
 ) -> Option<crawl::NotFoundProbe> {
+    let token = robots_limits.profile.robots_token();
     let random = uuid::Uuid::new_v4().as_u64_pair().0;
     let url = scope.start().join(&crawl::not_found_probe_path(random)).ok()?;
     let requested = url.to_string();
@@ -681,8 +686,8 @@ async fn probe_not_found(
         Ok(None) => Robots::parse(b""),
         Err(_) => return None,
     };
-    if !robots.is_allowed(crawl::USER_AGENT_TOKEN, url.path())
-        || robots.crawl_delay(crawl::USER_AGENT_TOKEN).is_some_and(|d| d.is_finite() && d > 0.0)
+    if !(robots_limits.ignore_robots || robots.is_allowed(token, url.path()))
+        || robots.crawl_delay(token).is_some_and(|d| d.is_finite() && d > 0.0)
     {
         return None;
     }
@@ -727,6 +732,7 @@ async fn probe_edge(
     fetcher: &Fetcher,
     pacer: &HostPacer,
     sample: Vec<crawl::EdgeProbe>,
+    token: &str,
 ) -> (Vec<crawl::EdgeProbe>, u32) {
     use ai_visibility::{Answer, BROWSER_USER_AGENT};
     // The `Accept` of a browser: an edge that serves markdown or JSON on request answers
@@ -755,7 +761,7 @@ async fn probe_edge(
             robots_of.insert(origin.clone(), robots);
         }
         let Some(robots) = robots_of.get(&origin).and_then(Option::as_ref) else { continue };
-        if robots.crawl_delay(crawl::USER_AGENT_TOKEN).is_some_and(|d| d.is_finite() && d > 0.0) {
+        if robots.crawl_delay(token).is_some_and(|d| d.is_finite() && d > 0.0) {
             continue;
         }
         let bots = crawl::EdgeProbe::bots(robots, url.path());

@@ -122,6 +122,9 @@ pub(super) struct Prepared {
     cut_from: Option<u32>,
     /// The tier's pages per crawl.
     tier_limit: u32,
+    /// A staging site's headers, held in memory for the crawl's run once it is queued
+    /// (never stored; a scheduled run has none).
+    site_headers: Option<fetch::SiteHeaders>,
 }
 
 /// What a crawl keeps of its start as options (its `options_json`).
@@ -133,6 +136,12 @@ struct StoredOptions {
     /// anonymous caller (its network); a key's crawl counts as its owner's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     requester: Option<String>,
+    /// Whether the crawl was started with a staging site's headers, cookies or basic auth:
+    /// they are never stored, only held in the memory of the process that accepted the
+    /// crawl ([`Crawls`]), so a process without them fails the crawl instead of crawling
+    /// without them.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    site_headers: bool,
 }
 
 /// Whom crawl with owner `user` and options `options_json` counts against, for the
@@ -198,6 +207,9 @@ pub struct Crawls {
     /// The pacing of hosts every crawl of this engine shares, and on PostgreSQL every
     /// replica's (docs/API.md, "Site crawl", "Politeness").
     pacer: super::HostPacer,
+    /// The staging site headers of the crawls this process accepted, by crawl id, until
+    /// each crawl ends (docs/API.md, "Staging sites"): in memory only, never stored.
+    site_headers: Arc<std::sync::Mutex<std::collections::HashMap<String, fetch::SiteHeaders>>>,
 }
 
 fn not_found(id: &str) -> AppError {
@@ -231,7 +243,31 @@ impl Crawls {
             caps,
             max_pages: MaxPages::default(),
             external_budget: DEFAULT_EXTERNAL_BUDGET,
+            site_headers: Arc::default(),
         }
+    }
+
+    /// The staging site headers held for crawl `id`, if any.
+    fn held_headers(&self, id: &str) -> Option<fetch::SiteHeaders> {
+        self.site_headers.lock().unwrap_or_else(|p| p.into_inner()).get(id).cloned()
+    }
+
+    /// The staging site headers of crawl `id`, waited for a moment: the process that
+    /// accepted the crawl holds them right after it queued it, and a crawl that ended
+    /// meanwhile may have let it start at once.
+    async fn wait_for_headers(&self, id: &str) -> Option<fetch::SiteHeaders> {
+        for _ in 0..40 {
+            if let Some(headers) = self.held_headers(id) {
+                return Some(headers);
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        None
+    }
+
+    /// Forgets the staging site headers of crawl `id` (its end, or its cancelling).
+    fn forget_headers(&self, id: &str) {
+        self.site_headers.lock().unwrap_or_else(|p| p.into_inner()).remove(id);
     }
 
     /// The same engine with the operator's pages per crawl of each tier.
@@ -320,8 +356,13 @@ impl Crawls {
         tier_limit: u32,
         caller: &str,
     ) -> Result<Started, AppError> {
-        let Prepared { new, cut_from, tier_limit } = self.prepare(url, request, owner, tier_limit, caller).await?;
+        let Prepared { new, cut_from, tier_limit, site_headers } =
+            self.prepare(url, request, owner, tier_limit, caller).await?;
         let crawl = self.app.db(move |s| s.queue_crawl(new)).await?;
+        // Held before the crawl can be dispatched, for its run to find.
+        if let Some(headers) = site_headers {
+            self.site_headers.lock().unwrap_or_else(|p| p.into_inner()).insert(crawl.id.clone(), headers);
+        }
         self.dispatch().await;
         Ok(Started { crawl, cut_from, tier_limit })
     }
@@ -344,10 +385,18 @@ impl Crawls {
         caller: &str,
     ) -> Result<Prepared, AppError> {
         self.app.renderer_for(crate::AuditOptions { render: request.render })?;
+        let mut request = request;
+        let site_headers = request.site_headers.take();
+        let fetcher = match &site_headers {
+            Some(headers) => self.app.fetcher.for_site(&url, headers.clone()),
+            None => self.app.fetcher.clone(),
+        };
+        // The start page is asked for as the crawl will ask for it.
+        let fetcher = fetcher.with_user_agent(request.profile().user_agent())?;
         {
             // The start page's request is one of the host's like the crawl's own.
             let _place = self.pacer.acquire(&url, None).await;
-            runner::check_start_page(&self.app.fetcher, &url).await?;
+            runner::check_start_page(&fetcher, &url).await?;
         }
         let asked = request.max_pages.unwrap_or(tier_limit);
         let max_pages = asked.min(tier_limit);
@@ -361,10 +410,11 @@ impl Crawls {
         let urls = super::request::check_list(&request, &scope, max_pages)?;
         let request = CrawlRequest { named_sitemaps, urls, ..request };
         let requester = owner.is_none().then(|| caller.to_string());
-        let options_json = serde_json::to_string(&StoredOptions { request: request.clone(), max_pages, requester })
-            .map_err(AppError::internal)?;
+        let stored =
+            StoredOptions { request: request.clone(), max_pages, requester, site_headers: site_headers.is_some() };
+        let options_json = serde_json::to_string(&stored).map_err(AppError::internal)?;
         let new = store::NewCrawl { user_id: owner, url: request.url.clone(), options_json, max_pages };
-        Ok(Prepared { new, cut_from, tier_limit })
+        Ok(Prepared { new, cut_from, tier_limit, site_headers })
     }
 
     /// Crawl `id` when `owner` may see it: a key's crawl by that key's owner, an anonymous
@@ -550,6 +600,8 @@ impl Crawls {
     pub async fn cancel(&self, owner: Option<&str>, id: &str) -> Result<store::Crawl, AppError> {
         let crawl = self.owned(owner, id).await?;
         let key = crawl.id.clone();
+        // A queued crawl cancelled is never run; a running one's run holds its own copy.
+        self.forget_headers(&crawl.id);
         self.app.db(move |s| s.cancel_crawl(&key)).await
     }
 
@@ -638,8 +690,11 @@ impl Crawls {
             Err(e) if e.is_store_unavailable() => {
                 tracing::warn!(crawl = %id, error = %e, "crawl interrupted: the database is away; it resumes when it is back");
             }
-            Err(e) => self.record_failure(id, &e).await,
-            Ok(()) => {}
+            Err(e) => {
+                self.forget_headers(id);
+                self.record_failure(id, &e).await;
+            }
+            Ok(()) => self.forget_headers(id),
         }
         heartbeat.stop().await;
         let (key, worker) = (id.to_string(), self.worker.clone());
@@ -670,6 +725,21 @@ impl Crawls {
         let crawl = self.app.db(move |s| s.get_crawl(&key)).await?;
         let stored: StoredOptions = serde_json::from_str(&crawl.options_json).map_err(AppError::internal)?;
         let scope = scope_of(&stored.request, stored.max_pages)?;
+        // A staging site's headers are only ever in the memory of the process that accepted
+        // the crawl: without them (that process stopped, or another replica took the crawl
+        // from the queue) it fails, rather than crawl the site as it looks without them.
+        let held = if stored.site_headers { self.wait_for_headers(id).await } else { None };
+        let fetcher = match (stored.site_headers, held) {
+            (false, _) => self.app.fetcher.clone(),
+            (true, Some(headers)) => self.app.fetcher.for_site(scope.start(), headers),
+            (true, None) => {
+                return Err(AppError::refused(
+                    crate::ErrorCode::Conflict,
+                    "The crawl's request headers, cookies or basic auth were held in the memory of the process \
+                     that accepted it, which no longer runs it; they are never stored. Start the crawl again.",
+                ))
+            }
+        };
         // This replica holds the crawl's lease: no other changes its frontier while it runs.
         // Its page claims carry a name of this run alone: a run of this same engine that
         // stopped (the database went away under it) left pages `fetching` under its claims,
@@ -712,8 +782,10 @@ impl Crawls {
             pacer: Some(self.pacer.clone()),
             ..CrawlOptions::default()
         };
-        let limits = Limits { max_known_urls: known_urls(stored.max_pages), ..Limits::default() };
-        let crawled = runner::run(&self.app.fetcher, frontier, scope, limits, sink, options).await?;
+        let profile = stored.request.profile();
+        let fetcher = fetcher.with_user_agent(profile.user_agent())?;
+        let limits = Limits { max_known_urls: known_urls(stored.max_pages), profile, ..Limits::default() };
+        let crawled = runner::run(&fetcher, frontier, scope, limits, sink, options).await?;
         let summary = crawled.summary;
         let links_to_unrecorded_urls = crawled.store.links_not_counted();
         let (key, worker) = (id.to_string(), self.worker.clone());
@@ -994,7 +1066,8 @@ mod tests {
         let home = format!("http://{addr}/");
         let request = crate::crawl::parse_start(&json!({ "url": home, "sitemaps": false })).expect("request");
         let options_json =
-            serde_json::to_string(&StoredOptions { request, max_pages: 30, requester: None }).expect("options");
+            serde_json::to_string(&StoredOptions { request, max_pages: 30, requester: None, site_headers: false })
+                .expect("options");
         let new = store::NewCrawl { user_id: None, url: home.clone(), options_json, max_pages: 30 };
         let gone = time::OffsetDateTime::now_utc() - time::Duration::minutes(1);
         let crawl = app.store.create_crawl(new, "gone-runner", gone).expect("crawl");
@@ -1055,6 +1128,52 @@ mod tests {
         assert_eq!((done.progress.pages_done, done.progress.pages_queued), (1, 2), "{done:?}");
         assert_eq!(done.site_score, Some(90), "scored on what it has");
         assert!(hits.lock().expect("lock").is_empty(), "nothing fetched after the limit: {:?}", hits.lock());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A crawl started with a staging site's headers, taken over by a process that does not
+    /// hold them (a restart, another replica): it ends `failed` saying why, and nothing is
+    /// fetched without them.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_crawl_whose_headers_this_process_does_not_hold_fails_without_fetching() {
+        let (addr, hits) = site().await;
+        let dir = std::env::temp_dir().join(format!("seo-audit-crawl-headers-{}", uuid::Uuid::new_v4()));
+        let setup = crate::Setup {
+            database: store::Database::Sqlite(dir.join("seo-audit.db")),
+            fetch: fetch::FetchConfig { allow_targets: vec!["127.0.0.1".into()], ..fetch::FetchConfig::default() },
+            max_concurrent_audits: 2,
+            audit_queue: 4,
+            analysis_cpu_ms: 0,
+            webhook_retry_base: Duration::from_secs(1),
+            lease: Duration::from_millis(100),
+            observer: None,
+            render: render::RenderConfig::default(),
+        };
+        let (app, _webhooks) = App::open(setup).expect("app");
+        let home = format!("http://{addr}/");
+        let body = json!({ "url": home, "sitemaps": false, "cookies": ["sid=kept-in-memory-only"] });
+        let request = crate::crawl::parse_start(&body).expect("request");
+        assert!(request.site_headers.is_some());
+        let stored = StoredOptions { request, max_pages: 30, requester: None, site_headers: true };
+        let options_json = serde_json::to_string(&stored).expect("options");
+        assert!(!options_json.contains("kept-in-memory-only"), "{options_json}");
+        let new = store::NewCrawl { user_id: None, url: home.clone(), options_json, max_pages: 30 };
+        let crawl = app.store.queue_crawl(new).expect("crawl");
+        // Another process: it never held the crawl's headers.
+        Crawls::new(app.clone()).dispatch().await;
+        let mut done = None;
+        for _ in 0..600 {
+            let c = app.store.get_crawl(&crawl.id).expect("get");
+            if c.state.is_terminal() {
+                done = Some(c);
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let done = done.expect("the crawl ended");
+        assert_eq!(done.state, store::CrawlState::Failed, "{done:?}");
+        assert!(done.error.as_deref().is_some_and(|e| e.contains("never stored")), "{done:?}");
+        assert!(hits.lock().expect("lock").is_empty(), "nothing fetched without them: {:?}", hits.lock());
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

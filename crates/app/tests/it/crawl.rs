@@ -23,6 +23,8 @@ fn request(url: &str) -> CrawlRequest {
         external_links: false,
         urls: Vec::new(),
         extract: Vec::new(),
+        site_headers: None,
+        user_agent: None,
     }
 }
 
@@ -102,4 +104,113 @@ async fn a_start_page_that_is_not_html_is_refused_after_the_charge_and_no_crawl_
     let e = crawls.start_for(&payer, url, request(&site.url("/"))).await.expect_err("not html");
     assert_eq!(e.error_code().as_str(), "not_html");
     assert_eq!(payer.decision().map(|d| d.allowed), Some(true), "charged, as an audit of the page is");
+}
+
+/// The secrets of the staging site below.
+const SECRETS: [&str; 3] = ["tok-123-secret", "cookie-456-secret", "pass-789-secret"];
+
+/// Whether a request carries a staging header, cookie or basic auth.
+fn carries_secrets(r: &test_support::wiremock::Request) -> bool {
+    r.headers.iter().any(|(name, value)| {
+        let value = String::from_utf8_lossy(value.as_bytes());
+        ["authorization", "cookie", "x-preview"].contains(&name.as_str()) || SECRETS.iter().any(|s| value.contains(s))
+    })
+}
+
+/// A staging site that answers 401 to any request without its header, cookie and basic
+/// auth is crawled with them; its sitemap's redirect to another host and the check of its
+/// link to that host reach it without them; the database holds none of them.
+#[tokio::test]
+async fn a_staging_site_is_crawled_with_its_headers_and_they_reach_no_other_host() {
+    use test_support::ResponseTemplate;
+    let t = open(4, 8);
+    let elsewhere = Pages::start(vec![("/landing", page("Elsewhere", &[]))]).await;
+    let (landing, sitemap_away) = (elsewhere.url("/landing"), elsewhere.url("/sitemap.xml"));
+    // base64("team:pass-789-secret")
+    let basic = "Basic dGVhbTpwYXNzLTc4OS1zZWNyZXQ=";
+    let site = Pages::serve(move |r| {
+        let header = |name: &str| r.headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or_default().to_string();
+        if header("authorization") != basic
+            || header("cookie") != format!("session={}", SECRETS[1])
+            || header("x-preview") != SECRETS[0]
+        {
+            return ResponseTemplate::new(401).insert_header("www-authenticate", "Basic realm=\"staging\"");
+        }
+        let html = |body: String| ResponseTemplate::new(200).set_body_raw(body, "text/html; charset=utf-8");
+        match r.url.path() {
+            "/" => html(page("Home", &["/a", &landing])),
+            "/a" => html(page("A", &["/"])),
+            "/sitemap.xml" => ResponseTemplate::new(301).insert_header("location", sitemap_away.as_str()),
+            _ => ResponseTemplate::new(404),
+        }
+    })
+    .await;
+    let crawls = Crawls::new(t.app.clone());
+    let payer = t.anonymous("198.51.100.14", 10);
+    let url = app::validate_url(&site.url("/")).expect("url");
+    let headers = app::crawl::site_headers(
+        [("X-Preview", SECRETS[0])],
+        [format!("session={}", SECRETS[1]).as_str()],
+        Some(("team", SECRETS[2])),
+    )
+    .expect("valid")
+    .expect("some");
+    let request =
+        CrawlRequest { sitemaps: true, external_links: true, site_headers: Some(headers), ..request(&site.url("/")) };
+    let started = crawls.start_for(&payer, url, request).await.expect("started");
+    let crawl = ended(&crawls, &started.crawl.id).await;
+    assert_eq!(crawl.state, store::CrawlState::Completed, "{:?}", crawl.error);
+    assert_eq!(crawl.progress.pages_done, 2, "/ and /a, both behind the password");
+    let asked = site.requests().await;
+    let without: Vec<_> = asked.iter().filter(|r| !carries_secrets(r)).map(|r| r.url.path().to_string()).collect();
+    assert!(without.is_empty(), "every request to the site carried them: {without:?}");
+    assert!(
+        asked.iter().any(|r| r.url.path() == "/robots.txt") && asked.iter().any(|r| r.url.path() == "/sitemap.xml")
+    );
+    let away = elsewhere.requests().await;
+    assert!(away.iter().any(|r| r.url.path() == "/sitemap.xml"), "the sitemap's redirect was followed");
+    assert!(away.iter().any(|r| r.url.path() == "/landing"), "the external link was checked");
+    assert!(away.iter().all(|r| !carries_secrets(r)), "{:?}", away.iter().map(|r| &r.headers).collect::<Vec<_>>());
+    // Nothing of them in the crawl's record, nor anywhere in the database's files.
+    let shown = format!("{crawl:?}");
+    assert!(SECRETS.iter().all(|s| !shown.contains(s)), "{shown}");
+    for entry in std::fs::read_dir(t.dir()).expect("dir") {
+        let bytes = std::fs::read(entry.expect("entry").path()).unwrap_or_default();
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(SECRETS.iter().all(|s| !text.contains(s)), "a secret was written to the database's files");
+    }
+}
+
+/// A crawl with `user_agent: smartphone` asks for every page, robots.txt included, with
+/// Google's smartphone crawler's user agent, and obeys robots.txt's `Googlebot` group.
+#[tokio::test]
+async fn the_smartphone_profile_is_sent_and_obeyed_by_the_service() {
+    let t = open(4, 8);
+    let site = Pages::start(vec![
+        ("/", page("Home", &["/desktop", "/mobile"])),
+        ("/desktop", page("Desktop", &["/"])),
+        ("/mobile", page("Mobile", &["/"])),
+        ("/robots.txt", "User-agent: Googlebot\nDisallow: /desktop\n\nUser-agent: *\nDisallow: /mobile\n".to_string()),
+    ])
+    .await;
+    let crawls = Crawls::new(t.app.clone());
+    let payer = t.anonymous("198.51.100.15", 10);
+    let url = app::validate_url(&site.url("/")).expect("url");
+    let request = CrawlRequest { user_agent: Some("smartphone".to_string()), ..request(&site.url("/")) };
+    let started = crawls.start_for(&payer, url, request).await.expect("started");
+    let crawl = ended(&crawls, &started.crawl.id).await;
+    assert_eq!(crawl.state, store::CrawlState::Completed, "{:?}", crawl.error);
+    assert_eq!((crawl.progress.pages_done, crawl.progress.pages_skipped), (2, 1), "/ and /mobile; /desktop skipped");
+    assert_eq!(site.hits("/desktop").await, 0);
+    let requests = site.requests().await;
+    let agents: Vec<String> = requests
+        .iter()
+        .filter(|r| ["/", "/robots.txt", "/mobile"].contains(&r.url.path()))
+        .map(|r| r.headers.get("user-agent").and_then(|v| v.to_str().ok()).unwrap_or_default().to_string())
+        .collect();
+    assert!(!agents.is_empty());
+    // The edge check fetches pages again as a browser and as AI crawlers; every other request
+    // is the profile's.
+    assert!(agents.iter().any(|a| a == crawl::SMARTPHONE_USER_AGENT), "{agents:?}");
+    assert!(agents.iter().all(|a| !a.starts_with("SeoAuditBot")), "{agents:?}");
 }

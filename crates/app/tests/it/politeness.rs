@@ -52,6 +52,8 @@ fn request(url: &str) -> CrawlRequest {
         external_links: false,
         urls: Vec::new(),
         extract: Vec::new(),
+        site_headers: None,
+        user_agent: None,
     }
 }
 

@@ -50,6 +50,11 @@ pub fn open_on(dir: tempfile::TempDir, database: store::Database, slots: usize, 
 }
 
 impl TestApp {
+    /// The directory of its database (the SQLite file and its journal).
+    pub fn dir(&self) -> &std::path::Path {
+        self._dir.path()
+    }
+
     /// An anonymous caller from `ip` with `per_minute` units.
     pub fn anonymous(&self, ip: &str, per_minute: u32) -> Payer {
         let identity = Identity::Anonymous { ip: ip.parse().expect("an address"), prefix: 32 };

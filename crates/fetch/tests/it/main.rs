@@ -6,4 +6,5 @@ mod fetch;
 mod guard;
 mod properties;
 mod proxy;
+mod site_headers;
 mod validate;

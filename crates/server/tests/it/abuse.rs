@@ -5,7 +5,7 @@
 use crate::common;
 
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
@@ -15,10 +15,12 @@ use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::Layer;
 
-/// Whether the capture records: only while [`keys_never_reach_logs_or_answers`] runs. The
+/// How many tests capture now: the capture records only while [`keys_never_reach_logs_or_answers`]
+/// or [`staging_crawl_secrets_never_reach_logs_or_answers`] runs (each looks for its own
+/// secrets in what was captured). The
 /// subscriber is global to the test binary, which the other tests share; they must not log
 /// into memory at trace level for the rest of the run.
-static CAPTURING: AtomicBool = AtomicBool::new(false);
+static CAPTURING: AtomicUsize = AtomicUsize::new(0);
 
 /// Everything logged in this test process, at every level, while [`Capture`] lives.
 fn captured_logs() -> Arc<Mutex<Vec<u8>>> {
@@ -29,7 +31,7 @@ fn captured_logs() -> Arc<Mutex<Vec<u8>>> {
         let layer = tracing_subscriber::fmt::layer()
             .with_ansi(false)
             .with_writer(move || Sink(sink.clone()))
-            .with_filter(tracing_subscriber::filter::filter_fn(|_| CAPTURING.load(Ordering::SeqCst)));
+            .with_filter(tracing_subscriber::filter::filter_fn(|_| CAPTURING.load(Ordering::SeqCst) > 0));
         let _ = tracing_subscriber::registry().with(layer).try_init();
         buf
     })
@@ -41,14 +43,14 @@ struct Capture;
 
 impl Capture {
     fn start() -> Capture {
-        CAPTURING.store(true, Ordering::SeqCst);
+        CAPTURING.fetch_add(1, Ordering::SeqCst);
         Capture
     }
 }
 
 impl Drop for Capture {
     fn drop(&mut self) {
-        CAPTURING.store(false, Ordering::SeqCst);
+        CAPTURING.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -154,6 +156,99 @@ async fn keys_never_reach_logs_or_answers() {
             assert!(!text.contains(secret.as_str()), "a key appears in the {what}");
             assert!(!text.contains(&secret[..20]), "the first 20 characters of a key appear in the {what}");
         }
+    }
+}
+
+/// A staging site's header, cookie and basic auth given to `POST /api/v1/crawls`: the crawl
+/// reaches the site with them, and no log line at any level, no answer (the crawl, its pages,
+/// its exports, the listing) and no refusal carries them.
+#[tokio::test]
+async fn staging_crawl_secrets_never_reach_logs_or_answers() {
+    const SECRETS: [&str; 3] = ["hdr-5e1b-secret", "ck-77a0-secret", "pw-93c2-secret"];
+    let logs = captured_logs();
+    let _capture = Capture::start();
+    // The staging site, on the threaded server (which logs nothing itself): 401 without
+    // its header, cookie and basic auth (base64 of "team:pw-93c2-secret").
+    let site = test_support::ThreadServer::start(|r| {
+        let authorised = r.header("authorization") == Some("Basic dGVhbTpwdy05M2MyLXNlY3JldA==")
+            && r.header("x-preview") == Some(SECRETS[0])
+            && r.header("cookie") == Some(format!("sid={}", SECRETS[1])).as_deref();
+        let html = |body: &str| test_support::Reply::Full {
+            status: 200,
+            headers: vec![("Content-Type".into(), "text/html; charset=utf-8".into())],
+            body: body.as_bytes().to_vec(),
+        };
+        let bare = |status: u16| test_support::Reply::Full { status, headers: Vec::new(), body: Vec::new() };
+        Some(match r.path.as_str() {
+            _ if !authorised => bare(401),
+            "/" => html("<!doctype html><title>Staging home</title><a href=\"/a\">A</a>"),
+            "/a" => html("<!doctype html><title>Staging A</title><a href=\"/\">Home</a>"),
+            _ => bare(404),
+        })
+    });
+    let start_url = site.url("/");
+    let t = TestServer::start(|_| {}).await;
+    let (key, _) = t.key(|k| k.scopes = vec!["audit".into()]);
+    let post = |body: serde_json::Value| {
+        t.client.post(t.url("/api/v1/crawls")).header("x-api-key", key.as_str()).json(&body).send()
+    };
+    let mut answers = String::new();
+
+    // A header the service sets itself is refused, by name, its value not echoed.
+    let refused =
+        Answer::from(post(serde_json::json!({"url": start_url, "headers": {"Host": SECRETS[0]}})).await.unwrap()).await;
+    refused.assert_error(400, "invalid_request");
+    assert_eq!(refused.body["error"]["details"]["parameter"], "headers", "{}", refused.raw);
+    assert_eq!(refused.body["error"]["details"]["header"], "Host", "{}", refused.raw);
+    answers.push_str(&refused.raw);
+
+    let body = serde_json::json!({
+        "url": start_url,
+        "headers": {"X-Preview": SECRETS[0]},
+        "cookies": [format!("sid={}", SECRETS[1])],
+        "basic_auth": {"user": "team", "password": SECRETS[2]},
+    });
+    let started = Answer::from(post(body).await.unwrap()).await;
+    assert_eq!(started.status, 202, "{}", started.raw);
+    answers.push_str(&started.raw);
+    let id = started.body["crawl"]["id"].as_str().unwrap().to_string();
+    let read = |path: String| {
+        let request = t.client.get(t.url(&path)).header("x-api-key", key.as_str());
+        async move { request.send().await.unwrap().text().await.unwrap() }
+    };
+    let mut crawl = serde_json::Value::Null;
+    for _ in 0..600 {
+        let raw = read(format!("/api/v1/crawls/{id}")).await;
+        crawl = serde_json::from_str(&raw).unwrap();
+        if crawl["crawl"]["finished_at"].is_string() {
+            answers.push_str(&raw);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(crawl["crawl"]["state"], "completed", "{crawl}");
+    assert_eq!(crawl["crawl"]["progress"]["pages_done"], 2, "both pages answered behind the password: {crawl}");
+    for path in [
+        format!("/api/v1/crawls/{id}/pages"),
+        format!("/api/v1/crawls/{id}/export?format=json"),
+        format!("/api/v1/crawls/{id}/export?format=csv"),
+        format!("/api/v1/crawls/{id}/export?format=json&table=issues"),
+        "/api/v1/crawls".to_string(),
+        format!("/crawls/{id}"),
+    ] {
+        answers.push_str(&read(path).await);
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    t.server.shutdown().await;
+
+    let logged = String::from_utf8_lossy(&logs.lock().unwrap_or_else(|p| p.into_inner())).to_string();
+    assert!(logged.contains("request"), "the capture works");
+    assert!(answers.contains(&id), "the answers were read");
+    for (what, text) in [("logs", &logged), ("answers", &answers)] {
+        for secret in SECRETS {
+            assert!(!text.contains(secret), "a staging secret appears in the {what}");
+        }
+        assert!(!text.contains("dGVhbTpwdy05M2MyLXNlY3JldA"), "the basic auth appears in the {what}");
     }
 }
 

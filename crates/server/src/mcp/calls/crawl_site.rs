@@ -60,6 +60,21 @@ pub struct Args {
     #[serde(default)]
     #[schemars(length(max = 10))]
     pub extract: Vec<api::crawls::Extractor>,
+    /// Request headers (name to value) sent to the crawled site's host only, for a staging
+    /// site: at most 20 with cookies and basic auth, 8 KiB in all; Host, Content-Length,
+    /// hop-by-hop headers, Accept-Encoding, User-Agent and Cookie refused. Never stored,
+    /// logged or answered
+    #[serde(default)]
+    pub headers: std::collections::BTreeMap<String, api::crawls::Secret>,
+    /// Cookies (name=value) sent to the crawled site's host only, as headers are
+    #[serde(default)]
+    pub cookies: Vec<api::crawls::Secret>,
+    /// HTTP basic auth sent to the crawled site's host only, as headers are
+    pub basic_auth: Option<api::crawls::BasicAuth>,
+    /// Who the crawl says it is: default (SeoAuditBot, obeying robots.txt's SeoAuditBot
+    /// group) or smartphone (Google's smartphone crawler's user agent, obeying the Googlebot
+    /// group)
+    pub user_agent: Option<api::crawls::UserAgent>,
 }
 
 fn yes() -> bool {
@@ -86,6 +101,17 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
     app::crawl::check_strip_params(&args.strip_params).map_err(|e| from_app_error(e, "argument strip_params"))?;
     let extract = app::crawl::extractor_specs(args.extract);
     app::crawl::check_extractors(&extract).map_err(|e| from_app_error(e, "argument extract"))?;
+    let site_headers = app::crawl::site_headers(
+        args.headers.iter().map(|(name, value)| (name.as_str(), value.0.as_str())),
+        args.cookies.iter().map(|c| c.0.as_str()),
+        args.basic_auth.as_ref().map(|b| (b.user.as_str(), b.password.0.as_str())),
+    )
+    .map_err(|e| from_app_error(e, "a staging site's header refused"))?;
+    if args.render && site_headers.is_some() {
+        let message = "argument render: false when headers, cookies or basic_auth are given (the browser would fetch \
+                       the pages without them)";
+        return Err(tool_error("invalid_request", message.to_string()));
+    }
     let request = app::crawl::CrawlRequest {
         url: args.url,
         max_pages: args.max_pages,
@@ -100,6 +126,11 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
         external_links: args.external_links,
         urls: args.urls,
         extract,
+        site_headers,
+        user_agent: match args.user_agent {
+            Some(api::crawls::UserAgent::Smartphone) => Some("smartphone".to_string()),
+            _ => None,
+        },
     };
     let started =
         env.state.crawls.start_for(&payer(env), url, request).await.map_err(|e| from_app_error(e, "crawl not started"))?;
