@@ -526,11 +526,13 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
     } else {
         None
     };
-    // The start URL is checked as an audit checks its URL, before anything is crawled.
-    let start = match app::crawl::check_start(&fetcher, &args.url).await {
-        Ok(url) => url,
+    // The start URL is checked as an audit checks its URL, before anything is crawled; the
+    // page it got is the crawl's start page (fetched once).
+    let start_page = match app::crawl::check_start(&fetcher, &args.url).await {
+        Ok(page) => page,
         Err(e) => return fail(e.error_code(), e.message()),
     };
+    let start = start_page.url().clone();
     let scope_config = ScopeConfig {
         max_pages: args.max_pages,
         max_depth: args.max_depth,
@@ -561,6 +563,7 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
         sitemaps: !args.no_sitemaps,
         renderer,
         external_links: (!args.no_external).then(|| app::crawl::ExternalChecks::with_budget(args.external_budget)),
+        start_page: Some(start_page),
         ..CrawlOptions::default()
     };
     let (store, dir) = match ReportSource::scratch() {

@@ -42,6 +42,7 @@ use fetch::{AddressGuard, FetchedPage, Fetcher};
 use serde::Serialize;
 use url::Url;
 
+use super::start_page::StartPage;
 use crate::pipeline::{analyse_blocking, http_facts, site_robots, AnalysisLimits};
 use crate::{AppError, AuditSlots};
 
@@ -84,6 +85,10 @@ pub struct CrawlOptions {
     /// How the external links of the crawled pages are checked, for `broken-external-link`
     /// ([`ExternalChecks`]); `None` (the default, and `--no-external`): not at all.
     pub external_links: Option<ExternalChecks>,
+    /// The start page as the start check fetched it ([`check_start`]): the crawl takes its
+    /// answers for the start URL and the redirects on the way instead of asking again.
+    /// `None`: every URL is fetched.
+    pub start_page: Option<StartPage>,
 }
 
 /// How a crawl checks its pages' links to other sites (docs/RULES.md,
@@ -125,6 +130,7 @@ impl Default for CrawlOptions {
             slots: None,
             renderer: None,
             external_links: None,
+            start_page: None,
         }
     }
 }
@@ -275,24 +281,22 @@ pub struct Crawled<S, K> {
 }
 
 /// Checks a crawl's start URL as an audit would, before any crawl is created: the URL
-/// rules, the address guard, and that it answers an HTML page (redirects followed). It
-/// fetches the start page once; the crawl fetches it again.
+/// rules, the address guard, and that it answers an HTML page (redirects followed). The page
+/// fetched is the crawl's start page ([`CrawlOptions::start_page`]): it is fetched once.
 ///
 /// # Errors
 /// The audit's errors: `invalid_url`, `blocked_target`, `not_html`, `unreachable`...
-pub async fn check_start(fetcher: &Fetcher, url: &str) -> Result<Url, AppError> {
+pub async fn check_start(fetcher: &Fetcher, url: &str) -> Result<StartPage, AppError> {
     let url = fetch::validate_url(url)?;
-    check_start_page(fetcher, &url).await?;
-    Ok(url)
+    check_start_page(fetcher, &url).await
 }
 
 /// [`check_start`] of a URL validated already: that it answers an HTML page.
 ///
 /// # Errors
 /// As [`check_start`], `invalid_url` aside.
-pub async fn check_start_page(fetcher: &Fetcher, url: &Url) -> Result<(), AppError> {
-    fetcher.fetch_page(url).await?;
-    Ok(())
+pub async fn check_start_page(fetcher: &Fetcher, url: &Url) -> Result<StartPage, AppError> {
+    StartPage::fetch(fetcher, url).await
 }
 
 /// Results recorded in one batch of the frontier's store at most
@@ -358,7 +362,7 @@ pub async fn run<S, K>(
     scope: Scope,
     limits: Limits,
     sink: K,
-    options: CrawlOptions,
+    mut options: CrawlOptions,
 ) -> Result<Crawled<S, K>, AppError>
 where
     S: FrontierStore + Send + 'static,
@@ -379,6 +383,8 @@ where
         tokio::spawn(check_external(fetcher.clone(), checks, external_rx, stop))
     });
     let external = options.external_links.map(|checks| (crawl::ExternalBudget::new(checks.budget), external_tx));
+    // The answers the start check got, each taken by the first page job for its URL.
+    let mut handed = options.start_page.take().map(StartPage::hops).unwrap_or_default();
     // A crawl resumed with no time left, or cancelled already, fetches nothing at all.
     let not_found_probe = if options.time_limit.is_zero() || options.cancel.load(Ordering::Relaxed) {
         None
@@ -391,8 +397,13 @@ where
     let mut tasks = tokio::task::JoinSet::new();
     while let Some(job) = jobs_rx.recv().await {
         let (fetcher, done, slots, renderer) = (fetcher.clone(), done_tx.clone(), slots.clone(), renderer.clone());
+        let fetched = match &job {
+            Job::Page { entry, .. } if !handed.is_empty() => handed.remove(&entry.url),
+            _ => None,
+        };
         tasks.spawn(async move {
-            let result = execute(&fetcher, job, analysis, slots.as_deref(), renderer.as_ref(), sitemap_max).await;
+            let slots = slots.as_deref();
+            let result = execute(&fetcher, job, fetched, analysis, slots, renderer.as_ref(), sitemap_max).await;
             // The frontier thread stopped (an error): nobody waits for this any more.
             let _ = done.send(result);
         });
@@ -946,10 +957,12 @@ fn refused_elsewhere(guard: &AddressGuard, scope: &Scope, to: &str) -> Option<St
     guard.check_url(&to).err().map(|e| format!("{}: {e}", e.code()))
 }
 
-/// Does one job on the async side.
+/// Does one job on the async side; a page job whose answer the start check got (`fetched`)
+/// does not ask for it again.
 async fn execute(
     fetcher: &Fetcher,
     job: Job,
+    fetched: Option<FetchedPage>,
     limits: AnalysisLimits,
     slots: Option<&AuditSlots>,
     renderer: Option<&render::Renderer>,
@@ -987,16 +1000,18 @@ async fn execute(
             if let Some(at) = not_before {
                 tokio::time::sleep_until(at.into()).await;
             }
-            let fetched = fetch_page(fetcher, &entry, limits, slots, renderer, robots).await;
+            let fetched = fetch_page(fetcher, &entry, fetched, limits, slots, renderer, robots).await;
             Done::Page { entry, fetched }
         }
     }
 }
 
-/// Fetches one page (one hop) and audits it when it is HTML that answered 2xx.
+/// Fetches one page (one hop), unless its answer was `fetched` already, and audits it when
+/// it is HTML that answered 2xx.
 async fn fetch_page(
     fetcher: &Fetcher,
     entry: &Entry,
+    fetched: Option<FetchedPage>,
     limits: AnalysisLimits,
     slots: Option<&AuditSlots>,
     renderer: Option<&render::Renderer>,
@@ -1005,9 +1020,12 @@ async fn fetch_page(
     let Ok(url) = Url::parse(&entry.url) else {
         return Fetched::Failed { reason: "not a URL".to_string() };
     };
-    let page: FetchedPage = match fetcher.fetch_hop(&url).await {
-        Ok(page) => page,
-        Err(e) => return Fetched::Failed { reason: format!("{}: {e}", e.code()) },
+    let page: FetchedPage = match fetched {
+        Some(page) => page,
+        None => match fetcher.fetch_hop(&url).await {
+            Ok(page) => page,
+            Err(e) => return Fetched::Failed { reason: format!("{}: {e}", e.code()) },
+        },
     };
     let status = page.status;
     if (300..400).contains(&status) {

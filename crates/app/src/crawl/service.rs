@@ -17,6 +17,7 @@ use serde_json::{json, Value};
 
 use super::request::CrawlRequest;
 use super::runner::{self, CrawlEnd, CrawlOptions, CrawlSink, Progress};
+use super::start_page::StartPages;
 use crate::{App, AppError};
 
 /// Pages per crawl of an anonymous caller.
@@ -176,6 +177,8 @@ pub struct Crawls {
     max_pages: MaxPages,
     /// External URLs a crawl checks at most ([`external_budget`]).
     external_budget: u64,
+    /// The start pages fetched by [`Crawls::start`], held for their crawls.
+    start_pages: Arc<StartPages>,
 }
 
 fn not_found(id: &str) -> AppError {
@@ -205,6 +208,7 @@ impl Crawls {
             caps,
             max_pages: MaxPages::default(),
             external_budget: DEFAULT_EXTERNAL_BUDGET,
+            start_pages: Arc::default(),
         }
     }
 
@@ -238,38 +242,35 @@ impl Crawls {
     }
 
     /// Starts a crawl for the caller `payer` pays for: the one start of the REST route and
-    /// the agent tool. `url` is `request.url` as [`crate::validate_url`] checked it (by the
-    /// caller, which words that refusal in its own protocol). Rendering without a browser is
-    /// refused before anything is charged; then one charge for the whole crawl
-    /// ([`crate::AuditOptions::units`]); then the start page is checked and the crawl queued
-    /// as [`Crawls::start`] says. A key's crawl is its owner's, cut to its tier's pages; an
-    /// anonymous one counts against its network's cap of running crawls.
+    /// the agent tool. `request.url` was checked as an audit checks its URL by whoever built
+    /// the request ([`super::parse_start`], the tool's argument), which words that refusal
+    /// in its own protocol. Rendering without a browser is refused before anything is
+    /// charged; then one charge for the whole crawl ([`crate::AuditOptions::units`]); then
+    /// the start page is checked and the crawl queued as [`Crawls::start`] says. A key's
+    /// crawl is its owner's, cut to its tier's pages; an anonymous one counts against its
+    /// network's cap of running crawls.
     ///
     /// # Errors
     /// `not_configured`, `rate_limited`, then as [`Crawls::start`].
-    pub async fn start_for(
-        &self,
-        payer: &crate::quota::Payer,
-        url: url::Url,
-        request: CrawlRequest,
-    ) -> Result<Started, AppError> {
+    pub async fn start_for(&self, payer: &crate::quota::Payer, request: CrawlRequest) -> Result<Started, AppError> {
         self.app.check_render(request.render)?;
         self.app.charge(payer, crate::AuditOptions { render: request.render }.units()).await?;
         let identity = payer.identity();
         let (owner, tier) = (identity.user_id().map(str::to_string), identity.key().map(|k| k.tier));
-        self.start_at(url, request, owner, tier, &identity.label()).await
+        self.start(request, owner, tier, &identity.label()).await
     }
 
     /// Starts a crawl for `owner` (`None`: anonymous, then counted as `caller`, the
-    /// caller's identity label, against the per-caller cap) of `tier`: the start URL is
-    /// checked exactly as an audit checks its URL (invalid, refused by the address guard, not
-    /// HTML: the audit's errors) before anything is created; `max_pages` is cut to the tier's
-    /// limit (the engine's [`MaxPages`]); the crawl is queued and runs in the background as soon as
-    /// the caps on running crawls allow, in the order crawls were started. Nothing is charged
-    /// here ([`Crawls::start_for`] charges).
+    /// caller's identity label, against the per-caller cap) of `tier`: the start page is
+    /// fetched as an audit fetches its page (refused by the address guard, not HTML: the
+    /// audit's errors) before anything is created; `max_pages` is cut to the tier's limit
+    /// (the engine's [`MaxPages`]); the crawl is queued and runs in the background as soon
+    /// as the caps on running crawls allow, in the order crawls were started, and is handed
+    /// the start page fetched here ([`StartPages`]). Nothing is charged here
+    /// ([`Crawls::start_for`] charges).
     ///
     /// # Errors
-    /// The audit's URL and fetch errors, `invalid_request` for bad prefixes, or the store.
+    /// The audit's fetch errors, `invalid_request` for bad patterns or sitemaps, or the store.
     pub async fn start(
         &self,
         request: CrawlRequest,
@@ -277,26 +278,13 @@ impl Crawls {
         tier: Option<store::Tier>,
         caller: &str,
     ) -> Result<Started, AppError> {
-        let url = crate::validate_url(&request.url)?;
-        self.start_at(url, request, owner, tier, caller).await
-    }
-
-    /// [`Crawls::start`] from its validated start URL.
-    async fn start_at(
-        &self,
-        url: url::Url,
-        request: CrawlRequest,
-        owner: Option<String>,
-        tier: Option<store::Tier>,
-        caller: &str,
-    ) -> Result<Started, AppError> {
         self.app.renderer_for(crate::AuditOptions { render: request.render })?;
-        runner::check_start_page(&self.app.fetcher, &url).await?;
+        let start_page = runner::check_start_page(&self.app.fetcher, &request.url).await?;
         let tier_limit = self.max_pages.for_tier(tier);
         let asked = request.max_pages.unwrap_or(tier_limit);
         let max_pages = asked.min(tier_limit);
         let cut_from = (asked > tier_limit).then_some(asked);
-        let request = CrawlRequest { url: url.to_string(), max_pages: Some(max_pages), ..request };
+        let request = CrawlRequest { max_pages: Some(max_pages), ..request };
         let scope = scope_of(&request, max_pages)?;
         // Named sitemaps off the site are refused now, before a crawl exists, and kept
         // normalised.
@@ -305,8 +293,11 @@ impl Crawls {
         let requester = owner.is_none().then(|| caller.to_string());
         let options_json = serde_json::to_string(&StoredOptions { request: request.clone(), max_pages, requester })
             .map_err(AppError::internal)?;
-        let new = store::NewCrawl { user_id: owner, url: request.url.clone(), options_json, max_pages };
+        let new = store::NewCrawl { user_id: owner, url: request.url.to_string(), options_json, max_pages };
         let crawl = self.app.db(move |s| s.queue_crawl(new)).await?;
+        // Handed over before the crawl may start: a crawl another dispatch starts in between
+        // finds nothing and fetches its start page itself, as a resumed crawl does.
+        self.start_pages.keep(&crawl.id, start_page);
         self.dispatch().await;
         Ok(Started { crawl, cut_from, tier_limit })
     }
@@ -647,6 +638,7 @@ impl Crawls {
                 .then(|| external_budget(stored.max_pages, self.external_budget))
                 .filter(|budget| *budget > 0)
                 .map(super::ExternalChecks::with_budget),
+            start_page: self.start_pages.take(id),
             ..CrawlOptions::default()
         };
         let limits = Limits { max_known_urls: known_urls(stored.max_pages), ..Limits::default() };
@@ -807,7 +799,7 @@ fn scope_of(request: &CrawlRequest, max_pages: u32) -> Result<Scope, AppError> {
         exclude: request.exclude.clone(),
         strip_params: request.strip_params.clone(),
     };
-    Scope::new(&request.url, config).map_err(|e| match e {
+    Scope::new(request.url.as_str(), config).map_err(|e| match e {
         crawl::UrlError::Pattern(e) => super::request::pattern_refusal(&e),
         e => AppError::refused(crate::ErrorCode::InvalidUrl, e.to_string()),
     })
@@ -926,7 +918,8 @@ mod tests {
         };
         let (app, _webhooks) = App::open(setup).expect("app");
         let home = format!("http://{addr}/");
-        let request = crate::crawl::parse_start(&json!({ "url": home, "sitemaps": false })).expect("request");
+        let url = crate::validate_url(&home).expect("url");
+        let request = crate::crawl::CrawlRequest { sitemaps: false, ..crate::crawl::CrawlRequest::of(url) };
         let options_json =
             serde_json::to_string(&StoredOptions { request, max_pages: 30, requester: None }).expect("options");
         let new = store::NewCrawl { user_id: None, url: home.clone(), options_json, max_pages: 30 };

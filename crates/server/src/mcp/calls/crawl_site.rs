@@ -72,19 +72,16 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
     app::crawl::check_patterns("exclude", &args.exclude).map_err(|e| from_app_error(e, "argument exclude"))?;
     app::crawl::check_strip_params(&args.strip_params).map_err(|e| from_app_error(e, "argument strip_params"))?;
     let request = app::crawl::CrawlRequest {
-        url: args.url,
         max_pages: args.max_pages,
-        max_depth: None,
         include: args.include,
         exclude: args.exclude,
         strip_params: args.strip_params,
-        sitemaps: true,
         named_sitemaps: args.sitemaps,
-        near_duplicate_threshold: None,
         render: args.render,
         external_links: args.external_links,
+        ..app::crawl::CrawlRequest::of(url)
     };
     let started =
-        env.state.crawls.start_for(&payer(env), url, request).await.map_err(|e| from_app_error(e, "crawl not started"))?;
+        env.state.crawls.start_for(&payer(env), request).await.map_err(|e| from_app_error(e, "crawl not started"))?;
     Ok(Output::of(started))
 }
