@@ -12,11 +12,12 @@ use crate::{answer, request, Access, Content, Header, In, Operation, Param, Resp
 /// The states of a crawl.
 pub const CRAWL_STATES: &[&str] = &["queued", "running", "completed", "cancelled", "failed"];
 
-/// The body of `POST /api/v1/crawls` and of the `crawl_site` tool's start: read as this
-/// type ([`crate::body::parse`]: a member of another type is recorded, not fatal), then
-/// checked by the crawl's use case, which refuses the first faulty member in the documented
-/// order, then a member it does not know ([`CrawlRequest::unknown`]), then ranges and
-/// patterns, each refusal naming the member.
+/// The body of `POST /api/v1/crawls`: read as this type (members of the wrong type or
+/// unknown ones are refused, naming the member), then checked for ranges and patterns.
+// (The doc comment above is the schema's description.) Read by `crate::body::parse`: a
+// member of another type is recorded, not fatal; the crawl's use case refuses the first
+// faulty member in the documented order, then a member it does not know (`unknown`), then
+// ranges and patterns.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct CrawlRequest {
