@@ -639,21 +639,9 @@ async fn read_list(fetcher: &Fetcher, source: &str) -> Result<Vec<String>, Strin
 /// What to print, naming the line's URL or the limit.
 fn checked_list(list: &[String], scope: &Scope, max_pages: u32) -> Result<Vec<String>, String> {
     let request = app::crawl::CrawlRequest {
-        url: scope.start().to_string(),
         max_pages: Some(max_pages),
-        max_depth: None,
-        include: Vec::new(),
-        exclude: Vec::new(),
-        strip_params: Vec::new(),
-        sitemaps: false,
-        named_sitemaps: Vec::new(),
-        near_duplicate_threshold: None,
-        render: false,
-        external_links: false,
         urls: list.to_vec(),
-        extract: Vec::new(),
-        site_headers: None,
-        user_agent: None,
+        ..app::crawl::CrawlRequest::of(scope.start().clone())
     };
     app::crawl::check_list(&request, scope, max_pages).map_err(|e| format!("--list: {}", e.message()))
 }
@@ -772,11 +760,13 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
     if args.ignore_robots {
         eprintln!("warning: --ignore-robots: the robots.txt Disallow rules of {start_url} are not obeyed");
     }
-    // The start URL is checked as an audit checks its URL, before anything is crawled.
-    let start = match app::crawl::check_start(&fetcher, &start_url).await {
-        Ok(url) => url,
+    // The start URL is checked as an audit checks its URL, before anything is crawled; the
+    // page it got is the crawl's start page (fetched once).
+    let start_page = match app::crawl::check_start(&fetcher, &start_url).await {
+        Ok(page) => page,
         Err(e) => return fail(e.error_code(), e.message()),
     };
+    let start = start_page.url().clone();
     let scope_config = ScopeConfig {
         max_pages: args.max_pages,
         max_depth: args.max_depth,
@@ -819,6 +809,7 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
         external_links: (!args.no_external).then(|| app::crawl::ExternalChecks::with_budget(args.external_budget)),
         list,
         extractors,
+        start_page: Some(start_page),
         ..CrawlOptions::default()
     };
     let (store, dir) = match ReportSource::scratch() {

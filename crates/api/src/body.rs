@@ -134,6 +134,45 @@ impl<T: JsonSchema> JsonSchema for Field<T> {
     }
 }
 
+/// The members of a JSON object that its request type does not name, in the order they were
+/// sent (their values are skipped unread). A request type that refuses unknown members keeps
+/// them in a `#[serde(flatten)]` member of this type, so that the use case refuses them after
+/// the faulty known members, naming the first, rather than failing the whole body in serde's
+/// words.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Unknown(pub Vec<String>);
+
+impl Unknown {
+    /// The first unknown member sent.
+    pub fn first(&self) -> Option<&str> {
+        self.0.first().map(String::as_str)
+    }
+}
+
+impl<'de> Deserialize<'de> for Unknown {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Names;
+
+        impl<'de> Visitor<'de> for Names {
+            type Value = Unknown;
+
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("the members of an object")
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Unknown, A::Error> {
+                let mut names = Vec::new();
+                while let Some((name, IgnoredAny)) = map.next_entry::<String, IgnoredAny>()? {
+                    names.push(name);
+                }
+                Ok(Unknown(names))
+            }
+        }
+
+        deserializer.deserialize_map(Names)
+    }
+}
+
 /// A request type read from a JSON body.
 pub trait JsonBody: DeserializeOwned {
     /// The members the refusal of a body that is not an object names: "The request body

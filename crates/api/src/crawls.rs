@@ -6,6 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+use crate::body::{Field, JsonBody, Unknown};
 use crate::{answer, request, Access, Content, Header, In, Operation, Param, Response, MAX_URL_LEN};
 
 /// The states of a crawl.
@@ -13,79 +14,107 @@ pub const CRAWL_STATES: &[&str] = &["queued", "running", "completed", "cancelled
 
 /// The body of `POST /api/v1/crawls`: read as this type (members of the wrong type or
 /// unknown ones are refused, naming the member), then checked for ranges and patterns.
+// (The doc comment above is the schema's description.) Read by `crate::body::parse`: a
+// member of another type is recorded, not fatal; the crawl's use case refuses the first
+// faulty member in the documented order, then a member it does not know (`unknown`), then
+// ranges and patterns.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[schemars(deny_unknown_fields)]
 pub struct CrawlRequest {
     /// The start URL (checked as an audit checks its URL: it must answer an HTML page).
     #[schemars(length(min = 1, max = MAX_URL_LEN))]
-    pub url: String,
+    pub url: Field<String>,
     /// Pages fetched at most; above the caller's tier limit (anonymous 30, free 100, pro
     /// 500) it is cut to it, and the answer says so. Default: the tier limit.
+    #[serde(default)]
     #[schemars(range(min = 1))]
-    pub max_pages: Option<u64>,
+    pub max_pages: Field<Option<u64>>,
     /// Click depth followed at most (the start URL is 0). Default: no limit.
-    pub max_depth: Option<u64>,
+    #[serde(default)]
+    pub max_depth: Field<Option<u64>>,
     /// URL patterns (regular expressions, at most 20 of at most 1,000 bytes each) matched
     /// against a URL's path and query from its start (`/blog`, `/(en|fr)/`, `.*\.html$`):
     /// when given, only URLs one of them matches are visited (the start URL always is).
+    #[serde(default)]
     #[schemars(length(max = 20))]
-    pub include: Option<Vec<String>>,
+    pub include: Field<Option<Vec<String>>>,
     /// URL patterns as `include`'s: URLs one of them matches are never fetched, and are
     /// listed as skipped with the pattern (the start URL is always visited).
+    #[serde(default)]
     #[schemars(length(max = 20))]
-    pub exclude: Option<Vec<String>>,
+    pub exclude: Field<Option<Vec<String>>>,
     /// Query parameters removed from every URL found before it is compared with those
     /// known (at most 50 names): a name (`sessionid`), a prefix ending in `*` (`utm_*`), or
     /// `*` for every parameter. `/p?id=1&utm_source=x` is then crawled once, as `/p?id=1`.
+    #[serde(default)]
     #[schemars(length(max = 50))]
-    pub strip_params: Option<Vec<String>>,
+    pub strip_params: Field<Option<Vec<String>>>,
     /// Whether sitemaps are read (`Sitemap:` lines of robots.txt and `/sitemap.xml`), or the
     /// sitemaps to read beside those (absolute http(s) URLs on the crawled site, at most 10):
     /// a list reads them all.
+    #[serde(default)]
     #[schemars(extend("default" = true))]
-    pub sitemaps: Option<Sitemaps>,
+    pub sitemaps: Field<Option<Sitemaps>>,
     /// Whether each HTML page is rendered in headless Chromium and its rendered DOM audited
     /// (docs/API.md, "Rendered audits"): 5 quota units instead of 1.
+    #[serde(default)]
     #[schemars(extend("default" = false))]
-    pub render: Option<bool>,
+    pub render: Field<Option<bool>>,
     /// The similarity in percent from which the near-duplicate site rule reports two pages
     /// (docs/RULES.md, its site rules).
+    #[serde(default)]
     #[schemars(range(min = 50, max = 100), extend("default" = 90))]
-    pub near_duplicate_threshold: Option<u64>,
+    pub near_duplicate_threshold: Field<Option<u64>>,
     /// Whether the links to other sites are checked for the broken-external-link site rule
     /// (docs/RULES.md): each external URL once, HEAD then GET, within the crawl's budget of
     /// external URLs (one per page of `max_pages`, at most 500); what was not checked is
     /// counted in the crawl's `external_links`.
+    #[serde(default)]
     #[schemars(extend("default" = true))]
-    pub external_links: Option<bool>,
+    pub external_links: Field<Option<bool>>,
     /// List mode (docs/RULES.md, "List mode"): the URLs to crawl beside the start URL `url`
     /// (fetched first), and no other: their links are recorded, not followed, no sitemap is
     /// read, and the site rules that need the whole site are skipped. Absolute http(s) URLs
     /// on the start URL's site (a URL off it is refused naming its index), at most the
     /// crawl's `max_pages` with the start URL (a longer list is refused, never cut).
-    pub urls: Option<Vec<String>>,
+    #[serde(default)]
+    pub urls: Field<Option<Vec<String>>>,
     /// Custom extraction (docs/API.md, "Custom extraction"): at most 10 extractors, each
     /// giving every HTML page a value, shown as a column `extract:<name>` of the pages
     /// listing and the exports.
     #[schemars(length(max = 10))]
-    pub extract: Option<Vec<Extractor>>,
+    #[serde(default)]
+    pub extract: Field<Option<Vec<Extractor>>>,
     /// Request headers sent to the crawled site's host with every page, robots.txt and
     /// sitemap request, never to another host (docs/API.md, "Staging sites"): names and
     /// values, at most 20 headers (cookies and basic auth included) of 8 KiB in all. `Host`,
     /// `Content-Length`, the hop-by-hop headers, `Accept-Encoding`, `User-Agent` and `Cookie`
     /// are refused. Kept in memory for the crawl's life only; never stored, logged or
     /// answered.
-    pub headers: Option<std::collections::BTreeMap<String, Secret>>,
+    #[serde(default)]
+    pub headers: Field<Option<std::collections::BTreeMap<String, Secret>>>,
     /// Cookies (`name=value`) sent to the crawled site's host in one `Cookie` header, as
     /// `headers` are.
-    pub cookies: Option<Vec<Secret>>,
+    #[serde(default)]
+    pub cookies: Field<Option<Vec<Secret>>>,
     /// HTTP basic auth sent to the crawled site's host, as `headers` are.
-    pub basic_auth: Option<BasicAuth>,
+    #[serde(default)]
+    pub basic_auth: Field<Option<BasicAuth>>,
     /// Who the crawl says it is (docs/API.md, "User agent"): `default`, SeoAuditBot obeying
     /// robots.txt's `SeoAuditBot` group; `smartphone`, Google's smartphone crawler's user
     /// agent obeying the `Googlebot` group (either falls back to `*`).
     #[schemars(extend("default" = "default"))]
-    pub user_agent: Option<UserAgent>,
+    #[serde(default)]
+    pub user_agent: Field<Option<UserAgent>>,
+    /// The members sent that this type does not know, in the order sent: the use case
+    /// refuses the first (the schema says `additionalProperties: false`).
+    #[serde(flatten)]
+    #[schemars(skip)]
+    pub unknown: Unknown,
+}
+
+impl JsonBody for CrawlRequest {
+    const MEMBERS: &'static str = "`url`";
 }
 
 /// A custom extractor of a crawl: a name and either `css` (with `attribute` and `all`) or

@@ -10,6 +10,7 @@ use audit_core::{AuditResult, CompactResult};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use vocab::Timestamp;
 
 use crate::body::{Field, JsonBody};
 
@@ -284,14 +285,14 @@ pub struct ApiKey {
     /// Disabled keys are refused (403).
     pub enabled: bool,
     /// Last successful authentication.
-    #[schemars(extend("format" = "date-time"))]
-    pub last_used_at: Option<String>,
+    #[schemars(with = "Option<String>", extend("format" = "date-time"))]
+    pub last_used_at: Option<Timestamp>,
     /// Expiry; null never.
-    #[schemars(extend("format" = "date-time"))]
-    pub expires_at: Option<String>,
+    #[schemars(with = "Option<String>", extend("format" = "date-time"))]
+    pub expires_at: Option<Timestamp>,
     /// Creation time.
-    #[schemars(extend("format" = "date-time"))]
-    pub created_at: String,
+    #[schemars(with = "String", extend("format" = "date-time"))]
+    pub created_at: Timestamp,
 }
 
 /// The answer of `GET /api/status` (200 and 503 alike).
@@ -351,8 +352,8 @@ pub struct Webhook {
     /// Disabled subscriptions receive nothing.
     pub enabled: bool,
     /// When it was created (UTC).
-    #[schemars(extend("format" = "date-time"))]
-    pub created_at: String,
+    #[schemars(with = "String", extend("format" = "date-time"))]
+    pub created_at: Timestamp,
 }
 
 /// A subscription just created: a [`Webhook`] and its signing secret.
@@ -368,8 +369,8 @@ pub struct NewWebhook {
     /// Disabled subscriptions receive nothing.
     pub enabled: bool,
     /// When it was created (UTC).
-    #[schemars(extend("format" = "date-time"))]
-    pub created_at: String,
+    #[schemars(with = "String", extend("format" = "date-time"))]
+    pub created_at: Timestamp,
     /// HMAC-SHA256 signing secret (`whsec_` + 32 characters); shown only in this answer.
     pub secret: String,
 }
@@ -606,8 +607,8 @@ pub struct StoredAuditItem {
     /// Recommendations by severity.
     pub issues: IssueCounts,
     /// When the audit was made (UTC, milliseconds).
-    #[schemars(extend("format" = "date-time"))]
-    pub created_at: String,
+    #[schemars(with = "String", extend("format" = "date-time"))]
+    pub created_at: Timestamp,
 }
 
 /// The answer of `GET /api/v1/audits`.
@@ -631,8 +632,8 @@ pub struct StoredAuditAnswer {
     /// The audit's id.
     pub id: String,
     /// When the audit was stored (UTC, milliseconds).
-    #[schemars(extend("format" = "date-time"))]
-    pub created_at: String,
+    #[schemars(with = "String", extend("format" = "date-time"))]
+    pub created_at: Timestamp,
     /// The result, as stored.
     #[serde(flatten)]
     pub answer: FullAnswer,
@@ -812,14 +813,14 @@ pub struct WebhookDelivery {
     /// Why the latest attempt failed, or why the event was dropped; null otherwise.
     pub last_error: Option<String>,
     /// When the next attempt is due (UTC); null unless pending.
-    #[schemars(extend("format" = "date-time"))]
-    pub next_attempt_at: Option<String>,
+    #[schemars(with = "Option<String>", extend("format" = "date-time"))]
+    pub next_attempt_at: Option<Timestamp>,
     /// When the event was written (UTC).
-    #[schemars(extend("format" = "date-time"))]
-    pub created_at: String,
+    #[schemars(with = "String", extend("format" = "date-time"))]
+    pub created_at: Timestamp,
     /// When the delivery last changed (UTC).
-    #[schemars(extend("format" = "date-time"))]
-    pub updated_at: String,
+    #[schemars(with = "String", extend("format" = "date-time"))]
+    pub updated_at: Timestamp,
 }
 
 /// The answer of `POST /api/v1/webhooks/{id}/test`.

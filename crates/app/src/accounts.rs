@@ -34,9 +34,9 @@ impl UsageFacts {
                 scopes: k.scopes.clone(),
                 rate_limit: k.rate_limit_or(limits.for_tier(k.tier)),
                 enabled: k.enabled,
-                last_used_at: k.last_used_at.map(store::format_rfc3339),
-                expires_at: k.expires_at.map(store::format_rfc3339),
-                created_at: store::format_rfc3339(k.created_at),
+                last_used_at: k.last_used_at.map(vocab::Timestamp::from),
+                expires_at: k.expires_at.map(vocab::Timestamp::from),
+                created_at: k.created_at.into(),
             })
             .collect()
     }

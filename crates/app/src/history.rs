@@ -115,7 +115,7 @@ impl AuditSummary {
                 warning: self.issues.warning,
                 notice: self.issues.notice,
             },
-            created_at: store::format_rfc3339(self.created_at),
+            created_at: self.created_at.into(),
         }
     }
 

@@ -45,7 +45,7 @@ pub struct Ctx {
     pub uri: Uri,
     /// Request headers.
     pub headers: HeaderMap,
-    /// The body, until a handler takes it ([`Ctx::json_body`]). In a mutex only so that
+    /// The body, until a handler takes it ([`Ctx::body()`]). In a mutex only so that
     /// `&Ctx` is `Sync` and handlers can hold it across awaits.
     pub body: Mutex<Option<Body>>,
     /// Socket peer.
@@ -88,26 +88,18 @@ impl Ctx {
         self.out.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Reads the body as a JSON value: 415 unless `Content-Type: application/json`, 413
-    /// when over [`crate::MAX_REQUEST_BODY_BYTES`] (from `Content-Length` before reading,
-    /// else while reading), 400 `invalid_request` when not JSON or not received within
-    /// `body_timeout_ms`.
-    pub async fn json_body(&self) -> Result<serde_json::Value, ApiError> {
-        let bytes = self.json_bytes().await?;
-        serde_json::from_slice(&bytes)
-            .map_err(|e| ApiError::invalid_request(format!("The request body is not valid JSON: {e}.")))
-    }
-
-    /// Reads the body as the request type `T` ([`api::body::parse`]): refused as
-    /// [`Ctx::json_body`] refuses, and 400 `invalid_request` when it is not an object (or
-    /// names a member twice). A faulty member is the use case's to refuse.
+    /// Reads the body as the request type `T` ([`api::body::parse`]): 415 unless
+    /// `Content-Type: application/json`, 413 when over [`crate::MAX_REQUEST_BODY_BYTES`]
+    /// (from `Content-Length` before reading, else while reading), 400 `invalid_request`
+    /// when not JSON, not an object (or naming a member twice) or not received within
+    /// `body_timeout_ms`. A faulty member is the use case's to refuse.
     pub async fn body<T: api::body::JsonBody>(&self) -> Result<T, ApiError> {
         let bytes = self.json_bytes().await?;
         Ok(api::body::parse(&bytes)?)
     }
 
-    /// Reads a body the route does not need, refused as [`Ctx::json_body`] refuses when it
-    /// is not JSON, and drops it.
+    /// Reads a body the route does not need, refused as [`Ctx::body()`] refuses when it is not
+    /// JSON, and drops it.
     pub async fn ignored_body(&self) -> Result<(), ApiError> {
         let bytes = self.json_bytes().await?;
         Ok(api::body::check_json(&bytes)?)

@@ -28,10 +28,8 @@ use crate::db::{OpenTx, Store};
 use crate::error::{Error, Result};
 use crate::sql::{args, Db, Row, Value};
 
-/// The tag of crawl ids.
-pub const CRAWL_ID_TAG: &str = "cr_";
-/// Random base62 characters after the tag.
-pub const CRAWL_ID_RANDOM_LEN: usize = 22;
+/// The tag of crawl ids and the random base62 characters after it: the vocabulary's.
+pub use vocab::{CRAWL_ID_RANDOM_LEN, CRAWL_ID_TAG};
 /// Times a crawl cut short (a restart, a replica gone) is resumed before it is failed with
 /// reason [`crate::INTERRUPTED`]: a page that kills the process must not restart it forever.
 pub const CRAWL_MAX_RESUMES: u32 = 5;

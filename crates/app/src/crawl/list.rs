@@ -37,10 +37,7 @@ impl CrawlCursor {
         let bytes = URL_SAFE_NO_PAD.decode(text).ok()?;
         let text = std::str::from_utf8(&bytes).ok()?;
         let (at, id) = text.strip_prefix(Self::PREFIX)?.split_once(' ')?;
-        let id_ok = id.len() == store::CRAWL_ID_TAG.len() + store::CRAWL_ID_RANDOM_LEN
-            && id.starts_with(store::CRAWL_ID_TAG)
-            && id[store::CRAWL_ID_TAG.len()..].bytes().all(|b| b.is_ascii_alphanumeric());
-        (id_ok && store::parse_rfc3339(at).is_some())
+        (vocab::CrawlId::parse(id).is_some() && store::parse_rfc3339(at).is_some())
             .then(|| CrawlCursor { created_at: at.to_owned(), id: id.to_owned() })
     }
 }

@@ -22,7 +22,8 @@ use crate::AppError;
 const WORKER: &str = "command-line";
 
 /// A local crawl as asked for: its start URL as [`super::check_start`] checked it, its
-/// scope, the engine's limits and the runner's options.
+/// scope, the engine's limits and the runner's options (with the start page that check
+/// fetched, [`CrawlOptions::start_page`], so that the crawl does not fetch it again).
 pub struct LocalCrawl {
     /// The start URL, checked.
     pub start: url::Url,

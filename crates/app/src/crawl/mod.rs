@@ -23,6 +23,7 @@ mod local;
 pub mod request;
 pub mod schedules;
 mod service;
+pub mod start_page;
 pub mod summary;
 pub mod views;
 mod wire;
@@ -38,6 +39,7 @@ pub use service::{
     ANONYMOUS_MAX_PAGES, DEFAULT_EXTERNAL_BUDGET, DEFAULT_MAX_RUNNING, DEFAULT_MAX_RUNNING_PER_CALLER,
     DEFAULT_PAGE_LIMIT, FREE_MAX_PAGES, MAX_PAGE_LIMIT, PRO_MAX_PAGES, QUEUED_URLS_PER_PAGE, SITEMAP_URLS_PER_PAGE,
 };
+pub use start_page::{StartPage, StartPages};
 
 /// The stored crawl records the use cases answer with.
 pub mod stored {

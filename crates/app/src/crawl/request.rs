@@ -2,7 +2,6 @@
 //! crawl"), read and checked.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 
 use crate::AppError;
 
@@ -14,11 +13,14 @@ pub const MAX_PREFIXES: usize = crawl::MAX_URL_PATTERNS;
 /// reading, so a handful is what a site needs and a longer list only costs fetches.
 pub const MAX_NAMED_SITEMAPS: usize = 10;
 
-/// A crawl as asked for.
+/// A crawl as asked for, checked: what the REST route, the agent tool and the tests hand to
+/// [`super::Crawls::start_for`]. Kept as the crawl's options (`options_json`) in this shape.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CrawlRequest {
-    /// The start URL.
-    pub url: String,
+    /// The start URL as [`crate::validate_url`] checked it: it travels typed from the caller
+    /// to the crawl and is never parsed again (stored as its text).
+    #[serde(with = "url_text")]
+    pub url: url::Url,
     /// Pages fetched at most (cut to the caller's tier).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_pages: Option<u32>,
@@ -84,30 +86,98 @@ impl CrawlRequest {
     }
 }
 
+impl CrawlRequest {
+    /// A request for a crawl of `url` with every other member at its default.
+    pub fn of(url: url::Url) -> CrawlRequest {
+        CrawlRequest {
+            url,
+            max_pages: None,
+            max_depth: None,
+            include: Vec::new(),
+            exclude: Vec::new(),
+            strip_params: Vec::new(),
+            sitemaps: true,
+            named_sitemaps: Vec::new(),
+            near_duplicate_threshold: None,
+            render: false,
+            external_links: true,
+            urls: Vec::new(),
+            extract: Vec::new(),
+            site_headers: None,
+            user_agent: None,
+        }
+    }
+}
+
 fn yes() -> bool {
     true
 }
 
-/// Reads a crawl request from a JSON body: read as the wire type
-/// [`api::crawls::CrawlRequest`] (`url` required: `missing_parameter`; a member of the wrong
-/// type or an unknown one: `invalid_request` naming it in `details.parameter`), then checked
-/// ([`checked`]: ranges, patterns, sitemap URLs, each refusal naming its member too).
+/// The start URL kept as its text in a crawl's stored options (the `url` crate is built
+/// without its serde support in this workspace).
+mod url_text {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(url: &url::Url, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(url.as_str())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<url::Url, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        url::Url::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+/// Checks a crawl request read from a JSON body as the wire type
+/// [`api::crawls::CrawlRequest`] (by `Ctx::body` on the REST route): `url` first (absent or
+/// blank: `missing_parameter`; not a string: `invalid_request`), then each member's type in
+/// the documented order, then a member the route does not take (`invalid_request` naming
+/// it), then ranges, patterns and sitemap URLs ([`checked`]), and last the start URL as an
+/// audit checks its URL ([`crate::validate_url`]); each refusal names its member in
+/// `details.parameter`.
 ///
 /// # Errors
 /// Those refusals.
-pub fn parse_start(body: &Value) -> Result<CrawlRequest, AppError> {
-    let Some(obj) = body.as_object() else {
-        return Err(AppError::body_not_object("`url`"));
-    };
-    match obj.get("url") {
-        None | Some(Value::Null) => return Err(AppError::missing_parameter("url")),
-        Some(Value::String(s)) if s.trim().is_empty() => return Err(AppError::missing_parameter("url")),
-        Some(Value::String(_)) => {}
-        // Checked first: [`typed`] finds a member at fault by reading it beside `url`.
-        Some(_) => return Err(AppError::invalid_field("url", expected("url").unwrap_or_default())),
+pub fn parse_start(wire: api::crawls::CrawlRequest) -> Result<CrawlRequest, AppError> {
+    let url = wire.url.required_text("url")?;
+    let typed = |member: &str| expected(member).unwrap_or_default();
+    let max_pages = wire.max_pages.nullable("max_pages", &typed("max_pages"))?;
+    let max_depth = wire.max_depth.nullable("max_depth", &typed("max_depth"))?;
+    let include = wire.include.nullable("include", &typed("include"))?;
+    let exclude = wire.exclude.nullable("exclude", &typed("exclude"))?;
+    let strip_params = wire.strip_params.nullable("strip_params", &typed("strip_params"))?;
+    let sitemaps = wire.sitemaps.nullable("sitemaps", &typed("sitemaps"))?;
+    let render = wire.render.nullable("render", &typed("render"))?;
+    let near_duplicate_threshold =
+        wire.near_duplicate_threshold.nullable("near_duplicate_threshold", &typed("near_duplicate_threshold"))?;
+    let external_links = wire.external_links.nullable("external_links", &typed("external_links"))?;
+    let urls = wire.urls.nullable("urls", &typed("urls"))?;
+    let extract = wire.extract.nullable("extract", &typed("extract"))?;
+    let headers = wire.headers.nullable("headers", &typed("headers"))?;
+    let cookies = wire.cookies.nullable("cookies", &typed("cookies"))?;
+    let basic_auth = wire.basic_auth.nullable("basic_auth", &typed("basic_auth"))?;
+    let user_agent = wire.user_agent.nullable("user_agent", &typed("user_agent"))?;
+    if let Some(member) = wire.unknown.first() {
+        return Err(AppError::unknown_field(member));
     }
-    let wire = typed::<api::crawls::CrawlRequest>(obj)?;
-    checked(wire)
+    checked(Members {
+        url,
+        max_pages,
+        max_depth,
+        include,
+        exclude,
+        strip_params,
+        sitemaps,
+        render,
+        near_duplicate_threshold,
+        external_links,
+        urls,
+        extract,
+        headers,
+        cookies,
+        basic_auth,
+        user_agent,
+    })
 }
 
 /// What each member of a crawl request must be, as its refusal says it.
@@ -149,43 +219,33 @@ fn expected(member: &str) -> Option<String> {
     })
 }
 
-/// `obj` read as `T`. When it does not read, the member at fault is found by reading `url`
-/// with each member alone (only the error path pays for it): serde's error says what was
-/// wrong but not where, and a caller is told which member to fix.
-fn typed<T: serde::de::DeserializeOwned>(obj: &Map<String, Value>) -> Result<T, AppError> {
-    let whole = match T::deserialize(&Value::Object(obj.clone())) {
-        Ok(t) => return Ok(t),
-        Err(e) => e,
-    };
-    for (member, value) in obj {
-        let mut alone = Map::new();
-        if let Some(url) = obj.get("url") {
-            alone.insert("url".to_string(), url.clone());
-        }
-        alone.insert(member.clone(), value.clone());
-        if let Err(e) = T::deserialize(&Value::Object(alone)) {
-            // A known member holding an unknown field (an extractor's) is that member's fault.
-            if e.to_string().starts_with("unknown field") && expected(member).is_none() {
-                return Err(AppError::unknown_field(member));
-            }
-            return Err(match expected(member) {
-                Some(expected) => AppError::invalid_field(member, expected),
-                None => AppError::invalid_field(member, format!("of its documented type ({e})")),
-            });
-        }
-    }
-    Err(AppError::refused(
-        crate::ErrorCode::InvalidRequest,
-        format!("The request body is not a crawl request: {whole}."),
-    ))
+/// The members of a crawl request, each of its documented type.
+struct Members {
+    url: String,
+    max_pages: Option<u64>,
+    max_depth: Option<u64>,
+    include: Option<Vec<String>>,
+    exclude: Option<Vec<String>>,
+    strip_params: Option<Vec<String>>,
+    sitemaps: Option<api::crawls::Sitemaps>,
+    render: Option<bool>,
+    near_duplicate_threshold: Option<u64>,
+    external_links: Option<bool>,
+    urls: Option<Vec<String>>,
+    extract: Option<Vec<api::crawls::Extractor>>,
+    headers: Option<std::collections::BTreeMap<String, api::crawls::Secret>>,
+    cookies: Option<Vec<api::crawls::Secret>>,
+    basic_auth: Option<api::crawls::BasicAuth>,
+    user_agent: Option<api::crawls::UserAgent>,
 }
 
-/// The wire request checked: ranges, the count and compiling of the patterns, the sitemap
-/// URLs' shape (whether they are on the site is known at the start: [`check_named_sitemaps`]).
+/// The members checked: ranges, the count and compiling of the patterns, the sitemap URLs'
+/// shape (whether they are on the site is known at the start: [`check_named_sitemaps`]),
+/// then the start URL.
 ///
 /// # Errors
-/// `invalid_request` naming the member at fault.
-fn checked(wire: api::crawls::CrawlRequest) -> Result<CrawlRequest, AppError> {
+/// `invalid_request` naming the member at fault, or the start URL's refusal.
+fn checked(wire: Members) -> Result<CrawlRequest, AppError> {
     let refuse = |member: &str| AppError::invalid_field(member, expected(member).unwrap_or_default());
     let count = |member: &str, value: Option<u64>, min: u64| match value {
         None => Ok(None),
@@ -251,10 +311,13 @@ fn checked(wire: api::crawls::CrawlRequest) -> Result<CrawlRequest, AppError> {
                 .ok_or_else(|| refuse("near_duplicate_threshold"))?,
         ),
     };
+    let max_pages = count("max_pages", wire.max_pages, 1)?;
+    let max_depth = count("max_depth", wire.max_depth, 0)?;
+    let url = crate::validate_url(wire.url.trim())?;
     Ok(CrawlRequest {
-        url: wire.url.trim().to_string(),
-        max_pages: count("max_pages", wire.max_pages, 1)?,
-        max_depth: count("max_depth", wire.max_depth, 0)?,
+        url,
+        max_pages,
+        max_depth,
         include,
         exclude,
         strip_params,
@@ -426,29 +489,49 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// A body read as the REST route reads it, then checked.
+    fn parse_start(body: &serde_json::Value) -> Result<CrawlRequest, AppError> {
+        let wire = api::body::parse::<api::crawls::CrawlRequest>(body.to_string().as_bytes())?;
+        super::parse_start(wire)
+    }
+
     fn code(e: AppError) -> &'static str {
-        match e {
-            AppError::Refused(refusal) => refusal.code.as_str(),
-            other => panic!("not a refusal: {other:?}"),
-        }
+        e.error_code().as_str()
     }
 
     #[test]
     fn a_request_is_read_and_checked() {
         let r = parse_start(&json!({"url": " https://a.test/ ", "max_pages": 5, "exclude": ["/tag"]})).unwrap();
         assert_eq!((r.url.as_str(), r.max_pages, r.max_depth, r.sitemaps), ("https://a.test/", Some(5), None, true));
+        assert_eq!(code(parse_start(&json!({"url": "ftp://a.test/"})).unwrap_err()), "invalid_url");
         assert_eq!(r.exclude, ["/tag"]);
         assert_eq!(code(parse_start(&json!({})).unwrap_err()), "missing_parameter");
         assert_eq!(code(parse_start(&json!([])).unwrap_err()), "invalid_request");
-        assert_eq!(code(parse_start(&json!({"url": "x", "nope": 1})).unwrap_err()), "invalid_request");
-        assert_eq!(code(parse_start(&json!({"url": "x", "max_pages": 0})).unwrap_err()), "invalid_request");
-        assert_eq!(code(parse_start(&json!({"url": "x", "include": ["/tag("]})).unwrap_err()), "invalid_request");
-        assert_eq!(code(parse_start(&json!({"url": "x", "include": [1]})).unwrap_err()), "invalid_request");
-        assert_eq!(code(parse_start(&json!({"url": "x", "sitemaps": "no"})).unwrap_err()), "invalid_request");
-        assert_eq!(code(parse_start(&json!({"url": "x", "render": "yes"})).unwrap_err()), "invalid_request");
-        assert!(parse_start(&json!({"url": "x", "render": true})).unwrap().render);
-        assert!(!parse_start(&json!({"url": "x"})).unwrap().render);
-        let named = parse_start(&json!({"url": "x", "sitemaps": ["https://a.test/en/sitemap.xml"]})).unwrap();
+        assert_eq!(code(parse_start(&json!({"url": "https://a.test/", "nope": 1})).unwrap_err()), "invalid_request");
+        assert_eq!(
+            code(parse_start(&json!({"url": "https://a.test/", "max_pages": 0})).unwrap_err()),
+            "invalid_request"
+        );
+        assert_eq!(
+            code(parse_start(&json!({"url": "https://a.test/", "include": ["/tag("]})).unwrap_err()),
+            "invalid_request"
+        );
+        assert_eq!(
+            code(parse_start(&json!({"url": "https://a.test/", "include": [1]})).unwrap_err()),
+            "invalid_request"
+        );
+        assert_eq!(
+            code(parse_start(&json!({"url": "https://a.test/", "sitemaps": "no"})).unwrap_err()),
+            "invalid_request"
+        );
+        assert_eq!(
+            code(parse_start(&json!({"url": "https://a.test/", "render": "yes"})).unwrap_err()),
+            "invalid_request"
+        );
+        assert!(parse_start(&json!({"url": "https://a.test/", "render": true})).unwrap().render);
+        assert!(!parse_start(&json!({"url": "https://a.test/"})).unwrap().render);
+        let named =
+            parse_start(&json!({"url": "https://a.test/", "sitemaps": ["https://a.test/en/sitemap.xml"]})).unwrap();
         assert_eq!(
             (named.sitemaps, named.named_sitemaps.as_slice()),
             (true, &["https://a.test/en/sitemap.xml".to_string()][..])
@@ -460,7 +543,7 @@ mod tests {
             json!(vec!["https://a.test/s.xml"; 11]),
         ] {
             assert_eq!(
-                code(parse_start(&json!({"url": "x", "sitemaps": bad})).unwrap_err()),
+                code(parse_start(&json!({"url": "https://a.test/", "sitemaps": bad})).unwrap_err()),
                 "invalid_request",
                 "{bad}"
             );
@@ -482,29 +565,35 @@ mod tests {
         for (body, member) in [
             (json!({"url": 5}), "url"),
             (json!({"url": 5, "include": ["/a"], "render": true}), "url"),
-            (json!({"url": "x", "max_pages": "5"}), "max_pages"),
-            (json!({"url": "x", "max_pages": 0}), "max_pages"),
-            (json!({"url": "x", "max_depth": -1}), "max_depth"),
-            (json!({"url": "x", "include": "/a"}), "include"),
-            (json!({"url": "x", "exclude": ["/a", 2]}), "exclude"),
-            (json!({"url": "x", "exclude": ["/a[", "/b"]}), "exclude"),
-            (json!({"url": "x", "include": vec!["/a"; MAX_PREFIXES + 1]}), "include"),
-            (json!({"url": "x", "include": [r"\w{2000}"]}), "include"),
-            (json!({"url": "x", "sitemaps": []}), "sitemaps"),
-            (json!({"url": "x", "render": 1}), "render"),
-            (json!({"url": "x", "strip_params": ["a=b"]}), "strip_params"),
-            (json!({"url": "x", "strip_params": "utm_*"}), "strip_params"),
-            (json!({"url": "x", "near_duplicate_threshold": 20}), "near_duplicate_threshold"),
-            (json!({"url": "x", "render": true, "nope": 1}), "nope"),
+            (json!({"url": "https://a.test/", "max_pages": "5"}), "max_pages"),
+            (json!({"url": "https://a.test/", "max_pages": 0}), "max_pages"),
+            (json!({"url": "https://a.test/", "max_depth": -1}), "max_depth"),
+            (json!({"url": "https://a.test/", "include": "/a"}), "include"),
+            (json!({"url": "https://a.test/", "exclude": ["/a", 2]}), "exclude"),
+            (json!({"url": "https://a.test/", "exclude": ["/a[", "/b"]}), "exclude"),
+            (json!({"url": "https://a.test/", "include": vec!["/a"; MAX_PREFIXES + 1]}), "include"),
+            (json!({"url": "https://a.test/", "include": [r"\w{2000}"]}), "include"),
+            (json!({"url": "https://a.test/", "sitemaps": []}), "sitemaps"),
+            (json!({"url": "https://a.test/", "render": 1}), "render"),
+            (json!({"url": "https://a.test/", "strip_params": ["a=b"]}), "strip_params"),
+            (json!({"url": "https://a.test/", "strip_params": "utm_*"}), "strip_params"),
+            (json!({"url": "https://a.test/", "near_duplicate_threshold": 20}), "near_duplicate_threshold"),
+            (json!({"url": "https://a.test/", "render": true, "nope": 1}), "nope"),
+            // Several faults: the first in the documented order, then an unknown member.
+            (json!({"url": "https://a.test/", "render": 1, "max_pages": "5"}), "max_pages"),
+            (json!({"url": "https://a.test/", "nope": 1, "render": 1}), "render"),
+            (json!({"url": "https://a.test/", "zed": 1, "nope": 1}), "zed"),
         ] {
             assert_eq!(parameter(parse_start(&body).unwrap_err()), member, "{body}");
         }
         // A count past u32 is as many as allowed (the tier cap cuts it), as before.
-        let huge = parse_start(&json!({"url": "x", "max_pages": 1_u64 << 40})).unwrap();
+        let huge = parse_start(&json!({"url": "https://a.test/", "max_pages": 1_u64 << 40})).unwrap();
         assert_eq!(huge.max_pages, Some(u32::MAX));
-        let null = parse_start(&json!({"url": "x", "include": null, "sitemaps": null, "render": null})).unwrap();
+        let null =
+            parse_start(&json!({"url": "https://a.test/", "include": null, "sitemaps": null, "render": null})).unwrap();
         assert_eq!((null.include.len(), null.sitemaps, null.render), (0, true, false));
-        let patterns = parse_start(&json!({"url": "x", "include": ["/(en|fr)/"], "exclude": [".*\\?"]})).unwrap();
+        let patterns =
+            parse_start(&json!({"url": "https://a.test/", "include": ["/(en|fr)/"], "exclude": [".*\\?"]})).unwrap();
         assert_eq!((patterns.include, patterns.exclude), (vec!["/(en|fr)/".to_string()], vec![".*\\?".to_string()]));
     }
 
@@ -539,7 +628,7 @@ mod tests {
         ] {
             assert_eq!(parameter(parse_start(&body).unwrap_err()), member, "{body}");
         }
-        let many: serde_json::Map<String, Value> =
+        let many: serde_json::Map<String, serde_json::Value> =
             (0..=fetch::MAX_SITE_HEADERS).map(|i| (format!("x-h{i}"), json!("v"))).collect();
         assert_eq!(parameter(parse_start(&json!({"url": "x", "headers": many})).unwrap_err()), "headers");
         // A refusal names the header, never its value.
@@ -558,13 +647,13 @@ mod tests {
 
     #[test]
     fn the_near_duplicate_threshold_is_a_percentage_from_50() {
-        assert_eq!(parse_start(&json!({"url": "x"})).unwrap().near_duplicate_threshold, None);
+        assert_eq!(parse_start(&json!({"url": "https://a.test/"})).unwrap().near_duplicate_threshold, None);
         for ok in [50, 75, 100] {
-            let r = parse_start(&json!({"url": "x", "near_duplicate_threshold": ok})).unwrap();
+            let r = parse_start(&json!({"url": "https://a.test/", "near_duplicate_threshold": ok})).unwrap();
             assert_eq!(r.near_duplicate_threshold, Some(ok));
         }
         for bad in [json!(49), json!(101), json!(90.5), json!("90"), json!(-1)] {
-            let e = parse_start(&json!({"url": "x", "near_duplicate_threshold": bad})).unwrap_err();
+            let e = parse_start(&json!({"url": "https://a.test/", "near_duplicate_threshold": bad})).unwrap_err();
             assert_eq!(code(e), "invalid_request", "{bad}");
         }
     }

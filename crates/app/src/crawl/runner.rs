@@ -49,6 +49,7 @@ use serde::Serialize;
 use url::Url;
 
 use super::pacer::{self, HostPacer};
+use super::start_page::StartPage;
 use crate::pipeline::{analyse_blocking, http_facts, site_robots, AnalysisLimits};
 use crate::{AppError, AuditSlots};
 
@@ -102,6 +103,10 @@ pub struct CrawlOptions {
     /// Custom extraction (docs/API.md, "Custom extraction"): each HTML page's values, kept
     /// in its record ([`CrawledPage::extracted`]); `None` (the default): none.
     pub extractors: Option<Arc<crawl::Extractors>>,
+    /// The start page as the start check fetched it ([`check_start`]): the crawl takes its
+    /// answers for the start URL and the redirects on the way instead of asking again.
+    /// `None`: every URL is fetched.
+    pub start_page: Option<StartPage>,
 }
 
 /// The answers a crawl's error rate is judged over: the last this many.
@@ -203,6 +208,7 @@ impl Default for CrawlOptions {
             pacer: None,
             list: None,
             extractors: None,
+            start_page: None,
         }
     }
 }
@@ -373,24 +379,22 @@ pub struct Crawled<S, K> {
 }
 
 /// Checks a crawl's start URL as an audit would, before any crawl is created: the URL
-/// rules, the address guard, and that it answers an HTML page (redirects followed). It
-/// fetches the start page once; the crawl fetches it again.
+/// rules, the address guard, and that it answers an HTML page (redirects followed). The page
+/// fetched is the crawl's start page ([`CrawlOptions::start_page`]): it is fetched once.
 ///
 /// # Errors
 /// The audit's errors: `invalid_url`, `blocked_target`, `not_html`, `unreachable`...
-pub async fn check_start(fetcher: &Fetcher, url: &str) -> Result<Url, AppError> {
+pub async fn check_start(fetcher: &Fetcher, url: &str) -> Result<StartPage, AppError> {
     let url = fetch::validate_url(url)?;
-    check_start_page(fetcher, &url).await?;
-    Ok(url)
+    check_start_page(fetcher, &url).await
 }
 
 /// [`check_start`] of a URL validated already: that it answers an HTML page.
 ///
 /// # Errors
 /// As [`check_start`], `invalid_url` aside.
-pub async fn check_start_page(fetcher: &Fetcher, url: &Url) -> Result<(), AppError> {
-    fetcher.fetch_page(url).await?;
-    Ok(())
+pub async fn check_start_page(fetcher: &Fetcher, url: &Url) -> Result<StartPage, AppError> {
+    StartPage::fetch(fetcher, url).await
 }
 
 /// Results recorded in one batch of the frontier's store at most
@@ -498,7 +502,7 @@ pub async fn run<S, K>(
     scope: Scope,
     limits: Limits,
     sink: K,
-    options: CrawlOptions,
+    mut options: CrawlOptions,
 ) -> Result<Crawled<S, K>, AppError>
 where
     S: FrontierStore + Send + 'static,
@@ -525,6 +529,8 @@ where
     let pacer = options.pacer.clone().unwrap_or_else(|| HostPacer::local_with(limits.max_in_flight));
     // Retries after a 429 or 503 stop once the crawl is cancelled or out of time.
     let stop = (Arc::clone(&options.cancel), Instant::now() + options.time_limit);
+    // The answers the start check got, each taken by the first page job for its URL.
+    let mut handed = options.start_page.take().map(StartPage::hops).unwrap_or_default();
     // A crawl resumed with no time left, or cancelled already, fetches nothing at all.
     let not_found_probe = if options.time_limit.is_zero() || options.cancel.load(Ordering::Relaxed) {
         None
@@ -540,12 +546,16 @@ where
         let (fetcher, done, slots, renderer) = (fetcher.clone(), done_tx.clone(), slots.clone(), renderer.clone());
         let (pacer, stop) = (pacer.clone(), stop.clone());
         let extractors = extractors.clone();
+        let fetched = match &job {
+            Job::Page { entry, .. } if !handed.is_empty() => handed.remove(&entry.url),
+            _ => None,
+        };
         tasks.spawn(async move {
             let stopped = move || stop.0.load(Ordering::Relaxed) || Instant::now() >= stop.1;
             let paced = Paced { pacer: &pacer, stopped: &stopped };
             let page_work =
                 PageWork { limits: analysis, slots: slots.as_deref(), renderer: renderer.as_ref(), extractors };
-            let result = execute(&fetcher, &paced, job, page_work, sitemap_max).await;
+            let result = execute(&fetcher, &paced, job, fetched, page_work, sitemap_max).await;
             // The frontier thread stopped (an error): nobody waits for this any more.
             let _ = done.send(result);
         });
@@ -1178,8 +1188,16 @@ struct PageWork<'a> {
     extractors: Option<Arc<crawl::Extractors>>,
 }
 
-/// Does one job on the async side.
-async fn execute(fetcher: &Fetcher, paced: &Paced<'_>, job: Job, work: PageWork<'_>, sitemap_max: usize) -> Done {
+/// Does one job on the async side; a page job whose answer the start check got (`fetched`)
+/// does not ask for it again.
+async fn execute(
+    fetcher: &Fetcher,
+    paced: &Paced<'_>,
+    job: Job,
+    fetched: Option<FetchedPage>,
+    work: PageWork<'_>,
+    sitemap_max: usize,
+) -> Done {
     match job {
         Job::Robots { url } => {
             let answer = match Url::parse(&url) {
@@ -1215,7 +1233,7 @@ async fn execute(fetcher: &Fetcher, paced: &Paced<'_>, job: Job, work: PageWork<
         }
         Job::Page { entry, delay, robots } => {
             let mut tally = Tally::default();
-            let fetched = fetch_page(fetcher, (paced, delay, &mut tally), &entry, work, robots).await;
+            let fetched = fetch_page(fetcher, (paced, delay, &mut tally), &entry, fetched, work, robots).await;
             Done::Page { entry, fetched, tally }
         }
     }
@@ -1256,12 +1274,13 @@ async fn fetch_politely(
     }
 }
 
-/// Fetches one page (one hop, [`fetch_politely`]) and audits it when it is HTML that
-/// answered 2xx.
+/// Fetches one page (one hop, [`fetch_politely`]), unless its answer was `fetched` already
+/// (the start check's), and audits it when it is HTML that answered 2xx.
 async fn fetch_page(
     fetcher: &Fetcher,
     (paced, delay, tally): (&Paced<'_>, Option<Duration>, &mut Tally),
     entry: &Entry,
+    fetched: Option<FetchedPage>,
     work: PageWork<'_>,
     robots: Option<Arc<Robots>>,
 ) -> Fetched {
@@ -1269,12 +1288,15 @@ async fn fetch_page(
     let Ok(url) = Url::parse(&entry.url) else {
         return Fetched::Failed { reason: "not a URL".to_string(), no_answer: false };
     };
-    let page: FetchedPage = match fetch_politely(fetcher, paced, delay, tally, &url).await {
-        Ok(page) => page,
-        Err(e) => {
-            let no_answer = e.is_no_answer();
-            return Fetched::Failed { reason: format!("{}: {e}", e.code()), no_answer };
-        }
+    let page: FetchedPage = match fetched {
+        Some(page) => page,
+        None => match fetch_politely(fetcher, paced, delay, tally, &url).await {
+            Ok(page) => page,
+            Err(e) => {
+                let no_answer = e.is_no_answer();
+                return Fetched::Failed { reason: format!("{}: {e}", e.code()), no_answer };
+            }
+        },
     };
     let status = page.status;
     if (300..400).contains(&status) {

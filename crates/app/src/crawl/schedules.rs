@@ -124,7 +124,11 @@ fn minute_of_day(text: &str) -> Option<u32> {
 /// `missing_parameter` or `invalid_request` naming the member at fault.
 pub fn parse_schedule(body: api::schedules::ScheduleRequest) -> Result<ScheduleInput, AppError> {
     let crawl = body.crawl.required("crawl", "an object: the body of `POST /api/v1/crawls`")?;
-    let crawl = super::parse_start(&Value::Object(crawl)).map_err(within_crawl)?;
+    // The crawl member is read as the crawl route reads its body, then checked the same way.
+    let crawl = api::body::parse::<api::crawls::CrawlRequest>(Value::Object(crawl).to_string().as_bytes())
+        .map_err(AppError::from)
+        .and_then(super::parse_start)
+        .map_err(within_crawl)?;
     let frequency = body.frequency.required_text("frequency")?;
     let time = body.time.required_text("time")?;
     let minute = minute_of_day(&time)
@@ -260,13 +264,13 @@ impl Schedules {
     /// # Errors
     /// Those refusals, or the store.
     pub async fn create(&self, key: &store::KeyRecord, input: ScheduleInput) -> Result<store::CrawlSchedule, AppError> {
-        let url = crate::validate_url(&input.crawl.url)?;
-        let request = CrawlRequest { url: url.to_string(), ..input.crawl };
+        let url = crate::validate_url(input.crawl.url.as_str())?;
+        let request = CrawlRequest { url, ..input.crawl };
         let options_json = serde_json::to_string(&request).map_err(AppError::internal)?;
         let new = store::NewCrawlSchedule {
             user_id: key.user_id.clone(),
             key_id: key.id.clone(),
-            url: request.url,
+            url: request.url.to_string(),
             options_json,
             frequency: if input.cadence.weekday.is_some() { "weekly" } else { "daily" }.to_string(),
             weekday: input.cadence.weekday,
@@ -432,13 +436,13 @@ impl Schedules {
             ));
         }
         let request: CrawlRequest = serde_json::from_str(&schedule.options_json).map_err(AppError::internal)?;
-        let url = crate::validate_url(&request.url)?;
+        crate::validate_url(request.url.as_str())?;
         let owner = key.user_id.clone();
         let payer = Payer::new(Identity::Key(Arc::new(key)), self.limiter.clone(), &self.limits);
         self.app().check_render(request.render)?;
         self.app().charge(&payer, crate::AuditOptions { render: request.render }.units()).await?;
         let limit = self.crawls.pages_limit(payer.identity().key());
-        let prepared = self.crawls.prepare(url, request, Some(owner), limit, &payer.identity().label()).await?;
+        let prepared = self.crawls.prepare(request, Some(owner), limit, &payer.identity().label()).await?;
         let (id, worker) = (schedule.id.clone(), self.worker.clone());
         let crawl = self.app().db(move |s| s.queue_scheduled_crawl(&id, &worker, next, prepared.new)).await?;
         if crawl.is_some() {

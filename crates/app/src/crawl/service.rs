@@ -17,6 +17,7 @@ use serde_json::{json, Value};
 
 use super::request::CrawlRequest;
 use super::runner::{self, CrawlEnd, CrawlOptions, CrawlSink, Progress};
+use super::start_page::StartPages;
 use crate::{App, AppError};
 
 /// Pages per crawl of an anonymous caller.
@@ -125,6 +126,8 @@ pub(super) struct Prepared {
     /// A staging site's headers, held in memory for the crawl's run once it is queued
     /// (never stored; a scheduled run has none).
     site_headers: Option<fetch::SiteHeaders>,
+    /// The start page the start check fetched, handed to the crawl's run.
+    start_page: super::start_page::StartPage,
 }
 
 /// What a crawl keeps of its start as options (its `options_json`).
@@ -210,6 +213,8 @@ pub struct Crawls {
     /// The staging site headers of the crawls this process accepted, by crawl id, until
     /// each crawl ends (docs/API.md, "Staging sites"): in memory only, never stored.
     site_headers: Arc<std::sync::Mutex<std::collections::HashMap<String, fetch::SiteHeaders>>>,
+    /// The start pages fetched by [`Crawls::start`], held for their crawls.
+    start_pages: Arc<StartPages>,
 }
 
 fn not_found(id: &str) -> AppError {
@@ -244,6 +249,7 @@ impl Crawls {
             max_pages: MaxPages::default(),
             external_budget: DEFAULT_EXTERNAL_BUDGET,
             site_headers: Arc::default(),
+            start_pages: Arc::default(),
         }
     }
 
@@ -300,40 +306,37 @@ impl Crawls {
     }
 
     /// Starts a crawl for the caller `payer` pays for: the one start of the REST route and
-    /// the agent tool. `url` is `request.url` as [`crate::validate_url`] checked it (by the
-    /// caller, which words that refusal in its own protocol). Rendering without a browser is
-    /// refused before anything is charged; then one charge for the whole crawl
-    /// ([`crate::AuditOptions::units`]); then the start page is checked and the crawl queued
-    /// as [`Crawls::start`] says. A key's crawl is its owner's, cut to the key's own pages
-    /// per crawl when the operator set them, else to its tier's ([`MaxPages::for_key`]); an
-    /// anonymous one counts against its network's cap of running crawls.
+    /// the agent tool. `request.url` was checked as an audit checks its URL by whoever built
+    /// the request ([`super::parse_start`], the tool's argument), which words that refusal
+    /// in its own protocol. Rendering without a browser is refused before anything is
+    /// charged; then one charge for the whole crawl ([`crate::AuditOptions::units`]); then
+    /// the start page is checked and the crawl queued as [`Crawls::start`] says. A key's
+    /// crawl is its owner's, cut to the key's own pages per crawl when the operator set
+    /// them, else to its tier's ([`MaxPages::for_key`]); an anonymous one counts against its
+    /// network's cap of running crawls.
     ///
     /// # Errors
     /// `not_configured`, `rate_limited`, then as [`Crawls::start`].
-    pub async fn start_for(
-        &self,
-        payer: &crate::quota::Payer,
-        url: url::Url,
-        request: CrawlRequest,
-    ) -> Result<Started, AppError> {
+    pub async fn start_for(&self, payer: &crate::quota::Payer, request: CrawlRequest) -> Result<Started, AppError> {
         self.app.check_render(request.render)?;
         self.app.charge(payer, crate::AuditOptions { render: request.render }.units()).await?;
         let identity = payer.identity();
         let owner = identity.user_id().map(str::to_string);
         let limit = self.max_pages.for_key(identity.key());
-        self.start_at(url, request, owner, limit, &identity.label()).await
+        self.start_at(request, owner, limit, &identity.label()).await
     }
 
     /// Starts a crawl for `owner` (`None`: anonymous, then counted as `caller`, the
-    /// caller's identity label, against the per-caller cap) of `tier`: the start URL is
-    /// checked exactly as an audit checks its URL (invalid, refused by the address guard, not
-    /// HTML: the audit's errors) before anything is created; `max_pages` is cut to the tier's
-    /// limit (the engine's [`MaxPages`]); the crawl is queued and runs in the background as soon as
-    /// the caps on running crawls allow, in the order crawls were started. Nothing is charged
-    /// here ([`Crawls::start_for`] charges).
+    /// caller's identity label, against the per-caller cap) of `tier`: the start page is
+    /// fetched as an audit fetches its page (refused by the address guard, not HTML: the
+    /// audit's errors) before anything is created; `max_pages` is cut to the tier's limit
+    /// (the engine's [`MaxPages`]); the crawl is queued and runs in the background as soon
+    /// as the caps on running crawls allow, in the order crawls were started, and is handed
+    /// the start page fetched here ([`StartPages`]). Nothing is charged here
+    /// ([`Crawls::start_for`] charges).
     ///
     /// # Errors
-    /// The audit's URL and fetch errors, `invalid_request` for bad prefixes, or the store.
+    /// The audit's fetch errors, `invalid_request` for bad patterns or sitemaps, or the store.
     pub async fn start(
         &self,
         request: CrawlRequest,
@@ -341,28 +344,28 @@ impl Crawls {
         tier: Option<store::Tier>,
         caller: &str,
     ) -> Result<Started, AppError> {
-        let url = crate::validate_url(&request.url)?;
         let limit = self.max_pages.for_tier(tier);
-        self.start_at(url, request, owner, limit, caller).await
+        self.start_at(request, owner, limit, caller).await
     }
 
-    /// [`Crawls::start`] from its validated start URL, with the caller's pages per crawl
-    /// (`tier_limit`).
+    /// [`Crawls::start`] with the caller's pages per crawl (`tier_limit`).
     async fn start_at(
         &self,
-        url: url::Url,
         request: CrawlRequest,
         owner: Option<String>,
         tier_limit: u32,
         caller: &str,
     ) -> Result<Started, AppError> {
-        let Prepared { new, cut_from, tier_limit, site_headers } =
-            self.prepare(url, request, owner, tier_limit, caller).await?;
+        let Prepared { new, cut_from, tier_limit, site_headers, start_page } =
+            self.prepare(request, owner, tier_limit, caller).await?;
         let crawl = self.app.db(move |s| s.queue_crawl(new)).await?;
         // Held before the crawl can be dispatched, for its run to find.
         if let Some(headers) = site_headers {
             self.site_headers.lock().unwrap_or_else(|p| p.into_inner()).insert(crawl.id.clone(), headers);
         }
+        // Handed over before the crawl may start: a crawl another dispatch starts in between
+        // finds nothing and fetches its start page itself, as a resumed crawl does.
+        self.start_pages.keep(&crawl.id, start_page);
         self.dispatch().await;
         Ok(Started { crawl, cut_from, tier_limit })
     }
@@ -378,7 +381,6 @@ impl Crawls {
     /// queues it with the schedule's move to its next run).
     pub(super) async fn prepare(
         &self,
-        url: url::Url,
         request: CrawlRequest,
         owner: Option<String>,
         tier_limit: u32,
@@ -386,6 +388,7 @@ impl Crawls {
     ) -> Result<Prepared, AppError> {
         self.app.renderer_for(crate::AuditOptions { render: request.render })?;
         let mut request = request;
+        let url = request.url.clone();
         let site_headers = request.site_headers.take();
         let fetcher = match &site_headers {
             Some(headers) => self.app.fetcher.for_site(&url, headers.clone()),
@@ -393,15 +396,15 @@ impl Crawls {
         };
         // The start page is asked for as the crawl will ask for it.
         let fetcher = fetcher.with_user_agent(request.profile().user_agent())?;
-        {
+        let start_page = {
             // The start page's request is one of the host's like the crawl's own.
             let _place = self.pacer.acquire(&url, None).await;
-            runner::check_start_page(&fetcher, &url).await?;
-        }
+            runner::check_start_page(&fetcher, &url).await?
+        };
         let asked = request.max_pages.unwrap_or(tier_limit);
         let max_pages = asked.min(tier_limit);
         let cut_from = (asked > tier_limit).then_some(asked);
-        let request = CrawlRequest { url: url.to_string(), max_pages: Some(max_pages), ..request };
+        let request = CrawlRequest { max_pages: Some(max_pages), ..request };
         let scope = scope_of(&request, max_pages)?;
         // Named sitemaps off the site are refused now, before a crawl exists, and kept
         // normalised.
@@ -413,8 +416,8 @@ impl Crawls {
         let stored =
             StoredOptions { request: request.clone(), max_pages, requester, site_headers: site_headers.is_some() };
         let options_json = serde_json::to_string(&stored).map_err(AppError::internal)?;
-        let new = store::NewCrawl { user_id: owner, url: request.url.clone(), options_json, max_pages };
-        Ok(Prepared { new, cut_from, tier_limit, site_headers })
+        let new = store::NewCrawl { user_id: owner, url: request.url.to_string(), options_json, max_pages };
+        Ok(Prepared { new, cut_from, tier_limit, site_headers, start_page })
     }
 
     /// Crawl `id` when `owner` may see it: a key's crawl by that key's owner, an anonymous
@@ -780,6 +783,7 @@ impl Crawls {
                 .filter(|budget| *budget > 0)
                 .map(super::ExternalChecks::with_budget),
             pacer: Some(self.pacer.clone()),
+            start_page: self.start_pages.take(id),
             ..CrawlOptions::default()
         };
         let profile = stored.request.profile();
@@ -945,7 +949,7 @@ fn scope_of(request: &CrawlRequest, max_pages: u32) -> Result<Scope, AppError> {
         exclude: request.exclude.clone(),
         strip_params: request.strip_params.clone(),
     };
-    Scope::new(&request.url, config).map_err(|e| match e {
+    Scope::new(request.url.as_str(), config).map_err(|e| match e {
         crawl::UrlError::Pattern(e) => super::request::pattern_refusal(&e),
         e => AppError::refused(crate::ErrorCode::InvalidUrl, e.to_string()),
     })
@@ -1064,7 +1068,8 @@ mod tests {
         };
         let (app, _webhooks) = App::open(setup).expect("app");
         let home = format!("http://{addr}/");
-        let request = crate::crawl::parse_start(&json!({ "url": home, "sitemaps": false })).expect("request");
+        let url = crate::validate_url(&home).expect("url");
+        let request = crate::crawl::CrawlRequest { sitemaps: false, ..crate::crawl::CrawlRequest::of(url) };
         let options_json =
             serde_json::to_string(&StoredOptions { request, max_pages: 30, requester: None, site_headers: false })
                 .expect("options");
@@ -1152,7 +1157,8 @@ mod tests {
         let (app, _webhooks) = App::open(setup).expect("app");
         let home = format!("http://{addr}/");
         let body = json!({ "url": home, "sitemaps": false, "cookies": ["sid=kept-in-memory-only"] });
-        let request = crate::crawl::parse_start(&body).expect("request");
+        let wire = api::body::parse::<api::crawls::CrawlRequest>(body.to_string().as_bytes()).expect("body");
+        let request = crate::crawl::parse_start(wire).expect("request");
         assert!(request.site_headers.is_some());
         let stored = StoredOptions { request, max_pages: 30, requester: None, site_headers: true };
         let options_json = serde_json::to_string(&stored).expect("options");

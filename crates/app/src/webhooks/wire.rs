@@ -8,7 +8,7 @@ pub fn wire_webhook(hook: &store::Webhook) -> api::Webhook {
         url: hook.url.clone(),
         events: hook.events.clone(),
         enabled: hook.enabled,
-        created_at: store::format_rfc3339(hook.created_at),
+        created_at: hook.created_at.into(),
     }
 }
 
@@ -22,8 +22,8 @@ pub fn wire_delivery(d: &store::LoggedDelivery) -> api::WebhookDelivery {
         attempts: d.attempts,
         last_status_code: d.last_status_code,
         last_error: d.last_error.clone(),
-        next_attempt_at: d.next_attempt_at.map(store::format_rfc3339),
-        created_at: store::format_rfc3339(d.created_at),
-        updated_at: store::format_rfc3339(d.updated_at),
+        next_attempt_at: d.next_attempt_at.map(vocab::Timestamp::from),
+        created_at: d.created_at.into(),
+        updated_at: d.updated_at.into(),
     }
 }

@@ -8,24 +8,10 @@ use test_support::Pages;
 
 use crate::support::{open, page};
 
+/// A request for a crawl of `url` without sitemaps or external link checks.
 fn request(url: &str) -> CrawlRequest {
-    CrawlRequest {
-        url: url.to_string(),
-        max_pages: None,
-        max_depth: None,
-        include: Vec::new(),
-        exclude: Vec::new(),
-        strip_params: Vec::new(),
-        sitemaps: false,
-        named_sitemaps: Vec::new(),
-        near_duplicate_threshold: None,
-        render: false,
-        external_links: false,
-        urls: Vec::new(),
-        extract: Vec::new(),
-        site_headers: None,
-        user_agent: None,
-    }
+    let url = app::validate_url(url).expect("a loopback URL the fixture allows");
+    CrawlRequest { sitemaps: false, external_links: false, ..CrawlRequest::of(url) }
 }
 
 /// Waits (at most a minute) until crawl `id` has ended.
@@ -51,8 +37,7 @@ async fn a_crawl_is_charged_once_and_runs_to_its_end() {
     .await;
     let crawls = Crawls::new(t.app.clone());
     let payer = t.anonymous("198.51.100.10", 10);
-    let url = app::validate_url(&site.url("/")).expect("url");
-    let started = crawls.start_for(&payer, url, request(&site.url("/"))).await.expect("started");
+    let started = crawls.start_for(&payer, request(&site.url("/"))).await.expect("started");
     assert_eq!(started.tier_limit, app::crawl::ANONYMOUS_MAX_PAGES);
     assert_eq!(t.remaining("198.51.100.10", 10).await, 9, "one unit for the whole crawl");
     let crawl = ended(&crawls, &started.crawl.id).await;
@@ -80,16 +65,14 @@ async fn a_refused_crawl_creates_nothing_and_charges_nothing_when_its_checks_fai
     let crawls = Crawls::new(t.app.clone());
     // Rendering without a browser: refused before the charge.
     let payer = t.anonymous("198.51.100.11", 10);
-    let url = app::validate_url(&site.url("/")).expect("url");
     let rendered = CrawlRequest { render: true, ..request(&site.url("/")) };
-    let e = crawls.start_for(&payer, url.clone(), rendered).await.expect_err("no browser");
+    let e = crawls.start_for(&payer, rendered).await.expect_err("no browser");
     assert_eq!(e.error_code().as_str(), "not_configured");
     assert_eq!(payer.decision(), None);
     // Out of quota: refused before the start page is fetched.
     let other = Pages::start(vec![("/", page("Other", &[]))]).await;
     let poor = t.anonymous("198.51.100.12", 0);
-    let url = app::validate_url(&other.url("/")).expect("url");
-    let e = crawls.start_for(&poor, url, request(&other.url("/"))).await.expect_err("no unit at all");
+    let e = crawls.start_for(&poor, request(&other.url("/"))).await.expect_err("no unit at all");
     assert_eq!(e.error_code().as_str(), "rate_limited");
     assert_eq!(other.hits("/").await, 0, "nothing was fetched");
 }
@@ -100,8 +83,7 @@ async fn a_start_page_that_is_not_html_is_refused_after_the_charge_and_no_crawl_
     let site = Pages::serve(|_| test_support::ResponseTemplate::new(200).set_body_raw("{}", "application/json")).await;
     let crawls = Crawls::new(t.app.clone());
     let payer = t.anonymous("198.51.100.13", 10);
-    let url = app::validate_url(&site.url("/")).expect("url");
-    let e = crawls.start_for(&payer, url, request(&site.url("/"))).await.expect_err("not html");
+    let e = crawls.start_for(&payer, request(&site.url("/"))).await.expect_err("not html");
     assert_eq!(e.error_code().as_str(), "not_html");
     assert_eq!(payer.decision().map(|d| d.allowed), Some(true), "charged, as an audit of the page is");
 }
@@ -147,7 +129,6 @@ async fn a_staging_site_is_crawled_with_its_headers_and_they_reach_no_other_host
     .await;
     let crawls = Crawls::new(t.app.clone());
     let payer = t.anonymous("198.51.100.14", 10);
-    let url = app::validate_url(&site.url("/")).expect("url");
     let headers = app::crawl::site_headers(
         [("X-Preview", SECRETS[0])],
         [format!("session={}", SECRETS[1]).as_str()],
@@ -157,7 +138,7 @@ async fn a_staging_site_is_crawled_with_its_headers_and_they_reach_no_other_host
     .expect("some");
     let request =
         CrawlRequest { sitemaps: true, external_links: true, site_headers: Some(headers), ..request(&site.url("/")) };
-    let started = crawls.start_for(&payer, url, request).await.expect("started");
+    let started = crawls.start_for(&payer, request).await.expect("started");
     let crawl = ended(&crawls, &started.crawl.id).await;
     assert_eq!(crawl.state, store::CrawlState::Completed, "{:?}", crawl.error);
     assert_eq!(crawl.progress.pages_done, 2, "/ and /a, both behind the password");
@@ -195,9 +176,8 @@ async fn the_smartphone_profile_is_sent_and_obeyed_by_the_service() {
     .await;
     let crawls = Crawls::new(t.app.clone());
     let payer = t.anonymous("198.51.100.15", 10);
-    let url = app::validate_url(&site.url("/")).expect("url");
     let request = CrawlRequest { user_agent: Some("smartphone".to_string()), ..request(&site.url("/")) };
-    let started = crawls.start_for(&payer, url, request).await.expect("started");
+    let started = crawls.start_for(&payer, request).await.expect("started");
     let crawl = ended(&crawls, &started.crawl.id).await;
     assert_eq!(crawl.state, store::CrawlState::Completed, "{:?}", crawl.error);
     assert_eq!((crawl.progress.pages_done, crawl.progress.pages_skipped), (2, 1), "/ and /mobile; /desktop skipped");
@@ -213,4 +193,53 @@ async fn the_smartphone_profile_is_sent_and_obeyed_by_the_service() {
     // is the profile's.
     assert!(agents.iter().any(|a| a == crawl::SMARTPHONE_USER_AGENT), "{agents:?}");
     assert!(agents.iter().all(|a| !a.starts_with("SeoAuditBot")), "{agents:?}");
+}
+
+/// Robots rules that let the crawl in and keep the AI crawlers out, so that the edge check
+/// after the crawl's end (which asks for pages again as a browser and as those crawlers,
+/// where they are let in) asks for nothing and the counts below are the crawl's own.
+pub const NO_AI_CRAWLERS: &str =
+    "User-agent: GPTBot\nDisallow: /\n\nUser-agent: ClaudeBot\nDisallow: /\n\nUser-agent: PerplexityBot\nDisallow: /\n";
+
+/// A site whose start URL `/` redirects (301) to `/home`, which links to `/a`.
+pub async fn redirecting_start() -> Pages {
+    Pages::serve(|request| match request.url.path() {
+        "/" => test_support::ResponseTemplate::new(301).insert_header("location", "/home"),
+        "/home" => test_support::ResponseTemplate::new(200).set_body_raw(page("Home", &["/a"]), "text/html"),
+        "/a" => test_support::ResponseTemplate::new(200).set_body_raw(page("A", &["/home"]), "text/html"),
+        "/robots.txt" => test_support::ResponseTemplate::new(200).set_body_raw(NO_AI_CRAWLERS, "text/plain"),
+        _ => test_support::ResponseTemplate::new(404),
+    })
+    .await
+}
+
+/// The start check's fetch is the crawl's: the start URL, and the redirect target it led to,
+/// are each asked for once per crawl, though the start is checked before the crawl exists.
+#[tokio::test]
+async fn the_start_page_is_fetched_once() {
+    let t = open(4, 8);
+    let crawls = Crawls::new(t.app.clone());
+    let payer = t.anonymous("198.51.100.14", 10);
+    let site = Pages::start(vec![
+        ("/", page("Home", &["/a"])),
+        ("/a", page("A", &["/"])),
+        ("/robots.txt", NO_AI_CRAWLERS.to_string()),
+    ])
+    .await;
+    let started = crawls.start_for(&payer, request(&site.url("/"))).await.expect("started");
+    let crawl = ended(&crawls, &started.crawl.id).await;
+    assert_eq!((crawl.state, crawl.progress.pages_done), (store::CrawlState::Completed, 2), "{:?}", crawl.error);
+    assert_eq!(site.hits("/").await, 1, "the start page, checked and crawled, is asked for once");
+    assert_eq!(site.hits("/a").await, 1);
+
+    let moved = redirecting_start().await;
+    let started = crawls.start_for(&payer, request(&moved.url("/"))).await.expect("started");
+    let crawl = ended(&crawls, &started.crawl.id).await;
+    // `/` (301), `/home` and `/a`.
+    assert_eq!((crawl.state, crawl.progress.pages_done), (store::CrawlState::Completed, 3), "{:?}", crawl.error);
+    let pages = crawls.pages(None, &crawl.id, None, 10).await.expect("pages").1;
+    let redirect = pages.iter().find(|p| p.url == moved.url("/")).expect("the start URL is listed");
+    assert_eq!(redirect.status_code, Some(301));
+    assert_eq!(redirect.redirect_to.as_deref(), Some(moved.url("/home").as_str()));
+    assert_eq!((moved.hits("/").await, moved.hits("/home").await), (1, 1), "each hop asked for once");
 }

@@ -171,3 +171,19 @@ async fn external_links_are_checked_once_through_the_guard() {
     assert!(run.summary.external_links.is_none());
     assert_eq!(other.requests().await.len(), before, "no check without external_links");
 }
+
+/// The command line's start: `check_start` fetches the start page (redirects followed) and
+/// the crawl takes what it got, so each hop of the start is asked for once.
+#[tokio::test]
+async fn a_local_crawl_takes_its_start_page_from_the_start_check() {
+    let t = open(4, 8);
+    let site = crate::crawl::redirecting_start().await;
+    let start_page = app::crawl::check_start(&t.app.fetcher, &site.url("/")).await.expect("an HTML start page");
+    assert_eq!(start_page.url().as_str(), site.url("/"));
+    let mut crawl = local(&site.url("/"), 100);
+    crawl.options.start_page = Some(start_page);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let run = run_local(&t.app.fetcher, &scratch(&dir), crawl, std::future::pending()).await.expect("the crawl runs");
+    assert_eq!((run.summary.end, run.summary.progress.done), (CrawlEnd::Completed, 3));
+    assert_eq!((site.hits("/").await, site.hits("/home").await, site.hits("/a").await), (1, 1, 1));
+}

@@ -38,30 +38,14 @@ fn busy_site() -> ThreadServer {
 }
 
 fn request(url: &str) -> CrawlRequest {
-    CrawlRequest {
-        url: url.to_string(),
-        max_pages: None,
-        max_depth: None,
-        include: Vec::new(),
-        exclude: Vec::new(),
-        strip_params: Vec::new(),
-        sitemaps: false,
-        named_sitemaps: Vec::new(),
-        near_duplicate_threshold: None,
-        render: false,
-        external_links: false,
-        urls: Vec::new(),
-        extract: Vec::new(),
-        site_headers: None,
-        user_agent: None,
-    }
+    let url = app::validate_url(url).expect("a loopback URL the fixture allows");
+    CrawlRequest { sitemaps: false, external_links: false, ..CrawlRequest::of(url) }
 }
 
 /// Starts a crawl of `url` on `crawls` for an anonymous caller from `ip`.
 async fn start(t: &TestApp, crawls: &Crawls, ip: &str, url: &str) -> String {
     let payer = t.anonymous(ip, 100);
-    let checked = app::validate_url(url).expect("url");
-    crawls.start_for(&payer, checked, request(url)).await.expect("started").crawl.id
+    crawls.start_for(&payer, request(url)).await.expect("started").crawl.id
 }
 
 /// Waits (at most two minutes) until crawl `id` has ended.

@@ -69,11 +69,9 @@ fn limit_of(ctx: &Ctx) -> Result<usize, ApiError> {
 
 async fn create_crawl(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let identity = authenticate_metered(&ctx, KeyRule::Optional, Some(app::Scope::Audit)).await?;
-    let body = ctx.json_body().await?;
-    let request = app::crawl::parse_start(&body)?;
-    let url = app::validate_url(&request.url)?;
+    let request = app::crawl::parse_start(ctx.body().await?)?;
     let payer = payer(&ctx, &identity);
-    let started = billed(&ctx, &payer, ctx.state.crawls.start_for(&payer, url, request).await)?;
+    let started = billed(&ctx, &payer, ctx.state.crawls.start_for(&payer, request).await)?;
     let crawl = wire_started(&started);
     let location = app::crawl::views::crawl_path(&crawl.id);
     let mut resp =

@@ -64,7 +64,7 @@ async fn get_audit(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let work = move |_: &dyn audit_core::Budget| {
         ok_json(&StoredAuditAnswer {
             id: record.summary.id,
-            created_at: app::format_rfc3339(record.summary.created_at),
+            created_at: record.summary.created_at.into(),
             answer: api::FullAnswer::new(record.result),
         })
     };

@@ -113,15 +113,11 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
         return Err(tool_error("invalid_request", message.to_string()));
     }
     let request = app::crawl::CrawlRequest {
-        url: args.url,
         max_pages: args.max_pages,
-        max_depth: None,
         include: args.include,
         exclude: args.exclude,
         strip_params: args.strip_params,
-        sitemaps: true,
         named_sitemaps: args.sitemaps,
-        near_duplicate_threshold: None,
         render: args.render,
         external_links: args.external_links,
         urls: args.urls,
@@ -131,8 +127,9 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
             Some(api::crawls::UserAgent::Smartphone) => Some("smartphone".to_string()),
             _ => None,
         },
+        ..app::crawl::CrawlRequest::of(url)
     };
     let started =
-        env.state.crawls.start_for(&payer(env), url, request).await.map_err(|e| from_app_error(e, "crawl not started"))?;
+        env.state.crawls.start_for(&payer(env), request).await.map_err(|e| from_app_error(e, "crawl not started"))?;
     Ok(Output::of(started))
 }
