@@ -27,7 +27,10 @@
 //! - site crawls: [`Store::queue_crawl`] and [`Store::start_queued_crawls`] (in order, within
 //!   caps), the frontier of each ([`Store::crawl_frontier`],
 //!   a `crawl::FrontierStore`), its pages, inlinks, sitemap URLs and issues, leases
-//!   ([`Store::adopt_crawls`]);
+//!   ([`Store::adopt_crawls`]); the report's pages table sorted and filtered
+//!   ([`Store::crawl_page_table`]); share links of a crawl's report
+//!   ([`Store::create_crawl_share`]) and the service's secret that signs them
+//!   ([`Store::service_secret`]);
 //! - [`Store::ping`] for the status endpoint.
 //!
 //! Every connection runs with WAL, `busy_timeout` 5 s, `foreign_keys` on and
@@ -72,7 +75,9 @@
 
 mod audits;
 mod clock;
+mod crawl_shares;
 mod crawl_site;
+mod crawl_table;
 mod crawls;
 mod db;
 mod error;
@@ -91,7 +96,11 @@ mod workflows;
 
 pub use audits::{host_and_path, AuditFilter, EventData, NewAudit, StoredAudit, BADGE_MAX_AGE};
 pub use clock::{format_rfc3339, now_rfc3339, parse_rfc3339};
+pub use crawl_shares::{
+    generate_share_id, CrawlShare, MAX_SHARES_PER_CRAWL, SERVICE_SECRET_BYTES, SHARE_ID_RANDOM_LEN, SHARE_ID_TAG,
+};
 pub use crawl_site::{CrawlSite, BATCH as CRAWL_SITE_BATCH};
+pub use crawl_table::{PageSort, PageTable, PageTableQuery, PageTableRow, SortOrder, StatusFilter};
 pub use crawls::{
     generate_crawl_id, Crawl, CrawlCaps, CrawlEnd, CrawlFilter, CrawlFrontier, CrawlIssue, CrawlPage, CrawlProgress,
     CrawlState, CrawlWriter, FailedRule, IssueCount, IssueKind, IssueLocations, NewCrawl, PageFact,

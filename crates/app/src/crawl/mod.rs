@@ -20,7 +20,9 @@ pub mod list;
 mod local;
 pub mod request;
 mod service;
+pub mod share;
 pub mod summary;
+pub mod table;
 pub mod views;
 mod wire;
 

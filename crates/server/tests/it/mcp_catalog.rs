@@ -120,7 +120,7 @@ fn lists_reads_and_pure_tool_calls_work_through_the_protocol() {
 // Tools against the documented table (docs/API.md): names, order and hints are interface.
 
 /// (name, category, readOnlyHint, openWorldHint, required inputs), in the documented order.
-const SPEC_TOOLS: [(&str, Category, bool, bool, &[&str]); 22] = [
+const SPEC_TOOLS: [(&str, Category, bool, bool, &[&str]); 23] = [
     ("get_site_info", Category::Public, true, false, &["url"]),
     ("get_audit_methodology", Category::Public, true, false, &[]),
     ("get_seo_concept", Category::Public, true, false, &["concept"]),
@@ -143,6 +143,7 @@ const SPEC_TOOLS: [(&str, Category, bool, bool, &[&str]); 22] = [
     ("crawl_status", Category::Write, true, false, &["crawl_id"]),
     ("list_crawls", Category::Write, true, false, &[]),
     ("compare_crawls", Category::Write, true, false, &["crawl_id", "against"]),
+    ("share_crawl_report", Category::Write, false, false, &["crawl_id"]),
 ];
 
 fn tool(name: &str) -> ToolDef {
@@ -169,7 +170,7 @@ fn tools_match_the_spec_table() {
         }
     }
     let names = calls::tool_names();
-    assert_eq!(names.len(), 22);
+    assert_eq!(names.len(), 23);
     assert_eq!(defs.iter().filter(|t| t.category == Category::Public).count(), 3);
 }
 
@@ -323,6 +324,11 @@ fn arguments_are_accepted_or_refused_by_the_input_schemas() {
         ("compare_crawls", json!({ "crawl_id": "cr_a", "against": "cr_b" }), true),
         ("compare_crawls", json!({ "crawl_id": "cr_a" }), false),
         ("compare_crawls", json!({ "crawl_id": "cr_a", "against": "" }), false),
+        ("share_crawl_report", json!({ "crawl_id": "cr_a" }), true),
+        ("share_crawl_report", json!({ "crawl_id": "cr_a", "expires_in": 3600 }), true),
+        ("share_crawl_report", json!({ "crawl_id": "cr_a", "expires_in": 59 }), false),
+        ("share_crawl_report", json!({ "expires_in": 3600 }), false),
+        ("share_crawl_report", json!({ "crawl_id": "cr_a", "expiresIn": 3600 }), false),
     ];
     for (name, args, expected) in cases {
         check_valid(&tool(name).input_schema, &args, expected, &format!("{name} inputSchema"));

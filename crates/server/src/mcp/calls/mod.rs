@@ -34,6 +34,7 @@ crate::mcp::tools::table! {
     crawl_status,
     list_crawls,
     compare_crawls,
+    share_crawl_report,
 }
 
 use mcp_protocol::{ToolDef, ToolResult};
