@@ -101,7 +101,12 @@ pub static CREATE_CRAWL_SHARE: Operation = Operation {
     params: &[ID],
     body: Some(request::<ShareRequest>),
     responses: &[
-        Response { status: "201", description: "The link.", headers: &[], content: Content::Json(answer::<ShareAnswer>) },
+        Response {
+            status: "201",
+            description: "The link.",
+            headers: &[],
+            content: Content::Json(answer::<ShareAnswer>),
+        },
         error(
             "400",
             "`invalid_request`: `expires_in` is not a whole number from 60 to 2,592,000 (`details.parameter`), or \
@@ -127,7 +132,12 @@ pub static LIST_CRAWL_SHARES: Operation = Operation {
     params: &[ID],
     body: None,
     responses: &[
-        Response { status: "200", description: "The links.", headers: &[], content: Content::Json(answer::<ShareList>) },
+        Response {
+            status: "200",
+            description: "The links.",
+            headers: &[],
+            content: Content::Json(answer::<ShareList>),
+        },
         E401,
         E403,
         error("404", "`not_found`: no crawl with that id of the key's owner."),

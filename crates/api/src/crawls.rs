@@ -873,9 +873,7 @@ pub static CRAWL_REPORT: Operation = Operation {
             at: In::Query,
             required: false,
             description: "The pages table's sort column (`crawl`: the crawl's order).",
-            schema: |_| {
-                json!({"type": "string", "enum": ["crawl", "url", "status", "depth", "inlinks", "score", "failed", "title"], "default": "crawl"})
-            },
+            schema: |_| json!({"type": "string", "enum": ["crawl", "url", "status", "depth", "inlinks", "score", "failed", "title"], "default": "crawl"}),
         },
         Param::Own {
             name: "order",

@@ -269,7 +269,10 @@ mod tests {
 
     #[test]
     fn the_plain_table_has_no_parameters_and_an_empty_one_says_why() {
-        let mut v = view(TableView { sort: "crawl".into(), page: 1, total: 1, rows_per_page: 100, ..TableView::default() }, None);
+        let mut v = view(
+            TableView { sort: "crawl".into(), page: 1, total: 1, rows_per_page: 100, ..TableView::default() },
+            None,
+        );
         assert_eq!(href(&v, "crawl", false, true, 1), "?");
         let page = render_crawl_report("http://127.0.0.1", &v);
         assert!(!page.contains("class=\"pager\"") && !page.contains("data-clear"), "one page, no filter");

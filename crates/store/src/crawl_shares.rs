@@ -80,7 +80,9 @@ impl Store {
             // Counted in the transaction that adds the row: two requests at once cannot
             // both pass at the bound.
             let exists: i64 =
-                tx.query_one("SELECT CAST(COUNT(*) AS BIGINT) FROM crawls WHERE id = ?1", args![crawl_id], |r| r.get(0))?;
+                tx.query_one("SELECT CAST(COUNT(*) AS BIGINT) FROM crawls WHERE id = ?1", args![crawl_id], |r| {
+                    r.get(0)
+                })?;
             if exists == 0 {
                 return Err(Error::not_found("crawl", crawl_id));
             }
@@ -92,7 +94,9 @@ impl Store {
             if n >= MAX_SHARES_PER_CRAWL {
                 return Err(Error::invalid(
                     "share",
-                    format!("a crawl has at most {MAX_SHARES_PER_CRAWL} share links, revoked and expired ones included"),
+                    format!(
+                        "a crawl has at most {MAX_SHARES_PER_CRAWL} share links, revoked and expired ones included"
+                    ),
                 ));
             }
             tx.execute(
@@ -178,7 +182,10 @@ impl Store {
         };
         match hex::decode(&stored) {
             Ok(bytes) if bytes.len() == SERVICE_SECRET_BYTES => Ok(bytes),
-            _ => Err(Error::corrupt("service_secrets", format!("the secret {name:?} is not {SERVICE_SECRET_BYTES} bytes of hex"))),
+            _ => Err(Error::corrupt(
+                "service_secrets",
+                format!("the secret {name:?} is not {SERVICE_SECRET_BYTES} bytes of hex"),
+            )),
         }
     }
 }

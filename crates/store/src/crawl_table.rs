@@ -12,7 +12,9 @@ use crate::sql::{Row, Value};
 use crate::Store;
 
 /// The column the table is sorted by.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, strum::EnumString, strum::IntoStaticStr, strum::VariantArray)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, strum::EnumString, strum::IntoStaticStr, strum::VariantArray,
+)]
 #[strum(serialize_all = "snake_case")]
 pub enum PageSort {
     /// The order the crawl recorded the URLs in.
@@ -35,7 +37,9 @@ pub enum PageSort {
 }
 
 /// Which way the table is sorted.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, strum::EnumString, strum::IntoStaticStr, strum::VariantArray)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, strum::EnumString, strum::IntoStaticStr, strum::VariantArray,
+)]
 #[strum(serialize_all = "snake_case")]
 pub enum SortOrder {
     /// Smallest first.
@@ -240,15 +244,23 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path().join("x.db")).unwrap();
         let cases = [
-            (PageTableQuery { status: Some(StatusFilter::Code(404)), ..PageTableQuery::default() }, "crawl_pages_status"),
-            (PageTableQuery { status: Some(StatusFilter::Class(4)), ..PageTableQuery::default() }, "crawl_pages_status"),
+            (
+                PageTableQuery { status: Some(StatusFilter::Code(404)), ..PageTableQuery::default() },
+                "crawl_pages_status",
+            ),
+            (
+                PageTableQuery { status: Some(StatusFilter::Class(4)), ..PageTableQuery::default() },
+                "crawl_pages_status",
+            ),
             (PageTableQuery { sort: PageSort::Score, ..PageTableQuery::default() }, "crawl_pages_score"),
             (PageTableQuery { rule: Some("a-rule".into()), ..PageTableQuery::default() }, "crawl_issues_rule"),
         ];
         for (query, index) in cases {
             let st = statements("cr_x", &query);
             let plan = store
-                .read(|db| db.query_map(&format!("EXPLAIN QUERY PLAN {}", st.rows), &st.row_values, |r| r.get::<String>(3)))
+                .read(|db| {
+                    db.query_map(&format!("EXPLAIN QUERY PLAN {}", st.rows), &st.row_values, |r| r.get::<String>(3))
+                })
                 .unwrap()
                 .join("\n");
             assert!(plan.contains(index), "{query:?}: {plan}");

@@ -444,5 +444,8 @@ pub const SHARE_CRAWL_REPORT: ToolCard = ToolCard {
          until it expires (expires_in seconds, 7 days by default, at most 30 days) or is revoked \
          (DELETE /api/v1/crawls/{id}/shares/{link}). Answers the link's url, id and expiry. Needs an API key with \
          the mcp scope; free of quota. Use it to show a crawl's result to someone who must not get the key.",
-    examples: &["Give me a link to the report of crawl cr_4mJ2 I can send to the client", "Share my last crawl's report for a week"],
+    examples: &[
+        "Give me a link to the report of crawl cr_4mJ2 I can send to the client",
+        "Share my last crawl's report for a week",
+    ],
 };

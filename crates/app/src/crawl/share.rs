@@ -230,9 +230,8 @@ impl Crawls {
             return Err(not_found(id));
         }
         let stored = self.app.db(move |s| s.crawl_share(&link_id)).await?;
-        let live = stored.is_some_and(|l| {
-            l.crawl_id == id && l.revoked_at.is_none() && unix(&l.expires_at) == Some(expires)
-        });
+        let live =
+            stored.is_some_and(|l| l.crawl_id == id && l.revoked_at.is_none() && unix(&l.expires_at) == Some(expires));
         if !live {
             return Err(not_found(id));
         }

@@ -132,9 +132,7 @@ pub fn table_query(get: impl Fn(&str) -> Option<String>) -> Result<TableQuery, A
             .parse::<u64>()
             .ok()
             .filter(|p| (1..=MAX_TABLE_PAGE).contains(p) && raw.bytes().all(|b| b.is_ascii_digit()))
-            .ok_or_else(|| {
-                AppError::invalid_parameter("page", format!("a whole number from 1 to {MAX_TABLE_PAGE}"))
-            })?,
+            .ok_or_else(|| AppError::invalid_parameter("page", format!("a whole number from 1 to {MAX_TABLE_PAGE}")))?,
     };
     Ok(TableQuery { sort, order, status, rule, q, page })
 }

@@ -5,8 +5,8 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
-pub use super::wire::{kind_name, time_limited, wire_crawl};
 use super::table::TableQuery;
+pub use super::wire::{kind_name, time_limited, wire_crawl};
 use super::{Crawls, IssuePage, Started};
 use crate::AppError;
 

@@ -476,8 +476,15 @@ async fn a_sort_link_clicked_in_chromium_orders_the_table() {
     let t = TestServer::start(|_| {}).await;
     let site = common::fixture_site("site-crawl-rest").await;
     let client = reqwest::Client::builder().no_proxy().build().unwrap();
-    let started: serde_json::Value =
-        client.post(t.url("/api/v1/crawls")).json(&serde_json::json!({ "url": site.url("/") })).send().await.unwrap().json().await.unwrap();
+    let started: serde_json::Value = client
+        .post(t.url("/api/v1/crawls"))
+        .json(&serde_json::json!({ "url": site.url("/") }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     let id = started["crawl"]["id"].as_str().unwrap().to_string();
     for _ in 0..600 {
         let crawl: serde_json::Value =
@@ -489,7 +496,8 @@ async fn a_sort_link_clicked_in_chromium_orders_the_table() {
     }
     let export: serde_json::Value =
         client.get(t.url(&format!("/api/v1/crawls/{id}/export"))).send().await.unwrap().json().await.unwrap();
-    let mut expected: Vec<u64> = export["pages"].as_array().unwrap().iter().filter_map(|p| p["score"].as_u64()).collect();
+    let mut expected: Vec<u64> =
+        export["pages"].as_array().unwrap().iter().filter_map(|p| p["score"].as_u64()).collect();
     expected.sort_unstable();
     assert!(expected.first() < expected.last(), "the fixture's pages score differently: {expected:?}");
     let unscored = export["pages"].as_array().unwrap().len() - expected.len();
@@ -499,7 +507,13 @@ async fn a_sort_link_clicked_in_chromium_orders_the_table() {
         .chrome_executable(&bin)
         .no_sandbox()
         .user_data_dir(profile.path())
-        .args(["disable-gpu", "no-first-run", "disable-background-networking", "disable-component-update", "disable-sync"])
+        .args([
+            "disable-gpu",
+            "no-first-run",
+            "disable-background-networking",
+            "disable-component-update",
+            "disable-sync",
+        ])
         .build()
         .unwrap();
     let (mut browser, mut handler) = Browser::launch(config).await.expect("chromium starts");

@@ -101,8 +101,11 @@ async fn the_pages_table_sorts_and_filters_by_its_query() {
     let a = report(&t, &id, "?status=404", Some(&key)).await;
     assert_eq!((table_urls(&a.raw), table_total(&a.raw)), (with_status.clone(), with_status.len() as u64));
     assert!(a.raw.contains("match the filters") && a.raw.contains("value=\"404\""), "{}", a.raw);
-    let ok: Vec<String> =
-        pages.iter().filter(|p| p["status_code"].as_u64().is_some_and(|s| (200..300).contains(&s))).map(url_of).collect();
+    let ok: Vec<String> = pages
+        .iter()
+        .filter(|p| p["status_code"].as_u64().is_some_and(|s| (200..300).contains(&s)))
+        .map(url_of)
+        .collect();
     assert_eq!(table_urls(&report(&t, &id, "?status=2xx", Some(&key)).await.raw), ok);
     let tables: Vec<String> = pages.iter().map(url_of).filter(|u| u.to_lowercase().contains("tables")).collect();
     assert_eq!(tables.len(), 1, "{pages:?}");
@@ -143,7 +146,11 @@ async fn the_pages_table_sorts_and_filters_by_its_query() {
     ] {
         let a = report(&t, &id, query, Some(&key)).await;
         assert_eq!((a.status, a.header("x-error-code")), (400, Some("invalid_request")), "{query}: {}", a.raw);
-        assert!(a.raw.contains(&format!("<code>{name}</code>")) || a.raw.contains(&format!("`{name}`")), "{query}: {}", a.raw);
+        assert!(
+            a.raw.contains(&format!("<code>{name}</code>")) || a.raw.contains(&format!("`{name}`")),
+            "{query}: {}",
+            a.raw
+        );
     }
     let long = format!("?q={}", "a".repeat(201));
     assert_eq!(report(&t, &id, &long, Some(&key)).await.status, 400);
@@ -175,8 +182,11 @@ async fn a_share_link_opens_a_keyed_report_until_it_expires_or_is_revoked() {
     validate_documented("POST", "/api/v1/crawls/{id}/shares", &a);
     let share = a.body["share"].clone();
     assert_eq!((share["crawl_id"].as_str(), share["state"].as_str()), (Some(id.as_str()), Some("active")));
-    let expires = time::OffsetDateTime::parse(share["expires_at"].as_str().unwrap(), &time::format_description::well_known::Rfc3339)
-        .unwrap();
+    let expires = time::OffsetDateTime::parse(
+        share["expires_at"].as_str().unwrap(),
+        &time::format_description::well_known::Rfc3339,
+    )
+    .unwrap();
     let days = (expires - time::OffsetDateTime::now_utc()).whole_hours();
     assert!((167..=168).contains(&days), "{share}");
     let url = share["url"].as_str().unwrap().to_string();
@@ -207,12 +217,20 @@ async fn a_share_link_opens_a_keyed_report_until_it_expires_or_is_revoked() {
     let mut flipped = parts[2].to_string();
     let last = flipped.pop().unwrap();
     flipped.push(if last == 'A' { 'B' } else { 'A' });
-    for bad in [later, format!("{}.{}.{flipped}", parts[0], parts[1]), format!("{}.{}", parts[0], parts[1]), "x".into()] {
+    for bad in [later, format!("{}.{}.{flipped}", parts[0], parts[1]), format!("{}.{}", parts[0], parts[1]), "x".into()]
+    {
         assert_closed(&t, &id, &bad, &unknown).await;
     }
     // Another crawl's link on this crawl's page, and this one's on the other's.
     let (other_id, _) = ended_crawl(&t, &key).await;
-    let b = send(&t, reqwest::Method::POST, &format!("/api/v1/crawls/{other_id}/shares"), Some(&key), Some(json!({"expires_in": 3600}))).await;
+    let b = send(
+        &t,
+        reqwest::Method::POST,
+        &format!("/api/v1/crawls/{other_id}/shares"),
+        Some(&key),
+        Some(json!({"expires_in": 3600})),
+    )
+    .await;
     assert_eq!(b.status, 201, "{}", b.raw);
     let other_token = b.body["share"]["url"].as_str().unwrap().split("share=").nth(1).unwrap().to_string();
     assert_closed(&t, &id, &other_token, &unknown).await;
@@ -265,14 +283,23 @@ async fn a_share_link_opens_a_keyed_report_until_it_expires_or_is_revoked() {
     let (stranger, _) = t.key(|_| {});
     send(&t, reqwest::Method::POST, &shares, Some(&stranger), None).await.assert_error(404, "not_found");
     send(&t, reqwest::Method::GET, &shares, Some(&stranger), None).await.assert_error(404, "not_found");
-    send(&t, reqwest::Method::DELETE, &format!("{shares}/{link}"), Some(&stranger), None).await.assert_error(404, "not_found");
-    for bad in [json!({"expires_in": 59}), json!({"expires_in": 2_592_001}), json!({"expires_in": "week"}), json!({"expires_in": -5})] {
+    send(&t, reqwest::Method::DELETE, &format!("{shares}/{link}"), Some(&stranger), None)
+        .await
+        .assert_error(404, "not_found");
+    for bad in [
+        json!({"expires_in": 59}),
+        json!({"expires_in": 2_592_001}),
+        json!({"expires_in": "week"}),
+        json!({"expires_in": -5}),
+    ] {
         let a = send(&t, reqwest::Method::POST, &shares, Some(&key), Some(bad.clone())).await;
         a.assert_error(400, "invalid_request");
         assert_eq!(a.body["error"]["details"]["parameter"], "expires_in", "{bad}");
     }
     let other_link = b.body["share"]["id"].as_str().unwrap();
-    send(&t, reqwest::Method::DELETE, &format!("{shares}/{other_link}"), Some(&key), None).await.assert_error(404, "not_found");
+    send(&t, reqwest::Method::DELETE, &format!("{shares}/{other_link}"), Some(&key), None)
+        .await
+        .assert_error(404, "not_found");
     send(&t, reqwest::Method::DELETE, &format!("{shares}/sh_0000000000000000000000"), Some(&key), None)
         .await
         .assert_error(404, "not_found");

@@ -46,7 +46,10 @@ fn recorded(s: &Store) -> String {
         (CrawledPage::answered(u("/b"), Some(1), 404, None), vec![]),
         (html(&u("/Blog/Post_1"), 1, 70, None, &[&u("/a")]), vec![]),
         (CrawledPage::answered(u("/blog/post%1"), Some(2), 301, Some(u("/"))), vec![]),
-        (CrawledPage { url: u("/down"), depth: Some(2), error: Some("refused".into()), ..CrawledPage::default() }, vec![]),
+        (
+            CrawledPage { url: u("/down"), depth: Some(2), error: Some("refused".into()), ..CrawledPage::default() },
+            vec![],
+        ),
     ];
     for (page, rules) in &pages {
         s.record_crawl_page(&id, page, rules).unwrap();
