@@ -81,8 +81,9 @@ both! {
         assert_eq!(sorted(PageSort::Url, SortOrder::Asc), ["/", "/Blog/Post_1", "/a", "/b", "/blog/post%1", "/down"]);
         assert_eq!(sorted(PageSort::Crawl, SortOrder::Desc), ["/down", "/blog/post%1", "/Blog/Post_1", "/b", "/a", "/"]);
         assert_eq!(sorted(PageSort::Title, SortOrder::Asc)[..2], ["/a", "/"], "Alpha, Home, then no title");
-        // /a is linked from / and the post; / and /b from one page each.
-        assert_eq!(sorted(PageSort::Inlinks, SortOrder::Desc)[..3], ["/a", "/", "/b"]);
+        // / and /a have one counted inlink each, the others none: ties stay in crawl order.
+        assert_eq!(sorted(PageSort::Inlinks, SortOrder::Desc)[..3], ["/", "/a", "/b"]);
+        assert_eq!(sorted(PageSort::Inlinks, SortOrder::Asc), ["/b", "/Blog/Post_1", "/blog/post%1", "/down", "/", "/a"]);
         assert_eq!(sorted(PageSort::Failed, SortOrder::Desc)[..2], ["/a", "/"]);
         assert_eq!(sorted(PageSort::Depth, SortOrder::Desc)[..2], ["/blog/post%1", "/down"]);
 
