@@ -165,7 +165,7 @@ impl Store {
         let read = |db: &crate::sql::Db<'_>| {
             db.query_opt("SELECT secret FROM service_secrets WHERE name = ?1", args![name], |r| r.get::<String>(0))
         };
-        let stored = match self.read(&read)? {
+        let stored = match self.read(read)? {
             Some(hex) => hex,
             None => {
                 let mut bytes = [0u8; SERVICE_SECRET_BYTES];
