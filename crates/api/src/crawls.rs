@@ -991,14 +991,68 @@ pub static CANCEL_CRAWL: Operation = Operation {
 pub static CRAWL_REPORT: Operation = Operation {
     id: "crawlReport",
     summary: "The report page of a site crawl",
-    description: "For people: the site score, each issue with its first affected URLs (and the linking page), \
-        and the pages table (the first 500 URLs). Reloads itself every 5 seconds while the crawl runs. \
-        Who may see it as for `GET /api/v1/crawls/{id}` (a key in the deprecated `x-api-key` query \
-        parameter works for a browser). Consumes no quota; the per-IP flood guard of the report pages \
-        applies.",
+    description: "For people: the site score, charts, each issue with its first affected URLs (and the linking \
+        page), and the pages table, 100 rows a page, sorted, filtered and paged by the query (links and a GET \
+        form: the page runs no script). Reloads itself every 5 seconds while the crawl runs. Who may see it as \
+        for `GET /api/v1/crawls/{id}`, or whoever holds a live share link of it (`share`, made by \
+        `POST /api/v1/crawls/{id}/shares`; the key then stays out of the URL). Consumes no quota; the per-IP \
+        flood guard of the report pages applies.",
     tag: "crawl",
     access: Access::KeyOptional,
-    params: &[ID, Param::ApiKeyQuery],
+    params: &[
+        ID,
+        Param::Own {
+            name: "sort",
+            at: In::Query,
+            required: false,
+            description: "The pages table's sort column (`crawl`: the crawl's order).",
+            schema: |_| json!({"type": "string", "enum": ["crawl", "url", "status", "depth", "inlinks", "score", "failed", "title"], "default": "crawl"}),
+        },
+        Param::Own {
+            name: "order",
+            at: In::Query,
+            required: false,
+            description: "The sort direction; ties stay in crawl order.",
+            schema: |_| json!({"type": "string", "enum": ["asc", "desc"], "default": "asc"}),
+        },
+        Param::Own {
+            name: "status",
+            at: In::Query,
+            required: false,
+            description: "Only URLs with this HTTP status (`404`), of this class (`4xx`), or with none (`none`: no \
+        answer, or skipped). Empty: any.",
+            schema: |_| json!({"type": "string", "pattern": "^$|^[1-5][0-9][0-9]$|^[1-5][xX][xX]$|^[nN][oO][nN][eE]$"}),
+        },
+        Param::Own {
+            name: "rule",
+            at: In::Query,
+            required: false,
+            description: "Only URLs a finding of this page or site rule names. Empty: any.",
+            schema: |_| json!({"type": "string", "maxLength": 100}),
+        },
+        Param::Own {
+            name: "q",
+            at: In::Query,
+            required: false,
+            description: "Only URLs that contain this text (ASCII letters compared without case). Empty: any.",
+            schema: |_| json!({"type": "string", "maxLength": 200}),
+        },
+        Param::Own {
+            name: "page",
+            at: In::Query,
+            required: false,
+            description: "The page of the table, 100 rows each.",
+            schema: |_| json!({"type": "integer", "minimum": 1, "maximum": 10000, "default": 1}),
+        },
+        Param::Own {
+            name: "share",
+            at: In::Query,
+            required: false,
+            description: "A share link's token: opens the report without a key while the link is live.",
+            schema: |_| json!({"type": "string", "maxLength": 200}),
+        },
+        Param::ApiKeyQuery,
+    ],
     body: None,
     responses: &[
         Response {
@@ -1009,8 +1063,10 @@ pub static CRAWL_REPORT: Operation = Operation {
         },
         Response {
             status: "4XX",
-            description: "404 `not_found` (no such crawl of this caller), 401/403 for a bad key, 429 from the \
-        flood guard: HTML pages with the code in `x-error-code`.",
+            description: "400 `invalid_request` (a malformed `sort`, `order`, `status`, `rule`, `q` or `page`, \
+        named), 404 `not_found` (no such crawl of this caller; a share token that is expired, revoked, altered or \
+        of another crawl), 401/403 for a bad key, 429 from the flood guard: HTML pages with the code in \
+        `x-error-code`.",
             headers: &[Header::ErrorCode],
             content: Content::Html,
         },

@@ -8,6 +8,7 @@
 
 pub mod body;
 pub mod compare;
+pub mod crawl_shares;
 pub mod crawls;
 pub mod ops;
 pub mod request;

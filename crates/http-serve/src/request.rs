@@ -183,9 +183,9 @@ pub fn request_id(headers: &HeaderMap) -> String {
         .unwrap_or_else(|| uuid::Uuid::new_v4().to_string())
 }
 
-/// Path and query for the log, with the value of every parameter named `secret` (compared
-/// percent-decoded and without case) replaced by `REDACTED`.
-pub fn redact(uri: &Uri, secret: &str) -> String {
+/// Path and query for the log, with the value of every parameter named one of `secrets`
+/// (compared percent-decoded and without case) replaced by `REDACTED`.
+pub fn redact(uri: &Uri, secrets: &[&str]) -> String {
     let path = uri.path();
     let Some(query) = uri.query() else { return path.to_string() };
     let parts: Vec<String> = query
@@ -193,7 +193,7 @@ pub fn redact(uri: &Uri, secret: &str) -> String {
         .map(|pair| {
             let name = pair.split('=').next().unwrap_or("");
             let decoded: String = url::form_urlencoded::parse(name.as_bytes()).map(|(k, _)| k.into_owned()).collect();
-            if decoded.eq_ignore_ascii_case(secret) {
+            if secrets.iter().any(|secret| decoded.eq_ignore_ascii_case(secret)) {
                 format!("{name}=REDACTED")
             } else {
                 pair.to_string()
@@ -245,7 +245,7 @@ mod tests {
     use super::*;
 
     fn check_redact(uri: &str, expected: &str) {
-        assert_eq!(redact(&uri.parse().unwrap(), "x-api-key"), expected, "{uri}");
+        assert_eq!(redact(&uri.parse().unwrap(), &["x-api-key", "share"]), expected, "{uri}");
     }
 
     #[test]
@@ -255,6 +255,9 @@ mod tests {
         check_redact("/a?url=x&x-api-key=sa_secret&b=1", "/a?url=x&x-api-key=REDACTED&b=1");
         check_redact("/a?x%2Dapi%2Dkey=sa_secret", "/a?x%2Dapi%2Dkey=REDACTED");
         check_redact("/a?X-API-KEY=sa_secret&x-api-key", "/a?X-API-KEY=REDACTED&x-api-key=REDACTED");
+        // Every name given: a share link's token is a credential too.
+        check_redact("/crawls/cr_1?sort=score&share=sh_x.1.sig", "/crawls/cr_1?sort=score&share=REDACTED");
+        check_redact("/crawls/cr_1?shared=1", "/crawls/cr_1?shared=1");
     }
 
     fn check(peer: &str, xff: &[&str], trusted: &[&str], expected: &str) {

@@ -1,10 +1,13 @@
 //! The human report of a site crawl (`GET /crawls/{id}`, docs/API.md, "Site crawl"): the
-//! site score, the issues with their affected URLs, and the pages table. Plain data in,
-//! HTML out; the server reads the crawl and passes what it shows.
+//! site score, the issues with their affected URLs, and the pages table (sorted, filtered
+//! and paged on the server: [`TableView`]). Plain data in, HTML out; the server reads the
+//! crawl and passes what it shows.
 
 use maud::html;
 
 use crate::charts::{bar_chart, Bar};
+pub use crate::crawl_table::TableView;
+use crate::crawl_table::{render_table, rule_href};
 use crate::frame::document;
 
 /// Affected URLs shown per issue; the rest are counted (the REST route lists them all).
@@ -68,12 +71,15 @@ pub struct CrawlView {
     pub error: Option<String>,
     /// The issues, in the crawl's order.
     pub issues: Vec<CrawlIssueView>,
-    /// The pages, in crawl order.
+    /// The rows of the pages table shown, in the table's order.
     pub pages: Vec<CrawlPageView>,
-    /// Whether more pages exist than are shown.
-    pub more_pages: bool,
     /// The names of the crawl's custom extractors: a column each, after the fixed ones.
     pub extractors: Vec<String>,
+    /// How the pages table is sorted, filtered and paged.
+    pub table: TableView,
+    /// The share token the page was opened with (docs/API.md, "Share links"): its links
+    /// carry it, and it shows no link to the routes that need the key.
+    pub share: Option<String>,
     /// The site at a glance, over every URL of the crawl (not only the rows shown).
     pub charts: CrawlCharts,
 }
@@ -123,6 +129,9 @@ pub fn render_crawl_report(base_url: &str, view: &CrawlView) -> String {
     let [done, queued, failed, skipped] = view.counts;
     let main = html! {
         h1 { "Site crawl of " (view.url) }
+        @if view.share.is_some() {
+            p class="muted" { "Opened through a share link of the crawl's owner." }
+        }
         section class="summary" aria-label="Site score" {
             div class={ "score " (band_class) } {
                 @if let Some(score) = view.site_score {
@@ -142,11 +151,13 @@ pub fn render_crawl_report(base_url: &str, view: &CrawlView) -> String {
                 @if let Some(error) = &view.error {
                     dt { "Error" } dd { (error) }
                 }
-                dt { "Data" } dd {
-                    a href=(api) { "JSON" } " · "
-                    a href={ (api) "/export?format=csv" } { "pages CSV" } " · "
-                    a href={ (api) "/export?format=csv&table=issues" } { "issues CSV" } " · "
-                    a href={ (api) "/export?format=xlsx" } { "XLSX" }
+                @if view.share.is_none() {
+                    dt { "Data" } dd {
+                        a href=(api) { "JSON" } " · "
+                        a href={ (api) "/export?format=csv" } { "pages CSV" } " · "
+                        a href={ (api) "/export?format=csv&table=issues" } { "issues CSV" } " · "
+                        a href={ (api) "/export?format=xlsx" } { "XLSX" }
+                    }
                 }
             }
         }
@@ -174,7 +185,11 @@ pub fn render_crawl_report(base_url: &str, view: &CrawlView) -> String {
                 p class="muted" {
                     "Site score " (shown(change.site_scores.0)) " → " (shown(change.site_scores.1))
                     " against "
-                    a href={ (api) "/compare?against=" (change.against) } { "the previous crawl" } "."
+                    @if view.share.is_none() {
+                        a href={ (api) "/compare?against=" (change.against) } { "the previous crawl" } "."
+                    } @else {
+                        "the previous crawl."
+                    }
                 }
             } @else {
                 p class="muted" { "No earlier completed crawl of this site to compare with." }
@@ -196,37 +211,19 @@ pub fn render_crawl_report(base_url: &str, view: &CrawlView) -> String {
                         }
                     }
                 }
-                @if issue.count as usize > issue.urls.len() {
-                    p class="muted" {
-                        (issue.count as usize - issue.urls.len()) " more: "
-                        a href={ (api) "/issues/" (issue.id) } { "every affected URL" }
-                    }
-                }
-            }
-        }
-        h2 { "Pages" }
-        table class="pages" {
-            thead { tr { th scope="col" { "URL" } th scope="col" { "Status" } th scope="col" { "Depth" } th scope="col" { "Inlinks" } th scope="col" { "Score" } th scope="col" { "Failed rules" } th scope="col" { "Title" } @for name in &view.extractors { th scope="col" { "extract:" (name) } } } }
-            tbody {
-                @for p in &view.pages {
-                    tr {
-                        td { a href=(p.url) rel="nofollow noopener" { (p.url) } }
-                        td { @if let Some(s) = p.status { (s) } @else { (p.reason.as_deref().unwrap_or("–")) } }
-                        td { @if let Some(d) = p.depth { (d) } @else { "–" } }
-                        td { (p.inlinks) }
-                        td { @if let Some(s) = p.score { (s) } @else { "–" } }
-                        td { (p.failed) }
-                        td { (p.title.as_deref().unwrap_or("")) }
-                        @for i in 0..view.extractors.len() {
-                            td { (p.extracted.get(i).cloned().flatten().unwrap_or_default()) }
+                p class="muted" {
+                    @if issue.count as usize > issue.urls.len() {
+                        (issue.count as usize - issue.urls.len()) " more"
+                        @if view.share.is_none() {
+                            ": " a href={ (api) "/issues/" (issue.id) } { "every affected URL" }
                         }
+                        " · "
                     }
+                    a href=(rule_href(view, &issue.id)) data-rule-link=(issue.id) { "these URLs in the pages table" }
                 }
             }
         }
-        @if view.more_pages {
-            p class="muted" { "More pages: " a href={ (api) "/pages" } { "the full list" } "." }
-        }
+        (render_table(view))
     };
     let title = format!("Site crawl of {} — seo-audit", view.url);
     document(&title, base_url, main, html! {}, running.then_some(RUNNING_REFRESH_SECS))

@@ -92,6 +92,8 @@ dd,dt,p,li{overflow-wrap:anywhere}\
 .status{display:inline-block;min-width:8.5em;font-weight:700;font-size:.85rem}.pass .status{color:var(--good)}.fail .status{color:var(--poor)}.na .status{color:var(--muted)}\
 .rule-id{color:var(--muted);font-size:.8em}\
 .ai-table{border-collapse:collapse;width:100%;background:#fff;margin:0 0 12px}.ai-table th,.ai-table td{border:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top;overflow-wrap:anywhere}.ai-row-blocked td:last-child{color:var(--poor)}\
+.pages{border-collapse:collapse;width:100%;background:#fff}.pages th,.pages td{border:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top;overflow-wrap:anywhere}.pages th a{text-decoration:none;white-space:nowrap}\
+.table-filters{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:center;background:#fff;border:1px solid var(--line);border-radius:8px;padding:12px 16px;margin:0 0 8px}.table-filters input,.table-filters select{font:inherit;padding:4px 8px;border:1px solid #6b7280;border-radius:6px}select:focus-visible{outline:3px solid #2563eb;outline-offset:2px}.pager{display:flex;flex-wrap:wrap;gap:12px;margin:12px 0}\
 .audit{background:#fff;border:1px solid var(--line);border-radius:8px;padding:16px;margin:16px 0}.audit label{display:block;font-weight:600;margin-bottom:6px}\
 .row{display:flex;flex-wrap:wrap;gap:8px}.row input{flex:1 1 240px;font:inherit;padding:8px 10px;border:1px solid #6b7280;border-radius:6px}\
 button{font:inherit;font-weight:700;padding:8px 18px;border:0;border-radius:6px;background:#1d4ed8;color:#fff;cursor:pointer}\

@@ -25,6 +25,7 @@ pub mod badge;
 pub mod bot;
 pub mod charts;
 pub mod crawl;
+mod crawl_table;
 mod error;
 mod frame;
 pub mod readiness;

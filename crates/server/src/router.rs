@@ -67,6 +67,10 @@ impl http_serve::router::Row for Route {
     }
 }
 
+/// The query parameter of a share link's token (docs/API.md, "Share links"): a credential
+/// for one report page, written `REDACTED` in the log as a key is.
+const SHARE_PARAMETER: &str = "share";
+
 /// The route consumes quota ([`Route::consumes_quota`]).
 const QUOTA: bool = true;
 /// The route consumes no quota.
@@ -159,6 +163,28 @@ pub static ROUTES: &[Route] = &[
         FREE,
         &api::schedules::RESUME_SCHEDULE,
     ),
+    // Share links of a crawl's report (docs/API.md, "Share links"): a key's own, free.
+    Route::new(
+        Method::POST,
+        "/api/v1/crawls/{id}/shares",
+        routes::crawl_shares::create,
+        FREE,
+        &api::crawl_shares::CREATE_CRAWL_SHARE,
+    ),
+    Route::new(
+        Method::GET,
+        "/api/v1/crawls/{id}/shares",
+        routes::crawl_shares::list,
+        FREE,
+        &api::crawl_shares::LIST_CRAWL_SHARES,
+    ),
+    Route::new(
+        Method::DELETE,
+        "/api/v1/crawls/{id}/shares/{link}",
+        routes::crawl_shares::revoke,
+        FREE,
+        &api::crawl_shares::REVOKE_CRAWL_SHARE,
+    ),
     Route::new(Method::GET, "/api/status", routes::status::get, FREE, &ops::STATUS),
     // For load balancers and orchestrators (docs/API.md, "Metrics, liveness and readiness").
     Route::new(Method::GET, "/livez", routes::status::livez, FREE, &ops::LIVEZ),
@@ -231,7 +257,7 @@ where
         parts.extensions.get::<PeerAddr>().map_or(SocketAddr::new(IpAddr::V4(Ipv4Addr::UNSPECIFIED), 0), |p| p.0);
     let method = parts.method.clone();
     let head = method == Method::HEAD;
-    let logged_path = http_serve::request::redact(&parts.uri, crate::API_KEY_HEADER);
+    let logged_path = http_serve::request::redact(&parts.uri, &[crate::API_KEY_HEADER, SHARE_PARAMETER]);
     let out = Arc::new(Mutex::new(Outgoing::default()));
     let metrics = state.metrics.clone();
     // The metrics' route label: the template, never the path (crate::metrics).

@@ -30,7 +30,10 @@
 //! - site crawls: [`Store::queue_crawl`] and [`Store::start_queued_crawls`] (in order, within
 //!   caps), the frontier of each ([`Store::crawl_frontier`],
 //!   a `crawl::FrontierStore`), its pages, inlinks, sitemap URLs and issues, leases
-//!   ([`Store::adopt_crawls`]);
+//!   ([`Store::adopt_crawls`]); the report's pages table sorted and filtered
+//!   ([`Store::crawl_page_table`]); share links of a crawl's report
+//!   ([`Store::create_crawl_share`]) and the service's secret that signs them
+//!   ([`Store::service_secret`]);
 //! - politeness shared by the crawls of every replica: the request slots of each host
 //!   ([`Store::claim_host_slot`], [`Store::release_host_slot`]) and its next allowed start
 //!   ([`Store::reserve_host_start`], [`Store::hold_host`]);
@@ -81,7 +84,9 @@
 
 mod audits;
 mod clock;
+mod crawl_shares;
 mod crawl_site;
+mod crawl_table;
 mod crawls;
 mod db;
 mod error;
@@ -103,7 +108,11 @@ mod writer;
 
 pub use audits::{host_and_path, AuditFilter, EventData, NewAudit, StoredAudit, BADGE_MAX_AGE};
 pub use clock::{format_rfc3339, now_rfc3339, parse_rfc3339};
+pub use crawl_shares::{
+    generate_share_id, CrawlShare, MAX_SHARES_PER_CRAWL, SERVICE_SECRET_BYTES, SHARE_ID_RANDOM_LEN, SHARE_ID_TAG,
+};
 pub use crawl_site::{CrawlSite, BATCH as CRAWL_SITE_BATCH};
+pub use crawl_table::{PageSort, PageTable, PageTableQuery, PageTableRow, SortOrder, StatusFilter};
 pub use crawls::{
     generate_crawl_id, Crawl, CrawlCaps, CrawlEnd, CrawlFilter, CrawlFrontier, CrawlIssue, CrawlPage, CrawlProgress,
     CrawlState, CrawlWriter, FailedRule, IssueCount, IssueKind, IssueLocations, NewCrawl, PageFact,

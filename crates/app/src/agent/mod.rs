@@ -27,13 +27,14 @@ pub const INSTRUCTIONS: &str = "seo-audit audits public web pages for SEO with a
      Write tools (need an API key with the mcp scope in the x-api-key header): seo_audit, get_opportunities, \
      generate_fixes, check_ai_readiness, scan_ai_visibility, analyze_content_gap, auto_fix_batch, workflow_execute, \
      workflow_status, approve_fixes, detect_regressions, compare_competitors, monitor_site, track_keywords, \
-     run_experiment, crawl_site, crawl_status, list_crawls, compare_crawls, schedule_crawl. A typical session: get_site_info, then seo_audit, then \
+     run_experiment, crawl_site, crawl_status, list_crawls, compare_crawls, schedule_crawl, share_crawl_report. A typical session: get_site_info, then seo_audit, then \
      get_opportunities and generate_fixes for the top issues; get_seo_concept to explain an issue id. Long jobs: \
      workflow_execute, then poll workflow_status; a fix workflow waits for approve_fixes; a whole site: \
-     crawl_site, then poll crawl_status; list_crawls finds earlier crawls and compare_crawls says what changed since one; schedule_crawl runs a crawl daily or weekly and alerts on regressions.\n\n\
+     crawl_site, then poll crawl_status; list_crawls finds earlier crawls and compare_crawls says what changed since one; schedule_crawl runs a crawl daily or weekly and alerts on regressions; \
+     share_crawl_report makes a link to a crawl's report that opens without the key.\n\n\
      Keys: the operator of this service issues them on its host; ask the operator for one with the mcp scope. \
      Each tools/call counts one unit against the caller's per-minute quota (shared with the REST API), except \
-     workflow_status, crawl_status, list_crawls and compare_crawls, which are free; a refused call says when to retry. Audits take 5 to 15 seconds. Resources: svc://methodology, svc://checks, svc://seo-concepts, \
+     workflow_status, crawl_status, list_crawls, compare_crawls and share_crawl_report, which are free; a refused call says when to retry. Audits take 5 to 15 seconds. Resources: svc://methodology, svc://checks, svc://seo-concepts, \
      svc://severity-levels, svc://data-sources. Prompts: audit_website, explain_seo_issue, prioritize_seo_fixes, \
      analyze_ai_visibility.";
 

@@ -85,6 +85,7 @@ pub static CARDS: &[(&str, ToolCard)] = &[
     ("list_crawls", LIST_CRAWLS),
     ("compare_crawls", COMPARE_CRAWLS),
     ("schedule_crawl", SCHEDULE_CRAWL),
+    ("share_crawl_report", SHARE_CRAWL_REPORT),
 ];
 
 /// get_site_info.
@@ -448,5 +449,23 @@ pub const SCHEDULE_CRAWL: ToolCard = ToolCard {
     examples: &[
         "Crawl https://example.com/ every Monday at 03:00 and alert me on regressions",
         "Pause my weekly crawl",
+    ],
+};
+
+/// share_crawl_report.
+pub const SHARE_CRAWL_REPORT: ToolCard = ToolCard {
+    title: "Share a crawl's report",
+    needs_key: true,
+    free_of_quota: true,
+    // It stores a new link each time, and touches nothing outside the service.
+    hints: Hints { read_only: false, open_world: false, destructive: Some(false), idempotent: Some(false) },
+    description: "Makes a share link of the report page of a crawl made with the keys of the caller's owner: an \
+         address that opens the report (site score, charts, issues, the sortable pages table) without the API key, \
+         until it expires (expires_in seconds, 7 days by default, at most 30 days) or is revoked \
+         (DELETE /api/v1/crawls/{id}/shares/{link}). Answers the link's url, id and expiry. Needs an API key with \
+         the mcp scope; free of quota. Use it to show a crawl's result to someone who must not get the key.",
+    examples: &[
+        "Give me a link to the report of crawl cr_4mJ2 I can send to the client",
+        "Share my last crawl's report for a week",
     ],
 };

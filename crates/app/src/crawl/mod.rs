@@ -23,8 +23,10 @@ mod local;
 pub mod request;
 pub mod schedules;
 mod service;
+pub mod share;
 pub mod start_page;
 pub mod summary;
+pub mod table;
 pub mod views;
 mod wire;
 

@@ -5,6 +5,7 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use super::table::TableQuery;
 pub use super::wire::{kind_name, time_limited, wire_crawl};
 use super::{Crawls, IssuePage, Started};
 use crate::AppError;
@@ -13,8 +14,6 @@ use crate::AppError;
 const TOP_ISSUES: usize = 10;
 /// Issues whose affected URLs the report page lists (the others are listed with their count).
 const REPORT_ISSUES: usize = 40;
-/// Pages the report's table shows.
-const REPORT_PAGES: usize = 500;
 
 /// The path of crawl `id`'s status.
 pub fn crawl_path(id: &str) -> String {
@@ -216,9 +215,17 @@ impl StatusView {
 
 impl Crawls {
     /// The report page's view of crawl `id` of `owner` (`GET /crawls/{id}`): its first
-    /// [`REPORT_ISSUES`] issues with their URLs, the others with their count, and its first
-    /// [`REPORT_PAGES`] pages.
-    pub async fn report_view(&self, owner: Option<&str>, id: &str) -> Result<pages::crawl::CrawlView, AppError> {
+    /// [`REPORT_ISSUES`] issues with their URLs, the others with their count, and the page of
+    /// its pages table that `table` asks for ([`super::table`]).
+    ///
+    /// # Errors
+    /// `not_found` (no such crawl of `owner`), `overloaded`, or the store.
+    pub async fn report_view(
+        &self,
+        owner: Option<&str>,
+        id: &str,
+        table: TableQuery,
+    ) -> Result<pages::crawl::CrawlView, AppError> {
         let crawl = self.owned(owner, id).await?;
         let counts = self.issue_counts(&crawl.id).await?;
         let mut issues = Vec::with_capacity(counts.len());
@@ -237,7 +244,7 @@ impl Crawls {
                 urls,
             });
         }
-        let (_, rows, next) = self.pages(owner, &crawl.id, None, REPORT_PAGES).await?;
+        let found = self.page_table(&crawl.id, &table).await?;
         let extractors = super::wire::extractor_names(&crawl.options_json);
         let p = crawl.progress;
         Ok(pages::crawl::CrawlView {
@@ -248,27 +255,61 @@ impl Crawls {
             counts: [p.pages_done, p.pages_queued, p.pages_failed, p.pages_skipped],
             error: crawl.error.clone(),
             issues,
-            pages: rows
-                .iter()
+            pages: found
+                .rows
+                .into_iter()
                 .map(|r| pages::crawl::CrawlPageView {
-                    url: r.url.clone(),
+                    url: r.url,
                     status: r.status_code,
                     depth: r.depth,
                     inlinks: r.inlinks,
                     score: r.score,
-                    title: r.title.clone(),
                     failed: r.failed_rules.len(),
-                    reason: r.reason.clone(),
+                    title: r.title,
+                    reason: r.reason,
                     extracted: extractors
                         .iter()
                         .map(|name| r.extracted.iter().find(|(n, _)| n == name).and_then(|(_, v)| v.clone()))
                         .collect(),
                 })
                 .collect(),
-            more_pages: next.is_some(),
             extractors,
+            table: pages::crawl::TableView {
+                sort: <&'static str>::from(table.sort).to_string(),
+                descending: table.order == store::SortOrder::Desc,
+                status: table.status.map(super::table::status_text).unwrap_or_default(),
+                rule: table.rule.unwrap_or_default(),
+                q: table.q.unwrap_or_default(),
+                page: table.page,
+                total: found.total,
+                rows_per_page: super::table::TABLE_ROWS,
+                rules: counts.iter().map(|c| c.rule_id.clone()).collect(),
+            },
+            share: None,
             charts: self.report_charts(owner, &crawl, &counts).await?,
         })
+    }
+
+    /// The page of crawl `crawl_id`'s pages table that `table` asks for, read by one bounded
+    /// query of the store ([`store::Store::crawl_page_table`]: one crawl's rows, a page at a
+    /// time, over indexes) in an audit slot as an analysis is, so that report pages cannot
+    /// tie up more of the machine than audits can; one whose caller left is not run.
+    ///
+    /// # Errors
+    /// `overloaded`, or the store.
+    async fn page_table(&self, crawl_id: &str, table: &TableQuery) -> Result<store::PageTable, AppError> {
+        let app = self.app.clone();
+        let key = crawl_id.to_string();
+        let query = table.store_query();
+        self.app
+            .compute(move |budget| -> Result<store::PageTable, AppError> {
+                if budget.exhausted() {
+                    return Err(AppError::internal("the pages table was stopped before it was read"));
+                }
+                app.check_db_file()?;
+                Ok(app.store.crawl_page_table(&key, &query)?)
+            })
+            .await?
     }
 
     /// The report's charts: URLs by status, click depth and score band over every URL of the

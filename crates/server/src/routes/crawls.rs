@@ -185,11 +185,27 @@ pub fn report(ctx: Ctx) -> HandlerFuture {
 
 async fn report_page(ctx: &Ctx) -> Result<crate::Response, ApiError> {
     crate::routes::web::flood_guard(ctx)?;
-    let identity = caller(ctx).await?;
-    let view = ctx.state.crawls.report_view(identity.user_id(), &id_of(ctx)).await?;
+    let table = app::crawl::table::table_query(|name| ctx.query(name))?;
+    // A share link opens the page without a key (docs/API.md, "Share links"); one that is
+    // sent beside a key is still the only thing that decides.
+    let share = ctx.query("share").filter(|t| !t.is_empty());
+    let view = match &share {
+        Some(token) => ctx.state.crawls.shared_report_view(&id_of(ctx), token, table).await?,
+        None => {
+            let identity = caller(ctx).await?;
+            ctx.state.crawls.report_view(identity.user_id(), &id_of(ctx), table).await?
+        }
+    };
     let base = crate::routes::web::base_url(ctx);
     // The page grows with the crawl: rendered as the application's work is (in an audit
     // slot, off the async workers).
     let body = ctx.state.app.compute(move |_| pages::crawl::render_crawl_report(&base, &view)).await?;
-    Ok(crate::routes::web::html(StatusCode::OK, body, crate::routes::web::NO_STORE))
+    let mut resp = crate::routes::web::html(StatusCode::OK, body, crate::routes::web::NO_STORE);
+    if share.is_some() {
+        // Whoever holds the link may read the page; no search engine should list it, and no
+        // site it links to should learn the token from a Referer.
+        resp.headers_mut().insert("x-robots-tag", HeaderValue::from_static("noindex, nofollow"));
+        resp.headers_mut().insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    }
+    Ok(resp)
 }

@@ -4,6 +4,7 @@ pub mod ai;
 pub mod audit;
 pub mod bot;
 pub mod content;
+pub mod crawl_shares;
 pub mod crawls;
 pub mod history;
 pub mod mcp;

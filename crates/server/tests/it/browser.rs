@@ -461,3 +461,99 @@ async fn the_crawl_report_charts_in_chromium() {
     let png = screenshot(&bin, &report, "crawl-report.png", (1100, 1300)).await;
     eprintln!("crawl report screenshot: {}", png.display());
 }
+
+/// The crawl report's pages table in Chromium, driven as a person does: a click on the
+/// "Score" heading (a plain link: the page runs no script) loads the table sorted by score,
+/// lowest first, and a second click reverses it; the scores shown are the export's. The
+/// browser is driven through the DevTools protocol (chromiumoxide), which clicks at the
+/// link's place on the page.
+#[tokio::test]
+async fn a_sort_link_clicked_in_chromium_orders_the_table() {
+    use chromiumoxide::browser::{Browser, BrowserConfig};
+    use futures_util::StreamExt;
+
+    let Some(bin) = chromium_or_skip() else { return };
+    let t = TestServer::start(|_| {}).await;
+    let site = common::fixture_site("site-crawl-rest").await;
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    let started: serde_json::Value = client
+        .post(t.url("/api/v1/crawls"))
+        .json(&serde_json::json!({ "url": site.url("/") }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = started["crawl"]["id"].as_str().unwrap().to_string();
+    for _ in 0..600 {
+        let crawl: serde_json::Value =
+            client.get(t.url(&format!("/api/v1/crawls/{id}"))).send().await.unwrap().json().await.unwrap();
+        if crawl["crawl"]["state"] == "completed" && crawl["crawl"]["site_score"].is_u64() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let export: serde_json::Value =
+        client.get(t.url(&format!("/api/v1/crawls/{id}/export"))).send().await.unwrap().json().await.unwrap();
+    let mut expected: Vec<u64> =
+        export["pages"].as_array().unwrap().iter().filter_map(|p| p["score"].as_u64()).collect();
+    expected.sort_unstable();
+    assert!(expected.first() < expected.last(), "the fixture's pages score differently: {expected:?}");
+    let unscored = export["pages"].as_array().unwrap().len() - expected.len();
+
+    let profile = tempfile::tempdir().unwrap();
+    let config = BrowserConfig::builder()
+        .chrome_executable(&bin)
+        .no_sandbox()
+        .user_data_dir(profile.path())
+        .args([
+            "disable-gpu",
+            "no-first-run",
+            "disable-background-networking",
+            "disable-component-update",
+            "disable-sync",
+        ])
+        .build()
+        .unwrap();
+    let (mut browser, mut handler) = Browser::launch(config).await.expect("chromium starts");
+    let driver = tokio::spawn(async move { while let Some(Ok(_)) = handler.next().await {} });
+    let page = browser.new_page(t.url(&format!("/crawls/{id}"))).await.unwrap();
+    page.wait_for_navigation().await.unwrap();
+
+    // The table shown once it is sorted as `order` says (the page a click loads).
+    let sorted_table = |order: &'static str| {
+        let page = page.clone();
+        async move {
+            let selector = format!("table.pages[data-sort=\"score\"][data-order=\"{order}\"]");
+            let started = Instant::now();
+            while page.find_element(selector.as_str()).await.is_err() {
+                assert!(started.elapsed() < CHROMIUM_HANG_GUARD, "the click did not load the table sorted {order}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            let mut shown = Vec::new();
+            for cell in page.find_elements("table.pages tbody tr td:nth-child(5)").await.unwrap() {
+                shown.push(cell.inner_text().await.unwrap().unwrap_or_default().trim().to_string());
+            }
+            (page.url().await.unwrap().unwrap_or_default(), shown)
+        }
+    };
+    let as_shown = |scores: &[u64]| -> Vec<String> {
+        scores.iter().map(u64::to_string).chain(std::iter::repeat_n("–".to_string(), unscored)).collect()
+    };
+
+    page.find_element("a[data-sort-link=\"score\"]").await.unwrap().click().await.unwrap();
+    let (url, shown) = sorted_table("asc").await;
+    assert!(url.ends_with(&format!("/crawls/{id}?sort=score&order=asc")), "{url}");
+    assert_eq!(shown, as_shown(&expected), "lowest score first, pages without one last");
+
+    page.find_element("a[data-sort-link=\"score\"]").await.unwrap().click().await.unwrap();
+    let (url, shown) = sorted_table("desc").await;
+    assert!(url.ends_with("?sort=score&order=desc"), "{url}");
+    expected.reverse();
+    assert_eq!(shown, as_shown(&expected), "highest score first, pages without one still last");
+
+    browser.close().await.unwrap();
+    browser.wait().await.unwrap();
+    driver.await.unwrap();
+}

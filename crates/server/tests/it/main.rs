@@ -13,6 +13,7 @@ mod browser;
 mod compute;
 mod connections;
 mod content;
+mod crawl_report;
 mod crawls;
 mod dispatch;
 mod errors;

@@ -120,7 +120,7 @@ fn lists_reads_and_pure_tool_calls_work_through_the_protocol() {
 // Tools against the documented table (docs/API.md): names, order and hints are interface.
 
 /// (name, category, readOnlyHint, openWorldHint, required inputs), in the documented order.
-const SPEC_TOOLS: [(&str, Category, bool, bool, &[&str]); 23] = [
+const SPEC_TOOLS: [(&str, Category, bool, bool, &[&str]); 24] = [
     ("get_site_info", Category::Public, true, false, &["url"]),
     ("get_audit_methodology", Category::Public, true, false, &[]),
     ("get_seo_concept", Category::Public, true, false, &["concept"]),
@@ -144,6 +144,7 @@ const SPEC_TOOLS: [(&str, Category, bool, bool, &[&str]); 23] = [
     ("list_crawls", Category::Write, true, false, &[]),
     ("compare_crawls", Category::Write, true, false, &["crawl_id", "against"]),
     ("schedule_crawl", Category::Write, false, true, &["action"]),
+    ("share_crawl_report", Category::Write, false, false, &["crawl_id"]),
 ];
 
 fn tool(name: &str) -> ToolDef {
@@ -334,6 +335,11 @@ fn arguments_are_accepted_or_refused_by_the_input_schemas() {
         ("schedule_crawl", json!({ "action": "stop" }), false),
         ("schedule_crawl", json!({ "action": "create", "frequency": "hourly" }), false),
         ("schedule_crawl", json!({ "action": "list", "every": 2 }), false),
+        ("share_crawl_report", json!({ "crawl_id": "cr_a" }), true),
+        ("share_crawl_report", json!({ "crawl_id": "cr_a", "expires_in": 3600 }), true),
+        ("share_crawl_report", json!({ "crawl_id": "cr_a", "expires_in": 59 }), false),
+        ("share_crawl_report", json!({ "expires_in": 3600 }), false),
+        ("share_crawl_report", json!({ "crawl_id": "cr_a", "expiresIn": 3600 }), false),
     ];
     for (name, args, expected) in cases {
         check_valid(&tool(name).input_schema, &args, expected, &format!("{name} inputSchema"));

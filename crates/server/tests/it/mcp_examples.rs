@@ -659,5 +659,17 @@ fn literal_outputs() -> Vec<(&'static str, Value)> {
                 }
             }),
         ),
+        (
+            "share_crawl_report",
+            json!({
+                "id": "sh_8Hk2LmQ4zN6pR1tV3xW5yA",
+                "crawl_id": "cr_4mJ2xQ9sLk0PzR7vNc3aB1",
+                "state": "active",
+                "url": "https://seo-audit.example/crawls/cr_4mJ2xQ9sLk0PzR7vNc3aB1?share=sh_8Hk2LmQ4zN6pR1tV3xW5yA.1778234409.q3Vn0b7cXk2rA9sLmT4wYp1eZ6uHj8gKd5fQo0iBxRc",
+                "created_at": "2026-05-01T10:00:09.000Z",
+                "expires_at": "2026-05-08T10:00:09.000Z",
+                "revoked_at": null
+            }),
+        ),
     ]
 }

@@ -127,7 +127,7 @@ async fn simple_form_and_legacy_handshake() {
     a.assert_common();
     assert_eq!(a.body["jsonrpc"], "2.0");
     assert_eq!(a.body["id"], Value::Null);
-    assert_eq!(a.body["result"]["tools"].as_array().unwrap().len(), 23);
+    assert_eq!(a.body["result"]["tools"].as_array().unwrap().len(), 24);
 
     let simple_call = json!({ "method": "tools/call", "params": { "name": "get_seo_concept", "arguments": { "concept": "canonical tag" } } });
     let a = post_raw(&t, &[], &simple_call.to_string(), None).await;

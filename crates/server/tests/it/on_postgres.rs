@@ -26,6 +26,7 @@ const MODULES: &[&str] = &[
     "web::",
     "tls::",
     "crawls::",
+    "crawl_report::",
 ];
 
 #[test]

@@ -7,6 +7,7 @@
 mod automation;
 mod backend;
 mod crawl_site;
+mod crawl_table;
 mod crawls;
 #[allow(dead_code)] // The crawl tests read more of a fixture crawl than these do.
 #[path = "../../../crawl/tests/it/fixture_sites.rs"]

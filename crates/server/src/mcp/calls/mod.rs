@@ -35,6 +35,7 @@ crate::mcp::tools::table! {
     list_crawls,
     compare_crawls,
     schedule_crawl,
+    share_crawl_report,
 }
 
 use mcp_protocol::{ToolDef, ToolResult};
