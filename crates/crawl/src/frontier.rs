@@ -20,8 +20,7 @@ use crate::page::{CrawledPage, MAX_RECORDED_URL_BYTES};
 use crate::profile::CrawlerProfile;
 use crate::urls::{normalize, normalize_relative, OutOfScope, Scope};
 
-/// The product token the crawl obeys robots.txt for.
-pub const USER_AGENT_TOKEN: &str = "SeoAuditBot";
+pub use crate::profile::USER_AGENT_TOKEN;
 
 /// Requests in flight per host at most, by default.
 pub const DEFAULT_MAX_IN_FLIGHT: usize = 4;

@@ -1,7 +1,8 @@
 //! Who a crawl says it is (docs/API.md, "User agent"): the user agent it sends and the
 //! robots.txt product token it obeys, which always go together.
 
-use crate::frontier::USER_AGENT_TOKEN;
+/// The product token the crawl obeys robots.txt for (the default profile's).
+pub const USER_AGENT_TOKEN: &str = "SeoAuditBot";
 
 /// The robots.txt product token of the smartphone profile: `Googlebot`, the token Google's
 /// smartphone crawler obeys (its user agent names `Googlebot/2.1`).

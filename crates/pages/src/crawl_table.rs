@@ -7,42 +7,8 @@
 
 use maud::{html, Markup};
 
-use crate::crawl::CrawlView;
+use crate::crawl_view::CrawlView;
 use crate::encode_component;
-
-/// The state of the pages table: its order, filters and page, and what the filters offer.
-#[derive(Debug, Clone, Default)]
-pub struct TableView {
-    /// The sort column's name as the `sort` parameter takes it (`crawl` for crawl order).
-    pub sort: String,
-    /// Sorted largest first.
-    pub descending: bool,
-    /// The status filter as given (`404`, `4xx`, `none`), empty when absent.
-    pub status: String,
-    /// The rule filter, empty when absent.
-    pub rule: String,
-    /// The URL text filter, empty when absent.
-    pub q: String,
-    /// The page shown, from 1.
-    pub page: u64,
-    /// Rows that pass the filters, on every page.
-    pub total: u64,
-    /// Rows a page shows.
-    pub rows_per_page: usize,
-    /// The rules the rule filter offers: the crawl's rules with findings.
-    pub rules: Vec<String>,
-}
-
-impl TableView {
-    /// How many pages the rows fill (at least 1).
-    pub fn pages(&self) -> u64 {
-        self.total.div_ceil(self.rows_per_page.max(1) as u64).max(1)
-    }
-
-    fn filtered(&self) -> bool {
-        !(self.status.is_empty() && self.rule.is_empty() && self.q.is_empty())
-    }
-}
 
 /// The columns: heading and the `sort` name of each.
 const COLUMNS: &[(&str, &str)] = &[
@@ -203,7 +169,7 @@ pub(crate) fn render_table(view: &CrawlView) -> Markup {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::crawl::{render_crawl_report, CrawlIssueView, CrawlPageView};
+    use crate::crawl::{render_crawl_report, CrawlIssueView, CrawlPageView, TableView};
 
     fn view(table: TableView, share: Option<&str>) -> CrawlView {
         CrawlView {

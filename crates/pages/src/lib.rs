@@ -26,6 +26,7 @@ pub mod bot;
 pub mod charts;
 pub mod crawl;
 mod crawl_table;
+mod crawl_view;
 mod error;
 mod frame;
 pub mod readiness;
