@@ -187,7 +187,7 @@ impl Store {
 
     /// Schedule `id` of `user_id` (not found for another owner's).
     pub fn get_crawl_schedule(&self, user_id: &str, id: &str) -> Result<CrawlSchedule> {
-        self.write_each(|db| load_owned(db, user_id, id))
+        self.read(|db| load_owned(db, user_id, id))
     }
 
     /// Pauses (`next_run_at: None`) or resumes (the next run's time) schedule `id` of
@@ -213,8 +213,9 @@ impl Store {
 
     /// Ends schedule `id` of `user_id`: it is deleted (its crawls stay).
     pub fn delete_crawl_schedule(&self, user_id: &str, id: &str) -> Result<()> {
-        let n = self
-            .read(|db| db.execute("DELETE FROM crawl_schedules WHERE id = ?1 AND user_id = ?2", args![id, user_id]))?;
+        let n = self.write_each(|db| {
+            db.execute("DELETE FROM crawl_schedules WHERE id = ?1 AND user_id = ?2", args![id, user_id])
+        })?;
         if n == 0 {
             return Err(Error::not_found("crawl schedule", id));
         }

@@ -299,16 +299,39 @@ impl Drop for SharedSlot {
         let (store, host, slot, holder) =
             (self.store.clone(), std::mem::take(&mut self.host), self.slot, self.holder.clone());
         // Given back off the async threads; without a runtime (never, in the service) the
-        // row expires instead.
+        // row expires instead. When the database does not answer (an outage), the release is
+        // tried again, with growing pauses, for as long as the slot would be held: a crawl
+        // resumed after the outage would otherwise wait for its own dead run's slots to
+        // expire before it could ask its host for anything.
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-            runtime.spawn_blocking(move || {
-                if let Err(e) = store.release_host_slot(&host, slot, &holder) {
-                    tracing::warn!(error = %e, host = %host, "a host's request slot not given back (it expires)");
+            runtime.spawn(async move {
+                let mut pause = Duration::from_millis(250);
+                let mut waited = Duration::ZERO;
+                loop {
+                    let (db, key, by) = (store.clone(), host.clone(), holder.clone());
+                    let released = tokio::task::spawn_blocking(move || db.release_host_slot(&key, slot, &by)).await;
+                    match released {
+                        Ok(Ok(_)) => return,
+                        Ok(Err(e)) if waited < RELEASE_RETRY_FOR => {
+                            tracing::debug!(error = %e, host = %host, "a host's request slot not given back yet");
+                        }
+                        Ok(Err(e)) => {
+                            tracing::warn!(error = %e, host = %host, "a host's request slot not given back (it expires)");
+                            return;
+                        }
+                        Err(_) => return,
+                    }
+                    tokio::time::sleep(pause).await;
+                    waited += pause;
+                    pause = (pause * 2).min(Duration::from_secs(5));
                 }
             });
         }
     }
 }
+
+/// How long the release of a slot is tried again while the database does not answer.
+const RELEASE_RETRY_FOR: Duration = Duration::from_secs(60);
 
 fn now_ms() -> i64 {
     SystemTime::now()

@@ -171,7 +171,7 @@ fn tools_match_the_spec_table() {
         }
     }
     let names = calls::tool_names();
-    assert_eq!(names.len(), 23);
+    assert_eq!(names.len(), 24);
     assert_eq!(defs.iter().filter(|t| t.category == Category::Public).count(), 3);
 }
 
