@@ -1005,15 +1005,16 @@ pub static CRAWL_REPORT: Operation = Operation {
             name: "sort",
             at: In::Query,
             required: false,
-            description: "The pages table's sort column (`crawl`: the crawl's order).",
-            schema: |_| json!({"type": "string", "enum": ["crawl", "url", "status", "depth", "inlinks", "score", "failed", "title"], "default": "crawl"}),
+            description: "The pages table's sort column (`crawl`: the crawl's order). Empty, as a form sends it: \
+        the default.",
+            schema: |_| json!({"type": "string", "enum": ["", "crawl", "url", "status", "depth", "inlinks", "score", "failed", "title"], "default": "crawl"}),
         },
         Param::Own {
             name: "order",
             at: In::Query,
             required: false,
-            description: "The sort direction; ties stay in crawl order.",
-            schema: |_| json!({"type": "string", "enum": ["asc", "desc"], "default": "asc"}),
+            description: "The sort direction; ties stay in crawl order. Empty, as a form sends it: the default.",
+            schema: |_| json!({"type": "string", "enum": ["", "asc", "desc"], "default": "asc"}),
         },
         Param::Own {
             name: "status",

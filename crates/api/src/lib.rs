@@ -325,6 +325,11 @@ pub fn generate<'a>(routes: impl IntoIterator<Item = RouteDoc<'a>>, listed: &[Sc
     })
 }
 
+/// The operations whose JSON body may be left out (every member has a default): the
+/// document says so (`requestBody.required: false`), so that a client leaving it out is
+/// following the contract.
+const BODY_MAY_BE_LEFT_OUT: &[&str] = &["createCrawlShare"];
+
 fn operation(g: &mut Gen, route: &RouteDoc) -> Value {
     let doc = route.doc;
     let mut op = json!({ "operationId": doc.id, "summary": doc.summary, "tags": [doc.tag] });
@@ -343,7 +348,8 @@ fn operation(g: &mut Gen, route: &RouteDoc) -> Value {
         op["parameters"] = json!(params);
     }
     if let Some(body) = doc.body {
-        op["requestBody"] = json!({ "required": true, "content": { "application/json": { "schema": body(g) } } });
+        let required = !BODY_MAY_BE_LEFT_OUT.contains(&doc.id);
+        op["requestBody"] = json!({ "required": required, "content": { "application/json": { "schema": body(g) } } });
     }
     let mut responses = Map::new();
     for r in doc.responses {

@@ -34,10 +34,12 @@ pub struct ScheduleRequest {
     #[schemars(regex(pattern = r"^([01][0-9]|2[0-3]):[0-5][0-9]$"))]
     pub time: Field<String>,
     /// The day of a weekly schedule (required for `weekly`, refused for `daily`).
+    #[serde(default)]
     #[schemars(extend("enum" = WEEKDAYS))]
     pub weekday: Field<String>,
     /// Points of site score drop since the previous run from which a run raises a
     /// `score_drop` alert.
+    #[serde(default)]
     #[schemars(range(min = 1, max = 100), extend("default" = 5))]
     pub alert_score_drop: Field<u64>,
 }
