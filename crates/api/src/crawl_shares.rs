@@ -16,7 +16,8 @@ pub const SHARE_STATES: &[&str] = &["active", "expired", "revoked"];
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct ShareRequest {
     /// Seconds the link opens the report: 60 to 2,592,000 (30 days). Default 604,800 (7 days).
-    #[schemars(range(min = 60, max = 2_592_000))]
+    #[serde(default)]
+    #[schemars(with = "Option<u64>", range(min = 60, max = 2_592_000))]
     pub expires_in: Field<u64>,
 }
 

@@ -19,6 +19,20 @@ pub const SCHEDULE_STATES: &[&str] = &["active", "paused"];
 /// Schedules one key owner may hold at most.
 pub const MAX_SCHEDULES_PER_OWNER: usize = 20;
 
+/// A day of a weekly schedule as the document names it (`null`, as absent, for a daily one).
+#[derive(JsonSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)] // Only its schema is used: the body reads the day as text and checks it.
+enum Weekday {
+    Monday,
+    Tuesday,
+    Wednesday,
+    Thursday,
+    Friday,
+    Saturday,
+    Sunday,
+}
+
 /// The body of `POST /api/v1/crawl-schedules`.
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -35,12 +49,12 @@ pub struct ScheduleRequest {
     pub time: Field<String>,
     /// The day of a weekly schedule (required for `weekly`, refused for `daily`).
     #[serde(default)]
-    #[schemars(extend("enum" = WEEKDAYS))]
+    #[schemars(with = "Option<Weekday>")]
     pub weekday: Field<String>,
     /// Points of site score drop since the previous run from which a run raises a
     /// `score_drop` alert.
     #[serde(default)]
-    #[schemars(range(min = 1, max = 100), extend("default" = 5))]
+    #[schemars(with = "Option<u64>", range(min = 1, max = 100), extend("default" = 5))]
     pub alert_score_drop: Field<u64>,
 }
 
