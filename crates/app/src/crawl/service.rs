@@ -1042,6 +1042,22 @@ mod tests {
         (addr, hits)
     }
 
+    /// An app on a SQLite file in `dir` that may fetch loopback, with a short lease.
+    fn open_app(dir: &std::path::Path) -> (App, Arc<crate::webhooks::Dispatcher>) {
+        let setup = crate::Setup {
+            database: store::Database::Sqlite(dir.join("seo-audit.db")),
+            fetch: fetch::FetchConfig { allow_targets: vec!["127.0.0.1".into()], ..fetch::FetchConfig::default() },
+            max_concurrent_audits: 2,
+            audit_queue: 4,
+            analysis_cpu_ms: 0,
+            webhook_retry_base: Duration::from_secs(1),
+            lease: Duration::from_millis(100),
+            observer: None,
+            render: render::RenderConfig::default(),
+        };
+        App::open(setup).expect("app")
+    }
+
     fn entry(url: String, depth: u32, state: State) -> Entry {
         let status = (state == State::Done).then_some(200);
         let source = if depth == 0 { Source::Start } else { Source::Link };
@@ -1055,18 +1071,7 @@ mod tests {
     async fn a_crawl_resumed_after_its_time_limit_ends_with_what_it_has() {
         let (addr, hits) = site().await;
         let dir = std::env::temp_dir().join(format!("seo-audit-crawl-limit-{}", uuid::Uuid::new_v4()));
-        let setup = crate::Setup {
-            database: store::Database::Sqlite(dir.join("seo-audit.db")),
-            fetch: fetch::FetchConfig { allow_targets: vec!["127.0.0.1".into()], ..fetch::FetchConfig::default() },
-            max_concurrent_audits: 2,
-            audit_queue: 4,
-            analysis_cpu_ms: 0,
-            webhook_retry_base: Duration::from_secs(1),
-            lease: Duration::from_millis(100),
-            observer: None,
-            render: render::RenderConfig::default(),
-        };
-        let (app, _webhooks) = App::open(setup).expect("app");
+        let (app, _webhooks) = open_app(&dir);
         let home = format!("http://{addr}/");
         let url = crate::validate_url(&home).expect("url");
         let request = crate::crawl::CrawlRequest { sitemaps: false, ..crate::crawl::CrawlRequest::of(url) };
@@ -1143,18 +1148,7 @@ mod tests {
     async fn a_crawl_whose_headers_this_process_does_not_hold_fails_without_fetching() {
         let (addr, hits) = site().await;
         let dir = std::env::temp_dir().join(format!("seo-audit-crawl-headers-{}", uuid::Uuid::new_v4()));
-        let setup = crate::Setup {
-            database: store::Database::Sqlite(dir.join("seo-audit.db")),
-            fetch: fetch::FetchConfig { allow_targets: vec!["127.0.0.1".into()], ..fetch::FetchConfig::default() },
-            max_concurrent_audits: 2,
-            audit_queue: 4,
-            analysis_cpu_ms: 0,
-            webhook_retry_base: Duration::from_secs(1),
-            lease: Duration::from_millis(100),
-            observer: None,
-            render: render::RenderConfig::default(),
-        };
-        let (app, _webhooks) = App::open(setup).expect("app");
+        let (app, _webhooks) = open_app(&dir);
         let home = format!("http://{addr}/");
         let body = json!({ "url": home, "sitemaps": false, "cookies": ["sid=kept-in-memory-only"] });
         let wire = api::body::parse::<api::crawls::CrawlRequest>(body.to_string().as_bytes()).expect("body");
