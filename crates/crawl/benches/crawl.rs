@@ -1,6 +1,8 @@
 //! The crawl engine's own cost, without fetching or HTML: URL normalisation, the frontier
 //! over the in-memory store on a generated site (2,000 pages of 50 links each), and the
-//! site rules over the records of that site. `cargo bench -p crawl`.
+//! site rules over the records of that site; and the record's text facts (the text hash and
+//! the near-duplicate signature) of the 86 KB load page (`fixtures/sites/load/article.html`).
+//! `cargo bench -p crawl`.
 
 use std::collections::BTreeSet;
 use std::hint::black_box;
@@ -79,6 +81,20 @@ fn benches(c: &mut Criterion) {
     g.bench_function("site rules, 2000 pages x 50 links", |b| {
         b.iter(|| run_site_rules(black_box(&pages), &sitemap, true).len())
     });
+    g.finish();
+
+    // The facts a crawl takes of every page's visible text, on a page of the size real pages
+    // have: before the signature's votes were counted eight bits at a time they cost as much
+    // as parsing and auditing the page (docs/PERFORMANCE.md, "Crawling").
+    let html = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/sites/load/article.html"))
+        .expect("the load page");
+    let page = audit_core::Page::parse("https://site.test/article", &html, audit_core::HttpFacts::new().with_status(200));
+    let mut g = c.benchmark_group("text facts, load page");
+    g.throughput(Throughput::Bytes(page.visible_text.len() as u64));
+    g.bench_function("content_signature", |b| {
+        b.iter(|| crawl::content_signature(black_box(&page.visible_text), &page.boilerplate))
+    });
+    g.bench_function("text_hash", |b| b.iter(|| crawl::text_hash(black_box(&page.visible_text))));
     g.finish();
 }
 
