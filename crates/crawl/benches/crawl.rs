@@ -88,7 +88,8 @@ fn benches(c: &mut Criterion) {
     // as parsing and auditing the page (docs/PERFORMANCE.md, "Crawling").
     let html = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/sites/load/article.html"))
         .expect("the load page");
-    let page = audit_core::Page::parse("https://site.test/article", &html, audit_core::HttpFacts::new().with_status(200));
+    let page =
+        audit_core::Page::parse("https://site.test/article", &html, audit_core::HttpFacts::new().with_status(200));
     let mut g = c.benchmark_group("text facts, load page");
     g.throughput(Throughput::Bytes(page.visible_text.len() as u64));
     g.bench_function("content_signature", |b| {

@@ -498,9 +498,8 @@ pub const MIN_SIGNATURE_WORDS: usize = 50;
 
 /// The SimHash (64 bits) of a page's own text: `visible_text` without the `boilerplate`
 /// ranges (its `<nav>`, `<header>` and `<footer>`, [`audit_core::Page::boilerplate`]), in
-/// lower case, as overlapping runs of three words. Each word is hashed once (SipHash-1-3
-/// of its UTF-8 bytes, zero keys) and each run's hash is [`run_hash`] of its three words'
-/// hashes, both fixed functions, so signatures stay comparable across processes and
+/// lower case, as overlapping runs of three words. Each word is hashed once ([`word_hash`])
+/// and each run's hash is [`run_hash`] of its three words' hashes, both fixed functions, so signatures stay comparable across processes and
 /// replicas; bit `i` of the signature is set when more runs have bit `i` set than not.
 /// Texts sharing most of their runs differ in few bits: [`signature_similarity`] compares
 /// them. `None` below [`MIN_SIGNATURE_WORDS`] words.
@@ -510,7 +509,7 @@ pub fn content_signature(visible_text: &str, boilerplate: &[(usize, usize)]) -> 
     // words and runs are those of lower-casing the whole text and splitting it on every
     // character that is not alphanumeric.
     let mut runs = Runs::default();
-    let (mut lower, mut ascii_word) = (String::new(), Vec::new());
+    let mut lower = String::new();
     let mut at = 0;
     let mut pieces = Vec::with_capacity(boilerplate.len() + 1);
     for &(start, end) in boilerplate {
@@ -520,7 +519,6 @@ pub fn content_signature(visible_text: &str, boilerplate: &[(usize, usize)]) -> 
         at = at.max(end);
     }
     pieces.push(visible_text.get(at..).unwrap_or_default());
-    let separator = |b: u8| b.is_ascii() && !b.is_ascii_alphanumeric();
     for piece in pieces {
         // Split on the ASCII characters that are not alphanumeric first, a byte at a time
         // (a UTF-8 sequence never holds an ASCII byte, so every cut is on a character
@@ -530,12 +528,12 @@ pub fn content_signature(visible_text: &str, boilerplate: &[(usize, usize)]) -> 
         let bytes = piece.as_bytes();
         let mut i = 0;
         while i < bytes.len() {
-            while i < bytes.len() && separator(bytes[i]) {
+            while i < bytes.len() && SEPARATOR[usize::from(bytes[i])] {
                 i += 1;
             }
             let start = i;
             let mut ascii = true;
-            while i < bytes.len() && !separator(bytes[i]) {
+            while i < bytes.len() && !SEPARATOR[usize::from(bytes[i])] {
                 ascii &= bytes[i].is_ascii();
                 i += 1;
             }
@@ -543,10 +541,7 @@ pub fn content_signature(visible_text: &str, boilerplate: &[(usize, usize)]) -> 
                 continue;
             }
             if ascii {
-                ascii_word.clear();
-                ascii_word.extend_from_slice(&bytes[start..i]);
-                ascii_word.make_ascii_lowercase();
-                runs.push(word_hash(&ascii_word));
+                runs.push(word_hash(&bytes[start..i], true));
                 continue;
             }
             let segment = piece.get(start..i).unwrap_or_default();
@@ -556,7 +551,7 @@ pub fn content_signature(visible_text: &str, boilerplate: &[(usize, usize)]) -> 
                 // Lower-casing can yield a character that is not alphanumeric (`İ` gives `i`
                 // and a combining dot), which splits the word as it split the lower-cased text.
                 for sub in lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
-                    runs.push(word_hash(sub.as_bytes()));
+                    runs.push(word_hash(sub.as_bytes(), false));
                 }
             }
         }
@@ -564,11 +559,36 @@ pub fn content_signature(visible_text: &str, boilerplate: &[(usize, usize)]) -> 
     runs.signature()
 }
 
-/// SipHash-1-3 (zero keys) of a lower-cased word's UTF-8 bytes.
-fn word_hash(word: &[u8]) -> u64 {
-    let mut hasher = siphasher::sip::SipHasher13::new_with_keys(0, 0);
-    std::hash::Hasher::write(&mut hasher, word);
-    std::hash::Hasher::finish(&hasher)
+/// Whether a byte splits words: the ASCII characters that are not letters or digits (a
+/// byte of a UTF-8 sequence is never ASCII, so a cut never falls inside a character).
+const SEPARATOR: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = !(b as u8).is_ascii_alphanumeric();
+        b += 1;
+    }
+    table
+};
+
+/// The hash of a word's UTF-8 bytes, lower-cased first when `lower_ascii` (an ASCII word
+/// straight from the text, not copied): eight bytes at a time, each chunk rotated in and
+/// multiplied (the FxHash step, seeded with the length). A word of up to eight bytes maps
+/// to its hash one to one, so two such words never collide; [`run_hash`] then mixes every
+/// bit. Hashing was most of the signature's time with SipHash (each word hashed in three
+/// runs).
+fn word_hash(word: &[u8], lower_ascii: bool) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mut hash = word.len() as u64;
+    for chunk in word.chunks(8) {
+        let mut bytes = [0u8; 8];
+        bytes[..chunk.len()].copy_from_slice(chunk);
+        if lower_ascii {
+            bytes.make_ascii_lowercase();
+        }
+        hash = (hash.rotate_left(5) ^ u64::from_le_bytes(bytes)).wrapping_mul(K);
+    }
+    hash
 }
 
 /// The hash of a run of three words from their [`word_hash`]es: order-sensitive (a
@@ -726,11 +746,7 @@ mod tests {
             }
             let mut votes = [0i32; 64];
             for run in words.windows(3) {
-                let [a, b, c] = [0, 1, 2].map(|k| {
-                    let mut hasher = siphasher::sip::SipHasher13::new_with_keys(0, 0);
-                    std::hash::Hasher::write(&mut hasher, run[k].as_bytes());
-                    std::hash::Hasher::finish(&hasher)
-                });
+                let [a, b, c] = [0, 1, 2].map(|k| word_hash(run[k].as_bytes(), false));
                 let h = run_hash(a, b, c);
                 for (bit, vote) in votes.iter_mut().enumerate() {
                     *vote += if h >> bit & 1 == 1 { 1 } else { -1 };
