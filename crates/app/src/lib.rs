@@ -27,6 +27,7 @@
 //! - [`AppError`]: why a use case failed.
 
 mod accounts;
+pub mod alerts;
 pub mod agent;
 pub mod ai;
 mod ai_agents;
