@@ -941,7 +941,9 @@ fn progress_bar() -> Option<indicatif::ProgressBar> {
 
 fn progress_line(p: &Progress) -> String {
     let paused = match (p.paused_for_errors, p.resumes_in) {
-        (true, Some(left)) => format!("; paused, going on in {} s: the site answers mostly errors", left.as_secs().max(1)),
+        (true, Some(left)) => {
+            format!("; paused, going on in {} s: the site answers mostly errors", left.as_secs().max(1))
+        }
         (true, None) => "; paused: the site answers mostly errors".to_string(),
         (false, _) => String::new(),
     };

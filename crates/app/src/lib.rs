@@ -27,10 +27,10 @@
 //! - [`AppError`]: why a use case failed.
 
 mod accounts;
-pub mod alerts;
 pub mod agent;
 pub mod ai;
 mod ai_agents;
+pub mod alerts;
 mod application;
 mod audit;
 pub mod audit_compare;

@@ -114,8 +114,8 @@ pub use crawl_shares::{
 pub use crawl_site::{CrawlSite, BATCH as CRAWL_SITE_BATCH};
 pub use crawl_table::{PageSort, PageTable, PageTableQuery, PageTableRow, SortOrder, StatusFilter};
 pub use crawls::{
-    generate_crawl_id, Crawl, CrawlCaps, CrawlEnd, CrawlFilter, CrawlFrontier, CrawlIssue, CrawlPage, CrawlProgress,
-    CrawlPause, CrawlState, CrawlWriter, FailedRule, IssueCount, IssueKind, IssueLocations, NewCrawl, PageFact,
+    generate_crawl_id, Crawl, CrawlCaps, CrawlEnd, CrawlFilter, CrawlFrontier, CrawlIssue, CrawlPage, CrawlPause,
+    CrawlProgress, CrawlState, CrawlWriter, FailedRule, IssueCount, IssueKind, IssueLocations, NewCrawl, PageFact,
     CRAWL_ID_RANDOM_LEN, CRAWL_ID_TAG, CRAWL_MAX_RESUMES, MAX_ISSUE_DETAIL_BYTES, MAX_ISSUE_LOCATIONS_BYTES,
     MAX_PAUSE_REASON_BYTES,
 };

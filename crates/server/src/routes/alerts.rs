@@ -22,7 +22,9 @@ async fn owner(ctx: &Ctx) -> Result<String, ApiError> {
         Identity::Key(key) if key.has_scope(app::Scope::Mcp) || key.has_scope(app::Scope::Audit) => {
             Ok(key.user_id.clone())
         }
-        Identity::Key(_) => Err(ApiError::forbidden("scope", "The API key has neither the `mcp` nor the `audit` scope.")),
+        Identity::Key(_) => {
+            Err(ApiError::forbidden("scope", "The API key has neither the `mcp` nor the `audit` scope."))
+        }
         Identity::Anonymous { .. } => {
             Err(ApiError::unauthorized("This endpoint needs an API key with the `mcp` or the `audit` scope."))
         }

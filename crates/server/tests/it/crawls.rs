@@ -1666,7 +1666,10 @@ async fn a_crawl_paused_for_errors_says_so_on_its_crawl_object_until_the_site_re
     assert_eq!(paused["state"], "running", "{paused}");
     let pause = &paused["paused"];
     let reason = pause["reason"].as_str().unwrap_or_default();
-    assert!(reason.contains("of the last") && reason.contains("answers were errors (5xx, 429 or no answer)"), "{pause}");
+    assert!(
+        reason.contains("of the last") && reason.contains("answers were errors (5xx, 429 or no answer)"),
+        "{pause}"
+    );
     let since = store::parse_rfc3339(pause["since"].as_str().unwrap()).expect("since");
     let resumes = store::parse_rfc3339(pause["resumes_at"].as_str().unwrap()).expect("resumes_at");
     let lasts = resumes - since;

@@ -193,7 +193,11 @@ async fn monitors_are_listed_and_stopped_by_their_owner_only() {
     }
     assert!(mine.iter().any(|a| a["id"] == m["last_alert"]["id"]), "{}", all.raw);
     let theirs = send(&t, "GET", "/api/v1/alerts", "/api/v1/alerts", &bob, None).await;
-    assert!(theirs.body["alerts"].as_array().unwrap().iter().all(|a| a["monitor_id"] == bobs.as_str()), "{}", theirs.raw);
+    assert!(
+        theirs.body["alerts"].as_array().unwrap().iter().all(|a| a["monitor_id"] == bobs.as_str()),
+        "{}",
+        theirs.raw
+    );
 
     // Another owner's id answers as an unknown one: 404, not 403.
     let path = format!("/api/v1/monitors/{id}");

@@ -205,7 +205,9 @@ async fn a_scheduled_crawl_runs_when_due_and_alerts_on_a_regression() {
     assert_eq!(first_page.body["alerts"][0]["id"], alerts[0]["id"], "{}", first_page.raw);
     match first_page.body["next_cursor"].as_str() {
         Some(cursor) => {
-            let next = send(&t, "GET", &format!("/api/v1/alerts?source=schedule&limit=1&cursor={cursor}"), Some(&key), None).await;
+            let next =
+                send(&t, "GET", &format!("/api/v1/alerts?source=schedule&limit=1&cursor={cursor}"), Some(&key), None)
+                    .await;
             assert_eq!(next.body["alerts"][0]["id"], alerts[1]["id"], "{}", next.raw);
         }
         None => assert_eq!(alerts.len(), 1, "{}", first_page.raw),
