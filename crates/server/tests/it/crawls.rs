@@ -1661,6 +1661,10 @@ async fn a_crawl_paused_for_errors_says_so_on_its_crawl_object_until_the_site_re
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
     let paused = seen.expect("the pause shown on the crawl object");
+    eprintln!(
+        "while paused: state {}, paused {}, error_pauses {}",
+        paused["state"], paused["paused"], paused["error_pauses"]
+    );
     // The site recovers while the crawl waits.
     recovered.store(true, std::sync::atomic::Ordering::SeqCst);
     assert_eq!(paused["state"], "running", "{paused}");
