@@ -940,14 +940,16 @@ fn progress_bar() -> Option<indicatif::ProgressBar> {
 }
 
 fn progress_line(p: &Progress) -> String {
+    let paused = match (p.paused_for_errors, p.resumes_in) {
+        (true, Some(left)) => {
+            format!("; paused, going on in {} s: the site answers mostly errors", left.as_secs().max(1))
+        }
+        (true, None) => "; paused: the site answers mostly errors".to_string(),
+        (false, _) => String::new(),
+    };
     format!(
-        "{} done, {} queued, {} failed, {} skipped, {:.1} pages/s{}",
-        p.done,
-        p.queued,
-        p.failed,
-        p.skipped,
-        p.pages_per_second,
-        if p.paused_for_errors { "; paused: the site answers mostly errors" } else { "" }
+        "{} done, {} queued, {} failed, {} skipped, {:.1} pages/s{paused}",
+        p.done, p.queued, p.failed, p.skipped, p.pages_per_second,
     )
 }
 

@@ -240,6 +240,27 @@ pub struct MaxPagesCut {
     pub message: String,
 }
 
+/// A crawl's pause because its site's recent answers were mostly errors, while it lasts
+/// (docs/API.md, "Site crawl", "Politeness").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct CrawlPause {
+    /// Why, in words: what share of which recent answers were errors, e.g. `"12 of the last
+    /// 12 answers were errors (5xx, 429 or no answer)"` (the words `stopped_for_errors` says
+    /// should the crawl end for it).
+    pub reason: String,
+    /// When the pause started (UTC).
+    #[schemars(extend("format" = "date-time"))]
+    pub since: String,
+    /// When the crawl goes on (UTC): it starts no request before.
+    #[schemars(extend("format" = "date-time"))]
+    pub resumes_at: String,
+    /// The pauses it took so far, this one included (as `error_pauses`).
+    pub pauses: u32,
+    /// The pauses a run of the crawl takes at most: when the site's answers are mostly errors
+    /// again after them, the crawl ends, saying why in `stopped_for_errors`.
+    pub max_pauses: u32,
+}
+
 /// A crawl's status.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct Crawl {
@@ -276,8 +297,12 @@ pub struct Crawl {
     pub time_limited: bool,
     /// Times it paused because the site's recent answers were mostly errors: more than half
     /// of the last 20 (at least 10) were `5xx`, `429` or no answer (docs/API.md, "Site
-    /// crawl", "Politeness"); 0 while it runs.
+    /// crawl", "Politeness"); counted as they happen.
     pub error_pauses: u32,
+    /// The pause under way because the site's recent answers were mostly errors: why, since
+    /// when and until when; `null` while the crawl goes on and once it ended. `state` stays
+    /// `running` meanwhile (docs/API.md, "Site crawl", "Politeness").
+    pub paused: Option<CrawlPause>,
     /// Why it ended early: the site's answers were still mostly errors after 2 pauses (the
     /// pages done are kept). Absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -6,6 +6,7 @@
 //! the result is checked in as `docs/openapi.json` (`just openapi` rewrites it; a test fails
 //! when it is stale). No I/O here (docs/ARCHITECTURE.md).
 
+pub mod alerts;
 pub mod body;
 pub mod compare;
 pub mod crawl_shares;

@@ -30,6 +30,7 @@ mod accounts;
 pub mod agent;
 pub mod ai;
 mod ai_agents;
+pub mod alerts;
 mod application;
 mod audit;
 pub mod audit_compare;

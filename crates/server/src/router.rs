@@ -108,6 +108,8 @@ pub static ROUTES: &[Route] = &[
         &ops::WEBHOOK_DELIVERIES,
     ),
     Route::new(Method::GET, "/api/v1/monitors", routes::monitors::list, FREE, &ops::LIST_MONITORS),
+    // The alerts of the owner's monitors and crawl schedules (docs/API.md, "Alerts").
+    Route::new(Method::GET, "/api/v1/alerts", routes::alerts::list, FREE, &api::alerts::LIST_ALERTS),
     Route::new(Method::DELETE, "/api/v1/monitors/{id}", routes::monitors::stop, FREE, &ops::STOP_MONITOR),
     Route::new(Method::GET, "/api/v1/workflows", routes::workflows::list, FREE, &ops::LIST_WORKFLOWS),
     // Site crawls (docs/API.md, "Site crawl"): starting one costs 1 unit, reading is free.

@@ -168,6 +168,40 @@ pub struct Crawl {
     /// When the retention sweep deleted its page rows (pages, inlinks, sitemap URLs), the
     /// crawl, its summary and its issues kept; `None` while they are kept.
     pub pages_pruned_at: Option<String>,
+    /// The pause for errors under way ([`CrawlWriter::pause`]); `None` while the crawl goes
+    /// on, and once it ended.
+    pub pause: Option<CrawlPause>,
+    /// The pauses for errors it took so far, every run of it together.
+    pub error_pauses: u32,
+}
+
+/// A crawl's pause because its site's recent answers were mostly errors, as its row keeps it
+/// while the pause lasts (docs/API.md, "Site crawl", "Politeness").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CrawlPause {
+    /// Why, in words: what share of which recent answers were errors (at most
+    /// [`MAX_PAUSE_REASON_BYTES`]).
+    pub reason: String,
+    /// When the pause started (RFC 3339).
+    pub paused_at: String,
+    /// When the crawl goes on (RFC 3339).
+    pub resumes_at: String,
+}
+
+/// The longest reason of a pause a crawl's row keeps: the runner's is one short sentence;
+/// a longer one is cut at a character boundary, so the row stays small whatever it is given.
+pub const MAX_PAUSE_REASON_BYTES: usize = 500;
+
+/// `text` cut to at most `max` bytes at a character boundary.
+fn cut(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
 }
 
 /// One URL of a crawl as listed (`GET /api/v1/crawls/{id}/pages`).
@@ -304,7 +338,8 @@ pub struct CrawlEnd {
 }
 
 const CRAWL_COLUMNS: &str = "id, user_id, url, state, options_json, max_pages, site_score, summary_json, error, \
-                             resumes, created_at, started_at, finished_at, pages_pruned_at, pruned_progress";
+                             resumes, created_at, started_at, finished_at, pages_pruned_at, pruned_progress, \
+                             pause_reason, paused_at, resumes_at, error_pauses";
 
 fn crawl_from_row(row: &Row<'_>) -> Result<Crawl> {
     let state: String = row.get(3)?;
@@ -328,6 +363,11 @@ fn crawl_from_row(row: &Row<'_>) -> Result<Crawl> {
                 .map_err(|e| Error::corrupt("crawls", format!("bad pruned_progress: {e}")))?,
             None => CrawlProgress::default(),
         },
+        pause: match (row.get::<Option<String>>(15)?, row.get::<Option<String>>(16)?, row.get::<Option<String>>(17)?) {
+            (Some(reason), Some(paused_at), Some(resumes_at)) => Some(CrawlPause { reason, paused_at, resumes_at }),
+            _ => None,
+        },
+        error_pauses: row.get(18)?,
     })
 }
 
@@ -654,8 +694,11 @@ impl Store {
                     continue;
                 }
                 tx.execute(
+                    // A pause of the run that stopped is over: the new run judges the
+                    // site's answers afresh.
                     "UPDATE crawls SET state = 'running', started_at = COALESCE(started_at, ?2), \
-                     resumes = resumes + 1, claimed_by = ?3, claimed_until = ?4 WHERE id = ?1",
+                     resumes = resumes + 1, claimed_by = ?3, claimed_until = ?4, \
+                     pause_reason = NULL, paused_at = NULL, resumes_at = NULL WHERE id = ?1",
                     args![id, now, worker, until],
                 )?;
                 adopted.push(id);
@@ -669,8 +712,8 @@ impl Store {
     pub fn cancel_crawl(&self, id: &str) -> Result<Crawl> {
         self.write(|tx| {
             tx.execute(
-                "UPDATE crawls SET state = 'cancelled', finished_at = ?2 WHERE id = ?1 \
-                 AND state IN ('queued', 'running')",
+                "UPDATE crawls SET state = 'cancelled', finished_at = ?2, pause_reason = NULL, paused_at = NULL, \
+                 resumes_at = NULL WHERE id = ?1 AND state IN ('queued', 'running')",
                 args![id, clock::now_rfc3339()],
             )?;
             load_crawl(tx, id)
@@ -688,7 +731,8 @@ impl Store {
             let n = tx.execute(
                 "UPDATE crawls SET state = CASE WHEN state = 'cancelled' THEN state ELSE ?3 END, \
                  site_score = ?4, summary_json = ?5, error = ?6, finished_at = COALESCE(finished_at, ?7), \
-                 claimed_by = NULL, claimed_until = NULL WHERE id = ?1 AND claimed_by = ?2",
+                 claimed_by = NULL, claimed_until = NULL, pause_reason = NULL, paused_at = NULL, resumes_at = NULL \
+                 WHERE id = ?1 AND claimed_by = ?2",
                 args![id, worker, end.state.as_str(), end.site_score, end.summary_json, end.error, now],
             )?;
             if n == 0 {
@@ -1302,6 +1346,33 @@ impl CrawlWriter {
             Some(tx) => in_batch(&tx, ask, |mut f| self.store.read(|db| f(db))),
             None => self.store.read(ask),
         }
+    }
+
+    /// Marks the crawl paused for errors until `resumes_at` (RFC 3339), for `reason`, and
+    /// counts the pause, in the batch: the crawl object shows it while it lasts, on every
+    /// replica. Only a `running` crawl is marked.
+    pub fn pause(&self, reason: &str, paused_at: &str, resumes_at: &str) -> Result<()> {
+        let reason = cut(reason, MAX_PAUSE_REASON_BYTES);
+        self.in_tx(|db| {
+            db.execute(
+                "UPDATE crawls SET pause_reason = ?2, paused_at = ?3, resumes_at = ?4, error_pauses = error_pauses + 1 \
+                 WHERE id = ?1 AND state = 'running'",
+                args![self.crawl_id, reason, paused_at, resumes_at],
+            )
+            .map(drop)
+        })
+    }
+
+    /// Clears the crawl's pause for errors (it goes on), in the batch.
+    pub fn resume(&self) -> Result<()> {
+        self.in_tx(|db| {
+            db.execute(
+                "UPDATE crawls SET pause_reason = NULL, paused_at = NULL, resumes_at = NULL \
+                 WHERE id = ?1 AND pause_reason IS NOT NULL",
+                args![self.crawl_id],
+            )
+            .map(drop)
+        })
     }
 
     /// [`Store::add_crawl_sitemap_urls`] in the batch.

@@ -114,9 +114,10 @@ pub use crawl_shares::{
 pub use crawl_site::{CrawlSite, BATCH as CRAWL_SITE_BATCH};
 pub use crawl_table::{PageSort, PageTable, PageTableQuery, PageTableRow, SortOrder, StatusFilter};
 pub use crawls::{
-    generate_crawl_id, Crawl, CrawlCaps, CrawlEnd, CrawlFilter, CrawlFrontier, CrawlIssue, CrawlPage, CrawlProgress,
-    CrawlState, CrawlWriter, FailedRule, IssueCount, IssueKind, IssueLocations, NewCrawl, PageFact,
+    generate_crawl_id, Crawl, CrawlCaps, CrawlEnd, CrawlFilter, CrawlFrontier, CrawlIssue, CrawlPage, CrawlPause,
+    CrawlProgress, CrawlState, CrawlWriter, FailedRule, IssueCount, IssueKind, IssueLocations, NewCrawl, PageFact,
     CRAWL_ID_RANDOM_LEN, CRAWL_ID_TAG, CRAWL_MAX_RESUMES, MAX_ISSUE_DETAIL_BYTES, MAX_ISSUE_LOCATIONS_BYTES,
+    MAX_PAUSE_REASON_BYTES,
 };
 pub use db::{
     Database, Store, StoreOptions, BUSY_TIMEOUT, DB_FILE_NAME, DEFAULT_POOL_SIZE, PG_CONNECT_TIMEOUT, POOL_TIMEOUT,
@@ -132,7 +133,10 @@ pub use migrations::{Migration, MIGRATIONS, PG_MIGRATIONS};
 pub use readiness::{NewReadiness, StoredReadiness, MAX_READINESS_RECORD_BYTES};
 pub use retention::{Pruned, Retention};
 pub use schedules::{CrawlSchedule, NewCrawlSchedule};
-pub use tracking::{Alert, Experiment, Keyword, Monitor, NewExperiment, DEFAULT_MONITOR_INTERVAL_S};
+pub use tracking::{
+    Alert, AlertFilter, AlertSource, Experiment, Keyword, Monitor, NewExperiment, NewScheduleAlert, OwnedAlert,
+    DEFAULT_MONITOR_INTERVAL_S,
+};
 pub use usage::{ip_identity, minute_bucket, Consumption, UsageCounts, USAGE_RETENTION_MINUTES, USAGE_WINDOW_MINUTES};
 pub use users::{parse_tier, Tier, User, ANONYMOUS_RATE_LIMIT, FREE_RATE_LIMIT, PRO_RATE_LIMIT};
 pub use webhooks::{

@@ -360,9 +360,12 @@ impl Store {
 
     /// Records the judgement of schedule `id`'s run `crawl_id`, once: `baseline_crawl_id`
     /// becomes `baseline` (what the next run is compared with), the change is kept, and
-    /// when `alert` is given it is kept and each of `events` (`crawl.alert` data) is written
-    /// to the owner's webhook outbox, all in one transaction. `None` when that run was judged
-    /// already (another replica did it) or the schedule is gone: nothing is written.
+    /// when `alert` is given it is kept, each of `alerts` becomes a row of the owner's alert
+    /// list (beside the monitors' alerts) and each of `events` (`crawl.alert` data) is
+    /// written to the owner's webhook outbox, all in one transaction. `None` when that run
+    /// was judged already (another replica did it) or the schedule is gone: nothing is
+    /// written.
+    #[allow(clippy::too_many_arguments)]
     pub fn record_schedule_comparison(
         &self,
         id: &str,
@@ -370,6 +373,7 @@ impl Store {
         baseline: Option<&str>,
         change_json: Option<&str>,
         alert_json: Option<&str>,
+        alerts: &[crate::tracking::NewScheduleAlert],
         events: &[Value],
     ) -> Result<Option<Vec<Enqueued>>> {
         self.write(|tx| {
@@ -384,6 +388,9 @@ impl Store {
             }
             let owner = load(tx, id)?.user_id;
             let now = OffsetDateTime::now_utc();
+            for alert in alerts {
+                crate::tracking::insert_schedule_alert(tx, id, crawl_id, alert, clock::truncate_ms(now))?;
+            }
             events
                 .iter()
                 .map(|data| enqueue_event(tx, &owner, "crawl.alert", data, now))

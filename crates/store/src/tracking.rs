@@ -1,4 +1,4 @@
-use crate::sql::{args, Db, Row};
+use crate::sql::{args, Db, Row, Value};
 use serde::Serialize;
 use time::OffsetDateTime;
 
@@ -153,12 +153,87 @@ fn new_alert(monitor_id: &str, rule: &str, severity: &str, message: &str) -> Ale
     }
 }
 
+/// Writes a monitor's alert with the monitor's owner (the owner's alert list reads it); a
+/// monitor stopped meanwhile gets none, as its alerts go with it.
 fn insert_alert_row(conn: &Db<'_>, alert: &Alert) -> Result<()> {
     conn.execute(
-        "INSERT INTO alerts (id, monitor_id, rule, severity, message, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        "INSERT INTO alerts (id, user_id, monitor_id, rule, severity, message, created_at) \
+         SELECT ?1, user_id, ?2, ?3, ?4, ?5, ?6 FROM monitors WHERE id = ?2",
         args![alert.id, alert.monitor_id, alert.rule, alert.severity, alert.message, format_rfc3339(alert.created_at)],
     )?;
     Ok(())
+}
+
+/// An alert a crawl schedule's run raises ([`Store::record_schedule_comparison`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewScheduleAlert {
+    /// `new_critical` or `score_drop` (the monitors' rule names).
+    pub rule: String,
+    /// `critical` or `warning`.
+    pub severity: String,
+    /// One sentence for humans.
+    pub message: String,
+}
+
+/// Writes a crawl schedule's alert, raised by its run `crawl_id`, with the schedule's owner.
+pub(crate) fn insert_schedule_alert(
+    conn: &Db<'_>,
+    schedule_id: &str,
+    crawl_id: &str,
+    alert: &NewScheduleAlert,
+    created_at: OffsetDateTime,
+) -> Result<()> {
+    conn.execute(
+        "INSERT INTO alerts (id, user_id, schedule_id, crawl_id, rule, severity, message, created_at) \
+         SELECT ?1, user_id, ?2, ?3, ?4, ?5, ?6, ?7 FROM crawl_schedules WHERE id = ?2",
+        args![new_id(), schedule_id, crawl_id, alert.rule, alert.severity, alert.message, format_rfc3339(created_at)],
+    )?;
+    Ok(())
+}
+
+/// What raised an alert of the owner's alert list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, strum::EnumString, strum::IntoStaticStr)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum AlertSource {
+    /// A monitor's check of a page.
+    Monitor,
+    /// A crawl schedule's run.
+    Schedule,
+}
+
+/// An alert as the owner's alert list shows it: a monitor's or a crawl schedule's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OwnedAlert {
+    /// Its id.
+    pub id: String,
+    /// What raised it.
+    pub source: AlertSource,
+    /// The monitor that raised it (a monitor's alert).
+    pub monitor_id: Option<String>,
+    /// The crawl schedule that raised it (a schedule's alert).
+    pub schedule_id: Option<String>,
+    /// The schedule's run that raised it (a schedule's alert).
+    pub crawl_id: Option<String>,
+    /// The monitored page, or the schedule's start URL.
+    pub url: String,
+    /// The rule that fired.
+    pub rule: String,
+    /// Its severity.
+    pub severity: String,
+    /// One sentence for humans.
+    pub message: String,
+    /// When it was raised (RFC 3339, as stored).
+    pub created_at: String,
+}
+
+/// Which of an owner's alerts to list ([`Store::list_alerts`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AlertFilter {
+    /// Only the alerts of this source.
+    pub source: Option<AlertSource>,
+    /// Only alerts listed after this one (its `created_at` and id): the paging cursor.
+    pub before: Option<(String, String)>,
 }
 
 impl Store {
@@ -307,6 +382,48 @@ impl Store {
                 Ok(Alert { id, monitor_id, rule, severity, message, created_at: clock::decode("alerts", &at)? })
             })
             .collect()
+    }
+
+    /// The alerts of `user_id` (its monitors' and its crawl schedules'), newest first, at
+    /// most `limit`, read through the owner's index.
+    pub fn list_alerts(&self, user_id: &str, filter: &AlertFilter, limit: usize) -> Result<Vec<OwnedAlert>> {
+        let mut clauses = vec!["a.user_id = ?".to_owned()];
+        let mut values: Vec<Value<'_>> = vec![Value::Text(user_id.into())];
+        match filter.source {
+            Some(AlertSource::Monitor) => clauses.push("a.monitor_id IS NOT NULL".to_owned()),
+            Some(AlertSource::Schedule) => clauses.push("a.schedule_id IS NOT NULL".to_owned()),
+            None => {}
+        }
+        if let Some((created_at, id)) = &filter.before {
+            clauses.push("(a.created_at, a.id) < (?, ?)".to_owned());
+            values.push(Value::Text(created_at.clone().into()));
+            values.push(Value::Text(id.clone().into()));
+        }
+        values.push(Value::Int(i64::try_from(limit).unwrap_or(i64::MAX)));
+        let sql = format!(
+            "SELECT a.id, a.monitor_id, a.schedule_id, a.crawl_id, COALESCE(m.url, s.url, ''), a.rule, a.severity, \
+             a.message, a.created_at FROM alerts a LEFT JOIN monitors m ON m.id = a.monitor_id \
+             LEFT JOIN crawl_schedules s ON s.id = a.schedule_id WHERE {} \
+             ORDER BY a.created_at DESC, a.id DESC LIMIT ?",
+            clauses.join(" AND ")
+        );
+        self.read(|db| {
+            db.query_map(&sql, &values, |row| {
+                let (monitor_id, schedule_id): (Option<String>, Option<String>) = (row.get(1)?, row.get(2)?);
+                Ok(OwnedAlert {
+                    id: row.get(0)?,
+                    source: if schedule_id.is_some() { AlertSource::Schedule } else { AlertSource::Monitor },
+                    monitor_id,
+                    schedule_id,
+                    crawl_id: row.get(3)?,
+                    url: row.get(4)?,
+                    rule: row.get(5)?,
+                    severity: row.get(6)?,
+                    message: row.get(7)?,
+                    created_at: row.get(8)?,
+                })
+            })
+        })
     }
 
     /// Tracks `keyword` on `target_url` for the user; tracking it twice is a conflict.

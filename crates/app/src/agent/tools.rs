@@ -442,10 +442,12 @@ pub const SCHEDULE_CRAWL: ToolCard = ToolCard {
     description: "Schedules a site crawl for the caller's owner, run every day or every week at a time of day (UTC), \
          and manages the schedules: action create (crawl: the crawl_site request with url; frequency daily or \
          weekly; time HH:MM; weekday for weekly; alert_score_drop, default 5), list, pause, resume or end \
-         (schedule_id). Each run is a crawl of the owner's, charged to the key as crawl_site is; each run that \
+         (schedule_id), or alerts (the owner's alerts of its schedules and monitors, newest first; source, \
+         cursor, limit). Each run is a crawl of the owner's, charged to the key as crawl_site is; each run that \
          completes is compared with the previous completed run, and new findings of a critical rule or a site \
-         score drop of alert_score_drop points or more raise a crawl.alert webhook event; the schedule shows the \
-         last change and alerts. At most 20 schedules per owner. Needs an API key with the mcp and audit scopes.",
+         score drop of alert_score_drop points or more raise an alert: a crawl.alert webhook event and a row of \
+         the owner's alert list; the schedule shows the last change and alerts. At most 20 schedules per owner. \
+         Needs an API key with the mcp and audit scopes.",
     examples: &[
         "Crawl https://example.com/ every Monday at 03:00 and alert me on regressions",
         "Pause my weekly crawl",

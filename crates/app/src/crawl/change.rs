@@ -216,6 +216,8 @@ mod tests {
                 finished_at: None,
                 progress: store::CrawlProgress::default(),
                 pages_pruned_at: None,
+                pause: None,
+                error_pauses: 0,
             },
             pages: pages
                 .iter()

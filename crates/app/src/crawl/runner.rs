@@ -232,6 +232,9 @@ pub struct Progress {
     /// Whether the crawl is pausing now because the site's recent answers were mostly
     /// errors ([`ErrorWindow`]).
     pub paused_for_errors: bool,
+    /// While it pauses for errors: how long until it goes on.
+    #[serde(skip)]
+    pub resumes_in: Option<Duration>,
 }
 
 fn seconds<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
@@ -270,6 +273,10 @@ pub trait CrawlSink: Send {
     fn paused(&mut self, why: &str, pause: Duration) {
         let _ = (why, pause);
     }
+
+    /// The pause [`CrawlSink::paused`] told of is over: the crawl goes on. Not told when the
+    /// crawl ends during the pause (cancelled, out of time): its end says so.
+    fn resumed(&mut self) {}
 }
 
 /// How a crawl ended.
@@ -882,6 +889,7 @@ where
         // A pause for errors hands out nothing until it is over.
         if paused_until.is_some_and(|until| Instant::now() >= until) {
             paused_until = None;
+            sink.resumed();
         }
         let paused = paused_until.is_some();
         if stop.is_none() && !paused {
@@ -1079,6 +1087,7 @@ where
             last_progress = Some(Instant::now());
             let mut now = progress(&mut frontier, started).map_err(store_error)?;
             now.paused_for_errors = paused_until.is_some();
+            now.resumes_in = paused_until.map(|until| until.saturating_duration_since(Instant::now()));
             sink.progress(&now);
         }
     }
@@ -1148,6 +1157,7 @@ fn progress<S: FrontierStore>(frontier: &mut Frontier<S>, started: Instant) -> R
         pages_per_second: if elapsed.is_zero() { 0.0 } else { fetched / elapsed.as_secs_f64() },
         elapsed,
         paused_for_errors: false,
+        resumes_in: None,
     })
 }
 

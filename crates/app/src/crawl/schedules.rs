@@ -521,6 +521,15 @@ impl Schedules {
                 })
             })
             .collect();
+        // The rows of the owner's alert list (docs/API.md, "Alerts"), beside the monitors'.
+        let rows: Vec<store::NewScheduleAlert> = listed
+            .iter()
+            .map(|a| store::NewScheduleAlert {
+                rule: a.rule.clone(),
+                severity: a.severity.clone(),
+                message: a.message.clone(),
+            })
+            .collect();
         let change_json = kept.as_ref().map(serde_json::to_string).transpose().map_err(AppError::internal)?;
         let alert_json =
             (!listed.is_empty()).then(|| serde_json::to_string(&listed)).transpose().map_err(AppError::internal)?;
@@ -534,6 +543,7 @@ impl Schedules {
                     baseline.as_deref(),
                     change_json.as_deref(),
                     alert_json.as_deref(),
+                    &rows,
                     &events,
                 )
             })

@@ -980,6 +980,14 @@ impl CrawlSink for StoreSink {
 
     fn progress(&mut self, _progress: &Progress) {}
 
+    fn paused(&mut self, why: &str, pause: Duration) {
+        super::stored_crawl::write_pause(&self.writer, why, pause);
+    }
+
+    fn resumed(&mut self) {
+        super::stored_crawl::write_resume(&self.writer);
+    }
+
     fn cancelled(&mut self) -> bool {
         if self.stop || self.checked.elapsed() < CANCEL_CHECK_EVERY {
             return self.stop;

@@ -3,6 +3,8 @@
 //! and the end of a crawl judged over the store ([`judge`]): the site rules and the site
 //! score read the crawl a batch of rows at a time, so memory does not grow with its pages.
 
+use std::time::Duration;
+
 use audit_core::Audit;
 use crawl::{check_site, site_score_of, CrawledPage, CrawledSite, SiteRuleResult, SiteScore, SiteTotals};
 
@@ -148,6 +150,33 @@ impl CrawlSink for StoreSink {
         if let Some(f) = &mut self.on_progress {
             f(progress);
         }
+    }
+
+    fn paused(&mut self, why: &str, pause: Duration) {
+        write_pause(&self.writer, why, pause);
+    }
+
+    fn resumed(&mut self) {
+        write_resume(&self.writer);
+    }
+}
+
+/// Writes a pause for errors of `pause` from now, for `why`, on the crawl's row (in the open
+/// batch), so the crawl object shows it on every replica while it lasts (docs/API.md, "Site
+/// crawl", "Politeness"). A write that fails only leaves the pause unshown: the crawl goes
+/// on, and its end says how many pauses it took.
+pub(super) fn write_pause(writer: &store::CrawlWriter, why: &str, pause: Duration) {
+    let now = time::OffsetDateTime::now_utc();
+    let (since, until) = (store::format_rfc3339(now), store::format_rfc3339(now + pause));
+    if let Err(e) = writer.pause(why, &since, &until) {
+        tracing::warn!(crawl = %writer.crawl_id(), error = %e, "the crawl's pause not written");
+    }
+}
+
+/// Clears the pause [`write_pause`] wrote: the crawl goes on.
+pub(super) fn write_resume(writer: &store::CrawlWriter) {
+    if let Err(e) = writer.resume() {
+        tracing::warn!(crawl = %writer.crawl_id(), error = %e, "the end of the crawl's pause not written");
     }
 }
 

@@ -171,6 +171,11 @@ pub struct StatusView {
     pub site_score: Option<u32>,
     /// Why it failed.
     pub error: Option<String>,
+    /// Times it paused because the site's recent answers were mostly errors.
+    pub error_pauses: u32,
+    /// The pause under way because the site's recent answers were mostly errors (`state`
+    /// stays `running`); `null` otherwise: as the REST crawl object's.
+    pub paused: Option<api::crawls::CrawlPause>,
     /// The top issues: site rules first, then by severity and count.
     pub top_issues: Vec<IssueView>,
     /// The human report page.
@@ -183,7 +188,10 @@ impl StatusView {
     /// The view of a stored crawl with its issue counts (the first [`TOP_ISSUES`] kept).
     pub fn of(crawl: store::Crawl, issues: Vec<store::IssueCount>) -> StatusView {
         let p = crawl.progress;
+        let (error_pauses, paused) = (super::wire::error_pauses(&crawl), super::wire::paused(&crawl));
         StatusView {
+            error_pauses,
+            paused,
             report_url: format!("/crawls/{}", crawl.id),
             pages_url: format!("/api/v1/crawls/{}/pages", crawl.id),
             crawl_id: crawl.id,

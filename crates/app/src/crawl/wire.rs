@@ -37,7 +37,8 @@ pub fn wire_crawl(crawl: &store::Crawl, issues: &[store::IssueCount]) -> api::cr
         site_score: crawl.site_score,
         error: crawl.error.clone(),
         time_limited: time_limited(crawl),
-        error_pauses: StoredSummary::of(crawl).map_or(0, |s| s.error_pauses),
+        error_pauses: error_pauses(crawl),
+        paused: paused(crawl),
         stopped_for_errors: StoredSummary::of(crawl).and_then(|s| s.stopped_for_errors),
         links_not_queued: StoredSummary::of(crawl).map_or(0, |s| s.links_not_queued),
         links_to_unrecorded_urls: StoredSummary::of(crawl).map_or(0, |s| s.links_to_unrecorded_urls),
@@ -93,4 +94,24 @@ pub fn list_mode(options_json: &str) -> bool {
 /// Whether the time limit ended `crawl`, as its summary records it (`false` while it runs).
 pub fn time_limited(crawl: &store::Crawl) -> bool {
     StoredSummary::of(crawl).is_some_and(|s| s.time_limited)
+}
+
+/// The pauses for errors `crawl` took: counted on its row as they happen (every run
+/// together), or as its summary recorded them at its end for a crawl ended before the row
+/// counted them.
+pub fn error_pauses(crawl: &store::Crawl) -> u32 {
+    StoredSummary::of(crawl).map_or(0, |s| s.error_pauses).max(crawl.error_pauses)
+}
+
+/// The pause for errors under way of `crawl`, as its row keeps it; `None` unless it is
+/// `running` (a crawl ended during a pause is no longer paused).
+pub fn paused(crawl: &store::Crawl) -> Option<api::crawls::CrawlPause> {
+    let pause = crawl.pause.as_ref().filter(|_| crawl.state == store::CrawlState::Running)?;
+    Some(api::crawls::CrawlPause {
+        reason: pause.reason.clone(),
+        since: pause.paused_at.clone(),
+        resumes_at: pause.resumes_at.clone(),
+        pauses: crawl.error_pauses,
+        max_pauses: super::runner::MAX_ERROR_PAUSES,
+    })
 }

@@ -1,6 +1,7 @@
 //! One module per area; each handler is listed once in [`crate::router::ROUTES`].
 
 pub mod ai;
+pub mod alerts;
 pub mod audit;
 pub mod bot;
 pub mod content;

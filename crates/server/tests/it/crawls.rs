@@ -1618,6 +1618,91 @@ async fn a_site_answering_mostly_errors_ends_its_crawl_with_the_reason_on_the_cr
     assert!(done["progress"]["pages_done"].as_u64().unwrap() < 30, "{done}");
 }
 
+#[tokio::test]
+async fn a_crawl_paused_for_errors_says_so_on_its_crawl_object_until_the_site_recovers() {
+    // docs/API.md, "Site crawl", "Politeness": the pages the home page links to answer 503
+    // asking for 2 s (the pause then lasts 2 s: the longest `Retry-After`) until the site
+    // recovers; polled through REST, the paused crawl shows `paused` with its reason and
+    // `resumes_at`, still `running`; once the site recovers, the crawl goes on, `paused` is
+    // null again, and it completes with the one pause counted and no stop.
+    let t = TestServer::start(|_| {}).await;
+    let recovered = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let up = recovered.clone();
+    let site = test_support::ThreadServer::start(move |req| match req.path.as_str() {
+        "/" => {
+            let links: String = (0..40).map(|i| format!("<a href=/p{i}>Page {i}</a>")).collect();
+            Some(test_support::html(&format!("<html lang=en><title>Home</title>{links}</html>")))
+        }
+        "/robots.txt" => Some(test_support::status(404)),
+        _ if up.load(std::sync::atomic::Ordering::SeqCst) => {
+            Some(test_support::html("<html lang=en><title>A page</title><a href=/>Home</a></html>"))
+        }
+        _ => Some(test_support::Reply::Full {
+            status: 503,
+            headers: vec![("Retry-After".into(), "2".into())],
+            body: Vec::new(),
+        }),
+    });
+    let a = start(&t, None, json!({"url": site.url("/"), "sitemaps": false, "external_links": false})).await;
+    assert_eq!(a.status, 202, "{}", a.raw);
+    assert!(a.body["crawl"]["paused"].is_null(), "{}", a.raw);
+    let id = a.body["crawl"]["id"].as_str().unwrap().to_string();
+
+    let mut seen = None;
+    for _ in 0..1200 {
+        let a = get(&t, &format!("/api/v1/crawls/{id}"), None).await;
+        assert_eq!(a.status, 200, "{}", a.raw);
+        if a.body["crawl"]["paused"].is_object() {
+            validate_documented("GET", "/api/v1/crawls/{id}", &a);
+            seen = Some(a.body["crawl"].clone());
+            break;
+        }
+        assert_eq!(a.body["crawl"]["state"], "running", "it ended before it paused: {}", a.raw);
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let paused = seen.expect("the pause shown on the crawl object");
+    eprintln!(
+        "while paused: state {}, paused {}, error_pauses {}",
+        paused["state"], paused["paused"], paused["error_pauses"]
+    );
+    // The site recovers while the crawl waits.
+    recovered.store(true, std::sync::atomic::Ordering::SeqCst);
+    assert_eq!(paused["state"], "running", "{paused}");
+    let pause = &paused["paused"];
+    let reason = pause["reason"].as_str().unwrap_or_default();
+    assert!(
+        reason.contains("of the last") && reason.contains("answers were errors (5xx, 429 or no answer)"),
+        "{pause}"
+    );
+    let since = store::parse_rfc3339(pause["since"].as_str().unwrap()).expect("since");
+    let resumes = store::parse_rfc3339(pause["resumes_at"].as_str().unwrap()).expect("resumes_at");
+    let lasts = resumes - since;
+    assert!(lasts >= time::Duration::milliseconds(1900) && lasts <= time::Duration::milliseconds(2100), "{pause}");
+    assert_eq!((pause["pauses"].as_u64(), pause["max_pauses"].as_u64()), (Some(1), Some(2)), "{pause}");
+    assert_eq!(paused["error_pauses"], 1, "{paused}");
+    assert!(paused.get("stopped_for_errors").is_none(), "{paused}");
+
+    // The crawl goes on: `paused` is null again while it still runs or once it ended.
+    let mut cleared = false;
+    for _ in 0..1200 {
+        let a = get(&t, &format!("/api/v1/crawls/{id}"), None).await;
+        if a.body["crawl"]["paused"].is_null() {
+            cleared = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(cleared, "the pause was never cleared");
+    let done = ended(&t, &id, None).await;
+    assert_eq!(done["state"], "completed", "{done}");
+    assert!(done["paused"].is_null(), "{done}");
+    assert_eq!(done["error_pauses"], 1, "{done}");
+    assert!(done.get("stopped_for_errors").is_none(), "went on after the pause: {done}");
+    // It went on to its 30 pages (anonymous), not stopped.
+    let fetched = done["progress"]["pages_done"].as_u64().unwrap() + done["progress"]["pages_failed"].as_u64().unwrap();
+    assert_eq!(fetched, 30, "{done}");
+}
+
 /// List mode over REST and the agent tool (docs/API.md, "List mode"): the start URL and the
 /// listed URLs are fetched, nothing they link to and no sitemap; their links still count as
 /// inlinks among them; the site rules that need the whole site are reported as skipped; a URL

@@ -180,6 +180,24 @@ async fn monitors_are_listed_and_stopped_by_their_owner_only() {
     })
     .await;
     assert!(m["last_checked_at"].is_string(), "{m}");
+    // The owner's alert list (docs/API.md, "Alerts") holds the monitor's alerts, each with its
+    // source and monitor; another owner's list none of them.
+    let all = send(&t, "GET", "/api/v1/alerts", "/api/v1/alerts", &alice, None).await;
+    assert_eq!(all.status, 200, "{}", all.raw);
+    let mine = all.body["alerts"].as_array().unwrap();
+    assert!(!mine.is_empty(), "{}", all.raw);
+    for a in mine {
+        assert_eq!((a["source"].as_str(), a["monitor_id"].as_str()), (Some("monitor"), Some(id.as_str())), "{a}");
+        assert!(a["schedule_id"].is_null() && a["crawl_id"].is_null(), "{a}");
+        assert_eq!(a["url"], watched.as_str(), "{a}");
+    }
+    assert!(mine.iter().any(|a| a["id"] == m["last_alert"]["id"]), "{}", all.raw);
+    let theirs = send(&t, "GET", "/api/v1/alerts", "/api/v1/alerts", &bob, None).await;
+    assert!(
+        theirs.body["alerts"].as_array().unwrap().iter().all(|a| a["monitor_id"] == bobs.as_str()),
+        "{}",
+        theirs.raw
+    );
 
     // Another owner's id answers as an unknown one: 404, not 403.
     let path = format!("/api/v1/monitors/{id}");
@@ -199,6 +217,8 @@ async fn monitors_are_listed_and_stopped_by_their_owner_only() {
     assert_eq!(list.body["monitors"], json!([]));
     assert!(t.db(|s| s.list_monitors(&owner_of(&t, &alice))).unwrap().is_empty());
     assert!(t.db(|s| s.recent_alerts(&id, 10)).unwrap().is_empty());
+    let all = send(&t, "GET", "/api/v1/alerts", "/api/v1/alerts", &alice, None).await;
+    assert_eq!(all.body["alerts"], json!([]), "{}", all.raw);
     let far = time::OffsetDateTime::now_utc() + time::Duration::days(2);
     let due: Vec<String> = t.db(|s| s.due_monitors(far)).unwrap().into_iter().map(|m| m.id).collect();
     assert_eq!(due, [bobs.as_str()], "the scheduler finds only the monitor still running");

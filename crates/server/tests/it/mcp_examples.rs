@@ -568,6 +568,8 @@ fn literal_outputs() -> Vec<(&'static str, Value)> {
                 "finished_at": "2026-05-01T10:00:09.000Z",
                 "site_score": 71,
                 "error": null,
+                "error_pauses": 0,
+                "paused": null,
                 "top_issues": [
                     { "id": "broken-internal-link", "kind": "site", "severity": "critical", "count": 2 },
                     { "id": "duplicate-title", "kind": "site", "severity": "warning", "count": 4 },

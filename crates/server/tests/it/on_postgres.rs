@@ -27,6 +27,7 @@ const MODULES: &[&str] = &[
     "tls::",
     "crawls::",
     "crawl_report::",
+    "schedules::",
 ];
 
 #[test]

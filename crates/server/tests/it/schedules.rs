@@ -95,7 +95,7 @@ async fn run_completed(t: &TestServer, key: &str, id: &str, n: u64) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_scheduled_crawl_runs_when_due_and_alerts_on_a_regression() {
     let t = TestServer::start(|_| {}).await;
-    let (key, _) = t.key(|k| k.scopes = vec!["audit".into(), "webhooks".into()]);
+    let (key, record) = t.key(|k| k.scopes = vec!["audit".into(), "webhooks".into()]);
     let changed = Arc::new(AtomicBool::new(false));
     let site = site(changed.clone()).await;
     let hooks = Pages::serve(|_: &test_support::wiremock::Request| ResponseTemplate::new(200)).await;
@@ -175,6 +175,61 @@ async fn a_scheduled_crawl_runs_when_due_and_alerts_on_a_regression() {
     }
     assert!(events.iter().any(|e| e["data"]["rule"] == "new_critical" && e["data"]["severity"] == "critical"));
 
+    // Each alert is a row of the owner's alert list too (docs/API.md, "Alerts"), beside the
+    // monitors' alerts: with its source, its schedule and the run that raised it.
+    let listed = send(&t, "GET", "/api/v1/alerts", Some(&key), None).await;
+    assert_eq!(listed.status, 200, "{}", listed.raw);
+    validate_documented("GET", "/api/v1/alerts", &listed);
+    let alerts = listed.body["alerts"].as_array().unwrap().clone();
+    let mut listed_rules: Vec<&str> = alerts.iter().map(|a| a["rule"].as_str().unwrap()).collect();
+    listed_rules.sort_unstable();
+    let mut raised = rules.clone();
+    raised.sort_unstable();
+    assert_eq!(listed_rules, raised, "{}", listed.raw);
+    for alert in &alerts {
+        assert_eq!(
+            (alert["source"].as_str(), alert["schedule_id"].as_str(), alert["crawl_id"].as_str()),
+            (Some("schedule"), Some(id.as_str()), Some(second.as_str())),
+            "{alert}"
+        );
+        assert!(alert["monitor_id"].is_null(), "{alert}");
+        assert_eq!(alert["url"], home.as_str(), "{alert}");
+    }
+    let critical = alerts.iter().find(|a| a["rule"] == "new_critical").unwrap();
+    assert_eq!(critical["severity"], "critical");
+    assert_eq!(critical["message"], s["last_alerts"][0]["message"], "the schedule's own alert, word for word");
+    // Filtered and paged: one a page, then the next by its cursor; a monitor filter has none.
+    let only = send(&t, "GET", "/api/v1/alerts?source=monitor", Some(&key), None).await;
+    assert_eq!(only.body["alerts"], json!([]), "{}", only.raw);
+    let first_page = send(&t, "GET", "/api/v1/alerts?source=schedule&limit=1", Some(&key), None).await;
+    assert_eq!(first_page.body["alerts"][0]["id"], alerts[0]["id"], "{}", first_page.raw);
+    match first_page.body["next_cursor"].as_str() {
+        Some(cursor) => {
+            let next =
+                send(&t, "GET", &format!("/api/v1/alerts?source=schedule&limit=1&cursor={cursor}"), Some(&key), None)
+                    .await;
+            assert_eq!(next.body["alerts"][0]["id"], alerts[1]["id"], "{}", next.raw);
+        }
+        None => assert_eq!(alerts.len(), 1, "{}", first_page.raw),
+    }
+    // The agent tool lists the same alerts (a key of the same owner with the `mcp` scope).
+    let (agent, _) = t.key(|k| {
+        k.scopes = vec!["mcp".into()];
+        k.user_id = Some(record.user_id.clone());
+    });
+    let by_tool = tool_call(&t, &agent, "schedule_crawl", json!({ "action": "alerts" })).await;
+    assert_eq!(by_tool.body["result"]["isError"], false, "{}", by_tool.raw);
+    assert_eq!(by_tool.body["result"]["structuredContent"]["alerts"], json!(alerts), "{}", by_tool.raw);
+    send(&t, "GET", "/api/v1/alerts?source=crawl", Some(&key), None).await.assert_error(400, "invalid_request");
+    send(&t, "GET", "/api/v1/alerts?cursor=nope", Some(&key), None).await.assert_error(400, "invalid_request");
+    send(&t, "GET", "/api/v1/alerts", None, None).await.assert_error(401, "unauthorized");
+    let (webhooks_only, _) = t.key(|k| k.scopes = vec!["webhooks".into()]);
+    send(&t, "GET", "/api/v1/alerts", Some(&webhooks_only), None).await.assert_error(403, "forbidden");
+    // Another owner lists none of them.
+    let (other, _) = t.key(|k| k.scopes = vec!["audit".into()]);
+    let theirs = send(&t, "GET", "/api/v1/alerts", Some(&other), None).await;
+    assert_eq!(theirs.body["alerts"], json!([]), "{}", theirs.raw);
+
     // Paused: not claimed however due; its next run is not shown.
     let paused = send(&t, "POST", &format!("/api/v1/crawl-schedules/{id}/pause"), Some(&key), None).await;
     assert_eq!((paused.status, paused.body["schedule"]["state"].as_str()), (200, Some("paused")), "{}", paused.raw);
@@ -196,6 +251,9 @@ async fn a_scheduled_crawl_runs_when_due_and_alerts_on_a_regression() {
     assert_eq!(list.body["schedules"], json!([]), "{}", list.raw);
     let listed = send(&t, "GET", "/api/v1/crawls", Some(&key), None).await;
     assert_eq!(listed.body["crawls"].as_array().map(Vec::len), Some(2), "{}", listed.raw);
+    // Its alerts went with it, as a stopped monitor's do.
+    let alerts = send(&t, "GET", "/api/v1/alerts", Some(&key), None).await;
+    assert_eq!(alerts.body["alerts"], json!([]), "{}", alerts.raw);
 }
 
 #[tokio::test]
@@ -313,11 +371,14 @@ async fn the_schedule_crawl_tool_makes_lists_pauses_resumes_and_ends_schedules()
     assert_eq!(resumed["structuredContent"]["schedule"]["state"], "active", "{resumed}");
     let ended = call(&key, json!({ "action": "end", "schedule_id": id })).await;
     assert_eq!(ended["structuredContent"]["deleted"], id.as_str(), "{ended}");
+    let alerts = call(&key, json!({ "action": "alerts", "source": "schedule", "limit": 5 })).await;
+    assert_eq!(alerts["structuredContent"], json!({ "alerts": [], "next_cursor": null }), "{alerts}");
 
     // Refusals name their code.
     for (key, arguments, code) in [
         (&key, json!({ "action": "end", "schedule_id": id }), "not_found"),
         (&key, json!({ "action": "pause" }), "missing_parameter"),
+        (&key, json!({ "action": "alerts", "source": "crawl" }), "invalid_request"),
         (
             &key,
             json!({ "action": "create", "crawl": { "url": "http://127.0.0.1:9/" }, "frequency": "daily" }),

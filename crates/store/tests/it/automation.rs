@@ -221,13 +221,37 @@ both! {
 
         let alert = store.insert_alert(&a.id, "score_drop", "warning", "score fell from 80 to 70").unwrap();
         let newer = store.insert_alert(&a.id, "unreachable", "critical", "timeout").unwrap();
-        assert_eq!(store.recent_alerts(&a.id, 10).unwrap(), [newer, alert]);
+        assert_eq!(store.recent_alerts(&a.id, 10).unwrap(), [newer.clone(), alert.clone()]);
         assert_eq!(store.list_monitors(&user).unwrap().len(), 2);
+        // The owner's alert list: the monitor's alerts, newest first, with their source and
+        // monitor; paged by (created_at, id); another owner's list is empty.
+        let listed = store.list_alerts(&user, &store::AlertFilter::default(), 10).unwrap();
+        // Newest first, and by id among alerts of one millisecond (the cursor's order).
+        let key = |l: &store::OwnedAlert| (l.created_at.clone(), l.id.clone());
+        assert_eq!(listed.len(), 2);
+        assert!(key(&listed[0]) > key(&listed[1]), "{listed:?}");
+        let mut ids: Vec<&str> = listed.iter().map(|l| l.id.as_str()).collect();
+        ids.sort_unstable();
+        let mut raised = [newer.id.as_str(), alert.id.as_str()];
+        raised.sort_unstable();
+        assert_eq!(ids, raised);
+        let monitor = a.id.clone();
+        assert!(listed.iter().all(|l| l.source == store::AlertSource::Monitor
+            && l.monitor_id.as_deref() == Some(monitor.as_str())
+            && l.schedule_id.is_none()
+            && l.url == "https://a.test/"));
+        let before = Some((listed[0].created_at.clone(), listed[0].id.clone()));
+        let next = store.list_alerts(&user, &store::AlertFilter { before, ..Default::default() }, 10).unwrap();
+        assert_eq!(next, [listed[1].clone()]);
+        let schedules_only = store::AlertFilter { source: Some(store::AlertSource::Schedule), before: None };
+        assert!(store.list_alerts(&user, &schedules_only, 10).unwrap().is_empty());
 
         let other = store.create_user(Tier::Free).unwrap().id;
         assert!(store.delete_monitor(&other, &a.id).unwrap_err().is_not_found());
+        assert!(store.list_alerts(&other, &store::AlertFilter::default(), 10).unwrap().is_empty());
         store.delete_monitor(&user, &a.id).unwrap();
         assert!(store.recent_alerts(&a.id, 10).unwrap().is_empty());
+        assert!(store.list_alerts(&user, &store::AlertFilter::default(), 10).unwrap().is_empty());
         assert!(store.reschedule_monitor(&a.id, t).unwrap_err().is_not_found());
     }
 }

@@ -24,13 +24,16 @@ pub enum Action {
     Resume,
     /// End schedule_id (its crawls stay).
     End,
+    /// The owner's alerts, its schedules' and its monitors', newest first (source, cursor,
+    /// limit), as GET /api/v1/alerts lists them.
+    Alerts,
 }
 
 /// Arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Args {
-    /// create, list, pause, resume or end
+    /// create, list, pause, resume, end or alerts
     pub action: Action,
     /// create: the crawl each run starts, as crawl_site's and POST /api/v1/crawls's request
     /// (url required; max_pages, include, exclude, strip_params, sitemaps, render, ...)
@@ -50,9 +53,19 @@ pub struct Args {
     pub alert_score_drop: Option<u64>,
     /// pause, resume, end: the schedule's id
     pub schedule_id: Option<String>,
+    /// alerts: only those of crawl schedules (schedule) or of monitors (monitor)
+    #[schemars(extend("enum" = api::alerts::ALERT_SOURCES))]
+    pub source: Option<String>,
+    /// alerts: the next_cursor of the previous page, as it was given
+    #[schemars(length(min = 1, max = 200))]
+    pub cursor: Option<String>,
+    /// alerts: alerts per page, 1 to 100 (default 50)
+    #[schemars(range(min = 1, max = api::alerts::MAX_ALERTS_PAGE))]
+    pub limit: Option<u32>,
 }
 
-/// Result: the schedule (create, pause, resume), the schedules (list), or the id ended.
+/// Result: the schedule (create, pause, resume), the schedules (list), the id ended, or a
+/// page of alerts (alerts).
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(untagged)]
 #[schemars(extend("type" = "object"))]
@@ -71,6 +84,13 @@ pub enum Output {
     Ended {
         /// The id of the schedule ended.
         deleted: String,
+    },
+    /// alerts.
+    Alerts {
+        /// The alerts, newest first, each with its source (schedule or monitor).
+        alerts: Vec<api::alerts::Alert>,
+        /// Pass as cursor for the next page; null on the last.
+        next_cursor: Option<String>,
     },
 }
 
@@ -118,6 +138,12 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
             let id = id()?;
             schedules.end(owner, id.clone()).await.map_err(failed)?;
             Ok(Output::Ended { deleted: id })
+        }
+        Action::Alerts => {
+            let request =
+                api::alerts::ListAlerts { source: args.source.clone(), cursor: args.cursor.clone(), limit: args.limit };
+            let listing = env.state.app.list_alerts(owner, request).await.map_err(|e| from_app_error(e, "alerts"))?;
+            Ok(Output::Alerts { alerts: listing.alerts, next_cursor: listing.next_cursor })
         }
     }
 }
