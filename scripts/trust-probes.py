@@ -4,7 +4,8 @@ and /api/status latency while each runs. A script for the lead's measurements, n
 (it takes minutes and its figures depend on the machine).
 
 Usage: scripts/trust-probes.py [--binary target/release/seo-audit] [--out trust-probes.md]
-                                [--only content-gap,report,h2c,crawls,sitemap-crawl,big-audit]
+                                [--only content-gap,report,h2c,burst,crawls,sitemap-crawl,big-audit]
+                                [--h2c-shape 10x200]
 
 It starts the binary on a loopback port with a fresh data directory (SQLite), serves its
 hostile sites from loopback HTTP servers of its own, and runs, one after the other:
@@ -25,6 +26,11 @@ hostile sites from loopback HTTP servers of its own, and runs, one after the oth
   (curl 7.88 reports an answer given before its upload ended, followed by a reset, as
   `000`, which hid every status). The server's RSS growth is reported against the bound of
   docs/SECURITY.md, "Request bodies" (64 MB);
+- burst: the first h2c probe's client, kept: 10 curl processes of 200 POSTs of 1 MiB at
+  20 KB/s with `--parallel-immediate`, which opens one connection per transfer; this burst
+  of 2,000 connections from one address, not the bodies, filled the kernel's listen queue
+  (1,024 until the server asked for 4,096) and held another client's /api/status for a SYN
+  retransmission (docs/SECURITY.md, "Connection bounds"). Needs curl with HTTP/2;
 - crawls: 40 anonymous crawls from four loopback addresses (127.0.0.2 to .5, ten each: each
   address's minute of quota) of a site where every page links to five new ones (each
   crawl fetches its 30 pages, answered after 30 ms each), until every one has ended; their
@@ -591,6 +597,44 @@ def h2c(service: Service, sites: Sites) -> dict:
     }
 
 
+def burst(service: Service, sites: Sites) -> dict:
+    """The first h2c probe's client, kept for what it showed: 10 curl processes of 200
+    transfers each with `--parallel-immediate`, which opens one connection per transfer
+    (2,000 at once from one address, not 10), each a POST of a 1 MiB body sent at 20 KB/s.
+    curl exit codes: 92, an HTTP/2 stream error (the server answered before the upload ended,
+    then reset the stream: curl 7.88 prints `000` for it); 55, sending failed, and 56,
+    receiving failed (the connection was closed: over the per-IP cap at accept)."""
+    if not shutil.which("curl"):
+        return {"note": "curl not found"}
+    tmp = Path(tempfile.mkdtemp(prefix="burst-"))
+    body = tmp / "body.json"
+    body.write_bytes(b'{"url": "http://127.0.0.1/", "headings": ["' + b"x" * (1024 * 1024 - 64) + b'"]}')
+    url = f"http://127.0.0.1:{service.port}/api/content-gap"
+    since = service.log_offset()
+    codes = collections.Counter()
+    with Watch(service) as watch:
+        procs = []
+        for c in range(10):
+            config = tmp / f"c{c}.conf"
+            config.write_text("".join(f'url = "{url}"\noutput = "/dev/null"\n' for _ in range(200)))
+            procs.append(subprocess.Popen(
+                ["curl", "-s", "--http2-prior-knowledge", "--parallel", "--parallel-max", "200",
+                 "--parallel-immediate", "-X", "POST", "-H", "content-type: application/json",
+                 "--data-binary", f"@{body}", "--limit-rate", "20k", "--max-time", "40",
+                 "-w", "%{http_code} exit %{exitcode}\n", "-K", str(config)],
+                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            ))
+        for p in procs:
+            out, _ = p.communicate()
+            codes.update(out.decode().splitlines())
+    shutil.rmtree(tmp, ignore_errors=True)
+    return {
+        "answers": dict(codes.most_common()),
+        "server_logged": logged(service.log_lines(since), "/api/content-gap"),
+        **watch.result,
+    }
+
+
 def poll_crawls(service: Service, ids: dict, source: str, every: float = 0.5) -> tuple:
     """Polls the crawls until every one has ended; returns their last objects and the most
     seen running at once (in all and per starting address)."""
@@ -738,6 +782,7 @@ PROBES = {
     "content-gap": content_gap,
     "report": report,
     "h2c": h2c,
+    "burst": burst,
     "crawls": crawls,
     "sitemap-crawl": sitemap_crawl,
     "big-audit": big_audit,
