@@ -38,7 +38,8 @@ hostile sites from loopback HTTP servers of its own, and runs, one after the oth
   `finished_at`, and from polls), their queue waits and run times, and the identities the
   service logged for the 40 starts;
 - sitemap-crawl: one anonymous crawl (30 pages) of a site whose sitemap index lists
-  100,000 URLs (two sitemaps of 50,000): the database's growth and the rows it added;
+  100,000 URLs (two sitemaps of 50,000): the database's growth, and the rows it added with
+  the bytes of their values (the data stored, whatever the file's free pages and log do);
 - big-audit: one anonymous audit of a page of 100,000 (short) headings: the same.
 
 While each probe runs, /api/status is asked every 50 ms from 127.0.0.9 on a new connection
@@ -271,16 +272,27 @@ class Service:
         }
 
     def rows(self) -> dict:
-        """Rows per table of the SQLite file (read only, beside the running service)."""
+        """Per table of the SQLite file (read only, beside the running service): its rows and
+        the bytes of their values (texts and blobs their length, numbers 8): the data stored,
+        whatever the file's free pages and write-ahead log do. A whole scan: for the small
+        databases of these probes."""
+        size = lambda v: len(v.encode()) if isinstance(v, str) else len(v) if isinstance(v, bytes) else 8
+        out = {}
         try:
             db = sqlite3.connect(f"file:{self.db_file()}?mode=ro", uri=True, timeout=30)
             try:
                 tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-                return {t: db.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0] for t in tables}
+                for t in tables:
+                    rows = data = 0
+                    for r in db.execute(f'SELECT * FROM "{t}"'):
+                        rows += 1
+                        data += sum(size(v) for v in r if v is not None)
+                    out[t] = {"rows": rows, "bytes": data}
             finally:
                 db.close()
         except sqlite3.Error as e:
-            return {"error": str(e)}
+            out["error"] = str(e)
+        return out
 
     def log_offset(self) -> int:
         self.log.flush()
@@ -737,8 +749,16 @@ def find_key(value, key):
     return None
 
 
-def rows_added(before: dict, after: dict) -> dict:
-    return {t: after[t] - before.get(t, 0) for t in sorted(after) if isinstance(after[t], int) and after[t] != before.get(t, 0)}
+def stored(service: Service, before: dict) -> dict:
+    """The rows each table gained since `before` (a [`Service.rows`] reading) and the bytes
+    of their values, with the total in MiB."""
+    after = service.rows()
+    added = {}
+    for t, r in sorted(after.items()):
+        was = before.get(t, {"rows": 0, "bytes": 0})
+        if isinstance(r, dict) and r["rows"] != was["rows"]:
+            added[t] = {"rows": r["rows"] - was["rows"], "bytes": r["bytes"] - was["bytes"]}
+    return {"rows_added": added, "data_added_mib": round(sum(a["bytes"] for a in added.values()) / 2**20, 2)}
 
 
 def sitemap_crawl(service: Service, sites: Sites) -> dict:
@@ -755,7 +775,7 @@ def sitemap_crawl(service: Service, sites: Sites) -> dict:
         "answers": {"start": status, "state": crawl.get("state"), "pages_done": crawl.get("progress", {}).get("pages_done")},
         "sitemap_urls_served": SITEMAP_URLS,
         "links_not_queued": crawl.get("links_not_queued"),
-        "rows_added": rows_added(rows, service.rows()),
+        **stored(service, rows),
         **watch.result,
     }
 
@@ -773,7 +793,7 @@ def big_audit(service: Service, sites: Sites) -> dict:
         "answers": {"audit": status, **facts},
         "answer_bytes": len(body),
         "headings_served": BIG_HEADINGS,
-        "rows_added": rows_added(rows, service.rows()),
+        **stored(service, rows),
         **watch.result,
     }
 
@@ -826,7 +846,7 @@ def main():
         f"Load average (1, 5, 15 min) at the start: {', '.join(f'{x:.1f}' for x in load_start)}; "
         f"at the end: {', '.join(f'{x:.1f}' for x in load_end)} (other processes share the machine).",
         "",
-        "| probe | answers | wall s | CPU s | RSS before / peak / after MiB | DB growth MiB (WAL after) | /api/status max ms (connect) / p99 ms / probes (failed) | load at start / end |",
+        "| probe | answers | wall s | CPU s | RSS before / peak / after MiB | DB growth MiB (WAL after; data added) | /api/status max ms (connect) / p99 ms / probes (failed) | load at start / end |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for name, r in results.items():
@@ -835,7 +855,7 @@ def main():
             continue
         lines.append(
             f"| {name} | `{json.dumps(r.get('answers', r.get('note')))}` | {r['wall_s']} | {r['cpu_s']} | "
-            f"{r['rss_before_mib']} / {r['rss_peak_mib']} / {r['rss_after_mib']} | {r['db_growth_mib']} ({r['wal_mib']}) | "
+            f"{r['rss_before_mib']} / {r['rss_peak_mib']} / {r['rss_after_mib']} | {r['db_growth_mib']} ({r['wal_mib']}{'; ' + str(r['data_added_mib']) if 'data_added_mib' in r else ''}) | "
             f"{r['status_max_ms']} ({r['status_slowest']['connect_ms']}) / {r['status_p99_ms']} / {r['status_probes']} ({r['status_failed']}) | "
             f"{r['load'][0]} / {r['load'][1]} |"
         )
