@@ -14,9 +14,9 @@ hostile sites from loopback HTTP servers of its own, and runs, one after the oth
   has 20,000 headings (docs/SECURITY.md, "Work that grows with its input");
 - report: an anonymous audit (`GET /report?url=`) of a page of 20,000 URL-bearing headings
   on `localhost` (a domain: an address such as 127.0.0.1 has no public report page, its
-  report is the answer itself), then two views at once, from two other addresses, of the
-  public report page `/report/localhost?audit=ID` the audit redirected to (ten rounds of
-  two views at once); the views are measured apart from the audit;
+  report is the answer itself), then ten rounds of two views at once, from two other
+  addresses, of the public report page `/report/localhost?audit=ID` the audit redirected
+  to; the views are measured apart from the audit;
 - h2c: 10 HTTP/2 connections (cleartext, prior knowledge) from one address, each sending
   the HEADERS of 200 POSTs of a 1 MB body at once (before the server's SETTINGS are read,
   so its stream limit is ignored as a hostile client would), then every body as fast as
