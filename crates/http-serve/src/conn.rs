@@ -35,6 +35,13 @@ pub const H2_STREAM_WINDOW: u32 = 64 * 1024;
 /// Bytes of all the request bodies of one connection a client may send before the server
 /// reads them (the HTTP/2 connection window): what hyper itself buffers per connection.
 pub const H2_CONNECTION_WINDOW: u32 = 256 * 1024;
+/// Connections the kernel may hold for the server before it accepts them (the listen
+/// backlog; tokio's and mio's default is 1,024, and Linux caps it at `net.core.somaxconn`,
+/// 4,096 by default). When the queue is full the kernel drops a new client's SYN, and that
+/// client waits a 1 s retransmission before it tries again: a burst of 2,000 connections
+/// from one client (each then closed at accept by the per-IP cap) made another client's
+/// `/api/status` wait 1 to 2 s (docs/SECURITY.md, "Connection bounds").
+pub const LISTEN_BACKLOG: u32 = 4096;
 /// Time a connection asked to close (idle, or the server shutting down) gets to close
 /// cleanly (HTTP/2 GOAWAY) before it is cut, once no request of it is in flight.
 pub const CLOSE_WAIT: Duration = Duration::from_secs(1);

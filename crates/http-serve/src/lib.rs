@@ -56,7 +56,7 @@ use hyper::body::{Body, Incoming};
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
 use tokio::io::{AsyncRead, AsyncWrite};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::{TcpListener, TcpSocket, TcpStream};
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
@@ -197,10 +197,18 @@ pub struct Listener {
 }
 
 impl Listener {
-    /// Binds `addr` (port 0: any free port).
+    /// Binds `addr` (port 0: any free port) and listens with a queue of
+    /// [`conn::LISTEN_BACKLOG`] connections.
     pub async fn bind(addr: SocketAddr) -> Result<Listener, BindError> {
-        let inner = TcpListener::bind(addr).await.map_err(|source| BindError { addr, source })?;
-        let bound = inner.local_addr().map_err(|source| BindError { addr, source })?;
+        let error = |source| BindError { addr, source };
+        let socket = if addr.is_ipv4() { TcpSocket::new_v4() } else { TcpSocket::new_v6() }.map_err(error)?;
+        // As `TcpListener::bind` does on Unix: a restarted server may bind the port while
+        // sockets of the previous one linger in TIME_WAIT.
+        #[cfg(unix)]
+        socket.set_reuseaddr(true).map_err(error)?;
+        socket.bind(addr).map_err(error)?;
+        let inner = socket.listen(conn::LISTEN_BACKLOG).map_err(error)?;
+        let bound = inner.local_addr().map_err(error)?;
         Ok(Listener { inner, addr: bound, tls: None })
     }
 

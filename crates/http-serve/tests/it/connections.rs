@@ -293,6 +293,45 @@ async fn connections_over_the_caps_are_closed_at_once() {
     }
 }
 
+/// A burst of connections waits in the kernel's listen queue until the server takes them:
+/// the socket listens with a queue of [`http_serve::conn::LISTEN_BACKLOG`]. With tokio's
+/// default of 1,024, the kernel dropped the SYNs of a burst past it, and each client so
+/// dropped (any client, not only the one making the burst) waited a 1 s retransmission.
+/// Here 2,000 connections are made to a bound socket that accepts nothing yet: each gets a
+/// place in the queue.
+#[cfg(target_os = "linux")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_burst_of_connections_waits_in_the_listen_queue() {
+    // The kernel caps the queue at `net.core.somaxconn` (4,096 since Linux 5.4): the burst
+    // is kept within it, and within the open files this process may hold.
+    let somaxconn = std::fs::read_to_string("/proc/sys/net/core/somaxconn")
+        .ok()
+        .and_then(|s| s.trim().parse::<usize>().ok())
+        .unwrap_or(128);
+    let fd_limit = usize::try_from(http_serve::conn::raise_fd_limit().unwrap_or(1024)).unwrap_or(usize::MAX);
+    let burst = 2_000.min(somaxconn).min(fd_limit.saturating_sub(256));
+    if burst <= 1_024 {
+        eprintln!(
+            "a burst of {burst} (somaxconn {somaxconn}, open-file limit {fd_limit}) fits tokio's default queue too"
+        );
+    }
+    let listener = http_serve::Listener::bind(([127, 0, 0, 1], 0).into()).await.unwrap();
+    let addr = listener.local_addr();
+    let mut connects = tokio::task::JoinSet::new();
+    for _ in 0..burst {
+        // Bounded only so that a connection left out of the queue fails the test rather
+        // than hangs it: nothing accepts, so a full queue stays full.
+        connects.spawn(tokio::time::timeout(Duration::from_secs(20), TcpStream::connect(addr)));
+    }
+    let mut held = Vec::new();
+    while let Some(done) = connects.join_next().await {
+        let connected = done.unwrap().expect("a connection of the burst found the listen queue full");
+        held.push(connected.unwrap());
+    }
+    assert_eq!(held.len(), burst);
+    drop(listener);
+}
+
 /// A server certificate chain signed by a test root, as the server's [`http_serve::Tls`].
 fn test_tls(dir: &std::path::Path) -> (test_support::tls::TestCerts, http_serve::Tls) {
     let certs = test_support::tls::TestCerts::generate(dir);
