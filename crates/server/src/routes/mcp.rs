@@ -14,6 +14,7 @@ use bytes::Bytes;
 use http::{header, HeaderValue, StatusCode};
 use http_body_util::Full;
 use mcp_protocol::{Auth, ErrorObject, Id, KeyRejection, McpRequest, INTERNAL_ERROR, INVALID_REQUEST};
+use serde_json::Value;
 
 use crate::auth::{anonymous_identity, identify, Identity};
 use crate::config::MAX_REQUEST_BODY_BYTES;
@@ -60,7 +61,7 @@ pub async fn ai_catalog(ctx: Ctx) -> Result<crate::Response, ApiError> {
 }
 
 /// A discovery document: readable from any origin (browser-based agents fetch it).
-fn public_json(value: &impl serde::Serialize) -> Response {
+fn public_json(value: &Value) -> Response {
     let mut resp = json_response(StatusCode::OK, value);
     resp.headers_mut().insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
     resp.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=300"));
