@@ -117,6 +117,83 @@ impl JsonBody for CrawlRequest {
     const MEMBERS: &'static str = "`url`";
 }
 
+/// The arguments of the `crawl_site` agent tool: the members of [`CrawlRequest`] an agent
+/// gives, each of one type (the protocol layer checks them against this schema first). Read
+/// by the crawl's use case (`app::crawl::from_tool`).
+// (The field doc comments are the tool's input schema: agents read them.)
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CrawlSiteArgs {
+    /// Absolute http or https URL the crawl starts from
+    #[schemars(length(min = 1, max = 2048))]
+    pub url: String,
+    /// Pages fetched at most (cut to the key's tier: free 100, pro 500)
+    #[schemars(range(min = 1))]
+    pub max_pages: Option<u32>,
+    /// Render every HTML page in headless Chromium and audit the rendered DOM (5 quota units
+    /// for the call instead of 1)
+    #[serde(default)]
+    pub render: bool,
+    /// Sitemaps to read beside /sitemap.xml and those robots.txt names: absolute http(s)
+    /// URLs on the crawled site, at most 10 (`app::crawl::MAX_NAMED_SITEMAPS`)
+    #[serde(default)]
+    #[schemars(length(max = 10))]
+    pub sitemaps: Vec<String>,
+    /// URL patterns (regular expressions, at most 20) matched against a URL's path and query
+    /// from its start (`/blog`, `/(en|fr)/`): when given, only URLs one of them matches are
+    /// crawled (the start URL always is)
+    #[serde(default)]
+    #[schemars(length(max = 20))]
+    pub include: Vec<String>,
+    /// URL patterns as include's: URLs one of them matches are never fetched (listed as
+    /// skipped)
+    #[serde(default)]
+    #[schemars(length(max = 20))]
+    pub exclude: Vec<String>,
+    /// Query parameters removed from every URL found before it is compared with those known
+    /// (at most 50): a name, a prefix ending in * (utm_*), or * for all
+    #[serde(default)]
+    #[schemars(length(max = 50))]
+    pub strip_params: Vec<String>,
+    /// Check the links to other sites for broken-external-link (default true): each external
+    /// URL once, HEAD then GET, within the crawl's budget of external URLs
+    #[serde(default = "yes")]
+    #[schemars(extend("default" = true))]
+    pub external_links: bool,
+    /// List mode: the URLs to crawl beside url (fetched first), and no other (their links
+    /// are recorded, not followed; no sitemap is read; the site rules that need the whole
+    /// site are skipped): absolute http(s) URLs on url's site, at most the key's pages per
+    /// crawl with url
+    #[serde(default)]
+    pub urls: Vec<String>,
+    /// Custom extraction: at most 10 extractors, each {name, css, attribute?, all?} (the
+    /// first match's text or attribute, or every match's joined by " | ") or {name, regex}
+    /// (its first capture group over the page's HTML); their values are the columns
+    /// extract:<name> of the crawl's pages and exports
+    #[serde(default)]
+    #[schemars(length(max = 10))]
+    pub extract: Vec<Extractor>,
+    /// Request headers (name to value) sent to the crawled site's host only, for a staging
+    /// site: at most 20 with cookies and basic auth, 8 KiB in all; Host, Content-Length,
+    /// hop-by-hop headers, Accept-Encoding, User-Agent and Cookie refused. Never stored,
+    /// logged or answered
+    #[serde(default)]
+    pub headers: std::collections::BTreeMap<String, Secret>,
+    /// Cookies (name=value) sent to the crawled site's host only, as headers are
+    #[serde(default)]
+    pub cookies: Vec<Secret>,
+    /// HTTP basic auth sent to the crawled site's host only, as headers are
+    pub basic_auth: Option<BasicAuth>,
+    /// Who the crawl says it is: default (SeoAuditBot, obeying robots.txt's SeoAuditBot
+    /// group) or smartphone (Google's smartphone crawler's user agent, obeying the Googlebot
+    /// group)
+    pub user_agent: Option<UserAgent>,
+}
+
+fn yes() -> bool {
+    true
+}
+
 /// A custom extractor of a crawl: a name and either `css` (with `attribute` and `all`) or
 /// `regex`. Each value is at most 1,024 bytes (a longer one is cut and ends with `…`).
 #[derive(Debug, Clone, Deserialize, JsonSchema)]

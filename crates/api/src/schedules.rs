@@ -62,6 +62,92 @@ impl JsonBody for ScheduleRequest {
     const MEMBERS: &'static str = "`crawl`, `frequency` and `time`";
 }
 
+/// What the `schedule_crawl` agent tool does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ScheduleAction {
+    /// Make a schedule (crawl, frequency, time; weekday for weekly).
+    Create,
+    /// The owner's schedules.
+    List,
+    /// Pause schedule_id.
+    Pause,
+    /// Resume schedule_id.
+    Resume,
+    /// End schedule_id (its crawls stay).
+    End,
+    /// The owner's alerts, its schedules' and its monitors', newest first (source, cursor,
+    /// limit), as GET /api/v1/alerts lists them.
+    Alerts,
+}
+
+/// The arguments of the `schedule_crawl` agent tool: an action, with the members of
+/// [`ScheduleRequest`] for `create` and the schedule's id for the others.
+// (The field doc comments are the tool's input schema: agents read them.)
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScheduleCrawlArgs {
+    /// create, list, pause, resume, end or alerts
+    pub action: ScheduleAction,
+    /// create: the crawl each run starts, as crawl_site's and POST /api/v1/crawls's request
+    /// (url required; max_pages, include, exclude, strip_params, sitemaps, render, ...)
+    #[schemars(with = "Option<CrawlRequest>")]
+    pub crawl: Option<serde_json::Map<String, serde_json::Value>>,
+    /// create: daily or weekly
+    #[schemars(extend("enum" = FREQUENCIES))]
+    pub frequency: Option<String>,
+    /// create: the time of day of each run, HH:MM in UTC
+    pub time: Option<String>,
+    /// create, weekly: the day of the week (monday to sunday)
+    #[schemars(extend("enum" = WEEKDAYS))]
+    pub weekday: Option<String>,
+    /// create: points of site score drop since the previous run that raise an alert (1 to
+    /// 100, default 5)
+    #[schemars(range(min = 1, max = 100))]
+    pub alert_score_drop: Option<u64>,
+    /// pause, resume, end: the schedule's id
+    pub schedule_id: Option<String>,
+    /// alerts: only those of crawl schedules (schedule) or of monitors (monitor)
+    #[schemars(extend("enum" = crate::alerts::ALERT_SOURCES))]
+    pub source: Option<String>,
+    /// alerts: the next_cursor of the previous page, as it was given
+    #[schemars(length(min = 1, max = 200))]
+    pub cursor: Option<String>,
+    /// alerts: alerts per page, 1 to 100 (default 50)
+    #[schemars(range(min = 1, max = crate::alerts::MAX_ALERTS_PAGE))]
+    pub limit: Option<u32>,
+}
+
+/// The answer of the `schedule_crawl` agent tool: the schedule (create, pause, resume), the
+/// schedules (list), the id ended, or a page of alerts (alerts).
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(untagged)]
+#[schemars(extend("type" = "object"))]
+pub enum ScheduleCrawlAnswer {
+    /// create, pause, resume.
+    Schedule {
+        /// The schedule (boxed: the variants differ in size).
+        schedule: Box<CrawlSchedule>,
+    },
+    /// list.
+    List {
+        /// The schedules, oldest first.
+        schedules: Vec<CrawlSchedule>,
+    },
+    /// end.
+    Ended {
+        /// The id of the schedule ended.
+        deleted: String,
+    },
+    /// alerts.
+    Alerts {
+        /// The alerts, newest first, each with its source (schedule or monitor).
+        alerts: Vec<crate::alerts::Alert>,
+        /// Pass as cursor for the next page; null on the last.
+        next_cursor: Option<String>,
+    },
+}
+
 /// An alert a scheduled run raised.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct ScheduleAlert {

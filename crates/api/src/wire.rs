@@ -241,6 +241,14 @@ pub struct AutoFixResult {
     pub fixes: Vec<autofix::Fix>,
 }
 
+impl AutoFixResult {
+    /// `fixes` with their count, `ok: true` and the current `api_version`: the answer of the
+    /// route and of the `auto_fix_batch` tool alike.
+    pub fn new(fixes: Vec<autofix::Fix>) -> AutoFixResult {
+        AutoFixResult { ok: true, api_version: audit_core::API_VERSION, count: fixes.len(), fixes }
+    }
+}
+
 /// The usage snapshot of the key's owner.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct Usage {
@@ -434,6 +442,14 @@ pub struct AiReadinessAnswer {
     pub report: ai_visibility::AiReadiness,
 }
 
+impl AiReadinessAnswer {
+    /// `report` with the current `api_version`: the answer of the route and of the
+    /// `check_ai_readiness` tool alike.
+    pub fn new(report: ai_visibility::AiReadiness) -> AiReadinessAnswer {
+        AiReadinessAnswer { api_version: audit_core::API_VERSION, report }
+    }
+}
+
 /// The answer of `POST /api/ai-visibility-scan`: the engine's scan with `api_version` and
 /// the scanned `url`.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -446,6 +462,14 @@ pub struct AiVisibilityScanAnswer {
     /// The scan.
     #[serde(flatten)]
     pub scan: ai_visibility::AiVisibilityScan,
+}
+
+impl AiVisibilityScanAnswer {
+    /// `scan` of `url` with the current `api_version`: the answer of the route and of the
+    /// `scan_ai_visibility` tool alike.
+    pub fn new(url: String, scan: ai_visibility::AiVisibilityScan) -> AiVisibilityScanAnswer {
+        AiVisibilityScanAnswer { api_version: audit_core::API_VERSION, url, scan }
+    }
 }
 
 /// The body of `POST /api/content-gap`; `null` counts as absent for the optional fields.
@@ -473,6 +497,26 @@ pub struct ContentGapRequest {
 
 impl JsonBody for ContentGapRequest {
     const MEMBERS: &'static str = "`url`";
+}
+
+/// The arguments of the `analyze_content_gap` agent tool: the members of
+/// [`ContentGapRequest`], each of its one type. Read by `app::requests::gap_args`.
+// (The field doc comments are the tool's input schema: agents read them.)
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ContentGapArgs {
+    /// Absolute http or https URL of the page to analyse
+    #[schemars(length(min = 1, max = 2048))]
+    pub url: String,
+    /// Overrides the fetched page's title
+    pub title: Option<String>,
+    /// Overrides the fetched page's word count
+    pub word_count: Option<u64>,
+    /// Overrides the fetched page's section headings (h2-h6); an empty list means none
+    pub headings: Option<Vec<String>>,
+    /// Up to 5 competitor pages to compare with, instead of the built-in model of the page type
+    #[schemars(length(max = content_gap::MAX_COMPETITORS), inner(length(min = 1, max = 2048)))]
+    pub competitors: Option<Vec<String>>,
 }
 
 /// The answer of `POST /api/content-gap`: the engine's report with the page and the

@@ -42,17 +42,6 @@ impl UsageFacts {
     }
 }
 
-/// Why a subscription was not created.
-#[derive(Debug, thiserror::Error)]
-pub enum SubscribeError {
-    /// The owner already holds [`MAX_WEBHOOKS_PER_USER`] subscriptions.
-    #[error("an owner may hold at most {MAX_WEBHOOKS_PER_USER} webhook subscriptions")]
-    TooMany,
-    /// The address guard refuses the URL, or the store failed.
-    #[error(transparent)]
-    App(#[from] AppError),
-}
-
 /// Longest key [`App::find_key`] looks up.
 pub const MAX_PRESENTED_KEY_LEN: usize = 200;
 
@@ -159,13 +148,9 @@ impl App {
     /// are refused now; names are judged again when they are resolved at each delivery.
     ///
     /// # Errors
-    /// [`SubscribeError::TooMany`], the address guard's refusal, or the store's failure.
-    pub async fn subscribe(
-        &self,
-        user_id: String,
-        url: Url,
-        events: Vec<String>,
-    ) -> Result<store::Webhook, SubscribeError> {
+    /// `invalid_request` when the owner holds [`MAX_WEBHOOKS_PER_USER`] subscriptions already,
+    /// the address guard's refusal, or the store's failure.
+    pub async fn subscribe(&self, user_id: String, url: Url, events: Vec<String>) -> Result<store::Webhook, AppError> {
         self.fetcher.guard().check_url(&url).map_err(AppError::from)?;
         let new = store::NewWebhook { user_id: user_id.clone(), url: url.to_string(), events };
         let created = self
@@ -176,7 +161,11 @@ impl App {
                 s.create_webhook(new).map(Some)
             })
             .await?;
-        created.ok_or(SubscribeError::TooMany)
+        created.ok_or_else(|| {
+            let message =
+                format!("An owner may hold at most {MAX_WEBHOOKS_PER_USER} webhook subscriptions; delete one first.");
+            AppError::refused(crate::ErrorCode::InvalidRequest, message)
+        })
     }
 
     /// The subscriptions of `user_id`.

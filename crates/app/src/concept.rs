@@ -93,10 +93,42 @@ impl From<Concept> for ConceptAnswer {
     }
 }
 
+/// Longest concept asked for, in characters.
+pub const MAX_CONCEPT_CHARS: usize = 200;
+
+/// The answer for `query` (an SEO term or a rule id, trimmed): its glossary entry, or the
+/// closest concepts.
+///
+/// # Errors
+/// `invalid_request` when `query` is blank or longer than [`MAX_CONCEPT_CHARS`].
+pub fn answer(query: &str) -> Result<ConceptAnswer, crate::AppError> {
+    let refused = |message: String| crate::AppError::refused(crate::ErrorCode::InvalidRequest, message);
+    let query = query.trim();
+    if query.is_empty() {
+        return Err(refused("concept must name an SEO term or a rule id, e.g. \"canonical tag\"".to_string()));
+    }
+    if query.chars().count() > MAX_CONCEPT_CHARS {
+        return Err(refused(format!("The concept must be at most {MAX_CONCEPT_CHARS} characters.")));
+    }
+    Ok(crate::glossary::concept(query).into())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::glossary::concept;
+
+    #[test]
+    fn a_blank_or_overlong_concept_is_refused() {
+        let refused = |query: &str| match answer(query) {
+            Err(crate::AppError::Refused(r)) => r.message,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(refused("  "), "concept must name an SEO term or a rule id, e.g. \"canonical tag\"");
+        assert_eq!(refused(&"é".repeat(MAX_CONCEPT_CHARS + 1)), "The concept must be at most 200 characters.");
+        assert!(matches!(answer(&format!(" {} ", "a".repeat(MAX_CONCEPT_CHARS))), Ok(ConceptAnswer::Missing(_))));
+        assert!(matches!(answer(" canonical tag "), Ok(ConceptAnswer::Found(_))));
+    }
 
     #[test]
     fn the_answer_serialises_as_the_concept_json() {

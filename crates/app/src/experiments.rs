@@ -42,6 +42,57 @@ pub struct NewExperiment {
     pub metric: String,
 }
 
+/// The arguments of the `run_experiment` agent tool.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ExperimentArgs {
+    /// create or list
+    pub action: ExperimentAction,
+    /// Short name; required for create
+    #[schemars(length(min = 1, max = 200))]
+    pub title: Option<String>,
+    /// What the change should achieve; required for create
+    #[schemars(length(min = 1, max = 2000))]
+    pub hypothesis: Option<String>,
+    /// The page under test; required for create
+    #[schemars(length(min = 1, max = 2048))]
+    pub url: Option<String>,
+    /// Kind of change, e.g. title-rewrite, schema-added, content-expansion
+    #[schemars(length(max = 100))]
+    pub experiment_type: Option<String>,
+    /// Measured figure: score (default), word_count, or a rule id
+    #[schemars(length(max = 100))]
+    pub metric_target: Option<String>,
+}
+
+impl ExperimentArgs {
+    /// The experiment `create` records (texts trimmed, blank ones absent; the metric
+    /// [`DEFAULT_METRIC`] when none is named), or `None` for `list`.
+    ///
+    /// # Errors
+    /// `missing_parameter` when `create` lacks its title, hypothesis or URL, or the URL's
+    /// refusal naming the argument.
+    pub fn new_experiment(&self) -> Result<Option<NewExperiment>, AppError> {
+        if self.action != ExperimentAction::Create {
+            return Ok(None);
+        }
+        let text = |arg: &Option<String>| arg.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string);
+        let missing =
+            || AppError::refused(crate::ErrorCode::MissingParameter, "create needs title, hypothesis and url.");
+        let (Some(title), Some(hypothesis), Some(url)) = (text(&self.title), text(&self.hypothesis), &self.url) else {
+            return Err(missing());
+        };
+        let url = crate::validate_url(url).map_err(|e| crate::crawl::argument_refusal(AppError::Fetch(e), "url"))?;
+        Ok(Some(NewExperiment {
+            title,
+            hypothesis,
+            experiment_type: text(&self.experiment_type),
+            metric: text(&self.metric_target).unwrap_or_else(|| DEFAULT_METRIC.to_string()),
+            url,
+        }))
+    }
+}
+
 /// Every experiment of the owner, after the action.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct ExperimentReport {

@@ -34,6 +34,64 @@ pub enum KeywordAction {
     List,
 }
 
+/// The arguments of the `track_keywords` agent tool.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct KeywordArgs {
+    /// add, remove or list
+    pub action: KeywordAction,
+    /// The keyword or phrase; required for add and remove
+    #[schemars(length(min = 1, max = 100))]
+    pub keyword: Option<String>,
+    /// The page that should rank for it; required for add
+    #[schemars(length(min = 1, max = 2048))]
+    pub target_url: Option<String>,
+}
+
+/// What a `track_keywords` call changes before its report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeywordChange {
+    /// Track `keyword` on `url`.
+    Add {
+        /// The keyword, trimmed.
+        keyword: String,
+        /// The page.
+        url: Url,
+    },
+    /// Stop tracking `keyword`.
+    Remove {
+        /// The keyword, trimmed.
+        keyword: String,
+    },
+    /// Nothing (list).
+    Nothing,
+}
+
+impl KeywordArgs {
+    /// The change the action asks for.
+    ///
+    /// # Errors
+    /// `missing_parameter` when add or remove lacks its keyword, or add its target URL; the
+    /// URL's refusal naming the argument.
+    pub fn change(&self) -> Result<KeywordChange, AppError> {
+        let missing = |message: &str| AppError::refused(crate::ErrorCode::MissingParameter, message);
+        let keyword = self.keyword.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string);
+        Ok(match self.action {
+            KeywordAction::Add => {
+                let keyword = keyword.ok_or_else(|| missing("The add action needs `keyword`."))?;
+                let raw = self.target_url.as_deref().ok_or_else(|| missing("add needs targetUrl."))?;
+                let url = crate::validate_url(raw)
+                    .map_err(|e| crate::crawl::argument_refusal(AppError::Fetch(e), "targetUrl"))?;
+                KeywordChange::Add { keyword, url }
+            }
+            KeywordAction::Remove => {
+                KeywordChange::Remove { keyword: keyword.ok_or_else(|| missing("The remove action needs `keyword`."))? }
+            }
+            KeywordAction::List => KeywordChange::Nothing,
+        })
+    }
+}
+
 /// Every keyword the owner tracks, after the action.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct KeywordReport {
@@ -255,6 +313,33 @@ pub fn count(haystack: &str, needle: &str) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_tools_change_needs_its_keyword_and_page() {
+        let args = |v: serde_json::Value| serde_json::from_value::<KeywordArgs>(v).unwrap();
+        let refused = |v| match args(v).change() {
+            Err(AppError::Refused(r)) => (r.code.as_str(), r.message),
+            other => panic!("{other:?}"),
+        };
+        let missing = |m: &str| ("missing_parameter", m.to_string());
+        assert_eq!(
+            refused(serde_json::json!({ "action": "add", "targetUrl": "a.example" })),
+            missing("The add action needs `keyword`.")
+        );
+        assert_eq!(refused(serde_json::json!({ "action": "add", "keyword": "oak" })), missing("add needs targetUrl."));
+        assert_eq!(
+            refused(serde_json::json!({ "action": "remove", "keyword": " " })),
+            missing("The remove action needs `keyword`.")
+        );
+        let (code, message) =
+            refused(serde_json::json!({ "action": "add", "keyword": "oak", "targetUrl": "ftp://a/" }));
+        assert_eq!(code, "invalid_url");
+        assert!(message.ends_with(" (argument targetUrl)."), "{message}");
+        let add = args(serde_json::json!({ "action": "add", "keyword": " oak ", "targetUrl": "a.example" })).change();
+        let url = Url::parse("https://a.example/").unwrap();
+        assert_eq!(add.unwrap(), KeywordChange::Add { keyword: "oak".into(), url });
+        assert_eq!(args(serde_json::json!({ "action": "list" })).change().unwrap(), KeywordChange::Nothing);
+    }
 
     #[test]
     fn kept_text_comes_from_the_text_table_or_from_older_rows_json() {

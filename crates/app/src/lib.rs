@@ -17,6 +17,8 @@
 //! - Use cases of the endpoints: [`opportunities`], [`fixes`], [`content`] (content gaps),
 //!   [`ai`] (AI readiness and scan), [`GeoService`] (geo-check).
 //! - [`history`]: stored audits read back (an owner's list, one audit, a URL's history).
+//! - [`report`]: the public report pages (which audit a domain's report shows, where a
+//!   visitor's audit is shown).
 //! - [`glossary`]: the SEO glossary (get_seo_concept, the methodology resource).
 //! - [`agent`]: what the agent-tool endpoint says besides its tools (identity, resources,
 //!   prompts).
@@ -57,6 +59,7 @@ pub mod observe;
 pub mod opportunities;
 pub mod pipeline;
 pub mod quota;
+pub mod report;
 pub mod requests;
 mod setup;
 pub mod site_info;
@@ -67,7 +70,7 @@ pub mod webhooks;
 pub mod workflows;
 mod writers;
 
-pub use accounts::{SubscribeError, UsageFacts, MAX_WEBHOOKS_PER_USER};
+pub use accounts::{UsageFacts, MAX_WEBHOOKS_PER_USER};
 pub use ai_visibility::{AGENT_PROBE_BUDGET, MAX_AGENT_PROBES};
 pub use application::{App, Events};
 pub use audit::{audit_record, page_text, AuditOptions, Audited, BatchAudits, Paid, MAX_STORED_TEXT, RENDER_UNITS};

@@ -407,14 +407,14 @@ impl App {
 
 impl App {
     /// Stops the monitor of `url` of `user_id` (monitor_site's `stop` action), as
-    /// [`App::stop_monitor`] does; the monitor stopped, or `None` when the owner does not
-    /// monitor that page.
+    /// [`App::stop_monitor`] does.
     ///
     /// # Errors
-    /// The store failed.
-    pub async fn stop_monitor_of(&self, user_id: String, url: String) -> Result<Option<store::Monitor>, AppError> {
-        self.db(move |s| {
-            let Some(monitor) = s.list_monitors(&user_id)?.into_iter().find(|m| m.url == url) else {
+    /// `not_found` when the owner does not monitor that page; the store's failure.
+    pub async fn stop_monitor_of(&self, user_id: String, url: &url::Url) -> Result<MonitorStopped, AppError> {
+        let page = url.to_string();
+        let stopped = self.db(move |s| {
+            let Some(monitor) = s.list_monitors(&user_id)?.into_iter().find(|m| m.url == page) else {
                 return Ok(None);
             };
             match s.delete_monitor(&user_id, &monitor.id) {
@@ -423,8 +423,14 @@ impl App {
                 Err(e) if e.is_not_found() => Ok(None),
                 Err(e) => Err(e),
             }
-        })
-        .await
+        });
+        match stopped.await? {
+            Some(m) => Ok(MonitorStopped { monitor_id: m.id, url: m.url, stopped: true }),
+            None => {
+                let message = format!("No monitor of {url} for this API key's owner.");
+                Err(AppError::refused(crate::ErrorCode::NotFound, message))
+            }
+        }
     }
 }
 

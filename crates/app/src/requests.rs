@@ -48,6 +48,39 @@ pub fn gap(body: api::ContentGapRequest) -> Result<GapRequest, AppError> {
     Ok(GapRequest { url, title, word_count, headings, competitors: distinct })
 }
 
+/// Checks the arguments of the `analyze_content_gap` agent tool: the URL, at most
+/// [`content_gap::MAX_COMPETITORS`] competitors, each a URL (duplicates dropped), the title
+/// trimmed (blank: none). Each refusal is the sentence the tool answers, naming the argument.
+///
+/// # Errors
+/// Those refusals.
+pub fn gap_args(args: api::ContentGapArgs) -> Result<GapRequest, AppError> {
+    let argument = |raw: &str, name: &str| {
+        crate::validate_url(raw).map_err(|e| crate::crawl::argument_refusal(AppError::Fetch(e), name))
+    };
+    let url = argument(&args.url, "url")?;
+    let given = args.competitors.unwrap_or_default();
+    if given.len() > content_gap::MAX_COMPETITORS {
+        let max = content_gap::MAX_COMPETITORS;
+        let message = format!("`competitors` may hold at most {max} URLs, not {}.", given.len());
+        return Err(AppError::refused(crate::ErrorCode::InvalidRequest, message));
+    }
+    let mut competitors: Vec<url::Url> = Vec::new();
+    for (index, raw) in given.iter().enumerate() {
+        let competitor = argument(raw, &format!("competitors[{index}]"))?;
+        if !competitors.contains(&competitor) {
+            competitors.push(competitor);
+        }
+    }
+    Ok(GapRequest {
+        url,
+        title: args.title.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string),
+        word_count: args.word_count.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
+        headings: args.headings,
+        competitors,
+    })
+}
+
 /// Checks an auto-fix request: 1 to [`autofix::MAX_BATCH`] issues; an item that is not an
 /// issue names its index.
 ///

@@ -39,6 +39,51 @@ pub use approve::{check_gate, Decided, Decision, GateRefusal};
 pub use steps::Step;
 pub use view::{ApprovalView, PendingApproval, RunError, RunList, RunSummary, RunView, Started, StepView};
 
+/// The arguments of the `workflow_execute` agent tool.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ExecuteArgs {
+    /// What the run does
+    pub intent: store::Intent,
+    /// Absolute http or https URL of the page
+    #[schemars(length(min = 1, max = 2048))]
+    pub url: String,
+    /// Competitor page; required by the competitor intent
+    #[schemars(length(min = 1, max = 2048))]
+    pub competitor_url: Option<String>,
+    /// How many issues the fix plan covers (1 to 20, default 5)
+    #[serde(default)]
+    pub top_n: crate::fixes::TopN,
+}
+
+/// The run the `workflow_execute` agent tool asks for on behalf of `user_id`: the page's URL
+/// and, for the competitor intent, the competitor's, checked as audits check theirs.
+///
+/// # Errors
+/// A URL's refusal naming its argument, or `missing_parameter` when the competitor intent
+/// has no `competitorUrl`.
+pub fn tool_run(user_id: String, args: ExecuteArgs) -> Result<store::NewRun, crate::AppError> {
+    let argument = |raw: &str, name: &str| {
+        crate::validate_url(raw).map_err(|e| crate::crawl::argument_refusal(crate::AppError::Fetch(e), name))
+    };
+    let url = argument(&args.url, "url")?;
+    let competitor_url = match (args.intent, args.competitor_url) {
+        (store::Intent::Competitor, None) => {
+            let message = "The competitor intent needs competitorUrl.";
+            return Err(crate::AppError::refused(crate::ErrorCode::MissingParameter, message));
+        }
+        (store::Intent::Competitor, Some(raw)) => Some(argument(&raw, "competitorUrl")?.to_string()),
+        _ => None,
+    };
+    Ok(store::NewRun {
+        user_id: Some(user_id),
+        intent: args.intent,
+        url: url.to_string(),
+        competitor_url,
+        top_n: u32::try_from(args.top_n.0).ok(),
+    })
+}
+
 use crate::monitors::Monitors;
 use crate::{App, AppError, Comparison, StoredResult};
 
@@ -548,6 +593,32 @@ impl Workflows {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_execute_tools_run_needs_a_competitor_for_the_competitor_intent() {
+        let args = |v: serde_json::Value| serde_json::from_value::<ExecuteArgs>(v).unwrap();
+        let refusal = |v| match tool_run("u1".into(), args(v)) {
+            Err(crate::AppError::Refused(r)) => (r.code.as_str(), r.message),
+            other => panic!("{other:?}"),
+        };
+        let (code, message) = refusal(json!({ "intent": "competitor", "url": "a.example" }));
+        assert_eq!((code, message.as_str()), ("missing_parameter", "The competitor intent needs competitorUrl."));
+        let (code, message) = refusal(json!({ "intent": "audit", "url": "ftp://a.example/" }));
+        assert_eq!(code, "invalid_url");
+        assert!(message.ends_with(" (argument url)."), "{message}");
+        let run = tool_run(
+            "u1".into(),
+            args(json!({ "intent": "competitor", "url": "a.example", "competitorUrl": "b.example" })),
+        );
+        let run = run.unwrap();
+        assert_eq!(
+            (run.url.as_str(), run.competitor_url.as_deref()),
+            ("https://a.example/", Some("https://b.example/"))
+        );
+        assert_eq!((run.user_id.as_deref(), run.top_n), (Some("u1"), Some(5)));
+        let run = tool_run("u1".into(), args(json!({ "intent": "audit", "url": "a.example", "competitorUrl": "b" })));
+        assert_eq!(run.unwrap().competitor_url, None, "only the competitor intent reads it");
+    }
 
     #[test]
     fn every_intent_has_steps() {

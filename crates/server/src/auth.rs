@@ -48,9 +48,7 @@ pub fn presented_key(ctx: &Ctx) -> Option<String> {
 /// one, 403 for a disabled or expired key or one lacking `scope`.
 pub async fn authenticate(ctx: &Ctx, rule: KeyRule, scope: Option<app::Scope>) -> Result<Identity, ApiError> {
     match identify(ctx, scope).await? {
-        Ok(Identity::Anonymous { .. }) if rule == KeyRule::Required => Err(ApiError::unauthorized(
-            "This endpoint needs an API key in the x-api-key header; ask the operator of this service for one.",
-        )),
+        Ok(Identity::Anonymous { .. }) if rule == KeyRule::Required => Err(ApiError::unauthorized(KEY_REQUIRED)),
         Ok(identity) => Ok(identity),
         Err(KeyRefusal::Unknown) => Err(ApiError::unauthorized("The API key is not valid.")),
         Err(KeyRefusal::Disabled) => Err(ApiError::forbidden("disabled", "The API key is disabled.")),
@@ -61,6 +59,25 @@ pub async fn authenticate(ctx: &Ctx, rule: KeyRule, scope: Option<app::Scope>) -
         }
     }
 }
+
+/// The key of a route that requires one, able to act for `scope`: 401 without a key, 403
+/// without the scope ([`authenticate`]).
+pub async fn required_key(ctx: &Ctx, scope: Option<app::Scope>) -> Result<Arc<app::KeyRecord>, ApiError> {
+    match authenticate(ctx, KeyRule::Required, scope).await? {
+        Identity::Key(key) => Ok(key),
+        // `KeyRule::Required` refuses an anonymous caller already; this says the same.
+        Identity::Anonymous { .. } => Err(ApiError::unauthorized(KEY_REQUIRED)),
+    }
+}
+
+/// The owner of the key of a route that requires one with `scope` ([`required_key`]).
+pub async fn key_owner(ctx: &Ctx, scope: app::Scope) -> Result<String, ApiError> {
+    Ok(required_key(ctx, Some(scope)).await?.user_id.clone())
+}
+
+/// What a route that requires a key answers a caller without one.
+const KEY_REQUIRED: &str =
+    "This endpoint needs an API key in the x-api-key header; ask the operator of this service for one.";
 
 /// The identity of the request (anonymous without a key), or why the key it sent cannot act
 /// for `scope` ([`app::quota::check_key`]); the log line names the key once it is known.

@@ -105,6 +105,34 @@ impl Ctx {
         Ok(api::body::check_json(&bytes)?)
     }
 
+    /// The body as [`Ctx::body()`] reads it when the request sends one, else `T::default()`:
+    /// for a route whose body may be left out.
+    pub async fn body_if_sent<T: api::body::JsonBody + Default>(&self) -> Result<T, ApiError> {
+        if self.sends_body() {
+            self.body().await
+        } else {
+            Ok(T::default())
+        }
+    }
+
+    /// For a route that needs no body: one that is sent is read as every body is (JSON, at
+    /// most [`crate::MAX_REQUEST_BODY_BYTES`]) and dropped ([`Ctx::ignored_body`]).
+    pub async fn no_body(&self) -> Result<(), ApiError> {
+        if self.sends_body() {
+            self.ignored_body().await?;
+        }
+        Ok(())
+    }
+
+    /// Whether the request announces a body: a `Content-Length` other than 0, or a
+    /// `Transfer-Encoding`.
+    fn sends_body(&self) -> bool {
+        match self.headers.get(http::header::CONTENT_LENGTH) {
+            Some(len) => len.as_bytes() != b"0",
+            None => self.headers.contains_key(http::header::TRANSFER_ENCODING),
+        }
+    }
+
     /// The bytes of a JSON body: 415 unless `Content-Type: application/json`, 413 when
     /// too large, 400 when not received in time, 503 when the budget of bodies is spent.
     async fn json_bytes(&self) -> Result<Bytes, ApiError> {

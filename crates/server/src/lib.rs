@@ -19,8 +19,9 @@
 //! - the `telemetry` crate keeps the Prometheus metrics; [`serve`] serves them, `/livez` and `/readyz`
 //!   on the `metrics_listen` listener (`scrape.rs`).
 //!
-//! Adding an area: write `routes/<area>.rs` with `fn(Ctx) -> HandlerFuture` handlers, add
-//! rows to [`ROUTES`] with their `api::Operation` (`api::ops`), and run `just openapi`.
+//! Adding an area: write `routes/<area>.rs` with one `async fn(Ctx) -> Result<Response,
+//! ApiError>` per route, add rows to [`ROUTES`] with their `api::Operation` (`api::ops`), and
+//! run `just openapi`.
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {

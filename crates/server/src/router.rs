@@ -2,9 +2,9 @@
 //!
 //! [`ROUTES`] is the one list of (method, path pattern, handler, consumes_quota, doc). The
 //! OpenAPI document is generated from it ([`crate::openapi`], with the `api` crate), so a route cannot be added
-//! without documenting it. To add an area: write `routes/<area>.rs` with handlers of type
-//! [`Handler`], add rows here with their [`Operation`] (`api::ops`), and run
-//! `just openapi`.
+//! without documenting it. To add an area: write `routes/<area>.rs` with one
+//! `async fn(Ctx) -> Result<Response, ApiError>` per route, add rows here (`h!(area::name)`)
+//! with their [`Operation`] (`api::ops`), and run `just openapi`.
 //!
 //! [`handle`] does what every route needs: request id, routing (404, 405 with `Allow`;
 //! `HEAD` answered as `GET` without the body, RFC 9110 §9.3.2; the paths of
@@ -25,7 +25,6 @@ use http_serve::router::Miss;
 use crate::ctx::{BodyError, BoxError, Ctx, Handler, Outgoing, PeerAddr};
 use crate::error::ApiError;
 use crate::response::Response;
-use crate::routes;
 use crate::state::AppState;
 use api::{ops, Operation};
 
@@ -71,6 +70,14 @@ impl http_serve::router::Row for Route {
 /// for one report page, written `REDACTED` in the log as a key is.
 const SHARE_PARAMETER: &str = "share";
 
+/// The row's handler: the route's `async fn(Ctx) -> Result<Response, ApiError>` in
+/// `routes::<area>`, boxed here once so that no handler writes its own `Box::pin`.
+macro_rules! h {
+    ($($part:ident)::+) => {
+        |ctx| Box::pin(crate::routes::$($part)::+(ctx))
+    };
+}
+
 /// The route consumes quota ([`Route::consumes_quota`]).
 const QUOTA: bool = true;
 /// The route consumes no quota.
@@ -79,89 +86,59 @@ const FREE: bool = false;
 /// Every route of the service: method, path pattern, handler, quota, what the OpenAPI document
 /// says about it.
 pub static ROUTES: &[Route] = &[
-    Route::new(Method::GET, "/api/v1/audit", routes::audit::get, QUOTA, &ops::AUDIT),
-    Route::new(Method::POST, "/api/v1/audit/batch", routes::audit::batch, QUOTA, &ops::AUDIT_BATCH),
+    Route::new(Method::GET, "/api/v1/audit", h!(audit::get), QUOTA, &ops::AUDIT),
+    Route::new(Method::POST, "/api/v1/audit/batch", h!(audit::batch), QUOTA, &ops::AUDIT_BATCH),
     // Stored audits read back (docs/API.md, "Stored audits"): reads consume no quota.
-    Route::new(Method::GET, "/api/v1/audits", routes::history::list, FREE, &ops::LIST_AUDITS),
-    Route::new(Method::GET, "/api/v1/audits/{id}", routes::history::get, FREE, &ops::GET_AUDIT),
-    Route::new(
-        Method::GET,
-        "/api/v1/audits/{id}/compare",
-        routes::history::compare,
-        FREE,
-        &api::compare::COMPARE_AUDITS,
-    ),
-    Route::new(Method::GET, "/api/v1/history", routes::history::history, FREE, &ops::HISTORY),
-    Route::new(Method::GET, "/api/v1/usage", routes::usage::get, FREE, &ops::USAGE),
-    Route::new(Method::POST, "/api/v1/webhooks", routes::webhooks::create, FREE, &ops::CREATE_WEBHOOK),
-    Route::new(Method::GET, "/api/v1/webhooks", routes::webhooks::list, FREE, &ops::LIST_WEBHOOKS),
-    Route::new(Method::DELETE, "/api/v1/webhooks/{id}", routes::webhooks::delete, FREE, &ops::DELETE_WEBHOOK),
+    Route::new(Method::GET, "/api/v1/audits", h!(history::list), FREE, &ops::LIST_AUDITS),
+    Route::new(Method::GET, "/api/v1/audits/{id}", h!(history::get), FREE, &ops::GET_AUDIT),
+    Route::new(Method::GET, "/api/v1/audits/{id}/compare", h!(history::compare), FREE, &api::compare::COMPARE_AUDITS),
+    Route::new(Method::GET, "/api/v1/history", h!(history::history), FREE, &ops::HISTORY),
+    Route::new(Method::GET, "/api/v1/usage", h!(usage::get), FREE, &ops::USAGE),
+    Route::new(Method::POST, "/api/v1/webhooks", h!(webhooks::create), FREE, &ops::CREATE_WEBHOOK),
+    Route::new(Method::GET, "/api/v1/webhooks", h!(webhooks::list), FREE, &ops::LIST_WEBHOOKS),
+    Route::new(Method::DELETE, "/api/v1/webhooks/{id}", h!(webhooks::delete), FREE, &ops::DELETE_WEBHOOK),
     // What a key created, listed and ended (docs/API.md, "Managing what a key created").
-    Route::new(Method::PATCH, "/api/v1/webhooks/{id}", routes::webhooks::update, FREE, &ops::UPDATE_WEBHOOK),
+    Route::new(Method::PATCH, "/api/v1/webhooks/{id}", h!(webhooks::update), FREE, &ops::UPDATE_WEBHOOK),
     // A test ping sends a signed request: 1 unit, so the quota bounds them.
-    Route::new(Method::POST, "/api/v1/webhooks/{id}/test", routes::webhooks::test, QUOTA, &ops::TEST_WEBHOOK),
+    Route::new(Method::POST, "/api/v1/webhooks/{id}/test", h!(webhooks::test), QUOTA, &ops::TEST_WEBHOOK),
     Route::new(
         Method::GET,
         "/api/v1/webhooks/{id}/deliveries",
-        routes::webhooks::deliveries,
+        h!(webhooks::deliveries),
         FREE,
         &ops::WEBHOOK_DELIVERIES,
     ),
-    Route::new(Method::GET, "/api/v1/monitors", routes::monitors::list, FREE, &ops::LIST_MONITORS),
+    Route::new(Method::GET, "/api/v1/monitors", h!(monitors::list), FREE, &ops::LIST_MONITORS),
     // The alerts of the owner's monitors and crawl schedules (docs/API.md, "Alerts").
-    Route::new(Method::GET, "/api/v1/alerts", routes::alerts::list, FREE, &api::alerts::LIST_ALERTS),
-    Route::new(Method::DELETE, "/api/v1/monitors/{id}", routes::monitors::stop, FREE, &ops::STOP_MONITOR),
-    Route::new(Method::GET, "/api/v1/workflows", routes::workflows::list, FREE, &ops::LIST_WORKFLOWS),
+    Route::new(Method::GET, "/api/v1/alerts", h!(alerts::list), FREE, &api::alerts::LIST_ALERTS),
+    Route::new(Method::DELETE, "/api/v1/monitors/{id}", h!(monitors::stop), FREE, &ops::STOP_MONITOR),
+    Route::new(Method::GET, "/api/v1/workflows", h!(workflows::list), FREE, &ops::LIST_WORKFLOWS),
     // Site crawls (docs/API.md, "Site crawl"): starting one costs 1 unit, reading is free.
-    Route::new(Method::POST, "/api/v1/crawls", routes::crawls::create, QUOTA, &api::crawls::CREATE_CRAWL),
-    Route::new(Method::GET, "/api/v1/crawls", routes::crawls::list, FREE, &api::crawls::LIST_CRAWLS),
-    Route::new(Method::GET, "/api/v1/crawls/{id}", routes::crawls::get, FREE, &api::crawls::GET_CRAWL),
-    Route::new(Method::DELETE, "/api/v1/crawls/{id}", routes::crawls::cancel, FREE, &api::crawls::CANCEL_CRAWL),
-    Route::new(Method::GET, "/api/v1/crawls/{id}/pages", routes::crawls::pages, FREE, &api::crawls::CRAWL_PAGES),
-    Route::new(Method::GET, "/api/v1/crawls/{id}/compare", routes::crawls::compare, FREE, &api::crawls::COMPARE_CRAWLS),
-    Route::new(
-        Method::GET,
-        "/api/v1/crawls/{id}/issues/{rule_id}",
-        routes::crawls::issue,
-        FREE,
-        &api::crawls::CRAWL_ISSUE,
-    ),
-    Route::new(Method::GET, "/api/v1/crawls/{id}/export", routes::crawls::export, FREE, &api::crawls::EXPORT_CRAWL),
-    Route::new(Method::GET, "/crawls/{id}", routes::crawls::report, FREE, &api::crawls::CRAWL_REPORT),
+    Route::new(Method::POST, "/api/v1/crawls", h!(crawls::create), QUOTA, &api::crawls::CREATE_CRAWL),
+    Route::new(Method::GET, "/api/v1/crawls", h!(crawls::list), FREE, &api::crawls::LIST_CRAWLS),
+    Route::new(Method::GET, "/api/v1/crawls/{id}", h!(crawls::get), FREE, &api::crawls::GET_CRAWL),
+    Route::new(Method::DELETE, "/api/v1/crawls/{id}", h!(crawls::cancel), FREE, &api::crawls::CANCEL_CRAWL),
+    Route::new(Method::GET, "/api/v1/crawls/{id}/pages", h!(crawls::pages), FREE, &api::crawls::CRAWL_PAGES),
+    Route::new(Method::GET, "/api/v1/crawls/{id}/compare", h!(crawls::compare), FREE, &api::crawls::COMPARE_CRAWLS),
+    Route::new(Method::GET, "/api/v1/crawls/{id}/issues/{rule_id}", h!(crawls::issue), FREE, &api::crawls::CRAWL_ISSUE),
+    Route::new(Method::GET, "/api/v1/crawls/{id}/export", h!(crawls::export), FREE, &api::crawls::EXPORT_CRAWL),
+    Route::new(Method::GET, "/crawls/{id}", h!(crawls::report), FREE, &api::crawls::CRAWL_REPORT),
     // Scheduled crawls (docs/API.md, "Scheduled crawls"): each run is charged when it starts.
-    Route::new(
-        Method::POST,
-        "/api/v1/crawl-schedules",
-        routes::schedules::create,
-        FREE,
-        &api::schedules::CREATE_SCHEDULE,
-    ),
-    Route::new(Method::GET, "/api/v1/crawl-schedules", routes::schedules::list, FREE, &api::schedules::LIST_SCHEDULES),
-    Route::new(
-        Method::GET,
-        "/api/v1/crawl-schedules/{id}",
-        routes::schedules::get,
-        FREE,
-        &api::schedules::GET_SCHEDULE,
-    ),
-    Route::new(
-        Method::DELETE,
-        "/api/v1/crawl-schedules/{id}",
-        routes::schedules::end,
-        FREE,
-        &api::schedules::END_SCHEDULE,
-    ),
+    Route::new(Method::POST, "/api/v1/crawl-schedules", h!(schedules::create), FREE, &api::schedules::CREATE_SCHEDULE),
+    Route::new(Method::GET, "/api/v1/crawl-schedules", h!(schedules::list), FREE, &api::schedules::LIST_SCHEDULES),
+    Route::new(Method::GET, "/api/v1/crawl-schedules/{id}", h!(schedules::get), FREE, &api::schedules::GET_SCHEDULE),
+    Route::new(Method::DELETE, "/api/v1/crawl-schedules/{id}", h!(schedules::end), FREE, &api::schedules::END_SCHEDULE),
     Route::new(
         Method::POST,
         "/api/v1/crawl-schedules/{id}/pause",
-        routes::schedules::pause,
+        h!(schedules::pause),
         FREE,
         &api::schedules::PAUSE_SCHEDULE,
     ),
     Route::new(
         Method::POST,
         "/api/v1/crawl-schedules/{id}/resume",
-        routes::schedules::resume,
+        h!(schedules::resume),
         FREE,
         &api::schedules::RESUME_SCHEDULE,
     ),
@@ -169,47 +146,47 @@ pub static ROUTES: &[Route] = &[
     Route::new(
         Method::POST,
         "/api/v1/crawls/{id}/shares",
-        routes::crawl_shares::create,
+        h!(crawl_shares::create),
         FREE,
         &api::crawl_shares::CREATE_CRAWL_SHARE,
     ),
     Route::new(
         Method::GET,
         "/api/v1/crawls/{id}/shares",
-        routes::crawl_shares::list,
+        h!(crawl_shares::list),
         FREE,
         &api::crawl_shares::LIST_CRAWL_SHARES,
     ),
     Route::new(
         Method::DELETE,
         "/api/v1/crawls/{id}/shares/{link}",
-        routes::crawl_shares::revoke,
+        h!(crawl_shares::revoke),
         FREE,
         &api::crawl_shares::REVOKE_CRAWL_SHARE,
     ),
-    Route::new(Method::GET, "/api/status", routes::status::get, FREE, &ops::STATUS),
+    Route::new(Method::GET, "/api/status", h!(status::get), FREE, &ops::STATUS),
     // For load balancers and orchestrators (docs/API.md, "Metrics, liveness and readiness").
-    Route::new(Method::GET, "/livez", routes::status::livez, FREE, &ops::LIVEZ),
-    Route::new(Method::GET, "/readyz", routes::status::readyz, FREE, &ops::READYZ),
-    Route::new(Method::POST, "/api/content-gap", routes::content::content_gap, QUOTA, &ops::CONTENT_GAP),
-    Route::new(Method::POST, "/api/auto-fix-batch", routes::content::auto_fix_batch, QUOTA, &ops::AUTO_FIX_BATCH),
-    Route::new(Method::POST, "/api/ai-readiness", routes::ai::readiness, QUOTA, &ops::AI_READINESS),
-    Route::new(Method::POST, "/api/ai-visibility-scan", routes::ai::scan, QUOTA, &ops::AI_VISIBILITY_SCAN),
-    Route::new(Method::POST, "/api/geo-check", routes::ai::geo, QUOTA, &ops::GEO_CHECK),
+    Route::new(Method::GET, "/livez", h!(status::livez), FREE, &ops::LIVEZ),
+    Route::new(Method::GET, "/readyz", h!(status::readyz), FREE, &ops::READYZ),
+    Route::new(Method::POST, "/api/content-gap", h!(content::content_gap), QUOTA, &ops::CONTENT_GAP),
+    Route::new(Method::POST, "/api/auto-fix-batch", h!(content::auto_fix_batch), QUOTA, &ops::AUTO_FIX_BATCH),
+    Route::new(Method::POST, "/api/ai-readiness", h!(ai::readiness), QUOTA, &ops::AI_READINESS),
+    Route::new(Method::POST, "/api/ai-visibility-scan", h!(ai::scan), QUOTA, &ops::AI_VISIBILITY_SCAN),
+    Route::new(Method::POST, "/api/geo-check", h!(ai::geo), QUOTA, &ops::GEO_CHECK),
     // The agent-tool endpoint charges one unit per tools/call itself (mcp::registry).
-    Route::new(Method::POST, "/api/mcp", routes::mcp::post, FREE, &ops::MCP),
-    Route::new(Method::GET, "/api/mcp", routes::mcp::not_allowed, FREE, &ops::MCP_GET),
-    Route::new(Method::DELETE, "/api/mcp", routes::mcp::not_allowed, FREE, &ops::MCP_DELETE),
-    Route::new(Method::GET, "/.well-known/mcp.json", routes::mcp::discovery, FREE, &ops::MCP_DISCOVERY),
-    Route::new(Method::GET, "/.well-known/agent-card.json", routes::mcp::card, FREE, &ops::AGENT_CARD),
-    Route::new(Method::GET, "/.well-known/ai-catalog.json", routes::mcp::ai_catalog, FREE, &ops::AI_CATALOG),
-    Route::new(Method::GET, "/openapi.json", routes::openapi::get, FREE, &ops::OPENAPI),
-    Route::new(Method::GET, "/api/widget", routes::web::widget, FREE, &ops::WIDGET),
-    Route::new(Method::GET, "/widget.js", routes::web::widget_js, FREE, &ops::WIDGET_SCRIPT),
-    Route::new(Method::GET, "/report/{domain}", routes::web::report, FREE, &ops::REPORT),
-    Route::new(Method::GET, "/report", routes::web::report_url, QUOTA, &ops::REPORT_FOR_URL),
-    Route::new(Method::GET, "/bot", routes::bot::get, FREE, &ops::BOT_PAGE),
-    Route::new(Method::GET, "/", routes::web::landing, FREE, &ops::LANDING),
+    Route::new(Method::POST, "/api/mcp", h!(mcp::post), FREE, &ops::MCP),
+    Route::new(Method::GET, "/api/mcp", h!(mcp::not_allowed), FREE, &ops::MCP_GET),
+    Route::new(Method::DELETE, "/api/mcp", h!(mcp::not_allowed), FREE, &ops::MCP_DELETE),
+    Route::new(Method::GET, "/.well-known/mcp.json", h!(mcp::discovery), FREE, &ops::MCP_DISCOVERY),
+    Route::new(Method::GET, "/.well-known/agent-card.json", h!(mcp::card), FREE, &ops::AGENT_CARD),
+    Route::new(Method::GET, "/.well-known/ai-catalog.json", h!(mcp::ai_catalog), FREE, &ops::AI_CATALOG),
+    Route::new(Method::GET, "/openapi.json", h!(openapi::get), FREE, &ops::OPENAPI),
+    Route::new(Method::GET, "/api/widget", h!(web::widget), FREE, &ops::WIDGET),
+    Route::new(Method::GET, "/widget.js", h!(web::widget_js), FREE, &ops::WIDGET_SCRIPT),
+    Route::new(Method::GET, "/report/{domain}", h!(web::report), FREE, &ops::REPORT),
+    Route::new(Method::GET, "/report", h!(web::report_url), QUOTA, &ops::REPORT_FOR_URL),
+    Route::new(Method::GET, "/bot", h!(bot::get), FREE, &ops::BOT_PAGE),
+    Route::new(Method::GET, "/", h!(web::landing), FREE, &ops::LANDING),
 ];
 
 /// Paths whose methods without a row of their own are answered by the row of another method instead

@@ -230,6 +230,30 @@ impl Table {
     }
 }
 
+/// The format and table an export request names: `format` (default `json`) and `table`
+/// (default `pages`; refused beside `xlsx`, whose workbook holds both).
+///
+/// # Errors
+/// `invalid_request` naming the parameter at fault.
+pub fn parse_request(format: Option<&str>, table: Option<&str>) -> Result<(Format, Table), AppError> {
+    let format = Format::parse(format.unwrap_or("json"))?;
+    let table = match (table, format) {
+        (None, _) => Table::Pages,
+        (Some(_), Format::Xlsx) => {
+            return Err(AppError::invalid_parameter("table", "absent with `format=xlsx` (the workbook has both)"))
+        }
+        (Some(t), _) => Table::parse(t)?,
+    };
+    Ok((format, table))
+}
+
+/// The file name a CSV or XLSX export of crawl `crawl_id` is downloaded as (a JSON export
+/// is an answer, not a download: `None`).
+pub fn file_name(crawl_id: &str, format: Format, table: Table) -> Option<String> {
+    let suffix = if table == Table::Issues { "-issues" } else { "" };
+    (format != Format::Json).then(|| format!("{crawl_id}{suffix}.{}", format.extension()))
+}
+
 /// Why an export was not written.
 #[derive(Debug, thiserror::Error)]
 pub enum ExportError {
@@ -482,6 +506,19 @@ pub fn xlsx(store: &store::Store, crawl_id: &str, stop: &dyn Fn() -> bool) -> Re
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_export_request_names_its_format_table_and_file() {
+        assert_eq!(parse_request(None, None).unwrap(), (Format::Json, Table::Pages));
+        assert_eq!(parse_request(Some("csv"), Some("issues")).unwrap(), (Format::Csv, Table::Issues));
+        assert_eq!(parse_request(Some("xlsx"), None).unwrap(), (Format::Xlsx, Table::Pages));
+        for (format, table) in [(Some("xlsx"), Some("pages")), (Some("xml"), None), (None, Some("links"))] {
+            assert!(matches!(parse_request(format, table), Err(AppError::Refused(_))), "{format:?} {table:?}");
+        }
+        assert_eq!(file_name("cr_1", Format::Csv, Table::Issues).as_deref(), Some("cr_1-issues.csv"));
+        assert_eq!(file_name("cr_1", Format::Xlsx, Table::Pages).as_deref(), Some("cr_1.xlsx"));
+        assert_eq!(file_name("cr_1", Format::Json, Table::Issues), None);
+    }
 
     fn page() -> store::CrawlPage {
         store::CrawlPage {

@@ -32,8 +32,9 @@ mod wire;
 
 pub use local::{run_local, LocalCrawl, LocalCrawlError, LocalRun};
 pub use request::{
-    check_extractors, check_list, check_named_sitemaps, check_patterns, check_strip_params, extractor_specs,
-    parse_start, pattern_refusal, site_header_refusal, site_headers, CrawlRequest, MAX_NAMED_SITEMAPS,
+    argument_refusal, check_extractors, check_list, check_named_sitemaps, check_patterns, check_strip_params,
+    extractor_specs, from_tool, parse_start, pattern_refusal, site_header_refusal, site_headers, CrawlRequest,
+    MAX_NAMED_SITEMAPS,
 };
 pub use schedules::{parse_schedule, Schedules};
 pub use service::{

@@ -180,6 +180,65 @@ pub fn parse_start(wire: api::crawls::CrawlRequest) -> Result<CrawlRequest, AppE
     })
 }
 
+/// Checks the arguments of the `crawl_site` agent tool, its start URL `url` checked already
+/// (as the tool's `url` argument): the count of sitemaps, each sitemap URL, the patterns,
+/// the parameters to strip, the extractors, the staging site's headers, then `render`
+/// beside them. Each refusal is the sentence the tool answers (its text starts with the
+/// error code; a URL's refusal names the argument).
+///
+/// # Errors
+/// Those refusals.
+pub fn from_tool(url: url::Url, args: api::crawls::CrawlSiteArgs) -> Result<CrawlRequest, AppError> {
+    let invalid = |message: String| AppError::refused(crate::ErrorCode::InvalidRequest, message);
+    if args.sitemaps.len() > MAX_NAMED_SITEMAPS {
+        return Err(invalid(format!("argument sitemaps: at most {MAX_NAMED_SITEMAPS} sitemap URLs")));
+    }
+    for sitemap in &args.sitemaps {
+        crate::validate_url(sitemap).map_err(|e| argument_refusal(AppError::Fetch(e), "sitemaps"))?;
+    }
+    check_patterns("include", &args.include)?;
+    check_patterns("exclude", &args.exclude)?;
+    check_strip_params(&args.strip_params)?;
+    let extract = extractor_specs(args.extract);
+    check_extractors(&extract)?;
+    let site_headers = site_headers(
+        args.headers.iter().map(|(name, value)| (name.as_str(), value.0.as_str())),
+        args.cookies.iter().map(|c| c.0.as_str()),
+        args.basic_auth.as_ref().map(|b| (b.user.as_str(), b.password.0.as_str())),
+    )?;
+    if args.render && site_headers.is_some() {
+        return Err(invalid(
+            "argument render: false when headers, cookies or basic_auth are given (the browser would fetch the \
+             pages without them)"
+                .to_string(),
+        ));
+    }
+    Ok(CrawlRequest {
+        max_pages: args.max_pages,
+        include: args.include,
+        exclude: args.exclude,
+        strip_params: args.strip_params,
+        named_sitemaps: args.sitemaps,
+        render: args.render,
+        external_links: args.external_links,
+        urls: args.urls,
+        extract,
+        site_headers,
+        user_agent: match args.user_agent {
+            Some(api::crawls::UserAgent::Smartphone) => Some(crawl::CrawlerProfile::Smartphone.name().to_string()),
+            _ => None,
+        },
+        ..CrawlRequest::of(url)
+    })
+}
+
+/// The refusal of an agent tool's URL argument `name`: the error's code and sentence, the
+/// argument named after it.
+pub fn argument_refusal(e: AppError, name: &str) -> AppError {
+    let message = format!("{} (argument {name}).", e.message().trim_end_matches('.'));
+    AppError::refused(e.error_code(), message)
+}
+
 /// What each member of a crawl request must be, as its refusal says it.
 fn expected(member: &str) -> Option<String> {
     Some(match member {
@@ -488,6 +547,54 @@ pub fn check_named_sitemaps(request: &CrawlRequest, scope: &crawl::Scope) -> Res
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The `crawl_site` tool's arguments checked as the tool answers them.
+    fn from_tool_json(args: serde_json::Value) -> Result<CrawlRequest, (String, String)> {
+        let url = url::Url::parse("http://a.example/").unwrap();
+        let args = serde_json::from_value::<api::crawls::CrawlSiteArgs>(args).unwrap();
+        from_tool(url, args).map_err(|e| match e {
+            AppError::Refused(r) => (r.code.as_str().to_string(), r.message),
+            other => panic!("not a refusal: {other:?}"),
+        })
+    }
+
+    #[test]
+    fn the_tools_arguments_are_checked_in_its_order_with_its_sentences() {
+        let many = vec!["http://a.example/s.xml"; MAX_NAMED_SITEMAPS + 1];
+        let (code, message) = from_tool_json(json!({ "url": "x", "sitemaps": many, "include": ["("] })).unwrap_err();
+        assert_eq!(
+            (code.as_str(), message.as_str()),
+            ("invalid_request", "argument sitemaps: at most 10 sitemap URLs")
+        );
+        let (code, message) = from_tool_json(json!({ "url": "x", "sitemaps": ["ftp://a.example/s.xml"] })).unwrap_err();
+        assert_eq!(code, "invalid_url");
+        assert!(message.ends_with(" (argument sitemaps)."), "{message}");
+        let (_, message) = from_tool_json(json!({ "url": "x", "include": ["("], "exclude": ["("] })).unwrap_err();
+        assert!(message.starts_with("The field `include` is refused"), "{message}");
+        let (_, message) = from_tool_json(json!({ "url": "x", "render": true, "cookies": ["a=b"] })).unwrap_err();
+        assert_eq!(
+            message,
+            "argument render: false when headers, cookies or basic_auth are given (the browser would fetch the pages \
+             without them)"
+        );
+    }
+
+    #[test]
+    fn the_tools_arguments_become_the_crawl_request() {
+        let args = json!({
+            "url": "x", "max_pages": 7, "sitemaps": ["http://a.example/s.xml"], "external_links": false,
+            "user_agent": "smartphone", "extract": [{ "name": "h1", "css": "h1" }], "headers": { "X-Stage": "1" },
+        });
+        let request = from_tool_json(args).unwrap();
+        assert_eq!(request.url.as_str(), "http://a.example/");
+        assert_eq!((request.max_pages, request.render, request.external_links), (Some(7), false, false));
+        assert_eq!(request.named_sitemaps, ["http://a.example/s.xml"]);
+        assert_eq!(request.user_agent.as_deref(), Some("smartphone"));
+        assert_eq!(request.extract.len(), 1);
+        assert!(request.site_headers.is_some());
+        let plain = from_tool_json(json!({ "url": "x", "user_agent": "default" })).unwrap();
+        assert_eq!(plain, CrawlRequest::of(url::Url::parse("http://a.example/").unwrap()));
+    }
 
     /// A body read as the REST route reads it, then checked.
     fn parse_start(body: &serde_json::Value) -> Result<CrawlRequest, AppError> {

@@ -335,6 +335,70 @@ impl Schedules {
         owned(&id, self.app().db(move |s| Ok(s.delete_crawl_schedule(&owner, &key))).await?)
     }
 
+    /// What the `schedule_crawl` agent tool asks of the schedules of `identity`'s owner: make
+    /// one (its key needs the `audit` scope: each run is a crawl charged to it, which only
+    /// such a key may start; the request checked as [`parse_schedule`] checks the REST body),
+    /// list them, or pause, resume or end the one `args.schedule_id` names.
+    ///
+    /// # Errors
+    /// `unauthorized` without a key, `forbidden` without the scope, `missing_parameter`
+    /// without the id the action needs, and the refusals of each use case.
+    pub async fn act(
+        &self,
+        app: &crate::App,
+        identity: &Identity,
+        args: api::schedules::ScheduleCrawlArgs,
+    ) -> Result<api::schedules::ScheduleCrawlAnswer, AppError> {
+        use api::schedules::{ScheduleAction as Action, ScheduleCrawlAnswer as Answer};
+        let Identity::Key(key) = identity else {
+            return Err(AppError::refused(ErrorCode::Unauthorized, "This tool needs an API key."));
+        };
+        let owner = key.user_id.clone();
+        let id = || {
+            let id = args.schedule_id.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string);
+            id.ok_or_else(|| {
+                AppError::refused(ErrorCode::MissingParameter, "The argument schedule_id is needed for this action.")
+            })
+        };
+        let one = |s: store::CrawlSchedule| Answer::Schedule { schedule: Box::new(wire(&s)) };
+        match args.action {
+            Action::Create => {
+                if !key.has_scope(crate::Scope::Audit) {
+                    let message = "Scheduling a crawl needs an API key with the audit scope.";
+                    return Err(AppError::refused(ErrorCode::Forbidden, message));
+                }
+                // The tool's arguments are the REST body's members, each of its one type.
+                fn given<T>(value: Option<T>) -> api::body::Field<T> {
+                    value.map_or(api::body::Field::Absent, api::body::Field::Given)
+                }
+                let request = api::schedules::ScheduleRequest {
+                    crawl: given(args.crawl),
+                    frequency: given(args.frequency),
+                    time: given(args.time),
+                    weekday: given(args.weekday),
+                    alert_score_drop: given(args.alert_score_drop),
+                };
+                self.create(key, parse_schedule(request)?).await.map(one)
+            }
+            Action::List => {
+                let list = self.list(owner).await?;
+                Ok(Answer::List { schedules: list.iter().map(wire).collect() })
+            }
+            Action::Pause => self.pause(owner, id()?).await.map(one),
+            Action::Resume => self.resume(owner, id()?).await.map(one),
+            Action::End => {
+                let id = id()?;
+                self.end(owner, id.clone()).await?;
+                Ok(Answer::Ended { deleted: id })
+            }
+            Action::Alerts => {
+                let request = api::alerts::ListAlerts { source: args.source, cursor: args.cursor, limit: args.limit };
+                let listing = app.list_alerts(owner, request).await?;
+                Ok(Answer::Alerts { alerts: listing.alerts, next_cursor: listing.next_cursor })
+            }
+        }
+    }
+
     /// Starts the scheduler of this replica; it stops when `stop` turns true.
     pub fn spawn(&self, mut stop: watch::Receiver<bool>) {
         let schedules = self.clone();

@@ -12,6 +12,12 @@ pub fn wire_webhook(hook: &store::Webhook) -> api::Webhook {
     }
 }
 
+/// A subscription just created: as listed, with its signing secret (shown this once).
+pub fn wire_new(hook: store::Webhook) -> api::NewWebhook {
+    let api::Webhook { id, url, events, enabled, created_at } = wire_webhook(&hook);
+    api::NewWebhook { id, url, events, enabled, created_at, secret: hook.secret }
+}
+
 /// A delivery as the delivery log lists it.
 pub fn wire_delivery(d: &store::LoggedDelivery) -> api::WebhookDelivery {
     api::WebhookDelivery {

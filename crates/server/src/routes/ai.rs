@@ -9,40 +9,28 @@
 use url::Url;
 
 use crate::auth::{authenticate_metered, billed, payer, Identity, KeyRule};
-use crate::ctx::{Ctx, HandlerFuture};
+use crate::ctx::Ctx;
 use crate::error::ApiError;
 use crate::response::ok_json;
 
 /// `POST /api/ai-readiness` with `{url}`.
-pub fn readiness(ctx: Ctx) -> HandlerFuture {
-    Box::pin(readiness_inner(ctx))
-}
-
-/// `POST /api/ai-visibility-scan` with `{url}`.
-pub fn scan(ctx: Ctx) -> HandlerFuture {
-    Box::pin(scan_inner(ctx))
-}
-
-/// `POST /api/geo-check` with `{url}`.
-pub fn geo(ctx: Ctx) -> HandlerFuture {
-    Box::pin(geo_inner(ctx))
-}
-
-async fn readiness_inner(ctx: Ctx) -> Result<crate::Response, ApiError> {
+pub async fn readiness(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let (identity, url) = request(&ctx).await?;
     let payer = payer(&ctx, &identity);
     let report = billed(&ctx, &payer, ctx.state.app.ai_readiness(&url, identity.user_id(), &payer).await)?;
-    Ok(ok_json(&api::AiReadinessAnswer { api_version: audit_core::API_VERSION, report }))
+    Ok(ok_json(&api::AiReadinessAnswer::new(report)))
 }
 
-async fn scan_inner(ctx: Ctx) -> Result<crate::Response, ApiError> {
+/// `POST /api/ai-visibility-scan` with `{url}`.
+pub async fn scan(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let (identity, url) = request(&ctx).await?;
     let payer = payer(&ctx, &identity);
     let scan = billed(&ctx, &payer, ctx.state.app.ai_visibility_scan(&url, identity.user_id(), &payer).await)?;
-    Ok(ok_json(&api::AiVisibilityScanAnswer { api_version: audit_core::API_VERSION, url: url.to_string(), scan }))
+    Ok(ok_json(&api::AiVisibilityScanAnswer::new(url.to_string(), scan)))
 }
 
-async fn geo_inner(ctx: Ctx) -> Result<crate::Response, ApiError> {
+/// `POST /api/geo-check` with `{url}`.
+pub async fn geo(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let (identity, url) = request(&ctx).await?;
     let payer = payer(&ctx, &identity);
     // A provider failure is logged by the use case (502 `upstream_error` here).

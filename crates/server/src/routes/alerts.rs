@@ -7,14 +7,9 @@
 use api::alerts::AlertList;
 
 use crate::auth::{authenticate, Identity, KeyRule};
-use crate::ctx::{Ctx, HandlerFuture};
+use crate::ctx::Ctx;
 use crate::error::ApiError;
 use crate::response::ok_json;
-
-/// `GET /api/v1/alerts`.
-pub fn list(ctx: Ctx) -> HandlerFuture {
-    Box::pin(list_alerts(ctx))
-}
 
 /// The caller's owner: a key with the `mcp` or the `audit` scope is required.
 async fn owner(ctx: &Ctx) -> Result<String, ApiError> {
@@ -31,7 +26,8 @@ async fn owner(ctx: &Ctx) -> Result<String, ApiError> {
     }
 }
 
-async fn list_alerts(ctx: Ctx) -> Result<crate::Response, ApiError> {
+/// `GET /api/v1/alerts`.
+pub async fn list(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let owner = owner(&ctx).await?;
     let request = app::alerts::list_query(|name| ctx.query(name))?;
     let listing = ctx.state.app.list_alerts(owner, request).await?;

@@ -4,21 +4,12 @@ use api::{AuditAnswer, BatchError, BatchItem, BatchResult, Format};
 
 use crate::auth::{authenticate_metered, billed, payer, KeyRule};
 use crate::config::BATCH_CONCURRENCY;
-use crate::ctx::{Ctx, HandlerFuture};
+use crate::ctx::Ctx;
 use crate::error::ApiError;
 use crate::response::ok_json;
 
 /// `GET /api/v1/audit?url=..&format=json|compact&render=true|false`.
-pub fn get(ctx: Ctx) -> HandlerFuture {
-    Box::pin(audit_one(ctx))
-}
-
-/// `POST /api/v1/audit/batch` with `{urls, format, render}`.
-pub fn batch(ctx: Ctx) -> HandlerFuture {
-    Box::pin(audit_batch(ctx))
-}
-
-async fn audit_one(ctx: Ctx) -> Result<crate::Response, ApiError> {
+pub async fn get(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let identity = authenticate_metered(&ctx, KeyRule::Optional, Some(app::Scope::Audit)).await?;
     let raw = ctx.query("url").filter(|u| !u.trim().is_empty()).ok_or_else(|| ApiError::missing_parameter("url"))?;
     let format = api::request::parse_format(ctx.query("format").as_deref())?;
@@ -42,7 +33,8 @@ fn render(audited: &app::Audited, format: Format) -> AuditAnswer {
     }
 }
 
-async fn audit_batch(ctx: Ctx) -> Result<crate::Response, ApiError> {
+/// `POST /api/v1/audit/batch` with `{urls, format, render}`.
+pub async fn batch(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let identity = authenticate_metered(&ctx, KeyRule::Optional, Some(app::Scope::Audit)).await?;
     let (urls, format, rendered) = api::request::batch(ctx.body().await?)?;
     let options = app::AuditOptions { render: rendered };

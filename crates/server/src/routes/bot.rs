@@ -10,12 +10,13 @@
 use http::StatusCode;
 use pages::bot::{render_bot_page, BotFacts};
 
-use crate::ctx::{Ctx, HandlerFuture};
+use crate::ctx::Ctx;
+use crate::error::ApiError;
 use crate::routes::web::{html, PAGE_CACHE_CONTROL};
 
 /// `GET /bot`.
-pub fn get(ctx: Ctx) -> HandlerFuture {
-    Box::pin(async move { Ok(html(StatusCode::OK, render_bot_page(&facts(&ctx.state.config)), PAGE_CACHE_CONTROL)) })
+pub async fn get(ctx: Ctx) -> Result<crate::Response, ApiError> {
+    Ok(html(StatusCode::OK, render_bot_page(&facts(&ctx.state.config)), PAGE_CACHE_CONTROL))
 }
 
 /// What the page says about the bot of a server running with `server`.

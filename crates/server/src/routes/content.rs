@@ -12,21 +12,12 @@
 use api::AutoFixResult;
 
 use crate::auth::{authenticate_metered, billed, consume_quota, payer, KeyRule};
-use crate::ctx::{Ctx, HandlerFuture};
+use crate::ctx::Ctx;
 use crate::error::ApiError;
 use crate::response::ok_json;
 
 /// `POST /api/content-gap` with `{url, title?, wordCount?, headings?, competitors?}`.
-pub fn content_gap(ctx: Ctx) -> HandlerFuture {
-    Box::pin(gap(ctx))
-}
-
-/// `POST /api/auto-fix-batch` with `{issues: [1..=50 issues]}`.
-pub fn auto_fix_batch(ctx: Ctx) -> HandlerFuture {
-    Box::pin(fixes(ctx))
-}
-
-async fn gap(ctx: Ctx) -> Result<crate::Response, ApiError> {
+pub async fn content_gap(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let identity = authenticate_metered(&ctx, KeyRule::Optional, Some(app::Scope::Audit)).await?;
     let req = app::requests::gap(ctx.body().await?)?;
     let url = req.url.clone();
@@ -35,10 +26,11 @@ async fn gap(ctx: Ctx) -> Result<crate::Response, ApiError> {
     Ok(ok_json(&answer.wire(&url)))
 }
 
-async fn fixes(ctx: Ctx) -> Result<crate::Response, ApiError> {
+/// `POST /api/auto-fix-batch` with `{issues: [1..=50 issues]}`.
+pub async fn auto_fix_batch(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let identity = authenticate_metered(&ctx, KeyRule::Optional, Some(app::Scope::Audit)).await?;
     let issues = app::requests::issues(ctx.body().await?)?;
     consume_quota(&ctx, &identity, 1).await?;
     let fixes = app::fixes::fix_batch(issues).await?;
-    Ok(ok_json(&AutoFixResult { ok: true, api_version: audit_core::API_VERSION, count: fixes.len(), fixes }))
+    Ok(ok_json(&AutoFixResult::new(fixes)))
 }

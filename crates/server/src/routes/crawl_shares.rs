@@ -9,32 +9,13 @@ use api::crawl_shares::{CrawlShare, ShareAnswer, ShareList, ShareRequest};
 use app::crawl::share::Share;
 use http::StatusCode;
 
-use crate::auth::{authenticate, KeyRule};
-use crate::ctx::{Ctx, HandlerFuture};
+use crate::auth::key_owner;
+use crate::ctx::Ctx;
 use crate::error::ApiError;
 use crate::response::{json_response, ok_json};
 
-/// `POST /api/v1/crawls/{id}/shares`.
-pub fn create(ctx: Ctx) -> HandlerFuture {
-    Box::pin(create_share(ctx))
-}
-
-/// `GET /api/v1/crawls/{id}/shares`.
-pub fn list(ctx: Ctx) -> HandlerFuture {
-    Box::pin(list_shares(ctx))
-}
-
-/// `DELETE /api/v1/crawls/{id}/shares/{link}`.
-pub fn revoke(ctx: Ctx) -> HandlerFuture {
-    Box::pin(revoke_share(ctx))
-}
-
 async fn owner(ctx: &Ctx) -> Result<String, ApiError> {
-    let identity = authenticate(ctx, KeyRule::Required, Some(app::Scope::Audit)).await?;
-    identity
-        .user_id()
-        .map(str::to_string)
-        .ok_or_else(|| ApiError::unauthorized("This endpoint needs an API key with the `audit` scope."))
+    key_owner(ctx, app::Scope::Audit).await
 }
 
 fn id_of(ctx: &Ctx) -> String {
@@ -45,14 +26,11 @@ fn wire(ctx: &Ctx, share: Share) -> CrawlShare {
     app::crawl::share::wire_share(&crate::routes::web::base_url(ctx), share)
 }
 
-async fn create_share(ctx: Ctx) -> Result<crate::Response, ApiError> {
+/// `POST /api/v1/crawls/{id}/shares`.
+pub async fn create(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let owner = owner(&ctx).await?;
     // The body may be left out; one that is sent is read as every POST body is.
-    let sends_body = match ctx.headers.get(http::header::CONTENT_LENGTH) {
-        Some(len) => len.as_bytes() != b"0",
-        None => ctx.headers.contains_key(http::header::TRANSFER_ENCODING),
-    };
-    let request = if sends_body { ctx.body::<ShareRequest>().await? } else { ShareRequest::default() };
+    let request = ctx.body_if_sent::<ShareRequest>().await?;
     let expires_in = request
         .expires_in
         .optional("expires_in", "a whole number of seconds from 60 to 2592000")
@@ -64,7 +42,8 @@ async fn create_share(ctx: Ctx) -> Result<crate::Response, ApiError> {
     ))
 }
 
-async fn list_shares(ctx: Ctx) -> Result<crate::Response, ApiError> {
+/// `GET /api/v1/crawls/{id}/shares`.
+pub async fn list(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let owner = owner(&ctx).await?;
     let id = id_of(&ctx);
     let shares = ctx.state.crawls.shares(&owner, &id).await?;
@@ -76,7 +55,8 @@ async fn list_shares(ctx: Ctx) -> Result<crate::Response, ApiError> {
     }))
 }
 
-async fn revoke_share(ctx: Ctx) -> Result<crate::Response, ApiError> {
+/// `DELETE /api/v1/crawls/{id}/shares/{link}`.
+pub async fn revoke(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let owner = owner(&ctx).await?;
     let link = ctx.param("link").unwrap_or_default().to_string();
     let share = ctx.state.crawls.revoke_share(&owner, &id_of(&ctx), &link).await?;

@@ -10,50 +10,10 @@ use api::crawls::{CrawlAnswer, CrawlComparison, CrawlList, CrawlPages};
 use app::crawl::views::{wire_crawl, wire_issue, wire_page, wire_started};
 use http::{header, HeaderValue, StatusCode};
 
-use crate::auth::{authenticate, authenticate_metered, billed, payer, Identity, KeyRule};
-use crate::ctx::{Ctx, HandlerFuture};
+use crate::auth::{authenticate, authenticate_metered, billed, key_owner, payer, Identity, KeyRule};
+use crate::ctx::Ctx;
 use crate::error::ApiError;
 use crate::response::{json_response, ok_json};
-
-/// `POST /api/v1/crawls`.
-pub fn create(ctx: Ctx) -> HandlerFuture {
-    Box::pin(create_crawl(ctx))
-}
-
-/// `GET /api/v1/crawls`.
-pub fn list(ctx: Ctx) -> HandlerFuture {
-    Box::pin(list_crawls(ctx))
-}
-
-/// `GET /api/v1/crawls/{id}/compare?against={id}`.
-pub fn compare(ctx: Ctx) -> HandlerFuture {
-    Box::pin(compare_crawls(ctx))
-}
-
-/// `GET /api/v1/crawls/{id}`.
-pub fn get(ctx: Ctx) -> HandlerFuture {
-    Box::pin(get_crawl(ctx))
-}
-
-/// `GET /api/v1/crawls/{id}/pages`.
-pub fn pages(ctx: Ctx) -> HandlerFuture {
-    Box::pin(crawl_pages(ctx))
-}
-
-/// `GET /api/v1/crawls/{id}/issues/{rule_id}`.
-pub fn issue(ctx: Ctx) -> HandlerFuture {
-    Box::pin(crawl_issue(ctx))
-}
-
-/// `GET /api/v1/crawls/{id}/export`.
-pub fn export(ctx: Ctx) -> HandlerFuture {
-    Box::pin(export_crawl(ctx))
-}
-
-/// `DELETE /api/v1/crawls/{id}`.
-pub fn cancel(ctx: Ctx) -> HandlerFuture {
-    Box::pin(cancel_crawl(ctx))
-}
 
 async fn caller(ctx: &Ctx) -> Result<Identity, ApiError> {
     authenticate(ctx, KeyRule::Optional, Some(app::Scope::Audit)).await
@@ -67,7 +27,8 @@ fn limit_of(ctx: &Ctx) -> Result<usize, ApiError> {
     Ok(app::crawl::parse_limit(ctx.query("limit").as_deref())?)
 }
 
-async fn create_crawl(ctx: Ctx) -> Result<crate::Response, ApiError> {
+/// `POST /api/v1/crawls`.
+pub async fn create(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let identity = authenticate_metered(&ctx, KeyRule::Optional, Some(app::Scope::Audit)).await?;
     let request = app::crawl::parse_start(ctx.body().await?)?;
     let payer = payer(&ctx, &identity);
@@ -82,12 +43,9 @@ async fn create_crawl(ctx: Ctx) -> Result<crate::Response, ApiError> {
     Ok(resp)
 }
 
-async fn list_crawls(ctx: Ctx) -> Result<crate::Response, ApiError> {
-    let identity = authenticate(&ctx, KeyRule::Required, Some(app::Scope::Audit)).await?;
-    let owner = identity
-        .user_id()
-        .map(str::to_string)
-        .ok_or_else(|| ApiError::unauthorized("This endpoint needs an API key with the `audit` scope."))?;
+/// `GET /api/v1/crawls`.
+pub async fn list(ctx: Ctx) -> Result<crate::Response, ApiError> {
+    let owner = key_owner(&ctx, app::Scope::Audit).await?;
     let request = app::crawl::list::list_query(|name| ctx.query(name))?;
     let listing = ctx.state.crawls.list(owner, request).await?;
     Ok(ok_json(&CrawlList {
@@ -98,7 +56,8 @@ async fn list_crawls(ctx: Ctx) -> Result<crate::Response, ApiError> {
     }))
 }
 
-async fn compare_crawls(ctx: Ctx) -> Result<crate::Response, ApiError> {
+/// `GET /api/v1/crawls/{id}/compare?against={id}`.
+pub async fn compare(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let identity = caller(&ctx).await?;
     let against = match ctx.query("against") {
         Some(a) if !a.trim().is_empty() => a,
@@ -108,7 +67,8 @@ async fn compare_crawls(ctx: Ctx) -> Result<crate::Response, ApiError> {
     Ok(ok_json(&CrawlComparison { ok: true, api_version: audit_core::API_VERSION, comparison }))
 }
 
-async fn get_crawl(ctx: Ctx) -> Result<crate::Response, ApiError> {
+/// `GET /api/v1/crawls/{id}`.
+pub async fn get(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let identity = caller(&ctx).await?;
     let id = id_of(&ctx);
     let crawl = ctx.state.crawls.owned(identity.user_id(), &id).await?;
@@ -116,7 +76,8 @@ async fn get_crawl(ctx: Ctx) -> Result<crate::Response, ApiError> {
     Ok(ok_json(&CrawlAnswer { ok: true, api_version: audit_core::API_VERSION, crawl: wire_crawl(&crawl, &issues) }))
 }
 
-async fn crawl_pages(ctx: Ctx) -> Result<crate::Response, ApiError> {
+/// `GET /api/v1/crawls/{id}/pages`.
+pub async fn pages(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let identity = caller(&ctx).await?;
     let limit = limit_of(&ctx)?;
     let cursor = ctx.query("cursor");
@@ -132,7 +93,8 @@ async fn crawl_pages(ctx: Ctx) -> Result<crate::Response, ApiError> {
     }))
 }
 
-async fn crawl_issue(ctx: Ctx) -> Result<crate::Response, ApiError> {
+/// `GET /api/v1/crawls/{id}/issues/{rule_id}`.
+pub async fn issue(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let identity = caller(&ctx).await?;
     let limit = limit_of(&ctx)?;
     let cursor = ctx.query("cursor");
@@ -142,33 +104,23 @@ async fn crawl_issue(ctx: Ctx) -> Result<crate::Response, ApiError> {
     Ok(ok_json(&wire_issue(id, page)))
 }
 
-async fn export_crawl(ctx: Ctx) -> Result<crate::Response, ApiError> {
-    use app::crawl::export::{Format, Table};
+/// `GET /api/v1/crawls/{id}/export`.
+pub async fn export(ctx: Ctx) -> Result<crate::Response, ApiError> {
+    use app::crawl::export;
     let identity = caller(&ctx).await?;
-    let format = Format::parse(ctx.query("format").as_deref().unwrap_or("json"))?;
-    let table = match (ctx.query("table"), format) {
-        (None, _) => Table::Pages,
-        (Some(_), Format::Xlsx) => {
-            return Err(
-                app::AppError::invalid_parameter("table", "absent with `format=xlsx` (the workbook has both)").into()
-            )
-        }
-        (Some(t), _) => Table::parse(&t)?,
-    };
-    let export = ctx.state.crawls.export(identity.user_id(), &id_of(&ctx), format, table).await?;
-    let mut resp = http::Response::new(http_body_util::Full::new(bytes::Bytes::from(export.body)));
+    let (format, table) = export::parse_request(ctx.query("format").as_deref(), ctx.query("table").as_deref())?;
+    let file = ctx.state.crawls.export(identity.user_id(), &id_of(&ctx), format, table).await?;
+    let name = export::file_name(&file.crawl_id, format, table);
+    let mut resp = http::Response::new(http_body_util::Full::new(bytes::Bytes::from(file.body)));
     resp.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(format.content_type()));
-    if format != Format::Json {
-        let suffix = if table == Table::Issues { "-issues" } else { "" };
-        let disposition = format!("attachment; filename=\"{}{suffix}.{}\"", export.crawl_id, format.extension());
-        if let Ok(v) = HeaderValue::from_str(&disposition) {
-            resp.headers_mut().insert(header::CONTENT_DISPOSITION, v);
-        }
+    if let Some(Ok(v)) = name.map(|name| HeaderValue::from_str(&format!("attachment; filename=\"{name}\""))) {
+        resp.headers_mut().insert(header::CONTENT_DISPOSITION, v);
     }
     Ok(resp)
 }
 
-async fn cancel_crawl(ctx: Ctx) -> Result<crate::Response, ApiError> {
+/// `DELETE /api/v1/crawls/{id}`.
+pub async fn cancel(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let identity = caller(&ctx).await?;
     let crawl = ctx.state.crawls.cancel(identity.user_id(), &id_of(&ctx)).await?;
     let issues = ctx.state.crawls.issue_counts(&crawl.id).await?;
@@ -176,11 +128,9 @@ async fn cancel_crawl(ctx: Ctx) -> Result<crate::Response, ApiError> {
 }
 
 /// `GET /crawls/{id}`: the human report page of a crawl.
-pub fn report(ctx: Ctx) -> HandlerFuture {
-    Box::pin(async move {
-        let answer = report_page(&ctx).await;
-        Ok(answer.unwrap_or_else(|e| crate::routes::web::html_error(&ctx, e)))
-    })
+pub async fn report(ctx: Ctx) -> Result<crate::Response, ApiError> {
+    let answer = report_page(&ctx).await;
+    Ok(answer.unwrap_or_else(|e| crate::routes::web::html_error(&ctx, e)))
 }
 
 async fn report_page(ctx: &Ctx) -> Result<crate::Response, ApiError> {

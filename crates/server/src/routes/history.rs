@@ -7,40 +7,17 @@
 use api::{ScoreHistory, StoredAuditAnswer, StoredAuditList};
 use app::history::{AuditQuery, AuditSummary};
 
-use crate::auth::{authenticate, KeyRule};
-use crate::ctx::{Ctx, HandlerFuture};
+use crate::auth::{authenticate, key_owner, KeyRule};
+use crate::ctx::Ctx;
 use crate::error::ApiError;
 use crate::response::ok_json;
 
-/// `GET /api/v1/audits`.
-pub fn list(ctx: Ctx) -> HandlerFuture {
-    Box::pin(list_audits(ctx))
-}
-
-/// `GET /api/v1/audits/{id}`.
-pub fn get(ctx: Ctx) -> HandlerFuture {
-    Box::pin(get_audit(ctx))
-}
-
-/// `GET /api/v1/audits/{id}/compare?against={id}` (docs/API.md, "Comparing two audits").
-pub fn compare(ctx: Ctx) -> HandlerFuture {
-    Box::pin(compare_audits(ctx))
-}
-
-/// `GET /api/v1/history`.
-pub fn history(ctx: Ctx) -> HandlerFuture {
-    Box::pin(url_history(ctx))
-}
-
 async fn owner(ctx: &Ctx) -> Result<String, ApiError> {
-    let identity = authenticate(ctx, KeyRule::Required, Some(app::Scope::Audit)).await?;
-    identity
-        .user_id()
-        .map(str::to_string)
-        .ok_or_else(|| ApiError::unauthorized("This endpoint needs an API key with the `audit` scope."))
+    key_owner(ctx, app::Scope::Audit).await
 }
 
-async fn list_audits(ctx: Ctx) -> Result<crate::Response, ApiError> {
+/// `GET /api/v1/audits`.
+pub async fn list(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let user_id = owner(&ctx).await?;
     let query = AuditQuery::parse(|name| ctx.query(name))?;
     let page = ctx.state.app.list_audits(user_id, query).await?;
@@ -52,7 +29,8 @@ async fn list_audits(ctx: Ctx) -> Result<crate::Response, ApiError> {
     }))
 }
 
-async fn get_audit(ctx: Ctx) -> Result<crate::Response, ApiError> {
+/// `GET /api/v1/audits/{id}`.
+pub async fn get(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let user_id = owner(&ctx).await?;
     let id = ctx.param("id").unwrap_or_default().to_string();
     // Another owner's id answers exactly as an unknown one.
@@ -71,7 +49,8 @@ async fn get_audit(ctx: Ctx) -> Result<crate::Response, ApiError> {
     Ok(ctx.state.app.compute(work).await?)
 }
 
-async fn compare_audits(ctx: Ctx) -> Result<crate::Response, ApiError> {
+/// `GET /api/v1/audits/{id}/compare?against={id}` (docs/API.md, "Comparing two audits").
+pub async fn compare(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let user_id = owner(&ctx).await?;
     let id = ctx.param("id").unwrap_or_default().to_string();
     let against = match ctx.query("against") {
@@ -82,7 +61,8 @@ async fn compare_audits(ctx: Ctx) -> Result<crate::Response, ApiError> {
     Ok(ok_json(&comparison))
 }
 
-async fn url_history(ctx: Ctx) -> Result<crate::Response, ApiError> {
+/// `GET /api/v1/history`.
+pub async fn history(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let identity = authenticate(&ctx, KeyRule::Optional, Some(app::Scope::Audit)).await?;
     if identity.user_id().is_none() {
         // Anonymous reads of public data, as the report page: the same per-IP guard.

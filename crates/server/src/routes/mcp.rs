@@ -18,7 +18,7 @@ use serde_json::Value;
 
 use crate::auth::{anonymous_identity, identify, Identity};
 use crate::config::MAX_REQUEST_BODY_BYTES;
-use crate::ctx::{BodyReadError, Ctx, HandlerFuture};
+use crate::ctx::{BodyReadError, Ctx};
 use crate::error::ApiError;
 use crate::mcp::discovery::{agent_card, mcp_json};
 use crate::mcp::registry::McpRegistry;
@@ -26,46 +26,38 @@ use crate::response::{json_response, Response};
 use app::quota::KeyRefusal;
 
 /// `POST /api/mcp`.
-pub fn post(ctx: Ctx) -> HandlerFuture {
-    Box::pin(async move { Ok(answer(ctx).await) })
+pub async fn post(ctx: Ctx) -> Result<crate::Response, ApiError> {
+    Ok(answer(ctx).await)
 }
 
 /// `GET` and `DELETE /api/mcp`: no SSE stream and no sessions, so 405 with `Allow: POST`.
-pub fn not_allowed(_ctx: Ctx) -> HandlerFuture {
-    Box::pin(async move {
-        let mut resp = rpc_error(
-            StatusCode::METHOD_NOT_ALLOWED,
-            INVALID_REQUEST,
-            "this endpoint answers POST only: one JSON-RPC message per request, no SSE stream, no sessions",
-        );
-        resp.headers_mut().insert(header::ALLOW, HeaderValue::from_static("POST"));
-        Ok(resp)
-    })
+pub async fn not_allowed(_ctx: Ctx) -> Result<crate::Response, ApiError> {
+    let mut resp = rpc_error(
+        StatusCode::METHOD_NOT_ALLOWED,
+        INVALID_REQUEST,
+        "this endpoint answers POST only: one JSON-RPC message per request, no SSE stream, no sessions",
+    );
+    resp.headers_mut().insert(header::ALLOW, HeaderValue::from_static("POST"));
+    Ok(resp)
 }
 
 /// `GET /.well-known/mcp.json`. No quota, but the per-IP flood guard of the public pages
 /// (docs/API.md, "Discovery").
-pub fn discovery(ctx: Ctx) -> HandlerFuture {
-    Box::pin(async move {
-        crate::routes::web::flood_guard(&ctx)?;
-        Ok(public_json(&mcp_json(&ctx.state.config.base_url)))
-    })
+pub async fn discovery(ctx: Ctx) -> Result<crate::Response, ApiError> {
+    crate::routes::web::flood_guard(&ctx)?;
+    Ok(public_json(&mcp_json(&ctx.state.config.base_url)))
 }
 
 /// `GET /.well-known/agent-card.json`, flood-guarded like [`discovery`].
-pub fn card(ctx: Ctx) -> HandlerFuture {
-    Box::pin(async move {
-        crate::routes::web::flood_guard(&ctx)?;
-        Ok(public_json(&agent_card(&ctx.state.config.base_url)))
-    })
+pub async fn card(ctx: Ctx) -> Result<crate::Response, ApiError> {
+    crate::routes::web::flood_guard(&ctx)?;
+    Ok(public_json(&agent_card(&ctx.state.config.base_url)))
 }
 
 /// `GET /.well-known/ai-catalog.json`, flood-guarded like [`discovery`].
-pub fn ai_catalog(ctx: Ctx) -> HandlerFuture {
-    Box::pin(async move {
-        crate::routes::web::flood_guard(&ctx)?;
-        Ok(public_json(&crate::mcp::discovery::ai_catalog(&ctx.state.config.base_url)))
-    })
+pub async fn ai_catalog(ctx: Ctx) -> Result<crate::Response, ApiError> {
+    crate::routes::web::flood_guard(&ctx)?;
+    Ok(public_json(&crate::mcp::discovery::ai_catalog(&ctx.state.config.base_url)))
 }
 
 /// A discovery document: readable from any origin (browser-based agents fetch it).

@@ -6,38 +6,26 @@
 
 use api::{MonitorList, MonitorStopped};
 
-use crate::auth::{authenticate, KeyRule};
-use crate::ctx::{Ctx, HandlerFuture};
+use crate::auth::key_owner;
+use crate::ctx::Ctx;
 use crate::error::ApiError;
 use crate::response::ok_json;
 
-/// `GET /api/v1/monitors`.
-pub fn list(ctx: Ctx) -> HandlerFuture {
-    Box::pin(list_monitors(ctx))
-}
-
-/// `DELETE /api/v1/monitors/{id}`.
-pub fn stop(ctx: Ctx) -> HandlerFuture {
-    Box::pin(stop_monitor(ctx))
-}
-
 /// The key owner of a route that needs the `mcp` scope.
 pub(crate) async fn mcp_owner(ctx: &Ctx) -> Result<String, ApiError> {
-    let identity = authenticate(ctx, KeyRule::Required, Some(app::Scope::Mcp)).await?;
-    identity
-        .user_id()
-        .map(str::to_string)
-        .ok_or_else(|| ApiError::unauthorized("This endpoint needs an API key with the `mcp` scope."))
+    key_owner(ctx, app::Scope::Mcp).await
 }
 
-async fn list_monitors(ctx: Ctx) -> Result<crate::Response, ApiError> {
+/// `GET /api/v1/monitors`.
+pub async fn list(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let user_id = mcp_owner(&ctx).await?;
     let monitors = ctx.state.app.owned_monitors(user_id).await?;
     let monitors = monitors.iter().map(app::OwnedMonitor::wire).collect();
     Ok(ok_json(&MonitorList { ok: true, api_version: audit_core::API_VERSION, monitors }))
 }
 
-async fn stop_monitor(ctx: Ctx) -> Result<crate::Response, ApiError> {
+/// `DELETE /api/v1/monitors/{id}`.
+pub async fn stop(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let user_id = mcp_owner(&ctx).await?;
     let id = ctx.param("id").unwrap_or_default().to_string();
     if ctx.state.app.stop_monitor(user_id, id.clone()).await? {

@@ -2,7 +2,7 @@
 
 use http::{header, HeaderValue};
 
-use crate::ctx::{Ctx, HandlerFuture};
+use crate::ctx::Ctx;
 use crate::error::ApiError;
 use crate::response::JSON_CONTENT_TYPE;
 
@@ -16,11 +16,8 @@ pub fn document() -> serde_json::Value {
 }
 
 /// `GET /openapi.json`.
-pub fn get(_ctx: Ctx) -> HandlerFuture {
-    Box::pin(async {
-        let mut resp =
-            http::Response::new(http_body_util::Full::new(bytes::Bytes::from_static(OPENAPI_JSON.as_bytes())));
-        resp.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(JSON_CONTENT_TYPE));
-        Ok::<_, ApiError>(resp)
-    })
+pub async fn get(_ctx: Ctx) -> Result<crate::Response, ApiError> {
+    let mut resp = http::Response::new(http_body_util::Full::new(bytes::Bytes::from_static(OPENAPI_JSON.as_bytes())));
+    resp.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(JSON_CONTENT_TYPE));
+    Ok::<_, ApiError>(resp)
 }

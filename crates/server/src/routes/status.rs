@@ -5,17 +5,13 @@
 use api::{Health, Status};
 use http::StatusCode;
 
-use crate::ctx::{Ctx, HandlerFuture};
+use crate::ctx::Ctx;
 use crate::error::ApiError;
 use crate::response::json_response;
 
 /// `GET /api/status` (no key, no quota): 200 `ok` when the database answers a ping,
 /// 503 `degraded` when it does not.
-pub fn get(ctx: Ctx) -> HandlerFuture {
-    Box::pin(status(ctx))
-}
-
-async fn status(ctx: Ctx) -> Result<crate::Response, ApiError> {
+pub async fn get(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let started = std::time::Instant::now();
     let ping = ctx.state.app.ping().await;
     let damaged = ping.as_ref().is_err_and(is_damaged);
@@ -49,29 +45,27 @@ async fn status(ctx: Ctx) -> Result<crate::Response, ApiError> {
 }
 
 /// `GET /livez` (no key, no quota): 200 while the process answers; touches no database.
-pub fn livez(_ctx: Ctx) -> HandlerFuture {
-    Box::pin(async { Ok(health(StatusCode::OK, "live")) })
+pub async fn livez(_ctx: Ctx) -> Result<crate::Response, ApiError> {
+    Ok(health(StatusCode::OK, "live"))
 }
 
 /// `GET /readyz` (no key, no quota): 200 `ready` when the database answers a ping and the
 /// service is not shutting down; 503 `draining` from the shutdown signal on, 503 `db_down`
 /// when the database does not answer.
-pub fn readyz(ctx: Ctx) -> HandlerFuture {
-    Box::pin(async move {
-        if ctx.state.is_draining() {
-            return Ok(health(StatusCode::SERVICE_UNAVAILABLE, "draining"));
+pub async fn readyz(ctx: Ctx) -> Result<crate::Response, ApiError> {
+    if ctx.state.is_draining() {
+        return Ok(health(StatusCode::SERVICE_UNAVAILABLE, "draining"));
+    }
+    Ok(match ctx.state.app.ping().await {
+        Ok(()) => health(StatusCode::OK, "ready"),
+        Err(e) if is_damaged(&e) => {
+            tracing::error!(request_id = %ctx.request_id, error = %e, "readiness: the database file is damaged");
+            health(StatusCode::SERVICE_UNAVAILABLE, "db_corrupt")
         }
-        Ok(match ctx.state.app.ping().await {
-            Ok(()) => health(StatusCode::OK, "ready"),
-            Err(e) if is_damaged(&e) => {
-                tracing::error!(request_id = %ctx.request_id, error = %e, "readiness: the database file is damaged");
-                health(StatusCode::SERVICE_UNAVAILABLE, "db_corrupt")
-            }
-            Err(e) => {
-                tracing::warn!(request_id = %ctx.request_id, error = %e, "readiness: database ping failed");
-                health(StatusCode::SERVICE_UNAVAILABLE, "db_down")
-            }
-        })
+        Err(e) => {
+            tracing::warn!(request_id = %ctx.request_id, error = %e, "readiness: database ping failed");
+            health(StatusCode::SERVICE_UNAVAILABLE, "db_down")
+        }
     })
 }
 

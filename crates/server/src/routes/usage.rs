@@ -3,16 +3,12 @@
 use api::Usage;
 
 use crate::auth::{authenticate, KeyRule};
-use crate::ctx::{Ctx, HandlerFuture};
+use crate::ctx::Ctx;
 use crate::error::ApiError;
 use crate::response::ok_json;
 
 /// `GET /api/v1/usage` (key required, any scope; consumes no quota).
-pub fn get(ctx: Ctx) -> HandlerFuture {
-    Box::pin(usage(ctx))
-}
-
-async fn usage(ctx: Ctx) -> Result<crate::Response, ApiError> {
+pub async fn get(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let identity = authenticate(&ctx, KeyRule::Required, None).await?;
     let Some(key) = identity.key().cloned() else {
         return Err(ApiError::unauthorized("This endpoint needs an API key."));

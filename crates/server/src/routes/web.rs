@@ -16,13 +16,12 @@ use pages::badge;
 use serde_json::json;
 
 use crate::auth::{anonymous_identity, authenticate, billed, payer, KeyRule};
-use crate::ctx::{Ctx, HandlerFuture};
+use crate::ctx::Ctx;
 use crate::error::ApiError;
 use crate::response::Response;
 use crate::state::AppState;
 use app::badges::params::{BadgeFormat, BadgeParams};
-use app::badges::BADGE_AUDIT_COOLDOWN;
-use app::fixes::report_page;
+use app::report::{audit_report, domain_report, AuditReport, DomainReport};
 use http_serve::response::with_headers as respond;
 
 /// `Cache-Control` of reports and the landing page: always revalidate, a new audit may
@@ -32,68 +31,58 @@ pub const PAGE_CACHE_CONTROL: &str = "no-cache";
 pub const NO_STORE: &str = "no-store";
 
 /// `GET /api/widget?domain=&color=&size=&format=`.
-pub fn widget(ctx: Ctx) -> HandlerFuture {
-    Box::pin(async move {
-        flood_guard(&ctx)?;
-        let params = BadgeParams::parse(|name| ctx.query(name))?;
-        let audit = newest_audit(&ctx.state, &params.domain).await?;
-        let score = audit.as_ref().map(|a| u32::try_from(a.score.clamp(0, 100)).unwrap_or(0));
-        if score.is_none() {
-            ctx.state.badges.enqueue(&params.domain);
-        }
-        Ok(match params.format {
-            BadgeFormat::Svg => respond(
-                StatusCode::OK,
-                badge::render_svg(&params.domain, score, &params.color, params.size),
-                pages::SVG_CONTENT_TYPE,
-                pages::SVG_CACHE_CONTROL,
-                pages::SVG_SECURITY_HEADERS,
-            ),
-            BadgeFormat::Iframe => respond(
-                StatusCode::OK,
-                badge::render_iframe_page(&base_url(&ctx), &params.domain, score, &params.color, params.size),
-                pages::HTML_CONTENT_TYPE,
-                pages::SVG_CACHE_CONTROL,
-                pages::IFRAME_SECURITY_HEADERS,
-            ),
-        })
+pub async fn widget(ctx: Ctx) -> Result<crate::Response, ApiError> {
+    flood_guard(&ctx)?;
+    let params = BadgeParams::parse(|name| ctx.query(name))?;
+    let audit = newest_audit(&ctx.state, &params.domain).await?;
+    let score = audit.as_ref().map(|a| u32::try_from(a.score.clamp(0, 100)).unwrap_or(0));
+    if score.is_none() {
+        ctx.state.badges.enqueue(&params.domain);
+    }
+    Ok(match params.format {
+        BadgeFormat::Svg => respond(
+            StatusCode::OK,
+            badge::render_svg(&params.domain, score, &params.color, params.size),
+            pages::SVG_CONTENT_TYPE,
+            pages::SVG_CACHE_CONTROL,
+            pages::SVG_SECURITY_HEADERS,
+        ),
+        BadgeFormat::Iframe => respond(
+            StatusCode::OK,
+            badge::render_iframe_page(&base_url(&ctx), &params.domain, score, &params.color, params.size),
+            pages::HTML_CONTENT_TYPE,
+            pages::SVG_CACHE_CONTROL,
+            pages::IFRAME_SECURITY_HEADERS,
+        ),
     })
 }
 
 /// `GET /widget.js`.
-pub fn widget_js(_ctx: Ctx) -> HandlerFuture {
-    Box::pin(async move {
-        Ok(respond(
-            StatusCode::OK,
-            pages::WIDGET_JS.to_string(),
-            pages::JS_CONTENT_TYPE,
-            pages::WIDGET_JS_CACHE_CONTROL,
-            pages::WIDGET_JS_SECURITY_HEADERS,
-        ))
-    })
+pub async fn widget_js(_ctx: Ctx) -> Result<crate::Response, ApiError> {
+    Ok(respond(
+        StatusCode::OK,
+        pages::WIDGET_JS.to_string(),
+        pages::JS_CONTENT_TYPE,
+        pages::WIDGET_JS_CACHE_CONTROL,
+        pages::WIDGET_JS_SECURITY_HEADERS,
+    ))
 }
 
 /// `GET /`.
-pub fn landing(ctx: Ctx) -> HandlerFuture {
-    Box::pin(
-        async move { Ok(html(StatusCode::OK, pages::report::render_landing(&base_url(&ctx)), PAGE_CACHE_CONTROL)) },
-    )
+pub async fn landing(ctx: Ctx) -> Result<Response, ApiError> {
+    Ok(html(StatusCode::OK, pages::report::render_landing(&base_url(&ctx)), PAGE_CACHE_CONTROL))
 }
 
 /// `GET /report/{domain}` (optionally `?audit=ID`, which `GET /report?url=` redirects to).
-pub fn report(ctx: Ctx) -> HandlerFuture {
-    Box::pin(async move {
-        let answer = report_domain(&ctx).await;
-        Ok(answer.unwrap_or_else(|e| html_error(&ctx, e)))
-    })
+pub async fn report(ctx: Ctx) -> Result<crate::Response, ApiError> {
+    let answer = report_domain(&ctx).await;
+    Ok(answer.unwrap_or_else(|e| html_error(&ctx, e)))
 }
 
 /// `GET /report?url=`: audits the page (1 quota unit) and redirects to its report.
-pub fn report_url(ctx: Ctx) -> HandlerFuture {
-    Box::pin(async move {
-        let answer = audit_and_redirect(&ctx).await;
-        Ok(answer.unwrap_or_else(|e| html_error(&ctx, e)))
-    })
+pub async fn report_url(ctx: Ctx) -> Result<crate::Response, ApiError> {
+    let answer = audit_and_redirect(&ctx).await;
+    Ok(answer.unwrap_or_else(|e| html_error(&ctx, e)))
 }
 
 /// Counts the request against the per-IP flood guard of the badge, report and discovery
@@ -120,8 +109,8 @@ pub(crate) fn flood_guard(ctx: &Ctx) -> Result<(), ApiError> {
     .with_header(header::RETRY_AFTER, HeaderValue::from(decision.reset_s)))
 }
 
-/// The audit a badge or report shows: the newest public one (made without a key) of the
-/// domain no older than [`app::BADGE_MAX_AGE`] (home page preferred), in either `www.` form
+/// The audit a badge shows: the newest public one (made without a key) of the domain no
+/// older than [`app::BADGE_MAX_AGE`] (home page preferred), in either `www.` form
 /// ([`badge::domain_forms`]).
 async fn newest_audit(state: &AppState, domain: &str) -> Result<Option<app::StoredAudit>, ApiError> {
     Ok(state.app.newest_public_audit(badge::domain_forms(domain)).await?)
@@ -129,61 +118,12 @@ async fn newest_audit(state: &AppState, domain: &str) -> Result<Option<app::Stor
 
 async fn report_domain(ctx: &Ctx) -> Result<Response, ApiError> {
     flood_guard(ctx)?;
-    let raw = ctx.param("domain").unwrap_or_default();
-    // Percent-decoded as a path segment: `+` is a plus sign here, and bytes that are not
-    // UTF-8 make no domain.
-    let decoded = percent_encoding::percent_decode_str(raw).decode_utf8().map(|d| d.into_owned()).unwrap_or_default();
-    let domain = badge::validate_domain(&decoded).ok_or_else(|| {
-        ApiError::invalid_request(
-            "The address must name a domain, such as /report/example.com (no scheme, path or port).",
-        )
-        .with_details(json!({ "parameter": "domain" }))
-    })?;
-    let mut audit = None;
-    if let Some(id) = ctx.query("audit") {
-        audit = ctx.state.app.public_audit(id, badge::domain_forms(&domain)).await?;
-    }
-    if audit.is_none() {
-        audit = newest_audit(&ctx.state, &domain).await?;
-    }
-    let base = base_url(ctx);
-    let Some(audit) = audit else {
-        // The page tells what the queue did, and the URL it audits for this domain.
-        let queued = ctx.state.badges.enqueue(&domain);
-        let audit_url = app::badges::audit_url_for(&ctx.state.config.badge_audit_url, &domain);
-        let queued = pages::report::Enqueued::from(queued);
-        let audit_url = audit_url.as_ref().map(url::Url::as_str);
-        let body = pages::report::render_not_audited(&base, &domain, queued, audit_url, BADGE_AUDIT_COOLDOWN);
-        return Ok(html(StatusCode::NOT_FOUND, body, NO_STORE));
-    };
-    // The score history of the page shown, from its public audits (docs/API.md,
-    // "GET /report/{domain}").
-    let history = ctx.state.app.public_page_history(&audit).await?;
-    let crawl = ctx.state.crawls.newest_public(badge::domain_forms(&domain)).await?;
-    let readiness = ctx.state.app.public_readiness_of(&audit).await?;
-    let body = ctx
-        .state
-        .app
-        .compute(move |_| {
-            let result = app::StoredResult::of(&audit).result;
-            report_page(&base, &domain, result, &history, crawl.as_ref(), readiness.as_ref())
-        })
-        .await?;
-    Ok(html(StatusCode::OK, body, PAGE_CACHE_CONTROL))
-}
-
-/// The report page of a stored audit, read back typed (a row that does not parse renders
-/// as an empty result: every field shown as missing). Reading the stored result, scrubbing
-/// it and rendering it cost in proportion to the result, so they run as the application's
-/// work does ([`app::App::compute`]: in an audit slot, off the async workers).
-async fn render_stored(ctx: &Ctx, base: String, audit: app::StoredAudit) -> Result<String, ApiError> {
-    // Only a public audit's page shows the page's public readiness answer; a private
-    // audit's report shows nothing another caller stored.
-    let readiness = if audit.public { ctx.state.app.public_readiness_of(&audit).await? } else { None };
-    let work = move |_: &dyn audit_core::Budget| {
-        report_page(&base, &audit.host, app::StoredResult::of(&audit).result, &[], None, readiness.as_ref())
-    };
-    Ok(ctx.state.app.compute(work).await?)
+    let (state, raw) = (&ctx.state, ctx.param("domain").unwrap_or_default());
+    let report = domain_report(&state.app, &state.crawls, &state.badges, base_url(ctx), raw, ctx.query("audit"));
+    Ok(match report.await? {
+        DomainReport::Page(body) => html(StatusCode::OK, body, PAGE_CACHE_CONTROL),
+        DomainReport::NotAudited(body) => html(StatusCode::NOT_FOUND, body, NO_STORE),
+    })
 }
 
 async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
@@ -195,36 +135,16 @@ async fn audit_and_redirect(ctx: &Ctx) -> Result<Response, ApiError> {
     let payer = payer(ctx, &identity);
     let audited =
         billed(ctx, &payer, ctx.state.app.audit_for_client(&url, app::AuditOptions::default(), &payer).await)?;
-    let result = &audited.result;
-    let base = base_url(ctx);
-    match audited.stored {
-        // An audit made with a key is private to it: the public report page never shows
-        // it, so the report is the answer itself, not a redirect to that page.
-        Some(stored) if !stored.public => Ok(html(StatusCode::OK, render_stored(ctx, base, stored).await?, NO_STORE)),
-        Some(stored) => match badge::validate_domain(&stored.host) {
-            Some(domain) => {
-                let location = format!("/report/{}?audit={}", pages::encode_component(&domain), stored.id);
-                let mut resp = respond(StatusCode::SEE_OTHER, String::new(), pages::HTML_CONTENT_TYPE, NO_STORE, &[]);
-                if let Ok(v) = HeaderValue::from_str(&location) {
-                    resp.headers_mut().insert(header::LOCATION, v);
-                }
-                Ok(resp)
+    Ok(match audit_report(&ctx.state.app, base_url(ctx), &audited).await? {
+        AuditReport::Page(body) => html(StatusCode::OK, body, NO_STORE),
+        AuditReport::Redirect(location) => {
+            let mut resp = respond(StatusCode::SEE_OTHER, String::new(), pages::HTML_CONTENT_TYPE, NO_STORE, &[]);
+            if let Ok(v) = HeaderValue::from_str(&location) {
+                resp.headers_mut().insert(header::LOCATION, v);
             }
-            // An address rather than a domain (a public IP): it has no report address, so
-            // the report is the answer itself.
-            None => Ok(html(StatusCode::OK, render_stored(ctx, base, stored).await?, NO_STORE)),
-        },
-        None => {
-            // Not stored (logged): still show the user the audit they waited for.
-            let host = url::Url::parse(&result.page.final_url)
-                .ok()
-                .and_then(|u| u.host_str().map(str::to_string))
-                .unwrap_or_default();
-            let result = result.clone();
-            let body = ctx.state.app.compute(move |_| report_page(&base, &host, result, &[], None, None)).await?;
-            Ok(html(StatusCode::OK, body, NO_STORE))
+            resp
         }
-    }
+    })
 }
 
 /// The public address used in absolute links (snippets, the iframe badge's link).

@@ -3,17 +3,13 @@
 
 use api::WorkflowList;
 
-use crate::ctx::{Ctx, HandlerFuture};
+use crate::ctx::Ctx;
 use crate::error::ApiError;
 use crate::response::ok_json;
 use crate::routes::monitors::mcp_owner;
 
 /// `GET /api/v1/workflows`.
-pub fn list(ctx: Ctx) -> HandlerFuture {
-    Box::pin(list_workflows(ctx))
-}
-
-async fn list_workflows(ctx: Ctx) -> Result<crate::Response, ApiError> {
+pub async fn list(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let user_id = mcp_owner(&ctx).await?;
     let runs = ctx.state.workflows.owned_runs(user_id, app::workflows::RUN_LIST_LIMIT).await?;
     let workflows = runs.iter().map(app::workflows::wire_summary).collect();

@@ -32,5 +32,5 @@ pub async fn call(_env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> 
         return Err(tool_error("invalid_request", format!("`issues` must hold 1 to {max} issues, not {n}.")));
     }
     let fixes = app::fixes::fix_batch(args.issues).await.map_err(|e| from_app_error(e, "auto-fix batch"))?;
-    Ok(api::AutoFixResult { ok: true, api_version: audit_core::API_VERSION, count: fixes.len(), fixes })
+    Ok(api::AutoFixResult::new(fixes))
 }

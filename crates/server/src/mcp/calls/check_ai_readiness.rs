@@ -26,5 +26,5 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
     let url = url_arg(&args.url, "url")?;
     let report = env.state.app.ai_readiness(&url, env.identity.user_id(), &payer(env)).await;
     let report = report.map_err(|e| from_app_error(e, url.as_str()))?;
-    Ok(api::AiReadinessAnswer { api_version: audit_core::API_VERSION, report })
+    Ok(api::AiReadinessAnswer::new(report))
 }

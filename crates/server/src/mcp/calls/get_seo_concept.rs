@@ -1,14 +1,11 @@
-//! get_seo_concept: the glossary entry for a term or rule id, or suggestions.
+//! get_seo_concept: the glossary entry for a term or rule id, or suggestions
+//! ([`app::concept::answer`]).
 
 use mcp_protocol::ToolResult;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::{tool_error, ToolEnv};
-use crate::mcp::glossary;
-
-/// Longest concept accepted.
-const MAX_CONCEPT_CHARS: usize = 200;
+use super::{from_app_error, ToolEnv};
 
 /// Arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -24,15 +21,5 @@ pub type Output = app::concept::ConceptAnswer;
 
 /// Runs the tool.
 pub async fn call(_env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
-    let query = args.concept.trim();
-    if query.is_empty() {
-        return Err(tool_error(
-            "invalid_request",
-            "concept must name an SEO term or a rule id, e.g. \"canonical tag\"",
-        ));
-    }
-    if query.chars().count() > MAX_CONCEPT_CHARS {
-        return Err(tool_error("invalid_request", format!("The concept must be at most {MAX_CONCEPT_CHARS} characters.")));
-    }
-    Ok(glossary::concept(query).into())
+    app::concept::answer(&args.concept).map_err(|e| from_app_error(e, "concept"))
 }

@@ -72,16 +72,6 @@ pub fn url_arg(raw: &str, name: &str) -> Result<Url, ToolResult> {
     app::validate_url(raw).map_err(|e| from_api_error(ApiError::from(e), &format!("argument {name}")))
 }
 
-/// An optional URL argument that the action at hand needs: `missing` (a sentence) when absent.
-pub fn needed_url(raw: Option<&str>, name: &str, missing: &str) -> Result<Url, ToolResult> {
-    url_arg(raw.ok_or_else(|| tool_error("missing_parameter", missing))?, name)
-}
-
-/// An optional text argument, trimmed; `None` when absent or blank.
-pub fn text(arg: &Option<String>) -> Option<String> {
-    arg.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string)
-}
-
 /// The key owner a write tool acts for; an isError result without one.
 pub fn owner(env: &ToolEnv<'_>) -> Result<String, ToolResult> {
     env.identity.user_id().map(str::to_string).ok_or_else(|| {

@@ -9,7 +9,7 @@ use mcp_protocol::ToolResult;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::{from_api_error, owner, url_arg, ToolEnv};
+use super::{from_api_error, from_app_error, owner, url_arg, ToolEnv};
 use crate::error::ApiError;
 
 /// Arguments.
@@ -41,13 +41,8 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
     let user_id = owner(env)?;
     let url = url_arg(&args.url, "url")?;
     if args.action == Some(app::monitors::MonitorAction::Stop) {
-        return match env.state.app.stop_monitor_of(user_id, url.to_string()).await {
-            Ok(Some(m)) => {
-                Ok(Output::Stopped(app::monitors::MonitorStopped { monitor_id: m.id, url: m.url, stopped: true }))
-            }
-            Ok(None) => Err(super::tool_error("not_found", format!("No monitor of {url} for this API key's owner."))),
-            Err(e) => Err(from_api_error(e.into(), "monitor")),
-        };
+        let stopped = env.state.app.stop_monitor_of(user_id, &url).await;
+        return stopped.map(Output::Stopped).map_err(|e| from_app_error(e, "monitor"));
     }
     let report = env.state.monitors.watch_page(&user_id, &url).await;
     report.map(Output::Report).map_err(|e| from_api_error(ApiError::from(e.error), &e.what))

@@ -26,5 +26,5 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
     let url = url_arg(&args.url, "url")?;
     let scan = env.state.app.ai_visibility_scan(&url, env.identity.user_id(), &payer(env)).await;
     let scan = scan.map_err(|e| from_app_error(e, url.as_str()))?;
-    Ok(api::AiVisibilityScanAnswer { api_version: audit_core::API_VERSION, url: url.to_string(), scan })
+    Ok(api::AiVisibilityScanAnswer::new(url.to_string(), scan))
 }
