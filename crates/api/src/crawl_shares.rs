@@ -5,6 +5,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use vocab::Timestamp;
 
 use crate::body::{Field, JsonBody};
 use crate::{answer, request, Access, Content, In, Operation, Param, Response};
@@ -39,11 +40,14 @@ pub struct CrawlShare {
     /// (`null` otherwise): `{base_url}/crawls/{id}?share={token}`.
     pub url: Option<String>,
     /// When it was made (RFC 3339).
-    pub created_at: String,
+    #[schemars(with = "String")]
+    pub created_at: Timestamp,
     /// When it stops opening the report (RFC 3339).
-    pub expires_at: String,
+    #[schemars(with = "String")]
+    pub expires_at: Timestamp,
     /// When it was revoked (RFC 3339), if it was.
-    pub revoked_at: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub revoked_at: Option<Timestamp>,
 }
 
 /// The answer of `POST /api/v1/crawls/{id}/shares` and `DELETE …/shares/{link}`.

@@ -5,6 +5,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use vocab::Timestamp;
 
 use crate::body::{Field, JsonBody};
 use crate::crawls::CrawlRequest;
@@ -78,7 +79,8 @@ pub struct ScheduleAlert {
     /// The run it was compared with.
     pub against_crawl_id: String,
     /// When it was raised (ISO 8601 UTC timestamp).
-    pub created_at: String,
+    #[schemars(with = "String")]
+    pub created_at: Timestamp,
 }
 
 /// The change of a run since the schedule's previous completed run (the counts of
@@ -124,13 +126,16 @@ pub struct CrawlSchedule {
     #[schemars(extend("enum" = SCHEDULE_STATES))]
     pub state: String,
     /// When the next run is due (ISO 8601 UTC timestamp); `null` while paused.
-    pub next_run_at: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub next_run_at: Option<Timestamp>,
     /// When it was made.
-    pub created_at: String,
+    #[schemars(with = "String")]
+    pub created_at: Timestamp,
     /// Runs started.
     pub runs: u32,
     /// When the latest run started, or was skipped.
-    pub last_run_at: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub last_run_at: Option<Timestamp>,
     /// The crawl of the latest run (`GET /api/v1/crawls/{id}`).
     pub last_crawl_id: Option<String>,
     /// Why the latest run did not start (the key disabled, the quota spent, the site

@@ -9,6 +9,7 @@
 
 use rand::rngs::OsRng;
 use rand::RngCore;
+use vocab::Timestamp;
 
 use crate::clock;
 use crate::error::{Error, Result};
@@ -32,12 +33,12 @@ pub struct CrawlShare {
     pub id: String,
     /// The crawl it opens.
     pub crawl_id: String,
-    /// When it was made (RFC 3339).
-    pub created_at: String,
-    /// When it stops opening the report (RFC 3339).
-    pub expires_at: String,
+    /// When it was made.
+    pub created_at: Timestamp,
+    /// When it stops opening the report.
+    pub expires_at: Timestamp,
     /// When it was revoked, if it was.
-    pub revoked_at: Option<String>,
+    pub revoked_at: Option<Timestamp>,
 }
 
 const SHARE_COLUMNS: &str = "id, crawl_id, created_at, expires_at, revoked_at";
@@ -72,8 +73,8 @@ impl Store {
         let share = CrawlShare {
             id: generate_share_id(),
             crawl_id: crawl_id.to_owned(),
-            created_at: clock::now_rfc3339(),
-            expires_at: clock::format_rfc3339(expires_at),
+            created_at: Timestamp::now(),
+            expires_at: Timestamp::from(expires_at),
             revoked_at: None,
         };
         self.write(|tx| {

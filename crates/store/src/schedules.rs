@@ -109,16 +109,16 @@ fn schedule_from_row(row: &Row<'_>) -> Result<CrawlSchedule> {
         minute_of_day: row.get(7)?,
         score_drop: row.get(8)?,
         state: row.get(9)?,
-        next_run_at: clock::decode(TABLE, &row.get::<String>(10)?)?,
+        next_run_at: clock::decode(TABLE, &row.get::<String>(10)?),
         runs: row.get(11)?,
-        last_run_at: clock::decode_opt(TABLE, row.get(12)?)?,
+        last_run_at: clock::decode_opt(TABLE, row.get(12)?),
         last_crawl_id: row.get(13)?,
         last_error: row.get(14)?,
         compared_crawl_id: row.get(15)?,
         baseline_crawl_id: row.get(16)?,
         last_change_json: row.get(17)?,
         last_alert_json: row.get(18)?,
-        created_at: clock::decode(TABLE, &row.get::<String>(19)?)?,
+        created_at: clock::decode(TABLE, &row.get::<String>(19)?),
     })
 }
 

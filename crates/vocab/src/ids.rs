@@ -118,6 +118,18 @@ id!(
     /// An account's id.
     UserId
 );
+id!(
+    /// A crawl schedule's id (`cs_` and 32 hexadecimal digits).
+    ScheduleId
+);
+id!(
+    /// A share link's id (`sh_` and 22 base62 characters).
+    ShareId
+);
+id!(
+    /// A workflow run's id (a UUID).
+    WorkflowId
+);
 
 /// The tag every crawl id starts with.
 pub const CRAWL_ID_TAG: &str = "cr_";

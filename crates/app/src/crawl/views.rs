@@ -164,9 +164,11 @@ pub struct StatusView {
     /// Its counts.
     pub progress: ProgressView,
     /// When it started.
-    pub started_at: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub started_at: Option<vocab::Timestamp>,
     /// When it ended.
-    pub finished_at: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub finished_at: Option<vocab::Timestamp>,
     /// 0-100 once it ended with pages audited.
     pub site_score: Option<u32>,
     /// Why it failed.
