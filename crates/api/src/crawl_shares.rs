@@ -5,7 +5,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use vocab::Timestamp;
+use vocab::{CrawlId, ShareId, Timestamp};
 
 use crate::body::{Field, JsonBody};
 use crate::{answer, request, Access, Content, In, Operation, Param, Response};
@@ -30,9 +30,11 @@ impl JsonBody for ShareRequest {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CrawlShare {
     /// The link id (`sh_` and 22 base62 characters): what `DELETE …/shares/{link}` takes.
-    pub id: String,
+    #[schemars(with = "String")]
+    pub id: ShareId,
     /// The crawl it opens.
-    pub crawl_id: String,
+    #[schemars(with = "String")]
+    pub crawl_id: CrawlId,
     /// `active` (it opens the report), `expired` or `revoked` (it opens nothing).
     #[schemars(extend("enum" = SHARE_STATES))]
     pub state: String,

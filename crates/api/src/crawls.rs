@@ -5,7 +5,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use vocab::Timestamp;
+use vocab::{CrawlId, Timestamp};
 
 use crate::body::{Field, JsonBody, Unknown};
 use crate::{answer, request, Access, Content, Header, In, Operation, Param, Response, MAX_URL_LEN};
@@ -245,7 +245,8 @@ pub struct MaxPagesCut {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct Crawl {
     /// `cr_` and 22 base62 characters.
-    pub id: String,
+    #[schemars(with = "String")]
+    pub id: CrawlId,
     /// The start URL, normalised.
     pub url: String,
     /// Where it is.
@@ -369,7 +370,8 @@ pub struct CrawlPages {
     #[schemars(extend("const" = "v1"))]
     pub api_version: &'static str,
     /// The crawl.
-    pub crawl_id: String,
+    #[schemars(with = "String")]
+    pub crawl_id: CrawlId,
     /// Its state.
     pub state: String,
     /// URLs in crawl order.
@@ -493,7 +495,8 @@ pub struct ListCrawls {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CrawlListItem {
     /// The crawl id.
-    pub id: String,
+    #[schemars(with = "String")]
+    pub id: CrawlId,
     /// The start URL, normalised.
     pub url: String,
     /// Its site: the start URL's host, with its port when not the scheme's default (what the
@@ -602,7 +605,8 @@ pub struct IndexabilityChange {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ComparedCrawl {
     /// The crawl id.
-    pub id: String,
+    #[schemars(with = "String")]
+    pub id: CrawlId,
     /// When it ended (RFC 3339, UTC).
     #[schemars(with = "Option<String>")]
     pub finished_at: Option<Timestamp>,

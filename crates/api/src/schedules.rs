@@ -5,7 +5,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use vocab::Timestamp;
+use vocab::{CrawlId, ScheduleId, Timestamp};
 
 use crate::body::{Field, JsonBody};
 use crate::crawls::CrawlRequest;
@@ -75,9 +75,11 @@ pub struct ScheduleAlert {
     /// One sentence for humans.
     pub message: String,
     /// The run that raised it.
-    pub crawl_id: String,
+    #[schemars(with = "String")]
+    pub crawl_id: CrawlId,
     /// The run it was compared with.
-    pub against_crawl_id: String,
+    #[schemars(with = "String")]
+    pub against_crawl_id: CrawlId,
     /// When it was raised (ISO 8601 UTC timestamp).
     #[schemars(with = "String")]
     pub created_at: Timestamp,
@@ -88,9 +90,11 @@ pub struct ScheduleAlert {
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct ScheduleChange {
     /// The run.
-    pub crawl_id: String,
+    #[schemars(with = "String")]
+    pub crawl_id: CrawlId,
     /// The previous completed run.
-    pub against_crawl_id: String,
+    #[schemars(with = "String")]
+    pub against_crawl_id: CrawlId,
     /// The site score change (`null` when either has none).
     pub site_score_change: Option<i64>,
     /// Findings new in the run.
@@ -109,7 +113,8 @@ pub struct ScheduleChange {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CrawlSchedule {
     /// `cs_` and 32 hexadecimal digits.
-    pub id: String,
+    #[schemars(with = "String")]
+    pub id: ScheduleId,
     /// The start URL of each run.
     pub url: String,
     /// `daily` or `weekly`.
@@ -137,7 +142,8 @@ pub struct CrawlSchedule {
     #[schemars(with = "Option<String>")]
     pub last_run_at: Option<Timestamp>,
     /// The crawl of the latest run (`GET /api/v1/crawls/{id}`).
-    pub last_crawl_id: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub last_crawl_id: Option<CrawlId>,
     /// Why the latest run did not start (the key disabled, the quota spent, the site
     /// unreachable), when it did not.
     pub last_error: Option<String>,

@@ -9,7 +9,7 @@
 
 use rand::rngs::OsRng;
 use rand::RngCore;
-use vocab::Timestamp;
+use vocab::{CrawlId, ShareId, Timestamp};
 
 use crate::clock;
 use crate::error::{Error, Result};
@@ -30,9 +30,9 @@ pub const SERVICE_SECRET_BYTES: usize = 32;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CrawlShare {
     /// `sh_` + 22 base62 characters.
-    pub id: String,
+    pub id: ShareId,
     /// The crawl it opens.
-    pub crawl_id: String,
+    pub crawl_id: CrawlId,
     /// When it was made.
     pub created_at: Timestamp,
     /// When it stops opening the report.
@@ -71,8 +71,8 @@ impl Store {
     /// has [`MAX_SHARES_PER_CRAWL`] links already; the database.
     pub fn create_crawl_share(&self, crawl_id: &str, expires_at: time::OffsetDateTime) -> Result<CrawlShare> {
         let share = CrawlShare {
-            id: generate_share_id(),
-            crawl_id: crawl_id.to_owned(),
+            id: ShareId::from(generate_share_id()),
+            crawl_id: CrawlId::from(crawl_id),
             created_at: Timestamp::now(),
             expires_at: Timestamp::from(expires_at),
             revoked_at: None,

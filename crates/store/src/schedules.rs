@@ -14,6 +14,7 @@
 
 use serde_json::Value;
 use time::OffsetDateTime;
+use vocab::{CrawlId, KeyId, ScheduleId, UserId};
 
 use crate::clock::{self, format_rfc3339};
 use crate::crawls::{generate_crawl_id, load_crawl, Crawl, NewCrawl};
@@ -26,11 +27,11 @@ use crate::webhooks::{enqueue_event, Enqueued};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CrawlSchedule {
     /// `cs_` and a UUID.
-    pub id: String,
+    pub id: ScheduleId,
     /// Owner.
-    pub user_id: String,
+    pub user_id: UserId,
     /// The key that made it: each run is charged to it.
-    pub key_id: String,
+    pub key_id: KeyId,
     /// The start URL of each run.
     pub url: String,
     /// The crawl each run starts, as JSON text (the application's own format).
@@ -52,13 +53,13 @@ pub struct CrawlSchedule {
     /// When the latest run was started (or skipped).
     pub last_run_at: Option<OffsetDateTime>,
     /// The crawl of the latest run.
-    pub last_crawl_id: Option<String>,
+    pub last_crawl_id: Option<CrawlId>,
     /// Why the latest run did not start, when it did not.
     pub last_error: Option<String>,
     /// The newest run whose end was judged.
-    pub compared_crawl_id: Option<String>,
+    pub compared_crawl_id: Option<CrawlId>,
     /// The newest completed run: what the next run is compared with.
-    pub baseline_crawl_id: Option<String>,
+    pub baseline_crawl_id: Option<CrawlId>,
     /// The change of the newest judged run since its baseline (the application's JSON).
     pub last_change_json: Option<String>,
     /// The newest alert (the application's JSON).

@@ -68,6 +68,34 @@ impl ToValue for vocab::Timestamp {
     }
 }
 
+/// An id is written and read as its text.
+macro_rules! id_value {
+    ($($t:ty),*) => {$(
+        impl ToValue for $t {
+            fn to_value(&self) -> Value<'_> {
+                Value::Text(Cow::Borrowed(self.as_str()))
+            }
+        }
+
+        impl FromValue for $t {
+            fn from_value(value: Value<'_>) -> std::result::Result<Self, String> {
+                String::from_value(value).map(<$t>::from)
+            }
+        }
+    )*};
+}
+id_value!(
+    vocab::AuditId,
+    vocab::CrawlId,
+    vocab::KeyId,
+    vocab::MonitorId,
+    vocab::ScheduleId,
+    vocab::ShareId,
+    vocab::UserId,
+    vocab::WebhookId,
+    vocab::WorkflowId
+);
+
 impl ToValue for [u8] {
     fn to_value(&self) -> Value<'_> {
         Value::Blob(Cow::Borrowed(self))

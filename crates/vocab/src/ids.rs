@@ -91,6 +91,25 @@ macro_rules! id {
                 &self.0 == other
             }
         }
+
+        // Both ways round, so that an id compares with text whichever side it is on.
+        impl PartialEq<$name> for String {
+            fn eq(&self, other: &$name) -> bool {
+                *self == other.0
+            }
+        }
+
+        impl PartialEq<$name> for str {
+            fn eq(&self, other: &$name) -> bool {
+                self == other.0
+            }
+        }
+
+        impl PartialEq<$name> for &str {
+            fn eq(&self, other: &$name) -> bool {
+                *self == other.0
+            }
+        }
     };
 }
 
@@ -159,6 +178,8 @@ mod tests {
         assert_eq!(serde_json::from_str::<AuditId>("\"x\"").unwrap(), AuditId::from("x"));
         assert_eq!(id.to_string(), id.as_str());
         assert!(id == "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b");
+        assert!("0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b" == id);
+        assert!(String::from("0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b") == id);
         // Code written against `&str` takes it as it is.
         fn len(text: &str) -> usize {
             text.len()

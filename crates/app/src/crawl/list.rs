@@ -18,7 +18,7 @@ pub struct CrawlCursor {
     /// When the last crawl listed was created.
     pub created_at: vocab::Timestamp,
     /// Its id.
-    pub id: String,
+    pub id: vocab::CrawlId,
 }
 
 impl CrawlCursor {
@@ -38,7 +38,7 @@ impl CrawlCursor {
         let text = std::str::from_utf8(&bytes).ok()?;
         let (at, id) = text.strip_prefix(Self::PREFIX)?.split_once(' ')?;
         let created_at = vocab::Timestamp::parse(at)?;
-        vocab::CrawlId::parse(id).map(|_| CrawlCursor { created_at, id: id.to_owned() })
+        vocab::CrawlId::parse(id).map(|id| CrawlCursor { created_at, id })
     }
 }
 
@@ -163,7 +163,7 @@ mod tests {
     #[test]
     fn cursors_round_trip_and_nothing_else_decodes() {
         let created_at = vocab::Timestamp::parse("2026-11-28T08:00:00.123Z").unwrap();
-        let cursor = CrawlCursor { created_at, id: format!("cr_{}", "a".repeat(22)) };
+        let cursor = CrawlCursor { created_at, id: format!("cr_{}", "a".repeat(22)).into() };
         assert_eq!(CrawlCursor::decode(&cursor.encode()), Some(cursor.clone()));
         // The cursor's text is what it was while its time was text: the one format.
         assert_eq!(

@@ -163,7 +163,7 @@ fn requester_of(user: Option<&str>, options_json: &str) -> String {
 #[derive(Debug, Clone)]
 pub struct Export {
     /// The crawl exported (what the file is named after).
-    pub crawl_id: String,
+    pub crawl_id: vocab::CrawlId,
     /// CSV, JSON or XLSX.
     pub format: super::export::Format,
     /// The file.
@@ -212,7 +212,7 @@ pub struct Crawls {
     pacer: super::HostPacer,
     /// The staging site headers of the crawls this process accepted, by crawl id, until
     /// each crawl ends (docs/API.md, "Staging sites"): in memory only, never stored.
-    site_headers: Arc<std::sync::Mutex<std::collections::HashMap<String, fetch::SiteHeaders>>>,
+    site_headers: Arc<std::sync::Mutex<std::collections::HashMap<vocab::CrawlId, fetch::SiteHeaders>>>,
     /// The start pages fetched by [`Crawls::start`], held for their crawls.
     start_pages: Arc<StartPages>,
 }
@@ -448,7 +448,7 @@ impl Crawls {
             pages: c.progress.pages_done + c.progress.pages_failed,
             finished_at: c.finished_at.map(|t| t.to_string()).unwrap_or_default(),
             site_score: c.site_score,
-            id: c.id,
+            id: c.id.into_string(),
         }))
     }
 

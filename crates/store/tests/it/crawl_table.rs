@@ -56,7 +56,7 @@ fn recorded(s: &Store) -> String {
     }
     // Inlinks are kept for recorded URLs only: `/` again, now that the URLs it links to are.
     s.record_crawl_page(&id, &pages[0].0, &pages[0].1).unwrap();
-    id
+    id.into_string()
 }
 
 fn urls(s: &Store, id: &str, query: PageTableQuery) -> (Vec<String>, u64) {

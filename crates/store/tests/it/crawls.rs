@@ -495,7 +495,7 @@ both! {
             a.queue_crawl(new).unwrap().id
         };
         // a1 a2 a3 b1 b2, made in that order.
-        let ids: Vec<String> = ["a", "a", "a", "b", "b"].iter().map(|w| queue(w)).collect();
+        let ids: Vec<vocab::CrawlId> = ["a", "a", "a", "b", "b"].iter().map(|w| queue(w)).collect();
         assert_eq!(a.get_crawl(&ids[0]).unwrap().state, CrawlState::Queued);
         assert!(a.crawl_lease(&ids[0]).unwrap().is_none(), "a queued crawl has no lease");
         // A queued crawl is not adopted as an interrupted one.
@@ -552,11 +552,11 @@ both! {
         // Anonymous crawls: one too old, then three of which two are kept by count.
         let too_old = ended(None);
         age("crawls", &too_old, 10);
-        let anonymous: Vec<String> = (0..3).map(|_| ended(None)).collect();
+        let anonymous: Vec<vocab::CrawlId> = (0..3).map(|_| ended(None)).collect();
         for (i, id) in anonymous.iter().enumerate() {
             age("crawls", id, 3 - i as i64);
         }
-        let keyed: Vec<String> = (0..3).map(|_| ended(Some(&owner))).collect();
+        let keyed: Vec<vocab::CrawlId> = (0..3).map(|_| ended(Some(&owner))).collect();
         for (i, id) in keyed.iter().enumerate() {
             age("crawls", id, 3 - i as i64);
         }
@@ -674,7 +674,7 @@ both! {
         made(&other, "https://site.test/");
         s.cancel_crawl(&c).unwrap();
 
-        let list = |filter: &store::CrawlFilter, limit: usize| -> Vec<String> {
+        let list = |filter: &store::CrawlFilter, limit: usize| -> Vec<vocab::CrawlId> {
             s.list_user_crawls(&owner, filter, limit).unwrap().into_iter().map(|c| c.id).collect()
         };
         let all = list(&store::CrawlFilter::default(), 10);
