@@ -179,7 +179,8 @@ mod tests {
         assert_eq!(id.to_string(), id.as_str());
         assert!(id == "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b");
         assert!("0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b" == id);
-        assert!(String::from("0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b") == id);
+        let text = id.to_string();
+        assert!(text == id);
         // Code written against `&str` takes it as it is.
         fn len(text: &str) -> usize {
             text.len()
