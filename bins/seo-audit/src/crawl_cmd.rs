@@ -841,7 +841,7 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
             return fail(ErrorCode::Internal, format!("cannot read the crawl back: {e}"))
         }
     };
-    let source = ReportSource { store, crawl_id, _dir: dir };
+    let source = ReportSource { store, crawl_id: crawl_id.into_string(), _dir: dir };
     let report = match report(start.as_str(), args.max_pages, &summary, &judged, &source) {
         Ok(mut r) => {
             r.crawl.robots = RobotsReport {

@@ -5,6 +5,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use vocab::{CrawlId, ShareId, Timestamp};
 
 use crate::body::{Field, JsonBody};
 use crate::{answer, request, Access, Content, In, Operation, Param, Response};
@@ -29,9 +30,11 @@ impl JsonBody for ShareRequest {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CrawlShare {
     /// The link id (`sh_` and 22 base62 characters): what `DELETE …/shares/{link}` takes.
-    pub id: String,
+    #[schemars(with = "String")]
+    pub id: ShareId,
     /// The crawl it opens.
-    pub crawl_id: String,
+    #[schemars(with = "String")]
+    pub crawl_id: CrawlId,
     /// `active` (it opens the report), `expired` or `revoked` (it opens nothing).
     #[schemars(extend("enum" = SHARE_STATES))]
     pub state: String,
@@ -39,11 +42,14 @@ pub struct CrawlShare {
     /// (`null` otherwise): `{base_url}/crawls/{id}?share={token}`.
     pub url: Option<String>,
     /// When it was made (RFC 3339).
-    pub created_at: String,
+    #[schemars(with = "String")]
+    pub created_at: Timestamp,
     /// When it stops opening the report (RFC 3339).
-    pub expires_at: String,
+    #[schemars(with = "String")]
+    pub expires_at: Timestamp,
     /// When it was revoked (RFC 3339), if it was.
-    pub revoked_at: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub revoked_at: Option<Timestamp>,
 }
 
 /// The answer of `POST /api/v1/crawls/{id}/shares` and `DELETE …/shares/{link}`.

@@ -5,6 +5,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use vocab::{CrawlId, Timestamp};
 
 use crate::body::{Field, JsonBody, Unknown};
 use crate::{answer, request, Access, Content, Header, In, Operation, Param, Response, MAX_URL_LEN};
@@ -342,7 +343,8 @@ pub struct CrawlPause {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct Crawl {
     /// `cr_` and 22 base62 characters.
-    pub id: String,
+    #[schemars(with = "String")]
+    pub id: CrawlId,
     /// The start URL, normalised.
     pub url: String,
     /// Where it is.
@@ -356,14 +358,14 @@ pub struct Crawl {
     /// Its counts.
     pub progress: CrawlProgress,
     /// When it was created (UTC).
-    #[schemars(extend("format" = "date-time"))]
-    pub created_at: String,
+    #[schemars(with = "String", extend("format" = "date-time"))]
+    pub created_at: Timestamp,
     /// When it started running.
-    #[schemars(extend("format" = "date-time"))]
-    pub started_at: Option<String>,
+    #[schemars(with = "Option<String>", extend("format" = "date-time"))]
+    pub started_at: Option<Timestamp>,
     /// When it ended.
-    #[schemars(extend("format" = "date-time"))]
-    pub finished_at: Option<String>,
+    #[schemars(with = "Option<String>", extend("format" = "date-time"))]
+    pub finished_at: Option<Timestamp>,
     /// 0-100 once ended with pages audited: the mean page score less the site rules'
     /// penalties (docs/RULES.md, "Site score").
     pub site_score: Option<u32>,
@@ -409,8 +411,8 @@ pub struct Crawl {
     /// `retain_crawl_pages_days`; docs/API.md, "Running the service", "Retention"): its
     /// summary, progress and issues stay, its pages listing is empty. Absent while kept.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(extend("format" = "date-time"))]
-    pub pages_pruned_at: Option<String>,
+    #[schemars(with = "Option<String>", extend("format" = "date-time"))]
+    pub pages_pruned_at: Option<Timestamp>,
     /// The rules with findings: site rules first, then by severity and count.
     pub issues: Vec<CrawlIssueCount>,
     /// The human report page of the crawl.
@@ -470,7 +472,8 @@ pub struct CrawlPages {
     #[schemars(extend("const" = "v1"))]
     pub api_version: &'static str,
     /// The crawl.
-    pub crawl_id: String,
+    #[schemars(with = "String")]
+    pub crawl_id: CrawlId,
     /// Its state.
     pub state: String,
     /// URLs in crawl order.
@@ -594,7 +597,8 @@ pub struct ListCrawls {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CrawlListItem {
     /// The crawl id.
-    pub id: String,
+    #[schemars(with = "String")]
+    pub id: CrawlId,
     /// The start URL, normalised.
     pub url: String,
     /// Its site: the start URL's host, with its port when not the scheme's default (what the
@@ -612,9 +616,11 @@ pub struct CrawlListItem {
     /// 0-100 once ended with pages audited.
     pub site_score: Option<u32>,
     /// When it was created (RFC 3339, UTC).
-    pub created_at: String,
+    #[schemars(with = "String")]
+    pub created_at: Timestamp,
     /// When it ended (RFC 3339, UTC).
-    pub finished_at: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub finished_at: Option<Timestamp>,
     /// Its status route.
     pub status_url: String,
     /// Its human report page.
@@ -701,9 +707,11 @@ pub struct IndexabilityChange {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ComparedCrawl {
     /// The crawl id.
-    pub id: String,
+    #[schemars(with = "String")]
+    pub id: CrawlId,
     /// When it ended (RFC 3339, UTC).
-    pub finished_at: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub finished_at: Option<Timestamp>,
     /// Its site score.
     pub site_score: Option<u32>,
     /// URLs it fetched (answered or failed).

@@ -5,6 +5,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use vocab::{CrawlId, ScheduleId, Timestamp};
 
 use crate::body::{Field, JsonBody};
 use crate::crawls::CrawlRequest;
@@ -160,11 +161,14 @@ pub struct ScheduleAlert {
     /// One sentence for humans.
     pub message: String,
     /// The run that raised it.
-    pub crawl_id: String,
+    #[schemars(with = "String")]
+    pub crawl_id: CrawlId,
     /// The run it was compared with.
-    pub against_crawl_id: String,
+    #[schemars(with = "String")]
+    pub against_crawl_id: CrawlId,
     /// When it was raised (ISO 8601 UTC timestamp).
-    pub created_at: String,
+    #[schemars(with = "String")]
+    pub created_at: Timestamp,
 }
 
 /// The change of a run since the schedule's previous completed run (the counts of
@@ -172,9 +176,11 @@ pub struct ScheduleAlert {
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct ScheduleChange {
     /// The run.
-    pub crawl_id: String,
+    #[schemars(with = "String")]
+    pub crawl_id: CrawlId,
     /// The previous completed run.
-    pub against_crawl_id: String,
+    #[schemars(with = "String")]
+    pub against_crawl_id: CrawlId,
     /// The site score change (`null` when either has none).
     pub site_score_change: Option<i64>,
     /// Findings new in the run.
@@ -193,7 +199,8 @@ pub struct ScheduleChange {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CrawlSchedule {
     /// `cs_` and 32 hexadecimal digits.
-    pub id: String,
+    #[schemars(with = "String")]
+    pub id: ScheduleId,
     /// The start URL of each run.
     pub url: String,
     /// `daily` or `weekly`.
@@ -210,15 +217,19 @@ pub struct CrawlSchedule {
     #[schemars(extend("enum" = SCHEDULE_STATES))]
     pub state: String,
     /// When the next run is due (ISO 8601 UTC timestamp); `null` while paused.
-    pub next_run_at: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub next_run_at: Option<Timestamp>,
     /// When it was made.
-    pub created_at: String,
+    #[schemars(with = "String")]
+    pub created_at: Timestamp,
     /// Runs started.
     pub runs: u32,
     /// When the latest run started, or was skipped.
-    pub last_run_at: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub last_run_at: Option<Timestamp>,
     /// The crawl of the latest run (`GET /api/v1/crawls/{id}`).
-    pub last_crawl_id: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub last_crawl_id: Option<CrawlId>,
     /// Why the latest run did not start (the key disabled, the quota spent, the site
     /// unreachable), when it did not.
     pub last_error: Option<String>,

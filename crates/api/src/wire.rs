@@ -729,8 +729,8 @@ pub struct MonitorAlert {
     /// One sentence for humans.
     pub message: String,
     /// When it was raised (UTC).
-    #[schemars(extend("format" = "date-time"))]
-    pub created_at: String,
+    #[schemars(with = "String", extend("format" = "date-time"))]
+    pub created_at: Timestamp,
 }
 
 /// A monitor as listed.
@@ -743,14 +743,14 @@ pub struct Monitor {
     /// Seconds between two scheduled checks.
     pub interval_seconds: u32,
     /// When it was created (UTC).
-    #[schemars(extend("format" = "date-time"))]
-    pub created_at: String,
+    #[schemars(with = "String", extend("format" = "date-time"))]
+    pub created_at: Timestamp,
     /// When its latest scheduled check started (UTC); null before the first.
-    #[schemars(extend("format" = "date-time"))]
-    pub last_checked_at: Option<String>,
+    #[schemars(with = "Option<String>", extend("format" = "date-time"))]
+    pub last_checked_at: Option<Timestamp>,
     /// When the next check is due (UTC).
-    #[schemars(extend("format" = "date-time"))]
-    pub next_run_at: String,
+    #[schemars(with = "String", extend("format" = "date-time"))]
+    pub next_run_at: Timestamp,
     /// The alert rules it applies.
     #[schemars(extend("items" = { "type": "string", "enum": ALERT_RULES }))]
     pub rules: Vec<&'static str>,
@@ -796,11 +796,11 @@ pub struct WorkflowSummary {
     /// The step it is at (its running step, or the next one to run); null once it ended.
     pub current_step: Option<String>,
     /// When it was created (UTC).
-    #[schemars(extend("format" = "date-time"))]
-    pub created_at: String,
+    #[schemars(with = "String", extend("format" = "date-time"))]
+    pub created_at: Timestamp,
     /// When it last changed (UTC).
-    #[schemars(extend("format" = "date-time"))]
-    pub updated_at: String,
+    #[schemars(with = "String", extend("format" = "date-time"))]
+    pub updated_at: Timestamp,
 }
 
 /// The answer of `GET /api/v1/workflows`.

@@ -139,7 +139,7 @@ pub struct Audited {
     /// The site's robots.txt as it answered (AI-bot access reads more than the verdict).
     pub robots_txt: Option<Robots>,
     /// `scanned_at` of the result.
-    pub scanned_at: String,
+    pub scanned_at: vocab::Timestamp,
     /// The wire result, built once: what was stored and what the caller answers with.
     pub result: AuditResult,
     /// The stored row; `None` when storing failed (logged: the caller still has its audit).
@@ -462,8 +462,8 @@ impl App {
                 return Err(e);
             }
         };
-        let scanned_at = store::now_rfc3339();
-        let mut result = page.audit.to_result(&scanned_at);
+        let scanned_at = vocab::Timestamp::now();
+        let mut result = page.audit.to_result(&scanned_at.to_string());
         result.rendering = page.rendering;
         // The rendering's texts come from the page too: bounded as the rest of the result.
         result.bound();

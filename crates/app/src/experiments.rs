@@ -125,7 +125,8 @@ pub struct ExperimentView {
     /// `current - baseline`, rounded to two decimals; null without a current value.
     pub delta: Option<f64>,
     /// When the experiment was created (ISO 8601 UTC).
-    pub created_at: String,
+    #[schemars(with = "String")]
+    pub created_at: vocab::Timestamp,
 }
 
 /// A metric's value on one audit.
@@ -135,7 +136,8 @@ pub struct Measure {
     /// The value.
     pub value: f64,
     /// When the page was audited (ISO 8601 UTC).
-    pub audited_at: String,
+    #[schemars(with = "String")]
+    pub audited_at: vocab::Timestamp,
 }
 
 impl App {
@@ -201,9 +203,8 @@ impl App {
             let metric = exp.metric_target.clone().unwrap_or_else(|| DEFAULT_METRIC.to_string());
             let baseline_value = exp.baseline_value.unwrap_or(0.0);
             let baseline_at = base.as_ref().map_or(exp.created_at, |b| b.created_at);
-            let current = latest
-                .as_ref()
-                .map(|a| Measure { value: metric_value(&metric, a), audited_at: store::format_rfc3339(a.created_at) });
+            let current =
+                latest.as_ref().map(|a| Measure { value: metric_value(&metric, a), audited_at: a.created_at.into() });
             experiments.push(ExperimentView {
                 id: exp.id,
                 title: exp.title,
@@ -211,10 +212,10 @@ impl App {
                 url: exp.url,
                 experiment_type: exp.experiment_type.unwrap_or_default(),
                 metric_target: metric,
-                baseline: Measure { value: baseline_value, audited_at: store::format_rfc3339(baseline_at) },
+                baseline: Measure { value: baseline_value, audited_at: baseline_at.into() },
                 delta: current.as_ref().map(|c| round2(c.value - baseline_value)),
                 current,
-                created_at: store::format_rfc3339(exp.created_at),
+                created_at: exp.created_at.into(),
             });
         }
         Ok(ExperimentReport { action, experiments })

@@ -112,7 +112,8 @@ pub struct TrackedKeyword {
     /// The page it is tracked on.
     pub target_url: String,
     /// When tracking began (ISO 8601 UTC).
-    pub tracked_since: String,
+    #[schemars(with = "String")]
+    pub tracked_since: vocab::Timestamp,
     /// The newest audit's measure; null when no audit kept the page text.
     pub latest: Option<KeywordMeasure>,
     /// One point per audit, oldest first.
@@ -143,7 +144,8 @@ pub struct KeywordMeasure {
 #[serde(rename_all = "camelCase")]
 pub struct KeywordPoint {
     /// When the page was audited (ISO 8601 UTC).
-    pub audited_at: String,
+    #[schemars(with = "String")]
+    pub audited_at: vocab::Timestamp,
     /// Whole-word occurrences in the visible text.
     pub body_count: u64,
     /// In the `<title>`.
@@ -235,11 +237,11 @@ impl App {
             let key = kw.target_url.clone();
             let audits =
                 on_store(self, move |s| s.audits_with_text_for_url(&key, HISTORY_AUDITS)).await.unwrap_or_default();
-            let points: Vec<(String, KeywordMeasure)> = audits
+            let points: Vec<(vocab::Timestamp, KeywordMeasure)> = audits
                 .into_iter()
                 .filter_map(|(a, text)| {
                     text_of(&a, text).map(|(result, text)| {
-                        (store::format_rfc3339(a.created_at), measure(&kw.keyword, &result, &text))
+                        (vocab::Timestamp::from(a.created_at), measure(&kw.keyword, &result, &text))
                     })
                 })
                 .collect();
@@ -248,7 +250,7 @@ impl App {
                 .iter()
                 .rev()
                 .map(|(at, m)| KeywordPoint {
-                    audited_at: at.clone(),
+                    audited_at: *at,
                     body_count: m.body_count,
                     in_title: m.in_title,
                     in_h1: m.in_h1,
@@ -258,7 +260,7 @@ impl App {
                 latest: points.first().map(|(_, m)| m.clone()),
                 keyword: kw.keyword,
                 target_url: kw.target_url,
-                tracked_since: store::format_rfc3339(kw.created_at),
+                tracked_since: kw.created_at.into(),
                 history,
             });
         }

@@ -354,16 +354,16 @@ impl OwnedMonitor {
             id: self.monitor.id.clone(),
             url: self.monitor.url.clone(),
             interval_seconds: self.monitor.interval_s,
-            created_at: store::format_rfc3339(self.monitor.created_at),
-            last_checked_at: self.last_checked_at.map(store::format_rfc3339),
-            next_run_at: store::format_rfc3339(self.monitor.next_run_at),
+            created_at: self.monitor.created_at.into(),
+            last_checked_at: self.last_checked_at.map(vocab::Timestamp::from),
+            next_run_at: self.monitor.next_run_at.into(),
             rules: AlertRule::VARIANTS.iter().map(|r| r.name()).collect(),
             last_alert: self.last_alert.as_ref().map(|a| api::MonitorAlert {
                 id: a.id.clone(),
                 rule: a.rule.clone(),
                 severity: a.severity.clone(),
                 message: a.message.clone(),
-                created_at: store::format_rfc3339(a.created_at),
+                created_at: a.created_at.into(),
             }),
         }
     }

@@ -149,8 +149,8 @@ pub fn wire_summary(run: &store::WorkflowRun) -> api::WorkflowSummary {
         url: run.url.clone(),
         state: run.state.as_str().to_string(),
         current_step: current_step(run).map(str::to_string),
-        created_at: store::format_rfc3339(run.created_at),
-        updated_at: store::format_rfc3339(run.updated_at),
+        created_at: run.created_at.into(),
+        updated_at: run.updated_at.into(),
     }
 }
 
@@ -401,7 +401,7 @@ impl Workflows {
             }
             let mut current = st.clone();
             current.status = store::StepStatus::Running;
-            current.started_at = Some(store::now_rfc3339());
+            current.started_at = Some(vocab::Timestamp::now());
             if self.put(run_id, &current).await.is_err() {
                 return;
             }
@@ -417,7 +417,7 @@ impl Workflows {
                 return;
             }
             app.observer().workflow_step();
-            current.finished_at = Some(store::now_rfc3339());
+            current.finished_at = Some(vocab::Timestamp::now());
             match outcome {
                 Ok(StepOutcome::Done(result)) => {
                     current.status = store::StepStatus::Completed;
@@ -477,7 +477,7 @@ impl Workflows {
     async fn fail(&self, run_id: &str, st: &store::WorkflowStep, reason: &str) {
         let mut failed = st.clone();
         failed.status = store::StepStatus::Failed;
-        failed.finished_at = Some(store::now_rfc3339());
+        failed.finished_at = Some(vocab::Timestamp::now());
         failed.result_json = steps::to_json(&steps::FailedOutput { error: reason.to_string() }).ok();
         let _ = self.put(run_id, &failed).await;
         let (id, name, reason) = (run_id.to_string(), st.name.clone(), reason.to_string());
@@ -557,7 +557,7 @@ impl Workflows {
             }
             Step::Finalize => {
                 let plan = output_of::<steps::StoredPlan>(run, Step::FixPlan)?;
-                let decided = run.approvals.iter().rev().find_map(|a| a.decided_at.clone());
+                let decided = run.approvals.iter().rev().find_map(|a| a.decided_at);
                 done(to_json(&steps::FinalizeOutput { approved: true, approved_at: decided, fixes: plan.fixes }))
             }
             Step::RegisterMonitor => {

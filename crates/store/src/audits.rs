@@ -129,7 +129,7 @@ fn decode(raw: RawAudit) -> Result<StoredAudit> {
         result_json,
         user_id,
         public,
-        created_at: clock::decode("audits", &created_at)?,
+        created_at: clock::decode("audits", &created_at),
     })
 }
 

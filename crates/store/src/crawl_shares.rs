@@ -9,6 +9,7 @@
 
 use rand::rngs::OsRng;
 use rand::RngCore;
+use vocab::{CrawlId, ShareId, Timestamp};
 
 use crate::clock;
 use crate::error::{Error, Result};
@@ -29,15 +30,15 @@ pub const SERVICE_SECRET_BYTES: usize = 32;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CrawlShare {
     /// `sh_` + 22 base62 characters.
-    pub id: String,
+    pub id: ShareId,
     /// The crawl it opens.
-    pub crawl_id: String,
-    /// When it was made (RFC 3339).
-    pub created_at: String,
-    /// When it stops opening the report (RFC 3339).
-    pub expires_at: String,
+    pub crawl_id: CrawlId,
+    /// When it was made.
+    pub created_at: Timestamp,
+    /// When it stops opening the report.
+    pub expires_at: Timestamp,
     /// When it was revoked, if it was.
-    pub revoked_at: Option<String>,
+    pub revoked_at: Option<Timestamp>,
 }
 
 const SHARE_COLUMNS: &str = "id, crawl_id, created_at, expires_at, revoked_at";
@@ -70,10 +71,10 @@ impl Store {
     /// has [`MAX_SHARES_PER_CRAWL`] links already; the database.
     pub fn create_crawl_share(&self, crawl_id: &str, expires_at: time::OffsetDateTime) -> Result<CrawlShare> {
         let share = CrawlShare {
-            id: generate_share_id(),
-            crawl_id: crawl_id.to_owned(),
-            created_at: clock::now_rfc3339(),
-            expires_at: clock::format_rfc3339(expires_at),
+            id: ShareId::from(generate_share_id()),
+            crawl_id: CrawlId::from(crawl_id),
+            created_at: Timestamp::now(),
+            expires_at: Timestamp::from(expires_at),
             revoked_at: None,
         };
         self.write(|tx| {

@@ -27,6 +27,7 @@ use crate::clock::{self, format_rfc3339};
 use crate::db::{OpenTx, Store};
 use crate::error::{Error, Result};
 use crate::sql::{args, Db, Row, Value};
+use vocab::{CrawlId, Timestamp, UserId};
 
 /// The tag of crawl ids and the random base62 characters after it: the vocabulary's.
 pub use vocab::{CRAWL_ID_RANDOM_LEN, CRAWL_ID_TAG};
@@ -108,7 +109,7 @@ pub struct CrawlFilter {
     /// digits, `.`, `-` and one `:` before digits (no `LIKE` wildcard).
     pub site: Option<String>,
     /// Only crawls listed after this one (its `created_at` and id): the paging cursor.
-    pub before: Option<(String, String)>,
+    pub before: Option<(Timestamp, CrawlId)>,
 }
 
 /// How many crawls may run at once ([`Store::start_queued_crawls`]).
@@ -138,9 +139,9 @@ pub struct CrawlProgress {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Crawl {
     /// `cr_` + 22 base62 characters.
-    pub id: String,
+    pub id: CrawlId,
     /// Owner.
-    pub user_id: Option<String>,
+    pub user_id: Option<UserId>,
     /// The start URL.
     pub url: String,
     /// Where it is.
@@ -157,17 +158,17 @@ pub struct Crawl {
     pub error: Option<String>,
     /// Times it was resumed after a restart or a replica's end.
     pub resumes: u32,
-    /// When it was created (RFC 3339).
-    pub created_at: String,
+    /// When it was created.
+    pub created_at: Timestamp,
     /// When it started running.
-    pub started_at: Option<String>,
+    pub started_at: Option<Timestamp>,
     /// When it ended.
-    pub finished_at: Option<String>,
+    pub finished_at: Option<Timestamp>,
     /// Its frontier's counts.
     pub progress: CrawlProgress,
     /// When the retention sweep deleted its page rows (pages, inlinks, sitemap URLs), the
     /// crawl, its summary and its issues kept; `None` while they are kept.
-    pub pages_pruned_at: Option<String>,
+    pub pages_pruned_at: Option<Timestamp>,
     /// The pause for errors under way ([`CrawlWriter::pause`]); `None` while the crawl goes
     /// on, and once it ended.
     pub pause: Option<CrawlPause>,
@@ -576,8 +577,8 @@ impl Store {
         }
         if let Some((created_at, id)) = &filter.before {
             clauses.push("(created_at, id) < (?, ?)".to_owned());
-            values.push(Value::Text(created_at.clone().into()));
-            values.push(Value::Text(id.clone().into()));
+            values.push(Value::Text(created_at.to_string().into()));
+            values.push(Value::Text(id.to_string().into()));
         }
         values.push(Value::Int(i64::try_from(limit).unwrap_or(i64::MAX)));
         let sql =

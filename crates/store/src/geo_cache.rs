@@ -44,7 +44,7 @@ impl Store {
         let Some((result_json, created_at)) = raw else {
             return Ok(None);
         };
-        let created_at = clock::decode("geo_cache", &created_at)?;
+        let created_at = clock::decode("geo_cache", &created_at);
         if now - created_at >= GEO_CACHE_TTL {
             return Ok(None);
         }

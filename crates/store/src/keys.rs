@@ -199,9 +199,9 @@ struct RawKey {
     tier: String,
     rate_limit: Option<i64>,
     enabled: bool,
-    last_used_at: Option<String>,
-    expires_at: Option<String>,
-    created_at: String,
+    last_used_at: Option<vocab::Timestamp>,
+    expires_at: Option<vocab::Timestamp>,
+    created_at: vocab::Timestamp,
     max_pages: Option<i64>,
 }
 
@@ -245,9 +245,9 @@ impl RawKey {
                 .map(|n| u32::try_from(n).ok().filter(|n| *n >= 1).ok_or_else(|| Error::corrupt(T, "bad max_pages")))
                 .transpose()?,
             enabled: self.enabled,
-            last_used_at: clock::decode_opt(T, self.last_used_at)?,
-            expires_at: clock::decode_opt(T, self.expires_at)?,
-            created_at: clock::decode(T, &self.created_at)?,
+            last_used_at: self.last_used_at.map(vocab::Timestamp::instant),
+            expires_at: self.expires_at.map(vocab::Timestamp::instant),
+            created_at: self.created_at.instant(),
         })
     }
 }

@@ -45,7 +45,7 @@ impl Leased {
         let row: Option<(Option<String>, Option<String>)> =
             db.query_opt(&sql, args![id], |row| Ok((row.get(0)?, row.get(1)?)))?;
         match row.ok_or_else(|| Error::not_found(self.entity, id))? {
-            (Some(worker), Some(until)) => Ok(Some((worker, clock::decode(self.table, &until)?))),
+            (Some(worker), Some(until)) => Ok(Some((worker, clock::decode(self.table, &until)))),
             _ => Ok(None),
         }
     }

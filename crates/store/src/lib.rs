@@ -53,8 +53,10 @@
 //! [`Error::is_unavailable`] (the database cannot be opened, read or written: status
 //! `degraded`, HTTP 503), [`Error::is_conflict`], [`Error::is_invalid`].
 //!
-//! Timestamps are [`time::OffsetDateTime`] in memory and RFC 3339 UTC text with
-//! milliseconds on disk and on the wire ([`now_rfc3339`], [`format_rfc3339`]).
+//! Times are [`vocab::Timestamp`] (or [`time::OffsetDateTime`] where the store computes with
+//! them) in memory and RFC 3339 UTC text with milliseconds on disk and on the wire
+//! ([`now_rfc3339`], [`format_rfc3339`]); a stored time is read without failing on its text
+//! (docs/ARCHITECTURE.md, "crates/store").
 //!
 //! ```
 //! use store::{NewAudit, NewKey, Store, Tier};

@@ -102,7 +102,7 @@ fn decode(raw: Raw) -> Result<StoredReadiness> {
         record_json,
         user_id,
         public,
-        created_at: clock::decode("ai_readiness", &created_at)?,
+        created_at: clock::decode("ai_readiness", &created_at),
     })
 }
 

@@ -14,6 +14,7 @@
 
 use serde_json::Value;
 use time::OffsetDateTime;
+use vocab::{CrawlId, KeyId, ScheduleId, UserId};
 
 use crate::clock::{self, format_rfc3339};
 use crate::crawls::{generate_crawl_id, load_crawl, Crawl, NewCrawl};
@@ -26,11 +27,11 @@ use crate::webhooks::{enqueue_event, Enqueued};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CrawlSchedule {
     /// `cs_` and a UUID.
-    pub id: String,
+    pub id: ScheduleId,
     /// Owner.
-    pub user_id: String,
+    pub user_id: UserId,
     /// The key that made it: each run is charged to it.
-    pub key_id: String,
+    pub key_id: KeyId,
     /// The start URL of each run.
     pub url: String,
     /// The crawl each run starts, as JSON text (the application's own format).
@@ -52,13 +53,13 @@ pub struct CrawlSchedule {
     /// When the latest run was started (or skipped).
     pub last_run_at: Option<OffsetDateTime>,
     /// The crawl of the latest run.
-    pub last_crawl_id: Option<String>,
+    pub last_crawl_id: Option<CrawlId>,
     /// Why the latest run did not start, when it did not.
     pub last_error: Option<String>,
     /// The newest run whose end was judged.
-    pub compared_crawl_id: Option<String>,
+    pub compared_crawl_id: Option<CrawlId>,
     /// The newest completed run: what the next run is compared with.
-    pub baseline_crawl_id: Option<String>,
+    pub baseline_crawl_id: Option<CrawlId>,
     /// The change of the newest judged run since its baseline (the application's JSON).
     pub last_change_json: Option<String>,
     /// The newest alert (the application's JSON).
@@ -109,16 +110,16 @@ fn schedule_from_row(row: &Row<'_>) -> Result<CrawlSchedule> {
         minute_of_day: row.get(7)?,
         score_drop: row.get(8)?,
         state: row.get(9)?,
-        next_run_at: clock::decode(TABLE, &row.get::<String>(10)?)?,
+        next_run_at: clock::decode(TABLE, &row.get::<String>(10)?),
         runs: row.get(11)?,
-        last_run_at: clock::decode_opt(TABLE, row.get(12)?)?,
+        last_run_at: clock::decode_opt(TABLE, row.get(12)?),
         last_crawl_id: row.get(13)?,
         last_error: row.get(14)?,
         compared_crawl_id: row.get(15)?,
         baseline_crawl_id: row.get(16)?,
         last_change_json: row.get(17)?,
         last_alert_json: row.get(18)?,
-        created_at: clock::decode(TABLE, &row.get::<String>(19)?)?,
+        created_at: clock::decode(TABLE, &row.get::<String>(19)?),
     })
 }
 

@@ -61,6 +61,41 @@ impl ToValue for String {
     }
 }
 
+/// A time is written in the store's one format (`clock`), owned: it is made, not borrowed.
+impl ToValue for vocab::Timestamp {
+    fn to_value(&self) -> Value<'_> {
+        Value::Text(Cow::Owned(self.to_string()))
+    }
+}
+
+/// An id is written and read as its text.
+macro_rules! id_value {
+    ($($t:ty),*) => {$(
+        impl ToValue for $t {
+            fn to_value(&self) -> Value<'_> {
+                Value::Text(Cow::Borrowed(self.as_str()))
+            }
+        }
+
+        impl FromValue for $t {
+            fn from_value(value: Value<'_>) -> std::result::Result<Self, String> {
+                String::from_value(value).map(<$t>::from)
+            }
+        }
+    )*};
+}
+id_value!(
+    vocab::AuditId,
+    vocab::CrawlId,
+    vocab::KeyId,
+    vocab::MonitorId,
+    vocab::ScheduleId,
+    vocab::ShareId,
+    vocab::UserId,
+    vocab::WebhookId,
+    vocab::WorkflowId
+);
+
 impl ToValue for [u8] {
     fn to_value(&self) -> Value<'_> {
         Value::Blob(Cow::Borrowed(self))
@@ -165,6 +200,17 @@ impl FromValue for String {
         match value {
             Value::Text(t) => Ok(t.into_owned()),
             other => Err(format!("expected text, found {other:?}")),
+        }
+    }
+}
+
+/// A time column is read without failing on its text (`clock::read_stored`): a row written
+/// in another form stays readable.
+impl FromValue for vocab::Timestamp {
+    fn from_value(value: Value<'_>) -> std::result::Result<Self, String> {
+        match value {
+            Value::Text(t) => Ok(crate::clock::read_stored("a time column", &t)),
+            other => Err(format!("expected a time as text, found {other:?}")),
         }
     }
 }

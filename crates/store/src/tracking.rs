@@ -128,8 +128,8 @@ fn monitor_rows(conn: &Db<'_>, sql: &str, params: &[crate::sql::Value<'_>]) -> R
                 user_id,
                 url,
                 interval_s,
-                next_run_at: clock::decode("monitors", &next)?,
-                created_at: clock::decode("monitors", &created)?,
+                next_run_at: clock::decode("monitors", &next),
+                created_at: clock::decode("monitors", &created),
             })
         })
         .collect()
@@ -379,7 +379,7 @@ impl Store {
         })?;
         raw.into_iter()
             .map(|(id, monitor_id, rule, severity, message, at)| {
-                Ok(Alert { id, monitor_id, rule, severity, message, created_at: clock::decode("alerts", &at)? })
+                Ok(Alert { id, monitor_id, rule, severity, message, created_at: clock::decode("alerts", &at) })
             })
             .collect()
     }
@@ -476,7 +476,7 @@ impl Store {
         })?;
         raw.into_iter()
             .map(|(id, keyword, target_url, at)| {
-                Ok(Keyword { id, keyword, target_url, created_at: clock::decode("keywords", &at)? })
+                Ok(Keyword { id, keyword, target_url, created_at: clock::decode("keywords", &at) })
             })
             .collect()
     }
@@ -548,7 +548,7 @@ impl Store {
             })?;
             rows.map(|row| {
                 let (mut exp, at) = row?;
-                exp.created_at = clock::decode("experiments", &at)?;
+                exp.created_at = clock::decode("experiments", &at);
                 Ok(exp)
             })
             .collect()

@@ -158,7 +158,7 @@ fn decode(raw: RawWebhook) -> Result<Webhook> {
         events: serde_json::from_str(&events).map_err(|e| Error::corrupt("webhooks", format!("events: {e}")))?,
         secret,
         enabled,
-        created_at: clock::decode("webhooks", &created_at)?,
+        created_at: clock::decode("webhooks", &created_at),
     })
 }
 
@@ -297,7 +297,7 @@ impl Store {
                     attempt,
                     status_code,
                     error,
-                    created_at: clock::decode("webhook_deliveries", &at)?,
+                    created_at: clock::decode("webhook_deliveries", &at),
                 })
             })
             .collect()
@@ -656,10 +656,10 @@ fn decode_entry(raw: RawEntry) -> Result<OutboxEntry> {
         event,
         payload,
         attempts,
-        next_attempt_at: clock::decode("webhook_outbox", &next)?,
+        next_attempt_at: clock::decode("webhook_outbox", &next),
         state: OutboxState::parse(&state)?,
         claimed_by,
-        claimed_until: clock::decode_opt("webhook_outbox", claimed_until)?,
+        claimed_until: clock::decode_opt("webhook_outbox", claimed_until),
     })
 }
 
@@ -885,7 +885,7 @@ impl Store {
                 |row| row.get(0),
             )
         })?;
-        clock::decode_opt("webhook_outbox", next)
+        Ok(clock::decode_opt("webhook_outbox", next))
     }
 
     /// The pending rows of subscription `webhook_id` (what counts toward its bound).
@@ -1022,7 +1022,7 @@ fn delivery_log(
     raw.into_iter()
         .map(|(id, event_id, event, attempts, state, next, status, error, created, updated)| {
             let state = OutboxState::parse(&state)?;
-            let next = clock::decode("webhook_outbox", &next)?;
+            let next = clock::decode("webhook_outbox", &next);
             Ok(LoggedDelivery {
                 id,
                 event_id,
@@ -1032,8 +1032,8 @@ fn delivery_log(
                 next_attempt_at: (state == OutboxState::Pending).then_some(next),
                 last_status_code: status,
                 last_error: error,
-                created_at: clock::decode("webhook_outbox", &created)?,
-                updated_at: clock::decode("webhook_outbox", &updated)?,
+                created_at: clock::decode("webhook_outbox", &created),
+                updated_at: clock::decode("webhook_outbox", &updated),
             })
         })
         .collect()

@@ -1,6 +1,7 @@
 use crate::sql::{args, Db, Row};
 use serde::Serialize;
 use time::OffsetDateTime;
+use vocab::Timestamp;
 
 use crate::clock::{self, format_rfc3339, ser};
 use crate::db::{new_id, Store};
@@ -160,9 +161,9 @@ pub struct WorkflowStep {
     /// Where the step stands.
     pub status: StepStatus,
     /// When it started.
-    pub started_at: Option<String>,
+    pub started_at: Option<Timestamp>,
     /// When it finished.
-    pub finished_at: Option<String>,
+    pub finished_at: Option<Timestamp>,
     /// Its result as JSON text.
     pub result_json: Option<String>,
 }
@@ -179,7 +180,7 @@ pub struct Approval {
     /// `approved` or `rejected` once decided.
     pub decision: Option<String>,
     /// When it was decided.
-    pub decided_at: Option<String>,
+    pub decided_at: Option<Timestamp>,
 }
 
 /// A stored run with its steps and approval gates.
@@ -304,8 +305,8 @@ fn load_run(conn: &Db<'_>, id: &str) -> Result<WorkflowRun> {
         top_n,
         error_step,
         error_reason,
-        created_at: clock::decode(T, &c)?,
-        updated_at: clock::decode(T, &u)?,
+        created_at: clock::decode(T, &c),
+        updated_at: clock::decode(T, &u),
         resumes,
         steps,
         approvals,
@@ -524,7 +525,7 @@ impl Store {
             if approval.state != "pending" {
                 return Err(Error::invalid("approval", "already decided"));
             }
-            let at = clock::now_rfc3339();
+            let at = Timestamp::now();
             tx.execute(
                 "UPDATE approvals SET state = 'decided', decision = ?2, decided_at = ?3 WHERE id = ?1",
                 args![approval_id, decision, at],

@@ -91,6 +91,25 @@ macro_rules! id {
                 &self.0 == other
             }
         }
+
+        // Both ways round, so that an id compares with text whichever side it is on.
+        impl PartialEq<$name> for String {
+            fn eq(&self, other: &$name) -> bool {
+                *self == other.0
+            }
+        }
+
+        impl PartialEq<$name> for str {
+            fn eq(&self, other: &$name) -> bool {
+                self == other.0
+            }
+        }
+
+        impl PartialEq<$name> for &str {
+            fn eq(&self, other: &$name) -> bool {
+                *self == other.0
+            }
+        }
     };
 }
 
@@ -117,6 +136,18 @@ id!(
 id!(
     /// An account's id.
     UserId
+);
+id!(
+    /// A crawl schedule's id (`cs_` and 32 hexadecimal digits).
+    ScheduleId
+);
+id!(
+    /// A share link's id (`sh_` and 22 base62 characters).
+    ShareId
+);
+id!(
+    /// A workflow run's id (a UUID).
+    WorkflowId
 );
 
 /// The tag every crawl id starts with.
@@ -147,6 +178,9 @@ mod tests {
         assert_eq!(serde_json::from_str::<AuditId>("\"x\"").unwrap(), AuditId::from("x"));
         assert_eq!(id.to_string(), id.as_str());
         assert!(id == "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b");
+        assert!("0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b" == id);
+        let text = id.to_string();
+        assert!(text == id);
         // Code written against `&str` takes it as it is.
         fn len(text: &str) -> usize {
             text.len()

@@ -11,7 +11,10 @@ mod names;
 mod refusal;
 mod time_stamp;
 
-pub use ids::{AuditId, CrawlId, KeyId, MonitorId, UserId, WebhookId, CRAWL_ID_RANDOM_LEN, CRAWL_ID_TAG};
+pub use ids::{
+    AuditId, CrawlId, KeyId, MonitorId, ScheduleId, ShareId, UserId, WebhookId, WorkflowId, CRAWL_ID_RANDOM_LEN,
+    CRAWL_ID_TAG,
+};
 pub use names::{ErrorCode, Scope, Tier, WebhookEvent, DEFAULT_SCOPES, FREE_RATE_LIMIT, PRO_RATE_LIMIT};
 pub use refusal::Refusal;
 pub use time_stamp::Timestamp;

@@ -64,7 +64,7 @@ fn url_list<'a>(urls: impl Iterator<Item = &'a String>) -> UrlList {
 fn side(facts: &CrawlFacts) -> ComparedCrawl {
     ComparedCrawl {
         id: facts.crawl.id.clone(),
-        finished_at: facts.crawl.finished_at.clone(),
+        finished_at: facts.crawl.finished_at,
         site_score: facts.crawl.site_score,
         pages: facts.pages.len() as u64,
     }
@@ -186,7 +186,7 @@ pub fn previous_completed(store: &store::Store, crawl: &store::Crawl) -> store::
     let filter = store::CrawlFilter {
         state: Some(store::CrawlState::Completed),
         site: Some(site.clone()),
-        before: Some((crawl.created_at.clone(), crawl.id.clone())),
+        before: Some((crawl.created_at, crawl.id.clone())),
     };
     // The store matches the site as a prefix of the start URL; the exact site is checked
     // here, a few candidates deep.
@@ -211,7 +211,7 @@ mod tests {
                 summary_json: None,
                 error: None,
                 resumes: 0,
-                created_at: String::new(),
+                created_at: vocab::Timestamp::from(time::OffsetDateTime::UNIX_EPOCH),
                 started_at: None,
                 finished_at: None,
                 progress: store::CrawlProgress::default(),

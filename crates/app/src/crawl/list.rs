@@ -15,10 +15,10 @@ use crate::AppError;
 /// as base64url of `c1:<created_at> <id>` (the prefix tells a later format apart).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CrawlCursor {
-    /// When the last crawl listed was created, as stored (RFC 3339).
-    pub created_at: String,
+    /// When the last crawl listed was created.
+    pub created_at: vocab::Timestamp,
     /// Its id.
-    pub id: String,
+    pub id: vocab::CrawlId,
 }
 
 impl CrawlCursor {
@@ -37,8 +37,8 @@ impl CrawlCursor {
         let bytes = URL_SAFE_NO_PAD.decode(text).ok()?;
         let text = std::str::from_utf8(&bytes).ok()?;
         let (at, id) = text.strip_prefix(Self::PREFIX)?.split_once(' ')?;
-        (vocab::CrawlId::parse(id).is_some() && store::parse_rfc3339(at).is_some())
-            .then(|| CrawlCursor { created_at: at.to_owned(), id: id.to_owned() })
+        let created_at = vocab::Timestamp::parse(at)?;
+        vocab::CrawlId::parse(id).map(|id| CrawlCursor { created_at, id })
     }
 }
 
@@ -131,8 +131,8 @@ pub fn list_item(crawl: &store::Crawl) -> CrawlListItem {
         pages_done: crawl.progress.pages_done,
         pages_failed: crawl.progress.pages_failed,
         site_score: crawl.site_score,
-        created_at: crawl.created_at.clone(),
-        finished_at: crawl.finished_at.clone(),
+        created_at: crawl.created_at,
+        finished_at: crawl.finished_at,
         status_url: crawl_path(&crawl.id),
         report_url: format!("/crawls/{}", crawl.id),
     }
@@ -150,10 +150,8 @@ impl Crawls {
         let mut rows = self.app.db(move |s| s.list_user_crawls(&owner, &filter, limit + 1)).await?;
         let more = rows.len() > limit;
         rows.truncate(limit);
-        let next_cursor = rows
-            .last()
-            .filter(|_| more)
-            .map(|c| CrawlCursor { created_at: c.created_at.clone(), id: c.id.clone() }.encode());
+        let next_cursor =
+            rows.last().filter(|_| more).map(|c| CrawlCursor { created_at: c.created_at, id: c.id.clone() }.encode());
         Ok(CrawlListing { crawls: rows.iter().map(list_item).collect(), next_cursor })
     }
 }
@@ -164,9 +162,14 @@ mod tests {
 
     #[test]
     fn cursors_round_trip_and_nothing_else_decodes() {
-        let cursor =
-            CrawlCursor { created_at: "2026-11-28T08:00:00.123Z".into(), id: format!("cr_{}", "a".repeat(22)) };
-        assert_eq!(CrawlCursor::decode(&cursor.encode()), Some(cursor));
+        let created_at = vocab::Timestamp::parse("2026-11-28T08:00:00.123Z").unwrap();
+        let cursor = CrawlCursor { created_at, id: format!("cr_{}", "a".repeat(22)).into() };
+        assert_eq!(CrawlCursor::decode(&cursor.encode()), Some(cursor.clone()));
+        // The cursor's text is what it was while its time was text: the one format.
+        assert_eq!(
+            URL_SAFE_NO_PAD.decode(cursor.encode()).unwrap(),
+            format!("c1:2026-11-28T08:00:00.123Z cr_{}", "a".repeat(22)).into_bytes()
+        );
         for bad in ["", "x", "YTE6", &URL_SAFE_NO_PAD.encode("c1:yesterday cr_aaaaaaaaaaaaaaaaaaaaaa")] {
             assert_eq!(CrawlCursor::decode(bad), None, "{bad}");
         }

@@ -43,7 +43,7 @@ pub struct LocalCrawl {
 #[derive(Debug)]
 pub struct LocalRun {
     /// The crawl's id in the store.
-    pub crawl_id: String,
+    pub crawl_id: vocab::CrawlId,
     /// How it went.
     pub summary: CrawlSummary,
     /// The site rules' results and the site score.

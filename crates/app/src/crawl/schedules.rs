@@ -168,10 +168,10 @@ pub fn wire(schedule: &store::CrawlSchedule) -> api::schedules::CrawlSchedule {
         time: format!("{:02}:{:02}", schedule.minute_of_day / 60, schedule.minute_of_day % 60),
         alert_score_drop: schedule.score_drop,
         state: schedule.state.clone(),
-        next_run_at: (!paused).then(|| store::format_rfc3339(schedule.next_run_at)),
-        created_at: store::format_rfc3339(schedule.created_at),
+        next_run_at: (!paused).then(|| vocab::Timestamp::from(schedule.next_run_at)),
+        created_at: vocab::Timestamp::from(schedule.created_at),
         runs: schedule.runs,
-        last_run_at: schedule.last_run_at.map(store::format_rfc3339),
+        last_run_at: schedule.last_run_at.map(vocab::Timestamp::from),
         last_crawl_id: schedule.last_crawl_id.clone(),
         last_error: schedule.last_error.clone(),
         last_change: schedule.last_change_json.as_deref().and_then(|j| serde_json::from_str(j).ok()),
@@ -563,7 +563,7 @@ impl Schedules {
         };
         let raised = change.as_ref().map(|c| alerts(c, schedule.score_drop)).unwrap_or_default();
         let kept = change.as_ref().map(change_of);
-        let now = store::format_rfc3339(OffsetDateTime::now_utc());
+        let now = vocab::Timestamp::now();
         let listed: Vec<ScheduleAlert> = raised
             .iter()
             .map(|(rule, message)| ScheduleAlert {
@@ -572,7 +572,7 @@ impl Schedules {
                 message: message.clone(),
                 crawl_id: crawl.id.clone(),
                 against_crawl_id: kept.as_ref().map(|c| c.against_crawl_id.clone()).unwrap_or_default(),
-                created_at: now.clone(),
+                created_at: now,
             })
             .collect();
         let events: Vec<Value> = listed

@@ -163,7 +163,7 @@ fn requester_of(user: Option<&str>, options_json: &str) -> String {
 #[derive(Debug, Clone)]
 pub struct Export {
     /// The crawl exported (what the file is named after).
-    pub crawl_id: String,
+    pub crawl_id: vocab::CrawlId,
     /// CSV, JSON or XLSX.
     pub format: super::export::Format,
     /// The file.
@@ -212,7 +212,7 @@ pub struct Crawls {
     pacer: super::HostPacer,
     /// The staging site headers of the crawls this process accepted, by crawl id, until
     /// each crawl ends (docs/API.md, "Staging sites"): in memory only, never stored.
-    site_headers: Arc<std::sync::Mutex<std::collections::HashMap<String, fetch::SiteHeaders>>>,
+    site_headers: Arc<std::sync::Mutex<std::collections::HashMap<vocab::CrawlId, fetch::SiteHeaders>>>,
     /// The start pages fetched by [`Crawls::start`], held for their crawls.
     start_pages: Arc<StartPages>,
 }
@@ -446,9 +446,9 @@ impl Crawls {
         let crawl = self.app.db(move |s| s.newest_public_crawl(&hosts)).await?;
         Ok(crawl.map(|c| pages::report::CrawlLink {
             pages: c.progress.pages_done + c.progress.pages_failed,
-            finished_at: c.finished_at.unwrap_or_default(),
+            finished_at: c.finished_at.map(|t| t.to_string()).unwrap_or_default(),
             site_score: c.site_score,
-            id: c.id,
+            id: c.id.into_string(),
         }))
     }
 
@@ -760,7 +760,7 @@ impl Crawls {
         };
         let options = CrawlOptions {
             limits: self.app.limits,
-            time_limit: time_left(self.time_limit, crawl.started_at.as_deref(), time::OffsetDateTime::now_utc()),
+            time_limit: time_left(self.time_limit, crawl.started_at, time::OffsetDateTime::now_utc()),
             sitemaps: stored.request.sitemaps,
             named_sitemaps: super::request::check_named_sitemaps(&stored.request, &scope)?,
             list: (!stored.request.urls.is_empty()).then(|| stored.request.urls.clone()),
@@ -893,11 +893,11 @@ fn change_since_previous(
 /// was down counts (docs/API.md, "Site crawl", "Ends"). Zero when it has run out: the runner
 /// then starts no fetch and the crawl ends with what it has, `time_limited`. A crawl without
 /// a start time (or with one this code cannot read) gets the whole limit.
-fn time_left(limit: Duration, started_at: Option<&str>, now: time::OffsetDateTime) -> Duration {
-    let Some(started) = started_at.and_then(store::parse_rfc3339) else {
+fn time_left(limit: Duration, started_at: Option<vocab::Timestamp>, now: time::OffsetDateTime) -> Duration {
+    let Some(started) = started_at else {
         return limit;
     };
-    let ran = Duration::try_from(now - started).unwrap_or(Duration::ZERO);
+    let ran = Duration::try_from(now - started.instant()).unwrap_or(Duration::ZERO);
     limit.saturating_sub(ran)
 }
 
@@ -1025,14 +1025,13 @@ mod tests {
     #[test]
     fn the_time_limit_counts_from_the_stored_start() {
         // The store keeps milliseconds.
-        let now = store::parse_rfc3339(&store::now_rfc3339()).expect("now");
-        let at = |ago: time::Duration| store::format_rfc3339(now - ago);
+        let now = vocab::Timestamp::now().instant();
+        let at = |ago: time::Duration| vocab::Timestamp::from(now - ago);
         let limit = Duration::from_secs(30 * 60);
-        assert_eq!(time_left(limit, Some(&at(time::Duration::minutes(10))), now), Duration::from_secs(20 * 60));
-        assert_eq!(time_left(limit, Some(&at(time::Duration::hours(2))), now), Duration::ZERO, "down an hour or more");
+        assert_eq!(time_left(limit, Some(at(time::Duration::minutes(10))), now), Duration::from_secs(20 * 60));
+        assert_eq!(time_left(limit, Some(at(time::Duration::hours(2))), now), Duration::ZERO, "down an hour or more");
         assert_eq!(time_left(limit, None, now), limit, "never started");
-        assert_eq!(time_left(limit, Some("yesterday"), now), limit);
-        assert_eq!(time_left(limit, Some(&at(-time::Duration::minutes(1))), now), limit, "a clock behind");
+        assert_eq!(time_left(limit, Some(at(-time::Duration::minutes(1))), now), limit, "a clock behind");
     }
 
     /// `/` links to `/a` and `/b`; every request's path is counted.
@@ -1121,7 +1120,7 @@ mod tests {
         let limit = Duration::from_secs(1);
         loop {
             let started = app.store.get_crawl(&crawl.id).expect("get").started_at;
-            if time_left(limit, started.as_deref(), time::OffsetDateTime::now_utc()).is_zero() {
+            if time_left(limit, started, time::OffsetDateTime::now_utc()).is_zero() {
                 break;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;

@@ -116,9 +116,9 @@ pub fn lifetime_refusal() -> AppError {
     )
 }
 
-/// Unix seconds of a stored timestamp.
-fn unix(stored: &str) -> Option<i64> {
-    store::parse_rfc3339(stored).map(OffsetDateTime::unix_timestamp)
+/// Unix seconds of a stored time (what a link's token carries).
+fn unix(stored: vocab::Timestamp) -> i64 {
+    stored.instant().unix_timestamp()
 }
 
 fn not_found(id: &str) -> AppError {
@@ -133,7 +133,7 @@ impl Crawls {
     }
 
     fn share_of(&self, secret: &[u8], link: store::CrawlShare, now: i64) -> Share {
-        let expires = unix(&link.expires_at).unwrap_or(0);
+        let expires = unix(link.expires_at);
         let state = match (&link.revoked_at, expires > now) {
             (Some(_), _) => "revoked",
             (None, false) => "expired",
@@ -230,8 +230,7 @@ impl Crawls {
             return Err(not_found(id));
         }
         let stored = self.app.db(move |s| s.crawl_share(&link_id)).await?;
-        let live =
-            stored.is_some_and(|l| l.crawl_id == id && l.revoked_at.is_none() && unix(&l.expires_at) == Some(expires));
+        let live = stored.is_some_and(|l| l.crawl_id == id && l.revoked_at.is_none() && unix(l.expires_at) == expires);
         if !live {
             return Err(not_found(id));
         }

@@ -94,7 +94,8 @@ pub struct Cut {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct StartedView {
     /// Pass it to crawl_status.
-    pub crawl_id: String,
+    #[schemars(with = "String")]
+    pub crawl_id: vocab::CrawlId,
     /// The start URL, normalised.
     pub url: String,
     /// `queued`.
@@ -156,7 +157,8 @@ pub struct IssueView {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct StatusView {
     /// The crawl id.
-    pub crawl_id: String,
+    #[schemars(with = "String")]
+    pub crawl_id: vocab::CrawlId,
     /// The start URL.
     pub url: String,
     /// `queued`, `running`, `completed`, `cancelled` or `failed`.
@@ -164,9 +166,11 @@ pub struct StatusView {
     /// Its counts.
     pub progress: ProgressView,
     /// When it started.
-    pub started_at: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub started_at: Option<vocab::Timestamp>,
     /// When it ended.
-    pub finished_at: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub finished_at: Option<vocab::Timestamp>,
     /// 0-100 once it ended with pages audited.
     pub site_score: Option<u32>,
     /// Why it failed.
@@ -256,7 +260,7 @@ impl Crawls {
         let extractors = super::wire::extractor_names(&crawl.options_json);
         let p = crawl.progress;
         Ok(pages::crawl::CrawlView {
-            id: crawl.id.clone(),
+            id: crawl.id.to_string(),
             url: crawl.url.clone(),
             state: crawl.state.as_str().to_string(),
             site_score: crawl.site_score,
@@ -449,7 +453,7 @@ impl Crawls {
         };
         let c = self.compare(owner, &crawl.id, &previous.id).await?;
         Ok(Some(pages::crawl::CrawlChangeView {
-            against: previous.id,
+            against: previous.id.into_string(),
             site_scores: (c.against.site_score, c.crawl.site_score),
             counts: [
                 c.new_findings,

@@ -31,9 +31,9 @@ pub fn wire_crawl(crawl: &store::Crawl, issues: &[store::IssueCount]) -> api::cr
             pages_failed: p.pages_failed,
             pages_skipped: p.pages_skipped,
         },
-        created_at: crawl.created_at.clone(),
-        started_at: crawl.started_at.clone(),
-        finished_at: crawl.finished_at.clone(),
+        created_at: crawl.created_at,
+        started_at: crawl.started_at,
+        finished_at: crawl.finished_at,
         site_score: crawl.site_score,
         error: crawl.error.clone(),
         time_limited: time_limited(crawl),
@@ -53,7 +53,7 @@ pub fn wire_crawl(crawl: &store::Crawl, issues: &[store::IssueCount]) -> api::cr
         }),
         list_mode: list_mode(&crawl.options_json),
         site_rules_skipped: StoredSummary::of(crawl).map(|s| s.site_rules_skipped).unwrap_or_default(),
-        pages_pruned_at: crawl.pages_pruned_at.clone(),
+        pages_pruned_at: crawl.pages_pruned_at,
         issues: issues
             .iter()
             .map(|c| api::crawls::CrawlIssueCount {

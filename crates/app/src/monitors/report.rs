@@ -21,7 +21,8 @@ pub struct MonitorReport {
     /// Whether this call created the monitor.
     pub created: bool,
     /// When the next scheduled audit is due (ISO 8601 UTC timestamp).
-    pub next_run_at: String,
+    #[schemars(with = "String")]
+    pub next_run_at: vocab::Timestamp,
     /// The alert rules.
     pub rules: Vec<RuleView>,
     /// The newest alerts, newest first.
@@ -33,7 +34,8 @@ pub struct MonitorReport {
     /// Score of the newest audit.
     pub last_score: i64,
     /// When the newest audit ran (ISO 8601 UTC timestamp).
-    pub last_audit_at: String,
+    #[schemars(with = "String")]
+    pub last_audit_at: vocab::Timestamp,
 }
 
 /// An alert rule.
@@ -59,7 +61,8 @@ pub struct AlertView {
     /// One sentence for humans.
     pub message: String,
     /// When it was raised (ISO 8601 UTC timestamp).
-    pub created_at: String,
+    #[schemars(with = "String")]
+    pub created_at: vocab::Timestamp,
 }
 
 /// Counts by severity (of alerts, or of an audit's issues).
@@ -95,7 +98,7 @@ impl MonitorReport {
             url: monitor.url.clone(),
             interval_seconds: monitor.interval_s,
             created,
-            next_run_at: crate::format_rfc3339(monitor.next_run_at),
+            next_run_at: monitor.next_run_at.into(),
             rules: AlertRule::VARIANTS
                 .iter()
                 .map(|r| RuleView { rule: r.name(), description: r.description() })
@@ -107,13 +110,13 @@ impl MonitorReport {
                     rule: a.rule.clone(),
                     severity: a.severity.clone(),
                     message: a.message.clone(),
-                    created_at: crate::format_rfc3339(a.created_at),
+                    created_at: a.created_at.into(),
                 })
                 .collect(),
             severity_breakdown: SeverityBreakdown::of_alerts(alerts),
             latest_audit_issues: SeverityBreakdown::of(&StoredResult::of(latest)),
             last_score: latest.score,
-            last_audit_at: crate::format_rfc3339(latest.created_at),
+            last_audit_at: latest.created_at.into(),
         }
     }
 }

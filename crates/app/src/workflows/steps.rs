@@ -189,7 +189,7 @@ pub struct FinalizeOutput {
     /// Always true (a rejected plan never reaches this step).
     pub approved: bool,
     /// When the plan was approved.
-    pub approved_at: Option<String>,
+    pub approved_at: Option<vocab::Timestamp>,
     /// The approved fixes.
     pub fixes: Vec<Value>,
 }

@@ -33,9 +33,11 @@ pub struct RunView {
     /// Times the run was resumed after a server restart cut it short
     pub resumes: u32,
     /// When the run was created (ISO 8601 UTC).
-    pub created_at: String,
+    #[schemars(with = "String")]
+    pub created_at: vocab::Timestamp,
     /// When the run last changed (ISO 8601 UTC).
-    pub updated_at: String,
+    #[schemars(with = "String")]
+    pub updated_at: vocab::Timestamp,
 }
 
 /// One step of a run.
@@ -47,9 +49,11 @@ pub struct StepView {
     /// Where the step stands.
     pub status: crate::StepStatus,
     /// When it started (ISO 8601 UTC), or null.
-    pub started_at: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub started_at: Option<vocab::Timestamp>,
     /// When it finished (ISO 8601 UTC), or null.
-    pub finished_at: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub finished_at: Option<vocab::Timestamp>,
 }
 
 /// An approval gate waiting for a decision.
@@ -73,7 +77,8 @@ pub struct ApprovalView {
     /// approved or rejected once decided.
     pub decision: Option<String>,
     /// When it was decided.
-    pub decided_at: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub decided_at: Option<vocab::Timestamp>,
 }
 
 /// Why a run failed.
@@ -94,8 +99,8 @@ impl RunView {
             .map(|s| StepView {
                 name: s.name.clone(),
                 status: s.status,
-                started_at: s.started_at.clone(),
-                finished_at: s.finished_at.clone(),
+                started_at: s.started_at,
+                finished_at: s.finished_at,
             })
             .collect();
         let mut results = Map::new();
@@ -120,7 +125,7 @@ impl RunView {
                 approval_id: a.id.clone(),
                 state: a.state.clone(),
                 decision: a.decision.clone(),
-                decided_at: a.decided_at.clone(),
+                decided_at: a.decided_at,
             })
             .collect();
         let error = (run.state == crate::RunState::Failed).then(|| RunError {
@@ -139,8 +144,8 @@ impl RunView {
             approvals,
             error,
             resumes: run.resumes,
-            created_at: crate::format_rfc3339(run.created_at),
-            updated_at: crate::format_rfc3339(run.updated_at),
+            created_at: run.created_at.into(),
+            updated_at: run.updated_at.into(),
         }
     }
 }
@@ -197,9 +202,11 @@ pub struct RunSummary {
     /// The step it is at (its running step, or the next one to run); null once it ended.
     pub current_step: Option<String>,
     /// When the run was created (ISO 8601 UTC).
-    pub created_at: String,
+    #[schemars(with = "String")]
+    pub created_at: vocab::Timestamp,
     /// When the run last changed (ISO 8601 UTC).
-    pub updated_at: String,
+    #[schemars(with = "String")]
+    pub updated_at: vocab::Timestamp,
 }
 
 impl RunList {
@@ -213,8 +220,8 @@ impl RunList {
                 url: run.url.clone(),
                 state: run.state,
                 current_step: super::current_step(run).map(str::to_string),
-                created_at: crate::format_rfc3339(run.created_at),
-                updated_at: crate::format_rfc3339(run.updated_at),
+                created_at: run.created_at.into(),
+                updated_at: run.updated_at.into(),
             })
             .collect();
         RunList { runs }

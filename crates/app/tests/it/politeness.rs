@@ -43,7 +43,7 @@ fn request(url: &str) -> CrawlRequest {
 }
 
 /// Starts a crawl of `url` on `crawls` for an anonymous caller from `ip`.
-async fn start(t: &TestApp, crawls: &Crawls, ip: &str, url: &str) -> String {
+async fn start(t: &TestApp, crawls: &Crawls, ip: &str, url: &str) -> vocab::CrawlId {
     let payer = t.anonymous(ip, 100);
     crawls.start_for(&payer, request(url)).await.expect("started").crawl.id
 }

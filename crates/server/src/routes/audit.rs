@@ -26,7 +26,7 @@ fn render(audited: &app::Audited, format: Format) -> AuditAnswer {
     match format {
         Format::Json => AuditAnswer::full(audited.result.clone()),
         Format::Compact => {
-            let mut compact = audited.audit.to_compact(&audited.scanned_at);
+            let mut compact = audited.audit.to_compact(&audited.scanned_at.to_string());
             compact.rendering = audited.result.rendering.as_ref().map(audit_core::CompactRendering::of);
             AuditAnswer::compact(compact)
         }

@@ -32,8 +32,8 @@ both! {
             idx: 0,
             name: "audit".into(),
             status: store::StepStatus::Completed,
-            started_at: Some(store::now_rfc3339()),
-            finished_at: Some(store::now_rfc3339()),
+            started_at: Some(vocab::Timestamp::now()),
+            finished_at: Some(vocab::Timestamp::now()),
             result_json: Some(r#"{"score":70}"#.into()),
         };
         store.put_step(&r.id, &step).unwrap();
@@ -117,8 +117,8 @@ fn step(idx: u32, name: &str, status: &str) -> WorkflowStep {
         idx,
         name: name.into(),
         status: status.parse().unwrap(),
-        started_at: (status != "pending").then(|| "2026-01-01T00:00:00Z".into()),
-        finished_at: (status == "completed").then(|| "2026-01-01T00:00:01Z".into()),
+        started_at: (status != "pending").then(|| vocab::Timestamp::parse("2026-01-01T00:00:00Z").unwrap()),
+        finished_at: (status == "completed").then(|| vocab::Timestamp::parse("2026-01-01T00:00:01Z").unwrap()),
         result_json: (status != "pending").then(|| r#"{"partial":true}"#.into()),
     }
 }

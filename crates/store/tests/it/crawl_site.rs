@@ -48,7 +48,7 @@ fn stored_with_skips(store: &Store, pages: &[CrawledPage], sitemap: &BTreeSet<St
         store.record_crawl_page(&crawl.id, page, &[]).unwrap();
     }
     store.add_crawl_sitemap_urls(&crawl.id, &sitemap.iter().cloned().collect::<Vec<_>>()).unwrap();
-    crawl.id
+    crawl.id.into_string()
 }
 
 /// The store's results equal the in-memory ones, rule by rule, and so do the totals.

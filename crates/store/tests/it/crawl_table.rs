@@ -56,7 +56,7 @@ fn recorded(s: &Store) -> String {
     }
     // Inlinks are kept for recorded URLs only: `/` again, now that the URLs it links to are.
     s.record_crawl_page(&id, &pages[0].0, &pages[0].1).unwrap();
-    id
+    id.into_string()
 }
 
 fn urls(s: &Store, id: &str, query: PageTableQuery) -> (Vec<String>, u64) {
@@ -137,7 +137,7 @@ both! {
         let in_a_week = OffsetDateTime::now_utc() + time::Duration::days(7);
         let link = s.create_crawl_share(&id, in_a_week).unwrap();
         assert!(link.id.starts_with(store::SHARE_ID_TAG) && link.id.len() == 25, "{}", link.id);
-        assert_eq!(link.expires_at, store::format_rfc3339(in_a_week));
+        assert_eq!(link.expires_at.to_string(), store::format_rfc3339(in_a_week));
         assert_eq!(s.crawl_share(&link.id).unwrap().as_ref(), Some(&link));
         assert_eq!(s.crawl_share("sh_nonexistent").unwrap(), None);
         assert!(s.create_crawl_share("cr_0000000000000000000000", in_a_week).unwrap_err().is_not_found());

@@ -495,7 +495,7 @@ both! {
             a.queue_crawl(new).unwrap().id
         };
         // a1 a2 a3 b1 b2, made in that order.
-        let ids: Vec<String> = ["a", "a", "a", "b", "b"].iter().map(|w| queue(w)).collect();
+        let ids: Vec<vocab::CrawlId> = ["a", "a", "a", "b", "b"].iter().map(|w| queue(w)).collect();
         assert_eq!(a.get_crawl(&ids[0]).unwrap().state, CrawlState::Queued);
         assert!(a.crawl_lease(&ids[0]).unwrap().is_none(), "a queued crawl has no lease");
         // A queued crawl is not adopted as an interrupted one.
@@ -552,11 +552,11 @@ both! {
         // Anonymous crawls: one too old, then three of which two are kept by count.
         let too_old = ended(None);
         age("crawls", &too_old, 10);
-        let anonymous: Vec<String> = (0..3).map(|_| ended(None)).collect();
+        let anonymous: Vec<vocab::CrawlId> = (0..3).map(|_| ended(None)).collect();
         for (i, id) in anonymous.iter().enumerate() {
             age("crawls", id, 3 - i as i64);
         }
-        let keyed: Vec<String> = (0..3).map(|_| ended(Some(&owner))).collect();
+        let keyed: Vec<vocab::CrawlId> = (0..3).map(|_| ended(Some(&owner))).collect();
         for (i, id) in keyed.iter().enumerate() {
             age("crawls", id, 3 - i as i64);
         }
@@ -674,7 +674,7 @@ both! {
         made(&other, "https://site.test/");
         s.cancel_crawl(&c).unwrap();
 
-        let list = |filter: &store::CrawlFilter, limit: usize| -> Vec<String> {
+        let list = |filter: &store::CrawlFilter, limit: usize| -> Vec<vocab::CrawlId> {
             s.list_user_crawls(&owner, filter, limit).unwrap().into_iter().map(|c| c.id).collect()
         };
         let all = list(&store::CrawlFilter::default(), 10);
@@ -704,7 +704,7 @@ both! {
                 break;
             }
             let last = page.last().unwrap();
-            before = Some((last.created_at.clone(), last.id.clone()));
+            before = Some((last.created_at, last.id.clone()));
             paged.extend(page.into_iter().map(|c| c.id));
         }
         assert_eq!(paged, all);
@@ -837,5 +837,37 @@ both! {
         assert!(!cut.items.is_empty() && cut.items.len() < 50, "{} items", cut.items.len());
         assert_eq!(cut.items[..], big.items[..cut.items.len()]);
         assert!(serde_json::to_string(&cut).unwrap().len() <= store::MAX_ISSUE_LOCATIONS_BYTES);
+    }
+}
+
+both! {
+    fn a_crawl_reads_its_times_in_every_form_a_row_may_hold(backend) {
+        let Some(f) = fresh(backend) else { return };
+        let s = &f.store;
+        let raw = f.raw();
+        let id = s.queue_crawl(new_crawl(None, 5)).unwrap().id;
+        // What the store writes (every row the service made), another RFC 3339 text, the
+        // text of SQLite's `datetime('now')` and of PostgreSQL's `now()`: each is read as the
+        // instant it names, in the one format; text that is no time reads as the epoch
+        // rather than failing the read of the whole row.
+        for (stored, read) in [
+            ("2025-01-02T03:04:05.678Z", "2025-01-02T03:04:05.678Z"),
+            ("2025-01-02T04:04:05+01:00", "2025-01-02T03:04:05.000Z"),
+            ("2025-01-02 03:04:05", "2025-01-02T03:04:05.000Z"),
+            ("2025-01-02 03:04:05.678901+00", "2025-01-02T03:04:05.678Z"),
+            ("not a time", "1970-01-01T00:00:00.000Z"),
+        ] {
+            raw.exec(&format!(
+                "UPDATE crawls SET created_at = '{stored}', started_at = '{stored}', finished_at = '{stored}', \
+                 pages_pruned_at = '{stored}' WHERE id = '{id}'"
+            ));
+            let crawl = s.get_crawl(&id).unwrap();
+            let times = [Some(crawl.created_at), crawl.started_at, crawl.finished_at, crawl.pages_pruned_at];
+            assert_eq!(times.map(|t| t.map(|t| t.to_string())), [(); 4].map(|()| Some(read.to_string())), "{stored:?}");
+        }
+        // A new crawl's times are written in the one format.
+        let fresh_crawl = s.get_crawl(&s.queue_crawl(new_crawl(None, 5)).unwrap().id).unwrap();
+        let stored = raw.text(&format!("SELECT created_at FROM crawls WHERE id = '{}'", fresh_crawl.id));
+        assert_eq!(stored, Some(fresh_crawl.created_at.to_string()));
     }
 }

@@ -152,7 +152,7 @@ fn running_step(idx: u32, name: &str) -> WorkflowStep {
         idx,
         name: name.into(),
         status: store::StepStatus::Running,
-        started_at: Some(store::now_rfc3339()),
+        started_at: Some(vocab::Timestamp::now()),
         finished_at: None,
         result_json: None,
     }

@@ -140,7 +140,7 @@ both! {
             .collect();
         let written: Vec<_> = writers.into_iter().map(|w| w.join()).collect();
         stop.store(true, Ordering::SeqCst);
-        let crawled: Vec<(String, usize)> = crawls.into_iter().map(|c| c.join().unwrap()).collect();
+        let crawled: Vec<(vocab::CrawlId, usize)> = crawls.into_iter().map(|c| c.join().unwrap()).collect();
         for w in written {
             w.unwrap();
         }
