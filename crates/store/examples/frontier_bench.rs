@@ -41,12 +41,8 @@ fn main() {
     // Kept until the end: the temporary directory or server of the store.
     let (store, _keep) = open(postgres);
     println!("store            {}", store.describe());
-    let new = NewCrawl {
-        user_id: None,
-        url: "https://site.example/".into(),
-        options_json: "{}".into(),
-        max_pages: u32::MAX,
-    };
+    let new =
+        NewCrawl { user_id: None, url: "https://site.example/".into(), options_json: "{}".into(), max_pages: u32::MAX };
     let until = time::OffsetDateTime::now_utc() + time::Duration::days(1);
     let crawl = store.create_crawl(new, "bench", until).expect("crawl row");
     store.start_crawl(&crawl.id).expect("start");
@@ -89,7 +85,9 @@ fn main() {
                     // A URL queued before this page's own links (the frontier queues a known
                     // URL again only to lower its depth).
                     let known = url((next * 7_919 + k * 104_729) % (next - NEW_LINKS));
-                    if !frontier.insert(entry(known.clone(), depth, Some(page.url.clone()), Source::Link)).expect("queue")
+                    if !frontier
+                        .insert(entry(known.clone(), depth, Some(page.url.clone()), Source::Link))
+                        .expect("queue")
                     {
                         frontier.promote(&known, depth, Some(&page.url), Source::Link).expect("promote");
                     }
@@ -121,7 +119,10 @@ fn main() {
         }
     }
     let (rss, peak) = rss_mib();
-    println!("queued           {queued} URLs, {pages} pages claimed and done, in {:.1} s", started.elapsed().as_secs_f64());
+    println!(
+        "queued           {queued} URLs, {pages} pages claimed and done, in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
     if let (Some(first), Some(last)) = (lines.first(), lines.last()) {
         println!(
             "first vs last    a link {:.1} / {:.1} us, a claim of {CLAIM} {:.1} / {:.1} us, a batch's commit {:.2} / {:.2} ms",

@@ -338,11 +338,9 @@ pub(crate) const COUNT_ENTRIES: &str =
     "SELECT state, COUNT(*), COUNT(depth) FROM crawl_pages WHERE crawl_id = ?1 GROUP BY state";
 
 fn counts_of(db: &Db<'_>, crawl_id: &str) -> Result<Counts> {
-    let rows = db.query_map(
-        COUNT_ENTRIES,
-        args![crawl_id],
-        |row| Ok((row.get::<String>(0)?, row.get::<u64>(1)?, row.get::<u64>(2)?)),
-    )?;
+    let rows = db.query_map(COUNT_ENTRIES, args![crawl_id], |row| {
+        Ok((row.get::<String>(0)?, row.get::<u64>(1)?, row.get::<u64>(2)?))
+    })?;
     let mut c = Counts::default();
     for (state, n, linked) in rows {
         let state: State = state.parse().map_err(|_| Error::corrupt("crawl_pages", format!("bad state {state:?}")))?;
@@ -1476,13 +1474,7 @@ impl FrontierStore for CrawlFrontier {
 
     fn get(&mut self, url: &str) -> Result<Option<Entry>> {
         let crawl_id = self.crawl_id().to_string();
-        self.look(|db| {
-            db.query_opt(
-                GET_ENTRY,
-                args![crawl_id, url],
-                entry_from_row,
-            )
-        })
+        self.look(|db| db.query_opt(GET_ENTRY, args![crawl_id, url], entry_from_row))
     }
 
     fn insert(&mut self, entry: Entry) -> Result<bool> {
@@ -1546,10 +1538,7 @@ impl FrontierStore for CrawlFrontier {
 
     fn promote(&mut self, url: &str, depth: u32, found_from: Option<&str>, source: Source) -> Result<()> {
         let n = self.db(|db| {
-            db.execute(
-                PROMOTE_UNLINKED,
-                args![self.writer.crawl_id, url, depth, found_from, source.as_str()],
-            )
+            db.execute(PROMOTE_UNLINKED, args![self.writer.crawl_id, url, depth, found_from, source.as_str()])
         })?;
         if n > 0 {
             self.count(State::Queued, true, false);
@@ -1559,10 +1548,7 @@ impl FrontierStore for CrawlFrontier {
         // A queued URL reached by a shorter path (see crawl's `FrontierStore::promote`); its
         // counts do not change.
         self.db(|db| {
-            db.execute(
-                PROMOTE_SHALLOWER,
-                args![self.writer.crawl_id, url, depth, found_from, source.as_str()],
-            )
+            db.execute(PROMOTE_SHALLOWER, args![self.writer.crawl_id, url, depth, found_from, source.as_str()])
         })?;
         Ok(())
     }
@@ -1612,12 +1598,8 @@ impl FrontierStore for CrawlFrontier {
     /// crawl's lease (its claim expired with it); this worker's own claims, and those of a
     /// live lease holder, stay.
     fn requeue_fetching(&mut self) -> Result<u64> {
-        let n = self.db(|db| {
-            db.execute(
-                REQUEUE_FETCHING,
-                args![self.writer.crawl_id, self.worker, clock::now_rfc3339()],
-            )
-        })?;
+        let n =
+            self.db(|db| db.execute(REQUEUE_FETCHING, args![self.writer.crawl_id, self.worker, clock::now_rfc3339()]))?;
         self.recount();
         Ok(n as u64)
     }

@@ -55,7 +55,9 @@ fn fill_sql(postgres: bool, crawl: &str, first: u64, n: u64, depth: &str, state:
     if postgres {
         format!("{insert} FROM generate_series({first}, {last}) AS n(i);")
     } else {
-        format!("WITH RECURSIVE n(i) AS (SELECT {first} UNION ALL SELECT i + 1 FROM n WHERE i < {last}) {insert} FROM n;")
+        format!(
+            "WITH RECURSIVE n(i) AS (SELECT {first} UNION ALL SELECT i + 1 FROM n WHERE i < {last}) {insert} FROM n;"
+        )
     }
 }
 
