@@ -20,10 +20,14 @@
 //! # serve PAGES pages of about KB kilobytes each, long texts with a link every 60 words
 //! # (docs/SCALING.md, "Large pages": the command line's peak RSS with pages at the size limit)
 //! $T serve-large 8 4900
+//! # serve PAGES pages of about 20 KB, each with 40 links, made from the path at each request
+//! # (docs/PERFORMANCE.md, "A million pages": no files, whatever PAGES is)
+//! $T serve-generated 1000000
 //! ```
 //!
-//! The pages are written to a temporary directory at start and served from it by wiremock
-//! (hyper underneath) on its own thread; nothing is committed.
+//! The pages of `run`, `serve` and `serve-large` are written to a temporary directory at
+//! start and served from it by wiremock (hyper underneath) on its own thread; those of
+//! `serve-generated` are made on the fly by the same server. Nothing is committed.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -71,9 +75,17 @@ fn main() {
                 std::thread::sleep(Duration::from_secs(3600));
             }
         }
+        Some("serve-generated") => {
+            let pages = arg(1, 1_000_000);
+            let port = serve_with(move |path| generated_number(path, pages).map(|n| generated_page(n, pages)));
+            println!("http://127.0.0.1:{port}/ ({pages} generated pages)");
+            loop {
+                std::thread::sleep(Duration::from_secs(3600));
+            }
+        }
         _ => eprintln!(
             "usage:\n  crawl_bench run PAGES IN_FLIGHT ENGINE_SECONDS [store]\n  crawl_bench serve PAGES\n  \
-             crawl_bench serve-large PAGES KB"
+             crawl_bench serve-large PAGES KB\n  crawl_bench serve-generated PAGES"
         ),
     }
 }
@@ -157,23 +169,110 @@ fn generate_large(dir: &Path, pages: usize, bytes: usize) {
     }
 }
 
+/// The number of the generated page at `path` (`/` is 0, `/p/N` is N), when the site of
+/// `pages` pages has it.
+fn generated_number(path: &str, pages: u64) -> Option<u64> {
+    match path {
+        "/" => Some(0),
+        p => p.strip_prefix("/p/").filter(|n| !n.starts_with('0')).and_then(|n| n.parse().ok()),
+    }
+    .filter(|n| *n < pages)
+}
+
+/// Words the generated pages' texts are made of: 2,000 made-up words of 3 to 10 letters.
+fn generated_words() -> &'static [String] {
+    static WORDS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    WORDS.get_or_init(|| {
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        (0..2_000)
+            .map(|_| {
+                state = splitmix(state);
+                let len = 3 + (state % 8) as usize;
+                (0..len)
+                    .map(|i| {
+                        let letter = (state >> (8 + i * 5)) % 26;
+                        char::from(b'a' + letter as u8)
+                    })
+                    .collect()
+            })
+            .collect()
+    })
+}
+
+/// One step of SplitMix64: the generated pages' deterministic randomness.
+fn splitmix(state: u64) -> u64 {
+    let mut z = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Page `n` of a generated site of `pages` pages, about 20 KB, made from its number alone
+/// (the same bytes at every request): a title, a description and a heading of its own,
+/// about 19 KB of text in paragraphs of words chosen by its number (no two pages near
+/// duplicates), and 40 links: to pages `40n+1..=40n+40` (the next level of a tree in
+/// which every page is reachable, a million pages 4 clicks deep) while there are such
+/// pages, to pages spread over the site past them.
+fn generated_page(n: u64, pages: u64) -> Vec<u8> {
+    const BYTES: usize = 20_000;
+    let path = |k: u64| if k == 0 { "/".to_string() } else { format!("/p/{k}") };
+    let words = generated_words();
+    let mut html = format!(
+        "<!doctype html><html lang=en><head><meta charset=utf-8><title>Generated page {n} of {pages}: {}</title>\
+         <meta name=description content=\"Page {n} of a generated site, about {} and {}.\">\
+         <meta name=viewport content=\"width=device-width, initial-scale=1\">\
+         <link rel=canonical href=\"{}\"></head><body><header><nav>",
+        words[(n % 2_000) as usize],
+        words[(n * 7 % 2_000) as usize],
+        words[(n * 13 % 2_000) as usize],
+        path(n)
+    );
+    for k in 1..=40u64 {
+        let child = n * 40 + k;
+        let to = if child < pages { child } else { splitmix(n * 40 + k) % pages };
+        html.push_str(&format!("<a href=\"{}\">Page {to}</a> ", path(to)));
+    }
+    html.push_str(&format!("</nav></header><main><h1>Generated page {n}</h1>\n<p>"));
+    let mut state = splitmix(n ^ 0x5eed);
+    let mut in_paragraph = 0;
+    while html.len() < BYTES - 40 {
+        state = splitmix(state);
+        html.push_str(&words[(state % 2_000) as usize]);
+        in_paragraph += 1;
+        if in_paragraph == 120 {
+            html.push_str(".</p>\n<p>");
+            in_paragraph = 0;
+        } else {
+            html.push(' ');
+        }
+    }
+    html.push_str("</p></main></body></html>\n");
+    html.into_bytes()
+}
+
 /// Serves the generated site on 127.0.0.1 with wiremock, which runs on a thread and runtime of
 /// its own (request recording off, so it adds nothing to the RSS): `/` and `/p/N` from the
 /// files, 404 for the rest (robots.txt, sitemap.xml: none).
 fn serve(dir: PathBuf) -> u16 {
-    use test_support::wiremock::{matchers::any, Mock, MockServer, Request, ResponseTemplate};
-    let respond = move |req: &Request| {
-        let file = match req.url.path() {
+    serve_with(move |path| {
+        let file = match path {
             "/" => Some(dir.join("p/0.html")),
             p => p
                 .strip_prefix("/p/")
                 .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
                 .map(|n| dir.join(format!("p/{n}.html"))),
         };
-        match file.and_then(|f| std::fs::read(f).ok()) {
-            Some(body) => ResponseTemplate::new(200).set_body_raw(body, "text/html; charset=utf-8"),
-            None => ResponseTemplate::new(404).set_body_raw("not found", "text/plain"),
-        }
+        file.and_then(|f| std::fs::read(f).ok())
+    })
+}
+
+/// Serves on 127.0.0.1 the HTML `page` gives for a path, 404 where it gives none, as
+/// [`serve`] says.
+fn serve_with(page: impl Fn(&str) -> Option<Vec<u8>> + Send + Sync + 'static) -> u16 {
+    use test_support::wiremock::{matchers::any, Mock, MockServer, Request, ResponseTemplate};
+    let respond = move |req: &Request| match page(req.url.path()) {
+        Some(body) => ResponseTemplate::new(200).set_body_raw(body, "text/html; charset=utf-8"),
+        None => ResponseTemplate::new(404).set_body_raw("not found", "text/plain"),
     };
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
     runtime.block_on(async move {

@@ -200,8 +200,23 @@ pub struct CrawlArgs {
     /// The report says so. Only the command line can do this.
     #[arg(long)]
     pub ignore_robots: bool,
+    /// Keep the crawl in this SQLite file (created when missing) instead of a temporary
+    /// store, and keep the file when the command ends. When the file holds a crawl of the
+    /// same start URL that did not end (the command was killed), the crawl resumes from it:
+    /// the pages done are kept and not fetched again. One command at a time on a file.
+    #[arg(long, value_name = "FILE")]
+    pub store: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub settings: AuditSettingFlags,
+}
+
+/// The URLs a command-line crawl of `max_pages` pages records at most: the engine's bound
+/// ([`crawl::DEFAULT_MAX_KNOWN_URLS`]), or twice `max_pages` when that is more, so that a
+/// crawl asked for a million pages can find them (there is no tier cap here; the service
+/// keeps its own bound, `app::crawl::known_urls`). Links to further URLs are counted in
+/// `links_not_queued`.
+pub fn known_urls(max_pages: u32) -> u64 {
+    (u64::from(max_pages) * 2).max(crawl::DEFAULT_MAX_KNOWN_URLS)
 }
 
 /// The staging site's headers of `--header`, `--cookie` and `--basic-auth`, checked as the
@@ -492,11 +507,18 @@ impl Serialize for Pages<'_> {
 pub struct ReportSource {
     store: Store,
     crawl_id: String,
-    /// Dropped last: the directory of the store's file.
-    _dir: tempfile::TempDir,
+    /// Dropped last: the directory of the store's file, unless it is the user's (`--store`).
+    _dir: Option<tempfile::TempDir>,
 }
 
 impl ReportSource {
+    /// The store of `--store FILE`, opened (created and migrated when new) as the service
+    /// opens its database: it outlives the command, so its commits are kept through a power
+    /// loss, and a crawl killed with the process resumes from it.
+    fn kept(path: &std::path::Path) -> Result<Store, String> {
+        Store::open_with(path, store::StoreOptions::default()).map_err(|e| e.to_string())
+    }
+
     /// A temporary store, empty, and its directory (removed when it is dropped).
     fn scratch() -> Result<(Store, tempfile::TempDir), String> {
         let dir = tempfile::Builder::new().prefix("seo-audit-crawl-").tempdir().map_err(|e| e.to_string())?;
@@ -797,8 +819,12 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
         },
         None => None,
     };
-    let limits =
-        Limits { max_in_flight: args.max_in_flight, profile, ignore_robots: args.ignore_robots, ..Limits::default() };
+    let limits = Limits {
+        max_in_flight: args.max_in_flight,
+        max_known_urls: known_urls(args.max_pages),
+        profile,
+        ignore_robots: args.ignore_robots,
+    };
     let options = CrawlOptions {
         named_sitemaps,
         near_duplicate_threshold: args.near_duplicate_threshold,
@@ -812,9 +838,15 @@ pub async fn run(args: CrawlArgs, global: &Global) -> u8 {
         start_page: Some(start_page),
         ..CrawlOptions::default()
     };
-    let (store, dir) = match ReportSource::scratch() {
-        Ok(s) => s,
-        Err(e) => return fail(ErrorCode::Internal, format!("cannot open the crawl's temporary store: {e}")),
+    let (store, dir) = match &args.store {
+        Some(path) => match ReportSource::kept(path) {
+            Ok(store) => (store, None),
+            Err(e) => return fail(Code::InvalidParameter, format!("--store {}: {e}", path.display())),
+        },
+        None => match ReportSource::scratch() {
+            Ok((store, dir)) => (store, Some(dir)),
+            Err(e) => return fail(ErrorCode::Internal, format!("cannot open the crawl's temporary store: {e}")),
+        },
     };
     let bar = progress_bar();
     let on_progress: Option<app::crawl::ProgressFn> = bar.clone().map(|bar| {

@@ -372,13 +372,16 @@ fn crawl_from_row(row: &Row<'_>) -> Result<Crawl> {
     })
 }
 
+/// A crawl's URLs counted by state (`?1`: the crawl). Grouped by the queue index's first
+/// column after crawl_id, whose depth it also holds: read from the index alone, in its
+/// order, with no sort.
+pub(crate) const COUNT_ENTRIES: &str =
+    "SELECT state, COUNT(*), COUNT(depth) FROM crawl_pages WHERE crawl_id = ?1 GROUP BY state";
+
 fn counts_of(db: &Db<'_>, crawl_id: &str) -> Result<Counts> {
-    // Grouped by the queue index's first column after crawl_id: read in index order, no sort.
-    let rows = db.query_map(
-        "SELECT state, COUNT(*), COUNT(depth) FROM crawl_pages WHERE crawl_id = ?1 GROUP BY state",
-        args![crawl_id],
-        |row| Ok((row.get::<String>(0)?, row.get::<u64>(1)?, row.get::<u64>(2)?)),
-    )?;
+    let rows = db.query_map(COUNT_ENTRIES, args![crawl_id], |row| {
+        Ok((row.get::<String>(0)?, row.get::<u64>(1)?, row.get::<u64>(2)?))
+    })?;
     let mut c = Counts::default();
     for (state, n, linked) in rows {
         let state: State = state.parse().map_err(|_| Error::corrupt("crawl_pages", format!("bad state {state:?}")))?;
@@ -428,7 +431,48 @@ pub(crate) fn load_ended(db: &Db<'_>, id: &str) -> Result<Option<Crawl>> {
     }
 }
 
-const ENTRY_COLUMNS: &str = "url, depth, found_from, source, state, status, reason";
+/// The columns [`entry_from_row`] reads, in its order (a macro, for `concat!`).
+macro_rules! entry_columns {
+    () => {
+        "url, depth, found_from, source, state, status, reason"
+    };
+}
+const ENTRY_COLUMNS: &str = entry_columns!();
+
+// The frontier's statements besides its claims ([`claim_sql`]) and counts ([`COUNT_ENTRIES`]):
+// each reads one row by the crawl's primary key (crawl, URL), or the few being fetched by the
+// queue index, never a scan however many URLs the crawl has queued (their plans are tested
+// on both databases in `frontier_plans`).
+
+/// One entry (`?1` the crawl, `?2` the URL).
+pub(crate) const GET_ENTRY: &str =
+    concat!("SELECT ", entry_columns!(), " FROM crawl_pages WHERE crawl_id = ?1 AND url = ?2");
+
+/// Queues (or records) a URL unless the crawl knows it: the conflict is found on the
+/// primary key.
+pub(crate) const INSERT_ENTRY: &str = "INSERT INTO crawl_pages (crawl_id, url, depth, found_from, source, state, \
+                                       status, reason, claimed_by) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) \
+                                       ON CONFLICT (crawl_id, url) DO NOTHING";
+
+/// An entry's new state.
+pub(crate) const UPDATE_ENTRY: &str = "UPDATE crawl_pages SET depth = ?3, found_from = ?4, source = ?5, state = ?6, \
+                                       status = ?7, reason = ?8, claimed_by = ?9 WHERE crawl_id = ?1 AND url = ?2";
+
+/// A queued sitemap URL a link reaches: it gets the link's depth.
+pub(crate) const PROMOTE_UNLINKED: &str = "UPDATE crawl_pages SET depth = ?3, found_from = ?4, source = ?5 \
+                                           WHERE crawl_id = ?1 AND url = ?2 AND state = 'queued' AND depth IS NULL";
+
+/// A queued URL reached by a shorter path.
+pub(crate) const PROMOTE_SHALLOWER: &str = "UPDATE crawl_pages SET depth = ?3, found_from = ?4, source = ?5 \
+                                            WHERE crawl_id = ?1 AND url = ?2 AND state = 'queued' AND depth > ?3";
+
+/// Puts back to the queue the entries of crawl `?1` being fetched under a claim that no
+/// longer counts (`?2` the worker asking, `?3` now): on the queue index, by state.
+pub(crate) const REQUEUE_FETCHING: &str = "UPDATE crawl_pages SET state = 'queued', claimed_by = NULL \
+                                           WHERE crawl_id = ?1 AND state = 'fetching' AND (claimed_by IS NULL \
+                                           OR (claimed_by <> ?2 AND NOT EXISTS (SELECT 1 FROM crawls c \
+                                           WHERE c.id = ?1 AND c.claimed_by = crawl_pages.claimed_by \
+                                           AND c.claimed_until > ?3)))";
 
 fn entry_from_row(row: &Row<'_>) -> Result<Entry> {
     let (source, state): (String, String) = (row.get(3)?, row.get(4)?);
@@ -1502,21 +1546,14 @@ impl FrontierStore for CrawlFrontier {
 
     fn get(&mut self, url: &str) -> Result<Option<Entry>> {
         let crawl_id = self.crawl_id().to_string();
-        self.look(|db| {
-            db.query_opt(
-                &format!("SELECT {ENTRY_COLUMNS} FROM crawl_pages WHERE crawl_id = ?1 AND url = ?2"),
-                args![crawl_id, url],
-                entry_from_row,
-            )
-        })
+        self.look(|db| db.query_opt(GET_ENTRY, args![crawl_id, url], entry_from_row))
     }
 
     fn insert(&mut self, entry: Entry) -> Result<bool> {
         let claimed = (entry.state == State::Fetching).then_some(self.worker.as_str());
         let n = self.db(|db| {
             db.execute(
-                "INSERT INTO crawl_pages (crawl_id, url, depth, found_from, source, state, status, reason, \
-                 claimed_by) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT (crawl_id, url) DO NOTHING",
+                INSERT_ENTRY,
                 args![
                     self.writer.crawl_id,
                     entry.url,
@@ -1543,8 +1580,7 @@ impl FrontierStore for CrawlFrontier {
         let claimed = (entry.state == State::Fetching).then_some(self.worker.as_str());
         self.db(|db| {
             db.execute(
-                "UPDATE crawl_pages SET depth = ?3, found_from = ?4, source = ?5, state = ?6, status = ?7, \
-                 reason = ?8, claimed_by = ?9 WHERE crawl_id = ?1 AND url = ?2",
+                UPDATE_ENTRY,
                 args![
                     self.writer.crawl_id,
                     entry.url,
@@ -1574,11 +1610,7 @@ impl FrontierStore for CrawlFrontier {
 
     fn promote(&mut self, url: &str, depth: u32, found_from: Option<&str>, source: Source) -> Result<()> {
         let n = self.db(|db| {
-            db.execute(
-                "UPDATE crawl_pages SET depth = ?3, found_from = ?4, source = ?5 \
-                 WHERE crawl_id = ?1 AND url = ?2 AND state = 'queued' AND depth IS NULL",
-                args![self.writer.crawl_id, url, depth, found_from, source.as_str()],
-            )
+            db.execute(PROMOTE_UNLINKED, args![self.writer.crawl_id, url, depth, found_from, source.as_str()])
         })?;
         if n > 0 {
             self.count(State::Queued, true, false);
@@ -1588,11 +1620,7 @@ impl FrontierStore for CrawlFrontier {
         // A queued URL reached by a shorter path (see crawl's `FrontierStore::promote`); its
         // counts do not change.
         self.db(|db| {
-            db.execute(
-                "UPDATE crawl_pages SET depth = ?3, found_from = ?4, source = ?5 \
-                 WHERE crawl_id = ?1 AND url = ?2 AND state = 'queued' AND depth > ?3",
-                args![self.writer.crawl_id, url, depth, found_from, source.as_str()],
-            )
+            db.execute(PROMOTE_SHALLOWER, args![self.writer.crawl_id, url, depth, found_from, source.as_str()])
         })?;
         Ok(())
     }
@@ -1606,25 +1634,14 @@ impl FrontierStore for CrawlFrontier {
             return Ok(Vec::new());
         }
         let (crawl_id, worker) = (self.writer.crawl_id.clone(), self.worker.clone());
-        // The frontier's level barrier: a number, not user input, so it is written into the
-        // query (the claim's other arguments are fixed by `claim_where`).
-        let linked = match max_depth {
-            Some(max) => format!("depth IS NOT NULL AND depth <= {max} ORDER BY depth, rowid"),
-            None => "depth IS NOT NULL ORDER BY depth, rowid".to_string(),
-        };
+        let linked = claim_filter(true, max_depth);
         let mut claimed = self.tx(|tx| {
             // Linked entries first, shallowest first, in the order they came: the order of
             // the queue index (crawl_id, state, depth, rowid), read without a sort. Unlinked
             // entries (no depth) only when asked, after them.
             let mut picked = claim_where(tx, &crawl_id, &worker, limit, &linked)?;
             if unlinked && picked.len() < limit {
-                picked.extend(claim_where(
-                    tx,
-                    &crawl_id,
-                    &worker,
-                    limit - picked.len(),
-                    "depth IS NULL ORDER BY rowid",
-                )?);
+                picked.extend(claim_where(tx, &crawl_id, &worker, limit - picked.len(), &claim_filter(false, None))?);
             }
             Ok(picked)
         })?;
@@ -1653,15 +1670,8 @@ impl FrontierStore for CrawlFrontier {
     /// crawl's lease (its claim expired with it); this worker's own claims, and those of a
     /// live lease holder, stay.
     fn requeue_fetching(&mut self) -> Result<u64> {
-        let n = self.db(|db| {
-            db.execute(
-                "UPDATE crawl_pages SET state = 'queued', claimed_by = NULL WHERE crawl_id = ?1 \
-                 AND state = 'fetching' AND (claimed_by IS NULL OR (claimed_by <> ?2 AND NOT EXISTS \
-                 (SELECT 1 FROM crawls c WHERE c.id = ?1 AND c.claimed_by = crawl_pages.claimed_by \
-                 AND c.claimed_until > ?3)))",
-                args![self.writer.crawl_id, self.worker, clock::now_rfc3339()],
-            )
-        })?;
+        let n =
+            self.db(|db| db.execute(REQUEUE_FETCHING, args![self.writer.crawl_id, self.worker, clock::now_rfc3339()]))?;
         self.recount();
         Ok(n as u64)
     }
@@ -1697,16 +1707,38 @@ impl FrontierStore for CrawlFrontier {
     }
 }
 
-/// Claims up to `limit` queued entries of crawl `crawl_id` for `worker` that pass `filter`
-/// (`… ORDER BY …`, without `LIMIT`); returns them with their rowid.
-fn claim_where(tx: &Db<'_>, crawl_id: &str, worker: &str, limit: usize, filter: &str) -> Result<Vec<(Entry, i64)>> {
-    let sql = if tx.is_postgres() {
+/// What a claim asks of a crawl's queued entries besides their crawl and state, with their
+/// order: linked entries (`linked`: a depth, at most `max_depth` when given) or unlinked
+/// ones (no depth). The depth barrier is a number, not user input, so it is written into
+/// the query. Both orders are `depth, rowid`, the queue index's own order after its crawl
+/// and state (migration 0021), so that a claim reads its few entries off the index and
+/// sorts nothing: for the unlinked entries `ORDER BY rowid` would give the same rows, but
+/// PostgreSQL does not take `depth IS NULL` as fixing the index's depth column, and would
+/// sort every unlinked entry of the crawl (or walk all its pages in rowid order) instead.
+pub(crate) fn claim_filter(linked: bool, max_depth: Option<u32>) -> String {
+    match (linked, max_depth) {
+        (true, Some(max)) => format!("depth IS NOT NULL AND depth <= {max} ORDER BY depth, rowid"),
+        (true, None) => "depth IS NOT NULL ORDER BY depth, rowid".to_string(),
+        (false, _) => "depth IS NULL ORDER BY depth, rowid".to_string(),
+    }
+}
+
+/// The claim of up to `limit` queued entries of crawl `?1` that pass `filter`
+/// ([`claim_filter`]): SQLite takes the limit as `?2` and the worker as `?3`; PostgreSQL
+/// takes the worker as `?2` and the limit written into the text, a number the frontier
+/// chooses (its free places in flight), not input. There, a prepared
+/// statement may be planned once for all its arguments after five runs, and with the limit
+/// unknown that plan expects a tenth of the crawl's queue and joins every one of the
+/// crawl's rows by hash to update a few (seen on a queue of 200,000 URLs). SQLite plans
+/// each run with what it is given, and keeps fewer statements cached.
+pub(crate) fn claim_sql(postgres: bool, filter: &str, limit: usize) -> String {
+    if postgres {
         // A materialised CTE: as `IN (subquery)`, PostgreSQL may rescan the locking subquery
         // and take more than `limit` rows.
         format!(
             "WITH picked AS MATERIALIZED (SELECT url FROM crawl_pages WHERE crawl_id = ?1 \
-             AND state = 'queued' AND {filter} LIMIT ?2 FOR UPDATE SKIP LOCKED) \
-             UPDATE crawl_pages p SET state = 'fetching', claimed_by = ?3 FROM picked \
+             AND state = 'queued' AND {filter} LIMIT {limit} FOR UPDATE SKIP LOCKED) \
+             UPDATE crawl_pages p SET state = 'fetching', claimed_by = ?2 FROM picked \
              WHERE p.crawl_id = ?1 AND p.url = picked.url \
              RETURNING p.url, p.depth, p.found_from, p.source, p.state, p.status, p.reason, p.rowid"
         )
@@ -1716,6 +1748,17 @@ fn claim_where(tx: &Db<'_>, crawl_id: &str, worker: &str, limit: usize, filter: 
              (SELECT url FROM crawl_pages WHERE crawl_id = ?1 AND state = 'queued' AND {filter} LIMIT ?2) \
              RETURNING {ENTRY_COLUMNS}, rowid"
         )
-    };
-    tx.query_map(&sql, args![crawl_id, limit, worker], |row| Ok((entry_from_row(row)?, row.get::<i64>(7)?)))
+    }
+}
+
+/// Claims up to `limit` queued entries of crawl `crawl_id` for `worker` that pass `filter`
+/// ([`claim_filter`]); returns them with their rowid.
+fn claim_where(tx: &Db<'_>, crawl_id: &str, worker: &str, limit: usize, filter: &str) -> Result<Vec<(Entry, i64)>> {
+    let sql = claim_sql(tx.is_postgres(), filter, limit);
+    let claimed = |row: &Row<'_>| Ok((entry_from_row(row)?, row.get::<i64>(7)?));
+    if tx.is_postgres() {
+        tx.query_map(&sql, args![crawl_id, worker], claimed)
+    } else {
+        tx.query_map(&sql, args![crawl_id, limit, worker], claimed)
+    }
 }

@@ -92,6 +92,8 @@ mod crawl_table;
 mod crawls;
 mod db;
 mod error;
+#[cfg(test)]
+mod frontier_plans;
 mod geo_cache;
 mod host_pacing;
 mod keys;

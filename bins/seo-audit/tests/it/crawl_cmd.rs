@@ -1120,3 +1120,25 @@ fn the_user_agent_profile_chooses_the_robots_group_and_ignore_robots_says_so() {
     let asked = &site.requested()[before..];
     assert!(asked.iter().any(|p| p == "/desktop") && asked.iter().any(|p| p == "/mobile"), "{asked:?}");
 }
+
+/// `--store FILE` keeps the crawl in that file after the command, which reopens as a store;
+/// a second run of the same start URL, after the first ended, makes a crawl of its own there
+/// and reports the same pages (only a crawl a killed run left running is resumed: app's
+/// `local_crawl` tests and scripts/resume-bench.sh).
+#[test]
+fn store_keeps_the_crawl_in_its_file() {
+    let site = shop(1);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("kept.db");
+    let (url, path) = (site.url("/"), file.display().to_string());
+    let args = [url.as_str(), "--format", "json", "--no-sitemaps", "--no-external", "--store", path.as_str()];
+    let first = crawl(&args);
+    assert_eq!(first.status.code(), Some(0), "{}", String::from_utf8_lossy(&first.stderr));
+    assert!(file.exists(), "the crawl's store is kept");
+    let again = crawl(&args);
+    assert_eq!(again.status.code(), Some(0), "{}", String::from_utf8_lossy(&again.stderr));
+    let done = |out: &Output| json(out)["crawl"]["progress"]["pages_done"].as_u64();
+    assert!(done(&first).is_some_and(|n| n >= 2), "{}", String::from_utf8_lossy(&first.stdout));
+    assert_eq!(done(&again), done(&first));
+    store::Store::open(&file).expect("the kept file opens as a store");
+}

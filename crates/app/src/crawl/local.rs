@@ -18,7 +18,9 @@ use super::runner::{self, CrawlOptions, CrawlSummary, ProgressFn};
 use super::stored_crawl::{judge, Judged, StoreSink};
 use crate::AppError;
 
-/// The worker named on a local crawl's lease and page claims.
+/// The worker named on a local crawl's lease and page claims, followed by a name of the run
+/// alone (`command-line/UUID`): a run that resumes a crawl a killed run left in its store
+/// puts back in the queue the pages that run was fetching, as claims of another worker.
 const WORKER: &str = "command-line";
 
 /// A local crawl as asked for: its start URL as [`super::check_start`] checked it, its
@@ -64,7 +66,11 @@ pub enum LocalCrawlError {
 
 /// Runs a crawl of `crawl.start` into `store` to its end: creates it (running, under a
 /// lease this process holds for as long as it runs), drives it, judges it (site rules, site
-/// score) and ends it in the store, which counts each page's inlinks. The crawl is
+/// score) and ends it in the store, which counts each page's inlinks. When the store holds
+/// a crawl of the same start URL that a run before this one left running (the command
+/// line's `--store FILE`, the process killed), that crawl is resumed instead, from its
+/// frontier: its pages done are kept and not fetched again, those it was fetching are
+/// fetched again (docs/API.md, "Command line"). The crawl is
 /// cancelled when `stop` resolves (the command line gives it the shutdown signal, SIGINT or
 /// SIGTERM): no fetch starts after it, and the pages done are judged and kept, as when the
 /// service cancels a crawl; the end is then `cancelled`.
@@ -88,20 +94,27 @@ pub async fn run_local(
     let new = store::NewCrawl { user_id: None, url: start.to_string(), options_json, max_pages };
     // The lease is this process's for as long as it runs.
     let until = time::OffsetDateTime::now_utc() + time::Duration::days(365);
-    let created = store.create_crawl(new, WORKER, until).map_err(LocalCrawlError::Create)?;
-    store.start_crawl(&created.id).map_err(LocalCrawlError::Create)?;
+    let worker = format!("{WORKER}/{}", uuid::Uuid::new_v4());
+    let crawl_id = match resumable(store, &start, &worker, until).map_err(LocalCrawlError::Create)? {
+        Some(id) => id,
+        None => {
+            let created = store.create_crawl(new, &worker, until).map_err(LocalCrawlError::Create)?;
+            store.start_crawl(&created.id).map_err(LocalCrawlError::Create)?;
+            created.id
+        }
+    };
     let cancel = Arc::clone(&options.cancel);
     let stopper = tokio::spawn(async move {
         stop.await;
         cancel.store(true, Ordering::Relaxed);
     });
     // The process is the crawl's only worker: its frontier keeps the counts in memory.
-    let frontier = store.driving_crawl(&created.id, WORKER);
+    let frontier = store.driving_crawl(&crawl_id, &worker);
     let sink = StoreSink { writer: frontier.writer(), on_progress };
     let crawled = runner::run(fetcher, frontier, scope, limits, sink, options).await;
     stopper.abort();
     let summary = crawled.map_err(LocalCrawlError::Run)?.summary;
-    let judged = judge(store, &created.id, &summary).map_err(LocalCrawlError::ReadBack)?;
+    let judged = judge(store, &crawl_id, &summary).map_err(LocalCrawlError::ReadBack)?;
     // The report says how the crawl ended (from the summary); the store's record of it is
     // only read back for that report, so it is ended as the command line always ended it.
     let end = store::CrawlEnd {
@@ -112,6 +125,29 @@ pub async fn run_local(
         site_issues: judged.site_issues(),
         event: None,
     };
-    store.finish_crawl(&created.id, WORKER, &end).map_err(LocalCrawlError::ReadBack)?;
-    Ok(LocalRun { crawl_id: created.id, summary, judged })
+    store.finish_crawl(&crawl_id, &worker, &end).map_err(LocalCrawlError::ReadBack)?;
+    Ok(LocalRun { crawl_id, summary, judged })
+}
+
+/// The crawl of `start` a run of the command line left `running` in `store` (it was
+/// killed before its end), taken over by `worker` until `until`: `None` when there is none.
+/// Taking it counts a resume (after [`store::CRAWL_MAX_RESUMES`] the crawl is `failed`
+/// instead, as the service's are). Crawls of other start URLs left there are let go again,
+/// for a run of theirs to resume. A store is one command's at a time: a second command
+/// running on the same file would take over the first's crawl.
+fn resumable(
+    store: &store::Store,
+    start: &url::Url,
+    worker: &str,
+    until: time::OffsetDateTime,
+) -> Result<Option<String>, store::Error> {
+    let mut found = None;
+    for id in store.adopt_crawls(worker, None, until)? {
+        if found.is_none() && store.get_crawl(&id)?.url == start.as_str() {
+            found = Some(id);
+        } else {
+            store.release_crawl(&id, worker)?;
+        }
+    }
+    Ok(found)
 }

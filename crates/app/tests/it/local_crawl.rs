@@ -187,3 +187,70 @@ async fn a_local_crawl_takes_its_start_page_from_the_start_check() {
     assert_eq!((run.summary.end, run.summary.progress.done), (CrawlEnd::Completed, 3));
     assert_eq!((site.hits("/").await, site.hits("/home").await, site.hits("/a").await), (1, 1, 1));
 }
+
+/// A crawl a killed run of the command line left in its store (`--store FILE`): its start
+/// page was being fetched under that run's claim, one link queued. The next run of the same
+/// start URL resumes it (the same crawl, one resume counted): the page the dead run held is
+/// queued again and fetched, each page once; a crawl that ended is not resumed, a new one
+/// is made beside it.
+#[tokio::test]
+async fn a_crawl_a_killed_run_left_in_its_store_is_resumed() {
+    use crawl::{Entry, FrontierStore, Source, State};
+    let t = open(4, 8);
+    let site = Pages::start(vec![
+        ("/", page("Home", &["/a", "/b"])),
+        ("/a", page("A", &["/", "/b"])),
+        ("/b", page("B", &["/"])),
+    ])
+    .await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let store = scratch(&dir);
+    let new = store::NewCrawl { user_id: None, url: site.url("/"), options_json: "{}".into(), max_pages: 100 };
+    let until = time::OffsetDateTime::now_utc() + time::Duration::days(365);
+    let dead = "command-line/a-run-killed-before";
+    let left = store.create_crawl(new, dead, until).expect("crawl");
+    assert!(store.start_crawl(&left.id).expect("start"));
+    let mut frontier = store.driving_crawl(&left.id, dead);
+    let entry = |url: String, depth, source| Entry {
+        url,
+        depth: Some(depth),
+        found_from: None,
+        source,
+        state: State::Queued,
+        status: None,
+        reason: None,
+    };
+    frontier.insert(entry(site.url("/"), 0, Source::Start)).expect("start URL");
+    frontier.insert(entry(site.url("/a"), 1, Source::Link)).expect("a link");
+    let claimed = frontier.claim(1, false).expect("claim");
+    assert_eq!(claimed.len(), 1, "the start page is being fetched by the dead run");
+    drop(frontier);
+
+    let run = run_local(&t.app.fetcher, &store, local(&site.url("/"), 100), std::future::pending())
+        .await
+        .expect("the crawl runs");
+    assert_eq!(run.crawl_id, left.id, "the crawl left running is resumed");
+    assert_eq!((run.summary.end, run.summary.progress.done), (CrawlEnd::Completed, 3));
+    // The crawler's own fetches (the edge check after the crawl fetches pages again as a
+    // browser and as AI crawlers).
+    let requests = site.requests().await;
+    let fetched = |path: &str| {
+        requests
+            .iter()
+            .filter(|r| r.url.path() == path)
+            .filter(|r| {
+                r.headers.get("user-agent").and_then(|v| v.to_str().ok()).is_some_and(|ua| ua.contains("SeoAuditBot"))
+            })
+            .count()
+    };
+    assert_eq!((fetched("/"), fetched("/a"), fetched("/b")), (1, 1, 1));
+    let crawl = store.get_crawl(&left.id).expect("the crawl");
+    assert_eq!((crawl.resumes, crawl.progress.pages_done, crawl.progress.pages_queued), (1, 3, 0));
+    assert!(crawl.finished_at.is_some(), "ended in the store");
+
+    let again = run_local(&t.app.fetcher, &store, local(&site.url("/"), 100), std::future::pending())
+        .await
+        .expect("the crawl runs");
+    assert_ne!(again.crawl_id, left.id, "an ended crawl is not resumed");
+    assert_eq!(store.get_crawl(&left.id).expect("the crawl").resumes, 1);
+}

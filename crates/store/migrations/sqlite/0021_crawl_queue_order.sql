@@ -1,0 +1,7 @@
+-- The frontier's claim reads a crawl's queued URLs shallowest first, in the order they came
+-- (`ORDER BY depth, rowid`; docs/SCALING.md, "Large sites"). SQLite's index
+-- crawl_pages_queue (crawl_id, state, depth) already ends with each row's rowid, so it
+-- holds that order and this migration changes nothing (it is here so that both
+-- databases have the same versions); PostgreSQL's form of this migration adds the
+-- rowid to its index, which lacked it and made every claim sort the queued URLs of the
+-- shallowest depth (all of them, on a frontier of a million URLs).
