@@ -1711,7 +1711,7 @@ impl FrontierStore for CrawlFrontier {
 /// order: linked entries (`linked`: a depth, at most `max_depth` when given) or unlinked
 /// ones (no depth). The depth barrier is a number, not user input, so it is written into
 /// the query. Both orders are `depth, rowid`, the queue index's own order after its crawl
-/// and state (migration 0021), so that a claim reads its few entries off the index and
+/// and state (migration 0022), so that a claim reads its few entries off the index and
 /// sorts nothing: for the unlinked entries `ORDER BY rowid` would give the same rows, but
 /// PostgreSQL does not take `depth IS NULL` as fixing the index's depth column, and would
 /// sort every unlinked entry of the crawl (or walk all its pages in rowid order) instead.

@@ -95,8 +95,8 @@ pub async fn run_local(
     // The lease is this process's for as long as it runs.
     let until = time::OffsetDateTime::now_utc() + time::Duration::days(365);
     let worker = format!("{WORKER}/{}", uuid::Uuid::new_v4());
-    let crawl_id = match resumable(store, &start, &worker, until).map_err(LocalCrawlError::Create)? {
-        Some(id) => id,
+    let crawl_id: vocab::CrawlId = match resumable(store, &start, &worker, until).map_err(LocalCrawlError::Create)? {
+        Some(id) => id.into(),
         None => {
             let created = store.create_crawl(new, &worker, until).map_err(LocalCrawlError::Create)?;
             store.start_crawl(&created.id).map_err(LocalCrawlError::Create)?;
