@@ -27,6 +27,7 @@ mod baseline;
 mod ci_formats;
 mod cli_error;
 mod crawl_cmd;
+mod memory;
 mod serve_cmd;
 mod settings;
 mod table;
@@ -104,6 +105,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    app::memory::install_release(memory::collect);
     let cli = Cli::parse();
     let mut builder = tokio::runtime::Builder::new_multi_thread();
     builder.max_blocking_threads(match cli.command {

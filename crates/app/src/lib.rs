@@ -53,6 +53,7 @@ pub mod glossary;
 pub mod history;
 pub mod keywords;
 mod lease;
+pub mod memory;
 pub mod methodology;
 pub mod monitors;
 pub mod observe;

@@ -1355,6 +1355,7 @@ async fn fetch_page(
         None => None,
     };
     let requested = entry.url.clone();
+    let large = _large.is_some();
     let analysed = analyse_blocking(slot, limits, move |budget| {
         let http = http_facts(&requested, &page, robots.as_deref());
         let parsed = match &dom {
@@ -1380,6 +1381,11 @@ async fn fetch_page(
         // audit waits in a channel, and a page of 5 MB would keep two copies of its size
         // there (docs/SCALING.md, "Large pages").
         let text = crawl::TextFacts::take(&mut audit.page);
+        if large {
+            // Its body, document and text are freed: tens of megabytes the allocator would
+            // otherwise keep for a while (docs/SCALING.md, "Large pages").
+            crate::memory::release();
+        }
         (score, audit, extracted, text)
     })
     .await;
