@@ -169,8 +169,15 @@ fn check(store: &Store) {
     }
     let by_key: &[&str] = &["crawl_pages_pkey", "sqlite_autoindex_crawl_pages_1", "crawl_pages_answer"];
     let null = "NULL";
+    // The count is an aggregate over every row of the crawl: linear in the crawl whichever
+    // way it reads them, and read once when a crawl starts or resumes (its driver keeps the
+    // counts in memory after, `Store::driving_crawl`), never per claim. SQLite reads it off
+    // the queue index; PostgreSQL's planner may rightly prefer a parallel sequential scan when
+    // the crawl is a large share of the table (45% here), so its plan is not held to an index.
+    if !pg {
+        cases.push(("count".to_string(), COUNT_ENTRIES.to_string(), vec![crawl.as_str()], &["crawl_pages_queue"][..]));
+    }
     cases.extend([
-        ("count".to_string(), COUNT_ENTRIES.to_string(), vec![crawl.as_str()], &["crawl_pages_queue"][..]),
         ("get".to_string(), GET_ENTRY.to_string(), vec![crawl.as_str(), some.as_str()], by_key),
         (
             "enqueue".to_string(),
