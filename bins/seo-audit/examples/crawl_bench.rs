@@ -36,6 +36,7 @@ use std::time::{Duration, Instant};
 use app::crawl::{CrawlOptions, CrawlSink, Progress};
 use audit_core::Audit;
 use crawl::{CrawledPage, Limits, MemoryStore, Scope, ScopeConfig};
+use test_support::rss_mib;
 
 /// The allocator of `seo-audit` (its `main.rs`), so the figures are the command's.
 #[global_allocator]
@@ -283,20 +284,6 @@ fn serve_with(page: impl Fn(&str) -> Option<Vec<u8>> + Send + Sync + 'static) ->
         std::mem::forget(server);
         port
     })
-}
-
-/// The resident set size and its peak, in MiB, from `/proc/self/status`.
-fn rss_mib() -> (f64, f64) {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let field = |name: &str| {
-        status
-            .lines()
-            .find(|l| l.starts_with(name))
-            .and_then(|l| l.split_whitespace().nth(1))
-            .and_then(|kb| kb.parse::<f64>().ok())
-            .map_or(0.0, |kb| kb / 1024.0)
-    };
-    (field("VmRSS:"), field("VmHWM:"))
 }
 
 /// CPU time of the whole process so far (user and system), from `/proc/self/stat`.

@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 
 use crawl::{Entry, FrontierStore, Source, State};
 use store::{NewCrawl, Store, StoreOptions};
+use test_support::rss_mib;
 
 /// New URLs a claimed page links to.
 const NEW_LINKS: u64 = 40;
@@ -218,18 +219,4 @@ fn open(postgres: bool) -> (Store, Keep) {
     let server = test_support::TempPostgres::start().expect("PostgreSQL's binaries (or SEO_AUDIT_PG_URL)");
     let store = Store::connect(&server.fresh_database()).expect("temporary database");
     (store, Keep::Server(server))
-}
-
-/// The resident set size and its peak, in MiB, from `/proc/self/status`.
-fn rss_mib() -> (f64, f64) {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let field = |name: &str| {
-        status
-            .lines()
-            .find(|l| l.starts_with(name))
-            .and_then(|l| l.split_whitespace().nth(1))
-            .and_then(|kb| kb.parse::<f64>().ok())
-            .map_or(0.0, |kb| kb / 1024.0)
-    };
-    (field("VmRSS:"), field("VmHWM:"))
 }

@@ -141,22 +141,28 @@ mod url_text {
 pub fn parse_start(wire: api::crawls::CrawlRequest) -> Result<CrawlRequest, AppError> {
     let url = wire.url.required_text("url")?;
     let typed = |member: &str| expected(member).unwrap_or_default();
-    let max_pages = wire.max_pages.nullable("max_pages", &typed("max_pages"))?;
-    let max_depth = wire.max_depth.nullable("max_depth", &typed("max_depth"))?;
-    let include = wire.include.nullable("include", &typed("include"))?;
-    let exclude = wire.exclude.nullable("exclude", &typed("exclude"))?;
-    let strip_params = wire.strip_params.nullable("strip_params", &typed("strip_params"))?;
-    let sitemaps = wire.sitemaps.nullable("sitemaps", &typed("sitemaps"))?;
-    let render = wire.render.nullable("render", &typed("render"))?;
-    let near_duplicate_threshold =
-        wire.near_duplicate_threshold.nullable("near_duplicate_threshold", &typed("near_duplicate_threshold"))?;
-    let external_links = wire.external_links.nullable("external_links", &typed("external_links"))?;
-    let urls = wire.urls.nullable("urls", &typed("urls"))?;
-    let extract = wire.extract.nullable("extract", &typed("extract"))?;
-    let headers = wire.headers.nullable("headers", &typed("headers"))?;
-    let cookies = wire.cookies.nullable("cookies", &typed("cookies"))?;
-    let basic_auth = wire.basic_auth.nullable("basic_auth", &typed("basic_auth"))?;
-    let user_agent = wire.user_agent.nullable("user_agent", &typed("user_agent"))?;
+    // Each member read in the documented order, named once: its refusal names it and says
+    // the type it expects.
+    macro_rules! member {
+        ($name:ident) => {
+            wire.$name.nullable(stringify!($name), &typed(stringify!($name)))?
+        };
+    }
+    let max_pages = member!(max_pages);
+    let max_depth = member!(max_depth);
+    let include = member!(include);
+    let exclude = member!(exclude);
+    let strip_params = member!(strip_params);
+    let sitemaps = member!(sitemaps);
+    let render = member!(render);
+    let near_duplicate_threshold = member!(near_duplicate_threshold);
+    let external_links = member!(external_links);
+    let urls = member!(urls);
+    let extract = member!(extract);
+    let headers = member!(headers);
+    let cookies = member!(cookies);
+    let basic_auth = member!(basic_auth);
+    let user_agent = member!(user_agent);
     if let Some(member) = wire.unknown.first() {
         return Err(AppError::unknown_field(member));
     }

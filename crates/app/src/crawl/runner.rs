@@ -1323,7 +1323,7 @@ async fn fetch_page(
     // so two pages of 5 MB analysed side by side double the peak; pages under the bound
     // (nearly every real page) are analysed as before, one per core (docs/SCALING.md, "Large
     // pages"). Taken before an analysis place, so that no place waits on it.
-    let _large = if page.body.len() > LARGE_PAGE_BYTES {
+    let large_turn = if page.body.len() > LARGE_PAGE_BYTES {
         match LARGE_PAGE_ANALYSES.acquire().await {
             Ok(permit) => Some(permit),
             Err(_) => return Fetched::Failed { reason: "the large-page gate is closed".to_string(), no_answer: false },
@@ -1355,7 +1355,7 @@ async fn fetch_page(
         None => None,
     };
     let requested = entry.url.clone();
-    let large = _large.is_some();
+    let large = large_turn.is_some();
     let analysed = analyse_blocking(slot, limits, move |budget| {
         let http = http_facts(&requested, &page, robots.as_deref());
         let parsed = match &dom {
