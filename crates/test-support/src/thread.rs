@@ -45,6 +45,15 @@ impl ThreadServer {
     where
         F: Fn(&Recorded) -> Option<Reply> + Send + Sync + 'static,
     {
+        ThreadServer::start_on("127.0.0.1", answer)
+    }
+
+    /// Starts on loopback address `ip` (any of 127.0.0.0/8: another host name for
+    /// what keys by host, such as a crawl's politeness) at a free port.
+    pub fn start_on<F>(ip: &str, answer: F) -> ThreadServer
+    where
+        F: Fn(&Recorded) -> Option<Reply> + Send + Sync + 'static,
+    {
         let shared = Arc::new(Shared {
             answer: Box::new(answer),
             requests: Mutex::new(Vec::new()),
@@ -52,7 +61,7 @@ impl ThreadServer {
             in_flight: AtomicUsize::new(0),
             max_in_flight: AtomicUsize::new(0),
         });
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind loopback");
+        let listener = TcpListener::bind((ip, 0)).expect("bind loopback");
         let port = listener.local_addr().expect("local addr").port();
         let mut server = ThreadServer { port, shared, running: None };
         server.listen(listener);

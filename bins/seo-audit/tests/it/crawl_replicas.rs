@@ -15,7 +15,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use crate::common::{command, eventually, listening_addr, request};
-use crate::crawl_restart::{site, OPEN_PAGES, PAGES};
+use crate::crawl_restart::{site, site_on, OPEN_PAGES, PAGES};
 
 /// The replicas' lease: a dead replica's crawl is taken over about this long after its last
 /// renewal.
@@ -24,6 +24,7 @@ const LEASE_MS: u64 = 1_000;
 fn replica(url: &str) -> (Child, String) {
     let mut child = command()
         .args(["--database", url, "serve", "--listen", "127.0.0.1:0", "--allow-target", "127.0.0.1"])
+        .args(["--allow-target", "127.0.0.2"])
         .env("SEO_AUDIT_LOG", "warn")
         .env("SEO_AUDIT_LEASE_MS", LEASE_MS.to_string())
         .stdout(Stdio::piped())
@@ -114,12 +115,16 @@ fn with_both_replicas_alive_each_page_is_fetched_once() {
     let (mut b, addr_b) = replica(&url);
 
     // Two sites, a crawl of each started on a different replica; the held pages keep both
-    // crawls running for several leases, through several sweeps of each replica.
+    // crawls running for several leases, through several sweeps of each replica. The sites
+    // are two hosts: politeness bounds the requests in flight to one host (ports aside)
+    // across crawls and replicas, and one crawl's held pages would hold the slots the
+    // other's open pages wait for.
     let gate = Arc::new(AtomicBool::new(false));
-    let sites = [site(gate.clone()), site(gate.clone())];
+    let ips = ["127.0.0.1", "127.0.0.2"];
+    let sites = ips.map(|ip| site_on(ip, gate.clone()));
     let mut ids = Vec::new();
-    for ((port, _), addr) in sites.iter().zip([&addr_a, &addr_b]) {
-        let home = format!("http://127.0.0.1:{port}/");
+    for (((port, _), addr), ip) in sites.iter().zip([&addr_a, &addr_b]).zip(ips) {
+        let home = format!("http://{ip}:{port}/");
         let (status, started) =
             request(addr, &key, "POST", "/api/v1/crawls", Some(&json!({ "url": home, "sitemaps": false })));
         assert_eq!(status, 202, "{started}");

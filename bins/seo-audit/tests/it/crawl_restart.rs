@@ -25,9 +25,14 @@ pub(crate) const OPEN_PAGES: usize = 10;
 /// The site: `/` links to `/p0` ... `/p39`; `/pN` for N ≥ [`OPEN_PAGES`] waits until `gate`
 /// opens. Every request's path is counted in the returned map.
 pub(crate) fn site(gate: Arc<AtomicBool>) -> (u16, Arc<Mutex<HashMap<String, usize>>>) {
+    site_on("127.0.0.1", gate)
+}
+
+/// [`site`] on loopback address `ip`.
+pub(crate) fn site_on(ip: &str, gate: Arc<AtomicBool>) -> (u16, Arc<Mutex<HashMap<String, usize>>>) {
     let hits: Arc<Mutex<HashMap<String, usize>>> = Arc::default();
     let log = hits.clone();
-    let site = test_support::ThreadServer::start(move |request| {
+    let site = test_support::ThreadServer::start_on(ip, move |request| {
         let path = request.path.as_str();
         // The crawl's own fetches are counted; the edge check's after the crawl's end (as a
         // browser and as AI crawlers, `ai-crawlers-blocked-at-edge`) fetch no page for it.
