@@ -1705,6 +1705,16 @@ impl FrontierStore for CrawlFrontier {
         }
         written.map(|_| ())
     }
+
+    /// On SQLite, while a batch is open and no other writer of the process waits for the
+    /// write turn: the batch then costs nobody anything, and keeping it open across waits
+    /// writes the pages touched by many results (the inlinks' rows above all, which every
+    /// page's links spread over the table) once per commit instead of once per result.
+    /// Never on PostgreSQL (`Store::writers_waiting` says why).
+    fn may_hold_batch(&mut self) -> bool {
+        let open = self.tx.lock().unwrap_or_else(|p| p.into_inner()).open.is_some();
+        open && self.writer.store.writers_waiting() == Some(false)
+    }
 }
 
 /// What a claim asks of a crawl's queued entries besides their crawl and state, with their

@@ -616,6 +616,16 @@ impl Held {
 }
 
 impl Store {
+    /// Whether another writer waits for this SQLite file's write turn; `None` on
+    /// PostgreSQL, whose writers do not queue in this process (an open transaction there
+    /// holds row locks that another replica may be waiting for unseen).
+    pub(crate) fn writers_waiting(&self) -> Option<bool> {
+        match &*self.backend {
+            Backend::Sqlite { writer, .. } => Some(writer.others_waiting()),
+            Backend::Postgres { .. } => None,
+        }
+    }
+
     /// Opens an [`OpenTx`].
     pub(crate) fn begin(&self) -> Result<OpenTx> {
         let mut held = match &*self.backend {

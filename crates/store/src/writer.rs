@@ -107,6 +107,18 @@ impl Writer {
         Ok(Turn { writer: self.clone(), conn: Some(conn), keep: true })
     }
 
+    /// Whether a writer waits for the turn (besides the one holding it, if any): a crawl
+    /// that holds its batch open between results asks this to know when to let go.
+    pub(crate) fn others_waiting(&self) -> bool {
+        let queue = self.queue();
+        // Tickets from `serving` to `next` are held or waiting: the one served is held when
+        // a holder is named, and about to be taken by its waiter otherwise. An abandoned
+        // ticket is always after `serving` (its turn had not come when its writer gave up).
+        let held = u64::from(queue.holder.is_some());
+        let waiting = queue.next.saturating_sub(queue.serving).saturating_sub(held);
+        waiting > queue.abandoned.len() as u64
+    }
+
     /// Ends a turn: the connection back in its place, the turn to the next writer waiting.
     fn give_back(&self, conn: Option<Connection>) {
         let mut guard = self.queue();
@@ -202,6 +214,31 @@ mod tests {
         // The abandoned ticket is passed over, and the same in-memory database is still there.
         let mut next = writer.take(Duration::from_secs(1)).unwrap();
         next.conn().execute_batch("INSERT INTO t VALUES (1)").unwrap();
+    }
+
+    #[test]
+    fn a_writer_waiting_for_the_turn_is_seen_by_its_holder() {
+        let writer = memory();
+        assert!(!writer.others_waiting(), "nobody at all");
+        let held = writer.take(Duration::from_secs(5)).unwrap();
+        assert!(!writer.others_waiting(), "the holder alone");
+        let next = {
+            let writer = writer.clone();
+            std::thread::spawn(move || writer.take(Duration::from_secs(30)).map(drop))
+        };
+        while !writer.others_waiting() {
+            std::thread::yield_now();
+        }
+        // One that gave up is not counted: it waits no more.
+        let impatient = {
+            let writer = writer.clone();
+            std::thread::spawn(move || writer.take(Duration::from_millis(10)).map(drop))
+        };
+        assert!(impatient.join().unwrap().is_err());
+        assert!(writer.others_waiting(), "the first waiter still waits");
+        drop(held);
+        next.join().unwrap().unwrap();
+        assert!(!writer.others_waiting(), "all served");
     }
 
     #[test]
