@@ -461,7 +461,15 @@ fn run(pages: usize, in_flight: usize, engine_for: Duration, over_store: bool) {
             let fields: Vec<&str> =
                 stat.rsplit_once(')').map(|(_, f)| f.split_whitespace().collect()).unwrap_or_default();
             let ticks = |i: usize| fields.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
-            println!("  thread {:?} cpu {:.2} s", task.file_name(), (ticks(11) + ticks(12)) / 100.0);
+            // Its name tells the analysis threads from the runtime's (async workers and the
+            // blocking pool, where the frontier thread runs).
+            let name = std::fs::read_to_string(task.path().join("comm")).unwrap_or_default();
+            println!(
+                "  thread {:?} {} cpu {:.2} s",
+                task.file_name(),
+                name.trim(),
+                (ticks(11) + ticks(12)) / 100.0
+            );
         }
     }
     println!("summary          {:?}", summary.end);
