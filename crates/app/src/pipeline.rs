@@ -97,7 +97,8 @@ pub async fn audit_page(
     let requested = url.to_string();
     let (audit, robots, rendering) = analyse_blocking(slot, limits, move |budget| {
         let http = http_facts(&requested, &page, robots.as_ref());
-        match rendered {
+        let large = page.body.len() > crate::crawl::runner::LARGE_PAGE_BYTES;
+        let analysed = match rendered {
             None => (audit_core::audit(Page::parse_within(&requested, &page.body, http, budget)), robots, None),
             Some(rendered) => {
                 let served = Page::parse_within(&requested, &page.body, http.clone(), budget);
@@ -106,7 +107,15 @@ pub async fn audit_page(
                 let rendering = rendering::compare(&served, &dom, browser_facts(rendered));
                 (audit_core::audit(dom), robots, Some(rendering))
             }
+        };
+        if large {
+            // A page of megabytes freed its body and document here, tens of megabytes the
+            // allocator would keep for a while: given back as the crawl does after such a
+            // page (docs/SCALING.md, "Large pages").
+            drop(page);
+            crate::memory::release();
         }
+        analysed
     })
     .await?;
     observer.audit_phase(Phase::Analysis, fetched_at.elapsed());

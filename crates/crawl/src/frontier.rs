@@ -279,6 +279,15 @@ pub trait FrontierStore {
     /// How many entries are in each state.
     fn counts(&mut self) -> Result<Counts, Self::Error>;
 
+    /// A depth no queued entry with a depth is deeper than (`Some(0)` when none is queued),
+    /// or `None` when the store cannot tell, the default. The frontier reads it once, when
+    /// it starts or resumes, and keeps it up to date itself: while no sitemap URL waits
+    /// without a depth, a known URL linked at this depth or deeper cannot be promoted, and
+    /// the frontier does not ask the store to try ([`Frontier::links_promoted_skipped`]).
+    fn deepest_queued(&mut self) -> Result<Option<u32>, Self::Error> {
+        Ok(None)
+    }
+
     /// Puts every [`State::Fetching`] entry back to [`State::Queued`] (a restart: what was
     /// being fetched when the process stopped is fetched again); returns how many. With
     /// several workers on one store, only the entries of workers that are gone (an expired
@@ -402,6 +411,14 @@ pub struct Frontier<S> {
     /// [`Frontier::links_not_queued`]).
     not_queued: u64,
     seen: HashMap<String, u32>,
+    /// A depth no queued linked entry is deeper than, when the store could tell
+    /// ([`FrontierStore::deepest_queued`]); raised by each linked entry this frontier
+    /// queues. Links at that depth or deeper to known URLs need no promotion while no
+    /// unlinked URL is queued: under the level barrier every link found is one level under
+    /// the pages being fetched, so on most pages of a large site every known link is.
+    queued_depth_bound: Option<u32>,
+    /// Promotions not asked of the store because they could change nothing.
+    promotions_skipped: u64,
     in_flight: BTreeMap<u32, usize>,
     /// A list-mode crawl ([`Frontier::add_listed_url`]): nothing is queued but the list.
     list_mode: bool,
@@ -422,6 +439,7 @@ impl<S: FrontierStore> Frontier<S> {
         let start = Entry::new(scope.start().to_string(), Some(0), None, Source::Start);
         store.insert(start)?;
         let known = store.counts()?.total();
+        let queued_depth_bound = store.deepest_queued()?;
         Ok(Frontier {
             store,
             scope,
@@ -430,6 +448,8 @@ impl<S: FrontierStore> Frontier<S> {
             known,
             not_queued: 0,
             seen: HashMap::new(),
+            queued_depth_bound,
+            promotions_skipped: 0,
             in_flight: BTreeMap::new(),
             list_mode: false,
         })
@@ -778,6 +798,9 @@ impl<S: FrontierStore> Frontier<S> {
         if self.known < self.limits.max_known_urls {
             if self.store.insert(entry)? {
                 self.known += 1;
+                if let (true, Some(depth), Some(bound)) = (in_scope, depth, self.queued_depth_bound.as_mut()) {
+                    *bound = (*bound).max(depth);
+                }
                 return Ok(());
             }
         } else if self.store.get(&url)?.is_none() {
@@ -789,9 +812,24 @@ impl<S: FrontierStore> Frontier<S> {
         // Known already: a sitemap URL a link reaches before it is fetched gets the link's
         // depth, and a queued URL reached by a shorter path gets the shorter depth.
         if let (true, Some(depth)) = (in_scope, depth) {
+            // No queued entry is deeper than the bound and none waits without a depth: the
+            // store's promotion would find nothing to lower (each is an index look-up: 40
+            // links a page to known URLs cost the million-page run a sixth of its writer's
+            // time, docs/PERFORMANCE.md, "A million pages").
+            if self.queued_depth_bound.is_some_and(|bound| depth >= bound) && self.store.counts()?.queued_unlinked == 0
+            {
+                self.promotions_skipped += 1;
+                return Ok(());
+            }
             self.store.promote(&url, depth, found_from.as_deref(), source)?;
         }
         Ok(())
+    }
+
+    /// Links to known URLs whose promotion the frontier did not ask of the store, because
+    /// it could change nothing (see [`FrontierStore::deepest_queued`]).
+    pub fn links_promoted_skipped(&self) -> u64 {
+        self.promotions_skipped
     }
 }
 
@@ -895,6 +933,12 @@ impl FrontierStore for MemoryStore {
             }
         }
         Ok(out)
+    }
+
+    fn deepest_queued(&mut self) -> Result<Option<u32>, Self::Error> {
+        // The queue's keys are (depth, order), unlinked entries last at `u64::MAX`.
+        let deepest = self.queue.keys().rev().find(|(depth, _)| *depth != u64::MAX).map(|(depth, _)| *depth);
+        Ok(Some(deepest.map_or(0, |d| u32::try_from(d).unwrap_or(u32::MAX))))
     }
 
     fn counts(&mut self) -> Result<Counts, Self::Error> {
@@ -1251,6 +1295,32 @@ mod tests {
             (last[0].url.as_str(), last[0].depth, last[0].source),
             ("https://site.test/orphan", None, Source::Sitemap)
         );
+    }
+
+    #[test]
+    fn known_links_no_shallower_than_the_queue_skip_the_promotion_and_a_shallower_one_does_not() {
+        let mut f = frontier(ScopeConfig::default());
+        let start = allow(&mut f, b"");
+        let home = page("https://site.test/", &["https://site.test/a", "https://site.test/b"]);
+        f.record(start[0].clone(), Outcome::Answered(&home)).unwrap();
+        // A restart: the frontier's cache of URLs seen is empty, and the depth bound is read
+        // from the store (a and b queued at depth 1).
+        let scope = Scope::new("https://site.test/", ScopeConfig::default()).unwrap();
+        let mut f = Frontier::resume(f.store().clone(), scope, Limits::default()).unwrap();
+        let level = allow(&mut f, b"");
+        let got: Vec<_> = level.iter().map(|e| (e.url.as_str(), e.depth)).collect();
+        assert_eq!(got, [("https://site.test/a", Some(1)), ("https://site.test/b", Some(1))]);
+        // a links at depth 2 to two known URLs (done, in flight: nothing to lower) and a new one.
+        let a = page("https://site.test/a", &["https://site.test/", "https://site.test/b", "https://site.test/c"]);
+        f.record(level[0].clone(), Outcome::Answered(&a)).unwrap();
+        assert_eq!(f.links_promoted_skipped(), 2);
+        assert_eq!(f.store().get("https://site.test/c").unwrap().unwrap().depth, Some(2));
+        // b redirects to c: depth 1, shallower than the queue's deepest (2): c is lowered.
+        let to = f.record(level[1].clone(), Outcome::Redirected { status: 301, location: Some("/c") }).unwrap();
+        assert_eq!(to.as_deref(), Some("https://site.test/c"));
+        assert_eq!(f.links_promoted_skipped(), 2);
+        let c = f.store().get("https://site.test/c").unwrap().unwrap();
+        assert_eq!((c.depth, c.source), (Some(1), Source::Redirect));
     }
 
     #[test]

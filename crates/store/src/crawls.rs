@@ -378,6 +378,11 @@ fn crawl_from_row(row: &Row<'_>) -> Result<Crawl> {
 pub(crate) const COUNT_ENTRIES: &str =
     "SELECT state, COUNT(*), COUNT(depth) FROM crawl_pages WHERE crawl_id = ?1 GROUP BY state";
 
+/// The deepest depth among crawl `?1`'s queued URLs that have one: the last entry of the
+/// queue index's part for (crawl, `queued`) with a depth, one look-up.
+pub(crate) const DEEPEST_QUEUED: &str =
+    "SELECT MAX(depth) FROM crawl_pages WHERE crawl_id = ?1 AND state = 'queued' AND depth IS NOT NULL";
+
 fn counts_of(db: &Db<'_>, crawl_id: &str) -> Result<Counts> {
     let rows = db.query_map(COUNT_ENTRIES, args![crawl_id], |row| {
         Ok((row.get::<String>(0)?, row.get::<u64>(1)?, row.get::<u64>(2)?))
@@ -1709,6 +1714,12 @@ impl FrontierStore for CrawlFrontier {
             self.fetching.insert(entry.url.clone(), entry.depth.is_none());
         }
         Ok(claimed.into_iter().map(|(e, _)| e).collect())
+    }
+
+    fn deepest_queued(&mut self) -> Result<Option<u32>> {
+        let crawl_id = self.crawl_id().to_string();
+        let deepest = self.look(|db| db.query_one(DEEPEST_QUEUED, args![crawl_id], |row| row.get::<Option<i64>>(0)))?;
+        Ok(Some(deepest.map_or(0, |d| u32::try_from(d).unwrap_or(u32::MAX))))
     }
 
     fn counts(&mut self) -> Result<Counts> {

@@ -166,6 +166,16 @@ fn build_pool(path: &Path, options: &StoreOptions) -> Result<Pool<SqliteConnecti
         .build(manager)?)
 }
 
+/// SQLite's page cache of the writer's connection, in KiB (SQLite's default is 2,000 KiB).
+/// Every write of a crawl finds its rows by index (a URL in the primary key, the queue
+/// index, the inlinks): once a crawl's file outgrows the cache, each of them reads its index
+/// pages back from the operating system, and in the million-page run the writer spent a
+/// third of its time there (`pread` and page look-ups) and its rate fell from 430 to 250
+/// pages a second (docs/PERFORMANCE.md, "A million pages"). The writer is one connection:
+/// this is at most 64 MiB of the process's memory, filled only as the file grows; the
+/// pooled readers keep SQLite's default.
+pub const WRITER_CACHE_KIB: i64 = 64 * 1024;
+
 /// The writers' queue of the file at `path`, whose connection is opened when first needed
 /// (and again after one was given up).
 fn writer_of(path: &Path, options: &StoreOptions) -> Writer {
@@ -173,6 +183,8 @@ fn writer_of(path: &Path, options: &StoreOptions) -> Writer {
     Writer::new(Box::new(move || {
         let conn = Connection::open(&path)?;
         configure(&conn, busy, durable)?;
+        // A negative size is in KiB (SQLite's `cache_size`).
+        conn.pragma_update(None, "cache_size", -WRITER_CACHE_KIB)?;
         Ok(conn)
     }))
 }
@@ -749,6 +761,9 @@ mod tests {
                 assert_eq!(pragma(conn, "synchronous"), if durable { "1" } else { "0" });
                 assert_eq!(pragma(conn, "busy_timeout"), "5000");
                 assert_eq!(pragma(conn, "query_only"), if reads_only { "1" } else { "0" });
+                // The writer's larger page cache; the readers keep SQLite's default.
+                let cache = if reads_only { "-2000".to_string() } else { (-WRITER_CACHE_KIB).to_string() };
+                assert_eq!(pragma(conn, "cache_size"), cache);
             }
             drop(turn);
             // A write slipped onto a pooled connection is refused, not raced for the lock.

@@ -13,8 +13,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use crawl::FrontierStore;
 
 use crate::crawls::{
-    claim_filter, claim_sql, COUNT_ENTRIES, GET_ENTRY, INSERT_ENTRY, PROMOTE_SHALLOWER, PROMOTE_UNLINKED,
-    REQUEUE_FETCHING, UPDATE_ENTRY,
+    claim_filter, claim_sql, COUNT_ENTRIES, DEEPEST_QUEUED, GET_ENTRY, INSERT_ENTRY, PROMOTE_SHALLOWER,
+    PROMOTE_UNLINKED, REQUEUE_FETCHING, UPDATE_ENTRY,
 };
 use crate::sql::to_postgres;
 use crate::Store;
@@ -178,6 +178,7 @@ fn check(store: &Store) {
         cases.push(("count".to_string(), COUNT_ENTRIES.to_string(), vec![crawl.as_str()], &["crawl_pages_queue"][..]));
     }
     cases.extend([
+        ("deepest queued".to_string(), DEEPEST_QUEUED.to_string(), vec![crawl.as_str()], &["crawl_pages_queue"][..]),
         ("get".to_string(), GET_ENTRY.to_string(), vec![crawl.as_str(), some.as_str()], by_key),
         (
             "enqueue".to_string(),
