@@ -464,12 +464,7 @@ fn run(pages: usize, in_flight: usize, engine_for: Duration, over_store: bool) {
             // Its name tells the analysis threads from the runtime's (async workers and the
             // blocking pool, where the frontier thread runs).
             let name = std::fs::read_to_string(task.path().join("comm")).unwrap_or_default();
-            println!(
-                "  thread {:?} {} cpu {:.2} s",
-                task.file_name(),
-                name.trim(),
-                (ticks(11) + ticks(12)) / 100.0
-            );
+            println!("  thread {:?} {} cpu {:.2} s", task.file_name(), name.trim(), (ticks(11) + ticks(12)) / 100.0);
         }
     }
     println!("summary          {:?}", summary.end);
