@@ -26,10 +26,11 @@ work=$(mktemp -d)
 site=""
 service=""
 cleanup() {
-  [ -n "$service" ] && kill "$service" 2>/dev/null || true
+  [ -n "$service" ] && { kill "$service" 2>/dev/null; wait "$service" 2>/dev/null; } || true
   [ -n "$site" ] && kill "$site" 2>/dev/null || true
-  "$pgbin/pg_ctl" -D "$work/pg" -m immediate stop >/dev/null 2>&1 || true
-  rm -rf "$work"
+  "$pgbin/pg_ctl" -D "$work/pg" -w -m immediate stop >/dev/null 2>&1 || true
+  # The server's last processes may still be closing files when pg_ctl returns.
+  rm -rf "$work" 2>/dev/null || { sleep 1; rm -rf "$work"; }
 }
 trap cleanup EXIT
 
