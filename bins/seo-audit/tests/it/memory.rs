@@ -9,23 +9,6 @@ use futures_util::StreamExt;
 
 use crate::common;
 
-/// A field of a `/proc` file of `key: value kB` lines (`status`, `smaps_rollup`), as a number.
-fn field(text: &str, key: &str) -> Option<u64> {
-    text.lines()
-        .find_map(|l| l.strip_prefix(key)?.strip_prefix(':'))
-        .and_then(|v| v.split_whitespace().next()?.parse().ok())
-}
-
-/// The served process, killed when the test ends, however it ends.
-struct Served(std::process::Child);
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 /// The bodies of many HTTP/2 streams, each declaring 1 MB and stalling after 128 KiB, fill
 /// the body budget and are refused past it; the process gets pages of the normal size only
 /// (docs/SECURITY.md, "Request bodies": with mimalloc's transparent huge pages, every body's
@@ -41,16 +24,16 @@ async fn stalled_h2_bodies_are_held_on_pages_of_the_normal_size() {
     static SPACES: [u8; SENT] = [b' '; SENT];
     let dir = tempfile::tempdir().unwrap();
     let (child, addr) = common::spawn_serve_with(dir.path(), "warn", &["--rate-limit-anonymous", "1000000"]);
-    let served = Served(child);
+    let served = common::KillOnDrop(child);
     let proc_file = |name: &str| std::fs::read_to_string(format!("/proc/{}/{name}", served.0.id())).unwrap();
 
     // The switch is on whatever the machine's setting (`THP_enabled` is shown since Linux 5.0).
     let status = proc_file("status");
-    if let Some(enabled) = field(&status, "THP_enabled") {
+    if let Some(enabled) = test_support::proc_kib(&status, "THP_enabled") {
         assert_eq!(enabled, 0, "transparent huge pages are off for the service");
     }
-    let huge_before = field(&proc_file("smaps_rollup"), "AnonHugePages").unwrap_or(0);
-    let rss_before = field(&status, "VmRSS").unwrap_or(0);
+    let huge_before = test_support::proc_kib(&proc_file("smaps_rollup"), "AnonHugePages").unwrap_or(0);
+    let rss_before = test_support::proc_kib(&status, "VmRSS").unwrap_or(0);
 
     let refused = Arc::new(AtomicUsize::new(0));
     let mut requests = Vec::new();
@@ -80,8 +63,8 @@ async fn stalled_h2_bodies_are_held_on_pages_of_the_normal_size() {
         assert!(tokio::time::Instant::now() < deadline, "{} bodies refused", refused.load(Ordering::SeqCst));
         tokio::time::sleep(Duration::from_millis(25)).await;
     }
-    let huge = field(&proc_file("smaps_rollup"), "AnonHugePages").unwrap_or(0);
-    let rss = field(&proc_file("status"), "VmRSS").unwrap_or(0);
+    let huge = test_support::proc_kib(&proc_file("smaps_rollup"), "AnonHugePages").unwrap_or(0);
+    let rss = test_support::proc_kib(&proc_file("status"), "VmRSS").unwrap_or(0);
     eprintln!(
         "{} bodies refused; RSS {} -> {} MiB; huge pages {} -> {} MiB",
         refused.load(Ordering::SeqCst),
