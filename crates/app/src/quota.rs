@@ -241,12 +241,10 @@ impl App {
         if crate::agent::tools::free_of_quota(tool) {
             return CallCharge::Free;
         }
-        let decision = payer.limiter.consume(&payer.identity.label(), 1, payer.limit).await;
-        *payer.decision.lock().unwrap_or_else(|p| p.into_inner()) = Some(decision);
+        let decision = self.consume(payer, 1).await;
         if decision.allowed {
             return CallCharge::Granted(decision);
         }
-        self.observer().rate_limited(payer.identity.tier_label());
         let raise = match &payer.identity {
             Identity::Anonymous { .. } => Raise::Key,
             Identity::Key(k) if k.tier == store::Tier::Free && payer.limit < payer.limits.pro => {
@@ -287,6 +285,18 @@ impl App {
         })
     }
 
+    /// Takes `units` from `payer`'s window on its limiter and keeps the decision for the
+    /// `x-ratelimit-*` headers; a refusal (nothing taken) is counted by the observer. The
+    /// step [`App::charge`] and [`App::charge_call`] share.
+    async fn consume(&self, payer: &Payer, units: u32) -> Decision {
+        let decision = payer.limiter.consume(&payer.identity.label(), units, payer.limit).await;
+        *payer.decision.lock().unwrap_or_else(|p| p.into_inner()) = Some(decision);
+        if !decision.allowed {
+            self.observer().rate_limited(payer.identity.tier_label());
+        }
+        decision
+    }
+
     /// Charges `units` to `payer` (less what it paid beforehand): granted, or 429
     /// `rate_limited` naming the limit, what was asked and what remains, with nothing
     /// consumed (docs/API.md, "Quota"). A refusal is counted by the observer.
@@ -299,12 +309,10 @@ impl App {
             return Ok(());
         }
         let limit = payer.limit;
-        let decision = payer.limiter.consume(&payer.identity.label(), due, limit).await;
-        *payer.decision.lock().unwrap_or_else(|p| p.into_inner()) = Some(decision);
+        let decision = self.consume(payer, due).await;
         if decision.allowed {
             return Ok(());
         }
-        self.observer().rate_limited(payer.identity.tier_label());
         if payer.prepaid > 0 {
             // An agent tool's extra units are a rendered audit's or crawl's.
             let message = format!(
