@@ -45,10 +45,11 @@ hostile sites from loopback HTTP servers of its own, and runs, one after the oth
 While each probe runs, /api/status is asked every 50 ms from 127.0.0.9 on a new connection
 each time (the slowest answer, with its connect time apart and when it came, and the 99th
 percentile are reported), and the server process is sampled every 100 ms from /proc: CPU
-seconds used, RSS before, at its peak and after (and VmHWM), the SQLite file and its
-write-ahead log; the kernel's listen-queue overflows (/proc/net/netstat) and the load
-average are read before and after. The report is written as Markdown to --out (and
-printed), the figures of every probe as JSON below its table.
+seconds used, RSS before, at its peak and after (and VmHWM), the transparent huge pages
+and threads at their peak, the SQLite file and its write-ahead log; the kernel's
+listen-queue overflows (/proc/net/netstat) and the load average are read before and
+after. The report is written as Markdown to --out (and printed), the figures of every probe
+as JSON below its table.
 
 Needs Linux (/proc, the 127.0.0.0/8 loopback addresses), Python 3.11+ and, for the h2c
 probe, the `h2` package.
@@ -262,11 +263,20 @@ class Service:
         kib = lambda k: int(status.get(k, "0 kB").split()[0])
         size = lambda suffix: self.db_file(suffix).stat().st_size if self.db_file(suffix).exists() else 0
         db = size("") + size("-wal") + size("-shm")
+        # Transparent huge pages of the process (docs/SECURITY.md, "Request bodies": the
+        # binary turns them off; a 2 MiB page made resident for a few bytes shows here).
+        huge = 0
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for line in f:
+                if line.startswith("AnonHugePages:"):
+                    huge = int(line.split()[1])
         return {
             "main_mib": size("") / 2**20,
             "cpu_s": cpu,
             "rss_mib": kib("VmRSS") / 1024,
             "hwm_mib": kib("VmHWM") / 1024,
+            "huge_mib": huge / 1024,
+            "threads": int(status.get("Threads", "0")),
             "db_mib": db / 2**20,
             "wal_mib": size("-wal") / 2**20,
         }
@@ -394,6 +404,8 @@ class Watch:
             "rss_growth_mib": round(peak - self.before["rss_mib"], 1),
             "rss_after_mib": round(after["rss_mib"], 1),
             "hwm_mib": round(after["hwm_mib"], 1),
+            "huge_pages_peak_mib": round(max([s["huge_mib"] for s in self.samples] + [after["huge_mib"]]), 1),
+            "threads_peak": max([s["threads"] for s in self.samples] + [after["threads"]]),
             "db_growth_mib": round(after["db_mib"] - self.before["db_mib"], 2),
             "db_mib": round(after["db_mib"], 2),
             "db_main_growth_mib": round(after["main_mib"] - self.before["main_mib"], 2),

@@ -105,6 +105,9 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // First, before any thread or allocation of the service: the memory bounds of
+    // docs/SECURITY.md hold for pages of the normal size.
+    let small_pages = memory::small_pages_only();
     app::memory::install_release(memory::collect);
     let cli = Cli::parse();
     let mut builder = tokio::runtime::Builder::new_multi_thread();
@@ -129,7 +132,7 @@ fn main() -> ExitCode {
         Command::Migrate => admin_cmd::migrate(&cli.global),
         Command::Audit(args) => runtime.block_on(audit_cmd::run(args, &cli.global)),
         Command::Crawl(args) => runtime.block_on(crawl_cmd::run(args, &cli.global)),
-        Command::Serve(args) => runtime.block_on(serve_cmd::run(args, &cli.global)),
+        Command::Serve(args) => runtime.block_on(serve_cmd::run(args, &cli.global, small_pages)),
     };
     // Dropping the runtime would wait for every blocking thread, and an analysis still
     // running after the shutdown grace period would keep the process alive until it ends:

@@ -67,9 +67,15 @@ pub struct RateLimitFlags {
     pub anonymous: Option<u32>,
 }
 
-/// Runs the service and returns the process exit status.
-pub async fn run(args: ServeArgs, global: &Global) -> u8 {
+/// Runs the service and returns the process exit status. `small_pages` is what
+/// [`crate::memory::small_pages_only`] gave at the start.
+pub async fn run(args: ServeArgs, global: &Global, small_pages: std::io::Result<()>) -> u8 {
     init_logging();
+    if let Err(e) = small_pages {
+        // The service runs, but its memory may grow past the bounds of docs/SECURITY.md
+        // ("Request bodies"): the operator is told once.
+        tracing::warn!(error = %e, "transparent huge pages could not be turned off for this process");
+    }
     let config = match global.load_config_with(&args) {
         Ok(c) => c,
         Err(e) => return crate::cli_error::CliError::from(e).report(),

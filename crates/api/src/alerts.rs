@@ -5,6 +5,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use vocab::{AlertId, CrawlId, MonitorId, ScheduleId, Timestamp};
 
 use crate::{answer, Access, Content, In, Operation, Param, Response, ALERT_RULES};
 
@@ -34,17 +35,21 @@ pub struct ListAlerts {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Alert {
     /// UUID.
-    pub id: String,
+    #[schemars(with = "String")]
+    pub id: AlertId,
     /// What raised it: a monitor's check (`monitor`) or a crawl schedule's run (`schedule`).
     #[schemars(extend("enum" = ALERT_SOURCES))]
     pub source: String,
     /// The monitor that raised it; null for a schedule's alert.
-    pub monitor_id: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub monitor_id: Option<MonitorId>,
     /// The crawl schedule that raised it (`GET /api/v1/crawl-schedules/{id}`); null for a
     /// monitor's alert.
-    pub schedule_id: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub schedule_id: Option<ScheduleId>,
     /// The schedule's run (a crawl) that raised it; null for a monitor's alert.
-    pub crawl_id: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub crawl_id: Option<CrawlId>,
     /// The monitored page, or the schedule's start URL.
     pub url: String,
     /// The rule that fired (a schedule raises `new_critical` and `score_drop`).
@@ -56,8 +61,8 @@ pub struct Alert {
     /// One sentence for humans.
     pub message: String,
     /// When it was raised (UTC).
-    #[schemars(extend("format" = "date-time"))]
-    pub created_at: String,
+    #[schemars(with = "String", extend("format" = "date-time"))]
+    pub created_at: Timestamp,
 }
 
 /// A page of the owner's alerts.

@@ -327,11 +327,11 @@ pub struct CrawlPause {
     /// should the crawl end for it).
     pub reason: String,
     /// When the pause started (UTC).
-    #[schemars(extend("format" = "date-time"))]
-    pub since: String,
+    #[schemars(with = "String", extend("format" = "date-time"))]
+    pub since: Timestamp,
     /// When the crawl goes on (UTC): it starts no request before.
-    #[schemars(extend("format" = "date-time"))]
-    pub resumes_at: String,
+    #[schemars(with = "String", extend("format" = "date-time"))]
+    pub resumes_at: Timestamp,
     /// The pauses it took so far, this one included (as `error_pauses`).
     pub pauses: u32,
     /// The pauses a run of the crawl takes at most: when the site's answers are mostly errors

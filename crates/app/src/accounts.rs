@@ -176,15 +176,16 @@ impl App {
         self.db(move |s| s.list_webhooks(&user_id)).await
     }
 
-    /// Deletes subscription `id` of `user_id`; `false` when `user_id` holds no such
-    /// subscription (another owner's id is answered exactly as an unknown one).
+    /// Deletes subscription `id` of `user_id`.
     ///
     /// # Errors
-    /// The store failed.
-    pub async fn unsubscribe(&self, user_id: String, id: String) -> Result<bool, AppError> {
-        match self.db(move |s| Ok(s.delete_webhook(&user_id, &id))).await? {
-            Ok(()) => Ok(true),
-            Err(e) if e.is_not_found() => Ok(false),
+    /// `not_found` when `user_id` holds no such subscription (another owner's id is answered
+    /// exactly as an unknown one); the store failed.
+    pub async fn unsubscribe(&self, user_id: String, id: String) -> Result<(), AppError> {
+        let hook = id.clone();
+        match self.db(move |s| Ok(s.delete_webhook(&user_id, &hook))).await? {
+            Ok(()) => Ok(()),
+            Err(e) if e.is_not_found() => Err(crate::webhooks::no_subscription(&id)),
             Err(e) => Err(e.into()),
         }
     }

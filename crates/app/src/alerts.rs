@@ -7,16 +7,18 @@ use api::alerts::{AlertListing, ListAlerts, DEFAULT_ALERTS_PAGE, MAX_ALERTS_PAGE
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 
+use vocab::{AlertId, Timestamp};
+
 use crate::{App, AppError};
 
 /// Where a page of the list ends: the last alert's `created_at` and id. Opaque to clients as
 /// base64url of `a1:<created_at> <id>` (the prefix tells a later format apart).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AlertCursor {
-    /// When the last alert listed was raised, as stored (RFC 3339).
-    pub created_at: String,
+    /// When the last alert listed was raised.
+    pub created_at: Timestamp,
     /// Its id.
-    pub id: String,
+    pub id: AlertId,
 }
 
 impl AlertCursor {
@@ -35,8 +37,8 @@ impl AlertCursor {
         let bytes = URL_SAFE_NO_PAD.decode(text).ok()?;
         let text = std::str::from_utf8(&bytes).ok()?;
         let (at, id) = text.strip_prefix(Self::PREFIX)?.split_once(' ')?;
-        (uuid::Uuid::parse_str(id).is_ok() && store::parse_rfc3339(at).is_some())
-            .then(|| AlertCursor { created_at: at.to_owned(), id: id.to_owned() })
+        let created_at = Timestamp::parse(at).filter(|_| uuid::Uuid::parse_str(id).is_ok())?;
+        Some(AlertCursor { created_at, id: AlertId::from(id) })
     }
 }
 
@@ -94,7 +96,7 @@ pub fn wire(alert: &store::OwnedAlert) -> api::alerts::Alert {
         rule: alert.rule.clone(),
         severity: alert.severity.clone(),
         message: alert.message.clone(),
-        created_at: alert.created_at.clone(),
+        created_at: alert.created_at,
     }
 }
 
@@ -110,10 +112,8 @@ impl App {
         let mut rows = self.db(move |s| s.list_alerts(&owner, &filter, limit + 1)).await?;
         let more = rows.len() > limit;
         rows.truncate(limit);
-        let next_cursor = rows
-            .last()
-            .filter(|_| more)
-            .map(|a| AlertCursor { created_at: a.created_at.clone(), id: a.id.clone() }.encode());
+        let next_cursor =
+            rows.last().filter(|_| more).map(|a| AlertCursor { created_at: a.created_at, id: a.id.clone() }.encode());
         Ok(AlertListing { alerts: rows.iter().map(wire).collect(), next_cursor })
     }
 }
@@ -125,7 +125,7 @@ mod tests {
     #[test]
     fn cursors_round_trip_and_nothing_else_decodes() {
         let cursor = AlertCursor {
-            created_at: "2026-11-28T18:00:00.000Z".into(),
+            created_at: Timestamp::parse("2026-11-28T18:00:00.000Z").expect("a time"),
             id: "5f0c6f0e-3b1a-4c55-9d55-0a2b3c4d5e6f".into(),
         };
         assert_eq!(AlertCursor::decode(&cursor.encode()), Some(cursor));

@@ -148,6 +148,23 @@ impl BadgeQueue {
         BadgeQueue { domains: Arc::default(), sender: Mutex::new(None), budget, worker: Worker { app, template } }
     }
 
+    /// The score the badge of `domain` (validated and lower-cased) shows: that of the newest
+    /// public audit of the domain in either `www.` form ([`App::newest_public_audit`]),
+    /// clamped to 0..=100; `None` ("not audited") when it has none, in which case one
+    /// background audit is asked for ([`BadgeQueue::enqueue`]) and the answer does not wait
+    /// for it.
+    ///
+    /// # Errors
+    /// The store failed.
+    pub async fn badge_score(&self, domain: &str) -> Result<Option<u32>, AppError> {
+        let audit = self.worker.app.newest_public_audit(pages::badge::domain_forms(domain)).await?;
+        let score = audit.map(|a| u32::try_from(a.score.clamp(0, 100)).unwrap_or(0));
+        if score.is_none() {
+            self.enqueue(domain);
+        }
+        Ok(score)
+    }
+
     /// The URL a background audit of `domain` would fetch (`None`: switched off).
     pub fn audit_url(&self, domain: &str) -> Option<url::Url> {
         audit_url_for(&self.worker.template, domain)

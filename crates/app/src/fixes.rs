@@ -90,6 +90,24 @@ pub async fn fix_batch(issues: Vec<autofix::Issue<'static>>) -> Result<Vec<autof
         .map_err(|e| AppError::internal(format!("auto-fix failed: {e}")))
 }
 
+impl crate::App {
+    /// The auto-fix batch of `POST /api/auto-fix-batch` and the auto_fix_batch tool: one unit
+    /// of `payer`'s quota (an agent-tool call's unit, paid beforehand, covers it), charged
+    /// once the request is known to be well formed (the caller checked it: a malformed batch
+    /// costs nothing) and before any fix is written, then the fixes ([`fix_batch`]).
+    ///
+    /// # Errors
+    /// The charge's refusal (`rate_limited`, nothing written), or the engine failed.
+    pub async fn auto_fix(
+        &self,
+        issues: Vec<autofix::Issue<'static>>,
+        payer: &crate::quota::Payer,
+    ) -> Result<Vec<autofix::Fix>, AppError> {
+        self.charge(payer, 1).await?;
+        fix_batch(issues).await
+    }
+}
+
 /// How many of the top issues a fix plan covers: a whole number of 1 to [`MAX_TOP_N`],
 /// [`DEFAULT_TOP_N`] when absent (a fractional value is cut, one out of range clamped).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -179,27 +179,34 @@ impl App {
         Ok(AuditPage { audits, next })
     }
 
-    /// `user_id`'s audit `id` with its result; `None` for an unknown id and for another
-    /// owner's (or an anonymous) audit alike.
+    /// `user_id`'s audit `id` with its result.
     ///
     /// # Errors
-    /// The store failed.
-    pub async fn own_audit(&self, user_id: String, id: String) -> Result<Option<AuditRecord>, AppError> {
+    /// `not_found` for an unknown id and for another owner's (or an anonymous) audit alike;
+    /// the store failed.
+    pub async fn own_audit(&self, user_id: String, id: String) -> Result<AuditRecord, AppError> {
+        let unknown = || {
+            let message = format!("No audit of yours has the id {}.", crate::clip(&id));
+            AppError::refused(crate::ErrorCode::NotFound, message)
+        };
         if id.len() > 64 {
-            return Ok(None);
+            return Err(unknown());
         }
+        let key = id.clone();
         let found = self
-            .db(move |s| match s.get_audit(&id) {
+            .db(move |s| match s.get_audit(&key) {
                 Ok(audit) => Ok(Some(audit)),
                 Err(store::Error::NotFound { .. }) => Ok(None),
                 Err(e) => Err(e),
             })
             .await?;
-        let Some(audit) = found.filter(|a| a.user_id.as_deref() == Some(user_id.as_str())) else { return Ok(None) };
+        let Some(audit) = found.filter(|a| a.user_id.as_deref() == Some(user_id.as_str())) else {
+            return Err(unknown());
+        };
         // Reading the stored result grows with it: the application's work, off the async workers.
         self.compute(move |_| {
             let result = StoredResult::of(&audit);
-            Some(AuditRecord { summary: AuditSummary::of(&audit, &result), result: result.result })
+            AuditRecord { summary: AuditSummary::of(&audit, &result), result: result.result }
         })
         .await
     }

@@ -1,11 +1,18 @@
 //! A hook through which the binary returns freed memory to the system after work that freed
-//! a lot of it at once (a large page: [`crate::crawl::runner::LARGE_PAGE_BYTES`]).
+//! a lot of it at once (a large page: [`LARGE_PAGE_BYTES`]).
 //!
 //! The allocator is the binary's choice (`#[global_allocator]`), so the call that releases
 //! its memory is the binary's too: it installs it at start ([`install_release`]); without
 //! one (tests, the library used alone) [`release`] does nothing.
 
 use std::sync::OnceLock;
+
+/// Bytes of a response from which its page is a large one: a crawl analyses such pages one
+/// at a time in the process, and every analysis of one (a crawl's or a single audit's) gives
+/// its freed memory back once its body and document are dropped (docs/SCALING.md, "Large
+/// pages"). The pages of real sites measured for docs/SCALING.md are mostly under 200 KB;
+/// the fetch's limit is 5 MiB.
+pub const LARGE_PAGE_BYTES: usize = 1024 * 1024;
 
 static RELEASE: OnceLock<fn()> = OnceLock::new();
 

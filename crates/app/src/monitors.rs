@@ -391,15 +391,18 @@ impl App {
 
     /// Stops monitor `id` of `user_id`: it is deleted with its alerts, so the scheduler
     /// never checks it again (a check already under way finishes, and its alerts are not
-    /// stored). `false` when `user_id` holds no such monitor (another owner's id is
-    /// answered exactly as an unknown one).
+    /// stored).
     ///
     /// # Errors
-    /// The store failed.
-    pub async fn stop_monitor(&self, user_id: String, id: String) -> Result<bool, AppError> {
-        match self.db(move |s| Ok(s.delete_monitor(&user_id, &id))).await? {
-            Ok(()) => Ok(true),
-            Err(e) if e.is_not_found() => Ok(false),
+    /// `not_found` when `user_id` holds no such monitor (another owner's id is answered
+    /// exactly as an unknown one); the store failed.
+    pub async fn stop_monitor(&self, user_id: String, id: String) -> Result<(), AppError> {
+        let monitor = id.clone();
+        match self.db(move |s| Ok(s.delete_monitor(&user_id, &monitor))).await? {
+            Ok(()) => Ok(()),
+            Err(e) if e.is_not_found() => {
+                Err(AppError::refused(crate::ErrorCode::NotFound, format!("No monitor {id}.")))
+            }
             Err(e) => Err(e.into()),
         }
     }

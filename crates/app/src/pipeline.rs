@@ -97,7 +97,7 @@ pub async fn audit_page(
     let requested = url.to_string();
     let (audit, robots, rendering) = analyse_blocking(slot, limits, move |budget| {
         let http = http_facts(&requested, &page, robots.as_ref());
-        let large = page.body.len() > crate::crawl::runner::LARGE_PAGE_BYTES;
+        let large = page.body.len() > crate::memory::LARGE_PAGE_BYTES;
         let analysed = match rendered {
             None => (audit_core::audit(Page::parse_within(&requested, &page.body, http, budget)), robots, None),
             Some(rendered) => {

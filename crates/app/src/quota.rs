@@ -161,6 +161,8 @@ pub struct Payer {
     identity: Identity,
     limiter: Arc<Limiter>,
     limit: u32,
+    /// The configured limits, which tell a refused caller what would raise its own.
+    limits: RateLimits,
     /// Units the caller paid before the use case ran (an agent-tool call pays one unit per
     /// call in the protocol layer), deducted from the use case's charge.
     prepaid: u32,
@@ -171,7 +173,7 @@ impl Payer {
     /// `identity` paying on `limiter` within its limit of `limits`.
     pub fn new(identity: Identity, limiter: Arc<Limiter>, limits: &RateLimits) -> Payer {
         let limit = identity.rate_limit(limits);
-        Payer { identity, limiter, limit, prepaid: 0, decision: Mutex::new(None) }
+        Payer { identity, limiter, limit, limits: *limits, prepaid: 0, decision: Mutex::new(None) }
     }
 
     /// The same payer, `units` already paid (an agent-tool call's unit).
@@ -201,7 +203,100 @@ impl Payer {
     }
 }
 
+/// What the charge of one agent-tool call gave ([`App::charge_call`]); the protocol layer
+/// answers it in its own terms (a JSON-RPC error naming the window and what would raise the
+/// limit).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CallCharge {
+    /// The tool is free of quota ([`crate::agent::tools::free_of_quota`]): nothing charged.
+    Free,
+    /// One unit charged; the window after it.
+    Granted(Decision),
+    /// Refused, nothing charged: the window, and what would raise the caller's limit.
+    Refused {
+        /// The window as it stands.
+        decision: Decision,
+        /// What would raise the limit.
+        raise: Raise,
+    },
+}
+
+/// What would raise the per-minute limit of a caller refused for quota.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Raise {
+    /// An API key (the caller has none).
+    Key,
+    /// A key of this higher tier (a free key whose own limit is below that tier's).
+    Tier(store::Tier),
+    /// Nothing but waiting: a pro key, or a free key whose own limit reaches pro's already.
+    Nothing,
+}
+
 impl App {
+    /// Charges one agent-tool call to `payer` before the tool runs: one unit on the same
+    /// limiter, identity and limit as the REST endpoints, so REST and tool calls share one
+    /// quota; nothing for the tools free of quota (the status polls, docs/API.md, "Quota").
+    /// A refusal is counted by the observer and says what would raise the caller's limit.
+    pub async fn charge_call(&self, tool: &str, payer: &Payer) -> CallCharge {
+        if crate::agent::tools::free_of_quota(tool) {
+            return CallCharge::Free;
+        }
+        let decision = self.consume(payer, 1).await;
+        if decision.allowed {
+            return CallCharge::Granted(decision);
+        }
+        let raise = match &payer.identity {
+            Identity::Anonymous { .. } => Raise::Key,
+            Identity::Key(k) if k.tier == store::Tier::Free && payer.limit < payer.limits.pro => {
+                Raise::Tier(store::Tier::Pro)
+            }
+            Identity::Key(_) => Raise::Nothing,
+        };
+        CallCharge::Refused { decision, raise }
+    }
+
+    /// The usage snapshot of the key `payer` acts with (`GET /api/v1/usage`, which charges
+    /// nothing): its owner, tier and per-minute limit, the units it used this minute and in
+    /// the last 24 hours, and the owner's keys and enabled webhook subscriptions. The
+    /// limiter counts exactly and at once, the store's copy is written behind it and
+    /// survives restarts: each may be ahead of the other for a moment, so the larger is
+    /// reported.
+    ///
+    /// # Errors
+    /// `unauthorized` without a key; the store failed.
+    pub async fn usage_snapshot(&self, payer: &Payer) -> Result<api::Usage, AppError> {
+        let Some(key) = payer.identity.key() else {
+            return Err(AppError::refused(ErrorCode::Unauthorized, "This endpoint needs an API key."));
+        };
+        let label = payer.identity.label();
+        let facts = self.usage(label.clone(), key.user_id.to_string()).await?;
+        let this_minute = facts.counts.this_minute.max(u64::from(payer.limiter.used_this_minute(&label)));
+        Ok(api::Usage {
+            ok: true,
+            api_version: audit_core::API_VERSION,
+            user_id: key.user_id.to_string(),
+            tier: key.tier.as_str(),
+            rate_limit_per_minute: payer.limit,
+            requests_this_minute: this_minute,
+            requests_last_24h: facts.counts.last_24h.max(this_minute),
+            // The configured tier limits, not only the built-in defaults, decide.
+            api_keys: facts.wire_keys(&payer.limits),
+            webhook_subscriptions: facts.webhook_subscriptions,
+        })
+    }
+
+    /// Takes `units` from `payer`'s window on its limiter and keeps the decision for the
+    /// `x-ratelimit-*` headers; a refusal (nothing taken) is counted by the observer. The
+    /// step [`App::charge`] and [`App::charge_call`] share.
+    async fn consume(&self, payer: &Payer, units: u32) -> Decision {
+        let decision = payer.limiter.consume(&payer.identity.label(), units, payer.limit).await;
+        *payer.decision.lock().unwrap_or_else(|p| p.into_inner()) = Some(decision);
+        if !decision.allowed {
+            self.observer().rate_limited(payer.identity.tier_label());
+        }
+        decision
+    }
+
     /// Charges `units` to `payer` (less what it paid beforehand): granted, or 429
     /// `rate_limited` naming the limit, what was asked and what remains, with nothing
     /// consumed (docs/API.md, "Quota"). A refusal is counted by the observer.
@@ -214,12 +309,10 @@ impl App {
             return Ok(());
         }
         let limit = payer.limit;
-        let decision = payer.limiter.consume(&payer.identity.label(), due, limit).await;
-        *payer.decision.lock().unwrap_or_else(|p| p.into_inner()) = Some(decision);
+        let decision = self.consume(payer, due).await;
         if decision.allowed {
             return Ok(());
         }
-        self.observer().rate_limited(payer.identity.tier_label());
         if payer.prepaid > 0 {
             // An agent tool's extra units are a rendered audit's or crawl's.
             let message = format!(

@@ -234,6 +234,12 @@ pub struct TestQueued {
 /// Deliveries the delivery log lists at most (`GET /api/v1/webhooks/{id}/deliveries`).
 pub const DELIVERY_LOG_LIMIT: usize = 50;
 
+/// The answer to a subscription id its caller does not hold: `not_found`, the same for an
+/// unknown id and for another owner's.
+pub fn no_subscription(id: &str) -> crate::AppError {
+    crate::AppError::refused(crate::ErrorCode::NotFound, format!("No webhook subscription {id}."))
+}
+
 impl crate::App {
     /// The subscription `id` of `user_id`, or `None` (another owner's id is answered exactly
     /// as an unknown one).
@@ -244,41 +250,42 @@ impl crate::App {
 
     /// Enables or disables subscription `id` of `user_id`: a disabled one gets no new
     /// deliveries (events are not written for it) and its pending ones wait until it is
-    /// enabled again. The subscription as it now stands; `None` when `user_id` holds no
-    /// such subscription.
+    /// enabled again. The subscription as it now stands.
     ///
     /// # Errors
-    /// The store failed.
+    /// `not_found` when `user_id` holds no such subscription ([`no_subscription`]); the
+    /// store failed.
     pub async fn set_subscription_enabled(
         &self,
         user_id: String,
         id: String,
         enabled: bool,
-    ) -> Result<Option<store::Webhook>, crate::AppError> {
+    ) -> Result<store::Webhook, crate::AppError> {
         let (user, hook) = (user_id.clone(), id.clone());
-        match self.db(move |s| Ok(s.set_webhook_enabled(&user, &hook, enabled))).await? {
-            Ok(()) => self.owned_subscription(&user_id, &id).await,
-            Err(e) if e.is_not_found() => Ok(None),
-            Err(e) => Err(e.into()),
-        }
+        let set = match self.db(move |s| Ok(s.set_webhook_enabled(&user, &hook, enabled))).await? {
+            Ok(()) => self.owned_subscription(&user_id, &id).await?,
+            Err(e) if e.is_not_found() => None,
+            Err(e) => return Err(e.into()),
+        };
+        set.ok_or_else(|| no_subscription(&id))
     }
 
     /// Sends a test event ([`store::WEBHOOK_TEST_EVENT`], `ping`) through the outbox to
     /// subscription `id` of `user_id` only, signed and retried like any event, for one unit
-    /// of `payer`'s quota (charged first, whatever the subscription). `None` when `user_id`
-    /// holds no such subscription.
+    /// of `payer`'s quota (charged first, whatever the subscription).
     ///
     /// # Errors
-    /// `rate_limited`, `conflict` when the subscription is disabled (the test would wait for
-    /// it to be enabled), or the store failed.
+    /// `rate_limited`, `not_found` when `user_id` holds no such subscription
+    /// ([`no_subscription`]), `conflict` when it is disabled (the test would wait for it to
+    /// be enabled), or the store failed.
     pub async fn test_subscription(
         &self,
         payer: &crate::quota::Payer,
         user_id: String,
         id: String,
-    ) -> Result<Option<TestQueued>, crate::AppError> {
+    ) -> Result<TestQueued, crate::AppError> {
         self.charge(payer, 1).await?;
-        let Some(hook) = self.owned_subscription(&user_id, &id).await? else { return Ok(None) };
+        let Some(hook) = self.owned_subscription(&user_id, &id).await? else { return Err(no_subscription(&id)) };
         if !hook.enabled {
             return Err(crate::AppError::refused(
                 crate::ErrorCode::Conflict,
@@ -289,33 +296,34 @@ impl crate::App {
             "webhookId": hook.id,
             "message": "A test event sent on request; it needs no action.",
         });
-        let written = self.db(move |s| Ok(s.enqueue_webhook_test(&user_id, &id, data))).await?;
+        let hook_id = id.clone();
+        let written = self.db(move |s| Ok(s.enqueue_webhook_test(&user_id, &hook_id, data))).await?;
         match written {
             Ok((delivery, enqueued)) => {
                 self.events.enqueued(&enqueued);
-                Ok(Some(TestQueued { delivery }))
+                Ok(TestQueued { delivery })
             }
             // Deleted in the meantime.
-            Err(e) if e.is_not_found() => Ok(None),
+            Err(e) if e.is_not_found() => Err(no_subscription(&id)),
             Err(e) => Err(e.into()),
         }
     }
 
     /// The delivery log of subscription `id` of `user_id`: its newest
-    /// [`DELIVERY_LOG_LIMIT`] deliveries, newest first; `None` when `user_id` holds no such
-    /// subscription.
+    /// [`DELIVERY_LOG_LIMIT`] deliveries, newest first.
     ///
     /// # Errors
-    /// The store failed.
+    /// `not_found` when `user_id` holds no such subscription ([`no_subscription`]); the
+    /// store failed.
     pub async fn delivery_log(
         &self,
         user_id: String,
         id: String,
-    ) -> Result<Option<Vec<store::LoggedDelivery>>, crate::AppError> {
+    ) -> Result<Vec<store::LoggedDelivery>, crate::AppError> {
         if self.owned_subscription(&user_id, &id).await?.is_none() {
-            return Ok(None);
+            return Err(no_subscription(&id));
         }
-        self.db(move |s| s.webhook_delivery_log(&id, DELIVERY_LOG_LIMIT)).await.map(Some)
+        self.db(move |s| s.webhook_delivery_log(&id, DELIVERY_LOG_LIMIT)).await
     }
 }
 

@@ -160,8 +160,10 @@ const SIZED_AFTER: usize = 64 * 1024;
 /// with their buffers sized once (docs/SECURITY.md, "Request bodies"). So once a body has sent
 /// [`SIZED_AFTER`] bytes, its buffer is sized to its declared length (within the limit,
 /// checked before). Not before: a client must send bytes the budget counts before the rest
-/// is reserved, so at most the budget over [`SIZED_AFTER`] bodies (512 with 32 MiB) have a
-/// reservation at once, and an untouched reservation costs no memory.
+/// is reserved, so at most the budget over [`SIZED_AFTER`] bodies (256 with 16 MiB) have a
+/// reservation at once, and an untouched reservation costs no memory (with pages of the
+/// normal size: the binary turns transparent huge pages off, since one huge page made 2 MiB
+/// of a reservation resident for its first bytes).
 fn append(whole: &mut bytes::BytesMut, data: &[u8], declared: Option<usize>) {
     let after = whole.len() + data.len();
     if let Some(declared) = declared {

@@ -1,5 +1,6 @@
 //! Who is asking: [`authenticate`] resolves the request's identity (a key, or the client
-//! IP for anonymous use) and [`consume_quota`] charges it on the shared limiter.
+//! IP for anonymous use); [`payer`] hands it to the use case, which charges its quota
+//! itself, and [`billed`] writes the charge as the answer's `x-ratelimit-*` headers.
 
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -104,20 +105,12 @@ pub async fn identify(ctx: &Ctx, scope: Option<app::Scope>) -> Result<Result<Ide
 /// [`authenticate`] for an endpoint that charges quota: once the caller is known, the
 /// answer carries its `x-ratelimit-*` headers (docs/API.md, Quota), so a request refused for a
 /// bad parameter or a full server still tells the caller where its quota stands. Nothing
-/// is consumed here; [`consume_quota`] charges and rewrites the headers.
+/// is consumed here; the use case charges ([`payer`]) and [`billed`] rewrites the headers.
 pub async fn authenticate_metered(ctx: &Ctx, rule: KeyRule, scope: Option<app::Scope>) -> Result<Identity, ApiError> {
     let identity = authenticate(ctx, rule, scope).await?;
     let limit = identity.rate_limit(&ctx.state.config.rate_limits);
     write_rate_headers(&ctx.state.limiter.consume(&identity.label(), 0, limit).await, &mut ctx.outgoing().headers);
     Ok(identity)
-}
-
-/// Charges `units` to the identity ([`app::App::charge`], the use cases' own charge) and
-/// sets the `x-ratelimit-*` headers of the answer; 429 `rate_limited` (with `Retry-After`)
-/// when too few remain, in which case nothing is consumed.
-pub async fn consume_quota(ctx: &Ctx, identity: &Identity, units: u32) -> Result<(), ApiError> {
-    let payer = payer(ctx, identity);
-    billed(ctx, &payer, ctx.state.app.charge(&payer, units).await)
 }
 
 /// The anonymous identity of the request's client (its address as [`client_ip`] finds

@@ -13,8 +13,9 @@
 //!   first request head, an idle timeout, the open-file limit, backoff on failed accepts);
 //!   [`serve`] maps the [`Config`] to its limits and hands it [`handle`].
 //! - [`ApiError`] is the single mapping of failures to status, code and JSON body.
-//! - [`authenticate`] resolves the identity (key or client IP) and [`consume_quota`]
-//!   charges it on the shared limiter, setting the `x-ratelimit-*` headers.
+//! - [`authenticate`] resolves the identity (key or client IP); the use cases charge its
+//!   quota themselves (`app::quota::Payer`), and the routes write the charge as the
+//!   `x-ratelimit-*` headers.
 //! - [`pipeline`] is the audit path shared with the command line and agent tools.
 //! - the `telemetry` crate keeps the Prometheus metrics; [`serve`] serves them, `/livez` and `/readyz`
 //!   on the `metrics_listen` listener (`scrape.rs`).
@@ -69,8 +70,8 @@ use app::config;
 pub use app::quota::{Decision, Limiter};
 pub use app::{AuditSlots, Ticket};
 pub use auth::{
-    anonymous_identity, anonymous_network, authenticate, client_ip, consume_quota, presented_key, Identity, KeyRule,
-    API_KEY_HEADER, DEFAULT_ANONYMOUS_IPV6_PREFIX,
+    anonymous_identity, anonymous_network, authenticate, client_ip, presented_key, Identity, KeyRule, API_KEY_HEADER,
+    DEFAULT_ANONYMOUS_IPV6_PREFIX,
 };
 pub use config::{
     Config, FetchSettings, GeoSettings, MaxPages, RateLimits, BATCH_CONCURRENCY, DEFAULT_ANALYSIS_CPU, MAX_BATCH_URLS,

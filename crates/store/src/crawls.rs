@@ -183,10 +183,10 @@ pub struct CrawlPause {
     /// Why, in words: what share of which recent answers were errors (at most
     /// [`MAX_PAUSE_REASON_BYTES`]).
     pub reason: String,
-    /// When the pause started (RFC 3339).
-    pub paused_at: String,
-    /// When the crawl goes on (RFC 3339).
-    pub resumes_at: String,
+    /// When the pause started.
+    pub paused_at: Timestamp,
+    /// When the crawl goes on.
+    pub resumes_at: Timestamp,
 }
 
 /// The longest reason of a pause a crawl's row keeps: the runner's is one short sentence;
@@ -364,7 +364,11 @@ fn crawl_from_row(row: &Row<'_>) -> Result<Crawl> {
                 .map_err(|e| Error::corrupt("crawls", format!("bad pruned_progress: {e}")))?,
             None => CrawlProgress::default(),
         },
-        pause: match (row.get::<Option<String>>(15)?, row.get::<Option<String>>(16)?, row.get::<Option<String>>(17)?) {
+        pause: match (
+            row.get::<Option<String>>(15)?,
+            row.get::<Option<Timestamp>>(16)?,
+            row.get::<Option<Timestamp>>(17)?,
+        ) {
             (Some(reason), Some(paused_at), Some(resumes_at)) => Some(CrawlPause { reason, paused_at, resumes_at }),
             _ => None,
         },
@@ -1443,10 +1447,10 @@ impl CrawlWriter {
         }
     }
 
-    /// Marks the crawl paused for errors until `resumes_at` (RFC 3339), for `reason`, and
+    /// Marks the crawl paused for errors until `resumes_at`, for `reason`, and
     /// counts the pause, in the batch: the crawl object shows it while it lasts, on every
     /// replica. Only a `running` crawl is marked.
-    pub fn pause(&self, reason: &str, paused_at: &str, resumes_at: &str) -> Result<()> {
+    pub fn pause(&self, reason: &str, paused_at: Timestamp, resumes_at: Timestamp) -> Result<()> {
         let reason = cut(reason, MAX_PAUSE_REASON_BYTES);
         self.in_tx(|db| {
             db.execute(

@@ -85,6 +85,7 @@ macro_rules! id_value {
     )*};
 }
 id_value!(
+    vocab::AlertId,
     vocab::AuditId,
     vocab::CrawlId,
     vocab::KeyId,

@@ -2,6 +2,8 @@ use crate::sql::{args, Db, Row, Value};
 use serde::Serialize;
 use time::OffsetDateTime;
 
+use vocab::{AlertId, CrawlId, MonitorId, ScheduleId, Timestamp};
+
 use crate::clock::{self, format_rfc3339, ser};
 use crate::db::{new_id, Store};
 use crate::error::{Error, Result};
@@ -206,15 +208,15 @@ pub enum AlertSource {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct OwnedAlert {
     /// Its id.
-    pub id: String,
+    pub id: AlertId,
     /// What raised it.
     pub source: AlertSource,
     /// The monitor that raised it (a monitor's alert).
-    pub monitor_id: Option<String>,
+    pub monitor_id: Option<MonitorId>,
     /// The crawl schedule that raised it (a schedule's alert).
-    pub schedule_id: Option<String>,
+    pub schedule_id: Option<ScheduleId>,
     /// The schedule's run that raised it (a schedule's alert).
-    pub crawl_id: Option<String>,
+    pub crawl_id: Option<CrawlId>,
     /// The monitored page, or the schedule's start URL.
     pub url: String,
     /// The rule that fired.
@@ -223,8 +225,8 @@ pub struct OwnedAlert {
     pub severity: String,
     /// One sentence for humans.
     pub message: String,
-    /// When it was raised (RFC 3339, as stored).
-    pub created_at: String,
+    /// When it was raised.
+    pub created_at: Timestamp,
 }
 
 /// Which of an owner's alerts to list ([`Store::list_alerts`]).
@@ -233,7 +235,7 @@ pub struct AlertFilter {
     /// Only the alerts of this source.
     pub source: Option<AlertSource>,
     /// Only alerts listed after this one (its `created_at` and id): the paging cursor.
-    pub before: Option<(String, String)>,
+    pub before: Option<(Timestamp, AlertId)>,
 }
 
 impl Store {
@@ -396,8 +398,8 @@ impl Store {
         }
         if let Some((created_at, id)) = &filter.before {
             clauses.push("(a.created_at, a.id) < (?, ?)".to_owned());
-            values.push(Value::Text(created_at.clone().into()));
-            values.push(Value::Text(id.clone().into()));
+            values.push(Value::Text(created_at.to_string().into()));
+            values.push(Value::Text(id.to_string().into()));
         }
         values.push(Value::Int(i64::try_from(limit).unwrap_or(i64::MAX)));
         let sql = format!(
@@ -409,13 +411,14 @@ impl Store {
         );
         self.read(|db| {
             db.query_map(&sql, &values, |row| {
-                let (monitor_id, schedule_id): (Option<String>, Option<String>) = (row.get(1)?, row.get(2)?);
+                let monitor_id = row.get::<Option<String>>(1)?.map(MonitorId::from);
+                let schedule_id = row.get::<Option<String>>(2)?.map(ScheduleId::from);
                 Ok(OwnedAlert {
-                    id: row.get(0)?,
+                    id: AlertId::from(row.get::<String>(0)?),
                     source: if schedule_id.is_some() { AlertSource::Schedule } else { AlertSource::Monitor },
                     monitor_id,
                     schedule_id,
-                    crawl_id: row.get(3)?,
+                    crawl_id: row.get::<Option<String>>(3)?.map(CrawlId::from),
                     url: row.get(4)?,
                     rule: row.get(5)?,
                     severity: row.get(6)?,

@@ -35,7 +35,7 @@ pub mod tls;
 
 pub use alone::{alone, run_alone};
 pub use chromium::{chromium_or_skip, find_chromium, REQUIRE_BROWSER};
-pub use memory::rss_mib;
+pub use memory::{proc_kib, rss_mib};
 pub use postgres::{TempPostgres, REQUIRE_POSTGRES, SUPERUSER};
 pub use raw::{html, redirect, status, typed, RawServer, Recorded, Reply};
 pub use serve::{fixture_site, fixtures_dir, FixtureSite, Pages, SLOW_DELAY};

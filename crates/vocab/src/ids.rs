@@ -149,6 +149,10 @@ id!(
     /// A workflow run's id (a UUID).
     WorkflowId
 );
+id!(
+    /// An alert's id (a UUID): a monitor's or a crawl schedule's.
+    AlertId
+);
 
 /// The tag every crawl id starts with.
 pub const CRAWL_ID_TAG: &str = "cr_";

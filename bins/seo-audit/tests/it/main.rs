@@ -12,6 +12,7 @@ mod crawl_replicas;
 mod crawl_restart;
 mod error_log;
 mod key_secrecy;
+mod memory;
 mod pre_commit;
 mod prometheus;
 mod render_cmd;

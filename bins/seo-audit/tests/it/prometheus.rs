@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::common;
+use crate::common::{self, KillOnDrop};
 
 const PAGE: &str = "<!doctype html><html lang=\"en\"><head><title>A page of the Prometheus test fixture</title>\
 <meta name=\"description\" content=\"A small page.\"></head><body><h1>Fixture</h1><p>Some words.</p></body></html>";
@@ -41,16 +41,6 @@ fn prometheus_available() -> bool {
         eprintln!("skipped: prometheus and promtool are not installed (apt-get install prometheus)");
     }
     there
-}
-
-/// Ends a child process when dropped (a failing test leaves no Prometheus behind).
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
 }
 
 /// `serve` with the metrics listener on a free port; the child and its two addresses.
@@ -148,7 +138,7 @@ async fn a_real_prometheus_scrapes_the_service() {
     let dir = tempfile::tempdir().unwrap();
     let (child, addr, metrics) =
         spawn_with_metrics(&dir.path().join("data"), &["--rate-limit-anonymous", "2", "--max-concurrent-audits", "3"]);
-    let _serve = Killed(child);
+    let _serve = KillOnDrop(child);
     let http = client();
 
     // One audit that succeeds, one of a blocked target (both charged), one the limiter refuses.
@@ -190,7 +180,7 @@ async fn a_real_prometheus_scrapes_the_service() {
         .stderr(std::fs::File::create(&log).unwrap())
         .spawn()
         .expect("start prometheus");
-    let _prometheus = Killed(prometheus);
+    let _prometheus = KillOnDrop(prometheus);
 
     // Its first successful scrape of the target.
     let started = Instant::now();

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::common;
+use crate::common::{self, KillOnDrop};
 
 const PAGE: &str = "<!doctype html><html lang=\"en\"><head><title>A slow fixture page for the shutdown test</title>\
 <meta name=\"description\" content=\"A small page.\"></head><body><h1>Fixture</h1><p>Some words.</p></body></html>";
@@ -100,16 +100,6 @@ fn deep_site() -> (u16, Arc<AtomicUsize>) {
         Some(if request.path == "/robots.txt" { test_support::status(404) } else { test_support::html(&page) })
     });
     (site.port(), site.served_counter())
-}
-
-/// Kills the child if the test fails before it exits.
-struct KillOnDrop(std::process::Child);
-
-impl Drop for KillOnDrop {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
 }
 
 /// `signal` while an analysis keeps a blocking thread busy: the process exits 0 within the

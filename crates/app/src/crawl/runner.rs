@@ -1433,10 +1433,9 @@ async fn fetch_page(
     }
 }
 
-/// Bytes of a response from which its page is a large one, analysed alone
-/// ([`LARGE_PAGE_ANALYSES`]): the pages of real sites measured for docs/SCALING.md are mostly
-/// under 200 KB; the fetch's limit is 5 MiB.
-pub const LARGE_PAGE_BYTES: usize = 1024 * 1024;
+/// Bytes of a response from which its page is a large one, analysed alone in a crawl
+/// ([`LARGE_PAGE_ANALYSES`]) and its freed memory given back ([`crate::memory`]).
+pub use crate::memory::LARGE_PAGE_BYTES;
 
 /// One large page ([`LARGE_PAGE_BYTES`]) analysed at a time in the process, whatever the
 /// crawls running.

@@ -259,6 +259,41 @@ impl Crawls {
         view.share = Some(token.to_string());
         Ok(view)
     }
+
+    /// The report page's view of crawl `id` for `reader`: through its share link
+    /// ([`Crawls::shared_report_view`], the view then carries the token), else as the
+    /// caller's own crawl ([`Crawls::report_view`]).
+    ///
+    /// # Errors
+    /// As those two.
+    pub async fn report_for(
+        &self,
+        reader: ReportReader,
+        id: &str,
+        table: TableQuery,
+    ) -> Result<pages::crawl::CrawlView, AppError> {
+        match reader {
+            ReportReader::Link(token) => self.shared_report_view(id, &token, table).await,
+            ReportReader::Caller(owner) => self.report_view(owner.as_deref(), id, table).await,
+        }
+    }
+}
+
+/// Who reads a crawl's report page (`GET /crawls/{id}`, [`Crawls::report_for`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReportReader {
+    /// The holder of a share link, by its token.
+    Link(String),
+    /// The caller: a key's owner, or `None` without a key.
+    Caller(Option<String>),
+}
+
+/// The share token of a report page's request: its `share` parameter, when sent and not
+/// empty. A link opens the page without a key, and when one is sent beside a key it is
+/// still the only thing that decides (docs/API.md, "Share links"): the caller's identity is
+/// then not asked for.
+pub fn link_of(share: Option<String>) -> Option<String> {
+    share.filter(|token| !token.is_empty())
 }
 
 #[cfg(test)]

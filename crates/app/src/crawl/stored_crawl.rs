@@ -167,8 +167,8 @@ impl CrawlSink for StoreSink {
 /// on, and its end says how many pauses it took.
 pub(super) fn write_pause(writer: &store::CrawlWriter, why: &str, pause: Duration) {
     let now = time::OffsetDateTime::now_utc();
-    let (since, until) = (store::format_rfc3339(now), store::format_rfc3339(now + pause));
-    if let Err(e) = writer.pause(why, &since, &until) {
+    let (since, until) = (vocab::Timestamp::from(now), vocab::Timestamp::from(now + pause));
+    if let Err(e) = writer.pause(why, since, until) {
         tracing::warn!(crawl = %writer.crawl_id(), error = %e, "the crawl's pause not written");
     }
 }

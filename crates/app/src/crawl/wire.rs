@@ -109,8 +109,8 @@ pub fn paused(crawl: &store::Crawl) -> Option<api::crawls::CrawlPause> {
     let pause = crawl.pause.as_ref().filter(|_| crawl.state == store::CrawlState::Running)?;
     Some(api::crawls::CrawlPause {
         reason: pause.reason.clone(),
-        since: pause.paused_at.clone(),
-        resumes_at: pause.resumes_at.clone(),
+        since: pause.paused_at,
+        resumes_at: pause.resumes_at,
         pauses: crawl.error_pauses,
         max_pauses: super::runner::MAX_ERROR_PAUSES,
     })

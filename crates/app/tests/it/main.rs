@@ -6,5 +6,7 @@
 mod audit;
 mod crawl;
 mod local_crawl;
+mod owned;
 mod politeness;
+mod quota;
 mod support;

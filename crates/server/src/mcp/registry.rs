@@ -1,7 +1,7 @@
 //! [`McpRegistry`]: the server's side of [`mcp_protocol::Registry`] for one request: the
-//! catalog (tools, resources, prompts), the caller's identity, quota on the limiter the
-//! REST endpoints use, and the dispatch of `tools/call` to one function per tool in
-//! [`super::calls`].
+//! catalog (tools, resources, prompts), the caller's identity, the application's charge of
+//! each call (on the limiter the REST endpoints use) in the protocol's terms, and the
+//! dispatch of `tools/call` to one function per tool in [`super::calls`].
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -48,32 +48,26 @@ impl Registry for McpRegistry {
         &CATALOG
     }
 
-    /// One unit on the same limiter, identity and limit as the REST endpoints
-    /// ([`crate::consume_quota`]), so REST and tool calls share one quota; nothing for the
-    /// status polls [`app::agent::tools::free_of_quota`] names (docs/API.md, "Quota").
+    /// The call's unit, charged by the application ([`app::App::charge_call`]: one unit on
+    /// the limiter of the REST endpoints, nothing for the status polls), answered in the
+    /// protocol's terms.
     async fn take_quota(&self, tool: &str, _ctx: &CallContext<'_>) -> Quota {
-        if app::agent::tools::free_of_quota(tool) {
-            return Quota::Unlimited;
-        }
-        let limit = self.identity.rate_limit(&self.state.config.rate_limits);
-        let d = self.state.limiter.consume(&self.identity.label(), 1, limit).await;
-        let window = RateLimit { limit: d.limit, remaining: d.remaining, reset_secs: d.reset_s };
-        if d.allowed {
-            return Quota::Granted(window);
-        }
-        if let Some(metrics) = &self.state.metrics {
-            metrics.rate_limited(self.identity.tier_label());
-        }
-        // What would raise the limit: a key, a higher tier, or nothing but waiting (a pro
-        // key, or a free key whose own limit already reaches pro's).
-        let standing = match &self.identity {
-            Identity::Anonymous { .. } => Standing::Anonymous,
-            Identity::Key(k) if k.tier == app::Tier::Free && limit < self.state.config.rate_limits.pro => {
-                Standing::Below { higher: app::Tier::Pro.as_str() }
+        use app::quota::{CallCharge, Decision, Payer, Raise};
+        let window = |d: Decision| RateLimit { limit: d.limit, remaining: d.remaining, reset_secs: d.reset_s };
+        let limiter = std::sync::Arc::clone(&self.state.limiter);
+        let payer = Payer::new(self.identity.clone(), limiter, &self.state.config.rate_limits);
+        match self.state.app.charge_call(tool, &payer).await {
+            CallCharge::Free => Quota::Unlimited,
+            CallCharge::Granted(decision) => Quota::Granted(window(decision)),
+            CallCharge::Refused { decision, raise } => {
+                let standing = match raise {
+                    Raise::Key => Standing::Anonymous,
+                    Raise::Tier(tier) => Standing::Below { higher: tier.as_str() },
+                    Raise::Nothing => Standing::Top,
+                };
+                Quota::ExceededFor { window: window(decision), standing }
             }
-            Identity::Key(_) => Standing::Top,
-        };
-        Quota::ExceededFor { window, standing }
+        }
     }
 
     async fn call_tool(&self, name: &str, arguments: Map<String, Value>, ctx: &CallContext<'_>) -> ToolResult {

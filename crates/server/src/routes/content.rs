@@ -1,6 +1,6 @@
-//! `POST /api/content-gap` and `POST /api/auto-fix-batch` (docs/API.md): identity, quota,
-//! the body, and the answer; the work is the application's ([`app::content`],
-//! [`app::fixes`]).
+//! `POST /api/content-gap` and `POST /api/auto-fix-batch` (docs/API.md): identity, the
+//! body, and the answer with its `x-ratelimit-*` headers; the work and its charge are the
+//! application's ([`app::App::content_gap`], [`app::App::auto_fix`]).
 //!
 //! Choices this project made (also in docs/API.md):
 //! - A content-gap request costs one quota unit however many competitors it names, and
@@ -11,7 +11,7 @@
 
 use api::AutoFixResult;
 
-use crate::auth::{authenticate_metered, billed, consume_quota, payer, KeyRule};
+use crate::auth::{authenticate_metered, billed, payer, KeyRule};
 use crate::ctx::Ctx;
 use crate::error::ApiError;
 use crate::response::ok_json;
@@ -30,7 +30,7 @@ pub async fn content_gap(ctx: Ctx) -> Result<crate::Response, ApiError> {
 pub async fn auto_fix_batch(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let identity = authenticate_metered(&ctx, KeyRule::Optional, Some(app::Scope::Audit)).await?;
     let issues = app::requests::issues(ctx.body().await?)?;
-    consume_quota(&ctx, &identity, 1).await?;
-    let fixes = app::fixes::fix_batch(issues).await?;
+    let payer = payer(&ctx, &identity);
+    let fixes = billed(&ctx, &payer, ctx.state.app.auto_fix(issues, &payer).await)?;
     Ok(ok_json(&AutoFixResult::new(fixes)))
 }

@@ -7,6 +7,7 @@
 //! made without a key only without one (404 otherwise, as for an unknown id).
 
 use api::crawls::{CrawlAnswer, CrawlComparison, CrawlList, CrawlPages};
+use app::crawl::share::ReportReader;
 use app::crawl::views::{wire_crawl, wire_issue, wire_page, wire_started};
 use http::{header, HeaderValue, StatusCode};
 
@@ -136,22 +137,19 @@ pub async fn report(ctx: Ctx) -> Result<crate::Response, ApiError> {
 async fn report_page(ctx: &Ctx) -> Result<crate::Response, ApiError> {
     crate::routes::web::flood_guard(ctx)?;
     let table = app::crawl::table::table_query(|name| ctx.query(name))?;
-    // A share link opens the page without a key (docs/API.md, "Share links"); one that is
-    // sent beside a key is still the only thing that decides.
-    let share = ctx.query("share").filter(|t| !t.is_empty());
-    let view = match &share {
-        Some(token) => ctx.state.crawls.shared_report_view(&id_of(ctx), token, table).await?,
-        None => {
-            let identity = caller(ctx).await?;
-            ctx.state.crawls.report_view(identity.user_id(), &id_of(ctx), table).await?
-        }
+    // A share link decides alone (`app::crawl::share::link_of`): the key is then not read.
+    let reader = match app::crawl::share::link_of(ctx.query("share")) {
+        Some(token) => ReportReader::Link(token),
+        None => ReportReader::Caller(caller(ctx).await?.user_id().map(str::to_string)),
     };
+    let view = ctx.state.crawls.report_for(reader, &id_of(ctx), table).await?;
+    let shared = view.share.is_some();
     let base = crate::routes::web::base_url(ctx);
     // The page grows with the crawl: rendered as the application's work is (in an audit
     // slot, off the async workers).
     let body = ctx.state.app.compute(move |_| pages::crawl::render_crawl_report(&base, &view)).await?;
     let mut resp = crate::routes::web::html(StatusCode::OK, body, crate::routes::web::NO_STORE);
-    if share.is_some() {
+    if shared {
         // Whoever holds the link may read the page; no search engine should list it, and no
         // site it links to should learn the token from a Referer.
         resp.headers_mut().insert("x-robots-tag", HeaderValue::from_static("noindex, nofollow"));

@@ -33,11 +33,8 @@ pub async fn list(ctx: Ctx) -> Result<crate::Response, ApiError> {
 pub async fn get(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let user_id = owner(&ctx).await?;
     let id = ctx.param("id").unwrap_or_default().to_string();
-    // Another owner's id answers exactly as an unknown one.
-    let record = ctx.state.app.own_audit(user_id, id.clone()).await?;
-    let Some(record) = record else {
-        return Err(ApiError::not_found(format!("No audit of yours has the id {}.", app::clip(&id))));
-    };
+    // Another owner's id answers exactly as an unknown one (the use case's `not_found`).
+    let record = ctx.state.app.own_audit(user_id, id).await?;
     // Writing the stored result grows with it: the application's work, off the async workers.
     let work = move |_: &dyn audit_core::Budget| {
         ok_json(&StoredAuditAnswer {

@@ -28,9 +28,6 @@ pub async fn list(ctx: Ctx) -> Result<crate::Response, ApiError> {
 pub async fn stop(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let user_id = mcp_owner(&ctx).await?;
     let id = ctx.param("id").unwrap_or_default().to_string();
-    if ctx.state.app.stop_monitor(user_id, id.clone()).await? {
-        Ok(ok_json(&MonitorStopped { ok: true, api_version: audit_core::API_VERSION, deleted: id }))
-    } else {
-        Err(ApiError::not_found(format!("No monitor {id}.")))
-    }
+    ctx.state.app.stop_monitor(user_id, id.clone()).await?;
+    Ok(ok_json(&MonitorStopped { ok: true, api_version: audit_core::API_VERSION, deleted: id }))
 }

@@ -1,9 +1,10 @@
 //! The web surfaces: `GET /api/widget` (score badge, SVG or iframe page), `GET /widget.js`,
 //! `GET /report/{domain}`, `GET /report?url=` and the landing page `GET /`.
 //!
-//! Rendering is the [`pages`] crate's (pure functions of typed values); this module looks
-//! audits up and reads them back typed ([`app::StoredResult`]), queues background audits
-//! ([`app::badges`]), applies the per-IP flood guard and sets status and headers.
+//! Rendering is the [`pages`] crate's (pure functions of typed values); what a badge or
+//! report shows and the background audits it queues are the application's
+//! ([`app::badges::BadgeQueue::badge_score`], [`app::report`]); this module applies the
+//! per-IP flood guard and sets status and headers.
 //!
 //! Errors: the badge answers the JSON error body of every API route (an `<img>` shows
 //! nothing either way, and scripts and monitors read JSON). The report routes are opened by
@@ -19,7 +20,6 @@ use crate::auth::{anonymous_identity, authenticate, billed, payer, KeyRule};
 use crate::ctx::Ctx;
 use crate::error::ApiError;
 use crate::response::Response;
-use crate::state::AppState;
 use app::badges::params::{BadgeFormat, BadgeParams};
 use app::report::{audit_report, domain_report, AuditReport, DomainReport};
 use http_serve::response::with_headers as respond;
@@ -34,11 +34,7 @@ pub const NO_STORE: &str = "no-store";
 pub async fn widget(ctx: Ctx) -> Result<crate::Response, ApiError> {
     flood_guard(&ctx)?;
     let params = BadgeParams::parse(|name| ctx.query(name))?;
-    let audit = newest_audit(&ctx.state, &params.domain).await?;
-    let score = audit.as_ref().map(|a| u32::try_from(a.score.clamp(0, 100)).unwrap_or(0));
-    if score.is_none() {
-        ctx.state.badges.enqueue(&params.domain);
-    }
+    let score = ctx.state.badges.badge_score(&params.domain).await?;
     Ok(match params.format {
         BadgeFormat::Svg => respond(
             StatusCode::OK,
@@ -107,13 +103,6 @@ pub(crate) fn flood_guard(ctx: &Ctx) -> Result<(), ApiError> {
     )
     .with_details(json!({ "limit": limit, "retry_after_s": decision.reset_s }))
     .with_header(header::RETRY_AFTER, HeaderValue::from(decision.reset_s)))
-}
-
-/// The audit a badge shows: the newest public one (made without a key) of the domain no
-/// older than [`app::BADGE_MAX_AGE`] (home page preferred), in either `www.` form
-/// ([`badge::domain_forms`]).
-async fn newest_audit(state: &AppState, domain: &str) -> Result<Option<app::StoredAudit>, ApiError> {
-    Ok(state.app.newest_public_audit(badge::domain_forms(domain)).await?)
 }
 
 async fn report_domain(ctx: &Ctx) -> Result<Response, ApiError> {

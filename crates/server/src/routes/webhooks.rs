@@ -42,17 +42,9 @@ pub async fn list(ctx: Ctx) -> Result<crate::Response, ApiError> {
 pub async fn delete(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let user_id = owner(&ctx).await?;
     let id = ctx.param("id").unwrap_or_default().to_string();
-    if ctx.state.app.unsubscribe(user_id, id.clone()).await? {
-        Ok(ok_json(&WebhookDeleted { ok: true, api_version: audit_core::API_VERSION, deleted: id }))
-    } else {
-        // Another owner's id answers exactly as an unknown one.
-        Err(ApiError::not_found(format!("No webhook subscription {id}.")))
-    }
-}
-
-fn no_such(id: &str) -> ApiError {
-    // Another owner's id answers exactly as an unknown one.
-    ApiError::not_found(format!("No webhook subscription {id}."))
+    // Another owner's id answers exactly as an unknown one (the use case's `not_found`).
+    ctx.state.app.unsubscribe(user_id, id.clone()).await?;
+    Ok(ok_json(&WebhookDeleted { ok: true, api_version: audit_core::API_VERSION, deleted: id }))
 }
 
 /// `PATCH /api/v1/webhooks/{id}` with `{"enabled": bool}`.
@@ -60,14 +52,8 @@ pub async fn update(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let user_id = owner(&ctx).await?;
     let id = ctx.param("id").unwrap_or_default().to_string();
     let enabled = app::webhooks::request::update(ctx.body().await?)?;
-    match ctx.state.app.set_subscription_enabled(user_id, id.clone(), enabled).await? {
-        Some(hook) => Ok(ok_json(&WebhookUpdated {
-            ok: true,
-            api_version: audit_core::API_VERSION,
-            webhook: wire_webhook(&hook),
-        })),
-        None => Err(no_such(&id)),
-    }
+    let hook = ctx.state.app.set_subscription_enabled(user_id, id, enabled).await?;
+    Ok(ok_json(&WebhookUpdated { ok: true, api_version: audit_core::API_VERSION, webhook: wire_webhook(&hook) }))
 }
 
 /// `POST /api/v1/webhooks/{id}/test`.
@@ -80,29 +66,25 @@ pub async fn test(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let id = ctx.param("id").unwrap_or_default().to_string();
     ctx.no_body().await?;
     let payer = payer(&ctx, &identity);
-    match billed(&ctx, &payer, ctx.state.app.test_subscription(&payer, user_id, id.clone()).await)? {
-        Some(queued) => Ok(json_response(
-            StatusCode::ACCEPTED,
-            &WebhookTestQueued {
-                ok: true,
-                api_version: audit_core::API_VERSION,
-                delivery: wire_delivery(&queued.delivery),
-            },
-        )),
-        None => Err(no_such(&id)),
-    }
+    let queued = billed(&ctx, &payer, ctx.state.app.test_subscription(&payer, user_id, id).await)?;
+    Ok(json_response(
+        StatusCode::ACCEPTED,
+        &WebhookTestQueued {
+            ok: true,
+            api_version: audit_core::API_VERSION,
+            delivery: wire_delivery(&queued.delivery),
+        },
+    ))
 }
 
 /// `GET /api/v1/webhooks/{id}/deliveries`.
 pub async fn deliveries(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let user_id = owner(&ctx).await?;
     let id = ctx.param("id").unwrap_or_default().to_string();
-    match ctx.state.app.delivery_log(user_id, id.clone()).await? {
-        Some(log) => Ok(ok_json(&WebhookDeliveryList {
-            ok: true,
-            api_version: audit_core::API_VERSION,
-            deliveries: log.iter().map(wire_delivery).collect(),
-        })),
-        None => Err(no_such(&id)),
-    }
+    let log = ctx.state.app.delivery_log(user_id, id).await?;
+    Ok(ok_json(&WebhookDeliveryList {
+        ok: true,
+        api_version: audit_core::API_VERSION,
+        deliveries: log.iter().map(wire_delivery).collect(),
+    }))
 }

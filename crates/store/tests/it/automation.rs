@@ -227,7 +227,7 @@ both! {
         // monitor; paged by (created_at, id); another owner's list is empty.
         let listed = store.list_alerts(&user, &store::AlertFilter::default(), 10).unwrap();
         // Newest first, and by id among alerts of one millisecond (the cursor's order).
-        let key = |l: &store::OwnedAlert| (l.created_at.clone(), l.id.clone());
+        let key = |l: &store::OwnedAlert| (l.created_at, l.id.clone());
         assert_eq!(listed.len(), 2);
         assert!(key(&listed[0]) > key(&listed[1]), "{listed:?}");
         let mut ids: Vec<&str> = listed.iter().map(|l| l.id.as_str()).collect();
@@ -240,7 +240,7 @@ both! {
             && l.monitor_id.as_deref() == Some(monitor.as_str())
             && l.schedule_id.is_none()
             && l.url == "https://a.test/"));
-        let before = Some((listed[0].created_at.clone(), listed[0].id.clone()));
+        let before = Some((listed[0].created_at, listed[0].id.clone()));
         let next = store.list_alerts(&user, &store::AlertFilter { before, ..Default::default() }, 10).unwrap();
         assert_eq!(next, [listed[1].clone()]);
         let schedules_only = store::AlertFilter { source: Some(store::AlertSource::Schedule), before: None };

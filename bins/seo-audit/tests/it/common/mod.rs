@@ -120,3 +120,13 @@ pub fn request(
     let json = raw.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or_default();
     (status, serde_json::from_str(json).unwrap_or(serde_json::Value::Null))
 }
+
+/// Kills the child process when dropped: a failing test leaves nothing running behind.
+pub struct KillOnDrop(pub std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}

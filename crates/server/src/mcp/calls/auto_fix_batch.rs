@@ -1,4 +1,4 @@
-//! auto_fix_batch: a fix for each of 1 to 50 issues ([`app::fixes::fix_batch`]), fetching
+//! auto_fix_batch: a fix for each of 1 to 50 issues ([`app::App::auto_fix`]), fetching
 //! nothing. Its result is the answer of `POST /api/auto-fix-batch` itself: the same type,
 //! so the same shape and schema (docs/API.md, "The agent-tool endpoint", one shape per
 //! fact).
@@ -7,7 +7,7 @@ use mcp_protocol::ToolResult;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::{from_app_error, tool_error, ToolEnv};
+use super::{from_app_error, payer, tool_error, ToolEnv};
 
 /// Arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -23,14 +23,15 @@ pub struct Args {
 /// Result: the REST answer of `POST /api/auto-fix-batch`.
 pub type Output = api::AutoFixResult;
 
-/// Runs the tool; the one quota unit of the REST endpoint is the one the protocol layer
-/// charged for the call.
-pub async fn call(_env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
+/// Runs the tool through the REST endpoint's use case ([`app::App::auto_fix`]); its one
+/// quota unit is the one the protocol layer charged for the call.
+pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
     let n = args.issues.len();
     if n == 0 || n > autofix::MAX_BATCH {
         let max = autofix::MAX_BATCH;
         return Err(tool_error("invalid_request", format!("`issues` must hold 1 to {max} issues, not {n}.")));
     }
-    let fixes = app::fixes::fix_batch(args.issues).await.map_err(|e| from_app_error(e, "auto-fix batch"))?;
+    let fixes = env.state.app.auto_fix(args.issues, &payer(env)).await;
+    let fixes = fixes.map_err(|e| from_app_error(e, "auto-fix batch"))?;
     Ok(api::AutoFixResult::new(fixes))
 }
