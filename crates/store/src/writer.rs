@@ -29,11 +29,20 @@ use crate::error::{Error, Result};
 /// Opens the writer's connection (again, after it was closed).
 type Open = Box<dyn Fn() -> rusqlite::Result<Connection> + Send + Sync>;
 
+/// Adjusts the kept connection to its file as the file grows (its page cache).
+type Resize = Box<dyn Fn(&Connection) -> rusqlite::Result<()> + Send + Sync>;
+
+/// How many turns pass between two calls of the writer's [`Resize`]: a crawl of a million
+/// pages takes hundreds of turns a second and its file grows by megabytes a second, so this is
+/// about once a second at that pace, and two `PRAGMA`s each time.
+pub(crate) const RESIZE_EVERY: u64 = 256;
+
 /// The writers' queue of one SQLite file and its connection.
 pub(crate) struct Writer {
     state: Mutex<Queue>,
     turn: Condvar,
     open: Open,
+    resize: Resize,
 }
 
 #[derive(Default)]
@@ -52,9 +61,10 @@ struct Queue {
 }
 
 impl Writer {
-    /// A queue whose connection `open` makes (when first needed).
-    pub(crate) fn new(open: Open) -> Writer {
-        Writer { state: Mutex::new(Queue::default()), turn: Condvar::new(), open }
+    /// A queue whose connection `open` makes (when first needed) and `resize` adjusts every
+    /// [`RESIZE_EVERY`] turns.
+    pub(crate) fn new(open: Open, resize: Resize) -> Writer {
+        Writer { state: Mutex::new(Queue::default()), turn: Condvar::new(), open, resize }
     }
 
     fn queue(&self) -> MutexGuard<'_, Queue> {
@@ -95,7 +105,15 @@ impl Writer {
         let conn = queue.conn.take();
         drop(queue);
         let conn = match conn {
-            Some(conn) => conn,
+            Some(conn) => {
+                if ticket % RESIZE_EVERY == 0 {
+                    // A setting of performance only: if it fails, the connection keeps the
+                    // one it had, and a connection broken for good fails the write that
+                    // follows, which reports it.
+                    let _ = (self.resize)(&conn);
+                }
+                conn
+            }
             None => match (self.open)() {
                 Ok(conn) => conn,
                 Err(e) => {
@@ -172,7 +190,7 @@ mod tests {
     use super::*;
 
     fn memory() -> Arc<Writer> {
-        Arc::new(Writer::new(Box::new(Connection::open_in_memory)))
+        Arc::new(Writer::new(Box::new(Connection::open_in_memory), Box::new(|_| Ok(()))))
     }
 
     #[test]
