@@ -306,6 +306,15 @@ pub trait FrontierStore {
     fn commit(&mut self) -> Result<(), Self::Error> {
         Ok(())
     }
+
+    /// Whether the open batch may stay open while the runner waits for the next result,
+    /// so that the results of several waits share one commit: only when holding it costs
+    /// nobody else anything (no other writer of the database waits for it). Asked again
+    /// during the wait, at short intervals. `false` by default: the batch is committed
+    /// before every wait.
+    fn may_hold_batch(&mut self) -> bool {
+        false
+    }
 }
 
 /// The frontier's bounds and politeness.

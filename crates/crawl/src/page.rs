@@ -579,14 +579,21 @@ const SEPARATOR: [bool; 256] = {
 /// runs).
 fn word_hash(word: &[u8], lower_ascii: bool) -> u64 {
     const K: u64 = 0x517c_c1b7_2722_0a95;
+    // Bit 5 of every byte: an ASCII letter with it set is lower case, and an ASCII digit
+    // always has it, so for a word of ASCII letters and digits (the only ASCII words
+    // `content_signature` hashes) setting it lower-cases the chunk as `make_ascii_lowercase`
+    // would, eight bytes in one operation instead of a test and a branch per byte.
+    const LOWER: u64 = 0x2020_2020_2020_2020;
     let mut hash = word.len() as u64;
     for chunk in word.chunks(8) {
         let mut bytes = [0u8; 8];
         bytes[..chunk.len()].copy_from_slice(chunk);
+        let mut value = u64::from_le_bytes(bytes);
         if lower_ascii {
-            bytes.make_ascii_lowercase();
+            // Only the chunk's own bytes: the padding of a short chunk stays zero.
+            value |= LOWER >> (8 * (8 - chunk.len()));
         }
-        hash = (hash.rotate_left(5) ^ u64::from_le_bytes(bytes)).wrapping_mul(K);
+        hash = (hash.rotate_left(5) ^ value).wrapping_mul(K);
     }
     hash
 }
@@ -769,6 +776,22 @@ mod tests {
         assert!(content_signature(&text, &[]).is_some());
         assert_eq!(content_signature(&text, &[]), whole_text(&text, &[]));
         assert_eq!(content_signature(&text, &boilerplate), whole_text(&text, &boilerplate));
+    }
+
+    #[test]
+    fn an_ascii_word_is_hashed_as_its_lower_case_at_every_length() {
+        // Lengths across the chunk boundaries (1 to 24 bytes: full and partial chunks of
+        // eight), letters of both cases and digits, as `content_signature` takes them.
+        let alphabet = b"AbCdEfGhIjKlMnOpQrStUvWxYz0123456789ZyXwVuTs";
+        for len in 1..=24 {
+            for start in [0, 7, 19] {
+                let word = &alphabet[start..start + len];
+                let lower = word.to_ascii_lowercase();
+                assert_eq!(word_hash(word, true), word_hash(&lower, false), "{}", String::from_utf8_lossy(word));
+            }
+        }
+        // Words that differ only in their length (padding) still differ.
+        assert_ne!(word_hash(b"ab", true), word_hash(b"ab\0", false));
     }
 
     #[test]

@@ -1164,23 +1164,29 @@ impl Inlinks {
     /// (`crawl::MAX_RECORDED_LINKS`), but a crawl's pages could otherwise add a row for every
     /// distinct URL they link to, on other sites or past the frontier's bound, which no site
     /// rule reads (they ask for the inlinks of URLs the crawl recorded).
-    fn write(&mut self, tx: &Db<'_>, crawl_id: &str) -> Result<u64> {
+    ///
+    /// Only the URLs `known` does not hold are looked up (those it holds have a row); the
+    /// ones found are added to it.
+    fn write(&mut self, tx: &Db<'_>, crawl_id: &str, known: &mut KnownUrls) -> Result<u64> {
         let mut all: Vec<(String, Inlink)> = self.0.drain().collect();
         let mut recorded = std::collections::HashSet::new();
-        for chunk in all.chunks(IN_ROWS) {
-            let urls: Vec<&str> = chunk.iter().map(|(url, _)| url.as_str()).collect();
+        let unknown: Vec<&str> = all.iter().map(|(url, _)| url.as_str()).filter(|url| !known.has(url)).collect();
+        for urls in unknown.chunks(IN_ROWS) {
             let (sql, values) =
-                in_list("SELECT url FROM crawl_pages WHERE crawl_id = ?1 AND url IN (", ")", args![crawl_id], &urls);
+                in_list("SELECT url FROM crawl_pages WHERE crawl_id = ?1 AND url IN (", ")", args![crawl_id], urls);
             recorded.extend(tx.query_map(&sql, &values, |row| row.get::<String>(0))?);
         }
         let mut not_kept = 0;
         all.retain(|(url, (n, _, _))| {
-            let keep = recorded.contains(url);
+            let keep = recorded.contains(url) || known.has(url);
             if !keep {
                 not_kept += (*n).max(0) as u64;
             }
             keep
         });
+        for url in &recorded {
+            known.add(url);
+        }
         let mut rest = all.as_slice();
         while !rest.is_empty() {
             // Upsert lists are not padded (a row may not be changed twice by one statement):
@@ -1223,6 +1229,42 @@ impl Inlinks {
     }
 }
 
+/// URLs of the crawl known to have a row in `crawl_pages` (inserted, claimed, read or
+/// recorded through this frontier), kept as 64-bit hashes: a batch's inlinks then look up
+/// only the URLs not known (links to other sites, mostly), where every linked URL cost a
+/// look-up by key before. Rows of a running crawl are never deleted, so a URL once known
+/// stays so; a batch that fails empties the set (its inserts are gone with it). Bounded: at
+/// [`KnownUrls::MAX`] hashes it starts again empty, and the look-ups answer for the URLs
+/// forgotten. Two URLs with the same hash (one chance in 2^64 for a pair) would give one
+/// unrecorded URL an inlinks row: the cost of keeping 8 bytes a URL rather than the URL.
+#[derive(Debug, Default)]
+struct KnownUrls {
+    hasher: std::collections::hash_map::RandomState,
+    hashes: std::collections::HashSet<u64>,
+}
+
+impl KnownUrls {
+    /// Hashes kept at most (about 1 MiB).
+    const MAX: usize = 1 << 16;
+
+    fn key(&self, url: &str) -> u64 {
+        use std::hash::BuildHasher;
+        self.hasher.hash_one(url)
+    }
+
+    fn add(&mut self, url: &str) {
+        if self.hashes.len() >= KnownUrls::MAX {
+            self.hashes.clear();
+        }
+        let key = self.key(url);
+        self.hashes.insert(key);
+    }
+
+    fn has(&self, url: &str) -> bool {
+        self.hashes.contains(&self.key(url))
+    }
+}
+
 impl<'a> PageRow<'a> {
     fn of(record: &'a CrawledPage, failed_rules: &'a [FailedRule]) -> Result<PageRow<'a>> {
         let record_json = serde_json::to_string(record).map_err(|e| Error::invalid("record", e.to_string()))?;
@@ -1236,7 +1278,7 @@ impl<'a> PageRow<'a> {
         store.write(|tx| {
             let mut inlinks = Inlinks::default();
             self.write(tx, crawl_id, &mut inlinks)?;
-            inlinks.write(tx, crawl_id).map(|_| ())
+            inlinks.write(tx, crawl_id, &mut KnownUrls::default()).map(|_| ())
         })
     }
 
@@ -1318,6 +1360,8 @@ struct Batch {
     open: Option<OpenTx>,
     /// The inlinks of the pages recorded in it.
     inlinks: Inlinks,
+    /// The URLs known to have a row (kept across batches).
+    known: KnownUrls,
 }
 
 type SharedTx = Arc<Mutex<Batch>>;
@@ -1373,8 +1417,9 @@ impl CrawlWriter {
         let page = PageRow::of(record, failed_rules)?;
         if let Some(shared) = self.tx.upgrade() {
             let mut batch = shared.lock().unwrap_or_else(|p| p.into_inner());
-            let Batch { open, inlinks } = &mut *batch;
+            let Batch { open, inlinks, known } = &mut *batch;
             if let Some(open) = open.as_mut() {
+                known.add(&record.url);
                 return open.run(|db| page.write(db, &self.crawl_id, inlinks));
             }
         }
@@ -1519,6 +1564,11 @@ impl CrawlFrontier {
         }
     }
 
+    /// Notes that `url` has a row ([`KnownUrls`]).
+    fn known(&self, url: &str) {
+        self.tx.lock().unwrap_or_else(|p| p.into_inner()).known.add(url);
+    }
+
     /// The counts are to be read again (a change this frontier cannot count).
     fn recount(&mut self) {
         if let Some(c) = self.counts.as_mut() {
@@ -1555,7 +1605,11 @@ impl FrontierStore for CrawlFrontier {
 
     fn get(&mut self, url: &str) -> Result<Option<Entry>> {
         let crawl_id = self.crawl_id().to_string();
-        self.look(|db| db.query_opt(GET_ENTRY, args![crawl_id, url], entry_from_row))
+        let entry = self.look(|db| db.query_opt(GET_ENTRY, args![crawl_id, url], entry_from_row))?;
+        if entry.is_some() {
+            self.known(url);
+        }
+        Ok(entry)
     }
 
     fn insert(&mut self, entry: Entry) -> Result<bool> {
@@ -1576,6 +1630,8 @@ impl FrontierStore for CrawlFrontier {
                 ],
             )
         })?;
+        // Inserted or there already: either way the URL has a row now.
+        self.known(&entry.url);
         if n > 0 {
             self.count(entry.state, entry.depth.is_none(), true);
             if entry.state == State::Fetching {
@@ -1656,6 +1712,7 @@ impl FrontierStore for CrawlFrontier {
         })?;
         claimed.sort_by_key(|(e, seq)| (e.depth.map_or(u64::MAX, u64::from), *seq));
         for (entry, _) in &claimed {
+            self.known(&entry.url);
             self.count(State::Queued, entry.depth.is_none(), false);
             self.count(State::Fetching, entry.depth.is_none(), true);
             self.fetching.insert(entry.url.clone(), entry.depth.is_none());
@@ -1702,11 +1759,11 @@ impl FrontierStore for CrawlFrontier {
     fn commit(&mut self) -> Result<()> {
         let written = {
             let mut batch = self.tx.lock().unwrap_or_else(|p| p.into_inner());
-            let Batch { open, inlinks } = &mut *batch;
+            let Batch { open, inlinks, known } = &mut *batch;
             match open.take() {
-                Some(mut open) => {
-                    open.run(|db| inlinks.write(db, &self.writer.crawl_id)).and_then(|n| open.commit().map(|()| n))
-                }
+                Some(mut open) => open
+                    .run(|db| inlinks.write(db, &self.writer.crawl_id, known))
+                    .and_then(|n| open.commit().map(|()| n)),
                 None => Ok(0),
             }
         };
@@ -1714,11 +1771,24 @@ impl FrontierStore for CrawlFrontier {
             self.links_not_counted += n;
         }
         if written.is_err() {
-            // What was counted in the batch is gone with it.
-            self.tx.lock().unwrap_or_else(|p| p.into_inner()).inlinks = Inlinks::default();
+            // What was counted in the batch is gone with it, and so are the rows it inserted.
+            let mut batch = self.tx.lock().unwrap_or_else(|p| p.into_inner());
+            batch.inlinks = Inlinks::default();
+            batch.known = KnownUrls::default();
+            drop(batch);
             self.recount();
         }
         written.map(|_| ())
+    }
+
+    /// On SQLite, while a batch is open and no other writer of the process waits for the
+    /// write turn: the batch then costs nobody anything, and keeping it open across waits
+    /// writes the pages touched by many results (the inlinks' rows above all, which every
+    /// page's links spread over the table) once per commit instead of once per result.
+    /// Never on PostgreSQL (`Store::writers_waiting` says why).
+    fn may_hold_batch(&mut self) -> bool {
+        let open = self.tx.lock().unwrap_or_else(|p| p.into_inner()).open.is_some();
+        open && self.writer.store.writers_waiting() == Some(false)
     }
 }
 

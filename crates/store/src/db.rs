@@ -166,27 +166,52 @@ fn build_pool(path: &Path, options: &StoreOptions) -> Result<Pool<SqliteConnecti
         .build(manager)?)
 }
 
-/// SQLite's page cache of the writer's connection, in KiB (SQLite's default is 2,000 KiB).
-/// Every write of a crawl finds its rows by index (a URL in the primary key, the queue
-/// index, the inlinks): once a crawl's file outgrows the cache, each of them reads its index
-/// pages back from the operating system, and in the million-page run the writer spent a
-/// third of its time there (`pread` and page look-ups) and its rate fell from 430 to 250
-/// pages a second (docs/PERFORMANCE.md, "A million pages"). The writer is one connection:
-/// this is at most 64 MiB of the process's memory, filled only as the file grows; the
-/// pooled readers keep SQLite's default.
-pub const WRITER_CACHE_KIB: i64 = 64 * 1024;
+/// The most SQLite page cache the writer's connection keeps, in KiB (SQLite's default is
+/// 2,000 KiB, which every connection starts with). Every write of a crawl finds its rows by
+/// index (a URL in the primary key, the queue index, the inlinks): once a crawl's file
+/// outgrows the cache, each of them reads its index pages back from the operating system, and
+/// in the million-page run the writer spent a third of its time there (`pread` and page
+/// look-ups) and its rate fell from 430 to 250 pages a second (docs/PERFORMANCE.md, "A million
+/// pages"). The writer is one connection: this is at most 64 MiB of the process's memory.
+pub const WRITER_CACHE_MAX_KIB: i64 = 64 * 1024;
+
+/// The least page cache of the writer: SQLite's own default.
+pub const WRITER_CACHE_MIN_KIB: i64 = 2_000;
+
+/// The writer's page cache for a file of `file_bytes`: a sixteenth of the file, between
+/// SQLite's default and [`WRITER_CACHE_MAX_KIB`]. A crawl's file is mostly its pages' records,
+/// read once each by the site rules; what the writes come back to is the indexes, a small
+/// part of it. Sized with the file, the cache costs a small crawl (a 52 MB store of 2,000
+/// pages) 3 MiB instead of the 45 MiB a fixed 64 MiB cache filled, and reaches its bound
+/// where the million-page run needed it (a file of 1 GiB, about 100,000 pages).
+pub fn writer_cache_kib(file_bytes: u64) -> i64 {
+    let kib = i64::try_from(file_bytes / 16 / 1024).unwrap_or(i64::MAX);
+    kib.clamp(WRITER_CACHE_MIN_KIB, WRITER_CACHE_MAX_KIB)
+}
+
+/// Sizes the writer's page cache for its file as it is now (see [`writer_cache_kib`]). Called
+/// when the connection opens and every [`crate::writer::RESIZE_EVERY`] turns after.
+fn size_writer_cache(conn: &Connection) -> rusqlite::Result<()> {
+    let pages: i64 = conn.pragma_query_value(None, "page_count", |r| r.get(0))?;
+    let page_size: i64 = conn.pragma_query_value(None, "page_size", |r| r.get(0))?;
+    let bytes = u64::try_from(pages.saturating_mul(page_size)).unwrap_or(0);
+    // A negative size is in KiB (SQLite's `cache_size`).
+    conn.pragma_update(None, "cache_size", -writer_cache_kib(bytes))
+}
 
 /// The writers' queue of the file at `path`, whose connection is opened when first needed
 /// (and again after one was given up).
 fn writer_of(path: &Path, options: &StoreOptions) -> Writer {
     let (path, busy, durable) = (path.to_path_buf(), options.busy_timeout, options.durable);
-    Writer::new(Box::new(move || {
-        let conn = Connection::open(&path)?;
-        configure(&conn, busy, durable)?;
-        // A negative size is in KiB (SQLite's `cache_size`).
-        conn.pragma_update(None, "cache_size", -WRITER_CACHE_KIB)?;
-        Ok(conn)
-    }))
+    Writer::new(
+        Box::new(move || {
+            let conn = Connection::open(&path)?;
+            configure(&conn, busy, durable)?;
+            size_writer_cache(&conn)?;
+            Ok(conn)
+        }),
+        Box::new(size_writer_cache),
+    )
 }
 
 /// Applies the connection settings every connection needs. Foreign keys and the busy
@@ -628,6 +653,16 @@ impl Held {
 }
 
 impl Store {
+    /// Whether another writer waits for this SQLite file's write turn; `None` on
+    /// PostgreSQL, whose writers do not queue in this process (an open transaction there
+    /// holds row locks that another replica may be waiting for unseen).
+    pub(crate) fn writers_waiting(&self) -> Option<bool> {
+        match &*self.backend {
+            Backend::Sqlite { writer, .. } => Some(writer.others_waiting()),
+            Backend::Postgres { .. } => None,
+        }
+    }
+
     /// Opens an [`OpenTx`].
     pub(crate) fn begin(&self) -> Result<OpenTx> {
         let mut held = match &*self.backend {
@@ -751,9 +786,8 @@ mod tests {
                 assert_eq!(pragma(conn, "synchronous"), if durable { "1" } else { "0" });
                 assert_eq!(pragma(conn, "busy_timeout"), "5000");
                 assert_eq!(pragma(conn, "query_only"), if reads_only { "1" } else { "0" });
-                // The writer's larger page cache; the readers keep SQLite's default.
-                let cache = if reads_only { "-2000".to_string() } else { (-WRITER_CACHE_KIB).to_string() };
-                assert_eq!(pragma(conn, "cache_size"), cache);
+                // A new file's writer starts with SQLite's default page cache, as the readers.
+                assert_eq!(pragma(conn, "cache_size"), "-2000");
             }
             drop(turn);
             // A write slipped onto a pooled connection is refused, not raced for the lock.
@@ -761,5 +795,44 @@ mod tests {
             assert!(err.to_string().contains("readonly"), "{err}");
             store.write_each(|db| db.execute("CREATE TABLE t (x INTEGER)", args![])).unwrap();
         }
+    }
+
+    #[test]
+    fn the_writer_cache_is_a_sixteenth_of_the_file_between_the_default_and_64_mib() {
+        const MIB: u64 = 1024 * 1024;
+        assert_eq!(writer_cache_kib(0), WRITER_CACHE_MIN_KIB);
+        // 2,000 KiB is a sixteenth of 32,000 KiB: below it the default, above it more.
+        assert_eq!(writer_cache_kib(32_000 * 1024 - 1), WRITER_CACHE_MIN_KIB);
+        assert_eq!(writer_cache_kib(32_000 * 1024), 2_000);
+        assert_eq!(writer_cache_kib(32_016 * 1024), 2_001);
+        assert_eq!(writer_cache_kib(52 * MIB), 52 * 1024 / 16);
+        // The bound is reached at 1 GiB and kept beyond it.
+        assert_eq!(writer_cache_kib(1024 * MIB - 16 * 1024), WRITER_CACHE_MAX_KIB - 1);
+        assert_eq!(writer_cache_kib(1024 * MIB), WRITER_CACHE_MAX_KIB);
+        assert_eq!(writer_cache_kib(10 * 1024 * MIB), WRITER_CACHE_MAX_KIB);
+        assert_eq!(writer_cache_kib(u64::MAX), WRITER_CACHE_MAX_KIB);
+    }
+
+    #[test]
+    fn the_writer_cache_grows_with_the_file_while_the_connection_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("x.db")).unwrap();
+        let Backend::Sqlite { writer, .. } = &*store.backend else { unreachable!() };
+        let cache = |writer: &Arc<Writer>| pragma(&*writer.take(WRITE_WAIT).unwrap().conn(), "cache_size");
+        assert_eq!(cache(writer), "-2000");
+        // 48 MiB of rows: a sixteenth is 3 MiB, more than the default.
+        store.write_each(|db| db.execute("CREATE TABLE t (x BLOB)", args![])).unwrap();
+        for _ in 0..48 {
+            store.write_each(|db| db.execute("INSERT INTO t VALUES (zeroblob(1048576))", args![])).unwrap();
+        }
+        // Until the next resizing turn the connection keeps the size it had ...
+        let before: i64 = cache(writer).parse().unwrap();
+        assert_eq!(before, -2000);
+        // ... and then has the file's.
+        for _ in 0..crate::writer::RESIZE_EVERY {
+            drop(writer.take(WRITE_WAIT).unwrap());
+        }
+        let after: i64 = cache(writer).parse().unwrap();
+        assert!((-3 * 1024 - 64..=-3 * 1024).contains(&after), "{after}");
     }
 }

@@ -249,7 +249,14 @@ impl Row<'_> {
                 rusqlite::types::ValueRef::Null => Value::Null,
                 rusqlite::types::ValueRef::Integer(n) => Value::Int(n),
                 rusqlite::types::ValueRef::Real(x) => Value::Real(x),
-                rusqlite::types::ValueRef::Text(t) => Value::Text(String::from_utf8_lossy(t)),
+                // Checked with `str::from_utf8`, which skips ASCII a word at a time, before
+                // the lossy conversion, which walks every byte: the site rules read each
+                // page's record (20 KiB of JSON and more), and the lossy walk was 3% of a
+                // crawl's whole profile (docs/PERFORMANCE.md, "Site crawl").
+                rusqlite::types::ValueRef::Text(t) => Value::Text(match std::str::from_utf8(t) {
+                    Ok(text) => Cow::Borrowed(text),
+                    Err(_) => String::from_utf8_lossy(t),
+                }),
                 rusqlite::types::ValueRef::Blob(b) => Value::Blob(Cow::Borrowed(b)),
             },
             Row::Pg(row) => row.try_get::<_, PgValue>(idx)?.0,

@@ -29,11 +29,20 @@ use crate::error::{Error, Result};
 /// Opens the writer's connection (again, after it was closed).
 type Open = Box<dyn Fn() -> rusqlite::Result<Connection> + Send + Sync>;
 
+/// Adjusts the kept connection to its file as the file grows (its page cache).
+type Resize = Box<dyn Fn(&Connection) -> rusqlite::Result<()> + Send + Sync>;
+
+/// How many turns pass between two calls of the writer's [`Resize`]: a crawl of a million
+/// pages takes hundreds of turns a second and its file grows by megabytes a second, so this is
+/// about once a second at that pace, and two `PRAGMA`s each time.
+pub(crate) const RESIZE_EVERY: u64 = 256;
+
 /// The writers' queue of one SQLite file and its connection.
 pub(crate) struct Writer {
     state: Mutex<Queue>,
     turn: Condvar,
     open: Open,
+    resize: Resize,
 }
 
 #[derive(Default)]
@@ -52,9 +61,10 @@ struct Queue {
 }
 
 impl Writer {
-    /// A queue whose connection `open` makes (when first needed).
-    pub(crate) fn new(open: Open) -> Writer {
-        Writer { state: Mutex::new(Queue::default()), turn: Condvar::new(), open }
+    /// A queue whose connection `open` makes (when first needed) and `resize` adjusts every
+    /// [`RESIZE_EVERY`] turns.
+    pub(crate) fn new(open: Open, resize: Resize) -> Writer {
+        Writer { state: Mutex::new(Queue::default()), turn: Condvar::new(), open, resize }
     }
 
     fn queue(&self) -> MutexGuard<'_, Queue> {
@@ -95,7 +105,15 @@ impl Writer {
         let conn = queue.conn.take();
         drop(queue);
         let conn = match conn {
-            Some(conn) => conn,
+            Some(conn) => {
+                if ticket % RESIZE_EVERY == 0 {
+                    // A setting of performance only: if it fails, the connection keeps the
+                    // one it had, and a connection broken for good fails the write that
+                    // follows, which reports it.
+                    let _ = (self.resize)(&conn);
+                }
+                conn
+            }
             None => match (self.open)() {
                 Ok(conn) => conn,
                 Err(e) => {
@@ -105,6 +123,18 @@ impl Writer {
             },
         };
         Ok(Turn { writer: self.clone(), conn: Some(conn), keep: true })
+    }
+
+    /// Whether a writer waits for the turn (besides the one holding it, if any): a crawl
+    /// that holds its batch open between results asks this to know when to let go.
+    pub(crate) fn others_waiting(&self) -> bool {
+        let queue = self.queue();
+        // Tickets from `serving` to `next` are held or waiting: the one served is held when
+        // a holder is named, and about to be taken by its waiter otherwise. An abandoned
+        // ticket is always after `serving` (its turn had not come when its writer gave up).
+        let held = u64::from(queue.holder.is_some());
+        let waiting = queue.next.saturating_sub(queue.serving).saturating_sub(held);
+        waiting > queue.abandoned.len() as u64
     }
 
     /// Ends a turn: the connection back in its place, the turn to the next writer waiting.
@@ -160,7 +190,7 @@ mod tests {
     use super::*;
 
     fn memory() -> Arc<Writer> {
-        Arc::new(Writer::new(Box::new(Connection::open_in_memory)))
+        Arc::new(Writer::new(Box::new(Connection::open_in_memory), Box::new(|_| Ok(()))))
     }
 
     #[test]
@@ -202,6 +232,31 @@ mod tests {
         // The abandoned ticket is passed over, and the same in-memory database is still there.
         let mut next = writer.take(Duration::from_secs(1)).unwrap();
         next.conn().execute_batch("INSERT INTO t VALUES (1)").unwrap();
+    }
+
+    #[test]
+    fn a_writer_waiting_for_the_turn_is_seen_by_its_holder() {
+        let writer = memory();
+        assert!(!writer.others_waiting(), "nobody at all");
+        let held = writer.take(Duration::from_secs(5)).unwrap();
+        assert!(!writer.others_waiting(), "the holder alone");
+        let next = {
+            let writer = writer.clone();
+            std::thread::spawn(move || writer.take(Duration::from_secs(30)).map(drop))
+        };
+        while !writer.others_waiting() {
+            std::thread::yield_now();
+        }
+        // One that gave up is not counted: it waits no more.
+        let impatient = {
+            let writer = writer.clone();
+            std::thread::spawn(move || writer.take(Duration::from_millis(10)).map(drop))
+        };
+        assert!(impatient.join().unwrap().is_err());
+        assert!(writer.others_waiting(), "the first waiter still waits");
+        drop(held);
+        next.join().unwrap().unwrap();
+        assert!(!writer.others_waiting(), "all served");
     }
 
     #[test]

@@ -417,6 +417,40 @@ const MAX_BATCH: usize = 64;
 /// the store").
 const MAX_BATCH_TIME: Duration = Duration::from_millis(200);
 
+/// How long the frontier thread waits for a result at a time while it keeps its batch open
+/// ([`wait_in_batch`]): a writer that comes meanwhile waits about this long at most before
+/// the batch is committed and the turn is its.
+const HOLD_SLICE: Duration = Duration::from_millis(2);
+
+/// Waits for the next result with the open batch kept open, while the store allows it
+/// ([`FrontierStore::may_hold_batch`]: on SQLite, while no other writer waits for the turn)
+/// and the batch has room and time left (`MAX_BATCH`, `MAX_BATCH_TIME`); `None` when it
+/// stops waiting without one (the caller then commits and waits as before). On a busy crawl
+/// results come every few milliseconds, so a batch takes in tens of them instead of the one
+/// or two ready at once, and what they all touch (the inlinks' rows spread over their table,
+/// the queue index) is written once per commit (docs/PERFORMANCE.md, "Site crawl"). A crawl
+/// holds the batch while nobody else wants to write: its atomicity is unchanged (a crash
+/// keeps all of a batch or none of it), only its size grows.
+fn wait_in_batch<S: FrontierStore>(
+    store: &mut S,
+    done: &Receiver<Done>,
+    batched: usize,
+    opened: Instant,
+) -> Result<Option<Done>, AppError> {
+    while batched < MAX_BATCH && store.may_hold_batch() {
+        let left = MAX_BATCH_TIME.saturating_sub(opened.elapsed());
+        if left.is_zero() {
+            break;
+        }
+        match done.recv_timeout(left.min(HOLD_SLICE)) {
+            Ok(result) => return Ok(Some(result)),
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => return Err(AppError::internal("the crawl's fetch side stopped")),
+        }
+    }
+    Ok(None)
+}
+
 /// The blocking threads a runtime that runs crawls needs: the frontier thread, one for the
 /// rest (name resolution), and one per core for the store calls of the pages analysed at
 /// once (the analyses themselves run on their own threads). A command that only
@@ -872,7 +906,7 @@ where
     // Results are recorded in batches (one transaction of a database store): the results
     // ready at once, up to MAX_BATCH and for MAX_BATCH_TIME, with the work handed out after
     // them; a batch is written before the thread waits for the next result, so nothing waits
-    // in it.
+    // in it, unless the store says nobody else wants to write (`wait_in_batch`).
     let mut batched = 0usize;
     frontier.store().begin().map_err(store_error)?;
     let mut batch_opened = Instant::now();
@@ -952,6 +986,10 @@ where
         }
         let ready =
             if batched < MAX_BATCH && batch_opened.elapsed() < MAX_BATCH_TIME { done.try_recv().ok() } else { None };
+        let ready = match ready {
+            Some(result) => Some(result),
+            None => wait_in_batch(frontier.store(), done, batched, batch_opened)?,
+        };
         let result = match ready {
             Some(result) => Some(result),
             None => {
@@ -1900,6 +1938,109 @@ mod tests {
         assert_eq!((record.status, record.error.as_deref()), (None, Some(reason)));
         let requests = seen.lock().expect("lock").clone();
         assert!(requests.iter().all(|r| r.starts_with(&format!("shop.test:{port}/"))), "{requests:?}");
+    }
+
+    /// A [`MemoryStore`] with batches: notes how many results (entries recorded done or
+    /// failed) each committed batch held, and lets the runner hold a batch open across its
+    /// waits when `hold` says so.
+    struct BatchStore {
+        store: MemoryStore,
+        hold: bool,
+        open: bool,
+        recorded: usize,
+        /// Results per committed batch, in order.
+        batches: Vec<usize>,
+        /// Results recorded with no batch open.
+        outside: usize,
+    }
+
+    impl BatchStore {
+        fn new(hold: bool) -> BatchStore {
+            BatchStore { store: MemoryStore::new(), hold, open: false, recorded: 0, batches: Vec::new(), outside: 0 }
+        }
+    }
+
+    impl FrontierStore for BatchStore {
+        type Error = std::convert::Infallible;
+        fn get(&mut self, url: &str) -> Result<Option<Entry>, Self::Error> {
+            self.store.get(url)
+        }
+        fn insert(&mut self, entry: Entry) -> Result<bool, Self::Error> {
+            self.store.insert(entry)
+        }
+        fn update(&mut self, entry: &Entry) -> Result<(), Self::Error> {
+            if matches!(entry.state, State::Done | State::Failed) {
+                if self.open {
+                    self.recorded += 1;
+                } else {
+                    self.outside += 1;
+                }
+            }
+            self.store.update(entry)
+        }
+        fn claim(&mut self, limit: usize, unlinked: bool) -> Result<Vec<Entry>, Self::Error> {
+            self.store.claim(limit, unlinked)
+        }
+        fn counts(&mut self) -> Result<Counts, Self::Error> {
+            self.store.counts()
+        }
+        fn requeue_fetching(&mut self) -> Result<u64, Self::Error> {
+            self.store.requeue_fetching()
+        }
+        fn begin(&mut self) -> Result<(), Self::Error> {
+            self.open = true;
+            Ok(())
+        }
+        fn commit(&mut self) -> Result<(), Self::Error> {
+            if self.open && self.recorded > 0 {
+                self.batches.push(self.recorded);
+            }
+            (self.open, self.recorded) = (false, 0);
+            Ok(())
+        }
+        fn may_hold_batch(&mut self) -> bool {
+            self.hold && self.open
+        }
+    }
+
+    /// A batch is committed before the runner waits for a result unless the store lets it
+    /// hold the batch (`FrontierStore::may_hold_batch`: an SQLite store nobody else waits to
+    /// write to); then the results that come while it waits join the open batch, and every
+    /// result is still recorded inside a committed batch. One request in flight and pages
+    /// answering 10 ms after they are asked for: results never come at once, so without
+    /// the hold each batch holds one; with it, the results 10 ms apart share batches (a
+    /// batch takes results for 200 ms).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn results_that_come_while_the_runner_waits_join_the_batch_only_when_the_store_lets_it_hold_it() {
+        let addr = test_support::Pages::serve(|request: &test_support::wiremock::Request| {
+            let body = match request.url.path() {
+                "/" => (1..12).map(|i| format!("<a href='/p{i}'>Page {i}</a>")).collect::<String>(),
+                path => format!("<title>Page {path} of the shop</title><p>Page {path}.</p>"),
+            };
+            test_support::ResponseTemplate::new(200)
+                .set_body_raw(body, "text/html")
+                .set_delay(Duration::from_millis(10))
+        })
+        .await
+        .leak();
+        for hold in [false, true] {
+            let scope = Scope::new(&format!("http://{addr}/"), ScopeConfig::default()).expect("scope");
+            let limits = Limits { max_in_flight: 1, ..Limits::default() };
+            let options = CrawlOptions { sitemaps: false, ..CrawlOptions::default() };
+            let crawled = run(&fetcher(), BatchStore::new(hold), scope, limits, MemorySink::default(), options)
+                .await
+                .expect("crawl");
+            assert_eq!(crawled.summary.progress.done, 12, "hold {hold}");
+            let store = &crawled.store;
+            assert!(!store.open && store.outside == 0, "every result in a committed batch (hold {hold})");
+            assert_eq!(store.batches.iter().sum::<usize>(), 12, "hold {hold}: {:?}", store.batches);
+            let largest = store.batches.iter().copied().max().unwrap_or(0);
+            if hold {
+                assert!(largest >= 2, "results shared a batch: {:?}", store.batches);
+            } else {
+                assert_eq!(largest, 1, "one result a batch: {:?}", store.batches);
+            }
+        }
     }
 
     #[tokio::test]

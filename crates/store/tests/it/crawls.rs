@@ -780,6 +780,29 @@ both! {
             )),
             0
         );
+        // The same frontier knows the URLs it inserts or claims without looking them up: a
+        // URL queued in a batch and a page linking to it in the same batch count its inlink;
+        // a URL queued by another frontier is looked up and counted too; one never recorded
+        // is still counted as not kept.
+        let entry = |url: &str| crawl::Entry {
+            url: url.to_string(),
+            depth: Some(2),
+            found_from: Some("https://site.test/b".into()),
+            source: crawl::Source::Link,
+            state: State::Queued,
+            status: None,
+            reason: None,
+        };
+        let mut other = s.crawl_frontier(&id, "w2");
+        assert!(other.insert(entry("https://site.test/queued-elsewhere")).unwrap());
+        frontier.begin().unwrap();
+        assert!(frontier.insert(entry("https://site.test/new")).unwrap());
+        let links = ["https://site.test/new", "https://site.test/queued-elsewhere", "https://elsewhere.test/x"];
+        frontier.writer().record_page(&page("https://site.test/c", &links), &[]).unwrap();
+        frontier.commit().unwrap();
+        assert_eq!(frontier.links_not_counted(), 201);
+        assert_eq!((inlinks("https://site.test/new"), inlinks("https://site.test/queued-elsewhere")), (1, 1));
+        assert_eq!(rows(), before + 2, "one row for each newly linked recorded URL");
     }
 }
 
