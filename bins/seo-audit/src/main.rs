@@ -108,6 +108,7 @@ fn main() -> ExitCode {
     // First, before any thread or allocation of the service: the memory bounds of
     // docs/SECURITY.md hold for pages of the normal size.
     let small_pages = memory::small_pages_only();
+    memory::prompt_purge();
     app::memory::install_release(memory::collect);
     let cli = Cli::parse();
     let mut builder = tokio::runtime::Builder::new_multi_thread();

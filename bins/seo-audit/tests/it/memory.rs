@@ -64,16 +64,25 @@ async fn stalled_h2_bodies_are_held_on_pages_of_the_normal_size() {
         tokio::time::sleep(Duration::from_millis(25)).await;
     }
     let huge = test_support::proc_kib(&proc_file("smaps_rollup"), "AnonHugePages").unwrap_or(0);
-    let rss = test_support::proc_kib(&proc_file("status"), "VmRSS").unwrap_or(0);
+    let status = proc_file("status");
+    let rss = test_support::proc_kib(&status, "VmRSS").unwrap_or(0);
+    let peak = test_support::proc_kib(&status, "VmHWM").unwrap_or(0);
     eprintln!(
-        "{} bodies refused; RSS {} -> {} MiB; huge pages {} -> {} MiB",
+        "{} bodies refused; RSS {} -> {} MiB (peak {} MiB); huge pages {} -> {} MiB",
         refused.load(Ordering::SeqCst),
         rss_before >> 10,
         rss >> 10,
+        peak >> 10,
         huge_before >> 10,
         huge >> 10
     );
     assert!(huge <= huge_before, "the bodies were written to huge pages: {huge_before} -> {huge} kB");
+    // The documented bound of what these bodies may cost the process: 64 MB (61 MiB) above
+    // what it held before, at its peak.
+    assert!(
+        peak.saturating_sub(rss_before) <= 61 * 1024,
+        "the process grew from {rss_before} kB to a peak of {peak} kB"
+    );
     for r in requests {
         r.abort();
     }
