@@ -32,9 +32,10 @@ type Open = Box<dyn Fn() -> rusqlite::Result<Connection> + Send + Sync>;
 /// Adjusts the kept connection to its file as the file grows (its page cache).
 type Resize = Box<dyn Fn(&Connection) -> rusqlite::Result<()> + Send + Sync>;
 
-/// How many turns pass between two calls of the writer's [`Resize`]: a crawl of a million
-/// pages takes hundreds of turns a second and its file grows by megabytes a second, so this is
-/// about once a second at that pace, and two `PRAGMA`s each time.
+/// How many turns pass between two calls of the writer's [`Resize`] (two `PRAGMA`s): a
+/// crawl's batch is one turn of up to 64 pages or 200 ms, and the service's other writes are
+/// a turn each, so this is every few seconds to every minute or so, while a crawl's file grows
+/// by about 3 MB a second at most (300 pages of 10 KB): the cache lags its file by little.
 pub(crate) const RESIZE_EVERY: u64 = 256;
 
 /// The writers' queue of one SQLite file and its connection.
