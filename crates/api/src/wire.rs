@@ -10,7 +10,7 @@ use audit_core::{AuditResult, CompactResult};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use vocab::Timestamp;
+use vocab::{DeliveryId, EventId, Timestamp, WebhookId};
 
 use crate::body::{Field, JsonBody};
 
@@ -351,7 +351,8 @@ pub struct Health {
 #[schemars(extend("not" = { "required": ["secret"] }))]
 pub struct Webhook {
     /// UUID.
-    pub id: String,
+    #[schemars(with = "String")]
+    pub id: WebhookId,
     /// Target URL.
     pub url: String,
     /// Subscribed events.
@@ -368,7 +369,8 @@ pub struct Webhook {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct NewWebhook {
     /// UUID.
-    pub id: String,
+    #[schemars(with = "String")]
+    pub id: WebhookId,
     /// Target URL.
     pub url: String,
     /// Subscribed events.
@@ -413,7 +415,8 @@ pub struct WebhookDeleted {
     #[schemars(extend("const" = "v1"))]
     pub api_version: &'static str,
     /// Id of the deleted subscription.
-    pub deleted: String,
+    #[schemars(with = "String")]
+    pub deleted: WebhookId,
 }
 
 /// The body of `POST /api/v1/webhooks`.
@@ -840,9 +843,11 @@ pub struct WebhookUpdated {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct WebhookDelivery {
     /// The delivery id.
-    pub id: String,
+    #[schemars(with = "String")]
+    pub id: DeliveryId,
     /// The event id: the body's `id` and the `x-webhook-id` header.
-    pub event_id: String,
+    #[schemars(with = "String")]
+    pub event_id: EventId,
     /// The event.
     #[schemars(extend("enum" = DELIVERED_EVENTS))]
     pub event: String,

@@ -88,6 +88,8 @@ id_value!(
     vocab::AlertId,
     vocab::AuditId,
     vocab::CrawlId,
+    vocab::DeliveryId,
+    vocab::EventId,
     vocab::KeyId,
     vocab::MonitorId,
     vocab::ScheduleId,

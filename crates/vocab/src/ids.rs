@@ -130,6 +130,16 @@ id!(
     WebhookId
 );
 id!(
+    /// A webhook delivery's id (a UUID): its outbox row, which the delivery log lists and
+    /// the dispatcher claims and records attempts of.
+    DeliveryId
+);
+id!(
+    /// A webhook event's id (a UUID): the delivered body's `id` and its `x-webhook-id`
+    /// header, the same for every subscription the event went to and every attempt.
+    EventId
+);
+id!(
     /// A monitor's id.
     MonitorId
 );

@@ -21,15 +21,19 @@ async fn ids_the_caller_does_not_hold_are_not_found() {
     let e = t.app.own_audit(owner.clone(), id.clone()).await.expect_err("no audit");
     assert_eq!(refusal(&e), ("not_found", "No audit of yours has the id nope.".to_string()));
     let subscription = ("not_found", "No webhook subscription nope.".to_string());
-    let e = t.app.unsubscribe(owner.clone(), id.clone()).await.expect_err("no subscription");
+    let e = t.app.unsubscribe(owner.clone().into(), id.clone().into()).await.expect_err("no subscription");
     assert_eq!(refusal(&e), subscription);
-    let e = t.app.set_subscription_enabled(owner.clone(), id.clone(), false).await.expect_err("no subscription");
+    let e = t
+        .app
+        .set_subscription_enabled(owner.clone().into(), id.clone().into(), false)
+        .await
+        .expect_err("no subscription");
     assert_eq!(refusal(&e), subscription);
-    let e = t.app.delivery_log(owner.clone(), id.clone()).await.expect_err("no subscription");
+    let e = t.app.delivery_log(owner.clone().into(), id.clone().into()).await.expect_err("no subscription");
     assert_eq!(refusal(&e), subscription);
     // A test ping is charged first, whatever the subscription (its unit bounds the pings).
     let payer = t.anonymous("198.51.100.30", 5);
-    let e = t.app.test_subscription(&payer, owner, id).await.expect_err("no subscription");
+    let e = t.app.test_subscription(&payer, owner.into(), id.into()).await.expect_err("no subscription");
     assert_eq!(refusal(&e), subscription);
     assert_eq!(t.remaining("198.51.100.30", 5).await, 4);
 }

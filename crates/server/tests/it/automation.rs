@@ -121,7 +121,7 @@ async fn fix_workflow_through_the_gate() {
     let t = TestServer::start(|c| c.webhook_retry_base_ms = 50).await;
     let (alice, bob) = two_owners(&t);
     let hook = store::NewWebhook {
-        user_id: owner_of(&t, &alice),
+        user_id: owner_of(&t, &alice).into(),
         url: site.url("/hook"),
         events: vec!["workflow.awaiting_approval".into(), "workflow.completed".into()],
     };
@@ -273,7 +273,7 @@ async fn monitors_raise_alerts() {
     .await;
     let (alice, _) = two_owners(&t);
     let hook = store::NewWebhook {
-        user_id: owner_of(&t, &alice),
+        user_id: owner_of(&t, &alice).into(),
         url: site.url("/hook"),
         events: vec!["monitor.alert".into()],
     };

@@ -132,7 +132,7 @@ both! {
         let s = &f.store;
         let user = s.create_user(Tier::Free).unwrap();
         s.create_webhook(NewWebhook {
-            user_id: user.id.clone(),
+            user_id: user.id.clone().into(),
             url: "https://hooks.test/".into(),
             events: vec!["crawl.completed".into()],
         })

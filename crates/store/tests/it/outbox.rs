@@ -21,6 +21,7 @@ fn subscribe(store: &Store, user: &str, events: &[&str]) -> String {
         .create_webhook(NewWebhook { user_id: user.into(), url: "https://hooks.example.com/".into(), events })
         .unwrap()
         .id
+        .into_string()
 }
 
 fn owner_with_hook(store: &Store) -> (String, String) {

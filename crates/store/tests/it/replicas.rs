@@ -219,7 +219,7 @@ both! {
         let mut hooks = Vec::new();
         for i in 0..4 {
             let new = NewWebhook {
-                user_id: user.clone(),
+                user_id: user.clone().into(),
                 url: format!("https://hooks{i}.example.com/"),
                 events: vec!["audit.completed".into()],
             };
@@ -260,7 +260,7 @@ both! {
                 }
             }
         });
-        let all: Vec<String> = claimed.iter().flatten().cloned().collect();
+        let all: Vec<_> = claimed.iter().flatten().cloned().collect();
         assert_eq!(all.len(), 120, "{backend:?}: no delivery claimed twice");
         assert_eq!(all.into_iter().collect::<HashSet<_>>(), rows, "{backend:?}: every delivery claimed");
         for hook in &hooks {

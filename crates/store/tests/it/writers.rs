@@ -52,7 +52,7 @@ both! {
         let owner = s.create_user(Tier::Free).unwrap().id;
         let hook = s
             .create_webhook(NewWebhook {
-                user_id: owner.clone(),
+                user_id: owner.clone().into(),
                 url: "https://hooks.example.com/".into(),
                 events: vec!["audit.completed".into()],
             })
