@@ -10,7 +10,7 @@ use audit_core::{AuditResult, CompactResult};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use vocab::{DeliveryId, EventId, Timestamp, WebhookId};
+use vocab::{AlertId, DeliveryId, EventId, MonitorId, Timestamp, WebhookId};
 
 use crate::body::{Field, JsonBody};
 
@@ -722,7 +722,8 @@ pub const DELIVERED_EVENTS: &[&str] = vocab::WebhookEvent::NAMES;
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct MonitorAlert {
     /// UUID.
-    pub id: String,
+    #[schemars(with = "String")]
+    pub id: AlertId,
     /// The rule that fired.
     #[schemars(extend("enum" = ALERT_RULES))]
     pub rule: String,
@@ -740,7 +741,8 @@ pub struct MonitorAlert {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct Monitor {
     /// UUID.
-    pub id: String,
+    #[schemars(with = "String")]
+    pub id: MonitorId,
     /// The monitored page.
     pub url: String,
     /// Seconds between two scheduled checks.
@@ -780,7 +782,8 @@ pub struct MonitorStopped {
     #[schemars(extend("const" = "v1"))]
     pub api_version: &'static str,
     /// Id of the stopped monitor.
-    pub deleted: String,
+    #[schemars(with = "String")]
+    pub deleted: MonitorId,
 }
 
 /// A workflow run as listed.

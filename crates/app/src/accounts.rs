@@ -4,7 +4,7 @@
 
 use time::OffsetDateTime;
 use url::Url;
-use vocab::{UserId, WebhookId};
+use vocab::{MonitorId, UserId, WebhookId};
 
 use crate::{App, AppError};
 
@@ -238,7 +238,7 @@ impl App {
     ///
     /// # Errors
     /// The store failed.
-    pub async fn recent_alerts(&self, monitor_id: String, limit: usize) -> Result<Vec<store::Alert>, AppError> {
+    pub async fn recent_alerts(&self, monitor_id: MonitorId, limit: usize) -> Result<Vec<store::Alert>, AppError> {
         self.db(move |s| s.recent_alerts(&monitor_id, limit)).await
     }
 }

@@ -561,7 +561,8 @@ impl Workflows {
                 done(to_json(&steps::FinalizeOutput { approved: true, approved_at: decided, fixes: plan.fixes }))
             }
             Step::RegisterMonitor => {
-                let (monitor, created) = self.monitors.ensure(owner, &run.url).await.map_err(|e| e.reason())?;
+                let (monitor, created) =
+                    self.monitors.ensure(&vocab::UserId::from(owner), &run.url).await.map_err(|e| e.reason())?;
                 done(to_json(&steps::MonitorOutput {
                     monitor_id: monitor.id,
                     interval_seconds: monitor.interval_s,

@@ -199,7 +199,7 @@ pub struct FinalizeOutput {
 #[serde(rename_all = "camelCase")]
 pub struct MonitorOutput {
     /// The page's monitor.
-    pub monitor_id: String,
+    pub monitor_id: vocab::MonitorId,
     /// How often it checks the page.
     #[serde(default)]
     pub interval_seconds: u32,

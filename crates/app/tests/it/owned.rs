@@ -16,7 +16,7 @@ fn refusal(e: &app::AppError) -> (&'static str, String) {
 async fn ids_the_caller_does_not_hold_are_not_found() {
     let t = open(1, 1);
     let (owner, id) = ("user-1".to_string(), "nope".to_string());
-    let e = t.app.stop_monitor(owner.clone(), id.clone()).await.expect_err("no monitor");
+    let e = t.app.stop_monitor(owner.clone().into(), id.clone().into()).await.expect_err("no monitor");
     assert_eq!(refusal(&e), ("not_found", "No monitor nope.".to_string()));
     let e = t.app.own_audit(owner.clone(), id.clone()).await.expect_err("no audit");
     assert_eq!(refusal(&e), ("not_found", "No audit of yours has the id nope.".to_string()));

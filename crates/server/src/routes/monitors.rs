@@ -5,6 +5,7 @@
 //! and stopping consume no quota. Another owner's id answers 404 like an unknown one.
 
 use api::{MonitorList, MonitorStopped};
+use app::{MonitorId, UserId};
 
 use crate::auth::key_owner;
 use crate::ctx::Ctx;
@@ -16,9 +17,14 @@ pub(crate) async fn mcp_owner(ctx: &Ctx) -> Result<String, ApiError> {
     key_owner(ctx, app::Scope::Mcp).await
 }
 
+/// The monitors' routes' owner, typed.
+async fn owner(ctx: &Ctx) -> Result<UserId, ApiError> {
+    mcp_owner(ctx).await.map(UserId::from)
+}
+
 /// `GET /api/v1/monitors`.
 pub async fn list(ctx: Ctx) -> Result<crate::Response, ApiError> {
-    let user_id = mcp_owner(&ctx).await?;
+    let user_id = owner(&ctx).await?;
     let monitors = ctx.state.app.owned_monitors(user_id).await?;
     let monitors = monitors.iter().map(app::OwnedMonitor::wire).collect();
     Ok(ok_json(&MonitorList { ok: true, api_version: audit_core::API_VERSION, monitors }))
@@ -26,8 +32,8 @@ pub async fn list(ctx: Ctx) -> Result<crate::Response, ApiError> {
 
 /// `DELETE /api/v1/monitors/{id}`.
 pub async fn stop(ctx: Ctx) -> Result<crate::Response, ApiError> {
-    let user_id = mcp_owner(&ctx).await?;
-    let id = ctx.param("id").unwrap_or_default().to_string();
+    let user_id = owner(&ctx).await?;
+    let id = MonitorId::from(ctx.param("id").unwrap_or_default());
     ctx.state.app.stop_monitor(user_id, id.clone()).await?;
     Ok(ok_json(&MonitorStopped { ok: true, api_version: audit_core::API_VERSION, deleted: id }))
 }

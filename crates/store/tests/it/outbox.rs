@@ -124,7 +124,7 @@ both! {
             .insert_alert_with_event(&monitor.id, "score_drop", "warning", "down", |a| json!({ "alertId": a.id }))
             .unwrap();
         assert_eq!(raised.pending, 1);
-        assert!(store.webhook_outbox(&alerts).unwrap()[0].payload.contains(&alert.id));
+        assert!(store.webhook_outbox(&alerts).unwrap()[0].payload.contains(alert.id.as_str()));
 
         // Unknown events are refused.
         assert!(store.enqueue_webhook_event(&user, "audit.finished", json!({})).unwrap_err().is_invalid());

@@ -115,7 +115,7 @@ both! {
                 }
             }
         });
-        let all: Vec<String> = claimed.iter().flatten().cloned().collect();
+        let all: Vec<_> = claimed.iter().flatten().cloned().collect();
         assert_eq!(all.len(), 40, "{backend:?}: no monitor claimed twice");
         assert_eq!(all.into_iter().collect::<HashSet<_>>(), ids, "{backend:?}: every monitor claimed");
 
@@ -125,7 +125,7 @@ both! {
         let done = ids.iter().next().unwrap().clone();
         a.reschedule_monitor(&done, t + time::Duration::hours(1)).unwrap();
         let later = lease_until + time::Duration::seconds(1);
-        let taken: HashSet<String> = b
+        let taken: HashSet<_> = b
             .claim_due_monitors(later, later + time::Duration::seconds(30), 100)
             .unwrap()
             .into_iter()
