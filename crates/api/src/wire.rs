@@ -10,7 +10,7 @@ use audit_core::{AuditResult, CompactResult};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use vocab::{AlertId, DeliveryId, EventId, MonitorId, Timestamp, WebhookId};
+use vocab::{AlertId, DeliveryId, EventId, MonitorId, Timestamp, WebhookId, WorkflowId};
 
 use crate::body::{Field, JsonBody};
 
@@ -790,7 +790,8 @@ pub struct MonitorStopped {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct WorkflowSummary {
     /// The run id (workflow_status' `runId`).
-    pub id: String,
+    #[schemars(with = "String")]
+    pub id: WorkflowId,
     /// What the run does.
     #[schemars(extend("enum" = WORKFLOW_INTENTS))]
     pub intent: String,

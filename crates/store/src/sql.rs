@@ -86,6 +86,7 @@ macro_rules! id_value {
 }
 id_value!(
     vocab::AlertId,
+    vocab::ApprovalId,
     vocab::AuditId,
     vocab::CrawlId,
     vocab::DeliveryId,

@@ -163,6 +163,10 @@ id!(
     /// An alert's id (a UUID): a monitor's or a crawl schedule's.
     AlertId
 );
+id!(
+    /// A workflow run's approval gate's id (a UUID): the `approvalId` of approve_fixes.
+    ApprovalId
+);
 
 /// The tag every crawl id starts with.
 pub const CRAWL_ID_TAG: &str = "cr_";

@@ -176,7 +176,7 @@ pub struct StoredPlan {
 #[serde(rename_all = "camelCase")]
 pub struct GateOutput {
     /// The gate's id, for approve_fixes.
-    pub approval_id: String,
+    pub approval_id: vocab::ApprovalId,
     /// What approving does.
     #[serde(default)]
     pub summary: String,

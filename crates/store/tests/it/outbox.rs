@@ -86,7 +86,7 @@ both! {
         // Workflow state changes: the completion and the gate (with its step) each in one write.
         let run = store
             .create_run(NewRun {
-                user_id: Some(user.clone()),
+                user_id: Some(user.clone().into()),
                 intent: store::Intent::Fix,
                 url: "https://example.com/".into(),
                 competitor_url: None,
@@ -109,7 +109,7 @@ both! {
         assert_eq!(gated.pending, 0, "nobody subscribed to the gate");
         let stored = store.get_run(&run.id).unwrap();
         assert_eq!(stored.state, RunState::AwaitingApproval);
-        assert!(stored.steps[0].result_json.as_deref().unwrap().contains(&approval.id));
+        assert!(stored.steps[0].result_json.as_deref().unwrap().contains(approval.id.as_str()));
         let done = store
             .set_run_state_with_event(&run.id, RunState::Completed, "workflow.completed", json!({ "runId": run.id }))
             .unwrap();

@@ -139,7 +139,7 @@ both! {
 
 fn new_run(user: &str) -> NewRun {
     NewRun {
-        user_id: Some(user.to_string()),
+        user_id: Some(user.into()),
         intent: store::Intent::Audit,
         url: "https://example.com/".into(),
         competitor_url: None,
@@ -179,7 +179,7 @@ both! {
             assert!(got.failed.is_empty());
             (worker, got.resumed)
         });
-        let mut owner: HashMap<String, String> = HashMap::new();
+        let mut owner: HashMap<_, String> = HashMap::new();
         for (worker, runs) in &adopted {
             for run in runs {
                 assert!(owner.insert(run.clone(), worker.clone()).is_none(), "{backend:?}: {run} adopted twice");
