@@ -10,7 +10,7 @@ use audit_core::{AuditResult, CompactResult};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use vocab::{AlertId, DeliveryId, EventId, MonitorId, Timestamp, WebhookId, WorkflowId};
+use vocab::{AlertId, AuditId, DeliveryId, EventId, MonitorId, Timestamp, WebhookId, WorkflowId};
 
 use crate::body::{Field, JsonBody};
 
@@ -641,7 +641,8 @@ pub struct IssueCounts {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct StoredAuditItem {
     /// The audit's id (`GET /api/v1/audits/{id}`).
-    pub id: String,
+    #[schemars(with = "String")]
+    pub id: AuditId,
     /// The URL that was asked for (normalised: a bare host got `https://`).
     pub url: String,
     /// The URL after redirects.
@@ -677,7 +678,8 @@ pub struct StoredAuditList {
 #[schemars(rename = "StoredAudit")]
 pub struct StoredAuditAnswer {
     /// The audit's id.
-    pub id: String,
+    #[schemars(with = "String")]
+    pub id: AuditId,
     /// When the audit was stored (UTC, milliseconds).
     #[schemars(with = "String", extend("format" = "date-time"))]
     pub created_at: Timestamp,

@@ -4,7 +4,7 @@
 
 use time::OffsetDateTime;
 use url::Url;
-use vocab::{MonitorId, UserId, WebhookId};
+use vocab::{AuditId, MonitorId, UserId, WebhookId};
 
 use crate::{App, AppError};
 
@@ -216,7 +216,7 @@ impl App {
     ///
     /// # Errors
     /// The store failed.
-    pub async fn public_audit(&self, id: String, hosts: Vec<String>) -> Result<Option<store::StoredAudit>, AppError> {
+    pub async fn public_audit(&self, id: AuditId, hosts: Vec<String>) -> Result<Option<store::StoredAudit>, AppError> {
         if id.len() > 64 {
             return Ok(None);
         }

@@ -544,7 +544,7 @@ pub fn audit_record(
         result.score.ruleset_version.clone(),
         json,
     );
-    record.user_id = owner.map(str::to_string);
+    record.user_id = owner.map(vocab::UserId::from);
     record.page_text = page_text;
     Ok(record)
 }

@@ -2,7 +2,7 @@ use crate::sql::{args, Db, Row, Value};
 use serde::Serialize;
 use time::OffsetDateTime;
 
-use vocab::{AlertId, CrawlId, MonitorId, ScheduleId, Timestamp, UserId};
+use vocab::{AlertId, AuditId, CrawlId, MonitorId, ScheduleId, Timestamp, UserId};
 
 use crate::clock::{self, format_rfc3339, ser};
 use crate::db::{new_id, Store};
@@ -78,7 +78,7 @@ pub struct NewExperiment {
     /// What success means (free text).
     pub metric_target: Option<String>,
     /// Audit taken as the baseline.
-    pub baseline_audit_id: Option<String>,
+    pub baseline_audit_id: Option<AuditId>,
     /// Baseline value of the metric.
     pub baseline_value: Option<f64>,
 }
@@ -99,7 +99,7 @@ pub struct Experiment {
     /// What success means.
     pub metric_target: Option<String>,
     /// Audit taken as the baseline.
-    pub baseline_audit_id: Option<String>,
+    pub baseline_audit_id: Option<AuditId>,
     /// Baseline value of the metric.
     pub baseline_value: Option<f64>,
     /// Creation time.

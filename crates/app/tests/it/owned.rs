@@ -18,7 +18,7 @@ async fn ids_the_caller_does_not_hold_are_not_found() {
     let (owner, id) = ("user-1".to_string(), "nope".to_string());
     let e = t.app.stop_monitor(owner.clone().into(), id.clone().into()).await.expect_err("no monitor");
     assert_eq!(refusal(&e), ("not_found", "No monitor nope.".to_string()));
-    let e = t.app.own_audit(owner.clone(), id.clone()).await.expect_err("no audit");
+    let e = t.app.own_audit(owner.clone().into(), id.clone().into()).await.expect_err("no audit");
     assert_eq!(refusal(&e), ("not_found", "No audit of yours has the id nope.".to_string()));
     let subscription = ("not_found", "No webhook subscription nope.".to_string());
     let e = t.app.unsubscribe(owner.clone().into(), id.clone().into()).await.expect_err("no subscription");

@@ -533,7 +533,7 @@ both! {
         let owner = s.create_user(Tier::Free).unwrap().id;
         let audit = |user: Option<&str>| {
             let mut new = store::NewAudit::new("https://a.test/", "https://a.test/", 50, "1", "{}");
-            new.user_id = user.map(str::to_string);
+            new.user_id = user.map(Into::into);
             s.insert_audit(new).unwrap().id
         };
         let ended = |user: Option<&str>| {

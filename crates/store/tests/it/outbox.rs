@@ -61,7 +61,7 @@ both! {
         store.set_webhook_enabled(&user, &disabled, false).unwrap();
 
         let mut new = NewAudit::new("https://example.com/", "https://example.com/", 90, "1", "{}");
-        new.user_id = Some(user.clone());
+        new.user_id = Some(user.clone().into());
         let (audit, enqueued) =
             store.insert_audit_with_event(new, |a| json!({ "auditId": a.id, "score": a.score })).unwrap();
         assert_eq!((enqueued.pending, enqueued.dropped), (1, 0));

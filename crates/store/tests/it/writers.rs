@@ -110,7 +110,7 @@ both! {
                     for round in 0..ROUNDS {
                         let url = format!("https://audited.test/{w}/{round}");
                         let mut audit = NewAudit::new(&url, &url, 70, "1", json!({"score": 70}).to_string());
-                        audit.user_id = Some(owner.clone());
+                        audit.user_id = Some(owner.clone().into());
                         s.insert_audit(audit).unwrap();
                         let granted = s.consume("ip:192.0.2.1", 1, 1_000_000, minute).unwrap();
                         assert!(matches!(granted, Consumption::Allowed { .. }), "{granted:?}");
