@@ -10,7 +10,7 @@ use audit_core::{AuditResult, CompactResult};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use vocab::{AlertId, AuditId, DeliveryId, EventId, MonitorId, Timestamp, WebhookId, WorkflowId};
+use vocab::{AlertId, AuditId, DeliveryId, EventId, KeyId, MonitorId, Timestamp, UserId, WebhookId, WorkflowId};
 
 use crate::body::{Field, JsonBody};
 
@@ -257,8 +257,8 @@ pub struct Usage {
     #[schemars(extend("const" = "v1"))]
     pub api_version: &'static str,
     /// The owner of the key.
-    #[schemars(extend("format" = "uuid"))]
-    pub user_id: String,
+    #[schemars(with = "String", extend("format" = "uuid"))]
+    pub user_id: UserId,
     /// The owner's tier.
     #[schemars(extend("enum" = ["free", "pro"]))]
     pub tier: &'static str,
@@ -278,8 +278,8 @@ pub struct Usage {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct ApiKey {
     /// UUID.
-    #[schemars(extend("format" = "uuid"))]
-    pub id: String,
+    #[schemars(with = "String", extend("format" = "uuid"))]
+    pub id: KeyId,
     /// Human label.
     pub name: String,
     /// The first characters of the key.

@@ -133,7 +133,7 @@ impl App {
     ///
     /// # Errors
     /// The store failed.
-    pub async fn usage(&self, identity: String, user_id: String) -> Result<UsageFacts, AppError> {
+    pub async fn usage(&self, identity: String, user_id: UserId) -> Result<UsageFacts, AppError> {
         self.db(move |s| {
             let now = OffsetDateTime::now_utc();
             Ok(UsageFacts {

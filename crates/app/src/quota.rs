@@ -269,12 +269,12 @@ impl App {
             return Err(AppError::refused(ErrorCode::Unauthorized, "This endpoint needs an API key."));
         };
         let label = payer.identity.label();
-        let facts = self.usage(label.clone(), key.user_id.to_string()).await?;
+        let facts = self.usage(label.clone(), key.user_id.clone()).await?;
         let this_minute = facts.counts.this_minute.max(u64::from(payer.limiter.used_this_minute(&label)));
         Ok(api::Usage {
             ok: true,
             api_version: audit_core::API_VERSION,
-            user_id: key.user_id.to_string(),
+            user_id: key.user_id.clone(),
             tier: key.tier.as_str(),
             rate_limit_per_minute: payer.limit,
             requests_this_minute: this_minute,

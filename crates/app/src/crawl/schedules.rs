@@ -353,7 +353,7 @@ impl Schedules {
         let Identity::Key(key) = identity else {
             return Err(AppError::refused(ErrorCode::Unauthorized, "This tool needs an API key."));
         };
-        let owner = key.user_id.clone();
+        let owner = key.user_id.to_string();
         let id = || {
             let id = args.schedule_id.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string);
             id.ok_or_else(|| {
@@ -393,7 +393,7 @@ impl Schedules {
             }
             Action::Alerts => {
                 let request = api::alerts::ListAlerts { source: args.source, cursor: args.cursor, limit: args.limit };
-                let listing = app.list_alerts(owner, request).await?;
+                let listing = app.list_alerts(owner.into(), request).await?;
                 Ok(Answer::Alerts { alerts: listing.alerts, next_cursor: listing.next_cursor })
             }
         }
@@ -501,7 +501,7 @@ impl Schedules {
         }
         let request: CrawlRequest = serde_json::from_str(&schedule.options_json).map_err(AppError::internal)?;
         crate::validate_url(request.url.as_str())?;
-        let owner = key.user_id.clone();
+        let owner = key.user_id.to_string();
         let payer = Payer::new(Identity::Key(Arc::new(key)), self.limiter.clone(), &self.limits);
         self.app().check_render(request.render)?;
         self.app().charge(&payer, crate::AuditOptions { render: request.render }.units()).await?;

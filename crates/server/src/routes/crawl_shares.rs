@@ -14,7 +14,7 @@ use crate::ctx::Ctx;
 use crate::error::ApiError;
 use crate::response::{json_response, ok_json};
 
-async fn owner(ctx: &Ctx) -> Result<String, ApiError> {
+async fn owner(ctx: &Ctx) -> Result<app::UserId, ApiError> {
     key_owner(ctx, app::Scope::Audit).await
 }
 

@@ -48,7 +48,7 @@ pub async fn create(ctx: Ctx) -> Result<crate::Response, ApiError> {
 pub async fn list(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let owner = key_owner(&ctx, app::Scope::Audit).await?;
     let request = app::crawl::list::list_query(|name| ctx.query(name))?;
-    let listing = ctx.state.crawls.list(owner, request).await?;
+    let listing = ctx.state.crawls.list(owner.into_string(), request).await?;
     Ok(ok_json(&CrawlList {
         ok: true,
         api_version: audit_core::API_VERSION,

@@ -14,7 +14,7 @@ use crate::error::ApiError;
 use crate::response::ok_json;
 
 async fn owner(ctx: &Ctx) -> Result<UserId, ApiError> {
-    key_owner(ctx, app::Scope::Audit).await.map(UserId::from)
+    key_owner(ctx, app::Scope::Audit).await
 }
 
 /// The audit id of the path.

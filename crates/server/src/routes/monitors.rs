@@ -13,18 +13,13 @@ use crate::error::ApiError;
 use crate::response::ok_json;
 
 /// The key owner of a route that needs the `mcp` scope.
-pub(crate) async fn mcp_owner(ctx: &Ctx) -> Result<String, ApiError> {
+pub(crate) async fn mcp_owner(ctx: &Ctx) -> Result<UserId, ApiError> {
     key_owner(ctx, app::Scope::Mcp).await
-}
-
-/// The monitors' routes' owner, typed.
-async fn owner(ctx: &Ctx) -> Result<UserId, ApiError> {
-    mcp_owner(ctx).await.map(UserId::from)
 }
 
 /// `GET /api/v1/monitors`.
 pub async fn list(ctx: Ctx) -> Result<crate::Response, ApiError> {
-    let user_id = owner(&ctx).await?;
+    let user_id = mcp_owner(&ctx).await?;
     let monitors = ctx.state.app.owned_monitors(user_id).await?;
     let monitors = monitors.iter().map(app::OwnedMonitor::wire).collect();
     Ok(ok_json(&MonitorList { ok: true, api_version: audit_core::API_VERSION, monitors }))
@@ -32,7 +27,7 @@ pub async fn list(ctx: Ctx) -> Result<crate::Response, ApiError> {
 
 /// `DELETE /api/v1/monitors/{id}`.
 pub async fn stop(ctx: Ctx) -> Result<crate::Response, ApiError> {
-    let user_id = owner(&ctx).await?;
+    let user_id = mcp_owner(&ctx).await?;
     let id = MonitorId::from(ctx.param("id").unwrap_or_default());
     ctx.state.app.stop_monitor(user_id, id.clone()).await?;
     Ok(ok_json(&MonitorStopped { ok: true, api_version: audit_core::API_VERSION, deleted: id }))

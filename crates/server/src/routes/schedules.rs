@@ -46,7 +46,7 @@ fn id_of(ctx: &Ctx) -> String {
 }
 
 async fn owner(ctx: &Ctx) -> Result<String, ApiError> {
-    key_owner(ctx, app::Scope::Audit).await
+    key_owner(ctx, app::Scope::Audit).await.map(String::from)
 }
 
 fn answer(status: StatusCode, schedule: &app::crawl::stored::CrawlSchedule) -> Result<crate::Response, ApiError> {

@@ -19,7 +19,7 @@ use crate::error::ApiError;
 use crate::response::{json_response, ok_json};
 
 async fn owner(ctx: &Ctx) -> Result<UserId, ApiError> {
-    key_owner(ctx, app::Scope::Webhooks).await.map(UserId::from)
+    key_owner(ctx, app::Scope::Webhooks).await
 }
 
 /// The subscription id of the path.

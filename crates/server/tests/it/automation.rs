@@ -112,7 +112,7 @@ fn two_owners(t: &TestServer) -> (String, String) {
 }
 
 fn owner_of(t: &TestServer, key: &str) -> String {
-    t.db(|s| s.lookup(key)).unwrap().unwrap().user_id
+    t.db(|s| s.lookup(key)).unwrap().unwrap().user_id.into_string()
 }
 
 #[tokio::test]

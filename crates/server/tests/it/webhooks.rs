@@ -351,7 +351,7 @@ async fn a_hanging_receiver_delays_no_other_subscription() {
     }
     let burst = 2 * MAX_PENDING_PER_SUBSCRIPTION;
     for n in 0..burst {
-        dispatcher.emit(&app::UserId::from(record_a.user_id.as_str()), "audit.completed", json!({ "n": n })).await;
+        dispatcher.emit(&record_a.user_id, "audit.completed", json!({ "n": n })).await;
     }
     let events_a = 40 + burst;
     // A's receiver holds its attempts (10 s each) and A's queue is full.

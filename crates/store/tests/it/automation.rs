@@ -81,7 +81,7 @@ both! {
             assert_eq!(intent.as_str().parse::<store::Intent>().unwrap(), intent);
         }
         let mut bad = NewRun {
-            user_id: Some(user.clone().into()),
+            user_id: Some(user.clone()),
             intent: store::Intent::Competitor,
             url: "https://example.com/".into(),
             competitor_url: None,
@@ -286,7 +286,7 @@ both! {
         let audit =
             store.insert_audit(store::NewAudit::new("https://a.test/", "https://a.test/", 64, "1.0.0", "{}")).unwrap();
         let new = NewExperiment {
-            user_id: user.clone(),
+            user_id: user.to_string(),
             title: "Longer titles".into(),
             hypothesis: "A descriptive title raises the score".into(),
             url: "https://a.test/".into(),

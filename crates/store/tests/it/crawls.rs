@@ -132,12 +132,12 @@ both! {
         let s = &f.store;
         let user = s.create_user(Tier::Free).unwrap();
         s.create_webhook(NewWebhook {
-            user_id: user.id.clone().into(),
+            user_id: user.id.clone(),
             url: "https://hooks.test/".into(),
             events: vec!["crawl.completed".into()],
         })
         .unwrap();
-        let crawl = s.create_crawl(new_crawl(Some(user.id.clone()), 30), "w1", lease()).unwrap();
+        let crawl = s.create_crawl(new_crawl(Some(user.id.to_string()), 30), "w1", lease()).unwrap();
         assert!(crawl.id.starts_with("cr_") && crawl.id.len() == 25, "{}", crawl.id);
         assert!(crawl.id[3..].chars().all(|c| c.is_ascii_alphanumeric()));
         assert_eq!(crawl.state, CrawlState::Queued);
@@ -329,7 +329,7 @@ both! {
         assert_eq!(first.id, running);
         // A newer crawl made with a key stays private; a newer public one of the www. form
         // is the newest; a host that merely starts alike is another host.
-        let keyed = make(Some(owner), "https://site.test/a");
+        let keyed = make(Some(owner.to_string()), "https://site.test/a");
         assert!(finish(s, &keyed, "w"));
         std::thread::sleep(std::time::Duration::from_millis(5));
         let www = make(None, "http://www.site.test/");

@@ -24,7 +24,7 @@ fn subscribe(store: &Store, user: &str, events: &[&str]) -> String {
         .into_string()
 }
 
-fn owner_with_hook(store: &Store) -> (String, String) {
+fn owner_with_hook(store: &Store) -> (vocab::UserId, String) {
     let user = store.create_user(Tier::Free).unwrap().id;
     let hook = subscribe(store, &user, &["audit.completed"]);
     (user, hook)
@@ -61,7 +61,7 @@ both! {
         store.set_webhook_enabled(&user, &disabled, false).unwrap();
 
         let mut new = NewAudit::new("https://example.com/", "https://example.com/", 90, "1", "{}");
-        new.user_id = Some(user.clone().into());
+        new.user_id = Some(user.clone());
         let (audit, enqueued) =
             store.insert_audit_with_event(new, |a| json!({ "auditId": a.id, "score": a.score })).unwrap();
         assert_eq!((enqueued.pending, enqueued.dropped), (1, 0));
@@ -86,7 +86,7 @@ both! {
         // Workflow state changes: the completion and the gate (with its step) each in one write.
         let run = store
             .create_run(NewRun {
-                user_id: Some(user.clone().into()),
+                user_id: Some(user.clone()),
                 intent: store::Intent::Fix,
                 url: "https://example.com/".into(),
                 competitor_url: None,

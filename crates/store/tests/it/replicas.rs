@@ -219,7 +219,7 @@ both! {
         let mut hooks = Vec::new();
         for i in 0..4 {
             let new = NewWebhook {
-                user_id: user.clone().into(),
+                user_id: user.clone(),
                 url: format!("https://hooks{i}.example.com/"),
                 events: vec!["audit.completed".into()],
             };

@@ -422,7 +422,7 @@ both! {
         let user = store.create_user(Tier::Free).unwrap();
         store
             .create_webhook(NewWebhook {
-                user_id: user.id.clone().into(),
+                user_id: user.id.clone(),
                 url: "https://hooks.example/seo".into(),
                 events: vec!["audit.completed".into()],
             })
@@ -431,7 +431,7 @@ both! {
         let data =
             |tag: &'static str| -> store::EventData { Box::new(move |a| serde_json::json!({ "tag": tag, "id": a.id })) };
         let mut owned = audit_at("https://a.test/", "https://a.test/", 70, t);
-        owned.user_id = Some(user.id.clone().into());
+        owned.user_id = Some(user.id.clone());
         owned.page_text = Some("oak tables".into());
         let mut orphan = audit_at("https://b.test/", "https://b.test/", 60, t);
         orphan.user_id = Some("no such user".into()); // the foreign key refuses it
@@ -474,7 +474,7 @@ both! {
         // An audit of the same text by a key owner, through the outbox path.
         let user = store.create_user(Tier::Free).unwrap();
         let mut owned = with_text(64, 4, Some("copper kettles for tea"));
-        owned.user_id = Some(user.id.clone().into());
+        owned.user_id = Some(user.id.clone());
         store.insert_audit_with_event(owned, |_| serde_json::json!({})).unwrap();
 
         // Two distinct texts, each stored once.
@@ -539,7 +539,7 @@ both! {
         let owner = store.create_user(store::Tier::Free).unwrap().id;
         let now = OffsetDateTime::now_utc();
         let mut keyed = audit_at("https://site.example/", "https://site.example/", 99, now);
-        keyed.user_id = Some(owner.clone().into());
+        keyed.user_id = Some(owner.clone());
         let keyed = store.insert_audit(keyed).unwrap();
         assert!(!keyed.public);
         // Only a keyed audit: the badge's lookup sees nothing, nor does the lookup by id.
@@ -660,7 +660,7 @@ both! {
         let store = &f.store;
         let user = store.create_user(Tier::Free).unwrap();
         let mut new = NewAudit::new("https://a.test/", "https://a.test/", 5, "1", "{}");
-        new.user_id = Some(user.id.clone().into());
+        new.user_id = Some(user.id.clone());
         let stored = store.insert_audit(new).unwrap();
         assert_eq!(stored.user_id.as_deref(), Some(user.id.as_str()));
 

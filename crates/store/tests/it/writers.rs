@@ -52,7 +52,7 @@ both! {
         let owner = s.create_user(Tier::Free).unwrap().id;
         let hook = s
             .create_webhook(NewWebhook {
-                user_id: owner.clone().into(),
+                user_id: owner.clone(),
                 url: "https://hooks.example.com/".into(),
                 events: vec!["audit.completed".into()],
             })
@@ -110,7 +110,7 @@ both! {
                     for round in 0..ROUNDS {
                         let url = format!("https://audited.test/{w}/{round}");
                         let mut audit = NewAudit::new(&url, &url, 70, "1", json!({"score": 70}).to_string());
-                        audit.user_id = Some(owner.clone().into());
+                        audit.user_id = Some(owner.clone());
                         s.insert_audit(audit).unwrap();
                         let granted = s.consume("ip:192.0.2.1", 1, 1_000_000, minute).unwrap();
                         assert!(matches!(granted, Consumption::Allowed { .. }), "{granted:?}");
@@ -124,7 +124,7 @@ both! {
                         })
                         .unwrap();
                         s.queue_crawl(NewCrawl {
-                            user_id: Some(owner.clone()),
+                            user_id: Some(owner.to_string()),
                             url: url.clone(),
                             options_json: "{}".into(),
                             max_pages: 30,
