@@ -70,8 +70,13 @@ impl App {
                 return;
             }
         };
-        let new =
-            store::NewReadiness::new(url.as_str(), final_url, i64::from(report.score), json, owner.map(str::to_owned));
+        let new = store::NewReadiness::new(
+            url.as_str(),
+            final_url,
+            i64::from(report.score),
+            json,
+            owner.map(vocab::UserId::from),
+        );
         if let Err(e) = self.db(move |s| s.insert_readiness(new)).await {
             tracing::error!(url = %url, error = %e, "readiness answer not stored");
         }

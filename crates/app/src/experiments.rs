@@ -107,7 +107,8 @@ pub struct ExperimentReport {
 #[serde(rename_all = "camelCase")]
 pub struct ExperimentView {
     /// The experiment's id.
-    pub id: String,
+    #[schemars(with = "String")]
+    pub id: vocab::ExperimentId,
     /// Short name.
     pub title: String,
     /// What the change should achieve.
@@ -169,7 +170,7 @@ impl App {
         let done = self.audit_background(&new.url, Some(owner), BACKGROUND_PATIENCE).await?;
         let baseline = done.stored.ok_or_else(|| AppError::internal("audit not stored"))?;
         let record = store::NewExperiment {
-            user_id: owner.to_string(),
+            user_id: owner.into(),
             title: new.title,
             hypothesis: new.hypothesis,
             url: new.url.to_string(),

@@ -2,7 +2,7 @@ use crate::sql::{args, Db, Row, Value};
 use serde::Serialize;
 use time::OffsetDateTime;
 
-use vocab::{AlertId, AuditId, CrawlId, MonitorId, ScheduleId, Timestamp, UserId};
+use vocab::{AlertId, AuditId, CrawlId, ExperimentId, MonitorId, ScheduleId, Timestamp, UserId};
 
 use crate::clock::{self, format_rfc3339, ser};
 use crate::db::{new_id, Store};
@@ -66,7 +66,7 @@ pub struct Keyword {
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewExperiment {
     /// Owner.
-    pub user_id: String,
+    pub user_id: UserId,
     /// Title.
     pub title: String,
     /// Hypothesis.
@@ -87,7 +87,7 @@ pub struct NewExperiment {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Experiment {
     /// UUID.
-    pub id: String,
+    pub id: ExperimentId,
     /// Title.
     pub title: String,
     /// Hypothesis.
@@ -499,7 +499,7 @@ impl Store {
             }
         }
         let exp = Experiment {
-            id: new_id(),
+            id: new_id().into(),
             title: new.title,
             hypothesis: new.hypothesis,
             url: new.url,

@@ -118,6 +118,14 @@ id!(
     AuditId
 );
 id!(
+    /// An experiment's id (a UUID).
+    ExperimentId
+);
+id!(
+    /// A stored AI-readiness answer's id (time-ordered, as an audit's).
+    ReadinessId
+);
+id!(
     /// A site crawl's id: [`CRAWL_ID_TAG`] and [`CRAWL_ID_RANDOM_LEN`] base62 characters.
     CrawlId
 );

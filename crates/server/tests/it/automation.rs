@@ -549,7 +549,7 @@ async fn monitors_and_experiments_stop_at_the_per_owner_cap() {
     }
     for i in 1..MAX_EXPERIMENTS_PER_USER {
         let new = store::NewExperiment {
-            user_id: owner.clone(),
+            user_id: owner.clone().into(),
             title: format!("E{i}"),
             hypothesis: "H".into(),
             url: site.url(&format!("/e{i}")),

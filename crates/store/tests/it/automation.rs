@@ -286,7 +286,7 @@ both! {
         let audit =
             store.insert_audit(store::NewAudit::new("https://a.test/", "https://a.test/", 64, "1.0.0", "{}")).unwrap();
         let new = NewExperiment {
-            user_id: user.to_string(),
+            user_id: user.clone(),
             title: "Longer titles".into(),
             hypothesis: "A descriptive title raises the score".into(),
             url: "https://a.test/".into(),
