@@ -18,6 +18,8 @@ use serde_json::{json, Value};
 use super::request::CrawlRequest;
 use super::runner::{self, CrawlEnd, CrawlOptions, CrawlSink, Progress};
 use super::start_page::StartPages;
+use vocab::{CrawlId, UserId};
+
 use crate::{App, AppError};
 
 /// Pages per crawl of an anonymous caller.
@@ -321,7 +323,7 @@ impl Crawls {
         self.app.check_render(request.render)?;
         self.app.charge(payer, crate::AuditOptions { render: request.render }.units()).await?;
         let identity = payer.identity();
-        let owner = identity.user_id().map(str::to_string);
+        let owner = identity.user_id().map(UserId::from);
         let limit = self.max_pages.for_key(identity.key());
         self.start_at(request, owner, limit, &identity.label()).await
     }
@@ -340,7 +342,7 @@ impl Crawls {
     pub async fn start(
         &self,
         request: CrawlRequest,
-        owner: Option<String>,
+        owner: Option<UserId>,
         tier: Option<store::Tier>,
         caller: &str,
     ) -> Result<Started, AppError> {
@@ -352,7 +354,7 @@ impl Crawls {
     async fn start_at(
         &self,
         request: CrawlRequest,
-        owner: Option<String>,
+        owner: Option<UserId>,
         tier_limit: u32,
         caller: &str,
     ) -> Result<Started, AppError> {
@@ -382,7 +384,7 @@ impl Crawls {
     pub(super) async fn prepare(
         &self,
         request: CrawlRequest,
-        owner: Option<String>,
+        owner: Option<UserId>,
         tier_limit: u32,
         caller: &str,
     ) -> Result<Prepared, AppError> {
@@ -639,7 +641,7 @@ impl Crawls {
             Ok(ids) => {
                 for id in ids {
                     tracing::info!(crawl = %id, "crawl interrupted (a restart, or a replica gone): resumed");
-                    self.spawn_drive(id);
+                    self.spawn_drive(id.into());
                 }
             }
             Err(e) => tracing::error!(error = %e, "interrupted crawls not recovered"),
@@ -651,7 +653,7 @@ impl Crawls {
     pub(super) async fn dispatch(&self) {
         let (worker, until, caps) = (self.worker.clone(), self.lease_until(), self.caps);
         match self.app.db(move |s| s.start_queued_crawls(&worker, until, caps, &requester_of)).await {
-            Ok(ids) => ids.into_iter().for_each(|id| self.spawn_drive(id)),
+            Ok(ids) => ids.into_iter().for_each(|id| self.spawn_drive(id.into())),
             // The sweep tries again.
             Err(e) => tracing::warn!(error = %e, "queued crawls not started"),
         }
@@ -659,7 +661,7 @@ impl Crawls {
 
     /// Drives crawl `id` in a task of its own; once it has ended, the crawls queued behind
     /// it are started.
-    fn spawn_drive(&self, id: String) {
+    fn spawn_drive(&self, id: CrawlId) {
         let engine = self.clone();
         // Boxed as a plain `dyn Future`: the task starts others through `dispatch`, and the
         // type of a future that contains itself could not be named.

@@ -58,7 +58,7 @@ pub fn wire_page(p: &store::CrawlPage) -> api::crawls::CrawlPage {
 
 /// A page of a rule's affected URLs in crawl `crawl_id` on the wire: the answer of
 /// `GET /api/v1/crawls/{id}/issues/{rule_id}`.
-pub fn wire_issue(crawl_id: String, page: IssuePage) -> api::crawls::CrawlIssue {
+pub fn wire_issue(crawl_id: vocab::CrawlId, page: IssuePage) -> api::crawls::CrawlIssue {
     api::crawls::CrawlIssue {
         ok: true,
         api_version: audit_core::API_VERSION,

@@ -50,7 +50,7 @@ pub async fn list(ctx: Ctx) -> Result<crate::Response, ApiError> {
     Ok(ok_json(&ShareList {
         ok: true,
         api_version: audit_core::API_VERSION,
-        crawl_id: id,
+        crawl_id: id.into(),
         shares: shares.into_iter().map(|s| wire(&ctx, s)).collect(),
     }))
 }

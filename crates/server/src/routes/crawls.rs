@@ -48,7 +48,7 @@ pub async fn create(ctx: Ctx) -> Result<crate::Response, ApiError> {
 pub async fn list(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let owner = key_owner(&ctx, app::Scope::Audit).await?;
     let request = app::crawl::list::list_query(|name| ctx.query(name))?;
-    let listing = ctx.state.crawls.list(owner.into_string(), request).await?;
+    let listing = ctx.state.crawls.list(owner, request).await?;
     Ok(ok_json(&CrawlList {
         ok: true,
         api_version: audit_core::API_VERSION,
@@ -102,7 +102,7 @@ pub async fn issue(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let id = id_of(&ctx);
     let rule_id = ctx.param("rule_id").unwrap_or_default().to_string();
     let page = ctx.state.crawls.issue(identity.user_id(), &id, &rule_id, cursor.as_deref(), limit).await?;
-    Ok(ok_json(&wire_issue(id, page)))
+    Ok(ok_json(&wire_issue(id.into(), page)))
 }
 
 /// `GET /api/v1/crawls/{id}/export`.

@@ -124,7 +124,7 @@ both! {
                         })
                         .unwrap();
                         s.queue_crawl(NewCrawl {
-                            user_id: Some(owner.to_string()),
+                            user_id: Some(owner.clone()),
                             url: url.clone(),
                             options_json: "{}".into(),
                             max_pages: 30,
