@@ -114,8 +114,8 @@ impl Identity {
     }
 
     /// Owner of the key, if any.
-    pub fn user_id(&self) -> Option<&str> {
-        self.key().map(|k| k.user_id.as_str())
+    pub fn user_id(&self) -> Option<&vocab::UserId> {
+        self.key().map(|k| &k.user_id)
     }
 }
 
@@ -188,7 +188,7 @@ impl Payer {
     }
 
     /// Owner of the caller's key, if any.
-    pub fn owner(&self) -> Option<&str> {
+    pub fn owner(&self) -> Option<&vocab::UserId> {
         self.identity.user_id()
     }
 

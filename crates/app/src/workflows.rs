@@ -118,7 +118,7 @@ impl App {
     pub async fn audit_and_store(
         &self,
         url: &Url,
-        user_id: &str,
+        user_id: &UserId,
     ) -> Result<(store::StoredAudit, audit_core::Audit), AppError> {
         let done = self.audit_background(url, Some(user_id), BACKGROUND_PATIENCE).await?;
         let stored = done.stored.ok_or_else(|| AppError::internal("audit not stored"))?;

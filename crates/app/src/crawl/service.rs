@@ -323,7 +323,7 @@ impl Crawls {
         self.app.check_render(request.render)?;
         self.app.charge(payer, crate::AuditOptions { render: request.render }.units()).await?;
         let identity = payer.identity();
-        let owner = identity.user_id().map(UserId::from);
+        let owner = identity.user_id().cloned();
         let limit = self.max_pages.for_key(identity.key());
         self.start_at(request, owner, limit, &identity.label()).await
     }
@@ -428,11 +428,11 @@ impl Crawls {
     ///
     /// # Errors
     /// `not_found`, or the store.
-    pub async fn owned(&self, owner: Option<&str>, id: &str) -> Result<store::Crawl, AppError> {
+    pub async fn owned(&self, owner: Option<&crate::UserId>, id: &str) -> Result<store::Crawl, AppError> {
         let key = id.to_string();
         let found = self.app.db(move |s| Ok(s.get_crawl(&key))).await?;
         match found {
-            Ok(crawl) if crawl.user_id.as_deref() == owner => Ok(crawl),
+            Ok(crawl) if crawl.user_id.as_ref() == owner => Ok(crawl),
             Ok(_) => Err(not_found(id)),
             Err(e) if e.is_not_found() => Err(not_found(id)),
             Err(e) => Err(e.into()),
@@ -478,7 +478,7 @@ impl Crawls {
     /// `not_found`, `invalid_request` (the cursor), or the store.
     pub async fn pages(
         &self,
-        owner: Option<&str>,
+        owner: Option<&crate::UserId>,
         id: &str,
         after: Option<&str>,
         limit: usize,
@@ -499,7 +499,7 @@ impl Crawls {
     /// store.
     pub async fn issue(
         &self,
-        owner: Option<&str>,
+        owner: Option<&crate::UserId>,
         id: &str,
         rule_id: &str,
         after: Option<&str>,
@@ -558,7 +558,7 @@ impl Crawls {
     /// fit within the analysis time limit.
     pub async fn export(
         &self,
-        owner: Option<&str>,
+        owner: Option<&crate::UserId>,
         id: &str,
         format: super::export::Format,
         table: super::export::Table,
@@ -602,7 +602,7 @@ impl Crawls {
     ///
     /// # Errors
     /// `not_found`, or the store.
-    pub async fn cancel(&self, owner: Option<&str>, id: &str) -> Result<store::Crawl, AppError> {
+    pub async fn cancel(&self, owner: Option<&crate::UserId>, id: &str) -> Result<store::Crawl, AppError> {
         let crawl = self.owned(owner, id).await?;
         let key = crawl.id.clone();
         // A queued crawl cancelled is never run; a running one's run holds its own copy.

@@ -155,7 +155,7 @@ impl Crawls {
     /// # Errors
     /// `not_found` (no such crawl of `owner`), `invalid_request` (`expires_in` out of
     /// bounds, or the crawl has [`store::MAX_SHARES_PER_CRAWL`] links), or the store.
-    pub async fn share(&self, owner: &str, id: &str, expires_in: Option<u64>) -> Result<Share, AppError> {
+    pub async fn share(&self, owner: &crate::UserId, id: &str, expires_in: Option<u64>) -> Result<Share, AppError> {
         let seconds = lifetime(expires_in)?;
         let crawl = self.owned(Some(owner), id).await?;
         let secret = self.share_secret().await?;
@@ -188,7 +188,7 @@ impl Crawls {
     ///
     /// # Errors
     /// `not_found` (no such crawl of `owner`), or the store.
-    pub async fn shares(&self, owner: &str, id: &str) -> Result<Vec<Share>, AppError> {
+    pub async fn shares(&self, owner: &crate::UserId, id: &str) -> Result<Vec<Share>, AppError> {
         let crawl = self.owned(Some(owner), id).await?;
         let secret = self.share_secret().await?;
         let links = self.app.db(move |s| s.crawl_shares(&crawl.id)).await?;
@@ -201,7 +201,7 @@ impl Crawls {
     ///
     /// # Errors
     /// `not_found` (no such crawl of `owner`, or no such link of it), or the store.
-    pub async fn revoke_share(&self, owner: &str, id: &str, link_id: &str) -> Result<Share, AppError> {
+    pub async fn revoke_share(&self, owner: &crate::UserId, id: &str, link_id: &str) -> Result<Share, AppError> {
         let crawl = self.owned(Some(owner), id).await?;
         let secret = self.share_secret().await?;
         let link = link_id.to_string();
@@ -255,7 +255,7 @@ impl Crawls {
         table: TableQuery,
     ) -> Result<pages::crawl::CrawlView, AppError> {
         let crawl = self.shared(id, token).await?;
-        let mut view = self.report_view(crawl.user_id.as_deref(), &crawl.id, table).await?;
+        let mut view = self.report_view(crawl.user_id.as_ref(), &crawl.id, table).await?;
         view.share = Some(token.to_string());
         Ok(view)
     }
@@ -274,7 +274,7 @@ impl Crawls {
     ) -> Result<pages::crawl::CrawlView, AppError> {
         match reader {
             ReportReader::Link(token) => self.shared_report_view(id, &token, table).await,
-            ReportReader::Caller(owner) => self.report_view(owner.as_deref(), id, table).await,
+            ReportReader::Caller(owner) => self.report_view(owner.as_ref(), id, table).await,
         }
     }
 }
@@ -285,7 +285,7 @@ pub enum ReportReader {
     /// The holder of a share link, by its token.
     Link(String),
     /// The caller: a key's owner, or `None` without a key.
-    Caller(Option<String>),
+    Caller(Option<crate::UserId>),
 }
 
 /// The share token of a report page's request: its `share` parameter, when sent and not

@@ -234,7 +234,7 @@ impl Crawls {
     /// `not_found` (no such crawl of `owner`), `overloaded`, or the store.
     pub async fn report_view(
         &self,
-        owner: Option<&str>,
+        owner: Option<&crate::UserId>,
         id: &str,
         table: TableQuery,
     ) -> Result<pages::crawl::CrawlView, AppError> {
@@ -333,7 +333,7 @@ impl Crawls {
     /// The store.
     async fn report_charts(
         &self,
-        owner: Option<&str>,
+        owner: Option<&crate::UserId>,
         crawl: &store::Crawl,
         counts: &[store::IssueCount],
     ) -> Result<pages::crawl::CrawlCharts, AppError> {
@@ -441,7 +441,7 @@ impl Crawls {
     /// The store.
     async fn report_change(
         &self,
-        owner: Option<&str>,
+        owner: Option<&crate::UserId>,
         crawl: &store::Crawl,
     ) -> Result<Option<pages::crawl::CrawlChangeView>, AppError> {
         if crawl.state != store::CrawlState::Completed {

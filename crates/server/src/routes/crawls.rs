@@ -140,7 +140,7 @@ async fn report_page(ctx: &Ctx) -> Result<crate::Response, ApiError> {
     // A share link decides alone (`app::crawl::share::link_of`): the key is then not read.
     let reader = match app::crawl::share::link_of(ctx.query("share")) {
         Some(token) => ReportReader::Link(token),
-        None => ReportReader::Caller(caller(ctx).await?.user_id().map(str::to_string)),
+        None => ReportReader::Caller(caller(ctx).await?.user_id().cloned()),
     };
     let view = ctx.state.crawls.report_for(reader, &id_of(ctx), table).await?;
     let shared = view.share.is_some();

@@ -72,7 +72,7 @@ pub async fn history(ctx: Ctx) -> Result<crate::Response, ApiError> {
         crate::routes::web::flood_guard(&ctx)?;
     }
     let (url, limit) = app::history::parse_history_query(|name| ctx.query(name))?;
-    let audits = ctx.state.app.url_history(identity.user_id().map(UserId::from), url.clone(), limit).await?;
+    let audits = ctx.state.app.url_history(identity.user_id().cloned(), url.clone(), limit).await?;
     Ok(ok_json(&ScoreHistory {
         ok: true,
         api_version: audit_core::API_VERSION,

@@ -67,7 +67,7 @@ pub async fn test(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let identity = authenticate_metered(&ctx, KeyRule::Required, Some(app::Scope::Webhooks)).await?;
     let user_id = identity
         .user_id()
-        .map(UserId::from)
+        .cloned()
         .ok_or_else(|| ApiError::unauthorized("This endpoint needs an API key with the `webhooks` scope."))?;
     let id = path_id(&ctx);
     ctx.no_body().await?;

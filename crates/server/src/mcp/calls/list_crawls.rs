@@ -14,5 +14,5 @@ pub type Output = api::crawls::CrawlListing;
 /// Runs the tool.
 pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
     let user_id = owner(env)?;
-    env.state.crawls.list(user_id.into(), args).await.map_err(|e| from_app_error(e, "crawls"))
+    env.state.crawls.list(user_id, args).await.map_err(|e| from_app_error(e, "crawls"))
 }

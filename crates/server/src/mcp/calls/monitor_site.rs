@@ -38,7 +38,7 @@ pub enum Output {
 
 /// Runs the tool.
 pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
-    let user_id = app::UserId::from(owner(env)?);
+    let user_id = owner(env)?;
     let url = url_arg(&args.url, "url")?;
     if args.action == Some(app::monitors::MonitorAction::Stop) {
         let stopped = env.state.app.stop_monitor_of(user_id, &url).await;

@@ -14,7 +14,7 @@ pub type Output = app::workflows::Started;
 
 /// Runs the tool.
 pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
-    let new = app::workflows::tool_run(owner(env)?.into(), args).map_err(|e| from_app_error(e, "argument"))?;
+    let new = app::workflows::tool_run(owner(env)?, args).map_err(|e| from_app_error(e, "argument"))?;
     let run = env.state.workflows.create(new).await;
     Ok(app::workflows::Started::of(&run.map_err(|e| from_api_error(e.into(), "workflow not created"))?))
 }

@@ -29,7 +29,7 @@ pub enum Output {
 
 /// Runs the tool.
 pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
-    let user_id = app::UserId::from(owner(env)?);
+    let user_id = owner(env)?;
     let Some(run_id) = args.run_id else {
         let runs = env.state.workflows.owned_runs(user_id, app::workflows::RUN_LIST_LIMIT).await;
         return Ok(Output::List(app::workflows::RunList::of(&runs.map_err(|e| from_app_error(e, "workflow runs"))?)));
