@@ -106,5 +106,5 @@ pub use store::{
     WEBHOOK_EVENTS,
 };
 pub use vocab::{
-    AuditId, ErrorCode, MonitorId, Refusal, ScheduleId, Scope, Timestamp, UserId, WebhookEvent, WebhookId,
+    AuditId, CrawlId, ErrorCode, MonitorId, Refusal, ScheduleId, Scope, Timestamp, UserId, WebhookEvent, WebhookId,
 };

@@ -6,6 +6,7 @@ use api::crawls::CrawlChange;
 use super::change::{compare, site_of, CrawlFacts};
 use super::Crawls;
 use crate::{AppError, ErrorCode};
+use vocab::CrawlId;
 
 impl Crawls {
     /// How `owner`'s crawl `id` differs from their crawl `against` of the same site.
@@ -17,8 +18,8 @@ impl Crawls {
     pub async fn compare(
         &self,
         owner: Option<&crate::UserId>,
-        id: &str,
-        against: &str,
+        id: &CrawlId,
+        against: &CrawlId,
     ) -> Result<CrawlChange, AppError> {
         let current = self.owned(owner, id).await?;
         let other = self.owned(owner, against).await?;

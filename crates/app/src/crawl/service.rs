@@ -428,7 +428,7 @@ impl Crawls {
     ///
     /// # Errors
     /// `not_found`, or the store.
-    pub async fn owned(&self, owner: Option<&crate::UserId>, id: &str) -> Result<store::Crawl, AppError> {
+    pub async fn owned(&self, owner: Option<&crate::UserId>, id: &CrawlId) -> Result<store::Crawl, AppError> {
         let key = id.to_string();
         let found = self.app.db(move |s| Ok(s.get_crawl(&key))).await?;
         match found {
@@ -458,7 +458,7 @@ impl Crawls {
     ///
     /// # Errors
     /// The store.
-    pub async fn issue_counts(&self, id: &str) -> Result<Vec<store::IssueCount>, AppError> {
+    pub async fn issue_counts(&self, id: &CrawlId) -> Result<Vec<store::IssueCount>, AppError> {
         let id = id.to_string();
         let (crawl, mut counts) = self.app.db(move |s| Ok((s.get_crawl(&id)?, s.crawl_issue_counts(&id)?))).await?;
         // The store keeps a site rule's first findings only; the summary has its totals.
@@ -479,7 +479,7 @@ impl Crawls {
     pub async fn pages(
         &self,
         owner: Option<&crate::UserId>,
-        id: &str,
+        id: &CrawlId,
         after: Option<&str>,
         limit: usize,
     ) -> Result<(store::Crawl, Vec<store::CrawlPage>, Option<String>), AppError> {
@@ -500,7 +500,7 @@ impl Crawls {
     pub async fn issue(
         &self,
         owner: Option<&crate::UserId>,
-        id: &str,
+        id: &CrawlId,
         rule_id: &str,
         after: Option<&str>,
         limit: usize,
@@ -559,7 +559,7 @@ impl Crawls {
     pub async fn export(
         &self,
         owner: Option<&crate::UserId>,
-        id: &str,
+        id: &CrawlId,
         format: super::export::Format,
         table: super::export::Table,
     ) -> Result<Export, AppError> {
@@ -602,7 +602,7 @@ impl Crawls {
     ///
     /// # Errors
     /// `not_found`, or the store.
-    pub async fn cancel(&self, owner: Option<&crate::UserId>, id: &str) -> Result<store::Crawl, AppError> {
+    pub async fn cancel(&self, owner: Option<&crate::UserId>, id: &CrawlId) -> Result<store::Crawl, AppError> {
         let crawl = self.owned(owner, id).await?;
         let key = crawl.id.clone();
         // A queued crawl cancelled is never run; a running one's run holds its own copy.

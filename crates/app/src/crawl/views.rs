@@ -9,6 +9,7 @@ use super::table::TableQuery;
 pub use super::wire::{kind_name, time_limited, wire_crawl};
 use super::{Crawls, IssuePage, Started};
 use crate::AppError;
+use vocab::CrawlId;
 
 /// Issues crawl_status lists at most.
 const TOP_ISSUES: usize = 10;
@@ -235,7 +236,7 @@ impl Crawls {
     pub async fn report_view(
         &self,
         owner: Option<&crate::UserId>,
-        id: &str,
+        id: &CrawlId,
         table: TableQuery,
     ) -> Result<pages::crawl::CrawlView, AppError> {
         let crawl = self.owned(owner, id).await?;

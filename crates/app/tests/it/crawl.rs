@@ -15,7 +15,7 @@ fn request(url: &str) -> CrawlRequest {
 }
 
 /// Waits (at most a minute) until crawl `id` has ended.
-async fn ended(crawls: &Crawls, id: &str) -> store::Crawl {
+async fn ended(crawls: &Crawls, id: &app::CrawlId) -> store::Crawl {
     for _ in 0..600 {
         let crawl = crawls.owned(None, id).await.expect("the crawl of this caller");
         if crawl.finished_at.is_some() {

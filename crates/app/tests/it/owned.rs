@@ -46,7 +46,7 @@ async fn a_share_link_alone_decides_who_reads_a_report_page() {
     assert_eq!(link_of(Some(String::new())), None);
     assert_eq!(link_of(None), None);
     assert_eq!(link_of(Some("t".to_string())), Some("t".to_string()));
-    let id = "cr_aaaaaaaaaaaaaaaaaaaaaa";
+    let id = &app::CrawlId::from("cr_aaaaaaaaaaaaaaaaaaaaaa");
     for reader in [ReportReader::Link("sh_x.1.sig".to_string()), ReportReader::Caller(Some("user-1".into()))] {
         let e = crawls.report_for(reader.clone(), id, TableQuery::default()).await.expect_err("no such crawl");
         assert_eq!(e.error_code().as_str(), "not_found", "{reader:?}");

@@ -18,8 +18,8 @@ async fn owner(ctx: &Ctx) -> Result<app::UserId, ApiError> {
     key_owner(ctx, app::Scope::Audit).await
 }
 
-fn id_of(ctx: &Ctx) -> String {
-    ctx.param("id").unwrap_or_default().to_string()
+fn id_of(ctx: &Ctx) -> app::CrawlId {
+    app::CrawlId::from(ctx.param("id").unwrap_or_default())
 }
 
 fn wire(ctx: &Ctx, share: Share) -> CrawlShare {
@@ -50,7 +50,7 @@ pub async fn list(ctx: Ctx) -> Result<crate::Response, ApiError> {
     Ok(ok_json(&ShareList {
         ok: true,
         api_version: audit_core::API_VERSION,
-        crawl_id: id.into(),
+        crawl_id: id,
         shares: shares.into_iter().map(|s| wire(&ctx, s)).collect(),
     }))
 }

@@ -20,8 +20,8 @@ async fn caller(ctx: &Ctx) -> Result<Identity, ApiError> {
     authenticate(ctx, KeyRule::Optional, Some(app::Scope::Audit)).await
 }
 
-fn id_of(ctx: &Ctx) -> String {
-    ctx.param("id").unwrap_or_default().to_string()
+fn id_of(ctx: &Ctx) -> app::CrawlId {
+    app::CrawlId::from(ctx.param("id").unwrap_or_default())
 }
 
 fn limit_of(ctx: &Ctx) -> Result<usize, ApiError> {
@@ -64,7 +64,7 @@ pub async fn compare(ctx: Ctx) -> Result<crate::Response, ApiError> {
         Some(a) if !a.trim().is_empty() => a,
         _ => return Err(app::AppError::missing_parameter("against").into()),
     };
-    let comparison = ctx.state.crawls.compare(identity.user_id(), &id_of(&ctx), against.trim()).await?;
+    let comparison = ctx.state.crawls.compare(identity.user_id(), &id_of(&ctx), &against.trim().into()).await?;
     Ok(ok_json(&CrawlComparison { ok: true, api_version: audit_core::API_VERSION, comparison }))
 }
 
@@ -102,7 +102,7 @@ pub async fn issue(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let id = id_of(&ctx);
     let rule_id = ctx.param("rule_id").unwrap_or_default().to_string();
     let page = ctx.state.crawls.issue(identity.user_id(), &id, &rule_id, cursor.as_deref(), limit).await?;
-    Ok(ok_json(&wire_issue(id.into(), page)))
+    Ok(ok_json(&wire_issue(id, page)))
 }
 
 /// `GET /api/v1/crawls/{id}/export`.
