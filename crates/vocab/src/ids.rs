@@ -14,9 +14,17 @@ use serde::{Deserialize, Serialize};
 macro_rules! id {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
-        #[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+        #[derive(Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
         #[serde(transparent)]
         pub struct $name(String);
+
+        // Debug is the text's own (`"cr_…"`), not the type's (`CrawlId("cr_…")`): sentences
+        // that quote an id with `{:?}` read as they did when ids were strings.
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                fmt::Debug::fmt(&self.0, f)
+            }
+        }
 
         impl $name {
             /// The id's text.
@@ -203,6 +211,8 @@ mod tests {
         assert_eq!(serde_json::to_string(&id).unwrap(), "\"0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b\"");
         assert_eq!(serde_json::from_str::<AuditId>("\"x\"").unwrap(), AuditId::from("x"));
         assert_eq!(id.to_string(), id.as_str());
+        // Quoted with `{:?}` as its text is.
+        assert_eq!(format!("{:?}", AuditId::from("a\"1")), format!("{:?}", "a\"1"));
         assert!(id == "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b");
         assert!("0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b" == id);
         let text = id.to_string();
