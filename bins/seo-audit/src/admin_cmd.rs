@@ -171,7 +171,7 @@ pub fn keys(cmd: KeysCommand, global: &Global) -> u8 {
             };
             let mut new = NewKey::new(name, tier);
             new.scopes = scopes;
-            new.user_id = user;
+            new.user_id = user.map(Into::into);
             new.rate_limit = rate_limit;
             new.max_pages = max_pages;
             new.expires_at = expires_in.map(|d| OffsetDateTime::now_utc() + d);
@@ -222,7 +222,7 @@ pub fn keys(cmd: KeysCommand, global: &Global) -> u8 {
                                 "enabled"
                             };
                             vec![
-                                k.id.clone(),
+                                k.id.to_string(),
                                 k.key_prefix.clone(),
                                 k.tier.to_string(),
                                 k.scopes.join(","),

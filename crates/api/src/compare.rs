@@ -20,9 +20,11 @@ pub struct AuditComparison {
     #[schemars(extend("const" = "v1"))]
     pub api_version: &'static str,
     /// The audit compared (`{id}`).
-    pub id: String,
+    #[schemars(with = "String")]
+    pub id: vocab::AuditId,
     /// The audit it is compared with (`against`), the baseline.
-    pub against: String,
+    #[schemars(with = "String")]
+    pub against: vocab::AuditId,
     /// The URL both audited (as `id` asked for it).
     pub url: String,
     /// The scores and their change.

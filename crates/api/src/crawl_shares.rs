@@ -71,7 +71,8 @@ pub struct ShareList {
     #[schemars(extend("const" = "v1"))]
     pub api_version: &'static str,
     /// The crawl.
-    pub crawl_id: String,
+    #[schemars(with = "String")]
+    pub crawl_id: CrawlId,
     /// Every link of the crawl (at most 100), newest first.
     pub shares: Vec<CrawlShare>,
 }

@@ -514,7 +514,8 @@ pub struct CrawlIssue {
     #[schemars(extend("const" = "v1"))]
     pub api_version: &'static str,
     /// The crawl.
-    pub crawl_id: String,
+    #[schemars(with = "String")]
+    pub crawl_id: CrawlId,
     /// The rule.
     pub rule: CrawlRule,
     /// The affected URLs (none: the rule passed, or the crawl has not ended).

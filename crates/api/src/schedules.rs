@@ -107,7 +107,8 @@ pub struct ScheduleCrawlArgs {
     #[schemars(range(min = 1, max = 100))]
     pub alert_score_drop: Option<u64>,
     /// pause, resume, end: the schedule's id
-    pub schedule_id: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub schedule_id: Option<ScheduleId>,
     /// alerts: only those of crawl schedules (schedule) or of monitors (monitor)
     #[schemars(extend("enum" = crate::alerts::ALERT_SOURCES))]
     pub source: Option<String>,
@@ -138,7 +139,8 @@ pub enum ScheduleCrawlAnswer {
     /// end.
     Ended {
         /// The id of the schedule ended.
-        deleted: String,
+        #[schemars(with = "String")]
+        deleted: ScheduleId,
     },
     /// alerts.
     Alerts {
@@ -269,7 +271,8 @@ pub struct ScheduleEnded {
     #[schemars(extend("const" = "v1"))]
     pub api_version: &'static str,
     /// The id of the schedule ended.
-    pub deleted: String,
+    #[schemars(with = "String")]
+    pub deleted: ScheduleId,
 }
 
 const fn error(status: &'static str, description: &'static str) -> Response {

@@ -10,7 +10,7 @@ use audit_core::{AuditResult, CompactResult};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use vocab::Timestamp;
+use vocab::{AlertId, AuditId, DeliveryId, EventId, KeyId, MonitorId, Timestamp, UserId, WebhookId, WorkflowId};
 
 use crate::body::{Field, JsonBody};
 
@@ -257,8 +257,8 @@ pub struct Usage {
     #[schemars(extend("const" = "v1"))]
     pub api_version: &'static str,
     /// The owner of the key.
-    #[schemars(extend("format" = "uuid"))]
-    pub user_id: String,
+    #[schemars(with = "String", extend("format" = "uuid"))]
+    pub user_id: UserId,
     /// The owner's tier.
     #[schemars(extend("enum" = ["free", "pro"]))]
     pub tier: &'static str,
@@ -278,8 +278,8 @@ pub struct Usage {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct ApiKey {
     /// UUID.
-    #[schemars(extend("format" = "uuid"))]
-    pub id: String,
+    #[schemars(with = "String", extend("format" = "uuid"))]
+    pub id: KeyId,
     /// Human label.
     pub name: String,
     /// The first characters of the key.
@@ -351,7 +351,8 @@ pub struct Health {
 #[schemars(extend("not" = { "required": ["secret"] }))]
 pub struct Webhook {
     /// UUID.
-    pub id: String,
+    #[schemars(with = "String")]
+    pub id: WebhookId,
     /// Target URL.
     pub url: String,
     /// Subscribed events.
@@ -368,7 +369,8 @@ pub struct Webhook {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct NewWebhook {
     /// UUID.
-    pub id: String,
+    #[schemars(with = "String")]
+    pub id: WebhookId,
     /// Target URL.
     pub url: String,
     /// Subscribed events.
@@ -413,7 +415,8 @@ pub struct WebhookDeleted {
     #[schemars(extend("const" = "v1"))]
     pub api_version: &'static str,
     /// Id of the deleted subscription.
-    pub deleted: String,
+    #[schemars(with = "String")]
+    pub deleted: WebhookId,
 }
 
 /// The body of `POST /api/v1/webhooks`.
@@ -638,7 +641,8 @@ pub struct IssueCounts {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct StoredAuditItem {
     /// The audit's id (`GET /api/v1/audits/{id}`).
-    pub id: String,
+    #[schemars(with = "String")]
+    pub id: AuditId,
     /// The URL that was asked for (normalised: a bare host got `https://`).
     pub url: String,
     /// The URL after redirects.
@@ -674,7 +678,8 @@ pub struct StoredAuditList {
 #[schemars(rename = "StoredAudit")]
 pub struct StoredAuditAnswer {
     /// The audit's id.
-    pub id: String,
+    #[schemars(with = "String")]
+    pub id: AuditId,
     /// When the audit was stored (UTC, milliseconds).
     #[schemars(with = "String", extend("format" = "date-time"))]
     pub created_at: Timestamp,
@@ -719,7 +724,8 @@ pub const DELIVERED_EVENTS: &[&str] = vocab::WebhookEvent::NAMES;
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct MonitorAlert {
     /// UUID.
-    pub id: String,
+    #[schemars(with = "String")]
+    pub id: AlertId,
     /// The rule that fired.
     #[schemars(extend("enum" = ALERT_RULES))]
     pub rule: String,
@@ -737,7 +743,8 @@ pub struct MonitorAlert {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct Monitor {
     /// UUID.
-    pub id: String,
+    #[schemars(with = "String")]
+    pub id: MonitorId,
     /// The monitored page.
     pub url: String,
     /// Seconds between two scheduled checks.
@@ -777,14 +784,16 @@ pub struct MonitorStopped {
     #[schemars(extend("const" = "v1"))]
     pub api_version: &'static str,
     /// Id of the stopped monitor.
-    pub deleted: String,
+    #[schemars(with = "String")]
+    pub deleted: MonitorId,
 }
 
 /// A workflow run as listed.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct WorkflowSummary {
     /// The run id (workflow_status' `runId`).
-    pub id: String,
+    #[schemars(with = "String")]
+    pub id: WorkflowId,
     /// What the run does.
     #[schemars(extend("enum" = WORKFLOW_INTENTS))]
     pub intent: String,
@@ -840,9 +849,11 @@ pub struct WebhookUpdated {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct WebhookDelivery {
     /// The delivery id.
-    pub id: String,
+    #[schemars(with = "String")]
+    pub id: DeliveryId,
     /// The event id: the body's `id` and the `x-webhook-id` header.
-    pub event_id: String,
+    #[schemars(with = "String")]
+    pub event_id: EventId,
     /// The event.
     #[schemars(extend("enum" = DELIVERED_EVENTS))]
     pub event: String,

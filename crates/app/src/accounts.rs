@@ -4,6 +4,7 @@
 
 use time::OffsetDateTime;
 use url::Url;
+use vocab::{AuditId, MonitorId, UserId, WebhookId};
 
 use crate::{App, AppError};
 
@@ -132,7 +133,7 @@ impl App {
     ///
     /// # Errors
     /// The store failed.
-    pub async fn usage(&self, identity: String, user_id: String) -> Result<UsageFacts, AppError> {
+    pub async fn usage(&self, identity: String, user_id: UserId) -> Result<UsageFacts, AppError> {
         self.db(move |s| {
             let now = OffsetDateTime::now_utc();
             Ok(UsageFacts {
@@ -150,7 +151,7 @@ impl App {
     /// # Errors
     /// `invalid_request` when the owner holds [`MAX_WEBHOOKS_PER_USER`] subscriptions already,
     /// the address guard's refusal, or the store's failure.
-    pub async fn subscribe(&self, user_id: String, url: Url, events: Vec<String>) -> Result<store::Webhook, AppError> {
+    pub async fn subscribe(&self, user_id: UserId, url: Url, events: Vec<String>) -> Result<store::Webhook, AppError> {
         self.fetcher.guard().check_url(&url).map_err(AppError::from)?;
         let new = store::NewWebhook { user_id: user_id.clone(), url: url.to_string(), events };
         let created = self
@@ -172,7 +173,7 @@ impl App {
     ///
     /// # Errors
     /// The store failed.
-    pub async fn subscriptions(&self, user_id: String) -> Result<Vec<store::Webhook>, AppError> {
+    pub async fn subscriptions(&self, user_id: UserId) -> Result<Vec<store::Webhook>, AppError> {
         self.db(move |s| s.list_webhooks(&user_id)).await
     }
 
@@ -181,7 +182,7 @@ impl App {
     /// # Errors
     /// `not_found` when `user_id` holds no such subscription (another owner's id is answered
     /// exactly as an unknown one); the store failed.
-    pub async fn unsubscribe(&self, user_id: String, id: String) -> Result<(), AppError> {
+    pub async fn unsubscribe(&self, user_id: UserId, id: WebhookId) -> Result<(), AppError> {
         let hook = id.clone();
         match self.db(move |s| Ok(s.delete_webhook(&user_id, &hook))).await? {
             Ok(()) => Ok(()),
@@ -215,7 +216,7 @@ impl App {
     ///
     /// # Errors
     /// The store failed.
-    pub async fn public_audit(&self, id: String, hosts: Vec<String>) -> Result<Option<store::StoredAudit>, AppError> {
+    pub async fn public_audit(&self, id: AuditId, hosts: Vec<String>) -> Result<Option<store::StoredAudit>, AppError> {
         if id.len() > 64 {
             return Ok(None);
         }
@@ -237,7 +238,7 @@ impl App {
     ///
     /// # Errors
     /// The store failed.
-    pub async fn recent_alerts(&self, monitor_id: String, limit: usize) -> Result<Vec<store::Alert>, AppError> {
+    pub async fn recent_alerts(&self, monitor_id: MonitorId, limit: usize) -> Result<Vec<store::Alert>, AppError> {
         self.db(move |s| s.recent_alerts(&monitor_id, limit)).await
     }
 }

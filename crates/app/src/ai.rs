@@ -26,7 +26,7 @@ impl App {
     pub async fn ai_readiness(
         &self,
         url: &Url,
-        owner: Option<&str>,
+        owner: Option<&crate::UserId>,
         payer: &crate::quota::Payer,
     ) -> Result<AiReadiness, AppError> {
         let (page, llms) = self.audit_with_llms(url, owner, payer).await?;
@@ -61,7 +61,7 @@ impl App {
     /// report page shows when the check was made without a key (docs/AI-VISIBILITY.md,
     /// "The report page"). A failure is logged and the caller keeps its answer, as with a
     /// stored audit.
-    async fn record_readiness(&self, url: &Url, final_url: &str, owner: Option<&str>, report: &AiReadiness) {
+    async fn record_readiness(&self, url: &Url, final_url: &str, owner: Option<&crate::UserId>, report: &AiReadiness) {
         let record = ReadinessRecord::of(report);
         let json = match serde_json::to_string(&record) {
             Ok(json) => json,
@@ -70,8 +70,7 @@ impl App {
                 return;
             }
         };
-        let new =
-            store::NewReadiness::new(url.as_str(), final_url, i64::from(report.score), json, owner.map(str::to_owned));
+        let new = store::NewReadiness::new(url.as_str(), final_url, i64::from(report.score), json, owner.cloned());
         if let Err(e) = self.db(move |s| s.insert_readiness(new)).await {
             tracing::error!(url = %url, error = %e, "readiness answer not stored");
         }
@@ -97,7 +96,7 @@ impl App {
     pub async fn ai_visibility_scan(
         &self,
         url: &Url,
-        owner: Option<&str>,
+        owner: Option<&crate::UserId>,
         payer: &crate::quota::Payer,
     ) -> Result<AiVisibilityScan, AppError> {
         let (page, llms) = self.audit_with_llms(url, owner, payer).await?;
@@ -109,7 +108,7 @@ impl App {
     async fn audit_with_llms(
         &self,
         url: &Url,
-        owner: Option<&str>,
+        owner: Option<&crate::UserId>,
         payer: &crate::quota::Payer,
     ) -> Result<(Audited, Llms), AppError> {
         // Admitted and charged before anything is fetched, llms.txt included.

@@ -106,7 +106,7 @@ impl App {
     /// # Errors
     /// The filter, the cursor or the page size is malformed (`invalid_request` naming it);
     /// the store failed.
-    pub async fn list_alerts(&self, owner: String, request: ListAlerts) -> Result<AlertListing, AppError> {
+    pub async fn list_alerts(&self, owner: vocab::UserId, request: ListAlerts) -> Result<AlertListing, AppError> {
         let (filter, limit) = checked(&request)?;
         // One more than asked tells whether a next page exists.
         let mut rows = self.db(move |s| s.list_alerts(&owner, &filter, limit + 1)).await?;

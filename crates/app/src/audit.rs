@@ -308,7 +308,7 @@ impl App {
     ///
     /// # Errors
     /// `overloaded`, or what the audit met.
-    pub async fn audit_charged(&self, url: &Url, owner: Option<&str>) -> Result<Audited, AppError> {
+    pub async fn audit_charged(&self, url: &Url, owner: Option<&crate::UserId>) -> Result<Audited, AppError> {
         let ticket = self.slots.admit()?;
         self.run_audit(url, owner, AuditOptions::default(), ticket).await
     }
@@ -322,7 +322,7 @@ impl App {
     pub async fn audit_background(
         &self,
         url: &Url,
-        owner: Option<&str>,
+        owner: Option<&crate::UserId>,
         patience: Duration,
     ) -> Result<Audited, AppError> {
         let ticket = self.slots.admit_background_within(patience).await?;
@@ -348,7 +348,7 @@ impl App {
     ///
     /// # Errors
     /// What the audit met.
-    pub async fn audit_paid(&self, paid: Paid, url: &Url, owner: Option<&str>) -> Result<Audited, AppError> {
+    pub async fn audit_paid(&self, paid: Paid, url: &Url, owner: Option<&crate::UserId>) -> Result<Audited, AppError> {
         self.run_audit(url, owner, AuditOptions::default(), paid.ticket).await
     }
 
@@ -433,7 +433,7 @@ impl App {
     async fn run_audit(
         &self,
         url: &Url,
-        owner: Option<&str>,
+        owner: Option<&crate::UserId>,
         options: AuditOptions,
         ticket: Ticket,
     ) -> Result<Audited, AppError> {
@@ -446,7 +446,7 @@ impl App {
     async fn run_audit_in(
         &self,
         url: &Url,
-        owner: Option<&str>,
+        owner: Option<&crate::UserId>,
         options: AuditOptions,
         ticket: Ticket,
         place: Option<render::Reservation>,
@@ -488,7 +488,7 @@ impl App {
     pub async fn record(
         &self,
         url: &Url,
-        owner: Option<&str>,
+        owner: Option<&crate::UserId>,
         audit: &Audit,
         result: &AuditResult,
     ) -> Result<store::StoredAudit, AppError> {
@@ -524,7 +524,7 @@ pub fn page_text(audit: &Audit) -> String {
 /// The result did not serialise.
 pub fn audit_record(
     url: &Url,
-    owner: Option<&str>,
+    owner: Option<&crate::UserId>,
     result: &AuditResult,
     page_text: Option<String>,
 ) -> Result<store::NewAudit, AppError> {
@@ -544,7 +544,7 @@ pub fn audit_record(
         result.score.ruleset_version.clone(),
         json,
     );
-    record.user_id = owner.map(str::to_string);
+    record.user_id = owner.cloned();
     record.page_text = page_text;
     Ok(record)
 }
@@ -560,7 +560,7 @@ mod tests {
         let audit = audit_core::audit(audit_core::Page::parse("https://example.com/", html, Default::default()));
         let url = Url::parse("https://example.com/").unwrap();
         let result = audit.to_result("2026-01-01T00:00:00.000Z");
-        let record = audit_record(&url, Some("u1"), &result, Some(page_text(&audit))).unwrap();
+        let record = audit_record(&url, Some(&"u1".into()), &result, Some(page_text(&audit))).unwrap();
         assert!(record.page_text.as_deref().is_some_and(|t| t.ends_with("Copper kettles for tea")), "{record:?}");
         assert_eq!(record.user_id.as_deref(), Some("u1"));
         // The result JSON is the result, nothing added.

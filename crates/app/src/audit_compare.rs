@@ -6,6 +6,8 @@ use api::compare::{AuditComparison, ComparedFinding, ComparedLocation, RulesetVe
 use audit_core::baseline::{self, AuditFindings, Comparison, Counts, Finding, State};
 use audit_core::AuditResult;
 
+use vocab::{AuditId, UserId};
+
 use crate::{App, AppError};
 
 impl App {
@@ -17,9 +19,9 @@ impl App {
     /// the store failed.
     pub async fn compare_audits(
         &self,
-        user_id: String,
-        id: String,
-        against: String,
+        user_id: UserId,
+        id: AuditId,
+        against: AuditId,
     ) -> Result<AuditComparison, AppError> {
         let current = self.own_row(&user_id, &id).await?;
         let baseline = self.own_row(&user_id, &against).await?;
@@ -41,14 +43,14 @@ impl App {
     /// The stored row `id` when it is `user_id`'s; `not_found` otherwise, an unknown id and
     /// another owner's alike. The row, not the typed result: the comparison reads the result
     /// as JSON, members this build's types do not know (a newer engine's) included.
-    async fn own_row(&self, user_id: &str, id: &str) -> Result<store::StoredAudit, AppError> {
+    async fn own_row(&self, user_id: &UserId, id: &AuditId) -> Result<store::StoredAudit, AppError> {
         let not_found = || {
             AppError::refused(crate::ErrorCode::NotFound, format!("No audit of yours has the id {}.", crate::clip(id)))
         };
         if id.len() > 64 {
             return Err(not_found());
         }
-        let key = id.to_string();
+        let key = id.clone();
         let found = self
             .db(move |s| match s.get_audit(&key) {
                 Ok(audit) => Ok(Some(audit)),
@@ -56,7 +58,7 @@ impl App {
                 Err(e) => Err(e),
             })
             .await?;
-        found.filter(|a| a.user_id.as_deref() == Some(user_id)).ok_or_else(not_found)
+        found.filter(|a| a.user_id.as_ref() == Some(user_id)).ok_or_else(not_found)
     }
 }
 

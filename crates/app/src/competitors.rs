@@ -131,7 +131,12 @@ impl App {
     ///
     /// # Errors
     /// The first failure, naming its page.
-    pub async fn audit_pair(&self, a: &Url, b: &Url, owner: Option<&str>) -> Result<(Audited, Audited), PairError> {
+    pub async fn audit_pair(
+        &self,
+        a: &Url,
+        b: &Url,
+        owner: Option<&crate::UserId>,
+    ) -> Result<(Audited, Audited), PairError> {
         match tokio::join!(self.audit_charged(a, owner), self.audit_charged(b, owner)) {
             (Ok(a), Ok(b)) => Ok((a, b)),
             (Err(e), _) => Err(PairError::First(e)),
@@ -147,7 +152,7 @@ impl App {
         &self,
         baseline: &Url,
         current: &Url,
-        owner: Option<&str>,
+        owner: Option<&crate::UserId>,
     ) -> Result<Regressions, PairError> {
         let (b, c) = self.audit_pair(baseline, current, owner).await?;
         Ok(regressions(baseline.as_str(), &b, current.as_str(), &c))
@@ -161,7 +166,7 @@ impl App {
         &self,
         site: &Url,
         competitor: &Url,
-        owner: Option<&str>,
+        owner: Option<&crate::UserId>,
     ) -> Result<CompetitorComparison, PairError> {
         let (s, c) = self.audit_pair(site, competitor, owner).await?;
         Ok(compare_competitors(site.as_str(), &s, competitor.as_str(), &c))

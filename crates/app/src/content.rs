@@ -90,7 +90,7 @@ impl App {
     pub async fn content_gap(
         &self,
         req: GapRequest,
-        owner: Option<&str>,
+        owner: Option<&crate::UserId>,
         payer: &crate::quota::Payer,
     ) -> Result<GapAnswer, AppError> {
         // One place more than the pages: the comparison itself, whose cost grows with the

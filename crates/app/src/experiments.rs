@@ -107,7 +107,8 @@ pub struct ExperimentReport {
 #[serde(rename_all = "camelCase")]
 pub struct ExperimentView {
     /// The experiment's id.
-    pub id: String,
+    #[schemars(with = "String")]
+    pub id: vocab::ExperimentId,
     /// Short name.
     pub title: String,
     /// What the change should achieve.
@@ -147,7 +148,7 @@ impl App {
     /// # Errors
     /// `invalid_request` for a metric that names nothing (nothing is created), what the
     /// audit met, or the store's failure.
-    pub async fn create_experiment(&self, owner: &str, new: NewExperiment) -> Result<(), AppError> {
+    pub async fn create_experiment(&self, owner: &crate::UserId, new: NewExperiment) -> Result<(), AppError> {
         if !is_metric(&new.metric) {
             return Err(AppError::refused(
                 crate::ErrorCode::InvalidRequest,
@@ -169,7 +170,7 @@ impl App {
         let done = self.audit_background(&new.url, Some(owner), BACKGROUND_PATIENCE).await?;
         let baseline = done.stored.ok_or_else(|| AppError::internal("audit not stored"))?;
         let record = store::NewExperiment {
-            user_id: owner.to_string(),
+            user_id: owner.clone(),
             title: new.title,
             hypothesis: new.hypothesis,
             url: new.url.to_string(),
@@ -186,7 +187,11 @@ impl App {
     ///
     /// # Errors
     /// The store's failure.
-    pub async fn experiment_report(&self, owner: &str, action: ExperimentAction) -> Result<ExperimentReport, AppError> {
+    pub async fn experiment_report(
+        &self,
+        owner: &crate::UserId,
+        action: ExperimentAction,
+    ) -> Result<ExperimentReport, AppError> {
         let u = owner.to_string();
         let mut experiments = Vec::new();
         for exp in on_store(self, move |s| s.list_experiments(&u)).await? {

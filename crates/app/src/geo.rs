@@ -109,7 +109,7 @@ impl GeoService {
         &self,
         app: &App,
         url: &Url,
-        owner: Option<&str>,
+        owner: Option<&crate::UserId>,
         caller: &str,
         payer: &crate::quota::Payer,
     ) -> Result<GeoCheckResult, AppError> {

@@ -7,6 +7,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use time::OffsetDateTime;
 use url::Url;
+use vocab::{AuditId, UserId};
 
 use crate::{App, AppError, StoredResult};
 
@@ -31,7 +32,7 @@ pub struct AuditCursor {
     /// When the last audit listed was made.
     pub created_at: OffsetDateTime,
     /// Its id.
-    pub id: String,
+    pub id: AuditId,
 }
 
 impl AuditCursor {
@@ -52,7 +53,7 @@ impl AuditCursor {
         let (at, id) = text.strip_prefix(Self::PREFIX)?.split_once(' ')?;
         let id_ok = !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
         let created_at = store::parse_rfc3339(at)?;
-        id_ok.then(|| AuditCursor { created_at, id: id.to_owned() })
+        id_ok.then(|| AuditCursor { created_at, id: id.into() })
     }
 }
 
@@ -86,7 +87,7 @@ pub struct SeverityCounts {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AuditSummary {
     /// Its id.
-    pub id: String,
+    pub id: AuditId,
     /// The URL that was asked for.
     pub url: String,
     /// The URL after redirects.
@@ -161,7 +162,7 @@ impl App {
     ///
     /// # Errors
     /// The store failed.
-    pub async fn list_audits(&self, user_id: String, query: AuditQuery) -> Result<AuditPage, AppError> {
+    pub async fn list_audits(&self, user_id: UserId, query: AuditQuery) -> Result<AuditPage, AppError> {
         let limit = query.limit.clamp(1, MAX_PAGE_SIZE);
         let filter = store::AuditFilter {
             url: query.url.map(String::from),
@@ -184,7 +185,7 @@ impl App {
     /// # Errors
     /// `not_found` for an unknown id and for another owner's (or an anonymous) audit alike;
     /// the store failed.
-    pub async fn own_audit(&self, user_id: String, id: String) -> Result<AuditRecord, AppError> {
+    pub async fn own_audit(&self, user_id: UserId, id: AuditId) -> Result<AuditRecord, AppError> {
         let unknown = || {
             let message = format!("No audit of yours has the id {}.", crate::clip(&id));
             AppError::refused(crate::ErrorCode::NotFound, message)
@@ -200,7 +201,7 @@ impl App {
                 Err(e) => Err(e),
             })
             .await?;
-        let Some(audit) = found.filter(|a| a.user_id.as_deref() == Some(user_id.as_str())) else {
+        let Some(audit) = found.filter(|a| a.user_id.as_ref() == Some(&user_id)) else {
             return Err(unknown());
         };
         // Reading the stored result grows with it: the application's work, off the async workers.
@@ -218,7 +219,7 @@ impl App {
     /// The store failed.
     pub async fn url_history(
         &self,
-        user_id: Option<String>,
+        user_id: Option<UserId>,
         url: Url,
         limit: usize,
     ) -> Result<Vec<AuditSummary>, AppError> {

@@ -179,7 +179,7 @@ impl App {
     ///
     /// # Errors
     /// The limit, what the audit met, or the store's failure.
-    pub async fn add_keyword(&self, owner: &str, keyword: &str, target: &Url) -> Result<(), AppError> {
+    pub async fn add_keyword(&self, owner: &crate::UserId, keyword: &str, target: &Url) -> Result<(), AppError> {
         let (u, k, t) = (owner.to_string(), keyword.to_string(), target.to_string());
         let room = move |s: &store::Store| -> store::Result<Option<bool>> {
             let list = s.list_keywords(&u)?;
@@ -214,7 +214,7 @@ impl App {
     ///
     /// # Errors
     /// `not_found` when it is not tracked, or the store's failure.
-    pub async fn remove_keyword(&self, owner: &str, keyword: &str) -> Result<(), AppError> {
+    pub async fn remove_keyword(&self, owner: &crate::UserId, keyword: &str) -> Result<(), AppError> {
         let (u, k) = (owner.to_string(), keyword.to_string());
         match on_store(self, move |s| Ok(s.remove_keyword(&u, &k))).await? {
             Ok(_) => Ok(()),
@@ -229,7 +229,11 @@ impl App {
     ///
     /// # Errors
     /// The store's failure.
-    pub async fn keyword_report(&self, owner: &str, action: KeywordAction) -> Result<KeywordReport, AppError> {
+    pub async fn keyword_report(
+        &self,
+        owner: &crate::UserId,
+        action: KeywordAction,
+    ) -> Result<KeywordReport, AppError> {
         let u = owner.to_string();
         let tracked = on_store(self, move |s| s.list_keywords(&u)).await?;
         let mut keywords = Vec::new();

@@ -105,4 +105,6 @@ pub use store::{
     DEFAULT_MONITOR_INTERVAL_S, FREE_RATE_LIMIT, GATE_STEP, PRO_RATE_LIMIT, SCOPES, WEBHOOK_DELIVERED_EVENTS,
     WEBHOOK_EVENTS,
 };
-pub use vocab::{ErrorCode, Refusal, Scope, Timestamp, WebhookEvent};
+pub use vocab::{
+    AuditId, CrawlId, ErrorCode, MonitorId, Refusal, ScheduleId, Scope, Timestamp, UserId, WebhookEvent, WebhookId,
+};

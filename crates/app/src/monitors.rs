@@ -28,6 +28,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use time::OffsetDateTime;
 use tokio::sync::watch;
+use vocab::{MonitorId, UserId};
 
 use crate::{App, AppError, StoredResult};
 
@@ -162,8 +163,8 @@ impl Monitors {
     ///
     /// # Errors
     /// The store failed.
-    pub async fn ensure(&self, user_id: &str, url: &str) -> Result<(store::Monitor, bool), AppError> {
-        let (user, url) = (user_id.to_string(), url.to_string());
+    pub async fn ensure(&self, user_id: &UserId, url: &str) -> Result<(store::Monitor, bool), AppError> {
+        let (user, url) = (user_id.clone(), url.to_string());
         let interval = self.interval_s;
         self.app
             .db(move |s| {
@@ -190,8 +191,8 @@ impl Monitors {
 
     /// Refuses, before anything is audited, a new monitor of `url` for an owner who holds
     /// [`MAX_MONITORS_PER_USER`] already.
-    async fn check_room(&self, user_id: &str, url: &str) -> Result<(), AppError> {
-        let (user, url) = (user_id.to_string(), url.to_string());
+    async fn check_room(&self, user_id: &UserId, url: &str) -> Result<(), AppError> {
+        let (user, url) = (user_id.clone(), url.to_string());
         let room = self
             .app
             .db(move |s| {
@@ -312,7 +313,7 @@ impl Monitors {
     ///
     /// # Errors
     /// The step that failed ([`WatchError`]).
-    pub async fn watch_page(&self, user_id: &str, url: &url::Url) -> Result<MonitorReport, WatchError> {
+    pub async fn watch_page(&self, user_id: &UserId, url: &url::Url) -> Result<MonitorReport, WatchError> {
         let fail = |what: &str| {
             let what = what.to_string();
             move |error| WatchError { error, what }
@@ -374,7 +375,7 @@ impl App {
     ///
     /// # Errors
     /// The store failed.
-    pub async fn owned_monitors(&self, user_id: String) -> Result<Vec<OwnedMonitor>, AppError> {
+    pub async fn owned_monitors(&self, user_id: UserId) -> Result<Vec<OwnedMonitor>, AppError> {
         self.db(move |s| {
             s.list_monitors(&user_id)?
                 .into_iter()
@@ -396,7 +397,7 @@ impl App {
     /// # Errors
     /// `not_found` when `user_id` holds no such monitor (another owner's id is answered
     /// exactly as an unknown one); the store failed.
-    pub async fn stop_monitor(&self, user_id: String, id: String) -> Result<(), AppError> {
+    pub async fn stop_monitor(&self, user_id: UserId, id: MonitorId) -> Result<(), AppError> {
         let monitor = id.clone();
         match self.db(move |s| Ok(s.delete_monitor(&user_id, &monitor))).await? {
             Ok(()) => Ok(()),
@@ -414,7 +415,7 @@ impl App {
     ///
     /// # Errors
     /// `not_found` when the owner does not monitor that page; the store's failure.
-    pub async fn stop_monitor_of(&self, user_id: String, url: &url::Url) -> Result<MonitorStopped, AppError> {
+    pub async fn stop_monitor_of(&self, user_id: UserId, url: &url::Url) -> Result<MonitorStopped, AppError> {
         let page = url.to_string();
         let stopped = self.db(move |s| {
             let Some(monitor) = s.list_monitors(&user_id)?.into_iter().find(|m| m.url == page) else {
@@ -453,7 +454,8 @@ pub enum MonitorAction {
 #[serde(rename_all = "camelCase")]
 pub struct MonitorStopped {
     /// The stopped monitor's id.
-    pub monitor_id: String,
+    #[schemars(with = "String")]
+    pub monitor_id: MonitorId,
     /// The page no longer monitored.
     pub url: String,
     /// Always true.

@@ -114,8 +114,8 @@ impl Identity {
     }
 
     /// Owner of the key, if any.
-    pub fn user_id(&self) -> Option<&str> {
-        self.key().map(|k| k.user_id.as_str())
+    pub fn user_id(&self) -> Option<&vocab::UserId> {
+        self.key().map(|k| &k.user_id)
     }
 }
 
@@ -188,7 +188,7 @@ impl Payer {
     }
 
     /// Owner of the caller's key, if any.
-    pub fn owner(&self) -> Option<&str> {
+    pub fn owner(&self) -> Option<&vocab::UserId> {
         self.identity.user_id()
     }
 
@@ -269,12 +269,12 @@ impl App {
             return Err(AppError::refused(ErrorCode::Unauthorized, "This endpoint needs an API key."));
         };
         let label = payer.identity.label();
-        let facts = self.usage(label.clone(), key.user_id.to_string()).await?;
+        let facts = self.usage(label.clone(), key.user_id.clone()).await?;
         let this_minute = facts.counts.this_minute.max(u64::from(payer.limiter.used_this_minute(&label)));
         Ok(api::Usage {
             ok: true,
             api_version: audit_core::API_VERSION,
-            user_id: key.user_id.to_string(),
+            user_id: key.user_id.clone(),
             tier: key.tier.as_str(),
             rate_limit_per_minute: payer.limit,
             requests_this_minute: this_minute,

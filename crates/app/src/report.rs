@@ -33,7 +33,7 @@ pub async fn domain_report(
     badges: &BadgeQueue,
     base: String,
     raw: &str,
-    audit_id: Option<String>,
+    audit_id: Option<vocab::AuditId>,
 ) -> Result<DomainReport, AppError> {
     // Percent-decoded as a path segment: `+` is a plus sign here, and bytes that are not
     // UTF-8 make no domain.

@@ -41,6 +41,7 @@ use hmac::{Hmac, Mac};
 use serde_json::Value;
 use sha2::Sha256;
 use tokio::sync::{watch, Notify};
+use vocab::{UserId, WebhookId};
 
 /// Attempts per delivery (the first try and four retries).
 pub const MAX_ATTEMPTS: u32 = store::WEBHOOK_MAX_ATTEMPTS;
@@ -178,8 +179,8 @@ impl Dispatcher {
     /// of `user_id` into the outbox on its own, for an event that no stored change goes
     /// with (events that do go with one are written in the change's transaction). `None`,
     /// logged, when the store could not write it.
-    pub async fn emit(&self, user_id: &str, event: &'static str, data: Value) -> Option<store::Enqueued> {
-        let (store, user) = (self.shared.store.clone(), user_id.to_string());
+    pub async fn emit(&self, user_id: &UserId, event: &'static str, data: Value) -> Option<store::Enqueued> {
+        let (store, user) = (self.shared.store.clone(), user_id.clone());
         match tokio::task::spawn_blocking(move || store.enqueue_webhook_event(&user, event, data)).await {
             Ok(Ok(enqueued)) => {
                 self.enqueued(&enqueued);
@@ -218,7 +219,7 @@ impl Dispatcher {
     }
 
     /// The deliveries subscription `webhook_id` holds right now (reads the store: blocking).
-    pub fn held_by(&self, webhook_id: &str) -> usize {
+    pub fn held_by(&self, webhook_id: &WebhookId) -> usize {
         self.shared.store.pending_webhook_deliveries(webhook_id).unwrap_or(0)
     }
 }
@@ -236,15 +237,19 @@ pub const DELIVERY_LOG_LIMIT: usize = 50;
 
 /// The answer to a subscription id its caller does not hold: `not_found`, the same for an
 /// unknown id and for another owner's.
-pub fn no_subscription(id: &str) -> crate::AppError {
+pub fn no_subscription(id: &WebhookId) -> crate::AppError {
     crate::AppError::refused(crate::ErrorCode::NotFound, format!("No webhook subscription {id}."))
 }
 
 impl crate::App {
     /// The subscription `id` of `user_id`, or `None` (another owner's id is answered exactly
     /// as an unknown one).
-    async fn owned_subscription(&self, user_id: &str, id: &str) -> Result<Option<store::Webhook>, crate::AppError> {
-        let (user, id) = (user_id.to_string(), id.to_string());
+    async fn owned_subscription(
+        &self,
+        user_id: &UserId,
+        id: &WebhookId,
+    ) -> Result<Option<store::Webhook>, crate::AppError> {
+        let (user, id) = (user_id.clone(), id.clone());
         self.db(move |s| Ok(s.list_webhooks(&user)?.into_iter().find(|h| h.id == id))).await
     }
 
@@ -257,8 +262,8 @@ impl crate::App {
     /// store failed.
     pub async fn set_subscription_enabled(
         &self,
-        user_id: String,
-        id: String,
+        user_id: UserId,
+        id: WebhookId,
         enabled: bool,
     ) -> Result<store::Webhook, crate::AppError> {
         let (user, hook) = (user_id.clone(), id.clone());
@@ -281,8 +286,8 @@ impl crate::App {
     pub async fn test_subscription(
         &self,
         payer: &crate::quota::Payer,
-        user_id: String,
-        id: String,
+        user_id: UserId,
+        id: WebhookId,
     ) -> Result<TestQueued, crate::AppError> {
         self.charge(payer, 1).await?;
         let Some(hook) = self.owned_subscription(&user_id, &id).await? else { return Err(no_subscription(&id)) };
@@ -317,8 +322,8 @@ impl crate::App {
     /// store failed.
     pub async fn delivery_log(
         &self,
-        user_id: String,
-        id: String,
+        user_id: UserId,
+        id: WebhookId,
     ) -> Result<Vec<store::LoggedDelivery>, crate::AppError> {
         if self.owned_subscription(&user_id, &id).await?.is_none() {
             return Err(no_subscription(&id));
@@ -379,7 +384,7 @@ impl Shared {
         let timestamp = time::OffsetDateTime::now_utc().unix_timestamp();
         let headers = vec![
             ("x-webhook-event".to_string(), claim.event.clone()),
-            ("x-webhook-id".to_string(), claim.event_id.clone()),
+            ("x-webhook-id".to_string(), claim.event_id.to_string()),
             (TIMESTAMP_HEADER.to_string(), timestamp.to_string()),
             (SIGNATURE_HEADER.to_string(), signature_header(&claim.secret, timestamp, &body.to_string())),
         ];

@@ -62,7 +62,7 @@ pub struct ExecuteArgs {
 /// # Errors
 /// A URL's refusal naming its argument, or `missing_parameter` when the competitor intent
 /// has no `competitorUrl`.
-pub fn tool_run(user_id: String, args: ExecuteArgs) -> Result<store::NewRun, crate::AppError> {
+pub fn tool_run(user_id: UserId, args: ExecuteArgs) -> Result<store::NewRun, crate::AppError> {
     let argument = |raw: &str, name: &str| {
         crate::validate_url(raw).map_err(|e| crate::crawl::argument_refusal(crate::AppError::Fetch(e), name))
     };
@@ -83,6 +83,8 @@ pub fn tool_run(user_id: String, args: ExecuteArgs) -> Result<store::NewRun, cra
         top_n: u32::try_from(args.top_n.0).ok(),
     })
 }
+
+use vocab::{ApprovalId, UserId, WorkflowId};
 
 use crate::monitors::Monitors;
 use crate::{App, AppError, Comparison, StoredResult};
@@ -116,7 +118,7 @@ impl App {
     pub async fn audit_and_store(
         &self,
         url: &Url,
-        user_id: &str,
+        user_id: &UserId,
     ) -> Result<(store::StoredAudit, audit_core::Audit), AppError> {
         let done = self.audit_background(url, Some(user_id), BACKGROUND_PATIENCE).await?;
         let stored = done.stored.ok_or_else(|| AppError::internal("audit not stored"))?;
@@ -229,7 +231,7 @@ impl Workflows {
     ///
     /// # Errors
     /// The database could not be read at all.
-    pub async fn run(&self, id: String) -> Result<store::Result<store::WorkflowRun>, AppError> {
+    pub async fn run(&self, id: WorkflowId) -> Result<store::Result<store::WorkflowRun>, AppError> {
         self.app.db(move |s| Ok(s.get_run(&id))).await
     }
 
@@ -238,15 +240,17 @@ impl Workflows {
     ///
     /// # Errors
     /// `not_found`, or the database could not be read.
-    pub async fn owned_run(&self, user_id: &str, run_id: &str) -> Result<store::WorkflowRun, AppError> {
+    pub async fn owned_run(&self, user_id: &UserId, run_id: &WorkflowId) -> Result<store::WorkflowRun, AppError> {
+        // The id is quoted as text (`Debug` of the `&str`, not of the id type): the sentence
+        // is what clients read.
         let not_found = || {
             AppError::refused(
                 crate::ErrorCode::NotFound,
-                format!("No workflow run {run_id:?} of this API key's owner."),
+                format!("No workflow run {:?} of this API key's owner.", run_id.as_str()),
             )
         };
-        match self.run(run_id.to_string()).await? {
-            Ok(run) if run.user_id.as_deref() == Some(user_id) => Ok(run),
+        match self.run(run_id.clone()).await? {
+            Ok(run) if run.user_id.as_ref() == Some(user_id) => Ok(run),
             Ok(_) => Err(not_found()),
             Err(e) if e.is_not_found() => Err(not_found()),
             Err(e) => Err(e.into()),
@@ -257,7 +261,7 @@ impl Workflows {
     ///
     /// # Errors
     /// The store failed.
-    pub async fn owned_runs(&self, user_id: String, limit: usize) -> Result<Vec<store::WorkflowRun>, AppError> {
+    pub async fn owned_runs(&self, user_id: UserId, limit: usize) -> Result<Vec<store::WorkflowRun>, AppError> {
         self.app.db(move |s| s.list_runs(&user_id, limit)).await
     }
 
@@ -269,9 +273,9 @@ impl Workflows {
     /// Those refusals, or the database could not be reached.
     pub async fn approve(
         &self,
-        user_id: &str,
-        run_id: String,
-        approval_id: String,
+        user_id: &UserId,
+        run_id: WorkflowId,
+        approval_id: ApprovalId,
         decision: Decision,
     ) -> Result<Decided, AppError> {
         let run = self.owned_run(user_id, &run_id).await?;
@@ -291,8 +295,8 @@ impl Workflows {
     /// The database could not be reached.
     pub async fn decide(
         &self,
-        run_id: String,
-        approval_id: String,
+        run_id: WorkflowId,
+        approval_id: ApprovalId,
         decision: &'static str,
     ) -> Result<store::Result<()>, AppError> {
         let (rid, worker, until) = (run_id.clone(), self.worker.clone(), self.lease_until());
@@ -305,7 +309,7 @@ impl Workflows {
     }
 
     /// Runs a queued run in the background.
-    pub fn start(&self, run_id: String) {
+    pub fn start(&self, run_id: WorkflowId) {
         let engine = self.clone();
         tokio::spawn(async move {
             let id = run_id.clone();
@@ -319,7 +323,7 @@ impl Workflows {
 
     /// Finishes a run this engine holds the lease of: one whose gate it approved (its state
     /// is `running` again), or one it adopted.
-    pub fn resume(&self, run_id: String) {
+    pub fn resume(&self, run_id: WorkflowId) {
         let engine = self.clone();
         tokio::spawn(async move { engine.drive_leased(&run_id).await });
     }
@@ -487,14 +491,14 @@ impl Workflows {
     }
 
     /// Audits `raw` for the run's owner and returns the stored audit with its parsed result.
-    async fn audit_step(&self, raw: &str, owner: &str) -> Result<(store::StoredAudit, StoredResult), String> {
+    async fn audit_step(&self, raw: &str, owner: &UserId) -> Result<(store::StoredAudit, StoredResult), String> {
         let url = fetch::validate_url(raw).map_err(|e| AppError::from(e).reason())?;
         let (stored, _) = self.app.audit_and_store(&url, owner).await.map_err(|e| e.reason())?;
         let result = StoredResult::of(&stored);
         Ok((stored, result))
     }
 
-    async fn run_step(&self, run: &store::WorkflowRun, owner: &str, name: Step) -> Result<StepOutcome, String> {
+    async fn run_step(&self, run: &store::WorkflowRun, owner: &UserId, name: Step) -> Result<StepOutcome, String> {
         use steps::{output_of, to_json};
         let app = &self.app;
         let top_n = run.top_n.unwrap_or(crate::fixes::DEFAULT_TOP_N as u32).clamp(1, 20) as usize;

@@ -72,7 +72,7 @@ pub async fn required_key(ctx: &Ctx, scope: Option<app::Scope>) -> Result<Arc<ap
 }
 
 /// The owner of the key of a route that requires one with `scope` ([`required_key`]).
-pub async fn key_owner(ctx: &Ctx, scope: app::Scope) -> Result<String, ApiError> {
+pub async fn key_owner(ctx: &Ctx, scope: app::Scope) -> Result<app::UserId, ApiError> {
     Ok(required_key(ctx, Some(scope)).await?.user_id.clone())
 }
 

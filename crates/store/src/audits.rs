@@ -4,6 +4,7 @@ use crate::sql::{args, Db, Row};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
+use vocab::{AuditId, UserId};
 
 use crate::clock::{self, format_rfc3339, ser};
 use crate::db::{new_time_ordered_id, Store};
@@ -26,7 +27,7 @@ pub struct NewAudit {
     /// The full audit result as JSON text.
     pub result_json: String,
     /// Owner, when a key requested it.
-    pub user_id: Option<String>,
+    pub user_id: Option<UserId>,
     /// The page's visible text, kept once per distinct text ([`Store::audits_with_text_for_url`]
     /// reads it back).
     pub page_text: Option<String>,
@@ -60,7 +61,7 @@ impl NewAudit {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct StoredAudit {
     /// UUID.
-    pub id: String,
+    pub id: AuditId,
     /// The URL that was asked for.
     pub url: String,
     /// The URL after redirects.
@@ -74,7 +75,7 @@ pub struct StoredAudit {
     /// The full audit result as JSON text.
     pub result_json: String,
     /// Owner, if any.
-    pub user_id: Option<String>,
+    pub user_id: Option<UserId>,
     /// Made without a key (anonymously or by the badge's background queue), so shown by the
     /// public report page and badge. Fixed when stored: an audit made with a key stays
     /// private even if its owner is removed.
@@ -100,7 +101,7 @@ pub fn host_and_path(url: &str) -> Option<(String, String)> {
 
 const COLUMNS: &str = "id, url, final_url, host, score, ruleset_version, result_json, user_id, public, created_at";
 
-type RawAudit = (String, String, String, String, i64, String, String, Option<String>, bool, String);
+type RawAudit = (AuditId, String, String, String, i64, String, String, Option<UserId>, bool, String);
 
 fn from_row(row: &Row<'_>) -> Result<RawAudit> {
     Ok((
@@ -149,7 +150,7 @@ fn prepare(new: NewAudit) -> Result<(StoredAudit, String, Option<String>)> {
     let (host, path) =
         host_and_path(&new.final_url).ok_or_else(|| Error::invalid("final_url", "not an absolute URL with a host"))?;
     let audit = StoredAudit {
-        id: new_time_ordered_id(),
+        id: new_time_ordered_id().into(),
         url: new.url,
         final_url: new.final_url,
         host,
@@ -372,7 +373,7 @@ pub struct AuditFilter {
     /// Only audits made at or after this instant.
     pub since: Option<OffsetDateTime>,
     /// Only audits strictly older than this `(created_at, id)`: the position a page ended at.
-    pub before: Option<(OffsetDateTime, String)>,
+    pub before: Option<(OffsetDateTime, AuditId)>,
 }
 
 impl Store {
@@ -398,7 +399,7 @@ impl Store {
         if let Some((created_at, id)) = &filter.before {
             clauses.push("(created_at, id) < (?, ?)".to_owned());
             values.push(Value::Text(format_rfc3339(*created_at).into()));
-            values.push(Value::Text(id.clone().into()));
+            values.push(Value::Text(id.to_string().into()));
         }
         values.push(Value::Int(i64::try_from(limit).unwrap_or(i64::MAX)));
         let tail = format!("WHERE {} ORDER BY created_at DESC, id DESC LIMIT ?", clauses.join(" AND "));

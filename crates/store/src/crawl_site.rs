@@ -77,7 +77,7 @@ impl Error {
 #[derive(Debug, Clone)]
 pub struct CrawlSite {
     store: Store,
-    crawl_id: String,
+    crawl_id: vocab::CrawlId,
     sitemaps_read: bool,
     sitemap_problems: Vec<SitemapProblem>,
     near_duplicate_threshold: u32,
@@ -108,7 +108,7 @@ impl Store {
         }
         Ok(CrawlSite {
             store: self.clone(),
-            crawl_id: crawl_id.to_string(),
+            crawl_id: crawl_id.into(),
             sitemaps_read,
             sitemap_problems: Vec::new(),
             near_duplicate_threshold: crawl::NEAR_DUPLICATE_SIMILARITY,

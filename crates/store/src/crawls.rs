@@ -90,7 +90,7 @@ impl CrawlState {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewCrawl {
     /// Owner (`None`: anonymous).
-    pub user_id: Option<String>,
+    pub user_id: Option<UserId>,
     /// The start URL.
     pub url: String,
     /// The crawl's options as JSON text (the application's own format).
@@ -1391,13 +1391,13 @@ fn in_batch<T>(
 #[derive(Clone)]
 pub struct CrawlWriter {
     store: Store,
-    crawl_id: String,
+    crawl_id: CrawlId,
     tx: Weak<Mutex<Batch>>,
 }
 
 impl std::fmt::Debug for CrawlWriter {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("CrawlWriter").field("crawl_id", &self.crawl_id).finish_non_exhaustive()
+        f.debug_struct("CrawlWriter").field("crawl_id", &self.crawl_id.as_str()).finish_non_exhaustive()
     }
 }
 
@@ -1583,7 +1583,7 @@ impl Store {
     pub fn crawl_frontier(&self, crawl_id: &str, worker: &str) -> CrawlFrontier {
         let tx: SharedTx = Arc::new(Mutex::new(Batch::default()));
         CrawlFrontier {
-            writer: CrawlWriter { store: self.clone(), crawl_id: crawl_id.to_string(), tx: Arc::downgrade(&tx) },
+            writer: CrawlWriter { store: self.clone(), crawl_id: crawl_id.into(), tx: Arc::downgrade(&tx) },
             tx,
             worker: worker.to_string(),
             counts: None,

@@ -6,6 +6,7 @@ use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
+use vocab::{KeyId, UserId};
 
 use crate::clock::{self, format_rfc3339};
 use crate::db::{new_id, Store};
@@ -29,7 +30,7 @@ pub const MAX_KEY_NAME_LEN: usize = 100;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewKey {
     /// Owner; `None` creates a user of `tier` in the same transaction as the key.
-    pub user_id: Option<String>,
+    pub user_id: Option<UserId>,
     /// Human label, 1 to [`MAX_KEY_NAME_LEN`] characters.
     pub name: String,
     /// Tier of the key (its default rate limit).
@@ -68,9 +69,9 @@ impl NewKey {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeyRecord {
     /// UUID.
-    pub id: String,
+    pub id: KeyId,
     /// Owner.
-    pub user_id: String,
+    pub user_id: UserId,
     /// Human label.
     pub name: String,
     /// First [`KEY_PREFIX_LEN`] characters of the key.
@@ -191,8 +192,8 @@ const COLUMNS: &str = "id, user_id, name, key_prefix, scopes, tier, rate_limit, 
                        last_used_at, expires_at, created_at, max_pages";
 
 struct RawKey {
-    id: String,
-    user_id: String,
+    id: KeyId,
+    user_id: UserId,
     name: String,
     key_prefix: String,
     scopes: String,
@@ -290,7 +291,7 @@ impl Store {
                 None => insert_user(tx, new.tier, now)?.id,
             };
             let record = KeyRecord {
-                id: new_id(),
+                id: new_id().into(),
                 user_id,
                 name: name.clone(),
                 key_prefix: plaintext[..KEY_PREFIX_LEN].to_owned(),

@@ -3,6 +3,7 @@
 //! newest public one of a page.
 
 use time::OffsetDateTime;
+use vocab::{ReadinessId, UserId};
 
 use crate::audits::host_and_path;
 use crate::clock::{self, format_rfc3339};
@@ -27,14 +28,14 @@ pub struct NewReadiness {
     /// The bounded record of the answer, as JSON text.
     pub record_json: String,
     /// Who asked; `None` for a check made without a key, which makes the row public.
-    pub user_id: Option<String>,
+    pub user_id: Option<UserId>,
     /// When the check was made.
     pub created_at: OffsetDateTime,
 }
 
 impl NewReadiness {
     /// A new row made now.
-    pub fn new(url: &str, final_url: &str, score: i64, record_json: String, user_id: Option<String>) -> NewReadiness {
+    pub fn new(url: &str, final_url: &str, score: i64, record_json: String, user_id: Option<UserId>) -> NewReadiness {
         NewReadiness {
             url: url.to_owned(),
             final_url: final_url.to_owned(),
@@ -50,7 +51,7 @@ impl NewReadiness {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoredReadiness {
     /// Time-ordered id.
-    pub id: String,
+    pub id: ReadinessId,
     /// The URL as requested.
     pub url: String,
     /// The URL after redirects.
@@ -64,7 +65,7 @@ pub struct StoredReadiness {
     /// The bounded record, as JSON text.
     pub record_json: String,
     /// Who asked, when the check was made with a key.
-    pub user_id: Option<String>,
+    pub user_id: Option<UserId>,
     /// Whether the public report page may show it: made without a key. Fixed when stored.
     pub public: bool,
     /// When the check was made.
@@ -73,7 +74,7 @@ pub struct StoredReadiness {
 
 const COLUMNS: &str = "id, url, final_url, host, path, score, record_json, user_id, public, created_at";
 
-type Raw = (String, String, String, String, String, i64, String, Option<String>, bool, String);
+type Raw = (ReadinessId, String, String, String, String, i64, String, Option<UserId>, bool, String);
 
 fn from_row(row: &Row<'_>) -> Result<Raw> {
     Ok((
@@ -119,7 +120,7 @@ impl Store {
             return Err(Error::invalid("record_json", "the readiness record is over its size limit"));
         }
         let row = StoredReadiness {
-            id: new_time_ordered_id(),
+            id: new_time_ordered_id().into(),
             url: new.url,
             final_url: new.final_url,
             host,

@@ -72,9 +72,9 @@ pub struct CrawlSchedule {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewCrawlSchedule {
     /// Owner.
-    pub user_id: String,
+    pub user_id: UserId,
     /// The key that makes it.
-    pub key_id: String,
+    pub key_id: KeyId,
     /// The start URL.
     pub url: String,
     /// The crawl each run starts (JSON text).

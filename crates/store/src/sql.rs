@@ -86,10 +86,15 @@ macro_rules! id_value {
 }
 id_value!(
     vocab::AlertId,
+    vocab::ApprovalId,
     vocab::AuditId,
     vocab::CrawlId,
+    vocab::DeliveryId,
+    vocab::EventId,
+    vocab::ExperimentId,
     vocab::KeyId,
     vocab::MonitorId,
+    vocab::ReadinessId,
     vocab::ScheduleId,
     vocab::ShareId,
     vocab::UserId,

@@ -2,7 +2,7 @@ use crate::sql::{args, Db, Row, Value};
 use serde::Serialize;
 use time::OffsetDateTime;
 
-use vocab::{AlertId, CrawlId, MonitorId, ScheduleId, Timestamp};
+use vocab::{AlertId, AuditId, CrawlId, ExperimentId, MonitorId, ScheduleId, Timestamp, UserId};
 
 use crate::clock::{self, format_rfc3339, ser};
 use crate::db::{new_id, Store};
@@ -15,9 +15,9 @@ pub const DEFAULT_MONITOR_INTERVAL_S: u32 = 24 * 60 * 60;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Monitor {
     /// UUID.
-    pub id: String,
+    pub id: MonitorId,
     /// Owner.
-    pub user_id: String,
+    pub user_id: UserId,
     /// Audited URL.
     pub url: String,
     /// Seconds between audits.
@@ -34,9 +34,9 @@ pub struct Monitor {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Alert {
     /// UUID.
-    pub id: String,
+    pub id: AlertId,
     /// Monitor that raised it.
-    pub monitor_id: String,
+    pub monitor_id: MonitorId,
     /// Rule that fired (`score_drop`, `new_critical`, `status_not_2xx`, `unreachable`).
     pub rule: String,
     /// Severity.
@@ -66,7 +66,7 @@ pub struct Keyword {
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewExperiment {
     /// Owner.
-    pub user_id: String,
+    pub user_id: UserId,
     /// Title.
     pub title: String,
     /// Hypothesis.
@@ -78,7 +78,7 @@ pub struct NewExperiment {
     /// What success means (free text).
     pub metric_target: Option<String>,
     /// Audit taken as the baseline.
-    pub baseline_audit_id: Option<String>,
+    pub baseline_audit_id: Option<AuditId>,
     /// Baseline value of the metric.
     pub baseline_value: Option<f64>,
 }
@@ -87,7 +87,7 @@ pub struct NewExperiment {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Experiment {
     /// UUID.
-    pub id: String,
+    pub id: ExperimentId,
     /// Title.
     pub title: String,
     /// Hypothesis.
@@ -99,7 +99,7 @@ pub struct Experiment {
     /// What success means.
     pub metric_target: Option<String>,
     /// Audit taken as the baseline.
-    pub baseline_audit_id: Option<String>,
+    pub baseline_audit_id: Option<AuditId>,
     /// Baseline value of the metric.
     pub baseline_value: Option<f64>,
     /// Creation time.
@@ -126,8 +126,8 @@ fn monitor_rows(conn: &Db<'_>, sql: &str, params: &[crate::sql::Value<'_>]) -> R
     raw.into_iter()
         .map(|(id, user_id, url, interval_s, next, created)| {
             Ok(Monitor {
-                id,
-                user_id,
+                id: id.into(),
+                user_id: user_id.into(),
                 url,
                 interval_s,
                 next_run_at: clock::decode("monitors", &next),
@@ -146,8 +146,8 @@ fn changed(n: usize, entity: &'static str, key: &str) -> Result<()> {
 
 fn new_alert(monitor_id: &str, rule: &str, severity: &str, message: &str) -> Alert {
     Alert {
-        id: new_id(),
-        monitor_id: monitor_id.to_owned(),
+        id: new_id().into(),
+        monitor_id: monitor_id.into(),
         rule: rule.to_owned(),
         severity: severity.to_owned(),
         message: message.to_owned(),
@@ -252,8 +252,8 @@ impl Store {
             return Err(Error::invalid("interval_s", "must be positive"));
         }
         let monitor = Monitor {
-            id: new_id(),
-            user_id: user_id.to_owned(),
+            id: new_id().into(),
+            user_id: user_id.into(),
             url: url.to_owned(),
             interval_s,
             next_run_at: clock::truncate_ms(next_run_at),
@@ -381,7 +381,14 @@ impl Store {
         })?;
         raw.into_iter()
             .map(|(id, monitor_id, rule, severity, message, at)| {
-                Ok(Alert { id, monitor_id, rule, severity, message, created_at: clock::decode("alerts", &at) })
+                Ok(Alert {
+                    id: id.into(),
+                    monitor_id: monitor_id.into(),
+                    rule,
+                    severity,
+                    message,
+                    created_at: clock::decode("alerts", &at),
+                })
             })
             .collect()
     }
@@ -492,7 +499,7 @@ impl Store {
             }
         }
         let exp = Experiment {
-            id: new_id(),
+            id: new_id().into(),
             title: new.title,
             hypothesis: new.hypothesis,
             url: new.url,

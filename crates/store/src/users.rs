@@ -1,6 +1,7 @@
 use crate::sql::{args, Db, Row};
 use serde::Serialize;
 use time::OffsetDateTime;
+use vocab::UserId;
 
 use crate::clock::{self, format_rfc3339, ser};
 use crate::db::{new_id, Store};
@@ -23,7 +24,7 @@ pub fn parse_tier(s: &str) -> Result<Tier> {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct User {
     /// UUID.
-    pub id: String,
+    pub id: UserId,
     /// Account tier.
     pub tier: Tier,
     /// Creation time (UTC, milliseconds).
@@ -38,7 +39,7 @@ impl User {
 
     fn decode((id, tier, created_at): (String, String, String)) -> Result<User> {
         Ok(User {
-            id,
+            id: id.into(),
             tier: tier.parse().map_err(|_| Error::corrupt("users", format!("bad tier {tier:?}")))?,
             created_at: clock::decode("users", &created_at),
         })
@@ -48,7 +49,7 @@ impl User {
 /// Inserts a user on an open connection or transaction (shared with key creation, which
 /// creates the owner and the key in one transaction).
 pub(crate) fn insert_user(conn: &Db<'_>, tier: Tier, at: OffsetDateTime) -> Result<User> {
-    let user = User { id: new_id(), tier, created_at: clock::truncate_ms(at) };
+    let user = User { id: new_id().into(), tier, created_at: clock::truncate_ms(at) };
     conn.execute(
         "INSERT INTO users (id, tier, created_at) VALUES (?1, ?2, ?3)",
         args![user.id, tier.as_str(), format_rfc3339(user.created_at)],

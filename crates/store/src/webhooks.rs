@@ -8,6 +8,7 @@ use rand::Rng;
 use serde::Serialize;
 use serde_json::Value;
 use time::OffsetDateTime;
+use vocab::{DeliveryId, EventId, UserId, WebhookId};
 
 use crate::clock::{self, format_rfc3339, ser};
 use crate::db::{new_id, Store};
@@ -28,7 +29,7 @@ pub const WEBHOOK_SECRET_TAG: &str = "whsec_";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewWebhook {
     /// Owner.
-    pub user_id: String,
+    pub user_id: UserId,
     /// Target URL (the server checks it with the address guard before calling this).
     pub url: String,
     /// Subscribed events, each one of [`WEBHOOK_EVENTS`]; at least one.
@@ -40,10 +41,10 @@ pub struct NewWebhook {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Webhook {
     /// UUID.
-    pub id: String,
+    pub id: WebhookId,
     /// Owner.
     #[serde(skip_serializing)]
-    pub user_id: String,
+    pub user_id: UserId,
     /// Target URL.
     pub url: String,
     /// Subscribed events.
@@ -69,7 +70,7 @@ impl Webhook {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewDelivery {
     /// Subscription delivered to.
-    pub webhook_id: String,
+    pub webhook_id: WebhookId,
     /// Event name.
     pub event: String,
     /// Body sent.
@@ -85,10 +86,11 @@ pub struct NewDelivery {
 /// A logged delivery attempt.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Delivery {
-    /// UUID.
+    /// UUID of this attempt's log row. Text, not an id type: no caller names an attempt
+    /// (the delivery a caller names is the outbox row, [`LoggedDelivery::id`]).
     pub id: String,
     /// Subscription delivered to.
-    pub webhook_id: String,
+    pub webhook_id: WebhookId,
     /// Event name.
     pub event: String,
     /// Body sent.
@@ -152,8 +154,8 @@ fn from_row(row: &Row<'_>) -> Result<RawWebhook> {
 fn decode(raw: RawWebhook) -> Result<Webhook> {
     let (id, user_id, url, events, secret, enabled, created_at) = raw;
     Ok(Webhook {
-        id,
-        user_id,
+        id: id.into(),
+        user_id: user_id.into(),
         url,
         events: serde_json::from_str(&events).map_err(|e| Error::corrupt("webhooks", format!("events: {e}")))?,
         secret,
@@ -175,7 +177,7 @@ impl Store {
         let secret: String =
             WEBHOOK_SECRET_TAG.chars().chain(OsRng.sample_iter(&Alphanumeric).take(32).map(char::from)).collect();
         let hook = Webhook {
-            id: new_id(),
+            id: new_id().into(),
             user_id: new.user_id,
             url: new.url,
             events,
@@ -291,7 +293,7 @@ impl Store {
             .map(|(id, webhook_id, event, payload, attempt, status_code, error, at)| {
                 Ok(Delivery {
                     id,
-                    webhook_id,
+                    webhook_id: webhook_id.into(),
                     event,
                     payload,
                     attempt,
@@ -362,7 +364,7 @@ impl OutboxState {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Enqueued {
     /// The event id (`x-webhook-id`), when some subscription wants the event.
-    pub event_id: Option<String>,
+    pub event_id: Option<EventId>,
     /// Rows written pending, to deliver.
     pub pending: usize,
     /// Rows written dropped (a bound was reached), each with a `dropped:` delivery-log row.
@@ -384,11 +386,11 @@ pub struct ClaimLimits {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClaimedDelivery {
     /// The outbox row.
-    pub id: String,
+    pub id: DeliveryId,
     /// The event id (`x-webhook-id`).
-    pub event_id: String,
+    pub event_id: EventId,
     /// The subscription.
-    pub webhook_id: String,
+    pub webhook_id: WebhookId,
     /// Its URL, as stored now.
     pub url: String,
     /// Its signing secret.
@@ -443,13 +445,13 @@ pub enum AttemptRecorded {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OutboxEntry {
     /// Row id.
-    pub id: String,
+    pub id: DeliveryId,
     /// Event id (`x-webhook-id`).
-    pub event_id: String,
+    pub event_id: EventId,
     /// Subscription.
-    pub webhook_id: String,
+    pub webhook_id: WebhookId,
     /// Owner.
-    pub user_id: String,
+    pub user_id: UserId,
     /// Event name.
     pub event: String,
     /// Exact JSON body.
@@ -471,9 +473,9 @@ pub struct OutboxEntry {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoggedDelivery {
     /// Outbox row id (the delivery id).
-    pub id: String,
+    pub id: DeliveryId,
     /// Event id (`x-webhook-id`).
-    pub event_id: String,
+    pub event_id: EventId,
     /// Event name.
     pub event: String,
     /// Attempts made.
@@ -583,7 +585,7 @@ fn enqueue_to(
     let payload = WebhookPayload { id: &event_id, event, created_at: &at, data };
     let payload = serde_json::to_string(&payload).map_err(|e| Error::invalid("data", e.to_string()))?;
     let mut total = count(conn, "SELECT COUNT(*) FROM webhook_outbox WHERE state = 'pending'", args![])?;
-    let mut out = Enqueued { event_id: Some(event_id.clone()), pending: 0, dropped: 0 };
+    let mut out = Enqueued { event_id: Some(EventId::from(event_id.as_str())), pending: 0, dropped: 0 };
     for hook in hooks {
         let held = count(
             conn,
@@ -649,10 +651,10 @@ type RawEntry = (String, String, String, String, String, String, u32, String, St
 fn decode_entry(raw: RawEntry) -> Result<OutboxEntry> {
     let (id, event_id, webhook_id, user_id, event, payload, attempts, next, state, claimed_by, claimed_until) = raw;
     Ok(OutboxEntry {
-        id,
-        event_id,
-        webhook_id,
-        user_id,
+        id: id.into(),
+        event_id: event_id.into(),
+        webhook_id: webhook_id.into(),
+        user_id: user_id.into(),
         event,
         payload,
         attempts,
@@ -786,9 +788,9 @@ impl Store {
                     ))
                 })?;
                 out.push(ClaimedDelivery {
-                    id,
-                    event_id,
-                    webhook_id,
+                    id: id.into(),
+                    event_id: event_id.into(),
+                    webhook_id: webhook_id.into(),
                     url,
                     secret,
                     event,
@@ -839,7 +841,7 @@ impl Store {
                 tx,
                 &Delivery {
                     id: new_id(),
-                    webhook_id,
+                    webhook_id: webhook_id.into(),
                     event,
                     payload,
                     attempt,
@@ -1024,8 +1026,8 @@ fn delivery_log(
             let state = OutboxState::parse(&state)?;
             let next = clock::decode("webhook_outbox", &next);
             Ok(LoggedDelivery {
-                id,
-                event_id,
+                id: id.into(),
+                event_id: event_id.into(),
                 event,
                 attempts,
                 state,

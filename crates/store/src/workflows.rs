@@ -1,7 +1,7 @@
 use crate::sql::{args, Db, Row};
 use serde::Serialize;
 use time::OffsetDateTime;
-use vocab::Timestamp;
+use vocab::{ApprovalId, Timestamp, UserId, WorkflowId};
 
 use crate::clock::{self, format_rfc3339, ser};
 use crate::db::{new_id, Store};
@@ -140,7 +140,7 @@ impl RunState {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewRun {
     /// Owner.
-    pub user_id: Option<String>,
+    pub user_id: Option<UserId>,
     /// What the run does.
     pub intent: Intent,
     /// Target URL.
@@ -172,9 +172,9 @@ pub struct WorkflowStep {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Approval {
     /// UUID (the `approvalId` of `approve_fixes`).
-    pub id: String,
+    pub id: ApprovalId,
     /// The run it gates.
-    pub run_id: String,
+    pub run_id: WorkflowId,
     /// `pending` or `decided`.
     pub state: String,
     /// `approved` or `rejected` once decided.
@@ -187,9 +187,9 @@ pub struct Approval {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct WorkflowRun {
     /// UUID (the `runId`).
-    pub id: String,
+    pub id: WorkflowId,
     /// Owner.
-    pub user_id: Option<String>,
+    pub user_id: Option<UserId>,
     /// What the run does.
     pub intent: Intent,
     /// Target URL.
@@ -223,17 +223,17 @@ pub struct WorkflowRun {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Recovered {
     /// Put back to `running` with their interrupted step `pending` again: run them.
-    pub resumed: Vec<String>,
+    pub resumed: Vec<WorkflowId>,
     /// Resumed [`MAX_RESUMES`] times already: now `failed` with reason [`INTERRUPTED`].
-    pub failed: Vec<String>,
+    pub failed: Vec<WorkflowId>,
 }
 
 const RUN_COLUMNS: &str = "id, user_id, intent, url, competitor_url, top_n, state, error_step, \
                            error_reason, created_at, updated_at, resumes";
 
 type RawRun = (
-    String,
-    Option<String>,
+    WorkflowId,
+    Option<UserId>,
     String,
     String,
     Option<String>,
@@ -435,8 +435,8 @@ impl Store {
             update_state(tx, run_id, RunState::AwaitingApproval)?;
             tx.execute("INSERT INTO approvals (id, run_id, state) VALUES (?1, ?2, 'pending')", args![id, run_id])?;
             Ok(Approval {
-                id: id.clone(),
-                run_id: run_id.to_owned(),
+                id: ApprovalId::from(id.as_str()),
+                run_id: run_id.into(),
                 state: "pending".into(),
                 decision: None,
                 decided_at: None,
@@ -458,8 +458,8 @@ impl Store {
             update_state(tx, run_id, RunState::AwaitingApproval)?;
             tx.execute("INSERT INTO approvals (id, run_id, state) VALUES (?1, ?2, 'pending')", args![id, run_id])?;
             let approval = Approval {
-                id: id.clone(),
-                run_id: run_id.to_owned(),
+                id: ApprovalId::from(id.as_str()),
+                run_id: run_id.into(),
                 state: "pending".into(),
                 decision: None,
                 decided_at: None,
@@ -612,7 +612,7 @@ fn adopt(tx: &Db<'_>, claim: Option<(&str, &str)>, expired_at: Option<&str>) -> 
     if tx.is_postgres() {
         sql.push_str(" FOR UPDATE SKIP LOCKED");
     }
-    let read = |row: &Row<'_>| Ok((row.get::<String>(0)?, row.get::<u32>(1)?));
+    let read = |row: &Row<'_>| Ok((row.get::<WorkflowId>(0)?, row.get::<u32>(1)?));
     let runs = match expired_at {
         Some(at) => tx.query_map(&sql, args![at], read)?,
         None => tx.query_map(&sql, args![], read)?,

@@ -14,9 +14,17 @@ use serde::{Deserialize, Serialize};
 macro_rules! id {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
-        #[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+        #[derive(Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
         #[serde(transparent)]
         pub struct $name(String);
+
+        // Debug is the text's own (`"cr_…"`), not the type's (`CrawlId("cr_…")`): sentences
+        // that quote an id with `{:?}` read as they did when ids were strings.
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                fmt::Debug::fmt(&self.0, f)
+            }
+        }
 
         impl $name {
             /// The id's text.
@@ -118,6 +126,14 @@ id!(
     AuditId
 );
 id!(
+    /// An experiment's id (a UUID).
+    ExperimentId
+);
+id!(
+    /// A stored AI-readiness answer's id (time-ordered, as an audit's).
+    ReadinessId
+);
+id!(
     /// A site crawl's id: [`CRAWL_ID_TAG`] and [`CRAWL_ID_RANDOM_LEN`] base62 characters.
     CrawlId
 );
@@ -128,6 +144,16 @@ id!(
 id!(
     /// A webhook subscription's id.
     WebhookId
+);
+id!(
+    /// A webhook delivery's id (a UUID): its outbox row, which the delivery log lists and
+    /// the dispatcher claims and records attempts of.
+    DeliveryId
+);
+id!(
+    /// A webhook event's id (a UUID): the delivered body's `id` and its `x-webhook-id`
+    /// header, the same for every subscription the event went to and every attempt.
+    EventId
 );
 id!(
     /// A monitor's id.
@@ -152,6 +178,10 @@ id!(
 id!(
     /// An alert's id (a UUID): a monitor's or a crawl schedule's.
     AlertId
+);
+id!(
+    /// A workflow run's approval gate's id (a UUID): the `approvalId` of approve_fixes.
+    ApprovalId
 );
 
 /// The tag every crawl id starts with.
@@ -181,6 +211,8 @@ mod tests {
         assert_eq!(serde_json::to_string(&id).unwrap(), "\"0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b\"");
         assert_eq!(serde_json::from_str::<AuditId>("\"x\"").unwrap(), AuditId::from("x"));
         assert_eq!(id.to_string(), id.as_str());
+        // Quoted with `{:?}` as its text is.
+        assert_eq!(format!("{:?}", AuditId::from("a\"1")), format!("{:?}", "a\"1"));
         assert!(id == "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b");
         assert!("0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b" == id);
         let text = id.to_string();

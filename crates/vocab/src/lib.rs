@@ -12,8 +12,8 @@ mod refusal;
 mod time_stamp;
 
 pub use ids::{
-    AlertId, AuditId, CrawlId, KeyId, MonitorId, ScheduleId, ShareId, UserId, WebhookId, WorkflowId,
-    CRAWL_ID_RANDOM_LEN, CRAWL_ID_TAG,
+    AlertId, ApprovalId, AuditId, CrawlId, DeliveryId, EventId, ExperimentId, KeyId, MonitorId, ReadinessId,
+    ScheduleId, ShareId, UserId, WebhookId, WorkflowId, CRAWL_ID_RANDOM_LEN, CRAWL_ID_TAG,
 };
 pub use names::{ErrorCode, Scope, Tier, WebhookEvent, DEFAULT_SCOPES, FREE_RATE_LIMIT, PRO_RATE_LIMIT};
 pub use refusal::Refusal;

@@ -6,6 +6,7 @@ use api::crawls::CrawlChange;
 use super::change::{compare, site_of, CrawlFacts};
 use super::Crawls;
 use crate::{AppError, ErrorCode};
+use vocab::CrawlId;
 
 impl Crawls {
     /// How `owner`'s crawl `id` differs from their crawl `against` of the same site.
@@ -14,7 +15,12 @@ impl Crawls {
     /// `not_found` for either crawl unknown or another owner's; `invalid_request` naming
     /// `against` for a crawl of another site; `conflict` for a crawl not ended or whose
     /// pages were pruned; the store failed.
-    pub async fn compare(&self, owner: Option<&str>, id: &str, against: &str) -> Result<CrawlChange, AppError> {
+    pub async fn compare(
+        &self,
+        owner: Option<&crate::UserId>,
+        id: &CrawlId,
+        against: &CrawlId,
+    ) -> Result<CrawlChange, AppError> {
         let current = self.owned(owner, id).await?;
         let other = self.owned(owner, against).await?;
         if site_of(&current.url) != site_of(&other.url) {

@@ -144,7 +144,7 @@ impl Crawls {
     /// # Errors
     /// A filter, the cursor or the page size is malformed (`invalid_request` naming it);
     /// the store failed.
-    pub async fn list(&self, owner: String, request: ListCrawls) -> Result<CrawlListing, AppError> {
+    pub async fn list(&self, owner: vocab::UserId, request: ListCrawls) -> Result<CrawlListing, AppError> {
         let (filter, limit) = checked(&request)?;
         // One more than asked tells whether a next page exists.
         let mut rows = self.app.db(move |s| s.list_user_crawls(&owner, &filter, limit + 1)).await?;

@@ -24,6 +24,7 @@ use api::schedules::{ScheduleAlert, ScheduleChange, MAX_SCHEDULES_PER_OWNER, WEE
 use serde_json::{json, Value};
 use time::OffsetDateTime;
 use tokio::sync::watch;
+use vocab::{ScheduleId, UserId};
 
 use super::change::{compare, CrawlFacts};
 use super::request::CrawlRequest;
@@ -293,7 +294,7 @@ impl Schedules {
     ///
     /// # Errors
     /// The store.
-    pub async fn list(&self, owner: String) -> Result<Vec<store::CrawlSchedule>, AppError> {
+    pub async fn list(&self, owner: UserId) -> Result<Vec<store::CrawlSchedule>, AppError> {
         self.app().db(move |s| s.list_crawl_schedules(&owner)).await
     }
 
@@ -301,7 +302,7 @@ impl Schedules {
     ///
     /// # Errors
     /// `not_found` (another owner's too), or the store.
-    pub async fn get(&self, owner: String, id: String) -> Result<store::CrawlSchedule, AppError> {
+    pub async fn get(&self, owner: UserId, id: ScheduleId) -> Result<store::CrawlSchedule, AppError> {
         let key = id.clone();
         owned(&id, self.app().db(move |s| Ok(s.get_crawl_schedule(&owner, &key))).await?)
     }
@@ -310,7 +311,7 @@ impl Schedules {
     ///
     /// # Errors
     /// `not_found`, or the store.
-    pub async fn pause(&self, owner: String, id: String) -> Result<store::CrawlSchedule, AppError> {
+    pub async fn pause(&self, owner: UserId, id: ScheduleId) -> Result<store::CrawlSchedule, AppError> {
         let key = id.clone();
         owned(&id, self.app().db(move |s| Ok(s.set_crawl_schedule_state(&owner, &key, None))).await?)
     }
@@ -319,7 +320,7 @@ impl Schedules {
     ///
     /// # Errors
     /// `not_found`, or the store.
-    pub async fn resume(&self, owner: String, id: String) -> Result<store::CrawlSchedule, AppError> {
+    pub async fn resume(&self, owner: UserId, id: ScheduleId) -> Result<store::CrawlSchedule, AppError> {
         let schedule = self.get(owner.clone(), id.clone()).await?;
         let next = Cadence::of(&schedule).next_after(OffsetDateTime::now_utc());
         let key = id.clone();
@@ -330,7 +331,7 @@ impl Schedules {
     ///
     /// # Errors
     /// `not_found`, or the store.
-    pub async fn end(&self, owner: String, id: String) -> Result<(), AppError> {
+    pub async fn end(&self, owner: UserId, id: ScheduleId) -> Result<(), AppError> {
         let key = id.clone();
         owned(&id, self.app().db(move |s| Ok(s.delete_crawl_schedule(&owner, &key))).await?)
     }
@@ -355,7 +356,7 @@ impl Schedules {
         };
         let owner = key.user_id.clone();
         let id = || {
-            let id = args.schedule_id.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string);
+            let id = args.schedule_id.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(ScheduleId::from);
             id.ok_or_else(|| {
                 AppError::refused(ErrorCode::MissingParameter, "The argument schedule_id is needed for this action.")
             })

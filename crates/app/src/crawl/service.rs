@@ -18,6 +18,8 @@ use serde_json::{json, Value};
 use super::request::CrawlRequest;
 use super::runner::{self, CrawlEnd, CrawlOptions, CrawlSink, Progress};
 use super::start_page::StartPages;
+use vocab::{CrawlId, UserId};
+
 use crate::{App, AppError};
 
 /// Pages per crawl of an anonymous caller.
@@ -321,7 +323,7 @@ impl Crawls {
         self.app.check_render(request.render)?;
         self.app.charge(payer, crate::AuditOptions { render: request.render }.units()).await?;
         let identity = payer.identity();
-        let owner = identity.user_id().map(str::to_string);
+        let owner = identity.user_id().cloned();
         let limit = self.max_pages.for_key(identity.key());
         self.start_at(request, owner, limit, &identity.label()).await
     }
@@ -340,7 +342,7 @@ impl Crawls {
     pub async fn start(
         &self,
         request: CrawlRequest,
-        owner: Option<String>,
+        owner: Option<UserId>,
         tier: Option<store::Tier>,
         caller: &str,
     ) -> Result<Started, AppError> {
@@ -352,7 +354,7 @@ impl Crawls {
     async fn start_at(
         &self,
         request: CrawlRequest,
-        owner: Option<String>,
+        owner: Option<UserId>,
         tier_limit: u32,
         caller: &str,
     ) -> Result<Started, AppError> {
@@ -382,7 +384,7 @@ impl Crawls {
     pub(super) async fn prepare(
         &self,
         request: CrawlRequest,
-        owner: Option<String>,
+        owner: Option<UserId>,
         tier_limit: u32,
         caller: &str,
     ) -> Result<Prepared, AppError> {
@@ -426,11 +428,11 @@ impl Crawls {
     ///
     /// # Errors
     /// `not_found`, or the store.
-    pub async fn owned(&self, owner: Option<&str>, id: &str) -> Result<store::Crawl, AppError> {
+    pub async fn owned(&self, owner: Option<&crate::UserId>, id: &CrawlId) -> Result<store::Crawl, AppError> {
         let key = id.to_string();
         let found = self.app.db(move |s| Ok(s.get_crawl(&key))).await?;
         match found {
-            Ok(crawl) if crawl.user_id.as_deref() == owner => Ok(crawl),
+            Ok(crawl) if crawl.user_id.as_ref() == owner => Ok(crawl),
             Ok(_) => Err(not_found(id)),
             Err(e) if e.is_not_found() => Err(not_found(id)),
             Err(e) => Err(e.into()),
@@ -456,7 +458,7 @@ impl Crawls {
     ///
     /// # Errors
     /// The store.
-    pub async fn issue_counts(&self, id: &str) -> Result<Vec<store::IssueCount>, AppError> {
+    pub async fn issue_counts(&self, id: &CrawlId) -> Result<Vec<store::IssueCount>, AppError> {
         let id = id.to_string();
         let (crawl, mut counts) = self.app.db(move |s| Ok((s.get_crawl(&id)?, s.crawl_issue_counts(&id)?))).await?;
         // The store keeps a site rule's first findings only; the summary has its totals.
@@ -476,8 +478,8 @@ impl Crawls {
     /// `not_found`, `invalid_request` (the cursor), or the store.
     pub async fn pages(
         &self,
-        owner: Option<&str>,
-        id: &str,
+        owner: Option<&crate::UserId>,
+        id: &CrawlId,
         after: Option<&str>,
         limit: usize,
     ) -> Result<(store::Crawl, Vec<store::CrawlPage>, Option<String>), AppError> {
@@ -497,8 +499,8 @@ impl Crawls {
     /// store.
     pub async fn issue(
         &self,
-        owner: Option<&str>,
-        id: &str,
+        owner: Option<&crate::UserId>,
+        id: &CrawlId,
         rule_id: &str,
         after: Option<&str>,
         limit: usize,
@@ -556,8 +558,8 @@ impl Crawls {
     /// fit within the analysis time limit.
     pub async fn export(
         &self,
-        owner: Option<&str>,
-        id: &str,
+        owner: Option<&crate::UserId>,
+        id: &CrawlId,
         format: super::export::Format,
         table: super::export::Table,
     ) -> Result<Export, AppError> {
@@ -600,7 +602,7 @@ impl Crawls {
     ///
     /// # Errors
     /// `not_found`, or the store.
-    pub async fn cancel(&self, owner: Option<&str>, id: &str) -> Result<store::Crawl, AppError> {
+    pub async fn cancel(&self, owner: Option<&crate::UserId>, id: &CrawlId) -> Result<store::Crawl, AppError> {
         let crawl = self.owned(owner, id).await?;
         let key = crawl.id.clone();
         // A queued crawl cancelled is never run; a running one's run holds its own copy.
@@ -639,7 +641,7 @@ impl Crawls {
             Ok(ids) => {
                 for id in ids {
                     tracing::info!(crawl = %id, "crawl interrupted (a restart, or a replica gone): resumed");
-                    self.spawn_drive(id);
+                    self.spawn_drive(id.into());
                 }
             }
             Err(e) => tracing::error!(error = %e, "interrupted crawls not recovered"),
@@ -651,7 +653,7 @@ impl Crawls {
     pub(super) async fn dispatch(&self) {
         let (worker, until, caps) = (self.worker.clone(), self.lease_until(), self.caps);
         match self.app.db(move |s| s.start_queued_crawls(&worker, until, caps, &requester_of)).await {
-            Ok(ids) => ids.into_iter().for_each(|id| self.spawn_drive(id)),
+            Ok(ids) => ids.into_iter().for_each(|id| self.spawn_drive(id.into())),
             // The sweep tries again.
             Err(e) => tracing::warn!(error = %e, "queued crawls not started"),
         }
@@ -659,7 +661,7 @@ impl Crawls {
 
     /// Drives crawl `id` in a task of its own; once it has ended, the crawls queued behind
     /// it are started.
-    fn spawn_drive(&self, id: String) {
+    fn spawn_drive(&self, id: CrawlId) {
         let engine = self.clone();
         // Boxed as a plain `dyn Future`: the task starts others through `dispatch`, and the
         // type of a future that contains itself could not be named.

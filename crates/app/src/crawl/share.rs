@@ -19,6 +19,7 @@ use time::OffsetDateTime;
 use super::table::TableQuery;
 use super::Crawls;
 use crate::AppError;
+use vocab::CrawlId;
 
 /// The lifetime of a link when the request names none: 7 days.
 pub const DEFAULT_SHARE_SECS: u64 = 7 * 24 * 3600;
@@ -155,7 +156,7 @@ impl Crawls {
     /// # Errors
     /// `not_found` (no such crawl of `owner`), `invalid_request` (`expires_in` out of
     /// bounds, or the crawl has [`store::MAX_SHARES_PER_CRAWL`] links), or the store.
-    pub async fn share(&self, owner: &str, id: &str, expires_in: Option<u64>) -> Result<Share, AppError> {
+    pub async fn share(&self, owner: &crate::UserId, id: &CrawlId, expires_in: Option<u64>) -> Result<Share, AppError> {
         let seconds = lifetime(expires_in)?;
         let crawl = self.owned(Some(owner), id).await?;
         let secret = self.share_secret().await?;
@@ -188,7 +189,7 @@ impl Crawls {
     ///
     /// # Errors
     /// `not_found` (no such crawl of `owner`), or the store.
-    pub async fn shares(&self, owner: &str, id: &str) -> Result<Vec<Share>, AppError> {
+    pub async fn shares(&self, owner: &crate::UserId, id: &CrawlId) -> Result<Vec<Share>, AppError> {
         let crawl = self.owned(Some(owner), id).await?;
         let secret = self.share_secret().await?;
         let links = self.app.db(move |s| s.crawl_shares(&crawl.id)).await?;
@@ -201,7 +202,7 @@ impl Crawls {
     ///
     /// # Errors
     /// `not_found` (no such crawl of `owner`, or no such link of it), or the store.
-    pub async fn revoke_share(&self, owner: &str, id: &str, link_id: &str) -> Result<Share, AppError> {
+    pub async fn revoke_share(&self, owner: &crate::UserId, id: &CrawlId, link_id: &str) -> Result<Share, AppError> {
         let crawl = self.owned(Some(owner), id).await?;
         let secret = self.share_secret().await?;
         let link = link_id.to_string();
@@ -223,14 +224,14 @@ impl Crawls {
     /// # Errors
     /// `not_found` for any token that does not open crawl `id` (one answer whatever
     /// failed), or the store.
-    pub async fn shared(&self, id: &str, token: &str) -> Result<store::Crawl, AppError> {
+    pub async fn shared(&self, id: &CrawlId, token: &str) -> Result<store::Crawl, AppError> {
         let secret = self.share_secret().await?;
         let Some((link_id, expires)) = verify(&secret, id, token) else { return Err(not_found(id)) };
         if expires <= OffsetDateTime::now_utc().unix_timestamp() {
             return Err(not_found(id));
         }
         let stored = self.app.db(move |s| s.crawl_share(&link_id)).await?;
-        let live = stored.is_some_and(|l| l.crawl_id == id && l.revoked_at.is_none() && unix(l.expires_at) == expires);
+        let live = stored.is_some_and(|l| l.crawl_id == *id && l.revoked_at.is_none() && unix(l.expires_at) == expires);
         if !live {
             return Err(not_found(id));
         }
@@ -250,12 +251,12 @@ impl Crawls {
     /// As [`Crawls::shared`], and as [`Crawls::report_view`].
     pub async fn shared_report_view(
         &self,
-        id: &str,
+        id: &CrawlId,
         token: &str,
         table: TableQuery,
     ) -> Result<pages::crawl::CrawlView, AppError> {
         let crawl = self.shared(id, token).await?;
-        let mut view = self.report_view(crawl.user_id.as_deref(), &crawl.id, table).await?;
+        let mut view = self.report_view(crawl.user_id.as_ref(), &crawl.id, table).await?;
         view.share = Some(token.to_string());
         Ok(view)
     }
@@ -269,12 +270,12 @@ impl Crawls {
     pub async fn report_for(
         &self,
         reader: ReportReader,
-        id: &str,
+        id: &CrawlId,
         table: TableQuery,
     ) -> Result<pages::crawl::CrawlView, AppError> {
         match reader {
             ReportReader::Link(token) => self.shared_report_view(id, &token, table).await,
-            ReportReader::Caller(owner) => self.report_view(owner.as_deref(), id, table).await,
+            ReportReader::Caller(owner) => self.report_view(owner.as_ref(), id, table).await,
         }
     }
 }
@@ -285,7 +286,7 @@ pub enum ReportReader {
     /// The holder of a share link, by its token.
     Link(String),
     /// The caller: a key's owner, or `None` without a key.
-    Caller(Option<String>),
+    Caller(Option<crate::UserId>),
 }
 
 /// The share token of a report page's request: its `share` parameter, when sent and not

@@ -9,6 +9,7 @@ use super::table::TableQuery;
 pub use super::wire::{kind_name, time_limited, wire_crawl};
 use super::{Crawls, IssuePage, Started};
 use crate::AppError;
+use vocab::CrawlId;
 
 /// Issues crawl_status lists at most.
 const TOP_ISSUES: usize = 10;
@@ -58,7 +59,7 @@ pub fn wire_page(p: &store::CrawlPage) -> api::crawls::CrawlPage {
 
 /// A page of a rule's affected URLs in crawl `crawl_id` on the wire: the answer of
 /// `GET /api/v1/crawls/{id}/issues/{rule_id}`.
-pub fn wire_issue(crawl_id: String, page: IssuePage) -> api::crawls::CrawlIssue {
+pub fn wire_issue(crawl_id: vocab::CrawlId, page: IssuePage) -> api::crawls::CrawlIssue {
     api::crawls::CrawlIssue {
         ok: true,
         api_version: audit_core::API_VERSION,
@@ -234,8 +235,8 @@ impl Crawls {
     /// `not_found` (no such crawl of `owner`), `overloaded`, or the store.
     pub async fn report_view(
         &self,
-        owner: Option<&str>,
-        id: &str,
+        owner: Option<&crate::UserId>,
+        id: &CrawlId,
         table: TableQuery,
     ) -> Result<pages::crawl::CrawlView, AppError> {
         let crawl = self.owned(owner, id).await?;
@@ -333,7 +334,7 @@ impl Crawls {
     /// The store.
     async fn report_charts(
         &self,
-        owner: Option<&str>,
+        owner: Option<&crate::UserId>,
         crawl: &store::Crawl,
         counts: &[store::IssueCount],
     ) -> Result<pages::crawl::CrawlCharts, AppError> {
@@ -441,7 +442,7 @@ impl Crawls {
     /// The store.
     async fn report_change(
         &self,
-        owner: Option<&str>,
+        owner: Option<&crate::UserId>,
         crawl: &store::Crawl,
     ) -> Result<Option<pages::crawl::CrawlChangeView>, AppError> {
         if crawl.state != store::CrawlState::Completed {

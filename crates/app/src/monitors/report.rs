@@ -13,7 +13,8 @@ use crate::StoredResult;
 #[serde(rename_all = "camelCase")]
 pub struct MonitorReport {
     /// The monitor's id.
-    pub monitor_id: String,
+    #[schemars(with = "String")]
+    pub monitor_id: vocab::MonitorId,
     /// The monitored page.
     pub url: String,
     /// Seconds between scheduled audits.
@@ -52,7 +53,8 @@ pub struct RuleView {
 #[serde(rename_all = "camelCase")]
 pub struct AlertView {
     /// The alert's id.
-    pub alert_id: String,
+    #[schemars(with = "String")]
+    pub alert_id: vocab::AlertId,
     /// The rule that fired.
     pub rule: String,
     /// critical, warning or notice.

@@ -7,6 +7,7 @@ use std::fmt::Display;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use vocab::{ApprovalId, WorkflowId};
 
 use crate::{RunState, WorkflowRun};
 
@@ -55,9 +56,11 @@ impl Decision {
 #[serde(rename_all = "camelCase")]
 pub struct Decided {
     /// The run.
-    pub run_id: String,
+    #[schemars(with = "String")]
+    pub run_id: WorkflowId,
     /// The gate.
-    pub approval_id: String,
+    #[schemars(with = "String")]
+    pub approval_id: ApprovalId,
     /// The decision taken.
     pub decision: Decision,
     /// running after an approval, rejected after a rejection.
@@ -85,7 +88,7 @@ impl GateRefusal {
     }
 
     /// Another decision of `approval_id` came first (`e`, the store's refusal).
-    pub fn lost_race(approval_id: &str, e: impl Display) -> GateRefusal {
+    pub fn lost_race(approval_id: &ApprovalId, e: impl Display) -> GateRefusal {
         GateRefusal::Conflict(format!("Approval {approval_id} could not be decided: {e}. Nothing was changed."))
     }
 }
@@ -95,10 +98,12 @@ impl GateRefusal {
 ///
 /// # Errors
 /// The refusal, with the sentence that explains it.
-pub fn check_gate(run: &WorkflowRun, approval_id: &str) -> Result<(), GateRefusal> {
+pub fn check_gate(run: &WorkflowRun, approval_id: &ApprovalId) -> Result<(), GateRefusal> {
     let run_id = &run.id;
-    let Some(gate) = run.approvals.iter().find(|a| a.id == approval_id) else {
-        return Err(GateRefusal::NotFound(format!("Run {run_id} has no approval gate {approval_id:?}.")));
+    let Some(gate) = run.approvals.iter().find(|a| a.id == *approval_id) else {
+        // Quoted as text (`Debug` of the `&str`, not of the id type): clients read it.
+        let quoted = approval_id.as_str();
+        return Err(GateRefusal::NotFound(format!("Run {run_id} has no approval gate {quoted:?}.")));
     };
     if gate.state != "pending" {
         return Err(GateRefusal::Conflict(format!(

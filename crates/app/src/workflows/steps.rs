@@ -81,7 +81,7 @@ impl Issues {
 #[serde(rename_all = "camelCase")]
 pub struct AuditOutput {
     /// The stored audit the later steps read.
-    pub audit_id: String,
+    pub audit_id: vocab::AuditId,
     /// The page asked for.
     #[serde(default)]
     pub url: String,
@@ -156,7 +156,7 @@ pub struct PlannedOutput<T> {
     #[serde(flatten)]
     pub plan: T,
     /// The stored audit it was made from.
-    pub audit_id: String,
+    pub audit_id: vocab::AuditId,
 }
 
 /// The `fix_plan` step's result as the approval gate and `finalize` read it back: the
@@ -166,7 +166,7 @@ pub struct PlannedOutput<T> {
 #[serde(rename_all = "camelCase")]
 pub struct StoredPlan {
     /// The stored audit the plan was made from.
-    pub audit_id: String,
+    pub audit_id: vocab::AuditId,
     /// The fixes, highest priority first.
     pub fixes: Vec<Value>,
 }
@@ -176,7 +176,7 @@ pub struct StoredPlan {
 #[serde(rename_all = "camelCase")]
 pub struct GateOutput {
     /// The gate's id, for approve_fixes.
-    pub approval_id: String,
+    pub approval_id: vocab::ApprovalId,
     /// What approving does.
     #[serde(default)]
     pub summary: String,
@@ -199,7 +199,7 @@ pub struct FinalizeOutput {
 #[serde(rename_all = "camelCase")]
 pub struct MonitorOutput {
     /// The page's monitor.
-    pub monitor_id: String,
+    pub monitor_id: vocab::MonitorId,
     /// How often it checks the page.
     #[serde(default)]
     pub interval_seconds: u32,

@@ -5,13 +5,15 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Map, Value};
+use vocab::{ApprovalId, WorkflowId};
 
 /// Result: a run of the key owner.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RunView {
     /// The run's id.
-    pub run_id: String,
+    #[schemars(with = "String")]
+    pub run_id: WorkflowId,
     /// What the run does.
     pub intent: crate::Intent,
     /// The page.
@@ -61,7 +63,8 @@ pub struct StepView {
 #[serde(rename_all = "camelCase")]
 pub struct PendingApproval {
     /// The approvalId for approve_fixes.
-    pub approval_id: String,
+    #[schemars(with = "String")]
+    pub approval_id: ApprovalId,
     /// What approving does.
     pub summary: String,
 }
@@ -71,7 +74,8 @@ pub struct PendingApproval {
 #[serde(rename_all = "camelCase")]
 pub struct ApprovalView {
     /// The gate's id.
-    pub approval_id: String,
+    #[schemars(with = "String")]
+    pub approval_id: ApprovalId,
     /// pending or decided.
     pub state: String,
     /// approved or rejected once decided.
@@ -155,7 +159,8 @@ impl RunView {
 #[serde(rename_all = "camelCase")]
 pub struct Started {
     /// The run's id, for workflow_status.
-    pub run_id: String,
+    #[schemars(with = "String")]
+    pub run_id: WorkflowId,
     /// Always queued.
     pub state: crate::RunState,
     /// What the run does.
@@ -192,7 +197,8 @@ pub struct RunList {
 #[serde(rename_all = "camelCase")]
 pub struct RunSummary {
     /// The run's id, for workflow_status.
-    pub run_id: String,
+    #[schemars(with = "String")]
+    pub run_id: WorkflowId,
     /// What the run does.
     pub intent: crate::Intent,
     /// The page.

@@ -15,7 +15,7 @@ fn request(url: &str) -> CrawlRequest {
 }
 
 /// Waits (at most a minute) until crawl `id` has ended.
-async fn ended(crawls: &Crawls, id: &str) -> store::Crawl {
+async fn ended(crawls: &Crawls, id: &app::CrawlId) -> store::Crawl {
     for _ in 0..600 {
         let crawl = crawls.owned(None, id).await.expect("the crawl of this caller");
         if crawl.finished_at.is_some() {
@@ -54,7 +54,7 @@ async fn a_crawl_is_charged_once_and_runs_to_its_end() {
     urls.sort();
     assert_eq!(urls, [site.url("/"), site.url("/a"), site.url("/b")]);
     // A keyless crawl is not another owner's.
-    let e = crawls.owned(Some("someone"), &crawl.id).await.expect_err("not theirs");
+    let e = crawls.owned(Some(&"someone".into()), &crawl.id).await.expect_err("not theirs");
     assert_eq!(e.error_code().as_str(), "not_found");
 }
 

@@ -49,7 +49,7 @@ async fn start(t: &TestApp, crawls: &Crawls, ip: &str, url: &str) -> vocab::Craw
 }
 
 /// Waits (at most two minutes) until crawl `id` has ended.
-async fn ended(crawls: &Crawls, id: &str) -> store::Crawl {
+async fn ended(crawls: &Crawls, id: &app::CrawlId) -> store::Crawl {
     for _ in 0..1200 {
         let crawl = crawls.owned(None, id).await.expect("the crawl of this caller");
         if crawl.finished_at.is_some() {

@@ -12,7 +12,7 @@ use crate::error::ApiError;
 use crate::response::ok_json;
 
 /// The caller's owner: a key with the `mcp` or the `audit` scope is required.
-async fn owner(ctx: &Ctx) -> Result<String, ApiError> {
+async fn owner(ctx: &Ctx) -> Result<app::UserId, ApiError> {
     match authenticate(ctx, KeyRule::Required, None).await? {
         Identity::Key(key) if key.has_scope(app::Scope::Mcp) || key.has_scope(app::Scope::Audit) => {
             Ok(key.user_id.clone())

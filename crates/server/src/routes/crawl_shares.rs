@@ -14,12 +14,12 @@ use crate::ctx::Ctx;
 use crate::error::ApiError;
 use crate::response::{json_response, ok_json};
 
-async fn owner(ctx: &Ctx) -> Result<String, ApiError> {
+async fn owner(ctx: &Ctx) -> Result<app::UserId, ApiError> {
     key_owner(ctx, app::Scope::Audit).await
 }
 
-fn id_of(ctx: &Ctx) -> String {
-    ctx.param("id").unwrap_or_default().to_string()
+fn id_of(ctx: &Ctx) -> app::CrawlId {
+    app::CrawlId::from(ctx.param("id").unwrap_or_default())
 }
 
 fn wire(ctx: &Ctx, share: Share) -> CrawlShare {

@@ -20,8 +20,8 @@ async fn caller(ctx: &Ctx) -> Result<Identity, ApiError> {
     authenticate(ctx, KeyRule::Optional, Some(app::Scope::Audit)).await
 }
 
-fn id_of(ctx: &Ctx) -> String {
-    ctx.param("id").unwrap_or_default().to_string()
+fn id_of(ctx: &Ctx) -> app::CrawlId {
+    app::CrawlId::from(ctx.param("id").unwrap_or_default())
 }
 
 fn limit_of(ctx: &Ctx) -> Result<usize, ApiError> {
@@ -64,7 +64,7 @@ pub async fn compare(ctx: Ctx) -> Result<crate::Response, ApiError> {
         Some(a) if !a.trim().is_empty() => a,
         _ => return Err(app::AppError::missing_parameter("against").into()),
     };
-    let comparison = ctx.state.crawls.compare(identity.user_id(), &id_of(&ctx), against.trim()).await?;
+    let comparison = ctx.state.crawls.compare(identity.user_id(), &id_of(&ctx), &against.trim().into()).await?;
     Ok(ok_json(&CrawlComparison { ok: true, api_version: audit_core::API_VERSION, comparison }))
 }
 
@@ -140,7 +140,7 @@ async fn report_page(ctx: &Ctx) -> Result<crate::Response, ApiError> {
     // A share link decides alone (`app::crawl::share::link_of`): the key is then not read.
     let reader = match app::crawl::share::link_of(ctx.query("share")) {
         Some(token) => ReportReader::Link(token),
-        None => ReportReader::Caller(caller(ctx).await?.user_id().map(str::to_string)),
+        None => ReportReader::Caller(caller(ctx).await?.user_id().cloned()),
     };
     let view = ctx.state.crawls.report_for(reader, &id_of(ctx), table).await?;
     let shared = view.share.is_some();

@@ -6,14 +6,20 @@
 
 use api::{ScoreHistory, StoredAuditAnswer, StoredAuditList};
 use app::history::{AuditQuery, AuditSummary};
+use app::{AuditId, UserId};
 
 use crate::auth::{authenticate, key_owner, KeyRule};
 use crate::ctx::Ctx;
 use crate::error::ApiError;
 use crate::response::ok_json;
 
-async fn owner(ctx: &Ctx) -> Result<String, ApiError> {
+async fn owner(ctx: &Ctx) -> Result<UserId, ApiError> {
     key_owner(ctx, app::Scope::Audit).await
+}
+
+/// The audit id of the path.
+fn path_id(ctx: &Ctx) -> AuditId {
+    AuditId::from(ctx.param("id").unwrap_or_default())
 }
 
 /// `GET /api/v1/audits`.
@@ -32,7 +38,7 @@ pub async fn list(ctx: Ctx) -> Result<crate::Response, ApiError> {
 /// `GET /api/v1/audits/{id}`.
 pub async fn get(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let user_id = owner(&ctx).await?;
-    let id = ctx.param("id").unwrap_or_default().to_string();
+    let id = path_id(&ctx);
     // Another owner's id answers exactly as an unknown one (the use case's `not_found`).
     let record = ctx.state.app.own_audit(user_id, id).await?;
     // Writing the stored result grows with it: the application's work, off the async workers.
@@ -49,12 +55,12 @@ pub async fn get(ctx: Ctx) -> Result<crate::Response, ApiError> {
 /// `GET /api/v1/audits/{id}/compare?against={id}` (docs/API.md, "Comparing two audits").
 pub async fn compare(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let user_id = owner(&ctx).await?;
-    let id = ctx.param("id").unwrap_or_default().to_string();
+    let id = path_id(&ctx);
     let against = match ctx.query("against") {
         Some(a) if !a.is_empty() => a,
         _ => return Err(app::AppError::missing_parameter("against").into()),
     };
-    let comparison = ctx.state.app.compare_audits(user_id, id, against).await?;
+    let comparison = ctx.state.app.compare_audits(user_id, id, against.into()).await?;
     Ok(ok_json(&comparison))
 }
 
@@ -66,7 +72,7 @@ pub async fn history(ctx: Ctx) -> Result<crate::Response, ApiError> {
         crate::routes::web::flood_guard(&ctx)?;
     }
     let (url, limit) = app::history::parse_history_query(|name| ctx.query(name))?;
-    let audits = ctx.state.app.url_history(identity.user_id().map(str::to_string), url.clone(), limit).await?;
+    let audits = ctx.state.app.url_history(identity.user_id().cloned(), url.clone(), limit).await?;
     Ok(ok_json(&ScoreHistory {
         ok: true,
         api_version: audit_core::API_VERSION,

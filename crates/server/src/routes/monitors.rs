@@ -5,6 +5,7 @@
 //! and stopping consume no quota. Another owner's id answers 404 like an unknown one.
 
 use api::{MonitorList, MonitorStopped};
+use app::{MonitorId, UserId};
 
 use crate::auth::key_owner;
 use crate::ctx::Ctx;
@@ -12,7 +13,7 @@ use crate::error::ApiError;
 use crate::response::ok_json;
 
 /// The key owner of a route that needs the `mcp` scope.
-pub(crate) async fn mcp_owner(ctx: &Ctx) -> Result<String, ApiError> {
+pub(crate) async fn mcp_owner(ctx: &Ctx) -> Result<UserId, ApiError> {
     key_owner(ctx, app::Scope::Mcp).await
 }
 
@@ -27,7 +28,7 @@ pub async fn list(ctx: Ctx) -> Result<crate::Response, ApiError> {
 /// `DELETE /api/v1/monitors/{id}`.
 pub async fn stop(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let user_id = mcp_owner(&ctx).await?;
-    let id = ctx.param("id").unwrap_or_default().to_string();
+    let id = MonitorId::from(ctx.param("id").unwrap_or_default());
     ctx.state.app.stop_monitor(user_id, id.clone()).await?;
     Ok(ok_json(&MonitorStopped { ok: true, api_version: audit_core::API_VERSION, deleted: id }))
 }

@@ -41,11 +41,11 @@ pub async fn end(ctx: Ctx) -> Result<crate::Response, ApiError> {
     Ok(ok_json(&ScheduleEnded { ok: true, api_version: audit_core::API_VERSION, deleted: id }))
 }
 
-fn id_of(ctx: &Ctx) -> String {
-    ctx.param("id").unwrap_or_default().to_string()
+fn id_of(ctx: &Ctx) -> app::ScheduleId {
+    app::ScheduleId::from(ctx.param("id").unwrap_or_default())
 }
 
-async fn owner(ctx: &Ctx) -> Result<String, ApiError> {
+async fn owner(ctx: &Ctx) -> Result<app::UserId, ApiError> {
     key_owner(ctx, app::Scope::Audit).await
 }
 

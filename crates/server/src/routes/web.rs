@@ -108,7 +108,14 @@ pub(crate) fn flood_guard(ctx: &Ctx) -> Result<(), ApiError> {
 async fn report_domain(ctx: &Ctx) -> Result<Response, ApiError> {
     flood_guard(ctx)?;
     let (state, raw) = (&ctx.state, ctx.param("domain").unwrap_or_default());
-    let report = domain_report(&state.app, &state.crawls, &state.badges, base_url(ctx), raw, ctx.query("audit"));
+    let report = domain_report(
+        &state.app,
+        &state.crawls,
+        &state.badges,
+        base_url(ctx),
+        raw,
+        ctx.query("audit").map(app::AuditId::from),
+    );
     Ok(match report.await? {
         DomainReport::Page(body) => html(StatusCode::OK, body, PAGE_CACHE_CONTROL),
         DomainReport::NotAudited(body) => html(StatusCode::NOT_FOUND, body, NO_STORE),

@@ -10,6 +10,7 @@
 
 use api::{WebhookCreated, WebhookDeleted, WebhookDeliveryList, WebhookList, WebhookTestQueued, WebhookUpdated};
 use app::webhooks::wire::{wire_delivery, wire_new, wire_webhook};
+use app::{UserId, WebhookId};
 use http::StatusCode;
 
 use crate::auth::{authenticate_metered, billed, key_owner, payer, KeyRule};
@@ -17,8 +18,13 @@ use crate::ctx::Ctx;
 use crate::error::ApiError;
 use crate::response::{json_response, ok_json};
 
-async fn owner(ctx: &Ctx) -> Result<String, ApiError> {
+async fn owner(ctx: &Ctx) -> Result<UserId, ApiError> {
     key_owner(ctx, app::Scope::Webhooks).await
+}
+
+/// The subscription id of the path.
+fn path_id(ctx: &Ctx) -> WebhookId {
+    WebhookId::from(ctx.param("id").unwrap_or_default())
 }
 
 /// `POST /api/v1/webhooks` with `{url, events: [..]}`.
@@ -41,7 +47,7 @@ pub async fn list(ctx: Ctx) -> Result<crate::Response, ApiError> {
 /// `DELETE /api/v1/webhooks/{id}`.
 pub async fn delete(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let user_id = owner(&ctx).await?;
-    let id = ctx.param("id").unwrap_or_default().to_string();
+    let id = path_id(&ctx);
     // Another owner's id answers exactly as an unknown one (the use case's `not_found`).
     ctx.state.app.unsubscribe(user_id, id.clone()).await?;
     Ok(ok_json(&WebhookDeleted { ok: true, api_version: audit_core::API_VERSION, deleted: id }))
@@ -50,7 +56,7 @@ pub async fn delete(ctx: Ctx) -> Result<crate::Response, ApiError> {
 /// `PATCH /api/v1/webhooks/{id}` with `{"enabled": bool}`.
 pub async fn update(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let user_id = owner(&ctx).await?;
-    let id = ctx.param("id").unwrap_or_default().to_string();
+    let id = path_id(&ctx);
     let enabled = app::webhooks::request::update(ctx.body().await?)?;
     let hook = ctx.state.app.set_subscription_enabled(user_id, id, enabled).await?;
     Ok(ok_json(&WebhookUpdated { ok: true, api_version: audit_core::API_VERSION, webhook: wire_webhook(&hook) }))
@@ -61,9 +67,9 @@ pub async fn test(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let identity = authenticate_metered(&ctx, KeyRule::Required, Some(app::Scope::Webhooks)).await?;
     let user_id = identity
         .user_id()
-        .map(str::to_string)
+        .cloned()
         .ok_or_else(|| ApiError::unauthorized("This endpoint needs an API key with the `webhooks` scope."))?;
-    let id = ctx.param("id").unwrap_or_default().to_string();
+    let id = path_id(&ctx);
     ctx.no_body().await?;
     let payer = payer(&ctx, &identity);
     let queued = billed(&ctx, &payer, ctx.state.app.test_subscription(&payer, user_id, id).await)?;
@@ -80,7 +86,7 @@ pub async fn test(ctx: Ctx) -> Result<crate::Response, ApiError> {
 /// `GET /api/v1/webhooks/{id}/deliveries`.
 pub async fn deliveries(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let user_id = owner(&ctx).await?;
-    let id = ctx.param("id").unwrap_or_default().to_string();
+    let id = path_id(&ctx);
     let log = ctx.state.app.delivery_log(user_id, id).await?;
     Ok(ok_json(&WebhookDeliveryList {
         ok: true,

@@ -112,7 +112,7 @@ fn two_owners(t: &TestServer) -> (String, String) {
 }
 
 fn owner_of(t: &TestServer, key: &str) -> String {
-    t.db(|s| s.lookup(key)).unwrap().unwrap().user_id
+    t.db(|s| s.lookup(key)).unwrap().unwrap().user_id.into_string()
 }
 
 #[tokio::test]
@@ -121,7 +121,7 @@ async fn fix_workflow_through_the_gate() {
     let t = TestServer::start(|c| c.webhook_retry_base_ms = 50).await;
     let (alice, bob) = two_owners(&t);
     let hook = store::NewWebhook {
-        user_id: owner_of(&t, &alice),
+        user_id: owner_of(&t, &alice).into(),
         url: site.url("/hook"),
         events: vec!["workflow.awaiting_approval".into(), "workflow.completed".into()],
     };
@@ -273,7 +273,7 @@ async fn monitors_raise_alerts() {
     .await;
     let (alice, _) = two_owners(&t);
     let hook = store::NewWebhook {
-        user_id: owner_of(&t, &alice),
+        user_id: owner_of(&t, &alice).into(),
         url: site.url("/hook"),
         events: vec!["monitor.alert".into()],
     };
@@ -549,7 +549,7 @@ async fn monitors_and_experiments_stop_at_the_per_owner_cap() {
     }
     for i in 1..MAX_EXPERIMENTS_PER_USER {
         let new = store::NewExperiment {
-            user_id: owner.clone(),
+            user_id: owner.clone().into(),
             title: format!("E{i}"),
             hypothesis: "H".into(),
             url: site.url(&format!("/e{i}")),

@@ -32,7 +32,13 @@ async fn audit(t: &TestServer, url: &str, key: Option<&str>) -> Value {
 }
 
 /// A row written through the store: `user`'s (or public), `final_url`, `minutes_ago`.
-fn stored(t: &TestServer, user: Option<&str>, final_url: &str, minutes_ago: i64, score: i64) -> store::StoredAudit {
+fn stored(
+    t: &TestServer,
+    user: Option<&app::UserId>,
+    final_url: &str,
+    minutes_ago: i64,
+    score: i64,
+) -> store::StoredAudit {
     let result = json!({
         "ok": true, "api_version": "v1",
         "page": {"url": final_url, "final_url": final_url, "status_code": 200},
@@ -45,7 +51,7 @@ fn stored(t: &TestServer, user: Option<&str>, final_url: &str, minutes_ago: i64,
         ]
     });
     let mut new = store::NewAudit::new(final_url, final_url, score, "1.0.0", result.to_string());
-    new.user_id = user.map(str::to_owned);
+    new.user_id = user.cloned();
     new.created_at = OffsetDateTime::now_utc() - time::Duration::minutes(minutes_ago);
     t.db(|s| s.insert_audit(new)).unwrap()
 }
@@ -331,8 +337,8 @@ fn stored_result(t: &TestServer, user: &str, url: &str, score: i64, ruleset: &st
         "meta": {"ruleset_version": ruleset},
     });
     let mut new = store::NewAudit::new(url, url, score, ruleset, result.to_string());
-    new.user_id = Some(user.to_owned());
-    t.db(|s| s.insert_audit(new)).unwrap().id
+    new.user_id = Some(user.into());
+    t.db(|s| s.insert_audit(new)).unwrap().id.into_string()
 }
 
 fn location(line: u64, selector: &str) -> Value {

@@ -169,7 +169,7 @@ async fn usage_snapshot() {
     a.assert_common();
     validate_documented("GET", "/api/v1/usage", &a);
     let b = &a.body;
-    assert_eq!(b["user_id"], record.user_id);
+    assert_eq!(b["user_id"], record.user_id.as_str());
     assert_eq!(b["tier"], "free");
     assert_eq!(b["rate_limit_per_minute"], 7);
     assert_eq!(b["requests_this_minute"], 2);

@@ -130,7 +130,7 @@ fn two_owners(t: &TestServer) -> (String, String) {
 }
 
 fn owner_of(t: &TestServer, key: &str) -> String {
-    t.db(|s| s.lookup(key)).unwrap().unwrap().user_id
+    t.db(|s| s.lookup(key)).unwrap().unwrap().user_id.into_string()
 }
 
 fn ids(list: &Value) -> Vec<String> {
@@ -220,7 +220,7 @@ async fn monitors_are_listed_and_stopped_by_their_owner_only() {
     let all = send(&t, "GET", "/api/v1/alerts", "/api/v1/alerts", &alice, None).await;
     assert_eq!(all.body["alerts"], json!([]), "{}", all.raw);
     let far = time::OffsetDateTime::now_utc() + time::Duration::days(2);
-    let due: Vec<String> = t.db(|s| s.due_monitors(far)).unwrap().into_iter().map(|m| m.id).collect();
+    let due: Vec<String> = t.db(|s| s.due_monitors(far)).unwrap().into_iter().map(|m| m.id.into_string()).collect();
     assert_eq!(due, [bobs.as_str()], "the scheduler finds only the monitor still running");
 
     // The scheduler keeps checking the other monitor (once a second), never the stopped one

@@ -356,6 +356,7 @@ async fn a_hanging_receiver_delays_no_other_subscription() {
     let events_a = 40 + burst;
     // A's receiver holds its attempts (10 s each) and A's queue is full.
     eventually("A's attempts", || hanging.accepted() == MAX_IN_FLIGHT_PER_SUBSCRIPTION).await;
+    let hook_a = app::WebhookId::from(hook_a);
     let held_by_a = || t.db(|_| dispatcher.held_by(&hook_a));
     eventually("A's queue", || held_by_a() == MAX_PENDING_PER_SUBSCRIPTION).await;
 

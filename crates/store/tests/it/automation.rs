@@ -9,7 +9,7 @@ use time::macros::datetime;
 fn run(store: &Store, user: &str, intent: &str) -> store::WorkflowRun {
     store
         .create_run(NewRun {
-            user_id: Some(user.to_owned()),
+            user_id: Some(user.into()),
             intent: intent.parse().unwrap(),
             url: "https://example.com/".into(),
             competitor_url: None,

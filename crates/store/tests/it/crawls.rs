@@ -15,7 +15,7 @@ use time::OffsetDateTime;
 
 use crate::backend::{both, fresh};
 
-fn new_crawl(user_id: Option<String>, max_pages: u32) -> NewCrawl {
+fn new_crawl(user_id: Option<vocab::UserId>, max_pages: u32) -> NewCrawl {
     NewCrawl { user_id, url: "https://site.test/".into(), options_json: "{}".into(), max_pages }
 }
 
@@ -314,7 +314,7 @@ both! {
         let Some(f) = fresh(backend) else { return };
         let s = &f.store;
         let owner = s.create_user(Tier::Free).unwrap().id;
-        let make = |user: Option<String>, url: &str| {
+        let make = |user: Option<vocab::UserId>, url: &str| {
             let new = NewCrawl { user_id: user, url: url.into(), options_json: "{}".into(), max_pages: 30 };
             let crawl = s.create_crawl(new, "w", lease()).unwrap();
             assert!(s.start_crawl(&crawl.id).unwrap());
@@ -533,11 +533,11 @@ both! {
         let owner = s.create_user(Tier::Free).unwrap().id;
         let audit = |user: Option<&str>| {
             let mut new = store::NewAudit::new("https://a.test/", "https://a.test/", 50, "1", "{}");
-            new.user_id = user.map(str::to_string);
+            new.user_id = user.map(Into::into);
             s.insert_audit(new).unwrap().id
         };
         let ended = |user: Option<&str>| {
-            let crawl = s.queue_crawl(new_crawl(user.map(str::to_string), 30)).unwrap();
+            let crawl = s.queue_crawl(new_crawl(user.map(Into::into), 30)).unwrap();
             drive(s, &crawl.id, "w", Some(1));
             s.cancel_crawl(&crawl.id).unwrap();
             crawl.id
@@ -663,7 +663,7 @@ both! {
         let owner = s.create_user(Tier::Free).unwrap().id;
         let other = s.create_user(Tier::Free).unwrap().id;
         let made = |user: &str, url: &str| {
-            let new = NewCrawl { user_id: Some(user.to_string()), url: url.into(), options_json: "{}".into(), max_pages: 5 };
+            let new = NewCrawl { user_id: Some(user.into()), url: url.into(), options_json: "{}".into(), max_pages: 5 };
             s.create_crawl(new, "w", lease()).unwrap().id
         };
         let a = made(&owner, "https://site.test/");

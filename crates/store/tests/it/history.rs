@@ -11,7 +11,7 @@ const T0: OffsetDateTime = datetime!(2026-03-01 12:00 UTC);
 
 fn add(store: &Store, user: Option<&str>, url: &str, minutes: i64, score: i64) -> store::StoredAudit {
     let mut new = NewAudit::new(url, url, score, "1.0.0", "{}");
-    new.user_id = user.map(str::to_owned);
+    new.user_id = user.map(Into::into);
     new.created_at = T0 + Duration::minutes(minutes);
     store.insert_audit(new).unwrap()
 }

@@ -21,9 +21,10 @@ fn subscribe(store: &Store, user: &str, events: &[&str]) -> String {
         .create_webhook(NewWebhook { user_id: user.into(), url: "https://hooks.example.com/".into(), events })
         .unwrap()
         .id
+        .into_string()
 }
 
-fn owner_with_hook(store: &Store) -> (String, String) {
+fn owner_with_hook(store: &Store) -> (vocab::UserId, String) {
     let user = store.create_user(Tier::Free).unwrap().id;
     let hook = subscribe(store, &user, &["audit.completed"]);
     (user, hook)
@@ -108,7 +109,7 @@ both! {
         assert_eq!(gated.pending, 0, "nobody subscribed to the gate");
         let stored = store.get_run(&run.id).unwrap();
         assert_eq!(stored.state, RunState::AwaitingApproval);
-        assert!(stored.steps[0].result_json.as_deref().unwrap().contains(&approval.id));
+        assert!(stored.steps[0].result_json.as_deref().unwrap().contains(approval.id.as_str()));
         let done = store
             .set_run_state_with_event(&run.id, RunState::Completed, "workflow.completed", json!({ "runId": run.id }))
             .unwrap();
@@ -123,7 +124,7 @@ both! {
             .insert_alert_with_event(&monitor.id, "score_drop", "warning", "down", |a| json!({ "alertId": a.id }))
             .unwrap();
         assert_eq!(raised.pending, 1);
-        assert!(store.webhook_outbox(&alerts).unwrap()[0].payload.contains(&alert.id));
+        assert!(store.webhook_outbox(&alerts).unwrap()[0].payload.contains(alert.id.as_str()));
 
         // Unknown events are refused.
         assert!(store.enqueue_webhook_event(&user, "audit.finished", json!({})).unwrap_err().is_invalid());

@@ -10,7 +10,7 @@ use crate::backend::{both, fresh};
 const T0: OffsetDateTime = datetime!(2026-03-01 12:00 UTC);
 
 fn add(store: &Store, user: Option<&str>, url: &str, minutes: i64, score: i64) -> store::StoredReadiness {
-    let mut new = NewReadiness::new(url, url, score, format!("{{\"score\":{score}}}"), user.map(str::to_owned));
+    let mut new = NewReadiness::new(url, url, score, format!("{{\"score\":{score}}}"), user.map(Into::into));
     new.created_at = T0 + Duration::minutes(minutes);
     store.insert_readiness(new).unwrap()
 }
@@ -57,7 +57,7 @@ both! {
         let now = OffsetDateTime::now_utc();
         let day = Duration::days(1);
         let at = |user: Option<&str>, age: Duration| {
-            let mut new = NewReadiness::new("https://a.example/", "https://a.example/", 50, "{}".into(), user.map(str::to_owned));
+            let mut new = NewReadiness::new("https://a.example/", "https://a.example/", 50, "{}".into(), user.map(Into::into));
             new.created_at = now - age;
             store.insert_readiness(new).unwrap()
         };

@@ -115,7 +115,7 @@ both! {
                 }
             }
         });
-        let all: Vec<String> = claimed.iter().flatten().cloned().collect();
+        let all: Vec<_> = claimed.iter().flatten().cloned().collect();
         assert_eq!(all.len(), 40, "{backend:?}: no monitor claimed twice");
         assert_eq!(all.into_iter().collect::<HashSet<_>>(), ids, "{backend:?}: every monitor claimed");
 
@@ -125,7 +125,7 @@ both! {
         let done = ids.iter().next().unwrap().clone();
         a.reschedule_monitor(&done, t + time::Duration::hours(1)).unwrap();
         let later = lease_until + time::Duration::seconds(1);
-        let taken: HashSet<String> = b
+        let taken: HashSet<_> = b
             .claim_due_monitors(later, later + time::Duration::seconds(30), 100)
             .unwrap()
             .into_iter()
@@ -139,7 +139,7 @@ both! {
 
 fn new_run(user: &str) -> NewRun {
     NewRun {
-        user_id: Some(user.to_string()),
+        user_id: Some(user.into()),
         intent: store::Intent::Audit,
         url: "https://example.com/".into(),
         competitor_url: None,
@@ -179,7 +179,7 @@ both! {
             assert!(got.failed.is_empty());
             (worker, got.resumed)
         });
-        let mut owner: HashMap<String, String> = HashMap::new();
+        let mut owner: HashMap<_, String> = HashMap::new();
         for (worker, runs) in &adopted {
             for run in runs {
                 assert!(owner.insert(run.clone(), worker.clone()).is_none(), "{backend:?}: {run} adopted twice");
@@ -260,7 +260,7 @@ both! {
                 }
             }
         });
-        let all: Vec<String> = claimed.iter().flatten().cloned().collect();
+        let all: Vec<_> = claimed.iter().flatten().cloned().collect();
         assert_eq!(all.len(), 120, "{backend:?}: no delivery claimed twice");
         assert_eq!(all.into_iter().collect::<HashSet<_>>(), rows, "{backend:?}: every delivery claimed");
         for hook in &hooks {

@@ -736,7 +736,7 @@ both! {
         let alice = store.create_user(Tier::Pro).unwrap();
         let bob = store.create_user(Tier::Free).unwrap();
         let new = |user: &str, events: &[&str]| NewWebhook {
-            user_id: user.to_owned(),
+            user_id: user.into(),
             url: "https://hooks.example.com/in".into(),
             events: events.iter().map(|e| (*e).to_owned()).collect(),
         };

@@ -30,6 +30,6 @@ pub type Output = app::workflows::Decided;
 pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
     let user_id = owner(env)?;
     let Args { run_id, approval_id, decision } = args;
-    let decided = env.state.workflows.approve(&user_id, run_id, approval_id, decision).await;
+    let decided = env.state.workflows.approve(&user_id, run_id.into(), approval_id.into(), decision).await;
     decided.map_err(|e| from_app_error(e, "approval"))
 }

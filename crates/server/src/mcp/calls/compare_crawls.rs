@@ -29,7 +29,7 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
     let user_id = owner(env)?;
     env.state
         .crawls
-        .compare(Some(&user_id), args.crawl_id.trim(), args.against.trim())
+        .compare(Some(&user_id), &args.crawl_id.trim().into(), &args.against.trim().into())
         .await
         .map_err(|e| from_app_error(e, "crawls"))
 }

@@ -23,7 +23,7 @@ pub type Output = app::crawl::views::StatusView;
 pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
     let user_id = owner(env)?;
     let crawls = &env.state.crawls;
-    let crawl = crawls.owned(Some(&user_id), &args.crawl_id).await.map_err(|e| from_app_error(e, "crawl"))?;
+    let crawl = crawls.owned(Some(&user_id), &args.crawl_id.as_str().into()).await.map_err(|e| from_app_error(e, "crawl"))?;
     let issues = crawls.issue_counts(&crawl.id).await.map_err(|e| from_app_error(e, "crawl issues"))?;
     Ok(Output::of(crawl, issues))
 }

@@ -73,8 +73,8 @@ pub fn url_arg(raw: &str, name: &str) -> Result<Url, ToolResult> {
 }
 
 /// The key owner a write tool acts for; an isError result without one.
-pub fn owner(env: &ToolEnv<'_>) -> Result<String, ToolResult> {
-    env.identity.user_id().map(str::to_string).ok_or_else(|| {
+pub fn owner(env: &ToolEnv<'_>) -> Result<app::UserId, ToolResult> {
+    env.identity.user_id().cloned().ok_or_else(|| {
         tool_error("unauthorized", "This tool needs an API key with the mcp scope in the x-api-key header.")
     })
 }

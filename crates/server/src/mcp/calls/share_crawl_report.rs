@@ -29,7 +29,7 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
     let share = env
         .state
         .crawls
-        .share(&user_id, args.crawl_id.trim(), args.expires_in)
+        .share(&user_id, &args.crawl_id.trim().into(), args.expires_in)
         .await
         .map_err(|e| from_app_error(e, "crawl"))?;
     Ok(app::crawl::share::wire_share(&env.state.config.base_url, share))

@@ -34,6 +34,6 @@ pub async fn call(env: &ToolEnv<'_>, args: Args) -> Result<Output, ToolResult> {
         let runs = env.state.workflows.owned_runs(user_id, app::workflows::RUN_LIST_LIMIT).await;
         return Ok(Output::List(app::workflows::RunList::of(&runs.map_err(|e| from_app_error(e, "workflow runs"))?)));
     };
-    let run = env.state.workflows.owned_run(&user_id, &run_id).await;
+    let run = env.state.workflows.owned_run(&user_id, &run_id.into()).await;
     Ok(Output::Run(Box::new(app::workflows::RunView::of(&run.map_err(|e| from_app_error(e, "workflow run"))?))))
 }
