@@ -355,6 +355,13 @@ fn engine(html: &Arc<Vec<u8>>, threads: usize, duration: Duration) -> f64 {
     total as f64 / started.elapsed().as_secs_f64()
 }
 
+/// [`engine`], and the process's CPU seconds it took.
+fn engine_with_cpu(html: &Arc<Vec<u8>>, threads: usize, duration: Duration) -> (f64, f64) {
+    let cpu = cpu_seconds();
+    let rate = engine(html, threads, duration);
+    (rate, cpu_seconds() - cpu)
+}
+
 /// The engine as the crawl runs it on one thread: parse, audit and the page's crawl record
 /// ([`CrawledPage::from_page`]: links normalised, text hashed), no result built.
 fn engine_record(html: &Arc<Vec<u8>>, duration: Duration) -> f64 {
@@ -385,9 +392,7 @@ fn run(pages: usize, in_flight: usize, engine_for: Duration, over_store: bool) {
     // and the crawl is set against their mean: on this shared virtual machine the rate of
     // the same work moves by a third within a minute (docs/PERFORMANCE.md, "Crawl
     // throughput"), and two measurements around the crawl bracket the machine it had.
-    let cpu_engine = cpu_seconds();
-    let engine_before = engine(&html, cores, engine_for);
-    let engine_cpu_before = cpu_seconds() - cpu_engine;
+    let (engine_before, engine_cpu_before) = engine_with_cpu(&html, cores, engine_for);
     println!("engine threads={cores}  audits_per_s {engine_before:.1} (before the crawl)");
     let (rss_before, _) = rss_mib();
 
@@ -452,9 +457,7 @@ fn run(pages: usize, in_flight: usize, engine_for: Duration, over_store: bool) {
         cpu * 1000.0 / sink.pages as f64,
         cpu / elapsed
     );
-    let cpu_engine = cpu_seconds();
-    let engine_after = engine(&html, cores, engine_for);
-    let engine_cpu_after = cpu_seconds() - cpu_engine;
+    let (engine_after, engine_cpu_after) = engine_with_cpu(&html, cores, engine_for);
     println!("engine threads={cores}  audits_per_s {engine_after:.1} (after the crawl)");
     let engine_n = (engine_before + engine_after) / 2.0;
     // The engine's own allocations after the crawl are not the site rules': the process's
