@@ -9,6 +9,7 @@ use r2d2::Pool;
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::{Connection, TransactionBehavior};
 
+use crate::checkpoint::{self, Checkpointer};
 use crate::error::{Error, Result};
 use crate::migrations;
 use crate::sql::{args, Db, PgConn, PgHandle, PgSession};
@@ -201,16 +202,35 @@ fn size_writer_cache(conn: &Connection) -> rusqlite::Result<()> {
 
 /// The writers' queue of the file at `path`, whose connection is opened when first needed
 /// (and again after one was given up).
+///
+/// The log's checkpoints run on a thread of the file's own (`crate::checkpoint`): the end of a
+/// turn that left a long log wakes it, and each connection the writer opens comes with one for
+/// that thread, opened in the same turn. Without the thread (the system refused it), the
+/// writer's connection keeps SQLite's automatic checkpoint.
 fn writer_of(path: &Path, options: &StoreOptions) -> Writer {
     let (path, busy, durable) = (path.to_path_buf(), options.busy_timeout, options.durable);
+    let checkpointer = Checkpointer::start().map(Arc::new);
+    let (opening, ending) = (checkpointer.clone(), checkpointer);
     Writer::new(
         Box::new(move || {
             let conn = Connection::open(&path)?;
             configure(&conn, busy, durable)?;
             size_writer_cache(&conn)?;
+            if let Some(checkpointer) = &opening {
+                // Read-write, never create: the file the writer just opened.
+                let theirs = Connection::open_with_flags(&path, rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE)?;
+                configure(&theirs, busy, durable)?;
+                checkpointer.hand_over(theirs);
+                checkpoint::install(&conn);
+            }
             Ok(conn)
         }),
         Box::new(size_writer_cache),
+        Box::new(move |conn| {
+            if let Some(checkpointer) = &ending {
+                checkpointer.turn_ending(conn);
+            }
+        }),
     )
 }
 
@@ -834,5 +854,33 @@ mod tests {
         }
         let after: i64 = cache(writer).parse().unwrap();
         assert!((-3 * 1024 - 64..=-3 * 1024).contains(&after), "{after}");
+    }
+
+    #[test]
+    fn the_log_stays_bounded_under_writes_that_never_pause() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.db");
+        let store = Store::open(&path).unwrap();
+        store.write_each(|db| db.execute("CREATE TABLE t (x BLOB)", args![])).unwrap();
+        // 96 commits of 1 MiB back to back (about 24,700 pages of log in all, three times the
+        // writer's backstop): the thread copies behind the writer, and the log starts again
+        // whenever a write finds it all copied.
+        let mut wal = PathBuf::from(&path).into_os_string();
+        wal.push("-wal");
+        let mut largest = 0;
+        for _ in 0..96 {
+            store.write_each(|db| db.execute("INSERT INTO t VALUES (zeroblob(1048576))", args![])).unwrap();
+            largest = largest.max(std::fs::metadata(&wal).map(|m| m.len()).unwrap_or(0));
+        }
+        let page = 4096 + 24;
+        let bound = (crate::checkpoint::BACKSTOP_FRAMES as u64 + 300) * page;
+        assert!(largest <= bound, "the log reached {largest} bytes, over {bound}");
+        // Everything reached the file, the last commits with the thread's next checkpoint.
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while std::fs::metadata(&path).unwrap().len() < 96 * 1024 * 1024 && Instant::now() < deadline {
+            store.write_each(|db| db.execute("INSERT INTO t VALUES (zeroblob(1048576))", args![])).unwrap();
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert!(std::fs::metadata(&path).unwrap().len() >= 96 * 1024 * 1024);
     }
 }

@@ -85,6 +85,7 @@
 //! ```
 
 mod audits;
+mod checkpoint;
 mod clock;
 mod crawl_shares;
 mod crawl_site;

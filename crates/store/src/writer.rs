@@ -32,6 +32,11 @@ type Open = Box<dyn Fn() -> rusqlite::Result<Connection> + Send + Sync>;
 /// Adjusts the kept connection to its file as the file grows (its page cache).
 type Resize = Box<dyn Fn(&Connection) -> rusqlite::Result<()> + Send + Sync>;
 
+/// Runs at the end of each turn, on the thread that held it, before the turn passes on, with
+/// the connection when it is kept (the file's checkpoints are asked for or run there:
+/// `crate::checkpoint`).
+type TurnEnding = Box<dyn Fn(Option<&Connection>) + Send + Sync>;
+
 /// How many turns pass between two calls of the writer's [`Resize`] (two `PRAGMA`s): a
 /// crawl's batch is one turn of up to 64 pages or 200 ms, and the service's other writes are
 /// a turn each, so this is every few seconds to every minute or so, while a crawl's file grows
@@ -44,6 +49,7 @@ pub(crate) struct Writer {
     turn: Condvar,
     open: Open,
     resize: Resize,
+    turn_ending: TurnEnding,
 }
 
 #[derive(Default)]
@@ -63,9 +69,9 @@ struct Queue {
 
 impl Writer {
     /// A queue whose connection `open` makes (when first needed) and `resize` adjusts every
-    /// [`RESIZE_EVERY`] turns.
-    pub(crate) fn new(open: Open, resize: Resize) -> Writer {
-        Writer { state: Mutex::new(Queue::default()), turn: Condvar::new(), open, resize }
+    /// [`RESIZE_EVERY`] turns; `turn_ending` runs at the end of each turn.
+    pub(crate) fn new(open: Open, resize: Resize, turn_ending: TurnEnding) -> Writer {
+        Writer { state: Mutex::new(Queue::default()), turn: Condvar::new(), open, resize, turn_ending }
     }
 
     fn queue(&self) -> MutexGuard<'_, Queue> {
@@ -182,6 +188,7 @@ impl Drop for Turn {
         // A connection still inside a transaction (a rollback that failed unseen) is closed
         // too: the next writer's `BEGIN` would fail on it.
         let conn = self.conn.take().filter(|c| self.keep && c.is_autocommit());
+        (self.writer.turn_ending)(conn.as_ref());
         self.writer.give_back(conn);
     }
 }
@@ -191,7 +198,7 @@ mod tests {
     use super::*;
 
     fn memory() -> Arc<Writer> {
-        Arc::new(Writer::new(Box::new(Connection::open_in_memory), Box::new(|_| Ok(()))))
+        Arc::new(Writer::new(Box::new(Connection::open_in_memory), Box::new(|_| Ok(())), Box::new(|_| ())))
     }
 
     #[test]
