@@ -774,8 +774,7 @@ impl Store {
         })
     }
 
-    /// Ends crawl `id` held by `worker`, in one transaction: the inlinks of its pages are
-    /// counted, its site issues replaced by `end.site_issues`, its state, score, summary and
+    /// Ends crawl `id` held by `worker`, in one transaction: its site issues replaced by `end.site_issues`, its state, score, summary and
     /// error written (a crawl cancelled meanwhile stays `cancelled`, with the score of what
     /// it has), its lease given up, and `end.event` written to the owner's webhook outbox.
     /// `false` (nothing written) when `worker` no longer holds the crawl's lease.
@@ -792,11 +791,12 @@ impl Store {
             if n == 0 {
                 return Ok(false);
             }
-            tx.execute(
-                "UPDATE crawl_pages SET inlinks = COALESCE((SELECT i.n FROM crawl_inlinks i \
-                 WHERE i.crawl_id = crawl_pages.crawl_id AND i.url = crawl_pages.url), 0) WHERE crawl_id = ?1",
-                args![id],
-            )?;
+            // The pages' inlinks are not copied into `crawl_pages.inlinks` here: every read
+            // counts them from `crawl_inlinks` (running and finished crawls alike), and the copy
+            // rewrote every row of the crawl with its record, the whole store again in one
+            // transaction (a log of 9 GB and more than ten minutes after a million pages,
+            // docs/PERFORMANCE.md, "A million pages"). The column stays, unread: dropping it
+            // would rewrite every crawl's pages in a migration.
             tx.execute("DELETE FROM crawl_issues WHERE crawl_id = ?1 AND kind = 'site'", args![id])?;
             for issue in &end.site_issues {
                 insert_issue(tx, id, IssueKind::Site, issue)?;
