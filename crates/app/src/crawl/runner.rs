@@ -870,6 +870,10 @@ where
     let started = Instant::now();
     let deadline = started + options.time_limit;
     let mut frontier = Frontier::resume(store, scope.clone(), limits).map_err(store_error)?;
+    // Pages an earlier run of this crawl recorded (it was stopped and is resumed here): the
+    // crawl has answers even when this run fetches none (one killed during its site rules,
+    // after its last page, resumes with nothing left to fetch).
+    let done_before = frontier.counts().map_err(store_error)?.done;
     // A list-mode crawl queues its list (again when it resumes: a URL known is left alone)
     // and reads no sitemap: its pages are the list's.
     let list_mode = options.list.is_some();
@@ -1134,7 +1138,7 @@ where
     sink.progress(&progress);
     let end = match stop {
         Some(CrawlEnd::Cancelled) => CrawlEnd::Cancelled,
-        _ if ok_pages == 0 => {
+        _ if ok_pages == 0 && done_before == 0 => {
             let start = frontier.store().get(scope.start().as_str()).map_err(store_error)?;
             let skipped = start.filter(|e| e.state == State::Skipped).and_then(|e| e.reason);
             let reason = stopped_for_errors

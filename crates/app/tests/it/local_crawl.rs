@@ -45,7 +45,7 @@ async fn a_local_crawl_is_written_judged_and_ended_in_its_store() {
     assert_eq!(next, None);
     let mut seen: Vec<(String, u32)> = pages.into_iter().map(|p| (p.url, p.inlinks)).collect();
     seen.sort();
-    // Ending the crawl in the store counted each page's inlinks.
+    // Each page's inlinks, counted as the pages were recorded.
     assert_eq!(seen, [(site.url("/"), 2), (site.url("/a"), 1), (site.url("/b"), 2)]);
     let crawl = store.get_crawl(&run.crawl_id).expect("the crawl");
     assert!(crawl.finished_at.is_some(), "ended in the store");
@@ -253,4 +253,71 @@ async fn a_crawl_a_killed_run_left_in_its_store_is_resumed() {
         .expect("the crawl runs");
     assert_ne!(again.crawl_id, left.id, "an ended crawl is not resumed");
     assert_eq!(store.get_crawl(&left.id).expect("the crawl").resumes, 1);
+}
+
+/// A crawl killed after its last page was recorded, during its site rules: every page is
+/// done in its store and nothing is left to fetch. The next run resumes it, fetches no page,
+/// and ends it completed with the pages the dead run recorded judged, not failed for want of
+/// an answer in this run (seen on the million-page run, killed during its site rules).
+#[tokio::test]
+async fn a_crawl_killed_after_its_last_page_resumes_to_completed() {
+    use crawl::{CrawledPage, Entry, FrontierStore, Source, State};
+    let t = open(4, 8);
+    let site = Pages::start(vec![("/", page("Home", &["/a"])), ("/a", page("A", &["/"]))]).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let store = scratch(&dir);
+    let new = store::NewCrawl { user_id: None, url: site.url("/"), options_json: "{}".into(), max_pages: 100 };
+    let until = time::OffsetDateTime::now_utc() + time::Duration::days(365);
+    let dead = "command-line/a-run-killed-in-its-site-rules";
+    let left = store.create_crawl(new, dead, until).expect("crawl");
+    assert!(store.start_crawl(&left.id).expect("start"));
+    let mut frontier = store.driving_crawl(&left.id, dead);
+    for (path, depth, source) in [("/", 0, Source::Start), ("/a", 1, Source::Link)] {
+        let entry = Entry {
+            url: site.url(path),
+            depth: Some(depth),
+            found_from: None,
+            source,
+            state: State::Queued,
+            status: None,
+            reason: None,
+        };
+        frontier.insert(entry).expect("queued");
+    }
+    for mut entry in frontier.claim(2, false).expect("claim") {
+        let record = CrawledPage {
+            url: entry.url.clone(),
+            depth: entry.depth,
+            status: Some(200),
+            html: true,
+            title: Some(format!("Page {}", entry.url)),
+            score: Some(80),
+            ..CrawledPage::default()
+        };
+        store.record_crawl_page(&left.id, &record, &[]).expect("recorded");
+        entry.state = State::Done;
+        entry.status = Some(200);
+        frontier.update(&entry).expect("done");
+    }
+    drop(frontier);
+
+    let run = run_local(&t.app.fetcher, &store, local(&site.url("/"), 100), std::future::pending())
+        .await
+        .expect("the crawl runs");
+    assert_eq!(run.crawl_id, left.id, "the crawl left running is resumed");
+    assert_eq!((run.summary.end, run.summary.progress.done), (CrawlEnd::Completed, 2));
+    assert!(run.judged.score.is_some(), "the pages the dead run recorded are judged");
+    let crawler_fetches = site
+        .requests()
+        .await
+        .iter()
+        .filter(|r| r.url.path() == "/" || r.url.path() == "/a")
+        .filter(|r| {
+            r.headers.get("user-agent").and_then(|v| v.to_str().ok()).is_some_and(|ua| ua.contains("SeoAuditBot"))
+        })
+        .count();
+    assert_eq!(crawler_fetches, 0, "no page is fetched again");
+    let crawl = store.get_crawl(&left.id).expect("the crawl");
+    assert_eq!(crawl.state, store::CrawlState::Completed);
+    assert!(crawl.finished_at.is_some(), "ended in the store");
 }
