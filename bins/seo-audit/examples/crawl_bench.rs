@@ -26,8 +26,9 @@
 //! ```
 //!
 //! The pages of `run`, `serve` and `serve-large` are written to a temporary directory at
-//! start and served from it by wiremock (hyper underneath) on its own thread; those of
-//! `serve-generated` are made on the fly by the same server. Nothing is committed.
+//! start and served from it by a small HTTP/1.1 server of its own (a thread per connection,
+//! nothing kept of a request); those of `serve-generated` are made on the fly by the same
+//! server. Nothing is committed.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -251,9 +252,8 @@ fn generated_page(n: u64, pages: u64) -> Vec<u8> {
     html.into_bytes()
 }
 
-/// Serves the generated site on 127.0.0.1 with wiremock, which runs on a thread and runtime of
-/// its own (request recording off, so it adds nothing to the RSS): `/` and `/p/N` from the
-/// files, 404 for the rest (robots.txt, sitemap.xml: none).
+/// Serves the written site on 127.0.0.1 ([`serve_with`], on threads of its own): `/` and
+/// `/p/N` from the files, 404 for the rest (robots.txt, sitemap.xml: none).
 fn serve(dir: PathBuf) -> u16 {
     serve_with(move |path| {
         let file = match path {
@@ -268,22 +268,55 @@ fn serve(dir: PathBuf) -> u16 {
 }
 
 /// Serves on 127.0.0.1 the HTML `page` gives for a path, 404 where it gives none, as
-/// [`serve`] says.
+/// [`serve`] says: HTTP/1.1 with keep-alive, a thread per connection, and nothing kept of a
+/// request once it is answered. The benchmark's server was wiremock's until session 18; it
+/// kept about 9 KB a request with request recording off, 8.8 GB over the million-page run,
+/// which took the operating system's cache from the crawl's store (docs/PERFORMANCE.md, "A
+/// million pages").
 fn serve_with(page: impl Fn(&str) -> Option<Vec<u8>> + Send + Sync + 'static) -> u16 {
-    use test_support::wiremock::{matchers::any, Mock, MockServer, Request, ResponseTemplate};
-    let respond = move |req: &Request| match page(req.url.path()) {
-        Some(body) => ResponseTemplate::new(200).set_body_raw(body, "text/html; charset=utf-8"),
-        None => ResponseTemplate::new(404).set_body_raw("not found", "text/plain"),
-    };
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
-    runtime.block_on(async move {
-        let server = MockServer::builder().disable_request_recording().start().await;
-        Mock::given(any()).respond_with(respond).mount(&server).await;
-        let port = server.address().port();
-        // Served until the process ends.
-        std::mem::forget(server);
-        port
-    })
+    use std::io::{BufRead, BufReader, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a loopback port");
+    let port = listener.local_addr().expect("local address").port();
+    let page = Arc::new(page);
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let page = page.clone();
+            std::thread::spawn(move || {
+                let _ = stream.set_nodelay(true);
+                let Ok(mut writer) = stream.try_clone() else { return };
+                let mut reader = BufReader::new(stream);
+                let mut line = String::new();
+                loop {
+                    // The request line, then the headers up to the empty line; a GET has no body.
+                    line.clear();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let path = line.split_whitespace().nth(1).unwrap_or("/").to_string();
+                    let path = path.split('?').next().unwrap_or("/").to_string();
+                    loop {
+                        line.clear();
+                        if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                            return;
+                        }
+                        if line == "\r\n" || line == "\n" {
+                            break;
+                        }
+                    }
+                    let (status, kind, body) = match page(&path) {
+                        Some(body) => ("200 OK", "text/html; charset=utf-8", body),
+                        None => ("404 Not Found", "text/plain", b"not found".to_vec()),
+                    };
+                    let head =
+                        format!("HTTP/1.1 {status}\r\ncontent-type: {kind}\r\ncontent-length: {}\r\n\r\n", body.len());
+                    if writer.write_all(head.as_bytes()).and_then(|()| writer.write_all(&body)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    port
 }
 
 /// CPU time of the whole process so far (user and system), from `/proc/self/stat`.
