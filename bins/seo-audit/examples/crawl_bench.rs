@@ -292,8 +292,8 @@ fn serve_with(page: impl Fn(&str) -> Option<Vec<u8>> + Send + Sync + 'static) ->
                     if reader.read_line(&mut line).unwrap_or(0) == 0 {
                         return;
                     }
-                    let path = line.split_whitespace().nth(1).unwrap_or("/").to_string();
-                    let path = path.split('?').next().unwrap_or("/").to_string();
+                    let target = line.split_whitespace().nth(1).unwrap_or("/");
+                    let path = target.split('?').next().unwrap_or("/").to_string();
                     loop {
                         line.clear();
                         if reader.read_line(&mut line).unwrap_or(0) == 0 {

@@ -24,6 +24,36 @@ fn scratch(dir: &tempfile::TempDir) -> store::Store {
     store::Store::open(dir.path().join("crawl.db")).expect("store")
 }
 
+/// A crawl of `start` that a killed run of the command line (`dead`) left `running` in
+/// `store`, with `queued` (URL, depth, source) in its frontier; its frontier, as the dead run
+/// drove it, for the test to go on.
+fn left_running(
+    store: &store::Store,
+    start: String,
+    dead: &str,
+    queued: &[(String, u32, crawl::Source)],
+) -> (vocab::CrawlId, store::CrawlFrontier) {
+    use crawl::FrontierStore;
+    let new = store::NewCrawl { user_id: None, url: start, options_json: "{}".into(), max_pages: 100 };
+    let until = time::OffsetDateTime::now_utc() + time::Duration::days(365);
+    let left = store.create_crawl(new, dead, until).expect("crawl");
+    assert!(store.start_crawl(&left.id).expect("start"));
+    let mut frontier = store.driving_crawl(&left.id, dead);
+    for (url, depth, source) in queued {
+        let entry = crawl::Entry {
+            url: url.clone(),
+            depth: Some(*depth),
+            found_from: None,
+            source: *source,
+            state: crawl::State::Queued,
+            status: None,
+            reason: None,
+        };
+        frontier.insert(entry).expect("queued");
+    }
+    (left.id, frontier)
+}
+
 #[tokio::test]
 async fn a_local_crawl_is_written_judged_and_ended_in_its_store() {
     let t = open(4, 8);
@@ -195,7 +225,7 @@ async fn a_local_crawl_takes_its_start_page_from_the_start_check() {
 /// is made beside it.
 #[tokio::test]
 async fn a_crawl_a_killed_run_left_in_its_store_is_resumed() {
-    use crawl::{Entry, FrontierStore, Source, State};
+    use crawl::{FrontierStore, Source};
     let t = open(4, 8);
     let site = Pages::start(vec![
         ("/", page("Home", &["/a", "/b"])),
@@ -205,23 +235,8 @@ async fn a_crawl_a_killed_run_left_in_its_store_is_resumed() {
     .await;
     let dir = tempfile::tempdir().expect("tempdir");
     let store = scratch(&dir);
-    let new = store::NewCrawl { user_id: None, url: site.url("/"), options_json: "{}".into(), max_pages: 100 };
-    let until = time::OffsetDateTime::now_utc() + time::Duration::days(365);
-    let dead = "command-line/a-run-killed-before";
-    let left = store.create_crawl(new, dead, until).expect("crawl");
-    assert!(store.start_crawl(&left.id).expect("start"));
-    let mut frontier = store.driving_crawl(&left.id, dead);
-    let entry = |url: String, depth, source| Entry {
-        url,
-        depth: Some(depth),
-        found_from: None,
-        source,
-        state: State::Queued,
-        status: None,
-        reason: None,
-    };
-    frontier.insert(entry(site.url("/"), 0, Source::Start)).expect("start URL");
-    frontier.insert(entry(site.url("/a"), 1, Source::Link)).expect("a link");
+    let queued = [(site.url("/"), 0, Source::Start), (site.url("/a"), 1, Source::Link)];
+    let (left_id, mut frontier) = left_running(&store, site.url("/"), "command-line/a-run-killed-before", &queued);
     let claimed = frontier.claim(1, false).expect("claim");
     assert_eq!(claimed.len(), 1, "the start page is being fetched by the dead run");
     drop(frontier);
@@ -229,7 +244,7 @@ async fn a_crawl_a_killed_run_left_in_its_store_is_resumed() {
     let run = run_local(&t.app.fetcher, &store, local(&site.url("/"), 100), std::future::pending())
         .await
         .expect("the crawl runs");
-    assert_eq!(run.crawl_id, left.id, "the crawl left running is resumed");
+    assert_eq!(run.crawl_id, left_id, "the crawl left running is resumed");
     assert_eq!((run.summary.end, run.summary.progress.done), (CrawlEnd::Completed, 3));
     // The crawler's own fetches (the edge check after the crawl fetches pages again as a
     // browser and as AI crawlers).
@@ -244,15 +259,15 @@ async fn a_crawl_a_killed_run_left_in_its_store_is_resumed() {
             .count()
     };
     assert_eq!((fetched("/"), fetched("/a"), fetched("/b")), (1, 1, 1));
-    let crawl = store.get_crawl(&left.id).expect("the crawl");
+    let crawl = store.get_crawl(&left_id).expect("the crawl");
     assert_eq!((crawl.resumes, crawl.progress.pages_done, crawl.progress.pages_queued), (1, 3, 0));
     assert!(crawl.finished_at.is_some(), "ended in the store");
 
     let again = run_local(&t.app.fetcher, &store, local(&site.url("/"), 100), std::future::pending())
         .await
         .expect("the crawl runs");
-    assert_ne!(again.crawl_id, left.id, "an ended crawl is not resumed");
-    assert_eq!(store.get_crawl(&left.id).expect("the crawl").resumes, 1);
+    assert_ne!(again.crawl_id, left_id, "an ended crawl is not resumed");
+    assert_eq!(store.get_crawl(&left_id).expect("the crawl").resumes, 1);
 }
 
 /// A crawl killed after its last page was recorded, during its site rules: every page is
@@ -261,29 +276,14 @@ async fn a_crawl_a_killed_run_left_in_its_store_is_resumed() {
 /// an answer in this run (seen on the million-page run, killed during its site rules).
 #[tokio::test]
 async fn a_crawl_killed_after_its_last_page_resumes_to_completed() {
-    use crawl::{CrawledPage, Entry, FrontierStore, Source, State};
+    use crawl::{CrawledPage, FrontierStore, Source, State};
     let t = open(4, 8);
     let site = Pages::start(vec![("/", page("Home", &["/a"])), ("/a", page("A", &["/"]))]).await;
     let dir = tempfile::tempdir().expect("tempdir");
     let store = scratch(&dir);
-    let new = store::NewCrawl { user_id: None, url: site.url("/"), options_json: "{}".into(), max_pages: 100 };
-    let until = time::OffsetDateTime::now_utc() + time::Duration::days(365);
+    let queued = [(site.url("/"), 0, Source::Start), (site.url("/a"), 1, Source::Link)];
     let dead = "command-line/a-run-killed-in-its-site-rules";
-    let left = store.create_crawl(new, dead, until).expect("crawl");
-    assert!(store.start_crawl(&left.id).expect("start"));
-    let mut frontier = store.driving_crawl(&left.id, dead);
-    for (path, depth, source) in [("/", 0, Source::Start), ("/a", 1, Source::Link)] {
-        let entry = Entry {
-            url: site.url(path),
-            depth: Some(depth),
-            found_from: None,
-            source,
-            state: State::Queued,
-            status: None,
-            reason: None,
-        };
-        frontier.insert(entry).expect("queued");
-    }
+    let (left_id, mut frontier) = left_running(&store, site.url("/"), dead, &queued);
     for mut entry in frontier.claim(2, false).expect("claim") {
         let record = CrawledPage {
             url: entry.url.clone(),
@@ -294,7 +294,7 @@ async fn a_crawl_killed_after_its_last_page_resumes_to_completed() {
             score: Some(80),
             ..CrawledPage::default()
         };
-        store.record_crawl_page(&left.id, &record, &[]).expect("recorded");
+        store.record_crawl_page(&left_id, &record, &[]).expect("recorded");
         entry.state = State::Done;
         entry.status = Some(200);
         frontier.update(&entry).expect("done");
@@ -304,7 +304,7 @@ async fn a_crawl_killed_after_its_last_page_resumes_to_completed() {
     let run = run_local(&t.app.fetcher, &store, local(&site.url("/"), 100), std::future::pending())
         .await
         .expect("the crawl runs");
-    assert_eq!(run.crawl_id, left.id, "the crawl left running is resumed");
+    assert_eq!(run.crawl_id, left_id, "the crawl left running is resumed");
     assert_eq!((run.summary.end, run.summary.progress.done), (CrawlEnd::Completed, 2));
     assert!(run.judged.score.is_some(), "the pages the dead run recorded are judged");
     let crawler_fetches = site
@@ -317,7 +317,7 @@ async fn a_crawl_killed_after_its_last_page_resumes_to_completed() {
         })
         .count();
     assert_eq!(crawler_fetches, 0, "no page is fetched again");
-    let crawl = store.get_crawl(&left.id).expect("the crawl");
+    let crawl = store.get_crawl(&left_id).expect("the crawl");
     assert_eq!(crawl.state, store::CrawlState::Completed);
     assert!(crawl.finished_at.is_some(), "ended in the store");
 }
