@@ -410,7 +410,8 @@ pub struct Frontier<S> {
     /// already, or because they are longer than [`MAX_RECORDED_URL_BYTES`] (see
     /// [`Frontier::links_not_queued`]).
     not_queued: u64,
-    seen: HashMap<String, u32>,
+    /// Keyed with foldhash (seeded per process): every link of every page is looked up here.
+    seen: foldhash::HashMap<String, u32>,
     /// A depth no queued linked entry is deeper than, when the store could tell
     /// ([`FrontierStore::deepest_queued`]); raised by each linked entry this frontier
     /// queues. Links at that depth or deeper to known URLs need no promotion while no
@@ -447,7 +448,7 @@ impl<S: FrontierStore> Frontier<S> {
             robots: HashMap::new(),
             known,
             not_queued: 0,
-            seen: HashMap::new(),
+            seen: foldhash::HashMap::default(),
             queued_depth_bound,
             promotions_skipped: 0,
             in_flight: BTreeMap::new(),

@@ -1107,7 +1107,7 @@ pub(crate) fn in_list<'v>(head: &str, tail: &str, args: &[Value<'v>], values: &[
 fn linked_urls(page: &CrawledPage) -> Vec<(&str, bool)> {
     // A record lists each target once; one written otherwise counts each target once too,
     // followed when any of its links is.
-    let mut seen: HashMap<&str, usize> = HashMap::new();
+    let mut seen: foldhash::HashMap<&str, usize> = foldhash::HashMap::default();
     let mut out: Vec<(&str, bool)> = Vec::new();
     for link in page.outlinks.iter().filter(|l| l.url != page.url) {
         match seen.get(link.url.as_str()) {
@@ -1128,8 +1128,11 @@ fn linked_urls(page: &CrawledPage) -> Vec<(&str, bool)> {
 /// crawl_pages rowid) with its rowid. A page recorded again that no longer links to a URL
 /// whose first inlink it was stays named there: rare (a restart), and still a page that
 /// linked to it.
+///
+/// Keyed with foldhash (seeded per process, as the standard hasher is, and several times
+/// faster on URLs): every link of every page passes through it.
 #[derive(Debug, Default)]
-struct Inlinks(HashMap<String, Inlink>);
+struct Inlinks(foldhash::HashMap<String, Inlink>);
 
 /// A linked URL's change of count, of followed count, and its first linking page with that
 /// page's rowid.
@@ -1140,7 +1143,11 @@ impl Inlinks {
     /// itself, once.
     fn link(&mut self, page: &CrawledPage, seq: i64) {
         for (url, follow) in linked_urls(page) {
-            let (n, followed, first) = self.0.entry(url.to_string()).or_default();
+            // Looked up before it is copied: most URLs were linked before in the batch.
+            let (n, followed, first) = match self.0.get_mut(url) {
+                Some(counts) => counts,
+                None => self.0.entry(url.to_string()).or_default(),
+            };
             *n += 1;
             *followed += i64::from(follow);
             if first.as_ref().is_none_or(|(s, _)| seq < *s) {
@@ -1152,7 +1159,10 @@ impl Inlinks {
     /// Takes back the links of `page` as recorded before.
     fn unlink(&mut self, page: &CrawledPage) {
         for (url, follow) in linked_urls(page) {
-            let (n, followed, _) = self.0.entry(url.to_string()).or_default();
+            let (n, followed, _) = match self.0.get_mut(url) {
+                Some(counts) => counts,
+                None => self.0.entry(url.to_string()).or_default(),
+            };
             *n -= 1;
             *followed -= i64::from(follow);
         }
@@ -1187,6 +1197,11 @@ impl Inlinks {
         for url in &recorded {
             known.add(url);
         }
+        // In key order: the rows of one statement then sit side by side in the table's
+        // b-tree, so a statement changes a few of its pages rather than one page a row (and
+        // SQLite's statement journal, which copies each page a statement changes, stays small
+        // enough to be kept in memory instead of spilling to a file).
+        all.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         let mut rest = all.as_slice();
         while !rest.is_empty() {
             // Upsert lists are not padded (a row may not be changed twice by one statement):
@@ -1239,8 +1254,8 @@ impl Inlinks {
 /// unrecorded URL an inlinks row: the cost of keeping 8 bytes a URL rather than the URL.
 #[derive(Debug, Default)]
 struct KnownUrls {
-    hasher: std::collections::hash_map::RandomState,
-    hashes: std::collections::HashSet<u64>,
+    hasher: foldhash::quality::RandomState,
+    hashes: foldhash::HashSet<u64>,
 }
 
 impl KnownUrls {
