@@ -230,8 +230,10 @@ async fn a_rendered_audit_reports_what_javascript_changes() {
     let usage =
         Answer::from(t.client.get(t.url("/api/v1/usage")).header("x-api-key", &key).send().await.unwrap()).await;
     let used = usage.body["requests_this_minute"].as_i64().unwrap();
+    // A new minute may begin before the call (5 units counted in it) or between the call and
+    // this read (none yet): the quota's window is the clock's minute.
     assert!(
-        used == LIMIT - left + 5 || used == 5,
+        used == LIMIT - left + 5 || used == 5 || used == 0,
         "the tool call took 5 units: {used} after {left} left: {}",
         usage.raw
     );
