@@ -57,8 +57,8 @@ pub fn outlinks(page: &Page, scope: &Scope) -> Vec<Outlink> {
 pub const MAX_RECORDED_LINKS: usize = 5_000;
 
 /// The JSON a crawl record's links take at most, in bytes (each link counted as written:
-/// its URL, its anchor and its flags). The corpus page with the most links makes a record of 461 KB
-/// in all; past the budget links are counted, not kept, so that a page of thousands of long
+/// its URL, its anchor and its flags, as an array). The corpus page with the most links makes
+/// a record of 284 KB in all; past the budget links are counted, not kept, so that a page of thousands of long
 /// URLs and anchors cannot make a record of tens of megabytes (docs/SECURITY.md, "The bytes
 /// one caller can add").
 pub const MAX_RECORDED_LINK_BYTES: usize = 768 * 1024;
