@@ -12,9 +12,7 @@ use crate::urls::{normalize, normalize_relative, normalize_serialized, Scope};
 /// Written in a record as an array, `[url, anchor, internal, nofollow, follow]`, and read
 /// from that or from the object form records had before: a page's links are most of its
 /// record, and the five field names were about half of each link's bytes, written, logged
-/// and read back for every page of a crawl (`crawl_bench run 2000 16 3 store`: the store
-/// went from 37-40 to 24-32 KiB a page and the site rules over it from 2.0-2.4 s to
-/// 1.3-1.7 s).
+/// and read back for every page of a crawl (docs/PERFORMANCE.md, "Site crawl", session 19).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct Outlink {
     /// The target, normalised ([`normalize`](crate::normalize)).
@@ -57,10 +55,10 @@ pub fn outlinks(page: &Page, scope: &Scope) -> Vec<Outlink> {
 pub const MAX_RECORDED_LINKS: usize = 5_000;
 
 /// The JSON a crawl record's links take at most, in bytes (each link counted as written:
-/// its URL, its anchor and its flags, as an array). The corpus page with the most links makes
-/// a record of 284 KB in all; past the budget links are counted, not kept, so that a page of thousands of long
-/// URLs and anchors cannot make a record of tens of megabytes (docs/SECURITY.md, "The bytes
-/// one caller can add").
+/// its URL, its anchor and its flags, as an array). The corpus page with the most links
+/// makes a record of 284 KB in all; past the budget links are counted, not kept, so that a
+/// page of thousands of long URLs and anchors cannot make a record of tens of megabytes
+/// (docs/SECURITY.md, "The bytes one caller can add").
 pub const MAX_RECORDED_LINK_BYTES: usize = 768 * 1024;
 
 /// The longest URL a crawl record keeps, in bytes: the longest the fetcher fetches
@@ -681,6 +679,7 @@ impl Runs {
 /// bits took 2.0 ms of a 2.3 ms page audit on the load page; byte-wide counters fed from a
 /// table, one look-up and one addition per byte of a hash, took a third of the signature's
 /// time.)
+#[derive(Clone)]
 struct Votes {
     planes: [u64; 8],
     pending: u32,
@@ -880,7 +879,7 @@ mod tests {
                     *count += (hash >> bit) as u32 & 1;
                 }
             }
-            let mut counted = Votes { planes: votes.planes, pending: votes.pending, set: votes.set, runs: votes.runs };
+            let mut counted = votes.clone();
             counted.flush();
             assert_eq!(counted.set, naive, "{n} runs");
             assert_eq!(counted.runs, n);

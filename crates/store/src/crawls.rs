@@ -1129,10 +1129,11 @@ fn linked_urls(page: &CrawledPage) -> Vec<(&str, bool)> {
 /// whose first inlink it was stays named there: rare (a restart), and still a page that
 /// linked to it.
 ///
-/// Keyed with foldhash (seeded per process, as the standard hasher is, and several times
-/// faster on URLs): every link of every page passes through it.
+/// A hashbrown map (keyed with foldhash, seeded per process as the standard hasher is, and
+/// several times faster on URLs): every link of every page passes through it, and
+/// `entry_ref` copies a URL only the first time the batch meets it.
 #[derive(Debug, Default)]
-struct Inlinks(foldhash::HashMap<String, Inlink>);
+struct Inlinks(hashbrown::HashMap<String, Inlink>);
 
 /// A linked URL's change of count, of followed count, and its first linking page with that
 /// page's rowid.
@@ -1143,11 +1144,7 @@ impl Inlinks {
     /// itself, once.
     fn link(&mut self, page: &CrawledPage, seq: i64) {
         for (url, follow) in linked_urls(page) {
-            // Looked up before it is copied: most URLs were linked before in the batch.
-            let (n, followed, first) = match self.0.get_mut(url) {
-                Some(counts) => counts,
-                None => self.0.entry(url.to_string()).or_default(),
-            };
+            let (n, followed, first) = self.counts(url);
             *n += 1;
             *followed += i64::from(follow);
             if first.as_ref().is_none_or(|(s, _)| seq < *s) {
@@ -1156,13 +1153,15 @@ impl Inlinks {
         }
     }
 
+    /// The counts of `url` in the batch, added when it has none yet.
+    fn counts(&mut self, url: &str) -> &mut Inlink {
+        self.0.entry_ref(url).or_default()
+    }
+
     /// Takes back the links of `page` as recorded before.
     fn unlink(&mut self, page: &CrawledPage) {
         for (url, follow) in linked_urls(page) {
-            let (n, followed, _) = match self.0.get_mut(url) {
-                Some(counts) => counts,
-                None => self.0.entry(url.to_string()).or_default(),
-            };
+            let (n, followed, _) = self.counts(url);
             *n -= 1;
             *followed -= i64::from(follow);
         }

@@ -1,5 +1,5 @@
-//! The server's suite on PostgreSQL: the modules below run again, in a child process of this
-//! test binary, with every test server on a fresh database of the test process's PostgreSQL
+//! The server's suite on PostgreSQL: the modules below run again, in child processes of this
+//! test binary (three, see `PARTS`), with every test server on a fresh database of the test process's PostgreSQL
 //! (`SEO_AUDIT_TEST_DATABASE=postgres`, see `common::test_database`): the REST endpoints, the
 //! agent tools, workflows, monitors, webhooks, stored history, the AI and content checks.
 //! The modules left out test SQLite's file itself (faults: a deleted or replaced file), the
