@@ -14,7 +14,11 @@ use web_support::{assert_documented_media, attr_of, Site};
 /// domain go to `http://DOMAIN:PORT/` of the test site (or nowhere, with `site` None, so a
 /// test never makes a DNS query).
 async fn start(site: Option<&Site>, tweak: impl FnOnce(&mut server::Config)) -> TestServer {
-    let port = site.map(|s| s.addr().port());
+    start_for(site.map(|s| s.addr().port()), tweak).await
+}
+
+/// [`start`] with background audits going to the site on loopback port `port`.
+async fn start_for(port: Option<u16>, tweak: impl FnOnce(&mut server::Config)) -> TestServer {
     TestServer::start(move |c| {
         c.allow_targets.push("localhost".to_string());
         c.badge_audit_url = port.map_or_else(String::new, |p| format!("http://{{domain}}:{p}/"));
@@ -151,21 +155,37 @@ async fn flood_guard_is_separate_from_the_audit_quota() {
 
 #[tokio::test]
 async fn unaudited_domain_queues_one_background_audit() {
-    let site = Site::start(vec![("/", web_support::home_page())]).await;
-    let t = start(Some(&site), |_| {}).await;
+    // The home page is held until both first views have answered: the background audit
+    // cannot finish before them however the two requests are scheduled.
+    let open = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let gate = open.clone();
+    let site = test_support::ThreadServer::start(move |req| {
+        if req.path != "/" {
+            return Some(test_support::status(404));
+        }
+        for _ in 0..3000 {
+            if gate.load(std::sync::atomic::Ordering::SeqCst) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        Some(test_support::html(&web_support::home_page()))
+    });
+    let t = start_for(Some(site.port()), |_| {}).await;
 
     // Two views at once, then more: all grey, one audit of http://localhost:PORT/.
     let (a, b) = tokio::join!(t.get("/api/widget?domain=localhost"), t.get("/api/widget?domain=LOCALHOST&size=large"));
     check_svg(&a, (200, 56), "#9ca3af", "not audited");
     check_svg(&b, (300, 80), "#9ca3af", "not audited");
+    open.store(true, std::sync::atomic::Ordering::SeqCst);
     let stored = wait_for_audit(&t, "localhost").await;
-    assert_eq!(stored.url, site.url("/"));
+    assert_eq!(stored.url, format!("http://localhost:{}/", site.port()));
     let a = t.get("/api/widget?domain=localhost&color=123456").await;
     check_svg(&a, (200, 56), "#123456", &format!("SEO score for localhost: {} out of 100", stored.score));
     for _ in 0..3 {
         t.get("/api/widget?domain=localhost").await;
     }
-    assert_eq!(site.hits("/").await, 1, "the background audit is deduplicated");
+    assert_eq!(site.hits("/"), 1, "the background audit is deduplicated");
     assert_eq!(t.db(|s| s.count_audits()).unwrap(), 1);
 
     // The report now shows it.
