@@ -21,12 +21,24 @@ use crate::crawl_restart::{site, site_on, OPEN_PAGES, PAGES};
 /// renewal.
 const LEASE_MS: u64 = 1_000;
 
+/// The fetch time limit of the replicas of the test where one dies: the request slots of a
+/// killed replica come back after the fetcher's limit and a margin, so a short limit keeps
+/// the takeover's wait for them short (the site answers at once once its gate is open).
+const SHORT_FETCH_LIMIT_MS: u64 = 3_000;
+
+/// A replica with the default fetch time limit.
 fn replica(url: &str) -> (Child, String) {
+    replica_with(url, &[])
+}
+
+/// A replica with these settings (`SEO_AUDIT_*` variables) added.
+fn replica_with(url: &str, settings: &[(&str, String)]) -> (Child, String) {
     let mut child = command()
         .args(["--database", url, "serve", "--listen", "127.0.0.1:0", "--allow-target", "127.0.0.1"])
         .args(["--allow-target", "127.0.0.2"])
         .env("SEO_AUDIT_LOG", "warn")
         .env("SEO_AUDIT_LEASE_MS", LEASE_MS.to_string())
+        .envs(settings.iter().map(|(k, v)| (k, v)))
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -54,8 +66,10 @@ fn a_crawl_whose_replica_dies_is_completed_by_another() {
     let key = String::from_utf8_lossy(&out.stdout).trim().to_string();
     let gate = Arc::new(AtomicBool::new(false));
     let (port, hits) = site(gate.clone());
-    let (mut a, addr_a) = replica(&url);
-    let (mut b, addr_b) = replica(&url);
+    let short = SHORT_FETCH_LIMIT_MS.to_string();
+    let settings = [("SEO_AUDIT_FETCH_TOTAL_TIMEOUT_MS", short.clone()), ("SEO_AUDIT_TEXT_TIMEOUT_MS", short)];
+    let (mut a, addr_a) = replica_with(&url, &settings);
+    let (mut b, addr_b) = replica_with(&url, &settings);
 
     let home = format!("http://127.0.0.1:{port}/");
     let (status, started) =

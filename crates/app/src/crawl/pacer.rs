@@ -39,8 +39,13 @@ const FIRST_POLL: Duration = Duration::from_millis(20);
 const MAX_POLL: Duration = Duration::from_millis(500);
 
 /// What is added to the fetcher's own time limit to make a slot's expiry: a slot outlives
-/// any request it covers, and comes back that long after its replica died.
-const SLOT_MARGIN: Duration = Duration::from_secs(30);
+/// any request it covers, and comes back that long after its replica died. The request
+/// starts as soon as its slot is taken and ends within the fetcher's limit, so the margin
+/// covers only the clocks of replicas that disagree (by well under a second where they keep
+/// time) and a late release; the slots of a killed replica hold its hosts back for no
+/// longer than the limit and this margin (was 30 s: a crawl taken over from a dead replica
+/// then waited 45 s before its first request).
+const SLOT_MARGIN: Duration = Duration::from_secs(5);
 
 /// Hosts a process keeps pacing state for before it forgets the idle ones.
 const MAX_LOCAL_HOSTS: usize = 1_000;
