@@ -57,7 +57,10 @@ async fn stalled_h2_bodies_are_held_on_pages_of_the_normal_size() {
         }
     }
     // The budget (16 MiB) holds 128 bodies of 128 KiB: the others are refused as they come.
-    let wanted = CONNECTIONS * STREAMS / 2;
+    // A refusal means the budget is full; how many come how soon depends on how the
+    // streams are scheduled (32 open at once on each connection; 464 to 516 were seen
+    // within the deadline, on a loaded machine and an idle one), so a quarter is waited for.
+    let wanted = CONNECTIONS * STREAMS / 4;
     let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
     while refused.load(Ordering::SeqCst) < wanted {
         assert!(tokio::time::Instant::now() < deadline, "{} bodies refused", refused.load(Ordering::SeqCst));
