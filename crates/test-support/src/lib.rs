@@ -39,7 +39,7 @@ pub use memory::{proc_kib, rss_mib};
 pub use postgres::{TempPostgres, REQUIRE_POSTGRES, SUPERUSER};
 pub use raw::{html, redirect, status, typed, RawServer, Recorded, Reply};
 pub use serve::{fixture_site, fixtures_dir, FixtureSite, Pages, SLOW_DELAY};
-pub use thread::ThreadServer;
+pub use thread::{Gate, ThreadServer};
 /// wiremock, under [`Pages`]: its `Request` is what [`Pages::serve`] answers.
 pub use wiremock;
 pub use wiremock::ResponseTemplate;

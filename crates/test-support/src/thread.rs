@@ -229,3 +229,32 @@ fn read_request(stream: &mut TcpStream) -> Option<Recorded> {
     }
     Some(Recorded { method, path, headers, body, at })
 }
+
+/// A gate a test opens once: a [`ThreadServer`] answer that [`wait`](Gate::wait)s on it holds
+/// its page until then (so that no timing decides what the test sees). Clones share the gate.
+#[derive(Debug, Clone, Default)]
+pub struct Gate(Arc<AtomicBool>);
+
+impl Gate {
+    /// Waits this long at most: a test that fails before it opens the gate does not leave
+    /// the server's threads waiting for ever.
+    const MAX_WAIT: Duration = Duration::from_secs(60);
+
+    /// A closed gate.
+    pub fn new() -> Gate {
+        Gate::default()
+    }
+
+    /// Opens it: every wait ends.
+    pub fn open(&self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+
+    /// Blocks until it is open (or [`Gate::MAX_WAIT`] has passed).
+    pub fn wait(&self) {
+        let started = Instant::now();
+        while !self.0.load(Ordering::SeqCst) && started.elapsed() < Gate::MAX_WAIT {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}

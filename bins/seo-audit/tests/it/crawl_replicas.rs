@@ -8,14 +8,13 @@
 use std::io::{BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{json, Value};
 
 use crate::common::{command, eventually, listening_addr, request};
 use crate::crawl_restart::{site, site_on, OPEN_PAGES, PAGES};
+use test_support::Gate;
 
 /// The replicas' lease: a dead replica's crawl is taken over about this long after its last
 /// renewal.
@@ -64,7 +63,7 @@ fn a_crawl_whose_replica_dies_is_completed_by_another() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let out = command().args(["--database", &url, "keys", "create", "--name", "crawler"]).output().unwrap();
     let key = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    let gate = Arc::new(AtomicBool::new(false));
+    let gate = Gate::new();
     let (port, hits) = site(gate.clone());
     let short = SHORT_FETCH_LIMIT_MS.to_string();
     let settings = [("SEO_AUDIT_FETCH_TOTAL_TIMEOUT_MS", short.clone()), ("SEO_AUDIT_TEXT_TIMEOUT_MS", short)];
@@ -84,7 +83,7 @@ fn a_crawl_whose_replica_dies_is_completed_by_another() {
     });
     a.kill().unwrap();
     a.wait().unwrap();
-    gate.store(true, Ordering::SeqCst);
+    gate.open();
 
     let done = eventually("the crawl's end on B", Duration::from_secs(60), || {
         let crawl = get(&addr_b, &key, &path)["crawl"].clone();
@@ -133,7 +132,7 @@ fn with_both_replicas_alive_each_page_is_fetched_once() {
     // are two hosts: politeness bounds the requests in flight to one host (ports aside)
     // across crawls and replicas, and one crawl's held pages would hold the slots the
     // other's open pages wait for.
-    let gate = Arc::new(AtomicBool::new(false));
+    let gate = Gate::new();
     let ips = ["127.0.0.1", "127.0.0.2"];
     let sites = ips.map(|ip| site_on(ip, gate.clone()));
     let mut ids = Vec::new();
@@ -151,7 +150,7 @@ fn with_both_replicas_alive_each_page_is_fetched_once() {
         });
     }
     std::thread::sleep(Duration::from_millis(3 * LEASE_MS));
-    gate.store(true, Ordering::SeqCst);
+    gate.open();
     for id in &ids {
         let done = eventually("the crawl's end", Duration::from_secs(60), || {
             let crawl = get(&addr_b, &key, &format!("/api/v1/crawls/{id}"))["crawl"].clone();

@@ -8,11 +8,11 @@ use std::collections::HashMap;
 use std::io::BufReader;
 use std::path::Path;
 use std::process::{Child, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::json;
+use test_support::Gate;
 
 use crate::common;
 use common::{bin, eventually, kill, listening_addr, request};
@@ -24,12 +24,12 @@ pub(crate) const OPEN_PAGES: usize = 10;
 
 /// The site: `/` links to `/p0` ... `/p39`; `/pN` for N ≥ [`OPEN_PAGES`] waits until `gate`
 /// opens. Every request's path is counted in the returned map.
-pub(crate) fn site(gate: Arc<AtomicBool>) -> (u16, Arc<Mutex<HashMap<String, usize>>>) {
+pub(crate) fn site(gate: Gate) -> (u16, Arc<Mutex<HashMap<String, usize>>>) {
     site_on("127.0.0.1", gate)
 }
 
 /// [`site`] on loopback address `ip`.
-pub(crate) fn site_on(ip: &str, gate: Arc<AtomicBool>) -> (u16, Arc<Mutex<HashMap<String, usize>>>) {
+pub(crate) fn site_on(ip: &str, gate: Gate) -> (u16, Arc<Mutex<HashMap<String, usize>>>) {
     let hits: Arc<Mutex<HashMap<String, usize>>> = Arc::default();
     let log = hits.clone();
     let site = test_support::ThreadServer::start_on(ip, move |request| {
@@ -48,8 +48,8 @@ pub(crate) fn site_on(ip: &str, gate: Arc<AtomicBool>) -> (u16, Arc<Mutex<HashMa
                 format!("<!doctype html><html lang=en><head><title>Home of the test site</title></head><body><h1>Home</h1><p>{links}</p></body></html>")
             }
             (_, Some(n)) if n < PAGES => {
-                while n >= OPEN_PAGES && !gate.load(Ordering::SeqCst) {
-                    std::thread::sleep(Duration::from_millis(10));
+                if n >= OPEN_PAGES {
+                    gate.wait();
                 }
                 format!("<!doctype html><html lang=en><head><title>Page number {n} of the site</title></head><body><h1>Page {n}</h1><p><a href=\"/\">Home</a></p></body></html>")
             }
@@ -78,7 +78,7 @@ fn a_crawl_killed_mid_way_completes_after_the_restart_with_every_page_audited_on
     let out = bin(dir.path()).args(["keys", "create", "--name", "crawler"]).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let key = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    let gate = Arc::new(AtomicBool::new(false));
+    let gate = Gate::new();
     let (port, hits) = site(gate.clone());
     let home = format!("http://127.0.0.1:{port}/");
 
@@ -113,7 +113,7 @@ fn a_crawl_killed_mid_way_completes_after_the_restart_with_every_page_audited_on
     let hits_before = hits.lock().unwrap().clone();
 
     // Started again: the crawl resumes from its frontier and completes.
-    gate.store(true, Ordering::SeqCst);
+    gate.open();
     let (child, _) = serve(dir.path());
     let done = eventually("the crawl's end", Duration::from_secs(60), || {
         let crawl = db.get_crawl(&id).unwrap();

@@ -10,7 +10,7 @@
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -246,7 +246,7 @@ async fn a_real_prometheus_scrapes_the_service() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn readiness_fails_from_sigterm_while_audits_finish() {
     // The page answers only once the test saw readiness fail: no timing decides the outcome.
-    let release = Arc::new(AtomicBool::new(false));
+    let release = test_support::Gate::new();
     let hits = Arc::new(AtomicUsize::new(0));
     let site = {
         let (release, hits) = (release.clone(), hits.clone());
@@ -255,9 +255,7 @@ async fn readiness_fails_from_sigterm_while_audits_finish() {
                 return Some(test_support::status(404));
             }
             hits.fetch_add(1, Ordering::SeqCst);
-            while !release.load(Ordering::SeqCst) {
-                std::thread::sleep(Duration::from_millis(10));
-            }
+            release.wait();
             Some(test_support::html(PAGE))
         })
     };
@@ -293,7 +291,7 @@ async fn readiness_fails_from_sigterm_while_audits_finish() {
     assert!(exposition.contains("\nseo_audit_draining 1\n"), "{exposition}");
     assert!(!audit.is_finished(), "the audit ended before its page answered");
 
-    release.store(true, Ordering::SeqCst);
+    release.open();
     let (status, body) = audit.await.unwrap();
     assert_eq!(status, 200, "{body}");
     let exit = tokio::task::spawn_blocking(move || child.wait().unwrap()).await.unwrap();

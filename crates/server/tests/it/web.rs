@@ -157,18 +157,13 @@ async fn flood_guard_is_separate_from_the_audit_quota() {
 async fn unaudited_domain_queues_one_background_audit() {
     // The home page is held until both first views have answered: the background audit
     // cannot finish before them however the two requests are scheduled.
-    let open = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let gate = open.clone();
+    let gate = test_support::Gate::new();
+    let held = gate.clone();
     let site = test_support::ThreadServer::start(move |req| {
         if req.path != "/" {
             return Some(test_support::status(404));
         }
-        for _ in 0..3000 {
-            if gate.load(std::sync::atomic::Ordering::SeqCst) {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
+        held.wait();
         Some(test_support::html(&web_support::home_page()))
     });
     let t = start_for(Some(site.port()), |_| {}).await;
@@ -177,7 +172,7 @@ async fn unaudited_domain_queues_one_background_audit() {
     let (a, b) = tokio::join!(t.get("/api/widget?domain=localhost"), t.get("/api/widget?domain=LOCALHOST&size=large"));
     check_svg(&a, (200, 56), "#9ca3af", "not audited");
     check_svg(&b, (300, 80), "#9ca3af", "not audited");
-    open.store(true, std::sync::atomic::Ordering::SeqCst);
+    gate.open();
     let stored = wait_for_audit(&t, "localhost").await;
     assert_eq!(stored.url, format!("http://localhost:{}/", site.port()));
     let a = t.get("/api/widget?domain=localhost&color=123456").await;
