@@ -3,7 +3,6 @@
 
 use audit_core::{LinkKind, Page};
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
 use crate::urls::{normalize, normalize_relative, normalize_serialized, Scope};
 
@@ -491,9 +490,12 @@ impl TextFacts {
     }
 }
 
-/// The hash `duplicate-content` compares: SHA-256 (hex, first 16 bytes) of the visible
-/// text with every run of white space collapsed to one space and the ends trimmed. `None`
-/// for a page without visible text.
+/// The hash `duplicate-content` compares: XXH3-128 (hex) of the visible text with every
+/// run of white space collapsed to one space and the ends trimmed. `None` for a page without
+/// visible text. A fixed function, so hashes stay comparable across processes, replicas and
+/// a resumed crawl; not a cryptographic one, which nothing here needs (two pages of one site
+/// made to collide would only be reported as duplicates of each other). SHA-256 before:
+/// 2.3% of a crawl's CPU for the load page's 70 KB of text, XXH3 a tenth of that.
 pub fn text_hash(visible_text: &str) -> Option<String> {
     // Collapsed into one buffer and hashed at once: a hasher fed word by word spends more
     // on the calls than on the hashing.
@@ -501,7 +503,7 @@ pub fn text_hash(visible_text: &str) -> Option<String> {
     if collapsed.is_empty() {
         return None;
     }
-    Some(hex::encode(&Sha256::digest(collapsed.as_bytes())[..16]))
+    Some(format!("{:032x}", xxhash_rust::xxh3::xxh3_128(collapsed.as_bytes())))
 }
 
 /// Pages whose own text has fewer words than this get no [`content_signature`]: a few

@@ -264,3 +264,34 @@ fn a_frontier_of_hundreds_of_thousands_of_urls_is_read_by_index_on_postgres() {
     let store = Store::connect(&server.fresh_database()).unwrap();
     check(&store);
 }
+
+/// The claim's statement stays prepared whatever its limit: a claim asks for as many URLs as
+/// the frontier has free places, which change from one claim to the next, and a limit that
+/// SQLite plans with would make each new one prepare the statement again (3% of a crawl's
+/// CPU, `claim_sql`).
+#[test]
+fn a_claim_whose_limit_changes_is_not_prepared_again_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path().join("frontier.db")).unwrap();
+    let crawl = "INSERT INTO crawls (id, url, state, options_json, max_pages, created_at, claimed_by, claimed_until) \
+                 VALUES ('cr_frontier', 'https://site.example/', 'running', '{}', 100, '2026-11-28T00:00:00Z', 'w', \
+                 '2999-01-01T00:00:00Z');";
+    let pages = fill_sql(false, CRAWL, 1, 100, "1 + i % 3", "'queued'");
+    store.write(|db| db.execute_batch(&format!("{crawl}{pages}"))).unwrap();
+    let mut frontier = store.driving_crawl(CRAWL, "w");
+    let mut claimed = 0;
+    for limit in [1, 5, 2, 7, 3, 1, 4] {
+        claimed += frontier.claim_within(limit, false, None).unwrap().len();
+    }
+    assert_eq!(claimed, 23);
+    let sql = claim_sql(false, &claim_filter(true, None), 0);
+    let reprepared = store
+        .write_each(|db| match db {
+            crate::sql::Db::Lite(conn) => {
+                Ok(conn.prepare_cached(&sql)?.get_status(rusqlite::StatementStatus::RePrepare))
+            }
+            crate::sql::Db::Pg(_) => unreachable!("a SQLite store"),
+        })
+        .unwrap();
+    assert_eq!(reprepared, 0, "the claim was prepared again {reprepared} times");
+}
