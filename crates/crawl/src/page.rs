@@ -614,7 +614,7 @@ fn word_bytes(block: &[u8]) -> u64 {
         // At least `b`: top bit of `y + (0x80 - b)` in each byte.
         let at_least = |v: u64, b: u64| v.wrapping_add(ONES * (0x80 - b)) & HIGH;
         let digit = at_least(y, 0x30) & !at_least(y, 0x3a);
-        let folded = y | ONES * 0x20;
+        let folded = y | (ONES * 0x20);
         let letter = at_least(folded, 0x61) & !at_least(folded, 0x7b);
         // The padding of a short chunk is zero: neither a letter, a digit nor high.
         let inside = (x & HIGH) | digit | letter;
