@@ -634,8 +634,11 @@ async fn a_crawl_resumed_after_its_time_limit_ran_out_ends_with_what_it_had() {
     })
     .await
     .leak();
+    // A lease of 1 s: with 200 ms, a loaded machine (the whole suite at four threads) once
+    // renewed the adopting replica's lease late, and the sweep adopted the crawl a second time
+    // (`resumes` 2). The dead replica's lease below still runs out after the time limit.
     let t = TestServer::start(|c| {
-        c.lease_ms = 200;
+        c.lease_ms = 1000;
         c.crawl_time_limit_s = 1;
     })
     .await;
