@@ -1315,71 +1315,44 @@ impl<'a> PageRow<'a> {
             })
             .transpose()?;
         let [t, d, x] = crawl::DuplicateKey::ALL.map(|k| k.stored(record));
-        let state = if record.error.is_some() { "failed" } else { "done" };
         let seq = match existing {
-            // The usual case, a plain update of the one row by its key: on SQLite an
-            // `INSERT ... ON CONFLICT DO UPDATE ... RETURNING` is a statement that may write
-            // several rows, so SQLite keeps a journal of every page it changes to undo it
-            // alone, and the dozen indexes and the record's 20 KB it changes made that journal
-            // spill to a temporary file at every page (2.2% of a crawl's CPU in writes to it).
-            // The columns set are those of the insert's `DO UPDATE` below.
-            Some((seq, _)) => {
-                tx.execute(
-                    "UPDATE crawl_pages SET status = COALESCE(?3, status), html = ?4, title = ?5, score = ?6, \
-                     failed_rules = ?7, record_json = ?8, records = records + 1, facts = 1, redirect_to = ?9, \
-                     fetch_error = ?10, noindex = ?11, dup_title = ?12, dup_description = ?13, dup_text = ?14 \
-                     WHERE crawl_id = ?1 AND url = ?2",
-                    args![
-                        crawl_id,
-                        record.url,
-                        record.status,
-                        record.html,
-                        record.title,
-                        record.score,
-                        self.failed_json,
-                        self.record_json,
-                        record.redirect_to,
-                        record.error,
-                        record.noindex,
-                        t,
-                        d,
-                        x
-                    ],
-                )?;
-                seq
-            }
-            // A page recorded without a queued row (a caller that records pages directly).
+            Some((seq, _)) => seq,
+            // A page recorded without a queued row (a caller that records pages directly):
+            // the row first, then the same update as a queued page's.
             None => tx.query_one(
-                "INSERT INTO crawl_pages (crawl_id, url, depth, source, state, status, html, title, score, \
-                 failed_rules, record_json, records, facts, redirect_to, fetch_error, noindex, dup_title, \
-                 dup_description, dup_text) VALUES (?1, ?2, ?3, 'link', ?4, ?5, ?6, ?7, ?8, ?9, ?10, 1, 1, ?11, ?12, \
-                 ?13, ?14, ?15, ?16) ON CONFLICT (crawl_id, url) DO UPDATE SET \
-                 status = COALESCE(excluded.status, crawl_pages.status), html = excluded.html, title = excluded.title, \
-                 score = excluded.score, failed_rules = excluded.failed_rules, record_json = excluded.record_json, \
-                 records = crawl_pages.records + 1, facts = 1, redirect_to = excluded.redirect_to, \
-                 fetch_error = excluded.fetch_error, noindex = excluded.noindex, dup_title = excluded.dup_title, \
-                 dup_description = excluded.dup_description, dup_text = excluded.dup_text RETURNING rowid",
-                args![
-                    crawl_id,
-                    record.url,
-                    record.depth,
-                    state,
-                    record.status,
-                    record.html,
-                    record.title,
-                    record.score,
-                    self.failed_json,
-                    self.record_json,
-                    record.redirect_to,
-                    record.error,
-                    record.noindex,
-                    t,
-                    d,
-                    x
-                ],
+                "INSERT INTO crawl_pages (crawl_id, url, depth, source, state) VALUES (?1, ?2, ?3, 'link', ?4) \
+                 ON CONFLICT (crawl_id, url) DO UPDATE SET depth = crawl_pages.depth RETURNING rowid",
+                args![crawl_id, record.url, record.depth, if record.error.is_some() { "failed" } else { "done" }],
                 |row| row.get::<i64>(0),
             )?,
         };
+        // A plain update of the one row by its key. On SQLite an `INSERT ... ON CONFLICT DO
+        // UPDATE ... RETURNING`, which this was, is a statement that may write several rows,
+        // so SQLite keeps a journal of every page it changes to undo it alone; the dozen
+        // indexes and the record's 20 KB it changes made that journal spill to a temporary
+        // file at every page (2.2% of a crawl's CPU in writes to it, docs/PERFORMANCE.md).
+        tx.execute(
+            "UPDATE crawl_pages SET status = COALESCE(?3, status), html = ?4, title = ?5, score = ?6, \
+             failed_rules = ?7, record_json = ?8, records = records + 1, facts = 1, redirect_to = ?9, \
+             fetch_error = ?10, noindex = ?11, dup_title = ?12, dup_description = ?13, dup_text = ?14 \
+             WHERE crawl_id = ?1 AND url = ?2",
+            args![
+                crawl_id,
+                record.url,
+                record.status,
+                record.html,
+                record.title,
+                record.score,
+                self.failed_json,
+                self.record_json,
+                record.redirect_to,
+                record.error,
+                record.noindex,
+                t,
+                d,
+                x
+            ],
+        )?;
         // The URLs it links to count one inlink more each (its links before no longer count
         // when it was recorded before).
         if let Some(before) = &before {
