@@ -565,7 +565,7 @@ fn words_of(piece: &str, push: &mut impl FnMut(u64), lower: &mut String) {
             // Lower-casing can yield a character that is not alphanumeric (`İ` gives `i` and
             // a combining dot), which splits the word as it split the lower-cased text.
             for sub in lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
-                push(word_hash(sub.as_bytes(), false));
+                push(word_hash(sub.as_bytes()));
             }
         }
     };
@@ -586,9 +586,7 @@ fn words_of(piece: &str, push: &mut impl FnMut(u64), lower: &mut String) {
                 None => open = Some(at),
             }
         }
-        if block.len() < 64 {
-            debug_assert!(open.is_none());
-        }
+        debug_assert!(block.len() == 64 || open.is_none(), "the last block ends every word");
     }
     if let Some(start) = open {
         word(start, bytes.len());
@@ -630,7 +628,10 @@ fn word_bytes(block: &[u8]) -> u64 {
 /// eight bytes from the chunk on, the bytes past the word masked off: the same numbers as
 /// [`short_chunk`] gives, without its branches on the length.
 fn ascii_word_hash(bytes: &[u8], start: usize, end: usize) -> Option<u64> {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
+    // Bit 5 of every byte: an ASCII letter with it set is lower case, and an ASCII digit
+    // always has it, so for a word of ASCII letters and digits (the only ASCII words
+    // `content_signature` hashes) setting it lower-cases the chunk as `make_ascii_lowercase`
+    // would, eight bytes in one operation instead of a test and a branch per byte.
     const LOWER: u64 = 0x2020_2020_2020_2020;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let mut hash = (end - start) as u64;
@@ -638,44 +639,39 @@ fn ascii_word_hash(bytes: &[u8], start: usize, end: usize) -> Option<u64> {
     let mut at = start;
     while at < end {
         let n = (end - at).min(8);
+        // The chunk's own bytes: the padding past the word stays zero, not lower-cased.
+        let own = u64::MAX >> (8 * (8 - n));
         let value = match bytes.get(at..at + 8).and_then(|b| b.first_chunk::<8>()) {
-            Some(eight) => u64::from_le_bytes(*eight) & (u64::MAX >> (8 * (8 - n))),
+            Some(eight) => u64::from_le_bytes(*eight) & own,
             None => short_chunk(&bytes[at..at + n]),
         };
         high |= value;
-        // As `word_hash` lower-cases an ASCII chunk: only the chunk's own bytes.
-        hash = (hash.rotate_left(5) ^ (value | LOWER >> (8 * (8 - n)))).wrapping_mul(K);
+        hash = word_hash_step(hash, value | (LOWER & own));
         at += n;
     }
     (high & HIGH == 0).then_some(hash)
 }
 
-/// The hash of a word's UTF-8 bytes, lower-cased first when `lower_ascii` (an ASCII word
-/// straight from the text, not copied): eight bytes at a time, each chunk rotated in and
-/// multiplied (the FxHash step, seeded with the length). A word of up to eight bytes maps
-/// to its hash one to one, so two such words never collide; [`run_hash`] then mixes every
-/// bit. Hashing was most of the signature's time with SipHash (each word hashed in three
-/// runs).
-fn word_hash(word: &[u8], lower_ascii: bool) -> u64 {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-    // Bit 5 of every byte: an ASCII letter with it set is lower case, and an ASCII digit
-    // always has it, so for a word of ASCII letters and digits (the only ASCII words
-    // `content_signature` hashes) setting it lower-cases the chunk as `make_ascii_lowercase`
-    // would, eight bytes in one operation instead of a test and a branch per byte.
-    const LOWER: u64 = 0x2020_2020_2020_2020;
-    let mut hash = word.len() as u64;
-    for chunk in word.chunks(8) {
-        let mut value = match chunk.first_chunk::<8>() {
+/// The hash of a word's UTF-8 bytes: eight bytes at a time, each chunk rotated in and
+/// multiplied ([`word_hash_step`], the FxHash step, seeded with the length). A word of up to
+/// eight bytes maps to its hash one to one, so two such words never collide; [`run_hash`]
+/// then mixes every bit. Hashing was most of the signature's time with SipHash (each word
+/// hashed in three runs). An ASCII word straight from the text is hashed by
+/// [`ascii_word_hash`], lower-cased as it is read, to the same number.
+fn word_hash(word: &[u8]) -> u64 {
+    word.chunks(8).fold(word.len() as u64, |hash, chunk| {
+        let value = match chunk.first_chunk::<8>() {
             Some(eight) => u64::from_le_bytes(*eight),
             None => short_chunk(chunk),
         };
-        if lower_ascii {
-            // Only the chunk's own bytes: the padding of a short chunk stays zero.
-            value |= LOWER >> (8 * (8 - chunk.len()));
-        }
-        hash = (hash.rotate_left(5) ^ value).wrapping_mul(K);
-    }
-    hash
+        word_hash_step(hash, value)
+    })
+}
+
+/// One chunk of eight bytes (a little-endian number) into a word's hash.
+fn word_hash_step(hash: u64, chunk: u64) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    (hash.rotate_left(5) ^ chunk).wrapping_mul(K)
 }
 
 /// The bytes of a chunk shorter than eight as a little-endian number (the missing high
@@ -900,7 +896,7 @@ mod tests {
         }
         let mut votes = [0i32; 64];
         for run in words.windows(3) {
-            let [a, b, c] = [0, 1, 2].map(|k| word_hash(run[k].as_bytes(), false));
+            let [a, b, c] = [0, 1, 2].map(|k| word_hash(run[k].as_bytes()));
             let h = run_hash(a, b, c);
             for (bit, vote) in votes.iter_mut().enumerate() {
                 *vote += if h >> bit & 1 == 1 { 1 } else { -1 };
@@ -967,7 +963,7 @@ mod tests {
             words_of(&text, &mut |hash| scanned.push(hash), &mut String::new());
             let lower = text.to_lowercase();
             let words = lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty());
-            let defined: Vec<u64> = words.map(|w| word_hash(w.as_bytes(), false)).collect();
+            let defined: Vec<u64> = words.map(|w| word_hash(w.as_bytes())).collect();
             assert_eq!(scanned, defined, "{text:?}");
             assert_eq!(content_signature(&text, &[]), whole_text(&text, &[]), "{text:?}");
             let cuts: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
@@ -1059,11 +1055,13 @@ mod tests {
             for start in [0, 7, 19] {
                 let word = &alphabet[start..start + len];
                 let lower = word.to_ascii_lowercase();
-                assert_eq!(word_hash(word, true), word_hash(&lower, false), "{}", String::from_utf8_lossy(word));
+                // Read in place, with the text's next bytes past the word (masked off).
+                let hashed = ascii_word_hash(alphabet, start, start + len);
+                assert_eq!(hashed, Some(word_hash(&lower)), "{}", String::from_utf8_lossy(word));
             }
         }
         // Words that differ only in their length (padding) still differ.
-        assert_ne!(word_hash(b"ab", true), word_hash(b"ab\0", false));
+        assert_ne!(ascii_word_hash(b"ab", 0, 2), Some(word_hash(b"ab\0")));
     }
 
     #[test]

@@ -61,14 +61,15 @@ fn fill_sql(postgres: bool, crawl: &str, first: u64, n: u64, depth: &str, state:
     }
 }
 
+/// The crawl whose frontier is read, running under worker `w`'s lease.
+const RUNNING_CRAWL: &str = "INSERT INTO crawls (id, url, state, options_json, max_pages, created_at, claimed_by, \
+     claimed_until) VALUES ('cr_frontier', 'https://site.example/', 'running', '{}', 1000000, \
+     '2026-11-28T00:00:00Z', 'w', '2999-01-01T00:00:00Z');";
+
 /// Fills the crawls and gives the database its statistics.
 fn fill(store: &Store) {
     let pg = store.is_postgres();
-    let mut sql = String::from(
-        "INSERT INTO crawls (id, url, state, options_json, max_pages, created_at, claimed_by, claimed_until) VALUES \
-         ('cr_frontier', 'https://site.example/', 'running', '{}', 1000000, '2026-11-28T00:00:00Z', 'w', \
-         '2999-01-01T00:00:00Z');",
-    );
+    let mut sql = String::from(RUNNING_CRAWL);
     let others: Vec<String> = (1..=OTHERS).map(|n| format!("cr_other_{n}")).collect();
     for other in &others {
         sql.push_str(&format!(
@@ -273,11 +274,8 @@ fn a_frontier_of_hundreds_of_thousands_of_urls_is_read_by_index_on_postgres() {
 fn a_claim_whose_limit_changes_is_not_prepared_again_on_sqlite() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path().join("frontier.db")).unwrap();
-    let crawl = "INSERT INTO crawls (id, url, state, options_json, max_pages, created_at, claimed_by, claimed_until) \
-                 VALUES ('cr_frontier', 'https://site.example/', 'running', '{}', 100, '2026-11-28T00:00:00Z', 'w', \
-                 '2999-01-01T00:00:00Z');";
     let pages = fill_sql(false, CRAWL, 1, 100, "1 + i % 3", "'queued'");
-    store.write(|db| db.execute_batch(&format!("{crawl}{pages}"))).unwrap();
+    store.write(|db| db.execute_batch(&format!("{RUNNING_CRAWL}{pages}"))).unwrap();
     let mut frontier = store.driving_crawl(CRAWL, "w");
     let mut claimed = 0;
     for limit in [1, 5, 2, 7, 3, 1, 4] {
