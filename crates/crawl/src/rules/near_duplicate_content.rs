@@ -69,12 +69,19 @@ impl SiteRule for NearDuplicateContent {
     }
 
     fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
-        // First pass: a fixed size per page (its signature and a piece of its exact text
-        // hash), so that what the rule holds grows with the pages, not with their text.
+        // First pass: a fixed size per page (its signature, a piece of its exact text hash
+        // and a hash of its URL), so that what the rule holds grows with the pages, not with
+        // their text.
         let mut signed: Vec<(u64, u64)> = Vec::new();
+        // The order pages are named in among equals (the closest of pages equally similar,
+        // the others of a cluster): their URLs' fixed hash, then their place in the stream.
+        // The stream's order is the order the crawl first found the URLs, which depends on
+        // which answers came first; the findings must not.
+        let mut order: Vec<(u64, u32)> = Vec::new();
         site.pages(&mut |page| {
             if let (true, Some(sig)) = (page.indexable(), page.content_signature) {
                 let exact = page.text_hash.as_deref().and_then(|h| u64::from_str_radix(h.get(..16)?, 16).ok());
+                order.push((xxhash_rust::xxh3::xxh3_64(page.url.as_bytes()), signed.len() as u32));
                 signed.push((sig, exact.unwrap_or_default()));
             }
             Ok(())
@@ -103,7 +110,7 @@ impl SiteRule for NearDuplicateContent {
                             let current = &mut best[x as usize];
                             if current.1 == u32::MAX
                                 || similarity > current.0
-                                || (similarity == current.0 && y < current.1)
+                                || (similarity == current.0 && order[y as usize] < order[current.1 as usize])
                             {
                                 *current = (similarity, y);
                             }
@@ -122,6 +129,9 @@ impl SiteRule for NearDuplicateContent {
                 let r = root(&mut parent, i);
                 clusters.entry(r).or_default().push(i);
             }
+        }
+        for members in clusters.values_mut() {
+            members.sort_by_key(|&m| order[m as usize]);
         }
         let mut urls: HashMap<u32, String> = HashMap::new();
         let mut i = 0u32;
@@ -162,6 +172,39 @@ impl SiteRule for NearDuplicateContent {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Pages found in another order (the order answers came in, which concurrency changes)
+    /// are named alike: six pages with the same signature and other texts are each 100%
+    /// similar to all five others, and each names the same closest page and the same others
+    /// of its cluster in every order.
+    #[test]
+    fn pages_equally_similar_are_named_alike_whatever_order_they_came_in() {
+        let page = |n: u32| crate::page::CrawledPage {
+            url: format!("http://site.test/p{n}"),
+            status: Some(200),
+            html: true,
+            depth: Some(1),
+            content_signature: Some(0x0123_4567_89ab_cdef),
+            text_hash: Some(format!("{n:032x}")),
+            ..crate::page::CrawledPage::default()
+        };
+        let findings = |pages: &[crate::page::CrawledPage]| {
+            let sitemap_urls = std::collections::BTreeSet::new();
+            let site = crate::rules::SiteIndex::new(pages, &sitemap_urls, false);
+            let mut out = Findings::default();
+            NearDuplicateContent.check(&site, &mut out).unwrap();
+            out.into_vec()
+        };
+        let mut pages: Vec<_> = (0..6).map(page).collect();
+        let first = findings(&pages);
+        assert_eq!(first.len(), 6, "{first:?}");
+        for _ in 0..5 {
+            pages.rotate_left(1);
+            assert_eq!(findings(&pages), first);
+        }
+        pages.reverse();
+        assert_eq!(findings(&pages), first);
+    }
 
     #[test]
     fn the_bands_cover_the_bits_once_and_outnumber_the_differences() {
