@@ -167,12 +167,16 @@ where
     let cancelled = cancel.0.clone();
     let (done, answer) = tokio::sync::oneshot::channel();
     AnalysisPool::get().run(Box::new(move || {
-        let _slot = slot;
         if cancelled.load(Ordering::Relaxed) {
             return;
         }
         let budget = CpuBudget::start(limits, &cancelled);
-        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| analysis(&budget))) {
+        let analysed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| analysis(&budget)));
+        // The slot goes back before the caller hears: given back after, a client that sent
+        // its next audit as soon as it had the answer could find the slot still taken
+        // (`overloaded` with one slot, seen under a loaded test run).
+        drop(slot);
+        match analysed {
             Ok(value) => drop(done.send(value)),
             Err(_) => tracing::error!("an analysis panicked"),
         }
