@@ -31,13 +31,12 @@ impl SiteRule for BrokenExternalLink {
         &META
     }
 
-    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
-        let Some(external) = site.external_links().filter(|e| !e.broken.is_empty()) else {
-            return Ok(());
-        };
+    fn scan<'s>(&'s self, site: &'s dyn CrawledSite, _: &mut Findings) -> ScanResult<'s> {
+        let external = site.external_links().filter(|e| !e.broken.is_empty());
         // Each linking page of each broken URL: the records keep the links, the checks the
         // answers, so this reads the pages once.
-        site.pages(&mut |page| {
+        each_page(move |page: &CrawledPage, out: &mut Findings| {
+            let Some(external) = external else { return Ok(()) };
             for link in page.outlinks.iter().filter(|l| !l.internal) {
                 if let Some(detail) = external.broken(&link.url) {
                     out.push(SiteFinding {

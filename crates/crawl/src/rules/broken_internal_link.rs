@@ -41,10 +41,10 @@ impl SiteRule for BrokenInternalLink {
         )
     }
 
-    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
+    fn scan<'s>(&'s self, site: &'s dyn CrawledSite, _: &mut Findings) -> ScanResult<'s> {
         // The verdict on each redirecting URL, found once however many pages link to it.
         let mut chains: HashMap<String, Option<String>> = HashMap::new();
-        site.internal_links(&mut |from, target| {
+        each_link(move |from: &str, target: &Answer, out: &mut Findings| {
             let detail = if target.redirect_to.is_some() {
                 match chains.get(&target.url) {
                     Some(known) => known.clone(),

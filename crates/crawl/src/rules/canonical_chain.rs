@@ -25,8 +25,8 @@ impl SiteRule for CanonicalChain {
         &META
     }
 
-    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
-        site.pages(&mut |page| {
+    fn scan<'s>(&'s self, site: &'s dyn CrawledSite, _: &mut Findings) -> ScanResult<'s> {
+        each_page(move |page: &CrawledPage, out: &mut Findings| {
             let Some(canonical) = page.canonical.as_deref().filter(|c| *c != page.url) else { return Ok(()) };
             let Some(target) = site.page(canonical)?.filter(|t| t.status == Some(200) && t.html) else {
                 return Ok(());

@@ -24,8 +24,8 @@ impl SiteRule for CanonicalToRedirect {
         &META
     }
 
-    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
-        site.pages(&mut |page| {
+    fn scan<'s>(&'s self, site: &'s dyn CrawledSite, _: &mut Findings) -> ScanResult<'s> {
+        each_page(move |page: &CrawledPage, out: &mut Findings| {
             let Some(canonical) = page.canonical.as_deref().filter(|c| *c != page.url) else { return Ok(()) };
             let Some(target) = site.answer(canonical)? else { return Ok(()) };
             if matches!(target.status, Some(300..=399)) {

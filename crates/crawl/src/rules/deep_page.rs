@@ -30,8 +30,8 @@ impl SiteRule for DeepPage {
         Some("a list-mode crawl follows no link, so its pages have no click depth")
     }
 
-    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
-        site.pages(&mut |p| {
+    fn scan<'s>(&'s self, site: &'s dyn CrawledSite, _: &mut Findings) -> ScanResult<'s> {
+        each_page(move |p: &CrawledPage, out: &mut Findings| {
             if p.status == Some(200) && p.html && p.depth.is_some_and(|d| d > MAX_DEPTH) {
                 out.push(SiteFinding {
                     url: p.url.clone(),

@@ -36,37 +36,37 @@ impl SiteRule for DuplicateH1 {
         &META
     }
 
-    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
-        // The record keeps the first <h1> in its JSON only (no indexed column as the other
-        // duplicate keys have), so the pages are streamed: counted by key first, then the
-        // first members of each shared key named, then the findings given.
-        let mut counts: HashMap<u64, usize> = HashMap::new();
-        site.pages(&mut |page| {
-            if let (true, Some(h1)) = (page.indexable(), page.h1.as_deref()) {
-                *counts.entry(key(h1)).or_default() += 1;
-            }
-            Ok(())
-        })?;
-        counts.retain(|_, n| *n > 1);
-        if counts.is_empty() {
-            return Ok(());
-        }
-        let mut groups: HashMap<u64, DuplicateGroup> = HashMap::new();
-        site.pages(&mut |page| {
-            if let (true, Some(h1)) = (page.indexable(), page.h1.as_deref()) {
-                let k = key(h1);
-                if let Some(count) = counts.get(&k) {
-                    let group = groups.entry(k).or_insert_with(|| DuplicateGroup { count: *count, head: Vec::new() });
+    fn scan<'s>(&'s self, _: &'s dyn CrawledSite, _: &mut Findings) -> ScanResult<'s> {
+        Ok(Some(Box::<Passes>::default()))
+    }
+}
+
+/// Three passes over the pages: each `<h1>` counted, then the first pages of each shared one
+/// named, then the findings. What is held grows with the distinct headings, not the records.
+#[derive(Default)]
+struct Passes {
+    pass: u8,
+    counts: HashMap<u64, usize>,
+    groups: HashMap<u64, DuplicateGroup>,
+}
+
+impl Scan for Passes {
+    fn page(&mut self, page: &CrawledPage, out: &mut Findings) -> SiteResult<()> {
+        let (true, Some(h1)) = (page.indexable(), page.h1.as_deref()) else { return Ok(()) };
+        let k = key(h1);
+        match self.pass {
+            0 => *self.counts.entry(k).or_default() += 1,
+            1 => {
+                if let Some(count) = self.counts.get(&k) {
+                    let group =
+                        self.groups.entry(k).or_insert_with(|| DuplicateGroup { count: *count, head: Vec::new() });
                     if group.head.len() < DUPLICATE_HEAD {
                         group.head.push(page.url.clone());
                     }
                 }
             }
-            Ok(())
-        })?;
-        site.pages(&mut |page| {
-            if let (true, Some(h1)) = (page.indexable(), page.h1.as_deref()) {
-                if let Some(group) = groups.get(&key(h1)) {
+            _ => {
+                if let Some(group) = self.groups.get(&k) {
                     let others: Vec<&str> =
                         group.head.iter().map(String::as_str).filter(|u| *u != page.url).take(3).collect();
                     let more = group.count - 1 - others.len();
@@ -77,7 +77,15 @@ impl SiteRule for DuplicateH1 {
                     out.push(SiteFinding { url: page.url.clone(), linked_from: None, detail });
                 }
             }
-            Ok(())
-        })
+        }
+        Ok(())
+    }
+
+    fn end(&mut self, _: &mut Findings) -> SiteResult<Next> {
+        self.pass += 1;
+        if self.pass == 1 {
+            self.counts.retain(|_, n| *n > 1);
+        }
+        Ok(if self.pass < 3 && !self.counts.is_empty() { Next::ReadAgain } else { Next::Done })
     }
 }

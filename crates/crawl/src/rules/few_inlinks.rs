@@ -28,8 +28,8 @@ impl SiteRule for FewInlinks {
         Some("it counts every page's links to each page, and a list-mode crawl fetches only the list's pages")
     }
 
-    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
-        site.pages(&mut |page| {
+    fn scan<'s>(&'s self, site: &'s dyn CrawledSite, _: &mut Findings) -> ScanResult<'s> {
+        each_page(move |page: &CrawledPage, out: &mut Findings| {
             // A page linked from none is `orphan-page`'s (or reached by a redirect only).
             if page.depth != Some(0) && page.indexable() && site.inlink_count(&page.url)? == 1 {
                 out.push(SiteFinding {

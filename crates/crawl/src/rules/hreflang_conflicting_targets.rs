@@ -26,8 +26,8 @@ impl SiteRule for HreflangConflictingTargets {
         &META
     }
 
-    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
-        site.pages(&mut |page| {
+    fn scan<'s>(&'s self, _: &'s dyn CrawledSite, _: &mut Findings) -> ScanResult<'s> {
+        each_page(move |page: &CrawledPage, out: &mut Findings| {
             // The record's languages are already lower-cased, so `de-DE` and `de-de` are one.
             let mut by_lang: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
             for (lang, url) in &page.hreflang {

@@ -23,8 +23,8 @@ impl SiteRule for InternalRedirect {
         &META
     }
 
-    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
-        site.internal_links(&mut |from, target| {
+    fn scan<'s>(&'s self, _: &'s dyn CrawledSite, _: &mut Findings) -> ScanResult<'s> {
+        each_link(|from: &str, target: &Answer, out: &mut Findings| {
             if matches!(target.status, Some(300..=399)) {
                 out.push(SiteFinding {
                     url: target.url.clone(),

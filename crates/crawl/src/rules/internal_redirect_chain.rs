@@ -29,8 +29,8 @@ impl SiteRule for InternalRedirectChain {
         &META
     }
 
-    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
-        site.pages(&mut |page| {
+    fn scan<'s>(&'s self, site: &'s dyn CrawledSite, _: &mut Findings) -> ScanResult<'s> {
+        each_page(move |page: &CrawledPage, out: &mut Findings| {
             // A chain is reported once, at its head: a URL no crawled page redirects to.
             let Some(first) = page.redirect_to.clone() else { return Ok(()) };
             if site.redirected_to(&page.url)? {

@@ -96,11 +96,29 @@ pub struct SiteFinding {
 pub trait SiteRule: Sync {
     /// The rule's description.
     fn meta(&self) -> &'static SiteRuleMeta;
-    /// Reads the site and hands each finding to `out` (none: it passes).
+    /// Reads the site and hands each finding to `out` (none: it passes). The default runs the
+    /// rule's [`SiteRule::scan`] alone; a rule that reads the site another way writes its own.
     ///
     /// # Errors
     /// What the [`CrawledSite`] could not read.
-    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()>;
+    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
+        let Some(scan) = self.scan(site, out)? else { return Ok(()) };
+        run_scans(site, vec![(0, scan)], std::slice::from_mut(out))
+    }
+    /// The rule's reading of the site as a [`Scan`]: passes over the pages, or over the
+    /// internal links, in crawl order. [`check_site`] runs the scans of all rules together, one
+    /// read of the pages (and one of the links) serving every rule that reads them in that
+    /// pass, where each reading them itself would read and decode every record once per rule
+    /// and pass (docs/PERFORMANCE.md, "The site rules at the end"). What the scan needs before
+    /// its first pass is read here, and a finding that needs no page can be handed to `out`
+    /// here. `None` (the default): the rule reads the site in its [`SiteRule::check`].
+    ///
+    /// # Errors
+    /// What the [`CrawledSite`] could not read.
+    fn scan<'s>(&'s self, site: &'s dyn CrawledSite, out: &mut Findings) -> ScanResult<'s> {
+        let _ = (site, out);
+        Ok(None)
+    }
     /// The code that repairs a finding on one of the site's pages, as a page rule's
     /// [`Rule::fix`](audit_core::Rule::fix); `None` (the default) when the rule offers none.
     fn fix(&self, ctx: &FixCtx) -> Option<FixTemplate> {
@@ -115,6 +133,118 @@ pub trait SiteRule: Sync {
     fn skipped_in_list_mode(&self) -> Option<&'static str> {
         None
     }
+}
+
+/// How a site rule reads the site ([`SiteRule::scan`]): one pass after another, each over
+/// every page ([`Scan::page`]) or every internal link ([`Scan::link`]), in crawl order. A rule
+/// that reads each page once is [`each_page`] of a closure; one of several passes keeps what
+/// it gathered in its own type and says after each pass whether it reads again.
+pub trait Scan {
+    /// What the next pass reads.
+    fn reads(&self) -> Reads {
+        Reads::Pages
+    }
+    /// Reads one page ([`Reads::Pages`]) and hands its findings to `out`.
+    ///
+    /// # Errors
+    /// What the [`CrawledSite`] could not read.
+    fn page(&mut self, page: &CrawledPage, out: &mut Findings) -> SiteResult<()> {
+        let _ = (page, out);
+        Ok(())
+    }
+    /// Reads one internal link ([`Reads::InternalLinks`], as [`CrawledSite::internal_links`]
+    /// gives them): the linking page and how the target answered.
+    ///
+    /// # Errors
+    /// What the [`CrawledSite`] could not read.
+    fn link(&mut self, from: &str, target: &Answer, out: &mut Findings) -> SiteResult<()> {
+        let _ = (from, target, out);
+        Ok(())
+    }
+    /// After the pass: what it found only once it had read everything, and whether the scan
+    /// reads again.
+    ///
+    /// # Errors
+    /// What the [`CrawledSite`] could not read.
+    fn end(&mut self, out: &mut Findings) -> SiteResult<Next> {
+        let _ = out;
+        Ok(Next::Done)
+    }
+}
+
+/// What a [`Scan`]'s pass reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reads {
+    /// Every page ([`CrawledSite::pages`]).
+    Pages,
+    /// Every internal link with its target's answer ([`CrawledSite::internal_links`]).
+    InternalLinks,
+}
+
+/// Whether a [`Scan`] reads again after a pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Next {
+    /// The scan is over.
+    Done,
+    /// Another pass ([`Scan::reads`] says over what).
+    ReadAgain,
+}
+
+/// What [`SiteRule::scan`] gives.
+pub type ScanResult<'s> = SiteResult<Option<Box<dyn Scan + 's>>>;
+
+/// A scan of one pass over the pages, a closure called with each.
+pub fn each_page<'s>(page: impl FnMut(&CrawledPage, &mut Findings) -> SiteResult<()> + 's) -> ScanResult<'s> {
+    struct EachPage<F>(F);
+    impl<F: FnMut(&CrawledPage, &mut Findings) -> SiteResult<()>> Scan for EachPage<F> {
+        fn page(&mut self, page: &CrawledPage, out: &mut Findings) -> SiteResult<()> {
+            (self.0)(page, out)
+        }
+    }
+    Ok(Some(Box::new(EachPage(page))))
+}
+
+/// A scan of one pass over the internal links, a closure called with each linking page and
+/// how the target answered.
+pub fn each_link<'s>(link: impl FnMut(&str, &Answer, &mut Findings) -> SiteResult<()> + 's) -> ScanResult<'s> {
+    struct EachLink<F>(F);
+    impl<F: FnMut(&str, &Answer, &mut Findings) -> SiteResult<()>> Scan for EachLink<F> {
+        fn reads(&self) -> Reads {
+            Reads::InternalLinks
+        }
+        fn link(&mut self, from: &str, target: &Answer, out: &mut Findings) -> SiteResult<()> {
+            (self.0)(from, target, out)
+        }
+    }
+    Ok(Some(Box::new(EachLink(link))))
+}
+
+/// Runs `scans` (each with the index of its findings in `outs`) pass after pass, each pass
+/// one read of the pages for those that read pages and one of the internal links for those
+/// that read links, until every scan is done.
+fn run_scans<'s>(
+    site: &dyn CrawledSite,
+    mut scans: Vec<(usize, Box<dyn Scan + 's>)>,
+    outs: &mut [Findings],
+) -> SiteResult<()> {
+    while !scans.is_empty() {
+        let (mut pages, mut links): (Vec<_>, Vec<_>) = scans.into_iter().partition(|(_, s)| s.reads() == Reads::Pages);
+        if !pages.is_empty() {
+            site.pages(&mut |page| pages.iter_mut().try_for_each(|(i, scan)| scan.page(page, &mut outs[*i])))?;
+        }
+        if !links.is_empty() {
+            site.internal_links(&mut |from, target| {
+                links.iter_mut().try_for_each(|(i, scan)| scan.link(from, target, &mut outs[*i]))
+            })?;
+        }
+        scans = Vec::new();
+        for (i, mut scan) in pages.into_iter().chain(links) {
+            if scan.end(&mut outs[i])? == Next::ReadAgain {
+                scans.push((i, scan));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Every site rule, in display order (severity of what it finds, then topic).
@@ -438,7 +568,24 @@ pub struct SiteTotals {
 pub struct Findings {
     kept: BTreeSet<SiteFinding>,
     total: u64,
-    urls: HashSet<u64>,
+    urls: Urls,
+}
+
+/// How a [`Findings`] counts its distinct URLs: a set of its own, or its bit in the map of
+/// the rules that read the pages in one pass ([`check_site_with`]).
+#[derive(Debug)]
+enum Urls {
+    Own(HashSet<u64>),
+    Shared { seen: SharedUrls, bit: u64, count: u64 },
+}
+
+/// Each affected URL's hash, with a bit for each rule of a pass that found it.
+type SharedUrls = std::rc::Rc<std::cell::RefCell<HashMap<u64, u64>>>;
+
+impl Default for Urls {
+    fn default() -> Urls {
+        Urls::Own(HashSet::new())
+    }
 }
 
 /// The findings a site rule keeps at most (docs/RULES.md, "Site rules"): the first in
@@ -454,7 +601,20 @@ impl Findings {
         // count the distinct URLs of the findings not kept.
         let mut hasher = std::hash::DefaultHasher::new();
         finding.url.hash(&mut hasher);
-        self.urls.insert(hasher.finish());
+        let hash = hasher.finish();
+        match &mut self.urls {
+            Urls::Own(set) => {
+                set.insert(hash);
+            }
+            Urls::Shared { seen, bit, count } => {
+                let mut seen = seen.borrow_mut();
+                let rules = seen.entry(hash).or_insert(0);
+                if *rules & *bit == 0 {
+                    *rules |= *bit;
+                    *count += 1;
+                }
+            }
+        }
         if self.kept.len() >= MAX_FINDINGS_PER_RULE && self.kept.last().is_some_and(|l| *l <= finding) {
             if !self.kept.contains(&finding) {
                 self.total += 1;
@@ -481,7 +641,23 @@ impl Findings {
 
     /// The distinct URLs of all the findings found, kept or not.
     pub fn total_urls(&self) -> u64 {
-        self.urls.len() as u64
+        match &self.urls {
+            Urls::Own(set) => set.len() as u64,
+            Urls::Shared { count, .. } => *count,
+        }
+    }
+
+    /// Counts the distinct URLs from now on as bit `bit` of `seen` (the map of a pass of
+    /// [`check_site_with`]), with those counted so far. Once only: a rule reads the pages in
+    /// one pass.
+    fn count_urls_in(&mut self, seen: &SharedUrls, bit: usize) {
+        let Urls::Own(set) = &self.urls else { return };
+        let bit = 1u64 << bit;
+        let mut map = seen.borrow_mut();
+        for hash in set {
+            *map.entry(*hash).or_insert(0) |= bit;
+        }
+        self.urls = Urls::Shared { seen: seen.clone(), bit, count: set.len() as u64 };
     }
 
     /// The findings kept, sorted.
@@ -791,19 +967,49 @@ pub fn check_site(site: &dyn CrawledSite) -> SiteResult<Vec<SiteRuleResult>> {
 ///
 /// # Errors
 /// The first error of the site's reads.
+///
+/// The rules' scans ([`SiteRule::scan`]) run together, pass after pass (at most
+/// [`SCANS_PER_PASS`] rules at a time), then the other rules one after the other: each rule's
+/// findings are what it finds run alone (every pass gives it the pages or the links in the
+/// same order), in a fraction of the reads.
 pub fn check_site_with(site: &dyn CrawledSite, rules: &[&dyn SiteRule]) -> SiteResult<Vec<SiteRuleResult>> {
-    rules
+    let mut outs: Vec<Findings> = rules.iter().map(|_| Findings::default()).collect();
+    let mut skipped = vec![false; rules.len()];
+    let mut scans: Vec<(usize, Box<dyn Scan + '_>)> = Vec::new();
+    let mut whole: Vec<usize> = Vec::new();
+    for (i, rule) in rules.iter().enumerate() {
+        if site.list_mode() && rule.skipped_in_list_mode().is_some() {
+            skipped[i] = true;
+        } else if let Some(scan) = rule.scan(site, &mut outs[i])? {
+            scans.push((i, scan));
+        } else {
+            whole.push(i);
+        }
+    }
+    while !scans.is_empty() {
+        let together: Vec<(usize, Box<dyn Scan + '_>)> = scans.drain(..scans.len().min(SCANS_PER_PASS)).collect();
+        // The rules run together count their distinct URLs in one map (a bit each), not a
+        // set each: it holds one entry per affected URL however many rules there are.
+        let seen = std::rc::Rc::new(std::cell::RefCell::new(HashMap::new()));
+        for (bit, (i, _)) in together.iter().enumerate() {
+            outs[*i].count_urls_in(&seen, bit);
+        }
+        run_scans(site, together, &mut outs)?;
+    }
+    for i in whole {
+        rules[i].check(site, &mut outs[i])?;
+    }
+    Ok(rules
         .iter()
-        .map(|rule| {
-            let mut findings = Findings::default();
-            if site.list_mode() && rule.skipped_in_list_mode().is_some() {
-                return Ok(SiteRuleResult { skipped: true, ..findings.into_result(rule.meta()) });
-            }
-            rule.check(site, &mut findings)?;
-            Ok(findings.into_result(rule.meta()))
-        })
-        .collect()
+        .zip(outs)
+        .zip(skipped)
+        .map(|((rule, findings), skipped)| SiteRuleResult { skipped, ..findings.into_result(rule.meta()) })
+        .collect())
 }
+
+/// The rules whose scans [`check_site_with`] runs together at most (one bit each of the map
+/// their distinct URLs are counted in).
+pub const SCANS_PER_PASS: usize = 64;
 
 /// The findings of a duplicate rule: each indexable page sharing `key` with others, named
 /// beside up to three of them.
@@ -884,5 +1090,32 @@ mod tests {
         few.push(finding(2));
         assert!(!few.capped());
         assert_eq!(few.into_vec(), vec![finding(1), finding(2)], "sorted, each once");
+    }
+
+    #[test]
+    fn rules_of_one_pass_count_their_distinct_urls_in_one_map_each_its_own() {
+        let finding = |i: usize, detail: &str| SiteFinding {
+            url: format!("https://s.test/{i:06}"),
+            linked_from: None,
+            detail: detail.into(),
+        };
+        let (mut a, mut b) = (Findings::default(), Findings::default());
+        // Found before the pass (a rule's setup), then in it.
+        a.push(finding(0, "setup"));
+        let seen = std::rc::Rc::new(std::cell::RefCell::new(HashMap::new()));
+        a.count_urls_in(&seen, 0);
+        b.count_urls_in(&seen, 1);
+        for i in 0..MAX_FINDINGS_PER_RULE + 20 {
+            a.push(finding(i, "one"));
+            a.push(finding(i, "two"));
+            if i % 2 == 0 {
+                b.push(finding(i, "b"));
+            }
+        }
+        assert_eq!(a.total(), 2 * (MAX_FINDINGS_PER_RULE + 20) as u64 + 1, "every finding counted");
+        assert_eq!(a.total_urls(), (MAX_FINDINGS_PER_RULE + 20) as u64, "a URL once, found before the pass or in it");
+        assert_eq!(b.total_urls(), (MAX_FINDINGS_PER_RULE + 20).div_ceil(2) as u64, "the other rule's URLs its own");
+        assert_eq!(seen.borrow().len(), MAX_FINDINGS_PER_RULE + 20, "one entry a URL for both rules");
+        assert!(a.capped() && !b.capped());
     }
 }

@@ -68,28 +68,69 @@ impl SiteRule for NearDuplicateContent {
         &META
     }
 
-    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
-        // First pass: a fixed size per page (its signature, a piece of its exact text hash
-        // and a hash of its URL), so that what the rule holds grows with the pages, not with
-        // their text.
-        let mut signed: Vec<(u64, u64)> = Vec::new();
-        // The order pages are named in among equals (the closest of pages equally similar,
-        // the others of a cluster): their URLs' fixed hash, then their place in the stream.
-        // The stream's order is the order the crawl first found the URLs, which depends on
-        // which answers came first; the findings must not.
-        let mut order: Vec<(u64, u32)> = Vec::new();
-        site.pages(&mut |page| {
+    fn scan<'s>(&'s self, site: &'s dyn CrawledSite, _: &mut Findings) -> ScanResult<'s> {
+        let threshold = site.near_duplicate_threshold().clamp(*NEAR_DUPLICATE_THRESHOLDS.start(), 100);
+        Ok(Some(Box::new(Passes { threshold, ..Passes::default() })))
+    }
+}
+
+/// Two passes over the pages. The first keeps a fixed size per page (its signature, a piece
+/// of its exact text hash and a hash of its URL), so that what the rule holds grows with the
+/// pages, not with their text; the pages are then compared and clustered. The second reads
+/// the URLs of the pages in a cluster (those the findings name).
+#[derive(Default)]
+struct Passes {
+    threshold: u32,
+    /// After the first pass: the second's.
+    second: bool,
+    signed: Vec<(u64, u64)>,
+    /// The order pages are named in among equals (the closest of pages equally similar,
+    /// the others of a cluster): their URLs' fixed hash, then their place in the stream.
+    /// The stream's order is the order the crawl first found the URLs, which depends on
+    /// which answers came first; the findings must not.
+    order: Vec<(u64, u32)>,
+    /// Each page's most similar other page, and the similarity.
+    best: Vec<(u32, u32)>,
+    clusters: HashMap<u32, Vec<u32>>,
+    urls: HashMap<u32, String>,
+    /// The second pass's place among the pages the first kept.
+    at: u32,
+}
+
+impl Scan for Passes {
+    fn page(&mut self, page: &CrawledPage, _: &mut Findings) -> SiteResult<()> {
+        if !self.second {
             if let (true, Some(sig)) = (page.indexable(), page.content_signature) {
                 let exact = page.text_hash.as_deref().and_then(|h| u64::from_str_radix(h.get(..16)?, 16).ok());
-                order.push((xxhash_rust::xxh3::xxh3_64(page.url.as_bytes()), signed.len() as u32));
-                signed.push((sig, exact.unwrap_or_default()));
+                self.order.push((xxhash_rust::xxh3::xxh3_64(page.url.as_bytes()), self.signed.len() as u32));
+                self.signed.push((sig, exact.unwrap_or_default()));
             }
-            Ok(())
-        })?;
+        } else if page.indexable() && page.content_signature.is_some() {
+            if self.best.get(self.at as usize).is_some_and(|b| b.1 != u32::MAX) {
+                self.urls.insert(self.at, page.url.clone());
+            }
+            self.at += 1;
+        }
+        Ok(())
+    }
+
+    fn end(&mut self, out: &mut Findings) -> SiteResult<Next> {
+        if self.second {
+            self.report(out);
+            return Ok(Next::Done);
+        }
+        self.second = true;
+        self.compare()?;
+        Ok(if self.clusters.is_empty() { Next::Done } else { Next::ReadAgain })
+    }
+}
+
+impl Passes {
+    /// Compares the pages of the first pass and clusters the near duplicates.
+    fn compare(&mut self) -> SiteResult<()> {
+        let (signed, order, threshold) = (&self.signed, &self.order, self.threshold);
         let n = u32::try_from(signed.len()).map_err(|_| "too many pages to compare")?;
-        let threshold = site.near_duplicate_threshold().clamp(*NEAR_DUPLICATE_THRESHOLDS.start(), 100);
         let mut parent: Vec<u32> = (0..n).collect();
-        // Each page's most similar other page, and the similarity.
         let mut best: Vec<(u32, u32)> = vec![(0, u32::MAX); signed.len()];
         for b in bands(max_different_bits(threshold)) {
             let mut buckets: HashMap<u64, Vec<u32>> = HashMap::new();
@@ -119,32 +160,24 @@ impl SiteRule for NearDuplicateContent {
                 }
             }
         }
-        if best.iter().all(|b| b.1 == u32::MAX) {
-            return Ok(());
-        }
-        // Second pass: the URLs of the pages in a cluster (those the findings name).
-        let mut clusters: HashMap<u32, Vec<u32>> = HashMap::new();
         for i in 0..n {
             if best[i as usize].1 != u32::MAX {
                 let r = root(&mut parent, i);
-                clusters.entry(r).or_default().push(i);
+                self.clusters.entry(r).or_default().push(i);
             }
         }
-        for members in clusters.values_mut() {
+        for members in self.clusters.values_mut() {
             members.sort_by_key(|&m| order[m as usize]);
         }
-        let mut urls: HashMap<u32, String> = HashMap::new();
-        let mut i = 0u32;
-        site.pages(&mut |page| {
-            if page.indexable() && page.content_signature.is_some() {
-                if best.get(i as usize).is_some_and(|b| b.1 != u32::MAX) {
-                    urls.insert(i, page.url.clone());
-                }
-                i += 1;
-            }
-            Ok(())
-        })?;
-        for members in clusters.values() {
+        self.best = best;
+        self.signed = Vec::new();
+        Ok(())
+    }
+
+    /// The findings, once the second pass has read the URLs.
+    fn report(&self, out: &mut Findings) {
+        let (best, urls) = (&self.best, &self.urls);
+        for members in self.clusters.values() {
             for &m in members {
                 let (Some(url), (similarity, closest)) = (urls.get(&m), best[m as usize]) else { continue };
                 let Some(closest_url) = urls.get(&closest) else { continue };
@@ -165,7 +198,6 @@ impl SiteRule for NearDuplicateContent {
                 out.push(SiteFinding { url: url.clone(), linked_from: None, detail });
             }
         }
-        Ok(())
     }
 }
 

@@ -30,8 +30,8 @@ impl SiteRule for NofollowOnlyInlinks {
         Some("it reads every page's links to each page, and a list-mode crawl fetches only the list's pages")
     }
 
-    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
-        site.pages(&mut |page| {
+    fn scan<'s>(&'s self, site: &'s dyn CrawledSite, _: &mut Findings) -> ScanResult<'s> {
+        each_page(move |page: &CrawledPage, out: &mut Findings| {
             // The crawl follows no nofollow link, so such a page is fetched only when a sitemap,
             // a redirect or a canonical names it. A noindex or canonicalised page linked with
             // nofollow is consistent (the site hides it), so only indexable pages are judged; a

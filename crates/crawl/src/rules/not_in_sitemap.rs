@@ -27,12 +27,10 @@ impl SiteRule for NotInSitemap {
         Some("a list-mode crawl reads no sitemap")
     }
 
-    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
-        if !site.sitemaps_read() {
-            return Ok(());
-        }
-        site.pages(&mut |p| {
-            if p.indexable() && !site.in_sitemap(&p.url)? {
+    fn scan<'s>(&'s self, site: &'s dyn CrawledSite, _: &mut Findings) -> ScanResult<'s> {
+        let sitemaps_read = site.sitemaps_read();
+        each_page(move |p: &CrawledPage, out: &mut Findings| {
+            if sitemaps_read && p.indexable() && !site.in_sitemap(&p.url)? {
                 out.push(SiteFinding {
                     url: p.url.clone(),
                     linked_from: site.first_inlink(&p.url)?,

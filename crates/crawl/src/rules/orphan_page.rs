@@ -45,8 +45,8 @@ impl SiteRule for OrphanPage {
         )
     }
 
-    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
-        site.pages(&mut |p| {
+    fn scan<'s>(&'s self, site: &'s dyn CrawledSite, _: &mut Findings) -> ScanResult<'s> {
+        each_page(move |p: &CrawledPage, out: &mut Findings| {
             // A URL that a crawled page redirects to is reached through that page's links.
             if p.depth != Some(0)
                 && site.in_sitemap(&p.url)?

@@ -27,24 +27,38 @@ impl SiteRule for SitemapNonIndexableUrl {
         Some("a list-mode crawl reads no sitemap")
     }
 
-    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
+    fn scan<'s>(&'s self, site: &'s dyn CrawledSite, _: &mut Findings) -> ScanResult<'s> {
+        Ok(Some(Box::new(Pass { site })))
+    }
+}
+
+/// The pages, then the URLs robots.txt kept out.
+struct Pass<'s> {
+    site: &'s dyn CrawledSite,
+}
+
+impl Scan for Pass<'_> {
+    fn page(&mut self, p: &CrawledPage, out: &mut Findings) -> SiteResult<()> {
+        let site = self.site;
         // The pages are streamed and the sitemap asked only about those that are not
         // indexable: most pages are, and a store answers `in_sitemap` with one query.
-        site.pages(&mut |p| {
-            let detail = if p.status != Some(200) {
-                answer(&p.answer())
-            } else if p.noindex {
-                "noindex".to_string()
-            } else if let Some(canonical) = p.canonical.as_deref().filter(|c| *c != p.url) {
-                format!("canonical is {canonical}")
-            } else {
-                return Ok(());
-            };
-            if site.in_sitemap(&p.url)? {
-                out.push(SiteFinding { url: p.url.clone(), linked_from: None, detail });
-            }
-            Ok(())
-        })?;
+        let detail = if p.status != Some(200) {
+            answer(&p.answer())
+        } else if p.noindex {
+            "noindex".to_string()
+        } else if let Some(canonical) = p.canonical.as_deref().filter(|c| *c != p.url) {
+            format!("canonical is {canonical}")
+        } else {
+            return Ok(());
+        };
+        if site.in_sitemap(&p.url)? {
+            out.push(SiteFinding { url: p.url.clone(), linked_from: None, detail });
+        }
+        Ok(())
+    }
+
+    fn end(&mut self, out: &mut Findings) -> SiteResult<Next> {
+        let site = self.site;
         // A URL robots.txt keeps out is never fetched: it is among the skipped ones.
         site.robots_blocked(&mut |url, reason| {
             if site.in_sitemap(url)? {
@@ -55,6 +69,7 @@ impl SiteRule for SitemapNonIndexableUrl {
                 });
             }
             Ok(())
-        })
+        })?;
+        Ok(Next::Done)
     }
 }

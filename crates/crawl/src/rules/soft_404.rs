@@ -69,7 +69,7 @@ impl SiteRule for Soft404 {
         &META
     }
 
-    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
+    fn scan<'s>(&'s self, site: &'s dyn CrawledSite, out: &mut Findings) -> ScanResult<'s> {
         let probe = site.not_found_probe();
         if let Some(probe) = probe.filter(|p| p.status == Some(200)) {
             out.push(SiteFinding {
@@ -84,7 +84,7 @@ impl SiteRule for Soft404 {
         // for every unknown URL (a single-page application's fallback) would otherwise have its
         // home page reported as a soft 404; the site is reported once above instead.
         let mut first = true;
-        site.pages(&mut |page| {
+        each_page(move |page: &CrawledPage, out: &mut Findings| {
             let is_start = std::mem::take(&mut first);
             if page.status != Some(200) || !page.html {
                 return Ok(());

@@ -28,29 +28,33 @@ impl SiteRule for StructuredDataErrorsAcrossPages {
         &META
     }
 
-    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
-        // The records keep a few rich results each (crawl::MAX_RICH_RESULT_ERRORS); pages are
-        // streamed: counted per rich result first, then the first pages of each shared one
-        // named, then the findings given.
-        let mut counts: HashMap<String, usize> = HashMap::new();
-        site.pages(&mut |page| {
-            if page.indexable() {
-                for e in &page.rich_result_errors {
-                    *counts.entry(e.rich_result.clone()).or_default() += 1;
-                }
-            }
-            Ok(())
-        })?;
-        counts.retain(|_, n| *n > 1);
-        if counts.is_empty() {
+    fn scan<'s>(&'s self, _: &'s dyn CrawledSite, _: &mut Findings) -> ScanResult<'s> {
+        Ok(Some(Box::<Passes>::default()))
+    }
+}
+
+/// Three passes over the pages (the records keep a few rich results each,
+/// crate::MAX_RICH_RESULT_ERRORS): counted per rich result first, then the first pages of each
+/// shared one named, then the findings given.
+#[derive(Default)]
+struct Passes {
+    pass: u8,
+    counts: HashMap<String, usize>,
+    groups: HashMap<String, DuplicateGroup>,
+}
+
+impl Scan for Passes {
+    fn page(&mut self, page: &CrawledPage, out: &mut Findings) -> SiteResult<()> {
+        if !page.indexable() {
             return Ok(());
         }
-        let mut groups: HashMap<String, DuplicateGroup> = HashMap::new();
-        site.pages(&mut |page| {
-            if page.indexable() {
-                for e in &page.rich_result_errors {
-                    if let Some(count) = counts.get(&e.rich_result) {
-                        let group = groups
+        for e in &page.rich_result_errors {
+            match self.pass {
+                0 => *self.counts.entry(e.rich_result.clone()).or_default() += 1,
+                1 => {
+                    if let Some(count) = self.counts.get(&e.rich_result) {
+                        let group = self
+                            .groups
                             .entry(e.rich_result.clone())
                             .or_insert_with(|| DuplicateGroup { count: *count, head: Vec::new() });
                         if group.head.len() < DUPLICATE_HEAD {
@@ -58,26 +62,28 @@ impl SiteRule for StructuredDataErrorsAcrossPages {
                         }
                     }
                 }
-            }
-            Ok(())
-        })?;
-        site.pages(&mut |page| {
-            if !page.indexable() {
-                return Ok(());
-            }
-            for e in &page.rich_result_errors {
-                let Some(group) = groups.get(&e.rich_result) else { continue };
-                let others: Vec<&str> =
-                    group.head.iter().map(String::as_str).filter(|u| *u != page.url).take(3).collect();
-                let more = group.count - 1 - others.len();
-                let mut detail =
-                    format!("{} not eligible (error at {}), as on {}", e.rich_result, e.path, others.join(", "));
-                if more > 0 {
-                    detail.push_str(&format!(" and {more} more"));
+                _ => {
+                    let Some(group) = self.groups.get(&e.rich_result) else { continue };
+                    let others: Vec<&str> =
+                        group.head.iter().map(String::as_str).filter(|u| *u != page.url).take(3).collect();
+                    let more = group.count - 1 - others.len();
+                    let mut detail =
+                        format!("{} not eligible (error at {}), as on {}", e.rich_result, e.path, others.join(", "));
+                    if more > 0 {
+                        detail.push_str(&format!(" and {more} more"));
+                    }
+                    out.push(SiteFinding { url: page.url.clone(), linked_from: None, detail });
                 }
-                out.push(SiteFinding { url: page.url.clone(), linked_from: None, detail });
             }
-            Ok(())
-        })
+        }
+        Ok(())
+    }
+
+    fn end(&mut self, _: &mut Findings) -> SiteResult<Next> {
+        self.pass += 1;
+        if self.pass == 1 {
+            self.counts.retain(|_, n| *n > 1);
+        }
+        Ok(if self.pass < 3 && !self.counts.is_empty() { Next::ReadAgain } else { Next::Done })
     }
 }

@@ -72,44 +72,8 @@ impl SiteRule for StructuredDataMissingInTemplate {
         &META
     }
 
-    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
-        // Pages are streamed twice: counted per group first, then each page of a group with an
-        // expected type it lacks reported. What is held grows with the groups and their types
-        // (at most crawl::MAX_STRUCTURED_DATA_TYPES a page), not with the records.
-        let mut groups: HashMap<String, Group> = HashMap::new();
-        site.pages(&mut |page| {
-            if !page.indexable() {
-                return Ok(());
-            }
-            let Some(key) = template_key(&page.url) else { return Ok(()) };
-            let group = groups.entry(key).or_default();
-            group.pages += 1;
-            for t in &page.structured_data_types {
-                *group.types.entry(t.clone()).or_default() += 1;
-            }
-            Ok(())
-        })?;
-        groups.retain(|_, g| g.pages >= MIN_TEMPLATE_PAGES && g.expected().next().is_some());
-        if groups.is_empty() {
-            return Ok(());
-        }
-        site.pages(&mut |page| {
-            if !page.indexable() {
-                return Ok(());
-            }
-            let Some(key) = template_key(&page.url) else { return Ok(()) };
-            let Some(group) = groups.get(&key) else { return Ok(()) };
-            for (t, n) in group.expected() {
-                if !page.structured_data_types.contains(t) {
-                    out.push(SiteFinding {
-                        url: page.url.clone(),
-                        linked_from: None,
-                        detail: format!("no {t} markup, which {n} of the {} pages of {key} carry", group.pages),
-                    });
-                }
-            }
-            Ok(())
-        })
+    fn scan<'s>(&'s self, _: &'s dyn CrawledSite, _: &mut Findings) -> ScanResult<'s> {
+        Ok(Some(Box::<Passes>::default()))
     }
 }
 
@@ -126,5 +90,51 @@ mod tests {
         assert_eq!(k("https://a.test/p/oak/?x=1").as_deref(), Some("https://a.test/p/*"));
         assert_eq!(k("https://a.test/p/oak/chair").as_deref(), Some("https://a.test/p/*/*"));
         assert_ne!(k("https://a.test/p/oak"), k("https://b.test/p/oak"));
+    }
+}
+
+/// Two passes over the pages: counted per group first, then each page of a group with an
+/// expected type it lacks reported. What is held grows with the groups and their types (at
+/// most crate::MAX_STRUCTURED_DATA_TYPES a page), not with the records.
+#[derive(Default)]
+struct Passes {
+    pass: u8,
+    groups: HashMap<String, Group>,
+}
+
+impl Scan for Passes {
+    fn page(&mut self, page: &CrawledPage, out: &mut Findings) -> SiteResult<()> {
+        if !page.indexable() {
+            return Ok(());
+        }
+        let Some(key) = template_key(&page.url) else { return Ok(()) };
+        if self.pass == 0 {
+            let group = self.groups.entry(key).or_default();
+            group.pages += 1;
+            for t in &page.structured_data_types {
+                *group.types.entry(t.clone()).or_default() += 1;
+            }
+            return Ok(());
+        }
+        let Some(group) = self.groups.get(&key) else { return Ok(()) };
+        for (t, n) in group.expected() {
+            if !page.structured_data_types.contains(t) {
+                out.push(SiteFinding {
+                    url: page.url.clone(),
+                    linked_from: None,
+                    detail: format!("no {t} markup, which {n} of the {} pages of {key} carry", group.pages),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn end(&mut self, _: &mut Findings) -> SiteResult<Next> {
+        self.pass += 1;
+        if self.pass > 1 {
+            return Ok(Next::Done);
+        }
+        self.groups.retain(|_, g| g.pages >= MIN_TEMPLATE_PAGES && g.expected().next().is_some());
+        Ok(if self.groups.is_empty() { Next::Done } else { Next::ReadAgain })
     }
 }

@@ -1,5 +1,4 @@
 use super::prelude::*;
-use crate::page::CrawledPage;
 
 /// The rule: its text is `META`, its check is below.
 #[derive(Debug, Clone, Copy)]
@@ -70,8 +69,8 @@ impl SiteRule for UrlVariantDuplicate {
         &META
     }
 
-    fn check(&self, site: &dyn CrawledSite, out: &mut Findings) -> SiteResult<()> {
-        site.pages(&mut |page| {
+    fn scan<'s>(&'s self, site: &'s dyn CrawledSite, _: &mut Findings) -> ScanResult<'s> {
+        each_page(move |page: &CrawledPage, out: &mut Findings| {
             if !indexable(page) {
                 return Ok(());
             }

@@ -9,21 +9,149 @@
 //! /to` lines) and, for a failing site, `_expect`: the findings the rule must give, one
 //! `path [linking-path]` line each.
 
+use std::cell::Cell;
 use std::collections::BTreeSet;
 
-use crawl::{check_site, site_score, SiteIndex, SiteRuleResult, State, SITE_RULES};
+use crawl::{
+    check_site, site_score, Answer, CrawledPage, CrawledSite, DuplicateGroup, DuplicateKey, EdgeProbe, Findings,
+    NotFoundProbe, SiteIndex, SiteResult, SiteRuleResult, SiteTotals, SitemapProblem, State, SITE_RULES,
+};
 
 use crate::fixture_sites::{crawl, crawl_with, fixtures, Crawl, ORIGIN};
 
 fn run(c: &mut Crawl) -> Vec<SiteRuleResult> {
     let blocked = c.robots_blocked();
-    let site = SiteIndex::new(&c.pages, &c.sitemap_urls, c.sitemaps_read)
+    check_site(&index(c, &blocked)).unwrap()
+}
+
+fn index<'a>(c: &'a Crawl, blocked: &'a [(String, String)]) -> SiteIndex<'a> {
+    SiteIndex::new(&c.pages, &c.sitemap_urls, c.sitemaps_read)
         .with_sitemap_problems(&c.sitemap_problems)
-        .with_robots_blocked(&blocked)
+        .with_robots_blocked(blocked)
         .with_not_found_probe(Some(c.not_found_probe.clone()))
         .with_external_links(Some(c.external_links.clone()))
-        .with_edge_probes(c.edge_probes.clone());
-    check_site(&site).unwrap()
+        .with_edge_probes(c.edge_probes.clone())
+}
+
+/// A site that counts how many times the pages, and the internal links, are read.
+struct Counting<'a> {
+    site: SiteIndex<'a>,
+    reads: Cell<usize>,
+    link_reads: Cell<usize>,
+}
+
+impl Counting<'_> {
+    /// The reads of the pages and of the links since the last call.
+    fn take(&self) -> (usize, usize) {
+        (self.reads.replace(0), self.link_reads.replace(0))
+    }
+}
+
+impl CrawledSite for Counting<'_> {
+    fn pages(&self, f: &mut dyn FnMut(&CrawledPage) -> SiteResult<()>) -> SiteResult<()> {
+        self.reads.set(self.reads.get() + 1);
+        self.site.pages(f)
+    }
+    fn page(&self, url: &str) -> SiteResult<Option<CrawledPage>> {
+        self.site.page(url)
+    }
+    fn answer(&self, url: &str) -> SiteResult<Option<Answer>> {
+        self.site.answer(url)
+    }
+    fn internal_links(&self, f: &mut dyn FnMut(&str, &Answer) -> SiteResult<()>) -> SiteResult<()> {
+        self.link_reads.set(self.link_reads.get() + 1);
+        self.site.internal_links(f)
+    }
+    fn first_inlink(&self, url: &str) -> SiteResult<Option<String>> {
+        self.site.first_inlink(url)
+    }
+    fn inlink_count(&self, url: &str) -> SiteResult<u64> {
+        self.site.inlink_count(url)
+    }
+    fn followed_inlink_count(&self, url: &str) -> SiteResult<u64> {
+        self.site.followed_inlink_count(url)
+    }
+    fn redirected_to(&self, url: &str) -> SiteResult<bool> {
+        self.site.redirected_to(url)
+    }
+    fn sitemap_urls(&self, f: &mut dyn FnMut(&str) -> SiteResult<()>) -> SiteResult<()> {
+        self.site.sitemap_urls(f)
+    }
+    fn in_sitemap(&self, url: &str) -> SiteResult<bool> {
+        self.site.in_sitemap(url)
+    }
+    fn sitemaps_read(&self) -> bool {
+        self.site.sitemaps_read()
+    }
+    fn list_mode(&self) -> bool {
+        self.site.list_mode()
+    }
+    fn near_duplicate_threshold(&self) -> u32 {
+        self.site.near_duplicate_threshold()
+    }
+    fn not_found_probe(&self) -> Option<&NotFoundProbe> {
+        self.site.not_found_probe()
+    }
+    fn external_links(&self) -> Option<&crawl::ExternalLinks> {
+        self.site.external_links()
+    }
+    fn edge_probes(&self) -> &[EdgeProbe] {
+        self.site.edge_probes()
+    }
+    fn sitemap_problems(&self, f: &mut dyn FnMut(&SitemapProblem) -> SiteResult<()>) -> SiteResult<()> {
+        self.site.sitemap_problems(f)
+    }
+    fn duplicates(
+        &self,
+        key: DuplicateKey,
+        f: &mut dyn FnMut(&str, &DuplicateGroup) -> SiteResult<()>,
+    ) -> SiteResult<()> {
+        self.site.duplicates(key, f)
+    }
+    fn totals(&self) -> SiteResult<SiteTotals> {
+        self.site.totals()
+    }
+    fn robots_blocked(&self, f: &mut dyn FnMut(&str, &str) -> SiteResult<()>) -> SiteResult<()> {
+        self.site.robots_blocked(f)
+    }
+}
+
+/// The rules' scans run together (`check_site`): each pass over the pages (or the links)
+/// serves every rule that reads them in that pass, and each rule finds there what it finds
+/// run alone, on every rule's two fixture sites: the same findings, the same totals. Without
+/// it, the table reads the pages once per rule and pass.
+#[test]
+fn the_rules_scans_read_the_site_together_and_find_what_each_finds_alone() {
+    let mut scanning = 0;
+    for rule in SITE_RULES {
+        for side in ["fail", "pass"] {
+            let mut c = crawl(&format!("crawl-{}-{side}", rule.meta().id));
+            let blocked = c.robots_blocked();
+            let counting = Counting { site: index(&c, &blocked), reads: Cell::new(0), link_reads: Cell::new(0) };
+            let together = check_site(&counting).unwrap();
+            let (pages_together, links_together) = counting.take();
+            let (mut most_passes, mut most_link_passes, mut others, mut scans) = (0, 0, (0, 0), 0);
+            for (rule, result) in SITE_RULES.iter().zip(&together) {
+                let mut alone = Findings::default();
+                rule.check(&counting, &mut alone).unwrap();
+                let alone = alone.into_result(rule.meta());
+                assert_eq!(*result, alone, "{} on crawl-{}-{side}", rule.meta().id, rule.meta().id);
+                let (pages, links) = counting.take();
+                if rule.scan(&counting, &mut Findings::default()).unwrap().is_none() {
+                    others = (others.0 + pages, others.1 + links);
+                } else {
+                    (most_passes, most_link_passes) = (most_passes.max(pages), most_link_passes.max(links));
+                    scans += 1;
+                }
+            }
+            let what = format!("crawl-{}-{side}: {scans} rules' scans", rule.meta().id);
+            assert!(most_passes >= 1, "{what}");
+            assert_eq!(pages_together, most_passes + others.0, "{what}: reads of the pages");
+            assert_eq!(links_together, most_link_passes + others.1, "{what}: reads of the links");
+            scanning = scans;
+        }
+    }
+    assert!(scanning >= 25, "{scanning} rules read the site by scans");
 }
 
 fn findings_of<'a>(results: &'a [SiteRuleResult], id: &str) -> &'a SiteRuleResult {
