@@ -77,13 +77,20 @@ pub fn purge_delay_ms() -> std::os::raw::c_long {
     unsafe { libmimalloc_sys::mi_option_get(PURGE_DELAY_OPTION) }
 }
 
-/// Asks mimalloc to give back what it holds freed, on every thread's behalf it can.
+/// Asks mimalloc to give back what it holds freed, on every thread's behalf it can, and the
+/// C library's allocator too (SQLite's, whose page caches are allocated there).
 #[allow(unsafe_code)]
 pub fn collect() {
     // SAFETY: `mi_collect` takes no pointer and has no precondition: it may be called from
     // any thread at any time (mimalloc's documentation, "Extended functions"); `force`
     // returns the memory to the operating system at once instead of scheduling it.
     unsafe { libmimalloc_sys::mi_collect(true) }
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: `malloc_trim` takes no pointer; glibc's allocator locks its arenas while it
+    // returns their free pages (malloc_trim(3)), so any thread may call it at any time.
+    unsafe {
+        libc::malloc_trim(0);
+    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! A hook through which the binary returns freed memory to the system after work that freed
-//! a lot of it at once (a large page: [`LARGE_PAGE_BYTES`]).
+//! a lot of it at once (a large page: [`LARGE_PAGE_BYTES`]), and before a crawl's site rules
+//! (the store's cache the crawl filled, given back: `crawl::stored_crawl::judge`).
 //!
 //! The allocator is the binary's choice (`#[global_allocator]`), so the call that releases
 //! its memory is the binary's too: it installs it at start ([`install_release`]); without

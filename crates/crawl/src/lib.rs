@@ -110,10 +110,10 @@ pub use page::{
 pub use profile::{CrawlerProfile, SMARTPHONE_TOKEN, SMARTPHONE_USER_AGENT};
 pub use rules::{
     check_site, check_site_with, each_link, each_page, not_found_probe_path, run_site_rules, site_rule_by_id, Answer,
-    CrawledSite, DuplicateGroup, DuplicateKey, EdgeAnswer, EdgeBot, EdgeProbe, Findings, Next, NotFoundProbe, Reads,
-    Scan, ScanResult, SiteError, SiteFinding, SiteIndex, SiteResult, SiteRule, SiteRuleMeta, SiteRuleResult,
-    SiteTotals, DUPLICATE_HEAD, EDGE_PROBE_BOTS, MAX_EDGE_SAMPLE, MAX_FINDINGS_PER_RULE, NEAR_DUPLICATE_SIMILARITY,
-    NEAR_DUPLICATE_THRESHOLDS, ROBOTS_REASON_PREFIX, SITE_RULES,
+    CrawledSite, DuplicateGroup, DuplicateKey, EdgeAnswer, EdgeBot, EdgeProbe, Findings, LinkCache, Next,
+    NotFoundProbe, Reads, Scan, ScanResult, SiteError, SiteFinding, SiteIndex, SiteResult, SiteRule, SiteRuleMeta,
+    SiteRuleResult, SiteTotals, DUPLICATE_HEAD, EDGE_PROBE_BOTS, MAX_EDGE_SAMPLE, MAX_FINDINGS_PER_RULE,
+    NEAR_DUPLICATE_SIMILARITY, NEAR_DUPLICATE_THRESHOLDS, ROBOTS_REASON_PREFIX, SITE_RULES,
 };
 pub use score::{site_score, site_score_of, SiteScore, SEVERITY_PENALTY};
 pub use sitemap::{

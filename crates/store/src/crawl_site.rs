@@ -9,7 +9,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crawl::{
-    Answer, CrawledPage, CrawledSite, DuplicateGroup, DuplicateKey, SiteResult, SiteTotals, SitemapProblem,
+    Answer, CrawledPage, CrawledSite, DuplicateGroup, DuplicateKey, LinkCache, SiteResult, SiteTotals, SitemapProblem,
     DUPLICATE_HEAD, ROBOTS_REASON_PREFIX,
 };
 
@@ -228,38 +228,40 @@ impl CrawledSite for CrawlSite {
         Ok(self.answers(&[url])?.pop())
     }
 
-    fn internal_links(&self, f: &mut dyn FnMut(&str, &Answer) -> SiteResult<()>) -> SiteResult<()> {
-        // A page's links are in its record; how each target answered is looked up a list
-        // at a time and kept for the next pages (most pages link to the same menus), up to
-        // ANSWERS_KEPT answers.
-        let mut known: HashMap<String, Option<Answer>> = HashMap::new();
-        self.each_page(|page| {
-            let mut seen = HashSet::new();
-            let targets: Vec<&str> = page
-                .outlinks
-                .iter()
-                .filter(|l| l.internal && l.url != page.url)
-                .map(|l| l.url.as_str())
-                .filter(|u| seen.insert(*u))
-                .collect();
-            let missing: Vec<&str> = targets.iter().copied().filter(|u| !known.contains_key(*u)).collect();
-            if known.len() + missing.len() > ANSWERS_KEPT {
-                known.clear();
+    fn link_answers(
+        &self,
+        page: &CrawledPage,
+        cache: &mut LinkCache,
+        f: &mut dyn FnMut(&Answer) -> SiteResult<()>,
+    ) -> SiteResult<()> {
+        // How each target answered is looked up a list at a time and kept for the next
+        // pages (most pages link to the same menus), up to ANSWERS_KEPT answers.
+        let known = &mut cache.0;
+        let mut seen = HashSet::new();
+        let targets: Vec<&str> = page
+            .outlinks
+            .iter()
+            .filter(|l| l.internal && l.url != page.url)
+            .map(|l| l.url.as_str())
+            .filter(|u| seen.insert(*u))
+            .collect();
+        let missing: Vec<&str> = targets.iter().copied().filter(|u| !known.contains_key(*u)).collect();
+        if known.len() + missing.len() > ANSWERS_KEPT {
+            known.clear();
+        }
+        for chunk in missing.chunks(IN_ROWS) {
+            let mut found: HashMap<String, Answer> =
+                self.answers(chunk)?.into_iter().map(|a| (a.url.clone(), a)).collect();
+            for url in chunk {
+                known.insert((*url).to_string(), found.remove(*url));
             }
-            for chunk in missing.chunks(IN_ROWS) {
-                let mut found: HashMap<String, Answer> =
-                    self.answers(chunk)?.into_iter().map(|a| (a.url.clone(), a)).collect();
-                for url in chunk {
-                    known.insert((*url).to_string(), found.remove(*url));
-                }
+        }
+        for url in targets {
+            if let Some(Some(target)) = known.get(url) {
+                f(target)?;
             }
-            for url in targets {
-                if let Some(Some(target)) = known.get(url) {
-                    f(&page.url, target)?;
-                }
-            }
-            Ok(())
-        })
+        }
+        Ok(())
     }
 
     fn first_inlink(&self, url: &str) -> SiteResult<Option<String>> {

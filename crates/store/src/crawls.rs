@@ -874,7 +874,7 @@ impl Store {
         Ok((
             rows.into_iter()
                 .map(|(mut page, record)| {
-                    if let Some(record) = record.and_then(|r| serde_json::from_str::<CrawledPage>(&r).ok()) {
+                    if let Some(record) = record.and_then(|r| serde_json::from_str::<ListedFacts>(&r).ok()) {
                         page.redirect_to = record.redirect_to;
                         page.extracted = record.extracted;
                     }
@@ -898,7 +898,7 @@ impl Store {
                     let (url, status, html): (String, Option<u16>, bool) = (row.get(0)?, row.get(1)?, row.get(2)?);
                     let record: Option<String> = row.get(3)?;
                     let noindex =
-                        record.and_then(|r| serde_json::from_str::<CrawledPage>(&r).ok()).is_some_and(|r| r.noindex);
+                        record.and_then(|r| serde_json::from_str::<ListedFacts>(&r).ok()).is_some_and(|r| r.noindex);
                     let indexable = html && status.is_some_and(|s| (200..300).contains(&s)) && !noindex;
                     Ok(PageFact { url, status, indexable })
                 },
@@ -1878,4 +1878,18 @@ fn claim_where(tx: &Db<'_>, crawl_id: &str, worker: &str, limit: usize, filter: 
     } else {
         tx.query_map(&sql, args![crawl_id, limit, worker], claimed)
     }
+}
+
+/// The fields of a page's record (a [`CrawledPage`]) that the list of a crawl's pages and a
+/// comparison of crawls read besides the row's columns: read alone, the record's other fields
+/// (its links are most of it) are skipped, not decoded (docs/PERFORMANCE.md, "The site rules
+/// at the end").
+#[derive(serde::Deserialize)]
+struct ListedFacts {
+    #[serde(default)]
+    noindex: bool,
+    #[serde(default)]
+    redirect_to: Option<String>,
+    #[serde(default)]
+    extracted: Vec<(String, Option<String>)>,
 }

@@ -600,6 +600,22 @@ impl Store {
         }
     }
 
+    /// Gives back what the writer's page cache holds (SQLite's `PRAGMA shrink_memory` on the
+    /// writer's connection, in its turn; nothing on PostgreSQL, whose caches are the server's).
+    /// The cache a crawl's writes filled, up to [`WRITER_CACHE_MAX_KIB`], serves the writes to
+    /// come, not the site rules' reads, which run on the pooled connections: released before
+    /// them, it is not held under theirs at the crawl's peak (docs/PERFORMANCE.md, "The site
+    /// rules at the end"). The cache fills again as writes need it.
+    ///
+    /// # Errors
+    /// The writer's turn could not be had.
+    pub fn release_writer_cache(&self) -> Result<()> {
+        match &*self.backend {
+            Backend::Sqlite { .. } => self.write_each(|db| db.execute_batch("PRAGMA shrink_memory")),
+            Backend::Postgres { .. } => Ok(()),
+        }
+    }
+
     /// Runs `f` on a pooled connection, each statement on its own: reads only (SQLite's
     /// pooled connections are `query_only`; a write goes through [`Store::write`] or
     /// [`Store::write_each`]).

@@ -224,6 +224,10 @@ impl Judged {
 /// # Errors
 /// The store's.
 pub fn judge(store: &store::Store, crawl_id: &str, summary: &super::CrawlSummary) -> store::Result<Judged> {
+    // The writer's cache the crawl filled is not what the rules read through: given back
+    // first, with what the allocator holds freed, it is not held under the rules' own memory.
+    store.release_writer_cache()?;
+    crate::memory::release();
     let site = store
         .crawl_site(crawl_id, summary.sitemaps_read)?
         .with_sitemap_problems(summary.sitemap_problems.clone())

@@ -41,11 +41,14 @@ impl SiteRule for DuplicateH1 {
     }
 }
 
-/// Three passes over the pages: each `<h1>` counted, then the first pages of each shared one
-/// named, then the findings. What is held grows with the distinct headings, not the records.
+/// Three passes over the pages: each `<h1>`'s hash kept, then the first pages of each shared
+/// one named, then the findings. What is held is 8 bytes a page with a heading until the
+/// hashes are counted (sorted: a map of every distinct heading took four times that), then
+/// grows with the shared headings only.
 #[derive(Default)]
 struct Passes {
     pass: u8,
+    keys: Vec<u64>,
     counts: HashMap<u64, usize>,
     groups: HashMap<u64, DuplicateGroup>,
 }
@@ -55,7 +58,7 @@ impl Scan for Passes {
         let (true, Some(h1)) = (page.indexable(), page.h1.as_deref()) else { return Ok(()) };
         let k = key(h1);
         match self.pass {
-            0 => *self.counts.entry(k).or_default() += 1,
+            0 => self.keys.push(k),
             1 => {
                 if let Some(count) = self.counts.get(&k) {
                     let group =
@@ -84,7 +87,10 @@ impl Scan for Passes {
     fn end(&mut self, _: &mut Findings) -> SiteResult<Next> {
         self.pass += 1;
         if self.pass == 1 {
-            self.counts.retain(|_, n| *n > 1);
+            let mut keys = std::mem::take(&mut self.keys);
+            keys.sort_unstable();
+            self.counts =
+                keys.chunk_by(|a, b| a == b).filter(|run| run.len() > 1).map(|run| (run[0], run.len())).collect();
         }
         Ok(if self.pass < 3 && !self.counts.is_empty() { Next::ReadAgain } else { Next::Done })
     }

@@ -136,7 +136,8 @@ pub trait SiteRule: Sync {
 }
 
 /// How a site rule reads the site ([`SiteRule::scan`]): one pass after another, each over
-/// every page ([`Scan::page`]) or every internal link ([`Scan::link`]), in crawl order. A rule
+/// every page ([`Scan::page`]) or every internal link ([`Scan::link`], page after page), in
+/// crawl order. A rule
 /// that reads each page once is [`each_page`] of a closure; one of several passes keeps what
 /// it gathered in its own type and says after each pass whether it reads again.
 pub trait Scan {
@@ -171,6 +172,11 @@ pub trait Scan {
         Ok(Next::Done)
     }
 }
+
+/// The answers of link targets a read of the pages keeps from one page to the next
+/// ([`CrawledSite::link_answers`]): by URL, `None` for a URL the crawl did not fetch.
+#[derive(Debug, Default)]
+pub struct LinkCache(pub HashMap<String, Option<Answer>>);
 
 /// What a [`Scan`]'s pass reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -220,8 +226,8 @@ pub fn each_link<'s>(link: impl FnMut(&str, &Answer, &mut Findings) -> SiteResul
 }
 
 /// Runs `scans` (each with the index of its findings in `outs`) pass after pass, each pass
-/// one read of the pages for those that read pages and one of the internal links for those
-/// that read links, until every scan is done.
+/// one read of the pages, for those that read pages and those that read links alike, until
+/// every scan is done.
 fn run_scans<'s>(
     site: &dyn CrawledSite,
     mut scans: Vec<(usize, Box<dyn Scan + 's>)>,
@@ -229,14 +235,18 @@ fn run_scans<'s>(
 ) -> SiteResult<()> {
     while !scans.is_empty() {
         let (mut pages, mut links): (Vec<_>, Vec<_>) = scans.into_iter().partition(|(_, s)| s.reads() == Reads::Pages);
-        if !pages.is_empty() {
-            site.pages(&mut |page| pages.iter_mut().try_for_each(|(i, scan)| scan.page(page, &mut outs[*i])))?;
-        }
-        if !links.is_empty() {
-            site.internal_links(&mut |from, target| {
-                links.iter_mut().try_for_each(|(i, scan)| scan.link(from, target, &mut outs[*i]))
-            })?;
-        }
+        // One read of the pages: each page to the scans reading pages, then its links to
+        // those reading links.
+        let mut cache = LinkCache::default();
+        site.pages(&mut |page| {
+            pages.iter_mut().try_for_each(|(i, scan)| scan.page(page, &mut outs[*i]))?;
+            if links.is_empty() {
+                return Ok(());
+            }
+            site.link_answers(page, &mut cache, &mut |target| {
+                links.iter_mut().try_for_each(|(i, scan)| scan.link(&page.url, target, &mut outs[*i]))
+            })
+        })?;
         scans = Vec::new();
         for (i, mut scan) in pages.into_iter().chain(links) {
             if scan.end(&mut outs[i])? == Next::ReadAgain {
@@ -478,8 +488,21 @@ pub trait CrawledSite {
     /// its links and alternates).
     fn answer(&self, url: &str) -> SiteResult<Option<Answer>>;
     /// Every internal link from a fetched page to another URL the crawl fetched: the
-    /// linking page's URL and how the target answered (each pair once; any order).
-    fn internal_links(&self, f: &mut dyn FnMut(&str, &Answer) -> SiteResult<()>) -> SiteResult<()>;
+    /// linking page's URL and how the target answered (each pair once), page after page in
+    /// crawl order: each page's [`CrawledSite::link_answers`].
+    fn internal_links(&self, f: &mut dyn FnMut(&str, &Answer) -> SiteResult<()>) -> SiteResult<()> {
+        let mut cache = LinkCache::default();
+        self.pages(&mut |page| self.link_answers(page, &mut cache, &mut |target| f(&page.url, target)))
+    }
+    /// How the targets of `page`'s internal links answered: each target the crawl fetched
+    /// once, in the page's order, the page itself left out. `cache` keeps answers from one
+    /// page to the next of a read (most pages link to the same menus); a store bounds it.
+    fn link_answers(
+        &self,
+        page: &CrawledPage,
+        cache: &mut LinkCache,
+        f: &mut dyn FnMut(&Answer) -> SiteResult<()>,
+    ) -> SiteResult<()>;
     /// The first page in crawl order that links to `url` (itself excluded).
     fn first_inlink(&self, url: &str) -> SiteResult<Option<String>>;
     /// How many fetched pages link to `url` (each page once, itself excluded).
@@ -792,12 +815,15 @@ impl CrawledSite for SiteIndex<'_> {
         Ok(self.by_url.get(url).map(|p| p.answer()))
     }
 
-    fn internal_links(&self, f: &mut dyn FnMut(&str, &Answer) -> SiteResult<()>) -> SiteResult<()> {
-        for page in self.pages {
-            for link in page.outlinks.iter().filter(|l| l.internal && l.url != page.url) {
-                if let Some(target) = self.by_url.get(link.url.as_str()) {
-                    f(&page.url, &target.answer())?;
-                }
+    fn link_answers(
+        &self,
+        page: &CrawledPage,
+        _: &mut LinkCache,
+        f: &mut dyn FnMut(&Answer) -> SiteResult<()>,
+    ) -> SiteResult<()> {
+        for link in page.outlinks.iter().filter(|l| l.internal && l.url != page.url) {
+            if let Some(target) = self.by_url.get(link.url.as_str()) {
+                f(&target.answer())?;
             }
         }
         Ok(())

@@ -132,14 +132,17 @@ impl Passes {
         let n = u32::try_from(signed.len()).map_err(|_| "too many pages to compare")?;
         let mut parent: Vec<u32> = (0..n).collect();
         let mut best: Vec<(u32, u32)> = vec![(0, u32::MAX); signed.len()];
+        // Each band's value with the page, sorted: the pages sharing a value are a run. One
+        // vector of 16 bytes a page, reused band after band (a map of vectors took several
+        // times that: docs/PERFORMANCE.md, "The site rules at the end").
+        let mut keyed: Vec<(u64, u32)> = Vec::with_capacity(signed.len());
         for b in bands(max_different_bits(threshold)) {
-            let mut buckets: HashMap<u64, Vec<u32>> = HashMap::new();
-            for (i, (sig, _)) in signed.iter().enumerate() {
-                buckets.entry(band(*sig, b)).or_default().push(i as u32);
-            }
-            for members in buckets.values().filter(|m| m.len() > 1) {
-                for (k, &i) in members.iter().enumerate() {
-                    for &j in &members[k + 1..] {
+            keyed.clear();
+            keyed.extend(signed.iter().enumerate().map(|(i, (sig, _))| (band(*sig, b), i as u32)));
+            keyed.sort_unstable();
+            for members in keyed.chunk_by(|x, y| x.0 == y.0).filter(|m| m.len() > 1) {
+                for (k, &(_, i)) in members.iter().enumerate() {
+                    for &(_, j) in &members[k + 1..] {
                         let ((a, ea), (c, ec)) = (signed[i as usize], signed[j as usize]);
                         let similarity = signature_similarity(a, c);
                         if similarity < threshold || (ea == ec && ea != 0) {
