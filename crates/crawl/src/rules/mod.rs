@@ -107,11 +107,11 @@ pub trait SiteRule: Sync {
     }
     /// The rule's reading of the site as a [`Scan`]: passes over the pages, or over the
     /// internal links, in crawl order. [`check_site`] runs the scans of all rules together, one
-    /// read of the pages (and one of the links) serving every rule that reads them in that
-    /// pass, where each reading them itself would read and decode every record once per rule
-    /// and pass (docs/PERFORMANCE.md, "The site rules at the end"). What the scan needs before
-    /// its first pass is read here, and a finding that needs no page can be handed to `out`
-    /// here. `None` (the default): the rule reads the site in its [`SiteRule::check`].
+    /// read of the pages serving every rule of a pass (the links are read with their pages),
+    /// where each rule reading the pages itself would read and decode every record once per
+    /// rule and pass (docs/PERFORMANCE.md, "The site rules at the end"). What the scan needs
+    /// before its first pass is read here, and a finding that needs no page can be handed to
+    /// `out` here. `None` (the default): the rule reads the site in its [`SiteRule::check`].
     ///
     /// # Errors
     /// What the [`CrawledSite`] could not read.
@@ -137,9 +137,9 @@ pub trait SiteRule: Sync {
 
 /// How a site rule reads the site ([`SiteRule::scan`]): one pass after another, each over
 /// every page ([`Scan::page`]) or every internal link ([`Scan::link`], page after page), in
-/// crawl order. A rule
-/// that reads each page once is [`each_page`] of a closure; one of several passes keeps what
-/// it gathered in its own type and says after each pass whether it reads again.
+/// crawl order. A rule that reads each page once is [`each_page`] of a closure ([`each_link`]
+/// for the links); one of several passes keeps what it gathered in its own type and says
+/// after each pass whether it reads again.
 pub trait Scan {
     /// What the next pass reads.
     fn reads(&self) -> Reads {
@@ -183,7 +183,8 @@ pub struct LinkCache(pub HashMap<String, Option<Answer>>);
 pub enum Reads {
     /// Every page ([`CrawledSite::pages`]).
     Pages,
-    /// Every internal link with its target's answer ([`CrawledSite::internal_links`]).
+    /// Every internal link with its target's answer ([`CrawledSite::link_answers`] of each
+    /// page).
     InternalLinks,
 }
 
@@ -991,13 +992,13 @@ pub fn check_site(site: &dyn CrawledSite) -> SiteResult<Vec<SiteRuleResult>> {
 /// a list-mode crawl ([`CrawledSite::list_mode`]) a rule that needs the whole site is not run:
 /// its result is [`SiteRuleResult::skipped`], with no findings.
 ///
-/// # Errors
-/// The first error of the site's reads.
-///
 /// The rules' scans ([`SiteRule::scan`]) run together, pass after pass (at most
 /// [`SCANS_PER_PASS`] rules at a time), then the other rules one after the other: each rule's
 /// findings are what it finds run alone (every pass gives it the pages or the links in the
 /// same order), in a fraction of the reads.
+///
+/// # Errors
+/// The first error of the site's reads.
 pub fn check_site_with(site: &dyn CrawledSite, rules: &[&dyn SiteRule]) -> SiteResult<Vec<SiteRuleResult>> {
     let mut outs: Vec<Findings> = rules.iter().map(|_| Findings::default()).collect();
     let mut skipped = vec![false; rules.len()];
