@@ -70,13 +70,7 @@ impl Scan for Passes {
             }
             _ => {
                 if let Some(group) = self.groups.get(&k) {
-                    let others: Vec<&str> =
-                        group.head.iter().map(String::as_str).filter(|u| *u != page.url).take(3).collect();
-                    let more = group.count - 1 - others.len();
-                    let mut detail = format!("same <h1> \"{h1}\" as {}", others.join(", "));
-                    if more > 0 {
-                        detail.push_str(&format!(" and {more} more"));
-                    }
+                    let detail = format!("same <h1> \"{h1}\" as {}", group.others_than(&page.url));
                     out.push(SiteFinding { url: page.url.clone(), linked_from: None, detail });
                 }
             }

@@ -1042,15 +1042,24 @@ pub const SCANS_PER_PASS: usize = 64;
 /// beside up to three of them.
 pub(crate) fn duplicates(site: &dyn CrawledSite, key: DuplicateKey, what: &str, out: &mut Findings) -> SiteResult<()> {
     site.duplicates(key, &mut |url, group| {
-        let others: Vec<&str> = group.head.iter().map(String::as_str).filter(|u| *u != url).take(3).collect();
-        let more = group.count - 1 - others.len();
-        let mut detail = format!("same {what} as {}", others.join(", "));
-        if more > 0 {
-            detail.push_str(&format!(" and {more} more"));
-        }
+        let detail = format!("same {what} as {}", group.others_than(url));
         out.push(SiteFinding { url: url.to_string(), linked_from: None, detail });
         Ok(())
     })
+}
+
+impl DuplicateGroup {
+    /// The group's other pages than `url`, as a finding names them: up to three of its first
+    /// ones, then how many more (`a, b, c and 4 more`).
+    pub(crate) fn others_than(&self, url: &str) -> String {
+        let others: Vec<&str> = self.head.iter().map(String::as_str).filter(|u| *u != url).take(3).collect();
+        let more = self.count - 1 - others.len();
+        let mut named = others.join(", ");
+        if more > 0 {
+            named.push_str(&format!(" and {more} more"));
+        }
+        named
+    }
 }
 
 /// `HTTP 404`, `redirects to …` or the fetch error: how a URL answered.

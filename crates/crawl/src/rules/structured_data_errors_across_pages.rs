@@ -64,14 +64,12 @@ impl Scan for Passes {
                 }
                 _ => {
                     let Some(group) = self.groups.get(&e.rich_result) else { continue };
-                    let others: Vec<&str> =
-                        group.head.iter().map(String::as_str).filter(|u| *u != page.url).take(3).collect();
-                    let more = group.count - 1 - others.len();
-                    let mut detail =
-                        format!("{} not eligible (error at {}), as on {}", e.rich_result, e.path, others.join(", "));
-                    if more > 0 {
-                        detail.push_str(&format!(" and {more} more"));
-                    }
+                    let detail = format!(
+                        "{} not eligible (error at {}), as on {}",
+                        e.rich_result,
+                        e.path,
+                        group.others_than(&page.url)
+                    );
                     out.push(SiteFinding { url: page.url.clone(), linked_from: None, detail });
                 }
             }
