@@ -12,10 +12,18 @@ pub struct NearDuplicateContent;
 /// near duplicates, by default ([`CrawledSite::near_duplicate_threshold`]).
 pub const NEAR_DUPLICATE_SIMILARITY: u32 = 90;
 
+/// The pages after it in a band's run (pages sharing the band's value, in URL-hash order) a
+/// page is compared with at most: a run of up to this many more pages is compared pair by
+/// pair; in a larger one, a cluster of thousands of pages of one template, each page is
+/// compared with the next this many, which still links the cluster and names a closest page
+/// for each of them, at a cost that grows with the pages, not their square.
+pub const MAX_COMPARED: usize = 512;
+
 /// The thresholds a crawl may choose (`near_duplicate_threshold`, docs/API.md, "Site
 /// crawl"). Below 50% two unrelated texts agree on about half their bits by chance, so a
-/// lower threshold would only report noise; and the banded lookup compares every pair of a
-/// band's pages, whose bands get narrower as the threshold falls.
+/// lower threshold would only report noise; and the banded lookup compares the pages that
+/// share a band's value ([`MAX_COMPARED`] after each at most), whose bands get narrower as the
+/// threshold falls.
 pub const NEAR_DUPLICATE_THRESHOLDS: std::ops::RangeInclusive<u32> = 50..=100;
 
 static META: SiteRuleMeta = SiteRuleMeta {
@@ -132,17 +140,21 @@ impl Passes {
         let n = u32::try_from(signed.len()).map_err(|_| "too many pages to compare")?;
         let mut parent: Vec<u32> = (0..n).collect();
         let mut best: Vec<(u32, u32)> = vec![(0, u32::MAX); signed.len()];
-        // Each band's value with the page, sorted: the pages sharing a value are a run. One
-        // vector of 16 bytes a page, reused band after band (a map of vectors took several
-        // times that: docs/PERFORMANCE.md, "The site rules at the end").
-        let mut keyed: Vec<(u64, u32)> = Vec::with_capacity(signed.len());
+        // Each band's value with the page's URL hash and place, sorted: the pages sharing a
+        // value are a run, in URL-hash order. One vector of 24 bytes a page, reused band
+        // after band (a map of vectors took several times that: docs/PERFORMANCE.md, "The
+        // site rules at the end"). A page is compared with the MAX_COMPARED pages after it
+        // in its run: every pair of a run of up to that many, and a bounded number a page
+        // in a larger one (pages of one template whose texts barely differ, thousands of
+        // them), which every pair would make quadratic.
+        let mut keyed: Vec<(u64, u64, u32)> = Vec::with_capacity(signed.len());
         for b in bands(max_different_bits(threshold)) {
             keyed.clear();
-            keyed.extend(signed.iter().enumerate().map(|(i, (sig, _))| (band(*sig, b), i as u32)));
+            keyed.extend(signed.iter().enumerate().map(|(i, (sig, _))| (band(*sig, b), order[i].0, i as u32)));
             keyed.sort_unstable();
             for members in keyed.chunk_by(|x, y| x.0 == y.0).filter(|m| m.len() > 1) {
-                for (k, &(_, i)) in members.iter().enumerate() {
-                    for &(_, j) in &members[k + 1..] {
+                for (k, &(_, _, i)) in members.iter().enumerate() {
+                    for &(_, _, j) in members[k + 1..].iter().take(MAX_COMPARED) {
                         let ((a, ea), (c, ec)) = (signed[i as usize], signed[j as usize]);
                         let similarity = signature_similarity(a, c);
                         if similarity < threshold || (ea == ec && ea != 0) {
@@ -237,6 +249,37 @@ mod tests {
             pages.rotate_left(1);
             assert_eq!(findings(&pages), first);
         }
+        pages.reverse();
+        assert_eq!(findings(&pages), first);
+    }
+
+    /// A cluster larger than a page is compared with (thousands of pages of one template):
+    /// every page is still reported, with the same closest page in any order the pages came
+    /// in, while each page is compared with a bounded number of others.
+    #[test]
+    fn a_cluster_past_the_pages_compared_is_reported_whole_and_alike_in_any_order() {
+        let n = MAX_COMPARED as u32 * 3 + 7;
+        let page = |k: u32| crate::page::CrawledPage {
+            url: format!("http://site.test/tag/{k}"),
+            status: Some(200),
+            html: true,
+            depth: Some(1),
+            content_signature: Some(0x0f0f_0f0f_1234_5678 ^ u64::from(k % 3)),
+            text_hash: Some(format!("{k:032x}")),
+            ..crate::page::CrawledPage::default()
+        };
+        let findings = |pages: &[crate::page::CrawledPage]| {
+            let sitemap_urls = std::collections::BTreeSet::new();
+            let site = crate::rules::SiteIndex::new(pages, &sitemap_urls, false);
+            let mut out = Findings::default();
+            NearDuplicateContent.check(&site, &mut out).unwrap();
+            (out.total_urls(), out.into_vec())
+        };
+        let mut pages: Vec<_> = (0..n).map(page).collect();
+        let first = findings(&pages);
+        assert_eq!(first.0, u64::from(n), "every page of the cluster is reported");
+        pages.rotate_left(n as usize / 3);
+        assert_eq!(findings(&pages), first);
         pages.reverse();
         assert_eq!(findings(&pages), first);
     }
