@@ -798,8 +798,9 @@ impl Crawls {
         let url = crawl.url.clone();
         self.app
             .db(move |s| {
-                // The rules read the crawl from the store, a batch of rows at a time: what
-                // this holds does not grow with the pages (docs/ARCHITECTURE.md, "Site crawl").
+                // The rules read the crawl from the store, a batch of rows at a time, all of
+                // them in one read a pass: what this holds is a few bytes a page at most
+                // (docs/ARCHITECTURE.md, "Site crawl: the site rules over the store").
                 let judged = super::judge(s, &key, &summary)?;
                 let (score, site_issues) = (judged.score.clone(), judged.site_issues());
                 // A run resumed after a restart judges only its own fetches: pages that

@@ -50,7 +50,8 @@ fn max_different_bits(threshold: u32) -> u32 {
 
 /// The signature's bits cut into `max_different_bits + 1` bands: two signatures that differ
 /// in at most `max_different_bits` bits agree on a whole band (pigeonhole), so comparing the
-/// pages that share a band's value finds every pair.
+/// pages that share a band's value finds every pair (in a run of pages sharing it of up to
+/// [`MAX_COMPARED`] + 1; in a longer one, each page's [`MAX_COMPARED`] neighbours on each side).
 fn bands(max_different_bits: u32) -> Vec<(u32, u32)> {
     let n = max_different_bits + 1;
     (0..n).map(|i| (i * 64 / n, (i + 1) * 64 / n)).collect()
@@ -185,7 +186,9 @@ impl Passes {
             members.sort_by_key(|&m| order[m as usize]);
         }
         self.best = best;
+        // The second pass needs neither.
         self.signed = Vec::new();
+        self.order = Vec::new();
         Ok(())
     }
 
@@ -220,28 +223,36 @@ impl Passes {
 mod tests {
     use super::*;
 
+    /// A page of `path` with the signature `signature` and a text of its own.
+    fn signed_page(path: &str, k: u32, signature: u64) -> crate::page::CrawledPage {
+        crate::page::CrawledPage {
+            url: format!("http://site.test/{path}"),
+            status: Some(200),
+            html: true,
+            depth: Some(1),
+            content_signature: Some(signature),
+            text_hash: Some(format!("{k:032x}")),
+            ..crate::page::CrawledPage::default()
+        }
+    }
+
+    /// The rule's findings over `pages`.
+    fn findings_over(pages: &[crate::page::CrawledPage]) -> Findings {
+        let sitemap_urls = std::collections::BTreeSet::new();
+        let site = crate::rules::SiteIndex::new(pages, &sitemap_urls, false);
+        let mut out = Findings::default();
+        NearDuplicateContent.check(&site, &mut out).unwrap();
+        out
+    }
+
     /// Pages found in another order (the order answers came in, which concurrency changes)
     /// are named alike: six pages with the same signature and other texts are each 100%
     /// similar to all five others, and each names the same closest page and the same others
     /// of its cluster in every order.
     #[test]
     fn pages_equally_similar_are_named_alike_whatever_order_they_came_in() {
-        let page = |n: u32| crate::page::CrawledPage {
-            url: format!("http://site.test/p{n}"),
-            status: Some(200),
-            html: true,
-            depth: Some(1),
-            content_signature: Some(0x0123_4567_89ab_cdef),
-            text_hash: Some(format!("{n:032x}")),
-            ..crate::page::CrawledPage::default()
-        };
-        let findings = |pages: &[crate::page::CrawledPage]| {
-            let sitemap_urls = std::collections::BTreeSet::new();
-            let site = crate::rules::SiteIndex::new(pages, &sitemap_urls, false);
-            let mut out = Findings::default();
-            NearDuplicateContent.check(&site, &mut out).unwrap();
-            out.into_vec()
-        };
+        let page = |n: u32| signed_page(&format!("p{n}"), n, 0x0123_4567_89ab_cdef);
+        let findings = |pages: &[crate::page::CrawledPage]| findings_over(pages).into_vec();
         let mut pages: Vec<_> = (0..6).map(page).collect();
         let first = findings(&pages);
         assert_eq!(first.len(), 6, "{first:?}");
@@ -259,20 +270,9 @@ mod tests {
     #[test]
     fn a_cluster_past_the_pages_compared_is_reported_whole_and_alike_in_any_order() {
         let n = MAX_COMPARED as u32 * 3 + 7;
-        let page = |k: u32| crate::page::CrawledPage {
-            url: format!("http://site.test/tag/{k}"),
-            status: Some(200),
-            html: true,
-            depth: Some(1),
-            content_signature: Some(0x0f0f_0f0f_1234_5678 ^ u64::from(k % 3)),
-            text_hash: Some(format!("{k:032x}")),
-            ..crate::page::CrawledPage::default()
-        };
+        let page = |k: u32| signed_page(&format!("tag/{k}"), k, 0x0f0f_0f0f_1234_5678 ^ u64::from(k % 3));
         let findings = |pages: &[crate::page::CrawledPage]| {
-            let sitemap_urls = std::collections::BTreeSet::new();
-            let site = crate::rules::SiteIndex::new(pages, &sitemap_urls, false);
-            let mut out = Findings::default();
-            NearDuplicateContent.check(&site, &mut out).unwrap();
+            let out = findings_over(pages);
             (out.total_urls(), out.into_vec())
         };
         let mut pages: Vec<_> = (0..n).map(page).collect();
