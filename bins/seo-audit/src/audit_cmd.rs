@@ -275,7 +275,7 @@ async fn load(
     })?;
     let observer = app::NoObserver;
     match app::pipeline::audit_page(&fetcher, place, &url, None, limits, &observer).await {
-        Ok(page) => Ok((page.audit, page.rendering)),
+        Ok(page) => Ok((page.audit.into_inner(), page.rendering)),
         // A render's failure in the service's sentence; a fetch's in the fetcher's, as always.
         Err(
             e @ (AppError::RenderNotConfigured(_)

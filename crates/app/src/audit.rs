@@ -134,8 +134,9 @@ impl BatchAudits {
 /// A fetched, audited and (when the store answered) stored page.
 #[derive(Debug)]
 pub struct Audited {
-    /// The engine's audit (its page facts fill fix templates, content gaps, AI readiness).
-    pub audit: Audit,
+    /// The engine's audit (its page facts fill fix templates, content gaps, AI readiness),
+    /// freed on the analysis thread that made it ([`crate::homed`]).
+    pub audit: crate::homed::Homed<Audit>,
     /// The site's robots.txt as it answered (AI-bot access reads more than the verdict).
     pub robots_txt: Option<Robots>,
     /// `scanned_at` of the result.

@@ -102,7 +102,7 @@ impl App {
             self.audit_paid(paid, &req.url, owner),
             self.competitors(&req.competitors, competitor_tickets)
         );
-        let page = page?.audit.page;
+        let page = page?.audit.into_inner().page;
         let (pages, skipped) = competitors;
         let compared = pages.len();
         let url = req.url.to_string();

@@ -51,6 +51,7 @@ pub mod fixes;
 pub mod geo;
 pub mod glossary;
 pub mod history;
+pub mod homed;
 pub mod keywords;
 mod lease;
 pub mod memory;

@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::OwnedSemaphorePermit;
 use url::Url;
 
+use crate::homed::Homed;
 use crate::observe::{Observer, Phase};
 use crate::AppError;
 
@@ -23,8 +24,8 @@ pub const SEARCH_CRAWLER: &str = "Googlebot";
 /// A fetched and audited page.
 #[derive(Debug)]
 pub struct PageAudit {
-    /// The audit of the page.
-    pub audit: Audit,
+    /// The audit of the page, freed on the analysis thread that made it ([`Homed`]).
+    pub audit: Homed<Audit>,
     /// The body of the site's robots.txt when it answered 200 (for engines that need more
     /// than the crawlability verdict, such as AI-bot access).
     pub robots_txt: Option<Robots>,
@@ -99,13 +100,13 @@ pub async fn audit_page(
         let http = http_facts(&requested, &page, robots.as_ref());
         let large = page.body.len() > crate::memory::LARGE_PAGE_BYTES;
         let analysed = match rendered {
-            None => (audit_core::audit(Page::parse_within(&requested, &page.body, http, budget)), robots, None),
+            None => (Homed::here(audit_core::audit(Page::parse_within(&requested, &page.body, http, budget))), robots, None),
             Some(rendered) => {
                 let served = Page::parse_within(&requested, &page.body, http.clone(), budget);
                 let dom_http = rendered_http(http, &requested, &rendered.final_url);
                 let dom = Page::parse_within(&requested, rendered.html.as_bytes(), dom_http, budget);
                 let rendering = rendering::compare(&served, &dom, browser_facts(rendered));
-                (audit_core::audit(dom), robots, Some(rendering))
+                (Homed::here(audit_core::audit(dom)), robots, Some(rendering))
             }
         };
         if large {
@@ -211,12 +212,20 @@ impl AnalysisPool {
             let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
             for n in 0..threads {
                 let waiting = Arc::clone(&waiting);
-                let spawned = std::thread::Builder::new().name(format!("analysis-{n}")).spawn(move || loop {
-                    // The lock is held only while waiting for the next page, never during one.
-                    let next = waiting.lock().unwrap_or_else(std::sync::PoisonError::into_inner).recv();
-                    match next {
-                        Ok(job) => job(),
-                        Err(_) => return,
+                let spawned = std::thread::Builder::new().name(format!("analysis-{n}")).spawn(move || {
+                    // What its audits are made of is freed here (crate::homed).
+                    let home = crate::homed::Home::here();
+                    loop {
+                        home.set_busy(false);
+                        home.free_returned();
+                        // The lock is held only while waiting for the next page, never during one.
+                        let next = waiting.lock().unwrap_or_else(std::sync::PoisonError::into_inner).recv();
+                        home.set_busy(true);
+                        match next {
+                            Ok(job) => job(),
+                            Err(_) => return,
+                        }
+                        home.free_returned();
                     }
                 });
                 if let Err(e) = spawned {

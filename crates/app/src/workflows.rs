@@ -122,7 +122,7 @@ impl App {
     ) -> Result<(store::StoredAudit, audit_core::Audit), AppError> {
         let done = self.audit_background(url, Some(user_id), BACKGROUND_PATIENCE).await?;
         let stored = done.stored.ok_or_else(|| AppError::internal("audit not stored"))?;
-        Ok((stored, done.audit))
+        Ok((stored, done.audit.into_inner()))
     }
 }
 

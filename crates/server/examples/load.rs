@@ -165,9 +165,13 @@ fn engine(file: PathBuf, duration: Duration) {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     for threads in [1, cores] {
         let started = Instant::now();
+        let elsewhere = std::env::var_os("LOAD_DROP_ELSEWHERE").is_some();
+        let (bin, dropped) = std::sync::mpsc::channel::<audit_core::Audit>();
+        let dropper = std::thread::spawn(move || for a in dropped { drop(a) });
         let handles: Vec<_> = (0..threads)
             .map(|_| {
                 let html = html.clone();
+                let bin = bin.clone();
                 std::thread::spawn(move || {
                     let mut n = 0u64;
                     let t = Instant::now();
@@ -176,6 +180,7 @@ fn engine(file: PathBuf, duration: Duration) {
                         let audit =
                             audit_core::audit(audit_core::Page::parse("http://127.0.0.1/index.html", &html, http));
                         std::hint::black_box(audit.to_compact("2026-01-01T00:00:00.000Z"));
+                        if elsewhere { let _ = bin.send(audit); }
                         n += 1;
                     }
                     n
@@ -183,6 +188,8 @@ fn engine(file: PathBuf, duration: Duration) {
             })
             .collect();
         let total: u64 = handles.into_iter().map(|h| h.join().unwrap_or(0)).sum();
+        drop(bin);
+        let _ = dropper.join();
         println!(
             "engine threads={threads:<2} audits_per_s {:.1} ({} bytes page)",
             total as f64 / started.elapsed().as_secs_f64(),

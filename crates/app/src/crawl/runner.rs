@@ -50,6 +50,7 @@ use url::Url;
 
 use super::pacer::{self, HostPacer};
 use super::start_page::StartPage;
+use crate::homed::Homed;
 use crate::pipeline::{analyse_blocking, http_facts, site_robots, AnalysisLimits};
 use crate::{AppError, AuditSlots};
 
@@ -496,8 +497,9 @@ type Extracted = Vec<(String, Option<String>)>;
 /// A fetch of a page.
 enum Fetched {
     /// The page's score, its audit (its page without the visible text and the decoded
-    /// document: [`crawl::TextFacts::take`]), its extracted values and the facts of its text.
-    Html(Box<(u32, Audit, Extracted, crawl::TextFacts)>),
+    /// document: [`crawl::TextFacts::take`]; freed on the analysis thread that made it,
+    /// [`crate::homed`]), its extracted values and the facts of its text.
+    Html(Box<(u32, Homed<Audit>, Extracted, crawl::TextFacts)>),
     Other {
         status: u16,
     },
@@ -1428,7 +1430,7 @@ async fn fetch_page(
             // otherwise keep for a while (docs/SCALING.md, "Large pages").
             crate::memory::release();
         }
-        (score, audit, extracted, text)
+        (score, Homed::here(audit), extracted, text)
     })
     .await;
     match analysed {
