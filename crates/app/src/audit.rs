@@ -568,4 +568,20 @@ mod tests {
         let stored: AuditResult = serde_json::from_str(&record.result_json).unwrap();
         assert_eq!(stored, result);
     }
+
+    /// `GET /api/v1/audit` answers the stored row's JSON as it is: it must be, byte for
+    /// byte, the full answer the server would otherwise serialise.
+    #[test]
+    fn the_stored_row_is_the_full_answer_byte_for_byte() {
+        let html =
+            std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/sites/load/article.html")).unwrap();
+        let audit = audit_core::audit(audit_core::Page::parse("https://example.com/a", &html, Default::default()));
+        let url = Url::parse("https://example.com/a").unwrap();
+        let mut result = audit.to_result("2026-01-01T00:00:00.000Z");
+        result.bound();
+        let record = audit_record(&url, None, &result, None).unwrap();
+        let answer = serde_json::to_string(&api::FullAnswer::new(result)).unwrap();
+        assert!(answer.len() > 5_000, "a real result: {} bytes", answer.len());
+        assert_eq!(record.result_json, answer);
+    }
 }

@@ -100,7 +100,9 @@ pub async fn audit_page(
         let http = http_facts(&requested, &page, robots.as_ref());
         let large = page.body.len() > crate::memory::LARGE_PAGE_BYTES;
         let analysed = match rendered {
-            None => (Homed::here(audit_core::audit(Page::parse_within(&requested, &page.body, http, budget))), robots, None),
+            None => {
+                (Homed::here(audit_core::audit(Page::parse_within(&requested, &page.body, http, budget))), robots, None)
+            }
             Some(rendered) => {
                 let served = Page::parse_within(&requested, &page.body, http.clone(), budget);
                 let dom_http = rendered_http(http, &requested, &rendered.final_url);

@@ -167,7 +167,11 @@ fn engine(file: PathBuf, duration: Duration) {
         let started = Instant::now();
         let elsewhere = std::env::var_os("LOAD_DROP_ELSEWHERE").is_some();
         let (bin, dropped) = std::sync::mpsc::channel::<audit_core::Audit>();
-        let dropper = std::thread::spawn(move || for a in dropped { drop(a) });
+        let dropper = std::thread::spawn(move || {
+            for a in dropped {
+                drop(a)
+            }
+        });
         let handles: Vec<_> = (0..threads)
             .map(|_| {
                 let html = html.clone();
@@ -180,7 +184,9 @@ fn engine(file: PathBuf, duration: Duration) {
                         let audit =
                             audit_core::audit(audit_core::Page::parse("http://127.0.0.1/index.html", &html, http));
                         std::hint::black_box(audit.to_compact("2026-01-01T00:00:00.000Z"));
-                        if elsewhere { let _ = bin.send(audit); }
+                        if elsewhere {
+                            let _ = bin.send(audit);
+                        }
                         n += 1;
                     }
                     n

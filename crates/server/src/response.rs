@@ -25,6 +25,13 @@ pub fn json_response(status: StatusCode, value: &impl serde::Serialize) -> Respo
     resp
 }
 
+/// A 200 response of JSON already serialised (`body` is sent as it is).
+pub fn ok_json_text(body: String) -> Response {
+    let mut resp = http::Response::new(Full::new(Bytes::from(body)));
+    resp.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(JSON_CONTENT_TYPE));
+    resp
+}
+
 /// A 200 JSON response.
 pub fn ok_json(value: &impl serde::Serialize) -> Response {
     json_response(StatusCode::OK, value)

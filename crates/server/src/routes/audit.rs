@@ -6,7 +6,7 @@ use crate::auth::{authenticate_metered, billed, payer, KeyRule};
 use crate::config::BATCH_CONCURRENCY;
 use crate::ctx::Ctx;
 use crate::error::ApiError;
-use crate::response::ok_json;
+use crate::response::{ok_json, ok_json_text};
 
 /// `GET /api/v1/audit?url=..&format=json|compact&render=true|false`.
 pub async fn get(ctx: Ctx) -> Result<crate::Response, ApiError> {
@@ -17,7 +17,14 @@ pub async fn get(ctx: Ctx) -> Result<crate::Response, ApiError> {
     let url = app::validate_url(&raw)?;
     // The one audit path: admission first, then this quota, then fetch, analysis, record.
     let payer = payer(&ctx, &identity);
-    let audited = billed(&ctx, &payer, ctx.state.app.audit_for_client(&url, options, &payer).await)?;
+    let mut audited = billed(&ctx, &payer, ctx.state.app.audit_for_client(&url, options, &payer).await)?;
+    // The full answer is the stored row, already serialised (`app::audit_record` writes this
+    // envelope): sent as it is rather than built and serialised a second time.
+    if format == Format::Json {
+        if let Some(stored) = audited.stored.take() {
+            return Ok(ok_json_text(stored.result_json));
+        }
+    }
     Ok(ok_json(&render(&audited, format)))
 }
 
