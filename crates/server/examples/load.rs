@@ -11,6 +11,9 @@
 //! cargo run --release -p server --example load -- run http://127.0.0.1:9200 http://127.0.0.1:9100/index.html 64 20 PID
 //! # 4. the engine alone on the same page: one thread, then one per core
 //! cargo run --release -p server --example load -- engine fixtures/sites/server-basic/index.html 5
+//! # the same, each audit freed by another thread (what an audit freed away from the thread
+//! # that made it costs: docs/PERFORMANCE.md, "The service")
+//! LOAD_DROP_ELSEWHERE=1 cargo run --release -p server --example load -- engine fixtures/sites/load/article.html 4
 //! ```
 
 use std::convert::Infallible;
@@ -165,13 +168,10 @@ fn engine(file: PathBuf, duration: Duration) {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     for threads in [1, cores] {
         let started = Instant::now();
+        // With LOAD_DROP_ELSEWHERE, each audit is sent to one more thread that frees it.
         let elsewhere = std::env::var_os("LOAD_DROP_ELSEWHERE").is_some();
         let (bin, dropped) = std::sync::mpsc::channel::<audit_core::Audit>();
-        let dropper = std::thread::spawn(move || {
-            for a in dropped {
-                drop(a)
-            }
-        });
+        let dropper = std::thread::spawn(move || dropped.into_iter().for_each(drop));
         let handles: Vec<_> = (0..threads)
             .map(|_| {
                 let html = html.clone();
