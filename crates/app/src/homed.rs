@@ -13,18 +13,24 @@
 //! while that thread is at work, it is handed back and freed there after the page it is
 //! analysing; dropped while its thread waits for work (nothing to compete with), or outside
 //! the analysis threads, it is freed where it is. What waits to be freed is at most what was
-//! dropped during one analysis (a value handed back just as its thread went idle waits for
-//! the thread's next page).
+//! dropped during one analysis: a thread frees what came back as it goes idle, in the same
+//! step as it marks itself idle, so nothing waits for a thread that waits for work.
 
 use std::ops::{Deref, DerefMut};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-/// The values handed back to one analysis thread.
+/// The values handed back to one analysis thread, and whether it is at work: both under one
+/// lock, so that a value is handed back only while the thread will free it (a thread going
+/// idle frees what it holds in the same step).
 #[derive(Default)]
 pub(crate) struct Home {
-    busy: AtomicBool,
-    returned: Mutex<Vec<Box<dyn Send>>>,
+    state: Mutex<Returned>,
+}
+
+#[derive(Default)]
+struct Returned {
+    busy: bool,
+    values: Vec<Box<dyn Send>>,
 }
 
 thread_local! {
@@ -37,16 +43,24 @@ impl Home {
         HOME.with(|home| Arc::clone(home.get_or_init(Arc::default)))
     }
 
-    /// Marks the thread at work (values dropped elsewhere come back) or waiting (they are
-    /// freed where they are dropped).
-    pub(crate) fn set_busy(&self, busy: bool) {
-        self.busy.store(busy, Ordering::Release);
+    /// The thread starts a job: values dropped elsewhere from now on come back to it.
+    pub(crate) fn start_work(&self) {
+        self.lock().busy = true;
     }
 
-    /// Frees what was handed back, on this thread.
-    pub(crate) fn free_returned(&self) {
-        let returned = std::mem::take(&mut *self.returned.lock().unwrap_or_else(PoisonError::into_inner));
-        drop(returned);
+    /// The thread waits for work: it frees what was handed back, and values dropped
+    /// elsewhere from now on are freed where they are dropped.
+    pub(crate) fn go_idle(&self) {
+        let values = {
+            let mut state = self.lock();
+            state.busy = false;
+            std::mem::take(&mut state.values)
+        };
+        drop(values);
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Returned> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
@@ -75,11 +89,18 @@ impl<T: Send + 'static> Homed<T> {
 impl<T: Send + 'static> Drop for Homed<T> {
     fn drop(&mut self) {
         let (Some(value), Some(home)) = (self.value.take(), self.home.take()) else { return };
-        let at_home = HOME.with(|here| here.get().is_some_and(|here| Arc::ptr_eq(here, &home)));
-        if at_home || !home.busy.load(Ordering::Acquire) {
+        // A thread whose locals are being torn down is not the value's home.
+        let at_home = HOME.try_with(|here| here.get().is_some_and(|here| Arc::ptr_eq(here, &home))).unwrap_or(false);
+        if at_home {
             return drop(value);
         }
-        home.returned.lock().unwrap_or_else(PoisonError::into_inner).push(Box::new(value));
+        let mut state = home.lock();
+        if state.busy {
+            state.values.push(Box::new(value));
+        } else {
+            drop(state);
+            drop(value);
+        }
     }
 }
 
@@ -111,7 +132,7 @@ impl<T: Send + std::fmt::Debug + 'static> std::fmt::Debug for Homed<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::AtomicUsize;
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
     /// Records the thread it was dropped on.
     struct Tracked(Arc<Mutex<Vec<std::thread::ThreadId>>>);
@@ -130,12 +151,12 @@ mod tests {
         let (drops2, freed2) = (Arc::clone(&drops), Arc::clone(&freed));
         let home = std::thread::spawn(move || {
             let home = Home::here();
-            home.set_busy(true);
+            home.start_work();
             made.send(Homed::here(Tracked(drops2))).unwrap();
             // Still at work while the other thread drops the value.
             wait.recv().unwrap();
-            freed2.store(home.returned.lock().unwrap().len(), Ordering::SeqCst);
-            home.free_returned();
+            freed2.store(home.lock().values.len(), Ordering::SeqCst);
+            home.go_idle();
             std::thread::current().id()
         });
         let value = take.recv().unwrap();
@@ -153,14 +174,14 @@ mod tests {
         let d = Arc::clone(&drops);
         let (value, home) = std::thread::spawn(move || {
             let home = Home::here();
-            home.set_busy(false);
+            home.go_idle();
             (Homed::here(Tracked(d)), home)
         })
         .join()
         .unwrap();
         drop(value);
         assert_eq!(*drops.lock().unwrap(), vec![std::thread::current().id()]);
-        assert!(home.returned.lock().unwrap().is_empty());
+        assert!(home.lock().values.is_empty());
 
         // Made outside an analysis thread: a plain value.
         let outside = Homed::here(Tracked(Arc::clone(&drops)));

@@ -218,16 +218,16 @@ impl AnalysisPool {
                     // What its audits are made of is freed here (crate::homed).
                     let home = crate::homed::Home::here();
                     loop {
-                        home.set_busy(false);
-                        home.free_returned();
+                        home.go_idle();
                         // The lock is held only while waiting for the next page, never during one.
                         let next = waiting.lock().unwrap_or_else(std::sync::PoisonError::into_inner).recv();
-                        home.set_busy(true);
                         match next {
-                            Ok(job) => job(),
+                            Ok(job) => {
+                                home.start_work();
+                                job();
+                            }
                             Err(_) => return,
                         }
-                        home.free_returned();
                     }
                 });
                 if let Err(e) = spawned {

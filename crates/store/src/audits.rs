@@ -168,7 +168,8 @@ fn prepare(new: NewAudit) -> Result<(StoredAudit, String, Option<String>)> {
 /// would be read back in its place; BLAKE3 rather than SHA-256 for speed (10 µs against 36 µs
 /// for the load page's 64 KB of text, a fiftieth of the service's CPU per audit). Rows
 /// written with SHA-256 keys (before 2026-11-29) keep them and read back alike: a key names
-/// a text, whichever function made it.
+/// a text, whichever function made it. A text stored under its old key and audited again is
+/// stored once more under its new one, until retention prunes the old audits.
 fn text_key(text: &str) -> String {
     blake3::hash(text.as_bytes()).to_hex().to_string()
 }
