@@ -6,7 +6,7 @@
 //! databases run the same SQL; lookups are queries on an index (the internal links' targets,
 //! [`IN_ROWS`] URLs at a time); inlinks come from `crawl_inlinks`.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use crawl::{
     Answer, CrawledPage, CrawledSite, DuplicateGroup, DuplicateKey, LinkCache, SiteResult, SiteTotals, SitemapProblem,
@@ -237,14 +237,7 @@ impl CrawledSite for CrawlSite {
         // How each target answered is looked up a list at a time and kept for the next
         // pages (most pages link to the same menus), up to ANSWERS_KEPT answers.
         let known = &mut cache.0;
-        let mut seen = HashSet::new();
-        let targets: Vec<&str> = page
-            .outlinks
-            .iter()
-            .filter(|l| l.internal && l.url != page.url)
-            .map(|l| l.url.as_str())
-            .filter(|u| seen.insert(*u))
-            .collect();
+        let targets = page.internal_targets();
         let missing: Vec<&str> = targets.iter().copied().filter(|u| !known.contains_key(*u)).collect();
         if known.len() + missing.len() > ANSWERS_KEPT {
             known.clear();

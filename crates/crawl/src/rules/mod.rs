@@ -333,6 +333,18 @@ impl CrawledPage {
             noindex: self.noindex,
         }
     }
+
+    /// The URLs this page links to on its site, each once, in the page's order, the page
+    /// itself left out: the targets [`CrawledSite::link_answers`] answers for.
+    pub fn internal_targets(&self) -> Vec<&str> {
+        let mut seen = HashSet::new();
+        self.outlinks
+            .iter()
+            .filter(|l| l.internal && l.url != self.url)
+            .map(|l| l.url.as_str())
+            .filter(|u| seen.insert(*u))
+            .collect()
+    }
 }
 
 /// The value pages may share that a duplicate rule compares.
@@ -822,8 +834,8 @@ impl CrawledSite for SiteIndex<'_> {
         _: &mut LinkCache,
         f: &mut dyn FnMut(&Answer) -> SiteResult<()>,
     ) -> SiteResult<()> {
-        for link in page.outlinks.iter().filter(|l| l.internal && l.url != page.url) {
-            if let Some(target) = self.by_url.get(link.url.as_str()) {
+        for url in page.internal_targets() {
+            if let Some(target) = self.by_url.get(url) {
                 f(&target.answer())?;
             }
         }
