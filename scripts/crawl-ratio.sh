@@ -5,7 +5,8 @@
 # site with `seo-audit crawl` over its temporary store as users run it (external checks off),
 # measures the engine again, and prints the crawl's pages per second (the report's
 # `progress.pages_per_second`) against the mean of the two engine figures, with the whole
-# command's wall time, CPU and peak RSS. Only figures: it checks nothing but that the crawl ran.
+# command's wall time, CPU and peak RSS, and the CPU the site server took meanwhile. Only
+# figures: it checks nothing but that the crawl ran.
 #
 #   cargo build --release -p seo-audit --example crawl_bench --bin seo-audit
 #   cargo build --release -p server --example load
@@ -44,6 +45,11 @@ for _ in $(seq 100); do
 done
 [ -n "$url" ] || { echo "the site did not start" >&2; exit 1; }
 
+server_ticks() {
+  # Fields 14 and 15 of /proc/PID/stat; the command name (field 2) has no space here.
+  awk '{print $14 + $15}' "/proc/$server/stat"
+}
+
 engine() {
   # The last line is the engine on every core.
   "$load" engine "$page" 3 | awk '$2 ~ /^threads=/ {v=$4} END {print v}'
@@ -51,18 +57,22 @@ engine() {
 
 for run in $(seq "$runs"); do
   before=$(engine)
+  # The site server's CPU over the crawl (user and system ticks of its process, from /proc):
+  # it shares the two cores with the crawl, so the report says how much it took.
+  ticks0=$(server_ticks)
   /usr/bin/time -f "%e %U %S %M" -o "$work/time.txt" "$bin/seo-audit" crawl "$url" --max-pages "$pages" \
     --max-in-flight "$in_flight" --no-external --format json --allow-target 127.0.0.1 >"$work/report.json"
+  ticks1=$(server_ticks)
   after=$(engine)
-  python3 - "$work/report.json" "$work/time.txt" "$before" "$after" "$run" <<'PY'
+  python3 - "$work/report.json" "$work/time.txt" "$before" "$after" "$run" "$ticks0" "$ticks1" "$(getconf CLK_TCK)" <<'PY'
 import json, sys
-report, times, before, after, run = sys.argv[1:]
+report, times, before, after, run, ticks0, ticks1, hz = sys.argv[1:]
 progress = json.load(open(report))["crawl"]["progress"]
 wall, user, system, rss = open(times).read().split()
 pps = progress["pages_per_second"]
 engine = (float(before) + float(after)) / 2
 print(f"run {run}: {progress['pages_done']} pages, crawl {pps:.1f} pages/s, engine {before} / {after} audits/s, "
       f"crawl / engine {pps / engine:.3f}; whole command {wall} s wall, {float(user) + float(system):.2f} s CPU, "
-      f"peak RSS {int(rss) / 1024:.1f} MiB")
+      f"peak RSS {int(rss) / 1024:.1f} MiB; the site server {(int(ticks1) - int(ticks0)) / int(hz):.2f} s CPU")
 PY
 done
