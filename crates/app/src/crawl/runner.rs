@@ -406,8 +406,10 @@ pub async fn check_start_page(fetcher: &Fetcher, url: &Url) -> Result<StartPage,
 }
 
 /// Results recorded in one batch of the frontier's store at most
-/// ([`crawl::FrontierStore::begin`]).
-const MAX_BATCH: usize = 64;
+/// ([`crawl::FrontierStore::begin`]). The time bounds below end a batch first on a busy
+/// crawl (about 1,100 results a second on two cores take [`MAX_HOLD_TIME`] to reach it); this
+/// bounds what one batch can hold whatever the pages' size.
+const MAX_BATCH: usize = 1024;
 
 /// How long a batch takes results in before it is committed, however many are ready: an
 /// SQLite batch holds the writer's turn, and the other writes of the service (a crawl
@@ -418,15 +420,27 @@ const MAX_BATCH: usize = 64;
 /// the store").
 const MAX_BATCH_TIME: Duration = Duration::from_millis(200);
 
+/// How long a batch goes on taking results, ready or awaited, while no other writer waits
+/// for the turn ([`FrontierStore::may_hold_batch`]: on SQLite only; the command line's own
+/// store always). A writer that comes meanwhile ends the batch at the next result or within
+/// [`HOLD_SLICE`], as before. Pages of a site link across it, so the inlinks' rows a batch
+/// touches are shared by more of its pages the longer it runs: batches of 200 ms (64 results)
+/// upserted a linked URL about three times as often a page at 10,000 pages as at 2,000, and
+/// the crawl fell from 0.53 to 0.46 of the engine; with this bound it keeps 0.53–0.54
+/// (docs/PERFORMANCE.md, "Site crawl"). A crash loses at most this much work, fetched again
+/// when the crawl resumes.
+const MAX_HOLD_TIME: Duration = Duration::from_millis(1000);
+
 /// How long the frontier thread waits for a result at a time while it keeps its batch open
 /// ([`wait_in_batch`]): a writer that comes meanwhile waits about this long at most before
 /// the batch is committed and the turn is its.
 const HOLD_SLICE: Duration = Duration::from_millis(2);
 
 /// Waits for the next result with the open batch kept open, while the store allows it
-/// ([`FrontierStore::may_hold_batch`]: on SQLite, while no other writer waits for the turn)
-/// and the batch has room and time left (`MAX_BATCH`, `MAX_BATCH_TIME`); `None` when it
-/// stops waiting without one (the caller then commits and waits as before). On a busy crawl
+/// ([`FrontierStore::may_hold_batch`]: on SQLite, while no other writer waits for the turn),
+/// the batch has room and time left (`MAX_BATCH`, `MAX_HOLD_TIME`) and `stopping` says
+/// nothing (a cancel or the time limit, noticed within a slice); `None` when it stops
+/// waiting without one (the caller then commits and waits as before). On a busy crawl
 /// results come every few milliseconds, so a batch takes in tens of them instead of the one
 /// or two ready at once, and what they all touch (the inlinks' rows spread over their table,
 /// the queue index) is written once per commit (docs/PERFORMANCE.md, "Site crawl"). A crawl
@@ -437,9 +451,10 @@ fn wait_in_batch<S: FrontierStore>(
     done: &Receiver<Done>,
     batched: usize,
     opened: Instant,
+    stopping: impl Fn() -> bool,
 ) -> Result<Option<Done>, AppError> {
-    while batched < MAX_BATCH && store.may_hold_batch() {
-        let left = MAX_BATCH_TIME.saturating_sub(opened.elapsed());
+    while batched < MAX_BATCH && store.may_hold_batch() && !stopping() {
+        let left = MAX_HOLD_TIME.saturating_sub(opened.elapsed());
         if left.is_zero() {
             break;
         }
@@ -990,11 +1005,22 @@ where
             batch_opened = Instant::now();
             continue;
         }
-        let ready =
-            if batched < MAX_BATCH && batch_opened.elapsed() < MAX_BATCH_TIME { done.try_recv().ok() } else { None };
+        // A result ready now joins the batch within its time (`MAX_BATCH_TIME`), or for
+        // longer while no other writer waits for the turn (`MAX_HOLD_TIME`).
+        let open_for = batch_opened.elapsed();
+        let ready = if batched < MAX_BATCH
+            && (open_for < MAX_BATCH_TIME || (open_for < MAX_HOLD_TIME && frontier.store().may_hold_batch()))
+        {
+            done.try_recv().ok()
+        } else {
+            None
+        };
         let ready = match ready {
             Some(result) => Some(result),
-            None => wait_in_batch(frontier.store(), done, batched, batch_opened)?,
+            None => {
+                let stopping = || options.cancel.load(Ordering::Relaxed) || Instant::now() >= deadline;
+                wait_in_batch(frontier.store(), done, batched, batch_opened, stopping)?
+            }
         };
         let result = match ready {
             Some(result) => Some(result),
@@ -1956,13 +1982,26 @@ mod tests {
         recorded: usize,
         /// Results per committed batch, in order.
         batches: Vec<usize>,
+        /// When the open batch began.
+        opened: Option<Instant>,
+        /// How long each committed batch with results was open, in order.
+        spans: Vec<Duration>,
         /// Results recorded with no batch open.
         outside: usize,
     }
 
     impl BatchStore {
         fn new(hold: bool) -> BatchStore {
-            BatchStore { store: MemoryStore::new(), hold, open: false, recorded: 0, batches: Vec::new(), outside: 0 }
+            BatchStore {
+                store: MemoryStore::new(),
+                hold,
+                open: false,
+                recorded: 0,
+                batches: Vec::new(),
+                opened: None,
+                spans: Vec::new(),
+                outside: 0,
+            }
         }
     }
 
@@ -1995,13 +2034,15 @@ mod tests {
         }
         fn begin(&mut self) -> Result<(), Self::Error> {
             self.open = true;
+            self.opened = Some(Instant::now());
             Ok(())
         }
         fn commit(&mut self) -> Result<(), Self::Error> {
             if self.open && self.recorded > 0 {
                 self.batches.push(self.recorded);
+                self.spans.extend(self.opened.map(|at| at.elapsed()));
             }
-            (self.open, self.recorded) = (false, 0);
+            (self.open, self.recorded, self.opened) = (false, 0, None);
             Ok(())
         }
         fn may_hold_batch(&mut self) -> bool {
@@ -2014,13 +2055,14 @@ mod tests {
     /// write to); then the results that come while it waits join the open batch, and every
     /// result is still recorded inside a committed batch. One request in flight and pages
     /// answering 10 ms after they are asked for: results never come at once, so without
-    /// the hold each batch holds one; with it, the results 10 ms apart share batches (a
-    /// batch takes results for 200 ms).
+    /// the hold each batch holds one; with it, the results 10 ms apart share batches, and a
+    /// batch goes on taking them past `MAX_BATCH_TIME` (40 results take at least 400 ms):
+    /// while nobody else waits to write it may run for `MAX_HOLD_TIME`.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn results_that_come_while_the_runner_waits_join_the_batch_only_when_the_store_lets_it_hold_it() {
         let addr = test_support::Pages::serve(|request: &test_support::wiremock::Request| {
             let body = match request.url.path() {
-                "/" => (1..12).map(|i| format!("<a href='/p{i}'>Page {i}</a>")).collect::<String>(),
+                "/" => (1..40).map(|i| format!("<a href='/p{i}'>Page {i}</a>")).collect::<String>(),
                 path => format!("<title>Page {path} of the shop</title><p>Page {path}.</p>"),
             };
             test_support::ResponseTemplate::new(200)
@@ -2036,17 +2078,48 @@ mod tests {
             let crawled = run(&fetcher(), BatchStore::new(hold), scope, limits, MemorySink::default(), options)
                 .await
                 .expect("crawl");
-            assert_eq!(crawled.summary.progress.done, 12, "hold {hold}");
+            assert_eq!(crawled.summary.progress.done, 40, "hold {hold}");
             let store = &crawled.store;
             assert!(!store.open && store.outside == 0, "every result in a committed batch (hold {hold})");
-            assert_eq!(store.batches.iter().sum::<usize>(), 12, "hold {hold}: {:?}", store.batches);
+            assert_eq!(store.batches.iter().sum::<usize>(), 40, "hold {hold}: {:?}", store.batches);
             let largest = store.batches.iter().copied().max().unwrap_or(0);
             if hold {
                 assert!(largest >= 2, "results shared a batch: {:?}", store.batches);
+                let longest = store.spans.iter().copied().max().unwrap_or_default();
+                assert!(
+                    longest > MAX_BATCH_TIME + Duration::from_millis(50),
+                    "a held batch took results past MAX_BATCH_TIME: {:?} {:?}",
+                    store.batches,
+                    store.spans
+                );
             } else {
                 assert_eq!(largest, 1, "one result a batch: {:?}", store.batches);
             }
         }
+    }
+
+    /// A batch held open while nobody else writes stops waiting for results as soon as the
+    /// crawl is stopping (a cancel or its time limit, `wait_in_batch`'s `stopping`), instead
+    /// of holding on for up to `MAX_HOLD_TIME`: the result that comes later is left for the
+    /// runner's loop, which commits and ends.
+    #[test]
+    fn a_held_batch_stops_waiting_once_the_crawl_is_stopping() {
+        let (results, done) = std::sync::mpsc::channel();
+        let later = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(50));
+            let sitemap =
+                Done::Sitemap { url: "http://shop.test/sitemap.xml".into(), status: Some(404), body: Vec::new() };
+            results.send(sitemap).expect("the runner's end of the channel");
+            results
+        });
+        let mut store = BatchStore::new(true);
+        store.begin().expect("begin");
+        assert!(store.may_hold_batch());
+        let stopping = wait_in_batch(&mut store, &done, 1, Instant::now(), || true).expect("wait");
+        assert!(stopping.is_none(), "no wait once the crawl is stopping");
+        let waited = wait_in_batch(&mut store, &done, 1, Instant::now(), || false).expect("wait");
+        assert!(matches!(waited, Some(Done::Sitemap { .. })), "a crawl going on waits for the result in its batch");
+        drop(later.join());
     }
 
     #[tokio::test]
