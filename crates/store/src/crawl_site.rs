@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use crawl::{
     Answer, CrawledPage, CrawledSite, DuplicateGroup, DuplicateKey, LinkCache, SiteResult, SiteTotals, SitemapProblem,
-    DUPLICATE_HEAD, ROBOTS_REASON_PREFIX,
+    ROBOTS_REASON_PREFIX,
 };
 
 use crate::crawls::{in_list, IN_ROWS};
@@ -391,23 +391,37 @@ impl CrawledSite for CrawlSite {
                 db.query_map(&groups_sql, args![self.crawl_id, after, BATCH], |row| Ok((row.get(0)?, row.get(1)?)))
             })?;
             for (value, count) in &groups {
+                // The group's members are read twice, in batches: first for the URLs its
+                // findings name (the first in URL order, `DuplicateGroup::offer`; ordered in
+                // Rust, as the databases' collations of text differ), then for its findings.
                 let mut group = DuplicateGroup { count: *count as usize, head: Vec::new() };
-                let mut seq = -1i64;
-                loop {
-                    let members: Vec<(i64, String)> = self.store.read(|db| {
+                let members = |seq: i64| -> SiteResult<Vec<(i64, String)>> {
+                    Ok(self.store.read(|db| {
                         db.query_map(&members_sql, args![self.crawl_id, value, seq, BATCH], |row| {
                             Ok((row.get(0)?, row.get(1)?))
                         })
-                    })?;
-                    if group.head.is_empty() {
-                        group.head = members.iter().take(DUPLICATE_HEAD).map(|(_, u)| u.clone()).collect();
+                    })?)
+                };
+                let first = members(-1)?;
+                let mut batch = first.clone();
+                loop {
+                    for (_, url) in &batch {
+                        group.offer(url);
                     }
-                    for (s, url) in &members {
-                        seq = *s;
+                    match batch.last() {
+                        Some(&(seq, _)) if batch.len() == BATCH => batch = members(seq)?,
+                        _ => break,
+                    }
+                }
+                // A group within one batch (most are) is not read again.
+                let mut batch = first;
+                loop {
+                    for (_, url) in &batch {
                         f(url, &group)?;
                     }
-                    if members.len() < BATCH {
-                        break;
+                    match batch.last() {
+                        Some(&(seq, _)) if batch.len() == BATCH => batch = members(seq)?,
+                        _ => break,
                     }
                 }
             }

@@ -2,7 +2,7 @@ use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
 use super::prelude::*;
-use crate::rules::{DuplicateGroup, DUPLICATE_HEAD};
+use crate::rules::DuplicateGroup;
 
 /// The rule: its text is `META`, its check is below.
 #[derive(Debug, Clone, Copy)]
@@ -63,9 +63,7 @@ impl Scan for Passes {
                 if let Some(count) = self.counts.get(&k) {
                     let group =
                         self.groups.entry(k).or_insert_with(|| DuplicateGroup { count: *count, head: Vec::new() });
-                    if group.head.len() < DUPLICATE_HEAD {
-                        group.head.push(page.url.clone());
-                    }
+                    group.offer(&page.url);
                 }
             }
             _ => {

@@ -479,8 +479,24 @@ pub fn not_found_probe_path(random: u64) -> String {
 pub struct DuplicateGroup {
     /// How many pages share the value (two or more).
     pub count: usize,
-    /// The first [`DUPLICATE_HEAD`] of them, in crawl order.
+    /// The first [`DUPLICATE_HEAD`] of their URLs in URL order ([`DuplicateGroup::offer`]):
+    /// not in crawl order, which among pages at the same depth follows the answers' timing,
+    /// so that the pages a finding names are the same at every crawl of the same site.
     pub head: Vec<String>,
+}
+
+impl DuplicateGroup {
+    /// Offers one of the group's URLs to [`DuplicateGroup::head`], which keeps the
+    /// [`DUPLICATE_HEAD`] first in URL order (byte order), each once, whatever order they
+    /// are offered in.
+    pub fn offer(&mut self, url: &str) {
+        let at = self.head.partition_point(|h| h.as_str() < url);
+        if at >= DUPLICATE_HEAD || self.head.get(at).is_some_and(|h| h == url) {
+            return;
+        }
+        self.head.insert(at, url.to_string());
+        self.head.truncate(DUPLICATE_HEAD);
+    }
 }
 
 /// The members of a [`DuplicateGroup`] it names ([`DuplicateGroup::head`]): enough to name
@@ -906,10 +922,10 @@ impl CrawledSite for SiteIndex<'_> {
             }
         }
         for urls in groups.values().filter(|g| g.len() > 1) {
-            let group = DuplicateGroup {
-                count: urls.len(),
-                head: urls.iter().take(DUPLICATE_HEAD).map(|u| u.to_string()).collect(),
-            };
+            let mut group = DuplicateGroup { count: urls.len(), head: Vec::new() };
+            for url in urls {
+                group.offer(url);
+            }
             for url in urls {
                 f(url, &group)?;
             }
@@ -1062,7 +1078,7 @@ pub(crate) fn duplicates(site: &dyn CrawledSite, key: DuplicateKey, what: &str, 
 
 impl DuplicateGroup {
     /// The group's other pages than `url`, as a finding names them: up to three of its first
-    /// ones, then how many more (`a, b, c and 4 more`).
+    /// ones in URL order ([`DuplicateGroup::head`]), then how many more (`a, b, c and 4 more`).
     pub(crate) fn others_than(&self, url: &str) -> String {
         let others: Vec<&str> = self.head.iter().map(String::as_str).filter(|u| *u != url).take(3).collect();
         let more = self.count - 1 - others.len();
@@ -1114,6 +1130,73 @@ mod tests {
         let json = serde_json::to_value(listed.iter().find(|r| r.id == deep_id).unwrap()).unwrap();
         assert_eq!(json["skipped"], true);
         assert!(serde_json::to_value(&whole[0]).unwrap().get("skipped").is_none(), "said only when true");
+    }
+
+    #[test]
+    fn a_duplicate_group_names_its_first_urls_in_url_order_whatever_order_they_come_in() {
+        let urls = ["https://s.test/e", "https://s.test/", "https://s.test/c", "https://s.test/a", "https://s.test/d"];
+        let mut forward = DuplicateGroup { count: urls.len(), head: Vec::new() };
+        let mut backward = forward.clone();
+        for url in urls {
+            forward.offer(url);
+            forward.offer(url);
+        }
+        for url in urls.iter().rev() {
+            backward.offer(url);
+        }
+        assert_eq!(forward.head, ["https://s.test/", "https://s.test/a", "https://s.test/c", "https://s.test/d"]);
+        assert_eq!(forward, backward);
+        assert_eq!(
+            forward.others_than("https://s.test/a"),
+            "https://s.test/, https://s.test/c, https://s.test/d and 1 more"
+        );
+    }
+
+    /// The pages a duplicate finding names are the same whatever order the crawl recorded the
+    /// pages in (among pages at one depth, that order follows the answers' timing): the
+    /// shared title, meta description and `<h1>` of seven pages give the same findings over
+    /// the pages in crawl order and reversed.
+    #[test]
+    fn duplicate_findings_name_the_same_pages_whatever_the_crawl_order() {
+        let pages: Vec<CrawledPage> = [4, 0, 6, 2, 5, 1, 3]
+            .into_iter()
+            .map(|i| CrawledPage {
+                url: format!("https://s.test/p{i}"),
+                status: Some(200),
+                html: true,
+                depth: Some(1),
+                title: Some("One title for all".into()),
+                meta_description: Some("One description for all".into()),
+                h1: Some("One heading for all".into()),
+                ..CrawledPage::default()
+            })
+            .collect();
+        let reversed: Vec<CrawledPage> = pages.iter().rev().cloned().collect();
+        let sitemap = BTreeSet::new();
+        let ids = [
+            duplicate_title::DuplicateTitle.meta().id,
+            duplicate_meta_description::DuplicateMetaDescription.meta().id,
+            duplicate_h1::DuplicateH1.meta().id,
+        ];
+        let findings = |pages: &[CrawledPage]| -> Vec<(&'static str, Vec<SiteFinding>)> {
+            run_site_rules(pages, &sitemap, false)
+                .into_iter()
+                .filter(|r| ids.contains(&r.id))
+                .map(|r| (r.id, r.findings))
+                .collect()
+        };
+        let (ahead, behind) = (findings(&pages), findings(&reversed));
+        assert_eq!(ahead, behind);
+        assert_eq!(ahead.len(), 3);
+        for (id, found) in &ahead {
+            assert_eq!(found.len(), 7, "{id}");
+            let first = found.iter().find(|f| f.url == "https://s.test/p0").expect("p0's finding");
+            assert!(
+                first.detail.contains(" as https://s.test/p1, https://s.test/p2, https://s.test/p3 and 3 more"),
+                "{id}: {}",
+                first.detail
+            );
+        }
     }
 
     #[test]

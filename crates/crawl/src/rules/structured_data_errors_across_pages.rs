@@ -1,7 +1,7 @@
 use std::collections::HashMap;
 
 use super::prelude::*;
-use crate::rules::{DuplicateGroup, DUPLICATE_HEAD};
+use crate::rules::DuplicateGroup;
 
 /// The rule: its text is `META`, its check is below.
 #[derive(Debug, Clone, Copy)]
@@ -57,9 +57,7 @@ impl Scan for Passes {
                             .groups
                             .entry(e.rich_result.clone())
                             .or_insert_with(|| DuplicateGroup { count: *count, head: Vec::new() });
-                        if group.head.len() < DUPLICATE_HEAD {
-                            group.head.push(page.url.clone());
-                        }
+                        group.offer(&page.url);
                     }
                 }
                 _ => {
