@@ -24,6 +24,30 @@ pub const BATCH: usize = 256;
 /// Answers of link targets [`CrawledSite::internal_links`] keeps between pages at most.
 const ANSWERS_KEPT: usize = 16_384;
 
+/// Gives `f` each member URL of a duplicate group, in the order read: `first` (its first
+/// batch, read already), then the batches `members` reads after the last rowid of the one
+/// before, while a batch comes full.
+fn each_member(
+    first: &[(i64, String)],
+    members: impl Fn(i64) -> SiteResult<Vec<(i64, String)>>,
+    mut f: impl FnMut(&str) -> SiteResult<()>,
+) -> SiteResult<()> {
+    let mut next;
+    let mut batch = first;
+    loop {
+        for (_, url) in batch {
+            f(url)?;
+        }
+        match batch.last() {
+            Some(&(seq, _)) if batch.len() == BATCH => {
+                next = members(seq)?;
+                batch = &next;
+            }
+            _ => return Ok(()),
+        }
+    }
+}
+
 /// The `crawl_pages` column of each [`DuplicateKey`] ([`DuplicateKey::stored`]).
 pub(crate) fn dup_column(key: DuplicateKey) -> &'static str {
     match key {
@@ -402,28 +426,13 @@ impl CrawledSite for CrawlSite {
                         })
                     })?)
                 };
+                // The first batch is read once: a group within it (most are) is not read again.
                 let first = members(-1)?;
-                let mut batch = first.clone();
-                loop {
-                    for (_, url) in &batch {
-                        group.offer(url);
-                    }
-                    match batch.last() {
-                        Some(&(seq, _)) if batch.len() == BATCH => batch = members(seq)?,
-                        _ => break,
-                    }
-                }
-                // A group within one batch (most are) is not read again.
-                let mut batch = first;
-                loop {
-                    for (_, url) in &batch {
-                        f(url, &group)?;
-                    }
-                    match batch.last() {
-                        Some(&(seq, _)) if batch.len() == BATCH => batch = members(seq)?,
-                        _ => break,
-                    }
-                }
+                each_member(&first, members, |url| {
+                    group.offer(url);
+                    Ok(())
+                })?;
+                each_member(&first, members, |url| f(url, &group))?;
             }
             match groups.into_iter().last() {
                 Some((last, _)) => after = last,
