@@ -4,12 +4,16 @@
 # compares the crawl with the independent walk of the same files (walk.py). It fetches
 # nothing from elsewhere: bring the site's files first (see the docs).
 #
-#   [SITE_ORIGIN=https://www.example.org/] scripts/real-sites/check.sh SITE_DIR [SEO_AUDIT_BINARY] [MAX_IN_FLIGHT]
+#   [SITE_ORIGIN=https://www.example.org/] [GITHUB_PAGES=1] scripts/real-sites/check.sh SITE_DIR [SEO_AUDIT_BINARY] [MAX_IN_FLIGHT]
 #
 # A generated site's sitemap names its public origin, which is not the loopback address it is
 # served at here, nor are its absolute canonicals: with SITE_ORIGIN set, the site is served
 # from a scratch copy whose sitemap*.xml and HTML files name the served address instead of
 # that origin (nothing else changes).
+#
+# A site written for GitHub Pages links `/docs/intro` for `docs/intro.html` ("clean URLs"):
+# with GITHUB_PAGES=1 it is served by serve.py, which answers as GitHub Pages does, and the
+# walk reads it the same way.
 set -euo pipefail
 site=$1
 bin=${2:-target/debug/seo-audit}
@@ -22,14 +26,19 @@ if [ -n "${SITE_ORIGIN:-}" ]; then
     find "$copy" \( -name '*.html' -o -name 'sitemap*.xml' \) -exec sed -i "s#${SITE_ORIGIN%/}/#http://127.0.0.1:$port/#g" {} +
     site=$copy
 fi
-python3 -m http.server "$port" --bind 127.0.0.1 --directory "$site" >/dev/null 2>&1 &
+if [ "${GITHUB_PAGES:-}" = 1 ]; then
+    python3 "$here/serve.py" "$site" "$port" >/dev/null 2>&1 &
+else
+    python3 -m http.server "$port" --bind 127.0.0.1 --directory "$site" >/dev/null 2>&1 &
+fi
 server=$!
-trap 'kill "$server"' EXIT
+trap 'kill "$server"; [ -z "${copy:-}" ] || rm -rf "$copy"' EXIT
 for _ in $(seq 50); do
     python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/')" 2>/dev/null && break
     sleep 0.1
 done
 out=$(mktemp)
 "$bin" crawl "http://127.0.0.1:$port/" --max-pages 20000 --max-in-flight "$in_flight" --format json \
-    --allow-target 127.0.0.1 > "$out" || true
+    --allow-target 127.0.0.1 ${CRAWL_ARGS:-} > "$out" || true
+echo "the crawl's report: $out" >&2
 python3 "$here/walk.py" "$site" "http://127.0.0.1:$port/" "$out"

@@ -12,7 +12,9 @@ origin is served with that origin rewritten, see check.sh), and per rule the URL
     python3 scripts/real-sites/walk.py SITE_DIR BASE_URL CRAWL_JSON
 
 BASE_URL is the URL the directory is served at (http://127.0.0.1:PORT/). It fetches
-nothing: it reads SITE_DIR and CRAWL_JSON only.
+nothing: it reads SITE_DIR and CRAWL_JSON only. With GITHUB_PAGES=1 in the environment it
+walks the site as GitHub Pages serves it (serve.py: `/a/b` from `a/b.html`, no directory
+listings) instead of as python's http.server does.
 """
 
 import collections
@@ -56,13 +58,28 @@ class Links(html.parser.HTMLParser):
             self.title += data
 
 
-def answer(root, path):
-    """(status, file, location) as python's http.server answers `path`."""
+# Set by main() from the environment: GITHUB_PAGES=1 walks the site as GitHub Pages serves it
+# (serve.py), otherwise as python's http.server does.
+GITHUB_PAGES = False
+
+
+def answer(root, path, github_pages=None):
+    """(status, file, location) as python's http.server answers `path`, or as GitHub Pages
+    does when `github_pages` (default: GITHUB_PAGES): `/a/b` is served from `a/b.html` when
+    no file or directory has that name ("clean URLs"), and a directory without index.html
+    is a 404, not a listing."""
+    github_pages = GITHUB_PAGES if github_pages is None else github_pages
     local = os.path.join(root, urllib.parse.unquote(path).lstrip("/"))
+    if github_pages and os.path.isfile(local):
+        return 200, local, None
+    if github_pages and not path.endswith("/") and os.path.isfile(local + ".html"):
+        return 200, local + ".html", None
     if os.path.isdir(local):
         if not path.endswith("/"):
             return 301, None, path + "/"
         index = os.path.join(local, "index.html")
+        if github_pages:
+            return (200, index, None) if os.path.isfile(index) else (404, None, None)
         # A directory without index.html is a generated listing: an HTML page of its own.
         return 200, index if os.path.isfile(index) else local, None
     if os.path.isfile(local):
@@ -224,6 +241,8 @@ def expected_findings(depth, status, redirect, html_page, info, inlinks, followe
 
 
 def main():
+    global GITHUB_PAGES
+    GITHUB_PAGES = os.environ.get("GITHUB_PAGES") == "1"
     root, base, report = sys.argv[1], sys.argv[2], sys.argv[3]
     sitemap = sitemap_urls(root)
     start, depth, status, redirect, html_page, info, inlinks, followed_inlinks = walk(root, base, sitemap)

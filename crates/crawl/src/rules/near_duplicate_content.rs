@@ -207,8 +207,10 @@ impl Passes {
                     .collect();
                 let more = members.len() - 2 - others.len();
                 let mut detail = format!("{similarity}% similar to {closest_url}");
+                // The group is linked pair by pair (A like B, B like C): the others are named
+                // as members of one group, not as each this near to the page.
                 if !others.is_empty() {
-                    detail.push_str(&format!(", near duplicate of {} too", others.join(", ")));
+                    detail.push_str(&format!("; in one group of near copies with {}", others.join(", ")));
                 }
                 if more > 0 {
                     detail.push_str(&format!(" and {more} more"));
@@ -262,6 +264,28 @@ mod tests {
         }
         pages.reverse();
         assert_eq!(findings(&pages), first);
+    }
+
+    /// A group linked pair by pair: a is near b and b near c, but a is not near c. a's finding
+    /// names b as its closest page and c only as a member of the same group, never as a page
+    /// near a itself (as "near duplicate of c" would).
+    #[test]
+    fn a_page_names_its_closest_copy_and_the_rest_of_its_group_as_a_group() {
+        let (a, b, c) = (0u64, 0x3f, 0xfff);
+        assert!(signature_similarity(a, b) >= NEAR_DUPLICATE_SIMILARITY);
+        assert!(signature_similarity(b, c) >= NEAR_DUPLICATE_SIMILARITY);
+        assert!(signature_similarity(a, c) < NEAR_DUPLICATE_SIMILARITY);
+        let pages = [signed_page("a", 1, a), signed_page("b", 2, b), signed_page("c", 3, c)];
+        let findings = findings_over(&pages).into_vec();
+        let of_a = findings.iter().find(|f| f.url == "http://site.test/a").expect("a is reported");
+        assert_eq!(
+            of_a.detail,
+            format!(
+                "{}% similar to http://site.test/b; in one group of near copies with http://site.test/c",
+                signature_similarity(a, b)
+            )
+        );
+        assert_eq!(findings.len(), 3, "{findings:?}");
     }
 
     /// A cluster larger than a page is compared with (thousands of pages of one template):

@@ -10,8 +10,9 @@ static META: SiteRuleMeta = SiteRuleMeta {
     id: "orphan-page",
     name: "Sitemap pages are linked",
     severity: Severity::Warning,
-    threshold:
-        "a crawled page listed in a sitemap is linked from no other crawled page (a redirect to it counts as a link)",
+    threshold: "a crawled page listed in a sitemap answers 2xx and is linked from no other crawled page (a redirect \
+                to it counts as a link); a sitemap URL that answers an error or a redirect is \
+                `sitemap-non-indexable-url`'s, not an orphan page to link",
     why: "A page nothing links to gets no link value and is found by crawlers only through the sitemap, if at all.",
     fail_example: "/lonely is in sitemap.xml, and no page links to it",
     pass_example: "every sitemap page is linked from some page",
@@ -48,7 +49,10 @@ impl SiteRule for OrphanPage {
     fn scan<'s>(&'s self, site: &'s dyn CrawledSite, _: &mut Findings) -> ScanResult<'s> {
         each_page(move |p: &CrawledPage, out: &mut Findings| {
             // A URL that a crawled page redirects to is reached through that page's links.
+            // A sitemap URL that answers 404 or redirects is not a page to link to (the fix
+            // would link a broken URL): `sitemap-non-indexable-url` reports it.
             if p.depth != Some(0)
+                && p.status.is_some_and(|s| (200..300).contains(&s))
                 && site.in_sitemap(&p.url)?
                 && site.inlink_count(&p.url)? == 0
                 && !site.redirected_to(&p.url)?
