@@ -19,7 +19,10 @@ site=$1
 bin=${2:-target/debug/seo-audit}
 in_flight=${3:-4}
 here=$(cd "$(dirname "$0")" && pwd)
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+# PORT chooses the port (a free one by default): a site whose text names its own origin
+# (rewritten to the served address with SITE_ORIGIN) reads the same in two runs only on
+# the same port.
+port=${PORT:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
 if [ -n "${SITE_ORIGIN:-}" ]; then
     copy=$(mktemp -d)
     cp -a "$site/." "$copy/"
