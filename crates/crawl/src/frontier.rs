@@ -233,13 +233,19 @@ pub trait FrontierStore {
     fn update(&mut self, entry: &Entry) -> Result<(), Self::Error>;
 
     /// Gives the entry of `url` `depth`, `found_from` and `source` when it is
-    /// [`State::Queued`] without a depth (found in a sitemap only, now reached by a link) or
+    /// [`State::Queued`] without a depth (found in a sitemap only, now reached by a link),
     /// with a greater one (linked from a page one level down, now the target of a redirect
-    /// on the level above: a shorter path); leaves any other entry alone. A database does it
-    /// in one `UPDATE … WHERE state = 'queued' AND (depth IS NULL OR depth > ?)`.
+    /// on the level above: a shorter path), or with the same depth and a `found_from` that
+    /// sorts after this one (byte order): among the pages of one level that link a URL, the
+    /// least URL names its parent, whichever answered first, so that two crawls of a site
+    /// name the same page. Leaves any other entry alone. A database does it in one
+    /// `UPDATE … WHERE state = 'queued' AND (depth IS NULL OR depth > ? OR (depth = ? AND
+    /// found_from > ?))`.
     fn promote(&mut self, url: &str, depth: u32, found_from: Option<&str>, source: Source) -> Result<(), Self::Error> {
         if let Some(mut known) = self.get(url)? {
-            if known.state == State::Queued && known.depth.is_none_or(|d| d > depth) {
+            let first_parent = known.depth == Some(depth)
+                && matches!((found_from, known.found_from.as_deref()), (Some(new), Some(old)) if new < old);
+            if known.state == State::Queued && (known.depth.is_none_or(|d| d > depth) || first_parent) {
                 known.depth = Some(depth);
                 known.found_from = found_from.map(str::to_string);
                 known.source = source;
@@ -410,13 +416,18 @@ pub struct Frontier<S> {
     /// already, or because they are longer than [`MAX_RECORDED_URL_BYTES`] (see
     /// [`Frontier::links_not_queued`]).
     not_queued: u64,
-    /// Keyed with foldhash (seeded per process): every link of every page is looked up here.
-    seen: foldhash::HashMap<String, u32>,
+    /// The URLs handled lately, with the depth they were handled at and the page whose link
+    /// named them first in URL order at that depth (an upper bound of the entry's
+    /// `found_from`: the store keeps the least). Keyed with foldhash (seeded per process):
+    /// every link of every page is looked up here.
+    seen: foldhash::HashMap<String, (u32, Box<str>)>,
     /// A depth no queued linked entry is deeper than, when the store could tell
     /// ([`FrontierStore::deepest_queued`]); raised by each linked entry this frontier
     /// queues. Links at that depth or deeper to known URLs need no promotion while no
     /// unlinked URL is queued: under the level barrier every link found is one level under
-    /// the pages being fetched, so on most pages of a large site every known link is.
+    /// the pages being fetched, so on most pages of a large site every known link is. A link
+    /// at the bound itself still goes to the store when it may name the entry's parent
+    /// ([`FrontierStore::promote`]: the least URL among the pages of one level).
     queued_depth_bound: Option<u32>,
     /// Promotions not asked of the store because they could change nothing.
     promotions_skipped: u64,
@@ -744,11 +755,13 @@ impl<S: FrontierStore> Frontier<S> {
     }
 
     fn enqueue(&mut self, url: &str, depth: Option<u32>, from: &str, source: Source) -> Result<(), S::Error> {
-        // A URL handled before at a depth no deeper than this one was queued (or skipped)
-        // then: nothing to do. A shallower one (a redirect's target is at the redirect's
-        // depth, one above the links beside it) goes to the store, which lowers it.
+        // A URL handled before at a shallower depth was queued (or skipped) then, and one
+        // handled at this depth from a page whose URL sorts first names that page already:
+        // nothing to do. A shallower one (a redirect's target is at the redirect's depth,
+        // one above the links beside it) goes to the store, which lowers it, and one at the
+        // same depth from a page that sorts first goes there to name that page instead.
         if let Some(depth) = depth {
-            if self.seen.get(url).is_some_and(|seen| *seen <= depth) {
+            if self.seen.get(url).is_some_and(|(seen, first)| *seen < depth || (*seen == depth && from >= &**first)) {
                 return Ok(());
             }
         }
@@ -757,8 +770,16 @@ impl<S: FrontierStore> Frontier<S> {
             if self.seen.len() >= SEEN_CACHE {
                 self.seen.clear();
             }
-            let seen = self.seen.entry(url.to_string()).or_insert(depth);
-            *seen = (*seen).min(depth);
+            match self.seen.get_mut(url) {
+                Some((seen, first)) => {
+                    if depth < *seen || (depth == *seen && from < &**first) {
+                        (*seen, *first) = (depth, from.into());
+                    }
+                }
+                None => {
+                    self.seen.insert(url.to_string(), (depth, from.into()));
+                }
+            }
         }
         result
     }
@@ -817,8 +838,7 @@ impl<S: FrontierStore> Frontier<S> {
             // store's promotion would find nothing to lower (each is an index look-up: 40
             // links a page to known URLs cost the million-page run a sixth of its writer's
             // time, docs/PERFORMANCE.md, "A million pages").
-            if self.queued_depth_bound.is_some_and(|bound| depth >= bound) && self.store.counts()?.queued_unlinked == 0
-            {
+            if self.queued_depth_bound.is_some_and(|bound| depth > bound) && self.store.counts()?.queued_unlinked == 0 {
                 self.promotions_skipped += 1;
                 return Ok(());
             }

@@ -267,10 +267,26 @@ fn click_depth_is_the_shortest_path_whatever_the_requests_in_flight() {
     };
     let mut want: Vec<(String, Option<u32>)> = expected.iter().map(|(u, d)| (u.to_string(), *d)).collect();
     want.sort();
-    // What the findings say, without the linking page a rule names: that one is the first
-    // in crawl order, and the crawl order of one level depends on which answer came first.
-    let findings = |c: &mut Crawl| -> Vec<(&'static str, String, String)> {
-        run(c).into_iter().flat_map(|r| r.findings.into_iter().map(move |f| (r.id, f.url, f.detail))).collect()
+    // What the findings say, with the linking page a rule names: among the pages of one
+    // level that link a URL, the least URL, whichever answered first (the crawl order of a
+    // level depends on which answer came first).
+    let findings = |c: &mut Crawl| -> Vec<(&'static str, String, Option<String>, String)> {
+        run(c)
+            .into_iter()
+            .flat_map(|r| r.findings.into_iter().map(move |f| (r.id, f.url, f.linked_from, f.detail)))
+            .collect()
+    };
+    // The page each URL was found from.
+    let parents = |c: &mut Crawl| -> Vec<(String, Option<String>)> {
+        let mut p: Vec<_> = c
+            .frontier
+            .store()
+            .entries()
+            .into_iter()
+            .map(|e| (e.url.strip_prefix(ORIGIN).unwrap().to_string(), e.found_from))
+            .collect();
+        p.sort();
+        p
     };
     let mut reference = crawl_with("depth-race", 1, None);
     assert_eq!(depths(&reference), want);
@@ -278,11 +294,18 @@ fn click_depth_is_the_shortest_path_whatever_the_requests_in_flight() {
     let deep: Vec<_> = reference_findings.iter().filter(|(id, ..)| *id == "deep-page").collect();
     assert_eq!(deep.len(), 1, "{deep:?}");
     assert_eq!(deep[0].1, format!("{ORIGIN}/y3"));
-    assert_eq!(deep[0].2, "click depth 4");
+    assert_eq!(deep[0].3, "click depth 4");
+    let reference_parents = parents(&mut reference);
+    let parent = |url: &str| reference_parents.iter().find(|(u, _)| u == url).and_then(|(_, p)| p.clone());
+    // Two pages of one level link each of these (the fixture's README).
+    assert_eq!(parent("/y1"), Some(format!("{ORIGIN}/b")));
+    assert_eq!(parent("/y2"), Some(format!("{ORIGIN}/a1")));
+    assert_eq!(parent("/y"), Some(format!("{ORIGIN}/old")), "the redirect, one level above /a's link");
     for in_flight in [1, 4, 16] {
         for seed in 0..40 {
             let mut c = crawl_with("depth-race", in_flight, Some(seed));
             assert_eq!(depths(&c), want, "{in_flight} in flight, seed {seed}");
+            assert_eq!(parents(&mut c), reference_parents, "{in_flight} in flight, seed {seed}");
             assert_eq!(findings(&mut c), reference_findings, "{in_flight} in flight, seed {seed}");
         }
     }

@@ -6,7 +6,8 @@ use std::collections::{BTreeSet, HashSet};
 use std::sync::{Arc, Barrier};
 
 use crawl::{
-    CrawledPage, CrawledSite, Frontier, FrontierStore, Limits, Outcome, Outlink, Scope, ScopeConfig, State, Work,
+    CrawledPage, CrawledSite, Entry, Frontier, FrontierStore, Limits, Outcome, Outlink, Scope, ScopeConfig, Source,
+    State, Work,
 };
 use store::{
     CrawlEnd, CrawlIssue, CrawlState, FailedRule, IssueKind, IssueLocations, NewCrawl, NewWebhook, Store, Tier,
@@ -381,6 +382,47 @@ both! {
         assert_eq!((c.pages_done, c.pages_queued), (1, 3), "{backend:?}");
         let (pages, _) = s.crawl_pages(&crawl.id, None, 10).unwrap();
         assert_eq!(pages.iter().map(|p| (p.url.as_str(), p.records)).collect::<Vec<_>>(), [("https://site.test/", 1)]);
+    }
+}
+
+both! {
+    /// Among the pages of one level that link a queued URL, the least URL (byte order, as the
+    /// in-memory frontier compares: `/B` before `/a`, which a language's collation would
+    /// reverse) names its parent, whichever came first; a shorter path still wins over any.
+    fn a_queued_url_is_found_from_the_least_page_of_its_level(backend) {
+        let Some(f) = fresh(backend) else { return };
+        let s = &f.store;
+        let crawl = s.create_crawl(new_crawl(None, 30), "w", lease()).unwrap();
+        s.start_crawl(&crawl.id).unwrap();
+        let mut store = s.driving_crawl(&crawl.id, "w");
+        let url = "https://site.test/t";
+        let from = |path: &str| Some(format!("https://site.test/{path}"));
+        let entry = Entry {
+            url: url.to_string(),
+            depth: Some(2),
+            found_from: from("y"),
+            source: Source::Link,
+            state: State::Queued,
+            status: None,
+            reason: None,
+        };
+        assert!(store.insert(entry).unwrap());
+        let parent = |store: &mut _| {
+            let e: Entry = FrontierStore::get(store, url).unwrap().unwrap();
+            (e.depth, e.found_from)
+        };
+        for (depth, page, source, want) in [
+            (2, "m", Source::Link, (Some(2), from("m"))),
+            (2, "z", Source::Link, (Some(2), from("m"))),
+            (2, "a", Source::Link, (Some(2), from("a"))),
+            (2, "B", Source::Link, (Some(2), from("B"))),
+            (3, "A", Source::Link, (Some(2), from("B"))),
+            (1, "zz", Source::Redirect, (Some(1), from("zz"))),
+            (2, "A", Source::Link, (Some(1), from("zz"))),
+        ] {
+            store.promote(url, depth, from(page).as_deref(), source).unwrap();
+            assert_eq!(parent(&mut store), want, "{backend:?}: after /{page} at depth {depth}");
+        }
     }
 }
 
