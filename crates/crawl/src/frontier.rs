@@ -10,6 +10,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 use ai_visibility::Robots;
@@ -34,8 +35,15 @@ pub const MAX_CRAWL_DELAY: Duration = Duration::from_secs(30);
 pub const DEFAULT_MAX_KNOWN_URLS: u64 = 100_000;
 
 /// URLs a frontier remembers having handled a link to, so that the links every page repeats
-/// (navigation, footer) cost no parsing and no store call; the set is emptied when full.
-pub const SEEN_CACHE: usize = 50_000;
+/// (navigation, footer) cost no parsing and no store call; the set is emptied when full. An
+/// entry is a 128-bit fingerprint of the URL, its depth and a shared reference to the page
+/// that links it first in URL order: 40 bytes and a control byte in a table of 2^18 slots
+/// (229,376 is 7/8 of them, the table's load before it doubles), 10.7 MB, the parents' URLs
+/// apart (the links of one page share one). A site of up to that many URLs is crawled
+/// without emptying it; past it, each emptying costs a store look-up for every link until
+/// the URLs are seen again (the 100,000-page generated site took 106 s with 50,000 entries,
+/// 79 s with all of them: docs/PERFORMANCE.md, "A million pages").
+pub const SEEN_CACHE: usize = 229_376;
 
 /// Where an entry is in its life.
 #[derive(
@@ -416,11 +424,13 @@ pub struct Frontier<S> {
     /// already, or because they are longer than [`MAX_RECORDED_URL_BYTES`] (see
     /// [`Frontier::links_not_queued`]).
     not_queued: u64,
-    /// The URLs handled lately, with the depth they were handled at and the page whose link
-    /// named them first in URL order at that depth (an upper bound of the entry's
-    /// `found_from`: the store keeps the least). Keyed with foldhash (seeded per process):
-    /// every link of every page is looked up here.
-    seen: foldhash::HashMap<String, (u32, Box<str>)>,
+    /// The URLs handled lately (by [`fingerprint`]), with the depth they were handled at and
+    /// the page whose link named them first in URL order at that depth (an upper bound of
+    /// the entry's `found_from`: the store keeps the least). Every link of every page is
+    /// looked up here ([`SEEN_CACHE`]).
+    seen: foldhash::HashMap<[u64; 2], (u32, Arc<str>)>,
+    /// The page whose links are being queued, shared by the entries of `seen` it names.
+    parent: Option<Arc<str>>,
     /// A depth no queued linked entry is deeper than, when the store could tell
     /// ([`FrontierStore::deepest_queued`]); raised by each linked entry this frontier
     /// queues. Links at that depth or deeper to known URLs need no promotion while no
@@ -460,6 +470,7 @@ impl<S: FrontierStore> Frontier<S> {
             known,
             not_queued: 0,
             seen: foldhash::HashMap::default(),
+            parent: None,
             queued_depth_bound,
             promotions_skipped: 0,
             in_flight: BTreeMap::new(),
@@ -760,8 +771,9 @@ impl<S: FrontierStore> Frontier<S> {
         // nothing to do. A shallower one (a redirect's target is at the redirect's depth,
         // one above the links beside it) goes to the store, which lowers it, and one at the
         // same depth from a page that sorts first goes there to name that page instead.
+        let key = fingerprint(url);
         if let Some(depth) = depth {
-            if self.seen.get(url).is_some_and(|(seen, first)| *seen < depth || (*seen == depth && from >= &**first)) {
+            if self.seen.get(&key).is_some_and(|(seen, first)| *seen < depth || (*seen == depth && from >= &**first)) {
                 return Ok(());
             }
         }
@@ -770,14 +782,15 @@ impl<S: FrontierStore> Frontier<S> {
             if self.seen.len() >= SEEN_CACHE {
                 self.seen.clear();
             }
-            match self.seen.get_mut(url) {
-                Some((seen, first)) => {
+            match self.seen.entry(key) {
+                std::collections::hash_map::Entry::Occupied(mut known) => {
+                    let (seen, first) = known.get();
                     if depth < *seen || (depth == *seen && from < &**first) {
-                        (*seen, *first) = (depth, from.into());
+                        *known.get_mut() = (depth, shared_parent(&mut self.parent, from));
                     }
                 }
-                None => {
-                    self.seen.insert(url.to_string(), (depth, from.into()));
+                std::collections::hash_map::Entry::Vacant(new) => {
+                    new.insert((depth, shared_parent(&mut self.parent, from)));
                 }
             }
         }
@@ -851,6 +864,27 @@ impl<S: FrontierStore> Frontier<S> {
     /// it could change nothing (see [`FrontierStore::deepest_queued`]).
     pub fn links_promoted_skipped(&self) -> u64 {
         self.promotions_skipped
+    }
+}
+
+/// A URL's key in the frontier's cache of URLs seen: 128 bits of XXH3, so that two of a
+/// crawl's URLs share one with a probability of about n²/2^129 (under 10^-26 for a million
+/// URLs); a shared key would make the frontier take a new URL for one it has handled.
+fn fingerprint(url: &str) -> [u64; 2] {
+    let h = xxhash_rust::xxh3::xxh3_128(url.as_bytes());
+    [h as u64, (h >> 64) as u64]
+}
+
+/// `from` as a shared string: the one `parent` holds when it is the same page (the links of
+/// one page are queued one after another), else a new one, kept in `parent`.
+fn shared_parent(parent: &mut Option<Arc<str>>, from: &str) -> Arc<str> {
+    match parent {
+        Some(p) if &**p == from => Arc::clone(p),
+        _ => {
+            let p: Arc<str> = Arc::from(from);
+            *parent = Some(Arc::clone(&p));
+            p
+        }
     }
 }
 
