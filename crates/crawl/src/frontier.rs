@@ -243,15 +243,17 @@ pub trait FrontierStore {
     /// Gives the entry of `url` `depth`, `found_from` and `source` when it is
     /// [`State::Queued`] without a depth (found in a sitemap only, now reached by a link),
     /// with a greater one (linked from a page one level down, now the target of a redirect
-    /// on the level above: a shorter path), or with the same depth and a `found_from` that
-    /// sorts after this one (byte order): among the pages of one level that link a URL, the
-    /// least URL names its parent, whichever answered first, so that two crawls of a site
-    /// name the same page. Leaves any other entry alone. A database does it in one
-    /// `UPDATE … WHERE state = 'queued' AND (depth IS NULL OR depth > ? OR (depth = ? AND
-    /// found_from > ?))`.
+    /// on the level above: a shorter path), or, for a [`Source::Link`], with the same depth
+    /// and a `found_from` that sorts after this one (byte order): among the pages of one
+    /// level that link a URL, the least URL names its parent, whichever answered first, so
+    /// that two crawls of a site name the same page (all of a level's pages answer before a
+    /// URL of the next is handed out). Leaves any other entry alone. A database does it in
+    /// one `UPDATE … WHERE state = 'queued' AND (depth IS NULL OR depth > ? OR (depth = ? AND
+    /// found_from > ? AND source = 'link'))`.
     fn promote(&mut self, url: &str, depth: u32, found_from: Option<&str>, source: Source) -> Result<(), Self::Error> {
         if let Some(mut known) = self.get(url)? {
             let first_parent = known.depth == Some(depth)
+                && source == Source::Link
                 && matches!((found_from, known.found_from.as_deref()), (Some(new), Some(old)) if new < old);
             if known.state == State::Queued && (known.depth.is_none_or(|d| d > depth) || first_parent) {
                 known.depth = Some(depth);
@@ -769,11 +771,16 @@ impl<S: FrontierStore> Frontier<S> {
         // A URL handled before at a shallower depth was queued (or skipped) then, and one
         // handled at this depth from a page whose URL sorts first names that page already:
         // nothing to do. A shallower one (a redirect's target is at the redirect's depth,
-        // one above the links beside it) goes to the store, which lowers it, and one at the
-        // same depth from a page that sorts first goes there to name that page instead.
+        // one above the links beside it) goes to the store, which lowers it, and a link at
+        // the same depth from a page that sorts first goes there to name that page instead.
+        // A redirect at the same depth does not: it is on the level being fetched, whose
+        // URLs may be claimed already, so whether it could rename one would be timing.
         let key = fingerprint(url);
         if let Some(depth) = depth {
-            if self.seen.get(&key).is_some_and(|(seen, first)| *seen < depth || (*seen == depth && from >= &**first)) {
+            let tie_break = source == Source::Link;
+            if self.seen.get(&key).is_some_and(|(seen, first)| {
+                *seen < depth || (*seen == depth && (!tie_break || from >= &**first))
+            }) {
                 return Ok(());
             }
         }
@@ -785,7 +792,7 @@ impl<S: FrontierStore> Frontier<S> {
             match self.seen.entry(key) {
                 std::collections::hash_map::Entry::Occupied(mut known) => {
                     let (seen, first) = known.get();
-                    if depth < *seen || (depth == *seen && from < &**first) {
+                    if depth < *seen || (depth == *seen && source == Source::Link && from < &**first) {
                         *known.get_mut() = (depth, shared_parent(&mut self.parent, from));
                     }
                 }

@@ -471,12 +471,12 @@ pub(crate) const UPDATE_ENTRY: &str = "UPDATE crawl_pages SET depth = ?3, found_
 pub(crate) const PROMOTE_UNLINKED: &str = "UPDATE crawl_pages SET depth = ?3, found_from = ?4, source = ?5 \
                                            WHERE crawl_id = ?1 AND url = ?2 AND state = 'queued' AND depth IS NULL";
 
-/// A queued URL reached by a shorter path, or on its own level from a page whose URL sorts
-/// before its parent's (the least URL of a level names the parent; `found_from` is compared
-/// byte by byte: SQLite's BINARY, PostgreSQL's `COLLATE "C"` column).
+/// A queued URL reached by a shorter path, or linked on its own level from a page whose URL
+/// sorts before its parent's (the least URL of a level names the parent; `found_from` is
+/// compared byte by byte: SQLite's BINARY, PostgreSQL's `COLLATE "C"` column).
 pub(crate) const PROMOTE_SHALLOWER: &str = "UPDATE crawl_pages SET depth = ?3, found_from = ?4, source = ?5 \
                                             WHERE crawl_id = ?1 AND url = ?2 AND state = 'queued' \
-                                            AND (depth > ?3 OR (depth = ?3 AND found_from > ?4))";
+                                            AND (depth > ?3 OR (depth = ?3 AND found_from > ?4 AND ?5 = 'link'))";
 
 /// Puts back to the queue the entries of crawl `?1` being fetched under a claim that no
 /// longer counts (`?2` the worker asking, `?3` now): on the queue index, by state.

@@ -388,7 +388,8 @@ both! {
 both! {
     /// Among the pages of one level that link a queued URL, the least URL (byte order, as the
     /// in-memory frontier compares: `/B` before `/a`, which a language's collation would
-    /// reverse) names its parent, whichever came first; a shorter path still wins over any.
+    /// reverse) names its parent, whichever came first; a shorter path still wins over any,
+    /// and a redirect on the URL's own level renames nothing.
     fn a_queued_url_is_found_from_the_least_page_of_its_level(backend) {
         let Some(f) = fresh(backend) else { return };
         let s = &f.store;
@@ -419,6 +420,10 @@ both! {
             (3, "A", Source::Link, (Some(2), from("B"))),
             (1, "zz", Source::Redirect, (Some(1), from("zz"))),
             (2, "A", Source::Link, (Some(1), from("zz"))),
+            // A redirect on the URL's own level renames nothing (its level is being fetched);
+            // a link from the level above does.
+            (1, "c", Source::Redirect, (Some(1), from("zz"))),
+            (1, "d", Source::Link, (Some(1), from("d"))),
         ] {
             store.promote(url, depth, from(page).as_deref(), source).unwrap();
             assert_eq!(parent(&mut store), want, "{backend:?}: after /{page} at depth {depth}");
