@@ -778,9 +778,11 @@ impl<S: FrontierStore> Frontier<S> {
         let key = fingerprint(url);
         if let Some(depth) = depth {
             let tie_break = source == Source::Link;
-            if self.seen.get(&key).is_some_and(|(seen, first)| {
-                *seen < depth || (*seen == depth && (!tie_break || from >= &**first))
-            }) {
+            if self
+                .seen
+                .get(&key)
+                .is_some_and(|(seen, first)| *seen < depth || (*seen == depth && (!tie_break || from >= &**first)))
+            {
                 return Ok(());
             }
         }
