@@ -38,12 +38,18 @@ pub const DEFAULT_MAX_KNOWN_URLS: u64 = 100_000;
 /// (navigation, footer) cost no parsing and no store call; the set is emptied when full. An
 /// entry is a 128-bit fingerprint of the URL, its depth and a shared reference to the page
 /// that links it first in URL order: 40 bytes and a control byte in a table of 2^18 slots
-/// (229,376 is 7/8 of them, the table's load before it doubles), 10.7 MB, the parents' URLs
-/// apart (the links of one page share one). A site of up to that many URLs is crawled
+/// (229,376 is 7/8 of them, the table's load before it doubles), 10.7 MB, the parents' bytes
+/// apart ([`SEEN_PARENT_BYTES`]). A site of up to that many URLs is crawled
 /// without emptying it; past it, each emptying costs a store look-up for every link until
 /// the URLs are seen again (the 100,000-page generated site took 106 s with 50,000 entries,
 /// 79 s with all of them: docs/PERFORMANCE.md, "A million pages").
 pub const SEEN_CACHE: usize = 229_376;
+
+/// The bytes of a parent's URL the cache of URLs seen keeps at most: a longer one is cut, and
+/// a link from a page whose URL begins with the kept bytes goes to the store, which compares
+/// whole URLs. The cache's parents then hold 33 MB at most (229,376 of 128 bytes and their
+/// 16-byte counts), however long a site makes its URLs; the links of one page share one.
+pub const SEEN_PARENT_BYTES: usize = 128;
 
 /// Where an entry is in its life.
 #[derive(
@@ -428,11 +434,13 @@ pub struct Frontier<S> {
     not_queued: u64,
     /// The URLs handled lately (by [`fingerprint`]), with the depth they were handled at and
     /// the page whose link named them first in URL order at that depth (an upper bound of
-    /// the entry's `found_from`: the store keeps the least). Every link of every page is
-    /// looked up here ([`SEEN_CACHE`]).
-    seen: foldhash::HashMap<[u64; 2], (u32, Arc<str>)>,
-    /// The page whose links are being queued, shared by the entries of `seen` it names.
-    parent: Option<Arc<str>>,
+    /// the entry's `found_from`: the store keeps the least), of which at most
+    /// [`SEEN_PARENT_BYTES`] are kept (`true` when cut). Every link of every page is looked
+    /// up here ([`SEEN_CACHE`]).
+    seen: foldhash::HashMap<[u64; 2], (u32, bool, Arc<str>)>,
+    /// The page whose links are being queued (its whole URL), and what `seen` keeps of it,
+    /// shared by the entries that name it.
+    parent: Option<(String, bool, Arc<str>)>,
     /// A depth no queued linked entry is deeper than, when the store could tell
     /// ([`FrontierStore::deepest_queued`]); raised by each linked entry this frontier
     /// queues. Links at that depth or deeper to known URLs need no promotion while no
@@ -778,11 +786,9 @@ impl<S: FrontierStore> Frontier<S> {
         let key = fingerprint(url);
         if let Some(depth) = depth {
             let tie_break = source == Source::Link;
-            if self
-                .seen
-                .get(&key)
-                .is_some_and(|(seen, first)| *seen < depth || (*seen == depth && (!tie_break || from >= &**first)))
-            {
+            if self.seen.get(&key).is_some_and(|(seen, cut, first)| {
+                *seen < depth || (*seen == depth && (!tie_break || at_or_after(from, first, *cut) == Some(true)))
+            }) {
                 return Ok(());
             }
         }
@@ -793,13 +799,19 @@ impl<S: FrontierStore> Frontier<S> {
             }
             match self.seen.entry(key) {
                 std::collections::hash_map::Entry::Occupied(mut known) => {
-                    let (seen, first) = known.get();
-                    if depth < *seen || (depth == *seen && source == Source::Link && from < &**first) {
-                        *known.get_mut() = (depth, shared_parent(&mut self.parent, from));
+                    let (seen, cut, first) = known.get();
+                    // Where the kept bytes cannot tell, the parent kept stays: it is still no
+                    // less than the store's, which compared the whole URLs.
+                    if depth < *seen
+                        || (depth == *seen && source == Source::Link && at_or_after(from, first, *cut) == Some(false))
+                    {
+                        let (cut, first) = shared_parent(&mut self.parent, from);
+                        *known.get_mut() = (depth, cut, first);
                     }
                 }
                 std::collections::hash_map::Entry::Vacant(new) => {
-                    new.insert((depth, shared_parent(&mut self.parent, from)));
+                    let (cut, first) = shared_parent(&mut self.parent, from);
+                    new.insert((depth, cut, first));
                 }
             }
         }
@@ -884,17 +896,35 @@ fn fingerprint(url: &str) -> [u64; 2] {
     [h as u64, (h >> 64) as u64]
 }
 
-/// `from` as a shared string: the one `parent` holds when it is the same page (the links of
-/// one page are queued one after another), else a new one, kept in `parent`.
-fn shared_parent(parent: &mut Option<Arc<str>>, from: &str) -> Arc<str> {
-    match parent {
-        Some(p) if &**p == from => Arc::clone(p),
-        _ => {
-            let p: Arc<str> = Arc::from(from);
-            *parent = Some(Arc::clone(&p));
-            p
+/// What the cache of URLs seen keeps of `from`: its first [`SEEN_PARENT_BYTES`] at most (cut
+/// on a character's boundary; `true` when cut), shared: the one `parent` holds when it is the
+/// same page (the links of one page are queued one after another), else a new one, kept in
+/// `parent`.
+fn shared_parent(parent: &mut Option<(String, bool, Arc<str>)>, from: &str) -> (bool, Arc<str>) {
+    if let Some((url, cut, kept)) = parent {
+        if url == from {
+            return (*cut, Arc::clone(kept));
         }
     }
+    let mut end = from.len().min(SEEN_PARENT_BYTES);
+    while !from.is_char_boundary(end) {
+        end -= 1;
+    }
+    let (cut, kept) = (end < from.len(), Arc::<str>::from(&from[..end]));
+    *parent = Some((from.to_string(), cut, Arc::clone(&kept)));
+    (cut, kept)
+}
+
+/// Whether `from` sorts at or after (byte order) the parent whose first bytes are `kept`, all
+/// of it unless `cut`: `None` when those bytes cannot tell (`from` begins with them and the
+/// parent was longer).
+fn at_or_after(from: &str, kept: &str, cut: bool) -> Option<bool> {
+    if from.as_bytes().starts_with(kept.as_bytes()) {
+        return (!cut).then_some(true);
+    }
+    // They differ within `kept`, or `from` is shorter and a beginning of it: the parent
+    // begins with `kept`, so it sorts as `kept` does against `from`.
+    Some(from > kept)
 }
 
 /// `scheme://host[:port]` of a URL: the unit robots.txt applies to.
@@ -1096,6 +1126,59 @@ mod tests {
         assert!(f.is_finished().unwrap());
         let c = f.counts().unwrap();
         assert_eq!((c.done, c.skipped, c.queued), (3, 1, 0));
+    }
+
+    #[test]
+    fn what_the_cache_of_urls_seen_keeps_of_a_parent_tells_its_order_or_says_it_cannot() {
+        let long = format!("https://site.test/{}", "x".repeat(300));
+        let mut parent = None;
+        let (cut, kept) = shared_parent(&mut parent, &long);
+        assert!(cut);
+        assert_eq!(kept.len(), SEEN_PARENT_BYTES);
+        assert!(Arc::ptr_eq(&kept, &shared_parent(&mut parent, &long).1), "a page's links share one");
+        // A character of two bytes across the cut: kept whole or not at all.
+        let wide = format!("https://site.test/{}é", "y".repeat(SEEN_PARENT_BYTES - 19));
+        let (cut, kept) = shared_parent(&mut parent, &wide);
+        assert!(cut && kept.len() == SEEN_PARENT_BYTES - 1 && wide.starts_with(&*kept));
+        let (cut, kept) = shared_parent(&mut parent, "https://site.test/b");
+        assert!(!cut && &*kept == "https://site.test/b");
+        // Whole: exact.
+        assert_eq!(at_or_after("https://site.test/b", "https://site.test/b", false), Some(true));
+        assert_eq!(at_or_after("https://site.test/c", "https://site.test/b", false), Some(true));
+        assert_eq!(at_or_after("https://site.test/a", "https://site.test/b", false), Some(false));
+        assert_eq!(at_or_after("https://site.test/", "https://site.test/b", false), Some(false));
+        assert_eq!(at_or_after("https://site.test/bb", "https://site.test/b", false), Some(true));
+        // Cut: told where they differ within the kept bytes, not past them.
+        let kept = &long[..SEEN_PARENT_BYTES];
+        assert_eq!(at_or_after("https://site.test/z", kept, true), Some(true));
+        assert_eq!(at_or_after("https://site.test/a", kept, true), Some(false));
+        assert_eq!(at_or_after(&long[..50], kept, true), Some(false));
+        assert_eq!(at_or_after(&long, kept, true), None);
+        assert_eq!(at_or_after(&format!("{kept}a"), kept, true), None);
+    }
+
+    /// Pages of one level whose URLs are longer than the cache keeps of a parent and begin
+    /// alike: the store, comparing whole URLs, still names the least, in any order.
+    #[test]
+    fn the_least_parent_is_named_when_parents_urls_are_longer_than_the_cache_keeps() {
+        let long = |end: &str| format!("https://site.test/long-{}{end}", "x".repeat(200));
+        let level: Vec<String> = vec![long("b"), "https://site.test/z".into(), long("a"), "https://site.test/m".into()];
+        let least = long("a");
+        for order in [[0, 1, 2, 3], [3, 2, 1, 0], [2, 0, 3, 1], [1, 3, 0, 2]] {
+            let mut f = frontier(ScopeConfig::default());
+            let start = allow(&mut f, b"");
+            let refs: Vec<&str> = level.iter().map(String::as_str).collect();
+            f.record(start[0].clone(), Outcome::Answered(&page("https://site.test/", &refs))).unwrap();
+            let fetched = fetches(f.next_work().unwrap());
+            assert_eq!(fetched.len(), 4);
+            for i in order {
+                let entry = fetched.iter().find(|e| e.url == level[i]).unwrap().clone();
+                let p = page(&level[i], &["https://site.test/t"]);
+                f.record(entry, Outcome::Answered(&p)).unwrap();
+            }
+            let t = f.store().get("https://site.test/t").unwrap().unwrap();
+            assert_eq!((t.depth, t.found_from.as_deref()), (Some(2), Some(least.as_str())), "{order:?}");
+        }
     }
 
     #[test]

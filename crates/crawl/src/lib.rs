@@ -98,7 +98,7 @@ pub use extract::{
 pub use frontier::{
     cut_marked, robots_from_answer, Counts, Entry, Frontier, FrontierStore, Limits, MemoryStore, Outcome, Source,
     State, Work, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_KNOWN_URLS, MAX_CRAWL_DELAY, MAX_REASON_BYTES, SEEN_CACHE,
-    USER_AGENT_TOKEN,
+    SEEN_PARENT_BYTES, USER_AGENT_TOKEN,
 };
 pub use page::{
     content_signature, outlinks, recorded_outlinks, signature_similarity, text_hash, CrawledPage, Outlink,
