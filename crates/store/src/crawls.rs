@@ -1127,10 +1127,14 @@ fn linked_urls(page: &CrawledPage) -> Vec<(&str, bool)> {
 /// The inlinks the pages recorded in a batch add (and, for a page recorded again, take
 /// away), by linked URL, written when the batch commits: one upsert per linked URL of the
 /// batch rather than one per link (pages of a site link to the same menus). For each URL:
-/// the change of its count, and the linking page first in crawl order (the lowest
-/// crawl_pages rowid) with its rowid. A page recorded again that no longer links to a URL
-/// whose first inlink it was stays named there: rare (a restart), and still a page that
-/// linked to it.
+/// the change of its count, and the linking page named first (`first_from`): the one
+/// nearest the start, then the least URL in byte order, with its click depth (`first_seq`,
+/// `i64::MAX` for a page without one). Until session 25 it was the page first in crawl order
+/// (`first_seq` its crawl_pages rowid), which changed from crawl to crawl with the order
+/// answers came in; a crawl resumed across that change names its nearest pages from then
+/// on (a depth is below any rowid but a start page's). A page recorded again that no longer
+/// links to a URL whose first inlink it was stays named there: rare (a restart), and still
+/// a page that linked to it.
 ///
 /// A hashbrown map (keyed with foldhash, seeded per process as the standard hasher is, and
 /// several times faster on URLs): every link of every page passes through it, and
@@ -1139,19 +1143,21 @@ fn linked_urls(page: &CrawledPage) -> Vec<(&str, bool)> {
 struct Inlinks(hashbrown::HashMap<String, Inlink>);
 
 /// A linked URL's change of count, of followed count, and its first linking page with that
-/// page's rowid.
+/// page's click depth.
 type Inlink = (i64, i64, Option<(i64, String)>);
 
 impl Inlinks {
-    /// Counts the links of `page` (crawl_pages rowid `seq`): each URL it links to, other than
-    /// itself, once.
-    fn link(&mut self, page: &CrawledPage, seq: i64) {
+    /// Counts the links of `page` (whose click depth is `depth`, `i64::MAX` without one):
+    /// each URL it links to, other than itself, once. The page becomes a URL's first linking
+    /// page when it is nearer the start than the one named, or as near and its URL sorts
+    /// first (byte order).
+    fn link(&mut self, page: &CrawledPage, depth: i64) {
         for (url, follow) in linked_urls(page) {
             let (n, followed, first) = self.counts(url);
             *n += 1;
             *followed += i64::from(follow);
-            if first.as_ref().is_none_or(|(s, _)| seq < *s) {
-                *first = Some((seq, page.url.clone()));
+            if first.as_ref().is_none_or(|(d, from)| (depth, page.url.as_str()) < (*d, from.as_str())) {
+                *first = Some((depth, page.url.clone()));
             }
         }
     }
@@ -1236,6 +1242,7 @@ impl Inlinks {
                 " ON CONFLICT (crawl_id, url) DO UPDATE SET n = crawl_inlinks.n + excluded.n, \
                  followed = crawl_inlinks.followed + excluded.followed, \
                  first_from = CASE WHEN crawl_inlinks.first_seq IS NULL OR excluded.first_seq < crawl_inlinks.first_seq \
+                 OR (excluded.first_seq = crawl_inlinks.first_seq AND excluded.first_from < crawl_inlinks.first_from) \
                  THEN excluded.first_from ELSE crawl_inlinks.first_from END, \
                  first_seq = CASE WHEN crawl_inlinks.first_seq IS NULL OR excluded.first_seq < crawl_inlinks.first_seq \
                  THEN excluded.first_seq ELSE crawl_inlinks.first_seq END",
@@ -1306,29 +1313,27 @@ impl<'a> PageRow<'a> {
         // The page's row, queued when its URL was found: its rowid, and its record when it
         // was recorded before (a page fetched again).
         let existing = tx.query_opt(
-            "SELECT rowid, record_json FROM crawl_pages WHERE crawl_id = ?1 AND url = ?2",
+            "SELECT record_json FROM crawl_pages WHERE crawl_id = ?1 AND url = ?2",
             args![crawl_id, record.url],
-            |row| Ok((row.get::<i64>(0)?, row.get::<Option<String>>(1)?)),
+            |row| row.get::<Option<String>>(0),
         )?;
         let before = existing
             .as_ref()
-            .and_then(|(_, raw)| raw.as_deref())
+            .and_then(|raw| raw.as_deref())
             .map(|raw| {
                 serde_json::from_str::<CrawledPage>(raw).map_err(|e| Error::corrupt("crawl_pages", e.to_string()))
             })
             .transpose()?;
         let [t, d, x] = crawl::DuplicateKey::ALL.map(|k| k.stored(record));
-        let seq = match existing {
-            Some((seq, _)) => seq,
+        if existing.is_none() {
             // A page recorded without a queued row (a caller that records pages directly):
             // the row first, then the same update as a queued page's.
-            None => tx.query_one(
+            tx.execute(
                 "INSERT INTO crawl_pages (crawl_id, url, depth, source, state) VALUES (?1, ?2, ?3, 'link', ?4) \
-                 ON CONFLICT (crawl_id, url) DO UPDATE SET depth = crawl_pages.depth RETURNING rowid",
+                 ON CONFLICT (crawl_id, url) DO UPDATE SET depth = crawl_pages.depth",
                 args![crawl_id, record.url, record.depth, if record.error.is_some() { "failed" } else { "done" }],
-                |row| row.get::<i64>(0),
-            )?,
-        };
+            )?;
+        }
         // A plain update of the one row by its key. On SQLite an `INSERT ... ON CONFLICT DO
         // UPDATE ... RETURNING`, which this was, is a statement that may write several rows,
         // so SQLite keeps a journal of every page it changes to undo it alone; the dozen
@@ -1361,7 +1366,9 @@ impl<'a> PageRow<'a> {
         if let Some(before) = &before {
             inlinks.unlink(before);
         }
-        inlinks.link(record, seq);
+        // The linking page named first is the one nearest the start, then the least URL: the
+        // same in every crawl of the site, where the order pages were recorded is not.
+        inlinks.link(record, record.depth.map_or(i64::MAX, i64::from));
         tx.execute(
             "DELETE FROM crawl_issues WHERE crawl_id = ?1 AND kind = 'page' AND url = ?2",
             args![crawl_id, record.url],

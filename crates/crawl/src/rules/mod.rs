@@ -532,7 +532,9 @@ pub trait CrawledSite {
         cache: &mut LinkCache,
         f: &mut dyn FnMut(&Answer) -> SiteResult<()>,
     ) -> SiteResult<()>;
-    /// The first page in crawl order that links to `url` (itself excluded).
+    /// The page that links to `url` (itself excluded) nearest the start: the least click
+    /// depth (a page without one last), then the least URL in byte order, so that two crawls
+    /// of an unchanged site name the same page whatever order its pages answered in.
     fn first_inlink(&self, url: &str) -> SiteResult<Option<String>>;
     /// How many fetched pages link to `url` (each page once, itself excluded).
     fn inlink_count(&self, url: &str) -> SiteResult<u64>;
@@ -859,7 +861,10 @@ impl CrawledSite for SiteIndex<'_> {
     }
 
     fn first_inlink(&self, url: &str) -> SiteResult<Option<String>> {
-        Ok(self.inlinks.get(url).and_then(|l| l.first()).map(|(from, _)| from.url.clone()))
+        let nearest = self.inlinks.get(url).and_then(|l| {
+            l.iter().map(|(from, _)| *from).min_by_key(|from| (from.depth.is_none(), from.depth, from.url.as_str()))
+        });
+        Ok(nearest.map(|from| from.url.clone()))
     }
 
     fn inlink_count(&self, url: &str) -> SiteResult<u64> {

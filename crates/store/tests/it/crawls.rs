@@ -473,6 +473,36 @@ both! {
 }
 
 both! {
+    /// The page a finding names as linking to a URL (`first_inlink`: deep-page, few-inlinks,
+    /// not-in-sitemap...) is the one nearest the start, then the least URL, in whatever
+    /// order the pages were recorded: two crawls of a site name the same page.
+    fn the_first_inlink_is_the_nearest_page_then_the_least_url_in_any_order(backend) {
+        let Some(f) = fresh(backend) else { return };
+        let s = &f.store;
+        let at = |path: &str, depth: Option<u32>| {
+            let mut p = page(&format!("https://site.test/{path}"), &["https://site.test/t"]);
+            p.depth = depth;
+            p
+        };
+        let pages = [at("z", Some(1)), at("b", Some(2)), at("a", Some(1)), at("B", Some(1)), at("0", None)];
+        for order in [[0, 1, 2, 3, 4], [4, 3, 2, 1, 0], [1, 4, 0, 3, 2]] {
+            let crawl = s.create_crawl(new_crawl(None, 30), "w", lease()).unwrap();
+            s.start_crawl(&crawl.id).unwrap();
+            s.record_crawl_page(&crawl.id, &page("https://site.test/t", &[]), &[]).unwrap();
+            for i in order {
+                s.record_crawl_page(&crawl.id, &pages[i], &[]).unwrap();
+            }
+            let site = s.crawl_site(&crawl.id, true).unwrap();
+            assert_eq!(
+                site.first_inlink("https://site.test/t").unwrap().as_deref(),
+                Some("https://site.test/B"),
+                "{backend:?}: {order:?}"
+            );
+        }
+    }
+}
+
+both! {
     fn a_page_recorded_again_counts_its_links_once(backend) {
         let Some(f) = fresh(backend) else { return };
         let s = &f.store;
