@@ -437,10 +437,10 @@ pub struct Frontier<S> {
     /// the entry's `found_from`: the store keeps the least), of which at most
     /// [`SEEN_PARENT_BYTES`] are kept (`true` when cut). Every link of every page is looked
     /// up here ([`SEEN_CACHE`]).
-    seen: foldhash::HashMap<[u64; 2], (u32, bool, Arc<str>)>,
+    seen: foldhash::HashMap<[u64; 2], (u32, KeptUrl)>,
     /// The page whose links are being queued (its whole URL), and what `seen` keeps of it,
     /// shared by the entries that name it.
-    parent: Option<(String, bool, Arc<str>)>,
+    parent: Option<(String, KeptUrl)>,
     /// A depth no queued linked entry is deeper than, when the store could tell
     /// ([`FrontierStore::deepest_queued`]); raised by each linked entry this frontier
     /// queues. Links at that depth or deeper to known URLs need no promotion while no
@@ -786,8 +786,8 @@ impl<S: FrontierStore> Frontier<S> {
         let key = fingerprint(url);
         if let Some(depth) = depth {
             let tie_break = source == Source::Link;
-            if self.seen.get(&key).is_some_and(|(seen, cut, first)| {
-                *seen < depth || (*seen == depth && (!tie_break || at_or_after(from, first, *cut) == Some(true)))
+            if self.seen.get(&key).is_some_and(|(seen, first)| {
+                *seen < depth || (*seen == depth && (!tie_break || first.at_or_before(from) == Some(true)))
             }) {
                 return Ok(());
             }
@@ -799,19 +799,17 @@ impl<S: FrontierStore> Frontier<S> {
             }
             match self.seen.entry(key) {
                 std::collections::hash_map::Entry::Occupied(mut known) => {
-                    let (seen, cut, first) = known.get();
+                    let (seen, first) = known.get();
                     // Where the kept bytes cannot tell, the parent kept stays: it is still no
                     // less than the store's, which compared the whole URLs.
                     if depth < *seen
-                        || (depth == *seen && source == Source::Link && at_or_after(from, first, *cut) == Some(false))
+                        || (depth == *seen && source == Source::Link && first.at_or_before(from) == Some(false))
                     {
-                        let (cut, first) = shared_parent(&mut self.parent, from);
-                        *known.get_mut() = (depth, cut, first);
+                        *known.get_mut() = (depth, shared_parent(&mut self.parent, from));
                     }
                 }
                 std::collections::hash_map::Entry::Vacant(new) => {
-                    let (cut, first) = shared_parent(&mut self.parent, from);
-                    new.insert((depth, cut, first));
+                    new.insert((depth, shared_parent(&mut self.parent, from)));
                 }
             }
         }
@@ -896,35 +894,48 @@ fn fingerprint(url: &str) -> [u64; 2] {
     [h as u64, (h >> 64) as u64]
 }
 
-/// What the cache of URLs seen keeps of `from`: its first [`SEEN_PARENT_BYTES`] at most (cut
-/// on a character's boundary; `true` when cut), shared: the one `parent` holds when it is the
-/// same page (the links of one page are queued one after another), else a new one, kept in
-/// `parent`.
-fn shared_parent(parent: &mut Option<(String, bool, Arc<str>)>, from: &str) -> (bool, Arc<str>) {
-    if let Some((url, cut, kept)) = parent {
-        if url == from {
-            return (*cut, Arc::clone(kept));
-        }
-    }
-    let mut end = from.len().min(SEEN_PARENT_BYTES);
-    while !from.is_char_boundary(end) {
-        end -= 1;
-    }
-    let (cut, kept) = (end < from.len(), Arc::<str>::from(&from[..end]));
-    *parent = Some((from.to_string(), cut, Arc::clone(&kept)));
-    (cut, kept)
+/// What the cache of URLs seen keeps of a parent's URL: its first [`SEEN_PARENT_BYTES`] at
+/// most (cut on a character's boundary), shared by the entries that name the same page.
+#[derive(Debug, Clone)]
+struct KeptUrl {
+    head: Arc<str>,
+    /// The URL was longer than `head`.
+    cut: bool,
 }
 
-/// Whether `from` sorts at or after (byte order) the parent whose first bytes are `kept`, all
-/// of it unless `cut`: `None` when those bytes cannot tell (`from` begins with them and the
-/// parent was longer).
-fn at_or_after(from: &str, kept: &str, cut: bool) -> Option<bool> {
-    if from.as_bytes().starts_with(kept.as_bytes()) {
-        return (!cut).then_some(true);
+impl KeptUrl {
+    fn of(url: &str) -> KeptUrl {
+        let mut end = url.len().min(SEEN_PARENT_BYTES);
+        while !url.is_char_boundary(end) {
+            end -= 1;
+        }
+        KeptUrl { head: Arc::from(&url[..end]), cut: end < url.len() }
     }
-    // They differ within `kept`, or `from` is shorter and a beginning of it: the parent
-    // begins with `kept`, so it sorts as `kept` does against `from`.
-    Some(from > kept)
+
+    /// Whether the URL kept sorts at or before `from` (byte order): `None` when the kept
+    /// bytes cannot tell (`from` begins with them and the URL was longer).
+    fn at_or_before(&self, from: &str) -> Option<bool> {
+        if from.as_bytes().starts_with(self.head.as_bytes()) {
+            return (!self.cut).then_some(true);
+        }
+        // They differ within `head`, or `from` is shorter and a beginning of it: the URL
+        // begins with `head`, so it sorts as `head` does against `from`.
+        Some(from > &*self.head)
+    }
+}
+
+/// What the cache of URLs seen keeps of `from`: the one `parent` holds when it is the same
+/// page (the links of one page are queued one after another), else a new one, kept in
+/// `parent`.
+fn shared_parent(parent: &mut Option<(String, KeptUrl)>, from: &str) -> KeptUrl {
+    match parent {
+        Some((url, kept)) if url == from => kept.clone(),
+        _ => {
+            let kept = KeptUrl::of(from);
+            *parent = Some((from.to_string(), kept.clone()));
+            kept
+        }
+    }
 }
 
 /// `scheme://host[:port]` of a URL: the unit robots.txt applies to.
@@ -1132,29 +1143,30 @@ mod tests {
     fn what_the_cache_of_urls_seen_keeps_of_a_parent_tells_its_order_or_says_it_cannot() {
         let long = format!("https://site.test/{}", "x".repeat(300));
         let mut parent = None;
-        let (cut, kept) = shared_parent(&mut parent, &long);
-        assert!(cut);
-        assert_eq!(kept.len(), SEEN_PARENT_BYTES);
-        assert!(Arc::ptr_eq(&kept, &shared_parent(&mut parent, &long).1), "a page's links share one");
+        let kept = shared_parent(&mut parent, &long);
+        assert!(kept.cut);
+        assert_eq!(kept.head.len(), SEEN_PARENT_BYTES);
+        assert!(Arc::ptr_eq(&kept.head, &shared_parent(&mut parent, &long).head), "a page's links share one");
         // A character of two bytes across the cut: kept whole or not at all.
         let wide = format!("https://site.test/{}é", "y".repeat(SEEN_PARENT_BYTES - 19));
-        let (cut, kept) = shared_parent(&mut parent, &wide);
-        assert!(cut && kept.len() == SEEN_PARENT_BYTES - 1 && wide.starts_with(&*kept));
-        let (cut, kept) = shared_parent(&mut parent, "https://site.test/b");
-        assert!(!cut && &*kept == "https://site.test/b");
+        let kept = shared_parent(&mut parent, &wide);
+        assert!(kept.cut && kept.head.len() == SEEN_PARENT_BYTES - 1 && wide.starts_with(&*kept.head));
+        let kept = shared_parent(&mut parent, "https://site.test/b");
+        assert!(!kept.cut && &*kept.head == "https://site.test/b");
         // Whole: exact.
-        assert_eq!(at_or_after("https://site.test/b", "https://site.test/b", false), Some(true));
-        assert_eq!(at_or_after("https://site.test/c", "https://site.test/b", false), Some(true));
-        assert_eq!(at_or_after("https://site.test/a", "https://site.test/b", false), Some(false));
-        assert_eq!(at_or_after("https://site.test/", "https://site.test/b", false), Some(false));
-        assert_eq!(at_or_after("https://site.test/bb", "https://site.test/b", false), Some(true));
+        let b = KeptUrl::of("https://site.test/b");
+        assert_eq!(b.at_or_before("https://site.test/b"), Some(true));
+        assert_eq!(b.at_or_before("https://site.test/c"), Some(true));
+        assert_eq!(b.at_or_before("https://site.test/a"), Some(false));
+        assert_eq!(b.at_or_before("https://site.test/"), Some(false));
+        assert_eq!(b.at_or_before("https://site.test/bb"), Some(true));
         // Cut: told where they differ within the kept bytes, not past them.
-        let kept = &long[..SEEN_PARENT_BYTES];
-        assert_eq!(at_or_after("https://site.test/z", kept, true), Some(true));
-        assert_eq!(at_or_after("https://site.test/a", kept, true), Some(false));
-        assert_eq!(at_or_after(&long[..50], kept, true), Some(false));
-        assert_eq!(at_or_after(&long, kept, true), None);
-        assert_eq!(at_or_after(&format!("{kept}a"), kept, true), None);
+        let cut = KeptUrl::of(&long);
+        assert_eq!(cut.at_or_before("https://site.test/z"), Some(true));
+        assert_eq!(cut.at_or_before("https://site.test/a"), Some(false));
+        assert_eq!(cut.at_or_before(&long[..50]), Some(false));
+        assert_eq!(cut.at_or_before(&long), None);
+        assert_eq!(cut.at_or_before(&format!("{}a", &long[..SEEN_PARENT_BYTES])), None);
     }
 
     /// Pages of one level whose URLs are longer than the cache keeps of a parent and begin
