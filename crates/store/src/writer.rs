@@ -37,11 +37,14 @@ type Resize = Box<dyn Fn(&Connection) -> rusqlite::Result<()> + Send + Sync>;
 /// `crate::checkpoint`).
 type TurnEnding = Box<dyn Fn(Option<&Connection>) + Send + Sync>;
 
-/// How many turns pass between two calls of the writer's [`Resize`] (two `PRAGMA`s): a
-/// crawl's batch is one turn of up to 64 pages or 200 ms, and the service's other writes are
-/// a turn each, so this is every few seconds to every minute or so, while a crawl's file grows
-/// by about 3 MB a second at most (300 pages of 10 KB): the cache lags its file by little.
-pub(crate) const RESIZE_EVERY: u64 = 256;
+/// How often the writer's [`Resize`] (two `PRAGMA`s) runs at most: at the first turn this
+/// long after the last (or after the connection opened). A crawl's file grows by about 10 MB
+/// a second at most (1,300 pages of 8 KB), so the cache lags its file by that much. Counting
+/// turns instead made the lag a matter of how long turns are: once a crawl held its batches
+/// open for up to a second, 256 turns were four minutes and 230,000 pages of the generated
+/// site, and the writer's cache stayed at SQLite's 2 MB until then and filled to 64 MiB at
+/// once (docs/PERFORMANCE.md, "A million pages").
+pub(crate) const RESIZE_INTERVAL: Duration = Duration::from_secs(1);
 
 /// The writers' queue of one SQLite file and its connection.
 pub(crate) struct Writer {
@@ -65,11 +68,13 @@ struct Queue {
     /// The connection, while nobody holds the turn (`None` until first used, or after a
     /// connection was given up as broken).
     conn: Option<Connection>,
+    /// When the connection was last fitted to its file ([`RESIZE_INTERVAL`]).
+    resized: Option<Instant>,
 }
 
 impl Writer {
     /// A queue whose connection `open` makes (when first needed) and `resize` adjusts every
-    /// [`RESIZE_EVERY`] turns; `turn_ending` runs at the end of each turn.
+    /// [`RESIZE_INTERVAL`] at most; `turn_ending` runs at the end of each turn.
     pub(crate) fn new(open: Open, resize: Resize, turn_ending: TurnEnding) -> Writer {
         Writer { state: Mutex::new(Queue::default()), turn: Condvar::new(), open, resize, turn_ending }
     }
@@ -110,10 +115,15 @@ impl Writer {
         }
         queue.holder = Some(me);
         let conn = queue.conn.take();
+        // A connection about to be opened is fitted as it opens.
+        let resize = conn.is_some() && queue.resized.is_some_and(|at| at.elapsed() >= RESIZE_INTERVAL);
+        if resize || conn.is_none() {
+            queue.resized = Some(Instant::now());
+        }
         drop(queue);
         let conn = match conn {
             Some(conn) => {
-                if ticket % RESIZE_EVERY == 0 {
+                if resize {
                     // A setting of performance only: if it fails, the connection keeps the
                     // one it had, and a connection broken for good fails the write that
                     // follows, which reports it.
