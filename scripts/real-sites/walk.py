@@ -389,18 +389,19 @@ def expected_findings(start, sitemap, depth, status, redirect, html_page, info, 
         if status[target] == 200 and target in info and info[target].canonical_url \
                 and info[target].canonical_url != target:
             found["canonical-chain"].add(url)
-    # Redirect rules. A loop: following the redirects from a URL comes back to it. A chain:
-    # from a URL no crawled URL redirects to, two redirects or more before an answer that is
-    # not one, and no loop on the way.
+    # Redirect rules. A loop: following the redirects from a URL comes back to a URL already
+    # on the way (the loop's URLs and those leading into it). A chain: from a URL no crawled
+    # URL redirects to, or one a page links to, two redirects or more before an answer that
+    # is not one, and no loop on the way.
     redirected_to = set(redirect.values())
     for url in redirect:
         chain = [url]
         while chain[-1] in redirect and redirect[chain[-1]] not in chain:
             chain.append(redirect[chain[-1]])
         looped = chain[-1] in redirect
-        if looped and redirect[chain[-1]] == url:
+        if looped:
             found["redirect-loop"].add(url)
-        if not looped and url not in redirected_to and len(chain) > 2:
+        if not looped and (url not in redirected_to or inlinks.get(url)) and len(chain) > 2:
             found["internal-redirect-chain"].add(url)
     # few-inlinks: an indexable page other than the start (nor where the start redirects)
     # linked from exactly one page the walk read.

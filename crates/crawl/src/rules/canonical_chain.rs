@@ -8,8 +8,8 @@ static META: SiteRuleMeta = SiteRuleMeta {
     id: "canonical-chain",
     name: "Canonicals name the final page",
     severity: Severity::Warning,
-    threshold: "a page's canonical names another page of the site that answers 200 and names a third URL as its own \
-                canonical",
+    threshold: "a page's canonical names another page of the site that answers 200 (HTML) and names any other URL \
+                as its own canonical, the first page included (two pages naming each other)",
     why: "Search engines may not follow a chain of canonicals; the signals meant for one page are split or lost, and \
           the wrong URL may be indexed.",
     fail_example: "/a names /b as its canonical, and /b names /c",

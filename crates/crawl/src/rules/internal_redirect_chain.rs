@@ -13,7 +13,8 @@ static META: SiteRuleMeta = SiteRuleMeta {
     name: "Redirects reach their target in one hop",
     severity: Severity::Warning,
     threshold: "a URL of the site redirects to another URL that redirects again (two hops or more before an answer \
-                that is not a redirect), for the first URL of each chain",
+                that is not a redirect), for the first URL of each chain and for each URL along it that a crawled \
+                page links to",
     why: "Every hop costs a request; search engines follow a few hops only and may give up before the final page, \
           which then loses the links' signals.",
     fail_example: "/a links to /old, which answers 301 to /older, which answers 301 to /new",
@@ -31,9 +32,12 @@ impl SiteRule for InternalRedirectChain {
 
     fn scan<'s>(&'s self, site: &'s dyn CrawledSite, _: &mut Findings) -> ScanResult<'s> {
         each_page(move |page: &CrawledPage, out: &mut Findings| {
-            // A chain is reported once, at its head: a URL no crawled page redirects to.
+            // A chain is reported at its head, a URL no crawled page redirects to, and at each
+            // URL along it that a page links to: a link to the middle of a chain costs the
+            // hops from there. A URL in the middle that nothing links to is the head's.
             let Some(first) = page.redirect_to.clone() else { return Ok(()) };
-            if site.redirected_to(&page.url)? {
+            let linked_from = site.first_inlink(&page.url)?;
+            if linked_from.is_none() && site.redirected_to(&page.url)? {
                 return Ok(());
             }
             let mut chain: Vec<String> = vec![page.url.clone(), first];
@@ -56,7 +60,7 @@ impl SiteRule for InternalRedirectChain {
                 let more = if cut { " and more" } else { "" };
                 out.push(SiteFinding {
                     url: page.url.clone(),
-                    linked_from: site.first_inlink(&page.url)?,
+                    linked_from,
                     detail: format!("{hops} hops{more}: {}", chain.join(" to ")),
                 });
             }

@@ -8,7 +8,8 @@ static META: SiteRuleMeta = SiteRuleMeta {
     id: "redirect-loop",
     name: "No redirect leads back to itself",
     severity: Severity::Critical,
-    threshold: "following the redirects from a URL of the site comes back to a URL already on the way",
+    threshold: "following the redirects from a URL of the site comes back to a URL already on the way: the URLs of \
+                the loop and every URL whose redirects lead into it",
     why: "A redirect loop never reaches a page: browsers show an error and search engines drop the URL.",
     fail_example: "/a redirects to /b, which redirects to /a",
     pass_example: "every redirect chain ends on a page",
@@ -32,11 +33,15 @@ impl SiteRule for RedirectLoop {
             let mut next = page.redirect_to.clone();
             while let Some(to) = next {
                 if chain.contains(&to) {
-                    // Report the URLs of the loop itself, not those leading into it.
-                    if to == page.url {
-                        chain.push(to);
-                        out.push(SiteFinding { url: page.url.clone(), linked_from: None, detail: chain.join(" to ") });
-                    }
+                    // The URLs of the loop and those leading into it: none reaches a page,
+                    // and a link to any of them is a link to an error.
+                    let into = if to == page.url { "" } else { "leads into a loop: " };
+                    chain.push(to);
+                    out.push(SiteFinding {
+                        url: page.url.clone(),
+                        linked_from: site.first_inlink(&page.url)?,
+                        detail: format!("{into}{}", chain.join(" to ")),
+                    });
                     break;
                 }
                 chain.push(to.clone());

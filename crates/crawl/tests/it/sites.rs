@@ -241,6 +241,13 @@ fn redirect_records_and_loops() {
     let results = run(&mut c);
     let loop_ = findings_of(&results, "redirect-loop");
     assert_eq!(loop_.findings[0].detail, "http://site.test/a to http://site.test/b to http://site.test/a");
+    // A URL that redirects into the loop reaches no page either, and says so.
+    let into = loop_.findings.iter().find(|f| f.url == "http://site.test/into").expect("the URL into the loop");
+    assert_eq!(
+        into.detail,
+        "leads into a loop: http://site.test/into to http://site.test/a to http://site.test/b to http://site.test/a"
+    );
+    assert_eq!(into.linked_from.as_deref(), Some("http://site.test/"));
 }
 
 #[test]
