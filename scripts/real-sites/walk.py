@@ -399,7 +399,7 @@ def expected_findings(start, sitemap, depth, status, redirect, html_page, info, 
         while chain[-1] in redirect and redirect[chain[-1]] not in chain:
             chain.append(redirect[chain[-1]])
         looped = chain[-1] in redirect
-        if looped:
+        if looped and len(chain) <= 20:  # back on the way within 20 hops (browsers' bound)
             found["redirect-loop"].add(url)
         if not looped and (url not in redirected_to or inlinks.get(url)) and len(chain) > 2:
             found["internal-redirect-chain"].add(url)

@@ -4,12 +4,19 @@ use super::prelude::*;
 #[derive(Debug, Clone, Copy)]
 pub struct RedirectLoop;
 
+/// The hops followed from a URL at most: the redirects browsers follow before they give up
+/// (Chromium's 20), and a bound on the look-ups one URL costs, so that a site of long chains
+/// costs its rules no more than 20 look-ups a redirecting URL. A loop longer than that is
+/// not told from a chain that long, which `internal-redirect-chain` reports ("20 hops and
+/// more").
+const MAX_HOPS: usize = 20;
+
 static META: SiteRuleMeta = SiteRuleMeta {
     id: "redirect-loop",
     name: "No redirect leads back to itself",
     severity: Severity::Critical,
-    threshold: "following the redirects from a URL of the site comes back to a URL already on the way: the URLs of \
-                the loop and every URL whose redirects lead into it",
+    threshold: "following the redirects from a URL of the site comes back to a URL already on the way, within 20 \
+                hops: the URLs of the loop and every URL whose redirects lead into it",
     why: "A redirect loop never reaches a page: browsers show an error and search engines drop the URL.",
     fail_example: "/a redirects to /b, which redirects to /a",
     pass_example: "every redirect chain ends on a page",
@@ -32,6 +39,10 @@ impl SiteRule for RedirectLoop {
             let mut chain: Vec<String> = vec![page.url.clone()];
             let mut next = page.redirect_to.clone();
             while let Some(to) = next {
+                // `chain` holds the URLs reached in `chain.len() - 1` hops: `to` is one more.
+                if chain.len() > MAX_HOPS {
+                    break;
+                }
                 if chain.contains(&to) {
                     // The URLs of the loop and those leading into it: none reaches a page,
                     // and a link to any of them is a link to an error.
