@@ -345,7 +345,8 @@ def expected_findings(start, sitemap, depth, status, redirect, html_page, info, 
     found = collections.defaultdict(set)
 
     def final(url, seen=()):
-        if url in redirect and url not in seen and redirect[url] in status:
+        # Up to 10 redirects, as broken-internal-link follows.
+        if url in redirect and url not in seen and redirect[url] in status and len(seen) < 10:
             return final(redirect[url], seen + (url,))
         return url
 
@@ -401,7 +402,8 @@ def expected_findings(start, sitemap, depth, status, redirect, html_page, info, 
         looped = chain[-1] in redirect
         if looped and len(chain) <= 20:  # back on the way within 20 hops (browsers' bound)
             found["redirect-loop"].add(url)
-        if not looped and (url not in redirected_to or inlinks.get(url)) and len(chain) > 2:
+        # The crawl stops at 20 hops (21 URLs): a loop closing later is a chain "and more".
+        if (not looped or len(chain) > 20) and (url not in redirected_to or inlinks.get(url)) and len(chain) > 2:
             found["internal-redirect-chain"].add(url)
     # few-inlinks: an indexable page other than the start (nor where the start redirects)
     # linked from exactly one page the walk read.

@@ -186,7 +186,7 @@ pub const WRITER_CACHE_MIN_KIB: i64 = 2_000;
 /// generated site). Sized with the file, the cache costs a small crawl (a 52 MB store of
 /// 2,000 pages) 6.5 MiB instead of the 45 MiB a fixed 64 MiB cache filled, and reaches its
 /// bound at a file of 512 MiB (about 65,000 pages of 8 KB), from where a large crawl's memory
-/// is flat (docs/PERFORMANCE.md, "A million pages").
+/// is flat (docs/PERFORMANCE.md, "Session 26: the step measured and removed").
 pub fn writer_cache_kib(file_bytes: u64) -> i64 {
     let kib = i64::try_from(file_bytes / 8 / 1024).unwrap_or(i64::MAX);
     kib.clamp(WRITER_CACHE_MIN_KIB, WRITER_CACHE_MAX_KIB)

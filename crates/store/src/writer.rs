@@ -43,7 +43,7 @@ type TurnEnding = Box<dyn Fn(Option<&Connection>) + Send + Sync>;
 /// turns instead made the lag a matter of how long turns are: once a crawl held its batches
 /// open for up to a second, 256 turns were four minutes and 230,000 pages of the generated
 /// site, and the writer's cache stayed at SQLite's 2 MB until then and filled to 64 MiB at
-/// once (docs/PERFORMANCE.md, "A million pages").
+/// once (docs/PERFORMANCE.md, "Session 26: the step measured and removed").
 pub(crate) const RESIZE_INTERVAL: Duration = Duration::from_secs(1);
 
 /// The writers' queue of one SQLite file and its connection.
@@ -209,6 +209,46 @@ mod tests {
 
     fn memory() -> Arc<Writer> {
         Arc::new(Writer::new(Box::new(Connection::open_in_memory), Box::new(|_| Ok(())), Box::new(|_| ())))
+    }
+
+    #[test]
+    fn the_connection_is_fitted_when_it_opens_and_then_at_most_once_an_interval() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let (opened, resized) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+        let (o, r) = (opened.clone(), resized.clone());
+        let writer = Arc::new(Writer::new(
+            Box::new(move || {
+                o.fetch_add(1, Ordering::SeqCst);
+                Connection::open_in_memory()
+            }),
+            Box::new(move |_| {
+                r.fetch_add(1, Ordering::SeqCst);
+                Ok(())
+            }),
+            Box::new(|_| ()),
+        ));
+        let counts = || (opened.load(Ordering::SeqCst), resized.load(Ordering::SeqCst));
+        // Many turns within an interval of the opening: none refits the connection (the
+        // opening fitted it).
+        let started = Instant::now();
+        let mut turns = 0;
+        while turns < 1_000 && started.elapsed() < RESIZE_INTERVAL / 2 {
+            drop(writer.take(Duration::from_secs(5)).unwrap());
+            turns += 1;
+        }
+        assert!(turns > 1);
+        assert_eq!(counts(), (1, 0));
+        // The first turn an interval later does, however few turns came between.
+        std::thread::sleep(RESIZE_INTERVAL);
+        drop(writer.take(Duration::from_secs(5)).unwrap());
+        assert_eq!(counts(), (1, 1));
+        drop(writer.take(Duration::from_secs(5)).unwrap());
+        assert_eq!(counts(), (1, 1));
+        // A connection given up is opened again, and fitted as it opens, not by a resize.
+        writer.take(Duration::from_secs(5)).unwrap().discard();
+        std::thread::sleep(RESIZE_INTERVAL);
+        drop(writer.take(Duration::from_secs(5)).unwrap());
+        assert_eq!(counts(), (2, 1));
     }
 
     #[test]

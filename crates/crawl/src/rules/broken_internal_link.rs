@@ -12,7 +12,7 @@ static META: SiteRuleMeta = SiteRuleMeta {
     id: "broken-internal-link",
     name: "Internal links reach a page",
     severity: Severity::Critical,
-    threshold: "a link to a URL of the site answers 4xx or 5xx, cannot be fetched, or redirects (through any number of redirects) to a URL that does",
+    threshold: "a link to a URL of the site answers 4xx or 5xx, cannot be fetched, or redirects (through up to 10 redirects) to a URL that does",
     why: "Visitors and crawlers who follow the link reach an error page, and the link's value is lost.",
     fail_example: "/a links to /gone, which answers 404; /b links to /moved, which answers 301 to /gone",
     pass_example: "every internal link answers 200, or redirects to a page that does",

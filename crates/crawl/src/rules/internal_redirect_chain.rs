@@ -45,13 +45,15 @@ impl SiteRule for InternalRedirectChain {
             loop {
                 let last = chain.last().map(String::as_str).unwrap_or_default();
                 let Some(next) = site.answer(last)?.and_then(|a| a.redirect_to) else { break };
-                if chain.contains(&next) {
-                    // A loop is `redirect-loop`'s.
-                    return Ok(());
-                }
+                // Cut before the loop test, at the hop where `redirect-loop` stops looking: a
+                // loop closing further on is reported here ("and more"), not by neither.
                 if chain.len() > MAX_HOPS {
                     cut = true;
                     break;
+                }
+                if chain.contains(&next) {
+                    // A loop is `redirect-loop`'s.
+                    return Ok(());
                 }
                 chain.push(next);
             }

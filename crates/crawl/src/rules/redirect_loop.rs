@@ -6,9 +6,9 @@ pub struct RedirectLoop;
 
 /// The hops followed from a URL at most: the redirects browsers follow before they give up
 /// (Chromium's 20), and a bound on the look-ups one URL costs, so that a site of long chains
-/// costs its rules no more than 20 look-ups a redirecting URL. A loop longer than that is
+/// costs its rules no more than 20 look-ups a redirecting URL. A loop closing further on is
 /// not told from a chain that long, which `internal-redirect-chain` reports ("20 hops and
-/// more").
+/// more") at its head and at each of its URLs a page links to.
 const MAX_HOPS: usize = 20;
 
 static META: SiteRuleMeta = SiteRuleMeta {
