@@ -4,7 +4,7 @@
 # compares the crawl with the independent walk of the same files (walk.py). It fetches
 # nothing from elsewhere: bring the site's files first (see the docs).
 #
-#   [SITE_ORIGIN=https://www.example.org/] [GITHUB_PAGES=1] scripts/real-sites/check.sh SITE_DIR [SEO_AUDIT_BINARY] [MAX_IN_FLIGHT]
+#   [SITE_ORIGIN=https://www.example.org/] [GITHUB_PAGES=1] [REDIRECTS=FILE] scripts/real-sites/check.sh SITE_DIR [SEO_AUDIT_BINARY] [MAX_IN_FLIGHT]
 #
 # A generated site's sitemap names its public origin, which is not the loopback address it is
 # served at here, nor are its absolute canonicals: with SITE_ORIGIN set, the site is served
@@ -14,6 +14,9 @@
 # A site written for GitHub Pages links `/docs/intro` for `docs/intro.html` ("clean URLs"):
 # with GITHUB_PAGES=1 it is served by serve.py, which answers as GitHub Pages does, and the
 # walk reads it the same way.
+#
+# REDIRECTS=FILE (a JSON object, {"/old": "/new"}) adds 301 redirects the site's files cannot
+# express, for the redirect rules: served by serve.py and read by the walk alike.
 set -euo pipefail
 site=$1
 bin=${2:-target/debug/seo-audit}
@@ -29,8 +32,8 @@ if [ -n "${SITE_ORIGIN:-}" ]; then
     find "$copy" \( -name '*.html' -o -name 'sitemap*.xml' \) -exec sed -i "s#${SITE_ORIGIN%/}/#http://127.0.0.1:$port/#g" {} +
     site=$copy
 fi
-if [ "${GITHUB_PAGES:-}" = 1 ]; then
-    python3 "$here/serve.py" "$site" "$port" >/dev/null 2>&1 &
+if [ "${GITHUB_PAGES:-}" = 1 ] || [ -n "${REDIRECTS:-}" ]; then
+    GITHUB_PAGES=${GITHUB_PAGES:-0} python3 "$here/serve.py" "$site" "$port" >/dev/null 2>&1 &
 else
     python3 -m http.server "$port" --bind 127.0.0.1 --directory "$site" >/dev/null 2>&1 &
 fi

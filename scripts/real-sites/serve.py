@@ -15,19 +15,27 @@ from there, so that the server and the walk cannot drift apart):
 - else a directory: 301 to `PATH/` without the slash, `PATH/index.html` with it, or 404
   (GitHub Pages lists no directory);
 - else 404, with the site's `404.html` as the body when it has one.
+
+With GITHUB_PAGES=0 in the environment it answers as python's http.server does instead
+(a directory without index.html is a listing), and REDIRECTS=FILE adds the extra redirects
+walk.py describes: check.sh serves with it whenever either is asked for.
 """
 
+import html
 import http.server
 import mimetypes
 import os
 import sys
+import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import walk  # noqa: E402
 from walk import answer  # noqa: E402
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
     root = "."
+    github_pages = True
 
     def log_message(self, *args):
         pass
@@ -40,7 +48,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def respond(self, head):
         path = self.path.split("?", 1)[0].split("#", 1)[0]
-        code, local, location = answer(self.root, path, github_pages=True)
+        code, local, location = answer(self.root, path, github_pages=self.github_pages)
         if code == 301:
             self.send_response(301)
             self.send_header("Location", location)
@@ -53,6 +61,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if os.path.isfile(page):
                 with open(page, "rb") as f:
                     body = f.read()
+        elif os.path.isdir(local):
+            # A listing, with the links walk.py reads of one.
+            title = html.escape("Directory listing for " + urllib.parse.unquote(path))
+            links = "".join(
+                f'<li><a href="{urllib.parse.quote(n + ("/" if os.path.isdir(os.path.join(local, n)) else ""))}">'
+                f"{html.escape(n)}</a></li>"
+                for n in sorted(os.listdir(local))
+            )
+            body = f"<!DOCTYPE HTML><html><head><title>{title}</title></head><body><h1>{title}</h1><ul>{links}</ul></body></html>"
+            body, kind = body.encode("utf-8"), "text/html"
         else:
             with open(local, "rb") as f:
                 body = f.read()
@@ -70,6 +88,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
 def main():
     root, port = sys.argv[1], int(sys.argv[2])
     Handler.root = root
+    Handler.github_pages = os.environ.get("GITHUB_PAGES", "1") == "1"
+    walk.EXTRA_REDIRECTS = walk.load_redirects()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
     server.daemon_threads = True
     server.serve_forever()

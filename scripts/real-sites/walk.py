@@ -194,11 +194,29 @@ def resolve_page(url, page):
 GITHUB_PAGES = False
 
 
+# Set by main() and serve.py from the environment: REDIRECTS=FILE names a JSON object of
+# extra 301 redirects ({"/old": "/new"}, paths as requested) that answer() gives before
+# anything else, as if the site's server had them: static servers only redirect a directory
+# to its slash, and the redirect rules need chains and loops to be checked on real pages.
+EXTRA_REDIRECTS = {}
+
+
+def load_redirects():
+    """The extra redirects REDIRECTS names, or none."""
+    path = os.environ.get("REDIRECTS")
+    if not path:
+        return {}
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
 def answer(root, path, github_pages=None):
     """(status, file, location) as python's http.server answers `path`, or as GitHub Pages
     does when `github_pages` (default: GITHUB_PAGES): `/a/b` is served from `a/b.html` when
     no file or directory has that name ("clean URLs"), and a directory without index.html
-    is a 404, not a listing."""
+    is a 404, not a listing. An extra redirect (REDIRECTS) comes first."""
+    if path in EXTRA_REDIRECTS:
+        return 301, None, EXTRA_REDIRECTS[path]
     github_pages = GITHUB_PAGES if github_pages is None else github_pages
     local = os.path.join(root, urllib.parse.unquote(path).lstrip("/"))
     if github_pages and os.path.isfile(local):
@@ -461,8 +479,9 @@ JUDGED_WITH_SITEMAP = ["not-in-sitemap", "sitemap-non-indexable-url", "orphan-pa
 
 
 def main():
-    global GITHUB_PAGES
+    global GITHUB_PAGES, EXTRA_REDIRECTS
     GITHUB_PAGES = os.environ.get("GITHUB_PAGES") == "1"
+    EXTRA_REDIRECTS = load_redirects()
     root, base, report = sys.argv[1], sys.argv[2], sys.argv[3]
     sitemap = sitemap_urls(root)
     start, depth, status, redirect, html_page, info, inlinks, followed_inlinks = walk(root, base, sitemap)
