@@ -35,35 +35,24 @@ impl SiteRule for InternalRedirectChain {
             // A chain is reported at its head, a URL no crawled page redirects to, and at each
             // URL along it that a page links to: a link to the middle of a chain costs the
             // hops from there. A URL in the middle that nothing links to is the head's.
-            let Some(first) = page.redirect_to.clone() else { return Ok(()) };
+            let Some(first) = page.redirect_to.as_deref() else { return Ok(()) };
             let linked_from = site.first_inlink(&page.url)?;
             if linked_from.is_none() && site.redirected_to(&page.url)? {
                 return Ok(());
             }
-            let mut chain: Vec<String> = vec![page.url.clone(), first];
-            let mut cut = false;
-            loop {
-                let last = chain.last().map(String::as_str).unwrap_or_default();
-                let Some(next) = site.answer(last)?.and_then(|a| a.redirect_to) else { break };
-                // Cut before the loop test, at the hop where `redirect-loop` stops looking: a
-                // loop closing further on is reported here ("and more"), not by neither.
-                if chain.len() > MAX_HOPS {
-                    cut = true;
-                    break;
-                }
-                if chain.contains(&next) {
-                    // A loop is `redirect-loop`'s.
-                    return Ok(());
-                }
-                chain.push(next);
-            }
+            // Cut at the hop where `redirect-loop` stops looking: a loop closing further on
+            // is reported here ("and more"), not by neither.
+            let (chain, more) = match follow_redirects(site, &page.url, &first, MAX_HOPS)? {
+                RedirectPath::Ends(chain) => (chain, ""),
+                RedirectPath::Cut(chain) => (chain, " and more"),
+                // A loop is `redirect-loop`'s.
+                RedirectPath::Loops(_) => return Ok(()),
+            };
             if chain.len() > 2 {
-                let hops = chain.len() - 1;
-                let more = if cut { " and more" } else { "" };
                 out.push(SiteFinding {
                     url: page.url.clone(),
                     linked_from,
-                    detail: format!("{hops} hops{more}: {}", chain.join(" to ")),
+                    detail: format!("{} hops{more}: {}", chain.len() - 1, chain.join(" to ")),
                 });
             }
             Ok(())

@@ -1095,6 +1095,42 @@ impl DuplicateGroup {
     }
 }
 
+/// Where the redirects from a redirecting URL lead, followed through the crawl's answers for
+/// at most `max_hops` hops: the URLs on the way, the first one included.
+pub(crate) enum RedirectPath {
+    /// The last URL answers without redirecting (or was not fetched).
+    Ends(Vec<String>),
+    /// The last URL is one already on the way: a loop.
+    Loops(Vec<String>),
+    /// `max_hops` hops were followed and the last URL redirects again.
+    Cut(Vec<String>),
+}
+
+/// Follows the redirects from `url`, which redirects to `first` (see [`RedirectPath`]): the
+/// redirect rules' one walk along a chain, a look-up a hop.
+pub(crate) fn follow_redirects(
+    site: &dyn CrawledSite,
+    url: &str,
+    first: &str,
+    max_hops: usize,
+) -> SiteResult<RedirectPath> {
+    let mut chain = vec![url.to_string()];
+    let mut next = Some(first.to_string());
+    while let Some(to) = next {
+        // `chain` holds the URLs reached in `chain.len() - 1` hops: `to` is one more.
+        if chain.len() > max_hops {
+            return Ok(RedirectPath::Cut(chain));
+        }
+        let looped = chain.contains(&to);
+        chain.push(to);
+        if looped {
+            return Ok(RedirectPath::Loops(chain));
+        }
+        next = site.answer(chain.last().map(String::as_str).unwrap_or_default())?.and_then(|a| a.redirect_to);
+    }
+    Ok(RedirectPath::Ends(chain))
+}
+
 /// `HTTP 404`, `redirects to …` or the fetch error: how a URL answered.
 pub(crate) fn answer(page: &Answer) -> String {
     match (page.status, &page.redirect_to, &page.error) {

@@ -33,30 +33,16 @@ impl SiteRule for RedirectLoop {
 
     fn scan<'s>(&'s self, site: &'s dyn CrawledSite, _: &mut Findings) -> ScanResult<'s> {
         each_page(move |page: &CrawledPage, out: &mut Findings| {
-            if page.redirect_to.is_none() {
-                return Ok(());
-            }
-            let mut chain: Vec<String> = vec![page.url.clone()];
-            let mut next = page.redirect_to.clone();
-            while let Some(to) = next {
-                // `chain` holds the URLs reached in `chain.len() - 1` hops: `to` is one more.
-                if chain.len() > MAX_HOPS {
-                    break;
-                }
-                if chain.contains(&to) {
-                    // The URLs of the loop and those leading into it: none reaches a page,
-                    // and a link to any of them is a link to an error.
-                    let into = if to == page.url { "" } else { "leads into a loop: " };
-                    chain.push(to);
-                    out.push(SiteFinding {
-                        url: page.url.clone(),
-                        linked_from: site.first_inlink(&page.url)?,
-                        detail: format!("{into}{}", chain.join(" to ")),
-                    });
-                    break;
-                }
-                chain.push(to.clone());
-                next = site.answer(&to)?.and_then(|a| a.redirect_to);
+            let Some(first) = page.redirect_to.as_deref() else { return Ok(()) };
+            if let RedirectPath::Loops(chain) = follow_redirects(site, &page.url, first, MAX_HOPS)? {
+                // The URLs of the loop and those leading into it: none reaches a page, and a
+                // link to any of them is a link to an error.
+                let into = if chain.last() == Some(&page.url) { "" } else { "leads into a loop: " };
+                out.push(SiteFinding {
+                    url: page.url.clone(),
+                    linked_from: site.first_inlink(&page.url)?,
+                    detail: format!("{into}{}", chain.join(" to ")),
+                });
             }
             Ok(())
         })
