@@ -42,7 +42,7 @@ impl SiteRule for InternalRedirectChain {
             }
             // Cut at the hop where `redirect-loop` stops looking: a loop closing further on
             // is reported here ("and more"), not by neither.
-            let (chain, more) = match follow_redirects(site, &page.url, &first, MAX_HOPS)? {
+            let (chain, more) = match follow_redirects(site, &page.url, first, MAX_HOPS)? {
                 RedirectPath::Ends(chain) => (chain, ""),
                 RedirectPath::Cut(chain) => (chain, " and more"),
                 // A loop is `redirect-loop`'s.
