@@ -8,7 +8,7 @@
 #
 # A generated site's sitemap names its public origin, which is not the loopback address it is
 # served at here, nor are its absolute canonicals: with SITE_ORIGIN set, the site is served
-# from a scratch copy whose sitemap*.xml and HTML files name the served address instead of
+# from a scratch copy whose XML files (sitemaps), robots.txt and HTML files name the served address instead of
 # that origin (nothing else changes).
 #
 # A site written for GitHub Pages links `/docs/intro` for `docs/intro.html` ("clean URLs"):
@@ -29,7 +29,7 @@ port=${PORT:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.
 if [ -n "${SITE_ORIGIN:-}" ]; then
     copy=$(mktemp -d)
     cp -a "$site/." "$copy/"
-    find "$copy" \( -name '*.html' -o -name 'sitemap*.xml' \) -exec sed -i "s#${SITE_ORIGIN%/}/#http://127.0.0.1:$port/#g" {} +
+    find "$copy" \( -name '*.html' -o -name '*.xml' -o -name robots.txt \) -exec sed -i "s#${SITE_ORIGIN%/}/#http://127.0.0.1:$port/#g" {} +
     site=$copy
 fi
 if [ "${GITHUB_PAGES:-}" = 1 ] || [ -n "${REDIRECTS:-}" ]; then

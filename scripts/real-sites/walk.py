@@ -5,16 +5,20 @@ Reads a generated static site's files directly, as `python3 -m http.server` woul
 them, and works out what `seo-audit crawl` should find over that server, without any of
 the crawler's code: the URLs reached from the start page through <a href> links, their
 status (200 for a file, 301 for a directory named without its slash, 404 for the rest),
-their click depth, the URLs /sitemap.xml lists (a urlset; a site whose sitemap names its public
-origin is served with that origin rewritten, see check.sh), and per rule the URLs affected. Then it compares that with the JSON of
-`seo-audit crawl --format json` and prints every disagreement.
+their click depth, the URLs robots.txt keeps out (for the `SeoAuditBot` token; listed as
+skipped, never fetched), the URLs the site's sitemaps list (/sitemap.xml, robots.txt's
+`Sitemap:` lines and what their indexes name; a site whose sitemap names its public origin is
+served with that origin rewritten, see check.sh), and per rule the URLs affected. Then it
+compares that with the JSON of `seo-audit crawl --format json` and prints every disagreement.
 
 Besides the links, it reads of each HTML page (as docs/RULES.md, "Site rules", says the crawl
 does) the head's first canonical, its hreflang alternates and its rel=next/prev, all resolved
 against the page's <base href>, and fetches those targets too (one click deeper, no inlinks);
-and its title, the head's first meta description and the first <h1>, for the duplicate rules.
-The rules it judges are JUDGED (and JUDGED_WITH_SITEMAP when the site has /sitemap.xml); each
-is worked out from the rule's documented meaning, in expected_findings and sitemap_findings.
+its title, the head's first meta description and the first <h1>, for the duplicate rules; and
+the types of its top-level structured data items (JSON-LD, microdata, RDFa).
+The rules it judges are JUDGED (and JUDGED_WITH_SITEMAP when a sitemap was read); each is
+worked out from the rule's documented meaning, in expected_findings, more_findings,
+read_sitemaps and sitemap_findings.
 
     python3 scripts/real-sites/walk.py SITE_DIR BASE_URL CRAWL_JSON
 
@@ -25,11 +29,11 @@ listings) instead of as python's http.server does.
 """
 
 import collections
+import gzip
 import html.parser
 import xml.etree.ElementTree as ElementTree
 import json
 import os
-import posixpath
 import re
 import sys
 import urllib.parse
@@ -68,6 +72,10 @@ class Links(html.parser.HTMLParser):
         self.h1 = None
         self.hreflang = []
         self.base = self.next = self.prev = None
+        # Structured data: the JSON-LD blocks' text, and the first type of each top-level
+        # microdata item (an itemscope without itemprop) and RDFa node (typeof without property).
+        self.json_ld, self._json_ld = [], None
+        self.markup_types = []
         self._h1 = 0  # 0: no <h1> yet, 1: in the first one, 2: past it
         self._body = False
         self._svg = self._noscript = 0
@@ -90,6 +98,12 @@ class Links(html.parser.HTMLParser):
             self._noscript += 1
         elif tag in ("script", "style"):
             self._cdata = tag
+            if tag == "script" and (a.get("type") or "").strip().lower() == "application/ld+json":
+                self._json_ld = ""
+        if "itemscope" in a and a.get("itemprop") is None and (a.get("itemtype") or "").split():
+            self.markup_types.append(short_type(a["itemtype"].split()[0]))
+        if (a.get("typeof") or "").split() and a.get("property") is None:
+            self.markup_types.append(short_type(a["typeof"].split()[0]))
         if tag in ("h1", "h2", "h3", "h4", "h5", "h6") and self._h1 == 1:
             self._h1 = 2
         if self._svg:
@@ -133,10 +147,15 @@ class Links(html.parser.HTMLParser):
             self._noscript -= 1
         elif tag == self._cdata:
             self._cdata = None
+            if self._json_ld is not None:
+                self.json_ld.append(self._json_ld)
+                self._json_ld = None
         elif tag in ("h1", "h2", "h3", "h4", "h5", "h6") and self._h1 == 1:
             self._h1 = 2
 
     def handle_data(self, data):
+        if self._json_ld is not None:
+            self._json_ld += data
         if self._in_title:
             self.title += data
         if self._h1 == 1:
@@ -144,6 +163,54 @@ class Links(html.parser.HTMLParser):
         if not self._body and not self._noscript and not self._in_title and not self._cdata \
                 and re.sub(r"[ \t\n\f\r]", "", data):
             self._body = True
+
+
+def short_type(name):
+    """A schema.org type by its short name (`https://schema.org/Product` is `Product`)."""
+    name = name.strip()
+    for prefix in ("https://schema.org/", "http://schema.org/", "schema:", "https://www.schema.org/",
+                   "http://www.schema.org/"):
+        if name.startswith(prefix):
+            return name[len(prefix):].rstrip("/")
+    return name
+
+
+def structured_types(page):
+    """The first type of each top-level item of the page (JSON-LD objects, the members of an
+    @graph, top-level microdata and RDFa items), distinct, the first 8 (a crawl record keeps 8)."""
+    types = []
+
+    def node(value):
+        if not isinstance(value, dict) or "@value" in value:
+            return
+        t = value.get("@type")
+        t = t if isinstance(t, str) else next((x for x in t if isinstance(x, str)), None) if isinstance(t, list) else None
+        if t and short_type(t):
+            types.append(short_type(t))
+
+    def top(value):
+        if isinstance(value, list):
+            for v in value:
+                top(v)
+        elif isinstance(value, dict):
+            if "@graph" in value:
+                members = value["@graph"] if isinstance(value["@graph"], list) else [value["@graph"]]
+                for m in members:
+                    node(m)
+                if "@type" not in value:
+                    return
+            node(value)
+
+    for block in getattr(page, "json_ld", ()):
+        try:
+            top(json.loads(block))
+        except ValueError:
+            pass
+    out = []
+    for t in types + list(getattr(page, "markup_types", ())):
+        if t not in out and len(t.encode()) <= 128 and len(out) < 8:
+            out.append(t)
+    return out
 
 
 def read_page(url, local):
@@ -162,7 +229,7 @@ def resolve_page(url, page):
     base = url
     if page.base is not None:
         try:
-            base = urllib.parse.urljoin(url, page.base.strip())
+            base = join(url, page.base.strip())
         except ValueError:
             pass
     page.base_url = base
@@ -171,7 +238,7 @@ def resolve_page(url, page):
         if ref is None:
             return None
         try:
-            target = urllib.parse.urljoin(base, ref.strip())
+            target = join(base, ref.strip())
             if urllib.parse.urlsplit(target).scheme not in ("http", "https"):
                 return None
             return normalise(target)
@@ -180,7 +247,9 @@ def resolve_page(url, page):
 
     page.canonical_url = resolve(page.canonical)
     page.alternates = [(lang, u) for lang, u in ((lang, resolve(h)) for lang, h in page.hreflang) if u]
-    page.pagination = [u for u in (resolve(page.next), resolve(page.prev)) if u]
+    page.next_url, page.prev_url = resolve(page.next), resolve(page.prev)
+    page.pagination = [u for u in (page.next_url, page.prev_url) if u]
+    page.structured_types = structured_types(page)
     title = page.title and cut(collapse(page.title))
     page.title_key = title or None
     description = page.meta_description and cut(collapse(page.meta_description))
@@ -236,32 +305,219 @@ def answer(root, path, github_pages=None):
     return 404, None, None
 
 
+def remove_dot_segments(path):
+    """RFC 3986's remove_dot_segments: `.` and `..` segments resolved, nothing else changed
+    (an empty segment, as in `/a//b`, stays)."""
+    segments, out = path.split("/"), []
+    for i, segment in enumerate(segments):
+        last = i == len(segments) - 1
+        if segment in (".", ".."):
+            if segment == ".." and len(out) > 1:
+                out.pop()
+            if last:
+                out.append("")
+            continue
+        out.append(segment)
+    return "/".join(out)
+
+
+# What the WHATWG URL standard percent-encodes in a path and in a query (besides controls and
+# non-ASCII characters); an existing escape is left as written.
+PATH_ENCODED = set(' "#<>?`{}')
+QUERY_ENCODED = set(' "#<>\'')
+
+
+def join(base, ref):
+    """`ref` resolved against `base` as RFC 3986 (and the WHATWG URL standard) resolve it.
+    Python's urljoin drops empty path segments (`a//b` becomes `a/b`), the standard keeps them."""
+    r = urllib.parse.urlsplit(ref.replace("\\", "/") if not re.match(r"[a-zA-Z][a-zA-Z0-9+.-]*:", ref) else ref)
+    if r.scheme:
+        return urllib.parse.urlunsplit((r.scheme, r.netloc, remove_dot_segments(r.path), r.query, r.fragment))
+    b = urllib.parse.urlsplit(base)
+    if ref.startswith("//"):
+        return urllib.parse.urlunsplit((b.scheme, r.netloc, remove_dot_segments(r.path), r.query, r.fragment))
+    if not r.path:
+        path, query = b.path, (r.query if ref.startswith("?") or r.query else b.query)
+    elif r.path.startswith("/"):
+        path, query = remove_dot_segments(r.path), r.query
+    else:
+        path, query = remove_dot_segments(b.path[:b.path.rfind("/") + 1] + r.path), r.query
+    return urllib.parse.urlunsplit((b.scheme, b.netloc, path or "/", query, r.fragment))
+
+
+def encode(text, encoded):
+    return "".join(urllib.parse.quote(c, safe="") if c in encoded or ord(c) < 0x21 or ord(c) > 0x7e else c
+                   for c in text)
+
+
 def normalise(url):
-    p = urllib.parse.urlsplit(url)
-    path = posixpath.normpath(p.path) + ("/" if p.path.endswith("/") and p.path != "/" else "") if p.path else "/"
-    path = urllib.parse.quote(urllib.parse.unquote(path), safe="/%:@!$&'()*+,;=-._~")
-    return urllib.parse.urlunsplit((p.scheme, p.netloc.lower(), path, p.query, ""))
+    """One spelling of a URL, as the WHATWG URL standard serialises it (which the crawl
+    follows): scheme and host in lower case, `.` and `..` resolved, the path and query
+    percent-encoded where the standard says (existing escapes kept), no fragment, no empty query."""
+    p = urllib.parse.urlsplit(url.strip())
+    path = encode(remove_dot_segments(p.path), PATH_ENCODED) if p.path else "/"
+    return urllib.parse.urlunsplit((p.scheme.lower(), p.netloc.lower(), path, encode(p.query, QUERY_ENCODED), ""))
 
 
-def sitemap_urls(root):
-    """The <loc>s of SITE_DIR/sitemap.xml, normalised (None: no sitemap)."""
-    path = os.path.join(root, "sitemap.xml")
-    if not os.path.isfile(path):
-        return None
-    tree = ElementTree.parse(path)
-    return {normalise(loc.text.strip()) for loc in tree.iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")}
+# The product token the crawl obeys in robots.txt (docs/RULES.md, "What a crawl visits").
+TOKEN = "seoauditbot"
 
 
-def walk(root, base, sitemap=None):
+class Robots:
+    """A site's robots.txt as RFC 9309 reads it for TOKEN: the groups naming the token (merged),
+    else the `*` groups; the longest matching pattern decides, an Allow winning a tie; `*`
+    matches any characters and a final `$` the end; /robots.txt itself is always allowed.
+    Also its `Sitemap:` lines."""
+
+    def __init__(self, text=""):
+        groups, current, in_agents = [], None, False
+        self.sitemaps = []
+        for raw in text.splitlines():
+            line = raw.split("#", 1)[0].strip()
+            if ":" not in line:
+                continue
+            key, value = (x.strip() for x in line.split(":", 1))
+            key = key.lower()
+            if key == "user-agent":
+                if not in_agents:
+                    current = ([], [])
+                    groups.append(current)
+                in_agents = True
+                agent = value.lower()
+                current[0].append("*" if agent.startswith("*") else re.match(r"[a-z_-]*", agent).group(0))
+            elif key == "sitemap":
+                self.sitemaps.append(value)
+            else:
+                in_agents = False
+                if key in ("allow", "disallow") and current is not None and value:
+                    current[1].append((key == "allow", value))
+        named = [rules for agents, rules in groups if TOKEN in agents]
+        if not named:
+            named = [rules for agents, rules in groups if "*" in agents]
+        self.rules = [r for rules in named for r in rules]
+
+    def allowed(self, url):
+        parts = urllib.parse.urlsplit(url)
+        path = (parts.path or "/") + ("?" + parts.query if parts.query else "")
+        if parts.path == "/robots.txt":
+            return True
+        path = urllib.parse.unquote(path)
+        best = None
+        for allow, pattern in self.rules:
+            regex = "".join(".*" if c == "*" else re.escape(c) for c in urllib.parse.unquote(pattern.rstrip("$")))
+            if re.match(regex + ("$" if pattern.endswith("$") else ""), path, re.S):
+                key = (len(pattern), allow)
+                best = max(best, key) if best else key
+        return best is None or best[1]
+
+
+def load_robots(root):
+    """The site's /robots.txt as it is served (none: allows everything)."""
+    code, local, _ = answer(root, "/robots.txt")
+    if code != 200 or os.path.isdir(local):
+        return Robots()
+    with open(local, encoding="utf-8", errors="replace") as f:
+        return Robots(f.read())
+
+
+# What the crawl reads of sitemaps (docs/RULES.md, "What a crawl visits"): indexes nested 2 deep.
+SITEMAP_INDEX_DEPTH = 2
+SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+
+
+def read_sitemaps(root, base, robots):
+    """The site's sitemaps as the crawl discovers them: /sitemap.xml, then robots.txt's
+    `Sitemap:` lines on the site, and what the indexes among them name. Returns (the page URLs
+    they list on the site, normalised, or None when no sitemap could be read; the sitemap-error
+    findings, sitemap URL -> problems)."""
+    host = urllib.parse.urlsplit(base).netloc
+    queue, seen, errors, urls, read_any, indexes = [], set(), collections.defaultdict(list), set(), False, set()
+
+    def push(url, depth, named):
+        url = normalise(url)
+        if urllib.parse.urlsplit(url).netloc != host:
+            return
+        if url not in seen:
+            seen.add(url)
+            queue.append([url, depth, named])
+        elif named:
+            for q in queue:
+                if q[0] == url:
+                    q[2] = True
+
+    push(join(base, "/sitemap.xml"), 0, False)
+    for named in robots.sitemaps:
+        push(named, 0, True)
+    while queue:
+        url, depth, named = queue.pop(0)
+        code, local, _ = answer(root, urllib.parse.urlsplit(url).path or "/")
+        if code != 200 or os.path.isdir(local):
+            if named or depth > 0:
+                errors[url].append(f"HTTP {code}")
+            continue
+        with open(local, "rb") as f:
+            data = f.read()
+        if data[:2] == b"\x1f\x8b":
+            try:
+                data = gzip.decompress(data)
+            except OSError:
+                errors[url].append("bad gzip")
+                continue
+        try:
+            tree = ElementTree.fromstring(data)
+        except ElementTree.ParseError:
+            errors[url].append("not well-formed")
+            continue
+        ns, _, kind = tree.tag.rpartition("}")
+        if kind not in ("urlset", "sitemapindex"):
+            errors[url].append("not a sitemap")
+            continue
+        read_any = True
+        if ns.lstrip("{") != SITEMAP_NS:
+            errors[url].append("namespace")
+        if kind == "sitemapindex":
+            indexes.add(url)
+        for loc in (loc for entry in tree for loc in entry):
+            if loc.tag.rpartition("}")[2] != "loc" or not (loc.text or "").strip():
+                continue
+            text = loc.text.strip()
+            if urllib.parse.urlsplit(text).scheme not in ("http", "https"):
+                errors[url].append(f"relative <loc> {text}")
+                text = join(url, text)
+            target = normalise(text)
+            if kind == "sitemapindex":
+                if target in indexes:
+                    errors[url].append(f"index loop: {target}")
+                elif depth < SITEMAP_INDEX_DEPTH:
+                    push(target, depth + 1, True)
+                else:
+                    errors[url].append(f"below {SITEMAP_INDEX_DEPTH} index levels: {target}")
+            elif urllib.parse.urlsplit(target).netloc == host:
+                urls.add(target)
+    return (urls if read_any else None), errors
+
+
+def walk(root, base, sitemap=None, robots=None):
     """The breadth-first walk from BASE, then from the sitemap's URLs no link reached: those
-    and what only they link to have no click depth (None), as in the crawl."""
+    and what only they link to have no click depth (None), as in the crawl. A URL robots.txt
+    disallows is not fetched: it is in `skipped`, with its depth."""
     host = urllib.parse.urlsplit(base).netloc
     start = normalise(base)
     depth, status, redirect, html_page, info, inlinks = {start: 0}, {}, {}, {}, {}, collections.defaultdict(list)
     # The pages that link to a URL with a link a search engine follows (no rel nofollow, ugc
     # or sponsored on it, no page-wide nofollow): nofollow-only-inlinks.
     followed_inlinks = collections.defaultdict(set)
-    queue = collections.deque([start])
+    # A breadth-first walk where a redirect costs no click: its target goes to the front of the
+    # queue at the redirect's depth, and a URL waiting in the queue takes the least depth any
+    # path gives it (docs/RULES.md, "What a crawl visits"); each URL is fetched once.
+    queue, done = collections.deque([start]), set()
+    skipped = set()
+
+    def reach(target, d, front=False):
+        if target in done or (target in depth and (d is None or (depth[target] is not None and depth[target] <= d))):
+            return
+        depth[target] = d
+        (queue.appendleft if front else queue.append)(target)
     later = sorted(u for u in (sitemap or ()) if urllib.parse.urlsplit(u).netloc == host)
     while queue or later:
         if not queue:
@@ -271,15 +527,19 @@ def walk(root, base, sitemap=None):
                 queue.append(url)
             continue
         url = queue.popleft()
+        if url in done:
+            continue
+        done.add(url)
+        if robots is not None and not robots.allowed(url):
+            skipped.add(url)
+            continue
         path = urllib.parse.urlsplit(url).path or "/"
         code, local, location = answer(root, path)
         status[url] = code
         if code == 301:
-            to = normalise(urllib.parse.urljoin(url, location))
+            to = normalise(join(url, location))
             redirect[url] = to
-            if to not in depth:
-                depth[to] = depth[url]
-                queue.append(to)
+            reach(to, depth[url], front=True)
             continue
         is_html = code == 200 and (os.path.isdir(local) or local.endswith((".html", ".htm")))
         html_page[url] = is_html
@@ -293,11 +553,12 @@ def walk(root, base, sitemap=None):
             resolve_page(url, page)
         else:
             page = read_page(url, local)
+        page.local = local
         info[url] = page
         targets = set()
         for href, follow in page.hrefs:
             try:
-                target = urllib.parse.urljoin(page.base_url, href.strip())
+                target = join(page.base_url, href.strip())
                 if urllib.parse.urlsplit(target).scheme not in ("http", "https"):
                     continue
                 target = normalise(target)
@@ -310,9 +571,8 @@ def walk(root, base, sitemap=None):
                 inlinks[target].append(url)
             if target != url and follow and not page.nofollow_page:
                 followed_inlinks[target].add(url)
-            if follow and not page.nofollow_page and target not in depth:
-                depth[target] = None if depth[url] is None else depth[url] + 1
-                queue.append(target)
+            if follow and not page.nofollow_page:
+                reach(target, None if depth[url] is None else depth[url] + 1)
         # The crawl keeps a page's first 5000 link targets only (docs/RULES.md, "Bounds"): a page
         # with more may make the inlink rules differ, and main() says so.
         page.link_targets = len(targets)
@@ -320,10 +580,9 @@ def walk(root, base, sitemap=None):
         # too, one click deeper, without being inlinks (docs/RULES.md, "What a crawl visits").
         named = [page.canonical_url] + [u for _, u in page.alternates] + page.pagination
         for target in named:
-            if target and target != url and urllib.parse.urlsplit(target).netloc == host and target not in depth:
-                depth[target] = None if depth[url] is None else depth[url] + 1
-                queue.append(target)
-    return start, depth, status, redirect, html_page, info, inlinks, followed_inlinks
+            if target and target != url and urllib.parse.urlsplit(target).netloc == host:
+                reach(target, None if depth[url] is None else depth[url] + 1)
+    return start, depth, status, redirect, html_page, info, inlinks, followed_inlinks, skipped
 
 
 def indexable(url, status, html_page, info):
@@ -334,7 +593,7 @@ def indexable(url, status, html_page, info):
     return not page.canonical_url or page.canonical_url == url
 
 
-def sitemap_findings(root, sitemap, status, html_page, info):
+def sitemap_findings(root, sitemap, status, html_page, info, skipped=()):
     """not-in-sitemap and sitemap-non-indexable-url: the pages reached that the sitemap
     omits, and the URLs it lists that are not indexable (answered as python's server
     answers them, reached by links or not)."""
@@ -343,7 +602,9 @@ def sitemap_findings(root, sitemap, status, html_page, info):
         if indexable(url, status, html_page, info) and url not in sitemap:
             found["not-in-sitemap"].add(url)
     for url in sitemap:
-        if url in status:
+        if url in skipped:
+            ok = False
+        elif url in status:
             ok = indexable(url, status, html_page, info) or (status[url] == 200 and not html_page.get(url))
         else:
             code, local, _ = answer(root, urllib.parse.urlsplit(url).path or "/")
@@ -460,6 +721,101 @@ def expected_findings(start, sitemap, depth, status, redirect, html_page, info, 
     return found
 
 
+def variant_pair(a, b):
+    """Whether two URLs of one origin are variants of one URL for url-variant-duplicate: their
+    paths are the same, or one is the other in lower case, once an index file and a final
+    slash are left out; at most one of them has a query string."""
+    pa, pb = urllib.parse.urlsplit(a), urllib.parse.urlsplit(b)
+    if pa.netloc != pb.netloc or (pa.query and pb.query) or a == b:
+        return False
+
+    def bare(path):
+        path = re.sub(r"(index\.html|index\.htm|index\.php)$", "", path)
+        return path.rstrip("/") or "/"
+
+    x, y = bare(pa.path), bare(pb.path)
+    return x == y or x.lower() == y or y.lower() == x
+
+
+def plainness(url):
+    """The plainer of two variants sorts first: no query, lower case, no index file, no final
+    slash (the site's root aside), shorter, then the URL."""
+    parts = urllib.parse.urlsplit(url)
+    return (bool(parts.query), parts.path != parts.path.lower(),
+            parts.path.endswith(("index.html", "index.htm", "index.php")),
+            parts.path.endswith("/") and parts.path != "/", len(url), url)
+
+
+def template_key(url):
+    """structured-data-missing-in-template's group of a URL: its origin, its first path
+    segment and its number of segments (every one-segment path is one group); None for the root."""
+    parts = urllib.parse.urlsplit(url)
+    segments = [x for x in parts.path.split("/") if x]
+    origin = f"{parts.scheme}://{parts.netloc}"
+    if not segments:
+        return None
+    if len(segments) == 1:
+        return origin + "/*"
+    return f"{origin}/{segments[0]}" + "/*" * (len(segments) - 1)
+
+
+def more_findings(status, html_page, info, inlinks, skipped):
+    """The rules judged since session 27: linked-page-blocked-by-robots, pagination-broken,
+    url-variant-duplicate, structured-data-missing-in-template."""
+    found = collections.defaultdict(set)
+    for url in skipped:
+        if inlinks.get(url):
+            found["linked-page-blocked-by-robots"].add(url)
+    # pagination-broken: a page's rel=next (rel=prev) names a crawled URL of the site that is
+    # not an HTML page answering 200, or one whose rel=prev (rel=next) is not this page.
+    for url, page in info.items():
+        for target, back in ((page.next_url, "prev_url"), (page.prev_url, "next_url")):
+            if not target or target == url or (target not in status and target not in skipped):
+                continue
+            other = info.get(target)
+            if target in skipped or status[target] != 200 or not html_page.get(target) or other is None \
+                    or getattr(other, back) != url:
+                found["pagination-broken"].add(url)
+    # url-variant-duplicate: two variants answering 200 as HTML without noindex, whose
+    # canonicals (or URLs, without one) differ; the query variant only with the same text
+    # (for a static server: the same file).
+    def candidate(u):
+        p = info.get(u)
+        return status.get(u) == 200 and html_page.get(u) and p is not None and not p.noindex
+
+    groups = collections.defaultdict(list)
+    for u in status:
+        if candidate(u):
+            parts = urllib.parse.urlsplit(u)
+            bare = re.sub(r"(index\.html|index\.htm|index\.php)$", "", parts.path).rstrip("/").lower()
+            groups[(parts.netloc, bare)].append(u)
+    for urls in groups.values():
+        for i, a in enumerate(urls):
+            for b in urls[i + 1:]:
+                if not variant_pair(a, b):
+                    continue
+                if ("?" in a or "?" in b) and info[a].local != info[b].local:
+                    continue
+                if (info[a].canonical_url or a) == (info[b].canonical_url or b):
+                    continue
+                found["url-variant-duplicate"].add(max(a, b, key=plainness))
+    # structured-data-missing-in-template.
+    by_key = collections.defaultdict(list)
+    for url, page in info.items():
+        key = template_key(url)
+        if key and indexable(url, status, html_page, info):
+            by_key[key].append(url)
+    for key, urls in by_key.items():
+        if len(urls) < 5:
+            continue
+        counts = collections.Counter(t for u in urls for t in info[u].structured_types)
+        for t, n in counts.items():
+            if n < len(urls) and n * 100 >= 60 * len(urls):
+                found["structured-data-missing-in-template"].update(
+                    u for u in urls if t not in info[u].structured_types)
+    return found
+
+
 def final_step(redirect, urls):
     """Adds to `urls` the target of a redirect of one of them; whether it added one."""
     for u in list(urls):
@@ -476,6 +832,8 @@ JUDGED = ["broken-internal-link", "internal-redirect", "deep-page", "duplicate-t
           "canonical-to-noindex", "canonical-chain", "few-inlinks", "internal-redirect-chain", "redirect-loop",
           "hreflang-to-bad-url", "hreflang-no-return-link", "hreflang-conflicting-targets"]
 JUDGED_WITH_SITEMAP = ["not-in-sitemap", "sitemap-non-indexable-url", "orphan-page"]
+JUDGED += ["linked-page-blocked-by-robots", "pagination-broken", "url-variant-duplicate",
+           "structured-data-missing-in-template", "sitemap-error"]
 
 
 def main():
@@ -483,14 +841,26 @@ def main():
     GITHUB_PAGES = os.environ.get("GITHUB_PAGES") == "1"
     EXTRA_REDIRECTS = load_redirects()
     root, base, report = sys.argv[1], sys.argv[2], sys.argv[3]
-    sitemap = sitemap_urls(root)
-    start, depth, status, redirect, html_page, info, inlinks, followed_inlinks = walk(root, base, sitemap)
+    robots = load_robots(root)
+    sitemap, sitemap_errors = read_sitemaps(root, base, robots)
+    start, depth, status, redirect, html_page, info, inlinks, followed_inlinks, skipped = \
+        walk(root, base, sitemap, robots)
     with open(report, encoding="utf-8") as f:
         crawl = json.load(f)["crawl"]
     pages = {p["url"]: p for p in crawl["pages"]}
     disagreements = []
-    for url in sorted(set(status) | set(pages)):
+    for url in sorted(set(status) | set(pages) | skipped):
         p = pages.get(url)
+        if url in skipped or (p is not None and p.get("state") == "skipped"):
+            if p is None:
+                disagreements.append(f"walk skipped {url} (robots.txt), the crawl did not reach it")
+            elif url not in skipped:
+                disagreements.append(f"the crawl skipped {url} ({p.get('reason')}), the walk did not")
+            elif p.get("state") != "skipped":
+                disagreements.append(f"{url}: the walk skipped it (robots.txt), the crawl did not")
+            elif p.get("depth") != depth.get(url):
+                disagreements.append(f"{url} (skipped): walk depth {depth.get(url)}, crawl depth {p.get('depth')}")
+            continue
         if p is None:
             disagreements.append(f"walk reached {url} (HTTP {status[url]}), the crawl did not")
         elif url not in status:
@@ -500,9 +870,11 @@ def main():
         elif p.get("depth") != depth.get(url):
             disagreements.append(f"{url}: walk depth {depth.get(url)}, crawl depth {p.get('depth')}")
     expected = expected_findings(start, sitemap, depth, status, redirect, html_page, info, inlinks, followed_inlinks)
+    expected.update(more_findings(status, html_page, info, inlinks, skipped))
+    expected["sitemap-error"] = set(sitemap_errors)
     judged_rules = set(JUDGED)
     if sitemap is not None:
-        expected.update(sitemap_findings(root, sitemap, status, html_page, info))
+        expected.update(sitemap_findings(root, sitemap, status, html_page, info, skipped))
         judged_rules |= set(JUDGED_WITH_SITEMAP)
     else:
         expected.pop("orphan-page", None)
@@ -518,7 +890,8 @@ def main():
                 listed_up_to[issue["id"]] = max(urls)
     judged = sorted(set(expected) | judged_rules)
     print(f"site {root}: {len(status)} URLs walked ({sum(1 for u in status if html_page.get(u))} HTML pages), "
-          f"{len(pages)} crawled" + ("" if sitemap is None else f", {len(sitemap)} in /sitemap.xml"))
+          f"{len(pages)} crawled" + ("" if sitemap is None else f", {len(sitemap)} in the sitemaps")
+          + (f", {len(skipped)} kept out by robots.txt" if skipped else ""))
     for rule in sorted(set(judged) | set(got)):
         e, g = expected.get(rule, set()), got.get(rule, set())
         mark = "" if rule in judged else "  (not judged by the walk)"

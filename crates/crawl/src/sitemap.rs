@@ -338,6 +338,12 @@ impl Sitemaps {
         }
         if self.seen.insert(url.to_string()) {
             self.queue.push_back((url.into(), depth, named));
+        } else if named {
+            // Named again while it waits (robots.txt naming the /sitemap.xml queued by
+            // default): its failure is now an error.
+            if let Some(queued) = self.queue.iter_mut().find(|(u, _, _)| u.as_str() == url.as_str()) {
+                queued.2 = true;
+            }
         }
     }
 
@@ -539,6 +545,25 @@ mod tests {
         let read = maps.record("https://example.com/s1.xml.gz", Some(200), &set);
         assert_eq!(read.urls, ["https://example.com/p"]);
         assert!(maps.any_read());
+        assert_eq!(maps.next_url(), None);
+    }
+
+    #[test]
+    fn a_missing_sitemap_xml_that_robots_txt_names_is_an_error() {
+        // robots.txt is read before any sitemap, and most name /sitemap.xml itself: the
+        // default already queued becomes a named one.
+        let start = normalize("https://example.com/").unwrap();
+        let mut maps = Sitemaps::new(&start, SitemapLimits::default());
+        maps.add_source("https://example.com/sitemap.xml");
+        assert_eq!(maps.next_url(), Some("https://example.com/sitemap.xml"));
+        let read = maps.record("https://example.com/sitemap.xml", Some(404), b"");
+        assert_eq!(read.error, Some(SitemapError::Status { status: Some(404) }));
+        assert_eq!(read.problems.len(), 1);
+        assert_eq!(maps.next_url(), None, "read once");
+        // Named after it was read: the answer is known, the file is not read again.
+        let mut maps = Sitemaps::new(&start, SitemapLimits::default());
+        assert_eq!(maps.record("https://example.com/sitemap.xml", Some(404), b"").error, None);
+        maps.add_source("https://example.com/sitemap.xml");
         assert_eq!(maps.next_url(), None);
     }
 
