@@ -759,7 +759,7 @@ def template_key(url):
     return f"{origin}/{segments[0]}" + "/*" * (len(segments) - 1)
 
 
-def more_findings(status, html_page, info, inlinks, skipped):
+def more_findings(status, html_page, info, inlinks, skipped, redirect):
     """The rules judged since session 27: linked-page-blocked-by-robots, pagination-broken,
     url-variant-duplicate, structured-data-missing-in-template."""
     found = collections.defaultdict(set)
@@ -767,14 +767,24 @@ def more_findings(status, html_page, info, inlinks, skipped):
         if inlinks.get(url):
             found["linked-page-blocked-by-robots"].add(url)
     # pagination-broken: a page's rel=next (rel=prev) names a crawled URL of the site that is
-    # not an HTML page answering 200, or one whose rel=prev (rel=next) is not this page.
+    # not an HTML page answering 200, or one whose rel=prev (rel=next) is not this page: neither
+    # its URL, nor one redirecting to it, nor a variant of it serving the same file.
+    def names(back, url):
+        seen = [back]
+        while seen[-1] in redirect and redirect[seen[-1]] not in seen and len(seen) <= 10:
+            seen.append(redirect[seen[-1]])
+        if seen[-1] == url:
+            return True
+        other = info.get(back)
+        return other is not None and variant_pair(back, url) and other.local == info[url].local
+
     for url, page in info.items():
         for target, back in ((page.next_url, "prev_url"), (page.prev_url, "next_url")):
             if not target or target == url or (target not in status and target not in skipped):
                 continue
             other = info.get(target)
             if target in skipped or status[target] != 200 or not html_page.get(target) or other is None \
-                    or getattr(other, back) != url:
+                    or not (getattr(other, back) and names(getattr(other, back), url)):
                 found["pagination-broken"].add(url)
     # url-variant-duplicate: two variants answering 200 as HTML without noindex, whose
     # canonicals (or URLs, without one) differ; the query variant only with the same text
@@ -870,7 +880,7 @@ def main():
         elif p.get("depth") != depth.get(url):
             disagreements.append(f"{url}: walk depth {depth.get(url)}, crawl depth {p.get('depth')}")
     expected = expected_findings(start, sitemap, depth, status, redirect, html_page, info, inlinks, followed_inlinks)
-    expected.update(more_findings(status, html_page, info, inlinks, skipped))
+    expected.update(more_findings(status, html_page, info, inlinks, skipped, redirect))
     expected["sitemap-error"] = set(sitemap_errors)
     judged_rules = set(JUDGED)
     if sitemap is not None:

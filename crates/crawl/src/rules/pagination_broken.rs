@@ -9,7 +9,10 @@ static META: SiteRuleMeta = SiteRuleMeta {
     name: "Paginated series link both ways",
     severity: Severity::Notice,
     threshold: "a page's <link rel=next> or rel=prev names a URL of the site that answers other than 200, or a \
-                page that does not name it back (`rel=prev` for its `rel=next`, `rel=next` for its `rel=prev`)",
+                page that does not name it back (`rel=prev` for its `rel=next`, `rel=next` for its `rel=prev`; a \
+                URL that redirects to the page, or the page's own variant (with or without `index.html` or the \
+                final slash, or in lower case) answering the same text, names it too: `url-variant-duplicate` and this rule's \
+                finding on the other page report those)",
     why: "The pagination links tie the pages of a list together for crawlers and other tools; a link to a missing \
           page or one without its reverse breaks the series, and the pages past the break are reached by fewer \
           paths.",
@@ -20,6 +23,26 @@ static META: SiteRuleMeta = SiteRuleMeta {
     excluded: &[],
     glossary: &["crawlable-links"],
 };
+
+/// The most redirects followed from a back link to the page (as `broken-internal-link` follows).
+const MAX_HOPS: usize = 10;
+
+/// Whether `back`, another URL than `page`'s, still leads a reader back to it: it redirects
+/// to the page, or it is the page's variant (`/` and `/index.html`, `/a` and `/a/`) and
+/// answered the same text. Sphinx names a book's first page `index.html` while a crawl starts
+/// at `/`: the series links both ways, and the duplicate URL is `url-variant-duplicate`'s.
+fn names_the_page(site: &dyn CrawledSite, back: &str, page: &CrawledPage) -> SiteResult<bool> {
+    let Some(answered) = site.answer(back)? else { return Ok(false) };
+    if let Some(first) = answered.redirect_to.as_deref() {
+        let path = follow_redirects(site, back, first, MAX_HOPS)?;
+        return Ok(matches!(path, RedirectPath::Ends(chain) if chain.last() == Some(&page.url)));
+    }
+    if !super::url_variant_duplicate::variants(&page.url).iter().any(|v| v == back) {
+        return Ok(false);
+    }
+    let other = site.page(back)?.unwrap_or_default();
+    Ok(page.text_hash.is_some() && other.text_hash == page.text_hash)
+}
 
 impl SiteRule for PaginationBroken {
     fn meta(&self) -> &'static SiteRuleMeta {
@@ -41,7 +64,7 @@ impl SiteRule for PaginationBroken {
                     let other = site.page(target)?.unwrap_or_default();
                     let back = if reverse == "prev" { other.prev } else { other.next };
                     match back {
-                        Some(back) if back == page.url => continue,
+                        Some(back) if back == page.url || names_the_page(site, &back, page)? => continue,
                         Some(back) => format!("it names {back} as rel={reverse}"),
                         None => format!("it has no rel={reverse}"),
                     }

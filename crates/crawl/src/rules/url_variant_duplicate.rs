@@ -28,7 +28,7 @@ const INDEX_FILES: [&str; 3] = ["index.html", "index.htm", "index.php"];
 /// without the query, with and without a trailing slash and with `index.html`. Looked up
 /// from every page, they find each pair of variants from one side at least, and cost a few
 /// index lookups per page instead of a grouping of every URL of the crawl.
-fn variants(url: &str) -> Vec<String> {
+pub(crate) fn variants(url: &str) -> Vec<String> {
     let Ok(parsed) = url::Url::parse(url) else { return Vec::new() };
     let origin = parsed.origin().ascii_serialization();
     let path = parsed.path();
