@@ -454,8 +454,9 @@ pub struct Page {
     #[serde(skip)]
     pub visible_text: String,
     /// Byte ranges of [`Page::visible_text`] inside `<nav>`, `<header>` and `<footer>`
-    /// elements (the outermost of nested ones), in order: the text a site repeats around
-    /// each page's own content. Not serialised.
+    /// elements (the outermost of nested ones), and, on a page with exactly one main landmark
+    /// (`<main>` or `role="main"`) holding visible text, everything outside it; in order: the
+    /// text a site repeats around each page's own content. Not serialised.
     #[serde(skip)]
     pub boilerplate: Vec<(usize, usize)>,
     /// Bytes of visible text, white space collapsed.
@@ -921,9 +922,34 @@ enum Exit {
     Head,
     Svg,
     Boilerplate,
+    Main,
     Markup,
     WebMcpForm,
     Collector(Collector),
+}
+
+/// The boilerplate ranges with, on a page with exactly one main landmark holding visible
+/// text, everything outside it added: a template's sidebars, archives and tag clouds are
+/// rarely in `<nav>`, `<header>` or `<footer>`, and on a short page they outweigh its own
+/// text (a blog whose sidebar lists every post made each short post a near copy of the
+/// others). Readability and Screaming Frog's content area read the main content the same way.
+fn around_main(boilerplate: Vec<(usize, usize)>, mains: &[(usize, usize)], text: &str) -> Vec<(usize, usize)> {
+    let [(start, end)] = *mains else { return boilerplate };
+    if text.get(start..end).is_none_or(|t| t.trim().is_empty()) {
+        return boilerplate;
+    }
+    let mut out = Vec::with_capacity(boilerplate.len() + 2);
+    if start > 0 {
+        out.push((0, start));
+    }
+    out.extend(boilerplate.into_iter().filter_map(|(a, b)| {
+        let (a, b) = (a.max(start), b.min(end));
+        (a < b).then_some((a, b))
+    }));
+    if end < text.len() {
+        out.push((end, text.len()));
+    }
+    out
 }
 
 #[derive(Default)]
@@ -944,6 +970,11 @@ struct Walker {
     boilerplate_depth: usize,
     boilerplate_start: usize,
     boilerplate: Vec<(usize, usize)>,
+    /// Open `<main>` (or `role="main"`) elements, and the visible text's span of each
+    /// outermost one (only the first two are kept: one is all [`Walker::own_text_spans`] uses).
+    main_depth: usize,
+    main_start: usize,
+    mains: Vec<(usize, usize)>,
     meta_robots: Vec<String>,
     meta_googlebot: Vec<String>,
     viewport: Option<String>,
@@ -1175,6 +1206,12 @@ impl Walker {
                     self.boilerplate.push((self.boilerplate_start, self.visible.len()));
                 }
             }
+            Exit::Main => {
+                self.main_depth -= 1;
+                if self.main_depth == 0 && self.mains.len() < 2 {
+                    self.mains.push((self.main_start, self.visible.len()));
+                }
+            }
             Exit::Svg => self.svg_depth -= 1,
             Exit::Markup => {
                 self.markup_open.pop();
@@ -1309,7 +1346,7 @@ impl Walker {
                 // Names are matched as atoms (an integer comparison each); the few that
                 // html5ever has no static atom for are compared as text, last.
                 let (mut hides, mut lang, mut itemtype, mut itemscope) = (false, None, None, false);
-                let (mut markup, mut id) = (false, None);
+                let (mut markup, mut id, mut main_role) = (false, None, false);
                 for a in attrs.iter().filter(|a| a.name.ns == ns!()) {
                     match a.name.local {
                         local_name!("hidden") => hides = true,
@@ -1326,6 +1363,7 @@ impl Walker {
                             markup = true;
                         }
                         local_name!("itemprop") | local_name!("property") => markup = true,
+                        local_name!("role") => main_role = a.value.trim().eq_ignore_ascii_case("main"),
                         ref other => match &**other {
                             "inert" => hides = true,
                             "typeof" | "vocab" => markup = true,
@@ -1345,6 +1383,19 @@ impl Walker {
                 if hides {
                     self.inert_depth += 1;
                     stack.push(Step::Exit(Exit::Inert));
+                }
+                // The page's main content (a landmark: the element or its ARIA role), when
+                // visible and not itself inside the site's navigation, header or footer.
+                if (name.local == local_name!("main") || main_role)
+                    && self.hidden_depth == 0
+                    && self.inert_depth == 0
+                    && self.boilerplate_depth == 0
+                {
+                    if self.main_depth == 0 {
+                        self.main_start = self.visible.len();
+                    }
+                    self.main_depth += 1;
+                    stack.push(Step::Exit(Exit::Main));
                 }
                 if let Some(lang) = lang {
                     self.langs.push(lang.to_string());
@@ -1939,7 +1990,7 @@ impl Walker {
             mixed_content,
             word_count,
             text_bytes,
-            boilerplate: self.boilerplate,
+            boilerplate: around_main(self.boilerplate, &self.mains, &self.visible),
             visible_text: self.visible,
             dom_nodes: self.dom_nodes,
             dom_depth: self.dom_depth,
@@ -2300,6 +2351,39 @@ mod tests {
             .map(|i| p.visible_text.as_bytes()[i] as char)
             .collect();
         assert_eq!(own.split_whitespace().collect::<Vec<_>>(), ["Own", "words."]);
+    }
+
+    /// The visible text outside `p.boilerplate`, words joined by one space.
+    fn own_text(p: &Page) -> String {
+        let mut own = String::new();
+        let mut at = 0;
+        for &(a, b) in &p.boilerplate {
+            own.push_str(&p.visible_text[at..a]);
+            own.push(' ');
+            at = b;
+        }
+        own.push_str(&p.visible_text[at..]);
+        own.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    #[test]
+    fn the_own_text_of_a_page_with_one_main_landmark_is_inside_it() {
+        let body = "<header>Logo</header><div class=sidebar>Every post ever</div>\
+             <main><h1>Post</h1><p>Own words.</p><nav>Related</nav></main><div>Archive</div><footer>Contact</footer>";
+        assert_eq!(own_text(&page(&format!("<body>{body}</body>"))), "Post Own words.");
+        let role = body.replace("<main>", "<div role=\" Main \">").replace("</main>", "</div>");
+        assert_eq!(own_text(&page(&format!("<body>{role}</body>"))), "Post Own words.", "the ARIA role");
+        // Not one main landmark with text: the page's text less nav, header and footer.
+        let two = format!("<body>{body}<main>Second</main></body>");
+        assert_eq!(own_text(&page(&two)), "Every post ever Post Own words. Archive Second");
+        let empty = "<body><div>Sidebar</div><main> <img alt=''> </main><p>Text</p></body>";
+        assert_eq!(own_text(&page(empty)), "Sidebar Text");
+        let hidden = "<body><div>Sidebar</div><main hidden>Old</main><p>Text</p></body>";
+        assert_eq!(own_text(&page(hidden)), "Sidebar Old Text", "a hidden main is no main");
+        let in_header = "<body><header><main>Logo</main></header><p>Text</p></body>";
+        assert_eq!(own_text(&page(in_header)), "Text", "a main inside the header is the header's");
+        let nested = "<body><aside>Side</aside><main><div role=main>In</div> Out</main></body>";
+        assert_eq!(own_text(&page(nested)), "In Out", "the outermost landmark");
     }
 
     #[test]

@@ -511,7 +511,7 @@ pub fn text_hash(visible_text: &str) -> Option<String> {
 pub const MIN_SIGNATURE_WORDS: usize = 50;
 
 /// The SimHash (64 bits) of a page's own text: `visible_text` without the `boilerplate`
-/// ranges (its `<nav>`, `<header>` and `<footer>`, [`audit_core::Page::boilerplate`]), in
+/// ranges (its `<nav>`, `<header>` and `<footer>`, and what lies outside its one main landmark: [`audit_core::Page::boilerplate`]), in
 /// lower case, as overlapping runs of three words. Each word is hashed once ([`word_hash`])
 /// and each run's hash is [`run_hash`] of its three words' hashes, both fixed functions, so signatures stay comparable across processes and
 /// replicas; bit `i` of the signature is set when more runs have bit `i` set than not.

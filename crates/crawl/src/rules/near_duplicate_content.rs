@@ -30,7 +30,7 @@ static META: SiteRuleMeta = SiteRuleMeta {
     id: "near-duplicate-content",
     name: "Pages are not near copies of each other",
     severity: Severity::Warning,
-    threshold: "the own text of two or more indexable pages (navigation, header and footer left out) is at least 90% \
+    threshold: "the own text of two or more indexable pages (the text of the page's one `<main>` when it has one; navigation, header and footer left out) is at least 90% \
                 similar by SimHash (a crawl may choose 50-100%: `near_duplicate_threshold`), without being the exact same text (that is `duplicate-content`'s); each page is \
                 named with its cluster and its highest similarity",
     why: "Search engines pick one page of a group of near copies to show and leave the others out; the pages \
