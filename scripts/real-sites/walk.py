@@ -447,6 +447,10 @@ def read_sitemaps(root, base, robots):
 
     push(join(base, "/sitemap.xml"), 0, False)
     for named in robots.sitemaps:
+        if not re.match(r"[a-zA-Z][a-zA-Z0-9+.-]*:", named) and named:
+            # A relative Sitemap: line, read against robots.txt's URL and reported.
+            named = normalise(join(join(base, "/robots.txt"), named))
+            errors[named].append("relative Sitemap: line")
         push(named, 0, True)
     while queue:
         url, depth, named = queue.pop(0)

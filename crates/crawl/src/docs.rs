@@ -51,9 +51,10 @@ fn crawl_rules(out: &mut String) {
          apart (at most {} s; a longer delay is cut to it).\n\
          - **Sitemaps.** `/sitemap.xml` and every `Sitemap:` line of robots.txt on the site, sitemap indexes \
          (nested {} deep at most) and gzip. Bounds: {} MiB per file after gunzip, {} URLs read per file, {} \
-         sitemap files and {} page URLs per crawl. A relative `<loc>` is resolved against the sitemap's URL \
-         (and reported). Every problem (a sitemap that does not answer 200, bad gzip, not well-formed, not a \
-         sitemap, over a bound, a wrong namespace, a relative `<loc>`, an index loop) is a `sitemap-error` \
+         sitemap files and {} page URLs per crawl. A relative `<loc>` is resolved against the sitemap's URL, \
+         and a relative `Sitemap:` line against robots.txt's (both reported: search engines ask for full \
+         URLs). Every problem (a sitemap that does not answer 200, bad gzip, not well-formed, not a \
+         sitemap, over a bound, a wrong namespace, a relative `<loc>` or `Sitemap:` line, an index loop) is a `sitemap-error` \
          finding naming the sitemap and the line. A missing `/sitemap.xml` that robots.txt does not name is \
          no error. The command line reads further sitemaps named with `--sitemap URL` (repeatable).\n\
          - **Bounds.** A crawl records at most {DEFAULT_MAX_KNOWN_URLS} distinct URLs (the service: 50 per page of `max_pages`); links to more are not recorded but counted (`links_not_queued`). \

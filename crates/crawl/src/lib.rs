@@ -36,7 +36,7 @@
 //!             Work::Robots { url } => {
 //!                 let (status, body) = get(&url);
 //!                 for sitemap in frontier.set_robots(&url, robots_from_answer(Some(status), body)) {
-//!                     sitemaps.add_source(&sitemap);
+//!                     let _relative_line = sitemaps.add_source(&sitemap);
 //!                 }
 //!                 while let Some(next) = sitemaps.next_url().map(str::to_string) {
 //!                     let (status, body) = get(&next);

@@ -283,6 +283,8 @@ pub struct SitemapRead {
 #[derive(Debug, Clone)]
 pub struct Sitemaps {
     site: Site,
+    /// The site's robots.txt, what a relative `Sitemap:` line is read against.
+    robots_txt: Option<Url>,
     limits: SitemapLimits,
     queue: VecDeque<(String, u32, bool)>,
     seen: HashSet<String>,
@@ -314,6 +316,7 @@ impl Sitemaps {
     fn none(site: &Url, limits: SitemapLimits) -> Sitemaps {
         Sitemaps {
             site: Site::of(site),
+            robots_txt: site.join("/robots.txt").ok(),
             limits,
             queue: VecDeque::new(),
             seen: HashSet::new(),
@@ -324,9 +327,21 @@ impl Sitemaps {
     }
 
     /// Adds a sitemap named by robots.txt (`Sitemap:` lines; only those on the crawled
-    /// site are read).
-    pub fn add_source(&mut self, url: &str) {
-        self.push(url, 0, true);
+    /// site are read). A relative URL, which search engines ignore (RFC 9309 and Google ask
+    /// for a full one), is read against robots.txt's URL, as a relative `<loc>` is, and given
+    /// back as a problem for `sitemap-error`.
+    pub fn add_source(&mut self, url: &str) -> Option<SitemapProblem> {
+        if normalize(url).is_ok() || url.trim().is_empty() {
+            self.push(url, 0, true);
+            return None;
+        }
+        let resolved = self.robots_txt.as_ref().and_then(|base| normalize_relative(base, url).ok())?;
+        self.push(resolved.as_str(), 0, true);
+        Some(SitemapProblem::new(
+            resolved.as_str(),
+            None,
+            format!("robots.txt names it by the relative URL {url:?}, which search engines ignore; write the full URL"),
+        ))
     }
 
     fn push(&mut self, url: &str, depth: u32, named: bool) {
@@ -546,6 +561,31 @@ mod tests {
         assert_eq!(read.urls, ["https://example.com/p"]);
         assert!(maps.any_read());
         assert_eq!(maps.next_url(), None);
+    }
+
+    #[test]
+    fn a_relative_sitemap_line_of_robots_txt_is_read_and_reported() {
+        let start = normalize("https://example.com/docs/intro").unwrap();
+        let mut maps = Sitemaps::new(&start, SitemapLimits::default());
+        assert_eq!(maps.add_source("https://example.com/full.xml"), None);
+        let problem = maps.add_source("maps/pages.xml").expect("a relative line is a problem");
+        assert_eq!(problem.sitemap, "https://example.com/maps/pages.xml", "read against /robots.txt, not the start");
+        assert!(problem.problem.contains("relative URL \"maps/pages.xml\""), "{}", problem.problem);
+        assert_eq!(
+            maps.add_source("/sitemap.xml").map(|p| p.sitemap).as_deref(),
+            Some("https://example.com/sitemap.xml")
+        );
+        assert_eq!(maps.add_source(""), None, "an empty line names nothing");
+        let queued: Vec<_> = std::iter::from_fn(|| {
+            let next = maps.next_url()?.to_string();
+            maps.record(&next, Some(404), b"");
+            Some(next)
+        })
+        .collect();
+        assert_eq!(
+            queued,
+            ["https://example.com/sitemap.xml", "https://example.com/full.xml", "https://example.com/maps/pages.xml"]
+        );
     }
 
     #[test]

@@ -902,7 +902,8 @@ where
     }
     let mut sitemaps = Sitemaps::new(scope.start(), options.sitemap_limits.clone());
     for named in &options.named_sitemaps {
-        sitemaps.add_source(named);
+        // Full URLs (`check_named_sitemaps`): no problem to report.
+        let _ = sitemaps.add_source(named);
     }
     let mut audit_robots: std::collections::HashMap<String, Option<Arc<Robots>>> = Default::default();
     let mut sitemap_busy = false;
@@ -1049,9 +1050,9 @@ where
                     if let Ok(u) = Url::parse(&url) {
                         audit_robots.insert(u.origin().ascii_serialization(), audit.map(|r| Arc::new(*r)));
                     }
-                    for sitemap in frontier.set_robots(&url, crawl) {
-                        sitemaps.add_source(&sitemap);
-                    }
+                    let problems =
+                        frontier.set_robots(&url, crawl).iter().filter_map(|s| sitemaps.add_source(s)).collect();
+                    keep_sitemap_problems(&mut sitemap_problems, &mut sitemap_problems_left_out, problems);
                 }
                 Done::Sitemap { url, status, body } => {
                     sitemap_busy = false;

@@ -8,7 +8,7 @@ static META: SiteRuleMeta = SiteRuleMeta {
     id: "sitemap-error",
     name: "Sitemaps can be read as the protocol writes them",
     severity: Severity::Warning,
-    threshold: "a sitemap robots.txt or an index names cannot be fetched or read (not 200, bad gzip, not well-formed XML, not a sitemap, over 50 MiB), or is read despite a fault (a relative `<loc>`, a wrong namespace, over 50,000 URLs, an index loop)",
+    threshold: "a sitemap robots.txt or an index names cannot be fetched or read (not 200, bad gzip, not well-formed XML, not a sitemap, over 50 MiB), or is read despite a fault (a relative `<loc>`, or a relative `Sitemap:` line in robots.txt, a wrong namespace, over 50,000 URLs, an index loop)",
     why: "Search engines skip a sitemap they cannot read, or part of it: the pages it lists lose their way of being found, and nothing says so.",
     fail_example: "robots.txt names /sitemap.xml, which is an index whose `<loc>` is the relative path `pages.xml`",
     pass_example: "every sitemap answers 200 with well-formed XML in the sitemap namespace and full URLs",

@@ -202,7 +202,7 @@ pub fn crawl_with(name: &str, in_flight: usize, seed: Option<u64>) -> Crawl {
                 };
                 robots_seen.push(robots.clone());
                 for sitemap in frontier.set_robots(&url, robots) {
-                    sitemaps.add_source(&sitemap);
+                    sitemap_problems.extend(sitemaps.add_source(&sitemap));
                 }
                 // Sitemaps are read once robots.txt named them.
                 while let Some(next) = sitemaps.next_url().map(str::to_string) {

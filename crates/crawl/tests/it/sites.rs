@@ -330,6 +330,7 @@ fn a_relative_sitemap_loc_is_read_and_reported_with_its_line() {
         details,
         [
             "http://site.test/broken.xml bad XML: line 4: ill-formed document: expected `</url>`, but `</urlset>` was found",
+            "http://site.test/pages.xml robots.txt names it by the relative URL \"/pages.xml\", which search engines ignore; write the full URL",
             "http://site.test/sitemap-index.xml line 3: relative <loc> \"pages.xml\", read as http://site.test/pages.xml",
             // robots.txt names the /sitemap.xml a crawl reads by default, and it is missing.
             "http://site.test/sitemap.xml sitemap answered HTTP 404",
