@@ -43,6 +43,12 @@ import urllib.parse
 # space) outside them opens the body, and what comes after is no longer the head's.
 HEAD_ELEMENTS = {"html", "head", "meta", "link", "title", "script", "style", "base", "noscript", "template",
                  "basefont", "bgsound"}
+# The elements whose text is not visible text (docs/RULES.md: duplicate-content compares the
+# visible text), and the inline ones, which add no word break around their text.
+NOT_VISIBLE = {"script", "style", "noscript", "template", "title", "head"}
+INLINE = {"a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "i", "kbd", "mark", "q", "s", "samp",
+          "small", "span", "strong", "sub", "sup", "time", "u", "var", "font", "label"}
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 # The most bytes of a title, meta description or first <h1> a crawl record compares
 # (docs/RULES.md: the duplicate rules compare what the record keeps).
 TEXT_BYTES = 1024
@@ -76,6 +82,9 @@ class Links(html.parser.HTMLParser):
         # microdata item (an itemscope without itemprop) and RDFa node (typeof without property).
         self.json_ld, self._json_ld = [], None
         self.markup_types = []
+        # Visible text: the body's text outside NOT_VISIBLE elements, a space at each
+        # element that is not INLINE.
+        self.text, self._hidden = [], []
         self._h1 = 0  # 0: no <h1> yet, 1: in the first one, 2: past it
         self._body = False
         self._svg = self._noscript = 0
@@ -85,6 +94,10 @@ class Links(html.parser.HTMLParser):
         return not self._body and not self._noscript
 
     def handle_starttag(self, tag, attrs):
+        if tag not in INLINE:
+            self.text.append(" ")
+        if tag in NOT_VISIBLE and tag not in VOID:
+            self._hidden.append(tag)
         a = {}
         for k, v in attrs:
             a.setdefault(k, v)
@@ -139,6 +152,11 @@ class Links(html.parser.HTMLParser):
             self._h1, self.h1 = 1, ""
 
     def handle_endtag(self, tag):
+        if tag not in INLINE:
+            self.text.append(" ")
+        if tag in self._hidden:
+            while self._hidden and self._hidden.pop() != tag:
+                pass
         if tag == "title":
             self._in_title = False
         elif tag == "svg" and self._svg:
@@ -154,6 +172,8 @@ class Links(html.parser.HTMLParser):
             self._h1 = 2
 
     def handle_data(self, data):
+        if not self._hidden and (self._body or re.sub(r"[ \t\n\f\r]", "", data)):
+            self.text.append(data)
         if self._json_ld is not None:
             self._json_ld += data
         if self._in_title:
@@ -250,6 +270,7 @@ def resolve_page(url, page):
     page.next_url, page.prev_url = resolve(page.next), resolve(page.prev)
     page.pagination = [u for u in (page.next_url, page.prev_url) if u]
     page.structured_types = structured_types(page)
+    page.text_key = " ".join("".join(getattr(page, "text", ())).split()) or None
     title = page.title and cut(collapse(page.title))
     page.title_key = title or None
     description = page.meta_description and cut(collapse(page.meta_description))
@@ -719,7 +740,9 @@ def expected_findings(start, sitemap, depth, status, redirect, html_page, info, 
             if status[alternate] != 200 or (other is not None and (other.noindex or (
                     other.canonical_url and other.canonical_url != alternate))):
                 found["hreflang-to-bad-url"].add(alternate)
-            if status[alternate] == 200 and other is not None \
+            # Between indexable pages only: a bad alternate is hreflang-to-bad-url's, and a
+            # page that may not be indexed needs no return link.
+            if indexable(url, status, html_page, info) and indexable(alternate, status, html_page, info) \
                     and not any(back == url for _, back in other.alternates):
                 found["hreflang-no-return-link"].add(alternate)
     return found
@@ -813,6 +836,14 @@ def more_findings(status, html_page, info, inlinks, skipped, redirect):
                 if (info[a].canonical_url or a) == (info[b].canonical_url or b):
                     continue
                 found["url-variant-duplicate"].add(max(a, b, key=plainness))
+    # duplicate-content: indexable pages with the same visible text, white space collapsed.
+    same_text = collections.defaultdict(list)
+    for url, page in info.items():
+        if page.text_key and indexable(url, status, html_page, info):
+            same_text[page.text_key].append(url)
+    for urls in same_text.values():
+        if len(urls) > 1:
+            found["duplicate-content"].update(urls)
     # structured-data-missing-in-template.
     by_key = collections.defaultdict(list)
     for url, page in info.items():
@@ -846,7 +877,7 @@ JUDGED = ["broken-internal-link", "internal-redirect", "deep-page", "duplicate-t
           "canonical-to-noindex", "canonical-chain", "few-inlinks", "internal-redirect-chain", "redirect-loop",
           "hreflang-to-bad-url", "hreflang-no-return-link", "hreflang-conflicting-targets"]
 JUDGED_WITH_SITEMAP = ["not-in-sitemap", "sitemap-non-indexable-url", "orphan-page"]
-JUDGED += ["linked-page-blocked-by-robots", "pagination-broken", "url-variant-duplicate",
+JUDGED += ["linked-page-blocked-by-robots", "pagination-broken", "url-variant-duplicate", "duplicate-content",
            "structured-data-missing-in-template", "sitemap-error"]
 
 
