@@ -1156,6 +1156,7 @@ fn external_line(e: &crawl::ExternalLinks) -> String {
         (e.not_checked_refused, "refused by the address guard".to_string()),
         (e.not_checked_timed_out, "out of time".to_string()),
         (e.not_checked_stopped, "the crawl stopped first".to_string()),
+        (e.not_checked_unreachable, "no other site answered (is this machine offline?)".to_string()),
     ];
     let not: Vec<String> = reasons.iter().filter(|(n, _)| *n > 0).map(|(n, why)| format!("{n} {why}")).collect();
     if !not.is_empty() {

@@ -268,6 +268,10 @@ pub struct ExternalLinks {
     pub not_checked_timed_out: u64,
     /// External URLs not checked because the crawl stopped first (cancelled, time limit).
     pub not_checked_stopped: u64,
+    /// External URLs whose check got no answer while no other site answered at all (those
+    /// of at least 3 hosts failed): the service reached no other site, so they are not
+    /// reported as broken.
+    pub not_checked_unreachable: u64,
 }
 
 /// `sitemaps` of a crawl request: whether they are read, or which to read besides.

@@ -3,7 +3,7 @@
 //! what the checks gave ([`ExternalLinks`]: the broken ones with their answer, every URL not
 //! checked counted by why). The application fetches; this is the bookkeeping, no I/O.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::hash::{Hash, Hasher};
 
 use serde::{Deserialize, Serialize};
@@ -21,6 +21,10 @@ pub const EXTERNAL_PER_HOST: usize = 2;
 
 /// Checks in flight at most in all, over every host.
 pub const EXTERNAL_IN_FLIGHT: usize = 8;
+
+/// Hosts that must all have failed, with no other site answering at all, for a crawl's
+/// checks to count as unreachable rather than broken ([`ExternalLinks::settle`]).
+pub const UNREACHABLE_HOSTS: usize = 3;
 
 /// Why an external URL was not checked; each is counted in [`ExternalLinks`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,6 +85,16 @@ pub struct ExternalLinks {
     pub not_checked_timed_out: u64,
     /// External URLs not checked because the crawl stopped first.
     pub not_checked_stopped: u64,
+    /// External URLs whose check got no answer while no other site answered either: the
+    /// crawling machine reached no other site (no network, no name resolution), so they are
+    /// not known to be broken ([`ExternalLinks::settle`]).
+    pub not_checked_unreachable: u64,
+    /// Checks that got an HTTP answer, of any status.
+    #[serde(skip)]
+    answered: u64,
+    /// The first [`UNREACHABLE_HOSTS`] hosts whose checks got no answer.
+    #[serde(skip)]
+    failed_hosts: BTreeSet<String>,
     /// The broken URLs and how each answered (`HTTP 404`, `HTTP 301 to https://…, HTTP 410`,
     /// `no answer: …`), at most the budget of them.
     #[serde(skip)]
@@ -98,6 +112,7 @@ impl ExternalLinks {
         match outcome {
             ExternalOutcome::Answered { status, redirects } => {
                 self.checked += 1;
+                self.answered += 1;
                 if status >= 400 {
                     let mut steps: Vec<String> =
                         redirects.iter().map(|(status, to)| format!("HTTP {status} to {to}")).collect();
@@ -108,11 +123,30 @@ impl ExternalLinks {
             }
             ExternalOutcome::Failed { error } => {
                 self.checked += 1;
+                if self.failed_hosts.len() < UNREACHABLE_HOSTS {
+                    let host = url::Url::parse(url).ok().and_then(|u| u.host_str().map(str::to_ascii_lowercase));
+                    self.failed_hosts.insert(host.unwrap_or_default());
+                }
                 self.broken.insert(url.to_string(), format!("no answer: {error}"));
                 self.broken_count += 1;
             }
             ExternalOutcome::NotChecked(why) => self.count_not_checked(why, 1),
         }
+    }
+
+    /// Once every check ended: when no check got an answer and those of at least
+    /// [`UNREACHABLE_HOSTS`] hosts failed, the machine reached no other site (a sandbox or a
+    /// CI runner without a network, a resolver that is down), and its failures say nothing
+    /// of the links. They are then counted as not checked (`not_checked_unreachable`), never
+    /// reported as broken; a link to one dead site among answering ones is still broken.
+    pub fn settle(&mut self) {
+        if self.answered > 0 || self.failed_hosts.len() < UNREACHABLE_HOSTS {
+            return;
+        }
+        self.not_checked_unreachable += self.broken_count;
+        self.checked -= self.broken_count;
+        self.broken_count = 0;
+        self.broken.clear();
     }
 
     /// Counts `n` URLs not checked for `why`.
@@ -128,7 +162,11 @@ impl ExternalLinks {
 
     /// External URLs found but not checked, for any reason.
     pub fn not_checked(&self) -> u64 {
-        self.not_checked_budget + self.not_checked_refused + self.not_checked_timed_out + self.not_checked_stopped
+        self.not_checked_budget
+            + self.not_checked_refused
+            + self.not_checked_timed_out
+            + self.not_checked_stopped
+            + self.not_checked_unreachable
     }
 
     /// How `url` answered when it is broken.
@@ -211,5 +249,36 @@ mod tests {
         assert_eq!(l.broken("https://c.test/"), Some("no answer: the name does not resolve"));
         assert_eq!(l.broken("https://a.test/"), None);
         assert_eq!(l.broken("http://10.0.0.1/"), None, "refused is not checked, not broken");
+        l.settle();
+        assert_eq!((l.checked, l.broken_count, l.not_checked()), (4, 2, 4), "other sites answered");
+    }
+
+    /// Each of `hosts` failing with no answer.
+    fn failing(hosts: &[&str]) -> ExternalLinks {
+        let mut l = ExternalLinks::new(10);
+        for (i, host) in hosts.iter().enumerate() {
+            let error = format!("Name lookup failed: {host} does not exist in DNS");
+            l.record(&format!("https://{host}/p{i}"), ExternalOutcome::Failed { error });
+        }
+        l
+    }
+
+    #[test]
+    fn no_answer_from_any_of_three_hosts_is_an_unreachable_network_not_broken_links() {
+        let mut l = failing(&["github.com", "docs.rs", "github.com", "example.org"]);
+        l.record("http://slow.test/", ExternalOutcome::NotChecked(NotChecked::TimedOut));
+        l.settle();
+        assert_eq!((l.checked, l.broken_count, l.not_checked_unreachable), (0, 0, 4));
+        assert_eq!(l.not_checked(), 5);
+        assert_eq!(l.broken("https://github.com/p0"), None);
+        // Two hosts only: two dead sites are broken links, whatever the rest.
+        let mut l = failing(&["a.test", "b.test", "a.test"]);
+        l.settle();
+        assert_eq!((l.checked, l.broken_count, l.not_checked_unreachable), (3, 3, 0));
+        // One answer, even an error page, shows the network works.
+        let mut l = failing(&["a.test", "b.test", "c.test", "d.test"]);
+        l.record("https://e.test/", ExternalOutcome::Answered { status: 404, redirects: Vec::new() });
+        l.settle();
+        assert_eq!((l.checked, l.broken_count, l.not_checked_unreachable), (5, 5, 0));
     }
 }

@@ -838,6 +838,53 @@ fn external_links_are_checked_within_the_budget_or_not_at_all() {
     assert_eq!(other.requested().len(), before, "--no-external asks the other site nothing");
 }
 
+/// A machine that reaches no other site (a sandbox, a CI runner without a network): when the
+/// checks of three hosts or more all get no answer and none answers at all, the links are
+/// counted as not checked, "no other site answered", not reported as broken; with one other
+/// site answering, the same failures are broken links.
+#[test]
+fn external_links_no_site_answers_are_not_checked_rather_than_broken() {
+    // Nothing listens on port 1 of these loopback addresses: every connection is refused.
+    let dead: Vec<String> = (2..=4).map(|i| format!("http://127.0.0.{i}:1/page")).collect();
+    let other = Site::start(|_| HashMap::from([("/ok".to_string(), page("Elsewhere", &[]))]));
+    let ok = other.url("/ok");
+    let site = {
+        let (dead, ok) = (dead.clone(), ok.clone());
+        Site::start(move |_| {
+            let links: Vec<&str> = dead.iter().map(String::as_str).collect();
+            let mut with_ok = links.clone();
+            with_ok.push(&ok);
+            HashMap::from([("/".to_string(), page("Home", &links)), ("/also".to_string(), page("Also", &with_ok))])
+        })
+    };
+    let allow = ["--allow-target", "127.0.0.2,127.0.0.3,127.0.0.4"];
+    let out = crawl(&[&[site.url("/").as_str(), "--format", "json", "--no-sitemaps"][..], &allow].concat());
+    let report = json(&out);
+    let e = &report["crawl"]["external_links"];
+    assert_eq!(
+        (e["checked"].as_u64(), e["broken_count"].as_u64(), e["not_checked_unreachable"].as_u64()),
+        (Some(0), Some(0), Some(3)),
+        "{e}"
+    );
+    let issues = report["crawl"]["issues"].as_array().expect("issues");
+    assert!(!issues.iter().any(|i| i["id"] == "broken-external-link"), "{report:#}");
+    let out = crawl(&[&[site.url("/").as_str(), "--no-sitemaps"][..], &allow].concat());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("External links: 0 URLs checked, 0 broken; not checked: 3 no other site answered"), "{text}");
+
+    // The page that also links to an answering site: the three are broken links.
+    let out = crawl(&[&[site.url("/also").as_str(), "--format", "json", "--no-sitemaps"][..], &allow].concat());
+    let report = json(&out);
+    let e = &report["crawl"]["external_links"];
+    assert_eq!(
+        (e["checked"].as_u64(), e["broken_count"].as_u64(), e["not_checked_unreachable"].as_u64()),
+        (Some(4), Some(3), Some(0)),
+        "{e}"
+    );
+    let urls = issue(&report, "broken-external-link")["urls"].as_array().expect("urls").len();
+    assert_eq!(urls, 3, "{report:#}");
+}
+
 /// `--list FILE` and `--list SITEMAP-URL` (docs/API.md, "List mode"): the start URL and the
 /// listed URLs are fetched, nothing they link to and no other sitemap; the site rules that
 /// need the whole site are skipped and named; a URL off the site, a list over --max-pages or

@@ -633,6 +633,7 @@ where
         let mut checked =
             checker.await.map_err(|e| AppError::internal(format!("the external link checks failed: {e}")))?;
         checked.count_not_checked(crawl::NotChecked::Budget, over_budget);
+        checked.settle();
         crawled.summary.external_links = Some(checked);
     }
     // The sample was taken by the frontier thread; a cancelled crawl checks none of it.
@@ -1203,9 +1204,10 @@ where
         near_duplicate_threshold: options.near_duplicate_threshold,
         not_found_probe: None,
         // The URLs past the budget; the checks' own counts are added once they end (`run`).
-        external_links: external.map(|(budget, _)| crawl::ExternalLinks {
-            not_checked_budget: budget.over_budget(),
-            ..crawl::ExternalLinks::default()
+        external_links: external.map(|(budget, _)| {
+            let mut links = crawl::ExternalLinks::default();
+            links.not_checked_budget = budget.over_budget();
+            links
         }),
         edge_probes: edge_sample,
         edge_requests: 0,

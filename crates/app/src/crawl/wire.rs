@@ -50,6 +50,7 @@ pub fn wire_crawl(crawl: &store::Crawl, issues: &[store::IssueCount]) -> api::cr
             not_checked_refused: e.not_checked_refused,
             not_checked_timed_out: e.not_checked_timed_out,
             not_checked_stopped: e.not_checked_stopped,
+            not_checked_unreachable: e.not_checked_unreachable,
         }),
         list_mode: list_mode(&crawl.options_json),
         site_rules_skipped: StoredSummary::of(crawl).map(|s| s.site_rules_skipped).unwrap_or_default(),

@@ -13,8 +13,10 @@ static META: SiteRuleMeta = SiteRuleMeta {
                 then GET where HEAD is refused (405, 501, or the connection reset), through the address guard (an \
                 inner address is never fetched), at most 2 at once per host and 10 s per check, within a budget of \
                 external URLs per crawl (500 on the command line, `--external-budget`; the service: one per page of \
-                `max_pages`, at most 500). What was not checked (budget spent, refused by the guard, out of time) \
-                is counted in the crawl's summary (`external_links`), never reported as broken. Off with \
+                `max_pages`, at most 500). What was not checked (budget spent, refused by the guard, out of time, \
+                or no other site answered at all: the checks of 3 hosts or more got no answer and none \
+                answered, as on a machine without a network) is counted in the crawl's summary \
+                (`external_links`), never reported as broken. Off with \
                 `--no-external` or `external_links: false`",
     why: "A link that leads visitors to an error page on another site is a dead end: it costs their trust and tells \
           search engines the page is not kept up to date.",

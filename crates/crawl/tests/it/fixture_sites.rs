@@ -310,5 +310,6 @@ fn check_external(dir: &Path, pages: &[CrawledPage]) -> ExternalLinks {
         }
     }
     links.count_not_checked(NotChecked::Budget, budget.over_budget());
+    links.settle();
     links
 }

@@ -1572,7 +1572,7 @@ async fn external_links_are_checked_and_counted_over_rest() {
     let done = ended(&t, &id, None).await;
     // An anonymous crawl of 30 pages checks 30 external URLs at most.
     let counts = json!({"budget": 30, "checked": 2, "broken": 1, "not_checked_budget": 0, "not_checked_refused": 1,
-                        "not_checked_timed_out": 0, "not_checked_stopped": 0});
+                        "not_checked_timed_out": 0, "not_checked_stopped": 0, "not_checked_unreachable": 0});
     assert_eq!(done["external_links"], counts, "{done}");
     let a = get(&t, &format!("/api/v1/crawls/{id}/issues/broken-external-link"), None).await;
     assert_eq!(a.status, 200, "{}", a.raw);
