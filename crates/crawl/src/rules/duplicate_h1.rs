@@ -36,8 +36,8 @@ impl SiteRule for DuplicateH1 {
         &META
     }
 
-    fn scan<'s>(&'s self, _: &'s dyn CrawledSite, _: &mut Findings) -> ScanResult<'s> {
-        Ok(Some(Box::<Passes>::default()))
+    fn scan<'s>(&'s self, site: &'s dyn CrawledSite, _: &mut Findings) -> ScanResult<'s> {
+        Ok(Some(Box::new(Passes { site: Some(site), ..Passes::default() })))
     }
 }
 
@@ -46,14 +46,16 @@ impl SiteRule for DuplicateH1 {
 /// hashes are counted (sorted: a map of every distinct heading took four times that), then
 /// grows with the shared headings only.
 #[derive(Default)]
-struct Passes {
+struct Passes<'s> {
+    /// The crawl, for [`super::one_page_note`].
+    site: Option<&'s dyn CrawledSite>,
     pass: u8,
     keys: Vec<u64>,
     counts: HashMap<u64, usize>,
     groups: HashMap<u64, DuplicateGroup>,
 }
 
-impl Scan for Passes {
+impl Scan for Passes<'_> {
     fn page(&mut self, page: &CrawledPage, out: &mut Findings) -> SiteResult<()> {
         let (true, Some(h1)) = (page.indexable(), page.h1.as_deref()) else { return Ok(()) };
         let k = key(h1);
@@ -68,7 +70,11 @@ impl Scan for Passes {
             }
             _ => {
                 if let Some(group) = self.groups.get(&k) {
-                    let detail = format!("same <h1> \"{h1}\" as {}", group.others_than(&page.url));
+                    let note = match self.site {
+                        Some(site) => super::one_page_note(site, &page.url, group)?,
+                        None => "",
+                    };
+                    let detail = format!("same <h1> \"{h1}\" as {}{note}", group.others_than(&page.url));
                     out.push(SiteFinding { url: page.url.clone(), linked_from: None, detail });
                 }
             }

@@ -1075,9 +1075,30 @@ pub const SCANS_PER_PASS: usize = 64;
 /// beside up to three of them.
 pub(crate) fn duplicates(site: &dyn CrawledSite, key: DuplicateKey, what: &str, out: &mut Findings) -> SiteResult<()> {
     site.duplicates(key, &mut |url, group| {
-        let detail = format!("same {what} as {}", group.others_than(url));
+        let detail = format!("same {what} as {}{}", group.others_than(url), one_page_note(site, url, group)?);
         out.push(SiteFinding { url: url.to_string(), linked_from: None, detail });
         Ok(())
+    })
+}
+
+/// What a duplicate rule's finding adds when its group is one page at two URLs (`/` and
+/// `/index.html`, `/a` and `/a/`, answering the same text): that the cause is the second
+/// URL, which `url-variant-duplicate` reports, not two pages to tell apart. Empty otherwise.
+pub(crate) fn one_page_note(site: &dyn CrawledSite, url: &str, group: &DuplicateGroup) -> SiteResult<&'static str> {
+    let other = match group.head.as_slice() {
+        [a, b] if group.count == 2 && a == url => b,
+        [a, b] if group.count == 2 && b == url => a,
+        _ => return Ok(""),
+    };
+    let variants = |u: &str| url_variant_duplicate::variants(u);
+    if !variants(url).iter().any(|v| v == other) && !variants(other).iter().any(|v| v == url) {
+        return Ok("");
+    }
+    let (this, that) = (site.page(url)?.unwrap_or_default(), site.page(other)?.unwrap_or_default());
+    Ok(if this.text_hash.is_some() && this.text_hash == that.text_hash {
+        ": one page at two URLs, which url-variant-duplicate reports"
+    } else {
+        ""
     })
 }
 

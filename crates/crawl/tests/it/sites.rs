@@ -318,6 +318,33 @@ fn click_depth_is_the_shortest_path_whatever_the_requests_in_flight() {
     }
 }
 
+/// A duplicate group that is one page at two URLs (fixtures/sites/one-page-two-urls) says so
+/// in each duplicate rule's finding; two pages that only share their texts do not.
+#[test]
+fn duplicates_of_one_page_at_two_urls_name_the_cause() {
+    let mut c = crawl("one-page-two-urls");
+    let results = run(&mut c);
+    let note = ": one page at two URLs, which url-variant-duplicate reports";
+    for id in ["duplicate-title", "duplicate-meta-description", "duplicate-h1", "duplicate-content"] {
+        let details: Vec<(String, String)> =
+            findings_of(&results, id).findings.iter().map(|f| (f.url.clone(), f.detail.clone())).collect();
+        for url in ["/", "/index.html"] {
+            let d = details.iter().find(|(u, _)| *u == format!("{ORIGIN}{url}"));
+            assert!(d.is_some_and(|(_, d)| d.ends_with(note)), "{id} {url}: {details:?}");
+        }
+        for url in ["/rain", "/snow"] {
+            let d = details.iter().find(|(u, _)| *u == format!("{ORIGIN}{url}"));
+            assert!(
+                id == "duplicate-content" || d.is_some_and(|(_, d)| !d.contains("two URLs")),
+                "{id} {url}: {details:?}"
+            );
+        }
+    }
+    let variant: Vec<_> =
+        findings_of(&results, "url-variant-duplicate").findings.iter().map(|f| f.url.clone()).collect();
+    assert_eq!(variant, [format!("{ORIGIN}/index.html")]);
+}
+
 #[test]
 fn a_relative_sitemap_loc_is_read_and_reported_with_its_line() {
     let mut c = crawl("crawl-sitemap-error-fail");
