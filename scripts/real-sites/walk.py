@@ -204,8 +204,9 @@ def structured_types(page):
         if not isinstance(value, dict) or "@value" in value:
             return
         t = value.get("@type")
-        t = t if isinstance(t, str) else next((x for x in t if isinstance(x, str)), None) if isinstance(t, list) else None
-        if t and short_type(t):
+        if isinstance(t, list):  # the first type of several
+            t = next((x for x in t if isinstance(x, str)), None)
+        if isinstance(t, str) and short_type(t):
             types.append(short_type(t))
 
     def top(value):
@@ -748,6 +749,19 @@ def expected_findings(start, sitemap, depth, status, redirect, html_page, info, 
     return found
 
 
+# The file names a server answers for a directory (url-variant-duplicate's variants).
+INDEX_FILES = ("index.html", "index.htm", "index.php")
+
+
+def bare_path(path):
+    """A path without its index file and final slash: what its variants share."""
+    for name in INDEX_FILES:
+        if path.endswith(name):
+            path = path[:-len(name)]
+            break
+    return path.rstrip("/") or "/"
+
+
 def variant_pair(a, b):
     """Whether two URLs of one origin are variants of one URL for url-variant-duplicate: their
     paths are the same, or one is the other in lower case, once an index file and a final
@@ -756,11 +770,7 @@ def variant_pair(a, b):
     if pa.netloc != pb.netloc or (pa.query and pb.query) or a == b:
         return False
 
-    def bare(path):
-        path = re.sub(r"(index\.html|index\.htm|index\.php)$", "", path)
-        return path.rstrip("/") or "/"
-
-    x, y = bare(pa.path), bare(pb.path)
+    x, y = bare_path(pa.path), bare_path(pb.path)
     return x == y or x.lower() == y or y.lower() == x
 
 
@@ -769,7 +779,7 @@ def plainness(url):
     slash (the site's root aside), shorter, then the URL."""
     parts = urllib.parse.urlsplit(url)
     return (bool(parts.query), parts.path != parts.path.lower(),
-            parts.path.endswith(("index.html", "index.htm", "index.php")),
+            parts.path.endswith(INDEX_FILES),
             parts.path.endswith("/") and parts.path != "/", len(url), url)
 
 
@@ -824,8 +834,7 @@ def more_findings(status, html_page, info, inlinks, skipped, redirect):
     for u in status:
         if candidate(u):
             parts = urllib.parse.urlsplit(u)
-            bare = re.sub(r"(index\.html|index\.htm|index\.php)$", "", parts.path).rstrip("/").lower()
-            groups[(parts.netloc, bare)].append(u)
+            groups[(parts.netloc, bare_path(parts.path).lower())].append(u)
     for urls in groups.values():
         for i, a in enumerate(urls):
             for b in urls[i + 1:]:

@@ -447,6 +447,12 @@ impl CrawledPage {
         }
     }
 
+    /// Whether `other` answered the very same visible text ([`CrawledPage::text_hash`]; a
+    /// page without visible text is the same as none).
+    pub fn same_text(&self, other: &CrawledPage) -> bool {
+        self.text_hash.is_some() && self.text_hash == other.text_hash
+    }
+
     /// Whether the page may appear in search results: answered 200 with HTML and no
     /// `noindex`, and its canonical (when it has one) names itself.
     pub fn indexable(&self) -> bool {

@@ -37,7 +37,8 @@ impl SiteRule for DuplicateH1 {
     }
 
     fn scan<'s>(&'s self, site: &'s dyn CrawledSite, _: &mut Findings) -> ScanResult<'s> {
-        Ok(Some(Box::new(Passes { site: Some(site), ..Passes::default() })))
+        let passes = Passes { site, pass: 0, keys: Vec::new(), counts: HashMap::new(), groups: HashMap::new() };
+        Ok(Some(Box::new(passes)))
     }
 }
 
@@ -45,10 +46,9 @@ impl SiteRule for DuplicateH1 {
 /// one named, then the findings. What is held is 8 bytes a page with a heading until the
 /// hashes are counted (sorted: a map of every distinct heading took four times that), then
 /// grows with the shared headings only.
-#[derive(Default)]
 struct Passes<'s> {
     /// The crawl, for [`super::one_page_note`].
-    site: Option<&'s dyn CrawledSite>,
+    site: &'s dyn CrawledSite,
     pass: u8,
     keys: Vec<u64>,
     counts: HashMap<u64, usize>,
@@ -70,10 +70,7 @@ impl Scan for Passes<'_> {
             }
             _ => {
                 if let Some(group) = self.groups.get(&k) {
-                    let note = match self.site {
-                        Some(site) => super::one_page_note(site, &page.url, group)?,
-                        None => "",
-                    };
+                    let note = super::one_page_note(self.site, &page.url, group)?;
                     let detail = format!("same <h1> \"{h1}\" as {}{note}", group.others_than(&page.url));
                     out.push(SiteFinding { url: page.url.clone(), linked_from: None, detail });
                 }

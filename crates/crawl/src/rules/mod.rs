@@ -1090,16 +1090,11 @@ pub(crate) fn one_page_note(site: &dyn CrawledSite, url: &str, group: &Duplicate
         [a, b] if group.count == 2 && b == url => a,
         _ => return Ok(""),
     };
-    let variants = |u: &str| url_variant_duplicate::variants(u);
-    if !variants(url).iter().any(|v| v == other) && !variants(other).iter().any(|v| v == url) {
+    if !url_variant_duplicate::is_variant(other, url) && !url_variant_duplicate::is_variant(url, other) {
         return Ok("");
     }
     let (this, that) = (site.page(url)?.unwrap_or_default(), site.page(other)?.unwrap_or_default());
-    Ok(if this.text_hash.is_some() && this.text_hash == that.text_hash {
-        ": one page at two URLs, which url-variant-duplicate reports"
-    } else {
-        ""
-    })
+    Ok(if this.same_text(&that) { ": one page at two URLs, which url-variant-duplicate reports" } else { "" })
 }
 
 impl DuplicateGroup {

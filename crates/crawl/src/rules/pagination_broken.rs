@@ -37,11 +37,10 @@ fn names_the_page(site: &dyn CrawledSite, back: &str, page: &CrawledPage) -> Sit
         let path = follow_redirects(site, back, first, MAX_HOPS)?;
         return Ok(matches!(path, RedirectPath::Ends(chain) if chain.last() == Some(&page.url)));
     }
-    if !super::url_variant_duplicate::variants(&page.url).iter().any(|v| v == back) {
+    if !super::url_variant_duplicate::is_variant(back, &page.url) {
         return Ok(false);
     }
-    let other = site.page(back)?.unwrap_or_default();
-    Ok(page.text_hash.is_some() && other.text_hash == page.text_hash)
+    Ok(page.same_text(&site.page(back)?.unwrap_or_default()))
 }
 
 impl SiteRule for PaginationBroken {

@@ -28,7 +28,7 @@ const INDEX_FILES: [&str; 3] = ["index.html", "index.htm", "index.php"];
 /// without the query, with and without a trailing slash and with `index.html`. Looked up
 /// from every page, they find each pair of variants from one side at least, and cost a few
 /// index lookups per page instead of a grouping of every URL of the crawl.
-pub(crate) fn variants(url: &str) -> Vec<String> {
+fn variants(url: &str) -> Vec<String> {
     let Ok(parsed) = url::Url::parse(url) else { return Vec::new() };
     let origin = parsed.origin().ascii_serialization();
     let path = parsed.path();
@@ -49,6 +49,13 @@ pub(crate) fn variants(url: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// Whether `other` is one of the variants of `url` ([`variants`]): `/index.html` of `/`,
+/// `/a/` of `/a`, `/shoes` of `/Shoes` (the lower case is a variant of the other, not the
+/// reverse).
+pub(crate) fn is_variant(other: &str, url: &str) -> bool {
+    variants(url).iter().any(|v| v == other)
 }
 
 /// How plain a variant is, the plainest first: no query, lower case, no index file, no
@@ -83,7 +90,7 @@ impl SiteRule for UrlVariantDuplicate {
                 let Some(other) = site.page(&candidate)? else { continue };
                 // A query string may select other content (a page of a list): only the same
                 // text makes it a variant.
-                if page.url.contains('?') && (page.text_hash.is_none() || page.text_hash != other.text_hash) {
+                if page.url.contains('?') && !page.same_text(&other) {
                     continue;
                 }
                 if preferred(page) == preferred(&other) {
