@@ -89,7 +89,7 @@ mod urls;
 pub use docs::{site_rule_markdown, site_rules_markdown};
 pub use external::{
     ExternalBudget, ExternalLinks, ExternalOutcome, NotChecked, DEFAULT_EXTERNAL_BUDGET, DEFAULT_EXTERNAL_TIMEOUT_SECS,
-    EXTERNAL_IN_FLIGHT, EXTERNAL_PER_HOST,
+    EXTERNAL_IN_FLIGHT, EXTERNAL_PER_HOST, UNREACHABLE_HOSTS,
 };
 pub use extract::{
     ExtractorError, ExtractorSpec, Extractors, EXTRACT_ALL_SEPARATOR, EXTRACT_REGEX_SIZE_LIMIT, MAX_EXTRACTORS,
