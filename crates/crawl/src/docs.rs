@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use crate::frontier::{DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_KNOWN_URLS, MAX_CRAWL_DELAY, USER_AGENT_TOKEN};
 use crate::page::{MAX_RECORDED_LINKS, MAX_RECORDED_LINK_BYTES};
-use crate::rules::{SiteRuleMeta, MAX_FINDINGS_PER_RULE, SITE_RULES};
+use crate::rules::{chance_found, SiteRuleMeta, MAX_FINDINGS_PER_RULE, NEAR_DUPLICATE_SIMILARITY, SITE_RULES};
 use crate::score::{site_score, worked_example, MIN_PENALTY_SHARE, SEVERITY_PENALTY};
 use crate::sitemap::SitemapLimits;
 
@@ -110,6 +110,38 @@ fn list_mode(out: &mut String) {
     let _ = writeln!(out);
 }
 
+/// How precise the near-copy rules are: their signatures estimate a similarity, and the
+/// table says how often a pair is found at each true value.
+fn near_copies(out: &mut String) {
+    let t = NEAR_DUPLICATE_SIMILARITY;
+    let _ = writeln!(out, "\n### How alike near copies are\n");
+    let _ = writeln!(
+        out,
+        "`near-duplicate-content` and `soft-404` compare pages by a 64-bit SimHash of their own text's runs of three \
+         words, 8 bytes a page, which a crawl of a million pages keeps and compares in bounded memory. The \
+         similarity they report is the share of the two signatures' bits that agree. It estimates the texts' \
+         similarity: for two texts whose runs (each counted as often as it occurs) have a cosine similarity `c`, \
+         each bit differs with probability `acos(c) / π`, so the reported similarity scatters around an expected \
+         `100 × (1 − acos(c) / π)` (binomially, by about 4 points either way). At the default threshold of {t}% a \
+         pair is found with these chances:\n"
+    );
+    let _ = writeln!(out, "| expected similarity | cosine of the texts' runs | chance the pair is found at {t}% |");
+    let _ = writeln!(out, "|---|---|---|");
+    for expected in [100u32, 99, 97, 95, 93, 90, 87, 85, 80, 75] {
+        let cosine = (std::f64::consts::PI * (1.0 - f64::from(expected) / 100.0)).cos();
+        let chance = chance_found(f64::from(expected), t) * 100.0;
+        let _ = writeln!(out, "| {expected}% | {cosine:.4} | {chance:.1}% |");
+    }
+    let _ = writeln!(
+        out,
+        "\nSo a page with a copy of it at 97% or more is found, one whose closest page is below 80% is not, \
+         and between the two the finding depends on where the bits fall: a pair at 90% is found about one time \
+         in two. The check on real sites (docs/PERFORMANCE.md, \"Real sites\") computes every pair's exact \
+         similarity and holds the crawl to this: it must find every page with a partner at 97% or more, none \
+         whose partners are all below 75%, and between them about as many as these chances say."
+    );
+}
+
 /// One site rule's section of `docs/RULES.md`, from its [`SiteRuleMeta`] alone.
 pub fn site_rule_markdown(m: &SiteRuleMeta) -> String {
     let mut out = String::new();
@@ -146,6 +178,7 @@ pub fn site_rules_markdown() -> String {
     for r in SITE_RULES {
         out.push_str(&site_rule_markdown(r.meta()));
     }
+    near_copies(&mut out);
     let _ = writeln!(out, "\n### Site score\n");
     let penalties: Vec<String> = SEVERITY_PENALTY.iter().map(|(s, p)| format!("`{s}` {p}")).collect();
     let _ = writeln!(

@@ -24,6 +24,7 @@ mod internal_redirect;
 mod internal_redirect_chain;
 mod linked_page_blocked_by_robots;
 mod near_duplicate_content;
+pub(crate) use near_duplicate_content::chance_found;
 pub use near_duplicate_content::{NEAR_DUPLICATE_SIMILARITY, NEAR_DUPLICATE_THRESHOLDS};
 mod ai_crawlers_blocked_at_edge;
 mod nofollow_only_inlinks;

@@ -48,6 +48,24 @@ fn max_different_bits(threshold: u32) -> u32 {
     64 - (threshold.min(100) * 64).div_ceil(100)
 }
 
+/// The chance that two pages whose texts' expected similarity is `expected` percent (100 ×
+/// (1 − acos(c) / π) for the cosine similarity c of their runs of three words, each bit of
+/// their signatures then differing with probability 1 − `expected` / 100) are found at
+/// `threshold`: that at most [`max_different_bits`] of the 64 bits differ (a binomial tail).
+/// docs/RULES.md tabulates it ("How alike near copies are").
+pub(crate) fn chance_found(expected: f64, threshold: u32) -> f64 {
+    let p = (1.0 - expected / 100.0).clamp(0.0, 1.0);
+    let mut choose = 1.0_f64;
+    let mut sum = 0.0;
+    for k in 0..=max_different_bits(threshold) {
+        if k > 0 {
+            choose = choose * f64::from(64 - k + 1) / f64::from(k);
+        }
+        sum += choose * p.powi(k as i32) * (1.0 - p).powi(64 - k as i32);
+    }
+    sum.min(1.0)
+}
+
 /// The signature's bits cut into `max_different_bits + 1` bands: two signatures that differ
 /// in at most `max_different_bits` bits agree on a whole band (pigeonhole), so comparing the
 /// pages that share a band's value finds every pair (in a run of pages sharing it of up to
@@ -238,6 +256,26 @@ impl Passes {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The chance a pair is found is the binomial tail of its bits (values from Python's
+    /// `math.comb`): certain for equal texts, a coin's toss near the threshold, rare far below.
+    #[test]
+    fn chance_found_is_the_binomial_tail_of_the_differing_bits() {
+        assert_eq!(chance_found(100.0, 90), 1.0);
+        for (expected, chance) in
+            [(95.0, 0.959_703_114_107_175_7), (90.0, 0.539_038_843_528_311_6), (80.0, 0.018_219_940_017_062_1)]
+        {
+            assert!((chance_found(expected, 90) - chance).abs() < 1e-12, "{expected}: {}", chance_found(expected, 90));
+        }
+        // At 50% every pair within 32 differing bits is found: about half of unrelated ones.
+        assert!((chance_found(50.0, 50) - 0.549_673_376_873_983_4).abs() < 1e-12, "{}", chance_found(50.0, 50));
+        let mut last = 1.0;
+        for expected in (50..=100).rev() {
+            let chance = chance_found(f64::from(expected), 90);
+            assert!(chance <= last, "{expected}");
+            last = chance;
+        }
+    }
 
     /// A page of `path` with the signature `signature` and a text of its own.
     fn signed_page(path: &str, k: u32, signature: u64) -> crate::page::CrawledPage {
