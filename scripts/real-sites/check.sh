@@ -44,7 +44,9 @@ for _ in $(seq 50); do
     sleep 0.1
 done
 out=$(mktemp)
+# The crawl's store is kept beside its report: the walk reads the crawl's signatures from it.
+store=$out.db
 "$bin" crawl "http://127.0.0.1:$port/" --max-pages 20000 --max-in-flight "$in_flight" --format json \
-    --allow-target 127.0.0.1 ${CRAWL_ARGS:-} > "$out" || true
-echo "the crawl's report: $out" >&2
-python3 "$here/walk.py" "$site" "http://127.0.0.1:$port/" "$out"
+    --allow-target 127.0.0.1 --store "$store" ${CRAWL_ARGS:-} > "$out" || true
+echo "the crawl's report: $out, its store: $store" >&2
+python3 "$here/walk.py" "$site" "http://127.0.0.1:$port/" "$out" "$store"

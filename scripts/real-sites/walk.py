@@ -24,10 +24,15 @@ texts (the text of the one main landmark, else the visible text, without <nav>, 
 <footer>), expects what the estimate must find and must not find, and counts the pages between
 the two against the chances docs/RULES.md gives ("How alike near copies are").
 
-    python3 scripts/real-sites/walk.py SITE_DIR BASE_URL CRAWL_JSON
+    python3 scripts/real-sites/walk.py SITE_DIR BASE_URL CRAWL_JSON [CRAWL_STORE]
 
 BASE_URL is the URL the directory is served at (http://127.0.0.1:PORT/). It fetches
-nothing: it reads SITE_DIR and CRAWL_JSON only. With GITHUB_PAGES=1 in the environment it
+nothing: it reads SITE_DIR and CRAWL_JSON only, and CRAWL_STORE (the crawl's SQLite file,
+`seo-audit crawl --store`) when given, for the crawl's own signatures: it then also prints how
+the crawl's similarities stand against the exact ones (calibration). With OWN_TEXT=PATH (the
+`own_text` example of crates/crawl, built with `cargo build --release -p crawl --example
+own_text`) it also has the crawl's own reader read every page the near-copy rules compare and
+reports each page whose words differ from the walk's. With GITHUB_PAGES=1 in the environment it
 walks the site as GitHub Pages serves it (serve.py: `/a/b` from `a/b.html`, no directory
 listings) instead of as python's http.server does.
 """
@@ -1100,6 +1105,62 @@ def soft_404(root, base, start, status, html_page, info):
     return must, may, closest
 
 
+def calibration(store, best):
+    """How the crawl's own similarities (from its store's page records) stand against the exact
+    ones: for each distinct pair of `best` (each page and its closest page), the crawl's count of
+    differing bits h against the binomial the exact similarity predicts, as z = (h - 64p) /
+    sqrt(64p(1 - p)). Over many pairs z has mean 0 and variance 1 when the signatures behave as
+    docs/RULES.md says; a bias in what the crawl reads of the texts, or bits that are not
+    independent, would move one or the other."""
+    import sqlite3
+    import statistics
+    signatures = {}
+    with sqlite3.connect(store) as db:
+        for url, record in db.execute("SELECT url, record_json FROM crawl_pages WHERE record_json IS NOT NULL"):
+            signature = json.loads(record).get("content_signature")
+            if signature is not None:
+                signatures[url] = signature & 0xFFFFFFFFFFFFFFFF
+    zs, seen, unsigned = [], set(), 0
+    for url, (predicted, other) in best.items():
+        pair = tuple(sorted((url, other)))
+        if pair in seen:
+            continue
+        seen.add(pair)
+        if url not in signatures or other not in signatures:
+            unsigned += 1
+            continue
+        p = 1 - predicted
+        if p < 0.005:  # all but equal: no spread to measure
+            continue
+        h = bin(signatures[url] ^ signatures[other]).count("1")
+        zs.append((h - 64 * p) / math.sqrt(64 * p * (1 - p)))
+    if len(zs) < 2:
+        return f"{len(zs)} pairs to measure"
+    return (f"{len(zs)} pairs: z mean {statistics.mean(zs):+.2f}, variance {statistics.pvariance(zs):.2f}, "
+            f"{sum(abs(z) > 3 for z in zs)} beyond 3" + (f"; {unsigned} pairs without a crawl signature" if unsigned else ""))
+
+
+def own_text_disagreements(status, html_page, info, reader):
+    """The pages whose own text (its words, as the signature splits them) the crawl's reader
+    (`reader`: the `own_text` example of crates/crawl, OWN_TEXT=PATH) reads otherwise than the
+    walk, for every page the near-copy rules compare; and how many were compared."""
+    import subprocess
+    out, compared = [], 0
+    for url, page in sorted(info.items()):
+        if not indexable(url, status, html_page, info) or getattr(page, "own_runs", None) is None \
+                or not os.path.isfile(page.local):
+            continue
+        printed = subprocess.run([reader, page.local, url], capture_output=True, text=True, check=True).stdout
+        theirs = re.findall(r"[^\W_]+", printed.rsplit("\n", 2)[0].lower())
+        ours = re.findall(r"[^\W_]+", page.own_text().lower())
+        compared += 1
+        if theirs != ours:
+            at = next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b), min(len(ours), len(theirs)))
+            out.append(f"own text: {url}: the walk reads {len(ours)} words, the crawl {len(theirs)}, first "
+                       f"differing at word {at}: {ours[at:at + 5]} against {theirs[at:at + 5]}")
+    return out, compared
+
+
 def final_step(redirect, urls):
     """Adds to `urls` the target of a redirect of one of them; whether it added one."""
     for u in list(urls):
@@ -1126,6 +1187,7 @@ def main():
     GITHUB_PAGES = os.environ.get("GITHUB_PAGES") == "1"
     EXTRA_REDIRECTS = load_redirects()
     root, base, report = sys.argv[1], sys.argv[2], sys.argv[3]
+    store = sys.argv[4] if len(sys.argv) > 4 else None
     robots = load_robots(root)
     sitemap, sitemap_errors = read_sitemaps(root, base, robots)
     start, depth, status, redirect, html_page, info, inlinks, followed_inlinks, skipped = \
@@ -1198,6 +1260,8 @@ def main():
                               if last is None or u <= last]
             disagreements += [f"{rule}: the crawl finds {u}, the walk does not{why(u)}" for u in sorted(g - e)
                               if u not in tolerated.get(rule, ())]
+            if rule == "near-duplicate-content" and store:
+                print(f"    the crawl's similarities against the exact ones ({calibration(store, closest)})")
             if rule in tolerated:
                 between = tolerated[rule]
                 # What the crawl should find of them, if its signatures behave as SimHash's theory says:
@@ -1208,6 +1272,10 @@ def main():
                       f"(either way): the crawl finds {len(between & g)} of them, at least {likely:.1f} expected")
             if last is not None and counts[rule] != len(e):
                 disagreements.append(f"{rule}: the crawl counts {counts[rule]} URLs, the walk {len(e)}")
+    if os.environ.get("OWN_TEXT"):
+        differ, compared = own_text_disagreements(status, html_page, info, os.environ["OWN_TEXT"])
+        print(f"  own text: {compared} pages read by the crawl's reader too, {len(differ)} read otherwise")
+        disagreements += differ
     crowded = sorted(u for u, p in info.items() if getattr(p, "link_targets", 0) > 5000)
     if crowded:
         print(f"  note: {len(crowded)} pages link more than 5000 targets (the crawl keeps the first 5000 of each): "
