@@ -69,7 +69,12 @@ fn crawl_rules(out: &mut String) {
          - **How the rules read the crawl.** From the store the crawl was written to, page by page and by \
          query (a page by URL, the links to a URL, pages sharing a title), not from the whole crawl in memory: \
          their memory does not grow with the pages crawled (docs/ARCHITECTURE.md, \"Site crawl: the site \
-         rules over the store\").\n",
+         rules over the store\").\n\
+         - **A redirect in a finding.** A finding about a URL that redirects gives the status and the target; \
+         when the redirect only adds or removes the final slash, only moves `http` to `https`, or only adds or \
+         removes `www.`, it says so (`HTTP 301 to https://example.org/docs/a/ (only adds the final slash)`): \
+         that is one setting of the server or of the site's generator, and it shows under several rules at once \
+         (links, canonicals, hreflang, sitemaps), often on every page.\n",
         MAX_CRAWL_DELAY.as_secs(),
         maps.max_index_depth,
         maps.max_bytes / (1024 * 1024),

@@ -1148,19 +1148,99 @@ pub(crate) fn follow_redirects(
     Ok(RedirectPath::Ends(chain))
 }
 
-/// `HTTP 404`, `redirects to …` or the fetch error: how a URL answered.
+/// `HTTP 404`, `HTTP 301 to …` or the fetch error: how a URL answered. A redirect that makes
+/// one of the changes a server or site generator makes to every URL says which
+/// ([`redirect_change`]): hundreds of findings of several rules (links, canonicals, hreflang,
+/// sitemaps naming `/docs/a` where the page is `/docs/a/`) then read as the one setting they
+/// come from.
 pub(crate) fn answer(page: &Answer) -> String {
     match (page.status, &page.redirect_to, &page.error) {
-        (Some(s), Some(to), _) => format!("HTTP {s} to {to}"),
+        (Some(s), Some(to), _) => match redirect_change(&page.url, to) {
+            Some(change) => format!("HTTP {s} to {to} ({change})"),
+            None => format!("HTTP {s} to {to}"),
+        },
         (Some(s), None, _) => format!("HTTP {s}"),
         (None, _, Some(e)) => format!("not fetched: {e}"),
         (None, _, None) => "not fetched".to_string(),
     }
 }
 
+/// What a redirect from `from` to `to` changes when it is one change of a whole site's URLs:
+/// only the final slash added or removed, only `http` made `https`, or only `www.` added to or
+/// removed from the host. `None` for any other redirect (another path, or several changes).
+pub(crate) fn redirect_change(from: &str, to: &str) -> Option<&'static str> {
+    let (Ok(a), Ok(b)) = (url::Url::parse(from), url::Url::parse(to)) else { return None };
+    let (host_a, host_b) = (a.host_str()?, b.host_str()?);
+    // The ports as written: `http` to `https` changes the default port and nothing else.
+    let same_place = a.port() == b.port() && a.query() == b.query();
+    if !same_place {
+        return None;
+    }
+    let (path_a, path_b) = (a.path(), b.path());
+    if a.scheme() == b.scheme() && host_a == host_b {
+        if path_b.strip_suffix('/') == Some(path_a) {
+            return Some("only adds the final slash");
+        }
+        if path_a.strip_suffix('/') == Some(path_b) && path_b != "/" && !path_b.is_empty() {
+            return Some("only removes the final slash");
+        }
+        return None;
+    }
+    if path_a != path_b {
+        return None;
+    }
+    if host_a == host_b {
+        return (a.scheme() == "http" && b.scheme() == "https").then_some("only moves to https");
+    }
+    if a.scheme() != b.scheme() {
+        return None;
+    }
+    if host_b.strip_prefix("www.") == Some(host_a) {
+        return Some("only adds www.");
+    }
+    if host_a.strip_prefix("www.") == Some(host_b) {
+        return Some("only removes www.");
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The changes a whole site's redirects make are named, and nothing else is: another
+    /// path, two changes at once, a query that changes, another port.
+    #[test]
+    fn redirects_that_make_one_site_wide_change_say_which() {
+        let change = |from: &str, to: &str| redirect_change(from, to);
+        assert_eq!(change("https://s.test/docs/a", "https://s.test/docs/a/"), Some("only adds the final slash"));
+        assert_eq!(change("https://s.test/a?x=1", "https://s.test/a/?x=1"), Some("only adds the final slash"));
+        assert_eq!(change("https://s.test/docs/a/", "https://s.test/docs/a"), Some("only removes the final slash"));
+        assert_eq!(change("http://s.test/a", "https://s.test/a"), Some("only moves to https"));
+        assert_eq!(change("https://s.test/a", "https://www.s.test/a"), Some("only adds www."));
+        assert_eq!(change("https://www.s.test/a", "https://s.test/a"), Some("only removes www."));
+        for (from, to) in [
+            ("https://s.test/old", "https://s.test/new"),
+            ("https://s.test/a", "https://s.test/a/b"),
+            ("http://s.test/a", "https://s.test/a/"),
+            ("http://s.test/a", "https://www.s.test/a"),
+            ("https://s.test/a?x=1", "https://s.test/a/?x=2"),
+            ("http://s.test/a", "http://s.test:8080/a/"),
+            ("https://s.test/a", "http://s.test/a"),
+            ("https://s.test/a", "https://other.test/a"),
+        ] {
+            assert_eq!(change(from, to), None, "{from} -> {to}");
+        }
+        let moved = Answer {
+            url: "https://s.test/docs/a".into(),
+            status: Some(301),
+            redirect_to: Some("https://s.test/docs/a/".into()),
+            ..Answer::default()
+        };
+        assert_eq!(answer(&moved), "HTTP 301 to https://s.test/docs/a/ (only adds the final slash)");
+        let elsewhere = Answer { redirect_to: Some("https://s.test/new".into()), ..moved };
+        assert_eq!(answer(&elsewhere), "HTTP 301 to https://s.test/new");
+    }
 
     #[test]
     fn a_list_mode_crawl_skips_the_rules_that_need_the_whole_site() {

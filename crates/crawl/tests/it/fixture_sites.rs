@@ -65,6 +65,7 @@ impl Site {
         }
         let file = match path {
             "/" => "index.html".to_string(),
+            p if p.ends_with('/') => format!("{}index.html", &p[1..]),
             p if Path::new(p).extension().is_some() => p[1..].to_string(),
             p => format!("{}.html", &p[1..]),
         };

@@ -514,3 +514,18 @@ fn edge_blocking_names_each_crawler_robots_txt_lets_in() {
     let launch = pass.edge_probes.iter().find(|p| p.url.ends_with("/blog/launch")).unwrap();
     assert!(launch.blocked.is_empty(), "{launch:?}");
 }
+
+/// A redirect that only adds the final slash says so: on a real site (Docusaurus naming
+/// `/docs/a` for `/docs/a/`) hundreds of findings of several rules come from that one setting.
+#[test]
+fn a_redirect_that_only_adds_the_final_slash_says_so() {
+    let mut c = crawl("crawl-internal-redirect-fail");
+    let results = run(&mut c);
+    let found = findings_of(&results, "internal-redirect");
+    let detail = |url: &str| found.findings.iter().find(|f| f.url == url).map(|f| f.detail.as_str());
+    assert_eq!(
+        detail("http://site.test/guide"),
+        Some("HTTP 301 to http://site.test/guide/ (only adds the final slash)")
+    );
+    assert_eq!(detail("http://site.test/old"), Some("HTTP 301 to http://site.test/new"));
+}
