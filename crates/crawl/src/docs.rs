@@ -70,6 +70,12 @@ fn crawl_rules(out: &mut String) {
          query (a page by URL, the links to a URL, pages sharing a title), not from the whole crawl in memory: \
          their memory does not grow with the pages crawled (docs/ARCHITECTURE.md, \"Site crawl: the site \
          rules over the store\").\n\
+         - **Indexable.** The duplicate, near-copy, inlink, hreflang and sitemap rules judge the indexable pages: \
+         answered 200 with HTML, without `noindex` (meta or `X-Robots-Tag`), and with no canonical or one naming \
+         the page's own URL, as Screaming Frog reads them. A canonical naming another spelling of the page that \
+         redirects back to it (`/docs/a` for `/docs/a/`, a site generator's trailing-slash setting) still names \
+         another URL: the page is not counted as indexable, and `canonical-to-redirect` reports the canonical, \
+         on every page of such a site at once; the duplicate rules see those pages once it is fixed.\n\
          - **A redirect in a finding.** A finding about a URL that redirects gives the status and the target; \
          when the redirect only adds or removes the final slash, only moves `http` to `https`, or only adds or \
          removes `www.`, it says so (`HTTP 301 to https://example.org/docs/a/ (only adds the final slash)`): \
