@@ -62,15 +62,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 with open(page, "rb") as f:
                     body = f.read()
         elif os.path.isdir(local):
-            # A listing, with the links walk.py reads of one.
-            title = html.escape("Directory listing for " + urllib.parse.unquote(path))
-            links = "".join(
-                f'<li><a href="{urllib.parse.quote(n + ("/" if os.path.isdir(os.path.join(local, n)) else ""))}">'
-                f"{html.escape(n)}</a></li>"
-                for n in sorted(os.listdir(local))
-            )
-            body = f"<!DOCTYPE HTML><html><head><title>{title}</title></head><body><h1>{title}</h1><ul>{links}</ul></body></html>"
-            body, kind = body.encode("utf-8"), "text/html"
+            # A listing, as python's http.server writes one (and walk.py reads it).
+            body, kind = walk.listing(local, path).encode("utf-8", "surrogateescape"), "text/html"
         else:
             with open(local, "rb") as f:
                 body = f.read()

@@ -174,6 +174,13 @@ class Links(html.parser.HTMLParser):
         elif tag == "h1" and self._h1 == 0:
             self._h1, self.h1 = 1, ""
 
+    def handle_startendtag(self, tag, attrs):
+        # `<div/>` opens a div in HTML (the slash is ignored on elements that are not void), as
+        # html5ever parses it; only in SVG does it close the element.
+        self.handle_starttag(tag, attrs)
+        if tag in VOID or self._svg:
+            self.handle_endtag(tag)
+
     def _own_text_start(self, tag, a):
         if tag in VOID:
             return
@@ -965,14 +972,19 @@ def more_findings(status, html_page, info, inlinks, skipped, redirect):
 # near-duplicate-content, judged by exact similarity: the crawl compares 64-bit SimHash
 # signatures of the pages' own texts (runs of three words), which estimate the cosine
 # similarity c of the two texts' runs (counted with their repeats): a bit differs with
-# probability acos(c) / pi. The walk computes c exactly and the SimHash similarity it
-# predicts, 1 - acos(c) / pi; with 64 bits the crawl's similarity scatters around that
-# (binomially), so a page is judged only outside a band around the 90% threshold: a page whose
-# closest other page is predicted at NEAR_SURE or more must be found, one whose closest is below
-# NEAR_NEVER must not, and those between may go either way (counted, not judged).
+# probability about acos(c) / pi (crates/crawl's test differing_bits_follow_the_angle_between_the_texts
+# holds the crawl's hash to it). The walk computes c exactly for every candidate pair, the
+# chance the crawl finds the pair (at most NEAR_THRESHOLD_BITS of 64 bits differing, a binomial
+# tail), and per page bounds on the chance that at least one of its pairs is found: at least
+# its closest pair's, at most that of its pairs found independently (a page's pairs share its
+# signature, so they are found together more often than apart). A page whose lower bound is
+# SURE_FOUND or more must be found; one whose upper bound is below NEVER_FOUND must not be; the
+# pages between are judged together: the crawl must find between their lower bounds' sum and
+# their upper bounds' sum, give or take four standard deviations (the variance doubled: pages
+# are found in pairs).
 MIN_SIGNATURE_WORDS = 50
 NEAR_THRESHOLD_BITS = 6  # 90%: at most 6 of the 64 bits differ
-NEAR_SURE, NEAR_NEVER = 0.97, 0.75  # a miss 0.3% likely at the one, a false find 0.15% at the other
+SURE_FOUND, NEVER_FOUND = 0.997, 0.0015
 SKETCH = 64  # the runs with the lowest mixed keys a page is indexed by, to find candidate pairs
 
 
@@ -991,6 +1003,8 @@ def run_keys(text):
     if len(words) < MIN_SIGNATURE_WORDS:
         return None
     ids = [WORD_IDS.setdefault(w, len(WORD_IDS)) for w in words]
+    # Three ids of 21 bits make a key of 63: more distinct words would make keys collide.
+    assert len(WORD_IDS) < 1 << 21, "more distinct words than the run keys can hold"
     return sorted((ids[i] << 42) | (ids[i + 1] << 21) | ids[i + 2] for i in range(len(ids) - 2))
 
 
@@ -999,8 +1013,9 @@ def mixed(key):
 
 
 def near_duplicates(status, html_page, info):
-    """(must, may, best): the pages near-duplicate-content must report, those it may, and
-    each judged page's closest other page with its predicted similarity."""
+    """(must, may, chance, best): the pages near-duplicate-content must report and those it may
+    (judged by count), each compared page's bounds on its chance of being found (low, high), and
+    its closest other page with the similarity the crawl should estimate."""
     @functools.lru_cache(maxsize=4096)
     def counts(url):
         return collections.Counter(info[url].own_runs)
@@ -1016,7 +1031,7 @@ def near_duplicates(status, html_page, info):
     for url, sk in sketch.items():
         for k in sk:
             postings[k].append(url)
-    best = {}
+    best, missed, closest_found = {}, collections.defaultdict(lambda: 1.0), collections.defaultdict(float)
     done = set()
     for url in sorted(norms):
         shared = collections.Counter()
@@ -1039,15 +1054,19 @@ def near_duplicates(status, html_page, info):
             dot = sum(v * large.get(k, 0) for k, v in small.items())
             c = min(1.0, dot / (norms[url] * norms[other]))
             predicted = 1 - math.acos(c) / math.pi
+            found = binomial_tail(1 - predicted)
             for x, y in ((url, other), (other, url)):
+                missed[x] *= 1 - found
+                closest_found[x] = max(closest_found[x], found)
                 if predicted > best.get(x, (0, None))[0]:
                     best[x] = (predicted, y)
-            if best[url][0] >= NEAR_SURE:
-                break
+            if closest_found[url] >= SURE_FOUND:
+                break  # the page is found for sure: its other pairs change nothing
     near_duplicates.compared = len(norms)
-    must = {u for u, (s, _) in best.items() if s >= NEAR_SURE}
-    may = {u for u, (s, _) in best.items() if NEAR_NEVER <= s < NEAR_SURE}
-    return must, may, best
+    chance = {u: (closest_found[u], 1 - m) for u, m in missed.items()}
+    must = {u for u, (low, _) in chance.items() if low >= SURE_FOUND}
+    may = {u for u, (low, high) in chance.items() if low < SURE_FOUND and high >= NEVER_FOUND}
+    return must, may, chance, best
 
 
 # soft-404: the phrases of docs/RULES.md's soft-404 that say a page was not found (its
@@ -1065,12 +1084,12 @@ def says_not_found(text):
 
 
 def soft_404(root, base, start, status, html_page, info):
-    """(must, may, closest): the pages soft-404 must report (a 200 HTML page whose title or
-    first <h1> says it was not found, or whose own text is predicted at NEAR_SURE or more like
-    the site's own "not found" page), those it may (predicted between NEAR_NEVER and
-    NEAR_SURE), and the predicted similarity of each page compared; with the probe URL itself
-    when the site answers it 200."""
-    must, may, closest = set(), set(), {}
+    """(must, may, chance, closest): the pages soft-404 must report (a 200 HTML page whose title
+    or first <h1> says it was not found, or whose own text the crawl finds like the site's own
+    "not found" page with a chance of SURE_FOUND or more), those it may (a chance between
+    NEVER_FOUND and SURE_FOUND), each compared page's chance, and its similarity to that page;
+    with the probe URL itself when the site answers it 200."""
+    must, may, chance, closest = set(), set(), {}, {}
     probe_url = join(base, PROBE_PATH)
     code, local, _ = answer(root, PROBE_PATH)
     probe = None
@@ -1098,11 +1117,13 @@ def soft_404(root, base, start, status, html_page, info):
         predicted = 1 - math.acos(min(1.0, dot / norm)) / math.pi
         closest[url] = (predicted, "the site's \"not found\" page")
         soft_404.compared += 1
-        if predicted >= NEAR_SURE:
+        found = binomial_tail(1 - predicted)
+        chance[url] = (found, found)
+        if found >= SURE_FOUND:
             must.add(url)
-        elif predicted >= NEAR_NEVER:
+        elif found >= NEVER_FOUND:
             may.add(url)
-    return must, may, closest
+    return must, may, chance, closest
 
 
 def calibration(store, best):
@@ -1141,23 +1162,36 @@ def calibration(store, best):
 
 
 def own_text_disagreements(status, html_page, info, reader):
-    """The pages whose own text (its words, as the signature splits them) the crawl's reader
-    (`reader`: the `own_text` example of crates/crawl, OWN_TEXT=PATH) reads otherwise than the
-    walk, for every page the near-copy rules compare; and how many were compared."""
+    """The pages whose own text the crawl's reader (`reader`: the `own_text` example of
+    crates/crawl, OWN_TEXT=PATH) reads otherwise than the walk, word for word, for every page
+    the near-copy rules compare (directory listings included); and how many were compared.
+    The example splits the words as the signature does; the walk as run_keys does."""
     import subprocess
+    import tempfile
     out, compared = [], 0
-    for url, page in sorted(info.items()):
-        if not indexable(url, status, html_page, info) or getattr(page, "own_runs", None) is None \
-                or not os.path.isfile(page.local):
-            continue
-        printed = subprocess.run([reader, page.local, url], capture_output=True, text=True, check=True).stdout
-        theirs = re.findall(r"[^\W_]+", printed.rsplit("\n", 2)[0].lower())
-        ours = re.findall(r"[^\W_]+", page.own_text().lower())
-        compared += 1
-        if theirs != ours:
-            at = next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b), min(len(ours), len(theirs)))
-            out.append(f"own text: {url}: the walk reads {len(ours)} words, the crawl {len(theirs)}, first "
-                       f"differing at word {at}: {ours[at:at + 5]} against {theirs[at:at + 5]}")
+    with tempfile.TemporaryDirectory() as scratch:
+        for url, page in sorted(info.items()):
+            if not indexable(url, status, html_page, info) or getattr(page, "own_runs", None) is None:
+                continue
+            local = page.local
+            if os.path.isdir(local):
+                # The listing python's server (or serve.py) writes for the directory.
+                local = os.path.join(scratch, "listing.html")
+                with open(local, "w", encoding="utf-8", errors="surrogateescape") as f:
+                    f.write(listing(page.local, urllib.parse.urlsplit(url).path))
+                kind = "text/html; charset=utf-8"
+            else:
+                # As the page was served: python's http.server names no charset, serve.py does.
+                kind = "text/html; charset=utf-8" if GITHUB_PAGES or EXTRA_REDIRECTS else "text/html"
+            printed = subprocess.run([reader, local, url, kind], capture_output=True, text=True,
+                                     check=True).stdout
+            theirs = printed.split("\n", 1)[0].split()
+            ours = re.findall(r"[^\W_]+", page.own_text().lower())
+            compared += 1
+            if theirs != ours:
+                at = next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b), min(len(ours), len(theirs)))
+                out.append(f"own text: {url}: the walk reads {len(ours)} words, the crawl {len(theirs)}, first "
+                           f"differing at word {at}: {ours[at:at + 5]} against {theirs[at:at + 5]}")
     return out, compared
 
 
@@ -1219,12 +1253,12 @@ def main():
     expected = expected_findings(start, sitemap, depth, status, redirect, html_page, info, inlinks, followed_inlinks)
     expected.update(more_findings(status, html_page, info, inlinks, skipped, redirect))
     expected["sitemap-error"] = set(sitemap_errors)
-    must, may, closest = near_duplicates(status, html_page, info)
+    must, may, chance, closest = near_duplicates(status, html_page, info)
     expected["near-duplicate-content"] = must
-    tolerated = {"near-duplicate-content": may}
-    must, may, closest_404 = soft_404(root, base, start, status, html_page, info)
+    tolerated = {"near-duplicate-content": (may, chance)}
+    must, may, chance_404, closest_404 = soft_404(root, base, start, status, html_page, info)
     expected["soft-404"] = must
-    tolerated["soft-404"] = may
+    tolerated["soft-404"] = (may, chance_404)
     judged_rules = set(JUDGED)
     if sitemap is not None:
         expected.update(sitemap_findings(root, sitemap, status, html_page, info, skipped))
@@ -1259,17 +1293,26 @@ def main():
             disagreements += [f"{rule}: walk finds {u}, the crawl does not{why(u)}" for u in sorted(e - g)
                               if last is None or u <= last]
             disagreements += [f"{rule}: the crawl finds {u}, the walk does not{why(u)}" for u in sorted(g - e)
-                              if u not in tolerated.get(rule, ())]
+                              if u not in tolerated.get(rule, ((), {}))[0]]
             if rule == "near-duplicate-content" and store:
                 print(f"    the crawl's similarities against the exact ones ({calibration(store, closest)})")
             if rule in tolerated:
-                between = tolerated[rule]
-                # What the crawl should find of them, if its signatures behave as SimHash's theory says:
-                # at least the chance that the closest pair's bits differ in few enough places.
-                likely = sum(binomial_tail(1 - near[u][0]) for u in between)
+                # The pages the crawl finds by chance, judged together: their chances add up to
+                # what it should find, and it must find that many within four standard
+                # deviations (the variance doubled: a pair found is two pages found at once).
+                between, chances = tolerated[rule]
+                low = sum(chances[u][0] for u in between)
+                high = sum(chances[u][1] for u in between)
+                spread = 4 * math.sqrt(2 * sum(max(p * (1 - p) for p in chances[u]) for u in between)) + 1
+                allowed = (max(0.0, low - spread), high + spread)
+                found = len(between & g)
                 compared = (near_duplicates if rule == "near-duplicate-content" else soft_404).compared
-                print(f"    of {compared} pages compared, {len(between)} more are predicted at {NEAR_NEVER:.0%} to {NEAR_SURE:.0%} "
-                      f"(either way): the crawl finds {len(between & g)} of them, at least {likely:.1f} expected")
+                print(f"    of {compared} pages compared, {len(between)} more are found by chance: the crawl finds "
+                      f"{found} of them, {low:.1f} to {high:.1f} expected, {allowed[0]:.0f} to {allowed[1]:.0f} allowed")
+                if not allowed[0] <= found <= allowed[1]:
+                    disagreements.append(f"{rule}: the crawl finds {found} of the {len(between)} pages found by "
+                                         f"chance, where {low:.1f} to {high:.1f} are expected ({allowed[0]:.0f} "
+                                         f"to {allowed[1]:.0f} allowed)")
             if last is not None and counts[rule] != len(e):
                 disagreements.append(f"{rule}: the crawl counts {counts[rule]} URLs, the walk {len(e)}")
     if os.environ.get("OWN_TEXT"):
