@@ -996,10 +996,27 @@ def binomial_tail(p, at_most=NEAR_THRESHOLD_BITS, n=64):
 WORD_IDS = {}
 
 
+# The words of a text as the crawl's signature splits them: on every character that is not
+# alphanumeric in Rust's sense (the Unicode Alphabetic property, or a number). Python's `re` has
+# no Alphabetic property (it splits `flinkⓡ` and the vowel signs of Devanagari where Rust does
+# not); the `regex` package has it (`pip install regex`), and is used when installed.
+try:
+    import regex as _unicode_regex
+    WORD = _unicode_regex.compile(r"[\p{Alphabetic}\p{N}]+")
+except ImportError:
+    _unicode_regex = None
+    WORD = re.compile(r"[^\W_]+")
+
+
+def words_of(text):
+    """The lower-case words of `text`, as the signature reads them (WORD)."""
+    return WORD.findall(text.lower())
+
+
 def run_keys(text):
-    """The page's runs of three words (lower case, split on every character that is not a
-    letter or digit) as integer keys, sorted, repeats kept; None below MIN_SIGNATURE_WORDS."""
-    words = re.findall(r"[^\W_]+", text.lower())
+    """The page's runs of three words (words_of) as integer keys, sorted, repeats kept; None
+    below MIN_SIGNATURE_WORDS."""
+    words = words_of(text)
     if len(words) < MIN_SIGNATURE_WORDS:
         return None
     ids = [WORD_IDS.setdefault(w, len(WORD_IDS)) for w in words]
@@ -1186,7 +1203,7 @@ def own_text_disagreements(status, html_page, info, reader):
             printed = subprocess.run([reader, local, url, kind], capture_output=True, text=True,
                                      check=True).stdout
             theirs = printed.split("\n", 1)[0].split()
-            ours = re.findall(r"[^\W_]+", page.own_text().lower())
+            ours = words_of(page.own_text())
             compared += 1
             if theirs != ours:
                 at = next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b), min(len(ours), len(theirs)))
@@ -1317,7 +1334,8 @@ def main():
                 disagreements.append(f"{rule}: the crawl counts {counts[rule]} URLs, the walk {len(e)}")
     if os.environ.get("OWN_TEXT"):
         differ, compared = own_text_disagreements(status, html_page, info, os.environ["OWN_TEXT"])
-        print(f"  own text: {compared} pages read by the crawl's reader too, {len(differ)} read otherwise")
+        print(f"  own text: {compared} pages read by the crawl's reader too, {len(differ)} read otherwise"
+              + ("" if _unicode_regex else " (words split without the `regex` package: see WORD)"))
         disagreements += differ
     crowded = sorted(u for u, p in info.items() if getattr(p, "link_targets", 0) > 5000)
     if crowded:

@@ -70,15 +70,16 @@ fn crawl_rules(out: &mut String) {
          query (a page by URL, the links to a URL, pages sharing a title), not from the whole crawl in memory: \
          their memory does not grow with the pages crawled (docs/ARCHITECTURE.md, \"Site crawl: the site \
          rules over the store\").\n\
-         - **Indexable.** The duplicate, near-copy, inlink, hreflang and sitemap rules judge the indexable pages: \
+         - **Indexable.** The duplicate, near-copy, inlink, hreflang, sitemap and structured-data rules judge the \
+         indexable pages: \
          answered 200 with HTML, without `noindex` (meta or `X-Robots-Tag`), and with no canonical or one naming \
          the page's own URL, as Screaming Frog reads them. A canonical naming another spelling of the page that \
          redirects back to it (`/docs/a` for `/docs/a/`, a site generator's trailing-slash setting) still names \
          another URL: the page is not counted as indexable, and `canonical-to-redirect` reports the canonical, \
          on every page of such a site at once; the duplicate rules see those pages once it is fixed.\n\
-         - **A redirect in a finding.** A finding about a URL that redirects gives the status and the target; \
-         when the redirect only adds or removes the final slash, only moves `http` to `https`, or only adds or \
-         removes `www.`, it says so (`HTTP 301 to https://example.org/docs/a/ (only adds the final slash)`): \
+         - **A redirect in a finding.** A finding of the link, canonical, hreflang, pagination or sitemap rules \
+         about a URL that redirects gives the status and the target; when the redirect only adds or removes the \
+         final slash, only moves `http` to `https`, or only adds or removes `www.`, it says so (`HTTP 301 to https://example.org/docs/a/ (only adds the final slash)`): \
          that is one setting of the server or of the site's generator, and it shows under several rules at once \
          (links, canonicals, hreflang, sitemaps), often on every page.\n",
         MAX_CRAWL_DELAY.as_secs(),
@@ -129,12 +130,13 @@ fn near_copies(out: &mut String) {
     let _ = writeln!(
         out,
         "`near-duplicate-content` and `soft-404` compare pages by a 64-bit SimHash of their own text's runs of three \
-         words, 8 bytes a page, which a crawl of a million pages keeps and compares in bounded memory. The \
-         similarity they report is the share of the two signatures' bits that agree. It estimates the texts' \
-         similarity: for two texts whose runs (each counted as often as it occurs) have a cosine similarity `c`, \
-         each bit differs with probability `acos(c) / π`, so the reported similarity scatters around an expected \
-         `100 × (1 − acos(c) / π)` (binomially, by about 4 points either way). At the default threshold of {t}% a \
-         pair is found with these chances:\n"
+         words: 8 bytes in each page's record, and a fixed size a page in the rule's memory (about 40 bytes), so \
+         that a crawl of a million pages is compared in tens of megabytes. The similarity they report is the share \
+         of the two signatures' bits that agree. It estimates the texts' similarity: for two texts whose runs (each \
+         counted as often as it occurs) have a cosine similarity `c`, each bit differs with a probability of about \
+         `acos(c) / π` (a test of `crates/crawl` holds the hash to it over 4,000 pairs of texts), so the reported \
+         similarity scatters around an expected `100 × (1 − acos(c) / π)` (binomially, by about 4 points either \
+         way). At the default threshold of {t}% a pair is found with these chances:\n"
     );
     let _ = writeln!(out, "| expected similarity | cosine of the texts' runs | chance the pair is found at {t}% |");
     let _ = writeln!(out, "|---|---|---|");
@@ -145,11 +147,13 @@ fn near_copies(out: &mut String) {
     }
     let _ = writeln!(
         out,
-        "\nSo a page with a copy of it at 97% or more is found, one whose closest page is below 80% is not, \
-         and between the two the finding depends on where the bits fall: a pair at 90% is found about one time \
-         in two. The check on real sites (docs/PERFORMANCE.md, \"Real sites\") computes every pair's exact \
-         similarity and holds the crawl to this: it must find every page with a partner at 97% or more, none \
-         whose partners are all below 75%, and between them about as many as these chances say."
+        "\nSo a pair at 97% or more is almost always found and a pair below 80% rarely (a page with many \
+         partners just below the threshold has a chance with each), and between the two the finding depends on \
+         where the bits fall: a pair at 90% is found about one time in two. The check on real sites \
+         (docs/PERFORMANCE.md, \"Real sites\") computes the exact similarity of each page's candidate pairs and \
+         holds the crawl to this: it must find every page whose closest pair alone is found 99.7% of the time, \
+         none whose pairs together are found less than 0.15% of the time, and of the pages between, as many as \
+         their chances add up to, within four standard deviations."
     );
 }
 
