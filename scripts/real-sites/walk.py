@@ -1025,6 +1025,20 @@ def run_keys(text):
     return sorted((ids[i] << 42) | (ids[i + 1] << 21) | ids[i + 2] for i in range(len(ids) - 2))
 
 
+def norm_of(counts):
+    """The length of a page's vector of runs (each run's count a coordinate)."""
+    return math.sqrt(sum(v * v for v in counts.values()))
+
+
+def expected_similarity(a, b, norm_a=None, norm_b=None):
+    """The similarity the crawl's signatures estimate for two pages' runs (Counters): 1 -
+    acos(c) / pi for their cosine c."""
+    small, large = (a, b) if len(a) < len(b) else (b, a)
+    dot = sum(v * large.get(k, 0) for k, v in small.items())
+    norm = (norm_a or norm_of(a)) * (norm_b or norm_of(b))
+    return 1 - math.acos(min(1.0, dot / norm)) / math.pi
+
+
 def mixed(key):
     return (key * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
 
@@ -1042,7 +1056,7 @@ def near_duplicates(status, html_page, info):
         if not indexable(url, status, html_page, info) or getattr(page, "own_runs", None) is None:
             continue
         c = collections.Counter(page.own_runs)
-        norms[url] = math.sqrt(sum(v * v for v in c.values()))
+        norms[url] = norm_of(c)
         sketch[url] = sorted(c, key=mixed)[:SKETCH]
     postings = collections.defaultdict(list)
     for url, sk in sketch.items():
@@ -1066,11 +1080,7 @@ def near_duplicates(status, html_page, info):
             done.add(pair)
             if info[url].text_key == info[other].text_key:
                 continue  # the same visible text: duplicate-content's
-            b = counts(other)
-            small, large = (a, b) if len(a) < len(b) else (b, a)
-            dot = sum(v * large.get(k, 0) for k, v in small.items())
-            c = min(1.0, dot / (norms[url] * norms[other]))
-            predicted = 1 - math.acos(c) / math.pi
+            predicted = expected_similarity(a, counts(other), norms[url], norms[other])
             found = binomial_tail(1 - predicted)
             for x, y in ((url, other), (other, url)):
                 missed[x] *= 1 - found
@@ -1128,10 +1138,7 @@ def soft_404(root, base, start, status, html_page, info):
             continue
         if url == start or probe_counts is None or getattr(page, "own_runs", None) is None:
             continue
-        own = collections.Counter(page.own_runs)
-        dot = sum(v * own.get(k, 0) for k, v in probe_counts.items())
-        norm = math.sqrt(sum(v * v for v in probe_counts.values()) * sum(v * v for v in own.values()))
-        predicted = 1 - math.acos(min(1.0, dot / norm)) / math.pi
+        predicted = expected_similarity(probe_counts, collections.Counter(page.own_runs))
         closest[url] = (predicted, "the site's \"not found\" page")
         soft_404.compared += 1
         found = binomial_tail(1 - predicted)

@@ -31,15 +31,8 @@ fn main() {
     };
     let page = Page::parse(&url, &bytes, http);
     let text = &page.visible_text;
-    // The pieces `content_signature` reads: the text outside the boilerplate ranges.
-    let mut at = 0;
-    let mut own = String::new();
-    for &(start, end) in &page.boilerplate {
-        own.push_str(text.get(at..start).unwrap_or_default());
-        own.push(' ');
-        at = at.max(end);
-    }
-    own.push_str(text.get(at..).unwrap_or_default());
+    // The pieces `content_signature` reads, a word break between two.
+    let own = crawl::own_text_pieces(text, &page.boilerplate).join(" ");
     let lower = own.to_lowercase();
     let words: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
     println!("{}", words.join(" "));

@@ -101,8 +101,8 @@ pub use frontier::{
     SEEN_PARENT_BYTES, USER_AGENT_TOKEN,
 };
 pub use page::{
-    content_signature, outlinks, recorded_outlinks, signature_similarity, text_hash, CrawledPage, Outlink,
-    RichResultError, TextFacts, MAX_RECORDED_ANCHOR_BYTES, MAX_RECORDED_HREFLANG, MAX_RECORDED_HREFLANG_BYTES,
+    content_signature, outlinks, own_text_pieces, recorded_outlinks, signature_similarity, text_hash, CrawledPage,
+    Outlink, RichResultError, TextFacts, MAX_RECORDED_ANCHOR_BYTES, MAX_RECORDED_HREFLANG, MAX_RECORDED_HREFLANG_BYTES,
     MAX_RECORDED_LANG_BYTES, MAX_RECORDED_LINKS, MAX_RECORDED_LINK_BYTES, MAX_RECORDED_PATH_BYTES,
     MAX_RECORDED_TEXT_BYTES, MAX_RECORDED_TYPE_BYTES, MAX_RECORDED_URL_BYTES, MAX_RECORD_BYTES, MAX_RICH_RESULT_ERRORS,
     MAX_STRUCTURED_DATA_TYPES, MIN_SIGNATURE_WORDS,

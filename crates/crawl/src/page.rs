@@ -530,6 +530,16 @@ pub fn content_signature(visible_text: &str, boilerplate: &[(usize, usize)]) -> 
     // character that is not alphanumeric.
     let mut runs = Runs::default();
     let mut lower = String::new();
+    for piece in own_text_pieces(visible_text, boilerplate) {
+        words_of(piece, &mut |hash| runs.push(hash), &mut lower);
+    }
+    runs.signature()
+}
+
+/// The pieces of a page's own text: `visible_text` outside its `boilerplate` ranges (sorted,
+/// as [`audit_core::Page::boilerplate`] gives them), in order. [`content_signature`] reads
+/// their words as one run of words.
+pub fn own_text_pieces<'t>(visible_text: &'t str, boilerplate: &[(usize, usize)]) -> Vec<&'t str> {
     let mut at = 0;
     let mut pieces = Vec::with_capacity(boilerplate.len() + 1);
     for &(start, end) in boilerplate {
@@ -539,10 +549,7 @@ pub fn content_signature(visible_text: &str, boilerplate: &[(usize, usize)]) -> 
         at = at.max(end);
     }
     pieces.push(visible_text.get(at..).unwrap_or_default());
-    for piece in pieces {
-        words_of(piece, &mut |hash| runs.push(hash), &mut lower);
-    }
-    runs.signature()
+    pieces
 }
 
 /// Gives `push` the [`word_hash`] of each word of `piece`, in order: the runs of bytes

@@ -1181,7 +1181,7 @@ pub(crate) fn redirect_change(from: &str, to: &str) -> Option<&'static str> {
         if path_b.strip_suffix('/') == Some(path_a) {
             return Some("only adds the final slash");
         }
-        if path_a.strip_suffix('/') == Some(path_b) && path_b != "/" && !path_b.is_empty() {
+        if path_a.strip_suffix('/') == Some(path_b) && path_b != "/" {
             return Some("only removes the final slash");
         }
         return None;
