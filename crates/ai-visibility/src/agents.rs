@@ -7,6 +7,8 @@
 use serde::Serialize;
 use url::Url;
 
+use audit_core::parse_link_header;
+
 use crate::discovery::{DocFinding, DocKind};
 use crate::llms::LlmsTxt;
 use crate::robots::Robots;
@@ -304,44 +306,6 @@ pub struct Candidate {
 /// Most places looked at for discovery documents: the five well-known paths and three
 /// pointed at by the page or robots.txt.
 pub const MAX_DISCOVERY_FETCHES: usize = 8;
-
-/// One `Link` header value split into `(target, rel tokens, type)` entries (RFC 8288).
-pub fn parse_link_header(value: &str) -> Vec<(String, Vec<String>, Option<String>)> {
-    let mut out = Vec::new();
-    let mut rest = value.trim();
-    while let Some(open) = rest.find('<') {
-        let Some(close) = rest[open..].find('>').map(|c| open + c) else { break };
-        let target = rest[open + 1..close].trim().to_owned();
-        let after = &rest[close + 1..];
-        // Parameters run to the next `,` that is outside quotes.
-        let mut end = after.len();
-        let mut quoted = false;
-        for (i, c) in after.char_indices() {
-            match c {
-                '"' => quoted = !quoted,
-                ',' if !quoted => {
-                    end = i;
-                    break;
-                }
-                _ => {}
-            }
-        }
-        let mut rels = Vec::new();
-        let mut kind = None;
-        for param in after[..end].split(';') {
-            let Some((name, val)) = param.split_once('=') else { continue };
-            let val = val.trim().trim_matches('"');
-            match name.trim().to_ascii_lowercase().as_str() {
-                "rel" => rels.extend(val.split_ascii_whitespace().map(str::to_ascii_lowercase)),
-                "type" => kind = Some(val.to_ascii_lowercase()),
-                _ => {}
-            }
-        }
-        out.push((target, rels, kind));
-        rest = after.get(end + 1..).unwrap_or("");
-    }
-    out
-}
 
 fn doc_kind_of_rel(rel: &str) -> Option<DocKind> {
     match rel {

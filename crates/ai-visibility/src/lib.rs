@@ -107,10 +107,12 @@ mod signals;
 
 pub use agents::{
     challenge_marker, discovery_candidates, edge_blocking, is_markdown_answer, llms_links_to_check, markdown_alternate,
-    markdown_twin, parse_link_header, visible_text_bytes, AgentReport, Answer, Candidate, DiscoveredDoc, EdgeBlocking,
-    EdgeBot, EdgeVerdict, FoundBy, LinkCheck, LlmsFullReport, MarkdownReport, WebMcpFinding, WebMcpReport,
-    AGENT_PROBE_BUDGET, BROWSER_USER_AGENT, EDGE_BOTS, MAX_AGENT_PROBES, MAX_DISCOVERY_FETCHES, MAX_LLMS_LINK_CHECKS,
+    markdown_twin, visible_text_bytes, AgentReport, Answer, Candidate, DiscoveredDoc, EdgeBlocking, EdgeBot,
+    EdgeVerdict, FoundBy, LinkCheck, LlmsFullReport, MarkdownReport, WebMcpFinding, WebMcpReport, AGENT_PROBE_BUDGET,
+    BROWSER_USER_AGENT, EDGE_BOTS, MAX_AGENT_PROBES, MAX_DISCOVERY_FETCHES, MAX_LLMS_LINK_CHECKS,
 };
+/// The `Link` header parser moved to `audit_core`, which reads canonical links from it too.
+pub use audit_core::parse_link_header;
 pub use bots::{
     ai_bot_access, ai_crawlers, class_summary, find_bot, named_crawlers, scan_check_of, AiBot, BotAccess, ClassSummary,
     CrawlerAccess, CrawlerVerdict, Purpose, RobotsCompliance, RobotsTxtReport, AI_BOTS, NAMED_BOTS, NO_GROUP_APPLIES,

@@ -121,6 +121,44 @@ impl HttpFacts {
     }
 }
 
+/// One `Link` header value split into `(target, rel tokens, type)` entries (RFC 8288).
+pub fn parse_link_header(value: &str) -> Vec<(String, Vec<String>, Option<String>)> {
+    let mut out = Vec::new();
+    let mut rest = value.trim();
+    while let Some(open) = rest.find('<') {
+        let Some(close) = rest[open..].find('>').map(|c| open + c) else { break };
+        let target = rest[open + 1..close].trim().to_owned();
+        let after = &rest[close + 1..];
+        // Parameters run to the next `,` that is outside quotes.
+        let mut end = after.len();
+        let mut quoted = false;
+        for (i, c) in after.char_indices() {
+            match c {
+                '"' => quoted = !quoted,
+                ',' if !quoted => {
+                    end = i;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        let mut rels = Vec::new();
+        let mut kind = None;
+        for param in after[..end].split(';') {
+            let Some((name, val)) = param.split_once('=') else { continue };
+            let val = val.trim().trim_matches('"');
+            match name.trim().to_ascii_lowercase().as_str() {
+                "rel" => rels.extend(val.split_ascii_whitespace().map(str::to_ascii_lowercase)),
+                "type" => kind = Some(val.to_ascii_lowercase()),
+                _ => {}
+            }
+        }
+        out.push((target, rels, kind));
+        rest = after.get(end + 1..).unwrap_or("");
+    }
+    out
+}
+
 /// The verdict of the site's robots.txt for the audited URL, computed by the caller (the
 /// robots.txt engine lives in `ai-visibility`; audit-core stays free of it and of I/O).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -322,6 +360,10 @@ pub struct Spots {
     pub noindex: Vec<Spot>,
     /// Those of them whose directives forbid following links (`nofollow`, `none`).
     pub nofollow: Vec<Spot>,
+    /// Those of them whose directives forbid snippets (`nosnippet`, `max-snippet:0`).
+    pub nosnippet: Vec<Spot>,
+    /// Those of them whose directives forbid indexing the page's images (`noimageindex`).
+    pub noimageindex: Vec<Spot>,
     /// The `<meta name="viewport">` of [`Page::viewport`].
     pub viewport: Spot,
     /// The `<meta>` of [`Page::meta_charset`].
@@ -568,6 +610,32 @@ impl Page {
         self.head_canonicals.first().map(|c| self.resolve(c).unwrap_or_else(|| c.clone())).unwrap_or_default()
     }
 
+    /// The targets of the HTTP `Link` headers' `rel="canonical"` entries (RFC 8288, Google's
+    /// "rel=canonical HTTP header"), resolved against the final URL (a header's reference is
+    /// relative to the response's URL, never to the document's `<base>`), in order.
+    pub fn header_canonicals(&self) -> Vec<String> {
+        let base = Url::parse(&self.final_url).ok();
+        self.http
+            .header_all("link")
+            .flat_map(parse_link_header)
+            .filter(|(_, rels, _)| rels.iter().any(|r| r == "canonical"))
+            .map(|(target, _, _)| match base.as_ref().and_then(|b| b.join(&target).ok()) {
+                Some(url) => String::from(url),
+                None => target,
+            })
+            .collect()
+    }
+
+    /// The canonical URL search engines are told: the head's first canonical, else the first
+    /// of the `Link` header (resolved; `None` when neither names one).
+    pub fn declared_canonical(&self) -> Option<String> {
+        if self.head_canonicals.is_empty() {
+            self.header_canonicals().into_iter().next()
+        } else {
+            Some(self.head_canonical())
+        }
+    }
+
     /// The hreflang links of the head.
     pub fn head_hreflang(&self) -> impl Iterator<Item = &Hreflang> + '_ {
         self.hreflang.iter().filter(|h| h.in_head)
@@ -629,6 +697,17 @@ impl Page {
         self.robots_directives().iter().any(|d| d == "noindex" || d == "none")
     }
 
+    /// Whether any robots directive forbids snippets: `nosnippet`, or `max-snippet:0`, which
+    /// Google reads as the same.
+    pub fn is_nosnippet(&self) -> bool {
+        self.robots_directives().iter().any(|d| forbids_snippets(d))
+    }
+
+    /// Whether any robots directive forbids indexing the page's images (`noimageindex`).
+    pub fn is_noimageindex(&self) -> bool {
+        self.robots_directives().iter().any(|d| d == "noimageindex")
+    }
+
     /// Whether any robots directive forbids following links.
     pub fn is_nofollow(&self) -> bool {
         self.robots_directives().iter().any(|d| d == "nofollow" || d == "none")
@@ -654,6 +733,19 @@ impl Page {
             return 0.0;
         }
         100.0 * self.text_bytes as f64 / self.html_bytes as f64
+    }
+}
+
+/// Whether one robots directive forbids snippets: `nosnippet`, or `max-snippet` with the value
+/// 0 (white space around the colon allowed, as Google reads it).
+fn forbids_snippets(directive: &str) -> bool {
+    let d = directive.trim();
+    if d.eq_ignore_ascii_case("nosnippet") {
+        return true;
+    }
+    match d.split_once(':') {
+        Some((name, value)) => name.trim().eq_ignore_ascii_case("max-snippet") && value.trim() == "0",
+        None => false,
     }
 }
 
@@ -1788,6 +1880,12 @@ impl Walker {
                     }
                     if says("nofollow") {
                         self.spots.nofollow.push(spot);
+                    }
+                    if content.split(',').any(forbids_snippets) {
+                        self.spots.nosnippet.push(spot);
+                    }
+                    if content.split(',').any(|d| d.trim().eq_ignore_ascii_case("noimageindex")) {
+                        self.spots.noimageindex.push(spot);
                     }
                 }
                 "viewport" if self.viewport.is_none() => {

@@ -39,6 +39,9 @@ pub const MAX_DOM_NODES: usize = 1500;
 pub const URL_MAX_CHARS: usize = 100;
 /// URLs with more query parameters fail `url-many-parameters`.
 pub const URL_MAX_PARAMS: usize = 3;
+/// Longest alt text, in characters (white space collapsed), before `image-alt-too-long`: Screaming
+/// Frog's "Alt Text Over 100 Characters".
+pub const ALT_MAX_CHARS: usize = 100;
 /// The viewport every mobile rule suggests.
 pub const VIEWPORT: &str = "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">";
 
@@ -409,9 +412,37 @@ pub fn is_valid_hreflang(value: &str) -> bool {
     }
 }
 
+/// The language and region subtags of a language tag, lower-case: `en-GB` gives `("en",
+/// Some("gb"))`, `zh-Hant-TW` gives `("zh", Some("tw"))`, `de` gives `("de", None)`. The region
+/// is the first subtag after the language of two letters or three digits (a script has four
+/// letters); `_` separates subtags too, as some pages write it.
+pub fn language_and_region(tag: &str) -> (String, Option<String>) {
+    let mut parts = tag.trim().split(['-', '_']);
+    let language = parts.next().unwrap_or("").to_ascii_lowercase();
+    let region = parts
+        .take(2)
+        .find(|s| {
+            (s.len() == 2 && s.bytes().all(|b| b.is_ascii_alphabetic()))
+                || (s.len() == 3 && s.bytes().all(|b| b.is_ascii_digit()))
+        })
+        .map(str::to_ascii_lowercase);
+    (language, region)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn language_and_region_of_tags() {
+        assert_eq!(language_and_region("en-GB"), ("en".into(), Some("gb".into())));
+        assert_eq!(language_and_region("zh-Hant-TW"), ("zh".into(), Some("tw".into())));
+        assert_eq!(language_and_region(" DE "), ("de".into(), None));
+        assert_eq!(language_and_region("es-419"), ("es".into(), Some("419".into())));
+        assert_eq!(language_and_region("en_us"), ("en".into(), Some("us".into())));
+        assert_eq!(language_and_region("sr-Latn"), ("sr".into(), None));
+        assert_eq!(language_and_region("de-1996"), ("de".into(), None), "a variant is no region");
+    }
 
     #[test]
     fn widths_follow_the_font_table_and_count_other_scripts_as_documented() {

@@ -8,7 +8,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use audit_core::{Outcome, Page, RULES};
+use audit_core::{HttpFacts, Outcome, Page, Rule, RULES};
 
 use crate::rule_fixture::{cases, load, rules_dir, Others};
 
@@ -139,7 +139,9 @@ fn every_finding_about_elements_points_at_them() {
                 problems.push(format!("{id}/{name}: {listed} locations listed of {}", finding.locations_total));
             }
             // A robots directive may come from the `X-Robots-Tag` header alone: no element then.
-            let from_header = matches!(id, "page-noindex" | "page-nofollow") && f.page.spots.meta_robots.is_empty();
+            let from_header = (matches!(id, "page-noindex" | "page-nofollow" | "page-nosnippet" | "page-noimageindex")
+                && f.page.spots.meta_robots.is_empty())
+                || (id == "canonical-header-conflict" && f.page.spots.head_canonicals.is_empty());
             match (PAGE_AS_A_WHOLE.contains(&id) || from_header, finding.locations.is_empty()) {
                 (false, true) => problems.push(format!("{id}/{name}: the finding points at no element")),
                 (true, false) if !from_header => {
@@ -155,4 +157,71 @@ fn every_finding_about_elements_points_at_them() {
         }
     }
     assert!(problems.is_empty(), "{} problem(s):\n{}", problems.len(), problems.join("\n"));
+}
+
+/// The pages a rule does not concern leave the score's denominator (`NotApplicable`): for each,
+/// the page that is left out and the same page with the one fact that brings it in, which the
+/// rule then judges.
+#[test]
+fn rules_leave_out_the_pages_they_do_not_concern() {
+    use audit_core::rules::{i18n, images, links, technical};
+    let page = |url: &str, html: &str, headers: &[(&str, &str)]| {
+        let mut http = HttpFacts::new().with_status(200);
+        for (name, value) in headers {
+            http = http.with_header(*name, *value);
+        }
+        Page::parse(url, html.as_bytes(), http)
+    };
+    let img = r#"<img src="/a.png" alt="A red shoe">"#;
+    let cases: Vec<(&dyn Rule, Page, Page)> = vec![
+        // A page kept out of the index shows no snippet anyway.
+        (
+            &technical::PageNosnippet,
+            page("https://example.com/", r#"<meta name="robots" content="noindex, nosnippet">"#, &[]),
+            page("https://example.com/", r#"<meta name="robots" content="nosnippet">"#, &[]),
+        ),
+        // Without images, noimageindex changes nothing.
+        (
+            &technical::PageNoimageindex,
+            page("https://example.com/", r#"<meta name="robots" content="noimageindex"><p>Text</p>"#, &[]),
+            page("https://example.com/", &format!(r#"<meta name="robots" content="noimageindex">{img}"#), &[]),
+        ),
+        // No canonical Link header: nothing to compare.
+        (
+            &technical::CanonicalHeaderConflict,
+            page("https://example.com/", r#"<link rel="canonical" href="/b">"#, &[("link", "</c>; rel=alternate")]),
+            page("https://example.com/", r#"<link rel="canonical" href="/b">"#, &[("link", "</c>; rel=canonical")]),
+        ),
+        // No alt text to measure (decorative and missing alts are image-alt-missing's).
+        (
+            &images::ImageAltTooLong,
+            page("https://example.com/", r#"<img src="/a.png" alt=""><img src="/b.png">"#, &[]),
+            page("https://example.com/", &format!(r#"<img src="/a.png" alt="{}">"#, "a".repeat(101)), &[]),
+        ),
+        // A page served over http is not-https's.
+        (
+            &links::LinkToHttp,
+            page("http://example.com/", r#"<a href="http://example.org/">x</a>"#, &[]),
+            page("https://example.com/", r#"<a href="http://example.org/">x</a>"#, &[]),
+        ),
+        // No hreflang names the page itself (x-default aside).
+        (
+            &i18n::HreflangLangMismatch,
+            page(
+                "https://example.com/",
+                r#"<html lang="de"><link rel="alternate" hreflang="x-default" href="https://example.com/"><link rel="alternate" hreflang="fr" href="https://example.com/fr/">"#,
+                &[],
+            ),
+            page(
+                "https://example.com/",
+                r#"<html lang="de"><link rel="alternate" hreflang="en" href="https://example.com/"><link rel="alternate" hreflang="fr" href="https://example.com/fr/">"#,
+                &[],
+            ),
+        ),
+    ];
+    for (rule, out, judged) in cases {
+        let id = rule.meta().id;
+        assert!(matches!(rule.check(&out), Outcome::NotApplicable), "{id}: {:?}", rule.check(&out));
+        assert!(matches!(rule.check(&judged), Outcome::Fail(_)), "{id}: {:?}", rule.check(&judged));
+    }
 }

@@ -12,7 +12,7 @@ static META: RuleMeta = RuleMeta {
     impact: Level::High,
     effort: Level::Low,
     confidence: 90,
-    weight: 4,
+    weight: 3,
     threshold: "no <h1>",
     why: "The main heading tells readers and search engines what the page is about.",
     fail_example: "no <h1>",

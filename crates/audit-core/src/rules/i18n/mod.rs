@@ -1,6 +1,7 @@
 //! Rules of this category: one file each.
 
 mod hreflang_invalid_code;
+mod hreflang_lang_mismatch;
 mod hreflang_no_self_reference;
 mod hreflang_no_x_default;
 mod hreflang_relative_url;
@@ -8,6 +9,7 @@ mod html_lang_invalid;
 mod html_lang_missing;
 
 pub use hreflang_invalid_code::HreflangInvalidCode;
+pub use hreflang_lang_mismatch::HreflangLangMismatch;
 pub use hreflang_no_self_reference::HreflangNoSelfReference;
 pub use hreflang_no_x_default::HreflangNoXDefault;
 pub use hreflang_relative_url::HreflangRelativeUrl;

@@ -3,12 +3,14 @@
 mod internal_link_nofollow;
 mod link_empty_text;
 mod link_text_not_descriptive;
+mod link_to_http;
 mod link_uncrawlable;
 mod links_too_many;
 
 pub use internal_link_nofollow::InternalLinkNofollow;
 pub use link_empty_text::LinkEmptyText;
 pub use link_text_not_descriptive::LinkTextNotDescriptive;
+pub use link_to_http::LinkToHttp;
 pub use link_uncrawlable::LinkUncrawlable;
 pub use links_too_many::LinksTooMany;
 

@@ -1,5 +1,6 @@
 //! Search engines read canonical links in the head only (Google's documentation; Lighthouse
-//! leaves body links out too), so the canonical rules look at those.
+//! leaves body links out too), so the canonical rules look at those; a canonical given in the
+//! HTTP `Link` header (`rel="canonical"`) counts as declared, as Google reads it there too.
 
 use crate::rules::prelude::*;
 
@@ -16,7 +17,7 @@ static META: RuleMeta = RuleMeta {
     effort: Level::Low,
     confidence: 90,
     weight: 3,
-    threshold: "no link rel=canonical in <head>",
+    threshold: "no link rel=canonical in <head> and no rel=canonical Link header",
     why: "Without a canonical, search engines guess which of several URL variants (parameters, trailing slash, http/https) to index.",
     fail_example: "no canonical link",
     pass_example: "<link rel=\"canonical\" href=\"https://example.com/page\">",
@@ -32,7 +33,7 @@ impl Rule for CanonicalMissing {
     }
 
     fn check(&self, page: &Page) -> Outcome {
-        if !page.head_canonicals.is_empty() {
+        if !page.head_canonicals.is_empty() || !page.header_canonicals().is_empty() {
             return Outcome::Pass;
         }
         let description = if page.canonicals.is_empty() {

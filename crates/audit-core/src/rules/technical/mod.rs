@@ -1,5 +1,6 @@
 //! Rules of this category: one file each.
 
+mod canonical_header_conflict;
 mod canonical_missing;
 mod canonical_multiple;
 mod canonical_points_elsewhere;
@@ -11,7 +12,9 @@ mod http_status_error;
 mod mixed_content;
 mod not_https;
 mod page_nofollow;
+mod page_noimageindex;
 mod page_noindex;
+mod page_nosnippet;
 mod redirect_chain;
 mod robots_txt_blocked;
 mod url_many_parameters;
@@ -19,6 +22,7 @@ mod url_too_long;
 mod url_underscores;
 mod url_uppercase;
 
+pub use canonical_header_conflict::CanonicalHeaderConflict;
 pub use canonical_missing::CanonicalMissing;
 pub use canonical_multiple::CanonicalMultiple;
 pub use canonical_points_elsewhere::CanonicalPointsElsewhere;
@@ -30,7 +34,9 @@ pub use http_status_error::HttpStatusError;
 pub use mixed_content::MixedContent;
 pub use not_https::NotHttps;
 pub use page_nofollow::PageNofollow;
+pub use page_noimageindex::PageNoimageindex;
 pub use page_noindex::PageNoindex;
+pub use page_nosnippet::PageNosnippet;
 pub use redirect_chain::RedirectChain;
 pub use robots_txt_blocked::RobotsTxtBlocked;
 pub use url_many_parameters::UrlManyParameters;

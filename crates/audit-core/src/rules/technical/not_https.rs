@@ -12,7 +12,7 @@ static META: RuleMeta = RuleMeta {
     impact: Level::High,
     effort: Level::Medium,
     confidence: 100,
-    weight: 3,
+    weight: 2,
     threshold: "scheme is http",
     why: "HTTPS is a ranking signal and browsers mark plain-HTTP pages as not secure.",
     fail_example: "http://example.com/",

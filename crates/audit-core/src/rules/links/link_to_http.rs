@@ -1,0 +1,103 @@
+//! Links are the `<a href>` elements whose target resolves to an `http:` URL (other schemes,
+//! fragments and scripts are `link-uncrawlable`'s). A page served over plain HTTP is
+//! `not-https`'s and is left out here. Links to the site itself and to other sites count alike.
+
+use crate::rules::prelude::*;
+
+/// The rule: its text is `META`, its check and its fix are below.
+#[derive(Debug, Clone, Copy)]
+pub struct LinkToHttp;
+
+static META: RuleMeta = RuleMeta {
+    id: "link-to-http",
+    name: "Links use https",
+    category: Category::Links,
+    severity: Severity::Notice,
+    impact: Level::Low,
+    effort: Level::Low,
+    confidence: 90,
+    weight: 1,
+    threshold: "an https page links to an http:// URL",
+    why: "The visitor leaves the secure connection (browsers warn on forms there), a link to the site's own http URL costs a redirect on every click and every crawl, and search engines index the https version.",
+    fail_example: "<a href=\"http://example.com/guide\">",
+    pass_example: "<a href=\"https://example.com/guide\">",
+    reference: "https://developers.google.com/search/docs/crawling-indexing/http-https/https",
+    phrases: &["links to http", "http link", "insecure link", "non-https link"],
+    excluded: &["redirect"],
+    glossary: &["https"],
+};
+
+impl Rule for LinkToHttp {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, page: &Page) -> Outcome {
+        if page.parsed_url().is_none_or(|u| u.scheme() != "https") {
+            return Outcome::NotApplicable;
+        }
+        let web: Vec<_> = page.links.iter().filter(|l| l.kind == LinkKind::Web).collect();
+        if web.is_empty() {
+            return Outcome::NotApplicable;
+        }
+        let http: Vec<_> = web.iter().filter(|l| is_http(l)).collect();
+        let Some(first) = http.first().and_then(|l| l.url.as_deref()) else { return Outcome::Pass };
+        let internal = http.iter().filter(|l| l.internal).count();
+        Outcome::Fail(
+            Finding::new(
+                "Links to http:// URLs",
+                format!(
+                    "{} of {} links go to plain http:// URLs ({internal} of them to this site).",
+                    http.len(),
+                    web.len()
+                ),
+            )
+            .current(first.to_string())
+            .suggested(first.replacen("http://", "https://", 1))
+            .at(page, http.iter().map(|l| l.spot)),
+        )
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        let mut links: Vec<String> = c
+            .page
+            .map(|p| {
+                let mut seen = Vec::new();
+                for url in
+                    p.links.iter().filter(|l| l.kind == LinkKind::Web && is_http(l)).filter_map(|l| l.url.clone())
+                {
+                    if seen.len() == 10 {
+                        break;
+                    }
+                    if !seen.contains(&url) {
+                        seen.push(url);
+                    }
+                }
+                seen
+            })
+            .unwrap_or_default();
+        if links.is_empty() {
+            links.extend(c.current_token().filter(|v| v.starts_with("http://")).map(str::to_string));
+        }
+        let code = if links.is_empty() {
+            "<a href=\"https://TODO: the link's address with https\">".to_string()
+        } else {
+            links
+                .iter()
+                .map(|u| format!("<a href=\"{}\">", attr(&u.replacen("http://", "https://", 1))))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        FixTemplate::some(
+            FixKind::Html,
+            Difficulty::Easy,
+            code,
+            "Write these links with https:// (check that each target answers over https first); for links to the site itself, a site-wide search and replace of http:// with https:// in the templates does it.",
+        )
+    }
+}
+
+/// Whether a link's resolved target is a plain `http:` URL.
+fn is_http(link: &Link) -> bool {
+    link.url.as_deref().is_some_and(|u| u.len() > 7 && u[..7].eq_ignore_ascii_case("http://"))
+}

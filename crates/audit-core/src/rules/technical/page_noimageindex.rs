@@ -1,0 +1,60 @@
+//! Only pages with images counted by `image-alt-missing` (not hidden, not inside
+//! `<noscript>`) are concerned: on a page without images the directive changes nothing.
+
+use crate::rules::prelude::*;
+
+/// The rule: its text is `META`, its check and its fix are below.
+#[derive(Debug, Clone, Copy)]
+pub struct PageNoimageindex;
+
+static META: RuleMeta = RuleMeta {
+    id: "page-noimageindex",
+    name: "The page's images may be indexed",
+    category: Category::Technical,
+    severity: Severity::Notice,
+    impact: Level::Low,
+    effort: Level::Low,
+    confidence: 90,
+    weight: 1,
+    threshold: "a robots directive (meta robots or googlebot, X-Robots-Tag) says noimageindex on a page with images",
+    why: "Google does not index the images of the page, so they bring no visits from image search.",
+    fail_example: "<meta name=\"robots\" content=\"noimageindex\">",
+    pass_example: "no noimageindex directive",
+    reference: "https://developers.google.com/search/docs/crawling-indexing/robots-meta-tag#noimageindex",
+    phrases: &["noimageindex", "images not indexed"],
+    excluded: &[],
+    glossary: &["meta-robots", "alt-text"],
+};
+
+impl Rule for PageNoimageindex {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, page: &Page) -> Outcome {
+        if !page.images.iter().any(|i| !i.in_noscript && !i.hidden) {
+            return Outcome::NotApplicable;
+        }
+        if !page.is_noimageindex() {
+            return Outcome::Pass;
+        }
+        Outcome::Fail(
+            Finding::new(
+                "Images kept out of the index",
+                "A robots directive (meta tag or X-Robots-Tag header) says noimageindex: Google does not index the images of this page.",
+            )
+            .current(page.robots_directives().join(", "))
+            .suggested("no noimageindex")
+            .at(page, page.spots.noimageindex.iter().copied()),
+        )
+    }
+
+    fn fix(&self, _: &FixCtx) -> Option<FixTemplate> {
+        FixTemplate::some(
+            FixKind::Html,
+            Difficulty::Easy,
+            "<meta name=\"robots\" content=\"index, follow\">",
+            "Remove noimageindex from the robots meta tag (this tag states the default) and from any X-Robots-Tag header; to keep one image out of image search, block its URL in robots.txt for Googlebot-Image instead.",
+        )
+    }
+}
