@@ -711,10 +711,6 @@ mod tests {
 
     #[test]
     fn link_headers_and_candidates() {
-        let parsed =
-            parse_link_header(r#"</cat.json>; rel="ai-catalog", </p.md>; rel=alternate; type="text/markdown""#);
-        assert_eq!(parsed[0], ("/cat.json".to_owned(), vec!["ai-catalog".to_owned()], None));
-        assert_eq!(parsed[1].2.as_deref(), Some("text/markdown"));
         let page = Url::parse("https://a.example/docs/x").unwrap();
         let robots =
             Robots::parse(b"User-agent: *\nAllow: /\nAgentmap: https://a.example/.well-known/ai-catalog.json\n");

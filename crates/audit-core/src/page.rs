@@ -737,8 +737,8 @@ impl Page {
 }
 
 /// Whether one robots directive forbids snippets: `nosnippet`, or `max-snippet` with the value
-/// 0 (white space around the colon allowed, as Google reads it).
-fn forbids_snippets(directive: &str) -> bool {
+/// 0 (white space around the colon is allowed here, as in the other directives' values).
+pub(crate) fn forbids_snippets(directive: &str) -> bool {
     let d = directive.trim();
     if d.eq_ignore_ascii_case("nosnippet") {
         return true;
@@ -2299,6 +2299,68 @@ mod tests {
     use super::*;
 
     /// The byte-wise collapse is the word split it replaced, non-ASCII white space kept.
+    #[test]
+    fn link_headers_are_split_into_targets_rels_and_types() {
+        let parsed =
+            parse_link_header(r#"</cat.json>; rel="ai-catalog", </p.md>; rel=alternate; type="text/markdown""#);
+        assert_eq!(parsed[0], ("/cat.json".to_owned(), vec!["ai-catalog".to_owned()], None));
+        assert_eq!(parsed[1], ("/p.md".to_owned(), vec!["alternate".to_owned()], Some("text/markdown".to_owned())));
+        // A comma inside a quoted parameter does not end the entry; several rels in one.
+        let parsed = parse_link_header(r#"<https://a.test/x>; title="a, b"; rel="canonical alternate""#);
+        assert_eq!(parsed.len(), 1);
+        assert_eq!(parsed[0].1, ["canonical", "alternate"]);
+        assert!(parse_link_header("no brackets; rel=canonical").is_empty());
+    }
+
+    /// The `Link` header's canonical resolves against the page's URL, never against the
+    /// document's `<base href>` (which applies to the document's own references).
+    #[test]
+    fn header_canonicals_resolve_against_the_final_url() {
+        let html =
+            br#"<html><head><base href="https://cdn.example/assets/"><link rel="canonical" href="page"></head></html>"#;
+        let http = HttpFacts::new()
+            .with_status(200)
+            .with_final_url("https://shop.example/chairs/oak?x=1")
+            .with_header("Link", r#"</chairs/oak>; rel="canonical", <https://shop.example/oak.md>; rel="alternate""#)
+            .with_header("link", r#"<print>; rel=CANONICAL"#);
+        let page = Page::parse("https://shop.example/c", html, http);
+        assert_eq!(page.header_canonicals(), ["https://shop.example/chairs/oak", "https://shop.example/chairs/print"]);
+        assert_eq!(page.head_canonical(), "https://cdn.example/assets/page");
+        assert_eq!(page.declared_canonical().as_deref(), Some("https://cdn.example/assets/page"), "the head's first");
+        let header_only = Page::parse(
+            "https://shop.example/c",
+            b"<p>x</p>",
+            HttpFacts::new().with_header("Link", "</c>; rel=canonical"),
+        );
+        assert_eq!(header_only.declared_canonical().as_deref(), Some("https://shop.example/c"));
+        assert_eq!(Page::parse("https://shop.example/c", b"<p>x</p>", HttpFacts::new()).declared_canonical(), None);
+    }
+
+    /// Snippet and image directives: which count, and the meta tags that give them.
+    #[test]
+    fn snippet_and_image_directives_and_their_tags() {
+        let page = |html: &str, header: Option<&str>| {
+            let mut http = HttpFacts::new();
+            if let Some(h) = header {
+                http = http.with_header("X-Robots-Tag", h);
+            }
+            Page::parse("https://a.example/", html.as_bytes(), http)
+        };
+        let p = page(
+            r#"<meta name="robots" content="index, max-snippet: 0"><meta name="googlebot" content="noimageindex"><meta name="robots" content="max-snippet:20">"#,
+            None,
+        );
+        assert!(p.is_nosnippet() && p.is_noimageindex());
+        assert_eq!((p.spots.nosnippet.len(), p.spots.noimageindex.len(), p.spots.meta_robots.len()), (1, 1, 3));
+        let p = page(r#"<meta name="robots" content="max-snippet:-1, max-snippet:10, noimage">"#, None);
+        assert!(!p.is_nosnippet() && !p.is_noimageindex());
+        assert!(p.spots.nosnippet.is_empty() && p.spots.noimageindex.is_empty());
+        assert!(page("<p>x</p>", Some("googlebot: nosnippet")).is_nosnippet());
+        assert!(page("<p>x</p>", Some("max-snippet:0")).is_nosnippet());
+        assert!(!page("<p>x</p>", Some("bingbot: nosnippet, noimageindex")).is_nosnippet());
+        assert!(page("<p>x</p>", Some("NoImageIndex")).is_noimageindex());
+    }
+
     #[test]
     fn collapse_keeps_words_and_non_ascii_space() {
         let reference = |s: &str| {

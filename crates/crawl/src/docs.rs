@@ -73,7 +73,10 @@ fn crawl_rules(out: &mut String) {
          - **Indexable.** The duplicate, near-copy, inlink, hreflang, sitemap and structured-data rules judge the \
          indexable pages: \
          answered 200 with HTML, without `noindex` (meta or `X-Robots-Tag`), and with no canonical or one naming \
-         the page's own URL, as Screaming Frog reads them. A canonical naming another spelling of the page that \
+         the page's own URL, as Screaming Frog reads them. The canonical is the head's first \
+         `<link rel=\"canonical\">`, else the `Link` header's `rel=\"canonical\"` (when both are given and differ, \
+         the page rule `canonical-header-conflict` says so). \
+         A canonical naming another spelling of the page that \
          redirects back to it (`/docs/a` for `/docs/a/`, a site generator's trailing-slash setting) still names \
          another URL: the page is not counted as indexable, and `canonical-to-redirect` reports the canonical, \
          on every page of such a site at once; the duplicate rules see those pages once it is fixed.\n\

@@ -1174,6 +1174,28 @@ mod tests {
         );
     }
 
+    /// A canonical given in the `Link` header is the page's canonical when the head names
+    /// none (search engines read it there too), and the head's wins when both do (the
+    /// conflict is the page rule canonical-header-conflict's).
+    #[test]
+    fn the_link_header_canonical_is_recorded_when_the_head_names_none() {
+        let scope = Scope::new("https://shop.test/", ScopeConfig::default()).unwrap();
+        let record = |head: &str, link: &str| {
+            let html = format!("<html><head><title>Chairs</title>{head}</head><body><p>Chairs.</p></body></html>");
+            let http = HttpFacts::new().with_status(200).with_header("Link", link);
+            let page = audit_core::Page::parse("https://shop.test/chairs?page=1", html.as_bytes(), http);
+            CrawledPage::from_page("https://shop.test/chairs?page=1", Some(1), &page, &scope, Some(80))
+        };
+        let only_header = record("", r#"</chairs>; rel="canonical""#);
+        assert_eq!(only_header.canonical.as_deref(), Some("https://shop.test/chairs"));
+        assert!(!only_header.indexable(), "canonicalised elsewhere by its header");
+        let both = record(r#"<link rel="canonical" href="/chairs?page=1">"#, r#"</chairs>; rel="canonical""#);
+        assert_eq!(both.canonical.as_deref(), Some("https://shop.test/chairs?page=1"));
+        assert!(both.indexable());
+        let other_rel = record("", r#"</chairs.md>; rel="alternate"; type="text/markdown""#);
+        assert_eq!(other_rel.canonical, None);
+    }
+
     /// What a crawl keeps of an audited page until its record is written: no visible text
     /// and no document (nothing that grows with the page's text), and the same record as
     /// from the whole page.

@@ -412,21 +412,31 @@ pub fn is_valid_hreflang(value: &str) -> bool {
     }
 }
 
-/// The language and region subtags of a language tag, lower-case: `en-GB` gives `("en",
-/// Some("gb"))`, `zh-Hant-TW` gives `("zh", Some("tw"))`, `de` gives `("de", None)`. The region
-/// is the first subtag after the language of two letters or three digits (a script has four
-/// letters); `_` separates subtags too, as some pages write it.
-pub fn language_and_region(tag: &str) -> (String, Option<String>) {
-    let mut parts = tag.trim().split(['-', '_']);
+/// The language, script and region subtags of a language tag, lower-case: `en-GB` gives
+/// `("en", None, Some("gb"))`, `zh-Hant-TW` gives `("zh", Some("hant"), Some("tw"))`. The
+/// script is a subtag of four letters right after the language, the region the next subtag of
+/// two letters or three digits; `_` separates subtags too, as some pages write it. A language
+/// with a deprecated or macrolanguage alias is given its usual code (`iw` → `he`, `in` → `id`,
+/// `ji` → `yi`; `nb` and `nn` → `no`), so that tags naming one language compare equal.
+pub fn language_script_region(tag: &str) -> (String, Option<String>, Option<String>) {
+    let mut parts = tag.trim().split(['-', '_']).peekable();
     let language = parts.next().unwrap_or("").to_ascii_lowercase();
+    let language = match language.as_str() {
+        "iw" => "he".to_string(),
+        "in" => "id".to_string(),
+        "ji" => "yi".to_string(),
+        "nb" | "nn" => "no".to_string(),
+        _ => language,
+    };
+    let script =
+        parts.next_if(|s| s.len() == 4 && s.bytes().all(|b| b.is_ascii_alphabetic())).map(str::to_ascii_lowercase);
     let region = parts
-        .take(2)
-        .find(|s| {
+        .next_if(|s| {
             (s.len() == 2 && s.bytes().all(|b| b.is_ascii_alphabetic()))
                 || (s.len() == 3 && s.bytes().all(|b| b.is_ascii_digit()))
         })
         .map(str::to_ascii_lowercase);
-    (language, region)
+    (language, script, region)
 }
 
 #[cfg(test)]
@@ -434,14 +444,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn language_and_region_of_tags() {
-        assert_eq!(language_and_region("en-GB"), ("en".into(), Some("gb".into())));
-        assert_eq!(language_and_region("zh-Hant-TW"), ("zh".into(), Some("tw".into())));
-        assert_eq!(language_and_region(" DE "), ("de".into(), None));
-        assert_eq!(language_and_region("es-419"), ("es".into(), Some("419".into())));
-        assert_eq!(language_and_region("en_us"), ("en".into(), Some("us".into())));
-        assert_eq!(language_and_region("sr-Latn"), ("sr".into(), None));
-        assert_eq!(language_and_region("de-1996"), ("de".into(), None), "a variant is no region");
+    fn language_script_and_region_of_tags() {
+        let parts = |t: &str| {
+            let (l, s, r) = language_script_region(t);
+            (l, s.unwrap_or_default(), r.unwrap_or_default())
+        };
+        let of = |l: &str, s: &str, r: &str| (l.to_string(), s.to_string(), r.to_string());
+        assert_eq!(parts("en-GB"), of("en", "", "gb"));
+        assert_eq!(parts("zh-Hant-TW"), of("zh", "hant", "tw"));
+        assert_eq!(parts(" DE "), of("de", "", ""));
+        assert_eq!(parts("es-419"), of("es", "", "419"));
+        assert_eq!(parts("en_us"), of("en", "", "us"));
+        assert_eq!(parts("sr-Latn"), of("sr", "latn", ""));
+        assert_eq!(parts("de-1996"), of("de", "", ""), "a variant is no region");
+        assert_eq!(parts("de-CH-1996"), of("de", "", "ch"));
+        assert_eq!(parts("iw"), of("he", "", ""), "the deprecated code of Hebrew");
+        assert_eq!(parts("nb-NO"), parts("no-NO"), "Norwegian Bokmål under the macrolanguage");
     }
 
     #[test]

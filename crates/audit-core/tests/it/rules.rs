@@ -139,9 +139,15 @@ fn every_finding_about_elements_points_at_them() {
                 problems.push(format!("{id}/{name}: {listed} locations listed of {}", finding.locations_total));
             }
             // A robots directive may come from the `X-Robots-Tag` header alone: no element then.
-            let from_header = (matches!(id, "page-noindex" | "page-nofollow" | "page-nosnippet" | "page-noimageindex")
-                && f.page.spots.meta_robots.is_empty())
-                || (id == "canonical-header-conflict" && f.page.spots.head_canonicals.is_empty());
+            let spots = &f.page.spots;
+            let from_header = match id {
+                "page-noindex" | "page-nofollow" => spots.meta_robots.is_empty(),
+                "page-nosnippet" => spots.nosnippet.is_empty(),
+                "page-noimageindex" => spots.noimageindex.is_empty(),
+                // A canonical given by the `Link` header alone.
+                "canonical-header-conflict" | "canonical-points-elsewhere" => spots.head_canonicals.is_empty(),
+                _ => false,
+            };
             match (PAGE_AS_A_WHOLE.contains(&id) || from_header, finding.locations.is_empty()) {
                 (false, true) => problems.push(format!("{id}/{name}: the finding points at no element")),
                 (true, false) if !from_header => {

@@ -1,9 +1,12 @@
 //! The hreflang annotations that name the page itself (its self-reference, `x-default`
 //! aside) say which language and region the page is for; `<html lang>` says which language its
-//! text is in. The two are compared by language subtag, and by region when both give one:
-//! `lang="en"` agrees with `hreflang="en-GB"`, `lang="en-US"` does not. An invalid `lang` is
-//! `html-lang-invalid`'s, and a page without a self-reference is `hreflang-no-self-reference`'s.
+//! text is in. The two are compared by language subtag, and by script and region when both
+//! give one: `lang="en"` agrees with `hreflang="en-GB"`, `lang="en-US"` does not. Codes of one
+//! language compare equal (`nb` and `no`, `iw` and `he`). An invalid `lang` is
+//! `html-lang-invalid`'s, an invalid hreflang `hreflang-invalid-code`'s, and a page without a
+//! self-reference `hreflang-no-self-reference`'s.
 
+use crate::page::Hreflang;
 use crate::rules::prelude::*;
 
 /// The rule: its text is `META`, its check and its fix are below.
@@ -19,7 +22,7 @@ static META: RuleMeta = RuleMeta {
     effort: Level::Low,
     confidence: 80,
     weight: 1,
-    threshold: "an hreflang naming the page itself gives another language (or another region) than <html lang>",
+    threshold: "a valid hreflang naming the page itself gives another language (or script, or region) than a valid <html lang>",
     why: "One of the two is wrong: either the page is listed for the wrong language in its hreflang set, or its lang tells browsers, screen readers and translators the wrong language.",
     fail_example: "<html lang=\"de\"> with <link rel=\"alternate\" hreflang=\"en\" href=\"(this page)\">",
     pass_example: "<html lang=\"en\"> with hreflang=\"en\" or \"en-GB\" for this page",
@@ -29,63 +32,77 @@ static META: RuleMeta = RuleMeta {
     glossary: &["hreflang", "html-lang"],
 };
 
+/// The page's valid `lang`, and the valid hreflang annotations of the head that name the page
+/// itself (x-default aside) with those of them that disagree with it; `None` when the rule does
+/// not concern the page.
+fn self_references(page: &Page) -> Option<(&str, Vec<&Hreflang>, Vec<&Hreflang>)> {
+    let lang = page.lang.as_deref().map(str::trim).filter(|l| util::is_valid_bcp47(l))?;
+    let selves: Vec<&Hreflang> = page
+        .head_hreflang()
+        .filter(|h| !h.lang.trim().eq_ignore_ascii_case("x-default") && util::is_valid_hreflang(h.lang.trim()))
+        .filter(|h| h.url.as_deref().is_some_and(|u| util::same_url(u, &page.final_url)))
+        .collect();
+    if selves.is_empty() {
+        return None;
+    }
+    let (language, script, region) = util::language_script_region(lang);
+    let differ = |a: &Option<String>, b: &Option<String>| matches!((a, b), (Some(a), Some(b)) if a != b);
+    let differing = selves
+        .iter()
+        .copied()
+        .filter(|h| {
+            let (l, s, r) = util::language_script_region(&h.lang);
+            l != language || differ(&s, &script) || differ(&r, &region)
+        })
+        .collect();
+    Some((lang, selves, differing))
+}
+
+/// The `lang` the fix suggests: the hreflang the page is listed under, or its bare language
+/// when the page lists itself for several regions of that language.
+fn suggested_lang(selves: &[&Hreflang], first: &Hreflang) -> String {
+    let (language, _, _) = util::language_script_region(&first.lang);
+    let regions: Vec<_> = selves.iter().map(|h| util::language_script_region(&h.lang)).collect();
+    if regions.len() > 1 && regions.iter().all(|(l, _, _)| *l == language) && regions.iter().any(|r| *r != regions[0]) {
+        first.lang.trim().split(['-', '_']).next().unwrap_or_default().to_string()
+    } else {
+        first.lang.trim().to_string()
+    }
+}
+
 impl Rule for HreflangLangMismatch {
     fn meta(&self) -> &'static RuleMeta {
         &META
     }
 
     fn check(&self, page: &Page) -> Outcome {
-        let Some(lang) = page.lang.as_deref().map(str::trim).filter(|l| util::is_valid_bcp47(l)) else {
-            return Outcome::NotApplicable;
-        };
-        let selves: Vec<_> = page
-            .head_hreflang()
-            .filter(|h| !h.lang.trim().eq_ignore_ascii_case("x-default"))
-            .filter(|h| h.url.as_deref().is_some_and(|u| util::same_url(u, &page.final_url)))
-            .collect();
-        if selves.is_empty() {
-            return Outcome::NotApplicable;
-        }
-        let (language, region) = util::language_and_region(lang);
-        let differing: Vec<_> = selves
-            .iter()
-            .filter(|h| {
-                let (l, r) = util::language_and_region(&h.lang);
-                l != language || matches!((&r, &region), (Some(a), Some(b)) if a != b)
-            })
-            .collect();
+        let Some((lang, selves, differing)) = self_references(page) else { return Outcome::NotApplicable };
         let Some(first) = differing.first() else { return Outcome::Pass };
+        let listed = first.lang.trim();
         Outcome::Fail(
             Finding::new(
                 "hreflang and lang disagree",
                 format!(
-                    "The page lists itself for hreflang \"{}\" but its <html lang> is \"{lang}\"; one of them names the wrong language.",
-                    first.lang.trim()
+                    "The page lists itself for hreflang \"{listed}\" but its <html lang> is \"{lang}\"; one of them names the wrong language or region."
                 ),
             )
-            .current(format!("lang=\"{lang}\", hreflang=\"{}\"", first.lang.trim()))
-            .suggested(format!("<html lang=\"{}\">, or hreflang=\"{lang}\" for this page", first.lang.trim()))
+            .current(format!("lang=\"{lang}\", hreflang=\"{listed}\""))
+            .suggested(format!("<html lang=\"{}\">, or hreflang=\"{lang}\" for this page", suggested_lang(&selves, first)))
             .at(page, std::iter::once(page.spots.html).chain(differing.iter().map(|h| h.spot))),
         )
     }
 
     fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
-        let hreflang = c
+        let lang = c
             .page
-            .and_then(|p| {
-                p.head_hreflang()
-                    .find(|h| {
-                        !h.lang.eq_ignore_ascii_case("x-default")
-                            && h.url.as_deref().is_some_and(|u| util::same_url(u, &p.final_url))
-                    })
-                    .map(|h| h.lang.trim().to_string())
-            })
+            .and_then(self_references)
+            .and_then(|(_, selves, differing)| differing.first().map(|first| suggested_lang(&selves, first)))
             .unwrap_or_else(|| "TODO: the language of the page's text".to_string());
         FixTemplate::some(
             FixKind::Html,
             Difficulty::Easy,
-            format!("<html lang=\"{}\">", attr(&hreflang)),
-            "Give the page's language once and the same in both places: this sets <html lang> to the hreflang the page is listed under; if the text is in the language lang named, correct the hreflang annotations on every page of the set instead.",
+            format!("<html lang=\"{}\">", attr(&lang)),
+            "Give the page's language the same in both places: this sets <html lang> to the hreflang the page is listed under; if the text is in the language lang named, correct the hreflang annotations on every page of the set instead.",
         )
     }
 }

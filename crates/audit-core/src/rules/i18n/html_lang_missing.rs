@@ -12,7 +12,7 @@ static META: RuleMeta = RuleMeta {
     impact: Level::Medium,
     effort: Level::Low,
     confidence: 90,
-    weight: 2,
+    weight: 1,
     threshold: "no lang on <html>",
     why:
         "The language tells search engines which audience to show the page to, and screen readers how to pronounce it.",

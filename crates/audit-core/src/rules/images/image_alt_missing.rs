@@ -20,7 +20,7 @@ static META: RuleMeta = RuleMeta {
     impact: Level::Medium,
     effort: Level::Low,
     confidence: 95,
-    weight: 3,
+    weight: 2,
     threshold: "an <img> without alt (or with an alt of white space only) that is neither decorative, named otherwise nor hidden",
     why: "Alt text is how search engines and screen readers understand images; images without it do not rank in image search.",
     fail_example: "<img src=\"a.png\">",

@@ -1,6 +1,7 @@
 //! The images counted are those of `image-alt-missing` (not hidden, not inside `<noscript>`)
-//! with an alt text; its length is counted in characters after white space is collapsed, as a
-//! screen reader reads it. Screaming Frog's threshold ("Alt Text Over 100 Characters").
+//! with an alt text; its length is counted in characters (Unicode scalar values) after white
+//! space is collapsed, as a screen reader reads it. Screaming Frog's threshold ("Alt Text Over
+//! 100 Characters").
 
 use crate::rules::prelude::*;
 use crate::rules::util::ALT_MAX_CHARS;
@@ -76,6 +77,13 @@ impl Rule for ImageAltTooLong {
                     .filter(|i| !i.in_noscript && !i.hidden)
                     .filter_map(|i| i.alt.as_deref().map(|a| (i, read_alt(a))))
                     .filter(|(_, alt)| alt.chars().count() > ALT_MAX_CHARS)
+                    .fold(Vec::new(), |mut seen: Vec<(&crate::page::Image, String)>, (i, alt)| {
+                        if !seen.iter().any(|(s, a)| s.src == i.src && *a == alt) {
+                            seen.push((i, alt));
+                        }
+                        seen
+                    })
+                    .into_iter()
                     .take(10)
                     .map(|(i, alt)| {
                         format!(
@@ -97,7 +105,7 @@ impl Rule for ImageAltTooLong {
             FixKind::Html,
             Difficulty::Easy,
             code,
-            "Say what each image shows in at most 100 characters (the texts here are the old ones cut at a word: rewrite them so they read whole); move a longer explanation into a caption (<figcaption>) or the text beside the image.",
+            "Say what each image shows in at most 100 characters (the texts here are the old ones cut at a word: rewrite them so they read whole, and change only the alt of each <img>, keeping its other attributes); move a longer explanation into a caption (<figcaption>) or the text beside the image.",
         )
     }
 }

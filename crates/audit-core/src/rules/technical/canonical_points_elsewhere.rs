@@ -29,10 +29,8 @@ impl Rule for CanonicalPointsElsewhere {
     }
 
     fn check(&self, page: &Page) -> Outcome {
-        if page.head_canonicals.is_empty() {
-            return Outcome::NotApplicable;
-        }
-        let canonical = page.head_canonical();
+        // The head's canonical, else the `Link` header's (Lighthouse reads both too).
+        let Some(canonical) = page.declared_canonical() else { return Outcome::NotApplicable };
         // Pointing a parameter variant (`?utm_source=...`) at the clean URL is the intended use.
         let without_query = page.parsed_url().map(|mut u| {
             u.set_query(None);

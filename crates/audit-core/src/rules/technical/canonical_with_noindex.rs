@@ -29,7 +29,7 @@ impl Rule for CanonicalWithNoindex {
     }
 
     fn check(&self, page: &Page) -> Outcome {
-        if page.head_canonicals.is_empty() {
+        if page.declared_canonical().is_none() {
             return Outcome::NotApplicable;
         }
         if !page.is_noindex() {

@@ -56,6 +56,21 @@ fn robots_meta_fix() -> Option<FixTemplate> {
     )
 }
 
+/// A robots meta tag with the page's own `<meta name="robots">` directives but those `drop`
+/// names, so that the fix of one directive keeps the others (`noindex`, `nofollow`,
+/// `noarchive`...); `otherwise` when the page is not given or nothing is left.
+fn robots_meta_without(c: &FixCtx, drop: impl Fn(&str) -> bool, otherwise: &str) -> String {
+    let mut kept: Vec<String> = Vec::new();
+    for directive in c.page.into_iter().flat_map(|p| &p.meta_robots).flat_map(|m| m.split(',')) {
+        let directive = directive.trim();
+        if !directive.is_empty() && !drop(directive) && !kept.iter().any(|k| k.eq_ignore_ascii_case(directive)) {
+            kept.push(directive.to_string());
+        }
+    }
+    let content = if kept.is_empty() { otherwise.to_string() } else { kept.join(", ") };
+    format!("<meta name=\"robots\" content=\"{}\">", attr(&content))
+}
+
 /// The fix of the canonical rules: one canonical link to the page itself.
 fn canonical_fix(c: &FixCtx, difficulty: Difficulty, why: &str) -> Option<FixTemplate> {
     FixTemplate::some(

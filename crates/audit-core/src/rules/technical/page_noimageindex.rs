@@ -1,5 +1,6 @@
-//! Only pages with images counted by `image-alt-missing` (not hidden, not inside
-//! `<noscript>`) are concerned: on a page without images the directive changes nothing.
+//! Only indexable pages with images counted by `image-alt-missing` (not hidden, not inside
+//! `<noscript>`) are concerned: on a page without images the directive changes nothing, and a
+//! page kept out of the index (`page-noindex`) is another matter.
 
 use crate::rules::prelude::*;
 
@@ -16,7 +17,7 @@ static META: RuleMeta = RuleMeta {
     effort: Level::Low,
     confidence: 90,
     weight: 1,
-    threshold: "a robots directive (meta robots or googlebot, X-Robots-Tag) says noimageindex on a page with images",
+    threshold: "a robots directive (meta robots or googlebot, X-Robots-Tag) says noimageindex on a page with images that is not noindex",
     why: "Google does not index the images of the page, so they bring no visits from image search.",
     fail_example: "<meta name=\"robots\" content=\"noimageindex\">",
     pass_example: "no noimageindex directive",
@@ -32,7 +33,7 @@ impl Rule for PageNoimageindex {
     }
 
     fn check(&self, page: &Page) -> Outcome {
-        if !page.images.iter().any(|i| !i.in_noscript && !i.hidden) {
+        if page.is_noindex() || !page.images.iter().any(|i| !i.in_noscript && !i.hidden) {
             return Outcome::NotApplicable;
         }
         if !page.is_noimageindex() {
@@ -49,12 +50,12 @@ impl Rule for PageNoimageindex {
         )
     }
 
-    fn fix(&self, _: &FixCtx) -> Option<FixTemplate> {
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
         FixTemplate::some(
             FixKind::Html,
             Difficulty::Easy,
-            "<meta name=\"robots\" content=\"index, follow\">",
-            "Remove noimageindex from the robots meta tag (this tag states the default) and from any X-Robots-Tag header; to keep one image out of image search, block its URL in robots.txt for Googlebot-Image instead.",
+            super::robots_meta_without(c, |d| d.eq_ignore_ascii_case("noimageindex"), "index, follow"),
+            "Use this robots meta tag: the page's own directives without noimageindex (index, follow, the default, when none is left); remove it from any googlebot meta tag and X-Robots-Tag header too. To keep one image out of image search, block its URL in robots.txt for Googlebot-Image instead.",
         )
     }
 }

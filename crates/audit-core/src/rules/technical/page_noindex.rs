@@ -12,7 +12,7 @@ static META: RuleMeta = RuleMeta {
     impact: Level::High,
     effort: Level::Low,
     confidence: 90,
-    weight: 4,
+    weight: 5,
     threshold: "noindex in meta robots or X-Robots-Tag",
     why: "A noindex directive removes the page from search results entirely.",
     fail_example: "<meta name=\"robots\" content=\"noindex\">",

@@ -51,12 +51,12 @@ impl Rule for PageNosnippet {
         )
     }
 
-    fn fix(&self, _: &FixCtx) -> Option<FixTemplate> {
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
         FixTemplate::some(
             FixKind::Html,
             Difficulty::Easy,
-            "<meta name=\"robots\" content=\"max-snippet:-1\">",
-            "Remove nosnippet and max-snippet:0 from the robots meta tag and any X-Robots-Tag header (this tag allows snippets of any length); to keep one passage out of snippets, mark its element with data-nosnippet instead.",
+            super::robots_meta_without(c, crate::page::forbids_snippets, "max-snippet:-1"),
+            "Use this robots meta tag: the page's own directives without nosnippet and max-snippet:0 (max-snippet:-1, snippets of any length, when none is left); remove them from any googlebot meta tag and X-Robots-Tag header too. To keep one passage out of snippets, mark its element with data-nosnippet instead.",
         )
     }
 }

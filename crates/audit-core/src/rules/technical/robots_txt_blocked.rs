@@ -12,7 +12,7 @@ static META: RuleMeta = RuleMeta {
     impact: Level::High,
     effort: Level::Low,
     confidence: 95,
-    weight: 3,
+    weight: 4,
     threshold: "Disallow matches the URL for Googlebot",
     why: "A URL disallowed by robots.txt is not crawled; its content cannot rank.",
     fail_example: "Disallow: / in robots.txt",
