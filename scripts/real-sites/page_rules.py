@@ -150,7 +150,8 @@ class Facts(html.parser.HTMLParser):
 def read(path):
     with open(path, "rb") as f:
         raw = f.read()
-    for encoding in ("utf-8", "cp1252"):
+    # A byte-order mark opens no text: browsers (and the audit) take it as the encoding's sign.
+    for encoding in ("utf-8-sig", "cp1252"):
         try:
             return raw.decode(encoding)
         except UnicodeDecodeError:
@@ -357,7 +358,8 @@ def main():
     origin = sys.argv[4] if mode == "site" else None
     every = int(os.environ.get("EVERY", "1"))
     pages = list(targets(mode, where, origin))[::every]
-    data = tempfile.mkdtemp()
+    scratch = tempfile.TemporaryDirectory()
+    data = scratch.name
     totals = {r: {"fail": [0, 0], "pass": [0, 0], "not_applicable": [0, 0]} for r in RULES}
     disagreements = []
     errors = []
@@ -387,6 +389,7 @@ def main():
     for rule, url, g, w in disagreements[:60]:
         print(f"  DISAGREE {rule}: {url}: audit {g}, walk {w}")
     print(f"{len(disagreements)} disagreements")
+    scratch.cleanup()
     sys.exit(1 if disagreements or errors else 0)
 
 

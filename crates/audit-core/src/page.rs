@@ -121,7 +121,9 @@ impl HttpFacts {
     }
 }
 
-/// One `Link` header value split into `(target, rel tokens, type)` entries (RFC 8288).
+/// One `Link` header value split into `(target, rel tokens, type)` entries (RFC 8288); an entry
+/// whose `anchor` names another resource is left out (its link is that resource's, not the
+/// response's), and of several `rel` parameters the first counts.
 pub fn parse_link_header(value: &str) -> Vec<(String, Vec<String>, Option<String>)> {
     let mut out = Vec::new();
     let mut rest = value.trim();
@@ -142,18 +144,26 @@ pub fn parse_link_header(value: &str) -> Vec<(String, Vec<String>, Option<String
                 _ => {}
             }
         }
-        let mut rels = Vec::new();
+        let mut rels = None;
         let mut kind = None;
+        let mut anchored = false;
         for param in after[..end].split(';') {
             let Some((name, val)) = param.split_once('=') else { continue };
             let val = val.trim().trim_matches('"');
             match name.trim().to_ascii_lowercase().as_str() {
-                "rel" => rels.extend(val.split_ascii_whitespace().map(str::to_ascii_lowercase)),
+                // RFC 8288 3.3: a second `rel` is ignored.
+                "rel" if rels.is_none() => {
+                    rels = Some(val.split_ascii_whitespace().map(str::to_ascii_lowercase).collect::<Vec<_>>())
+                }
                 "type" => kind = Some(val.to_ascii_lowercase()),
+                // RFC 8288 3.2: a link with an anchor is about that resource, not this response.
+                "anchor" => anchored = !val.is_empty(),
                 _ => {}
             }
         }
-        out.push((target, rels, kind));
+        if !anchored {
+            out.push((target, rels.unwrap_or_default(), kind));
+        }
         rest = after.get(end + 1..).unwrap_or("");
     }
     out
@@ -2310,6 +2320,10 @@ mod tests {
         assert_eq!(parsed.len(), 1);
         assert_eq!(parsed[0].1, ["canonical", "alternate"]);
         assert!(parse_link_header("no brackets; rel=canonical").is_empty());
+        // A link about another resource, and a second rel that does not count.
+        let parsed =
+            parse_link_header(r#"</a.pdf>; rel=canonical; anchor="/b.pdf", </c>; rel=canonical; rel=alternate"#);
+        assert_eq!(parsed, [("/c".to_owned(), vec!["canonical".to_owned()], None)]);
     }
 
     /// The `Link` header's canonical resolves against the page's URL, never against the

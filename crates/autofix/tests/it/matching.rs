@@ -148,6 +148,12 @@ const AUDIT_TITLES: &[(&str, &str)] = &[
     ("hreflang without self-reference", "hreflang-no-self-reference"),
     ("hreflang without x-default", "hreflang-no-x-default"),
     ("Relative hreflang URL", "hreflang-relative-url"),
+    ("Snippets are forbidden", "page-nosnippet"),
+    ("Images kept out of the index", "page-noimageindex"),
+    ("HTTP and HTML canonicals differ", "canonical-header-conflict"),
+    ("Alt text too long", "image-alt-too-long"),
+    ("hreflang and lang disagree", "hreflang-lang-mismatch"),
+    ("Links to http:// URLs", "link-to-http"),
     // The site rules that offer a fix, as crawl reports name their findings.
     ("Broken internal links", "broken-internal-link"),
     ("Orphan pages", "orphan-page"),

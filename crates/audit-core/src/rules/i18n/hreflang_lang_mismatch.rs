@@ -27,7 +27,7 @@ static META: RuleMeta = RuleMeta {
     fail_example: "<html lang=\"de\"> with <link rel=\"alternate\" hreflang=\"en\" href=\"(this page)\">",
     pass_example: "<html lang=\"en\"> with hreflang=\"en\" or \"en-GB\" for this page",
     reference: "https://developers.google.com/search/docs/specialty/international/localized-versions",
-    phrases: &["hreflang lang", "hreflang language mismatch", "lang attribute hreflang"],
+    phrases: &["hreflang and lang", "hreflang lang", "hreflang language mismatch", "lang attribute hreflang"],
     excluded: &[],
     glossary: &["hreflang", "html-lang"],
 };

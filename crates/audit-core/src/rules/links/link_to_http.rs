@@ -43,11 +43,16 @@ impl Rule for LinkToHttp {
         let http: Vec<_> = web.iter().filter(|l| is_http(l)).collect();
         let Some(first) = http.first().and_then(|l| l.url.as_deref()) else { return Outcome::Pass };
         let internal = http.iter().filter(|l| l.internal).count();
+        // A `<base href="http://...">` makes every relative link http: it is the one thing to fix.
+        let base = page.base_url.as_deref().filter(|b| b.len() > 7 && b[..7].eq_ignore_ascii_case("http://"));
+        let cause = base
+            .map(|b| format!(" The page's <base href=\"{b}\"> makes its relative links http:// too."))
+            .unwrap_or_default();
         Outcome::Fail(
             Finding::new(
                 "Links to http:// URLs",
                 format!(
-                    "{} of {} links go to plain http:// URLs ({internal} of them to this site).",
+                    "{} of {} links go to plain http:// URLs ({internal} of them to this site).{cause}",
                     http.len(),
                     web.len()
                 ),
@@ -59,32 +64,30 @@ impl Rule for LinkToHttp {
     }
 
     fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
-        let mut links: Vec<String> = c
-            .page
-            .map(|p| {
-                let mut seen = Vec::new();
-                for url in
-                    p.links.iter().filter(|l| l.kind == LinkKind::Web && is_http(l)).filter_map(|l| l.url.clone())
-                {
-                    if seen.len() == 10 {
-                        break;
-                    }
-                    if !seen.contains(&url) {
-                        seen.push(url);
-                    }
-                }
-                seen
-            })
-            .unwrap_or_default();
+        // Each distinct target once, with the text of its first link.
+        let mut links: Vec<(String, String)> = Vec::new();
+        for link in c.page.into_iter().flat_map(|p| &p.links).filter(|l| l.kind == LinkKind::Web && is_http(l)) {
+            let Some(url) = link.url.as_deref() else { continue };
+            if links.len() == 10 {
+                break;
+            }
+            if !links.iter().any(|(u, _)| u == url) {
+                links.push((url.to_string(), link.text.trim().to_string()));
+            }
+        }
         if links.is_empty() {
-            links.extend(c.current_token().filter(|v| v.starts_with("http://")).map(str::to_string));
+            links
+                .extend(c.current_token().filter(|v| v.starts_with("http://")).map(|u| (u.to_string(), String::new())));
         }
         let code = if links.is_empty() {
-            "<a href=\"https://TODO: the link's address with https\">".to_string()
+            "<a href=\"https://TODO: the link's address with https\">TODO: the link's text</a>".to_string()
         } else {
             links
                 .iter()
-                .map(|u| format!("<a href=\"{}\">", attr(&u.replacen("http://", "https://", 1))))
+                .map(|(u, text)| {
+                    let text = if text.is_empty() { "TODO: the link's text" } else { text };
+                    format!("<a href=\"{}\">{}</a>", attr(&u.replacen("http://", "https://", 1)), attr(text))
+                })
                 .collect::<Vec<_>>()
                 .join("\n")
         };

@@ -26,7 +26,7 @@ static META: RuleMeta = RuleMeta {
     fail_example: "Link: <https://example.com/a>; rel=\"canonical\" with <link rel=\"canonical\" href=\"https://example.com/b\">",
     pass_example: "the same URL in both, or a canonical in one place only",
     reference: "https://developers.google.com/search/docs/crawling-indexing/consolidate-duplicate-urls",
-    phrases: &["canonical header", "http canonical", "canonical mismatch"],
+    phrases: &["canonical header", "http canonical", "canonicals differ", "canonical mismatch"],
     excluded: &[],
     glossary: &["canonical-url"],
 };

@@ -22,7 +22,7 @@ static META: RuleMeta = RuleMeta {
     fail_example: "<meta name=\"robots\" content=\"noimageindex\">",
     pass_example: "no noimageindex directive",
     reference: "https://developers.google.com/search/docs/crawling-indexing/robots-meta-tag#noimageindex",
-    phrases: &["noimageindex", "images not indexed"],
+    phrases: &["noimageindex", "images not indexed", "images kept out of the index"],
     excluded: &[],
     glossary: &["meta-robots", "alt-text"],
 };

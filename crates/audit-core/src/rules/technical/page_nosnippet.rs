@@ -23,7 +23,7 @@ static META: RuleMeta = RuleMeta {
     fail_example: "<meta name=\"robots\" content=\"nosnippet\">",
     pass_example: "no snippet directive, max-snippet:-1, or data-nosnippet on the passages to keep out",
     reference: "https://developers.google.com/search/docs/crawling-indexing/robots-meta-tag#nosnippet",
-    phrases: &["nosnippet", "max-snippet", "snippet blocked", "snippets disabled"],
+    phrases: &["nosnippet", "max-snippet", "snippets are forbidden", "snippet blocked", "snippets disabled"],
     excluded: &[],
     glossary: &["meta-robots", "serp"],
 };
