@@ -15,7 +15,7 @@ failed, passed and left out, and every page where the two disagree; exits 1 on a
 disagreement.
 
 The rules judged: page-nosnippet, page-noimageindex, image-alt-too-long,
-hreflang-lang-mismatch, link-to-http (canonical-header-conflict reads HTTP headers, which a
+hreflang-lang-mismatch, hreflang-conflicting-entries, link-to-http (canonical-header-conflict reads HTTP headers, which a
 file has none of: both sides must leave every page out).
 """
 
@@ -32,7 +32,7 @@ import urllib.parse
 from walk import join, normalise
 
 RULES = ["page-nosnippet", "page-noimageindex", "canonical-header-conflict", "image-alt-too-long",
-         "hreflang-lang-mismatch", "link-to-http"]
+         "hreflang-lang-mismatch", "hreflang-conflicting-entries", "link-to-http"]
 ALT_MAX_CHARS = 100
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr",
         "basefont", "bgsound", "frame", "keygen", "param"}
@@ -289,6 +289,27 @@ def expected(url, text):
             if l != language or (s_ and script and s_ != script) or (r and region and r != region):
                 differ = True
         out["hreflang-lang-mismatch"] = "fail" if differ else "pass"
+    entries = []
+    for hl, href in f.hreflang:
+        hl = hl.strip()
+        if hl.lower() == "x-default" or not valid_hreflang(hl):
+            continue
+        try:
+            entries.append((hl.lower(), join(base, href.strip())))
+        except ValueError:
+            continue
+    if not f.hreflang:
+        out["hreflang-conflicting-entries"] = "not_applicable"
+    else:
+        conflict = False
+        for i, (code, target) in enumerate(entries):
+            for other_code, other_target in entries[:i]:
+                if code == other_code and not same_url(target, other_target):
+                    conflict = True
+                if (code != other_code and same_url(target, other_target)
+                        and language_script_region(code)[0] != language_script_region(other_code)[0]):
+                    conflict = True
+        out["hreflang-conflicting-entries"] = "fail" if conflict else "pass"
     web = []
     for href in f.links:
         href = href.strip(ASCII_SPACE)

@@ -92,5 +92,6 @@ pub static RULES: &[&dyn Rule] = &[
     &i18n::HreflangNoSelfReference,
     &i18n::HreflangNoXDefault,
     &i18n::HreflangLangMismatch,
+    &i18n::HreflangConflictingEntries,
     &i18n::HreflangRelativeUrl,
 ];

@@ -154,6 +154,7 @@ const AUDIT_TITLES: &[(&str, &str)] = &[
     ("Alt text too long", "image-alt-too-long"),
     ("hreflang and lang disagree", "hreflang-lang-mismatch"),
     ("Links to http:// URLs", "link-to-http"),
+    ("Conflicting hreflang entries", "hreflang-conflicting-entries"),
     // The site rules that offer a fix, as crawl reports name their findings.
     ("Broken internal links", "broken-internal-link"),
     ("Orphan pages", "orphan-page"),

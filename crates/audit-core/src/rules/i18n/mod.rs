@@ -1,5 +1,6 @@
 //! Rules of this category: one file each.
 
+mod hreflang_conflicting_entries;
 mod hreflang_invalid_code;
 mod hreflang_lang_mismatch;
 mod hreflang_no_self_reference;
@@ -8,6 +9,7 @@ mod hreflang_relative_url;
 mod html_lang_invalid;
 mod html_lang_missing;
 
+pub use hreflang_conflicting_entries::HreflangConflictingEntries;
 pub use hreflang_invalid_code::HreflangInvalidCode;
 pub use hreflang_lang_mismatch::HreflangLangMismatch;
 pub use hreflang_no_self_reference::HreflangNoSelfReference;

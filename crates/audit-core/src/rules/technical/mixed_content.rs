@@ -19,7 +19,7 @@ static META: RuleMeta = RuleMeta {
     impact: Level::Medium,
     effort: Level::Low,
     confidence: 95,
-    weight: 2,
+    weight: 1,
     threshold: "any http: subresource",
     why: "Browsers block or flag insecure subresources on secure pages, breaking images, scripts and styles.",
     fail_example: "<img src=\"http://cdn.example.com/a.png\"> on an https page",
