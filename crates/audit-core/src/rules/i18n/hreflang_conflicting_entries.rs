@@ -75,11 +75,10 @@ impl Rule for HreflangConflictingEntries {
         Outcome::Fail(
             Finding::new(
                 "Conflicting hreflang entries",
-                format!(
-                    "{} entr{} of the hreflang set conflict: {what}.",
-                    found.len(),
-                    if found.len() == 1 { "y" } else { "ies" }
-                ),
+                match found.len() {
+                    1 => format!("An entry of the hreflang set conflicts with an earlier one: {what}."),
+                    n => format!("{n} entries of the hreflang set conflict with earlier ones; the first: {what}."),
+                },
             )
             .current(format!("hreflang=\"{}\" {earlier_url}; hreflang=\"{}\" {url}", e.lang.trim(), h.lang.trim()))
             .suggested("one URL for each language, each URL for one language")
@@ -94,7 +93,7 @@ impl Rule for HreflangConflictingEntries {
             .map(|p| {
                 conflicts(p)
                     .iter()
-                    .map(|(h, _)| (h.lang.trim().to_ascii_lowercase(), h.url.clone().unwrap_or_default()))
+                    .map(|(h, _)| (h.lang.trim().to_string(), h.url.clone().unwrap_or_default()))
                     .collect()
             })
             .unwrap_or_default();
