@@ -14,7 +14,7 @@ EVERY=N only every Nth file is audited. Prints, for each rule, how many pages ea
 failed, passed and left out, and every page where the two disagree; exits 1 on a
 disagreement.
 
-The rules judged: page-nosnippet, page-noimageindex, image-alt-too-long,
+The rules judged: page-nosnippet, page-noimageindex, head-ended-early, image-alt-too-long,
 hreflang-lang-mismatch, hreflang-conflicting-entries, link-to-http (canonical-header-conflict reads HTTP headers, which a
 file has none of: both sides must leave every page out).
 """
@@ -31,8 +31,8 @@ import urllib.parse
 
 from walk import join, normalise
 
-RULES = ["page-nosnippet", "page-noimageindex", "canonical-header-conflict", "image-alt-too-long",
-         "hreflang-lang-mismatch", "hreflang-conflicting-entries", "link-to-http"]
+RULES = ["page-nosnippet", "page-noimageindex", "head-ended-early", "canonical-header-conflict",
+         "image-alt-too-long", "hreflang-lang-mismatch", "hreflang-conflicting-entries", "link-to-http"]
 ALT_MAX_CHARS = 100
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr",
         "basefont", "bgsound", "frame", "keygen", "param"}
@@ -71,6 +71,9 @@ class Facts(html.parser.HTMLParser):
         self.links = []  # href
         self.hreflang = []  # (lang, href) in the head
         self.template_depth = 0
+        self.head_closed = False  # </head>, </body>, </html> or <body> came while in the head
+        self.ended_by = None  # what ended the head before the page closed it
+        self.metadata = {"canonical": [0, 0], "description": [0, 0], "hreflang": [0, 0]}  # [head, body]
 
     def hidden(self):
         return any(h for _, h, _ in self.stack)
@@ -97,7 +100,19 @@ class Facts(html.parser.HTMLParser):
         # The head as a browser running scripts builds it (docs/RULES.md): a <noscript> of the
         # head is text there, so nothing inside it ends the head.
         if self.phase == "head" and not self.in_head_noscript and (tag == "body" or tag not in HEAD_ELEMENTS):
+            if tag == "body":
+                self.head_closed = True
+            elif not self.head_closed:
+                self.ended_by = f"<{tag}>"
             self.end_head()
+        where = 0 if self.phase == "head" else 1
+        rels = (attrs.get("rel") or "").lower().split()
+        if tag == "link" and "href" in attrs and "canonical" in rels:
+            self.metadata["canonical"][where] += 1
+        if tag == "link" and "href" in attrs and "alternate" in rels and "hreflang" in attrs:
+            self.metadata["hreflang"][where] += 1
+        if tag == "meta" and (attrs.get("name") or "").strip().lower() == "description" and "content" in attrs:
+            self.metadata["description"][where] += 1
         if tag == "html" and self.lang is None and "lang" in attrs:
             self.lang = attrs["lang"]
         if tag == "base" and self.base is None and "href" in attrs:
@@ -131,6 +146,8 @@ class Facts(html.parser.HTMLParser):
             if tag == "template":
                 self.template_depth -= 1
             return
+        if self.phase == "head" and tag in ("head", "body", "html"):
+            self.head_closed = True
         if tag == "noscript":
             self.in_head_noscript = False
         if tag == self.raw:
@@ -144,6 +161,8 @@ class Facts(html.parser.HTMLParser):
         if self.template_depth:
             return
         if self.phase == "head" and self.raw is None and not self.in_head_noscript and data.strip(ASCII_SPACE):
+            if not self.head_closed:
+                self.ended_by = "text"
             self.end_head()
 
 
@@ -263,6 +282,8 @@ def expected(url, text):
     counted = [i for i in f.images if not i[1] and not i[2]]
     noimageindex = "noimageindex" in f.robots
     out["page-noimageindex"] = "not_applicable" if noindex or not counted else ("fail" if noimageindex else "pass")
+    lost = [kind for kind, (head, body) in f.metadata.items() if body and (kind == "hreflang" or not head)]
+    out["head-ended-early"] = "fail" if f.ended_by and lost else "pass"
     out["canonical-header-conflict"] = "not_applicable"
     alts = [collapse(a) for a, _, _ in counted if a is not None and collapse(a)]
     out["image-alt-too-long"] = ("not_applicable" if not alts else

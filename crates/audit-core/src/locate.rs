@@ -44,8 +44,9 @@ pub struct Location {
 }
 
 /// Where an element of the page is: what a finding needs to list it as a [`Location`] (see
-/// [`Page::locate`](crate::Page::locate)). The default spot points at nothing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// [`Page::locate`](crate::Page::locate)). The default spot points at nothing. Spots order as
+/// their elements' start tags do in the document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Spot {
     /// Offset of the start tag's `<` in the decoded text.
     start: u32,

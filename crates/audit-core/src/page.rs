@@ -430,6 +430,10 @@ pub struct Page {
     pub has_doctype: bool,
     /// `document.title`: first HTML `<title>` in tree order, white space collapsed; `""` if none.
     pub title: String,
+    /// What ended the head before the page closed it, and its line: a start tag or text the
+    /// head cannot hold (`<img>`, `<div>`), after which everything is body (not serialised).
+    #[serde(skip)]
+    pub head_ended_by: Option<(String, u32)>,
     /// Number of HTML `<title>` elements inside `<head>` (SVG titles excluded).
     pub titles_in_head: usize,
     /// `content` of each `<meta name="description">`, in order.
@@ -576,6 +580,7 @@ impl Page {
         walker.source = text;
         let mut page = walker.finish(url, final_url, http, charset, bytes.len(), parsed.parse_errors);
         page.analysis = parsed.analysis;
+        page.head_ended_by = parsed.head_ended_by;
         page.structured_data = crate::structured_data::read(&page.json_ld, &markup, &after_parse);
         if (walk_cut || page.structured_data.stopped) && page.analysis.stopped.is_none() {
             // The budget ran out after the parse: the page says so as it does for a parse cut
@@ -2061,6 +2066,7 @@ impl Walker {
             html_bytes,
             has_doctype: self.has_doctype,
             title: self.title.unwrap_or_default(),
+            head_ended_by: None,
             titles_in_head: self.titles_in_head,
             meta_descriptions: self.meta_descriptions,
             head_meta_description: self.head_meta_description,
@@ -2348,6 +2354,26 @@ mod tests {
         );
         assert_eq!(header_only.declared_canonical().as_deref(), Some("https://shop.example/c"));
         assert_eq!(Page::parse("https://shop.example/c", b"<p>x</p>", HttpFacts::new()).declared_canonical(), None);
+    }
+
+    /// What ends the head before the page closes it: a start tag or text the head cannot
+    /// hold, not `</head>` or `<body>`, and not the content of a `<noscript>` of the head.
+    #[test]
+    fn what_ended_the_head_early() {
+        let ended = |html: &str| Page::parse("https://a.example/", html.as_bytes(), HttpFacts::new()).head_ended_by;
+        let at = |what: &str, line: u32| Some((what.to_string(), line));
+        assert_eq!(ended("<html><head><title>T</title>\n<img src=x>\n<link rel=canonical href=/>"), at("<img>", 2));
+        assert_eq!(
+            ended(
+                "<head><meta charset=utf-8>\n  Hello world, this is a stray sentence of the template\n<title>T</title>"
+            ),
+            at("the text \"Hello world, this is a stray sentence of…\"", 2)
+        );
+        assert_eq!(ended("<head><title>T</title></head>\n<div>x</div>"), None, "closed by the page");
+        assert_eq!(ended("<head><title>T</title>\n<body><div>x</div>"), None, "closed by <body>");
+        assert_eq!(ended("<head><noscript><img src=pixel></noscript><link rel=canonical href=/></head><body>x"), None);
+        assert_eq!(ended("<!doctype html><p>No head at all"), at("<p>", 1));
+        assert_eq!(ended(""), None);
     }
 
     /// Snippet and image directives: which count, and the meta tags that give them.

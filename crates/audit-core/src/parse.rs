@@ -30,7 +30,8 @@ use std::collections::HashMap;
 
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::{
-    BufferQueue, EndTag, StartTag, Tag, TagToken, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts,
+    BufferQueue, CharacterTokens, EndTag, StartTag, Tag, TagToken, Token, TokenSink, TokenSinkResult, Tokenizer,
+    TokenizerOpts,
 };
 use html5ever::tree_builder::{
     AppendNode, Attribute, ElementFlags, NodeOrText, QuirksMode, Tracer, TreeBuilder, TreeBuilderOpts, TreeSink,
@@ -134,6 +135,11 @@ pub(crate) struct Parsed {
     pub parse_errors: usize,
     /// What a `<noscript>` in the head did to the tree (see [`HeadNoscript`]).
     pub head_noscript: HeadNoscript,
+    /// What ended the head before the page closed it (`</head>` or `<body>`): the start tag
+    /// or text the head cannot hold, and its line. Everything after it is body, where search
+    /// engines do not read head metadata. A `<noscript>` of the head is left out: a browser
+    /// running scripts reads its content as text.
+    pub head_ended_by: Option<(String, u32)>,
     /// The line of the start tag of each element that structured data is read from
     /// (`<script>`, and elements with microdata or RDFa attributes or an `id`), by address.
     pub lines: HashMap<usize, u32>,
@@ -223,9 +229,11 @@ pub(crate) fn parse(text: StrTendril, budget: &dyn Budget) -> Parsed {
     let sink = filter.builder.sink;
     let parse_errors = sink.errors.get();
     let head_noscript = sink.head_noscript.into_inner();
+    let head_ended_by = sink.head_ended_by.into_inner();
     let lines = sink.lines.into_inner();
     Parsed {
         head_noscript,
+        head_ended_by,
         lines,
         spans,
         dom: sink.dom,
@@ -273,6 +281,13 @@ struct BoundedSink {
     body_built: Cell<bool>,
     /// Whether the tokens come from inside a `<noscript>` met before the body.
     in_head_noscript: Cell<bool>,
+    /// Whether the page closed its head itself (`</head>`, `<body>`, `</body>`, `</html>`).
+    head_closed: Cell<bool>,
+    /// The token being processed, as a finding names it (`<div>`, the text "…"), with the
+    /// line breaks between its start and where the tokenizer's line count stands.
+    current: RefCell<Option<(String, u64)>>,
+    /// See [`Parsed::head_ended_by`].
+    head_ended_by: RefCell<Option<(String, u32)>>,
     head_noscript: RefCell<HeadNoscript>,
     /// The line of the token being processed, as the tree builder reports it.
     line: Cell<u64>,
@@ -394,6 +409,12 @@ impl TreeSink for BoundedSink {
                 record.elements.insert(std::rc::Rc::as_ptr(&element) as usize);
             }
             record.opened_body |= is_body;
+        }
+        if is_body && !self.body_built.get() && !self.head_closed.get() && !self.in_head_noscript.get() {
+            if let Some((what, breaks)) = self.current.borrow().clone() {
+                let line = u32::try_from(self.line.get().saturating_sub(breaks).max(1)).unwrap_or(u32::MAX);
+                *self.head_ended_by.borrow_mut() = Some((what, line));
+            }
         }
         if is_body {
             self.body_built.set(true);
@@ -661,6 +682,38 @@ impl<'b> Filter<'b> {
     /// tokens of its own, so it is the first `<` after the previous token, followed by a
     /// letter; failing that (input the tokenizer took back and gave again), the last `<`
     /// before `end` followed by a letter.
+    /// Keeps what the token is, until the body is built, for [`Parsed::head_ended_by`].
+    fn note_current(&self, token: &Token) {
+        let sink = &self.builder.sink;
+        let current = match token {
+            TagToken(tag) => {
+                let closes = match tag.kind {
+                    StartTag => tag.name == local_name!("body"),
+                    EndTag => matches!(tag.name, local_name!("head") | local_name!("body") | local_name!("html")),
+                };
+                if closes {
+                    sink.head_closed.set(true);
+                }
+                let name = match tag.kind {
+                    StartTag => format!("<{}>", tag.name),
+                    EndTag => format!("</{}>", tag.name),
+                };
+                Some((name, 0))
+            }
+            CharacterTokens(text) => {
+                // A text token's line is where it ends: the text starts that many breaks before.
+                let start = text.len() - text.trim_start().len();
+                let breaks = text[start..].bytes().filter(|&b| b == b'\n').count() as u64;
+                let text = text.trim();
+                let shown: String = text.chars().take(40).collect();
+                let more = if shown.len() < text.len() { "…" } else { "" };
+                Some((format!("the text \"{shown}{more}\""), breaks))
+            }
+            _ => None,
+        };
+        *sink.current.borrow_mut() = current;
+    }
+
     fn tag_start(&self, previous_end: usize, end: usize) -> usize {
         let bytes = self.text.as_bytes();
         let end = end.min(bytes.len());
@@ -747,6 +800,9 @@ impl TokenSink for Filter<'_> {
         self.tokens.set(tokens);
         if tokens % CHECK_EVERY_TOKENS == 0 && self.check_stop() {
             return TokenSinkResult::Continue;
+        }
+        if !self.builder.sink.body_built.get() {
+            self.note_current(&token);
         }
         if let TagToken(tag) = &token {
             if tag.name == local_name!("noscript") {

@@ -30,6 +30,7 @@ pub static RULES: &[&dyn Rule] = &[
     &technical::PageNosnippet,
     &technical::PageNoimageindex,
     &technical::RobotsTxtBlocked,
+    &technical::HeadEndedEarly,
     &technical::CanonicalMissing,
     &technical::CanonicalRelative,
     &technical::CanonicalMultiple,

@@ -155,6 +155,7 @@ const AUDIT_TITLES: &[(&str, &str)] = &[
     ("hreflang and lang disagree", "hreflang-lang-mismatch"),
     ("Links to http:// URLs", "link-to-http"),
     ("Conflicting hreflang entries", "hreflang-conflicting-entries"),
+    ("Head ended early", "head-ended-early"),
     // The site rules that offer a fix, as crawl reports name their findings.
     ("Broken internal links", "broken-internal-link"),
     ("Orphan pages", "orphan-page"),

@@ -19,7 +19,7 @@ static META: RuleMeta = RuleMeta {
     impact: Level::Medium,
     effort: Level::High,
     confidence: 70,
-    weight: 2,
+    weight: 1,
     threshold: "< 300 visible words",
     why: "Pages with little text rarely answer a query well enough to rank.",
     fail_example: "a page with 120 words",
