@@ -2373,6 +2373,13 @@ mod tests {
         assert_eq!(ended("<head><title>T</title>\n<body><div>x</div>"), None, "closed by <body>");
         assert_eq!(ended("<head><noscript><img src=pixel></noscript><link rel=canonical href=/></head><body>x"), None);
         assert_eq!(ended("<!doctype html><p>No head at all"), at("<p>", 1));
+        // A pixel in a <noscript> of the head builds the body without scripts; with them, the
+        // head goes on to the first element it cannot hold.
+        assert_eq!(
+            ended("<head><noscript><img src=pixel></noscript><link rel=icon href=/i>\n<div>x</div><link rel=canonical href=/>"),
+            at("<div>", 2)
+        );
+        assert_eq!(ended("<head><noscript><img src=pixel></noscript></head><div>x</div>"), None);
         assert_eq!(ended(""), None);
     }
 

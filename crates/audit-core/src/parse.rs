@@ -288,6 +288,9 @@ struct BoundedSink {
     current: RefCell<Option<(String, u64)>>,
     /// See [`Parsed::head_ended_by`].
     head_ended_by: RefCell<Option<(String, u32)>>,
+    /// Whether a `<noscript>` of the head built the body, and the head (as a browser running
+    /// scripts reads it) has not ended yet.
+    head_noscript_body: Cell<bool>,
     head_noscript: RefCell<HeadNoscript>,
     /// The line of the token being processed, as the tree builder reports it.
     line: Cell<u64>,
@@ -296,6 +299,25 @@ struct BoundedSink {
     /// The address of the element created last when it is one findings point at
     /// ([`is_located`]), else 0.
     last_located: Cell<usize>,
+}
+
+/// Elements the head holds (and `<html>`, `<head>` and `<body>` themselves): another start tag
+/// ends a head that a browser running scripts reads (the page walk's `is_head_content`).
+fn is_head_element(name: &LocalName) -> bool {
+    matches!(
+        *name,
+        local_name!("html")
+            | local_name!("head")
+            | local_name!("body")
+            | local_name!("meta")
+            | local_name!("link")
+            | local_name!("title")
+            | local_name!("style")
+            | local_name!("script")
+            | local_name!("base")
+            | local_name!("noscript")
+            | local_name!("template")
+    )
 }
 
 /// Whether findings may point at an element with this name whatever its attributes: the
@@ -409,6 +431,9 @@ impl TreeSink for BoundedSink {
                 record.elements.insert(std::rc::Rc::as_ptr(&element) as usize);
             }
             record.opened_body |= is_body;
+            if is_body && !self.head_closed.get() {
+                self.head_noscript_body.set(true);
+            }
         }
         if is_body && !self.body_built.get() && !self.head_closed.get() && !self.in_head_noscript.get() {
             if let Some((what, breaks)) = self.current.borrow().clone() {
@@ -682,6 +707,30 @@ impl<'b> Filter<'b> {
     /// tokens of its own, so it is the first `<` after the previous token, followed by a
     /// letter; failing that (input the tokenizer took back and gave again), the last `<`
     /// before `end` followed by a letter.
+    /// After a `<noscript>` of the head built the body (as a parser without scripts does), a
+    /// browser running scripts still reads the head, up to the first start tag the head cannot
+    /// hold (the page walk reads it so too): that tag ended the head, unless the page closed
+    /// it first.
+    fn note_after_head_noscript(&self, token: &Token, line: u64) {
+        let sink = &self.builder.sink;
+        if sink.in_head_noscript.get() {
+            return;
+        }
+        let TagToken(tag) = token else { return };
+        let closes = match tag.kind {
+            StartTag => tag.name == local_name!("body"),
+            EndTag => matches!(tag.name, local_name!("head") | local_name!("body") | local_name!("html")),
+        };
+        let ends = tag.kind == StartTag && !is_head_element(&tag.name);
+        if ends && !closes {
+            let line = u32::try_from(line.max(1)).unwrap_or(u32::MAX);
+            *sink.head_ended_by.borrow_mut() = Some((format!("<{}>", tag.name), line));
+        }
+        if closes || ends {
+            sink.head_noscript_body.set(false);
+        }
+    }
+
     /// Keeps what the token is, until the body is built, for [`Parsed::head_ended_by`].
     fn note_current(&self, token: &Token) {
         let sink = &self.builder.sink;
@@ -801,8 +850,11 @@ impl TokenSink for Filter<'_> {
         if tokens % CHECK_EVERY_TOKENS == 0 && self.check_stop() {
             return TokenSinkResult::Continue;
         }
-        if !self.builder.sink.body_built.get() {
+        let sink = &self.builder.sink;
+        if !sink.body_built.get() {
             self.note_current(&token);
+        } else if sink.head_noscript_body.get() {
+            self.note_after_head_noscript(&token, line);
         }
         if let TagToken(tag) = &token {
             if tag.name == local_name!("noscript") {
