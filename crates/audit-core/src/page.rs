@@ -233,6 +233,14 @@ pub struct Image {
     pub spot: Spot,
 }
 
+impl Image {
+    /// Whether a browser running scripts shows it: not hidden, not inside `<noscript>`. The
+    /// image rules count these.
+    pub fn is_shown(&self) -> bool {
+        !self.in_noscript && !self.hidden
+    }
+}
+
 /// What kind of target an `<a>` element has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -808,25 +816,6 @@ fn hides_by_style(style: &str) -> bool {
     }
     let style: String = lower.chars().filter(|c| !c.is_whitespace()).collect();
     style.split(';').any(|d| matches!(d.trim_end_matches("!important"), "display:none" | "visibility:hidden"))
-}
-
-/// Elements the head holds (and `<html>`, `<head>`, `<body>` themselves): anything else
-/// outside the head is content.
-fn is_head_content(name: &html5ever::LocalName) -> bool {
-    matches!(
-        *name,
-        local_name!("html")
-            | local_name!("head")
-            | local_name!("body")
-            | local_name!("meta")
-            | local_name!("link")
-            | local_name!("title")
-            | local_name!("style")
-            | local_name!("script")
-            | local_name!("base")
-            | local_name!("noscript")
-            | local_name!("template")
-    )
 }
 
 /// Elements that do not break words when text runs across them.
@@ -1446,7 +1435,7 @@ impl Walker {
                     self.noscript_depth += 1;
                     stack.push(Step::Exit(Exit::Noscript));
                 }
-                if self.head_depth == 0 && !head_noscript && !is_head_content(&name.local) {
+                if self.head_depth == 0 && !head_noscript && !crate::parse::is_head_element(&name.local) {
                     self.body_content_seen = true;
                 }
                 // One pass over the attributes for what every element may carry.

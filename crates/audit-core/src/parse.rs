@@ -301,9 +301,19 @@ struct BoundedSink {
     last_located: Cell<usize>,
 }
 
+/// Whether the page closes its head with this tag itself: `<body>`, `</head>`, `</body>` or
+/// `</html>`.
+fn closes_head(tag: &Tag) -> bool {
+    match tag.kind {
+        StartTag => tag.name == local_name!("body"),
+        EndTag => matches!(tag.name, local_name!("head") | local_name!("body") | local_name!("html")),
+    }
+}
+
 /// Elements the head holds (and `<html>`, `<head>` and `<body>` themselves): another start tag
-/// ends a head that a browser running scripts reads (the page walk's `is_head_content`).
-fn is_head_element(name: &LocalName) -> bool {
+/// ends a head that a browser running scripts reads; anything else outside the head is content
+/// (the page walk reads it so too).
+pub(crate) fn is_head_element(name: &LocalName) -> bool {
     matches!(
         *name,
         local_name!("html")
@@ -717,10 +727,7 @@ impl<'b> Filter<'b> {
             return;
         }
         let TagToken(tag) = token else { return };
-        let closes = match tag.kind {
-            StartTag => tag.name == local_name!("body"),
-            EndTag => matches!(tag.name, local_name!("head") | local_name!("body") | local_name!("html")),
-        };
+        let closes = closes_head(tag);
         let ends = tag.kind == StartTag && !is_head_element(&tag.name);
         if ends && !closes {
             let line = u32::try_from(line.max(1)).unwrap_or(u32::MAX);
@@ -736,11 +743,7 @@ impl<'b> Filter<'b> {
         let sink = &self.builder.sink;
         let current = match token {
             TagToken(tag) => {
-                let closes = match tag.kind {
-                    StartTag => tag.name == local_name!("body"),
-                    EndTag => matches!(tag.name, local_name!("head") | local_name!("body") | local_name!("html")),
-                };
-                if closes {
+                if closes_head(tag) {
                     sink.head_closed.set(true);
                 }
                 let name = match tag.kind {

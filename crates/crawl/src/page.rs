@@ -432,11 +432,8 @@ impl CrawledPage {
             h1: page.h1s.first().and_then(|h| collapse(h)),
             text_hash: text.text_hash,
             content_signature: text.content_signature,
-            // The head's canonical, else the `Link` header's (already absolute, normalised here).
-            canonical: match page.head_canonicals.first() {
-                Some(c) => resolve(c),
-                None => page.header_canonicals().first().and_then(|c| resolve(c)),
-            },
+            // The head's canonical, else the `Link` header's (both absolute, normalised here).
+            canonical: page.declared_canonical().as_deref().and_then(resolve),
             hreflang_total: (hreflang_count > hreflang.len()).then_some(hreflang_count),
             hreflang,
             next: page.head_pagination.0.as_deref().and_then(resolve),

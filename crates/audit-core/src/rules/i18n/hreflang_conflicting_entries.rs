@@ -33,11 +33,7 @@ static META: RuleMeta = RuleMeta {
 /// The head's valid hreflang entries that conflict with an earlier one, each with the earlier
 /// entry it conflicts with.
 fn conflicts(page: &Page) -> Vec<(&crate::page::Hreflang, &crate::page::Hreflang)> {
-    let entries: Vec<_> = page
-        .head_hreflang()
-        .filter(|h| !h.lang.trim().eq_ignore_ascii_case("x-default") && util::is_valid_hreflang(h.lang.trim()))
-        .filter(|h| h.url.is_some())
-        .collect();
+    let entries: Vec<_> = super::language_entries(page).filter(|h| h.url.is_some()).collect();
     let mut out = Vec::new();
     for (i, h) in entries.iter().enumerate() {
         let url = h.url.as_deref().unwrap_or_default();

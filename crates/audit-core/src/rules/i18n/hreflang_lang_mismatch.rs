@@ -37,9 +37,7 @@ static META: RuleMeta = RuleMeta {
 /// not concern the page.
 fn self_references(page: &Page) -> Option<(&str, Vec<&Hreflang>, Vec<&Hreflang>)> {
     let lang = page.lang.as_deref().map(str::trim).filter(|l| util::is_valid_bcp47(l))?;
-    let selves: Vec<&Hreflang> = page
-        .head_hreflang()
-        .filter(|h| !h.lang.trim().eq_ignore_ascii_case("x-default") && util::is_valid_hreflang(h.lang.trim()))
+    let selves: Vec<&Hreflang> = super::language_entries(page)
         .filter(|h| h.url.as_deref().is_some_and(|u| util::same_url(u, &page.final_url)))
         .collect();
     if selves.is_empty() {

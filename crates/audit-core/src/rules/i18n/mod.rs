@@ -21,6 +21,12 @@ pub use html_lang_missing::HtmlLangMissing;
 use crate::fix::{attr, fix_lang_tag, Difficulty, FixCtx, FixKind, FixTemplate};
 use crate::rules::util::{is_valid_hreflang, same_url};
 
+/// The head's hreflang entries that name a language: a valid code other than `x-default`.
+fn language_entries(page: &crate::page::Page) -> impl Iterator<Item = &crate::page::Hreflang> + '_ {
+    page.head_hreflang()
+        .filter(|h| !h.lang.trim().eq_ignore_ascii_case("x-default") && is_valid_hreflang(h.lang.trim()))
+}
+
 /// The fix of the html lang rules: the html element with `lang`.
 fn lang_fix(lang: String) -> Option<FixTemplate> {
     FixTemplate::some(

@@ -37,7 +37,7 @@ impl Rule for ImageAltMissing {
     }
 
     fn check(&self, page: &Page) -> Outcome {
-        let counted: Vec<_> = page.images.iter().filter(|i| !i.in_noscript && !i.hidden).collect();
+        let counted: Vec<_> = page.images.iter().filter(|i| i.is_shown()).collect();
         if counted.is_empty() {
             return Outcome::NotApplicable;
         }

@@ -3,6 +3,7 @@
 //! space is collapsed, as a screen reader reads it. Screaming Frog's threshold ("Alt Text Over
 //! 100 Characters").
 
+use crate::page::Image;
 use crate::rules::prelude::*;
 use crate::rules::util::ALT_MAX_CHARS;
 
@@ -29,9 +30,19 @@ static META: RuleMeta = RuleMeta {
     glossary: &["alt-text"],
 };
 
-/// The alt text as read: white space collapsed.
-fn read_alt(alt: &str) -> String {
-    crate::page::collapse(alt)
+/// The shown images with an alt text, and that text as read (white space collapsed).
+fn alts(page: &Page) -> Vec<(&Image, String)> {
+    page.images
+        .iter()
+        .filter(|i| i.is_shown())
+        .filter_map(|i| i.alt.as_deref().map(|a| (i, crate::page::collapse(a))))
+        .filter(|(_, alt)| !alt.is_empty())
+        .collect()
+}
+
+/// Whether an alt text, as read, is over the threshold.
+fn too_long(alt: &str) -> bool {
+    alt.chars().count() > ALT_MAX_CHARS
 }
 
 impl Rule for ImageAltTooLong {
@@ -40,17 +51,11 @@ impl Rule for ImageAltTooLong {
     }
 
     fn check(&self, page: &Page) -> Outcome {
-        let with_alt: Vec<_> = page
-            .images
-            .iter()
-            .filter(|i| !i.in_noscript && !i.hidden)
-            .filter_map(|i| i.alt.as_deref().map(|a| (i, read_alt(a))))
-            .filter(|(_, alt)| !alt.is_empty())
-            .collect();
+        let with_alt = alts(page);
         if with_alt.is_empty() {
             return Outcome::NotApplicable;
         }
-        let long: Vec<_> = with_alt.iter().filter(|(_, alt)| alt.chars().count() > ALT_MAX_CHARS).collect();
+        let long: Vec<_> = with_alt.iter().filter(|(_, alt)| too_long(alt)).collect();
         let Some((_, first)) = long.first() else { return Outcome::Pass };
         let longest = long.iter().map(|(_, alt)| alt.chars().count()).max().unwrap_or(0);
         Outcome::Fail(
@@ -69,32 +74,20 @@ impl Rule for ImageAltTooLong {
     }
 
     fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
-        let imgs: Vec<String> = c
-            .page
-            .map(|p| {
-                p.images
-                    .iter()
-                    .filter(|i| !i.in_noscript && !i.hidden)
-                    .filter_map(|i| i.alt.as_deref().map(|a| (i, read_alt(a))))
-                    .filter(|(_, alt)| alt.chars().count() > ALT_MAX_CHARS)
-                    .fold(Vec::new(), |mut seen: Vec<(&crate::page::Image, String)>, (i, alt)| {
-                        if !seen.iter().any(|(s, a)| s.src == i.src && *a == alt) {
-                            seen.push((i, alt));
-                        }
-                        seen
-                    })
-                    .into_iter()
-                    .take(10)
-                    .map(|(i, alt)| {
-                        format!(
-                            "<img src=\"{}\" alt=\"{}\">",
-                            attr(&i.src),
-                            attr(&util::trim_at_word(&alt, ALT_MAX_CHARS))
-                        )
-                    })
-                    .collect()
+        // Each image once (a page may show one image several times).
+        let mut long: Vec<(&Image, String)> = Vec::new();
+        for (image, alt) in c.page.map(alts).unwrap_or_default() {
+            if too_long(&alt) && !long.iter().any(|(i, a)| i.src == image.src && *a == alt) {
+                long.push((image, alt));
+            }
+        }
+        let imgs: Vec<String> = long
+            .iter()
+            .take(10)
+            .map(|(i, alt)| {
+                format!("<img src=\"{}\" alt=\"{}\">", attr(&i.src), attr(&util::trim_at_word(alt, ALT_MAX_CHARS)))
             })
-            .unwrap_or_default();
+            .collect();
         let code = if imgs.is_empty() {
             "<img src=\"TODO: address of the image\" alt=\"TODO: what the image shows, in up to 100 characters\">"
                 .to_string()

@@ -44,7 +44,7 @@ impl Rule for LinkToHttp {
         let Some(first) = http.first().and_then(|l| l.url.as_deref()) else { return Outcome::Pass };
         let internal = http.iter().filter(|l| l.internal).count();
         // A `<base href="http://...">` makes every relative link http: it is the one thing to fix.
-        let base = page.base_url.as_deref().filter(|b| b.len() > 7 && b[..7].eq_ignore_ascii_case("http://"));
+        let base = page.base_url.as_deref().filter(|b| is_http_url(b));
         let cause = base
             .map(|b| format!(" The page's <base href=\"{b}\"> makes its relative links http:// too."))
             .unwrap_or_default();
@@ -102,5 +102,10 @@ impl Rule for LinkToHttp {
 
 /// Whether a link's resolved target is a plain `http:` URL.
 fn is_http(link: &Link) -> bool {
-    link.url.as_deref().is_some_and(|u| u.len() > 7 && u[..7].eq_ignore_ascii_case("http://"))
+    link.url.as_deref().is_some_and(is_http_url)
+}
+
+/// Whether a URL is a plain `http:` one (the scheme in any case).
+fn is_http_url(url: &str) -> bool {
+    url.get(..7).is_some_and(|s| s.eq_ignore_ascii_case("http://")) && url.len() > 7
 }

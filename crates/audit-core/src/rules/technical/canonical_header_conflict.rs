@@ -49,7 +49,7 @@ impl Rule for CanonicalHeaderConflict {
         }
         // Several canonicals within the head are canonical-multiple's: the head's first is the
         // one the header is compared with.
-        let head = page.head_canonicals.first().map(|c| page.resolve(c).unwrap_or_else(|| c.trim().to_string()));
+        let head = (!page.head_canonicals.is_empty()).then(|| page.head_canonical());
         let description = match &head {
             Some(head) => match distinct.iter().find(|u| !util::same_url(u, head)) {
                 Some(other) => format!(

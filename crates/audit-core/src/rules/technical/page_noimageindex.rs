@@ -33,7 +33,7 @@ impl Rule for PageNoimageindex {
     }
 
     fn check(&self, page: &Page) -> Outcome {
-        if page.is_noindex() || !page.images.iter().any(|i| !i.in_noscript && !i.hidden) {
+        if page.is_noindex() || !page.images.iter().any(|i| i.is_shown()) {
             return Outcome::NotApplicable;
         }
         if !page.is_noimageindex() {
