@@ -340,6 +340,23 @@ pub struct WebMcpForm {
     pub fields: Vec<WebMcpField>,
 }
 
+/// A `<form>` of the page: where its data go when it is submitted.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Form {
+    /// `action`, as written (`None` without one).
+    pub action: Option<String>,
+    /// Where the form submits (HTML's "form submission"): `action` resolved against the base
+    /// URL, or the document's own URL when `action` is missing or empty; `None` when it does
+    /// not parse.
+    pub url: Option<String>,
+    /// `method`, lower-cased (`get` without one): `dialog` submits nothing over the network.
+    pub method: String,
+    /// The `<form>` start tag.
+    #[serde(skip)]
+    pub spot: Spot,
+}
+
 /// A field of a [`WebMcpForm`]: a parameter of the tool.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
@@ -503,6 +520,13 @@ pub struct Page {
     /// AI-readiness check reads it.
     #[serde(skip)]
     pub webmcp_forms: Vec<WebMcpForm>,
+    /// Every `<form>`, in document order (not serialised).
+    #[serde(skip)]
+    pub forms: Vec<Form>,
+    /// Each `<picture>` without an `<img>` inside it: such a picture shows nothing (not
+    /// serialised).
+    #[serde(skip)]
+    pub pictures_without_img: Vec<Spot>,
     /// `<meta name="generator">`.
     pub generator: Option<String>,
     /// `src` of every external script.
@@ -1021,6 +1045,8 @@ enum Exit {
     Main,
     Markup,
     WebMcpForm,
+    /// A `<picture>`: the number of images before it, and where it is.
+    Picture(usize, Spot),
     Collector(Collector),
 }
 
@@ -1109,6 +1135,10 @@ struct Walker {
     favicon: Option<String>,
     agent_links: Vec<(String, String, Option<String>)>,
     webmcp_forms: Vec<WebMcpForm>,
+    /// Every `<form>`: its `action` and `method` as written, and where it is.
+    forms_raw: Vec<(Option<String>, Option<String>, Spot)>,
+    /// `<picture>` elements without an `<img>` inside them.
+    pictures_without_img: Vec<Spot>,
     /// Whether a WebMCP form is open (its fields are the tool's parameters).
     webmcp_open: bool,
     generator: Option<String>,
@@ -1313,6 +1343,11 @@ impl Walker {
                 self.markup_open.pop();
             }
             Exit::WebMcpForm => self.webmcp_open = false,
+            Exit::Picture(images_before, spot) => {
+                if self.images.len() == images_before {
+                    self.pictures_without_img.push(spot);
+                }
+            }
             Exit::Block => self.space(),
             Exit::Collector(kind) => {
                 let Some(pos) = self.open.iter().rposition(|(k, _)| *k == kind) else { return };
@@ -1549,17 +1584,29 @@ impl Walker {
                         let spot = self.spot(node);
                         self.meta(&attrs, spot);
                     }
-                    local_name!("form")
-                        if attr_named(&attrs, "toolname").is_some()
-                            || attr_named(&attrs, "tooldescription").is_some() =>
-                    {
-                        self.webmcp_forms.push(WebMcpForm {
-                            toolname: attr_named(&attrs, "toolname").map(str::to_string),
-                            tooldescription: attr_named(&attrs, "tooldescription").map(str::to_string),
-                            fields: Vec::new(),
-                        });
-                        self.webmcp_open = true;
-                        stack.push(Step::Exit(Exit::WebMcpForm));
+                    local_name!("form") => {
+                        let spot = self.spot(node);
+                        self.forms_raw.push((
+                            attr(&attrs, &local_name!("action")).map(str::to_string),
+                            attr(&attrs, &local_name!("method")).map(str::to_string),
+                            spot,
+                        ));
+                        let toolname = attr_named(&attrs, "toolname");
+                        let tooldescription = attr_named(&attrs, "tooldescription");
+                        if toolname.is_some() || tooldescription.is_some() {
+                            self.webmcp_forms.push(WebMcpForm {
+                                toolname: toolname.map(str::to_string),
+                                tooldescription: tooldescription.map(str::to_string),
+                                fields: Vec::new(),
+                            });
+                            self.webmcp_open = true;
+                            stack.push(Step::Exit(Exit::WebMcpForm));
+                        }
+                    }
+                    // A picture shows its `<img>`; its sources only offer that image other files.
+                    local_name!("picture") => {
+                        let spot = self.spot(node);
+                        stack.push(Step::Exit(Exit::Picture(self.images.len(), spot)));
                     }
                     local_name!("input") | local_name!("select") | local_name!("textarea") if self.webmcp_open => {
                         let kind = attr(&attrs, &local_name!("type"))
@@ -2087,6 +2134,21 @@ impl Walker {
             favicon: self.favicon,
             agent_links: self.agent_links,
             webmcp_forms: self.webmcp_forms,
+            forms: self
+                .forms_raw
+                .into_iter()
+                .map(|(action, method, spot)| {
+                    // HTML: an empty or missing action submits to the document's own URL (not
+                    // the base URL); any other resolves against the base URL.
+                    let target = match action.as_deref().map(str::trim).filter(|a| !a.is_empty()) {
+                        Some(a) => base.as_ref().and_then(|b| b.join(a).ok()),
+                        None => doc_url.clone(),
+                    };
+                    let method = method.map(|m| m.trim().to_ascii_lowercase()).filter(|m| !m.is_empty());
+                    Form { action, url: target.map(String::from), method: method.unwrap_or_else(|| "get".into()), spot }
+                })
+                .collect(),
+            pictures_without_img: self.pictures_without_img,
             generator: self.generator,
             script_srcs: self.script_srcs,
             render_blocking_scripts: self.render_blocking,

@@ -346,6 +346,8 @@ fn is_located(name: &QualName) -> bool {
             | local_name!("link")
             | local_name!("script")
             | local_name!("img")
+            | local_name!("picture")
+            | local_name!("form")
             | local_name!("a")
             | local_name!("h1")
             | local_name!("h2")

@@ -115,6 +115,7 @@ const PAGE_AS_A_WHOLE: &[&str] = &[
     "url-uppercase",
     "url-underscores",
     "url-many-parameters",
+    "url-multiple-slashes",
     "h1-missing",
     "thin-content",
     "low-text-ratio",
@@ -145,7 +146,9 @@ fn every_finding_about_elements_points_at_them() {
                 "page-nosnippet" => spots.nosnippet.is_empty(),
                 "page-noimageindex" => spots.noimageindex.is_empty(),
                 // A canonical given by the `Link` header alone.
-                "canonical-header-conflict" | "canonical-points-elsewhere" => spots.head_canonicals.is_empty(),
+                "canonical-header-conflict" | "canonical-points-elsewhere" | "canonical-fragment" => {
+                    spots.head_canonicals.is_empty()
+                }
                 _ => false,
             };
             match (PAGE_AS_A_WHOLE.contains(&id) || from_header, finding.locations.is_empty()) {
@@ -180,6 +183,40 @@ fn rules_leave_out_the_pages_they_do_not_concern() {
     };
     let img = r#"<img src="/a.png" alt="A red shoe">"#;
     let cases: Vec<(&dyn Rule, Page, Page)> = vec![
+        // A dialog's form sends nothing; a page without forms has none to judge.
+        (
+            &technical::FormInsecure,
+            page(
+                "https://example.com/",
+                r#"<form method="dialog" action="http://example.com/x"><button>Close</button></form>"#,
+                &[],
+            ),
+            page(
+                "https://example.com/",
+                r#"<form method="post" action="http://example.com/x"><button>Send</button></form>"#,
+                &[],
+            ),
+        ),
+        // No image and no picture.
+        (
+            &images::PictureWithoutImg,
+            page("https://example.com/", r#"<p>Text</p>"#, &[]),
+            page("https://example.com/", r#"<picture><source srcset="/a.webp"></picture>"#, &[]),
+        ),
+        // No canonical, in the head or the header.
+        (
+            &technical::CanonicalFragment,
+            page(
+                "https://example.com/",
+                r#"<a href="https://example.com/#top">Top</a>"#,
+                &[("link", "</c#top>; rel=alternate")],
+            ),
+            page(
+                "https://example.com/",
+                r#"<a href="https://example.com/#top">Top</a>"#,
+                &[("link", "</c#top>; rel=canonical")],
+            ),
+        ),
         // A page kept out of the index shows no snippet anyway.
         (
             &technical::PageNosnippet,

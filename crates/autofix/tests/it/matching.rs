@@ -156,6 +156,10 @@ const AUDIT_TITLES: &[(&str, &str)] = &[
     ("Links to http:// URLs", "link-to-http"),
     ("Conflicting hreflang entries", "hreflang-conflicting-entries"),
     ("Head ended early", "head-ended-early"),
+    ("Form sends its data over http", "form-insecure"),
+    ("<picture> without <img>", "picture-without-img"),
+    ("Canonical URL contains a fragment", "canonical-fragment"),
+    ("URL has repeated slashes", "url-multiple-slashes"),
     // The site rules that offer a fix, as crawl reports name their findings.
     ("Broken internal links", "broken-internal-link"),
     ("Orphan pages", "orphan-page"),

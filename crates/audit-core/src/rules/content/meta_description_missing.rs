@@ -16,7 +16,7 @@ static META: RuleMeta = RuleMeta {
     impact: Level::High,
     effort: Level::Low,
     confidence: 95,
-    weight: 2,
+    weight: 1,
     threshold: "no meta description in <head>, or an empty one",
     why: "The description is the snippet under the title in results; without it search engines pick any text from the page.",
     fail_example: "no <meta name=description>",

@@ -18,7 +18,7 @@ static META: RuleMeta = RuleMeta {
     impact: Level::Medium,
     effort: Level::Low,
     confidence: 90,
-    weight: 2,
+    weight: 1,
     threshold: "a link's whole text is a generic phrase ('click here', 'read more') of its language",
     why: "Link text tells search engines and users what the target is about; generic phrases say nothing.",
     fail_example: "<a href=\"/pricing\">click here</a>",

@@ -20,7 +20,7 @@ static META: RuleMeta = RuleMeta {
     impact: Level::Medium,
     effort: Level::Low,
     confidence: 90,
-    weight: 2,
+    weight: 1,
     threshold: "an <a> crawlers cannot follow: a javascript: or unparseable href, a file: URL, or no href but an event handler or link attributes",
     why: "Crawlers only follow <a href> with a real URL; script-driven anchors hide pages from them.",
     fail_example: "<a onclick=\"go()\">Pricing</a> or <a href=\"javascript:go()\">",

@@ -16,7 +16,7 @@ static META: RuleMeta = RuleMeta {
     impact: Level::Medium,
     effort: Level::Low,
     confidence: 90,
-    weight: 2,
+    weight: 1,
     threshold: "no link rel=canonical in <head> and no rel=canonical Link header",
     why: "Without a canonical, search engines guess which of several URL variants (parameters, trailing slash, http/https) to index.",
     fail_example: "no canonical link",

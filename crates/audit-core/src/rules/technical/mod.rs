@@ -1,5 +1,6 @@
 //! Rules of this category: one file each.
 
+mod canonical_fragment;
 mod canonical_header_conflict;
 mod canonical_missing;
 mod canonical_multiple;
@@ -8,6 +9,7 @@ mod canonical_relative;
 mod canonical_with_noindex;
 mod charset_missing;
 mod favicon_missing;
+mod form_insecure;
 mod head_ended_early;
 mod http_status_error;
 mod mixed_content;
@@ -19,10 +21,12 @@ mod page_nosnippet;
 mod redirect_chain;
 mod robots_txt_blocked;
 mod url_many_parameters;
+mod url_multiple_slashes;
 mod url_too_long;
 mod url_underscores;
 mod url_uppercase;
 
+pub use canonical_fragment::CanonicalFragment;
 pub use canonical_header_conflict::CanonicalHeaderConflict;
 pub use canonical_missing::CanonicalMissing;
 pub use canonical_multiple::CanonicalMultiple;
@@ -31,6 +35,7 @@ pub use canonical_relative::CanonicalRelative;
 pub use canonical_with_noindex::CanonicalWithNoindex;
 pub use charset_missing::CharsetMissing;
 pub use favicon_missing::FaviconMissing;
+pub use form_insecure::FormInsecure;
 pub use head_ended_early::HeadEndedEarly;
 pub use http_status_error::HttpStatusError;
 pub use mixed_content::MixedContent;
@@ -42,6 +47,7 @@ pub use page_nosnippet::PageNosnippet;
 pub use redirect_chain::RedirectChain;
 pub use robots_txt_blocked::RobotsTxtBlocked;
 pub use url_many_parameters::UrlManyParameters;
+pub use url_multiple_slashes::UrlMultipleSlashes;
 pub use url_too_long::UrlTooLong;
 pub use url_underscores::UrlUnderscores;
 pub use url_uppercase::UrlUppercase;
