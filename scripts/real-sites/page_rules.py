@@ -15,8 +15,9 @@ failed, passed and left out, and every page where the two disagree; exits 1 on a
 disagreement.
 
 The rules judged: page-nosnippet, page-noimageindex, head-ended-early, image-alt-too-long,
-hreflang-lang-mismatch, hreflang-conflicting-entries, link-to-http (canonical-header-conflict reads HTTP headers, which a
-file has none of: both sides must leave every page out).
+hreflang-lang-mismatch, hreflang-conflicting-entries, link-to-http, form-insecure,
+picture-without-img, canonical-fragment, url-multiple-slashes (canonical-header-conflict reads
+HTTP headers, which a file has none of: both sides must leave every page out).
 """
 
 import concurrent.futures
@@ -32,7 +33,8 @@ import urllib.parse
 from walk import join, normalise
 
 RULES = ["page-nosnippet", "page-noimageindex", "head-ended-early", "canonical-header-conflict",
-         "image-alt-too-long", "hreflang-lang-mismatch", "hreflang-conflicting-entries", "link-to-http"]
+         "image-alt-too-long", "hreflang-lang-mismatch", "hreflang-conflicting-entries", "link-to-http",
+         "form-insecure", "picture-without-img", "canonical-fragment", "url-multiple-slashes"]
 ALT_MAX_CHARS = 100
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr",
         "basefont", "bgsound", "frame", "keygen", "param"}
@@ -74,6 +76,10 @@ class Facts(html.parser.HTMLParser):
         self.head_closed = False  # </head>, </body>, </html> or <body> came while in the head
         self.ended_by = None  # what ended the head before the page closed it
         self.metadata = {"canonical": [0, 0], "description": [0, 0], "hreflang": [0, 0]}  # [head, body]
+        self.head_canonical = None  # href of the first canonical link of the head
+        self.forms = []  # (action or None, method or None)
+        self.open_pictures = []  # for each open <picture>: the number of <img> before it
+        self.pictures_without_img = 0
 
     def hidden(self):
         return any(h for _, h, _ in self.stack)
@@ -109,6 +115,10 @@ class Facts(html.parser.HTMLParser):
         rels = (attrs.get("rel") or "").lower().split()
         if tag == "link" and "href" in attrs and "canonical" in rels:
             self.metadata["canonical"][where] += 1
+            if where == 0 and self.head_canonical is None:
+                self.head_canonical = attrs["href"]
+        if tag == "form":
+            self.forms.append((attrs.get("action"), attrs.get("method")))
         if tag == "link" and "href" in attrs and "alternate" in rels and "hreflang" in attrs:
             self.metadata["hreflang"][where] += 1
         if tag == "meta" and (attrs.get("name") or "").strip().lower() == "description" and "content" in attrs:
@@ -134,6 +144,8 @@ class Facts(html.parser.HTMLParser):
             self.in_head_noscript = True
         if tag in VOID:
             return
+        if tag == "picture":
+            self.open_pictures.append(len(self.images))
         self.stack.append((tag, hidden, tag == "noscript" or self.in_noscript()))
         if tag in RAW_TEXT:
             self.raw = tag
@@ -154,8 +166,23 @@ class Facts(html.parser.HTMLParser):
             self.raw = None
         for i in range(len(self.stack) - 1, -1, -1):
             if self.stack[i][0] == tag:
-                del self.stack[i:]
+                self.close_open(len(self.stack) - i)
                 break
+
+    def close_open(self, n):
+        """Pops the n innermost open elements; a <picture> closed without an <img> since it
+        opened is counted."""
+        for name, _, _ in self.stack[-n:]:
+            if name == "picture" and self.open_pictures:
+                if len(self.images) == self.open_pictures.pop():
+                    self.pictures_without_img += 1
+        del self.stack[-n:]
+
+    def close(self):
+        super().close()
+        # Elements still open at the end of the page are closed there.
+        if self.stack:
+            self.close_open(len(self.stack))
 
     def handle_data(self, data):
         if self.template_depth:
@@ -353,6 +380,30 @@ def expected(url, text):
         out["link-to-http"] = "not_applicable"
     else:
         out["link-to-http"] = "fail" if any(t.lower().startswith("http://") for t in web) else "pass"
+    # HTML's form submission: an empty or missing action is the document's own URL (not the
+    # base URL); a dialog form sends nothing.
+    submitting = [(a, m) for a, m in f.forms if (m or "").strip(ASCII_SPACE).lower() != "dialog"]
+    if not submitting:
+        out["form-insecure"] = "not_applicable"
+    else:
+        def to_http(action):
+            action = (action or "").strip(ASCII_SPACE)
+            try:
+                target = join(base, action) if action else url
+            except ValueError:
+                return False
+            return target.lower().startswith("http://")
+        out["form-insecure"] = "fail" if not https or any(to_http(a) for a, _ in submitting) else "pass"
+    if f.pictures_without_img:
+        out["picture-without-img"] = "fail"
+    else:
+        out["picture-without-img"] = "pass" if f.images else "not_applicable"
+    # A relative reference cannot bring a fragment the href does not write.
+    if f.head_canonical is None:
+        out["canonical-fragment"] = "not_applicable"
+    else:
+        out["canonical-fragment"] = "fail" if "#" in f.head_canonical else "pass"
+    out["url-multiple-slashes"] = "fail" if "//" in urllib.parse.urlsplit(url).path else "pass"
     return out
 
 

@@ -1,7 +1,11 @@
 //! A `<picture>` shows its `<img>`: its `<source>` elements only offer that image other files
 //! (formats, sizes), and without an `<img>` inside it the browser shows nothing. Every
 //! `<picture>` counts, hidden ones included (the markup is broken wherever it is); one inside
-//! a `<template>` is no part of the page yet and is not read.
+//! a `<template>` is no part of the page yet and is not read. The HTML as served is read: a
+//! lazy loader that keeps the `<img>` in a `<script type="text/template">` inside the picture
+//! and writes it in later fails too, rightly for the crawlers that read HTML without running
+//! scripts (AI crawlers among them), which find no image there; The Verge's article pages do
+//! this (docs/PERFORMANCE.md, "Page rules on real pages").
 
 use crate::rules::prelude::*;
 
@@ -43,7 +47,7 @@ impl Rule for PictureWithoutImg {
             Finding::new(
                 "<picture> without <img>",
                 format!(
-                    "{n} <picture> element{} no <img> inside, so the browser shows nothing there.",
+                    "{n} <picture> element{} no <img> inside in the HTML: a browser shows nothing there unless a script adds one, and crawlers that read the HTML find no image.",
                     if n == 1 { " has" } else { "s have" }
                 ),
             )
@@ -58,7 +62,7 @@ impl Rule for PictureWithoutImg {
             FixKind::Html,
             Difficulty::Easy,
             "<picture>\n  <source srcset=\"TODO: the image.webp\" type=\"image/webp\">\n  <img src=\"TODO: the image.jpg\" alt=\"TODO: what the image shows\" width=\"TODO\" height=\"TODO\">\n</picture>",
-            "Keep the <picture>'s <source> elements and add an <img> as its last child: the fallback file, its alt text and its size.",
+            "Keep the <picture>'s <source> elements and add an <img> as its last child: the fallback file, its alt text and its size. A lazy loader that writes the <img> in later can keep it in the HTML with loading=\"lazy\" instead.",
         )
     }
 }
