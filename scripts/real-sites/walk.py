@@ -845,6 +845,13 @@ def expected_findings(start, sitemap, depth, status, redirect, html_page, info, 
             if indexable(url, status, html_page, info) and indexable(alternate, status, html_page, info) \
                     and not any(back == url for _, back in other.alternates):
                 found["hreflang-no-return-link"].add(alternate)
+            # The return link names this page for none of the languages it gives itself
+            # (x-default is a role, left out on both sides).
+            own = {lang for lang, u in page.alternates if u == url and lang != "x-default"}
+            back = {lang for lang, u in (other.alternates if other is not None else ()) if u == url and lang != "x-default"}
+            if own and back and not own & back and indexable(url, status, html_page, info) \
+                    and indexable(alternate, status, html_page, info):
+                found["hreflang-inconsistent-return"].add(alternate)
     return found
 
 
@@ -1233,7 +1240,8 @@ def final_step(redirect, urls):
 JUDGED = ["broken-internal-link", "internal-redirect", "deep-page", "duplicate-title", "canonical-to-bad-url",
           "nofollow-only-inlinks", "duplicate-meta-description", "duplicate-h1", "canonical-to-redirect",
           "canonical-to-noindex", "canonical-chain", "few-inlinks", "internal-redirect-chain", "redirect-loop",
-          "hreflang-to-bad-url", "hreflang-no-return-link", "hreflang-conflicting-targets"]
+          "hreflang-to-bad-url", "hreflang-no-return-link", "hreflang-conflicting-targets",
+          "hreflang-inconsistent-return"]
 JUDGED_WITH_SITEMAP = ["not-in-sitemap", "sitemap-non-indexable-url", "orphan-page"]
 JUDGED += ["linked-page-blocked-by-robots", "pagination-broken", "url-variant-duplicate", "duplicate-content",
            "structured-data-missing-in-template", "sitemap-error", "near-duplicate-content",

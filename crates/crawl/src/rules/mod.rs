@@ -18,6 +18,7 @@ mod duplicate_meta_description;
 pub(crate) mod duplicate_title;
 mod few_inlinks;
 mod hreflang_conflicting_targets;
+mod hreflang_inconsistent_return;
 mod hreflang_no_return_link;
 mod hreflang_to_bad_url;
 mod internal_redirect;
@@ -279,6 +280,7 @@ pub static SITE_RULES: &[&dyn SiteRule] = &[
     &sitemap_non_indexable_url::SitemapNonIndexableUrl,
     &sitemap_error::SitemapErrorRule,
     &hreflang_no_return_link::HreflangNoReturnLink,
+    &hreflang_inconsistent_return::HreflangInconsistentReturn,
     &hreflang_to_bad_url::HreflangToBadUrl,
     &hreflang_conflicting_targets::HreflangConflictingTargets,
     &duplicate_meta_description::DuplicateMetaDescription,
