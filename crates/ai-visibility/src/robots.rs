@@ -213,6 +213,26 @@ pub struct ParseStats {
     pub truncated_body: bool,
 }
 
+/// Lines of a robots.txt kept as [`LineProblem`]s at most; the rest are counted
+/// ([`Robots::problems_total`]).
+pub const MAX_LINE_PROBLEMS: usize = 50;
+
+/// A line search engines do not read as its author wrote it (Lighthouse's "robots.txt is
+/// valid", read as Google's parser reads the file): see [`Robots::problems`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LineProblem {
+    /// 1-based line number.
+    pub line: usize,
+    /// The line as written, comment and surrounding white space removed (at most 200
+    /// bytes of it).
+    pub text: String,
+    /// What is wrong, in a sentence.
+    pub message: String,
+    /// The line as it should be written, when that can be told (`Disallow: /private` for
+    /// `Dissallow: private`).
+    pub corrected: Option<String>,
+}
+
 /// Which group decided a verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -255,6 +275,8 @@ pub struct Robots {
     default_crawl_delay: Option<f64>,
     stats: ParseStats,
     unreachable: Option<String>,
+    problems: Vec<LineProblem>,
+    problems_total: usize,
 }
 
 impl Robots {
@@ -269,6 +291,23 @@ impl Robots {
     /// Why the file could not be read, for a [`Robots::unreachable`] site.
     pub fn unreachable_reason(&self) -> Option<&str> {
         self.unreachable.as_deref()
+    }
+
+    /// The lines search engines do not read as written, in order, at most
+    /// [`MAX_LINE_PROBLEMS`] of them (one per line): a line that is no `key: value`, a key
+    /// written without its colon or misspelt (Google accepts `Dissallow`, `User agent`,
+    /// `Disallow /x`; other crawlers may not), a directive no search engine reads (`Noindex`,
+    /// unsupported by Google since 2019) or an unknown one, a rule before any `User-agent`
+    /// line, a `User-agent` without a name, a path that starts with neither `/` nor `*`, a
+    /// `$` before the pattern's end, a `Sitemap` that is no absolute http(s) URL, a line cut
+    /// at [`MAX_LINE_LEN`]. A body over [`MAX_ROBOTS_BYTES`] is in [`ParseStats`].
+    pub fn problems(&self) -> &[LineProblem] {
+        &self.problems
+    }
+
+    /// How many lines have a problem, kept or not.
+    pub fn problems_total(&self) -> usize {
+        self.problems_total
     }
 
     /// Parses a robots.txt body.
@@ -528,12 +567,25 @@ struct Builder {
     agentmaps: Vec<String>,
     default_crawl_delay: Option<f64>,
     stats: ParseStats,
+    problems: Vec<LineProblem>,
+    problems_total: usize,
 }
 
 impl Builder {
     fn line(&mut self, line_num: usize, line: &[u8], too_long: bool) {
         if too_long {
             self.stats.truncated_lines += 1;
+        }
+        if let Some((message, corrected)) = lint_line(line, too_long, !self.groups.is_empty()) {
+            self.problems_total += 1;
+            if self.problems.len() < MAX_LINE_PROBLEMS {
+                let text = strip(line.split(|&c| c == b'#').next().unwrap_or_default());
+                let mut text = String::from_utf8_lossy(&text[..text.len().min(200)]).into_owned();
+                if text.ends_with(char::REPLACEMENT_CHARACTER) && line.len() > 200 {
+                    text.pop();
+                }
+                self.problems.push(LineProblem { line: line_num, text, message, corrected });
+            }
         }
         let Some((key, value)) = key_and_value(line) else {
             return;
@@ -615,8 +667,106 @@ impl Builder {
             default_crawl_delay: self.default_crawl_delay,
             stats: self.stats,
             unreachable: None,
+            problems: self.problems,
+            problems_total: self.problems_total,
         }
     }
+}
+
+/// The directives a robots.txt may hold besides the four search engines share: read by
+/// some crawlers (Bing and Yandex read `Crawl-delay`; Yandex `Clean-param` and `Host`) or
+/// by AI agents (`Content-Signal`, `Agentmap`), and ignored by the others without harm.
+const OTHER_DIRECTIVES: &[&str] =
+    &["crawl-delay", "clean-param", "host", "request-rate", "visit-time", "content-signal", "agentmap"];
+
+/// What is wrong with one line, and the line as it should be written when that can be told;
+/// `None` for a line read as written (a blank line or a comment too). `in_group`: whether a
+/// `User-agent` line came before.
+fn lint_line(line: &[u8], too_long: bool, in_group: bool) -> Option<(String, Option<String>)> {
+    if too_long {
+        return Some((format!("The line is longer than {MAX_LINE_LEN} bytes: the rest of it is ignored."), None));
+    }
+    // As the parser reads it: a NUL ends the line, `#` starts a comment.
+    let content = line.split(|&c| c == 0).next().unwrap_or_default();
+    let content = strip(content.split(|&c| c == b'#').next().unwrap_or_default());
+    if content.is_empty() {
+        return None;
+    }
+    let Some((key, value)) = key_and_value(content) else {
+        return Some(("Not a `key: value` line: search engines ignore it.".into(), None));
+    };
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    let (name, value_text) = (text(key).to_ascii_lowercase(), text(value));
+    let canonical = match parse_key(key) {
+        Key::UserAgent => "User-agent",
+        Key::Allow => "Allow",
+        Key::Disallow => "Disallow",
+        Key::Sitemap => "Sitemap",
+        Key::Unknown => {
+            if name == "noindex" || name == "nofollow" || name == "noarchive" {
+                return Some((
+                    format!("Google has not read `{}` in robots.txt since September 2019: use a robots meta tag or an X-Robots-Tag header on the pages instead.", text(key)),
+                    None,
+                ));
+            }
+            if OTHER_DIRECTIVES.contains(&name.as_str()) {
+                return None;
+            }
+            return Some((
+                format!("`{}` is no robots.txt directive: search engines ignore the line.", text(key)),
+                None,
+            ));
+        }
+    };
+    let is_rule = matches!(canonical, "Allow" | "Disallow");
+    let bad_path = is_rule && !value.is_empty() && value[0] != b'/' && value[0] != b'*';
+    // The value as it should be written: a rule's path from `/`.
+    let fixed = if bad_path { format!("/{value_text}") } else { value_text.clone() };
+    let has_colon = content.contains(&b':');
+    if !has_colon || name != canonical.to_ascii_lowercase() {
+        let how = if has_colon {
+            format!("`{}` is a misspelling of `{canonical}`", text(key))
+        } else {
+            "The colon is missing".to_string()
+        };
+        return Some((
+            format!("{how}: Google reads it as `{canonical}`, other crawlers may ignore the line."),
+            Some(format!("{canonical}: {fixed}")),
+        ));
+    }
+    match canonical {
+        "User-agent" if value.is_empty() => {
+            Some(("A `User-agent` line without a name applies to no crawler.".into(), Some("User-agent: *".into())))
+        }
+        "Allow" | "Disallow" if !in_group => Some((
+            format!("No `User-agent` line comes before this `{canonical}`: it applies to no crawler."),
+            Some(format!("User-agent: *\n{canonical}: {fixed}")),
+        )),
+        "Allow" | "Disallow" if bad_path => Some((
+            "A path must start with `/` or `*`: as written it matches no URL.".into(),
+            Some(format!("{canonical}: {fixed}")),
+        )),
+        "Allow" | "Disallow" if value.iter().position(|&c| c == b'$').is_some_and(|at| at + 1 != value.len()) => {
+            Some((
+                "`$` marks the end of a URL only as the pattern's last character; here it matches a literal `$`."
+                    .into(),
+                None,
+            ))
+        }
+        "Sitemap" if !is_absolute_http_url(&value_text) => Some((
+            "A `Sitemap` must be a full URL (`https://example.com/sitemap.xml`): search engines ignore a relative one."
+                .into(),
+            None,
+        )),
+        _ => None,
+    }
+}
+
+/// Whether a `Sitemap` value is an absolute `http` or `https` URL with a host.
+fn is_absolute_http_url(value: &str) -> bool {
+    let lower = value.to_ascii_lowercase();
+    let rest = lower.strip_prefix("https://").or_else(|| lower.strip_prefix("http://"));
+    rest.is_some_and(|r| r.split(['/', '?', '#']).next().is_some_and(|host| !host.is_empty()))
 }
 
 fn parse_delay(value: &[u8]) -> Option<f64> {
@@ -818,6 +968,45 @@ fn pattern_matches(path: &[u8], pattern: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each kind of problem line, and its twin read as written.
+    #[test]
+    fn problems_are_the_lines_not_read_as_written() {
+        let problems = |body: &str| -> Vec<(usize, Option<String>)> {
+            Robots::parse(body.as_bytes()).problems().iter().map(|p| (p.line, p.corrected.clone())).collect()
+        };
+        let ok = "# comment\n\nUser-agent: *\nDisallow: /private/\nAllow: /*.css$\nDisallow:\nCrawl-delay: 5\nContent-Signal: search=yes\nSitemap: https://example.com/sitemap.xml\n";
+        assert_eq!(problems(ok), vec![]);
+        // Misspelt and colon-less keys Google accepts.
+        assert_eq!(problems("User-agent: *\nDissallow: /a"), vec![(2, Some("Disallow: /a".into()))]);
+        assert_eq!(problems("User-agent: *\nDisalow: a/"), vec![(2, Some("Disallow: /a/".into()))], "both mended");
+        assert_eq!(problems("Useragent: *\nDisallow: /a"), vec![(1, Some("User-agent: *".into()))]);
+        assert_eq!(problems("User-agent: *\nDisallow /a"), vec![(2, Some("Disallow: /a".into()))]);
+        assert_eq!(problems("user-agent: *\nDISALLOW: /a"), vec![], "keys are read in any case");
+        // Lines no search engine reads.
+        assert_eq!(problems("User-agent: *\nDisallow /a /b"), vec![(2, None)]);
+        assert_eq!(problems("<html><body>Not found</body></html>"), vec![(1, None)]);
+        assert_eq!(problems("User-agent: *\nNoindex: /tags/"), vec![(2, None)]);
+        assert_eq!(problems("User-agent: *\nRequest-rate: 1/5\nFoo: bar"), vec![(3, None)]);
+        // Rules that apply to no one or match no URL.
+        assert_eq!(problems("Disallow: /a\nUser-agent: *"), vec![(1, Some("User-agent: *\nDisallow: /a".into()))]);
+        assert_eq!(problems("User-agent:\nDisallow: /a"), vec![(1, Some("User-agent: *".into()))]);
+        assert_eq!(problems("User-agent: *\nDisallow: private/"), vec![(2, Some("Disallow: /private/".into()))]);
+        assert_eq!(problems("User-agent: *\nDisallow: *.pdf"), vec![]);
+        assert_eq!(problems("User-agent: *\nDisallow: /a$b"), vec![(2, None)]);
+        // Sitemaps are full http(s) URLs.
+        assert_eq!(problems("Sitemap: /sitemap.xml"), vec![(1, None)]);
+        assert_eq!(problems("Sitemap: ftp://example.com/s.xml"), vec![(1, None)]);
+        assert_eq!(problems("Sitemap: HTTPS://Example.com/s.xml"), vec![]);
+        // A line cut at the length limit, and the count past the kept problems.
+        let long = format!("User-agent: *\nDisallow: /{}", "a".repeat(MAX_LINE_LEN));
+        assert_eq!(problems(&long), vec![(2, None)]);
+        let many: String = (0..MAX_LINE_PROBLEMS + 7).map(|i| format!("Noindex: /{i}\n")).collect();
+        let robots = Robots::parse(many.as_bytes());
+        assert_eq!((robots.problems().len(), robots.problems_total()), (MAX_LINE_PROBLEMS, MAX_LINE_PROBLEMS + 7));
+        // The verdicts stay those of the reference: a misspelt key still counts.
+        assert!(!Robots::parse(b"User-agent: *\nDissallow: /a").is_allowed("Googlebot", "/a"));
+    }
 
     fn check_match(pattern: &str, path: &str, expected: bool) {
         assert_eq!(pattern_matches(path.as_bytes(), pattern.as_bytes()), expected, "pattern {pattern:?} on {path:?}");

@@ -178,12 +178,56 @@ pub struct RobotsTxtFact {
     pub allowed: bool,
     /// The rule that decided, e.g. `Disallow: /private`.
     pub rule: Option<String>,
+    /// Whether the file was read: `false` when it could not be (a server error or no
+    /// answer, which crawlers take as a complete disallow).
+    pub read: bool,
+    /// The file's lines that search engines do not read as written, in order (the caller
+    /// keeps a bounded number of them; `problems_total` counts them all).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<RobotsTxtProblem>,
+    /// How many lines have a problem.
+    pub problems_total: usize,
+}
+
+/// A line of robots.txt that search engines do not read as written (see
+/// [`RobotsTxtFact::problems`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct RobotsTxtProblem {
+    /// 1-based line number.
+    pub line: usize,
+    /// The line as written (without its comment).
+    pub text: String,
+    /// What is wrong, in a sentence.
+    pub message: String,
+    /// The line as it should be written, when that can be told.
+    pub corrected: Option<String>,
+}
+
+impl RobotsTxtProblem {
+    /// A problem of line `line`.
+    pub fn new(line: usize, text: String, message: String, corrected: Option<String>) -> RobotsTxtProblem {
+        RobotsTxtProblem { line, text, message, corrected }
+    }
 }
 
 impl RobotsTxtFact {
     /// The verdict: whether a search crawler may fetch the URL, and the rule that decided.
     pub fn new(allowed: bool, rule: Option<String>) -> RobotsTxtFact {
-        RobotsTxtFact { allowed, rule }
+        RobotsTxtFact { allowed, rule, read: true, problems: Vec::new(), problems_total: 0 }
+    }
+
+    /// The same verdict, with the file's problem lines (`total` counts them all).
+    pub fn with_problems(mut self, problems: Vec<RobotsTxtProblem>, total: usize) -> RobotsTxtFact {
+        self.problems_total = total.max(problems.len());
+        self.problems = problems;
+        self
+    }
+
+    /// The same verdict, for a file that could not be read.
+    pub fn unread(mut self) -> RobotsTxtFact {
+        self.read = false;
+        self
     }
 }
 

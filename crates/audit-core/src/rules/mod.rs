@@ -31,6 +31,7 @@ pub static RULES: &[&dyn Rule] = &[
     &technical::PageNosnippet,
     &technical::PageNoimageindex,
     &technical::RobotsTxtBlocked,
+    &technical::RobotsTxtInvalid,
     &technical::HeadEndedEarly,
     &technical::CanonicalMissing,
     &technical::CanonicalRelative,

@@ -111,6 +111,7 @@ const PAGE_AS_A_WHOLE: &[&str] = &[
     "redirect-chain",
     "not-https",
     "robots-txt-blocked",
+    "robots-txt-invalid",
     "url-too-long",
     "url-uppercase",
     "url-underscores",
@@ -196,6 +197,30 @@ fn rules_leave_out_the_pages_they_do_not_concern() {
                 r#"<form method="post" action="http://example.com/x"><button>Send</button></form>"#,
                 &[],
             ),
+        ),
+        // A robots.txt that could not be read is robots-txt-blocked's (a complete disallow).
+        (
+            &technical::RobotsTxtInvalid,
+            {
+                let problem =
+                    audit_core::RobotsTxtProblem::new(1, "<html>".into(), "Not a `key: value` line.".into(), None);
+                let fact = audit_core::RobotsTxtFact::new(false, None).with_problems(vec![problem], 1).unread();
+                Page::parse(
+                    "https://example.com/",
+                    b"<p>Text</p>",
+                    HttpFacts::new().with_status(200).with_robots_txt(fact),
+                )
+            },
+            {
+                let problem =
+                    audit_core::RobotsTxtProblem::new(1, "<html>".into(), "Not a `key: value` line.".into(), None);
+                let fact = audit_core::RobotsTxtFact::new(true, None).with_problems(vec![problem], 1);
+                Page::parse(
+                    "https://example.com/",
+                    b"<p>Text</p>",
+                    HttpFacts::new().with_status(200).with_robots_txt(fact),
+                )
+            },
         ),
         // No image and no picture.
         (

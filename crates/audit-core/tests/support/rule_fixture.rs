@@ -11,7 +11,8 @@
 //! ```json
 //! {"url": "https://example.com/page", "final_url": "...", "status": 404,
 //!  "headers": [["x-robots-tag", "noindex"]], "redirects": ["http://..."],
-//!  "ttfb_ms": 1200, "load_time_ms": 1300, "robots_txt": {"allowed": false, "rule": "Disallow: /"},
+//!  "ttfb_ms": 1200, "load_time_ms": 1300, "robots_txt": {"allowed": false, "rule": "Disallow: /",
+//!    "read": true, "problems": [[3, "Dissallow: /x", "why", "Disallow: /x"]], "problems_total": 1},
 //!  "pad_bytes": 1048576, "pad_to_bytes": 1048576,
 //!  "repeat": {"markup": "<p>x</p>", "count": 1500},
 //!  "also_fails": ["thin-content"]}
@@ -32,7 +33,7 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use audit_core::{HttpFacts, Page, RobotsTxtFact};
+use audit_core::{HttpFacts, Page, RobotsTxtFact, RobotsTxtProblem};
 use serde_json::Value;
 
 /// The URL a fixture page is audited at unless its sidecar says otherwise.
@@ -109,9 +110,31 @@ pub fn load(dir: &Path, name: &str) -> Result<Fixture, String> {
                 .collect()
         })
         .unwrap_or_default();
-    let robots_txt = side
-        .get("robots_txt")
-        .map(|r| RobotsTxtFact::new(r["allowed"].as_bool().unwrap_or(true), r["rule"].as_str().map(str::to_string)));
+    let robots_txt = side.get("robots_txt").map(|r| {
+        let problems: Vec<RobotsTxtProblem> = r["problems"]
+            .as_array()
+            .map(|ps| {
+                ps.iter()
+                    .map(|p| {
+                        RobotsTxtProblem::new(
+                            p[0].as_u64().unwrap_or(1) as usize,
+                            p[1].as_str().unwrap_or_default().to_string(),
+                            p[2].as_str().unwrap_or_default().to_string(),
+                            p[3].as_str().map(str::to_string),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let total = r["problems_total"].as_u64().map_or(problems.len(), |n| n as usize);
+        let fact = RobotsTxtFact::new(r["allowed"].as_bool().unwrap_or(true), r["rule"].as_str().map(str::to_string))
+            .with_problems(problems, total);
+        if r["read"].as_bool() == Some(false) {
+            fact.unread()
+        } else {
+            fact
+        }
+    });
     if let Some(repeat) = side.get("repeat") {
         const MARKER: &[u8] = b"<!--repeat-->";
         let markup = repeat["markup"].as_str().ok_or("repeat.markup is not a string")?;

@@ -160,6 +160,7 @@ const AUDIT_TITLES: &[(&str, &str)] = &[
     ("<picture> without <img>", "picture-without-img"),
     ("Canonical URL contains a fragment", "canonical-fragment"),
     ("URL has repeated slashes", "url-multiple-slashes"),
+    ("robots.txt has lines search engines do not read as written", "robots-txt-invalid"),
     // The site rules that offer a fix, as crawl reports name their findings.
     ("Broken internal links", "broken-internal-link"),
     ("Orphan pages", "orphan-page"),

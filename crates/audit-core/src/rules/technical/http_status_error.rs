@@ -12,7 +12,7 @@ static META: RuleMeta = RuleMeta {
     impact: Level::High,
     effort: Level::Medium,
     confidence: 100,
-    weight: 6,
+    weight: 5,
     threshold: "status >= 400",
     why: "Search engines drop pages that answer 4xx or 5xx from their index; users see an error instead of content.",
     fail_example: "a page that answers 404",
