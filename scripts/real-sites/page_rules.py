@@ -16,7 +16,7 @@ disagreement.
 
 The rules judged: page-nosnippet, page-noimageindex, head-ended-early, image-alt-too-long,
 hreflang-lang-mismatch, hreflang-conflicting-entries, link-to-http, form-insecure,
-picture-without-img, canonical-fragment, url-multiple-slashes (canonical-header-conflict reads
+picture-without-img, canonical-fragment, url-multiple-slashes, meta-refresh (canonical-header-conflict reads
 HTTP headers, which a file has none of: both sides must leave every page out).
 """
 
@@ -34,7 +34,7 @@ from walk import join, normalise
 
 RULES = ["page-nosnippet", "page-noimageindex", "head-ended-early", "canonical-header-conflict",
          "image-alt-too-long", "hreflang-lang-mismatch", "hreflang-conflicting-entries", "link-to-http",
-         "form-insecure", "picture-without-img", "canonical-fragment", "url-multiple-slashes"]
+         "form-insecure", "picture-without-img", "canonical-fragment", "url-multiple-slashes", "meta-refresh"]
 ALT_MAX_CHARS = 100
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr",
         "basefont", "bgsound", "frame", "keygen", "param"}
@@ -80,6 +80,7 @@ class Facts(html.parser.HTMLParser):
         self.forms = []  # (action or None, method or None)
         self.open_pictures = []  # for each open <picture>: the number of <img> before it
         self.pictures_without_img = 0
+        self.refresh = False  # a <meta http-equiv=refresh> a browser acts on, anywhere
 
     def hidden(self):
         return any(h for _, h, _ in self.stack)
@@ -119,6 +120,8 @@ class Facts(html.parser.HTMLParser):
                 self.head_canonical = attrs["href"]
         if tag == "form":
             self.forms.append((attrs.get("action"), attrs.get("method")))
+        if tag == "meta" and (attrs.get("http-equiv") or "").lower() == "refresh" and "content" in attrs:
+            self.refresh = self.refresh or refresh_acted_on(attrs["content"])
         if tag == "link" and "href" in attrs and "alternate" in rels and "hreflang" in attrs:
             self.metadata["hreflang"][where] += 1
         if tag == "meta" and (attrs.get("name") or "").strip().lower() == "description" and "content" in attrs:
@@ -191,6 +194,18 @@ class Facts(html.parser.HTMLParser):
             if not self.head_closed:
                 self.ended_by = "text"
             self.end_head()
+
+
+def refresh_acted_on(content):
+    """Whether a browser acts on a refresh pragma's content (HTML's "shared declarative
+    refresh steps"): a time of digits (or a dot), then nothing, or `;`, `,` or white space."""
+    s = content.lstrip(ASCII_SPACE)
+    digits = re.match(r"[0-9]*", s).group(0)
+    rest = s[len(digits):]
+    if not digits and not rest.startswith("."):
+        return False
+    rest = re.sub(r"^[0-9.]*", "", rest)
+    return not rest or rest[0] in ";," + ASCII_SPACE
 
 
 def read(path):
@@ -404,6 +419,7 @@ def expected(url, text):
     else:
         out["canonical-fragment"] = "fail" if "#" in f.head_canonical else "pass"
     out["url-multiple-slashes"] = "fail" if "//" in urllib.parse.urlsplit(url).path else "pass"
+    out["meta-refresh"] = "fail" if f.refresh else "pass"
     return out
 
 

@@ -52,8 +52,8 @@ pub use charset::{decode, Charset, CharsetSource, META_PRESCAN_BYTES};
 pub use docs::{rule_markdown, rules_markdown};
 pub use locate::{Location, Spot};
 pub use page::{
-    markup_of, parse_link_header, Heading, Hreflang, HttpFacts, Image, Link, LinkKind, Page, RobotsTxtFact,
-    RobotsTxtProblem, Semantic, Spots, WebMcpField, WebMcpForm, AGENT_LINK_RELS,
+    markup_of, parse_link_header, Form, Heading, Hreflang, HttpFacts, Image, Link, LinkKind, Page, RefreshPragma,
+    RobotsTxtFact, RobotsTxtProblem, Semantic, Spots, WebMcpField, WebMcpForm, AGENT_LINK_RELS,
 };
 pub use parse::{Analysis, Budget, Stop, Unlimited};
 pub use recommendation::{LinkCounts, Recommendation};

@@ -384,6 +384,58 @@ pub struct WebMcpForm {
     pub fields: Vec<WebMcpField>,
 }
 
+/// A `<meta http-equiv="refresh">` a browser acts on (see [`Page::meta_refresh`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct RefreshPragma {
+    /// Seconds before it acts.
+    pub seconds: u64,
+    /// The URL it goes to, as written; `None` reloads the page.
+    pub url: Option<String>,
+    /// The `<meta>` element.
+    pub spot: Spot,
+}
+
+/// The delay and target of a `refresh` pragma's `content`, as HTML's "shared declarative
+/// refresh steps" read it: `None` when a browser ignores it (no leading digit or dot).
+pub fn parse_refresh(content: &str) -> Option<(u64, Option<String>)> {
+    let is_space = |c: char| matches!(c, ' ' | '\t' | '\n' | '\x0C' | '\r');
+    let s = content.trim_start_matches(is_space);
+    let digits = s.len() - s.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let rest = &s[digits..];
+    // The fraction is read and dropped; a time of only a dot is zero.
+    let after_dot = rest.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+    if digits == 0 && after_dot.len() == rest.len() {
+        return None;
+    }
+    let seconds = s[..digits].parse::<u64>().unwrap_or(if digits == 0 { 0 } else { u64::MAX });
+    // After the time: nothing (the page reloads itself), or `;`, `,` or white space before
+    // the URL; anything else and the browser ignores the whole pragma.
+    match after_dot.chars().next() {
+        None => return Some((seconds, None)),
+        Some(c) if c == ';' || c == ',' || is_space(c) => {}
+        Some(_) => return None,
+    }
+    let rest = after_dot.trim_start_matches(is_space);
+    let rest = match rest.chars().next() {
+        Some(';' | ',') => rest[1..].trim_start_matches(is_space),
+        _ => rest,
+    };
+    let mut url = rest;
+    if url.get(..3).is_some_and(|u| u.eq_ignore_ascii_case("url")) {
+        let after = url[3..].trim_start_matches(is_space);
+        if let Some(value) = after.strip_prefix('=') {
+            url = value.trim_start_matches(is_space);
+        }
+    }
+    let url = match url.chars().next() {
+        Some(q @ ('"' | '\'')) => url[1..].split(q).next().unwrap_or_default(),
+        _ => url,
+    };
+    let url = url.trim_end_matches(is_space);
+    Some((seconds, (!url.is_empty()).then(|| url.to_string())))
+}
+
 /// A `<form>` of the page: where its data go when it is submitted.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
@@ -571,6 +623,11 @@ pub struct Page {
     /// serialised).
     #[serde(skip)]
     pub pictures_without_img: Vec<Spot>,
+    /// The first `<meta http-equiv="refresh">` whose `content` a browser acts on, anywhere in
+    /// the document: its delay in seconds, its target as written (`None` to reload the page
+    /// itself) and where it is (not serialised).
+    #[serde(skip)]
+    pub meta_refresh: Option<RefreshPragma>,
     /// `<meta name="generator">`.
     pub generator: Option<String>,
     /// `src` of every external script.
@@ -1183,6 +1240,7 @@ struct Walker {
     forms_raw: Vec<(Option<String>, Option<String>, Spot)>,
     /// `<picture>` elements without an `<img>` inside them.
     pictures_without_img: Vec<Spot>,
+    meta_refresh: Option<RefreshPragma>,
     /// Whether a WebMCP form is open (its fields are the tool's parameters).
     webmcp_open: bool,
     generator: Option<String>,
@@ -1941,6 +1999,11 @@ impl Walker {
         }
         let content = attr(attrs, &local_name!("content"));
         if let (Some(equiv), Some(content)) = (attr(attrs, &local_name!("http-equiv")), content) {
+            if self.meta_refresh.is_none() && equiv.eq_ignore_ascii_case("refresh") {
+                if let Some((seconds, url)) = parse_refresh(content) {
+                    self.meta_refresh = Some(RefreshPragma { seconds, url, spot });
+                }
+            }
             if equiv.eq_ignore_ascii_case("content-type") {
                 if let Some(cs) = charset::charset_param(content) {
                     if self.meta_charset.is_none() {
@@ -2193,6 +2256,7 @@ impl Walker {
                 })
                 .collect(),
             pictures_without_img: self.pictures_without_img,
+            meta_refresh: self.meta_refresh,
             generator: self.generator,
             script_srcs: self.script_srcs,
             render_blocking_scripts: self.render_blocking,
@@ -2453,6 +2517,21 @@ mod tests {
 
     /// What ends the head before the page closes it: a start tag or text the head cannot
     /// hold, not `</head>` or `<body>`, and not the content of a `<noscript>` of the head.
+    #[test]
+    fn refresh_content_is_read_as_browsers_read_it() {
+        let url = |u: &str| Some(u.to_string());
+        assert_eq!(parse_refresh("0; url=https://example.com/new"), Some((0, url("https://example.com/new"))));
+        assert_eq!(parse_refresh(" 5 ,URL = '/next page' trailing"), Some((5, url("/next page"))));
+        assert_eq!(parse_refresh("3;url=\"/a\""), Some((3, url("/a"))));
+        assert_eq!(parse_refresh("1.5; /plain"), Some((1, url("/plain"))));
+        assert_eq!(parse_refresh("0 url /b"), Some((0, url("url /b"))), "no `=`: the rest is the URL");
+        assert_eq!(parse_refresh("300"), Some((300, None)));
+        assert_eq!(parse_refresh(".; url="), Some((0, None)));
+        assert_eq!(parse_refresh("url=/a"), None, "no time");
+        assert_eq!(parse_refresh("5x; url=/a"), None, "junk after the time");
+        assert_eq!(parse_refresh(""), None);
+    }
+
     #[test]
     fn what_ended_the_head_early() {
         let ended = |html: &str| Page::parse("https://a.example/", html.as_bytes(), HttpFacts::new()).head_ended_by;

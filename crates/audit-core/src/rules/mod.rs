@@ -23,6 +23,7 @@ use crate::rule::Rule;
 pub static RULES: &[&dyn Rule] = &[
     &technical::HttpStatusError,
     &technical::RedirectChain,
+    &technical::MetaRefresh,
     &technical::NotHttps,
     &technical::MixedContent,
     &technical::FormInsecure,

@@ -161,6 +161,8 @@ const AUDIT_TITLES: &[(&str, &str)] = &[
     ("Canonical URL contains a fragment", "canonical-fragment"),
     ("URL has repeated slashes", "url-multiple-slashes"),
     ("robots.txt has lines search engines do not read as written", "robots-txt-invalid"),
+    ("Page redirects with a meta refresh", "meta-refresh"),
+    ("Page reloads itself with a meta refresh", "meta-refresh"),
     // The site rules that offer a fix, as crawl reports name their findings.
     ("Broken internal links", "broken-internal-link"),
     ("Orphan pages", "orphan-page"),

@@ -12,7 +12,7 @@ static META: RuleMeta = RuleMeta {
     impact: Level::High,
     effort: Level::Low,
     confidence: 100,
-    weight: 6,
+    weight: 5,
     threshold: "no <title> text",
     why: "The title is the headline of the search result and the strongest on-page relevance signal.",
     fail_example: "<head></head>",

@@ -1,7 +1,9 @@
 //! The canonical read is the one search engines are told ([`Page::declared_canonical`]: the
 //! head's first, else the HTTP `Link` header's). Search engines drop a URL's fragment, so a
 //! canonical with one names the URL without it: harmless for `#top`, but a single-page app's
-//! routes (`/#/pricing`, `/#!/pricing`) then all name the home page.
+//! routes (`/#/pricing`, `/#!/pricing`) then all name the home page. A notice: search engines
+//! crawl such routes as one URL anyway, and a section's fragment (tailcall.run's old operator
+//! pages name `/docs/…-directives#upstream-directive`) only names the page it is on.
 
 use crate::rules::prelude::*;
 
@@ -13,8 +15,8 @@ static META: RuleMeta = RuleMeta {
     id: "canonical-fragment",
     name: "Canonical URL has no fragment",
     category: Category::Technical,
-    severity: Severity::Warning,
-    impact: Level::Medium,
+    severity: Severity::Notice,
+    impact: Level::Low,
     effort: Level::Low,
     confidence: 90,
     weight: 1,

@@ -1,0 +1,110 @@
+//! A `<meta http-equiv="refresh">` a browser acts on ([`Page::meta_refresh`]: the first one
+//! whose `content` is a valid refresh, wherever it is in the document, read as HTML's
+//! "shared declarative refresh steps" read it). With a URL it is a redirect made by the page:
+//! Google follows an immediate one as a permanent redirect and a delayed one as a temporary
+//! redirect, and other crawlers may not follow it at all, so a server redirect is the fix.
+//! Without one it reloads the page every so many seconds, which WCAG 2.2.1 asks visitors be
+//! able to turn off. Screaming Frog ("Meta Refresh") and Sitebulb report both.
+
+use crate::rules::prelude::*;
+
+/// The rule: its text is `META`, its check and its fix are below.
+#[derive(Debug, Clone, Copy)]
+pub struct MetaRefresh;
+
+static META: RuleMeta = RuleMeta {
+    id: "meta-refresh",
+    name: "Page neither redirects nor reloads by meta refresh",
+    category: Category::Technical,
+    severity: Severity::Warning,
+    impact: Level::Medium,
+    effort: Level::Medium,
+    confidence: 95,
+    weight: 1,
+    threshold: "a <meta http-equiv=\"refresh\"> a browser acts on",
+    why: "A meta refresh redirect is slower than a server redirect and weaker for search engines (Google takes a delayed one as temporary; other crawlers may not follow it); a timed reload moves the page under its readers and screen readers.",
+    fail_example: "<meta http-equiv=\"refresh\" content=\"0; url=https://example.com/new\">",
+    pass_example: "the server answers 301 with Location: https://example.com/new",
+    reference: "https://developers.google.com/search/docs/crawling-indexing/301-redirects#metarefresh",
+    phrases: &["meta refresh", "refresh redirect", "http equiv refresh"],
+    excluded: &[],
+    glossary: &["redirect"],
+};
+
+impl Rule for MetaRefresh {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, page: &Page) -> Outcome {
+        let Some(refresh) = &page.meta_refresh else { return Outcome::Pass };
+        let s = refresh.seconds;
+        let after =
+            if s == 0 { "at once".to_string() } else { format!("after {s} second{}", if s == 1 { "" } else { "s" }) };
+        let finding = match target(page) {
+            Some(to) => {
+                let how = if s == 0 {
+                    "Google follows it as a permanent redirect, other crawlers may not"
+                } else {
+                    "Google takes a delayed one as a temporary redirect and may keep this URL indexed"
+                };
+                Finding::new(
+                    "Page redirects with a meta refresh",
+                    format!("The page sends visitors to {to} {after} with a meta refresh: {how}. Redirect on the server with a 301 instead."),
+                )
+                .current(to.clone())
+                .suggested(format!("301 redirect to {to}"))
+            }
+            None => Finding::new(
+                "Page reloads itself with a meta refresh",
+                format!(
+                    "The page reloads itself {} with a meta refresh: readers lose their place and cannot stop it. Update what changes with a script, or let readers reload.",
+                    if s == 0 { "as soon as it loads, without end".to_string() } else { format!("every {s} second{}", if s == 1 { "" } else { "s" }) }
+                ),
+            )
+            .current(format!("content=\"{s}\""))
+            .suggested("no automatic reload"),
+        };
+        Outcome::Fail(finding.at(page, Some(refresh.spot)))
+    }
+
+    fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
+        let refresh = c.page.and_then(|p| p.meta_refresh.as_ref());
+        let target = c.page.and_then(target);
+        if refresh.is_some() && target.is_none() {
+            return FixTemplate::some(
+                FixKind::Html,
+                Difficulty::Medium,
+                "<!-- remove the <meta http-equiv=\"refresh\"> from the page's <head> -->",
+                "Remove the timed reload; if part of the page must stay current (scores, prices), update that part with a script, or offer a button to reload.",
+            );
+        }
+        // Without the page, the finding's target (an address) or stand-ins marked TODO.
+        let target = target.or_else(|| {
+            c.current_token().filter(|v| url::Url::parse(v).is_ok_and(|u| u.has_host())).map(str::to_string)
+        });
+        let path = if c.known_url { c.url.path().to_string() } else { "/old-address".to_string() };
+        let mut todo = String::new();
+        if !c.known_url {
+            todo.push_str("# TODO: replace /old-address with the path of the page that redirects\n");
+        }
+        let target = target.unwrap_or_else(|| {
+            todo.push_str(&format!("# TODO: replace {}/new-address with the address to redirect to\n", c.origin()));
+            format!("{}/new-address", c.origin())
+        });
+        FixTemplate::some(
+            FixKind::ServerConfig,
+            Difficulty::Medium,
+            format!("{todo}# nginx: answer the old address with a permanent redirect\nlocation = {path} {{\n    return 301 {target};\n}}\n\n# Apache (.htaccess)\nRedirect 301 {path} {target}"),
+            "Redirect on the server with a 301 and remove the <meta http-equiv=\"refresh\"> (and any script redirect) from the page; link to the new address directly.",
+        )
+    }
+}
+
+/// Where the page's refresh goes, resolved; `None` when it reloads the page itself (no URL,
+/// or the page's own).
+fn target(page: &Page) -> Option<String> {
+    let written = page.meta_refresh.as_ref()?.url.as_deref()?;
+    let to = page.resolve(written).unwrap_or_else(|| written.to_string());
+    (!util::same_url(&to, &page.final_url)).then_some(to)
+}
