@@ -120,7 +120,8 @@ class Facts(html.parser.HTMLParser):
                 self.head_canonical = attrs["href"]
         if tag == "form":
             self.forms.append((attrs.get("action"), attrs.get("method")))
-        if tag == "meta" and (attrs.get("http-equiv") or "").lower() == "refresh" and "content" in attrs:
+        if tag == "meta" and (attrs.get("http-equiv") or "").lower() == "refresh" and "content" in attrs \
+                and not self.in_noscript() and not self.in_head_noscript:
             self.refresh = self.refresh or refresh_acted_on(attrs["content"])
         if tag == "link" and "href" in attrs and "alternate" in rels and "hreflang" in attrs:
             self.metadata["hreflang"][where] += 1

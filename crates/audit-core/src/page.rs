@@ -624,8 +624,9 @@ pub struct Page {
     #[serde(skip)]
     pub pictures_without_img: Vec<Spot>,
     /// The first `<meta http-equiv="refresh">` whose `content` a browser acts on, anywhere in
-    /// the document: its delay in seconds, its target as written (`None` to reload the page
-    /// itself) and where it is (not serialised).
+    /// the document but inside `<noscript>` (which acts only where scripts are off): its delay
+    /// in seconds, its target as written (`None` to reload the page itself) and where it is
+    /// (not serialised).
     #[serde(skip)]
     pub meta_refresh: Option<RefreshPragma>,
     /// `<meta name="generator">`.
@@ -1999,7 +2000,8 @@ impl Walker {
         }
         let content = attr(attrs, &local_name!("content"));
         if let (Some(equiv), Some(content)) = (attr(attrs, &local_name!("http-equiv")), content) {
-            if self.meta_refresh.is_none() && equiv.eq_ignore_ascii_case("refresh") {
+            // One inside `<noscript>` acts only where scripts are off: a fallback, left out.
+            if self.meta_refresh.is_none() && self.noscript_depth == 0 && equiv.eq_ignore_ascii_case("refresh") {
                 if let Some((seconds, url)) = parse_refresh(content) {
                     self.meta_refresh = Some(RefreshPragma { seconds, url, spot });
                 }

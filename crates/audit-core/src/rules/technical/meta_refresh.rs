@@ -1,10 +1,15 @@
 //! A `<meta http-equiv="refresh">` a browser acts on ([`Page::meta_refresh`]: the first one
 //! whose `content` is a valid refresh, wherever it is in the document, read as HTML's
-//! "shared declarative refresh steps" read it). With a URL it is a redirect made by the page:
+//! "shared declarative refresh steps" read it). One inside `<noscript>` is left out: a
+//! browser running scripts never sees it, and it is the usual fallback for visitors without
+//! them (twitter.com's pages send those to a no-script router that way). With a URL it is a redirect made by the page:
 //! Google follows an immediate one as a permanent redirect and a delayed one as a temporary
 //! redirect, and other crawlers may not follow it at all, so a server redirect is the fix.
 //! Without one it reloads the page every so many seconds, which WCAG 2.2.1 asks visitors be
-//! able to turn off. Screaming Frog ("Meta Refresh") and Sitebulb report both.
+//! able to turn off. Screaming Frog ("Meta Refresh") and Sitebulb report both. A notice: the
+//! commonest case on real sites, the immediate redirect of a static site's alias page (Hugo
+//! writes one for every `aliases` entry; flink.apache.org has 263), is followed by Google as
+//! a permanent redirect, and costs a fetch and a parse where a server redirect costs neither.
 
 use crate::rules::prelude::*;
 
@@ -16,8 +21,8 @@ static META: RuleMeta = RuleMeta {
     id: "meta-refresh",
     name: "Page neither redirects nor reloads by meta refresh",
     category: Category::Technical,
-    severity: Severity::Warning,
-    impact: Level::Medium,
+    severity: Severity::Notice,
+    impact: Level::Low,
     effort: Level::Medium,
     confidence: 95,
     weight: 1,
