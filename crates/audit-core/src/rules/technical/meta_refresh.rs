@@ -33,7 +33,7 @@ static META: RuleMeta = RuleMeta {
     reference: "https://developers.google.com/search/docs/crawling-indexing/301-redirects#metarefresh",
     phrases: &["meta refresh", "refresh redirect", "http equiv refresh"],
     excluded: &[],
-    glossary: &["redirect"],
+    glossary: &["301-redirect"],
 };
 
 impl Rule for MetaRefresh {
