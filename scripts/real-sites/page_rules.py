@@ -119,6 +119,9 @@ class Facts(html.parser.HTMLParser):
             if where == 0 and self.head_canonical is None:
                 self.head_canonical = attrs["href"]
         if tag == "form":
+            # The tree builder drops a <form> inside an open one (HTML's form element pointer).
+            if any(name == "form" for name, _, _ in self.stack):
+                return
             self.forms.append((attrs.get("action"), attrs.get("method")))
         if tag == "meta" and (attrs.get("http-equiv") or "").lower() == "refresh" and "content" in attrs \
                 and not self.in_noscript() and not self.in_head_noscript:
@@ -199,14 +202,21 @@ class Facts(html.parser.HTMLParser):
 
 def refresh_acted_on(content):
     """Whether a browser acts on a refresh pragma's content (HTML's "shared declarative
-    refresh steps"): a time of digits (or a dot), then nothing, or `;`, `,` or white space."""
+    refresh steps"): a time of digits (or a dot), then nothing, or `;`, `,` or white space;
+    a URL of `#part` only scrolls within the page and is no refresh."""
     s = content.lstrip(ASCII_SPACE)
     digits = re.match(r"[0-9]*", s).group(0)
     rest = s[len(digits):]
     if not digits and not rest.startswith("."):
         return False
     rest = re.sub(r"^[0-9.]*", "", rest)
-    return not rest or rest[0] in ";," + ASCII_SPACE
+    if rest and rest[0] not in ";," + ASCII_SPACE:
+        return False
+    url = rest.lstrip(ASCII_SPACE)
+    url = url[1:].lstrip(ASCII_SPACE) if url[:1] in (";", ",") else url
+    m = re.match(r"(?i)url[" + ASCII_SPACE + r"]*=[" + ASCII_SPACE + r"]*", url)
+    url = url[m.end():] if m else url
+    return not url.lstrip("'\"").startswith("#")
 
 
 def read(path):
@@ -403,9 +413,12 @@ def expected(url, text):
         out["form-insecure"] = "not_applicable"
     else:
         def to_http(action):
+            # A white-space-only action resolves against the base URL, as the URL parser
+            # drops the spaces.
+            empty = not action
             action = (action or "").strip(ASCII_SPACE)
             try:
-                target = join(base, action) if action else url
+                target = url if empty else join(base, action)
             except ValueError:
                 return False
             return target.lower().startswith("http://")

@@ -74,6 +74,10 @@ def problems(body):
                 colon = False
             if not key:
                 problem = "not key: value"
+            elif re.search(rb"[ \t]", key) and key.lower() != b"user agent":
+                # `Disallow /a:b`: the colon after the first word is missing, and the first
+                # colon of the value was taken for it.
+                problem = "colon lost"
             else:
                 name = canonical_key(key)
                 low = key.decode("utf-8", "replace").lower()

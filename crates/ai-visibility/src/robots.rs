@@ -695,23 +695,34 @@ fn lint_line(line: &[u8], too_long: bool, in_group: bool) -> Option<(String, Opt
     let Some((key, value)) = key_and_value(content) else {
         return Some(("Not a `key: value` line: search engines ignore it.".into(), None));
     };
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    // A key with white space in it (`Disallow /a:b`, `Sitemap https://…`): the colon after the
+    // first word is missing, and the parser took the first colon of the value for it. `user
+    // agent` is a spelling Google reads.
+    let (key, value, colon_lost) = match key.iter().position(|&c| c == b' ' || c == b'\t') {
+        Some(at) if !key.eq_ignore_ascii_case(b"user agent") => (&key[..at], strip(&content[at..]), true),
+        _ => (key, value, false),
+    };
+    let text = |b: &[u8]| short(String::from_utf8_lossy(b).into_owned());
     let (name, value_text) = (text(key).to_ascii_lowercase(), text(value));
     let canonical = match parse_key(key) {
         Key::UserAgent => "User-agent",
         Key::Allow => "Allow",
         Key::Disallow => "Disallow",
         Key::Sitemap => "Sitemap",
+        Key::Unknown if name == "noindex" || name == "nofollow" || name == "noarchive" => {
+            return Some((
+                format!("Google has not read `{}` in robots.txt since September 2019: use a robots meta tag or an X-Robots-Tag header on the pages instead.", text(key)),
+                None,
+            ));
+        }
+        Key::Unknown if OTHER_DIRECTIVES.contains(&name.as_str()) && !colon_lost => return None,
+        Key::Unknown if OTHER_DIRECTIVES.contains(&name.as_str()) => {
+            return Some((
+                format!("The colon after `{}` is missing: search engines do not read the line as written.", text(key)),
+                None,
+            ));
+        }
         Key::Unknown => {
-            if name == "noindex" || name == "nofollow" || name == "noarchive" {
-                return Some((
-                    format!("Google has not read `{}` in robots.txt since September 2019: use a robots meta tag or an X-Robots-Tag header on the pages instead.", text(key)),
-                    None,
-                ));
-            }
-            if OTHER_DIRECTIVES.contains(&name.as_str()) {
-                return None;
-            }
             return Some((
                 format!("`{}` is no robots.txt directive: search engines ignore the line.", text(key)),
                 None,
@@ -720,27 +731,28 @@ fn lint_line(line: &[u8], too_long: bool, in_group: bool) -> Option<(String, Opt
     };
     let is_rule = matches!(canonical, "Allow" | "Disallow");
     let bad_path = is_rule && !value.is_empty() && value[0] != b'/' && value[0] != b'*';
-    // The value as it should be written: a rule's path from `/`.
-    let fixed = if bad_path { format!("/{value_text}") } else { value_text.clone() };
-    let has_colon = content.contains(&b':');
+    // The value as it should be written: a rule's path from `/` (the path of a URL or of
+    // `host/path` written in its place).
+    let fixed = if bad_path { path_of(&value_text) } else { value_text.clone() };
+    let has_colon = content.contains(&b':') && !colon_lost;
     if !has_colon || name != canonical.to_ascii_lowercase() {
-        let how = if has_colon {
-            format!("`{}` is a misspelling of `{canonical}`", text(key))
+        let how = if colon_lost {
+            format!("The colon after `{}` is missing: search engines read the line otherwise than written", text(key))
+        } else if has_colon {
+            format!("`{}` is a misspelling of `{canonical}`: Google reads it as `{canonical}`, other crawlers may ignore the line", text(key))
         } else {
-            "The colon is missing".to_string()
+            format!("The colon is missing: Google reads it as `{canonical}`, other crawlers may ignore the line")
         };
-        return Some((
-            format!("{how}: Google reads it as `{canonical}`, other crawlers may ignore the line."),
-            Some(format!("{canonical}: {fixed}")),
-        ));
+        return Some((format!("{how}."), Some(format!("{canonical}: {fixed}"))));
     }
     match canonical {
-        "User-agent" if value.is_empty() => {
-            Some(("A `User-agent` line without a name applies to no crawler.".into(), Some("User-agent: *".into())))
-        }
+        "User-agent" if value.is_empty() => Some((
+            "A `User-agent` line without a name applies to no crawler: name the crawlers the group is for (`*` for all).".into(),
+            None,
+        )),
         "Allow" | "Disallow" if !in_group => Some((
-            format!("No `User-agent` line comes before this `{canonical}`: it applies to no crawler."),
-            Some(format!("User-agent: *\n{canonical}: {fixed}")),
+            format!("No `User-agent` line comes before this `{canonical}`: it applies to no crawler; put it in the group of the crawlers it is for."),
+            None,
         )),
         "Allow" | "Disallow" if bad_path => Some((
             "A path must start with `/` or `*`: as written it matches no URL.".into(),
@@ -759,6 +771,32 @@ fn lint_line(line: &[u8], too_long: bool, in_group: bool) -> Option<(String, Opt
             None,
         )),
         _ => None,
+    }
+}
+
+/// Text of a problem cut to 200 bytes (at a character boundary): a line may be 16 KB.
+fn short(mut text: String) -> String {
+    if text.len() > 200 {
+        let mut end = 200;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.truncate(end);
+    }
+    text
+}
+
+/// A rule's path written without its leading `/`, as it should be: the path of a URL
+/// (`https://example.com/a` is `/a`) or of `host/path` (`www.example.com/a`), else the value
+/// with a `/` before it.
+fn path_of(value: &str) -> String {
+    let after_host = |rest: &str| rest.find('/').map_or_else(|| "/".to_string(), |at| rest[at..].to_string());
+    if let Some(at) = value.find("://") {
+        return after_host(&value[at + 3..]);
+    }
+    match value.split_once('/') {
+        Some((host, _)) if host.contains('.') && !host.contains('*') => after_host(value),
+        _ => format!("/{value}"),
     }
 }
 
@@ -989,8 +1027,25 @@ mod tests {
         assert_eq!(problems("User-agent: *\nNoindex: /tags/"), vec![(2, None)]);
         assert_eq!(problems("User-agent: *\nRequest-rate: 1/5\nFoo: bar"), vec![(3, None)]);
         // Rules that apply to no one or match no URL.
-        assert_eq!(problems("Disallow: /a\nUser-agent: *"), vec![(1, Some("User-agent: *\nDisallow: /a".into()))]);
-        assert_eq!(problems("User-agent:\nDisallow: /a"), vec![(1, Some("User-agent: *".into()))]);
+        assert_eq!(problems("Disallow: /a\nUser-agent: *"), vec![(1, None)]);
+        assert_eq!(problems("User-agent:\nDisallow: /a"), vec![(1, None)]);
+        // A colon-less line whose value holds a colon: the parser cut the key at that colon.
+        assert_eq!(
+            problems("Sitemap https://example.com/s.xml"),
+            vec![(1, Some("Sitemap: https://example.com/s.xml".into()))]
+        );
+        assert_eq!(problems("User-agent: *\nDisallow /a:b"), vec![(2, Some("Disallow: /a:b".into()))]);
+        assert_eq!(problems("User-agent: *\nCrawl-delay 5:00"), vec![(2, None)]);
+        assert_eq!(problems("User agent: *\nDisallow: /a"), vec![(1, Some("User-agent: *".into()))]);
+        // A URL or host/path written as a path: its path.
+        assert_eq!(
+            problems("User-agent: *\nAllow: https://example.com/a.css"),
+            vec![(2, Some("Allow: /a.css".into()))]
+        );
+        assert_eq!(
+            problems("User-agent: *\nDisallow: www.example.com/x.pdf$"),
+            vec![(2, Some("Disallow: /x.pdf$".into()))]
+        );
         assert_eq!(problems("User-agent: *\nDisallow: private/"), vec![(2, Some("Disallow: /private/".into()))]);
         assert_eq!(problems("User-agent: *\nDisallow: *.pdf"), vec![]);
         assert_eq!(problems("User-agent: *\nDisallow: /a$b"), vec![(2, None)]);
@@ -1004,6 +1059,19 @@ mod tests {
         let many: String = (0..MAX_LINE_PROBLEMS + 7).map(|i| format!("Noindex: /{i}\n")).collect();
         let robots = Robots::parse(many.as_bytes());
         assert_eq!((robots.problems().len(), robots.problems_total()), (MAX_LINE_PROBLEMS, MAX_LINE_PROBLEMS + 7));
+        // Every correction is a line read as written, and no text of a problem is long.
+        let bad = "Dissallow: private/\nDisallow /a:b\nUseragent: *\nAllow: http://example.com/x\nSitemap https://e.com/s.xml\nUser-agent: *\nDisalow: a/\nDisallow: ";
+        let long = format!("{bad}{}\nFoo{}: x", "b".repeat(5000), "o".repeat(5000));
+        let robots = Robots::parse(long.as_bytes());
+        assert!(robots.problems().len() >= 7, "{:?}", robots.problems());
+        for p in robots.problems() {
+            assert!(p.text.len() <= 200 && p.message.len() < 400, "{p:?}");
+            if let Some(line) = &p.corrected {
+                assert!(line.len() <= 220, "{p:?}");
+                let again = Robots::parse(format!("User-agent: *\n{line}").as_bytes());
+                assert_eq!(again.problems(), &[], "the correction of {p:?} is read as written");
+            }
+        }
         // The verdicts stay those of the reference: a misspelt key still counts.
         assert!(!Robots::parse(b"User-agent: *\nDissallow: /a").is_allowed("Googlebot", "/a"));
     }

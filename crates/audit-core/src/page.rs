@@ -2248,9 +2248,10 @@ impl Walker {
                 .into_iter()
                 .map(|(action, method, spot)| {
                     // HTML: an empty or missing action submits to the document's own URL (not
-                    // the base URL); any other resolves against the base URL.
-                    let target = match action.as_deref().map(str::trim).filter(|a| !a.is_empty()) {
-                        Some(a) => base.as_ref().and_then(|b| b.join(a).ok()),
+                    // the base URL); any other, white space only included, resolves against
+                    // the base URL (the URL parser drops leading and trailing C0 and spaces).
+                    let target = match action.as_deref().filter(|a| !a.is_empty()) {
+                        Some(a) => base.as_ref().and_then(|b| b.join(a.trim_matches(|c: char| c <= ' ')).ok()),
                         None => doc_url.clone(),
                     };
                     let method = method.map(|m| m.trim().to_ascii_lowercase()).filter(|m| !m.is_empty());

@@ -36,7 +36,9 @@ impl SiteRule for HreflangInconsistentReturn {
 
     fn scan<'s>(&'s self, site: &'s dyn CrawledSite, _: &mut Findings) -> ScanResult<'s> {
         each_page(move |page: &CrawledPage, out: &mut Findings| {
-            if !page.indexable() {
+            // A record keeps a bounded list of alternates: with some left out, a return link
+            // may be among them, and nothing is said.
+            if !page.indexable() || page.hreflang_total.is_some() {
                 return Ok(());
             }
             let own: BTreeSet<&str> = languages_for(page, &page.url).collect();
@@ -48,7 +50,9 @@ impl SiteRule for HreflangInconsistentReturn {
                 if !seen.insert(alternate) {
                     continue;
                 }
-                let Some(target) = site.page(alternate)?.filter(CrawledPage::indexable) else { continue };
+                let Some(target) = site.page(alternate)?.filter(|t| t.indexable() && t.hreflang_total.is_none()) else {
+                    continue;
+                };
                 let back: Vec<&str> = languages_for(&target, &page.url).collect();
                 if back.is_empty() || back.iter().any(|l| own.contains(l)) {
                     continue;
@@ -57,7 +61,8 @@ impl SiteRule for HreflangInconsistentReturn {
                     url: target.url.clone(),
                     linked_from: Some(page.url.clone()),
                     detail: format!(
-                        "names it as hreflang {}, where it names itself {}",
+                        "names {} as hreflang {}, which names itself {}",
+                        page.url,
                         back.join(", "),
                         own.iter().copied().collect::<Vec<_>>().join(", ")
                     ),

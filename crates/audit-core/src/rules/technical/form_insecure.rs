@@ -38,10 +38,7 @@ fn forms(page: &Page) -> Vec<(&Form, bool)> {
     page.forms
         .iter()
         .filter(|f| f.method != "dialog")
-        .map(|f| {
-            let to_http = f.url.as_deref().and_then(|u| url::Url::parse(u).ok()).is_some_and(|u| u.scheme() == "http");
-            (f, page_http || to_http)
-        })
+        .map(|f| (f, page_http || f.url.as_deref().is_some_and(is_http)))
         .collect()
 }
 
@@ -57,13 +54,21 @@ impl Rule for FormInsecure {
         }
         let insecure: Vec<&Form> = all.iter().filter(|(_, http)| *http).map(|(f, _)| *f).collect();
         let Some(first) = insecure.first() else { return Outcome::Pass };
-        let target = first.url.clone().unwrap_or_default();
+        let mut target = first.url.clone().unwrap_or_default();
         let description = if page.parsed_url().is_some_and(|u| u.scheme() == "http") {
+            // The page itself is the problem: even a form that submits to https can be altered
+            // on its way to the visitor.
+            target = page.final_url.clone();
+            let n = insecure.len();
+            let to_http = insecure.iter().filter(|f| f.url.as_deref().is_some_and(is_http)).count();
             format!(
-                "The page is served over plain http, so its {} form{} send{} what visitors type unencrypted, and browsers mark the page \"Not secure\" as they type.",
-                insecure.len(),
-                if insecure.len() == 1 { "" } else { "s" },
-                if insecure.len() == 1 { "s" } else { "" },
+                "The page is served over plain http: browsers mark it \"Not secure\" as visitors type into its {n} form{}, and anyone on the network can read or change the page{}.",
+                if n == 1 { "" } else { "s" },
+                match to_http {
+                    0 => String::new(),
+                    k if k == n => ", and what the forms send".to_string(),
+                    k => format!(", and what {k} of the forms send"),
+                }
             )
         } else {
             format!(
@@ -113,6 +118,11 @@ impl Rule for FormInsecure {
             "Serve the page over https and give each form an https action (check that the target answers over https first); keep each form's other attributes and its fields as they are.",
         )
     }
+}
+
+/// Whether a URL is a plain `http:` one.
+fn is_http(url: &str) -> bool {
+    url::Url::parse(url).is_ok_and(|u| u.scheme() == "http")
 }
 
 /// The URL with `https` for a leading `http` scheme.

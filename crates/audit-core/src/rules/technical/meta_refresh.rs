@@ -43,6 +43,10 @@ impl Rule for MetaRefresh {
 
     fn check(&self, page: &Page) -> Outcome {
         let Some(refresh) = &page.meta_refresh else { return Outcome::Pass };
+        // A refresh to `#part` scrolls within the page, once: no redirect, no reload.
+        if refresh.url.as_deref().is_some_and(|u| u.trim_start().starts_with('#')) {
+            return Outcome::Pass;
+        }
         let s = refresh.seconds;
         let after =
             if s == 0 { "at once".to_string() } else { format!("after {s} second{}", if s == 1 { "" } else { "s" }) };
@@ -100,7 +104,7 @@ impl Rule for MetaRefresh {
         FixTemplate::some(
             FixKind::ServerConfig,
             Difficulty::Medium,
-            format!("{todo}# nginx: answer the old address with a permanent redirect\nlocation = {path} {{\n    return 301 {target};\n}}\n\n# Apache (.htaccess)\nRedirect 301 {path} {target}"),
+            format!("{todo}# nginx: answer the old address with a permanent redirect\nlocation = {path} {{\n    return 301 {target};\n}}\n\n# Apache (.htaccess): this address only, not the paths below it\nRedirectMatch 301 ^{}$ {target}", regex_escape(&path)),
             "Redirect on the server with a 301 and remove the <meta http-equiv=\"refresh\"> (and any script redirect) from the page; link to the new address directly.",
         )
     }
@@ -112,4 +116,16 @@ fn target(page: &Page) -> Option<String> {
     let written = page.meta_refresh.as_ref()?.url.as_deref()?;
     let to = page.resolve(written).unwrap_or_else(|| written.to_string());
     (!util::same_url(&to, &page.final_url)).then_some(to)
+}
+
+/// A path as a regular expression that matches it alone (Apache's `RedirectMatch`).
+fn regex_escape(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for c in path.chars() {
+        if "\\.+*?()|[]{}^$".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }

@@ -52,8 +52,10 @@ impl Rule for UrlMultipleSlashes {
     fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
         // nginx merges slashes before it matches a location (`merge_slashes`, on by default),
         // so the one-address redirect of the other URL rules would match the clean address
-        // too and loop: the request line as sent is tested instead, and `$uri` is the merged
-        // path (the query string is kept by `rewrite`).
+        // too and loop: the request line as sent is matched instead, and the redirect is built
+        // from its parts as sent (still percent-encoded: `$uri` is decoded, and would turn
+        // `%2F` into a slash and `%0D%0A` into a header line). Each redirect drops one run of
+        // slashes, so a path with several runs takes one redirect each.
         let known = c.known_url.then(|| c.url.clone()).filter(|u| u.path().contains("//"));
         let clean_url =
             known.as_ref().map_or_else(|| "TODO: the page's address with single slashes".to_string(), clean);
@@ -61,7 +63,7 @@ impl Rule for UrlMultipleSlashes {
             FixKind::ServerConfig,
             Difficulty::Medium,
             format!(
-                "# nginx, in the server block: any path sent with slashes in a row goes to its single-slash form\nif ($request_uri ~ \"^[^?]*//\") {{\n    rewrite ^ $uri permanent;\n}}\n\n# and in the page's <head>\n# <link rel=\"canonical\" href=\"{clean_url}\">"
+                "# nginx, in the server block: a path sent with slashes in a row goes to its single-slash form\nif ($request_uri ~ \"^([^?]*?)//+(.*)$\") {{\n    return 301 $1/$2;\n}}\n\n# Apache (.htaccess)\nRewriteEngine On\nRewriteCond %{{THE_REQUEST}} \"^\\S+\\s([^?\\s]*?)//+(\\S*)\"\nRewriteRule ^ %1/%2 [R=301,L,NE]\n\n# and in the page's <head>\n# <link rel=\"canonical\" href=\"{clean_url}\">"
             ),
             "Redirect every address with repeated slashes to its single-slash form permanently, and fix the template or link that writes the extra slash.",
         )
