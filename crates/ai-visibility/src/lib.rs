@@ -136,8 +136,8 @@ pub use record::{
 };
 pub use registry::{REGISTRY_COMMIT, REGISTRY_DATE, UPSTREAM_USER_AGENTS};
 pub use robots::{
-    escape_pattern, get_path_params_query, is_valid_user_agent, AgentLine, ContentSignalLine, Group, LineProblem,
-    MatchedGroup, ParseStats, Robots, Rule, RuleKind, Verdict, MAX_LINE_LEN, MAX_LINE_PROBLEMS, MAX_ROBOTS_BYTES,
+    escape_pattern, get_path_params_query, is_valid_user_agent, AgentLine, ContentSignalLine, Group, MatchedGroup,
+    ParseStats, Robots, Rule, RuleKind, Verdict, MAX_LINE_LEN, MAX_LINE_PROBLEMS, MAX_ROBOTS_BYTES,
 };
 pub use scan::{
     ai_visibility_scan, is_question, AiVisibilityScan, CheckResult, Pillar, Pillars, ScanCheck, ScanDetails,

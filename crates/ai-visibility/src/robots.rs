@@ -5,6 +5,9 @@
 //! per parse. Here the file is parsed once into groups and every question is answered
 //! from them; the grouping below is chosen so that the answers are identical.
 
+use std::sync::Arc;
+
+use audit_core::RobotsTxtProblem;
 use serde::Serialize;
 
 /// Bytes of one line the reference keeps; the rest of an over-long line is dropped.
@@ -213,25 +216,10 @@ pub struct ParseStats {
     pub truncated_body: bool,
 }
 
-/// Lines of a robots.txt kept as [`LineProblem`]s at most; the rest are counted
+/// Lines of a robots.txt kept as [`RobotsTxtProblem`]s at most (the audit's own type, so that
+/// the audit of every page of a site shares the list); the rest are counted
 /// ([`Robots::problems_total`]).
 pub const MAX_LINE_PROBLEMS: usize = 50;
-
-/// A line search engines do not read as its author wrote it (Lighthouse's "robots.txt is
-/// valid", read as Google's parser reads the file): see [`Robots::problems`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct LineProblem {
-    /// 1-based line number.
-    pub line: usize,
-    /// The line as written, comment and surrounding white space removed (at most 200
-    /// bytes of it).
-    pub text: String,
-    /// What is wrong, in a sentence.
-    pub message: String,
-    /// The line as it should be written, when that can be told (`Disallow: /private` for
-    /// `Dissallow: private`).
-    pub corrected: Option<String>,
-}
 
 /// Which group decided a verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -275,7 +263,7 @@ pub struct Robots {
     default_crawl_delay: Option<f64>,
     stats: ParseStats,
     unreachable: Option<String>,
-    problems: Vec<LineProblem>,
+    problems: Arc<[RobotsTxtProblem]>,
     problems_total: usize,
 }
 
@@ -301,8 +289,14 @@ impl Robots {
     /// line, a `User-agent` without a name, a path that starts with neither `/` nor `*`, a
     /// `$` before the pattern's end, a `Sitemap` that is no absolute http(s) URL, a line cut
     /// at [`MAX_LINE_LEN`]. A body over [`MAX_ROBOTS_BYTES`] is in [`ParseStats`].
-    pub fn problems(&self) -> &[LineProblem] {
+    pub fn problems(&self) -> &[RobotsTxtProblem] {
         &self.problems
+    }
+
+    /// The same list, shared: what each page's audit is handed
+    /// ([`audit_core::RobotsTxtFact::with_problems`]) without a copy.
+    pub fn shared_problems(&self) -> Arc<[RobotsTxtProblem]> {
+        Arc::clone(&self.problems)
     }
 
     /// How many lines have a problem, kept or not.
@@ -567,7 +561,7 @@ struct Builder {
     agentmaps: Vec<String>,
     default_crawl_delay: Option<f64>,
     stats: ParseStats,
-    problems: Vec<LineProblem>,
+    problems: Vec<RobotsTxtProblem>,
     problems_total: usize,
 }
 
@@ -580,11 +574,8 @@ impl Builder {
             self.problems_total += 1;
             if self.problems.len() < MAX_LINE_PROBLEMS {
                 let text = strip(line.split(|&c| c == b'#').next().unwrap_or_default());
-                let mut text = String::from_utf8_lossy(&text[..text.len().min(200)]).into_owned();
-                if text.ends_with(char::REPLACEMENT_CHARACTER) && line.len() > 200 {
-                    text.pop();
-                }
-                self.problems.push(LineProblem { line: line_num, text, message, corrected });
+                let text = short(String::from_utf8_lossy(text).into_owned());
+                self.problems.push(RobotsTxtProblem::new(line_num, text, message, corrected));
             }
         }
         let Some((key, value)) = key_and_value(line) else {
@@ -667,7 +658,7 @@ impl Builder {
             default_crawl_delay: self.default_crawl_delay,
             stats: self.stats,
             unreachable: None,
-            problems: self.problems,
+            problems: self.problems.into(),
             problems_total: self.problems_total,
         }
     }

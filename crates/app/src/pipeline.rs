@@ -4,7 +4,7 @@
 
 use ai_visibility::Robots;
 use audit_core::rendering::{self, BlockedRequest, Browser};
-use audit_core::{Audit, HttpFacts, Page, Rendering, RobotsTxtFact, RobotsTxtProblem};
+use audit_core::{Audit, HttpFacts, Page, Rendering, RobotsTxtFact};
 use fetch::{FetchedPage, Fetcher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -415,12 +415,8 @@ pub fn http_facts(requested: &str, page: &FetchedPage, robots: Option<&Robots>) 
     }
     if let Some(r) = robots {
         let v = r.verdict(SEARCH_CRAWLER, &final_url);
-        let problems = r
-            .problems()
-            .iter()
-            .map(|p| RobotsTxtProblem::new(p.line, p.text.clone(), p.message.clone(), p.corrected.clone()))
-            .collect();
-        let mut fact = RobotsTxtFact::new(v.allowed, v.matched_rule).with_problems(problems, r.problems_total());
+        let mut fact =
+            RobotsTxtFact::new(v.allowed, v.matched_rule).with_problems(r.shared_problems(), r.problems_total());
         if r.unreachable_reason().is_some() {
             fact = fact.unread();
         }

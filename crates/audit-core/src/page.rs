@@ -182,9 +182,10 @@ pub struct RobotsTxtFact {
     /// answer, which crawlers take as a complete disallow).
     pub read: bool,
     /// The file's lines that search engines do not read as written, in order (the caller
-    /// keeps a bounded number of them; `problems_total` counts them all).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub problems: Vec<RobotsTxtProblem>,
+    /// keeps a bounded number of them; `problems_total` counts them all), shared by the
+    /// audits of every page of the site (not serialised).
+    #[serde(skip)]
+    pub problems: std::sync::Arc<[RobotsTxtProblem]>,
     /// How many lines have a problem.
     pub problems_total: usize,
 }
@@ -214,11 +215,16 @@ impl RobotsTxtProblem {
 impl RobotsTxtFact {
     /// The verdict: whether a search crawler may fetch the URL, and the rule that decided.
     pub fn new(allowed: bool, rule: Option<String>) -> RobotsTxtFact {
-        RobotsTxtFact { allowed, rule, read: true, problems: Vec::new(), problems_total: 0 }
+        RobotsTxtFact { allowed, rule, read: true, problems: Default::default(), problems_total: 0 }
     }
 
     /// The same verdict, with the file's problem lines (`total` counts them all).
-    pub fn with_problems(mut self, problems: Vec<RobotsTxtProblem>, total: usize) -> RobotsTxtFact {
+    pub fn with_problems(
+        mut self,
+        problems: impl Into<std::sync::Arc<[RobotsTxtProblem]>>,
+        total: usize,
+    ) -> RobotsTxtFact {
+        let problems = problems.into();
         self.problems_total = total.max(problems.len());
         self.problems = problems;
         self

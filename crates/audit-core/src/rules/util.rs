@@ -439,6 +439,20 @@ pub fn language_script_region(tag: &str) -> (String, Option<String>, Option<Stri
     (language, script, region)
 }
 
+/// Whether a URL is a plain `http:` one (the scheme in any case).
+pub fn is_http_url(url: &str) -> bool {
+    url.get(..7).is_some_and(|s| s.eq_ignore_ascii_case("http://")) && url.len() > 7
+}
+
+/// The URL with `https://` for a leading `http://` (any other URL as it is).
+pub fn with_https(url: &str) -> String {
+    if is_http_url(url) {
+        format!("https://{}", &url[7..])
+    } else {
+        url.to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -44,7 +44,7 @@ impl Rule for LinkToHttp {
         let Some(first) = http.first().and_then(|l| l.url.as_deref()) else { return Outcome::Pass };
         let internal = http.iter().filter(|l| l.internal).count();
         // A `<base href="http://...">` makes every relative link http: it is the one thing to fix.
-        let base = page.base_url.as_deref().filter(|b| is_http_url(b));
+        let base = page.base_url.as_deref().filter(|b| util::is_http_url(b));
         let cause = base
             .map(|b| format!(" The page's <base href=\"{b}\"> makes its relative links http:// too."))
             .unwrap_or_default();
@@ -58,7 +58,7 @@ impl Rule for LinkToHttp {
                 ),
             )
             .current(first.to_string())
-            .suggested(first.replacen("http://", "https://", 1))
+            .suggested(util::with_https(first))
             .at(page, http.iter().map(|l| l.spot)),
         )
     }
@@ -86,7 +86,7 @@ impl Rule for LinkToHttp {
                 .iter()
                 .map(|(u, text)| {
                     let text = if text.is_empty() { "TODO: the link's text" } else { text };
-                    format!("<a href=\"{}\">{}</a>", attr(&u.replacen("http://", "https://", 1)), attr(text))
+                    format!("<a href=\"{}\">{}</a>", attr(&util::with_https(u)), attr(text))
                 })
                 .collect::<Vec<_>>()
                 .join("\n")
@@ -102,10 +102,5 @@ impl Rule for LinkToHttp {
 
 /// Whether a link's resolved target is a plain `http:` URL.
 fn is_http(link: &Link) -> bool {
-    link.url.as_deref().is_some_and(is_http_url)
-}
-
-/// Whether a URL is a plain `http:` one (the scheme in any case).
-fn is_http_url(url: &str) -> bool {
-    url.get(..7).is_some_and(|s| s.eq_ignore_ascii_case("http://")) && url.len() > 7
+    link.url.as_deref().is_some_and(util::is_http_url)
 }

@@ -38,7 +38,7 @@ fn forms(page: &Page) -> Vec<(&Form, bool)> {
     page.forms
         .iter()
         .filter(|f| f.method != "dialog")
-        .map(|f| (f, page_http || f.url.as_deref().is_some_and(is_http)))
+        .map(|f| (f, page_http || f.url.as_deref().is_some_and(util::is_http_url)))
         .collect()
 }
 
@@ -60,7 +60,7 @@ impl Rule for FormInsecure {
             // on its way to the visitor.
             target = page.final_url.clone();
             let n = insecure.len();
-            let to_http = insecure.iter().filter(|f| f.url.as_deref().is_some_and(is_http)).count();
+            let to_http = insecure.iter().filter(|f| f.url.as_deref().is_some_and(util::is_http_url)).count();
             format!(
                 "The page is served over plain http: browsers mark it \"Not secure\" as visitors type into its {n} form{}, and anyone on the network can read or change the page{}.",
                 if n == 1 { "" } else { "s" },
@@ -80,7 +80,7 @@ impl Rule for FormInsecure {
         Outcome::Fail(
             Finding::new("Form sends its data over http", description)
                 .current(target.clone())
-                .suggested(https(&target))
+                .suggested(util::with_https(&target))
                 .at(page, insecure.iter().map(|f| f.spot)),
         )
     }
@@ -105,7 +105,7 @@ impl Rule for FormInsecure {
             .map(|(u, method)| {
                 format!(
                     "<form action=\"{}\" method=\"{}\">\n  <!-- the form's fields and buttons, as they are -->\n</form>",
-                    attr(&https(u)),
+                    attr(&util::with_https(u)),
                     attr(method)
                 )
             })
@@ -117,18 +117,5 @@ impl Rule for FormInsecure {
             code,
             "Serve the page over https and give each form an https action (check that the target answers over https first); keep each form's other attributes and its fields as they are.",
         )
-    }
-}
-
-/// Whether a URL is a plain `http:` one.
-fn is_http(url: &str) -> bool {
-    url::Url::parse(url).is_ok_and(|u| u.scheme() == "http")
-}
-
-/// The URL with `https` for a leading `http` scheme.
-fn https(url: &str) -> String {
-    match url.get(..7) {
-        Some(s) if s.eq_ignore_ascii_case("http://") => format!("https://{}", &url[7..]),
-        _ => url.to_string(),
     }
 }

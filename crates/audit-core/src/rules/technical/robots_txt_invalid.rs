@@ -75,7 +75,7 @@ impl Rule for RobotsTxtInvalid {
 
     fn fix(&self, c: &FixCtx) -> Option<FixTemplate> {
         let problems: &[RobotsTxtProblem] =
-            c.page.and_then(|p| p.http.robots_txt.as_ref()).map_or(&[], |r| r.problems.as_slice());
+            c.page.and_then(|p| p.http.robots_txt.as_ref()).map_or(&[], |r| &r.problems[..]);
         let mut code = String::new();
         let mut said = "";
         for p in problems.iter().take(NAMED) {
