@@ -465,7 +465,7 @@ pub struct MonitorStopped {
 /// Why robots.txt keeps the monitor away from `url`, or `None` when it may fetch it (read
 /// as every audit reads it: [`crate::pipeline::site_robots`]).
 async fn robots_refusal(app: &App, url: &url::Url) -> Option<String> {
-    let robots = crate::pipeline::site_robots(app.fetcher.fetch_robots_txt(url).await)?;
+    let robots = crate::pipeline::site_robots_off_worker(app.fetcher.fetch_robots_txt(url).await).await?;
     let verdict = robots.verdict(CRAWLER, url.as_str());
     if verdict.allowed {
         return None;

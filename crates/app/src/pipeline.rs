@@ -97,6 +97,7 @@ pub async fn audit_page(
     let (page, robots, rendered) = fetched?;
     let requested = url.to_string();
     let (audit, robots, rendering) = analyse_blocking(slot, limits, move |budget| {
+        let robots = site_robots(robots);
         let http = http_facts(&requested, &page, robots.as_ref());
         let large = page.body.len() > crate::memory::LARGE_PAGE_BYTES;
         let analysed = match rendered {
@@ -373,12 +374,28 @@ pub fn analyse(url: &str, html: &[u8], http: HttpFacts, limits: AnalysisLimits, 
 ///
 /// # Errors
 /// The page could not be fetched.
-pub async fn fetch_with_robots(fetcher: &Fetcher, url: &Url) -> Result<(FetchedPage, Option<Robots>), fetch::Error> {
+pub async fn fetch_with_robots(fetcher: &Fetcher, url: &Url) -> Result<(FetchedPage, RobotsAnswer), fetch::Error> {
     let (page, robots) = tokio::join!(fetcher.fetch_page(url), fetcher.fetch_robots_txt(url));
     let page = page?;
     let robots =
         if page.final_url.origin() == url.origin() { robots } else { fetcher.fetch_robots_txt(&page.final_url).await };
-    Ok((page, site_robots(robots)))
+    Ok((page, robots))
+}
+
+/// The answer to a robots.txt request, not yet read. Reading it is CPU work that grows with
+/// the file (up to the fetcher's 500 KiB text limit: about 13 ms for a file of that size made
+/// of one-line groups), so it is read by [`site_robots`] on an analysis thread or by
+/// [`site_robots_off_worker`], never on an async worker. The fetcher caches the file's bytes
+/// per origin, not what they say, so every audit reads it again, within its own budget.
+pub type RobotsAnswer = Result<Option<FetchedPage>, fetch::Error>;
+
+/// [`site_robots`] on the blocking pool, for a caller on an async worker that has no
+/// analysis thread of its own to read it on (a monitor's check). A reader that failed is
+/// taken as a file that could not be read: a complete disallow, the careful side.
+pub async fn site_robots_off_worker(answer: RobotsAnswer) -> Option<Robots> {
+    tokio::task::spawn_blocking(move || site_robots(answer))
+        .await
+        .unwrap_or_else(|_| Some(Robots::unreachable("robots.txt reader failed")))
 }
 
 /// What the answer to a robots.txt request means (RFC 9309 §2.3.1): a 2xx body is parsed;
@@ -386,7 +403,7 @@ pub async fn fetch_with_robots(fetcher: &Fetcher, url: &Url) -> Result<(FetchedP
 /// [`Robots::unreachable`], a complete disallow; anything else (4xx, redirects past the
 /// limit, a file over the size limit, an address the guard refuses) is `None`: no
 /// robots.txt, everything allowed.
-pub fn site_robots(answer: Result<Option<FetchedPage>, fetch::Error>) -> Option<Robots> {
+pub fn site_robots(answer: RobotsAnswer) -> Option<Robots> {
     match answer {
         Ok(Some(r)) if (200..300).contains(&r.status) => Some(Robots::parse(&r.body)),
         Ok(Some(r)) if r.status >= 500 => Some(Robots::unreachable(format!("HTTP {}", r.status))),

@@ -497,7 +497,7 @@ enum Done {
     Sitemap {
         url: String,
         status: Option<u16>,
-        body: Vec<u8>,
+        body: bytes::Bytes,
     },
     Page {
         entry: Entry,
@@ -751,7 +751,7 @@ async fn probe_not_found(
         fetcher.fetch_robots_txt(&url).await
     };
     let robots = match answer {
-        Ok(Some(page)) => robots_from_answer(Some(page.status), &page.body),
+        Ok(Some(page)) => read_robots(page).await,
         Ok(None) => Robots::parse(b""),
         Err(_) => return None,
     };
@@ -823,7 +823,7 @@ async fn probe_edge(
                 fetcher.fetch_robots_txt(&url).await
             };
             let robots = match answer {
-                Ok(Some(page)) => Some(robots_from_answer(Some(page.status), &page.body)),
+                Ok(Some(page)) => Some(read_robots(page).await),
                 Ok(None) => Some(Robots::parse(b"")),
                 Err(_) => None,
             };
@@ -1290,14 +1290,11 @@ async fn execute(
                 }
                 Err(_) => Ok(None),
             };
-            let crawl = match &answer {
-                Ok(Some(page)) => robots_from_answer(Some(page.status), &page.body),
-                Err(e) if e.is_no_answer() => Robots::unreachable(e.code()),
-                // No robots.txt to ask, or one the fetch refused (too large, the address
-                // guard): no rules, as for a single audit.
-                _ => Robots::parse(b""),
-            };
-            Done::Robots { url, crawl, audit: site_robots(answer).map(Box::new) }
+            // Read on the blocking pool: the file's size is the site's choice (docs/SECURITY.md).
+            let (crawl, audit) = tokio::task::spawn_blocking(move || crawl_and_audit_robots(answer))
+                .await
+                .unwrap_or_else(|_| (Robots::unreachable("robots.txt reader failed"), None));
+            Done::Robots { url, crawl, audit: audit.map(Box::new) }
         }
         Job::Sitemap { url, delay } => {
             let (status, body) = match Url::parse(&url) {
@@ -1307,10 +1304,10 @@ async fn execute(
                 }
                 .await
                 {
-                    Ok(page) => (Some(page.status), page.body.to_vec()),
-                    Err(_) => (None, Vec::new()),
+                    Ok(page) => (Some(page.status), page.body),
+                    Err(_) => (None, bytes::Bytes::new()),
                 },
-                Err(_) => (None, Vec::new()),
+                Err(_) => (None, bytes::Bytes::new()),
             };
             Done::Sitemap { url, status, body }
         }
@@ -1320,6 +1317,34 @@ async fn execute(
             Done::Page { entry, fetched, tally }
         }
     }
+}
+
+/// What a crawl reads from the answer to its robots.txt request: the rules its frontier
+/// follows ([`robots_from_answer`]: a file that could not be fetched, as refused or too
+/// large, allows everything) and the verdict each page's audit is given ([`site_robots`]).
+/// A 2xx file is read once for both.
+fn crawl_and_audit_robots(answer: crate::pipeline::RobotsAnswer) -> (Robots, Option<Robots>) {
+    let crawl = match &answer {
+        Ok(Some(page)) => robots_from_answer(Some(page.status), &page.body),
+        Err(e) if e.is_no_answer() => Robots::unreachable(e.code()),
+        // No robots.txt to ask, or one the fetch refused (too large, the address
+        // guard): no rules, as for a single audit.
+        _ => Robots::parse(b""),
+    };
+    let audit = match answer {
+        Ok(Some(page)) if (200..300).contains(&page.status) => Some(crawl.clone()),
+        other => site_robots(other),
+    };
+    (crawl, audit)
+}
+
+/// [`robots_from_answer`] on the blocking pool: reading a robots.txt costs up to about 13 ms
+/// for a file at the fetcher's 500 KiB limit, too long to hold an async worker. A reader that
+/// failed is taken as a file that could not be read: a complete disallow.
+async fn read_robots(page: FetchedPage) -> Robots {
+    tokio::task::spawn_blocking(move || robots_from_answer(Some(page.status), &page.body))
+        .await
+        .unwrap_or_else(|_| Robots::unreachable("robots.txt reader failed"))
 }
 
 /// Fetches `url` (one hop) in its turn among the requests to its host ([`HostPacer`]),
@@ -2110,8 +2135,11 @@ mod tests {
         let (results, done) = std::sync::mpsc::channel();
         let later = std::thread::spawn(move || {
             std::thread::sleep(Duration::from_millis(50));
-            let sitemap =
-                Done::Sitemap { url: "http://shop.test/sitemap.xml".into(), status: Some(404), body: Vec::new() };
+            let sitemap = Done::Sitemap {
+                url: "http://shop.test/sitemap.xml".into(),
+                status: Some(404),
+                body: bytes::Bytes::new(),
+            };
             results.send(sitemap).expect("the runner's end of the channel");
             results
         });
