@@ -99,6 +99,11 @@ pub struct ExternalLinks {
     /// `no answer: …`), at most the budget of them.
     #[serde(skip)]
     pub broken: BTreeMap<String, String>,
+    /// The URLs that redirected to a page that answered (any status under 400), with their
+    /// chain (`HTTP 301 to https://…, HTTP 200`), at most the budget of them: what
+    /// `external-link-redirect` reports.
+    #[serde(skip)]
+    pub redirected: BTreeMap<String, String>,
 }
 
 impl ExternalLinks {
@@ -113,12 +118,17 @@ impl ExternalLinks {
             ExternalOutcome::Answered { status, redirects } => {
                 self.checked += 1;
                 self.answered += 1;
+                if status < 400 && redirects.is_empty() {
+                    return;
+                }
+                let mut steps: Vec<String> =
+                    redirects.iter().map(|(status, to)| format!("HTTP {status} to {to}")).collect();
+                steps.push(format!("HTTP {status}"));
                 if status >= 400 {
-                    let mut steps: Vec<String> =
-                        redirects.iter().map(|(status, to)| format!("HTTP {status} to {to}")).collect();
-                    steps.push(format!("HTTP {status}"));
                     self.broken.insert(url.to_string(), steps.join(", "));
                     self.broken_count += 1;
+                } else {
+                    self.redirected.insert(url.to_string(), steps.join(", "));
                 }
             }
             ExternalOutcome::Failed { error } => {
@@ -172,6 +182,11 @@ impl ExternalLinks {
     /// How `url` answered when it is broken.
     pub fn broken(&self, url: &str) -> Option<&str> {
         self.broken.get(url).map(String::as_str)
+    }
+
+    /// How `url` answered when it redirected to a page that is not an error.
+    pub fn redirected(&self, url: &str) -> Option<&str> {
+        self.redirected.get(url).map(String::as_str)
     }
 }
 
@@ -249,8 +264,39 @@ mod tests {
         assert_eq!(l.broken("https://c.test/"), Some("no answer: the name does not resolve"));
         assert_eq!(l.broken("https://a.test/"), None);
         assert_eq!(l.broken("http://10.0.0.1/"), None, "refused is not checked, not broken");
+        assert!(l.redirected.is_empty(), "a chain that ends in an error is broken only");
         l.settle();
         assert_eq!((l.checked, l.broken_count, l.not_checked()), (4, 2, 4), "other sites answered");
+    }
+
+    #[test]
+    fn redirects_to_a_page_keep_their_chain_and_straight_answers_nothing() {
+        let mut l = ExternalLinks::new(10);
+        l.record("https://a.test/", ExternalOutcome::Answered { status: 200, redirects: Vec::new() });
+        l.record(
+            "http://b.test/x",
+            ExternalOutcome::Answered {
+                status: 200,
+                redirects: vec![(301, "https://b.test/x".into()), (302, "https://b.test/x/".into())],
+            },
+        );
+        l.record(
+            "https://c.test/",
+            ExternalOutcome::Answered { status: 399, redirects: vec![(308, "https://c.test/home".into())] },
+        );
+        l.record(
+            "https://d.test/",
+            ExternalOutcome::Answered { status: 400, redirects: vec![(301, "https://d.test/e".into())] },
+        );
+        assert_eq!(
+            l.redirected("http://b.test/x"),
+            Some("HTTP 301 to https://b.test/x, HTTP 302 to https://b.test/x/, HTTP 200")
+        );
+        assert_eq!(l.redirected("https://c.test/"), Some("HTTP 308 to https://c.test/home, HTTP 399"));
+        assert_eq!(l.redirected("https://a.test/"), None, "no redirect");
+        assert_eq!(l.redirected("https://d.test/"), None, "an error at the end is broken, not redirected");
+        assert_eq!(l.broken("https://d.test/"), Some("HTTP 301 to https://d.test/e, HTTP 400"));
+        assert_eq!((l.checked, l.broken_count), (4, 1));
     }
 
     /// Each of `hosts` failing with no answer.

@@ -130,6 +130,7 @@ fn other_site(request: &test_support::wiremock::Request) -> ResponseTemplate {
         p if p.starts_with("/no-head") && head => ResponseTemplate::new(405),
         "/no-head-ok" => ResponseTemplate::new(200).set_body_raw("<p>fine</p>", "text/html"),
         "/moved" => ResponseTemplate::new(301).insert_header("location", "/gone"),
+        "/moved-ok" => ResponseTemplate::new(308).insert_header("location", "/ok"),
         p if p.starts_with("/ok") => ResponseTemplate::new(200),
         _ => ResponseTemplate::new(404),
     }
@@ -137,19 +138,20 @@ fn other_site(request: &test_support::wiremock::Request) -> ResponseTemplate {
 
 /// `broken-external-link` over a real crawl: each external URL checked once (HEAD, then GET
 /// where HEAD answers 405), a redirect to a 404 reported with its chain on every linking
-/// page, and a link to an inner address refused by the guard, never fetched, counted as not
-/// checked; without the checks nothing of the other site is requested.
+/// page, a redirect to a page reported by `external-link-redirect` with its chain, and a link
+/// to an inner address refused by the guard, never fetched, counted as not checked; without
+/// the checks nothing of the other site is requested.
 #[tokio::test]
 async fn external_links_are_checked_once_through_the_guard() {
     let t = open(4, 8);
     let other = Pages::serve(other_site).await;
     let o = |p: &str| format!("http://127.0.0.1:{}{p}", other.addr().port());
-    let (ok, gone, no_head_ok, no_head_gone, moved) =
-        (o("/ok"), o("/gone"), o("/no-head-ok"), o("/no-head-gone"), o("/moved"));
+    let (ok, gone, no_head_ok, no_head_gone, moved, moved_ok) =
+        (o("/ok"), o("/gone"), o("/no-head-ok"), o("/no-head-gone"), o("/moved"), o("/moved-ok"));
     let inner = "http://10.0.0.1/admin";
     let site = Pages::start(vec![
         ("/", page("Home", &["/a", &ok, &gone, &no_head_ok, inner])),
-        ("/a", page("A", &["/", &gone, &no_head_gone, &moved])),
+        ("/a", page("A", &["/", &gone, &no_head_gone, &moved, &moved_ok])),
     ])
     .await;
     let dir = tempfile::tempdir().expect("tempdir");
@@ -158,7 +160,7 @@ async fn external_links_are_checked_once_through_the_guard() {
     crawl.options.external_links = Some(app::crawl::ExternalChecks::with_budget(100));
     let run = run_local(&t.app.fetcher, &store, crawl, std::future::pending()).await.expect("the crawl runs");
     let e = run.summary.external_links.clone().expect("external links checked");
-    assert_eq!((e.checked, e.broken_count), (5, 3), "{e:?}");
+    assert_eq!((e.checked, e.broken_count), (6, 3), "{e:?}");
     assert_eq!((e.not_checked_refused, e.not_checked_budget, e.not_checked_timed_out), (1, 0, 0), "{e:?}");
     // Each URL once, however many pages link to it; GET only where HEAD was refused.
     let requests = other.requests().await;
@@ -166,7 +168,7 @@ async fn external_links_are_checked_once_through_the_guard() {
         requests.iter().filter(|r| r.url.path() == path && r.method.as_str() == method).count()
     };
     assert_eq!((asked("/gone", "HEAD"), asked("/gone", "GET")), (2, 0), "once itself, once after /moved");
-    assert_eq!((asked("/ok", "HEAD"), asked("/ok", "GET")), (1, 0));
+    assert_eq!((asked("/ok", "HEAD"), asked("/ok", "GET")), (2, 0), "once itself, once after /moved-ok");
     assert_eq!((asked("/no-head-ok", "HEAD"), asked("/no-head-ok", "GET")), (1, 1));
     assert_eq!((asked("/no-head-gone", "HEAD"), asked("/no-head-gone", "GET")), (1, 1));
     let result = run.judged.results.iter().find(|r| r.id == "broken-external-link").expect("the rule ran");
@@ -184,15 +186,21 @@ async fn external_links_are_checked_once_through_the_guard() {
     // Stored with the crawl's site issues, as every site rule's findings.
     let stored = store.crawl_issues(&run.crawl_id, "broken-external-link", None, 100).expect("issues").0;
     assert_eq!(stored.len(), 4);
+    // A redirect that ends on a page is no broken link: it is the other rule's, once per
+    // linking page.
+    let redirected = run.judged.results.iter().find(|r| r.id == "external-link-redirect").expect("the rule ran");
+    let found: Vec<(String, Option<String>, String)> =
+        redirected.findings.iter().map(|f| (f.url.clone(), f.linked_from.clone(), f.detail.clone())).collect();
+    assert_eq!(found, [(moved_ok.clone(), a.clone(), format!("HTTP 308 to {ok}, HTTP 200"))]);
 
     // The budget: the first 2 distinct external URLs in crawl order are checked, the other
-    // 4 counted; with no checks at all, nothing of the other site is asked.
+    // 5 counted; with no checks at all, nothing of the other site is asked.
     let before = other.requests().await.len();
     let mut crawl = local(&site.url("/"), 100);
     crawl.options.external_links = Some(app::crawl::ExternalChecks::with_budget(2));
     let run = run_local(&t.app.fetcher, &store, crawl, std::future::pending()).await.expect("the crawl runs");
     let e = run.summary.external_links.expect("external links checked");
-    assert_eq!((e.checked, e.not_checked_budget), (2, 4), "{e:?}");
+    assert_eq!((e.checked, e.not_checked_budget), (2, 5), "{e:?}");
     assert_eq!(other.requests().await.len() - before, 2);
     let before = other.requests().await.len();
     let run = run_local(&t.app.fetcher, &store, local(&site.url("/"), 100), std::future::pending())

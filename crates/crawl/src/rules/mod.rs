@@ -16,6 +16,7 @@ pub use duplicate_content::DuplicateContent;
 mod duplicate_h1;
 mod duplicate_meta_description;
 pub(crate) mod duplicate_title;
+mod external_link_redirect;
 mod few_inlinks;
 mod hreflang_conflicting_targets;
 mod hreflang_inconsistent_return;
@@ -264,6 +265,7 @@ fn run_scans<'s>(
 pub static SITE_RULES: &[&dyn SiteRule] = &[
     &broken_internal_link::BrokenInternalLink,
     &broken_external_link::BrokenExternalLink,
+    &external_link_redirect::ExternalLinkRedirect,
     &redirect_loop::RedirectLoop,
     &canonical_to_bad_url::CanonicalToBadUrl,
     &canonical_to_redirect::CanonicalToRedirect,
