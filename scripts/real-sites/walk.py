@@ -12,8 +12,9 @@ served with that origin rewritten, see check.sh), and per rule the URLs affected
 compares that with the JSON of `seo-audit crawl --format json` and prints every disagreement.
 
 Besides the links, it reads of each HTML page (as docs/RULES.md, "Site rules", says the crawl
-does) the head's first canonical, its hreflang alternates and its rel=next/prev, all resolved
-against the page's <base href>, and fetches those targets too (one click deeper, no inlinks);
+does) the head's first canonical, its hreflang alternates and its rel=next/prev, and where the
+first meta refresh a browser acts on sends it (outside <noscript>), all resolved against the
+page's <base href>, and fetches those targets too (one click deeper, no inlinks);
 its title, the head's first meta description and the first <h1>, for the duplicate rules; and
 the types of its top-level structured data items (JSON-LD, microdata, RDFa).
 The rules it judges are JUDGED (and JUDGED_WITH_SITEMAP when a sitemap was read); each is
@@ -91,6 +92,9 @@ class Links(html.parser.HTMLParser):
         self.h1 = None
         self.hreflang = []
         self.base = self.next = self.prev = None
+        # The first <meta http-equiv=refresh> a browser acts on (outside <noscript>): whether
+        # one was met, and the URL it names (None: it reloads the page).
+        self.refresh_seen, self.refresh = False, None
         # Structured data: the JSON-LD blocks' text, and the first type of each top-level
         # microdata item (an itemscope without itemprop) and RDFa node (typeof without property).
         self.json_ld, self._json_ld = [], None
@@ -161,6 +165,11 @@ class Links(html.parser.HTMLParser):
         elif tag == "meta":
             name = (a.get("name") or "").strip().lower()
             content = a.get("content")
+            equiv = (a.get("http-equiv") or "").strip().lower()
+            if equiv == "refresh" and content is not None and not self._noscript and not self.refresh_seen:
+                acted = refresh_url(content)
+                if acted is not None:
+                    self.refresh_seen, self.refresh = True, acted[0]
             if name == "description" and self._in_head() and self.meta_description is None:
                 self.meta_description = content or ""
             if name in ("robots", "googlebot") and content is not None:
@@ -314,6 +323,35 @@ def structured_types(page):
     return out
 
 
+REFRESH_SPACE = " \t\n\x0c\r"
+
+
+def refresh_url(content):
+    """What a browser does with a refresh pragma's `content`, read as HTML's "shared
+    declarative refresh steps" say: None when it ignores it; else a one-element tuple of the
+    URL it goes to (None: the page reloads itself)."""
+    s = content.lstrip(REFRESH_SPACE)
+    time = re.match(r"[0-9]*", s).group(0)
+    rest = s[len(time):]
+    if not time and not rest.startswith("."):
+        return None
+    rest = rest.lstrip("0123456789.")
+    if not rest:
+        return (None,)
+    if rest[0] not in ";," + REFRESH_SPACE:
+        return None
+    rest = rest.lstrip(REFRESH_SPACE)
+    if rest[:1] in (";", ","):
+        rest = rest[1:].lstrip(REFRESH_SPACE)
+    keyword = re.match(r"(?i)url[" + REFRESH_SPACE + r"]*=[" + REFRESH_SPACE + r"]*", rest)
+    if keyword:
+        rest = rest[keyword.end():]
+    if rest[:1] in ("'", '"'):
+        rest = rest[1:].split(rest[0])[0]
+    rest = rest.rstrip(REFRESH_SPACE)
+    return (rest or None,)
+
+
 def read_page(url, local):
     """The parsed page of `url` from its file, with its references resolved against its base:
     `canonical_url` (normalised, or None), `alternates` [(language, normalised URL)],
@@ -373,6 +411,8 @@ def resolve_page(url, page):
     page.alternates = [(lang, u) for lang, u in ((lang, resolve(h)) for lang, h in page.hreflang) if u]
     page.next_url, page.prev_url = resolve(page.next), resolve(page.prev)
     page.pagination = [u for u in (page.next_url, page.prev_url) if u]
+    jump = page.refresh is not None and page.refresh.strip().startswith("#")
+    page.refresh_url = None if jump else resolve(page.refresh)
     page.structured_types = structured_types(page)
     page.text_key = " ".join("".join(getattr(page, "text", ())).split()) or None
     title = page.title and cut(collapse(page.title))
@@ -703,7 +743,7 @@ def walk(root, base, sitemap=None, robots=None):
         page.link_targets = len(targets)
         # The page's canonical, hreflang alternates and pagination links on the site are fetched
         # too, one click deeper, without being inlinks (docs/RULES.md, "What a crawl visits").
-        named = [page.canonical_url] + [u for _, u in page.alternates] + page.pagination
+        named = [page.canonical_url] + [u for _, u in page.alternates] + page.pagination + [page.refresh_url]
         for target in named:
             if target and target != url and urllib.parse.urlsplit(target).netloc == host:
                 reach(target, None if depth[url] is None else depth[url] + 1)

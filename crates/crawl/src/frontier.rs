@@ -699,13 +699,15 @@ impl<S: FrontierStore> Frontier<S> {
                     self.enqueue(&link.url, depth, &entry.url, Source::Link)?;
                 }
                 // Canonical, hreflang and pagination targets are fetched too, so that their
-                // rules can judge them; they are no links (they give no inlinks).
+                // rules can judge them, and a meta refresh's, where a browser goes next; they
+                // are no links (they give no inlinks).
                 let named = page
                     .canonical
                     .iter()
                     .chain(page.hreflang.iter().map(|(_, u)| u))
                     .chain(page.next.iter())
-                    .chain(page.prev.iter());
+                    .chain(page.prev.iter())
+                    .chain(page.refresh.iter());
                 for url in named.filter(|u| **u != entry.url) {
                     self.enqueue(url, depth, &entry.url, Source::Link)?;
                 }

@@ -243,6 +243,14 @@ pub struct CrawledPage {
     /// The head's `<link rel=prev>` (or `previous`), resolved and normalised.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prev: Option<String>,
+    /// Where the page's meta refresh sends a browser ([`audit_core::Page::meta_refresh`]: the
+    /// first a browser acts on, outside `<noscript>`), resolved against the base URL and
+    /// normalised; `None` without one, for a reload of the page itself, or a jump to a
+    /// `#part` of it. The crawl fetches it as it fetches a canonical's target (one click
+    /// deeper, no inlink), as a browser and Google follow it. Kept in the record only
+    /// (records written before it have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refresh: Option<String>,
     /// Whether a robots directive (meta or `X-Robots-Tag`) forbids indexing.
     pub noindex: bool,
     /// The page's links ([`outlinks`]): the first [`MAX_RECORDED_LINKS`] with a URL of at most
@@ -438,6 +446,12 @@ impl CrawledPage {
             hreflang,
             next: page.head_pagination.0.as_deref().and_then(resolve),
             prev: page.head_pagination.1.as_deref().and_then(resolve),
+            refresh: page
+                .meta_refresh
+                .as_ref()
+                .and_then(|r| r.url.as_deref())
+                .filter(|u| !u.trim_start().starts_with('#'))
+                .and_then(resolve),
             noindex: page.is_noindex(),
             outlinks_total: (outlinks_count > outlinks.len()).then_some(outlinks_count),
             outlinks,

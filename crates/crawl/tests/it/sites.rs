@@ -201,6 +201,30 @@ fn every_fixture_site_belongs_to_a_rule() {
     }
 }
 
+/// Where a meta refresh a browser acts on sends it, the crawl goes too, as it fetches a
+/// canonical's target: one click deeper, no inlink (`fixtures/sites/refresh-target`). A timed
+/// refresh counts; one inside `<noscript>`, a second pragma after the first, and a reload of
+/// the page itself name nothing to fetch.
+#[test]
+fn a_meta_refresh_is_followed_one_click_deeper_without_an_inlink() {
+    let c = crawl("refresh-target");
+    let fetched: BTreeSet<&str> = c.fetched.iter().filter_map(|u| u.strip_prefix(ORIGIN)).collect();
+    for path in ["/new", "/after-five"] {
+        assert!(fetched.contains(path), "{path} not fetched: {fetched:?}");
+    }
+    for path in ["/no-script", "/ignored"] {
+        assert!(!fetched.contains(path), "{path} fetched: {fetched:?}");
+    }
+    let record = |path: &str| c.pages.iter().find(|p| p.url == format!("{ORIGIN}{path}")).unwrap();
+    assert_eq!(record("/old").refresh.as_deref(), Some("http://site.test/new"));
+    assert_eq!(record("/later").refresh.as_deref(), Some("http://site.test/after-five"));
+    assert_eq!((record("/self").refresh.as_deref(), record("/fallback").refresh.as_deref()), (None, None));
+    assert!(record("/old").outlinks.is_empty(), "a refresh is no link");
+    let entries = c.frontier.into_store().entries();
+    let new = entries.iter().find(|e| e.url == "http://site.test/new").unwrap();
+    assert_eq!((new.depth, new.found_from.as_deref()), (Some(2), Some("http://site.test/old")));
+}
+
 #[test]
 fn robots_disallowed_pages_are_skipped_and_never_fetched() {
     let c = crawl("crawl-broken-internal-link-pass");
