@@ -22,7 +22,7 @@ use crate::rules::RULES;
 /// The audit-core crate version: `engine_version` of every result.
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
 /// Bumped whenever a rule, weight or threshold changes (semver).
-pub const RULESET_VERSION: &str = "1.7.0";
+pub const RULESET_VERSION: &str = "1.8.0";
 /// The version of the HTTP API whose result shapes this crate builds: the `api_version` the
 /// server writes beside them (docs/API.md, "Conventions of every endpoint"). The results
 /// themselves carry no envelope.

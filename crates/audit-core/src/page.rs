@@ -390,7 +390,8 @@ pub struct WebMcpForm {
     pub fields: Vec<WebMcpField>,
 }
 
-/// A `<meta http-equiv="refresh">` a browser acts on (see [`Page::meta_refresh`]).
+/// A `<meta http-equiv="refresh">` a browser acts on (see [`Page::meta_refresh`]), or the
+/// HTTP `Refresh` header's (see [`Page::refresh`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct RefreshPragma {
@@ -398,8 +399,10 @@ pub struct RefreshPragma {
     pub seconds: u64,
     /// The URL it goes to, as written; `None` reloads the page.
     pub url: Option<String>,
-    /// The `<meta>` element.
+    /// The `<meta>` element ([`Spot::NONE`] for the header).
     pub spot: Spot,
+    /// Whether it is the HTTP `Refresh` header rather than a `<meta>`.
+    pub header: bool,
 }
 
 /// The delay and target of a `refresh` pragma's `content`, as HTML's "shared declarative
@@ -779,6 +782,17 @@ impl Page {
                 None => target,
             })
             .collect()
+    }
+
+    /// The refresh a browser acts on: the HTTP `Refresh` header's when its value is one a
+    /// browser reads (HTML reads it with the same steps as the pragma, before the document,
+    /// and a document that will refresh acts on no `<meta>` refresh after it), else
+    /// [`Page::meta_refresh`].
+    pub fn refresh(&self) -> Option<RefreshPragma> {
+        let header = self.http.header("refresh").and_then(parse_refresh);
+        header
+            .map(|(seconds, url)| RefreshPragma { seconds, url, spot: Spot::NONE, header: true })
+            .or_else(|| self.meta_refresh.clone())
     }
 
     /// The canonical URL search engines are told: the head's first canonical, else the first
@@ -2009,7 +2023,7 @@ impl Walker {
             // One inside `<noscript>` acts only where scripts are off: a fallback, left out.
             if self.meta_refresh.is_none() && self.noscript_depth == 0 && equiv.eq_ignore_ascii_case("refresh") {
                 if let Some((seconds, url)) = parse_refresh(content) {
-                    self.meta_refresh = Some(RefreshPragma { seconds, url, spot });
+                    self.meta_refresh = Some(RefreshPragma { seconds, url, spot, header: false });
                 }
             }
             if equiv.eq_ignore_ascii_case("content-type") {

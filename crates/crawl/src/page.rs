@@ -243,8 +243,9 @@ pub struct CrawledPage {
     /// The head's `<link rel=prev>` (or `previous`), resolved and normalised.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prev: Option<String>,
-    /// Where the page's meta refresh sends a browser ([`audit_core::Page::meta_refresh`]: the
-    /// first a browser acts on, outside `<noscript>`), resolved against the base URL and
+    /// Where the page's refresh sends a browser ([`audit_core::Page::refresh`]: the HTTP
+    /// `Refresh` header's, else the first `<meta>` refresh a browser acts on, outside
+    /// `<noscript>`), resolved against the base URL and
     /// normalised; `None` without one, for a reload of the page itself, or a jump to a
     /// `#part` of it. The crawl fetches it as it fetches a canonical's target (one click
     /// deeper, no inlink), as a browser and Google follow it. Kept in the record only
@@ -447,9 +448,9 @@ impl CrawledPage {
             next: page.head_pagination.0.as_deref().and_then(resolve),
             prev: page.head_pagination.1.as_deref().and_then(resolve),
             refresh: page
-                .meta_refresh
-                .as_ref()
-                .and_then(|r| r.url.as_deref())
+                .refresh()
+                .and_then(|r| r.url)
+                .as_deref()
                 .filter(|u| !u.trim_start().starts_with('#'))
                 .and_then(resolve),
             noindex: page.is_noindex(),

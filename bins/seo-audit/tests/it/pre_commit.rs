@@ -15,7 +15,7 @@ const GOOD: &str = "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8
     repair one that leaks at the seam.\"></head><body><h1>Copper kettles</h1>\
     <p>Copper kettles heat quickly and evenly.</p><img src=\"/k.jpg\" alt=\"A copper kettle\"></body></html>";
 
-/// A page scoring well under it (39 with ruleset 1.7.0): kept out of the index, and no title,
+/// A page scoring well under it (39 with ruleset 1.8.0): kept out of the index, and no title,
 /// heading, language or viewport.
 const BAD: &str =
     "<html><head><meta name=\"robots\" content=\"noindex\"></head><body><p>hi</p><img src=a.jpg></body></html>";

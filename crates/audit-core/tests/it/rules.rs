@@ -150,6 +150,8 @@ fn every_finding_about_elements_points_at_them() {
                 "canonical-header-conflict" | "canonical-points-elsewhere" | "canonical-fragment" => {
                     spots.head_canonicals.is_empty()
                 }
+                // A refresh given by the `Refresh` header, which wins over any `<meta>` one.
+                "meta-refresh" => f.page.refresh().is_some_and(|r| r.header),
                 _ => false,
             };
             match (PAGE_AS_A_WHOLE.contains(&id) || from_header, finding.locations.is_empty()) {

@@ -163,6 +163,8 @@ const AUDIT_TITLES: &[(&str, &str)] = &[
     ("robots.txt has lines search engines do not read as written", "robots-txt-invalid"),
     ("Page redirects with a meta refresh", "meta-refresh"),
     ("Page reloads itself with a meta refresh", "meta-refresh"),
+    ("Page redirects with a Refresh header", "meta-refresh"),
+    ("Page reloads itself with a Refresh header", "meta-refresh"),
     // The site rules that offer a fix, as crawl reports name their findings.
     ("Broken internal links", "broken-internal-link"),
     ("Orphan pages", "orphan-page"),
