@@ -35,7 +35,7 @@ impl App {
         let agents = crate::ai_agents::probe(
             &self.fetcher,
             &page.audit.page,
-            page.robots_txt.as_ref(),
+            page.robots_txt.as_deref(),
             (llms.url.as_str(), llms.body.as_deref()),
         )
         .await;
@@ -43,7 +43,7 @@ impl App {
         let final_url = page.audit.page.final_url.clone();
         let report = blocking(move || {
             let llms = Some((llms.url.as_str(), llms.body.as_deref()));
-            let mut report = ai_readiness(&requested, &page.audit.page, llms, page.robots_txt.as_ref());
+            let mut report = ai_readiness(&requested, &page.audit.page, llms, page.robots_txt.as_deref());
             let allowed = |bot: &str| {
                 report.ai_crawlers.iter().any(|c| c.bot == bot && c.verdict == ai_visibility::CrawlerAccess::Allowed)
             };
@@ -100,7 +100,7 @@ impl App {
         payer: &crate::quota::Payer,
     ) -> Result<AiVisibilityScan, AppError> {
         let (page, llms) = self.audit_with_llms(url, owner, payer).await?;
-        blocking(move || ai_visibility_scan(&page.audit.page, llms.body.as_deref(), page.robots_txt.as_ref())).await
+        blocking(move || ai_visibility_scan(&page.audit.page, llms.body.as_deref(), page.robots_txt.as_deref())).await
     }
 
     /// Takes an audit slot and a quota unit, then audits the page (stored like every audit)

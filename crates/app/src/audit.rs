@@ -137,8 +137,9 @@ pub struct Audited {
     /// The engine's audit (its page facts fill fix templates, content gaps, AI readiness),
     /// freed on the analysis thread that made it ([`crate::homed`]).
     pub audit: crate::homed::Homed<Audit>,
-    /// The site's robots.txt as it answered (AI-bot access reads more than the verdict).
-    pub robots_txt: Option<Robots>,
+    /// The site's robots.txt as it answered (AI-bot access reads more than the verdict),
+    /// its reading shared with the other audits of the site.
+    pub robots_txt: Option<Arc<Robots>>,
     /// `scanned_at` of the result.
     pub scanned_at: vocab::Timestamp,
     /// The wire result, built once: what was stored and what the caller answers with.

@@ -63,6 +63,7 @@ pub mod pipeline;
 pub mod quota;
 pub mod report;
 pub mod requests;
+mod robots_memo;
 mod setup;
 pub mod site_info;
 mod slots;

@@ -69,8 +69,8 @@ impl App {
         let requested = url.to_string();
         // Parsing is CPU work: off the reactor, in the slot, within the page budget, as audits.
         let (page, tech, robots_present) = analyse_blocking(Some(permit), self.limits, move |budget| {
-            let robots = crate::pipeline::site_robots(robots);
-            let http = http_facts(&requested, &fetched, robots.as_ref());
+            let robots = crate::pipeline::site_robots_shared(robots);
+            let http = http_facts(&requested, &fetched, robots.as_deref());
             let page = Page::parse_within(&requested, &fetched.body, http, budget);
             let html = String::from_utf8_lossy(&fetched.body).to_ascii_lowercase();
             let tech = detect_tech(&page, &html);
