@@ -34,21 +34,6 @@ impl SiteRule for BrokenExternalLink {
     }
 
     fn scan<'s>(&'s self, site: &'s dyn CrawledSite, _: &mut Findings) -> ScanResult<'s> {
-        let external = site.external_links().filter(|e| !e.broken.is_empty());
-        // Each linking page of each broken URL: the records keep the links, the checks the
-        // answers, so this reads the pages once.
-        each_page(move |page: &CrawledPage, out: &mut Findings| {
-            let Some(external) = external else { return Ok(()) };
-            for link in page.outlinks.iter().filter(|l| !l.internal) {
-                if let Some(detail) = external.broken(&link.url) {
-                    out.push(SiteFinding {
-                        url: link.url.clone(),
-                        linked_from: Some(page.url.clone()),
-                        detail: detail.to_string(),
-                    });
-                }
-            }
-            Ok(())
-        })
+        each_external_link(site, |e| &e.broken, |_, answer| answer.to_string())
     }
 }

@@ -31,22 +31,7 @@ impl SiteRule for ExternalLinkRedirect {
     }
 
     fn scan<'s>(&'s self, site: &'s dyn CrawledSite, _: &mut Findings) -> ScanResult<'s> {
-        let external = site.external_links().filter(|e| !e.redirected.is_empty());
-        // Each linking page of each redirected URL, read with the pages as
-        // `broken-external-link` reads them.
-        each_page(move |page: &CrawledPage, out: &mut Findings| {
-            let Some(external) = external else { return Ok(()) };
-            for link in page.outlinks.iter().filter(|l| !l.internal) {
-                if let Some(chain) = external.redirected(&link.url) {
-                    out.push(SiteFinding {
-                        url: link.url.clone(),
-                        linked_from: Some(page.url.clone()),
-                        detail: detail(&link.url, chain),
-                    });
-                }
-            }
-            Ok(())
-        })
+        each_external_link(site, |e| &e.redirected, detail)
     }
 }
 

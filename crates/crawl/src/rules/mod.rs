@@ -203,6 +203,33 @@ pub enum Next {
 /// What [`SiteRule::scan`] gives.
 pub type ScanResult<'s> = SiteResult<Option<Box<dyn Scan + 's>>>;
 
+/// A scan of the links to other sites as the crawl checked them: each linking page of each
+/// URL that `answers` lists (the broken ones, or those that redirected) gives a finding with
+/// `detail` of the URL and how it answered. Nothing to scan without checks, or when the list
+/// is empty.
+pub(crate) fn each_external_link<'s>(
+    site: &'s dyn CrawledSite,
+    answers: fn(&ExternalLinks) -> &std::collections::BTreeMap<String, String>,
+    detail: fn(&str, &str) -> String,
+) -> ScanResult<'s> {
+    let Some(answers) = site.external_links().map(answers).filter(|a| !a.is_empty()) else {
+        return Ok(None);
+    };
+    // The records keep the links, the checks the answers, so this reads the pages once.
+    each_page(move |page: &CrawledPage, out: &mut Findings| {
+        for link in page.outlinks.iter().filter(|l| !l.internal) {
+            if let Some(answer) = answers.get(&link.url) {
+                out.push(SiteFinding {
+                    url: link.url.clone(),
+                    linked_from: Some(page.url.clone()),
+                    detail: detail(&link.url, answer),
+                });
+            }
+        }
+        Ok(())
+    })
+}
+
 /// A scan of one pass over the pages, a closure called with each.
 pub fn each_page<'s>(page: impl FnMut(&CrawledPage, &mut Findings) -> SiteResult<()> + 's) -> ScanResult<'s> {
     struct EachPage<F>(F);

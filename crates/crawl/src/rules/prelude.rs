@@ -3,7 +3,7 @@
 pub(crate) use audit_core::Severity;
 
 pub(crate) use super::{
-    answer, duplicates, each_link, each_page, follow_redirects, Answer, CrawledSite, DuplicateKey, Findings, Next,
-    RedirectPath, Scan, ScanResult, SiteFinding, SiteResult, SiteRule, SiteRuleMeta,
+    answer, duplicates, each_external_link, each_link, each_page, follow_redirects, Answer, CrawledSite, DuplicateKey,
+    Findings, Next, RedirectPath, Scan, ScanResult, SiteFinding, SiteResult, SiteRule, SiteRuleMeta,
 };
 pub(crate) use crate::page::CrawledPage;
