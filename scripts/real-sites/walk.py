@@ -92,9 +92,10 @@ class Links(html.parser.HTMLParser):
         self.h1 = None
         self.hreflang = []
         self.base = self.next = self.prev = None
-        # The first <meta http-equiv=refresh> a browser acts on (outside <noscript>): whether
-        # one was met, and the URL it names (None: it reloads the page).
-        self.refresh_seen, self.refresh = False, None
+        # The <meta http-equiv=refresh> pragmas a browser may act on (outside <noscript> and
+        # <template>), the first 8, each the URL it names (None: it reloads the page); a
+        # browser acts on the first whose URL parses (resolve_page).
+        self.refreshes = []
         # Structured data: the JSON-LD blocks' text, and the first type of each top-level
         # microdata item (an itemscope without itemprop) and RDFa node (typeof without property).
         self.json_ld, self._json_ld = [], None
@@ -165,11 +166,12 @@ class Links(html.parser.HTMLParser):
         elif tag == "meta":
             name = (a.get("name") or "").strip().lower()
             content = a.get("content")
-            equiv = (a.get("http-equiv") or "").strip().lower()
-            if equiv == "refresh" and content is not None and not self._noscript and not self.refresh_seen:
+            equiv = (a.get("http-equiv") or "").lower()
+            if equiv == "refresh" and content is not None and not self._noscript \
+                    and "template" not in self._hidden and len(self.refreshes) < 8:
                 acted = refresh_url(content)
                 if acted is not None:
-                    self.refresh_seen, self.refresh = True, acted[0]
+                    self.refreshes.append(acted[0])
             if name == "description" and self._in_head() and self.meta_description is None:
                 self.meta_description = content or ""
             if name in ("robots", "googlebot") and content is not None:
@@ -411,6 +413,15 @@ def resolve_page(url, page):
     page.alternates = [(lang, u) for lang, u in ((lang, resolve(h)) for lang, h in page.hreflang) if u]
     page.next_url, page.prev_url = resolve(page.next), resolve(page.prev)
     page.pagination = [u for u in (page.next_url, page.prev_url) if u]
+    page.refresh = None
+    for written in page.refreshes:
+        try:
+            if written is not None:
+                join(base, written.strip())
+        except ValueError:
+            continue  # a URL that does not parse: the browser gives this pragma up
+        page.refresh = written
+        break
     jump = page.refresh is not None and page.refresh.strip().startswith("#")
     page.refresh_url = None if jump else resolve(page.refresh)
     page.structured_types = structured_types(page)

@@ -352,7 +352,9 @@ pub fn discovery_candidates(
             }
         }
     }
-    for map in robots.map(Robots::agentmaps).unwrap_or_default() {
+    // The first lines only: a candidate a line at most, and a file may hold tens of
+    // thousands of them (this runs on the caller's async worker).
+    for map in robots.map(Robots::agentmaps).unwrap_or_default().iter().take(MAX_DISCOVERY_FETCHES) {
         add(DocKind::AiCatalog, page.join(map.trim()).ok(), FoundBy::RobotsAgentmap);
     }
     out

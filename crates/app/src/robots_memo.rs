@@ -9,11 +9,14 @@
 //! and length, which the memo's own reference keeps from being freed and reused) takes the
 //! reading instead of reading again. A file fetched anew is a new buffer, and is read again.
 //!
-//! Bounded: at most [`MAX_FILES`] files and [`MAX_BYTES`] of their text, the oldest entry
-//! dropped first; a file larger than the text bound is read and not kept.
+//! Bounded: at most [`MAX_FILES`] files and [`MAX_BYTES`] of their text, each for at most
+//! [`MAX_AGE`], the oldest entry dropped first; a file larger than the text bound is read and
+//! not kept. (The bytes are the fetcher's own buffer, whose allocation may be up to twice its
+//! length when the body came without a `Content-Length`.)
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use ai_visibility::Robots;
 use bytes::Bytes;
@@ -25,10 +28,15 @@ pub const MAX_FILES: usize = 64;
 /// them take a few times that).
 pub const MAX_BYTES: usize = 4 * 1024 * 1024;
 
+/// How long an entry is kept: past the fetcher's cache of the bytes (60 s by default), no
+/// audit is handed the same buffer again, and the entry only holds memory.
+pub const MAX_AGE: Duration = Duration::from_secs(120);
+
 struct Entry {
     url: String,
     body: Bytes,
     robots: Arc<Robots>,
+    at: Instant,
 }
 
 /// The process's memo (one for every fetcher: the key is the buffer itself).
@@ -50,13 +58,14 @@ pub fn read(url: &str, body: &Bytes) -> Arc<Robots> {
     let robots = Arc::new(Robots::parse(body));
     if body.len() <= MAX_BYTES {
         let mut entries = memo().lock().unwrap_or_else(|p| p.into_inner());
-        entries.retain(|e| e.url != url);
+        entries.retain(|e| e.url != url && e.at.elapsed() < MAX_AGE);
         let mut held: usize = entries.iter().map(|e| e.body.len()).sum();
         while entries.len() >= MAX_FILES || held + body.len() > MAX_BYTES {
             let Some(oldest) = entries.pop_front() else { break };
             held -= oldest.body.len();
         }
-        entries.push_back(Entry { url: url.to_string(), body: body.clone(), robots: Arc::clone(&robots) });
+        let at = Instant::now();
+        entries.push_back(Entry { url: url.to_string(), body: body.clone(), robots: Arc::clone(&robots), at });
     }
     robots
 }

@@ -401,9 +401,14 @@ pub struct RefreshPragma {
     pub url: Option<String>,
     /// The `<meta>` element ([`Spot::NONE`] for the header).
     pub spot: Spot,
-    /// Whether it is the HTTP `Refresh` header rather than a `<meta>`.
+    /// Whether it is the HTTP `Refresh` header rather than a `<meta>` (its URL is then
+    /// resolved already, against the response's URL).
     pub header: bool,
 }
+
+/// Refresh pragmas the walk keeps at most before choosing the one a browser acts on (the
+/// first whose URL parses): a page of a million `<meta>` elements costs no more.
+pub const MAX_REFRESH_CANDIDATES: usize = 8;
 
 /// The delay and target of a `refresh` pragma's `content`, as HTML's "shared declarative
 /// refresh steps" read it: `None` when a browser ignores it (no leading digit or dot).
@@ -633,9 +638,9 @@ pub struct Page {
     #[serde(skip)]
     pub pictures_without_img: Vec<Spot>,
     /// The first `<meta http-equiv="refresh">` whose `content` a browser acts on, anywhere in
-    /// the document but inside `<noscript>` (which acts only where scripts are off): its delay
-    /// in seconds, its target as written (`None` to reload the page itself) and where it is
-    /// (not serialised).
+    /// the document but inside `<noscript>` (which acts only where scripts are off), and
+    /// whose URL parses (of the first [`MAX_REFRESH_CANDIDATES`]): its delay in seconds, its
+    /// target as written (`None` to reload the page itself) and where it is (not serialised).
     #[serde(skip)]
     pub meta_refresh: Option<RefreshPragma>,
     /// `<meta name="generator">`.
@@ -789,10 +794,16 @@ impl Page {
     /// and a document that will refresh acts on no `<meta>` refresh after it), else
     /// [`Page::meta_refresh`].
     pub fn refresh(&self) -> Option<RefreshPragma> {
-        let header = self.http.header("refresh").and_then(parse_refresh);
-        header
-            .map(|(seconds, url)| RefreshPragma { seconds, url, spot: Spot::NONE, header: true })
-            .or_else(|| self.meta_refresh.clone())
+        let header = self.http.header("refresh").and_then(parse_refresh).and_then(|(seconds, url)| {
+            // Read before the document, so against the response's URL, never a `<base>`; a
+            // URL that does not parse makes the browser give the header up.
+            let url = match url {
+                Some(u) => Some(self.parsed_url()?.join(u.trim()).ok()?.to_string()),
+                None => None,
+            };
+            Some(RefreshPragma { seconds, url, spot: Spot::NONE, header: true })
+        });
+        header.or_else(|| self.meta_refresh.clone())
     }
 
     /// The canonical URL search engines are told: the head's first canonical, else the first
@@ -1261,7 +1272,9 @@ struct Walker {
     forms_raw: Vec<(Option<String>, Option<String>, Spot)>,
     /// `<picture>` elements without an `<img>` inside them.
     pictures_without_img: Vec<Spot>,
-    meta_refresh: Option<RefreshPragma>,
+    /// The first [`MAX_REFRESH_CANDIDATES`] refresh pragmas a browser may act on, in order:
+    /// it acts on the first whose URL parses ([`Walker::finish`] picks it).
+    refresh_candidates: Vec<RefreshPragma>,
     /// Whether a WebMCP form is open (its fields are the tool's parameters).
     webmcp_open: bool,
     generator: Option<String>,
@@ -2021,9 +2034,10 @@ impl Walker {
         let content = attr(attrs, &local_name!("content"));
         if let (Some(equiv), Some(content)) = (attr(attrs, &local_name!("http-equiv")), content) {
             // One inside `<noscript>` acts only where scripts are off: a fallback, left out.
-            if self.meta_refresh.is_none() && self.noscript_depth == 0 && equiv.eq_ignore_ascii_case("refresh") {
+            let candidates = self.refresh_candidates.len() < MAX_REFRESH_CANDIDATES;
+            if candidates && self.noscript_depth == 0 && equiv.eq_ignore_ascii_case("refresh") {
                 if let Some((seconds, url)) = parse_refresh(content) {
-                    self.meta_refresh = Some(RefreshPragma { seconds, url, spot, header: false });
+                    self.refresh_candidates.push(RefreshPragma { seconds, url, spot, header: false });
                 }
             }
             if equiv.eq_ignore_ascii_case("content-type") {
@@ -2279,7 +2293,12 @@ impl Walker {
                 })
                 .collect(),
             pictures_without_img: self.pictures_without_img,
-            meta_refresh: self.meta_refresh,
+            // HTML's refresh steps give up on a URL that does not parse before the document
+            // is marked as refreshing: the next pragma may then act.
+            meta_refresh: self
+                .refresh_candidates
+                .into_iter()
+                .find(|r| r.url.as_deref().is_none_or(|u| base.as_ref().is_none_or(|b| b.join(u.trim()).is_ok()))),
             generator: self.generator,
             script_srcs: self.script_srcs,
             render_blocking_scripts: self.render_blocking,

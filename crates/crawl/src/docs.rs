@@ -29,10 +29,13 @@ fn crawl_rules(out: &mut String) {
          Screaming Frog's default. Links not followed still count as inlinks of their target. The links of a page that answers other than 2xx are not followed. A page's \
          canonical, hreflang alternates and `rel=next`/`prev` pagination links on the site are fetched too \
          (they are not inlinks), so that `canonical-to-bad-url`, `hreflang-no-return-link` and \
-         `pagination-broken` can judge them; so is where a page's meta refresh sends a browser (the first \
-         `<meta http-equiv=\"refresh\">` a browser acts on, outside `<noscript>`, when it names another \
-         address: a static generator's page for a moved address, which Google follows as a redirect), one \
-         click deeper and no inlink, the page itself reported by `meta-refresh`.\n\
+         `pagination-broken` can judge them; so is where a page's refresh sends a browser (the HTTP `Refresh` \
+         header's, else the first `<meta http-equiv=\"refresh\">` a browser acts on, outside `<noscript>`, \
+         when it names another address: a static generator's page for a moved address, which Google follows \
+         as a redirect), one click deeper and no inlink, as for a canonical (an HTTP redirect's target keeps \
+         the depth of the URL that redirected), and only from a page that answered 2xx, whose links are \
+         followed; the page itself is reported by `meta-refresh`, and a refresh target that answers an error \
+         is reported by no site rule yet (its status is in the crawl's pages).\n\
          - **Order and depth.** Breadth first: the start URL is click depth 0, a page its links reach depth 1, \
          and so on; a redirect's target keeps the depth of the URL that redirected. A URL's depth is its \
          shortest path whatever the requests in flight: no URL deeper than the shallowest one in flight is \

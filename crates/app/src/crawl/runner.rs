@@ -51,7 +51,7 @@ use url::Url;
 use super::pacer::{self, HostPacer};
 use super::start_page::StartPage;
 use crate::homed::Homed;
-use crate::pipeline::{analyse_blocking, http_facts, site_robots, AnalysisLimits};
+use crate::pipeline::{analyse_blocking, http_facts, AnalysisLimits};
 use crate::{AppError, AuditSlots};
 
 /// How long a crawl runs at most by default; it then ends with what it has.
@@ -492,7 +492,7 @@ enum Done {
         url: String,
         crawl: Robots,
         // Boxed: two parsed files inline made this variant far larger than the others.
-        audit: Option<Box<Robots>>,
+        audit: Option<Arc<Robots>>,
     },
     Sitemap {
         url: String,
@@ -752,7 +752,7 @@ async fn probe_not_found(
     };
     let robots = match answer {
         Ok(Some(page)) => read_robots(page).await,
-        Ok(None) => Robots::parse(b""),
+        Ok(None) => Arc::new(Robots::parse(b"")),
         Err(_) => return None,
     };
     if !(robots_limits.ignore_robots || robots.is_allowed(token, url.path()))
@@ -810,7 +810,7 @@ async fn probe_edge(
     let deadline = Instant::now() + EDGE_PROBE_BUDGET;
     let max = fetcher.config().max_body_bytes;
     let mut requests = 0u32;
-    let mut robots_of: std::collections::HashMap<String, Option<Robots>> = Default::default();
+    let mut robots_of: std::collections::HashMap<String, Option<Arc<Robots>>> = Default::default();
     let mut probes = Vec::with_capacity(sample.len());
     for probe in sample {
         let Ok(url) = Url::parse(&probe.url) else { continue };
@@ -824,7 +824,7 @@ async fn probe_edge(
             };
             let robots = match answer {
                 Ok(Some(page)) => Some(read_robots(page).await),
-                Ok(None) => Some(Robots::parse(b"")),
+                Ok(None) => Some(Arc::new(Robots::parse(b""))),
                 Err(_) => None,
             };
             robots_of.insert(origin.clone(), robots);
@@ -1049,7 +1049,7 @@ where
                 Done::Robots { url, crawl, audit } => {
                     other_in_flight -= 1;
                     if let Ok(u) = Url::parse(&url) {
-                        audit_robots.insert(u.origin().ascii_serialization(), audit.map(|r| Arc::new(*r)));
+                        audit_robots.insert(u.origin().ascii_serialization(), audit);
                     }
                     let problems =
                         frontier.set_robots(&url, crawl).iter().filter_map(|s| sitemaps.add_source(s)).collect();
@@ -1291,10 +1291,14 @@ async fn execute(
                 Err(_) => Ok(None),
             };
             // Read on the blocking pool: the file's size is the site's choice (docs/SECURITY.md).
-            let (crawl, audit) = tokio::task::spawn_blocking(move || crawl_and_audit_robots(answer))
-                .await
-                .unwrap_or_else(|_| (Robots::unreachable("robots.txt reader failed"), None));
-            Done::Robots { url, crawl, audit: audit.map(Box::new) }
+            let (crawl, audit) =
+                tokio::task::spawn_blocking(move || crawl_and_audit_robots(answer)).await.unwrap_or_else(|e| {
+                    // Ours, not the site's: the frontier and the audits alike stay out.
+                    tracing::error!(error = %e, "the robots.txt reader failed");
+                    let failed = Robots::unreachable("the robots.txt reader failed");
+                    (failed.clone(), Some(Arc::new(failed)))
+                });
+            Done::Robots { url, crawl, audit }
         }
         Job::Sitemap { url, delay } => {
             let (status, body) = match Url::parse(&url) {
@@ -1321,30 +1325,44 @@ async fn execute(
 
 /// What a crawl reads from the answer to its robots.txt request: the rules its frontier
 /// follows ([`robots_from_answer`]: a file that could not be fetched, as refused or too
-/// large, allows everything) and the verdict each page's audit is given ([`site_robots`]).
-/// A 2xx file is read once for both.
-fn crawl_and_audit_robots(answer: crate::pipeline::RobotsAnswer) -> (Robots, Option<Robots>) {
+/// large, allows everything) and the verdict each page's audit is given
+/// ([`crate::pipeline::site_robots_shared`]). A 2xx file is read once, for both and for the
+/// crawl's probes of the same file ([`read_robots`]).
+fn crawl_and_audit_robots(answer: crate::pipeline::RobotsAnswer) -> (Robots, Option<Arc<Robots>>) {
     let crawl = match &answer {
-        Ok(Some(page)) => robots_from_answer(Some(page.status), &page.body),
-        Err(e) if e.is_no_answer() => Robots::unreachable(e.code()),
+        Ok(Some(page)) if (200..300).contains(&page.status) => None,
+        Ok(Some(page)) => Some(robots_from_answer(Some(page.status), &page.body)),
+        Err(e) if e.is_no_answer() => Some(Robots::unreachable(e.code())),
         // No robots.txt to ask, or one the fetch refused (too large, the address
         // guard): no rules, as for a single audit.
-        _ => Robots::parse(b""),
+        _ => Some(Robots::parse(b"")),
     };
-    let audit = match answer {
-        Ok(Some(page)) if (200..300).contains(&page.status) => Some(crawl.clone()),
-        other => site_robots(other),
-    };
-    (crawl, audit)
+    let audit = crate::pipeline::site_robots_shared(answer);
+    match (crawl, audit) {
+        (Some(crawl), audit) => (crawl, audit),
+        // A 2xx file: its reading, which the frontier owns a copy of.
+        (None, Some(audit)) => ((*audit).clone(), Some(audit)),
+        (None, None) => (Robots::parse(b""), None),
+    }
 }
 
-/// [`robots_from_answer`] on the blocking pool: reading a robots.txt costs up to about 13 ms
-/// for a file at the fetcher's 500 KiB limit, too long to hold an async worker. A reader that
-/// failed is taken as a file that could not be read: a complete disallow.
-async fn read_robots(page: FetchedPage) -> Robots {
-    tokio::task::spawn_blocking(move || robots_from_answer(Some(page.status), &page.body))
-        .await
-        .unwrap_or_else(|_| Robots::unreachable("robots.txt reader failed"))
+/// [`robots_from_answer`] on the blocking pool, a 2xx file's reading shared through the
+/// robots.txt memo with the crawl's own reading of it: reading a robots.txt costs up to about
+/// 13 ms for a file at the fetcher's 500 KiB limit, too long to hold an async worker. A
+/// reader that failed is taken as a file that could not be read: a complete disallow.
+async fn read_robots(page: FetchedPage) -> Arc<Robots> {
+    tokio::task::spawn_blocking(move || {
+        if (200..300).contains(&page.status) {
+            crate::robots_memo::read(page.final_url.as_str(), &page.body)
+        } else {
+            Arc::new(robots_from_answer(Some(page.status), &page.body))
+        }
+    })
+    .await
+    .unwrap_or_else(|e| {
+        tracing::error!(error = %e, "the robots.txt reader failed");
+        Arc::new(Robots::unreachable("the robots.txt reader failed"))
+    })
 }
 
 /// Fetches `url` (one hop) in its turn among the requests to its host ([`HostPacer`]),
@@ -1562,6 +1580,49 @@ impl std::fmt::Debug for MemorySink {
 mod tests {
     use super::*;
     use crawl::{Counts, MemoryStore, ScopeConfig, State};
+
+    /// What the crawl's frontier follows and what its audits are told, for every kind of
+    /// answer to the robots.txt request (RFC 9309 §2.3.1): a 2xx file read once for both, a
+    /// 5xx or no answer a complete disallow for both, anything else (4xx, a redirect the
+    /// fetch did not end, no origin to ask, a file too large) no rules for the frontier and
+    /// no robots.txt for the audits.
+    #[test]
+    fn the_crawl_and_its_audits_read_every_robots_answer_alike() {
+        let url = Url::parse("https://site.test/robots.txt").unwrap();
+        let page = |status: u16| -> crate::pipeline::RobotsAnswer {
+            Ok(Some(FetchedPage {
+                requested_url: url.clone(),
+                final_url: url.clone(),
+                status,
+                redirect_chain: Vec::new(),
+                headers: Vec::new(),
+                content_type: Some("text/plain".into()),
+                body: bytes::Bytes::from_static(b"User-agent: *\nDisallow: /private\n"),
+                ttfb_ms: 0,
+                total_ms: 0,
+            }))
+        };
+        let timeout =
+            fetch::Error::Timeout { host: "site.test".into(), phase: fetch::TimeoutPhase::Answer, limit_ms: 5000 };
+        // What may be fetched: /private, then /.
+        type May = (bool, bool);
+        // (answer, what the frontier may fetch; what the audits may, or no robots.txt for them)
+        let cases: Vec<(&str, crate::pipeline::RobotsAnswer, May, Option<May>)> = vec![
+            ("200", page(200), (false, true), Some((false, true))),
+            ("404", page(404), (true, true), None),
+            ("301", page(301), (true, true), None),
+            ("503", page(503), (false, false), Some((false, false))),
+            ("no origin", Ok(None), (true, true), None),
+            ("no answer", Err(timeout), (false, false), Some((false, false))),
+            ("too large", Err(fetch::Error::TooLarge { limit: 500 * 1024 }), (true, true), None),
+        ];
+        for (name, answer, crawl_may, audit_may) in cases {
+            let (crawl, audit) = crawl_and_audit_robots(answer);
+            let may = |r: &Robots| (r.is_allowed("SeoAuditBot", "/private"), r.is_allowed("SeoAuditBot", "/"));
+            assert_eq!(may(&crawl), crawl_may, "{name}: the frontier");
+            assert_eq!(audit.as_deref().map(may), audit_may, "{name}: the audits");
+        }
+    }
 
     #[test]
     fn the_error_window_trips_on_more_than_half_errors_among_enough_answers() {

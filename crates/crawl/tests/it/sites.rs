@@ -219,7 +219,10 @@ fn a_meta_refresh_is_followed_one_click_deeper_without_an_inlink() {
     assert_eq!(record("/old").refresh.as_deref(), Some("http://site.test/new"));
     assert_eq!(record("/later").refresh.as_deref(), Some("http://site.test/after-five"));
     assert_eq!((record("/self").refresh.as_deref(), record("/fallback").refresh.as_deref()), (None, None));
-    assert!(record("/old").outlinks.is_empty(), "a refresh is no link");
+    // A refresh is no link: the old page links home only, and nothing links the new one.
+    let links: Vec<&str> = record("/old").outlinks.iter().map(|l| l.url.as_str()).collect();
+    assert_eq!(links, ["http://site.test/"]);
+    assert!(c.pages.iter().all(|p| p.outlinks.iter().all(|l| l.url != "http://site.test/new")));
     let entries = c.frontier.into_store().entries();
     let new = entries.iter().find(|e| e.url == "http://site.test/new").unwrap();
     assert_eq!((new.depth, new.found_from.as_deref()), (Some(2), Some("http://site.test/old")));
