@@ -639,7 +639,7 @@ pub struct Page {
     pub pictures_without_img: Vec<Spot>,
     /// The first `<meta http-equiv="refresh">` whose `content` a browser acts on, anywhere in
     /// the document but inside `<noscript>` (which acts only where scripts are off), and
-    /// whose URL parses (of the first [`MAX_REFRESH_CANDIDATES`]): its delay in seconds, its
+    /// whose URL parses (of the first eight the walk keeps): its delay in seconds, its
     /// target as written (`None` to reload the page itself) and where it is (not serialised).
     #[serde(skip)]
     pub meta_refresh: Option<RefreshPragma>,
