@@ -812,6 +812,14 @@ def expected_findings(start, sitemap, depth, status, redirect, html_page, info, 
             found["broken-internal-link"].add(target)
         if 300 <= status[target] < 400:
             found["internal-redirect"].add(target)
+    # Where a page's refresh sends browsers, which the crawl fetches (no link, no inlink): a
+    # broken target is broken-internal-link's too.
+    for url, page in info.items():
+        target = page.refresh_url
+        if not target or target == url or target not in status:
+            continue
+        if status[target] >= 400 or status.get(final(target), 200) >= 400:
+            found["broken-internal-link"].add(target)
     for url, d in depth.items():
         if status.get(url) == 200 and html_page.get(url) and d is not None and d > 3:
             found["deep-page"].add(url)

@@ -3,6 +3,7 @@ use std::collections::HashMap;
 use audit_core::fix::{Difficulty, FixCtx, FixKind, FixTemplate};
 
 use super::prelude::*;
+use super::Reads;
 
 /// The rule: its text is `META`, its check is below.
 #[derive(Debug, Clone, Copy)]
@@ -12,7 +13,7 @@ static META: SiteRuleMeta = SiteRuleMeta {
     id: "broken-internal-link",
     name: "Internal links reach a page",
     severity: Severity::Critical,
-    threshold: "a link to a URL of the site answers 4xx or 5xx, cannot be fetched, or redirects (through up to 10 redirects) to a URL that does",
+    threshold: "a link to a URL of the site answers 4xx or 5xx, cannot be fetched, or redirects (through up to 10 redirects) to a URL that does; so does where a page's refresh (meta or `Refresh` header) sends browsers, which the crawl follows (the finding says it is a refresh)",
     why: "Visitors and crawlers who follow the link reach an error page, and the link's value is lost.",
     fail_example: "/a links to /gone, which answers 404; /b links to /moved, which answers 301 to /gone",
     pass_example: "every internal link answers 200, or redirects to a page that does",
@@ -42,26 +43,66 @@ impl SiteRule for BrokenInternalLink {
     }
 
     fn scan<'s>(&'s self, site: &'s dyn CrawledSite, _: &mut Findings) -> ScanResult<'s> {
-        // The verdict on each redirecting URL, found once however many pages link to it.
-        let mut chains: HashMap<String, Option<String>> = HashMap::new();
-        each_link(move |from: &str, target: &Answer, out: &mut Findings| {
-            let detail = if target.redirect_to.is_some() {
-                match chains.get(&target.url) {
-                    Some(known) => known.clone(),
-                    None => {
-                        let verdict = broken_chain(site, target)?;
-                        chains.insert(target.url.clone(), verdict.clone());
-                        verdict
-                    }
-                }
-            } else {
-                broken(target).then(|| answer(target))
-            };
-            if let Some(detail) = detail {
-                out.push(SiteFinding { url: target.url.clone(), linked_from: Some(from.to_string()), detail });
-            }
-            Ok(())
-        })
+        Ok(Some(Box::new(BrokenTargets { site, chains: HashMap::new(), pass: Reads::InternalLinks })))
+    }
+}
+
+/// The internal links' pass, then the pages' for their refresh targets.
+struct BrokenTargets<'s> {
+    site: &'s dyn CrawledSite,
+    /// The verdict on each redirecting URL, found once however many pages link to it.
+    chains: HashMap<String, Option<String>>,
+    pass: Reads,
+}
+
+impl BrokenTargets<'_> {
+    /// How `target` is broken, or `None`.
+    fn verdict(&mut self, target: &Answer) -> SiteResult<Option<String>> {
+        if target.redirect_to.is_none() {
+            return Ok(broken(target).then(|| answer(target)));
+        }
+        if let Some(known) = self.chains.get(&target.url) {
+            return Ok(known.clone());
+        }
+        let verdict = broken_chain(self.site, target)?;
+        self.chains.insert(target.url.clone(), verdict.clone());
+        Ok(verdict)
+    }
+}
+
+impl Scan for BrokenTargets<'_> {
+    fn reads(&self) -> Reads {
+        self.pass
+    }
+
+    fn link(&mut self, from: &str, target: &Answer, out: &mut Findings) -> SiteResult<()> {
+        if let Some(detail) = self.verdict(target)? {
+            out.push(SiteFinding { url: target.url.clone(), linked_from: Some(from.to_string()), detail });
+        }
+        Ok(())
+    }
+
+    /// A page's refresh target (fetched by the crawl from a page that answered 2xx; no link,
+    /// so not in the links' pass).
+    fn page(&mut self, page: &CrawledPage, out: &mut Findings) -> SiteResult<()> {
+        let Some(to) = page.refresh.as_deref().filter(|to| *to != page.url) else { return Ok(()) };
+        let Some(target) = self.site.answer(to)? else { return Ok(()) };
+        if let Some(detail) = self.verdict(&target)? {
+            out.push(SiteFinding {
+                url: target.url.clone(),
+                linked_from: Some(page.url.clone()),
+                detail: format!("{detail} (where the page's refresh sends browsers)"),
+            });
+        }
+        Ok(())
+    }
+
+    fn end(&mut self, _: &mut Findings) -> SiteResult<Next> {
+        if self.pass == Reads::InternalLinks {
+            self.pass = Reads::Pages;
+            return Ok(Next::ReadAgain);
+        }
+        Ok(Next::Done)
     }
 }
 
