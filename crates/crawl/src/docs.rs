@@ -35,7 +35,7 @@ fn crawl_rules(out: &mut String) {
          as a redirect), one click deeper and no inlink, as for a canonical (an HTTP redirect's target keeps \
          the depth of the URL that redirected), and only from a page that answered 2xx, whose links are \
          followed; the page itself is reported by `meta-refresh`, and a refresh target that answers an error \
-         is reported by no site rule yet (its status is in the crawl's pages).\n\
+         by `broken-internal-link`, as a broken link is.\n\
          - **Order and depth.** Breadth first: the start URL is click depth 0, a page its links reach depth 1, \
          and so on; a redirect's target keeps the depth of the URL that redirected. A URL's depth is its \
          shortest path whatever the requests in flight: no URL deeper than the shallowest one in flight is \
