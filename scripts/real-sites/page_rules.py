@@ -30,7 +30,7 @@ import sys
 import tempfile
 import urllib.parse
 
-from walk import join, normalise
+from walk import join, normalise, refresh_url
 
 RULES = ["page-nosnippet", "page-noimageindex", "head-ended-early", "canonical-header-conflict",
          "image-alt-too-long", "hreflang-lang-mismatch", "hreflang-conflicting-entries", "link-to-http",
@@ -208,20 +208,12 @@ def refresh_acted_on(content):
     refresh steps"): None when it ignores it (a time of digits or a dot must come first, then
     nothing, or `;`, `,` or white space; a URL that does not parse is given up too), False for
     a URL of `#part`, which only scrolls within the page, True for a redirect or a reload."""
-    s = content.lstrip(ASCII_SPACE)
-    digits = re.match(r"[0-9]*", s).group(0)
-    rest = s[len(digits):]
-    if not digits and not rest.startswith("."):
+    acted = refresh_url(content)  # the walk's reading of the steps
+    if acted is None:
         return None
-    rest = re.sub(r"^[0-9.]*", "", rest)
-    if rest and rest[0] not in ";," + ASCII_SPACE:
-        return None
-    url = rest.lstrip(ASCII_SPACE)
-    url = url[1:].lstrip(ASCII_SPACE) if url[:1] in (";", ",") else url
-    m = re.match(r"(?i)url[" + ASCII_SPACE + r"]*=[" + ASCII_SPACE + r"]*", url)
-    url = url[m.end():] if m else url
-    if url[:1] in ("'", '"'):
-        url = url[1:].split(url[0])[0]
+    url = acted[0]
+    if url is None:
+        return True  # a reload
     try:
         urllib.parse.urlsplit(url.strip(ASCII_SPACE))
     except ValueError:

@@ -388,13 +388,13 @@ pub async fn fetch_with_robots(fetcher: &Fetcher, url: &Url) -> Result<(FetchedP
 /// [`site_robots_off_worker`], never on an async worker.
 pub type RobotsAnswer = Result<Option<FetchedPage>, fetch::Error>;
 
-/// [`site_robots`] on the blocking pool, for a caller on an async worker that has no
+/// [`site_robots_shared`] on the blocking pool, for a caller on an async worker that has no
 /// analysis thread of its own to read it on (a monitor's check). A reader that failed is
 /// taken as a file that could not be read: a complete disallow, the careful side.
-pub async fn site_robots_off_worker(answer: RobotsAnswer) -> Option<Robots> {
-    tokio::task::spawn_blocking(move || site_robots(answer))
+pub async fn site_robots_off_worker(answer: RobotsAnswer) -> Option<Arc<Robots>> {
+    tokio::task::spawn_blocking(move || site_robots_shared(answer))
         .await
-        .unwrap_or_else(|_| Some(Robots::unreachable("robots.txt reader failed")))
+        .unwrap_or_else(|_| Some(Arc::new(Robots::unreachable("robots.txt reader failed"))))
 }
 
 /// [`site_robots`] for an audit: a 2xx file's reading is shared with the other audits of its
